@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// pbx-cli: the headless twin of the pbx GUI.
+#if __has_include("app/cli/account_command.h") // TEMP-GUARD until the account command lands
+#include "app/cli/account_command.h"
+#define PBX_HAS_ACCOUNT 1
+#endif
+#include "app/cli/run_command.h"
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+constexpr const char *kUsage = "Usage: pbx-cli <command> [options]\n"
+                               "Commands:\n"
+                               "  run       answer a JSON Lines file of requests and write a transcript\n"
+                               "  account   what a ledger of mechanisms costs under each composition strategy\n"
+                               "Run 'pbx-cli <command> --help' for a command's options.\n";
+}
+
+int main(int argc, char **argv)
+{
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        std::cout << kUsage;
+        return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version") {
+        std::cout << "pbx-cli " << PBX_VERSION << '\n';
+        return 0;
+    }
+    const std::string command = args[0];
+    args.erase(args.begin());
+    if (command == "run")
+        return pbx::cli::runRunCommand(args, std::cout, std::cerr);
+#ifdef PBX_HAS_ACCOUNT
+    if (command == "account")
+        return runAccountCommand(args, std::cout, std::cerr);
+#endif
+    std::cerr << "pbx-cli: unknown command '" << command << "' (see --help)\n";
+    return 2;
+}

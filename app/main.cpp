@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+// pbx: the Privacy Budget Explorer GUI.
+//   pbx [--dataset NAME-or-CSV] [--session FILE] [--screenshot OUT.png]
+#include "resources/dataset_catalog.h"
+#include "ui/appinfo.h"
+#include "ui/mainwindow.h"
+#include "ui/util/numberformat.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QMessageBox>
+#include <QPixmap>
+#include <QTimer>
+#include <QWindow>
+
+#include <cstdio>
+
+namespace {
+
+void reportError(const QString &message, bool interactive)
+{
+    std::fprintf(stderr, "pbx: %s\n", message.toLocal8Bit().constData());
+    if (interactive)
+        QMessageBox::critical(nullptr, QStringLiteral("Privacy Budget Explorer"), message);
+}
+
+/// Lets pending events (layouts, the chart's coalesced update, paints) run for `ms`.
+void settle(int ms)
+{
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+/// Shows `window`, waits until it is exposed, grabs it and writes a PNG. Returns the exit code.
+int takeScreenshot(pbx::ui::MainWindow &window, const QString &path)
+{
+    window.show();
+    QElapsedTimer timer;
+    timer.start();
+    while ((!window.windowHandle() || !window.windowHandle()->isExposed()) && timer.elapsed() < 5000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    settle(200);
+    window.flushViews();
+    settle(100);
+    const QPixmap shot = window.grab();
+    if (shot.isNull() || !shot.save(path, "PNG")) {
+        reportError(QStringLiteral("cannot write the screenshot to %1").arg(path), false);
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    pbx::ui::setApplicationIdentity();
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Privacy Budget Explorer: ask differentially private questions of a dataset with an "
+        "accuracy target, and watch the privacy budget being spent."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption sessionOption(
+        QStringList{QStringLiteral("s"), QStringLiteral("session")},
+        QStringLiteral("Open a saved session transcript (JSON) at start."), QStringLiteral("FILE"));
+    const QCommandLineOption datasetOption(
+        QStringList{QStringLiteral("d"), QStringLiteral("dataset")},
+        QStringLiteral("Start on an embedded dataset (%1) or a CSV file. Default: %2.")
+            .arg(QStringLiteral("one of: ")
+                     + [] {
+                           QStringList names;
+                           for (const auto &n : pbx::resources::embeddedDatasetNames())
+                               names << pbx::ui::toQString(n);
+                           return names.join(QStringLiteral(", "));
+                       }(),
+                 pbx::ui::toQString(pbx::resources::defaultDatasetName)),
+        QStringLiteral("NAME-or-CSV"), pbx::ui::toQString(pbx::resources::defaultDatasetName));
+    const QCommandLineOption screenshotOption(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Show the main window, save a PNG of it to OUT.png and exit "
+                       "(works with QT_QPA_PLATFORM=offscreen)."),
+        QStringLiteral("OUT.png"));
+    parser.addOption(sessionOption);
+    parser.addOption(datasetOption);
+    parser.addOption(screenshotOption);
+    parser.process(app);
+
+    const bool screenshot = parser.isSet(screenshotOption);
+    const bool interactive = !screenshot;
+    if (!parser.positionalArguments().isEmpty()) {
+        reportError(QStringLiteral("unexpected argument '%1' (see --help)")
+                        .arg(parser.positionalArguments().constFirst()),
+                    false);
+        return 2;
+    }
+    if (parser.isSet(sessionOption) && parser.isSet(datasetOption)) {
+        reportError(QStringLiteral("--session and --dataset cannot be combined: a saved session "
+                                   "names its own dataset"),
+                    false);
+        return 2;
+    }
+
+    pbx::ui::MainWindow window;
+    window.resize(1400, 900);
+    if (parser.isSet(sessionOption)) {
+        const QString path = parser.value(sessionOption);
+        auto opened = window.openSessionFile(path);
+        if (!opened.ok()) {
+            reportError(QStringLiteral("cannot open session %1: %2")
+                            .arg(path, pbx::ui::toQString(opened.error().message)),
+                        interactive);
+            return 1;
+        }
+    } else {
+        const QString dataset = parser.value(datasetOption);
+        auto opened = window.openDataset(dataset);
+        if (!opened.ok()) {
+            reportError(QStringLiteral("cannot open dataset %1: %2")
+                            .arg(dataset, pbx::ui::toQString(opened.error().message)),
+                        interactive);
+            return 1;
+        }
+    }
+
+    if (screenshot)
+        return takeScreenshot(window, parser.value(screenshotOption));
+
+    window.show();
+    return app.exec();
+}

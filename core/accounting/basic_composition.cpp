@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#include "core/accounting/basic_composition.h"
+
+#include "core/math/directed_rounding.h"
+
+#include <cmath>
+#include <limits>
+
+namespace pbx::accounting {
+
+namespace {
+const char *kMethod = "basic composition: Σε_j and 1−Π(1−δ_j) (Dwork–Roth 2014 Thm 3.16)";
+}
+
+Result<std::unique_ptr<BasicComposition>> BasicComposition::fromLedger(const Ledger &ledger)
+{
+    if (auto ok = validateLedger(ledger); !ok)
+        return ok.error();
+    auto strategy = std::make_unique<BasicComposition>();
+    double eps = 0.0;
+    double logKeep = 0.0; // log Π(1 − δ_j)^{count_j}, rounded down below
+    for (std::size_t i = 0; i < ledger.events.size(); ++i) {
+        const PrivacyEvent &e = ledger.events[i];
+        auto step = approxDpPerStep(e, ledger.neighbours);
+        if (!step)
+            return makeError(step.error().code, "events[" + std::to_string(i) + "] (" +
+                                                    mechanismName(e.mechanism) + "): " + step.error().message);
+        eps = math::addRoundUp(eps, math::nudgeUp(static_cast<double>(e.count) * step->epsilon, 1));
+        if (step->delta > 0.0)
+            logKeep = math::nudgeDown(logKeep + static_cast<double>(e.count) * std::log1p(-step->delta), 2);
+    }
+    strategy->m_epsilon = eps;
+    strategy->m_delta = logKeep == 0.0 ? 0.0 : std::min(1.0, math::nudgeUp(-std::expm1(logKeep), 4));
+    return strategy;
+}
+
+Result<StrategyAnswer> BasicComposition::epsilonForDelta(double delta) const
+{
+    if (!(delta > 0.0 && delta < 1.0))
+        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+    StrategyAnswer a;
+    a.method = kMethod;
+    a.delta = delta;
+    a.epsilon = delta >= m_delta ? m_epsilon : std::numeric_limits<double>::infinity();
+    return a;
+}
+
+Result<StrategyAnswer> BasicComposition::deltaForEpsilon(double epsilon) const
+{
+    if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
+        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    StrategyAnswer a;
+    a.method = kMethod;
+    a.epsilon = epsilon;
+    a.delta = epsilon >= m_epsilon ? m_delta : 1.0;
+    return a;
+}
+
+} // namespace pbx::accounting

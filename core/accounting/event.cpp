@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+#include "core/accounting/event.h"
+
+#include <cmath>
+
+namespace pbx::accounting {
+
+std::string mechanismName(MechanismKind kind)
+{
+    switch (kind) {
+    case MechanismKind::Gaussian: return "gaussian";
+    case MechanismKind::Laplace: return "laplace";
+    case MechanismKind::PureDp: return "pure";
+    case MechanismKind::ApproxDp: return "approx";
+    case MechanismKind::Zcdp: return "zcdp";
+    case MechanismKind::RandomizedResponse: return "randomized-response";
+    case MechanismKind::PostProcessing: return "post-processing";
+    }
+    return "unknown";
+}
+
+std::string neighbouringName(Neighbouring relation)
+{
+    return relation == Neighbouring::AddRemove ? "add-remove" : "replace";
+}
+
+namespace {
+Error fieldError(std::size_t index, const char *field, const std::string &what)
+{
+    return makeError(ErrorCode::InvalidArgument,
+                     "events[" + std::to_string(index) + "]." + field + ": " + what);
+}
+bool positiveFinite(double x)
+{
+    return std::isfinite(x) && x > 0.0;
+}
+bool nonNegativeFinite(double x)
+{
+    return std::isfinite(x) && x >= 0.0;
+}
+} // namespace
+
+Result<void> validateEvent(const PrivacyEvent &e, std::size_t i)
+{
+    if (e.count < 1)
+        return fieldError(i, "count", "must be an integer ≥ 1");
+    switch (e.mechanism) {
+    case MechanismKind::Gaussian:
+        if (!positiveFinite(e.sigma))
+            return fieldError(i, "sigma", "must be a finite number > 0");
+        if (!positiveFinite(e.sensitivity))
+            return fieldError(i, "sensitivity", "must be a finite number > 0");
+        break;
+    case MechanismKind::Laplace:
+        if (!positiveFinite(e.scale))
+            return fieldError(i, "scale", "must be a finite number > 0");
+        if (!positiveFinite(e.sensitivity))
+            return fieldError(i, "sensitivity", "must be a finite number > 0");
+        break;
+    case MechanismKind::ApproxDp:
+        if (!(e.delta >= 0.0 && e.delta < 1.0))
+            return fieldError(i, "delta", "must lie in [0, 1)");
+        [[fallthrough]];
+    case MechanismKind::PureDp:
+    case MechanismKind::RandomizedResponse:
+        if (!nonNegativeFinite(e.epsilon))
+            return fieldError(i, "epsilon", "must be a finite number ≥ 0");
+        break;
+    case MechanismKind::Zcdp:
+        if (!nonNegativeFinite(e.rho))
+            return fieldError(i, "rho", "must be a finite number ≥ 0");
+        break;
+    case MechanismKind::PostProcessing:
+        break;
+    }
+    if (e.sampling.kind != SamplingKind::None && !(e.sampling.rate > 0.0 && e.sampling.rate <= 1.0))
+        return fieldError(i, "sampling.rate", "must lie in (0, 1]");
+    return {};
+}
+
+Result<void> validateLedger(const Ledger &ledger)
+{
+    for (std::size_t i = 0; i < ledger.events.size(); ++i)
+        if (auto ok = validateEvent(ledger.events[i], i); !ok)
+            return ok;
+    return {};
+}
+
+bool samplingMatchesRelation(const Sampling &s, Neighbouring relation)
+{
+    switch (s.kind) {
+    case SamplingKind::None: return true;
+    case SamplingKind::Poisson: return relation == Neighbouring::AddRemove;
+    case SamplingKind::WithoutReplacement: return relation == Neighbouring::Replace;
+    }
+    return false;
+}
+
+Result<privacy::ApproxDp> approxDpPerStep(const PrivacyEvent &e, Neighbouring relation)
+{
+    privacy::ApproxDp base;
+    switch (e.mechanism) {
+    case MechanismKind::Gaussian:
+        return makeError(ErrorCode::Unsupported,
+                         "a Gaussian event has no pure ε and no canonical (ε, δ); use zcdp, rdp or pld");
+    case MechanismKind::Zcdp:
+        return makeError(ErrorCode::Unsupported,
+                         "a zCDP event has no canonical (ε, δ); use zcdp or rdp");
+    case MechanismKind::PostProcessing:
+        return privacy::ApproxDp{0.0, 0.0};
+    case MechanismKind::Laplace:
+        base.epsilon = e.sensitivity / e.scale;
+        break;
+    case MechanismKind::PureDp:
+    case MechanismKind::RandomizedResponse:
+        base.epsilon = e.epsilon;
+        break;
+    case MechanismKind::ApproxDp:
+        base.epsilon = e.epsilon;
+        base.delta = e.delta;
+        break;
+    }
+    if (e.sampling.kind == SamplingKind::None || e.sampling.rate == 1.0)
+        return base;
+    if (!samplingMatchesRelation(e.sampling, relation))
+        return makeError(ErrorCode::Unsupported,
+                         e.sampling.kind == SamplingKind::Poisson
+                             ? "Poisson-subsampling amplification is proven for add/remove neighbours only"
+                             : "sampling without replacement is amplified for replace-one neighbours only");
+    return privacy::amplifyBySubsampling(base, e.sampling.rate);
+}
+
+} // namespace pbx::accounting

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// The ledger: privacy events as plain values (mechanism + parameters + count + sampling) under one
+// neighbouring relation. Every composition strategy reads this and nothing else.
+#pragma once
+
+#include "core/privacy/amplification.h"
+#include "core/util/result.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pbx::accounting {
+
+/// Which datasets are neighbours. Sensitivities and per-event ε/δ/ρ are stated for this relation.
+enum class Neighbouring {
+    AddRemove, ///< x' = x with one record added or removed (unbounded DP)
+    Replace,   ///< x' = x with one record replaced (bounded DP)
+};
+
+enum class MechanismKind {
+    Gaussian,           ///< N(0, σ²) noise, ℓ2-sensitivity Δ: fields sigma, sensitivity
+    Laplace,            ///< Lap(b) noise, ℓ1-sensitivity Δ: fields scale, sensitivity (ε₀ = Δ/b)
+    PureDp,             ///< any ε-DP mechanism: field epsilon
+    ApproxDp,           ///< any (ε, δ)-DP mechanism: fields epsilon, delta
+    Zcdp,               ///< any ρ-zCDP mechanism: field rho
+    RandomizedResponse, ///< binary randomized response with parameter ε (the ε-DP worst case)
+    PostProcessing,     ///< a function of earlier outputs only: free (Dwork & Roth 2014, Prop. 2.1)
+};
+
+enum class SamplingKind {
+    None,
+    Poisson,            ///< each record kept independently with probability `rate`
+    WithoutReplacement, ///< a uniformly random subset of fixed size rate·n
+};
+
+struct Sampling
+{
+    SamplingKind kind = SamplingKind::None;
+    double rate = 1.0; ///< in (0, 1]
+};
+
+/// One ledger entry: `count` identical, independent (possibly adaptively chosen) releases.
+struct PrivacyEvent
+{
+    MechanismKind mechanism = MechanismKind::PureDp;
+    double sigma = 0.0;       ///< Gaussian noise standard deviation (> 0)
+    double scale = 0.0;       ///< Laplace scale b (> 0)
+    double sensitivity = 1.0; ///< Δ under the ledger's relation (> 0)
+    double epsilon = 0.0;     ///< ε for PureDp / ApproxDp / RandomizedResponse (≥ 0)
+    double delta = 0.0;       ///< δ for ApproxDp, in [0, 1)
+    double rho = 0.0;         ///< ρ for Zcdp (≥ 0)
+    std::int64_t count = 1;   ///< ≥ 1
+    Sampling sampling;
+    /// Empty: the event touches every record. Otherwise a label of a disjoint part of the data;
+    /// events in different parts compose in parallel (max), see evaluation.h.
+    std::string partition;
+};
+
+struct Ledger
+{
+    Neighbouring neighbours = Neighbouring::AddRemove;
+    std::vector<PrivacyEvent> events;
+};
+
+/// "gaussian", "laplace", "pure", "approx", "zcdp", "randomized-response", "post-processing".
+std::string mechanismName(MechanismKind kind);
+std::string neighbouringName(Neighbouring relation); ///< "add-remove" or "replace"
+
+/// Checks ranges (NaN/∞, σ, b, Δ > 0, ε ≥ 0, 0 ≤ δ < 1, ρ ≥ 0, count ≥ 1, 0 < rate ≤ 1).
+/// Errors: InvalidArgument naming `events[index].field`.
+Result<void> validateEvent(const PrivacyEvent &event, std::size_t index);
+Result<void> validateLedger(const Ledger &ledger);
+
+/// True when the sampling scheme has an amplification theorem for the relation: Poisson with
+/// add/remove, without-replacement with replace-one (Steinke 2022 §6; Balle et al. 2018).
+bool samplingMatchesRelation(const Sampling &sampling, Neighbouring relation);
+
+/// The (ε, δ)-DP guarantee of ONE step of the event, after amplification by its sampling:
+/// Laplace ε₀ = Δ/b; pure / randomized response (ε, 0); approx (ε, δ); post-processing (0, 0).
+/// Errors: Unsupported for Gaussian and zCDP events (no pure ε, and no canonical δ) and for a
+/// sampling scheme that does not match the relation; the message says why.
+Result<privacy::ApproxDp> approxDpPerStep(const PrivacyEvent &event, Neighbouring relation);
+
+} // namespace pbx::accounting

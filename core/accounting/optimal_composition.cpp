@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+#include "core/accounting/optimal_composition.h"
+
+#include "core/accounting/advanced_composition.h"
+#include "core/math/directed_rounding.h"
+#include "core/math/log_space.h"
+
+#include <cmath>
+#include <limits>
+
+namespace pbx::accounting {
+
+double kovOptimalDelta(double eps0, double delta0, std::int64_t k, double epsilon)
+{
+    const double kd = static_cast<double>(k);
+    double logDeltaRr = math::kNegInf;
+    if (eps0 == 0.0) {
+        logDeltaRr = epsilon < 0.0 ? math::log1mExp(epsilon) : math::kNegInf;
+    } else {
+        const double logNorm = kd * (eps0 + std::log1p(std::exp(-eps0))); // k·log(1 + e^{ε₀})
+        const double logKFact = std::lgamma(kd + 1.0);
+        for (std::int64_t l = 0; l <= k; ++l) {
+            const double ld = static_cast<double>(l);
+            const double expo = epsilon + (2.0 * ld - kd) * eps0; // log of e^{ε+lε₀}/e^{(k−l)ε₀}
+            if (expo >= 0.0)
+                break;
+            const double logTerm = logKFact - std::lgamma(ld + 1.0) - std::lgamma(kd - ld + 1.0) +
+                                   (kd - ld) * eps0 + math::log1mExp(expo);
+            logDeltaRr = math::logAdd(logDeltaRr, logTerm - logNorm);
+        }
+    }
+    const double deltaRr = std::exp(logDeltaRr);
+    double delta;
+    if (delta0 == 0.0)
+        delta = deltaRr;
+    else
+        delta = -std::expm1(kd * std::log1p(-delta0) + std::log1p(-std::min(deltaRr, 1.0)));
+    if (!(delta > 0.0))
+        return 0.0;
+    // The log-space sum has ~k roundings of relative size 2⁻⁵³ each (and lgamma ~1e-15).
+    return std::min(1.0, math::nudgeUp(delta * (1.0 + 1e-13 + 4e-16 * kd), 2));
+}
+
+Result<double> kovOptimalEpsilon(double eps0, double delta0, std::int64_t k, double delta)
+{
+    if (!(delta > 0.0 && delta < 1.0))
+        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+    const double kd = static_cast<double>(k);
+    const double floorDelta = delta0 == 0.0 ? 0.0 : -std::expm1(kd * std::log1p(-delta0));
+    if (delta < floorDelta)
+        return std::numeric_limits<double>::infinity();
+    if (kovOptimalDelta(eps0, delta0, k, 0.0) <= delta)
+        return 0.0;
+    double lo = 0.0;
+    double hi = math::nudgeUp(kd * eps0, 4);
+    if (kovOptimalDelta(eps0, delta0, k, hi) > delta)
+        return std::numeric_limits<double>::infinity(); // only rounding can get here
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (kovOptimalDelta(eps0, delta0, k, mid) > delta ? lo : hi) = mid;
+    }
+    return hi;
+}
+
+Result<double> kovGridEpsilon(double eps0, double delta0, std::int64_t k, double delta)
+{
+    if (!(delta > 0.0 && delta < 1.0))
+        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+    double best = std::numeric_limits<double>::quiet_NaN();
+    for (std::int64_t i = 0; 2 * i <= k; ++i) {
+        const double eps = eps0 * static_cast<double>(k - 2 * i);
+        if (kovOptimalDelta(eps0, delta0, k, eps) <= delta)
+            best = eps;
+        else
+            break;
+    }
+    if (std::isnan(best))
+        return makeError(ErrorCode::Unsupported, "δ is below 1 − (1 − δ₀)^k: no ε of the KOV grid works");
+    return best;
+}
+
+Result<double> kovGridLargestStepEpsilon(double epsilon, double delta, std::int64_t k, double delta0)
+{
+    if (!(epsilon > 0.0) || !std::isfinite(epsilon) || k < 1)
+        return makeError(ErrorCode::InvalidArgument, "ε must be > 0 and k ≥ 1");
+    auto fits = [&](double eps0) {
+        auto g = kovGridEpsilon(eps0, delta0, k, delta);
+        return g && g.value() <= epsilon;
+    };
+    double lo = 0.0;
+    double hi = epsilon; // ε₀ ≥ ε can never fit with k ≥ 1 unless k·ε₀ ≤ ε
+    if (fits(hi))
+        return hi;
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (fits(mid) ? lo : hi) = mid;
+    }
+    return lo;
+}
+
+Result<std::unique_ptr<OptimalComposition>> OptimalComposition::fromLedger(const Ledger &ledger,
+                                                                           const PldOptions &options)
+{
+    auto steps = collectEpsilonDeltaSteps(ledger);
+    if (!steps)
+        return steps.error();
+    auto s = std::make_unique<OptimalComposition>();
+    bool homogeneous = true;
+    for (const auto &st : steps.value()) {
+        if (s->m_k == 0) {
+            s->m_epsilon0 = st.epsilon;
+            s->m_delta0 = st.delta;
+        } else if (st.epsilon != s->m_epsilon0 || st.delta != s->m_delta0) {
+            homogeneous = false;
+        }
+        s->m_k += st.count;
+    }
+    if (homogeneous && s->m_k <= 2000000)
+        return s;
+    // Heterogeneous: the worst-case PLD of each step (what PldAccountant does for such events).
+    Ledger worst;
+    worst.neighbours = ledger.neighbours;
+    for (const auto &st : steps.value()) {
+        PrivacyEvent e;
+        e.mechanism = MechanismKind::ApproxDp;
+        e.epsilon = st.epsilon;
+        e.delta = st.delta;
+        e.count = st.count;
+        worst.events.push_back(e);
+    }
+    auto pld = PldAccountant::fromLedger(worst, options);
+    if (!pld)
+        return pld.error();
+    s->m_pld = std::move(pld.value());
+    return s;
+}
+
+Result<StrategyAnswer> OptimalComposition::epsilonForDelta(double delta) const
+{
+    if (m_pld) {
+        auto a = m_pld->epsilonForDelta(delta);
+        if (a)
+            a->method = "optimal heterogeneous composition (Murtagh–Vadhan 2016) via pessimistic PLD";
+        return a;
+    }
+    StrategyAnswer a;
+    a.method = "optimal homogeneous composition (Kairouz–Oh–Viswanath 2015 Thm 3.3)";
+    a.delta = delta;
+    if (m_k == 0) {
+        if (!(delta > 0.0 && delta < 1.0))
+            return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+        a.epsilon = 0.0;
+        return a;
+    }
+    auto eps = kovOptimalEpsilon(m_epsilon0, m_delta0, m_k, delta);
+    if (!eps)
+        return eps.error();
+    a.epsilon = eps.value();
+    return a;
+}
+
+Result<StrategyAnswer> OptimalComposition::deltaForEpsilon(double epsilon) const
+{
+    if (m_pld) {
+        auto a = m_pld->deltaForEpsilon(epsilon);
+        if (a)
+            a->method = "optimal heterogeneous composition (Murtagh–Vadhan 2016) via pessimistic PLD";
+        return a;
+    }
+    if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
+        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    StrategyAnswer a;
+    a.method = "optimal homogeneous composition (Kairouz–Oh–Viswanath 2015 Thm 3.3)";
+    a.epsilon = epsilon;
+    a.delta = m_k == 0 ? 0.0 : kovOptimalDelta(m_epsilon0, m_delta0, m_k, epsilon);
+    return a;
+}
+
+} // namespace pbx::accounting

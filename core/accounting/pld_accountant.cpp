@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+#include "core/accounting/pld_accountant.h"
+
+#include "core/accounting/pld_mechanisms.h"
+
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace pbx::accounting {
+
+namespace {
+
+const char *kMethod = "PLD: connect-the-dots (pessimistic) + FFT composition, truncated tails "
+                      "added to δ (Doroshenko et al. 2022; Koskela et al. 2020)";
+
+/// One kind of step, with how many times it occurs.
+struct Component
+{
+    PldPmf pmf[2][2]; ///< [pessimistic?0:1][Remove, Add]
+    bool symmetric = true;
+    std::int64_t count = 0;
+};
+
+using Key = std::tuple<int, double, double, double, double, int, double>;
+
+Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, double d, bool withOptimistic)
+{
+    Component c;
+    const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;
+    if (sampled && !samplingMatchesRelation(e.sampling, relation))
+        return makeError(ErrorCode::Unsupported,
+                         "the sampling scheme does not match the neighbouring relation "
+                         "(Poisson needs add-remove, without-replacement needs replace)");
+    const bool additive = e.mechanism == MechanismKind::Gaussian || e.mechanism == MechanismKind::Laplace;
+    if (additive && (!sampled || e.sampling.kind == SamplingKind::Poisson)) {
+        const NoiseKind kind = e.mechanism == MechanismKind::Gaussian ? NoiseKind::Gaussian : NoiseKind::Laplace;
+        const double param = kind == NoiseKind::Gaussian ? e.sigma : e.scale;
+        const double q = sampled ? e.sampling.rate : 1.0;
+        c.symmetric = !sampled;
+        for (int dir = 0; dir < (c.symmetric ? 1 : 2); ++dir) {
+            const AdditiveNoiseLoss loss(kind, param, e.sensitivity, q,
+                                         dir == 0 ? PldDirection::Remove : PldDirection::Add);
+            c.pmf[0][dir] = connectTheDots(loss, d);
+            if (withOptimistic)
+                c.pmf[1][dir] = privacyBuckets(loss, d);
+        }
+        return c;
+    }
+    if (e.mechanism == MechanismKind::Gaussian)
+        return makeError(ErrorCode::Unsupported,
+                         "no PLD is implemented for a Gaussian sampled without replacement");
+    if (e.mechanism == MechanismKind::Zcdp)
+        return makeError(ErrorCode::Unsupported,
+                         "a ρ-zCDP guarantee does not determine a privacy-loss distribution; use zcdp or rdp");
+    auto step = approxDpPerStep(e, relation);
+    if (!step)
+        return step.error();
+    c.pmf[0][0] = approxDpPmf(step->epsilon, step->delta, d, true);
+    if (withOptimistic)
+        c.pmf[1][0] = approxDpPmf(step->epsilon, step->delta, d, false);
+    return c;
+}
+
+Key keyOf(const PrivacyEvent &e)
+{
+    return {static_cast<int>(e.mechanism), e.sigma, e.scale, e.sensitivity,
+            e.mechanism == MechanismKind::ApproxDp ? e.delta : e.epsilon,
+            static_cast<int>(e.sampling.kind), e.sampling.rate};
+}
+
+} // namespace
+
+Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &ledger, const PldOptions &options)
+{
+    if (auto ok = validateLedger(ledger); !ok)
+        return ok.error();
+    if (!(options.interval > 0.0 && options.interval <= 1.0))
+        return makeError(ErrorCode::InvalidArgument, "the PLD discretisation interval must lie in (0, 1]");
+    if (!(options.tailMass > 0.0 && options.tailMass < 1e-3))
+        return makeError(ErrorCode::InvalidArgument, "the PLD tail mass must lie in (0, 1e-3)");
+    const double d = options.interval;
+
+    // Merge: unsampled Gaussians exactly (μ² add), identical other events by count.
+    double gaussianMuSquared = 0.0;
+    std::map<Key, std::pair<std::size_t, std::int64_t>> groups; // key → (first event, count)
+    for (std::size_t i = 0; i < ledger.events.size(); ++i) {
+        const PrivacyEvent &e = ledger.events[i];
+        if (e.mechanism == MechanismKind::PostProcessing)
+            continue;
+        const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;
+        if (e.mechanism == MechanismKind::Gaussian && !sampled) {
+            const double mu = e.sensitivity / e.sigma;
+            gaussianMuSquared += static_cast<double>(e.count) * mu * mu;
+            continue;
+        }
+        auto [it, inserted] = groups.try_emplace(keyOf(e), i, 0);
+        it->second.second += e.count;
+    }
+
+    const std::int64_t total = static_cast<std::int64_t>(groups.size()) + (gaussianMuSquared > 0.0 ? 1 : 0);
+    std::int64_t done = 0;
+    auto tick = [&]() -> bool {
+        ++done;
+        return !options.progress || options.progress(done, total);
+    };
+
+    auto acc = std::make_unique<PldAccountant>();
+    acc->m_interval = d;
+    acc->m_hasOptimistic = options.optimistic;
+    bool haveTotal = false;
+    const int kinds = options.optimistic ? 2 : 1;
+
+    // Directions: while everything is symmetric the Add PMFs equal the Remove ones, so they are
+    // only materialised (copied) when the first asymmetric component arrives.
+    auto processComponent = [&](Component &c) -> Result<void> {
+        if (!c.symmetric && acc->m_symmetric && haveTotal) {
+            acc->m_pessimistic[1] = acc->m_pessimistic[0];
+            acc->m_optimistic[1] = acc->m_optimistic[0];
+        }
+        if (!c.symmetric)
+            acc->m_symmetric = false;
+        for (int k = 0; k < kinds; ++k) {
+            for (int dir = 0; dir < (acc->m_symmetric ? 1 : 2); ++dir) {
+                const PldPmf &single = c.symmetric ? c.pmf[k][0] : c.pmf[k][dir];
+                PldPmf composed = selfComposePmf(single, c.count, options.tailMass);
+                PldPmf *target = k == 0 ? &acc->m_pessimistic[dir] : &acc->m_optimistic[dir];
+                if (!haveTotal) {
+                    *target = std::move(composed);
+                } else {
+                    auto merged = composePmf(*target, composed, options.tailMass);
+                    if (!merged)
+                        return merged.error();
+                    *target = std::move(merged.value());
+                }
+            }
+        }
+        haveTotal = true;
+        return {};
+    };
+
+    if (gaussianMuSquared > 0.0) {
+        Component c;
+        c.count = 1;
+        const AdditiveNoiseLoss loss(NoiseKind::Gaussian, 1.0 / std::sqrt(gaussianMuSquared), 1.0, 1.0,
+                                     PldDirection::Remove);
+        c.pmf[0][0] = connectTheDots(loss, d);
+        if (options.optimistic)
+            c.pmf[1][0] = privacyBuckets(loss, d);
+        if (auto ok = processComponent(c); !ok)
+            return ok.error();
+        if (!tick())
+            return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
+    }
+    for (const auto &[key, value] : groups) {
+        const PrivacyEvent &e = ledger.events[value.first];
+        auto c = buildComponent(e, ledger.neighbours, d, options.optimistic);
+        if (!c)
+            return makeError(c.error().code, "events[" + std::to_string(value.first) + "] (" +
+                                                 mechanismName(e.mechanism) + "): " + c.error().message);
+        c->count = value.second;
+        if (auto ok = processComponent(c.value()); !ok)
+            return ok.error();
+        if (!tick())
+            return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
+    }
+    if (!haveTotal) { // nothing but post-processing: the identity PLD
+        for (auto &pmf : acc->m_pessimistic) {
+            pmf = PldPmf{d, 0, {1.0}, 0.0, true};
+        }
+        for (auto &pmf : acc->m_optimistic) {
+            pmf = PldPmf{d, 0, {1.0}, 0.0, false};
+        }
+    }
+    return acc;
+}
+
+Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
+{
+    if (!(delta > 0.0 && delta < 1.0))
+        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+    StrategyAnswer a;
+    a.method = kMethod;
+    a.delta = delta;
+    a.discretisationInterval = m_interval;
+    a.epsilon = pmfEpsilonForDelta(m_pessimistic[0], delta);
+    if (!m_symmetric)
+        a.epsilon = std::max(a.epsilon, pmfEpsilonForDelta(m_pessimistic[1], delta));
+    if (m_hasOptimistic) {
+        double lower = pmfEpsilonForDelta(m_optimistic[0], delta);
+        if (!m_symmetric)
+            lower = std::max(lower, pmfEpsilonForDelta(m_optimistic[1], delta));
+        a.optimisticEpsilon = std::min(lower, a.epsilon);
+    }
+    return a;
+}
+
+Result<StrategyAnswer> PldAccountant::deltaForEpsilon(double epsilon) const
+{
+    if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
+        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    StrategyAnswer a;
+    a.method = kMethod;
+    a.epsilon = epsilon;
+    a.discretisationInterval = m_interval;
+    a.delta = pmfDeltaForEpsilon(m_pessimistic[0], epsilon);
+    if (!m_symmetric)
+        a.delta = std::max(a.delta, pmfDeltaForEpsilon(m_pessimistic[1], epsilon));
+    if (m_hasOptimistic) {
+        double lower = pmfDeltaForEpsilon(m_optimistic[0], epsilon);
+        if (!m_symmetric)
+            lower = std::max(lower, pmfDeltaForEpsilon(m_optimistic[1], epsilon));
+        a.optimisticDelta = std::min(lower, a.delta);
+    }
+    return a;
+}
+
+} // namespace pbx::accounting

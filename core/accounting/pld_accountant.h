@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// The numerical reference strategy: privacy-loss distributions composed by FFT.
+#pragma once
+
+#include "core/accounting/event.h"
+#include "core/accounting/pld_pmf.h"
+#include "core/accounting/strategy.h"
+
+#include <memory>
+#include <optional>
+
+namespace pbx::accounting {
+
+struct PldOptions
+{
+    double interval = 1e-4;     ///< discretisation interval d of the loss grid (nats)
+    double tailMass = 1e-15;    ///< mass truncated per composition (charged to δ)
+    bool optimistic = true;     ///< also compute the optimistic PLD (lower bracket)
+    ProgressCallback progress;  ///< optional; return false to cancel
+};
+
+/// PLD accounting (Koskela, Jälkö & Honkela 2020; Doroshenko et al. 2022 "Connect the dots",
+/// arXiv 2207.04380; Gopi, Lee & Wutschitz 2021): each event becomes a pessimistic PMF by
+/// connect-the-dots (Gaussian, Laplace, Poisson-subsampled Gaussian/Laplace, both directions of
+/// add/remove) or by rounding losses up (randomized response, pure and (ε, δ) events through their
+/// worst-case PLD; sampled ones after amplification), identical events are self-composed by
+/// ifft(fft(p)^k), groups are convolved, and truncated tails go to +∞ (added to δ). Unsampled
+/// Gaussians are first merged exactly (μ² add). The reported (ε, δ) is the max over directions;
+/// an optimistic PMF (floor rounding, tails dropped) gives the lower bound of the bracket.
+/// Not applicable (Unsupported): zCDP events, subsampled Gaussians without Poisson/add-remove.
+class PldAccountant final : public CompositionStrategy
+{
+public:
+    static Result<std::unique_ptr<PldAccountant>> fromLedger(const Ledger &ledger,
+                                                             const PldOptions &options = {});
+
+    std::string name() const override { return "pld"; }
+    /// ε(δ): pessimistic upper bound; detail: interval and optimisticEpsilon (lower bound).
+    Result<StrategyAnswer> epsilonForDelta(double delta) const override;
+    /// δ(ε): pessimistic upper bound; detail: interval and optimisticDelta (lower bound).
+    Result<StrategyAnswer> deltaForEpsilon(double epsilon) const override;
+
+    const PldPmf &pessimisticRemove() const { return m_pessimistic[0]; }
+    const PldPmf &pessimisticAdd() const { return m_symmetric ? m_pessimistic[0] : m_pessimistic[1]; }
+
+private:
+    double m_interval = 1e-4;
+    bool m_symmetric = true;
+    bool m_hasOptimistic = false;
+    PldPmf m_pessimistic[2]; ///< [Remove, Add]
+    PldPmf m_optimistic[2];
+};
+
+} // namespace pbx::accounting

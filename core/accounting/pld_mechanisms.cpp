@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: MIT
+#include "core/accounting/pld_mechanisms.h"
+
+#include "core/math/log_space.h"
+#include "core/math/normal.h"
+#include "core/privacy/analytic_gaussian.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pbx::accounting {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kLogMassTruncation = -50.0;
+
+// log(1 + (e^l − 1)/q) for l > log(1 − q): the un-subsampled loss behind a subsampled loss l.
+double unsampledFromRemove(double l, double q)
+{
+    if (l > 30.0)
+        return l - std::log(q) + std::log1p((q - 1.0) * std::exp(-l));
+    return std::log1p(std::expm1(l) / q);
+}
+
+// The smallest i with i·d ≥ x (grid losses are formed as i·d in double arithmetic).
+std::int64_t ceilIndex(double x, double d)
+{
+    auto i = static_cast<std::int64_t>(std::ceil(x / d));
+    while (static_cast<double>(i - 1) * d >= x)
+        --i;
+    while (static_cast<double>(i) * d < x)
+        ++i;
+    return i;
+}
+
+std::int64_t floorIndex(double x, double d)
+{
+    auto i = static_cast<std::int64_t>(std::floor(x / d));
+    while (static_cast<double>(i + 1) * d <= x)
+        ++i;
+    while (static_cast<double>(i) * d > x)
+        --i;
+    return i;
+}
+} // namespace
+
+AdditiveNoiseLoss::AdditiveNoiseLoss(NoiseKind kind, double noiseParameter, double sensitivity,
+                                     double samplingRate, PldDirection direction)
+    : m_kind(kind), m_param(noiseParameter), m_sens(sensitivity), m_q(samplingRate), m_dir(direction)
+{
+    if (m_kind == NoiseKind::Gaussian) {
+        const double tail = m_param * math::normalQuantile(0.5 * std::exp(kLogMassTruncation)); // < 0
+        double xLo = tail, xHi = -tail;
+        if (m_dir == PldDirection::Add)
+            xHi += m_sens;
+        else
+            xLo -= m_sens;
+        m_epsUpper = loss(xLo);
+        m_epsLower = loss(xHi);
+    } else {
+        const double e0 = m_sens / m_param;
+        if (m_q == 1.0) {
+            m_epsUpper = e0;
+            m_epsLower = -e0;
+        } else if (m_dir == PldDirection::Add) {
+            m_epsUpper = -std::log(1.0 - m_q + m_q * std::exp(-e0));
+            m_epsLower = -std::log(1.0 - m_q + m_q * std::exp(e0));
+        } else {
+            m_epsUpper = std::log(1.0 - m_q + m_q * std::exp(e0));
+            m_epsLower = std::log(1.0 - m_q + m_q * std::exp(-e0));
+        }
+    }
+}
+
+double AdditiveNoiseLoss::noiseCdf(double x) const
+{
+    if (m_kind == NoiseKind::Gaussian)
+        return math::normalCdf(x / m_param);
+    return x < 0.0 ? 0.5 * std::exp(x / m_param) : 1.0 - 0.5 * std::exp(-x / m_param);
+}
+
+double AdditiveNoiseLoss::noiseLogCdf(double x) const
+{
+    if (m_kind == NoiseKind::Gaussian)
+        return math::normalLogCdf(x / m_param);
+    return x < 0.0 ? std::log(0.5) + x / m_param : std::log1p(-0.5 * std::exp(-x / m_param));
+}
+
+double AdditiveNoiseLoss::muUpperCdf(double x) const
+{
+    if (m_dir == PldDirection::Add)
+        return noiseCdf(x);
+    if (m_q == 1.0)
+        return noiseCdf(x + m_sens);
+    return (1.0 - m_q) * noiseCdf(x) + m_q * noiseCdf(x + m_sens);
+}
+
+double AdditiveNoiseLoss::muLowerLogCdf(double x) const
+{
+    if (m_dir == PldDirection::Remove)
+        return noiseLogCdf(x);
+    if (m_q == 1.0)
+        return noiseLogCdf(x - m_sens);
+    return math::logAdd(std::log1p(-m_q) + noiseLogCdf(x), std::log(m_q) + noiseLogCdf(x - m_sens));
+}
+
+double AdditiveNoiseLoss::lossWithoutSampling(double x) const
+{
+    if (m_kind == NoiseKind::Gaussian) {
+        const double s2 = m_param * m_param;
+        return m_dir == PldDirection::Add ? m_sens * (0.5 * m_sens - x) / s2
+                                          : m_sens * (-0.5 * m_sens - x) / s2;
+    }
+    return m_dir == PldDirection::Add ? (std::fabs(x - m_sens) - std::fabs(x)) / m_param
+                                      : (std::fabs(x) - std::fabs(x + m_sens)) / m_param;
+}
+
+double AdditiveNoiseLoss::loss(double x) const
+{
+    const double l0 = lossWithoutSampling(x);
+    if (m_q == 1.0)
+        return l0;
+    if (m_dir == PldDirection::Add)
+        return -math::logAExpBPlusC(m_q, -l0, 1.0 - m_q);
+    return math::logAExpBPlusC(m_q, l0, 1.0 - m_q);
+}
+
+double AdditiveNoiseLoss::inverseLossWithoutSampling(double l) const
+{
+    if (m_kind == NoiseKind::Gaussian) {
+        const double s2 = m_param * m_param;
+        return m_dir == PldDirection::Add ? 0.5 * m_sens - l * s2 / m_sens : -0.5 * m_sens - l * s2 / m_sens;
+    }
+    const double e0 = m_sens / m_param;
+    if (l > e0)
+        return -kInf;
+    if (l <= -e0)
+        return kInf;
+    if (m_dir == PldDirection::Add)
+        return 0.5 * (m_sens - l * m_param);
+    return l == e0 ? -m_sens : -0.5 * (l * m_param + m_sens);
+}
+
+double AdditiveNoiseLoss::inverseLoss(double l) const
+{
+    if (m_q == 1.0)
+        return inverseLossWithoutSampling(l);
+    if (m_dir == PldDirection::Remove) {
+        if (l <= std::log1p(-m_q))
+            return kInf;
+        return inverseLossWithoutSampling(unsampledFromRemove(l, m_q));
+    }
+    if (l >= -std::log1p(-m_q))
+        return -kInf;
+    // Add: loss = −log(1 − q + q e^{−ℓ₀}) ⇒ ℓ₀ = −log(1 + (e^{−l} − 1)/q).
+    return inverseLossWithoutSampling(-unsampledFromRemove(-l, m_q));
+}
+
+double AdditiveNoiseLoss::delta(double epsilon) const
+{
+    if (m_q == 1.0 && m_kind == NoiseKind::Gaussian)
+        return privacy::gaussianDelta(m_sens / m_param, epsilon);
+    if (m_q == 1.0 && m_kind == NoiseKind::Laplace) {
+        const double e0 = m_sens / m_param;
+        if (epsilon >= e0)
+            return 0.0;
+        if (epsilon <= -e0)
+            return -std::expm1(epsilon);
+        return -std::expm1(0.5 * (epsilon - e0));
+    }
+    const double x = inverseLoss(epsilon);
+    if (x == -kInf)
+        return 0.0;
+    if (x == kInf)
+        return -std::expm1(epsilon);
+    const double d = muUpperCdf(x) - std::exp(epsilon + muLowerLogCdf(x));
+    return std::clamp(d, 0.0, 1.0);
+}
+
+double AdditiveNoiseLoss::survival(double t) const
+{
+    const double x = inverseLoss(t);
+    if (x == -kInf)
+        return 0.0;
+    if (x == kInf)
+        return 1.0;
+    return std::clamp(muUpperCdf(x), 0.0, 1.0);
+}
+
+PldPmf connectTheDots(const AdditiveNoiseLoss &lossModel, double d)
+{
+    PldPmf pmf;
+    pmf.interval = d;
+    pmf.pessimistic = true;
+    const std::int64_t lo = floorIndex(lossModel.epsilonLower(), d);
+    const std::int64_t hi = ceilIndex(lossModel.epsilonUpper(), d);
+    const auto n = static_cast<std::size_t>(hi - lo + 1);
+    std::vector<double> delta(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        delta[i] = lossModel.delta(static_cast<double>(lo + static_cast<std::int64_t>(i)) * d);
+        if (i > 0 && delta[i] > delta[i - 1])
+            delta[i] = delta[i - 1]; // δ is non-increasing; remove round-off wiggles
+    }
+    pmf.lowerIndex = lo;
+    pmf.probs.assign(n, 0.0);
+    pmf.infinityMass = delta[n - 1];
+    if (n == 1) {
+        pmf.probs[0] = 1.0 - delta[0];
+        return pmf;
+    }
+    const double em1 = std::expm1(d);   // e^d − 1
+    const double ed = std::exp(d);
+    pmf.probs[0] = 1.0 - delta[0] + (delta[1] - delta[0]) / em1;
+    for (std::size_t i = 1; i + 1 < n; ++i)
+        pmf.probs[i] = ((delta[i + 1] - delta[i]) - ed * (delta[i] - delta[i - 1])) / em1;
+    pmf.probs[n - 1] = (delta[n - 1] - delta[n - 2]) / std::expm1(-d);
+    for (double &p : pmf.probs)
+        if (!(p > 0.0))
+            p = 0.0;
+    return pmf;
+}
+
+PldPmf privacyBuckets(const AdditiveNoiseLoss &lossModel, double d)
+{
+    PldPmf pmf;
+    pmf.interval = d;
+    pmf.pessimistic = false;
+    const std::int64_t lo = floorIndex(lossModel.epsilonLower(), d);
+    const std::int64_t hi = floorIndex(lossModel.epsilonUpper(), d);
+    const auto n = static_cast<std::size_t>(hi - lo + 1);
+    pmf.lowerIndex = lo;
+    pmf.probs.assign(n, 0.0);
+    double above = lossModel.survival(static_cast<double>(hi) * d);
+    pmf.probs[n - 1] = above;
+    for (std::size_t j = n - 1; j-- > 0;) {
+        const double g = lossModel.survival(static_cast<double>(lo + static_cast<std::int64_t>(j)) * d);
+        pmf.probs[j] = std::max(0.0, g - above);
+        above = std::max(above, g);
+    }
+    return pmf;
+}
+
+PldPmf discretePmf(const std::vector<std::pair<double, double>> &lossMasses, double infinityMass,
+                   double d, bool pessimistic)
+{
+    PldPmf pmf;
+    pmf.interval = d;
+    pmf.pessimistic = pessimistic;
+    pmf.infinityMass = infinityMass;
+    std::int64_t lo = std::numeric_limits<std::int64_t>::max();
+    std::int64_t hi = std::numeric_limits<std::int64_t>::min();
+    std::vector<std::pair<std::int64_t, double>> idx;
+    for (const auto &[l, m] : lossMasses) {
+        if (m <= 0.0)
+            continue;
+        const std::int64_t i = pessimistic ? ceilIndex(l, d) : floorIndex(l, d);
+        idx.emplace_back(i, m);
+        lo = std::min(lo, i);
+        hi = std::max(hi, i);
+    }
+    if (idx.empty())
+        return pmf;
+    pmf.lowerIndex = lo;
+    pmf.probs.assign(static_cast<std::size_t>(hi - lo + 1), 0.0);
+    for (const auto &[i, m] : idx)
+        pmf.probs[static_cast<std::size_t>(i - lo)] += m;
+    return pmf;
+}
+
+PldPmf approxDpPmf(double epsilon, double delta, double d, bool pessimistic)
+{
+    const double keep = 1.0 - delta;
+    if (epsilon == 0.0)
+        return discretePmf({{0.0, keep}}, delta, d, pessimistic);
+    // (1−δ)/(1+e^{−ε}) and (1−δ)/(1+e^{ε}); in a pessimistic PMF the rounding of these masses is
+    // covered by the +∞ mass (1 − their sum is kept ≥ δ).
+    const double up = keep / (1.0 + std::exp(-epsilon));
+    const double down = keep / (1.0 + std::exp(epsilon));
+    double inf = delta;
+    if (pessimistic)
+        inf = std::max(delta, 1.0 - up - down);
+    return discretePmf({{epsilon, up}, {-epsilon, down}}, inf, d, pessimistic);
+}
+
+PldPmf randomizedResponsePmf(double p, int k, double d, bool pessimistic)
+{
+    const double kd = static_cast<double>(k);
+    const double same = 1.0 - p + p / kd;
+    const double other = p / kd;
+    const double l = std::log(kd / p - kd + 1.0);
+    std::vector<std::pair<double, double>> lm{{l, same}, {-l, other}};
+    if (k > 2)
+        lm.emplace_back(0.0, (kd - 2.0) * p / kd);
+    return discretePmf(lm, 0.0, d, pessimistic);
+}
+
+} // namespace pbx::accounting

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// Rényi-DP accounting over a grid of orders, as a live ledger or from a whole ledger.
+#pragma once
+
+#include "core/accounting/event.h"
+#include "core/accounting/strategy.h"
+#include "core/privacy/rdp_curves.h"
+
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+namespace pbx::accounting {
+
+/// RDP accountant (Mironov 2017, arXiv 1702.07476; composition: ε̂'s add per order, Prop. 1).
+/// Per-event curves: Gaussian αΔ²/(2σ²); Poisson-subsampled Gaussian (add/remove) exact at
+/// integer orders and by the signed Mironov–Talwar–Zhang series at fractional ones (a sound
+/// bound, see rdp_curves.h); Laplace (Mironov Prop. 6); pure / randomized response / sampled
+/// Laplace through the tight ε-DP curve after amplification; zCDP ρα; an (ε, δ) event adds its
+/// pure curve and keeps δ aside as δ_extra = 1 − Π(1 − δ_j) (dp_accounting's treatment).
+/// Conversion: improved bound of CKS20 Prop. 12 (rdp_conversion.h); the optimal order is reported.
+/// Not applicable (Unsupported): subsampled zCDP events; Gaussians sampled without replacement.
+class RdpAccountant final : public CompositionStrategy
+{
+public:
+    explicit RdpAccountant(std::vector<double> orders = privacy::defaultRdpOrders(),
+                           privacy::FractionalOrderMethod method = privacy::FractionalOrderMethod::SignedSeries);
+
+    static Result<std::unique_ptr<RdpAccountant>> fromLedger(
+        const Ledger &ledger, std::vector<double> orders = privacy::defaultRdpOrders(),
+        privacy::FractionalOrderMethod method = privacy::FractionalOrderMethod::SignedSeries);
+
+    /// Adds `event.count` steps of the event (a live-ledger update; O(#orders) once the event's
+    /// curve is cached). Errors: InvalidArgument (bad event), Unsupported (see class doc).
+    Result<void> compose(const PrivacyEvent &event, Neighbouring relation);
+
+    std::string name() const override { return "rdp"; }
+    Result<StrategyAnswer> epsilonForDelta(double delta) const override;
+    Result<StrategyAnswer> deltaForEpsilon(double epsilon) const override;
+
+    const std::vector<double> &orders() const { return m_orders; }
+    const std::vector<double> &rdp() const { return m_rdp; }
+    double extraDelta() const;
+
+private:
+    Result<const std::vector<double> *> curveFor(const PrivacyEvent &event, Neighbouring relation,
+                                                 double *stepDelta);
+
+    using Key = std::tuple<int, double, double, double, double, double, int, double, int>;
+    std::vector<double> m_orders;
+    std::vector<double> m_rdp;
+    double m_logKeep = 0.0; ///< log Π(1 − δ_j) of (ε, δ) events, rounded down
+    privacy::FractionalOrderMethod m_method;
+    std::map<Key, std::pair<std::vector<double>, double>> m_cache; ///< event → (curve, step δ)
+};
+
+} // namespace pbx::accounting

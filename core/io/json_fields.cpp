@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/json_fields.h"
+
+#include <cmath>
+
+namespace pbx::io::json {
+
+namespace {
+Error fieldError(const std::string &path, const char *key, const std::string &problem)
+{
+    return makeError(ErrorCode::Parse, (path.empty() ? std::string() : path + ".") + key + ": " + problem);
+}
+} // namespace
+
+Result<Json> parse(std::string_view text, std::string_view what)
+{
+    try {
+        return Json::parse(text.begin(), text.end());
+    } catch (const Json::parse_error &e) {
+        return makeError(ErrorCode::Parse, std::string(what) + " is not valid JSON (byte "
+                                               + std::to_string(e.byte) + ")");
+    } catch (const std::exception &e) {
+        return makeError(ErrorCode::Parse, std::string(what) + " is not valid JSON");
+    }
+}
+
+Result<std::optional<double>> optionalNumber(const Json &object, const char *key, const std::string &path)
+{
+    auto it = object.find(key);
+    if (it == object.end() || it->is_null())
+        return std::optional<double>();
+    if (!it->is_number())
+        return fieldError(path, key, "expected a number");
+    const double value = it->get<double>();
+    if (!std::isfinite(value))
+        return fieldError(path, key, "expected a finite number");
+    return std::optional<double>(value);
+}
+
+Result<double> number(const Json &object, const char *key, const std::string &path)
+{
+    auto value = optionalNumber(object, key, path);
+    if (!value)
+        return value.error();
+    if (!value->has_value())
+        return fieldError(path, key, "missing (a number is required)");
+    return **value;
+}
+
+Result<std::string> optionalString(const Json &object, const char *key, const std::string &path,
+                                   std::string fallback)
+{
+    auto it = object.find(key);
+    if (it == object.end() || it->is_null())
+        return fallback;
+    if (!it->is_string())
+        return fieldError(path, key, "expected a string");
+    return it->get<std::string>();
+}
+
+Result<std::string> string(const Json &object, const char *key, const std::string &path)
+{
+    if (!object.contains(key) || object.at(key).is_null())
+        return fieldError(path, key, "missing (a string is required)");
+    return optionalString(object, key, path);
+}
+
+Result<std::uint64_t> unsignedInteger(const Json &object, const char *key, const std::string &path)
+{
+    auto it = object.find(key);
+    if (it == object.end() || it->is_null())
+        return fieldError(path, key, "missing (an integer is required)");
+    if (!it->is_number_unsigned())
+        return fieldError(path, key, "expected an integer ≥ 0");
+    return it->get<std::uint64_t>();
+}
+
+Json finiteOrNull(double value)
+{
+    return std::isfinite(value) ? Json(value) : Json(nullptr);
+}
+
+} // namespace pbx::io::json

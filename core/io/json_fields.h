@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// Small typed readers over nlohmann::json that report the field's path on error, shared by the
+// document readers in core/io. Never throw.
+#pragma once
+
+#include "core/util/result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace pbx::io::json {
+
+using Json = nlohmann::ordered_json; // keeps written documents in a readable key order
+
+/// Parses JSON text. Errors: Parse, with the byte offset and the library's reason.
+Result<Json> parse(std::string_view text, std::string_view what);
+
+/// A finite number at `key`. Errors: Parse naming `path.key` when missing or not a finite number.
+Result<double> number(const Json &object, const char *key, const std::string &path);
+/// Like number(), but absent (or null) gives nullopt.
+Result<std::optional<double>> optionalNumber(const Json &object, const char *key, const std::string &path);
+/// A string at `key`. Errors: Parse when missing or not a string.
+Result<std::string> string(const Json &object, const char *key, const std::string &path);
+/// A string at `key`, or `fallback` when absent/null. Errors: Parse when present but not a string.
+Result<std::string> optionalString(const Json &object, const char *key, const std::string &path,
+                                   std::string fallback = {});
+/// An unsigned integer at `key`. Errors: Parse when missing, negative or not an integer.
+Result<std::uint64_t> unsignedInteger(const Json &object, const char *key, const std::string &path);
+
+/// A JSON number, or null for NaN/∞ (JSON has no such values).
+Json finiteOrNull(double value);
+
+} // namespace pbx::io::json

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/request_json.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace pbx::io {
+
+using json::Json;
+
+namespace {
+constexpr const char *kRequestKeys[] = {"id", "aggregate", "column", "where", "bounds", "target", "max_cost"};
+
+Error withPath(const std::string &path, const Error &e)
+{
+    return makeError(e.code, path + ": " + e.message);
+}
+} // namespace
+
+Result<session::QueryRequest> readRequest(const Json &object, const std::string &path,
+                                          std::initializer_list<const char *> extraKeys)
+{
+    if (!object.is_object())
+        return makeError(ErrorCode::Parse, path + ": expected a JSON object");
+    for (const auto &item : object.items()) {
+        const auto &key = item.key();
+        const auto known = [&](const char *k) { return key == k; };
+        if (std::none_of(std::begin(kRequestKeys), std::end(kRequestKeys), known)
+            && std::none_of(extraKeys.begin(), extraKeys.end(), known))
+            return makeError(ErrorCode::Parse, path + ": unknown field '" + key + "'");
+    }
+    session::QueryRequest r;
+    auto id = json::optionalString(object, "id", path);
+    if (!id)
+        return id.error();
+    r.id = *id;
+
+    auto aggregateText = json::string(object, "aggregate", path);
+    if (!aggregateText)
+        return aggregateText.error();
+    auto aggregate = data::parseAggregate(*aggregateText);
+    if (!aggregate)
+        return withPath(path + ".aggregate", aggregate.error());
+    r.query.aggregate = *aggregate;
+
+    auto column = json::optionalString(object, "column", path);
+    auto where = json::optionalString(object, "where", path);
+    if (!column)
+        return column.error();
+    if (!where)
+        return where.error();
+    r.query.column = *column;
+    r.query.where = *where;
+
+    if (auto it = object.find("bounds"); it != object.end() && !it->is_null()) {
+        if (!it->is_array() || it->size() != 2 || !(*it)[0].is_number() || !(*it)[1].is_number())
+            return makeError(ErrorCode::Parse, path + ".bounds: expected [lower, upper]");
+        data::Bounds b{(*it)[0].get<double>(), (*it)[1].get<double>()};
+        if (auto valid = b.validate(); !valid)
+            return withPath(path + ".bounds", valid.error());
+        r.query.bounds = b;
+    }
+
+    auto target = object.find("target");
+    if (target == object.end() || !target->is_object())
+        return makeError(ErrorCode::Parse, path + ".target: missing (an object with kind, error, confidence)");
+    const std::string targetPath = path + ".target";
+    for (const auto &item : target->items())
+        if (item.key() != "kind" && item.key() != "error" && item.key() != "confidence")
+            return makeError(ErrorCode::Parse, targetPath + ": unknown field '" + item.key() + "'");
+    auto kindText = json::string(*target, "kind", targetPath);
+    if (!kindText)
+        return kindText.error();
+    auto kind = session::parseTargetKind(*kindText);
+    if (!kind)
+        return withPath(targetPath + ".kind", kind.error());
+    auto error = json::number(*target, "error", targetPath);
+    if (!error)
+        return error.error();
+    auto confidence = json::optionalNumber(*target, "confidence", targetPath);
+    if (!confidence)
+        return confidence.error();
+    r.target = {*kind, *error, confidence->value_or(0.95)};
+    if (auto valid = r.target.validate(); !valid)
+        return withPath(targetPath, valid.error());
+
+    auto maxCost = json::optionalNumber(object, "max_cost", path);
+    if (!maxCost)
+        return maxCost.error();
+    if (*maxCost && !(**maxCost > 0.0))
+        return makeError(ErrorCode::InvalidArgument, path + ".max_cost: must be > 0");
+    r.maxCost = *maxCost;
+    return r;
+}
+
+Result<session::QueryRequest> readRequestLine(std::string_view line, std::size_t lineNumber)
+{
+    const std::string path = "line " + std::to_string(lineNumber);
+    auto parsed = json::parse(line, path);
+    if (!parsed)
+        return parsed.error();
+    return readRequest(*parsed, path);
+}
+
+void writeRequest(const session::QueryRequest &request, Json &object)
+{
+    object["id"] = request.id;
+    object["aggregate"] = std::string(data::aggregateName(request.query.aggregate));
+    if (request.query.aggregate != data::Aggregate::Count)
+        object["column"] = request.query.column;
+    object["where"] = request.query.where;
+    if (request.query.bounds)
+        object["bounds"] = Json::array({request.query.bounds->lower, request.query.bounds->upper});
+    object["target"] = {{"kind", std::string(session::targetKindName(request.target.kind))},
+                        {"error", request.target.error},
+                        {"confidence", request.target.confidence}};
+    if (request.maxCost)
+        object["max_cost"] = *request.maxCost;
+}
+
+} // namespace pbx::io

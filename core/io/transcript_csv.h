@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// The ledger as CSV: one row per event (RFC 4180 quoting), for spreadsheets.
+#pragma once
+
+#include "core/session/session.h"
+
+#include <string>
+
+namespace pbx::io {
+
+/// Header: index,id,status,aggregate,column,where,target_kind,target_error,confidence,mechanism,
+/// answer,error_bound,target_met,cost_<unit>,spent_<unit>,epsilon_spent,attempts,reason
+std::string writeTranscriptCsv(const session::Session &session);
+
+} // namespace pbx::io

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// The session transcript: a versioned JSON document {"format":"pbx-transcript","version":1,…}
+// holding the settings, the spend and every ledger event. Written strictly, read tolerantly;
+// unknown future versions are refused.
+#pragma once
+
+#include "core/session/session.h"
+
+#include <string>
+
+namespace pbx::io {
+
+inline constexpr int kTranscriptVersion = 1;
+
+/// Serialises a session (settings, dataset name, spend, events) as pretty-printed JSON.
+std::string writeTranscriptJson(const session::Session &session);
+
+/// What a transcript holds, before a dataset is attached.
+struct TranscriptDocument
+{
+    std::string datasetName; ///< embedded name or the CSV path used
+    session::SessionSettings settings;
+    std::vector<session::LedgerEvent> events;
+};
+
+/// Parses a transcript. Errors: Parse (malformed JSON, wrong format, missing/invalid fields,
+/// naming the field and event index), Unsupported (a newer version).
+Result<TranscriptDocument> readTranscriptJson(std::string_view text);
+
+} // namespace pbx::io

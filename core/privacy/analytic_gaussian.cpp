@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#include "core/privacy/analytic_gaussian.h"
+
+#include "core/math/normal.h"
+
+#include <cmath>
+
+namespace pbx::privacy {
+
+double gaussianDelta(double mu, double epsilon)
+{
+    if (mu == 0.0)
+        return epsilon >= 0.0 ? 0.0 : -std::expm1(epsilon);
+    if (std::isinf(mu))
+        return 1.0;
+    const double a = -epsilon / mu + 0.5 * mu;
+    const double b = -epsilon / mu - 0.5 * mu;
+    const double logPhiA = math::normalLogCdf(a);
+    const double logPhiB = math::normalLogCdf(b);
+    const double ratio = epsilon + logPhiB - logPhiA; // ≤ 0 up to rounding
+    if (ratio >= 0.0)
+        return 0.0;
+    const double delta = std::exp(logPhiA) * -std::expm1(ratio);
+    return delta < 0.0 ? 0.0 : (delta > 1.0 ? 1.0 : delta);
+}
+
+Result<double> gaussianEpsilon(double mu, double delta)
+{
+    if (!(mu >= 0.0) || !std::isfinite(mu))
+        return makeError(ErrorCode::InvalidArgument, "μ = Δ/σ must be a finite number ≥ 0");
+    if (!(delta > 0.0 && delta <= 1.0))
+        return makeError(ErrorCode::InvalidArgument, "δ must lie in (0, 1]");
+    if (gaussianDelta(mu, 0.0) <= delta)
+        return 0.0;
+    double lo = 0.0;
+    double hi = 1.0;
+    while (gaussianDelta(mu, hi) > delta)
+        hi *= 2.0;
+    for (int i = 0; i < 200 && hi - lo > 1e-14 * hi; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (gaussianDelta(mu, mid) > delta ? lo : hi) = mid;
+    }
+    return hi;
+}
+
+Result<double> analyticGaussianSigma(double epsilon, double delta, double sensitivity)
+{
+    if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
+        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    if (!(delta > 0.0 && delta < 1.0))
+        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+    if (!(sensitivity > 0.0) || !std::isfinite(sensitivity))
+        return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number > 0");
+    // δ(ε; μ) increases with μ: find the largest μ with δ ≤ target; σ = Δ/μ.
+    double lo = 0.0;
+    double hi = 1.0;
+    while (gaussianDelta(hi, epsilon) <= delta)
+        hi *= 2.0;
+    for (int i = 0; i < 300 && hi - lo > 1e-16 * hi; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (gaussianDelta(mid, epsilon) <= delta ? lo : hi) = mid;
+    }
+    if (lo == 0.0)
+        return makeError(ErrorCode::InvalidArgument, "no finite σ reaches this (ε, δ)");
+    return std::nextafter(sensitivity / lo, 1e308);
+}
+
+} // namespace pbx::privacy

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// Rényi-DP curves ε̂(α) of single mechanisms, on a grid of orders α > 1 (natural logarithms).
+#pragma once
+
+#include <vector>
+
+namespace pbx::privacy {
+
+/// dp_accounting's default order grid (DEFAULT_RDP_ORDERS): 1.1, 1.2, …, 10.9, then 11…63, then
+/// 128, 256, 512, 1024 (156 orders). Used so results are comparable with dp_accounting/Opacus.
+std::vector<double> defaultRdpOrders();
+
+/// Gaussian mechanism, noise std σ, sensitivity Δ: ε̂(α) = αΔ²/(2σ²) (Mironov 2017, Prop. 7).
+/// Exact. Valid for α > 1, σ > 0.
+double rdpGaussian(double sigma, double sensitivity, double alpha);
+
+/// Laplace mechanism with ε₀ = Δ/b (Mironov 2017, Prop. 6, tight):
+///   ε̂(α) = ε₀ + log1p((α−1)·expm1((1−2α)ε₀)/(2α−1))/(α−1);  α = ∞: ε₀.
+/// Exact up to rounding; evaluated as ε₀ + c·log1p(v)/v with v = (α−1)c, stable as α → 1.
+double rdpLaplace(double epsilon0, double alpha);
+
+/// Tight RDP of any ε-DP mechanism (attained by binary randomized response):
+///   ε̂(α) = ε − log((1 + e^{−ε})/(1 + e^{−(2α−1)ε}))/(α−1) ≤ min(ε, αε²/2)
+/// (Steinke 2022, arXiv 2210.00597; differentialprivacy.org/pdp-to-zcdp Thm 4). α = ∞: ε.
+double rdpPureDp(double epsilon, double alpha);
+
+/// (ξ, ρ)-zCDP as an RDP curve: ε̂(α) = ξ + ρα (Bun & Steinke 2016, Def. 1.1).
+double rdpZcdp(double rho, double alpha, double xi = 0.0);
+
+/// How fractional orders of the subsampled Gaussian are evaluated.
+enum class FractionalOrderMethod {
+    /// Mironov–Talwar–Zhang 2019 (arXiv 1908.10530, §3.3) series with the signs of the
+    /// generalised binomials kept (as Opacus): the exact value, plus a bound on the truncated tail,
+    /// and never above the exact integer-order value at ⌈α⌉ (RDP is non-decreasing in α).
+    SignedSeries,
+    /// dp_accounting 0.6.0 (`_compute_log_a_frac`): the same series with |C(α,i)|, an upper bound;
+    /// +∞ when it has not converged after 1000 terms. For reproducing dp_accounting exactly.
+    AbsoluteSeries,
+};
+
+/// RDP of the Poisson-subsampled Gaussian mechanism (sampling rate q, noise multiplier
+/// z = σ/Δ), add/remove neighbours. Integer α: the exact binomial expansion
+///   A_α = Σ_{i=0}^{α} C(α,i) q^i (1−q)^{α−i} exp((i²−i)/(2z²)),  ε̂ = log(A_α)/(α−1)
+/// (Mironov, Talwar & Zhang 2019, arXiv 1908.10530, §3.2; Abadi et al. 2016). Fractional α:
+/// see FractionalOrderMethod. q = 0 ⇒ 0; q = 1 ⇒ α/(2z²); α = ∞ ⇒ ∞. Result may be +∞.
+/// Valid: 0 ≤ q ≤ 1, z > 0, α > 1.
+double rdpSubsampledGaussian(double q, double noiseMultiplier, double alpha,
+                             FractionalOrderMethod method = FractionalOrderMethod::SignedSeries);
+
+} // namespace pbx::privacy

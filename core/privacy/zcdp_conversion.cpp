@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#include "core/privacy/zcdp_conversion.h"
+
+#include "core/math/directed_rounding.h"
+
+#include <cmath>
+#include <string>
+
+namespace pbx::privacy {
+
+namespace {
+Result<void> checkDelta(double delta)
+{
+    if (!(delta > 0.0 && delta < 1.0))
+        return makeError(ErrorCode::InvalidArgument,
+                         "δ must lie strictly between 0 and 1, got " + std::to_string(delta));
+    return {};
+}
+} // namespace
+
+Result<double> epsilonFromRho(double rho, double delta)
+{
+    if (!(rho >= 0.0) || !std::isfinite(rho))
+        return makeError(ErrorCode::InvalidArgument, "ρ must be a finite number ≥ 0");
+    if (auto ok = checkDelta(delta); !ok)
+        return ok.error();
+    if (rho == 0.0)
+        return 0.0;
+    const double logInvDelta = -std::log(delta);
+    // A handful of correctly rounded operations: nudging up by a few ulps gives an upper bound.
+    return math::nudgeUp(rho + 2.0 * std::sqrt(rho * logInvDelta), 8);
+}
+
+Result<double> rhoFromEpsilon(double epsilon, double delta)
+{
+    if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
+        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    if (auto ok = checkDelta(delta); !ok)
+        return ok.error();
+    if (epsilon == 0.0)
+        return 0.0;
+    const double logInvDelta = -std::log(delta);
+    const double root = std::sqrt(logInvDelta + epsilon) + std::sqrt(logInvDelta);
+    double rho = math::nudgeDown(epsilon * epsilon / (root * root), 8);
+    // Make the round trip exact in floating point too: ε(ρ_budget) as reported (rounded up)
+    // must not exceed ε, or a fully spent budget would display as slightly overspent.
+    while (rho > 0.0 && *epsilonFromRho(rho, delta) > epsilon)
+        rho = math::nudgeDown(rho, 16);
+    return rho > 0.0 ? rho : 0.0;
+}
+
+} // namespace pbx::privacy

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// One entry of a session's append-only ledger: a request and what happened to it.
+#pragma once
+
+#include "core/data/query.h"
+#include "core/session/accuracy_target.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pbx::session {
+
+/// A query with an accuracy target, as the user issued it.
+struct QueryRequest
+{
+    std::string id;              ///< user's label; the session assigns "q<n>" when empty
+    data::QuerySpec query;
+    AccuracyTarget target;
+    std::optional<double> maxCost; ///< per-query cap in the filter's native unit (ε or ρ)
+};
+
+/// One noisy value released by a mechanism (part of an attempt).
+struct NoisyRelease
+{
+    std::string quantity; ///< "count", "sum" or "centred-sum"
+    double scale = 0.0;   ///< Laplace b or Gaussian σ
+    double value = 0.0;   ///< the released noisy value
+    double cost = 0.0;    ///< native cost charged for it
+};
+
+/// One attempt of a request: the releases made at one noise level, the estimate they give and
+/// its error bound, all computed from released values only.
+struct Attempt
+{
+    std::vector<NoisyRelease> releases;
+    double estimate = 0.0;   ///< the answer this attempt gives
+    double halfWidth = 0.0;  ///< error bound at the attempt's confidence (+∞ when none is known)
+    double cost = 0.0;       ///< native cost of the attempt (sum of its releases)
+    bool accepted = false;   ///< did this attempt prove the target met?
+};
+
+enum class EventStatus { Released, Refused };
+std::string_view eventStatusName(EventStatus status); ///< "released" or "refused"
+
+struct LedgerEvent
+{
+    std::size_t index = 0;   ///< position in the ledger, from 0
+    QueryRequest request;
+    EventStatus status = EventStatus::Refused;
+    std::string mechanism;   ///< "laplace", "gaussian", "doubling-laplace", "doubling-gaussian"
+    std::string reason;      ///< refusals: why; releases: a note (e.g. why the target was not met)
+    double answer = 0.0;     ///< released: the noisy answer
+    double errorBound = 0.0; ///< released: half-width at the requested confidence
+    bool targetMet = false;  ///< released: the release proves the target met at that confidence
+    double cost = 0.0;       ///< native cost charged by this event (0 when refused)
+    std::vector<Attempt> attempts;
+    double spentAfter = 0.0;        ///< filter's native spend after this event
+    double epsilonSpentAfter = 0.0; ///< ε-equivalent of spentAfter at the session δ
+};
+
+} // namespace pbx::session

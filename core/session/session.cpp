@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#include "core/session/session.h"
+
+#include "core/session/release_plan.h"
+
+#include <cmath>
+#include <string>
+
+namespace pbx::session {
+
+std::string_view eventStatusName(EventStatus status)
+{
+    return status == EventStatus::Released ? "released" : "refused";
+}
+
+Result<void> SessionSettings::validate() const
+{
+    if (!(epsilon > 0.0) || !std::isfinite(epsilon))
+        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number > 0");
+    if (filter == filters::FilterKind::Zcdp && !(delta > 0.0 && delta < 1.0))
+        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1 for the zCDP filter");
+    if (!(delta >= 0.0 && delta < 1.0))
+        return makeError(ErrorCode::InvalidArgument, "δ must lie in [0, 1)");
+    return {};
+}
+
+Session::Session(std::shared_ptr<const data::Table> table, SessionSettings settings,
+                 std::unique_ptr<filters::PrivacyFilter> filter)
+    : m_table(std::move(table)), m_settings(settings), m_filter(std::move(filter))
+{}
+
+Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const data::Table> table,
+                                                 SessionSettings settings)
+{
+    if (!table)
+        return makeError(ErrorCode::InvalidArgument, "a session needs a dataset");
+    if (auto valid = settings.validate(); !valid)
+        return valid.error();
+    auto filter = filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta);
+    if (!filter)
+        return filter.error();
+    return std::unique_ptr<Session>(new Session(std::move(table), settings, std::move(filter.value())));
+}
+
+Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::Table> table,
+                                                  SessionSettings settings,
+                                                  std::vector<LedgerEvent> events)
+{
+    auto created = create(std::move(table), settings);
+    if (!created)
+        return created.error();
+    Session &s = **created;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        LedgerEvent &e = events[i];
+        const std::string where = "event " + std::to_string(i) + " ('" + e.request.id + "')";
+        if (e.index != i)
+            return makeError(ErrorCode::Parse, where + ": index " + std::to_string(e.index)
+                                                   + " is out of order");
+        if (e.status == EventStatus::Refused && e.cost != 0.0)
+            return makeError(ErrorCode::Parse, where + ": a refused request cannot have a cost");
+        // Spending that was recorded is charged again; a ledger that no longer fits is corrupt.
+        if (auto charged = s.m_filter->spend(e.cost); !charged)
+            return makeError(ErrorCode::Parse, where + ": " + charged.error().message);
+        s.append(std::move(e));
+    }
+    return created;
+}
+
+LedgerEvent &Session::append(LedgerEvent event)
+{
+    event.index = m_events.size();
+    event.spentAfter = m_filter->spent();
+    event.epsilonSpentAfter = m_filter->epsilonSpent();
+    m_events.push_back(std::move(event));
+    return m_events.back();
+}
+
+Result<LedgerEvent> Session::ask(QueryRequest request)
+{
+    if (auto valid = request.target.validate(); !valid)
+        return valid.error();
+    if (request.maxCost && (!(*request.maxCost > 0.0) || !std::isfinite(*request.maxCost)))
+        return makeError(ErrorCode::InvalidArgument, "the per-query maximum must be a finite number > 0");
+    auto query = data::CompiledQuery::compile(request.query, *m_table);
+    if (!query)
+        return query.error();
+    if (request.id.empty())
+        request.id = "q" + std::to_string(m_events.size() + 1);
+
+    const std::size_t index = m_events.size();
+    auto noise = m_settings.seed ? mechanisms::NoiseSource::seeded(*m_settings.seed, index)
+                                 : mechanisms::NoiseSource::fromOperatingSystem();
+    const ReleaseContext context{*query,
+                                 query->evaluate(*m_table),
+                                 m_settings.neighbours,
+                                 m_filter->kind() == filters::FilterKind::Basic
+                                     ? mechanisms::NoiseKind::Laplace
+                                     : mechanisms::NoiseKind::Gaussian,
+                                 *m_filter,
+                                 noise,
+                                 static_cast<double>(m_table->rowCount())};
+    const bool single = request.query.aggregate != data::Aggregate::Mean
+                        && request.target.kind == TargetKind::Absolute;
+    ReleaseOutcome outcome = single ? releaseOnce(context, request.target, request.maxCost)
+                                    : releaseByDoubling(context, request.target, request.maxCost);
+
+    LedgerEvent event;
+    event.request = std::move(request);
+    event.status = outcome.status;
+    event.mechanism = std::move(outcome.mechanism);
+    event.reason = std::move(outcome.reason);
+    event.answer = outcome.answer;
+    event.errorBound = outcome.errorBound;
+    event.targetMet = outcome.targetMet;
+    event.cost = outcome.cost;
+    event.attempts = std::move(outcome.attempts);
+    return append(std::move(event));
+}
+
+} // namespace pbx::session

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// A session: a dataset, a privacy filter and the append-only ledger of every request.
+#pragma once
+
+#include "core/data/sensitivity.h"
+#include "core/data/table.h"
+#include "core/filters/privacy_filter.h"
+#include "core/session/ledger_event.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace pbx::session {
+
+struct SessionSettings
+{
+    double epsilon = 1.0;
+    double delta = 1e-6;
+    data::Neighbours neighbours = data::Neighbours::AddRemove;
+    filters::FilterKind filter = filters::FilterKind::Zcdp;
+    /// Seeded, reproducible noise (teaching, tests; not for real releases). Unset: OS random.
+    std::optional<std::uint64_t> seed;
+
+    /// Errors: InvalidArgument for ε ≤ 0 or non-finite, δ ∉ (0, 1) (zCDP) or δ ∉ [0, 1) (basic).
+    Result<void> validate() const;
+};
+
+class Session
+{
+public:
+    /// Errors: settings invalid (see SessionSettings::validate).
+    static Result<std::unique_ptr<Session>> create(std::shared_ptr<const data::Table> table,
+                                                   SessionSettings settings);
+
+    /// Rebuilds a session from a saved ledger: every recorded cost is charged again to a fresh
+    /// filter. Errors: the events do not fit the budget, a cost is invalid, or indices are out of
+    /// order (the document was edited or is corrupt).
+    static Result<std::unique_ptr<Session>> restore(std::shared_ptr<const data::Table> table,
+                                                    SessionSettings settings,
+                                                    std::vector<LedgerEvent> events);
+
+    /// Answers a request: calibrates the noise to its accuracy target, asks the filter, and
+    /// appends a released or refused event to the ledger (returned). A relative target (and any
+    /// mean) uses the doubling baseline of core/session/doubling.h; an absolute count or sum is
+    /// a single release. Errors (nothing is appended, nothing is spent): invalid request
+    /// (unknown column, bad predicate, invalid bounds or target).
+    Result<LedgerEvent> ask(QueryRequest request);
+
+    const data::Table &table() const { return *m_table; }
+    std::shared_ptr<const data::Table> sharedTable() const { return m_table; }
+    const SessionSettings &settings() const { return m_settings; }
+    const filters::PrivacyFilter &filter() const { return *m_filter; }
+    const std::vector<LedgerEvent> &events() const { return m_events; }
+
+private:
+    Session(std::shared_ptr<const data::Table> table, SessionSettings settings,
+            std::unique_ptr<filters::PrivacyFilter> filter);
+    LedgerEvent &append(LedgerEvent event);
+
+    std::shared_ptr<const data::Table> m_table;
+    SessionSettings m_settings;
+    std::unique_ptr<filters::PrivacyFilter> m_filter;
+    std::vector<LedgerEvent> m_events;
+};
+
+} // namespace pbx::session

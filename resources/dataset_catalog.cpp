@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+// Embedded datasets are a gzip-compressed CSV plus its metadata, both stored as Qt resources
+// under :/datasets/; this file reads them with QFile and hands the bytes to the core readers.
+#include "resources/dataset_catalog.h"
+
+#include "core/io/csv_reader.h"
+#include "core/io/dataset_metadata.h"
+#include "core/io/gzip.h"
+
+#include <QFile>
+#include <QString>
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <system_error>
+
+namespace pbx::resources {
+
+namespace {
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b)
+{
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+               return lower(x) == lower(y);
+           });
+}
+
+Result<std::string> readResource(const std::string &name)
+{
+    const QString path = QStringLiteral(":/datasets/") + QString::fromStdString(name);
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return makeError(ErrorCode::Io, "cannot open embedded resource '" + path.toStdString()
+                                            + "': " + file.errorString().toStdString());
+    const QByteArray bytes = file.readAll();
+    return std::string(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+}
+
+Result<data::Table> loadEmbedded(const std::string &name)
+{
+    Result<std::string> metadataText = readResource(name + ".json");
+    if (!metadataText)
+        return metadataText.error();
+    Result<io::DatasetMetadata> metadata = io::parseDatasetMetadata(*metadataText);
+    if (!metadata)
+        return makeError(metadata.error().code, name + ".json: " + metadata.error().message);
+
+    Result<std::string> compressed = readResource(name + ".csv.gz");
+    if (!compressed)
+        return compressed.error();
+    Result<std::string> csv = io::gunzip(*compressed);
+    if (!csv)
+        return makeError(csv.error().code, name + ".csv.gz: " + csv.error().message);
+
+    io::CsvReadOptions options;
+    options.metadata = &metadata.value();
+    Result<data::Table> table = io::readCsv(*csv, name, options);
+    if (!table)
+        return makeError(table.error().code, name + ".csv.gz: " + table.error().message);
+    return table;
+}
+
+bool isFile(const std::filesystem::path &path)
+{
+    std::error_code error;
+    return std::filesystem::is_regular_file(path, error);
+}
+
+// "<path>.json" first (it names one file exactly), then the same stem with ".json".
+std::optional<std::filesystem::path> findSidecar(const std::filesystem::path &csv)
+{
+    std::filesystem::path sibling = csv;
+    sibling += ".json";
+    if (isFile(sibling))
+        return sibling;
+    std::filesystem::path stem = csv;
+    if (stem.extension() == ".gz")
+        stem.replace_extension();
+    if (stem.extension() == ".csv") {
+        stem.replace_extension(".json");
+        if (isFile(stem))
+            return stem;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::vector<std::string> embeddedDatasetNames()
+{
+    return {std::string(defaultDatasetName)};
+}
+
+Result<data::Table> loadDataset(std::string_view nameOrPath)
+{
+    if (nameOrPath.empty())
+        return makeError(ErrorCode::InvalidArgument, "no dataset name or file given");
+    for (const std::string &name : embeddedDatasetNames()) {
+        if (equalsIgnoreCase(name, nameOrPath))
+            return loadEmbedded(name);
+    }
+
+    const std::filesystem::path path{std::string(nameOrPath)};
+    if (!isFile(path)) {
+        std::string names;
+        for (const std::string &name : embeddedDatasetNames())
+            names += (names.empty() ? "" : ", ") + name;
+        return makeError(ErrorCode::NotFound, "'" + std::string(nameOrPath)
+                                                  + "' is neither an embedded dataset (" + names
+                                                  + ") nor a readable file");
+    }
+    io::CsvReadOptions options;
+    std::optional<io::DatasetMetadata> metadata;
+    if (const auto sidecar = findSidecar(path)) {
+        Result<io::DatasetMetadata> parsed = io::readDatasetMetadataFile(sidecar->string());
+        if (!parsed)
+            return parsed.error();
+        metadata = std::move(parsed).value();
+        options.metadata = &*metadata;
+    }
+    return io::readCsvFile(path.string(), options);
+}
+
+} // namespace pbx::resources

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// Datasets by name: the ones embedded in the program (Qt resources) or CSV files on disk.
+#pragma once
+
+#include "core/data/table.h"
+#include "core/util/result.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pbx::resources {
+
+/// The dataset the application opens when the user has not chosen one.
+inline constexpr std::string_view defaultDatasetName = "cps1988";
+
+/// Names of the datasets compiled into the program, e.g. {"cps1988"}.
+std::vector<std::string> embeddedDatasetNames();
+
+/// Loads a dataset. `nameOrPath` is either an embedded name (case-insensitive; it wins over a
+/// file of the same name) or the path of a CSV file, optionally gzip-compressed. A file is read
+/// with inferred column types unless a metadata sidecar exists next to it: "<path>.json", or
+/// the path with ".csv"/".csv.gz" replaced by ".json"; that sidecar's types, bounds,
+/// categories and provenance are then applied. Embedded datasets always carry their metadata.
+/// Errors: InvalidArgument for an empty name; NotFound when it is neither an embedded name nor
+/// an existing file; otherwise the errors of io::readCsv() and io::parseDatasetMetadata().
+Result<data::Table> loadDataset(std::string_view nameOrPath);
+
+} // namespace pbx::resources

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+// `pbx-cli run` as other tools use it: the transcript contract, golden numbers for a seeded run
+// on CPS1988, reproducibility, and one-line errors that spend nothing.
+#include "tests/testutils.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+using namespace pbx;
+
+namespace {
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run runCli(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(PBX_CLI), args);
+    p.waitForFinished(120000);
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString data(const char *name)
+{
+    return QStringLiteral(PBX_CLI_DATA "/") + QString::fromLatin1(name);
+}
+} // namespace
+
+class TestCliRun : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void transcriptContract();
+    void goldenSeededRun();
+    void reproducible();
+    void badInput_data();
+    void badInput();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestCliRun::transcriptContract()
+{
+    const QString out = m_dir.filePath(QStringLiteral("contract.json"));
+    const Run r = runCli({QStringLiteral("run"), QStringLiteral("--queries"), data("queries.jsonl"),
+                          QStringLiteral("--out"), out, QStringLiteral("--filter"), QStringLiteral("basic"),
+                          QStringLiteral("--neighbours"), QStringLiteral("replace")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto doc = json::parse(test::readTextFile(out.toStdString()));
+    QCOMPARE(doc.at("format").get<std::string>(), std::string("pbx-transcript"));
+    QCOMPARE(doc.at("version").get<int>(), 1);
+    QCOMPARE(doc.at("budget").at("epsilon").get<double>(), 1.0);
+    QCOMPARE(doc.at("budget").at("delta").get<double>(), 1e-6);
+    QCOMPARE(doc.at("filter").at("kind").get<std::string>(), std::string("basic"));
+    QCOMPARE(doc.at("neighbours").get<std::string>(), std::string("replace"));
+    QCOMPARE(doc.at("dataset").at("rows").get<int>(), 28155);
+    QVERIFY(doc.at("spent").contains("epsilon") && doc.at("spent").contains("delta"));
+    QCOMPARE(doc.at("noise").at("seeded").get<bool>(), false);
+    const auto &events = doc.at("events");
+    QCOMPARE(events.size(), std::size_t(6));
+    double costSum = 0;
+    for (const auto &e : events) {
+        QVERIFY(e.contains("id") && e.contains("status"));
+        if (e.at("status") == "released") {
+            QVERIFY(e.contains("answer") && e.contains("error_bound") && e.contains("mechanism"));
+            QVERIFY(e.at("mechanism").get<std::string>().find("laplace") != std::string::npos);
+        }
+        costSum += e.at("cost").at("epsilon").get<double>();
+    }
+    PBX_FUZZY_COMPARE(doc.at("spent").at("epsilon").get<double>(), costSum, 1e-12);
+    QVERIFY(doc.at("spent").at("epsilon").get<double>() <= 1.0);
+    QVERIFY(r.out.contains(QStringLiteral("q1: released")));
+}
+
+// Seed 7, zCDP, ε = 1, δ = 1e-6 on CPS1988. The numbers come from this implementation (there is
+// no external oracle for noisy answers); what is checked against theory is that each error bar
+// matches its calibration and that the answers sit near the exact statistics (computed in R).
+void TestCliRun::goldenSeededRun()
+{
+    const QString out = m_dir.filePath(QStringLiteral("golden.json"));
+    const Run r = runCli({QStringLiteral("run"), QStringLiteral("--queries"), data("queries.jsonl"),
+                          QStringLiteral("--out"), out, QStringLiteral("--seed"), QStringLiteral("7")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto doc = json::parse(test::readTextFile(out.toStdString()));
+    const auto &events = doc.at("events");
+    QCOMPARE(events.size(), std::size_t(6));
+    // q1: absolute ±40 at 95 %: one Gaussian release, σ = 40/Φ⁻¹(0.975), ρ = (Φ⁻¹(0.975)/40)²/2.
+    const auto &q1 = events.at(0);
+    QCOMPARE(q1.at("mechanism").get<std::string>(), std::string("gaussian"));
+    PBX_FUZZY_COMPARE(q1.at("cost").at("rho").get<double>(), std::pow(1.959963984540054 / 40, 2) / 2, 1e-12);
+    PBX_FUZZY_COMPARE(q1.at("attempts").at(0).at("releases").at(0).at("scale").get<double>(),
+                      40 / 1.959963984540054, 1e-12);
+    QVERIFY(std::fabs(q1.at("answer").get<double>() - 8760) < 40 * 3); // R: sum(CPS1988$region == "south")
+    // q2: mean wage within 5 %: doubling with Gaussian noise, accepted at the last attempt.
+    const auto &q2 = events.at(1);
+    QCOMPARE(q2.at("mechanism").get<std::string>(), std::string("doubling-gaussian"));
+    QVERIFY(q2.at("target_met").get<bool>());
+    QVERIFY(q2.at("attempts").back().at("accepted").get<bool>());
+    const double answer = q2.at("answer").get<double>(), bound = q2.at("error_bound").get<double>();
+    QVERIFY(bound <= 0.05 * (answer - bound));
+    QVERIFY(std::fabs(answer - 601.3011) < 0.1 * 601.3011); // R: mean(pmin(CPS1988$wage, 4000))
+    // q6: ±2 on a count costs ρ = (1.96/2)²/2 = 0.48, far beyond the budget: refused.
+    const auto &q6 = events.at(5);
+    QCOMPARE(q6.at("status").get<std::string>(), std::string("refused"));
+    QVERIFY(q6.at("reason").get<std::string>().rfind("this query needs ρ = 0.4802 but ", 0) == 0);
+    QVERIFY(doc.at("spent").at("rho").get<double>() <= doc.at("filter").at("budget").get<double>());
+    QVERIFY(doc.at("noise").at("seeded").get<bool>());
+}
+
+void TestCliRun::reproducible()
+{
+    const QString a = m_dir.filePath(QStringLiteral("a.json")), b = m_dir.filePath(QStringLiteral("b.json"));
+    for (const QString &path : {a, b})
+        QCOMPARE(runCli({QStringLiteral("run"), QStringLiteral("--queries"), data("queries.jsonl"),
+                         QStringLiteral("--out"), path, QStringLiteral("--seed"), QStringLiteral("99")})
+                     .exitCode,
+                 0);
+    QCOMPARE(test::readTextFile(a.toStdString()), test::readTextFile(b.toStdString()));
+}
+
+void TestCliRun::badInput_data()
+{
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QString>("queries");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown column on line 3") << QStringList{} << QStringLiteral("bad_line.jsonl")
+                                              << QStringLiteral("line 3: column: unknown column 'salary'");
+    QTest::newRow("epsilon 0") << QStringList{QStringLiteral("--epsilon"), QStringLiteral("0")}
+                               << QStringLiteral("queries.jsonl") << QStringLiteral("ε must be a finite number > 0");
+    QTest::newRow("delta 1") << QStringList{QStringLiteral("--delta"), QStringLiteral("1")}
+                             << QStringLiteral("queries.jsonl") << QStringLiteral("δ must lie strictly between 0 and 1");
+    QTest::newRow("epsilon nan") << QStringList{QStringLiteral("--epsilon"), QStringLiteral("nan")}
+                                 << QStringLiteral("queries.jsonl") << QStringLiteral("--epsilon: 'nan' is not a finite number");
+    QTest::newRow("unknown dataset") << QStringList{QStringLiteral("--dataset"), QStringLiteral("nope.csv")}
+                                     << QStringLiteral("queries.jsonl") << QStringLiteral("--dataset:");
+    QTest::newRow("bad filter") << QStringList{QStringLiteral("--filter"), QStringLiteral("rdp")}
+                                << QStringLiteral("queries.jsonl") << QStringLiteral("unknown filter 'rdp'");
+    QTest::newRow("missing queries file") << QStringList{} << QStringLiteral("absent.jsonl")
+                                          << QStringLiteral("no such file");
+}
+
+// Bad input: non-zero exit, one line on stderr, and no transcript written (nothing was spent).
+void TestCliRun::badInput()
+{
+    QFETCH(QStringList, extra);
+    QFETCH(QString, queries);
+    QFETCH(QString, message);
+    const QString out = m_dir.filePath(QStringLiteral("bad.json"));
+    QFile::remove(out);
+    const Run r = runCli(QStringList{QStringLiteral("run"), QStringLiteral("--queries"), data(queries.toLatin1().constData()),
+                                     QStringLiteral("--out"), out}
+                         + extra);
+    QVERIFY(r.exitCode != 0);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    QCOMPARE(r.err.trimmed().count(QLatin1Char('\n')), 0);
+    QVERIFY(!QFile::exists(out));
+}
+
+QTEST_GUILESS_MAIN(TestCliRun)
+#include "tst_clirun.moc"

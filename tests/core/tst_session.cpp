@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+// Sessions end to end on a synthetic table: single releases, the doubling baseline for relative
+// targets and means (accuracy measured by Monte Carlo against the known truth), refusals, the
+// append-only ledger, restore, and reproducibility.
+#include "core/session/session.h"
+#include "tests/synthetic_table.h"
+#include "tests/testutils.h"
+
+#include <random>
+
+using namespace pbx;
+using session::AccuracyTarget;
+using session::EventStatus;
+using session::QueryRequest;
+using session::Session;
+using session::SessionSettings;
+using session::TargetKind;
+
+Q_DECLARE_METATYPE(filters::FilterKind)
+Q_DECLARE_METATYPE(data::Aggregate)
+
+namespace {
+
+QueryRequest request(data::Aggregate aggregate, std::string column, std::string where, TargetKind kind,
+                     double error, double confidence = 0.95)
+{
+    QueryRequest r;
+    r.query.aggregate = aggregate;
+    r.query.column = std::move(column);
+    r.query.where = std::move(where);
+    r.target = AccuracyTarget{kind, error, confidence};
+    return r;
+}
+
+std::unique_ptr<Session> newSession(filters::FilterKind filter, double epsilon, std::uint64_t seed,
+                                    data::Neighbours neighbours = data::Neighbours::AddRemove)
+{
+    SessionSettings s;
+    s.epsilon = epsilon;
+    s.delta = 1e-6;
+    s.filter = filter;
+    s.neighbours = neighbours;
+    s.seed = seed;
+    return std::move(Session::create(pbx::test::syntheticTable(), s).value());
+}
+
+// Exact answers on the synthetic table (5,000 rows are south).
+constexpr double kSouthCount = 5000.0;
+double southIncomeMean()
+{
+    double sum = 0;
+    for (int i = 0; i < 20000; i += 4)
+        sum += 1000.0 + 10.0 * (i % 300);
+    return sum / 5000.0;
+}
+
+} // namespace
+
+class TestSession : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void absoluteCountSingleRelease_data();
+    void absoluteCountSingleRelease();
+    void relativeTargetsAreMet_data();
+    void relativeTargetsAreMet();
+    void meanErrorBarCovers_data();
+    void meanErrorBarCovers();
+    void smallCountIsAbandonedCheaply();
+    void refusesWhenBudgetIsExhausted();
+    void invalidRequestsSpendNothing();
+    void restoreRechargesTheLedger();
+    void seededSessionsReplay();
+};
+
+void TestSession::absoluteCountSingleRelease_data()
+{
+    QTest::addColumn<filters::FilterKind>("filter");
+    QTest::addColumn<QString>("mechanism");
+    QTest::addColumn<double>("expectedCost");
+    // ε = ln(1/β)/a = ln 20/40; ρ = (Φ⁻¹(0.975)/40)²/2.
+    QTest::newRow("basic") << filters::FilterKind::Basic << QStringLiteral("laplace") << 2.995732273553991 / 40;
+    QTest::newRow("zcdp") << filters::FilterKind::Zcdp << QStringLiteral("gaussian")
+                          << std::pow(1.959963984540054 / 40, 2) / 2;
+}
+
+void TestSession::absoluteCountSingleRelease()
+{
+    QFETCH(filters::FilterKind, filter);
+    QFETCH(QString, mechanism);
+    QFETCH(double, expectedCost);
+    auto s = newSession(filter, 1.0, 11);
+    auto e = s->ask(request(data::Aggregate::Count, "", "region == \"south\"", TargetKind::Absolute, 40));
+    QVERIFY(e.ok());
+    QCOMPARE(e->status, EventStatus::Released);
+    QCOMPARE(QString::fromStdString(e->mechanism), mechanism);
+    QCOMPARE(e->request.id, std::string("q1"));
+    QCOMPARE(e->attempts.size(), std::size_t(1));
+    QVERIFY(e->targetMet);
+    QVERIFY(e->errorBound <= 40.0);
+    PBX_FUZZY_COMPARE(e->cost, expectedCost, 1e-12);
+    QCOMPARE(e->spentAfter, s->filter().spent());
+    QVERIFY(std::fabs(e->answer - kSouthCount) < 200); // > 10 sd away would be astronomically rare
+    QCOMPARE(s->events().size(), std::size_t(1));
+}
+
+void TestSession::relativeTargetsAreMet_data()
+{
+    QTest::addColumn<filters::FilterKind>("filter");
+    QTest::addColumn<data::Aggregate>("aggregate");
+    QTest::addColumn<double>("truth");
+    QTest::newRow("count basic") << filters::FilterKind::Basic << data::Aggregate::Count << kSouthCount;
+    QTest::newRow("count zcdp") << filters::FilterKind::Zcdp << data::Aggregate::Count << kSouthCount;
+    QTest::newRow("mean zcdp") << filters::FilterKind::Zcdp << data::Aggregate::Mean << southIncomeMean();
+    QTest::newRow("mean basic") << filters::FilterKind::Basic << data::Aggregate::Mean << southIncomeMean();
+}
+
+// 300 seeded sessions: every released answer whose target is reported met must be within α of
+// the truth in at least 95 % of runs (the union bound makes the real rate far higher), and the
+// doubling plan never charges more than the budget.
+void TestSession::relativeTargetsAreMet()
+{
+    QFETCH(filters::FilterKind, filter);
+    QFETCH(data::Aggregate, aggregate);
+    QFETCH(double, truth);
+    const double alpha = 0.05;
+    int met = 0, within = 0;
+    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+        auto s = newSession(filter, 1.0, seed);
+        auto e = s->ask(request(aggregate, "income", "region == \"south\"", TargetKind::Relative, alpha));
+        QVERIFY(e.ok());
+        QCOMPARE(e->status, EventStatus::Released);
+        QVERIFY(QString::fromStdString(e->mechanism).startsWith(QStringLiteral("doubling-")));
+        double attemptsCost = 0;
+        for (const auto &a : e->attempts)
+            attemptsCost += a.cost;
+        PBX_FUZZY_COMPARE(attemptsCost, e->cost, 1e-12);
+        QVERIFY(s->filter().spent() <= s->filter().budget());
+        if (e->targetMet) {
+            ++met;
+            within += std::fabs(e->answer - truth) <= alpha * std::fabs(truth);
+        }
+    }
+    QVERIFY2(met >= 290, qPrintable(QStringLiteral("target met in only %1 of 300 runs").arg(met)));
+    QVERIFY2(within >= 0.95 * met, qPrintable(QStringLiteral("%1 of %2 within α").arg(within).arg(met)));
+}
+
+void TestSession::meanErrorBarCovers_data()
+{
+    QTest::addColumn<filters::FilterKind>("filter");
+    QTest::addColumn<data::Neighbours>("neighbours");
+    QTest::newRow("zcdp add/remove") << filters::FilterKind::Zcdp << data::Neighbours::AddRemove;
+    QTest::newRow("basic replace") << filters::FilterKind::Basic << data::Neighbours::Replace;
+}
+
+// Absolute target ±20 on a mean: the error bar (derived from noisy sum and noisy count only)
+// covers the true mean in ≥ 95 % of 300 runs.
+void TestSession::meanErrorBarCovers()
+{
+    QFETCH(filters::FilterKind, filter);
+    QFETCH(data::Neighbours, neighbours);
+    const double truth = southIncomeMean();
+    int covered = 0, met = 0;
+    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+        auto s = newSession(filter, 2.0, 1000 + seed, neighbours);
+        auto e = s->ask(request(data::Aggregate::Mean, "income", "region == \"south\"", TargetKind::Absolute, 20));
+        QVERIFY(e.ok());
+        QCOMPARE(e->status, EventStatus::Released);
+        met += e->targetMet;
+        covered += std::fabs(e->answer - truth) <= e->errorBound;
+        if (e->targetMet)
+            QVERIFY(e->errorBound <= 20.0);
+        QVERIFY(e->answer >= 0.0 && e->answer <= 5000.0); // clipped to the bounds
+    }
+    QVERIFY2(met >= 290, qPrintable(QStringLiteral("target met in %1 of 300").arg(met)));
+    QVERIFY2(covered >= 285, qPrintable(QStringLiteral("covered in %1 of 300").arg(covered)));
+}
+
+// A count of 0 cannot be certified to ±10 %: the doubling run is abandoned early and spends
+// far less than the budget (every attempt is still charged).
+void TestSession::smallCountIsAbandonedCheaply()
+{
+    auto s = newSession(filters::FilterKind::Zcdp, 1.0, 5);
+    auto e = s->ask(request(data::Aggregate::Count, "", "age > 1000", TargetKind::Relative, 0.1));
+    QVERIFY(e.ok());
+    QCOMPARE(e->status, EventStatus::Released);
+    QVERIFY(!e->targetMet);
+    QVERIFY(QString::fromStdString(e->reason).contains(QStringLiteral("abandoned")));
+    QVERIFY2(s->filter().spent() < 0.1 * s->filter().budget(),
+             qPrintable(QStringLiteral("spent %1").arg(s->filter().spent())));
+}
+
+void TestSession::refusesWhenBudgetIsExhausted()
+{
+    auto s = newSession(filters::FilterKind::Zcdp, 0.5, 3);
+    int refused = 0;
+    double previous = 0.0;
+    for (int i = 0; i < 40; ++i) {
+        auto e = s->ask(request(data::Aggregate::Count, "", "age >= 30", TargetKind::Absolute, 15));
+        QVERIFY(e.ok());
+        QVERIFY(e->spentAfter >= previous);
+        previous = e->spentAfter;
+        if (e->status == EventStatus::Refused) {
+            ++refused;
+            QCOMPARE(e->cost, 0.0);
+            QVERIFY(e->attempts.empty());
+            QVERIFY(QString::fromStdString(e->reason).startsWith(QStringLiteral("this query needs ρ = ")));
+        }
+        QVERIFY(s->filter().spent() <= s->filter().budget());
+    }
+    QVERIFY(refused > 0);
+    QCOMPARE(s->events().size(), std::size_t(40)); // refusals are in the ledger too
+    for (std::size_t i = 0; i < s->events().size(); ++i)
+        QCOMPARE(s->events()[i].index, i);
+}
+
+void TestSession::invalidRequestsSpendNothing()
+{
+    auto s = newSession(filters::FilterKind::Zcdp, 1.0, 3);
+    QVERIFY(!s->ask(request(data::Aggregate::Sum, "salary", "", TargetKind::Absolute, 10)).ok());
+    QVERIFY(!s->ask(request(data::Aggregate::Count, "", "regon == \"x\"", TargetKind::Absolute, 10)).ok());
+    QVERIFY(!s->ask(request(data::Aggregate::Mean, "region", "", TargetKind::Absolute, 10)).ok());
+    QVERIFY(!s->ask(request(data::Aggregate::Count, "", "", TargetKind::Absolute, -1)).ok());
+    QVERIFY(!s->ask(request(data::Aggregate::Count, "", "", TargetKind::Absolute, 5, 1.0)).ok());
+    QCOMPARE(s->events().size(), std::size_t(0));
+    QCOMPARE(s->filter().spent(), 0.0);
+}
+
+void TestSession::restoreRechargesTheLedger()
+{
+    auto s = newSession(filters::FilterKind::Basic, 1.0, 9);
+    for (double a : {50.0, 30.0, 2.0})
+        QVERIFY(s->ask(request(data::Aggregate::Count, "", "region == \"north\"", TargetKind::Absolute, a)).ok());
+    auto restored = Session::restore(s->sharedTable(), s->settings(), s->events());
+    QVERIFY(restored.ok());
+    QCOMPARE((*restored)->filter().spent(), s->filter().spent());
+    QCOMPARE((*restored)->events().size(), s->events().size());
+    // A ledger that does not fit the budget is refused.
+    auto tampered = s->events();
+    tampered[0].cost = 5.0;
+    QVERIFY(!Session::restore(s->sharedTable(), s->settings(), tampered).ok());
+}
+
+void TestSession::seededSessionsReplay()
+{
+    auto a = newSession(filters::FilterKind::Zcdp, 1.0, 77);
+    auto b = newSession(filters::FilterKind::Zcdp, 1.0, 77);
+    for (auto *s : {a.get(), b.get()}) {
+        QVERIFY(s->ask(request(data::Aggregate::Count, "", "", TargetKind::Absolute, 30)).ok());
+        QVERIFY(s->ask(request(data::Aggregate::Sum, "age", "age < 40", TargetKind::Relative, 0.02)).ok());
+    }
+    for (std::size_t i = 0; i < 2; ++i) {
+        QCOMPARE(a->events()[i].answer, b->events()[i].answer);
+        QCOMPARE(a->events()[i].cost, b->events()[i].cost);
+    }
+}
+
+QTEST_APPLESS_MAIN(TestSession)
+#include "tst_session.moc"

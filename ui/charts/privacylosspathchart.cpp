@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+#include "ui/charts/privacylosspathchart.h"
+
+#include "ui/util/numberformat.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pbx::ui {
+
+namespace {
+
+const QColor kEpsilonColour(0x25, 0x63, 0xc9);
+const QColor kNativeColour(0x7b, 0x4f, 0xb3);
+const QColor kBudgetColour(0xc6, 0x3b, 0x34);
+
+/// 1, 2 or 5 × 10^k, at least 1, so that about `targetTicks` ticks cover `range`.
+double niceTickInterval(double range, int targetTicks)
+{
+    const double raw = std::max(1.0, range / std::max(1, targetTicks));
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double step : {1.0, 2.0, 5.0, 10.0}) {
+        if (step * power >= raw)
+            return step * power;
+    }
+    return 10.0 * power;
+}
+
+} // namespace
+
+PrivacyLossPathChart::PrivacyLossPathChart(QWidget *parent) : QWidget(parent)
+{
+    m_chart = new QChart;
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->setBackgroundRoundness(0);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    QFont legendFont = font();
+    legendFont.setPointSizeF(font().pointSizeF() * 0.9);
+    m_chart->legend()->setFont(legendFont);
+
+    m_axisX = new QValueAxis;
+    m_axisX->setTitleText(tr("request #"));
+    m_axisX->setLabelFormat(QStringLiteral("%d"));
+    m_axisX->setTickType(QValueAxis::TicksDynamic);
+    m_axisX->setTickAnchor(0.0);
+    m_axisX->setMinorTickCount(0);
+    m_axisEpsilon = new QValueAxis;
+    m_axisEpsilon->setLabelFormat(QStringLiteral("%.3g"));
+    m_axisEpsilon->setLabelsColor(kEpsilonColour);
+    m_axisEpsilon->setTitleBrush(kEpsilonColour);
+    m_axisNative = new QValueAxis;
+    m_axisNative->setLabelFormat(QStringLiteral("%.3g"));
+    m_axisNative->setLabelsColor(kNativeColour);
+    m_axisNative->setTitleBrush(kNativeColour);
+    m_axisNative->setGridLineVisible(false);
+    for (QValueAxis *axis : {m_axisX, m_axisEpsilon, m_axisNative}) {
+        QFont titleFont = axis->titleFont();
+        titleFont.setPointSizeF(font().pointSizeF() * 0.9);
+        titleFont.setBold(false);
+        axis->setTitleFont(titleFont);
+    }
+    m_chart->addAxis(m_axisX, Qt::AlignBottom);
+    m_chart->addAxis(m_axisEpsilon, Qt::AlignLeft);
+    m_chart->addAxis(m_axisNative, Qt::AlignRight);
+
+    m_budgetSeries = new QLineSeries;
+    m_budgetSeries->setPen(QPen(kBudgetColour, 1.5, Qt::DashLine));
+    m_epsilonSeries = new QLineSeries;
+    m_epsilonSeries->setPen(QPen(kEpsilonColour, 2.2));
+    m_epsilonSeries->setPointsVisible(true);
+    m_nativeSeries = new QLineSeries;
+    m_nativeSeries->setPen(QPen(kNativeColour, 1.6, Qt::DashDotLine));
+    m_refusedSeries = new QScatterSeries;
+    m_refusedSeries->setName(tr("refused"));
+    m_refusedSeries->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_refusedSeries->setMarkerSize(9.0);
+    m_refusedSeries->setColor(kBudgetColour);
+    m_refusedSeries->setBorderColor(Qt::white);
+
+    m_chart->addSeries(m_budgetSeries);
+    m_chart->addSeries(m_nativeSeries);
+    m_chart->addSeries(m_epsilonSeries);
+    m_chart->addSeries(m_refusedSeries);
+    for (QXYSeries *series : std::initializer_list<QXYSeries *>{m_budgetSeries, m_epsilonSeries,
+                                                               m_refusedSeries}) {
+        series->attachAxis(m_axisX);
+        series->attachAxis(m_axisEpsilon);
+    }
+    m_nativeSeries->attachAxis(m_axisX);
+    m_nativeSeries->attachAxis(m_axisNative);
+
+    m_view = new QChartView(m_chart, this);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumSize(260, 220);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+
+    m_timer = new QTimer(this);
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(coalesceMilliseconds);
+    connect(m_timer, &QTimer::timeout, this, &PrivacyLossPathChart::rebuildSeries);
+
+    setToolTip(tr("Cumulative privacy loss after each request. The blue line is the total spend "
+                  "expressed as ε at the session δ; the dashed red line is the budget. Refused "
+                  "requests spend nothing and are marked in red."));
+    rebuildSeries();
+}
+
+PrivacyLossPathChart::~PrivacyLossPathChart() = default;
+
+void PrivacyLossPathChart::setBudget(double epsilonBudget, double nativeBudget,
+                                     const QString &unitSymbol, double delta)
+{
+    m_epsilonBudget = epsilonBudget;
+    m_nativeBudget = nativeBudget;
+    m_unit = unitSymbol;
+    m_delta = delta;
+    m_budgetDirty = true;
+    scheduleUpdate();
+}
+
+void PrivacyLossPathChart::setPath(std::span<const PathPoint> points)
+{
+    m_points.assign(points.begin(), points.end());
+    scheduleUpdate();
+}
+
+void PrivacyLossPathChart::appendPoint(const PathPoint &point)
+{
+    m_points.push_back(point);
+    scheduleUpdate();
+}
+
+int PrivacyLossPathChart::pointCount() const
+{
+    return std::max(0, static_cast<int>(m_epsilonSeries->count()) - 1);
+}
+
+int PrivacyLossPathChart::refusedCount() const
+{
+    return static_cast<int>(m_refusedSeries->count());
+}
+
+void PrivacyLossPathChart::flush()
+{
+    if (m_timer->isActive()) {
+        m_timer->stop();
+        rebuildSeries();
+    }
+}
+
+void PrivacyLossPathChart::scheduleUpdate()
+{
+    if (!m_timer->isActive())
+        m_timer->start();
+}
+
+void PrivacyLossPathChart::rebuildSeries()
+{
+    const bool nativeIsEpsilon = m_unit == QStringLiteral("ε");
+    if (m_budgetDirty) {
+        m_budgetDirty = false;
+        m_epsilonSeries->setName(tr("ε spent (at δ = %1)").arg(formatNumber(m_delta, 2)));
+        m_nativeSeries->setName(tr("%1 spent (right axis)").arg(m_unit));
+        m_budgetSeries->setName(nativeIsEpsilon
+                                    ? tr("budget ε = %1").arg(formatNumber(m_epsilonBudget))
+                                    : tr("budget ε = %1 ⇔ %2 = %3")
+                                          .arg(formatNumber(m_epsilonBudget), m_unit,
+                                               formatNumber(m_nativeBudget)));
+        m_axisEpsilon->setTitleText(nativeIsEpsilon ? tr("ε spent") : tr("ε spent (at δ)"));
+        m_axisNative->setTitleText(tr("%1 spent").arg(m_unit));
+        m_nativeSeries->setVisible(!nativeIsEpsilon);
+        m_axisNative->setVisible(!nativeIsEpsilon);
+        for (QLegendMarker *marker : m_chart->legend()->markers(m_nativeSeries))
+            marker->setVisible(!nativeIsEpsilon);
+    }
+
+    QList<QPointF> epsilon;
+    QList<QPointF> native;
+    QList<QPointF> refused;
+    epsilon.reserve(static_cast<qsizetype>(m_points.size()) + 1);
+    native.reserve(static_cast<qsizetype>(m_points.size()) + 1);
+    epsilon.append(QPointF(0.0, 0.0));
+    native.append(QPointF(0.0, 0.0));
+    double maxEpsilon = m_epsilonBudget;
+    double maxNative = m_nativeBudget;
+    for (std::size_t i = 0; i < m_points.size(); ++i) {
+        const auto &p = m_points[i];
+        const double x = static_cast<double>(i + 1);
+        epsilon.append(QPointF(x, p.epsilonSpent));
+        native.append(QPointF(x, p.nativeSpent));
+        if (p.refused)
+            refused.append(QPointF(x, p.epsilonSpent));
+        maxEpsilon = std::max(maxEpsilon, p.epsilonSpent);
+        maxNative = std::max(maxNative, p.nativeSpent);
+    }
+    m_epsilonSeries->replace(epsilon);
+    m_nativeSeries->replace(native);
+    m_refusedSeries->replace(refused);
+
+    const double xMax = std::max(5.0, static_cast<double>(m_points.size()));
+    m_budgetSeries->replace({QPointF(0.0, m_epsilonBudget), QPointF(xMax, m_epsilonBudget)});
+    m_axisX->setRange(0.0, xMax);
+    m_axisX->setTickInterval(niceTickInterval(xMax, 6));
+    // Same headroom factor on both axes so the ε and ρ budgets fall on one horizontal line.
+    const double headroom = std::max({1.12, maxEpsilon / std::max(m_epsilonBudget, 1e-300) * 1.05,
+                                      maxNative / std::max(m_nativeBudget, 1e-300) * 1.05});
+    m_axisEpsilon->setRange(0.0, m_epsilonBudget * headroom);
+    m_axisNative->setRange(0.0, m_nativeBudget * headroom);
+}
+
+} // namespace pbx::ui

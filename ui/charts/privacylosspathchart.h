@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// Cumulative privacy loss after each request: the ε-equivalent spend (left axis), the native ρ
+// spend when the filter is zCDP (right axis, scaled so both budgets sit on the same line), a
+// horizontal budget line, and markers on refused requests. Qt Charts stays inside this class:
+// the API takes plain numbers. The chart is built once; updates replace() the series' points and
+// are coalesced by a 50 ms single-shot timer.
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include <span>
+#include <vector>
+
+QT_FORWARD_DECLARE_CLASS(QTimer)
+QT_FORWARD_DECLARE_CLASS(QChart)
+QT_FORWARD_DECLARE_CLASS(QChartView)
+QT_FORWARD_DECLARE_CLASS(QLineSeries)
+QT_FORWARD_DECLARE_CLASS(QScatterSeries)
+QT_FORWARD_DECLARE_CLASS(QValueAxis)
+
+namespace pbx::ui {
+
+class PrivacyLossPathChart final : public QWidget
+{
+    Q_OBJECT
+public:
+    /// Spend after one request.
+    struct PathPoint
+    {
+        double epsilonSpent = 0.0; ///< ε-equivalent of the cumulative spend at the session δ
+        double nativeSpent = 0.0;  ///< cumulative spend in the filter's unit
+        bool refused = false;      ///< the request was refused (nothing spent)
+    };
+
+    explicit PrivacyLossPathChart(QWidget *parent = nullptr);
+    ~PrivacyLossPathChart() override;
+
+    /// Budget in ε (at `delta`) and in the filter's native unit. With unit "ε" the native series
+    /// and right axis are hidden (they would repeat the ε series).
+    void setBudget(double epsilonBudget, double nativeBudget, const QString &unitSymbol,
+                   double delta);
+    /// Replaces the whole path (new session, opened transcript).
+    void setPath(std::span<const PathPoint> points);
+    /// Adds the point for the next request.
+    void appendPoint(const PathPoint &point);
+
+    /// Number of request points currently drawn (the origin at request 0 not counted). Lags
+    /// setPath/appendPoint by up to one coalescing interval; see flush().
+    int pointCount() const;
+    /// Number of refused-request markers currently drawn.
+    int refusedCount() const;
+    /// Applies pending changes now instead of waiting for the timer (screenshots, tests).
+    void flush();
+
+    static constexpr int coalesceMilliseconds = 50;
+
+private:
+    void scheduleUpdate();
+    void rebuildSeries();
+
+    QChart *m_chart = nullptr;
+    QChartView *m_view = nullptr;
+    QLineSeries *m_epsilonSeries = nullptr;
+    QLineSeries *m_nativeSeries = nullptr;
+    QLineSeries *m_budgetSeries = nullptr;
+    QScatterSeries *m_refusedSeries = nullptr;
+    QValueAxis *m_axisX = nullptr;
+    QValueAxis *m_axisEpsilon = nullptr;
+    QValueAxis *m_axisNative = nullptr;
+    QTimer *m_timer = nullptr;
+
+    std::vector<PathPoint> m_points;
+    double m_epsilonBudget = 1.0;
+    double m_nativeBudget = 1.0;
+    double m_delta = 0.0;
+    QString m_unit = QStringLiteral("ε");
+    bool m_budgetDirty = true;
+};
+
+} // namespace pbx::ui

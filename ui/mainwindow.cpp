@@ -1,0 +1,600 @@
+// SPDX-License-Identifier: MIT
+#include "ui/mainwindow.h"
+
+#include "resources/dataset_catalog.h"
+#include "ui/appinfo.h"
+#include "ui/charts/privacylosspathchart.h"
+#include "ui/models/ledgermodel.h"
+#include "ui/panels/datasetpanel.h"
+#include "ui/panels/querybuilder.h"
+#include "ui/panels/sessionpanel.h"
+#include "ui/sessiondocument.h"
+#include "ui/util/numberformat.h"
+#include "ui/widgets/attemptsview.h"
+#include "ui/widgets/budgetgauge.h"
+#include "ui/widgets/resultcard.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <vector>
+
+namespace pbx::ui {
+
+namespace {
+
+QGroupBox *groupBox(const QString &title, QWidget *content, QWidget *parent)
+{
+    auto *box = new QGroupBox(title, parent);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(10, 8, 10, 10);
+    layout->addWidget(content);
+    return box;
+}
+
+QString errorText(const Error &error)
+{
+    return toQString(error.message);
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    m_document = new SessionDocument(this);
+    m_ledgerModel = new LedgerModel(this);
+
+    createCentralWidget();
+    createDocks();
+    createActions();
+    createMenus();
+
+    m_modeStatus = new QLabel(this);
+    m_modeStatus->setContentsMargins(6, 0, 6, 0);
+    statusBar()->addPermanentWidget(m_modeStatus);
+
+    connect(m_document, &SessionDocument::sessionReset, this, &MainWindow::onSessionReset);
+    connect(m_document, &SessionDocument::eventAppended, this, &MainWindow::onEventAppended);
+    connect(m_document, &SessionDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &SessionDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_sessionPanel, &SessionPanel::settingsEdited, this, &MainWindow::onSettingsEdited);
+    connect(m_sessionPanel, &SessionPanel::newSessionRequested, this,
+            &MainWindow::newSessionInteractive);
+    connect(m_queryBuilder, &QueryBuilder::askRequested, this, &MainWindow::ask);
+    connect(m_ledgerView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &MainWindow::onLedgerSelectionChanged);
+
+    onSessionReset();
+}
+
+MainWindow::~MainWindow() = default;
+
+QSize MainWindow::sizeHint() const
+{
+    return {1400, 900};
+}
+
+void MainWindow::createCentralWidget()
+{
+    m_queryBuilder = new QueryBuilder(this);
+    m_resultCard = new ResultCard(this);
+
+    m_ledgerView = new QTableView(this);
+    m_ledgerView->setObjectName(QStringLiteral("ledgerView"));
+    m_ledgerView->setModel(m_ledgerModel);
+    m_ledgerView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_ledgerView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_ledgerView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_ledgerView->setAlternatingRowColors(true);
+    m_ledgerView->setWordWrap(false);
+    m_ledgerView->setTextElideMode(Qt::ElideRight);
+    m_ledgerView->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_ledgerView->verticalHeader()->setVisible(false);
+    m_ledgerView->verticalHeader()->setDefaultSectionSize(m_ledgerView->fontMetrics().height() + 8);
+    auto *header = m_ledgerView->horizontalHeader();
+    header->setStretchLastSection(true);
+    header->setHighlightSections(false);
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    const QFontMetrics metrics(m_ledgerView->font());
+    const auto width = [&](const QString &sample) { return metrics.horizontalAdvance(sample) + 18; };
+    m_ledgerView->setColumnWidth(LedgerModel::Number, width(QStringLiteral("999")));
+    m_ledgerView->setColumnWidth(LedgerModel::Id, width(QStringLiteral("q100")));
+    m_ledgerView->setColumnWidth(LedgerModel::Query,
+                                 width(QStringLiteral("mean(wage) where region == \"south\"")));
+    m_ledgerView->setColumnWidth(LedgerModel::Target, width(QStringLiteral("±12.5 % @ 95 %")));
+    m_ledgerView->setColumnWidth(LedgerModel::Status, width(QStringLiteral("released ✓")));
+    m_ledgerView->setColumnWidth(LedgerModel::Answer, width(QStringLiteral("12,345,678")));
+    m_ledgerView->setColumnWidth(LedgerModel::ErrorBound, width(QStringLiteral("±12,345")));
+    m_ledgerView->setColumnWidth(LedgerModel::Mechanism, width(QStringLiteral("doubling-gaussian")));
+    m_ledgerView->setColumnWidth(LedgerModel::Attempts, width(QStringLiteral("Attempts")));
+    m_ledgerView->setColumnWidth(LedgerModel::Cost, width(QStringLiteral("Cost (ρ)  ")));
+    m_ledgerView->setColumnWidth(LedgerModel::Spent, width(QStringLiteral("Spent (ρ)  ")));
+    m_ledgerView->setColumnWidth(LedgerModel::EpsilonSpent, width(QStringLiteral("ε spent ")));
+
+    m_attempts = new AttemptsView(this);
+
+    auto *top = new QWidget(this);
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->setSpacing(8);
+    topLayout->addWidget(groupBox(tr("Ask a query"), m_queryBuilder, top));
+    topLayout->addWidget(m_resultCard);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(groupBox(tr("Ledger — every request, released or refused"), m_ledgerView,
+                                 splitter));
+    splitter->addWidget(groupBox(tr("Attempts of the selected request"), m_attempts, splitter));
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({360, 150});
+
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(8, 8, 8, 4);
+    layout->setSpacing(8);
+    layout->addWidget(top);
+    layout->addWidget(splitter, 1);
+    setCentralWidget(central);
+}
+
+void MainWindow::createDocks()
+{
+    setDockNestingEnabled(true);
+    const auto makeDock = [this](const QString &title, const QString &name, QWidget *content,
+                                 Qt::DockWidgetArea area) {
+        auto *dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable
+                          | QDockWidget::DockWidgetClosable);
+        auto *frame = new QWidget(dock);
+        auto *layout = new QVBoxLayout(frame);
+        layout->setContentsMargins(8, 4, 8, 8);
+        layout->addWidget(content);
+        dock->setWidget(frame);
+        addDockWidget(area, dock);
+        m_docks << dock;
+        return dock;
+    };
+
+    m_datasetPanel = new DatasetPanel(this);
+    m_sessionPanel = new SessionPanel(this);
+    auto *datasetDock = makeDock(tr("Dataset"), QStringLiteral("datasetDock"), m_datasetPanel,
+                                 Qt::LeftDockWidgetArea);
+    auto *sessionDock = makeDock(tr("Privacy settings"), QStringLiteral("sessionDock"),
+                                 m_sessionPanel, Qt::LeftDockWidgetArea);
+    splitDockWidget(datasetDock, sessionDock, Qt::Vertical);
+
+    m_gauge = new BudgetGauge(this);
+    m_chart = new PrivacyLossPathChart(this);
+    auto *gaugeDock = makeDock(tr("Privacy budget"), QStringLiteral("gaugeDock"), m_gauge,
+                               Qt::RightDockWidgetArea);
+    auto *chartDock = makeDock(tr("Privacy-loss path"), QStringLiteral("chartDock"), m_chart,
+                               Qt::RightDockWidgetArea);
+    splitDockWidget(gaugeDock, chartDock, Qt::Vertical);
+
+    resizeDocks({datasetDock, gaugeDock}, {360, 390}, Qt::Horizontal);
+    resizeDocks({datasetDock, sessionDock}, {430, 400}, Qt::Vertical);
+    resizeDocks({gaugeDock, chartDock}, {330, 500}, Qt::Vertical);
+}
+
+void MainWindow::createActions()
+{
+    m_newSessionAction = new QAction(tr("&New session"), this);
+    m_newSessionAction->setShortcut(QKeySequence::New);
+    m_newSessionAction->setStatusTip(tr("Start again with a fresh budget and an empty ledger"));
+    connect(m_newSessionAction, &QAction::triggered, this, &MainWindow::newSessionInteractive);
+
+    m_openDatasetAction = new QAction(tr("Open &dataset (CSV)…"), this);
+    m_openDatasetAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_openDatasetAction->setStatusTip(tr("Load a CSV file and start a new session on it"));
+    connect(m_openDatasetAction, &QAction::triggered, this, &MainWindow::openDatasetInteractive);
+
+    m_openSessionAction = new QAction(tr("&Open session…"), this);
+    m_openSessionAction->setShortcut(QKeySequence::Open);
+    m_openSessionAction->setStatusTip(tr("Open a saved session transcript (JSON)"));
+    connect(m_openSessionAction, &QAction::triggered, this, &MainWindow::openSessionInteractive);
+
+    m_saveAction = new QAction(tr("&Save session"), this);
+    m_saveAction->setShortcut(QKeySequence::Save);
+    m_saveAction->setStatusTip(tr("Save the session transcript (JSON)"));
+    connect(m_saveAction, &QAction::triggered, this, &MainWindow::save);
+
+    m_saveAsAction = new QAction(tr("Save session &as / export transcript JSON…"), this);
+    m_saveAsAction->setShortcut(QKeySequence::SaveAs);
+    connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::saveAs);
+
+    m_exportCsvAction = new QAction(tr("Export ledger as &CSV…"), this);
+    m_exportCsvAction->setStatusTip(tr("One row per request, for spreadsheets"));
+    connect(m_exportCsvAction, &QAction::triggered, this, &MainWindow::exportCsvInteractive);
+
+    m_quitAction = new QAction(tr("&Quit"), this);
+    m_quitAction->setShortcut(QKeySequence::Quit);
+    m_quitAction->setMenuRole(QAction::QuitRole);
+    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+
+    m_askAction = new QAction(tr("&Ask"), this);
+    m_askAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    m_askAction->setStatusTip(tr("Release a noisy answer to the query in the builder"));
+    connect(m_askAction, &QAction::triggered, this, &MainWindow::ask);
+    addAction(m_askAction);
+
+    m_aboutAction = new QAction(tr("&About Privacy Budget Explorer"), this);
+    m_aboutAction->setMenuRole(QAction::AboutRole);
+    connect(m_aboutAction, &QAction::triggered, this, &MainWindow::about);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_newSessionAction);
+    file->addSeparator();
+    file->addAction(m_openDatasetAction);
+    QMenu *embedded = file->addMenu(tr("Open &embedded dataset"));
+    for (const auto &name : resources::embeddedDatasetNames()) {
+        const QString qname = toQString(name);
+        QAction *action = embedded->addAction(qname);
+        connect(action, &QAction::triggered, this,
+                [this, qname] { openEmbeddedDatasetInteractive(qname); });
+    }
+    file->addAction(m_openSessionAction);
+    file->addSeparator();
+    file->addAction(m_saveAction);
+    file->addAction(m_saveAsAction);
+    file->addAction(m_exportCsvAction);
+    file->addSeparator();
+    file->addAction(m_quitAction);
+
+    QMenu *query = menuBar()->addMenu(tr("&Query"));
+    query->addAction(m_askAction);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget *dock : std::as_const(m_docks))
+        view->addAction(dock->toggleViewAction());
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_aboutAction);
+}
+
+Result<void> MainWindow::openDataset(const QString &nameOrPath)
+{
+    auto table = SessionDocument::loadTable(nameOrPath);
+    if (!table.ok())
+        return table.error();
+    std::shared_ptr<const data::Table> shared = std::move(table).value();
+    auto settings = m_sessionPanel->settings();
+    if (!settings.validate().ok()) // the panel holds invalid input: use the session's settings
+        settings = m_document->settings();
+    return m_document->start(std::move(shared), nameOrPath, settings);
+}
+
+Result<void> MainWindow::openSessionFile(const QString &path)
+{
+    return m_document->openTranscript(path);
+}
+
+Result<void> MainWindow::saveSessionTo(const QString &path)
+{
+    return m_document->saveTranscript(path);
+}
+
+Result<void> MainWindow::exportCsvTo(const QString &path)
+{
+    return m_document->exportCsv(path);
+}
+
+Result<void> MainWindow::startNewSession(const session::SessionSettings &settings)
+{
+    return m_document->restart(settings);
+}
+
+void MainWindow::flushViews()
+{
+    m_chart->flush();
+}
+
+void MainWindow::ask()
+{
+    if (!m_document->hasSession())
+        return;
+    auto event = m_document->ask(m_queryBuilder->request());
+    if (!event.ok()) {
+        m_resultCard->showError(errorText(event.error()));
+        statusBar()->showMessage(tr("Invalid request: nothing was recorded"), 5000);
+    }
+}
+
+void MainWindow::onSessionReset()
+{
+    const bool has = m_document->hasSession();
+    const session::Session *session = has ? &m_document->session() : nullptr;
+    m_datasetPanel->setTable(m_document->table(), m_document->datasetSource());
+    m_sessionPanel->setSettings(m_document->settings());
+    m_sessionPanel->setSession(session);
+    m_sessionPanel->setError({});
+    m_queryBuilder->setTable(m_document->table());
+
+    m_attempts->setEvent(nullptr, QStringLiteral("ε"));
+    if (!session) {
+        m_ledgerModel->clear();
+        m_resultCard->clear();
+        m_gauge->setBudget(1.0, QStringLiteral("ε"), 1.0, 0.0);
+        m_gauge->setSpent(0.0, 0.0);
+        m_chart->setBudget(1.0, 1.0, QStringLiteral("ε"), 0.0);
+        m_chart->setPath({});
+    } else {
+        const auto &filter = session->filter();
+        const QString unit = toQString(filter.unitSymbol());
+        m_queryBuilder->setUnitSymbol(unit);
+        m_ledgerModel->setUnitSymbol(unit);
+        m_ledgerModel->setEvents(session->events());
+        m_attempts->setEvent(nullptr, unit);
+        m_gauge->setBudget(filter.budget(), unit, filter.epsilonBudget(), filter.deltaBudget());
+        m_gauge->setSpent(filter.spent(), filter.epsilonSpent());
+        m_chart->setBudget(filter.epsilonBudget(), filter.budget(), unit, filter.deltaBudget());
+        std::vector<PrivacyLossPathChart::PathPoint> points;
+        points.reserve(session->events().size());
+        for (const auto &event : session->events())
+            points.push_back({event.epsilonSpentAfter, event.spentAfter,
+                              event.status == session::EventStatus::Refused});
+        m_chart->setPath(points);
+        if (session->events().empty())
+            m_resultCard->clear();
+        else
+            m_resultCard->showEvent(session->events().back(), filter);
+    }
+    const bool hasSession = session != nullptr;
+    for (QAction *action : {m_newSessionAction, m_saveAction, m_saveAsAction, m_exportCsvAction,
+                            m_askAction})
+        action->setEnabled(hasSession);
+    updateTitle();
+    updateModeStatus();
+}
+
+void MainWindow::onEventAppended(int index)
+{
+    const auto &session = m_document->session();
+    const auto &event = session.events().at(static_cast<std::size_t>(index));
+    const auto &filter = session.filter();
+    m_ledgerModel->appendEvent(event);
+    m_gauge->setSpent(filter.spent(), filter.epsilonSpent());
+    m_chart->appendPoint({event.epsilonSpentAfter, event.spentAfter,
+                          event.status == session::EventStatus::Refused});
+    m_resultCard->showEvent(event, filter);
+    m_sessionPanel->setSession(&session);
+
+    const QModelIndex row = m_ledgerModel->index(index, 0);
+    m_ledgerView->scrollTo(row);
+    m_ledgerView->selectionModel()->select(row, QItemSelectionModel::ClearAndSelect
+                                                    | QItemSelectionModel::Rows);
+    m_ledgerView->selectionModel()->setCurrentIndex(row, QItemSelectionModel::NoUpdate);
+    statusBar()->showMessage(event.status == session::EventStatus::Refused
+                                 ? tr("%1 refused: %2").arg(toQString(event.request.id),
+                                                            toQString(event.reason))
+                                 : tr("%1 released").arg(toQString(event.request.id)),
+                             6000);
+}
+
+void MainWindow::onSettingsEdited(const session::SessionSettings &settings)
+{
+    if (!m_document->hasSession() || m_document->hasEvents())
+        return;
+    const auto valid = settings.validate();
+    if (!valid.ok()) {
+        m_sessionPanel->setError(tr("Not applied: %1. The session keeps its previous settings.")
+                                     .arg(errorText(valid.error())));
+        return;
+    }
+    auto restarted = m_document->restart(settings);
+    if (!restarted.ok())
+        m_sessionPanel->setError(tr("Not applied: %1").arg(errorText(restarted.error())));
+}
+
+void MainWindow::onLedgerSelectionChanged()
+{
+    const QModelIndexList rows = m_ledgerView->selectionModel()->selectedRows();
+    if (rows.isEmpty()) {
+        m_attempts->setEvent(nullptr, m_ledgerModel->unitSymbol());
+        return;
+    }
+    m_attempts->setEvent(&m_ledgerModel->event(rows.first().row()), m_ledgerModel->unitSymbol());
+}
+
+void MainWindow::updateTitle()
+{
+    const QString file = m_document->filePath().isEmpty()
+                             ? tr("untitled session")
+                             : QFileInfo(m_document->filePath()).fileName();
+    const QString dataset = m_document->table() ? toQString(m_document->table()->name())
+                                                : tr("no dataset");
+    setWindowTitle(tr("%1[*] — %2 — Privacy Budget Explorer").arg(file, dataset));
+    setWindowModified(m_document->isModified());
+}
+
+void MainWindow::updateModeStatus()
+{
+    if (!m_document->hasSession()) {
+        m_modeStatus->setText(tr("No session"));
+        return;
+    }
+    const auto &s = m_document->session();
+    const auto &filter = s.filter();
+    QString text = filter.kind() == filters::FilterKind::Zcdp
+                       ? tr("zCDP filter · Gaussian noise · budget ρ = %1 ⇔ ε = %2, δ = %3")
+                             .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
+                                  formatNumber(filter.deltaBudget(), 3))
+                       : tr("Pure ε filter · Laplace noise · budget ε = %1")
+                             .arg(formatNumber(filter.budget()));
+    text += s.settings().neighbours == data::Neighbours::AddRemove ? tr(" · add/remove one row")
+                                                                   : tr(" · replace one row");
+    if (s.settings().seed)
+        text += tr(" · ⚠ seeded noise (seed %1): not for real releases").arg(*s.settings().seed);
+    m_modeStatus->setText(text);
+}
+
+void MainWindow::newSessionInteractive()
+{
+    if (!m_document->hasSession())
+        return;
+    if (m_document->hasEvents() && !maybeSave(tr("start a new session")))
+        return;
+    auto restarted = m_document->restart(m_document->settings());
+    if (!restarted.ok())
+        showError(tr("New session"), errorText(restarted.error()));
+}
+
+void MainWindow::openDatasetInteractive()
+{
+    if (!maybeSave(tr("open another dataset")))
+        return;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open dataset"),
+        QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation),
+        tr("CSV files (*.csv *.csv.gz *.tsv);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    auto opened = openDataset(path);
+    if (!opened.ok())
+        showError(tr("Open dataset"), errorText(opened.error()));
+}
+
+void MainWindow::openEmbeddedDatasetInteractive(const QString &name)
+{
+    if (!maybeSave(tr("open another dataset")))
+        return;
+    auto opened = openDataset(name);
+    if (!opened.ok())
+        showError(tr("Open dataset"), errorText(opened.error()));
+}
+
+void MainWindow::openSessionInteractive()
+{
+    if (!maybeSave(tr("open another session")))
+        return;
+    const QString start = m_document->filePath().isEmpty()
+                              ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
+                              : QFileInfo(m_document->filePath()).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), start,
+                                                      tr("Session transcripts (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    auto opened = openSessionFile(path);
+    if (!opened.ok())
+        showError(tr("Open session"),
+                  tr("The session could not be opened; the current session is unchanged.\n\n%1")
+                      .arg(errorText(opened.error())));
+}
+
+bool MainWindow::save()
+{
+    if (m_document->filePath().isEmpty())
+        return saveAs();
+    auto saved = saveSessionTo(m_document->filePath());
+    if (!saved.ok()) {
+        showError(tr("Save session"), errorText(saved.error()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(m_document->filePath()), 4000);
+    return true;
+}
+
+bool MainWindow::saveAs()
+{
+    if (!m_document->hasSession())
+        return false;
+    QString suggestion = m_document->filePath();
+    if (suggestion.isEmpty())
+        suggestion = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
+                     + QStringLiteral("/%1-session.json").arg(toQString(m_document->table()->name()));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save session transcript"),
+                                                      suggestion,
+                                                      tr("Session transcripts (*.json)"));
+    if (path.isEmpty())
+        return false;
+    auto saved = saveSessionTo(path);
+    if (!saved.ok()) {
+        showError(tr("Save session"), errorText(saved.error()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    return true;
+}
+
+void MainWindow::exportCsvInteractive()
+{
+    if (!m_document->hasSession())
+        return;
+    QString suggestion = m_document->filePath().isEmpty()
+                             ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
+                                   + QStringLiteral("/%1-ledger.csv")
+                                         .arg(toQString(m_document->table()->name()))
+                             : QFileInfo(m_document->filePath()).absolutePath() + u'/'
+                                   + QFileInfo(m_document->filePath()).completeBaseName()
+                                   + QStringLiteral(".csv");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export ledger as CSV"), suggestion,
+                                                      tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    auto exported = exportCsvTo(path);
+    if (!exported.ok())
+        showError(tr("Export CSV"), errorText(exported.error()));
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+}
+
+void MainWindow::about()
+{
+    QMessageBox::about(
+        this, tr("About Privacy Budget Explorer"),
+        tr("<h3>Privacy Budget Explorer %1</h3>"
+           "<p>Ask statistical questions of a dataset under differential privacy with an "
+           "accuracy target; the app chooses the noise, charges a privacy filter and keeps an "
+           "append-only ledger of every release.</p>"
+           "<p><b>ε</b> bounds what one person's data can change; <b>δ</b> is the small chance "
+           "that bound fails; <b>ρ</b> is the zCDP unit in which Gaussian costs add up.</p>")
+            .arg(applicationVersion()));
+}
+
+bool MainWindow::maybeSave(const QString &action)
+{
+    if (!m_document->isModified() || !m_document->hasEvents())
+        return true;
+    const auto answer = QMessageBox::warning(
+        this, tr("Unsaved ledger"),
+        tr("The ledger has requests that are not saved. Save the session before you %1?")
+            .arg(action),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::showError(const QString &title, const QString &message)
+{
+    QMessageBox::warning(this, title, message);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (maybeSave(tr("quit")))
+        event->accept();
+    else
+        event->ignore();
+}
+
+} // namespace pbx::ui

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// The main window: dataset and privacy settings on the left, the query builder, the result of the
+// last request and the ledger in the centre, the budget gauge and the privacy-loss path on the
+// right. Menu actions, the command line and tests all go through the same public functions
+// (openDataset, openSessionFile, saveSessionTo, ask), which never show dialogs themselves.
+#pragma once
+
+#include "core/session/session.h"
+
+#include <QMainWindow>
+
+QT_FORWARD_DECLARE_CLASS(QAction)
+QT_FORWARD_DECLARE_CLASS(QDockWidget)
+QT_FORWARD_DECLARE_CLASS(QLabel)
+QT_FORWARD_DECLARE_CLASS(QTableView)
+
+namespace pbx::ui {
+
+class AttemptsView;
+class BudgetGauge;
+class DatasetPanel;
+class LedgerModel;
+class PrivacyLossPathChart;
+class QueryBuilder;
+class ResultCard;
+class SessionDocument;
+class SessionPanel;
+
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    /// Loads an embedded dataset or CSV and starts a new session on it with the settings in the
+    /// session panel. No confirmation: callers that may discard a ledger ask first.
+    Result<void> openDataset(const QString &nameOrPath);
+    /// What File ▸ Open session… does after its file dialog: reads the transcript, loads its
+    /// dataset, restores the session. On error the current session is untouched.
+    Result<void> openSessionFile(const QString &path);
+    /// What File ▸ Save session as… does after its file dialog (transcript JSON).
+    Result<void> saveSessionTo(const QString &path);
+    /// What File ▸ Export CSV… does after its file dialog.
+    Result<void> exportCsvTo(const QString &path);
+    /// Starts a new, empty session with `settings` on the current dataset (no confirmation).
+    Result<void> startNewSession(const session::SessionSettings &settings);
+
+    /// Applies pending chart updates now (before a screenshot).
+    void flushViews();
+
+    SessionDocument *document() const { return m_document; }
+    DatasetPanel *datasetPanel() const { return m_datasetPanel; }
+    SessionPanel *sessionPanel() const { return m_sessionPanel; }
+    QueryBuilder *queryBuilder() const { return m_queryBuilder; }
+    ResultCard *resultCard() const { return m_resultCard; }
+    LedgerModel *ledgerModel() const { return m_ledgerModel; }
+    QTableView *ledgerView() const { return m_ledgerView; }
+    AttemptsView *attemptsView() const { return m_attempts; }
+    BudgetGauge *budgetGauge() const { return m_gauge; }
+    PrivacyLossPathChart *pathChart() const { return m_chart; }
+
+    QSize sizeHint() const override;
+
+public Q_SLOTS:
+    /// Asks the request in the query builder (the Ask button, Enter in the predicate field).
+    void ask();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createDocks();
+    void createCentralWidget();
+
+    void newSessionInteractive();
+    void openDatasetInteractive();
+    void openEmbeddedDatasetInteractive(const QString &name);
+    void openSessionInteractive();
+    bool save();
+    bool saveAs();
+    void exportCsvInteractive();
+    void about();
+    /// If the ledger has unsaved events, asks whether to save them. False: the user cancelled.
+    bool maybeSave(const QString &action);
+    void showError(const QString &title, const QString &message);
+
+    void onSessionReset();
+    void onEventAppended(int index);
+    void onSettingsEdited(const session::SessionSettings &settings);
+    void onLedgerSelectionChanged();
+    void updateTitle();
+    void updateModeStatus();
+
+    SessionDocument *m_document = nullptr;
+    DatasetPanel *m_datasetPanel = nullptr;
+    SessionPanel *m_sessionPanel = nullptr;
+    QueryBuilder *m_queryBuilder = nullptr;
+    ResultCard *m_resultCard = nullptr;
+    LedgerModel *m_ledgerModel = nullptr;
+    QTableView *m_ledgerView = nullptr;
+    AttemptsView *m_attempts = nullptr;
+    BudgetGauge *m_gauge = nullptr;
+    PrivacyLossPathChart *m_chart = nullptr;
+    QLabel *m_modeStatus = nullptr;
+
+    QAction *m_newSessionAction = nullptr;
+    QAction *m_openDatasetAction = nullptr;
+    QAction *m_openSessionAction = nullptr;
+    QAction *m_saveAction = nullptr;
+    QAction *m_saveAsAction = nullptr;
+    QAction *m_exportCsvAction = nullptr;
+    QAction *m_quitAction = nullptr;
+    QAction *m_askAction = nullptr;
+    QAction *m_aboutAction = nullptr;
+    QList<QDockWidget *> m_docks;
+};
+
+} // namespace pbx::ui

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+#include "ui/models/ledgermodel.h"
+
+#include "ui/util/numberformat.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+
+namespace pbx::ui {
+
+namespace {
+
+bool isRefused(const session::LedgerEvent &event)
+{
+    return event.status == session::EventStatus::Refused;
+}
+
+bool isNumericColumn(int column)
+{
+    switch (column) {
+    case LedgerModel::Number:
+    case LedgerModel::Answer:
+    case LedgerModel::ErrorBound:
+    case LedgerModel::Attempts:
+    case LedgerModel::Cost:
+    case LedgerModel::Spent:
+    case LedgerModel::EpsilonSpent:
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+LedgerModel::LedgerModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void LedgerModel::setUnitSymbol(const QString &symbol)
+{
+    if (symbol == m_unit)
+        return;
+    m_unit = symbol;
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void LedgerModel::setEvents(std::vector<session::LedgerEvent> events)
+{
+    beginResetModel();
+    m_events = std::move(events);
+    endResetModel();
+}
+
+void LedgerModel::appendEvent(const session::LedgerEvent &event)
+{
+    const int row = static_cast<int>(m_events.size());
+    beginInsertRows({}, row, row);
+    m_events.push_back(event);
+    endInsertRows();
+}
+
+void LedgerModel::clear()
+{
+    setEvents({});
+}
+
+QString LedgerModel::describeQuery(const data::QuerySpec &query)
+{
+    QString text = toQString(data::aggregateName(query.aggregate));
+    if (query.aggregate != data::Aggregate::Count)
+        text += u'(' + toQString(query.column) + u')';
+    if (!QString::fromStdString(query.where).trimmed().isEmpty())
+        text += QStringLiteral(" where ") + toQString(query.where);
+    return text;
+}
+
+QString LedgerModel::describeTarget(const session::AccuracyTarget &target)
+{
+    const QString confidence = formatPlain(target.confidence * 100.0, 4) + QStringLiteral(" %");
+    if (target.kind == session::TargetKind::Relative)
+        return tr("±%1 % @ %2").arg(formatNumber(target.error * 100.0, 3), confidence);
+    return tr("±%1 @ %2").arg(formatNumber(target.error, 4), confidence);
+}
+
+int LedgerModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_events.size());
+}
+
+int LedgerModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant LedgerModel::rawValue(const session::LedgerEvent &event, int column) const
+{
+    const bool refused = isRefused(event);
+    switch (column) {
+    case Number:
+        return static_cast<double>(event.index + 1);
+    case Id:
+        return toQString(event.request.id);
+    case Query:
+        return describeQuery(event.request.query);
+    case Target:
+        return describeTarget(event.request.target);
+    case Status:
+        return toQString(session::eventStatusName(event.status));
+    case Answer:
+        return refused ? QVariant() : QVariant(event.answer);
+    case ErrorBound:
+        return refused ? QVariant() : QVariant(event.errorBound);
+    case Mechanism:
+        return toQString(event.mechanism);
+    case Attempts:
+        return static_cast<double>(event.attempts.size());
+    case Cost:
+        return event.cost;
+    case Spent:
+        return event.spentAfter;
+    case EpsilonSpent:
+        return event.epsilonSpentAfter;
+    case Reason:
+        return toQString(event.reason);
+    default:
+        return {};
+    }
+}
+
+QVariant LedgerModel::displayValue(const session::LedgerEvent &event, int column) const
+{
+    const bool refused = isRefused(event);
+    switch (column) {
+    case Number:
+        return QString::number(event.index + 1);
+    case Status:
+        if (refused)
+            return tr("refused");
+        return event.targetMet ? tr("released ✓") : tr("released");
+    case Answer:
+        return refused ? QStringLiteral("—") : formatNumber(event.answer, 6);
+    case ErrorBound:
+        return refused ? QStringLiteral("—") : QStringLiteral("±") + formatNumber(event.errorBound, 3);
+    case Mechanism:
+        return event.mechanism.empty() ? QStringLiteral("—") : toQString(event.mechanism);
+    case Attempts:
+        return QString::number(event.attempts.size());
+    case Cost:
+        return formatNumber(event.cost, 3);
+    case Spent:
+        return formatNumber(event.spentAfter, 4);
+    case EpsilonSpent:
+        return formatNumber(event.epsilonSpentAfter, 3);
+    default:
+        return rawValue(event, column);
+    }
+}
+
+QString LedgerModel::toolTip(const session::LedgerEvent &event, int column) const
+{
+    const auto &query = event.request.query;
+    switch (column) {
+    case Query: {
+        QString text = describeQuery(query);
+        if (query.aggregate != data::Aggregate::Count && query.bounds)
+            text += tr("\nvalues clipped to [%1, %2]")
+                        .arg(formatNumber(query.bounds->lower), formatNumber(query.bounds->upper));
+        if (event.request.maxCost)
+            text += tr("\nper-query cap %1 = %2").arg(m_unit, formatNumber(*event.request.maxCost));
+        return text;
+    }
+    case Status:
+        if (isRefused(event))
+            return tr("Refused: %1").arg(toQString(event.reason));
+        return event.targetMet ? tr("Released; the accuracy target was met.")
+                               : tr("Released; the accuracy target was not proven met.");
+    case ErrorBound:
+        return tr("Half-width of the error bar at %1 % confidence")
+            .arg(formatPlain(event.request.target.confidence * 100.0, 4));
+    case Cost:
+        return tr("Privacy charged for this request, in %1").arg(m_unit);
+    case Spent:
+        return tr("Total %1 spent after this request").arg(m_unit);
+    case EpsilonSpent:
+        return tr("Total spend as ε at the session δ, after this request");
+    case Reason:
+        return toQString(event.reason);
+    default:
+        return {};
+    }
+}
+
+QVariant LedgerModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const auto &event = m_events[static_cast<std::size_t>(index.row())];
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        return displayValue(event, column);
+    case RawValueRole:
+        return rawValue(event, column);
+    case RefusedRole:
+        return isRefused(event);
+    case Qt::ToolTipRole: {
+        const QString tip = toolTip(event, column);
+        return tip.isEmpty() ? QVariant() : QVariant(tip);
+    }
+    case Qt::TextAlignmentRole:
+        return isNumericColumn(column) ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                       : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        if (isRefused(event))
+            return QBrush(QColor(0x9b, 0x1c, 0x1c));
+        if (column == Status)
+            return QBrush(event.targetMet ? QColor(0x1f, 0x7a, 0x45) : QColor(0x8a, 0x5a, 0x00));
+        return {};
+    case Qt::BackgroundRole:
+        return isRefused(event) ? QVariant(QBrush(QColor(0xfd, 0xec, 0xea))) : QVariant();
+    case Qt::FontRole:
+        if (isRefused(event) && column == Status) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant LedgerModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case Number: return tr("#");
+        case Id: return tr("Id");
+        case Query: return tr("Query");
+        case Target: return tr("Target");
+        case Status: return tr("Status");
+        case Answer: return tr("Answer");
+        case ErrorBound: return tr("± Error");
+        case Mechanism: return tr("Mechanism");
+        case Attempts: return tr("Attempts");
+        case Cost: return tr("Cost (%1)").arg(m_unit);
+        case Spent: return tr("Spent (%1)").arg(m_unit);
+        case EpsilonSpent: return tr("ε spent");
+        case Reason: return tr("Reason / note");
+        default: return {};
+        }
+    }
+    if (role == Qt::TextAlignmentRole)
+        return isNumericColumn(section) ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                        : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    return QAbstractTableModel::headerData(section, orientation, role);
+}
+
+QHash<int, QByteArray> LedgerModel::roleNames() const
+{
+    auto names = QAbstractTableModel::roleNames();
+    names.insert(RawValueRole, QByteArrayLiteral("rawValue"));
+    names.insert(RefusedRole, QByteArrayLiteral("refused"));
+    return names;
+}
+
+} // namespace pbx::ui

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#include "ui/panels/datasetpanel.h"
+
+#include "core/data/table.h"
+#include "ui/util/numberformat.h"
+
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace pbx::ui {
+
+DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
+{
+    m_name = new QLabel(this);
+    QFont bold = m_name->font();
+    bold.setBold(true);
+    m_name->setFont(bold);
+    m_name->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_rows = new QLabel(this);
+    m_rows->setToolTip(tr("The number of rows is public here: it is part of the dataset's "
+                          "published description, not a query answer."));
+    m_source = new QLabel(this);
+    m_source->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_source->setWordWrap(true);
+    m_provenance = new QLabel(this);
+    m_provenance->setWordWrap(true);
+    m_provenance->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_provenance->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    QFont smallFont = m_provenance->font();
+    smallFont.setPointSizeF(smallFont.pointSizeF() * 0.92);
+    m_provenance->setFont(smallFont);
+    QPalette muted = m_provenance->palette();
+    muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText).darker(130));
+    m_provenance->setPalette(muted);
+
+    m_columns = new QTableWidget(0, ColumnCount, this);
+    m_columns->setHorizontalHeaderLabels({tr("Column"), tr("Type"), tr("Bounds / categories"),
+                                          tr("Description")});
+    m_columns->verticalHeader()->setVisible(false);
+    m_columns->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_columns->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_columns->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_columns->setAlternatingRowColors(true);
+    m_columns->setWordWrap(false);
+    m_columns->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_columns->horizontalHeader()->setStretchLastSection(true);
+    m_columns->horizontalHeader()->setHighlightSections(false);
+    m_columns->verticalHeader()->setDefaultSectionSize(m_columns->fontMetrics().height() + 8);
+    m_columns->setToolTip(tr("Declared bounds are public choices: sums and means clip values to "
+                             "them, which fixes how much one person can change an answer."));
+
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setContentsMargins(0, 0, 0, 0);
+    form->addRow(tr("Dataset:"), m_name);
+    form->addRow(tr("Rows:"), m_rows);
+    form->addRow(tr("Source:"), m_source);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(form);
+    layout->addWidget(m_provenance);
+    layout->addWidget(m_columns, 1);
+    setTable(nullptr, {});
+}
+
+void DatasetPanel::setTable(const data::Table *table, const QString &source)
+{
+    m_columns->setRowCount(0);
+    if (!table) {
+        m_name->setText(tr("(none)"));
+        m_rows->clear();
+        m_source->clear();
+        m_provenance->clear();
+        m_provenance->setVisible(false);
+        return;
+    }
+    m_name->setText(toQString(table->name()));
+    m_rows->setText(QLocale(QLocale::English).toString(static_cast<qulonglong>(table->rowCount())));
+    const QFileInfo info(source);
+    const bool isFile = info.exists() && info.isFile();
+    m_source->setText(isFile ? info.fileName() : tr("embedded dataset “%1”").arg(source));
+    m_source->setToolTip(isFile ? info.absoluteFilePath() : QString());
+    const QString provenance = toQString(table->provenance());
+    m_provenance->setText(provenance);
+    m_provenance->setVisible(!provenance.isEmpty());
+
+    m_columns->setRowCount(static_cast<int>(table->columnCount()));
+    for (std::size_t c = 0; c < table->columnCount(); ++c) {
+        const auto &columnInfo = table->columnInfo(c);
+        const int row = static_cast<int>(c);
+        const bool numeric = columnInfo.type == data::ColumnType::Numeric;
+        QString domain;
+        QString domainTip;
+        if (numeric) {
+            domain = columnInfo.declaredBounds
+                         ? QStringLiteral("[%1, %2]").arg(formatNumber(columnInfo.declaredBounds->lower, 6),
+                                                          formatNumber(columnInfo.declaredBounds->upper, 6))
+                         : tr("no declared bounds");
+            domainTip = columnInfo.declaredBounds
+                            ? tr("Declared clipping bounds (public metadata)")
+                            : tr("No declared bounds: give clipping bounds in the query builder");
+        } else {
+            QStringList labels;
+            for (const auto &label : columnInfo.categories)
+                labels << toQString(label);
+            domain = labels.join(QStringLiteral(", "));
+            domainTip = tr("%1 categories: %2").arg(labels.size()).arg(domain);
+        }
+        const QString description = toQString(columnInfo.description);
+        auto *nameItem = new QTableWidgetItem(toQString(columnInfo.name));
+        nameItem->setToolTip(description);
+        auto *typeItem = new QTableWidgetItem(numeric ? tr("numeric") : tr("categorical"));
+        auto *domainItem = new QTableWidgetItem(domain);
+        domainItem->setToolTip(domainTip);
+        auto *descriptionItem = new QTableWidgetItem(description);
+        descriptionItem->setToolTip(QStringLiteral("<p>%1</p>").arg(description.toHtmlEscaped()));
+        m_columns->setItem(row, NameColumn, nameItem);
+        m_columns->setItem(row, TypeColumn, typeItem);
+        m_columns->setItem(row, DomainColumn, domainItem);
+        m_columns->setItem(row, DescriptionColumn, descriptionItem);
+    }
+    m_columns->resizeColumnsToContents();
+    // Keep the long domain lists from pushing the description out of view.
+    m_columns->setColumnWidth(DomainColumn, std::min(m_columns->columnWidth(DomainColumn), 170));
+    m_columns->setColumnWidth(DescriptionColumn,
+                              std::min(m_columns->columnWidth(DescriptionColumn), 400));
+}
+
+} // namespace pbx::ui

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+// What the open dataset is: name, size, provenance and its columns' public metadata (type,
+// declared clipping bounds or category domain, description). Only public metadata is shown:
+// no value computed from the rows.
+#pragma once
+
+#include <QWidget>
+
+QT_FORWARD_DECLARE_CLASS(QLabel)
+QT_FORWARD_DECLARE_CLASS(QTableWidget)
+
+namespace pbx::data {
+class Table;
+}
+
+namespace pbx::ui {
+
+class DatasetPanel final : public QWidget
+{
+    Q_OBJECT
+public:
+    enum Column { NameColumn, TypeColumn, DomainColumn, DescriptionColumn, ColumnCount };
+
+    explicit DatasetPanel(QWidget *parent = nullptr);
+
+    /// Shows `table`'s metadata (nullptr: nothing open). `source` is the embedded name or path.
+    void setTable(const data::Table *table, const QString &source);
+
+    QTableWidget *columnsTable() const { return m_columns; }
+
+private:
+    QLabel *m_name = nullptr;
+    QLabel *m_rows = nullptr;
+    QLabel *m_source = nullptr;
+    QLabel *m_provenance = nullptr;
+    QTableWidget *m_columns = nullptr;
+};
+
+} // namespace pbx::ui

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+#include "ui/panels/querybuilder.h"
+
+#include "core/data/query.h"
+#include "ui/util/numberformat.h"
+#include "ui/widgets/scientificspinbox.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+
+namespace pbx::ui {
+
+namespace {
+
+constexpr int kAbsolute = static_cast<int>(session::TargetKind::Absolute);
+constexpr int kRelative = static_cast<int>(session::TargetKind::Relative);
+
+} // namespace
+
+QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
+{
+    m_aggregate = new QComboBox(this);
+    m_aggregate->addItem(tr("count"), static_cast<int>(data::Aggregate::Count));
+    m_aggregate->addItem(tr("sum"), static_cast<int>(data::Aggregate::Sum));
+    m_aggregate->addItem(tr("mean"), static_cast<int>(data::Aggregate::Mean));
+    m_aggregate->setToolTip(tr("count: matching rows; sum / mean: of a numeric column over the "
+                               "matching rows, each value clipped to the bounds"));
+    m_column = new QComboBox(this);
+    m_column->setMinimumContentsLength(10);
+    m_column->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_column->setToolTip(tr("Numeric column to aggregate"));
+    m_columnLabel = new QLabel(tr("of"), this);
+    m_lower = new ScientificSpinBox(this);
+    m_upper = new ScientificSpinBox(this);
+    for (ScientificSpinBox *box : {m_lower, m_upper}) {
+        box->setRange(-1e15, 1e15);
+        box->setSingleStep(1.0);
+        box->setMinimumWidth(80);
+        box->setToolTip(tr("Clipping bounds: each value is clamped to [lower, upper] before it "
+                           "is added. They fix how much one row can move the answer (the "
+                           "sensitivity), so wider bounds mean more noise. They default to the "
+                           "column's declared (public) bounds; never choose them by looking at "
+                           "the data."));
+    }
+    m_boundsLabel = new QLabel(tr("clipped to"), this);
+
+    m_where = new QLineEdit(this);
+    m_where->setPlaceholderText(tr("all rows, or e.g.  region == \"south\" and education >= 12"));
+    m_where->setClearButtonEnabled(true);
+    m_where->setToolTip(tr("<p>Which rows to aggregate. Compare numeric columns with numbers "
+                           "(== != &lt; &lt;= &gt; &gt;=) and categorical columns with quoted "
+                           "labels (== !=); combine with and, or, not and parentheses. Empty = "
+                           "every row.</p>"));
+    m_whereStatus = new QLabel(this);
+    m_whereStatus->setWordWrap(true);
+    m_whereStatus->setTextFormat(Qt::PlainText);
+    QFont smallFont = m_whereStatus->font();
+    smallFont.setPointSizeF(smallFont.pointSizeF() * 0.92);
+    m_whereStatus->setFont(smallFont);
+
+    m_targetKind = new QComboBox(this);
+    m_targetKind->addItem(tr("absolute ±"), kAbsolute);
+    m_targetKind->addItem(tr("relative ±%"), kRelative);
+    m_targetKind->setToolTip(tr("<p><b>Absolute</b>: the answer within ±a of the true value. "
+                                "<b>Relative</b>: within ±α·|answer|; the app adds noise in "
+                                "steps (doubling) until the released values prove the target, "
+                                "paying for every step.</p>"));
+    m_targetValue = new ScientificSpinBox(this);
+    m_targetValue->setRange(1e-9, 1e15);
+    m_targetValue->setValue(m_absoluteValue);
+    m_targetValue->setMinimumWidth(90);
+    m_confidence = new QDoubleSpinBox(this);
+    m_confidence->setRange(50.0, 99.999);
+    m_confidence->setDecimals(3);
+    m_confidence->setValue(95.0);
+    m_confidence->setSuffix(QStringLiteral(" %"));
+    m_confidence->setToolTip(tr("Probability (1 − β) that the true value lies within the error "
+                                "bound"));
+    m_capEnabled = new QCheckBox(tr("Max cost per query"), this);
+    m_capEnabled->setToolTip(tr("Refuse this request rather than spend more than this on it, in "
+                                "the filter's unit"));
+    m_cap = new ScientificSpinBox(this);
+    m_cap->setRange(1e-9, 1e6);
+    m_cap->setValue(0.1);
+    m_cap->setMultiplicativeStep(2.0);
+    m_cap->setEnabled(false);
+    m_cap->setMinimumWidth(80);
+    m_capUnit = new QLabel(this);
+
+    m_ask = new QPushButton(tr("Ask"), this);
+    m_ask->setDefault(true);
+    m_ask->setAutoDefault(true);
+    m_ask->setMinimumWidth(96);
+    m_ask->setToolTip(tr("Release a noisy answer and charge its privacy cost (Enter in the "
+                         "predicate field does the same). Spent privacy cannot be taken back."));
+    QFont askFont = m_ask->font();
+    askFont.setBold(true);
+    m_ask->setFont(askFont);
+
+    auto *queryRow = new QHBoxLayout;
+    queryRow->addWidget(m_aggregate);
+    queryRow->addWidget(m_columnLabel);
+    queryRow->addWidget(m_column, 1);
+    queryRow->addSpacing(8);
+    queryRow->addWidget(m_boundsLabel);
+    queryRow->addWidget(new QLabel(QStringLiteral("["), this));
+    queryRow->addWidget(m_lower, 1);
+    queryRow->addWidget(new QLabel(QStringLiteral(","), this));
+    queryRow->addWidget(m_upper, 1);
+    queryRow->addWidget(new QLabel(QStringLiteral("]"), this));
+
+    auto *targetRow = new QHBoxLayout;
+    targetRow->addWidget(m_targetKind);
+    targetRow->addWidget(m_targetValue, 1);
+    targetRow->addWidget(new QLabel(tr("at"), this));
+    targetRow->addWidget(m_confidence);
+    targetRow->addWidget(new QLabel(tr("confidence"), this));
+    targetRow->addSpacing(12);
+    targetRow->addWidget(m_capEnabled);
+    targetRow->addWidget(m_cap);
+    targetRow->addWidget(m_capUnit);
+    targetRow->addStretch(1);
+    targetRow->addWidget(m_ask);
+
+    auto *grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setHorizontalSpacing(8);
+    grid->setVerticalSpacing(6);
+    grid->addWidget(new QLabel(tr("Query:"), this), 0, 0);
+    grid->addLayout(queryRow, 0, 1);
+    grid->addWidget(new QLabel(tr("Where:"), this), 1, 0);
+    grid->addWidget(m_where, 1, 1);
+    grid->addWidget(m_whereStatus, 2, 1);
+    grid->addWidget(new QLabel(tr("Accuracy:"), this), 3, 0);
+    grid->addLayout(targetRow, 3, 1);
+    grid->setColumnStretch(1, 1);
+
+    connect(m_aggregate, &QComboBox::currentIndexChanged, this, &QueryBuilder::aggregateChanged);
+    connect(m_column, &QComboBox::currentIndexChanged, this, &QueryBuilder::columnChanged);
+    connect(m_lower, &QDoubleSpinBox::valueChanged, this, &QueryBuilder::revalidate);
+    connect(m_upper, &QDoubleSpinBox::valueChanged, this, &QueryBuilder::revalidate);
+    connect(m_where, &QLineEdit::textChanged, this, &QueryBuilder::revalidate);
+    connect(m_where, &QLineEdit::returnPressed, this, &QueryBuilder::askRequested);
+    connect(m_targetKind, &QComboBox::currentIndexChanged, this, &QueryBuilder::targetKindChanged);
+    connect(m_capEnabled, &QCheckBox::toggled, m_cap, &QWidget::setEnabled);
+    connect(m_ask, &QPushButton::clicked, this, &QueryBuilder::askRequested);
+
+    setUnitSymbol(m_unit);
+    setTable(nullptr);
+}
+
+void QueryBuilder::setTable(const data::Table *table)
+{
+    m_table = table;
+    const QString previous = m_column->currentText();
+    {
+        const QSignalBlocker blocker(m_column);
+        m_column->clear();
+        if (table) {
+            for (std::size_t c = 0; c < table->columnCount(); ++c) {
+                const auto &info = table->columnInfo(c);
+                if (info.type == data::ColumnType::Numeric)
+                    m_column->addItem(toQString(info.name));
+            }
+        }
+        const int keep = m_column->findText(previous);
+        m_column->setCurrentIndex(keep >= 0 ? keep : (m_column->count() > 0 ? 0 : -1));
+    }
+    m_ask->setEnabled(table != nullptr);
+    columnChanged();
+    aggregateChanged();
+}
+
+void QueryBuilder::setUnitSymbol(const QString &symbol)
+{
+    m_unit = symbol;
+    m_capUnit->setText(symbol);
+    m_capEnabled->setText(tr("Max %1 per query").arg(symbol));
+}
+
+session::QueryRequest QueryBuilder::request() const
+{
+    session::QueryRequest request;
+    request.query.aggregate = static_cast<data::Aggregate>(m_aggregate->currentData().toInt());
+    if (request.query.aggregate != data::Aggregate::Count) {
+        request.query.column = m_column->currentText().toStdString();
+        request.query.bounds = data::Bounds{m_lower->value(), m_upper->value()};
+    }
+    request.query.where = m_where->text().trimmed().toStdString();
+    const bool relative = m_targetKind->currentData().toInt() == kRelative;
+    request.target.kind = relative ? session::TargetKind::Relative : session::TargetKind::Absolute;
+    request.target.error = relative ? m_targetValue->value() / 100.0 : m_targetValue->value();
+    request.target.confidence = m_confidence->value() / 100.0;
+    if (m_capEnabled->isChecked())
+        request.maxCost = m_cap->value();
+    return request;
+}
+
+void QueryBuilder::setAggregate(data::Aggregate aggregate)
+{
+    m_aggregate->setCurrentIndex(m_aggregate->findData(static_cast<int>(aggregate)));
+}
+
+void QueryBuilder::setColumn(const QString &column)
+{
+    const int index = m_column->findText(column);
+    if (index >= 0)
+        m_column->setCurrentIndex(index);
+}
+
+void QueryBuilder::setWhere(const QString &predicate)
+{
+    m_where->setText(predicate);
+}
+
+void QueryBuilder::setAbsoluteTarget(double error)
+{
+    m_targetKind->setCurrentIndex(m_targetKind->findData(kAbsolute));
+    m_targetValue->setValue(error);
+}
+
+void QueryBuilder::setRelativeTarget(double fraction)
+{
+    m_targetKind->setCurrentIndex(m_targetKind->findData(kRelative));
+    m_targetValue->setValue(fraction * 100.0);
+}
+
+void QueryBuilder::setConfidence(double confidence)
+{
+    m_confidence->setValue(confidence * 100.0);
+}
+
+void QueryBuilder::setMaxCost(std::optional<double> cap)
+{
+    m_capEnabled->setChecked(cap.has_value());
+    if (cap)
+        m_cap->setValue(*cap);
+}
+
+void QueryBuilder::aggregateChanged()
+{
+    const bool count = m_aggregate->currentData().toInt() == static_cast<int>(data::Aggregate::Count);
+    const bool hasColumns = m_column->count() > 0;
+    for (QWidget *w : std::initializer_list<QWidget *>{m_column, m_columnLabel, m_lower, m_upper,
+                                                       m_boundsLabel})
+        w->setEnabled(!count && hasColumns);
+    revalidate();
+}
+
+void QueryBuilder::columnChanged()
+{
+    // Clipping bounds default to the column's declared (public) bounds.
+    if (m_table) {
+        const auto index = m_table->columnIndex(m_column->currentText().toStdString());
+        if (index) {
+            const auto &bounds = m_table->columnInfo(*index).declaredBounds;
+            const QSignalBlocker lowerBlocker(m_lower);
+            const QSignalBlocker upperBlocker(m_upper);
+            m_lower->setValue(bounds ? bounds->lower : 0.0);
+            m_upper->setValue(bounds ? bounds->upper : 0.0);
+        }
+    }
+    revalidate();
+}
+
+void QueryBuilder::targetKindChanged()
+{
+    const bool relative = m_targetKind->currentData().toInt() == kRelative;
+    const QSignalBlocker blocker(m_targetValue);
+    if (relative) {
+        m_absoluteValue = m_targetValue->value();
+        m_targetValue->setRange(1e-3, 1000.0);
+        m_targetValue->setSuffix(QStringLiteral(" %"));
+        m_targetValue->setValue(m_relativePercent);
+        m_targetValue->setToolTip(tr("α: the answer within ±α·|answer|, in percent"));
+    } else {
+        m_relativePercent = m_targetValue->value();
+        m_targetValue->setSuffix(QString());
+        m_targetValue->setRange(1e-9, 1e15);
+        m_targetValue->setValue(m_absoluteValue);
+        m_targetValue->setToolTip(tr("a: the answer within ±a of the true value (rows for a "
+                                     "count; the column's units for sum and mean)"));
+    }
+}
+
+QString QueryBuilder::schemaHint() const
+{
+    if (!m_table)
+        return {};
+    QStringList numeric;
+    QStringList categorical;
+    for (std::size_t c = 0; c < m_table->columnCount(); ++c) {
+        const auto &info = m_table->columnInfo(c);
+        (info.type == data::ColumnType::Numeric ? numeric : categorical) << toQString(info.name);
+    }
+    QString hint = tr("Numbers: %1").arg(numeric.join(QStringLiteral(", ")));
+    if (!categorical.isEmpty())
+        hint += tr("   ·   Quoted labels: %1").arg(categorical.join(QStringLiteral(", ")));
+    return hint;
+}
+
+void QueryBuilder::revalidate()
+{
+    m_error.clear();
+    bool predicateBad = false;
+    if (m_table) {
+        const auto spec = request().query;
+        auto predicate = data::Predicate::compile(spec.where, *m_table);
+        if (!predicate.ok()) {
+            predicateBad = true;
+            m_error = toQString(predicate.error().message);
+        } else {
+            auto compiled = data::CompiledQuery::compile(spec, *m_table);
+            if (!compiled.ok())
+                m_error = toQString(compiled.error().message);
+        }
+    }
+    if (m_error.isEmpty()) {
+        m_whereStatus->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
+        m_whereStatus->setText(schemaHint());
+    } else {
+        m_whereStatus->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; }"));
+        m_whereStatus->setText(QStringLiteral("⚠ ") + m_error);
+    }
+    m_where->setStyleSheet(predicateBad ? QStringLiteral("QLineEdit { border: 1px solid #b3261e;"
+                                                         " border-radius: 3px; padding: 2px; }")
+                                        : QString());
+}
+
+} // namespace pbx::ui

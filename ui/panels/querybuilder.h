@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// Builds a request: aggregate, column, clipping bounds, a predicate (validated against the
+// table's schema as you type), an accuracy target, an optional per-query cost cap, and Ask.
+// Validation only compiles the query: it never evaluates it, so nothing here reveals a private
+// statistic such as the number of matching rows.
+#pragma once
+
+#include "core/session/ledger_event.h"
+
+#include <QWidget>
+
+QT_FORWARD_DECLARE_CLASS(QCheckBox)
+QT_FORWARD_DECLARE_CLASS(QComboBox)
+QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
+QT_FORWARD_DECLARE_CLASS(QLabel)
+QT_FORWARD_DECLARE_CLASS(QLineEdit)
+QT_FORWARD_DECLARE_CLASS(QPushButton)
+
+namespace pbx::data {
+class Table;
+}
+
+namespace pbx::ui {
+
+class ScientificSpinBox;
+
+class QueryBuilder final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit QueryBuilder(QWidget *parent = nullptr);
+
+    /// The table queries are checked against (nullptr: none; Ask disabled). Not owned; must stay
+    /// alive until the next call.
+    void setTable(const data::Table *table);
+    /// The filter's unit for the per-query cap ("ε" or "ρ").
+    void setUnitSymbol(const QString &symbol);
+
+    /// The request as entered (id left empty: the session numbers it).
+    session::QueryRequest request() const;
+    /// The validation message for the current input, empty when it compiles.
+    QString validationError() const { return m_error; }
+
+    // Programmatic input (tests, scripted demos).
+    void setAggregate(data::Aggregate aggregate);
+    void setColumn(const QString &column);
+    void setWhere(const QString &predicate);
+    void setAbsoluteTarget(double error);
+    /// `fraction` e.g. 0.05 for ±5 %.
+    void setRelativeTarget(double fraction);
+    void setConfidence(double confidence);
+    /// Per-query cap in the filter's unit; unset = no cap.
+    void setMaxCost(std::optional<double> cap);
+
+    QLineEdit *whereEdit() const { return m_where; }
+    QPushButton *askButton() const { return m_ask; }
+    QLabel *whereStatusLabel() const { return m_whereStatus; }
+
+Q_SIGNALS:
+    /// The user pressed Ask (or Enter in the predicate field).
+    void askRequested();
+
+private:
+    void aggregateChanged();
+    void columnChanged();
+    void targetKindChanged();
+    void revalidate();
+    QString schemaHint() const;
+
+    const data::Table *m_table = nullptr;
+    QComboBox *m_aggregate = nullptr;
+    QComboBox *m_column = nullptr;
+    ScientificSpinBox *m_lower = nullptr;
+    ScientificSpinBox *m_upper = nullptr;
+    QLabel *m_boundsLabel = nullptr;
+    QLabel *m_columnLabel = nullptr;
+    QLineEdit *m_where = nullptr;
+    QLabel *m_whereStatus = nullptr;
+    QComboBox *m_targetKind = nullptr;
+    ScientificSpinBox *m_targetValue = nullptr;
+    QDoubleSpinBox *m_confidence = nullptr;
+    QCheckBox *m_capEnabled = nullptr;
+    ScientificSpinBox *m_cap = nullptr;
+    QLabel *m_capUnit = nullptr;
+    QPushButton *m_ask = nullptr;
+    QString m_unit = QStringLiteral("ε");
+    QString m_error;
+    double m_absoluteValue = 50.0;
+    double m_relativePercent = 5.0;
+};
+
+} // namespace pbx::ui

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+#include "ui/panels/sessionpanel.h"
+
+#include "ui/util/numberformat.h"
+#include "ui/widgets/scientificspinbox.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <limits>
+
+namespace pbx::ui {
+
+namespace {
+
+QString badgeStyle(const QString &background, const QString &foreground)
+{
+    return QStringLiteral("QLabel { background: %1; color: %2; border-radius: 4px;"
+                          " padding: 3px 7px; font-weight: 600; }")
+        .arg(background, foreground);
+}
+
+} // namespace
+
+SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
+{
+    m_epsilon = new ScientificSpinBox(this);
+    m_epsilon->setRange(1e-4, 100.0);
+    m_epsilon->setSingleStep(0.1);
+    m_epsilon->setToolTip(tr("<p><b>ε (epsilon)</b> bounds how much any one person's data can "
+                             "change the probability of what you see: smaller ε, stronger "
+                             "privacy, noisier answers. The whole session spends at most this "
+                             "ε.</p>"));
+    m_delta = new ScientificSpinBox(this);
+    m_delta->setRange(0.0, 0.1);
+    m_delta->setMultiplicativeStep(10.0);
+    m_delta->setSingleStep(1e-6);
+    m_delta->setToolTip(tr("<p><b>δ (delta)</b> is the small probability with which the ε "
+                           "guarantee may fail. Keep it well below 1/rows (e.g. 1e-6). The zCDP "
+                           "filter needs δ &gt; 0; pure ε ignores it.</p>"));
+    m_neighbours = new QComboBox(this);
+    m_neighbours->addItem(tr("Add / remove one row"), static_cast<int>(data::Neighbours::AddRemove));
+    m_neighbours->addItem(tr("Replace one row"), static_cast<int>(data::Neighbours::Replace));
+    m_neighbours->setToolTip(tr("<p><b>Neighbouring relation</b>: which two datasets the "
+                                "guarantee must not tell apart. <i>Add/remove</i> hides whether "
+                                "a person is in the data at all; <i>replace</i> hides what their "
+                                "row says (the row count is then public). Sums under "
+                                "<i>replace</i> have a larger sensitivity.</p>"));
+    m_filter = new QComboBox(this);
+    m_filter->addItem(tr("Pure ε · Laplace noise"), static_cast<int>(filters::FilterKind::Basic));
+    m_filter->addItem(tr("zCDP (ρ) · Gaussian noise"), static_cast<int>(filters::FilterKind::Zcdp));
+    m_filter->setToolTip(tr("<p><b>Accounting</b>: how the costs of requests add up.</p>"
+                            "<p><i>Pure ε</i>: Laplace noise, costs in ε simply add (basic "
+                            "composition); δ = 0.</p><p><i>zCDP</i>: Gaussian noise, costs in "
+                            "<b>ρ</b> (rho) add; the total converts to (ε, δ) with "
+                            "ε = ρ + 2√(ρ·ln(1/δ)). Many small queries cost much less ε this "
+                            "way.</p>"));
+    m_seedEnabled = new QCheckBox(tr("Reproducible noise (seed) — not for real releases"), this);
+    m_seedEnabled->setToolTip(tr("<p>Draws noise from a seeded generator so a session can be "
+                                 "repeated exactly, for teaching and testing. Anyone who knows "
+                                 "the seed can remove the noise: never publish seeded "
+                                 "results.</p>"));
+    m_seed = new QSpinBox(this);
+    m_seed->setRange(0, std::numeric_limits<int>::max());
+    m_seed->setValue(1);
+    m_seed->setEnabled(false);
+    m_seed->setToolTip(m_seedEnabled->toolTip());
+
+    m_mode = new QLabel(this);
+    m_mode->setTextFormat(Qt::PlainText);
+    m_budget = new QLabel(this);
+    m_budget->setWordWrap(true);
+    m_budget->setTextFormat(Qt::RichText);
+    m_lockNote = new QLabel(this);
+    m_lockNote->setWordWrap(true);
+    QPalette muted = m_lockNote->palette();
+    muted.setColor(QPalette::WindowText, QColor(0x5f, 0x63, 0x68));
+    m_lockNote->setPalette(muted);
+    m_error = new QLabel(this);
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; }"));
+    m_error->setVisible(false);
+    m_newSession = new QPushButton(tr("New session"), this);
+    m_newSession->setToolTip(tr("Start again with a fresh budget and an empty ledger"));
+
+    auto *form = new QFormLayout;
+    form->setContentsMargins(0, 0, 0, 0);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("ε (epsilon):"), m_epsilon);
+    form->addRow(tr("δ (delta):"), m_delta);
+    form->addRow(tr("Neighbours:"), m_neighbours);
+    form->addRow(tr("Accounting:"), m_filter);
+    auto *seedRow = new QHBoxLayout;
+    seedRow->addWidget(new QLabel(tr("Seed:"), this));
+    seedRow->addWidget(m_seed, 1);
+
+    auto *modeRow = new QHBoxLayout;
+    modeRow->addWidget(m_mode);
+    modeRow->addStretch(1);
+    modeRow->addWidget(m_newSession);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(form);
+    layout->addWidget(m_seedEnabled);
+    layout->addLayout(seedRow);
+    layout->addSpacing(4);
+    layout->addLayout(modeRow);
+    layout->addWidget(m_budget);
+    layout->addWidget(m_lockNote);
+    layout->addWidget(m_error);
+
+    setSettings(session::SessionSettings{});
+
+    connect(m_epsilon, &QDoubleSpinBox::valueChanged, this, &SessionPanel::emitEdited);
+    connect(m_delta, &QDoubleSpinBox::valueChanged, this, &SessionPanel::emitEdited);
+    connect(m_neighbours, &QComboBox::currentIndexChanged, this, &SessionPanel::emitEdited);
+    connect(m_filter, &QComboBox::currentIndexChanged, this, &SessionPanel::emitEdited);
+    connect(m_seedEnabled, &QCheckBox::toggled, this, [this](bool on) {
+        m_seed->setEnabled(on && !m_locked);
+        emitEdited();
+    });
+    connect(m_seed, &QSpinBox::valueChanged, this, &SessionPanel::emitEdited);
+    connect(m_newSession, &QPushButton::clicked, this, &SessionPanel::newSessionRequested);
+}
+
+session::SessionSettings SessionPanel::settings() const
+{
+    session::SessionSettings s;
+    s.epsilon = m_epsilon->value();
+    s.delta = m_delta->value();
+    s.neighbours = static_cast<data::Neighbours>(m_neighbours->currentData().toInt());
+    s.filter = static_cast<filters::FilterKind>(m_filter->currentData().toInt());
+    if (m_seedEnabled->isChecked())
+        s.seed = static_cast<std::uint64_t>(m_seed->value());
+    return s;
+}
+
+void SessionPanel::setSettings(const session::SessionSettings &settings)
+{
+    const bool wasUpdating = m_updating;
+    m_updating = true;
+    m_epsilon->setValue(settings.epsilon);
+    m_delta->setValue(settings.delta);
+    m_neighbours->setCurrentIndex(m_neighbours->findData(static_cast<int>(settings.neighbours)));
+    m_filter->setCurrentIndex(m_filter->findData(static_cast<int>(settings.filter)));
+    m_seedEnabled->setChecked(settings.seed.has_value());
+    if (settings.seed)
+        m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(
+            *settings.seed, static_cast<std::uint64_t>(std::numeric_limits<int>::max()))));
+    m_seed->setEnabled(settings.seed.has_value() && !m_locked);
+    m_updating = wasUpdating;
+    updateModeBadge();
+}
+
+QString SessionPanel::modeText() const
+{
+    const auto s = settings();
+    QString text = s.filter == filters::FilterKind::Zcdp ? tr("zCDP · Gaussian")
+                                                        : tr("Pure ε · Laplace");
+    text += s.neighbours == data::Neighbours::AddRemove ? tr(" · add/remove") : tr(" · replace");
+    if (s.seed)
+        text += tr(" · SEEDED");
+    return text;
+}
+
+void SessionPanel::updateModeBadge()
+{
+    const auto s = settings();
+    m_mode->setText(modeText());
+    if (s.seed)
+        m_mode->setStyleSheet(badgeStyle(QStringLiteral("#fdf0d5"), QStringLiteral("#8a5300")));
+    else if (s.filter == filters::FilterKind::Zcdp)
+        m_mode->setStyleSheet(badgeStyle(QStringLiteral("#ece6f6"), QStringLiteral("#553088")));
+    else
+        m_mode->setStyleSheet(badgeStyle(QStringLiteral("#e3edfb"), QStringLiteral("#1d4f99")));
+    m_mode->setToolTip(s.seed ? tr("Seeded noise: results are reproducible and must not be "
+                                   "published.")
+                              : tr("The active accounting mode of this session"));
+}
+
+void SessionPanel::setSession(const session::Session *session)
+{
+    const int events = session ? static_cast<int>(session->events().size()) : 0;
+    m_locked = events > 0;
+    for (QWidget *w : std::initializer_list<QWidget *>{m_epsilon, m_delta, m_neighbours, m_filter,
+                                                       m_seedEnabled})
+        w->setEnabled(!m_locked);
+    m_seed->setEnabled(!m_locked && m_seedEnabled->isChecked());
+    m_newSession->setEnabled(session != nullptr);
+
+    if (!session) {
+        m_budget->clear();
+        m_lockNote->clear();
+        return;
+    }
+    const auto &filter = session->filter();
+    if (filter.kind() == filters::FilterKind::Zcdp)
+        m_budget->setText(tr("Budget <b>ρ = %1</b>, which guarantees (ε = %2, δ = %3)-DP for "
+                             "the whole session.")
+                              .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
+                                   formatNumber(filter.deltaBudget(), 3)));
+    else
+        m_budget->setText(tr("Budget <b>ε = %1</b> (pure ε-DP); costs add up in ε.")
+                              .arg(formatNumber(filter.budget())));
+    m_lockNote->setText(m_locked
+                            ? (events == 1 ? tr("Settings are fixed: 1 request made. Start a "
+                                                "new session to change them.")
+                                           : tr("Settings are fixed: %1 requests made. Start a "
+                                                "new session to change them.")
+                                                 .arg(events))
+                            : tr("Settings can change until the first request."));
+}
+
+void SessionPanel::setError(const QString &message)
+{
+    m_error->setText(message);
+    m_error->setVisible(!message.isEmpty());
+}
+
+void SessionPanel::emitEdited()
+{
+    updateModeBadge();
+    if (m_updating || m_locked)
+        return;
+    Q_EMIT settingsEdited(settings());
+}
+
+} // namespace pbx::ui

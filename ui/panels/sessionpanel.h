@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+// The session's privacy settings: ε, δ, the neighbouring relation, the filter (accounting) and an
+// optional seed. Editable until the first request; then locked until a new session starts,
+// because a filter's budget cannot change once it has been spent against.
+#pragma once
+
+#include "core/session/session.h"
+
+#include <QWidget>
+
+QT_FORWARD_DECLARE_CLASS(QCheckBox)
+QT_FORWARD_DECLARE_CLASS(QComboBox)
+QT_FORWARD_DECLARE_CLASS(QLabel)
+QT_FORWARD_DECLARE_CLASS(QPushButton)
+QT_FORWARD_DECLARE_CLASS(QSpinBox)
+
+namespace pbx::ui {
+
+class ScientificSpinBox;
+
+class SessionPanel final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SessionPanel(QWidget *parent = nullptr);
+
+    /// The settings as currently entered (not necessarily valid; see SessionSettings::validate).
+    session::SessionSettings settings() const;
+    /// Shows `settings` without emitting settingsEdited().
+    void setSettings(const session::SessionSettings &settings);
+
+    /// Reflects the running session: its filter's budget in native units, and whether requests
+    /// were made (then the settings are locked). nullptr: no session.
+    void setSession(const session::Session *session);
+    /// A problem with the entered settings (empty: none).
+    void setError(const QString &message);
+
+    bool isLocked() const { return m_locked; }
+    QPushButton *newSessionButton() const { return m_newSession; }
+    QString modeText() const;
+
+Q_SIGNALS:
+    /// The user changed a setting (only possible while unlocked).
+    void settingsEdited(const pbx::session::SessionSettings &settings);
+    /// The user asked for a new session (the window confirms if the ledger has events).
+    void newSessionRequested();
+
+private:
+    void emitEdited();
+    void updateModeBadge();
+
+    ScientificSpinBox *m_epsilon = nullptr;
+    ScientificSpinBox *m_delta = nullptr;
+    QComboBox *m_neighbours = nullptr;
+    QComboBox *m_filter = nullptr;
+    QCheckBox *m_seedEnabled = nullptr;
+    QSpinBox *m_seed = nullptr;
+    QLabel *m_mode = nullptr;
+    QLabel *m_budget = nullptr;
+    QLabel *m_lockNote = nullptr;
+    QLabel *m_error = nullptr;
+    QPushButton *m_newSession = nullptr;
+    bool m_updating = false;
+    bool m_locked = false;
+};
+
+} // namespace pbx::ui

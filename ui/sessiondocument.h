@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// The GUI's open document: a dataset, the session over it and where it was last saved. Every
+// path that changes the session (New session, Open dataset, Open session, Ask) goes through
+// here, so menu actions, command-line options and tests share one code path. Failed operations
+// leave the current session untouched.
+#pragma once
+
+#include "core/session/session.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace pbx::ui {
+
+class SessionDocument final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit SessionDocument(QObject *parent = nullptr);
+    ~SessionDocument() override;
+
+    /// Loads an embedded dataset by name ("cps1988") or a CSV file by path.
+    static Result<std::shared_ptr<const data::Table>> loadTable(const QString &nameOrPath);
+
+    /// Starts a fresh session on `table`. `source` is what loadTable() was given.
+    Result<void> start(std::shared_ptr<const data::Table> table, const QString &source,
+                       const session::SessionSettings &settings);
+    /// Starts a fresh session on the current dataset with new settings.
+    Result<void> restart(const session::SessionSettings &settings);
+    /// Loads a dataset and starts a fresh session on it with the current settings.
+    Result<void> openDataset(const QString &nameOrPath);
+
+    /// Asks the session; on success the event is in the ledger and eventAppended() was emitted.
+    /// Errors: invalid request (nothing recorded), or no session.
+    Result<session::LedgerEvent> ask(const session::QueryRequest &request);
+
+    /// Reads a transcript, loads its dataset (by name, else next to the transcript) and rebuilds
+    /// the session with Session::restore. On error nothing changes.
+    Result<void> openTranscript(const QString &path);
+    /// Writes the transcript JSON to `path`; it becomes the document's file and the document is
+    /// no longer modified.
+    Result<void> saveTranscript(const QString &path);
+    /// Writes the ledger as CSV (does not change the file or the modified flag).
+    Result<void> exportCsv(const QString &path) const;
+
+    bool hasSession() const { return m_session != nullptr; }
+    /// Precondition: hasSession().
+    const session::Session &session() const { return *m_session; }
+    const data::Table *table() const { return m_session ? &m_session->table() : nullptr; }
+    QString datasetSource() const { return m_source; }
+    /// Settings of the current session (defaults when there is none).
+    session::SessionSettings settings() const;
+    bool hasEvents() const { return m_session && !m_session->events().empty(); }
+    int eventCount() const { return m_session ? static_cast<int>(m_session->events().size()) : 0; }
+
+    /// The transcript file this session was opened from or saved to; empty if none.
+    QString filePath() const { return m_filePath; }
+    /// True when the ledger has events not yet saved.
+    bool isModified() const { return m_modified; }
+
+Q_SIGNALS:
+    /// The whole session changed (new dataset, new settings, opened transcript): views rebuild.
+    void sessionReset();
+    /// A request was recorded (released or refused) at ledger position `index`.
+    void eventAppended(int index);
+    void modifiedChanged(bool modified);
+    void filePathChanged(const QString &path);
+
+private:
+    void setModified(bool modified);
+    void setFilePath(const QString &path);
+
+    std::unique_ptr<session::Session> m_session;
+    QString m_source;
+    QString m_filePath;
+    bool m_modified = false;
+};
+
+} // namespace pbx::ui

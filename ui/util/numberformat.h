@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// Number and text formatting shared by every view, so the ledger, the result card, the gauge and
+// the chart print the same value the same way.
+#pragma once
+
+#include <QString>
+
+#include <string>
+#include <string_view>
+
+namespace pbx::ui {
+
+/// `value` with `significant` significant digits: plain notation with thousands separators for
+/// 1e-4 ≤ |v| < 1e9 ("28,155", "0.03386"), scientific otherwise ("1e-6", "2.5e+10"); trailing
+/// zeros dropped; "∞" for infinities.
+QString formatNumber(double value, int significant = 4);
+
+/// Like formatNumber but without thousands separators, for editable fields and file names.
+QString formatPlain(double value, int significant = 6);
+
+/// A fraction (0.374) as a percentage ("37.4 %").
+QString formatPercent(double fraction, int decimals = 1);
+
+inline QString toQString(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+inline std::string toStdString(const QString &text)
+{
+    return text.toStdString();
+}
+
+} // namespace pbx::ui

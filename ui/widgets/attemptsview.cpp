@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#include "ui/widgets/attemptsview.h"
+
+#include "ui/util/numberformat.h"
+
+#include <QHeaderView>
+
+#include <cmath>
+
+namespace pbx::ui {
+
+AttemptsView::AttemptsView(QWidget *parent) : QTreeWidget(parent)
+{
+    setColumnCount(ColumnCount);
+    setRootIsDecorated(true);
+    setUniformRowHeights(true);
+    setAlternatingRowColors(true);
+    setSelectionMode(QAbstractItemView::NoSelection);
+    setFocusPolicy(Qt::NoFocus);
+    header()->setStretchLastSection(true);
+    header()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    setToolTip(tr("The attempts behind the selected request. A doubling mechanism starts noisy "
+                  "and halves the noise until the released values prove the target; every "
+                  "level is released and paid for."));
+    setEvent(nullptr, QStringLiteral("ε"));
+}
+
+void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &unitSymbol)
+{
+    clear();
+    setHeaderLabels({tr("Attempt / release"), tr("Estimate / value"), tr("± Half-width"),
+                     tr("Noise scale"), tr("Cost (%1)").arg(unitSymbol), tr("Accepted")});
+    if (!event) {
+        auto *placeholder = new QTreeWidgetItem(this);
+        placeholder->setText(StepColumn, tr("Select a ledger row to see its attempts"));
+        placeholder->setForeground(StepColumn, QColor(0x80, 0x86, 0x8b));
+        placeholder->setFirstColumnSpanned(true);
+        return;
+    }
+    if (event->attempts.empty()) {
+        auto *item = new QTreeWidgetItem(this);
+        item->setText(StepColumn, tr("%1: no attempt (nothing released)")
+                                      .arg(toQString(event->request.id)));
+        item->setFirstColumnSpanned(true);
+        return;
+    }
+    int number = 1;
+    for (const auto &attempt : event->attempts) {
+        auto *item = new QTreeWidgetItem(this);
+        item->setText(StepColumn, tr("Attempt %1").arg(number++));
+        item->setText(EstimateColumn, formatNumber(attempt.estimate, 6));
+        item->setText(HalfWidthColumn, std::isfinite(attempt.halfWidth)
+                                            ? QStringLiteral("±") + formatNumber(attempt.halfWidth, 3)
+                                            : QStringLiteral("—"));
+        item->setText(CostColumn, formatNumber(attempt.cost, 3));
+        item->setText(AcceptedColumn, attempt.accepted ? tr("✓ target met") : tr("no"));
+        if (attempt.accepted)
+            item->setForeground(AcceptedColumn, QColor(0x1f, 0x6b, 0x3f));
+        for (const auto &release : attempt.releases) {
+            auto *child = new QTreeWidgetItem(item);
+            child->setText(StepColumn, toQString(release.quantity));
+            child->setText(EstimateColumn, formatNumber(release.value, 6));
+            child->setText(ScaleColumn, formatNumber(release.scale, 3));
+            child->setText(CostColumn, formatNumber(release.cost, 3));
+        }
+    }
+    expandAll();
+    for (int c = 0; c < ColumnCount - 1; ++c)
+        resizeColumnToContents(c);
+}
+
+} // namespace pbx::ui

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+#include "ui/widgets/budgetgauge.h"
+
+#include "ui/util/numberformat.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace pbx::ui {
+
+namespace {
+
+constexpr double kStartDegrees = 210.0; // lower left, counter-clockwise from 3 o'clock
+constexpr double kSweepDegrees = 240.0; // drawn clockwise
+constexpr double kMargin = 10.0;
+constexpr int kReadoutLines = 3;
+
+const QColor kTrack(0xe3, 0xe6, 0xea);
+
+double clampedFraction(double spent, double budget)
+{
+    if (!(budget > 0.0) || !std::isfinite(spent))
+        return 0.0;
+    return std::clamp(spent / budget, 0.0, 1.0);
+}
+
+} // namespace
+
+BudgetGauge::BudgetGauge(QWidget *parent) : QWidget(parent)
+{
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    setAccessibleName(tr("Privacy budget gauge"));
+    updateDescription();
+}
+
+void BudgetGauge::setBudget(double nativeBudget, const QString &unitSymbol, double epsilonBudget,
+                            double delta)
+{
+    m_nativeBudget = nativeBudget;
+    m_unit = unitSymbol;
+    m_epsilonBudget = epsilonBudget;
+    m_delta = delta;
+    updateDescription();
+    update();
+}
+
+void BudgetGauge::setSpent(double nativeSpent, double epsilonSpent)
+{
+    m_nativeSpent = nativeSpent;
+    m_epsilonSpent = epsilonSpent;
+    updateDescription();
+    update();
+}
+
+double BudgetGauge::remaining() const
+{
+    return std::max(0.0, m_nativeBudget - m_nativeSpent);
+}
+
+double BudgetGauge::fraction(Ring ring) const
+{
+    return ring == Ring::Native ? clampedFraction(m_nativeSpent, m_nativeBudget)
+                                : clampedFraction(m_epsilonSpent, m_epsilonBudget);
+}
+
+QColor BudgetGauge::colourForFraction(double fraction)
+{
+    if (fraction >= criticalFraction)
+        return QColor(0xd0, 0x3f, 0x38); // red
+    if (fraction >= warningFraction)
+        return QColor(0xe0, 0x9a, 0x16); // amber
+    return QColor(0x2e, 0x9a, 0x5e);     // green
+}
+
+QString BudgetGauge::readout() const
+{
+    QString text = tr("%1 spent %2 of %3 (%4), %5 left")
+                       .arg(m_unit, formatNumber(m_nativeSpent), formatNumber(m_nativeBudget),
+                            formatPercent(fraction(Ring::Native)), formatNumber(remaining()));
+    if (showsEpsilonRing())
+        text += tr("; ε ≈ %1 of %2 at δ = %3")
+                    .arg(formatNumber(m_epsilonSpent, 3), formatNumber(m_epsilonBudget),
+                         formatNumber(m_delta, 3));
+    return text;
+}
+
+void BudgetGauge::updateDescription()
+{
+    const QString text = readout();
+    setAccessibleDescription(text);
+    setToolTip(tr("<p>How much of the session's privacy budget the released answers have used."
+                  "</p><p>Outer arc: the filter's own unit (%1). The filter refuses any request "
+                  "that would push it past 100 %.</p>%2<p>%3</p>")
+                   .arg(m_unit,
+                        showsEpsilonRing()
+                            ? tr("<p>Inner arc: the same spend expressed as ε at the session δ "
+                                 "(the guarantee a reader of the results gets).</p>")
+                            : QString(),
+                        text.toHtmlEscaped()));
+}
+
+QSize BudgetGauge::sizeHint() const
+{
+    return {320, 270};
+}
+
+QSize BudgetGauge::minimumSizeHint() const
+{
+    return {220, 200};
+}
+
+BudgetGauge::Geometry BudgetGauge::geometry() const
+{
+    Geometry g;
+    const QFontMetricsF metrics(font());
+    const double readoutHeight = kReadoutLines * metrics.lineSpacing() + 6.0;
+    const double width = this->width() - 2 * kMargin;
+    const double height = this->height() - 2 * kMargin - readoutHeight;
+    // The 240° arc spans 2R horizontally and R + R·sin(30°) = 1.5R vertically.
+    double radius = std::min(width / 2.0, height / 1.5);
+    radius = std::clamp(radius, 30.0, 130.0);
+    g.outerWidth = std::max(8.0, radius * 0.16);
+    g.innerWidth = std::max(5.0, radius * 0.08);
+    g.outerRadius = radius - g.outerWidth / 2.0;
+    g.innerRadius = g.outerRadius - g.outerWidth / 2.0 - 5.0 - g.innerWidth / 2.0;
+    const double arcHeight = 1.5 * radius;
+    const double top = kMargin + std::max(0.0, (height - arcHeight) / 2.0);
+    g.centre = QPointF(this->width() / 2.0, top + radius);
+    g.textTop = top + arcHeight + 6.0;
+    return g;
+}
+
+QPointF BudgetGauge::pointOnRing(Ring ring, double fraction) const
+{
+    const Geometry g = geometry();
+    const double radius = ring == Ring::Native ? g.outerRadius : g.innerRadius;
+    const double degrees = kStartDegrees - kSweepDegrees * std::clamp(fraction, 0.0, 1.0);
+    const double radians = degrees * std::numbers::pi / 180.0;
+    return g.centre + QPointF(radius * std::cos(radians), -radius * std::sin(radians));
+}
+
+void BudgetGauge::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const Geometry g = geometry();
+
+    auto drawRing = [&](double radius, double strokeWidth, double fill, const QColor &colour) {
+        const QRectF box(g.centre.x() - radius, g.centre.y() - radius, 2 * radius, 2 * radius);
+        QPen pen(kTrack, strokeWidth, Qt::SolidLine, Qt::FlatCap);
+        painter.setPen(pen);
+        painter.drawArc(box, qRound(kStartDegrees * 16), qRound(-kSweepDegrees * 16));
+        if (fill > 0.0) {
+            pen.setColor(colour);
+            painter.setPen(pen);
+            painter.drawArc(box, qRound(kStartDegrees * 16),
+                            std::min(-1, qRound(-kSweepDegrees * fill * 16)));
+        }
+    };
+
+    const double nativeFraction = fraction(Ring::Native);
+    const QColor nativeColour = colourForFraction(nativeFraction);
+    drawRing(g.outerRadius, g.outerWidth, nativeFraction, nativeColour);
+    const double epsilonFraction = fraction(Ring::Epsilon);
+    const QColor epsilonColour = colourForFraction(epsilonFraction).darker(135);
+    if (showsEpsilonRing())
+        drawRing(g.innerRadius, g.innerWidth, epsilonFraction, epsilonColour);
+
+    // Centre: the used percentage of the native budget, large.
+    const QPalette pal = palette();
+    QFont big = font();
+    big.setPointSizeF(font().pointSizeF() * 2.1);
+    big.setWeight(QFont::DemiBold);
+    painter.setFont(big);
+    painter.setPen(pal.color(QPalette::WindowText));
+    const double innerEdge = (showsEpsilonRing() ? g.innerRadius - g.innerWidth
+                                                 : g.outerRadius - g.outerWidth);
+    const QRectF centreBox(g.centre.x() - innerEdge, g.centre.y() - innerEdge * 0.55,
+                           2 * innerEdge, innerEdge * 0.8);
+    painter.drawText(centreBox, Qt::AlignHCenter | Qt::AlignBottom,
+                     formatPercent(nativeFraction, nativeFraction < 0.1 ? 1 : 0));
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.9);
+    painter.setFont(small);
+    painter.setPen(pal.color(QPalette::PlaceholderText));
+    const QRectF captionBox(g.centre.x() - innerEdge, centreBox.bottom() + 2, 2 * innerEdge,
+                            QFontMetricsF(small).lineSpacing() * 2);
+    painter.drawText(captionBox, Qt::AlignHCenter | Qt::AlignTop,
+                     tr("of the %1 budget used").arg(m_unit));
+
+    // Readout lines with colour keys matching the rings.
+    painter.setFont(font());
+    const QFontMetricsF metrics(font());
+    const double line = metrics.lineSpacing();
+    auto drawLine = [&](int index, const QColor &key, const QString &text, bool bold) {
+        const double y = g.textTop + index * line;
+        const double textWidth = metrics.horizontalAdvance(text);
+        const double keySize = key.isValid() ? metrics.height() * 0.6 : 0.0;
+        const double total = textWidth + (key.isValid() ? keySize + 6.0 : 0.0);
+        double x = std::max(4.0, (width() - total) / 2.0);
+        if (key.isValid()) {
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(key);
+            painter.drawRoundedRect(QRectF(x, y + (line - keySize) / 2.0, keySize, keySize), 2, 2);
+            x += keySize + 6.0;
+        }
+        QFont f = font();
+        f.setWeight(bold ? QFont::DemiBold : QFont::Normal);
+        painter.setFont(f);
+        painter.setPen(pal.color(QPalette::WindowText));
+        painter.drawText(QRectF(x, y, width() - x, line), Qt::AlignLeft | Qt::AlignVCenter, text);
+    };
+    drawLine(0, nativeColour,
+             tr("%1 spent %2 of %3").arg(m_unit, formatNumber(m_nativeSpent),
+                                         formatNumber(m_nativeBudget)),
+             true);
+    drawLine(1, QColor(), tr("%1 remaining %2").arg(m_unit, formatNumber(remaining())), false);
+    if (showsEpsilonRing())
+        drawLine(2, epsilonColour,
+                 tr("ε ≈ %1 of %2 at δ = %3")
+                     .arg(formatNumber(m_epsilonSpent, 3), formatNumber(m_epsilonBudget),
+                          formatNumber(m_delta, 2)),
+                 false);
+    else
+        drawLine(2, QColor(),
+                 m_delta > 0.0 ? tr("pure ε-DP (δ = %1 unused)").arg(formatNumber(m_delta, 2))
+                               : tr("pure ε-DP (δ = 0)"),
+                 false);
+}
+
+} // namespace pbx::ui

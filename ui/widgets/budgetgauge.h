@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// A QPainter gauge of the session's privacy budget: an outer arc for the filter's native unit
+// (ε for pure DP, ρ for zCDP) and, when the two differ, an inner arc for the ε-equivalent at the
+// session δ. Colours change at thresholds; the same numbers are printed under the arcs and in the
+// accessible description, so nothing depends on colour alone.
+#pragma once
+
+#include <QColor>
+#include <QPointF>
+#include <QString>
+#include <QWidget>
+
+namespace pbx::ui {
+
+class BudgetGauge final : public QWidget
+{
+    Q_OBJECT
+public:
+    /// Fractions of the native budget at which the fill turns amber, then red.
+    static constexpr double warningFraction = 0.6;
+    static constexpr double criticalFraction = 0.85;
+
+    enum class Ring { Native, Epsilon };
+
+    explicit BudgetGauge(QWidget *parent = nullptr);
+
+    /// The budget: `nativeBudget` in `unitSymbol` ("ε" or "ρ") and the (ε, δ) it stands for.
+    /// When the unit is ε, the inner ε ring is not drawn (it would repeat the outer one).
+    void setBudget(double nativeBudget, const QString &unitSymbol, double epsilonBudget,
+                   double delta);
+    /// Spend so far: native amount and its ε-equivalent at the session δ.
+    void setSpent(double nativeSpent, double epsilonSpent);
+
+    double nativeBudget() const { return m_nativeBudget; }
+    double spent() const { return m_nativeSpent; }
+    double remaining() const;
+    double epsilonBudget() const { return m_epsilonBudget; }
+    double epsilonSpent() const { return m_epsilonSpent; }
+    QString unitSymbol() const { return m_unit; }
+    /// Spent fraction of a ring's budget, clamped to [0, 1].
+    double fraction(Ring ring = Ring::Native) const;
+    bool showsEpsilonRing() const { return m_unit != QStringLiteral("ε"); }
+
+    /// Fill colour for a spent fraction (the threshold colours).
+    static QColor colourForFraction(double fraction);
+    /// Widget coordinates of the middle of `ring`'s stroke at `fraction` of its sweep (0 = start,
+    /// 1 = end). Lets tests sample filled vs empty parts without knowing the layout.
+    QPointF pointOnRing(Ring ring, double fraction) const;
+    /// The one-line readout also used as accessible description, e.g.
+    /// "ρ spent 0.0102 of 0.0339 (30.1 %), ε ≈ 0.53 of 1 at δ = 1e-6".
+    QString readout() const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
+private:
+    struct Geometry
+    {
+        QPointF centre;
+        double outerRadius = 0.0;
+        double innerRadius = 0.0;
+        double outerWidth = 0.0;
+        double innerWidth = 0.0;
+        double textTop = 0.0;
+    };
+    Geometry geometry() const;
+    void updateDescription();
+
+    double m_nativeBudget = 1.0;
+    double m_nativeSpent = 0.0;
+    double m_epsilonBudget = 1.0;
+    double m_epsilonSpent = 0.0;
+    double m_delta = 0.0;
+    QString m_unit = QStringLiteral("ε");
+};
+
+} // namespace pbx::ui

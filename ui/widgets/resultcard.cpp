@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+#include "ui/widgets/resultcard.h"
+
+#include "ui/models/ledgermodel.h"
+#include "ui/util/numberformat.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace pbx::ui {
+
+ResultCard::ResultCard(QWidget *parent) : QFrame(parent)
+{
+    setObjectName(QStringLiteral("resultCard"));
+    setFrameShape(QFrame::StyledPanel);
+    setStyleSheet(QStringLiteral("QFrame#resultCard { background: palette(base);"
+                                 " border: 1px solid #d5d9de; border-radius: 6px; }"));
+    m_badge = new QLabel(this);
+    m_title = new QLabel(this);
+    m_title->setTextFormat(Qt::PlainText);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_headline = new QLabel(this);
+    m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont big = m_headline->font();
+    big.setPointSizeF(big.pointSizeF() * 1.7);
+    big.setWeight(QFont::DemiBold);
+    m_headline->setFont(big);
+    m_details = new QLabel(this);
+    m_details->setWordWrap(true);
+    m_details->setTextFormat(Qt::RichText);
+    m_note = new QLabel(this);
+    m_note->setWordWrap(true);
+    m_note->setTextFormat(Qt::PlainText);
+    m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_badge);
+    top->addWidget(m_title, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(12, 10, 12, 10);
+    layout->setSpacing(4);
+    layout->addLayout(top);
+    layout->addWidget(m_headline);
+    layout->addWidget(m_details);
+    layout->addWidget(m_note);
+    clear();
+}
+
+void ResultCard::setBadge(const QString &text, const QString &background, const QString &foreground)
+{
+    m_badge->setText(text);
+    m_badge->setVisible(!text.isEmpty());
+    m_badge->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; border-radius: 4px;"
+                                          " padding: 2px 8px; font-weight: 600; }")
+                               .arg(background, foreground));
+}
+
+void ResultCard::clear()
+{
+    m_state = State::Empty;
+    setBadge({}, {}, {});
+    m_title->setText(tr("No request yet"));
+    m_headline->setText(QStringLiteral("—"));
+    m_headline->setStyleSheet(QStringLiteral("QLabel { color: #9aa0a6; }"));
+    m_details->setText(tr("Build a query above and press <b>Ask</b>. The answer is released with "
+                          "noise; its error bar holds with the confidence you choose."));
+    m_note->clear();
+    m_note->setVisible(false);
+}
+
+void ResultCard::showError(const QString &message)
+{
+    m_state = State::Invalid;
+    setBadge(tr("Invalid request"), QStringLiteral("#fdf0d5"), QStringLiteral("#8a5300"));
+    m_title->setText(tr("Nothing was asked or spent"));
+    m_headline->setText(tr("Not asked"));
+    m_headline->setStyleSheet(QStringLiteral("QLabel { color: #8a5300; }"));
+    m_details->setText(message.toHtmlEscaped());
+    m_note->clear();
+    m_note->setVisible(false);
+}
+
+void ResultCard::showEvent(const session::LedgerEvent &event, const filters::PrivacyFilter &filter)
+{
+    const auto &target = event.request.target;
+    m_title->setText(QStringLiteral("%1  ·  %2")
+                         .arg(toQString(event.request.id),
+                              LedgerModel::describeQuery(event.request.query)));
+    const QString confidence = formatPlain(target.confidence * 100.0, 4) + QStringLiteral(" %");
+    const QString spentText =
+        filter.kind() == filters::FilterKind::Basic
+            ? tr("total spent ε = %1 of %2").arg(formatNumber(event.spentAfter, 3),
+                                               formatNumber(filter.budget()))
+            : tr("total spent ρ = %1 of %2 (ε ≈ %3 of %4)")
+                  .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget(), 3),
+                       formatNumber(event.epsilonSpentAfter, 3),
+                       formatNumber(filter.epsilonBudget()));
+
+    if (event.status == session::EventStatus::Refused) {
+        m_state = State::Refused;
+        setBadge(tr("Refused"), QStringLiteral("#fbe3e1"), QStringLiteral("#9b1c1c"));
+        m_headline->setText(tr("No answer released"));
+        m_headline->setStyleSheet(QStringLiteral("QLabel { color: #9b1c1c; }"));
+        m_details->setText(tr("Target %1 · nothing charged for this request · %2")
+                               .arg(LedgerModel::describeTarget(target).toHtmlEscaped(),
+                                    spentText.toHtmlEscaped()));
+        m_note->setText(tr("Reason: %1").arg(toQString(event.reason)));
+        m_note->setStyleSheet(QStringLiteral("QLabel { color: #9b1c1c; }"));
+        m_note->setVisible(true);
+        return;
+    }
+
+    m_state = State::Released;
+    setBadge(tr("Released"), QStringLiteral("#def2e6"), QStringLiteral("#1f6b3f"));
+    m_headline->setText(QStringLiteral("%1 ± %2").arg(formatNumber(event.answer, 6),
+                                                     formatNumber(event.errorBound, 3)));
+    m_headline->setStyleSheet({});
+    const QString met = event.targetMet
+                            ? tr("<span style='color:#1f6b3f'>✓ target %1 met</span>")
+                                  .arg(LedgerModel::describeTarget(target).toHtmlEscaped())
+                            : tr("<span style='color:#8a5300'>✗ target %1 not proven</span>")
+                                  .arg(LedgerModel::describeTarget(target).toHtmlEscaped());
+    const QString cost =
+        filter.kind() == filters::FilterKind::Basic
+            ? tr("cost ε = %1").arg(formatNumber(event.cost, 3))
+            : tr("cost ρ = %1 (ε ≈ %2 on its own)")
+                  .arg(formatNumber(event.cost, 3), formatNumber(filter.epsilonOf(event.cost), 3));
+    const int attempts = static_cast<int>(event.attempts.size());
+    const QString attemptsText = attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(attempts);
+    m_details->setText(tr("%1 confidence · %2<br>%3 · %4 · %5 · %6")
+                           .arg(confidence.toHtmlEscaped(), met,
+                                toQString(event.mechanism).toHtmlEscaped(), attemptsText,
+                                cost.toHtmlEscaped(), spentText.toHtmlEscaped()));
+    m_note->setText(toQString(event.reason));
+    m_note->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
+    m_note->setVisible(!event.reason.empty());
+}
+
+QString ResultCard::headline() const
+{
+    return m_headline->text();
+}
+
+QString ResultCard::details() const
+{
+    return m_details->text();
+}
+
+} // namespace pbx::ui

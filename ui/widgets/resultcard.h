@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// The outcome of the last request: the released answer with its error bar, confidence, whether
+// the accuracy target was met, the mechanism, the cost and the attempts; or the refusal and its
+// reason; or why the request was invalid (nothing recorded).
+#pragma once
+
+#include "core/filters/privacy_filter.h"
+#include "core/session/ledger_event.h"
+
+#include <QFrame>
+
+QT_FORWARD_DECLARE_CLASS(QLabel)
+
+namespace pbx::ui {
+
+class ResultCard final : public QFrame
+{
+    Q_OBJECT
+public:
+    enum class State { Empty, Released, Refused, Invalid };
+
+    explicit ResultCard(QWidget *parent = nullptr);
+
+    void showEvent(const session::LedgerEvent &event, const filters::PrivacyFilter &filter);
+    void showError(const QString &message);
+    void clear();
+
+    State state() const { return m_state; }
+    /// The headline as shown: "28,155 ± 12.3", "Refused", …
+    QString headline() const;
+    QString details() const;
+
+private:
+    void setBadge(const QString &text, const QString &background, const QString &foreground);
+
+    QLabel *m_badge = nullptr;
+    QLabel *m_title = nullptr;
+    QLabel *m_headline = nullptr;
+    QLabel *m_details = nullptr;
+    QLabel *m_note = nullptr;
+    State m_state = State::Empty;
+};
+
+} // namespace pbx::ui
