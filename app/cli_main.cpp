@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: MIT
 // pbx-cli: the headless twin of the pbx GUI.
-#if __has_include("app/cli/account_command.h") // TEMP-GUARD until the account command lands
 #include "app/cli/account_command.h"
-#define PBX_HAS_ACCOUNT 1
-#endif
 #include "app/cli/run_command.h"
 
 #include <iostream>
@@ -33,10 +30,8 @@ int main(int argc, char **argv)
     args.erase(args.begin());
     if (command == "run")
         return pbx::cli::runRunCommand(args, std::cout, std::cerr);
-#ifdef PBX_HAS_ACCOUNT
     if (command == "account")
         return runAccountCommand(args, std::cout, std::cerr);
-#endif
     std::cerr << "pbx-cli: unknown command '" << command << "' (see --help)\n";
     return 2;
 }

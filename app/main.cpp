@@ -16,6 +16,9 @@
 #include <QWindow>
 
 #include <cstdio>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 namespace {
 
@@ -53,11 +56,46 @@ int takeScreenshot(pbx::ui::MainWindow &window, const QString &path)
     return 0;
 }
 
+/// QGuiApplication takes "-session ID" / "--session ID" out of argv for X11 session management,
+/// so our --session FILE would never reach QCommandLineParser. Take it out first and hand Qt
+/// the rest.
+struct SessionArgument
+{
+    std::optional<QString> path;
+    bool missingValue = false;
+};
+
+SessionArgument extractSessionArgument(int argc, char *argv[], std::vector<char *> &rest)
+{
+    SessionArgument result;
+    rest.clear();
+    for (int i = 0; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (i > 0 && (arg == "--session" || arg == "-session")) {
+            if (i + 1 < argc)
+                result.path = QString::fromLocal8Bit(argv[++i]);
+            else
+                result.missingValue = true;
+            continue;
+        }
+        if (i > 0 && arg.starts_with("--session=")) {
+            result.path = QString::fromLocal8Bit(argv[i] + std::string_view("--session=").size());
+            continue;
+        }
+        rest.push_back(argv[i]);
+    }
+    rest.push_back(nullptr);
+    return result;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
-    QApplication app(argc, argv);
+    std::vector<char *> qtArgv;
+    const SessionArgument sessionArgument = extractSessionArgument(argc, argv, qtArgv);
+    int qtArgc = static_cast<int>(qtArgv.size()) - 1;
+    QApplication app(qtArgc, qtArgv.data());
     pbx::ui::setApplicationIdentity();
 
     QCommandLineParser parser;
@@ -91,6 +129,16 @@ int main(int argc, char *argv[])
     parser.addOption(screenshotOption);
     parser.process(app);
 
+    if (sessionArgument.missingValue) {
+        reportError(QStringLiteral("missing value for --session (see --help)"), false);
+        return 2;
+    }
+    // "-s FILE" reaches the parser; "--session FILE" was taken out of argv above.
+    const std::optional<QString> sessionPath =
+        sessionArgument.path ? sessionArgument.path
+        : parser.isSet(sessionOption) ? std::optional<QString>(parser.value(sessionOption))
+                                      : std::nullopt;
+
     const bool screenshot = parser.isSet(screenshotOption);
     const bool interactive = !screenshot;
     if (!parser.positionalArguments().isEmpty()) {
@@ -99,7 +147,7 @@ int main(int argc, char *argv[])
                     false);
         return 2;
     }
-    if (parser.isSet(sessionOption) && parser.isSet(datasetOption)) {
+    if (sessionPath && parser.isSet(datasetOption)) {
         reportError(QStringLiteral("--session and --dataset cannot be combined: a saved session "
                                    "names its own dataset"),
                     false);
@@ -108,8 +156,8 @@ int main(int argc, char *argv[])
 
     pbx::ui::MainWindow window;
     window.resize(1400, 900);
-    if (parser.isSet(sessionOption)) {
-        const QString path = parser.value(sessionOption);
+    if (sessionPath) {
+        const QString &path = *sessionPath;
         auto opened = window.openSessionFile(path);
         if (!opened.ok()) {
             reportError(QStringLiteral("cannot open session %1: %2")

@@ -25,6 +25,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -115,8 +116,8 @@ void MainWindow::createCentralWidget()
     m_ledgerView->setColumnWidth(LedgerModel::Number, width(QStringLiteral("999")));
     m_ledgerView->setColumnWidth(LedgerModel::Id, width(QStringLiteral("q100")));
     m_ledgerView->setColumnWidth(LedgerModel::Query,
-                                 width(QStringLiteral("mean(wage) where region == \"south\"")));
-    m_ledgerView->setColumnWidth(LedgerModel::Target, width(QStringLiteral("±12.5 % @ 95 %")));
+                                 width(QStringLiteral("mean(wage) where region == \"so")));
+    m_ledgerView->setColumnWidth(LedgerModel::Target, width(QStringLiteral("±150 @ 95 %")));
     m_ledgerView->setColumnWidth(LedgerModel::Status, width(QStringLiteral("released ✓")));
     m_ledgerView->setColumnWidth(LedgerModel::Answer, width(QStringLiteral("12,345,678")));
     m_ledgerView->setColumnWidth(LedgerModel::ErrorBound, width(QStringLiteral("±12,345")));
@@ -188,9 +189,28 @@ void MainWindow::createDocks()
                                Qt::RightDockWidgetArea);
     splitDockWidget(gaugeDock, chartDock, Qt::Vertical);
 
-    resizeDocks({datasetDock, gaugeDock}, {360, 390}, Qt::Horizontal);
+    applyDefaultDockSizes();
+}
+
+void MainWindow::applyDefaultDockSizes()
+{
+    // Sized for 1400×900: about 340 px left, 400 px right, the rest for the query and ledger.
+    QDockWidget *datasetDock = m_docks.value(0);
+    QDockWidget *sessionDock = m_docks.value(1);
+    QDockWidget *gaugeDock = m_docks.value(2);
+    QDockWidget *chartDock = m_docks.value(3);
+    resizeDocks({datasetDock, gaugeDock}, {340, 400}, Qt::Horizontal);
     resizeDocks({datasetDock, sessionDock}, {430, 400}, Qt::Vertical);
-    resizeDocks({gaugeDock, chartDock}, {330, 500}, Qt::Vertical);
+    resizeDocks({gaugeDock, chartDock}, {320, 520}, Qt::Vertical);
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_docksSized) {
+        m_docksSized = true;
+        applyDefaultDockSizes();
+    }
 }
 
 void MainWindow::createActions()
@@ -353,10 +373,14 @@ void MainWindow::onSessionReset()
             points.push_back({event.epsilonSpentAfter, event.spentAfter,
                               event.status == session::EventStatus::Refused});
         m_chart->setPath(points);
-        if (session->events().empty())
+        if (session->events().empty()) {
             m_resultCard->clear();
-        else
-            m_resultCard->showEvent(session->events().back(), filter);
+        } else {
+            // An opened transcript shows where it left off: its last request.
+            m_resultCard->showLedgerEvent(session->events().back(), filter);
+            m_ledgerView->selectRow(m_ledgerModel->rowCount() - 1);
+            m_ledgerView->scrollToBottom();
+        }
     }
     const bool hasSession = session != nullptr;
     for (QAction *action : {m_newSessionAction, m_saveAction, m_saveAsAction, m_exportCsvAction,
@@ -375,7 +399,7 @@ void MainWindow::onEventAppended(int index)
     m_gauge->setSpent(filter.spent(), filter.epsilonSpent());
     m_chart->appendPoint({event.epsilonSpentAfter, event.spentAfter,
                           event.status == session::EventStatus::Refused});
-    m_resultCard->showEvent(event, filter);
+    m_resultCard->showLedgerEvent(event, filter);
     m_sessionPanel->setSession(&session);
 
     const QModelIndex row = m_ledgerModel->index(index, 0);
@@ -451,8 +475,20 @@ void MainWindow::newSessionInteractive()
 {
     if (!m_document->hasSession())
         return;
-    if (m_document->hasEvents() && !maybeSave(tr("start a new session")))
-        return;
+    if (m_document->hasEvents()) {
+        if (m_document->isModified()) {
+            if (!maybeSave(tr("start a new session")))
+                return;
+        } else if (QMessageBox::question(
+                       this, tr("New session"),
+                       tr("Start a new session with a fresh budget? The current ledger stays "
+                          "in %1.")
+                           .arg(QFileInfo(m_document->filePath()).fileName()),
+                       QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Yes)
+                   != QMessageBox::Yes) {
+            return;
+        }
+    }
     auto restarted = m_document->restart(m_document->settings());
     if (!restarted.ok())
         showError(tr("New session"), errorText(restarted.error()));

@@ -68,12 +68,14 @@ public Q_SLOTS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void createActions();
     void createMenus();
     void createDocks();
     void createCentralWidget();
+    void applyDefaultDockSizes();
 
     void newSessionInteractive();
     void openDatasetInteractive();
@@ -116,6 +118,7 @@ private:
     QAction *m_askAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QList<QDockWidget *> m_docks;
+    bool m_docksSized = false;
 };
 
 } // namespace pbx::ui

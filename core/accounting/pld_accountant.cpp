@@ -22,7 +22,7 @@ struct Component
     std::int64_t count = 0;
 };
 
-using Key = std::tuple<int, double, double, double, double, int, double>;
+using Key = std::tuple<int, double, double, double, double, double, double, int, double>;
 
 Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, double d, bool withOptimistic)
 {
@@ -64,8 +64,7 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
 
 Key keyOf(const PrivacyEvent &e)
 {
-    return {static_cast<int>(e.mechanism), e.sigma, e.scale, e.sensitivity,
-            e.mechanism == MechanismKind::ApproxDp ? e.delta : e.epsilon,
+    return {static_cast<int>(e.mechanism), e.sigma, e.scale, e.sensitivity, e.epsilon, e.delta, e.rho,
             static_cast<int>(e.sampling.kind), e.sampling.rate};
 }
 

@@ -630,7 +630,8 @@ void Predicate::evaluate(const Table &table, std::vector<std::uint8_t> &mask) co
     }
 
     // Stack of masks; depth is bounded by the nesting limit, so at most a few hundred buffers.
-    std::vector<std::vector<std::uint8_t>> stack;
+    std::vector<std::vector<std::uint8_t>> stack(1);
+    stack[0].swap(mask); // the caller's buffer becomes the first entry: one allocation fewer
     std::size_t top = 0; // number of live entries; buffers above it are kept for reuse
     auto push = [&]() -> std::vector<std::uint8_t> & {
         if (top == stack.size())

@@ -22,11 +22,13 @@ constexpr double kSqrt1_2 = 0.70710678118654752440;
 constexpr double kLogSqrt2Pi = 0.91893853320467274178;
 } // namespace
 
+// Φ and log Φ use the C library's erfc (glibc: < 1 ulp, and several times faster than
+// Boost's long-double-promoted erfc, which matters for million-point PLD grids).
 double normalCdf(double x)
 {
     if (std::isnan(x))
         return x;
-    return 0.5 * boost::math::erfc(-x * kSqrt1_2, NoThrowPolicy());
+    return 0.5 * std::erfc(-x * kSqrt1_2);
 }
 
 double normalLogCdf(double x)
@@ -35,8 +37,8 @@ double normalLogCdf(double x)
         return x;
     if (x > -37.0) {
         if (x > 5.0)
-            return std::log1p(-0.5 * boost::math::erfc(x * kSqrt1_2, NoThrowPolicy()));
-        return std::log(0.5 * boost::math::erfc(-x * kSqrt1_2, NoThrowPolicy()));
+            return std::log1p(-0.5 * std::erfc(x * kSqrt1_2));
+        return std::log(0.5 * std::erfc(-x * kSqrt1_2));
     }
     if (x == -std::numeric_limits<double>::infinity())
         return x;

@@ -5,7 +5,7 @@
 
 namespace pbx::math {
 
-/// Φ(x) = P[N(0,1) ≤ x]. Accurate to a few ulps relative in both tails (via erfc).
+/// Φ(x) = P[N(0,1) ≤ x]. Accurate to a few ulps relative in both tails (via std::erfc).
 /// Valid for all finite x; Φ(±∞) = 1 or 0; NaN in → NaN out.
 double normalCdf(double x);
 

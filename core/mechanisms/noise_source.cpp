@@ -38,6 +38,11 @@ double NoiseSource::laplace(double scale)
     return u < 0.0 ? -magnitude : magnitude;
 }
 
+double NoiseSource::exponential(double rate)
+{
+    return -std::log(uniformOpen()) / rate;
+}
+
 double NoiseSource::gaussian(double sigma)
 {
     if (m_spareNormal) {

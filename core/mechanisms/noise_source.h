@@ -29,6 +29,10 @@ public:
     double laplace(double scale);
     /// Normal(0, sigma²) by the Marsaglia polar method. Valid: sigma > 0.
     double gaussian(double sigma);
+    /// Exponential draw with the given rate (mean 1/rate) by inversion, −ln(U)/rate with U from
+    /// uniformOpen(), so the result is finite and ≥ 0. Valid: rate > 0 finite. Used by the Laplace
+    /// noise-reduction samplers (accuracy-first.md §2.1).
+    double exponential(double rate);
 
 private:
     explicit NoiseSource(std::seed_seq &seq) : m_engine(seq) {}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/privacy/analytic_gaussian.h"
 
+#include "core/math/directed_rounding.h"
 #include "core/math/normal.h"
 
 #include <cmath>
@@ -51,18 +52,21 @@ Result<double> analyticGaussianSigma(double epsilon, double delta, double sensit
         return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
     if (!(sensitivity > 0.0) || !std::isfinite(sensitivity))
         return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number > 0");
-    // δ(ε; μ) increases with μ: find the largest μ with δ ≤ target; σ = Δ/μ.
+    // δ(ε; μ) increases with μ: find the largest μ with δ ≤ target; σ = Δ/μ. The evaluated δ
+    // carries ~1e-13 relative round-off (cancellation in Φ(a) − e^εΦ(b)), so aim 1e-12 below δ.
+    const double target = delta * (1.0 - 1e-12);
     double lo = 0.0;
     double hi = 1.0;
-    while (gaussianDelta(hi, epsilon) <= delta)
+    while (gaussianDelta(hi, epsilon) <= target)
         hi *= 2.0;
     for (int i = 0; i < 300 && hi - lo > 1e-16 * hi; ++i) {
         const double mid = 0.5 * (lo + hi);
-        (gaussianDelta(mid, epsilon) <= delta ? lo : hi) = mid;
+        (gaussianDelta(mid, epsilon) <= target ? lo : hi) = mid;
     }
     if (lo == 0.0)
         return makeError(ErrorCode::InvalidArgument, "no finite σ reaches this (ε, δ)");
-    return std::nextafter(sensitivity / lo, 1e308);
+    // A few ulps up so that δ(ε) at Δ/σ, recomputed by a caller, stays ≤ the target.
+    return math::nudgeUp(sensitivity / lo, 8);
 }
 
 } // namespace pbx::privacy

@@ -21,7 +21,8 @@ Result<double> gaussianEpsilon(double mu, double delta);
 
 /// The smallest noise standard deviation σ for which the Gaussian mechanism with sensitivity Δ is
 /// (ε, δ)-DP (Balle–Wang 2018, Alg. 1 "analytic Gaussian"), by bisection on μ = Δ/σ to 1e-15
-/// relative; returns the larger-σ end (private side). Valid: ε ≥ 0, 0 < δ < 1, Δ > 0, finite.
+/// relative against δ·(1 − 1e-12) (absorbing the ~1e-13 round-off of δ); returns the larger-σ
+/// end (private side). Valid: ε ≥ 0, 0 < δ < 1, Δ > 0, finite.
 /// Errors: InvalidArgument.
 Result<double> analyticGaussianSigma(double epsilon, double delta, double sensitivity = 1.0);
 

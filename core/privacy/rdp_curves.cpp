@@ -69,15 +69,18 @@ double logErfc(double x)
     return std::log(2.0) + math::normalLogCdf(-x * std::sqrt(2.0));
 }
 
-// log A_α for integer α ≥ 2 (exact binomial expansion, log-sum-exp).
+// log A_α for integer α ≥ 2 (exact binomial expansion, log-sum-exp). log C(α, i) is updated
+// incrementally (log C(α,i) = log C(α,i−1) + log((α−i+1)/i)), one log per term.
 double logAInteger(double q, double z, int alpha)
 {
     const double logQ = std::log(q);
     const double log1mQ = std::log1p(-q);
     const double twoZ2 = 2.0 * z * z;
     double logA = math::kNegInf;
+    double logCoef = 0.0;
     for (int i = 0; i <= alpha; ++i) {
-        const double logCoef = std::lgamma(alpha + 1.0) - std::lgamma(i + 1.0) - std::lgamma(alpha - i + 1.0);
+        if (i > 0)
+            logCoef += std::log(static_cast<double>(alpha - i + 1) / i);
         const double s = logCoef + i * logQ + (alpha - i) * log1mQ + (double(i) * i - i) / twoZ2;
         logA = math::logAdd(logA, s);
     }
@@ -144,31 +147,66 @@ double logAFractional(double q, double z, double alpha, FractionalOrderMethod me
         return math::kPosInf;
     }
 
-    SignedLog a;
-    double last0 = math::kNegInf, last1 = math::kNegInf;
-    for (int i = 0; i < 4 * kMaxTerms; ++i) {
-        int sign = 1;
-        const double logCoef = math::logAbsBinomial(alpha, i, &sign);
-        const double j = alpha - i;
-        const double logT0 = logCoef + i * logQ + j * log1mQ;
-        const double logT1 = logCoef + j * logQ + i * log1mQ;
-        const double logE0 = std::log(0.5) + logErfc((i - z0) / sqrt2Z);
-        const double logE1 = std::log(0.5) + logErfc((z0 - j) / sqrt2Z);
-        const double s0 = logT0 + (double(i) * i - i) / twoZ2 + logE0;
-        const double s1 = logT1 + (j * j - j) / twoZ2 + logE1;
-        a.add(sign, s0);
-        a.add(sign, s1);
-        if (a.sign <= 0)
-            continue; // transient; the alternating tail keeps the sum positive in the end
-        const double biggest = std::max(s0, s1);
-        if (i > alpha + 1.0 && s0 < last0 && s1 < last1 && biggest < a.logAbs - 40.0) {
-            // Alternating, decreasing tail: the omitted remainder is at most the last terms.
-            return math::logAdd(a.logAbs, std::log(2.0) + biggest);
+    // Signed series. For i > α + 1 the coefficients alternate in sign and the combined terms
+    // T_i = sign_i·(e^{s0} + e^{s1}) decrease in magnitude (F_i = |T_i|), so the remainder after
+    // term N has the sign of T_{N+1} and |R_N| ≤ F_{N+1} (Leibniz); when F is also convex,
+    // F_{N+1}/2 ≤ |R_N| ≤ F_{N+1} − F_{N+2}/2. Both give upper bounds on A_α.
+    // Generalised binomial |C(α,i)| and its sign, updated term by term: C(α,i) = C(α,i−1)(α−i+1)/i.
+    double runLogCoef = 0.0;
+    int runSign = 1;
+    int runIndex = 0;
+    auto coefficient = [&](int i, int *sign) {
+        if (i != runIndex) {
+            if (i != runIndex + 1)
+                return math::logAbsBinomial(alpha, i, sign);
+            const double factor = (alpha - i + 1.0) / i;
+            runLogCoef += std::log(std::fabs(factor));
+            if (factor < 0.0)
+                runSign = -runSign;
+            runIndex = i;
         }
-        last0 = s0;
-        last1 = s1;
+        *sign = runSign;
+        return runLogCoef;
+    };
+    auto combined = [&](int i, int *sign) {
+        const double logCoef = coefficient(i, sign);
+        const double j = alpha - i;
+        const double s0 = logCoef + i * logQ + j * log1mQ + (double(i) * i - i) / twoZ2 +
+                          std::log(0.5) + logErfc((i - z0) / sqrt2Z);
+        const double s1 = logCoef + j * logQ + i * log1mQ + (j * j - j) / twoZ2 +
+                          std::log(0.5) + logErfc((z0 - j) / sqrt2Z);
+        return math::logAdd(s0, s1);
+    };
+    SignedLog a;
+    constexpr int kSignedTerms = 4000;
+    double lastLogF = math::kPosInf, prevLogF = math::kPosInf;
+    for (int i = 0; i < kSignedTerms; ++i) {
+        int sign = 1;
+        const double logF = combined(i, &sign);
+        a.add(sign, logF);
+        const bool alternating = i > alpha + 2.0;
+        if (alternating && a.sign > 0 && logF < lastLogF && logF < a.logAbs - 36.0)
+            return math::logAdd(a.logAbs, logF); // |R_i| ≤ F_{i+1} ≤ F_i
+        prevLogF = lastLogF;
+        lastLogF = logF;
     }
-    return math::kPosInf;
+    if (a.sign <= 0)
+        return math::kPosInf;
+    // Not converged to machine precision: bound the alternating tail.
+    int sign1 = 1, sign2 = 1;
+    const double logF1 = combined(kSignedTerms, &sign1);
+    const double logF2 = combined(kSignedTerms + 1, &sign2);
+    if (!(logF1 < lastLogF && logF2 < logF1 && sign1 == -sign2))
+        return math::kPosInf; // not a clean alternating tail: no certificate
+    const double f0 = std::exp(prevLogF - a.logAbs), f1 = std::exp(lastLogF - a.logAbs);
+    const double g1 = std::exp(logF1 - a.logAbs), g2 = std::exp(logF2 - a.logAbs);
+    const bool convex = (f0 - f1) >= (f1 - g1) && (f1 - g1) >= (g1 - g2);
+    double factor; // A = e^{a.logAbs}·(1 + correction)
+    if (sign1 > 0)
+        factor = 1.0 + (convex ? g1 - 0.5 * g2 : g1);
+    else
+        factor = 1.0 - (convex ? 0.5 * g1 : 0.0);
+    return a.logAbs + std::log(factor);
 }
 
 } // namespace

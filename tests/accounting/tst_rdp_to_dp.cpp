@@ -71,7 +71,10 @@ void TestRdpToDp::oracle()
                 QCOMPARE(a->optimalOrder.value(), order);
             auto b = exact.value()->deltaForEpsilon(eps);
             QVERIFY(b->delta <= expected * (1 + 1e-12));
-            PBX_FUZZY_COMPARE(b->delta, expected, 1e-3);
+            // Where dp_accounting's optimum is an integer order its RDP is exact there, so the
+            // exact accountant can only be lower by what other (fractional) orders gain.
+            if (order == std::floor(order))
+                PBX_FUZZY_COMPARE(b->delta, expected, 1e-6);
         }
         return;
     }

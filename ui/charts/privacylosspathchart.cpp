@@ -5,9 +5,10 @@
 
 #include <QChart>
 #include <QChartView>
-#include <QLegendMarker>
+#include <QLabel>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QTextDocument>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -22,6 +23,17 @@ namespace {
 const QColor kEpsilonColour(0x25, 0x63, 0xc9);
 const QColor kNativeColour(0x7b, 0x4f, 0xb3);
 const QColor kBudgetColour(0xc6, 0x3b, 0x34);
+
+/// The smallest of 1, 2, 2.5, 5 × 10^k that is ≥ `raw` (raw > 0).
+double niceStep(double raw)
+{
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double step : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        if (step * power >= raw * (1 - 1e-12))
+            return step * power;
+    }
+    return 10.0 * power;
+}
 
 /// 1, 2 or 5 × 10^k, at least 1, so that about `targetTicks` ticks cover `range`.
 double niceTickInterval(double range, int targetTicks)
@@ -43,10 +55,10 @@ PrivacyLossPathChart::PrivacyLossPathChart(QWidget *parent) : QWidget(parent)
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->setBackgroundRoundness(0);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(font().pointSizeF() * 0.9);
-    m_chart->legend()->setFont(legendFont);
+    // The series are named (for accessibility and tooltips), but the legend is drawn as a
+    // wrapping label below the chart: QLegend lays markers out on one line and truncates names in
+    // a narrow dock.
+    m_chart->legend()->setVisible(false);
 
     m_axisX = new QValueAxis;
     m_axisX->setTitleText(tr("request #"));
@@ -102,9 +114,15 @@ PrivacyLossPathChart::PrivacyLossPathChart(QWidget *parent) : QWidget(parent)
     m_view = new QChartView(m_chart, this);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumSize(260, 220);
+    m_legend = new QLabel(this);
+    m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setContentsMargins(6, 2, 6, 2);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    layout->setSpacing(2);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
 
     m_timer = new QTimer(this);
     m_timer->setSingleShot(true);
@@ -147,6 +165,13 @@ int PrivacyLossPathChart::pointCount() const
     return std::max(0, static_cast<int>(m_epsilonSeries->count()) - 1);
 }
 
+QString PrivacyLossPathChart::legendText() const
+{
+    QTextDocument document;
+    document.setHtml(m_legend->text());
+    return document.toPlainText();
+}
+
 int PrivacyLossPathChart::refusedCount() const
 {
     return static_cast<int>(m_refusedSeries->count());
@@ -171,7 +196,9 @@ void PrivacyLossPathChart::rebuildSeries()
     const bool nativeIsEpsilon = m_unit == QStringLiteral("ε");
     if (m_budgetDirty) {
         m_budgetDirty = false;
-        m_epsilonSeries->setName(tr("ε spent (at δ = %1)").arg(formatNumber(m_delta, 2)));
+        m_epsilonSeries->setName(nativeIsEpsilon
+                                     ? tr("ε spent")
+                                     : tr("ε spent (at δ = %1)").arg(formatNumber(m_delta, 2)));
         m_nativeSeries->setName(tr("%1 spent (right axis)").arg(m_unit));
         m_budgetSeries->setName(nativeIsEpsilon
                                     ? tr("budget ε = %1").arg(formatNumber(m_epsilonBudget))
@@ -182,8 +209,19 @@ void PrivacyLossPathChart::rebuildSeries()
         m_axisNative->setTitleText(tr("%1 spent").arg(m_unit));
         m_nativeSeries->setVisible(!nativeIsEpsilon);
         m_axisNative->setVisible(!nativeIsEpsilon);
-        for (QLegendMarker *marker : m_chart->legend()->markers(m_nativeSeries))
-            marker->setVisible(!nativeIsEpsilon);
+        // Entries wrap as wholes: spaces inside an entry are non-breaking.
+        const auto key = [](const QColor &colour, const QString &glyph, const QString &text) {
+            return QStringLiteral("<span style='color:%1; font-weight:bold'>%2</span>&nbsp;%3")
+                .arg(colour.name(), glyph,
+                     text.toHtmlEscaped().replace(u' ', QStringLiteral("&nbsp;")));
+        };
+        QStringList entries;
+        entries << key(kEpsilonColour, QStringLiteral("━"), m_epsilonSeries->name());
+        if (!nativeIsEpsilon)
+            entries << key(kNativeColour, QStringLiteral("╍"), m_nativeSeries->name());
+        entries << key(kBudgetColour, QStringLiteral("┅"), m_budgetSeries->name())
+                << key(kBudgetColour, QStringLiteral("■"), m_refusedSeries->name());
+        m_legend->setText(entries.join(QStringLiteral(" &nbsp; ")));
     }
 
     QList<QPointF> epsilon;
@@ -211,13 +249,33 @@ void PrivacyLossPathChart::rebuildSeries()
 
     const double xMax = std::max(5.0, static_cast<double>(m_points.size()));
     m_budgetSeries->replace({QPointF(0.0, m_epsilonBudget), QPointF(xMax, m_epsilonBudget)});
-    m_axisX->setRange(0.0, xMax);
+    // Interval before range: Qt 6.4 lays the ticks out again on a range change only.
     m_axisX->setTickInterval(niceTickInterval(xMax, 6));
-    // Same headroom factor on both axes so the ε and ρ budgets fall on one horizontal line.
-    const double headroom = std::max({1.12, maxEpsilon / std::max(m_epsilonBudget, 1e-300) * 1.05,
-                                      maxNative / std::max(m_nativeBudget, 1e-300) * 1.05});
-    m_axisEpsilon->setRange(0.0, m_epsilonBudget * headroom);
-    m_axisNative->setRange(0.0, m_nativeBudget * headroom);
+    m_axisX->setRange(0.0, xMax);
+
+    // The ε axis ends on a nice tick a little above the budget (or the largest spend); the
+    // native axis uses the same headroom factor and tick count, so the ε and ρ budgets fall on
+    // one horizontal line and the grid serves both axes.
+    const double epsilonBudget = m_epsilonBudget > 0.0 ? m_epsilonBudget : 1.0;
+    const double nativeBudget = m_nativeBudget > 0.0 ? m_nativeBudget : 1.0;
+    const double wanted = std::max({1.08, maxEpsilon / epsilonBudget * 1.03,
+                                    maxNative / nativeBudget * 1.03});
+    const double step = niceStep(epsilonBudget * wanted / 5.0);
+    const int ticks = static_cast<int>(std::ceil(epsilonBudget * wanted / step - 1e-9));
+    const double top = ticks * step;
+    const double headroom = top / epsilonBudget;
+    m_axisEpsilon->setTickCount(ticks + 1);
+    m_axisEpsilon->setRange(0.0, top);
+    m_axisNative->setTickCount(ticks + 1);
+    m_axisNative->setRange(0.0, nativeBudget * headroom);
+    // Qt 6.4 caches a value axis's size hint (its label width) across range changes; only a
+    // format, tick count or tick type change drops the cache. Re-set the format so the axis is
+    // measured again with its new labels, instead of eliding them to "0.0…".
+    for (QValueAxis *axis : {m_axisEpsilon, m_axisNative}) {
+        const QString format = axis->labelFormat();
+        axis->setLabelFormat(QString());
+        axis->setLabelFormat(format);
+    }
 }
 
 } // namespace pbx::ui

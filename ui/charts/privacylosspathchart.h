@@ -13,6 +13,7 @@
 #include <vector>
 
 QT_FORWARD_DECLARE_CLASS(QTimer)
+QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QChart)
 QT_FORWARD_DECLARE_CLASS(QChartView)
 QT_FORWARD_DECLARE_CLASS(QLineSeries)
@@ -48,6 +49,8 @@ public:
     /// Number of request points currently drawn (the origin at request 0 not counted). Lags
     /// setPath/appendPoint by up to one coalescing interval; see flush().
     int pointCount() const;
+    /// The legend text (plain), e.g. for tests and accessibility.
+    QString legendText() const;
     /// Number of refused-request markers currently drawn.
     int refusedCount() const;
     /// Applies pending changes now instead of waiting for the timer (screenshots, tests).
@@ -69,6 +72,7 @@ private:
     QValueAxis *m_axisEpsilon = nullptr;
     QValueAxis *m_axisNative = nullptr;
     QTimer *m_timer = nullptr;
+    QLabel *m_legend = nullptr;
 
     std::vector<PathPoint> m_points;
     double m_epsilonBudget = 1.0;

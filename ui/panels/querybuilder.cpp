@@ -41,7 +41,8 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     for (ScientificSpinBox *box : {m_lower, m_upper}) {
         box->setRange(-1e15, 1e15);
         box->setSingleStep(1.0);
-        box->setMinimumWidth(80);
+        box->setMinimumWidth(70);
+        box->setMaximumWidth(120);
         box->setToolTip(tr("Clipping bounds: each value is clamped to [lower, upper] before it "
                            "is added. They fix how much one row can move the answer (the "
                            "sensitivity), so wider bounds mean more noise. They default to the "
@@ -75,10 +76,12 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     m_targetValue->setRange(1e-9, 1e15);
     m_targetValue->setValue(m_absoluteValue);
     m_targetValue->setMinimumWidth(90);
-    m_confidence = new QDoubleSpinBox(this);
+    m_targetValue->setMaximumWidth(130);
+    m_confidence = new ScientificSpinBox(this);
     m_confidence->setRange(50.0, 99.999);
-    m_confidence->setDecimals(3);
+    m_confidence->setSingleStep(1.0);
     m_confidence->setValue(95.0);
+    m_confidence->setMaximumWidth(90);
     m_confidence->setSuffix(QStringLiteral(" %"));
     m_confidence->setToolTip(tr("Probability (1 − β) that the true value lies within the error "
                                 "bound"));
@@ -106,27 +109,30 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     auto *queryRow = new QHBoxLayout;
     queryRow->addWidget(m_aggregate);
     queryRow->addWidget(m_columnLabel);
-    queryRow->addWidget(m_column, 1);
+    queryRow->addWidget(m_column);
     queryRow->addSpacing(8);
     queryRow->addWidget(m_boundsLabel);
     queryRow->addWidget(new QLabel(QStringLiteral("["), this));
-    queryRow->addWidget(m_lower, 1);
+    queryRow->addWidget(m_lower);
     queryRow->addWidget(new QLabel(QStringLiteral(","), this));
-    queryRow->addWidget(m_upper, 1);
+    queryRow->addWidget(m_upper);
     queryRow->addWidget(new QLabel(QStringLiteral("]"), this));
+    queryRow->addStretch(1);
 
     auto *targetRow = new QHBoxLayout;
     targetRow->addWidget(m_targetKind);
-    targetRow->addWidget(m_targetValue, 1);
+    targetRow->addWidget(m_targetValue);
     targetRow->addWidget(new QLabel(tr("at"), this));
     targetRow->addWidget(m_confidence);
     targetRow->addWidget(new QLabel(tr("confidence"), this));
-    targetRow->addSpacing(12);
-    targetRow->addWidget(m_capEnabled);
-    targetRow->addWidget(m_cap);
-    targetRow->addWidget(m_capUnit);
     targetRow->addStretch(1);
-    targetRow->addWidget(m_ask);
+
+    auto *limitRow = new QHBoxLayout;
+    limitRow->addWidget(m_capEnabled);
+    limitRow->addWidget(m_cap);
+    limitRow->addWidget(m_capUnit);
+    limitRow->addStretch(1);
+    limitRow->addWidget(m_ask);
 
     auto *grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -139,6 +145,8 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     grid->addWidget(m_whereStatus, 2, 1);
     grid->addWidget(new QLabel(tr("Accuracy:"), this), 3, 0);
     grid->addLayout(targetRow, 3, 1);
+    grid->addWidget(new QLabel(tr("Limit:"), this), 4, 0);
+    grid->addLayout(limitRow, 4, 1);
     grid->setColumnStretch(1, 1);
 
     connect(m_aggregate, &QComboBox::currentIndexChanged, this, &QueryBuilder::aggregateChanged);

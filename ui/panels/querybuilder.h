@@ -11,7 +11,6 @@
 
 QT_FORWARD_DECLARE_CLASS(QCheckBox)
 QT_FORWARD_DECLARE_CLASS(QComboBox)
-QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
 QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QLineEdit)
 QT_FORWARD_DECLARE_CLASS(QPushButton)
@@ -78,7 +77,7 @@ private:
     QLabel *m_whereStatus = nullptr;
     QComboBox *m_targetKind = nullptr;
     ScientificSpinBox *m_targetValue = nullptr;
-    QDoubleSpinBox *m_confidence = nullptr;
+    ScientificSpinBox *m_confidence = nullptr;
     QCheckBox *m_capEnabled = nullptr;
     ScientificSpinBox *m_cap = nullptr;
     QLabel *m_capUnit = nullptr;

@@ -61,7 +61,7 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
                             "<b>ρ</b> (rho) add; the total converts to (ε, δ) with "
                             "ε = ρ + 2√(ρ·ln(1/δ)). Many small queries cost much less ε this "
                             "way.</p>"));
-    m_seedEnabled = new QCheckBox(tr("Reproducible noise (seed) — not for real releases"), this);
+    m_seedEnabled = new QCheckBox(tr("Reproducible noise (seed)"), this);
     m_seedEnabled->setToolTip(tr("<p>Draws noise from a seeded generator so a session can be "
                                  "repeated exactly, for teaching and testing. Anyone who knows "
                                  "the seed can remove the noise: never publish seeded "
@@ -96,14 +96,21 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     form->addRow(tr("δ (delta):"), m_delta);
     form->addRow(tr("Neighbours:"), m_neighbours);
     form->addRow(tr("Accounting:"), m_filter);
+    auto *seedWarning = new QLabel(tr("not for real releases"), this);
+    seedWarning->setStyleSheet(QStringLiteral("QLabel { color: #8a5300; }"));
+    seedWarning->setToolTip(m_seedEnabled->toolTip());
     auto *seedRow = new QHBoxLayout;
     seedRow->addWidget(new QLabel(tr("Seed:"), this));
     seedRow->addWidget(m_seed, 1);
+    seedRow->addWidget(seedWarning);
 
     auto *modeRow = new QHBoxLayout;
+    modeRow->addWidget(new QLabel(tr("Mode:"), this));
     modeRow->addWidget(m_mode);
     modeRow->addStretch(1);
-    modeRow->addWidget(m_newSession);
+    auto *buttonRow = new QHBoxLayout;
+    buttonRow->addStretch(1);
+    buttonRow->addWidget(m_newSession);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -115,6 +122,8 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_budget);
     layout->addWidget(m_lockNote);
     layout->addWidget(m_error);
+    layout->addLayout(buttonRow);
+    layout->addStretch(1);
 
     setSettings(session::SessionSettings{});
 

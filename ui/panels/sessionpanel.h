@@ -37,6 +37,10 @@ public:
 
     bool isLocked() const { return m_locked; }
     QPushButton *newSessionButton() const { return m_newSession; }
+    ScientificSpinBox *epsilonSpinBox() const { return m_epsilon; }
+    ScientificSpinBox *deltaSpinBox() const { return m_delta; }
+    QComboBox *filterComboBox() const { return m_filter; }
+    QLabel *errorLabel() const { return m_error; }
     QString modeText() const;
 
 Q_SIGNALS:

@@ -45,8 +45,10 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
         return;
     }
     int number = 1;
+    QTreeWidgetItem *last = nullptr;
     for (const auto &attempt : event->attempts) {
         auto *item = new QTreeWidgetItem(this);
+        last = item;
         item->setText(StepColumn, tr("Attempt %1").arg(number++));
         item->setText(EstimateColumn, formatNumber(attempt.estimate, 6));
         item->setText(HalfWidthColumn, std::isfinite(attempt.halfWidth)
@@ -64,9 +66,14 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
             child->setText(CostColumn, formatNumber(release.cost, 3));
         }
     }
+    // The releases of the final attempt (the one the answer comes from) are shown; earlier
+    // levels stay folded.
     expandAll();
     for (int c = 0; c < ColumnCount - 1; ++c)
         resizeColumnToContents(c);
+    collapseAll();
+    if (last)
+        last->setExpanded(true);
 }
 
 } // namespace pbx::ui

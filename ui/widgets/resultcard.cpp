@@ -84,7 +84,7 @@ void ResultCard::showError(const QString &message)
     m_note->setVisible(false);
 }
 
-void ResultCard::showEvent(const session::LedgerEvent &event, const filters::PrivacyFilter &filter)
+void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filters::PrivacyFilter &filter)
 {
     const auto &target = event.request.target;
     m_title->setText(QStringLiteral("%1  ·  %2")

@@ -21,7 +21,7 @@ public:
 
     explicit ResultCard(QWidget *parent = nullptr);
 
-    void showEvent(const session::LedgerEvent &event, const filters::PrivacyFilter &filter);
+    void showLedgerEvent(const session::LedgerEvent &event, const filters::PrivacyFilter &filter);
     void showError(const QString &message);
     void clear();
 

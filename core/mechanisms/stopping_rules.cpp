@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "core/mechanisms/stopping_rules.h"
+
+#include "core/math/directed_rounding.h"
+#include "core/math/normal.h"
+
+#include <cmath>
+
+namespace pbx::mechanisms {
+
+namespace {
+bool positiveFinite(double x)
+{
+    return x > 0.0 && std::isfinite(x);
+}
+
+bool validWidth(double w)
+{
+    return w >= 0.0 && std::isfinite(w);
+}
+
+Result<void> checkBeta(double beta)
+{
+    if (!(beta > 0.0 && beta < 1.0))
+        return makeError(ErrorCode::InvalidArgument, "β must lie strictly between 0 and 1");
+    return {};
+}
+} // namespace
+
+Result<double> gaussianHalfWidth(double sigma, double beta)
+{
+    if (!positiveFinite(sigma))
+        return makeError(ErrorCode::InvalidArgument, "the noise σ must be a finite number > 0");
+    if (auto ok = checkBeta(beta); !ok)
+        return ok.error();
+    const double z = -math::normalQuantile(beta / 2.0); // β/2 is exact
+    return math::nudgeUp(sigma * z, 16);
+}
+
+Result<double> laplaceHalfWidth(double scale, double beta)
+{
+    if (!positiveFinite(scale))
+        return makeError(ErrorCode::InvalidArgument, "the Laplace scale must be a finite number > 0");
+    if (auto ok = checkBeta(beta); !ok)
+        return ok.error();
+    return math::nudgeUp(scale * -std::log(beta), 4);
+}
+
+Result<double> perStepBeta(double beta, int steps)
+{
+    if (auto ok = checkBeta(beta); !ok)
+        return ok.error();
+    if (steps < 1)
+        return makeError(ErrorCode::InvalidArgument, "the grid needs at least one step");
+    return math::nudgeDown(beta / steps, 1);
+}
+
+Result<double> timeUniformHalfWidth(double time, double beta, double r)
+{
+    if (!positiveFinite(time))
+        return makeError(ErrorCode::InvalidArgument, "the Brownian time (a variance) must be a finite number > 0");
+    if (auto ok = checkBeta(beta); !ok)
+        return ok.error();
+    if (!positiveFinite(r))
+        return makeError(ErrorCode::InvalidArgument, "the mixture parameter r must be a finite number > 0");
+    const double w = std::sqrt(2.0 * (time + r) * (-std::log(beta) + 0.5 * std::log1p(time / r)));
+    return math::nudgeUp(w, 12);
+}
+
+bool acceptsRelativeError(double y, double halfWidth, double alpha)
+{
+    if (std::isnan(y) || !validWidth(halfWidth) || !positiveFinite(alpha))
+        return false;
+    const double margin = math::subtractRoundDown(std::fabs(y), halfWidth); // |y| − w, rounded down
+    if (!(margin > 0.0))
+        return false;
+    return halfWidth <= math::nudgeDown(alpha * margin, 1);
+}
+
+bool acceptsAbsoluteError(double halfWidth, double a)
+{
+    if (!validWidth(halfWidth) || std::isnan(a))
+        return false;
+    return halfWidth <= a;
+}
+
+double relativeAcceptanceThreshold(double halfWidth, double alpha)
+{
+    if (!validWidth(halfWidth) || !positiveFinite(alpha))
+        return std::nan("");
+    return math::nudgeUp(halfWidth * (1.0 + alpha) / alpha, 3);
+}
+
+bool shouldAbandon(double y, double halfWidth, double minHalfWidth, double alpha)
+{
+    if (std::isnan(y) || !validWidth(halfWidth) || !validWidth(minHalfWidth) || !positiveFinite(alpha))
+        return false;
+    const double smallestAcceptable = minHalfWidth * (1.0 + alpha) / alpha;
+    return std::fabs(y) + halfWidth < smallestAcceptable;
+}
+
+StoppingDecision decideRelative(double y, double halfWidth, double minHalfWidth, double alpha)
+{
+    if (acceptsRelativeError(y, halfWidth, alpha))
+        return StoppingDecision::Accept;
+    if (shouldAbandon(y, halfWidth, minHalfWidth, alpha))
+        return StoppingDecision::Abandon;
+    return StoppingDecision::Continue;
+}
+
+} // namespace pbx::mechanisms

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: MIT
+// The main window end to end on the embedded CPS1988 data with seeded noise: type a query, ask,
+// watch the ledger, gauge and chart move; exhaust the budget until a refusal; save the transcript
+// and reopen it through File ▸ Open session's code path; screenshots of the window.
+#include "ui/charts/privacylosspathchart.h"
+#include "ui/mainwindow.h"
+#include "ui/models/ledgermodel.h"
+#include "ui/panels/datasetpanel.h"
+#include "ui/panels/querybuilder.h"
+#include "ui/panels/sessionpanel.h"
+#include "ui/sessiondocument.h"
+#include "ui/widgets/attemptsview.h"
+#include "ui/widgets/budgetgauge.h"
+#include "ui/widgets/resultcard.h"
+#include "ui/widgets/scientificspinbox.h"
+#include "uitestutils.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+using namespace pbx;
+using pbx::ui::LedgerModel;
+using pbx::ui::MainWindow;
+using pbx::ui::ResultCard;
+
+namespace {
+
+constexpr std::uint64_t kSeed = 20240601;
+
+session::SessionSettings seededSettings()
+{
+    session::SessionSettings s; // ε = 1, δ = 1e-6, add/remove, zCDP
+    s.seed = kSeed;
+    return s;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private:
+    /// A window on CPS1988 with seeded noise, shown at the size the layout is designed for.
+    static std::unique_ptr<MainWindow> makeWindow()
+    {
+        auto w = std::make_unique<MainWindow>();
+        w->resize(1400, 900);
+        auto opened = w->openDataset(QStringLiteral("cps1988"));
+        if (!opened.ok())
+            qFatal("cannot open cps1988: %s", opened.error().message.c_str());
+        auto started = w->startNewSession(seededSettings());
+        if (!started.ok())
+            qFatal("cannot start session: %s", started.error().message.c_str());
+        return w;
+    }
+
+    static void typeWhere(MainWindow &w, const QString &text)
+    {
+        QLineEdit *edit = w.queryBuilder()->whereEdit();
+        edit->clear();
+        QTest::keyClicks(edit, text);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+    }
+
+    void showsDataset()
+    {
+        auto w = makeWindow();
+        const auto *table = w->document()->table();
+        QVERIFY(table);
+        QCOMPARE(table->rowCount(), std::size_t{28155});
+        QCOMPARE(w->datasetPanel()->columnsTable()->rowCount(), static_cast<int>(table->columnCount()));
+        QCOMPARE(w->datasetPanel()->columnsTable()->item(0, 0)->text(), QStringLiteral("wage"));
+        QVERIFY(w->datasetPanel()->columnsTable()->item(0, 2)->text().contains(QStringLiteral("5,000")));
+        QVERIFY(w->windowTitle().contains(QStringLiteral("cps1988")));
+        QVERIFY(!w->isWindowModified());
+    }
+
+    void askRefuseSaveAndReopen()
+    {
+        auto w = makeWindow();
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        auto *builder = w->queryBuilder();
+        auto *model = w->ledgerModel();
+        QSignalSpy inserted(model, &QAbstractItemModel::rowsInserted);
+
+        // 1. A count with a predicate typed by hand, ±100 at 95 %.
+        builder->setAggregate(data::Aggregate::Count);
+        typeWhere(*w, QStringLiteral("region == \"south\" and education >= 12"));
+        QVERIFY2(builder->validationError().isEmpty(), qPrintable(builder->validationError()));
+        builder->setAbsoluteTarget(100.0);
+        const double spentBefore = w->budgetGauge()->spent();
+        QTest::mouseClick(builder->askButton(), Qt::LeftButton);
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(model->rowCount(), 1);
+        QVERIFY(w->budgetGauge()->spent() > spentBefore);
+        QTRY_COMPARE(w->pathChart()->pointCount(), 1);
+        QCOMPARE(w->resultCard()->state(), ResultCard::State::Released);
+        QVERIFY(!model->data(model->index(0, 0), LedgerModel::RefusedRole).toBool());
+        QVERIFY(w->sessionPanel()->isLocked());
+        QVERIFY(!w->sessionPanel()->epsilonSpinBox()->isEnabled());
+        QVERIFY(w->isWindowModified());
+
+        // 2. More variety: a relative mean (doubling), a sum, and Enter in the predicate field.
+        builder->setAggregate(data::Aggregate::Mean);
+        builder->setColumn(QStringLiteral("wage"));
+        typeWhere(*w, QStringLiteral("region == \"west\""));
+        builder->setRelativeTarget(0.10);
+        QTest::mouseClick(builder->askButton(), Qt::LeftButton);
+        builder->setAggregate(data::Aggregate::Sum);
+        builder->setColumn(QStringLiteral("education"));
+        typeWhere(*w, QStringLiteral("parttime == \"no\""));
+        builder->setAbsoluteTarget(5000.0);
+        QTest::mouseClick(builder->askButton(), Qt::LeftButton);
+        builder->setAggregate(data::Aggregate::Count);
+        typeWhere(*w, QStringLiteral("smsa == \"yes\" and experience < 10"));
+        builder->setAbsoluteTarget(150.0);
+        QTest::keyClick(builder->whereEdit(), Qt::Key_Return);
+        QCOMPARE(model->rowCount(), 4);
+        QTRY_COMPARE(w->pathChart()->pointCount(), 4);
+
+        // 3. A demanding target (±1 on a count) costs more than the whole budget: refused.
+        builder->setAbsoluteTarget(1.0);
+        typeWhere(*w, QString());
+        const double spentBeforeRefusal = w->budgetGauge()->spent();
+        QTest::mouseClick(builder->askButton(), Qt::LeftButton);
+        QCOMPARE(model->rowCount(), 5);
+        QVERIFY(model->data(model->index(4, 0), LedgerModel::RefusedRole).toBool());
+        QCOMPARE(w->resultCard()->state(), ResultCard::State::Refused);
+        QCOMPARE(w->budgetGauge()->spent(), spentBeforeRefusal);
+        QTRY_COMPARE(w->pathChart()->refusedCount(), 1);
+        w->flushViews();
+        QVERIFY(!test::saveScreenshot(*w, QStringLiteral("mainwindow_queries")).isEmpty());
+
+        // Selecting the doubling request shows its attempts (each level released and paid).
+        w->ledgerView()->selectRow(1);
+        const auto &doubling = w->document()->session().events().at(1);
+        QCOMPARE(w->attemptsView()->topLevelItemCount(), static_cast<int>(doubling.attempts.size()));
+        QVERIFY(!test::saveScreenshot(*w, QStringLiteral("mainwindow_attempts")).isEmpty());
+
+        // 4. Modest counts until the filter refuses one: it never overspends.
+        builder->setAbsoluteTarget(40.0);
+        typeWhere(*w, QStringLiteral("ethnicity == \"afam\""));
+        int asked = 0;
+        while (asked < 200) {
+            QTest::mouseClick(builder->askButton(), Qt::LeftButton);
+            ++asked;
+            const int last = model->rowCount() - 1;
+            if (model->data(model->index(last, 0), LedgerModel::RefusedRole).toBool())
+                break;
+        }
+        QVERIFY2(asked < 200, "the budget never ran out");
+        QVERIFY(asked > 1);
+        QCOMPARE(w->resultCard()->state(), ResultCard::State::Refused);
+        QVERIFY(w->budgetGauge()->spent() <= w->budgetGauge()->nativeBudget());
+        QVERIFY(w->budgetGauge()->fraction() > 0.5);
+        QTRY_COMPARE(w->pathChart()->pointCount(), model->rowCount());
+        QTRY_COMPARE(w->pathChart()->refusedCount(), 2);
+        w->flushViews();
+        QVERIFY(!test::saveScreenshot(*w, QStringLiteral("mainwindow_exhausted")).isEmpty());
+
+        // 5. Save the transcript and a CSV; reopen the transcript in a fresh window.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString json = dir.filePath(QStringLiteral("session.json"));
+        auto saved = w->saveSessionTo(json);
+        QVERIFY2(saved.ok(), saved.ok() ? "" : saved.error().message.c_str());
+        QVERIFY(!w->isWindowModified());
+        QVERIFY(w->windowTitle().contains(QStringLiteral("session.json")));
+        const QString csv = dir.filePath(QStringLiteral("ledger.csv"));
+        QVERIFY(w->exportCsvTo(csv).ok());
+        QFile csvFile(csv);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        const QByteArray csvBytes = csvFile.readAll();
+        QCOMPARE(csvBytes.count('\n'), model->rowCount() + 1);
+
+        const auto &original = w->document()->session();
+        MainWindow reopened;
+        reopened.resize(1400, 900);
+        auto opened = reopened.openSessionFile(json);
+        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
+        const auto &restored = reopened.document()->session();
+        QCOMPARE(restored.events().size(), original.events().size());
+        QCOMPARE(restored.filter().spent(), original.filter().spent());
+        QCOMPARE(restored.filter().epsilonSpent(), original.filter().epsilonSpent());
+        QCOMPARE(restored.settings().seed, original.settings().seed);
+        QCOMPARE(reopened.ledgerModel()->rowCount(), model->rowCount());
+        QCOMPARE(reopened.budgetGauge()->spent(), w->budgetGauge()->spent());
+        QTRY_COMPARE(reopened.pathChart()->pointCount(), model->rowCount());
+        QVERIFY(reopened.sessionPanel()->isLocked());
+        QVERIFY(!reopened.isWindowModified());
+        QVERIFY(reopened.windowTitle().contains(QStringLiteral("session.json")));
+        reopened.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&reopened));
+        reopened.flushViews();
+        QVERIFY(!test::saveScreenshot(reopened, QStringLiteral("mainwindow_reopened")).isEmpty());
+
+        // 6. A broken transcript is refused and the current session is untouched.
+        const QString broken = dir.filePath(QStringLiteral("broken.json"));
+        QFile brokenFile(broken);
+        QVERIFY(brokenFile.open(QIODevice::WriteOnly));
+        brokenFile.write("{\"format\": \"pbx-transcript\", \"version\": 1, \"events\": [");
+        brokenFile.close();
+        const auto eventsBefore = reopened.document()->eventCount();
+        QVERIFY(!reopened.openSessionFile(broken).ok());
+        QVERIFY(!reopened.openSessionFile(dir.filePath(QStringLiteral("missing.json"))).ok());
+        QCOMPARE(reopened.document()->eventCount(), eventsBefore);
+        QCOMPARE(reopened.ledgerModel()->rowCount(), eventsBefore);
+    }
+
+    void invalidRequestRecordsNothing()
+    {
+        auto w = makeWindow();
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        typeWhere(*w, QStringLiteral("regon == \"south\""));
+        QVERIFY(!w->queryBuilder()->validationError().isEmpty());
+        QVERIFY(w->queryBuilder()->whereStatusLabel()->text().contains(QStringLiteral("regon")));
+        QTest::mouseClick(w->queryBuilder()->askButton(), Qt::LeftButton);
+        QCOMPARE(w->resultCard()->state(), ResultCard::State::Invalid);
+        QCOMPARE(w->ledgerModel()->rowCount(), 0);
+        QCOMPARE(w->budgetGauge()->spent(), 0.0);
+        QVERIFY(!w->sessionPanel()->isLocked());
+        QVERIFY(!w->isWindowModified());
+        w->flushViews();
+        QVERIFY(!test::saveScreenshot(*w, QStringLiteral("mainwindow_invalid")).isEmpty());
+    }
+
+    void settingsApplyUntilFirstRequest()
+    {
+        auto w = makeWindow();
+        auto *panel = w->sessionPanel();
+        // ε 1 → 2 through the spin box: a fresh session with the larger budget.
+        const double rhoAtOne = w->budgetGauge()->nativeBudget();
+        panel->epsilonSpinBox()->setValue(2.0);
+        QCOMPARE(w->document()->settings().epsilon, 2.0);
+        QVERIFY(w->budgetGauge()->nativeBudget() > rhoAtOne);
+        QCOMPARE(w->budgetGauge()->epsilonBudget(), 2.0);
+        // zCDP → pure ε: the unit changes everywhere.
+        panel->filterComboBox()->setCurrentIndex(
+            panel->filterComboBox()->findData(static_cast<int>(filters::FilterKind::Basic)));
+        QCOMPARE(w->document()->settings().filter, filters::FilterKind::Basic);
+        QCOMPARE(w->budgetGauge()->unitSymbol(), QStringLiteral("ε"));
+        QCOMPARE(w->ledgerModel()->unitSymbol(), QStringLiteral("ε"));
+        QCOMPARE(w->budgetGauge()->nativeBudget(), 2.0);
+        // Seed kept from the seeded start.
+        QCOMPARE(w->document()->settings().seed, std::optional<std::uint64_t>(kSeed));
+
+        // zCDP with δ = 0 is invalid: shown, not applied.
+        panel->filterComboBox()->setCurrentIndex(
+            panel->filterComboBox()->findData(static_cast<int>(filters::FilterKind::Zcdp)));
+        panel->deltaSpinBox()->setValue(0.0);
+        QVERIFY(panel->errorLabel()->isVisibleTo(panel));
+        QVERIFY(w->document()->settings().delta > 0.0);
+        panel->deltaSpinBox()->setValue(1e-7);
+        QVERIFY(!panel->errorLabel()->isVisibleTo(panel));
+        QCOMPARE(w->document()->settings().delta, 1e-7);
+
+        // After one request the settings are locked.
+        w->queryBuilder()->setAbsoluteTarget(200.0);
+        w->ask();
+        QCOMPARE(w->ledgerModel()->rowCount(), 1);
+        QVERIFY(panel->isLocked());
+        QVERIFY(!panel->filterComboBox()->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
