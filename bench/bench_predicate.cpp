@@ -54,8 +54,9 @@ void compile(benchmark::State &state)
 
 BENCHMARK_CAPTURE(evaluate, south_and_education, R"(region == "south" and education >= 12)")
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(evaluate, five_comparisons,
-                  R"((region == "south" or region == "west") and not parttime == "yes" and wage > 500 and experience < 30)")
+BENCHMARK_CAPTURE(
+    evaluate, five_comparisons,
+    R"((region == "south" or region == "west") and not parttime == "yes" and wage > 500 and experience < 30)")
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(compile)->Unit(benchmark::kMicrosecond);
 

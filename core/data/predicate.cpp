@@ -128,14 +128,10 @@ public:
 
     Error error(std::size_t offset, const std::string &message) const
     {
-        return makeError(ErrorCode::Parse,
-                         "column " + std::to_string(column(offset)) + ": " + message);
+        return makeError(ErrorCode::Parse, "column " + std::to_string(column(offset)) + ": " + message);
     }
 
-    std::string_view source(const Token &token) const
-    {
-        return m_text.substr(token.offset, token.length);
-    }
+    std::string_view source(const Token &token) const { return m_text.substr(token.offset, token.length); }
 
 private:
     // The whole UTF-8 character starting at `offset`, for messages (not just its first byte).
@@ -204,8 +200,8 @@ private:
 
         // from_chars rejects a leading '+', which the grammar allows.
         const std::string_view digitsText = text.front() == '+' ? text.substr(1) : text;
-        const auto [ptr, ec] =
-            std::from_chars(digitsText.data(), digitsText.data() + digitsText.size(), token.number);
+        const auto [ptr, ec]
+            = std::from_chars(digitsText.data(), digitsText.data() + digitsText.size(), token.number);
         if (ec == std::errc::result_out_of_range || (ec == std::errc() && !std::isfinite(token.number)))
             return error(m_pos, "number '" + truncated(text) + "' is out of range");
         if (ec != std::errc() || ptr != digitsText.data() + digitsText.size())
@@ -238,8 +234,8 @@ private:
                     break;
                 const char escaped = m_text[i + 1];
                 if (escaped != quote && escaped != '\\')
-                    return error(i, std::string("unknown escape '\\") + escaped
-                                        + "' in string (only \\" + quote + " and \\\\ are allowed)");
+                    return error(i, std::string("unknown escape '\\") + escaped + "' in string (only \\"
+                                        + quote + " and \\\\ are allowed)");
                 token.value += escaped;
                 i += 2;
                 continue;
@@ -302,8 +298,8 @@ public:
         if (m_current.kind == TokenKind::RightParen)
             return m_lexer.error(m_current.offset, "unexpected ')' without a matching '('");
         if (m_current.kind != TokenKind::End)
-            return m_lexer.error(m_current.offset, "unexpected " + describe(m_current)
-                                                       + "; expected 'and', 'or' or the end");
+            return m_lexer.error(m_current.offset,
+                                 "unexpected " + describe(m_current) + "; expected 'and', 'or' or the end");
         return std::move(m_program);
     }
 
@@ -373,12 +369,11 @@ private:
     Result<void> parseUnary(int depth)
     {
         // Refused at the '(' or 'not' that opens level maxNestingDepth + 1.
-        const bool opensLevel =
-            m_current.kind == TokenKind::Not || m_current.kind == TokenKind::LeftParen;
+        const bool opensLevel = m_current.kind == TokenKind::Not || m_current.kind == TokenKind::LeftParen;
         if (opensLevel && depth >= Predicate::maxNestingDepth)
-            return m_lexer.error(m_current.offset,
-                                 "nested deeper than " + std::to_string(Predicate::maxNestingDepth)
-                                     + " levels of parentheses and 'not'");
+            return m_lexer.error(m_current.offset, "nested deeper than "
+                                                       + std::to_string(Predicate::maxNestingDepth)
+                                                       + " levels of parentheses and 'not'");
         switch (m_current.kind) {
         case TokenKind::Not: {
             if (auto moved = advance(); !moved)
@@ -397,10 +392,9 @@ private:
             if (auto inner = parseOr(depth + 1); !inner)
                 return inner;
             if (m_current.kind != TokenKind::RightParen)
-                return m_lexer.error(m_current.offset,
-                                     "expected ')' to close the '(' at column "
-                                         + std::to_string(m_lexer.column(open)) + ", found "
-                                         + describe(m_current));
+                return m_lexer.error(m_current.offset, "expected ')' to close the '(' at column "
+                                                           + std::to_string(m_lexer.column(open)) + ", found "
+                                                           + describe(m_current));
             return advance();
         }
         case TokenKind::Identifier:
@@ -425,9 +419,8 @@ private:
         if (auto moved = advance(); !moved)
             return moved;
         if (m_current.kind != TokenKind::Operator)
-            return m_lexer.error(m_current.offset,
-                                 "expected a comparison (== != < <= > >=) after '" + name.value
-                                     + "', found " + describe(m_current));
+            return m_lexer.error(m_current.offset, "expected a comparison (== != < <= > >=) after '"
+                                                       + name.value + "', found " + describe(m_current));
         const std::string_view opText = m_lexer.source(m_current);
         const Comparison comparison = parseOperator(opText);
 
@@ -452,24 +445,21 @@ private:
         instruction.comparison = comparison;
         if (info.type == ColumnType::Numeric) {
             if (literal.kind != TokenKind::Number)
-                return m_lexer.error(name.offset, "column '" + info.name
-                                                      + "' is numeric; compare it with a number");
+                return m_lexer.error(name.offset,
+                                     "column '" + info.name + "' is numeric; compare it with a number");
             instruction.op = OpCode::Numeric;
             instruction.number = literal.number;
         } else {
             if (literal.kind != TokenKind::String
                 || (comparison != Comparison::Equal && comparison != Comparison::NotEqual))
-                return m_lexer.error(name.offset,
-                                     "column '" + info.name
-                                         + "' is categorical; compare it with a quoted string "
-                                           "using == or !=");
+                return m_lexer.error(name.offset, "column '" + info.name
+                                                      + "' is categorical; compare it with a quoted string "
+                                                        "using == or !=");
             instruction.op = OpCode::Categorical;
             instruction.label = literal.value;
             const auto &labels = info.categories;
             const auto found = std::find(labels.begin(), labels.end(), literal.value);
-            instruction.code = found == labels.end()
-                                   ? -1
-                                   : static_cast<std::int32_t>(found - labels.begin());
+            instruction.code = found == labels.end() ? -1 : static_cast<std::int32_t>(found - labels.begin());
         }
         m_program.push_back(std::move(instruction));
         return advance();
@@ -500,9 +490,8 @@ private:
             const std::string &candidate = m_table.columnInfo(i).name;
             if (name.value.size() > 64 || candidate.size() > 64)
                 continue;
-            const std::size_t distance = equalsIgnoreCase(candidate, name.value)
-                                             ? 0
-                                             : editDistance(candidate, name.value);
+            const std::size_t distance
+                = equalsIgnoreCase(candidate, name.value) ? 0 : editDistance(candidate, name.value);
             if (distance < bestDistance) {
                 bestDistance = distance;
                 best = candidate;
@@ -534,8 +523,7 @@ Result<Predicate> Predicate::compile(std::string_view text, const Table &table)
 {
     if (text.size() > maxTextBytes)
         return makeError(ErrorCode::Parse, "predicate is " + std::to_string(text.size())
-                                               + " bytes long; the limit is "
-                                               + std::to_string(maxTextBytes));
+                                               + " bytes long; the limit is " + std::to_string(maxTextBytes));
     Result<std::vector<Instruction>> program = PredicateCompiler(text, table).run();
     if (!program)
         return program.error();
@@ -548,7 +536,7 @@ Result<Predicate> Predicate::compile(std::string_view text, const Table &table)
 namespace {
 
 // The tight loops: one pass over a column writing 0/1 bytes, which compilers vectorise.
-template<typename T, typename Compare>
+template <typename T, typename Compare>
 void compareAll(std::span<const T> values, T literal, Compare compare, std::vector<std::uint8_t> &out)
 {
     const std::size_t n = values.size();
@@ -581,22 +569,28 @@ bool Predicate::pushComparison(const Table &table, const Instruction &instructio
         const double x = instruction.number;
         switch (instruction.comparison) {
         case Comparison::Equal:
-            compareAll(values, x, [](double a, double b) { return a == b; }, out);
+            compareAll(
+                values, x, [](double a, double b) { return a == b; }, out);
             break;
         case Comparison::NotEqual:
-            compareAll(values, x, [](double a, double b) { return a != b; }, out);
+            compareAll(
+                values, x, [](double a, double b) { return a != b; }, out);
             break;
         case Comparison::Less:
-            compareAll(values, x, [](double a, double b) { return a < b; }, out);
+            compareAll(
+                values, x, [](double a, double b) { return a < b; }, out);
             break;
         case Comparison::LessEqual:
-            compareAll(values, x, [](double a, double b) { return a <= b; }, out);
+            compareAll(
+                values, x, [](double a, double b) { return a <= b; }, out);
             break;
         case Comparison::Greater:
-            compareAll(values, x, [](double a, double b) { return a > b; }, out);
+            compareAll(
+                values, x, [](double a, double b) { return a > b; }, out);
             break;
         case Comparison::GreaterEqual:
-            compareAll(values, x, [](double a, double b) { return a >= b; }, out);
+            compareAll(
+                values, x, [](double a, double b) { return a >= b; }, out);
             break;
         }
         return true;
@@ -615,9 +609,11 @@ bool Predicate::pushComparison(const Table &table, const Instruction &instructio
     // An absent label (code −1) matches no row for ==, since every stored code is ≥ 0.
     const std::span<const std::int32_t> codes = table.codes(column);
     if (instruction.comparison == Comparison::Equal)
-        compareAll(codes, code, [](std::int32_t a, std::int32_t b) { return a == b; }, out);
+        compareAll(
+            codes, code, [](std::int32_t a, std::int32_t b) { return a == b; }, out);
     else
-        compareAll(codes, code, [](std::int32_t a, std::int32_t b) { return a != b; }, out);
+        compareAll(
+            codes, code, [](std::int32_t a, std::int32_t b) { return a != b; }, out);
     return true;
 }
 

@@ -75,11 +75,11 @@ private:
     {
         OpCode op = OpCode::Numeric;
         Comparison comparison = Comparison::Equal;
-        std::size_t column = 0;   ///< Numeric/Categorical: index in the compile-time table
-        std::string columnName;   ///< to re-resolve if the evaluated table differs
-        double number = 0.0;      ///< Numeric: the literal
-        std::int32_t code = -1;   ///< Categorical: the label's code, -1 if not in the dictionary
-        std::string label;        ///< Categorical: the literal
+        std::size_t column = 0; ///< Numeric/Categorical: index in the compile-time table
+        std::string columnName; ///< to re-resolve if the evaluated table differs
+        double number = 0.0;    ///< Numeric: the literal
+        std::int32_t code = -1; ///< Categorical: the label's code, -1 if not in the dictionary
+        std::string label;      ///< Categorical: the literal
     };
 
     bool pushComparison(const Table &table, const Instruction &instruction,

@@ -29,8 +29,7 @@ Result<void> validateColumn(const Column &column, std::size_t rowCount)
                              where + ": numeric column has " + std::to_string(column.numeric.size())
                                  + " values, expected " + std::to_string(rowCount));
         if (!info.categories.empty())
-            return makeError(ErrorCode::InvalidArgument,
-                             where + ": a numeric column cannot have categories");
+            return makeError(ErrorCode::InvalidArgument, where + ": a numeric column cannot have categories");
         if (info.declaredBounds) {
             if (auto valid = info.declaredBounds->validate(); !valid)
                 return makeError(ErrorCode::InvalidArgument, where + ": " + valid.error().message);
@@ -39,27 +38,24 @@ Result<void> validateColumn(const Column &column, std::size_t rowCount)
     }
 
     if (column.codes.size() != rowCount || !column.numeric.empty())
-        return makeError(ErrorCode::InvalidArgument,
-                         where + ": categorical column has " + std::to_string(column.codes.size())
-                             + " codes, expected " + std::to_string(rowCount));
+        return makeError(ErrorCode::InvalidArgument, where + ": categorical column has "
+                                                         + std::to_string(column.codes.size())
+                                                         + " codes, expected " + std::to_string(rowCount));
     if (info.declaredBounds)
-        return makeError(ErrorCode::InvalidArgument,
-                         where + ": bounds apply to numeric columns only");
+        return makeError(ErrorCode::InvalidArgument, where + ": bounds apply to numeric columns only");
     // Duplicate labels would make `column == "label"` ambiguous.
     std::unordered_set<std::string_view> seen;
     for (const std::string &label : info.categories) {
         if (!seen.insert(label).second)
-            return makeError(ErrorCode::InvalidArgument,
-                             where + ": category '" + label + "' appears twice");
+            return makeError(ErrorCode::InvalidArgument, where + ": category '" + label + "' appears twice");
     }
     const auto size = static_cast<std::int64_t>(info.categories.size());
     for (std::size_t row = 0; row < rowCount; ++row) {
         const std::int32_t code = column.codes[row];
         if (code < 0 || code >= size)
             return makeError(ErrorCode::InvalidArgument,
-                             where + ": row " + std::to_string(row + 1) + " has code "
-                                 + std::to_string(code) + ", outside the "
-                                 + std::to_string(size) + " categories");
+                             where + ": row " + std::to_string(row + 1) + " has code " + std::to_string(code)
+                                 + ", outside the " + std::to_string(size) + " categories");
     }
     return {};
 }
@@ -71,9 +67,8 @@ Result<void> Bounds::validate() const
     if (!std::isfinite(lower) || !std::isfinite(upper))
         return makeError(ErrorCode::InvalidArgument, "bounds must be finite numbers");
     if (lower > upper)
-        return makeError(ErrorCode::InvalidArgument,
-                         "lower bound " + formatDouble(lower) + " exceeds upper bound "
-                             + formatDouble(upper));
+        return makeError(ErrorCode::InvalidArgument, "lower bound " + formatDouble(lower)
+                                                         + " exceeds upper bound " + formatDouble(upper));
     return {};
 }
 

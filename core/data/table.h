@@ -50,8 +50,7 @@ public:
 
     /// Builds a table. Errors: InvalidArgument when columns differ in length, names repeat or are
     /// empty, a code is outside its dictionary, or a declared bound is invalid.
-    static Result<Table> create(std::string name, std::vector<Column> columns,
-                                std::string provenance = {});
+    static Result<Table> create(std::string name, std::vector<Column> columns, std::string provenance = {});
 
     const std::string &name() const { return m_name; }
     const std::string &provenance() const { return m_provenance; }

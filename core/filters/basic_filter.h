@@ -5,21 +5,30 @@
 
 namespace pbx::filters {
 
-/// Basic composition filter for pure ε-DP mechanisms: HALT when Σε_i would exceed ε
-/// (Rogers, Roth, Ullman, Vadhan 2016, §3: valid with adaptively chosen ε_i). δ is not used:
-/// the stopped interaction is (ε, 0)-DP.
+/// Basic composition filter for pure ε-DP: HALT when Σε_i would exceed ε (Rogers, Roth, Ullman,
+/// Vadhan 2016: valid with adaptively chosen ε_i). Also admits pure ex-post mechanisms (Laplace
+/// noise reduction) debited with their realised loss, which is the δ = 0 case of the ex-post
+/// filter (accuracy-first.md §6.2). The stopped interaction is (ε, 0)-DP.
 class BasicFilter final : public PrivacyFilter
 {
 public:
     /// Precondition: ε > 0 finite (checked by PrivacyFilter::create).
-    explicit BasicFilter(double epsilon, double delta) : PrivacyFilter(epsilon, delta, epsilon) {}
+    BasicFilter(double epsilon, double delta) : PrivacyFilter(epsilon, delta), m_epsilon(epsilon) {}
 
+    const BudgetAccount &primary() const override { return m_epsilon; }
     FilterKind kind() const override { return FilterKind::Basic; }
-    std::string_view unitSymbol() const override { return "ε"; }
-    std::string_view unitName() const override { return "epsilon"; }
-    double epsilonSpent() const override { return spent(); }
+    std::vector<BudgetSystem> systems() const override;
+    double epsilonSpent() const override { return m_epsilon.spent(); }
     double deltaSpent() const override { return 0.0; }
+    ChargeKind primaryKind() const override { return ChargeKind::PureEpsilon; }
     double epsilonOf(double native) const override { return native; }
+
+protected:
+    Result<void> check(const Charge &charge) const override;
+    void apply(const Charge &charge) override { m_epsilon.add(charge.amount); }
+
+private:
+    BudgetAccount m_epsilon;
 };
 
 } // namespace pbx::filters

@@ -2,28 +2,58 @@
 #include "core/filters/privacy_filter.h"
 
 #include "core/filters/basic_filter.h"
+#include "core/filters/expost_filter.h"
+#include "core/filters/unified_filter.h"
 #include "core/filters/zcdp_filter.h"
-#include "core/math/directed_rounding.h"
-#include "core/privacy/zcdp_conversion.h"
 
 #include <cmath>
 #include <cstdio>
 
 namespace pbx::filters {
 
+namespace {
+constexpr FilterKind kKinds[] = {FilterKind::Basic, FilterKind::Zcdp, FilterKind::ExPost, FilterKind::Unified,
+                                 FilterKind::BrownianZcdp};
+}
+
 std::string_view filterKindName(FilterKind kind)
 {
-    return kind == FilterKind::Basic ? "basic" : "zcdp";
+    switch (kind) {
+    case FilterKind::Basic: return "basic";
+    case FilterKind::Zcdp: return "zcdp";
+    case FilterKind::ExPost: return "expost";
+    case FilterKind::Unified: return "unified";
+    case FilterKind::BrownianZcdp: return "brownian-zcdp";
+    }
+    return "basic";
 }
 
 Result<FilterKind> parseFilterKind(std::string_view text)
 {
-    if (text == "basic")
-        return FilterKind::Basic;
-    if (text == "zcdp")
-        return FilterKind::Zcdp;
+    for (FilterKind k : kKinds)
+        if (filterKindName(k) == text)
+            return k;
+    return makeError(ErrorCode::InvalidArgument, "unknown filter '" + std::string(text)
+                                                     + "' (expected basic, zcdp, expost, unified or brownian-zcdp)");
+}
+
+std::string_view chargeKindName(ChargeKind kind)
+{
+    switch (kind) {
+    case ChargeKind::PureEpsilon: return "epsilon";
+    case ChargeKind::Rho: return "rho";
+    case ChargeKind::ExPost: return "expost";
+    }
+    return "epsilon";
+}
+
+Result<ChargeKind> parseChargeKind(std::string_view text)
+{
+    for (ChargeKind k : {ChargeKind::PureEpsilon, ChargeKind::Rho, ChargeKind::ExPost})
+        if (chargeKindName(k) == text)
+            return k;
     return makeError(ErrorCode::InvalidArgument,
-                     "unknown filter '" + std::string(text) + "' (expected basic or zcdp)");
+                     "unknown cost kind '" + std::string(text) + "' (expected epsilon, rho or expost)");
 }
 
 std::string formatAmount(double value)
@@ -33,62 +63,62 @@ std::string formatAmount(double value)
     return buffer;
 }
 
-double PrivacyFilter::remaining() const
+Error budgetExceeded(std::string_view what, double cost, double remaining)
 {
-    const double r = math::subtractRoundDown(m_budget, m_spent);
-    return r > 0.0 ? r : 0.0;
+    return makeError(ErrorCode::BudgetExceeded, "this query needs " + std::string(what) + " = "
+                                                    + formatAmount(cost) + " but " + formatAmount(remaining)
+                                                    + " remains");
 }
 
-Result<void> PrivacyFilter::canSpend(double cost) const
+Result<void> PrivacyFilter::canCharge(const Charge &c) const
 {
-    if (!(cost >= 0.0) || !std::isfinite(cost))
+    if (!(c.amount >= 0.0) || !std::isfinite(c.amount) || !(c.delta >= 0.0) || !std::isfinite(c.delta))
         return makeError(ErrorCode::InvalidArgument, "a privacy cost must be a finite number ≥ 0");
-    // cost ≤ RD(budget − spent) implies spent + cost ≤ budget in exact arithmetic.
-    if (cost <= remaining())
-        return {};
-    const std::string unit(unitSymbol());
-    return makeError(ErrorCode::BudgetExceeded, "this query needs " + unit + " = " + formatAmount(cost)
-                                                    + " but " + formatAmount(remaining()) + " remains");
+    return check(c);
 }
 
-Result<void> PrivacyFilter::spend(double cost)
+Result<void> PrivacyFilter::charge(const Charge &c)
 {
-    if (auto fits = canSpend(cost); !fits)
+    if (auto fits = canCharge(c); !fits)
         return fits;
-    // Rounded up, and never above the budget: exact spent + cost ≤ budget and the budget is a
-    // double, so the rounded-up sum cannot pass it.
-    m_spent = math::addRoundUp(m_spent, cost);
+    apply(c);
     return {};
 }
 
-Result<std::unique_ptr<PrivacyFilter>> PrivacyFilter::create(FilterKind kind, double epsilon, double delta)
+Result<void> FilterSplit::validate() const
+{
+    const auto share = [](double x) { return x > 0.0 && x < 1.0; };
+    if (!share(expostEpsilonShare) || !share(expostDeltaShare))
+        return makeError(ErrorCode::InvalidArgument,
+                         "the unified filter's ex-post shares of ε and δ must lie strictly between 0 and 1");
+    return {};
+}
+
+Result<std::unique_ptr<PrivacyFilter>> PrivacyFilter::create(FilterKind kind, double epsilon, double delta,
+                                                             FilterSplit split)
 {
     if (!(epsilon > 0.0) || !std::isfinite(epsilon))
         return makeError(ErrorCode::InvalidArgument, "ε must be a finite number > 0");
     if (!(delta >= 0.0 && delta < 1.0))
         return makeError(ErrorCode::InvalidArgument, "δ must lie in [0, 1)");
-    if (kind == FilterKind::Basic)
-        return std::unique_ptr<PrivacyFilter>(std::make_unique<BasicFilter>(epsilon, delta));
-    auto zcdp = ZcdpFilter::create(epsilon, delta);
-    if (!zcdp)
-        return zcdp.error();
-    return std::unique_ptr<PrivacyFilter>(std::move(zcdp.value()));
-}
-
-Result<std::unique_ptr<ZcdpFilter>> ZcdpFilter::create(double epsilon, double delta)
-{
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "the zCDP filter needs 0 < δ < 1");
-    auto rho = privacy::rhoFromEpsilon(epsilon, delta);
-    if (!rho)
-        return rho.error();
-    return std::unique_ptr<ZcdpFilter>(new ZcdpFilter(epsilon, delta, *rho));
-}
-
-double ZcdpFilter::epsilonOf(double rho) const
-{
-    auto eps = privacy::epsilonFromRho(rho, deltaBudget());
-    return eps ? *eps : std::nan("");
+    switch (kind) {
+    case FilterKind::Basic: return std::unique_ptr<PrivacyFilter>(std::make_unique<BasicFilter>(epsilon, delta));
+    case FilterKind::ExPost: return std::unique_ptr<PrivacyFilter>(std::make_unique<ExPostFilter>(epsilon, delta));
+    case FilterKind::Zcdp:
+    case FilterKind::BrownianZcdp: {
+        auto f = ZcdpFilter::create(epsilon, delta, kind);
+        if (!f)
+            return f.error();
+        return std::unique_ptr<PrivacyFilter>(std::move(f.value()));
+    }
+    case FilterKind::Unified: {
+        auto f = UnifiedFilter::create(epsilon, delta, split);
+        if (!f)
+            return f.error();
+        return std::unique_ptr<PrivacyFilter>(std::move(f.value()));
+    }
+    }
+    return makeError(ErrorCode::InvalidArgument, "unknown filter");
 }
 
 } // namespace pbx::filters

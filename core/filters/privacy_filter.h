@@ -1,80 +1,134 @@
 // SPDX-License-Identifier: MIT
-// Privacy filters: a stopping rule over adaptively chosen mechanisms that refuses any request
-// that would exceed the budget and admits every request that fits (an exact fit included).
+// Privacy filters: stopping rules over adaptively chosen mechanisms that refuse any charge that
+// would exceed the budget and admit every charge that fits (an exact fit included).
 #pragma once
 
+#include "core/filters/budget_account.h"
 #include "core/util/result.h"
 
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace pbx::filters {
 
 enum class FilterKind {
-    Basic, ///< pure ε, sequential composition; Laplace mechanisms
-    Zcdp,  ///< fully adaptive zCDP filter (Whitehouse et al. 2023); Gaussian mechanisms
+    Basic,        ///< pure ε, sequential composition (Laplace; Laplace noise reduction ex-post)
+    Zcdp,         ///< fully adaptive zCDP filter (Whitehouse et al. 2023); Gaussian mechanisms
+    ExPost,       ///< ex-post filter (Rogers et al. 2023, Lemma 5.2; accuracy-first.md §6.2)
+    Unified,      ///< zCDP and ex-post sub-filters under one (ε, δ) (Theorem 3; §6.3)
+    BrownianZcdp, ///< zCDP filter admitting Brownian noise reduction at ρ = Δ²/(2T_stop) (§6.4)
 };
 
-std::string_view filterKindName(FilterKind kind); ///< "basic" or "zcdp"
+/// "basic", "zcdp", "expost", "unified" or "brownian-zcdp".
+std::string_view filterKindName(FilterKind kind);
 Result<FilterKind> parseFilterKind(std::string_view text);
 
-/// A filter over one native privacy quantity (ε for basic, ρ for zCDP) that composes by
-/// addition. Budget arithmetic uses directed rounding: a charge is added rounded up and the
-/// remaining budget is computed rounded down, so floating-point error can neither make it accept
-/// an overspend nor refuse a request costing exactly remaining() (accuracy-first.md §8.2).
+/// What a mechanism asks a filter to pay, computed before its noise is drawn (predictability).
+enum class ChargeKind {
+    PureEpsilon, ///< ε of a pure ε-DP release (a zCDP filter admits it as ρ = ε²/2)
+    Rho,         ///< ρ of a ρ-zCDP release (Gaussian; a Brownian noise-reduction step)
+    ExPost,      ///< an increment of realised ex-post loss ε, with the mechanism's δ (paid once)
+};
+
+std::string_view chargeKindName(ChargeKind kind); ///< "epsilon", "rho" or "expost"
+Result<ChargeKind> parseChargeKind(std::string_view text);
+
+struct Charge
+{
+    ChargeKind kind = ChargeKind::PureEpsilon;
+    double amount = 0.0; ///< ε or ρ, ≥ 0
+    double delta = 0.0;  ///< ex-post δ (ExPost only), ≥ 0
+};
+
+/// One budgeted system of a filter, for gauges and charts.
+struct BudgetSystem
+{
+    std::string name;       ///< "pure ε", "zCDP", "ex-post"
+    std::string unitSymbol; ///< "ε" or "ρ"
+    double budget = 0.0;    ///< in the unit
+    double spent = 0.0;
+    double epsilonBudget = 0.0; ///< the ε this system guarantees (at its δ)
+    double deltaBudget = 0.0;
+    double epsilonSpent = 0.0;  ///< ε-equivalent of `spent` at its δ, rounded up
+};
+
+/// How the unified filter splits (ε, δ): the ex-post side gets these fractions, the zCDP side
+/// the rest. A free design parameter of Theorem 3, fixed before the session starts (§8.4).
+struct FilterSplit
+{
+    double expostEpsilonShare = 0.25; ///< accuracy-first.md §8.4's suggested default
+    double expostDeltaShare = 0.5;
+    /// Errors: InvalidArgument unless both shares lie strictly between 0 and 1.
+    Result<void> validate() const;
+};
+
 class PrivacyFilter
 {
 public:
     virtual ~PrivacyFilter() = default;
 
     virtual FilterKind kind() const = 0;
-    /// Symbol of the native quantity, for messages: "ε" or "ρ".
-    virtual std::string_view unitSymbol() const = 0;
-    /// JSON-friendly name of the native quantity: "epsilon" or "rho".
-    virtual std::string_view unitName() const = 0;
 
     /// The session's (ε, δ) guarantee this filter enforces.
     double epsilonBudget() const { return m_epsilonBudget; }
     double deltaBudget() const { return m_deltaBudget; }
 
-    /// Budget, spend and remainder in the native unit.
-    double budget() const { return m_budget; }
-    double spent() const { return m_spent; }
-    /// budget − spent, rounded down; never negative.
-    double remaining() const;
+    /// Every budgeted system (one, or two for the unified filter).
+    virtual std::vector<BudgetSystem> systems() const = 0;
 
-    /// The (ε, δ) the spending so far amounts to at the session δ (an upper bound; ε rounded up).
+    /// Succeeds when the charge fits. Errors: InvalidArgument for a negative or non-finite
+    /// amount or δ; Unsupported when this filter cannot account that kind (with the reason);
+    /// BudgetExceeded with a message like "this query needs ρ = 0.031 but 0.012 remains".
+    Result<void> canCharge(const Charge &charge) const;
+    /// Pays the charge if it fits (see canCharge); otherwise pays nothing and returns the error.
+    Result<void> charge(const Charge &charge);
+
+    /// The (ε, δ) the spending so far amounts to (an upper bound; ε rounded up).
     virtual double epsilonSpent() const = 0;
     virtual double deltaSpent() const = 0;
-    /// ε-equivalent of a native amount (for gauges and the path chart), rounded up.
+
+    /// The primary system (the only one, or the zCDP side of the unified filter): its budget,
+    /// spend and remainder, in its unit.
+    virtual ChargeKind primaryKind() const = 0;
+    double budget() const { return primary().budget(); }
+    double spent() const { return primary().spent(); }
+    double remaining() const { return primary().remaining(); }
+    std::string_view unitSymbol() const { return primaryKind() == ChargeKind::Rho ? "ρ" : "ε"; }
+    std::string_view unitName() const { return primaryKind() == ChargeKind::Rho ? "rho" : "epsilon"; }
+    /// The primary system's account.
+    virtual const BudgetAccount &primary() const = 0;
+    /// ε-equivalent of an amount of the primary unit (for gauges and paths), rounded up.
     virtual double epsilonOf(double native) const = 0;
 
-    /// Succeeds when `cost` fits: cost ≤ remaining(). Errors: InvalidArgument for a negative or
-    /// non-finite cost; BudgetExceeded with a message like
-    /// "this query needs ρ = 0.031 but 0.012 remains".
-    Result<void> canSpend(double cost) const;
+    /// canCharge/charge in the primary unit.
+    Result<void> canSpend(double cost) const { return canCharge({primaryKind(), cost, 0.0}); }
+    Result<void> spend(double cost) { return charge({primaryKind(), cost, 0.0}); }
 
-    /// Charges `cost` if it fits (see canSpend); otherwise charges nothing and returns the error.
-    Result<void> spend(double cost);
-
-    /// Creates a filter enforcing (ε, δ). Errors: InvalidArgument for ε ≤ 0 or non-finite,
-    /// δ ∉ (0, 1) for zCDP, δ ∉ [0, 1) for basic.
-    static Result<std::unique_ptr<PrivacyFilter>> create(FilterKind kind, double epsilon, double delta);
+    /// Creates a filter enforcing (ε, δ). Errors: InvalidArgument for ε ≤ 0 or non-finite, δ
+    /// outside [0, 1) (basic, ex-post) or (0, 1) (zCDP-based), or an invalid split.
+    static Result<std::unique_ptr<PrivacyFilter>> create(FilterKind kind, double epsilon, double delta,
+                                                         FilterSplit split = {});
 
 protected:
-    PrivacyFilter(double epsilonBudget, double deltaBudget, double nativeBudget)
-        : m_epsilonBudget(epsilonBudget), m_deltaBudget(deltaBudget), m_budget(nativeBudget)
+    PrivacyFilter(double epsilonBudget, double deltaBudget)
+        : m_epsilonBudget(epsilonBudget), m_deltaBudget(deltaBudget)
     {}
+    /// Checks the charge against this filter's systems (amounts already validated).
+    virtual Result<void> check(const Charge &charge) const = 0;
+    /// Applies a charge that check() accepted.
+    virtual void apply(const Charge &charge) = 0;
 
 private:
     double m_epsilonBudget;
     double m_deltaBudget;
-    double m_budget;
-    double m_spent = 0.0;
 };
 
 /// Formats a privacy quantity for messages: 4 significant digits, no trailing zeros.
 std::string formatAmount(double value);
+
+/// "this query needs ρ = 0.031 but 0.012 remains" (the filters' refusal message).
+Error budgetExceeded(std::string_view what, double cost, double remaining);
 
 } // namespace pbx::filters

@@ -52,9 +52,9 @@ void onField(void *data, std::size_t length, void *context)
         return; // libcsv cannot be stopped from a callback; ignore the rest
     Row &row = ctx.row;
     if (row.count >= ctx.maxFields) {
-        ctx.error = makeError(ErrorCode::Parse, "line " + std::to_string(ctx.line) + ": more than "
-                                                    + std::to_string(ctx.maxFields)
-                                                    + " fields; refusing the file");
+        ctx.error
+            = makeError(ErrorCode::Parse, "line " + std::to_string(ctx.line) + ": more than "
+                                              + std::to_string(ctx.maxFields) + " fields; refusing the file");
         return;
     }
     if (row.fields.size() <= row.count) {
@@ -96,8 +96,7 @@ std::size_t characterColumn(std::string_view line, std::size_t byteOffset)
 }
 
 // Feeds libcsv one physical line at a time so callbacks know the current line number.
-Result<void> scanCsv(std::string_view bytes, char delimiter, std::size_t maxFields,
-                     const RowHandler &onRow)
+Result<void> scanCsv(std::string_view bytes, char delimiter, std::size_t maxFields, const RowHandler &onRow)
 {
     csv_parser parser;
     if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI | CSV_EMPTY_IS_NULL) != 0)
@@ -117,8 +116,7 @@ Result<void> scanCsv(std::string_view bytes, char delimiter, std::size_t maxFiel
         const std::size_t newline = bytes.find('\n', pos);
         const std::size_t end = newline == std::string_view::npos ? bytes.size() : newline + 1;
         const std::string_view chunk = bytes.substr(pos, end - pos);
-        const std::size_t parsed = csv_parse(&parser, chunk.data(), chunk.size(), onField,
-                                             onRowEnd, &ctx);
+        const std::size_t parsed = csv_parse(&parser, chunk.data(), chunk.size(), onField, onRowEnd, &ctx);
         if (ctx.error)
             break;
         if (parsed != chunk.size())
@@ -132,8 +130,8 @@ Result<void> scanCsv(std::string_view bytes, char delimiter, std::size_t maxFiel
             ++ctx.line;
     }
     if (!ctx.error && csv_fini(&parser, onField, onRowEnd, &ctx) != 0)
-        return makeError(ErrorCode::Parse, "line " + std::to_string(ctx.line)
-                                               + ": the file ends inside a quoted field");
+        return makeError(ErrorCode::Parse,
+                         "line " + std::to_string(ctx.line) + ": the file ends inside a quoted field");
     if (ctx.error)
         return *ctx.error;
     return {};
@@ -171,9 +169,7 @@ struct ColumnPlan
 class CsvReader
 {
 public:
-    CsvReader(std::string_view bytes, const CsvReadOptions &options)
-        : m_bytes(bytes), m_options(options)
-    {}
+    CsvReader(std::string_view bytes, const CsvReadOptions &options) : m_bytes(bytes), m_options(options) {}
 
     Result<std::vector<data::Column>> read()
     {
@@ -223,10 +219,10 @@ private:
         if (m_plans.empty())
             return readHeader(row);
         if (row.count != m_plans.size())
-            return makeError(ErrorCode::Parse,
-                             "line " + std::to_string(row.endLine) + ": expected "
-                                 + std::to_string(m_plans.size()) + " fields as in the header, found "
-                                 + std::to_string(row.count));
+            return makeError(ErrorCode::Parse, "line " + std::to_string(row.endLine) + ": expected "
+                                                   + std::to_string(m_plans.size())
+                                                   + " fields as in the header, found "
+                                                   + std::to_string(row.count));
         if (++m_rows > m_options.maxRows)
             return makeError(ErrorCode::Parse, "more than " + std::to_string(m_options.maxRows)
                                                    + " data rows; refusing the file");
@@ -255,14 +251,14 @@ private:
         std::unordered_map<std::string_view, std::size_t> seen;
         for (std::size_t c = 0; c < row.count; ++c) {
             const std::string_view name = row.field(c);
-            const std::string at =
-                "line " + std::to_string(row.lines[c]) + ", column " + std::to_string(c + 1);
+            const std::string at
+                = "line " + std::to_string(row.lines[c]) + ", column " + std::to_string(c + 1);
             if (name.empty())
                 return makeError(ErrorCode::Parse, at + ": empty column name in the header");
             if (const auto [it, inserted] = seen.emplace(name, c); !inserted)
                 return makeError(ErrorCode::Parse, at + ": duplicate column name " + shownText(name)
-                                                       + " (also column "
-                                                       + std::to_string(it->second + 1) + ")");
+                                                       + " (also column " + std::to_string(it->second + 1)
+                                                       + ")");
         }
         for (std::size_t c = 0; c < row.count; ++c) {
             ColumnPlan plan;
@@ -282,9 +278,9 @@ private:
         if (m_options.metadata) {
             for (const ColumnMetadata &described : m_options.metadata->columns) {
                 if (!seen.count(described.name))
-                    return makeError(ErrorCode::NotFound,
-                                     "the metadata describes column " + shownText(described.name)
-                                         + ", which the CSV header does not have");
+                    return makeError(ErrorCode::NotFound, "the metadata describes column "
+                                                              + shownText(described.name)
+                                                              + ", which the CSV header does not have");
             }
         }
         return {};
@@ -383,8 +379,8 @@ Result<std::string> readWholeFile(const std::string &path)
     return bytes;
 }
 
-Result<data::Table> buildTable(std::string_view bytes, std::string tableName,
-                               std::string provenance, const CsvReadOptions &options)
+Result<data::Table> buildTable(std::string_view bytes, std::string tableName, std::string provenance,
+                               const CsvReadOptions &options)
 {
     if (options.delimiter == '"' || options.delimiter == '\r' || options.delimiter == '\n')
         return makeError(ErrorCode::InvalidArgument, "the CSV delimiter cannot be a quote or a line break");
@@ -397,8 +393,8 @@ Result<data::Table> buildTable(std::string_view bytes, std::string tableName,
     Result<std::vector<data::Column>> columns = CsvReader(bytes, options).read();
     if (!columns)
         return columns.error();
-    Result<data::Table> table = data::Table::create(std::move(tableName), std::move(columns).value(),
-                                                    std::move(provenance));
+    Result<data::Table> table
+        = data::Table::create(std::move(tableName), std::move(columns).value(), std::move(provenance));
     if (!table || !options.metadata)
         return table;
     return applyDatasetMetadata(*table, *options.metadata);
@@ -406,8 +402,7 @@ Result<data::Table> buildTable(std::string_view bytes, std::string tableName,
 
 } // namespace
 
-Result<data::Table> readCsv(std::string_view bytes, std::string tableName,
-                            const CsvReadOptions &options)
+Result<data::Table> readCsv(std::string_view bytes, std::string tableName, const CsvReadOptions &options)
 {
     return buildTable(bytes, std::move(tableName), {}, options);
 }
@@ -432,9 +427,8 @@ Result<data::Table> readCsvFile(const std::string &path, const CsvReadOptions &o
         stem = stem.stem();
 
     // Metadata provenance, when given, replaces this minimal note.
-    Result<data::Table> table =
-        buildTable(*bytes, stem.string(),
-                   "read from " + std::filesystem::path(path).filename().string(), options);
+    Result<data::Table> table = buildTable(
+        *bytes, stem.string(), "read from " + std::filesystem::path(path).filename().string(), options);
     if (!table)
         return makeError(table.error().code, path + ": " + table.error().message);
     return table;

@@ -52,8 +52,9 @@ Result<data::Table> readCsv(std::string_view bytes, std::string tableName,
 /// Reads a CSV file (UTF-8 path), decompressing it first if it is gzip data (by its magic
 /// bytes, whatever the extension). The table is named after the file stem ("data.csv.gz" →
 /// "data") unless the metadata names it; the provenance records the file name.
-/// Errors: Io when the file cannot be read or exceeds maxCsvFileBytes (also after
-/// decompression); otherwise as gunzip() and readCsv(), prefixed with the file name.
+/// Errors: Io when the file cannot be read or exceeds maxCsvFileBytes; InvalidArgument when
+/// it decompresses to more than maxCsvFileBytes; otherwise as gunzip() and readCsv(), the
+/// message prefixed with the path.
 Result<data::Table> readCsvFile(const std::string &path, const CsvReadOptions &options = {});
 
 } // namespace pbx::io

@@ -133,10 +133,10 @@ Result<DatasetMetadata> parseDocument(const json &document)
         return parseError("version", "expected an integer");
     const auto number = version->get<std::int64_t>();
     if (number > datasetMetadataVersion)
-        return makeError(ErrorCode::Unsupported,
-                         "dataset metadata version " + std::to_string(number)
-                             + " is newer than this program understands (up to "
-                             + std::to_string(datasetMetadataVersion) + "); please update it");
+        return makeError(ErrorCode::Unsupported, "dataset metadata version " + std::to_string(number)
+                                                     + " is newer than this program understands (up to "
+                                                     + std::to_string(datasetMetadataVersion)
+                                                     + "); please update it");
     if (number < 1)
         return parseError("version", "expected a positive integer");
 
@@ -156,8 +156,7 @@ Result<DatasetMetadata> parseDocument(const json &document)
             return parseError("rows", "expected a non-negative integer");
         metadata.rows = rows->get<std::size_t>();
     }
-    if (const auto columns = document.find("columns");
-        columns != document.end() && !columns->is_null()) {
+    if (const auto columns = document.find("columns"); columns != document.end() && !columns->is_null()) {
         if (!columns->is_array())
             return parseError("columns", "expected an array");
         std::unordered_set<std::string> names;
@@ -191,8 +190,8 @@ Result<DatasetMetadata> parseDatasetMetadata(std::string_view text)
         const json document = json::parse(text.begin(), text.end());
         return parseDocument(document);
     } catch (const json::parse_error &error) {
-        return makeError(ErrorCode::Parse, "dataset metadata is not valid JSON (at byte "
-                                               + std::to_string(error.byte) + ")");
+        return makeError(ErrorCode::Parse,
+                         "dataset metadata is not valid JSON (at byte " + std::to_string(error.byte) + ")");
     } catch (const json::exception &error) {
         // e.g. a number too large for a double; the message names the problem.
         return makeError(ErrorCode::Parse, std::string("dataset metadata: ") + error.what());
@@ -254,9 +253,9 @@ std::string datasetMetadataToJson(const DatasetMetadata &metadata)
 Result<data::Table> applyDatasetMetadata(const data::Table &table, const DatasetMetadata &metadata)
 {
     if (metadata.rows && *metadata.rows != table.rowCount())
-        return makeError(ErrorCode::InvalidArgument,
-                         "the metadata declares " + std::to_string(*metadata.rows)
-                             + " rows, but the data has " + std::to_string(table.rowCount()));
+        return makeError(ErrorCode::InvalidArgument, "the metadata declares " + std::to_string(*metadata.rows)
+                                                         + " rows, but the data has "
+                                                         + std::to_string(table.rowCount()));
     for (const ColumnMetadata &described : metadata.columns) {
         if (!table.columnIndex(described.name))
             return makeError(ErrorCode::NotFound, "the metadata describes column '" + described.name
@@ -276,15 +275,13 @@ Result<data::Table> applyDatasetMetadata(const data::Table &table, const Dataset
         const bool numeric = column.info.type == data::ColumnType::Numeric;
         if (described->type && *described->type != column.info.type)
             return makeError(ErrorCode::InvalidArgument,
-                             where + "the metadata declares it "
-                                 + (numeric ? "categorical" : "numeric") + ", but it is "
-                                 + (numeric ? "numeric" : "categorical"));
+                             where + "the metadata declares it " + (numeric ? "categorical" : "numeric")
+                                 + ", but it is " + (numeric ? "numeric" : "categorical"));
         if (!described->description.empty())
             column.info.description = described->description;
         if (described->bounds) {
             if (!numeric)
-                return makeError(ErrorCode::InvalidArgument,
-                                 where + "bounds apply to numeric columns only");
+                return makeError(ErrorCode::InvalidArgument, where + "bounds apply to numeric columns only");
             column.info.declaredBounds = described->bounds;
         }
         if (!described->categories.empty()) {
@@ -299,9 +296,9 @@ Result<data::Table> applyDatasetMetadata(const data::Table &table, const Dataset
             for (std::size_t c = 0; c < column.info.categories.size(); ++c) {
                 const auto found = declared.find(column.info.categories[c]);
                 if (found == declared.end()) {
-                    const bool used = std::find(column.codes.begin(), column.codes.end(),
-                                                static_cast<std::int32_t>(c))
-                                      != column.codes.end();
+                    const bool used
+                        = std::find(column.codes.begin(), column.codes.end(), static_cast<std::int32_t>(c))
+                          != column.codes.end();
                     if (used)
                         return makeError(ErrorCode::InvalidArgument,
                                          where + "label '" + column.info.categories[c]
@@ -321,8 +318,8 @@ Result<data::Table> applyDatasetMetadata(const data::Table &table, const Dataset
     std::string provenance = metadata.provenance.empty() ? table.provenance() : metadata.provenance;
     if (!metadata.licence.empty())
         provenance += (provenance.empty() ? "Licence: " : " Licence: ") + metadata.licence;
-    return data::Table::create(metadata.name.empty() ? table.name() : metadata.name,
-                               std::move(columns), std::move(provenance));
+    return data::Table::create(metadata.name.empty() ? table.name() : metadata.name, std::move(columns),
+                               std::move(provenance));
 }
 
 } // namespace pbx::io

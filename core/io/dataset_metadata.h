@@ -28,8 +28,8 @@ inline constexpr int datasetMetadataVersion = 1;
 struct ColumnMetadata
 {
     std::string name;
-    std::optional<data::ColumnType> type;  ///< unset: inferred from the data
-    std::optional<data::Bounds> bounds;    ///< numeric columns only
+    std::optional<data::ColumnType> type; ///< unset: inferred from the data
+    std::optional<data::Bounds> bounds;   ///< numeric columns only
     std::string description;
     /// Categorical columns only: the public domain of labels, in display order. When set, the
     /// table's dictionary is exactly this list (labels absent from the data still count, e.g. as

@@ -76,8 +76,7 @@ Result<std::string> gunzip(std::string_view compressed, std::size_t maxOutputByt
         if (stream.avail_in == 0 && consumed < compressed.size()) {
             const std::size_t take = std::min<std::size_t>(compressed.size() - consumed, UINT_MAX);
             // zlib's API is not const-correct; inflate never writes through next_in.
-            stream.next_in =
-                reinterpret_cast<Bytef *>(const_cast<char *>(compressed.data() + consumed));
+            stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(compressed.data() + consumed));
             stream.avail_in = static_cast<uInt>(take);
             consumed += take;
         }
@@ -89,9 +88,9 @@ Result<std::string> gunzip(std::string_view compressed, std::size_t maxOutputByt
         const int status = inflate(&stream, Z_NO_FLUSH);
         output.resize(before + room - stream.avail_out);
         if (output.size() > maxOutputBytes)
-            return makeError(ErrorCode::InvalidArgument,
-                             "gzip data expands to more than " + std::to_string(maxOutputBytes)
-                                 + " bytes; refusing to decompress it");
+            return makeError(ErrorCode::InvalidArgument, "gzip data expands to more than "
+                                                             + std::to_string(maxOutputBytes)
+                                                             + " bytes; refusing to decompress it");
 
         if (status == Z_STREAM_END) {
             memberEnded = true;
@@ -99,10 +98,9 @@ Result<std::string> gunzip(std::string_view compressed, std::size_t maxOutputByt
             if (!moreInput)
                 break;
             // Another member may follow (as `cat a.gz b.gz` produces); anything else is garbage.
-            const std::string_view rest =
-                stream.avail_in > 0
-                    ? std::string_view(reinterpret_cast<const char *>(stream.next_in), 1)
-                    : compressed.substr(consumed, 1);
+            const std::string_view rest
+                = stream.avail_in > 0 ? std::string_view(reinterpret_cast<const char *>(stream.next_in), 1)
+                                      : compressed.substr(consumed, 1);
             if (static_cast<unsigned char>(rest[0]) != 0x1f)
                 return makeError(ErrorCode::Parse, "unexpected bytes after the end of the gzip data");
             if (inflateReset(&stream) != Z_OK)

@@ -19,8 +19,7 @@ inline constexpr std::size_t defaultMaxGunzipBytes = std::size_t{512} * 1024 * 1
 /// Valid: maxOutputBytes ≥ 1.
 /// Errors: Parse for input that is empty, not gzip, corrupt, truncated or followed by garbage;
 /// InvalidArgument when the output would exceed `maxOutputBytes`.
-Result<std::string> gunzip(std::string_view compressed,
-                           std::size_t maxOutputBytes = defaultMaxGunzipBytes);
+Result<std::string> gunzip(std::string_view compressed, std::size_t maxOutputBytes = defaultMaxGunzipBytes);
 
 /// True when `bytes` starts with the gzip magic number (1f 8b).
 bool looksGzipped(std::string_view bytes);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace pbx::mechanisms {
 
@@ -49,6 +50,16 @@ Result<GeometricNoiseGrid> GeometricNoiseGrid::create(double startScale, double 
         return makeError(ErrorCode::InvalidArgument, "the grid would have more than 10^7 points");
     grid.m_count = last + 1;
     return grid;
+}
+
+double GeometricNoiseGrid::scaleForTime(double time)
+{
+    if (!positiveFinite(time))
+        return std::nan("");
+    double s = std::sqrt(time);
+    while (s * s < time)
+        s = std::nextafter(s, std::numeric_limits<double>::infinity());
+    return s;
 }
 
 double GeometricNoiseGrid::unclampedScale(int k) const

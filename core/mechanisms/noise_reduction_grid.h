@@ -31,6 +31,12 @@ public:
     /// 10⁷ points (ratio 0.97 from 10⁴ to 10⁻⁴ is 605 points). Errors: InvalidArgument otherwise.
     static Result<GeometricNoiseGrid> create(double startScale, double ratio, double floorScale);
 
+    /// The smallest double s whose square, as timeAt() computes it, is ≥ time: the floor scale
+    /// to use for a floor *time*, e.g. brownianTimeForRho(Δ, cap), so that the floor time is never
+    /// below it (rounding up keeps the ρ charge within the cap). Valid: time > 0 finite (NaN
+    /// otherwise).
+    static double scaleForTime(double time);
+
     double startScale() const { return m_start; }
     double ratio() const { return m_ratio; }
     double floorScale() const { return m_floor; }

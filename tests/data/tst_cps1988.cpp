@@ -116,8 +116,7 @@ void TestCps1988::nameIsCaseInsensitive()
 void TestCps1988::loadsFilesWithSidecars()
 {
     // The shipped source file with its same-stem sidecar loads exactly like the embedded copy.
-    const auto fromSource =
-        pbx::resources::loadDataset(PBX_SOURCE_DIR "/resources/datasets/cps1988.csv.gz");
+    const auto fromSource = pbx::resources::loadDataset(PBX_SOURCE_DIR "/resources/datasets/cps1988.csv.gz");
     QVERIFY2(fromSource.ok(), fromSource.ok() ? "" : fromSource.error().message.c_str());
     QCOMPARE(fromSource->name(), std::string("cps1988"));
     QCOMPARE(fromSource->columnInfo(5).categories, m_table.columnInfo(5).categories);

@@ -81,7 +81,9 @@ void TestCsvReader::valid_data()
     QTest::newRow("basic") << std::string("a,b,c\n1,x,2.5\n3,y,-1e3\n") << 2 << std::string("NCN");
     QTest::newRow("CRLF") << std::string("a,b,c\r\n1,x,2.5\r\n3,y,-1e3\r\n") << 2 << std::string("NCN");
     QTest::newRow("no final newline") << std::string("a,b\n1,x\n3,y") << 2 << std::string("NC");
-    QTest::newRow("byte-order mark") << std::string("\xEF\xBB\xBF" "a,b\n1,x\n") << 1 << std::string("NC");
+    QTest::newRow("byte-order mark") << std::string("\xEF\xBB\xBF"
+                                                    "a,b\n1,x\n")
+                                     << 1 << std::string("NC");
     QTest::newRow("blank lines skipped") << std::string("a,b\n1,2\n\n3,4\n   \n\n") << 2 << std::string("NN");
     QTest::newRow("spaces around fields") << std::string(" a , b \n 1 , x \n") << 1 << std::string("NC");
     QTest::newRow("bad number makes categorical") << std::string("v\n1\n2\nthree\n") << 3 << std::string("C");
@@ -121,22 +123,23 @@ void TestCsvReader::invalid_data()
                                << "line 3: expected 3 fields as in the header, found 2";
     QTest::newRow("long row") << std::string("a,b\n1,2\n3,4,5\n")
                               << "line 3: expected 2 fields as in the header, found 3";
-    QTest::newRow("empty header name") << std::string("a,,c\n1,2,3\n")
-                                       << "line 1, column 2: empty column name in the header";
-    QTest::newRow("duplicate header name") << std::string("a,b,a\n1,2,3\n")
-                                           << "line 1, column 3: duplicate column name 'a' (also column 1)";
+    QTest::newRow("empty header name")
+        << std::string("a,,c\n1,2,3\n") << "line 1, column 2: empty column name in the header";
+    QTest::newRow("duplicate header name")
+        << std::string("a,b,a\n1,2,3\n") << "line 1, column 3: duplicate column name 'a' (also column 1)";
     QTest::newRow("empty cell") << std::string("wage,region\n1,x\n,y\n")
                                 << "line 3, column 1 ('wage'): empty cell; missing values are not supported";
     QTest::newRow("empty last cell") << std::string("a,b\n1,\n") << "line 2, column 2 ('b'): empty cell";
-    QTest::newRow("empty quoted cell") << std::string("a,b\n1,\"\"\n") << "line 2, column 2 ('b'): empty cell";
-    QTest::newRow("quote inside unquoted field") << std::string("a,b\n1,x\"y\n")
-                                                 << "line 2, character 4: malformed quoting";
-    QTest::newRow("text after closing quote") << std::string("a,b\n1,\"x\"y\n")
-                                              << "line 2, character 6: malformed quoting";
-    QTest::newRow("unterminated quote") << std::string("a,b\n1,\"xy\n2,z\n")
-                                        << "the file ends inside a quoted field";
-    QTest::newRow("lines count physical lines") << std::string("a,b\n\"l1\nl2\",1\n\n,2\n")
-                                                << "line 5, column 1 ('a'): empty cell";
+    QTest::newRow("empty quoted cell")
+        << std::string("a,b\n1,\"\"\n") << "line 2, column 2 ('b'): empty cell";
+    QTest::newRow("quote inside unquoted field")
+        << std::string("a,b\n1,x\"y\n") << "line 2, character 4: malformed quoting";
+    QTest::newRow("text after closing quote")
+        << std::string("a,b\n1,\"x\"y\n") << "line 2, character 6: malformed quoting";
+    QTest::newRow("unterminated quote")
+        << std::string("a,b\n1,\"xy\n2,z\n") << "the file ends inside a quoted field";
+    QTest::newRow("lines count physical lines")
+        << std::string("a,b\n\"l1\nl2\",1\n\n,2\n") << "line 5, column 1 ('a'): empty cell";
 }
 
 void TestCsvReader::invalid()
@@ -146,8 +149,7 @@ void TestCsvReader::invalid()
     const auto table = readCsv(csv, "t");
     QVERIFY(!table.ok());
     QCOMPARE(static_cast<int>(table.error().code), static_cast<int>(ErrorCode::Parse));
-    QVERIFY2(QString::fromStdString(table.error().message).contains(message),
-             table.error().message.c_str());
+    QVERIFY2(QString::fromStdString(table.error().message).contains(message), table.error().message.c_str());
 }
 
 void TestCsvReader::valuesAndDictionaries()
@@ -258,8 +260,7 @@ void TestCsvReader::metadataErrors_data()
     QTest::newRow("label outside declared categories")
         << std::string("wage,region\n1,east\n") << ErrorCode::Parse
         << "line 2, column 2 ('region'): label 'east' is not among the declared categories";
-    QTest::newRow("described column missing") << std::string("wage,place\n1,south\n")
-                                              << ErrorCode::NotFound
+    QTest::newRow("described column missing") << std::string("wage,place\n1,south\n") << ErrorCode::NotFound
                                               << "the metadata describes column 'region', which the "
                                                  "CSV header does not have";
 }
@@ -275,8 +276,7 @@ void TestCsvReader::metadataErrors()
     const auto table = readCsv(csv, "t", options);
     QVERIFY(!table.ok());
     QCOMPARE(static_cast<int>(table.error().code), static_cast<int>(code));
-    QVERIFY2(QString::fromStdString(table.error().message).contains(message),
-             table.error().message.c_str());
+    QVERIFY2(QString::fromStdString(table.error().message).contains(message), table.error().message.c_str());
 }
 
 void TestCsvReader::readsFiles()

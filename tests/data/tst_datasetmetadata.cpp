@@ -18,8 +18,7 @@ namespace {
 
 std::string document(const std::string &columns, const std::string &extra = {})
 {
-    return R"({"format": "pbx-dataset-metadata", "version": 1)" + extra + R"(, "columns": )" + columns
-           + "}";
+    return R"({"format": "pbx-dataset-metadata", "version": 1)" + extra + R"(, "columns": )" + columns + "}";
 }
 
 Table smallTable()
@@ -106,26 +105,25 @@ void TestDatasetMetadata::errors_data()
     QTest::newRow("array") << std::string("[]") << parse << "expected a JSON object";
     QTest::newRow("no format") << std::string(R"({"version": 1})") << parse
                                << "format: expected \"pbx-dataset-metadata\"";
-    QTest::newRow("other format") << std::string(R"({"format": "pbx-transcript", "version": 1})")
-                                  << parse << "this is not a dataset metadata document";
+    QTest::newRow("other format") << std::string(R"({"format": "pbx-transcript", "version": 1})") << parse
+                                  << "this is not a dataset metadata document";
     QTest::newRow("no version") << std::string(R"({"format": "pbx-dataset-metadata"})") << parse
                                 << "version: expected an integer";
-    QTest::newRow("version as text")
-        << std::string(R"({"format": "pbx-dataset-metadata", "version": "1"})") << parse
-        << "version: expected an integer";
-    QTest::newRow("future version")
-        << std::string(R"({"format": "pbx-dataset-metadata", "version": 2})") << ErrorCode::Unsupported
-        << "version 2 is newer than this program understands (up to 1)";
-    QTest::newRow("version 0") << std::string(R"({"format": "pbx-dataset-metadata", "version": 0})")
-                               << parse << "version: expected a positive integer";
-    QTest::newRow("name not a string") << document("[]", R"(, "name": 5)") << parse
-                                       << "name: expected a string";
+    QTest::newRow("version as text") << std::string(R"({"format": "pbx-dataset-metadata", "version": "1"})")
+                                     << parse << "version: expected an integer";
+    QTest::newRow("future version") << std::string(R"({"format": "pbx-dataset-metadata", "version": 2})")
+                                    << ErrorCode::Unsupported
+                                    << "version 2 is newer than this program understands (up to 1)";
+    QTest::newRow("version 0") << std::string(R"({"format": "pbx-dataset-metadata", "version": 0})") << parse
+                               << "version: expected a positive integer";
+    QTest::newRow("name not a string")
+        << document("[]", R"(, "name": 5)") << parse << "name: expected a string";
     QTest::newRow("negative rows") << document("[]", R"(, "rows": -1)") << parse
                                    << "rows: expected a non-negative integer";
     QTest::newRow("columns not an array") << document("{}") << parse << "columns: expected an array";
     QTest::newRow("column not an object") << document("[1]") << parse << "columns[0]: expected an object";
-    QTest::newRow("column without name") << document(R"([{"type": "numeric"}])") << parse
-                                         << "columns[0].name: expected a non-empty string";
+    QTest::newRow("column without name")
+        << document(R"([{"type": "numeric"}])") << parse << "columns[0].name: expected a non-empty string";
     QTest::newRow("unknown type") << document(R"([{"name": "a", "type": "text"}])") << parse
                                   << "columns[0].type: expected \"numeric\" or \"categorical\"";
     QTest::newRow("one bound") << document(R"([{"name": "a", "bounds": [1]}])") << parse
@@ -145,17 +143,16 @@ void TestDatasetMetadata::errors_data()
     QTest::newRow("bounds and categories")
         << document(R"([{"name": "a", "bounds": [0, 1], "categories": ["x"]}])") << parse
         << "columns[0]: a column cannot have both bounds and categories";
-    QTest::newRow("repeated category")
-        << document(R"([{"name": "a", "categories": ["x", "x"]}])") << parse
-        << "columns[0].categories[1]: category 'x' is listed twice";
+    QTest::newRow("repeated category") << document(R"([{"name": "a", "categories": ["x", "x"]}])") << parse
+                                       << "columns[0].categories[1]: category 'x' is listed twice";
     QTest::newRow("empty category") << document(R"([{"name": "a", "categories": [""]}])") << parse
                                     << "columns[0].categories[0]: expected a non-empty string";
     QTest::newRow("no categories") << document(R"([{"name": "a", "categories": []}])") << parse
                                    << "columns[0].categories: expected a non-empty array of strings";
     QTest::newRow("described twice") << document(R"([{"name": "a"}, {"name": "a"}])") << parse
                                      << "columns[1].name: column 'a' is described twice";
-    QTest::newRow("description not text") << document(R"([{"name": "a", "description": 3}])")
-                                          << parse << "columns[0].description: expected a string";
+    QTest::newRow("description not text") << document(R"([{"name": "a", "description": 3}])") << parse
+                                          << "columns[0].description: expected a string";
 }
 
 void TestDatasetMetadata::errors()
@@ -235,15 +232,15 @@ void TestDatasetMetadata::applyErrors_data()
     QTest::addColumn<QString>("message");
     QTest::newRow("unknown column") << document(R"([{"name": "age"}])") << ErrorCode::NotFound
                                     << "the metadata describes column 'age', which the data does not have";
-    QTest::newRow("type mismatch") << document(R"([{"name": "wage", "type": "categorical"}])")
-                                   << ErrorCode::InvalidArgument
-                                   << "column 'wage': the metadata declares it categorical, but it is numeric";
-    QTest::newRow("bounds on categorical") << document(R"([{"name": "region", "bounds": [0, 1]}])")
-                                           << ErrorCode::InvalidArgument
-                                           << "column 'region': bounds apply to numeric columns only";
-    QTest::newRow("undeclared label") << document(R"([{"name": "region", "categories": ["north"]}])")
-                                      << ErrorCode::InvalidArgument
-                                      << "column 'region': label 'south' is not among the declared categories";
+    QTest::newRow("type mismatch")
+        << document(R"([{"name": "wage", "type": "categorical"}])") << ErrorCode::InvalidArgument
+        << "column 'wage': the metadata declares it categorical, but it is numeric";
+    QTest::newRow("bounds on categorical")
+        << document(R"([{"name": "region", "bounds": [0, 1]}])") << ErrorCode::InvalidArgument
+        << "column 'region': bounds apply to numeric columns only";
+    QTest::newRow("undeclared label")
+        << document(R"([{"name": "region", "categories": ["north"]}])") << ErrorCode::InvalidArgument
+        << "column 'region': label 'south' is not among the declared categories";
     QTest::newRow("row count") << document("[]", R"(, "rows": 4)") << ErrorCode::InvalidArgument
                                << "the metadata declares 4 rows, but the data has 3";
 }
@@ -258,14 +255,12 @@ void TestDatasetMetadata::applyErrors()
     const auto table = pbx::io::applyDatasetMetadata(smallTable(), *metadata);
     QVERIFY(!table.ok());
     QCOMPARE(static_cast<int>(table.error().code), static_cast<int>(code));
-    QVERIFY2(QString::fromStdString(table.error().message).contains(message),
-             table.error().message.c_str());
+    QVERIFY2(QString::fromStdString(table.error().message).contains(message), table.error().message.c_str());
 }
 
 void TestDatasetMetadata::readsShippedSidecar()
 {
-    const auto metadata =
-        pbx::io::readDatasetMetadataFile(PBX_SOURCE_DIR "/resources/datasets/cps1988.json");
+    const auto metadata = pbx::io::readDatasetMetadataFile(PBX_SOURCE_DIR "/resources/datasets/cps1988.json");
     QVERIFY2(metadata.ok(), metadata.ok() ? "" : metadata.error().message.c_str());
     QCOMPARE(metadata->name, std::string("cps1988"));
     QCOMPARE(metadata->columns.size(), std::size_t{7});

@@ -101,7 +101,8 @@ void TestGzip::refusals_data()
     QTest::newRow("corrupt deflate data") << corrupt << "corrupt gzip data";
     QTest::newRow("wrong checksum") << badCrc << "corrupt gzip data: incorrect data check";
     QTest::newRow("truncated") << good.substr(0, good.size() - 10) << "truncated gzip data";
-    QTest::newRow("trailing garbage") << good + "junk" << "unexpected bytes after the end";
+    QTest::newRow("trailing garbage") << good + "junk"
+                                      << "unexpected bytes after the end";
 }
 
 void TestGzip::refusals()

@@ -40,12 +40,11 @@ Column categoricalColumn(std::string name, const std::vector<std::string> &label
     return column;
 }
 
-const std::vector<std::string> regions = {"south", "south",     "west",    "northeast", "south",
-                                          "midwest", "west",    "south",   "northeast", "midwest"};
-const std::vector<std::string> parttime = {"no", "yes", "no", "no", "no",
-                                           "yes", "no", "no", "yes", "no"};
-const std::vector<std::string> labels = {"a", "a", "b", "o'neil", "say \"hi\"",
-                                         "back\\slash", "a", "b", "a", "b"};
+const std::vector<std::string> regions
+    = {"south", "south", "west", "northeast", "south", "midwest", "west", "south", "northeast", "midwest"};
+const std::vector<std::string> parttime = {"no", "yes", "no", "no", "no", "yes", "no", "no", "yes", "no"};
+const std::vector<std::string> labels
+    = {"a", "a", "b", "o'neil", "say \"hi\"", "back\\slash", "a", "b", "a", "b"};
 
 // 10 rows. Dictionaries are deliberately not sorted, and "east" is a label no row uses.
 Table smallTable(bool reordered = false)
@@ -59,8 +58,7 @@ Table smallTable(bool reordered = false)
                   : std::vector<std::string>{"northeast", "midwest", "south", "west", "east"}));
     columns.push_back(categoricalColumn("parttime", parttime, {"no", "yes"}));
     columns.push_back(numericColumn("x_1", {-3.5, 0, 1, 2, 3, 1000, -1, 0.5, 2, 1e3}));
-    columns.push_back(categoricalColumn("label", labels,
-                                        {"a", "b", "o'neil", "say \"hi\"", "back\\slash"}));
+    columns.push_back(categoricalColumn("label", labels, {"a", "b", "o'neil", "say \"hi\"", "back\\slash"}));
     if (reordered)
         std::reverse(columns.begin(), columns.end());
     auto table = Table::create("small", std::move(columns));
@@ -131,16 +129,16 @@ void TestPredicate::validTexts_data()
     QTest::newRow("not") << R"(not region == "south")" << 6;
     QTest::newRow("not not") << R"(not not region == "south")" << 4;
     QTest::newRow("not binds tighter than or") << R"(Not region == "south" Or wage > 1000)" << 7;
-    QTest::newRow("not binds tighter than and")
-        << R"(not label == "a" and x_1 < 1 or wage >= 2000)" << 1;
+    QTest::newRow("not binds tighter than and") << R"(not label == "a" and x_1 < 1 or wage >= 2000)" << 1;
     QTest::newRow("not over parentheses") << "not (wage < 400 or education > 14)" << 4;
     QTest::newRow("double parentheses") << "((wage > 1000))" << 2;
     QTest::newRow("escaped single quote") << R"(label == 'o\'neil')" << 1;
     QTest::newRow("other quote inside") << R"(label == "o'neil")" << 1;
     QTest::newRow("escaped double quote") << R"(label == "say \"hi\"")" << 1;
     QTest::newRow("escaped backslash") << R"(label == "back\\slash")" << 1;
-    QTest::newRow("200 parentheses")
-        << QString::fromStdString(repeated("(", 200) + "wage > 1000" + repeated(")", 200)) << 2;
+    QTest::newRow("200 parentheses") << QString::fromStdString(repeated("(", 200) + "wage > 1000"
+                                                               + repeated(")", 200))
+                                     << 2;
     QTest::newRow("200 nots") << QString::fromStdString(repeated("not ", 200) + "wage > 1000") << 2;
 }
 
@@ -166,8 +164,8 @@ void TestPredicate::invalidTexts_data()
         << R"(regon == "south")" << ErrorCode::NotFound
         << "column 1: unknown column 'regon'; did you mean 'region'? (columns: wage, education, "
            "region, parttime, x_1, label)";
-    QTest::newRow("unknown column later") << R"(wage > 1 and regon == "south")"
-                                          << ErrorCode::NotFound << "column 14: unknown column 'regon'";
+    QTest::newRow("unknown column later")
+        << R"(wage > 1 and regon == "south")" << ErrorCode::NotFound << "column 14: unknown column 'regon'";
     QTest::newRow("column names are case-sensitive")
         << "Wage > 1" << ErrorCode::NotFound << "unknown column 'Wage'; did you mean 'wage'?";
     QTest::newRow("ordering a categorical")
@@ -178,36 +176,36 @@ void TestPredicate::invalidTexts_data()
     QTest::newRow("unquoted label") << "region == south" << parse
                                     << "column 11: expected a value after '==', found 'south' (put "
                                        "text in quotes: \"south\")";
-    QTest::newRow("string for a numeric") << R"(wage == "100")" << parse
-                                          << "column 1: column 'wage' is numeric; compare it with a number";
+    QTest::newRow("string for a numeric")
+        << R"(wage == "100")" << parse << "column 1: column 'wage' is numeric; compare it with a number";
     QTest::newRow("missing value") << "wage ==" << parse
                                    << "column 8: expected a value after '==', found end of text";
-    QTest::newRow("missing operator") << "wage" << parse
-                                      << "column 5: expected a comparison (== != < <= > >=) after 'wage'";
-    QTest::newRow("unterminated string") << R"(region == "south)" << parse
-                                         << "column 11: unterminated string";
-    QTest::newRow("unterminated after escape") << R"(region == "south\")" << parse
-                                               << "column 11: unterminated string";
+    QTest::newRow("missing operator")
+        << "wage" << parse << "column 5: expected a comparison (== != < <= > >=) after 'wage'";
+    QTest::newRow("unterminated string")
+        << R"(region == "south)" << parse << "column 11: unterminated string";
+    QTest::newRow("unterminated after escape")
+        << R"(region == "south\")" << parse << "column 11: unterminated string";
     QTest::newRow("unknown escape") << R"(label == "a\n")" << parse << "column 12: unknown escape '\\n'";
     QTest::newRow("doubled and") << "wage > 1 and and wage < 3" << parse << "column 14: unexpected 'and'";
     QTest::newRow("dangling and") << "wage > 1 and" << parse
                                   << "column 13: expected a condition (a column name, 'not' or '('), "
                                      "found end of text";
-    QTest::newRow("missing connective") << "wage > 1 wage < 3" << parse
-                                        << "column 10: unexpected 'wage'; expected 'and', 'or' or the end";
+    QTest::newRow("missing connective")
+        << "wage > 1 wage < 3" << parse << "column 10: unexpected 'wage'; expected 'and', 'or' or the end";
     QTest::newRow("unclosed parenthesis") << "(wage > 1" << parse
                                           << "column 10: expected ')' to close the '(' at column 1, "
                                              "found end of text";
-    QTest::newRow("extra closing parenthesis") << "wage > 1)" << parse
-                                               << "column 9: unexpected ')' without a matching '('";
+    QTest::newRow("extra closing parenthesis")
+        << "wage > 1)" << parse << "column 9: unexpected ')' without a matching '('";
     QTest::newRow("empty parentheses") << "()" << parse << "column 2: empty parentheses";
     QTest::newRow("comparison reversed") << "12 < wage" << parse << "column 1: unexpected number 12";
     QTest::newRow("nan") << "wage > nan" << parse << "column 8: NaN and infinite values are not allowed";
     QTest::newRow("inf") << "wage < INF" << parse << "column 8: NaN and infinite values are not allowed";
     QTest::newRow("-infinity") << "wage > -infinity" << parse
                                << "column 8: NaN and infinite values are not allowed";
-    QTest::newRow("overflowing literal") << "wage > 1e999" << parse
-                                         << "column 8: number '1e999' is out of range";
+    QTest::newRow("overflowing literal")
+        << "wage > 1e999" << parse << "column 8: number '1e999' is out of range";
     QTest::newRow("letters in number") << "wage > 12abc" << parse << "column 8: malformed number '12abc'";
     QTest::newRow("two decimal points") << "wage > 1.2.3" << parse << "column 8: malformed number '1.2.3'";
     QTest::newRow("exponent without digits") << "wage > 1e" << parse << "column 8: malformed number '1e'";
@@ -220,8 +218,8 @@ void TestPredicate::invalidTexts_data()
     // 'é' is two bytes in UTF-8 but one character: '@' is character 19, byte 20.
     QTest::newRow("columns count characters, not bytes")
         << QStringLiteral("region == \"\u00e9\" and @") << parse << "column 19: unexpected character '@'";
-    QTest::newRow("non-ASCII identifier") << QStringLiteral("r\u00e9gion == \"x\"") << parse
-                                          << "column 2: unexpected character '\u00e9'";
+    QTest::newRow("non-ASCII identifier")
+        << QStringLiteral("r\u00e9gion == \"x\"") << parse << "column 2: unexpected character '\u00e9'";
     QTest::newRow("keyword as column") << "and == 1" << parse << "column 1: unexpected 'and'";
 }
 
@@ -254,8 +252,8 @@ void TestPredicate::evaluatesOnReorderedTable()
     // dictionary order: columns are found by name and labels by text.
     const Table table = smallTable();
     const Table reordered = smallTable(true);
-    const char *texts[] = {R"(region == "south" and education >= 12)", R"(region != "west")",
-                           R"(label == "b" or x_1 > 2)"};
+    const char *texts[]
+        = {R"(region == "south" and education >= 12)", R"(region != "west")", R"(label == "b" or x_1 > 2)"};
     for (const char *text : texts) {
         const auto predicate = Predicate::compile(text, table);
         QVERIFY(predicate.ok());

@@ -90,24 +90,39 @@ void TestTable::createInvalid()
     std::vector<Column> columns;
     columns.push_back(numeric("a", {1, 2, 3}));
     switch (which) {
-    case 0: columns.push_back(numeric("b", {1, 2})); break;
-    case 1: columns.push_back(numeric("a", {1, 2, 3})); break;
-    case 2: columns.push_back(numeric("", {1, 2, 3})); break;
-    case 3: columns.push_back(categorical("c", {0, 2, 1}, {"x", "y"})); break;
-    case 4: columns.push_back(categorical("c", {-1, 0, 1}, {"x", "y"})); break;
-    case 5: columns[0].info.declaredBounds = Bounds{2, 1}; break;
+    case 0:
+        columns.push_back(numeric("b", {1, 2}));
+        break;
+    case 1:
+        columns.push_back(numeric("a", {1, 2, 3}));
+        break;
+    case 2:
+        columns.push_back(numeric("", {1, 2, 3}));
+        break;
+    case 3:
+        columns.push_back(categorical("c", {0, 2, 1}, {"x", "y"}));
+        break;
+    case 4:
+        columns.push_back(categorical("c", {-1, 0, 1}, {"x", "y"}));
+        break;
+    case 5:
+        columns[0].info.declaredBounds = Bounds{2, 1};
+        break;
     case 6:
         columns.push_back(categorical("c", {0, 0, 0}, {"x"}));
         columns[1].info.declaredBounds = Bounds{0, 1};
         break;
-    case 7: columns.push_back(categorical("c", {0, 0, 0}, {"x", "x"})); break;
-    case 8: columns[0].codes = {0, 0, 0}; break;
+    case 7:
+        columns.push_back(categorical("c", {0, 0, 0}, {"x", "x"}));
+        break;
+    case 8:
+        columns[0].codes = {0, 0, 0};
+        break;
     }
     const auto table = Table::create("t", std::move(columns));
     QVERIFY(!table.ok());
     QCOMPARE(static_cast<int>(table.error().code), static_cast<int>(ErrorCode::InvalidArgument));
-    QVERIFY2(QString::fromStdString(table.error().message).contains(message),
-             table.error().message.c_str());
+    QVERIFY2(QString::fromStdString(table.error().message).contains(message), table.error().message.c_str());
 }
 
 void TestTable::boundsValidate_data()

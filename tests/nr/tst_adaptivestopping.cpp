@@ -16,7 +16,6 @@
 #include "tests/testutils.h"
 
 #include <cmath>
-#include <functional>
 #include <vector>
 
 using namespace pbx::mechanisms;
@@ -28,7 +27,7 @@ constexpr int kGridPoints = 1500;
 /// The §6.4 grid: 1,500 geometric times (σ ratio (10⁻²)^{1/1499}) from 10⁴·T_min to T_min.
 std::vector<double> adversaryGrid(double minTime)
 {
-    const double floorStd = std::sqrt(minTime);
+    const double floorStd = GeometricNoiseGrid::scaleForTime(minTime);
     const double ratio = std::pow(1e-2, 1.0 / (kGridPoints - 1));
     const auto grid = GeometricNoiseGrid::create(100.0 * floorStd, ratio, floorStd).value();
     std::vector<double> times;
@@ -44,17 +43,18 @@ struct Outcome
 };
 
 /// Runs `paths` Brownian paths down `times`; `violates(k, L)` is the adversary's stopping event.
-Outcome runAdversary(const std::vector<double> &times, int paths, std::uint64_t seed,
-                     const std::function<bool(std::size_t, double)> &violates)
+/// The loss is L = (Δ²/2 + Δ·B)/T with Δ = f(x) − f(x') = 1, i.e. brownianPrivacyLoss() inlined
+/// (that function is checked in tst_brownian) to keep the 6·10⁷-step loops fast.
+template<typename Violates>
+Outcome runAdversary(const std::vector<double> &times, int paths, std::uint64_t seed, Violates violates)
 {
     int stopped = 0, atLast = 0;
-    const std::vector<double> v{1.0}; // f(x) − f(x'), Δ = 1
+    auto noise = pbx::mechanisms::NoiseSource::seeded(seed, 0);
     for (int p = 0; p < paths; ++p) {
-        auto noise = pbx::mechanisms::NoiseSource::seeded(seed, static_cast<std::uint64_t>(p));
         auto path = BrownianNoiseReduction::start(1, times[0], noise).value();
         bool hit = false;
         for (std::size_t k = 0;; ++k) {
-            const double loss = brownianPrivacyLoss(v, path.noise(), path.time()).value();
+            const double loss = (0.5 + path.noise()[0]) / path.time();
             if (!hit && violates(k, loss))
                 hit = true;
             if (k + 1 == times.size()) {
@@ -101,14 +101,15 @@ void TestAdaptiveStopping::zcdpAccounting()
     QFETCH(double, rho);
     QFETCH(double, specSup);
     QFETCH(double, specFixed);
-    const int paths = 40000;
+    const int paths = 25000; // the spec used 40,000; the comparison below allows for both errors
     const double budget = pbx::privacy::rhoFromEpsilon(epsilon, delta).value();
     PBX_FUZZY_COMPARE(budget, rho, 1e-3);
     // The filter admits the reduction down to the time whose total cost Δ²/(2T) fits ρ (§6.4).
     const double minTime = brownianTimeForRho(1.0, budget).value();
     const auto times = adversaryGrid(minTime);
     QCOMPARE(int(times.size()), kGridPoints);
-    QCOMPARE(times.back(), minTime);
+    QVERIFY(times.back() >= minTime);
+    PBX_FUZZY_COMPARE(times.back(), minTime, 1e-15);
     QVERIFY(brownianTotalRho(1.0, times.back()).value() <= budget * (1 + 1e-15));
 
     const auto outcome = runAdversary(times, paths, 31, [&](std::size_t, double loss) { return loss >= epsilon; });
@@ -121,8 +122,8 @@ void TestAdaptiveStopping::zcdpAccounting()
     PBX_FUZZY_COMPARE(fixedP, specFixed, 0.05);
     QVERIFY2(std::fabs(outcome.atLastTime - fixedP) <= 4.0 * binomialStandardError(fixedP, paths),
              qPrintable(QStringLiteral("P(L_min ≥ ε) = %1, exact %2").arg(outcome.atLastTime).arg(fixedP)));
-    // Agreement with the spec's own MC (both estimates carry a standard error).
-    const double seBoth = std::sqrt(2.0) * binomialStandardError(specSup, paths);
+    // Agreement with the spec's own MC (40,000 paths; both estimates carry a standard error).
+    const double seBoth = std::hypot(binomialStandardError(specSup, paths), binomialStandardError(specSup, 40000));
     QVERIFY2(std::fabs(outcome.stopped - specSup) <= 4.0 * seBoth,
              qPrintable(QStringLiteral("P(sup L ≥ ε) = %1, spec %2").arg(outcome.stopped).arg(specSup)));
 }
@@ -144,7 +145,7 @@ void TestAdaptiveStopping::expostBoundary()
 {
     QFETCH(int, kind);
     QFETCH(double, delta);
-    const int paths = 20000;
+    const int paths = 10000;
     const double minTime = 1.0 / (2.0 * 0.07189); // the ε = 1, δ = 0.05 row's T_min
     const auto times = adversaryGrid(minTime);
     const auto boundary = [&] {

@@ -53,8 +53,8 @@ void TestBrownianNoiseReduction::bridgeCovariance()
     const std::size_t m = times.size();
     std::vector<double> sums(m * m, 0.0);
     std::vector<double> b(m);
+    auto noise = NoiseSource::seeded(2024, 0);
     for (int p = 0; p < paths; ++p) {
-        auto noise = NoiseSource::seeded(2024, static_cast<std::uint64_t>(p));
         auto path = BrownianNoiseReduction::start(1, times[0], noise).value();
         b[0] = path.noise()[0];
         for (std::size_t k = 1; k < m; ++k) {
@@ -86,8 +86,8 @@ void TestBrownianNoiseReduction::coordinatesAreIndependent()
     const int paths = 50000;
     const double t1 = 9.0, t2 = 4.0;
     double sameCoordinate = 0.0, crossCoordinate = 0.0, crossTime = 0.0;
+    auto noise = NoiseSource::seeded(99, 0);
     for (int p = 0; p < paths; ++p) {
-        auto noise = NoiseSource::seeded(99, static_cast<std::uint64_t>(p));
         auto path = BrownianNoiseReduction::start(3, t1, noise).value();
         const std::vector<double> first = path.noise();
         QVERIFY(path.reduceTo(t2, noise).ok());

@@ -16,6 +16,7 @@ private Q_SLOTS:
     void pointCount();
     void lazyCursor();
     void conversions();
+    void scaleForTime();
     void invalid_data();
     void invalid();
 };
@@ -95,6 +96,21 @@ void TestGeometricNoiseGrid::conversions()
     PBX_FUZZY_COMPARE(grid.epsilonAt(0, 1.0), 0.25, 1e-15);
     PBX_FUZZY_COMPARE(grid.epsilonAt(2, 3.0), 3.0, 1e-15);
     QVERIFY(std::isnan(grid.epsilonAt(0, 0.0)));
+}
+
+void TestGeometricNoiseGrid::scaleForTime()
+{
+    // The floor scale for a floor time (e.g. Δ²/(2ρ_cap)): its square never falls below the time,
+    // so the floor's ρ charge stays within the cap.
+    for (double t : {1.0, 2.0, 6.955515, 10.18576, 1e-7, 3e5, 0.1}) {
+        const double s = GeometricNoiseGrid::scaleForTime(t);
+        QVERIFY(s * s >= t);
+        QVERIFY(std::nextafter(s, 0.0) * std::nextafter(s, 0.0) < t);
+        const auto grid = GeometricNoiseGrid::create(10.0 * s, 0.97, s).value();
+        QVERIFY(grid.timeAt(grid.pointCount() - 1) >= t);
+    }
+    QCOMPARE(GeometricNoiseGrid::scaleForTime(4.0), 2.0);
+    QVERIFY(std::isnan(GeometricNoiseGrid::scaleForTime(0.0)));
 }
 
 void TestGeometricNoiseGrid::invalid_data()

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#include "core/filters/zcdp_filter.h"
+
+#include "core/privacy/zcdp_conversion.h"
+
+#include <cmath>
+
+namespace pbx::filters {
+
+Result<std::unique_ptr<ZcdpFilter>> ZcdpFilter::create(double epsilon, double delta, FilterKind kind)
+{
+    if (!(delta > 0.0 && delta < 1.0))
+        return makeError(ErrorCode::InvalidArgument, "the zCDP filter needs 0 < δ < 1");
+    auto rho = privacy::rhoFromEpsilon(epsilon, delta);
+    if (!rho)
+        return rho.error();
+    return std::unique_ptr<ZcdpFilter>(new ZcdpFilter(epsilon, delta, *rho, kind));
+}
+
+double ZcdpFilter::rhoOfPureEpsilon(double epsilon)
+{
+    return math::nudgeUp(epsilon * epsilon / 2.0, 2);
+}
+
+double ZcdpFilter::epsilonOf(double rho) const
+{
+    auto eps = privacy::epsilonFromRho(rho, deltaBudget());
+    return eps ? *eps : std::nan("");
+}
+
+std::vector<BudgetSystem> ZcdpFilter::systems() const
+{
+    return {{"zCDP", "ρ", m_rho.budget(), m_rho.spent(), epsilonBudget(), deltaBudget(), epsilonSpent()}};
+}
+
+Result<void> ZcdpFilter::check(const Charge &c) const
+{
+    if (c.kind == ChargeKind::ExPost)
+        return makeError(ErrorCode::Unsupported,
+                         "ex-post mechanisms such as Laplace noise reduction are not zCDP (accuracy-first.md "
+                         "§6.4); use the ex-post or unified filter");
+    const double rho = c.kind == ChargeKind::Rho ? c.amount : rhoOfPureEpsilon(c.amount);
+    if (!m_rho.fits(rho))
+        return budgetExceeded("ρ", rho, m_rho.remaining());
+    return {};
+}
+
+void ZcdpFilter::apply(const Charge &c)
+{
+    m_rho.add(c.kind == ChargeKind::Rho ? c.amount : rhoOfPureEpsilon(c.amount));
+}
+
+} // namespace pbx::filters
