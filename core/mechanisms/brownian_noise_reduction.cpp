@@ -110,8 +110,7 @@ Result<double> brownianStepRho(double sensitivity, double currentTime, double ne
     if (!nonNegativeFinite(sensitivity))
         return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number ≥ 0");
     if (!positiveFinite(currentTime) || !positiveFinite(nextTime))
-        return makeError(ErrorCode::InvalidArgument,
-                         "Brownian times (variances) must be finite numbers > 0");
+        return makeError(ErrorCode::InvalidArgument, "Brownian times (variances) must be finite numbers > 0");
     if (!(nextTime < currentTime))
         return makeError(ErrorCode::InvalidArgument,
                          "noise reduction needs a time strictly below the current one");

@@ -32,7 +32,8 @@ double sumUp(double time, double sensitivity, double boundaryTermUp)
 Result<void> checkCommon(double time, double sensitivity, double delta)
 {
     if (!positiveFinite(time))
-        return makeError(ErrorCode::InvalidArgument, "the Brownian time (a variance) must be a finite number > 0");
+        return makeError(ErrorCode::InvalidArgument,
+                         "the Brownian time (a variance) must be a finite number > 0");
     if (!positiveFinite(sensitivity))
         return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number > 0");
     if (!(delta > 0.0 && delta < 1.0))

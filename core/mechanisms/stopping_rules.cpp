@@ -58,7 +58,8 @@ Result<double> perStepBeta(double beta, int steps)
 Result<double> timeUniformHalfWidth(double time, double beta, double r)
 {
     if (!positiveFinite(time))
-        return makeError(ErrorCode::InvalidArgument, "the Brownian time (a variance) must be a finite number > 0");
+        return makeError(ErrorCode::InvalidArgument,
+                         "the Brownian time (a variance) must be a finite number > 0");
     if (auto ok = checkBeta(beta); !ok)
         return ok.error();
     if (!positiveFinite(r))

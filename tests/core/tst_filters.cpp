@@ -2,12 +2,16 @@
 // The basic and zCDP filters: budgets, refusals with reasons, exact fits, and random sequences
 // that must never overspend.
 #include "core/filters/privacy_filter.h"
+#include "core/filters/unified_filter.h"
 #include "core/filters/zcdp_filter.h"
 #include "core/math/directed_rounding.h"
+#include "core/privacy/zcdp_conversion.h"
 #include "tests/testutils.h"
 
 #include <random>
 
+using pbx::filters::Charge;
+using pbx::filters::ChargeKind;
 using pbx::filters::FilterKind;
 using pbx::filters::PrivacyFilter;
 
@@ -24,6 +28,12 @@ private Q_SLOTS:
     void randomSequencesNeverOverspend_data();
     void randomSequencesNeverOverspend();
     void directedRounding();
+    void routing_data();
+    void routing();
+    void unifiedSplit();
+    void expostDelta();
+    void mixedRandomSequences_data();
+    void mixedRandomSequences();
     void invalid();
 };
 
@@ -138,6 +148,117 @@ void TestFilters::invalid()
     QCOMPARE(f->spend(-0.1).error().code, pbx::ErrorCode::InvalidArgument);
     QCOMPARE(f->spend(NAN).error().code, pbx::ErrorCode::InvalidArgument);
     QCOMPARE(f->spent(), 0.0);
+}
+
+void TestFilters::routing_data()
+{
+    QTest::addColumn<FilterKind>("kind");
+    QTest::addColumn<bool>("pure");
+    QTest::addColumn<bool>("rho");
+    QTest::addColumn<bool>("expostPure");
+    QTest::addColumn<bool>("expostDelta");
+    QTest::newRow("basic") << FilterKind::Basic << true << false << true << false;
+    QTest::newRow("zcdp") << FilterKind::Zcdp << true << true << false << false;
+    QTest::newRow("brownian-zcdp") << FilterKind::BrownianZcdp << true << true << false << false;
+    QTest::newRow("expost") << FilterKind::ExPost << true << false << true << true;
+    QTest::newRow("unified") << FilterKind::Unified << true << true << true << true;
+}
+
+// Which charges each filter can account at all (Unsupported otherwise, with a reason).
+void TestFilters::routing()
+{
+    QFETCH(FilterKind, kind);
+    QFETCH(bool, pure);
+    QFETCH(bool, rho);
+    QFETCH(bool, expostPure);
+    QFETCH(bool, expostDelta);
+    auto f = PrivacyFilter::create(kind, 1.0, 1e-6).value();
+    const auto supported = [&](Charge c) -> bool {
+        auto r = f->canCharge(c);
+        return r.ok() || (r.error().code != pbx::ErrorCode::Unsupported && !r.error().message.empty());
+    };
+    QCOMPARE(supported({ChargeKind::PureEpsilon, 0.01, 0}), pure);
+    QCOMPARE(supported({ChargeKind::Rho, 0.001, 0}), rho);
+    QCOMPARE(supported({ChargeKind::ExPost, 0.01, 0}), expostPure);
+    QCOMPARE(supported({ChargeKind::ExPost, 0.01, 1e-8}), expostDelta);
+    QCOMPARE(pbx::filters::parseFilterKind(pbx::filters::filterKindName(kind)).value(), kind);
+}
+
+// Theorem 3's split: ε_z + ε_e ≤ ε and δ_z + δ_e ≤ δ; each side refuses on its own budget and
+// never borrows from the other; the total ε-equivalent adds the two sides.
+void TestFilters::unifiedSplit()
+{
+    auto created = pbx::filters::UnifiedFilter::create(1.0, 1e-6, {0.25, 0.5});
+    QVERIFY(created.ok());
+    auto &f = **created;
+    const auto &z = f.zcdpSide();
+    const auto &e = f.expostSide();
+    QVERIFY(z.epsilonBudget() + e.epsilonBudget() <= 1.0);
+    QVERIFY(z.deltaBudget() + e.deltaBudget() <= 1e-6);
+    PBX_FUZZY_COMPARE(e.epsilonBudget(), 0.25, 1e-14);
+    PBX_FUZZY_COMPARE(z.budget(), pbx::privacy::rhoFromEpsilon(0.75, 5e-7).value(), 1e-12);
+    QCOMPARE(f.systems().size(), std::size_t(2));
+    QVERIFY(f.charge({ChargeKind::ExPost, e.epsilonBudget(), 1e-7}).ok()); // the ex-post side, exactly full
+    QCOMPARE(f.canCharge({ChargeKind::ExPost, 1e-9, 0}).error().code, pbx::ErrorCode::BudgetExceeded);
+    QVERIFY(f.charge({ChargeKind::Rho, z.budget(), 0}).ok()); // the zCDP side is untouched by it
+    QVERIFY(f.epsilonSpent() <= 1.0 + 1e-12);
+    PBX_FUZZY_COMPARE(f.epsilonSpent(), 1.0, 1e-9);
+    PBX_FUZZY_COMPARE(f.deltaSpent(), 5e-7 + 1e-7, 1e-12);
+    QVERIFY(!pbx::filters::UnifiedFilter::create(1.0, 1e-6, {0.0, 0.5}).ok());
+    QVERIFY(!pbx::filters::UnifiedFilter::create(1.0, 1e-6, {0.5, 1.0}).ok());
+}
+
+void TestFilters::expostDelta()
+{
+    auto f = PrivacyFilter::create(FilterKind::ExPost, 1.0, 1e-6).value();
+    // Binary-exact amounts, so "exactly full" is exact (0.1 + 0.9 of doubles would exceed 1).
+    QVERIFY(f->charge({ChargeKind::ExPost, 0.25, 5e-7}).ok());
+    auto refused = f->charge({ChargeKind::ExPost, 0.25, 5.5e-7});
+    QCOMPARE(refused.error().code, pbx::ErrorCode::BudgetExceeded);
+    QVERIFY(QString::fromStdString(refused.error().message).contains(QStringLiteral("ex-post δ")));
+    QVERIFY(f->charge({ChargeKind::ExPost, 0.75, 5e-7}).ok()); // exact fit on both quantities
+    QCOMPARE(f->deltaSpent(), 1e-6);
+    QCOMPARE(f->epsilonSpent(), 1.0);
+}
+
+void TestFilters::mixedRandomSequences_data()
+{
+    QTest::addColumn<FilterKind>("kind");
+    QTest::newRow("basic") << FilterKind::Basic;
+    QTest::newRow("zcdp") << FilterKind::Zcdp;
+    QTest::newRow("expost") << FilterKind::ExPost;
+    QTest::newRow("unified") << FilterKind::Unified;
+    QTest::newRow("brownian-zcdp") << FilterKind::BrownianZcdp;
+}
+
+// Random adaptive mixtures of every charge kind: no system ever passes its budget, the reported
+// (ε, δ) never passes the session's, and a charge is refused exactly when its system is full.
+void TestFilters::mixedRandomSequences()
+{
+    QFETCH(FilterKind, kind);
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (int sequence = 0; sequence < 1000; ++sequence) {
+        const double epsilon = 0.05 + 4.0 * unit(rng);
+        auto f = PrivacyFilter::create(kind, epsilon, 1e-6).value();
+        for (int step = 0; step < 80; ++step) {
+            const auto chargeKind = static_cast<ChargeKind>(rng() % 3);
+            Charge c{chargeKind, epsilon * 0.2 * std::pow(unit(rng), 2), 0.0};
+            if (chargeKind == ChargeKind::Rho)
+                c.amount *= c.amount;
+            if (chargeKind == ChargeKind::ExPost && unit(rng) < 0.5)
+                c.delta = 1e-6 * 0.3 * unit(rng);
+            const double before = f->epsilonSpent();
+            const auto r = f->charge(c);
+            if (!r.ok())
+                QCOMPARE(f->epsilonSpent(), before); // a refusal pays nothing
+            for (const auto &system : f->systems())
+                QVERIFY(system.spent <= system.budget);
+            QVERIFY2(f->epsilonSpent() <= epsilon * (1 + 1e-12),
+                     qPrintable(QStringLiteral("ε spent %1 of %2").arg(f->epsilonSpent()).arg(epsilon)));
+            QVERIFY(f->deltaSpent() <= 1e-6 * (1 + 1e-12));
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestFilters)

@@ -7,10 +7,10 @@
 //  - Ex-post accounting (§3.3): with a boundary fixed in advance, P(∃k: L_k > E(T_k)) ≤ δ.
 // The paths use the library's own bridge sampler (BrownianNoiseReduction::reduceTo) on a
 // GeometricNoiseGrid of 1,500 times from 10⁴·T_min down to T_min, as in the spec's check.
+#include "core/math/normal.h"
 #include "core/mechanisms/brownian_noise_reduction.h"
 #include "core/mechanisms/expost_boundaries.h"
 #include "core/mechanisms/noise_reduction_grid.h"
-#include "core/math/normal.h"
 #include "core/privacy/zcdp_conversion.h"
 #include "tests/nr/nrtestutils.h"
 #include "tests/testutils.h"
@@ -38,14 +38,14 @@ std::vector<double> adversaryGrid(double minTime)
 
 struct Outcome
 {
-    double stopped = 0.0;       ///< fraction of paths where the adversary's event happened
-    double atLastTime = 0.0;    ///< fraction with the event at the last time alone (L_min ≥ bound)
+    double stopped = 0.0;    ///< fraction of paths where the adversary's event happened
+    double atLastTime = 0.0; ///< fraction with the event at the last time alone (L_min ≥ bound)
 };
 
 /// Runs `paths` Brownian paths down `times`; `violates(k, L)` is the adversary's stopping event.
 /// The loss is L = (Δ²/2 + Δ·B)/T with Δ = f(x) − f(x') = 1, i.e. brownianPrivacyLoss() inlined
 /// (that function is checked in tst_brownian) to keep the 6·10⁷-step loops fast.
-template<typename Violates>
+template <typename Violates>
 Outcome runAdversary(const std::vector<double> &times, int paths, std::uint64_t seed, Violates violates)
 {
     int stopped = 0, atLast = 0;
@@ -112,7 +112,8 @@ void TestAdaptiveStopping::zcdpAccounting()
     PBX_FUZZY_COMPARE(times.back(), minTime, 1e-15);
     QVERIFY(brownianTotalRho(1.0, times.back()).value() <= budget * (1 + 1e-15));
 
-    const auto outcome = runAdversary(times, paths, 31, [&](std::size_t, double loss) { return loss >= epsilon; });
+    const auto outcome
+        = runAdversary(times, paths, 31, [&](std::size_t, double loss) { return loss >= epsilon; });
     const double se = binomialStandardError(delta, paths);
     QVERIFY2(outcome.stopped <= delta,
              qPrintable(QStringLiteral("P(sup L ≥ ε) = %1 > δ = %2").arg(outcome.stopped).arg(delta)));
@@ -123,7 +124,8 @@ void TestAdaptiveStopping::zcdpAccounting()
     QVERIFY2(std::fabs(outcome.atLastTime - fixedP) <= 4.0 * binomialStandardError(fixedP, paths),
              qPrintable(QStringLiteral("P(L_min ≥ ε) = %1, exact %2").arg(outcome.atLastTime).arg(fixedP)));
     // Agreement with the spec's own MC (40,000 paths; both estimates carry a standard error).
-    const double seBoth = std::hypot(binomialStandardError(specSup, paths), binomialStandardError(specSup, 40000));
+    const double seBoth
+        = std::hypot(binomialStandardError(specSup, paths), binomialStandardError(specSup, 40000));
     QVERIFY2(std::fabs(outcome.stopped - specSup) <= 4.0 * seBoth,
              qPrintable(QStringLiteral("P(sup L ≥ ε) = %1, spec %2").arg(outcome.stopped).arg(specSup)));
 }
@@ -183,7 +185,8 @@ void TestAdaptiveStopping::fixedTimeBoundIsNotAdaptive()
     const auto outcome
         = runAdversary(times, paths, 33, [&](std::size_t k, double loss) { return loss > certificate[k]; });
     QVERIFY2(outcome.stopped > 3.0 * delta,
-             qPrintable(QStringLiteral("fixed-time bound violated with probability %1 only").arg(outcome.stopped)));
+             qPrintable(
+                 QStringLiteral("fixed-time bound violated with probability %1 only").arg(outcome.stopped)));
     // At a single pre-set time it does hold: P(L_min > E(T_min)) = δ.
     QVERIFY(std::fabs(outcome.atLastTime - delta) <= 4.0 * binomialStandardError(delta, paths));
 }

@@ -15,11 +15,11 @@ using namespace pbx::mechanisms;
 using pbx::ErrorCode;
 
 /// |actual − expected| ≤ ½·10⁻⁶: agreement with a table printed to 6 decimals.
-#define TABLE_COMPARE(actual, expected)                                                          \
-    do {                                                                                         \
-        const double got_ = (actual);                                                            \
-        QVERIFY2(std::fabs(got_ - (expected)) <= 5.0e-7 * (1 + 1e-9),                            \
-                 qPrintable(pbx::test::describe(got_, (expected), 5e-7)));                       \
+#define TABLE_COMPARE(actual, expected)                                                                      \
+    do {                                                                                                     \
+        const double got_ = (actual);                                                                        \
+        QVERIFY2(std::fabs(got_ - (expected)) <= 5.0e-7 * (1 + 1e-9),                                        \
+                 qPrintable(pbx::test::describe(got_, (expected), 5e-7)));                                   \
     } while (false)
 
 namespace {
@@ -204,17 +204,19 @@ void TestExpostBoundaries::valueType()
         QCOMPARE(b->supremumEpsilon(3.0, 2.0).value(), b->epsilon(3.0, 2.0).value());
         // E(T) = Δ²/(2T) + Δ·ψ(T)/T.
         const double t = 7.0;
-        PBX_FUZZY_COMPARE(b->epsilon(t, 2.0).value(), 4.0 / (2.0 * t) + 2.0 * b->threshold(t).value() / t, 1e-14);
+        PBX_FUZZY_COMPARE(b->epsilon(t, 2.0).value(), 4.0 / (2.0 * t) + 2.0 * b->threshold(t).value() / t,
+                          1e-14);
     }
     // Linear: ψ(t) = a + b·t with a·b = ln(1/δ)/2.
     PBX_FUZZY_COMPARE(lin.threshold(4.0).value(), 2.0 + std::log(20.0) / 4.0 * 4.0, 1e-15);
 
     // Names round-trip (documents store the kind by name).
-    for (auto kind : {BrownianBoundaryKind::FixedTime, BrownianBoundaryKind::FixedTimeChernoff,
-                      BrownianBoundaryKind::Linear, BrownianBoundaryKind::NormalMixture,
-                      BrownianBoundaryKind::UnionGrid})
+    for (auto kind :
+         {BrownianBoundaryKind::FixedTime, BrownianBoundaryKind::FixedTimeChernoff,
+          BrownianBoundaryKind::Linear, BrownianBoundaryKind::NormalMixture, BrownianBoundaryKind::UnionGrid})
         QCOMPARE(brownianBoundaryKindFromName(brownianBoundaryKindName(kind)).value(), kind);
-    QCOMPARE(brownianBoundaryKindName(BrownianBoundaryKind::NormalMixture), std::string_view("normal-mixture"));
+    QCOMPARE(brownianBoundaryKindName(BrownianBoundaryKind::NormalMixture),
+             std::string_view("normal-mixture"));
     QCOMPARE(brownianBoundaryKindFromName("stitched").error().code, ErrorCode::Parse);
 }
 
@@ -323,8 +325,10 @@ void TestExpostBoundaries::linearCrossing()
     }
     estimate /= paths;
     const double se = pbx::test::binomialStandardError(delta, paths);
-    QVERIFY2(std::fabs(estimate - delta) <= 4.0 * se,
-             qPrintable(QStringLiteral("crossing %1, expected e^{−2ab} = %2 ± %3").arg(estimate).arg(delta).arg(4 * se)));
+    QVERIFY2(
+        std::fabs(estimate - delta) <= 4.0 * se,
+        qPrintable(
+            QStringLiteral("crossing %1, expected e^{−2ab} = %2 ± %3").arg(estimate).arg(delta).arg(4 * se)));
     QVERIFY(estimate <= delta + 3.0 * se);
     QCOMPARE(boundary.threshold(1.0).value(), a + slope);
 }

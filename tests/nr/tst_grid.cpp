@@ -28,7 +28,7 @@ void TestGeometricNoiseGrid::pointCount_data()
     QTest::addColumn<double>("floor");
     QTest::addColumn<int>("count");
     // K − 1 = ⌈ln(floor/start)/ln(ratio)⌉ when start·ratio^k never lands on the floor exactly.
-    QTest::newRow("1e4 → 1, ×0.97") << 1e4 << 0.97 << 1.0 << 304; // ⌈302.38⌉ + 1
+    QTest::newRow("1e4 → 1, ×0.97") << 1e4 << 0.97 << 1.0 << 304;   // ⌈302.38⌉ + 1
     QTest::newRow("exact halving 8 → 1") << 8.0 << 0.5 << 1.0 << 4; // 8, 4, 2, 1
     QTest::newRow("one point") << 3.0 << 0.9 << 3.0 << 1;
     QTest::newRow("floor just above a point") << 1.0 << 0.5 << 0.2500000001 << 3; // 1, ½, floor

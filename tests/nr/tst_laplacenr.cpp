@@ -83,8 +83,10 @@ void TestLaplaceNoiseReduction::backwardMarginals()
         if (k + 1 < levels) {
             const double p = (grid[k] / grid[k + 1]) * (grid[k] / grid[k + 1]);
             const double freq = static_cast<double>(stays[k]) / samples;
-            QVERIFY2(std::fabs(freq - p) <= 4.0 * binomialStandardError(p, samples),
-                     qPrintable(QStringLiteral("P(η_%1 = η_%2) = %3, expected %4").arg(k).arg(k + 1).arg(freq).arg(p)));
+            QVERIFY2(
+                std::fabs(freq - p) <= 4.0 * binomialStandardError(p, samples),
+                qPrintable(
+                    QStringLiteral("P(η_%1 = η_%2) = %3, expected %4").arg(k).arg(k + 1).arg(freq).arg(p)));
         }
     }
 }
@@ -144,7 +146,8 @@ void TestLaplaceNoiseReduction::forwardMatchesBackward()
     }
     const double d = pbx::test::ksTwoSample(forward, backward);
     const double critical = pbx::test::ksTwoSampleCritical1Percent(samples, samples);
-    QVERIFY2(d < critical, qPrintable(ksMessage(d, critical, QStringLiteral("η_1 − η_2, forward vs backward"))));
+    QVERIFY2(d < critical,
+             qPrintable(ksMessage(d, critical, QStringLiteral("η_1 − η_2, forward vs backward"))));
 }
 
 void TestLaplaceNoiseReduction::classChain()
@@ -179,7 +182,8 @@ void TestLaplaceNoiseReduction::classChain()
     for (std::size_t k = 0; k < levels.size(); ++k) {
         const double b = 1.0 / levels[k];
         const double d = ksStatistic(eta[k], [b](double x) { return laplaceCdf(x, b); });
-        QVERIFY2(d < critical, qPrintable(ksMessage(d, critical, QStringLiteral("level ε = %1").arg(levels[k]))));
+        QVERIFY2(d < critical,
+                 qPrintable(ksMessage(d, critical, QStringLiteral("level ε = %1").arg(levels[k]))));
     }
 }
 

@@ -48,13 +48,15 @@ void TestStoppingRules::halfWidths()
     QFETCH(double, beta);
     QFETCH(double, factor);
     for (double scale : {1.0, 5.0, 0.1}) {
-        const double w = gaussian ? gaussianHalfWidth(scale, beta).value() : laplaceHalfWidth(scale, beta).value();
+        const double w
+            = gaussian ? gaussianHalfWidth(scale, beta).value() : laplaceHalfWidth(scale, beta).value();
         PBX_FUZZY_COMPARE(w, factor * scale, 5e-7); // the constants are rounded to 6 decimals
     }
     // Rounded up: never below the exact product.
     const double exact = gaussian ? 1.959963984540054 : std::log(20.0);
     if (beta == 0.05)
-        QVERIFY((gaussian ? gaussianHalfWidth(1.0, beta).value() : laplaceHalfWidth(1.0, beta).value()) >= exact);
+        QVERIFY((gaussian ? gaussianHalfWidth(1.0, beta).value() : laplaceHalfWidth(1.0, beta).value())
+                >= exact);
 }
 
 void TestStoppingRules::relativeAcceptance_data()
@@ -183,7 +185,8 @@ void TestStoppingRules::timeUniformHalfWidth()
         violations += violated ? 1 : 0;
     }
     const double freq = double(violations) / paths;
-    QVERIFY2(freq <= beta, qPrintable(QStringLiteral("time-uniform coverage failed in %1 of paths").arg(freq)));
+    QVERIFY2(freq <= beta,
+             qPrintable(QStringLiteral("time-uniform coverage failed in %1 of paths").arg(freq)));
     QVERIFY(freq > 0.0);
 }
 
