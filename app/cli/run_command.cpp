@@ -17,15 +17,24 @@ namespace {
 
 constexpr const char *kUsage =
     "Usage: pbx-cli run --queries FILE --out TRANSCRIPT [--dataset NAME-or-CSV-PATH]\n"
-    "                   [--epsilon E] [--delta D] [--filter basic|zcdp]\n"
-    "                   [--neighbours add-remove|replace] [--seed N]\n"
+    "                   [--epsilon E] [--delta D]\n"
+    "                   [--filter basic|zcdp|expost|unified|brownian-zcdp]\n"
+    "                   [--expost-share F] [--neighbours add-remove|replace] [--seed N]\n"
     "\n"
     "Answers each request of FILE (JSON Lines, one request per line) in one session and writes\n"
     "the session transcript (JSON) to TRANSCRIPT.\n"
     "  --dataset     embedded dataset name or a CSV file (default: cps1988)\n"
     "  --epsilon     session ε (default 1)\n"
     "  --delta       session δ (default 1e-6)\n"
-    "  --filter      basic (pure ε, Laplace) or zcdp (zCDP, Gaussian; default)\n"
+    "  --filter      basic: pure ε (Laplace; Laplace noise reduction)\n"
+    "                zcdp: zCDP (Gaussian; Gaussian doubling) — the default\n"
+    "                expost: ex-post filter (Laplace noise reduction; Brownian with a boundary)\n"
+    "                unified: zCDP + ex-post sub-filters (Gaussian; Brownian/Laplace NR ex-post)\n"
+    "                brownian-zcdp: zCDP filter with Brownian noise reduction at ρ = Δ²/(2T)\n"
+    "  --expost-share  unified filter: the ex-post side's share of ε (default 0.25; δ is halved)\n"
+    "Each request may name its \"mechanism\": brownian, laplace-nr, doubling-laplace,\n"
+    "doubling-gaussian, laplace or gaussian (default: the filter's noise reduction, or a single\n"
+    "calibrated release for absolute count and sum targets).\n"
     "  --neighbours  add-remove (default) or replace\n"
     "  --seed        reproducible noise, for teaching and tests only (not for real releases)\n"
     "Every line is checked before anything is spent: a bad line stops the run with nothing\n"
@@ -72,6 +81,11 @@ Result<Prepared> prepare(const Options &o)
             return makeError(kind.error().code, "--filter: " + kind.error().message);
         p.settings.filter = *kind;
     }
+    auto share = o.number("--expost-share");
+    if (!share)
+        return share.error();
+    if (*share)
+        p.settings.split.expostEpsilonShare = **share;
     if (auto text = o.value("--neighbours")) {
         auto n = data::parseNeighbours(*text);
         if (!n)
@@ -105,13 +119,26 @@ Result<Prepared> prepare(const Options &o)
     return p;
 }
 
-void printEvent(const session::LedgerEvent &e, const filters::PrivacyFilter &filter, std::ostream &out)
+std::string costUnit(filters::ChargeKind kind)
+{
+    switch (kind) {
+    case filters::ChargeKind::PureEpsilon: return "ε";
+    case filters::ChargeKind::Rho: return "ρ";
+    case filters::ChargeKind::ExPost: return "ex-post ε";
+    }
+    return "ε";
+}
+
+void printEvent(const session::LedgerEvent &e, std::ostream &out)
 {
     out << e.request.id << ": " << session::eventStatusName(e.status);
     if (e.status == session::EventStatus::Released) {
         out << ' ' << formatNumber(e.answer) << " ± " << formatNumber(e.errorBound) << " ("
             << e.mechanism << ", " << e.attempts.size() << (e.attempts.size() == 1 ? " attempt" : " attempts")
-            << ", " << filter.unitSymbol() << " = " << formatNumber(e.cost) << ')';
+            << ", " << costUnit(e.costKind) << " = " << formatNumber(e.cost);
+        if (e.costDelta > 0.0)
+            out << ", δ = " << formatNumber(e.costDelta);
+        out << ')';
         if (!e.targetMet)
             out << " — " << e.reason;
     } else {
@@ -125,7 +152,7 @@ void printEvent(const session::LedgerEvent &e, const filters::PrivacyFilter &fil
 int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
     auto options = Options::parse(args, {"--queries", "--out", "--dataset", "--epsilon", "--delta",
-                                         "--filter", "--neighbours", "--seed"});
+                                         "--filter", "--neighbours", "--seed", "--expost-share"});
     if (!options) {
         err << "pbx-cli run: " << options.error().message << '\n';
         return 2;
@@ -151,11 +178,14 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
             err << "pbx-cli run: " << event.error().message << '\n';
             break;
         }
-        printEvent(*event, s.filter(), out);
+        printEvent(*event, out);
     }
     const auto &f = s.filter();
-    out << "spent " << f.unitSymbol() << " = " << formatNumber(f.spent()) << " of " << formatNumber(f.budget())
-        << " (ε = " << formatNumber(f.epsilonSpent()) << " at δ = " << formatNumber(f.deltaBudget()) << ")\n";
+    for (const auto &system : f.systems())
+        out << "spent " << system.name << ": " << system.unitSymbol << " = " << formatNumber(system.spent) << " of "
+            << formatNumber(system.budget) << '\n';
+    out << "in all (ε, δ) = (" << formatNumber(f.epsilonSpent()) << ", " << formatNumber(f.deltaSpent()) << ") of ("
+        << formatNumber(f.epsilonBudget()) << ", " << formatNumber(f.deltaBudget()) << ")\n";
     if (auto written = io::writeTextFileAtomically(prepared->outPath, io::writeTranscriptJson(s)); !written) {
         err << "pbx-cli run: " << written.error().message << '\n';
         return 1;

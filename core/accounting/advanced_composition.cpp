@@ -62,6 +62,8 @@ Result<std::vector<EpsilonDeltaSteps>> collectEpsilonDeltaSteps(const Ledger &le
     std::vector<EpsilonDeltaSteps> steps;
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
         const PrivacyEvent &e = ledger.events[i];
+        if (auto exAnte = requireExAnte(e); !exAnte)
+            return exAnte.error();
         auto step = approxDpPerStep(e, ledger.neighbours);
         if (!step)
             return makeError(step.error().code, "events[" + std::to_string(i) + "] (" +

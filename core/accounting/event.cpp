@@ -75,6 +75,8 @@ Result<void> validateEvent(const PrivacyEvent &e, std::size_t i)
     }
     if (e.sampling.kind != SamplingKind::None && !(e.sampling.rate > 0.0 && e.sampling.rate <= 1.0))
         return fieldError(i, "sampling.rate", "must lie in (0, 1]");
+    if (e.expost && (e.mechanism != MechanismKind::PureDp || e.sampling.kind != SamplingKind::None))
+        return fieldError(i, "expost", "only an unsampled pure event can be ex-post");
     return {};
 }
 
@@ -94,6 +96,15 @@ bool samplingMatchesRelation(const Sampling &s, Neighbouring relation)
     case SamplingKind::WithoutReplacement: return relation == Neighbouring::Replace;
     }
     return false;
+}
+
+Result<void> requireExAnte(const PrivacyEvent &e)
+{
+    if (!e.expost)
+        return {};
+    return makeError(ErrorCode::Unsupported,
+                     "not applicable: Laplace noise reduction is ex-post private, its loss composes "
+                     "only by (ex-post) basic composition (Rogers et al. 2023, Lemma 5.1)");
 }
 
 Result<privacy::ApproxDp> approxDpPerStep(const PrivacyEvent &e, Neighbouring relation)

@@ -55,6 +55,10 @@ struct PrivacyEvent
     /// Empty: the event touches every record. Otherwise a label of a disjoint part of the data;
     /// events in different parts compose in parallel (max), see evaluation.h.
     std::string partition;
+    /// A PureDp event whose ε is an ex-post guarantee (the realised loss of e.g. Laplace noise
+    /// reduction stopped at level ε; Ligett et al. 2017). Ex-post losses compose only by basic
+    /// composition (Rogers et al. 2023, Lemma 5.1); every other strategy reports Unsupported.
+    bool expost = false;
 };
 
 struct Ledger
@@ -75,6 +79,10 @@ Result<void> validateLedger(const Ledger &ledger);
 /// True when the sampling scheme has an amplification theorem for the relation: Poisson with
 /// add/remove, without-replacement with replace-one (Steinke 2022 §6; Balle et al. 2018).
 bool samplingMatchesRelation(const Sampling &sampling, Neighbouring relation);
+
+/// Unsupported, with the reason shown by every strategy but basic, when `event` is ex-post
+/// (see PrivacyEvent::expost); ok otherwise.
+Result<void> requireExAnte(const PrivacyEvent &event);
 
 /// The (ε, δ)-DP guarantee of ONE step of the event, after amplification by its sampling:
 /// Laplace ε₀ = Δ/b; pure / randomized response (ε, 0); approx (ε, δ); post-processing (0, 0).

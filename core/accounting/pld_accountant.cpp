@@ -85,6 +85,8 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
     std::map<Key, std::pair<std::size_t, std::int64_t>> groups; // key → (first event, count)
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
         const PrivacyEvent &e = ledger.events[i];
+        if (auto exAnte = requireExAnte(e); !exAnte)
+            return exAnte.error();
         if (e.mechanism == MechanismKind::PostProcessing)
             continue;
         const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;

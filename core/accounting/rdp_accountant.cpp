@@ -31,6 +31,8 @@ Result<std::unique_ptr<RdpAccountant>> RdpAccountant::fromLedger(const Ledger &l
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
         if (auto ok = validateEvent(ledger.events[i], i); !ok)
             return ok.error();
+        if (auto exAnte = requireExAnte(ledger.events[i]); !exAnte)
+            return exAnte.error();
         if (auto ok = acc->compose(ledger.events[i], ledger.neighbours); !ok)
             return makeError(ok.error().code, "events[" + std::to_string(i) + "] (" +
                                                   mechanismName(ledger.events[i].mechanism) + "): " + ok.error().message);
@@ -107,6 +109,8 @@ Result<void> RdpAccountant::compose(const PrivacyEvent &event, Neighbouring rela
 {
     if (auto ok = validateEvent(event, 0); !ok)
         return ok;
+    if (auto exAnte = requireExAnte(event); !exAnte)
+        return exAnte;
     double stepDelta = 0.0;
     auto curve = curveFor(event, relation, &stepDelta);
     if (!curve)

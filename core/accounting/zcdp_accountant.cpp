@@ -50,6 +50,8 @@ Result<std::unique_ptr<ZcdpAccountant>> ZcdpAccountant::fromLedger(const Ledger 
     auto acc = std::make_unique<ZcdpAccountant>();
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
         const PrivacyEvent &e = ledger.events[i];
+        if (auto exAnte = requireExAnte(e); !exAnte)
+            return exAnte.error();
         auto rho = zcdpRhoPerStep(e, ledger.neighbours);
         if (!rho)
             return makeError(rho.error().code, "events[" + std::to_string(i) + "] (" +

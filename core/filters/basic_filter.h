@@ -22,6 +22,10 @@ public:
     double deltaSpent() const override { return 0.0; }
     ChargeKind primaryKind() const override { return ChargeKind::PureEpsilon; }
     double epsilonOf(double native) const override { return native; }
+    double remainingFor(ChargeKind kind) const override
+    {
+        return kind == ChargeKind::Rho ? 0.0 : m_epsilon.remaining();
+    }
 
 protected:
     Result<void> check(const Charge &charge) const override;

@@ -30,6 +30,12 @@ public:
     double deltaSpent() const override { return m_delta.spent(); }
     ChargeKind primaryKind() const override { return ChargeKind::ExPost; }
     double epsilonOf(double native) const override { return native; }
+    double remainingFor(ChargeKind kind) const override
+    {
+        return kind == ChargeKind::Rho ? 0.0 : m_loss.remaining();
+    }
+    double remainingExPostDelta() const override { return m_delta.remaining(); }
+    double expostDeltaBudget() const override { return m_delta.budget(); }
 
 protected:
     Result<void> check(const Charge &charge) const override;

@@ -85,6 +85,14 @@ public:
     /// Pays the charge if it fits (see canCharge); otherwise pays nothing and returns the error.
     Result<void> charge(const Charge &charge);
 
+    /// The largest amount of `kind` a charge could have now and still fit (rounded down; 0 when
+    /// this filter cannot account that kind): the per-query cap of noise reduction and doubling.
+    virtual double remainingFor(ChargeKind kind) const = 0;
+    /// The ex-post δ still available (0 when the filter has no ex-post system).
+    virtual double remainingExPostDelta() const { return 0.0; }
+    /// The ex-post system's total δ (0 when the filter has none).
+    virtual double expostDeltaBudget() const { return 0.0; }
+
     /// The (ε, δ) the spending so far amounts to (an upper bound; ε rounded up).
     virtual double epsilonSpent() const = 0;
     virtual double deltaSpent() const = 0;

@@ -25,6 +25,9 @@ public:
     double deltaSpent() const override;
     ChargeKind primaryKind() const override { return ChargeKind::Rho; }
     double epsilonOf(double rho) const override { return m_zcdp->epsilonOf(rho); }
+    double remainingFor(ChargeKind kind) const override { return sideFor(kind).remainingFor(kind); }
+    double remainingExPostDelta() const override { return m_expost->remainingExPostDelta(); }
+    double expostDeltaBudget() const override { return m_expost->expostDeltaBudget(); }
 
     const ZcdpFilter &zcdpSide() const { return *m_zcdp; }
     const ExPostFilter &expostSide() const { return *m_expost; }

@@ -28,6 +28,18 @@ double ZcdpFilter::epsilonOf(double rho) const
     return eps ? *eps : std::nan("");
 }
 
+double ZcdpFilter::remainingFor(ChargeKind kind) const
+{
+    if (kind == ChargeKind::ExPost)
+        return 0.0;
+    if (kind == ChargeKind::Rho)
+        return m_rho.remaining();
+    double epsilon = math::nudgeDown(std::sqrt(2.0 * m_rho.remaining()), 2);
+    while (epsilon > 0.0 && !m_rho.fits(rhoOfPureEpsilon(epsilon)))
+        epsilon = math::nudgeDown(epsilon, 8);
+    return epsilon > 0.0 ? epsilon : 0.0;
+}
+
 std::vector<BudgetSystem> ZcdpFilter::systems() const
 {
     return {{"zCDP", "ρ", m_rho.budget(), m_rho.spent(), epsilonBudget(), deltaBudget(), epsilonSpent()}};

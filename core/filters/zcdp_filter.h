@@ -28,6 +28,8 @@ public:
     double deltaSpent() const override { return m_rho.spent() > 0.0 ? deltaBudget() : 0.0; }
     ChargeKind primaryKind() const override { return ChargeKind::Rho; }
     double epsilonOf(double rho) const override;
+    /// ρ left for Rho; for PureEpsilon the largest ε with ε²/2 ≤ ρ left; 0 for ExPost.
+    double remainingFor(ChargeKind kind) const override;
 
     /// ρ = ε²/2 rounded up: the zCDP cost of a pure ε-DP release.
     static double rhoOfPureEpsilon(double epsilon);

@@ -9,7 +9,7 @@ namespace pbx::io {
 using json::Json;
 
 namespace {
-constexpr const char *kRequestKeys[] = {"id", "aggregate", "column", "where", "bounds", "target", "max_cost"};
+constexpr const char *kRequestKeys[] = {"id", "aggregate", "column", "where", "bounds", "target", "max_cost", "mechanism"};
 
 Error withPath(const std::string &path, const Error &e)
 {
@@ -90,6 +90,16 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
     if (*maxCost && !(**maxCost > 0.0))
         return makeError(ErrorCode::InvalidArgument, path + ".max_cost: must be > 0");
     r.maxCost = *maxCost;
+
+    auto mechanism = json::optionalString(object, "mechanism", path);
+    if (!mechanism)
+        return mechanism.error();
+    if (!mechanism->empty()) {
+        auto mechanismKind = session::parseMechanismKind(*mechanism);
+        if (!mechanismKind)
+            return withPath(path + ".mechanism", mechanismKind.error());
+        r.mechanism = *mechanismKind;
+    }
     return r;
 }
 
@@ -116,6 +126,8 @@ void writeRequest(const session::QueryRequest &request, Json &object)
                         {"confidence", request.target.confidence}};
     if (request.maxCost)
         object["max_cost"] = *request.maxCost;
+    if (request.mechanism)
+        object["mechanism"] = std::string(session::mechanismKindName(*request.mechanism));
 }
 
 } // namespace pbx::io

@@ -2,7 +2,7 @@
 // A query request as JSON, the line format of `pbx-cli run --queries` and the request part of
 // each transcript event:
 // {"id":"q1","aggregate":"mean","column":"wage","bounds":[0,4000],"where":"region == \"south\"",
-//  "target":{"kind":"relative","error":0.05,"confidence":0.95},"max_cost":0.01}
+//  "target":{"kind":"relative","error":0.05,"confidence":0.95},"max_cost":0.01,"mechanism":"brownian"}
 #pragma once
 
 #include "core/io/json_fields.h"

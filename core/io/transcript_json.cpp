@@ -11,8 +11,8 @@ using session::EventStatus;
 namespace {
 
 constexpr const char *kFormat = "pbx-transcript";
-constexpr const char *kOutcomeKeys[] = {"index", "status", "mechanism", "reason", "answer", "error_bound",
-                                        "target_met", "cost", "attempts", "spent_after"};
+constexpr const char *kOutcomeKeys[] = {"index",      "status", "mechanism", "reason",   "answer",     "error_bound",
+                                        "target_met", "cost",   "attempts",  "accounting", "spent_after", "requested_mechanism"};
 
 Json writeAttempt(const session::Attempt &a)
 {
@@ -33,10 +33,16 @@ Json writeEvent(const session::LedgerEvent &e, const filters::PrivacyFilter &fil
 {
     Json o = Json::object();
     o["index"] = e.index;
-    session::QueryRequest request = e.request;
-    writeRequest(request, o);
+    writeRequest(e.request, o);
+    // "mechanism" names the mechanism used; what the request asked for, if anything, is kept apart.
+    if (o.contains("mechanism")) {
+        o["requested_mechanism"] = o["mechanism"];
+        o.erase("mechanism");
+    }
     o["status"] = std::string(session::eventStatusName(e.status));
     o["mechanism"] = e.mechanism;
+    if (!e.accounting.empty())
+        o["accounting"] = e.accounting;
     if (!e.reason.empty())
         o["reason"] = e.reason;
     if (e.status == EventStatus::Released) {
@@ -44,13 +50,18 @@ Json writeEvent(const session::LedgerEvent &e, const filters::PrivacyFilter &fil
         o["error_bound"] = json::finiteOrNull(e.errorBound);
         o["target_met"] = e.targetMet;
     }
-    const std::string unit(filter.unitName());
-    o["cost"] = {{unit, e.cost}};
+    Json cost = {{std::string(filters::chargeKindName(e.costKind)), e.cost}};
+    if (e.costDelta > 0.0)
+        cost["delta"] = e.costDelta;
+    o["cost"] = cost;
     Json attempts = Json::array();
     for (const auto &a : e.attempts)
         attempts.push_back(writeAttempt(a));
     o["attempts"] = attempts;
-    o["spent_after"] = {{unit, e.spentAfter}, {"epsilon", json::finiteOrNull(e.epsilonSpentAfter)}};
+    o["spent_after"] = {{std::string(filter.unitName()), e.spentAfter},
+                        {"epsilon", json::finiteOrNull(e.epsilonSpentAfter)}};
+    if (filter.kind() == filters::FilterKind::Unified)
+        o["spent_after"]["expost"] = e.expostSpentAfter;
     return o;
 }
 
@@ -94,7 +105,7 @@ Result<session::Attempt> readAttempt(const Json &o, const std::string &path)
     return a;
 }
 
-Result<session::LedgerEvent> readEvent(const Json &o, std::size_t i, const std::string &unit)
+Result<session::LedgerEvent> readEvent(const Json &o, std::size_t i)
 {
     const std::string path = "events[" + std::to_string(i) + "]";
     if (!o.is_object())
@@ -104,6 +115,8 @@ Result<session::LedgerEvent> readEvent(const Json &o, std::size_t i, const std::
         if (std::none_of(std::begin(kOutcomeKeys), std::end(kOutcomeKeys),
                          [&](const char *k) { return item.key() == k; }))
             requestPart[item.key()] = item.value();
+    if (auto requested = o.find("requested_mechanism"); requested != o.end())
+        requestPart["mechanism"] = *requested;
     auto request = readRequest(requestPart, path);
     if (!request)
         return request.error();
@@ -124,12 +137,16 @@ Result<session::LedgerEvent> readEvent(const Json &o, std::size_t i, const std::
         return makeError(ErrorCode::Parse, path + ".status: expected \"released\" or \"refused\"");
     auto mechanism = json::optionalString(o, "mechanism", path);
     auto reason = json::optionalString(o, "reason", path);
+    auto accounting = json::optionalString(o, "accounting", path);
     if (!mechanism)
         return mechanism.error();
     if (!reason)
         return reason.error();
+    if (!accounting)
+        return accounting.error();
     e.mechanism = *mechanism;
     e.reason = *reason;
+    e.accounting = *accounting;
     if (e.status == EventStatus::Released) {
         auto answer = json::number(o, "answer", path);
         auto bound = json::number(o, "error_bound", path);
@@ -143,13 +160,29 @@ Result<session::LedgerEvent> readEvent(const Json &o, std::size_t i, const std::
     }
     auto costIt = o.find("cost");
     if (costIt == o.end() || !costIt->is_object())
-        return makeError(ErrorCode::Parse, path + ".cost: missing (an object like {\"" + unit + "\": …})");
-    auto cost = json::number(*costIt, unit.c_str(), path + ".cost");
-    if (!cost)
-        return cost.error();
-    if (*cost < 0.0)
-        return makeError(ErrorCode::Parse, path + ".cost." + unit + ": must be ≥ 0");
-    e.cost = *cost;
+        return makeError(ErrorCode::Parse, path + ".cost: missing (an object like {\"rho\": …})");
+    bool found = false;
+    for (filters::ChargeKind kind : {filters::ChargeKind::PureEpsilon, filters::ChargeKind::Rho, filters::ChargeKind::ExPost}) {
+        const std::string unit(filters::chargeKindName(kind));
+        if (!costIt->contains(unit))
+            continue;
+        auto cost = json::number(*costIt, unit.c_str(), path + ".cost");
+        if (!cost)
+            return cost.error();
+        if (*cost < 0.0)
+            return makeError(ErrorCode::Parse, path + ".cost." + unit + ": must be ≥ 0");
+        e.costKind = kind;
+        e.cost = *cost;
+        found = true;
+    }
+    if (!found)
+        return makeError(ErrorCode::Parse, path + ".cost: expected one of epsilon, rho or expost");
+    auto costDelta = json::optionalNumber(*costIt, "delta", path + ".cost");
+    if (!costDelta)
+        return costDelta.error();
+    e.costDelta = costDelta->value_or(0.0);
+    if (e.costDelta < 0.0)
+        return makeError(ErrorCode::Parse, path + ".cost.delta: must be ≥ 0");
     if (auto it = o.find("attempts"); it != o.end() && it->is_array())
         for (std::size_t k = 0; k < it->size(); ++k) {
             auto a = readAttempt((*it)[k], path + ".attempts[" + std::to_string(k) + "]");
@@ -177,6 +210,19 @@ std::string writeTranscriptJson(const session::Session &s)
     doc["filter"] = {{"kind", std::string(filters::filterKindName(settings.filter))},
                      {"unit", unit},
                      {"budget", filter.budget()}};
+    if (settings.filter == filters::FilterKind::Unified) {
+        doc["filter"]["split"] = {{"expost_epsilon_share", settings.split.expostEpsilonShare},
+                                  {"expost_delta_share", settings.split.expostDeltaShare}};
+        Json systems = Json::array();
+        for (const auto &sys : filter.systems())
+            systems.push_back({{"name", sys.name},
+                               {"unit", sys.unitSymbol},
+                               {"budget", sys.budget},
+                               {"spent", sys.spent},
+                               {"epsilon", sys.epsilonBudget},
+                               {"delta", sys.deltaBudget}});
+        doc["filter"]["systems"] = systems;
+    }
     if (settings.seed)
         doc["noise"] = {{"seeded", true},
                         {"seed", *settings.seed},
@@ -237,6 +283,15 @@ Result<TranscriptDocument> readTranscriptJson(std::string_view text)
     if (!kind)
         return makeError(ErrorCode::Parse, "filter.kind: " + kind.error().message);
     out.settings.filter = *kind;
+    if (auto split = filter.find("split"); split != filter.end() && split->is_object()) {
+        auto e = json::number(*split, "expost_epsilon_share", "filter.split");
+        auto d = json::number(*split, "expost_delta_share", "filter.split");
+        if (!e)
+            return e.error();
+        if (!d)
+            return d.error();
+        out.settings.split = {*e, *d};
+    }
     if (auto noise = doc.find("noise"); noise != doc.end() && noise->is_object() && noise->value("seeded", false)) {
         auto seed = json::unsignedInteger(*noise, "seed", "noise");
         if (!seed)
@@ -245,12 +300,11 @@ Result<TranscriptDocument> readTranscriptJson(std::string_view text)
     }
     if (auto valid = out.settings.validate(); !valid)
         return makeError(ErrorCode::Parse, "budget: " + valid.error().message);
-    const std::string unit = *kind == filters::FilterKind::Basic ? "epsilon" : "rho";
     auto events = doc.find("events");
     if (events == doc.end() || !events->is_array())
         return makeError(ErrorCode::Parse, "events: missing (an array is required)");
     for (std::size_t i = 0; i < events->size(); ++i) {
-        auto e = readEvent((*events)[i], i, unit);
+        auto e = readEvent((*events)[i], i);
         if (!e)
             return e.error();
         out.events.push_back(std::move(e.value()));

@@ -30,8 +30,13 @@ namespace pbx::mechanisms {
 /// prefix y_{1:k} equals that of y_k alone (§1.2), so the whole reduction costs what its least
 /// noisy release costs: ρ = Δ²/(2·T_stop) (see brownianTotalRho()).
 ///
-/// Soundness rules the caller must keep (§8.1): charge the next step's ρ (brownianStepRho())
-/// to the filter *before* calling reduceTo(); never reuse a path for another query, and re-ask
+/// Accounting: in the zCDP filter (recommended, §6.4) charge brownianRho(Δ, T_1) before start()
+/// and brownianStepRho(Δ, T_k, T_{k+1}) before each reduceTo(); or, in the ex-post filter, fix a
+/// BrownianBoundary (expost_boundaries.h) before start() and allow only times with
+/// E(T) ≤ ε_e − S (§6.2).
+///
+/// Soundness rules the caller must keep (§8.1): charge the next step's cost to the filter
+/// *before* calling reduceTo(); never reuse a path for another query, and re-ask
 /// the same query by continuing this path, never by starting a new one; let stopping decisions
 /// read only released values and public scales, never f(x).
 ///
@@ -54,7 +59,8 @@ public:
     static Result<BrownianNoiseReduction> resume(std::vector<double> currentNoise, double currentTime,
                                                  int steps = 1);
 
-    /// The bridge step to T_{k+1} = nextTime < T_k, in place. The bridge variance is computed from
+    /// The bridge step to T_{k+1} = nextTime < T_k, in place (§3.1, [DERIVED]; Cov(B_i, B_j) =
+    /// min(T_i, T_j) is checked by Monte Carlo in tst_brownian). The bridge variance is computed from
     /// the ratio, T_{k+1}·(1 − q) with 1 − q = (T_k − T_{k+1})/T_k: the difference of the two stored
     /// doubles is exact (Sterbenz) for q ≥ ½ and correctly rounded otherwise, so 1 − q stays
     /// accurate to an ulp even as q → 1, where 1 − fl(q) would lose digits (§8.2).

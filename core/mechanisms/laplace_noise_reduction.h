@@ -63,9 +63,11 @@ Result<double> laplaceNoiseReductionForwardStep(double currentNoise, double curr
 /// reduceTo(ε_next > ε) as the analyst asks for less noise. Releases y = f(x) + η, coordinate-wise
 /// for a vector query (independent per coordinate).
 ///
-/// Ex-post privacy when stopped at the current level: expostEpsilon() = ε, δ = 0 (§2.1). The
-/// caller charges the ex-post filter before each draw: the whole ε_next must fit the remaining
-/// ex-post budget (the realised loss is the last level, not the sum of levels; §6.2).
+/// Ex-post privacy when stopped at the current level: expostEpsilon() = ε, δ = 0 (§2.1, [DERIVED]).
+/// The caller checks the ex-post filter before each draw (§8.1 rules 1 and 5): admit ε_next only
+/// if S + ε_next ≤ ε_e, where S is the realised ex-post loss of the *other* mechanisms; this
+/// query's earlier levels are not added, because the released prefix costs only its last level
+/// (§1.2, §6.2). Not admissible in the zCDP filter at ε²/2 (§6.4).
 class LaplaceNoiseReduction
 {
 public:

@@ -26,9 +26,11 @@ NoiseSource NoiseSource::fromOperatingSystem()
 
 double NoiseSource::uniformOpen()
 {
-    // 53 random bits, shifted by half a step so 0 and 1 are both impossible.
-    const std::uint64_t bits = m_engine() >> 11;
-    return (static_cast<double>(bits) + 0.5) * 0x1.0p-53;
+    // 52 random bits plus half a step: bits + ½ needs 53 significant bits, so it is exact and the
+    // result lies in [2⁻⁵³, 1 − 2⁻⁵³]; 0 and 1 are both impossible. (With 53 bits, bits + ½ would
+    // round up to 2⁵³ at the top and return exactly 1.)
+    const std::uint64_t bits = m_engine() >> 12;
+    return (static_cast<double>(bits) + 0.5) * 0x1.0p-52;
 }
 
 double NoiseSource::laplace(double scale)

@@ -23,7 +23,7 @@ public:
     /// Stream seeded from the operating system (std::random_device).
     static NoiseSource fromOperatingSystem();
 
-    /// Uniform draw in the open interval (0, 1), 53 random bits.
+    /// Uniform draw in the open interval (0, 1): 52 random bits, in [2⁻⁵³, 1 − 2⁻⁵³].
     double uniformOpen();
     /// Laplace(0, scale) by inversion. Valid: scale > 0.
     double laplace(double scale);

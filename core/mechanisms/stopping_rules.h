@@ -18,7 +18,8 @@ namespace pbx::mechanisms {
 /// Valid: σ > 0 finite, 0 < β < 1. Errors: InvalidArgument otherwise.
 Result<double> gaussianHalfWidth(double sigma, double beta);
 
-/// Half-width w = b·ln(1/β) of Lap(b) noise: P(|Lap(b)| > w) = e^{−w/b} = β (§7.1–7.2).
+/// Half-width w = b·ln(1/β) of Lap(b) noise: P(|Lap(b)| > w) = e^{−w/b} = β (§7.1–7.2,
+/// [DERIVED, standard]). Use the noise's actual scale (LaplaceNoiseReduction::scale()).
 /// Example: β = 0.05 → w = 2.995732·b. Rounded up.
 /// Valid: b > 0 finite, 0 < β < 1. Errors: InvalidArgument otherwise.
 Result<double> laplaceHalfWidth(double scale, double beta);
@@ -46,14 +47,16 @@ Result<double> timeUniformHalfWidth(double time, double beta, double r);
 /// α ≤ 0): rejecting only costs more noise reduction, never privacy.
 bool acceptsRelativeError(double y, double halfWidth, double alpha);
 
-/// Absolute-error acceptance w ≤ a (§7.1): on |noise| ≤ w, |y − c| ≤ a. False for invalid input.
+/// Absolute-error acceptance w ≤ a (§7.1, [DERIVED, standard]): on the event |noise| ≤ w,
+/// |y − c| ≤ a. No rounding beyond w's own (rounded up). False for invalid input (NaN, w < 0).
 bool acceptsAbsoluteError(double halfWidth, double a);
 
-/// The smallest |y| the relative rule accepts at half-width w: w·(1 + α)/α, rounded up.
+/// The smallest |y| the relative rule accepts at half-width w: w·(1 + α)/α (§7.2, [DERIVED]),
+/// rounded up; for plotting the acceptance threshold next to the noisy y (§8.6).
 /// Valid: w ≥ 0 finite, α > 0 finite; NaN otherwise.
 double relativeAcceptanceThreshold(double halfWidth, double alpha);
 
-/// Early abandonment (§7.2, a heuristic; free because it is post-processing): give up when
+/// Early abandonment (§7.2 [DERIVED]; a heuristic, free because it is post-processing): give up when
 /// |y| + w < w_min·(1 + α)/α, where w_min is the half-width at the least noisy level still allowed
 /// for this query. Then, with probability ≥ 1 − β, |c| lies below the smallest noisy value that
 /// level could accept, so certifying c within the cap would need a lucky draw. Returns false for

@@ -3,7 +3,9 @@
 #pragma once
 
 #include "core/data/query.h"
+#include "core/filters/privacy_filter.h"
 #include "core/session/accuracy_target.h"
+#include "core/session/mechanism_choice.h"
 
 #include <optional>
 #include <string>
@@ -17,7 +19,8 @@ struct QueryRequest
     std::string id;              ///< user's label; the session assigns "q<n>" when empty
     data::QuerySpec query;
     AccuracyTarget target;
-    std::optional<double> maxCost; ///< per-query cap in the filter's native unit (ε or ρ)
+    std::optional<double> maxCost; ///< per-query cap in the unit the mechanism is charged in
+    std::optional<MechanismKind> mechanism; ///< unset: the filter's default (defaultMechanism())
 };
 
 /// One noisy value released by a mechanism (part of an attempt).
@@ -26,7 +29,7 @@ struct NoisyRelease
     std::string quantity; ///< "count", "sum" or "centred-sum"
     double scale = 0.0;   ///< Laplace b or Gaussian σ
     double value = 0.0;   ///< the released noisy value
-    double cost = 0.0;    ///< native cost charged for it
+    double cost = 0.0;    ///< cost of this release (noise reduction: its loss if stopped here)
 };
 
 /// One attempt of a request: the releases made at one noise level, the estimate they give and
@@ -36,7 +39,7 @@ struct Attempt
     std::vector<NoisyRelease> releases;
     double estimate = 0.0;   ///< the answer this attempt gives
     double halfWidth = 0.0;  ///< error bound at the attempt's confidence (+∞ when none is known)
-    double cost = 0.0;       ///< native cost of the attempt (sum of its releases)
+    double cost = 0.0;       ///< charged at this attempt (noise reduction: the increment)
     bool accepted = false;   ///< did this attempt prove the target met?
 };
 
@@ -48,14 +51,18 @@ struct LedgerEvent
     std::size_t index = 0;   ///< position in the ledger, from 0
     QueryRequest request;
     EventStatus status = EventStatus::Refused;
-    std::string mechanism;   ///< "laplace", "gaussian", "doubling-laplace", "doubling-gaussian"
+    std::string mechanism;   ///< mechanismKindName() of the mechanism used
     std::string reason;      ///< refusals: why; releases: a note (e.g. why the target was not met)
     double answer = 0.0;     ///< released: the noisy answer
     double errorBound = 0.0; ///< released: half-width at the requested confidence
     bool targetMet = false;  ///< released: the release proves the target met at that confidence
-    double cost = 0.0;       ///< native cost charged by this event (0 when refused)
+    filters::ChargeKind costKind = filters::ChargeKind::PureEpsilon; ///< the unit of `cost`
+    double cost = 0.0;       ///< total charged by this event (0 when refused)
+    double costDelta = 0.0;  ///< ex-post δ charged (Brownian noise reduction with a boundary)
+    std::string accounting;  ///< how the cost was accounted (e.g. the ex-post boundary)
     std::vector<Attempt> attempts;
-    double spentAfter = 0.0;        ///< filter's native spend after this event
+    double spentAfter = 0.0;        ///< the filter's primary spend after this event (ε or ρ)
+    double expostSpentAfter = 0.0;  ///< the unified filter's ex-post spend after this event
     double epsilonSpentAfter = 0.0; ///< ε-equivalent of spentAfter at the session δ
 };
 

@@ -17,10 +17,15 @@ Result<void> SessionSettings::validate() const
 {
     if (!(epsilon > 0.0) || !std::isfinite(epsilon))
         return makeError(ErrorCode::InvalidArgument, "ε must be a finite number > 0");
-    if (filter == filters::FilterKind::Zcdp && !(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1 for the zCDP filter");
+    const bool needsDelta = filter != filters::FilterKind::Basic && filter != filters::FilterKind::ExPost;
+    if (needsDelta && !(delta > 0.0 && delta < 1.0))
+        return makeError(ErrorCode::InvalidArgument,
+                         "δ must lie strictly between 0 and 1 for the " + std::string(filters::filterKindName(filter))
+                             + " filter");
     if (!(delta >= 0.0 && delta < 1.0))
         return makeError(ErrorCode::InvalidArgument, "δ must lie in [0, 1)");
+    if (filter == filters::FilterKind::Unified)
+        return split.validate();
     return {};
 }
 
@@ -36,7 +41,7 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const data::Tab
         return makeError(ErrorCode::InvalidArgument, "a session needs a dataset");
     if (auto valid = settings.validate(); !valid)
         return valid.error();
-    auto filter = filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta);
+    auto filter = filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta, settings.split);
     if (!filter)
         return filter.error();
     return std::unique_ptr<Session>(new Session(std::move(table), settings, std::move(filter.value())));
@@ -59,7 +64,7 @@ Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::Ta
         if (e.status == EventStatus::Refused && e.cost != 0.0)
             return makeError(ErrorCode::Parse, where + ": a refused request cannot have a cost");
         // Spending that was recorded is charged again; a ledger that no longer fits is corrupt.
-        if (auto charged = s.m_filter->spend(e.cost); !charged)
+        if (auto charged = s.m_filter->charge({e.costKind, e.cost, e.costDelta}); !charged)
             return makeError(ErrorCode::Parse, where + ": " + charged.error().message);
         s.append(std::move(e));
     }
@@ -71,8 +76,18 @@ LedgerEvent &Session::append(LedgerEvent event)
     event.index = m_events.size();
     event.spentAfter = m_filter->spent();
     event.epsilonSpentAfter = m_filter->epsilonSpent();
+    const auto systems = m_filter->systems();
+    event.expostSpentAfter = systems.size() > 1 ? systems.back().spent : 0.0;
     m_events.push_back(std::move(event));
     return m_events.back();
+}
+
+std::size_t Session::expostBrownianRuns() const
+{
+    std::size_t n = 0;
+    for (const auto &e : m_events)
+        n += e.costKind == filters::ChargeKind::ExPost && e.costDelta > 0.0;
+    return n;
 }
 
 Result<LedgerEvent> Session::ask(QueryRequest request)
@@ -87,22 +102,20 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
 
+    const MechanismKind mechanism = request.mechanism.value_or(
+        defaultMechanism(m_settings.filter, request.query.aggregate, request.target.kind));
+    if (auto fits = checkMechanism(mechanism, m_settings.filter, request.query.aggregate, request.target.kind); !fits)
+        return fits.error();
+
     const std::size_t index = m_events.size();
     auto noise = m_settings.seed ? mechanisms::NoiseSource::seeded(*m_settings.seed, index)
                                  : mechanisms::NoiseSource::fromOperatingSystem();
-    const ReleaseContext context{*query,
-                                 query->evaluate(*m_table),
-                                 m_settings.neighbours,
-                                 m_filter->kind() == filters::FilterKind::Basic
-                                     ? mechanisms::NoiseKind::Laplace
-                                     : mechanisms::NoiseKind::Gaussian,
-                                 *m_filter,
-                                 noise,
-                                 static_cast<double>(m_table->rowCount())};
-    const bool single = request.query.aggregate != data::Aggregate::Mean
-                        && request.target.kind == TargetKind::Absolute;
-    ReleaseOutcome outcome = single ? releaseOnce(context, request.target, request.maxCost)
-                                    : releaseByDoubling(context, request.target, request.maxCost);
+    const ReleaseContext context{QueryShape::of(request.query.aggregate, query->bounds(), query->evaluate(*m_table),
+                                                m_settings.neighbours, static_cast<double>(m_table->rowCount())),
+                                 *m_filter, noise, mechanism, expostBrownianRuns() + 1};
+    ReleaseOutcome outcome = isSingleRelease(mechanism) ? releaseOnce(context, request.target, request.maxCost)
+                             : isNoiseReduction(mechanism) ? releaseByNoiseReduction(context, request.target, request.maxCost)
+                                                           : releaseByDoubling(context, request.target, request.maxCost);
 
     LedgerEvent event;
     event.request = std::move(request);
@@ -112,7 +125,10 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
     event.answer = outcome.answer;
     event.errorBound = outcome.errorBound;
     event.targetMet = outcome.targetMet;
+    event.costKind = outcome.costKind;
     event.cost = outcome.cost;
+    event.costDelta = outcome.costDelta;
+    event.accounting = std::move(outcome.accounting);
     event.attempts = std::move(outcome.attempts);
     return append(std::move(event));
 }

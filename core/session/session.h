@@ -20,6 +20,8 @@ struct SessionSettings
     double delta = 1e-6;
     data::Neighbours neighbours = data::Neighbours::AddRemove;
     filters::FilterKind filter = filters::FilterKind::Zcdp;
+    /// The unified filter's split of (ε, δ) between its ex-post and zCDP sides.
+    filters::FilterSplit split;
     /// Seeded, reproducible noise (teaching, tests; not for real releases). Unset: OS random.
     std::optional<std::uint64_t> seed;
 
@@ -42,10 +44,10 @@ public:
                                                     std::vector<LedgerEvent> events);
 
     /// Answers a request: calibrates the noise to its accuracy target, asks the filter, and
-    /// appends a released or refused event to the ledger (returned). A relative target (and any
-    /// mean) uses the doubling baseline of core/session/doubling.h; an absolute count or sum is
-    /// a single release. Errors (nothing is appended, nothing is spent): invalid request
-    /// (unknown column, bad predicate, invalid bounds or target).
+    /// appends a released or refused event to the ledger (returned). The mechanism is the
+    /// request's, or defaultMechanism() for the filter (see core/session/release_plan.h).
+    /// Errors (nothing is appended, nothing is spent): invalid request (unknown column, bad
+    /// predicate, invalid bounds or target, a mechanism the filter cannot account).
     Result<LedgerEvent> ask(QueryRequest request);
 
     const data::Table &table() const { return *m_table; }
@@ -58,6 +60,8 @@ private:
     Session(std::shared_ptr<const data::Table> table, SessionSettings settings,
             std::unique_ptr<filters::PrivacyFilter> filter);
     LedgerEvent &append(LedgerEvent event);
+    /// How many Brownian runs have been accounted ex-post so far (each takes δ_n, see release_plan.h).
+    std::size_t expostBrownianRuns() const;
 
     std::shared_ptr<const data::Table> m_table;
     SessionSettings m_settings;

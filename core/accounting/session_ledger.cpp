@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+#include "core/accounting/session_ledger.h"
+
+#include "core/data/query.h"
+#include "core/math/directed_rounding.h"
+#include "core/session/session.h"
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace pbx::accounting {
+
+namespace {
+
+enum class Mapping { Laplace, Gaussian, BrownianReduction, LaplaceReduction };
+
+Result<Mapping> mappingFor(const std::string &mechanism, std::size_t index)
+{
+    if (mechanism == "laplace" || mechanism == "doubling-laplace")
+        return Mapping::Laplace;
+    if (mechanism == "gaussian" || mechanism == "doubling-gaussian")
+        return Mapping::Gaussian;
+    if (mechanism == "brownian")
+        return Mapping::BrownianReduction;
+    if (mechanism == "laplace-nr")
+        return Mapping::LaplaceReduction;
+    return makeError(ErrorCode::Unsupported, "ledger event " + std::to_string(index + 1)
+                                                 + ": no accounting is known for mechanism \""
+                                                 + mechanism + "\"");
+}
+
+bool positiveFinite(double x)
+{
+    return std::isfinite(x) && x > 0.0;
+}
+
+/// Δ = ε·b (Laplace) or σ·√(2ρ) (Gaussian), nudged up so the recovered Δ is never below the one
+/// the cost was computed from (the cost was rounded up, the product is rounded once or twice).
+double laplaceSensitivity(double epsilon, double scale)
+{
+    return math::nudgeUp(epsilon * scale, 1);
+}
+
+double gaussianSensitivity(double rho, double sigma)
+{
+    return math::nudgeUp(sigma * std::sqrt(2.0 * rho), 2);
+}
+
+PrivacyEvent laplaceEvent(double scale, double sensitivity)
+{
+    PrivacyEvent e;
+    e.mechanism = MechanismKind::Laplace;
+    e.scale = scale;
+    e.sensitivity = sensitivity;
+    return e;
+}
+
+PrivacyEvent gaussianEvent(double sigma, double sensitivity)
+{
+    PrivacyEvent e;
+    e.mechanism = MechanismKind::Gaussian;
+    e.sigma = sigma;
+    e.sensitivity = sensitivity;
+    return e;
+}
+
+/// Δ of one quantity of a ledger event from its request, when it can be determined.
+using SensitivityLookup =
+    std::function<std::optional<double>(const session::LedgerEvent &, const std::string &quantity)>;
+
+Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Neighbours neighbours,
+                       std::vector<std::size_t> *origin, const SensitivityLookup &lookup);
+
+} // namespace
+
+Neighbouring neighbouringFrom(data::Neighbours neighbours)
+{
+    return neighbours == data::Neighbours::AddRemove ? Neighbouring::AddRemove : Neighbouring::Replace;
+}
+
+Result<Ledger> ledgerFromEvents(const std::vector<session::LedgerEvent> &events,
+                                data::Neighbours neighbours, std::vector<std::size_t> *origin)
+{
+    return convert(events, neighbours, origin, {});
+}
+
+Result<Ledger> ledgerFromSession(const session::Session &session, std::vector<std::size_t> *origin)
+{
+    const data::Neighbours neighbours = session.settings().neighbours;
+    const data::Table &table = session.table();
+    const SensitivityLookup lookup = [&](const session::LedgerEvent &event,
+                                         const std::string &quantity) -> std::optional<double> {
+        if (quantity == "count")
+            return data::countSensitivity(neighbours).l1;
+        auto query = data::CompiledQuery::compile(event.request.query, table);
+        if (!query)
+            return std::nullopt;
+        if (quantity == "sum")
+            return data::sumSensitivity(query->bounds(), neighbours).l1;
+        if (quantity == "centred-sum")
+            return data::centredSumSensitivity(query->bounds(), neighbours).l1;
+        return std::nullopt;
+    };
+    return convert(session.events(), neighbours, origin, lookup);
+}
+
+namespace {
+
+Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Neighbours neighbours,
+                       std::vector<std::size_t> *origin, const SensitivityLookup &lookup)
+{
+    Ledger ledger;
+    ledger.neighbours = neighbouringFrom(neighbours);
+    if (origin)
+        origin->clear();
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const session::LedgerEvent &event = events[i];
+        // Whatever was released was paid for; a refused request released nothing.
+        if (event.attempts.empty())
+            continue;
+        auto mapping = mappingFor(event.mechanism, i);
+        if (!mapping)
+            return mapping.error();
+        const std::size_t before = ledger.events.size();
+
+        // Noise reductions: the first and last release of each quantity, in release order.
+        struct Reduction
+        {
+            const session::NoisyRelease *first = nullptr;
+            const session::NoisyRelease *last = nullptr;
+        };
+        std::vector<std::string> quantities;
+        std::map<std::string, Reduction> reductions;
+
+        for (const session::Attempt &attempt : event.attempts) {
+            for (const session::NoisyRelease &release : attempt.releases) {
+                if (!positiveFinite(release.scale) || !positiveFinite(release.cost))
+                    return makeError(ErrorCode::InvalidArgument,
+                                     "ledger event " + std::to_string(i + 1) + " (" + event.mechanism
+                                         + "): a release has a scale or cost that is not a finite "
+                                           "number > 0");
+                switch (mapping.value()) {
+                case Mapping::Laplace:
+                    ledger.events.push_back(
+                        laplaceEvent(release.scale, laplaceSensitivity(release.cost, release.scale)));
+                    break;
+                case Mapping::Gaussian:
+                    ledger.events.push_back(
+                        gaussianEvent(release.scale, gaussianSensitivity(release.cost, release.scale)));
+                    break;
+                case Mapping::BrownianReduction:
+                case Mapping::LaplaceReduction: {
+                    auto [it, inserted] = reductions.try_emplace(release.quantity);
+                    if (inserted) {
+                        quantities.push_back(release.quantity);
+                        it->second.first = &release;
+                    }
+                    it->second.last = &release;
+                    break;
+                }
+                }
+            }
+        }
+        for (const std::string &quantity : quantities) {
+            const Reduction &r = reductions.at(quantity);
+            if (mapping.value() == Mapping::BrownianReduction) {
+                std::optional<double> sensitivity;
+                if (lookup)
+                    sensitivity = lookup(event, quantity);
+                if (!sensitivity && event.costKind != filters::ChargeKind::Rho)
+                    return makeError(ErrorCode::Unsupported,
+                                     "ledger event " + std::to_string(i + 1)
+                                         + ": the sensitivity of a Brownian noise reduction "
+                                           "charged ex-post cannot be read from its charges");
+                ledger.events.push_back(gaussianEvent(
+                    r.last->scale,
+                    sensitivity.value_or(gaussianSensitivity(r.first->cost, r.first->scale))));
+            } else {
+                const double sensitivity = laplaceSensitivity(r.first->cost, r.first->scale);
+                PrivacyEvent e;
+                e.mechanism = MechanismKind::PureDp;
+                e.epsilon = math::nudgeUp(sensitivity / r.last->scale, 1);
+                e.expost = true;
+                ledger.events.push_back(e);
+            }
+        }
+        if (origin)
+            origin->insert(origin->end(), ledger.events.size() - before, i);
+    }
+    return ledger;
+}
+
+} // namespace
+
+} // namespace pbx::accounting

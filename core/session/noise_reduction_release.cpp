@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+#include "core/math/directed_rounding.h"
+#include "core/mechanisms/brownian_noise_reduction.h"
+#include "core/mechanisms/laplace_noise_reduction.h"
+#include "core/privacy/zcdp_conversion.h"
+#include "core/session/level_plan.h"
+#include "core/session/release_common.h"
+
+#include <cmath>
+#include <numbers>
+#include <variant>
+
+namespace pbx::session {
+
+using namespace detail;
+using mechanisms::BrownianBoundary;
+using mechanisms::BrownianNoiseReduction;
+using mechanisms::LaplaceNoiseReduction;
+
+namespace {
+
+/// Noise grows by 1/0.8 per level in scale: fine enough that stopping overshoots the needed noise
+/// by at most 25 % in scale, coarse enough that the union bound over K levels stays cheap.
+constexpr double kScaleRatio = 0.8;
+constexpr int kMaxLevels = 120;
+
+/// One channel's noise path: Laplace or Brownian, advanced level by level.
+using Path = std::variant<std::monostate, LaplaceNoiseReduction, BrownianNoiseReduction>;
+
+Result<void> advance(Path &path, const ChannelLevel &level, double sensitivity, NoiseFamily family,
+                     mechanisms::NoiseSource &noise)
+{
+    if (family == NoiseFamily::Laplace) {
+        if (auto *p = std::get_if<LaplaceNoiseReduction>(&path))
+            return p->reduceTo(level.epsilon, noise);
+        auto started = LaplaceNoiseReduction::start(level.epsilon, sensitivity, noise);
+        if (!started)
+            return started.error();
+        path = std::move(started.value());
+        return {};
+    }
+    if (auto *p = std::get_if<BrownianNoiseReduction>(&path))
+        return p->reduceTo(level.time, noise);
+    auto started = BrownianNoiseReduction::start(1, level.time, noise);
+    if (!started)
+        return started.error();
+    path = std::move(started.value());
+    return {};
+}
+
+/// The current noise of a channel, in query units.
+double currentNoise(const Path &path)
+{
+    if (const auto *p = std::get_if<LaplaceNoiseReduction>(&path))
+        return p->noise().front();
+    return std::get<BrownianNoiseReduction>(path).noise().front();
+}
+
+/// δ_n = δ_e·6/(π²n²): Σ_n δ_n = δ_e, so the n-th ex-post Brownian run never runs out of δ
+/// while leaving each run a usable share.
+double expostDeltaFor(const ReleaseContext &context)
+{
+    const double n = static_cast<double>(context.expostDeltaIndex);
+    const double scheduled = context.filter.expostDeltaBudget() * 6.0 / (std::numbers::pi * std::numbers::pi * n * n);
+    return math::nudgeDown(std::min(scheduled, context.filter.remainingExPostDelta()));
+}
+
+} // namespace
+
+ReleaseOutcome releaseByNoiseReduction(const ReleaseContext &context, const AccuracyTarget &target,
+                                       std::optional<double> maxCost)
+{
+    ReleaseOutcome out;
+    out.mechanism = std::string(mechanismKindName(context.mechanism));
+    out.costKind = chargeKindFor(context.mechanism, context.filter.kind());
+    const bool laplace = context.mechanism == MechanismKind::LaplaceNr;
+    const bool expostBrownian = !laplace && out.costKind == filters::ChargeKind::ExPost;
+    const NoiseFamily family = laplace ? NoiseFamily::Laplace
+                               : expostBrownian ? NoiseFamily::BrownianExPost
+                                                : NoiseFamily::Gaussian;
+    const double growth = family == NoiseFamily::Gaussian ? 1.0 / (kScaleRatio * kScaleRatio) : 1.0 / kScaleRatio;
+    const double cap = perQueryCap(context, out.costKind, maxCost);
+    if (!(cap > 0.0)) {
+        out.reason = cannotStartReason(context, out.costKind, cap, maxCost, target);
+        return out;
+    }
+    const double topCost = cap * (1.0 - 1e-9); // only the last level is paid: it may use the whole cap
+    const auto &channels = context.shape.channels();
+
+    // Ex-post Brownian: a boundary per channel, fixed now, before the first release (§8.1 rule 3).
+    std::vector<BrownianBoundary> boundaries;
+    double delta = 0.0;
+    if (expostBrownian) {
+        delta = expostDeltaFor(context);
+        if (!(delta > 0.0)) {
+            out.reason = "no ex-post δ remains for a Brownian noise reduction";
+            return out;
+        }
+        const auto shares = context.shape.costShares(CostGrowth::Linear);
+        const double channelDelta = delta / static_cast<double>(channels.size());
+        for (std::size_t i = 0; i < channels.size(); ++i) {
+            // Tuned where a typical run stops: a few times noisier than the cap's zCDP-equivalent
+            // time Δ²/(2ρ(cap, δ)) (a fixed design choice, accuracy-first.md §8.4).
+            auto rho = privacy::rhoFromEpsilon(topCost * shares[i], channelDelta);
+            const double capTime = rho && *rho > 0.0 ? channels[i].sensitivity * channels[i].sensitivity / (2.0 * *rho) : 1.0;
+            auto boundary = BrownianBoundary::normalMixtureTuned(4.0 * capTime, channelDelta);
+            if (!boundary) {
+                out.reason = boundary.error().message;
+                return out;
+            }
+            boundaries.push_back(*boundary);
+        }
+        char text[160];
+        std::snprintf(text, sizeof text, "ex-post, normal-mixture boundary r = %.4g, δ = %.3g%s",
+                      boundaries.front().parameter(), delta, channels.size() > 1 ? " (split over 2 paths)" : "");
+        out.accounting = text;
+    } else {
+        out.accounting = laplace ? "ex-post (pure): ε of the last level released"
+                                 : "zCDP: ρ = Δ²/(2·T_stop), paid step by step";
+    }
+
+    const LevelNoise noise(family, context.shape, boundaries);
+    auto plan = planLevels(noise, context.shape, target, topCost, growth, kMaxLevels);
+    if (!plan) {
+        out.reason = plan.error().code == ErrorCode::BudgetExceeded
+                         ? cannotStartReason(context, out.costKind, cap, maxCost, target)
+                         : plan.error().message;
+        return out;
+    }
+    auto top = noise.level(plan->costs.back(), plan->beta);
+    const double leastNoisyNumerator = top ? noise.widthNumerator(*top) : 0.0;
+
+    std::vector<Path> paths(channels.size());
+    double paidSoFar = 0.0;
+    for (std::size_t k = 0; k < plan->costs.size(); ++k) {
+        auto level = noise.level(plan->costs[k], plan->beta);
+        if (!level) {
+            out.reason = level.error().message;
+            break;
+        }
+        // The loss if stopped here; the increment over what is already paid is charged first.
+        const double levelCost = LevelNoise::totalCost(*level);
+        const double increment = k == 0 ? levelCost : std::max(0.0, math::nudgeUp(levelCost - paidSoFar, 2));
+        const double chargeDelta = k == 0 ? delta : 0.0;
+        if (auto charged = context.filter.charge({out.costKind, increment, chargeDelta}); !charged) {
+            out.reason = charged.error().message;
+            break;
+        }
+        out.cost = math::addRoundUp(out.cost, increment);
+        out.costDelta += chargeDelta;
+        paidSoFar = std::max(levelCost, out.cost);
+
+        Attempt a;
+        std::vector<double> widths;
+        for (std::size_t i = 0; i < channels.size(); ++i) {
+            const ChannelLevel &c = (*level)[i];
+            if (auto moved = advance(paths[i], c, channels[i].sensitivity, family, context.noiseSource); !moved) {
+                out.reason = moved.error().message;
+                break;
+            }
+            a.releases.push_back({channels[i].quantity, c.scale,
+                                  channels[i].exact + currentNoise(paths[i]), c.cost});
+            widths.push_back(c.halfWidth);
+        }
+        if (a.releases.size() != channels.size())
+            break;
+        a.cost = increment;
+        context.shape.estimate(a, widths);
+        a.accepted = QueryShape::certifies(a, target);
+        out.attempts.push_back(a);
+        if (a.accepted)
+            break;
+        if (context.shape.hopeless(a, leastNoisyNumerator, target)) {
+            out.reason = "target not met: the noisy answer is too small for the remaining levels to certify "
+                         + targetText(target) + "; abandoned early (free)";
+            break;
+        }
+    }
+    finishFromAttempts(out, cap, out.costKind);
+    return out;
+}
+
+} // namespace pbx::session

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#include "core/session/release_common.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+namespace pbx::session::detail {
+
+std::string unitSymbol(filters::ChargeKind kind)
+{
+    switch (kind) {
+    case filters::ChargeKind::PureEpsilon: return "ε";
+    case filters::ChargeKind::Rho: return "ρ";
+    case filters::ChargeKind::ExPost: return "ex-post ε";
+    }
+    return "ε";
+}
+
+std::string targetText(const AccuracyTarget &t)
+{
+    char buffer[96];
+    if (t.kind == TargetKind::Absolute)
+        std::snprintf(buffer, sizeof buffer, "±%g at %g %% confidence", t.error, t.confidence * 100.0);
+    else
+        std::snprintf(buffer, sizeof buffer, "±%g %% at %g %% confidence", t.error * 100.0, t.confidence * 100.0);
+    return buffer;
+}
+
+double perQueryCap(const ReleaseContext &context, filters::ChargeKind kind, std::optional<double> maxCost)
+{
+    return std::min(maxCost.value_or(std::numeric_limits<double>::infinity()), context.filter.remainingFor(kind));
+}
+
+std::string cannotStartReason(const ReleaseContext &context, filters::ChargeKind kind, double cap,
+                              std::optional<double> maxCost, const AccuracyTarget &target)
+{
+    const double remaining = context.filter.remainingFor(kind);
+    if (!(remaining > 0.0))
+        return "no privacy budget remains (" + unitSymbol(kind) + " = 0)";
+    const bool byCap = maxCost && *maxCost < remaining;
+    return "the " + std::string(byCap ? "per-query maximum" : "remaining budget") + " (" + unitSymbol(kind) + " = "
+           + filters::formatAmount(cap) + ") cannot certify " + targetText(target)
+           + " for any answer this query can take";
+}
+
+void finishFromAttempts(ReleaseOutcome &out, double cap, filters::ChargeKind kind)
+{
+    if (out.attempts.empty()) {
+        out.status = EventStatus::Refused;
+        return;
+    }
+    const Attempt &last = out.attempts.back();
+    out.status = EventStatus::Released;
+    out.answer = last.estimate;
+    out.errorBound = last.halfWidth;
+    out.targetMet = last.accepted;
+    if (!out.targetMet && out.reason.empty())
+        out.reason = "target not met within " + unitSymbol(kind) + " = " + filters::formatAmount(cap)
+                     + "; the least noisy answer is released";
+}
+
+} // namespace pbx::session::detail

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// Small pieces shared by the doubling and noise-reduction releases.
+#pragma once
+
+#include "core/session/release_plan.h"
+
+#include <string>
+
+namespace pbx::session::detail {
+
+/// "ε", "ρ" or "ex-post ε": how a charge kind is named in messages.
+std::string unitSymbol(filters::ChargeKind kind);
+
+/// "±40 at 95 % confidence" or "±5 % at 95 % confidence".
+std::string targetText(const AccuracyTarget &target);
+
+/// The per-query cap: min(maxCost, what the filter can still pay in this unit).
+double perQueryCap(const ReleaseContext &context, filters::ChargeKind kind, std::optional<double> maxCost);
+
+/// Why a plan could not start: no budget left, or the cap cannot certify any answer.
+std::string cannotStartReason(const ReleaseContext &context, filters::ChargeKind kind, double cap,
+                              std::optional<double> maxCost, const AccuracyTarget &target);
+
+/// Fills status/answer/error bar from the last attempt once a plan has run.
+void finishFromAttempts(ReleaseOutcome &out, double cap, filters::ChargeKind kind);
+
+} // namespace pbx::session::detail
