@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/session/session.h"
 
+#include "core/math/directed_rounding.h"
 #include "core/session/release_plan.h"
 
 #include <cmath>
@@ -63,9 +64,19 @@ Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::Ta
                                                    + " is out of order");
         if (e.status == EventStatus::Refused && e.cost != 0.0)
             return makeError(ErrorCode::Parse, where + ": a refused request cannot have a cost");
-        // Spending that was recorded is charged again; a ledger that no longer fits is corrupt.
-        if (auto charged = s.m_filter->charge({e.costKind, e.cost, e.costDelta}); !charged)
-            return makeError(ErrorCode::Parse, where + ": " + charged.error().message);
+        // Every recorded charge is paid again, attempt by attempt in the original order, so the
+        // restored spend is bit-identical; a ledger that no longer fits, or whose attempts do not
+        // add up to its cost, is corrupt.
+        double total = 0.0;
+        for (std::size_t k = 0; k < e.attempts.size(); ++k) {
+            const filters::Charge charge{e.costKind, e.attempts[k].cost, k == 0 ? e.costDelta : 0.0};
+            if (auto charged = s.m_filter->charge(charge); !charged)
+                return makeError(ErrorCode::Parse, where + ": " + charged.error().message);
+            total = math::addRoundUp(total, e.attempts[k].cost);
+        }
+        if (total != e.cost)
+            return makeError(ErrorCode::Parse, where + ": its attempts charge " + filters::formatAmount(total)
+                                                   + ", not the recorded cost " + filters::formatAmount(e.cost));
         s.append(std::move(e));
     }
     return created;

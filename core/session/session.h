@@ -36,9 +36,10 @@ public:
     static Result<std::unique_ptr<Session>> create(std::shared_ptr<const data::Table> table,
                                                    SessionSettings settings);
 
-    /// Rebuilds a session from a saved ledger: every recorded cost is charged again to a fresh
-    /// filter. Errors: the events do not fit the budget, a cost is invalid, or indices are out of
-    /// order (the document was edited or is corrupt).
+    /// Rebuilds a session from a saved ledger: every recorded charge (each attempt's) is paid
+    /// again to a fresh filter in the original order, so the restored spend is identical.
+    /// Errors (Parse): the events do not fit the budget, a cost is invalid or differs from the sum
+    /// of its attempts, or indices are out of order (the document was edited or is corrupt).
     static Result<std::unique_ptr<Session>> restore(std::shared_ptr<const data::Table> table,
                                                     SessionSettings settings,
                                                     std::vector<LedgerEvent> events);

@@ -252,8 +252,15 @@ void TestSession::restoreRechargesTheLedger()
     QCOMPARE((*restored)->events().size(), s->events().size());
     // A ledger that does not fit the budget is refused.
     auto tampered = s->events();
+    tampered[0].attempts[0].cost = 5.0;
     tampered[0].cost = 5.0;
     QVERIFY(!Session::restore(s->sharedTable(), s->settings(), tampered).ok());
+    // A cost that disagrees with its attempts is refused too (the document was edited).
+    auto edited = s->events();
+    edited[1].cost /= 2;
+    auto refused = Session::restore(s->sharedTable(), s->settings(), edited);
+    QVERIFY(!refused.ok());
+    QVERIFY(QString::fromStdString(refused.error().message).contains(QStringLiteral("not the recorded cost")));
 }
 
 void TestSession::seededSessionsReplay()

@@ -51,6 +51,9 @@ void TestTranscript::roundTrip_data()
     QTest::addColumn<filters::FilterKind>("filter");
     QTest::newRow("basic") << filters::FilterKind::Basic;
     QTest::newRow("zcdp") << filters::FilterKind::Zcdp;
+    QTest::newRow("expost") << filters::FilterKind::ExPost;
+    QTest::newRow("unified") << filters::FilterKind::Unified;
+    QTest::newRow("brownian-zcdp") << filters::FilterKind::BrownianZcdp;
 }
 
 void TestTranscript::roundTrip()
@@ -68,6 +71,8 @@ void TestTranscript::roundTrip()
     auto restored = session::Session::restore(test::syntheticTable(), doc->settings, doc->events);
     QVERIFY(restored.ok());
     QCOMPARE((*restored)->filter().spent(), s->filter().spent());
+    QCOMPARE((*restored)->filter().epsilonSpent(), s->filter().epsilonSpent());
+    QCOMPARE((*restored)->filter().deltaSpent(), s->filter().deltaSpent());
     for (std::size_t i = 0; i < s->events().size(); ++i) {
         const auto &a = s->events()[i];
         const auto &b = (*restored)->events()[i];
@@ -77,6 +82,10 @@ void TestTranscript::roundTrip()
         QCOMPARE(b.status, a.status);
         QCOMPARE(b.reason, a.reason);
         QCOMPARE(b.attempts.size(), a.attempts.size());
+        QCOMPARE(b.costKind, a.costKind);
+        QCOMPARE(b.costDelta, a.costDelta);
+        QCOMPARE(b.accounting, a.accounting);
+        QCOMPARE(b.mechanism, a.mechanism);
         QCOMPARE(b.request.query.where, a.request.query.where);
     }
     // Writing the restored session reproduces the document byte for byte.

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+// Noise reduction inside sessions: what each filter charges (the loss of the last level only),
+// the ex-post δ schedule, mechanism/filter compatibility, and the headline comparison with the
+// doubling baseline on the same queries.
+#include "core/math/directed_rounding.h"
+#include "core/session/session.h"
+#include "tests/synthetic_table.h"
+#include "tests/testutils.h"
+
+#include <numbers>
+
+using namespace pbx;
+using filters::FilterKind;
+using session::MechanismKind;
+
+namespace {
+std::unique_ptr<session::Session> newSession(FilterKind filter, std::uint64_t seed, double epsilon = 1.0)
+{
+    session::SessionSettings s;
+    s.filter = filter;
+    s.epsilon = epsilon;
+    s.delta = 1e-6;
+    s.seed = seed;
+    return std::move(session::Session::create(test::syntheticTable(), s).value());
+}
+
+session::QueryRequest relativeCount(const char *where, double alpha, std::optional<MechanismKind> mechanism)
+{
+    session::QueryRequest r;
+    r.query.aggregate = data::Aggregate::Count;
+    r.query.where = where;
+    r.target = {session::TargetKind::Relative, alpha, 0.95};
+    r.mechanism = mechanism;
+    return r;
+}
+} // namespace
+
+class TestNoiseReduction : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void brownianInZcdpPaysTheLastTime();
+    void laplaceNrPaysTheLastLevel();
+    void expostBrownianDeltaSchedule();
+    void defaultsAndCompatibility();
+    void cheaperThanDoubling_data();
+    void cheaperThanDoubling();
+};
+
+// §6.4: a Brownian run stopped at T costs Δ²/(2T) in all, however many steps it took.
+void TestNoiseReduction::brownianInZcdpPaysTheLastTime()
+{
+    auto s = newSession(FilterKind::BrownianZcdp, 4);
+    auto e = s->ask(relativeCount("region == \"south\"", 0.05, MechanismKind::Brownian)).value();
+    QVERIFY(e.targetMet);
+    QVERIFY(e.attempts.size() > 1);
+    QCOMPARE(e.costKind, filters::ChargeKind::Rho);
+    const double sigma = e.attempts.back().releases.front().scale;
+    const double exact = 1.0 / (2.0 * sigma * sigma);
+    QVERIFY(e.cost >= exact);                 // never under-reported
+    PBX_FUZZY_COMPARE(e.cost, exact, 1e-12);  // and only rounding above it
+    QCOMPARE(s->filter().spent(), e.cost);
+    // Released values move along one path, noisiest first: the scales strictly decrease.
+    for (std::size_t k = 1; k < e.attempts.size(); ++k)
+        QVERIFY(e.attempts[k].releases.front().scale < e.attempts[k - 1].releases.front().scale);
+}
+
+void TestNoiseReduction::laplaceNrPaysTheLastLevel()
+{
+    auto s = newSession(FilterKind::Basic, 5);
+    auto e = s->ask(relativeCount("age < 30", 0.05, MechanismKind::LaplaceNr)).value();
+    QVERIFY(e.targetMet);
+    QCOMPARE(e.costKind, filters::ChargeKind::ExPost);
+    QCOMPARE(e.costDelta, 0.0);
+    const double lastLevel = e.attempts.back().releases.front().cost; // ε_k of the last level
+    QVERIFY(e.cost >= lastLevel);
+    PBX_FUZZY_COMPARE(e.cost, lastLevel, 1e-12);
+    PBX_FUZZY_COMPARE(1.0 / e.attempts.back().releases.front().scale, lastLevel, 1e-12); // b = Δ/ε
+}
+
+// The n-th ex-post Brownian run takes δ_n = δ_e·6/(π²n²), so the ex-post δ never runs out.
+void TestNoiseReduction::expostBrownianDeltaSchedule()
+{
+    auto s = newSession(FilterKind::ExPost, 6, 3.0);
+    const double scale = 6.0 / (std::numbers::pi * std::numbers::pi);
+    for (int n = 1; n <= 3; ++n) {
+        auto e = s->ask(relativeCount("region == \"north\"", 0.05, MechanismKind::Brownian)).value();
+        QCOMPARE(e.status, session::EventStatus::Released);
+        PBX_FUZZY_COMPARE(e.costDelta, 1e-6 * scale / (n * n), 1e-12);
+        QVERIFY(e.costDelta <= 1e-6 * scale / (n * n));
+        QVERIFY(QString::fromStdString(e.accounting).contains(QStringLiteral("normal-mixture")));
+        // The loss charged is E(T) at the stopping time: the last release's cost.
+        PBX_FUZZY_COMPARE(e.cost, e.attempts.back().releases.front().cost, 1e-12);
+    }
+    QVERIFY(s->filter().deltaSpent() < 1e-6);
+}
+
+void TestNoiseReduction::defaultsAndCompatibility()
+{
+    using session::defaultMechanism;
+    using TK = session::TargetKind;
+    QCOMPARE(defaultMechanism(FilterKind::Basic, data::Aggregate::Count, TK::Relative), MechanismKind::LaplaceNr);
+    QCOMPARE(defaultMechanism(FilterKind::Unified, data::Aggregate::Mean, TK::Absolute), MechanismKind::Brownian);
+    QCOMPARE(defaultMechanism(FilterKind::BrownianZcdp, data::Aggregate::Count, TK::Relative), MechanismKind::Brownian);
+    QCOMPARE(defaultMechanism(FilterKind::Zcdp, data::Aggregate::Count, TK::Relative), MechanismKind::DoublingGaussian);
+    QCOMPARE(defaultMechanism(FilterKind::Zcdp, data::Aggregate::Sum, TK::Absolute), MechanismKind::Gaussian);
+    // Laplace noise reduction is not zCDP (§6.4); a Gaussian is not pure DP; a single release
+    // cannot meet a relative target.
+    const struct
+    {
+        FilterKind filter;
+        MechanismKind mechanism;
+        const char *message;
+    } refused[] = {{FilterKind::Zcdp, MechanismKind::LaplaceNr, "cannot account 'laplace-nr'"},
+                   {FilterKind::BrownianZcdp, MechanismKind::LaplaceNr, "cannot account 'laplace-nr'"},
+                   {FilterKind::Basic, MechanismKind::DoublingGaussian, "cannot account 'doubling-gaussian'"},
+                   {FilterKind::Zcdp, MechanismKind::Brownian, "filters that can: expost, unified, brownian-zcdp"},
+                   {FilterKind::Zcdp, MechanismKind::Gaussian, "needs a stopping rule"}};
+    for (const auto &r : refused) {
+        auto s = newSession(r.filter, 1);
+        auto e = s->ask(relativeCount("", 0.05, r.mechanism));
+        QVERIFY(!e.ok());
+        QVERIFY2(QString::fromStdString(e.error().message).contains(QLatin1String(r.message)),
+                 e.error().message.c_str());
+        QCOMPARE(s->events().size(), std::size_t(0));
+        QCOMPARE(s->filter().epsilonSpent(), 0.0);
+    }
+}
+
+void TestNoiseReduction::cheaperThanDoubling_data()
+{
+    QTest::addColumn<FilterKind>("nrFilter");
+    QTest::addColumn<MechanismKind>("nr");
+    QTest::addColumn<FilterKind>("doublingFilter");
+    QTest::addColumn<MechanismKind>("doubling");
+    QTest::newRow("Brownian (zCDP) vs Gaussian doubling")
+        << FilterKind::BrownianZcdp << MechanismKind::Brownian << FilterKind::Zcdp << MechanismKind::DoublingGaussian;
+    QTest::newRow("Laplace NR vs Laplace doubling")
+        << FilterKind::Basic << MechanismKind::LaplaceNr << FilterKind::Basic << MechanismKind::DoublingLaplace;
+}
+
+// The seed paper's claim in miniature: over 200 runs of the same relative-error counts, noise
+// reduction spends less (in ε at the session δ) than doubling in the same kind of filter.
+void TestNoiseReduction::cheaperThanDoubling()
+{
+    QFETCH(FilterKind, nrFilter);
+    QFETCH(MechanismKind, nr);
+    QFETCH(FilterKind, doublingFilter);
+    QFETCH(MechanismKind, doubling);
+    double nrSpent = 0.0, doublingSpent = 0.0;
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+        auto a = newSession(nrFilter, seed);
+        auto b = newSession(doublingFilter, seed);
+        for (const char *where : {"region == \"south\"", "age < 25", "income > 3000"}) {
+            QVERIFY(a->ask(relativeCount(where, 0.1, nr)).ok());
+            QVERIFY(b->ask(relativeCount(where, 0.1, doubling)).ok());
+        }
+        nrSpent += a->filter().epsilonSpent();
+        doublingSpent += b->filter().epsilonSpent();
+    }
+    QVERIFY2(nrSpent < doublingSpent,
+             qPrintable(QStringLiteral("noise reduction spent %1, doubling %2").arg(nrSpent).arg(doublingSpent)));
+}
+
+QTEST_APPLESS_MAIN(TestNoiseReduction)
+#include "tst_noisereduction.moc"
