@@ -2,6 +2,7 @@
 // pbx-cli: the headless twin of the pbx GUI.
 #include "app/cli/account_command.h"
 #include "app/cli/run_command.h"
+#include "app/cli/simulate_command.h"
 
 #include <iostream>
 #include <string>
@@ -12,6 +13,7 @@ constexpr const char *kUsage = "Usage: pbx-cli <command> [options]\n"
                                "Commands:\n"
                                "  run       answer a JSON Lines file of requests and write a transcript\n"
                                "  account   what a ledger of mechanisms costs under each composition strategy\n"
+                               "  simulate  the relative-error lab: noise reduction against doubling\n"
                                "Run 'pbx-cli <command> --help' for a command's options.\n";
 }
 
@@ -30,6 +32,8 @@ int main(int argc, char **argv)
     args.erase(args.begin());
     if (command == "run")
         return pbx::cli::runRunCommand(args, std::cout, std::cerr);
+    if (command == "simulate")
+        return pbx::cli::runSimulateCommand(args, std::cout, std::cerr);
     if (command == "account")
         return runAccountCommand(args, std::cout, std::cerr);
     std::cerr << "pbx-cli: unknown command '" << command << "' (see --help)\n";

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+#include "core/simulation/relative_error_lab.h"
+
+#include "core/session/release_plan.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+#include <numeric>
+#include <random>
+#include <set>
+#include <thread>
+
+namespace pbx::simulation {
+
+using session::MechanismKind;
+using FK = filters::FilterKind;
+
+namespace {
+
+std::string numberText(double x)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g", x);
+    return buffer;
+}
+
+/// One dimension of the cross-classification: a column and its cell labels.
+struct Dimension
+{
+    std::size_t column = 0;
+    bool numeric = false;
+    std::vector<double> values;        ///< numeric: the distinct values
+    std::vector<std::string> labels;   ///< categorical: the dictionary
+    std::size_t size() const { return numeric ? values.size() : labels.size(); }
+};
+
+/// What one (method, repetition) run produced.
+struct RunOutcome
+{
+    int answered = 0;
+    int within = 0;
+    int attempted = 0;
+    double epsilonSpent = 0.0;
+    std::vector<int> answeredAfter;
+    std::vector<double> epsilonAfter;
+};
+
+RunOutcome runOnce(const Workload &w, const LabSettings &s, const LabMethod &m, const std::vector<std::size_t> &order,
+                   std::uint64_t noiseSeed)
+{
+    RunOutcome out;
+    auto filter = filters::PrivacyFilter::create(m.filter, s.epsilon, s.delta, s.split).value();
+    const session::AccuracyTarget target{session::TargetKind::Relative, s.alpha, s.confidence};
+    const auto chargeKind = session::chargeKindFor(m.mechanism, m.filter);
+    const double cap = chargeKind == filters::ChargeKind::Rho ? s.maxEpsilonPerQuery * s.maxEpsilonPerQuery / 2.0
+                                                              : s.maxEpsilonPerQuery;
+    std::size_t expostRuns = 0;
+    const std::size_t n = std::min<std::size_t>(order.size(), static_cast<std::size_t>(s.queriesPerRepetition));
+    for (std::size_t q = 0; q < n; ++q) {
+        const CellQuery &cell = w.cells[order[q]];
+        data::QueryStatistics exact;
+        exact.count = cell.count;
+        auto noise = mechanisms::NoiseSource::seeded(noiseSeed, q);
+        const session::ReleaseContext context{
+            session::QueryShape::of(data::Aggregate::Count, {}, exact, data::Neighbours::AddRemove, w.rowCount), *filter,
+            noise, m.mechanism, expostRuns + 1};
+        const auto outcome = session::isNoiseReduction(m.mechanism) ? session::releaseByNoiseReduction(context, target, cap)
+                                                                    : session::releaseByDoubling(context, target, cap);
+        expostRuns += outcome.costDelta > 0.0;
+        if (outcome.status == session::EventStatus::Released) {
+            ++out.attempted;
+            if (outcome.targetMet) {
+                ++out.answered;
+                out.within += std::fabs(outcome.answer - cell.count) <= s.alpha * cell.count;
+            }
+        }
+        out.answeredAfter.push_back(out.answered);
+        out.epsilonAfter.push_back(filter->epsilonSpent());
+    }
+    out.epsilonSpent = filter->epsilonSpent();
+    return out;
+}
+
+} // namespace
+
+Result<Workload> countCells(const data::Table &table)
+{
+    std::vector<Dimension> dims;
+    for (std::size_t c = 0; c < table.columnCount(); ++c) {
+        const auto &info = table.columnInfo(c);
+        if (info.type == data::ColumnType::Categorical && !info.categories.empty())
+            dims.push_back({c, false, {}, info.categories});
+    }
+    if (dims.empty())
+        return makeError(ErrorCode::InvalidArgument, "the relative-error lab needs a categorical column to form cells");
+    std::size_t fine = 1;
+    for (const auto &d : dims)
+        fine *= d.size();
+    if (fine < 200) {
+        // The lab is a simulation with the data in view, so reading distinct values is fine here.
+        Dimension best;
+        for (std::size_t c = 0; c < table.columnCount(); ++c) {
+            if (table.columnInfo(c).type != data::ColumnType::Numeric)
+                continue;
+            std::set<double> distinct;
+            for (double x : table.numeric(c)) {
+                distinct.insert(x);
+                if (distinct.size() > 30)
+                    break;
+            }
+            if (distinct.size() <= 30 && distinct.size() > best.values.size())
+                best = {c, true, std::vector<double>(distinct.begin(), distinct.end()), {}};
+        }
+        if (best.values.size() > 1)
+            dims.push_back(best);
+    }
+    // The data cube: each dimension is either fixed to one of its values or left free ("*"), so a
+    // cell is a marginal of any subset of the dimensions; the all-free grand total is left out.
+    std::size_t cells = 1;
+    for (const auto &d : dims)
+        cells *= d.size() + 1;
+    if (cells - 1 > 20000)
+        return makeError(ErrorCode::InvalidArgument, "the dataset's cross-classification has too many cells for the lab");
+
+    Workload w;
+    w.rowCount = static_cast<double>(table.rowCount());
+    std::vector<double> counts(cells, 0.0);
+    // Each row adds 1 to every cell whose fixed dimensions match it: 2^dims cells per row.
+    std::vector<std::size_t> values(dims.size());
+    for (std::size_t row = 0; row < table.rowCount(); ++row) {
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+            const auto &d = dims[i];
+            values[i] = d.numeric ? static_cast<std::size_t>(std::lower_bound(d.values.begin(), d.values.end(),
+                                                                              table.numeric(d.column)[row])
+                                                             - d.values.begin())
+                                  : static_cast<std::size_t>(table.codes(d.column)[row]);
+        }
+        for (std::size_t mask = 0; mask < (std::size_t{1} << dims.size()); ++mask) {
+            std::size_t index = 0, stride = 1;
+            for (std::size_t i = 0; i < dims.size(); ++i) {
+                // Digit 0 means "free"; digit k + 1 means fixed to value k.
+                const std::size_t digit = (mask >> i & 1u) ? values[i] + 1 : 0;
+                index += digit * stride;
+                stride *= dims[i].size() + 1;
+            }
+            counts[index] += 1.0;
+        }
+    }
+    for (std::size_t i = 1; i < cells; ++i) {
+        std::size_t rest = i;
+        std::string where;
+        for (const auto &d : dims) {
+            const std::size_t digit = rest % (d.size() + 1);
+            rest /= d.size() + 1;
+            if (digit == 0)
+                continue;
+            const std::string name = table.columnInfo(d.column).name;
+            where += (where.empty() ? "" : " and ") + name + " == "
+                     + (d.numeric ? numberText(d.values[digit - 1]) : "\"" + d.labels[digit - 1] + "\"");
+        }
+        w.cells.push_back({where, counts[i]});
+    }
+    return w;
+}
+
+std::vector<LabMethod> defaultLabMethods()
+{
+    return {{MechanismKind::DoublingLaplace, FK::Basic},     {MechanismKind::DoublingGaussian, FK::Zcdp},
+            {MechanismKind::LaplaceNr, FK::ExPost},          {MechanismKind::Brownian, FK::ExPost},
+            {MechanismKind::Brownian, FK::BrownianZcdp},     {MechanismKind::LaplaceNr, FK::Unified},
+            {MechanismKind::Brownian, FK::Unified}};
+}
+
+Result<void> LabSettings::validate() const
+{
+    const auto bad = [](const std::string &what) { return makeError(ErrorCode::InvalidArgument, what); };
+    if (!(alpha > 0.0) || !std::isfinite(alpha))
+        return bad("--alpha must be a finite number > 0");
+    if (!(confidence > 0.0 && confidence < 1.0))
+        return bad("--confidence must lie strictly between 0 and 1");
+    if (!(epsilon > 0.0) || !std::isfinite(epsilon))
+        return bad("--epsilon must be a finite number > 0");
+    if (!(delta > 0.0 && delta < 1.0))
+        return bad("--delta must lie strictly between 0 and 1");
+    if (repetitions < 1 || repetitions > 100000)
+        return bad("--repetitions must be between 1 and 100000");
+    if (queriesPerRepetition < 1)
+        return bad("--queries must be ≥ 1");
+    if (!(maxEpsilonPerQuery > 0.0) || !std::isfinite(maxEpsilonPerQuery))
+        return bad("--max-epsilon-per-query must be a finite number > 0");
+    return split.validate();
+}
+
+Result<std::vector<LabResult>> runRelativeErrorLab(const Workload &workload, const LabSettings &settings,
+                                                   const std::vector<LabMethod> &methods, const LabProgress &progress,
+                                                   int threads)
+{
+    if (auto valid = settings.validate(); !valid)
+        return valid.error();
+    if (workload.cells.empty())
+        return makeError(ErrorCode::InvalidArgument, "the workload has no cells");
+    for (const auto &m : methods)
+        if (auto ok = session::checkMechanism(m.mechanism, m.filter, data::Aggregate::Count, session::TargetKind::Relative); !ok)
+            return ok.error();
+
+    // Every method sees the same cell order and noise seeds in repetition r.
+    const std::size_t reps = static_cast<std::size_t>(settings.repetitions);
+    std::vector<std::vector<std::size_t>> orders(reps);
+    for (std::size_t r = 0; r < reps; ++r) {
+        orders[r].resize(workload.cells.size());
+        std::iota(orders[r].begin(), orders[r].end(), std::size_t{0});
+        std::mt19937_64 rng(settings.seed * 1000003u + r);
+        std::shuffle(orders[r].begin(), orders[r].end(), rng);
+    }
+    const std::size_t tasks = methods.size() * reps;
+    std::vector<RunOutcome> outcomes(tasks);
+    std::atomic<std::size_t> next{0}, done{0};
+    std::atomic<bool> cancelled{false};
+    auto worker = [&] {
+        for (std::size_t t = next++; t < tasks && !cancelled; t = next++) {
+            const std::size_t m = t / reps, r = t % reps;
+            outcomes[t] = runOnce(workload, settings, methods[m], orders[r], settings.seed * 7919u + r);
+            ++done;
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int i = 0; i < std::max(1, threads); ++i)
+        pool.emplace_back(worker);
+    while (done < tasks && !cancelled) {
+        if (progress && !progress(static_cast<std::int64_t>(done), static_cast<std::int64_t>(tasks)))
+            cancelled = true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    for (auto &t : pool)
+        t.join();
+    if (cancelled)
+        return makeError(ErrorCode::Cancelled, "the simulation was cancelled");
+    if (progress)
+        progress(static_cast<std::int64_t>(tasks), static_cast<std::int64_t>(tasks));
+
+    std::vector<LabResult> results;
+    for (std::size_t m = 0; m < methods.size(); ++m) {
+        LabResult res;
+        res.method = methods[m];
+        double answered = 0, within = 0, attempted = 0, spent = 0, squares = 0;
+        const std::size_t n = outcomes[m * reps].answeredAfter.size();
+        res.answeredCurve.assign(n, 0.0);
+        res.epsilonCurve.assign(n, 0.0);
+        for (std::size_t r = 0; r < reps; ++r) {
+            const RunOutcome &o = outcomes[m * reps + r];
+            res.answeredPerRepetition.push_back(o.answered);
+            answered += o.answered;
+            squares += static_cast<double>(o.answered) * o.answered;
+            within += o.within;
+            attempted += o.attempted;
+            spent += o.epsilonSpent;
+            for (std::size_t q = 0; q < n; ++q) {
+                res.answeredCurve[q] += o.answeredAfter[q] / static_cast<double>(reps);
+                res.epsilonCurve[q] += o.epsilonAfter[q] / static_cast<double>(reps);
+            }
+        }
+        const double count = static_cast<double>(reps);
+        res.answeredMean = answered / count;
+        res.answeredSd = reps > 1 ? std::sqrt(std::max(0.0, (squares - answered * answered / count) / (count - 1))) : 0.0;
+        res.withinAlpha = answered > 0 ? within / answered : 1.0;
+        res.attemptedMean = attempted / count;
+        res.epsilonSpentMean = spent / count;
+        results.push_back(std::move(res));
+    }
+    return results;
+}
+
+} // namespace pbx::simulation

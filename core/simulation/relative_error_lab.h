@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// The relative-error lab: "release as many counts as possible, each within relative error α,
+// under one budget" (Rogers et al. 2023's motivating task; our protocol, accuracy-first.md §7.3).
+// A simulation over a real table: the true counts are known here, so — unlike in a session — the
+// lab can report how many released answers were really within α.
+#pragma once
+
+#include "core/data/table.h"
+#include "core/filters/privacy_filter.h"
+#include "core/session/mechanism_choice.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pbx::simulation {
+
+/// One count query of the workload: a predicate and its exact answer.
+struct CellQuery
+{
+    std::string where;
+    double count = 0.0;
+};
+
+struct Workload
+{
+    std::vector<CellQuery> cells;
+    double rowCount = 0.0; ///< the table's size, public (bounds the largest count)
+};
+
+/// The workload: the data cube of the table's categorical columns, plus its numeric column with
+/// the most distinct values (at most 30) when the categorical cells alone are fewer than 200 —
+/// every marginal cell, each dimension fixed to a value or left free, without the grand total.
+/// CPS1988 (ethnicity × smsa × region × parttime × education): 3·3·5·3·20 − 1 = 2,699 cells, from
+/// single groups of a few people to whole regions, so the counts span four orders of magnitude
+/// like accuracy-first.md §7.3's protocol. Errors: InvalidArgument when the table has no
+/// categorical column or the cube exceeds 20,000 cells.
+Result<Workload> countCells(const data::Table &table);
+
+struct LabMethod
+{
+    session::MechanismKind mechanism;
+    filters::FilterKind filter;
+};
+
+/// The comparison the lab runs by default: Laplace and Gaussian doubling, Laplace noise reduction
+/// and Brownian noise reduction, each in the filters that can account it.
+std::vector<LabMethod> defaultLabMethods();
+
+struct LabSettings
+{
+    double alpha = 0.1;       ///< relative error target
+    double confidence = 0.95; ///< 1 − β
+    double epsilon = 1.0;
+    double delta = 1e-6;
+    int repetitions = 200;
+    int queriesPerRepetition = 500; ///< the first n cells of each repetition's random order
+    /// Per-query cap, as ε (pure and ex-post mechanisms) or ρ = ε²/2 (zCDP mechanisms).
+    double maxEpsilonPerQuery = 0.1;
+    std::uint64_t seed = 1;
+    filters::FilterSplit split; ///< unified filter only
+    /// Errors: InvalidArgument naming the field.
+    Result<void> validate() const;
+};
+
+struct LabResult
+{
+    LabMethod method;
+    double answeredMean = 0.0;    ///< queries released with their target met, per repetition
+    double answeredSd = 0.0;
+    double withinAlpha = 0.0;     ///< fraction of those really within α of the truth
+    double attemptedMean = 0.0;   ///< queries that got any release (met or not)
+    double epsilonSpentMean = 0.0;///< ε spent at the session δ, per repetition
+    std::vector<double> answeredPerRepetition;
+    /// answered after each query, averaged over repetitions: the "counts answered vs budget" curve
+    std::vector<double> answeredCurve;
+    std::vector<double> epsilonCurve; ///< ε spent after each query, averaged over repetitions
+};
+
+/// Progress: (done, total) repetitions over all methods; return false to cancel (Cancelled).
+using LabProgress = std::function<bool(std::int64_t done, std::int64_t total)>;
+
+/// Runs every method over the same seeded workloads (repetition r uses the same cell order and
+/// noise seeds for each method), on `threads` worker threads. Errors: invalid settings or
+/// workload; Cancelled.
+Result<std::vector<LabResult>> runRelativeErrorLab(const Workload &workload, const LabSettings &settings,
+                                                   const std::vector<LabMethod> &methods, const LabProgress &progress = {},
+                                                   int threads = 2);
+
+} // namespace pbx::simulation
