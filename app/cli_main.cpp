@@ -3,6 +3,7 @@
 #include "app/cli/account_command.h"
 #include "app/cli/run_command.h"
 #include "app/cli/simulate_command.h"
+#include "app/cli/verify_command.h"
 
 #include <iostream>
 #include <string>
@@ -14,6 +15,7 @@ constexpr const char *kUsage = "Usage: pbx-cli <command> [options]\n"
                                "  run       answer a JSON Lines file of requests and write a transcript\n"
                                "  account   what a ledger of mechanisms costs under each composition strategy\n"
                                "  simulate  the relative-error lab: noise reduction against doubling\n"
+                               "  verify    recompute every cost and the spend of a transcript or journal\n"
                                "Run 'pbx-cli <command> --help' for a command's options.\n";
 }
 
@@ -32,6 +34,8 @@ int main(int argc, char **argv)
     args.erase(args.begin());
     if (command == "run")
         return pbx::cli::runRunCommand(args, std::cout, std::cerr);
+    if (command == "verify")
+        return pbx::cli::runVerifyCommand(args, std::cout, std::cerr);
     if (command == "simulate")
         return pbx::cli::runSimulateCommand(args, std::cout, std::cerr);
     if (command == "account")

@@ -3,12 +3,16 @@
 
 #include "app/cli/options.h"
 #include "core/io/request_json.h"
+#include "core/io/session_journal.h"
+#include "core/session/cost_audit.h"
 #include "core/io/text_file.h"
 #include "core/io/transcript_json.h"
 #include "core/session/session.h"
 #include "resources/dataset_catalog.h"
 
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <sstream>
 
 namespace pbx::cli {
@@ -20,6 +24,7 @@ constexpr const char *kUsage =
     "                   [--epsilon E] [--delta D]\n"
     "                   [--filter basic|zcdp|expost|unified|brownian-zcdp]\n"
     "                   [--expost-share F] [--neighbours add-remove|replace] [--seed N]\n"
+    "                   [--journal FILE]\n"
     "\n"
     "Answers each request of FILE (JSON Lines, one request per line) in one session and writes\n"
     "the session transcript (JSON) to TRANSCRIPT.\n"
@@ -37,6 +42,9 @@ constexpr const char *kUsage =
     "calibrated release for absolute count and sum targets).\n"
     "  --neighbours  add-remove (default) or replace\n"
     "  --seed        reproducible noise, for teaching and tests only (not for real releases)\n"
+    "  --journal     append-only journal: each answer is written and fsync'd before it is\n"
+    "                printed; rerunning with the same journal resumes where it stopped\n"
+    "                (the journal's settings and dataset are used) instead of spending again\n"
     "Every line is checked before anything is spent: a bad line stops the run with nothing\n"
     "spent and no transcript written (exit status 1).\n";
 
@@ -53,7 +61,15 @@ struct Prepared
     session::SessionSettings settings;
     std::vector<session::QueryRequest> requests;
     std::string outPath;
+    std::optional<io::RecoveredJournal> recovered; ///< set when resuming a journal
 };
+
+bool sameSettings(const session::SessionSettings &a, const session::SessionSettings &b)
+{
+    return a.epsilon == b.epsilon && a.delta == b.delta && a.filter == b.filter && a.neighbours == b.neighbours
+           && a.seed == b.seed && a.split.expostEpsilonShare == b.split.expostEpsilonShare
+           && a.split.expostDeltaShare == b.split.expostDeltaShare;
+}
 
 Result<Prepared> prepare(const Options &o)
 {
@@ -95,7 +111,27 @@ Result<Prepared> prepare(const Options &o)
     if (auto valid = p.settings.validate(); !valid)
         return valid.error();
 
-    auto table = resources::loadDataset(o.value("--dataset").value_or("cps1988"));
+    std::string datasetName = o.value("--dataset").value_or("cps1988");
+    if (auto journalPath = o.value("--journal"); journalPath && std::filesystem::exists(*journalPath)) {
+        auto recovered = io::readSessionJournal(*journalPath);
+        if (!recovered)
+            return makeError(recovered.error().code, "--journal: " + recovered.error().message);
+        // Resuming: the journal's own settings and dataset rule; options that contradict them are refused.
+        const auto &journaled = recovered->header;
+        for (const char *name : {"--epsilon", "--delta", "--filter", "--neighbours", "--seed", "--expost-share"})
+            if (o.has(name) && !sameSettings(p.settings, journaled.settings))
+                return makeError(ErrorCode::InvalidArgument,
+                                 "--journal: the journal was started with other settings; drop " + std::string(name)
+                                     + " to resume it");
+        if (o.has("--dataset") && datasetName != journaled.datasetName)
+            return makeError(ErrorCode::InvalidArgument, "--journal: the journal was started on dataset '"
+                                                             + journaled.datasetName + "'");
+        p.settings = journaled.settings;
+        datasetName = journaled.datasetName;
+        p.recovered = std::move(recovered.value());
+    }
+
+    auto table = resources::loadDataset(datasetName);
     if (!table)
         return makeError(table.error().code, "--dataset: " + table.error().message);
     p.table = std::make_shared<const data::Table>(std::move(table.value()));
@@ -152,7 +188,7 @@ void printEvent(const session::LedgerEvent &e, std::ostream &out)
 int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
     auto options = Options::parse(args, {"--queries", "--out", "--dataset", "--epsilon", "--delta",
-                                         "--filter", "--neighbours", "--seed", "--expost-share"});
+                                         "--filter", "--neighbours", "--seed", "--expost-share", "--journal"});
     if (!options) {
         err << "pbx-cli run: " << options.error().message << '\n';
         return 2;
@@ -166,19 +202,73 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
         err << "pbx-cli run: " << prepared.error().message << '\n';
         return 1;
     }
-    auto created = session::Session::create(prepared->table, prepared->settings);
-    if (!created) {
-        err << "pbx-cli run: " << created.error().message << '\n';
-        return 1;
+    // A resumed journal is audited and replayed; a new one starts with the session.
+    std::unique_ptr<session::Session> owned;
+    std::optional<io::JournalWriter> journal;
+    std::size_t alreadyAnswered = 0;
+    if (prepared->recovered) {
+        const auto &recovered = *prepared->recovered;
+        auto restored = session::auditLedger(prepared->table, prepared->settings, recovered.events);
+        if (!restored) {
+            err << "pbx-cli run: --journal: " << restored.error().message << '\n';
+            return 1;
+        }
+        if (recovered.contents.tornTail)
+            err << "pbx-cli run: note: " << recovered.contents.tornMessage << '\n';
+        alreadyAnswered = recovered.events.size();
+        if (alreadyAnswered > prepared->requests.size()) {
+            err << "pbx-cli run: --journal: it holds " << alreadyAnswered << " answers but the file has only "
+                << prepared->requests.size() << " requests\n";
+            return 1;
+        }
+        for (std::size_t i = 0; i < alreadyAnswered; ++i)
+            if (!prepared->requests[i].id.empty() && prepared->requests[i].id != recovered.events[i].request.id) {
+                err << "pbx-cli run: --journal: request " << i + 1 << " is '" << prepared->requests[i].id
+                    << "' but the journal answered '" << recovered.events[i].request.id << "': not the same run\n";
+                return 1;
+            }
+        auto resumed = io::JournalWriter::resume(*options->value("--journal"), recovered.contents);
+        if (!resumed) {
+            err << "pbx-cli run: --journal: " << resumed.error().message << '\n';
+            return 1;
+        }
+        journal.emplace(std::move(resumed.value()));
+        owned = std::move(restored.value());
+    } else {
+        auto created = session::Session::create(prepared->table, prepared->settings);
+        if (!created) {
+            err << "pbx-cli run: " << created.error().message << '\n';
+            return 1;
+        }
+        owned = std::move(created.value());
+        if (auto path = options->value("--journal")) {
+            auto started = io::createSessionJournal(*path, *owned);
+            if (!started) {
+                err << "pbx-cli run: --journal: " << started.error().message << '\n';
+                return 1;
+            }
+            journal.emplace(std::move(started.value()));
+        }
     }
-    session::Session &s = **created;
-    for (auto &request : prepared->requests) {
-        auto event = s.ask(std::move(request));
+    session::Session &s = *owned;
+    if (alreadyAnswered > 0)
+        out << "resuming: " << alreadyAnswered << " answers already in the journal\n";
+    for (std::size_t i = alreadyAnswered; i < prepared->requests.size(); ++i) {
+        auto event = s.ask(std::move(prepared->requests[i]));
         if (!event) { // cannot happen after prepare(); kept so a future check cannot lose events
             err << "pbx-cli run: " << event.error().message << '\n';
             break;
         }
+        // The journal line is durable before the answer is printed: a crash can lose only an
+        // answer nobody saw.
+        if (journal) {
+            if (auto logged = io::appendSessionEvent(*journal, *event, s.filter()); !logged) {
+                err << "pbx-cli run: --journal: " << logged.error().message << '\n';
+                return 1;
+            }
+        }
         printEvent(*event, out);
+        out.flush();
     }
     const auto &f = s.filter();
     for (const auto &system : f.systems())

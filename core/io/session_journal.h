@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// A session's journal: a header line (dataset, budget, filter, noise mode) and one line per
+// request, each appended and fsync'd *before* its answer is shown or printed. So after a crash,
+// kill -9 or power loss, every answer anyone saw is in the journal with its cost; a torn last
+// line is a record whose write never completed, whose answer was therefore never shown, and it
+// is dropped (journal.h).
+#pragma once
+
+#include "core/io/journal.h"
+#include "core/io/session_header_json.h"
+
+namespace pbx::io {
+
+inline constexpr int kJournalVersion = 1;
+
+/// Starts the journal of a session that has no events yet. Errors: Io (e.g. the file exists).
+Result<JournalWriter> createSessionJournal(const std::string &path, const session::Session &session);
+
+/// Appends one event (call right after Session::ask, before showing the answer). Errors: Io —
+/// then the answer must not be shown.
+Result<void> appendSessionEvent(JournalWriter &journal, const session::LedgerEvent &event,
+                                const filters::PrivacyFilter &filter);
+
+struct RecoveredJournal
+{
+    SessionHeader header;
+    std::vector<session::LedgerEvent> events;
+    JournalContents contents; ///< for JournalWriter::resume, and the torn-tail report
+};
+
+/// Reads and verifies a session journal (checksum chain, header, events in index order).
+/// Errors: Parse/Unsupported naming the line; NotFound/Io.
+Result<RecoveredJournal> readSessionJournal(const std::string &path);
+
+/// True when the file starts like a journal line (JSON, a tab, a 64-hex-digit hash).
+bool looksLikeJournal(std::string_view text);
+
+} // namespace pbx::io

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+#include "core/session/cost_audit.h"
+
+#include "core/math/directed_rounding.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace pbx::session {
+
+namespace {
+
+/// Relative slack for "not below": the recorded cost may exceed the recomputed one by rounding,
+/// but may not fall below it by more than a few ulps.
+constexpr double kSlack = 1e-12;
+
+Result<double> channelSensitivity(const NoisyRelease &release, const LedgerEvent &e, const data::Table &table,
+                                  data::Neighbours neighbours)
+{
+    if (release.quantity == "count")
+        return data::countSensitivity(neighbours).l1;
+    auto compiled = data::CompiledQuery::compile(e.request.query, table);
+    if (!compiled)
+        return compiled.error();
+    if (release.quantity == "sum")
+        return data::sumSensitivity(compiled->bounds(), neighbours).l1;
+    if (release.quantity == "centred-sum")
+        return data::centredSumSensitivity(compiled->bounds(), neighbours).l1;
+    return makeError(ErrorCode::Parse, "unknown released quantity '" + release.quantity + "'");
+}
+
+double costAtScale(bool laplace, double sensitivity, double scale)
+{
+    return laplace ? sensitivity / scale : sensitivity * sensitivity / (2.0 * scale * scale);
+}
+
+} // namespace
+
+Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, const SessionSettings &settings)
+{
+    const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
+    auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
+    if (e.status == EventStatus::Refused) {
+        if (e.cost != 0.0 || !e.attempts.empty())
+            return fail("a refused request has a cost or releases");
+        return {};
+    }
+    if (e.attempts.empty())
+        return fail("a released answer without any release");
+    double total = 0.0;
+    for (const auto &a : e.attempts)
+        total = math::addRoundUp(total, a.cost);
+    if (total != e.cost)
+        return fail("its attempts charge " + filters::formatAmount(total) + ", not " + filters::formatAmount(e.cost));
+
+    auto mechanism = parseMechanismKind(e.mechanism);
+    if (!mechanism)
+        return fail(mechanism.error().message);
+    if (chargeKindFor(*mechanism, settings.filter) != e.costKind)
+        return fail("the " + std::string(filters::filterKindName(settings.filter)) + " filter charges '" + e.mechanism
+                    + "' in another unit than recorded");
+    const bool laplace = usesLaplaceNoise(*mechanism);
+    const bool expostBrownian = *mechanism == MechanismKind::Brownian && e.costKind == filters::ChargeKind::ExPost;
+    if (expostBrownian) {
+        const double firstShare = math::nudgeUp(settings.delta * 6.0 / (std::numbers::pi * std::numbers::pi));
+        if (!(e.costDelta > 0.0) || e.costDelta > firstShare)
+            return fail("an ex-post Brownian run records δ = " + filters::formatAmount(e.costDelta)
+                        + ", outside the schedule (0, δ·6/π²]");
+        return {};
+    }
+    if (e.costDelta != 0.0)
+        return fail("only ex-post Brownian runs pay a δ");
+
+    // What the releases imply: every level for single releases and doubling, the last level for
+    // noise reduction (its earlier levels are post-processing of the last one).
+    double implied = 0.0;
+    const auto &levels = isNoiseReduction(*mechanism) ? std::vector<Attempt>{e.attempts.back()} : e.attempts;
+    for (const auto &a : levels)
+        for (const auto &r : a.releases) {
+            auto sensitivity = channelSensitivity(r, e, table, settings.neighbours);
+            if (!sensitivity)
+                return fail(sensitivity.error().message);
+            if (!(r.scale > 0.0) || !std::isfinite(r.scale))
+                return fail("a release has no valid noise scale");
+            implied += costAtScale(laplace, *sensitivity, r.scale);
+        }
+    if (e.cost < implied * (1.0 - kSlack))
+        return fail("records " + std::string(e.costKind == filters::ChargeKind::Rho ? "ρ" : "ε") + " = "
+                    + filters::formatAmount(e.cost) + " but its releases cost " + filters::formatAmount(implied));
+    return {};
+}
+
+Result<std::unique_ptr<Session>> auditLedger(std::shared_ptr<const data::Table> table, const SessionSettings &settings,
+                                             const std::vector<LedgerEvent> &events)
+{
+    for (const auto &e : events)
+        if (auto ok = auditEventCost(e, *table, settings); !ok)
+            return ok.error();
+    return Session::restore(std::move(table), settings, events);
+}
+
+} // namespace pbx::session
