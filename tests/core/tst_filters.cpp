@@ -231,33 +231,56 @@ void TestFilters::mixedRandomSequences_data()
     QTest::newRow("brownian-zcdp") << FilterKind::BrownianZcdp;
 }
 
-// Random adaptive mixtures of every charge kind: no system ever passes its budget, the reported
-// (ε, δ) never passes the session's, and a charge is refused exactly when its system is full.
+// 10⁵ random adaptive sequences of every charge kind per filter (issue 5's property test): no
+// system ever passes its budget, the reported (ε, δ) never passes the session's, a refusal pays
+// nothing, and the recorded costs of the accepted charges add up exactly to each system's spend.
 void TestFilters::mixedRandomSequences()
 {
     QFETCH(FilterKind, kind);
     std::mt19937_64 rng(11);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
-    for (int sequence = 0; sequence < 1000; ++sequence) {
+    for (int sequence = 0; sequence < 100000; ++sequence) {
         const double epsilon = 0.05 + 4.0 * unit(rng);
         auto f = PrivacyFilter::create(kind, epsilon, 1e-6).value();
-        for (int step = 0; step < 80; ++step) {
+        // What the recorded costs say each system spent, summed in the filter's own way.
+        double zcdpSide = 0.0, pureOrExPost = 0.0, deltaSide = 0.0;
+        for (int step = 0; step < 16; ++step) {
             const auto chargeKind = static_cast<ChargeKind>(rng() % 3);
-            Charge c{chargeKind, epsilon * 0.2 * std::pow(unit(rng), 2), 0.0};
+            Charge c{chargeKind, epsilon * 0.3 * std::pow(unit(rng), 2), 0.0};
             if (chargeKind == ChargeKind::Rho)
                 c.amount *= c.amount;
             if (chargeKind == ChargeKind::ExPost && unit(rng) < 0.5)
-                c.delta = 1e-6 * 0.3 * unit(rng);
+                c.delta = 1e-6 * 0.4 * unit(rng);
+            if (unit(rng) < 0.05) // sometimes exactly what remains
+                c.amount = f->remainingFor(chargeKind);
             const double before = f->epsilonSpent();
-            const auto r = f->charge(c);
-            if (!r.ok())
-                QCOMPARE(f->epsilonSpent(), before); // a refusal pays nothing
-            for (const auto &system : f->systems())
-                QVERIFY(system.spent <= system.budget);
-            QVERIFY2(f->epsilonSpent() <= epsilon * (1 + 1e-12),
-                     qPrintable(QStringLiteral("ε spent %1 of %2").arg(f->epsilonSpent()).arg(epsilon)));
-            QVERIFY(f->deltaSpent() <= 1e-6 * (1 + 1e-12));
+            if (!f->charge(c).ok()) {
+                QCOMPARE(f->epsilonSpent(), before);
+                continue;
+            }
+            const bool toZcdp = kind == FilterKind::Zcdp || kind == FilterKind::BrownianZcdp
+                                || (kind == FilterKind::Unified && chargeKind != ChargeKind::ExPost);
+            if (toZcdp)
+                zcdpSide = pbx::math::addRoundUp(zcdpSide, chargeKind == ChargeKind::Rho
+                                                               ? c.amount
+                                                               : pbx::filters::ZcdpFilter::rhoOfPureEpsilon(c.amount));
+            else
+                pureOrExPost = pbx::math::addRoundUp(pureOrExPost, c.amount);
+            if (c.delta > 0.0)
+                deltaSide = pbx::math::addRoundUp(deltaSide, c.delta);
         }
+        const auto systems = f->systems();
+        for (const auto &system : systems)
+            QVERIFY(system.spent <= system.budget);
+        const double expectedFirst = (kind == FilterKind::Basic || kind == FilterKind::ExPost) ? pureOrExPost : zcdpSide;
+        QCOMPARE(systems.front().spent, expectedFirst);
+        if (kind == FilterKind::Unified)
+            QCOMPARE(systems.back().spent, pureOrExPost);
+        if (kind == FilterKind::ExPost || kind == FilterKind::Unified)
+            QCOMPARE(f->deltaSpent() >= deltaSide, true);
+        QVERIFY2(f->epsilonSpent() <= epsilon * (1 + 1e-12),
+                 qPrintable(QStringLiteral("ε spent %1 of %2").arg(f->epsilonSpent()).arg(epsilon)));
+        QVERIFY(f->deltaSpent() <= 1e-6 * (1 + 1e-12));
     }
 }
 

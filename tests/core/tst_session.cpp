@@ -2,6 +2,7 @@
 // Sessions end to end on a synthetic table: single releases, the doubling baseline for relative
 // targets and means (accuracy measured by Monte Carlo against the known truth), refusals, the
 // append-only ledger, restore, and reproducibility.
+#include "core/session/cost_audit.h"
 #include "core/session/session.h"
 #include "tests/synthetic_table.h"
 #include "tests/testutils.h"
@@ -72,6 +73,7 @@ private Q_SLOTS:
     void invalidRequestsSpendNothing();
     void restoreRechargesTheLedger();
     void seededSessionsReplay();
+    void randomAdaptiveSessions();
 };
 
 void TestSession::absoluteCountSingleRelease_data()
@@ -275,6 +277,55 @@ void TestSession::seededSessionsReplay()
         QCOMPARE(a->events()[i].answer, b->events()[i].answer);
         QCOMPARE(a->events()[i].cost, b->events()[i].cost);
     }
+}
+
+// 1,000 random adaptive sessions: random filters and budgets, random requests (aggregate, column,
+// predicate, absolute or relative target, any mechanism the filter accepts, sometimes a per-query
+// cap), each chosen after seeing the previous answers. The filter never overspends, every event's
+// cost audits against its releases, and replaying the ledger reproduces the spend exactly (the
+// recorded costs are the spend).
+void TestSession::randomAdaptiveSessions()
+{
+    std::mt19937_64 rng(2026);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    const filters::FilterKind kinds[] = {filters::FilterKind::Basic, filters::FilterKind::Zcdp, filters::FilterKind::ExPost,
+                                         filters::FilterKind::Unified, filters::FilterKind::BrownianZcdp};
+    const session::MechanismKind mechanisms[] = {session::MechanismKind::Laplace,         session::MechanismKind::Gaussian,
+                                                 session::MechanismKind::DoublingLaplace, session::MechanismKind::DoublingGaussian,
+                                                 session::MechanismKind::LaplaceNr,       session::MechanismKind::Brownian};
+    const char *wheres[] = {"", "region == \"south\"", "age < 30", "income >= 2500 and not region == \"north\"", "age > 68"};
+    int released = 0, refused = 0;
+    for (int run = 0; run < 1000; ++run) {
+        auto s = newSession(kinds[rng() % 5], 0.2 + 3.0 * unit(rng), rng());
+        const int requests = 1 + static_cast<int>(rng() % 8);
+        for (int q = 0; q < requests; ++q) {
+            const auto aggregate = static_cast<data::Aggregate>(rng() % 3);
+            const bool relative = unit(rng) < 0.5;
+            auto r = request(aggregate, unit(rng) < 0.5 ? "age" : "income", wheres[rng() % 5],
+                             relative ? TargetKind::Relative : TargetKind::Absolute,
+                             relative ? 0.02 + 0.3 * unit(rng) : std::pow(10.0, 4.0 * unit(rng)), 0.8 + 0.19 * unit(rng));
+            if (unit(rng) < 0.7)
+                r.mechanism = mechanisms[rng() % 6];
+            if (unit(rng) < 0.2)
+                r.maxCost = 0.5 * unit(rng) + 1e-6;
+            auto e = s->ask(r);
+            if (!e.ok())
+                continue; // a mechanism the filter cannot account: refused up front, nothing spent
+            (e->status == EventStatus::Released ? released : refused)++;
+            for (const auto &system : s->filter().systems())
+                QVERIFY(system.spent <= system.budget);
+            if (e->status == EventStatus::Released && unit(rng) < 0.15)
+                break; // the analyst stops adaptively
+        }
+        QVERIFY(s->filter().epsilonSpent() <= s->settings().epsilon * (1 + 1e-12));
+        auto replayed = session::auditLedger(s->sharedTable(), s->settings(), s->events());
+        QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().message.c_str());
+        const auto a = s->filter().systems(), b = (*replayed)->filter().systems();
+        for (std::size_t i = 0; i < a.size(); ++i)
+            QCOMPARE(b[i].spent, a[i].spent);
+        QCOMPARE((*replayed)->filter().deltaSpent(), s->filter().deltaSpent());
+    }
+    QVERIFY(released > 1000 && refused > 100);
 }
 
 QTEST_APPLESS_MAIN(TestSession)
