@@ -8,7 +8,8 @@ target_compile_features(pbx_options INTERFACE cxx_std_20)
 target_include_directories(pbx_options INTERFACE "${CMAKE_SOURCE_DIR}")
 target_compile_options(pbx_options INTERFACE
     -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Woverloaded-virtual
-    -Wsuggest-override -Wduplicated-cond -Wlogical-op)
+    -Wsuggest-override
+    $<$<CXX_COMPILER_ID:GNU>:-Wduplicated-cond> $<$<CXX_COMPILER_ID:GNU>:-Wlogical-op>) # GCC-only warnings
 if(PBX_WARNINGS_AS_ERRORS)
     target_compile_options(pbx_options INTERFACE -Werror)
 endif()

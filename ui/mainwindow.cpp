@@ -4,12 +4,16 @@
 #include "resources/dataset_catalog.h"
 #include "ui/appinfo.h"
 #include "ui/charts/privacylosspathchart.h"
+#include "ui/comparison/comparisonview.h"
+#include "ui/lab/labdialog.h"
 #include "ui/models/ledgermodel.h"
+#include "ui/noisereduction/noisereductionview.h"
 #include "ui/panels/datasetpanel.h"
 #include "ui/panels/querybuilder.h"
 #include "ui/panels/sessionpanel.h"
 #include "ui/sessiondocument.h"
 #include "ui/util/numberformat.h"
+#include "ui/util/privacytext.h"
 #include "ui/widgets/attemptsview.h"
 #include "ui/widgets/budgetgauge.h"
 #include "ui/widgets/resultcard.h"
@@ -126,6 +130,8 @@ void MainWindow::createCentralWidget()
     m_ledgerView->setColumnWidth(LedgerModel::Cost, width(QStringLiteral("Cost (ρ)  ")));
     m_ledgerView->setColumnWidth(LedgerModel::Spent, width(QStringLiteral("Spent (ρ)  ")));
     m_ledgerView->setColumnWidth(LedgerModel::EpsilonSpent, width(QStringLiteral("ε spent ")));
+    m_ledgerView->setColumnWidth(LedgerModel::ExPostSpent, width(QStringLiteral("Ex-post ε spent")));
+    m_ledgerView->setColumnWidth(LedgerModel::Accounting, width(QStringLiteral("zCDP: ρ = Δ²/(2·T_s")));
 
     m_attempts = new AttemptsView(this);
 
@@ -188,6 +194,43 @@ void MainWindow::createDocks()
     auto *chartDock = makeDock(tr("Privacy-loss path"), QStringLiteral("chartDock"), m_chart,
                                Qt::RightDockWidgetArea);
     splitDockWidget(gaugeDock, chartDock, Qt::Vertical);
+
+    // The noise-reduction view of the selected request shares the path chart's place.
+    m_noiseReduction = new NoiseReductionView(this);
+    m_noiseReductionDock = new QDockWidget(tr("Noise reduction"), this);
+    m_noiseReductionDock->setObjectName(QStringLiteral("noiseReductionDock"));
+    m_noiseReductionDock->setFeatures(chartDock->features());
+    auto *nrFrame = new QWidget(m_noiseReductionDock);
+    auto *nrLayout = new QVBoxLayout(nrFrame);
+    nrLayout->setContentsMargins(8, 4, 8, 8);
+    nrLayout->addWidget(m_noiseReduction);
+    m_noiseReductionDock->setWidget(nrFrame);
+    tabifyDockWidget(chartDock, m_noiseReductionDock);
+    chartDock->raise();
+
+    // The strategy comparison needs room: it opens floating at about the window's size the first
+    // time (View ▸ Compare strategies) and can be docked anywhere. It computes only while shown.
+    m_comparison = new ComparisonView(this);
+    m_comparison->setDocument(m_document);
+    m_comparisonDock = new QDockWidget(tr("Compare strategies"), this);
+    m_comparisonDock->setObjectName(QStringLiteral("comparisonDock"));
+    m_comparisonDock->setFeatures(chartDock->features());
+    m_comparisonDock->setWidget(m_comparison);
+    addDockWidget(Qt::BottomDockWidgetArea, m_comparisonDock);
+    m_comparisonDock->setFloating(true);
+    m_comparisonDock->hide();
+    m_comparisonDock->toggleViewAction()->setText(tr("&Compare strategies"));
+    m_comparisonDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    m_comparisonDock->toggleViewAction()->setStatusTip(
+        tr("What this session's ledger, or a planned workload, costs under every composition strategy"));
+    connect(m_comparisonDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (!visible || m_comparisonPlaced || !m_comparisonDock->isFloating())
+            return;
+        m_comparisonPlaced = true;
+        const QRect frame = geometry();
+        const QSize size(std::min(frame.width(), 1400), std::min(frame.height(), 900));
+        m_comparisonDock->setGeometry(QRect(frame.center() - QPoint(size.width() / 2, size.height() / 2), size));
+    });
 
     applyDefaultDockSizes();
 }
@@ -257,6 +300,16 @@ void MainWindow::createActions()
     m_aboutAction = new QAction(tr("&About Privacy Budget Explorer"), this);
     m_aboutAction->setMenuRole(QAction::AboutRole);
     connect(m_aboutAction, &QAction::triggered, this, &MainWindow::about);
+
+    m_labAction = new QAction(tr("&Relative-error lab…"), this);
+    m_labAction->setStatusTip(tr("Simulate how many counts each method answers within a relative "
+                                 "error under one budget, on this dataset"));
+    connect(m_labAction, &QAction::triggered, this, [this] {
+        LabDialog *lab = relativeErrorLab();
+        lab->show();
+        lab->raise();
+        lab->activateWindow();
+    });
 }
 
 void MainWindow::createMenus()
@@ -286,6 +339,12 @@ void MainWindow::createMenus()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget *dock : std::as_const(m_docks))
         view->addAction(dock->toggleViewAction());
+    view->addAction(m_noiseReductionDock->toggleViewAction());
+    view->addSeparator();
+    view->addAction(m_comparisonDock->toggleViewAction());
+
+    QMenu *labs = menuBar()->addMenu(tr("&Labs"));
+    labs->addAction(m_labAction);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_aboutAction);
@@ -326,6 +385,37 @@ Result<void> MainWindow::startNewSession(const session::SessionSettings &setting
 void MainWindow::flushViews()
 {
     m_chart->flush();
+    m_noiseReduction->flush();
+}
+
+LabDialog *MainWindow::relativeErrorLab()
+{
+    if (!m_lab) {
+        m_lab = new LabDialog(this);
+        m_lab->setTable(m_document->hasSession() ? m_document->session().sharedTable() : nullptr,
+                        m_document->settings().split);
+    }
+    return m_lab;
+}
+
+void MainWindow::applyBudgetSystems(const session::Session *session)
+{
+    const bool unified = session && session->filter().kind() == filters::FilterKind::Unified;
+    const auto systems = session ? session->filter().systems() : std::vector<filters::BudgetSystem>{};
+    if (unified && systems.size() >= 2) {
+        m_gauge->setSecondSystem(tr("zCDP side"), tr("ex-post side"), systems[1].budget,
+                                 toQString(systems[1].unitSymbol));
+        m_gauge->setSecondSpent(systems[1].spent);
+        m_chart->setExPostBudget(systems[1].budget);
+    } else {
+        m_gauge->clearSecondSystem();
+        m_chart->setExPostBudget(0.0);
+    }
+    m_ledgerView->setColumnHidden(LedgerModel::ExPostSpent, !unified);
+    const bool expost = session && session->filter().kind() == filters::FilterKind::ExPost;
+    m_gauge->setNote(expost ? tr("ex-post ε (δ = %1 for Brownian runs)")
+                                  .arg(formatNumber(session->filter().expostDeltaBudget(), 2))
+                            : QString());
 }
 
 void MainWindow::ask()
@@ -350,6 +440,10 @@ void MainWindow::onSessionReset()
     m_queryBuilder->setTable(m_document->table());
 
     m_attempts->setEvent(nullptr, QStringLiteral("ε"));
+    m_noiseReduction->setEvent(nullptr, m_document->settings().filter);
+    m_queryBuilder->setFilterKind(m_document->settings().filter);
+    if (m_lab)
+        m_lab->setTable(session ? session->sharedTable() : nullptr, m_document->settings().split);
     if (!session) {
         m_ledgerModel->clear();
         m_resultCard->clear();
@@ -371,7 +465,8 @@ void MainWindow::onSessionReset()
         points.reserve(session->events().size());
         for (const auto &event : session->events())
             points.push_back({event.epsilonSpentAfter, event.spentAfter,
-                              event.status == session::EventStatus::Refused});
+                              event.status == session::EventStatus::Refused,
+                              event.expostSpentAfter});
         m_chart->setPath(points);
         if (session->events().empty()) {
             m_resultCard->clear();
@@ -382,6 +477,7 @@ void MainWindow::onSessionReset()
             m_ledgerView->scrollToBottom();
         }
     }
+    applyBudgetSystems(session);
     const bool hasSession = session != nullptr;
     for (QAction *action : {m_newSessionAction, m_saveAction, m_saveAsAction, m_exportCsvAction,
                             m_askAction})
@@ -398,7 +494,9 @@ void MainWindow::onEventAppended(int index)
     m_ledgerModel->appendEvent(event);
     m_gauge->setSpent(filter.spent(), filter.epsilonSpent());
     m_chart->appendPoint({event.epsilonSpentAfter, event.spentAfter,
-                          event.status == session::EventStatus::Refused});
+                          event.status == session::EventStatus::Refused, event.expostSpentAfter});
+    if (m_gauge->hasSecondSystem())
+        m_gauge->setSecondSpent(event.expostSpentAfter);
     m_resultCard->showLedgerEvent(event, filter);
     m_sessionPanel->setSession(&session);
 
@@ -432,11 +530,16 @@ void MainWindow::onSettingsEdited(const session::SessionSettings &settings)
 void MainWindow::onLedgerSelectionChanged()
 {
     const QModelIndexList rows = m_ledgerView->selectionModel()->selectedRows();
+    const auto filter = m_document->settings().filter;
     if (rows.isEmpty()) {
         m_attempts->setEvent(nullptr, m_ledgerModel->unitSymbol());
+        m_noiseReduction->setEvent(nullptr, filter);
         return;
     }
-    m_attempts->setEvent(&m_ledgerModel->event(rows.first().row()), m_ledgerModel->unitSymbol());
+    // Attempts are costed in the unit the event was charged in (ρ, ε or ex-post ε).
+    const auto &event = m_ledgerModel->event(rows.first().row());
+    m_attempts->setEvent(&event, chargeUnit(event.costKind));
+    m_noiseReduction->setEvent(&event, filter);
 }
 
 void MainWindow::updateTitle()
@@ -458,12 +561,34 @@ void MainWindow::updateModeStatus()
     }
     const auto &s = m_document->session();
     const auto &filter = s.filter();
-    QString text = filter.kind() == filters::FilterKind::Zcdp
-                       ? tr("zCDP filter · Gaussian noise · budget ρ = %1 ⇔ ε = %2, δ = %3")
-                             .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
-                                  formatNumber(filter.deltaBudget(), 3))
-                       : tr("Pure ε filter · Laplace noise · budget ε = %1")
-                             .arg(formatNumber(filter.budget()));
+    QString text;
+    switch (filter.kind()) {
+    case filters::FilterKind::Zcdp:
+        text = tr("zCDP filter · Gaussian noise · budget ρ = %1 ⇔ ε = %2, δ = %3")
+                   .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
+                        formatNumber(filter.deltaBudget(), 3));
+        break;
+    case filters::FilterKind::BrownianZcdp:
+        text = tr("zCDP filter · Brownian noise reduction · budget ρ = %1 ⇔ ε = %2, δ = %3")
+                   .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
+                        formatNumber(filter.deltaBudget(), 3));
+        break;
+    case filters::FilterKind::ExPost:
+        text = tr("Ex-post filter · noise reduction · budget ε = %1")
+                   .arg(formatNumber(filter.budget()));
+        break;
+    case filters::FilterKind::Unified: {
+        const auto systems = filter.systems();
+        text = tr("Unified filter · zCDP ρ = %1 + ex-post ε = %2 · (ε = %3, δ = %4)")
+                   .arg(formatNumber(filter.budget()),
+                        formatNumber(systems.size() > 1 ? systems[1].budget : 0.0),
+                        formatNumber(filter.epsilonBudget()), formatNumber(filter.deltaBudget(), 3));
+        break;
+    }
+    case filters::FilterKind::Basic:
+        text = tr("Pure ε filter · Laplace noise · budget ε = %1").arg(formatNumber(filter.budget()));
+        break;
+    }
     text += s.settings().neighbours == data::Neighbours::AddRemove ? tr(" · add/remove one row")
                                                                    : tr(" · replace one row");
     if (s.settings().seed)

@@ -18,8 +18,11 @@ namespace pbx::ui {
 
 class AttemptsView;
 class BudgetGauge;
+class ComparisonView;
 class DatasetPanel;
+class LabDialog;
 class LedgerModel;
+class NoiseReductionView;
 class PrivacyLossPathChart;
 class QueryBuilder;
 class ResultCard;
@@ -59,6 +62,13 @@ public:
     AttemptsView *attemptsView() const { return m_attempts; }
     BudgetGauge *budgetGauge() const { return m_gauge; }
     PrivacyLossPathChart *pathChart() const { return m_chart; }
+    /// View ▸ Compare strategies: every composition strategy on the session's ledger or a plan.
+    ComparisonView *comparisonView() const { return m_comparison; }
+    QDockWidget *comparisonDock() const { return m_comparisonDock; }
+    NoiseReductionView *noiseReductionView() const { return m_noiseReduction; }
+    QDockWidget *noiseReductionDock() const { return m_noiseReductionDock; }
+    /// Labs ▸ Relative-error lab…: the lab dialog on the session's table (created on first use).
+    LabDialog *relativeErrorLab();
 
     QSize sizeHint() const override;
 
@@ -93,6 +103,9 @@ private:
     void onEventAppended(int index);
     void onSettingsEdited(const session::SessionSettings &settings);
     void onLedgerSelectionChanged();
+    /// The gauge, path chart and ledger columns for the filter's budgeted systems (one, or the
+    /// unified filter's two).
+    void applyBudgetSystems(const session::Session *session);
     void updateTitle();
     void updateModeStatus();
 
@@ -106,6 +119,12 @@ private:
     AttemptsView *m_attempts = nullptr;
     BudgetGauge *m_gauge = nullptr;
     PrivacyLossPathChart *m_chart = nullptr;
+    ComparisonView *m_comparison = nullptr;
+    QDockWidget *m_comparisonDock = nullptr;
+    bool m_comparisonPlaced = false;
+    NoiseReductionView *m_noiseReduction = nullptr;
+    QDockWidget *m_noiseReductionDock = nullptr;
+    LabDialog *m_lab = nullptr;
     QLabel *m_modeStatus = nullptr;
 
     QAction *m_newSessionAction = nullptr;
@@ -117,6 +136,7 @@ private:
     QAction *m_quitAction = nullptr;
     QAction *m_askAction = nullptr;
     QAction *m_aboutAction = nullptr;
+    QAction *m_labAction = nullptr;
     QList<QDockWidget *> m_docks;
     bool m_docksSized = false;
 };

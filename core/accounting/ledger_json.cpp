@@ -131,8 +131,14 @@ Result<Ledger> parseLedgerJson(const std::string &text)
     json doc;
     try {
         doc = json::parse(text);
-    } catch (const json::parse_error &e) {
-        return makeError(ErrorCode::Parse, std::string("the ledger is not valid JSON: ") + e.what());
+    } catch (const json::exception &e) {
+        // Not only parse_error: a number too large for a double ("1e999") throws out_of_range
+        // (found by fuzzing). The message names the position or the number; nlohmann's
+        // "[json.exception.…] " prefix is dropped.
+        const std::string_view what = e.what();
+        const std::size_t prefix = what.rfind("] ", what.find(' '));
+        return makeError(ErrorCode::Parse, "the ledger is not valid JSON: "
+                                               + std::string(prefix == std::string_view::npos ? what : what.substr(prefix + 2)));
     }
     if (!doc.is_object())
         return makeError(ErrorCode::InvalidArgument, "the ledger must be a JSON object with \"events\"");

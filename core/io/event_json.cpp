@@ -49,7 +49,11 @@ Result<session::Attempt> readAttempt(const Json &o, const std::string &path)
     a.estimate = estimate->value_or(0.0);
     a.halfWidth = halfWidth->value_or(std::numeric_limits<double>::infinity());
     a.cost = *cost;
-    a.accepted = o.value("accepted", false);
+    // Not o.value("accepted", false): it throws when the key holds another type (found by fuzzing).
+    auto accepted = json::optionalBool(o, "accepted", path);
+    if (!accepted)
+        return accepted.error();
+    a.accepted = *accepted;
     if (auto it = o.find("releases"); it != o.end() && it->is_array()) {
         for (std::size_t i = 0; i < it->size(); ++i) {
             const Json &r = (*it)[i];
@@ -161,7 +165,10 @@ Result<session::LedgerEvent> eventFromJson(const Json &o, std::size_t i)
             return bound.error();
         e.answer = *answer;
         e.errorBound = *bound;
-        e.targetMet = o.value("target_met", false);
+        auto targetMet = json::optionalBool(o, "target_met", path);
+        if (!targetMet)
+            return targetMet.error();
+        e.targetMet = *targetMet;
     }
     auto costIt = o.find("cost");
     if (costIt == o.end() || !costIt->is_object())

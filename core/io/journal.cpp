@@ -70,15 +70,20 @@ std::string sha256Hex(std::string_view bytes)
 
 Result<JournalContents> readJournal(const std::string &path)
 {
-    auto text = readTextFile(path, std::size_t{1} << 30);
+    auto text = readTextFile(path, maxJournalBytes);
     if (!text)
         return text.error();
+    return readJournalText(*text);
+}
+
+Result<JournalContents> readJournalText(std::string_view text)
+{
     JournalContents out;
     std::size_t position = 0;
-    for (std::size_t line = 1; position < text->size(); ++line) {
-        const std::size_t end = text->find('\n', position);
-        const bool complete = end != std::string::npos;
-        const std::string_view row(text->data() + position, (complete ? end : text->size()) - position);
+    for (std::size_t line = 1; position < text.size(); ++line) {
+        const std::size_t end = text.find('\n', position);
+        const bool complete = end != std::string_view::npos;
+        const std::string_view row(text.data() + position, (complete ? end : text.size()) - position);
         const std::size_t tab = row.rfind('\t');
         std::string problem;
         json::Json payload;
@@ -92,7 +97,7 @@ Result<JournalContents> readJournal(const std::string &path)
             problem = parsed.error().message;
         else
             payload = std::move(parsed.value());
-        const bool last = !complete || end + 1 >= text->size();
+        const bool last = !complete || end + 1 >= text.size();
         if (!problem.empty()) {
             if (!last)
                 return makeError(ErrorCode::Parse, "journal line " + std::to_string(line) + ": " + problem

@@ -18,6 +18,9 @@ namespace pbx::io {
 /// SHA-256 of `bytes` in lowercase hex (libsodium crypto_hash_sha256).
 std::string sha256Hex(std::string_view bytes);
 
+/// Largest journal file readJournal() and readSessionJournal() read: 1 GiB.
+inline constexpr std::size_t maxJournalBytes = std::size_t{1} << 30;
+
 struct JournalContents
 {
     std::vector<json::Json> records; ///< payloads of the intact lines, in order
@@ -33,6 +36,10 @@ struct JournalContents
 /// line followed by intact ones means the file was edited or corrupted. Errors: NotFound/Io;
 /// Parse naming the line ("journal line 4: checksum mismatch …") for damage before the last line.
 Result<JournalContents> readJournal(const std::string &path);
+
+/// The same check on a journal's bytes already in memory (what readJournal() does after reading
+/// the file). Errors: Parse naming the line, as readJournal().
+Result<JournalContents> readJournalText(std::string_view text);
 
 class JournalWriter
 {

@@ -15,7 +15,11 @@ namespace pbx::io::json {
 
 using Json = nlohmann::ordered_json; // keeps written documents in a readable key order
 
-/// Parses JSON text. Errors: Parse, with the byte offset and the library's reason.
+/// Deepest nesting of arrays and objects parse() accepts.
+inline constexpr std::size_t maxNestingDepth = 256;
+
+/// Parses JSON text. Errors: Parse, with the byte offset and the library's reason, or for arrays
+/// and objects nested deeper than maxNestingDepth.
 Result<Json> parse(std::string_view text, std::string_view what);
 
 /// A finite number at `key`. Errors: Parse naming `path.key` when missing or not a finite number.
@@ -27,6 +31,9 @@ Result<std::string> string(const Json &object, const char *key, const std::strin
 /// A string at `key`, or `fallback` when absent/null. Errors: Parse when present but not a string.
 Result<std::string> optionalString(const Json &object, const char *key, const std::string &path,
                                    std::string fallback = {});
+/// A boolean at `key`, or `fallback` when absent/null. Errors: Parse when present but not a boolean.
+/// (Use this, not nlohmann's value(key, fallback), which throws on a value of another type.)
+Result<bool> optionalBool(const Json &object, const char *key, const std::string &path, bool fallback = false);
 /// An unsigned integer at `key`. Errors: Parse when missing, negative or not an integer.
 Result<std::uint64_t> unsignedInteger(const Json &object, const char *key, const std::string &path);
 

@@ -55,7 +55,12 @@ Result<SessionHeader> readSessionHeader(const Json &doc)
         return delta.error();
     out.settings.epsilon = *epsilon;
     out.settings.delta = *delta;
-    auto neighbours = data::parseNeighbours(doc.value("neighbours", std::string("add-remove")));
+    // The json:: helpers, not nlohmann's value(key, fallback), which throws on a value of another
+    // type (found by fuzzing).
+    auto neighboursText = json::optionalString(doc, "neighbours", "", "add-remove");
+    if (!neighboursText)
+        return neighboursText.error();
+    auto neighbours = data::parseNeighbours(*neighboursText);
     if (!neighbours)
         return makeError(ErrorCode::Parse, "neighbours: " + neighbours.error().message);
     out.settings.neighbours = *neighbours;
@@ -76,7 +81,12 @@ Result<SessionHeader> readSessionHeader(const Json &doc)
             return d.error();
         out.settings.split = {*e, *d};
     }
-    if (auto noise = doc.find("noise"); noise != doc.end() && noise->is_object() && noise->value("seeded", false)) {
+    const auto noise = doc.find("noise");
+    auto seeded = noise != doc.end() && noise->is_object() ? json::optionalBool(*noise, "seeded", "noise")
+                                                           : Result<bool>(false);
+    if (!seeded)
+        return seeded.error();
+    if (*seeded) {
         auto seed = json::unsignedInteger(*noise, "seed", "noise");
         if (!seed)
             return seed.error();

@@ -2,6 +2,7 @@
 #include "core/io/session_journal.h"
 
 #include "core/io/event_json.h"
+#include "core/io/text_file.h"
 
 namespace pbx::io {
 
@@ -34,19 +35,38 @@ Result<void> appendSessionEvent(JournalWriter &journal, const session::LedgerEve
 
 Result<RecoveredJournal> readSessionJournal(const std::string &path)
 {
-    auto contents = readJournal(path);
+    auto text = readTextFile(path, maxJournalBytes);
+    if (!text)
+        return text.error();
+    return readSessionJournalText(*text, path);
+}
+
+Result<RecoveredJournal> readSessionJournalText(std::string_view text, const std::string &path)
+{
+    auto contents = readJournalText(text);
     if (!contents)
         return contents.error();
     RecoveredJournal out;
     if (contents->records.empty())
         return makeError(ErrorCode::Parse, path + ": the journal has no intact header line");
     const Json &header = contents->records.front();
-    if (!header.is_object() || header.value("type", std::string()) != "header"
-        || header.value("format", std::string()) != kFormat)
+    // Fields are read with the json:: helpers: nlohmann's value(key, fallback) throws when the key
+    // holds another type, and converting a huge "version" number to int is undefined (both found
+    // by fuzzing).
+    const auto isString = [](const Json &record, const char *key, const char *expected) {
+        const auto found = json::optionalString(record, key, "");
+        return found && *found == expected;
+    };
+    if (!header.is_object() || !isString(header, "type", "header") || !isString(header, "format", kFormat))
         return makeError(ErrorCode::Parse, path + ": line 1 is not a pbx journal header");
-    if (header.value("version", 0) > kJournalVersion)
-        return makeError(ErrorCode::Unsupported, path + ": journal version " + std::to_string(header.value("version", 0))
-                                                     + " is newer than this pbx understands");
+    if (const auto version = header.find("version"); version != header.end() && !version->is_null()) {
+        if (!version->is_number_unsigned())
+            return makeError(ErrorCode::Parse, path + ": line 1: version: expected an integer ≥ 0");
+        if (version->get<std::uint64_t>() > static_cast<std::uint64_t>(kJournalVersion))
+            return makeError(ErrorCode::Unsupported, path + ": journal version "
+                                                         + std::to_string(version->get<std::uint64_t>())
+                                                         + " is newer than this pbx understands");
+    }
     auto parsedHeader = readSessionHeader(header);
     if (!parsedHeader)
         return makeError(parsedHeader.error().code, path + ": line 1: " + parsedHeader.error().message);
@@ -54,7 +74,7 @@ Result<RecoveredJournal> readSessionJournal(const std::string &path)
     for (std::size_t i = 1; i < contents->records.size(); ++i) {
         const Json &record = contents->records[i];
         const std::string where = path + ": line " + std::to_string(i + 1);
-        if (!record.is_object() || record.value("type", std::string()) != "event" || !record.contains("event"))
+        if (!record.is_object() || !isString(record, "type", "event") || !record.contains("event"))
             return makeError(ErrorCode::Parse, where + ": expected an event record");
         auto event = eventFromJson(record["event"], i - 1);
         if (!event)

@@ -32,6 +32,10 @@ struct RecoveredJournal
 /// Errors: Parse/Unsupported naming the line; NotFound/Io.
 Result<RecoveredJournal> readSessionJournal(const std::string &path);
 
+/// The same on a journal's bytes already in memory; `name` (e.g. the path) prefixes messages.
+/// Errors: Parse/Unsupported naming the line.
+Result<RecoveredJournal> readSessionJournalText(std::string_view text, const std::string &name);
+
 /// True when the file starts like a journal line (JSON, a tab, a 64-hex-digit hash).
 bool looksLikeJournal(std::string_view text);
 

@@ -39,7 +39,10 @@ Result<TranscriptDocument> readTranscriptJson(std::string_view text)
     if (!parsed)
         return parsed.error();
     const Json &doc = *parsed;
-    if (!doc.is_object() || doc.value("format", std::string()) != kFormat)
+    // Fuzzing found that nlohmann's value(key, fallback) throws when the key holds another type
+    // (e.g. "format": 1), so every optional field is read through the json:: helpers.
+    const auto format = doc.is_object() ? json::optionalString(doc, "format", "") : Result<std::string>(std::string());
+    if (!format || *format != kFormat)
         return makeError(ErrorCode::Parse, "not a pbx transcript (\"format\" must be \"pbx-transcript\")");
     auto version = json::unsignedInteger(doc, "version", "");
     if (!version)
@@ -64,7 +67,10 @@ Result<TranscriptDocument> readTranscriptJson(std::string_view text)
         return delta.error();
     out.settings.epsilon = *epsilon;
     out.settings.delta = *delta;
-    auto neighbours = data::parseNeighbours(doc.value("neighbours", std::string("add-remove")));
+    auto neighboursText = json::optionalString(doc, "neighbours", "", "add-remove");
+    if (!neighboursText)
+        return neighboursText.error();
+    auto neighbours = data::parseNeighbours(*neighboursText);
     if (!neighbours)
         return makeError(ErrorCode::Parse, "neighbours: " + neighbours.error().message);
     out.settings.neighbours = *neighbours;
@@ -85,7 +91,12 @@ Result<TranscriptDocument> readTranscriptJson(std::string_view text)
             return d.error();
         out.settings.split = {*e, *d};
     }
-    if (auto noise = doc.find("noise"); noise != doc.end() && noise->is_object() && noise->value("seeded", false)) {
+    const auto noise = doc.find("noise");
+    auto seeded = noise != doc.end() && noise->is_object() ? json::optionalBool(*noise, "seeded", "noise")
+                                                           : Result<bool>(false);
+    if (!seeded)
+        return seeded.error();
+    if (*seeded) {
         auto seed = json::unsignedInteger(*noise, "seed", "noise");
         if (!seed)
             return seed.error();

@@ -1,27 +1,21 @@
 // SPDX-License-Identifier: MIT
 #include "core/mechanisms/noise_source.h"
 
-#include <array>
 #include <cmath>
 
 namespace pbx::mechanisms {
 
 NoiseSource NoiseSource::seeded(std::uint64_t seed, std::uint64_t eventIndex)
 {
-    std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32),
-                      static_cast<std::uint32_t>(eventIndex),
-                      static_cast<std::uint32_t>(eventIndex >> 32), 0x70627825u};
-    return NoiseSource(seq);
+    return NoiseSource(std::make_unique<SeededRandomBits>(seed, eventIndex));
 }
 
-NoiseSource NoiseSource::fromOperatingSystem()
+Result<NoiseSource> NoiseSource::fromOperatingSystem()
 {
-    std::random_device device;
-    std::array<std::uint32_t, 8> words{};
-    for (auto &w : words)
-        w = device();
-    std::seed_seq seq(words.begin(), words.end());
-    return NoiseSource(seq);
+    auto bits = OsRandomBits::open();
+    if (!bits)
+        return bits.error();
+    return NoiseSource(std::make_unique<OsRandomBits>(std::move(bits.value())));
 }
 
 double NoiseSource::uniformOpen()
@@ -29,7 +23,7 @@ double NoiseSource::uniformOpen()
     // 52 random bits plus half a step: bits + ½ needs 53 significant bits, so it is exact and the
     // result lies in [2⁻⁵³, 1 − 2⁻⁵³]; 0 and 1 are both impossible. (With 53 bits, bits + ½ would
     // round up to 2⁵³ at the top and return exactly 1.)
-    const std::uint64_t bits = m_engine() >> 12;
+    const std::uint64_t bits = m_bits->nextU64() >> 12;
     return (static_cast<double>(bits) + 0.5) * 0x1.0p-52;
 }
 

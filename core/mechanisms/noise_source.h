@@ -2,26 +2,35 @@
 // Uniform, Laplace and Gaussian draws for the continuous mechanisms.
 #pragma once
 
+#include "core/mechanisms/random_bits.h"
+#include "core/util/result.h"
+
 #include <cstdint>
+#include <memory>
 #include <optional>
-#include <random>
 
 namespace pbx::mechanisms {
 
 /// A stream of random numbers for one ledger event.
 ///
-/// Seeded mode derives the stream from (seed, event index) alone, so a session replays the same
-/// story and a reopened session continues exactly as an uninterrupted one would; it is for
-/// teaching and tests, not for real releases. Unseeded mode seeds from std::random_device.
-/// Both use continuous floating-point noise, which is open to Mironov's (2012) least-significant
-/// bit attack; the README's security notes say so.
+/// Seeded mode derives the stream from (seed, event index) alone (SeededRandomBits), so a session
+/// replays the same story and a reopened session continues exactly as an uninterrupted one would;
+/// it is predictable, for teaching and tests, not for real releases. Unseeded mode draws every bit
+/// from the operating system's CSPRNG (OsRandomBits, getrandom(2)). The exact discrete samplers
+/// take bits() directly; laplace() and gaussian() are continuous floating-point noise, open in
+/// principle to Mironov's (2012) least-significant-bit attack (README, security model).
 class NoiseSource
 {
 public:
     /// Seeded, reproducible stream for event `eventIndex` of a session seeded with `seed`.
     static NoiseSource seeded(std::uint64_t seed, std::uint64_t eventIndex);
-    /// Stream seeded from the operating system (std::random_device).
-    static NoiseSource fromOperatingSystem();
+    /// Bits from the operating system's CSPRNG. Errors: Io when getrandom(2) fails (no weak
+    /// fallback). Once open, getrandom with a ≤ 256-byte buffer does not fail (getrandom(2)).
+    static Result<NoiseSource> fromOperatingSystem();
+
+    /// The underlying bits, for the exact discrete samplers.
+    RandomBits &bits() { return *m_bits; }
+    bool isReproducible() const { return m_bits->isReproducible(); }
 
     /// Uniform draw in the open interval (0, 1): 52 random bits, in [2⁻⁵³, 1 − 2⁻⁵³].
     double uniformOpen();
@@ -35,8 +44,8 @@ public:
     double exponential(double rate);
 
 private:
-    explicit NoiseSource(std::seed_seq &seq) : m_engine(seq) {}
-    std::mt19937_64 m_engine;
+    explicit NoiseSource(std::unique_ptr<RandomBits> bits) : m_bits(std::move(bits)) {}
+    std::unique_ptr<RandomBits> m_bits;
     std::optional<double> m_spareNormal;
 };
 

@@ -119,8 +119,13 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
         return fits.error();
 
     const std::size_t index = m_events.size();
-    auto noise = m_settings.seed ? mechanisms::NoiseSource::seeded(*m_settings.seed, index)
-                                 : mechanisms::NoiseSource::fromOperatingSystem();
+    // The random source is opened before anything is charged: if the OS cannot give us bits, the
+    // request is refused with nothing spent.
+    auto source = m_settings.seed ? Result<mechanisms::NoiseSource>(mechanisms::NoiseSource::seeded(*m_settings.seed, index))
+                                  : mechanisms::NoiseSource::fromOperatingSystem();
+    if (!source)
+        return source.error();
+    auto &noise = *source;
     const ReleaseContext context{QueryShape::of(request.query.aggregate, query->bounds(), query->evaluate(*m_table),
                                                 m_settings.neighbours, static_cast<double>(m_table->rowCount())),
                                  *m_filter, noise, mechanism, expostBrownianRuns() + 1};

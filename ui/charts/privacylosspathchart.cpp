@@ -23,6 +23,7 @@ namespace {
 const QColor kEpsilonColour(0x25, 0x63, 0xc9);
 const QColor kNativeColour(0x7b, 0x4f, 0xb3);
 const QColor kBudgetColour(0xc6, 0x3b, 0x34);
+const QColor kExPostColour(0x0f, 0x8a, 0x7e);
 
 /// The smallest of 1, 2, 2.5, 5 × 10^k that is ≥ `raw` (raw > 0).
 double niceStep(double raw)
@@ -92,6 +93,11 @@ PrivacyLossPathChart::PrivacyLossPathChart(QWidget *parent) : QWidget(parent)
     m_epsilonSeries->setPointsVisible(true);
     m_nativeSeries = new QLineSeries;
     m_nativeSeries->setPen(QPen(kNativeColour, 1.6, Qt::DashDotLine));
+    m_expostSeries = new QLineSeries;
+    m_expostSeries->setPen(QPen(kExPostColour, 2.0));
+    m_expostSeries->setPointsVisible(true);
+    m_expostBudgetSeries = new QLineSeries;
+    m_expostBudgetSeries->setPen(QPen(kExPostColour, 1.5, Qt::DotLine));
     m_refusedSeries = new QScatterSeries;
     m_refusedSeries->setName(tr("refused"));
     m_refusedSeries->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
@@ -100,11 +106,14 @@ PrivacyLossPathChart::PrivacyLossPathChart(QWidget *parent) : QWidget(parent)
     m_refusedSeries->setBorderColor(Qt::white);
 
     m_chart->addSeries(m_budgetSeries);
+    m_chart->addSeries(m_expostBudgetSeries);
     m_chart->addSeries(m_nativeSeries);
+    m_chart->addSeries(m_expostSeries);
     m_chart->addSeries(m_epsilonSeries);
     m_chart->addSeries(m_refusedSeries);
     for (QXYSeries *series : std::initializer_list<QXYSeries *>{m_budgetSeries, m_epsilonSeries,
-                                                               m_refusedSeries}) {
+                                                               m_refusedSeries, m_expostSeries,
+                                                               m_expostBudgetSeries}) {
         series->attachAxis(m_axisX);
         series->attachAxis(m_axisEpsilon);
     }
@@ -148,6 +157,13 @@ void PrivacyLossPathChart::setBudget(double epsilonBudget, double nativeBudget,
     scheduleUpdate();
 }
 
+void PrivacyLossPathChart::setExPostBudget(double expostBudget)
+{
+    m_expostBudget = expostBudget > 0.0 ? expostBudget : 0.0;
+    m_budgetDirty = true;
+    scheduleUpdate();
+}
+
 void PrivacyLossPathChart::setPath(std::span<const PathPoint> points)
 {
     m_points.assign(points.begin(), points.end());
@@ -169,7 +185,7 @@ QString PrivacyLossPathChart::legendText() const
 {
     QTextDocument document;
     document.setHtml(m_legend->text());
-    return document.toPlainText();
+    return document.toPlainText().replace(QChar(0x2011), u'-');
 }
 
 int PrivacyLossPathChart::refusedCount() const
@@ -194,39 +210,62 @@ void PrivacyLossPathChart::scheduleUpdate()
 void PrivacyLossPathChart::rebuildSeries()
 {
     const bool nativeIsEpsilon = m_unit == QStringLiteral("ε");
+    const bool dual = showsExPost();
     if (m_budgetDirty) {
         m_budgetDirty = false;
         m_epsilonSeries->setName(nativeIsEpsilon
                                      ? tr("ε spent")
-                                     : tr("ε spent (at δ = %1)").arg(formatNumber(m_delta, 2)));
-        m_nativeSeries->setName(tr("%1 spent (right axis)").arg(m_unit));
+                                     : dual ? tr("total ε (both sides, at δ = %1)")
+                                                  .arg(formatNumber(m_delta, 2))
+                                            : tr("ε spent (at δ = %1)").arg(formatNumber(m_delta, 2)));
+        m_nativeSeries->setName(dual ? tr("zCDP side %1 (right axis)").arg(m_unit)
+                                     : tr("%1 spent (right axis)").arg(m_unit));
         m_budgetSeries->setName(nativeIsEpsilon
                                     ? tr("budget ε = %1").arg(formatNumber(m_epsilonBudget))
-                                    : tr("budget ε = %1 ⇔ %2 = %3")
+                                    : dual ? tr("budget: total ε = %1 · zCDP %2 = %3 (right)")
+                                                 .arg(formatNumber(m_epsilonBudget), m_unit,
+                                                      formatNumber(m_nativeBudget))
+                                           : tr("budget ε = %1 ⇔ %2 = %3")
                                           .arg(formatNumber(m_epsilonBudget), m_unit,
                                                formatNumber(m_nativeBudget)));
-        m_axisEpsilon->setTitleText(nativeIsEpsilon ? tr("ε spent") : tr("ε spent (at δ)"));
-        m_axisNative->setTitleText(tr("%1 spent").arg(m_unit));
+        m_expostSeries->setName(tr("ex-post side ε"));
+        m_expostBudgetSeries->setName(tr("ex-post budget ε = %1").arg(formatNumber(m_expostBudget)));
+        m_axisEpsilon->setTitleText(nativeIsEpsilon ? tr("ε spent")
+                                    : dual          ? tr("ε (total, ex-post)")
+                                                    : tr("ε spent (at δ)"));
+        m_axisNative->setTitleText(dual ? tr("zCDP %1 spent").arg(m_unit)
+                                        : tr("%1 spent").arg(m_unit));
         m_nativeSeries->setVisible(!nativeIsEpsilon);
         m_axisNative->setVisible(!nativeIsEpsilon);
+        m_expostSeries->setVisible(dual);
+        m_expostBudgetSeries->setVisible(dual);
         // Entries wrap as wholes: spaces inside an entry are non-breaking.
         const auto key = [](const QColor &colour, const QString &glyph, const QString &text) {
+            // Non-breaking spaces and hyphens ("ex-post").
             return QStringLiteral("<span style='color:%1; font-weight:bold'>%2</span>&nbsp;%3")
                 .arg(colour.name(), glyph,
-                     text.toHtmlEscaped().replace(u' ', QStringLiteral("&nbsp;")));
+                     text.toHtmlEscaped()
+                         .replace(u' ', QStringLiteral("&nbsp;"))
+                         .replace(u'-', QChar(0x2011)));
         };
         QStringList entries;
         entries << key(kEpsilonColour, QStringLiteral("━"), m_epsilonSeries->name());
         if (!nativeIsEpsilon)
             entries << key(kNativeColour, QStringLiteral("╍"), m_nativeSeries->name());
-        entries << key(kBudgetColour, QStringLiteral("┅"), m_budgetSeries->name())
-                << key(kBudgetColour, QStringLiteral("■"), m_refusedSeries->name());
+        if (dual)
+            entries << key(kExPostColour, QStringLiteral("━"), m_expostSeries->name());
+        entries << key(kBudgetColour, QStringLiteral("┅"), m_budgetSeries->name());
+        if (dual)
+            entries << key(kExPostColour, QStringLiteral("┈"), m_expostBudgetSeries->name());
+        entries << key(kBudgetColour, QStringLiteral("■"), m_refusedSeries->name());
         m_legend->setText(entries.join(QStringLiteral(" &nbsp; ")));
     }
 
     QList<QPointF> epsilon;
     QList<QPointF> native;
     QList<QPointF> refused;
+    QList<QPointF> expost;
+    expost.append(QPointF(0.0, 0.0));
     epsilon.reserve(static_cast<qsizetype>(m_points.size()) + 1);
     native.reserve(static_cast<qsizetype>(m_points.size()) + 1);
     epsilon.append(QPointF(0.0, 0.0));
@@ -238,6 +277,10 @@ void PrivacyLossPathChart::rebuildSeries()
         const double x = static_cast<double>(i + 1);
         epsilon.append(QPointF(x, p.epsilonSpent));
         native.append(QPointF(x, p.nativeSpent));
+        if (dual) {
+            expost.append(QPointF(x, p.expostSpent));
+            maxEpsilon = std::max(maxEpsilon, p.expostSpent);
+        }
         if (p.refused)
             refused.append(QPointF(x, p.epsilonSpent));
         maxEpsilon = std::max(maxEpsilon, p.epsilonSpent);
@@ -246,9 +289,13 @@ void PrivacyLossPathChart::rebuildSeries()
     m_epsilonSeries->replace(epsilon);
     m_nativeSeries->replace(native);
     m_refusedSeries->replace(refused);
+    m_expostSeries->replace(dual ? expost : QList<QPointF>());
 
     const double xMax = std::max(5.0, static_cast<double>(m_points.size()));
     m_budgetSeries->replace({QPointF(0.0, m_epsilonBudget), QPointF(xMax, m_epsilonBudget)});
+    m_expostBudgetSeries->replace(dual ? QList<QPointF>{QPointF(0.0, m_expostBudget),
+                                                        QPointF(xMax, m_expostBudget)}
+                                       : QList<QPointF>());
     // Interval before range: Qt 6.4 lays the ticks out again on a range change only.
     m_axisX->setTickInterval(niceTickInterval(xMax, 6));
     m_axisX->setRange(0.0, xMax);

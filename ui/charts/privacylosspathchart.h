@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Cumulative privacy loss after each request: the ε-equivalent spend (left axis), the native ρ
 // spend when the filter is zCDP (right axis, scaled so both budgets sit on the same line), a
-// horizontal budget line, and markers on refused requests. Qt Charts stays inside this class:
-// the API takes plain numbers. The chart is built once; updates replace() the series' points and
-// are coalesced by a 50 ms single-shot timer.
+// horizontal budget line, and markers on refused requests. With the unified filter it also plots
+// the ex-post side's spend (left axis, with its own budget line ε_e); the ε series is then the
+// total ε-equivalent of both sides and the ρ series the zCDP side. Qt Charts stays inside this
+// class: the API takes plain numbers. The chart is built once; updates replace() the series'
+// points and are coalesced by a 50 ms single-shot timer.
 #pragma once
 
 #include <QString>
@@ -32,6 +34,7 @@ public:
         double epsilonSpent = 0.0; ///< ε-equivalent of the cumulative spend at the session δ
         double nativeSpent = 0.0;  ///< cumulative spend in the filter's unit
         bool refused = false;      ///< the request was refused (nothing spent)
+        double expostSpent = 0.0;  ///< the unified filter's ex-post spend (ε); else unused
     };
 
     explicit PrivacyLossPathChart(QWidget *parent = nullptr);
@@ -41,6 +44,10 @@ public:
     /// and right axis are hidden (they would repeat the ε series).
     void setBudget(double epsilonBudget, double nativeBudget, const QString &unitSymbol,
                    double delta);
+    /// The unified filter's ex-post budget ε_e: shows the ex-post series and budget line (call
+    /// after setBudget). 0: one system, nothing extra (the default; setBudget does not reset it).
+    void setExPostBudget(double expostBudget);
+    bool showsExPost() const { return m_expostBudget > 0.0; }
     /// Replaces the whole path (new session, opened transcript).
     void setPath(std::span<const PathPoint> points);
     /// Adds the point for the next request.
@@ -67,6 +74,8 @@ private:
     QLineSeries *m_epsilonSeries = nullptr;
     QLineSeries *m_nativeSeries = nullptr;
     QLineSeries *m_budgetSeries = nullptr;
+    QLineSeries *m_expostSeries = nullptr;
+    QLineSeries *m_expostBudgetSeries = nullptr;
     QScatterSeries *m_refusedSeries = nullptr;
     QValueAxis *m_axisX = nullptr;
     QValueAxis *m_axisEpsilon = nullptr;
@@ -78,6 +87,7 @@ private:
     double m_epsilonBudget = 1.0;
     double m_nativeBudget = 1.0;
     double m_delta = 0.0;
+    double m_expostBudget = 0.0;
     QString m_unit = QStringLiteral("ε");
     bool m_budgetDirty = true;
 };

@@ -2,6 +2,7 @@
 #include "ui/models/ledgermodel.h"
 
 #include "ui/util/numberformat.h"
+#include "ui/util/privacytext.h"
 
 #include <QBrush>
 #include <QColor>
@@ -25,6 +26,7 @@ bool isNumericColumn(int column)
     case LedgerModel::Attempts:
     case LedgerModel::Cost:
     case LedgerModel::Spent:
+    case LedgerModel::ExPostSpent:
     case LedgerModel::EpsilonSpent:
         return true;
     default:
@@ -118,8 +120,12 @@ QVariant LedgerModel::rawValue(const session::LedgerEvent &event, int column) co
         return event.cost;
     case Spent:
         return event.spentAfter;
+    case ExPostSpent:
+        return event.expostSpentAfter;
     case EpsilonSpent:
         return event.epsilonSpentAfter;
+    case Accounting:
+        return toQString(event.accounting);
     case Reason:
         return toQString(event.reason);
     default:
@@ -145,10 +151,23 @@ QVariant LedgerModel::displayValue(const session::LedgerEvent &event, int column
         return event.mechanism.empty() ? QStringLiteral("—") : toQString(event.mechanism);
     case Attempts:
         return QString::number(event.attempts.size());
-    case Cost:
-        return formatNumber(event.cost, 3);
+    case Cost: {
+        if (refused)
+            return formatNumber(event.cost, 3);
+        QString text = formatNumber(event.cost, 3);
+        // The header names the filter's unit; a cost in another unit says which.
+        if (chargeSymbol(event.costKind) != m_unit || event.costKind == filters::ChargeKind::ExPost)
+            text += u' ' + chargeUnit(event.costKind);
+        if (event.costDelta > 0.0)
+            text += QStringLiteral(", δ %1").arg(formatNumber(event.costDelta, 2));
+        return text;
+    }
     case Spent:
         return formatNumber(event.spentAfter, 4);
+    case ExPostSpent:
+        return formatNumber(event.expostSpentAfter, 4);
+    case Accounting:
+        return event.accounting.empty() ? QStringLiteral("—") : toQString(event.accounting);
     case EpsilonSpent:
         return formatNumber(event.epsilonSpentAfter, 3);
     default:
@@ -177,10 +196,20 @@ QString LedgerModel::toolTip(const session::LedgerEvent &event, int column) cons
     case ErrorBound:
         return tr("Half-width of the error bar at %1 % confidence")
             .arg(formatPlain(event.request.target.confidence * 100.0, 4));
-    case Cost:
-        return tr("Privacy charged for this request, in %1").arg(m_unit);
+    case Cost: {
+        QString text = tr("Privacy charged for this request: %1").arg(eventCostText(event, 4));
+        if (event.costKind == filters::ChargeKind::PureEpsilon && m_unit == QStringLiteral("ρ"))
+            text += tr("\n(a pure ε release; the zCDP filter charges it as ρ = ε²/2)");
+        if (!event.accounting.empty())
+            text += tr("\nAccounting: %1").arg(toQString(event.accounting));
+        return text;
+    }
     case Spent:
         return tr("Total %1 spent after this request").arg(m_unit);
+    case ExPostSpent:
+        return tr("Ex-post side: total realised ex-post ε after this request");
+    case Accounting:
+        return toQString(event.accounting);
     case EpsilonSpent:
         return tr("Total spend as ε at the session δ, after this request");
     case Reason:
@@ -203,6 +232,10 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
         return rawValue(event, column);
     case RefusedRole:
         return isRefused(event);
+    case CostUnitRole:
+        return column == Cost ? QVariant(chargeUnit(event.costKind)) : QVariant();
+    case CostDeltaRole:
+        return column == Cost ? QVariant(event.costDelta) : QVariant();
     case Qt::ToolTipRole: {
         const QString tip = toolTip(event, column);
         return tip.isEmpty() ? QVariant() : QVariant(tip);
@@ -247,7 +280,9 @@ QVariant LedgerModel::headerData(int section, Qt::Orientation orientation, int r
         case Attempts: return tr("Attempts");
         case Cost: return tr("Cost (%1)").arg(m_unit);
         case Spent: return tr("Spent (%1)").arg(m_unit);
+        case ExPostSpent: return tr("Ex-post ε spent");
         case EpsilonSpent: return tr("ε spent");
+        case Accounting: return tr("Accounting");
         case Reason: return tr("Reason / note");
         default: return {};
         }
@@ -263,6 +298,8 @@ QHash<int, QByteArray> LedgerModel::roleNames() const
     auto names = QAbstractTableModel::roleNames();
     names.insert(RawValueRole, QByteArrayLiteral("rawValue"));
     names.insert(RefusedRole, QByteArrayLiteral("refused"));
+    names.insert(CostUnitRole, QByteArrayLiteral("costUnit"));
+    names.insert(CostDeltaRole, QByteArrayLiteral("costDelta"));
     return names;
 }
 

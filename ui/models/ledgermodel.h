@@ -26,9 +26,11 @@ public:
         ErrorBound,  ///< ± half-width at the requested confidence (released only)
         Mechanism,   ///< laplace, gaussian, doubling-…
         Attempts,    ///< number of attempts (doubling levels)
-        Cost,        ///< native cost of this request (ε or ρ)
+        Cost,        ///< cost of this request in the unit it was charged in (event.costKind)
         Spent,       ///< cumulative native spend after it
+        ExPostSpent, ///< the unified filter's ex-post spend after it (hidden for other filters)
         EpsilonSpent,///< ε-equivalent of the cumulative spend at the session δ
+        Accounting,  ///< how the cost was accounted (ex-post boundary, zCDP step, …)
         Reason,      ///< why refused, or a note on a release
         ColumnCount
     };
@@ -36,16 +38,22 @@ public:
 
     enum Role {
         /// Unformatted value: double for numeric columns (Number, Answer, ErrorBound, Attempts,
-        /// Cost, Spent, EpsilonSpent); QString for the others. Answer and ErrorBound are invalid
-        /// QVariants for refused rows (nothing was released).
+        /// Cost, Spent, ExPostSpent, EpsilonSpent); QString for the others. Answer and ErrorBound
+        /// are invalid QVariants for refused rows (nothing was released).
         RawValueRole = Qt::UserRole,
         /// bool: true when the row is a refusal.
         RefusedRole,
+        /// Cost column: the unit the cost was charged in ("ε", "ρ" or "ex-post ε").
+        CostUnitRole,
+        /// Cost column: the ex-post δ charged (double, 0 when none).
+        CostDeltaRole,
     };
 
     explicit LedgerModel(QObject *parent = nullptr);
 
-    /// Unit symbol of the filter ("ε" or "ρ"), used in headers.
+    /// Unit symbol of the filter ("ε" or "ρ"), used in headers. A cost charged in another unit
+    /// (a Laplace release in a zCDP filter, noise reduction on the unified filter's ex-post side)
+    /// carries its unit in the cell.
     void setUnitSymbol(const QString &symbol);
     QString unitSymbol() const { return m_unit; }
 

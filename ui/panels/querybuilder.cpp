@@ -3,6 +3,7 @@
 
 #include "core/data/query.h"
 #include "ui/util/numberformat.h"
+#include "ui/util/privacytext.h"
 #include "ui/widgets/scientificspinbox.h"
 
 #include <QCheckBox>
@@ -13,6 +14,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QStandardItemModel>
 
 namespace pbx::ui {
 
@@ -20,6 +22,13 @@ namespace {
 
 constexpr int kAbsolute = static_cast<int>(session::TargetKind::Absolute);
 constexpr int kRelative = static_cast<int>(session::TargetKind::Relative);
+/// The mechanism combo's data for "the filter's default".
+constexpr int kDefaultMechanism = -1;
+
+constexpr session::MechanismKind kMechanismOrder[] = {
+    session::MechanismKind::Brownian,        session::MechanismKind::LaplaceNr,
+    session::MechanismKind::DoublingGaussian, session::MechanismKind::DoublingLaplace,
+    session::MechanismKind::Gaussian,        session::MechanismKind::Laplace};
 
 } // namespace
 
@@ -69,9 +78,10 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     m_targetKind->addItem(tr("absolute ±"), kAbsolute);
     m_targetKind->addItem(tr("relative ±%"), kRelative);
     m_targetKind->setToolTip(tr("<p><b>Absolute</b>: the answer within ±a of the true value. "
-                                "<b>Relative</b>: within ±α·|answer|; the app adds noise in "
-                                "steps (doubling) until the released values prove the target, "
-                                "paying for every step.</p>"));
+                                "<b>Relative</b>: within ±α·|answer|; the app releases less and "
+                                "less noisy answers until the released values prove the target "
+                                "(noise reduction pays only the last level; doubling pays every "
+                                "level).</p>"));
     m_targetValue = new ScientificSpinBox(this);
     m_targetValue->setRange(1e-9, 1e15);
     m_targetValue->setValue(m_absoluteValue);
@@ -85,9 +95,19 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     m_confidence->setSuffix(QStringLiteral(" %"));
     m_confidence->setToolTip(tr("Probability (1 − β) that the true value lies within the error "
                                 "bound"));
-    m_capEnabled = new QCheckBox(tr("Max cost per query"), this);
-    m_capEnabled->setToolTip(tr("Refuse this request rather than spend more than this on it, in "
-                                "the filter's unit"));
+    m_mechanism = new QComboBox(this);
+    m_mechanism->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_mechanism->setMinimumContentsLength(24);
+    m_mechanism->addItem(QString(), kDefaultMechanism);
+    for (session::MechanismKind kind : kMechanismOrder)
+        m_mechanism->addItem(mechanismLabel(kind), static_cast<int>(kind));
+    m_mechanism->setToolTip(tr("<p>How the noise is added. <b>Noise reduction</b> (Laplace or "
+                               "Brownian) releases ever less noisy answers from one noise path "
+                               "and pays only for the last one; <b>doubling</b> draws fresh noise "
+                               "at each level and pays for every level; a <b>single release</b> "
+                               "is calibrated to an absolute target. Only mechanisms the "
+                               "session's filter can account are enabled.</p>"));
+    m_capEnabled = new QCheckBox(tr("Max per query"), this);
     m_cap = new ScientificSpinBox(this);
     m_cap->setRange(1e-9, 1e6);
     m_cap->setValue(0.1);
@@ -127,6 +147,16 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     targetRow->addWidget(new QLabel(tr("confidence"), this));
     targetRow->addStretch(1);
 
+    m_mechanismHint = new QLabel(this);
+    m_mechanismHint->setTextFormat(Qt::PlainText);
+    m_mechanismHint->setFont(smallFont);
+    m_mechanismHint->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
+    // A hint: it may be cut in a narrow window rather than widen it.
+    m_mechanismHint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    auto *mechanismRow = new QHBoxLayout;
+    mechanismRow->addWidget(m_mechanism);
+    mechanismRow->addWidget(m_mechanismHint, 1);
+
     auto *limitRow = new QHBoxLayout;
     limitRow->addWidget(m_capEnabled);
     limitRow->addWidget(m_cap);
@@ -145,8 +175,10 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     grid->addWidget(m_whereStatus, 2, 1);
     grid->addWidget(new QLabel(tr("Accuracy:"), this), 3, 0);
     grid->addLayout(targetRow, 3, 1);
-    grid->addWidget(new QLabel(tr("Limit:"), this), 4, 0);
-    grid->addLayout(limitRow, 4, 1);
+    grid->addWidget(new QLabel(tr("Mechanism:"), this), 4, 0);
+    grid->addLayout(mechanismRow, 4, 1);
+    grid->addWidget(new QLabel(tr("Limit:"), this), 5, 0);
+    grid->addLayout(limitRow, 5, 1);
     grid->setColumnStretch(1, 1);
 
     connect(m_aggregate, &QComboBox::currentIndexChanged, this, &QueryBuilder::aggregateChanged);
@@ -157,10 +189,92 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     connect(m_where, &QLineEdit::returnPressed, this, &QueryBuilder::askRequested);
     connect(m_targetKind, &QComboBox::currentIndexChanged, this, &QueryBuilder::targetKindChanged);
     connect(m_capEnabled, &QCheckBox::toggled, m_cap, &QWidget::setEnabled);
+    connect(m_mechanism, &QComboBox::currentIndexChanged, this, &QueryBuilder::updateCapUnit);
     connect(m_ask, &QPushButton::clicked, this, &QueryBuilder::askRequested);
 
     setUnitSymbol(m_unit);
     setTable(nullptr);
+    updateMechanisms();
+}
+
+void QueryBuilder::setFilterKind(filters::FilterKind kind)
+{
+    m_filterKind = kind;
+    m_hasFilterKind = true;
+    updateMechanisms();
+}
+
+bool QueryBuilder::setMechanism(std::optional<session::MechanismKind> mechanism)
+{
+    const int index = m_mechanism->findData(mechanism ? static_cast<int>(*mechanism)
+                                                      : kDefaultMechanism);
+    auto *model = qobject_cast<QStandardItemModel *>(m_mechanism->model());
+    if (index < 0 || (model && !model->item(index)->isEnabled()))
+        return false;
+    m_mechanism->setCurrentIndex(index);
+    return true;
+}
+
+session::MechanismKind QueryBuilder::effectiveMechanism() const
+{
+    const int chosen = m_mechanism->currentData().toInt();
+    if (chosen != kDefaultMechanism)
+        return static_cast<session::MechanismKind>(chosen);
+    const auto r = request();
+    return session::defaultMechanism(m_filterKind, r.query.aggregate, r.target.kind);
+}
+
+QString QueryBuilder::capUnit() const
+{
+    if (!m_hasFilterKind)
+        return m_unit;
+    return chargeUnit(session::chargeKindFor(effectiveMechanism(), m_filterKind));
+}
+
+void QueryBuilder::updateMechanisms()
+{
+    // Which mechanisms the filter can account for this aggregate and target kind; the others stay
+    // visible but disabled, with the reason as their tooltip.
+    const auto aggregate = static_cast<data::Aggregate>(m_aggregate->currentData().toInt());
+    const auto target = m_targetKind->currentData().toInt() == kRelative
+                            ? session::TargetKind::Relative
+                            : session::TargetKind::Absolute;
+    auto *model = qobject_cast<QStandardItemModel *>(m_mechanism->model());
+    const QSignalBlocker blocker(m_mechanism);
+    const auto fallback = session::defaultMechanism(m_filterKind, aggregate, target);
+    m_mechanism->setItemText(0, tr("Default (%1)").arg(mechanismShortLabel(fallback)));
+    m_mechanism->setItemData(0, tr("The filter's choice for this query: %1")
+                                    .arg(mechanismLabel(fallback)),
+                             Qt::ToolTipRole);
+    for (int i = 1; i < m_mechanism->count(); ++i) {
+        const auto kind = static_cast<session::MechanismKind>(m_mechanism->itemData(i).toInt());
+        const auto ok = session::checkMechanism(kind, m_filterKind, aggregate, target);
+        if (model)
+            model->item(i)->setEnabled(ok.ok());
+        m_mechanism->setItemData(i, ok.ok() ? QVariant() : QVariant(toQString(ok.error().message)),
+                                 Qt::ToolTipRole);
+    }
+    if (model && !model->item(m_mechanism->currentIndex())->isEnabled())
+        m_mechanism->setCurrentIndex(0);
+    updateCapUnit();
+}
+
+void QueryBuilder::updateCapUnit()
+{
+    const QString unit = capUnit();
+    m_capUnit->setText(unit);
+    const auto mechanism = effectiveMechanism();
+    if (session::isNoiseReduction(mechanism))
+        m_mechanismHint->setText(tr("pays only its last level (%1)").arg(unit));
+    else if (session::isSingleRelease(mechanism))
+        m_mechanismHint->setText(tr("one calibrated release (%1)").arg(unit));
+    else
+        m_mechanismHint->setText(tr("pays every level (%1)").arg(unit));
+    m_mechanismHint->setToolTip(m_mechanismHint->text());
+    m_capEnabled->setText(tr("Max per query"));
+    m_capEnabled->setToolTip(tr("Refuse this request rather than spend more than this on it, in "
+                                "the unit the mechanism is charged in (%1)")
+                                 .arg(unit));
 }
 
 void QueryBuilder::setTable(const data::Table *table)
@@ -188,8 +302,7 @@ void QueryBuilder::setTable(const data::Table *table)
 void QueryBuilder::setUnitSymbol(const QString &symbol)
 {
     m_unit = symbol;
-    m_capUnit->setText(symbol);
-    m_capEnabled->setText(tr("Max %1 per query").arg(symbol));
+    updateCapUnit();
 }
 
 session::QueryRequest QueryBuilder::request() const
@@ -207,6 +320,9 @@ session::QueryRequest QueryBuilder::request() const
     request.target.confidence = m_confidence->value() / 100.0;
     if (m_capEnabled->isChecked())
         request.maxCost = m_cap->value();
+    const int mechanism = m_mechanism->currentData().toInt();
+    if (mechanism != kDefaultMechanism)
+        request.mechanism = static_cast<session::MechanismKind>(mechanism);
     return request;
 }
 
@@ -258,6 +374,7 @@ void QueryBuilder::aggregateChanged()
     for (QWidget *w : std::initializer_list<QWidget *>{m_column, m_columnLabel, m_lower, m_upper,
                                                        m_boundsLabel})
         w->setEnabled(!count && hasColumns);
+    updateMechanisms();
     revalidate();
 }
 
@@ -295,6 +412,7 @@ void QueryBuilder::targetKindChanged()
         m_targetValue->setToolTip(tr("a: the answer within ±a of the true value (rows for a "
                                      "count; the column's units for sum and mean)"));
     }
+    updateMechanisms();
 }
 
 QString QueryBuilder::schemaHint() const

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Builds a request: aggregate, column, clipping bounds, a predicate (validated against the
-// table's schema as you type), an accuracy target, an optional per-query cost cap, and Ask.
+// table's schema as you type), an accuracy target, the mechanism (the filter's default or one it
+// can account), an optional per-query cost cap, and Ask.
 // Validation only compiles the query: it never evaluates it, so nothing here reveals a private
 // statistic such as the number of matching rows.
 #pragma once
@@ -32,8 +33,12 @@ public:
     /// The table queries are checked against (nullptr: none; Ask disabled). Not owned; must stay
     /// alive until the next call.
     void setTable(const data::Table *table);
-    /// The filter's unit for the per-query cap ("ε" or "ρ").
+    /// The filter's unit for the per-query cap ("ε" or "ρ"); superseded by the unit the chosen
+    /// mechanism is charged in once setFilterKind() was called.
     void setUnitSymbol(const QString &symbol);
+    /// The session's filter: which mechanisms the combo offers (checkMechanism) and its default.
+    void setFilterKind(filters::FilterKind kind);
+    filters::FilterKind filterKind() const { return m_filterKind; }
 
     /// The request as entered (id left empty: the session numbers it).
     session::QueryRequest request() const;
@@ -48,12 +53,20 @@ public:
     /// `fraction` e.g. 0.05 for ±5 %.
     void setRelativeTarget(double fraction);
     void setConfidence(double confidence);
-    /// Per-query cap in the filter's unit; unset = no cap.
+    /// Per-query cap in the unit the mechanism is charged in; unset = no cap.
     void setMaxCost(std::optional<double> cap);
+    /// A mechanism the filter can account, or unset for the filter's default. Returns false (and
+    /// changes nothing) when the combo offers it disabled.
+    bool setMechanism(std::optional<session::MechanismKind> mechanism);
+    /// The mechanism the request will use (the chosen one, or the default).
+    session::MechanismKind effectiveMechanism() const;
+    /// The unit the per-query cap is in ("ε", "ρ" or "ex-post ε").
+    QString capUnit() const;
 
     QLineEdit *whereEdit() const { return m_where; }
     QPushButton *askButton() const { return m_ask; }
     QLabel *whereStatusLabel() const { return m_whereStatus; }
+    QComboBox *mechanismComboBox() const { return m_mechanism; }
 
 Q_SIGNALS:
     /// The user pressed Ask (or Enter in the predicate field).
@@ -64,6 +77,8 @@ private:
     void columnChanged();
     void targetKindChanged();
     void revalidate();
+    void updateMechanisms();
+    void updateCapUnit();
     QString schemaHint() const;
 
     const data::Table *m_table = nullptr;
@@ -76,6 +91,8 @@ private:
     QLineEdit *m_where = nullptr;
     QLabel *m_whereStatus = nullptr;
     QComboBox *m_targetKind = nullptr;
+    QComboBox *m_mechanism = nullptr;
+    QLabel *m_mechanismHint = nullptr;
     ScientificSpinBox *m_targetValue = nullptr;
     ScientificSpinBox *m_confidence = nullptr;
     QCheckBox *m_capEnabled = nullptr;
@@ -83,6 +100,8 @@ private:
     QLabel *m_capUnit = nullptr;
     QPushButton *m_ask = nullptr;
     QString m_unit = QStringLiteral("ε");
+    filters::FilterKind m_filterKind = filters::FilterKind::Zcdp;
+    bool m_hasFilterKind = false;
     QString m_error;
     double m_absoluteValue = 50.0;
     double m_relativePercent = 5.0;

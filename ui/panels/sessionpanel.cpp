@@ -6,6 +6,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -42,8 +43,9 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     m_delta->setMultiplicativeStep(10.0);
     m_delta->setSingleStep(1e-6);
     m_delta->setToolTip(tr("<p><b>δ (delta)</b> is the small probability with which the ε "
-                           "guarantee may fail. Keep it well below 1/rows (e.g. 1e-6). The zCDP "
-                           "filter needs δ &gt; 0; pure ε ignores it.</p>"));
+                           "guarantee may fail. Keep it well below 1/rows (e.g. 1e-6). The zCDP, "
+                           "unified and Brownian filters need δ &gt; 0; the ex-post filter uses it "
+                           "only for Brownian boundaries; pure ε ignores it.</p>"));
     m_neighbours = new QComboBox(this);
     m_neighbours->addItem(tr("Add / remove one row"), static_cast<int>(data::Neighbours::AddRemove));
     m_neighbours->addItem(tr("Replace one row"), static_cast<int>(data::Neighbours::Replace));
@@ -55,12 +57,57 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     m_filter = new QComboBox(this);
     m_filter->addItem(tr("Pure ε · Laplace noise"), static_cast<int>(filters::FilterKind::Basic));
     m_filter->addItem(tr("zCDP (ρ) · Gaussian noise"), static_cast<int>(filters::FilterKind::Zcdp));
+    m_filter->addItem(tr("Ex-post filter · Laplace/Brownian noise reduction"),
+                      static_cast<int>(filters::FilterKind::ExPost));
+    m_filter->addItem(tr("Unified: zCDP + ex-post (Theorem 3)"),
+                      static_cast<int>(filters::FilterKind::Unified));
+    m_filter->addItem(tr("zCDP with Brownian noise reduction (§6.4)"),
+                      static_cast<int>(filters::FilterKind::BrownianZcdp));
+    m_filter->setMinimumContentsLength(18);
+    m_filter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_filter->setToolTip(tr("<p><b>Accounting</b>: how the costs of requests add up.</p>"
                             "<p><i>Pure ε</i>: Laplace noise, costs in ε simply add (basic "
                             "composition); δ = 0.</p><p><i>zCDP</i>: Gaussian noise, costs in "
                             "<b>ρ</b> (rho) add; the total converts to (ε, δ) with "
                             "ε = ρ + 2√(ρ·ln(1/δ)). Many small queries cost much less ε this "
-                            "way.</p>"));
+                            "way.</p>"
+                            "<p><i>Ex-post</i>: noise reduction releases ever less noisy answers "
+                            "and stops as soon as the target is met; you pay only the loss of "
+                            "the last level released (the realised, <i>ex-post</i> ε).</p>"
+                            "<p><i>Unified</i>: the budget is split in advance between a zCDP "
+                            "side (Gaussian; Laplace as ε²/2) and an ex-post side (noise "
+                            "reduction); neither side borrows from the other (Rogers et al. "
+                            "2023, Theorem 3).</p>"
+                            "<p><i>zCDP with Brownian noise reduction</i>: Brownian noise "
+                            "reduction accounted inside the zCDP filter at ρ = Δ²/(2·T<sub>stop"
+                            "</sub>), like one Gaussian release at the stopping noise.</p>"));
+    const auto makeShare = [this](double value, const QString &tip) {
+        auto *box = new QDoubleSpinBox(this);
+        box->setRange(1.0, 99.0);
+        box->setDecimals(0);
+        box->setSingleStep(5.0);
+        box->setSuffix(QStringLiteral(" %"));
+        box->setValue(value);
+        box->setToolTip(tip);
+        return box;
+    };
+    const QString splitTip = tr("<p>The unified filter splits the session's (ε, δ) in advance: "
+                                "this share goes to the <b>ex-post side</b> (noise reduction), "
+                                "the rest to the <b>zCDP side</b> (Gaussian, Laplace as ε²/2). "
+                                "Each request is paid from its own side only. Fixed once the "
+                                "first request is made.</p>");
+    m_expostEpsilonShare = makeShare(25.0, splitTip);
+    m_expostEpsilonShare->setAccessibleName(tr("Ex-post share of ε"));
+    m_expostDeltaShare = makeShare(50.0, splitTip);
+    m_expostDeltaShare->setAccessibleName(tr("Ex-post share of δ"));
+    m_splitRow = new QWidget(this);
+    auto *splitLayout = new QHBoxLayout(m_splitRow);
+    splitLayout->setContentsMargins(0, 0, 0, 0);
+    splitLayout->addWidget(new QLabel(tr("ε"), m_splitRow));
+    splitLayout->addWidget(m_expostEpsilonShare, 1);
+    splitLayout->addSpacing(6);
+    splitLayout->addWidget(new QLabel(tr("δ"), m_splitRow));
+    splitLayout->addWidget(m_expostDeltaShare, 1);
     m_seedEnabled = new QCheckBox(tr("Reproducible noise (seed)"), this);
     m_seedEnabled->setToolTip(tr("<p>Draws noise from a seeded generator so a session can be "
                                  "repeated exactly, for teaching and testing. Anyone who knows "
@@ -90,12 +137,14 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     m_newSession->setToolTip(tr("Start again with a fresh budget and an empty ledger"));
 
     auto *form = new QFormLayout;
+    m_form = form;
     form->setContentsMargins(0, 0, 0, 0);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("ε (epsilon):"), m_epsilon);
     form->addRow(tr("δ (delta):"), m_delta);
     form->addRow(tr("Neighbours:"), m_neighbours);
     form->addRow(tr("Accounting:"), m_filter);
+    form->addRow(tr("Ex-post share:"), m_splitRow);
     auto *seedWarning = new QLabel(tr("not for real releases"), this);
     seedWarning->setStyleSheet(QStringLiteral("QLabel { color: #8a5300; }"));
     seedWarning->setToolTip(m_seedEnabled->toolTip());
@@ -131,6 +180,8 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     connect(m_delta, &QDoubleSpinBox::valueChanged, this, &SessionPanel::emitEdited);
     connect(m_neighbours, &QComboBox::currentIndexChanged, this, &SessionPanel::emitEdited);
     connect(m_filter, &QComboBox::currentIndexChanged, this, &SessionPanel::emitEdited);
+    connect(m_expostEpsilonShare, &QDoubleSpinBox::valueChanged, this, &SessionPanel::emitEdited);
+    connect(m_expostDeltaShare, &QDoubleSpinBox::valueChanged, this, &SessionPanel::emitEdited);
     connect(m_seedEnabled, &QCheckBox::toggled, this, [this](bool on) {
         m_seed->setEnabled(on && !m_locked);
         emitEdited();
@@ -146,6 +197,8 @@ session::SessionSettings SessionPanel::settings() const
     s.delta = m_delta->value();
     s.neighbours = static_cast<data::Neighbours>(m_neighbours->currentData().toInt());
     s.filter = static_cast<filters::FilterKind>(m_filter->currentData().toInt());
+    s.split.expostEpsilonShare = m_expostEpsilonShare->value() / 100.0;
+    s.split.expostDeltaShare = m_expostDeltaShare->value() / 100.0;
     if (m_seedEnabled->isChecked())
         s.seed = static_cast<std::uint64_t>(m_seed->value());
     return s;
@@ -159,6 +212,8 @@ void SessionPanel::setSettings(const session::SessionSettings &settings)
     m_delta->setValue(settings.delta);
     m_neighbours->setCurrentIndex(m_neighbours->findData(static_cast<int>(settings.neighbours)));
     m_filter->setCurrentIndex(m_filter->findData(static_cast<int>(settings.filter)));
+    m_expostEpsilonShare->setValue(settings.split.expostEpsilonShare * 100.0);
+    m_expostDeltaShare->setValue(settings.split.expostDeltaShare * 100.0);
     m_seedEnabled->setChecked(settings.seed.has_value());
     if (settings.seed)
         m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(
@@ -171,8 +226,14 @@ void SessionPanel::setSettings(const session::SessionSettings &settings)
 QString SessionPanel::modeText() const
 {
     const auto s = settings();
-    QString text = s.filter == filters::FilterKind::Zcdp ? tr("zCDP · Gaussian")
-                                                        : tr("Pure ε · Laplace");
+    QString text;
+    switch (s.filter) {
+    case filters::FilterKind::Basic: text = tr("Pure ε · Laplace"); break;
+    case filters::FilterKind::Zcdp: text = tr("zCDP · Gaussian"); break;
+    case filters::FilterKind::ExPost: text = tr("Ex-post · noise reduction"); break;
+    case filters::FilterKind::Unified: text = tr("Unified · zCDP + ex-post"); break;
+    case filters::FilterKind::BrownianZcdp: text = tr("zCDP · Brownian NR"); break;
+    }
     text += s.neighbours == data::Neighbours::AddRemove ? tr(" · add/remove") : tr(" · replace");
     if (s.seed)
         text += tr(" · SEEDED");
@@ -185,13 +246,23 @@ void SessionPanel::updateModeBadge()
     m_mode->setText(modeText());
     if (s.seed)
         m_mode->setStyleSheet(badgeStyle(QStringLiteral("#fdf0d5"), QStringLiteral("#8a5300")));
-    else if (s.filter == filters::FilterKind::Zcdp)
+    else if (s.filter == filters::FilterKind::Zcdp || s.filter == filters::FilterKind::BrownianZcdp)
         m_mode->setStyleSheet(badgeStyle(QStringLiteral("#ece6f6"), QStringLiteral("#553088")));
+    else if (s.filter == filters::FilterKind::ExPost || s.filter == filters::FilterKind::Unified)
+        m_mode->setStyleSheet(badgeStyle(QStringLiteral("#dff1ee"), QStringLiteral("#0f5e55")));
     else
         m_mode->setStyleSheet(badgeStyle(QStringLiteral("#e3edfb"), QStringLiteral("#1d4f99")));
     m_mode->setToolTip(s.seed ? tr("Seeded noise: results are reproducible and must not be "
                                    "published.")
                               : tr("The active accounting mode of this session"));
+    updateSplitVisibility();
+}
+
+void SessionPanel::updateSplitVisibility()
+{
+    const bool unified = m_filter->currentData().toInt()
+                         == static_cast<int>(filters::FilterKind::Unified);
+    m_form->setRowVisible(m_splitRow, unified);
 }
 
 void SessionPanel::setSession(const session::Session *session)
@@ -199,6 +270,7 @@ void SessionPanel::setSession(const session::Session *session)
     const int events = session ? static_cast<int>(session->events().size()) : 0;
     m_locked = events > 0;
     for (QWidget *w : std::initializer_list<QWidget *>{m_epsilon, m_delta, m_neighbours, m_filter,
+                                                       m_expostEpsilonShare, m_expostDeltaShare,
                                                        m_seedEnabled})
         w->setEnabled(!m_locked);
     m_seed->setEnabled(!m_locked && m_seedEnabled->isChecked());
@@ -210,14 +282,45 @@ void SessionPanel::setSession(const session::Session *session)
         return;
     }
     const auto &filter = session->filter();
-    if (filter.kind() == filters::FilterKind::Zcdp)
+    const auto systems = filter.systems();
+    switch (filter.kind()) {
+    case filters::FilterKind::Zcdp:
         m_budget->setText(tr("Budget <b>ρ = %1</b>, which guarantees (ε = %2, δ = %3)-DP for "
                              "the whole session.")
                               .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
                                    formatNumber(filter.deltaBudget(), 3)));
-    else
+        break;
+    case filters::FilterKind::BrownianZcdp:
+        m_budget->setText(tr("Budget <b>ρ = %1</b>, which guarantees (ε = %2, δ = %3)-DP. "
+                             "Brownian noise reduction pays ρ = Δ²/(2·T<sub>stop</sub>): only "
+                             "the noise level it stopped at.")
+                              .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
+                                   formatNumber(filter.deltaBudget(), 3)));
+        break;
+    case filters::FilterKind::ExPost:
+        m_budget->setText(tr("Budget <b>ex-post ε = %1</b> (δ = %2 for Brownian boundaries). "
+                             "A noise reduction pays the loss of the last level it released.")
+                              .arg(formatNumber(filter.budget()),
+                                   formatNumber(filter.expostDeltaBudget(), 3)));
+        break;
+    case filters::FilterKind::Unified:
+        if (systems.size() >= 2)
+            m_budget->setText(
+                tr("zCDP side: <b>ρ = %1</b> (ε<sub>z</sub> = %2, δ<sub>z</sub> = %3) for "
+                   "Gaussian releases and Laplace as ε²/2.<br>Ex-post side: <b>ε<sub>e</sub> = "
+                   "%4</b> (δ<sub>e</sub> = %5) for Laplace and Brownian noise reduction.<br>"
+                   "Together (ε = %6, δ = %7)-DP; neither side borrows from the other.")
+                    .arg(formatNumber(systems[0].budget), formatNumber(systems[0].epsilonBudget),
+                         formatNumber(systems[0].deltaBudget, 3), formatNumber(systems[1].budget),
+                         formatNumber(systems[1].deltaBudget, 3),
+                         formatNumber(filter.epsilonBudget()),
+                         formatNumber(filter.deltaBudget(), 3)));
+        break;
+    case filters::FilterKind::Basic:
         m_budget->setText(tr("Budget <b>ε = %1</b> (pure ε-DP); costs add up in ε.")
                               .arg(formatNumber(filter.budget())));
+        break;
+    }
     m_lockNote->setText(m_locked
                             ? (events == 1 ? tr("Settings are fixed: 1 request made. Start a "
                                                 "new session to change them.")
@@ -225,6 +328,11 @@ void SessionPanel::setSession(const session::Session *session)
                                                 "new session to change them.")
                                                  .arg(events))
                             : tr("Settings can change until the first request."));
+}
+
+QString SessionPanel::budgetText() const
+{
+    return m_budget->text();
 }
 
 void SessionPanel::setError(const QString &message)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The session's privacy settings: ε, δ, the neighbouring relation, the filter (accounting) and an
-// optional seed. Editable until the first request; then locked until a new session starts,
-// because a filter's budget cannot change once it has been spent against.
+// The session's privacy settings: ε, δ, the neighbouring relation, the filter (accounting), the
+// unified filter's split between its zCDP and ex-post sides, and an optional seed. Editable until
+// the first request; then locked until a new session starts, because a filter's budget cannot
+// change once it has been spent against.
 #pragma once
 
 #include "core/session/session.h"
@@ -10,6 +11,8 @@
 
 QT_FORWARD_DECLARE_CLASS(QCheckBox)
 QT_FORWARD_DECLARE_CLASS(QComboBox)
+QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
+QT_FORWARD_DECLARE_CLASS(QFormLayout)
 QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QPushButton)
 QT_FORWARD_DECLARE_CLASS(QSpinBox)
@@ -40,6 +43,11 @@ public:
     ScientificSpinBox *epsilonSpinBox() const { return m_epsilon; }
     ScientificSpinBox *deltaSpinBox() const { return m_delta; }
     QComboBox *filterComboBox() const { return m_filter; }
+    /// The unified filter's ex-post shares of ε and δ, in percent (shown for that filter only).
+    QDoubleSpinBox *expostEpsilonShareSpinBox() const { return m_expostEpsilonShare; }
+    QDoubleSpinBox *expostDeltaShareSpinBox() const { return m_expostDeltaShare; }
+    /// The budget explanation (rich text) of the running session.
+    QString budgetText() const;
     QLabel *errorLabel() const { return m_error; }
     QString modeText() const;
 
@@ -52,11 +60,16 @@ Q_SIGNALS:
 private:
     void emitEdited();
     void updateModeBadge();
+    void updateSplitVisibility();
 
     ScientificSpinBox *m_epsilon = nullptr;
     ScientificSpinBox *m_delta = nullptr;
     QComboBox *m_neighbours = nullptr;
     QComboBox *m_filter = nullptr;
+    QDoubleSpinBox *m_expostEpsilonShare = nullptr;
+    QDoubleSpinBox *m_expostDeltaShare = nullptr;
+    QWidget *m_splitRow = nullptr;
+    QFormLayout *m_form = nullptr;
     QCheckBox *m_seedEnabled = nullptr;
     QSpinBox *m_seed = nullptr;
     QLabel *m_mode = nullptr;

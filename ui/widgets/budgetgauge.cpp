@@ -57,6 +57,41 @@ void BudgetGauge::setSpent(double nativeSpent, double epsilonSpent)
     update();
 }
 
+void BudgetGauge::setSecondSystem(const QString &firstName, const QString &secondName,
+                                  double secondBudget, const QString &secondUnit)
+{
+    m_firstName = firstName;
+    m_secondName = secondName;
+    m_secondBudget = secondBudget;
+    m_secondUnit = secondUnit;
+    updateDescription();
+    update();
+}
+
+void BudgetGauge::setSecondSpent(double secondSpent)
+{
+    m_secondSpent = secondSpent;
+    updateDescription();
+    update();
+}
+
+void BudgetGauge::setNote(const QString &note)
+{
+    m_note = note;
+    update();
+}
+
+void BudgetGauge::clearSecondSystem()
+{
+    m_firstName.clear();
+    m_secondName.clear();
+    m_secondUnit.clear();
+    m_secondBudget = 0.0;
+    m_secondSpent = 0.0;
+    updateDescription();
+    update();
+}
+
 double BudgetGauge::remaining() const
 {
     return std::max(0.0, m_nativeBudget - m_nativeSpent);
@@ -64,8 +99,12 @@ double BudgetGauge::remaining() const
 
 double BudgetGauge::fraction(Ring ring) const
 {
-    return ring == Ring::Native ? clampedFraction(m_nativeSpent, m_nativeBudget)
-                                : clampedFraction(m_epsilonSpent, m_epsilonBudget);
+    switch (ring) {
+    case Ring::Native: return clampedFraction(m_nativeSpent, m_nativeBudget);
+    case Ring::Epsilon: return clampedFraction(m_epsilonSpent, m_epsilonBudget);
+    case Ring::Second: return clampedFraction(m_secondSpent, m_secondBudget);
+    }
+    return 0.0;
 }
 
 QColor BudgetGauge::colourForFraction(double fraction)
@@ -79,6 +118,14 @@ QColor BudgetGauge::colourForFraction(double fraction)
 
 QString BudgetGauge::readout() const
 {
+    if (hasSecondSystem())
+        return tr("%1 %2 spent %3 of %4 (%5); %6 %7 spent %8 of %9 (%10); total ε ≈ %11 of %12 "
+                  "at δ = %13")
+            .arg(m_firstName, m_unit, formatNumber(m_nativeSpent), formatNumber(m_nativeBudget),
+                 formatPercent(fraction(Ring::Native)), m_secondName, m_secondUnit,
+                 formatNumber(m_secondSpent), formatNumber(m_secondBudget))
+            .arg(formatPercent(fraction(Ring::Second)), formatNumber(m_epsilonSpent, 3),
+                 formatNumber(m_epsilonBudget), formatNumber(m_delta, 3));
     QString text = tr("%1 spent %2 of %3 (%4), %5 left")
                        .arg(m_unit, formatNumber(m_nativeSpent), formatNumber(m_nativeBudget),
                             formatPercent(fraction(Ring::Native)), formatNumber(remaining()));
@@ -93,6 +140,16 @@ void BudgetGauge::updateDescription()
 {
     const QString text = readout();
     setAccessibleDescription(text);
+    if (hasSecondSystem()) {
+        setToolTip(tr("<p>The unified filter keeps two budgets that never borrow from each "
+                      "other.</p><p>Left arc: the %1 (%2), paying Gaussian releases and Laplace "
+                      "releases as ε²/2.</p><p>Right arc: the %3 (%4), paying noise reduction "
+                      "by the loss of the last level released.</p><p>Bar: the total ε-equivalent "
+                      "of both sides at the session δ (a gauge, not a time-uniform "
+                      "guarantee).</p><p>%5</p>")
+                       .arg(m_firstName, m_unit, m_secondName, m_secondUnit, text.toHtmlEscaped()));
+        return;
+    }
     setToolTip(tr("<p>How much of the session's privacy budget the released answers have used."
                   "</p><p>Outer arc: the filter's own unit (%1). The filter refuses any request "
                   "that would push it past 100 %.</p>%2<p>%3</p>")
@@ -135,8 +192,45 @@ BudgetGauge::Geometry BudgetGauge::geometry() const
     return g;
 }
 
+BudgetGauge::DualGeometry BudgetGauge::dualGeometry() const
+{
+    // Two arcs side by side, each with two label lines under it (name, spend), then the total-ε
+    // line and its bar across the width.
+    DualGeometry g;
+    const QFontMetricsF metrics(font());
+    const double line = metrics.lineSpacing();
+    const double labelsHeight = 2 * line + 4.0;
+    const double totalHeight = line + 4.0 + 9.0;
+    const double gap = 18.0;
+    const double width = (this->width() - 2 * kMargin - gap) / 2.0;
+    const double height = this->height() - 2 * kMargin - labelsHeight - totalHeight - 8.0;
+    double radius = std::min(width / 2.0, height / 1.5);
+    radius = std::clamp(radius, 26.0, 110.0);
+    g.width = std::max(7.0, radius * 0.15);
+    g.radius = radius - g.width / 2.0;
+    const double block = 1.5 * radius + labelsHeight + 8.0 + totalHeight;
+    const double top = kMargin + std::max(0.0, (this->height() - 2 * kMargin - block) / 2.0);
+    const double middle = this->width() / 2.0;
+    g.firstCentre = QPointF(middle - gap / 2.0 - width / 2.0, top + radius);
+    g.secondCentre = QPointF(middle + gap / 2.0 + width / 2.0, top + radius);
+    g.textTop = top + 1.5 * radius + 4.0;
+    const double totalTop = g.textTop + labelsHeight + 8.0;
+    const double barWidth = std::min(this->width() - 2.0 * kMargin, 2.0 * width + gap);
+    g.bar = QRectF(middle - barWidth / 2.0, totalTop + line + 4.0, barWidth, 9.0);
+    return g;
+}
+
 QPointF BudgetGauge::pointOnRing(Ring ring, double fraction) const
 {
+    if (hasSecondSystem()) {
+        const DualGeometry g = dualGeometry();
+        const double f = std::clamp(fraction, 0.0, 1.0);
+        if (ring == Ring::Epsilon)
+            return QPointF(g.bar.left() + f * g.bar.width(), g.bar.center().y());
+        const QPointF centre = ring == Ring::Second ? g.secondCentre : g.firstCentre;
+        const double radians = (kStartDegrees - kSweepDegrees * f) * std::numbers::pi / 180.0;
+        return centre + QPointF(g.radius * std::cos(radians), -g.radius * std::sin(radians));
+    }
     const Geometry g = geometry();
     const double radius = ring == Ring::Native ? g.outerRadius : g.innerRadius;
     const double degrees = kStartDegrees - kSweepDegrees * std::clamp(fraction, 0.0, 1.0);
@@ -144,10 +238,103 @@ QPointF BudgetGauge::pointOnRing(Ring ring, double fraction) const
     return g.centre + QPointF(radius * std::cos(radians), -radius * std::sin(radians));
 }
 
+void BudgetGauge::paintDual(QPainter &painter)
+{
+    const DualGeometry g = dualGeometry();
+    const QPalette pal = palette();
+    const QFontMetricsF metrics(font());
+    const double line = metrics.lineSpacing();
+    const auto drawArc = [&](const QPointF &centre, double fill, const QColor &colour) {
+        const QRectF box(centre.x() - g.radius, centre.y() - g.radius, 2 * g.radius, 2 * g.radius);
+        QPen pen(kTrack, g.width, Qt::SolidLine, Qt::FlatCap);
+        painter.setPen(pen);
+        painter.drawArc(box, qRound(kStartDegrees * 16), qRound(-kSweepDegrees * 16));
+        if (fill > 0.0) {
+            pen.setColor(colour);
+            painter.setPen(pen);
+            painter.drawArc(box, qRound(kStartDegrees * 16),
+                            std::min(-1, qRound(-kSweepDegrees * fill * 16)));
+        }
+    };
+    // Inside an arc: the used percentage; under it: the side's name and its spend.
+    const auto drawSide = [&](const QPointF &centre, double fill, const QColor &colour,
+                              const QString &name, const QString &spend) {
+        drawArc(centre, fill, colour);
+        const double inner = g.radius - g.width;
+        QFont big = font();
+        big.setPointSizeF(font().pointSizeF() * 1.7);
+        big.setWeight(QFont::DemiBold);
+        painter.setFont(big);
+        painter.setPen(pal.color(QPalette::WindowText));
+        const QRectF box(centre.x() - inner, centre.y() - inner * 0.55, 2 * inner, inner * 0.8);
+        painter.drawText(box, Qt::AlignHCenter | Qt::AlignBottom,
+                         formatPercent(fill, fill < 0.1 ? 1 : 0));
+        QFont small = font();
+        small.setPointSizeF(font().pointSizeF() * 0.9);
+        painter.setFont(small);
+        painter.setPen(pal.color(QPalette::PlaceholderText));
+        painter.drawText(QRectF(centre.x() - inner, box.bottom() + 1, 2 * inner,
+                                QFontMetricsF(small).lineSpacing()),
+                         Qt::AlignHCenter | Qt::AlignTop, tr("used"));
+
+        const double half = (width() - 2 * kMargin) / 4.0 + 4.0;
+        QFont bold = font();
+        bold.setWeight(QFont::DemiBold);
+        const QFontMetricsF boldMetrics(bold);
+        const double keySize = metrics.height() * 0.6;
+        const double nameWidth = boldMetrics.horizontalAdvance(name) + keySize + 6.0;
+        double x = centre.x() - nameWidth / 2.0;
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(colour);
+        painter.drawRoundedRect(QRectF(x, g.textTop + (line - keySize) / 2.0, keySize, keySize), 2, 2);
+        x += keySize + 6.0;
+        painter.setFont(bold);
+        painter.setPen(pal.color(QPalette::WindowText));
+        painter.drawText(QRectF(x, g.textTop, nameWidth, line), Qt::AlignLeft | Qt::AlignVCenter, name);
+        painter.setFont(font());
+        painter.drawText(QRectF(centre.x() - half, g.textTop + line, 2 * half, line),
+                         Qt::AlignHCenter | Qt::AlignVCenter, spend);
+    };
+
+    const double first = fraction(Ring::Native);
+    const double second = fraction(Ring::Second);
+    const double total = fraction(Ring::Epsilon);
+    const QColor totalColour = colourForFraction(total).darker(135);
+    drawSide(g.firstCentre, first, colourForFraction(first), tr("%1 %2").arg(m_firstName, m_unit),
+             tr("%1 of %2").arg(formatNumber(m_nativeSpent, 3), formatNumber(m_nativeBudget, 3)));
+    drawSide(g.secondCentre, second, colourForFraction(second),
+             tr("%1 %2").arg(m_secondName, m_secondUnit),
+             tr("%1 of %2").arg(formatNumber(m_secondSpent, 3), formatNumber(m_secondBudget, 3)));
+
+    // The total ε-equivalent of both sides: a line of text over a bar.
+    QFont bold = font();
+    bold.setWeight(QFont::DemiBold);
+    painter.setFont(bold);
+    painter.setPen(pal.color(QPalette::WindowText));
+    painter.drawText(QRectF(g.bar.left(), g.bar.top() - line - 3.0, g.bar.width(), line),
+                     Qt::AlignHCenter | Qt::AlignVCenter,
+                     tr("total ε ≈ %1 of %2 at δ = %3 (%4)")
+                         .arg(formatNumber(m_epsilonSpent, 3), formatNumber(m_epsilonBudget),
+                              formatNumber(m_delta, 2), formatPercent(total)));
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(kTrack);
+    painter.drawRoundedRect(g.bar, 3, 3);
+    if (total > 0.0) {
+        painter.setBrush(totalColour);
+        painter.drawRoundedRect(QRectF(g.bar.topLeft(), QSizeF(std::max(4.0, g.bar.width() * total),
+                                                               g.bar.height())),
+                                3, 3);
+    }
+}
+
 void BudgetGauge::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
+    if (hasSecondSystem()) {
+        paintDual(painter);
+        return;
+    }
     const Geometry g = geometry();
 
     auto drawRing = [&](double radius, double strokeWidth, double fill, const QColor &colour) {
@@ -228,8 +415,9 @@ void BudgetGauge::paintEvent(QPaintEvent *)
                  false);
     else
         drawLine(2, QColor(),
-                 m_delta > 0.0 ? tr("pure ε-DP (δ = %1 unused)").arg(formatNumber(m_delta, 2))
-                               : tr("pure ε-DP (δ = 0)"),
+                 !m_note.isEmpty() ? m_note
+                 : m_delta > 0.0   ? tr("pure ε-DP (δ = %1 unused)").arg(formatNumber(m_delta, 2))
+                                   : tr("pure ε-DP (δ = 0)"),
                  false);
 }
 

@@ -3,12 +3,18 @@
 // (ε for pure DP, ρ for zCDP) and, when the two differ, an inner arc for the ε-equivalent at the
 // session δ. Colours change at thresholds; the same numbers are printed under the arcs and in the
 // accessible description, so nothing depends on colour alone.
+//
+// A filter with two budgeted systems (the unified filter: a zCDP side in ρ and an ex-post side in
+// ε) is drawn as two arcs side by side, one per side, with the total ε-equivalent of both as a bar
+// underneath.
 #pragma once
 
 #include <QColor>
 #include <QPointF>
 #include <QString>
 #include <QWidget>
+
+QT_FORWARD_DECLARE_CLASS(QPainter)
 
 namespace pbx::ui {
 
@@ -20,7 +26,9 @@ public:
     static constexpr double warningFraction = 0.6;
     static constexpr double criticalFraction = 0.85;
 
-    enum class Ring { Native, Epsilon };
+    /// Native: the (first) system's arc. Epsilon: the ε-equivalent ring, or with two systems the
+    /// total-ε bar. Second: the second system's arc (two systems only).
+    enum class Ring { Native, Epsilon, Second };
 
     explicit BudgetGauge(QWidget *parent = nullptr);
 
@@ -30,6 +38,18 @@ public:
                    double delta);
     /// Spend so far: native amount and its ε-equivalent at the session δ.
     void setSpent(double nativeSpent, double epsilonSpent);
+    /// Shows a second budgeted system next to the first (the unified filter's ex-post side):
+    /// `firstName`/`secondName` label the arcs ("zCDP side", "ex-post side"); the ε budget and ε
+    /// spend passed to setBudget/setSpent are then the totals over both. Call clearSecondSystem()
+    /// to go back to one system.
+    void setSecondSystem(const QString &firstName, const QString &secondName, double secondBudget,
+                         const QString &secondUnit);
+    void setSecondSpent(double secondSpent);
+    void clearSecondSystem();
+    /// Replaces the "pure ε-DP (δ unused)" line of a one-system ε gauge (e.g. the ex-post filter,
+    /// whose δ pays Brownian boundaries). Empty: the default line.
+    void setNote(const QString &note);
+    QString note() const { return m_note; }
 
     double nativeBudget() const { return m_nativeBudget; }
     double spent() const { return m_nativeSpent; }
@@ -39,7 +59,11 @@ public:
     QString unitSymbol() const { return m_unit; }
     /// Spent fraction of a ring's budget, clamped to [0, 1].
     double fraction(Ring ring = Ring::Native) const;
-    bool showsEpsilonRing() const { return m_unit != QStringLiteral("ε"); }
+    bool showsEpsilonRing() const { return hasSecondSystem() || m_unit != QStringLiteral("ε"); }
+    bool hasSecondSystem() const { return !m_secondName.isEmpty(); }
+    double secondBudget() const { return m_secondBudget; }
+    double secondSpent() const { return m_secondSpent; }
+    QString secondUnitSymbol() const { return m_secondUnit; }
 
     /// Fill colour for a spent fraction (the threshold colours).
     static QColor colourForFraction(double fraction);
@@ -67,6 +91,18 @@ private:
         double textTop = 0.0;
     };
     Geometry geometry() const;
+    /// Two systems: the arcs' centres and radius, the bar, the readout's top.
+    struct DualGeometry
+    {
+        QPointF firstCentre;
+        QPointF secondCentre;
+        double radius = 0.0;
+        double width = 0.0;
+        QRectF bar;
+        double textTop = 0.0;
+    };
+    DualGeometry dualGeometry() const;
+    void paintDual(QPainter &painter);
     void updateDescription();
 
     double m_nativeBudget = 1.0;
@@ -75,6 +111,12 @@ private:
     double m_epsilonSpent = 0.0;
     double m_delta = 0.0;
     QString m_unit = QStringLiteral("ε");
+    QString m_note;
+    QString m_firstName;
+    QString m_secondName;
+    QString m_secondUnit;
+    double m_secondBudget = 0.0;
+    double m_secondSpent = 0.0;
 };
 
 } // namespace pbx::ui

@@ -2,7 +2,9 @@
 #include "ui/widgets/resultcard.h"
 
 #include "ui/models/ledgermodel.h"
+#include "core/filters/zcdp_filter.h"
 #include "ui/util/numberformat.h"
+#include "ui/util/privacytext.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -91,14 +93,29 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
                          .arg(toQString(event.request.id),
                               LedgerModel::describeQuery(event.request.query)));
     const QString confidence = formatPlain(target.confidence * 100.0, 4) + QStringLiteral(" %");
-    const QString spentText =
-        filter.kind() == filters::FilterKind::Basic
-            ? tr("total spent ε = %1 of %2").arg(formatNumber(event.spentAfter, 3),
-                                               formatNumber(filter.budget()))
-            : tr("total spent ρ = %1 of %2 (ε ≈ %3 of %4)")
-                  .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget(), 3),
-                       formatNumber(event.epsilonSpentAfter, 3),
-                       formatNumber(filter.epsilonBudget()));
+    const auto kind = filter.kind();
+    const bool unified = kind == filters::FilterKind::Unified;
+    QString spentText;
+    if (kind == filters::FilterKind::Basic) {
+        spentText = tr("total spent ε = %1 of %2").arg(formatNumber(event.spentAfter, 3),
+                                                      formatNumber(filter.budget()));
+    } else if (kind == filters::FilterKind::ExPost) {
+        spentText = tr("total spent ex-post ε = %1 of %2").arg(formatNumber(event.spentAfter, 3),
+                                                              formatNumber(filter.budget()));
+    } else if (unified) {
+        const auto systems = filter.systems();
+        const double expostBudget = systems.size() > 1 ? systems[1].budget : 0.0;
+        spentText = tr("spent: zCDP ρ = %1 of %2 · ex-post ε = %3 of %4 · total ε ≈ %5 of %6")
+                        .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget(), 3),
+                             formatNumber(event.expostSpentAfter, 3), formatNumber(expostBudget),
+                             formatNumber(event.epsilonSpentAfter, 3),
+                             formatNumber(filter.epsilonBudget()));
+    } else {
+        spentText = tr("total spent ρ = %1 of %2 (ε ≈ %3 of %4)")
+                        .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget(), 3),
+                             formatNumber(event.epsilonSpentAfter, 3),
+                             formatNumber(filter.epsilonBudget()));
+    }
 
     if (event.status == session::EventStatus::Refused) {
         m_state = State::Refused;
@@ -124,20 +141,44 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
                                   .arg(LedgerModel::describeTarget(target).toHtmlEscaped())
                             : tr("<span style='color:#8a5300'>✗ target %1 not proven</span>")
                                   .arg(LedgerModel::describeTarget(target).toHtmlEscaped());
-    const QString cost =
-        filter.kind() == filters::FilterKind::Basic
-            ? tr("cost ε = %1").arg(formatNumber(event.cost, 3))
-            : tr("cost ρ = %1 (ε ≈ %2 on its own)")
-                  .arg(formatNumber(event.cost, 3), formatNumber(filter.epsilonOf(event.cost), 3));
+    // The cost in the unit it was charged in (event.costKind).
+    QString cost;
+    const bool zcdpSystem = kind == filters::FilterKind::Zcdp
+                            || kind == filters::FilterKind::BrownianZcdp || unified;
+    switch (event.costKind) {
+    case filters::ChargeKind::Rho:
+        cost = tr("cost ρ = %1 (ε ≈ %2 on its own)")
+                   .arg(formatNumber(event.cost, 3), formatNumber(filter.epsilonOf(event.cost), 3));
+        break;
+    case filters::ChargeKind::PureEpsilon:
+        cost = zcdpSystem ? tr("cost ε = %1 (charged as ρ = ε²/2 = %2)")
+                                .arg(formatNumber(event.cost, 3),
+                                     formatNumber(filters::ZcdpFilter::rhoOfPureEpsilon(event.cost), 3))
+                          : tr("cost ε = %1").arg(formatNumber(event.cost, 3));
+        break;
+    case filters::ChargeKind::ExPost:
+        cost = tr("cost %1").arg(eventCostText(event));
+        break;
+    }
+    if (unified)
+        cost += tr(" on the %1").arg(unifiedSideOf(event.costKind, kind));
     const int attempts = static_cast<int>(event.attempts.size());
     const QString attemptsText = attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(attempts);
-    m_details->setText(tr("%1 confidence · %2<br>%3 · %4 · %5 · %6")
+    // The unified filter's spend names both sides: it gets a line of its own.
+    m_details->setText(tr("%1 confidence · %2<br>%3 · %4 · %5%6%7")
                            .arg(confidence.toHtmlEscaped(), met,
                                 toQString(event.mechanism).toHtmlEscaped(), attemptsText,
-                                cost.toHtmlEscaped(), spentText.toHtmlEscaped()));
-    m_note->setText(toQString(event.reason));
+                                cost.toHtmlEscaped(),
+                                unified ? QStringLiteral("<br>") : QStringLiteral(" · "),
+                                spentText.toHtmlEscaped()));
+    QStringList notes;
+    if (!event.reason.empty())
+        notes << toQString(event.reason);
+    if (!event.accounting.empty())
+        notes << tr("Accounting: %1").arg(toQString(event.accounting));
+    m_note->setText(notes.join(u'\n'));
     m_note->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
-    m_note->setVisible(!event.reason.empty());
+    m_note->setVisible(!notes.isEmpty());
 }
 
 QString ResultCard::headline() const
@@ -148,6 +189,11 @@ QString ResultCard::headline() const
 QString ResultCard::details() const
 {
     return m_details->text();
+}
+
+QString ResultCard::note() const
+{
+    return m_note->text();
 }
 
 } // namespace pbx::ui

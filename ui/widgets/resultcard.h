@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The outcome of the last request: the released answer with its error bar, confidence, whether
-// the accuracy target was met, the mechanism, the cost and the attempts; or the refusal and its
+// the accuracy target was met, the mechanism, the cost (in the unit it was charged in, with its δ
+// and how it was accounted) and the attempts; or the refusal and its
 // reason; or why the request was invalid (nothing recorded).
 #pragma once
 
@@ -29,6 +30,8 @@ public:
     /// The headline as shown: "28,155 ± 12.3", "Refused", …
     QString headline() const;
     QString details() const;
+    /// The note under the details: the reason or remark, and how the cost was accounted.
+    QString note() const;
 
 private:
     void setBadge(const QString &text, const QString &background, const QString &foreground);

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: MIT
+// The comparison view end to end: on known plans (and on a CPS1988 session) the table shows
+// exactly what the core computes for the same ledger and query; strategies that do not apply show
+// the core's reason and no number; charts get their data; an edit and its undo recompute; a long
+// PLD job can be cancelled (its results never appear) and the view stays usable; destroying the
+// view while a job runs waits only briefly. Screenshots at 1400×900 go to PBX_SCREENSHOT_DIR.
+#include "core/accounting/evaluation.h"
+#include "core/accounting/session_ledger.h"
+#include "ui/charts/comparisoncharts.h"
+#include "ui/comparison/comparisonview.h"
+#include "ui/comparison/exampleplans.h"
+#include "ui/comparison/planeditor.h"
+#include "ui/comparison/planmodel.h"
+#include "ui/comparison/strategyresultsmodel.h"
+#include "ui/mainwindow.h"
+#include "ui/sessiondocument.h"
+#include "uitestutils.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QThreadPool>
+#include <QUndoStack>
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <memory>
+
+using namespace pbx;
+using pbx::ui::ComparisonView;
+using pbx::ui::StrategyResultsModel;
+
+namespace {
+
+enum Example { DpSgd = 0, Laplace20 = 1, Laplace1000 = 2, Gaussian50 = 3, Mixed = 4 };
+
+/// Recomputes now and waits for the (complete) results.
+bool computeAndWait(ComparisonView &view, int timeoutMs = 180000)
+{
+    QSignalSpy shown(&view, &ComparisonView::resultsShown);
+    view.recomputeNow();
+    return shown.wait(timeoutMs) || !shown.isEmpty();
+}
+
+/// Every row of the table against the core, called directly on the same ledger and query.
+void compareWithCore(const ComparisonView &view)
+{
+    const ui::ComparisonInput &input = view.lastInput();
+    const StrategyResultsModel *model = view.resultsModel();
+    accounting::PldOptions options;
+    options.interval = input.pldInterval;
+    const accounting::AccountingQuery query{input.epsilonAtDelta,
+                                            input.epsilonAtDelta ? input.delta : input.epsilon};
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const QString name = model->index(row, 0).data(StrategyResultsModel::NameRole).toString();
+        const auto core = accounting::evaluateStrategy(name.toStdString(), input.ledger, query, options);
+        const QModelIndex value = model->index(row, StrategyResultsModel::Value);
+        const QModelIndex detail = model->index(row, StrategyResultsModel::Detail);
+        const bool applicable = model->index(row, 0).data(StrategyResultsModel::ApplicableRole).toBool();
+        QVERIFY2(applicable == core.ok(), qPrintable(name));
+        if (!core.ok()) {
+            // Not applicable: the reason, never a number.
+            QCOMPARE(value.data().toString(), QStringLiteral("—"));
+            QVERIFY(!value.data(StrategyResultsModel::RawValueRole).isValid());
+            const QString text = detail.data().toString();
+            QVERIFY2(text.startsWith(QStringLiteral("Not applicable")), qPrintable(text));
+            // The core's reason, after the event it names ("events[3] (gaussian): ") is made
+            // readable and a leading "not applicable: " dropped.
+            QString reason = QString::fromStdString(core.error().message);
+            reason.remove(QRegularExpression(QStringLiteral("^events\\[\\d+\\] \\([^)]*\\): ")));
+            reason.remove(QRegularExpression(QStringLiteral("^not applicable: ")));
+            QVERIFY2(text.contains(reason), qPrintable(text + QStringLiteral(" ≠ ") + reason));
+            continue;
+        }
+        const double shown = value.data(StrategyResultsModel::RawValueRole).toDouble();
+        const double expected = input.epsilonAtDelta ? core->epsilon : core->delta;
+        if (std::isinf(expected))
+            QVERIFY2(std::isinf(shown), qPrintable(name));
+        else
+            QVERIFY2(shown == expected || std::fabs(shown - expected) <= 1e-12 * std::fabs(expected),
+                     qPrintable(QStringLiteral("%1: shown %2, core %3").arg(name).arg(shown, 0, 'g', 17).arg(expected, 0, 'g', 17)));
+        QVERIFY2(!value.data().toString().isEmpty(), qPrintable(name));
+    }
+}
+
+std::unique_ptr<ComparisonView> makeView()
+{
+    auto view = std::make_unique<ComparisonView>();
+    view->resize(1400, 900);
+    view->show();
+    if (!QTest::qWaitForWindowExposed(view.get()))
+        qFatal("the comparison view was not exposed");
+    return view;
+}
+
+void loadExample(ComparisonView &view, int index)
+{
+    view.planEditor()->loadExample(index);
+}
+
+session::QueryRequest request(data::Aggregate aggregate, const char *column, const char *where,
+                              session::TargetKind kind, double error)
+{
+    session::QueryRequest r;
+    r.query.aggregate = aggregate;
+    r.query.column = column;
+    r.query.where = where;
+    r.target = session::AccuracyTarget{kind, error, 0.95};
+    return r;
+}
+
+/// A CPS1988 session of 15 requests (counts, sums, means; absolute and relative targets).
+void runCps1988Session(ui::SessionDocument &document, filters::FilterKind filter, bool onlyAbsolute)
+{
+    auto table = ui::SessionDocument::loadTable(QStringLiteral("cps1988"));
+    if (!table.ok())
+        qFatal("cps1988: %s", table.error().message.c_str());
+    session::SessionSettings settings;
+    settings.epsilon = 3.0;
+    settings.delta = 1e-6;
+    settings.filter = filter;
+    settings.seed = 20240601;
+    if (!document.start(std::move(table).value(), QStringLiteral("cps1988"), settings).ok())
+        qFatal("cannot start the session");
+    using data::Aggregate;
+    using session::TargetKind;
+    std::vector<session::QueryRequest> requests = {
+        request(Aggregate::Count, "", "region == \"south\"", TargetKind::Absolute, 100),
+        request(Aggregate::Mean, "wage", "region == \"west\"", TargetKind::Relative, 0.10),
+        request(Aggregate::Sum, "education", "parttime == \"no\"", TargetKind::Absolute, 5000),
+        request(Aggregate::Count, "", "smsa == \"yes\" and experience < 10", TargetKind::Absolute, 150),
+        request(Aggregate::Mean, "education", "", TargetKind::Absolute, 0.5),
+        request(Aggregate::Count, "", "ethnicity == \"afam\"", TargetKind::Absolute, 60),
+        request(Aggregate::Mean, "experience", "region == \"midwest\"", TargetKind::Relative, 0.05),
+        request(Aggregate::Count, "", "education >= 16", TargetKind::Absolute, 80),
+        request(Aggregate::Mean, "wage", "education >= 16", TargetKind::Relative, 0.15),
+        request(Aggregate::Count, "", "parttime == \"yes\"", TargetKind::Absolute, 60),
+        request(Aggregate::Sum, "experience", "region == \"northeast\"", TargetKind::Absolute, 20000),
+        request(Aggregate::Count, "", "region == \"northeast\" and smsa == \"no\"", TargetKind::Absolute, 80),
+        request(Aggregate::Mean, "experience", "", TargetKind::Absolute, 1.0),
+        request(Aggregate::Count, "", "experience >= 30", TargetKind::Absolute, 100),
+        request(Aggregate::Mean, "education", "region == \"south\"", TargetKind::Absolute, 0.5),
+    };
+    if (onlyAbsolute) { // single releases only: counts and sums with absolute targets
+        std::vector<session::QueryRequest> absolute;
+        for (const auto &r : requests)
+            if (r.query.aggregate != Aggregate::Mean && r.target.kind == TargetKind::Absolute)
+                absolute.push_back(r);
+        absolute.push_back(request(Aggregate::Count, "", "region == \"west\"", TargetKind::Absolute, 90));
+        absolute.push_back(request(Aggregate::Count, "", "education < 12", TargetKind::Absolute, 70));
+        absolute.push_back(request(Aggregate::Sum, "education", "smsa == \"no\"", TargetKind::Absolute, 4000));
+        requests = absolute;
+    }
+    for (const auto &r : requests) {
+        auto asked = document.ask(r);
+        if (!asked.ok())
+            qFatal("ask: %s", asked.error().message.c_str());
+    }
+}
+
+} // namespace
+
+class TestComparison : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+    }
+
+    void planMatchesCore_data()
+    {
+        QTest::addColumn<int>("example");
+        QTest::addColumn<bool>("epsilonAtDelta");
+        QTest::newRow("20 Laplace, ε at δ") << int(Laplace20) << true;
+        QTest::newRow("20 Laplace, δ at ε") << int(Laplace20) << false;
+        QTest::newRow("1000 Laplace, ε at δ") << int(Laplace1000) << true;
+        QTest::newRow("50 Gaussian, ε at δ") << int(Gaussian50) << true;
+        QTest::newRow("mixed, ε at δ") << int(Mixed) << true;
+        QTest::newRow("mixed, δ at ε") << int(Mixed) << false;
+        QTest::newRow("DP-SGD, ε at δ") << int(DpSgd) << true;
+    }
+
+    void planMatchesCore()
+    {
+        QFETCH(int, example);
+        QFETCH(bool, epsilonAtDelta);
+        auto view = makeView();
+        QAbstractItemModelTester tester(view->resultsModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view->setSource(ComparisonView::Source::Plan);
+        loadExample(*view, example);
+        view->setQuery(epsilonAtDelta, 1e-5, 2.0);
+        QVERIFY(computeAndWait(*view));
+        QVERIFY(view->hasResults());
+        QCOMPARE(view->lastInput().ledger.events.size(), ui::examplePlans().at(example).ledger.events.size());
+        compareWithCore(*view);
+
+        // The charts got the same strategies: a profile for every applicable one, ε(k) too.
+        view->flushCharts();
+        const auto *model = view->resultsModel();
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QString name = model->index(row, 0).data(StrategyResultsModel::NameRole).toString();
+            const bool applicable = model->index(row, 0).data(StrategyResultsModel::ApplicableRole).toBool();
+            QCOMPARE(view->profileChart()->pointCount(name) > 0, applicable);
+            if (applicable)
+                QVERIFY2(view->compositionChart()->pointCount(name) >= 2, qPrintable(name));
+        }
+    }
+
+    void notApplicableRowsShowTheReason()
+    {
+        auto view = makeView();
+        view->setSource(ComparisonView::Source::Plan);
+        loadExample(*view, DpSgd);
+        view->setQuery(true, 1e-5, 1.0);
+        QVERIFY(computeAndWait(*view));
+        const auto *model = view->resultsModel();
+        for (const char *name : {"basic", "advanced", "optimal", "zcdp"}) {
+            const int row = model->rowOf(QString::fromLatin1(name));
+            QVERIFY(!model->index(row, 0).data(StrategyResultsModel::ApplicableRole).toBool());
+            QCOMPARE(model->index(row, StrategyResultsModel::Value).data().toString(), QStringLiteral("—"));
+            QVERIFY(!model->outcome(row)->reason.isEmpty());
+        }
+        for (const char *name : {"rdp", "pld"})
+            QVERIFY(model->index(model->rowOf(QString::fromLatin1(name)), 0)
+                        .data(StrategyResultsModel::ApplicableRole).toBool());
+        view->selectStrategy(QStringLiteral("zcdp"));
+        QVERIFY2(view->explanationText().contains(QStringLiteral("not applicable")),
+                 qPrintable(view->explanationText()));
+        QVERIFY(view->explanationText().contains(QStringLiteral("Canonne")));
+        view->flushCharts();
+        QVERIFY(view->rdpChart()->pointCount() > 100);
+        QVERIFY(view->rdpChart()->optimalOrder() > 1.0);
+        QVERIFY(view->pldChart()->binCount() > 10);
+        QVERIFY(view->pldChart()->massBeyondEpsilon() > 0.0);
+        QVERIFY(view->compositionChart()->pointCount(QStringLiteral("basic")) == 0);
+
+        // What a student should see: RDP and the PLD agree to within ~10 % on DP-SGD, and the
+        // PLD's optimistic bound lies below its pessimistic one.
+        const auto *rdp = model->outcome(model->rowOf(QStringLiteral("rdp")));
+        const auto *pld = model->outcome(model->rowOf(QStringLiteral("pld")));
+        QVERIFY(pld->answer.epsilon <= rdp->answer.epsilon);
+        QVERIFY(pld->answer.optimisticEpsilon.has_value());
+        QVERIFY(*pld->answer.optimisticEpsilon <= pld->answer.epsilon);
+        QVERIFY(rdp->answer.epsilon < 1.25 * pld->answer.epsilon);
+
+        view->selectStrategy(QStringLiteral("rdp"));
+        QVERIFY(!test::saveScreenshot(*view, QStringLiteral("comparison_dpsgd")).isEmpty());
+    }
+
+    void editAndUndoRecompute()
+    {
+        auto view = makeView();
+        view->setSource(ComparisonView::Source::Plan);
+        loadExample(*view, Laplace20); // b = 10, Δ = 1: ε₀ = 0.1
+        QVERIFY(computeAndWait(*view));
+        const auto *model = view->resultsModel();
+        const int basic = model->rowOf(QStringLiteral("basic"));
+        const auto basicEpsilon = [&] {
+            return model->index(basic, StrategyResultsModel::Value).data(StrategyResultsModel::RawValueRole).toDouble();
+        };
+        QVERIFY(std::fabs(basicEpsilon() - 2.0) < 1e-12);
+
+        // An edit (b = 20: ε₀ = 0.05) recomputes after the coalescing delay, by itself.
+        QSignalSpy shown(view.get(), &ComparisonView::resultsShown);
+        QVERIFY(view->planModel()->setField(0, ui::PlanModel::Parameter, 20.0));
+        QVERIFY(view->isBusy());
+        QVERIFY(model->isStale());
+        QVERIFY(shown.wait(60000));
+        QVERIFY(std::fabs(basicEpsilon() - 1.0) < 1e-12);
+        compareWithCore(*view);
+
+        // Undo brings the plan, and after recomputing the numbers, back.
+        view->undoStack()->undo();
+        QVERIFY(shown.wait(60000));
+        QVERIFY(std::fabs(basicEpsilon() - 2.0) < 1e-12);
+        compareWithCore(*view);
+    }
+
+    void sessionLedgerMatchesCore()
+    {
+        ui::SessionDocument document;
+        runCps1988Session(document, filters::FilterKind::Zcdp, false);
+        auto view = makeView();
+        QSignalSpy shown(view.get(), &ComparisonView::resultsShown);
+        view->setDocument(&document);
+        QCOMPARE(view->source(), ComparisonView::Source::Session);
+        QVERIFY(shown.wait(120000));
+        auto expected = accounting::ledgerFromSession(document.session());
+        QVERIFY(expected.ok());
+        QCOMPARE(view->lastInput().ledger.events.size(), expected->events.size());
+        QVERIFY(expected->events.size() >= 15);
+        compareWithCore(*view);
+        // Gaussian noise: no pure ε, so the (ε, δ)-based strategies do not apply.
+        const auto *model = view->resultsModel();
+        QVERIFY(!model->index(model->rowOf(QStringLiteral("basic")), 0).data(StrategyResultsModel::ApplicableRole).toBool());
+        QVERIFY(model->index(model->rowOf(QStringLiteral("zcdp")), 0).data(StrategyResultsModel::ApplicableRole).toBool());
+        // ε(k) over the 15 requests (plus the origin).
+        view->flushCharts();
+        QCOMPARE(view->compositionChart()->pointCount(QStringLiteral("pld")), 16);
+        QVERIFY(view->compositionChart()->legendText().contains(QStringLiteral("session budget")));
+        view->selectStrategy(QStringLiteral("pld"));
+        QVERIFY(!test::saveScreenshot(*view, QStringLiteral("comparison_session_cps1988_zcdp")).isEmpty());
+
+        // A new request updates the comparison by itself.
+        auto asked = document.ask(request(data::Aggregate::Count, "", "region == \"west\"",
+                                          session::TargetKind::Absolute, 90));
+        QVERIFY(asked.ok());
+        QVERIFY(shown.wait(120000));
+        QCOMPARE(view->lastInput().ledger.events.size(), expected->events.size() + 1);
+        compareWithCore(*view);
+    }
+
+    void laplaceSessionAndExPostReason()
+    {
+        // Single Laplace releases only: every strategy applies.
+        ui::SessionDocument document;
+        runCps1988Session(document, filters::FilterKind::Basic, true);
+        auto view = makeView();
+        QSignalSpy shown(view.get(), &ComparisonView::resultsShown);
+        view->setDocument(&document);
+        QVERIFY(shown.wait(120000));
+        compareWithCore(*view);
+        const auto *model = view->resultsModel();
+        for (int row = 0; row < model->rowCount(); ++row)
+            QVERIFY(model->index(row, 0).data(StrategyResultsModel::ApplicableRole).toBool());
+        view->selectStrategy(QStringLiteral("advanced"));
+        QVERIFY(!test::saveScreenshot(*view, QStringLiteral("comparison_session_cps1988_laplace")).isEmpty());
+
+        // Means and relative targets use Laplace noise reduction: ex-post, basic only.
+        ui::SessionDocument nr;
+        runCps1988Session(nr, filters::FilterKind::Basic, false);
+        view->setDocument(&nr);
+        QVERIFY(shown.wait(120000));
+        compareWithCore(*view);
+        QVERIFY(model->index(model->rowOf(QStringLiteral("basic")), 0).data(StrategyResultsModel::ApplicableRole).toBool());
+        for (const char *name : {"advanced", "optimal", "zcdp", "rdp", "pld"}) {
+            const auto *o = model->outcome(model->rowOf(QString::fromLatin1(name)));
+            QVERIFY(o && !o->applicable);
+            QVERIFY2(o->reason.contains(QStringLiteral("ex-post")), qPrintable(o->reason));
+        }
+        view->selectStrategy(QStringLiteral("rdp"));
+        QVERIFY(view->explanationText().contains(QStringLiteral("ex-post")));
+        QVERIFY(!test::saveScreenshot(*view, QStringLiteral("comparison_session_cps1988_expost")).isEmpty());
+    }
+
+    void longHeterogeneousLedgerUsesCoarserCurves()
+    {
+        // 60 different Laplace steps: the table keeps d = 1e-4, the 30 ε(k) prefixes (each a
+        // whole new PLD) use d = 1e-3, and the chart says so.
+        auto view = makeView();
+        view->setSource(ComparisonView::Source::Plan);
+        accounting::Ledger ledger;
+        for (int i = 0; i < 60; ++i) {
+            auto e = ui::PlanModel::defaultEvent(accounting::MechanismKind::Laplace);
+            e.scale = 20.0 + i;
+            ledger.events.push_back(e);
+        }
+        QVERIFY(view->planModel()->replacePlan(ledger, QStringLiteral("60 Laplace")));
+        view->setPldInterval(1e-4);
+        QVERIFY(computeAndWait(*view));
+        QCOMPARE(view->lastInput().pldInterval, 1e-4);
+        QCOMPARE(view->lastInput().prefixPldInterval, 1e-3);
+        compareWithCore(*view);
+        view->flushCharts();
+        QVERIFY(view->compositionChart()->legendText().contains(QStringLiteral("coarser grid")));
+        QCOMPARE(view->compositionChart()->pointCount(QStringLiteral("pld")), 31);
+    }
+
+    void longPldJobCanBeCancelled()
+    {
+        auto view = makeView();
+        view->setSource(ComparisonView::Source::Plan);
+        // 300 different Laplace events on a fine grid: hundreds of growing FFT convolutions.
+        accounting::Ledger heavy;
+        for (int i = 0; i < 300; ++i) {
+            auto e = ui::PlanModel::defaultEvent(accounting::MechanismKind::Laplace);
+            e.scale = 10.0 + 0.37 * i;
+            heavy.events.push_back(e);
+        }
+        QVERIFY(view->planModel()->replacePlan(heavy, QStringLiteral("heavy")));
+        view->setPldInterval(1e-5);
+        QSignalSpy shown(view.get(), &ComparisonView::resultsShown);
+        QSignalSpy cancelled(view.get(), &ComparisonView::computationCancelled);
+        view->recomputeNow();
+        QVERIFY(view->isBusy());
+        QVERIFY(view->progressBar()->isVisible());
+        QVERIFY(view->cancelButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(view->progressBar()->value() > 0, 30000);
+        QTest::qWait(300);
+        QVERIFY2(shown.isEmpty(), "the heavy job finished too soon to be cancelled");
+
+        // The GUI thread is free while the job runs: events are processed promptly.
+        QElapsedTimer clock;
+        clock.start();
+        QTest::qWait(50);
+        QVERIFY(clock.elapsed() < 1000);
+
+        QTest::mouseClick(view->cancelButton(), Qt::LeftButton);
+        QVERIFY(!view->isBusy());
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(!view->progressBar()->isVisible());
+        QVERIFY(view->statusText().startsWith(QStringLiteral("Cancelled")));
+        QVERIFY(view->resultsModel()->isStale());
+        // Its results never appear.
+        QTest::qWait(1500);
+        QVERIFY(shown.isEmpty());
+
+        // The view stays usable: a small plan computes, and the cancelled job has stopped.
+        view->setPldInterval(1e-4);
+        loadExample(*view, Laplace20);
+        QVERIFY(shown.wait(60000));
+        compareWithCore(*view);
+        QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 30000);
+        QVERIFY(!test::saveScreenshot(*view, QStringLiteral("comparison_after_cancel")).isEmpty());
+
+        // Closing while a job runs: the destructor cancels and waits, briefly.
+        QVERIFY(view->planModel()->replacePlan(heavy, QStringLiteral("heavy")));
+        view->setPldInterval(1e-5);
+        view->recomputeNow();
+        QTRY_VERIFY_WITH_TIMEOUT(view->progressBar()->value() > 0, 30000);
+        clock.restart();
+        view.reset();
+        QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+        QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 2000);
+    }
+
+    void mainWindowOpensTheComparison()
+    {
+        ui::MainWindow w;
+        w.resize(1400, 900);
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        session::SessionSettings settings;
+        settings.seed = 7;
+        QVERIFY(w.startNewSession(settings).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(!w.comparisonDock()->isVisible()); // hidden, and idle, until asked for
+        QVERIFY(!w.comparisonView()->isBusy());
+        for (const char *where : {"region == \"south\"", "smsa == \"yes\"", "education >= 16"})
+            QVERIFY(w.document()->ask(request(data::Aggregate::Count, "", where,
+                                              session::TargetKind::Absolute, 100)).ok());
+        QSignalSpy shown(w.comparisonView(), &ComparisonView::resultsShown);
+        w.comparisonDock()->toggleViewAction()->trigger(); // View ▸ Compare strategies
+        QVERIFY(w.comparisonDock()->isVisible());
+        QVERIFY(w.comparisonDock()->isFloating());
+        QCOMPARE(w.comparisonView()->source(), ComparisonView::Source::Session);
+        QVERIFY(shown.wait(60000));
+        QCOMPARE(w.comparisonView()->lastInput().ledger.events.size(), std::size_t{3});
+        compareWithCore(*w.comparisonView());
+        QVERIFY(!test::saveScreenshot(*w.comparisonDock(), QStringLiteral("mainwindow_comparison_dock")).isEmpty());
+    }
+
+    void screenshotsOfExamples()
+    {
+        auto view = makeView();
+        view->setSource(ComparisonView::Source::Plan);
+        const struct
+        {
+            int example;
+            const char *strategy;
+            const char *file;
+        } shots[] = {{Laplace20, "advanced", "comparison_laplace20"},
+                     {Laplace1000, "advanced", "comparison_laplace1000"},
+                     {Mixed, "optimal", "comparison_mixed"},
+                     {Gaussian50, "zcdp", "comparison_gaussian50"}};
+        for (const auto &shot : shots) {
+            loadExample(*view, shot.example);
+            QVERIFY(computeAndWait(*view));
+            view->selectStrategy(QString::fromLatin1(shot.strategy));
+            view->flushCharts();
+            QVERIFY(!test::saveScreenshot(*view, QString::fromLatin1(shot.file)).isEmpty());
+        }
+    }
+};
+
+QTEST_MAIN(TestComparison)
+#include "tst_comparison.moc"

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+// Labs ▸ Relative-error lab on CPS1988: Run goes through QtConcurrent with progress and ends with
+// one table row per method × filter holding the core's numbers (the same settings run directly
+// through runRelativeErrorLab), and a chart with one named curve per row and its spread; Cancel
+// stops a big run early and its results are ignored; closing the dialog cancels and waits; the
+// main window opens the lab on the session's table. Screenshot of the lab with results.
+#include "core/simulation/relative_error_lab.h"
+#include "ui/charts/labchart.h"
+#include "ui/lab/labdialog.h"
+#include "ui/mainwindow.h"
+#include "ui/sessiondocument.h"
+#include "uitestutils.h"
+
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QtTest/QtTest>
+
+using namespace pbx;
+using pbx::ui::LabDialog;
+
+namespace {
+
+std::shared_ptr<const data::Table> cps1988()
+{
+    static std::shared_ptr<const data::Table> table = [] {
+        auto loaded = ui::SessionDocument::loadTable(QStringLiteral("cps1988"));
+        if (!loaded.ok())
+            qFatal("cannot load cps1988: %s", loaded.error().message.c_str());
+        return std::move(loaded).value();
+    }();
+    return table;
+}
+
+simulation::LabSettings smallSettings()
+{
+    simulation::LabSettings s; // α = 10 %, 95 %, ε = 1, δ = 1e-6, cap 0.1, seed 1
+    s.repetitions = 4;
+    s.queriesPerRepetition = 50;
+    s.seed = 7;
+    return s;
+}
+
+double raw(const QTableWidget *table, int row, int column, int role = LabDialog::RawValueRole)
+{
+    return table->item(row, column)->data(role).toDouble();
+}
+
+} // namespace
+
+class TestLab : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void runFillsTableAndChartWithTheCoresNumbers()
+    {
+        LabDialog lab;
+        lab.setTable(cps1988());
+        lab.setSettings(smallSettings());
+        lab.resize(1400, 900);
+        lab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&lab));
+        QVERIFY(lab.runButton()->isEnabled());
+        QVERIFY(!lab.cancelButton()->isEnabled());
+
+        QSignalSpy finished(&lab, &LabDialog::runFinished);
+        QTest::mouseClick(lab.runButton(), Qt::LeftButton);
+        QVERIFY(lab.isRunning());
+        QVERIFY(!lab.runButton()->isEnabled());
+        QVERIFY(lab.cancelButton()->isEnabled());
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        QVERIFY(!lab.isRunning());
+        QVERIFY(lab.runButton()->isEnabled());
+        QCOMPARE(lab.progressBar()->value(), lab.progressBar()->maximum());
+
+        // The core's numbers for the same settings (deterministic for a seed, whatever the
+        // number of threads).
+        auto workload = simulation::countCells(*cps1988());
+        QVERIFY(workload.ok());
+        auto expected = simulation::runRelativeErrorLab(*workload, lab.settings(),
+                                                        simulation::defaultLabMethods(), {}, 2);
+        QVERIFY2(expected.ok(), expected.ok() ? "" : expected.error().message.c_str());
+        QCOMPARE(expected->size(), std::size_t{7});
+
+        const QTableWidget *table = lab.resultsTable();
+        QCOMPARE(table->rowCount(), 7);
+        QCOMPARE(lab.results().size(), std::size_t{7});
+        for (int row = 0; row < 7; ++row) {
+            const auto &e = (*expected)[static_cast<std::size_t>(row)];
+            QCOMPARE(table->item(row, LabDialog::MethodColumn)->text(),
+                     LabDialog::methodName(e.method.mechanism));
+            QCOMPARE(table->item(row, LabDialog::FilterColumn)->text(),
+                     LabDialog::filterName(e.method.filter));
+            QCOMPARE(raw(table, row, LabDialog::AnsweredColumn), e.answeredMean);
+            QCOMPARE(raw(table, row, LabDialog::AnsweredColumn, LabDialog::RawValueRole + 1), e.answeredSd);
+            QCOMPARE(raw(table, row, LabDialog::WithinColumn), e.withinAlpha);
+            QCOMPARE(raw(table, row, LabDialog::AttemptedColumn), e.attemptedMean);
+            QCOMPARE(raw(table, row, LabDialog::EpsilonColumn), e.epsilonSpentMean);
+            QVERIFY(table->item(row, LabDialog::AnsweredColumn)->text().contains(QStringLiteral("±")));
+        }
+
+        // One named curve per method × filter (the origin plus one point per query), each with
+        // its ±1 sd bar at the end.
+        auto *chart = lab.chart();
+        chart->flush();
+        QCOMPARE(chart->curveCount(), 7);
+        QCOMPARE(chart->errorBarCount(), 7);
+        const QStringList names = chart->curveNames();
+        QCOMPARE(names.size(), 7);
+        QCOMPARE(QSet<QString>(names.begin(), names.end()).size(), 7);
+        QVERIFY(names.contains(QStringLiteral("Brownian NR · brownian-zCDP")));
+        QVERIFY(names.contains(QStringLiteral("Doubling Laplace · pure ε")));
+        for (int i = 0; i < 7; ++i)
+            QCOMPARE(chart->pointCount(i), smallSettings().queriesPerRepetition + 1);
+
+        // Running again replaces the rows (same seed: the same numbers).
+        QTest::mouseClick(lab.runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(table->rowCount(), 7);
+        QCOMPARE(raw(table, 4, LabDialog::AnsweredColumn), (*expected)[4].answeredMean);
+
+        // A longer run for the screenshot: 30 repetitions × 500 queries.
+        auto longer = smallSettings();
+        longer.repetitions = 30;
+        longer.queriesPerRepetition = 500;
+        lab.setSettings(longer);
+        QTest::mouseClick(lab.runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(300000));
+        QCOMPARE(finished.last().first().toBool(), true);
+        QCOMPARE(table->rowCount(), 7);
+        lab.chart()->flush();
+        QVERIFY(!test::saveScreenshot(lab, QStringLiteral("lab_results")).isEmpty());
+    }
+
+    void cancelStopsABigRunAndIgnoresIt()
+    {
+        LabDialog lab;
+        lab.setTable(cps1988());
+        auto settings = smallSettings();
+        settings.repetitions = 2000; // far longer than the test waits
+        settings.queriesPerRepetition = 500;
+        lab.setSettings(settings);
+        QSignalSpy finished(&lab, &LabDialog::runFinished);
+        QElapsedTimer clock;
+        clock.start();
+        QTest::mouseClick(lab.runButton(), Qt::LeftButton);
+        QVERIFY(lab.isRunning());
+        // Let it get going (past the workload), then cancel.
+        QTRY_VERIFY_WITH_TIMEOUT(lab.progressBar()->value() > 20, 60000);
+        QTest::mouseClick(lab.cancelButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().first().toBool(), false);
+        QVERIFY2(clock.elapsed() < 60000, "the job did not stop early");
+        QVERIFY(!lab.isRunning());
+        QCOMPARE(lab.resultsTable()->rowCount(), 0);
+        QVERIFY(lab.results().empty());
+        lab.chart()->flush();
+        QCOMPARE(lab.chart()->curveCount(), 0);
+        QVERIFY(lab.statusLabel()->text().contains(QStringLiteral("Cancelled")));
+        QVERIFY(lab.runButton()->isEnabled());
+    }
+
+    void closingCancelsAndWaits()
+    {
+        auto lab = std::make_unique<LabDialog>();
+        lab->setTable(cps1988());
+        auto settings = smallSettings();
+        settings.repetitions = 2000;
+        lab->setSettings(settings);
+        lab->show();
+        QVERIFY(QTest::qWaitForWindowExposed(lab.get()));
+        lab->run();
+        QVERIFY(lab->isRunning());
+        QTest::qWait(200);
+        QElapsedTimer clock;
+        clock.start();
+        lab->close(); // cancels and waits
+        QVERIFY(!lab->isRunning());
+        QVERIFY(clock.elapsed() < 30000);
+        lab->run();
+        lab.reset(); // the destructor cancels and waits too
+    }
+
+    void invalidSettingsAreNotRun()
+    {
+        LabDialog lab;
+        lab.setTable(cps1988());
+        auto settings = smallSettings();
+        settings.split.expostEpsilonShare = 0.0; // invalid split
+        lab.setSettings(settings);
+        lab.run();
+        QVERIFY(!lab.isRunning());
+        QVERIFY(lab.statusLabel()->text().startsWith(QStringLiteral("Not run")));
+    }
+
+    void mainWindowOpensTheLabOnTheSessionsTable()
+    {
+        ui::MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        LabDialog *lab = w.relativeErrorLab();
+        QVERIFY(lab);
+        QCOMPARE(w.relativeErrorLab(), lab);
+        QVERIFY(lab->runButton()->isEnabled());
+        const auto labels = lab->findChildren<QLabel *>();
+        bool named = false;
+        bool banner = false;
+        for (const QLabel *label : labels) {
+            named = named || label->text().contains(QStringLiteral("cps1988"));
+            banner = banner
+                     || label->text().contains(
+                         QStringLiteral("true counts are read to score accuracy, never to stop"));
+        }
+        QVERIFY(named);
+        QVERIFY(banner);
+    }
+};
+
+QTEST_MAIN(TestLab)
+#include "tst_lab.moc"

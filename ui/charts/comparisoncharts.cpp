@@ -1,0 +1,774 @@
+// SPDX-License-Identifier: MIT
+#include "ui/charts/comparisoncharts.h"
+
+#include "ui/comparison/strategyinfo.h"
+#include "ui/util/numberformat.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QChartView>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QTextDocument>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pbx::ui {
+
+namespace {
+
+const QColor kReferenceColour(0xc6, 0x3b, 0x34); // budget, δ and ε markers (as the path chart)
+const QColor kMarkerColour(0x55, 0x55, 0x55);
+
+/// The smallest of 1, 2, 2.5, 5 × 10^k that is ≥ `raw` (raw > 0).
+double niceStep(double raw)
+{
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double step : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        if (step * power >= raw * (1 - 1e-12))
+            return step * power;
+    }
+    return 10.0 * power;
+}
+
+/// A value axis from 0 to a nice number ≥ max with about five intervals.
+void setNiceRange(QValueAxis *axis, double max, int intervals = 5)
+{
+    if (!(max > 0.0) || !std::isfinite(max))
+        max = 1.0;
+    const double step = niceStep(max / intervals);
+    const int ticks = std::max(1, static_cast<int>(std::ceil(max / step - 1e-9)));
+    axis->setTickCount(ticks + 1);
+    axis->setRange(0.0, ticks * step);
+    // Qt 6.4 caches a value axis's label width across range changes; re-setting the format
+    // drops the cache (see PrivacyLossPathChart).
+    const QString format = axis->labelFormat();
+    axis->setLabelFormat(QString());
+    axis->setLabelFormat(format);
+}
+
+/// 1, 2 or 5 × 10^k, at least 1, so that about `targetTicks` ticks cover `range` (integer axes:
+/// steps, requests).
+double niceIntegerInterval(double range, int targetTicks)
+{
+    const double raw = std::max(1.0, range / std::max(1, targetTicks));
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double step : {1.0, 2.0, 5.0, 10.0}) {
+        if (step * power >= raw)
+            return step * power;
+    }
+    return 10.0 * power;
+}
+
+/// Dynamic ticks every nice step, anchored at 0, over [min, max] (a signed value axis).
+void setNiceTicks(QValueAxis *axis, double min, double max, int targetTicks)
+{
+    const double step = niceStep(std::max(max - min, 1e-12) / targetTicks);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0.0);
+    // Interval before range: Qt 6.4 lays the ticks out again on a range change only.
+    axis->setTickInterval(step);
+    axis->setRange(min, max);
+    const QString format = axis->labelFormat();
+    axis->setLabelFormat(QString());
+    axis->setLabelFormat(format);
+}
+
+bool finite(double x)
+{
+    return std::isfinite(x);
+}
+
+QLineSeries *makeLine(const QColor &colour, qreal width, Qt::PenStyle style)
+{
+    auto *series = new QLineSeries;
+    QPen pen(colour, width, style);
+    pen.setCapStyle(Qt::RoundCap);
+    series->setPen(pen);
+    return series;
+}
+
+QPen strategyPen(const StrategyInfo &info)
+{
+    // The PLD, the reference, is drawn a little heavier; basic composition dashed (a bound that
+    // only adds worst cases). zCDP is a wide translucent band under the others: it often
+    // coincides with RDP (Gaussian noise), and would otherwise be hidden.
+    qreal width = info.name == QStringLiteral("pld") ? 2.6 : 2.0;
+    QColor colour = info.colour;
+    if (info.name == QStringLiteral("zcdp")) {
+        // Opaque and pale (a translucent pen darkens where segments overlap at the joints).
+        width = 5.0;
+        const auto pale = [](int c) { return static_cast<int>(0.5 * c + 0.5 * 255); };
+        colour = QColor(pale(colour.red()), pale(colour.green()), pale(colour.blue()));
+    }
+    QPen pen(colour, width, info.name == QStringLiteral("basic") ? Qt::DashLine : Qt::SolidLine);
+    pen.setCapStyle(Qt::RoundCap);
+    return pen;
+}
+
+QString strategyGlyph(const StrategyInfo &info)
+{
+    if (info.name == QStringLiteral("basic"))
+        return QStringLiteral("╍");
+    if (info.name == QStringLiteral("zcdp"))
+        return QStringLiteral("▬");
+    return QStringLiteral("━");
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+ComparisonChart::ComparisonChart(const QString &title, QWidget *parent) : QWidget(parent)
+{
+    m_chart = new QChart;
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->setBackgroundRoundness(0);
+    m_chart->setMargins(QMargins(2, 2, 2, 2));
+    m_chart->legend()->setVisible(false);
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    m_chart->setTitleFont(titleFont);
+    m_chart->setTitle(title);
+
+    m_view = new QChartView(m_chart, this);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumSize(280, 200);
+    m_message = new QLabel(this);
+    m_message->setWordWrap(true);
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setMargin(10);
+    m_message->setMinimumWidth(240);
+    m_message->setMaximumWidth(340);
+    m_message->setStyleSheet(QStringLiteral(
+        "QLabel { background: rgba(255, 255, 255, 225); color: #555; border: 1px solid #ccc;"
+        " border-radius: 4px; }"));
+    m_message->hide();
+    m_legend = new QLabel(this);
+    m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setContentsMargins(6, 0, 6, 2);
+
+    auto *stack = new QGridLayout;
+    stack->setContentsMargins(0, 0, 0, 0);
+    stack->addWidget(m_view, 0, 0);
+    stack->addWidget(m_message, 0, 0, Qt::AlignCenter);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(stack, 1);
+    layout->addWidget(m_legend);
+
+    m_timer = new QTimer(this);
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(coalesceMilliseconds);
+    connect(m_timer, &QTimer::timeout, this, [this] { rebuild(); });
+}
+
+ComparisonChart::~ComparisonChart() = default;
+
+void ComparisonChart::flush()
+{
+    if (m_timer->isActive()) {
+        m_timer->stop();
+        rebuild();
+    }
+}
+
+QString ComparisonChart::legendText() const
+{
+    QTextDocument document;
+    document.setHtml(m_legend->text());
+    return document.toPlainText();
+}
+
+QString ComparisonChart::message() const
+{
+    return m_message->isHidden() ? QString() : m_message->text();
+}
+
+void ComparisonChart::scheduleUpdate()
+{
+    if (!m_timer->isActive())
+        m_timer->start();
+}
+
+void ComparisonChart::setMessage(const QString &text)
+{
+    m_message->setText(text);
+    m_message->setVisible(!text.isEmpty());
+}
+
+void ComparisonChart::setLegendEntries(const QStringList &html)
+{
+    m_legend->setText(html.join(QStringLiteral(" &nbsp; ")));
+}
+
+QString ComparisonChart::legendEntry(const QColor &colour, const QString &glyph, const QString &text)
+{
+    return QStringLiteral("<span style='color:%1; font-weight:bold'>%2</span>&nbsp;%3")
+        .arg(colour.name(), glyph, text.toHtmlEscaped().replace(u' ', QStringLiteral("&nbsp;")));
+}
+
+void ComparisonChart::styleAxis(QObject *axisObject, double pointSize)
+{
+    auto *axis = qobject_cast<QAbstractAxis *>(axisObject);
+    if (!axis)
+        return;
+    QFont titleFont = axis->titleFont();
+    titleFont.setPointSizeF(pointSize * 0.9);
+    titleFont.setBold(false);
+    axis->setTitleFont(titleFont);
+    QFont labels = axis->labelsFont();
+    labels.setPointSizeF(pointSize * 0.85);
+    axis->setLabelsFont(labels);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+CompositionCurveChart::CompositionCurveChart(QWidget *parent)
+    : ComparisonChart(tr("ε after k steps"), parent)
+{
+    m_axisX = new QValueAxis;
+    m_axisX->setLabelFormat(QStringLiteral("%.4g"));
+    m_axisY = new QValueAxis;
+    m_axisY->setLabelFormat(QStringLiteral("%.3g"));
+    m_axisY->setTitleText(tr("ε"));
+    styleAxis(m_axisX, font().pointSizeF());
+    styleAxis(m_axisY, font().pointSizeF());
+    chart()->addAxis(m_axisX, Qt::AlignBottom);
+    chart()->addAxis(m_axisY, Qt::AlignLeft);
+
+    m_budgetSeries = makeLine(kReferenceColour, 1.5, Qt::DashLine);
+    m_budgetSeries->setName(tr("budget"));
+    chart()->addSeries(m_budgetSeries);
+    m_budgetSeries->attachAxis(m_axisX);
+    m_budgetSeries->attachAxis(m_axisY);
+    for (const StrategyInfo &info : strategyInfos()) {
+        auto *series = new QLineSeries;
+        series->setName(info.title);
+        series->setPen(strategyPen(info));
+        chart()->addSeries(series);
+        series->attachAxis(m_axisX);
+        series->attachAxis(m_axisY);
+        m_series.insert(info.name, series);
+    }
+    setToolTip(tr("The ε each strategy certifies at the chosen δ after the first k steps of the "
+                  "ledger. Basic composition grows linearly in k; the others roughly like √k."));
+    clear();
+    flush();
+}
+
+CompositionCurveChart::~CompositionCurveChart() = default;
+
+void CompositionCurveChart::setCurves(const std::vector<StrategyCurve> &curves, const QString &xTitle,
+                                      double delta)
+{
+    m_curves = curves;
+    m_xTitle = xTitle;
+    m_delta = delta;
+    m_clearMessage.clear();
+    scheduleUpdate();
+}
+
+void CompositionCurveChart::setBudget(double budget)
+{
+    m_budget = budget;
+    scheduleUpdate();
+}
+
+void CompositionCurveChart::setNote(const QString &note)
+{
+    m_note = note;
+    scheduleUpdate();
+}
+
+void CompositionCurveChart::clear(const QString &message)
+{
+    m_curves.clear();
+    m_clearMessage = message;
+    scheduleUpdate();
+}
+
+int CompositionCurveChart::pointCount(const QString &name) const
+{
+    const QLineSeries *series = m_series.value(name);
+    return series && series->isVisible() ? static_cast<int>(series->count()) : 0;
+}
+
+void CompositionCurveChart::rebuild()
+{
+    chart()->setTitle(tr("ε after k steps, at δ = %1").arg(formatNumber(m_delta, 3)));
+    m_axisX->setTitleText(m_xTitle.isEmpty() ? tr("steps composed k") : m_xTitle);
+    double xMax = 1.0;
+    double yMax = 0.0;
+    QStringList legend;
+    for (const StrategyInfo &info : strategyInfos()) {
+        QLineSeries *series = m_series.value(info.name);
+        const auto curve = std::find_if(m_curves.begin(), m_curves.end(),
+                                        [&](const StrategyCurve &c) { return c.name == info.name; });
+        QList<QPointF> points;
+        if (curve != m_curves.end()) {
+            points.append(QPointF(0.0, 0.0));
+            for (std::size_t i = 0; i < curve->x.size() && i < curve->y.size(); ++i) {
+                if (!finite(curve->y[i]))
+                    continue;
+                points.append(QPointF(curve->x[i], curve->y[i]));
+                yMax = std::max(yMax, curve->y[i]);
+            }
+            for (double x : curve->x)
+                xMax = std::max(xMax, x);
+        }
+        if (points.size() < 2)
+            points.clear();
+        series->replace(points);
+        series->setVisible(!points.isEmpty());
+        series->setPointsVisible(points.size() <= 32 && info.name != QStringLiteral("zcdp"));
+        if (!points.isEmpty())
+            legend << legendEntry(info.colour, strategyGlyph(info), info.title);
+    }
+    // The budget line is drawn when the curves come within a quarter of it; far below, it would
+    // only flatten them, so the legend gives the number instead.
+    const bool budgetInRange = m_budget > 0.0 && yMax >= 0.25 * m_budget;
+    if (m_budget > 0.0 && !m_curves.empty()) {
+        legend << legendEntry(kReferenceColour, QStringLiteral("┅"),
+                              budgetInRange ? tr("session budget ε = %1").arg(formatNumber(m_budget))
+                                            : tr("session budget ε = %1 (above the plot)")
+                                                  .arg(formatNumber(m_budget)));
+    }
+    if (budgetInRange && !m_curves.empty()) {
+        m_budgetSeries->replace({QPointF(0.0, m_budget), QPointF(xMax, m_budget)});
+        m_budgetSeries->setVisible(true);
+        yMax = std::max(yMax, m_budget * 1.05);
+    } else {
+        m_budgetSeries->clear();
+        m_budgetSeries->setVisible(false);
+    }
+    if (!m_note.isEmpty() && !legend.isEmpty())
+        legend << m_note.toHtmlEscaped();
+    m_axisX->setTickType(QValueAxis::TicksDynamic);
+    m_axisX->setTickAnchor(0.0);
+    m_axisX->setTickInterval(niceIntegerInterval(xMax, 6));
+    m_axisX->setRange(0.0, xMax);
+    setNiceRange(m_axisY, yMax * 1.04);
+    setLegendEntries(legend);
+    if (!m_clearMessage.isEmpty())
+        setMessage(m_clearMessage);
+    else if (legend.isEmpty() && !m_curves.empty())
+        setMessage(tr("No strategy applies to every prefix of this ledger."));
+    else
+        setMessage({});
+}
+
+// ---------------------------------------------------------------------------------------------
+
+PrivacyProfileChart::PrivacyProfileChart(QWidget *parent)
+    : ComparisonChart(tr("Privacy profile δ(ε)"), parent)
+{
+    m_axisX = new QValueAxis;
+    m_axisX->setLabelFormat(QStringLiteral("%.3g"));
+    m_axisX->setTitleText(tr("ε"));
+    m_axisY = new QLogValueAxis;
+    m_axisY->setBase(10.0);
+    m_axisY->setLabelFormat(QStringLiteral("%.0e"));
+    m_axisY->setTitleText(tr("δ (log scale)"));
+    m_axisY->setMinorTickCount(0);
+    styleAxis(m_axisX, font().pointSizeF());
+    styleAxis(m_axisY, font().pointSizeF());
+    chart()->addAxis(m_axisX, Qt::AlignBottom);
+    chart()->addAxis(m_axisY, Qt::AlignLeft);
+
+    m_deltaLine = makeLine(kReferenceColour, 1.3, Qt::DashLine);
+    m_epsilonLine = makeLine(kMarkerColour, 1.3, Qt::DotLine);
+    for (QLineSeries *s : {m_deltaLine, m_epsilonLine}) {
+        chart()->addSeries(s);
+        s->attachAxis(m_axisX);
+        s->attachAxis(m_axisY);
+    }
+    for (const StrategyInfo &info : strategyInfos()) {
+        auto *series = new QLineSeries;
+        series->setName(info.title);
+        series->setPen(strategyPen(info));
+        chart()->addSeries(series);
+        series->attachAxis(m_axisX);
+        series->attachAxis(m_axisY);
+        m_series.insert(info.name, series);
+    }
+    setToolTip(tr("δ(ε): the smallest δ each strategy certifies at each ε. Where a curve crosses "
+                  "the dashed δ line is the ε of the table. Values below the axis are drawn on "
+                  "it."));
+    clear();
+    flush();
+}
+
+PrivacyProfileChart::~PrivacyProfileChart() = default;
+
+void PrivacyProfileChart::setProfiles(const std::vector<StrategyCurve> &curves, double delta,
+                                      double epsilonMarker)
+{
+    m_curves = curves;
+    m_delta = delta;
+    m_epsilonMarker = epsilonMarker;
+    m_clearMessage.clear();
+    scheduleUpdate();
+}
+
+void PrivacyProfileChart::clear(const QString &message)
+{
+    m_curves.clear();
+    m_clearMessage = message;
+    scheduleUpdate();
+}
+
+int PrivacyProfileChart::pointCount(const QString &name) const
+{
+    const QLineSeries *series = m_series.value(name);
+    return series && series->isVisible() ? static_cast<int>(series->count()) : 0;
+}
+
+void PrivacyProfileChart::rebuild()
+{
+    const double decade = std::floor(std::log10(std::clamp(m_delta, 1e-300, 1.0)));
+    m_floor = std::clamp(std::pow(10.0, decade - 4.0), 1e-16, 1e-3);
+    double xMax = 0.0;
+    QStringList legend;
+    for (const StrategyInfo &info : strategyInfos()) {
+        QLineSeries *series = m_series.value(info.name);
+        const auto curve = std::find_if(m_curves.begin(), m_curves.end(),
+                                        [&](const StrategyCurve &c) { return c.name == info.name; });
+        QList<QPointF> points;
+        if (curve != m_curves.end()) {
+            for (std::size_t i = 0; i < curve->x.size() && i < curve->y.size(); ++i) {
+                xMax = std::max(xMax, curve->x[i]);
+                if (!finite(curve->y[i]))
+                    continue;
+                points.append(QPointF(curve->x[i], std::clamp(curve->y[i], m_floor, 1.0)));
+            }
+        }
+        series->replace(points);
+        series->setVisible(!points.isEmpty());
+        if (!points.isEmpty())
+            legend << legendEntry(info.colour, strategyGlyph(info), info.title);
+    }
+    if (!(xMax > 0.0))
+        xMax = 1.0;
+    const bool any = !legend.isEmpty();
+    m_deltaLine->replace(any ? QList<QPointF>{QPointF(0.0, std::max(m_delta, m_floor)),
+                                              QPointF(xMax, std::max(m_delta, m_floor))}
+                             : QList<QPointF>{});
+    m_deltaLine->setVisible(any);
+    const bool epsilonMarker = any && m_epsilonMarker > 0.0 && m_epsilonMarker <= xMax;
+    m_epsilonLine->replace(epsilonMarker ? QList<QPointF>{QPointF(m_epsilonMarker, m_floor),
+                                                          QPointF(m_epsilonMarker, 1.0)}
+                                         : QList<QPointF>{});
+    m_epsilonLine->setVisible(epsilonMarker);
+    if (any)
+        legend << legendEntry(kReferenceColour, QStringLiteral("┅"),
+                              tr("δ = %1").arg(formatNumber(m_delta, 3)));
+    if (epsilonMarker)
+        legend << legendEntry(kMarkerColour, QStringLiteral("┆"),
+                              tr("ε = %1").arg(formatNumber(m_epsilonMarker)));
+    setNiceRange(m_axisX, xMax);
+    m_axisY->setRange(m_floor, 1.0);
+    setLegendEntries(legend);
+    setMessage(!m_clearMessage.isEmpty() ? m_clearMessage
+               : (!any && !m_curves.empty()) ? tr("No strategy applies to this ledger.")
+                                             : QString());
+}
+
+// ---------------------------------------------------------------------------------------------
+
+RdpCurveChart::RdpCurveChart(QWidget *parent) : ComparisonChart(tr("Rényi DP over orders α"), parent)
+{
+    m_axisX = new QLogValueAxis;
+    m_axisX->setBase(10.0);
+    m_axisX->setLabelFormat(QStringLiteral("%g"));
+    m_axisX->setTitleText(tr("order α (log scale)"));
+    m_axisX->setMinorTickCount(8);
+    m_axisY = new QValueAxis;
+    m_axisY->setLabelFormat(QStringLiteral("%.3g"));
+    styleAxis(m_axisX, font().pointSizeF());
+    styleAxis(m_axisY, font().pointSizeF());
+    chart()->addAxis(m_axisX, Qt::AlignBottom);
+    chart()->addAxis(m_axisY, Qt::AlignLeft);
+
+    const StrategyInfo &rdp = strategyInfo(QStringLiteral("rdp"));
+    m_rdpSeries = makeLine(rdp.colour, 2.2, Qt::SolidLine);
+    m_rdpSeries->setName(tr("ε̂(α)"));
+    m_epsilonSeries = makeLine(QColor(0x22, 0x22, 0x22), 1.8, Qt::DashLine);
+    m_epsilonSeries->setName(tr("ε at δ from order α"));
+    m_optimumSeries = new QScatterSeries;
+    m_optimumSeries->setName(tr("optimal order"));
+    m_optimumSeries->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_optimumSeries->setMarkerSize(10.0);
+    m_optimumSeries->setColor(kReferenceColour);
+    m_optimumSeries->setBorderColor(Qt::white);
+    for (QXYSeries *s : std::initializer_list<QXYSeries *>{m_rdpSeries, m_epsilonSeries, m_optimumSeries}) {
+        chart()->addSeries(s);
+        s->attachAxis(m_axisX);
+        s->attachAxis(m_axisY);
+    }
+    setToolTip(tr("Blue: the ledger's composed Rényi divergence ε̂(α) at each order. Dashed: the "
+                  "ε at δ that order alone certifies, ε̂(α) + ln(1−1/α) − (ln δ + ln α)/(α−1). "
+                  "RDP reports the lowest point (red)."));
+    clear(tr("Nothing computed yet."));
+    flush();
+}
+
+RdpCurveChart::~RdpCurveChart() = default;
+
+void RdpCurveChart::setCurve(std::vector<double> orders, std::vector<double> rdp,
+                             std::vector<double> epsilonByOrder, double optimalOrder, double delta)
+{
+    m_orders = std::move(orders);
+    m_rdp = std::move(rdp);
+    m_epsilon = std::move(epsilonByOrder);
+    m_optimal = optimalOrder;
+    m_delta = delta;
+    m_clearMessage.clear();
+    scheduleUpdate();
+}
+
+void RdpCurveChart::clear(const QString &message)
+{
+    m_orders.clear();
+    m_rdp.clear();
+    m_epsilon.clear();
+    m_optimal = 0.0;
+    m_clearMessage = message;
+    scheduleUpdate();
+}
+
+int RdpCurveChart::pointCount() const
+{
+    return static_cast<int>(m_rdpSeries->count());
+}
+
+void RdpCurveChart::rebuild()
+{
+    double best = std::numeric_limits<double>::infinity();
+    double bestRdp = 0.0;
+    for (std::size_t i = 0; i < m_epsilon.size() && i < m_rdp.size(); ++i) {
+        if (finite(m_epsilon[i]) && m_epsilon[i] < best) {
+            best = m_epsilon[i];
+            bestRdp = m_rdp[i];
+        }
+    }
+    // Show the basin of the conversion: up to a few times the best ε (the curves leave the plot
+    // at large and small orders).
+    const double top = finite(best) ? std::max({2.6 * best, 1.15 * bestRdp, 1e-6}) : 1.0;
+    const double clampAt = 10.0 * top;
+    QList<QPointF> rdp;
+    QList<QPointF> epsilon;
+    QList<QPointF> optimum;
+    for (std::size_t i = 0; i < m_orders.size(); ++i) {
+        if (i < m_rdp.size() && finite(m_rdp[i]))
+            rdp.append(QPointF(m_orders[i], std::min(m_rdp[i], clampAt)));
+        if (i < m_epsilon.size() && finite(m_epsilon[i]))
+            epsilon.append(QPointF(m_orders[i], std::min(m_epsilon[i], clampAt)));
+        if (m_orders[i] == m_optimal && i < m_epsilon.size() && finite(m_epsilon[i]))
+            optimum.append(QPointF(m_orders[i], m_epsilon[i]));
+    }
+    m_rdpSeries->replace(rdp);
+    m_epsilonSeries->replace(epsilon);
+    m_optimumSeries->replace(optimum);
+    // Orders up to where both curves have left the plot for good (with some margin).
+    const double xMin = m_orders.empty() ? 1.0 : m_orders.front();
+    double xMax = m_orders.empty() ? 1000.0 : m_orders.back();
+    for (std::size_t i = 0; i < m_orders.size(); ++i) {
+        if (m_orders[i] <= m_optimal)
+            continue;
+        const bool rdpOut = i >= m_rdp.size() || !finite(m_rdp[i]) || m_rdp[i] > 1.5 * top;
+        const bool epsilonOut = i >= m_epsilon.size() || !finite(m_epsilon[i]) || m_epsilon[i] > 1.5 * top;
+        if (rdpOut && epsilonOut) {
+            xMax = std::min(xMax, std::max(3.0 * m_orders[i], 10.0 * xMin));
+            break;
+        }
+    }
+    m_axisX->setRange(xMin, xMax);
+    m_axisX->setVisible(!m_orders.empty());
+    m_axisY->setVisible(!m_orders.empty());
+    setNiceRange(m_axisY, top);
+    m_axisY->setTitleText(tr("ε̂(α), ε"));
+    chart()->setTitle(tr("Rényi DP over orders α (ε at δ = %1)").arg(formatNumber(m_delta, 3)));
+    QStringList legend;
+    if (!rdp.isEmpty()) {
+        legend << legendEntry(m_rdpSeries->pen().color(), QStringLiteral("━"),
+                              tr("ledger's RDP ε̂(α)"))
+               << legendEntry(m_epsilonSeries->pen().color(), QStringLiteral("╍"),
+                              tr("ε at δ from order α alone"));
+        if (!optimum.isEmpty())
+            legend << legendEntry(kReferenceColour, QStringLiteral("●"),
+                                  tr("best α = %1 → ε = %2")
+                                      .arg(formatNumber(optimum.front().x()),
+                                           formatNumber(optimum.front().y())));
+    }
+    setLegendEntries(legend);
+    setMessage(!m_clearMessage.isEmpty() ? m_clearMessage : QString());
+}
+
+// ---------------------------------------------------------------------------------------------
+
+PldHistogramChart::PldHistogramChart(QWidget *parent)
+    : ComparisonChart(tr("Privacy-loss distribution"), parent)
+{
+    m_axisX = new QValueAxis;
+    m_axisX->setLabelFormat(QStringLiteral("%.3g"));
+    m_axisX->setTitleText(tr("privacy loss ℓ (nats)"));
+    m_axisY = new QLogValueAxis;
+    m_axisY->setBase(10.0);
+    m_axisY->setLabelFormat(QStringLiteral("%.0e"));
+    m_axisY->setTitleText(tr("probability (log scale)"));
+    m_axisY->setMinorTickCount(0);
+    styleAxis(m_axisX, font().pointSizeF());
+    styleAxis(m_axisY, font().pointSizeF());
+    chart()->addAxis(m_axisX, Qt::AlignBottom);
+    chart()->addAxis(m_axisY, Qt::AlignLeft);
+
+    const QColor below(0x6b, 0x8e, 0xb8);
+    const QColor above(0xe0, 0x7b, 0x1a);
+    const auto makeArea = [this](const QColor &colour, QLineSeries **upper, QLineSeries **lower) {
+        auto *area = new QAreaSeries;
+        *upper = new QLineSeries(area);
+        *lower = new QLineSeries(area);
+        area->setUpperSeries(*upper);
+        area->setLowerSeries(*lower);
+        area->setPen(QPen(colour.darker(130), 1.0));
+        QColor fill = colour;
+        fill.setAlpha(200);
+        area->setBrush(fill);
+        chart()->addSeries(area);
+        area->attachAxis(m_axisX);
+        area->attachAxis(m_axisY);
+        return area;
+    };
+    m_below = makeArea(below, &m_belowUpper, &m_belowLower);
+    m_above = makeArea(above, &m_aboveUpper, &m_aboveLower);
+    m_below->setName(tr("loss ≤ ε"));
+    m_above->setName(tr("loss > ε"));
+    m_epsilonLine = makeLine(kMarkerColour, 1.5, Qt::DashLine);
+    chart()->addSeries(m_epsilonLine);
+    m_epsilonLine->attachAxis(m_axisX);
+    m_epsilonLine->attachAxis(m_axisY);
+    setToolTip(tr("The distribution of the composed privacy loss L = ln(P(y)/Q(y)) over outputs "
+                  "y, as the PLD accountant holds it (pessimistic, on a grid). δ(ε) = "
+                  "E[(1 − e^(ε−L))₊] + P[L = ∞]: only the orange outcomes, with loss above ε, "
+                  "cost δ."));
+    clear(tr("Nothing computed yet."));
+    flush();
+}
+
+PldHistogramChart::~PldHistogramChart() = default;
+
+void PldHistogramChart::setHistogram(std::vector<double> loss, std::vector<double> mass,
+                                     double binWidth, double epsilon, double infinityMass,
+                                     double interval, bool addDirection)
+{
+    m_loss = std::move(loss);
+    m_mass = std::move(mass);
+    m_binWidth = binWidth;
+    m_epsilon = epsilon;
+    m_infinityMass = infinityMass;
+    m_interval = interval;
+    m_add = addDirection;
+    m_clearMessage.clear();
+    scheduleUpdate();
+}
+
+void PldHistogramChart::clear(const QString &message)
+{
+    m_loss.clear();
+    m_mass.clear();
+    m_clearMessage = message;
+    scheduleUpdate();
+}
+
+int PldHistogramChart::binCount() const
+{
+    return static_cast<int>(m_loss.size());
+}
+
+double PldHistogramChart::massBeyondEpsilon() const
+{
+    double mass = 0.0;
+    for (std::size_t i = 0; i < m_loss.size(); ++i)
+        if (m_loss[i] > m_epsilon)
+            mass += m_mass[i];
+    return mass;
+}
+
+void PldHistogramChart::rebuild()
+{
+    double maxMass = 0.0;
+    for (double m : m_mass)
+        maxMass = std::max(maxMass, m);
+    const double floor = maxMass > 0.0
+                             ? std::pow(10.0, std::floor(std::log10(maxMass)) - 10.0)
+                             : 1e-12;
+    const double top = maxMass > 0.0 ? std::pow(10.0, std::ceil(std::log10(maxMass * 1.5))) : 1.0;
+    QList<QPointF> belowUpper;
+    QList<QPointF> aboveUpper;
+    const double half = 0.5 * m_binWidth;
+    for (std::size_t i = 0; i < m_loss.size(); ++i) {
+        const double y = std::max(m_mass[i], floor);
+        QList<QPointF> &target = m_loss[i] > m_epsilon ? aboveUpper : belowUpper;
+        target.append(QPointF(m_loss[i] - half, y));
+        target.append(QPointF(m_loss[i] + half, y));
+    }
+    const auto base = [floor](const QList<QPointF> &upper) {
+        return upper.isEmpty() ? QList<QPointF>{}
+                               : QList<QPointF>{QPointF(upper.front().x(), floor),
+                                                QPointF(upper.back().x(), floor)};
+    };
+    m_belowUpper->replace(belowUpper);
+    m_belowLower->replace(base(belowUpper));
+    m_aboveUpper->replace(aboveUpper);
+    m_aboveLower->replace(base(aboveUpper));
+    m_below->setVisible(!belowUpper.isEmpty());
+    m_above->setVisible(!aboveUpper.isEmpty());
+
+    double xMin = m_loss.empty() ? -1.0 : m_loss.front() - half;
+    double xMax = m_loss.empty() ? 1.0 : m_loss.back() + half;
+    const bool marker = !m_loss.empty() && finite(m_epsilon);
+    if (marker) {
+        xMin = std::min(xMin, m_epsilon);
+        xMax = std::max(xMax, m_epsilon);
+    }
+    const double pad = 0.03 * (xMax - xMin);
+    setNiceTicks(m_axisX, xMin - pad, xMax + pad, 5);
+    m_axisY->setRange(floor, top);
+    m_axisX->setVisible(!m_loss.empty());
+    m_axisY->setVisible(!m_loss.empty());
+    m_epsilonLine->replace(marker ? QList<QPointF>{QPointF(m_epsilon, floor), QPointF(m_epsilon, top)}
+                                  : QList<QPointF>{});
+    m_epsilonLine->setVisible(marker);
+
+    chart()->setTitle(m_loss.empty() ? tr("Privacy-loss distribution")
+                                     : tr("Privacy-loss distribution (%1)")
+                                           .arg(m_add ? tr("add") : tr("remove")));
+    QStringList legend;
+    if (!m_loss.empty()) {
+        legend << legendEntry(m_below->brush().color(), QStringLiteral("▇"), tr("loss ≤ ε"))
+               << legendEntry(m_above->brush().color(), QStringLiteral("▇"),
+                              tr("loss > ε: pays for δ"));
+        if (marker)
+            legend << legendEntry(kMarkerColour, QStringLiteral("┆"),
+                                  tr("ε = %1").arg(formatNumber(m_epsilon)));
+        legend << tr("pessimistic PMF, grid d = %1, bins of %2")
+                      .arg(formatNumber(m_interval), formatNumber(m_binWidth, 2));
+        if (m_infinityMass > 0.0)
+            legend << tr("P[L = ∞] = %1").arg(formatNumber(m_infinityMass, 2));
+    }
+    setLegendEntries(legend);
+    setMessage(!m_clearMessage.isEmpty() ? m_clearMessage : QString());
+}
+
+} // namespace pbx::ui

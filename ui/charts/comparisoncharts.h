@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+// The comparison view's four charts: ε(k) of every strategy over the ledger's prefixes, the δ(ε)
+// privacy profile, the RDP curve over orders, and the privacy-loss distribution as a histogram.
+// Qt Charts stays inside these classes: their API takes plain numbers. Each chart is built once
+// (its series exist from the start, one per strategy, hidden while empty); updates replace() the
+// points and are coalesced by a 50 ms single-shot timer. Strategy colours and titles come from
+// ui/comparison/strategyinfo.h, so the table and the charts agree.
+#pragma once
+
+#include <QHash>
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+QT_FORWARD_DECLARE_CLASS(QAreaSeries)
+QT_FORWARD_DECLARE_CLASS(QChart)
+QT_FORWARD_DECLARE_CLASS(QChartView)
+QT_FORWARD_DECLARE_CLASS(QLabel)
+QT_FORWARD_DECLARE_CLASS(QLineSeries)
+QT_FORWARD_DECLARE_CLASS(QLogValueAxis)
+QT_FORWARD_DECLARE_CLASS(QScatterSeries)
+QT_FORWARD_DECLARE_CLASS(QTimer)
+QT_FORWARD_DECLARE_CLASS(QValueAxis)
+
+namespace pbx::ui {
+
+/// One strategy's curve: y over x (NaN: not applicable there, not drawn; +∞: not drawn).
+struct StrategyCurve
+{
+    QString name; ///< the core's strategy name: "basic" … "pld"
+    std::vector<double> x;
+    std::vector<double> y;
+};
+
+/// Shared frame: a QChartView, a wrapping legend below it (QLegend truncates in narrow space), a
+/// message shown instead of the plot when there is nothing to draw, and the coalescing timer.
+class ComparisonChart : public QWidget
+{
+    Q_OBJECT
+public:
+    ~ComparisonChart() override;
+
+    /// Applies pending changes now instead of waiting for the timer (screenshots, tests).
+    void flush();
+    /// The legend text (plain).
+    QString legendText() const;
+    /// Shown over the empty plot (e.g. "RDP does not apply: …"); empty hides it.
+    QString message() const;
+
+    static constexpr int coalesceMilliseconds = 50;
+
+protected:
+    explicit ComparisonChart(const QString &title, QWidget *parent);
+
+    void scheduleUpdate();
+    void setMessage(const QString &text);
+    void setLegendEntries(const QStringList &html);
+    /// "<glyph in colour> text", non-breaking inside, for setLegendEntries.
+    static QString legendEntry(const QColor &colour, const QString &glyph, const QString &text);
+    static void styleAxis(QObject *axis, double pointSize);
+    QChart *chart() const { return m_chart; }
+
+    /// Rebuilds the series from the stored data (called by the timer).
+    virtual void rebuild() = 0;
+
+private:
+    QChart *m_chart = nullptr;
+    QChartView *m_view = nullptr;
+    QLabel *m_legend = nullptr;
+    QLabel *m_message = nullptr;
+    QTimer *m_timer = nullptr;
+};
+
+/// ε at δ after k steps (or after request k) for every strategy, on one chart; an optional
+/// horizontal budget line.
+class CompositionCurveChart final : public ComparisonChart
+{
+    Q_OBJECT
+public:
+    explicit CompositionCurveChart(QWidget *parent = nullptr);
+    ~CompositionCurveChart() override;
+
+    /// Curves start at (0, 0). `xTitle`: "steps composed k" or "request #".
+    void setCurves(const std::vector<StrategyCurve> &curves, const QString &xTitle, double delta);
+    /// A dashed horizontal line at ε = `budget` (≤ 0: none).
+    void setBudget(double budget);
+    /// A note appended to the legend (e.g. a coarser PLD grid for the curves); empty: none.
+    void setNote(const QString &note);
+    void clear(const QString &message = {});
+
+    /// Points drawn for a strategy (the origin included); 0 when hidden.
+    int pointCount(const QString &name) const;
+
+protected:
+    void rebuild() override;
+
+private:
+    QHash<QString, QLineSeries *> m_series;
+    QLineSeries *m_budgetSeries = nullptr;
+    QValueAxis *m_axisX = nullptr;
+    QValueAxis *m_axisY = nullptr;
+    std::vector<StrategyCurve> m_curves;
+    QString m_xTitle;
+    double m_delta = 1e-5;
+    double m_budget = 0.0;
+    QString m_note;
+    QString m_clearMessage;
+};
+
+/// δ(ε) for every strategy on a log δ axis, with the queried δ (and ε) marked.
+class PrivacyProfileChart final : public ComparisonChart
+{
+    Q_OBJECT
+public:
+    explicit PrivacyProfileChart(QWidget *parent = nullptr);
+    ~PrivacyProfileChart() override;
+
+    /// Every curve shares `epsilons`; δ below the axis floor is drawn on the floor. A vertical
+    /// marker at `epsilonMarker` when > 0.
+    void setProfiles(const std::vector<StrategyCurve> &curves, double delta, double epsilonMarker);
+    void clear(const QString &message = {});
+
+    int pointCount(const QString &name) const;
+    double floor() const { return m_floor; }
+
+protected:
+    void rebuild() override;
+
+private:
+    QHash<QString, QLineSeries *> m_series;
+    QLineSeries *m_deltaLine = nullptr;
+    QLineSeries *m_epsilonLine = nullptr;
+    QValueAxis *m_axisX = nullptr;
+    QLogValueAxis *m_axisY = nullptr;
+    std::vector<StrategyCurve> m_curves;
+    double m_delta = 1e-5;
+    double m_epsilonMarker = 0.0;
+    double m_floor = 1e-12;
+    QString m_clearMessage;
+};
+
+/// The composed RDP curve ε̂(α) over orders (log axis) and the ε at δ each order would give; the
+/// optimal order is marked.
+class RdpCurveChart final : public ComparisonChart
+{
+    Q_OBJECT
+public:
+    explicit RdpCurveChart(QWidget *parent = nullptr);
+    ~RdpCurveChart() override;
+
+    void setCurve(std::vector<double> orders, std::vector<double> rdp,
+                  std::vector<double> epsilonByOrder, double optimalOrder, double delta);
+    /// Nothing to draw, and why.
+    void clear(const QString &message);
+
+    int pointCount() const;
+    double optimalOrder() const { return m_optimal; }
+
+protected:
+    void rebuild() override;
+
+private:
+    QLineSeries *m_rdpSeries = nullptr;
+    QLineSeries *m_epsilonSeries = nullptr;
+    QScatterSeries *m_optimumSeries = nullptr;
+    QLogValueAxis *m_axisX = nullptr;
+    QValueAxis *m_axisY = nullptr;
+    std::vector<double> m_orders;
+    std::vector<double> m_rdp;
+    std::vector<double> m_epsilon;
+    double m_optimal = 0.0;
+    double m_delta = 1e-5;
+    QString m_clearMessage;
+};
+
+/// The composed privacy-loss distribution: mass per bin against the loss ℓ (log mass axis), the
+/// mass beyond ε (what δ pays for) in another colour, and a marker at ε.
+class PldHistogramChart final : public ComparisonChart
+{
+    Q_OBJECT
+public:
+    explicit PldHistogramChart(QWidget *parent = nullptr);
+    ~PldHistogramChart() override;
+
+    /// Bins centred at `loss` of width `binWidth` with `mass`; `epsilon` the threshold marked
+    /// (PLD's ε at δ); `infinityMass` P[L = ∞].
+    void setHistogram(std::vector<double> loss, std::vector<double> mass, double binWidth,
+                      double epsilon, double infinityMass, double interval, bool addDirection);
+    void clear(const QString &message);
+
+    int binCount() const;
+    /// Total mass drawn beyond ε (tests, accessibility).
+    double massBeyondEpsilon() const;
+
+protected:
+    void rebuild() override;
+
+private:
+    QAreaSeries *m_below = nullptr;
+    QAreaSeries *m_above = nullptr;
+    QLineSeries *m_belowUpper = nullptr;
+    QLineSeries *m_belowLower = nullptr;
+    QLineSeries *m_aboveUpper = nullptr;
+    QLineSeries *m_aboveLower = nullptr;
+    QLineSeries *m_epsilonLine = nullptr;
+    QValueAxis *m_axisX = nullptr;
+    QLogValueAxis *m_axisY = nullptr;
+    std::vector<double> m_loss;
+    std::vector<double> m_mass;
+    double m_binWidth = 0.0;
+    double m_epsilon = 0.0;
+    double m_infinityMass = 0.0;
+    double m_interval = 0.0;
+    bool m_add = false;
+    QString m_clearMessage;
+};
+
+} // namespace pbx::ui

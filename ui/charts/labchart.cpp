@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+#include "ui/charts/labchart.h"
+
+#include "ui/charts/errorbarchartview.h"
+
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pbx::ui {
+
+namespace {
+
+/// Sets `axis` to [0, top] with `top` the first multiple ≥ `max` of a 1, 2, 2.5 or 5 × 10^k step
+/// giving about `intervals` intervals (applyNiceNumbers() tends to overshoot by half the range).
+void setNiceRange(QValueAxis *axis, double max, int targetIntervals)
+{
+    if (!(max > 0.0))
+        max = 1.0;
+    const double raw = max / targetIntervals;
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10.0 * power;
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        if (m * power >= raw * (1 - 1e-12)) {
+            step = m * power;
+            break;
+        }
+    }
+    const int intervals = static_cast<int>(std::ceil(max / step - 1e-9));
+    axis->setRange(0.0, intervals * step);
+    axis->setTickCount(intervals + 1);
+}
+
+} // namespace
+
+LabChart::LabChart(QWidget *parent) : QWidget(parent)
+{
+    m_chart = new QChart;
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->setBackgroundRoundness(0);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_chart->legend()->setAlignment(Qt::AlignRight);
+    m_chart->legend()->setShowToolTips(true);
+
+    m_axisX = new QValueAxis;
+    m_axisX->setTitleText(tr("ε spent (mean over repetitions)"));
+    m_axisX->setLabelFormat(QStringLiteral("%.3g"));
+    m_axisY = new QValueAxis;
+    m_axisY->setTitleText(tr("counts answered within target (mean)"));
+    m_axisY->setLabelFormat(QStringLiteral("%.4g"));
+    for (QValueAxis *axis : {m_axisX, m_axisY}) {
+        QFont titleFont = axis->titleFont();
+        titleFont.setPointSizeF(font().pointSizeF() * 0.9);
+        titleFont.setBold(false);
+        axis->setTitleFont(titleFont);
+    }
+    m_chart->addAxis(m_axisX, Qt::AlignBottom);
+    m_chart->addAxis(m_axisY, Qt::AlignLeft);
+
+    m_view = new ErrorBarChartView(m_chart, this);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumSize(320, 240);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+
+    m_timer = new QTimer(this);
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(coalesceMilliseconds);
+    connect(m_timer, &QTimer::timeout, this, &LabChart::rebuild);
+    setToolTip(tr("Each curve follows one method through the query stream: how many counts it "
+                  "has answered within the target against the budget it has spent (both "
+                  "averaged over repetitions). The bar at the end of a curve is ±1 standard "
+                  "deviation of the final count over repetitions."));
+    rebuild();
+}
+
+LabChart::~LabChart() = default;
+
+void LabChart::setCurves(std::span<const Curve> curves)
+{
+    m_curves.assign(curves.begin(), curves.end());
+    scheduleUpdate();
+}
+
+void LabChart::clear()
+{
+    m_curves.clear();
+    scheduleUpdate();
+}
+
+int LabChart::curveCount() const
+{
+    return static_cast<int>(std::count_if(m_series.cbegin(), m_series.cend(), [](const QLineSeries *s) {
+        return s->isVisible() && s->count() > 0;
+    }));
+}
+
+QStringList LabChart::curveNames() const
+{
+    QStringList names;
+    for (const QLineSeries *series : m_series) {
+        if (series->isVisible() && series->count() > 0)
+            names << series->name();
+    }
+    return names;
+}
+
+int LabChart::pointCount(int index) const
+{
+    if (index < 0 || index >= m_series.size() || !m_series[index]->isVisible())
+        return 0;
+    return static_cast<int>(m_series[index]->count());
+}
+
+int LabChart::errorBarCount() const
+{
+    return m_view->barCount();
+}
+
+void LabChart::flush()
+{
+    if (m_timer->isActive()) {
+        m_timer->stop();
+        rebuild();
+    }
+}
+
+void LabChart::scheduleUpdate()
+{
+    if (!m_timer->isActive())
+        m_timer->start();
+}
+
+void LabChart::rebuild()
+{
+    while (m_series.size() < static_cast<qsizetype>(m_curves.size())) {
+        auto *series = new QLineSeries;
+        m_chart->addSeries(series);
+        series->attachAxis(m_axisX);
+        series->attachAxis(m_axisY);
+        m_series.append(series);
+    }
+    double xMax = 0.0;
+    double yMax = 0.0;
+    QList<ErrorBarChartView::Bar> bars;
+    for (qsizetype i = 0; i < m_series.size(); ++i) {
+        QLineSeries *series = m_series[i];
+        const bool used = i < static_cast<qsizetype>(m_curves.size());
+        series->setVisible(used);
+        const auto markers = m_chart->legend()->markers(series);
+        for (QLegendMarker *marker : markers)
+            marker->setVisible(used);
+        if (!used) {
+            series->clear();
+            continue;
+        }
+        const Curve &curve = m_curves[static_cast<std::size_t>(i)];
+        series->setName(curve.name);
+        series->setPen(QPen(curve.colour, curve.style == Qt::SolidLine ? 2.2 : 1.8, curve.style));
+        const std::size_t n = std::min(curve.epsilon.size(), curve.answered.size());
+        QList<QPointF> points;
+        points.reserve(static_cast<qsizetype>(n) + 1);
+        points.append(QPointF(0.0, 0.0));
+        for (std::size_t k = 0; k < n; ++k) {
+            points.append(QPointF(curve.epsilon[k], curve.answered[k]));
+            xMax = std::max(xMax, curve.epsilon[k]);
+            yMax = std::max(yMax, curve.answered[k]);
+        }
+        series->replace(points);
+        if (n > 0) {
+            const double x = curve.epsilon[n - 1];
+            const double y = curve.answered[n - 1];
+            // Curves often end at the same ε (the whole budget): fan their bars out a little.
+            const double offset
+                = (static_cast<double>(i) - (static_cast<double>(m_curves.size()) - 1) / 2.0) * 5.0;
+            bars.append(
+                {x, std::max(0.0, y - curve.finalSd), y + curve.finalSd, curve.colour, series, 1.8, offset});
+            yMax = std::max(yMax, y + curve.finalSd);
+        }
+    }
+    m_view->setBars(bars);
+    // Headroom on x so the spread bars at the curves' ends are not cut by the plot edge.
+    setNiceRange(m_axisX, xMax * 1.06, 6);
+    setNiceRange(m_axisY, yMax > 0.0 ? yMax * 1.04 : 10.0, 5);
+    for (QValueAxis *axis : {m_axisX, m_axisY}) {
+        const QString format = axis->labelFormat();
+        axis->setLabelFormat(QString());
+        axis->setLabelFormat(format);
+    }
+}
+
+} // namespace pbx::ui

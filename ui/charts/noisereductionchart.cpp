@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+#include "ui/charts/noisereductionchart.h"
+
+#include "ui/charts/errorbarchartview.h"
+#include "ui/util/numberformat.h"
+
+#include <QCategoryAxis>
+#include <QChart>
+#include <QLabel>
+#include <QLegend>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pbx::ui {
+
+namespace {
+
+const QColor kEstimateColour(0x25, 0x63, 0xc9);
+const QColor kBarColour(0x7d, 0x9c, 0xd6);
+const QColor kThresholdColour(0xc2, 0x6a, 0x12);
+const QColor kMetColour(0x1f, 0x8a, 0x4c);
+const QColor kNotMetColour(0xc6, 0x3b, 0x34);
+
+/// The acceptance threshold of a relative target at half-width w: y ≥ w(1+α)/α (§7.2).
+double thresholdFor(double halfWidth, double alpha)
+{
+    return halfWidth * (1.0 + alpha) / alpha;
+}
+
+} // namespace
+
+NoiseReductionChart::NoiseReductionChart(QWidget *parent) : QWidget(parent)
+{
+    m_chart = new QChart;
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->setBackgroundRoundness(0);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_chart->legend()->setVisible(false); // a wrapping label below, as in the path chart
+
+    m_axisX = new QCategoryAxis; // over log10(scale)
+    m_axisX->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    m_axisX->setReverse(true); // noise shrinks to the right
+    m_axisY = new QValueAxis;
+    m_axisY->setLabelFormat(QStringLiteral("%.6g"));
+    for (QAbstractAxis *axis : std::initializer_list<QAbstractAxis *>{m_axisX, m_axisY}) {
+        QFont titleFont = axis->titleFont();
+        titleFont.setPointSizeF(font().pointSizeF() * 0.9);
+        titleFont.setBold(false);
+        axis->setTitleFont(titleFont);
+    }
+    m_axisY->setTitleText(tr("released estimate"));
+    m_chart->addAxis(m_axisX, Qt::AlignBottom);
+    m_chart->addAxis(m_axisY, Qt::AlignLeft);
+
+    m_thresholdSeries = new QLineSeries;
+    m_thresholdSeries->setPen(QPen(kThresholdColour, 1.6, Qt::DashLine));
+    m_estimateSeries = new QLineSeries;
+    m_estimateSeries->setPen(QPen(kEstimateColour, 1.4));
+    m_estimateSeries->setPointsVisible(true);
+    m_estimateSeries->setMarkerSize(6.0);
+    m_stopSeries = new QScatterSeries;
+    m_stopSeries->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_stopSeries->setMarkerSize(13.0);
+    m_stopSeries->setBorderColor(Qt::white);
+    for (QXYSeries *series :
+         std::initializer_list<QXYSeries *>{m_thresholdSeries, m_estimateSeries, m_stopSeries}) {
+        m_chart->addSeries(series);
+        series->attachAxis(m_axisX);
+        series->attachAxis(m_axisY);
+    }
+
+    m_view = new ErrorBarChartView(m_chart, this);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumSize(260, 200);
+    m_legend = new QLabel(this);
+    m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setContentsMargins(6, 2, 6, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
+
+    m_timer = new QTimer(this);
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(coalesceMilliseconds);
+    connect(m_timer, &QTimer::timeout, this, &NoiseReductionChart::rebuild);
+    rebuild();
+}
+
+NoiseReductionChart::~NoiseReductionChart() = default;
+
+void NoiseReductionChart::setLevels(std::span<const Level> levels, const QString &scaleName,
+                                    std::optional<double> relativeAlpha, std::optional<double> absoluteTarget)
+{
+    m_levels.assign(levels.begin(), levels.end());
+    m_scaleName = scaleName;
+    m_alpha = relativeAlpha;
+    m_absoluteTarget = absoluteTarget;
+    scheduleUpdate();
+}
+
+void NoiseReductionChart::clear()
+{
+    m_levels.clear();
+    m_alpha.reset();
+    m_absoluteTarget.reset();
+    scheduleUpdate();
+}
+
+int NoiseReductionChart::pointCount() const
+{
+    return static_cast<int>(m_estimateSeries->count());
+}
+
+int NoiseReductionChart::errorBarCount() const
+{
+    return m_view->barCount();
+}
+
+int NoiseReductionChart::thresholdPointCount() const
+{
+    return static_cast<int>(m_thresholdSeries->count());
+}
+
+std::optional<QPointF> NoiseReductionChart::stopPoint() const
+{
+    return m_stopPoint;
+}
+
+QStringList NoiseReductionChart::seriesNames() const
+{
+    QStringList names;
+    for (const QAbstractSeries *series : m_chart->series()) {
+        if (series->isVisible() && !series->name().isEmpty())
+            names << series->name();
+    }
+    return names;
+}
+
+QString NoiseReductionChart::legendText() const
+{
+    return m_legend->text();
+}
+
+void NoiseReductionChart::flush()
+{
+    if (m_timer->isActive()) {
+        m_timer->stop();
+        rebuild();
+    }
+}
+
+void NoiseReductionChart::scheduleUpdate()
+{
+    if (!m_timer->isActive())
+        m_timer->start();
+}
+
+void NoiseReductionChart::rebuild()
+{
+    QList<QPointF> estimates;
+    QList<QPointF> thresholds;
+    QList<ErrorBarChartView::Bar> bars;
+    double minScale = std::numeric_limits<double>::infinity();
+    double maxScale = 0.0;
+    double yMin = std::numeric_limits<double>::infinity();
+    double yMax = -std::numeric_limits<double>::infinity();
+    // The threshold is drawn on the side of the final estimate (a count's is positive).
+    const double sign = !m_levels.empty() && m_levels.back().estimate < 0.0 ? -1.0 : 1.0;
+    for (const Level &level : m_levels) {
+        if (!(level.scale > 0.0) || !std::isfinite(level.scale))
+            continue;
+        const double x = std::log10(level.scale);
+        estimates.append(QPointF(x, level.estimate));
+        minScale = std::min(minScale, level.scale);
+        maxScale = std::max(maxScale, level.scale);
+        yMin = std::min(yMin, level.estimate);
+        yMax = std::max(yMax, level.estimate);
+        if (std::isfinite(level.halfWidth)) {
+            bars.append({x, level.estimate - level.halfWidth, level.estimate + level.halfWidth, kBarColour,
+                         m_estimateSeries, 1.3});
+            if (m_alpha && *m_alpha > 0.0)
+                thresholds.append(QPointF(x, sign * thresholdFor(level.halfWidth, *m_alpha)));
+        }
+    }
+    // The stopping level is in full view: its whole error bar and its threshold; noisier levels'
+    // bars and thresholds may run off the plot (they are clipped).
+    QList<QPointF> stop;
+    bool stoppedMet = false;
+    m_stopPoint.reset();
+    if (!estimates.isEmpty()) {
+        const Level &last = m_levels.back();
+        stop.append(QPointF(std::log10(last.scale), last.estimate));
+        m_stopPoint = QPointF(last.scale, last.estimate);
+        stoppedMet = last.accepted;
+        if (std::isfinite(last.halfWidth)) {
+            yMin = std::min(yMin, last.estimate - last.halfWidth);
+            yMax = std::max(yMax, last.estimate + last.halfWidth);
+            if (!thresholds.isEmpty()) {
+                yMin = std::min(yMin, thresholds.constLast().y());
+                yMax = std::max(yMax, thresholds.constLast().y());
+            }
+        }
+        // Make the last bar bold, in the stopping colour.
+        if (!bars.isEmpty() && std::isfinite(last.halfWidth)) {
+            bars.last().colour = stoppedMet ? kMetColour : kNotMetColour;
+            bars.last().width = 2.2;
+        }
+    }
+    m_estimateSeries->replace(estimates);
+    m_thresholdSeries->replace(thresholds);
+    m_stopSeries->replace(stop);
+    m_stopSeries->setColor(stoppedMet ? kMetColour : kNotMetColour);
+    m_view->setBars(bars);
+
+    // Axes: x a little beyond the scales, labelled at round scales (1, 2, 5 × 10^k, or finer
+    // when the range is narrow); y a little beyond the estimates and the stopping level's bar.
+    if (estimates.isEmpty()) {
+        minScale = 1.0;
+        maxScale = 10.0;
+        yMin = 0.0;
+        yMax = 1.0;
+    }
+    const double logMin = std::log10(minScale) - 0.08;
+    const double logMax = std::log10(std::max(maxScale, minScale * 1.5)) + 0.08;
+    for (const QString &label : m_axisX->categoriesLabels())
+        m_axisX->remove(label);
+    QList<double> ticks;
+    for (const QList<double> &mantissas : {QList<double>{1, 2, 5}, QList<double>{1, 1.5, 2, 3, 5, 7},
+                                           QList<double>{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9}}) {
+        ticks.clear();
+        for (int e = static_cast<int>(std::floor(logMin)); e <= static_cast<int>(std::ceil(logMax)); ++e) {
+            for (double m : mantissas) {
+                const double value = m * std::pow(10.0, e);
+                const double at = std::log10(value);
+                if (at >= logMin && at <= logMax)
+                    ticks.append(value);
+            }
+        }
+        if (ticks.size() >= 3)
+            break;
+    }
+    m_axisX->setRange(logMin, logMax);
+    m_axisX->setStartValue(logMin);
+    for (double value : std::as_const(ticks))
+        m_axisX->append(formatNumber(value, 3), std::log10(value));
+    m_axisX->setTitleText(tr("noise scale %1 (log) — less noise →").arg(m_scaleName));
+    const double span = yMax - yMin;
+    const double pad = span > 0.0 ? span * 0.08 : std::max(1.0, std::fabs(yMax) * 0.1);
+    m_axisY->setRange(yMin - pad, yMax + pad);
+    m_axisY->applyNiceNumbers();
+    // Qt 6.4 caches the axis label width; re-setting the format measures the new labels.
+    const QString format = m_axisY->labelFormat();
+    m_axisY->setLabelFormat(QString());
+    m_axisY->setLabelFormat(format);
+
+    m_estimateSeries->setName(tr("released estimate ± half-width"));
+    m_thresholdSeries->setName(
+        m_alpha ? tr("accept when estimate ≥ w·(1+α)/α, α = %1 %").arg(formatNumber(*m_alpha * 100.0, 3))
+                : QString());
+    m_thresholdSeries->setVisible(m_alpha.has_value());
+    m_stopSeries->setName(stoppedMet ? tr("stopping level: target met")
+                                     : tr("stopping level: target not met"));
+    const auto key = [](const QColor &colour, const QString &glyph, const QString &text) {
+        // Non-breaking spaces and hyphens: entries wrap as wholes.
+        return QStringLiteral("<span style='color:%1; font-weight:bold'>%2</span>&nbsp;%3")
+            .arg(colour.name(), glyph,
+                 text.toHtmlEscaped().replace(u' ', QStringLiteral("&nbsp;")).replace(u'-', QChar(0x2011)));
+    };
+    QStringList entries;
+    entries << key(kEstimateColour, QStringLiteral("━●"), m_estimateSeries->name());
+    if (m_alpha)
+        entries << key(kThresholdColour, QStringLiteral("╌"), m_thresholdSeries->name());
+    else if (m_absoluteTarget)
+        entries << key(kThresholdColour, QStringLiteral("↕"),
+                       tr("accept when half-width ≤ %1").arg(formatNumber(*m_absoluteTarget)));
+    if (!estimates.isEmpty())
+        entries << key(stoppedMet ? kMetColour : kNotMetColour, QStringLiteral("⬤"), m_stopSeries->name());
+    m_legend->setText(entries.join(QStringLiteral(" &nbsp; ")));
+}
+
+} // namespace pbx::ui

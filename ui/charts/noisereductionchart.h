@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// Inside one request: the released estimate at each noise level, noisiest first (x = the level's
+// noise scale σ or b on a reversed log scale, so noise shrinks to the right; the axis is a
+// category axis over log10(scale) so its labels are round scales, not only powers of ten), with its error bar
+// (± half-width), the acceptance threshold w(1+α)/α for a relative target (accuracy-first.md
+// §7.2), and the stopping level highlighted. Only released values and public scales are plotted:
+// never the true answer (§8.1 rule 2). Built once; updates replace() the points and are coalesced
+// by a 50 ms single-shot timer.
+#pragma once
+
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <optional>
+#include <span>
+#include <vector>
+
+QT_FORWARD_DECLARE_CLASS(QTimer)
+QT_FORWARD_DECLARE_CLASS(QLabel)
+QT_FORWARD_DECLARE_CLASS(QChart)
+QT_FORWARD_DECLARE_CLASS(QLineSeries)
+QT_FORWARD_DECLARE_CLASS(QScatterSeries)
+QT_FORWARD_DECLARE_CLASS(QCategoryAxis)
+QT_FORWARD_DECLARE_CLASS(QValueAxis)
+
+namespace pbx::ui {
+
+class ErrorBarChartView;
+
+class NoiseReductionChart final : public QWidget
+{
+    Q_OBJECT
+public:
+    /// One released level.
+    struct Level
+    {
+        double scale = 0.0;     ///< noise scale of the level (σ or b), > 0
+        double estimate = 0.0;  ///< the released estimate
+        double halfWidth = 0.0; ///< its error bound (+∞: none)
+        bool accepted = false;  ///< it proved the target
+    };
+
+    explicit NoiseReductionChart(QWidget *parent = nullptr);
+    ~NoiseReductionChart() override;
+
+    /// The levels in release order (noisiest first); the last one is where the mechanism
+    /// stopped. `scaleName` labels the x axis ("σ" or "b"); `relativeAlpha` set: draw the
+    /// acceptance threshold w(1+α)/α of a relative target. `absoluteTarget` set: the target's
+    /// ±a, named in the legend (the check is on the half-width, not on the estimate).
+    void setLevels(std::span<const Level> levels, const QString &scaleName,
+                   std::optional<double> relativeAlpha, std::optional<double> absoluteTarget = {});
+    void clear();
+
+    /// Points currently drawn (lags setLevels by one coalescing interval; see flush()).
+    int pointCount() const;
+    /// Error bars currently drawn.
+    int errorBarCount() const;
+    /// Threshold points currently drawn (0 without a relative target).
+    int thresholdPointCount() const;
+    /// The highlighted stopping point (x = scale, y = estimate); nullopt when none is drawn.
+    std::optional<QPointF> stopPoint() const;
+    /// The names of the visible series.
+    QStringList seriesNames() const;
+    /// The legend as shown (rich text).
+    QString legendText() const;
+    void flush();
+
+    static constexpr int coalesceMilliseconds = 50;
+
+private:
+    void scheduleUpdate();
+    void rebuild();
+
+    QChart *m_chart = nullptr;
+    ErrorBarChartView *m_view = nullptr;
+    QLineSeries *m_estimateSeries = nullptr;
+    QLineSeries *m_thresholdSeries = nullptr;
+    QScatterSeries *m_stopSeries = nullptr;
+    QCategoryAxis *m_axisX = nullptr;
+    QValueAxis *m_axisY = nullptr;
+    QTimer *m_timer = nullptr;
+    QLabel *m_legend = nullptr;
+
+    std::vector<Level> m_levels;
+    QString m_scaleName = QStringLiteral("σ");
+    std::optional<double> m_alpha;
+    std::optional<double> m_absoluteTarget;
+    std::optional<QPointF> m_stopPoint; ///< as drawn: (scale, estimate)
+};
+
+} // namespace pbx::ui

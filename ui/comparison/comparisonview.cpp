@@ -1,0 +1,853 @@
+// SPDX-License-Identifier: MIT
+#include "ui/comparison/comparisonview.h"
+
+#include "core/accounting/session_ledger.h"
+#include "ui/charts/comparisoncharts.h"
+#include "ui/comparison/exampleplans.h"
+#include "ui/comparison/planeditor.h"
+#include "ui/comparison/planmodel.h"
+#include "ui/comparison/strategyinfo.h"
+#include "ui/comparison/strategyresultsmodel.h"
+#include "ui/sessiondocument.h"
+#include "ui/util/numberformat.h"
+#include "ui/widgets/scientificspinbox.h"
+
+#include <QButtonGroup>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QRegularExpression>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QShowEvent>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QTimer>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace pbx::ui {
+
+namespace {
+
+constexpr int kMaxPrefixPoints = 30;
+constexpr std::size_t kManyDistinctSteps = 40;
+
+QGroupBox *groupBox(const QString &title, QWidget *content, QWidget *parent)
+{
+    auto *box = new QGroupBox(title, parent);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(8, 6, 8, 8);
+    layout->addWidget(content);
+    return box;
+}
+
+} // namespace
+
+ComparisonView::ComparisonView(QWidget *parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("comparisonView"));
+    m_undoStack = new QUndoStack(this);
+    m_plan = new PlanModel(this);
+    m_plan->setUndoStack(m_undoStack);
+    m_sessionModel = new PlanModel(this);
+    m_sessionModel->setReadOnly(true);
+    m_results = new StrategyResultsModel(this);
+
+    // The plan starts as the first example, as loaded data rather than an undoable edit.
+    const auto examples = examplePlans();
+    if (!examples.isEmpty())
+        m_plan->setLedgerRaw(examples.front().ledger);
+
+    m_planEditor = new PlanEditor(m_plan, m_undoStack, this);
+    m_sourceStack = new QStackedWidget(this);
+    m_sourceStack->addWidget(createSessionPage());
+    m_sourceStack->addWidget(m_planEditor);
+
+    m_resultsView = new QTableView(this);
+    m_resultsView->setObjectName(QStringLiteral("strategyTable"));
+    m_resultsView->setModel(m_results);
+    m_resultsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_resultsView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_resultsView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_resultsView->setWordWrap(true);
+    m_resultsView->setTextElideMode(Qt::ElideRight);
+    m_resultsView->verticalHeader()->setVisible(false);
+    m_resultsView->horizontalHeader()->setStretchLastSection(true);
+    m_resultsView->horizontalHeader()->setHighlightSections(false);
+    m_resultsView->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_resultsView->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    // Rows grow to their wrapped text, so a not-applicable reason is read in full.
+    m_resultsView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    {
+        const QFontMetrics metrics(m_resultsView->font());
+        m_resultsView->setColumnWidth(StrategyResultsModel::Strategy,
+                                      metrics.horizontalAdvance(QStringLiteral("Privacy-loss distribution")) + 40);
+        m_resultsView->setColumnWidth(StrategyResultsModel::Value,
+                                      metrics.horizontalAdvance(QStringLiteral("ε at δ = 1e-10")) + 24);
+    }
+    m_explanation = new QTextBrowser(this);
+    m_explanation->setObjectName(QStringLiteral("strategyExplanation"));
+    m_explanation->setOpenLinks(false);
+    m_explanation->setFrameShape(QFrame::NoFrame);
+    m_explanation->viewport()->setAutoFillBackground(false);
+
+    m_curveChart = new CompositionCurveChart(this);
+    m_profileChart = new PrivacyProfileChart(this);
+    m_rdpChart = new RdpCurveChart(this);
+    m_pldChart = new PldHistogramChart(this);
+    auto *charts = new QWidget(this);
+    auto *grid = new QGridLayout(charts);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setSpacing(6);
+    grid->addWidget(m_curveChart, 0, 0);
+    grid->addWidget(m_profileChart, 0, 1);
+    grid->addWidget(m_rdpChart, 1, 0);
+    grid->addWidget(m_pldChart, 1, 1);
+
+    auto *left = new QSplitter(Qt::Vertical, this);
+    left->setChildrenCollapsible(false);
+    left->addWidget(groupBox(tr("Ledger"), m_sourceStack, left));
+    left->addWidget(groupBox(tr("Every strategy on this ledger"), m_resultsView, left));
+    left->addWidget(groupBox(tr("Why the numbers differ"), m_explanation, left));
+    left->setStretchFactor(0, 2);
+    left->setStretchFactor(1, 3);
+    left->setStretchFactor(2, 3);
+    left->setSizes({200, 330, 260});
+
+    auto *main = new QSplitter(Qt::Horizontal, this);
+    main->setChildrenCollapsible(false);
+    main->addWidget(left);
+    main->addWidget(charts);
+    main->setStretchFactor(0, 2);
+    main->setStretchFactor(1, 3);
+    main->setSizes({540, 850});
+
+    m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setWordWrap(true);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 4);
+    layout->setSpacing(6);
+    layout->addWidget(createTopBar());
+    layout->addWidget(main, 1);
+    layout->addWidget(m_status);
+
+    m_timer = new QTimer(this);
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(coalesceMilliseconds);
+    connect(m_timer, &QTimer::timeout, this, &ComparisonView::startJob);
+
+    connect(&m_watcher, &QFutureWatcher<ComparisonResult>::resultReadyAt, this,
+            &ComparisonView::onResultReady);
+    connect(&m_watcher, &QFutureWatcher<ComparisonResult>::finished, this,
+            &ComparisonView::onJobFinished);
+    connect(&m_watcher, &QFutureWatcher<ComparisonResult>::progressValueChanged, m_progress,
+            &QProgressBar::setValue);
+    connect(&m_watcher, &QFutureWatcher<ComparisonResult>::progressTextChanged, this,
+            [this](const QString &text) {
+                if (m_running)
+                    setStatus(tr("Computing… %1").arg(text));
+            });
+
+    connect(m_plan, &PlanModel::planChanged, this, [this] {
+        if (m_source == Source::Plan) {
+            m_ledger = m_plan->ledger();
+            scheduleRecompute();
+        }
+    });
+    connect(m_resultsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &ComparisonView::updateExplanation);
+
+    m_results->clear();
+    setSource(Source::Plan);
+    selectStrategy(QStringLiteral("basic"));
+}
+
+ComparisonView::~ComparisonView()
+{
+    // Results of these jobs are not wanted; the jobs hold copies of their input, so waiting is
+    // only about not leaving work running past the view (and the application).
+    m_watcher.disconnect(this);
+    m_future.cancel();
+    for (auto &future : m_retired)
+        future.cancel();
+    m_future.waitForFinished();
+    for (auto &future : m_retired)
+        future.waitForFinished();
+}
+
+QWidget *ComparisonView::createTopBar()
+{
+    auto *bar = new QWidget(this);
+    m_sessionRadio = new QRadioButton(tr("This session's ledger"), bar);
+    m_planRadio = new QRadioButton(tr("Planned workload"), bar);
+    m_sessionRadio->setToolTip(tr("What the releases of this session would cost under every "
+                                  "composition strategy"));
+    m_planRadio->setToolTip(tr("What a workload would cost before running it (planning spends "
+                               "nothing)"));
+    auto *sourceGroup = new QButtonGroup(bar);
+    sourceGroup->addButton(m_sessionRadio);
+    sourceGroup->addButton(m_planRadio);
+    connect(m_sessionRadio, &QRadioButton::toggled, this, [this](bool on) {
+        if (on)
+            setSource(Source::Session);
+    });
+    connect(m_planRadio, &QRadioButton::toggled, this, [this](bool on) {
+        if (on)
+            setSource(Source::Plan);
+    });
+
+    m_epsilonMode = new QRadioButton(tr("ε at δ ="), bar);
+    m_deltaMode = new QRadioButton(tr("δ at ε ="), bar);
+    auto *modeGroup = new QButtonGroup(bar);
+    modeGroup->addButton(m_epsilonMode);
+    modeGroup->addButton(m_deltaMode);
+    m_epsilonMode->setChecked(true);
+    m_deltaSpin = new ScientificSpinBox(bar);
+    m_deltaSpin->setRange(1e-15, 0.5);
+    m_deltaSpin->setMultiplicativeStep(10.0);
+    m_deltaSpin->setValue(1e-5);
+    m_deltaSpin->setToolTip(tr("δ at which every strategy reports its ε (also the δ of the ε(k) "
+                               "chart)"));
+    m_epsilonSpin = new ScientificSpinBox(bar);
+    m_epsilonSpin->setRange(1e-3, 100.0);
+    m_epsilonSpin->setSingleStep(0.1);
+    m_epsilonSpin->setValue(1.0);
+    m_epsilonSpin->setToolTip(tr("ε at which every strategy reports its δ"));
+    for (ScientificSpinBox *spin : {m_deltaSpin, m_epsilonSpin}) {
+        spin->setKeyboardTracking(false);
+        connect(spin, &QDoubleSpinBox::valueChanged, this, &ComparisonView::scheduleRecompute);
+    }
+    connect(m_epsilonMode, &QRadioButton::toggled, this, [this] {
+        updateQueryWidgets();
+        scheduleRecompute();
+    });
+
+    m_intervalBox = new QComboBox(bar);
+    m_intervalBox->addItem(tr("d = 1e-3 (fast)"), 1e-3);
+    m_intervalBox->addItem(tr("d = 1e-4"), 1e-4);
+    m_intervalBox->addItem(tr("d = 1e-5 (fine, slow)"), 1e-5);
+    m_intervalBox->setCurrentIndex(1);
+    m_intervalBox->setToolTip(tr("Grid step of the privacy-loss distribution: finer is tighter "
+                                 "(the optimistic–pessimistic bracket narrows) and slower."));
+    connect(m_intervalBox, &QComboBox::activated, this, &ComparisonView::scheduleRecompute);
+
+    m_progress = new QProgressBar(bar);
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_progress->setFixedWidth(160);
+    m_progress->setVisible(false);
+    m_cancelButton = new QPushButton(tr("Cancel"), bar);
+    m_cancelButton->setEnabled(false);
+    m_cancelButton->setToolTip(tr("Stop the computation; its partial results are discarded"));
+    connect(m_cancelButton, &QPushButton::clicked, this, &ComparisonView::cancel);
+    m_recomputeButton = new QPushButton(tr("Recompute"), bar);
+    m_recomputeButton->setToolTip(tr("Compute again now"));
+    connect(m_recomputeButton, &QPushButton::clicked, this, &ComparisonView::recomputeNow);
+
+    auto *layout = new QHBoxLayout(bar);
+    layout->setContentsMargins(2, 0, 2, 0);
+    layout->setSpacing(6);
+    auto *sourceLabel = new QLabel(tr("<b>Compare</b>"), bar);
+    layout->addWidget(sourceLabel);
+    layout->addWidget(m_sessionRadio);
+    layout->addWidget(m_planRadio);
+    layout->addSpacing(18);
+    layout->addWidget(new QLabel(tr("<b>Report</b>"), bar));
+    layout->addWidget(m_epsilonMode);
+    layout->addWidget(m_deltaSpin);
+    layout->addWidget(m_deltaMode);
+    layout->addWidget(m_epsilonSpin);
+    layout->addSpacing(18);
+    layout->addWidget(new QLabel(tr("<b>PLD grid</b>"), bar));
+    layout->addWidget(m_intervalBox);
+    layout->addStretch(1);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_cancelButton);
+    layout->addWidget(m_recomputeButton);
+    updateQueryWidgets();
+    return bar;
+}
+
+QWidget *ComparisonView::createSessionPage()
+{
+    auto *page = new QWidget(this);
+    m_sessionSummary = new QLabel(page);
+    m_sessionSummary->setWordWrap(true);
+    m_sessionSummary->setTextFormat(Qt::RichText);
+    m_sessionTable = new QTableView(page);
+    m_sessionTable->setObjectName(QStringLiteral("sessionLedgerTable"));
+    m_sessionTable->setModel(m_sessionModel);
+    m_sessionTable->setSelectionMode(QAbstractItemView::NoSelection);
+    m_sessionTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_sessionTable->setAlternatingRowColors(true);
+    m_sessionTable->setWordWrap(false);
+    m_sessionTable->verticalHeader()->setDefaultSectionSize(m_sessionTable->fontMetrics().height() + 6);
+    m_sessionTable->horizontalHeader()->setStretchLastSection(true);
+    for (int column : {PlanModel::Delta, PlanModel::Count, PlanModel::Sampling, PlanModel::Rate})
+        m_sessionTable->setColumnHidden(column, true);
+    const QFontMetrics metrics(m_sessionTable->font());
+    m_sessionTable->setColumnWidth(PlanModel::Mechanism,
+                                   metrics.horizontalAdvance(QStringLiteral("Laplace noise reduction")) + 16);
+    m_sessionTable->setColumnWidth(PlanModel::Parameter, metrics.horizontalAdvance(QStringLiteral("σ = 1,234,567")) + 16);
+    m_sessionTable->setColumnWidth(PlanModel::Sensitivity, metrics.horizontalAdvance(QStringLiteral("5,000")) + 16);
+
+    auto *copy = new QPushButton(tr("Use as plan"), page);
+    copy->setToolTip(tr("Copy these events into the plan editor and ask “what if?” (undoable)"));
+    connect(copy, &QPushButton::clicked, this, [this] {
+        if (m_ledger.events.empty() || !m_sessionError.isEmpty())
+            return;
+        accounting::Ledger ledger = m_ledger;
+        for (auto &e : ledger.events)
+            e.partition.clear();
+        m_plan->replacePlan(ledger, tr("this session's ledger"));
+        setSource(Source::Plan);
+    });
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_sessionSummary, 1);
+    top->addWidget(copy, 0, Qt::AlignTop);
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    layout->addLayout(top);
+    layout->addWidget(m_sessionTable, 1);
+    return page;
+}
+
+void ComparisonView::setDocument(SessionDocument *document)
+{
+    if (m_document)
+        m_document->disconnect(this);
+    m_document = document;
+    if (m_document) {
+        connect(m_document, &SessionDocument::sessionReset, this, [this] {
+            if (m_document->hasSession())
+                m_deltaSpin->setValue(std::max(m_document->settings().delta, 1e-15));
+            refreshSessionLedger();
+        });
+        connect(m_document, &SessionDocument::eventAppended, this, &ComparisonView::refreshSessionLedger);
+        if (m_document->hasSession() && m_document->settings().delta > 0.0)
+            m_deltaSpin->setValue(m_document->settings().delta);
+        setSource(Source::Session);
+    }
+    refreshSessionLedger();
+}
+
+void ComparisonView::setSource(Source source)
+{
+    m_source = source;
+    {
+        const QSignalBlocker a(m_sessionRadio);
+        const QSignalBlocker b(m_planRadio);
+        m_sessionRadio->setChecked(source == Source::Session);
+        m_planRadio->setChecked(source == Source::Plan);
+    }
+    m_sourceStack->setCurrentIndex(source == Source::Session ? 0 : 1);
+    if (source == Source::Plan)
+        m_ledger = m_plan->ledger();
+    else
+        refreshSessionLedger();
+    scheduleRecompute();
+}
+
+void ComparisonView::refreshSessionLedger()
+{
+    m_origins.clear();
+    m_sessionError.clear();
+    m_sessionRequests = 0;
+    m_sessionBudget = 0.0;
+    accounting::Ledger ledger;
+    QString summary;
+    if (!m_document || !m_document->hasSession()) {
+        m_sessionError = tr("No session is open.");
+        summary = m_sessionError;
+    } else {
+        const session::Session &s = m_document->session();
+        m_sessionRequests = static_cast<int>(s.events().size());
+        m_sessionBudget = s.filter().epsilonBudget();
+        auto mapped = accounting::ledgerFromSession(s, &m_origins);
+        if (!mapped) {
+            m_sessionError = toQString(mapped.error().message);
+            summary = tr("This session's ledger cannot be accounted here: %1").arg(m_sessionError);
+        } else {
+            ledger = std::move(mapped).value();
+            std::map<QString, int> kinds;
+            for (const auto &e : ledger.events)
+                ++kinds[e.expost ? tr("Laplace noise reduction") : PlanModel::mechanismTitle(e.mechanism)];
+            QStringList parts;
+            for (const auto &[name, count] : kinds)
+                parts << QStringLiteral("%1 × %2").arg(count).arg(name);
+            int released = 0;
+            for (const auto &e : s.events())
+                released += e.status == session::EventStatus::Released ? 1 : 0;
+            summary = tr("<b>%1 requests</b> (%2 released) → <b>%3 privacy events</b>%4; %5 "
+                         "neighbours; session budget ε = %6.")
+                          .arg(m_sessionRequests)
+                          .arg(released)
+                          .arg(ledger.events.size())
+                          .arg(parts.isEmpty() ? QString() : QStringLiteral(": ") + parts.join(QStringLiteral(", ")))
+                          .arg(ledger.neighbours == accounting::Neighbouring::AddRemove
+                                   ? tr("add/remove")
+                                   : tr("replace-one"))
+                          .arg(formatNumber(m_sessionBudget));
+            summary += tr("<br><span style='color:#666'>Every paid release is one event (a noise "
+                          "reduction is one, at its last level). The strategies treat them as "
+                          "fixed in advance; the session's filter accounts the data-dependent "
+                          "stopping itself.</span>");
+        }
+    }
+    m_sessionSummary->setText(summary);
+    m_sessionModel->setLedgerRaw(ledger);
+    if (m_source == Source::Session) {
+        m_ledger = ledger;
+        scheduleRecompute();
+    }
+}
+
+void ComparisonView::setQuery(bool epsilonAtDelta, double delta, double epsilon)
+{
+    const QSignalBlocker a(m_epsilonMode);
+    const QSignalBlocker b(m_deltaSpin);
+    const QSignalBlocker c(m_epsilonSpin);
+    m_epsilonMode->setChecked(epsilonAtDelta);
+    m_deltaMode->setChecked(!epsilonAtDelta);
+    m_deltaSpin->setValue(delta);
+    m_epsilonSpin->setValue(epsilon);
+    updateQueryWidgets();
+    scheduleRecompute();
+}
+
+bool ComparisonView::epsilonAtDelta() const
+{
+    return m_epsilonMode->isChecked();
+}
+
+double ComparisonView::delta() const
+{
+    return m_deltaSpin->value();
+}
+
+double ComparisonView::epsilon() const
+{
+    return m_epsilonSpin->value();
+}
+
+void ComparisonView::setPldInterval(double interval)
+{
+    int best = 0;
+    for (int i = 0; i < m_intervalBox->count(); ++i)
+        if (std::fabs(std::log10(m_intervalBox->itemData(i).toDouble()) - std::log10(interval))
+            < std::fabs(std::log10(m_intervalBox->itemData(best).toDouble()) - std::log10(interval)))
+            best = i;
+    m_intervalBox->setCurrentIndex(best);
+    scheduleRecompute();
+}
+
+double ComparisonView::pldInterval() const
+{
+    return m_intervalBox->currentData().toDouble();
+}
+
+void ComparisonView::updateQueryWidgets()
+{
+    m_epsilonSpin->setEnabled(m_deltaMode->isChecked());
+}
+
+bool ComparisonView::isBusy() const
+{
+    return m_running || m_timer->isActive();
+}
+
+void ComparisonView::scheduleRecompute()
+{
+    // A change makes the running job's answer stale: stop it now, start again once the user
+    // pauses (a spin-box drag is one computation, not one per step).
+    if (m_running)
+        retireCurrentJob();
+    m_results->setStale(true);
+    m_dirty = true;
+    if (isVisible())
+        m_timer->start();
+}
+
+void ComparisonView::recomputeNow()
+{
+    startJob();
+}
+
+void ComparisonView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_dirty && !m_running)
+        m_timer->start();
+}
+
+void ComparisonView::hideEvent(QHideEvent *event)
+{
+    // Hidden, nobody reads the charts: a pending recomputation waits for the next show.
+    QWidget::hideEvent(event);
+    if (m_timer->isActive()) {
+        m_timer->stop();
+        m_dirty = true;
+    }
+}
+
+void ComparisonView::retireCurrentJob()
+{
+    if (!m_running)
+        return;
+    m_running = false;
+    // The watcher keeps the old future until the next job replaces it (which drops the old
+    // job's pending signals); until then its signals are ignored because m_running is false.
+    m_future.cancel();
+    m_retired.erase(std::remove_if(m_retired.begin(), m_retired.end(),
+                                   [](const QFuture<ComparisonResult> &f) { return f.isFinished(); }),
+                    m_retired.end());
+    if (!m_future.isFinished())
+        m_retired.append(m_future);
+    m_future = {};
+    m_progress->setVisible(false);
+    m_cancelButton->setEnabled(false);
+    Q_EMIT computationCancelled();
+}
+
+void ComparisonView::cancel()
+{
+    m_timer->stop();
+    if (!m_running)
+        return;
+    retireCurrentJob();
+    m_dirty = true;
+    setStatus(tr("Cancelled. The table shows the previous results (greyed); press Recompute or "
+                 "change the ledger to compute again."));
+}
+
+std::vector<ComparisonInput::PrefixPoint> ComparisonView::prefixPoints() const
+{
+    std::vector<ComparisonInput::PrefixPoint> points;
+    if (m_source == Source::Session) {
+        // x = request number: the prefix holds every release of requests 1..r.
+        const int requests = m_sessionRequests;
+        if (requests <= 0)
+            return points;
+        const int stride = std::max(1, (requests + kMaxPrefixPoints - 1) / kMaxPrefixPoints);
+        for (int r = stride; ; r = std::min(requests, r + stride)) {
+            std::int64_t steps = 0;
+            for (std::size_t origin : m_origins)
+                steps += static_cast<int>(origin) < r ? 1 : 0;
+            points.push_back({static_cast<double>(r), steps});
+            if (r == requests)
+                break;
+        }
+        return points;
+    }
+    std::int64_t total = 0;
+    for (const auto &e : m_ledger.events)
+        total += e.count;
+    if (total <= 0)
+        return points;
+    const std::int64_t n = std::min<std::int64_t>(total, kMaxPrefixPoints);
+    std::int64_t previous = 0;
+    for (std::int64_t i = 1; i <= n; ++i) {
+        const std::int64_t steps = (i * total + n - 1) / n;
+        if (steps > previous)
+            points.push_back({static_cast<double>(steps), steps});
+        previous = steps;
+    }
+    return points;
+}
+
+void ComparisonView::startJob()
+{
+    m_timer->stop();
+    retireCurrentJob();
+    m_dirty = false;
+
+    if (m_source == Source::Session && !m_sessionError.isEmpty()) {
+        m_results->clear();
+        m_hasResults = false;
+        const QString why = m_sessionError;
+        m_curveChart->clear(why);
+        m_profileChart->clear(why);
+        m_rdpChart->clear(why);
+        m_pldChart->clear(why);
+        setStatus(why);
+        updateExplanation();
+        return;
+    }
+    if (m_ledger.events.empty()) {
+        m_results->clear();
+        m_hasResults = false;
+        const QString why = m_source == Source::Session
+                                ? tr("The session has released nothing yet: nothing to compare.")
+                                : tr("The plan is empty: add events or load an example.");
+        m_curveChart->clear(why);
+        m_profileChart->clear(why);
+        m_rdpChart->clear(why);
+        m_pldChart->clear(why);
+        setStatus(why);
+        updateExplanation();
+        return;
+    }
+
+    ComparisonInput input;
+    input.ledger = m_ledger;
+    input.epsilonAtDelta = epsilonAtDelta();
+    input.delta = delta();
+    input.epsilon = epsilon();
+    input.pldInterval = pldInterval();
+    input.prefixes = prefixPoints();
+    // Every prefix is a whole new PLD: with many distinct non-Gaussian steps (each its own
+    // convolution) the curves use a grid no finer than 1e-3; the table keeps the chosen one.
+    {
+        std::vector<const accounting::PrivacyEvent *> distinct;
+        for (const auto &e : input.ledger.events) {
+            const bool mergedGaussian = e.mechanism == accounting::MechanismKind::Gaussian
+                                        && e.sampling.kind == accounting::SamplingKind::None;
+            if (mergedGaussian || distinct.size() > kManyDistinctSteps)
+                continue;
+            if (std::none_of(distinct.begin(), distinct.end(), [&](const auto *d) {
+                    auto same = *d;
+                    same.count = e.count;
+                    return PlanModel::sameEvent(same, e);
+                }))
+                distinct.push_back(&e);
+        }
+        if (distinct.size() > kManyDistinctSteps && input.pldInterval < 1e-3)
+            input.prefixPldInterval = 1e-3;
+    }
+    m_lastInput = input;
+
+    m_running = true;
+    m_results->setStale(true);
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_cancelButton->setEnabled(true);
+    setStatus(tr("Computing…"));
+    m_future = startComparison(input);
+    m_watcher.setFuture(m_future);
+}
+
+void ComparisonView::onResultReady(int index)
+{
+    if (!m_running || m_watcher.isCanceled())
+        return; // a cancelled job's results are ignored
+    applyResult(m_watcher.resultAt(index));
+}
+
+void ComparisonView::onJobFinished()
+{
+    if (!m_running)
+        return;
+    m_running = false;
+    m_progress->setVisible(false);
+    m_cancelButton->setEnabled(false);
+    if (m_watcher.isCanceled()) {
+        setStatus(tr("Cancelled."));
+        return;
+    }
+}
+
+void ComparisonView::applyResult(const ComparisonResult &result)
+{
+    if (!result.error.isEmpty()) {
+        m_results->clear();
+        m_hasResults = false;
+        setStatus(tr("This ledger cannot be evaluated: %1").arg(result.error));
+        return;
+    }
+    const bool complete = result.stage == ComparisonResult::Complete;
+    const double delta = m_lastInput.delta;
+    std::vector<StrategyOutcome> outcomes = result.strategies;
+    for (auto &o : outcomes)
+        if (!o.applicable)
+            o.reason = readableReason(o.reason);
+    m_results->setResults(outcomes, m_lastInput.epsilonAtDelta, delta, m_lastInput.epsilon);
+
+    std::vector<StrategyCurve> profiles;
+    for (std::size_t i = 0; i < result.strategies.size() && i < result.profileDeltas.size(); ++i)
+        if (result.strategies[i].applicable)
+            profiles.push_back({result.strategies[i].name, result.profileEpsilons, result.profileDeltas[i]});
+    m_profileChart->setProfiles(profiles, delta, m_lastInput.epsilonAtDelta ? 0.0 : m_lastInput.epsilon);
+
+    const auto find = [&](const QString &name) -> const StrategyOutcome * {
+        for (const auto &s : result.strategies)
+            if (s.name == name)
+                return &s;
+        return nullptr;
+    };
+    const StrategyOutcome *rdp = find(QStringLiteral("rdp"));
+    if (rdp && rdp->applicable && !result.rdpOrders.empty())
+        m_rdpChart->setCurve(result.rdpOrders, result.rdpValues, result.rdpEpsilonByOrder,
+                             result.rdpOptimalOrder, delta);
+    else
+        m_rdpChart->clear(tr("RDP does not apply: %1").arg(rdp ? readableReason(rdp->reason) : QString()));
+    const StrategyOutcome *pld = find(QStringLiteral("pld"));
+    if (pld && pld->applicable && !result.pldLoss.empty())
+        m_pldChart->setHistogram(result.pldLoss, result.pldMass, result.pldBinWidth,
+                                 pld->epsilonAtDelta, result.pldInfinityMass, result.pldInterval,
+                                 result.pldAddDirection);
+    else
+        m_pldChart->clear(tr("The PLD does not apply: %1").arg(pld ? readableReason(pld->reason) : QString()));
+
+    const QString xTitle = m_source == Source::Session ? tr("request #") : tr("steps composed k");
+    m_curveChart->setBudget(m_source == Source::Session ? m_sessionBudget : 0.0);
+    if (complete) {
+        std::vector<StrategyCurve> curves;
+        for (std::size_t i = 0; i < result.prefixEpsilons.size() && i < result.strategies.size(); ++i)
+            curves.push_back({result.strategies[i].name, result.prefixX, result.prefixEpsilons[i]});
+        m_curveChart->setNote(result.prefixPldInterval != m_lastInput.pldInterval
+                                  ? tr("(PLD and optimal curves on a coarser grid d = %1; the table "
+                                       "uses d = %2)")
+                                        .arg(formatNumber(result.prefixPldInterval),
+                                             formatNumber(m_lastInput.pldInterval))
+                                  : QString());
+        m_curveChart->setCurves(curves, xTitle, delta);
+    } else if (m_lastInput.prefixes.empty()) {
+        m_curveChart->clear(tr("No prefixes to draw."));
+    }
+    updateExplanation();
+
+    const bool finalResult = complete || m_lastInput.prefixes.empty();
+    if (finalResult) {
+        m_hasResults = true;
+        const auto steps = [&] {
+            std::int64_t s = 0;
+            for (const auto &e : m_lastInput.ledger.events)
+                s += e.count;
+            return s;
+        }();
+        const std::size_t events = m_lastInput.ledger.events.size();
+        setStatus(tr("%1 · %2, %3 · computed in %4 s")
+                      .arg(m_source == Source::Session ? tr("This session's ledger") : tr("Planned workload"),
+                           events == 1 ? tr("1 event") : tr("%1 events").arg(events),
+                           steps == 1 ? tr("1 step")
+                                      : tr("%1 steps").arg(formatNumber(static_cast<double>(steps), 12)),
+                           formatNumber(result.seconds, 2)));
+        Q_EMIT resultsShown();
+    } else {
+        setStatus(tr("Table ready; computing ε(k) over %1 prefixes…").arg(m_lastInput.prefixes.size()));
+    }
+}
+
+void ComparisonView::selectStrategy(const QString &name)
+{
+    const int row = strategyIndex(name);
+    if (row < 0)
+        return;
+    m_resultsView->selectRow(row);
+    m_resultsView->selectionModel()->setCurrentIndex(m_results->index(row, 0),
+                                                     QItemSelectionModel::NoUpdate);
+    updateExplanation();
+}
+
+QString ComparisonView::selectedStrategy() const
+{
+    const QModelIndex current = m_resultsView->selectionModel()->currentIndex();
+    const int row = current.isValid() ? current.row() : 0;
+    return strategyInfos().value(row).name;
+}
+
+QString ComparisonView::explanationText() const
+{
+    return m_explanation->toPlainText();
+}
+
+QString ComparisonView::statusText() const
+{
+    return m_status->text();
+}
+
+void ComparisonView::setStatus(const QString &text)
+{
+    m_status->setText(text);
+}
+
+QString ComparisonView::readableReason(const QString &reason) const
+{
+    static const QRegularExpression prefix(QStringLiteral("^events\\[(\\d+)\\] \\(([^)]*)\\): "));
+    static const QString notApplicable = QStringLiteral("not applicable: ");
+    QString text = reason;
+    if (const auto match = prefix.match(text); match.hasMatch()) {
+        const auto index = static_cast<std::size_t>(match.captured(1).toULongLong());
+        QString who = tr("event %1").arg(index + 1);
+        if (m_source == Source::Session && m_document && m_document->hasSession()
+            && index < m_origins.size()) {
+            const auto &events = m_document->session().events();
+            if (m_origins[index] < events.size())
+                who = tr("request %1").arg(toQString(events[m_origins[index]].request.id));
+        }
+        text = QStringLiteral("%1 (%2): %3").arg(who, match.captured(2), text.mid(match.capturedLength()));
+    }
+    if (text.startsWith(notApplicable, Qt::CaseInsensitive))
+        text = text.mid(notApplicable.size());
+    return text;
+}
+
+void ComparisonView::flushCharts()
+{
+    m_curveChart->flush();
+    m_profileChart->flush();
+    m_rdpChart->flush();
+    m_pldChart->flush();
+}
+
+void ComparisonView::updateExplanation()
+{
+    const QString name = selectedStrategy();
+    const StrategyInfo &info = strategyInfo(name);
+    const int row = strategyIndex(name);
+    const StrategyOutcome *outcome = m_results->outcome(row);
+
+    QString here;
+    if (!outcome) {
+        here = tr("Not computed yet.");
+    } else if (!outcome->applicable) {
+        here = tr("<b>Here:</b> not applicable — %1").arg(outcome->reason.toHtmlEscaped());
+    } else if (m_results->epsilonAtDelta()) {
+        // Compare with the smallest certified ε: all are valid upper bounds.
+        double best = std::numeric_limits<double>::infinity();
+        QString bestName;
+        for (int i = 0; i < m_results->rowCount(); ++i) {
+            const StrategyOutcome *o = m_results->outcome(i);
+            if (o && o->applicable && o->answer.epsilon < best) {
+                best = o->answer.epsilon;
+                bestName = strategyInfos().at(i).title;
+            }
+        }
+        const double eps = outcome->answer.epsilon;
+        here = tr("<b>Here:</b> ε = %1 at δ = %2").arg(formatNumber(eps), formatNumber(m_lastInput.delta, 3));
+        if (std::isfinite(eps) && std::isfinite(best) && best > 0.0 && eps > best * (1 + 1e-9))
+            here += tr(", %1× the smallest valid bound (%2, ε = %3).")
+                        .arg(formatNumber(eps / best, 3), bestName, formatNumber(best));
+        else if (std::isfinite(eps))
+            here += tr(" — the smallest ε of all strategies here.");
+        else
+            here += tr(" — no finite ε at this δ.");
+    } else {
+        here = tr("<b>Here:</b> δ = %1 at ε = %2.")
+                   .arg(formatNumber(outcome->answer.delta, 3), formatNumber(m_lastInput.epsilon));
+    }
+    m_explanation->setHtml(
+        tr("<p style='margin-top:0'><span style='color:%1; font-size:large'>■</span> <b>%2</b></p>"
+           "<p><b>Formula.</b> %3</p><p><b>Why it differs.</b> %4</p><p>%5</p>"
+           "<p style='color:#555'><b>Source.</b> %6</p>")
+            .arg(info.colour.name(), info.title, info.formula, info.why, here, info.source));
+}
+
+} // namespace pbx::ui

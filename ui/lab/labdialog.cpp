@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: MIT
+#include "ui/lab/labdialog.h"
+
+#include "ui/charts/labchart.h"
+#include "ui/util/numberformat.h"
+#include "ui/widgets/scientificspinbox.h"
+
+#include <QCloseEvent>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <limits>
+
+namespace pbx::ui {
+
+namespace {
+
+using session::MechanismKind;
+using FK = filters::FilterKind;
+
+/// Laplace-family methods warm, Gaussian/Brownian cool; doubling dashed, noise reduction solid,
+/// the unified filter's runs dotted.
+struct MethodStyle
+{
+    QColor colour;
+    Qt::PenStyle style;
+};
+
+MethodStyle styleFor(const simulation::LabMethod &m)
+{
+    const bool doubling
+        = m.mechanism == MechanismKind::DoublingLaplace || m.mechanism == MechanismKind::DoublingGaussian;
+    const Qt::PenStyle style = doubling                  ? Qt::DashLine
+                               : m.filter == FK::Unified ? Qt::DotLine
+                                                         : Qt::SolidLine;
+    switch (m.mechanism) {
+    case MechanismKind::DoublingLaplace:
+        return {QColor(0xc6, 0x3b, 0x34), style};
+    case MechanismKind::DoublingGaussian:
+        return {QColor(0x7b, 0x4f, 0xb3), style};
+    case MechanismKind::LaplaceNr:
+        return {m.filter == FK::Unified ? QColor(0x9c, 0x5b, 0x16) : QColor(0xe0, 0x8a, 0x16), style};
+    case MechanismKind::Brownian:
+        if (m.filter == FK::BrownianZcdp)
+            return {QColor(0x25, 0x63, 0xc9), style};
+        return {m.filter == FK::Unified ? QColor(0x1f, 0x8a, 0x4c) : QColor(0x0f, 0x8a, 0x7e), style};
+    default:
+        return {QColor(0x5f, 0x63, 0x68), style};
+    }
+}
+
+QTableWidgetItem *numberItem(const QString &text, double raw)
+{
+    auto *item = new QTableWidgetItem(text);
+    item->setData(LabDialog::RawValueRole, raw);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+} // namespace
+
+LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
+{
+    setObjectName(QStringLiteral("labDialog"));
+    setWindowTitle(tr("Relative-error lab"));
+    setSizeGripEnabled(true);
+
+    auto *banner = new QLabel(tr("<b>Simulation mode:</b> true counts are read to score "
+                                 "accuracy, never to stop. Nothing here is released or charged "
+                                 "to the session."),
+                              this);
+    banner->setObjectName(QStringLiteral("labBanner"));
+    banner->setWordWrap(true);
+    banner->setTextFormat(Qt::RichText);
+    banner->setStyleSheet(QStringLiteral("QLabel#labBanner { background: #fdf0d5; color: #6b4100;"
+                                         " border: 1px solid #f0d29a; border-radius: 4px;"
+                                         " padding: 6px 8px; }"));
+    m_dataset = new QLabel(this);
+    m_dataset->setWordWrap(true);
+    m_dataset->setTextFormat(Qt::RichText);
+
+    const auto scientific = [this](double low, double high, double value, const QString &tip) {
+        auto *box = new ScientificSpinBox(this);
+        box->setRange(low, high);
+        box->setValue(value);
+        box->setToolTip(tip);
+        return box;
+    };
+    m_alpha = scientific(0.1, 100.0, 10.0,
+                         tr("α: an answer counts when it is certified within "
+                            "±α·|answer| from released values alone"));
+    m_alpha->setSuffix(QStringLiteral(" %"));
+    m_alpha->setSingleStep(1.0);
+    m_confidence = scientific(50.0, 99.999, 95.0, tr("Confidence 1 − β of each certificate"));
+    m_confidence->setSuffix(QStringLiteral(" %"));
+    m_confidence->setSingleStep(1.0);
+    m_epsilon = scientific(1e-3, 100.0, 1.0, tr("The whole budget of each simulated session"));
+    m_epsilon->setSingleStep(0.5);
+    m_delta = scientific(1e-15, 0.1, 1e-6,
+                         tr("δ of the zCDP and unified filters and of ex-post "
+                            "Brownian boundaries"));
+    m_delta->setMultiplicativeStep(10.0);
+    m_cap = scientific(1e-4, 100.0, 0.1,
+                       tr("Per-query cap as ε (pure and ex-post mechanisms) or "
+                          "ρ = ε²/2 (zCDP mechanisms); queries that cannot be "
+                          "certified within it are abandoned"));
+    m_cap->setMultiplicativeStep(2.0);
+    m_repetitions = new QSpinBox(this);
+    m_repetitions->setRange(1, 100000);
+    m_repetitions->setValue(200);
+    m_repetitions->setToolTip(tr("Independent sessions per method (each with its own query order "
+                                 "and noise; the same for every method)"));
+    m_queries = new QSpinBox(this);
+    m_queries->setRange(1, 20000);
+    m_queries->setValue(500);
+    m_queries->setToolTip(tr("Counts asked per session, in a random order of the data cube's "
+                             "cells"));
+    m_seed = new QSpinBox(this);
+    m_seed->setRange(0, std::numeric_limits<int>::max());
+    m_seed->setValue(1);
+    m_seed->setToolTip(tr("Seeds the query orders and the noise: the same seed gives the same "
+                          "numbers"));
+
+    auto *settingsBox = new QGroupBox(tr("Settings"), this);
+    auto *grid = new QGridLayout(settingsBox);
+    grid->setHorizontalSpacing(10);
+    const auto addField = [&](int row, int column, const QString &label, QWidget *field) {
+        grid->addWidget(new QLabel(label, settingsBox), row, column * 2);
+        grid->addWidget(field, row, column * 2 + 1);
+    };
+    addField(0, 0, tr("Relative error α:"), m_alpha);
+    addField(1, 0, tr("Confidence:"), m_confidence);
+    addField(0, 1, tr("Budget ε:"), m_epsilon);
+    addField(1, 1, tr("δ:"), m_delta);
+    addField(0, 2, tr("Repetitions:"), m_repetitions);
+    addField(1, 2, tr("Queries per repetition:"), m_queries);
+    addField(0, 3, tr("Per-query cap ε:"), m_cap);
+    addField(1, 3, tr("Seed:"), m_seed);
+    for (int c = 1; c < 8; c += 2)
+        grid->setColumnStretch(c, 1);
+
+    m_run = new QPushButton(tr("Run"), this);
+    m_run->setDefault(true);
+    m_run->setToolTip(tr("Simulate every method on the same query streams (2 worker threads)"));
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setEnabled(false);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, kLabProgressMax);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(true);
+    m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setMinimumWidth(260);
+    auto *runRow = new QHBoxLayout;
+    runRow->addWidget(m_run);
+    runRow->addWidget(m_cancel);
+    runRow->addWidget(m_progress, 1);
+    runRow->addWidget(m_status, 1);
+
+    m_table = new QTableWidget(0, ColumnCount, this);
+    m_table->setObjectName(QStringLiteral("labResults"));
+    m_table->setHorizontalHeaderLabels({tr("Method"), tr("Filter"), tr("Answered (mean ± sd)"),
+                                        tr("Within α"), tr("Attempted"), tr("ε spent")});
+    m_table->horizontalHeaderItem(AnsweredColumn)
+        ->setToolTip(tr("Counts released with the target certified, per repetition"));
+    m_table->horizontalHeaderItem(WithinColumn)
+        ->setToolTip(tr("Of those, the fraction really within α of the true count (simulation "
+                        "mode: scored with the true counts after the fact)"));
+    m_table->horizontalHeaderItem(AttemptedColumn)
+        ->setToolTip(tr("Counts that got any release (certified or not), per repetition"));
+    m_table->horizontalHeaderItem(EpsilonColumn)
+        ->setToolTip(tr("ε spent per repetition (zCDP filters: at δ)"));
+    m_table->verticalHeader()->setVisible(false);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    const QFontMetrics metrics(m_table->font());
+    m_table->setColumnWidth(MethodColumn,
+                            metrics.horizontalAdvance(QStringLiteral("Doubling Gaussian")) + 24);
+    m_table->setColumnWidth(FilterColumn, metrics.horizontalAdvance(QStringLiteral("brownian-zCDP")) + 24);
+    m_table->setColumnWidth(AnsweredColumn,
+                            metrics.horizontalAdvance(QStringLiteral("Answered (mean ± sd)")) + 20);
+    m_table->setColumnWidth(WithinColumn, metrics.horizontalAdvance(QStringLiteral("100.0 %")) + 24);
+    m_table->setColumnWidth(AttemptedColumn, metrics.horizontalAdvance(QStringLiteral("Attempted")) + 20);
+
+    m_chart = new LabChart(this);
+
+    auto *note
+        = new QLabel(tr("<p><b>How to read it.</b> <i>Answered</i>: counts released with the target "
+                        "certified from released values alone (accuracy-first.md §7.2), mean ± sd over "
+                        "repetitions. <i>Within α</i>: of those, the share really within α of the true "
+                        "count — only a simulation can say. <i>Attempted</i>: counts that got any release. "
+                        "Noise reduction pays only the last level released; doubling pays every level.</p>"
+                        "<p>This is our protocol (accuracy-first.md §7.3) on this dataset, not the papers' "
+                        "experiments. The ranking depends on the per-query cap, the grids and α.</p>"),
+                     this);
+    note->setWordWrap(true);
+    note->setTextFormat(Qt::RichText);
+    note->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
+    auto *left = new QWidget(this);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_table, 1);
+    leftLayout->addWidget(note);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(left);
+    splitter->addWidget(m_chart);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({640, 660});
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::close);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setSpacing(8);
+    layout->addWidget(banner);
+    layout->addWidget(m_dataset);
+    layout->addWidget(settingsBox);
+    layout->addLayout(runRow);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(buttons);
+
+    connect(m_run, &QPushButton::clicked, this, &LabDialog::run);
+    connect(m_cancel, &QPushButton::clicked, this, &LabDialog::cancel);
+    connect(&m_watcher, &QFutureWatcher<LabOutcome>::finished, this, &LabDialog::onFinished);
+    connect(&m_watcher, &QFutureWatcher<LabOutcome>::progressValueChanged, m_progress,
+            &QProgressBar::setValue);
+    connect(&m_watcher, &QFutureWatcher<LabOutcome>::progressTextChanged, this, [this](const QString &text) {
+        if (!m_cancelRequested)
+            m_status->setText(text);
+    });
+
+    setRunning(false);
+    updateDatasetText();
+    m_status->setText(tr("Set the parameters and press Run."));
+}
+
+LabDialog::~LabDialog()
+{
+    stopAndWait();
+}
+
+QSize LabDialog::sizeHint() const
+{
+    return {1300, 820};
+}
+
+QString LabDialog::methodName(session::MechanismKind kind)
+{
+    switch (kind) {
+    case MechanismKind::Laplace:
+        return tr("Laplace");
+    case MechanismKind::Gaussian:
+        return tr("Gaussian");
+    case MechanismKind::DoublingLaplace:
+        return tr("Doubling Laplace");
+    case MechanismKind::DoublingGaussian:
+        return tr("Doubling Gaussian");
+    case MechanismKind::LaplaceNr:
+        return tr("Laplace NR");
+    case MechanismKind::Brownian:
+        return tr("Brownian NR");
+    }
+    return {};
+}
+
+QString LabDialog::filterName(filters::FilterKind kind)
+{
+    switch (kind) {
+    case FK::Basic:
+        return tr("pure ε");
+    case FK::Zcdp:
+        return tr("zCDP");
+    case FK::ExPost:
+        return tr("ex-post");
+    case FK::Unified:
+        return tr("unified");
+    case FK::BrownianZcdp:
+        return tr("brownian-zCDP");
+    }
+    return {};
+}
+
+void LabDialog::setTable(std::shared_ptr<const data::Table> table, filters::FilterSplit split)
+{
+    m_tableData = std::move(table);
+    m_split = split;
+    updateDatasetText();
+    if (!isRunning())
+        m_run->setEnabled(m_tableData != nullptr);
+}
+
+void LabDialog::updateDatasetText()
+{
+    if (!m_tableData) {
+        m_dataset->setText(tr("No dataset: open one in the main window first."));
+        return;
+    }
+    m_dataset->setText(
+        tr("Dataset <b>%1</b> (%2 rows). The workload is every cell of its data cube, as counts "
+           "asked in a random order; each method answers as many as it can certify within α "
+           "under one budget, each count capped per query. Unified filter split: %3 of ε and %4 "
+           "of δ to the ex-post side (the session's setting).")
+            .arg(toQString(m_tableData->name()).toHtmlEscaped(),
+                 formatNumber(static_cast<double>(m_tableData->rowCount())),
+                 formatPercent(m_split.expostEpsilonShare, 0), formatPercent(m_split.expostDeltaShare, 0)));
+}
+
+simulation::LabSettings LabDialog::settings() const
+{
+    simulation::LabSettings s;
+    s.alpha = m_alpha->value() / 100.0;
+    s.confidence = m_confidence->value() / 100.0;
+    s.epsilon = m_epsilon->value();
+    s.delta = m_delta->value();
+    s.repetitions = m_repetitions->value();
+    s.queriesPerRepetition = m_queries->value();
+    s.maxEpsilonPerQuery = m_cap->value();
+    s.seed = static_cast<std::uint64_t>(m_seed->value());
+    s.split = m_split;
+    return s;
+}
+
+void LabDialog::setSettings(const simulation::LabSettings &s)
+{
+    m_alpha->setValue(s.alpha * 100.0);
+    m_confidence->setValue(s.confidence * 100.0);
+    m_epsilon->setValue(s.epsilon);
+    m_delta->setValue(s.delta);
+    m_repetitions->setValue(s.repetitions);
+    m_queries->setValue(s.queriesPerRepetition);
+    m_cap->setValue(s.maxEpsilonPerQuery);
+    m_seed->setValue(static_cast<int>(
+        std::min<std::uint64_t>(s.seed, static_cast<std::uint64_t>(std::numeric_limits<int>::max()))));
+    m_split = s.split;
+    updateDatasetText();
+}
+
+bool LabDialog::isRunning() const
+{
+    return m_watcher.isRunning();
+}
+
+void LabDialog::run()
+{
+    if (isRunning() || !m_tableData)
+        return;
+    const auto s = settings();
+    if (auto valid = s.validate(); !valid) {
+        m_status->setText(tr("Not run: %1").arg(toQString(valid.error().message)));
+        return;
+    }
+    m_results.clear();
+    m_table->setRowCount(0);
+    m_chart->clear();
+    m_cancelRequested = false;
+    m_progress->setValue(0);
+    m_status->setText(tr("Starting…"));
+    LabInput input;
+    input.table = m_tableData;
+    input.settings = s;
+    setRunning(true);
+    m_watcher.setFuture(startLab(input));
+}
+
+void LabDialog::cancel()
+{
+    if (!isRunning())
+        return;
+    m_cancelRequested = true;
+    m_status->setText(tr("Cancelling…"));
+    m_watcher.cancel();
+}
+
+void LabDialog::stopAndWait()
+{
+    if (!m_watcher.isFinished()) {
+        m_cancelRequested = true;
+        m_watcher.cancel();
+        m_watcher.waitForFinished();
+    }
+}
+
+void LabDialog::closeEvent(QCloseEvent *event)
+{
+    stopAndWait();
+    QDialog::closeEvent(event);
+}
+
+void LabDialog::setRunning(bool running)
+{
+    m_run->setEnabled(!running && m_tableData != nullptr);
+    m_cancel->setEnabled(running);
+    for (QWidget *w : std::initializer_list<QWidget *>{m_alpha, m_confidence, m_epsilon, m_delta,
+                                                       m_repetitions, m_queries, m_cap, m_seed})
+        w->setEnabled(!running);
+}
+
+void LabDialog::onFinished()
+{
+    setRunning(false);
+    const QFuture<LabOutcome> future = m_watcher.future();
+    // After a cancel the job adds nothing, and anything it did add is ignored.
+    if (m_cancelRequested || m_watcher.isCanceled() || future.resultCount() == 0) {
+        m_progress->setValue(0);
+        m_status->setText(tr("Cancelled: no results."));
+        Q_EMIT runFinished(false);
+        return;
+    }
+    const LabOutcome outcome = future.result();
+    if (!outcome.error.isEmpty()) {
+        m_status->setText(tr("Not run: %1").arg(outcome.error));
+        Q_EMIT runFinished(false);
+        return;
+    }
+    showResults(outcome);
+    Q_EMIT runFinished(true);
+}
+
+void LabDialog::showResults(const LabOutcome &outcome)
+{
+    m_results = outcome.results;
+    m_table->setRowCount(static_cast<int>(m_results.size()));
+    std::vector<LabChart::Curve> curves;
+    curves.reserve(m_results.size());
+    for (std::size_t i = 0; i < m_results.size(); ++i) {
+        const auto &r = m_results[i];
+        const int row = static_cast<int>(i);
+        const MethodStyle style = styleFor(r.method);
+        auto *method = new QTableWidgetItem(methodName(r.method.mechanism));
+        method->setData(Qt::DecorationRole, style.colour);
+        m_table->setItem(row, MethodColumn, method);
+        m_table->setItem(row, FilterColumn, new QTableWidgetItem(filterName(r.method.filter)));
+        auto *answered = numberItem(
+            QStringLiteral("%1 ± %2").arg(formatNumber(r.answeredMean, 4), formatNumber(r.answeredSd, 3)),
+            r.answeredMean);
+        answered->setData(RawValueRole + 1, r.answeredSd);
+        m_table->setItem(row, AnsweredColumn, answered);
+        m_table->setItem(row, WithinColumn, numberItem(formatPercent(r.withinAlpha), r.withinAlpha));
+        m_table->setItem(row, AttemptedColumn, numberItem(formatNumber(r.attemptedMean, 4), r.attemptedMean));
+        m_table->setItem(row, EpsilonColumn,
+                         numberItem(formatNumber(r.epsilonSpentMean, 3), r.epsilonSpentMean));
+
+        LabChart::Curve curve;
+        curve.name
+            = QStringLiteral("%1 · %2").arg(methodName(r.method.mechanism), filterName(r.method.filter));
+        curve.colour = style.colour;
+        curve.style = style.style;
+        curve.epsilon = r.epsilonCurve;
+        curve.answered = r.answeredCurve;
+        curve.finalSd = r.answeredSd;
+        curves.push_back(std::move(curve));
+    }
+    m_chart->setCurves(curves);
+    m_table->resizeColumnsToContents();
+    m_progress->setValue(kLabProgressMax);
+    m_status->setText(tr("%1 methods × %2 repetitions × %3 queries over %4 cells in %5 s")
+                          .arg(m_results.size())
+                          .arg(settings().repetitions)
+                          .arg(settings().queriesPerRepetition)
+                          .arg(outcome.cells)
+                          .arg(formatNumber(outcome.seconds, 2)));
+}
+
+} // namespace pbx::ui

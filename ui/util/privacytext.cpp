@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+#include "ui/util/privacytext.h"
+
+#include "ui/util/numberformat.h"
+
+#include <QCoreApplication>
+
+namespace pbx::ui {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("pbx::ui::PrivacyText", text);
+}
+
+} // namespace
+
+QString chargeUnit(filters::ChargeKind kind)
+{
+    switch (kind) {
+    case filters::ChargeKind::PureEpsilon:
+        return QStringLiteral("ε");
+    case filters::ChargeKind::Rho:
+        return QStringLiteral("ρ");
+    case filters::ChargeKind::ExPost:
+        return tr("ex-post ε");
+    }
+    return QStringLiteral("ε");
+}
+
+QString chargeSymbol(filters::ChargeKind kind)
+{
+    return kind == filters::ChargeKind::Rho ? QStringLiteral("ρ") : QStringLiteral("ε");
+}
+
+QString mechanismLabel(session::MechanismKind kind)
+{
+    switch (kind) {
+    case session::MechanismKind::Laplace:
+        return tr("Laplace · one release");
+    case session::MechanismKind::Gaussian:
+        return tr("Gaussian · one release");
+    case session::MechanismKind::DoublingLaplace:
+        return tr("Doubling · Laplace");
+    case session::MechanismKind::DoublingGaussian:
+        return tr("Doubling · Gaussian");
+    case session::MechanismKind::LaplaceNr:
+        return tr("Laplace noise reduction");
+    case session::MechanismKind::Brownian:
+        return tr("Brownian noise reduction");
+    }
+    return {};
+}
+
+QString mechanismShortLabel(session::MechanismKind kind)
+{
+    switch (kind) {
+    case session::MechanismKind::Laplace:
+        return tr("one Laplace release");
+    case session::MechanismKind::Gaussian:
+        return tr("one Gaussian release");
+    case session::MechanismKind::DoublingLaplace:
+        return tr("Laplace doubling");
+    case session::MechanismKind::DoublingGaussian:
+        return tr("Gaussian doubling");
+    case session::MechanismKind::LaplaceNr:
+        return tr("Laplace NR");
+    case session::MechanismKind::Brownian:
+        return tr("Brownian NR");
+    }
+    return {};
+}
+
+QString unifiedSideOf(filters::ChargeKind kind, filters::FilterKind filter)
+{
+    if (filter != filters::FilterKind::Unified)
+        return {};
+    return kind == filters::ChargeKind::ExPost ? tr("ex-post side") : tr("zCDP side");
+}
+
+QString eventCostText(const session::LedgerEvent &event, int significant)
+{
+    QString text
+        = QStringLiteral("%1 = %2").arg(chargeUnit(event.costKind), formatNumber(event.cost, significant));
+    if (event.costDelta > 0.0)
+        text += QStringLiteral(", δ = %1").arg(formatNumber(event.costDelta, 2));
+    return text;
+}
+
+} // namespace pbx::ui
