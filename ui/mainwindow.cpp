@@ -364,7 +364,11 @@ Result<void> MainWindow::openDataset(const QString &nameOrPath)
 
 Result<void> MainWindow::openSessionFile(const QString &path)
 {
-    return m_document->openTranscript(path);
+    auto opened = m_document->openTranscript(path);
+    // A recovered journal says what it dropped (a torn last line that was never shown).
+    if (opened.ok() && !m_document->openNote().isEmpty())
+        statusBar()->showMessage(m_document->openNote(), 15000);
+    return opened;
 }
 
 Result<void> MainWindow::saveSessionTo(const QString &path)
@@ -651,7 +655,7 @@ void MainWindow::openSessionInteractive()
                               ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
                               : QFileInfo(m_document->filePath()).absolutePath();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), start,
-                                                      tr("Session transcripts (*.json);;All files (*)"));
+                                                      tr("Sessions (*.json *.journal);;All files (*)"));
     if (path.isEmpty())
         return;
     auto opened = openSessionFile(path);

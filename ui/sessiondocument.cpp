@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/sessiondocument.h"
 
+#include "core/io/session_journal.h"
 #include "core/io/transcript_csv.h"
+#include "core/session/cost_audit.h"
 #include "core/io/transcript_json.h"
 #include "resources/dataset_catalog.h"
 #include "ui/util/numberformat.h"
@@ -9,7 +11,12 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QCoreApplication>
+#include <QDateTime>
 #include <QSaveFile>
+#include <QStandardPaths>
+
+#include <filesystem>
 
 namespace pbx::ui {
 
@@ -34,6 +41,65 @@ Result<void> writeFile(const QString &path, const std::string &bytes)
 } // namespace
 
 SessionDocument::SessionDocument(QObject *parent) : QObject(parent) {}
+
+QString SessionDocument::defaultJournalFolder()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("journals"));
+}
+
+void SessionDocument::closeJournal()
+{
+    m_journal.reset();
+    m_journalPath.clear();
+}
+
+Result<void> SessionDocument::journal(const session::LedgerEvent &event)
+{
+    if (!m_journal) {
+        const QString folder = defaultJournalFolder();
+        if (!QDir().mkpath(folder))
+            return ioError(tr("cannot create the journal folder %1").arg(folder));
+        const QString path = QDir(folder).filePath(QStringLiteral("session-%1-%2.journal")
+                                                       .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")))
+                                                       .arg(QCoreApplication::applicationPid()));
+        // The header is the session as it was before this first request.
+        auto empty = session::Session::create(m_session->sharedTable(), m_session->settings());
+        if (!empty.ok())
+            return empty.error();
+        auto created = io::createSessionJournal(path.toStdString(), **empty);
+        if (!created.ok())
+            return created.error();
+        m_journal.emplace(std::move(created).value());
+        m_journalPath = path;
+    }
+    return io::appendSessionEvent(*m_journal, event, m_session->filter());
+}
+
+Result<void> SessionDocument::openJournal(const QString &path)
+{
+    auto recovered = io::readSessionJournal(path.toStdString());
+    if (!recovered.ok())
+        return makeError(recovered.error().code,
+                         QFileInfo(path).fileName().toStdString() + ": " + recovered.error().message);
+    auto table = loadTable(toQString(recovered->header.datasetName));
+    if (!table.ok())
+        return table.error();
+    auto restored = session::auditLedger(std::move(table).value(), recovered->header.settings, recovered->events);
+    if (!restored.ok())
+        return restored.error();
+    auto writer = io::JournalWriter::resume(path.toStdString(), recovered->contents);
+    if (!writer.ok())
+        return writer.error();
+    m_session = std::move(restored).value();
+    m_source = toQString(recovered->header.datasetName);
+    m_journal.emplace(std::move(writer).value());
+    m_journalPath = QFileInfo(path).absoluteFilePath();
+    m_openNote = recovered->contents.tornTail ? toQString(recovered->contents.tornMessage) : QString();
+    setFilePath({});
+    setModified(true); // recovered spending not yet saved as a transcript
+    Q_EMIT sessionReset();
+    return {};
+}
 
 SessionDocument::~SessionDocument() = default;
 
@@ -60,6 +126,8 @@ Result<void> SessionDocument::start(std::shared_ptr<const data::Table> table,
         return created.error();
     m_session = std::move(created).value();
     m_source = source;
+    closeJournal(); // a fresh session gets its own journal at its first request
+    m_openNote.clear();
     setFilePath({});
     setModified(false);
     Q_EMIT sessionReset();
@@ -89,12 +157,34 @@ Result<session::LedgerEvent> SessionDocument::ask(const session::QueryRequest &r
     if (!event.ok())
         return event;
     setModified(true);
+    // The journal line is durable before anyone sees the answer; if it cannot be written the
+    // answer is withheld (the spending stands in memory, never silently lost).
+    if (auto logged = journal(*event); !logged.ok())
+        return makeError(logged.error().code, "the answer is withheld: the journal could not be written ("
+                                                  + logged.error().message + ")");
     Q_EMIT eventAppended(static_cast<int>(event->index));
     return event;
 }
 
 Result<void> SessionDocument::openTranscript(const QString &path)
 {
+    QFile probe(path);
+    if (probe.open(QIODevice::ReadOnly) && io::looksLikeJournal(probe.read(4096).toStdString()))
+        return openJournal(path);
+    // A crash after the last save leaves more requests in the journal than in the transcript.
+    const QString journalBeside = path + QStringLiteral(".journal");
+    if (QFileInfo(journalBeside).isFile()) {
+        auto recovered = io::readSessionJournal(journalBeside.toStdString());
+        if (recovered.ok()) {
+            auto saved = io::readTranscriptJson(probe.seek(0) ? probe.readAll().toStdString() : std::string());
+            if (!saved.ok() || recovered->events.size() >= saved->events.size()) {
+                auto opened = openJournal(journalBeside);
+                if (opened.ok())
+                    setFilePath(QFileInfo(path).absoluteFilePath());
+                return opened;
+            }
+        }
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return ioError(tr("cannot read %1: %2").arg(path, file.errorString()));
@@ -137,6 +227,8 @@ Result<void> SessionDocument::openTranscript(const QString &path)
         return restored.error();
     m_session = std::move(restored).value();
     m_source = source;
+    closeJournal(); // no journal beside it: the next request starts one
+    m_openNote.clear();
     setFilePath(QFileInfo(path).absoluteFilePath());
     setModified(false);
     Q_EMIT sessionReset();
@@ -150,6 +242,14 @@ Result<void> SessionDocument::saveTranscript(const QString &path)
     auto written = writeFile(path, io::writeTranscriptJson(*m_session));
     if (!written.ok())
         return written;
+    // The journal moves next to its document (rename keeps the open descriptor valid).
+    const QString beside = QFileInfo(path).absoluteFilePath() + QStringLiteral(".journal");
+    if (m_journal && m_journalPath != beside) {
+        std::error_code ec;
+        std::filesystem::rename(m_journalPath.toStdString(), beside.toStdString(), ec);
+        if (!ec)
+            m_journalPath = beside;
+    }
     setFilePath(QFileInfo(path).absoluteFilePath());
     setModified(false);
     return {};

@@ -3,9 +3,18 @@
 // path that changes the session (New session, Open dataset, Open session, Ask) goes through
 // here, so menu actions, command-line options and tests share one code path. Failed operations
 // leave the current session untouched.
+//
+// Crash safety: every request is appended to the session's journal (core/io/session_journal.h)
+// and fsync'd before the answer is shown. A new session's journal lives in the application's
+// data folder ("journals/"); saving the session as FILE.json moves it next to it as
+// FILE.json.journal. Opening a journal, or a transcript whose journal holds more requests (a
+// crash after the last save), replays the journal and continues it.
 #pragma once
 
+#include "core/io/journal.h"
 #include "core/session/session.h"
+
+#include <optional>
 
 #include <QObject>
 #include <QString>
@@ -46,6 +55,12 @@ public:
     Result<void> exportCsv(const QString &path) const;
 
     bool hasSession() const { return m_session != nullptr; }
+    /// Where this session's journal is (empty until the first request).
+    QString journalPath() const { return m_journalPath; }
+    /// A note from the last open (e.g. a torn journal line dropped); empty when none.
+    QString openNote() const { return m_openNote; }
+    /// The folder for new sessions' journals (tests may redirect it).
+    static QString defaultJournalFolder();
     /// Precondition: hasSession().
     const session::Session &session() const { return *m_session; }
     const data::Table *table() const { return m_session ? &m_session->table() : nullptr; }
@@ -72,7 +87,16 @@ private:
     void setModified(bool modified);
     void setFilePath(const QString &path);
 
+    /// Appends the newest event to the journal, creating the journal at the first request.
+    Result<void> journal(const session::LedgerEvent &event);
+    /// Opens a journal as the document (after a crash, or chosen in File ▸ Open session).
+    Result<void> openJournal(const QString &path);
+    void closeJournal();
+
     std::unique_ptr<session::Session> m_session;
+    std::optional<io::JournalWriter> m_journal;
+    QString m_journalPath;
+    QString m_openNote;
     QString m_source;
     QString m_filePath;
     bool m_modified = false;
