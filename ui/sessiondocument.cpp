@@ -179,8 +179,11 @@ Result<void> SessionDocument::openTranscript(const QString &path)
             auto saved = io::readTranscriptJson(probe.seek(0) ? probe.readAll().toStdString() : std::string());
             if (!saved.ok() || recovered->events.size() >= saved->events.size()) {
                 auto opened = openJournal(journalBeside);
-                if (opened.ok())
+                if (opened.ok()) {
                     setFilePath(QFileInfo(path).absoluteFilePath());
+                    // Modified only if the journal holds requests the transcript does not.
+                    setModified(!saved.ok() || recovered->events.size() > saved->events.size());
+                }
                 return opened;
             }
         }

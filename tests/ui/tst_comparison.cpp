@@ -312,6 +312,23 @@ private Q_SLOTS:
         view->selectStrategy(QStringLiteral("pld"));
         QVERIFY(!test::saveScreenshot(*view, QStringLiteral("comparison_session_cps1988_zcdp")).isEmpty());
 
+        // "Use as plan" copies the session's events into the plan editor, as one undoable step.
+        QPushButton *usePlan = nullptr;
+        for (auto *button : view->findChildren<QPushButton *>())
+            if (button->text() == QStringLiteral("Use as plan"))
+                usePlan = button;
+        QVERIFY(usePlan);
+        const auto planBefore = view->planModel()->ledger();
+        QTest::mouseClick(usePlan, Qt::LeftButton);
+        QCOMPARE(view->source(), ComparisonView::Source::Plan);
+        QCOMPARE(view->planModel()->ledger().events.size(), expected->events.size());
+        QVERIFY(shown.wait(120000));
+        compareWithCore(*view);
+        view->undoStack()->undo();
+        QCOMPARE(view->planModel()->ledger().events.size(), planBefore.events.size());
+        view->setSource(ComparisonView::Source::Session);
+        QVERIFY(shown.wait(120000));
+
         // A new request updates the comparison by itself.
         auto asked = document.ask(request(data::Aggregate::Count, "", "region == \"west\"",
                                           session::TargetKind::Absolute, 90));
