@@ -1,11 +1,79 @@
 // SPDX-License-Identifier: MIT
 #include "core/math/directed_rounding.h"
+#include "core/mechanisms/discrete_mechanisms.h"
 #include "core/session/level_plan.h"
+
+#include <cmath>
+#include <variant>
 #include "core/session/release_common.h"
 
 namespace pbx::session {
 
 using namespace detail;
+
+namespace {
+
+/// One channel's exact discrete noise at a doubling level.
+struct DiscreteChannel
+{
+    std::variant<std::monostate, mechanisms::DiscreteNoiseMechanism, mechanisms::GridMechanism> noise;
+    double cost = 0.0;      ///< rounded up, at most the level's planned share
+    double scale = 0.0;     ///< t or σ, in answer units
+    double halfWidth = 0.0; ///< exact tail bound at the channel's confidence
+
+    Result<double> release(double exact, mechanisms::RandomBits &bits) const
+    {
+        if (const auto *d = std::get_if<mechanisms::DiscreteNoiseMechanism>(&noise)) {
+            auto v = d->release(static_cast<std::int64_t>(std::llround(exact)), bits);
+            if (!v)
+                return v.error();
+            return static_cast<double>(*v);
+        }
+        return std::get<mechanisms::GridMechanism>(noise).release(exact, bits);
+    }
+};
+
+Result<DiscreteChannel> discreteChannel(const Channel &channel, double plannedCost, double plannedHalfWidth,
+                                        double beta, bool laplace)
+{
+    using mechanisms::DiscreteNoiseKind;
+    const auto kind = laplace ? DiscreteNoiseKind::Laplace : DiscreteNoiseKind::Gaussian;
+    DiscreteChannel out;
+    double grid = 1.0;
+    if (channel.quantity == "count") {
+        auto d = mechanisms::DiscreteNoiseMechanism::forCost(kind, plannedCost,
+                                                              static_cast<std::uint64_t>(channel.sensitivity));
+        if (!d)
+            return d.error();
+        auto w = d->halfWidth(beta);
+        if (!w)
+            return w.error();
+        out.halfWidth = static_cast<double>(*w);
+        out.noise = *d;
+    } else {
+        auto g = mechanisms::GridMechanism::defaultGrid(channel.sensitivity, plannedHalfWidth);
+        if (!g)
+            return g.error();
+        auto m = mechanisms::GridMechanism::forCost(kind, plannedCost, channel.sensitivity, *g);
+        if (!m)
+            return m.error();
+        auto w = m->halfWidth(beta);
+        if (!w)
+            return w.error();
+        out.halfWidth = *w;
+        grid = m->grid();
+        out.noise = *m;
+    }
+    const auto &noise = std::holds_alternative<mechanisms::DiscreteNoiseMechanism>(out.noise)
+                            ? std::get<mechanisms::DiscreteNoiseMechanism>(out.noise)
+                            : std::get<mechanisms::GridMechanism>(out.noise).noise();
+    out.cost = noise.cost();
+    const double p = noise.parameter().toDouble();
+    out.scale = grid * (laplace ? p : std::sqrt(p));
+    return out;
+}
+
+} // namespace
 
 ReleaseOutcome releaseByDoubling(const ReleaseContext &context, const AccuracyTarget &target,
                                  std::optional<double> maxCost)
@@ -39,7 +107,23 @@ ReleaseOutcome releaseByDoubling(const ReleaseContext &context, const AccuracyTa
             out.reason = level.error().message;
             break;
         }
-        const double cost = LevelNoise::totalCost(*level);
+        // Fresh independent noise per level lets every level use exact discrete noise (CKS 2020):
+        // counts directly, other values snapped to a power-of-two grid first (as single releases do).
+        std::vector<DiscreteChannel> draws;
+        double cost = 0.0;
+        const auto &channels = context.shape.channels();
+        const double channelBeta = plan->beta / static_cast<double>(channels.size());
+        for (std::size_t i = 0; i < channels.size(); ++i) {
+            auto d = discreteChannel(channels[i], (*level)[i].cost, (*level)[i].halfWidth, channelBeta, laplace);
+            if (!d) {
+                out.reason = d.error().message;
+                break;
+            }
+            cost = math::addRoundUp(cost, d->cost);
+            draws.push_back(std::move(d.value()));
+        }
+        if (draws.size() != channels.size())
+            break;
         // Predictability: the level is charged before its noise is drawn.
         if (auto charged = context.filter.charge({out.costKind, cost, 0.0}); !charged) {
             out.reason = charged.error().message;
@@ -47,13 +131,17 @@ ReleaseOutcome releaseByDoubling(const ReleaseContext &context, const AccuracyTa
         }
         Attempt a;
         std::vector<double> widths;
-        const auto &channels = context.shape.channels();
         for (std::size_t i = 0; i < channels.size(); ++i) {
-            const ChannelLevel &c = (*level)[i];
-            const double z = laplace ? context.noiseSource.laplace(c.scale) : context.noiseSource.gaussian(c.scale);
-            a.releases.push_back({channels[i].quantity, c.scale, channels[i].exact + z, c.cost});
-            widths.push_back(c.halfWidth);
+            auto value = draws[i].release(channels[i].exact, context.noiseSource.bits());
+            if (!value) {
+                out.reason = value.error().message;
+                break;
+            }
+            a.releases.push_back({channels[i].quantity, draws[i].scale, *value, draws[i].cost});
+            widths.push_back(draws[i].halfWidth);
         }
+        if (a.releases.size() != channels.size())
+            break;
         a.cost = cost;
         context.shape.estimate(a, widths);
         a.accepted = QueryShape::certifies(a, target);
