@@ -93,7 +93,8 @@ std::shared_ptr<const data::Table> shuffledFixture()
                 code = n - 1 - code;
         }
         std::reverse(columns.begin(), columns.end());
-        return std::make_shared<const data::Table>(data::Table::create("fixture", std::move(columns)).value());
+        return std::make_shared<const data::Table>(
+            data::Table::create("fixture", std::move(columns)).value());
     }();
     return table;
 }
@@ -111,11 +112,12 @@ void checkNoOverspend(const filters::PrivacyFilter &filter, const char *what, Ou
     for (const filters::BudgetSystem &system : filter.systems()) {
         if (!(system.spent <= system.budget) || !(system.spent >= 0.0))
             outcome.violate(std::string(what) + ": the " + system.name + " system spent "
-                            + describeNumber(system.spent) + " of a budget of " + describeNumber(system.budget));
+                            + describeNumber(system.spent) + " of a budget of "
+                            + describeNumber(system.budget));
     }
     if (!(filter.deltaSpent() <= filter.deltaBudget()))
-        outcome.violate(std::string(what) + ": δ spent " + describeNumber(filter.deltaSpent()) + " exceeds δ budget "
-                        + describeNumber(filter.deltaBudget()));
+        outcome.violate(std::string(what) + ": δ spent " + describeNumber(filter.deltaSpent())
+                        + " exceeds δ budget " + describeNumber(filter.deltaBudget()));
 }
 
 // Every accepted table is well-formed: equal lengths, codes inside their dictionaries, finite
@@ -135,10 +137,12 @@ void checkTable(const data::Table &table, Outcome &outcome)
                     outcome.violate("readCsv: non-finite value in column '" + column.info.name + "'");
         } else {
             if (column.codes.size() != table.rowCount())
-                outcome.violate("readCsv: categorical column '" + column.info.name + "' has the wrong length");
+                outcome.violate("readCsv: categorical column '" + column.info.name
+                                + "' has the wrong length");
             for (std::int32_t code : column.codes)
                 if (code < 0 || static_cast<std::size_t>(code) >= column.info.categories.size())
-                    outcome.violate("readCsv: code outside the dictionary in column '" + column.info.name + "'");
+                    outcome.violate("readCsv: code outside the dictionary in column '" + column.info.name
+                                    + "'");
         }
     }
     if (table.columnCount() == 0 || table.rowCount() == 0)
@@ -187,8 +191,9 @@ void replaySession(const session::SessionSettings &settings, const std::vector<s
     if (!again)
         outcome.violate("a restored session's transcript does not restore: " + again.error().message);
     else if ((*again)->filter().spent() != (*restored)->filter().spent())
-        outcome.violate("a transcript round trip changed the spend from " + describeNumber((*restored)->filter().spent())
-                        + " to " + describeNumber((*again)->filter().spent()));
+        outcome.violate("a transcript round trip changed the spend from "
+                        + describeNumber((*restored)->filter().spent()) + " to "
+                        + describeNumber((*again)->filter().spent()));
 }
 
 // The largest ledger evaluateLedger() is run on, to keep each input fast. Counts are bounded too
@@ -337,9 +342,10 @@ Outcome checkMetadata(std::string_view bytes)
         for (std::size_t i = 0; i < metadata->columns.size(); ++i) {
             const io::ColumnMetadata &x = metadata->columns[i];
             const io::ColumnMetadata &y = reread->columns[i];
-            const bool sameBounds = x.bounds.has_value() == y.bounds.has_value()
-                                    && (!x.bounds || (x.bounds->lower == y.bounds->lower
-                                                      && x.bounds->upper == y.bounds->upper));
+            const bool sameBounds
+                = x.bounds.has_value() == y.bounds.has_value()
+                  && (!x.bounds
+                      || (x.bounds->lower == y.bounds->lower && x.bounds->upper == y.bounds->upper));
             if (x.name != y.name || x.type != y.type || !sameBounds || x.categories != y.categories)
                 outcome.violate("metadata column '" + x.name + "' changed in a write/read round trip");
         }
@@ -366,7 +372,8 @@ Outcome checkRequest(std::string_view bytes)
     if (!request) {
         outcome.refuse("readRequestLine", request.error().message);
         if (request.error().message.rfind("line 7", 0) != 0)
-            outcome.violate("readRequestLine: the message does not name the line: " + request.error().message);
+            outcome.violate("readRequestLine: the message does not name the line: "
+                            + request.error().message);
         return outcome;
     }
     outcome.accepted = true;
@@ -425,7 +432,8 @@ Outcome checkJournal(std::string_view bytes)
         outcome.refuse("readJournalText", contents.error().message);
     } else {
         outcome.accepted = true;
-        if (contents->intactBytes > bytes.size() || (!contents->tornTail && contents->intactBytes != bytes.size()))
+        if (contents->intactBytes > bytes.size()
+            || (!contents->tornTail && contents->intactBytes != bytes.size()))
             outcome.violate("readJournalText: the intact prefix does not fit the text");
         if (contents->tornTail && contents->tornMessage.empty())
             outcome.violate("readJournalText: a torn tail without a message");
@@ -473,8 +481,8 @@ Outcome checkLedger(std::string_view bytes)
         outcome.violate("parseLedgerJson accepted a ledger validateLedger refuses: " + valid.error().message);
     if (ledger->events.size() > kMaxEvaluatedEvents)
         return outcome;
-    for (const accounting::AccountingQuery &query : {accounting::AccountingQuery{true, 1e-6},
-                                                     accounting::AccountingQuery{false, 1.0}}) {
+    for (const accounting::AccountingQuery &query :
+         {accounting::AccountingQuery{true, 1e-6}, accounting::AccountingQuery{false, 1.0}}) {
         auto report = accounting::evaluateLedger(*ledger, query, {"basic", "advanced", "zcdp", "rdp"});
         if (!report) {
             if (report.error().message.empty())
@@ -489,8 +497,8 @@ Outcome checkLedger(std::string_view bytes)
 Check checkByName(std::string_view name)
 {
     static constexpr std::pair<std::string_view, Check> checks[] = {
-        {"predicate", checkPredicate}, {"csv", checkCsv},           {"gzip", checkGzip},
-        {"metadata", checkMetadata},   {"request", checkRequest},   {"transcript", checkTranscript},
+        {"predicate", checkPredicate}, {"csv", checkCsv},         {"gzip", checkGzip},
+        {"metadata", checkMetadata},   {"request", checkRequest}, {"transcript", checkTranscript},
         {"journal", checkJournal},     {"ledger", checkLedger},
     };
     for (const auto &[known, check] : checks)

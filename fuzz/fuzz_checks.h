@@ -37,14 +37,14 @@ struct Outcome
 /// and transcripts written against the embedded dataset apply to it.
 std::shared_ptr<const data::Table> fixtureTable();
 
-Outcome checkPredicate(std::string_view bytes); ///< Predicate::compile + evaluate
-Outcome checkCsv(std::string_view bytes);       ///< readCsv, plain and with fixed metadata
-Outcome checkGzip(std::string_view bytes);      ///< gunzip, with a large and a small limit
-Outcome checkMetadata(std::string_view bytes);  ///< parseDatasetMetadata, round trip, apply
-Outcome checkRequest(std::string_view bytes);   ///< readRequestLine, round trip, Session::ask
+Outcome checkPredicate(std::string_view bytes);  ///< Predicate::compile + evaluate
+Outcome checkCsv(std::string_view bytes);        ///< readCsv, plain and with fixed metadata
+Outcome checkGzip(std::string_view bytes);       ///< gunzip, with a large and a small limit
+Outcome checkMetadata(std::string_view bytes);   ///< parseDatasetMetadata, round trip, apply
+Outcome checkRequest(std::string_view bytes);    ///< readRequestLine, round trip, Session::ask
 Outcome checkTranscript(std::string_view bytes); ///< readTranscriptJson, auditLedger, restore
-Outcome checkJournal(std::string_view bytes);   ///< readJournalText / readSessionJournalText
-Outcome checkLedger(std::string_view bytes);    ///< parseLedgerJson + evaluateLedger (small)
+Outcome checkJournal(std::string_view bytes);    ///< readJournalText / readSessionJournalText
+Outcome checkLedger(std::string_view bytes);     ///< parseLedgerJson + evaluateLedger (small)
 
 /// Target name ("predicate", "csv", …, the suffix of fuzz_<name>) → check; nullptr if unknown.
 using Check = Outcome (*)(std::string_view);

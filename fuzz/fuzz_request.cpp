@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: readRequestLine (one JSON Lines request), a write/read round trip, then Session::ask on the fixture (fuzz_checks.h).
+// libFuzzer target: readRequestLine (one JSON Lines request), a write/read round trip, then Session::ask on
+// the fixture (fuzz_checks.h).
 #include "fuzz/fuzz_checks.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)

@@ -51,59 +51,12 @@ Result<TranscriptDocument> readTranscriptJson(std::string_view text)
         return makeError(ErrorCode::Unsupported, "transcript version " + std::to_string(*version)
                                                      + " is newer than this pbx understands ("
                                                      + std::to_string(kTranscriptVersion) + ")");
+    auto header = readSessionHeader(doc);
+    if (!header)
+        return header.error();
     TranscriptDocument out;
-    const Json empty = Json::object();
-    const Json &dataset = doc.contains("dataset") ? doc["dataset"] : empty;
-    auto name = json::string(dataset, "name", "dataset");
-    if (!name)
-        return name.error();
-    out.datasetName = *name;
-    const Json &budget = doc.contains("budget") ? doc["budget"] : empty;
-    auto epsilon = json::number(budget, "epsilon", "budget");
-    auto delta = json::number(budget, "delta", "budget");
-    if (!epsilon)
-        return epsilon.error();
-    if (!delta)
-        return delta.error();
-    out.settings.epsilon = *epsilon;
-    out.settings.delta = *delta;
-    auto neighboursText = json::optionalString(doc, "neighbours", "", "add-remove");
-    if (!neighboursText)
-        return neighboursText.error();
-    auto neighbours = data::parseNeighbours(*neighboursText);
-    if (!neighbours)
-        return makeError(ErrorCode::Parse, "neighbours: " + neighbours.error().message);
-    out.settings.neighbours = *neighbours;
-    const Json &filter = doc.contains("filter") ? doc["filter"] : empty;
-    auto kindText = json::string(filter, "kind", "filter");
-    if (!kindText)
-        return kindText.error();
-    auto kind = filters::parseFilterKind(*kindText);
-    if (!kind)
-        return makeError(ErrorCode::Parse, "filter.kind: " + kind.error().message);
-    out.settings.filter = *kind;
-    if (auto split = filter.find("split"); split != filter.end() && split->is_object()) {
-        auto e = json::number(*split, "expost_epsilon_share", "filter.split");
-        auto d = json::number(*split, "expost_delta_share", "filter.split");
-        if (!e)
-            return e.error();
-        if (!d)
-            return d.error();
-        out.settings.split = {*e, *d};
-    }
-    const auto noise = doc.find("noise");
-    auto seeded = noise != doc.end() && noise->is_object() ? json::optionalBool(*noise, "seeded", "noise")
-                                                           : Result<bool>(false);
-    if (!seeded)
-        return seeded.error();
-    if (*seeded) {
-        auto seed = json::unsignedInteger(*noise, "seed", "noise");
-        if (!seed)
-            return seed.error();
-        out.settings.seed = *seed;
-    }
-    if (auto valid = out.settings.validate(); !valid)
-        return makeError(ErrorCode::Parse, "budget: " + valid.error().message);
+    out.datasetName = std::move(header->datasetName);
+    out.settings = header->settings;
     auto events = doc.find("events");
     if (events == doc.end() || !events->is_array())
         return makeError(ErrorCode::Parse, "events: missing (an array is required)");

@@ -23,7 +23,8 @@ using namespace pbx;
 
 namespace {
 
-const char *const kTargets[] = {"predicate", "csv", "gzip", "metadata", "request", "transcript", "journal", "ledger"};
+const char *const kTargets[]
+    = {"predicate", "csv", "gzip", "metadata", "request", "transcript", "journal", "ledger"};
 
 std::filesystem::path fuzzDir()
 {
@@ -41,7 +42,8 @@ std::vector<std::filesystem::path> filesIn(const std::filesystem::path &dir)
     return files;
 }
 
-std::string nested(std::size_t depth, std::string_view open, std::string_view close, std::string_view inner = {})
+std::string nested(std::size_t depth, std::string_view open, std::string_view close,
+                   std::string_view inner = {})
 {
     std::string text;
     text.reserve(depth * (open.size() + close.size()) + inner.size());
@@ -116,14 +118,16 @@ void TestFuzzRegression::hostileInputs_data()
     QTest::addColumn<QString>("target");
     QTest::addColumn<QByteArray>("bytes");
     const auto row = [](const char *name, const char *target, const std::string &bytes) {
-        QTest::newRow(name) << QString::fromLatin1(target) << QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size()));
+        QTest::newRow(name) << QString::fromLatin1(target)
+                            << QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size()));
     };
     // 100,000 levels of JSON nesting where each reader looks (and where it ignores unknown keys).
     const std::string deepArray = nested(100'000, "[", "]");
     const std::string deepObject = nested(100'000, "{\"a\":", "}", "0");
     row("metadata: deep array", "metadata", deepArray);
     row("metadata: deep column", "metadata",
-        R"({"format":"pbx-dataset-metadata","version":1,"columns":[{"name":"a","description":)" + deepArray + "}]}");
+        R"({"format":"pbx-dataset-metadata","version":1,"columns":[{"name":"a","description":)" + deepArray
+            + "}]}");
     row("request: deep field", "request", R"({"aggregate":"count","id":)" + deepObject + "}");
     row("request: deep target", "request", R"({"aggregate":"count","target":)" + deepObject + "}");
     const std::string transcriptHead
@@ -172,7 +176,8 @@ void TestFuzzRegression::hostileInputs()
 {
     QFETCH(QString, target);
     QFETCH(QByteArray, bytes);
-    const fuzz::Outcome outcome = fuzz::checkByName(target.toStdString())(std::string_view(bytes.constData(), bytes.size()));
+    const fuzz::Outcome outcome
+        = fuzz::checkByName(target.toStdString())(std::string_view(bytes.constData(), bytes.size()));
     QVERIFY2(outcome.violation.empty(), outcome.violation.c_str());
     QVERIFY(outcome.accepted || !outcome.error.empty());
     if (!outcome.error.empty())
@@ -184,10 +189,12 @@ void TestFuzzRegression::messagesNameThePlace_data()
     QTest::addColumn<QString>("target");
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("expected");
-    const auto row = [](const char *name, const char *target, const std::string &bytes, const char *expected) {
-        QTest::newRow(name) << QString::fromLatin1(target) << QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size()))
-                            << QString::fromUtf8(expected);
-    };
+    const auto row
+        = [](const char *name, const char *target, const std::string &bytes, const char *expected) {
+              QTest::newRow(name) << QString::fromLatin1(target)
+                                  << QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size()))
+                                  << QString::fromUtf8(expected);
+          };
     row("predicate: unknown column", "predicate", R"(wage > 1 and regon == "south")",
         "column 14: unknown column 'regon'; did you mean 'region'?");
     row("predicate: NaN", "predicate", "wage < nan", "column 8: NaN and infinite values are not allowed");
@@ -203,10 +210,13 @@ void TestFuzzRegression::messagesNameThePlace_data()
     row("metadata: syntax", "metadata", R"({"format": pbx})", "at byte 12");
     row("request: zero error", "request", R"({"aggregate":"count","target":{"kind":"absolute","error":0}})",
         "line 7.target: target error must be a finite number > 0");
-    row("request: unknown field", "request", R"({"aggregate":"count","colum":"wage"})", "line 7: unknown field 'colum'");
+    row("request: unknown field", "request", R"({"aggregate":"count","colum":"wage"})",
+        "line 7: unknown field 'colum'");
     row("request: inverted bounds", "request",
-        R"({"aggregate":"sum","column":"wage","bounds":[9,1],"target":{"kind":"absolute","error":1}})", "line 7.bounds: ");
-    row("request: NaN as text", "request", R"({"aggregate":"count","target":{"kind":"absolute","error":"nan"}})",
+        R"({"aggregate":"sum","column":"wage","bounds":[9,1],"target":{"kind":"absolute","error":1}})",
+        "line 7.bounds: ");
+    row("request: NaN as text", "request",
+        R"({"aggregate":"count","target":{"kind":"absolute","error":"nan"}})",
         "line 7.target.error: expected a number");
     const std::string transcript
         = R"({"format":"pbx-transcript","version":1,"dataset":{"name":"x"},"filter":{"kind":"zcdp"},"events":[],)";
@@ -218,14 +228,18 @@ void TestFuzzRegression::messagesNameThePlace_data()
     const std::string header
         = R"({"type":"header","format":"pbx-journal","version":1,"dataset":{"name":"x"},"budget":{"epsilon":1,"delta":1e-6},"filter":{"kind":"zcdp"}})";
     std::string edited = journalLine(hash, header); // line 1 intact
-    edited += R"({"type":"event"})" "\t" + std::string(64, '0') + "\n"; // line 2: a wrong checksum
+    edited += R"({"type":"event"})"
+              "\t"
+              + std::string(64, '0') + "\n";            // line 2: a wrong checksum
     edited += journalLine(hash, R"({"type":"event"})"); // line 3 chains from line 1: intact
     row("journal: edited line", "journal", edited, "journal line 2: checksum mismatch");
-    row("ledger: delta one", "ledger", R"({"events":[{"mechanism":"pure","epsilon":1},{"mechanism":"approx","epsilon":1,"delta":1}]})",
+    row("ledger: delta one", "ledger",
+        R"({"events":[{"mechanism":"pure","epsilon":1},{"mechanism":"approx","epsilon":1,"delta":1}]})",
         "events[1].delta");
     row("ledger: number overflow", "ledger", R"({"events":[{"mechanism":"pure","epsilon":1e999}]})",
         "the ledger is not valid JSON: number overflow parsing '1e999'");
-    row("ledger: syntax", "ledger", R"({"events":[})", "the ledger is not valid JSON: parse error at line 1, column 12");
+    row("ledger: syntax", "ledger", R"({"events":[})",
+        "the ledger is not valid JSON: parse error at line 1, column 12");
     row("request: nested too deep", "request", std::string(300, '[') + std::string(300, ']'),
         "line 7 is nested deeper than 256 levels of arrays and objects (byte 256)");
     row("ledger: typo", "ledger", R"({"events":[{"mechanism":"gaussian","sigma":1,"sensitivty":2}]})",
@@ -237,7 +251,8 @@ void TestFuzzRegression::messagesNameThePlace()
     QFETCH(QString, target);
     QFETCH(QByteArray, bytes);
     QFETCH(QString, expected);
-    const fuzz::Outcome outcome = fuzz::checkByName(target.toStdString())(std::string_view(bytes.constData(), bytes.size()));
+    const fuzz::Outcome outcome
+        = fuzz::checkByName(target.toStdString())(std::string_view(bytes.constData(), bytes.size()));
     QVERIFY2(outcome.violation.empty(), outcome.violation.c_str());
     QVERIFY2(!outcome.accepted, "the input was accepted");
     const QString message = QString::fromStdString(outcome.error);
