@@ -143,17 +143,9 @@ ReleaseOutcome releaseByDoubling(const ReleaseContext &context, const AccuracyTa
         if (a.releases.size() != channels.size())
             break;
         a.cost = cost;
-        context.shape.estimate(a, widths);
-        a.accepted = QueryShape::certifies(a, target);
         out.cost = math::addRoundUp(out.cost, cost);
-        out.attempts.push_back(a);
-        if (a.accepted)
+        if (recordAttempt(out, std::move(a), widths, context.shape, target, leastNoisyNumerator))
             break;
-        if (context.shape.hopeless(a, leastNoisyNumerator, target)) {
-            out.reason = "target not met: the noisy answer is too small for the remaining levels to certify "
-                         + targetText(target) + "; abandoned early (free)";
-            break;
-        }
     }
     finishFromAttempts(out, cap, out.costKind);
     return out;

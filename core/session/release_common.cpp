@@ -44,6 +44,22 @@ std::string cannotStartReason(const ReleaseContext &context, filters::ChargeKind
            + " for any answer this query can take";
 }
 
+bool recordAttempt(ReleaseOutcome &out, Attempt a, const std::vector<double> &halfWidths, const QueryShape &shape,
+                   const AccuracyTarget &target, double leastNoisyNumerator)
+{
+    shape.estimate(a, halfWidths);
+    a.accepted = QueryShape::certifies(a, target);
+    out.attempts.push_back(a);
+    if (a.accepted)
+        return true;
+    if (shape.hopeless(a, leastNoisyNumerator, target)) {
+        out.reason = "target not met: the noisy answer is too small for the remaining levels to certify "
+                     + targetText(target) + "; abandoned early (free)";
+        return true;
+    }
+    return false;
+}
+
 void finishFromAttempts(ReleaseOutcome &out, double cap, filters::ChargeKind kind)
 {
     if (out.attempts.empty()) {

@@ -21,6 +21,12 @@ double perQueryCap(const ReleaseContext &context, filters::ChargeKind kind, std:
 std::string cannotStartReason(const ReleaseContext &context, filters::ChargeKind kind, double cap,
                               std::optional<double> maxCost, const AccuracyTarget &target);
 
+/// Completes an attempt from its released values (estimate, error bar, acceptance), appends it to
+/// `out` and says whether the plan stops here: the target is met, or the answer is too small for
+/// the least noisy level to certify (early abandonment, with the reason set).
+bool recordAttempt(ReleaseOutcome &out, Attempt attempt, const std::vector<double> &halfWidths,
+                   const QueryShape &shape, const AccuracyTarget &target, double leastNoisyNumerator);
+
 /// Fills status/answer/error bar from the last attempt once a plan has run.
 void finishFromAttempts(ReleaseOutcome &out, double cap, filters::ChargeKind kind);
 
