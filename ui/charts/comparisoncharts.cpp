@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/comparisoncharts.h"
 
+#include "ui/charts/axisticks.h"
+
 #include "ui/comparison/strategyinfo.h"
 #include "ui/util/numberformat.h"
 
@@ -28,59 +30,6 @@ namespace {
 const QColor kReferenceColour(0xc6, 0x3b, 0x34); // budget, δ and ε markers (as the path chart)
 const QColor kMarkerColour(0x55, 0x55, 0x55);
 
-/// The smallest of 1, 2, 2.5, 5 × 10^k that is ≥ `raw` (raw > 0).
-double niceStep(double raw)
-{
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double step : {1.0, 2.0, 2.5, 5.0, 10.0}) {
-        if (step * power >= raw * (1 - 1e-12))
-            return step * power;
-    }
-    return 10.0 * power;
-}
-
-/// A value axis from 0 to a nice number ≥ max with about five intervals.
-void setNiceRange(QValueAxis *axis, double max, int intervals = 5)
-{
-    if (!(max > 0.0) || !std::isfinite(max))
-        max = 1.0;
-    const double step = niceStep(max / intervals);
-    const int ticks = std::max(1, static_cast<int>(std::ceil(max / step - 1e-9)));
-    axis->setTickCount(ticks + 1);
-    axis->setRange(0.0, ticks * step);
-    // Qt 6.4 caches a value axis's label width across range changes; re-setting the format
-    // drops the cache (see PrivacyLossPathChart).
-    const QString format = axis->labelFormat();
-    axis->setLabelFormat(QString());
-    axis->setLabelFormat(format);
-}
-
-/// 1, 2 or 5 × 10^k, at least 1, so that about `targetTicks` ticks cover `range` (integer axes:
-/// steps, requests).
-double niceIntegerInterval(double range, int targetTicks)
-{
-    const double raw = std::max(1.0, range / std::max(1, targetTicks));
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double step : {1.0, 2.0, 5.0, 10.0}) {
-        if (step * power >= raw)
-            return step * power;
-    }
-    return 10.0 * power;
-}
-
-/// Dynamic ticks every nice step, anchored at 0, over [min, max] (a signed value axis).
-void setNiceTicks(QValueAxis *axis, double min, double max, int targetTicks)
-{
-    const double step = niceStep(std::max(max - min, 1e-12) / targetTicks);
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0.0);
-    // Interval before range: Qt 6.4 lays the ticks out again on a range change only.
-    axis->setTickInterval(step);
-    axis->setRange(min, max);
-    const QString format = axis->labelFormat();
-    axis->setLabelFormat(QString());
-    axis->setLabelFormat(format);
-}
 
 bool finite(double x)
 {

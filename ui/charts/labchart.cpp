@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/labchart.h"
 
+#include "ui/charts/axisticks.h"
 #include "ui/charts/errorbarchartview.h"
 
 #include <QChart>
@@ -16,29 +17,6 @@
 
 namespace pbx::ui {
 
-namespace {
-
-/// Sets `axis` to [0, top] with `top` the first multiple ≥ `max` of a 1, 2, 2.5 or 5 × 10^k step
-/// giving about `intervals` intervals (applyNiceNumbers() tends to overshoot by half the range).
-void setNiceRange(QValueAxis *axis, double max, int targetIntervals)
-{
-    if (!(max > 0.0))
-        max = 1.0;
-    const double raw = max / targetIntervals;
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = 10.0 * power;
-    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
-        if (m * power >= raw * (1 - 1e-12)) {
-            step = m * power;
-            break;
-        }
-    }
-    const int intervals = static_cast<int>(std::ceil(max / step - 1e-9));
-    axis->setRange(0.0, intervals * step);
-    axis->setTickCount(intervals + 1);
-}
-
-} // namespace
 
 LabChart::LabChart(QWidget *parent) : QWidget(parent)
 {
@@ -190,11 +168,8 @@ void LabChart::rebuild()
     // Headroom on x so the spread bars at the curves' ends are not cut by the plot edge.
     setNiceRange(m_axisX, xMax * 1.06, 6);
     setNiceRange(m_axisY, yMax > 0.0 ? yMax * 1.04 : 10.0, 5);
-    for (QValueAxis *axis : {m_axisX, m_axisY}) {
-        const QString format = axis->labelFormat();
-        axis->setLabelFormat(QString());
-        axis->setLabelFormat(format);
-    }
+    for (QValueAxis *axis : {m_axisX, m_axisY})
+        refreshLabelWidth(axis);
 }
 
 } // namespace pbx::ui

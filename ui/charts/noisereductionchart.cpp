@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/noisereductionchart.h"
 
+#include "ui/charts/axisticks.h"
+
 #include "ui/charts/errorbarchartview.h"
 #include "ui/util/numberformat.h"
 
@@ -258,10 +260,7 @@ void NoiseReductionChart::rebuild()
     const double pad = span > 0.0 ? span * 0.08 : std::max(1.0, std::fabs(yMax) * 0.1);
     m_axisY->setRange(yMin - pad, yMax + pad);
     m_axisY->applyNiceNumbers();
-    // Qt 6.4 caches the axis label width; re-setting the format measures the new labels.
-    const QString format = m_axisY->labelFormat();
-    m_axisY->setLabelFormat(QString());
-    m_axisY->setLabelFormat(format);
+    refreshLabelWidth(m_axisY);
 
     m_estimateSeries->setName(tr("released estimate ± half-width"));
     m_thresholdSeries->setName(

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/privacylosspathchart.h"
 
+#include "ui/charts/axisticks.h"
+
 #include "ui/util/numberformat.h"
 
 #include <QChart>
@@ -24,29 +26,6 @@ const QColor kEpsilonColour(0x25, 0x63, 0xc9);
 const QColor kNativeColour(0x7b, 0x4f, 0xb3);
 const QColor kBudgetColour(0xc6, 0x3b, 0x34);
 const QColor kExPostColour(0x0f, 0x8a, 0x7e);
-
-/// The smallest of 1, 2, 2.5, 5 × 10^k that is ≥ `raw` (raw > 0).
-double niceStep(double raw)
-{
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double step : {1.0, 2.0, 2.5, 5.0, 10.0}) {
-        if (step * power >= raw * (1 - 1e-12))
-            return step * power;
-    }
-    return 10.0 * power;
-}
-
-/// 1, 2 or 5 × 10^k, at least 1, so that about `targetTicks` ticks cover `range`.
-double niceTickInterval(double range, int targetTicks)
-{
-    const double raw = std::max(1.0, range / std::max(1, targetTicks));
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double step : {1.0, 2.0, 5.0, 10.0}) {
-        if (step * power >= raw)
-            return step * power;
-    }
-    return 10.0 * power;
-}
 
 } // namespace
 
@@ -297,7 +276,7 @@ void PrivacyLossPathChart::rebuildSeries()
                                                         QPointF(xMax, m_expostBudget)}
                                        : QList<QPointF>());
     // Interval before range: Qt 6.4 lays the ticks out again on a range change only.
-    m_axisX->setTickInterval(niceTickInterval(xMax, 6));
+    m_axisX->setTickInterval(niceIntegerInterval(xMax, 6));
     m_axisX->setRange(0.0, xMax);
 
     // The ε axis ends on a nice tick a little above the budget (or the largest spend); the
@@ -319,9 +298,7 @@ void PrivacyLossPathChart::rebuildSeries()
     // format, tick count or tick type change drops the cache. Re-set the format so the axis is
     // measured again with its new labels, instead of eliding them to "0.0…".
     for (QValueAxis *axis : {m_axisEpsilon, m_axisNative}) {
-        const QString format = axis->labelFormat();
-        axis->setLabelFormat(QString());
-        axis->setLabelFormat(format);
+        refreshLabelWidth(axis);
     }
 }
 
