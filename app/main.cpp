@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // pbx: the Privacy Budget Explorer GUI.
 //   pbx [--dataset NAME-or-CSV] [--session FILE] [--screenshot OUT.png]
+#include "core/io/standard_descriptors.h"
 #include "resources/dataset_catalog.h"
 #include "ui/appinfo.h"
 #include "ui/mainwindow.h"
@@ -92,6 +93,9 @@ SessionArgument extractSessionArgument(int argc, char *argv[], std::vector<char 
 
 int main(int argc, char *argv[])
 {
+    // Before any file is opened: a closed stdout or stderr must not become a journal's descriptor.
+    if (!pbx::io::ensureStandardDescriptorsOpen())
+        return 1;
     std::vector<char *> qtArgv;
     const SessionArgument sessionArgument = extractSessionArgument(argc, argv, qtArgv);
     int qtArgc = static_cast<int>(qtArgv.size()) - 1;
