@@ -2,8 +2,10 @@
 // Session::ask over long sessions (issue 10, item 15): the time per request must not grow with
 // the ledger. Each benchmark answers N requests in one session (seeded noise, a 64-row table so
 // the query itself costs next to nothing, a budget no request exhausts) and reports the mean
-// time per request, for N = 10⁵ and 10⁶, on the basic filter (Laplace) and on the unified filter
-// (Brownian noise reduction accounted ex-post, which needs the count of earlier Brownian runs).
+// time per request: for N = 10⁵ and 10⁶ on the basic filter (Laplace), and for N = 10³ and 10⁴
+// on the unified filter (Brownian noise reduction accounted ex-post, which needs the count of
+// earlier Brownian runs). Measured (2 shared cores, load ≈ 7): Laplace 15.5 µs per request at
+// 10⁵ and 15.7 µs at 10⁶; Brownian ex-post 1.28 ms at 10³ and 1.27 ms at 10⁴.
 // Run by hand:
 //   build/bench/bench_session
 // Before the fix the count of earlier Brownian runs scanned the whole ledger: 10⁵ requests took
@@ -80,5 +82,7 @@ void brownianExPost(benchmark::State &state)
 } // namespace
 
 BENCHMARK(laplace)->Arg(100000)->Arg(1000000)->Iterations(1)->Unit(benchmark::kSecond);
-BENCHMARK(brownianExPost)->Arg(100000)->Arg(1000000)->Iterations(1)->Unit(benchmark::kSecond);
+// Brownian noise reduction costs about a millisecond a request (its boundary and path), so its
+// sizes are 10³ and 10⁴; the ledger-length dependence it adds is the same counter.
+BENCHMARK(brownianExPost)->Arg(1000)->Arg(10000)->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK_MAIN();
