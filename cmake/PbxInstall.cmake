@@ -33,6 +33,7 @@ add_custom_target(pbx_man_pages ALL DEPENDS ${pbx_man_pages})
 install(FILES ${pbx_man_pages} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES "${CMAKE_SOURCE_DIR}/resources/datasets/README.md"
         DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME dataset-cps1988.md)
+install(FILES "${CMAKE_SOURCE_DIR}/resources/copyright" DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # --- Debian package ---
 set(CPACK_GENERATOR DEB)
