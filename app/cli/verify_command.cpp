@@ -14,11 +14,13 @@ namespace {
 constexpr const char *kUsage =
     "Usage: pbx-cli verify FILE [--dataset NAME-or-CSV-PATH]\n"
     "\n"
-    "Checks a transcript or a journal: the journal's checksum chain, every event's cost recomputed\n"
-    "from its mechanism, sensitivity and noise scales, and the whole ledger replayed into a fresh\n"
-    "filter (it must fit the budget and reproduce the recorded spend exactly). Exit status 0 when\n"
-    "consistent, 1 with a one-line message otherwise. The dataset named in the file is used unless\n"
-    "--dataset gives another (e.g. the CSV file it was loaded from).\n";
+    "Checks a transcript or a journal: the journal's checksum chain and tail record (FILE.tail),\n"
+    "that the dataset is the one recorded (a CSV's path and SHA-256), every event's cost\n"
+    "recomputed from its mechanism, sensitivity and noise scales, and the whole ledger replayed\n"
+    "into a fresh filter (it must fit the budget and reproduce the recorded spend exactly). Exit\n"
+    "status 0 when consistent, 1 with a one-line message otherwise. The dataset recorded in the\n"
+    "file is used unless --dataset names another copy (whose digest must still match). Resuming a\n"
+    "journal and opening a file in the GUI run the same checks.\n";
 
 std::string format(double x)
 {
