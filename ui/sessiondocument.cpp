@@ -189,7 +189,7 @@ Result<void> SessionDocument::openTranscript(const QString &path)
         auto opened = io::openSessionJournal(journalBeside.toStdString());
         if (!opened.ok())
             return makeError(opened.error().code,
-                             tr("the session was not opened: its journal %1 failed verification: %2")
+                             tr("the session was not opened: its journal %1 cannot be used (%2)")
                                  .arg(QFileInfo(journalBeside).fileName(), toQString(opened.error().message))
                                  .toStdString());
         auto saved = io::readTranscriptJson(probe.seek(0) ? probe.readAll().toStdString() : std::string());

@@ -120,7 +120,7 @@ void TestJournalRecovery::damagedJournalBesideIsRefused()
     ui::SessionDocument reopened;
     const auto opened = reopened.openTranscript(saved);
     QVERIFY(!opened.ok());
-    QVERIFY2(QString::fromStdString(opened.error().message).contains(QStringLiteral("failed verification")),
+    QVERIFY2(QString::fromStdString(opened.error().message).contains(QStringLiteral("edited or corrupted")),
              opened.error().message.c_str());
     QVERIFY(!reopened.hasSession());
     QVERIFY(f.open(QIODevice::ReadOnly));
