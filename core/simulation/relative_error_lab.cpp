@@ -87,8 +87,62 @@ RunOutcome runOnce(const Workload &w, const LabSettings &s, const LabMethod &m, 
 
 } // namespace
 
+std::string labRefusal(const std::string &datasetName)
+{
+    return "the relative-error lab reads the true counts of '" + datasetName
+           + "' and charges no privacy budget, so it runs only on public data: an embedded dataset, a file whose "
+             "metadata declares \"public\": true (set it only if the data themselves may be published), or a "
+             "synthetic table generated from the public metadata alone";
+}
+
+Result<data::Table> synthesizeFromMetadata(const data::Table &table, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::vector<data::Column> columns;
+    const std::size_t rows = table.rowCount(); // public: displayed, and bounds every plan
+    for (std::size_t c = 0; c < table.columnCount(); ++c) {
+        const data::ColumnInfo &info = table.columnInfo(c);
+        data::Column column;
+        column.info = info;
+        if (info.type == data::ColumnType::Categorical) {
+            if (info.domainFromData || info.categories.empty())
+                continue; // its categories were read from the data: not public
+            std::uniform_int_distribution<std::int32_t> pick(0, static_cast<std::int32_t>(info.categories.size()) - 1);
+            column.codes.resize(rows);
+            for (auto &code : column.codes)
+                code = pick(rng);
+        } else {
+            if (!info.declaredBounds || info.domainFromData)
+                continue; // no public range to draw from
+            std::uniform_real_distribution<double> pick(info.declaredBounds->lower, info.declaredBounds->upper);
+            column.numeric.resize(rows);
+            for (double &x : column.numeric)
+                x = info.declaredBounds->lower == info.declaredBounds->upper ? info.declaredBounds->lower : pick(rng);
+        }
+        columns.push_back(std::move(column));
+    }
+    bool categorical = false;
+    for (const auto &column : columns)
+        categorical = categorical || column.info.type == data::ColumnType::Categorical;
+    if (!categorical)
+        return makeError(ErrorCode::Unsupported, "'" + table.name()
+                                                     + "' declares no categorical column with its categories in metadata; "
+                                                       "a synthetic table needs them");
+    auto synthetic = data::Table::create("synthetic " + table.name(), std::move(columns),
+                                         "Synthetic: uniform draws over the declared categories and bounds of '"
+                                             + table.name() + "' (no row of the data was read)");
+    if (!synthetic)
+        return synthetic.error();
+    return synthetic->withPublic(true);
+}
+
 Result<Workload> countCells(const data::Table &table)
 {
+    // The lab reads true counts and shows results that are a deterministic function of them, with
+    // no budget charged: on private data that is a release without privacy (two neighbouring
+    // tables give visibly different results). Only public data may be simulated on.
+    if (!table.isPublic())
+        return makeError(ErrorCode::Unsupported, labRefusal(table.name()));
     std::vector<Dimension> dims;
     for (std::size_t c = 0; c < table.columnCount(); ++c) {
         const auto &info = table.columnInfo(c);
