@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/session/cost_audit.h"
 
+#include "core/session/query_shape.h"
+
 #include "core/math/directed_rounding.h"
 
 #include <cmath>
@@ -22,10 +24,9 @@ Result<double> channelSensitivity(const NoisyRelease &release, const LedgerEvent
     auto compiled = data::CompiledQuery::compile(e.request.query, table);
     if (!compiled)
         return compiled.error();
-    if (release.quantity == "sum")
-        return data::sumSensitivity(compiled->bounds(), neighbours).l1;
-    if (release.quantity == "centred-sum")
-        return data::centredSumSensitivity(compiled->bounds(), neighbours).l1;
+    if (release.quantity == "sum" || release.quantity == "centred-sum")
+        return sumChannelSensitivity(release.quantity, compiled->bounds(), neighbours,
+                                     static_cast<double>(table.rowCount()));
     return makeError(ErrorCode::Parse, "unknown released quantity '" + release.quantity + "'");
 }
 

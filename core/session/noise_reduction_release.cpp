@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <variant>
 
 namespace pbx::session {
@@ -27,8 +28,8 @@ constexpr int kMaxLevels = 120;
 /// One channel's noise path: Laplace or Brownian, advanced level by level.
 using Path = std::variant<std::monostate, LaplaceNoiseReduction, BrownianNoiseReduction>;
 
-Result<void> advance(Path &path, const ChannelLevel &level, double sensitivity, NoiseFamily family,
-                     mechanisms::NoiseSource &noise)
+Result<void> advanceUnchecked(Path &path, const ChannelLevel &level, double sensitivity, NoiseFamily family,
+                              mechanisms::NoiseSource &noise)
 {
     if (family == NoiseFamily::Laplace) {
         if (auto *p = std::get_if<LaplaceNoiseReduction>(&path))
@@ -45,6 +46,18 @@ Result<void> advance(Path &path, const ChannelLevel &level, double sensitivity, 
     if (!started)
         return started.error();
     path = std::move(started.value());
+    return {};
+}
+
+/// advanceUnchecked(), then a check of the random source: the continuous samplers cannot see a
+/// failure (a failed source yields zero bits, i.e. no randomness), so its values must not be used.
+Result<void> advance(Path &path, const ChannelLevel &level, double sensitivity, NoiseFamily family,
+                     mechanisms::NoiseSource &noise)
+{
+    if (auto moved = advanceUnchecked(path, level, sensitivity, family, noise); !moved)
+        return moved;
+    if (noise.bits().failed())
+        return noise.bits().error();
     return {};
 }
 
@@ -151,20 +164,26 @@ ReleaseOutcome releaseByNoiseReduction(const ReleaseContext &context, const Accu
         paidSoFar = std::max(levelCost, out.cost);
 
         Attempt a;
+        a.cost = increment;
         std::vector<double> widths;
+        std::optional<Error> failed;
         for (std::size_t i = 0; i < channels.size(); ++i) {
             const ChannelLevel &c = (*level)[i];
             if (auto moved = advance(paths[i], c, channels[i].sensitivity, family, context.noiseSource); !moved) {
-                out.reason = moved.error().message;
+                failed = moved.error();
                 break;
             }
             a.releases.push_back({channels[i].quantity, c.scale,
                                   channels[i].exact + currentNoise(paths[i]), c.cost});
             widths.push_back(c.halfWidth);
         }
-        if (a.releases.size() != channels.size())
+        if (failed) { // the increment is paid: the ledger records it with this level's scales
+            std::vector<double> scales;
+            for (const auto &c : *level)
+                scales.push_back(c.scale);
+            recordChargedWithoutRelease(out, std::move(a), context.shape, scales, *failed);
             break;
-        a.cost = increment;
+        }
         if (recordAttempt(out, std::move(a), widths, context.shape, target, leastNoisyNumerator))
             break;
     }

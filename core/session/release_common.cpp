@@ -2,6 +2,7 @@
 #include "core/session/release_common.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
@@ -58,6 +59,20 @@ bool recordAttempt(ReleaseOutcome &out, Attempt a, const std::vector<double> &ha
         return true;
     }
     return false;
+}
+
+void recordChargedWithoutRelease(ReleaseOutcome &out, Attempt a, const QueryShape &shape,
+                                 const std::vector<double> &scales, const Error &error)
+{
+    const auto &channels = shape.channels();
+    a.releases.clear();
+    for (std::size_t i = 0; i < channels.size(); ++i)
+        a.releases.push_back({channels[i].quantity, i < scales.size() ? scales[i] : std::nan(""), std::nan(""), 0.0});
+    a.estimate = std::nan("");
+    a.halfWidth = std::nan("");
+    a.accepted = false;
+    out.attempts.push_back(std::move(a));
+    out.reason = error.message + "; the charge stands, no value was released";
 }
 
 void finishFromAttempts(ReleaseOutcome &out, double cap, filters::ChargeKind kind)
