@@ -274,8 +274,11 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
     for (const auto &system : f.systems())
         out << "spent " << system.name << ": " << system.unitSymbol << " = " << formatNumber(system.spent) << " of "
             << formatNumber(system.budget) << '\n';
-    out << "in all (ε, δ) = (" << formatNumber(f.epsilonSpent()) << ", " << formatNumber(f.deltaSpent()) << ") of ("
-        << formatNumber(f.epsilonBudget()) << ", " << formatNumber(f.deltaBudget()) << ")\n";
+    // With adaptively chosen costs, ε(spent) is a gauge, not a guarantee: the guarantee is the
+    // filter's budget (Whitehouse et al. 2023; Rogers et al. 2023).
+    out << "the session is (" << formatNumber(f.epsilonBudget()) << ", " << formatNumber(f.deltaBudget())
+        << ")-DP by the filter; what is spent so far corresponds to (ε, δ) ≈ (" << formatNumber(f.epsilonSpent())
+        << ", " << formatNumber(f.deltaSpent()) << ") (a gauge, not a guarantee)\n";
     if (auto written = io::writeTextFileAtomically(prepared->outPath, io::writeTranscriptJson(s)); !written) {
         err << "pbx-cli run: " << written.error().message << '\n';
         return 1;

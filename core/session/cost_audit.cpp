@@ -3,6 +3,7 @@
 
 #include "core/session/query_shape.h"
 
+#include "core/filters/zcdp_filter.h"
 #include "core/math/directed_rounding.h"
 
 #include <cmath>
@@ -36,6 +37,14 @@ double costAtScale(bool laplace, double sensitivity, double scale)
 }
 
 } // namespace
+
+double rhoChargedForPureEvent(const LedgerEvent &event)
+{
+    double rho = 0.0;
+    for (const auto &a : event.attempts)
+        rho = math::addRoundUp(rho, filters::ZcdpFilter::rhoOfPureEpsilon(a.cost));
+    return rho;
+}
 
 Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, const SessionSettings &settings)
 {

@@ -51,6 +51,7 @@ class TestReleaseEdges : public QObject
 private Q_SLOTS:
     void certifiesUsesDirectedRounding();
     void gaussianWidthForTinyBeta();
+    void laplaceDoublingInZcdpShowsWhatWasCharged();
     void drawFailureAfterChargeIsRecorded_data();
     void drawFailureAfterChargeIsRecorded();
 };
@@ -90,6 +91,29 @@ void TestReleaseEdges::gaussianWidthForTinyBeta()
     PBX_FUZZY_COMPARE(w, 9.336044849234058, 1e-12); // −Φ⁻¹(5e-21)
     // A moderate β: the same value as before, to the last few ulps.
     PBX_FUZZY_COMPARE(m->halfWidth(0.05), 1.9599639845400538, 1e-14);
+}
+
+// Multi-level Laplace doubling in a zCDP filter: each level is charged ρ = ε_j²/2, so the event
+// costs Σ ε_j²/2 (what the result card shows), well below (Σ ε_j)²/2 (what it used to show).
+void TestReleaseEdges::laplaceDoublingInZcdpShowsWhatWasCharged()
+{
+    auto f = filters::PrivacyFilter::create(filters::FilterKind::Zcdp, 1.0, 1e-6).value();
+    auto noise = mechanisms::NoiseSource::seeded(5, 0);
+    data::QueryStatistics exact;
+    exact.count = 300.0;
+    const session::ReleaseContext context{
+        session::QueryShape::of(data::Aggregate::Count, {}, exact, data::Neighbours::AddRemove, 20000.0), *f, noise,
+        session::MechanismKind::DoublingLaplace, 1};
+    const auto out = session::releaseByDoubling(context, AccuracyTarget{TargetKind::Relative, 0.1, 0.95}, std::nullopt);
+    QVERIFY(out.attempts.size() > 1);
+    QCOMPARE(out.costKind, filters::ChargeKind::PureEpsilon);
+    session::LedgerEvent e;
+    e.cost = out.cost;
+    e.attempts = out.attempts;
+    const double charged = session::rhoChargedForPureEvent(e);
+    PBX_FUZZY_COMPARE(charged, f->spent(), 1e-14);
+    QVERIFY(charged >= f->spent());
+    QVERIFY(charged < 0.8 * out.cost * out.cost / 2.0);
 }
 
 void TestReleaseEdges::drawFailureAfterChargeIsRecorded_data()
