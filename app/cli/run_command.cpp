@@ -2,6 +2,7 @@
 #include "app/cli/run_command.h"
 
 #include "app/cli/options.h"
+#include "core/session/planned_cap.h"
 #include "core/io/request_json.h"
 #include "core/io/session_journal.h"
 #include "core/session/cost_audit.h"
@@ -24,7 +25,7 @@ constexpr const char *kUsage =
     "                   [--epsilon E] [--delta D]\n"
     "                   [--filter basic|zcdp|expost|unified|brownian-zcdp]\n"
     "                   [--expost-share F] [--neighbours add-remove|replace] [--seed N]\n"
-    "                   [--journal FILE]\n"
+    "                   [--journal FILE] [--plan-queries N]\n"
     "\n"
     "Answers each request of FILE (JSON Lines, one request per line) in one session and writes\n"
     "the session transcript (JSON) to TRANSCRIPT.\n"
@@ -45,6 +46,10 @@ constexpr const char *kUsage =
     "  --journal     append-only journal: each answer is written and fsync'd before it is\n"
     "                printed; rerunning with the same journal resumes where it stopped\n"
     "                (the journal's settings and dataset are used) instead of spending again\n"
+    "  --plan-queries  per-query cap: a request without \"max_cost\" that uses doubling or noise\n"
+    "                reduction may spend at most the remaining budget (in its unit) divided by N;\n"
+    "                without this option N is the number of requests still to come in FILE,\n"
+    "                this one included (a public number). The cap is recorded as max_cost.\n"
     "Every line is checked before anything is spent: a bad line stops the run with nothing\n"
     "spent and no transcript written (exit status 1).\n";
 
@@ -188,7 +193,8 @@ void printEvent(const session::LedgerEvent &e, std::ostream &out)
 int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
     auto options = Options::parse(args, {"--queries", "--out", "--dataset", "--epsilon", "--delta",
-                                         "--filter", "--neighbours", "--seed", "--expost-share", "--journal"});
+                                         "--filter", "--neighbours", "--seed", "--expost-share", "--journal",
+                                         "--plan-queries"});
     if (!options) {
         err << "pbx-cli run: " << options.error().message << '\n';
         return 2;
@@ -196,6 +202,15 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
     if (options->has("--help")) {
         out << kUsage;
         return 0;
+    }
+    auto planQueries = options->unsignedInteger("--plan-queries");
+    if (!planQueries) {
+        err << "pbx-cli run: " << planQueries.error().message << '\n';
+        return 1;
+    }
+    if (*planQueries && **planQueries == 0) {
+        err << "pbx-cli run: --plan-queries must be at least 1\n";
+        return 1;
     }
     auto prepared = prepare(*options);
     if (!prepared) {
@@ -254,7 +269,10 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
     if (alreadyAnswered > 0)
         out << "resuming: " << alreadyAnswered << " answers already in the journal\n";
     for (std::size_t i = alreadyAnswered; i < prepared->requests.size(); ++i) {
-        auto event = s.ask(std::move(prepared->requests[i]));
+        // Workload-aware cap (issue 9): spread what remains over the requests still to come.
+        const std::size_t toCome = *planQueries ? static_cast<std::size_t>(**planQueries)
+                                                : prepared->requests.size() - i;
+        auto event = s.ask(session::withPlannedCap(std::move(prepared->requests[i]), s.filter(), toCome));
         if (!event) { // cannot happen after prepare(); kept so a future check cannot lose events
             err << "pbx-cli run: " << event.error().message << '\n';
             break;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/simulation/relative_error_lab.h"
 
+#include "core/session/planned_cap.h"
 #include "core/session/release_plan.h"
 
 #include <algorithm>
@@ -56,11 +57,19 @@ RunOutcome runOnce(const Workload &w, const LabSettings &s, const LabMethod &m, 
     auto filter = filters::PrivacyFilter::create(m.filter, s.epsilon, s.delta, s.split).value();
     const session::AccuracyTarget target{session::TargetKind::Relative, s.alpha, s.confidence};
     const auto chargeKind = session::chargeKindFor(m.mechanism, m.filter);
-    const double cap = chargeKind == filters::ChargeKind::Rho ? s.maxEpsilonPerQuery * s.maxEpsilonPerQuery / 2.0
-                                                              : s.maxEpsilonPerQuery;
+    const double fixedCap = chargeKind == filters::ChargeKind::Rho
+                                ? s.maxEpsilonPerQuery * s.maxEpsilonPerQuery / 2.0
+                                : s.maxEpsilonPerQuery;
     std::size_t expostRuns = 0;
     const std::size_t n = std::min<std::size_t>(order.size(), static_cast<std::size_t>(s.queriesPerRepetition));
     for (std::size_t q = 0; q < n; ++q) {
+        // The same rule as pbx-cli run and the GUI: remaining / requests still to come.
+        session::QueryRequest request;
+        request.target = target;
+        request.mechanism = m.mechanism;
+        const std::size_t toCome = s.plannedQueries > 0 ? static_cast<std::size_t>(s.plannedQueries) : n - q;
+        const std::optional<double> cap = s.maxEpsilonPerQuery > 0.0 ? std::optional<double>(fixedCap)
+                                                                     : session::plannedCap(*filter, request, toCome);
         const CellQuery &cell = w.cells[order[q]];
         data::QueryStatistics exact;
         exact.count = cell.count;
@@ -244,8 +253,10 @@ Result<void> LabSettings::validate() const
         return bad("--repetitions must be between 1 and 100000");
     if (queriesPerRepetition < 1)
         return bad("--queries must be ≥ 1");
-    if (!(maxEpsilonPerQuery > 0.0) || !std::isfinite(maxEpsilonPerQuery))
-        return bad("--max-epsilon-per-query must be a finite number > 0");
+    if (!(maxEpsilonPerQuery >= 0.0) || !std::isfinite(maxEpsilonPerQuery))
+        return bad("--max-epsilon-per-query must be a finite number ≥ 0 (0: remaining / queries to come)");
+    if (plannedQueries < 0)
+        return bad("--plan-queries must be ≥ 0");
     return split.validate();
 }
 

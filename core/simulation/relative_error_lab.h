@@ -68,8 +68,11 @@ struct LabSettings
     double delta = 1e-6;
     int repetitions = 200;
     int queriesPerRepetition = 500; ///< the first n cells of each repetition's random order
-    /// Per-query cap, as ε (pure and ex-post mechanisms) or ρ = ε²/2 (zCDP mechanisms).
-    double maxEpsilonPerQuery = 0.1;
+    /// Per-query cap, as ε (pure and ex-post mechanisms) or ρ = ε²/2 (zCDP mechanisms). 0 (the
+    /// default): the sessions' rule (session/planned_cap.h), what remains in the request's unit
+    /// divided by plannedQueries, or by the queries still to come in the stream when that is 0.
+    double maxEpsilonPerQuery = 0.0;
+    int plannedQueries = 0; ///< "plan for N more queries"; 0: the queries still to come
     std::uint64_t seed = 1;
     filters::FilterSplit split; ///< unified filter only
     /// Errors: InvalidArgument naming the field.

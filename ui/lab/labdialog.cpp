@@ -111,10 +111,12 @@ LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
                          tr("δ of the zCDP and unified filters and of ex-post "
                             "Brownian boundaries"));
     m_delta->setMultiplicativeStep(10.0);
-    m_cap = scientific(1e-4, 100.0, 0.1,
+    m_cap = scientific(0.0, 100.0, 0.0,
                        tr("Per-query cap as ε (pure and ex-post mechanisms) or "
                           "ρ = ε²/2 (zCDP mechanisms); queries that cannot be "
-                          "certified within it are abandoned"));
+                          "certified within it are abandoned. “planned” (0): the sessions' rule, "
+                          "the remaining budget divided by the queries still to come"));
+    m_cap->setSpecialValueText(tr("planned"));
     m_cap->setMultiplicativeStep(2.0);
     m_repetitions = new QSpinBox(this);
     m_repetitions->setRange(1, 100000);

@@ -12,6 +12,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSpinBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QStandardItemModel>
@@ -157,10 +158,25 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     mechanismRow->addWidget(m_mechanism);
     mechanismRow->addWidget(m_mechanismHint, 1);
 
+    m_planned = new QSpinBox(this);
+    m_planned->setObjectName(QStringLiteral("plannedQueries"));
+    m_planned->setRange(1, 1000000);
+    m_planned->setValue(10);
+    m_planned->setPrefix(tr("plan for "));
+    m_planned->setSuffix(tr(" more queries"));
+    m_planned->setToolTip(tr("Without “Max per query”, a request answered by doubling or noise reduction may "
+                             "spend at most the remaining budget divided by this number, so that one "
+                             "request cannot eat the whole budget"));
+    m_plannedPreview = new QLabel(this);
+    m_plannedPreview->setObjectName(QStringLiteral("plannedCapPreview"));
+    connect(m_planned, &QSpinBox::valueChanged, this, &QueryBuilder::planChanged);
+
     auto *limitRow = new QHBoxLayout;
     limitRow->addWidget(m_capEnabled);
     limitRow->addWidget(m_cap);
     limitRow->addWidget(m_capUnit);
+    limitRow->addWidget(m_planned);
+    limitRow->addWidget(m_plannedPreview);
     limitRow->addStretch(1);
     limitRow->addWidget(m_ask);
 
@@ -271,6 +287,7 @@ void QueryBuilder::updateCapUnit()
     else
         m_mechanismHint->setText(tr("pays every level (%1)").arg(unit));
     m_mechanismHint->setToolTip(m_mechanismHint->text());
+    Q_EMIT planChanged();
     m_capEnabled->setText(tr("Max per query"));
     m_capEnabled->setToolTip(tr("Refuse this request rather than spend more than this on it, in "
                                 "the unit the mechanism is charged in (%1)")
@@ -297,6 +314,26 @@ void QueryBuilder::setTable(const data::Table *table)
     m_ask->setEnabled(table != nullptr);
     columnChanged();
     aggregateChanged();
+}
+
+int QueryBuilder::plannedQueries() const
+{
+    return m_planned->value();
+}
+
+void QueryBuilder::setPlannedQueries(int n)
+{
+    m_planned->setValue(n);
+}
+
+void QueryBuilder::setPlannedCapPreview(const QString &text)
+{
+    m_plannedPreview->setText(text);
+}
+
+QString QueryBuilder::plannedCapPreview() const
+{
+    return m_plannedPreview->text();
 }
 
 void QueryBuilder::setUnitSymbol(const QString &symbol)
