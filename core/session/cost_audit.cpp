@@ -66,7 +66,9 @@ Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, cons
     auto mechanism = parseMechanismKind(e.mechanism);
     if (!mechanism)
         return fail(mechanism.error().message);
-    if (chargeKindFor(*mechanism, settings.filter) != e.costKind)
+    const bool routed = *mechanism == MechanismKind::Brownian && settings.filter == filters::FilterKind::Unified
+                        && e.costKind == filters::ChargeKind::Rho; // paid by the unified filter's zCDP side
+    if (!routed && chargeKindFor(*mechanism, settings.filter) != e.costKind)
         return fail("the " + std::string(filters::filterKindName(settings.filter)) + " filter charges '" + e.mechanism
                     + "' in another unit than recorded");
     const bool laplace = usesLaplaceNoise(*mechanism);

@@ -15,6 +15,10 @@ std::optional<double> plannedCap(const filters::PrivacyFilter &filter, const Que
         defaultMechanism(filter.kind(), request.query.aggregate, request.target.kind));
     if (isSingleRelease(mechanism))
         return std::nullopt;
+    // The unified filter routes Brownian noise reduction to the side that accounts it more
+    // cheaply; each side is then capped at its own remaining/k (ReleaseContext::plannedQueries).
+    if (mechanism == MechanismKind::Brownian && filter.kind() == filters::FilterKind::Unified)
+        return std::nullopt;
     const double remaining = filter.remainingFor(chargeKindFor(mechanism, filter.kind()));
     if (!(remaining > 0.0))
         return std::nullopt;
@@ -26,6 +30,8 @@ QueryRequest withPlannedCap(QueryRequest request, const filters::PrivacyFilter &
 {
     if (auto cap = plannedCap(filter, request, plannedQueries))
         request.maxCost = *cap;
+    if (!request.maxCost)
+        request.plannedQueries = plannedQueries;
     return request;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/session/release_common.h"
 
+#include "core/math/directed_rounding.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -30,7 +32,11 @@ std::string targetText(const AccuracyTarget &t)
 
 double perQueryCap(const ReleaseContext &context, filters::ChargeKind kind, std::optional<double> maxCost)
 {
-    return std::min(maxCost.value_or(std::numeric_limits<double>::infinity()), context.filter.remainingFor(kind));
+    const double remaining = context.filter.remainingFor(kind);
+    const double planned = context.plannedQueries > 0
+                               ? math::nudgeDown(remaining / static_cast<double>(context.plannedQueries), 1)
+                               : remaining;
+    return std::min({maxCost.value_or(std::numeric_limits<double>::infinity()), remaining, planned});
 }
 
 std::string cannotStartReason(const ReleaseContext &context, filters::ChargeKind kind, double cap,

@@ -14,7 +14,8 @@ std::string unitSymbol(filters::ChargeKind kind);
 /// "±40 at 95 % confidence" or "±5 % at 95 % confidence".
 std::string targetText(const AccuracyTarget &target);
 
-/// The per-query cap: min(maxCost, what the filter can still pay in this unit).
+/// The per-query cap: min(maxCost, what the filter can still pay in this unit, and that divided
+/// by context.plannedQueries when set).
 double perQueryCap(const ReleaseContext &context, filters::ChargeKind kind, std::optional<double> maxCost);
 
 /// Why a plan could not start: no budget left, or the cap cannot certify any answer.

@@ -76,7 +76,7 @@ RunOutcome runOnce(const Workload &w, const LabSettings &s, const LabMethod &m, 
         auto noise = mechanisms::NoiseSource::seeded(noiseSeed, q);
         const session::ReleaseContext context{
             session::QueryShape::of(data::Aggregate::Count, {}, exact, data::Neighbours::AddRemove, w.rowCount), *filter,
-            noise, m.mechanism, expostRuns + 1};
+            noise, m.mechanism, expostRuns + 1, s.maxEpsilonPerQuery > 0.0 ? std::size_t{0} : toCome};
         const auto outcome = session::isNoiseReduction(m.mechanism) ? session::releaseByNoiseReduction(context, target, cap)
                                                                     : session::releaseByDoubling(context, target, cap);
         expostRuns += outcome.costDelta > 0.0;

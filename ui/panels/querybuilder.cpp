@@ -162,13 +162,14 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     m_planned->setObjectName(QStringLiteral("plannedQueries"));
     m_planned->setRange(1, 1000000);
     m_planned->setValue(10);
-    m_planned->setPrefix(tr("plan for "));
-    m_planned->setSuffix(tr(" more queries"));
-    m_planned->setToolTip(tr("Without “Max per query”, a request answered by doubling or noise reduction may "
+    m_planned->setPrefix(tr("plan "));
+    m_planned->setToolTip(tr("Plan for N more queries. Without “Max per query”, a request answered by doubling or noise reduction may "
                              "spend at most the remaining budget divided by this number, so that one "
                              "request cannot eat the whole budget"));
     m_plannedPreview = new QLabel(this);
     m_plannedPreview->setObjectName(QStringLiteral("plannedCapPreview"));
+    m_plannedPreview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the dock
+    m_plannedPreview->setMinimumWidth(0);
     connect(m_planned, &QSpinBox::valueChanged, this, &QueryBuilder::planChanged);
 
     auto *limitRow = new QHBoxLayout;
@@ -176,7 +177,7 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     limitRow->addWidget(m_cap);
     limitRow->addWidget(m_capUnit);
     limitRow->addWidget(m_planned);
-    limitRow->addWidget(m_plannedPreview);
+    limitRow->addWidget(m_plannedPreview, 1);
     limitRow->addStretch(1);
     limitRow->addWidget(m_ask);
 
