@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // pbx: the Privacy Budget Explorer GUI.
-//   pbx [--dataset NAME-or-CSV] [--session FILE] [--screenshot OUT.png]
+//   pbx [--dataset NAME-or-CSV] [--session FILE | FILE] [--screenshot OUT.png]
 #include "resources/dataset_catalog.h"
 #include "ui/appinfo.h"
+#include "ui/appsettings.h"
 #include "ui/mainwindow.h"
 #include "ui/util/numberformat.h"
 
@@ -16,6 +17,8 @@
 #include <QWindow>
 
 #include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -88,10 +91,54 @@ SessionArgument extractSessionArgument(int argc, char *argv[], std::vector<char 
     return result;
 }
 
+bool environmentSet(const char *name)
+{
+    const char *value = std::getenv(name);
+    return value && *value;
+}
+
+bool hasArgument(int argc, char *argv[], std::initializer_list<std::string_view> names)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        for (const std::string_view name : names)
+            if (arg == name || (arg.starts_with(name) && arg.substr(name.size()).starts_with('=')))
+                return true;
+    }
+    return false;
+}
+
+/// Without a display, Qt's default platform plugin (xcb) aborts with a raw plugin error. Decide
+/// before QApplication exists: what needs no window (--help, --version, --screenshot) draws
+/// offscreen; anything else gets one line saying how to run pbx, and false.
+bool prepareDisplay(int argc, char *argv[])
+{
+#if defined(Q_OS_UNIX) && !defined(Q_OS_DARWIN) && !defined(Q_OS_ANDROID)
+    if (environmentSet("QT_QPA_PLATFORM") || environmentSet("DISPLAY")
+        || environmentSet("WAYLAND_DISPLAY") || hasArgument(argc, argv, {"-platform"}))
+        return true;
+    if (hasArgument(argc, argv, {"--help", "-h", "--help-all", "--version", "-v", "--screenshot"})) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        return true;
+    }
+    std::fprintf(stderr,
+                 "pbx: no display to show the window on (neither DISPLAY nor WAYLAND_DISPLAY is "
+                 "set): run pbx in a desktop session, or save a picture of the window with "
+                 "'QT_QPA_PLATFORM=offscreen pbx --screenshot OUT.png'\n");
+    return false;
+#else
+    (void)argc;
+    (void)argv;
+    return true;
+#endif
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    if (!prepareDisplay(argc, argv))
+        return 1;
     std::vector<char *> qtArgv;
     const SessionArgument sessionArgument = extractSessionArgument(argc, argv, qtArgv);
     int qtArgc = static_cast<int>(qtArgv.size()) - 1;
@@ -106,10 +153,13 @@ int main(int argc, char *argv[])
     parser.addVersionOption();
     const QCommandLineOption sessionOption(
         QStringList{QStringLiteral("s"), QStringLiteral("session")},
-        QStringLiteral("Open a saved session transcript (JSON) at start."), QStringLiteral("FILE"));
+        QStringLiteral("Open a saved session transcript or journal at start (a single FILE "
+                       "argument does the same)."),
+        QStringLiteral("FILE"));
     const QCommandLineOption datasetOption(
         QStringList{QStringLiteral("d"), QStringLiteral("dataset")},
-        QStringLiteral("Start on an embedded dataset (%1) or a CSV file. Default: %2.")
+        QStringLiteral("Start on an embedded dataset (%1) or a CSV file. Default: the dataset "
+                       "used last, else %2.")
             .arg(QStringLiteral("one of: ")
                      + [] {
                            QStringList names;
@@ -127,26 +177,32 @@ int main(int argc, char *argv[])
     parser.addOption(sessionOption);
     parser.addOption(datasetOption);
     parser.addOption(screenshotOption);
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+                                 QStringLiteral("A session to open, as with --session."),
+                                 QStringLiteral("[FILE]"));
     parser.process(app);
 
     if (sessionArgument.missingValue) {
         reportError(QStringLiteral("missing value for --session (see --help)"), false);
         return 2;
     }
-    // "-s FILE" reaches the parser; "--session FILE" was taken out of argv above.
+    const QStringList positional = parser.positionalArguments();
+    const bool sessionOptionGiven = sessionArgument.path || parser.isSet(sessionOption);
+    if (positional.size() > 1 || (positional.size() == 1 && sessionOptionGiven)) {
+        reportError(QStringLiteral("unexpected argument '%1' (see --help)").arg(positional.constLast()),
+                    false);
+        return 2;
+    }
+    // "-s FILE" reaches the parser; "--session FILE" was taken out of argv above; a desktop
+    // entry or file manager passes the file alone.
     const std::optional<QString> sessionPath =
         sessionArgument.path ? sessionArgument.path
         : parser.isSet(sessionOption) ? std::optional<QString>(parser.value(sessionOption))
+        : positional.size() == 1      ? std::optional<QString>(positional.constFirst())
                                       : std::nullopt;
 
     const bool screenshot = parser.isSet(screenshotOption);
     const bool interactive = !screenshot;
-    if (!parser.positionalArguments().isEmpty()) {
-        reportError(QStringLiteral("unexpected argument '%1' (see --help)")
-                        .arg(parser.positionalArguments().constFirst()),
-                    false);
-        return 2;
-    }
     if (sessionPath && parser.isSet(datasetOption)) {
         reportError(QStringLiteral("--session and --dataset cannot be combined: a saved session "
                                    "names its own dataset"),
@@ -156,6 +212,9 @@ int main(int argc, char *argv[])
 
     pbx::ui::MainWindow window;
     window.resize(1400, 900);
+    // A screenshot shows the default layout, whatever this user last arranged.
+    if (!screenshot)
+        window.rememberLayout();
     if (sessionPath) {
         const QString &path = *sessionPath;
         auto opened = window.openSessionFile(path);
@@ -166,8 +225,12 @@ int main(int argc, char *argv[])
             return 1;
         }
     } else {
+        // Without --dataset: the dataset used last, if it still opens, else the default one.
+        const QString last = pbx::ui::AppSettings::lastDataset();
+        const bool reopenedLast = !parser.isSet(datasetOption) && !screenshot && !last.isEmpty()
+                                  && window.openDataset(last).ok();
         const QString dataset = parser.value(datasetOption);
-        auto opened = window.openDataset(dataset);
+        auto opened = reopenedLast ? pbx::Result<void>{} : window.openDataset(dataset);
         if (!opened.ok()) {
             reportError(QStringLiteral("cannot open dataset %1: %2")
                             .arg(dataset, pbx::ui::toQString(opened.error().message)),

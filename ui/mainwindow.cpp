@@ -3,6 +3,7 @@
 
 #include "resources/dataset_catalog.h"
 #include "ui/appinfo.h"
+#include "ui/appsettings.h"
 #include "ui/charts/privacylosspathchart.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/lab/labdialog.h"
@@ -28,6 +29,7 @@
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QShowEvent>
@@ -328,6 +330,10 @@ void MainWindow::createMenus()
                 [this, qname] { openEmbeddedDatasetInteractive(qname); });
     }
     file->addAction(m_openSessionAction);
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentSessionsMenu"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentSessionsMenu);
+    rebuildRecentSessionsMenu();
     file->addSeparator();
     file->addAction(m_saveAction);
     file->addAction(m_saveAsAction);
@@ -361,12 +367,17 @@ Result<void> MainWindow::openDataset(const QString &nameOrPath)
     auto settings = m_sessionPanel->settings();
     if (!settings.validate().ok()) // the panel holds invalid input: use the session's settings
         settings = m_document->settings();
-    return m_document->start(std::move(shared), nameOrPath, settings);
+    auto started = m_document->start(std::move(shared), nameOrPath, settings);
+    if (started.ok())
+        AppSettings::setLastDataset(nameOrPath);
+    return started;
 }
 
 Result<void> MainWindow::openSessionFile(const QString &path)
 {
     auto opened = m_document->openTranscript(path);
+    if (opened.ok())
+        AppSettings::addRecentSession(path);
     // A recovered journal says what it dropped (a torn last line that was never shown).
     if (opened.ok() && !m_document->openNote().isEmpty())
         statusBar()->showMessage(m_document->openNote(), 15000);
@@ -375,7 +386,10 @@ Result<void> MainWindow::openSessionFile(const QString &path)
 
 Result<void> MainWindow::saveSessionTo(const QString &path)
 {
-    return m_document->saveTranscript(path);
+    auto saved = m_document->saveTranscript(path);
+    if (saved.ok())
+        AppSettings::addRecentSession(path);
+    return saved;
 }
 
 Result<void> MainWindow::exportCsvTo(const QString &path)
@@ -386,6 +400,15 @@ Result<void> MainWindow::exportCsvTo(const QString &path)
 Result<void> MainWindow::startNewSession(const session::SessionSettings &settings)
 {
     return m_document->restart(settings);
+}
+
+bool MainWindow::rememberLayout()
+{
+    m_remembersLayout = true;
+    const bool restored = AppSettings::restoreWindowLayout(*this);
+    if (restored)
+        m_docksSized = true; // the restored dock sizes win over the defaults applied at first show
+    return restored;
 }
 
 void MainWindow::flushViews()
@@ -688,6 +711,42 @@ void MainWindow::openSessionInteractive()
                       .arg(errorText(opened.error())));
 }
 
+void MainWindow::openRecentSessionInteractive(const QString &path)
+{
+    if (!maybeSave(tr("open another session")))
+        return;
+    auto opened = openSessionFile(path);
+    if (!opened.ok()) {
+        showError(tr("Open recent session"),
+                  tr("%1 could not be opened; the current session is unchanged.\n\n%2")
+                      .arg(path, errorText(opened.error())));
+    }
+}
+
+void MainWindow::rebuildRecentSessionsMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = AppSettings::recentSessions();
+    for (int i = 0; i < recent.size(); ++i) {
+        const QString &path = recent[i];
+        // &1 … &9, &0: the usual keyboard accelerators of a recent-files menu.
+        const QString label = i < 10 ? QStringLiteral("&%1  %2").arg((i + 1) % 10).arg(QFileInfo(path).fileName())
+                                     : QFileInfo(path).fileName();
+        QAction *action = m_recentMenu->addAction(label);
+        action->setToolTip(path);
+        action->setStatusTip(path);
+        action->setData(path);
+        connect(action, &QAction::triggered, this, [this, path] { openRecentSessionInteractive(path); });
+    }
+    if (recent.isEmpty()) {
+        m_recentMenu->addAction(tr("No recent sessions"))->setEnabled(false);
+        return;
+    }
+    m_recentMenu->addSeparator();
+    connect(m_recentMenu->addAction(tr("&Clear list")), &QAction::triggered, this,
+            [] { AppSettings::clearRecentSessions(); });
+}
+
 bool MainWindow::save()
 {
     if (m_document->filePath().isEmpty())
@@ -779,10 +838,13 @@ void MainWindow::showError(const QString &title, const QString &message)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (maybeSave(tr("quit")))
-        event->accept();
-    else
+    if (!maybeSave(tr("quit"))) {
         event->ignore();
+        return;
+    }
+    if (m_remembersLayout)
+        AppSettings::saveWindowLayout(*this);
+    event->accept();
 }
 
 } // namespace pbx::ui

@@ -12,6 +12,7 @@
 QT_FORWARD_DECLARE_CLASS(QAction)
 QT_FORWARD_DECLARE_CLASS(QDockWidget)
 QT_FORWARD_DECLARE_CLASS(QLabel)
+QT_FORWARD_DECLARE_CLASS(QMenu)
 QT_FORWARD_DECLARE_CLASS(QTableView)
 
 namespace pbx::ui {
@@ -52,6 +53,13 @@ public:
     /// Applies pending chart updates now (before a screenshot).
     void flushViews();
 
+    /// Restores the window geometry and dock layout saved by an earlier run (AppSettings) and
+    /// saves them again when the window closes. The application calls it; tests need not.
+    /// False when there was no saved layout to restore (the default layout stays).
+    bool rememberLayout();
+    /// File ▸ Open Recent: the recent sessions, newest first (rebuilt each time it opens).
+    QMenu *recentSessionsMenu() const { return m_recentMenu; }
+
     SessionDocument *document() const { return m_document; }
     DatasetPanel *datasetPanel() const { return m_datasetPanel; }
     SessionPanel *sessionPanel() const { return m_sessionPanel; }
@@ -91,6 +99,8 @@ private:
     void openDatasetInteractive();
     void openEmbeddedDatasetInteractive(const QString &name);
     void openSessionInteractive();
+    void openRecentSessionInteractive(const QString &path);
+    void rebuildRecentSessionsMenu();
     bool save();
     bool saveAs();
     void exportCsvInteractive();
@@ -138,8 +148,10 @@ private:
     QAction *m_askAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QAction *m_labAction = nullptr;
+    QMenu *m_recentMenu = nullptr;
     QList<QDockWidget *> m_docks;
     bool m_docksSized = false;
+    bool m_remembersLayout = false;
 };
 
 } // namespace pbx::ui

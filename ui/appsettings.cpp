@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+#include "ui/appsettings.h"
+
+#include "resources/dataset_catalog.h"
+#include "ui/util/numberformat.h"
+
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QSettings>
+
+namespace pbx::ui {
+
+namespace {
+
+const QString lastDatasetKey = QStringLiteral("datasets/last");
+const QString recentSessionsKey = QStringLiteral("sessions/recent");
+const QString geometryKey = QStringLiteral("mainWindow/geometry");
+const QString stateKey = QStringLiteral("mainWindow/state");
+// Bump when the docks change so that an old saved layout is not applied to new docks.
+constexpr int layoutVersion = 1;
+
+bool isEmbeddedDataset(const QString &name)
+{
+    for (const auto &embedded : resources::embeddedDatasetNames())
+        if (toQString(embedded) == name)
+            return true;
+    return false;
+}
+
+} // namespace
+
+QString AppSettings::lastDataset()
+{
+    return QSettings().value(lastDatasetKey).toString();
+}
+
+void AppSettings::setLastDataset(const QString &nameOrPath)
+{
+    const QString stored = isEmbeddedDataset(nameOrPath) ? nameOrPath
+                                                         : QFileInfo(nameOrPath).absoluteFilePath();
+    QSettings().setValue(lastDatasetKey, stored);
+}
+
+QStringList AppSettings::recentSessions()
+{
+    QStringList existing;
+    for (const QString &path : QSettings().value(recentSessionsKey).toStringList())
+        if (QFileInfo::exists(path) && !existing.contains(path) && existing.size() < maxRecentSessions)
+            existing << path;
+    return existing;
+}
+
+void AppSettings::addRecentSession(const QString &path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QStringList list = QSettings().value(recentSessionsKey).toStringList();
+    list.removeAll(absolute);
+    list.prepend(absolute);
+    while (list.size() > maxRecentSessions)
+        list.removeLast();
+    QSettings().setValue(recentSessionsKey, list);
+}
+
+void AppSettings::removeRecentSession(const QString &path)
+{
+    QStringList list = QSettings().value(recentSessionsKey).toStringList();
+    list.removeAll(QFileInfo(path).absoluteFilePath());
+    QSettings().setValue(recentSessionsKey, list);
+}
+
+void AppSettings::clearRecentSessions()
+{
+    QSettings().remove(recentSessionsKey);
+}
+
+void AppSettings::saveWindowLayout(const QMainWindow &window)
+{
+    QSettings settings;
+    settings.setValue(geometryKey, window.saveGeometry());
+    settings.setValue(stateKey, window.saveState(layoutVersion));
+}
+
+bool AppSettings::restoreWindowLayout(QMainWindow &window)
+{
+    const QSettings settings;
+    const QByteArray geometry = settings.value(geometryKey).toByteArray();
+    const QByteArray state = settings.value(stateKey).toByteArray();
+    if (geometry.isEmpty() || state.isEmpty())
+        return false;
+    const bool geometryRestored = window.restoreGeometry(geometry);
+    return window.restoreState(state, layoutVersion) && geometryRestored;
+}
+
+} // namespace pbx::ui

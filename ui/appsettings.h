@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// What the GUI remembers between runs, as desktop applications do: the main window's geometry and
+// dock layout, the last dataset opened and the recently opened or saved sessions. Stored with
+// QSettings under the application's identity (~/.config/pbx/pbx.conf on Linux). Nothing here is
+// privacy-relevant: paths and layout only, never data or answers.
+#pragma once
+
+#include <QStringList>
+
+QT_FORWARD_DECLARE_CLASS(QMainWindow)
+
+namespace pbx::ui {
+
+class AppSettings
+{
+public:
+    /// How many recent sessions File ▸ Open Recent lists.
+    static constexpr int maxRecentSessions = 10;
+
+    /// The dataset last opened: an embedded dataset's name or a CSV file's absolute path; empty
+    /// when none was recorded.
+    static QString lastDataset();
+    /// Records `nameOrPath` (a relative CSV path is made absolute, so it still opens from
+    /// elsewhere).
+    static void setLastDataset(const QString &nameOrPath);
+
+    /// Recently opened or saved session files (transcripts or journals), newest first, absolute
+    /// paths, at most maxRecentSessions, only files that still exist.
+    static QStringList recentSessions();
+    /// Puts `path` (made absolute) first, dropping an older entry for the same file.
+    static void addRecentSession(const QString &path);
+    static void removeRecentSession(const QString &path);
+    static void clearRecentSessions();
+
+    /// Saves the window's geometry and its toolbars' and docks' layout.
+    static void saveWindowLayout(const QMainWindow &window);
+    /// Restores what saveWindowLayout saved. False when nothing was saved or it did not apply
+    /// (then the window keeps its default layout).
+    static bool restoreWindowLayout(QMainWindow &window);
+};
+
+} // namespace pbx::ui
