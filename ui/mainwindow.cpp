@@ -472,6 +472,12 @@ void MainWindow::updatePlannedCapPreview()
         m_queryBuilder->setPlannedCapPreview(tr("(cap set by hand)"));
         return;
     }
+    if (m_document->settings().filter == filters::FilterKind::Unified
+        && m_queryBuilder->effectiveMechanism() == session::MechanismKind::Brownian) {
+        m_queryBuilder->setPlannedCapPreview(tr("default cap: each side's remaining ÷ %1 (routed)")
+                                                 .arg(m_queryBuilder->plannedQueries()));
+        return;
+    }
     const auto cap = session::plannedCap(m_document->session().filter(), request,
                                          static_cast<std::size_t>(m_queryBuilder->plannedQueries()));
     m_queryBuilder->setPlannedCapPreview(cap ? tr("default cap %1 ≤ %2").arg(m_queryBuilder->capUnit(), formatNumber(*cap, 3))

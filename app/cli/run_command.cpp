@@ -38,7 +38,7 @@ constexpr const char *kUsage =
     "                unified: zCDP + ex-post sub-filters (Gaussian; Brownian NR on the side that\n"
     "                reaches less noise, recorded per event; Laplace NR ex-post)\n"
     "                brownian-zcdp: zCDP filter with Brownian noise reduction at ρ = Δ²/(2T)\n"
-    "  --expost-share  unified filter: the ex-post side's share of ε (default 0.05; δ is halved)\n"
+    "  --expost-share  unified filter: the ex-post side's share of ε (default 0.05; δ: 5 %)\n"
     "Each request may name its \"mechanism\": brownian, laplace-nr, doubling-laplace,\n"
     "doubling-gaussian, laplace or gaussian (default: the filter's noise reduction, or a single\n"
     "calibrated release for absolute count and sum targets).\n"

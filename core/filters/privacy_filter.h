@@ -62,7 +62,9 @@ struct FilterSplit
     /// (almost always), so the ex-post side pays only Laplace noise reduction and the rare ex-post
     /// Brownian run; a larger share would mostly sit idle (measured in the README).
     double expostEpsilonShare = 0.05;
-    double expostDeltaShare = 0.5;
+    /// 5 %: the ex-post side needs δ only for ex-post Brownian runs (Laplace noise reduction is
+    /// pure); every δ it does not hold raises the zCDP side's ρ(ε_z, δ_z).
+    double expostDeltaShare = 0.05;
     /// Errors: InvalidArgument unless both shares lie strictly between 0 and 1.
     Result<void> validate() const;
 };

@@ -99,7 +99,7 @@ private Q_SLOTS:
         auto *panel = w->sessionPanel();
         QVERIFY(panel->expostEpsilonShareSpinBox()->isVisibleTo(panel));
         QCOMPARE(panel->expostEpsilonShareSpinBox()->value(), 5.0); // issue 9: Brownian NR is routed
-        QCOMPARE(panel->expostDeltaShareSpinBox()->value(), 50.0);
+        QCOMPARE(panel->expostDeltaShareSpinBox()->value(), 5.0);
         // 40 % of ε to the ex-post side: a new session with that split.
         panel->expostEpsilonShareSpinBox()->setValue(40.0);
         QCOMPARE(w->document()->settings().split.expostEpsilonShare, 0.4);

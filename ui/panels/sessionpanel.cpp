@@ -98,7 +98,7 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
                                 "first request is made.</p>");
     m_expostEpsilonShare = makeShare(5.0, splitTip);
     m_expostEpsilonShare->setAccessibleName(tr("Ex-post share of ε"));
-    m_expostDeltaShare = makeShare(50.0, splitTip);
+    m_expostDeltaShare = makeShare(5.0, splitTip);
     m_expostDeltaShare->setAccessibleName(tr("Ex-post share of δ"));
     m_splitRow = new QWidget(this);
     auto *splitLayout = new QHBoxLayout(m_splitRow);
