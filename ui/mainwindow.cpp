@@ -469,19 +469,19 @@ void MainWindow::updatePlannedCapPreview()
     }
     const auto request = m_queryBuilder->request();
     if (request.maxCost) {
-        m_queryBuilder->setPlannedCapPreview(tr("(cap set by hand)"));
+        m_queryBuilder->setPlannedCapPreview(tr("· cap set by hand"));
         return;
     }
     if (m_document->settings().filter == filters::FilterKind::Unified
         && m_queryBuilder->effectiveMechanism() == session::MechanismKind::Brownian) {
-        m_queryBuilder->setPlannedCapPreview(tr("default cap: each side's remaining ÷ %1 (routed)")
+        m_queryBuilder->setPlannedCapPreview(tr("· default cap: each side's remaining ÷ %1")
                                                  .arg(m_queryBuilder->plannedQueries()));
         return;
     }
     const auto cap = session::plannedCap(m_document->session().filter(), request,
                                          static_cast<std::size_t>(m_queryBuilder->plannedQueries()));
-    m_queryBuilder->setPlannedCapPreview(cap ? tr("default cap %1 ≤ %2").arg(m_queryBuilder->capUnit(), formatNumber(*cap, 3))
-                                             : tr("(no default cap: single release or nothing left)"));
+    m_queryBuilder->setPlannedCapPreview(cap ? tr("· default cap %1 ≤ %2").arg(m_queryBuilder->capUnit(), formatNumber(*cap, 3))
+                                             : tr("· no default cap"));
 }
 
 void MainWindow::onSessionReset()

@@ -149,7 +149,7 @@ private Q_SLOTS:
         QVERIFY(item(session::MechanismKind::LaplaceNr)->isEnabled());
         QVERIFY(!item(session::MechanismKind::Gaussian)->isEnabled());
         QVERIFY(!item(session::MechanismKind::Gaussian)->toolTip().isEmpty());
-        QCOMPARE(builder->capUnit(), QStringLiteral("ex-post ε"));
+        QCOMPARE(builder->capUnit(), QStringLiteral("ρ or ex-post ε"));
         // Absolute count: the default is one Gaussian release, paid in ρ.
         builder->setAbsoluteTarget(200.0);
         QVERIFY(combo->itemText(0).contains(QStringLiteral("Gaussian")));

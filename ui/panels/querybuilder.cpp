@@ -154,10 +154,6 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     m_mechanismHint->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
     // A hint: it may be cut in a narrow window rather than widen it.
     m_mechanismHint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    auto *mechanismRow = new QHBoxLayout;
-    mechanismRow->addWidget(m_mechanism);
-    mechanismRow->addWidget(m_mechanismHint, 1);
-
     m_planned = new QSpinBox(this);
     m_planned->setObjectName(QStringLiteral("plannedQueries"));
     m_planned->setRange(1, 1000000);
@@ -168,16 +164,22 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
                              "request cannot eat the whole budget"));
     m_plannedPreview = new QLabel(this);
     m_plannedPreview->setObjectName(QStringLiteral("plannedCapPreview"));
+    m_plannedPreview->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
+    m_plannedPreview->setFont(smallFont);
     m_plannedPreview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the dock
-    m_plannedPreview->setMinimumWidth(0);
     connect(m_planned, &QSpinBox::valueChanged, this, &QueryBuilder::planChanged);
+
+    auto *mechanismRow = new QHBoxLayout;
+    mechanismRow->addWidget(m_mechanism);
+    mechanismRow->setSpacing(10);
+    mechanismRow->addWidget(m_mechanismHint, 1);
+    mechanismRow->addWidget(m_plannedPreview, 1); // the planned cap's preview, beside what the mechanism pays
 
     auto *limitRow = new QHBoxLayout;
     limitRow->addWidget(m_capEnabled);
     limitRow->addWidget(m_cap);
     limitRow->addWidget(m_capUnit);
     limitRow->addWidget(m_planned);
-    limitRow->addWidget(m_plannedPreview, 1);
     limitRow->addStretch(1);
     limitRow->addWidget(m_ask);
 
@@ -245,6 +247,9 @@ QString QueryBuilder::capUnit() const
 {
     if (!m_hasFilterKind)
         return m_unit;
+    // The unified filter routes Brownian runs to either side: a cap applies in the paying side's unit.
+    if (m_filterKind == filters::FilterKind::Unified && effectiveMechanism() == session::MechanismKind::Brownian)
+        return tr("ρ or ex-post ε");
     return chargeUnit(session::chargeKindFor(effectiveMechanism(), m_filterKind));
 }
 
@@ -330,6 +335,7 @@ void QueryBuilder::setPlannedQueries(int n)
 void QueryBuilder::setPlannedCapPreview(const QString &text)
 {
     m_plannedPreview->setText(text);
+    m_planned->setToolTip(m_planned->toolTip().section(u'\n', 0, 0) + (text.isEmpty() ? QString() : u'\n' + text));
 }
 
 QString QueryBuilder::plannedCapPreview() const
