@@ -60,7 +60,7 @@ Result<data::Table> loadEmbedded(const std::string &name)
     Result<data::Table> table = io::readCsv(*csv, name, options);
     if (!table)
         return makeError(table.error().code, name + ".csv.gz: " + table.error().message);
-    return table;
+    return table->withPublic(true); // embedded datasets are published data
 }
 
 bool isFile(const std::filesystem::path &path)

@@ -21,7 +21,8 @@ std::vector<std::string> embeddedDatasetNames();
 /// file of the same name) or the path of a CSV file, optionally gzip-compressed. A file is read
 /// with inferred column types unless a metadata sidecar exists next to it: "<path>.json", or
 /// the path with ".csv"/".csv.gz" replaced by ".json"; that sidecar's types, bounds,
-/// categories and provenance are then applied. Embedded datasets always carry their metadata.
+/// categories and provenance are then applied. Embedded datasets always carry their metadata
+/// and are public (Table::isPublic()); a file is public only if its metadata says "public": true.
 /// Errors: InvalidArgument for an empty name; NotFound when it is neither an embedded name nor
 /// an existing file; otherwise the errors of io::readCsv() and io::parseDatasetMetadata().
 Result<data::Table> loadDataset(std::string_view nameOrPath);

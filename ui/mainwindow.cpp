@@ -13,6 +13,7 @@
 #include "ui/panels/querybuilder.h"
 #include "ui/panels/sessionpanel.h"
 #include "ui/sessiondocument.h"
+#include "core/session/planned_cap.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/privacytext.h"
 #include "ui/widgets/attemptsview.h"
@@ -83,6 +84,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_sessionPanel, &SessionPanel::newSessionRequested, this,
             &MainWindow::newSessionInteractive);
     connect(m_queryBuilder, &QueryBuilder::askRequested, this, &MainWindow::ask);
+    connect(m_queryBuilder, &QueryBuilder::planChanged, this, &MainWindow::updatePlannedCapPreview);
     connect(m_ledgerView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MainWindow::onLedgerSelectionChanged);
 
@@ -449,11 +451,37 @@ void MainWindow::ask()
 {
     if (!m_document->hasSession())
         return;
-    auto event = m_document->ask(m_queryBuilder->request());
+    // Workload-aware default cap (issue 9): remaining / "plan for N more queries".
+    auto event = m_document->ask(session::withPlannedCap(m_queryBuilder->request(), m_document->session().filter(),
+                                                         static_cast<std::size_t>(m_queryBuilder->plannedQueries())));
+    updatePlannedCapPreview();
     if (!event.ok()) {
         m_resultCard->showError(errorText(event.error()));
         statusBar()->showMessage(tr("Invalid request: nothing was recorded"), 5000);
     }
+}
+
+void MainWindow::updatePlannedCapPreview()
+{
+    if (!m_document->hasSession()) {
+        m_queryBuilder->setPlannedCapPreview({});
+        return;
+    }
+    const auto request = m_queryBuilder->request();
+    if (request.maxCost) {
+        m_queryBuilder->setPlannedCapPreview(tr("· cap set by hand"));
+        return;
+    }
+    if (m_document->settings().filter == filters::FilterKind::Unified
+        && m_queryBuilder->effectiveMechanism() == session::MechanismKind::Brownian) {
+        m_queryBuilder->setPlannedCapPreview(tr("· default cap: each side's remaining ÷ %1")
+                                                 .arg(m_queryBuilder->plannedQueries()));
+        return;
+    }
+    const auto cap = session::plannedCap(m_document->session().filter(), request,
+                                         static_cast<std::size_t>(m_queryBuilder->plannedQueries()));
+    m_queryBuilder->setPlannedCapPreview(cap ? tr("· default cap %1 ≤ %2").arg(m_queryBuilder->capUnit(), formatNumber(*cap, 3))
+                                             : tr("· no default cap"));
 }
 
 void MainWindow::onSessionReset()
@@ -469,6 +497,7 @@ void MainWindow::onSessionReset()
     m_attempts->setEvent(nullptr, QStringLiteral("ε"));
     m_noiseReduction->setEvent(nullptr, m_document->settings().filter);
     m_queryBuilder->setFilterKind(m_document->settings().filter);
+    updatePlannedCapPreview();
     if (m_lab)
         m_lab->setTable(session ? session->sharedTable() : nullptr, m_document->settings().split);
     if (!session) {

@@ -109,6 +109,7 @@ private:
     bool maybeSave(const QString &action);
     void showError(const QString &title, const QString &message);
 
+    void updatePlannedCapPreview();
     void onSessionReset();
     void onEventAppended(int index);
     void onSettingsEdited(const session::SessionSettings &settings);

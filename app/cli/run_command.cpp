@@ -7,6 +7,7 @@
 #include "core/io/session_journal.h"
 #include "core/io/text_file.h"
 #include "core/io/transcript_json.h"
+#include "core/session/planned_cap.h"
 #include "core/session/session.h"
 #include "resources/dataset_catalog.h"
 
@@ -24,7 +25,7 @@ constexpr const char *kUsage =
     "                   [--epsilon E] [--delta D]\n"
     "                   [--filter basic|zcdp|expost|unified|brownian-zcdp]\n"
     "                   [--expost-share F] [--neighbours add-remove|replace] [--seed N]\n"
-    "                   [--journal FILE]\n"
+    "                   [--journal FILE] [--plan-queries N]\n"
     "\n"
     "Answers each request of FILE (JSON Lines, one request per line) in one session and writes\n"
     "the session transcript (JSON) to TRANSCRIPT.\n"
@@ -34,9 +35,10 @@ constexpr const char *kUsage =
     "  --filter      basic: pure ε (Laplace; Laplace noise reduction)\n"
     "                zcdp: zCDP (Gaussian; Gaussian doubling) — the default\n"
     "                expost: ex-post filter (Laplace noise reduction; Brownian with a boundary)\n"
-    "                unified: zCDP + ex-post sub-filters (Gaussian; Brownian/Laplace NR ex-post)\n"
+    "                unified: zCDP + ex-post sub-filters (Gaussian; Brownian NR on the side that\n"
+    "                reaches less noise, recorded per event; Laplace NR ex-post)\n"
     "                brownian-zcdp: zCDP filter with Brownian noise reduction at ρ = Δ²/(2T)\n"
-    "  --expost-share  unified filter: the ex-post side's share of ε (default 0.25; δ is halved)\n"
+    "  --expost-share  unified filter: the ex-post side's share of ε (default 0.05; δ: 5 %)\n"
     "Each request may name its \"mechanism\": brownian, laplace-nr, doubling-laplace,\n"
     "doubling-gaussian, laplace or gaussian (default: the filter's noise reduction, or a single\n"
     "calibrated release for absolute count and sum targets).\n"
@@ -46,6 +48,10 @@ constexpr const char *kUsage =
     "                printed; rerunning with the same journal resumes where it stopped\n"
     "                (the journal's settings and dataset are used) instead of spending again;\n"
     "                it is locked while a run uses it, so a second run on it is refused\n"
+    "  --plan-queries  per-query cap: a request without \"max_cost\" that uses doubling or noise\n"
+    "                reduction may spend at most the remaining budget (in its unit) divided by N;\n"
+    "                without this option N is the number of requests still to come in FILE,\n"
+    "                this one included (a public number). The cap is recorded as max_cost.\n"
     "Every line is checked before anything is spent: a bad line stops the run with nothing\n"
     "spent and no transcript written (exit status 1).\n";
 
@@ -248,7 +254,8 @@ void printEvent(const session::LedgerEvent &e, std::ostream &out)
 int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
     auto options = Options::parse(args, {"--queries", "--out", "--dataset", "--epsilon", "--delta",
-                                         "--filter", "--neighbours", "--seed", "--expost-share", "--journal"});
+                                         "--filter", "--neighbours", "--seed", "--expost-share", "--journal",
+                                         "--plan-queries"});
     if (!options) {
         err << "pbx-cli run: " << options.error().message << '\n';
         return 2;
@@ -256,6 +263,15 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
     if (options->has("--help")) {
         out << kUsage;
         return 0;
+    }
+    auto planQueries = options->unsignedInteger("--plan-queries");
+    if (!planQueries) {
+        err << "pbx-cli run: " << planQueries.error().message << '\n';
+        return 1;
+    }
+    if (*planQueries && **planQueries == 0) {
+        err << "pbx-cli run: --plan-queries must be at least 1\n";
+        return 1;
     }
     auto prepared = prepare(*options);
     if (!prepared) {
@@ -339,7 +355,10 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
     if (alreadyAnswered > 0)
         out << "resuming: " << alreadyAnswered << " answers already in the journal\n";
     for (std::size_t i = alreadyAnswered; i < prepared->requests.size(); ++i) {
-        auto event = s.ask(std::move(prepared->requests[i]));
+        // Workload-aware cap (issue 9): spread what remains over the requests still to come.
+        const std::size_t toCome = *planQueries ? static_cast<std::size_t>(**planQueries)
+                                                : prepared->requests.size() - i;
+        auto event = s.ask(session::withPlannedCap(std::move(prepared->requests[i]), s.filter(), toCome));
         if (!event) { // cannot happen after prepare(); kept so a future check cannot lose events
             err << "pbx-cli run: " << event.error().message << '\n';
             break;
@@ -359,8 +378,11 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
     for (const auto &system : f.systems())
         out << "spent " << system.name << ": " << system.unitSymbol << " = " << formatNumber(system.spent) << " of "
             << formatNumber(system.budget) << '\n';
-    out << "in all (ε, δ) = (" << formatNumber(f.epsilonSpent()) << ", " << formatNumber(f.deltaSpent()) << ") of ("
-        << formatNumber(f.epsilonBudget()) << ", " << formatNumber(f.deltaBudget()) << ")\n";
+    // With adaptively chosen costs, ε(spent) is a gauge, not a guarantee: the guarantee is the
+    // filter's budget (Whitehouse et al. 2023; Rogers et al. 2023).
+    out << "the session is (" << formatNumber(f.epsilonBudget()) << ", " << formatNumber(f.deltaBudget())
+        << ")-DP by the filter; what is spent so far corresponds to (ε, δ) ≈ (" << formatNumber(f.epsilonSpent())
+        << ", " << formatNumber(f.deltaSpent()) << ") (a gauge, not a guarantee)\n";
     out.flush();
     if (auto written = transcript->commit(io::writeTranscriptJson(s)); !written) {
         err << "pbx-cli run: " << written.error().message << '\n';

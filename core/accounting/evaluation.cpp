@@ -69,7 +69,7 @@ Result<StrategyAnswer> evaluateStrategy(const std::string &name, const Ledger &l
             return answer.error();
         answers.push_back(std::move(answer.value()));
     }
-    return parallelCompose(answers, query.epsilonAtDelta);
+    return parallelCompose(answers, query.epsilonAtDelta, ledger.neighbours);
 }
 
 Result<nlohmann::json> evaluateLedger(const Ledger &ledger, const AccountingQuery &query,

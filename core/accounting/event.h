@@ -53,7 +53,8 @@ struct PrivacyEvent
     std::int64_t count = 1;   ///< ≥ 1
     Sampling sampling;
     /// Empty: the event touches every record. Otherwise a label of a disjoint part of the data;
-    /// events in different parts compose in parallel (max), see evaluation.h.
+    /// events in different parts compose in parallel: the worst part under add/remove, the worst
+    /// pair of parts under replace (parallel_composition.h).
     std::string partition;
     /// A PureDp event whose ε is an ex-post guarantee (the realised loss of e.g. Laplace noise
     /// reduction stopped at level ε; Ligett et al. 2017). Ex-post losses compose only by basic

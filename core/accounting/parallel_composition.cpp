@@ -2,6 +2,7 @@
 #include "core/accounting/parallel_composition.h"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 
 namespace pbx::accounting {
@@ -12,28 +13,36 @@ std::vector<Ledger> splitByPartition(const Ledger &ledger)
     for (const auto &e : ledger.events)
         if (!e.partition.empty())
             labels.insert(e.partition);
-    auto make = [&](const std::string *label) {
+    // The events one changed record can touch: the shared ones and those of parts `a` and `b`.
+    auto make = [&](const std::string *a, const std::string *b) {
         Ledger part;
         part.neighbours = ledger.neighbours;
         for (const auto &e : ledger.events) {
             if (e.mechanism == MechanismKind::PostProcessing)
                 continue;
-            if (e.partition.empty() || (label && e.partition == *label))
+            if (e.partition.empty() || (a && e.partition == *a) || (b && e.partition == *b))
                 part.events.push_back(e);
         }
         return part;
     };
     std::vector<Ledger> parts;
     if (labels.empty()) {
-        parts.push_back(make(nullptr));
+        parts.push_back(make(nullptr, nullptr));
         return parts;
     }
-    for (const auto &label : labels)
-        parts.push_back(make(&label));
+    if (ledger.neighbours == Neighbouring::AddRemove || labels.size() == 1) {
+        for (const auto &label : labels)
+            parts.push_back(make(&label, nullptr));
+        return parts;
+    }
+    // Replace: the record leaves one part and enters another.
+    for (auto a = labels.begin(); a != labels.end(); ++a)
+        for (auto b = std::next(a); b != labels.end(); ++b)
+            parts.push_back(make(&*a, &*b));
     return parts;
 }
 
-StrategyAnswer parallelCompose(const std::vector<StrategyAnswer> &parts, bool byEpsilon)
+StrategyAnswer parallelCompose(const std::vector<StrategyAnswer> &parts, bool byEpsilon, Neighbouring neighbours)
 {
     if (parts.empty())
         return {};
@@ -54,8 +63,11 @@ StrategyAnswer parallelCompose(const std::vector<StrategyAnswer> &parts, bool by
         out.optimisticDelta = optDelta;
     }
     if (parts.size() > 1)
-        out.method += "; parallel composition over " + std::to_string(parts.size()) +
-                      " disjoint partitions (max, McSherry 2009)";
+        out.method += neighbours == Neighbouring::Replace
+                          ? "; parallel composition under replace-one: worst of " + std::to_string(parts.size())
+                                + " pairs of partitions (a replaced record can leave one part and enter another)"
+                          : "; parallel composition over " + std::to_string(parts.size())
+                                + " disjoint partitions (max, McSherry 2009)";
     return out;
 }
 

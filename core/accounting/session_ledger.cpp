@@ -3,6 +3,7 @@
 
 #include "core/data/query.h"
 #include "core/math/directed_rounding.h"
+#include "core/session/query_shape.h"
 #include "core/session/session.h"
 
 #include <cmath>
@@ -98,10 +99,9 @@ Result<Ledger> ledgerFromSession(const session::Session &session, std::vector<st
         auto query = data::CompiledQuery::compile(event.request.query, table);
         if (!query)
             return std::nullopt;
-        if (quantity == "sum")
-            return data::sumSensitivity(query->bounds(), neighbours).l1;
-        if (quantity == "centred-sum")
-            return data::centredSumSensitivity(query->bounds(), neighbours).l1;
+        if (quantity == "sum" || quantity == "centred-sum")
+            return session::sumChannelSensitivity(quantity, query->bounds(), neighbours,
+                                                  static_cast<double>(table.rowCount()));
         return std::nullopt;
     };
     return convert(session.events(), neighbours, origin, lookup);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace pbx::data {
@@ -34,6 +35,17 @@ Sensitivity sumSensitivity(Bounds bounds, Neighbours neighbours)
                              ? magnitude
                              : std::max(bounds.upper - bounds.lower, magnitude);
     return {delta, delta};
+}
+
+double computedSumSensitivity(double nominal, Bounds bounds, std::size_t publicRowCount)
+{
+    const double u = std::ldexp(1.0, -53);
+    const double terms = static_cast<double>(publicRowCount) + 1.0;
+    const double k = terms + 1.0;
+    const double gamma = k * u / (1.0 - k * u);
+    const double magnitude = std::max(std::fabs(bounds.lower), std::fabs(bounds.upper));
+    const double pad = 2.0 * gamma * terms * magnitude * (1.0 + 8.0 * u); // the products rounded up
+    return std::nextafter(nominal + pad * (1.0 + 4.0 * u), std::numeric_limits<double>::infinity());
 }
 
 Sensitivity centredSumSensitivity(Bounds bounds, Neighbours neighbours)

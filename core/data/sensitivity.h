@@ -38,4 +38,19 @@ Sensitivity sumSensitivity(Bounds bounds, Neighbours neighbours);
 /// matching by ≤ h, so Δ = U − L.
 Sensitivity centredSumSensitivity(Bounds bounds, Neighbours neighbours);
 
+/// The sensitivity of the *computed* sum. CompiledQuery::evaluate() adds clipped (or centred)
+/// doubles in row order, and rounding can make the computed sums of neighbouring tables differ by
+/// slightly more than the nominal Δ above (example: bounds [0, 2⁵³−1], rows {2⁵³−1, 5} and the
+/// neighbour with one more 2⁵³−1 row: the computed sums differ by 2⁵³ > Δ). Recursive summation
+/// of m terms has |fl(Σt) − Σt| ≤ γ_{m−1}·Σ|t| with γ_k = k·u/(1 − k·u), u = 2⁻⁵³ (Higham 2002,
+/// Accuracy and Stability of Numerical Algorithms, §4.2, eq. 4.4); one more rounding per term
+/// (the centring x − m) turns γ_{m−1} into γ_{m+1}. With m ≤ n + 1 terms (n the public row count;
+/// add/remove may add a row) each of magnitude ≤ M = max(|L|, |U|), the two computed sums are each
+/// within γ_{n+2}·(n+1)·M of the exact ones, so
+///     Δ_computed = Δ + 2·γ_{n+2}·(n+1)·M,
+/// rounded up. Every sum and centred-sum mechanism (single releases, doubling incl. the grid
+/// mechanism, noise reduction) and every audit uses this value. Valid: `nominal` from
+/// sumSensitivity()/centredSumSensitivity() for the same bounds; n < 2⁵⁰.
+double computedSumSensitivity(double nominal, Bounds bounds, std::size_t publicRowCount);
+
 } // namespace pbx::data

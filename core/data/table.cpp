@@ -107,6 +107,22 @@ std::optional<std::size_t> Table::columnIndex(std::string_view name) const
     return std::nullopt;
 }
 
+Table Table::withPublic(bool declaredPublic) const
+{
+    Table copy = *this;
+    copy.m_public = declaredPublic;
+    return copy;
+}
+
+std::vector<std::string> Table::columnsWithDomainFromData() const
+{
+    std::vector<std::string> names;
+    for (const Column &column : m_columns)
+        if (column.info.domainFromData)
+            names.push_back(column.info.name);
+    return names;
+}
+
 Result<Table> Table::withDeclaredBounds(std::string_view column, Bounds bounds) const
 {
     const std::optional<std::size_t> index = columnIndex(column);

@@ -33,6 +33,9 @@ struct ColumnInfo
     std::optional<Bounds> declaredBounds; ///< numeric columns only; public metadata
     std::string description;              ///< free text, e.g. "weekly wage, US dollars"
     std::vector<std::string> categories;  ///< categorical columns only: code → label
+    /// True when the column's type, or (categorical) its category list, was inferred from the data
+    /// rather than declared in metadata: showing it discloses values (a label present in one row).
+    bool domainFromData = false;
 };
 
 /// One column's storage. Exactly one of `numeric` / `codes` is filled, per `info.type`.
@@ -86,12 +89,23 @@ public:
     /// Returns a copy with the declared bounds of numeric column `column` replaced.
     Result<Table> withDeclaredBounds(std::string_view column, Bounds bounds) const;
 
+    /// Whether the data themselves are public: an embedded dataset, a file whose metadata says
+    /// "public": true (a knowing declaration by the user), or a synthetic table generated from
+    /// public metadata alone. Only then may anything read true answers and show what it computed
+    /// from them without charging a privacy budget (the relative-error lab). Default false.
+    bool isPublic() const { return m_public; }
+    /// Returns a copy with isPublic() set to `declaredPublic`.
+    Table withPublic(bool declaredPublic) const;
+    /// Names of the columns whose type or categories were inferred from the data (domainFromData).
+    std::vector<std::string> columnsWithDomainFromData() const;
+
 private:
     std::string m_name;
     std::string m_provenance;
     std::optional<DatasetFiles> m_files;
     std::vector<Column> m_columns;
     std::size_t m_rowCount = 0;
+    bool m_public = false;
 };
 
 } // namespace pbx::data

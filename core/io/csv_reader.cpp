@@ -393,6 +393,10 @@ Result<data::Table> buildTable(std::string_view bytes, std::string tableName, st
     Result<std::vector<data::Column>> columns = CsvReader(bytes, options).read();
     if (!columns)
         return columns.error();
+    // What the reader found is what the data say; applyDatasetMetadata() clears the mark for
+    // every column whose type and categories are declared.
+    for (data::Column &column : *columns)
+        column.info.domainFromData = true;
     Result<data::Table> table
         = data::Table::create(std::move(tableName), std::move(columns).value(), std::move(provenance));
     if (!table || !options.metadata)

@@ -156,6 +156,11 @@ Result<DatasetMetadata> parseDocument(const json &document)
             return parseError("rows", "expected a non-negative integer");
         metadata.rows = rows->get<std::size_t>();
     }
+    if (const auto declared = document.find("public"); declared != document.end() && !declared->is_null()) {
+        if (!declared->is_boolean())
+            return parseError("public", "expected true or false");
+        metadata.isPublic = declared->get<bool>();
+    }
     if (const auto columns = document.find("columns"); columns != document.end() && !columns->is_null()) {
         if (!columns->is_array())
             return parseError("columns", "expected an array");
@@ -231,6 +236,8 @@ std::string datasetMetadataToJson(const DatasetMetadata &metadata)
         document["provenance"] = metadata.provenance;
     if (!metadata.licence.empty())
         document["licence"] = metadata.licence;
+    if (metadata.isPublic)
+        document["public"] = true;
     auto columns = nlohmann::ordered_json::array();
     for (const ColumnMetadata &column : metadata.columns) {
         nlohmann::ordered_json entry;
@@ -279,6 +286,9 @@ Result<data::Table> applyDatasetMetadata(const data::Table &table, const Dataset
                                  + ", but it is " + (numeric ? "numeric" : "categorical"));
         if (!described->description.empty())
             column.info.description = described->description;
+        // Declared type (and, for categories, declared list): nothing shown comes from the data.
+        if (described->type && (numeric || !described->categories.empty()))
+            column.info.domainFromData = false;
         if (described->bounds) {
             if (!numeric)
                 return makeError(ErrorCode::InvalidArgument, where + "bounds apply to numeric columns only");
@@ -318,8 +328,11 @@ Result<data::Table> applyDatasetMetadata(const data::Table &table, const Dataset
     std::string provenance = metadata.provenance.empty() ? table.provenance() : metadata.provenance;
     if (!metadata.licence.empty())
         provenance += (provenance.empty() ? "Licence: " : " Licence: ") + metadata.licence;
-    return data::Table::create(metadata.name.empty() ? table.name() : metadata.name, std::move(columns),
-                               std::move(provenance));
+    auto described = data::Table::create(metadata.name.empty() ? table.name() : metadata.name, std::move(columns),
+                                         std::move(provenance));
+    if (!described)
+        return described;
+    return described->withPublic(metadata.isPublic || table.isPublic());
 }
 
 } // namespace pbx::io

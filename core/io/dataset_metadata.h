@@ -44,6 +44,10 @@ struct DatasetMetadata
     std::string provenance;
     std::string licence;
     std::optional<std::size_t> rows; ///< when set, the data must have exactly this many rows
+    /// "public": true — whoever publishes the file declares the data themselves public (not only
+    /// this metadata). Then tools that read true answers without charging a budget (the
+    /// relative-error lab) may run on it. Never inferred; default false.
+    bool isPublic = false;
     std::vector<ColumnMetadata> columns;
 
     /// The entry for `columnName` (exact match), or nullptr.
@@ -68,8 +72,9 @@ Result<DatasetMetadata> readDatasetMetadataFile(const std::string &path);
 std::string datasetMetadataToJson(const DatasetMetadata &metadata);
 
 /// Returns a copy of `table` with the metadata applied: name (when metadata.name is set),
-/// provenance (metadata.provenance plus the licence), and per column the description, declared
-/// bounds and category order. Errors: NotFound when the metadata describes a column the table
+/// provenance (metadata.provenance plus the licence), the public flag, and per column the
+/// description, declared bounds and category order; a column whose type (and categories, if
+/// categorical) are declared is no longer marked domainFromData. Errors: NotFound when the metadata describes a column the table
 /// lacks; InvalidArgument when a declared type differs from the column's type, a label in the
 /// data is missing from the declared categories, or the row count differs from metadata.rows.
 Result<data::Table> applyDatasetMetadata(const data::Table &table, const DatasetMetadata &metadata);

@@ -24,7 +24,10 @@ std::string writeTranscriptJson(const session::Session &s)
     writeSessionHeader(s, doc);
     doc["spent"] = {{"epsilon", json::finiteOrNull(filter.epsilonSpent())},
                     {"delta", filter.deltaSpent()},
-                    {unit, filter.spent()}};
+                    {unit, filter.spent()},
+                    {"note", "a gauge, not a guarantee: with adaptively chosen costs the session is (budget.epsilon, "
+                             "budget.delta)-DP by the filter; spent.epsilon is the epsilon that the spend so far "
+                             "corresponds to"}};
     doc["remaining"] = {{unit, filter.remaining()}};
     Json events = Json::array();
     for (const auto &e : s.events())

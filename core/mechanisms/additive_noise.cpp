@@ -19,7 +19,9 @@ double widthFactor(NoiseKind kind, double beta)
 {
     if (!(beta > 0.0 && beta < 1.0))
         return std::nan("");
-    return kind == NoiseKind::Laplace ? -std::log(beta) : math::normalQuantile(1.0 - beta / 2.0);
+    // −Φ⁻¹(β/2), not Φ⁻¹(1 − β/2): β/2 is exact, while 1 − β/2 rounds (to 1 for β < 1e-16) and
+    // its quantile could come out below the true one.
+    return kind == NoiseKind::Laplace ? -std::log(beta) : -math::normalQuantile(beta / 2.0);
 }
 } // namespace
 

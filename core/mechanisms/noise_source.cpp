@@ -51,6 +51,8 @@ double NoiseSource::gaussian(double sigma)
         u = 2.0 * uniformOpen() - 1.0;
         v = 2.0 * uniformOpen() - 1.0;
         s = u * u + v * v;
+        if (m_bits->failed()) // zero bits forever would never leave the loop; callers check failed()
+            return std::nan("");
     } while (s >= 1.0 || s == 0.0);
     const double factor = std::sqrt(-2.0 * std::log(s) / s);
     m_spareNormal = v * factor;

@@ -27,6 +27,8 @@ public:
     /// Bits from the operating system's CSPRNG. Errors: Io when getrandom(2) fails (no weak
     /// fallback). Once open, getrandom with a ≤ 256-byte buffer does not fail (getrandom(2)).
     static Result<NoiseSource> fromOperatingSystem();
+    /// A stream over any source of bits (tests use one that fails on demand). Valid: bits set.
+    static NoiseSource withBits(std::unique_ptr<RandomBits> bits) { return NoiseSource(std::move(bits)); }
 
     /// The underlying bits, for the exact discrete samplers.
     RandomBits &bits() { return *m_bits; }
@@ -36,7 +38,8 @@ public:
     double uniformOpen();
     /// Laplace(0, scale) by inversion. Valid: scale > 0.
     double laplace(double scale);
-    /// Normal(0, sigma²) by the Marsaglia polar method. Valid: sigma > 0.
+    /// Normal(0, sigma²) by the Marsaglia polar method. Valid: sigma > 0. NaN once the source has
+    /// failed (bits().failed()); callers must check.
     double gaussian(double sigma);
     /// Exponential draw with the given rate (mean 1/rate) by inversion, −ln(U)/rate with U from
     /// uniformOpen(), so the result is finite and ≥ 0. Valid: rate > 0 finite. Used by the Laplace

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/session/cost_audit.h"
 
+#include "core/session/query_shape.h"
+
+#include "core/filters/zcdp_filter.h"
 #include "core/math/directed_rounding.h"
 
 #include <cmath>
@@ -22,10 +25,9 @@ Result<double> channelSensitivity(const NoisyRelease &release, const LedgerEvent
     auto compiled = data::CompiledQuery::compile(e.request.query, table);
     if (!compiled)
         return compiled.error();
-    if (release.quantity == "sum")
-        return data::sumSensitivity(compiled->bounds(), neighbours).l1;
-    if (release.quantity == "centred-sum")
-        return data::centredSumSensitivity(compiled->bounds(), neighbours).l1;
+    if (release.quantity == "sum" || release.quantity == "centred-sum")
+        return sumChannelSensitivity(release.quantity, compiled->bounds(), neighbours,
+                                     static_cast<double>(table.rowCount()));
     return makeError(ErrorCode::Parse, "unknown released quantity '" + release.quantity + "'");
 }
 
@@ -35,6 +37,14 @@ double costAtScale(bool laplace, double sensitivity, double scale)
 }
 
 } // namespace
+
+double rhoChargedForPureEvent(const LedgerEvent &event)
+{
+    double rho = 0.0;
+    for (const auto &a : event.attempts)
+        rho = math::addRoundUp(rho, filters::ZcdpFilter::rhoOfPureEpsilon(a.cost));
+    return rho;
+}
 
 Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, const SessionSettings &settings)
 {
@@ -56,7 +66,9 @@ Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, cons
     auto mechanism = parseMechanismKind(e.mechanism);
     if (!mechanism)
         return fail(mechanism.error().message);
-    if (chargeKindFor(*mechanism, settings.filter) != e.costKind)
+    const bool routed = *mechanism == MechanismKind::Brownian && settings.filter == filters::FilterKind::Unified
+                        && e.costKind == filters::ChargeKind::Rho; // paid by the unified filter's zCDP side
+    if (!routed && chargeKindFor(*mechanism, settings.filter) != e.costKind)
         return fail("the " + std::string(filters::filterKindName(settings.filter)) + " filter charges '" + e.mechanism
                     + "' in another unit than recorded");
     const bool laplace = usesLaplaceNoise(*mechanism);

@@ -9,6 +9,12 @@
 
 namespace pbx::session {
 
+/// The ρ a zCDP-based filter (zcdp, brownian-zcdp, the unified filter's zCDP side) charged for an
+/// event recorded in pure ε: each attempt is a separate charge admitted as ρ = ε_j²/2 (Bun &
+/// Steinke 2016, Prop. 1.4), so the event cost Σ_j ε_j²/2 — not (Σ_j ε_j)²/2. Rounded up as the
+/// filter rounds. For multi-level Laplace doubling this is what to show as "charged".
+double rhoChargedForPureEvent(const LedgerEvent &event);
+
 /// Checks one event: its attempts add up to its cost, and the cost is not below what its
 /// releases' scales imply (ε = Δ/b for Laplace-family releases; ρ = Δ²/(2σ²) for Gaussian ones;
 /// for noise reduction, the cost of the last level released; for doubling, every level). Ex-post

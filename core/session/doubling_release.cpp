@@ -4,6 +4,7 @@
 #include "core/session/level_plan.h"
 
 #include <cmath>
+#include <optional>
 #include <variant>
 #include "core/session/release_common.h"
 
@@ -129,21 +130,28 @@ ReleaseOutcome releaseByDoubling(const ReleaseContext &context, const AccuracyTa
             out.reason = charged.error().message;
             break;
         }
+        // From here on the level is paid: whatever happens, the ledger records it.
+        out.cost = math::addRoundUp(out.cost, cost);
         Attempt a;
+        a.cost = cost;
         std::vector<double> widths;
+        std::optional<Error> failed;
         for (std::size_t i = 0; i < channels.size(); ++i) {
             auto value = draws[i].release(channels[i].exact, context.noiseSource.bits());
             if (!value) {
-                out.reason = value.error().message;
+                failed = value.error();
                 break;
             }
             a.releases.push_back({channels[i].quantity, draws[i].scale, *value, draws[i].cost});
             widths.push_back(draws[i].halfWidth);
         }
-        if (a.releases.size() != channels.size())
+        if (failed) {
+            std::vector<double> scales;
+            for (const auto &d : draws)
+                scales.push_back(d.scale);
+            recordChargedWithoutRelease(out, std::move(a), context.shape, scales, *failed);
             break;
-        a.cost = cost;
-        out.cost = math::addRoundUp(out.cost, cost);
+        }
         if (recordAttempt(out, std::move(a), widths, context.shape, target, leastNoisyNumerator))
             break;
     }

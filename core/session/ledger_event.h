@@ -25,6 +25,11 @@ struct QueryRequest
     AccuracyTarget target;
     std::optional<double> maxCost; ///< per-query cap in the unit the mechanism is charged in
     std::optional<MechanismKind> mechanism; ///< unset: the filter's default (defaultMechanism())
+    /// Requests still to come, this one included (0: not planned). Caps doubling and noise
+    /// reduction at remaining/plannedQueries in whichever unit pays (session/planned_cap.h). Set
+    /// per ask by the caller; not part of the recorded request (the cap applied is max_cost, or,
+    /// for a routed unified run, visible in the event's cost and unit).
+    std::size_t plannedQueries = 0;
 };
 
 /// One noisy value released by a mechanism (part of an attempt).

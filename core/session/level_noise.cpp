@@ -56,7 +56,8 @@ Result<std::vector<ChannelLevel>> LevelNoise::level(double cost, double beta) co
             if (!charged)
                 return charged.error();
             c.cost = *charged;
-            c.halfWidth = math::nudgeUp(c.scale * math::normalQuantile(1.0 - channelBeta / 2.0));
+            // −Φ⁻¹(β/2): β/2 is exact, 1 − β/2 is not (the width must not round down).
+            c.halfWidth = math::nudgeUp(c.scale * -math::normalQuantile(channelBeta / 2.0));
             break;
         }
         }

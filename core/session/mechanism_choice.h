@@ -32,7 +32,9 @@ bool usesLaplaceNoise(MechanismKind kind);
 /// The kind of charge `mechanism` makes in `filter`: pure ε for Laplace and Laplace doubling, ρ
 /// for Gaussian and Gaussian doubling, ex-post for Laplace noise reduction, and for Brownian
 /// noise reduction ρ in the brownian-zcdp filter (accuracy-first.md §6.4) or ex-post with a
-/// boundary in the ex-post and unified filters (§3.3, §6.2–6.3).
+/// boundary in the ex-post filter (§3.3, §6.2). In the unified filter a Brownian run is routed at
+/// release time to the side that accounts it more cheaply (ρ on the zCDP side, or ex-post); this
+/// returns the ex-post kind for it, and the event records the side that paid.
 filters::ChargeKind chargeKindFor(MechanismKind mechanism, filters::FilterKind filter);
 
 /// Errors (InvalidArgument, naming the filters that would accept it) when `filter` cannot account

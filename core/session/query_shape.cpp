@@ -2,11 +2,20 @@
 #include "core/session/query_shape.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/mechanisms/stopping_rules.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace pbx::session {
+
+double sumChannelSensitivity(std::string_view quantity, data::Bounds bounds, data::Neighbours neighbours,
+                             double publicRowCount)
+{
+    const double nominal = quantity == "sum" ? data::sumSensitivity(bounds, neighbours).l1
+                                             : data::centredSumSensitivity(bounds, neighbours).l1;
+    return data::computedSumSensitivity(nominal, bounds, static_cast<std::size_t>(publicRowCount));
+}
 
 QueryShape QueryShape::of(data::Aggregate aggregate, data::Bounds bounds, const data::QueryStatistics &exact,
                           data::Neighbours neighbours, double publicRowCount)
@@ -21,13 +30,13 @@ QueryShape QueryShape::of(data::Aggregate aggregate, data::Bounds bounds, const 
         s.m_largestAnswer = publicRowCount;
         break;
     case data::Aggregate::Sum:
-        s.m_channels.push_back({"sum", exact.clippedSum, data::sumSensitivity(bounds, neighbours).l1, 1.0});
+        s.m_channels.push_back({"sum", exact.clippedSum, sumChannelSensitivity("sum", bounds, neighbours, publicRowCount), 1.0});
         s.m_largestAnswer = publicRowCount * magnitude;
         break;
     case data::Aggregate::Mean:
         s.m_mean = true;
         s.m_channels.push_back(
-            {"centred-sum", exact.centredSum, data::centredSumSensitivity(bounds, neighbours).l1, 1.0});
+            {"centred-sum", exact.centredSum, sumChannelSensitivity("centred-sum", bounds, neighbours, publicRowCount), 1.0});
         s.m_channels.push_back({"count", exact.count, data::countSensitivity(neighbours).l1,
                                 (bounds.upper - bounds.lower) / 2.0});
         s.m_largestAnswer = magnitude;
@@ -97,9 +106,10 @@ bool QueryShape::hopeless(const Attempt &a, double leastNoisyNumerator, const Ac
 bool QueryShape::certifies(const Attempt &a, const AccuracyTarget &target)
 {
     if (target.kind == TargetKind::Absolute)
-        return a.halfWidth <= target.error;
-    const double lowerMagnitude = std::fabs(a.estimate) - a.halfWidth;
-    return lowerMagnitude > 0.0 && a.halfWidth <= target.error * lowerMagnitude;
+        return mechanisms::acceptsAbsoluteError(a.halfWidth, target.error);
+    // Directed rounding: |y| − w rounded down and α·(|y| − w) rounded down, so a rounding error
+    // can only refuse a borderline answer, never certify one the exact test would refuse.
+    return mechanisms::acceptsRelativeError(a.estimate, a.halfWidth, target.error);
 }
 
 } // namespace pbx::session

@@ -8,6 +8,7 @@
 #include "core/session/accuracy_target.h"
 #include "core/session/ledger_event.h"
 
+#include <string_view>
 #include <vector>
 
 namespace pbx::session {
@@ -24,6 +25,12 @@ struct Channel
 /// How a cost grows as noise shrinks: ε ∝ 1/scale (Laplace, ex-post Brownian) or ρ ∝ 1/scale²
 /// (Gaussian, Brownian in zCDP). Decides how a level's cost is split between channels.
 enum class CostGrowth { Linear, Quadratic };
+
+/// The sensitivity a "sum" or "centred-sum" channel is calibrated and audited with: the nominal
+/// Δ (data/sensitivity.h) padded for floating-point summation over the public row count
+/// (data::computedSumSensitivity). Counts are exact integers and keep Δ = 1.
+double sumChannelSensitivity(std::string_view quantity, data::Bounds bounds, data::Neighbours neighbours,
+                             double publicRowCount);
 
 class QueryShape
 {
@@ -57,7 +64,8 @@ public:
     bool hopeless(const Attempt &attempt, double leastNoisyNumerator, const AccuracyTarget &target) const;
 
     /// Does the attempt prove the target met? Absolute: w ≤ a. Relative: |y| − w > 0 and
-    /// w ≤ α(|y| − w).
+    /// w ≤ α(|y| − w), evaluated with directed rounding (mechanisms::acceptsRelativeError) so
+    /// that floating point never certifies an answer the exact inequality refuses.
     static bool certifies(const Attempt &attempt, const AccuracyTarget &target);
 
 private:

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "core/session/release_common.h"
 
+#include "core/math/directed_rounding.h"
+
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
@@ -29,7 +32,11 @@ std::string targetText(const AccuracyTarget &t)
 
 double perQueryCap(const ReleaseContext &context, filters::ChargeKind kind, std::optional<double> maxCost)
 {
-    return std::min(maxCost.value_or(std::numeric_limits<double>::infinity()), context.filter.remainingFor(kind));
+    const double remaining = context.filter.remainingFor(kind);
+    const double planned = context.plannedQueries > 0
+                               ? math::nudgeDown(remaining / static_cast<double>(context.plannedQueries), 1)
+                               : remaining;
+    return std::min({maxCost.value_or(std::numeric_limits<double>::infinity()), remaining, planned});
 }
 
 std::string cannotStartReason(const ReleaseContext &context, filters::ChargeKind kind, double cap,
@@ -58,6 +65,20 @@ bool recordAttempt(ReleaseOutcome &out, Attempt a, const std::vector<double> &ha
         return true;
     }
     return false;
+}
+
+void recordChargedWithoutRelease(ReleaseOutcome &out, Attempt a, const QueryShape &shape,
+                                 const std::vector<double> &scales, const Error &error)
+{
+    const auto &channels = shape.channels();
+    a.releases.clear();
+    for (std::size_t i = 0; i < channels.size(); ++i)
+        a.releases.push_back({channels[i].quantity, i < scales.size() ? scales[i] : std::nan(""), std::nan(""), 0.0});
+    a.estimate = std::nan("");
+    a.halfWidth = std::nan("");
+    a.accepted = false;
+    out.attempts.push_back(std::move(a));
+    out.reason = error.message + "; the charge stands, no value was released";
 }
 
 void finishFromAttempts(ReleaseOutcome &out, double cap, filters::ChargeKind kind)

@@ -14,7 +14,8 @@ std::string unitSymbol(filters::ChargeKind kind);
 /// "±40 at 95 % confidence" or "±5 % at 95 % confidence".
 std::string targetText(const AccuracyTarget &target);
 
-/// The per-query cap: min(maxCost, what the filter can still pay in this unit).
+/// The per-query cap: min(maxCost, what the filter can still pay in this unit, and that divided
+/// by context.plannedQueries when set).
 double perQueryCap(const ReleaseContext &context, filters::ChargeKind kind, std::optional<double> maxCost);
 
 /// Why a plan could not start: no budget left, or the cap cannot certify any answer.
@@ -26,6 +27,13 @@ std::string cannotStartReason(const ReleaseContext &context, filters::ChargeKind
 /// the least noisy level to certify (early abandonment, with the reason set).
 bool recordAttempt(ReleaseOutcome &out, Attempt attempt, const std::vector<double> &halfWidths,
                    const QueryShape &shape, const AccuracyTarget &target, double leastNoisyNumerator);
+
+/// A level was charged but its noise could not be drawn (the random source failed): the charge
+/// stands, so the attempt is recorded with its cost and the level's noise scales (one per
+/// channel, for audits), every value NaN and no error bar; the event's reason says so. The
+/// ledger and the filter then agree, and Session::restore re-charges the same amount.
+void recordChargedWithoutRelease(ReleaseOutcome &out, Attempt attempt, const QueryShape &shape,
+                                 const std::vector<double> &scales, const Error &error);
 
 /// Fills status/answer/error bar from the last attempt once a plan has run.
 void finishFromAttempts(ReleaseOutcome &out, double cap, filters::ChargeKind kind);

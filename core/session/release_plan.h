@@ -22,6 +22,8 @@ struct ReleaseContext
     /// n for the ex-post δ of the n-th Brownian noise reduction accounted ex-post in this
     /// session: δ_n = δ_e·6/(π²n²), so Σ_n δ_n ≤ δ_e however many there are.
     std::size_t expostDeltaIndex = 1;
+    /// Requests still to come (0: not planned): caps every side at remaining/plannedQueries.
+    std::size_t plannedQueries = 0;
 };
 
 /// The outcome fields of a ledger event.

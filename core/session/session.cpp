@@ -124,7 +124,7 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
     auto &noise = *source;
     const ReleaseContext context{QueryShape::of(request.query.aggregate, query->bounds(), query->evaluate(*m_table),
                                                 m_settings.neighbours, static_cast<double>(m_table->rowCount())),
-                                 *m_filter, noise, mechanism, m_expostBrownianRuns + 1};
+                                 *m_filter, noise, mechanism, m_expostBrownianRuns + 1, request.plannedQueries};
     ReleaseOutcome outcome = isSingleRelease(mechanism) ? releaseOnce(context, request.target, request.maxCost)
                              : isNoiseReduction(mechanism) ? releaseByNoiseReduction(context, request.target, request.maxCost)
                                                            : releaseByDoubling(context, request.target, request.maxCost);

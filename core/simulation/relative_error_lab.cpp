@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/simulation/relative_error_lab.h"
 
+#include "core/session/planned_cap.h"
 #include "core/session/release_plan.h"
 
 #include <algorithm>
@@ -56,18 +57,26 @@ RunOutcome runOnce(const Workload &w, const LabSettings &s, const LabMethod &m, 
     auto filter = filters::PrivacyFilter::create(m.filter, s.epsilon, s.delta, s.split).value();
     const session::AccuracyTarget target{session::TargetKind::Relative, s.alpha, s.confidence};
     const auto chargeKind = session::chargeKindFor(m.mechanism, m.filter);
-    const double cap = chargeKind == filters::ChargeKind::Rho ? s.maxEpsilonPerQuery * s.maxEpsilonPerQuery / 2.0
-                                                              : s.maxEpsilonPerQuery;
+    const double fixedCap = chargeKind == filters::ChargeKind::Rho
+                                ? s.maxEpsilonPerQuery * s.maxEpsilonPerQuery / 2.0
+                                : s.maxEpsilonPerQuery;
     std::size_t expostRuns = 0;
     const std::size_t n = std::min<std::size_t>(order.size(), static_cast<std::size_t>(s.queriesPerRepetition));
     for (std::size_t q = 0; q < n; ++q) {
+        // The same rule as pbx-cli run and the GUI: remaining / requests still to come.
+        session::QueryRequest request;
+        request.target = target;
+        request.mechanism = m.mechanism;
+        const std::size_t toCome = s.plannedQueries > 0 ? static_cast<std::size_t>(s.plannedQueries) : n - q;
+        const std::optional<double> cap = s.maxEpsilonPerQuery > 0.0 ? std::optional<double>(fixedCap)
+                                                                     : session::plannedCap(*filter, request, toCome);
         const CellQuery &cell = w.cells[order[q]];
         data::QueryStatistics exact;
         exact.count = cell.count;
         auto noise = mechanisms::NoiseSource::seeded(noiseSeed, q);
         const session::ReleaseContext context{
             session::QueryShape::of(data::Aggregate::Count, {}, exact, data::Neighbours::AddRemove, w.rowCount), *filter,
-            noise, m.mechanism, expostRuns + 1};
+            noise, m.mechanism, expostRuns + 1, s.maxEpsilonPerQuery > 0.0 ? std::size_t{0} : toCome};
         const auto outcome = session::isNoiseReduction(m.mechanism) ? session::releaseByNoiseReduction(context, target, cap)
                                                                     : session::releaseByDoubling(context, target, cap);
         expostRuns += outcome.costDelta > 0.0;
@@ -87,8 +96,62 @@ RunOutcome runOnce(const Workload &w, const LabSettings &s, const LabMethod &m, 
 
 } // namespace
 
+std::string labRefusal(const std::string &datasetName)
+{
+    return "the relative-error lab reads the true counts of '" + datasetName
+           + "' and charges no privacy budget, so it runs only on public data: an embedded dataset, a file whose "
+             "metadata declares \"public\": true (set it only if the data themselves may be published), or a "
+             "synthetic table generated from the public metadata alone";
+}
+
+Result<data::Table> synthesizeFromMetadata(const data::Table &table, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::vector<data::Column> columns;
+    const std::size_t rows = table.rowCount(); // public: displayed, and bounds every plan
+    for (std::size_t c = 0; c < table.columnCount(); ++c) {
+        const data::ColumnInfo &info = table.columnInfo(c);
+        data::Column column;
+        column.info = info;
+        if (info.type == data::ColumnType::Categorical) {
+            if (info.domainFromData || info.categories.empty())
+                continue; // its categories were read from the data: not public
+            std::uniform_int_distribution<std::int32_t> pick(0, static_cast<std::int32_t>(info.categories.size()) - 1);
+            column.codes.resize(rows);
+            for (auto &code : column.codes)
+                code = pick(rng);
+        } else {
+            if (!info.declaredBounds || info.domainFromData)
+                continue; // no public range to draw from
+            std::uniform_real_distribution<double> pick(info.declaredBounds->lower, info.declaredBounds->upper);
+            column.numeric.resize(rows);
+            for (double &x : column.numeric)
+                x = info.declaredBounds->lower == info.declaredBounds->upper ? info.declaredBounds->lower : pick(rng);
+        }
+        columns.push_back(std::move(column));
+    }
+    bool categorical = false;
+    for (const auto &column : columns)
+        categorical = categorical || column.info.type == data::ColumnType::Categorical;
+    if (!categorical)
+        return makeError(ErrorCode::Unsupported, "'" + table.name()
+                                                     + "' declares no categorical column with its categories in metadata; "
+                                                       "a synthetic table needs them");
+    auto synthetic = data::Table::create("synthetic " + table.name(), std::move(columns),
+                                         "Synthetic: uniform draws over the declared categories and bounds of '"
+                                             + table.name() + "' (no row of the data was read)");
+    if (!synthetic)
+        return synthetic.error();
+    return synthetic->withPublic(true);
+}
+
 Result<Workload> countCells(const data::Table &table)
 {
+    // The lab reads true counts and shows results that are a deterministic function of them, with
+    // no budget charged: on private data that is a release without privacy (two neighbouring
+    // tables give visibly different results). Only public data may be simulated on.
+    if (!table.isPublic())
+        return makeError(ErrorCode::Unsupported, labRefusal(table.name()));
     std::vector<Dimension> dims;
     for (std::size_t c = 0; c < table.columnCount(); ++c) {
         const auto &info = table.columnInfo(c);
@@ -190,8 +253,10 @@ Result<void> LabSettings::validate() const
         return bad("--repetitions must be between 1 and 100000");
     if (queriesPerRepetition < 1)
         return bad("--queries must be ≥ 1");
-    if (!(maxEpsilonPerQuery > 0.0) || !std::isfinite(maxEpsilonPerQuery))
-        return bad("--max-epsilon-per-query must be a finite number > 0");
+    if (!(maxEpsilonPerQuery >= 0.0) || !std::isfinite(maxEpsilonPerQuery))
+        return bad("--max-epsilon-per-query must be a finite number ≥ 0 (0: remaining / queries to come)");
+    if (plannedQueries < 0)
+        return bad("--plan-queries must be ≥ 0");
     return split.validate();
 }
 

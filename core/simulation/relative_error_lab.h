@@ -16,6 +16,17 @@
 
 namespace pbx::simulation {
 
+/// Why the lab refuses a table that is not public (one line, for the CLI and the GUI).
+std::string labRefusal(const std::string &datasetName);
+
+/// A synthetic table generated from the public parts of `table` alone: its row count (public in
+/// this program), the categorical columns whose categories are declared in metadata (uniform
+/// draws) and the numeric columns with declared bounds (uniform on [L, U]); columns whose domain
+/// was inferred from the data are left out. No value of the data is read, so the result is
+/// public (isPublic()) and the lab may run on it. Errors: Unsupported when no categorical column
+/// has declared categories.
+Result<data::Table> synthesizeFromMetadata(const data::Table &table, std::uint64_t seed);
+
 /// One count query of the workload: a predicate and its exact answer.
 struct CellQuery
 {
@@ -34,8 +45,9 @@ struct Workload
 /// every marginal cell, each dimension fixed to a value or left free, without the grand total.
 /// CPS1988 (ethnicity × smsa × region × parttime × education): 3·3·5·3·20 − 1 = 2,699 cells, from
 /// single groups of a few people to whole regions, so the counts span four orders of magnitude
-/// like accuracy-first.md §7.3's protocol. Errors: InvalidArgument when the table has no
-/// categorical column or the cube exceeds 20,000 cells.
+/// like the protocol of Rogers et al. (2023, §7). Reads true counts, so it refuses (Unsupported,
+/// labRefusal()) a table that is not public (Table::isPublic()). Errors: InvalidArgument when the
+/// table has no categorical column or the cube exceeds 20,000 cells.
 Result<Workload> countCells(const data::Table &table);
 
 struct LabMethod
@@ -56,8 +68,11 @@ struct LabSettings
     double delta = 1e-6;
     int repetitions = 200;
     int queriesPerRepetition = 500; ///< the first n cells of each repetition's random order
-    /// Per-query cap, as ε (pure and ex-post mechanisms) or ρ = ε²/2 (zCDP mechanisms).
-    double maxEpsilonPerQuery = 0.1;
+    /// Per-query cap, as ε (pure and ex-post mechanisms) or ρ = ε²/2 (zCDP mechanisms). 0 (the
+    /// default): the sessions' rule (session/planned_cap.h), what remains in the request's unit
+    /// divided by plannedQueries, or by the queries still to come in the stream when that is 0.
+    double maxEpsilonPerQuery = 0.0;
+    int plannedQueries = 0; ///< "plan for N more queries"; 0: the queries still to come
     std::uint64_t seed = 1;
     filters::FilterSplit split; ///< unified filter only
     /// Errors: InvalidArgument naming the field.

@@ -6,6 +6,7 @@
 #include "core/accounting/basic_composition.h"
 #include "core/accounting/evaluation.h"
 #include "core/accounting/optimal_composition.h"
+#include "core/accounting/parallel_composition.h"
 #include "core/accounting/pld_accountant.h"
 #include "core/privacy/amplification.h"
 #include "tests/accounting/oracle.h"
@@ -29,6 +30,7 @@ private slots:
     void amplification();
     void basic();
     void parallelAndPostProcessing();
+    void parallelUnderReplaceSumsTheTwoWorstParts();
     void gaussianNotApplicable();
 };
 
@@ -298,6 +300,57 @@ void TestComposition::parallelAndPostProcessing()
     QVERIFY(a.ok());
     PBX_FUZZY_COMPARE(a->epsilon, 2.5, 1e-15);
     QVERIFY(a->method.find("parallel composition") != std::string::npos);
+}
+
+void TestComposition::parallelUnderReplaceSumsTheTwoWorstParts()
+{
+    // The ledger: two parts with ε = 1 each. Add/remove: max = 1. Replace: a record can
+    // leave part a and enter part b, so both change: 1 + 1 = 2.
+    Ledger l;
+    PrivacyEvent a, b;
+    a.mechanism = b.mechanism = MechanismKind::PureDp;
+    a.epsilon = b.epsilon = 1.0;
+    a.partition = "a";
+    b.partition = "b";
+    l.events = {a, b};
+    for (const char *name : {"basic", "zcdp", "rdp"}) {
+        l.neighbours = Neighbouring::AddRemove;
+        auto addRemove = evaluateStrategy(name, l, AccountingQuery{true, 1e-5});
+        l.neighbours = Neighbouring::Replace;
+        auto replace = evaluateStrategy(name, l, AccountingQuery{true, 1e-5});
+        QVERIFY(addRemove.ok() && replace.ok());
+        QVERIFY2(replace->epsilon > addRemove->epsilon, name);
+    }
+    l.neighbours = Neighbouring::AddRemove;
+    PBX_FUZZY_COMPARE(evaluateStrategy("basic", l, AccountingQuery{true, 1e-5})->epsilon, 1.0, 1e-15);
+    l.neighbours = Neighbouring::Replace;
+    PBX_FUZZY_COMPARE(evaluateStrategy("basic", l, AccountingQuery{true, 1e-5})->epsilon, 2.0, 1e-15);
+
+    // Three parts (1, 2, 3) and a shared 0.5: add/remove 3 + 0.5; replace the two worst, 2 + 3 + 0.5.
+    PrivacyEvent c = a, shared = a;
+    a.epsilon = 1.0;
+    b.epsilon = 2.0;
+    c.epsilon = 3.0;
+    c.partition = "c";
+    shared.partition.clear();
+    shared.epsilon = 0.5;
+    l.events = {shared, a, b, c};
+    QCOMPARE(splitByPartition(l).size(), std::size_t{3}); // {a,b}, {a,c}, {b,c}
+    auto replace = evaluateStrategy("basic", l, AccountingQuery{true, 1e-5});
+    PBX_FUZZY_COMPARE(replace->epsilon, 5.5, 1e-15);
+    QVERIFY(replace->method.find("pairs of partitions") != std::string::npos);
+    l.neighbours = Neighbouring::AddRemove;
+    PBX_FUZZY_COMPARE(evaluateStrategy("basic", l, AccountingQuery{true, 1e-5})->epsilon, 3.5, 1e-15);
+
+    // δ at ε = 1.5 for two pure parts at ε = 1: add/remove is 1-DP (δ = 0); replace is only 2-DP,
+    // so basic composition certifies no δ < 1 at ε = 1.5.
+    l.events = {a, b};
+    l.events[1].epsilon = 1.0;
+    l.neighbours = Neighbouring::AddRemove;
+    QCOMPARE(evaluateStrategy("basic", l, AccountingQuery{false, 1.5})->delta, 0.0);
+    l.neighbours = Neighbouring::Replace;
+    QVERIFY(evaluateStrategy("basic", l, AccountingQuery{false, 1.5})->delta > 0.0);
+    QCOMPARE(evaluateStrategy("basic", l, AccountingQuery{false, 2.5})->delta, 0.0);
 }
 
 void TestComposition::gaussianNotApplicable()

@@ -26,4 +26,33 @@ execute_process(COMMAND ${PBX_CLI} simulate relative-error --alpha 0 --out ${OUT
 if(bad EQUAL 0 OR NOT badErr MATCHES "--alpha must be")
     message(FATAL_ERROR "an invalid --alpha was not refused: ${badErr}")
 endif()
+# Issue 9: a private CSV (no metadata, or metadata without "public": true) is refused, for both
+# tables of a neighbouring pair; --synthetic runs on draws from the declared metadata alone.
+set(rows "region,smoker\n")
+foreach(i RANGE 1 200)
+    string(APPEND rows "north,no\nsouth,yes\n")
+endforeach()
+file(WRITE ${OUT}.a.csv "${rows}")
+file(WRITE ${OUT}.b.csv "${rows}north,yes\n")
+foreach(csv ${OUT}.a.csv ${OUT}.b.csv)
+    execute_process(COMMAND ${PBX_CLI} simulate relative-error --dataset ${csv} --repetitions 2 --queries 4 --out ${OUT}.private
+                    RESULT_VARIABLE privateRc ERROR_VARIABLE privateErr)
+    if(NOT privateRc EQUAL 1 OR NOT privateErr MATCHES "runs only on public data")
+        message(FATAL_ERROR "the lab ran on a private CSV (${privateRc}): ${privateErr}")
+    endif()
+endforeach()
+if(EXISTS ${OUT}.private)
+    message(FATAL_ERROR "a refused simulation wrote its output")
+endif()
+file(WRITE ${OUT}.a.json "{\"format\": \"pbx-dataset-metadata\", \"version\": 1, \"columns\": [{\"name\": \"region\", \"type\": \"categorical\", \"categories\": [\"north\", \"south\"]}, {\"name\": \"smoker\", \"type\": \"categorical\", \"categories\": [\"no\", \"yes\"]}]}")
+execute_process(COMMAND ${PBX_CLI} simulate relative-error --dataset ${OUT}.a.csv --repetitions 2 --queries 4 --out ${OUT}.private
+                RESULT_VARIABLE privateRc ERROR_VARIABLE privateErr)
+if(NOT privateRc EQUAL 1)
+    message(FATAL_ERROR "the lab ran on a CSV whose metadata does not declare it public: ${privateErr}")
+endif()
+execute_process(COMMAND ${PBX_CLI} simulate relative-error --dataset ${OUT}.a.csv --synthetic --repetitions 2 --queries 4 --out ${OUT}.synthetic
+                RESULT_VARIABLE syntheticRc ERROR_VARIABLE syntheticErr)
+if(NOT syntheticRc EQUAL 0)
+    message(FATAL_ERROR "--synthetic failed (${syntheticRc}): ${syntheticErr}")
+endif()
 message(STATUS "simulate: ${n} results, α = ${alpha}")

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 // `pbx-cli run` as other tools use it: the transcript contract, golden numbers for a seeded run
 // on CPS1988, reproducibility, and one-line errors that spend nothing.
+#include "core/data/query.h"
+#include "core/io/csv_reader.h"
+#include "core/io/dataset_metadata.h"
+#include "core/io/gzip.h"
 #include "tests/testutils.h"
 
 #include <QProcess>
@@ -27,9 +31,29 @@ Run runCli(const QStringList &args)
     return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 
-QString data(const char *name)
+QString dataFile(const char *name)
 {
     return QStringLiteral(PBX_CLI_DATA "/") + QString::fromLatin1(name);
+}
+
+/// CPS1988 from the source tree, read by the core (the truth the answers are checked against).
+data::Table cps1988()
+{
+    const std::string dir = PBX_CLI_DATA "/../../../resources/datasets/";
+    auto metadata = io::parseDatasetMetadata(test::readTextFile(dir + "cps1988.json")).value();
+    io::CsvReadOptions options;
+    options.metadata = &metadata;
+    return io::readCsv(io::gunzip(test::readTextFile(dir + "cps1988.csv.gz")).value(), "cps1988", options).value();
+}
+
+/// Runs FILE under `filter` with `seed`; returns the transcript's events.
+json runTranscript(const QString &queries, const QString &filter, int seed, const QString &out)
+{
+    const Run r = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"), out,
+                          QStringLiteral("--filter"), filter, QStringLiteral("--seed"), QString::number(seed)});
+    if (r.exitCode != 0)
+        qFatal("pbx-cli run failed: %s", qPrintable(r.err));
+    return json::parse(test::readTextFile(out.toStdString()));
 }
 } // namespace
 
@@ -40,6 +64,8 @@ private Q_SLOTS:
     void transcriptContract();
     void goldenSeededRun();
     void reproducible();
+    void unifiedCertifiesAtLeastAsManyAsZcdp();
+    void plannedCapIsRecorded();
     void badInput_data();
     void badInput();
 
@@ -50,7 +76,7 @@ private:
 void TestCliRun::transcriptContract()
 {
     const QString out = m_dir.filePath(QStringLiteral("contract.json"));
-    const Run r = runCli({QStringLiteral("run"), QStringLiteral("--queries"), data("queries.jsonl"),
+    const Run r = runCli({QStringLiteral("run"), QStringLiteral("--queries"), dataFile("queries.jsonl"),
                           QStringLiteral("--out"), out, QStringLiteral("--filter"), QStringLiteral("basic"),
                           QStringLiteral("--neighbours"), QStringLiteral("replace")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -89,7 +115,7 @@ void TestCliRun::transcriptContract()
 void TestCliRun::goldenSeededRun()
 {
     const QString out = m_dir.filePath(QStringLiteral("golden.json"));
-    const Run r = runCli({QStringLiteral("run"), QStringLiteral("--queries"), data("queries.jsonl"),
+    const Run r = runCli({QStringLiteral("run"), QStringLiteral("--queries"), dataFile("queries.jsonl"),
                           QStringLiteral("--out"), out, QStringLiteral("--seed"), QStringLiteral("7")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const auto doc = json::parse(test::readTextFile(out.toStdString()));
@@ -127,11 +153,57 @@ void TestCliRun::reproducible()
 {
     const QString a = m_dir.filePath(QStringLiteral("a.json")), b = m_dir.filePath(QStringLiteral("b.json"));
     for (const QString &path : {a, b})
-        QCOMPARE(runCli({QStringLiteral("run"), QStringLiteral("--queries"), data("queries.jsonl"),
+        QCOMPARE(runCli({QStringLiteral("run"), QStringLiteral("--queries"), dataFile("queries.jsonl"),
                          QStringLiteral("--out"), path, QStringLiteral("--seed"), QStringLiteral("99")})
                      .exitCode,
                  0);
     QCOMPARE(test::readTextFile(a.toStdString()), test::readTextFile(b.toStdString()));
+}
+
+// Issue 9's "done when": 24 relative-error counts of CPS1988 subgroups (region × education band ×
+// part-time) at ε = 1, δ = 1e-6: `unified` certifies at least as many answers as `zcdp`, and every
+// certified answer is within its target of the true count.
+void TestCliRun::unifiedCertifiesAtLeastAsManyAsZcdp()
+{
+    QTemporaryDir dir;
+    const data::Table table = cps1988();
+    const QString queries = dataFile("cps_subgroups_24.jsonl");
+    for (int seed = 1; seed <= 3; ++seed) {
+        std::map<std::string, int> certified;
+        for (const char *filter : {"zcdp", "unified", "brownian-zcdp", "basic"}) {
+            const json doc = runTranscript(queries, QString::fromLatin1(filter), seed,
+                                           dir.filePath(QStringLiteral("%1-%2.json").arg(QLatin1String(filter)).arg(seed)));
+            QCOMPARE(doc["events"].size(), std::size_t{24});
+            for (const auto &e : doc["events"]) {
+                if (std::string(filter) == "unified")
+                    QVERIFY(e["accounting"].get<std::string>().rfind("unified: paid by the", 0) == 0);
+                if (e["status"] != "released" || !e["target_met"].get<bool>())
+                    continue;
+                ++certified[filter];
+                data::QuerySpec spec;
+                spec.where = e["where"].get<std::string>();
+                const double truth = data::CompiledQuery::compile(spec, table).value().evaluate(table).count;
+                const double alpha = e["target"]["error"].get<double>();
+                QVERIFY2(std::fabs(e["answer"].get<double>() - truth) <= alpha * truth, e["id"].get<std::string>().c_str());
+            }
+        }
+        QVERIFY2(certified["unified"] >= certified["zcdp"],
+                 qPrintable(QStringLiteral("seed %1: unified %2, zcdp %3").arg(seed).arg(certified["unified"]).arg(certified["zcdp"])));
+        QVERIFY(certified["zcdp"] >= 10);
+    }
+}
+
+// Without max_cost, the cap is remaining / requests still to come: the basic filter's first of 24
+// requests may spend at most ε/24, and the transcript records that cap as max_cost.
+void TestCliRun::plannedCapIsRecorded()
+{
+    QTemporaryDir dir;
+    const json doc = runTranscript(dataFile("cps_subgroups_24.jsonl"), QStringLiteral("basic"), 1,
+                                   dir.filePath(QStringLiteral("basic.json")));
+    const auto &first = doc["events"][0];
+    PBX_FUZZY_COMPARE(first["max_cost"].get<double>(), 1.0 / 24.0, 1e-12);
+    QVERIFY(first["cost"].begin().value().get<double>() <= 1.0 / 24.0);
+    QVERIFY(doc["spent"].contains("note"));
 }
 
 void TestCliRun::badInput_data()
@@ -163,7 +235,7 @@ void TestCliRun::badInput()
     QFETCH(QString, message);
     const QString out = m_dir.filePath(QStringLiteral("bad.json"));
     QFile::remove(out);
-    const Run r = runCli(QStringList{QStringLiteral("run"), QStringLiteral("--queries"), data(queries.toLatin1().constData()),
+    const Run r = runCli(QStringList{QStringLiteral("run"), QStringLiteral("--queries"), dataFile(queries.toLatin1().constData()),
                                      QStringLiteral("--out"), out}
                          + extra);
     QVERIFY(r.exitCode != 0);

@@ -2,6 +2,8 @@
 // The relative-error lab: its data-cube workload has the right cells and counts, every method
 // sees the same workload, results are reproducible and cancellable, and noise reduction answers
 // more counts than doubling under the same budget (the seed paper's headline claim).
+#include "core/io/csv_reader.h"
+#include "core/io/dataset_metadata.h"
 #include "core/simulation/relative_error_lab.h"
 #include "tests/testutils.h"
 
@@ -23,8 +25,24 @@ std::shared_ptr<const data::Table> labTable()
         const double u = static_cast<double>(i) / static_cast<double>(n);
         years.numeric.push_back(std::floor(10.0 * u * u));
     }
-    return std::make_shared<const data::Table>(data::Table::create("lab", {region, group, years}).value());
+    // A synthetic table of the test's own making: public.
+    return std::make_shared<const data::Table>(data::Table::create("lab", {region, group, years}).value().withPublic(true));
 }
+
+/// A CSV of 400 people (region, smoker), and its neighbour with one row added.
+std::string neighbouringCsv(bool withExtraRow)
+{
+    std::string csv = "region,smoker\n";
+    for (int i = 0; i < 400; ++i)
+        csv += std::string(i % 2 ? "north" : "south") + "," + (i % 5 == 0 ? "yes" : "no") + "\n";
+    if (withExtraRow)
+        csv += "north,yes\n";
+    return csv;
+}
+
+constexpr const char *kMetadata = R"({"format": "pbx-dataset-metadata", "version": 1, %1
+    "columns": [{"name": "region", "type": "categorical", "categories": ["north", "south"]},
+                {"name": "smoker", "type": "categorical", "categories": ["no", "yes"]}]})";
 } // namespace
 
 class TestLab : public QObject
@@ -35,7 +53,62 @@ private Q_SLOTS:
     void headlineClaim();
     void reproducibleAndCancellable();
     void invalidSettings();
+    void refusesDataNotDeclaredPublic();
 };
+
+// Issue 9: the lab's output is a deterministic function of the data (seeded noise, true counts
+// scored), so on neighbouring tables it differs visibly. It must refuse data not declared public:
+// no metadata, metadata without "public", "public": false; it runs with "public": true and on a
+// synthetic table drawn from the metadata alone (identical for both neighbours).
+void TestLab::refusesDataNotDeclaredPublic()
+{
+    LabSettings s;
+    s.repetitions = 4;
+    s.queriesPerRepetition = 8;
+    s.maxEpsilonPerQuery = 0.5;
+    for (const char *flag : {"", R"("public": false,)"}) {
+        auto metadata = io::parseDatasetMetadata(QString::fromLatin1(kMetadata).arg(QLatin1String(flag)).toStdString());
+        QVERIFY(metadata.ok());
+        for (bool extra : {false, true}) {
+            auto plain = io::readCsv(neighbouringCsv(extra), "private");
+            io::CsvReadOptions options;
+            options.metadata = &metadata.value();
+            auto described = io::readCsv(neighbouringCsv(extra), "private", options);
+            QVERIFY(plain.ok() && described.ok());
+            for (const auto *table : {&plain.value(), &described.value()}) {
+                QVERIFY(!table->isPublic());
+                auto w = simulation::countCells(*table);
+                QVERIFY(!w.ok());
+                QCOMPARE(w.error().code, ErrorCode::Unsupported);
+                QVERIFY(w.error().message.find("public") != std::string::npos);
+            }
+            // The synthetic table reads only the declared domain and the public row count.
+            auto synthetic = simulation::synthesizeFromMetadata(described.value(), 3);
+            QVERIFY(synthetic.ok() && synthetic->isPublic());
+            QVERIFY(simulation::countCells(*synthetic).ok());
+            // Without metadata, the categories came from the data: nothing public to draw from.
+            QCOMPARE(simulation::synthesizeFromMetadata(plain.value(), 3).error().code, ErrorCode::Unsupported);
+        }
+    }
+    // "public": true is the user's knowing declaration: the lab runs, and its results on the two
+    // neighbours differ — exactly the disclosure the rule prevents on private data.
+    auto metadata = io::parseDatasetMetadata(QString::fromLatin1(kMetadata).arg(QLatin1String(R"("public": true,)")).toStdString());
+    QVERIFY(metadata.ok() && metadata->isPublic);
+    io::CsvReadOptions options;
+    options.metadata = &metadata.value();
+    std::vector<double> totals;
+    for (bool extra : {false, true}) {
+        auto table = io::readCsv(neighbouringCsv(extra), "declared", options);
+        QVERIFY(table.ok() && table->isPublic());
+        auto w = simulation::countCells(*table);
+        QVERIFY(w.ok());
+        double total = 0;
+        for (const auto &c : w->cells)
+            total += c.count;
+        totals.push_back(total);
+    }
+    QVERIFY(totals[0] != totals[1]);
+}
 
 // 2 regions × 3 groups = 6 categorical cells (< 200), so the numeric column with ≤ 30 distinct
 // values joins: (2+1)·(3+1)·(10+1) − 1 = 131 cube cells; each one-dimensional margin sums to n.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Sensitivities of count, clipped sum and centred sum under both neighbouring relations.
+#include "core/data/query.h"
 #include "core/data/sensitivity.h"
+#include "core/session/query_shape.h"
 #include "tests/testutils.h"
 
 using pbx::data::Bounds;
@@ -15,7 +17,41 @@ private Q_SLOTS:
     void sensitivities_data();
     void sensitivities();
     void names();
+    void computedSumsExceedNominalDeltaAndArePadded();
 };
+
+// Issue 9: the computed sums of neighbouring tables can differ by more than the nominal Δ.
+// Bounds [0, 2⁵³−1]: rows {2⁵³−1, 5} sum to 2⁵³+4 exactly; one more row of 2⁵³−1 gives
+// 2⁵⁴+3, rounded to 2⁵⁴+4: the difference is 2⁵³ = Δ + 1. The channel's padded Δ covers it.
+void TestSensitivity::computedSumsExceedNominalDeltaAndArePadded()
+{
+    const double top = std::ldexp(1.0, 53) - 1.0;
+    const Bounds bounds{0.0, top};
+    auto table = [&](std::vector<double> values) {
+        pbx::data::Column x{{"x", pbx::data::ColumnType::Numeric, bounds, "", {}}, std::move(values), {}};
+        return pbx::data::Table::create("t", {x}).value();
+    };
+    const auto small = table({top, 5.0});
+    const auto large = table({top, 5.0, top});
+    pbx::data::QuerySpec spec;
+    spec.aggregate = pbx::data::Aggregate::Sum;
+    spec.column = "x";
+    const double s = pbx::data::CompiledQuery::compile(spec, small).value().evaluate(small).clippedSum;
+    const double s2 = pbx::data::CompiledQuery::compile(spec, large).value().evaluate(large).clippedSum;
+    const double nominal = pbx::data::sumSensitivity(bounds, Neighbours::AddRemove).l1;
+    QCOMPARE(nominal, top);
+    QCOMPARE(s2 - s, std::ldexp(1.0, 53)); // > Δ
+    QVERIFY(s2 - s > nominal);
+    const double padded = pbx::session::sumChannelSensitivity("sum", bounds, Neighbours::AddRemove,
+                                                              static_cast<double>(large.rowCount()));
+    QVERIFY(padded >= s2 - s);
+    // The shape every mechanism calibrates with uses the padded value (n = 2 rows in public).
+    auto shape = pbx::session::QueryShape::of(pbx::data::Aggregate::Sum, bounds, {}, Neighbours::AddRemove, 2.0);
+    QCOMPARE(shape.channels().front().sensitivity, padded);
+    // For CPS1988-sized data the pad is tiny: wage ∈ [0, 5000], 28,155 rows.
+    const double wage = pbx::data::computedSumSensitivity(5000.0, {0.0, 5000.0}, 28155);
+    QVERIFY(wage > 5000.0 && wage < 5000.0 * (1.0 + 1e-6));
+}
 
 void TestSensitivity::sensitivities_data()
 {

@@ -88,6 +88,37 @@ private Q_SLOTS:
         QVERIFY(w->datasetPanel()->columnsTable()->item(0, 2)->text().contains(QStringLiteral("5,000")));
         QVERIFY(w->windowTitle().contains(QStringLiteral("cps1988")));
         QVERIFY(!w->isWindowModified());
+        QVERIFY(w->datasetPanel()->disclosureWarning()->isHidden()); // all declared in metadata
+    }
+
+    // Issue 9: a CSV without metadata shows types and categories inferred from its rows; the panel
+    // must warn that this discloses values, and mark the columns. Declared metadata removes it.
+    void warnsWhenCategoriesComeFromTheData()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString csv = dir.filePath(QStringLiteral("clinic.csv"));
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("diagnosis,age\nflu,30\nflu,41\nrare-disease-x,52\n");
+        file.close();
+        MainWindow w;
+        QVERIFY(w.openDataset(csv).ok());
+        auto *panel = w.datasetPanel();
+        QVERIFY(!panel->disclosureWarning()->isHidden());
+        QVERIFY(panel->disclosureWarning()->text().contains(QStringLiteral("diagnosis")));
+        QVERIFY(panel->disclosureWarning()->text().contains(QStringLiteral("discloses values")));
+        QVERIFY(panel->columnsTable()->item(0, 2)->text().contains(QStringLiteral("from the data")));
+
+        QFile sidecar(dir.filePath(QStringLiteral("clinic.json")));
+        QVERIFY(sidecar.open(QIODevice::WriteOnly));
+        sidecar.write(R"({"format": "pbx-dataset-metadata", "version": 1, "columns": [
+            {"name": "diagnosis", "type": "categorical", "categories": ["flu", "rare-disease-x", "other"]},
+            {"name": "age", "type": "numeric", "bounds": [0, 120]}]})");
+        sidecar.close();
+        MainWindow declared;
+        QVERIFY(declared.openDataset(csv).ok());
+        QVERIFY(declared.datasetPanel()->disclosureWarning()->isHidden());
     }
 
     void askRefuseSaveAndReopen()

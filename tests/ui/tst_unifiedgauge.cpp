@@ -80,7 +80,7 @@ private:
             readout.contains(QStringLiteral("ex-post side ε spent %1").arg(ui::formatNumber(s[1].spent))),
             qPrintable(readout));
         QVERIFY2(
-            readout.contains(QStringLiteral("total ε ≈ %1").arg(ui::formatNumber(gauge->epsilonSpent(), 3))),
+            readout.contains(QStringLiteral("gauge: spent so far ≈ ε %1").arg(ui::formatNumber(gauge->epsilonSpent(), 3))),
             qPrintable(readout));
     }
 
@@ -98,8 +98,8 @@ private Q_SLOTS:
         auto w = makeWindow(unifiedSettings());
         auto *panel = w->sessionPanel();
         QVERIFY(panel->expostEpsilonShareSpinBox()->isVisibleTo(panel));
-        QCOMPARE(panel->expostEpsilonShareSpinBox()->value(), 25.0);
-        QCOMPARE(panel->expostDeltaShareSpinBox()->value(), 50.0);
+        QCOMPARE(panel->expostEpsilonShareSpinBox()->value(), 5.0); // issue 9: Brownian NR is routed
+        QCOMPARE(panel->expostDeltaShareSpinBox()->value(), 5.0);
         // 40 % of ε to the ex-post side: a new session with that split.
         panel->expostEpsilonShareSpinBox()->setValue(40.0);
         QCOMPARE(w->document()->settings().split.expostEpsilonShare, 0.4);
@@ -149,7 +149,7 @@ private Q_SLOTS:
         QVERIFY(item(session::MechanismKind::LaplaceNr)->isEnabled());
         QVERIFY(!item(session::MechanismKind::Gaussian)->isEnabled());
         QVERIFY(!item(session::MechanismKind::Gaussian)->toolTip().isEmpty());
-        QCOMPARE(builder->capUnit(), QStringLiteral("ex-post ε"));
+        QCOMPARE(builder->capUnit(), QStringLiteral("ρ or ex-post ε"));
         // Absolute count: the default is one Gaussian release, paid in ρ.
         builder->setAbsoluteTarget(200.0);
         QVERIFY(combo->itemText(0).contains(QStringLiteral("Gaussian")));
@@ -234,7 +234,8 @@ private Q_SLOTS:
                  qPrintable(w->resultCard()->details()));
 
         // 3. A Laplace single release on the zCDP side (charged as ρ = ε²/2), and the default
-        //    Brownian noise reduction (ex-post, with a boundary and its δ).
+        //    Brownian noise reduction, routed (issue 9) to the side reaching less noise: here the
+        //    zCDP side, in ρ, without a δ; the event says which side paid.
         builder->setWhere(QStringLiteral("smsa == \"yes\""));
         builder->setAbsoluteTarget(400.0);
         useMechanism(*w, session::MechanismKind::Laplace);
@@ -251,9 +252,11 @@ private Q_SLOTS:
         w->ask();
         const auto &brownian = w->document()->session().events().at(3);
         QCOMPARE(brownian.mechanism, std::string("brownian"));
-        QCOMPARE(brownian.costKind, filters::ChargeKind::ExPost);
-        QVERIFY(brownian.costDelta > 0.0);
-        QVERIFY(model->data(model->index(3, LedgerModel::Cost)).toString().contains(QStringLiteral("δ")));
+        QCOMPARE(brownian.costKind, filters::ChargeKind::Rho);
+        QCOMPARE(brownian.costDelta, 0.0);
+        QVERIFY(brownian.accounting.rfind("unified: paid by the zCDP side", 0) == 0);
+        QVERIFY2(w->resultCard()->details().contains(QStringLiteral("zCDP side")),
+                 qPrintable(w->resultCard()->details()));
         checkGaugeMatchesFilter(*w);
 
         // The path chart has one point per request, with the ex-post series.

@@ -111,10 +111,12 @@ LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
                          tr("δ of the zCDP and unified filters and of ex-post "
                             "Brownian boundaries"));
     m_delta->setMultiplicativeStep(10.0);
-    m_cap = scientific(1e-4, 100.0, 0.1,
+    m_cap = scientific(0.0, 100.0, 0.0,
                        tr("Per-query cap as ε (pure and ex-post mechanisms) or "
                           "ρ = ε²/2 (zCDP mechanisms); queries that cannot be "
-                          "certified within it are abandoned"));
+                          "certified within it are abandoned. “planned” (0): the sessions' rule, "
+                          "the remaining budget divided by the queries still to come"));
+    m_cap->setSpecialValueText(tr("planned"));
     m_cap->setMultiplicativeStep(2.0);
     m_repetitions = new QSpinBox(this);
     m_repetitions->setRange(1, 100000);
@@ -300,6 +302,20 @@ QString LabDialog::filterName(filters::FilterKind kind)
 
 void LabDialog::setTable(std::shared_ptr<const data::Table> table, filters::FilterSplit split)
 {
+    // The lab reads true counts and charges nothing: on data not declared public it runs on a
+    // synthetic table generated from the public metadata alone, or not at all.
+    m_refusal.clear();
+    m_synthetic = false;
+    if (table && !table->isPublic()) {
+        auto synthetic = simulation::synthesizeFromMetadata(*table, 1);
+        if (synthetic) {
+            table = std::make_shared<const data::Table>(std::move(synthetic).value());
+            m_synthetic = true;
+        } else {
+            m_refusal = toQString(simulation::labRefusal(table->name()) + "; " + synthetic.error().message);
+            table.reset();
+        }
+    }
     m_tableData = std::move(table);
     m_split = split;
     updateDatasetText();
@@ -310,10 +326,17 @@ void LabDialog::setTable(std::shared_ptr<const data::Table> table, filters::Filt
 void LabDialog::updateDatasetText()
 {
     if (!m_tableData) {
-        m_dataset->setText(tr("No dataset: open one in the main window first."));
+        m_dataset->setText(m_refusal.isEmpty() ? tr("No dataset: open one in the main window first.")
+                                               : tr("<b>Not available on this dataset.</b> %1.")
+                                                     .arg(m_refusal.toHtmlEscaped()));
         return;
     }
-    m_dataset->setText(
+    const QString synthetic
+        = m_synthetic ? tr("<b>The session's dataset is not declared public</b>, so the lab runs on a synthetic "
+                           "table drawn from its public metadata alone (declared categories and bounds, "
+                           "uniformly). ")
+                      : QString();
+    m_dataset->setText(synthetic +
         tr("Dataset <b>%1</b> (%2 rows). The workload is every cell of its data cube, as counts "
            "asked in a random order; each method answers as many as it can certify within α "
            "under one budget, each count capped per query. Unified filter split: %3 of ε and %4 "

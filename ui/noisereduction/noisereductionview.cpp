@@ -175,7 +175,18 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
     const bool doubling = mechanism.ok()
                           && (*mechanism == session::MechanismKind::DoublingLaplace
                               || *mechanism == session::MechanismKind::DoublingGaussian);
-    if (noiseReduction) {
+    // An ex-post Brownian level's cost E(T_k) is a boundary's loss, not what a doubling level with
+    // fresh noise would be charged: there is no honest baseline to show, so none is shown.
+    const bool expostBrownian = noiseReduction && event->costKind == filters::ChargeKind::ExPost
+                                && *mechanism == session::MechanismKind::Brownian;
+    if (expostBrownian) {
+        m_baseline.reset();
+        m_paid->setText(tr("paid: %1 of the last level = <b>%2</b>%3 (the boundary's loss at the stopping time)")
+                            .arg(unit.toHtmlEscaped(), formatNumber(event->cost), delta));
+        m_paid->setToolTip(tr("<p>Brownian noise reduction accounted ex-post pays the normal-mixture "
+                              "boundary's loss E(T) at the time it stopped, charged level by level as "
+                              "increments, plus its δ.</p>"));
+    } else if (noiseReduction) {
         m_paid->setText(
             tr("paid: %1 of the last level = <b>%2</b>%3; the doubling baseline "
                "would have paid <b>%4</b> for the same levels")

@@ -38,6 +38,13 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText).darker(130));
     m_provenance->setPalette(muted);
 
+    m_disclosure = new QLabel(this);
+    m_disclosure->setObjectName(QStringLiteral("dataDisclosureWarning"));
+    m_disclosure->setWordWrap(true);
+    m_disclosure->setStyleSheet(QStringLiteral("QLabel#dataDisclosureWarning { background: #fdf0d5; color: #6b4100;"
+                                               " padding: 4px; border-radius: 3px; }"));
+    m_disclosure->setVisible(false);
+
     m_columns = new QTableWidget(0, ColumnCount, this);
     m_columns->setHorizontalHeaderLabels({tr("Column"), tr("Type"), tr("Bounds / categories"),
                                           tr("Description")});
@@ -65,6 +72,7 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
     layout->addWidget(m_provenance);
+    layout->addWidget(m_disclosure);
     layout->addWidget(m_columns, 1);
     setTable(nullptr, {});
 }
@@ -78,6 +86,7 @@ void DatasetPanel::setTable(const data::Table *table, const QString &source)
         m_source->clear();
         m_provenance->clear();
         m_provenance->setVisible(false);
+        m_disclosure->setVisible(false);
         return;
     }
     m_name->setText(toQString(table->name()));
@@ -89,6 +98,18 @@ void DatasetPanel::setTable(const data::Table *table, const QString &source)
     const QString provenance = toQString(table->provenance());
     m_provenance->setText(provenance);
     m_provenance->setVisible(!provenance.isEmpty());
+
+    // Types and category lists read from the rows are not public: a category present in one row
+    // names that row's value. Say so, and mark the columns.
+    QStringList inferred;
+    for (const auto &name : table->columnsWithDomainFromData())
+        inferred << toQString(name);
+    m_disclosure->setText(
+        tr("<b>Not public:</b> no metadata declares the types or categories of %1, so they were inferred "
+           "from the rows and what this panel shows discloses values (a category present in a single row "
+           "reveals that row). Do not share this screen, or declare the columns in a metadata sidecar.")
+            .arg(inferred.join(QStringLiteral(", ")).toHtmlEscaped()));
+    m_disclosure->setVisible(!inferred.isEmpty());
 
     m_columns->setRowCount(static_cast<int>(table->columnCount()));
     for (std::size_t c = 0; c < table->columnCount(); ++c) {
@@ -111,6 +132,10 @@ void DatasetPanel::setTable(const data::Table *table, const QString &source)
                 labels << toQString(label);
             domain = labels.join(QStringLiteral(", "));
             domainTip = tr("%1 categories: %2").arg(labels.size()).arg(domain);
+            if (columnInfo.domainFromData) {
+                domain = tr("%1 (from the data)").arg(domain);
+                domainTip += tr("\nInferred from the rows, not declared: discloses values.");
+            }
         }
         const QString description = toQString(columnInfo.description);
         auto *nameItem = new QTableWidgetItem(toQString(columnInfo.name));

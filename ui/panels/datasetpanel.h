@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // What the open dataset is: name, size, provenance and its columns' public metadata (type,
-// declared clipping bounds or category domain, description). Only public metadata is shown:
-// no value computed from the rows.
+// declared clipping bounds or category domain, description). Declared metadata is public; what
+// a CSV without metadata shows (types, category lists) was inferred from the rows, and a warning
+// says that it discloses values.
 #pragma once
 
 #include <QWidget>
@@ -27,12 +28,15 @@ public:
     void setTable(const data::Table *table, const QString &source);
 
     QTableWidget *columnsTable() const { return m_columns; }
+    /// The warning shown when column types or categories were inferred from the data.
+    QLabel *disclosureWarning() const { return m_disclosure; }
 
 private:
     QLabel *m_name = nullptr;
     QLabel *m_rows = nullptr;
     QLabel *m_source = nullptr;
     QLabel *m_provenance = nullptr;
+    QLabel *m_disclosure = nullptr;
     QTableWidget *m_columns = nullptr;
 };
 

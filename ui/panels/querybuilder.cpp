@@ -12,6 +12,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSpinBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QStandardItemModel>
@@ -153,14 +154,32 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     m_mechanismHint->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
     // A hint: it may be cut in a narrow window rather than widen it.
     m_mechanismHint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_planned = new QSpinBox(this);
+    m_planned->setObjectName(QStringLiteral("plannedQueries"));
+    m_planned->setRange(1, 1000000);
+    m_planned->setValue(10);
+    m_planned->setPrefix(tr("plan "));
+    m_planned->setToolTip(tr("Plan for N more queries. Without “Max per query”, a request answered by doubling or noise reduction may "
+                             "spend at most the remaining budget divided by this number, so that one "
+                             "request cannot eat the whole budget"));
+    m_plannedPreview = new QLabel(this);
+    m_plannedPreview->setObjectName(QStringLiteral("plannedCapPreview"));
+    m_plannedPreview->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
+    m_plannedPreview->setFont(smallFont);
+    m_plannedPreview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the dock
+    connect(m_planned, &QSpinBox::valueChanged, this, &QueryBuilder::planChanged);
+
     auto *mechanismRow = new QHBoxLayout;
     mechanismRow->addWidget(m_mechanism);
+    mechanismRow->setSpacing(10);
     mechanismRow->addWidget(m_mechanismHint, 1);
+    mechanismRow->addWidget(m_plannedPreview, 1); // the planned cap's preview, beside what the mechanism pays
 
     auto *limitRow = new QHBoxLayout;
     limitRow->addWidget(m_capEnabled);
     limitRow->addWidget(m_cap);
     limitRow->addWidget(m_capUnit);
+    limitRow->addWidget(m_planned);
     limitRow->addStretch(1);
     limitRow->addWidget(m_ask);
 
@@ -228,6 +247,9 @@ QString QueryBuilder::capUnit() const
 {
     if (!m_hasFilterKind)
         return m_unit;
+    // The unified filter routes Brownian runs to either side: a cap applies in the paying side's unit.
+    if (m_filterKind == filters::FilterKind::Unified && effectiveMechanism() == session::MechanismKind::Brownian)
+        return tr("ρ or ex-post ε");
     return chargeUnit(session::chargeKindFor(effectiveMechanism(), m_filterKind));
 }
 
@@ -271,6 +293,7 @@ void QueryBuilder::updateCapUnit()
     else
         m_mechanismHint->setText(tr("pays every level (%1)").arg(unit));
     m_mechanismHint->setToolTip(m_mechanismHint->text());
+    Q_EMIT planChanged();
     m_capEnabled->setText(tr("Max per query"));
     m_capEnabled->setToolTip(tr("Refuse this request rather than spend more than this on it, in "
                                 "the unit the mechanism is charged in (%1)")
@@ -297,6 +320,27 @@ void QueryBuilder::setTable(const data::Table *table)
     m_ask->setEnabled(table != nullptr);
     columnChanged();
     aggregateChanged();
+}
+
+int QueryBuilder::plannedQueries() const
+{
+    return m_planned->value();
+}
+
+void QueryBuilder::setPlannedQueries(int n)
+{
+    m_planned->setValue(n);
+}
+
+void QueryBuilder::setPlannedCapPreview(const QString &text)
+{
+    m_plannedPreview->setText(text);
+    m_planned->setToolTip(m_planned->toolTip().section(u'\n', 0, 0) + (text.isEmpty() ? QString() : u'\n' + text));
+}
+
+QString QueryBuilder::plannedCapPreview() const
+{
+    return m_plannedPreview->text();
 }
 
 void QueryBuilder::setUnitSymbol(const QString &symbol)

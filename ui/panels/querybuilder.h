@@ -13,6 +13,7 @@
 QT_FORWARD_DECLARE_CLASS(QCheckBox)
 QT_FORWARD_DECLARE_CLASS(QComboBox)
 QT_FORWARD_DECLARE_CLASS(QLabel)
+QT_FORWARD_DECLARE_CLASS(QSpinBox)
 QT_FORWARD_DECLARE_CLASS(QLineEdit)
 QT_FORWARD_DECLARE_CLASS(QPushButton)
 
@@ -68,9 +69,19 @@ public:
     QLabel *whereStatusLabel() const { return m_whereStatus; }
     QComboBox *mechanismComboBox() const { return m_mechanism; }
 
+    /// "Plan for N more queries" (default 10): without an explicit cap, a doubling or noise-
+    /// reduction request may spend at most the remaining budget divided by N (session/planned_cap.h).
+    int plannedQueries() const;
+    void setPlannedQueries(int n);
+    /// The cost preview next to it, e.g. "default cap ρ ≤ 0.00094" (set by the main window).
+    void setPlannedCapPreview(const QString &text);
+    QString plannedCapPreview() const;
+
 Q_SIGNALS:
     /// The user pressed Ask (or Enter in the predicate field).
     void askRequested();
+    /// Anything that changes the default cap changed (N, aggregate, target kind, mechanism).
+    void planChanged();
 
 private:
     void aggregateChanged();
@@ -98,6 +109,8 @@ private:
     QCheckBox *m_capEnabled = nullptr;
     ScientificSpinBox *m_cap = nullptr;
     QLabel *m_capUnit = nullptr;
+    QSpinBox *m_planned = nullptr;
+    QLabel *m_plannedPreview = nullptr;
     QPushButton *m_ask = nullptr;
     QString m_unit = QStringLiteral("ε");
     filters::FilterKind m_filterKind = filters::FilterKind::Zcdp;

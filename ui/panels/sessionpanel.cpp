@@ -96,9 +96,9 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
                                 "the rest to the <b>zCDP side</b> (Gaussian, Laplace as ε²/2). "
                                 "Each request is paid from its own side only. Fixed once the "
                                 "first request is made.</p>");
-    m_expostEpsilonShare = makeShare(25.0, splitTip);
+    m_expostEpsilonShare = makeShare(5.0, splitTip);
     m_expostEpsilonShare->setAccessibleName(tr("Ex-post share of ε"));
-    m_expostDeltaShare = makeShare(50.0, splitTip);
+    m_expostDeltaShare = makeShare(5.0, splitTip);
     m_expostDeltaShare->setAccessibleName(tr("Ex-post share of δ"));
     m_splitRow = new QWidget(this);
     auto *splitLayout = new QHBoxLayout(m_splitRow);

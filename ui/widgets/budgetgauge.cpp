@@ -119,8 +119,8 @@ QColor BudgetGauge::colourForFraction(double fraction)
 QString BudgetGauge::readout() const
 {
     if (hasSecondSystem())
-        return tr("%1 %2 spent %3 of %4 (%5); %6 %7 spent %8 of %9 (%10); total ε ≈ %11 of %12 "
-                  "at δ = %13")
+        return tr("%1 %2 spent %3 of %4 (%5); %6 %7 spent %8 of %9 (%10); gauge: spent so far ≈ ε %11 of %12 "
+                  "at δ = %13 (the guarantee is the filter's budget)")
             .arg(m_firstName, m_unit, formatNumber(m_nativeSpent), formatNumber(m_nativeBudget),
                  formatPercent(fraction(Ring::Native)), m_secondName, m_secondUnit,
                  formatNumber(m_secondSpent), formatNumber(m_secondBudget))
@@ -313,7 +313,7 @@ void BudgetGauge::paintDual(QPainter &painter)
     painter.setPen(pal.color(QPalette::WindowText));
     painter.drawText(QRectF(g.bar.left(), g.bar.top() - line - 3.0, g.bar.width(), line),
                      Qt::AlignHCenter | Qt::AlignVCenter,
-                     tr("total ε ≈ %1 of %2 at δ = %3 (%4)")
+                     tr("gauge: spent ≈ ε %1 of %2 at δ = %3 (%4)")
                          .arg(formatNumber(m_epsilonSpent, 3), formatNumber(m_epsilonBudget),
                               formatNumber(m_delta, 2), formatPercent(total)));
     painter.setPen(Qt::NoPen);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/widgets/resultcard.h"
 
+#include "core/session/cost_audit.h"
+
 #include "ui/models/ledgermodel.h"
 #include "core/filters/zcdp_filter.h"
 #include "ui/util/numberformat.h"
@@ -105,13 +107,14 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
     } else if (unified) {
         const auto systems = filter.systems();
         const double expostBudget = systems.size() > 1 ? systems[1].budget : 0.0;
-        spentText = tr("spent: zCDP ρ = %1 of %2 · ex-post ε = %3 of %4 · total ε ≈ %5 of %6")
+        spentText = tr("spent: zCDP ρ = %1 of %2 · ex-post ε = %3 of %4 · gauge ε ≈ %5; the session is "
+                       "(%6, δ)-DP by the filter")
                         .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget(), 3),
                              formatNumber(event.expostSpentAfter, 3), formatNumber(expostBudget),
                              formatNumber(event.epsilonSpentAfter, 3),
                              formatNumber(filter.epsilonBudget()));
     } else {
-        spentText = tr("total spent ρ = %1 of %2 (ε ≈ %3 of %4)")
+        spentText = tr("total spent ρ = %1 of %2 (gauge: ε ≈ %3; the session is (%4, δ)-DP by the filter)")
                         .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget(), 3),
                              formatNumber(event.epsilonSpentAfter, 3),
                              formatNumber(filter.epsilonBudget()));
@@ -151,9 +154,14 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
                    .arg(formatNumber(event.cost, 3), formatNumber(filter.epsilonOf(event.cost), 3));
         break;
     case filters::ChargeKind::PureEpsilon:
-        cost = zcdpSystem ? tr("cost ε = %1 (charged as ρ = ε²/2 = %2)")
-                                .arg(formatNumber(event.cost, 3),
-                                     formatNumber(filters::ZcdpFilter::rhoOfPureEpsilon(event.cost), 3))
+        // Each level is its own charge of ε_j²/2: the event was charged Σ ε_j²/2, not (Σ ε_j)²/2.
+        cost = zcdpSystem ? (event.attempts.size() > 1 ? tr("cost ε = %1 over %2 levels (charged as ρ = Σ ε_j²/2 = %3)")
+                                                              .arg(formatNumber(event.cost, 3))
+                                                              .arg(event.attempts.size())
+                                                              .arg(formatNumber(session::rhoChargedForPureEvent(event), 3))
+                                                        : tr("cost ε = %1 (charged as ρ = ε²/2 = %2)")
+                                                              .arg(formatNumber(event.cost, 3),
+                                                                   formatNumber(session::rhoChargedForPureEvent(event), 3)))
                           : tr("cost ε = %1").arg(formatNumber(event.cost, 3));
         break;
     case filters::ChargeKind::ExPost:
