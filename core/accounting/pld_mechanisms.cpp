@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/accounting/pld_mechanisms.h"
 
+#include "core/math/directed_rounding.h"
 #include "core/math/log_space.h"
 #include "core/math/normal.h"
 #include "core/privacy/analytic_gaussian.h"
@@ -23,10 +24,26 @@ double unsampledFromRemove(double l, double q)
     return std::log1p(std::expm1(l) / q);
 }
 
+// Indices are kept within ±2^52 so that i·d, i ± 1 and the casts below are exact and finite;
+// callers check the range first (pldGridBins), this clamp only keeps a bad input from looping
+// (a non-finite x once made the correction loops below run forever).
+constexpr double kMaxGridIndex = 4503599627370496.0; // 2^52
+
+double clampedQuotient(double x, double d)
+{
+    const double r = x / d;
+    if (std::isnan(r))
+        return 0.0;
+    return std::clamp(r, -kMaxGridIndex, kMaxGridIndex);
+}
+
 // The smallest i with i·d ≥ x (grid losses are formed as i·d in double arithmetic).
 std::int64_t ceilIndex(double x, double d)
 {
-    auto i = static_cast<std::int64_t>(std::ceil(x / d));
+    const double r = clampedQuotient(x, d);
+    auto i = static_cast<std::int64_t>(std::ceil(r));
+    if (std::fabs(r) >= kMaxGridIndex)
+        return i;
     while (static_cast<double>(i - 1) * d >= x)
         --i;
     while (static_cast<double>(i) * d < x)
@@ -36,7 +53,10 @@ std::int64_t ceilIndex(double x, double d)
 
 std::int64_t floorIndex(double x, double d)
 {
-    auto i = static_cast<std::int64_t>(std::floor(x / d));
+    const double r = clampedQuotient(x, d);
+    auto i = static_cast<std::int64_t>(std::floor(r));
+    if (std::fabs(r) >= kMaxGridIndex)
+        return i;
     while (static_cast<double>(i + 1) * d <= x)
         ++i;
     while (static_cast<double>(i) * d > x)
@@ -188,6 +208,15 @@ double AdditiveNoiseLoss::survival(double t) const
     return std::clamp(muUpperCdf(x), 0.0, 1.0);
 }
 
+double pldGridBins(const AdditiveNoiseLoss &lossModel, double d)
+{
+    const double lo = lossModel.epsilonLower() / d;
+    const double hi = lossModel.epsilonUpper() / d;
+    if (!std::isfinite(lo) || !std::isfinite(hi))
+        return kInf;
+    return std::ceil(hi) - std::floor(lo) + 2.0;
+}
+
 PldPmf connectTheDots(const AdditiveNoiseLoss &lossModel, double d)
 {
     PldPmf pmf;
@@ -270,16 +299,20 @@ PldPmf discretePmf(const std::vector<std::pair<double, double>> &lossMasses, dou
 
 PldPmf approxDpPmf(double epsilon, double delta, double d, bool pessimistic)
 {
-    const double keep = 1.0 - delta;
+    // 1 − δ rounded up (pessimistic: no mass lost) or down (optimistic).
+    const double keep = pessimistic ? math::addRoundUp(1.0, -delta) : math::subtractRoundDown(1.0, delta);
     if (epsilon == 0.0)
         return discretePmf({{0.0, keep}}, delta, d, pessimistic);
-    // (1−δ)/(1+e^{−ε}) and (1−δ)/(1+e^{ε}); in a pessimistic PMF the rounding of these masses is
-    // covered by the +∞ mass (1 − their sum is kept ≥ δ).
-    const double up = keep / (1.0 + std::exp(-epsilon));
-    const double down = keep / (1.0 + std::exp(epsilon));
-    double inf = delta;
-    if (pessimistic)
-        inf = std::max(delta, 1.0 - up - down);
+    // (1−δ)/(1+e^{−ε}) at +ε and (1−δ)/(1+e^{ε}) at −ε. The rounding of these masses goes to
+    // the +ε bin, not to +∞: pessimistic: the −ε mass rounded down and the +ε mass = keep − it
+    // rounded up (mass only moves upwards, which raises every δ(ε'); the excess is an ulp);
+    // optimistic: the other way round (mass only moves down or is lost). A rounding residue at
+    // +∞ would compose k-fold into k·1e-16 and swamp δ ≤ 1e-15.
+    // keep/(1 + e^ε) is within 3 ulps of its exact value (exp, add, divide): nudge by 4.
+    const double down = pessimistic ? math::nudgeDown(keep / (1.0 + std::exp(epsilon)), 4)
+                                    : math::nudgeUp(keep / (1.0 + std::exp(epsilon)), 4);
+    const double up = pessimistic ? math::addRoundUp(keep, -down) : math::subtractRoundDown(keep, down);
+    const double inf = delta;
     return discretePmf({{epsilon, up}, {-epsilon, down}}, inf, d, pessimistic);
 }
 

@@ -59,6 +59,12 @@ private:
     double m_epsUpper = 0.0;
 };
 
+/// The number of grid bins connectTheDots / privacyBuckets would allocate for `loss` at interval
+/// d (≈ (ε_upper − ε_lower)/d + 2), computed in double before any allocation; +∞ when the loss
+/// range is not finite (e.g. σ so small that Δ²/σ² overflows). Callers compare it with
+/// kMaxPldBins (pld_pmf.h) and refuse instead of allocating.
+double pldGridBins(const AdditiveNoiseLoss &loss, double interval);
+
 /// Pessimistic PMF by connect-the-dots (Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022,
 /// arXiv 2207.04380, Alg. 1): on the grid i·d, i from ⌊ε_lower/d⌋ to ⌈ε_upper/d⌉, masses chosen so
 /// the PMF's δ equals the mechanism's δ at every grid point and lies above it in between;
