@@ -34,6 +34,20 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
 {
     Component c;
     const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;
+    // Poisson sampling under replace-one, Gaussian: the replace pair (PldDirection::Replace) with
+    // each record's contribution bounded by C = Δ/2 (Δ the replace-one sensitivity, as for
+    // DP-SGD with clipping norm C). Symmetric, so one direction.
+    if (sampled && e.sampling.kind == SamplingKind::Poisson && relation == Neighbouring::Replace &&
+        e.mechanism == MechanismKind::Gaussian) {
+        const AdditiveNoiseLoss loss(NoiseKind::Gaussian, e.sigma, 0.5 * e.sensitivity, e.sampling.rate,
+                                     PldDirection::Replace);
+        if (const double bins = pldGridBins(loss, d); !(bins <= kMaxPldBins))
+            return makeError(ErrorCode::ResourceLimit, pldResourceMessage(pldPeakBytes(bins), d));
+        c.pmf[0][0] = connectTheDots(loss, d);
+        if (withOptimistic)
+            c.pmf[1][0] = privacyBuckets(loss, d);
+        return c;
+    }
     if (sampled && !samplingMatchesRelation(e.sampling, relation))
         return makeError(ErrorCode::Unsupported,
                          "the sampling scheme does not match the neighbouring relation "

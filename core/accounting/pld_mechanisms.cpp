@@ -72,9 +72,9 @@ AdditiveNoiseLoss::AdditiveNoiseLoss(NoiseKind kind, double noiseParameter, doub
     if (m_kind == NoiseKind::Gaussian) {
         const double tail = m_param * math::normalQuantile(0.5 * std::exp(kLogMassTruncation)); // < 0
         double xLo = tail, xHi = -tail;
-        if (m_dir == PldDirection::Add)
+        if (m_dir != PldDirection::Remove)
             xHi += m_sens;
-        else
+        if (m_dir != PldDirection::Add)
             xLo -= m_sens;
         m_epsUpper = loss(xLo);
         m_epsLower = loss(xHi);
@@ -138,6 +138,15 @@ double AdditiveNoiseLoss::lossWithoutSampling(double x) const
 
 double AdditiveNoiseLoss::loss(double x) const
 {
+    if (m_dir == PldDirection::Replace) { // Gaussian: log μ(x±C)/μ(x) = ∓u − h
+        const double s2 = m_param * m_param;
+        const double u = x * m_sens / s2;
+        if (m_q == 1.0)
+            return -2.0 * u;
+        const double h = 0.5 * m_sens * m_sens / s2;
+        const double logQ = std::log(m_q), logKeep = std::log1p(-m_q);
+        return math::logAdd(logQ - u - h, logKeep) - math::logAdd(logQ + u - h, logKeep);
+    }
     const double l0 = lossWithoutSampling(x);
     if (m_q == 1.0)
         return l0;
@@ -164,6 +173,23 @@ double AdditiveNoiseLoss::inverseLossWithoutSampling(double l) const
 
 double AdditiveNoiseLoss::inverseLoss(double l) const
 {
+    if (m_dir == PldDirection::Replace) {
+        // ℓ = log(a/t + b) − log(a·t + b), t = e^{xC/σ²}, a = q·e^{−C²/(2σ²)}, b = 1 − q; so
+        // e^ℓ·a·t² + b(e^ℓ − 1)·t − a = 0 and t is its positive root (stable form per sign).
+        const long double s2 = static_cast<long double>(m_param) * m_param;
+        const long double c = m_sens;
+        if (m_q == 1.0)
+            return static_cast<double>(-static_cast<long double>(l) * s2 / (2.0L * c));
+        const long double logA = std::log(static_cast<long double>(m_q)) - 0.5L * c * c / s2;
+        const long double b = 1.0L - static_cast<long double>(m_q);
+        const long double el = std::exp(static_cast<long double>(l));
+        const long double a = std::exp(logA);
+        const long double bigB = b * std::expm1(static_cast<long double>(l));
+        const long double root = std::sqrt(bigB * bigB + 4.0L * el * a * a);
+        const long double logT = bigB >= 0.0L ? std::log(2.0L) + logA - std::log(bigB + root)
+                                              : std::log(root - bigB) - std::log(2.0L * el) - logA;
+        return static_cast<double>(logT * s2 / c);
+    }
     if (m_q == 1.0)
         return inverseLossWithoutSampling(l);
     if (m_dir == PldDirection::Remove) {
@@ -180,7 +206,7 @@ double AdditiveNoiseLoss::inverseLoss(double l) const
 double AdditiveNoiseLoss::delta(double epsilon) const
 {
     if (m_q == 1.0 && m_kind == NoiseKind::Gaussian)
-        return privacy::gaussianDelta(m_sens / m_param, epsilon);
+        return privacy::gaussianDelta((m_dir == PldDirection::Replace ? 2.0 : 1.0) * m_sens / m_param, epsilon);
     if (m_q == 1.0 && m_kind == NoiseKind::Laplace) {
         const double e0 = m_sens / m_param;
         if (epsilon >= e0)

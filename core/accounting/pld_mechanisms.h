@@ -13,8 +13,12 @@ namespace pbx::accounting {
 
 /// Which ordered pair of neighbouring output distributions a PLD describes (dp_accounting
 /// AdjacencyType): Remove: P = M(x), Q = M(x minus a record); Add: the reverse order. For
-/// mechanisms without subsampling both give the same PLD.
-enum class PldDirection { Remove, Add };
+/// mechanisms without subsampling both give the same PLD. Replace (Gaussian only): Poisson
+/// sampling under replace-one, P = q·μ(x+C) + (1−q)·μ(x), Q = q·μ(x−C) + (1−q)·μ(x) with C the
+/// bound on each record's contribution ‖f(r)‖ (the pair of Zhu, Dong & Wang 2022, "Optimal
+/// accounting of DP via characteristic function", AISTATS, §5; dp_accounting REPLACE); it is
+/// symmetric (x ↦ −x swaps P and Q). With q = 1 it is the Gaussian at distance 2C.
+enum class PldDirection { Remove, Add, Replace };
 
 enum class NoiseKind { Gaussian, Laplace };
 

@@ -65,8 +65,10 @@ Result<const std::vector<double> *> RdpAccountant::curveFor(const PrivacyEvent &
             for (std::size_t i = 0; i < m_orders.size(); ++i)
                 curve[i] = privacy::rdpSubsampledGaussian(e.sampling.rate, e.sigma / e.sensitivity, m_orders[i], m_method);
         } else {
-            return makeError(ErrorCode::Unsupported,
-                             "RDP of a Gaussian sampled without replacement is not implemented");
+            // Replace-one (checked above): Wang, Balle & Kasiviswanathan 2019, Thm 9 / Cor. 10.
+            for (std::size_t i = 0; i < m_orders.size(); ++i)
+                curve[i] = privacy::rdpSampledWithoutReplacementGaussian(e.sampling.rate, e.sigma / e.sensitivity,
+                                                                         m_orders[i]);
         }
         break;
     case MechanismKind::Laplace:

@@ -28,6 +28,12 @@ std::int64_t nextFastFftLength(std::int64_t n)
 }
 
 namespace {
+/// An upper bound on log(m + r) for m, r ≥ 0: log m + r/m when r ≪ m (log1p(x) ≤ x), else direct.
+double logMagPlus(double m, double r)
+{
+    return r < 1e-3 * m ? std::log(m) + r / m : std::log(m + r);
+}
+
 void clipNegative(std::vector<double> &v)
 {
     for (double &x : v)
@@ -115,7 +121,7 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
         std::vector<std::pair<double, std::uint32_t>> candidates;
         for (std::size_t j = 0; j < half; ++j) {
             const double mag = std::abs(spectrum[j]);
-            const double c = mag == 0.0 ? 0.0 : kd * r * std::exp((kd - 1.0) * (std::log(mag) + r / mag));
+            const double c = kd * r * std::exp((kd - 1.0) * logMagPlus(mag, r));
             if (c > 1e-14)
                 candidates.emplace_back(c, static_cast<std::uint32_t>(j));
         }
@@ -178,7 +184,7 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
         spectrum[j] = std::polar(static_cast<double>(zk), static_cast<double>(std::fmod(kl * std::arg(z), twoPi)));
         // Forward error amplified, the long double power (kθ included), and the phase reduced
         // mod 2π, rounded to double and passed through the double polar form (≤ 16u).
-        const long double e = kl * rL * std::exp((kl - 1.0L) * (std::log1p(rL / mag) + logMag)) +
+        const long double e = kl * rL * std::exp((kl - 1.0L) * (rL < 1e-3L * mag ? logMag + std::log1p(rL / mag) : std::log(mag + rL))) +
                               (8.0L * kl * uL + 16.0L * u) * zk;
         errSq += weight * e * e;
         powSq += weight * zk * zk;
@@ -199,7 +205,8 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
         // z^k = |z|^k·e^{ikθ}; computed from polar form to keep the phase accurate.
         const double logMag = std::log(mag);
         const double kLog = kd * logMag;
-        if (kLog < -746.0 && (!l1ErrorBound || (kd - 1.0) * (logMag + r / mag) < -746.0)) {
+        const double logGrown = logMagPlus(mag, r);
+        if (kLog < -746.0 && (!l1ErrorBound || (kd - 1.0) * logGrown < -746.0)) {
             z = 0.0; // |z|^k and its error bound both underflow to 0
             continue;
         }
@@ -208,7 +215,7 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
         if (l1ErrorBound) {
             // Forward error amplified, (|ẑ|+r)^{k−1} ≤ exp((k−1)(log|ẑ| + r/|ẑ|)), + the double
             // power (k·θ rounded: ≤ k·u·π absolute).
-            const long double e = static_cast<long double>(kd * r) * std::exp((kd - 1.0) * (logMag + r / mag)) +
+            const long double e = static_cast<long double>(kd * r) * std::exp((kd - 1.0) * logGrown) +
                                   static_cast<long double>((8.0 * kd + 16.0) * u) * zk;
             errSq += weight * e * e;
             powSq += weight * static_cast<long double>(zk) * zk;

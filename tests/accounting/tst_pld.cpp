@@ -33,6 +33,9 @@ private slots:
     void resourceLimits_data();
     void resourceLimits();
     void tinySigmaGaussianFallback();
+    void poissonReplaceDelta_data();
+    void poissonReplaceDelta();
+    void poissonReplaceLedger();
 };
 
 namespace {
@@ -483,6 +486,71 @@ void TestPld::tinySigmaGaussianFallback()
     QVERIFY(!refused.ok());
     QCOMPARE(refused.error().code, ErrorCode::ResourceLimit);
     QVERIFY2(refused.error().message.rfind("events[1] (gaussian): PLD would need", 0) == 0, refused.error().message.c_str());
+}
+
+void TestPld::poissonReplaceDelta_data()
+{
+    QTest::addColumn<double>("q");
+    QTest::addColumn<double>("sigma");
+    QTest::addColumn<double>("c");
+    QTest::addColumn<double>("epsilon");
+    QTest::addColumn<double>("expected");
+    // δ(ε) = ∫ (P − e^ε Q)₊ for P = q·N(−C, σ²) + (1−q)·N(0, σ²), Q = q·N(C, σ²) + (1−q)·N(0, σ²),
+    // by mpmath quadrature at 40 digits up to the crossing point found by bisection.
+    const struct
+    {
+        double q, sigma, c, eps, delta;
+    } rows[] = {{0.01, 1.0, 0.5, 0.0, 0.0038292492254802622},   {0.01, 1.0, 0.5, 0.005, 0.0018799323698647059},
+                {0.01, 1.0, 0.5, 0.1, 4.0216914649968611e-9},   {0.01, 1.0, 0.5, 0.5, 1.910503036662164e-19},
+                {0.2, 1.0, 0.5, 0.0, 0.076584984509605246},     {0.2, 1.0, 0.5, 0.1, 0.039054145929022735},
+                {0.2, 1.0, 0.5, 0.5, 0.00088711310066803658},   {0.05, 0.8, 1.0, 0.005, 0.037110159953977862},
+                {0.05, 0.8, 1.0, 0.1, 0.014111554849483097},    {0.05, 0.8, 1.0, 0.5, 0.0015544721764885443}};
+    for (const auto &r : rows)
+        QTest::addRow("q=%g s=%g C=%g eps=%g", r.q, r.sigma, r.c, r.eps) << r.q << r.sigma << r.c << r.eps << r.delta;
+}
+
+void TestPld::poissonReplaceDelta()
+{
+    QFETCH(double, q);
+    QFETCH(double, sigma);
+    QFETCH(double, c);
+    QFETCH(double, epsilon);
+    QFETCH(double, expected);
+    const AdditiveNoiseLoss loss(NoiseKind::Gaussian, sigma, c, q, PldDirection::Replace);
+    const double got = loss.delta(epsilon);
+    QVERIFY2(std::fabs(got - expected) <= 1e-9 * expected + 1e-22, qPrintable(test::describe(got, expected, 1e-9)));
+}
+
+// Issue 11 §3: Poisson sampling under replace-one has a PLD answer (was "not applicable"), read
+// with Δ = 2C; its bracket holds the exact single-step δ and composes sensibly.
+void TestPld::poissonReplaceLedger()
+{
+    Ledger ledger;
+    ledger.neighbours = Neighbouring::Replace;
+    PrivacyEvent e;
+    e.mechanism = MechanismKind::Gaussian;
+    e.sigma = 1.0;
+    e.sensitivity = 1.0; // C = 0.5
+    e.sampling = {SamplingKind::Poisson, 0.2};
+    ledger.events = {e};
+    auto one = PldAccountant::fromLedger(ledger);
+    QVERIFY2(one.ok(), one.ok() ? "" : one.error().message.c_str());
+    const auto d = one.value()->deltaForEpsilon(0.1).value();
+    QVERIFY(d.delta >= 0.039054145929022735 && *d.optimisticDelta <= 0.039054145929022735);
+    PBX_FUZZY_COMPARE(d.delta, 0.039054145929022735, 1e-3);
+    e.count = 1000;
+    e.sampling = {SamplingKind::Poisson, 0.01};
+    ledger.events = {e};
+    auto many = PldAccountant::fromLedger(ledger);
+    QVERIFY(many.ok());
+    const auto a = many.value()->epsilonForDelta(1e-5).value();
+    QVERIFY(*a.optimisticEpsilon <= a.epsilon && a.epsilon - *a.optimisticEpsilon < 0.06);
+    // Between the unsampled replace-one Gaussian (μ = Δ/σ = 1 per step, no amplification) and 0.
+    PrivacyEvent full = e;
+    full.sampling = {};
+    ledger.events = {full};
+    const double unsampled = PldAccountant::fromLedger(ledger).value()->epsilonForDelta(1e-5)->epsilon;
+    QVERIFY2(a.epsilon > 0.0 && a.epsilon < 0.1 * unsampled, qPrintable(QStringLiteral("%1 vs %2").arg(a.epsilon).arg(unsampled)));
 }
 
 QTEST_APPLESS_MAIN(TestPld)
