@@ -4,6 +4,10 @@
 #include "app/cli/run_command.h"
 #include "app/cli/simulate_command.h"
 #include "app/cli/verify_command.h"
+#include "core/io/standard_descriptors.h"
+#include "core/io/temporary_files.h"
+
+#include <csignal>
 
 #include <iostream>
 #include <string>
@@ -21,6 +25,13 @@ constexpr const char *kUsage = "Usage: pbx-cli <command> [options]\n"
 
 int main(int argc, char **argv)
 {
+    // Before any file is opened: a closed stdout must not become the journal's descriptor.
+    if (!pbx::io::ensureStandardDescriptorsOpen())
+        return 1;
+    // A closed pipe on stdout must not kill a run before its transcript is written: writes then
+    // fail (EPIPE) and the run reports it at the end. Temporary files go on SIGINT/SIGTERM/SIGHUP.
+    std::signal(SIGPIPE, SIG_IGN);
+    pbx::io::removeTemporaryFilesOnSignals();
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h") {
         std::cout << kUsage;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // pbx: the Privacy Budget Explorer GUI.
 //   pbx [--dataset NAME-or-CSV] [--session FILE | FILE] [--screenshot OUT.png]
+#include "core/io/standard_descriptors.h"
 #include "resources/dataset_catalog.h"
 #include "ui/appinfo.h"
 #include "ui/appsettings.h"
@@ -137,6 +138,9 @@ bool prepareDisplay(int argc, char *argv[])
 
 int main(int argc, char *argv[])
 {
+    // Before any file is opened: a closed stdout or stderr must not become a journal's descriptor.
+    if (!pbx::io::ensureStandardDescriptorsOpen())
+        return 1;
     if (!prepareDisplay(argc, argv))
         return 1;
     std::vector<char *> qtArgv;

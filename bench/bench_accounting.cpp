@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Accounting workloads of issue 3, against the peers' timings in ../shared/oracle/timings.json.
+// Accounting workloads of issue 3, against the peers' timings in tests/data/oracle/timings.json.
 // Run a Release/RelWithDebInfo build: ./bench_accounting --benchmark_min_time=…
 #include "core/accounting/pld_accountant.h"
 #include "core/accounting/rdp_accountant.h"

@@ -7,7 +7,7 @@ function(pbx_add_qtest)
     add_executable(${exe} ${T_SOURCES})
     target_link_libraries(${exe} PRIVATE ${T_LIBS} Qt6::Test pbx_options)
     target_compile_definitions(${exe} PRIVATE
-        PBX_SOURCE_DIR="${CMAKE_SOURCE_DIR}" PBX_ORACLE_DIR="${CMAKE_SOURCE_DIR}/../shared/oracle")
+        PBX_SOURCE_DIR="${CMAKE_SOURCE_DIR}" PBX_ORACLE_DIR="${CMAKE_SOURCE_DIR}/tests/data/oracle")
     add_test(NAME ${T_NAME} COMMAND ${exe})
     if(NOT T_TIMEOUT)
         set(T_TIMEOUT 300)

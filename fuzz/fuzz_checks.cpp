@@ -437,6 +437,9 @@ Outcome checkJournal(std::string_view bytes)
             outcome.violate("readJournalText: the intact prefix does not fit the text");
         if (contents->tornTail && contents->tornMessage.empty())
             outcome.violate("readJournalText: a torn tail without a message");
+        // A crash leaves only a last line without its newline; a complete line is never torn.
+        if (contents->tornTail && !bytes.empty() && bytes.back() == '\n')
+            outcome.violate("readJournalText: a complete (newline-terminated) bad line was taken for a torn tail");
     }
 
     // The fuzzer can hardly forge SHA-256 chains, so the lines are also re-chained (each payload

@@ -5,6 +5,7 @@
 
 #include "core/io/csv_reader.h"
 #include "core/io/dataset_metadata.h"
+#include "core/io/digest.h"
 #include "core/io/gzip.h"
 
 #include <QFile>
@@ -120,7 +121,27 @@ Result<data::Table> loadDataset(std::string_view nameOrPath)
         metadata = std::move(parsed).value();
         options.metadata = &*metadata;
     }
-    return io::readCsvFile(path.string(), options);
+    auto table = io::readCsvFile(path.string(), options);
+    if (!table)
+        return table;
+    // Journals and transcripts record where the data came from and what it was, so a session is
+    // never resumed or verified against other data.
+    data::DatasetFiles files;
+    std::error_code error;
+    files.path = std::filesystem::absolute(path, error).lexically_normal().string();
+    auto digest = io::sha256OfFile(path.string());
+    if (!digest)
+        return digest.error();
+    files.sha256 = *digest;
+    if (const auto sidecar = findSidecar(path)) {
+        files.metadataPath = std::filesystem::absolute(*sidecar, error).lexically_normal().string();
+        auto metadataDigest = io::sha256OfFile(sidecar->string());
+        if (!metadataDigest)
+            return metadataDigest.error();
+        files.metadataSha256 = *metadataDigest;
+    }
+    table->setFiles(std::move(files));
+    return table;
 }
 
 } // namespace pbx::resources

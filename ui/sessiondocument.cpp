@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/sessiondocument.h"
 
+#include "core/io/session_file.h"
 #include "core/io/session_journal.h"
 #include "core/io/transcript_csv.h"
-#include "core/session/cost_audit.h"
 #include "core/io/transcript_json.h"
 #include "resources/dataset_catalog.h"
 #include "ui/util/numberformat.h"
@@ -77,24 +77,33 @@ Result<void> SessionDocument::journal(const session::LedgerEvent &event)
 
 Result<void> SessionDocument::openJournal(const QString &path)
 {
-    auto recovered = io::readSessionJournal(path.toStdString());
-    if (!recovered.ok())
-        return makeError(recovered.error().code,
-                         QFileInfo(path).fileName().toStdString() + ": " + recovered.error().message);
-    auto table = loadTable(toQString(recovered->header.datasetName));
+    auto opened = io::openSessionJournal(path.toStdString());
+    if (!opened.ok())
+        return makeError(opened.error().code, opened.error().message);
+    return adoptJournal(path, std::move(opened).value());
+}
+
+Result<void> SessionDocument::adoptJournal(const QString &path, io::OpenedSessionJournal opened)
+{
+    const auto &recovered = opened.recovered;
+    auto table = loadTable(toQString(io::datasetToLoad(recovered.header)));
     if (!table.ok())
         return table.error();
-    auto restored = session::auditLedger(std::move(table).value(), recovered->header.settings, recovered->events);
+    auto restored = io::auditSessionFile(io::sessionFileOf(recovered), std::move(table).value());
     if (!restored.ok())
-        return restored.error();
-    auto writer = io::JournalWriter::resume(path.toStdString(), recovered->contents);
-    if (!writer.ok())
-        return writer.error();
+        return makeError(restored.error().code,
+                         QFileInfo(path).fileName().toStdString() + ": " + restored.error().message);
     m_session = std::move(restored).value();
-    m_source = toQString(recovered->header.datasetName);
-    m_journal.emplace(std::move(writer).value());
+    m_source = toQString(io::datasetToLoad(recovered.header));
+    QStringList notes;
+    for (const auto &note : {recovered.contents.tornMessage, recovered.contents.tailNote})
+        if (!note.empty())
+            notes << toQString(note);
+    m_openNote = notes.join(QStringLiteral("; "));
+    // Locked from now on; the file itself changes only when the session continues (a torn last
+    // line is cut off at the next request).
+    m_journal.emplace(std::move(opened.writer));
     m_journalPath = QFileInfo(path).absoluteFilePath();
-    m_openNote = recovered->contents.tornTail ? toQString(recovered->contents.tornMessage) : QString();
     setFilePath({});
     setModified(true); // recovered spending not yet saved as a transcript
     Q_EMIT sessionReset();
@@ -171,44 +180,47 @@ Result<void> SessionDocument::openTranscript(const QString &path)
     QFile probe(path);
     if (probe.open(QIODevice::ReadOnly) && io::looksLikeJournal(probe.read(4096).toStdString()))
         return openJournal(path);
-    // A crash after the last save leaves more requests in the journal than in the transcript.
+    // A crash after the last save leaves more requests in the journal than in the transcript. A
+    // journal beside the transcript that fails verification (or is in use) stops the opening:
+    // preferring the transcript would hide spending the journal records.
     const QString journalBeside = path + QStringLiteral(".journal");
-    if (QFileInfo(journalBeside).isFile()) {
-        auto recovered = io::readSessionJournal(journalBeside.toStdString());
-        if (recovered.ok()) {
-            auto saved = io::readTranscriptJson(probe.seek(0) ? probe.readAll().toStdString() : std::string());
-            if (!saved.ok() || recovered->events.size() >= saved->events.size()) {
-                auto opened = openJournal(journalBeside);
-                if (opened.ok()) {
-                    setFilePath(QFileInfo(path).absoluteFilePath());
-                    // Modified only if the journal holds requests the transcript does not.
-                    setModified(!saved.ok() || recovered->events.size() > saved->events.size());
-                }
-                return opened;
+    std::error_code ec;
+    if (std::filesystem::symlink_status(journalBeside.toStdString(), ec).type() != std::filesystem::file_type::not_found) {
+        auto opened = io::openSessionJournal(journalBeside.toStdString());
+        if (!opened.ok())
+            return makeError(opened.error().code,
+                             tr("the session was not opened: its journal %1 cannot be used (%2)")
+                                 .arg(QFileInfo(journalBeside).fileName(), toQString(opened.error().message))
+                                 .toStdString());
+        auto saved = io::readTranscriptJson(probe.seek(0) ? probe.readAll().toStdString() : std::string());
+        if (!saved.ok() || opened->recovered.events.size() >= saved->events.size()) {
+            const bool newer = !saved.ok() || opened->recovered.events.size() > saved->events.size();
+            auto adopted = adoptJournal(journalBeside, std::move(opened).value());
+            if (adopted.ok()) {
+                setFilePath(QFileInfo(path).absoluteFilePath());
+                setModified(newer); // modified only if the journal holds requests the transcript does not
             }
+            return adopted;
         }
     }
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return ioError(tr("cannot read %1: %2").arg(path, file.errorString()));
-    const QByteArray bytes = file.readAll();
-    auto document = io::readTranscriptJson(std::string_view(bytes.constData(),
-                                                            static_cast<std::size_t>(bytes.size())));
+    // The same reading and audit as `pbx-cli verify`: whatever one refuses, the other does too.
+    auto document = io::readSessionFile(path.toStdString());
     if (!document.ok())
-        return makeError(document.error().code,
-                         QFileInfo(path).fileName().toStdString() + ": " + document.error().message);
+        return document.error();
 
-    // The transcript names its dataset: an embedded name, or a CSV the loader can find. A CSV
-    // recorded by name only is looked for next to the transcript.
-    const QString datasetName = toQString(document->datasetName);
+    // The transcript names its dataset: an embedded name or the CSV file's recorded path. A CSV
+    // that is not there (moved with the transcript) is looked for next to the transcript; its
+    // digest must still match the one recorded.
+    const QString datasetName = toQString(io::datasetToLoad(document->header));
     auto table = loadTable(datasetName);
     QString source = datasetName;
-    if (!table.ok() && !QFileInfo(datasetName).isAbsolute()) {
+    if (!table.ok()) {
         const QDir dir = QFileInfo(path).absoluteDir();
-        for (const QString &candidate :
-             {datasetName, datasetName + QStringLiteral(".csv"), datasetName + QStringLiteral(".csv.gz")}) {
+        const QString stem = toQString(document->header.datasetName);
+        for (const QString &candidate : {QFileInfo(datasetName).fileName(), stem + QStringLiteral(".csv"),
+                                         stem + QStringLiteral(".csv.gz"), stem}) {
             const QString full = dir.filePath(candidate);
-            if (!QFileInfo(full).isFile())
+            if (candidate.isEmpty() || !QFileInfo(full).isFile())
                 continue;
             auto alternative = loadTable(full);
             if (alternative.ok()) {
@@ -224,10 +236,9 @@ Result<void> SessionDocument::openTranscript(const QString &path)
                              .arg(datasetName, toQString(table.error().message))
                              .toStdString());
 
-    auto restored = session::Session::restore(std::move(table).value(), document->settings,
-                                              std::move(document->events));
+    auto restored = io::auditSessionFile(*document, std::move(table).value());
     if (!restored.ok())
-        return restored.error();
+        return makeError(restored.error().code, QFileInfo(path).fileName().toStdString() + ": " + restored.error().message);
     m_session = std::move(restored).value();
     m_source = source;
     closeJournal(); // no journal beside it: the next request starts one
@@ -242,15 +253,23 @@ Result<void> SessionDocument::saveTranscript(const QString &path)
 {
     if (!m_session)
         return makeError(ErrorCode::InvalidArgument, "no session to save");
+    // The journal moves next to its document (rename keeps the open descriptor and lock valid).
+    // Another session's journal already there would be taken for this one's when the file is
+    // next opened: refuse before writing anything.
+    const QString beside = QFileInfo(path).absoluteFilePath() + QStringLiteral(".journal");
+    std::error_code ec;
+    if (m_journalPath != beside
+        && std::filesystem::symlink_status(beside.toStdString(), ec).type() != std::filesystem::file_type::not_found)
+        return ioError(tr("%1 already exists (the journal of another session): save under another name, or move "
+                          "that file away first")
+                           .arg(beside));
     auto written = writeFile(path, io::writeTranscriptJson(*m_session));
     if (!written.ok())
         return written;
-    // The journal moves next to its document (rename keeps the open descriptor valid).
-    const QString beside = QFileInfo(path).absoluteFilePath() + QStringLiteral(".journal");
     if (m_journal && m_journalPath != beside) {
-        std::error_code ec;
-        std::filesystem::rename(m_journalPath.toStdString(), beside.toStdString(), ec);
-        if (!ec)
+        // Never over another session's journal (moveTo refuses to replace): the journal then
+        // stays where it is, still recording every request.
+        if (m_journal->moveTo(beside.toStdString()).ok())
             m_journalPath = beside;
     }
     setFilePath(QFileInfo(path).absoluteFilePath());

@@ -11,7 +11,7 @@
 // crash after the last save), replays the journal and continues it.
 #pragma once
 
-#include "core/io/journal.h"
+#include "core/io/session_journal.h"
 #include "core/session/session.h"
 
 #include <optional>
@@ -89,8 +89,10 @@ private:
 
     /// Appends the newest event to the journal, creating the journal at the first request.
     Result<void> journal(const session::LedgerEvent &event);
-    /// Opens a journal as the document (after a crash, or chosen in File ▸ Open session).
+    /// Opens a journal as the document (after a crash, or chosen in File ▸ Open session): locks
+    /// it, verifies it and audits its ledger; nothing on disk changes until the next request.
     Result<void> openJournal(const QString &path);
+    Result<void> adoptJournal(const QString &path, io::OpenedSessionJournal opened);
     void closeJournal();
 
     std::unique_ptr<session::Session> m_session;

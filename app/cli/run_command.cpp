@@ -3,8 +3,8 @@
 
 #include "app/cli/options.h"
 #include "core/io/request_json.h"
+#include "core/io/session_file.h"
 #include "core/io/session_journal.h"
-#include "core/session/cost_audit.h"
 #include "core/io/text_file.h"
 #include "core/io/transcript_json.h"
 #include "core/session/session.h"
@@ -44,7 +44,8 @@ constexpr const char *kUsage =
     "  --seed        reproducible noise, for teaching and tests only (not for real releases)\n"
     "  --journal     append-only journal: each answer is written and fsync'd before it is\n"
     "                printed; rerunning with the same journal resumes where it stopped\n"
-    "                (the journal's settings and dataset are used) instead of spending again\n"
+    "                (the journal's settings and dataset are used) instead of spending again;\n"
+    "                it is locked while a run uses it, so a second run on it is refused\n"
     "Every line is checked before anything is spent: a bad line stops the run with nothing\n"
     "spent and no transcript written (exit status 1).\n";
 
@@ -61,14 +62,55 @@ struct Prepared
     session::SessionSettings settings;
     std::vector<session::QueryRequest> requests;
     std::string outPath;
-    std::optional<io::RecoveredJournal> recovered; ///< set when resuming a journal
+    std::optional<io::OpenedSessionJournal> resumed; ///< set when resuming a journal (locked)
 };
 
-bool sameSettings(const session::SessionSettings &a, const session::SessionSettings &b)
+/// The first option given that contradicts the journal's settings, as "--seed is 5 but the
+/// journal was started with 7", or empty when all agree. Options not given take the journal's.
+std::string settingThatDiffers(const Options &o, const session::SessionSettings &given,
+                               const session::SessionSettings &journaled)
 {
-    return a.epsilon == b.epsilon && a.delta == b.delta && a.filter == b.filter && a.neighbours == b.neighbours
-           && a.seed == b.seed && a.split.expostEpsilonShare == b.split.expostEpsilonShare
-           && a.split.expostDeltaShare == b.split.expostDeltaShare;
+    const auto seedText = [](const std::optional<std::uint64_t> &seed) {
+        return seed ? std::to_string(*seed) : std::string("no seed (operating-system noise)");
+    };
+    const auto differs = [&](const char *name, bool same, const std::string &mine, const std::string &theirs) {
+        return o.has(name) && !same ? std::string(name) + " is " + mine + " but the journal was started with " + theirs
+                                    : std::string();
+    };
+    for (const std::string &problem :
+         {differs("--epsilon", given.epsilon == journaled.epsilon, formatNumber(given.epsilon), formatNumber(journaled.epsilon)),
+          differs("--delta", given.delta == journaled.delta, formatNumber(given.delta), formatNumber(journaled.delta)),
+          differs("--filter", given.filter == journaled.filter, std::string(filters::filterKindName(given.filter)),
+                  std::string(filters::filterKindName(journaled.filter))),
+          differs("--neighbours", given.neighbours == journaled.neighbours,
+                  std::string(data::neighboursName(given.neighbours)), std::string(data::neighboursName(journaled.neighbours))),
+          differs("--seed", given.seed == journaled.seed, seedText(given.seed), seedText(journaled.seed)),
+          differs("--expost-share", given.split.expostEpsilonShare == journaled.split.expostEpsilonShare,
+                  formatNumber(given.split.expostEpsilonShare), formatNumber(journaled.split.expostEpsilonShare))})
+        if (!problem.empty())
+            return problem;
+    return {};
+}
+
+/// True when two paths name the same file (or would, for paths that do not exist yet).
+bool samePlace(const std::string &a, const std::string &b)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(a, ec) && fs::exists(b, ec))
+        return fs::equivalent(a, b, ec);
+    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+}
+
+/// The request fields (without the id when the file gives none: the session numbers those) of a
+/// request, for comparing a file's line with what the journal answered.
+io::json::Json requestFields(const session::QueryRequest &request, bool withId)
+{
+    io::json::Json fields = io::json::Json::object();
+    io::writeRequest(request, fields);
+    if (!withId)
+        fields.erase("id");
+    return fields;
 }
 
 Result<Prepared> prepare(const Options &o)
@@ -79,6 +121,11 @@ Result<Prepared> prepare(const Options &o)
     if (!queries || !outPath)
         return makeError(ErrorCode::InvalidArgument, "--queries and --out are required (see --help)");
     p.outPath = *outPath;
+    // --out is replaced at the end: never a file the run reads or appends to.
+    for (const char *other : {"--queries", "--journal", "--dataset"})
+        if (auto path = o.value(other); path && samePlace(*outPath, *path))
+            return makeError(ErrorCode::InvalidArgument,
+                             std::string("--out names the same file as ") + other + ", which it would overwrite");
     auto epsilon = o.number("--epsilon");
     auto delta = o.number("--delta");
     auto seed = o.unsignedInteger("--seed");
@@ -112,28 +159,41 @@ Result<Prepared> prepare(const Options &o)
         return valid.error();
 
     std::string datasetName = o.value("--dataset").value_or("cps1988");
-    if (auto journalPath = o.value("--journal"); journalPath && std::filesystem::exists(*journalPath)) {
-        auto recovered = io::readSessionJournal(*journalPath);
-        if (!recovered)
-            return makeError(recovered.error().code, "--journal: " + recovered.error().message);
+    std::optional<io::SessionHeader> journaledHeader;
+    auto journalPath = o.value("--journal");
+    const auto journalFile = journalPath ? io::requireRegularFile(*journalPath) : Result<void>();
+    if (journalPath && (journalFile || journalFile.error().code != ErrorCode::NotFound)) {
+        // Locked for the rest of the run: a second process resuming or starting it is refused.
+        auto opened = io::openSessionJournal(*journalPath);
+        if (!opened)
+            return makeError(opened.error().code, "--journal: " + opened.error().message);
         // Resuming: the journal's own settings and dataset rule; options that contradict them are refused.
-        const auto &journaled = recovered->header;
-        for (const char *name : {"--epsilon", "--delta", "--filter", "--neighbours", "--seed", "--expost-share"})
-            if (o.has(name) && !sameSettings(p.settings, journaled.settings))
-                return makeError(ErrorCode::InvalidArgument,
-                                 "--journal: the journal was started with other settings; drop " + std::string(name)
-                                     + " to resume it");
-        if (o.has("--dataset") && datasetName != journaled.datasetName)
+        const auto &journaled = opened->recovered.header;
+        if (const std::string problem = settingThatDiffers(o, p.settings, journaled.settings); !problem.empty())
+            return makeError(ErrorCode::InvalidArgument,
+                             "--journal: " + problem + "; resuming uses the journal's settings, so drop the option or make it match");
+        if (o.has("--dataset")
+            && !(journaled.files ? samePlace(datasetName, journaled.files->path) : datasetName == journaled.datasetName))
             return makeError(ErrorCode::InvalidArgument, "--journal: the journal was started on dataset '"
-                                                             + journaled.datasetName + "'");
+                                                             + io::datasetToLoad(journaled) + "', not '" + datasetName + "'");
         p.settings = journaled.settings;
-        datasetName = journaled.datasetName;
-        p.recovered = std::move(recovered.value());
+        datasetName = io::datasetToLoad(journaled);
+        journaledHeader = journaled;
+        p.resumed = std::move(opened.value());
     }
+    // Journals and transcripts are UTF-8 JSON: a file name that is not UTF-8 could not be
+    // recorded, so it is refused before anything is answered.
+    if (!io::json::isUtf8(datasetName))
+        return makeError(ErrorCode::InvalidArgument,
+                         "--dataset: the file name is not valid UTF-8, so it cannot be recorded in the journal or "
+                         "transcript; rename the file");
 
     auto table = resources::loadDataset(datasetName);
     if (!table)
         return makeError(table.error().code, "--dataset: " + table.error().message);
+    if (journaledHeader)
+        if (auto same = io::checkDataset(*journaledHeader, *table); !same)
+            return makeError(same.error().code, "--journal: " + same.error().message);
     p.table = std::make_shared<const data::Table>(std::move(table.value()));
 
     auto text = io::readTextFile(*queries);
@@ -202,37 +262,52 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
         err << "pbx-cli run: " << prepared.error().message << '\n';
         return 1;
     }
-    // A resumed journal is audited and replayed; a new one starts with the session.
+    // A resumed journal is audited as `verify` does and replayed; a new one starts with the session.
     std::unique_ptr<session::Session> owned;
     std::optional<io::JournalWriter> journal;
     std::size_t alreadyAnswered = 0;
-    if (prepared->recovered) {
-        const auto &recovered = *prepared->recovered;
-        auto restored = session::auditLedger(prepared->table, prepared->settings, recovered.events);
+    if (prepared->resumed) {
+        const auto &recovered = prepared->resumed->recovered;
+        auto restored = io::auditSessionFile(io::sessionFileOf(recovered), prepared->table);
         if (!restored) {
             err << "pbx-cli run: --journal: " << restored.error().message << '\n';
             return 1;
         }
-        if (recovered.contents.tornTail)
-            err << "pbx-cli run: note: " << recovered.contents.tornMessage << '\n';
+        for (const auto &note : {recovered.contents.tornMessage, recovered.contents.tailNote})
+            if (!note.empty())
+                err << "pbx-cli run: note: " << note << '\n';
         alreadyAnswered = recovered.events.size();
         if (alreadyAnswered > prepared->requests.size()) {
             err << "pbx-cli run: --journal: it holds " << alreadyAnswered << " answers but the file has only "
                 << prepared->requests.size() << " requests\n";
             return 1;
         }
-        for (std::size_t i = 0; i < alreadyAnswered; ++i)
-            if (!prepared->requests[i].id.empty() && prepared->requests[i].id != recovered.events[i].request.id) {
-                err << "pbx-cli run: --journal: request " << i + 1 << " is '" << prepared->requests[i].id
-                    << "' but the journal answered '" << recovered.events[i].request.id << "': not the same run\n";
-                return 1;
-            }
-        auto resumed = io::JournalWriter::resume(*options->value("--journal"), recovered.contents);
-        if (!resumed) {
-            err << "pbx-cli run: --journal: " << resumed.error().message << '\n';
+        // The same run: every answered request is the file's request at that position, field by
+        // field (not only its id).
+        for (std::size_t i = 0; i < alreadyAnswered; ++i) {
+            const auto &mine = prepared->requests[i];
+            const auto &answered = recovered.events[i].request;
+            const bool withId = !mine.id.empty();
+            const auto a = requestFields(mine, withId), b = requestFields(answered, withId);
+            if (a == b)
+                continue;
+            std::string field;
+            for (const auto &item : a.items())
+                if (!b.contains(item.key()) || b[item.key()] != item.value()) {
+                    field = item.key();
+                    break;
+                }
+            if (field.empty())
+                for (const auto &item : b.items())
+                    if (!a.contains(item.key())) {
+                        field = item.key();
+                        break;
+                    }
+            err << "pbx-cli run: --journal: request " << i + 1 << " ('" << (withId ? mine.id : answered.id)
+                << "') differs from the one the journal answered (" << field << "): not the same run\n";
             return 1;
         }
-        journal.emplace(std::move(resumed.value()));
+        journal.emplace(std::move(prepared->resumed->writer));
         owned = std::move(restored.value());
     } else {
         auto created = session::Session::create(prepared->table, prepared->settings);
@@ -241,6 +316,16 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
             return 1;
         }
         owned = std::move(created.value());
+    }
+    // The transcript's place is claimed (and disk space reserved) before anything is answered: a
+    // bad folder or a full disk must not lose the record of what is spent.
+    const std::size_t pending = prepared->requests.size() - alreadyAnswered;
+    auto transcript = io::AtomicFile::open(prepared->outPath, 16384 + 4096 * (alreadyAnswered + pending));
+    if (!transcript) {
+        err << "pbx-cli run: --out: " << transcript.error().message << '\n';
+        return 1;
+    }
+    if (!journal) {
         if (auto path = options->value("--journal")) {
             auto started = io::createSessionJournal(*path, *owned);
             if (!started) {
@@ -276,8 +361,16 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
             << formatNumber(system.budget) << '\n';
     out << "in all (ε, δ) = (" << formatNumber(f.epsilonSpent()) << ", " << formatNumber(f.deltaSpent()) << ") of ("
         << formatNumber(f.epsilonBudget()) << ", " << formatNumber(f.deltaBudget()) << ")\n";
-    if (auto written = io::writeTextFileAtomically(prepared->outPath, io::writeTranscriptJson(s)); !written) {
+    out.flush();
+    if (auto written = transcript->commit(io::writeTranscriptJson(s)); !written) {
         err << "pbx-cli run: " << written.error().message << '\n';
+        return 1;
+    }
+    // Standard output closed or gone (SIGPIPE is ignored, see cli_main.cpp): the record is safe
+    // in the transcript, but the caller did not see every answer.
+    if (!out.good()) {
+        err << "pbx-cli run: the answers could not all be written to standard output; every one is in "
+            << prepared->outPath << '\n';
         return 1;
     }
     return 0;

@@ -43,6 +43,17 @@ struct Column
     std::vector<std::int32_t> codes;
 };
 
+/// The files a table was read from, so a session can be tied to exactly this data: absolute
+/// paths and SHA-256 digests (lowercase hex) of the CSV file's bytes and of its metadata sidecar
+/// (empty when there is none).
+struct DatasetFiles
+{
+    std::string path;
+    std::string sha256;
+    std::string metadataPath;
+    std::string metadataSha256;
+};
+
 class Table
 {
 public:
@@ -54,6 +65,10 @@ public:
 
     const std::string &name() const { return m_name; }
     const std::string &provenance() const { return m_provenance; }
+    /// Set when the table was loaded from a file (resources::loadDataset); unset for embedded
+    /// and generated tables.
+    const std::optional<DatasetFiles> &files() const { return m_files; }
+    void setFiles(DatasetFiles files) { m_files = std::move(files); }
     std::size_t rowCount() const { return m_rowCount; }
     std::size_t columnCount() const { return m_columns.size(); }
     const ColumnInfo &columnInfo(std::size_t column) const { return m_columns[column].info; }
@@ -74,6 +89,7 @@ public:
 private:
     std::string m_name;
     std::string m_provenance;
+    std::optional<DatasetFiles> m_files;
     std::vector<Column> m_columns;
     std::size_t m_rowCount = 0;
 };

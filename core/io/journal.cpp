@@ -1,20 +1,28 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/journal.h"
 
+#include "core/io/temporary_files.h"
 #include "core/io/text_file.h"
 
 #include <sodium.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace pbx::io {
 
 namespace {
+
+constexpr std::string_view kNewMarker = ".new-";
+constexpr std::size_t kTailBytes = 128; // one fixed-size record, rewritten in place
 
 Error ioError(const std::string &path, const std::string &what)
 {
@@ -46,6 +54,29 @@ Result<void> writeAll(int fd, const std::string &bytes)
     return {};
 }
 
+Result<std::string> readDescriptor(int fd, const std::string &path, std::size_t maxBytes)
+{
+    struct stat info = {};
+    if (::fstat(fd, &info) != 0)
+        return ioError(path, "cannot read");
+    if (static_cast<std::uint64_t>(info.st_size) > maxBytes)
+        return makeError(ErrorCode::Io, path + ": file is larger than " + std::to_string(maxBytes >> 20) + " MiB");
+    std::string text(static_cast<std::size_t>(info.st_size), '\0');
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::pread(fd, text.data() + done, text.size() - done, static_cast<off_t>(done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return ioError(path, "read failed");
+        if (n == 0)
+            break;
+        done += static_cast<std::size_t>(n);
+    }
+    text.resize(done);
+    return text;
+}
+
 std::string chainHash(const std::string &previous, std::string_view payload)
 {
     std::string input = previous;
@@ -53,30 +84,99 @@ std::string chainHash(const std::string &previous, std::string_view payload)
     return sha256Hex(input);
 }
 
+/// Renames without replacing anything at `to` (renameat2 RENAME_NOREPLACE; link + unlink where
+/// the filesystem lacks it). errno is set on failure (EEXIST when something is there).
+bool renameNoReplace(const std::string &from, const std::string &to)
+{
+#ifdef SYS_renameat2
+    constexpr unsigned kNoReplace = 1; // RENAME_NOREPLACE
+    if (::syscall(SYS_renameat2, AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), kNoReplace) == 0)
+        return true;
+    if (errno != EINVAL && errno != ENOSYS)
+        return false;
+#endif
+    if (::link(from.c_str(), to.c_str()) != 0)
+        return false;
+    ::unlink(from.c_str());
+    return true;
+}
+
+/// The JSON line of a payload, or InvalidArgument when it holds text that is not UTF-8 (which
+/// nlohmann refuses to write): caught here, before anything is written or shown.
+Result<std::string> dumpLine(const json::Json &payload)
+{
+    try {
+        return payload.dump(); // one line: dump() without indent escapes control characters
+    } catch (const std::exception &) {
+        return makeError(ErrorCode::InvalidArgument, "the record holds text that is not valid UTF-8");
+    }
+}
+
+Result<std::optional<JournalTail>> readTail(const std::string &journalPath)
+{
+    const std::string path = journalTailPath(journalPath);
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
+        return std::optional<JournalTail>();
+    auto text = readTextFile(path, 4096);
+    if (!text)
+        return text.error();
+    if (text->find_first_not_of(" \n") == std::string::npos)
+        return std::optional<JournalTail>(); // created, nothing recorded yet
+    auto tail = parseJournalTail(*text);
+    if (!tail)
+        return makeError(ErrorCode::Parse, path + ": the tail record is damaged (" + tail.error().message
+                                               + "); delete it to accept the journal without checking its end");
+    return std::optional<JournalTail>(std::move(tail.value()));
+}
+
+constexpr const char *kNoTailNote = "there is no tail record (.tail) beside the journal, so lines removed from its end "
+                                    "could not be detected";
+
 } // namespace
 
-std::string sha256Hex(std::string_view bytes)
+std::string journalTailPath(const std::string &journalPath)
 {
-    unsigned char digest[crypto_hash_sha256_BYTES];
-    crypto_hash_sha256(digest, reinterpret_cast<const unsigned char *>(bytes.data()), bytes.size());
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out;
-    for (unsigned char byte : digest) {
-        out += kHex[byte >> 4];
-        out += kHex[byte & 15];
-    }
-    return out;
+    return journalPath + ".tail";
+}
+
+Result<JournalTail> parseJournalTail(std::string_view text)
+{
+    auto parsed = json::parse(text, "the tail record");
+    if (!parsed)
+        return parsed.error();
+    if (!parsed->is_object())
+        return makeError(ErrorCode::Parse, "the tail record is not a JSON object");
+    auto lines = json::unsignedInteger(*parsed, "lines", "tail");
+    auto hash = json::string(*parsed, "hash", "tail");
+    if (!lines)
+        return lines.error();
+    if (!hash)
+        return hash.error();
+    if (hash->size() != 64 || hash->find_first_not_of("0123456789abcdef") != std::string::npos)
+        return makeError(ErrorCode::Parse, "tail.hash: expected 64 lowercase hex digits");
+    return JournalTail{static_cast<std::size_t>(*lines), *hash};
 }
 
 Result<JournalContents> readJournal(const std::string &path)
 {
+    if (auto regular = requireRegularFile(path); !regular)
+        return regular.error();
+    // The tail record first: a writer updates it after its line, so read in this order it can
+    // lag behind the journal but never run ahead of it.
+    auto tail = readTail(path);
+    if (!tail)
+        return tail.error();
     auto text = readTextFile(path, maxJournalBytes);
     if (!text)
         return text.error();
-    return readJournalText(*text);
+    auto contents = readJournalText(*text, *tail);
+    if (contents && !*tail)
+        contents->tailNote = kNoTailNote;
+    return contents;
 }
 
-Result<JournalContents> readJournalText(std::string_view text)
+Result<JournalContents> readJournalText(std::string_view text, const std::optional<JournalTail> &tail)
 {
     JournalContents out;
     std::size_t position = 0;
@@ -89,6 +189,8 @@ Result<JournalContents> readJournalText(std::string_view text)
         json::Json payload;
         if (!complete)
             problem = "the line is incomplete";
+        else if (!row.empty() && row.back() == '\r')
+            problem = "the line ends with a carriage return (the file was converted to CRLF line endings)";
         else if (tab == std::string_view::npos)
             problem = "the line has no checksum";
         else if (chainHash(out.lastHash, row.substr(0, tab)) != row.substr(tab + 1))
@@ -97,88 +199,207 @@ Result<JournalContents> readJournalText(std::string_view text)
             problem = parsed.error().message;
         else
             payload = std::move(parsed.value());
-        const bool last = !complete || end + 1 >= text.size();
+        const std::string where = "journal line " + std::to_string(line) + ": ";
         if (!problem.empty()) {
-            if (!last)
-                return makeError(ErrorCode::Parse, "journal line " + std::to_string(line) + ": " + problem
-                                                       + ", and intact lines follow: the journal was edited or corrupted");
+            if (complete) {
+                const bool last = end + 1 >= text.size();
+                // A crash leaves only a line without its newline; a complete bad line is damage.
+                return makeError(ErrorCode::Parse, where + problem
+                                                       + (last ? ", and the line is complete (it ends with a newline), "
+                                                                 "so no crash can explain it: the journal was edited or corrupted"
+                                                               : ", and intact lines follow: the journal was edited or corrupted"));
+            }
             out.tornTail = true;
-            out.tornMessage = "journal line " + std::to_string(line) + ": " + problem
-                              + " — a write cut short by a crash; it was never acknowledged, so it is dropped";
+            out.tornMessage = where + problem + " — a write cut short by a crash; it was never acknowledged, so it is dropped";
             break;
         }
         out.records.push_back(std::move(payload));
         out.lastHash = std::string(row.substr(tab + 1));
+        if (tail && line == tail->lines && out.lastHash != tail->hash)
+            return makeError(ErrorCode::Parse, where + "does not match the tail record, which says line "
+                                                   + std::to_string(tail->lines)
+                                                   + " had another checksum: the journal's end was rewritten");
         position = end + 1;
         out.intactBytes = position;
     }
+    if (tail && tail->lines > out.records.size())
+        return makeError(ErrorCode::Parse, "the journal has " + std::to_string(out.records.size())
+                                               + " intact lines but its tail record says "
+                                               + std::to_string(tail->lines)
+                                               + " were written: lines were removed from its end");
     return out;
 }
 
 JournalWriter::JournalWriter(JournalWriter &&other) noexcept
-    : m_path(std::move(other.m_path)), m_fd(other.m_fd), m_lastHash(std::move(other.m_lastHash))
 {
-    other.m_fd = -1;
+    *this = std::move(other);
 }
 
 JournalWriter &JournalWriter::operator=(JournalWriter &&other) noexcept
 {
     if (this != &other) {
-        if (m_fd >= 0)
-            ::close(m_fd);
+        close();
         m_path = std::move(other.m_path);
-        m_fd = other.m_fd;
+        m_fd = std::exchange(other.m_fd, -1);
+        m_tailFd = std::exchange(other.m_tailFd, -1);
+        m_readOnly = other.m_readOnly;
         m_lastHash = std::move(other.m_lastHash);
-        other.m_fd = -1;
+        m_lines = other.m_lines;
+        m_cutTo = other.m_cutTo;
     }
     return *this;
 }
 
 JournalWriter::~JournalWriter()
 {
+    close();
+}
+
+void JournalWriter::close()
+{
     if (m_fd >= 0)
-        ::close(m_fd);
+        ::close(m_fd); // releases the flock
+    if (m_tailFd >= 0)
+        ::close(m_tailFd);
+    m_fd = m_tailFd = -1;
 }
 
 Result<JournalWriter> JournalWriter::create(const std::string &path, const json::Json &header)
 {
     if (sodium_init() < 0)
         return makeError(ErrorCode::Io, "libsodium could not be initialised");
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+    if (auto regular = requireRegularFile(path); regular || regular.error().code != ErrorCode::NotFound)
+        return makeError(ErrorCode::Io, regular ? path + ": a journal exists there already"
+                                                : regular.error().message + " (a new journal cannot be created there)");
+    auto line = dumpLine(header);
+    if (!line)
+        return makeError(line.error().code, path + ": " + line.error().message);
+    // Written and locked under a temporary name, then renamed into place without replacing: the
+    // journal never exists without its header, and nobody can lock it before we do.
+    const std::string temporary = temporaryNameFor(path, kNewMarker);
+    TemporaryFileGuard guard(temporary);
+    const int fd = ::open(temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0)
-        return ioError(path, errno == EEXIST ? "a journal exists there already" : "cannot create the journal");
-    JournalWriter writer(path, fd, "");
+        return ioError(path, "cannot create the journal");
+    JournalWriter writer;
+    writer.m_path = temporary;
+    writer.m_fd = fd;
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        ::unlink(temporary.c_str());
+        return ioError(path, "cannot lock the new journal");
+    }
     if (auto written = writer.append(header); !written) {
-        ::unlink(path.c_str());
+        ::unlink(temporary.c_str());
         return written.error();
     }
+    if (!renameNoReplace(temporary, path)) {
+        const bool exists = errno == EEXIST;
+        auto error = ioError(path, exists ? "a journal exists there already (created by another process just now)"
+                                          : "cannot create the journal");
+        ::unlink(temporary.c_str());
+        return error;
+    }
+    writer.m_path = path;
+    const std::string tailPath = journalTailPath(path);
+    writer.m_tailFd = ::open(tailPath.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (writer.m_tailFd < 0)
+        return ioError(tailPath, "cannot create the journal's tail record");
+    if (auto tail = writer.writeTail(); !tail)
+        return tail.error();
     syncParentFolder(path);
+    removeStaleTemporaryFiles(path, kNewMarker);
     return writer;
 }
 
-Result<JournalWriter> JournalWriter::resume(const std::string &path, const JournalContents &contents)
+Result<OpenedJournal> JournalWriter::open(const std::string &path)
 {
     if (sodium_init() < 0)
         return makeError(ErrorCode::Io, "libsodium could not be initialised");
-    const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (fd < 0)
-        return ioError(path, "cannot open the journal for appending");
-    if (contents.tornTail && (::ftruncate(fd, static_cast<off_t>(contents.intactBytes)) != 0 || ::fsync(fd) != 0)) {
-        ::close(fd);
-        return ioError(path, "cannot cut off the torn last line");
+    if (auto regular = requireRegularFile(path); !regular)
+        return regular.error();
+    JournalWriter writer;
+    writer.m_path = path;
+    writer.m_fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC | O_NONBLOCK);
+    if (writer.m_fd < 0 && (errno == EACCES || errno == EROFS)) {
+        writer.m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        writer.m_readOnly = true;
     }
-    return JournalWriter(path, fd, contents.lastHash);
+    if (writer.m_fd < 0)
+        return ioError(path, "cannot open the journal");
+    struct stat info = {};
+    if (::fstat(writer.m_fd, &info) != 0 || !S_ISREG(info.st_mode))
+        return makeError(ErrorCode::Io, path + ": not a regular file");
+    if (::flock(writer.m_fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK)
+            return makeError(ErrorCode::Io, path + ": the journal is locked: another pbx process is using it (two "
+                                                   "writers would spend the same budget twice); wait until it ends");
+        return ioError(path, "cannot lock the journal");
+    }
+    auto tail = readTail(path);
+    if (!tail)
+        return tail.error();
+    auto text = readDescriptor(writer.m_fd, path, maxJournalBytes);
+    if (!text)
+        return text.error();
+    auto contents = readJournalText(*text, *tail);
+    if (!contents)
+        return makeError(contents.error().code, path + ": " + contents.error().message);
+    if (!*tail)
+        contents->tailNote = kNoTailNote;
+    writer.m_lastHash = contents->lastHash;
+    writer.m_lines = contents->records.size();
+    if (contents->tornTail)
+        writer.m_cutTo = contents->intactBytes;
+    if (!writer.m_readOnly) {
+        const std::string tailPath = journalTailPath(path);
+        writer.m_tailFd = ::open(tailPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    }
+    return OpenedJournal{std::move(writer), std::move(contents.value())};
+}
+
+Result<void> JournalWriter::writeTail()
+{
+    if (m_tailFd < 0)
+        return {};
+    std::string record = R"({"lines":)" + std::to_string(m_lines) + R"(,"hash":")" + m_lastHash + "\"}";
+    record.resize(kTailBytes - 1, ' ');
+    record += '\n';
+    if (::pwrite(m_tailFd, record.data(), record.size(), 0) != static_cast<ssize_t>(record.size()))
+        return ioError(journalTailPath(m_path), "cannot update the journal's tail record");
+    return {};
 }
 
 Result<void> JournalWriter::append(const json::Json &payload)
 {
-    const std::string body = payload.dump(); // one line: dump() without indent escapes control characters
-    const std::string hash = chainHash(m_lastHash, body);
-    if (auto written = writeAll(m_fd, body + "\t" + hash + "\n"); !written)
+    if (m_readOnly)
+        return makeError(ErrorCode::Io, m_path + ": the journal can be read but not written (permissions or a "
+                                                 "read-only filesystem), so the session cannot continue");
+    auto body = dumpLine(payload);
+    if (!body)
+        return makeError(body.error().code, m_path + ": " + body.error().message);
+    if (m_cutTo) { // the torn tail was never acknowledged: cut it off before continuing the chain
+        if (::ftruncate(m_fd, static_cast<off_t>(*m_cutTo)) != 0 || ::fsync(m_fd) != 0)
+            return ioError(m_path, "cannot cut off the torn last line");
+        m_cutTo.reset();
+    }
+    const std::string hash = chainHash(m_lastHash, *body);
+    if (auto written = writeAll(m_fd, *body + "\t" + hash + "\n"); !written)
         return makeError(ErrorCode::Io, m_path + ": " + written.error().message);
     if (::fdatasync(m_fd) != 0)
         return ioError(m_path, "fdatasync failed");
     m_lastHash = hash;
+    ++m_lines;
+    return writeTail();
+}
+
+Result<void> JournalWriter::moveTo(const std::string &newPath)
+{
+    if (!renameNoReplace(m_path, newPath))
+        return ioError(newPath, errno == EEXIST ? "something exists there already; the journal was not moved"
+                                                : "cannot move the journal there");
+    std::rename(journalTailPath(m_path).c_str(), journalTailPath(newPath).c_str());
+    syncParentFolder(newPath);
+    m_path = newPath;
     return {};
 }
 

@@ -18,24 +18,36 @@ using Json = nlohmann::ordered_json; // keeps written documents in a readable ke
 /// Deepest nesting of arrays and objects parse() accepts.
 inline constexpr std::size_t maxNestingDepth = 256;
 
-/// Parses JSON text. Errors: Parse, with the byte offset and the library's reason, or for arrays
-/// and objects nested deeper than maxNestingDepth.
+/// Longest string string() and optionalString() accept by default, in bytes (64 KiB): longer
+/// text in a document (a 1 MB id crashed the GUI) is refused where it is read.
+inline constexpr std::size_t maxStringBytes = std::size_t{1} << 16;
+
+/// Parses JSON text in one pass: the first problem in the text is the one reported, so random
+/// bytes are "not valid JSON", not "too deep". Errors: Parse, with the byte offset, for invalid
+/// JSON or for arrays and objects nested deeper than maxNestingDepth.
 Result<Json> parse(std::string_view text, std::string_view what);
 
 /// A finite number at `key`. Errors: Parse naming `path.key` when missing or not a finite number.
 Result<double> number(const Json &object, const char *key, const std::string &path);
 /// Like number(), but absent (or null) gives nullopt.
 Result<std::optional<double>> optionalNumber(const Json &object, const char *key, const std::string &path);
-/// A string at `key`. Errors: Parse when missing or not a string.
-Result<std::string> string(const Json &object, const char *key, const std::string &path);
-/// A string at `key`, or `fallback` when absent/null. Errors: Parse when present but not a string.
+/// A string at `key` of at most `maxBytes` bytes. Errors: Parse when missing, not a string or
+/// longer.
+Result<std::string> string(const Json &object, const char *key, const std::string &path,
+                           std::size_t maxBytes = maxStringBytes);
+/// A string at `key`, or `fallback` when absent/null. Errors: Parse when present but not a
+/// string, or longer than `maxBytes`.
 Result<std::string> optionalString(const Json &object, const char *key, const std::string &path,
-                                   std::string fallback = {});
+                                   std::string fallback = {}, std::size_t maxBytes = maxStringBytes);
 /// A boolean at `key`, or `fallback` when absent/null. Errors: Parse when present but not a boolean.
 /// (Use this, not nlohmann's value(key, fallback), which throws on a value of another type.)
 Result<bool> optionalBool(const Json &object, const char *key, const std::string &path, bool fallback = false);
 /// An unsigned integer at `key`. Errors: Parse when missing, negative or not an integer.
 Result<std::uint64_t> unsignedInteger(const Json &object, const char *key, const std::string &path);
+
+/// True when `text` is valid UTF-8 (JSON documents can hold nothing else; nlohmann refuses to
+/// write other text, so check before anything depends on writing it).
+bool isUtf8(std::string_view text);
 
 /// A JSON number, or null for NaN/∞ (JSON has no such values).
 Json finiteOrNull(double value);

@@ -30,7 +30,7 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
             return makeError(ErrorCode::Parse, path + ": unknown field '" + key + "'");
     }
     session::QueryRequest r;
-    auto id = json::optionalString(object, "id", path);
+    auto id = json::optionalString(object, "id", path, {}, session::maxRequestIdBytes);
     if (!id)
         return id.error();
     r.id = *id;

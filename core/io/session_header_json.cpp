@@ -11,6 +11,14 @@ void writeSessionHeader(const session::Session &s, Json &doc)
     const auto &settings = s.settings();
     const std::string unit(filter.unitName());
     doc["dataset"] = {{"name", s.table().name()}, {"rows", s.table().rowCount()}};
+    if (const auto &files = s.table().files()) {
+        doc["dataset"]["path"] = files->path;
+        doc["dataset"]["sha256"] = files->sha256;
+        if (!files->metadataPath.empty()) {
+            doc["dataset"]["metadata_path"] = files->metadataPath;
+            doc["dataset"]["metadata_sha256"] = files->metadataSha256;
+        }
+    }
     doc["budget"] = {{"epsilon", settings.epsilon}, {"delta", settings.delta}};
     doc["neighbours"] = std::string(data::neighboursName(settings.neighbours));
     doc["filter"] = {{"kind", std::string(filters::filterKindName(settings.filter))},
@@ -46,6 +54,29 @@ Result<SessionHeader> readSessionHeader(const Json &doc)
     if (!name)
         return name.error();
     out.datasetName = *name;
+    if (dataset.contains("rows")) {
+        auto rows = json::unsignedInteger(dataset, "rows", "dataset");
+        if (!rows)
+            return rows.error();
+        out.rows = static_cast<std::size_t>(*rows);
+    }
+    if (dataset.contains("path")) {
+        data::DatasetFiles files;
+        for (auto [key, field] : {std::pair{"path", &files.path}, std::pair{"sha256", &files.sha256}}) {
+            auto value = json::string(dataset, key, "dataset");
+            if (!value)
+                return value.error();
+            *field = *value;
+        }
+        for (auto [key, field] : {std::pair{"metadata_path", &files.metadataPath},
+                                  std::pair{"metadata_sha256", &files.metadataSha256}}) {
+            auto value = json::optionalString(dataset, key, "dataset");
+            if (!value)
+                return value.error();
+            *field = *value;
+        }
+        out.files = std::move(files);
+    }
     const Json &budget = doc.contains("budget") ? doc["budget"] : empty;
     auto epsilon = json::number(budget, "epsilon", "budget");
     auto delta = json::number(budget, "delta", "budget");
@@ -95,6 +126,35 @@ Result<SessionHeader> readSessionHeader(const Json &doc)
     if (auto valid = out.settings.validate(); !valid)
         return makeError(ErrorCode::Parse, "budget: " + valid.error().message);
     return out;
+}
+
+std::string datasetToLoad(const SessionHeader &header)
+{
+    return header.files ? header.files->path : header.datasetName;
+}
+
+Result<void> checkDataset(const SessionHeader &header, const data::Table &table)
+{
+    if (header.rows && *header.rows != table.rowCount())
+        return makeError(ErrorCode::InvalidArgument, "the dataset has " + std::to_string(table.rowCount())
+                                                         + " rows but the session was run on "
+                                                         + std::to_string(*header.rows) + ": not the same data");
+    if (!header.files)
+        return {};
+    const auto &loaded = table.files();
+    if (!loaded)
+        return makeError(ErrorCode::InvalidArgument, "the session was run on the file " + header.files->path
+                                                         + ", not on an embedded dataset");
+    if (loaded->sha256 != header.files->sha256)
+        return makeError(ErrorCode::InvalidArgument, "the dataset file " + loaded->path
+                                                         + " is not the one the session was run on (its SHA-256 differs "
+                                                           "from the recorded " + header.files->sha256.substr(0, 12) + "…)");
+    if (loaded->metadataSha256 != header.files->metadataSha256)
+        return makeError(ErrorCode::InvalidArgument,
+                         "the dataset's metadata sidecar differs from the one the session was run on ("
+                             + (header.files->metadataPath.empty() ? std::string("it had none") : header.files->metadataPath)
+                             + ")");
+    return {};
 }
 
 } // namespace pbx::io

@@ -13,11 +13,21 @@ void writeSessionHeader(const session::Session &session, json::Json &doc);
 
 struct SessionHeader
 {
-    std::string datasetName; ///< embedded name or the CSV path used
+    std::string datasetName;            ///< embedded name, or the CSV file's stem
+    std::optional<std::size_t> rows;    ///< the dataset's row count (absent in old files)
+    std::optional<data::DatasetFiles> files; ///< CSV datasets: path and digests (absent in old files)
     session::SessionSettings settings;
 };
 
 /// Reads what writeSessionHeader wrote (tolerant of extra fields). Errors: Parse naming the field.
 Result<SessionHeader> readSessionHeader(const json::Json &doc);
+
+/// What to hand resources::loadDataset: the recorded CSV path when there is one, else the name.
+std::string datasetToLoad(const SessionHeader &header);
+
+/// Checks that `table` is the dataset the header recorded: the same row count, and for a CSV
+/// file the same SHA-256 of its bytes and of its metadata sidecar. Errors: InvalidArgument
+/// saying what differs (e.g. "the dataset file /d/x.csv has changed since …").
+Result<void> checkDataset(const SessionHeader &header, const data::Table &table);
 
 } // namespace pbx::io

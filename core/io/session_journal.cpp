@@ -35,21 +35,43 @@ Result<void> appendSessionEvent(JournalWriter &journal, const session::LedgerEve
 
 Result<RecoveredJournal> readSessionJournal(const std::string &path)
 {
-    auto text = readTextFile(path, maxJournalBytes);
-    if (!text)
-        return text.error();
-    return readSessionJournalText(*text, path);
+    auto contents = readJournal(path);
+    if (!contents)
+        return makeError(contents.error().code, contents.error().message.rfind(path, 0) == 0
+                                                    ? contents.error().message
+                                                    : path + ": " + contents.error().message);
+    return interpretSessionJournal(std::move(contents.value()), path);
+}
+
+Result<OpenedSessionJournal> openSessionJournal(const std::string &path)
+{
+    auto opened = JournalWriter::open(path);
+    if (!opened)
+        return opened.error();
+    auto recovered = interpretSessionJournal(std::move(opened->contents), path);
+    if (!recovered)
+        return recovered.error();
+    return OpenedSessionJournal{std::move(opened->writer), std::move(recovered.value())};
 }
 
 Result<RecoveredJournal> readSessionJournalText(std::string_view text, const std::string &path)
 {
     auto contents = readJournalText(text);
     if (!contents)
-        return contents.error();
+        return makeError(contents.error().code, path + ": " + contents.error().message);
+    return interpretSessionJournal(std::move(contents.value()), path);
+}
+
+Result<RecoveredJournal> interpretSessionJournal(JournalContents contents, const std::string &path)
+{
     RecoveredJournal out;
-    if (contents->records.empty())
-        return makeError(ErrorCode::Parse, path + ": the journal has no intact header line");
-    const Json &header = contents->records.front();
+    if (contents.records.empty())
+        return makeError(ErrorCode::Parse,
+                         path + (contents.tornTail ? ": its header line is incomplete: the journal was never started (a "
+                                                     "crash while creating it), so nothing was spent; delete it to start afresh"
+                                                   : ": the journal is empty: nothing was ever recorded in it, so nothing "
+                                                     "was spent; delete it to start afresh"));
+    const Json &header = contents.records.front();
     // Fields are read with the json:: helpers: nlohmann's value(key, fallback) throws when the key
     // holds another type, and converting a huge "version" number to int is undefined (both found
     // by fuzzing).
@@ -71,8 +93,8 @@ Result<RecoveredJournal> readSessionJournalText(std::string_view text, const std
     if (!parsedHeader)
         return makeError(parsedHeader.error().code, path + ": line 1: " + parsedHeader.error().message);
     out.header = std::move(parsedHeader.value());
-    for (std::size_t i = 1; i < contents->records.size(); ++i) {
-        const Json &record = contents->records[i];
+    for (std::size_t i = 1; i < contents.records.size(); ++i) {
+        const Json &record = contents.records[i];
         const std::string where = path + ": line " + std::to_string(i + 1);
         if (!record.is_object() || !isString(record, "type", "event") || !record.contains("event"))
             return makeError(ErrorCode::Parse, where + ": expected an event record");
@@ -83,14 +105,17 @@ Result<RecoveredJournal> readSessionJournalText(std::string_view text, const std
             return makeError(ErrorCode::Parse, where + ": event index " + std::to_string(event->index) + " out of order");
         out.events.push_back(std::move(event.value()));
     }
-    out.contents = std::move(contents.value());
+    out.contents = std::move(contents);
+    out.contents.records.clear(); // interpreted above; not kept twice
     return out;
 }
 
 bool looksLikeJournal(std::string_view text)
 {
     const std::size_t end = text.find('\n');
-    const std::string_view first = text.substr(0, end);
+    std::string_view first = text.substr(0, end);
+    if (!first.empty() && first.back() == '\r') // a journal converted to CRLF is still a journal (refused as such)
+        first.remove_suffix(1);
     const std::size_t tab = first.rfind('\t');
     return tab != std::string_view::npos && first.size() - tab - 1 == 64 && !first.empty() && first.front() == '{';
 }

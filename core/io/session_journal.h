@@ -25,18 +25,36 @@ struct RecoveredJournal
 {
     SessionHeader header;
     std::vector<session::LedgerEvent> events;
-    JournalContents contents; ///< for JournalWriter::resume, and the torn-tail report
+    JournalContents contents; ///< the torn-tail and tail-record notes
 };
 
-/// Reads and verifies a session journal (checksum chain, header, events in index order).
-/// Errors: Parse/Unsupported naming the line; NotFound/Io.
+/// Reads and verifies a session journal (checksum chain, tail record, header, events in index
+/// order) without locking or changing it (pbx-cli verify). Errors: Parse/Unsupported naming the
+/// line; NotFound/Io.
 Result<RecoveredJournal> readSessionJournal(const std::string &path);
+
+/// A session journal opened to be continued: locked (JournalWriter::open), verified, unchanged on
+/// disk until the first append.
+struct OpenedSessionJournal
+{
+    JournalWriter writer;
+    RecoveredJournal recovered;
+};
+
+/// Opens, locks and verifies a session journal to continue it. Errors: as readSessionJournal(),
+/// and Io when another process holds the journal.
+Result<OpenedSessionJournal> openSessionJournal(const std::string &path);
+
+/// Interprets verified journal lines as a session (header, events). `name` prefixes messages.
+/// Errors: Parse/Unsupported naming the line.
+Result<RecoveredJournal> interpretSessionJournal(JournalContents contents, const std::string &name);
 
 /// The same on a journal's bytes already in memory; `name` (e.g. the path) prefixes messages.
 /// Errors: Parse/Unsupported naming the line.
 Result<RecoveredJournal> readSessionJournalText(std::string_view text, const std::string &name);
 
-/// True when the file starts like a journal line (JSON, a tab, a 64-hex-digit hash).
+/// True when the file starts like a journal line (JSON, a tab, a 64-hex-digit hash; a CR before
+/// the newline counts too, so a journal converted to CRLF is reported as a damaged journal).
 bool looksLikeJournal(std::string_view text);
 
 } // namespace pbx::io

@@ -55,8 +55,24 @@ Result<TranscriptDocument> readTranscriptJson(std::string_view text)
     if (!header)
         return header.error();
     TranscriptDocument out;
-    out.datasetName = std::move(header->datasetName);
+    out.datasetName = header->datasetName;
     out.settings = header->settings;
+    out.header = std::move(header.value());
+    // The stated spend, checked against the replayed ledger by cost_audit's readers (verify, the
+    // GUI): a unit or spend of the wrong type is refused here, never skipped.
+    const auto filter = doc.find("filter");
+    auto unit = filter != doc.end() && filter->is_object() ? json::string(*filter, "unit", "filter")
+                                                           : Result<std::string>(makeError(ErrorCode::Parse, "filter: missing"));
+    if (!unit)
+        return unit.error();
+    const auto spent = doc.find("spent");
+    if (spent == doc.end() || !spent->is_object())
+        return makeError(ErrorCode::Parse, "spent: missing (an object is required)");
+    auto spentValue = json::number(*spent, unit->c_str(), "spent");
+    if (!spentValue)
+        return spentValue.error();
+    out.spentUnit = *unit;
+    out.spent = *spentValue;
     auto events = doc.find("events");
     if (events == doc.end() || !events->is_array())
         return makeError(ErrorCode::Parse, "events: missing (an array is required)");

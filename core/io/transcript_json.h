@@ -4,6 +4,7 @@
 // unknown future versions are refused.
 #pragma once
 
+#include "core/io/session_header_json.h"
 #include "core/session/session.h"
 
 #include <string>
@@ -18,13 +19,17 @@ std::string writeTranscriptJson(const session::Session &session);
 /// What a transcript holds, before a dataset is attached.
 struct TranscriptDocument
 {
-    std::string datasetName; ///< embedded name or the CSV path used
+    std::string datasetName; ///< embedded name or the CSV file's stem (as header.datasetName)
     session::SessionSettings settings;
     std::vector<session::LedgerEvent> events;
+    SessionHeader header;    ///< everything the header records (dataset files, row count)
+    std::string spentUnit;   ///< filter.unit as written ("epsilon" or "rho")
+    double spent = 0.0;      ///< spent[spentUnit]: the stated native spend
 };
 
-/// Parses a transcript. Errors: Parse (malformed JSON, wrong format, missing/invalid fields,
-/// naming the field and event index), Unsupported (a newer version).
+/// Parses a transcript; every field through the typed readers of json_fields.h. Errors: Parse
+/// (malformed JSON, wrong format, missing/invalid fields — including filter.unit and the spend
+/// in that unit — naming the field and event index), Unsupported (a newer version).
 Result<TranscriptDocument> readTranscriptJson(std::string_view text);
 
 } // namespace pbx::io

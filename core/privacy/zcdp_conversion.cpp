@@ -28,7 +28,8 @@ Result<double> epsilonFromRho(double rho, double delta)
         return 0.0;
     const double logInvDelta = -std::log(delta);
     // A handful of correctly rounded operations: nudging up by a few ulps gives an upper bound.
-    return math::nudgeUp(rho + 2.0 * std::sqrt(rho * logInvDelta), 8);
+    // √ρ·√L rather than √(ρL): no overflow for any finite ρ.
+    return math::nudgeUp(rho + 2.0 * std::sqrt(rho) * std::sqrt(logInvDelta), 8);
 }
 
 Result<double> rhoFromEpsilon(double epsilon, double delta)
@@ -41,11 +42,15 @@ Result<double> rhoFromEpsilon(double epsilon, double delta)
         return 0.0;
     const double logInvDelta = -std::log(delta);
     const double root = std::sqrt(logInvDelta + epsilon) + std::sqrt(logInvDelta);
-    double rho = math::nudgeDown(epsilon * epsilon / (root * root), 8);
+    // (ε/root)², not ε²/root²: ε² overflows for ε ≥ 1.4·10¹⁵⁴ (issue 10, item 4).
+    const double ratio = epsilon / root;
+    double rho = math::nudgeDown(ratio * ratio, 8);
     // Make the round trip exact in floating point too: ε(ρ_budget) as reported (rounded up)
-    // must not exceed ε, or a fully spent budget would display as slightly overspent.
-    while (rho > 0.0 && *epsilonFromRho(rho, delta) > epsilon)
-        rho = math::nudgeDown(rho, 16);
+    // must not exceed ε, or a fully spent budget would display as slightly overspent. The first
+    // guess is within a few ulps, so this takes a step or two; should it not be, steps of a
+    // millionth bound the loop (rounding down only costs budget, never overspends).
+    for (int i = 0; rho > 0.0 && *epsilonFromRho(rho, delta) > epsilon; ++i)
+        rho = i < 8 ? math::nudgeDown(rho, 16) : rho * 0.999999;
     return rho > 0.0 ? rho : 0.0;
 }
 

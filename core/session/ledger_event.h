@@ -13,6 +13,10 @@
 
 namespace pbx::session {
 
+/// Longest request id, in bytes: ids are labels shown in every ledger row (a 100 KB id took 33 s
+/// and 5.9 GB to display). Readers refuse longer ids, and Session::ask refuses them too.
+inline constexpr std::size_t maxRequestIdBytes = 256;
+
 /// A query with an accuracy target, as the user issued it.
 struct QueryRequest
 {

@@ -89,20 +89,16 @@ LedgerEvent &Session::append(LedgerEvent event)
     event.epsilonSpentAfter = m_filter->epsilonSpent();
     const auto systems = m_filter->systems();
     event.expostSpentAfter = systems.size() > 1 ? systems.back().spent : 0.0;
+    m_expostBrownianRuns += event.costKind == filters::ChargeKind::ExPost && event.costDelta > 0.0;
     m_events.push_back(std::move(event));
     return m_events.back();
 }
 
-std::size_t Session::expostBrownianRuns() const
-{
-    std::size_t n = 0;
-    for (const auto &e : m_events)
-        n += e.costKind == filters::ChargeKind::ExPost && e.costDelta > 0.0;
-    return n;
-}
-
 Result<LedgerEvent> Session::ask(QueryRequest request)
 {
+    if (request.id.size() > maxRequestIdBytes)
+        return makeError(ErrorCode::InvalidArgument, "the request id is longer than " + std::to_string(maxRequestIdBytes)
+                                                         + " bytes");
     if (auto valid = request.target.validate(); !valid)
         return valid.error();
     if (request.maxCost && (!(*request.maxCost > 0.0) || !std::isfinite(*request.maxCost)))
@@ -128,7 +124,7 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
     auto &noise = *source;
     const ReleaseContext context{QueryShape::of(request.query.aggregate, query->bounds(), query->evaluate(*m_table),
                                                 m_settings.neighbours, static_cast<double>(m_table->rowCount())),
-                                 *m_filter, noise, mechanism, expostBrownianRuns() + 1};
+                                 *m_filter, noise, mechanism, m_expostBrownianRuns + 1};
     ReleaseOutcome outcome = isSingleRelease(mechanism) ? releaseOnce(context, request.target, request.maxCost)
                              : isNoiseReduction(mechanism) ? releaseByNoiseReduction(context, request.target, request.maxCost)
                                                            : releaseByDoubling(context, request.target, request.maxCost);

@@ -44,7 +44,8 @@ public:
                                                     SessionSettings settings,
                                                     std::vector<LedgerEvent> events);
 
-    /// Answers a request: calibrates the noise to its accuracy target, asks the filter, and
+    /// Answers a request (time independent of how many came before; bench/bench_session.cpp):
+    /// calibrates the noise to its accuracy target, asks the filter, and
     /// appends a released or refused event to the ledger (returned). The mechanism is the
     /// request's, or defaultMechanism() for the filter (see core/session/release_plan.h).
     /// Errors (nothing is appended, nothing is spent): invalid request (unknown column, bad
@@ -61,13 +62,14 @@ private:
     Session(std::shared_ptr<const data::Table> table, SessionSettings settings,
             std::unique_ptr<filters::PrivacyFilter> filter);
     LedgerEvent &append(LedgerEvent event);
-    /// How many Brownian runs have been accounted ex-post so far (each takes δ_n, see release_plan.h).
-    std::size_t expostBrownianRuns() const;
 
     std::shared_ptr<const data::Table> m_table;
     SessionSettings m_settings;
     std::unique_ptr<filters::PrivacyFilter> m_filter;
     std::vector<LedgerEvent> m_events;
+    /// How many Brownian runs have been accounted ex-post so far (each takes δ_n, see
+    /// release_plan.h): counted as events are appended, so ask() is O(1) in the ledger's length.
+    std::size_t m_expostBrownianRuns = 0;
 };
 
 } // namespace pbx::session

@@ -74,6 +74,7 @@ private Q_SLOTS:
     void restoreRechargesTheLedger();
     void seededSessionsReplay();
     void randomAdaptiveSessions();
+    void hugeBudgetsAnswerAndRestore();
 };
 
 void TestSession::absoluteCountSingleRelease_data()
@@ -333,6 +334,29 @@ void TestSession::randomAdaptiveSessions()
         QCOMPARE((*replayed)->filter().deltaSpent(), s->filter().deltaSpent());
     }
     QVERIFY(released > 1000 && refused > 100);
+}
+
+// Issue 10, item 4: ε ≥ 1.4·10¹⁵⁴ hung every zCDP-based filter (ρ(ε) overflowed ε²); a session
+// with such a budget must start, answer and restore (as verify, resume and the GUI do).
+void TestSession::hugeBudgetsAnswerAndRestore()
+{
+    for (auto kind : {filters::FilterKind::Zcdp, filters::FilterKind::Unified, filters::FilterKind::BrownianZcdp}) {
+        session::SessionSettings settings;
+        settings.epsilon = 1e300;
+        settings.filter = kind;
+        settings.seed = 1;
+        auto s = session::Session::create(test::syntheticTable(), settings);
+        QVERIFY(s.ok());
+        QVERIFY(std::isfinite((*s)->filter().budget()));
+        session::QueryRequest r;
+        r.target = {session::TargetKind::Absolute, 5, 0.95};
+        const auto e = (*s)->ask(r);
+        QVERIFY(e.ok());
+        QCOMPARE(e->status, session::EventStatus::Released);
+        auto restored = session::Session::restore(test::syntheticTable(), settings, (*s)->events());
+        QVERIFY(restored.ok());
+        QCOMPARE((*restored)->filter().spent(), (*s)->filter().spent());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestSession)

@@ -4,6 +4,8 @@
 #include "core/privacy/zcdp_conversion.h"
 #include "tests/testutils.h"
 
+#include <limits>
+
 #include <nlohmann/json.hpp>
 
 using pbx::privacy::epsilonFromRho;
@@ -18,6 +20,8 @@ private Q_SLOTS:
     void roundTrip();
     void oracleClassicalConversion();
     void invalid();
+    void hugeEpsilon_data();
+    void hugeEpsilon();
 };
 
 void TestZcdpConversion::rhoBudget_data()
@@ -87,6 +91,29 @@ void TestZcdpConversion::invalid()
     QVERIFY(!epsilonFromRho(-0.1, 1e-6).ok());
     QVERIFY(!epsilonFromRho(INFINITY, 1e-6).ok());
     QCOMPARE(epsilonFromRho(0.0, 1e-6).value(), 0.0);
+}
+
+void TestZcdpConversion::hugeEpsilon_data()
+{
+    QTest::addColumn<double>("epsilon");
+    QTest::newRow("1.4e154 (ε² overflows)") << 1.4e154;
+    QTest::newRow("1e200") << 1e200;
+    QTest::newRow("1e300") << 1e300;
+    QTest::newRow("largest double") << std::numeric_limits<double>::max();
+}
+
+// Issue 10, item 4: ε² overflowed to ∞ and the round-trip loop then walked down 16 ulps at a
+// time from a huge ρ, for ever in practice. Now ρ is finite, at most ε, and converts back to ≤ ε.
+void TestZcdpConversion::hugeEpsilon()
+{
+    QFETCH(double, epsilon);
+    for (double delta : {1e-6, 1e-300, 0.5}) {
+        const auto rho = rhoFromEpsilon(epsilon, delta);
+        QVERIFY(rho.ok());
+        QVERIFY(std::isfinite(*rho) && *rho > 0.0);
+        QVERIFY(*epsilonFromRho(*rho, delta) <= epsilon);
+        QVERIFY(*rho >= 0.999 * epsilon); // ρ = ε − 2√(ρL) + … ≈ ε when ε ≫ ln(1/δ)
+    }
 }
 
 QTEST_APPLESS_MAIN(TestZcdpConversion)

@@ -192,7 +192,11 @@ private Q_SLOTS:
         const auto &original = w->document()->session();
         MainWindow reopened;
         reopened.resize(1400, 900);
-        auto opened = reopened.openSessionFile(json);
+        // The first window still holds the journal (locked): reopen a copy of the saved files.
+        const QString copy = dir.filePath(QStringLiteral("session-copy.json"));
+        for (const QString &suffix : {QString(), QStringLiteral(".journal"), QStringLiteral(".journal.tail")})
+            QVERIFY(QFile::copy(json + suffix, copy + suffix));
+        auto opened = reopened.openSessionFile(copy);
         QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
         const auto &restored = reopened.document()->session();
         QCOMPARE(restored.events().size(), original.events().size());
@@ -204,7 +208,7 @@ private Q_SLOTS:
         QTRY_COMPARE(reopened.pathChart()->pointCount(), model->rowCount());
         QVERIFY(reopened.sessionPanel()->isLocked());
         QVERIFY(!reopened.isWindowModified());
-        QVERIFY(reopened.windowTitle().contains(QStringLiteral("session.json")));
+        QVERIFY(reopened.windowTitle().contains(QStringLiteral("session-copy.json")));
         reopened.show();
         QVERIFY(QTest::qWaitForWindowExposed(&reopened));
         reopened.flushViews();

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/session_file.h"
+
+#include "core/io/text_file.h"
+#include "core/session/cost_audit.h"
+
+#include <cstdio>
+
+namespace pbx::io {
+
+namespace {
+std::string format(double x)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.17g", x);
+    return buffer;
+}
+} // namespace
+
+SessionFile sessionFileOf(const RecoveredJournal &journal)
+{
+    SessionFile out;
+    out.kind = SessionFile::Kind::Journal;
+    out.header = journal.header;
+    out.events = journal.events;
+    for (const auto &note : {journal.contents.tornMessage, journal.contents.tailNote})
+        if (!note.empty())
+            out.notes.push_back(note);
+    return out;
+}
+
+Result<SessionFile> readSessionFile(const std::string &path)
+{
+    auto text = readTextFile(path, maxJournalBytes);
+    if (!text)
+        return text.error();
+    if (text->find_first_not_of(" \t\r\n") == std::string::npos)
+        return makeError(ErrorCode::Parse, path + ": the file is empty (neither a transcript nor a journal)");
+    if (looksLikeJournal(*text)) {
+        auto journal = readSessionJournal(path);
+        if (!journal)
+            return journal.error();
+        return sessionFileOf(*journal);
+    }
+    auto transcript = readTranscriptJson(*text);
+    if (!transcript)
+        return makeError(transcript.error().code, path + ": " + transcript.error().message);
+    SessionFile out;
+    out.header = std::move(transcript->header);
+    out.events = std::move(transcript->events);
+    out.statedSpent = std::pair{transcript->spentUnit, transcript->spent};
+    return out;
+}
+
+Result<std::unique_ptr<session::Session>> auditSessionFile(const SessionFile &file,
+                                                           std::shared_ptr<const data::Table> table)
+{
+    if (!table)
+        return makeError(ErrorCode::InvalidArgument, "no dataset to audit the session against");
+    if (auto same = checkDataset(file.header, *table); !same)
+        return same.error();
+    auto replayed = session::auditLedger(std::move(table), file.header.settings, file.events);
+    if (!replayed)
+        return replayed.error();
+    if (file.statedSpent) {
+        const auto &filter = (*replayed)->filter();
+        const auto &[unit, spent] = *file.statedSpent;
+        if (unit != filter.unitName())
+            return makeError(ErrorCode::Parse, "filter.unit: '" + unit + "' is not the unit of the "
+                                                   + std::string(filters::filterKindName(file.header.settings.filter))
+                                                   + " filter ('" + std::string(filter.unitName()) + "')");
+        if (spent != filter.spent())
+            return makeError(ErrorCode::Parse, "the transcript states " + std::string(filter.unitSymbol()) + " spent = "
+                                                   + format(spent) + " but its events add up to " + format(filter.spent()));
+    }
+    return replayed;
+}
+
+} // namespace pbx::io
