@@ -486,12 +486,32 @@ Outcome checkLedger(std::string_view bytes)
         return outcome;
     for (const accounting::AccountingQuery &query :
          {accounting::AccountingQuery{true, 1e-6}, accounting::AccountingQuery{false, 1.0}}) {
-        auto report = accounting::evaluateLedger(*ledger, query, {"basic", "advanced", "zcdp", "rdp"});
+        // PLD at a coarse interval (fast; extreme parameters must still be refused
+        // cleanly by the resource estimate, issue 11 §4, never crash, hang or allocate wildly).
+        accounting::PldOptions pld;
+        pld.interval = 1e-2;
+        auto report = accounting::evaluateLedger(*ledger, query, {"basic", "advanced", "zcdp", "rdp", "pld"}, pld);
         if (!report) {
             if (report.error().message.empty())
                 outcome.violate("evaluateLedger refused with an empty message");
             if (report.error().code == ErrorCode::InvalidArgument)
                 outcome.violate("evaluateLedger refused a parsed ledger: " + report.error().message);
+            continue;
+        }
+        for (const auto &[name, entry] : report->items()) {
+            if (name == "query" || !entry.is_object())
+                continue;
+            if (!entry.value("applicable", false)) {
+                const std::string reason = entry.value("reason", std::string());
+                if (reason.empty() || reason.find('\n') != std::string::npos)
+                    outcome.violate(name + ": a refusal must be one non-empty line");
+                continue;
+            }
+            // A PLD bracket must be ordered: lower ≤ upper.
+            if (query.epsilonAtDelta && entry.contains("optimisticEpsilon") && entry["epsilon"].is_number() &&
+                entry["optimisticEpsilon"].is_number() &&
+                entry["optimisticEpsilon"].get<double>() > entry["epsilon"].get<double>())
+                outcome.violate(name + ": the optimistic ε lies above the pessimistic one");
         }
     }
     return outcome;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: parseLedgerJson, then evaluateLedger (basic, advanced, zCDP, RDP) on ledgers of at most 8
+// libFuzzer target: parseLedgerJson, then evaluateLedger (basic, advanced, zCDP, RDP, PLD at interval 1e-2) on ledgers of at most 8
 // events (fuzz_checks.h).
 #include "fuzz/fuzz_checks.h"
 

@@ -40,7 +40,11 @@ void printHelp(std::ostream &out)
            "\n"
            "Each strategy reports {\"applicable\": true, \"epsilon\", \"delta\", \"method\", ...} or\n"
            "{\"applicable\": false, \"reason\"}. Every number is an upper bound (\"inf\" = no finite ε).\n"
-           "Exit status: 0 success, 1 invalid ledger or evaluation error, 2 usage error.\n";
+           "A strategy that would exceed its memory or time limit (e.g. PLD on a huge grid) reports\n"
+           "{\"applicable\": false, \"resourceLimit\": true, \"reason\"}; when no requested strategy can\n"
+           "answer, the reasons are printed, one line each, and the exit status is 1.\n"
+           "Exit status: 0 success, 1 invalid ledger, evaluation error or every strategy over its\n"
+           "limit, 2 usage error.\n";
 }
 
 bool parseDouble(const std::string &text, double *value)
@@ -154,6 +158,22 @@ int runAccountCommand(const std::vector<std::string> &args, std::ostream &out, s
     auto report = pbx::accounting::evaluateLedger(ledger.value(), query, strategies, pldOptions);
     if (!report) {
         err << "account: " << report.error().message << "\n";
+        return 1;
+    }
+    // Nothing answered and something refused for its resource limit: a one-line refusal per such
+    // strategy, exit 1 (a strategy that answered is the fallback otherwise).
+    bool anyAnswer = false;
+    std::vector<std::string> limits;
+    for (const std::string &name : strategies) {
+        const auto &entry = report.value()[name];
+        if (entry.value("applicable", false))
+            anyAnswer = true;
+        else if (entry.value("resourceLimit", false))
+            limits.push_back(name + ": " + entry.value("reason", std::string()));
+    }
+    if (!anyAnswer && !limits.empty()) {
+        for (const std::string &line : limits)
+            err << "account: " << line << "\n";
         return 1;
     }
     out << report->dump(2) << "\n";

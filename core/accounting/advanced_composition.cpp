@@ -26,10 +26,10 @@ Sums sums(const std::vector<EpsilonDeltaSteps> &steps)
         s.tanhDrift += k * st.epsilon * std::tanh(0.5 * st.epsilon);
     }
     // A few dozen correctly rounded operations at most per group: 1e-12 relative covers them.
-    s.sumEps = math::nudgeUp(s.sumEps * (1.0 + 1e-13), 2);
-    s.sumSq = math::nudgeUp(s.sumSq * (1.0 + 1e-13), 2);
-    s.drift = math::nudgeUp(s.drift * (1.0 + 1e-13), 2);
-    s.tanhDrift = math::nudgeUp(s.tanhDrift * (1.0 + 1e-13), 2);
+    // An exact 0 (no steps) stays 0: nudging it would report ε = 1e-323 for an empty ledger.
+    for (double *v : {&s.sumEps, &s.sumSq, &s.drift, &s.tanhDrift})
+        if (*v > 0.0)
+            *v = math::nudgeUp(*v * (1.0 + 1e-13), 2);
     return s;
 }
 } // namespace

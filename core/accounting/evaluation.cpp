@@ -88,6 +88,8 @@ Result<nlohmann::json> evaluateLedger(const Ledger &ledger, const AccountingQuer
                 e.code == ErrorCode::InvalidArgument)
                 return e;
             out[name] = {{"applicable", false}, {"reason", e.message}};
+            if (e.code == ErrorCode::ResourceLimit)
+                out[name]["resourceLimit"] = true;
             continue;
         }
         const StrategyAnswer &a = answer.value();

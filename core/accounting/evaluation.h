@@ -35,7 +35,8 @@ Result<StrategyAnswer> evaluateStrategy(const std::string &name, const Ledger &l
 
 /// All requested strategies as JSON: {"query": {"delta": …} | {"epsilon": …}, "<name>": {...}}
 /// where each strategy is either {"applicable": true, "epsilon", "delta", "method", detail…} or
-/// {"applicable": false, "reason": "…"}. ε = +∞ is written as the string "inf". Detail keys:
+/// {"applicable": false, "reason": "…"} (plus "resourceLimit": true when the strategy refused
+/// because it would exceed its memory/time limit, ErrorCode::ResourceLimit). ε = +∞ is written as the string "inf". Detail keys:
 /// optimalOrder, rho, simpleEpsilon, discretisationInterval, optimisticEpsilon, optimisticDelta.
 /// A Cancelled error is returned as such (not as "not applicable").
 Result<nlohmann::json> evaluateLedger(const Ledger &ledger, const AccountingQuery &query,

@@ -129,8 +129,13 @@ Result<std::unique_ptr<OptimalComposition>> OptimalComposition::fromLedger(const
         worst.events.push_back(e);
     }
     auto pld = PldAccountant::fromLedger(worst, options);
-    if (!pld)
-        return pld.error();
+    if (!pld) {
+        // The internal ledger's "events[j] (approx): " prefix would name the wrong event.
+        std::string message = pld.error().message;
+        if (const auto at = message.find("): "); message.rfind("events[", 0) == 0 && at != std::string::npos)
+            message = "the worst-case PLD of the ledger's (ε, δ) steps: " + message.substr(at + 3);
+        return makeError(pld.error().code, message);
+    }
     s->m_pld = std::move(pld.value());
     return s;
 }

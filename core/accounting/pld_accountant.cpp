@@ -2,8 +2,12 @@
 #include "core/accounting/pld_accountant.h"
 
 #include "core/accounting/pld_mechanisms.h"
+#include "core/math/directed_rounding.h"
+#include "core/privacy/analytic_gaussian.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -13,6 +17,8 @@ namespace {
 
 const char *kMethod = "PLD: connect-the-dots (pessimistic) + FFT composition, truncated tails "
                       "added to δ (Doroshenko et al. 2022; Koskela et al. 2020)";
+const char *kExactGaussianMethod = "PLD of a Gaussian composition in closed form (μ² add; Balle & Wang 2018, "
+                                   "Thm 8), used because the grid would be too large";
 
 /// One kind of step, with how many times it occurs.
 struct Component
@@ -28,6 +34,20 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
 {
     Component c;
     const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;
+    // Poisson sampling under replace-one, Gaussian: the replace pair (PldDirection::Replace) with
+    // each record's contribution bounded by C = Δ/2 (Δ the replace-one sensitivity, as for
+    // DP-SGD with clipping norm C). Symmetric, so one direction.
+    if (sampled && e.sampling.kind == SamplingKind::Poisson && relation == Neighbouring::Replace &&
+        e.mechanism == MechanismKind::Gaussian) {
+        const AdditiveNoiseLoss loss(NoiseKind::Gaussian, e.sigma, 0.5 * e.sensitivity, e.sampling.rate,
+                                     PldDirection::Replace);
+        if (const double bins = pldGridBins(loss, d); !(bins <= kMaxPldBins))
+            return makeError(ErrorCode::ResourceLimit, pldResourceMessage(pldPeakBytes(bins), d));
+        c.pmf[0][0] = connectTheDots(loss, d);
+        if (withOptimistic)
+            c.pmf[1][0] = privacyBuckets(loss, d);
+        return c;
+    }
     if (sampled && !samplingMatchesRelation(e.sampling, relation))
         return makeError(ErrorCode::Unsupported,
                          "the sampling scheme does not match the neighbouring relation "
@@ -41,6 +61,9 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
         for (int dir = 0; dir < (c.symmetric ? 1 : 2); ++dir) {
             const AdditiveNoiseLoss loss(kind, param, e.sensitivity, q,
                                          dir == 0 ? PldDirection::Remove : PldDirection::Add);
+            // Estimated before allocating (σ → 0 makes the loss range huge or infinite).
+            if (const double bins = pldGridBins(loss, d); !(bins <= kMaxPldBins))
+                return makeError(ErrorCode::ResourceLimit, pldResourceMessage(pldPeakBytes(bins), d));
             c.pmf[0][dir] = connectTheDots(loss, d);
             if (withOptimistic)
                 c.pmf[1][dir] = privacyBuckets(loss, d);
@@ -124,7 +147,10 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         for (int k = 0; k < kinds; ++k) {
             for (int dir = 0; dir < (acc->m_symmetric ? 1 : 2); ++dir) {
                 const PldPmf &single = c.symmetric ? c.pmf[k][0] : c.pmf[k][dir];
-                PldPmf composed = selfComposePmf(single, c.count, options.tailMass);
+                auto selfComposed = selfComposePmf(single, c.count, options.tailMass);
+                if (!selfComposed)
+                    return selfComposed.error();
+                PldPmf composed = std::move(selfComposed.value());
                 PldPmf *target = k == 0 ? &acc->m_pessimistic[dir] : &acc->m_optimistic[dir];
                 if (!haveTotal) {
                     *target = std::move(composed);
@@ -145,6 +171,20 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         c.count = 1;
         const AdditiveNoiseLoss loss(NoiseKind::Gaussian, 1.0 / std::sqrt(gaussianMuSquared), 1.0, 1.0,
                                      PldDirection::Remove);
+        if (const double bins = pldGridBins(loss, d); !(bins <= kMaxPldBins)) {
+            // Too fine a grid for the merged Gaussian. Alone it has an exact answer (Balle–Wang
+            // 2018, Thm 8): use it. With other events: refuse, naming the first Gaussian.
+            if (groups.empty()) {
+                acc->m_exactGaussianMu = std::sqrt(gaussianMuSquared);
+                return acc;
+            }
+            std::size_t first = 0;
+            while (ledger.events[first].mechanism != MechanismKind::Gaussian ||
+                   (ledger.events[first].sampling.kind != SamplingKind::None && ledger.events[first].sampling.rate < 1.0))
+                ++first;
+            return makeError(ErrorCode::ResourceLimit, "events[" + std::to_string(first) +
+                                                           "] (gaussian): " + pldResourceMessage(pldPeakBytes(bins), d));
+        }
         c.pmf[0][0] = connectTheDots(loss, d);
         if (options.optimistic)
             c.pmf[1][0] = privacyBuckets(loss, d);
@@ -161,16 +201,17 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
                                                  mechanismName(e.mechanism) + "): " + c.error().message);
         c->count = value.second;
         if (auto ok = processComponent(c.value()); !ok)
-            return ok.error();
+            return makeError(ok.error().code, "events[" + std::to_string(value.first) + "] (" +
+                                                  mechanismName(e.mechanism) + "): " + ok.error().message);
         if (!tick())
             return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
     }
     if (!haveTotal) { // nothing but post-processing: the identity PLD
         for (auto &pmf : acc->m_pessimistic) {
-            pmf = PldPmf{d, 0, {1.0}, 0.0, true};
+            pmf = PldPmf{d, 0, {1.0}, 0.0, true, 0.0};
         }
         for (auto &pmf : acc->m_optimistic) {
-            pmf = PldPmf{d, 0, {1.0}, 0.0, false};
+            pmf = PldPmf{d, 0, {1.0}, 0.0, false, 0.0};
         }
     }
     return acc;
@@ -184,6 +225,21 @@ Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
     a.method = kMethod;
     a.delta = delta;
     a.discretisationInterval = m_interval;
+    if (m_exactGaussianMu) {
+        a.method = kExactGaussianMethod;
+        a.discretisationInterval.reset();
+        if (!std::isfinite(*m_exactGaussianMu)) {
+            a.epsilon = std::numeric_limits<double>::infinity();
+        } else {
+            auto eps = privacy::gaussianEpsilon(*m_exactGaussianMu, delta);
+            if (!eps)
+                return eps.error();
+            a.epsilon = eps.value();
+        }
+        if (m_hasOptimistic) // the bisection's bracket is 1e-14 relative
+            a.optimisticEpsilon = std::max(0.0, math::nudgeDown(a.epsilon * (1.0 - 1e-13), 2));
+        return a;
+    }
     a.epsilon = pmfEpsilonForDelta(m_pessimistic[0], delta);
     if (!m_symmetric)
         a.epsilon = std::max(a.epsilon, pmfEpsilonForDelta(m_pessimistic[1], delta));
@@ -204,6 +260,15 @@ Result<StrategyAnswer> PldAccountant::deltaForEpsilon(double epsilon) const
     a.method = kMethod;
     a.epsilon = epsilon;
     a.discretisationInterval = m_interval;
+    if (m_exactGaussianMu) {
+        a.method = kExactGaussianMethod;
+        a.discretisationInterval.reset();
+        const double exact = std::isfinite(*m_exactGaussianMu) ? privacy::gaussianDelta(*m_exactGaussianMu, epsilon) : 1.0;
+        a.delta = std::min(1.0, math::nudgeUp(exact * (1.0 + 1e-12), 2));
+        if (m_hasOptimistic)
+            a.optimisticDelta = std::max(0.0, math::nudgeDown(exact * (1.0 - 1e-12), 2));
+        return a;
+    }
     a.delta = pmfDeltaForEpsilon(m_pessimistic[0], epsilon);
     if (!m_symmetric)
         a.delta = std::max(a.delta, pmfDeltaForEpsilon(m_pessimistic[1], epsilon));

@@ -27,7 +27,13 @@ struct PldOptions
 /// ifft(fft(p)^k), groups are convolved, and truncated tails go to +∞ (added to δ). Unsampled
 /// Gaussians are first merged exactly (μ² add). The reported (ε, δ) is the max over directions;
 /// an optimistic PMF (floor rounding, tails dropped) gives the lower bound of the bracket.
-/// Not applicable (Unsupported): zCDP events, subsampled Gaussians without Poisson/add-remove.
+/// Poisson-sampled Gaussians under replace-one use the replace pair (PldDirection::Replace) and
+/// read Δ as the replace-one sensitivity of records bounded by ‖f(r)‖ ≤ Δ/2 (as DP-SGD's clipping).
+/// Not applicable (Unsupported): zCDP events, Gaussians sampled without replacement, Poisson-
+/// sampled Laplace under replace-one.
+/// Resources: every grid and composition window is sized in double before allocation; beyond
+/// kMaxPldBins the build fails with ResourceLimit ("events[i] (kind): PLD would need … GB at
+/// interval …"), except for a ledger of unsampled Gaussians only, answered in closed form.
 class PldAccountant final : public CompositionStrategy
 {
 public:
@@ -47,6 +53,9 @@ private:
     double m_interval = 1e-4;
     bool m_symmetric = true;
     bool m_hasOptimistic = false;
+    /// Set when the ledger is unsampled Gaussians only and their merged PLD grid would exceed
+    /// kMaxPldBins: the answers then come from the closed form at this μ (may be +∞).
+    std::optional<double> m_exactGaussianMu;
     PldPmf m_pessimistic[2]; ///< [Remove, Add]
     PldPmf m_optimistic[2];
 };

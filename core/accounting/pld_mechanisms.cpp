@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/accounting/pld_mechanisms.h"
 
+#include "core/math/directed_rounding.h"
 #include "core/math/log_space.h"
 #include "core/math/normal.h"
 #include "core/privacy/analytic_gaussian.h"
@@ -23,10 +24,26 @@ double unsampledFromRemove(double l, double q)
     return std::log1p(std::expm1(l) / q);
 }
 
+// Indices are kept within ±2^52 so that i·d, i ± 1 and the casts below are exact and finite;
+// callers check the range first (pldGridBins), this clamp only keeps a bad input from looping
+// (a non-finite x once made the correction loops below run forever).
+constexpr double kMaxGridIndex = 4503599627370496.0; // 2^52
+
+double clampedQuotient(double x, double d)
+{
+    const double r = x / d;
+    if (std::isnan(r))
+        return 0.0;
+    return std::clamp(r, -kMaxGridIndex, kMaxGridIndex);
+}
+
 // The smallest i with i·d ≥ x (grid losses are formed as i·d in double arithmetic).
 std::int64_t ceilIndex(double x, double d)
 {
-    auto i = static_cast<std::int64_t>(std::ceil(x / d));
+    const double r = clampedQuotient(x, d);
+    auto i = static_cast<std::int64_t>(std::ceil(r));
+    if (std::fabs(r) >= kMaxGridIndex)
+        return i;
     while (static_cast<double>(i - 1) * d >= x)
         --i;
     while (static_cast<double>(i) * d < x)
@@ -36,7 +53,10 @@ std::int64_t ceilIndex(double x, double d)
 
 std::int64_t floorIndex(double x, double d)
 {
-    auto i = static_cast<std::int64_t>(std::floor(x / d));
+    const double r = clampedQuotient(x, d);
+    auto i = static_cast<std::int64_t>(std::floor(r));
+    if (std::fabs(r) >= kMaxGridIndex)
+        return i;
     while (static_cast<double>(i + 1) * d <= x)
         ++i;
     while (static_cast<double>(i) * d > x)
@@ -52,9 +72,9 @@ AdditiveNoiseLoss::AdditiveNoiseLoss(NoiseKind kind, double noiseParameter, doub
     if (m_kind == NoiseKind::Gaussian) {
         const double tail = m_param * math::normalQuantile(0.5 * std::exp(kLogMassTruncation)); // < 0
         double xLo = tail, xHi = -tail;
-        if (m_dir == PldDirection::Add)
+        if (m_dir != PldDirection::Remove)
             xHi += m_sens;
-        else
+        if (m_dir != PldDirection::Add)
             xLo -= m_sens;
         m_epsUpper = loss(xLo);
         m_epsLower = loss(xHi);
@@ -118,6 +138,15 @@ double AdditiveNoiseLoss::lossWithoutSampling(double x) const
 
 double AdditiveNoiseLoss::loss(double x) const
 {
+    if (m_dir == PldDirection::Replace) { // Gaussian: log μ(x±C)/μ(x) = ∓u − h
+        const double s2 = m_param * m_param;
+        const double u = x * m_sens / s2;
+        if (m_q == 1.0)
+            return -2.0 * u;
+        const double h = 0.5 * m_sens * m_sens / s2;
+        const double logQ = std::log(m_q), logKeep = std::log1p(-m_q);
+        return math::logAdd(logQ - u - h, logKeep) - math::logAdd(logQ + u - h, logKeep);
+    }
     const double l0 = lossWithoutSampling(x);
     if (m_q == 1.0)
         return l0;
@@ -144,6 +173,23 @@ double AdditiveNoiseLoss::inverseLossWithoutSampling(double l) const
 
 double AdditiveNoiseLoss::inverseLoss(double l) const
 {
+    if (m_dir == PldDirection::Replace) {
+        // ℓ = log(a/t + b) − log(a·t + b), t = e^{xC/σ²}, a = q·e^{−C²/(2σ²)}, b = 1 − q; so
+        // e^ℓ·a·t² + b(e^ℓ − 1)·t − a = 0 and t is its positive root (stable form per sign).
+        const long double s2 = static_cast<long double>(m_param) * m_param;
+        const long double c = m_sens;
+        if (m_q == 1.0)
+            return static_cast<double>(-static_cast<long double>(l) * s2 / (2.0L * c));
+        const long double logA = std::log(static_cast<long double>(m_q)) - 0.5L * c * c / s2;
+        const long double b = 1.0L - static_cast<long double>(m_q);
+        const long double el = std::exp(static_cast<long double>(l));
+        const long double a = std::exp(logA);
+        const long double bigB = b * std::expm1(static_cast<long double>(l));
+        const long double root = std::sqrt(bigB * bigB + 4.0L * el * a * a);
+        const long double logT = bigB >= 0.0L ? std::log(2.0L) + logA - std::log(bigB + root)
+                                              : std::log(root - bigB) - std::log(2.0L * el) - logA;
+        return static_cast<double>(logT * s2 / c);
+    }
     if (m_q == 1.0)
         return inverseLossWithoutSampling(l);
     if (m_dir == PldDirection::Remove) {
@@ -160,7 +206,7 @@ double AdditiveNoiseLoss::inverseLoss(double l) const
 double AdditiveNoiseLoss::delta(double epsilon) const
 {
     if (m_q == 1.0 && m_kind == NoiseKind::Gaussian)
-        return privacy::gaussianDelta(m_sens / m_param, epsilon);
+        return privacy::gaussianDelta((m_dir == PldDirection::Replace ? 2.0 : 1.0) * m_sens / m_param, epsilon);
     if (m_q == 1.0 && m_kind == NoiseKind::Laplace) {
         const double e0 = m_sens / m_param;
         if (epsilon >= e0)
@@ -186,6 +232,15 @@ double AdditiveNoiseLoss::survival(double t) const
     if (x == kInf)
         return 1.0;
     return std::clamp(muUpperCdf(x), 0.0, 1.0);
+}
+
+double pldGridBins(const AdditiveNoiseLoss &lossModel, double d)
+{
+    const double lo = lossModel.epsilonLower() / d;
+    const double hi = lossModel.epsilonUpper() / d;
+    if (!std::isfinite(lo) || !std::isfinite(hi))
+        return kInf;
+    return std::ceil(hi) - std::floor(lo) + 2.0;
 }
 
 PldPmf connectTheDots(const AdditiveNoiseLoss &lossModel, double d)
@@ -270,16 +325,20 @@ PldPmf discretePmf(const std::vector<std::pair<double, double>> &lossMasses, dou
 
 PldPmf approxDpPmf(double epsilon, double delta, double d, bool pessimistic)
 {
-    const double keep = 1.0 - delta;
+    // 1 − δ rounded up (pessimistic: no mass lost) or down (optimistic).
+    const double keep = pessimistic ? math::addRoundUp(1.0, -delta) : math::subtractRoundDown(1.0, delta);
     if (epsilon == 0.0)
         return discretePmf({{0.0, keep}}, delta, d, pessimistic);
-    // (1−δ)/(1+e^{−ε}) and (1−δ)/(1+e^{ε}); in a pessimistic PMF the rounding of these masses is
-    // covered by the +∞ mass (1 − their sum is kept ≥ δ).
-    const double up = keep / (1.0 + std::exp(-epsilon));
-    const double down = keep / (1.0 + std::exp(epsilon));
-    double inf = delta;
-    if (pessimistic)
-        inf = std::max(delta, 1.0 - up - down);
+    // (1−δ)/(1+e^{−ε}) at +ε and (1−δ)/(1+e^{ε}) at −ε. The rounding of these masses goes to
+    // the +ε bin, not to +∞: pessimistic: the −ε mass rounded down and the +ε mass = keep − it
+    // rounded up (mass only moves upwards, which raises every δ(ε'); the excess is an ulp);
+    // optimistic: the other way round (mass only moves down or is lost). A rounding residue at
+    // +∞ would compose k-fold into k·1e-16 and swamp δ ≤ 1e-15.
+    // keep/(1 + e^ε) is within 3 ulps of its exact value (exp, add, divide): nudge by 4.
+    const double down = pessimistic ? math::nudgeDown(keep / (1.0 + std::exp(epsilon)), 4)
+                                    : math::nudgeUp(keep / (1.0 + std::exp(epsilon)), 4);
+    const double up = pessimistic ? math::addRoundUp(keep, -down) : math::subtractRoundDown(keep, down);
+    const double inf = delta;
     return discretePmf({{epsilon, up}, {-epsilon, down}}, inf, d, pessimistic);
 }
 

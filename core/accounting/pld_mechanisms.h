@@ -13,8 +13,12 @@ namespace pbx::accounting {
 
 /// Which ordered pair of neighbouring output distributions a PLD describes (dp_accounting
 /// AdjacencyType): Remove: P = M(x), Q = M(x minus a record); Add: the reverse order. For
-/// mechanisms without subsampling both give the same PLD.
-enum class PldDirection { Remove, Add };
+/// mechanisms without subsampling both give the same PLD. Replace (Gaussian only): Poisson
+/// sampling under replace-one, P = q·μ(x+C) + (1−q)·μ(x), Q = q·μ(x−C) + (1−q)·μ(x) with C the
+/// bound on each record's contribution ‖f(r)‖ (the pair of Zhu, Dong & Wang 2022, "Optimal
+/// accounting of DP via characteristic function", AISTATS, §5; dp_accounting REPLACE); it is
+/// symmetric (x ↦ −x swaps P and Q). With q = 1 it is the Gaussian at distance 2C.
+enum class PldDirection { Remove, Add, Replace };
 
 enum class NoiseKind { Gaussian, Laplace };
 
@@ -58,6 +62,12 @@ private:
     double m_epsLower = 0.0;
     double m_epsUpper = 0.0;
 };
+
+/// The number of grid bins connectTheDots / privacyBuckets would allocate for `loss` at interval
+/// d (≈ (ε_upper − ε_lower)/d + 2), computed in double before any allocation; +∞ when the loss
+/// range is not finite (e.g. σ so small that Δ²/σ² overflows). Callers compare it with
+/// kMaxPldBins (pld_pmf.h) and refuse instead of allocating.
+double pldGridBins(const AdditiveNoiseLoss &loss, double interval);
 
 /// Pessimistic PMF by connect-the-dots (Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022,
 /// arXiv 2207.04380, Alg. 1): on the grid i·d, i from ⌊ε_lower/d⌋ to ⌈ε_upper/d⌉, masses chosen so

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <numeric>
 
 namespace pbx::accounting {
 
@@ -45,33 +47,267 @@ void truncateTails(PldPmf &pmf, double tailMass)
     pmf.probs = std::move(kept);
 }
 
+namespace {
+
+constexpr double kUnitRoundoff = 0x1p-53;
+/// Tail mass truncated per step of the exact (sparse) composition: far below any δ a user asks
+/// for, yet it keeps the binomial-like windows a few hundred lattice points wide.
+constexpr double kSparseTailMass = 1e-40;
+/// Sparse route: at most this many non-zero bins in the single PMF and this many lattice points
+/// (before truncation) in the k-fold result; the direct products then cost ≲ 3·10⁸ operations.
+constexpr std::size_t kSparseMaxNonZero = 64;
+constexpr double kSparseMaxWidth = 16384.0;
+
+/// γ_n = n·u/(1 − n·u) (Higham 2002, §3.1): a sum of n non-negative products computed in double
+/// lies within a factor 1 ± γ_n of the exact sum.
+double gammaBound(double n)
+{
+    const double nu = n * kUnitRoundoff;
+    return nu / (1.0 - nu);
+}
+
+std::size_t nonZeroCount(const std::vector<double> &v)
+{
+    return static_cast<std::size_t>(std::count_if(v.begin(), v.end(), [](double x) { return x > 0.0; }));
+}
+
+double l2Norm(const std::vector<double> &v)
+{
+    long double s = 0.0L;
+    for (double x : v)
+        s += static_cast<long double>(x) * x;
+    return static_cast<double>(std::sqrt(s));
+}
+
+/// Direct linear convolution skipping zeros. *relError receives the γ bound of the longest sum.
+std::vector<double> directConvolve(const std::vector<double> &a, const std::vector<double> &b, double *relError)
+{
+    std::vector<double> out(a.size() + b.size() - 1, 0.0);
+    std::vector<std::size_t> nzB;
+    for (std::size_t j = 0; j < b.size(); ++j)
+        if (b[j] > 0.0)
+            nzB.push_back(j);
+    std::size_t nzA = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const double ai = a[i];
+        if (!(ai > 0.0))
+            continue;
+        ++nzA;
+        for (std::size_t j : nzB)
+            out[i + j] += ai * b[j];
+    }
+    *relError = gammaBound(static_cast<double>(std::max<std::size_t>(1, std::min(nzA, nzB.size()))) + 1.0);
+    return out;
+}
+
+/// Applies a relative error bound E outwards: pessimistic masses are divided by 1 − E (each is
+/// then ≥ the exact mass), optimistic ones by 1 + E (each ≤ the exact mass); rounded outwards.
+void widenByRelativeError(std::vector<double> &probs, double relError, bool pessimistic)
+{
+    if (relError <= 0.0)
+        return;
+    const double factor = pessimistic ? math::nudgeUp(1.0 / (1.0 - relError), 2) : math::nudgeDown(1.0 / (1.0 + relError), 2);
+    for (double &p : probs)
+        p = pessimistic ? math::nudgeUp(p * factor, 1) : math::nudgeDown(p * factor, 1);
+    if (!pessimistic)
+        for (double &p : probs)
+            p = std::max(p, 0.0);
+}
+
+/// Combines relative error bounds of factors and of the operation: (1+a)(1+b)(1+c) − 1, rounded up.
+double combineRelative(double a, double b, double c)
+{
+    return math::nudgeUp((1.0 + a) * (1.0 + b) * (1.0 + c) - 1.0, 4);
+}
+
+/// Greatest common divisor of the offsets of the non-zero bins from the first one (0 if there
+/// is at most one non-zero bin); *first receives the first non-zero index.
+std::int64_t latticeStride(const std::vector<double> &p, std::size_t *first)
+{
+    std::int64_t g = 0;
+    bool seen = false;
+    for (std::size_t j = 0; j < p.size(); ++j) {
+        if (!(p[j] > 0.0))
+            continue;
+        if (!seen) {
+            *first = j;
+            seen = true;
+            continue;
+        }
+        g = std::gcd(g, static_cast<std::int64_t>(j - *first));
+    }
+    return g;
+}
+
+/// Exact k-fold self-composition of a sparse PMF on its lattice (see selfComposePmf).
+PldPmf sparseSelfCompose(const PldPmf &pmf, std::int64_t k, std::size_t first, std::int64_t stride)
+{
+    // Compressed PMF c on the lattice: c[m] = p[first + m·stride].
+    const std::size_t last = [&] {
+        std::size_t l = first;
+        for (std::size_t j = first; j < pmf.probs.size(); ++j)
+            if (pmf.probs[j] > 0.0)
+                l = j;
+        return l;
+    }();
+    std::vector<double> base;
+    for (std::size_t j = first; j <= last; j += static_cast<std::size_t>(stride))
+        base.push_back(pmf.probs[j]);
+    // Binary powering. A "compressed PMF" (probs, offset in lattice units, ∞ mass, relative error).
+    struct Part
+    {
+        PldPmf pmf;
+        double relError = 0.0;
+    };
+    auto make = [&](std::vector<double> probs) {
+        Part part;
+        part.pmf.interval = pmf.interval;
+        part.pmf.pessimistic = pmf.pessimistic;
+        part.pmf.probs = std::move(probs);
+        return part;
+    };
+    auto multiply = [&](const Part &x, const Part &y) {
+        double op = 0.0;
+        Part out = make(directConvolve(x.pmf.probs, y.pmf.probs, &op));
+        out.pmf.lowerIndex = x.pmf.lowerIndex + y.pmf.lowerIndex;
+        out.relError = combineRelative(x.relError, y.relError, op);
+        // Mass at +∞ (truncated upper tails, pessimistic only) stays at +∞: union bound.
+        out.pmf.infinityMass = std::min(1.0, math::nudgeUp(x.pmf.infinityMass + y.pmf.infinityMass, 2));
+        const double before = out.pmf.infinityMass;
+        truncateTails(out.pmf, kSparseTailMass);
+        if (out.pmf.pessimistic) // the truncated mass was computed with relative error ≤ relError
+            out.pmf.infinityMass = std::min(1.0, math::nudgeUp(before + (out.pmf.infinityMass - before) * (1.0 + 2.0 * out.relError + 1e-12), 2));
+        return out;
+    };
+    Part power = make(std::move(base));
+    Part result = make({1.0});
+    bool haveResult = false;
+    for (std::int64_t e = k; e > 0; e >>= 1) {
+        if (e & 1) {
+            result = haveResult ? multiply(result, power) : power;
+            haveResult = true;
+        }
+        if (e > 1)
+            power = multiply(power, power);
+    }
+    PldPmf out;
+    out.interval = pmf.interval;
+    out.pessimistic = pmf.pessimistic;
+    std::vector<double> compressed = std::move(result.pmf.probs);
+    widenByRelativeError(compressed, result.relError, out.pessimistic);
+    // Expand back to the grid: loss index = k·(lowerIndex + first) + m·stride.
+    out.lowerIndex = k * (pmf.lowerIndex + static_cast<std::int64_t>(first)) + result.pmf.lowerIndex * stride;
+    if (!compressed.empty()) {
+        out.probs.assign((compressed.size() - 1) * static_cast<std::size_t>(stride) + 1, 0.0);
+        for (std::size_t m = 0; m < compressed.size(); ++m)
+            out.probs[m * static_cast<std::size_t>(stride)] = compressed[m];
+    }
+    const double inf = -std::expm1(static_cast<double>(k) * std::log1p(-pmf.infinityMass));
+    out.infinityMass = out.pessimistic ? std::min(1.0, math::nudgeUp(inf + result.pmf.infinityMass, 2)) : inf;
+    return out;
+}
+
+} // namespace
+
+std::string pldResourceMessage(double bytes, double interval)
+{
+    auto gb = [](double amount) {
+        char buf[32];
+        if (!std::isfinite(amount) || amount >= 1e15)
+            return std::string("more than a petabyte");
+        if (amount < 1e11)
+            std::snprintf(buf, sizeof buf, "%.2g GB", amount / 1e9);
+        else
+            std::snprintf(buf, sizeof buf, "%.0f GB", amount / 1e9);
+        return std::string(buf);
+    };
+    char step[32];
+    std::snprintf(step, sizeof step, "%g", interval);
+    return "PLD would need " + gb(bytes) + " at interval " + step + " (limit " +
+           gb(pldPeakBytes(kMaxPldBins)) + "); use a coarser --interval or the rdp strategy";
+}
+
 Result<PldPmf> composePmf(const PldPmf &a, const PldPmf &b, double tailMass)
 {
     if (a.interval != b.interval || a.pessimistic != b.pessimistic)
         return makeError(ErrorCode::InvalidArgument,
                          "PLDs can only be composed with the same interval and estimate type");
+    const double bins = static_cast<double>(a.probs.size()) + static_cast<double>(b.probs.size());
+    if (bins > kMaxPldBins)
+        return makeError(ErrorCode::ResourceLimit, pldResourceMessage(pldPeakBytes(bins), a.interval));
     PldPmf out;
     out.interval = a.interval;
     out.pessimistic = a.pessimistic;
     out.lowerIndex = a.lowerIndex + b.lowerIndex;
-    out.probs = math::convolve(a.probs, b.probs);
     out.infinityMass = std::min(1.0, a.infinityMass + b.infinityMass - a.infinityMass * b.infinityMass);
+    out.deltaSlack = a.deltaSlack + b.deltaSlack; // ‖Δa ⊛ b‖₁ ≤ ‖Δa‖₁‖b‖₁ ≤ ‖Δa‖₁
+    double fftChargeL1 = 0.0;
+    if (!a.probs.empty() && !b.probs.empty()) {
+        const double nzA = static_cast<double>(nonZeroCount(a.probs));
+        const double nzB = static_cast<double>(nonZeroCount(b.probs));
+        if (nzA * nzB <= 4e7) {
+            double rel = 0.0;
+            out.probs = directConvolve(a.probs, b.probs, &rel);
+            widenByRelativeError(out.probs, rel, out.pessimistic);
+        } else {
+            out.probs = math::convolveByFft(a.probs, b.probs);
+            // ‖out − exact‖₂ ≤ 3r(‖a‖₂ + ‖b‖₂) (docs/pld-numerics.md §2), and ‖·‖₁ ≤ √N‖·‖₂.
+            const auto n = static_cast<std::int64_t>(out.probs.size());
+            const double r = math::fftRelativeErrorBound(math::nextFastFftLength(n));
+            const double l2 = 3.0 * r * (l2Norm(a.probs) + l2Norm(b.probs)) + 8.0 * kUnitRoundoff;
+            fftChargeL1 = math::nudgeUp(std::sqrt(static_cast<double>(n)) * l2 * 1.01, 4);
+        }
+    }
     if (out.pessimistic)
-        out.infinityMass = std::min(1.0, math::nudgeUp(out.infinityMass, 2));
+        out.infinityMass = std::min(1.0, math::nudgeUp(out.infinityMass + fftChargeL1, 2));
+    else
+        out.deltaSlack += fftChargeL1;
     truncateTails(out, tailMass);
     return out;
 }
 
-PldPmf selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass)
+Result<PldPmf> selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass)
 {
     if (k <= 1 || pmf.probs.empty()) {
         PldPmf out = pmf;
-        if (k > 1)
+        if (k > 1) {
             out.infinityMass = -std::expm1(static_cast<double>(k) * std::log1p(-pmf.infinityMass));
+            out.deltaSlack = static_cast<double>(k) * pmf.deltaSlack;
+        }
         return out;
     }
     const auto n = static_cast<std::int64_t>(pmf.probs.size());
     const double kd = static_cast<double>(k);
+
+    // Sparse: few non-zero bins on a lattice; compose exactly on the compressed lattice.
+    std::size_t first = 0;
+    const std::int64_t stride = latticeStride(pmf.probs, &first);
+    if (pmf.deltaSlack == 0.0 && nonZeroCount(pmf.probs) <= kSparseMaxNonZero) {
+        if (stride == 0) { // a single loss value: its k-fold sum is k times it
+            PldPmf out = pmf;
+            out.lowerIndex = k * (pmf.lowerIndex + static_cast<std::int64_t>(first));
+            const double mass = pmf.probs[first];
+            out.probs = {pmf.pessimistic ? math::nudgeUp(std::pow(mass, kd), 4) : math::nudgeDown(std::pow(mass, kd), 4)};
+            out.probs[0] = std::max(out.probs[0], 0.0);
+            out.infinityMass = -std::expm1(kd * std::log1p(-pmf.infinityMass));
+            if (pmf.pessimistic)
+                out.infinityMass = std::min(1.0, math::nudgeUp(out.infinityMass, 4));
+            return out;
+        }
+        const double spanLattice = static_cast<double>(n - 1 - static_cast<std::int64_t>(first)) / static_cast<double>(stride);
+        // Width after truncation at 1e-40: about ±13.6 standard deviations of the sum, at most
+        // k·span + 1 (a sum of k variables each within a span s has standard deviation ≤ s√k/2).
+        const double width = std::min(kd * spanLattice + 1.0, 14.0 * std::sqrt(kd) * spanLattice + 1.0);
+        if (width <= kSparseMaxWidth) {
+            // The only large allocation is the expanded result (one vector of doubles).
+            const double expandedBytes = 8.0 * width * static_cast<double>(stride);
+            if (expandedBytes > pldPeakBytes(kMaxPldBins))
+                return makeError(ErrorCode::ResourceLimit, pldResourceMessage(expandedBytes, pmf.interval));
+            return sparseSelfCompose(pmf, k, first, stride);
+        }
+    }
+
+    // Dense: Chernoff window, one forward FFT, pointwise k-th power, one inverse FFT.
     // Chernoff bounds on the sum S of k i.i.d. indices j ∈ [0, n): P[S ≥ t] ≤ e^{k·M(λ) − λt} with
     // M(λ) = log Σ_j p_j e^{λj}, for λ = o/n, o = ±1…±20 (|λj| ≤ 20: no overflow). The powers
     // e^{λj} are formed by repeated multiplication (relative error ≲ n·2⁻⁵³); the small extra
@@ -101,11 +337,16 @@ PldPmf selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass)
     lower = std::max(lower, 0.0);
     if (lower > upper)
         lower = upper;
+    // Checked in double before any allocation (k·n can exceed the int64 range).
+    const double windowBins = std::max(upper - lower + 1.0, static_cast<double>(n));
+    if (!(windowBins <= kMaxPldBins))
+        return makeError(ErrorCode::ResourceLimit, pldResourceMessage(pldPeakBytes(windowBins), pmf.interval));
     const auto lo = static_cast<std::int64_t>(lower);
     const auto hi = static_cast<std::int64_t>(upper);
     const std::int64_t width = hi - lo + 1;
     const std::int64_t length = math::nextFastFftLength(std::max(width, n));
-    const std::vector<double> circ = math::selfConvolveCircular(pmf.probs, k, length);
+    double fftChargeL1 = 0.0;
+    const std::vector<double> circ = math::selfConvolveCircular(pmf.probs, k, length, &fftChargeL1);
 
     PldPmf out;
     out.interval = pmf.interval;
@@ -114,8 +355,15 @@ PldPmf selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass)
     out.probs.resize(static_cast<std::size_t>(width));
     for (std::int64_t j = 0; j < width; ++j)
         out.probs[static_cast<std::size_t>(j)] = circ[static_cast<std::size_t>((lo + j) % length)];
+    // FFT round-off: an ℓ1 bound from the spectrum (math::selfConvolveCircular), rounded up.
+    fftChargeL1 = math::nudgeUp(fftChargeL1, 4);
     const double inf = -std::expm1(kd * std::log1p(-pmf.infinityMass));
-    out.infinityMass = out.pessimistic ? std::min(1.0, math::nudgeUp(inf + tailMass, 2)) : inf;
+    if (out.pessimistic) {
+        out.infinityMass = std::min(1.0, math::nudgeUp(inf + tailMass + fftChargeL1, 2));
+    } else {
+        out.infinityMass = inf;
+        out.deltaSlack = kd * pmf.deltaSlack + fftChargeL1;
+    }
     return out;
 }
 
@@ -131,13 +379,17 @@ double pmfDeltaForEpsilon(const PldPmf &pmf, double epsilon)
             sum += static_cast<long double>(p) * static_cast<long double>(-std::expm1(epsilon - loss));
     }
     double delta = static_cast<double>(sum);
-    if (pmf.pessimistic)
+    if (pmf.pessimistic && delta > 0.0) // an exact 0 (no loss above ε) stays 0
         delta = math::nudgeUp(delta * (1.0 + 1e-12), 2);
+    else
+        delta = math::nudgeDown(delta * (1.0 - 1e-12) - pmf.deltaSlack, 2);
     return std::clamp(delta, 0.0, 1.0);
 }
 
 double pmfEpsilonForDelta(const PldPmf &pmf, double delta)
 {
+    if (!pmf.pessimistic && pmf.deltaSlack > 0.0)
+        delta = std::min(1.0, delta + pmf.deltaSlack); // the exact optimistic ε(δ) is at least this
     if (pmf.infinityMass > delta)
         return std::numeric_limits<double>::infinity();
     // Sweep losses downward. On the piece ε ∈ [ℓ_j, ℓ_above) between consecutive losses with mass,
@@ -173,7 +425,9 @@ double pmfEpsilonForDelta(const PldPmf &pmf, double delta)
         answer = 0.0;
     if (!(answer > 0.0))
         return 0.0;
-    return pmf.pessimistic ? math::nudgeUp(answer + 1e-12 * std::fabs(answer), 2) : answer;
+    // Upper bounds round up, lower bounds round down (the long double sums err by far less).
+    return pmf.pessimistic ? math::nudgeUp(answer + 1e-12 * std::fabs(answer), 2)
+                           : std::max(0.0, math::nudgeDown(answer - 1e-12 * std::fabs(answer), 2));
 }
 
 } // namespace pbx::accounting

@@ -65,8 +65,10 @@ Result<const std::vector<double> *> RdpAccountant::curveFor(const PrivacyEvent &
             for (std::size_t i = 0; i < m_orders.size(); ++i)
                 curve[i] = privacy::rdpSubsampledGaussian(e.sampling.rate, e.sigma / e.sensitivity, m_orders[i], m_method);
         } else {
-            return makeError(ErrorCode::Unsupported,
-                             "RDP of a Gaussian sampled without replacement is not implemented");
+            // Replace-one (checked above): Wang, Balle & Kasiviswanathan 2019, Thm 9 / Cor. 10.
+            for (std::size_t i = 0; i < m_orders.size(); ++i)
+                curve[i] = privacy::rdpSampledWithoutReplacementGaussian(e.sampling.rate, e.sigma / e.sensitivity,
+                                                                         m_orders[i]);
         }
         break;
     case MechanismKind::Laplace:
@@ -156,6 +158,15 @@ Result<StrategyAnswer> RdpAccountant::deltaForEpsilon(double epsilon) const
 {
     if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
         return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    if (extraDelta() == 0.0 && std::all_of(m_rdp.begin(), m_rdp.end(), [](double v) { return v == 0.0; })) {
+        // Nothing composed (or only post-processing): δ = 0 exactly, not the conversion's
+        // min_α (1/α)(1 − 1/α)^{α−1} floor at the largest order.
+        StrategyAnswer a;
+        a.method = kMethod;
+        a.epsilon = epsilon;
+        a.delta = 0.0;
+        return a;
+    }
     auto conv = privacy::deltaFromRdp(m_orders, m_rdp, epsilon);
     if (!conv)
         return conv.error();

@@ -20,7 +20,8 @@ namespace pbx::accounting {
 /// Laplace through the tight ε-DP curve after amplification; zCDP ρα; an (ε, δ) event adds its
 /// pure curve and keeps δ aside as δ_extra = 1 − Π(1 − δ_j) (dp_accounting's treatment).
 /// Conversion: improved bound of CKS20 Prop. 12 (rdp_conversion.h); the optimal order is reported.
-/// Not applicable (Unsupported): subsampled zCDP events; Gaussians sampled without replacement.
+/// Gaussians sampled without replacement (replace-one): Wang, Balle & Kasiviswanathan 2019 Thm 9.
+/// Not applicable (Unsupported): subsampled zCDP events.
 class RdpAccountant final : public CompositionStrategy
 {
 public:

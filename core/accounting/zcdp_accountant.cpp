@@ -57,6 +57,12 @@ Result<std::unique_ptr<ZcdpAccountant>> ZcdpAccountant::fromLedger(const Ledger 
             return makeError(rho.error().code, "events[" + std::to_string(i) + "] (" +
                                                    mechanismName(e.mechanism) + "): " + rho.error().message);
         acc->m_rho = math::addRoundUp(acc->m_rho, math::nudgeUp(static_cast<double>(e.count) * rho.value(), 1));
+        // e.g. σ = 1e-300: Δ²/(2σ²) overflows. Say so here, naming the event, instead of letting
+        // the conversion refuse ρ = ∞ later without saying where it came from.
+        if (!std::isfinite(acc->m_rho))
+            return makeError(ErrorCode::Unsupported,
+                             "events[" + std::to_string(i) + "] (" + mechanismName(e.mechanism) +
+                                 "): the composed ρ exceeds the largest double (no finite ε; σ too small?)");
     }
     return acc;
 }

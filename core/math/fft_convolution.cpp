@@ -4,7 +4,10 @@
 #include <unsupported/Eigen/FFT>
 
 #include <algorithm>
+#include <cmath>
 #include <complex>
+#include <cstdint>
+#include <utility>
 
 namespace pbx::math {
 
@@ -25,6 +28,12 @@ std::int64_t nextFastFftLength(std::int64_t n)
 }
 
 namespace {
+/// An upper bound on log(m + r) for m, r ≥ 0: log m + r/m when r ≪ m (log1p(x) ≤ x), else direct.
+double logMagPlus(double m, double r)
+{
+    return r < 1e-3 * m ? std::log(m) + r / m : std::log(m + r);
+}
+
 void clipNegative(std::vector<double> &v)
 {
     for (double &x : v)
@@ -49,6 +58,21 @@ std::vector<double> convolve(const std::vector<double> &a, const std::vector<dou
         }
         return out;
     }
+    return convolveByFft(a, b);
+}
+
+double fftRelativeErrorBound(std::int64_t n)
+{
+    const double u = 0x1p-53;
+    const double levels = std::max(1.0, std::ceil(std::log2(static_cast<double>(std::max<std::int64_t>(n, 2)))));
+    return 16.0 * u * levels;
+}
+
+std::vector<double> convolveByFft(const std::vector<double> &a, const std::vector<double> &b)
+{
+    if (a.empty() || b.empty())
+        return {};
+    const std::size_t n = a.size() + b.size() - 1;
     const auto len = static_cast<std::size_t>(nextFastFftLength(static_cast<std::int64_t>(n)));
     std::vector<double> pa(a), pb(b);
     pa.resize(len, 0.0);
@@ -68,13 +92,15 @@ std::vector<double> convolve(const std::vector<double> &a, const std::vector<dou
 }
 
 std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int64_t k,
-                                         std::int64_t length)
+                                         std::int64_t length, double *l1ErrorBound)
 {
     const auto len = static_cast<std::size_t>(std::max<std::int64_t>(length, 1));
     std::vector<double> padded(len, 0.0);
     // Fold p onto the circle (only relevant if |p| > length, which callers avoid).
     for (std::size_t i = 0; i < p.size(); ++i)
         padded[i % len] += p[i];
+    if (l1ErrorBound)
+        *l1ErrorBound = 0.0;
     if (k == 1)
         return padded;
     Eigen::FFT<double> fft;
@@ -82,17 +108,122 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
     std::vector<std::complex<double>> spectrum;
     fft.fwd(spectrum, padded);
     const double kd = static_cast<double>(k);
-    for (auto &z : spectrum) {
-        const double r = std::abs(z);
-        if (r == 0.0) {
-            z = 0.0;
+    const double r = fftRelativeErrorBound(static_cast<std::int64_t>(len));
+    const double u = 0x1p-53;
+    const std::size_t half = spectrum.size();
+    // Error accounting (docs/pld-numerics.md §2). The power multiplies each spectral value's
+    // error by k, so the few frequencies where k·r·(|ẑ|+r)^{k−1} is not negligible (those with
+    // |z| ≈ 1: the low frequencies of a concentrated PMF) are recomputed by a direct DFT in long
+    // double, within r_L = 512·u_L, u_L = 2⁻⁶⁴, and raised to the k-th power in long double.
+    std::vector<double> weightOf(half);
+    std::vector<std::uint32_t> refine;
+    if (l1ErrorBound) {
+        std::vector<std::pair<double, std::uint32_t>> candidates;
+        for (std::size_t j = 0; j < half; ++j) {
+            const double mag = std::abs(spectrum[j]);
+            const double c = kd * r * std::exp((kd - 1.0) * logMagPlus(mag, r));
+            if (c > 1e-14)
+                candidates.emplace_back(c, static_cast<std::uint32_t>(j));
+        }
+        // Budget: about 4·10⁶ long double multiply-adds in all.
+        const std::size_t budget = std::max<std::size_t>(1, static_cast<std::size_t>(4e6) / std::max<std::size_t>(p.size(), 1));
+        if (candidates.size() > budget) {
+            std::nth_element(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(budget), candidates.end(),
+                             [](const auto &a, const auto &b) { return a.first > b.first; });
+            candidates.resize(budget);
+        }
+        for (const auto &c : candidates)
+            refine.push_back(c.second);
+    }
+    std::vector<char> refined(half, 0);
+    const long double kl = static_cast<long double>(k);
+    const long double uL = 0x1p-64L;
+    const long double rL = 512.0L * uL;
+    const long double twoPi = 6.283185307179586476925286766559005768L;
+    long double errSq = 0.0L, powSq = 0.0L;
+    std::vector<std::complex<long double>> blockSums;
+    for (std::uint32_t j : refine) {
+        // z_j = Σ_m p_m e^{−2πi·jm/N}: twiddles by rotation within blocks of 64 from an exact
+        // anchor angle (jm mod N), block sums added pairwise.
+        const std::size_t n = p.size() < len ? p.size() : len;
+        const long double step = -twoPi * static_cast<long double>(j) / static_cast<long double>(len);
+        const std::complex<long double> rot(std::cos(step), std::sin(step));
+        blockSums.clear();
+        for (std::size_t m0 = 0; m0 < n; m0 += 64) {
+            const auto phase = static_cast<long double>((static_cast<std::uint64_t>(j) * m0) % len);
+            const long double angle = -twoPi * phase / static_cast<long double>(len);
+            std::complex<long double> w(std::cos(angle), std::sin(angle));
+            std::complex<long double> acc = 0.0L;
+            const std::size_t m1 = std::min(n, m0 + 64);
+            for (std::size_t m = m0; m < m1; ++m) {
+                acc += static_cast<long double>(padded[m]) * w;
+                w *= rot;
+            }
+            blockSums.push_back(acc);
+        }
+        while (blockSums.size() > 1) {
+            std::size_t out = 0;
+            for (std::size_t i = 0; i + 1 < blockSums.size(); i += 2)
+                blockSums[out++] = blockSums[i] + blockSums[i + 1];
+            if (blockSums.size() % 2)
+                blockSums[out++] = blockSums.back();
+            blockSums.resize(out);
+        }
+        const std::complex<long double> z = blockSums.empty() ? 0.0L : blockSums[0];
+        const long double mag = std::abs(z);
+        const long double weight = (j == 0 || 2 * static_cast<std::size_t>(j) == len) ? 1.0L : 2.0L;
+        refined[j] = 1;
+        if (mag == 0.0L) {
+            spectrum[j] = 0.0;
+            const long double e = kl * rL * std::pow(rL, kl - 1.0L);
+            errSq += weight * e * e;
             continue;
         }
-        // z^k = r^k·e^{ikθ}; computed from polar form to keep the phase accurate.
-        const double logMag = kd * std::log(r);
-        const double phase = kd * std::arg(z);
-        z = std::polar(std::exp(logMag), phase);
+        const long double logMag = std::log(mag);
+        const long double zk = std::exp(kl * logMag);
+        spectrum[j] = std::polar(static_cast<double>(zk), static_cast<double>(std::fmod(kl * std::arg(z), twoPi)));
+        // Forward error amplified, the long double power (kθ included), and the phase reduced
+        // mod 2π, rounded to double and passed through the double polar form (≤ 16u).
+        const long double e = kl * rL * std::exp((kl - 1.0L) * (rL < 1e-3L * mag ? logMag + std::log1p(rL / mag) : std::log(mag + rL))) +
+                              (8.0L * kl * uL + 16.0L * u) * zk;
+        errSq += weight * e * e;
+        powSq += weight * zk * zk;
     }
+    for (std::size_t j = 0; j < half; ++j) {
+        if (refined[j])
+            continue;
+        auto &z = spectrum[j];
+        const double mag = std::abs(z);
+        const double weight = (j == 0 || 2 * j == len) ? 1.0 : 2.0;
+        if (mag == 0.0) {
+            if (l1ErrorBound) {
+                const long double e = static_cast<long double>(kd * r) * std::pow(static_cast<long double>(r), kd - 1.0);
+                errSq += weight * e * e;
+            }
+            continue;
+        }
+        // z^k = |z|^k·e^{ikθ}; computed from polar form to keep the phase accurate.
+        const double logMag = std::log(mag);
+        const double kLog = kd * logMag;
+        const double logGrown = logMagPlus(mag, r);
+        if (kLog < -746.0 && (!l1ErrorBound || (kd - 1.0) * logGrown < -746.0)) {
+            z = 0.0; // |z|^k and its error bound both underflow to 0
+            continue;
+        }
+        const double zk = std::exp(kLog);
+        const double phase = kd * std::arg(z);
+        if (l1ErrorBound) {
+            // Forward error amplified, (|ẑ|+r)^{k−1} ≤ exp((k−1)(log|ẑ| + r/|ẑ|)), + the double
+            // power (k·θ rounded: ≤ k·u·π absolute).
+            const long double e = static_cast<long double>(kd * r) * std::exp((kd - 1.0) * logGrown) +
+                                  static_cast<long double>((8.0 * kd + 16.0) * u) * zk;
+            errSq += weight * e * e;
+            powSq += weight * static_cast<long double>(zk) * zk;
+        }
+        z = std::polar(zk, phase);
+    }
+    if (l1ErrorBound)
+        *l1ErrorBound = static_cast<double>((std::sqrt(errSq) + static_cast<long double>(r) * std::sqrt(powSq)) * 1.01L);
     std::vector<double> out;
     fft.inv(out, spectrum, len);
     clipNegative(out);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "core/privacy/rdp_curves.h"
 
+#include "core/math/directed_rounding.h"
 #include "core/math/log_space.h"
 #include "core/math/normal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -235,6 +237,55 @@ double rdpSubsampledGaussian(double q, double noiseMultiplier, double alpha,
             value = std::max(0.0, value);
     }
     return value;
+}
+
+namespace {
+// log A_α of WBK19 Thm 9 for the Gaussian (see the header), integer α ≥ 1.
+double worGaussianLogMoment(double gamma, double z, long alpha)
+{
+    if (alpha <= 1)
+        return 0.0;
+    const double twoZ2 = 2.0 * z * z;
+    const double eps2 = 2.0 / twoZ2;
+    const double a = static_cast<double>(alpha);
+    const double logGamma = std::log(gamma);
+    // log(e^{ε(2)} − 1) = ε(2) + log(1 − e^{−ε(2)}).
+    const double logEm1 = eps2 + std::log1p(-std::exp(-eps2));
+    double logA = 0.0; // the leading 1
+    logA = math::logAdd(logA, 2.0 * logGamma + math::logAbsBinomial(a, 2, nullptr) +
+                                  std::min(std::log(4.0) + logEm1, std::log(2.0) + eps2));
+    for (long j = 3; j <= alpha; ++j) {
+        const double jd = static_cast<double>(j);
+        const double term = std::log(2.0) + jd * (jd - 1.0) / twoZ2 + jd * logGamma +
+                            math::logAbsBinomial(a, static_cast<int>(j), nullptr);
+        logA = math::logAdd(logA, term);
+    }
+    return logA;
+}
+} // namespace
+
+double rdpSampledWithoutReplacementGaussian(double gamma, double z, double alpha)
+{
+    if (gamma <= 0.0)
+        return 0.0;
+    if (gamma >= 1.0)
+        return math::nudgeUp(alpha / (2.0 * z * z), 2);
+    if (std::isinf(alpha))
+        return std::numeric_limits<double>::infinity();
+    const double lo = std::floor(alpha);
+    const double hi = std::ceil(alpha);
+    double cgf;
+    if (lo == hi) {
+        cgf = worGaussianLogMoment(gamma, z, static_cast<long>(lo));
+    } else {
+        const double t = alpha - lo;
+        cgf = (1.0 - t) * worGaussianLogMoment(gamma, z, static_cast<long>(lo)) +
+              t * worGaussianLogMoment(gamma, z, static_cast<long>(hi));
+    }
+    if (!std::isfinite(cgf))
+        return std::numeric_limits<double>::infinity();
+    const double eps = cgf / (alpha - 1.0);
+    return math::nudgeUp(eps * (1.0 + 1e-12 + 1e-15 * alpha), 2);
 }
 
 } // namespace pbx::privacy

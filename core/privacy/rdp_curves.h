@@ -47,4 +47,17 @@ enum class FractionalOrderMethod {
 double rdpSubsampledGaussian(double q, double noiseMultiplier, double alpha,
                              FractionalOrderMethod method = FractionalOrderMethod::SignedSeries);
 
+/// RDP of the Gaussian mechanism (noise multiplier z = σ/Δ, Δ the replace-one ℓ2 sensitivity)
+/// on a subset of fixed size γn drawn uniformly without replacement, replace-one neighbours
+/// (n public). Integer α ≥ 2: the general bound of Wang, Balle & Kasiviswanathan 2019
+/// ("Subsampled Rényi DP and analytical moments accountant", AISTATS; arXiv 1808.00087,
+/// Thm 9) with the base curve ε(j) = j/(2z²) and ε(∞) = ∞:
+///   A = 1 + γ²C(α,2)·min{4(e^{ε(2)} − 1), 2e^{ε(2)}} + Σ_{j=3}^{α} 2γ^j C(α,j) e^{(j−1)ε(j)},
+///   ε̂(α) = log(A)/(α − 1);
+/// fractional α: the cumulant log A interpolated linearly between ⌊α⌋ and ⌈α⌉ (ibid. Cor. 10;
+/// the CGF is convex in α), with log A = 0 at α = 1. γ = 0 ⇒ 0; γ = 1 ⇒ α/(2z²). Rounded up
+/// (relative 1e-12 + α·1e-15 covers the log-space sum). Result may be +∞ (z tiny).
+/// Valid: 0 ≤ γ ≤ 1, z > 0, α > 1 finite.
+double rdpSampledWithoutReplacementGaussian(double gamma, double noiseMultiplier, double alpha);
+
 } // namespace pbx::privacy

@@ -17,6 +17,7 @@ enum class ErrorCode {
     Io,              ///< reading or writing failed
     Unsupported,     ///< the operation does not apply (e.g. pure-DP composition of a Gaussian)
     Cancelled,       ///< a progress callback asked to stop
+    ResourceLimit,   ///< the computation would exceed a memory or time limit (message: how much)
 };
 
 struct Error

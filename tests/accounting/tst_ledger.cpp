@@ -34,6 +34,9 @@ private slots:
     void cliHelpAndUsage();
     void cliRuns();
     void cliBadLedger();
+    void cliExtremeLedgers_data();
+    void cliExtremeLedgers();
+    void emptyLedgerIsZero();
 };
 
 void TestLedger::parseIssueExample()
@@ -152,6 +155,65 @@ void TestLedger::cliBadLedger()
     QCOMPARE(runAccountCommand({"--ledger", path}, out, err), 1);
     QVERIFY2(err.str().find("events[1].delta") != std::string::npos, err.str().c_str());
     QCOMPARE(runAccountCommand({"--ledger", "/nonexistent/ledger.json"}, out, err), 1);
+}
+
+void TestLedger::cliExtremeLedgers_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("strategies");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("expected"); // in stderr (exit 1) or in the JSON (exit 0)
+    // Issue 11 §4, the ledgers of fuzz/regressions/ledger/extreme_*.json at the default interval:
+    // each used to abort (std::bad_alloc), loop forever, take 15 s / 3.7 GB or print a message
+    // that does not name the event.
+    const auto row = [](const char *name, const char *file, const char *strategies, int code, const char *expected) {
+        QTest::newRow(name) << QString::fromLatin1(file) << QString::fromLatin1(strategies) << code
+                            << QString::fromUtf8(expected);
+    };
+    row("count 1e12 pld", "extreme_count_1e12.json", "pld", 1,
+        "account: pld: events[0] (gaussian): PLD would need 19428 GB at interval 0.0001 (limit 0.27 GB); use a coarser --interval or the rdp strategy\n");
+    row("count 1e12 all", "extreme_count_1e12.json", "basic,advanced,optimal,zcdp,rdp,pld", 0, "\"resourceLimit\": true");
+    row("sigma 1e-4 pld", "extreme_sigma_1e-4.json", "pld", 1, "account: pld: events[0] (gaussian): PLD would need");
+    row("sigma 1e-10 pld", "extreme_sigma_1e-10.json", "pld", 1, "account: pld: events[1] (gaussian): PLD would need more than a petabyte");
+    row("sigma 0.01 pld", "extreme_sigma_0.01.json", "pld", 1, "account: pld: events[0] (gaussian): PLD would need");
+    row("laplace 1e15 pld", "extreme_laplace_count_1e15.json", "pld,optimal", 1, "account: pld: events[0] (laplace): PLD would need");
+    row("sigma 1e-300 zcdp", "extreme_sigma_1e-300.json", "zcdp,rdp,pld", 0,
+        "events[0] (gaussian): the composed ρ exceeds the largest double");
+}
+
+void TestLedger::cliExtremeLedgers()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, strategies);
+    QFETCH(int, exitCode);
+    QFETCH(QString, expected);
+    const std::string path = std::string(PBX_SOURCE_DIR) + "/fuzz/regressions/ledger/" + file.toStdString();
+    std::ostringstream out, err;
+    QCOMPARE(runAccountCommand({"--ledger", path, "--strategies", strategies.toStdString()}, out, err), exitCode);
+    const std::string haystack = exitCode == 0 ? out.str() : err.str();
+    QVERIFY2(haystack.find(expected.toStdString()) != std::string::npos, haystack.c_str());
+    if (exitCode == 1) // one line per refusing strategy
+        QCOMPARE(std::count(haystack.begin(), haystack.end(), '\n'),
+                 std::count(strategies.begin(), strategies.end(), QLatin1Char(',')) + 1);
+}
+
+// An empty ledger costs nothing under every strategy (advanced used to report ε = 1e-323).
+void TestLedger::emptyLedgerIsZero()
+{
+    for (Neighbouring relation : {Neighbouring::AddRemove, Neighbouring::Replace}) {
+        Ledger empty;
+        empty.neighbours = relation;
+        auto report = evaluateLedger(empty, AccountingQuery{true, 1e-5}, allStrategyNames());
+        QVERIFY(report.ok());
+        for (const std::string &name : allStrategyNames()) {
+            QVERIFY2((*report)[name]["applicable"].get<bool>(), name.c_str());
+            QVERIFY2((*report)[name]["epsilon"].get<double>() == 0.0, name.c_str());
+        }
+        auto deltas = evaluateLedger(empty, AccountingQuery{false, 0.0}, allStrategyNames());
+        QVERIFY(deltas.ok());
+        for (const std::string &name : allStrategyNames())
+            QVERIFY2((*deltas)[name]["delta"].get<double>() == 0.0, name.c_str());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestLedger)

@@ -2,6 +2,7 @@
 // Privacy-loss distributions: oracle pld.json (Laplace, Gaussian, randomized response, Poisson-
 // subsampled Gaussian; interval 1e-4), spec TV-1…TV-5 (exact δ curves) and TV-16 (PMF mechanics).
 #include "core/accounting/pld_accountant.h"
+#include "core/accounting/optimal_composition.h"
 #include "core/accounting/pld_mechanisms.h"
 #include "core/privacy/analytic_gaussian.h"
 #include "tests/accounting/oracle.h"
@@ -26,6 +27,15 @@ private slots:
     void connectTheDotsExactAtGrid();
     void gaussianCompositionVsExact();
     void cancel();
+    void sparseClosedForm_data();
+    void sparseClosedForm();
+    void sparseDeltaClosedForm();
+    void resourceLimits_data();
+    void resourceLimits();
+    void tinySigmaGaussianFallback();
+    void poissonReplaceDelta_data();
+    void poissonReplaceDelta();
+    void poissonReplaceLedger();
 };
 
 namespace {
@@ -47,8 +57,8 @@ PldResult evaluateRecord(const nlohmann::json &r)
     if (mech == "randomized_response") {
         const double p = c["noise_parameter_p"].get<double>();
         const int m = c["num_buckets"].get<int>();
-        const PldPmf pess = selfComposePmf(randomizedResponsePmf(p, m, d, true), k);
-        const PldPmf opt = selfComposePmf(randomizedResponsePmf(p, m, d, false), k);
+        const PldPmf pess = selfComposePmf(randomizedResponsePmf(p, m, d, true), k).value();
+        const PldPmf opt = selfComposePmf(randomizedResponsePmf(p, m, d, false), k).value();
         return epsQuery ? PldResult{pmfEpsilonForDelta(pess, q), pmfEpsilonForDelta(opt, q)}
                         : PldResult{pmfDeltaForEpsilon(pess, q), pmfDeltaForEpsilon(opt, q)};
     }
@@ -103,7 +113,11 @@ void TestPld::oracle()
             continue;
         const double expected = test::oracleNumber(r["value"]);
         const PldResult got = evaluateRecord(r);
-        PBX_FUZZY_COMPARE(got.pessimistic, expected, 1e-6);
+        // Since issue 11 the FFT round-off bound is charged to δ (docs/pld-numerics.md §2), which
+        // dp_accounting does not do: ours may lie above its value by that charge (≤ 3e-6 relative
+        // on these records; docs/pld-numerics.md), never below it by more than 1e-6.
+        QVERIFY2(got.pessimistic >= expected * (1 - 1e-6) && got.pessimistic <= expected * (1 + 3e-6),
+                 qPrintable(test::describe(got.pessimistic, expected, 1e-6)));
         QVERIFY(got.optimistic <= got.pessimistic);
         if (const auto *opt = test::crossCheck(r, "dp_accounting_optimistic_pld_lower_estimate")) {
             const double lower = test::oracleNumber((*opt)["value"]);
@@ -231,8 +245,8 @@ void TestPld::subsampledDelta()
 void TestPld::pmfCompose()
 {
     // Spec TV-16: {−1: 0.2, 0: 0.7, ∞: 0.1} ⊗ {−2: 0.3, −1: 0.5, ∞: 0.2}, d = 0.1.
-    const PldPmf a{0.1, -1, {0.2, 0.7}, 0.1, true};
-    const PldPmf b{0.1, -2, {0.3, 0.5}, 0.2, true};
+    const PldPmf a{0.1, -1, {0.2, 0.7}, 0.1, true, 0.0};
+    const PldPmf b{0.1, -2, {0.3, 0.5}, 0.2, true, 0.0};
     auto c = composePmf(a, b, 0.0);
     QVERIFY(c.ok());
     QCOMPARE(c->lowerIndex, std::int64_t(-3));
@@ -246,13 +260,13 @@ void TestPld::pmfCompose()
 void TestPld::pmfTruncate()
 {
     // Spec TV-16: pessimistic truncation τ = 0.15 → from −2, [0.37, 0.35]; τ = 0.72 → [0.37], p_∞ += 0.35.
-    PldPmf p{0.1, -3, {0.06, 0.31, 0.35}, 0.28, true};
+    PldPmf p{0.1, -3, {0.06, 0.31, 0.35}, 0.28, true, 0.0};
     truncateTails(p, 0.15);
     QCOMPARE(p.lowerIndex, std::int64_t(-2));
     QCOMPARE(p.probs.size(), std::size_t(2));
     PBX_FUZZY_COMPARE(p.probs[0], 0.37, 1e-12);
     PBX_FUZZY_COMPARE(p.probs[1], 0.35, 1e-12);
-    PldPmf r{0.1, -3, {0.06, 0.31, 0.35}, 0.28, true};
+    PldPmf r{0.1, -3, {0.06, 0.31, 0.35}, 0.28, true, 0.0};
     truncateTails(r, 0.72);
     QCOMPARE(r.probs.size(), std::size_t(1));
     PBX_FUZZY_COMPARE(r.probs[0], 0.37, 1e-12);
@@ -311,6 +325,232 @@ void TestPld::cancel()
     auto acc = PldAccountant::fromLedger(ledger, options);
     QVERIFY(!acc.ok());
     QCOMPARE(acc.error().code, ErrorCode::Cancelled);
+}
+
+namespace {
+Ledger homogeneous(MechanismKind kind, double epsilon, std::int64_t count)
+{
+    PrivacyEvent e;
+    e.mechanism = kind;
+    e.epsilon = epsilon;
+    e.count = count;
+    Ledger ledger;
+    ledger.events = {e};
+    return ledger;
+}
+} // namespace
+
+void TestPld::sparseClosedForm_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<double>("eps0");
+    QTest::addColumn<qint64>("k");
+    QTest::addColumn<double>("interval");
+    QTest::addColumn<double>("delta");
+    // Issue 11 §1: k-fold randomized response and pure ε-DP, δ from 1e-3 to 1e-15, intervals
+    // 1e-3 to 1e-5. Before the exact sparse composition, RR ε=0.05 ×2000 at δ=1e-12 gave an
+    // "optimistic" 17.94 and an upper 18.02 (exact 17.72), and 23.9 at interval 1e-5.
+    const struct
+    {
+        const char *name;
+        MechanismKind kind;
+        double eps0;
+        qint64 k;
+    } ledgers[] = {{"rr0.05x2000", MechanismKind::RandomizedResponse, 0.05, 2000},
+                   {"pure0.1x500", MechanismKind::PureDp, 0.1, 500},
+                   {"rr1x50", MechanismKind::RandomizedResponse, 1.0, 50},
+                   {"pure0.01x10000", MechanismKind::PureDp, 0.01, 10000}};
+    for (const auto &l : ledgers)
+        for (double interval : {1e-3, 1e-4, 1e-5})
+            for (double delta : {1e-3, 1e-6, 1e-10, 1e-12, 1e-15})
+                QTest::addRow("%s d=%g delta=%g", l.name, interval, delta)
+                    << int(l.kind) << l.eps0 << l.k << interval << delta;
+}
+
+// Closed form: Kairouz–Oh–Viswanath 2015 Thm 3.3 (kovOptimalEpsilon; matches 50-digit values to
+// 5e-13). The PLD's upper bound must be ≥ it and its lower bound ≤ it, both within 1 %.
+void TestPld::sparseClosedForm()
+{
+    QFETCH(int, kind);
+    QFETCH(double, eps0);
+    QFETCH(qint64, k);
+    QFETCH(double, interval);
+    QFETCH(double, delta);
+    const double exact = kovOptimalEpsilon(eps0, 0.0, k, delta).value();
+    PldOptions options;
+    options.interval = interval;
+    auto acc = PldAccountant::fromLedger(homogeneous(MechanismKind(kind), eps0, k), options);
+    QVERIFY2(acc.ok(), acc.ok() ? "" : acc.error().message.c_str());
+    const auto a = acc.value()->epsilonForDelta(delta).value();
+    const double upper = a.epsilon, lower = a.optimisticEpsilon.value();
+    const QByteArray what = QByteArray::number(lower, 'g', 10) + " ≤ " + QByteArray::number(exact, 'g', 10) +
+                            " ≤ " + QByteArray::number(upper, 'g', 10);
+    QVERIFY2(upper >= exact * (1.0 - 1e-11), what.constData());
+    QVERIFY2(lower <= exact * (1.0 + 1e-11), what.constData());
+    QVERIFY2(upper <= exact * 1.01 + 1e-9, what.constData());
+    QVERIFY2(lower >= exact * 0.99 - 1e-9, what.constData());
+}
+
+// The same ledgers on the δ(ε) side, at ε where the exact δ is around 1e-12.
+void TestPld::sparseDeltaClosedForm()
+{
+    for (double interval : {1e-3, 1e-5}) {
+        PldOptions options;
+        options.interval = interval;
+        auto acc = PldAccountant::fromLedger(homogeneous(MechanismKind::RandomizedResponse, 0.05, 2000), options);
+        QVERIFY(acc.ok());
+        for (double eps : {2.0, 10.0, 17.7}) {
+            const double exact = kovOptimalDelta(0.05, 0.0, 2000, eps);
+            const auto a = acc.value()->deltaForEpsilon(eps).value();
+            QVERIFY2(a.delta >= exact * (1 - 1e-10), qPrintable(test::describe(a.delta, exact, 0.01)));
+            QVERIFY2(a.optimisticDelta.value() <= exact * (1 + 1e-10), qPrintable(test::describe(*a.optimisticDelta, exact, 0.01)));
+            QVERIFY2(a.delta <= exact * 1.01, qPrintable(test::describe(a.delta, exact, 0.01)));
+            QVERIFY2(*a.optimisticDelta >= exact * 0.99, qPrintable(test::describe(*a.optimisticDelta, exact, 0.01)));
+        }
+    }
+}
+
+void TestPld::resourceLimits_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<double>("param");
+    QTest::addColumn<qint64>("count");
+    QTest::addColumn<double>("rate");
+    QTest::addColumn<QString>("expected");
+    const int gau = int(MechanismKind::Gaussian), lap = int(MechanismKind::Laplace), pure = int(MechanismKind::PureDp);
+    // Issue 11 §4: these aborted with std::bad_alloc, looped forever or took 15 s / 3.7 GB.
+    QTest::newRow("count 1e12") << gau << 1.0 << qint64(1'000'000'000'000) << 0.01 << QStringLiteral("events[0] (gaussian): PLD would need");
+    QTest::newRow("sigma 1e-4 sampled") << gau << 1e-4 << qint64(1) << 0.01 << QStringLiteral("events[0] (gaussian): PLD would need");
+    QTest::newRow("sigma 1e-10 sampled") << gau << 1e-10 << qint64(1) << 0.01 << QStringLiteral("events[0] (gaussian): PLD would need");
+    QTest::newRow("sigma 1e-300 sampled") << gau << 1e-300 << qint64(3) << 0.01 << QStringLiteral("events[0] (gaussian): PLD would need");
+    QTest::newRow("sigma 0.01 sampled") << gau << 0.01 << qint64(1) << 0.5 << QStringLiteral("events[0] (gaussian): PLD would need");
+    QTest::newRow("laplace count 1e15") << lap << 1.0 << qint64(1'000'000'000'000'000) << 1.0 << QStringLiteral("events[0] (laplace): PLD would need");
+    QTest::newRow("pure count 1e12") << pure << 0.1 << qint64(1'000'000'000'000) << 1.0 << QStringLiteral("events[0] (pure): PLD would need");
+}
+
+void TestPld::resourceLimits()
+{
+    QFETCH(int, kind);
+    QFETCH(double, param);
+    QFETCH(qint64, count);
+    QFETCH(double, rate);
+    QFETCH(QString, expected);
+    PrivacyEvent e;
+    e.mechanism = MechanismKind(kind);
+    e.sigma = param;
+    e.scale = param;
+    e.epsilon = param;
+    e.count = count;
+    if (rate < 1.0)
+        e.sampling = {SamplingKind::Poisson, rate};
+    Ledger ledger;
+    ledger.events = {e};
+    auto acc = PldAccountant::fromLedger(ledger);
+    QVERIFY(!acc.ok());
+    QCOMPARE(acc.error().code, ErrorCode::ResourceLimit);
+    const QString message = QString::fromStdString(acc.error().message);
+    QVERIFY2(message.startsWith(expected), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("limit")) && message.contains(QStringLiteral("interval 0.0001")) &&
+                 !message.contains(QLatin1Char('\n')),
+             qPrintable(message));
+}
+
+// Unsampled Gaussians whose grid is too large fall back to the closed form (Balle–Wang 2018).
+void TestPld::tinySigmaGaussianFallback()
+{
+    PrivacyEvent e;
+    e.mechanism = MechanismKind::Gaussian;
+    e.sigma = 0.01;
+    Ledger ledger;
+    ledger.events = {e};
+    auto acc = PldAccountant::fromLedger(ledger);
+    QVERIFY(acc.ok());
+    const auto a = acc.value()->epsilonForDelta(1e-5).value();
+    const double exact = privacy::gaussianEpsilon(100.0, 1e-5).value();
+    QVERIFY(a.epsilon >= exact);
+    PBX_FUZZY_COMPARE(a.epsilon, exact, 1e-12);
+    QVERIFY(*a.optimisticEpsilon <= exact);
+    e.sigma = 1e-300; // μ overflows: no finite ε
+    ledger.events = {e};
+    auto inf = PldAccountant::fromLedger(ledger);
+    QVERIFY(inf.ok());
+    QVERIFY(std::isinf(inf.value()->epsilonForDelta(1e-5)->epsilon));
+    QCOMPARE(inf.value()->deltaForEpsilon(3.0)->delta, 1.0);
+    // With another event the merged Gaussian cannot be answered alone: a refusal naming it.
+    PrivacyEvent lap;
+    lap.mechanism = MechanismKind::Laplace;
+    lap.scale = 1.0;
+    e.sigma = 1e-4;
+    ledger.events = {lap, e};
+    auto refused = PldAccountant::fromLedger(ledger);
+    QVERIFY(!refused.ok());
+    QCOMPARE(refused.error().code, ErrorCode::ResourceLimit);
+    QVERIFY2(refused.error().message.rfind("events[1] (gaussian): PLD would need", 0) == 0, refused.error().message.c_str());
+}
+
+void TestPld::poissonReplaceDelta_data()
+{
+    QTest::addColumn<double>("q");
+    QTest::addColumn<double>("sigma");
+    QTest::addColumn<double>("c");
+    QTest::addColumn<double>("epsilon");
+    QTest::addColumn<double>("expected");
+    // δ(ε) = ∫ (P − e^ε Q)₊ for P = q·N(−C, σ²) + (1−q)·N(0, σ²), Q = q·N(C, σ²) + (1−q)·N(0, σ²),
+    // by mpmath quadrature at 40 digits up to the crossing point found by bisection.
+    const struct
+    {
+        double q, sigma, c, eps, delta;
+    } rows[] = {{0.01, 1.0, 0.5, 0.0, 0.0038292492254802622},   {0.01, 1.0, 0.5, 0.005, 0.0018799323698647059},
+                {0.01, 1.0, 0.5, 0.1, 4.0216914649968611e-9},   {0.01, 1.0, 0.5, 0.5, 1.910503036662164e-19},
+                {0.2, 1.0, 0.5, 0.0, 0.076584984509605246},     {0.2, 1.0, 0.5, 0.1, 0.039054145929022735},
+                {0.2, 1.0, 0.5, 0.5, 0.00088711310066803658},   {0.05, 0.8, 1.0, 0.005, 0.037110159953977862},
+                {0.05, 0.8, 1.0, 0.1, 0.014111554849483097},    {0.05, 0.8, 1.0, 0.5, 0.0015544721764885443}};
+    for (const auto &r : rows)
+        QTest::addRow("q=%g s=%g C=%g eps=%g", r.q, r.sigma, r.c, r.eps) << r.q << r.sigma << r.c << r.eps << r.delta;
+}
+
+void TestPld::poissonReplaceDelta()
+{
+    QFETCH(double, q);
+    QFETCH(double, sigma);
+    QFETCH(double, c);
+    QFETCH(double, epsilon);
+    QFETCH(double, expected);
+    const AdditiveNoiseLoss loss(NoiseKind::Gaussian, sigma, c, q, PldDirection::Replace);
+    const double got = loss.delta(epsilon);
+    QVERIFY2(std::fabs(got - expected) <= 1e-9 * expected + 1e-22, qPrintable(test::describe(got, expected, 1e-9)));
+}
+
+// Issue 11 §3: Poisson sampling under replace-one has a PLD answer (was "not applicable"), read
+// with Δ = 2C; its bracket holds the exact single-step δ and composes sensibly.
+void TestPld::poissonReplaceLedger()
+{
+    Ledger ledger;
+    ledger.neighbours = Neighbouring::Replace;
+    PrivacyEvent e;
+    e.mechanism = MechanismKind::Gaussian;
+    e.sigma = 1.0;
+    e.sensitivity = 1.0; // C = 0.5
+    e.sampling = {SamplingKind::Poisson, 0.2};
+    ledger.events = {e};
+    auto one = PldAccountant::fromLedger(ledger);
+    QVERIFY2(one.ok(), one.ok() ? "" : one.error().message.c_str());
+    const auto d = one.value()->deltaForEpsilon(0.1).value();
+    QVERIFY(d.delta >= 0.039054145929022735 && *d.optimisticDelta <= 0.039054145929022735);
+    PBX_FUZZY_COMPARE(d.delta, 0.039054145929022735, 1e-3);
+    e.count = 1000;
+    e.sampling = {SamplingKind::Poisson, 0.01};
+    ledger.events = {e};
+    auto many = PldAccountant::fromLedger(ledger);
+    QVERIFY(many.ok());
+    const auto a = many.value()->epsilonForDelta(1e-5).value();
+    QVERIFY(*a.optimisticEpsilon <= a.epsilon && a.epsilon - *a.optimisticEpsilon < 0.06);
+    // Between the unsampled replace-one Gaussian (μ = Δ/σ = 1 per step, no amplification) and 0.
+    PrivacyEvent full = e;
+    full.sampling = {};
+    ledger.events = {full};
+    const double unsampled = PldAccountant::fromLedger(ledger).value()->epsilonForDelta(1e-5)->epsilon;
+    QVERIFY2(a.epsilon > 0.0 && a.epsilon < 0.1 * unsampled, qPrintable(QStringLiteral("%1 vs %2").arg(a.epsilon).arg(unsampled)));
 }
 
 QTEST_APPLESS_MAIN(TestPld)
