@@ -26,7 +26,7 @@ private:
 };
 
 namespace {
-constexpr int kRequests = 150;
+constexpr int kRequests = 400;
 
 QStringList runArguments(const QString &queries, const QString &out, const QString &journal)
 {
@@ -70,7 +70,7 @@ void TestCliKill::killAtRandomInstants()
         QProcess p;
         p.start(QStringLiteral(PBX_CLI), runArguments(queries, out, journal));
         QVERIFY(p.waitForStarted());
-        const int delay = static_cast<int>(rng.bounded(5, 120));
+        const int delay = static_cast<int>(rng.bounded(2, 80));
         if (p.waitForFinished(delay)) {
             QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
             break; // completed
