@@ -474,13 +474,13 @@ void MainWindow::updatePlannedCapPreview()
     }
     if (m_document->settings().filter == filters::FilterKind::Unified
         && m_queryBuilder->effectiveMechanism() == session::MechanismKind::Brownian) {
-        m_queryBuilder->setPlannedCapPreview(tr("· default cap: each side's remaining ÷ %1")
+        m_queryBuilder->setPlannedCapPreview(tr("· cap: remaining ÷ %1 per side")
                                                  .arg(m_queryBuilder->plannedQueries()));
         return;
     }
     const auto cap = session::plannedCap(m_document->session().filter(), request,
                                          static_cast<std::size_t>(m_queryBuilder->plannedQueries()));
-    m_queryBuilder->setPlannedCapPreview(cap ? tr("· default cap %1 ≤ %2").arg(m_queryBuilder->capUnit(), formatNumber(*cap, 3))
+    m_queryBuilder->setPlannedCapPreview(cap ? tr("· cap %1 ≤ %2").arg(m_queryBuilder->capUnit(), formatNumber(*cap, 3))
                                              : tr("· no default cap"));
 }
 

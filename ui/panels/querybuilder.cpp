@@ -173,14 +173,13 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     mechanismRow->addWidget(m_mechanism);
     mechanismRow->setSpacing(10);
     mechanismRow->addWidget(m_mechanismHint, 1);
-    mechanismRow->addWidget(m_plannedPreview, 1); // the planned cap's preview, beside what the mechanism pays
 
     auto *limitRow = new QHBoxLayout;
     limitRow->addWidget(m_capEnabled);
     limitRow->addWidget(m_cap);
     limitRow->addWidget(m_capUnit);
     limitRow->addWidget(m_planned);
-    limitRow->addStretch(1);
+    limitRow->addWidget(m_plannedPreview, 1); // the planned cap's preview, beside the plan it follows from
     limitRow->addWidget(m_ask);
 
     auto *grid = new QGridLayout(this);
