@@ -269,8 +269,10 @@ Result<JournalWriter> JournalWriter::create(const std::string &path, const json:
     if (sodium_init() < 0)
         return makeError(ErrorCode::Io, "libsodium could not be initialised");
     if (auto regular = requireRegularFile(path); regular || regular.error().code != ErrorCode::NotFound)
-        return makeError(ErrorCode::Io, regular ? path + ": a journal exists there already"
-                                                : regular.error().message + " (a new journal cannot be created there)");
+        return makeError(ErrorCode::Io,
+                         regular ? path + ": a journal exists there already (another run may have created it a "
+                                          "moment ago: run again to resume it)"
+                                 : regular.error().message + " (a new journal cannot be created there)");
     auto line = dumpLine(header);
     if (!line)
         return makeError(line.error().code, path + ": " + line.error().message);
