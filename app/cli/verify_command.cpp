@@ -66,9 +66,9 @@ int runVerifyCommand(const std::vector<std::string> &args, std::ostream &out, st
     for (const auto &e : document->events)
         released += e.status == session::EventStatus::Released;
     out << "ok: " << (document->kind == io::SessionFile::Kind::Journal ? "journal" : "transcript") << " with " << document->events.size() << " requests (" << released
-        << " released); every cost recomputed; spent (ε, δ) = (" << format(filter.epsilonSpent()) << ", "
-        << format(filter.deltaSpent()) << ") of (" << format(filter.epsilonBudget()) << ", "
-        << format(filter.deltaBudget()) << ")\n";
+        << " released); every cost recomputed; the session is (" << format(filter.epsilonBudget()) << ", "
+        << format(filter.deltaBudget()) << ")-DP by the filter; what is spent corresponds to (ε, δ) ≈ ("
+        << format(filter.epsilonSpent()) << ", " << format(filter.deltaSpent()) << ") (a gauge, not a guarantee)\n";
     return 0;
 }
 
