@@ -332,8 +332,8 @@ void MainWindow::createMenus()
     file->addAction(m_openSessionAction);
     m_recentMenu = file->addMenu(tr("Open &recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentSessionsMenu"));
+    // Filled when it opens, so start-up reads no settings and checks no files for it.
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentSessionsMenu);
-    rebuildRecentSessionsMenu();
     file->addSeparator();
     file->addAction(m_saveAction);
     file->addAction(m_saveAsAction);

@@ -42,6 +42,10 @@ struct ReleaseOutcome
     std::vector<Attempt> attempts;
 };
 
+/// The ledger event recording `outcome` as the answer to `request` (every field of the outcome
+/// carried over; index and spend-after are set when the session appends it).
+LedgerEvent ledgerEventFor(QueryRequest request, ReleaseOutcome outcome);
+
 /// One release calibrated to an absolute target ±a at confidence 1 − β (count or sum):
 /// Laplace b = a/ln(1/β) or Gaussian σ = a/Φ⁻¹(1−β/2) (accuracy-first.md §7.1), charged before
 /// sampling. Refused, with the filter's reason, when the cost does not fit or exceeds `maxCost`.

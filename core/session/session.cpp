@@ -129,20 +129,7 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
                              : isNoiseReduction(mechanism) ? releaseByNoiseReduction(context, request.target, request.maxCost)
                                                            : releaseByDoubling(context, request.target, request.maxCost);
 
-    LedgerEvent event;
-    event.request = std::move(request);
-    event.status = outcome.status;
-    event.mechanism = std::move(outcome.mechanism);
-    event.reason = std::move(outcome.reason);
-    event.answer = outcome.answer;
-    event.errorBound = outcome.errorBound;
-    event.targetMet = outcome.targetMet;
-    event.costKind = outcome.costKind;
-    event.cost = outcome.cost;
-    event.costDelta = outcome.costDelta;
-    event.accounting = std::move(outcome.accounting);
-    event.attempts = std::move(outcome.attempts);
-    return append(std::move(event));
+    return append(ledgerEventFor(std::move(request), std::move(outcome)));
 }
 
 } // namespace pbx::session

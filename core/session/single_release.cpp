@@ -100,4 +100,22 @@ ReleaseOutcome releaseOnce(const ReleaseContext &context, const AccuracyTarget &
     return out;
 }
 
+LedgerEvent ledgerEventFor(QueryRequest request, ReleaseOutcome outcome)
+{
+    LedgerEvent event;
+    event.request = std::move(request);
+    event.status = outcome.status;
+    event.mechanism = std::move(outcome.mechanism);
+    event.reason = std::move(outcome.reason);
+    event.answer = outcome.answer;
+    event.errorBound = outcome.errorBound;
+    event.targetMet = outcome.targetMet;
+    event.costKind = outcome.costKind;
+    event.cost = outcome.cost;
+    event.costDelta = outcome.costDelta;
+    event.accounting = std::move(outcome.accounting);
+    event.attempts = std::move(outcome.attempts);
+    return event;
+}
+
 } // namespace pbx::session

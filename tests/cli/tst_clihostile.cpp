@@ -5,6 +5,8 @@
 #include "core/io/session_journal.h"
 #include "tests/testutils.h"
 
+#include "clitestutils.h"
+
 #include <QDir>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -16,22 +18,8 @@
 using namespace pbx;
 
 namespace {
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runCli(const QStringList &args, const QString &workingDirectory = {})
-{
-    QProcess p;
-    if (!workingDirectory.isEmpty())
-        p.setWorkingDirectory(workingDirectory);
-    p.start(QStringLiteral(PBX_CLI), args);
-    p.waitForFinished(120000);
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-}
+using Run = test::CliRun;
+using test::runCli;
 
 void writeFile(const QString &path, const QByteArray &bytes)
 {

@@ -7,6 +7,8 @@
 #include "core/io/gzip.h"
 #include "tests/testutils.h"
 
+#include "clitestutils.h"
+
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -16,20 +18,8 @@ using nlohmann::json;
 using namespace pbx;
 
 namespace {
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runCli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(PBX_CLI), args);
-    p.waitForFinished(120000);
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-}
+using Run = test::CliRun;
+using test::runCli;
 
 QString dataFile(const char *name)
 {

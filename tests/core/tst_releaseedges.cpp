@@ -11,34 +11,17 @@
 #include "tests/synthetic_table.h"
 #include "tests/testutils.h"
 
+#include "tests/failing_bits.h"
+
 #include <random>
 
 using namespace pbx;
 using session::AccuracyTarget;
 using session::TargetKind;
 
+using pbx::test::FailingBits;
+
 namespace {
-
-/// Bits that fail after `words` words (a getrandom failure in the middle of a request).
-class FailingBits final : public mechanisms::RandomBits
-{
-public:
-    explicit FailingBits(std::uint64_t words) : m_left(words), m_inner(7, 0) {}
-    std::uint64_t nextU64() override
-    {
-        if (m_left == 0) {
-            fail(makeError(ErrorCode::Io, "simulated getrandom failure"));
-            return 0;
-        }
-        --m_left;
-        return m_inner.nextU64();
-    }
-    bool isReproducible() const override { return true; }
-
-private:
-    std::uint64_t m_left;
-    mechanisms::SeededRandomBits m_inner;
-};
 
 } // namespace
 
@@ -162,20 +145,12 @@ void TestReleaseEdges::drawFailureAfterChargeIsRecorded()
     QCOMPARE(total, out.cost);
 
     // Restore (and the audit) accept the event and re-charge the same spend.
-    session::LedgerEvent e;
-    e.request.id = "q1";
-    e.request.query.aggregate = data::Aggregate::Count;
-    e.request.target = target;
-    e.request.mechanism = mechanism;
-    e.status = out.status;
-    e.mechanism = out.mechanism;
-    e.reason = out.reason;
-    e.answer = out.answer;
-    e.errorBound = out.errorBound;
-    e.costKind = out.costKind;
-    e.cost = out.cost;
-    e.costDelta = out.costDelta;
-    e.attempts = out.attempts;
+    session::QueryRequest request;
+    request.id = "q1";
+    request.query.aggregate = data::Aggregate::Count;
+    request.target = target;
+    request.mechanism = mechanism;
+    const session::LedgerEvent e = session::ledgerEventFor(std::move(request), out);
     auto restored = session::auditLedger(pbx::test::syntheticTable(), settings, {e});
     QVERIFY2(restored.ok(), restored.ok() ? "" : restored.error().message.c_str());
     QCOMPARE((*restored)->filter().spent(), f.spent());

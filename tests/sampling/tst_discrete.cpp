@@ -7,6 +7,8 @@
 #include "tests/sampling/sampling_stats.h"
 #include "tests/testutils.h"
 
+#include "tests/failing_bits.h"
+
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -16,31 +18,12 @@ using namespace pbx::mechanisms;
 using pbx::ErrorCode;
 using pbx::test::Histogram;
 
+using pbx::test::FailingBits;
+
 namespace {
 constexpr std::uint64_t kDraws = 1000000;
 constexpr double kChiSquareAlpha = 1e-4; // per test row; seeded, so the outcome is fixed
 constexpr double kZ = 5.0;               // binomial frequency checks: |count − np| ≤ 5 sd
-
-/// A source that fails after `words` words, to check that failures surface as errors.
-class FailingBits final : public RandomBits
-{
-public:
-    explicit FailingBits(std::uint64_t words) : m_left(words), m_inner(99, 0) {}
-    std::uint64_t nextU64() override
-    {
-        if (m_left == 0) {
-            fail(pbx::makeError(ErrorCode::Io, "simulated getrandom failure"));
-            return 0;
-        }
-        --m_left;
-        return m_inner.nextU64();
-    }
-    bool isReproducible() const override { return true; }
-
-private:
-    std::uint64_t m_left;
-    SeededRandomBits m_inner;
-};
 
 bool withinBinomial(std::uint64_t count, std::uint64_t n, double p)
 {
@@ -466,7 +449,7 @@ void TestDiscreteSamplers::failureIsReported()
     auto gauss = DiscreteGaussianSampler::create(Rational{7, 2});
     auto laplace = DiscreteLaplaceSampler::create(Rational{5, 3});
     for (std::uint64_t words = 0; words < 40; ++words) {
-        FailingBits bits(words);
+        FailingBits bits(words, 99);
         bool sawError = false;
         for (int i = 0; i < 50 && !sawError; ++i) {
             auto y = (words % 2 == 0) ? gauss->sample(bits) : laplace->sample(bits);
