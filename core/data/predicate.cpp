@@ -459,6 +459,11 @@ private:
             instruction.label = literal.value;
             const auto &labels = info.categories;
             const auto found = std::find(labels.begin(), labels.end(), literal.value);
+            // A declared (public) category list is a contract: a label outside it is a typo that
+            // would otherwise be charged for rows that cannot exist. A list inferred from the data
+            // is not checked, since refusing would disclose whether some row carries the label.
+            if (found == labels.end() && !info.domainFromData)
+                return unknownCategory(literal, info);
             instruction.code = found == labels.end() ? -1 : static_cast<std::int32_t>(found - labels.begin());
         }
         m_program.push_back(std::move(instruction));
@@ -482,35 +487,52 @@ private:
 
     Error unknownColumn(const Token &name) const
     {
-        std::string message = "unknown column '" + truncated(name.value) + "'";
-        // Suggest the closest name when it is plausibly a typo.
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < m_table.columnCount(); ++i)
+            names.push_back(m_table.columnInfo(i).name);
+        Error error = m_lexer.error(name.offset, "unknown column '" + truncated(name.value) + "'"
+                                                     + suggestionAndList(name.value, names, "columns"));
+        error.code = ErrorCode::NotFound;
+        return error;
+    }
+
+    Error unknownCategory(const Token &literal, const ColumnInfo &info) const
+    {
+        Error error = m_lexer.error(literal.offset,
+                                    "'" + truncated(literal.value) + "' is not a category of column '" + info.name
+                                        + "'" + suggestionAndList(literal.value, info.categories, "categories"));
+        error.code = ErrorCode::NotFound;
+        return error;
+    }
+
+    // "; did you mean 'x'? (names: a, b, …)": the closest candidate when it is plausibly a typo
+    // (same text up to case, or at most two edits), then the first few candidates.
+    static std::string suggestionAndList(const std::string &typed, const std::vector<std::string> &candidates,
+                                         const std::string &what)
+    {
         std::string best;
         std::size_t bestDistance = 3;
-        for (std::size_t i = 0; i < m_table.columnCount(); ++i) {
-            const std::string &candidate = m_table.columnInfo(i).name;
-            if (name.value.size() > 64 || candidate.size() > 64)
+        for (const std::string &candidate : candidates) {
+            if (typed.size() > 64 || candidate.size() > 64)
                 continue;
-            const std::size_t distance
-                = equalsIgnoreCase(candidate, name.value) ? 0 : editDistance(candidate, name.value);
+            const std::size_t distance = equalsIgnoreCase(candidate, typed) ? 0 : editDistance(candidate, typed);
             if (distance < bestDistance) {
                 bestDistance = distance;
                 best = candidate;
             }
         }
+        std::string message;
         if (!best.empty())
-            message += "; did you mean '" + best + "'?";
-        message += " (columns: ";
+            message += "; did you mean '" + truncated(best) + "'?";
+        message += " (" + what + ": ";
         constexpr std::size_t listed = 12;
-        for (std::size_t i = 0; i < m_table.columnCount() && i < listed; ++i)
-            message += (i ? ", " : "") + m_table.columnInfo(i).name;
-        if (m_table.columnCount() > listed)
+        for (std::size_t i = 0; i < candidates.size() && i < listed; ++i)
+            message += (i ? ", " : "") + truncated(candidates[i]);
+        if (candidates.size() > listed)
             message += ", …";
-        if (m_table.columnCount() == 0)
+        if (candidates.empty())
             message += "none";
-        message += ")";
-        Error error = m_lexer.error(name.offset, message);
-        error.code = ErrorCode::NotFound;
-        return error;
+        return message + ")";
     }
 
     Lexer m_lexer;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/transcript_csv.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -27,9 +28,10 @@ std::string number(double value)
 {
     if (!std::isfinite(value))
         return {};
+    // The shortest text that reads back as the same double: 0.95, not 0.94999999999999996.
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.17g", value);
-    return buffer;
+    const auto written = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return std::string(buffer, written.ptr);
 }
 
 } // namespace
@@ -38,14 +40,14 @@ std::string writeTranscriptCsv(const session::Session &s)
 {
     const std::string unit(s.filter().unitName());
     std::ostringstream out;
-    out << "index,id,status,aggregate,column,where,lower,upper,target_kind,target_error,confidence,"
+    out << "request,id,status,aggregate,column,where,lower,upper,target_kind,target_error,confidence,"
            "mechanism,answer,error_bound,target_met,cost_"
         << unit << ",spent_" << unit << ",epsilon_spent,attempts,reason\r\n";
     for (const auto &e : s.events()) {
         const auto &q = e.request.query;
         const bool released = e.status == session::EventStatus::Released;
         const bool hasColumn = q.aggregate != data::Aggregate::Count;
-        out << e.index << ',' << quoted(e.request.id) << ',' << session::eventStatusName(e.status) << ','
+        out << e.index + 1 << ',' << quoted(e.request.id) << ',' << session::eventStatusName(e.status) << ','
             << data::aggregateName(q.aggregate) << ',' << quoted(hasColumn ? q.column : std::string()) << ','
             << quoted(q.where) << ',' << (q.bounds ? number(q.bounds->lower) : std::string()) << ','
             << (q.bounds ? number(q.bounds->upper) : std::string()) << ','

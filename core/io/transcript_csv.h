@@ -8,8 +8,10 @@
 
 namespace pbx::io {
 
-/// Header: index,id,status,aggregate,column,where,target_kind,target_error,confidence,mechanism,
-/// answer,error_bound,target_met,cost_<unit>,spent_<unit>,epsilon_spent,attempts,reason
+/// Header: request,id,status,aggregate,column,where,target_kind,target_error,confidence,mechanism,
+/// answer,error_bound,target_met,cost_<unit>,spent_<unit>,epsilon_spent,attempts,reason.
+/// `request` counts from 1, as the ledger view does; numbers are the shortest text that reads back
+/// as the same double.
 std::string writeTranscriptCsv(const session::Session &session);
 
 } // namespace pbx::io

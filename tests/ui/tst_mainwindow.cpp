@@ -15,6 +15,7 @@
 #include "ui/widgets/scientificspinbox.h"
 #include "uitestutils.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
@@ -274,6 +275,56 @@ private Q_SLOTS:
         QVERIFY(!w->isWindowModified());
         w->flushViews();
         QVERIFY(!test::saveScreenshot(*w, QStringLiteral("mainwindow_invalid")).isEmpty());
+    }
+
+    // Two actions whose scopes overlap must not share a key sequence (Qt then runs neither and
+    // prints "Ambiguous shortcut overload"), and no action lists a sequence twice. A window-wide
+    // shortcut overlaps everything in the window; a widget-scoped one overlaps another when one's
+    // widget contains the other's.
+    void noAmbiguousShortcuts()
+    {
+        auto w = makeWindow();
+        w->show();
+        QList<QAction *> actions;
+        for (QAction *action : w->findChildren<QAction *>())
+            if (!action->shortcuts().isEmpty() && !actions.contains(action))
+                actions.append(action);
+        QVERIFY(actions.size() >= 10); // the menus' actions and the plan editor's
+        const auto widgetsOf = [](const QAction *action) {
+            QList<const QWidget *> widgets;
+            for (const QObject *object : action->associatedObjects())
+                if (const auto *widget = qobject_cast<const QWidget *>(object);
+                    widget && !widget->inherits("QMenu") && !widget->inherits("QToolBar"))
+                    widgets.append(widget);
+            return widgets;
+        };
+        const auto overlap = [&](const QAction *a, const QAction *b) {
+            const auto scoped = [](const QAction *x) {
+                return x->shortcutContext() == Qt::WidgetShortcut
+                       || x->shortcutContext() == Qt::WidgetWithChildrenShortcut;
+            };
+            if (!scoped(a) || !scoped(b))
+                return true;
+            for (const QWidget *p : widgetsOf(a))
+                for (const QWidget *q : widgetsOf(b))
+                    if (p == q || p->isAncestorOf(q) || q->isAncestorOf(p))
+                        return true;
+            return false;
+        };
+        for (const QAction *a : actions) {
+            const QList<QKeySequence> keys = a->shortcuts();
+            for (qsizetype i = 0; i < keys.size(); ++i)
+                QVERIFY2(keys.indexOf(keys[i], i + 1) < 0,
+                         qPrintable(a->text() + QStringLiteral(": ") + keys[i].toString() + QStringLiteral(" twice")));
+            for (const QAction *b : actions) {
+                if (a >= b || !overlap(a, b))
+                    continue;
+                for (const QKeySequence &key : keys)
+                    QVERIFY2(!b->shortcuts().contains(key),
+                             qPrintable(QStringLiteral("%1 is both '%2' and '%3'")
+                                            .arg(key.toString(), a->text(), b->text())));
+            }
+        }
     }
 
     void settingsApplyUntilFirstRequest()

@@ -395,11 +395,15 @@ void ComparisonView::refreshSessionLedger()
             int released = 0;
             for (const auto &e : s.events())
                 released += e.status == session::EventStatus::Released ? 1 : 0;
-            summary = tr("<b>%1 requests</b> (%2 released) → <b>%3 privacy events</b>%4; %5 "
+            const auto counted = [](qsizetype n, const QString &one, const QString &many) {
+                return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+            };
+            summary = tr("<b>%1</b> (%2 released) → <b>%3</b>%4; %5 "
                          "neighbours; session budget ε = %6.")
-                          .arg(m_sessionRequests)
+                          .arg(counted(m_sessionRequests, tr("request"), tr("requests")))
                           .arg(released)
-                          .arg(ledger.events.size())
+                          .arg(counted(static_cast<qsizetype>(ledger.events.size()), tr("privacy event"),
+                                       tr("privacy events")))
                           .arg(parts.isEmpty() ? QString() : QStringLiteral(": ") + parts.join(QStringLiteral(", ")))
                           .arg(ledger.neighbours == accounting::Neighbouring::AddRemove
                                    ? tr("add/remove")

@@ -179,7 +179,12 @@ PlanEditor::PlanEditor(PlanModel *model, QUndoStack *stack, QWidget *parent)
     // the command's text goes to the tooltip (a long "Undo Load plan …" would widen the bar).
     m_undo = makeAction(tr("Undo"), QKeySequence::Undo, {});
     m_redo = makeAction(tr("Redo"), QKeySequence::Redo, {});
-    m_redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+    // The platform's Redo keys plus Ctrl+Shift+Z where the platform lacks it (e.g. Ctrl+Y only):
+    // each sequence once, or Qt reports an "ambiguous shortcut overload" and runs neither.
+    QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
+    if (const QKeySequence ctrlShiftZ(Qt::CTRL | Qt::SHIFT | Qt::Key_Z); !redoKeys.contains(ctrlShiftZ))
+        redoKeys.append(ctrlShiftZ);
+    m_redo->setShortcuts(redoKeys);
     connect(m_undo, &QAction::triggered, m_stack, &QUndoStack::undo);
     connect(m_redo, &QAction::triggered, m_stack, &QUndoStack::redo);
     const auto syncUndo = [this] {
