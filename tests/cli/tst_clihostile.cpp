@@ -396,7 +396,7 @@ void TestCliHostile::resumeChecksTheRequestText()
     const QString queries = path(QStringLiteral("text.jsonl"));
     writeFile(queries, countLine(1) + countLine(2));
     QCOMPARE(runCli(run(queries, path(QStringLiteral("text.json")), journal)).exitCode, 0);
-    writeFile(queries, countLine(1) + countLine(2, "region == \\\"north\\\"") + countLine(3));
+    writeFile(queries, countLine(1) + countLine(2, "region == \\\"west\\\"") + countLine(3));
     const Run r = runCli(run(queries, path(QStringLiteral("text2.json")), journal));
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("request 2 ('q2') differs from the one the journal answered (where)")),

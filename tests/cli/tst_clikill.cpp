@@ -65,6 +65,7 @@ void TestCliKill::killAtRandomInstants()
     const QString out = m_dir.filePath(QStringLiteral("killed.json"));
     QRandomGenerator rng(20261121);
     int kills = 0, printedBeforeKills = 0;
+    bool completed = false;
     const QRegularExpression printed(QStringLiteral("^(q\\d+): (released|refused)"), QRegularExpression::MultilineOption);
     for (int run = 0; run < 200; ++run) {
         QProcess p;
@@ -73,7 +74,8 @@ void TestCliKill::killAtRandomInstants()
         const int delay = static_cast<int>(rng.bounded(2, 80));
         if (p.waitForFinished(delay)) {
             QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
-            break; // completed
+            completed = true;
+            break;
         }
         p.kill(); // SIGKILL: no chance to clean up
         QVERIFY(p.waitForFinished(10000));
@@ -95,6 +97,12 @@ void TestCliKill::killAtRandomInstants()
             QVERIFY2(journaled.contains(id), qPrintable(QStringLiteral("%1 was printed but is not in the journal").arg(id)));
     }
     QVERIFY2(kills >= 3, qPrintable(QStringLiteral("only %1 kills happened; the runs are too fast").arg(kills)));
+    if (!completed) { // a loaded machine: 200 short runs were not enough; finish without a kill
+        QProcess p;
+        p.start(QStringLiteral(PBX_CLI), runArguments(queries, out, journal));
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    }
 
     // The completed journal: every request exactly once, in order, and it verifies.
     auto final = io::readSessionJournal(journal.toStdString());

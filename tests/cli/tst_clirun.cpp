@@ -205,7 +205,7 @@ void TestCliRun::badInput_data()
                                               << QStringLiteral("line 3: column: unknown column 'salary'");
     QTest::newRow("mistyped category on line 2")
         << QStringList{} << QStringLiteral("bad_label.jsonl")
-        << QStringLiteral("line 2: column 11: 'South' is not a category of column 'region'; did you mean 'south'?");
+        << QStringLiteral("line 2: where: column 11: 'South' is not a category of column 'region'; did you mean 'south'?");
     QTest::newRow("epsilon 0") << QStringList{QStringLiteral("--epsilon"), QStringLiteral("0")}
                                << QStringLiteral("queries.jsonl") << QStringLiteral("ε must be a finite number > 0");
     QTest::newRow("delta 1") << QStringList{QStringLiteral("--delta"), QStringLiteral("1")}

@@ -78,7 +78,7 @@ QString LedgerModel::describeQuery(const data::QuerySpec &query)
 
 QString LedgerModel::describeTarget(const session::AccuracyTarget &target)
 {
-    const QString confidence = formatPlain(target.confidence * 100.0, 4) + QStringLiteral(" %");
+    const QString confidence = formatConfidence(target.confidence);
     if (target.kind == session::TargetKind::Relative)
         return tr("±%1 % @ %2").arg(formatNumber(target.error * 100.0, 3), confidence);
     return tr("±%1 @ %2").arg(formatNumber(target.error, 4), confidence);

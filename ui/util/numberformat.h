@@ -18,8 +18,14 @@ QString formatNumber(double value, int significant = 4);
 /// Like formatNumber but without thousands separators, for editable fields and file names.
 QString formatPlain(double value, int significant = 6);
 
-/// A fraction (0.374) as a percentage ("37.4 %").
+/// A fraction (0.374) as a percentage ("37.4 %") with `decimals` decimals, more (up to three more)
+/// when rounding would show a fraction below 1 as "100 %" or one above 0 as "0 %"; beyond that
+/// "> 99.999 %" / "< 0.001 %".
 QString formatPercent(double fraction, int decimals = 1);
+
+/// A confidence level (0.95) as "95 %": four significant digits, more when fewer would round a
+/// level below 1 up to "100 %" (0.99999 → "99.999 %").
+QString formatConfidence(double confidence);
 
 inline QString toQString(std::string_view text)
 {

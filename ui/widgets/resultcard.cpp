@@ -94,7 +94,7 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
     m_title->setText(QStringLiteral("%1  ·  %2")
                          .arg(toQString(event.request.id),
                               LedgerModel::describeQuery(event.request.query)));
-    const QString confidence = formatPlain(target.confidence * 100.0, 4) + QStringLiteral(" %");
+    const QString confidence = formatConfidence(target.confidence);
     const auto kind = filter.kind();
     const bool unified = kind == filters::FilterKind::Unified;
     QString spentText;
