@@ -4,9 +4,11 @@
 #include "resources/dataset_catalog.h"
 #include "ui/util/numberformat.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QMainWindow>
 #include <QSettings>
+#include <QStandardPaths>
 
 namespace pbx::ui {
 
@@ -28,6 +30,21 @@ bool isEmbeddedDataset(const QString &name)
 }
 
 } // namespace
+
+QString AppSettings::startFolder()
+{
+    const QStringList candidates{QSettings().value(QStringLiteral("files/lastFolder")).toString(),
+                                 QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)};
+    for (const QString &folder : candidates)
+        if (!folder.isEmpty() && QFileInfo(folder).isDir())
+            return folder;
+    return QDir::homePath();
+}
+
+void AppSettings::setLastFolderFrom(const QString &filePath)
+{
+    QSettings().setValue(QStringLiteral("files/lastFolder"), QFileInfo(filePath).absolutePath());
+}
 
 QString AppSettings::lastDataset()
 {

@@ -32,6 +32,13 @@ public:
     static void removeRecentSession(const QString &path);
     static void clearRecentSessions();
 
+    /// The folder a file dialog starts in when no document suggests one: the folder of the last
+    /// file opened or saved, else the user's Documents folder, else home — always one that exists
+    /// (a missing folder would be pre-filled as a file name).
+    static QString startFolder();
+    /// Records the folder of `filePath` for startFolder().
+    static void setLastFolderFrom(const QString &filePath);
+
     /// Saves the window's geometry and its toolbars' and docks' layout.
     static void saveWindowLayout(const QMainWindow &window);
     /// Restores what saveWindowLayout saved. False when nothing was saved or it did not apply

@@ -376,8 +376,10 @@ Result<void> MainWindow::openDataset(const QString &nameOrPath)
 Result<void> MainWindow::openSessionFile(const QString &path)
 {
     auto opened = m_document->openTranscript(path);
-    if (opened.ok())
+    if (opened.ok()) {
         AppSettings::addRecentSession(path);
+        AppSettings::setLastFolderFrom(path);
+    }
     // A recovered journal says what it dropped (a torn last line that was never shown).
     if (opened.ok() && !m_document->openNote().isEmpty())
         statusBar()->showMessage(m_document->openNote(), 15000);
@@ -387,8 +389,10 @@ Result<void> MainWindow::openSessionFile(const QString &path)
 Result<void> MainWindow::saveSessionTo(const QString &path)
 {
     auto saved = m_document->saveTranscript(path);
-    if (saved.ok())
+    if (saved.ok()) {
         AppSettings::addRecentSession(path);
+        AppSettings::setLastFolderFrom(path);
+    }
     return saved;
 }
 
@@ -681,10 +685,11 @@ void MainWindow::openDatasetInteractive()
         return;
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open dataset"),
-        QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation),
+        AppSettings::startFolder(),
         tr("CSV files (*.csv *.csv.gz *.tsv);;All files (*)"));
     if (path.isEmpty())
         return;
+    AppSettings::setLastFolderFrom(path);
     auto opened = openDataset(path);
     if (!opened.ok())
         showError(tr("Open dataset"), errorText(opened.error()));
@@ -704,7 +709,7 @@ void MainWindow::openSessionInteractive()
     if (!maybeSave(tr("open another session")))
         return;
     const QString start = m_document->filePath().isEmpty()
-                              ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
+                              ? AppSettings::startFolder()
                               : QFileInfo(m_document->filePath()).absolutePath();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), start,
                                                       tr("Sessions (*.json *.journal);;All files (*)"));
@@ -772,7 +777,7 @@ bool MainWindow::saveAs()
         return false;
     QString suggestion = m_document->filePath();
     if (suggestion.isEmpty())
-        suggestion = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
+        suggestion = AppSettings::startFolder()
                      + QStringLiteral("/%1-session.json").arg(toQString(m_document->table()->name()));
     const QString path = QFileDialog::getSaveFileName(this, tr("Save session transcript"),
                                                       suggestion,
@@ -793,7 +798,7 @@ void MainWindow::exportCsvInteractive()
     if (!m_document->hasSession())
         return;
     QString suggestion = m_document->filePath().isEmpty()
-                             ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
+                             ? AppSettings::startFolder()
                                    + QStringLiteral("/%1-ledger.csv")
                                          .arg(toQString(m_document->table()->name()))
                              : QFileInfo(m_document->filePath()).absolutePath() + u'/'

@@ -108,6 +108,21 @@ private Q_SLOTS:
         QVERIFY(!menu->actions().constFirst()->isEnabled());
     }
 
+    // File dialogs start in a folder that exists (a missing Documents folder used to be pre-filled
+    // as the file name "Documents"), and then where the last file was opened or saved.
+    void fileDialogsStartInAnExistingFolder()
+    {
+        QVERIFY(QFileInfo(AppSettings::startFolder()).isDir());
+        QTemporaryDir dir;
+        const QString session = dir.filePath(QStringLiteral("s.json"));
+        auto window = std::make_unique<MainWindow>();
+        saveOneQuerySession(*window, session);
+        QCOMPARE(QDir(AppSettings::startFolder()), QDir(dir.path()));
+        QSettings().setValue(QStringLiteral("files/lastFolder"), dir.filePath(QStringLiteral("gone")));
+        QVERIFY(QFileInfo(AppSettings::startFolder()).isDir());
+        QVERIFY(!AppSettings::startFolder().endsWith(QStringLiteral("gone")));
+    }
+
     void lastDatasetIsRemembered()
     {
         QVERIFY(AppSettings::lastDataset().isEmpty());

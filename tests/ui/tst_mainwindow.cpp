@@ -327,6 +327,28 @@ private Q_SLOTS:
         }
     }
 
+    // A session saved by pbx-cli run --epsilon 1000 reopens showing ε = 1000, not a clamped 100.
+    void budgetOutsideTheFieldsRangeIsShownAsIs()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("wide.json"));
+        {
+            auto w = std::make_unique<MainWindow>();
+            QVERIFY(w->openDataset(QStringLiteral("cps1988")).ok());
+            session::SessionSettings wide = seededSettings();
+            wide.epsilon = 1000.0;
+            QVERIFY(w->startNewSession(wide).ok());
+            w->ask();
+            QVERIFY(w->saveSessionTo(path).ok());
+        }
+        MainWindow reopened;
+        auto opened = reopened.openSessionFile(path);
+        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
+        QCOMPARE(reopened.document()->settings().epsilon, 1000.0);
+        QCOMPARE(reopened.sessionPanel()->epsilonSpinBox()->value(), 1000.0);
+        QCOMPARE(reopened.sessionPanel()->settings().epsilon, 1000.0);
+    }
+
     void settingsApplyUntilFirstRequest()
     {
         auto w = makeWindow();

@@ -208,6 +208,14 @@ void SessionPanel::setSettings(const session::SessionSettings &settings)
 {
     const bool wasUpdating = m_updating;
     m_updating = true;
+    // A session made elsewhere (pbx-cli run --epsilon 1000) may lie outside the fields' usual
+    // ranges: widen them rather than show a clamped value that is not the session's.
+    if (settings.epsilon > m_epsilon->maximum())
+        m_epsilon->setMaximum(settings.epsilon);
+    if (settings.epsilon < m_epsilon->minimum())
+        m_epsilon->setMinimum(settings.epsilon);
+    if (settings.delta > m_delta->maximum())
+        m_delta->setMaximum(settings.delta);
     m_epsilon->setValue(settings.epsilon);
     m_delta->setValue(settings.delta);
     m_neighbours->setCurrentIndex(m_neighbours->findData(static_cast<int>(settings.neighbours)));
