@@ -122,6 +122,16 @@ void MainWindow::createCentralWidget()
     const QFontMetrics metrics(m_ledgerView->font());
     const auto width = [&](const QString &sample) { return metrics.horizontalAdvance(sample) + 18; };
     m_ledgerView->setColumnWidth(LedgerModel::Number, width(QStringLiteral("999")));
+    // The request number is never elided: the column widens with its digits (10000 requests).
+    const auto fitNumbers = [this] {
+        const int digits = static_cast<int>(QString::number(m_ledgerModel->rowCount()).size());
+        const int needed
+            = m_ledgerView->fontMetrics().horizontalAdvance(QString(std::max(digits, 3), u'9')) + 18;
+        if (m_ledgerView->columnWidth(LedgerModel::Number) < needed)
+            m_ledgerView->setColumnWidth(LedgerModel::Number, needed);
+    };
+    connect(m_ledgerModel, &QAbstractItemModel::rowsInserted, this, fitNumbers);
+    connect(m_ledgerModel, &QAbstractItemModel::modelReset, this, fitNumbers);
     m_ledgerView->setColumnWidth(LedgerModel::Id, width(QStringLiteral("q100")));
     m_ledgerView->setColumnWidth(LedgerModel::Query,
                                  width(QStringLiteral("mean(wage) where region == \"so")));
