@@ -46,9 +46,57 @@ std::string cannotStartReason(const ReleaseContext &context, filters::ChargeKind
     if (!(remaining > 0.0))
         return "no privacy budget remains (" + unitSymbol(kind) + " = 0)";
     const bool byCap = maxCost && *maxCost < remaining;
-    return "the " + std::string(byCap ? "per-query maximum" : "remaining budget") + " (" + unitSymbol(kind) + " = "
-           + filters::formatAmount(cap) + ") cannot certify " + targetText(target)
-           + " for any answer this query can take";
+    std::string reason = "the " + std::string(byCap ? "per-query maximum" : "remaining budget") + " ("
+                         + unitSymbol(kind) + " = " + filters::formatAmount(cap) + ") cannot certify "
+                         + targetText(target) + " for any answer this query can take";
+    // Ex-post charges have no single-release counterpart; ε and ρ do.
+    if (kind == filters::ChargeKind::PureEpsilon || kind == filters::ChargeKind::Rho)
+        reason += affordableAccuracyText(kind == filters::ChargeKind::Rho ? mechanisms::DiscreteNoiseKind::Gaussian
+                                                                          : mechanisms::DiscreteNoiseKind::Laplace,
+                                         cap, context.shape, target);
+    return reason;
+}
+
+std::string affordableAccuracyText(mechanisms::DiscreteNoiseKind kind, double budget, const QueryShape &shape,
+                                   const AccuracyTarget &target)
+{
+    if (shape.channels().size() != 1 || !(budget > 0.0) || !std::isfinite(budget))
+        return {};
+    const Channel &channel = shape.channels().front();
+    const bool count = channel.quantity == "count";
+    Result<double> halfWidth = makeError(ErrorCode::Unsupported, "");
+    if (count && channel.sensitivity >= 1.0
+        && channel.sensitivity <= static_cast<double>(mechanisms::DiscreteNoiseMechanism::kMaxSensitivity)) {
+        const auto noise = mechanisms::DiscreteNoiseMechanism::forCost(
+            kind, budget, static_cast<std::uint64_t>(std::ceil(channel.sensitivity)));
+        if (noise) {
+            const auto width = noise->halfWidth(target.beta());
+            halfWidth = width ? Result<double>(static_cast<double>(*width)) : Result<double>(width.error());
+        }
+    } else if (!count) {
+        // The grid the target itself would use, so the two statements are about the same release.
+        const auto grid = mechanisms::GridMechanism::defaultGrid(channel.sensitivity, target.error > 0.0
+                                                                                           ? target.error
+                                                                                           : channel.sensitivity);
+        const auto noise = grid ? mechanisms::GridMechanism::forCost(kind, budget, channel.sensitivity, *grid)
+                                : Result<mechanisms::GridMechanism>(grid.error());
+        if (noise)
+            halfWidth = noise->halfWidth(target.beta());
+    }
+    if (!halfWidth || !std::isfinite(*halfWidth))
+        return {};
+    char buffer[160];
+    // Three significant digits, rounded up: the error bar it certifies is at most this.
+    const double shown = [](double x) {
+        if (x <= 0.0)
+            return 0.0;
+        const double step = std::pow(10.0, std::floor(std::log10(x)) - 2.0);
+        return std::ceil(x / step) * step;
+    }(*halfWidth);
+    std::snprintf(buffer, sizeof buffer, "; with %s = %s, one release can answer this %s to ±%.15g at %g %% confidence",
+                  kind == mechanisms::DiscreteNoiseKind::Gaussian ? "ρ" : "ε", filters::formatAmount(budget).c_str(),
+                  count ? "count" : "sum", shown, target.confidence * 100.0);
+    return buffer;
 }
 
 bool recordAttempt(ReleaseOutcome &out, Attempt a, const std::vector<double> &halfWidths, const QueryShape &shape,

@@ -2,6 +2,7 @@
 // Small pieces shared by the doubling and noise-reduction releases.
 #pragma once
 
+#include "core/mechanisms/discrete_mechanisms.h"
 #include "core/session/release_plan.h"
 
 #include <string>
@@ -21,6 +22,15 @@ double perQueryCap(const ReleaseContext &context, filters::ChargeKind kind, std:
 /// Why a plan could not start: no budget left, or the cap cannot certify any answer.
 std::string cannotStartReason(const ReleaseContext &context, filters::ChargeKind kind, double cap,
                               std::optional<double> maxCost, const AccuracyTarget &target);
+
+/// What `budget` (ε for Laplace, ρ for Gaussian) can buy for a one-channel query (a count or a
+/// clipped sum) in a single release at the target's confidence: ", but with ρ = 6.1e-05 left, this
+/// count can be answered to ±612 at 95 % confidence". The half-width is the one the mechanism that
+/// forCost(budget) builds would certify (DiscreteNoiseMechanism / GridMechanism::halfWidth), so
+/// the statement is never optimistic. Empty when the query has several channels (a mean), the
+/// budget is not positive, or no mechanism fits (then nothing honest can be said).
+std::string affordableAccuracyText(mechanisms::DiscreteNoiseKind kind, double budget, const QueryShape &shape,
+                                   const AccuracyTarget &target);
 
 /// Completes an attempt from its released values (estimate, error bar, acceptance), appends it to
 /// `out` and says whether the plan stops here: the target is met, or the answer is too small for

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/mechanisms/discrete_mechanisms.h"
+#include "core/session/release_common.h"
 #include "core/session/release_plan.h"
 
 #include <algorithm>
@@ -56,14 +57,18 @@ ReleaseOutcome releaseOnce(const ReleaseContext &context, const AccuracyTarget &
     const auto &noise = count ? *discrete : grid->noise();
     const double cost = noise.cost();
     const std::string unit = kind == DiscreteNoiseKind::Laplace ? "ε" : "ρ";
+    // A refusal also says what the budget at hand can buy for this query (never optimistic).
     if (maxCost && cost > *maxCost) {
         out.reason = "this query needs " + unit + " = " + filters::formatAmount(cost)
-                     + ", more than the per-query maximum " + filters::formatAmount(*maxCost);
+                     + ", more than the per-query maximum " + filters::formatAmount(*maxCost)
+                     + detail::affordableAccuracyText(kind, *maxCost, context.shape, target);
         return out;
     }
     // Predictability: the cost is known and charged before any noise is drawn.
     if (auto charged = context.filter.charge({out.costKind, cost, 0.0}); !charged) {
-        out.reason = charged.error().message;
+        out.reason = charged.error().message
+                     + detail::affordableAccuracyText(kind, context.filter.remainingFor(out.costKind), context.shape,
+                                                      target);
         return out;
     }
     auto &bits = context.noiseSource.bits();

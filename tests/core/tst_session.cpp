@@ -73,6 +73,8 @@ private Q_SLOTS:
     void meanErrorBarCovers();
     void smallCountIsAbandonedCheaply();
     void refusesWhenBudgetIsExhausted();
+    void refusalsSayWhatTheBudgetBuys_data();
+    void refusalsSayWhatTheBudgetBuys();
     void invalidRequestsSpendNothing();
     void restoreRechargesTheLedger();
     void seededSessionsReplay();
@@ -240,6 +242,47 @@ void TestSession::refusesWhenBudgetIsExhausted()
     QCOMPARE(s->events().size(), std::size_t(40)); // refusals are in the ledger too
     for (std::size_t i = 0; i < s->events().size(); ++i)
         QCOMPARE(s->events()[i].index, i);
+}
+
+void TestSession::refusalsSayWhatTheBudgetBuys_data()
+{
+    QTest::addColumn<filters::FilterKind>("filter");
+    QTest::addColumn<data::Aggregate>("aggregate");
+    QTest::addColumn<double>("error");
+    QTest::addColumn<QString>("expected");
+    // ρ = 0.004444 (ε = 0.5, δ = 1e-6): σ ≈ 1/√(2ρ) = 10.6, 1.96σ ≈ ±21 for a count.
+    QTest::newRow("zcdp count") << filters::FilterKind::Zcdp << data::Aggregate::Count << 5.0
+                                << QStringLiteral("with ρ = 0.004444, one release can answer this count to ±21 at 95 % confidence");
+    // ε = 0.5: Laplace b = 2, b·ln(1/β) = 6.
+    QTest::newRow("basic count") << filters::FilterKind::Basic << data::Aggregate::Count << 2.0
+                                 << QStringLiteral("with ε = 0.5, one release can answer this count to ±6 at 95 % confidence");
+    QTest::newRow("basic sum") << filters::FilterKind::Basic << data::Aggregate::Sum << 10.0
+                               << QStringLiteral("one release can answer this sum to ±");
+}
+
+// A refused single release says what the remaining budget buys, and that statement holds: asking
+// for exactly that accuracy is then released within the budget.
+void TestSession::refusalsSayWhatTheBudgetBuys()
+{
+    QFETCH(filters::FilterKind, filter);
+    QFETCH(data::Aggregate, aggregate);
+    QFETCH(double, error);
+    QFETCH(QString, expected);
+    auto s = newSession(filter, 0.5, 3);
+    const std::string column = aggregate == data::Aggregate::Sum ? "age" : "";
+    auto refused = s->ask(request(aggregate, column, "", TargetKind::Absolute, error));
+    QVERIFY(refused.ok());
+    QCOMPARE(refused->status, EventStatus::Refused);
+    const QString reason = QString::fromStdString(refused->reason);
+    QVERIFY2(reason.contains(expected), qPrintable(reason));
+    const qsizetype at = reason.lastIndexOf(QStringLiteral("±"));
+    bool ok = false;
+    const double affordable = reason.mid(at + 1).section(QLatin1Char(' '), 0, 0).toDouble(&ok);
+    QVERIFY(ok && affordable > error);
+    auto answered = s->ask(request(aggregate, column, "", TargetKind::Absolute, affordable));
+    QVERIFY(answered.ok());
+    QVERIFY2(answered->status == EventStatus::Released, answered->reason.c_str());
+    QVERIFY(s->filter().spent() <= s->filter().budget());
 }
 
 void TestSession::invalidRequestsSpendNothing()
