@@ -5,6 +5,7 @@
 #include "ui/appinfo.h"
 #include "ui/appsettings.h"
 #include "ui/charts/privacylosspathchart.h"
+#include "ui/help/glossarydialog.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/lab/labdialog.h"
 #include "ui/models/ledgermodel.h"
@@ -311,6 +312,11 @@ void MainWindow::createActions()
     connect(m_askAction, &QAction::triggered, this, &MainWindow::ask);
     addAction(m_askAction);
 
+    m_glossaryAction = new QAction(tr("&Glossary"), this);
+    m_glossaryAction->setShortcut(QKeySequence::HelpContents);
+    m_glossaryAction->setStatusTip(tr("ε, δ, ρ, PLD, filter, ex-post, noise reduction… explained, with sources"));
+    connect(m_glossaryAction, &QAction::triggered, this,
+            [this] { openGlossaryLink(QStringLiteral("glossary:dp"), this); });
     m_aboutAction = new QAction(tr("&About Privacy Budget Explorer"), this);
     m_aboutAction->setMenuRole(QAction::AboutRole);
     connect(m_aboutAction, &QAction::triggered, this, &MainWindow::about);
@@ -365,6 +371,8 @@ void MainWindow::createMenus()
     labs->addAction(m_labAction);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_glossaryAction);
+    help->addSeparator();
     help->addAction(m_aboutAction);
 }
 

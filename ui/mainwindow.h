@@ -146,6 +146,7 @@ private:
     QAction *m_exportCsvAction = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_askAction = nullptr;
+    QAction *m_glossaryAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QAction *m_labAction = nullptr;
     QMenu *m_recentMenu = nullptr;
