@@ -4,6 +4,7 @@
 #include "ui/help/glossary.h"
 #include "ui/help/glossarydialog.h"
 #include "ui/mainwindow.h"
+#include "uitestutils.h"
 
 #include <QAction>
 #include <QLineEdit>
@@ -50,6 +51,7 @@ private Q_SLOTS:
         QVERIFY(openGlossaryLink(QStringLiteral("glossary:pld"), &window));
         QCOMPARE(window.findChildren<GlossaryDialog *>().size(), 1);
         QVERIFY(!dialog->showTerm(QStringLiteral("no-such-term")));
+        QVERIFY(dialog->grab().save(pbx::test::screenshotDir() + QStringLiteral("/glossary.png")));
     }
 
     void searchNarrowsTheList()
