@@ -9,6 +9,7 @@
 #include "ui/comparison/comparisonview.h"
 #include "ui/lab/labdialog.h"
 #include "ui/models/ledgermodel.h"
+#include "ui/risk/privacyriskview.h"
 #include "ui/noisereduction/noisereductionview.h"
 #include "ui/panels/datasetpanel.h"
 #include "ui/panels/querybuilder.h"
@@ -312,6 +313,10 @@ void MainWindow::createActions()
     connect(m_askAction, &QAction::triggered, this, &MainWindow::ask);
     addAction(m_askAction);
 
+    m_privacyRiskAction = new QAction(tr("Privacy &risk…"), this);
+    m_privacyRiskAction->setStatusTip(tr("What the session's (ε, δ) means for one person: the best membership "
+                                         "test and the largest posterior belief"));
+    connect(m_privacyRiskAction, &QAction::triggered, this, &MainWindow::showPrivacyRisk);
     m_glossaryAction = new QAction(tr("&Glossary"), this);
     m_glossaryAction->setShortcut(QKeySequence::HelpContents);
     m_glossaryAction->setStatusTip(tr("ε, δ, ρ, PLD, filter, ex-post, noise reduction… explained, with sources"));
@@ -366,6 +371,7 @@ void MainWindow::createMenus()
     view->addAction(m_noiseReductionDock->toggleViewAction());
     view->addSeparator();
     view->addAction(m_comparisonDock->toggleViewAction());
+    view->addAction(m_privacyRiskAction);
 
     QMenu *labs = menuBar()->addMenu(tr("&Labs"));
     labs->addAction(m_labAction);
@@ -374,6 +380,19 @@ void MainWindow::createMenus()
     help->addAction(m_glossaryAction);
     help->addSeparator();
     help->addAction(m_aboutAction);
+}
+
+PrivacyRiskView *MainWindow::showPrivacyRisk()
+{
+    auto *view = findChild<PrivacyRiskView *>();
+    if (!view)
+        view = new PrivacyRiskView(this);
+    // The session's guarantee is its filter's budget (ε, δ): that is what it promises a person.
+    const auto settings = m_document->hasSession() ? m_document->settings() : m_sessionPanel->settings();
+    view->setGuarantee(settings.epsilon, settings.delta);
+    view->show();
+    view->raise();
+    return view;
 }
 
 Result<void> MainWindow::openDataset(const QString &nameOrPath)

@@ -25,6 +25,7 @@ class LabDialog;
 class LedgerModel;
 class NoiseReductionView;
 class PrivacyLossPathChart;
+class PrivacyRiskView;
 class QueryBuilder;
 class ResultCard;
 class SessionDocument;
@@ -83,6 +84,8 @@ public:
 public Q_SLOTS:
     /// Asks the request in the query builder (the Ask button, Enter in the predicate field).
     void ask();
+    /// View ▸ Privacy risk: the risk view for the session's (ε, δ), created on first use.
+    PrivacyRiskView *showPrivacyRisk();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -147,6 +150,7 @@ private:
     QAction *m_quitAction = nullptr;
     QAction *m_askAction = nullptr;
     QAction *m_glossaryAction = nullptr;
+    QAction *m_privacyRiskAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QAction *m_labAction = nullptr;
     QMenu *m_recentMenu = nullptr;
