@@ -94,34 +94,42 @@ Eigen::VectorXd sampleL2LaplaceNoise(Eigen::Index dimension, double beta, mechan
 Result<RecoveryRun> runRecovery(const LabelledRows &train, const LabelledRows &test, const RecoveryParameters &p,
                                 mechanisms::RandomBits &bits)
 {
-    auto calibration = calibrateRecovery(p, static_cast<std::size_t>(train.x.rows()),
-                                         static_cast<std::size_t>(test.x.rows()));
-    if (!calibration)
-        return calibration.error();
-    if (auto ok = validateRows(test, "test"); !ok)
+    if (auto ok = calibrateRecovery(p, static_cast<std::size_t>(train.x.rows()),
+                                    static_cast<std::size_t>(test.x.rows()));
+        !ok)
         return ok.error();
-    if (test.x.cols() != train.x.cols())
-        return makeError(ErrorCode::InvalidArgument, "test: the parts have different feature counts");
     const double normaliser = p.relation == NeighbourRelation::AddRemove ? p.trainNormaliser : 0.0;
     auto fit = fitLogistic(train, p.lambda, p.gradientTolerance, normaliser);
     if (!fit)
         return fit.error();
+    return perturbAndTest(*fit, static_cast<std::size_t>(train.x.rows()), test, p, bits);
+}
+
+Result<RecoveryRun> perturbAndTest(const LogisticFit &fit, std::size_t trainRows, const LabelledRows &test,
+                                   const RecoveryParameters &p, mechanisms::RandomBits &bits)
+{
+    auto calibration = calibrateRecovery(p, trainRows, static_cast<std::size_t>(test.x.rows()));
+    if (!calibration)
+        return calibration.error();
+    if (auto ok = validateRows(test, "test"); !ok)
+        return ok.error();
+    if (test.x.cols() != fit.theta.size())
+        return makeError(ErrorCode::InvalidArgument, "test: the parts have different feature counts");
     RecoveryRun run;
     run.calibration = *calibration;
-    if (!(fit->gradientNorm <= p.gradientTolerance)) {
-        // Impossible by the step bound; if it happens it is a bug: release nothing, worst case.
-        run.cost = std::max(run.calibration.releaseCost, run.calibration.bottomCost);
+    if (!(fit.gradientNorm <= p.gradientTolerance)) {
+        // Impossible by the step bound; if it happens it is a bug: release nothing, and the caller
+        // charges the worst case.
         return makeError(ErrorCode::Unsupported, "internal error: the optimiser missed its tolerance; "
                                                  "nothing released, charge the worst case");
     }
-    run.theta = fit->theta + sampleL2LaplaceNoise(fit->theta.size(), run.calibration.beta, bits);
+    run.theta = fit.theta + sampleL2LaplaceNoise(fit.theta.size(), run.calibration.beta, bits);
     double error = 0.0;
-    if (p.relation == NeighbourRelation::AddRemove && test.x.rows() > p.testNormaliser) {
-        LabelledRows head{test.x.topRows(static_cast<Eigen::Index>(p.testNormaliser)),
-                          test.y.head(static_cast<Eigen::Index>(p.testNormaliser))};
-        error = meanAbsoluteError(run.theta, head) * static_cast<double>(head.x.rows()) / p.testNormaliser;
-    } else if (p.relation == NeighbourRelation::AddRemove) {
-        error = meanAbsoluteError(run.theta, test) * static_cast<double>(test.x.rows()) / p.testNormaliser;
+    if (p.relation == NeighbourRelation::AddRemove) {
+        // (1/m₀) Σ over at most m₀ test rows: sensitivity 1/m₀ under add/remove.
+        const auto rows = std::min<Eigen::Index>(test.x.rows(), static_cast<Eigen::Index>(p.testNormaliser));
+        const LabelledRows head{test.x.topRows(rows), test.y.head(rows)};
+        error = meanAbsoluteError(run.theta, head) * static_cast<double>(rows) / p.testNormaliser;
     } else {
         error = meanAbsoluteError(run.theta, test);
     }

@@ -68,6 +68,12 @@ struct RecoveryRun
 Result<RecoveryRun> runRecovery(const LabelledRows &train, const LabelledRows &test, const RecoveryParameters &p,
                                 mechanisms::RandomBits &bits);
 
+/// Algorithm 5 after the (deterministic) fit: perturb θ*, test, release or ⊥. For repeated runs
+/// on one training part (simulation). `fit` must come from fitLogistic on a part of
+/// `trainRows` rows with p's Λ and tolerance. Errors: as runRecovery.
+Result<RecoveryRun> perturbAndTest(const LogisticFit &fit, std::size_t trainRows, const LabelledRows &test,
+                                   const RecoveryParameters &p, mechanisms::RandomBits &bits);
+
 /// P[err + Lap(s) ≤ τ] ignoring the model noise (teaching aid).
 double recoveryPassProbability(double error, double tau, double testNoise);
 
