@@ -2,6 +2,7 @@
 #include "core/odp/sparse_vector.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/odp/ptr_iqr.h"
 #include "core/odp/quadrature.h"
 #include "core/odp/rounding.h"
 
@@ -260,6 +261,48 @@ Result<SvtFigureRow> svtFigureRow(int entries, int large, double big, double thr
                                    : std::sqrt(2.0) * releaseScale(ReleaseAnalysis::Odp, p, epsilonRelease,
                                                                    std::min(large, c));
     return row;
+}
+
+Result<MonteCarloEstimate> svtFigureMonteCarlo(int entries, int large, double big, double threshold,
+                                               const SvtParameters &p, double epsilonRelease, int runs,
+                                               mechanisms::RandomBits &bits)
+{
+    auto check = svtFigureRow(1, 0, big, threshold, p, epsilonRelease);
+    if (!check)
+        return check.error();
+    if (entries < 1 || large < 0 || large > entries)
+        return makeError(ErrorCode::InvalidArgument, "entries and large must satisfy 0 <= large <= entries, entries >= 1");
+    if (runs < 2)
+        return makeError(ErrorCode::InvalidArgument, "runs must be >= 2");
+    const double bRho = p.sensitivity / p.epsilon1;
+    const double bNu = 2.0 * p.cutoff * p.sensitivity / p.epsilon2;
+    double sum = 0.0;
+    double sumSq = 0.0;
+    long counted = 0;
+    for (int r = 0; r < runs; ++r) {
+        const double rho = sampleLaplace(bits, bRho);
+        int j = 0;
+        for (int i = 0; i < entries && j < p.cutoff; ++i) {
+            const double q = i < large ? std::abs(big) : 0.0;
+            if (q + sampleLaplace(bits, bNu) >= threshold + rho)
+                ++j;
+        }
+        if (j == 0)
+            continue;
+        const double stdDev = std::sqrt(2.0) * releaseScale(ReleaseAnalysis::Odp, p, epsilonRelease, j);
+        sum += stdDev;
+        sumSq += stdDev * stdDev;
+        ++counted;
+    }
+    if (bits.failed())
+        return bits.error();
+    MonteCarloEstimate e;
+    if (counted == 0)
+        return e;
+    e.mean = sum / static_cast<double>(counted);
+    const double var = std::max(0.0, sumSq / static_cast<double>(counted) - e.mean * e.mean);
+    e.standardError = std::sqrt(var / static_cast<double>(counted));
+    return e;
 }
 
 } // namespace pbx::odp

@@ -138,4 +138,15 @@ struct SvtFigureRow
 Result<SvtFigureRow> svtFigureRow(int entries, int large, double big, double threshold, const SvtParameters &p,
                                   double epsilonRelease);
 
+/// Monte Carlo estimate of the figure's ODP column E[√2·b_ODP(j) | j ≥ 1] (continuous Laplace
+/// noise, `runs` runs): the mean and its standard error. Valid: as svtFigureRow, runs ≥ 2.
+struct MonteCarloEstimate
+{
+    double mean = 0.0;
+    double standardError = 0.0;
+};
+Result<MonteCarloEstimate> svtFigureMonteCarlo(int entries, int large, double big, double threshold,
+                                               const SvtParameters &p, double epsilonRelease, int runs,
+                                               mechanisms::RandomBits &bits);
+
 } // namespace pbx::odp
