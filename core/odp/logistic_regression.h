@@ -43,7 +43,7 @@ struct LogisticFit
 Result<LogisticFit> fitLogistic(const LabelledRows &train, double lambda, double gradientTolerance = 1e-12,
                                 double normaliser = 0.0);
 
-/// (1/m) Σ |σ(θ·x) − (y+1)/2|, in [0, 1] (Hartmann et al. §5, the test error of Algorithm 5).
+/// (1/m) Σ |σ(θ·x) − (y+1)/2|, in [0, 1] (the test error of Hartmann et al.'s Algorithm 5).
 double meanAbsoluteError(const Eigen::VectorXd &theta, const LabelledRows &test);
 
 } // namespace pbx::odp

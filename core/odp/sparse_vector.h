@@ -90,7 +90,7 @@ private:
 };
 
 /// The Laplace scale of each released entry in "release only the large entries" (Lyu et al.
-/// §4.1 with the ODP analysis of Hartmann et al. §4.1): the budget ε = ε_SVT + ε_rel, j entries
+/// §4.1 with the ODP analysis of Hartmann et al.): the budget ε = ε_SVT + ε_rel, j entries
 /// flagged, cut-off c.
 enum class ReleaseAnalysis {
     Dp,     ///< b = cΔ/ε_rel: always budgets for c entries

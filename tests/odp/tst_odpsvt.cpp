@@ -37,7 +37,7 @@ void TestOdpSvt::splits()
 
 void TestOdpSvt::cellCosts()
 {
-    // §3.2 check parameters: E = 0.3, 0.65, 1.0 for ε₁ = 0.3, ε₂ = 0.7, c = 2.
+    // The exactly checked case of docs/output-dp.md (sparse vector): E = 0.3, 0.65, 1.0 for ε₁ = 0.3, ε₂ = 0.7, c = 2.
     const SvtParameters small{0.3, 0.7, 2, 1.0};
     PBX_FUZZY_COMPARE(svtCellCost(small, 0), 0.3, 1e-15);
     PBX_FUZZY_COMPARE(svtCellCost(small, 1), 0.65, 1e-15);
