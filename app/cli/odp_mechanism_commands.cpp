@@ -253,13 +253,13 @@ int iqr(const std::vector<std::string> &args, std::ostream &out)
     if (help(o, out, kIqrUsage))
         return 0;
     const std::string neighbours = choice(o, "--neighbours", "add-remove", {"add-remove", "replace"});
+    const std::string mode = choice(o, "--mode", "noisy", {"noisy", "bin"});
+    const std::string order = choice(o, "--order", "random", {"random", "fixed"});
+    const std::string accounting = choice(o, "--accounting", "entries", {"entries", "lemma10", "cells3", "dp"});
     if (neighbours != "replace")
         throw Exit{1, "PTR-IQR needs the replace-one relation (n public): pass --neighbours replace"};
     const double epsilon = number(o, "--epsilon", 0.5);
     const double deltaF = number(o, "--delta-f", 1e-6);
-    const std::string mode = choice(o, "--mode", "noisy", {"noisy", "bin"});
-    const std::string order = choice(o, "--order", "random", {"random", "fixed"});
-    const std::string accounting = choice(o, "--accounting", "entries", {"entries", "lemma10", "cells3", "dp"});
     const data::Table table = loadTable(o);
     const std::string column = o.value("--column").value_or("wage");
     const auto col = table.columnIndex(column);
