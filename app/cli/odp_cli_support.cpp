@@ -101,6 +101,21 @@ std::unique_ptr<mechanisms::RandomBits> randomSource(const Options &o)
     return std::make_unique<mechanisms::OsRandomBits>(std::move(*os));
 }
 
+bool printHelp(const Options &o, std::ostream &out, const char *usage)
+{
+    if (o.has("--help"))
+        out << usage;
+    return o.has("--help");
+}
+
+std::string csvNumber(double x)
+{
+    std::ostringstream s;
+    s.precision(10);
+    s << x;
+    return s.str();
+}
+
 void emit(const Options &o, const io::json::Json &doc, const std::string &csv, std::ostream &out)
 {
     const bool asCsv = o.value("--format").value_or("json") == "csv";

@@ -40,6 +40,10 @@ std::string choice(const Options &o, const std::string &name, const std::string 
 std::unique_ptr<mechanisms::RandomBits> randomSource(const Options &o);
 /// Writes `doc` (JSON) or `csv` (when --format csv and csv is non-empty) to --out or `out`.
 void emit(const Options &o, const io::json::Json &doc, const std::string &csv, std::ostream &out);
+/// Prints `usage` and returns true when --help was given.
+bool printHelp(const Options &o, std::ostream &out, const char *usage);
+/// x with 10 significant digits, for CSV cells.
+std::string csvNumber(double x);
 /// Leaves with exit 1 and the error's message when `r` failed.
 template<typename R>
 auto &&valueOrExit(R &&r, const std::string &context = {})

@@ -48,27 +48,12 @@ constexpr const char *kTableUsage =
     "                   [--companions] [--format json|csv] [--out FILE]\n"
     "k_min(ε₀, δ): the smallest k for which Kairouz et al.'s Thm 3.3 beats simple composition kε₀.\n";
 
-bool help(const Options &o, std::ostream &out, const char *usage)
-{
-    if (o.has("--help"))
-        out << usage;
-    return o.has("--help");
-}
-
 data::Table loadTable(const Options &o)
 {
     auto table = resources::loadDataset(o.value("--dataset").value_or("cps1988"));
     if (!table)
         throw Exit{1, "--dataset: " + table.error().message};
     return std::move(*table);
-}
-
-std::string csvNumber(double x)
-{
-    std::ostringstream s;
-    s.precision(10);
-    s << x;
-    return s.str();
 }
 
 /// The column's counts and a label per count.
@@ -116,7 +101,7 @@ int svt(const std::vector<std::string> &args, std::ostream &out)
 {
     const Options o = parseOrExit(args, {"--threshold", "--c", "--epsilon", "--column", "--dataset", "--svt-share",
                                          "--sensitivity", "--epsilon1", "--epsilon2", "--seed"});
-    if (help(o, out, kSvtUsage))
+    if (printHelp(o, out, kSvtUsage))
         return 0;
     const double threshold = requiredNumber(o, "--threshold");
     const std::int64_t c = integer(o, "--c", -1);
@@ -186,7 +171,7 @@ int svtFigure(const std::vector<std::string> &args, std::ostream &out)
 {
     const Options o = parseOrExit(args, {"--entries", "--large", "--threshold", "--c", "--epsilon", "--svt-share",
                                          "--sensitivity", "--counts", "--mc", "--seed"});
-    if (help(o, out, kFigureUsage))
+    if (printHelp(o, out, kFigureUsage))
         return 0;
     const auto entries = integer(o, "--entries", 100);
     const double big = number(o, "--large", 1000.0);
@@ -250,7 +235,7 @@ int iqr(const std::vector<std::string> &args, std::ostream &out)
 {
     const Options o = parseOrExit(args, {"--neighbours", "--column", "--where", "--dataset", "--epsilon", "--delta-f",
                                          "--mode", "--order", "--accounting", "--width", "--seed"});
-    if (help(o, out, kIqrUsage))
+    if (printHelp(o, out, kIqrUsage))
         return 0;
     const std::string neighbours = choice(o, "--neighbours", "add-remove", {"add-remove", "replace"});
     const std::string mode = choice(o, "--mode", "noisy", {"noisy", "bin"});
@@ -323,7 +308,7 @@ int iqr(const std::vector<std::string> &args, std::ostream &out)
 int table1(const std::vector<std::string> &args, std::ostream &out)
 {
     const Options o = parseOrExit(args, {"--eps0", "--delta"}, {"--companions"});
-    if (help(o, out, kTableUsage))
+    if (printHelp(o, out, kTableUsage))
         return 0;
     const auto eps0 = numberList(o, "--eps0", {0.01, 0.05, 0.1, 0.25, 0.5, 1, 2});
     const auto deltas = numberList(o, "--delta", {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9});

@@ -42,13 +42,6 @@ constexpr const char *kRecoverUsage =
     "released max(ε_p, Δ_test/s), ⊥ max(min(ε_p, Δ_train/s), Δ_test/s) (Theorem 17).\n"
     "--simulation (public data only) adds the true error and the pass probability.\n";
 
-bool help(const Options &o, std::ostream &out, const char *usage)
-{
-    if (o.has("--help"))
-        out << usage;
-    return o.has("--help");
-}
-
 std::vector<std::int64_t> stopsOf(const Options &o)
 {
     if (!o.has("--stops"))
@@ -63,21 +56,13 @@ std::vector<std::int64_t> stopsOf(const Options &o)
     return stops;
 }
 
-std::string num(double x)
-{
-    std::ostringstream s;
-    s.precision(10);
-    s << x;
-    return s.str();
-}
-
 } // namespace
 
 int earlyStop(const std::vector<std::string> &args, std::ostream &out)
 {
     const Options o = parseOrExit(args, {"--stops", "--noise-multiplier", "--step-epsilon", "--step-delta", "--delta",
                                          "--split", "--theorem", "--composition", "--stopped-at"});
-    if (help(o, out, kEarlyUsage))
+    if (printHelp(o, out, kEarlyUsage))
         return 0;
     const auto stops = stopsOf(o);
     if (o.has("--noise-multiplier") == o.has("--step-epsilon"))
@@ -126,8 +111,8 @@ int earlyStop(const std::vector<std::string> &args, std::ostream &out)
                         {"delta_prime", plan.deltaPrimes[j]},
                         {"returned_vs_worst", worst - costs[j]},
                         {"returned_vs_dp", plan.dpEpsilon - costs[j]}});
-        csv += std::to_string(stops[j]) + "," + num(costs[j]) + "," + num(worst - costs[j]) + "," +
-               num(plan.dpEpsilon - costs[j]) + "\n";
+        csv += std::to_string(stops[j]) + "," + csvNumber(costs[j]) + "," + csvNumber(worst - costs[j]) + "," +
+               csvNumber(plan.dpEpsilon - costs[j]) + "\n";
     }
     doc["costs"] = costs;
     doc["stops"] = rows;
@@ -152,7 +137,7 @@ int earlyStop(const std::vector<std::string> &args, std::ostream &out)
 int thm15(const std::vector<std::string> &args, std::ostream &out)
 {
     const Options o = parseOrExit(args, {"--stops", "--step-epsilon", "--step-epsilons", "--step-delta", "--costs", "--grid"});
-    if (help(o, out, kThm15Usage))
+    if (printHelp(o, out, kThm15Usage))
         return 0;
     const auto stops = stopsOf(o);
     if (stops.back() > 1000000)
@@ -180,7 +165,7 @@ int recover(const std::vector<std::string> &args, std::ostream &out)
     const Options o = parseOrExit(args, {"--label", "--features", "--lambda", "--eps-p", "--eps-t", "--tau", "--split",
                                          "--repeat", "--dataset", "--seed"},
                                   {"--simulation"});
-    if (help(o, out, kRecoverUsage))
+    if (printHelp(o, out, kRecoverUsage))
         return 0;
     const std::string label = o.value("--label").value_or("wage > 500");
     static const std::regex labelForm(R"(\s*wage\s*>\s*([0-9]+(\.[0-9]+)?)\s*)");
