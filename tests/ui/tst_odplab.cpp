@@ -20,6 +20,7 @@ private Q_SLOTS:
     void sparseVectorFigure();
     void earlyStopping();
     void crossover();
+    void ptrAndRecovery();
 };
 
 void TestOdpLab::filterPath()
@@ -56,7 +57,7 @@ void TestOdpLab::sparseVectorFigure()
 void TestOdpLab::earlyStopping()
 {
     OdpLabDialog lab;
-    lab.tabs()->setCurrentIndex(2);
+    lab.tabs()->setCurrentIndex(3);
     lab.show();
     QCOMPARE(lab.earlyStopChart()->curveCount(), 4); // DP, Lemma 11, basic, Theorem 15
     QCOMPARE(lab.earlyStopChart()->pointCount(1), 5);
@@ -71,11 +72,28 @@ void TestOdpLab::earlyStopping()
 void TestOdpLab::crossover()
 {
     OdpLabDialog lab;
-    lab.tabs()->setCurrentIndex(3);
+    lab.tabs()->setCurrentIndex(5);
     lab.show();
     QCOMPARE(lab.crossoverTable()->item(2, 2)->text(), QStringLiteral("16")); // ε₀ = 0.1, δ = 1e-5
     QCOMPARE(lab.crossoverTable()->item(6, 6)->text(), QStringLiteral("164"));
     QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-crossover")).isEmpty());
+}
+
+void TestOdpLab::ptrAndRecovery()
+{
+    OdpLabDialog lab;
+    lab.tabs()->setCurrentIndex(2);
+    lab.show();
+    QCOMPARE(lab.ptrChart()->curveCount(), 3);
+    // Noisy mode, in units of ε: DP 3/3/3, Lemma 10 3/3/2, two entries 2/3/2.
+    QCOMPARE(lab.ptrCosts()->item(0, 2)->text(), QStringLiteral("3ε"));
+    QCOMPARE(lab.ptrCosts()->item(1, 2)->text(), QStringLiteral("2ε"));
+    QCOMPARE(lab.ptrCosts()->item(3, 0)->text(), QStringLiteral("2ε"));
+    QCOMPARE(lab.ptrCosts()->item(3, 1)->text(), QStringLiteral("3ε"));
+    QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-ptr")).isEmpty());
+    lab.tabs()->setCurrentIndex(4);
+    QCOMPARE(lab.recoveryChart()->curveCount(), 5);
+    QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-recovery")).isEmpty());
 }
 
 QTEST_MAIN(TestOdpLab)

@@ -35,6 +35,9 @@ public:
     OdpLineChart *svtChart() const { return m_svtChart; }
     OdpLineChart *earlyStopChart() const { return m_earlyChart; }
     QTableWidget *crossoverTable() const { return m_crossover; }
+    OdpLineChart *ptrChart() const { return m_ptrChart; }
+    QTableWidget *ptrCosts() const { return m_ptrCosts; }
+    OdpLineChart *recoveryChart() const { return m_recoveryChart; }
     /// Starts the sparse-vector figure (as the Compute button does).
     void computeSvtFigure();
     bool svtRunning() const;
@@ -47,6 +50,8 @@ private:
     QWidget *buildSvtTab();
     QWidget *buildEarlyStopTab();
     QWidget *buildCrossoverTab();
+    QWidget *buildPtrTab();
+    QWidget *buildRecoveryTab();
     void onSvtFinished();
     void updateEarlyStop();
 
@@ -70,6 +75,9 @@ private:
     QComboBox *m_earlyPreset = nullptr;
     QLabel *m_earlyNote = nullptr;
     QTableWidget *m_crossover = nullptr;
+    OdpLineChart *m_ptrChart = nullptr;
+    QTableWidget *m_ptrCosts = nullptr;
+    OdpLineChart *m_recoveryChart = nullptr;
 };
 
 } // namespace pbx::ui
