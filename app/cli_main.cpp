@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // pbx-cli: the headless twin of the pbx GUI.
 #include "app/cli/account_command.h"
+#include "app/cli/odp_command.h"
 #include "app/cli/run_command.h"
 #include "app/cli/simulate_command.h"
 #include "app/cli/verify_command.h"
@@ -20,6 +21,7 @@ constexpr const char *kUsage = "Usage: pbx-cli <command> [options]\n"
                                "  account   what a ledger of mechanisms costs under each composition strategy\n"
                                "  simulate  the relative-error lab: noise reduction against doubling\n"
                                "  verify    recompute every cost and the spend of a transcript or journal\n"
+                               "  odp       output differential privacy: sparse vector, PTR, early stopping, recovery\n"
                                "Run 'pbx-cli <command> --help' for a command's options.\n";
 }
 
@@ -49,6 +51,8 @@ int main(int argc, char **argv)
         return pbx::cli::runVerifyCommand(args, std::cout, std::cerr);
     if (command == "simulate")
         return pbx::cli::runSimulateCommand(args, std::cout, std::cerr);
+    if (command == "odp")
+        return pbx::cli::runOdpCommand(args, std::cout, std::cerr);
     if (command == "account")
         return runAccountCommand(args, std::cout, std::cerr);
     std::cerr << "pbx-cli: unknown command '" << command << "' (see --help)\n";

@@ -8,6 +8,7 @@
 #include "ui/help/glossarydialog.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/lab/labdialog.h"
+#include "ui/odp/odplabdialog.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/risk/privacyriskview.h"
 #include "ui/noisereduction/noisereductionview.h"
@@ -375,6 +376,13 @@ void MainWindow::createMenus()
 
     QMenu *labs = menuBar()->addMenu(tr("&Labs"));
     labs->addAction(m_labAction);
+    labs->addAction(tr("&Output DP…"), this, [this] {
+        auto *odpLab = findChild<OdpLabDialog *>();
+        if (!odpLab)
+            odpLab = new OdpLabDialog(this);
+        odpLab->show();
+        odpLab->raise();
+    });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_glossaryAction);

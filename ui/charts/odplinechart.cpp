@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#include "ui/charts/odplinechart.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pbx::ui {
+
+OdpLineChart::OdpLineChart(QWidget *parent) : QWidget(parent)
+{
+    m_chart = new QChart();
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_view = new QChartView(m_chart, this);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumSize(480, 300);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+}
+
+void OdpLineChart::setTitles(const QString &title, const QString &xTitle, const QString &yTitle)
+{
+    m_chart->setTitle(title);
+    m_xTitle = xTitle;
+    m_yTitle = yTitle;
+}
+
+void OdpLineChart::setCurves(const std::vector<Curve> &curves)
+{
+    m_chart->removeAllSeries();
+    for (QAbstractAxis *axis : m_chart->axes())
+        m_chart->removeAxis(axis);
+    auto *x = new QValueAxis;
+    auto *y = new QValueAxis;
+    x->setTitleText(m_xTitle);
+    y->setTitleText(m_yTitle);
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    double xMin = HUGE_VAL, xMax = -HUGE_VAL, yMin = 0.0, yMax = -HUGE_VAL;
+    for (const Curve &c : curves) {
+        auto *series = new QLineSeries;
+        series->setName(c.name);
+        QPen pen(c.colour);
+        pen.setWidthF(2.0);
+        pen.setStyle(c.style);
+        series->setPen(pen);
+        series->setPointsVisible(c.markers);
+        for (std::size_t i = 0; i < c.x.size() && i < c.y.size(); ++i) {
+            if (!std::isfinite(c.x[i]) || !std::isfinite(c.y[i]))
+                continue;
+            series->append(c.x[i], c.y[i]);
+            xMin = std::min(xMin, c.x[i]);
+            xMax = std::max(xMax, c.x[i]);
+            yMin = std::min(yMin, c.y[i]);
+            yMax = std::max(yMax, c.y[i]);
+        }
+        m_chart->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    if (xMax > xMin) {
+        x->setRange(xMin, xMax);
+        bool whole = true;
+        for (const Curve &c : curves)
+            for (double v : c.x)
+                whole = whole && v == std::floor(v);
+        if (whole && xMax - xMin <= 12) { // a tick per request, labelled as an integer
+            x->setTickCount(static_cast<int>(xMax - xMin) + 1);
+            x->setLabelFormat(QStringLiteral("%d"));
+        } else {
+            x->applyNiceNumbers();
+        }
+        y->setRange(yMin, yMax + 0.05 * (yMax - yMin));
+        y->applyNiceNumbers();
+    }
+}
+
+int OdpLineChart::curveCount() const
+{
+    return static_cast<int>(m_chart->series().size());
+}
+
+int OdpLineChart::pointCount(int index) const
+{
+    const auto series = m_chart->series();
+    if (index < 0 || index >= series.size())
+        return 0;
+    return static_cast<int>(static_cast<QLineSeries *>(series[index])->count());
+}
+
+} // namespace pbx::ui

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// Labs ▸ Output DP: teaching charts for output differential privacy (Hartmann, Bindschaedler,
+// Bentkamp & West 2023; docs/output-dp.md). Everything here is computed from public parameters
+// alone: no dataset is read and no budget is charged.
+#pragma once
+
+#include "ui/odp/odplabjob.h"
+
+#include <QDialog>
+#include <QFutureWatcher>
+
+QT_FORWARD_DECLARE_CLASS(QComboBox)
+QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
+QT_FORWARD_DECLARE_CLASS(QLabel)
+QT_FORWARD_DECLARE_CLASS(QProgressBar)
+QT_FORWARD_DECLARE_CLASS(QPushButton)
+QT_FORWARD_DECLARE_CLASS(QSpinBox)
+QT_FORWARD_DECLARE_CLASS(QTableWidget)
+QT_FORWARD_DECLARE_CLASS(QTabWidget)
+
+namespace pbx::ui {
+
+class OdpLineChart;
+
+class OdpLabDialog final : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit OdpLabDialog(QWidget *parent = nullptr);
+    ~OdpLabDialog() override;
+
+    QTabWidget *tabs() const { return m_tabs; }
+    OdpLineChart *filterChart() const { return m_filterChart; }
+    OdpLineChart *deltaChart() const { return m_deltaChart; }
+    OdpLineChart *svtChart() const { return m_svtChart; }
+    OdpLineChart *earlyStopChart() const { return m_earlyChart; }
+    QTableWidget *crossoverTable() const { return m_crossover; }
+    OdpLineChart *ptrChart() const { return m_ptrChart; }
+    QTableWidget *ptrCosts() const { return m_ptrCosts; }
+    OdpLineChart *recoveryChart() const { return m_recoveryChart; }
+    /// Starts the sparse-vector figure (as the Compute button does).
+    void computeSvtFigure();
+    bool svtRunning() const;
+    /// Waits for a running figure job (tests).
+    void waitForSvtFigure();
+    void cancelSvtFigure();
+
+private:
+    QWidget *buildFilterTab();
+    QWidget *buildSvtTab();
+    QWidget *buildEarlyStopTab();
+    QWidget *buildCrossoverTab();
+    QWidget *buildPtrTab();
+    QWidget *buildRecoveryTab();
+    void onSvtFinished();
+    void updateEarlyStop();
+
+    QTabWidget *m_tabs = nullptr;
+    OdpLineChart *m_filterChart = nullptr;
+    OdpLineChart *m_deltaChart = nullptr;
+    QLabel *m_filterNote = nullptr;
+    OdpLineChart *m_svtChart = nullptr;
+    QSpinBox *m_entries = nullptr;
+    QDoubleSpinBox *m_big = nullptr;
+    QDoubleSpinBox *m_threshold = nullptr;
+    QSpinBox *m_cutoff = nullptr;
+    QDoubleSpinBox *m_epsilon = nullptr;
+    QComboBox *m_svtPreset = nullptr;
+    QPushButton *m_compute = nullptr;
+    QPushButton *m_cancel = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_svtNote = nullptr;
+    QFutureWatcher<SvtFigureOutcome> m_watcher;
+    OdpLineChart *m_earlyChart = nullptr;
+    QComboBox *m_earlyPreset = nullptr;
+    QLabel *m_earlyNote = nullptr;
+    QTableWidget *m_crossover = nullptr;
+    OdpLineChart *m_ptrChart = nullptr;
+    QTableWidget *m_ptrCosts = nullptr;
+    OdpLineChart *m_recoveryChart = nullptr;
+};
+
+} // namespace pbx::ui
