@@ -119,7 +119,13 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
     std::vector<std::uint32_t> refine;
     if (l1ErrorBound) {
         std::vector<std::pair<double, std::uint32_t>> candidates;
+        // k·r·(|z| + r)^{k−1} ≤ 1e-14 whenever |z| + r ≤ m0: such bins are screened out by one
+        // comparison of |z|² (no logarithm), the common case for a concentrated PMF.
+        const double m0 = std::exp(std::log(1e-14 / (kd * r)) / (kd - 1.0)) * (1.0 - 1e-9) - r;
+        const double screen = m0 > 0.0 ? m0 * m0 : -1.0;
         for (std::size_t j = 0; j < half; ++j) {
+            if (std::norm(spectrum[j]) <= screen)
+                continue;
             const double mag = std::abs(spectrum[j]);
             const double c = kd * r * std::exp((kd - 1.0) * logMagPlus(mag, r));
             if (c > 1e-14)
@@ -147,19 +153,24 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
         // anchor angle (jm mod N), block sums added pairwise.
         const std::size_t n = p.size() < len ? p.size() : len;
         const long double step = -twoPi * static_cast<long double>(j) / static_cast<long double>(len);
-        const std::complex<long double> rot(std::cos(step), std::sin(step));
+        const long double rotRe = std::cos(step), rotIm = std::sin(step);
         blockSums.clear();
         for (std::size_t m0 = 0; m0 < n; m0 += 64) {
             const auto phase = static_cast<long double>((static_cast<std::uint64_t>(j) * m0) % len);
             const long double angle = -twoPi * phase / static_cast<long double>(len);
-            std::complex<long double> w(std::cos(angle), std::sin(angle));
-            std::complex<long double> acc = 0.0L;
+            // Real arithmetic: std::complex<long double>'s operator* checks for inf/NaN (slow).
+            long double wRe = std::cos(angle), wIm = std::sin(angle);
+            long double accRe = 0.0L, accIm = 0.0L;
             const std::size_t m1 = std::min(n, m0 + 64);
             for (std::size_t m = m0; m < m1; ++m) {
-                acc += static_cast<long double>(padded[m]) * w;
-                w *= rot;
+                const long double x = padded[m];
+                accRe += x * wRe;
+                accIm += x * wIm;
+                const long double nextRe = wRe * rotRe - wIm * rotIm;
+                wIm = wRe * rotIm + wIm * rotRe;
+                wRe = nextRe;
             }
-            blockSums.push_back(acc);
+            blockSums.emplace_back(accRe, accIm);
         }
         while (blockSums.size() > 1) {
             std::size_t out = 0;
@@ -189,10 +200,17 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
         errSq += weight * e * e;
         powSq += weight * zk * zk;
     }
+    // Below m1, |z|^k and k·r·(|z| + r)^{k−1} both underflow (< e^{−746}): screened by |z|².
+    const double m1 = std::exp(-746.0 / (kd - 1.0)) * (1.0 - 1e-9) - r;
+    const double underflow = m1 > 0.0 ? m1 * m1 : -1.0;
     for (std::size_t j = 0; j < half; ++j) {
         if (refined[j])
             continue;
         auto &z = spectrum[j];
+        if (std::norm(z) <= underflow) {
+            z = 0.0;
+            continue;
+        }
         const double mag = std::abs(z);
         const double weight = (j == 0 || 2 * j == len) ? 1.0 : 2.0;
         if (mag == 0.0) {
