@@ -233,6 +233,8 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         if (auto ok = processComponent(c); !ok)
             return ok.error();
         acc->m_budget += connectTheDotsBudget(d, NoiseKind::Gaussian);
+        if (groups.empty())
+            acc->m_gaussianOnlyMu = std::sqrt(gaussianMuSquared);
         if (!tick())
             return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
     }
@@ -297,6 +299,10 @@ Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
             if (m_hasOptimisticPmf)
                 lower = std::max(lower, pmfEpsilonForDelta(m_optimistic[dir], delta));
         }
+        if (m_gaussianOnlyMu) {
+            if (auto exact = privacy::gaussianEpsilon(*m_gaussianOnlyMu, delta); exact) // bisection: 1e-14 relative
+                lower = std::max(lower, math::nudgeDown(exact.value() * (1.0 - 1e-13), 2));
+        }
         a.optimisticEpsilon = std::min(lower, a.epsilon);
     }
     return a;
@@ -329,6 +335,8 @@ Result<StrategyAnswer> PldAccountant::deltaForEpsilon(double epsilon) const
             if (m_hasOptimisticPmf)
                 lower = std::max(lower, pmfDeltaForEpsilon(m_optimistic[dir], epsilon));
         }
+        if (m_gaussianOnlyMu)
+            lower = std::max(lower, math::nudgeDown(privacy::gaussianDelta(*m_gaussianOnlyMu, epsilon) * (1.0 - 1e-12), 2));
         a.optimisticDelta = std::min(lower, a.delta);
     }
     return a;

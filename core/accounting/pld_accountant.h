@@ -59,6 +59,9 @@ private:
     bool m_hasOptimistic = false;    ///< report lower bounds
     bool m_hasOptimisticPmf = false; ///< m_optimistic holds floor-rounded PMFs
     PldCouplingBudget m_budget;      ///< the discretisation of every step (lower bound)
+    /// Set when the ledger is unsampled Gaussians only (merged to this μ): the lower bound is then
+    /// the closed form's (Balle & Wang 2018, Thm 8), rounded down.
+    std::optional<double> m_gaussianOnlyMu;
     /// Set when the ledger is unsampled Gaussians only and their merged PLD grid would exceed
     /// kMaxPldBins: the answers then come from the closed form at this μ (may be +∞).
     std::optional<double> m_exactGaussianMu;

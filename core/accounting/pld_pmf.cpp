@@ -441,7 +441,7 @@ double pmfEpsilonForDelta(const PldPmf &pmf, double delta)
     // e^{−ℓ_j} for the downward sweep by the recurrence e^{−ℓ_j} = e^{−ℓ_{j+1}}·e^d, re-anchored by
     // an exact exp every 256 bins and after gaps (relative error ≲ 256·2⁻⁶³ ≪ the 1e-12 nudge).
     const long double stepUp = std::exp(static_cast<long double>(pmf.interval));
-    std::size_t lastWeighted = pmf.probs.size();
+    std::size_t lastWeighted = std::numeric_limits<std::size_t>::max(); // none yet
     long double lastWeight = 0.0L;
     auto weightOf = [&](std::size_t j) {
         if (lastWeighted == j + 1 && j % 256 != 0)
