@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/accounting/pld_accountant.h"
 
+#include "core/accounting/pld_bracket.h"
 #include "core/accounting/pld_mechanisms.h"
 #include "core/math/directed_rounding.h"
 #include "core/privacy/analytic_gaussian.h"
@@ -26,7 +27,36 @@ struct Component
     PldPmf pmf[2][2]; ///< [pessimistic?0:1][Remove, Add]
     bool symmetric = true;
     std::int64_t count = 0;
+    PldCouplingBudget perStep; ///< how one step's pessimistic PMF was discretised
 };
+
+/// Per-step budget of a connect-the-dots PMF: the true loss lies outside the grid with
+/// probability ≤ e^{−50} for Gaussian noise (the noise mass beyond each truncation point is
+/// ½e^{−50}) and never for Laplace noise (its loss range is exact).
+PldCouplingBudget connectTheDotsBudget(double d, NoiseKind kind)
+{
+    return {connectTheDotsMeanBias(d), math::nudgeUp(d * d, 1), 0.0, kind == NoiseKind::Gaussian ? 1.9287498479639315e-22 : 0.0};
+}
+
+/// Per-step budget of a PMF of finitely many losses ±ε rounded up to the grid: the largest
+/// upward shift, and the few ulps of mass moved from −ε to +ε (≤ 1e-15) as out-of-range mass.
+PldCouplingBudget roundedUpBudget(const PldPmf &pmf, double epsilon)
+{
+    double shift = 0.0;
+    for (std::size_t j = 0; j < pmf.probs.size(); ++j) {
+        if (!(pmf.probs[j] > 0.0))
+            continue;
+        const double loss = pmf.lossAt(j);
+        // The bin holds the rounded-up image of +ε or −ε (or 0): the nearest one below it.
+        double r = loss - epsilon;
+        if (r < 0.0 || r > pmf.interval * 1.5)
+            r = loss + epsilon;
+        if (r < 0.0 || r > pmf.interval * 1.5)
+            r = loss;
+        shift = std::max(shift, std::fabs(r));
+    }
+    return {0.0, 0.0, math::nudgeUp(shift * (1.0 + 1e-12) + 1e-300, 2), 1e-15};
+}
 
 using Key = std::tuple<int, double, double, double, double, double, double, int, double>;
 
@@ -46,6 +76,7 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
         c.pmf[0][0] = connectTheDots(loss, d);
         if (withOptimistic)
             c.pmf[1][0] = privacyBuckets(loss, d);
+        c.perStep = connectTheDotsBudget(d, NoiseKind::Gaussian);
         return c;
     }
     if (sampled && !samplingMatchesRelation(e.sampling, relation))
@@ -68,6 +99,7 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
             if (withOptimistic)
                 c.pmf[1][dir] = privacyBuckets(loss, d);
         }
+        c.perStep = connectTheDotsBudget(d, kind);
         return c;
     }
     if (e.mechanism == MechanismKind::Gaussian)
@@ -82,6 +114,7 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
     c.pmf[0][0] = approxDpPmf(step->epsilon, step->delta, d, true);
     if (withOptimistic)
         c.pmf[1][0] = approxDpPmf(step->epsilon, step->delta, d, false);
+    c.perStep = roundedUpBudget(c.pmf[0][0], step->epsilon);
     return c;
 }
 
@@ -129,11 +162,20 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         return !options.progress || options.progress(done, total);
     };
 
+    // The lower bound comes from the coupling of the pessimistic PMF (pld_bracket.h). The
+    // optimistic (floor-rounded) PMFs, which drift by up to one interval per step, are built
+    // only for ledgers of finitely-many-loss events, whose lattice composition keeps them exact.
+    bool anyDense = gaussianMuSquared > 0.0;
+    for (const auto &[key, value] : groups) {
+        const MechanismKind m = ledger.events[value.first].mechanism;
+        anyDense = anyDense || m == MechanismKind::Gaussian || m == MechanismKind::Laplace;
+    }
     auto acc = std::make_unique<PldAccountant>();
     acc->m_interval = d;
     acc->m_hasOptimistic = options.optimistic;
+    acc->m_hasOptimisticPmf = options.optimistic && !anyDense;
     bool haveTotal = false;
-    const int kinds = options.optimistic ? 2 : 1;
+    const int kinds = acc->m_hasOptimisticPmf ? 2 : 1;
 
     // Directions: while everything is symmetric the Add PMFs equal the Remove ones, so they are
     // only materialised (copied) when the first asymmetric component arrives.
@@ -186,16 +228,19 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
                                                            "] (gaussian): " + pldResourceMessage(pldPeakBytes(bins), d));
         }
         c.pmf[0][0] = connectTheDots(loss, d);
-        if (options.optimistic)
+        if (acc->m_hasOptimisticPmf)
             c.pmf[1][0] = privacyBuckets(loss, d);
         if (auto ok = processComponent(c); !ok)
             return ok.error();
+        acc->m_budget += connectTheDotsBudget(d, NoiseKind::Gaussian);
+        if (groups.empty())
+            acc->m_gaussianOnlyMu = std::sqrt(gaussianMuSquared);
         if (!tick())
             return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
     }
     for (const auto &[key, value] : groups) {
         const PrivacyEvent &e = ledger.events[value.first];
-        auto c = buildComponent(e, ledger.neighbours, d, options.optimistic);
+        auto c = buildComponent(e, ledger.neighbours, d, acc->m_hasOptimisticPmf);
         if (!c)
             return makeError(c.error().code, "events[" + std::to_string(value.first) + "] (" +
                                                  mechanismName(e.mechanism) + "): " + c.error().message);
@@ -203,6 +248,7 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         if (auto ok = processComponent(c.value()); !ok)
             return makeError(ok.error().code, "events[" + std::to_string(value.first) + "] (" +
                                                   mechanismName(e.mechanism) + "): " + ok.error().message);
+        acc->m_budget += c->perStep.times(static_cast<double>(c->count));
         if (!tick())
             return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
     }
@@ -244,9 +290,19 @@ Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
     if (!m_symmetric)
         a.epsilon = std::max(a.epsilon, pmfEpsilonForDelta(m_pessimistic[1], delta));
     if (m_hasOptimistic) {
-        double lower = pmfEpsilonForDelta(m_optimistic[0], delta);
-        if (!m_symmetric)
-            lower = std::max(lower, pmfEpsilonForDelta(m_optimistic[1], delta));
+        // The larger of two lower bounds: the coupling bound of the pessimistic PMFs and, where
+        // built, the optimistic PMFs'. The true ε(δ) is the max over the directions.
+        double lower = 0.0;
+        for (int dir = 0; dir < (m_symmetric ? 1 : 2); ++dir) {
+            const double upper = m_symmetric ? a.epsilon : pmfEpsilonForDelta(m_pessimistic[dir], delta);
+            lower = std::max(lower, lowerEpsilonBound(m_pessimistic[dir], m_budget, delta, upper));
+            if (m_hasOptimisticPmf)
+                lower = std::max(lower, pmfEpsilonForDelta(m_optimistic[dir], delta));
+        }
+        if (m_gaussianOnlyMu) {
+            if (auto exact = privacy::gaussianEpsilon(*m_gaussianOnlyMu, delta); exact) // bisection: 1e-14 relative
+                lower = std::max(lower, math::nudgeDown(exact.value() * (1.0 - 1e-13), 2));
+        }
         a.optimisticEpsilon = std::min(lower, a.epsilon);
     }
     return a;
@@ -273,9 +329,14 @@ Result<StrategyAnswer> PldAccountant::deltaForEpsilon(double epsilon) const
     if (!m_symmetric)
         a.delta = std::max(a.delta, pmfDeltaForEpsilon(m_pessimistic[1], epsilon));
     if (m_hasOptimistic) {
-        double lower = pmfDeltaForEpsilon(m_optimistic[0], epsilon);
-        if (!m_symmetric)
-            lower = std::max(lower, pmfDeltaForEpsilon(m_optimistic[1], epsilon));
+        double lower = 0.0;
+        for (int dir = 0; dir < (m_symmetric ? 1 : 2); ++dir) {
+            lower = std::max(lower, lowerDeltaBound(m_pessimistic[dir], m_budget, epsilon));
+            if (m_hasOptimisticPmf)
+                lower = std::max(lower, pmfDeltaForEpsilon(m_optimistic[dir], epsilon));
+        }
+        if (m_gaussianOnlyMu)
+            lower = std::max(lower, math::nudgeDown(privacy::gaussianDelta(*m_gaussianOnlyMu, epsilon) * (1.0 - 1e-12), 2));
         a.optimisticDelta = std::min(lower, a.delta);
     }
     return a;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/accounting/event.h"
+#include "core/accounting/pld_bracket.h"
 #include "core/accounting/pld_pmf.h"
 #include "core/accounting/strategy.h"
 
@@ -15,7 +16,7 @@ struct PldOptions
 {
     double interval = 1e-4;     ///< discretisation interval d of the loss grid (nats)
     double tailMass = 1e-15;    ///< mass truncated per composition (charged to δ)
-    bool optimistic = true;     ///< also compute the optimistic PLD (lower bracket)
+    bool optimistic = true;     ///< also report the lower end of the bracket
     ProgressCallback progress;  ///< optional; return false to cancel
 };
 
@@ -25,8 +26,11 @@ struct PldOptions
 /// add/remove) or by rounding losses up (randomized response, pure and (ε, δ) events through their
 /// worst-case PLD; sampled ones after amplification), identical events are self-composed by
 /// ifft(fft(p)^k), groups are convolved, and truncated tails go to +∞ (added to δ). Unsampled
-/// Gaussians are first merged exactly (μ² add). The reported (ε, δ) is the max over directions;
-/// an optimistic PMF (floor rounding, tails dropped) gives the lower bound of the bracket.
+/// Gaussians are first merged exactly (μ² add). The reported (ε, δ) is the max over directions.
+/// The lower end of the bracket comes from the pessimistic PMF itself (pld_bracket.h: the
+/// connect-the-dots coupling, Hoeffding and a convexity bound; docs/pld-numerics.md §4), and for
+/// ledgers of finitely-many-loss events only also from an optimistic PMF (floor rounding,
+/// composed exactly on the lattice); the larger is reported.
 /// Poisson-sampled Gaussians under replace-one use the replace pair (PldDirection::Replace) and
 /// read Δ as the replace-one sensitivity of records bounded by ‖f(r)‖ ≤ Δ/2 (as DP-SGD's clipping).
 /// Not applicable (Unsupported): zCDP events, Gaussians sampled without replacement, Poisson-
@@ -52,7 +56,12 @@ public:
 private:
     double m_interval = 1e-4;
     bool m_symmetric = true;
-    bool m_hasOptimistic = false;
+    bool m_hasOptimistic = false;    ///< report lower bounds
+    bool m_hasOptimisticPmf = false; ///< m_optimistic holds floor-rounded PMFs
+    PldCouplingBudget m_budget;      ///< the discretisation of every step (lower bound)
+    /// Set when the ledger is unsampled Gaussians only (merged to this μ): the lower bound is then
+    /// the closed form's (Balle & Wang 2018, Thm 8), rounded down.
+    std::optional<double> m_gaussianOnlyMu;
     /// Set when the ledger is unsampled Gaussians only and their merged PLD grid would exceed
     /// kMaxPldBins: the answers then come from the closed form at this μ (may be +∞).
     std::optional<double> m_exactGaussianMu;

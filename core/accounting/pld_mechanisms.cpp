@@ -224,6 +224,19 @@ double AdditiveNoiseLoss::delta(double epsilon) const
     return std::clamp(d, 0.0, 1.0);
 }
 
+bool AdditiveNoiseLoss::hasComplement() const
+{
+    return m_kind == NoiseKind::Gaussian && m_q == 1.0;
+}
+
+double AdditiveNoiseLoss::deltaComplement(double epsilon) const
+{
+    // Unsampled Gaussian: Y ~ N(μ²/2, μ²) under P and −Y has the same law under Q, so
+    // E[(e^{ε−Y} − 1)₊] = e^ε·δ(−ε).
+    const double mu = (m_dir == PldDirection::Replace ? 2.0 : 1.0) * m_sens / m_param;
+    return std::exp(epsilon) * privacy::gaussianDelta(mu, -epsilon);
+}
+
 double AdditiveNoiseLoss::survival(double t) const
 {
     const double x = inverseLoss(t);
@@ -270,9 +283,35 @@ PldPmf connectTheDots(const AdditiveNoiseLoss &lossModel, double d)
     for (std::size_t i = 1; i + 1 < n; ++i)
         pmf.probs[i] = ((delta[i + 1] - delta[i]) - ed * (delta[i] - delta[i - 1])) / em1;
     pmf.probs[n - 1] = (delta[n - 1] - delta[n - 2]) / std::expm1(-d);
-    for (double &p : pmf.probs)
-        if (!(p > 0.0))
+    // Below ε = 0, δ(ε) ≈ 1 − e^ε and its second differences cancel catastrophically. The part
+    // 1 − e^ε has exactly zero second difference in the formula above (and contributes e^{ℓ₀} to
+    // the first mass), so where the complement c(ε) = δ(ε) − (1 − e^ε) is available accurately
+    // (unsampled Gaussian: c(ε) = e^ε·δ(−ε), the PLD being symmetric) the masses of the points
+    // whose three neighbours lie below 0 are recomputed from c: same exact value, no cancellation.
+    if (lossModel.hasComplement()) {
+        std::vector<double> c;
+        for (std::size_t i = 0; i < n; ++i) {
+            const double eps = static_cast<double>(lo + static_cast<std::int64_t>(i)) * d;
+            if (!(eps < 0.0))
+                break;
+            c.push_back(lossModel.deltaComplement(eps));
+        }
+        if (c.size() >= 2)
+            pmf.probs[0] = -c[0] + (c[1] - c[0]) / em1;
+        for (std::size_t i = 1; i + 1 < c.size(); ++i)
+            pmf.probs[i] = ((c[i + 1] - c[i]) - ed * (c[i] - c[i - 1])) / em1;
+    }
+    // Negative masses are round-off of the δ differences; clipping them only raises δ (safe for
+    // the upper bound). The mass added is the ℓ1 change, recorded for the lower bound.
+    long double clipped = 0.0L;
+    for (double &p : pmf.probs) {
+        if (!(p > 0.0)) {
+            if (p < 0.0)
+                clipped -= p;
             p = 0.0;
+        }
+    }
+    pmf.errorL1 = math::nudgeUp(static_cast<double>(clipped) * (1.0 + 1e-12), 2);
     return pmf;
 }
 

@@ -36,6 +36,11 @@ public:
     /// largest x with loss ≥ ε; closed forms when q = 1 (Balle–Wang 2018 Thm 8 for the Gaussian,
     /// spec A.3 for Laplace). Any real ε; result in [0, 1].
     double delta(double epsilon) const;
+    /// Whether deltaComplement is available (unsampled Gaussian noise).
+    bool hasComplement() const;
+    /// δ(ε) − (1 − e^ε) = E[(e^{ε−Y} − 1)₊], accurate where δ(ε) ≈ 1 − e^ε (ε < 0); only when
+    /// hasComplement(): e^ε·δ(−ε) by the symmetry of the Gaussian PLD (Balle & Wang 2018, Thm 8).
+    double deltaComplement(double epsilon) const;
     /// P_upper[loss ≥ t] (the survival function of the privacy-loss random variable).
     double survival(double t) const;
     /// The loss range kept by the discretisation: the loss at the tails where the Gaussian noise
@@ -72,7 +77,8 @@ double pldGridBins(const AdditiveNoiseLoss &loss, double interval);
 /// Pessimistic PMF by connect-the-dots (Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022,
 /// arXiv 2207.04380, Alg. 1): on the grid i·d, i from ⌊ε_lower/d⌋ to ⌈ε_upper/d⌉, masses chosen so
 /// the PMF's δ equals the mechanism's δ at every grid point and lies above it in between;
-/// p_∞ = δ(top). Negative masses from round-off are clipped to 0 (which only raises δ).
+/// p_∞ = δ(top). Negative masses from round-off are clipped to 0 (which only raises δ); their
+/// total goes to errorL1 (the lower bound of pld_bracket.h subtracts it).
 PldPmf connectTheDots(const AdditiveNoiseLoss &loss, double interval);
 
 /// Optimistic PMF by privacy buckets with floor rounding (Meiser & Mohammadi 2018; dp_accounting

@@ -28,6 +28,12 @@ struct PldPmf
     /// subtract it, so the reported lower bound stays a lower bound. Pessimistic PMFs charge
     /// their round-off bound to infinityMass instead and keep this 0.
     double deltaSlack = 0.0;
+    /// Pessimistic PMFs only: a bound on the ℓ1 distance (finite bins and p_∞) between this PMF
+    /// and the exact composition of the single-event PMFs it was built from: FFT round-off,
+    /// truncated or aliased tails, rounding of the lattice route (docs/pld-numerics.md §4). The
+    /// upper bounds do not need it (every such change only raises δ); the lower bound of
+    /// pld_bracket.h subtracts it.
+    double errorL1 = 0.0;
 
     double lossAt(std::size_t j) const { return static_cast<double>(lowerIndex + static_cast<std::int64_t>(j)) * interval; }
 };
