@@ -11,10 +11,10 @@ namespace pbx::strategies {
 
 namespace {
 
+/// Values must be finite. An empty sample is allowed (every candidate then has utility 0): refusing
+/// it would reveal that no row matched.
 Result<void> checkSample(const std::vector<double> &x)
 {
-    if (x.empty())
-        return strategyError(kInvalidConfig, "no rows to take a quantile of");
     for (const double v : x)
         if (!std::isfinite(v))
             return strategyError(kInvalidConfig, "values must be finite");

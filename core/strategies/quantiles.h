@@ -29,7 +29,7 @@ struct QuantileIntervals
     std::vector<double> points;        ///< n + 2 endpoints z_0 … z_{n+1}
     std::vector<double> probabilities; ///< n + 1 interval probabilities
 };
-/// Valid: ε finite > 0, 0 < q < 1, lo < hi finite, x non-empty and finite.
+/// Valid: ε finite > 0, 0 < q < 1, lo < hi finite, x finite (may be empty: every candidate then scores 0).
 /// Errors: INVALID_EPSILON, INVALID_QUANTILE, INVALID_BOUNDS.
 Result<QuantileIntervals> continuousQuantileDistribution(std::vector<double> x, double q, double epsilon, double lo,
                                                          double hi);
@@ -80,7 +80,7 @@ struct SmoothSensitivity
     std::size_t argmax = 0;    ///< the k attaining it
     std::vector<double> curve; ///< e^{−kβ}A^{(k)} for k = 0 … (the last k examined)
 };
-/// Valid: β > 0, lo < hi, x non-empty. Errors: INVALID_BOUNDS, INVALID_CONFIG (β).
+/// Valid: β > 0, lo < hi, x finite. Errors: INVALID_BOUNDS, INVALID_CONFIG (β).
 Result<SmoothSensitivity> medianSmoothSensitivity(std::vector<double> x, double beta, double lo, double hi);
 
 /// β for the pure ε-DP release median + (2(γ+1)/ε)·S*_β·Z, Z with density ∝ 1/(1 + |z|^γ):
