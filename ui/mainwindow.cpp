@@ -7,6 +7,7 @@
 #include "ui/charts/privacylosspathchart.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/lab/labdialog.h"
+#include "ui/strategies/strategymenus.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/noisereduction/noisereductionview.h"
 #include "ui/panels/datasetpanel.h"
@@ -353,6 +354,7 @@ void MainWindow::createMenus()
 
     QMenu *labs = menuBar()->addMenu(tr("&Labs"));
     labs->addAction(m_labAction);
+    installStrategyMenus(this, query, labs, m_document);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_aboutAction);
