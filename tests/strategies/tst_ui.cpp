@@ -111,6 +111,13 @@ private slots:
         lab.waitForJob();
         QVERIFY(lab.statusText().contains(QStringLiteral("522.32")));
         QVERIFY(!test::saveScreenshot(lab, QStringLiteral("strategies-lab-quantile")).isEmpty());
+        for (auto *b : lab.findChildren<QPushButton *>())
+            if (b->text() == QStringLiteral("Smooth sensitivity of the median"))
+                b->click();
+        lab.waitForJob();
+        QVERIFY(lab.statusText().contains(QStringLiteral("Non-private diagnostic")));
+        QVERIFY(lab.statusText().contains(QStringLiteral("at k = 231")));
+        QVERIFY(!test::saveScreenshot(lab, QStringLiteral("strategies-lab-smooth-sensitivity")).isEmpty());
 
         // Cancel: a running job stops and shows nothing new.
         lab.run(2);

@@ -9,7 +9,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
-#include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -59,6 +58,7 @@ void BarErrorChart::setBars(const QString &title, const QStringList &labels, con
     y->setTitleText(valueTitle);
     const double pad = 0.05 * (top - bottom > 0 ? top - bottom : 1.0);
     y->setRange(bottom < 0 ? bottom - pad : 0.0, top + pad);
+    y->applyNiceNumbers();
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
@@ -90,31 +90,27 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
     m_chart->setTitle(title);
     auto *x = new QValueAxis;
     x->setTitleText(xTitle);
-    QAbstractAxis *y;
-    if (logY) {
-        auto *log = new QLogValueAxis;
-        log->setLabelFormat(QStringLiteral("%.0e"));
-        y = log;
-    } else {
-        y = new QValueAxis;
-    }
-    y->setTitleText(yTitle);
+    // Log scale as log10 of the values on a linear axis: robust for values down to 1e-300, where
+    // a QLogValueAxis runs out of room for its labels.
+    auto *y = new QValueAxis;
+    y->setTitleText(logY ? tr("log₁₀ %1").arg(yTitle) : yTitle);
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
     for (const auto &c : curves) {
         QXYSeries *s = c.markers ? static_cast<QXYSeries *>(new QScatterSeries) : new QLineSeries;
         if (c.markers)
-            static_cast<QScatterSeries *>(s)->setMarkerSize(7.0);
+            static_cast<QScatterSeries *>(s)->setMarkerSize(6.0);
         s->setName(c.name);
         for (std::size_t i = 0; i < c.x.size() && i < c.y.size(); ++i) {
             if (!std::isfinite(c.y[i]) || (logY && !(c.y[i] > 0.0)))
                 continue;
-            s->append(c.x[i], c.y[i]);
+            const double v = logY ? std::log10(c.y[i]) : c.y[i];
+            s->append(c.x[i], v);
             xmin = std::min(xmin, c.x[i]);
             xmax = std::max(xmax, c.x[i]);
-            ymin = std::min(ymin, c.y[i]);
-            ymax = std::max(ymax, c.y[i]);
+            ymin = std::min(ymin, v);
+            ymax = std::max(ymax, v);
         }
         m_chart->addSeries(s);
         s->attachAxis(x);
@@ -122,10 +118,10 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
     }
     if (std::isfinite(xmin)) {
         x->setRange(xmin, xmax > xmin ? xmax : xmin + 1.0);
-        if (logY)
-            static_cast<QLogValueAxis *>(y)->setRange(ymin / 2.0, ymax * 2.0);
-        else
-            static_cast<QValueAxis *>(y)->setRange(std::min(0.0, ymin), ymax * 1.05 + 1e-12);
+        const double low = logY ? std::floor(ymin) : std::min(0.0, ymin);
+        const double high = logY ? std::ceil(ymax) + (std::ceil(ymax) == std::floor(ymin) ? 1.0 : 0.0) : ymax * 1.05 + 1e-12;
+        y->setRange(low, high);
+        y->applyNiceNumbers();
     }
     m_curves = static_cast<int>(curves.size());
 }

@@ -46,7 +46,8 @@ public:
         bool markers = false; ///< points instead of a line
     };
     explicit CurvesChart(QWidget *parent = nullptr);
-    /// Replaces the curves; `logY` plots log10 of positive values (non-positive points skipped).
+    /// Replaces the curves; `logY` plots log10 of positive values on a linear axis (non-positive
+    /// points skipped).
     void setCurves(const QString &title, const std::vector<Curve> &curves, const QString &xTitle, const QString &yTitle,
                    bool logY = false);
     int curveCount() const { return m_curves; }

@@ -98,7 +98,8 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     for (const auto &row : strategies::bmiSlideRows())
         setRow(rows, r++, {QString(QLatin1Char(row.sex)), tr("%1 in").arg(row.heightInches), num(row.weightPounds),
                            QString::number(strategies::bodyMassIndex(row), 'f', 2)});
-    rows->setMaximumHeight(170);
+    rows->setMinimumHeight(190);
+    rows->setMaximumHeight(190);
     m_bmiTable = makeTable(bmi, {tr("release"), tr("Laplace scale"), tr("predicted total error"), tr("measured ± s.e.")});
     m_bmiChart = new BarErrorChart(bmi);
     m_bmiNote = new QLabel(tr("Four answers: #males with BMI < 25, #males, #females with BMI < 25, #females. "
@@ -435,10 +436,16 @@ void StrategiesLabDialog::showBmi(const Json &doc)
     }
     m_bmiChart->setBars(tr("Total squared error of the four answers (mean of 100,000 runs, ±2 s.e.)"), labels, values,
                         lows, highs, tr("error"));
+    auto integers = [](const Json &list) {
+        QStringList parts;
+        for (const auto &v : list)
+            parts << QString::number(v.get<double>(), 'f', 0);
+        return QStringLiteral("(%1)").arg(parts.join(QStringLiteral(", ")));
+    };
     m_bmiNote->setText(tr("Cells %1 → answers %2. Measured P[Algorithm 2 gives q̃₁ > q̃₁ + q̃₂] = %3. Algorithm 1: "
                           "sequential composition of four ε/4 counts; Algorithm 2: parallel composition of disjoint "
                           "cells (replace-one: each cell at ε/2), sums by post-processing.")
-                           .arg(text(doc["cells"]), text(doc["answers"]))
+                           .arg(integers(doc["cells"]), integers(doc["answers"]))
                            .arg(num(doc["violation_probability"].get<double>(), 3)));
 }
 
@@ -449,7 +456,12 @@ void StrategiesLabDialog::showStability(const Json &doc)
     for (const auto &t : doc["transformations"]) {
         const bool bounded = t["stability"].is_number();
         setRow(m_stabilityTable, row++,
-               {text(t["transformation"]), text(t["parameter"]), bounded ? text(t["stability"]) : tr("unbounded"),
+               {text(t["transformation"]),
+                QStringList{QStringLiteral("flat-map"), QStringLiteral("truncate"), QStringLiteral("self-join-truncated")}
+                        .contains(text(t["transformation"]))
+                    ? text(t["parameter"])
+                    : tr("—"),
+                bounded ? text(t["stability"]) : tr("unbounded"),
                 bounded ? num(t["epsilon"].get<double>()) : tr("—"), bounded ? num(t["rho"].get<double>()) : tr("—")});
     }
     for (const auto &s : doc["poisson_subsampling"])
@@ -502,7 +514,7 @@ void StrategiesLabDialog::showRanges(const Json &doc)
         curves.push_back(std::move(c));
     }
     m_rangeChart->setCurves(tr("Predicted variance by range length (ε = 1; all ranges of that length)"), curves,
-                            tr("range length L"), tr("variance (log scale)"), true);
+                            tr("range length L"), tr("variance"), true);
     m_recommended->setText(tr("Recommended for this workload: <b>%1</b> — %2. Domain: %3 cells (%4 empty), %5 ranges.")
                                .arg(text(doc["recommended"]["label"]), text(doc["recommended"]["why"]))
                                .arg(text(doc["domain"]["cells"]), text(doc["domain"]["empty_cells"]))
@@ -545,7 +557,7 @@ void StrategiesLabDialog::showQuantile(const Json &doc)
         }
         m_quantileChart->setCurves(tr("Exponential mechanism over the public grid (log scale)"), {c}, tr("candidate"),
                                    tr("probability"), true);
-        extra = tr(" With probability ≥ 95%% the rank is within %1 rows of the best candidate's.")
+        extra = tr(" With probability ≥ 95% the rank is within %1 rows of the best candidate's.")
                     .arg(num(g["rank_error_bound_95"].get<double>()));
     }
     m_quantileText->setText(tr("<b>Simulation</b> (true data of a public dataset): the true q-quantile is %1; the "
@@ -559,13 +571,13 @@ void StrategiesLabDialog::showQuantile(const Json &doc)
 void StrategiesLabDialog::showSmoothSensitivity(const Json &doc)
 {
     CurvesChart::Curve c;
-    c.name = tr("e^{−kβ}·A⁽ᵏ⁾");
+    c.name = tr("e^(−kβ)·A(k)");
     for (const auto &p : doc["curve"]) {
         c.x.push_back(p[0].get<double>());
         c.y.push_back(p[1].get<double>());
     }
     m_quantileChart->setCurves(tr("Smooth sensitivity of the median: its maximum is S* (log scale)"), {c}, tr("k"),
-                               tr("e^{−kβ} A(k)"), true);
+                               tr("e^(−kβ)·A(k)"), true);
     m_quantileText->setText(
         tr("<b>Non-private diagnostic</b> (simulation on public data): S*, A(k) and the local sensitivity are "
            "computed from the true data and are not private. Median %1. Pure ε-DP (Cauchy, β = ε/6): S* = %2 at k = %3, "
