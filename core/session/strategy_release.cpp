@@ -6,6 +6,7 @@
 
 #include "core/data/predicate.h"
 #include "core/mechanisms/noise_source.h"
+#include "core/strategies/derived_answers.h"
 #include "core/strategies/histogram.h"
 #include "core/strategies/quantiles.h"
 #include "core/strategies/range_workload.h"
@@ -296,8 +297,19 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         record.note = std::string("every cell at once: parallel composition") +
                       (replace ? " (replace-one: a changed row moves between two cells, charged twice the per-cell ε)" : "") +
                       "; per-cell error bars from the exact discrete-Laplace tail";
+        // The event's scalar answer is the total of the noisy cells, with the total's own interval
+        // (derived, free); the per-cell bars are in the record.
+        std::vector<std::size_t> all(released->noisy.size());
+        for (std::size_t i = 0; i < all.size(); ++i)
+            all[i] = i;
+        auto totalBar = strategies::deriveAnswer(*released, plan, {strategies::DerivedKind::Sum, all, {}}, beta);
+        if (!totalBar)
+            return totalBar.error();
         e.answer = total;
-        e.errorBound = static_cast<double>(released->halfWidth);
+        e.errorBound = totalBar->high - totalBar->value;
+        e.accounting = "answer: the total of " + std::to_string(all.size()) + " noisy cells (± " +
+                       formatValue(e.errorBound) + "); each cell ± " + std::to_string(released->halfWidth) +
+                       ", the target's unit";
         e.mechanism = "histogram (discrete-laplace)";
         break;
     }
@@ -530,6 +542,37 @@ std::optional<StrategyRequestKind> strategyRequestKindFor(std::string_view aggre
         if (strategyRequestKindName(k) == aggregate)
             return k;
     return std::nullopt;
+}
+
+} // namespace pbx::session
+
+namespace pbx::session {
+
+std::string describeStrategyRequest(const QueryRequest &request)
+{
+    const auto &s = *request.strategy;
+    auto list = [](const std::vector<std::size_t> &cells) {
+        std::string out;
+        for (std::size_t i = 0; i < cells.size(); ++i)
+            out += (i ? ", " : "") + std::to_string(cells[i]);
+        return out;
+    };
+    std::string text;
+    switch (s.kind) {
+    case StrategyRequestKind::Histogram: text = "histogram of " + request.query.column; break;
+    case StrategyRequestKind::Quantile: text = "quantile q=" + formatValue(s.q) + " of " + request.query.column; break;
+    case StrategyRequestKind::Derived:
+        text = std::string(strategies::derivedKindName(s.derived)) + " of " + s.of + ": cells " + list(s.cells);
+        if (!s.other.empty())
+            text += (s.derived == strategies::DerivedKind::Share ? " within " : " minus ") + list(s.other);
+        return text;
+    case StrategyRequestKind::Workload:
+        text = "workload " + s.workload + " of " + request.query.column + " (" + s.strategy.label() + ")";
+        break;
+    }
+    if (!request.query.where.empty())
+        text += " where " + request.query.where;
+    return text;
 }
 
 } // namespace pbx::session

@@ -7,12 +7,19 @@
 #include "core/session/session.h"
 #include "core/util/result.h"
 
+#include <string>
+
 namespace pbx::session {
 
 /// Everything about a strategy request that can be checked against the table's public schema:
 /// the column and its kind, bins, bounds, q, the target kind, the strategy and its workload.
 /// Errors: InvalidArgument / NotFound / the strategies' coded errors, naming the field.
 Result<void> checkStrategyRequest(const QueryRequest &request, const data::Table &table, data::Neighbours neighbours);
+
+/// A one-line description for ledgers: "histogram of region where …", "quantile q=0.5 of wage",
+/// "share of h1: cells 2 within 0, 1, 2, 3", "workload prefixes of education (tree b=3 + LS)".
+/// Precondition: request.strategy is set.
+std::string describeStrategyRequest(const QueryRequest &request);
 
 /// The cost check of a recorded strategy event for `pbx-cli verify`: a derived event costs 0 and
 /// releases nothing; otherwise one attempt carries the whole cost, and the cost is not below what
