@@ -166,11 +166,13 @@ Result<Json> runBmi(const LabConfig &config, const data::Table *table, std::uint
     doc["cells"] = Json(std::vector<double>(cells.begin(), cells.end()));
     doc["answers"] = Json(std::vector<double>(sim->answers.begin(), sim->answers.end()));
     Json methods = Json::array();
+    const double binWidth = 3.0 * sim->methods[0].predicted / 30.0; // simulateBmi's bins
     for (const auto &m : sim->methods)
         methods.push_back({{"method", m.name},
                            {"laplace_scale", m.laplaceScale},
                            {"predicted", io::json::finiteOrNull(m.predicted)},
-                           {"measured", {{"average", m.measured}, {"standard_error", m.standardError}}}});
+                           {"measured", {{"average", m.measured}, {"standard_error", m.standardError}}},
+                           {"histogram", {{"bin_width", binWidth}, {"shares", m.histogram}}}});
     doc["results"] = methods;
     doc["violation_probability"] = sim->violationProbability;
     doc["violation_probability_exact"] =

@@ -98,10 +98,12 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     for (const auto &row : strategies::bmiSlideRows())
         setRow(rows, r++, {QString(QLatin1Char(row.sex)), tr("%1 in").arg(row.heightInches), num(row.weightPounds),
                            QString::number(strategies::bodyMassIndex(row), 'f', 2)});
-    rows->setMinimumHeight(190);
-    rows->setMaximumHeight(190);
+    rows->setMinimumHeight(178);
+    rows->setMaximumHeight(178);
     m_bmiTable = makeTable(bmi, {tr("release"), tr("Laplace scale"), tr("predicted total error"), tr("measured ± s.e.")});
+    m_bmiTable->setMinimumHeight(180);
     m_bmiChart = new BarErrorChart(bmi);
+    m_bmiHistogram = new CurvesChart(bmi);
     m_bmiNote = new QLabel(tr("Four answers: #males with BMI < 25, #males, #females with BMI < 25, #females. "
                               "Algorithm 1 adds Lap(4/ε) to each (four ε/4 releases, sequential composition): 128/ε². "
                               "The same vector has ℓ1 sensitivity 2, so Lap(2/ε) suffices: 32/ε². Algorithm 2 measures "
@@ -118,7 +120,10 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     bmiLayout->addLayout(bmiForm);
     bmiLayout->addWidget(bmiRun);
     bmiLayout->addWidget(m_bmiTable);
-    bmiLayout->addWidget(m_bmiChart, 1);
+    auto *bmiCharts = new QHBoxLayout;
+    bmiCharts->addWidget(m_bmiChart, 1);
+    bmiCharts->addWidget(m_bmiHistogram, 1);
+    bmiLayout->addLayout(bmiCharts, 1);
     bmiLayout->addWidget(m_bmiNote);
     m_tabs->addTab(bmi, tr("BMI example"));
 
@@ -255,7 +260,7 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::progressTextChanged, m_status, &QLabel::setText);
     connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::finished, this, &StrategiesLabDialog::finished);
     connect(m_cancel, &QPushButton::clicked, this, [this] { m_watcher->cancel(); });
-    resize(860, 820);
+    resize(980, 900);
     setTable(nullptr);
     run(1); // stability: no data needed
 }
@@ -421,7 +426,7 @@ void StrategiesLabDialog::showBmi(const Json &doc)
     m_bmiTable->setRowCount(0);
     QStringList labels;
     std::vector<double> values, lows, highs;
-    const QStringList shortNames = {tr("Alg. 1"), tr("Alg. 1 Δ₁"), tr("Alg. 2"), tr("Alg. 2 clip"), tr("Alg. 2 order")};
+    const QStringList shortNames = {tr("A1"), tr("A1 Δ₁"), tr("A2"), tr("A2 clip"), tr("A2 order")};
     int row = 0;
     for (const auto &m : doc["results"]) {
         const double measured = m["measured"]["average"].get<double>(), se = m["measured"]["standard_error"].get<double>();
@@ -434,8 +439,24 @@ void StrategiesLabDialog::showBmi(const Json &doc)
         highs.push_back(measured + 2 * se);
         ++row;
     }
-    m_bmiChart->setBars(tr("Total squared error of the four answers (mean of 100,000 runs, ±2 s.e.)"), labels, values,
-                        lows, highs, tr("error"));
+    m_bmiChart->setBars(tr("Mean total squared error (±2 s.e.)"), labels, values, lows, highs, tr("error"));
+    std::vector<CurvesChart::Curve> curves;
+    row = 0;
+    for (const auto &m : doc["results"]) {
+        if (row == 3)
+            break; // the three algorithms; the inference variants are in the table
+        CurvesChart::Curve c;
+        c.name = shortNames.value(row++);
+        const double width = m["histogram"]["bin_width"].get<double>();
+        const auto &shares = m["histogram"]["shares"];
+        for (std::size_t b = 0; b < shares.size(); ++b) {
+            c.x.push_back((static_cast<double>(b) + 0.5) * width);
+            c.y.push_back(shares[b].get<double>());
+        }
+        curves.push_back(std::move(c));
+    }
+    m_bmiHistogram->setCurves(tr("Monte Carlo distribution of the total squared error"), curves, tr("total squared error"),
+                              tr("share of runs"), false);
     auto integers = [](const Json &list) {
         QStringList parts;
         for (const auto &v : list)

@@ -79,6 +79,7 @@ private:
     QDoubleSpinBox *m_bmiEpsilon = nullptr;
     QTableWidget *m_bmiTable = nullptr;
     BarErrorChart *m_bmiChart = nullptr;
+    CurvesChart *m_bmiHistogram = nullptr;
     QLabel *m_bmiNote = nullptr;
     // Stability
     QTableWidget *m_stabilityTable = nullptr;
