@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/strategy_request_json.h"
 
+#include "core/io/request_json.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -29,33 +31,6 @@ Result<std::vector<std::size_t>> indexList(const Json &object, const char *key, 
     return out;
 }
 
-Result<session::AccuracyTarget> readTarget(const Json &object, const std::string &path)
-{
-    auto target = object.find("target");
-    if (target == object.end() || !target->is_object())
-        return makeError(ErrorCode::Parse, path + ".target: missing (an object with kind, error, confidence)");
-    const std::string targetPath = path + ".target";
-    for (const auto &item : target->items())
-        if (item.key() != "kind" && item.key() != "error" && item.key() != "confidence")
-            return makeError(ErrorCode::Parse, targetPath + ": unknown field '" + item.key() + "'");
-    auto kindText = json::string(*target, "kind", targetPath);
-    if (!kindText)
-        return kindText.error();
-    auto kind = session::parseTargetKind(*kindText);
-    if (!kind)
-        return makeError(kind.error().code, targetPath + ".kind: " + kind.error().message);
-    auto error = json::number(*target, "error", targetPath);
-    if (!error)
-        return error.error();
-    auto confidence = json::optionalNumber(*target, "confidence", targetPath);
-    if (!confidence)
-        return confidence.error();
-    session::AccuracyTarget t{*kind, *error, confidence->value_or(0.95)};
-    if (auto valid = t.validate(); !valid)
-        return makeError(valid.error().code, targetPath + ": " + valid.error().message);
-    return t;
-}
-
 } // namespace
 
 bool isStrategyAggregate(std::string_view aggregate)
@@ -73,45 +48,24 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
         if (std::none_of(std::begin(kKeys), std::end(kKeys), known) && std::none_of(extraKeys.begin(), extraKeys.end(), known))
             return makeError(ErrorCode::Parse, path + ": unknown field '" + item.key() + "'");
     }
-    session::QueryRequest r;
+    // The fields a strategy request shares with a scalar one (id, column, where, bounds, target,
+    // max_cost) are read by readRequest, so both are checked alike.
+    Json common = Json::object();
+    for (const char *key : {"id", "column", "where", "bounds", "target", "max_cost"})
+        if (auto it = object.find(key); it != object.end())
+            common[key] = *it;
+    common["aggregate"] = "count";
+    auto base = readRequest(common, path);
+    if (!base)
+        return base.error();
+    session::QueryRequest r = std::move(base.value());
     session::StrategyRequestSpec s;
     auto aggregate = json::string(object, "aggregate", path);
     if (!aggregate)
         return aggregate.error();
     s.kind = *session::strategyRequestKindFor(*aggregate);
-    auto id = json::optionalString(object, "id", path, {}, session::maxRequestIdBytes);
-    auto column = json::optionalString(object, "column", path);
-    auto where = json::optionalString(object, "where", path);
-    if (!id)
-        return id.error();
-    if (!column)
-        return column.error();
-    if (!where)
-        return where.error();
-    r.id = *id;
-    r.query.aggregate = data::Aggregate::Count; // the scalar fields are unused; `strategy` says what this is
-    r.query.column = *column;
-    r.query.where = *where;
     if (s.kind != session::StrategyRequestKind::Derived && r.query.column.empty())
         return makeError(ErrorCode::Parse, path + ".column: required for a " + *aggregate);
-    if (auto it = object.find("bounds"); it != object.end() && !it->is_null()) {
-        if (!it->is_array() || it->size() != 2 || !(*it)[0].is_number() || !(*it)[1].is_number())
-            return makeError(ErrorCode::Parse, path + ".bounds: expected [lower, upper]");
-        data::Bounds b{(*it)[0].get<double>(), (*it)[1].get<double>()};
-        if (auto valid = b.validate(); !valid)
-            return makeError(valid.error().code, path + ".bounds: " + valid.error().message);
-        r.query.bounds = b;
-    }
-    auto target = readTarget(object, path);
-    if (!target)
-        return target.error();
-    r.target = *target;
-    auto maxCost = json::optionalNumber(object, "max_cost", path);
-    if (!maxCost)
-        return maxCost.error();
-    if (*maxCost && !(**maxCost > 0.0))
-        return makeError(ErrorCode::InvalidArgument, path + ".max_cost: must be > 0");
-    r.maxCost = *maxCost;
     if (auto it = object.find("bins"); it != object.end() && !it->is_null()) {
         if (!it->is_array())
             return makeError(ErrorCode::Parse, path + ".bins: expected an array of public edges");
