@@ -324,7 +324,8 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
             if (mask[r])
                 values.push_back(std::clamp(column[r], d.lo, d.hi));
         // McSherry–Talwar: rank error ≤ (2/ε) ln(|grid|/β) w.p. ≥ 1 − β, so ε = 2 ln(|grid|/β)/a.
-        double epsilon = 2.0 * std::log(static_cast<double>(grid.size()) / beta) / request.target.error;
+        // (At least 2^-20, the exact sampler's floor: a looser target then gets a tighter bar.)
+        double epsilon = std::max(std::ldexp(1.0, -20), 2.0 * std::log(static_cast<double>(grid.size()) / beta) / request.target.error);
         if (request.maxCost && epsilon > *request.maxCost) {
             epsilon = *request.maxCost;
             capped = true;
