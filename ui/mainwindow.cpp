@@ -9,6 +9,7 @@
 #include "ui/comparison/comparisonview.h"
 #include "ui/lab/labdialog.h"
 #include "ui/odp/odplabdialog.h"
+#include "ui/strategies/strategymenus.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/risk/privacyriskview.h"
 #include "ui/noisereduction/noisereductionview.h"
@@ -383,6 +384,7 @@ void MainWindow::createMenus()
         odpLab->show();
         odpLab->raise();
     });
+    installStrategyMenus(this, query, labs, m_document);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_glossaryAction);

@@ -9,6 +9,7 @@
 #include "core/io/transcript_json.h"
 #include "core/session/planned_cap.h"
 #include "core/session/session.h"
+#include "core/session/strategy_release.h"
 #include "resources/dataset_catalog.h"
 
 #include <cstdio>
@@ -216,6 +217,9 @@ Result<Prepared> prepare(const Options &o)
         if (auto compiled = data::CompiledQuery::compile(request->query, *p.table); !compiled)
             return makeError(compiled.error().code,
                              *queries + ": line " + std::to_string(number) + ": " + compiled.error().message);
+        if (request->strategy)
+            if (auto ok = session::checkStrategyRequest(*request, *p.table, p.settings.neighbours); !ok)
+                return makeError(ok.error().code, *queries + ": line " + std::to_string(number) + ": " + ok.error().message);
         p.requests.push_back(std::move(request.value()));
     }
     return p;

@@ -2,6 +2,7 @@
 #include "app/cli/simulate_command.h"
 
 #include "app/cli/options.h"
+#include "app/cli/simulate_strategies.h"
 #include "core/io/json_fields.h"
 #include "core/io/text_file.h"
 #include "core/simulation/relative_error_lab.h"
@@ -33,7 +34,10 @@ constexpr const char *kUsage =
     "The lab reads true counts and charges no budget, so it runs only on public data: the\n"
     "embedded datasets, or a CSV whose metadata sidecar says \"public\": true. --synthetic runs\n"
     "it instead on a table drawn uniformly from the dataset's declared categories and bounds\n"
-    "(its public metadata alone; no row is read).\n";
+    "(its public metadata alone; no row is read).\n"
+    "\n"
+    "pbx-cli simulate strategies --config LAB.json --out FILE.json [--seed N]: the strategies &\n"
+    "inference lab (pbx-cli simulate strategies --help).\n";
 
 std::string format(double x)
 {
@@ -50,8 +54,10 @@ int runSimulateCommand(const std::vector<std::string> &args, std::ostream &out, 
         out << kUsage;
         return args.empty() ? 2 : 0;
     }
+    if (args[0] == "strategies")
+        return runSimulateStrategies({args.begin() + 1, args.end()}, out, err);
     if (args[0] != "relative-error") {
-        err << "pbx-cli simulate: unknown simulation '" << args[0] << "' (expected relative-error)\n";
+        err << "pbx-cli simulate: unknown simulation '" << args[0] << "' (expected relative-error or strategies)\n";
         return 2;
     }
     auto options = Options::parse({args.begin() + 1, args.end()},

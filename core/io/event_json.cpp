@@ -2,6 +2,7 @@
 #include "core/io/event_json.h"
 
 #include "core/io/request_json.h"
+#include "core/io/strategy_request_json.h"
 
 #include <algorithm>
 #include <limits>
@@ -15,7 +16,7 @@ namespace {
 
 
 constexpr const char *kOutcomeKeys[] = {"index",      "status", "mechanism", "reason",   "answer",     "error_bound",
-                                        "target_met", "cost",   "attempts",  "accounting", "spent_after", "requested_mechanism"};
+                                        "target_met", "cost",   "attempts",  "accounting", "spent_after", "requested_mechanism", "strategy_record"};
 
 Json writeAttempt(const session::Attempt &a)
 {
@@ -107,6 +108,8 @@ Json eventToJson(const session::LedgerEvent &e, const filters::PrivacyFilter &fi
     for (const auto &a : e.attempts)
         attempts.push_back(writeAttempt(a));
     o["attempts"] = attempts;
+    if (e.strategyRecord)
+        o["strategy_record"] = strategyRecordToJson(*e.strategyRecord);
     o["spent_after"] = {{std::string(filter.unitName()), e.spentAfter},
                         {"epsilon", json::finiteOrNull(e.epsilonSpentAfter)}};
     if (filter.kind() == filters::FilterKind::Unified)
@@ -202,6 +205,12 @@ Result<session::LedgerEvent> eventFromJson(const Json &o, std::size_t i)
                 return a.error();
             e.attempts.push_back(std::move(a.value()));
         }
+    if (auto it = o.find("strategy_record"); it != o.end()) {
+        auto record = strategyRecordFromJson(*it, path + ".strategy_record");
+        if (!record)
+            return record.error();
+        e.strategyRecord = std::move(record.value());
+    }
     return e;
 }
 

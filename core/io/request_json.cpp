@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/request_json.h"
 
+#include "core/io/strategy_request_json.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -22,6 +24,8 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
 {
     if (!object.is_object())
         return makeError(ErrorCode::Parse, path + ": expected a JSON object");
+    if (auto it = object.find("aggregate"); it != object.end() && it->is_string() && isStrategyAggregate(it->get<std::string>()))
+        return readStrategyRequest(object, path, extraKeys);
     for (const auto &item : object.items()) {
         const auto &key = item.key();
         const auto known = [&](const char *k) { return key == k; };
@@ -114,6 +118,10 @@ Result<session::QueryRequest> readRequestLine(std::string_view line, std::size_t
 
 void writeRequest(const session::QueryRequest &request, Json &object)
 {
+    if (request.strategy) {
+        writeStrategyRequest(request, object);
+        return;
+    }
     object["id"] = request.id;
     object["aggregate"] = std::string(data::aggregateName(request.query.aggregate));
     if (request.query.aggregate != data::Aggregate::Count)

@@ -2,6 +2,7 @@
 #include "core/session/cost_audit.h"
 
 #include "core/session/query_shape.h"
+#include "core/session/strategy_release.h"
 
 #include "core/filters/zcdp_filter.h"
 #include "core/math/directed_rounding.h"
@@ -48,6 +49,8 @@ double rhoChargedForPureEvent(const LedgerEvent &event)
 
 Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, const SessionSettings &settings)
 {
+    if (e.request.strategy)
+        return auditStrategyEvent(e, table, settings);
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
     auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
     if (e.status == EventStatus::Refused) {

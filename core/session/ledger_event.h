@@ -6,6 +6,7 @@
 #include "core/filters/privacy_filter.h"
 #include "core/session/accuracy_target.h"
 #include "core/session/mechanism_choice.h"
+#include "core/session/strategy_request.h"
 
 #include <optional>
 #include <string>
@@ -30,6 +31,8 @@ struct QueryRequest
     /// per ask by the caller; not part of the recorded request (the cap applied is max_cost, or,
     /// for a routed unified run, visible in the event's cost and unit).
     std::size_t plannedQueries = 0;
+    /// Set for histogram, quantile, derived and workload requests (strategy_request.h).
+    std::optional<StrategyRequestSpec> strategy;
 };
 
 /// One noisy value released by a mechanism (part of an attempt).
@@ -73,6 +76,8 @@ struct LedgerEvent
     double spentAfter = 0.0;        ///< the filter's primary spend after this event (ε or ρ)
     double expostSpentAfter = 0.0;  ///< the unified filter's ex-post spend after this event
     double epsilonSpentAfter = 0.0; ///< ε-equivalent of spentAfter at the session δ
+    /// Strategy requests: every released value with its error bar (strategy_request.h).
+    std::optional<StrategyRecord> strategyRecord;
 };
 
 } // namespace pbx::session

@@ -103,6 +103,8 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
         return valid.error();
     if (request.maxCost && (!(*request.maxCost > 0.0) || !std::isfinite(*request.maxCost)))
         return makeError(ErrorCode::InvalidArgument, "the per-query maximum must be a finite number > 0");
+    if (request.strategy)
+        return askStrategy(std::move(request));
     auto query = data::CompiledQuery::compile(request.query, *m_table);
     if (!query)
         return query.error();

@@ -62,6 +62,8 @@ private:
     Session(std::shared_ptr<const data::Table> table, SessionSettings settings,
             std::unique_ptr<filters::PrivacyFilter> filter);
     LedgerEvent &append(LedgerEvent event);
+    /// Histogram, quantile, derived and workload requests (strategy_release.cpp).
+    Result<LedgerEvent> askStrategy(QueryRequest request);
 
     std::shared_ptr<const data::Table> m_table;
     SessionSettings m_settings;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/models/ledgermodel.h"
 
+#include "core/session/strategy_release.h"
+
 #include "ui/util/numberformat.h"
 #include "ui/util/privacytext.h"
 
@@ -103,7 +105,8 @@ QVariant LedgerModel::rawValue(const session::LedgerEvent &event, int column) co
     case Id:
         return toQString(event.request.id);
     case Query:
-        return describeQuery(event.request.query);
+        return event.request.strategy ? toQString(session::describeStrategyRequest(event.request))
+                                      : describeQuery(event.request.query);
     case Target:
         return describeTarget(event.request.target);
     case Status:
@@ -180,7 +183,8 @@ QString LedgerModel::toolTip(const session::LedgerEvent &event, int column) cons
     const auto &query = event.request.query;
     switch (column) {
     case Query: {
-        QString text = describeQuery(query);
+        QString text = event.request.strategy ? toQString(session::describeStrategyRequest(event.request))
+                                              : describeQuery(query);
         if (query.aggregate != data::Aggregate::Count && query.bounds)
             text += tr("\nvalues clipped to [%1, %2]")
                         .arg(formatNumber(query.bounds->lower), formatNumber(query.bounds->upper));

@@ -2,6 +2,7 @@
 #include "ui/widgets/resultcard.h"
 
 #include "core/session/cost_audit.h"
+#include "core/session/strategy_release.h"
 
 #include "ui/models/ledgermodel.h"
 #include "core/filters/zcdp_filter.h"
@@ -93,7 +94,8 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
     const auto &target = event.request.target;
     m_title->setText(QStringLiteral("%1  ·  %2")
                          .arg(toQString(event.request.id),
-                              LedgerModel::describeQuery(event.request.query)));
+                              event.request.strategy ? toQString(session::describeStrategyRequest(event.request))
+                                                     : LedgerModel::describeQuery(event.request.query)));
     const QString confidence = formatConfidence(target.confidence);
     const auto kind = filter.kind();
     const bool unified = kind == filters::FilterKind::Unified;

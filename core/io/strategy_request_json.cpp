@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/strategy_request_json.h"
+
+#include "core/io/request_json.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pbx::io {
+
+using json::Json;
+
+namespace {
+
+constexpr const char *kKeys[] = {"id", "aggregate", "column", "where", "bounds", "target", "max_cost", "bins", "q",
+                                 "step", "of", "derived", "cells", "minus", "within", "strategy", "workload", "ranges"};
+
+Result<std::vector<std::size_t>> indexList(const Json &object, const char *key, const std::string &path)
+{
+    std::vector<std::size_t> out;
+    auto it = object.find(key);
+    if (it == object.end() || it->is_null())
+        return out;
+    if (!it->is_array() || it->size() > (std::size_t{1} << 16))
+        return makeError(ErrorCode::Parse, path + "." + key + ": expected an array of cell indices");
+    for (const auto &v : *it) {
+        if (!v.is_number_unsigned())
+            return makeError(ErrorCode::Parse, path + "." + key + ": cell indices are integers >= 0");
+        out.push_back(v.get<std::size_t>());
+    }
+    return out;
+}
+
+} // namespace
+
+bool isStrategyAggregate(std::string_view aggregate)
+{
+    return session::strategyRequestKindFor(aggregate).has_value();
+}
+
+Result<session::QueryRequest> readStrategyRequest(const Json &object, const std::string &path,
+                                                  std::initializer_list<const char *> extraKeys)
+{
+    if (!object.is_object())
+        return makeError(ErrorCode::Parse, path + ": expected a JSON object");
+    for (const auto &item : object.items()) {
+        const auto known = [&](const char *k) { return item.key() == k; };
+        if (std::none_of(std::begin(kKeys), std::end(kKeys), known) && std::none_of(extraKeys.begin(), extraKeys.end(), known))
+            return makeError(ErrorCode::Parse, path + ": unknown field '" + item.key() + "'");
+    }
+    // The fields a strategy request shares with a scalar one (id, column, where, bounds, target,
+    // max_cost) are read by readRequest, so both are checked alike.
+    Json common = Json::object();
+    for (const char *key : {"id", "column", "where", "bounds", "target", "max_cost"})
+        if (auto it = object.find(key); it != object.end())
+            common[key] = *it;
+    common["aggregate"] = "count";
+    auto base = readRequest(common, path);
+    if (!base)
+        return base.error();
+    session::QueryRequest r = std::move(base.value());
+    session::StrategyRequestSpec s;
+    auto aggregate = json::string(object, "aggregate", path);
+    if (!aggregate)
+        return aggregate.error();
+    s.kind = *session::strategyRequestKindFor(*aggregate);
+    if (s.kind != session::StrategyRequestKind::Derived && r.query.column.empty())
+        return makeError(ErrorCode::Parse, path + ".column: required for a " + *aggregate);
+    if (auto it = object.find("bins"); it != object.end() && !it->is_null()) {
+        if (!it->is_array())
+            return makeError(ErrorCode::Parse, path + ".bins: expected an array of public edges");
+        for (const auto &v : *it) {
+            if (!v.is_number() || !std::isfinite(v.get<double>()))
+                return makeError(ErrorCode::Parse, path + ".bins: edges are finite numbers");
+            s.bins.push_back(v.get<double>());
+        }
+    }
+    auto q = json::optionalNumber(object, "q", path);
+    auto step = json::optionalNumber(object, "step", path);
+    if (!q)
+        return q.error();
+    if (!step)
+        return step.error();
+    s.q = q->value_or(0.5);
+    s.step = step->value_or(0.0);
+    auto of = json::optionalString(object, "of", path, {}, session::maxRequestIdBytes);
+    if (!of)
+        return of.error();
+    s.of = *of;
+    auto derived = json::optionalString(object, "derived", path, "sum");
+    if (!derived)
+        return derived.error();
+    auto derivedKind = strategies::parseDerivedKind(*derived);
+    if (!derivedKind)
+        return makeError(ErrorCode::Parse, path + "." + derivedKind.error().message);
+    s.derived = *derivedKind;
+    auto cells = indexList(object, "cells", path);
+    auto minus = indexList(object, "minus", path);
+    auto within = indexList(object, "within", path);
+    if (!cells)
+        return cells.error();
+    if (!minus)
+        return minus.error();
+    if (!within)
+        return within.error();
+    s.cells = *cells;
+    s.other = s.derived == strategies::DerivedKind::Share ? *within : *minus;
+    if (auto it = object.find("strategy"); it != object.end() && !it->is_null()) {
+        const std::string sp = path + ".strategy";
+        if (!it->is_object())
+            return makeError(ErrorCode::Parse, sp + ": expected {\"kind\": …}");
+        for (const auto &item : it->items())
+            if (item.key() != "kind" && item.key() != "branching" && item.key() != "root" && item.key() != "consistency")
+                return makeError(ErrorCode::Parse, sp + ": unknown field '" + item.key() + "'");
+        auto kindText = json::string(*it, "kind", sp);
+        if (!kindText)
+            return kindText.error();
+        auto kind = strategies::parseRangeStrategyKind(*kindText);
+        if (!kind)
+            return makeError(ErrorCode::Parse, sp + ".kind: " + kind.error().message);
+        s.strategy.kind = *kind;
+        if (it->contains("branching")) {
+            auto b = json::unsignedInteger(*it, "branching", sp);
+            if (!b)
+                return b.error();
+            s.strategy.branching = static_cast<std::size_t>(std::min<std::uint64_t>(*b, 1u << 20));
+        }
+        auto root = json::optionalBool(*it, "root", sp, true);
+        auto consistency = json::optionalBool(*it, "consistency", sp, true);
+        if (!root)
+            return root.error();
+        if (!consistency)
+            return consistency.error();
+        s.strategy.root = *root;
+        s.strategy.consistency = *consistency;
+    }
+    auto workload = json::optionalString(object, "workload", path, "all-ranges");
+    if (!workload)
+        return workload.error();
+    s.workload = *workload;
+    if (auto it = object.find("ranges"); it != object.end() && !it->is_null()) {
+        if (!it->is_array())
+            return makeError(ErrorCode::Parse, path + ".ranges: expected [[first, last], …]");
+        for (const auto &rg : *it) {
+            if (!rg.is_array() || rg.size() != 2 || !rg[0].is_number_unsigned() || !rg[1].is_number_unsigned())
+                return makeError(ErrorCode::Parse, path + ".ranges: each range is [first, last] (cell indices)");
+            s.ranges.push_back({rg[0].get<std::size_t>(), rg[1].get<std::size_t>()});
+        }
+    }
+    r.strategy = std::move(s);
+    return r;
+}
+
+void writeStrategyRequest(const session::QueryRequest &request, Json &object)
+{
+    const auto &s = *request.strategy;
+    object["id"] = request.id;
+    object["aggregate"] = std::string(session::strategyRequestKindName(s.kind));
+    if (!request.query.column.empty())
+        object["column"] = request.query.column;
+    object["where"] = request.query.where;
+    if (request.query.bounds)
+        object["bounds"] = Json::array({request.query.bounds->lower, request.query.bounds->upper});
+    object["target"] = {{"kind", std::string(session::targetKindName(request.target.kind))},
+                        {"error", request.target.error},
+                        {"confidence", request.target.confidence}};
+    if (request.maxCost)
+        object["max_cost"] = *request.maxCost;
+    switch (s.kind) {
+    case session::StrategyRequestKind::Histogram:
+        if (!s.bins.empty())
+            object["bins"] = s.bins;
+        break;
+    case session::StrategyRequestKind::Quantile:
+        object["q"] = s.q;
+        if (s.step != 0.0)
+            object["step"] = s.step;
+        break;
+    case session::StrategyRequestKind::Derived:
+        object["of"] = s.of;
+        object["derived"] = std::string(strategies::derivedKindName(s.derived));
+        object["cells"] = s.cells;
+        if (!s.other.empty())
+            object[s.derived == strategies::DerivedKind::Share ? "within" : "minus"] = s.other;
+        break;
+    case session::StrategyRequestKind::Workload: {
+        Json st = {{"kind", std::string(strategies::rangeStrategyKindName(s.strategy.kind))}};
+        if (s.strategy.kind == strategies::RangeStrategyKind::Tree) {
+            st["branching"] = s.strategy.branching;
+            st["root"] = s.strategy.root;
+            st["consistency"] = s.strategy.consistency;
+        }
+        object["strategy"] = st;
+        object["workload"] = s.workload;
+        if (s.workload == "explicit") {
+            Json ranges = Json::array();
+            for (const auto &r : s.ranges)
+                ranges.push_back({r.first, r.last});
+            object["ranges"] = ranges;
+        }
+        break;
+    }
+    }
+}
+
+Json strategyRecordToJson(const session::StrategyRecord &r)
+{
+    Json widths = Json::array(), variances = Json::array();
+    for (const double w : r.halfWidths)
+        widths.push_back(json::finiteOrNull(w));
+    for (const double v : r.variances)
+        variances.push_back(json::finiteOrNull(v));
+    return {{"labels", r.labels},   {"values", r.values},           {"half_widths", widths},
+            {"variances", variances}, {"noise_scale", r.noiseScale}, {"sensitivity", r.sensitivity},
+            {"note", r.note}};
+}
+
+Result<session::StrategyRecord> strategyRecordFromJson(const Json &o, const std::string &path)
+{
+    if (!o.is_object())
+        return makeError(ErrorCode::Parse, path + ": expected an object");
+    session::StrategyRecord r;
+    auto list = [&](const char *key, std::vector<double> &out) -> Result<void> {
+        auto it = o.find(key);
+        if (it == o.end() || !it->is_array())
+            return makeError(ErrorCode::Parse, path + "." + key + ": expected an array");
+        for (const auto &v : *it)
+            out.push_back(v.is_number() ? v.get<double>() : INFINITY);
+        return {};
+    };
+    auto labels = o.find("labels");
+    if (labels == o.end() || !labels->is_array())
+        return makeError(ErrorCode::Parse, path + ".labels: expected an array");
+    for (const auto &l : *labels) {
+        if (!l.is_string())
+            return makeError(ErrorCode::Parse, path + ".labels: strings");
+        r.labels.push_back(l.get<std::string>());
+    }
+    for (const auto &[key, out] : {std::pair<const char *, std::vector<double> *>{"values", &r.values},
+                                   {"half_widths", &r.halfWidths},
+                                   {"variances", &r.variances}})
+        if (auto ok = list(key, *out); !ok)
+            return ok.error();
+    if (r.values.size() != r.labels.size() || r.halfWidths.size() != r.labels.size())
+        return makeError(ErrorCode::Parse, path + ": labels, values and half_widths differ in length");
+    auto scale = json::number(o, "noise_scale", path);
+    auto sensitivity = json::unsignedInteger(o, "sensitivity", path);
+    auto note = json::optionalString(o, "note", path);
+    if (!scale)
+        return scale.error();
+    if (!sensitivity)
+        return sensitivity.error();
+    if (!note)
+        return note.error();
+    r.noiseScale = *scale;
+    r.sensitivity = static_cast<std::size_t>(*sensitivity);
+    r.note = *note;
+    return r;
+}
+
+} // namespace pbx::io

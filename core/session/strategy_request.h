@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// Session requests beyond one scalar: a histogram (all cells of a public partition, charged once),
+// a quantile (exponential mechanism over a public grid), an answer derived from a released
+// histogram (post-processing, free), and a workload of range queries answered by a strategy.
+// Derivations: docs/strategies-inference.md.
+#pragma once
+
+#include "core/strategies/derived_answers.h"
+#include "core/strategies/range_strategy.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pbx::session {
+
+enum class StrategyRequestKind { Histogram, Quantile, Derived, Workload };
+
+/// "histogram", "quantile", "derived", "workload" (the request's "aggregate").
+std::string_view strategyRequestKindName(StrategyRequestKind kind);
+/// The kind for an "aggregate" word, or nullopt when it is a scalar aggregate.
+std::optional<StrategyRequestKind> strategyRequestKindFor(std::string_view aggregate);
+
+/// What a strategy request asks beyond the common fields (id, column, where, bounds, target,
+/// max_cost of QueryRequest).
+struct StrategyRequestSpec
+{
+    StrategyRequestKind kind = StrategyRequestKind::Histogram;
+    std::vector<double> bins; ///< histogram of a numeric column: public edges; workload: unused
+    double q = 0.5;           ///< quantile
+    double step = 0.0;        ///< quantile: grid step over the bounds (0: 1 for integer bounds, else (hi−lo)/1000)
+    std::string of;           ///< derived: the id of the released histogram it reads
+    strategies::DerivedKind derived = strategies::DerivedKind::Sum;
+    std::vector<std::size_t> cells; ///< derived: the cells (range: [first, last])
+    std::vector<std::size_t> other; ///< derived: "minus" cells (difference) or "within" cells (share)
+    strategies::RangeStrategy strategy; ///< workload
+    std::string workload = "all-ranges"; ///< workload: all-ranges, prefixes, ranges-of-length:L or explicit
+    std::vector<strategies::Range> ranges; ///< workload "explicit"
+    friend bool operator==(const StrategyRequestSpec &, const StrategyRequestSpec &) = default;
+};
+
+/// What a strategy event released (all from released values only).
+struct StrategyRecord
+{
+    std::vector<std::string> labels; ///< one per value: cell labels, "[i, j]" ranges, the quantile
+    std::vector<double> values;      ///< the released (or derived) values
+    std::vector<double> halfWidths;  ///< error bar of each value at the request's confidence
+    std::vector<double> variances;   ///< variance of each value (an upper bound where noted)
+    double noiseScale = 0.0;         ///< discrete Laplace scale t per cell / node (0 for derived, quantile)
+    std::size_t sensitivity = 1;     ///< ℓ1 sensitivity the noise is calibrated to
+    std::string note;                ///< how the error bars were obtained, in one line
+};
+
+} // namespace pbx::session

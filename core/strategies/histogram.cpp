@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+#include "core/strategies/histogram.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pbx::strategies {
+
+namespace {
+
+std::string formatEdge(double x)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g", x);
+    return buffer;
+}
+
+} // namespace
+
+Result<std::vector<double>> unitEdges(double lo, double hi)
+{
+    if (!std::isfinite(lo) || !std::isfinite(hi) || lo != std::floor(lo) || hi != std::floor(hi))
+        return strategyError(kInvalidBounds, "an ordinal domain needs integer bounds lo < hi");
+    if (lo >= hi)
+        return strategyError(kInvalidBounds, "lower bound must be below the upper bound");
+    if (hi - lo + 1.0 > static_cast<double>(kMaxCells))
+        return strategyError(kInvalidBounds, "the domain has more than 65,536 values");
+    std::vector<double> edges;
+    for (double v = lo; v <= hi + 1.0; v += 1.0)
+        edges.push_back(v);
+    return edges;
+}
+
+Result<HistogramCounts> countHistogram(const data::Table &table, const HistogramBins &bins,
+                                       const data::Predicate &predicate)
+{
+    const auto index = table.columnIndex(bins.column);
+    if (!index)
+        return makeError(ErrorCode::NotFound, "column: no column '" + bins.column + "'");
+    const auto &info = table.columnInfo(*index);
+    std::vector<std::uint8_t> mask;
+    predicate.evaluate(table, mask);
+    HistogramCounts out;
+    if (info.type == data::ColumnType::Categorical) {
+        if (!bins.edges.empty())
+            return strategyError(kInvalidBounds, "bins: a categorical column takes no edges (its categories are the cells)");
+        if (info.domainFromData)
+            return strategyError(kInvalidBounds, "column '" + bins.column +
+                                                     "': its categories were inferred from the data; declare them in the "
+                                                     "dataset's metadata (cells must be public)");
+        out.labels = info.categories;
+        out.counts.assign(info.categories.size(), 0);
+        const auto codes = table.codes(*index);
+        for (std::size_t r = 0; r < codes.size(); ++r)
+            if (mask[r])
+                ++out.counts[static_cast<std::size_t>(codes[r])];
+        return out;
+    }
+    const auto &e = bins.edges;
+    if (e.size() < 2)
+        return strategyError(kInvalidBounds, "bins: a numeric column needs at least two public edges");
+    if (e.size() - 1 > kMaxCells)
+        return strategyError(kInvalidBounds, "bins: more than 65,536 cells");
+    for (std::size_t i = 0; i < e.size(); ++i) {
+        if (!std::isfinite(e[i]) || (i > 0 && !(e[i] > e[i - 1])))
+            return strategyError(kInvalidBounds, "bins: edges must be finite and strictly increasing");
+    }
+    const std::size_t m = e.size() - 1;
+    for (std::size_t i = 0; i < m; ++i)
+        out.labels.push_back("[" + formatEdge(e[i]) + ", " + formatEdge(e[i + 1]) + (i + 1 == m ? "]" : ")"));
+    out.counts.assign(m, 0);
+    const auto values = table.numeric(*index);
+    for (std::size_t r = 0; r < values.size(); ++r) {
+        if (!mask[r])
+            continue;
+        const double x = std::clamp(values[r], e.front(), e.back());
+        // Cell i holds [e_i, e_{i+1}); the last cell also holds e_m.
+        auto it = std::upper_bound(e.begin(), e.end(), x);
+        std::size_t cell = static_cast<std::size_t>(it - e.begin());
+        cell = cell == 0 ? 0 : std::min(cell - 1, m - 1);
+        ++out.counts[cell];
+    }
+    return out;
+}
+
+Result<double> parallelCompositionCost(std::span<const double> addRemoveCosts, data::Neighbours neighbours,
+                                       std::span<const double> replaceCosts)
+{
+    if (!replaceCosts.empty() && replaceCosts.size() != addRemoveCosts.size())
+        return makeError(ErrorCode::InvalidArgument, "replaceCosts: one per part, or none");
+    for (const auto list : {addRemoveCosts, replaceCosts})
+        for (const double c : list)
+            if (!(c >= 0.0) || !std::isfinite(c))
+                return makeError(ErrorCode::InvalidArgument, "costs: must be finite and >= 0");
+    if (addRemoveCosts.empty())
+        return 0.0;
+    double largest = 0.0, second = 0.0;
+    for (const double c : addRemoveCosts) {
+        if (c > largest) {
+            second = largest;
+            largest = c;
+        } else if (c > second) {
+            second = c;
+        }
+    }
+    if (neighbours == data::Neighbours::AddRemove)
+        return largest;
+    if (replaceCosts.empty())
+        return 2.0 * largest; // exact in floating point
+    // The row leaves one part and enters another: the two largest distinct parts add up.
+    const double pair = addRemoveCosts.size() > 1 ? largest + second : 0.0;
+    const double within = *std::max_element(replaceCosts.begin(), replaceCosts.end());
+    // Round the sum up by one ulp so the charge is never below the exact value.
+    return std::max(std::nextafter(pair, INFINITY), within);
+}
+
+Result<HistogramPlan> planHistogram(mechanisms::DiscreteNoiseKind kind, double charge, data::Neighbours neighbours)
+{
+    if (auto ok = checkStrategyEpsilon(charge, kind == mechanisms::DiscreteNoiseKind::Laplace ? "epsilon" : "rho"); !ok)
+        return ok.error();
+    const double perCell = neighbours == data::Neighbours::AddRemove ? charge : charge / 2.0;
+    auto cell = mechanisms::DiscreteNoiseMechanism::forCost(kind, perCell, 1);
+    if (!cell)
+        return cell.error();
+    HistogramPlan plan{*cell, neighbours, 0.0, 0.0};
+    const double one = cell->cost();
+    plan.charge = neighbours == data::Neighbours::AddRemove ? one : 2.0 * one;
+    plan.cellVariance = discreteNoiseVariance(*cell);
+    return plan;
+}
+
+double discreteNoiseVariance(const mechanisms::DiscreteNoiseMechanism &mechanism)
+{
+    const double theta = mechanism.parameter().toDouble();
+    if (mechanism.kind() == mechanisms::DiscreteNoiseKind::Gaussian)
+        return theta;
+    const double p = std::exp(-1.0 / theta);
+    const double q = -std::expm1(-1.0 / theta);
+    return 2.0 * p / (q * q);
+}
+
+Result<HistogramRelease> releaseHistogram(const HistogramCounts &counts, const HistogramPlan &plan, double beta,
+                                          mechanisms::RandomBits &bits)
+{
+    auto width = plan.cell.halfWidth(beta);
+    if (!width)
+        return width.error();
+    HistogramRelease out;
+    out.labels = counts.labels;
+    out.charge = plan.charge;
+    out.cellVariance = plan.cellVariance;
+    out.beta = beta;
+    out.halfWidth = *width;
+    out.noisy.reserve(counts.counts.size());
+    for (const auto c : counts.counts) {
+        auto v = plan.cell.release(c, bits);
+        if (!v)
+            return v.error();
+        out.noisy.push_back(*v);
+    }
+    return out;
+}
+
+} // namespace pbx::strategies

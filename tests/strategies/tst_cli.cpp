@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+// `pbx-cli simulate strategies`: each experiment writes its pbx-simulation document with the
+// spec's numbers, and bad configurations fail with exit 1 and "pbx-cli simulate: <CODE>: …".
+#include "core/io/json_fields.h"
+#include "tests/cli/clitestutils.h"
+#include "tests/testutils.h"
+
+#include <QTemporaryDir>
+
+#include <fstream>
+
+using pbx::io::json::Json;
+
+class TestStrategiesCli : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QString write(const QString &name, const std::string &text)
+    {
+        const QString path = m_dir.filePath(name);
+        std::ofstream(path.toStdString()) << text;
+        return path;
+    }
+
+    Json runLab(const std::string &config, const QString &name, const QStringList &extra = {})
+    {
+        const QString in = write(name + QStringLiteral(".lab.json"), config);
+        const QString out = m_dir.filePath(name + QStringLiteral(".out.json"));
+        const auto run = pbx::test::runCli(QStringList{QStringLiteral("simulate"), QStringLiteral("strategies"), QStringLiteral("--config"), in, QStringLiteral("--out"), out} + extra);
+        if (run.exitCode != 0)
+            qWarning("%s", qPrintable(run.err));
+        auto doc = pbx::io::json::parse(pbx::test::readTextFile(out.toStdString()), "out");
+        return doc ? *doc : Json();
+    }
+
+    pbx::test::CliRun runFailing(const std::string &config, const QString &name)
+    {
+        const QString in = write(name + QStringLiteral(".lab.json"), config);
+        return pbx::test::runCli({QStringLiteral("simulate"), QStringLiteral("strategies"), QStringLiteral("--config"), in, QStringLiteral("--out"), m_dir.filePath(name + QStringLiteral(".out.json"))});
+    }
+
+private slots:
+    void ranges()
+    {
+        const auto doc = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "ranges",
+            "dataset": "cps1988", "column": "experience", "bounds": [-8, 64], "neighbours": "add-remove", "epsilon": 1.0,
+            "strategies": [{"kind": "identity"}, {"kind": "tree", "branching": 2, "root": true, "consistency": true},
+                           {"kind": "haar"}, {"kind": "all-ranges"}],
+            "post": {"clip_nonnegative": false, "round": false, "isotonic_prefix": false},
+            "workload": "all-ranges", "repetitions": 1000})",
+                                QStringLiteral("ranges"), {QStringLiteral("--seed"), QStringLiteral("4")});
+        QCOMPARE(doc["format"], Json("pbx-simulation"));
+        QCOMPARE(doc["simulation"], Json("strategies-ranges"));
+        QCOMPARE(doc["settings"]["seed"], Json(4));
+        const auto &r = doc["results"];
+        QCOMPARE(r.size(), std::size_t{4});
+        QCOMPARE(r[1]["strategy"], Json("tree"));
+        QCOMPARE(r[1]["sensitivity_l1"], Json(8));
+        QCOMPARE(r[1]["padded_size"], Json(128));
+        PBX_FUZZY_COMPARE(r[1]["predicted"]["average"].get<double>(), 168.547, 1e-5);
+        PBX_FUZZY_COMPARE(r[1]["predicted"]["max"].get<double>(), 274.453, 1e-5);
+        QVERIFY(std::fabs(r[1]["predicted"]["by_length"][0].get<double>() - 77.66) < 0.005);
+        for (std::size_t i = 0; i < 3; ++i) {
+            const double z = (r[i]["measured"]["average"].get<double>() - r[i]["predicted"]["average"].get<double>()) /
+                             r[i]["measured"]["standard_error"].get<double>();
+            QVERIFY(std::fabs(z) < 3.0);
+        }
+        QCOMPARE(r[0]["predicted"]["average"], Json(50.0));
+        QCOMPARE(r[3]["sensitivity_l1"], Json(1369));
+        QCOMPARE(doc["recommended"]["label"], Json("identity"));
+        QVERIFY(doc["note"].get<std::string>().starts_with("simulation mode"));
+    }
+
+    void bmiAndInference()
+    {
+        const auto bmi = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "bmi", "repetitions": 20000})", QStringLiteral("bmi"));
+        QCOMPARE(bmi["answers"], Json({0.0, 3.0, 1.0, 2.0}));
+        QCOMPARE(bmi["results"][0]["predicted"], Json(128.0));
+        QCOMPARE(bmi["results"][1]["predicted"], Json(32.0));
+        QCOMPARE(bmi["results"][2]["predicted"], Json(12.0));
+        const auto replace = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "bmi",
+            "neighbours": "replace", "parallel_rule": "doubled", "repetitions": 1000})", QStringLiteral("bmir"));
+        QCOMPARE(replace["results"][0]["predicted"], Json(128.0));
+        QCOMPARE(replace["results"][2]["predicted"], Json(48.0));
+        const auto inference = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "inference",
+            "column": "experience", "projection": "tree-consistency", "repetitions": 500})", QStringLiteral("inference"));
+        QCOMPARE(inference["runs_worse"], Json(0));
+        QCOMPARE(inference["predicted"]["sse_before"], Json(32640.0));
+        QCOMPARE(inference["predicted"]["sse_after"], Json(16384.0));
+        QVERIFY(inference["sse_after"].get<double>() < inference["sse_before"].get<double>());
+        const auto stability = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "stability"})", QStringLiteral("stab"));
+        QVERIFY(std::fabs(stability["poisson_subsampling"][1]["epsilon"].get<double>() - 0.1585650787) < 1e-9);
+        const auto quantile = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "quantile",
+            "column": "wage", "q": 0.5})", QStringLiteral("quantile"));
+        QCOMPARE(quantile["true_quantile"], Json(522.32));
+        QVERIFY(std::fabs(quantile["continuous"]["expected_absolute_error"].get<double>() - 0.359) < 0.0006);
+    }
+
+    void errorCodes()
+    {
+        const std::string head = R"({"format": "pbx-strategies-lab", "version": 1, )";
+        const std::pair<std::string, const char *> cases[] = {
+            {head + R"("experiment": "ranges", "epsilon": 0})", "INVALID_EPSILON"},
+            {head + R"("experiment": "ranges", "epsilon": -1})", "INVALID_EPSILON"},
+            {head + R"("experiment": "ranges", "bounds": [5, 5]})", "INVALID_BOUNDS"},
+            {head + R"("experiment": "ranges", "bounds": [0.5, 5]})", "INVALID_BOUNDS"},
+            {head + R"("experiment": "ranges", "bounds": [0, 100000]})", "INVALID_BOUNDS"},
+            {head + R"("experiment": "ranges", "strategies": [{"kind": "tree", "branching": 1}]})", "INVALID_BRANCHING"},
+            {head + R"("experiment": "ranges", "strategies": [{"kind": "tree", "branching": 100}]})", "INVALID_BRANCHING"},
+            {head + R"("experiment": "ranges", "column": "wage", "bounds": [0, 5000], "workload": "prefixes",
+                       "strategies": [{"kind": "tree", "branching": 2}]})", "DOMAIN_TOO_LARGE"},
+            {head + R"("experiment": "quantile", "q": 1.5})", "INVALID_QUANTILE"},
+            {head + R"("experiment": "bmi", "neighbours": "replace", "parallel_rule": "max"})", "NEIGHBOURS_MISMATCH"},
+            {head + R"("experiment": "inference", "projection": "integers"})", "NOT_CONVEX"},
+            {head + R"("experiment": "histograms"})", "INVALID_CONFIG"},
+        };
+        int i = 0;
+        for (const auto &[config, code] : cases) {
+            const auto run = runFailing(config, QStringLiteral("bad%1").arg(i++));
+            QCOMPARE(run.exitCode, 1);
+            QVERIFY2(run.err.startsWith(QStringLiteral("pbx-cli simulate: ") + QLatin1StringView(code) + QStringLiteral(": ")), qPrintable(run.err));
+        }
+        const auto usage = pbx::test::runCli({QStringLiteral("simulate"), QStringLiteral("strategies"), QStringLiteral("--config"), QStringLiteral("x.json")});
+        QCOMPARE(usage.exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStrategiesCli)
+#include "tst_cli.moc"

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+// The strategies GUI: Query ▸ Histogram… releases all cells for one charge and draws them as bars
+// with error bars, a derived answer costs nothing; Labs ▸ Strategies & inference runs every panel
+// off the GUI thread and shows the spec's numbers. Screenshots of every screen go to
+// PBX_SCREENSHOT_DIR (strategies-*.png).
+#include "core/session/session.h"
+#include "ui/charts/strategycharts.h"
+#include "ui/mainwindow.h"
+#include "ui/sessiondocument.h"
+#include "ui/strategies/strategieslabdialog.h"
+#include "ui/strategies/strategyrequestdialog.h"
+#include "tests/ui/uitestutils.h"
+
+#include <QAction>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableWidget>
+
+using namespace pbx;
+using namespace pbx::ui;
+
+class TestStrategiesUi : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void requestDialogReleasesAHistogram()
+    {
+        SessionDocument document;
+        auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
+        QVERIFY(table.ok());
+        session::SessionSettings settings;
+        settings.epsilon = 2.0;
+        settings.filter = filters::FilterKind::Basic;
+        settings.seed = 4;
+        QVERIFY(document.start(*table, QStringLiteral("cps1988"), settings).ok());
+        StrategyRequestDialog dialog;
+        dialog.setSession(&document.session());
+        connect(&dialog, &StrategyRequestDialog::askRequested, &dialog, [&](const session::QueryRequest &r) {
+            auto e = document.ask(r);
+            QVERIFY(e.ok());
+            dialog.showEvent(*e);
+        });
+        dialog.setKind(session::StrategyRequestKind::Histogram);
+        dialog.setColumn(QStringLiteral("region"));
+        dialog.setTargetError(25.0);
+        QVERIFY(dialog.askButton()->isEnabled());
+        dialog.askButton()->click();
+        QCOMPARE(document.session().events().size(), std::size_t{1});
+        const auto &h = document.session().events()[0];
+        QCOMPARE(h.strategyRecord->values.size(), std::size_t{4});
+        QCOMPARE(dialog.chart()->barCount(), 4);
+        QCOMPARE(dialog.chart()->errorBarCount(), 4);
+        dialog.show();
+        QVERIFY(!test::saveScreenshot(dialog, QStringLiteral("strategies-histogram-request")).isEmpty());
+        // A derived share of the south: free.
+        dialog.setKind(session::StrategyRequestKind::Derived);
+        dialog.setDerived(QString::fromStdString(h.request.id), QStringLiteral("share"), QStringLiteral("2"),
+                          QStringLiteral("0, 1, 2, 3"));
+        dialog.setTargetError(0.05);
+        QVERIFY(dialog.askButton()->isEnabled());
+        const double spent = document.session().filter().spent();
+        dialog.askButton()->click();
+        QCOMPARE(document.session().events().size(), std::size_t{2});
+        QCOMPARE(document.session().filter().spent(), spent);
+        QVERIFY(dialog.resultText().contains(QStringLiteral("post-processing")));
+        QVERIFY(!test::saveScreenshot(dialog, QStringLiteral("strategies-derived-request")).isEmpty());
+        // A bad request is refused before anything is spent: bins not increasing.
+        dialog.setKind(session::StrategyRequestKind::Quantile);
+        dialog.setColumn(QStringLiteral("region")); // categorical: no quantile
+        QVERIFY(!dialog.askButton()->isEnabled());
+    }
+
+    void labPanels()
+    {
+        auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
+        QVERIFY(table.ok());
+        StrategiesLabDialog lab;
+        lab.setTable(*table);
+        lab.show();
+        lab.waitForJob(); // stability runs at once
+        QVERIFY(lab.resultTable(1)->rowCount() >= 9);
+        lab.tabs()->setCurrentIndex(1);
+        QVERIFY(!test::saveScreenshot(lab, QStringLiteral("strategies-lab-stability")).isEmpty());
+
+        lab.tabs()->setCurrentIndex(0);
+        lab.run(0);
+        lab.waitForJob();
+        QCOMPARE(lab.resultTable(0)->rowCount(), 5);
+        QCOMPARE(lab.resultTable(0)->item(0, 2)->text(), QStringLiteral("128"));
+        QCOMPARE(lab.resultTable(0)->item(1, 2)->text(), QStringLiteral("32"));
+        QCOMPARE(lab.resultTable(0)->item(2, 2)->text(), QStringLiteral("12"));
+        QVERIFY(!test::saveScreenshot(lab, QStringLiteral("strategies-lab-bmi")).isEmpty());
+
+        lab.tabs()->setCurrentIndex(2);
+        lab.run(2);
+        lab.waitForJob();
+        QCOMPARE(lab.resultTable(2)->rowCount(), 5);
+        QCOMPARE(lab.resultTable(2)->item(0, 3)->text(), QStringLiteral("50"));
+        QVERIFY(lab.statusText().contains(QStringLiteral("simulation mode")));
+        QVERIFY(!test::saveScreenshot(lab, QStringLiteral("strategies-lab-ranges")).isEmpty());
+
+        lab.tabs()->setCurrentIndex(3);
+        lab.run(3);
+        lab.waitForJob();
+        QCOMPARE(lab.resultTable(3)->item(6, 1)->text(), QStringLiteral("0")); // runs worse
+        QVERIFY(!test::saveScreenshot(lab, QStringLiteral("strategies-lab-inference")).isEmpty());
+
+        lab.tabs()->setCurrentIndex(4);
+        lab.run(4);
+        lab.waitForJob();
+        QVERIFY(lab.statusText().contains(QStringLiteral("522.32")));
+        QVERIFY(!test::saveScreenshot(lab, QStringLiteral("strategies-lab-quantile")).isEmpty());
+        for (auto *b : lab.findChildren<QPushButton *>())
+            if (b->text() == QStringLiteral("Smooth sensitivity of the median"))
+                b->click();
+        lab.waitForJob();
+        QVERIFY(lab.statusText().contains(QStringLiteral("Non-private diagnostic")));
+        QVERIFY(lab.statusText().contains(QStringLiteral("at k = 231")));
+        QVERIFY(!test::saveScreenshot(lab, QStringLiteral("strategies-lab-smooth-sensitivity")).isEmpty());
+
+        // Cancel: a running job stops and shows nothing new.
+        lab.run(2);
+        QVERIFY(lab.isRunning());
+        QPushButton *cancel = nullptr;
+        for (auto *b : lab.findChildren<QPushButton *>())
+            if (b->text() == QStringLiteral("Cancel"))
+                cancel = b;
+        QVERIFY(cancel && cancel->isEnabled());
+        cancel->click();
+        lab.waitForJob();
+        QVERIFY(lab.statusText().startsWith(QStringLiteral("Cancelled")));
+    }
+
+    void menusAreInstalled()
+    {
+        MainWindow window;
+        QVERIFY(window.findChild<QAction *>(QStringLiteral("strategyRequestAction")));
+        QAction *lab = window.findChild<QAction *>(QStringLiteral("strategiesLabAction"));
+        QVERIFY(lab);
+        lab->trigger();
+        auto *dialog = window.findChild<StrategiesLabDialog *>(QStringLiteral("strategiesLabDialog"));
+        QVERIFY(dialog);
+        dialog->waitForJob();
+    }
+};
+
+QTEST_MAIN(TestStrategiesUi)
+#include "tst_ui.moc"

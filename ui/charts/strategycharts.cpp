@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#include "ui/charts/strategycharts.h"
+
+#include "ui/charts/errorbarchartview.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pbx::ui {
+
+BarErrorChart::BarErrorChart(QWidget *parent) : QWidget(parent)
+{
+    m_chart = new QChart;
+    m_chart->legend()->hide();
+    m_view = new ErrorBarChartView(m_chart, this);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+    setMinimumHeight(220);
+}
+
+int BarErrorChart::errorBarCount() const { return m_view->barCount(); }
+
+void BarErrorChart::setBars(const QString &title, const QStringList &labels, const std::vector<double> &values,
+                            const std::vector<double> &lows, const std::vector<double> &highs, const QString &valueTitle)
+{
+    m_chart->removeAllSeries();
+    for (auto *axis : m_chart->axes())
+        m_chart->removeAxis(axis);
+    m_chart->setTitle(title);
+    auto *set = new QBarSet(valueTitle);
+    set->setColor(QColor(0x4c, 0x78, 0xa8));
+    double top = 0.0, bottom = 0.0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        *set << values[i];
+        top = std::max(top, i < highs.size() ? highs[i] : values[i]);
+        top = std::max(top, values[i]);
+        bottom = std::min(bottom, i < lows.size() ? lows[i] : values[i]);
+        bottom = std::min(bottom, values[i]);
+    }
+    auto *series = new QBarSeries;
+    series->append(set);
+    m_chart->addSeries(series);
+    auto *x = new QBarCategoryAxis;
+    x->append(labels);
+    auto *y = new QValueAxis;
+    y->setTitleText(valueTitle);
+    const double pad = 0.05 * (top - bottom > 0 ? top - bottom : 1.0);
+    y->setRange(bottom < 0 ? bottom - pad : 0.0, top + pad);
+    y->applyNiceNumbers();
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    QList<ErrorBarChartView::Bar> bars;
+    for (std::size_t i = 0; i < lows.size() && i < highs.size() && i < values.size(); ++i)
+        bars.push_back({static_cast<double>(i), lows[i], highs[i], QColor(0x20, 0x20, 0x20), series, 1.6, 0.0});
+    m_view->setBars(bars);
+    m_bars = static_cast<int>(values.size());
+}
+
+CurvesChart::CurvesChart(QWidget *parent) : QWidget(parent)
+{
+    m_chart = new QChart;
+    auto *view = new QChartView(m_chart, this);
+    view->setRenderHint(QPainter::Antialiasing);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(view);
+    setMinimumHeight(240);
+}
+
+void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curves, const QString &xTitle,
+                            const QString &yTitle, bool logY)
+{
+    m_chart->removeAllSeries();
+    for (auto *axis : m_chart->axes())
+        m_chart->removeAxis(axis);
+    m_chart->setTitle(title);
+    auto *x = new QValueAxis;
+    x->setTitleText(xTitle);
+    // Log scale as log10 of the values on a linear axis: robust for values down to 1e-300, where
+    // a QLogValueAxis runs out of room for its labels.
+    auto *y = new QValueAxis;
+    y->setTitleText(logY ? tr("log₁₀ %1").arg(yTitle) : yTitle);
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+    for (const auto &c : curves) {
+        QXYSeries *s = c.markers ? static_cast<QXYSeries *>(new QScatterSeries) : new QLineSeries;
+        if (c.markers)
+            static_cast<QScatterSeries *>(s)->setMarkerSize(6.0);
+        s->setName(c.name);
+        for (std::size_t i = 0; i < c.x.size() && i < c.y.size(); ++i) {
+            if (!std::isfinite(c.y[i]) || (logY && !(c.y[i] > 0.0)))
+                continue;
+            const double v = logY ? std::log10(c.y[i]) : c.y[i];
+            s->append(c.x[i], v);
+            xmin = std::min(xmin, c.x[i]);
+            xmax = std::max(xmax, c.x[i]);
+            ymin = std::min(ymin, v);
+            ymax = std::max(ymax, v);
+        }
+        m_chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+    if (std::isfinite(xmin)) {
+        x->setRange(xmin, xmax > xmin ? xmax : xmin + 1.0);
+        const double low = logY ? std::floor(ymin) : std::min(0.0, ymin);
+        const double high = logY ? std::ceil(ymax) + (std::ceil(ymax) == std::floor(ymin) ? 1.0 : 0.0) : ymax * 1.05 + 1e-12;
+        y->setRange(low, high);
+        y->applyNiceNumbers();
+    }
+    m_curves = static_cast<int>(curves.size());
+}
+
+} // namespace pbx::ui

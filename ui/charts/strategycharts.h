@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// Charts of the strategies & inference layer: a histogram as bars with error bars (a released
+// histogram, or any labelled values with intervals), and named curves over a common x (predicted
+// error by range length, the exponential mechanism's probabilities, the smooth-sensitivity curve).
+#pragma once
+
+#include <QColor>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+QT_FORWARD_DECLARE_CLASS(QChart)
+
+namespace pbx::ui {
+
+class ErrorBarChartView;
+
+class BarErrorChart final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit BarErrorChart(QWidget *parent = nullptr);
+    /// One bar per label with the interval [low_i, high_i] drawn over it (empty lows: no bars).
+    void setBars(const QString &title, const QStringList &labels, const std::vector<double> &values,
+                 const std::vector<double> &lows, const std::vector<double> &highs, const QString &valueTitle);
+    int barCount() const { return m_bars; }
+    int errorBarCount() const;
+
+private:
+    QChart *m_chart = nullptr;
+    ErrorBarChartView *m_view = nullptr;
+    int m_bars = 0;
+};
+
+class CurvesChart final : public QWidget
+{
+    Q_OBJECT
+public:
+    struct Curve
+    {
+        QString name;
+        std::vector<double> x;
+        std::vector<double> y;
+        bool markers = false; ///< points instead of a line
+    };
+    explicit CurvesChart(QWidget *parent = nullptr);
+    /// Replaces the curves; `logY` plots log10 of positive values on a linear axis (non-positive
+    /// points skipped).
+    void setCurves(const QString &title, const std::vector<Curve> &curves, const QString &xTitle, const QString &yTitle,
+                   bool logY = false);
+    int curveCount() const { return m_curves; }
+
+private:
+    QChart *m_chart = nullptr;
+    int m_curves = 0;
+};
+
+} // namespace pbx::ui

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+// Labs ▸ Strategies & inference: the lecture's BMI example (Algorithm 1 vs 2, 128/32/12 per ε²,
+// the neighbours switch, constrained inference, the census analogue), stability & sensitivity,
+// the range-strategy explorer (predicted error by range length for every strategy, measured
+// averages, the recommended strategy), constrained inference (SSE before and after a projection),
+// and quantiles with the smooth sensitivity of the median as a non-private diagnostic. Every
+// number computed from data is a simulation on a public dataset; runs go off the GUI thread
+// (strategiesjob.h) with progress and cancel.
+#pragma once
+
+#include "core/data/table.h"
+#include "core/io/json_fields.h"
+#include "core/strategies/strategies_lab.h"
+
+#include <QDialog>
+#include <QFutureWatcher>
+
+#include <memory>
+
+QT_FORWARD_DECLARE_CLASS(QComboBox)
+QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
+QT_FORWARD_DECLARE_CLASS(QLabel)
+QT_FORWARD_DECLARE_CLASS(QProgressBar)
+QT_FORWARD_DECLARE_CLASS(QPushButton)
+QT_FORWARD_DECLARE_CLASS(QSpinBox)
+QT_FORWARD_DECLARE_CLASS(QTabWidget)
+QT_FORWARD_DECLARE_CLASS(QTableWidget)
+
+namespace pbx::ui {
+
+class BarErrorChart;
+class CurvesChart;
+struct StrategiesJobOutcome;
+
+class StrategiesLabDialog final : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit StrategiesLabDialog(QWidget *parent = nullptr);
+    ~StrategiesLabDialog() override;
+
+    /// The table the data experiments run on (nullptr: only the slides' BMI and stability).
+    void setTable(std::shared_ptr<const data::Table> table);
+
+    QTabWidget *tabs() const { return m_tabs; }
+    /// Starts the experiment of tab `index` (0 BMI, 1 stability, 2 ranges, 3 inference, 4 quantiles).
+    void run(int index);
+    bool isRunning() const;
+    /// Waits for the running job and shows its result (tests).
+    void waitForJob();
+    QTableWidget *resultTable(int index) const;
+    QString statusText() const;
+
+private:
+    void start(const strategies::LabConfig &config, int tab);
+    void finished();
+    void showBmi(const io::json::Json &doc);
+    void showStability(const io::json::Json &doc);
+    void showRanges(const io::json::Json &doc);
+    void showInference(const io::json::Json &doc);
+    void showQuantile(const io::json::Json &doc);
+    void showSmoothSensitivity(const io::json::Json &doc);
+    QComboBox *columnCombo();
+    void fillColumns();
+
+    std::shared_ptr<const data::Table> m_table;
+    QTabWidget *m_tabs = nullptr;
+    QLabel *m_banner = nullptr;
+    QLabel *m_status = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QPushButton *m_cancel = nullptr;
+    QFutureWatcher<StrategiesJobOutcome> *m_watcher = nullptr;
+    int m_runningTab = -1;
+    bool m_smooth = false;
+
+    // BMI
+    QComboBox *m_bmiData = nullptr;
+    QComboBox *m_bmiNeighbours = nullptr;
+    QDoubleSpinBox *m_bmiEpsilon = nullptr;
+    QTableWidget *m_bmiTable = nullptr;
+    BarErrorChart *m_bmiChart = nullptr;
+    CurvesChart *m_bmiHistogram = nullptr;
+    QLabel *m_bmiNote = nullptr;
+    // Stability
+    QTableWidget *m_stabilityTable = nullptr;
+    QTableWidget *m_sensitivityTable = nullptr;
+    // Ranges
+    QComboBox *m_rangeColumn = nullptr;
+    QComboBox *m_rangeNeighbours = nullptr;
+    QSpinBox *m_branching = nullptr;
+    QSpinBox *m_repetitions = nullptr;
+    CurvesChart *m_rangeChart = nullptr;
+    QTableWidget *m_rangeTable = nullptr;
+    QLabel *m_recommended = nullptr;
+    // Inference
+    QComboBox *m_inferenceColumn = nullptr;
+    QComboBox *m_projection = nullptr;
+    QTableWidget *m_inferenceTable = nullptr;
+    BarErrorChart *m_inferenceChart = nullptr;
+    // Quantiles
+    QComboBox *m_quantileColumn = nullptr;
+    QDoubleSpinBox *m_quantileQ = nullptr;
+    QDoubleSpinBox *m_quantileEpsilon = nullptr;
+    CurvesChart *m_quantileChart = nullptr;
+    QLabel *m_quantileText = nullptr;
+};
+
+} // namespace pbx::ui

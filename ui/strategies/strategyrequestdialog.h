@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// Query ▸ Histogram, quantile or derived answer: builds a strategy request (a histogram of a
+// column, a quantile, an answer derived from a released histogram, or a range workload), hands it
+// to the session like the query builder does, and shows what was released — a histogram as bars
+// with their error bars. Validation only checks the request against the table's public schema.
+#pragma once
+
+#include "core/session/ledger_event.h"
+
+#include <QDialog>
+
+QT_FORWARD_DECLARE_CLASS(QComboBox)
+QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
+QT_FORWARD_DECLARE_CLASS(QLabel)
+QT_FORWARD_DECLARE_CLASS(QLineEdit)
+QT_FORWARD_DECLARE_CLASS(QPushButton)
+
+namespace pbx::data {
+class Table;
+}
+namespace pbx::session {
+class Session;
+}
+
+namespace pbx::ui {
+
+class BarErrorChart;
+
+class StrategyRequestDialog final : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit StrategyRequestDialog(QWidget *parent = nullptr);
+
+    /// The session requests go to (nullptr: none; Ask disabled). Not owned.
+    void setSession(const session::Session *session);
+    /// The request as entered; errors name the field.
+    Result<session::QueryRequest> request() const;
+    /// Shows a recorded event (a histogram as a bar chart with error bars).
+    void showEvent(const session::LedgerEvent &event);
+
+    // Programmatic input (tests, screenshots).
+    void setKind(session::StrategyRequestKind kind);
+    void setColumn(const QString &column);
+    void setTargetError(double error);
+    void setDerived(const QString &of, const QString &derivedKind, const QString &cells, const QString &other);
+    QPushButton *askButton() const { return m_ask; }
+    BarErrorChart *chart() const { return m_chart; }
+    QString resultText() const;
+
+Q_SIGNALS:
+    /// The user pressed Ask with a valid request.
+    void askRequested(const session::QueryRequest &request);
+
+private:
+    void refresh();
+
+    const session::Session *m_session = nullptr;
+    QComboBox *m_kind = nullptr;
+    QComboBox *m_column = nullptr;
+    QLineEdit *m_bins = nullptr;
+    QLineEdit *m_where = nullptr;
+    QDoubleSpinBox *m_q = nullptr;
+    QComboBox *m_of = nullptr;
+    QComboBox *m_derived = nullptr;
+    QLineEdit *m_cells = nullptr;
+    QLineEdit *m_other = nullptr;
+    QComboBox *m_strategy = nullptr;
+    QComboBox *m_workload = nullptr;
+    QDoubleSpinBox *m_error = nullptr;
+    QDoubleSpinBox *m_confidence = nullptr;
+    QLabel *m_status = nullptr;
+    QLabel *m_result = nullptr;
+    QPushButton *m_ask = nullptr;
+    BarErrorChart *m_chart = nullptr;
+};
+
+} // namespace pbx::ui
