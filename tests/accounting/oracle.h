@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Reading the oracle files of ../shared/oracle (README there) for the accounting tests.
+// Reading the oracle files of tests/data/oracle (README there) for the accounting tests.
 #pragma once
 
 #include "tests/testutils.h"
