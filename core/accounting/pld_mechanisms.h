@@ -23,7 +23,7 @@ enum class PldDirection { Remove, Add, Replace };
 enum class NoiseKind { Gaussian, Laplace };
 
 /// The privacy loss of an additive-noise mechanism, optionally Poisson-subsampled with rate q
-/// (add/remove neighbours; dp_accounting `AdditiveNoisePrivacyLoss`, spec A.8.4): with noise
+/// (add/remove neighbours; dp_accounting `AdditiveNoisePrivacyLoss`, docs/composition.md §1.5): with noise
 /// density μ and shift Δ, Remove compares q·μ(x+Δ) + (1−q)·μ(x) with μ(x); Add compares μ(x)
 /// with q·μ(x−Δ) + (1−q)·μ(x). The loss is non-increasing in x.
 class AdditiveNoiseLoss
@@ -34,7 +34,7 @@ public:
 
     /// Exact hockey-stick divergence δ(ε) = μ_upper(X ≤ x_ε) − e^ε μ_lower(X ≤ x_ε), x_ε the
     /// largest x with loss ≥ ε; closed forms when q = 1 (Balle–Wang 2018 Thm 8 for the Gaussian,
-    /// spec A.3 for Laplace). Any real ε; result in [0, 1].
+    /// docs/composition.md §1.3 for Laplace). Any real ε; result in [0, 1].
     double delta(double epsilon) const;
     /// Whether deltaComplement is available (unsampled Gaussian noise).
     bool hasComplement() const;

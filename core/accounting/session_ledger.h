@@ -29,8 +29,8 @@ Neighbouring neighbouringFrom(data::Neighbours neighbours);
 ///   released and paid for, so each is its own event;
 /// - "brownian" (Brownian noise reduction): the releases of one quantity are the successive
 ///   levels of one reduction; the whole reduction is ONE Gaussian event with the last σ, since
-///   its ρ telescopes to Δ²/(2σ_stop²), that of a single Gaussian release (accuracy-first.md
-///   §6.4). Here Δ = σ₁·√(2ρ₁) from the first release when the reduction was charged in ρ
+///   its ρ telescopes to Δ²/(2σ_stop²), that of a single Gaussian release (docs/accuracy-first.md
+///   §4.4). Here Δ = σ₁·√(2ρ₁) from the first release when the reduction was charged in ρ
 ///   (an ex-post charge E(T) says nothing about Δ: Unsupported; ledgerFromSession uses the
 ///   query's Δ instead);
 /// - "laplace-nr" (Laplace noise reduction): one PureDp event per quantity with ε = Δ/b_stop, the

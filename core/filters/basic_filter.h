@@ -8,7 +8,7 @@ namespace pbx::filters {
 /// Basic composition filter for pure ε-DP: HALT when Σε_i would exceed ε (Rogers, Roth, Ullman,
 /// Vadhan 2016: valid with adaptively chosen ε_i). Also admits pure ex-post mechanisms (Laplace
 /// noise reduction) debited with their realised loss, which is the δ = 0 case of the ex-post
-/// filter (accuracy-first.md §6.2). The stopped interaction is (ε, 0)-DP.
+/// filter (docs/accuracy-first.md §4.2). The stopped interaction is (ε, 0)-DP.
 class BasicFilter final : public PrivacyFilter
 {
 public:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // One budgeted quantity (ε, ρ or δ) with directed rounding: charges are added rounded up and the
 // remainder is computed rounded down, so floating-point error can neither let a filter accept an
-// overspend nor refuse a request costing exactly remaining() (accuracy-first.md §8.2).
+// overspend nor refuse a request costing exactly remaining() (docs/accuracy-first.md §6.2).
 #pragma once
 
 #include "core/math/directed_rounding.h"

@@ -6,7 +6,7 @@
 namespace pbx::filters {
 
 /// Ex-post privacy filter (Rogers, Samorodnitsky, Wu, Ramdas 2023, Lemma 5.2; derived in
-/// accuracy-first.md §6.2). Budget (ε_e, δ_e). With S the realised ex-post loss so far and D the
+/// docs/accuracy-first.md §4.2). Budget (ε_e, δ_e). With S the realised ex-post loss so far and D the
 /// δs so far, mechanism i may run only if S + Ē_i ≤ ε_e and D + δ_i ≤ δ_e, where Ē_i is its largest
 /// possible loss; it is then debited its realised loss E_i(y_i), and the interaction is
 /// (ε_e, δ_e)-DP (basic composition of ex-post privacy, Lemma 5.1, plus a union bound).

@@ -16,9 +16,9 @@ namespace pbx::filters {
 enum class FilterKind {
     Basic,        ///< pure ε, sequential composition (Laplace; Laplace noise reduction ex-post)
     Zcdp,         ///< fully adaptive zCDP filter (Whitehouse et al. 2023); Gaussian mechanisms
-    ExPost,       ///< ex-post filter (Rogers et al. 2023, Lemma 5.2; accuracy-first.md §6.2)
-    Unified,      ///< zCDP and ex-post sub-filters under one (ε, δ) (Theorem 3; §6.3)
-    BrownianZcdp, ///< zCDP filter admitting Brownian noise reduction at ρ = Δ²/(2T_stop) (§6.4)
+    ExPost,       ///< ex-post filter (Rogers et al. 2023, Lemma 5.2; docs/accuracy-first.md §4.2)
+    Unified,      ///< zCDP and ex-post sub-filters under one (ε, δ) (Theorem 3; §4.3)
+    BrownianZcdp, ///< zCDP filter admitting Brownian noise reduction at ρ = Δ²/(2T_stop) (§4.4)
 };
 
 /// "basic", "zcdp", "expost", "unified" or "brownian-zcdp".
@@ -55,7 +55,7 @@ struct BudgetSystem
 };
 
 /// How the unified filter splits (ε, δ): the ex-post side gets these fractions, the zCDP side
-/// the rest. A free design parameter of Theorem 3, fixed before the session starts (§8.4).
+/// the rest. A free design parameter of Theorem 3, fixed before the session starts (§6.3).
 struct FilterSplit
 {
     /// 5 %: Brownian noise reduction is routed to the zCDP side when that reaches less noise

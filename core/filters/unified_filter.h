@@ -6,7 +6,7 @@
 
 namespace pbx::filters {
 
-/// The unified filter (Rogers et al. 2023, Theorem 3; derived in accuracy-first.md §6.3). The
+/// The unified filter (Rogers et al. 2023, Theorem 3; derived in docs/accuracy-first.md §4.3). The
 /// budget is split in advance, ε = ε_z + ε_e and δ = δ_z + δ_e, into a zCDP sub-filter
 /// (ρ(ε_z, δ_z); Gaussian releases, pure releases as ε²/2) and an ex-post sub-filter (ε_e, δ_e;
 /// noise reduction) running concurrently. A charge is admitted only if its own sub-filter admits

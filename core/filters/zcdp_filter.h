@@ -5,7 +5,7 @@
 
 namespace pbx::filters {
 
-/// Fully adaptive zCDP filter (Whitehouse, Ramdas, Rogers, Wu 2023; accuracy-first.md §4.2):
+/// Fully adaptive zCDP filter (Whitehouse, Ramdas, Rogers, Wu 2023; docs/accuracy-first.md §4.1):
 /// mechanism n+1 runs only if Σ_{m ≤ n+1} ρ_m ≤ ρ(ε, δ). The stopped interaction is (ε, δ)-DP
 /// with ε = ρ + 2√(ρ·ln(1/δ)); the budget ρ(ε, δ) is that relation inverted stably and rounded
 /// down. Proof sketch: exp(λL_n − λ(λ+1)Σρ_m) is a supermartingale; Ville's inequality at the
@@ -13,7 +13,7 @@ namespace pbx::filters {
 ///
 /// Pure ε-DP charges are admitted as ρ = ε²/2 (Bun & Steinke 2016, Prop. 1.4), rounded up.
 /// The same class serves the brownian-zcdp filter, whose Brownian noise-reduction steps arrive as
-/// ρ increments (accuracy-first.md §6.4); which mechanisms may use it is the session's choice.
+/// ρ increments (docs/accuracy-first.md §4.4); which mechanisms may use it is the session's choice.
 class ZcdpFilter final : public PrivacyFilter
 {
 public:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Directed rounding for budget arithmetic. Charges are rounded up and budgets/remainders down,
-// so floating-point error can never make a filter accept an overspend (accuracy-first.md §8.2).
+// so floating-point error can never make a filter accept an overspend (docs/accuracy-first.md §6.2).
 #pragma once
 
 #include <cmath>

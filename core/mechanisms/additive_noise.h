@@ -29,7 +29,7 @@ public:
     /// Errors: InvalidArgument unless scale and sensitivity are finite and > 0.
     static Result<AdditiveNoiseMechanism> withScale(NoiseKind kind, double scale, double sensitivity);
 
-    /// The least noise meeting |Z| ≤ a with probability ≥ 1 − β (accuracy-first.md §7.1):
+    /// The least noise meeting |Z| ≤ a with probability ≥ 1 − β (docs/accuracy-first.md §5.1):
     /// Laplace b = a / ln(1/β), since P(|Lap(b)| > a) = e^{−a/b};
     /// Gaussian σ = a / Φ⁻¹(1 − β/2), since P(|N(0,σ²)| > a) = 2(1 − Φ(a/σ)).
     /// Valid: a > 0 finite, 0 < β < 1, sensitivity > 0. Errors: InvalidArgument otherwise.

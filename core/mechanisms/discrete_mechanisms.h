@@ -20,8 +20,8 @@ enum class DiscreteNoiseKind {
     /// CKS 2020 §1): p(y)/p(y+k) ≤ e^{|k|/t} for every integer shift |k| ≤ Δ.
     Laplace,
     /// Discrete Gaussian N_ℤ(0, σ²) with σ² the parameter. ρ-zCDP with ρ = Δ²/(2σ²) for an
-    /// integer query of ℓ2-sensitivity Δ (CKS 2020 Thm 4; composition.md §A.5: "discrete
-    /// Gaussian same ρ"), and the exact (ε, δ) curve of CKS 2020 Thm 7.
+    /// integer query of ℓ2-sensitivity Δ (CKS 2020 Thm 4; docs/composition.md §2.1: the
+    /// discrete Gaussian has the same ρ), and the exact (ε, δ) curve of CKS 2020 Thm 7.
     Gaussian,
 };
 
@@ -79,7 +79,7 @@ public:
     /// Pure ε-DP: Δ/t rounded up (Laplace); +∞ for the Gaussian (not pure DP).
     double epsilon() const;
     /// ρ-zCDP: Gaussian Δ²/(2σ²) rounded up (CKS 2020 Thm 4); Laplace via its pure ε,
-    /// ρ = ε·tanh(ε/2) ≤ ε²/2 (composition.md §A.5, tight pure-DP → zCDP), rounded up.
+    /// ρ = ε·tanh(ε/2) ≤ ε²/2 (docs/composition.md §2.2, tight pure-DP → zCDP), rounded up.
     double rho() const;
 
     /// The exact privacy profile δ(ε) = sup over neighbours of Σ_y max(0, p(y) − e^ε q(y)) with

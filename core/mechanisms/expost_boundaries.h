@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Ex-post privacy of Brownian noise reduction as a function of the stopping time T
-// (Whitehouse, Ramdas, Wu, Rogers 2022; accuracy-first.md §3.2–3.3).
+// (Whitehouse, Ramdas, Wu, Rogers 2022; docs/accuracy-first.md §3.2–3.3).
 //
 // General form ([DERIVED], §3.3): with v = f(x) − f(x'), the loss at time T is
 // L_T = ‖v‖²/(2T) + ‖v‖·W_T/T for a standard Brownian motion W (§3.2). If a boundary ψ fixed
@@ -12,7 +12,7 @@
 // units), Δ the ℓ2-sensitivity (query units), E in nats. Every E(T) below is rounded up.
 //
 // Alternative, recommended for the zCDP side: account Brownian noise reduction in the zCDP filter
-// at ρ = Δ²/(2·T_stop) (brownian_noise_reduction.h, §6.4), which needs no boundary and no δ.
+// at ρ = Δ²/(2·T_stop) (brownian_noise_reduction.h, §4.4), which needs no boundary and no δ.
 #pragma once
 
 #include "core/util/result.h"
@@ -22,7 +22,7 @@
 namespace pbx::mechanisms {
 
 /// Fixed-time bound, Gaussian-quantile form: E(T) = Δ²/(2T) + (Δ/√T)·Φ⁻¹(1 − δ)
-/// (accuracy-first.md §3.3 table, [DERIVED]; ψ(T) = √T·Φ⁻¹(1−δ)). Valid ONLY for a single time T
+/// (docs/accuracy-first.md §3.3 table, [DERIVED]; ψ(T) = √T·Φ⁻¹(1−δ)). Valid ONLY for a single time T
 /// fixed in advance, NOT for adaptive stopping. Φ⁻¹(1−δ) is computed as −Φ⁻¹(δ), accurate for
 /// tiny δ. Rounded up. Valid: T > 0, Δ > 0 finite; 0 < δ < 1. Errors: InvalidArgument otherwise.
 Result<double> fixedTimeExpostEpsilon(double time, double sensitivity, double delta);
@@ -35,7 +35,7 @@ Result<double> fixedTimeChernoffExpostEpsilon(double time, double sensitivity, d
 /// Linear boundary ψ(t) = a + b·t with a·b = ln(1/δ)/2, so P(∃t: W_t ≥ ψ(t)) = e^{−2ab} = δ exactly
 /// (§3.3, [CODE-3] DProvDB BrownianMotionUtil.scala `linearValue`):
 ///     E(T) = Δ²/(2T) + Δ·a/T + Δ·ln(1/δ)/(2a).
-/// Valid for any stopping time; a must be fixed before the first release (§8.1 rule 3). E blows
+/// Valid for any stopping time; a must be fixed before the first release (§6.1 rule 3). E blows
 /// up as T → 0 (cap the grid at the filter's minimum T) and tends to Δ·ln(1/δ)/(2a) > 0 as
 /// T → ∞. Rounded up. Valid: T, Δ, a > 0 finite; 0 < δ < 1. Errors: InvalidArgument otherwise.
 Result<double> linearBoundaryExpostEpsilon(double time, double sensitivity, double delta, double a);
@@ -53,7 +53,7 @@ Result<double> linearBoundaryTunedA(double anticipatedTime, double delta);
 ///     E(T) = Δ²/(2T) + (Δ/T)·√(2(T+r)·(ln(1/δ) + ½·ln(1 + T/r))).
 /// Valid for any stopping time; r must be fixed before the first release. Do NOT re-optimise r
 /// for each realised T, as DProvDB's findMinValue does: that turns the time-uniform bound into a
-/// pointwise one (§8.1 rule 3). Rounded up. Valid: T, Δ, r > 0 finite; 0 < δ < 1.
+/// pointwise one (§6.1 rule 3). Rounded up. Valid: T, Δ, r > 0 finite; 0 < δ < 1.
 /// Errors: InvalidArgument otherwise.
 Result<double> mixtureBoundaryExpostEpsilon(double time, double sensitivity, double delta, double r);
 
@@ -88,7 +88,7 @@ Result<BrownianBoundaryKind> brownianBoundaryKindFromName(std::string_view name)
 /// A boundary chosen before a Brownian noise reduction starts (kind + parameter + δ), as a value a
 /// filter can store with the mechanism. epsilon(T, Δ) gives the ex-post loss E(T) at a stopping
 /// time; supremumEpsilon() the worst case over the times still allowed; minimumTime() truncates
-/// the grid to the times whose E fits a remaining ex-post budget (accuracy-first.md §6.2: allow
+/// the grid to the times whose E fits a remaining ex-post budget (docs/accuracy-first.md §4.2: allow
 /// only times with E(T) ≤ ε_e − S, then add the realised E(T_stop) to S).
 ///
 /// δ is restricted to (0, ½]: larger δ certifies nothing useful, and on (0, ½] every kind's E(T)
@@ -132,7 +132,7 @@ public:
 
     /// sup over allowed T ≥ minTime of E(T) = E(minTime) (E is decreasing; for fixed-time kinds,
     /// E at the fixed time, which must be ≥ minTime). The maximum loss Ē a filter must admit
-    /// before the first release (§6.2). Rounded up. Errors: InvalidArgument for bad input or a
+    /// before the first release (§4.2). Rounded up. Errors: InvalidArgument for bad input or a
     /// fixed time below minTime.
     Result<double> supremumEpsilon(double minTime, double sensitivity) const;
 

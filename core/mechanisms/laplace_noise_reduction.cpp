@@ -29,7 +29,7 @@ double laplaceWithRate(double rate, NoiseSource &noise)
     return negative ? -magnitude : magnitude;
 }
 
-/// The forward step in rate units (accuracy-first.md §2.1); see the header for the derivation.
+/// The forward step in rate units (docs/accuracy-first.md §2.2); see the header for the derivation.
 double forwardStep(double eta1, double rate1, double rate2, NoiseSource &noise)
 {
     const double gap = rate2 - rate1; // a correctly rounded difference of two doubles

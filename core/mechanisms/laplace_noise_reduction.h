@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Laplace noise reduction (Koufogiannis, Han & Pappas, "Gradual Release of Sensitive Data under
 // Differential Privacy"; as implemented by Ligett, Neel, Roth, Waggoner & Wu 2017, "Accuracy
-// First", code/noise_reduc.py; accuracy-first.md §2.1).
+// First", code/noise_reduc.py; docs/accuracy-first.md §2.1).
 //
 // Units: ε in nats; Δ1 is the query's ℓ1-sensitivity in query units; noise in query units.
 // The noise at level ε is Lap(Δ1/ε) marginally. Accounting: pure ex-post privacy, E = ε_k with
-// δ = 0 when stopped at level k (§2.1); it belongs in the ex-post sub-filter (§6.2–6.3), NOT in
-// the zCDP filter: a Laplace step is not an (ε_{k+1} − ε_k)-DP mechanism (§6.4).
+// δ = 0 when stopped at level k (§2.1); it belongs in the ex-post sub-filter (§4.2–4.3), NOT in
+// the zCDP filter: a Laplace step is not an (ε_{k+1} − ε_k)-DP mechanism (§4.4).
 #pragma once
 
 #include "core/mechanisms/noise_source.h"
@@ -17,7 +17,7 @@
 
 namespace pbx::mechanisms {
 
-/// Backward construction over a fixed, strictly increasing grid ε_1 < … < ε_K (accuracy-first.md
+/// Backward construction over a fixed, strictly increasing grid ε_1 < … < ε_K (docs/accuracy-first.md
 /// §2.1, [CODE-A] code/noise_reduc.py; marginals [DERIVED]):
 ///
 ///     η_K ~ Lap(Δ1/ε_K);  for k = K−1 … 1: with probability (ε_k/ε_{k+1})², η_k = η_{k+1},
@@ -33,27 +33,27 @@ namespace pbx::mechanisms {
 /// Rounding: each level's rate ε_k/Δ1 is rounded down (more noise) and the lazy-step
 /// probabilities use the same rounded rates, so the marginals are exactly Lap(1/rate_k) with
 /// rate_k ≤ ε_k/Δ1. The grid (and so ε_K) must be fixed, and ε_K ≤ the remaining ex-post budget,
-/// before the first release (§8.1 rules 3 and 5); otherwise use the forward sampler.
+/// before the first release (§6.1 rules 3 and 5); otherwise use the forward sampler.
 /// Valid: grid non-empty, finite, > 0, strictly increasing; Δ1 > 0 finite.
 /// Errors: InvalidArgument otherwise.
 Result<std::vector<double>> laplaceNoiseReductionBackward(const std::vector<double> &epsilons,
                                                           double sensitivity, NoiseSource &noise);
 
-/// Forward ("gradual release") step (accuracy-first.md §2.1, [DERIVED] by Bayes' rule from the
+/// Forward ("gradual release") step (docs/accuracy-first.md §2.2, [DERIVED] by Bayes' rule from the
 /// backward construction; Koufogiannis et al.): given the current noise η_1 at level e1, draw
 /// η_2 at level e2 > e1 so that (η_1, η_2) has the same joint law as the backward construction.
 /// In units of Δ1 (rates e/Δ1, noise/Δ1), with a = |η_1| and s = sign(η_1):
 ///
 ///     stay (η_2 = η_1) with probability w = (e1/e2)·exp(−(e2 − e1)·a);
 ///     otherwise η_2 = s·u with u from the density ∝ exp(−e2|u| − e1|a − u|), whose three pieces
-///     have masses (normalised by e^{−e1·a}, so nothing underflows; §8.2)
+///     have masses (normalised by e^{−e1·a}, so nothing underflows; §6.2)
 ///         m1 = 1/(e1+e2)                         on u < 0      (u = −Exp(e1+e2))
 ///         m2 = −expm1(−(e2−e1)a)/(e2−e1)         on 0 ≤ u ≤ a  (Exp(e2−e1) truncated to [0, a])
 ///         m3 = exp(−(e2−e1)a)/(e1+e2)            on u > a      (u = a + Exp(e1+e2)).
 ///
 /// Marginally η_2 ~ Lap(Δ1/e2) and P(stay) averages (e1/e2)². The curator needs only the current
 /// noise, so the final level need not be fixed in advance: check each level against the ex-post
-/// filter before drawing it (§8.1 rule 5). Rates are rounded down as in the backward sampler.
+/// filter before drawing it (§6.1 rule 5). Rates are rounded down as in the backward sampler.
 /// Valid: currentNoise finite; 0 < currentEpsilon < nextEpsilon, finite; Δ1 > 0 finite.
 /// Errors: InvalidArgument otherwise.
 Result<double> laplaceNoiseReductionForwardStep(double currentNoise, double currentEpsilon,
@@ -64,10 +64,10 @@ Result<double> laplaceNoiseReductionForwardStep(double currentNoise, double curr
 /// for a vector query (independent per coordinate).
 ///
 /// Ex-post privacy when stopped at the current level: expostEpsilon() = ε, δ = 0 (§2.1, [DERIVED]).
-/// The caller checks the ex-post filter before each draw (§8.1 rules 1 and 5): admit ε_next only
+/// The caller checks the ex-post filter before each draw (§6.1 rules 1 and 5): admit ε_next only
 /// if S + ε_next ≤ ε_e, where S is the realised ex-post loss of the *other* mechanisms; this
 /// query's earlier levels are not added, because the released prefix costs only its last level
-/// (§1.2, §6.2). Not admissible in the zCDP filter at ε²/2 (§6.4).
+/// (§1.2, §4.2). Not admissible in the zCDP filter at ε²/2 (§4.4).
 class LaplaceNoiseReduction
 {
 public:
@@ -89,7 +89,7 @@ public:
     double epsilon() const { return m_epsilon; }
     double sensitivity() const { return m_sensitivity; }
     /// The current Laplace scale b ≈ Δ1/ε actually drawn at (1/rate, the rate rounded down),
-    /// rounded up: use it in accuracy checks (§8.2).
+    /// rounded up: use it in accuracy checks (§6.2).
     double scale() const;
     /// The ex-post loss if stopped now: ε_k, pure (δ = 0).
     double expostEpsilon() const { return m_epsilon; }

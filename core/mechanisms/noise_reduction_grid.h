@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The decreasing geometric noise grid shared by Brownian and Laplace noise reduction
-// (accuracy-first.md §7.3, §8.4): noise scale s_k = s_start·r^k, clamped at a floor.
+// (docs/accuracy-first.md §5.3, §6.3): noise scale s_k = s_start·r^k, clamped at a floor.
 #pragma once
 
 #include "core/util/result.h"
@@ -18,7 +18,7 @@ namespace pbx::mechanisms {
 /// K−1 is the first k with start·ratio^k ≤ floor·(1 + 10⁻⁹) (a point within 10⁻⁹ of the floor
 /// counts as the floor, so the last step is never a negligible sliver). Because the grid
 /// (and so K) is fixed by its three parameters before the first release, it qualifies for the
-/// union-bound boundary over K times and for β/K acceptance (accuracy-first.md §3.3, §7.2).
+/// union-bound boundary over K times and for β/K acceptance (docs/accuracy-first.md §3.3, §5.2).
 ///
 /// The grid also carries a cursor (the current index) for callers that walk it step by step:
 /// the next point is produced only when advance() is called ("lazy grid", §3.1: the next T may

@@ -43,7 +43,7 @@ public:
     double gaussian(double sigma);
     /// Exponential draw with the given rate (mean 1/rate) by inversion, −ln(U)/rate with U from
     /// uniformOpen(), so the result is finite and ≥ 0. Valid: rate > 0 finite. Used by the Laplace
-    /// noise-reduction samplers (accuracy-first.md §2.1).
+    /// noise-reduction samplers (docs/accuracy-first.md §2.1–2.2).
     double exponential(double rate);
 
 private:

@@ -15,7 +15,7 @@ Result<double> epsilonFromRho(double rho, double delta);
 
 /// The largest ρ with epsilonFromRho(ρ, δ) ≤ ε, i.e. the zCDP filter's budget ρ(ε, δ).
 /// Uses the cancellation-free form ρ = ε² / (√(L + ε) + √L)², L = ln(1/δ)
-/// (accuracy-first.md §4.2, §8.2). Rounded down, so spending the whole budget stays within ε.
+/// (docs/accuracy-first.md §4.1, §6.2). Rounded down, so spending the whole budget stays within ε.
 /// Valid: ε ≥ 0 finite, 0 < δ < 1. Errors: InvalidArgument otherwise.
 Result<double> rhoFromEpsilon(double epsilon, double delta);
 

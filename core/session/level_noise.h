@@ -13,7 +13,7 @@ namespace pbx::session {
 enum class NoiseFamily {
     Laplace,        ///< cost ε (pure or pure ex-post); scale b = Δ/ε
     Gaussian,       ///< cost ρ; time T = σ² = Δ²/(2ρ)
-    BrownianExPost, ///< cost E(T) of a boundary fixed in advance (accuracy-first.md §3.3)
+    BrownianExPost, ///< cost E(T) of a boundary fixed in advance (docs/accuracy-first.md §3.3)
 };
 
 struct ChannelLevel

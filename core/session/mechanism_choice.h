@@ -31,14 +31,14 @@ bool usesLaplaceNoise(MechanismKind kind);
 
 /// The kind of charge `mechanism` makes in `filter`: pure ε for Laplace and Laplace doubling, ρ
 /// for Gaussian and Gaussian doubling, ex-post for Laplace noise reduction, and for Brownian
-/// noise reduction ρ in the brownian-zcdp filter (accuracy-first.md §6.4) or ex-post with a
-/// boundary in the ex-post filter (§3.3, §6.2). In the unified filter a Brownian run is routed at
+/// noise reduction ρ in the brownian-zcdp filter (docs/accuracy-first.md §4.4) or ex-post with a
+/// boundary in the ex-post filter (§3.3, §4.2). In the unified filter a Brownian run is routed at
 /// release time to the side that accounts it more cheaply (ρ on the zCDP side, or ex-post); this
 /// returns the ex-post kind for it, and the event records the side that paid.
 filters::ChargeKind chargeKindFor(MechanismKind mechanism, filters::FilterKind filter);
 
 /// Errors (InvalidArgument, naming the filters that would accept it) when `filter` cannot account
-/// `mechanism` — e.g. Laplace noise reduction is not zCDP (§6.4) — or when a single release is
+/// `mechanism` — e.g. Laplace noise reduction is not zCDP (§4.4) — or when a single release is
 /// asked for a relative target or a mean, which need a stopping rule.
 Result<void> checkMechanism(MechanismKind mechanism, filters::FilterKind filter,
                             data::Aggregate aggregate, TargetKind target);

@@ -79,8 +79,8 @@ double expostDeltaFor(const ReleaseContext &context)
 }
 
 /// The normal-mixture boundaries of an ex-post Brownian run, one per channel, fixed before the
-/// first release (§8.1 rule 3) and tuned where a typical run stops: a few times noisier than the
-/// cap's zCDP-equivalent time Δ²/(2ρ(cap, δ)) (a fixed design choice, accuracy-first.md §8.4).
+/// first release (§6.1 rule 3) and tuned where a typical run stops: a few times noisier than the
+/// cap's zCDP-equivalent time Δ²/(2ρ(cap, δ)) (a fixed design choice, docs/accuracy-first.md §6.3).
 Result<std::vector<BrownianBoundary>> expostBoundaries(const QueryShape &shape, double topCost, double delta)
 {
     const auto &channels = shape.channels();
@@ -106,8 +106,8 @@ Result<std::vector<BrownianBoundary>> expostBoundaries(const QueryShape &shape, 
 /// only that every charge it admits is a mechanism that is ρ_t-zCDP conditionally on everything
 /// released before, with ρ_t fixed before it runs (predictable), and that it stops by its rule
 /// Σρ_t ≤ ρ_z (the fully adaptive zCDP filter of Whitehouse, Ramdas, Rogers & Wu 2023, Thm 1).
-/// Brownian noise reduction in the improved analysis (Whitehouse et al. 2022; accuracy-first.md
-/// §6.4) is such a sequence: the release at time T_k given the releases at T_{k−1} > … > T_1
+/// Brownian noise reduction in the improved analysis (Whitehouse et al. 2022; docs/accuracy-first.md
+/// §4.4) is such a sequence: the release at time T_k given the releases at T_{k−1} > … > T_1
 /// (noisiest first) is, by the Markov property of the Brownian bridge, a Gaussian mechanism of
 /// sensitivity Δ and ρ-increment (Δ²/2)(1/T_k − 1/T_{k−1}), and T_k is fixed before the level is
 /// drawn. So the zCDP side may admit each level as a ρ charge exactly as the brownian-zcdp filter
@@ -170,7 +170,7 @@ ReleaseOutcome releaseByNoiseReduction(const ReleaseContext &context, const Accu
     const double topCost = cap * (1.0 - 1e-9); // only the last level is paid: it may use the whole cap
     const auto &channels = context.shape.channels();
 
-    // Ex-post Brownian: a boundary per channel, fixed now, before the first release (§8.1 rule 3).
+    // Ex-post Brownian: a boundary per channel, fixed now, before the first release (§6.1 rule 3).
     std::vector<BrownianBoundary> boundaries;
     double delta = 0.0;
     if (expostBrownian) {

@@ -59,7 +59,7 @@ public:
     /// can take (public bound: row count × largest |clipped value|)? Decides the noisiest level.
     bool couldCertify(double numerator, const AccuracyTarget &target) const;
 
-    /// Early abandonment (accuracy-first.md §7.2; count and sum with a relative target): with
+    /// Early abandonment (docs/accuracy-first.md §5.2; count and sum with a relative target): with
     /// probability ≥ 1 − β the answer is smaller than the least noisy level could certify.
     bool hopeless(const Attempt &attempt, double leastNoisyNumerator, const AccuracyTarget &target) const;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // How a request is answered: a single calibrated release (absolute count/sum), the doubling
 // baseline, or noise reduction. Each charges the filter before it draws noise and decides when to
-// stop from released values only (accuracy-first.md §8.1 rules 1 and 2).
+// stop from released values only (docs/accuracy-first.md §6.1 rules 1 and 2).
 #pragma once
 
 #include "core/filters/privacy_filter.h"
@@ -47,12 +47,12 @@ struct ReleaseOutcome
 LedgerEvent ledgerEventFor(QueryRequest request, ReleaseOutcome outcome);
 
 /// One release calibrated to an absolute target ±a at confidence 1 − β (count or sum):
-/// Laplace b = a/ln(1/β) or Gaussian σ = a/Φ⁻¹(1−β/2) (accuracy-first.md §7.1), charged before
+/// Laplace b = a/ln(1/β) or Gaussian σ = a/Φ⁻¹(1−β/2) (docs/accuracy-first.md §5.1), charged before
 /// sampling. Refused, with the filter's reason, when the cost does not fit or exceeds `maxCost`.
 ReleaseOutcome releaseOnce(const ReleaseContext &context, const AccuracyTarget &target,
                            std::optional<double> maxCost);
 
-/// The doubling baseline (Ligett et al. 2017 §2.3 "naive"; accuracy-first.md §2.3, §7.2–7.3).
+/// The doubling baseline (Ligett et al. 2017 §2.3 "naive"; docs/accuracy-first.md §2.3, §5.2–5.3).
 ///
 /// Rule. The per-query cap C is min(maxCost, what the filter can still pay in this mechanism's
 /// unit). Levels j = 0..K−1 cost c_j = c_top·r^{K−1−j}, with r = ½ for Laplace (the scale halves,
@@ -79,16 +79,16 @@ ReleaseOutcome releaseByDoubling(const ReleaseContext &context, const AccuracyTa
 
 /// Noise reduction (Laplace: Koufogiannis et al., Ligett et al. 2017; Brownian: Whitehouse et al.
 /// 2022): one correlated noise path per channel, released noisiest first, paying only for the
-/// least noisy value released (accuracy-first.md §1.2).
+/// least noisy value released (docs/accuracy-first.md §1.2).
 ///
 /// Plan. As for doubling, but the top level costs the whole cap C and levels grow by a factor
 /// 1/0.8 in noise scale (ε ×1.25; ρ ×1.5625): K ≤ 120 levels fixed before the first release, each
 /// accepted at confidence 1 − β/K, with the same acceptance and early-abandonment rules.
 ///
 /// Accounting, one charge per level before its values are drawn (predictable):
-/// - laplace-nr: the ex-post loss increment ε_k − ε_{k−1}, pure (§2.1, §6.2);
+/// - laplace-nr: the ex-post loss increment ε_k − ε_{k−1}, pure (§2.1, §4.2);
 /// - brownian in the brownian-zcdp filter: the ρ increment (Δ²/2)(1/T_k − 1/T_{k−1}), which
-///   telescopes to Δ²/(2T_stop) (§6.4: each bridge step is a Gaussian mechanism given the past);
+///   telescopes to Δ²/(2T_stop) (§4.4: each bridge step is a Gaussian mechanism given the past);
 /// - brownian in the ex-post or unified filter: a normal-mixture boundary fixed before the first
 ///   release, the loss increment E(T_k) − E(T_{k−1}), and its δ_n with the first charge (§3.3).
 /// The total charged equals the loss at the stopping level (rounded up).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The relative-error lab: "release as many counts as possible, each within relative error α,
-// under one budget" (Rogers et al. 2023's motivating task; our protocol, accuracy-first.md §7.3).
+// under one budget" (Rogers et al. 2023's motivating task; our protocol, docs/accuracy-first.md §5.3).
 // A simulation over a real table: the true counts are known here, so — unlike in a session — the
 // lab can report how many released answers were really within α.
 #pragma once

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Basic, advanced (DRV), KOV analytic and optimal composition, amplification by subsampling,
 // parallel composition: oracle misc.json (Kairouz records misc_001–016, Laplace calibration
-// misc_033–038) and spec TV-7, TV-8, TV-9, TV-17.
+// misc_033–038) and docs/composition.md TV-7, TV-8, TV-9, TV-17.
 #include "core/accounting/advanced_composition.h"
 #include "core/accounting/basic_composition.h"
 #include "core/accounting/evaluation.h"
@@ -141,7 +141,7 @@ void TestComposition::laplaceCalibrationOracle()
 
 void TestComposition::kovCurve()
 {
-    // Spec TV-7: k = 100, ε₀ = 0.1; and the discrete form k = 10, ε₀ = 0.5.
+    // docs/composition.md TV-7: k = 100, ε₀ = 0.1; and the discrete form k = 10, ε₀ = 0.5.
     PBX_FUZZY_COMPARE(kovOptimalDelta(0.1, 0, 100, 0.5), 0.239254236957, 1e-11);
     PBX_FUZZY_COMPARE(kovOptimalDelta(0.1, 0, 100, 1.0), 0.125688390241, 1e-11);
     PBX_FUZZY_COMPARE(kovOptimalDelta(0.1, 0, 100, 1.5), 0.0567960264335, 1e-11);
@@ -166,7 +166,7 @@ void TestComposition::kovCurve()
 
 void TestComposition::murtaghVadhan()
 {
-    // Spec TV-8: ε = [0.1, 0.2, 0.3, 0.5, 1.0]: δ(1.0) = 0.187760174579, δ(1.5) = 0.0677507649181;
+    // TV-8: ε = [0.1, 0.2, 0.3, 0.5, 1.0]: δ(1.0) = 0.187760174579, δ(1.5) = 0.0677507649181;
     // with δ_j = 1e-6: 0.18776423577 and 0.067755426155. The optimal strategy evaluates this by a
     // pessimistic PLD: ≥ the exact value and within the discretisation error.
     for (double dj : {0.0, 1e-6}) {
@@ -200,7 +200,7 @@ void TestComposition::advancedComparisons_data()
     QTest::addColumn<double>("kov34");
     QTest::addColumn<double>("zcdpRoute");
     QTest::addColumn<double>("optimal");
-    // Spec TV-9 (basic / DRV / KOV 3.4 / zCDP route / optimal).
+    // docs/composition.md TV-9 (basic / DRV / KOV 3.4 / zCDP route / optimal).
     QTest::newRow("0.1x100") << 0.1 << 100 << 1e-5 << 5.850235092944558 << 5.2981096617668815 << 5.298525912188081 << 4.306791372516508;
     QTest::newRow("0.01x1000") << 0.01 << 1000 << 1e-6 << 1.7627598071107895 << 1.641491123207706 << 1.71225813626911 << 1.3654467099937562;
     QTest::newRow("0.5x10") << 0.5 << 10 << 1e-5 << 10.830742000426373 << 5.0 << 8.83713564692573 << 4.9988541204123695;
@@ -241,7 +241,7 @@ void TestComposition::amplification_data()
     QTest::addColumn<double>("p");
     QTest::addColumn<double>("eps");
     QTest::addColumn<double>("expected");
-    // Spec TV-17 (Steinke 2022, Poisson subsampling theorem).
+    // docs/composition.md TV-17 (Steinke 2022, Poisson subsampling theorem).
     QTest::newRow("p0.01 e1") << 0.01 << 1.0 << 0.01703686323617655;
     QTest::newRow("p0.1 e1") << 0.1 << 1.0 << 0.1585650787404291;
     QTest::newRow("p0.001 e2") << 0.001 << 2.0 << 0.006368732599399278;

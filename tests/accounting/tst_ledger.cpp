@@ -133,7 +133,7 @@ void TestLedger::cliRuns()
     QCOMPARE(runAccountCommand({"--ledger", path, "--strategies", "basic,advanced,optimal,zcdp,rdp"}, out, err), 0);
     auto j = nlohmann::json::parse(out.str());
     PBX_FUZZY_COMPARE(j["basic"]["epsilon"].get<double>(), 10.0, 1e-14);
-    // KOV optimum at δ = 1e-5 (spec TV-9): 4.306791372516508.
+    // KOV optimum at δ = 1e-5 (docs/composition.md TV-9): 4.306791372516508.
     PBX_FUZZY_COMPARE(j["optimal"]["epsilon"].get<double>(), 4.306791372516508, 1e-10);
     QVERIFY(!j.contains("pld"));
     std::ostringstream out2, err2;

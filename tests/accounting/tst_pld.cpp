@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Privacy-loss distributions: oracle pld.json (Laplace, Gaussian, randomized response, Poisson-
-// subsampled Gaussian; interval 1e-4), spec TV-1…TV-5 (exact δ curves) and TV-16 (PMF mechanics).
+// subsampled Gaussian; interval 1e-4), docs/composition.md TV-1…TV-5 (exact δ) and TV-16 (PMFs).
 #include "core/accounting/pld_accountant.h"
 #include "core/accounting/optimal_composition.h"
 #include "core/accounting/pld_bracket.h"
@@ -153,7 +153,7 @@ void TestPld::gaussianDelta_data()
     QTest::addColumn<double>("epsilon");
     QTest::addColumn<double>("expected");
     QTest::addColumn<double>("tolerance");
-    // Spec TV-1 (dp_accounting privacy_loss_mechanism_test; Balle–Wang Thm 8).
+    // docs/composition.md TV-1 (dp_accounting privacy_loss_mechanism_test; Balle–Wang Thm 8).
     QTest::newRow("mu1 eps0") << 1.0 << 0.0 << 0.38292492254802624 << 1e-12;
     QTest::newRow("mu1 eps1") << 1.0 << 1.0 << 0.12693673750664392 << 1e-12;
     QTest::newRow("mu1 eps2") << 1.0 << 2.0 << 0.020923635821113756 << 1e-12;
@@ -181,7 +181,7 @@ void TestPld::laplaceDelta_data()
     QTest::addColumn<double>("sens");
     QTest::addColumn<double>("epsilon");
     QTest::addColumn<double>("expected");
-    // Spec TV-2.
+    // docs/composition.md TV-2.
     QTest::newRow("b1 -2") << 1.0 << 1.0 << -2.0 << 0.86466472;
     QTest::newRow("b1 0") << 1.0 << 1.0 << 0.0 << 0.39346934;
     QTest::newRow("b1 0.5") << 1.0 << 1.0 << 0.5 << 0.22119921692859512;
@@ -211,7 +211,7 @@ void TestPld::subsampledDelta_data()
     QTest::addColumn<double>("epsilon");
     QTest::addColumn<double>("expected");
     const int lap = int(NoiseKind::Laplace), gau = int(NoiseKind::Gaussian);
-    // Spec TV-3 (subsampled Laplace b=1, q=0.2) and TV-4 (subsampled Gaussian σ=1, q=0.2).
+    // docs/composition.md TV-3 (subsampled Laplace b=1, q=0.2) and TV-4 (subsampled Gaussian σ=1, q=0.2).
     const double eps[] = {-0.3, -0.2, -0.1, 0.0, 0.1, 0.2, 0.3};
     const double lapRemove[] = {0.2591817793, 0.1812692469, 0.1121734314, 0.07869386806, 0.05015600993, 0.02391739939, 0.0};
     const double lapAdd[] = {0.2591817793, 0.2008511573, 0.1405456165, 0.07869386806, 0.01879989609, 0.0, 0.0};
@@ -252,7 +252,7 @@ void TestPld::subsampledDelta()
 
 void TestPld::pmfCompose()
 {
-    // Spec TV-16: {−1: 0.2, 0: 0.7, ∞: 0.1} ⊗ {−2: 0.3, −1: 0.5, ∞: 0.2}, d = 0.1.
+    // docs/composition.md TV-16: {−1: 0.2, 0: 0.7, ∞: 0.1} ⊗ {−2: 0.3, −1: 0.5, ∞: 0.2}, d = 0.1.
     const PldPmf a{0.1, -1, {0.2, 0.7}, 0.1, true, 0.0};
     const PldPmf b{0.1, -2, {0.3, 0.5}, 0.2, true, 0.0};
     auto c = composePmf(a, b, 0.0);
@@ -267,7 +267,7 @@ void TestPld::pmfCompose()
 
 void TestPld::pmfTruncate()
 {
-    // Spec TV-16: pessimistic truncation τ = 0.15 → from −2, [0.37, 0.35]; τ = 0.72 → [0.37], p_∞ += 0.35.
+    // TV-16: pessimistic truncation τ = 0.15 → from −2, [0.37, 0.35]; τ = 0.72 → [0.37], p_∞ += 0.35.
     PldPmf p{0.1, -3, {0.06, 0.31, 0.35}, 0.28, true, 0.0};
     truncateTails(p, 0.15);
     QCOMPARE(p.lowerIndex, std::int64_t(-2));
@@ -297,7 +297,7 @@ void TestPld::connectTheDotsExactAtGrid()
 
 void TestPld::gaussianCompositionVsExact()
 {
-    // Spec TV-5: 50 × σ=10 and 50 × σ=5 ≡ μ = √2.5; exact δ(4) = 0.01645567286410897. The
+    // docs/composition.md TV-5: 50 × σ=10 and 50 × σ=5 ≡ μ = √2.5; exact δ(4) = 0.01645567286410897. The
     // unsampled Gaussians are merged exactly, so the PLD is within the discretisation error.
     Ledger ledger;
     PrivacyEvent a;

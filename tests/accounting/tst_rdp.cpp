@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // RDP curves: oracle rdp_gaussian.json (Gaussian and Poisson-subsampled Gaussian, one step),
-// spec TV-12 (Laplace), TV-13 (subsampled Gaussian), TV-14 (conversions), live-ledger updates.
+// docs/composition.md TV-12 (Laplace), TV-13 (subsampled Gaussian), TV-14 (conversions), live-ledger updates.
 #include "core/accounting/rdp_accountant.h"
 #include "core/privacy/rdp_conversion.h"
 #include "core/privacy/rdp_curves.h"
@@ -85,7 +85,7 @@ void TestRdp::laplace_data()
 {
     QTest::addColumn<double>("alpha");
     QTest::addColumn<double>("expected");
-    // Spec TV-12, Laplace ε = 1 (dp_accounting test values).
+    // docs/composition.md TV-12, Laplace ε = 1 (dp_accounting test values).
     QTest::newRow("1") << 1.0 << 0.36787944117144233;
     QTest::newRow("2") << 2.0 << 0.6191236299985929;
     QTest::newRow("10") << 10.0 << 0.9286829020966803;
@@ -106,7 +106,7 @@ void TestRdp::subsampledGaussianSpec_data()
     QTest::addColumn<double>("alpha");
     QTest::addColumn<double>("expected");
     QTest::addColumn<double>("tolerance");
-    // Spec TV-13 (integer orders printed to 9 digits; fractional ones are the exact signed series).
+    // docs/composition.md TV-13 (integer orders to 9 digits; fractional ones: the exact signed series).
     QTest::newRow("a2") << 0.01 << 2.5 << 2.0 << 1.73509366e-05 << 1e-8;
     QTest::newRow("a3") << 0.01 << 2.5 << 3.0 << 2.60737217e-05 << 1e-8;
     QTest::newRow("a4") << 0.01 << 2.5 << 4.0 << 3.48283719e-05 << 1e-8;
@@ -150,7 +150,7 @@ void TestRdp::pureDpCurve()
 
 void TestRdp::conversionConstantCurve()
 {
-    // Spec TV-14: constant RDP 1.1 at orders 2..32, δ = 1e-5 → ε = 1.32783806176 at α = 32.
+    // docs/composition.md TV-14: constant RDP 1.1 at orders 2..32, δ = 1e-5 → ε = 1.32783806176 at α = 32.
     std::vector<double> orders, rdp;
     for (int a = 2; a <= 32; ++a) {
         orders.push_back(a);
@@ -166,7 +166,7 @@ void TestRdp::conversionConstantCurve()
 
 void TestRdp::conversionGaussianFineGrid()
 {
-    // Spec TV-14: Gaussian with noise multiplier 4.530877117, orders 1.000..99.999 step 0.001:
+    // TV-14: Gaussian with noise multiplier 4.530877117, orders 1.000..99.999 step 0.001:
     // ε(1e-6) = 1.0000 at α ≈ 21.985, δ(1) = 1e-6.
     std::vector<double> orders, rdp;
     for (int i = 1000; i < 100000; ++i) {
@@ -189,7 +189,7 @@ void TestRdp::conversionDpSgd_data()
     QTest::addColumn<double>("delta");
     QTest::addColumn<double>("expected");
     QTest::addColumn<double>("order");
-    // Spec TV-14 (TF-Privacy compute_dp_sgd_privacy test values, TF-Privacy order grid).
+    // docs/composition.md TV-14 (TF-Privacy compute_dp_sgd_privacy test values, TF-Privacy order grid).
     QTest::newRow("mnist") << 60000.0 << 150.0 << 1.3 << 15.0 << 1e-5 << 0.7242234026109595 << 19.0;
     QTest::newRow("large") << 100000.0 << 100.0 << 1.0 << 30.0 << 1e-7 << 1.4154988495444842 << 13.0;
 }

@@ -196,7 +196,7 @@ void TestSessionLedger::recoversScaleAndSensitivity()
             const bool gridded = r->quantity != "count" && event.mechanism != "brownian";
             PBX_FUZZY_COMPARE(e.sensitivity, delta, gridded ? 1.0 / 1024.0 : 1e-14);
             QVERIFY2(e.sensitivity >= delta, qPrintable(test::describe(e.sensitivity, delta, 0)));
-            if (event.mechanism == "brownian" && event.costKind == filters::ChargeKind::Rho) // §6.4
+            if (event.mechanism == "brownian" && event.costKind == filters::ChargeKind::Rho) // §4.4
                 PBX_FUZZY_COMPARE(delta * delta / (2.0 * e.sigma * e.sigma), r->cost, 1e-13);
             ++k;
         }
@@ -245,8 +245,8 @@ void TestSessionLedger::refusedEventsContributeNothing()
 
 void TestSessionLedger::brownianReductionIsOneGaussian()
 {
-    // Δ = 2, T = σ² = 100, 50, 25, 10: each release records its level's ρ = Δ²/(2T) (the
-    // filter was charged the increments 0.02, 0.02, 0.04, 0.12, §6.4); total Δ²/(2·10) = 0.2.
+    // Δ = 2, T = σ² = 100, 50, 25, 10: each release records its level's ρ = Δ²/(2T) (the filter was
+    // charged 0.02, 0.02, 0.04, 0.12, docs/accuracy-first.md §4.4); total Δ²/(2·10) = 0.2.
     const double sens = 2.0;
     std::vector<session::Attempt> attempts;
     for (double t : {100.0, 50.0, 25.0, 10.0}) {

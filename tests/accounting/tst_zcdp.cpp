@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// zCDP: CKS conversion (spec TV-10), pure DP → ρ (TV-11), and oracle zcdp.json.
+// zCDP: CKS conversion (docs/composition.md TV-10), pure DP → ρ (TV-11), and oracle zcdp.json.
 #include "core/accounting/rdp_accountant.h"
 #include "core/accounting/zcdp_accountant.h"
 #include "core/privacy/cks_conversion.h"
@@ -29,7 +29,7 @@ void TestZcdp::cksDelta_data()
     QTest::addColumn<double>("rho");
     QTest::addColumn<double>("epsilon");
     QTest::addColumn<double>("expected");
-    // OpenDP test values (spec TV-10), reproduced by the CKS20 formula.
+    // OpenDP test values (docs/composition.md TV-10), reproduced by the CKS20 formula.
     QTest::newRow("rho0.05-eps0.25") << 0.05 << 0.25 << 0.0817727531036956;
     QTest::newRow("rho0.5-eps0") << 0.5 << 0.0 << 0.5588356393474351;
     QTest::newRow("rho1/32-eps0") << 1.0 / 32 << 0.0 << 0.1508457845622862;
@@ -53,7 +53,7 @@ void TestZcdp::cksEpsilon_data()
     QTest::addColumn<double>("expected");
     QTest::addColumn<double>("tolerance");
     QTest::newRow("opendp rho1/32") << 1.0 / 32 << 1e-3 << 0.6880024554878086 << 1e-9;
-    // Spec TV-10 table (6 printed digits).
+    // docs/composition.md TV-10 table (6 printed digits).
     QTest::newRow("tv10 0.01") << 0.01 << 1e-5 << 0.545726 << 1e-6;
     QTest::newRow("tv10 0.1") << 0.1 << 1e-5 << 1.914239 << 1e-6;
     QTest::newRow("tv10 0.5") << 0.5 << 1e-5 << 4.728387 << 1e-6;
@@ -82,7 +82,7 @@ void TestZcdp::pureToRho_data()
     QTest::addColumn<double>("epsilon");
     QTest::addColumn<double>("simple");
     QTest::addColumn<double>("tight");
-    // Spec TV-11.
+    // docs/composition.md TV-11.
     QTest::newRow("0.5") << 0.5 << 0.125 << 0.12245933120185457;
     QTest::newRow("1") << 1.0 << 0.5 << 0.46211715726000974;
     QTest::newRow("2") << 2.0 << 2.0 << 1.5231883119115297;

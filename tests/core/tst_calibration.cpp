@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Calibration of the Laplace and Gaussian mechanisms to an absolute accuracy target: the noise
-// scale and cost formulas (accuracy-first.md §7.1), and the empirical coverage of the error bar.
+// scale and cost formulas (docs/accuracy-first.md §5.1), and the empirical coverage of the error bar.
 #include "core/mechanisms/additive_noise.h"
 #include "core/math/normal.h"
 #include "tests/testutils.h"
@@ -29,7 +29,7 @@ private Q_SLOTS:
 
 void TestCalibration::quantileConstants()
 {
-    // accuracy-first.md §7.1 constants.
+    // docs/accuracy-first.md §5.1 constants.
     PBX_FUZZY_COMPARE(pbx::math::normalQuantile(0.975), 1.959963984540054, 1e-12);
     PBX_FUZZY_COMPARE(pbx::math::normalQuantile(0.995), 2.5758293035489004, 1e-12);
     QVERIFY(std::isinf(pbx::math::normalQuantile(1.0)));

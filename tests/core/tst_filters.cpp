@@ -43,7 +43,7 @@ void TestFilters::budgets()
     QCOMPARE(basic->budget(), 1.0);
     QCOMPARE(basic->unitName(), std::string_view("epsilon"));
     auto zcdp = PrivacyFilter::create(FilterKind::Zcdp, 1.0, 1e-6).value();
-    PBX_FUZZY_COMPARE(zcdp->budget(), 0.01746890477, 1e-9); // accuracy-first.md §4.2
+    PBX_FUZZY_COMPARE(zcdp->budget(), 0.01746890477, 1e-9); // docs/accuracy-first.md §4.1
     QVERIFY(zcdp->epsilonOf(zcdp->budget()) <= 1.0);
     QCOMPARE(zcdp->epsilonSpent(), 0.0);
     QCOMPARE(zcdp->deltaSpent(), 0.0);

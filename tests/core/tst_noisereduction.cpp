@@ -47,7 +47,7 @@ private Q_SLOTS:
     void cheaperThanDoubling();
 };
 
-// §6.4: a Brownian run stopped at T costs Δ²/(2T) in all, however many steps it took.
+// docs/accuracy-first.md §4.4: a Brownian run stopped at T costs Δ²/(2T) in all, however many steps it took.
 void TestNoiseReduction::brownianInZcdpPaysTheLastTime()
 {
     auto s = newSession(FilterKind::BrownianZcdp, 4);
@@ -104,7 +104,7 @@ void TestNoiseReduction::defaultsAndCompatibility()
     QCOMPARE(defaultMechanism(FilterKind::BrownianZcdp, data::Aggregate::Count, TK::Relative), MechanismKind::Brownian);
     QCOMPARE(defaultMechanism(FilterKind::Zcdp, data::Aggregate::Count, TK::Relative), MechanismKind::DoublingGaussian);
     QCOMPARE(defaultMechanism(FilterKind::Zcdp, data::Aggregate::Sum, TK::Absolute), MechanismKind::Gaussian);
-    // Laplace noise reduction is not zCDP (§6.4); a Gaussian is not pure DP; a single release
+    // Laplace noise reduction is not zCDP (accuracy-first §4.4); a Gaussian is not pure DP; a single release
     // cannot meet a relative target.
     const struct
     {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// ρ(ε, δ) and ε(ρ, δ) of the zCDP filter (accuracy-first.md §4.2 reference table) and the
+// ρ(ε, δ) and ε(ρ, δ) of the zCDP filter (docs/accuracy-first.md §4.1 reference table) and the
 // classical conversion values in the oracle's zcdp.json (autodp cross-checks).
 #include "core/privacy/zcdp_conversion.h"
 #include "tests/testutils.h"
@@ -29,7 +29,7 @@ void TestZcdpConversion::rhoBudget_data()
     QTest::addColumn<double>("epsilon");
     QTest::addColumn<double>("delta");
     QTest::addColumn<double>("rho");
-    // accuracy-first.md §4.2, [DERIVED] table.
+    // docs/accuracy-first.md §4.1, [DERIVED] table.
     QTest::newRow("ε=1 δ=1e-6") << 1.0 << 1e-6 << 0.01746890477;
     QTest::newRow("ε=1 δ=1e-5") << 1.0 << 1e-5 << 0.02081993834;
     QTest::newRow("ε=0.5 δ=1e-6") << 0.5 << 1e-6 << 0.004443844159;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Worst-case adaptive stopping against Brownian noise reduction (accuracy-first.md §6.4 and §8.7
+// Worst-case adaptive stopping against Brownian noise reduction (docs/accuracy-first.md §4.4 and §6.5
 // item 5). An adversary who knows f(x) and f(x') (Δ = |f(x) − f(x')| = 1) watches the privacy loss
 // L_k = Δ²/(2T_k) + Δ·B_k/T_k (§3.2) along one path and stops as soon as it is large.
-//  - zCDP accounting (§6.4): the filter admits the path down to T_min = Δ²/(2ρ) with ρ = ρ(ε, δ);
+//  - zCDP accounting (§4.4): the filter admits the path down to T_min = Δ²/(2ρ) with ρ = ρ(ε, δ);
 //    then P(sup_k L_k ≥ ε) ≤ δ must hold.
 //  - Ex-post accounting (§3.3): with a boundary fixed in advance, P(∃k: L_k > E(T_k)) ≤ δ.
 // The paths use the library's own bridge sampler (BrownianNoiseReduction::reduceTo) on a
-// GeometricNoiseGrid of 1,500 times from 10⁴·T_min down to T_min, as in the spec's check.
+// GeometricNoiseGrid of 1,500 times from 10⁴·T_min down to T_min, as in docs/accuracy-first.md §4.4.
 #include "core/math/normal.h"
 #include "core/mechanisms/brownian_noise_reduction.h"
 #include "core/mechanisms/expost_boundaries.h"
@@ -24,7 +24,7 @@ using pbx::test::binomialStandardError;
 namespace {
 constexpr int kGridPoints = 1500;
 
-/// The §6.4 grid: 1,500 geometric times (σ ratio (10⁻²)^{1/1499}) from 10⁴·T_min to T_min.
+/// The §4.4 grid: 1,500 geometric times (σ ratio (10⁻²)^{1/1499}) from 10⁴·T_min to T_min.
 std::vector<double> adversaryGrid(double minTime)
 {
     const double floorStd = GeometricNoiseGrid::scaleForTime(minTime);
@@ -89,7 +89,7 @@ void TestAdaptiveStopping::zcdpAccounting_data()
     QTest::addColumn<double>("rho");
     QTest::addColumn<double>("specSup");
     QTest::addColumn<double>("specFixed");
-    // accuracy-first.md §6.4 table (40,000 paths, 1,500 times): ρ, P(sup_k L_k ≥ ε), fixed-time P.
+    // docs/accuracy-first.md §4.4 table (40,000 paths, 1,500 times): ρ, P(sup_k L_k ≥ ε), fixed-time P.
     QTest::newRow("ε=1 δ=0.05") << 1.0 << 0.05 << 0.07189 << 0.0113 << 0.0072;
     QTest::newRow("ε=1 δ=0.01") << 1.0 << 0.01 << 0.04909 << 0.0018 << 0.0012;
 }
@@ -101,10 +101,10 @@ void TestAdaptiveStopping::zcdpAccounting()
     QFETCH(double, rho);
     QFETCH(double, specSup);
     QFETCH(double, specFixed);
-    const int paths = 25000; // the spec used 40,000; the comparison below allows for both errors
+    const int paths = 25000; // §4.4 used 40,000; the comparison below allows for both errors
     const double budget = pbx::privacy::rhoFromEpsilon(epsilon, delta).value();
     PBX_FUZZY_COMPARE(budget, rho, 1e-3);
-    // The filter admits the reduction down to the time whose total cost Δ²/(2T) fits ρ (§6.4).
+    // The filter admits the reduction down to the time whose total cost Δ²/(2T) fits ρ (§4.4).
     const double minTime = brownianTimeForRho(1.0, budget).value();
     const auto times = adversaryGrid(minTime);
     QCOMPARE(int(times.size()), kGridPoints);
@@ -123,11 +123,11 @@ void TestAdaptiveStopping::zcdpAccounting()
     PBX_FUZZY_COMPARE(fixedP, specFixed, 0.05);
     QVERIFY2(std::fabs(outcome.atLastTime - fixedP) <= 4.0 * binomialStandardError(fixedP, paths),
              qPrintable(QStringLiteral("P(L_min ≥ ε) = %1, exact %2").arg(outcome.atLastTime).arg(fixedP)));
-    // Agreement with the spec's own MC (40,000 paths; both estimates carry a standard error).
+    // Agreement with the §4.4 table's MC (40,000 paths; both estimates carry a standard error).
     const double seBoth
         = std::hypot(binomialStandardError(specSup, paths), binomialStandardError(specSup, 40000));
     QVERIFY2(std::fabs(outcome.stopped - specSup) <= 4.0 * seBoth,
-             qPrintable(QStringLiteral("P(sup L ≥ ε) = %1, spec %2").arg(outcome.stopped).arg(specSup)));
+             qPrintable(QStringLiteral("P(sup L ≥ ε) = %1, §4.4 %2").arg(outcome.stopped).arg(specSup)));
 }
 
 void TestAdaptiveStopping::expostBoundary_data()
@@ -173,7 +173,7 @@ void TestAdaptiveStopping::expostBoundary()
 }
 
 // Negative control: the fixed-time certificate, valid for one pre-set time, is broken by an
-// adversary that may stop at any of the 1,500 times (§3.3 "not for adaptive stopping").
+// adversary that may stop at any of the 1,500 times (§3.3: "one time T fixed in advance only").
 void TestAdaptiveStopping::fixedTimeBoundIsNotAdaptive()
 {
     const double delta = 0.05;

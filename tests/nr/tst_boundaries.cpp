@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Ex-post privacy functions of the Brownian stopping time (Whitehouse et al. 2022;
-// accuracy-first.md §3.3 and §8.7 item 4): the reference table, the tuned parameters, the value
+// docs/accuracy-first.md §3.3 and §6.5 item 4): the reference table, the tuned parameters, the value
 // type's filter helpers, and Monte Carlo crossing frequencies of the time-uniform boundaries.
 #include "core/mechanisms/expost_boundaries.h"
 #include "core/mechanisms/noise_source.h"
@@ -55,7 +55,7 @@ void TestExpostBoundaries::referenceTable_data()
     QTest::addColumn<double>("mixture");
     QTest::addColumn<double>("unionBound");
     QTest::addColumn<double>("zcdp");
-    // accuracy-first.md §3.3 "Reference values for unit tests": Δ = 1, δ = 10⁻⁶, boundaries tuned
+    // docs/accuracy-first.md §3.3 "Reference values": Δ = 1, δ = 10⁻⁶, boundaries tuned
     // at T* = 100 (a* = 26.28260885, r* ≈ 3.2155), union bound over K = 100 times, and the zCDP
     // conversion ρ + 2√(ρ·ln(1/δ)) with ρ = 1/(2T). (Recomputed independently with Python's
     // statistics.NormalDist: every entry agrees to the 6 decimals shown.)
@@ -247,7 +247,7 @@ void TestExpostBoundaries::minimumTime()
         }
     }();
     const double t = boundary.minimumTime(budget, sensitivity).value();
-    // The filter's grid truncation (§6.2): E(t) fits, and any appreciably smaller time does not.
+    // The filter's grid truncation (§4.2): E(t) fits, and any appreciably smaller time does not.
     QVERIFY(boundary.epsilon(t, sensitivity).value() <= budget);
     QVERIFY(boundary.epsilon(t * (1 - 1e-12), sensitivity).value() > budget);
 }
@@ -364,13 +364,13 @@ void TestExpostBoundaries::mixtureCrossing()
     const double two = double(twoSided) / paths, one = double(oneSided) / paths;
     QVERIFY2(two <= delta, qPrintable(QStringLiteral("two-sided crossing %1 > δ").arg(two)));
     QVERIFY2(one <= delta, qPrintable(QStringLiteral("one-sided crossing %1 > δ").arg(one)));
-    // Not vacuous, and the same experiment as the spec's: 0.027 and 0.013 there (20,000 paths),
+    // Not vacuous, and the same experiment as in §3.3: 0.027 and 0.013 there (20,000 paths),
     // within 4 standard errors of the difference of two such estimates.
     const auto agrees = [paths](double got, double spec) {
         return std::fabs(got - spec) <= 4.0 * std::sqrt(2.0) * pbx::test::binomialStandardError(spec, paths);
     };
-    QVERIFY2(agrees(two, 0.027), qPrintable(QStringLiteral("two-sided crossing %1, spec 0.027").arg(two)));
-    QVERIFY2(agrees(one, 0.013), qPrintable(QStringLiteral("one-sided crossing %1, spec 0.013").arg(one)));
+    QVERIFY2(agrees(two, 0.027), qPrintable(QStringLiteral("two-sided crossing %1, §3.3 0.027").arg(two)));
+    QVERIFY2(agrees(one, 0.013), qPrintable(QStringLiteral("one-sided crossing %1, §3.3 0.013").arg(one)));
 }
 
 QTEST_APPLESS_MAIN(TestExpostBoundaries)

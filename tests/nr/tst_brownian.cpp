@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Brownian noise reduction (Whitehouse et al. 2022; accuracy-first.md §3.1, §6.4, §8.7 item 2):
+// Brownian noise reduction (Whitehouse et al. 2022; docs/accuracy-first.md §3.1, §4.4, §6.5 item 2):
 // the bridge sampler reproduces Cov(B_{T_i}, B_{T_j}) = min(T_i, T_j), and the zCDP increments
 // telescope to Δ²/(2·T_stop).
 #include "core/math/directed_rounding.h"
@@ -38,9 +38,9 @@ void TestBrownianNoiseReduction::bridgeCovariance_data()
     QTest::newRow("widely spaced") << std::vector<double>{400.0, 100.0, 25.0, 9.0, 1.0} << 100000;
     std::vector<double> geometric;
     for (int k = 0; k < 8; ++k)
-        geometric.push_back(std::pow(0.97 * 0.97, k) * 50.0); // σ ratio 0.97 (§7.3 grid)
+        geometric.push_back(std::pow(0.97 * 0.97, k) * 50.0); // σ ratio 0.97 (§5.3 grid)
     QTest::newRow("geometric 0.97") << geometric << 100000;
-    // q = 1 − 10⁻⁶ steps: the bridge variance T_{k+1}(1 − q) must come from the ratio (§8.2).
+    // q = 1 − 10⁻⁶ steps: the bridge variance T_{k+1}(1 − q) must come from the ratio (§6.2).
     QTest::newRow("near-one ratio") << std::vector<double>{2.0, 2.0 * (1 - 1e-6), 1.0, 1.0 * (1 - 1e-6)}
                                     << 100000;
 }
@@ -107,9 +107,9 @@ void TestBrownianNoiseReduction::rhoTelescopes_data()
     QTest::addColumn<double>("sensitivity");
     QTest::addColumn<std::vector<double>>("times");
     QTest::addColumn<std::vector<double>>("increments");
-    // accuracy-first.md §6.4: "T = 100, 50, 25, 10 gives increments 0.005, 0.005, 0.01, 0.03; the
-    // sum is 0.05 = 1/(2·10)" (the first entry is the first release, Δ²/(2T_1)).
-    QTest::newRow("spec §6.4") << 1.0 << std::vector<double>{100.0, 50.0, 25.0, 10.0}
+    // docs/accuracy-first.md §4.4: "T = 100, 50, 25, 10 with Δ = 1 charges 0.005, 0.005, 0.01, 0.03,
+    // and the sum 0.05 equals 1/(2·10)" (the first entry is the first release, Δ²/(2T_1)).
+    QTest::newRow("docs §4.4") << 1.0 << std::vector<double>{100.0, 50.0, 25.0, 10.0}
                                << std::vector<double>{0.005, 0.005, 0.01, 0.03};
     // Δ = 2: 4/16, 2·(1/4 − 1/8), 2·(1 − 1/4); total 4/(2·1) = 2.
     QTest::newRow("Δ=2") << 2.0 << std::vector<double>{8.0, 4.0, 1.0} << std::vector<double>{0.25, 0.25, 1.5};
@@ -200,7 +200,7 @@ void TestBrownianNoiseReduction::invalidStarts()
 void TestBrownianNoiseReduction::resumeContinuesTheSamePath()
 {
     // A reopened session continues the same path: restoring (B_k, T_k) and drawing the next step
-    // from the same stream gives exactly the uninterrupted path (§8.1 rule 6).
+    // from the same stream gives exactly the uninterrupted path (§6.1 rule 6).
     auto s0 = NoiseSource::seeded(7, 0);
     auto path = BrownianNoiseReduction::start(1, 100.0, s0).value();
     auto s1 = NoiseSource::seeded(7, 1);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The lazy geometric noise grid shared by Brownian and Laplace noise reduction
-// (accuracy-first.md §7.3: start 10⁴, ratio 0.97 in noise-std units, down to a cap).
+// (docs/accuracy-first.md §5.3: start 10⁴, ratio 0.97 in noise-std units, down to a cap).
 #include "core/mechanisms/noise_reduction_grid.h"
 #include "tests/testutils.h"
 

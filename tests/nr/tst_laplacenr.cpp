@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Laplace noise reduction (Koufogiannis et al.; Ligett et al. 2017; accuracy-first.md §2.1 and
-// §8.7 item 3): backward construction and forward ("gradual release") sampler. Reference numbers:
-// the spec's MC check (2·10⁵ samples, grid 0.1, 0.2, 0.35, 0.5, 1.0) found P(η_k = η_{k+1}) =
+// Laplace noise reduction (Koufogiannis et al.; Ligett et al. 2017; docs/accuracy-first.md §2.1 and
+// §6.5 item 3): backward construction and forward ("gradual release") sampler. Reference numbers:
+// the MC check of §2.1–2.2 (2·10⁵ samples, grid 0.1, 0.2, 0.35, 0.5, 1.0) found P(η_k = η_{k+1}) =
 // 0.2478, 0.3271, 0.4908, 0.2490 against the exact (ε_k/ε_{k+1})² = 0.25, 0.3265, 0.49, 0.25, and
 // for the forward sampler (e1/e2 = 0.4) a mean stay probability 0.1597 against (e1/e2)² = 0.16.
 // KS tests use the 1 % critical value 1.63/√n (seeded, so each outcome is fixed).
@@ -47,12 +47,12 @@ void TestLaplaceNoiseReduction::backwardMarginals_data()
     QTest::addColumn<std::vector<double>>("grid");
     QTest::addColumn<double>("sensitivity");
     QTest::addColumn<int>("samples");
-    QTest::newRow("spec grid, Δ1=1") << std::vector<double>{0.1, 0.2, 0.35, 0.5, 1.0} << 1.0 << 200000;
-    QTest::newRow("spec grid, Δ1=2") << std::vector<double>{0.1, 0.2, 0.35, 0.5, 1.0} << 2.0 << 100000;
+    QTest::newRow("§2.1 grid, Δ1=1") << std::vector<double>{0.1, 0.2, 0.35, 0.5, 1.0} << 1.0 << 200000;
+    QTest::newRow("§2.1 grid, Δ1=2") << std::vector<double>{0.1, 0.2, 0.35, 0.5, 1.0} << 2.0 << 100000;
     QTest::newRow("geometric 30 levels") << [] {
         std::vector<double> g;
         for (int k = 0; k < 30; ++k)
-            g.push_back(0.05 * std::pow(20.0, k / 29.0)); // §6.4's 30-level grid, ε 0.05 → 1
+            g.push_back(0.05 * std::pow(20.0, k / 29.0)); // §4.4's 30-level grid, ε 0.05 → 1
         return g;
     }() << 1.0 << 50000;
 }
@@ -96,7 +96,7 @@ void TestLaplaceNoiseReduction::forwardStep_data()
     QTest::addColumn<double>("e1");
     QTest::addColumn<double>("e2");
     QTest::addColumn<double>("sensitivity");
-    QTest::newRow("spec e1/e2 = 0.4") << 0.4 << 1.0 << 1.0;
+    QTest::newRow("§2.2 e1/e2 = 0.4") << 0.4 << 1.0 << 1.0;
     QTest::newRow("doubling") << 0.1 << 0.2 << 1.0;
     QTest::newRow("small step") << 0.5 << 0.55 << 1.0;
     QTest::newRow("huge step") << 1.0 << 20.0 << 1.0;
@@ -131,7 +131,7 @@ void TestLaplaceNoiseReduction::forwardStep()
 
 void TestLaplaceNoiseReduction::forwardMatchesBackward()
 {
-    // The joint law of (η_1, η_2) must agree: compare η_1 − η_2 by a two-sample KS test (the spec
+    // The joint law of (η_1, η_2) must agree: compare η_1 − η_2 by a two-sample KS test (§2.2
     // found p = 0.78). Both samples carry the same atom at 0 (the stay), which only makes the
     // continuous-distribution critical value conservative.
     const int samples = 100000;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Stopping rules that read only released outputs (accuracy-first.md §7.1–7.2, §8.7 item 7).
-// Reference constants from §7.1: Φ⁻¹(0.975) = 1.959964, Φ⁻¹(0.995) = 2.575829, ln 20 = 2.995732,
-// ln 100 = 4.605170; §7.2: Gaussian β = 0.05, α = 0.1 accepts iff y ≥ 21.5596·σ (σ = 1, 5, 10 need
+// Stopping rules that read only released outputs (docs/accuracy-first.md §5.1–5.2, §6.5 item 7).
+// Reference constants from §5.1: Φ⁻¹(0.975) = 1.959964, Φ⁻¹(0.995) = 2.575829, ln 20 = 2.995732,
+// ln 100 = 4.605170; §5.2: Gaussian β = 0.05, α = 0.1 accepts iff y ≥ 21.5596·σ (σ = 1, 5, 10 need
 // y ≥ 21.56, 107.80, 215.60).
 #include "core/mechanisms/brownian_noise_reduction.h"
 #include "core/mechanisms/expost_boundaries.h"
@@ -64,7 +64,7 @@ void TestStoppingRules::relativeAcceptance_data()
     QTest::addColumn<double>("sigma");
     QTest::addColumn<double>("y");
     QTest::addColumn<bool>("accepted");
-    // §7.2: Gaussian β = 0.05, α = 0.1 → accept iff |y| ≥ 21.5596·σ (21.55960383 exactly).
+    // §5.2: Gaussian β = 0.05, α = 0.1 → accept iff |y| ≥ 21.5596·σ (21.55960383 exactly).
     QTest::newRow("σ=1 y=21.56") << 1.0 << 21.56 << true;
     QTest::newRow("σ=1 y=21.559") << 1.0 << 21.559 << false;
     QTest::newRow("σ=5 y=107.80") << 5.0 << 107.80 << true;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `pbx-cli simulate strategies`: each experiment writes its pbx-simulation document with the
-// spec's numbers, and bad configurations fail with exit 1 and "pbx-cli simulate: <CODE>: …".
+// numbers of docs/strategies-inference.md, and bad configurations fail with exit 1 and
+// "pbx-cli simulate: <CODE>: …".
 #include "core/io/json_fields.h"
 #include "tests/cli/clitestutils.h"
 #include "tests/testutils.h"

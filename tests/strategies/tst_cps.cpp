@@ -56,7 +56,7 @@ private slots:
                                                         .arg(measured->standardError)
                                                         .arg(predicted->average)));
         }
-        // Education has two empty cells, experience six (the spec's counts).
+        // Education has two empty cells, experience six (docs/strategies-inference.md).
         const auto edu = test::integerHistogram(m_cps, "education", 0, 20);
         QCOMPARE(std::count(edu.begin(), edu.end(), 0.0), 2);
         const auto exp = test::integerHistogram(m_cps, "experience", -8, 64);

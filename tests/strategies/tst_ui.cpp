@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The strategies GUI: Query ▸ Histogram… releases all cells for one charge and draws them as bars
 // with error bars, a derived answer costs nothing; Labs ▸ Strategies & inference runs every panel
-// off the GUI thread and shows the spec's numbers. Screenshots of every screen go to
+// off the GUI thread and shows the numbers of docs/strategies-inference.md. Screenshots of every screen go to
 // PBX_SCREENSHOT_DIR (strategies-*.png).
 #include "core/session/session.h"
 #include "ui/charts/strategycharts.h"

@@ -42,7 +42,7 @@ private slots:
         for (std::size_t m = 0; m < 3; ++m)
             QVERIFY2(std::fabs(ar->methods[m].measured - ar->methods[m].predicted) < 4.0 * ar->methods[m].standardError,
                      qPrintable(QString::number(ar->methods[m].measured)));
-        // Clipping helps because the true cell #M<25 is 0 (spec Monte Carlo 7.670 at 400,000 runs).
+        // Clipping helps: the true cell #M<25 is 0 (docs/strategies-inference.md, 400,000 runs).
         QVERIFY(std::fabs(ar->methods[3].measured - 7.670) < 0.3);
         QVERIFY(std::fabs(ar->methods[4].measured - 11.521) < 0.5);
         QVERIFY(std::fabs(ar->violationProbability - 0.5 * std::exp(-3.0)) < 0.005);
@@ -119,7 +119,7 @@ private slots:
         QCOMPARE(canonicalNodes(tree, {1, 6}).size(), std::size_t{4});
     }
 
-    void spec67Predictions()
+    void cpsRangePredictions()
     {
         // Education (k = 21) and experience (k = 73), all ranges, ε = 1.
         struct Row

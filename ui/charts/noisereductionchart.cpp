@@ -30,7 +30,7 @@ const QColor kThresholdColour(0xc2, 0x6a, 0x12);
 const QColor kMetColour(0x1f, 0x8a, 0x4c);
 const QColor kNotMetColour(0xc6, 0x3b, 0x34);
 
-/// The acceptance threshold of a relative target at half-width w: y ≥ w(1+α)/α (§7.2).
+/// The acceptance threshold of a relative target at half-width w: y ≥ w(1+α)/α (docs/accuracy-first.md §5.2).
 double thresholdFor(double halfWidth, double alpha)
 {
     return halfWidth * (1.0 + alpha) / alpha;

@@ -2,9 +2,9 @@
 // Inside one request: the released estimate at each noise level, noisiest first (x = the level's
 // noise scale σ or b on a reversed log scale, so noise shrinks to the right; the axis is a
 // category axis over log10(scale) so its labels are round scales, not only powers of ten), with its error bar
-// (± half-width), the acceptance threshold w(1+α)/α for a relative target (accuracy-first.md
-// §7.2), and the stopping level highlighted. Only released values and public scales are plotted:
-// never the true answer (§8.1 rule 2). Built once; updates replace() the points and are coalesced
+// (± half-width), the acceptance threshold w(1+α)/α for a relative target (docs/accuracy-first.md
+// §5.2), and the stopping level highlighted. Only released values and public scales are plotted:
+// never the true answer (§6.1 rule 2). Built once; updates replace() the points and are coalesced
 // by a 50 ms single-shot timer.
 #pragma once
 

@@ -203,12 +203,13 @@ LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
 
     auto *note
         = new QLabel(tr("<p><b>How to read it.</b> <i>Answered</i>: counts released with the target "
-                        "certified from released values alone (accuracy-first.md §7.2), mean ± sd over "
+                        "certified from released values alone (docs/accuracy-first.md §5.2), mean ± sd over "
                         "repetitions. <i>Within α</i>: of those, the share really within α of the true "
                         "count — only a simulation can say. <i>Attempted</i>: counts that got any release. "
                         "Noise reduction pays only the last level released; doubling pays every level.</p>"
-                        "<p>This is our protocol (accuracy-first.md §7.3) on this dataset, not the papers' "
-                        "experiments. The ranking depends on the per-query cap, the grids and α.</p>"),
+                        "<p>This is our protocol (docs/accuracy-first.md §5.3) on this dataset, not the "
+                        "papers' experiments. The ranking depends on the per-query cap, the grids "
+                        "and α.</p>"),
                      this);
     note->setWordWrap(true);
     note->setTextFormat(Qt::RichText);

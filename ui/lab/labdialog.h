@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Labs ▸ Relative-error lab: "answer as many counts as possible, each within relative error α,
-// under one budget" (accuracy-first.md §7.3, our protocol) on the session's table, for every
+// under one budget" (docs/accuracy-first.md §5.3, our protocol) on the session's table, for every
 // method × filter pair of the core's lab. Settings, Run/Cancel with progress (computed off the GUI
 // thread, see labjob.h), a results table and the "counts answered vs budget spent" chart.
 // Simulation mode: the true counts are read to score accuracy, never to decide when to stop.

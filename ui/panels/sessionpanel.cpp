@@ -61,7 +61,7 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
                       static_cast<int>(filters::FilterKind::ExPost));
     m_filter->addItem(tr("Unified: zCDP + ex-post (Theorem 3)"),
                       static_cast<int>(filters::FilterKind::Unified));
-    m_filter->addItem(tr("zCDP with Brownian noise reduction (§6.4)"),
+    m_filter->addItem(tr("zCDP with Brownian noise reduction (Rogers et al. 2023)"),
                       static_cast<int>(filters::FilterKind::BrownianZcdp));
     m_filter->setMinimumContentsLength(18);
     m_filter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
