@@ -116,6 +116,12 @@ std::vector<double> convolveByFft(const std::vector<double> &a, const std::vecto
         return {};
     const std::size_t n = a.size() + b.size() - 1;
     const auto len = static_cast<std::size_t>(nextFastFftLength(static_cast<std::int64_t>(n)));
+    if (len == 1) {
+        // Eigen's kissfft crashes on a transform of length 1; the one product is exact anyway.
+        std::vector<double> out{a[0] * b[0]};
+        clipNegative(out);
+        return out;
+    }
     std::vector<double> pa(a), pb(b);
     pa.resize(len, 0.0);
     pb.resize(len, 0.0);
@@ -144,6 +150,16 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
         *l1ErrorBound = 0.0;
     if (k == 1)
         return padded;
+    if (len == 1) {
+        // Eigen's kissfft crashes on a transform of length 1: all the mass s sits on one point,
+        // and its k-fold convolution is s^k (std::pow, within a few ulps; bound as for the powers
+        // below).
+        std::vector<double> out{std::pow(padded[0], static_cast<double>(k))};
+        clipNegative(out);
+        if (l1ErrorBound)
+            *l1ErrorBound = (8.0 * static_cast<double>(k) + 16.0) * 0x1p-53 * out[0];
+        return out;
+    }
     Eigen::FFT<double> &fft = cachedFft(len);
     std::vector<std::complex<double>> spectrum;
     fft.fwd(spectrum, padded);

@@ -12,13 +12,16 @@ namespace pbx::math {
 inline constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 inline constexpr double kPosInf = std::numeric_limits<double>::infinity();
 
-/// log(e^a + e^b). Either argument may be −∞ (the logarithm of 0). Exact up to rounding.
+/// log(e^a + e^b). Either argument may be −∞ (the logarithm of 0) or +∞ (the result is +∞, not
+/// the NaN of ∞ − ∞). Exact up to rounding.
 inline double logAdd(double a, double b)
 {
     if (a == kNegInf)
         return b;
     if (b == kNegInf)
         return a;
+    if (a == kPosInf || b == kPosInf)
+        return kPosInf;
     const double hi = std::max(a, b);
     const double lo = std::min(a, b);
     return hi + std::log1p(std::exp(lo - hi));
