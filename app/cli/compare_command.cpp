@@ -88,12 +88,13 @@ void printText(std::ostream &out, const accounting::Ledger &ledger, const accoun
         out << ", " << c.partitions << " partition ledgers composed in parallel";
     out << "\n\n";
 
-    const std::string head = q.epsilonAtDelta ? "epsilon at delta = " + num(q.delta)
-                                              : "delta at epsilon = " + num(q.epsilon);
+    const std::string head
+        = q.epsilonAtDelta ? "epsilon at delta = " + num(q.delta) : "delta at epsilon = " + num(q.epsilon);
     std::vector<std::vector<std::string>> rows{{"strategy", head, "method or reason"}};
     for (const auto &s : c.strategies) {
         if (s.answer)
-            rows.push_back({s.name, num(q.epsilonAtDelta ? s.answer->epsilon : s.answer->delta, 10), s.answer->method});
+            rows.push_back(
+                {s.name, num(q.epsilonAtDelta ? s.answer->epsilon : s.answer->delta, 10), s.answer->method});
         else
             rows.push_back({s.name, "not applicable", s.error ? s.error->message : std::string()});
     }

@@ -28,8 +28,8 @@ struct Parts
 bool sameEvent(const PrivacyEvent &a, const PrivacyEvent &b, bool ignoreCount)
 {
     return a.mechanism == b.mechanism && a.sigma == b.sigma && a.scale == b.scale
-           && a.sensitivity == b.sensitivity && a.epsilon == b.epsilon && a.delta == b.delta
-           && a.rho == b.rho && (ignoreCount || a.count == b.count) && a.sampling.kind == b.sampling.kind
+           && a.sensitivity == b.sensitivity && a.epsilon == b.epsilon && a.delta == b.delta && a.rho == b.rho
+           && (ignoreCount || a.count == b.count) && a.sampling.kind == b.sampling.kind
            && a.sampling.rate == b.sampling.rate && a.partition == b.partition && a.expost == b.expost;
 }
 
@@ -62,7 +62,8 @@ Error inLedger(Error error, const std::vector<std::size_t> &origin)
     if (close == std::string::npos)
         return error;
     const std::string digits = error.message.substr(head.size(), close - head.size());
-    if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    if (digits.empty()
+        || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
         return error;
     const std::size_t j = std::stoul(digits);
     if (j < origin.size())
@@ -148,8 +149,9 @@ Result<void> validateQuery(const ComparisonQuery &q)
     const auto known = allStrategyNames();
     for (const auto &name : q.strategies)
         if (std::find(known.begin(), known.end(), name) == known.end())
-            return makeError(ErrorCode::NotFound, "unknown strategy \"" + name
-                                                      + "\" (known: basic, advanced, optimal, zcdp, rdp, pld)");
+            return makeError(ErrorCode::NotFound,
+                             "unknown strategy \"" + name
+                                 + "\" (known: basic, advanced, optimal, zcdp, rdp, pld)");
     return {};
 }
 
@@ -226,10 +228,12 @@ double prefixPldInterval(const Ledger &ledger, double pldInterval)
     // Unsampled Gaussians merge exactly into one; every other distinct step is a convolution.
     std::vector<const PrivacyEvent *> distinct;
     for (const auto &e : ledger.events) {
-        const bool mergedGaussian = e.mechanism == MechanismKind::Gaussian && e.sampling.kind == SamplingKind::None;
+        const bool mergedGaussian
+            = e.mechanism == MechanismKind::Gaussian && e.sampling.kind == SamplingKind::None;
         if (mergedGaussian || distinct.size() > kManyDistinctSteps)
             continue;
-        if (std::none_of(distinct.begin(), distinct.end(), [&](const auto *d) { return sameEvent(*d, e, true); }))
+        if (std::none_of(distinct.begin(), distinct.end(),
+                         [&](const auto *d) { return sameEvent(*d, e, true); }))
             distinct.push_back(&e);
     }
     return distinct.size() > kManyDistinctSteps && pldInterval < kCoarsePrefixInterval ? kCoarsePrefixInterval
@@ -279,12 +283,14 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
         std::vector<StrategyAnswer> answers;
         for (std::size_t p = 0; p < parts.ledgers.size() && !result.error; ++p) {
             const auto onCore = [&](std::int64_t done, std::int64_t total) {
-                const double inPart = total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
-                return report({Phase::Strategy, from + span * (static_cast<double>(p) + inPart) / nParts, names[i],
-                               done, total});
+                const double inPart
+                    = total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
+                return report({Phase::Strategy, from + span * (static_cast<double>(p) + inPart) / nParts,
+                               names[i], done, total});
             };
-            auto strategy = makeStrategy(names[i], parts.ledgers[p],
-                                         pldOptions(query.pldInterval, query.pldTailMass, query.pldOptimistic, onCore));
+            auto strategy
+                = makeStrategy(names[i], parts.ledgers[p],
+                               pldOptions(query.pldInterval, query.pldTailMass, query.pldOptimistic, onCore));
             if (!strategy) {
                 if (strategy.error().code == ErrorCode::Cancelled)
                     return cancelled;
@@ -379,7 +385,8 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
                 const double probe = std::isfinite(eps) ? eps : 0.0;
                 const bool add = pmfDeltaForEpsilon(pld->pessimisticAdd(), probe)
                                  > pmfDeltaForEpsilon(pld->pessimisticRemove(), probe);
-                out.pld = histogram(add ? pld->pessimisticAdd() : pld->pessimisticRemove(), query.histogramBins);
+                out.pld
+                    = histogram(add ? pld->pessimisticAdd() : pld->pessimisticRemove(), query.histogramBins);
                 out.pld.addDirection = add;
             }
         }
@@ -408,7 +415,8 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
         const PrefixPoint &point = query.prefixes[static_cast<std::size_t>(k)];
         out.prefixX.push_back(point.x);
         out.prefixSteps.push_back(point.steps);
-        const double from = summaryEnd + (1.0 - summaryEnd) * static_cast<double>(k) / static_cast<double>(nPrefixes);
+        const double from
+            = summaryEnd + (1.0 - summaryEnd) * static_cast<double>(k) / static_cast<double>(nPrefixes);
         const double span = (1.0 - summaryEnd) / static_cast<double>(nPrefixes);
         if (point.steps >= totalSteps && reuseWhole) {
             for (std::size_t i = 0; i < names.size(); ++i)
@@ -420,10 +428,17 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
         const Parts prefixParts = split(ledgerPrefix(ledger, point.steps));
         const bool empty = point.steps <= 0 || ledger.events.empty();
         for (std::size_t i = 0; i < names.size(); ++i) {
-            if (!report({Phase::Prefixes, from + span * static_cast<double>(i) / nStrategies, {}, k + 1, nPrefixes}))
+            if (!report({Phase::Prefixes,
+                         from + span * static_cast<double>(i) / nStrategies,
+                         {},
+                         k + 1,
+                         nPrefixes}))
                 return cancelled;
             const auto onCore = [&](std::int64_t, std::int64_t) {
-                return report({Phase::Prefixes, from + span * static_cast<double>(i) / nStrategies, {}, k + 1,
+                return report({Phase::Prefixes,
+                               from + span * static_cast<double>(i) / nStrategies,
+                               {},
+                               k + 1,
                                nPrefixes});
             };
             double value = empty ? 0.0 : kNaN;

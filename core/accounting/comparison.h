@@ -45,8 +45,8 @@ struct PrefixPoint
 struct ComparisonQuery
 {
     bool epsilonAtDelta = true;
-    double delta = 1e-5;   ///< 0 < δ < 1 (used in ε-at-δ mode and by every curve)
-    double epsilon = 1.0;  ///< ε ≥ 0 finite (used in δ-at-ε mode)
+    double delta = 1e-5;  ///< 0 < δ < 1 (used in ε-at-δ mode and by every curve)
+    double epsilon = 1.0; ///< ε ≥ 0 finite (used in δ-at-ε mode)
     /// Strategies to run, in the order of the report (names of allStrategyNames()).
     std::vector<std::string> strategies = allStrategyNames();
     /// PLD discretisation interval d in nats, 0 < d ≤ 1 (also the optimal strategy's grid).
@@ -116,7 +116,7 @@ struct Comparison
     std::vector<std::int64_t> prefixSteps;
     std::vector<std::vector<double>> prefixEpsilons;
     double prefixPldInterval = 0.0; ///< the PLD interval the ε(k) curves used
-    std::size_t partitions = 1;      ///< ledgers composed in parallel (splitByPartition)
+    std::size_t partitions = 1;     ///< ledgers composed in parallel (splitByPartition)
 
     const StrategyResult *find(const std::string &name) const;
 };
@@ -127,9 +127,9 @@ struct ComparisonProgress
     enum class Phase { Strategy, Profile, Prefixes, Done };
     Phase phase = Phase::Strategy;
     double fraction = 0.0;
-    std::string strategy;    ///< Strategy: the strategy being built
-    std::int64_t done = 0;   ///< Strategy: PLD/optimal groups composed; Prefixes: prefix number (1-based)
-    std::int64_t total = 0;  ///< … of this many (0: not known)
+    std::string strategy;   ///< Strategy: the strategy being built
+    std::int64_t done = 0;  ///< Strategy: PLD/optimal groups composed; Prefixes: prefix number (1-based)
+    std::int64_t total = 0; ///< … of this many (0: not known)
 };
 /// Return false to cancel: compareStrategies then fails with Cancelled.
 using ComparisonProgressCallback = std::function<bool(const ComparisonProgress &)>;

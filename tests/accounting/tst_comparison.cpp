@@ -138,7 +138,8 @@ void TestComparison::partitionsComposeInParallelEverywhere()
     PBX_FUZZY_COMPARE(c->strategies[basic].answer->epsilon, 2.5, 1e-15);
     QVERIFY(c->strategies[basic].answer->method.find("parallel composition") != std::string::npos);
     // The same answer as the one-strategy entry point.
-    QCOMPARE(evaluateStrategy("basic", l, AccountingQuery{true, 1e-5})->epsilon, c->strategies[basic].answer->epsilon);
+    QCOMPARE(evaluateStrategy("basic", l, AccountingQuery{true, 1e-5})->epsilon,
+             c->strategies[basic].answer->epsilon);
     const std::vector<double> expected{0.5, 1.5, 2.5, 2.5};
     QCOMPARE(c->prefixEpsilons[basic].size(), expected.size());
     for (std::size_t k = 0; k < expected.size(); ++k)
@@ -204,7 +205,8 @@ void TestComparison::gaussianRdpCurve()
     }
     // The table's ε is the best order's, and that order is marked.
     PBX_FUZZY_COMPARE(c->find("rdp")->answer->epsilon, best, 1e-12);
-    QVERIFY(std::find(c->rdp.orders.begin(), c->rdp.orders.end(), c->rdp.optimalOrder) != c->rdp.orders.end());
+    QVERIFY(std::find(c->rdp.orders.begin(), c->rdp.orders.end(), c->rdp.optimalOrder)
+            != c->rdp.orders.end());
     // PLD: the histogram holds (nearly) all the mass, and PLD is at most RDP.
     double mass = c->pld.infinityMass;
     for (double m : c->pld.mass)

@@ -24,8 +24,8 @@ QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArra
     return path;
 }
 
-const QByteArray kPureLedger =
-    R"({"neighbours":"add-remove","events":[{"mechanism":"pure","epsilon":0.1,"count":100}]})";
+const QByteArray kPureLedger
+    = R"({"neighbours":"add-remove","events":[{"mechanism":"pure","epsilon":0.1,"count":100}]})";
 
 } // namespace
 
@@ -43,14 +43,15 @@ void TestCliCompare::json()
 {
     QTemporaryDir dir;
     const QString ledger = writeFile(dir, QStringLiteral("pure.json"), kPureLedger);
-    const auto run = pbx::test::runCli({QStringLiteral("compare"), QStringLiteral("--ledger"), ledger,
-                                        QStringLiteral("--json")});
+    const auto run = pbx::test::runCli(
+        {QStringLiteral("compare"), QStringLiteral("--ledger"), ledger, QStringLiteral("--json")});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.err.isEmpty());
     const QJsonObject doc = QJsonDocument::fromJson(run.out.toUtf8()).object();
     QCOMPARE(doc[QLatin1String("query")][QLatin1String("delta")].toDouble(), 1e-5);
     PBX_FUZZY_COMPARE(doc[QLatin1String("basic")][QLatin1String("epsilon")].toDouble(), 10.0, 1e-14);
-    PBX_FUZZY_COMPARE(doc[QLatin1String("optimal")][QLatin1String("epsilon")].toDouble(), 4.306791372516508, 1e-10);
+    PBX_FUZZY_COMPARE(doc[QLatin1String("optimal")][QLatin1String("epsilon")].toDouble(), 4.306791372516508,
+                      1e-10);
     QVERIFY(doc[QLatin1String("pld")][QLatin1String("applicable")].toBool());
     const QJsonObject curves = doc[QLatin1String("curves")].toObject();
     const QJsonObject prefixes = curves[QLatin1String("prefixes")].toObject();
@@ -69,14 +70,16 @@ void TestCliCompare::json()
     QVERIFY(!curves[QLatin1String("pld")][QLatin1String("mass")].toArray().isEmpty());
 
     // δ at ε: the table's δ, and ε at the curves' δ for each strategy.
-    const auto deltas = pbx::test::runCli({QStringLiteral("compare"), QStringLiteral("--ledger"), ledger,
-                                           QStringLiteral("--epsilon"), QStringLiteral("5"), QStringLiteral("--json")});
+    const auto deltas
+        = pbx::test::runCli({QStringLiteral("compare"), QStringLiteral("--ledger"), ledger,
+                             QStringLiteral("--epsilon"), QStringLiteral("5"), QStringLiteral("--json")});
     QCOMPARE(deltas.exitCode, 0);
     const QJsonObject d = QJsonDocument::fromJson(deltas.out.toUtf8()).object();
     QCOMPARE(d[QLatin1String("query")][QLatin1String("epsilon")].toDouble(), 5.0);
     QCOMPARE(d[QLatin1String("basic")][QLatin1String("delta")].toDouble(), 1.0);
     QVERIFY(d[QLatin1String("optimal")][QLatin1String("delta")].toDouble() < 1e-5);
-    PBX_FUZZY_COMPARE(d[QLatin1String("optimal")][QLatin1String("epsilonAtDelta")].toDouble(), 4.306791372516508, 1e-10);
+    PBX_FUZZY_COMPARE(d[QLatin1String("optimal")][QLatin1String("epsilonAtDelta")].toDouble(),
+                      4.306791372516508, 1e-10);
 }
 
 void TestCliCompare::text()
@@ -92,8 +95,8 @@ void TestCliCompare::text()
     QVERIFY2(lines[3].contains(QStringLiteral("  10  ")), qPrintable(lines[3]));
     QVERIFY(lines[5].startsWith(QStringLiteral("optimal")));
     QVERIFY2(lines[5].contains(QStringLiteral("4.306791373")), qPrintable(lines[5]));
-    for (const char *section : {"Privacy profile delta(epsilon)", "epsilon(k) at delta = 1e-05", "RDP over orders",
-                                "PLD histogram"})
+    for (const char *section : {"Privacy profile delta(epsilon)", "epsilon(k) at delta = 1e-05",
+                                "RDP over orders", "PLD histogram"})
         QVERIFY2(run.out.contains(QLatin1String(section)), section);
     // The ε(k) table: the last prefix is the whole ledger, basic composition 10.
     bool found = false;
@@ -121,8 +124,9 @@ void TestCliCompare::outFile()
     const QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
     PBX_FUZZY_COMPARE(doc[QLatin1String("basic")][QLatin1String("epsilon")].toDouble(), 10.0, 1e-14);
 
-    const auto bad = pbx::test::runCli({QStringLiteral("compare"), QStringLiteral("--ledger"), ledger,
-                                        QStringLiteral("--out"), dir.filePath(QStringLiteral("no/such/dir/x"))});
+    const auto bad
+        = pbx::test::runCli({QStringLiteral("compare"), QStringLiteral("--ledger"), ledger,
+                             QStringLiteral("--out"), dir.filePath(QStringLiteral("no/such/dir/x"))});
     QCOMPARE(bad.exitCode, 1);
     QVERIFY2(bad.err.contains(QStringLiteral("no/such/dir/x")), qPrintable(bad.err));
     QCOMPARE(bad.err.count(QLatin1Char('\n')), 1);
@@ -132,8 +136,8 @@ void TestCliCompare::errors()
 {
     QTemporaryDir dir;
     const QString ledger = writeFile(dir, QStringLiteral("pure.json"), kPureLedger);
-    const QString invalid = writeFile(dir, QStringLiteral("invalid.json"),
-                                      R"({"events":[{"mechanism":"pure","epsilon":-1}]})");
+    const QString invalid
+        = writeFile(dir, QStringLiteral("invalid.json"), R"({"events":[{"mechanism":"pure","epsilon":-1}]})");
     struct Case
     {
         QStringList args;
@@ -141,23 +145,37 @@ void TestCliCompare::errors()
         QString names; ///< what the one-line message must name
     };
     const QList<Case> cases{
-        {{QStringLiteral("--ledger"), dir.filePath(QStringLiteral("missing.json"))}, 1, QStringLiteral("missing.json")},
+        {{QStringLiteral("--ledger"), dir.filePath(QStringLiteral("missing.json"))},
+         1,
+         QStringLiteral("missing.json")},
         {{QStringLiteral("--ledger"), invalid}, 1, QStringLiteral("events[0].epsilon")},
-        {{QStringLiteral("--ledger"), ledger, QStringLiteral("--delta"), QStringLiteral("2")}, 1, QStringLiteral("--delta")},
-        {{QStringLiteral("--ledger"), ledger, QStringLiteral("--delta"), QStringLiteral("x")}, 1, QStringLiteral("--delta")},
-        {{QStringLiteral("--ledger"), ledger, QStringLiteral("--epsilon"), QStringLiteral("-1")}, 1, QStringLiteral("--epsilon")},
-        {{QStringLiteral("--ledger"), ledger, QStringLiteral("--interval"), QStringLiteral("0")}, 1, QStringLiteral("--interval")},
-        {{QStringLiteral("--ledger"), ledger, QStringLiteral("--delta"), QStringLiteral("1e-5"), QStringLiteral("--epsilon"),
-          QStringLiteral("1")}, 2, QStringLiteral("--epsilon")},
+        {{QStringLiteral("--ledger"), ledger, QStringLiteral("--delta"), QStringLiteral("2")},
+         1,
+         QStringLiteral("--delta")},
+        {{QStringLiteral("--ledger"), ledger, QStringLiteral("--delta"), QStringLiteral("x")},
+         1,
+         QStringLiteral("--delta")},
+        {{QStringLiteral("--ledger"), ledger, QStringLiteral("--epsilon"), QStringLiteral("-1")},
+         1,
+         QStringLiteral("--epsilon")},
+        {{QStringLiteral("--ledger"), ledger, QStringLiteral("--interval"), QStringLiteral("0")},
+         1,
+         QStringLiteral("--interval")},
+        {{QStringLiteral("--ledger"), ledger, QStringLiteral("--delta"), QStringLiteral("1e-5"),
+          QStringLiteral("--epsilon"), QStringLiteral("1")},
+         2,
+         QStringLiteral("--epsilon")},
         {{QStringLiteral("--bogus")}, 2, QStringLiteral("--bogus")},
         {{}, 2, QStringLiteral("--ledger")},
     };
     for (const Case &c : cases) {
         const auto run = pbx::test::runCli(QStringList{QStringLiteral("compare")} + c.args);
-        QVERIFY2(run.exitCode == c.exitCode, qPrintable(c.args.join(QLatin1Char(' ')) + QStringLiteral(": ") + run.err));
+        QVERIFY2(run.exitCode == c.exitCode,
+                 qPrintable(c.args.join(QLatin1Char(' ')) + QStringLiteral(": ") + run.err));
         QVERIFY2(run.out.isEmpty(), qPrintable(run.out));
         QCOMPARE(run.err.count(QLatin1Char('\n')), 1);
-        QVERIFY2(run.err.startsWith(QStringLiteral("compare: ")) && run.err.contains(c.names), qPrintable(run.err));
+        QVERIFY2(run.err.startsWith(QStringLiteral("compare: ")) && run.err.contains(c.names),
+                 qPrintable(run.err));
     }
     const auto help = pbx::test::runCli({QStringLiteral("compare"), QStringLiteral("--help")});
     QCOMPARE(help.exitCode, 0);

@@ -154,7 +154,8 @@ void TestComparisonCli::jobAndCliAgree()
     QVERIFY(sameSeries(c.profileEpsilons, curves["profile"]["epsilon"], "profile ε"));
     QCOMPARE(c.profileDeltas.size(), job.strategies.size());
     for (std::size_t i = 0; i < c.profileDeltas.size(); ++i)
-        QVERIFY(sameSeries(c.profileDeltas[i], curves["profile"]["delta"][c.strategies[i].name], "profile δ"));
+        QVERIFY(
+            sameSeries(c.profileDeltas[i], curves["profile"]["delta"][c.strategies[i].name], "profile δ"));
 
     QVERIFY(!c.rdp.orders.empty());
     QVERIFY(sameSeries(c.rdp.orders, curves["rdp"]["orders"], "RDP orders"));
@@ -168,7 +169,8 @@ void TestComparisonCli::jobAndCliAgree()
     QCOMPARE(curves["pld"]["binWidth"].get<double>(), c.pld.binWidth);
     QCOMPARE(curves["pld"]["infinityMass"].get<double>(), c.pld.infinityMass);
     QCOMPARE(curves["pld"]["interval"].get<double>(), c.pld.interval);
-    QCOMPARE(curves["pld"]["direction"].get<std::string>(), std::string(c.pld.addDirection ? "add" : "remove"));
+    QCOMPARE(curves["pld"]["direction"].get<std::string>(),
+             std::string(c.pld.addDirection ? "add" : "remove"));
 
     // ε(k): the same prefixes (the view's rule and the CLI's), the same points.
     const nlohmann::json &prefixes = curves["prefixes"];
@@ -181,7 +183,8 @@ void TestComparisonCli::jobAndCliAgree()
 
     // And the view drew those curves: one point per prefix where the PLD applies.
     view.flushCharts();
-    QCOMPARE(view.compositionChart()->pointCount(QStringLiteral("pld")), static_cast<int>(c.prefixX.size()) + 1);
+    QCOMPARE(view.compositionChart()->pointCount(QStringLiteral("pld")),
+             static_cast<int>(c.prefixX.size()) + 1);
 }
 
 QTEST_MAIN(TestComparisonCli)

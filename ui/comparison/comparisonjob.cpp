@@ -26,11 +26,17 @@ QString progressText(const accounting::ComparisonProgress &p)
     using Phase = accounting::ComparisonProgress::Phase;
     switch (p.phase) {
     case Phase::Strategy:
-        return p.total > 0 ? tr("Accounting: %1 (%2 of %3 groups)").arg(toQString(p.strategy)).arg(p.done).arg(p.total)
+        return p.total > 0 ? tr("Accounting: %1 (%2 of %3 groups)")
+                                 .arg(toQString(p.strategy))
+                                 .arg(p.done)
+                                 .arg(p.total)
                            : tr("Accounting: %1").arg(toQString(p.strategy));
-    case Phase::Profile: return tr("Privacy profile δ(ε)");
-    case Phase::Prefixes: return tr("ε(k): prefix %1 of %2").arg(p.done).arg(p.total);
-    case Phase::Done: break;
+    case Phase::Profile:
+        return tr("Privacy profile δ(ε)");
+    case Phase::Prefixes:
+        return tr("ε(k): prefix %1 of %2").arg(p.done).arg(p.total);
+    case Phase::Done:
+        break;
     }
     return tr("Done");
 }
@@ -103,8 +109,7 @@ void runComparison(QPromise<ComparisonResult> &promise, const ComparisonInput &i
 QFuture<ComparisonResult> startComparison(const ComparisonInput &input)
 {
     return QtConcurrent::run(
-        [](QPromise<ComparisonResult> &promise, ComparisonInput in) { runComparison(promise, in); },
-        input);
+        [](QPromise<ComparisonResult> &promise, ComparisonInput in) { runComparison(promise, in); }, input);
 }
 
 } // namespace pbx::ui

@@ -31,9 +31,9 @@ struct ComparisonInput : accounting::ComparisonQuery
 /// One strategy on the whole ledger.
 struct StrategyOutcome
 {
-    QString name;             ///< "basic", …, "pld"
+    QString name; ///< "basic", …, "pld"
     bool applicable = false;
-    QString reason;           ///< why not applicable (the core's message)
+    QString reason;                    ///< why not applicable (the core's message)
     accounting::StrategyAnswer answer; ///< the table's query (ε at δ or δ at ε)
     double epsilonAtDelta = 0.0;       ///< ε at the input δ (= answer.epsilon in ε mode)
 };
