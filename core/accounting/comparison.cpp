@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 namespace pbx::accounting {
@@ -16,6 +17,15 @@ namespace pbx::accounting {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::size_t kUnknown = std::numeric_limits<std::size_t>::max(); ///< no ledger index known
+
+/// A number for a one-line message, all significant digits.
+std::string show(double x)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", x);
+    return text;
+}
 
 /// The ledger split for parallel composition, with each part's events' indices in the ledger
 /// (so that a strategy's "events[i] (…)" message can name the ledger's event).
@@ -45,7 +55,7 @@ Parts split(const Ledger &ledger)
         for (const auto &e : part.events) {
             while (next < ledger.events.size() && !sameEvent(ledger.events[next], e, false))
                 ++next;
-            origin.push_back(next < ledger.events.size() ? next++ : origin.size());
+            origin.push_back(next < ledger.events.size() ? next++ : kUnknown);
         }
         parts.origins.push_back(std::move(origin));
     }
@@ -66,7 +76,7 @@ Error inLedger(Error error, const std::vector<std::size_t> &origin)
         || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
         return error;
     const std::size_t j = std::stoul(digits);
-    if (j < origin.size())
+    if (j < origin.size() && origin[j] != kUnknown)
         error.message = head + std::to_string(origin[j]) + error.message.substr(close);
     return error;
 }
@@ -138,14 +148,13 @@ Result<void> validateQuery(const ComparisonQuery &q)
 {
     if ((q.epsilonAtDelta || q.curves || !q.prefixes.empty()) && !(q.delta > 0.0 && q.delta < 1.0))
         return makeError(ErrorCode::InvalidArgument,
-                         "delta: must lie strictly between 0 and 1, got " + std::to_string(q.delta));
+                         "delta: must lie strictly between 0 and 1, got " + show(q.delta));
     if (!q.epsilonAtDelta && !(q.epsilon >= 0.0 && std::isfinite(q.epsilon)))
         return makeError(ErrorCode::InvalidArgument,
-                         "epsilon: must be a finite number ≥ 0, got " + std::to_string(q.epsilon));
+                         "epsilon: must be a finite number ≥ 0, got " + show(q.epsilon));
     for (double d : {q.pldInterval, q.prefixPldInterval > 0.0 ? q.prefixPldInterval : q.pldInterval})
         if (!(d > 0.0 && d <= 1.0))
-            return makeError(ErrorCode::InvalidArgument,
-                             "pldInterval: must lie in (0, 1], got " + std::to_string(d));
+            return makeError(ErrorCode::InvalidArgument, "pldInterval: must lie in (0, 1], got " + show(d));
     const auto known = allStrategyNames();
     for (const auto &name : q.strategies)
         if (std::find(known.begin(), known.end(), name) == known.end())
