@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // pbx-cli: the headless twin of the pbx GUI.
 #include "app/cli/account_command.h"
+#include "app/cli/compare_command.h"
 #include "app/cli/odp_command.h"
 #include "app/cli/run_command.h"
 #include "app/cli/simulate_command.h"
@@ -19,6 +20,7 @@ constexpr const char *kUsage = "Usage: pbx-cli <command> [options]\n"
                                "Commands:\n"
                                "  run       answer a JSON Lines file of requests and write a transcript\n"
                                "  account   what a ledger of mechanisms costs under each composition strategy\n"
+                               "  compare   the comparison view's table and curves for a ledger, as text or JSON\n"
                                "  simulate  the relative-error lab: noise reduction against doubling\n"
                                "  verify    recompute every cost and the spend of a transcript or journal\n"
                                "  odp       output differential privacy: sparse vector, PTR, early stopping, recovery\n"
@@ -55,6 +57,8 @@ int main(int argc, char **argv)
         return pbx::cli::runOdpCommand(args, std::cout, std::cerr);
     if (command == "account")
         return runAccountCommand(args, std::cout, std::cerr);
+    if (command == "compare")
+        return pbx::cli::runCompareCommand(args, std::cout, std::cerr);
     std::cerr << "pbx-cli: unknown command '" << command << "' (see --help)\n";
     return 2;
 }

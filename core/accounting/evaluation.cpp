@@ -4,18 +4,12 @@
 #include "core/accounting/advanced_composition.h"
 #include "core/accounting/basic_composition.h"
 #include "core/accounting/optimal_composition.h"
-#include "core/accounting/parallel_composition.h"
 #include "core/accounting/rdp_accountant.h"
 #include "core/accounting/zcdp_accountant.h"
 
 #include <cmath>
 
 namespace pbx::accounting {
-
-std::vector<std::string> allStrategyNames()
-{
-    return {"basic", "advanced", "optimal", "zcdp", "rdp", "pld"};
-}
 
 namespace {
 template<typename T>
@@ -55,60 +49,137 @@ Result<std::unique_ptr<CompositionStrategy>> makeStrategy(const std::string &nam
                                               "\" (known: basic, advanced, optimal, zcdp, rdp, pld)");
 }
 
+namespace {
+
+ComparisonQuery tableQuery(const AccountingQuery &query, const std::vector<std::string> &strategies,
+                           const PldOptions &pldOptions)
+{
+    ComparisonQuery q;
+    q.epsilonAtDelta = query.epsilonAtDelta;
+    (query.epsilonAtDelta ? q.delta : q.epsilon) = query.value;
+    q.strategies = strategies;
+    q.pldInterval = pldOptions.interval;
+    q.pldTailMass = pldOptions.tailMass;
+    q.pldOptimistic = pldOptions.optimistic;
+    q.curves = false;
+    return q;
+}
+
+/// The PLD's (done, total) callback, fed from the comparison's progress.
+ComparisonProgressCallback forward(const ProgressCallback &progress)
+{
+    if (!progress)
+        return {};
+    return [progress](const ComparisonProgress &p) {
+        return p.phase != ComparisonProgress::Phase::Strategy || p.total <= 0 || progress(p.done, p.total);
+    };
+}
+
+nlohmann::json strategyJson(const StrategyResult &s)
+{
+    if (!s.answer) {
+        nlohmann::json j = {{"applicable", false}, {"reason", s.error ? s.error->message : std::string()}};
+        if (s.error && s.error->code == ErrorCode::ResourceLimit)
+            j["resourceLimit"] = true;
+        return j;
+    }
+    const StrategyAnswer &a = *s.answer;
+    nlohmann::json j = {{"applicable", true}, {"epsilon", number(a.epsilon)}, {"delta", number(a.delta)},
+                        {"method", a.method}};
+    if (a.optimalOrder)
+        j["optimalOrder"] = number(*a.optimalOrder);
+    if (a.rho)
+        j["rho"] = number(*a.rho);
+    if (a.simpleEpsilon)
+        j["simpleEpsilon"] = number(*a.simpleEpsilon);
+    if (a.discretisationInterval)
+        j["discretisationInterval"] = *a.discretisationInterval;
+    if (a.optimisticEpsilon)
+        j["optimisticEpsilon"] = number(*a.optimisticEpsilon);
+    if (a.optimisticDelta)
+        j["optimisticDelta"] = number(*a.optimisticDelta);
+    return j;
+}
+
+/// A curve's values: NaN (not applicable there) as null, ±∞ as "inf"/"-inf".
+nlohmann::json series(const std::vector<double> &values)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (double v : values)
+        out.push_back(std::isnan(v) ? nlohmann::json(nullptr) : number(v));
+    return out;
+}
+
+} // namespace
+
 Result<StrategyAnswer> evaluateStrategy(const std::string &name, const Ledger &ledger,
                                         const AccountingQuery &query, const PldOptions &pldOptions)
 {
-    std::vector<StrategyAnswer> answers;
-    for (const Ledger &part : splitByPartition(ledger)) {
-        auto strategy = makeStrategy(name, part, pldOptions);
-        if (!strategy)
-            return strategy.error();
-        auto answer = query.epsilonAtDelta ? strategy.value()->epsilonForDelta(query.value)
-                                           : strategy.value()->deltaForEpsilon(query.value);
-        if (!answer)
-            return answer.error();
-        answers.push_back(std::move(answer.value()));
-    }
-    return parallelCompose(answers, query.epsilonAtDelta, ledger.neighbours);
+    auto comparison = compareStrategies(ledger, tableQuery(query, {name}, pldOptions), forward(pldOptions.progress));
+    if (!comparison)
+        return comparison.error();
+    const StrategyResult &s = comparison->strategies.front();
+    if (!s.answer)
+        return s.error.value_or(makeError(ErrorCode::Unsupported, "not applicable"));
+    return *s.answer;
 }
 
 Result<nlohmann::json> evaluateLedger(const Ledger &ledger, const AccountingQuery &query,
                                       const std::vector<std::string> &strategies, const PldOptions &pldOptions)
 {
-    if (auto ok = validateLedger(ledger); !ok)
-        return ok.error();
+    const ComparisonQuery q = tableQuery(query, strategies, pldOptions);
+    auto comparison = compareStrategies(ledger, q, forward(pldOptions.progress));
+    if (!comparison)
+        return comparison.error();
+    for (const StrategyResult &s : comparison->strategies)
+        if (s.error && s.error->code == ErrorCode::InvalidArgument)
+            return *s.error;
+    return comparisonToJson(comparison.value(), q);
+}
+
+nlohmann::json comparisonToJson(const Comparison &c, const ComparisonQuery &query)
+{
     nlohmann::json out = nlohmann::json::object();
-    out["query"] = query.epsilonAtDelta ? nlohmann::json{{"delta", query.value}}
-                                        : nlohmann::json{{"epsilon", query.value}};
-    for (const std::string &name : strategies) {
-        auto answer = evaluateStrategy(name, ledger, query, pldOptions);
-        if (!answer) {
-            const Error &e = answer.error();
-            if (e.code == ErrorCode::Cancelled || e.code == ErrorCode::NotFound ||
-                e.code == ErrorCode::InvalidArgument)
-                return e;
-            out[name] = {{"applicable", false}, {"reason", e.message}};
-            if (e.code == ErrorCode::ResourceLimit)
-                out[name]["resourceLimit"] = true;
-            continue;
-        }
-        const StrategyAnswer &a = answer.value();
-        nlohmann::json j = {{"applicable", true}, {"epsilon", number(a.epsilon)}, {"delta", number(a.delta)},
-                            {"method", a.method}};
-        if (a.optimalOrder)
-            j["optimalOrder"] = number(*a.optimalOrder);
-        if (a.rho)
-            j["rho"] = number(*a.rho);
-        if (a.simpleEpsilon)
-            j["simpleEpsilon"] = number(*a.simpleEpsilon);
-        if (a.discretisationInterval)
-            j["discretisationInterval"] = *a.discretisationInterval;
-        if (a.optimisticEpsilon)
-            j["optimisticEpsilon"] = number(*a.optimisticEpsilon);
-        if (a.optimisticDelta)
-            j["optimisticDelta"] = number(*a.optimisticDelta);
-        out[name] = std::move(j);
+    out["query"] = query.epsilonAtDelta ? nlohmann::json{{"delta", query.delta}}
+                                        : nlohmann::json{{"epsilon", query.epsilon}};
+    if (!query.epsilonAtDelta && query.curves)
+        out["query"]["delta"] = query.delta; // the curves' δ
+    for (const StrategyResult &s : c.strategies) {
+        out[s.name] = strategyJson(s);
+        if (s.answer && !query.epsilonAtDelta && query.curves)
+            out[s.name]["epsilonAtDelta"] = number(s.epsilonAtDelta);
     }
+    if (!query.curves && c.prefixX.empty())
+        return out;
+    nlohmann::json curves = nlohmann::json::object();
+    if (query.curves) {
+        nlohmann::json deltas = nlohmann::json::object();
+        for (std::size_t i = 0; i < c.strategies.size() && i < c.profileDeltas.size(); ++i)
+            deltas[c.strategies[i].name] = series(c.profileDeltas[i]);
+        curves["profile"] = {{"epsilon", series(c.profileEpsilons)}, {"delta", deltas}};
+        if (!c.rdp.orders.empty())
+            curves["rdp"] = {{"orders", series(c.rdp.orders)},
+                             {"values", series(c.rdp.values)},
+                             {"epsilonByOrder", series(c.rdp.epsilonByOrder)},
+                             {"optimalOrder", number(c.rdp.optimalOrder)}};
+        if (!c.pld.loss.empty())
+            curves["pld"] = {{"loss", series(c.pld.loss)},
+                             {"mass", series(c.pld.mass)},
+                             {"binWidth", c.pld.binWidth},
+                             {"infinityMass", c.pld.infinityMass},
+                             {"interval", c.pld.interval},
+                             {"direction", c.pld.addDirection ? "add" : "remove"}};
+    }
+    if (!c.prefixX.empty()) {
+        nlohmann::json eps = nlohmann::json::object();
+        for (std::size_t i = 0; i < c.strategies.size() && i < c.prefixEpsilons.size(); ++i)
+            eps[c.strategies[i].name] = series(c.prefixEpsilons[i]);
+        curves["prefixes"] = {{"x", series(c.prefixX)},
+                              {"steps", c.prefixSteps},
+                              {"epsilon", eps},
+                              {"pldInterval", c.prefixPldInterval}};
+    }
+    out["curves"] = std::move(curves);
     return out;
 }
 

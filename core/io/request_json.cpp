@@ -122,9 +122,18 @@ void writeRequest(const session::QueryRequest &request, Json &object)
         writeStrategyRequest(request, object);
         return;
     }
+    writeCommonRequestFields(request, data::aggregateName(request.query.aggregate),
+                             request.query.aggregate != data::Aggregate::Count, object);
+    if (request.mechanism)
+        object["mechanism"] = std::string(session::mechanismKindName(*request.mechanism));
+}
+
+void writeCommonRequestFields(const session::QueryRequest &request, std::string_view aggregate, bool withColumn,
+                              Json &object)
+{
     object["id"] = request.id;
-    object["aggregate"] = std::string(data::aggregateName(request.query.aggregate));
-    if (request.query.aggregate != data::Aggregate::Count)
+    object["aggregate"] = std::string(aggregate);
+    if (withColumn)
         object["column"] = request.query.column;
     object["where"] = request.query.where;
     if (request.query.bounds)
@@ -134,8 +143,6 @@ void writeRequest(const session::QueryRequest &request, Json &object)
                         {"confidence", request.target.confidence}};
     if (request.maxCost)
         object["max_cost"] = *request.maxCost;
-    if (request.mechanism)
-        object["mechanism"] = std::string(session::mechanismKindName(*request.mechanism));
 }
 
 } // namespace pbx::io

@@ -154,18 +154,8 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
 void writeStrategyRequest(const session::QueryRequest &request, Json &object)
 {
     const auto &s = *request.strategy;
-    object["id"] = request.id;
-    object["aggregate"] = std::string(session::strategyRequestKindName(s.kind));
-    if (!request.query.column.empty())
-        object["column"] = request.query.column;
-    object["where"] = request.query.where;
-    if (request.query.bounds)
-        object["bounds"] = Json::array({request.query.bounds->lower, request.query.bounds->upper});
-    object["target"] = {{"kind", std::string(session::targetKindName(request.target.kind))},
-                        {"error", request.target.error},
-                        {"confidence", request.target.confidence}};
-    if (request.maxCost)
-        object["max_cost"] = *request.maxCost;
+    writeCommonRequestFields(request, session::strategyRequestKindName(s.kind), !request.query.column.empty(),
+                             object);
     switch (s.kind) {
     case session::StrategyRequestKind::Histogram:
         if (!s.bins.empty())

@@ -42,9 +42,6 @@ namespace pbx::ui {
 
 namespace {
 
-constexpr int kMaxPrefixPoints = 30;
-constexpr std::size_t kManyDistinctSteps = 40;
-
 QGroupBox *groupBox(const QString &title, QWidget *content, QWidget *parent)
 {
     auto *box = new QGroupBox(title, parent);
@@ -543,37 +540,10 @@ void ComparisonView::cancel()
 
 std::vector<ComparisonInput::PrefixPoint> ComparisonView::prefixPoints() const
 {
-    std::vector<ComparisonInput::PrefixPoint> points;
-    if (m_source == Source::Session) {
-        // x = request number: the prefix holds every release of requests 1..r.
-        const int requests = m_sessionRequests;
-        if (requests <= 0)
-            return points;
-        const int stride = std::max(1, (requests + kMaxPrefixPoints - 1) / kMaxPrefixPoints);
-        for (int r = stride; ; r = std::min(requests, r + stride)) {
-            std::int64_t steps = 0;
-            for (std::size_t origin : m_origins)
-                steps += static_cast<int>(origin) < r ? 1 : 0;
-            points.push_back({static_cast<double>(r), steps});
-            if (r == requests)
-                break;
-        }
-        return points;
-    }
-    std::int64_t total = 0;
-    for (const auto &e : m_ledger.events)
-        total += e.count;
-    if (total <= 0)
-        return points;
-    const std::int64_t n = std::min<std::int64_t>(total, kMaxPrefixPoints);
-    std::int64_t previous = 0;
-    for (std::int64_t i = 1; i <= n; ++i) {
-        const std::int64_t steps = (i * total + n - 1) / n;
-        if (steps > previous)
-            points.push_back({static_cast<double>(steps), steps});
-        previous = steps;
-    }
-    return points;
+    // Session: x = request number, the prefix holds every release of requests 1..r.
+    if (m_source == Source::Session)
+        return accounting::groupPrefixes(m_ledger, m_origins, m_sessionRequests);
+    return accounting::stepPrefixes(m_ledger);
 }
 
 void ComparisonView::startJob()
@@ -616,25 +586,8 @@ void ComparisonView::startJob()
     input.epsilon = epsilon();
     input.pldInterval = pldInterval();
     input.prefixes = prefixPoints();
-    // Every prefix is a whole new PLD: with many distinct non-Gaussian steps (each its own
-    // convolution) the curves use a grid no finer than 1e-3; the table keeps the chosen one.
-    {
-        std::vector<const accounting::PrivacyEvent *> distinct;
-        for (const auto &e : input.ledger.events) {
-            const bool mergedGaussian = e.mechanism == accounting::MechanismKind::Gaussian
-                                        && e.sampling.kind == accounting::SamplingKind::None;
-            if (mergedGaussian || distinct.size() > kManyDistinctSteps)
-                continue;
-            if (std::none_of(distinct.begin(), distinct.end(), [&](const auto *d) {
-                    auto same = *d;
-                    same.count = e.count;
-                    return PlanModel::sameEvent(same, e);
-                }))
-                distinct.push_back(&e);
-        }
-        if (distinct.size() > kManyDistinctSteps && input.pldInterval < 1e-3)
-            input.prefixPldInterval = 1e-3;
-    }
+    // Every prefix is a whole new PLD: a long heterogeneous ledger's curves use a coarser grid.
+    input.prefixPldInterval = accounting::prefixPldInterval(input.ledger, input.pldInterval);
     m_lastInput = input;
 
     m_running = true;
@@ -683,10 +636,11 @@ void ComparisonView::applyResult(const ComparisonResult &result)
             o.reason = readableReason(o.reason);
     m_results->setResults(outcomes, m_lastInput.epsilonAtDelta, delta, m_lastInput.epsilon);
 
+    const accounting::Comparison &c = result.comparison;
     std::vector<StrategyCurve> profiles;
-    for (std::size_t i = 0; i < result.strategies.size() && i < result.profileDeltas.size(); ++i)
+    for (std::size_t i = 0; i < result.strategies.size() && i < c.profileDeltas.size(); ++i)
         if (result.strategies[i].applicable)
-            profiles.push_back({result.strategies[i].name, result.profileEpsilons, result.profileDeltas[i]});
+            profiles.push_back({result.strategies[i].name, c.profileEpsilons, c.profileDeltas[i]});
     m_profileChart->setProfiles(profiles, delta, m_lastInput.epsilonAtDelta ? 0.0 : m_lastInput.epsilon);
 
     const auto find = [&](const QString &name) -> const StrategyOutcome * {
@@ -696,16 +650,14 @@ void ComparisonView::applyResult(const ComparisonResult &result)
         return nullptr;
     };
     const StrategyOutcome *rdp = find(QStringLiteral("rdp"));
-    if (rdp && rdp->applicable && !result.rdpOrders.empty())
-        m_rdpChart->setCurve(result.rdpOrders, result.rdpValues, result.rdpEpsilonByOrder,
-                             result.rdpOptimalOrder, delta);
+    if (rdp && rdp->applicable && !c.rdp.orders.empty())
+        m_rdpChart->setCurve(c.rdp.orders, c.rdp.values, c.rdp.epsilonByOrder, c.rdp.optimalOrder, delta);
     else
         m_rdpChart->clear(tr("RDP does not apply: %1").arg(rdp ? readableReason(rdp->reason) : QString()));
     const StrategyOutcome *pld = find(QStringLiteral("pld"));
-    if (pld && pld->applicable && !result.pldLoss.empty())
-        m_pldChart->setHistogram(result.pldLoss, result.pldMass, result.pldBinWidth,
-                                 pld->epsilonAtDelta, result.pldInfinityMass, result.pldInterval,
-                                 result.pldAddDirection);
+    if (pld && pld->applicable && !c.pld.loss.empty())
+        m_pldChart->setHistogram(c.pld.loss, c.pld.mass, c.pld.binWidth, pld->epsilonAtDelta, c.pld.infinityMass,
+                                 c.pld.interval, c.pld.addDirection);
     else
         m_pldChart->clear(tr("The PLD does not apply: %1").arg(pld ? readableReason(pld->reason) : QString()));
 
@@ -713,12 +665,12 @@ void ComparisonView::applyResult(const ComparisonResult &result)
     m_curveChart->setBudget(m_source == Source::Session ? m_sessionBudget : 0.0);
     if (complete) {
         std::vector<StrategyCurve> curves;
-        for (std::size_t i = 0; i < result.prefixEpsilons.size() && i < result.strategies.size(); ++i)
-            curves.push_back({result.strategies[i].name, result.prefixX, result.prefixEpsilons[i]});
-        m_curveChart->setNote(result.prefixPldInterval != m_lastInput.pldInterval
+        for (std::size_t i = 0; i < c.prefixEpsilons.size() && i < result.strategies.size(); ++i)
+            curves.push_back({result.strategies[i].name, c.prefixX, c.prefixEpsilons[i]});
+        m_curveChart->setNote(c.prefixPldInterval != m_lastInput.pldInterval
                                   ? tr("(PLD and optimal curves on a coarser grid d = %1; the table "
                                        "uses d = %2)")
-                                        .arg(formatNumber(result.prefixPldInterval),
+                                        .arg(formatNumber(c.prefixPldInterval),
                                              formatNumber(m_lastInput.pldInterval))
                                   : QString());
         m_curveChart->setCurves(curves, xTitle, delta);

@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: MIT
+#include "core/accounting/comparison.h"
+
+#include "core/accounting/evaluation.h"
+#include "core/accounting/parallel_composition.h"
+#include "core/accounting/pld_accountant.h"
+#include "core/accounting/rdp_accountant.h"
+#include "core/privacy/rdp_conversion.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+namespace pbx::accounting {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::size_t kUnknown = std::numeric_limits<std::size_t>::max(); ///< no ledger index known
+
+/// A number for a one-line message, all significant digits.
+std::string show(double x)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", x);
+    return text;
+}
+
+/// The ledger split for parallel composition, with each part's events' indices in the ledger
+/// (so that a strategy's "events[i] (…)" message can name the ledger's event).
+struct Parts
+{
+    std::vector<Ledger> ledgers;
+    std::vector<std::vector<std::size_t>> origins;
+};
+
+bool sameEvent(const PrivacyEvent &a, const PrivacyEvent &b, bool ignoreCount)
+{
+    return a.mechanism == b.mechanism && a.sigma == b.sigma && a.scale == b.scale
+           && a.sensitivity == b.sensitivity && a.epsilon == b.epsilon && a.delta == b.delta && a.rho == b.rho
+           && (ignoreCount || a.count == b.count) && a.sampling.kind == b.sampling.kind
+           && a.sampling.rate == b.sampling.rate && a.partition == b.partition && a.expost == b.expost;
+}
+
+Parts split(const Ledger &ledger)
+{
+    Parts parts;
+    parts.ledgers = splitByPartition(ledger);
+    // Each part is a subsequence of the ledger selected by mechanism and partition label, both
+    // compared by sameEvent: matching greedily in order recovers the indices exactly.
+    for (const Ledger &part : parts.ledgers) {
+        std::vector<std::size_t> origin;
+        std::size_t next = 0;
+        for (const auto &e : part.events) {
+            while (next < ledger.events.size() && !sameEvent(ledger.events[next], e, false))
+                ++next;
+            origin.push_back(next < ledger.events.size() ? next++ : kUnknown);
+        }
+        parts.origins.push_back(std::move(origin));
+    }
+    return parts;
+}
+
+/// "events[j] (…): …" of a part's ledger → "events[i] (…): …" with i the ledger's index.
+Error inLedger(Error error, const std::vector<std::size_t> &origin)
+{
+    static const std::string head = "events[";
+    if (error.message.rfind(head, 0) != 0)
+        return error;
+    const std::size_t close = error.message.find(']', head.size());
+    if (close == std::string::npos)
+        return error;
+    const std::string digits = error.message.substr(head.size(), close - head.size());
+    if (digits.empty()
+        || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return error;
+    const std::size_t j = std::stoul(digits);
+    if (j < origin.size() && origin[j] != kUnknown)
+        error.message = head + std::to_string(origin[j]) + error.message.substr(close);
+    return error;
+}
+
+PldOptions pldOptions(double interval, double tailMass, bool optimistic, ProgressCallback progress)
+{
+    PldOptions o;
+    o.interval = interval;
+    o.tailMass = tailMass;
+    o.optimistic = optimistic;
+    o.progress = std::move(progress);
+    return o;
+}
+
+/// The PMF of one direction rebinned to about `bins` bins over the range holding all but 1e-9
+/// of the finite mass.
+PldHistogram histogram(const PldPmf &pmf, int bins)
+{
+    PldHistogram out;
+    out.infinityMass = pmf.infinityMass;
+    out.interval = pmf.interval;
+    const std::size_t n = pmf.probs.size();
+    if (n == 0)
+        return out;
+    double total = 0.0;
+    for (double p : pmf.probs)
+        total += p;
+    const double cut = total * 5e-10;
+    std::size_t lo = 0;
+    for (double acc = 0.0; lo + 1 < n && acc + pmf.probs[lo] <= cut; ++lo)
+        acc += pmf.probs[lo];
+    std::size_t hi = n - 1;
+    for (double acc = 0.0; hi > lo && acc + pmf.probs[hi] <= cut; --hi)
+        acc += pmf.probs[hi];
+    const std::size_t span = hi - lo + 1;
+    const auto perBin = static_cast<std::size_t>(std::max(1, bins));
+    const std::size_t per = std::max<std::size_t>(1, (span + perBin - 1) / perBin);
+    out.binWidth = static_cast<double>(per) * pmf.interval;
+    for (std::size_t start = lo; start <= hi; start += per) {
+        const std::size_t end = std::min(hi + 1, start + per);
+        double mass = 0.0;
+        for (std::size_t j = start; j < end; ++j)
+            mass += pmf.probs[j];
+        // The bin [ℓ_start, ℓ_start + per·d): plotted at its centre.
+        out.loss.push_back(pmf.lossAt(start) + 0.5 * static_cast<double>(per - 1) * pmf.interval);
+        out.mass.push_back(mass);
+    }
+    return out;
+}
+
+/// One strategy built on every part, with each part's ε at the query's δ.
+struct Built
+{
+    std::vector<std::unique_ptr<CompositionStrategy>> parts;
+    std::vector<StrategyAnswer> atDelta;
+    bool ok() const { return !parts.empty(); }
+    /// The part that decides the ε at δ (the first largest, as parallelCompose picks it).
+    std::size_t worstPart() const
+    {
+        std::size_t w = 0;
+        for (std::size_t p = 1; p < atDelta.size(); ++p)
+            if (atDelta[p].epsilon > atDelta[w].epsilon)
+                w = p;
+        return w;
+    }
+};
+
+Result<void> validateQuery(const ComparisonQuery &q)
+{
+    if ((q.epsilonAtDelta || q.curves || !q.prefixes.empty()) && !(q.delta > 0.0 && q.delta < 1.0))
+        return makeError(ErrorCode::InvalidArgument,
+                         "delta: must lie strictly between 0 and 1, got " + show(q.delta));
+    if (!q.epsilonAtDelta && !(q.epsilon >= 0.0 && std::isfinite(q.epsilon)))
+        return makeError(ErrorCode::InvalidArgument,
+                         "epsilon: must be a finite number ≥ 0, got " + show(q.epsilon));
+    for (double d : {q.pldInterval, q.prefixPldInterval > 0.0 ? q.prefixPldInterval : q.pldInterval})
+        if (!(d > 0.0 && d <= 1.0))
+            return makeError(ErrorCode::InvalidArgument, "pldInterval: must lie in (0, 1], got " + show(d));
+    const auto known = allStrategyNames();
+    for (const auto &name : q.strategies)
+        if (std::find(known.begin(), known.end(), name) == known.end())
+            return makeError(ErrorCode::NotFound,
+                             "unknown strategy \"" + name
+                                 + "\" (known: basic, advanced, optimal, zcdp, rdp, pld)");
+    return {};
+}
+
+} // namespace
+
+std::vector<std::string> allStrategyNames()
+{
+    return {"basic", "advanced", "optimal", "zcdp", "rdp", "pld"};
+}
+
+const StrategyResult *Comparison::find(const std::string &name) const
+{
+    for (const auto &s : strategies)
+        if (s.name == name)
+            return &s;
+    return nullptr;
+}
+
+Ledger ledgerPrefix(const Ledger &ledger, std::int64_t steps)
+{
+    Ledger prefix;
+    prefix.neighbours = ledger.neighbours;
+    for (const auto &e : ledger.events) {
+        if (steps <= 0)
+            break;
+        prefix.events.push_back(e);
+        prefix.events.back().count = std::min(e.count, steps);
+        steps -= prefix.events.back().count;
+    }
+    return prefix;
+}
+
+std::vector<PrefixPoint> stepPrefixes(const Ledger &ledger, std::size_t maxPoints)
+{
+    std::vector<PrefixPoint> points;
+    std::int64_t total = 0;
+    for (const auto &e : ledger.events)
+        total += e.count;
+    if (total <= 0 || maxPoints == 0)
+        return points;
+    const std::int64_t n = std::min<std::int64_t>(total, static_cast<std::int64_t>(maxPoints));
+    std::int64_t previous = 0;
+    for (std::int64_t i = 1; i <= n; ++i) {
+        const std::int64_t steps = (i * total + n - 1) / n; // ⌈i·total/n⌉: the last is the whole
+        if (steps > previous)
+            points.push_back({static_cast<double>(steps), steps});
+        previous = steps;
+    }
+    return points;
+}
+
+std::vector<PrefixPoint> groupPrefixes(const Ledger &ledger, const std::vector<std::size_t> &origins,
+                                       int groups, std::size_t maxPoints)
+{
+    std::vector<PrefixPoint> points;
+    if (groups <= 0 || maxPoints == 0)
+        return points;
+    const int maxP = static_cast<int>(maxPoints);
+    const int stride = std::max(1, (groups + maxP - 1) / maxP);
+    for (int r = stride;; r = std::min(groups, r + stride)) {
+        std::int64_t steps = 0;
+        for (std::size_t i = 0; i < origins.size() && i < ledger.events.size(); ++i)
+            if (origins[i] < static_cast<std::size_t>(r))
+                steps += ledger.events[i].count;
+        points.push_back({static_cast<double>(r), steps});
+        if (r == groups)
+            break;
+    }
+    return points;
+}
+
+double prefixPldInterval(const Ledger &ledger, double pldInterval)
+{
+    // Unsampled Gaussians merge exactly into one; every other distinct step is a convolution.
+    std::vector<const PrivacyEvent *> distinct;
+    for (const auto &e : ledger.events) {
+        const bool mergedGaussian
+            = e.mechanism == MechanismKind::Gaussian && e.sampling.kind == SamplingKind::None;
+        if (mergedGaussian || distinct.size() > kManyDistinctSteps)
+            continue;
+        if (std::none_of(distinct.begin(), distinct.end(),
+                         [&](const auto *d) { return sameEvent(*d, e, true); }))
+            distinct.push_back(&e);
+    }
+    return distinct.size() > kManyDistinctSteps && pldInterval < kCoarsePrefixInterval ? kCoarsePrefixInterval
+                                                                                       : pldInterval;
+}
+
+Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery &query,
+                                     const ComparisonProgressCallback &progress,
+                                     const ComparisonSummaryCallback &summary)
+{
+    if (auto valid = validateLedger(ledger); !valid)
+        return valid.error();
+    if (auto valid = validateQuery(query); !valid)
+        return valid.error();
+    const Error cancelled = makeError(ErrorCode::Cancelled, "cancelled");
+    double reached = 0.0;
+    // Reports progress; false when the caller asked to stop. The fraction never decreases.
+    const auto report = [&](ComparisonProgress p) {
+        reached = std::max(reached, std::clamp(p.fraction, 0.0, 1.0));
+        p.fraction = reached;
+        return !progress || progress(p);
+    };
+    using Phase = ComparisonProgress::Phase;
+
+    const std::vector<std::string> &names = query.strategies;
+    const double nStrategies = static_cast<double>(std::max<std::size_t>(1, names.size()));
+    // Phases: strategies 0–0.4 (the PLD and a heterogeneous optimal dominate), profile, RDP
+    // and histogram 0.4–0.45, ε(k) 0.45–1; without prefixes the first two stretch.
+    const bool prefixes = !query.prefixes.empty();
+    const double strategiesEnd = prefixes ? 0.4 : 0.9;
+    const double summaryEnd = prefixes ? 0.45 : 1.0;
+    const bool needAtDelta = query.epsilonAtDelta || query.curves || prefixes;
+
+    const Parts parts = split(ledger);
+    const double nParts = static_cast<double>(parts.ledgers.size());
+    Comparison out;
+    out.partitions = parts.ledgers.size();
+    std::vector<Built> built(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const double from = strategiesEnd * static_cast<double>(i) / nStrategies;
+        const double span = strategiesEnd / nStrategies;
+        if (!report({Phase::Strategy, from, names[i], 0, 0}))
+            return cancelled;
+        StrategyResult result;
+        result.name = names[i];
+        Built b;
+        std::vector<StrategyAnswer> answers;
+        for (std::size_t p = 0; p < parts.ledgers.size() && !result.error; ++p) {
+            const auto onCore = [&](std::int64_t done, std::int64_t total) {
+                const double inPart
+                    = total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
+                return report({Phase::Strategy, from + span * (static_cast<double>(p) + inPart) / nParts,
+                               names[i], done, total});
+            };
+            auto strategy
+                = makeStrategy(names[i], parts.ledgers[p],
+                               pldOptions(query.pldInterval, query.pldTailMass, query.pldOptimistic, onCore));
+            if (!strategy) {
+                if (strategy.error().code == ErrorCode::Cancelled)
+                    return cancelled;
+                result.error = inLedger(strategy.error(), parts.origins[p]);
+                break;
+            }
+            auto answer = query.epsilonAtDelta ? strategy.value()->epsilonForDelta(query.delta)
+                                               : strategy.value()->deltaForEpsilon(query.epsilon);
+            Result<StrategyAnswer> atDelta = answer;
+            if (!query.epsilonAtDelta && needAtDelta)
+                atDelta = strategy.value()->epsilonForDelta(query.delta);
+            if (!answer || !atDelta) {
+                result.error = inLedger((!answer ? answer : atDelta).error(), parts.origins[p]);
+                break;
+            }
+            answers.push_back(answer.value());
+            b.atDelta.push_back(atDelta.value());
+            b.parts.push_back(std::move(strategy.value()));
+        }
+        if (!report({Phase::Strategy, from + span, names[i], 0, 0}))
+            return cancelled;
+        if (!result.error) {
+            // Parallel composition: the worst part (docs/parallel-composition.md).
+            result.answer = parallelCompose(answers, query.epsilonAtDelta, ledger.neighbours);
+            if (needAtDelta)
+                result.epsilonAtDelta = query.epsilonAtDelta ? result.answer->epsilon
+                                                             : parallelCompose(b.atDelta, true).epsilon;
+            built[i] = std::move(b);
+        }
+        out.strategies.push_back(std::move(result));
+    }
+
+    if (query.curves) {
+        // The δ(ε) profile over [0, ε_max]: a few times the smallest finite ε at δ, and far
+        // enough to show the queried ε.
+        if (!report({Phase::Profile, strategiesEnd, {}, 0, 0}))
+            return cancelled;
+        double smallest = std::numeric_limits<double>::infinity();
+        for (const auto &s : out.strategies)
+            if (s.applicable() && std::isfinite(s.epsilonAtDelta) && s.epsilonAtDelta > 0.0)
+                smallest = std::min(smallest, s.epsilonAtDelta);
+        double epsilonMax = std::isfinite(smallest) ? 2.5 * smallest : 2.0;
+        if (!query.epsilonAtDelta)
+            epsilonMax = std::max(epsilonMax, 1.5 * query.epsilon);
+        const int points = std::max(8, query.profilePoints);
+        for (int j = 0; j < points; ++j)
+            out.profileEpsilons.push_back(epsilonMax * j / (points - 1));
+        out.profileDeltas.assign(names.size(), std::vector<double>(out.profileEpsilons.size(), kNaN));
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            if (!built[i].ok())
+                continue;
+            for (std::size_t j = 0; j < out.profileEpsilons.size(); ++j) {
+                std::vector<StrategyAnswer> deltas;
+                for (const auto &part : built[i].parts) {
+                    auto d = part->deltaForEpsilon(out.profileEpsilons[j]);
+                    if (!d)
+                        break;
+                    deltas.push_back(d.value());
+                }
+                if (deltas.size() == built[i].parts.size())
+                    out.profileDeltas[i][j] = parallelCompose(deltas, false).delta;
+            }
+            if (!report({Phase::Profile, strategiesEnd, {}, 0, 0}))
+                return cancelled;
+        }
+
+        // The RDP curve of the part deciding the RDP answer, and what each order alone certifies.
+        const auto indexOf = [&](const char *name) {
+            return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+        };
+        if (const std::size_t r = indexOf("rdp"); r < built.size() && built[r].ok()) {
+            const std::size_t w = built[r].worstPart();
+            if (const auto *rdp = dynamic_cast<const RdpAccountant *>(built[r].parts[w].get())) {
+                out.rdp.orders = rdp->orders();
+                out.rdp.values = rdp->rdp();
+                for (std::size_t j = 0; j < out.rdp.orders.size(); ++j) {
+                    auto e = privacy::epsilonFromRdp({out.rdp.orders[j]}, {out.rdp.values[j]}, query.delta);
+                    out.rdp.epsilonByOrder.push_back(e ? e->value : kNaN);
+                }
+                out.rdp.optimalOrder = built[r].atDelta[w].optimalOrder.value_or(0.0);
+                if (!query.epsilonAtDelta) { // as the chart reads it: the conversion at δ alone
+                    auto e = privacy::epsilonFromRdp(out.rdp.orders, out.rdp.values, query.delta);
+                    out.rdp.optimalOrder = e ? e->optimalOrder : 0.0;
+                }
+            }
+        }
+        // The PLD as a histogram: the direction with the larger δ at the PLD's ε.
+        if (const std::size_t p = indexOf("pld"); p < built.size() && built[p].ok()) {
+            const std::size_t w = built[p].worstPart();
+            if (const auto *pld = dynamic_cast<const PldAccountant *>(built[p].parts[w].get())) {
+                const double eps = built[p].atDelta[w].epsilon;
+                const double probe = std::isfinite(eps) ? eps : 0.0;
+                const bool add = pmfDeltaForEpsilon(pld->pessimisticAdd(), probe)
+                                 > pmfDeltaForEpsilon(pld->pessimisticRemove(), probe);
+                out.pld
+                    = histogram(add ? pld->pessimisticAdd() : pld->pessimisticRemove(), query.histogramBins);
+                out.pld.addDirection = add;
+            }
+        }
+    }
+    if (!report({Phase::Profile, summaryEnd, {}, 0, 0}))
+        return cancelled;
+    if (!prefixes) {
+        report({Phase::Done, 1.0, {}, 0, 0});
+        return out;
+    }
+    if (summary)
+        summary(out);
+
+    // ε(k) at δ over the prefixes. The PLD without its optimistic twin (only the upper bound is
+    // drawn); the whole ledger's values are reused for the last prefix when the grid is the
+    // table's.
+    const double prefixInterval = query.prefixPldInterval > 0.0 ? query.prefixPldInterval : query.pldInterval;
+    const bool reuseWhole = prefixInterval == query.pldInterval;
+    out.prefixPldInterval = prefixInterval;
+    std::int64_t totalSteps = 0;
+    for (const auto &e : ledger.events)
+        totalSteps += e.count;
+    const auto nPrefixes = static_cast<std::int64_t>(query.prefixes.size());
+    out.prefixEpsilons.assign(names.size(), {});
+    for (std::int64_t k = 0; k < nPrefixes; ++k) {
+        const PrefixPoint &point = query.prefixes[static_cast<std::size_t>(k)];
+        out.prefixX.push_back(point.x);
+        out.prefixSteps.push_back(point.steps);
+        const double from
+            = summaryEnd + (1.0 - summaryEnd) * static_cast<double>(k) / static_cast<double>(nPrefixes);
+        const double span = (1.0 - summaryEnd) / static_cast<double>(nPrefixes);
+        if (point.steps >= totalSteps && reuseWhole) {
+            for (std::size_t i = 0; i < names.size(); ++i)
+                out.prefixEpsilons[i].push_back(built[i].ok() ? out.strategies[i].epsilonAtDelta : kNaN);
+            if (!report({Phase::Prefixes, from + span, {}, k + 1, nPrefixes}))
+                return cancelled;
+            continue;
+        }
+        const Parts prefixParts = split(ledgerPrefix(ledger, point.steps));
+        const bool empty = point.steps <= 0 || ledger.events.empty();
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            if (!report({Phase::Prefixes,
+                         from + span * static_cast<double>(i) / nStrategies,
+                         {},
+                         k + 1,
+                         nPrefixes}))
+                return cancelled;
+            const auto onCore = [&](std::int64_t, std::int64_t) {
+                return report({Phase::Prefixes,
+                               from + span * static_cast<double>(i) / nStrategies,
+                               {},
+                               k + 1,
+                               nPrefixes});
+            };
+            double value = empty ? 0.0 : kNaN;
+            std::vector<StrategyAnswer> answers;
+            for (std::size_t p = 0; !empty && p < prefixParts.ledgers.size(); ++p) {
+                auto s = makeStrategy(names[i], prefixParts.ledgers[p],
+                                      pldOptions(prefixInterval, query.pldTailMass, false, onCore));
+                if (!s) {
+                    if (s.error().code == ErrorCode::Cancelled)
+                        return cancelled;
+                    break;
+                }
+                auto a = s.value()->epsilonForDelta(query.delta);
+                if (!a)
+                    break;
+                answers.push_back(a.value());
+            }
+            if (!empty && answers.size() == prefixParts.ledgers.size())
+                value = parallelCompose(answers, true).epsilon;
+            out.prefixEpsilons[i].push_back(value);
+        }
+    }
+    report({Phase::Done, 1.0, {}, 0, 0});
+    return out;
+}
+
+} // namespace pbx::accounting

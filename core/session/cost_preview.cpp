@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+#include "core/session/cost_preview.h"
+
+#include "core/mechanisms/discrete_mechanisms.h"
+#include "core/session/mechanism_choice.h"
+#include "core/session/query_shape.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pbx::session {
+
+namespace {
+
+/// The charge releaseOnce would make for a one-channel query (count: integer Δ, exact discrete
+/// noise; sum: the same on a power-of-two grid).
+Result<double> singleReleaseCharge(bool laplace, const Channel &channel, const AccuracyTarget &target)
+{
+    using mechanisms::DiscreteNoiseKind;
+    const auto kind = laplace ? DiscreteNoiseKind::Laplace : DiscreteNoiseKind::Gaussian;
+    if (channel.quantity == "count") {
+        auto noise = mechanisms::DiscreteNoiseMechanism::forAbsoluteError(
+            kind, target.error, target.beta(), static_cast<std::uint64_t>(channel.sensitivity));
+        if (!noise)
+            return noise.error();
+        return noise->cost();
+    }
+    auto grid = mechanisms::GridMechanism::forAbsoluteError(kind, target.error, target.beta(), channel.sensitivity);
+    if (!grid)
+        return grid.error();
+    return grid->noise().cost();
+}
+
+} // namespace
+
+Result<CostPreview> previewCost(const Session &session, const QueryRequest &request)
+{
+    if (request.strategy)
+        return makeError(ErrorCode::Unsupported,
+                         "histogram, quantile, derived and workload requests show their cost in their own dialog");
+    if (auto valid = request.target.validate(); !valid)
+        return valid.error();
+    if (request.maxCost && (!(*request.maxCost > 0.0) || !std::isfinite(*request.maxCost)))
+        return makeError(ErrorCode::InvalidArgument, "the per-query maximum must be a finite number > 0");
+    auto query = data::CompiledQuery::compile(request.query, session.table());
+    if (!query)
+        return query.error();
+    const auto &settings = session.settings();
+    const MechanismKind mechanism
+        = request.mechanism.value_or(defaultMechanism(settings.filter, request.query.aggregate, request.target.kind));
+    if (auto fits = checkMechanism(mechanism, settings.filter, request.query.aggregate, request.target.kind); !fits)
+        return fits.error();
+
+    CostPreview preview;
+    preview.mechanism = std::string(mechanismKindName(mechanism));
+    preview.kind = chargeKindFor(mechanism, settings.filter);
+    preview.remaining = session.filter().remainingFor(preview.kind);
+    if (isSingleRelease(mechanism)) {
+        // Zero statistics: only the channels' sensitivities are read, which are public.
+        const auto shape = QueryShape::of(request.query.aggregate, query->bounds(), data::QueryStatistics{},
+                                          settings.neighbours, static_cast<double>(session.table().rowCount()));
+        auto charge = singleReleaseCharge(usesLaplaceNoise(mechanism), shape.channels().front(), request.target);
+        if (!charge)
+            return charge.error();
+        preview.exact = *charge;
+        preview.atMost = *charge;
+    } else {
+        double cap = preview.remaining;
+        if (request.maxCost)
+            cap = std::min(cap, *request.maxCost);
+        if (request.plannedQueries > 0)
+            cap = std::min(cap, preview.remaining / static_cast<double>(request.plannedQueries));
+        preview.atMost = std::max(cap, 0.0);
+    }
+    preview.shareOfRemaining = preview.remaining > 0.0 ? preview.atMost / preview.remaining
+                                                       : std::numeric_limits<double>::infinity();
+    return preview;
+}
+
+} // namespace pbx::session

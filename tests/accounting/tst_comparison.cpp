@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+// compareStrategies (core/accounting/comparison.h): the table's answers against known numbers
+// (basic composition 10 and the Kairouz–Oh–Viswanath optimum 4.306791372516508 for 100 steps of
+// ε = 0.1 at δ = 1e-5, as tst_ledger), the ε(k) curve over prefixes, the δ(ε) profile, the RDP
+// curve of a Gaussian, parallel composition over partitions in every curve (the worst part,
+// tst_composition's 2.5), events named by their index in the whole ledger, progress and
+// cancellation, and the prefix rules the comparison view uses.
+#include "core/accounting/comparison.h"
+#include "core/accounting/evaluation.h"
+#include "tests/testutils.h"
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using namespace pbx;
+using namespace pbx::accounting;
+
+namespace {
+
+PrivacyEvent pure(double epsilon, std::int64_t count = 1, const std::string &partition = {})
+{
+    PrivacyEvent e;
+    e.mechanism = MechanismKind::PureDp;
+    e.epsilon = epsilon;
+    e.count = count;
+    e.partition = partition;
+    return e;
+}
+
+PrivacyEvent laplace(double scale, std::int64_t count = 1)
+{
+    PrivacyEvent e;
+    e.mechanism = MechanismKind::Laplace;
+    e.scale = scale;
+    e.count = count;
+    return e;
+}
+
+ComparisonQuery withPrefixes(const Ledger &ledger)
+{
+    ComparisonQuery q;
+    q.prefixes = stepPrefixes(ledger);
+    q.prefixPldInterval = prefixPldInterval(ledger, q.pldInterval);
+    return q;
+}
+
+std::size_t indexOf(const Comparison &c, const std::string &name)
+{
+    for (std::size_t i = 0; i < c.strategies.size(); ++i)
+        if (c.strategies[i].name == name)
+            return i;
+    return c.strategies.size();
+}
+
+} // namespace
+
+class TestComparison : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void pureStepsKnownNumbers();
+    void partitionsComposeInParallelEverywhere();
+    void eventsNamedInTheWholeLedger();
+    void gaussianRdpCurve();
+    void deltaAtEpsilonQuery();
+    void progressAndCancel();
+    void prefixRules();
+    void invalidInputNamesTheField();
+};
+
+void TestComparison::pureStepsKnownNumbers()
+{
+    Ledger l;
+    l.events = {pure(0.1, 100)};
+    ComparisonQuery q = withPrefixes(l);
+    q.strategies = {"basic", "advanced", "optimal", "zcdp", "rdp"};
+    int summaries = 0;
+    auto c = compareStrategies(l, q, {}, [&](const Comparison &s) {
+        ++summaries;
+        QVERIFY(s.prefixX.empty());
+        QCOMPARE(s.strategies.size(), std::size_t{5});
+    });
+    QVERIFY(c.ok());
+    QCOMPARE(summaries, 1);
+    const auto &basic = c->strategies[0];
+    QVERIFY(basic.applicable());
+    PBX_FUZZY_COMPARE(basic.answer->epsilon, 10.0, 1e-14);
+    PBX_FUZZY_COMPARE(basic.epsilonAtDelta, 10.0, 1e-14);
+    PBX_FUZZY_COMPARE(c->find("optimal")->answer->epsilon, 4.306791372516508, 1e-10);
+    // Every valid bound is at least the optimum.
+    for (const auto &s : c->strategies)
+        if (s.applicable())
+            QVERIFY2(s.answer->epsilon >= 4.306791372516508 * (1 - 1e-10), s.name.c_str());
+
+    // ε(k): 30 prefixes k = ⌈i·100/30⌉; basic composition is exactly 0.1·k.
+    QCOMPARE(c->prefixX.size(), std::size_t{30});
+    QCOMPARE(c->prefixSteps.front(), std::int64_t{4});
+    QCOMPARE(c->prefixSteps.back(), std::int64_t{100});
+    for (std::size_t k = 0; k < c->prefixX.size(); ++k) {
+        QCOMPARE(c->prefixX[k], static_cast<double>(c->prefixSteps[k]));
+        PBX_FUZZY_COMPARE(c->prefixEpsilons[0][k], 0.1 * static_cast<double>(c->prefixSteps[k]), 1e-13);
+        // The optimum never exceeds basic composition, and ε(k) grows with k.
+        QVERIFY(c->prefixEpsilons[2][k] <= c->prefixEpsilons[0][k] * (1 + 1e-12));
+        if (k > 0)
+            QVERIFY(c->prefixEpsilons[2][k] >= c->prefixEpsilons[2][k - 1]);
+    }
+    PBX_FUZZY_COMPARE(c->prefixEpsilons[2].back(), 4.306791372516508, 1e-10);
+    QCOMPARE(c->prefixPldInterval, 1e-4);
+
+    // δ(ε) profile over [0, 2.5 · smallest ε]: basic composition of pure steps is 0 from ε = 10.
+    QCOMPARE(c->profileEpsilons.size(), std::size_t{64});
+    QCOMPARE(c->profileEpsilons.front(), 0.0);
+    PBX_FUZZY_COMPARE(c->profileEpsilons.back(), 2.5 * c->find("optimal")->epsilonAtDelta, 1e-15);
+    for (std::size_t j = 0; j < c->profileEpsilons.size(); ++j) {
+        if (c->profileEpsilons[j] >= 10.0 * (1 + 1e-12))
+            QCOMPARE(c->profileDeltas[0][j], 0.0);
+        // The profile is non-increasing in ε.
+        if (j > 0)
+            QVERIFY(c->profileDeltas[2][j] <= c->profileDeltas[2][j - 1]);
+    }
+    // No PLD requested: no histogram.
+    QVERIFY(c->pld.loss.empty());
+}
+
+void TestComparison::partitionsComposeInParallelEverywhere()
+{
+    // tst_composition's ledger: shared ε = 0.5, parts north ε = 1 and south ε = 2, a free
+    // post-processing step. Basic composition: max(1, 2) + 0.5 = 2.5; prefixes 0.5, 1.5, 2.5, 2.5.
+    Ledger l;
+    PrivacyEvent post;
+    post.mechanism = MechanismKind::PostProcessing;
+    l.events = {pure(0.5), pure(1.0, 1, "north"), pure(2.0, 1, "south"), post};
+    auto c = compareStrategies(l, withPrefixes(l));
+    QVERIFY(c.ok());
+    QCOMPARE(c->partitions, std::size_t{2});
+    const std::size_t basic = indexOf(*c, "basic");
+    PBX_FUZZY_COMPARE(c->strategies[basic].answer->epsilon, 2.5, 1e-15);
+    QVERIFY(c->strategies[basic].answer->method.find("parallel composition") != std::string::npos);
+    // The same answer as the one-strategy entry point.
+    QCOMPARE(evaluateStrategy("basic", l, AccountingQuery{true, 1e-5})->epsilon,
+             c->strategies[basic].answer->epsilon);
+    const std::vector<double> expected{0.5, 1.5, 2.5, 2.5};
+    QCOMPARE(c->prefixEpsilons[basic].size(), expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k)
+        PBX_FUZZY_COMPARE(c->prefixEpsilons[basic][k], expected[k], 1e-15);
+    // Profile: basic composition is 2.5-DP (δ = 0 from ε = 2.5 on) and no better.
+    for (std::size_t j = 0; j < c->profileEpsilons.size(); ++j) {
+        if (c->profileEpsilons[j] >= 2.5 * (1 + 1e-12))
+            QCOMPARE(c->profileDeltas[basic][j], 0.0);
+        else
+            QVERIFY(c->profileDeltas[basic][j] > 0.0);
+    }
+    // The PLD histogram is the worst part's (south, ε = 2 plus the shared 0.5): losses up to 2.5.
+    QVERIFY(!c->pld.loss.empty());
+    QVERIFY(c->pld.loss.back() <= 2.5 + c->pld.binWidth);
+    QVERIFY(c->pld.loss.back() > 2.0);
+}
+
+void TestComparison::eventsNamedInTheWholeLedger()
+{
+    // Post-processing is dropped before composing; the Gaussian is still "events[1]" for basic
+    // composition, which has no (ε, δ) for it.
+    Ledger l;
+    PrivacyEvent post, gauss;
+    post.mechanism = MechanismKind::PostProcessing;
+    gauss.mechanism = MechanismKind::Gaussian;
+    gauss.sigma = 2.0;
+    l.events = {post, gauss};
+    ComparisonQuery q;
+    q.strategies = {"basic", "zcdp"};
+    auto c = compareStrategies(l, q);
+    QVERIFY(c.ok());
+    const auto &basic = c->strategies[0];
+    QVERIFY(!basic.applicable());
+    QVERIFY(basic.error.has_value());
+    QCOMPARE(basic.error->code, ErrorCode::Unsupported);
+    QVERIFY2(basic.error->message.rfind("events[1] (gaussian): ", 0) == 0, basic.error->message.c_str());
+    // zCDP: ρ = Δ²/(2σ²) = 1/8; ε = ρ + 2√(ρ log(1/δ)) or better; NaN prefix values never.
+    QVERIFY(c->strategies[1].applicable());
+    QVERIFY(std::isnan(c->profileDeltas[0][5]));
+    QVERIFY(c->profileDeltas[1][5] >= 0.0);
+}
+
+void TestComparison::gaussianRdpCurve()
+{
+    // Ten Gaussians with σ = 2, Δ = 1: the composed RDP is ε̂(α) = 10 α / (2σ²) = 1.25 α
+    // (Mironov 2017, Prop. 7 and Prop. 1).
+    Ledger l;
+    PrivacyEvent g;
+    g.mechanism = MechanismKind::Gaussian;
+    g.sigma = 2.0;
+    g.count = 10;
+    l.events = {g};
+    ComparisonQuery q;
+    q.strategies = {"rdp", "pld"};
+    auto c = compareStrategies(l, q);
+    QVERIFY(c.ok());
+    QVERIFY(!c->rdp.orders.empty());
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t j = 0; j < c->rdp.orders.size(); ++j) {
+        PBX_FUZZY_COMPARE(c->rdp.values[j], 1.25 * c->rdp.orders[j], 1e-12);
+        if (!std::isnan(c->rdp.epsilonByOrder[j]))
+            best = std::min(best, c->rdp.epsilonByOrder[j]);
+    }
+    // The table's ε is the best order's, and that order is marked.
+    PBX_FUZZY_COMPARE(c->find("rdp")->answer->epsilon, best, 1e-12);
+    QVERIFY(std::find(c->rdp.orders.begin(), c->rdp.orders.end(), c->rdp.optimalOrder)
+            != c->rdp.orders.end());
+    // PLD: the histogram holds (nearly) all the mass, and PLD is at most RDP.
+    double mass = c->pld.infinityMass;
+    for (double m : c->pld.mass)
+        mass += m;
+    PBX_FUZZY_COMPARE(mass, 1.0, 1e-6);
+    QVERIFY(c->find("pld")->answer->epsilon <= best);
+}
+
+void TestComparison::deltaAtEpsilonQuery()
+{
+    // δ at ε = 5 for 100 steps of ε = 0.1: basic composition needs ε = 10, so δ = 1 there; the
+    // curves still use ε at δ = 1e-5.
+    Ledger l;
+    l.events = {pure(0.1, 100)};
+    ComparisonQuery q;
+    q.epsilonAtDelta = false;
+    q.epsilon = 5.0;
+    q.strategies = {"basic", "optimal"};
+    auto c = compareStrategies(l, q);
+    QVERIFY(c.ok());
+    QVERIFY(c->strategies[1].answer->delta < 1e-5);
+    PBX_FUZZY_COMPARE(c->strategies[0].epsilonAtDelta, 10.0, 1e-14);
+    PBX_FUZZY_COMPARE(c->strategies[1].epsilonAtDelta, 4.306791372516508, 1e-10);
+    // The profile reaches 1.5 ε at least.
+    QVERIFY(c->profileEpsilons.back() >= 7.5);
+    // The account path (no curves) leaves ε at δ uncomputed.
+    q.curves = false;
+    auto table = compareStrategies(l, q);
+    QVERIFY(table.ok());
+    QVERIFY(std::isnan(table->strategies[0].epsilonAtDelta));
+    QVERIFY(table->profileEpsilons.empty());
+}
+
+void TestComparison::progressAndCancel()
+{
+    Ledger l;
+    for (int i = 0; i < 8; ++i)
+        l.events.push_back(laplace(10.0 + i));
+    std::vector<double> fractions;
+    auto c = compareStrategies(l, withPrefixes(l), [&](const ComparisonProgress &p) {
+        fractions.push_back(p.fraction);
+        return true;
+    });
+    QVERIFY(c.ok());
+    QVERIFY(fractions.size() > 10);
+    QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+    QCOMPARE(fractions.back(), 1.0);
+
+    // Cancelled while composing the prefixes.
+    int calls = 0;
+    auto cancelled = compareStrategies(l, withPrefixes(l), [&](const ComparisonProgress &p) {
+        ++calls;
+        return p.phase != ComparisonProgress::Phase::Prefixes;
+    });
+    QVERIFY(!cancelled.ok());
+    QCOMPARE(cancelled.error().code, ErrorCode::Cancelled);
+    QVERIFY(calls > 1);
+}
+
+void TestComparison::prefixRules()
+{
+    // 60 different Laplace steps: the prefix curves use d = 1e-3; the same step 60 times, or 60
+    // different unsampled Gaussians (merged exactly), keep the table's d.
+    Ledger distinct, same, gaussians;
+    for (int i = 0; i < 60; ++i) {
+        distinct.events.push_back(laplace(20.0 + i));
+        same.events.push_back(laplace(20.0));
+        PrivacyEvent g;
+        g.mechanism = MechanismKind::Gaussian;
+        g.sigma = 1.0 + i;
+        gaussians.events.push_back(g);
+    }
+    QCOMPARE(prefixPldInterval(distinct, 1e-4), kCoarsePrefixInterval);
+    QCOMPARE(prefixPldInterval(distinct, 1e-2), 1e-2);
+    QCOMPARE(prefixPldInterval(same, 1e-4), 1e-4);
+    QCOMPARE(prefixPldInterval(gaussians, 1e-5), 1e-5);
+
+    // Steps: at most 30 prefixes, x = k, the last the whole ledger; fewer steps, one per step.
+    const auto steps = stepPrefixes(distinct);
+    QCOMPARE(steps.size(), std::size_t{30});
+    QCOMPARE(steps.front().steps, std::int64_t{2});
+    QCOMPARE(steps.back().steps, std::int64_t{60});
+    Ledger three;
+    three.events = {pure(1.0, 3)};
+    QCOMPARE(stepPrefixes(three).size(), std::size_t{3});
+    QVERIFY(stepPrefixes(Ledger{}).empty());
+
+    // Groups (a session's requests): events 0,1 of request 0, event 2 of request 1, events 3,4
+    // of request 2 → x = 1, 2, 3 with 2, 3, 5 steps.
+    Ledger five;
+    five.events.assign(5, pure(0.1));
+    const auto groups = groupPrefixes(five, {0, 0, 1, 2, 2}, 3);
+    QCOMPARE(groups.size(), std::size_t{3});
+    QCOMPARE(groups[0].x, 1.0);
+    QCOMPARE(groups[0].steps, std::int64_t{2});
+    QCOMPARE(groups[1].steps, std::int64_t{3});
+    QCOMPARE(groups[2].x, 3.0);
+    QCOMPARE(groups[2].steps, std::int64_t{5});
+    // 100 requests: a stride of 4, ending at the last request.
+    const auto many = groupPrefixes(five, {0, 0, 1, 2, 2}, 100);
+    QCOMPARE(many.size(), std::size_t{25});
+    QCOMPARE(many.back().x, 100.0);
+
+    // ledgerPrefix cuts the last event's count.
+    const Ledger cut = ledgerPrefix(Ledger{Neighbouring::Replace, {pure(1.0, 3), pure(2.0, 4)}}, 5);
+    QCOMPARE(cut.neighbours, Neighbouring::Replace);
+    QCOMPARE(cut.events.size(), std::size_t{2});
+    QCOMPARE(cut.events[1].count, std::int64_t{2});
+}
+
+void TestComparison::invalidInputNamesTheField()
+{
+    Ledger l;
+    l.events = {pure(-1.0)};
+    auto bad = compareStrategies(l, ComparisonQuery{});
+    QVERIFY(!bad.ok());
+    QCOMPARE(bad.error().code, ErrorCode::InvalidArgument);
+    QVERIFY2(bad.error().message.find("events[0].epsilon") != std::string::npos, bad.error().message.c_str());
+
+    l.events = {pure(1.0)};
+    ComparisonQuery q;
+    q.delta = 1.0;
+    auto delta = compareStrategies(l, q);
+    QVERIFY(!delta.ok());
+    QVERIFY(delta.error().message.rfind("delta:", 0) == 0);
+    q = {};
+    q.pldInterval = 0.0;
+    QVERIFY(compareStrategies(l, q).error().message.rfind("pldInterval:", 0) == 0);
+    q = {};
+    q.strategies = {"magic"};
+    QCOMPARE(compareStrategies(l, q).error().code, ErrorCode::NotFound);
+}
+
+QTEST_GUILESS_MAIN(TestComparison)
+#include "tst_comparison.moc"
