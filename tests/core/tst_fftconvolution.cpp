@@ -154,7 +154,8 @@ void TestFftConvolution::againstDirect()
     const auto ref = directConvolution(a, b);
     const long double mass = sum(a) * sum(b);
     const double n = double(ref.size());
-    const double bound = 4.0 * fftRelativeErrorBound(nextFastFftLength(std::int64_t(ref.size()))) * double(mass);
+    const double bound
+        = 4.0 * fftRelativeErrorBound(nextFastFftLength(std::int64_t(ref.size()))) * double(mass);
     long double peak = 0.0L;
     for (long double r : ref)
         peak = std::max(peak, r);
@@ -227,7 +228,8 @@ void TestFftConvolution::clipsRoundOffNegatives()
     b[1499] = 1.0 - 1e-3;
     const auto c = convolveByFft(a, b);
     const auto ref = directConvolution(a, b);
-    const double bound = 4.0 * fftRelativeErrorBound(nextFastFftLength(std::int64_t(c.size()))); // Σa = Σb = 1
+    const double bound
+        = 4.0 * fftRelativeErrorBound(nextFastFftLength(std::int64_t(c.size()))); // Σa = Σb = 1
     QCOMPARE(c.size(), ref.size());
     for (std::size_t i = 0; i < c.size(); ++i) {
         QVERIFY(c[i] >= 0.0);
@@ -283,7 +285,8 @@ void TestFftConvolution::selfConvolveBinomial()
         total += got[j];
     }
     // The measured ℓ1 error is within the reported bound, and the most likely value to 1e-12.
-    QVERIFY2(double(l1) <= bound, qPrintable(QStringLiteral("ℓ1 error %1, bound %2").arg(double(l1)).arg(bound)));
+    QVERIFY2(double(l1) <= bound,
+             qPrintable(QStringLiteral("ℓ1 error %1, bound %2").arg(double(l1)).arg(bound)));
     QVERIFY(double(l1) < 1e-12);
     PBX_FUZZY_COMPARE(double(total), 1.0, 1e-12);
     PBX_FUZZY_COMPARE(got[mode], double(exact[mode]), 1e-12);
@@ -316,7 +319,8 @@ void TestFftConvolution::selfConvolveRandomAgainstRepeatedDirect()
         if (exact >= 1e-3L * peak)
             PBX_FUZZY_COMPARE(got[j], double(exact), 1e-12);
     }
-    QVERIFY2(double(l1) <= bound, qPrintable(QStringLiteral("ℓ1 error %1, bound %2").arg(double(l1)).arg(bound)));
+    QVERIFY2(double(l1) <= bound,
+             qPrintable(QStringLiteral("ℓ1 error %1, bound %2").arg(double(l1)).arg(bound)));
     QVERIFY(double(l1) < 1e-12);
 }
 

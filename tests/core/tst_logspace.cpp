@@ -140,7 +140,8 @@ void TestLogSpace::logSubIdentitiesAndErrors()
         const double a = u(rng), b = a - std::fabs(u(rng)) / 10.0; // b ≤ a, gap up to 30
         const double s = logAdd(a, b);
         // The round trip amplifies the rounding of s by ∂/∂s log(e^s − e^b) = 1 + e^{b−a} ≤ 2.
-        QVERIFY2(std::fabs(logSub(s, b) - a) <= 4e-16 * (std::fabs(s) + std::fabs(a) + 1.0) * (1.0 + std::exp(b - a)),
+        QVERIFY2(std::fabs(logSub(s, b) - a)
+                     <= 4e-16 * (std::fabs(s) + std::fabs(a) + 1.0) * (1.0 + std::exp(b - a)),
                  qPrintable(QStringLiteral("a %1 b %2").arg(a, 0, 'g', 17).arg(b, 0, 'g', 17)));
         QVERIFY(logSub(a, b) <= a);
     }
@@ -205,7 +206,8 @@ void TestLogSpace::aExpBPlusC()
     // e^{−1000} underflows; the answer is log c.
     PBX_FUZZY_COMPARE(logAExpBPlusC(3.0, -1000.0, 0.5), std::log(0.5), 1e-15);
     // The subsampled-loss shape log(1 − q + q·e^ℓ) with q = 0.01, ℓ = 2.
-    PBX_FUZZY_COMPARE(logAExpBPlusC(0.01, 2.0, 0.99), double(std::log(0.99L + 0.01L * std::exp(2.0L))), 1e-15);
+    PBX_FUZZY_COMPARE(logAExpBPlusC(0.01, 2.0, 0.99), double(std::log(0.99L + 0.01L * std::exp(2.0L))),
+                      1e-15);
 }
 
 void TestLogSpace::sumOfManyTerms()
@@ -267,8 +269,9 @@ void TestLogSpace::binomialFractionalOrder()
         QVERIFY2(sign == expectedSign, qPrintable(QStringLiteral("i = %1: sign %2").arg(i).arg(sign)));
         // lgamma differences of numbers up to ~1500 in size: a few ulps, 4e-12 absolute.
         const double ref = double(std::log(std::fabs(c)));
-        QVERIFY2(std::fabs(got - ref) <= 4e-12 + 1e-15 * std::fabs(ref),
-                 qPrintable(QStringLiteral("i = %1: %2 vs %3").arg(i).arg(got, 0, 'g', 17).arg(ref, 0, 'g', 17)));
+        QVERIFY2(
+            std::fabs(got - ref) <= 4e-12 + 1e-15 * std::fabs(ref),
+            qPrintable(QStringLiteral("i = %1: %2 vs %3").arg(i).arg(got, 0, 'g', 17).arg(ref, 0, 'g', 17)));
         c *= (static_cast<long double>(alpha) - i) / (i + 1);
     }
     int sign = 0;
