@@ -49,6 +49,7 @@ private Q_SLOTS:
     void relativeTargetsAreBoundedByTheCap();
     void previewingSpendsNothing();
     void shareGrowsAsTheBudgetShrinks();
+    void aShareAboveOneIsRefused();
     void badRequestsAreRefused();
 };
 
@@ -62,8 +63,8 @@ void TestCostPreview::singleReleaseIsWhatAskCharges_data()
     QTest::newRow("basic, sum ±20000") << filters::FilterKind::Basic << int(data::Aggregate::Sum)
                                        << QStringLiteral("income") << 20000.0;
     QTest::newRow("zcdp, count ±30") << filters::FilterKind::Zcdp << int(data::Aggregate::Count) << QString() << 30.0;
-    QTest::newRow("zcdp, sum ±50000") << filters::FilterKind::Zcdp << int(data::Aggregate::Sum)
-                                      << QStringLiteral("income") << 50000.0;
+    QTest::newRow("zcdp, sum ±100000") << filters::FilterKind::Zcdp << int(data::Aggregate::Sum)
+                                       << QStringLiteral("income") << 100000.0;
 }
 
 void TestCostPreview::singleReleaseIsWhatAskCharges()
@@ -99,7 +100,7 @@ void TestCostPreview::relativeTargetsAreBoundedByTheCap()
     auto preview = session::previewCost(*s, r);
     QVERIFY(preview.ok());
     QVERIFY(!preview->exact);
-    QCOMPARE(preview->mechanism, std::string("doubling-laplace"));
+    QCOMPARE(preview->mechanism, std::string("laplace-nr")); // the basic filter's default
     QCOMPARE(preview->atMost, preview->remaining); // no cap set: the whole remaining budget
     QCOMPARE(preview->shareOfRemaining, 1.0);
 
@@ -148,6 +149,22 @@ void TestCostPreview::shareGrowsAsTheBudgetShrinks()
     auto last = session::previewCost(*s, r);
     QVERIFY(last.ok());
     QVERIFY(last->shareOfRemaining > 1.0);
+}
+
+void TestCostPreview::aShareAboveOneIsRefused()
+{
+    // ρ of ±50,000 on a sum of incomes in [0, 5000] is about 0.0192 + the grid's share, just more
+    // than the ρ ≈ 0.0194 an (ε = 1, δ = 1e-6) zCDP filter holds: the preview says > 100 %, and Ask
+    // refuses with nothing spent.
+    auto s = newSession(filters::FilterKind::Zcdp, 1.0);
+    const auto r = request(data::Aggregate::Sum, "income", TargetKind::Absolute, 50000.0);
+    auto preview = session::previewCost(*s, r);
+    QVERIFY(preview.ok());
+    QVERIFY(preview->shareOfRemaining > 1.0);
+    auto event = s->ask(r);
+    QVERIFY(event.ok());
+    QCOMPARE(event->status, session::EventStatus::Refused);
+    QCOMPARE(s->filter().remainingFor(filters::ChargeKind::Rho), preview->remaining);
 }
 
 void TestCostPreview::badRequestsAreRefused()
