@@ -514,6 +514,7 @@ void MainWindow::ask()
 
 void MainWindow::updatePlannedCapPreview()
 {
+    updateCostPreview();
     if (!m_document->hasSession()) {
         m_queryBuilder->setPlannedCapPreview({});
         return;
@@ -533,6 +534,19 @@ void MainWindow::updatePlannedCapPreview()
                                          static_cast<std::size_t>(m_queryBuilder->plannedQueries()));
     m_queryBuilder->setPlannedCapPreview(cap ? tr("· cap %1 ≤ %2").arg(m_queryBuilder->capUnit(), formatNumber(*cap, 3))
                                              : tr("· no default cap"));
+}
+
+void MainWindow::updateCostPreview()
+{
+    if (!m_document->hasSession() || !m_queryBuilder->validationError().isEmpty()) {
+        m_queryBuilder->setCostPreview({});
+        return;
+    }
+    // The request exactly as ask() will send it (with its workload-aware default cap).
+    const auto request = session::withPlannedCap(m_queryBuilder->request(), m_document->session().filter(),
+                                                 static_cast<std::size_t>(m_queryBuilder->plannedQueries()));
+    const auto preview = session::previewCost(m_document->session(), request);
+    m_queryBuilder->setCostPreview(preview ? tr("This request %1.").arg(costPreviewText(*preview)) : QString());
 }
 
 void MainWindow::onSessionReset()

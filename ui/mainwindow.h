@@ -113,6 +113,8 @@ private:
     void showError(const QString &title, const QString &message);
 
     void updatePlannedCapPreview();
+    /// The query builder's "costs ε = … (…% of what remains)" line (session::previewCost).
+    void updateCostPreview();
     void onSessionReset();
     void onEventAppended(int index);
     void onSettingsEdited(const session::SessionSettings &settings);

@@ -13,6 +13,8 @@
 #include "ui/widgets/budgetgauge.h"
 #include "ui/widgets/resultcard.h"
 #include "ui/widgets/scientificspinbox.h"
+#include "ui/util/numberformat.h"
+#include "core/session/cost_preview.h"
 #include "uitestutils.h"
 
 #include <QAction>
@@ -120,6 +122,35 @@ private Q_SLOTS:
         MainWindow declared;
         QVERIFY(declared.openDataset(csv).ok());
         QVERIFY(declared.datasetPanel()->disclosureWarning()->isHidden());
+    }
+
+    void costPreviewIsWhatAskCharges()
+    {
+        auto w = makeWindow();
+        auto *builder = w->queryBuilder();
+        builder->setAggregate(data::Aggregate::Count);
+        typeWhere(*w, QStringLiteral("region == \"south\""));
+        builder->setAbsoluteTarget(100.0);
+        // zCDP filter, one Gaussian release: the exact ρ, computed without reading the data.
+        const auto preview = session::previewCost(w->document()->session(), builder->request());
+        QVERIFY(preview.ok());
+        QVERIFY(preview->exact.has_value());
+        const QString shown = builder->costPreview();
+        QVERIFY2(shown.startsWith(QStringLiteral("This request costs ρ = ")), qPrintable(shown));
+        QVERIFY2(shown.contains(ui::formatNumber(*preview->exact, 3)), qPrintable(shown));
+        QVERIFY2(shown.contains(ui::formatPercent(preview->shareOfRemaining)), qPrintable(shown));
+        QTest::mouseClick(builder->askButton(), Qt::LeftButton);
+        QCOMPARE(w->document()->session().events().back().cost, *preview->exact);
+        // Tighter target: the preview follows as it is typed, and says when it will be refused.
+        builder->setAbsoluteTarget(2.0);
+        QVERIFY2(builder->costPreview().contains(QStringLiteral("it will be refused")),
+                 qPrintable(builder->costPreview()));
+        // A relative target: noise reduction or doubling, bounded by the workload-aware cap.
+        builder->setRelativeTarget(0.05);
+        QVERIFY2(builder->costPreview().contains(QStringLiteral("costs at most")), qPrintable(builder->costPreview()));
+        // An invalid predicate shows no cost.
+        typeWhere(*w, QStringLiteral("region == "));
+        QVERIFY(builder->costPreview().isEmpty());
     }
 
     void askRefuseSaveAndReopen()

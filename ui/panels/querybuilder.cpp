@@ -169,6 +169,14 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     m_plannedPreview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the dock
     connect(m_planned, &QSpinBox::valueChanged, this, &QueryBuilder::planChanged);
 
+    m_costPreview = new QLabel(this);
+    m_costPreview->setObjectName(QStringLiteral("costPreview"));
+    m_costPreview->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
+    m_costPreview->setFont(smallFont);
+    m_costPreview->setWordWrap(true);
+    m_costPreview->setToolTip(tr("Computed from public facts only (the row count, the column's bounds, the "
+                                 "target and what remains), never from the data."));
+
     auto *mechanismRow = new QHBoxLayout;
     mechanismRow->addWidget(m_mechanism);
     mechanismRow->setSpacing(10);
@@ -197,6 +205,7 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     grid->addLayout(mechanismRow, 4, 1);
     grid->addWidget(new QLabel(tr("Limit:"), this), 5, 0);
     grid->addLayout(limitRow, 5, 1);
+    grid->addWidget(m_costPreview, 6, 1);
     grid->setColumnStretch(1, 1);
 
     connect(m_aggregate, &QComboBox::currentIndexChanged, this, &QueryBuilder::aggregateChanged);
@@ -209,6 +218,11 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     connect(m_capEnabled, &QCheckBox::toggled, m_cap, &QWidget::setEnabled);
     connect(m_mechanism, &QComboBox::currentIndexChanged, this, &QueryBuilder::updateCapUnit);
     connect(m_ask, &QPushButton::clicked, this, &QueryBuilder::askRequested);
+    // The cost preview follows every input the cost depends on.
+    connect(m_targetValue, &QDoubleSpinBox::valueChanged, this, &QueryBuilder::planChanged);
+    connect(m_confidence, &QDoubleSpinBox::valueChanged, this, &QueryBuilder::planChanged);
+    connect(m_capEnabled, &QCheckBox::toggled, this, &QueryBuilder::planChanged);
+    connect(m_cap, &QDoubleSpinBox::valueChanged, this, &QueryBuilder::planChanged);
 
     setUnitSymbol(m_unit);
     setTable(nullptr);
@@ -340,6 +354,16 @@ void QueryBuilder::setPlannedCapPreview(const QString &text)
 QString QueryBuilder::plannedCapPreview() const
 {
     return m_plannedPreview->text();
+}
+
+void QueryBuilder::setCostPreview(const QString &text)
+{
+    m_costPreview->setText(text);
+}
+
+QString QueryBuilder::costPreview() const
+{
+    return m_costPreview->text();
 }
 
 void QueryBuilder::setUnitSymbol(const QString &symbol)
@@ -500,6 +524,7 @@ void QueryBuilder::revalidate()
     m_where->setStyleSheet(predicateBad ? QStringLiteral("QLineEdit { border: 1px solid #b3261e;"
                                                          " border-radius: 3px; padding: 2px; }")
                                         : QString());
+    Q_EMIT planChanged(); // column, bounds and predicate decide the cost too
 }
 
 } // namespace pbx::ui

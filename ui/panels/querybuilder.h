@@ -76,11 +76,16 @@ public:
     /// The cost preview next to it, e.g. "default cap ρ ≤ 0.00094" (set by the main window).
     void setPlannedCapPreview(const QString &text);
     QString plannedCapPreview() const;
+    /// What the request will cost, under the Limit row (set by the main window from
+    /// session::previewCost, which reads no data), e.g. "costs ε = 0.0599 (6.0 % of what remains)".
+    void setCostPreview(const QString &text);
+    QString costPreview() const;
 
 Q_SIGNALS:
     /// The user pressed Ask (or Enter in the predicate field).
     void askRequested();
-    /// Anything that changes the default cap changed (N, aggregate, target kind, mechanism).
+    /// Anything that changes the default cap or the cost changed (N, aggregate, column, bounds,
+    /// predicate, target, confidence, mechanism, the per-query maximum).
     void planChanged();
 
 private:
@@ -111,6 +116,7 @@ private:
     QLabel *m_capUnit = nullptr;
     QSpinBox *m_planned = nullptr;
     QLabel *m_plannedPreview = nullptr;
+    QLabel *m_costPreview = nullptr;
     QPushButton *m_ask = nullptr;
     QString m_unit = QStringLiteral("ε");
     filters::FilterKind m_filterKind = filters::FilterKind::Zcdp;

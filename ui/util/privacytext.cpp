@@ -88,4 +88,17 @@ QString eventCostText(const session::LedgerEvent &event, int significant)
     return text;
 }
 
+QString costPreviewText(const session::CostPreview &preview)
+{
+    const QString unit = chargeUnit(preview.kind);
+    if (preview.shareOfRemaining > 1.0)
+        return tr("needs %1 = %2, more than the %3 that remains: it will be refused")
+            .arg(unit, formatNumber(preview.atMost, 3), formatNumber(preview.remaining, 3));
+    const QString share = formatPercent(preview.shareOfRemaining);
+    if (preview.exact)
+        return tr("costs %1 = %2 (%3 of what remains)").arg(unit, formatNumber(*preview.exact, 3), share);
+    return tr("costs at most %1 = %2 (%3 of what remains; the charge depends on the answer)")
+        .arg(unit, formatNumber(preview.atMost, 3), share);
+}
+
 } // namespace pbx::ui

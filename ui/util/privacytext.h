@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/filters/privacy_filter.h"
+#include "core/session/cost_preview.h"
 #include "core/session/ledger_event.h"
 
 #include <QString>
@@ -22,5 +23,9 @@ QString mechanismShortLabel(session::MechanismKind kind);
 QString unifiedSideOf(filters::ChargeKind kind, filters::FilterKind filter);
 /// The cost of an event in its own unit, e.g. "ρ = 0.00123", "ex-post ε = 0.118, δ = 6.1e-8".
 QString eventCostText(const session::LedgerEvent &event, int significant = 3);
+/// What a request will cost before it is asked (session/cost_preview.h): "costs ε = 0.0599 (6.0 %
+/// of what remains)", "costs at most ρ = 0.00094 (10.0 % of what remains)", or "needs ε = 0.6, more
+/// than the 0.2 that remains: it will be refused".
+QString costPreviewText(const session::CostPreview &preview);
 
 } // namespace pbx::ui
