@@ -3,13 +3,14 @@
 
 #include "core/data/query.h"
 #include "ui/util/numberformat.h"
+#include "ui/util/palette.h"
 #include "ui/util/privacytext.h"
 #include "ui/widgets/scientificspinbox.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QGridLayout>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -34,6 +35,16 @@ constexpr session::MechanismKind kMechanismOrder[] = {
 } // namespace
 
 QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
+{
+    createWidgets();
+    createLayout();
+    connectSignals();
+    setUnitSymbol(m_unit);
+    setTable(nullptr);
+    updateMechanisms();
+}
+
+void QueryBuilder::createWidgets()
 {
     m_aggregate = new QComboBox(this);
     m_aggregate->addItem(tr("count"), static_cast<int>(data::Aggregate::Count));
@@ -127,6 +138,29 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     askFont.setBold(true);
     m_ask->setFont(askFont);
 
+    m_mechanismHint = new QLabel(this);
+    m_mechanismHint->setTextFormat(Qt::PlainText);
+    m_mechanismHint->setFont(smallFont);
+    m_mechanismHint->setStyleSheet(palette::labelColourStyle(palette::mutedText));
+    // A hint: it may be cut in a narrow window rather than widen it.
+    m_mechanismHint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_planned = new QSpinBox(this);
+    m_planned->setObjectName(QStringLiteral("plannedQueries"));
+    m_planned->setRange(1, 1000000);
+    m_planned->setValue(10);
+    m_planned->setPrefix(tr("plan "));
+    m_planned->setToolTip(tr("Plan for N more queries. Without “Max per query”, a request answered by doubling or noise reduction may "
+                             "spend at most the remaining budget divided by this number, so that one "
+                             "request cannot eat the whole budget"));
+    m_plannedPreview = new QLabel(this);
+    m_plannedPreview->setObjectName(QStringLiteral("plannedCapPreview"));
+    m_plannedPreview->setStyleSheet(palette::labelColourStyle(palette::mutedText));
+    m_plannedPreview->setFont(smallFont);
+    m_plannedPreview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the dock
+}
+
+void QueryBuilder::createLayout()
+{
     auto *queryRow = new QHBoxLayout;
     queryRow->addWidget(m_aggregate);
     queryRow->addWidget(m_columnLabel);
@@ -148,27 +182,6 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     targetRow->addWidget(new QLabel(tr("confidence"), this));
     targetRow->addStretch(1);
 
-    m_mechanismHint = new QLabel(this);
-    m_mechanismHint->setTextFormat(Qt::PlainText);
-    m_mechanismHint->setFont(smallFont);
-    m_mechanismHint->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
-    // A hint: it may be cut in a narrow window rather than widen it.
-    m_mechanismHint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_planned = new QSpinBox(this);
-    m_planned->setObjectName(QStringLiteral("plannedQueries"));
-    m_planned->setRange(1, 1000000);
-    m_planned->setValue(10);
-    m_planned->setPrefix(tr("plan "));
-    m_planned->setToolTip(tr("Plan for N more queries. Without “Max per query”, a request answered by doubling or noise reduction may "
-                             "spend at most the remaining budget divided by this number, so that one "
-                             "request cannot eat the whole budget"));
-    m_plannedPreview = new QLabel(this);
-    m_plannedPreview->setObjectName(QStringLiteral("plannedCapPreview"));
-    m_plannedPreview->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
-    m_plannedPreview->setFont(smallFont);
-    m_plannedPreview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the dock
-    connect(m_planned, &QSpinBox::valueChanged, this, &QueryBuilder::planChanged);
-
     auto *mechanismRow = new QHBoxLayout;
     mechanismRow->addWidget(m_mechanism);
     mechanismRow->setSpacing(10);
@@ -182,23 +195,22 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     limitRow->addWidget(m_plannedPreview, 1); // the planned cap's preview, beside the plan it follows from
     limitRow->addWidget(m_ask);
 
-    auto *grid = new QGridLayout(this);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->setHorizontalSpacing(8);
-    grid->setVerticalSpacing(6);
-    grid->addWidget(new QLabel(tr("Query:"), this), 0, 0);
-    grid->addLayout(queryRow, 0, 1);
-    grid->addWidget(new QLabel(tr("Where:"), this), 1, 0);
-    grid->addWidget(m_where, 1, 1);
-    grid->addWidget(m_whereStatus, 2, 1);
-    grid->addWidget(new QLabel(tr("Accuracy:"), this), 3, 0);
-    grid->addLayout(targetRow, 3, 1);
-    grid->addWidget(new QLabel(tr("Mechanism:"), this), 4, 0);
-    grid->addLayout(mechanismRow, 4, 1);
-    grid->addWidget(new QLabel(tr("Limit:"), this), 5, 0);
-    grid->addLayout(limitRow, 5, 1);
-    grid->setColumnStretch(1, 1);
+    auto *form = new QFormLayout(this);
+    form->setContentsMargins(0, 0, 0, 0);
+    form->setHorizontalSpacing(8);
+    form->setVerticalSpacing(6);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Query:"), queryRow);
+    form->addRow(tr("Where:"), m_where);
+    form->addRow(static_cast<QWidget *>(nullptr), m_whereStatus); // under the predicate it checks
+    form->addRow(tr("Accuracy:"), targetRow);
+    form->addRow(tr("Mechanism:"), mechanismRow);
+    form->addRow(tr("Limit:"), limitRow);
+}
 
+void QueryBuilder::connectSignals()
+{
+    connect(m_planned, &QSpinBox::valueChanged, this, &QueryBuilder::planChanged);
     connect(m_aggregate, &QComboBox::currentIndexChanged, this, &QueryBuilder::aggregateChanged);
     connect(m_column, &QComboBox::currentIndexChanged, this, &QueryBuilder::columnChanged);
     connect(m_lower, &QDoubleSpinBox::valueChanged, this, &QueryBuilder::revalidate);
@@ -209,10 +221,6 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     connect(m_capEnabled, &QCheckBox::toggled, m_cap, &QWidget::setEnabled);
     connect(m_mechanism, &QComboBox::currentIndexChanged, this, &QueryBuilder::updateCapUnit);
     connect(m_ask, &QPushButton::clicked, this, &QueryBuilder::askRequested);
-
-    setUnitSymbol(m_unit);
-    setTable(nullptr);
-    updateMechanisms();
 }
 
 void QueryBuilder::setFilterKind(filters::FilterKind kind)
@@ -491,14 +499,15 @@ void QueryBuilder::revalidate()
         }
     }
     if (m_error.isEmpty()) {
-        m_whereStatus->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
+        m_whereStatus->setStyleSheet(palette::labelColourStyle(palette::mutedText));
         m_whereStatus->setText(schemaHint());
     } else {
-        m_whereStatus->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; }"));
+        m_whereStatus->setStyleSheet(palette::labelColourStyle(palette::errorText));
         m_whereStatus->setText(QStringLiteral("⚠ ") + m_error);
     }
-    m_where->setStyleSheet(predicateBad ? QStringLiteral("QLineEdit { border: 1px solid #b3261e;"
+    m_where->setStyleSheet(predicateBad ? QStringLiteral("QLineEdit { border: 1px solid %1;"
                                                          " border-radius: 3px; padding: 2px; }")
+                                              .arg(palette::errorText.name())
                                         : QString());
 }
 
