@@ -10,7 +10,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -195,17 +195,24 @@ void QueryBuilder::createLayout()
     limitRow->addWidget(m_plannedPreview, 1); // the planned cap's preview, beside the plan it follows from
     limitRow->addWidget(m_ask);
 
-    auto *form = new QFormLayout(this);
-    form->setContentsMargins(0, 0, 0, 0);
-    form->setHorizontalSpacing(8);
-    form->setVerticalSpacing(6);
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->addRow(tr("Query:"), queryRow);
-    form->addRow(tr("Where:"), m_where);
-    form->addRow(static_cast<QWidget *>(nullptr), m_whereStatus); // under the predicate it checks
-    form->addRow(tr("Accuracy:"), targetRow);
-    form->addRow(tr("Mechanism:"), mechanismRow);
-    form->addRow(tr("Limit:"), limitRow);
+    // A grid rather than a QFormLayout: QFormLayout gives the wrapping predicate status under
+    // "Where:" the height of several lines.
+    auto *grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setHorizontalSpacing(8);
+    grid->setVerticalSpacing(6);
+    grid->addWidget(new QLabel(tr("Query:"), this), 0, 0);
+    grid->addLayout(queryRow, 0, 1);
+    grid->addWidget(new QLabel(tr("Where:"), this), 1, 0);
+    grid->addWidget(m_where, 1, 1);
+    grid->addWidget(m_whereStatus, 2, 1);
+    grid->addWidget(new QLabel(tr("Accuracy:"), this), 3, 0);
+    grid->addLayout(targetRow, 3, 1);
+    grid->addWidget(new QLabel(tr("Mechanism:"), this), 4, 0);
+    grid->addLayout(mechanismRow, 4, 1);
+    grid->addWidget(new QLabel(tr("Limit:"), this), 5, 0);
+    grid->addLayout(limitRow, 5, 1);
+    grid->setColumnStretch(1, 1);
 }
 
 void QueryBuilder::connectSignals()
