@@ -213,10 +213,6 @@ void QueryBuilder::createLayout()
     grid->addWidget(new QLabel(tr("Limit:"), this), 5, 0);
     grid->addLayout(limitRow, 5, 1);
     grid->setColumnStretch(1, 1);
-    // The hints and the plan after the row labels among the children, as when this was one
-    // constructor: with them earlier, the dock settles a wrapped predicate status one line taller.
-    for (QWidget *w : std::initializer_list<QWidget *>{m_mechanismHint, m_planned, m_plannedPreview})
-        w->raise();
 }
 
 void QueryBuilder::connectSignals()
