@@ -3,20 +3,15 @@
 
 #include "ui/charts/axisticks.h"
 
-#include "ui/comparison/strategyinfo.h"
 #include "ui/util/numberformat.h"
+#include "ui/util/palette.h"
+#include "ui/util/strategyinfo.h"
 
 #include <QAreaSeries>
 #include <QChart>
-#include <QChartView>
-#include <QGridLayout>
-#include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
-#include <QTextDocument>
-#include <QTimer>
-#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -27,9 +22,22 @@ namespace pbx::ui {
 
 namespace {
 
-const QColor kReferenceColour(0xc6, 0x3b, 0x34); // budget, δ and ε markers (as the path chart)
-const QColor kMarkerColour(0x55, 0x55, 0x55);
+// Budget, δ and ε markers: the red of the path chart's budget line.
+constexpr QColor kReferenceColour = palette::chartRed;
+constexpr QColor kMarkerColour = palette::chartMarker;
 
+/// The four charts sit side by side: small margins, a bold title, a wrapping legend and a message
+/// over the plot when a strategy does not apply.
+ChartFrame::Style comparisonFrame()
+{
+    ChartFrame::Style style;
+    style.margins = QMargins(2, 2, 2, 2);
+    style.wrappingLegend = true;
+    style.legendGap = 0;
+    style.messageOverlay = true;
+    style.minimumViewSize = QSize(280, 200);
+    return style;
+}
 
 bool finite(double x)
 {
@@ -76,123 +84,17 @@ QString strategyGlyph(const StrategyInfo &info)
 
 // ---------------------------------------------------------------------------------------------
 
-ComparisonChart::ComparisonChart(const QString &title, QWidget *parent) : QWidget(parent)
-{
-    m_chart = new QChart;
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->setBackgroundRoundness(0);
-    m_chart->setMargins(QMargins(2, 2, 2, 2));
-    m_chart->legend()->setVisible(false);
-    QFont titleFont = font();
-    titleFont.setBold(true);
-    m_chart->setTitleFont(titleFont);
-    m_chart->setTitle(title);
-
-    m_view = new QChartView(m_chart, this);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(280, 200);
-    m_message = new QLabel(this);
-    m_message->setWordWrap(true);
-    m_message->setAlignment(Qt::AlignCenter);
-    m_message->setMargin(10);
-    m_message->setMinimumWidth(240);
-    m_message->setMaximumWidth(340);
-    m_message->setStyleSheet(QStringLiteral(
-        "QLabel { background: rgba(255, 255, 255, 225); color: #555; border: 1px solid #ccc;"
-        " border-radius: 4px; }"));
-    m_message->hide();
-    m_legend = new QLabel(this);
-    m_legend->setWordWrap(true);
-    m_legend->setTextFormat(Qt::RichText);
-    m_legend->setContentsMargins(6, 0, 6, 2);
-
-    auto *stack = new QGridLayout;
-    stack->setContentsMargins(0, 0, 0, 0);
-    stack->addWidget(m_view, 0, 0);
-    stack->addWidget(m_message, 0, 0, Qt::AlignCenter);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addLayout(stack, 1);
-    layout->addWidget(m_legend);
-
-    m_timer = new QTimer(this);
-    m_timer->setSingleShot(true);
-    m_timer->setInterval(coalesceMilliseconds);
-    connect(m_timer, &QTimer::timeout, this, [this] { rebuild(); });
-}
-
-ComparisonChart::~ComparisonChart() = default;
-
-void ComparisonChart::flush()
-{
-    if (m_timer->isActive()) {
-        m_timer->stop();
-        rebuild();
-    }
-}
-
-QString ComparisonChart::legendText() const
-{
-    QTextDocument document;
-    document.setHtml(m_legend->text());
-    return document.toPlainText();
-}
-
-QString ComparisonChart::message() const
-{
-    return m_message->isHidden() ? QString() : m_message->text();
-}
-
-void ComparisonChart::scheduleUpdate()
-{
-    if (!m_timer->isActive())
-        m_timer->start();
-}
-
-void ComparisonChart::setMessage(const QString &text)
-{
-    m_message->setText(text);
-    m_message->setVisible(!text.isEmpty());
-}
-
-void ComparisonChart::setLegendEntries(const QStringList &html)
-{
-    m_legend->setText(html.join(QStringLiteral(" &nbsp; ")));
-}
-
-QString ComparisonChart::legendEntry(const QColor &colour, const QString &glyph, const QString &text)
-{
-    return QStringLiteral("<span style='color:%1; font-weight:bold'>%2</span>&nbsp;%3")
-        .arg(colour.name(), glyph, text.toHtmlEscaped().replace(u' ', QStringLiteral("&nbsp;")));
-}
-
-void ComparisonChart::styleAxis(QObject *axisObject, double pointSize)
-{
-    auto *axis = qobject_cast<QAbstractAxis *>(axisObject);
-    if (!axis)
-        return;
-    QFont titleFont = axis->titleFont();
-    titleFont.setPointSizeF(pointSize * 0.9);
-    titleFont.setBold(false);
-    axis->setTitleFont(titleFont);
-    QFont labels = axis->labelsFont();
-    labels.setPointSizeF(pointSize * 0.85);
-    axis->setLabelsFont(labels);
-}
-
-// ---------------------------------------------------------------------------------------------
-
 CompositionCurveChart::CompositionCurveChart(QWidget *parent)
-    : ComparisonChart(tr("ε after k steps"), parent)
+    : ChartFrame(comparisonFrame(), parent)
 {
+    setBoldTitle(tr("ε after k steps"));
     m_axisX = new QValueAxis;
     m_axisX->setLabelFormat(QStringLiteral("%.4g"));
     m_axisY = new QValueAxis;
     m_axisY->setLabelFormat(QStringLiteral("%.3g"));
     m_axisY->setTitleText(tr("ε"));
-    styleAxis(m_axisX, font().pointSizeF());
-    styleAxis(m_axisY, font().pointSizeF());
+    styleAxis(m_axisX, true);
+    styleAxis(m_axisY, true);
     chart()->addAxis(m_axisX, Qt::AlignBottom);
     chart()->addAxis(m_axisY, Qt::AlignLeft);
 
@@ -320,8 +222,9 @@ void CompositionCurveChart::rebuild()
 // ---------------------------------------------------------------------------------------------
 
 PrivacyProfileChart::PrivacyProfileChart(QWidget *parent)
-    : ComparisonChart(tr("Privacy profile δ(ε)"), parent)
+    : ChartFrame(comparisonFrame(), parent)
 {
+    setBoldTitle(tr("Privacy profile δ(ε)"));
     m_axisX = new QValueAxis;
     m_axisX->setLabelFormat(QStringLiteral("%.3g"));
     m_axisX->setTitleText(tr("ε"));
@@ -330,8 +233,8 @@ PrivacyProfileChart::PrivacyProfileChart(QWidget *parent)
     m_axisY->setLabelFormat(QStringLiteral("%.0e"));
     m_axisY->setTitleText(tr("δ (log scale)"));
     m_axisY->setMinorTickCount(0);
-    styleAxis(m_axisX, font().pointSizeF());
-    styleAxis(m_axisY, font().pointSizeF());
+    styleAxis(m_axisX, true);
+    styleAxis(m_axisY, true);
     chart()->addAxis(m_axisX, Qt::AlignBottom);
     chart()->addAxis(m_axisY, Qt::AlignLeft);
 
@@ -435,8 +338,9 @@ void PrivacyProfileChart::rebuild()
 
 // ---------------------------------------------------------------------------------------------
 
-RdpCurveChart::RdpCurveChart(QWidget *parent) : ComparisonChart(tr("Rényi DP over orders α"), parent)
+RdpCurveChart::RdpCurveChart(QWidget *parent) : ChartFrame(comparisonFrame(), parent)
 {
+    setBoldTitle(tr("Rényi DP over orders α"));
     m_axisX = new QLogValueAxis;
     m_axisX->setBase(10.0);
     m_axisX->setLabelFormat(QStringLiteral("%g"));
@@ -444,15 +348,15 @@ RdpCurveChart::RdpCurveChart(QWidget *parent) : ComparisonChart(tr("Rényi DP ov
     m_axisX->setMinorTickCount(8);
     m_axisY = new QValueAxis;
     m_axisY->setLabelFormat(QStringLiteral("%.3g"));
-    styleAxis(m_axisX, font().pointSizeF());
-    styleAxis(m_axisY, font().pointSizeF());
+    styleAxis(m_axisX, true);
+    styleAxis(m_axisY, true);
     chart()->addAxis(m_axisX, Qt::AlignBottom);
     chart()->addAxis(m_axisY, Qt::AlignLeft);
 
     const StrategyInfo &rdp = strategyInfo(QStringLiteral("rdp"));
     m_rdpSeries = makeLine(rdp.colour, 2.2, Qt::SolidLine);
     m_rdpSeries->setName(tr("ε̂(α)"));
-    m_epsilonSeries = makeLine(QColor(0x22, 0x22, 0x22), 1.8, Qt::DashLine);
+    m_epsilonSeries = makeLine(palette::chartInk, 1.8, Qt::DashLine);
     m_epsilonSeries->setName(tr("ε at δ from order α"));
     m_optimumSeries = new QScatterSeries;
     m_optimumSeries->setName(tr("optimal order"));
@@ -567,8 +471,9 @@ void RdpCurveChart::rebuild()
 // ---------------------------------------------------------------------------------------------
 
 PldHistogramChart::PldHistogramChart(QWidget *parent)
-    : ComparisonChart(tr("Privacy-loss distribution"), parent)
+    : ChartFrame(comparisonFrame(), parent)
 {
+    setBoldTitle(tr("Privacy-loss distribution"));
     m_axisX = new QValueAxis;
     m_axisX->setLabelFormat(QStringLiteral("%.3g"));
     m_axisX->setTitleText(tr("privacy loss ℓ (nats)"));
@@ -577,8 +482,8 @@ PldHistogramChart::PldHistogramChart(QWidget *parent)
     m_axisY->setLabelFormat(QStringLiteral("%.0e"));
     m_axisY->setTitleText(tr("probability (log scale)"));
     m_axisY->setMinorTickCount(0);
-    styleAxis(m_axisX, font().pointSizeF());
-    styleAxis(m_axisY, font().pointSizeF());
+    styleAxis(m_axisX, true);
+    styleAxis(m_axisY, true);
     chart()->addAxis(m_axisX, Qt::AlignBottom);
     chart()->addAxis(m_axisY, Qt::AlignLeft);
 

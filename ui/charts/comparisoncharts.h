@@ -3,24 +3,21 @@
 // privacy profile, the RDP curve over orders, and the privacy-loss distribution as a histogram.
 // Qt Charts stays inside these classes: their API takes plain numbers. Each chart is built once
 // (its series exist from the start, one per strategy, hidden while empty); updates replace() the
-// points and are coalesced by a 50 ms single-shot timer. Strategy colours and titles come from
-// ui/comparison/strategyinfo.h, so the table and the charts agree.
+// points and are coalesced by the ChartFrame's timer. Strategy colours and titles come from
+// ui/util/strategyinfo.h, so the table and the charts agree.
 #pragma once
+
+#include "ui/charts/chartframe.h"
 
 #include <QHash>
 #include <QString>
-#include <QWidget>
 
 #include <vector>
 
 QT_FORWARD_DECLARE_CLASS(QAreaSeries)
-QT_FORWARD_DECLARE_CLASS(QChart)
-QT_FORWARD_DECLARE_CLASS(QChartView)
-QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QLineSeries)
 QT_FORWARD_DECLARE_CLASS(QLogValueAxis)
 QT_FORWARD_DECLARE_CLASS(QScatterSeries)
-QT_FORWARD_DECLARE_CLASS(QTimer)
 QT_FORWARD_DECLARE_CLASS(QValueAxis)
 
 namespace pbx::ui {
@@ -33,48 +30,9 @@ struct StrategyCurve
     std::vector<double> y;
 };
 
-/// Shared frame: a QChartView, a wrapping legend below it (QLegend truncates in narrow space), a
-/// message shown instead of the plot when there is nothing to draw, and the coalescing timer.
-class ComparisonChart : public QWidget
-{
-    Q_OBJECT
-public:
-    ~ComparisonChart() override;
-
-    /// Applies pending changes now instead of waiting for the timer (screenshots, tests).
-    void flush();
-    /// The legend text (plain).
-    QString legendText() const;
-    /// Shown over the empty plot (e.g. "RDP does not apply: …"); empty hides it.
-    QString message() const;
-
-    static constexpr int coalesceMilliseconds = 50;
-
-protected:
-    explicit ComparisonChart(const QString &title, QWidget *parent);
-
-    void scheduleUpdate();
-    void setMessage(const QString &text);
-    void setLegendEntries(const QStringList &html);
-    /// "<glyph in colour> text", non-breaking inside, for setLegendEntries.
-    static QString legendEntry(const QColor &colour, const QString &glyph, const QString &text);
-    static void styleAxis(QObject *axis, double pointSize);
-    QChart *chart() const { return m_chart; }
-
-    /// Rebuilds the series from the stored data (called by the timer).
-    virtual void rebuild() = 0;
-
-private:
-    QChart *m_chart = nullptr;
-    QChartView *m_view = nullptr;
-    QLabel *m_legend = nullptr;
-    QLabel *m_message = nullptr;
-    QTimer *m_timer = nullptr;
-};
-
 /// ε at δ after k steps (or after request k) for every strategy, on one chart; an optional
 /// horizontal budget line.
-class CompositionCurveChart final : public ComparisonChart
+class CompositionCurveChart final : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -109,7 +67,7 @@ private:
 };
 
 /// δ(ε) for every strategy on a log δ axis, with the queried δ (and ε) marked.
-class PrivacyProfileChart final : public ComparisonChart
+class PrivacyProfileChart final : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -142,7 +100,7 @@ private:
 
 /// The composed RDP curve ε̂(α) over orders (log axis) and the ε at δ each order would give; the
 /// optimal order is marked.
-class RdpCurveChart final : public ComparisonChart
+class RdpCurveChart final : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -176,7 +134,7 @@ private:
 
 /// The composed privacy-loss distribution: mass per bin against the loss ℓ (log mass axis), the
 /// mass beyond ε (what δ pays for) in another colour, and a marker at ε.
-class PldHistogramChart final : public ComparisonChart
+class PldHistogramChart final : public ChartFrame
 {
     Q_OBJECT
 public:

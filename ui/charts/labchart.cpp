@@ -8,8 +8,6 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
-#include <QTimer>
-#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -17,15 +15,22 @@
 
 namespace pbx::ui {
 
+namespace {
 
-LabChart::LabChart(QWidget *parent) : QWidget(parent)
+ChartFrame::Style labFrame()
 {
-    m_chart = new QChart;
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->setBackgroundRoundness(0);
-    m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chart->legend()->setAlignment(Qt::AlignRight);
-    m_chart->legend()->setShowToolTips(true);
+    ChartFrame::Style style;
+    style.errorBars = true;
+    style.minimumViewSize = QSize(320, 240);
+    return style;
+}
+
+} // namespace
+
+LabChart::LabChart(QWidget *parent) : ChartFrame(labFrame(), parent)
+{
+    chart()->legend()->setAlignment(Qt::AlignRight);
+    chart()->legend()->setShowToolTips(true);
 
     m_axisX = new QValueAxis;
     m_axisX->setTitleText(tr("ε spent (mean over repetitions)"));
@@ -33,26 +38,11 @@ LabChart::LabChart(QWidget *parent) : QWidget(parent)
     m_axisY = new QValueAxis;
     m_axisY->setTitleText(tr("counts answered within target (mean)"));
     m_axisY->setLabelFormat(QStringLiteral("%.4g"));
-    for (QValueAxis *axis : {m_axisX, m_axisY}) {
-        QFont titleFont = axis->titleFont();
-        titleFont.setPointSizeF(font().pointSizeF() * 0.9);
-        titleFont.setBold(false);
-        axis->setTitleFont(titleFont);
-    }
-    m_chart->addAxis(m_axisX, Qt::AlignBottom);
-    m_chart->addAxis(m_axisY, Qt::AlignLeft);
+    styleAxis(m_axisX);
+    styleAxis(m_axisY);
+    chart()->addAxis(m_axisX, Qt::AlignBottom);
+    chart()->addAxis(m_axisY, Qt::AlignLeft);
 
-    m_view = new ErrorBarChartView(m_chart, this);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(320, 240);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
-
-    m_timer = new QTimer(this);
-    m_timer->setSingleShot(true);
-    m_timer->setInterval(coalesceMilliseconds);
-    connect(m_timer, &QTimer::timeout, this, &LabChart::rebuild);
     setToolTip(tr("Each curve follows one method through the query stream: how many counts it "
                   "has answered within the target against the budget it has spent (both "
                   "averaged over repetitions). The bar at the end of a curve is ±1 standard "
@@ -100,28 +90,14 @@ int LabChart::pointCount(int index) const
 
 int LabChart::errorBarCount() const
 {
-    return m_view->barCount();
-}
-
-void LabChart::flush()
-{
-    if (m_timer->isActive()) {
-        m_timer->stop();
-        rebuild();
-    }
-}
-
-void LabChart::scheduleUpdate()
-{
-    if (!m_timer->isActive())
-        m_timer->start();
+    return errorBarView()->barCount();
 }
 
 void LabChart::rebuild()
 {
     while (m_series.size() < static_cast<qsizetype>(m_curves.size())) {
         auto *series = new QLineSeries;
-        m_chart->addSeries(series);
+        chart()->addSeries(series);
         series->attachAxis(m_axisX);
         series->attachAxis(m_axisY);
         m_series.append(series);
@@ -133,7 +109,7 @@ void LabChart::rebuild()
         QLineSeries *series = m_series[i];
         const bool used = i < static_cast<qsizetype>(m_curves.size());
         series->setVisible(used);
-        const auto markers = m_chart->legend()->markers(series);
+        const auto markers = chart()->legend()->markers(series);
         for (QLegendMarker *marker : markers)
             marker->setVisible(used);
         if (!used) {
@@ -164,7 +140,7 @@ void LabChart::rebuild()
             yMax = std::max(yMax, y + curve.finalSd);
         }
     }
-    m_view->setBars(bars);
+    errorBarView()->setBars(bars);
     // Headroom on x so the spread bars at the curves' ends are not cut by the plot edge.
     setNiceRange(m_axisX, xMax * 1.06, 6);
     setNiceRange(m_axisY, yMax > 0.0 ? yMax * 1.04 : 10.0, 5);

@@ -2,27 +2,25 @@
 // The relative-error lab's chart: counts answered against budget spent, one named curve per
 // method × filter (both axes averaged over repetitions, after each query), with the spread over
 // repetitions as a ±1 sd error bar on each curve's final point. Plain data in; the series are
-// created once per curve slot and updated with replace(); updates coalesce on a 50 ms timer.
+// created once per curve slot and updated with replace(); updates coalesce on the ChartFrame's
+// timer.
 #pragma once
+
+#include "ui/charts/chartframe.h"
 
 #include <QColor>
 #include <QString>
 #include <QStringList>
-#include <QWidget>
 
 #include <span>
 #include <vector>
 
-QT_FORWARD_DECLARE_CLASS(QTimer)
-QT_FORWARD_DECLARE_CLASS(QChart)
 QT_FORWARD_DECLARE_CLASS(QLineSeries)
 QT_FORWARD_DECLARE_CLASS(QValueAxis)
 
 namespace pbx::ui {
 
-class ErrorBarChartView;
-
-class LabChart final : public QWidget
+class LabChart final : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -48,19 +46,13 @@ public:
     /// Points of curve `index` currently drawn.
     int pointCount(int index) const;
     int errorBarCount() const;
-    void flush();
 
-    static constexpr int coalesceMilliseconds = 50;
+protected:
+    void rebuild() override;
 
 private:
-    void scheduleUpdate();
-    void rebuild();
-
-    QChart *m_chart = nullptr;
-    ErrorBarChartView *m_view = nullptr;
     QValueAxis *m_axisX = nullptr;
     QValueAxis *m_axisY = nullptr;
-    QTimer *m_timer = nullptr;
     QList<QLineSeries *> m_series; ///< created on first need, then reused
     std::vector<Curve> m_curves;
 };

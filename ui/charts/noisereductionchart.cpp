@@ -5,15 +5,13 @@
 
 #include "ui/charts/errorbarchartview.h"
 #include "ui/util/numberformat.h"
+#include "ui/util/palette.h"
 
 #include <QCategoryAxis>
 #include <QChart>
-#include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QTimer>
-#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -24,11 +22,11 @@ namespace pbx::ui {
 
 namespace {
 
-const QColor kEstimateColour(0x25, 0x63, 0xc9);
-const QColor kBarColour(0x7d, 0x9c, 0xd6);
-const QColor kThresholdColour(0xc2, 0x6a, 0x12);
-const QColor kMetColour(0x1f, 0x8a, 0x4c);
-const QColor kNotMetColour(0xc6, 0x3b, 0x34);
+constexpr QColor kEstimateColour = palette::chartBlue;
+constexpr QColor kBarColour(0x7d, 0x9c, 0xd6);
+constexpr QColor kThresholdColour(0xc2, 0x6a, 0x12);
+constexpr QColor kMetColour = palette::chartGreen;
+constexpr QColor kNotMetColour = palette::chartRed;
 
 /// The acceptance threshold of a relative target at half-width w: y ≥ w(1+α)/α (docs/accuracy-first.md §5.2).
 double thresholdFor(double halfWidth, double alpha)
@@ -36,30 +34,30 @@ double thresholdFor(double halfWidth, double alpha)
     return halfWidth * (1.0 + alpha) / alpha;
 }
 
+/// A wrapping legend below, as in the path chart.
+ChartFrame::Style noiseReductionFrame()
+{
+    ChartFrame::Style style;
+    style.errorBars = true;
+    style.wrappingLegend = true;
+    style.minimumViewSize = QSize(260, 200);
+    return style;
+}
+
 } // namespace
 
-NoiseReductionChart::NoiseReductionChart(QWidget *parent) : QWidget(parent)
+NoiseReductionChart::NoiseReductionChart(QWidget *parent) : ChartFrame(noiseReductionFrame(), parent)
 {
-    m_chart = new QChart;
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->setBackgroundRoundness(0);
-    m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chart->legend()->setVisible(false); // a wrapping label below, as in the path chart
-
     m_axisX = new QCategoryAxis; // over log10(scale)
     m_axisX->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     m_axisX->setReverse(true); // noise shrinks to the right
     m_axisY = new QValueAxis;
     m_axisY->setLabelFormat(QStringLiteral("%.6g"));
-    for (QAbstractAxis *axis : std::initializer_list<QAbstractAxis *>{m_axisX, m_axisY}) {
-        QFont titleFont = axis->titleFont();
-        titleFont.setPointSizeF(font().pointSizeF() * 0.9);
-        titleFont.setBold(false);
-        axis->setTitleFont(titleFont);
-    }
+    styleAxis(m_axisX);
+    styleAxis(m_axisY);
     m_axisY->setTitleText(tr("released estimate"));
-    m_chart->addAxis(m_axisX, Qt::AlignBottom);
-    m_chart->addAxis(m_axisY, Qt::AlignLeft);
+    chart()->addAxis(m_axisX, Qt::AlignBottom);
+    chart()->addAxis(m_axisY, Qt::AlignLeft);
 
     m_thresholdSeries = new QLineSeries;
     m_thresholdSeries->setPen(QPen(kThresholdColour, 1.6, Qt::DashLine));
@@ -73,28 +71,11 @@ NoiseReductionChart::NoiseReductionChart(QWidget *parent) : QWidget(parent)
     m_stopSeries->setBorderColor(Qt::white);
     for (QXYSeries *series :
          std::initializer_list<QXYSeries *>{m_thresholdSeries, m_estimateSeries, m_stopSeries}) {
-        m_chart->addSeries(series);
+        chart()->addSeries(series);
         series->attachAxis(m_axisX);
         series->attachAxis(m_axisY);
     }
 
-    m_view = new ErrorBarChartView(m_chart, this);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(260, 200);
-    m_legend = new QLabel(this);
-    m_legend->setWordWrap(true);
-    m_legend->setTextFormat(Qt::RichText);
-    m_legend->setContentsMargins(6, 2, 6, 2);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    layout->addWidget(m_view, 1);
-    layout->addWidget(m_legend);
-
-    m_timer = new QTimer(this);
-    m_timer->setSingleShot(true);
-    m_timer->setInterval(coalesceMilliseconds);
-    connect(m_timer, &QTimer::timeout, this, &NoiseReductionChart::rebuild);
     rebuild();
 }
 
@@ -125,7 +106,7 @@ int NoiseReductionChart::pointCount() const
 
 int NoiseReductionChart::errorBarCount() const
 {
-    return m_view->barCount();
+    return errorBarView()->barCount();
 }
 
 int NoiseReductionChart::thresholdPointCount() const
@@ -141,30 +122,11 @@ std::optional<QPointF> NoiseReductionChart::stopPoint() const
 QStringList NoiseReductionChart::seriesNames() const
 {
     QStringList names;
-    for (const QAbstractSeries *series : m_chart->series()) {
+    for (const QAbstractSeries *series : chart()->series()) {
         if (series->isVisible() && !series->name().isEmpty())
             names << series->name();
     }
     return names;
-}
-
-QString NoiseReductionChart::legendText() const
-{
-    return m_legend->text();
-}
-
-void NoiseReductionChart::flush()
-{
-    if (m_timer->isActive()) {
-        m_timer->stop();
-        rebuild();
-    }
-}
-
-void NoiseReductionChart::scheduleUpdate()
-{
-    if (!m_timer->isActive())
-        m_timer->start();
 }
 
 void NoiseReductionChart::rebuild()
@@ -222,7 +184,7 @@ void NoiseReductionChart::rebuild()
     m_thresholdSeries->replace(thresholds);
     m_stopSeries->replace(stop);
     m_stopSeries->setColor(stoppedMet ? kMetColour : kNotMetColour);
-    m_view->setBars(bars);
+    errorBarView()->setBars(bars);
 
     // Axes: x a little beyond the scales, labelled at round scales (1, 2, 5 × 10^k, or finer
     // when the range is narrow); y a little beyond the estimates and the stopping level's bar.
@@ -269,22 +231,17 @@ void NoiseReductionChart::rebuild()
     m_thresholdSeries->setVisible(m_alpha.has_value());
     m_stopSeries->setName(stoppedMet ? tr("stopping level: target met")
                                      : tr("stopping level: target not met"));
-    const auto key = [](const QColor &colour, const QString &glyph, const QString &text) {
-        // Non-breaking spaces and hyphens: entries wrap as wholes.
-        return QStringLiteral("<span style='color:%1; font-weight:bold'>%2</span>&nbsp;%3")
-            .arg(colour.name(), glyph,
-                 text.toHtmlEscaped().replace(u' ', QStringLiteral("&nbsp;")).replace(u'-', QChar(0x2011)));
-    };
     QStringList entries;
-    entries << key(kEstimateColour, QStringLiteral("━●"), m_estimateSeries->name());
+    entries << legendEntry(kEstimateColour, QStringLiteral("━●"), m_estimateSeries->name());
     if (m_alpha)
-        entries << key(kThresholdColour, QStringLiteral("╌"), m_thresholdSeries->name());
+        entries << legendEntry(kThresholdColour, QStringLiteral("╌"), m_thresholdSeries->name());
     else if (m_absoluteTarget)
-        entries << key(kThresholdColour, QStringLiteral("↕"),
-                       tr("accept when half-width ≤ %1").arg(formatNumber(*m_absoluteTarget)));
+        entries << legendEntry(kThresholdColour, QStringLiteral("↕"),
+                               tr("accept when half-width ≤ %1").arg(formatNumber(*m_absoluteTarget)));
     if (!estimates.isEmpty())
-        entries << key(stoppedMet ? kMetColour : kNotMetColour, QStringLiteral("⬤"), m_stopSeries->name());
-    m_legend->setText(entries.join(QStringLiteral(" &nbsp; ")));
+        entries << legendEntry(stoppedMet ? kMetColour : kNotMetColour, QStringLiteral("⬤"),
+                               m_stopSeries->name());
+    setLegendEntries(entries);
 }
 
 } // namespace pbx::ui

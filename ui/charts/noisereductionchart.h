@@ -5,21 +5,19 @@
 // (± half-width), the acceptance threshold w(1+α)/α for a relative target (docs/accuracy-first.md
 // §5.2), and the stopping level highlighted. Only released values and public scales are plotted:
 // never the true answer (§6.1 rule 2). Built once; updates replace() the points and are coalesced
-// by a 50 ms single-shot timer.
+// by the ChartFrame's timer.
 #pragma once
+
+#include "ui/charts/chartframe.h"
 
 #include <QPointF>
 #include <QString>
 #include <QStringList>
-#include <QWidget>
 
 #include <optional>
 #include <span>
 #include <vector>
 
-QT_FORWARD_DECLARE_CLASS(QTimer)
-QT_FORWARD_DECLARE_CLASS(QLabel)
-QT_FORWARD_DECLARE_CLASS(QChart)
 QT_FORWARD_DECLARE_CLASS(QLineSeries)
 QT_FORWARD_DECLARE_CLASS(QScatterSeries)
 QT_FORWARD_DECLARE_CLASS(QCategoryAxis)
@@ -27,9 +25,7 @@ QT_FORWARD_DECLARE_CLASS(QValueAxis)
 
 namespace pbx::ui {
 
-class ErrorBarChartView;
-
-class NoiseReductionChart final : public QWidget
+class NoiseReductionChart final : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -63,25 +59,16 @@ public:
     std::optional<QPointF> stopPoint() const;
     /// The names of the visible series.
     QStringList seriesNames() const;
-    /// The legend as shown (rich text).
-    QString legendText() const;
-    void flush();
 
-    static constexpr int coalesceMilliseconds = 50;
+protected:
+    void rebuild() override;
 
 private:
-    void scheduleUpdate();
-    void rebuild();
-
-    QChart *m_chart = nullptr;
-    ErrorBarChartView *m_view = nullptr;
     QLineSeries *m_estimateSeries = nullptr;
     QLineSeries *m_thresholdSeries = nullptr;
     QScatterSeries *m_stopSeries = nullptr;
     QCategoryAxis *m_axisX = nullptr;
     QValueAxis *m_axisY = nullptr;
-    QTimer *m_timer = nullptr;
-    QLabel *m_legend = nullptr;
 
     std::vector<Level> m_levels;
     QString m_scaleName = QStringLiteral("σ");

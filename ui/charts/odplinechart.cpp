@@ -2,46 +2,51 @@
 #include "ui/charts/odplinechart.h"
 
 #include <QChart>
-#include <QChartView>
+#include <QLegend>
 #include <QLineSeries>
 #include <QValueAxis>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
 
 namespace pbx::ui {
 
-OdpLineChart::OdpLineChart(QWidget *parent) : QWidget(parent)
+namespace {
+
+/// QChart's own margins and rounded corners, the legend below: a dialog's single large chart.
+ChartFrame::Style odpFrame()
 {
-    m_chart = new QChart();
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_view = new QChartView(m_chart, this);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(480, 300);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    ChartFrame::Style style;
+    style.compact = false;
+    style.minimumViewSize = QSize(480, 300);
+    return style;
+}
+
+} // namespace
+
+OdpLineChart::OdpLineChart(QWidget *parent) : ChartFrame(odpFrame(), parent)
+{
+    chart()->legend()->setAlignment(Qt::AlignBottom);
 }
 
 void OdpLineChart::setTitles(const QString &title, const QString &xTitle, const QString &yTitle)
 {
-    m_chart->setTitle(title);
+    chart()->setTitle(title);
     m_xTitle = xTitle;
     m_yTitle = yTitle;
 }
 
 void OdpLineChart::setCurves(const std::vector<Curve> &curves)
 {
-    m_chart->removeAllSeries();
-    for (QAbstractAxis *axis : m_chart->axes())
-        m_chart->removeAxis(axis);
+    chart()->removeAllSeries();
+    for (QAbstractAxis *axis : chart()->axes())
+        chart()->removeAxis(axis);
     auto *x = new QValueAxis;
     auto *y = new QValueAxis;
     x->setTitleText(m_xTitle);
     y->setTitleText(m_yTitle);
-    m_chart->addAxis(x, Qt::AlignBottom);
-    m_chart->addAxis(y, Qt::AlignLeft);
+    chart()->addAxis(x, Qt::AlignBottom);
+    chart()->addAxis(y, Qt::AlignLeft);
     double xMin = HUGE_VAL, xMax = -HUGE_VAL, yMin = 0.0, yMax = -HUGE_VAL;
     for (const Curve &c : curves) {
         auto *series = new QLineSeries;
@@ -60,7 +65,7 @@ void OdpLineChart::setCurves(const std::vector<Curve> &curves)
             yMin = std::min(yMin, c.y[i]);
             yMax = std::max(yMax, c.y[i]);
         }
-        m_chart->addSeries(series);
+        chart()->addSeries(series);
         series->attachAxis(x);
         series->attachAxis(y);
     }
@@ -83,12 +88,12 @@ void OdpLineChart::setCurves(const std::vector<Curve> &curves)
 
 int OdpLineChart::curveCount() const
 {
-    return static_cast<int>(m_chart->series().size());
+    return static_cast<int>(chart()->series().size());
 }
 
 int OdpLineChart::pointCount(int index) const
 {
-    const auto series = m_chart->series();
+    const auto series = chart()->series();
     if (index < 0 || index >= series.size())
         return 0;
     return static_cast<int>(static_cast<QLineSeries *>(series[index])->count());

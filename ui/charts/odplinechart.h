@@ -3,18 +3,16 @@
 // plain data in (the lab's computations live in core/odp).
 #pragma once
 
+#include "ui/charts/chartframe.h"
+
 #include <QColor>
 #include <QString>
-#include <QWidget>
 
 #include <vector>
 
-QT_FORWARD_DECLARE_CLASS(QChart)
-QT_FORWARD_DECLARE_CLASS(QChartView)
-
 namespace pbx::ui {
 
-class OdpLineChart final : public QWidget
+class OdpLineChart final : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -36,8 +34,6 @@ public:
     int pointCount(int index) const;
 
 private:
-    QChart *m_chart = nullptr;
-    QChartView *m_view = nullptr;
     QString m_xTitle;
     QString m_yTitle;
 };

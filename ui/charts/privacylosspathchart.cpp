@@ -4,15 +4,11 @@
 #include "ui/charts/axisticks.h"
 
 #include "ui/util/numberformat.h"
+#include "ui/util/palette.h"
 
 #include <QChart>
-#include <QChartView>
-#include <QLabel>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QTextDocument>
-#include <QTimer>
-#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -22,24 +18,25 @@ namespace pbx::ui {
 
 namespace {
 
-const QColor kEpsilonColour(0x25, 0x63, 0xc9);
-const QColor kNativeColour(0x7b, 0x4f, 0xb3);
-const QColor kBudgetColour(0xc6, 0x3b, 0x34);
-const QColor kExPostColour(0x0f, 0x8a, 0x7e);
+constexpr QColor kEpsilonColour = palette::chartBlue;
+constexpr QColor kNativeColour = palette::chartPurple;
+constexpr QColor kBudgetColour = palette::chartRed;
+constexpr QColor kExPostColour = palette::chartTeal;
+
+// The series are named (for accessibility and tooltips), but the legend is drawn as a wrapping
+// label below the chart: QLegend lays markers out on one line and truncates names in a narrow dock.
+ChartFrame::Style pathFrame()
+{
+    ChartFrame::Style style;
+    style.wrappingLegend = true;
+    style.minimumViewSize = QSize(260, 220);
+    return style;
+}
 
 } // namespace
 
-PrivacyLossPathChart::PrivacyLossPathChart(QWidget *parent) : QWidget(parent)
+PrivacyLossPathChart::PrivacyLossPathChart(QWidget *parent) : ChartFrame(pathFrame(), parent)
 {
-    m_chart = new QChart;
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->setBackgroundRoundness(0);
-    m_chart->setMargins(QMargins(4, 4, 4, 4));
-    // The series are named (for accessibility and tooltips), but the legend is drawn as a
-    // wrapping label below the chart: QLegend lays markers out on one line and truncates names in
-    // a narrow dock.
-    m_chart->legend()->setVisible(false);
-
     m_axisX = new QValueAxis;
     m_axisX->setTitleText(tr("request #"));
     m_axisX->setLabelFormat(QStringLiteral("%d"));
@@ -55,15 +52,11 @@ PrivacyLossPathChart::PrivacyLossPathChart(QWidget *parent) : QWidget(parent)
     m_axisNative->setLabelsColor(kNativeColour);
     m_axisNative->setTitleBrush(kNativeColour);
     m_axisNative->setGridLineVisible(false);
-    for (QValueAxis *axis : {m_axisX, m_axisEpsilon, m_axisNative}) {
-        QFont titleFont = axis->titleFont();
-        titleFont.setPointSizeF(font().pointSizeF() * 0.9);
-        titleFont.setBold(false);
-        axis->setTitleFont(titleFont);
-    }
-    m_chart->addAxis(m_axisX, Qt::AlignBottom);
-    m_chart->addAxis(m_axisEpsilon, Qt::AlignLeft);
-    m_chart->addAxis(m_axisNative, Qt::AlignRight);
+    for (QValueAxis *axis : {m_axisX, m_axisEpsilon, m_axisNative})
+        styleAxis(axis);
+    chart()->addAxis(m_axisX, Qt::AlignBottom);
+    chart()->addAxis(m_axisEpsilon, Qt::AlignLeft);
+    chart()->addAxis(m_axisNative, Qt::AlignRight);
 
     m_budgetSeries = new QLineSeries;
     m_budgetSeries->setPen(QPen(kBudgetColour, 1.5, Qt::DashLine));
@@ -84,12 +77,12 @@ PrivacyLossPathChart::PrivacyLossPathChart(QWidget *parent) : QWidget(parent)
     m_refusedSeries->setColor(kBudgetColour);
     m_refusedSeries->setBorderColor(Qt::white);
 
-    m_chart->addSeries(m_budgetSeries);
-    m_chart->addSeries(m_expostBudgetSeries);
-    m_chart->addSeries(m_nativeSeries);
-    m_chart->addSeries(m_expostSeries);
-    m_chart->addSeries(m_epsilonSeries);
-    m_chart->addSeries(m_refusedSeries);
+    chart()->addSeries(m_budgetSeries);
+    chart()->addSeries(m_expostBudgetSeries);
+    chart()->addSeries(m_nativeSeries);
+    chart()->addSeries(m_expostSeries);
+    chart()->addSeries(m_epsilonSeries);
+    chart()->addSeries(m_refusedSeries);
     for (QXYSeries *series : std::initializer_list<QXYSeries *>{m_budgetSeries, m_epsilonSeries,
                                                                m_refusedSeries, m_expostSeries,
                                                                m_expostBudgetSeries}) {
@@ -99,28 +92,10 @@ PrivacyLossPathChart::PrivacyLossPathChart(QWidget *parent) : QWidget(parent)
     m_nativeSeries->attachAxis(m_axisX);
     m_nativeSeries->attachAxis(m_axisNative);
 
-    m_view = new QChartView(m_chart, this);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(260, 220);
-    m_legend = new QLabel(this);
-    m_legend->setWordWrap(true);
-    m_legend->setTextFormat(Qt::RichText);
-    m_legend->setContentsMargins(6, 2, 6, 2);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    layout->addWidget(m_view, 1);
-    layout->addWidget(m_legend);
-
-    m_timer = new QTimer(this);
-    m_timer->setSingleShot(true);
-    m_timer->setInterval(coalesceMilliseconds);
-    connect(m_timer, &QTimer::timeout, this, &PrivacyLossPathChart::rebuildSeries);
-
     setToolTip(tr("Cumulative privacy loss after each request. The blue line is the total spend "
                   "expressed as ε at the session δ; the dashed red line is the budget. Refused "
                   "requests spend nothing and are marked in red."));
-    rebuildSeries();
+    rebuild();
 }
 
 PrivacyLossPathChart::~PrivacyLossPathChart() = default;
@@ -160,33 +135,12 @@ int PrivacyLossPathChart::pointCount() const
     return std::max(0, static_cast<int>(m_epsilonSeries->count()) - 1);
 }
 
-QString PrivacyLossPathChart::legendText() const
-{
-    QTextDocument document;
-    document.setHtml(m_legend->text());
-    return document.toPlainText().replace(QChar(0x2011), u'-');
-}
-
 int PrivacyLossPathChart::refusedCount() const
 {
     return static_cast<int>(m_refusedSeries->count());
 }
 
-void PrivacyLossPathChart::flush()
-{
-    if (m_timer->isActive()) {
-        m_timer->stop();
-        rebuildSeries();
-    }
-}
-
-void PrivacyLossPathChart::scheduleUpdate()
-{
-    if (!m_timer->isActive())
-        m_timer->start();
-}
-
-void PrivacyLossPathChart::rebuildSeries()
+void PrivacyLossPathChart::rebuild()
 {
     const bool nativeIsEpsilon = m_unit == QStringLiteral("ε");
     const bool dual = showsExPost();
@@ -218,26 +172,17 @@ void PrivacyLossPathChart::rebuildSeries()
         m_axisNative->setVisible(!nativeIsEpsilon);
         m_expostSeries->setVisible(dual);
         m_expostBudgetSeries->setVisible(dual);
-        // Entries wrap as wholes: spaces inside an entry are non-breaking.
-        const auto key = [](const QColor &colour, const QString &glyph, const QString &text) {
-            // Non-breaking spaces and hyphens ("ex-post").
-            return QStringLiteral("<span style='color:%1; font-weight:bold'>%2</span>&nbsp;%3")
-                .arg(colour.name(), glyph,
-                     text.toHtmlEscaped()
-                         .replace(u' ', QStringLiteral("&nbsp;"))
-                         .replace(u'-', QChar(0x2011)));
-        };
         QStringList entries;
-        entries << key(kEpsilonColour, QStringLiteral("━"), m_epsilonSeries->name());
+        entries << legendEntry(kEpsilonColour, QStringLiteral("━"), m_epsilonSeries->name());
         if (!nativeIsEpsilon)
-            entries << key(kNativeColour, QStringLiteral("╍"), m_nativeSeries->name());
+            entries << legendEntry(kNativeColour, QStringLiteral("╍"), m_nativeSeries->name());
         if (dual)
-            entries << key(kExPostColour, QStringLiteral("━"), m_expostSeries->name());
-        entries << key(kBudgetColour, QStringLiteral("┅"), m_budgetSeries->name());
+            entries << legendEntry(kExPostColour, QStringLiteral("━"), m_expostSeries->name());
+        entries << legendEntry(kBudgetColour, QStringLiteral("┅"), m_budgetSeries->name());
         if (dual)
-            entries << key(kExPostColour, QStringLiteral("┈"), m_expostBudgetSeries->name());
-        entries << key(kBudgetColour, QStringLiteral("■"), m_refusedSeries->name());
-        m_legend->setText(entries.join(QStringLiteral(" &nbsp; ")));
+            entries << legendEntry(kExPostColour, QStringLiteral("┈"), m_expostBudgetSeries->name());
+        entries << legendEntry(kBudgetColour, QStringLiteral("■"), m_refusedSeries->name());
+        setLegendEntries(entries);
     }
 
     QList<QPointF> epsilon;

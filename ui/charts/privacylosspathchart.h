@@ -5,26 +5,23 @@
 // the ex-post side's spend (left axis, with its own budget line ε_e); the ε series is then the
 // total ε-equivalent of both sides and the ρ series the zCDP side. Qt Charts stays inside this
 // class: the API takes plain numbers. The chart is built once; updates replace() the series'
-// points and are coalesced by a 50 ms single-shot timer.
+// points and are coalesced by the ChartFrame's timer.
 #pragma once
 
+#include "ui/charts/chartframe.h"
+
 #include <QString>
-#include <QWidget>
 
 #include <span>
 #include <vector>
 
-QT_FORWARD_DECLARE_CLASS(QTimer)
-QT_FORWARD_DECLARE_CLASS(QLabel)
-QT_FORWARD_DECLARE_CLASS(QChart)
-QT_FORWARD_DECLARE_CLASS(QChartView)
 QT_FORWARD_DECLARE_CLASS(QLineSeries)
 QT_FORWARD_DECLARE_CLASS(QScatterSeries)
 QT_FORWARD_DECLARE_CLASS(QValueAxis)
 
 namespace pbx::ui {
 
-class PrivacyLossPathChart final : public QWidget
+class PrivacyLossPathChart final : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -56,21 +53,13 @@ public:
     /// Number of request points currently drawn (the origin at request 0 not counted). Lags
     /// setPath/appendPoint by up to one coalescing interval; see flush().
     int pointCount() const;
-    /// The legend text (plain), e.g. for tests and accessibility.
-    QString legendText() const;
     /// Number of refused-request markers currently drawn.
     int refusedCount() const;
-    /// Applies pending changes now instead of waiting for the timer (screenshots, tests).
-    void flush();
 
-    static constexpr int coalesceMilliseconds = 50;
+protected:
+    void rebuild() override;
 
 private:
-    void scheduleUpdate();
-    void rebuildSeries();
-
-    QChart *m_chart = nullptr;
-    QChartView *m_view = nullptr;
     QLineSeries *m_epsilonSeries = nullptr;
     QLineSeries *m_nativeSeries = nullptr;
     QLineSeries *m_budgetSeries = nullptr;
@@ -80,8 +69,6 @@ private:
     QValueAxis *m_axisX = nullptr;
     QValueAxis *m_axisEpsilon = nullptr;
     QValueAxis *m_axisNative = nullptr;
-    QTimer *m_timer = nullptr;
-    QLabel *m_legend = nullptr;
 
     std::vector<PathPoint> m_points;
     double m_epsilonBudget = 1.0;

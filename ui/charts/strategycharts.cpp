@@ -7,10 +7,9 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
-#include <QChartView>
+#include <QLegend>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -18,29 +17,40 @@
 
 namespace pbx::ui {
 
-BarErrorChart::BarErrorChart(QWidget *parent) : QWidget(parent)
+namespace {
+
+/// QChart's own margins and rounded corners (the strategies' dialogs).
+ChartFrame::Style dialogFrame(bool errorBars)
 {
-    m_chart = new QChart;
-    m_chart->legend()->hide();
-    m_view = new ErrorBarChartView(m_chart, this);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    ChartFrame::Style style;
+    style.compact = false;
+    style.errorBars = errorBars;
+    return style;
+}
+
+// One colour for bars and one for their intervals.
+constexpr QColor kBarColour(0x4c, 0x78, 0xa8);
+constexpr QColor kIntervalColour(0x20, 0x20, 0x20);
+
+} // namespace
+
+BarErrorChart::BarErrorChart(QWidget *parent) : ChartFrame(dialogFrame(true), parent)
+{
+    chart()->legend()->hide();
     setMinimumHeight(220);
 }
 
-int BarErrorChart::errorBarCount() const { return m_view->barCount(); }
+int BarErrorChart::errorBarCount() const { return errorBarView()->barCount(); }
 
 void BarErrorChart::setBars(const QString &title, const QStringList &labels, const std::vector<double> &values,
                             const std::vector<double> &lows, const std::vector<double> &highs, const QString &valueTitle)
 {
-    m_chart->removeAllSeries();
-    for (auto *axis : m_chart->axes())
-        m_chart->removeAxis(axis);
-    m_chart->setTitle(title);
+    chart()->removeAllSeries();
+    for (auto *axis : chart()->axes())
+        chart()->removeAxis(axis);
+    chart()->setTitle(title);
     auto *set = new QBarSet(valueTitle);
-    set->setColor(QColor(0x4c, 0x78, 0xa8));
+    set->setColor(kBarColour);
     double top = 0.0, bottom = 0.0;
     for (std::size_t i = 0; i < values.size(); ++i) {
         *set << values[i];
@@ -51,7 +61,7 @@ void BarErrorChart::setBars(const QString &title, const QStringList &labels, con
     }
     auto *series = new QBarSeries;
     series->append(set);
-    m_chart->addSeries(series);
+    chart()->addSeries(series);
     auto *x = new QBarCategoryAxis;
     x->append(labels);
     auto *y = new QValueAxis;
@@ -59,43 +69,37 @@ void BarErrorChart::setBars(const QString &title, const QStringList &labels, con
     const double pad = 0.05 * (top - bottom > 0 ? top - bottom : 1.0);
     y->setRange(bottom < 0 ? bottom - pad : 0.0, top + pad);
     y->applyNiceNumbers();
-    m_chart->addAxis(x, Qt::AlignBottom);
-    m_chart->addAxis(y, Qt::AlignLeft);
+    chart()->addAxis(x, Qt::AlignBottom);
+    chart()->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
     QList<ErrorBarChartView::Bar> bars;
     for (std::size_t i = 0; i < lows.size() && i < highs.size() && i < values.size(); ++i)
-        bars.push_back({static_cast<double>(i), lows[i], highs[i], QColor(0x20, 0x20, 0x20), series, 1.6, 0.0});
-    m_view->setBars(bars);
+        bars.push_back({static_cast<double>(i), lows[i], highs[i], kIntervalColour, series, 1.6, 0.0});
+    errorBarView()->setBars(bars);
     m_bars = static_cast<int>(values.size());
 }
 
-CurvesChart::CurvesChart(QWidget *parent) : QWidget(parent)
+CurvesChart::CurvesChart(QWidget *parent) : ChartFrame(dialogFrame(false), parent)
 {
-    m_chart = new QChart;
-    auto *view = new QChartView(m_chart, this);
-    view->setRenderHint(QPainter::Antialiasing);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(view);
     setMinimumHeight(240);
 }
 
 void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curves, const QString &xTitle,
                             const QString &yTitle, bool logY)
 {
-    m_chart->removeAllSeries();
-    for (auto *axis : m_chart->axes())
-        m_chart->removeAxis(axis);
-    m_chart->setTitle(title);
+    chart()->removeAllSeries();
+    for (auto *axis : chart()->axes())
+        chart()->removeAxis(axis);
+    chart()->setTitle(title);
     auto *x = new QValueAxis;
     x->setTitleText(xTitle);
     // Log scale as log10 of the values on a linear axis: robust for values down to 1e-300, where
     // a QLogValueAxis runs out of room for its labels.
     auto *y = new QValueAxis;
     y->setTitleText(logY ? tr("log₁₀ %1").arg(yTitle) : yTitle);
-    m_chart->addAxis(x, Qt::AlignBottom);
-    m_chart->addAxis(y, Qt::AlignLeft);
+    chart()->addAxis(x, Qt::AlignBottom);
+    chart()->addAxis(y, Qt::AlignLeft);
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
     for (const auto &c : curves) {
         QXYSeries *s = c.markers ? static_cast<QXYSeries *>(new QScatterSeries) : new QLineSeries;
@@ -112,7 +116,7 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
             ymin = std::min(ymin, v);
             ymax = std::max(ymax, v);
         }
-        m_chart->addSeries(s);
+        chart()->addSeries(s);
         s->attachAxis(x);
         s->attachAxis(y);
     }

@@ -4,20 +4,17 @@
 // error by range length, the exponential mechanism's probabilities, the smooth-sensitivity curve).
 #pragma once
 
+#include "ui/charts/chartframe.h"
+
 #include <QColor>
 #include <QString>
 #include <QStringList>
-#include <QWidget>
 
 #include <vector>
 
-QT_FORWARD_DECLARE_CLASS(QChart)
-
 namespace pbx::ui {
 
-class ErrorBarChartView;
-
-class BarErrorChart final : public QWidget
+class BarErrorChart final : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -29,12 +26,10 @@ public:
     int errorBarCount() const;
 
 private:
-    QChart *m_chart = nullptr;
-    ErrorBarChartView *m_view = nullptr;
     int m_bars = 0;
 };
 
-class CurvesChart final : public QWidget
+class CurvesChart final : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -53,7 +48,6 @@ public:
     int curveCount() const { return m_curves; }
 
 private:
-    QChart *m_chart = nullptr;
     int m_curves = 0;
 };
 

@@ -6,10 +6,10 @@
 #include "ui/comparison/exampleplans.h"
 #include "ui/comparison/planeditor.h"
 #include "ui/comparison/planmodel.h"
-#include "ui/comparison/strategyinfo.h"
 #include "ui/comparison/strategyresultsmodel.h"
 #include "ui/sessiondocument.h"
 #include "ui/util/numberformat.h"
+#include "ui/util/strategyinfo.h"
 #include "ui/widgets/scientificspinbox.h"
 
 #include <QButtonGroup>
@@ -68,6 +68,21 @@ ComparisonView::ComparisonView(QWidget *parent) : QWidget(parent)
     if (!examples.isEmpty())
         m_plan->setLedgerRaw(examples.front().ledger);
 
+    m_timer = new QTimer(this);
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(coalesceMilliseconds);
+
+    createWidgets();
+    createLayout();
+    connectSignals();
+
+    m_results->clear();
+    setSource(Source::Plan);
+    selectStrategy(QStringLiteral("basic"));
+}
+
+void ComparisonView::createWidgets()
+{
     m_planEditor = new PlanEditor(m_plan, m_undoStack, this);
     m_sourceStack = new QStackedWidget(this);
     m_sourceStack->addWidget(createSessionPage());
@@ -105,6 +120,14 @@ ComparisonView::ComparisonView(QWidget *parent) : QWidget(parent)
     m_profileChart = new PrivacyProfileChart(this);
     m_rdpChart = new RdpCurveChart(this);
     m_pldChart = new PldHistogramChart(this);
+
+    m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setWordWrap(true);
+}
+
+void ComparisonView::createLayout()
+{
     auto *charts = new QWidget(this);
     auto *grid = new QGridLayout(charts);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -132,20 +155,16 @@ ComparisonView::ComparisonView(QWidget *parent) : QWidget(parent)
     main->setStretchFactor(1, 3);
     main->setSizes({540, 850});
 
-    m_status = new QLabel(this);
-    m_status->setTextFormat(Qt::PlainText);
-    m_status->setWordWrap(true);
-
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 4);
     layout->setSpacing(6);
     layout->addWidget(createTopBar());
     layout->addWidget(main, 1);
     layout->addWidget(m_status);
+}
 
-    m_timer = new QTimer(this);
-    m_timer->setSingleShot(true);
-    m_timer->setInterval(coalesceMilliseconds);
+void ComparisonView::connectSignals()
+{
     connect(m_timer, &QTimer::timeout, this, &ComparisonView::startJob);
 
     connect(&m_watcher, &QFutureWatcher<ComparisonResult>::resultReadyAt, this,
@@ -168,10 +187,6 @@ ComparisonView::ComparisonView(QWidget *parent) : QWidget(parent)
     });
     connect(m_resultsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &ComparisonView::updateExplanation);
-
-    m_results->clear();
-    setSource(Source::Plan);
-    selectStrategy(QStringLiteral("basic"));
 }
 
 ComparisonView::~ComparisonView()

@@ -115,6 +115,9 @@ protected:
     void hideEvent(QHideEvent *event) override;
 
 private:
+    void createWidgets();
+    void createLayout();
+    void connectSignals();
     QWidget *createTopBar();
     QWidget *createSessionPage();
     void scheduleRecompute();

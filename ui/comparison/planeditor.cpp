@@ -137,6 +137,15 @@ void PlanItemDelegate::setModelData(QWidget *editor, QAbstractItemModel *model,
 PlanEditor::PlanEditor(PlanModel *model, QUndoStack *stack, QWidget *parent)
     : QWidget(parent), m_model(model), m_stack(stack)
 {
+    createWidgets();
+    createLayout();
+    connectSignals();
+    syncNeighbours();
+    updateActions();
+}
+
+void PlanEditor::createWidgets()
+{
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("planTable"));
     m_table->setModel(m_model);
@@ -185,6 +194,68 @@ PlanEditor::PlanEditor(PlanModel *model, QUndoStack *stack, QWidget *parent)
     if (const QKeySequence ctrlShiftZ(Qt::CTRL | Qt::SHIFT | Qt::Key_Z); !redoKeys.contains(ctrlShiftZ))
         redoKeys.append(ctrlShiftZ);
     m_redo->setShortcuts(redoKeys);
+
+    m_add = new QToolButton(this);
+    m_add->setText(tr("Add"));
+    m_add->setToolTip(tr("Add a planned event"));
+    m_add->setPopupMode(QToolButton::InstantPopup);
+    auto *addMenu = new QMenu(m_add);
+    for (MechanismKind kind : kKinds)
+        addMenu->addAction(PlanModel::mechanismTitle(kind), this, [this, kind] { addEvent(kind); });
+    m_add->setMenu(addMenu);
+    m_examples = new QToolButton(this);
+    m_examples->setText(tr("Examples"));
+    m_examples->setToolTip(tr("Load a ready-made workload (undoable)"));
+    m_examples->setPopupMode(QToolButton::InstantPopup);
+    auto *examplesMenu = new QMenu(m_examples);
+    const auto plans = examplePlans();
+    for (int i = 0; i < plans.size(); ++i) {
+        QAction *action = examplesMenu->addAction(plans.at(i).name, this, [this, i] { loadExample(i); });
+        action->setToolTip(plans.at(i).description);
+    }
+    examplesMenu->setToolTipsVisible(true);
+    m_examples->setMenu(examplesMenu);
+    m_neighbours = new QComboBox(this);
+    m_neighbours->addItem(tr("add/remove one row"), static_cast<int>(accounting::Neighbouring::AddRemove));
+    m_neighbours->addItem(tr("replace one row"), static_cast<int>(accounting::Neighbouring::Replace));
+    m_neighbours->setToolTip(tr("Neighbouring relation of the plan: Poisson subsampling amplifies "
+                                "under add/remove, sampling without replacement under replace."));
+}
+
+void PlanEditor::createLayout()
+{
+    const auto toolButton = [this](QAction *action) {
+        auto *button = new QToolButton(this);
+        button->setDefaultAction(action);
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        button->setAutoRaise(false);
+        return button;
+    };
+    auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->setSpacing(4);
+    bar->addWidget(m_add);
+    bar->addWidget(toolButton(m_remove));
+    bar->addWidget(toolButton(m_moveUp));
+    bar->addWidget(toolButton(m_moveDown));
+    bar->addSpacing(8);
+    bar->addWidget(toolButton(m_undo));
+    bar->addWidget(toolButton(m_redo));
+    bar->addSpacing(8);
+    bar->addWidget(m_examples);
+    bar->addStretch(1);
+    bar->addWidget(new QLabel(tr("Neighbours:"), this));
+    bar->addWidget(m_neighbours);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    layout->addLayout(bar);
+    layout->addWidget(m_table, 1);
+}
+
+void PlanEditor::connectSignals()
+{
     connect(m_undo, &QAction::triggered, m_stack, &QUndoStack::undo);
     connect(m_redo, &QAction::triggered, m_stack, &QUndoStack::redo);
     const auto syncUndo = [this] {
@@ -201,65 +272,9 @@ PlanEditor::PlanEditor(PlanModel *model, QUndoStack *stack, QWidget *parent)
     connect(m_remove, &QAction::triggered, this, &PlanEditor::removeSelected);
     connect(m_moveUp, &QAction::triggered, this, [this] { moveSelected(-1); });
     connect(m_moveDown, &QAction::triggered, this, [this] { moveSelected(1); });
-
-    const auto toolButton = [this](QAction *action) {
-        auto *button = new QToolButton(this);
-        button->setDefaultAction(action);
-        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
-        button->setAutoRaise(false);
-        return button;
-    };
-    auto *add = new QToolButton(this);
-    add->setText(tr("Add"));
-    add->setToolTip(tr("Add a planned event"));
-    add->setPopupMode(QToolButton::InstantPopup);
-    auto *addMenu = new QMenu(add);
-    for (MechanismKind kind : kKinds)
-        addMenu->addAction(PlanModel::mechanismTitle(kind), this, [this, kind] { addEvent(kind); });
-    add->setMenu(addMenu);
-    auto *examples = new QToolButton(this);
-    examples->setText(tr("Examples"));
-    examples->setToolTip(tr("Load a ready-made workload (undoable)"));
-    examples->setPopupMode(QToolButton::InstantPopup);
-    auto *examplesMenu = new QMenu(examples);
-    const auto plans = examplePlans();
-    for (int i = 0; i < plans.size(); ++i) {
-        QAction *action = examplesMenu->addAction(plans.at(i).name, this, [this, i] { loadExample(i); });
-        action->setToolTip(plans.at(i).description);
-    }
-    examplesMenu->setToolTipsVisible(true);
-    examples->setMenu(examplesMenu);
-    m_neighbours = new QComboBox(this);
-    m_neighbours->addItem(tr("add/remove one row"), static_cast<int>(accounting::Neighbouring::AddRemove));
-    m_neighbours->addItem(tr("replace one row"), static_cast<int>(accounting::Neighbouring::Replace));
-    m_neighbours->setToolTip(tr("Neighbouring relation of the plan: Poisson subsampling amplifies "
-                                "under add/remove, sampling without replacement under replace."));
     connect(m_neighbours, &QComboBox::activated, this, [this] {
         m_model->setNeighbours(static_cast<accounting::Neighbouring>(m_neighbours->currentData().toInt()));
     });
-
-    auto *bar = new QHBoxLayout;
-    bar->setContentsMargins(0, 0, 0, 0);
-    bar->setSpacing(4);
-    bar->addWidget(add);
-    bar->addWidget(toolButton(m_remove));
-    bar->addWidget(toolButton(m_moveUp));
-    bar->addWidget(toolButton(m_moveDown));
-    bar->addSpacing(8);
-    bar->addWidget(toolButton(m_undo));
-    bar->addWidget(toolButton(m_redo));
-    bar->addSpacing(8);
-    bar->addWidget(examples);
-    bar->addStretch(1);
-    bar->addWidget(new QLabel(tr("Neighbours:"), this));
-    bar->addWidget(m_neighbours);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(4);
-    layout->addLayout(bar);
-    layout->addWidget(m_table, 1);
-
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &PlanEditor::updateActions);
     connect(m_model, &PlanModel::planChanged, this, [this] {
@@ -267,8 +282,6 @@ PlanEditor::PlanEditor(PlanModel *model, QUndoStack *stack, QWidget *parent)
         updateActions();
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, &PlanEditor::updateActions);
-    syncNeighbours();
-    updateActions();
 }
 
 int PlanEditor::selectedRow() const

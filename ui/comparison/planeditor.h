@@ -58,6 +58,9 @@ public:
     int selectedRow() const;
 
 private:
+    void createWidgets();
+    void createLayout();
+    void connectSignals();
     void updateActions();
     void syncNeighbours();
 
@@ -65,6 +68,8 @@ private:
     QUndoStack *m_stack;
     QTableView *m_table = nullptr;
     QComboBox *m_neighbours = nullptr;
+    QToolButton *m_add = nullptr;      ///< menu: one planned event per mechanism
+    QToolButton *m_examples = nullptr; ///< menu: the example workloads
     QAction *m_remove = nullptr;
     QAction *m_moveUp = nullptr;
     QAction *m_moveDown = nullptr;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/comparison/strategyresultsmodel.h"
 
-#include "ui/comparison/strategyinfo.h"
+#include "ui/util/strategyinfo.h"
 #include "ui/util/numberformat.h"
 
 #include <QBrush>

@@ -3,6 +3,7 @@
 
 #include "ui/charts/labchart.h"
 #include "ui/util/numberformat.h"
+#include "ui/util/palette.h"
 #include "ui/widgets/scientificspinbox.h"
 
 #include <QCloseEvent>
@@ -46,17 +47,17 @@ MethodStyle styleFor(const simulation::LabMethod &m)
                                                          : Qt::SolidLine;
     switch (m.mechanism) {
     case MechanismKind::DoublingLaplace:
-        return {QColor(0xc6, 0x3b, 0x34), style};
+        return {palette::chartRed, style};
     case MechanismKind::DoublingGaussian:
-        return {QColor(0x7b, 0x4f, 0xb3), style};
+        return {palette::chartPurple, style};
     case MechanismKind::LaplaceNr:
         return {m.filter == FK::Unified ? QColor(0x9c, 0x5b, 0x16) : QColor(0xe0, 0x8a, 0x16), style};
     case MechanismKind::Brownian:
         if (m.filter == FK::BrownianZcdp)
-            return {QColor(0x25, 0x63, 0xc9), style};
-        return {m.filter == FK::Unified ? QColor(0x1f, 0x8a, 0x4c) : QColor(0x0f, 0x8a, 0x7e), style};
+            return {palette::chartBlue, style};
+        return {m.filter == FK::Unified ? palette::chartGreen : palette::chartTeal, style};
     default:
-        return {QColor(0x5f, 0x63, 0x68), style};
+        return {palette::mutedText, style};
     }
 }
 
@@ -75,17 +76,16 @@ LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
     setObjectName(QStringLiteral("labDialog"));
     setWindowTitle(tr("Relative-error lab"));
     setSizeGripEnabled(true);
+    createWidgets();
+    createLayout();
+    connectSignals();
+    setRunning(false);
+    updateDatasetText();
+    m_status->setText(tr("Set the parameters and press Run."));
+}
 
-    auto *banner = new QLabel(tr("<b>Simulation mode:</b> true counts are read to score "
-                                 "accuracy, never to stop. Nothing here is released or charged "
-                                 "to the session."),
-                              this);
-    banner->setObjectName(QStringLiteral("labBanner"));
-    banner->setWordWrap(true);
-    banner->setTextFormat(Qt::RichText);
-    banner->setStyleSheet(QStringLiteral("QLabel#labBanner { background: #fdf0d5; color: #6b4100;"
-                                         " border: 1px solid #f0d29a; border-radius: 4px;"
-                                         " padding: 6px 8px; }"));
+void LabDialog::createWidgets()
+{
     m_dataset = new QLabel(this);
     m_dataset->setWordWrap(true);
     m_dataset->setTextFormat(Qt::RichText);
@@ -134,24 +134,6 @@ LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
     m_seed->setToolTip(tr("Seeds the query orders and the noise: the same seed gives the same "
                           "numbers"));
 
-    auto *settingsBox = new QGroupBox(tr("Settings"), this);
-    auto *grid = new QGridLayout(settingsBox);
-    grid->setHorizontalSpacing(10);
-    const auto addField = [&](int row, int column, const QString &label, QWidget *field) {
-        grid->addWidget(new QLabel(label, settingsBox), row, column * 2);
-        grid->addWidget(field, row, column * 2 + 1);
-    };
-    addField(0, 0, tr("Relative error α:"), m_alpha);
-    addField(1, 0, tr("Confidence:"), m_confidence);
-    addField(0, 1, tr("Budget ε:"), m_epsilon);
-    addField(1, 1, tr("δ:"), m_delta);
-    addField(0, 2, tr("Repetitions:"), m_repetitions);
-    addField(1, 2, tr("Queries per repetition:"), m_queries);
-    addField(0, 3, tr("Per-query cap ε:"), m_cap);
-    addField(1, 3, tr("Seed:"), m_seed);
-    for (int c = 1; c < 8; c += 2)
-        grid->setColumnStretch(c, 1);
-
     m_run = new QPushButton(tr("Run"), this);
     m_run->setDefault(true);
     m_run->setToolTip(tr("Simulate every method on the same query streams (2 worker threads)"));
@@ -164,11 +146,6 @@ LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
     m_status = new QLabel(this);
     m_status->setTextFormat(Qt::PlainText);
     m_status->setMinimumWidth(260);
-    auto *runRow = new QHBoxLayout;
-    runRow->addWidget(m_run);
-    runRow->addWidget(m_cancel);
-    runRow->addWidget(m_progress, 1);
-    runRow->addWidget(m_status, 1);
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("labResults"));
@@ -200,6 +177,47 @@ LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
     m_table->setColumnWidth(AttemptedColumn, metrics.horizontalAdvance(QStringLiteral("Attempted")) + 20);
 
     m_chart = new LabChart(this);
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+}
+
+void LabDialog::createLayout()
+{
+    auto *banner = new QLabel(tr("<b>Simulation mode:</b> true counts are read to score "
+                                 "accuracy, never to stop. Nothing here is released or charged "
+                                 "to the session."),
+                              this);
+    banner->setObjectName(QStringLiteral("labBanner"));
+    banner->setWordWrap(true);
+    banner->setTextFormat(Qt::RichText);
+    banner->setStyleSheet(QStringLiteral("QLabel#labBanner { background: %1; color: %2;"
+                                         " border: 1px solid #f0d29a; border-radius: 4px;"
+                                         " padding: 6px 8px; }")
+                              .arg(palette::warningBackground.name(), palette::bannerText.name()));
+
+    // Label–field pairs in four columns of two rows.
+    auto *settingsBox = new QGroupBox(tr("Settings"), this);
+    auto *grid = new QGridLayout(settingsBox);
+    grid->setHorizontalSpacing(10);
+    const auto addField = [&](int row, int column, const QString &label, QWidget *field) {
+        grid->addWidget(new QLabel(label, settingsBox), row, column * 2);
+        grid->addWidget(field, row, column * 2 + 1);
+    };
+    addField(0, 0, tr("Relative error α:"), m_alpha);
+    addField(1, 0, tr("Confidence:"), m_confidence);
+    addField(0, 1, tr("Budget ε:"), m_epsilon);
+    addField(1, 1, tr("δ:"), m_delta);
+    addField(0, 2, tr("Repetitions:"), m_repetitions);
+    addField(1, 2, tr("Queries per repetition:"), m_queries);
+    addField(0, 3, tr("Per-query cap ε:"), m_cap);
+    addField(1, 3, tr("Seed:"), m_seed);
+    for (int c = 1; c < 8; c += 2)
+        grid->setColumnStretch(c, 1);
+
+    auto *runRow = new QHBoxLayout;
+    runRow->addWidget(m_run);
+    runRow->addWidget(m_cancel);
+    runRow->addWidget(m_progress, 1);
+    runRow->addWidget(m_status, 1);
 
     auto *note
         = new QLabel(tr("<p><b>How to read it.</b> <i>Answered</i>: counts released with the target "
@@ -213,7 +231,7 @@ LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
                      this);
     note->setWordWrap(true);
     note->setTextFormat(Qt::RichText);
-    note->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
+    note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
     auto *left = new QWidget(this);
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -228,9 +246,6 @@ LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({640, 660});
 
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::close);
-
     auto *layout = new QVBoxLayout(this);
     layout->setSpacing(8);
     layout->addWidget(banner);
@@ -238,8 +253,12 @@ LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
     layout->addWidget(settingsBox);
     layout->addLayout(runRow);
     layout->addWidget(splitter, 1);
-    layout->addWidget(buttons);
+    layout->addWidget(m_buttons);
+}
 
+void LabDialog::connectSignals()
+{
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::close);
     connect(m_run, &QPushButton::clicked, this, &LabDialog::run);
     connect(m_cancel, &QPushButton::clicked, this, &LabDialog::cancel);
     connect(&m_watcher, &QFutureWatcher<LabOutcome>::finished, this, &LabDialog::onFinished);
@@ -249,10 +268,6 @@ LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
         if (!m_cancelRequested)
             m_status->setText(text);
     });
-
-    setRunning(false);
-    updateDatasetText();
-    m_status->setText(tr("Set the parameters and press Run."));
 }
 
 LabDialog::~LabDialog()

@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+QT_FORWARD_DECLARE_CLASS(QDialogButtonBox)
 QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QProgressBar)
 QT_FORWARD_DECLARE_CLASS(QPushButton)
@@ -87,6 +88,9 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    void createWidgets();
+    void createLayout();
+    void connectSignals();
     void onFinished();
     void showResults(const LabOutcome &outcome);
     void setRunning(bool running);
@@ -116,6 +120,7 @@ private:
     QLabel *m_status = nullptr;
     QTableWidget *m_table = nullptr;
     LabChart *m_chart = nullptr;
+    QDialogButtonBox *m_buttons = nullptr;
 };
 
 } // namespace pbx::ui

@@ -4,6 +4,7 @@
 #include "core/session/strategy_release.h"
 
 #include "ui/util/numberformat.h"
+#include "ui/util/palette.h"
 #include "ui/util/privacytext.h"
 
 #include <QBrush>
@@ -249,7 +250,7 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
                                        : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::ForegroundRole:
         if (isRefused(event))
-            return QBrush(QColor(0x9b, 0x1c, 0x1c));
+            return QBrush(palette::refusedText);
         if (column == Status)
             return QBrush(event.targetMet ? QColor(0x1f, 0x7a, 0x45) : QColor(0x8a, 0x5a, 0x00));
         return {};

@@ -5,6 +5,7 @@
 #include "ui/charts/noisereductionchart.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/util/numberformat.h"
+#include "ui/util/palette.h"
 #include "ui/util/privacytext.h"
 
 #include <QLabel>
@@ -35,7 +36,7 @@ NoiseReductionView::NoiseReductionView(QWidget *parent) : QWidget(parent)
     m_title->setFont(bold);
     m_subtitle = wrappingLabel(this, Qt::PlainText);
     QPalette muted = m_subtitle->palette();
-    muted.setColor(QPalette::WindowText, QColor(0x5f, 0x63, 0x68));
+    muted.setColor(QPalette::WindowText, palette::mutedText);
     m_subtitle->setPalette(muted);
     m_chart = new NoiseReductionChart(this);
     m_summary = wrappingLabel(this, Qt::PlainText);

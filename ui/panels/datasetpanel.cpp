@@ -3,6 +3,7 @@
 
 #include "core/data/table.h"
 #include "ui/util/numberformat.h"
+#include "ui/util/palette.h"
 
 #include <QFileInfo>
 #include <QFormLayout>
@@ -41,8 +42,9 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     m_disclosure = new QLabel(this);
     m_disclosure->setObjectName(QStringLiteral("dataDisclosureWarning"));
     m_disclosure->setWordWrap(true);
-    m_disclosure->setStyleSheet(QStringLiteral("QLabel#dataDisclosureWarning { background: #fdf0d5; color: #6b4100;"
-                                               " padding: 4px; border-radius: 3px; }"));
+    m_disclosure->setStyleSheet(QStringLiteral("QLabel#dataDisclosureWarning { background: %1; color: %2;"
+                                               " padding: 4px; border-radius: 3px; }")
+                                    .arg(palette::warningBackground.name(), palette::bannerText.name()));
     m_disclosure->setVisible(false);
 
     m_columns = new QTableWidget(0, ColumnCount, this);

@@ -3,6 +3,7 @@
 
 #include "core/data/query.h"
 #include "ui/util/numberformat.h"
+#include "ui/util/palette.h"
 #include "ui/util/privacytext.h"
 #include "ui/widgets/scientificspinbox.h"
 
@@ -34,6 +35,16 @@ constexpr session::MechanismKind kMechanismOrder[] = {
 } // namespace
 
 QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
+{
+    createWidgets();
+    createLayout();
+    connectSignals();
+    setUnitSymbol(m_unit);
+    setTable(nullptr);
+    updateMechanisms();
+}
+
+void QueryBuilder::createWidgets()
 {
     m_aggregate = new QComboBox(this);
     m_aggregate->addItem(tr("count"), static_cast<int>(data::Aggregate::Count));
@@ -127,6 +138,36 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     askFont.setBold(true);
     m_ask->setFont(askFont);
 
+    m_mechanismHint = new QLabel(this);
+    m_mechanismHint->setTextFormat(Qt::PlainText);
+    m_mechanismHint->setFont(smallFont);
+    m_mechanismHint->setStyleSheet(palette::labelColourStyle(palette::mutedText));
+    // A hint: it may be cut in a narrow window rather than widen it.
+    m_mechanismHint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_planned = new QSpinBox(this);
+    m_planned->setObjectName(QStringLiteral("plannedQueries"));
+    m_planned->setRange(1, 1000000);
+    m_planned->setValue(10);
+    m_planned->setPrefix(tr("plan "));
+    m_planned->setToolTip(tr("Plan for N more queries. Without “Max per query”, a request answered by doubling or noise reduction may "
+                             "spend at most the remaining budget divided by this number, so that one "
+                             "request cannot eat the whole budget"));
+    m_plannedPreview = new QLabel(this);
+    m_plannedPreview->setObjectName(QStringLiteral("plannedCapPreview"));
+    m_plannedPreview->setStyleSheet(palette::labelColourStyle(palette::mutedText));
+    m_plannedPreview->setFont(smallFont);
+    m_plannedPreview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the dock
+    m_costPreview = new QLabel(this);
+    m_costPreview->setObjectName(QStringLiteral("costPreview"));
+    m_costPreview->setStyleSheet(palette::labelColourStyle(palette::mutedText));
+    m_costPreview->setFont(smallFont);
+    m_costPreview->setWordWrap(true);
+    m_costPreview->setToolTip(tr("Computed from public facts only (the row count, the column's bounds, the "
+                                 "target and what remains), never from the data."));
+}
+
+void QueryBuilder::createLayout()
+{
     auto *queryRow = new QHBoxLayout;
     queryRow->addWidget(m_aggregate);
     queryRow->addWidget(m_columnLabel);
@@ -148,35 +189,6 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     targetRow->addWidget(new QLabel(tr("confidence"), this));
     targetRow->addStretch(1);
 
-    m_mechanismHint = new QLabel(this);
-    m_mechanismHint->setTextFormat(Qt::PlainText);
-    m_mechanismHint->setFont(smallFont);
-    m_mechanismHint->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
-    // A hint: it may be cut in a narrow window rather than widen it.
-    m_mechanismHint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_planned = new QSpinBox(this);
-    m_planned->setObjectName(QStringLiteral("plannedQueries"));
-    m_planned->setRange(1, 1000000);
-    m_planned->setValue(10);
-    m_planned->setPrefix(tr("plan "));
-    m_planned->setToolTip(tr("Plan for N more queries. Without “Max per query”, a request answered by doubling or noise reduction may "
-                             "spend at most the remaining budget divided by this number, so that one "
-                             "request cannot eat the whole budget"));
-    m_plannedPreview = new QLabel(this);
-    m_plannedPreview->setObjectName(QStringLiteral("plannedCapPreview"));
-    m_plannedPreview->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
-    m_plannedPreview->setFont(smallFont);
-    m_plannedPreview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the dock
-    connect(m_planned, &QSpinBox::valueChanged, this, &QueryBuilder::planChanged);
-
-    m_costPreview = new QLabel(this);
-    m_costPreview->setObjectName(QStringLiteral("costPreview"));
-    m_costPreview->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
-    m_costPreview->setFont(smallFont);
-    m_costPreview->setWordWrap(true);
-    m_costPreview->setToolTip(tr("Computed from public facts only (the row count, the column's bounds, the "
-                                 "target and what remains), never from the data."));
-
     auto *mechanismRow = new QHBoxLayout;
     mechanismRow->addWidget(m_mechanism);
     mechanismRow->setSpacing(10);
@@ -190,6 +202,8 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     limitRow->addWidget(m_plannedPreview, 1); // the planned cap's preview, beside the plan it follows from
     limitRow->addWidget(m_ask);
 
+    // A grid rather than a QFormLayout: QFormLayout gives the wrapping predicate status under
+    // "Where:" the height of several lines.
     auto *grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setHorizontalSpacing(8);
@@ -207,7 +221,11 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     grid->addLayout(limitRow, 5, 1);
     grid->addWidget(m_costPreview, 6, 1);
     grid->setColumnStretch(1, 1);
+}
 
+void QueryBuilder::connectSignals()
+{
+    connect(m_planned, &QSpinBox::valueChanged, this, &QueryBuilder::planChanged);
     connect(m_aggregate, &QComboBox::currentIndexChanged, this, &QueryBuilder::aggregateChanged);
     connect(m_column, &QComboBox::currentIndexChanged, this, &QueryBuilder::columnChanged);
     connect(m_lower, &QDoubleSpinBox::valueChanged, this, &QueryBuilder::revalidate);
@@ -223,10 +241,6 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
     connect(m_confidence, &QDoubleSpinBox::valueChanged, this, &QueryBuilder::planChanged);
     connect(m_capEnabled, &QCheckBox::toggled, this, &QueryBuilder::planChanged);
     connect(m_cap, &QDoubleSpinBox::valueChanged, this, &QueryBuilder::planChanged);
-
-    setUnitSymbol(m_unit);
-    setTable(nullptr);
-    updateMechanisms();
 }
 
 void QueryBuilder::setFilterKind(filters::FilterKind kind)
@@ -515,14 +529,15 @@ void QueryBuilder::revalidate()
         }
     }
     if (m_error.isEmpty()) {
-        m_whereStatus->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
+        m_whereStatus->setStyleSheet(palette::labelColourStyle(palette::mutedText));
         m_whereStatus->setText(schemaHint());
     } else {
-        m_whereStatus->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; }"));
+        m_whereStatus->setStyleSheet(palette::labelColourStyle(palette::errorText));
         m_whereStatus->setText(QStringLiteral("⚠ ") + m_error);
     }
-    m_where->setStyleSheet(predicateBad ? QStringLiteral("QLineEdit { border: 1px solid #b3261e;"
+    m_where->setStyleSheet(predicateBad ? QStringLiteral("QLineEdit { border: 1px solid %1;"
                                                          " border-radius: 3px; padding: 2px; }")
+                                              .arg(palette::errorText.name())
                                         : QString());
     Q_EMIT planChanged(); // column, bounds and predicate decide the cost too
 }

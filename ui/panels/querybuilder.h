@@ -89,6 +89,9 @@ Q_SIGNALS:
     void planChanged();
 
 private:
+    void createWidgets();
+    void createLayout();
+    void connectSignals();
     void aggregateChanged();
     void columnChanged();
     void targetKindChanged();

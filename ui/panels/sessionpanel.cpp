@@ -2,6 +2,7 @@
 #include "ui/panels/sessionpanel.h"
 
 #include "ui/util/numberformat.h"
+#include "ui/util/palette.h"
 #include "ui/widgets/scientificspinbox.h"
 
 #include <QCheckBox>
@@ -30,6 +31,14 @@ QString badgeStyle(const QString &background, const QString &foreground)
 } // namespace
 
 SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
+{
+    createWidgets();
+    createLayout();
+    setSettings(session::SessionSettings{});
+    connectSignals();
+}
+
+void SessionPanel::createWidgets()
 {
     m_epsilon = new ScientificSpinBox(this);
     m_epsilon->setRange(1e-4, 100.0);
@@ -100,6 +109,7 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     m_expostEpsilonShare->setAccessibleName(tr("Ex-post share of ε"));
     m_expostDeltaShare = makeShare(5.0, splitTip);
     m_expostDeltaShare->setAccessibleName(tr("Ex-post share of δ"));
+
     m_splitRow = new QWidget(this);
     auto *splitLayout = new QHBoxLayout(m_splitRow);
     splitLayout->setContentsMargins(0, 0, 0, 0);
@@ -127,14 +137,24 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     m_lockNote = new QLabel(this);
     m_lockNote->setWordWrap(true);
     QPalette muted = m_lockNote->palette();
-    muted.setColor(QPalette::WindowText, QColor(0x5f, 0x63, 0x68));
+    muted.setColor(QPalette::WindowText, palette::mutedText);
     m_lockNote->setPalette(muted);
     m_error = new QLabel(this);
     m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; }"));
+    m_error->setStyleSheet(palette::labelColourStyle(palette::errorText));
     m_error->setVisible(false);
     m_newSession = new QPushButton(tr("New session"), this);
     m_newSession->setToolTip(tr("Start again with a fresh budget and an empty ledger"));
+}
+
+void SessionPanel::createLayout()
+{
+    auto *seedWarning = new QLabel(tr("not for real releases"), this);
+    seedWarning->setStyleSheet(palette::labelColourStyle(palette::warningText));
+    seedWarning->setToolTip(m_seedEnabled->toolTip());
+    auto *seedRow = new QHBoxLayout;
+    seedRow->addWidget(m_seed, 1);
+    seedRow->addWidget(seedWarning);
 
     auto *form = new QFormLayout;
     m_form = form;
@@ -145,13 +165,8 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     form->addRow(tr("Neighbours:"), m_neighbours);
     form->addRow(tr("Accounting:"), m_filter);
     form->addRow(tr("Ex-post share:"), m_splitRow);
-    auto *seedWarning = new QLabel(tr("not for real releases"), this);
-    seedWarning->setStyleSheet(QStringLiteral("QLabel { color: #8a5300; }"));
-    seedWarning->setToolTip(m_seedEnabled->toolTip());
-    auto *seedRow = new QHBoxLayout;
-    seedRow->addWidget(new QLabel(tr("Seed:"), this));
-    seedRow->addWidget(m_seed, 1);
-    seedRow->addWidget(seedWarning);
+    form->addRow(m_seedEnabled);
+    form->addRow(tr("Seed:"), seedRow);
 
     auto *modeRow = new QHBoxLayout;
     modeRow->addWidget(new QLabel(tr("Mode:"), this));
@@ -164,8 +179,6 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
-    layout->addWidget(m_seedEnabled);
-    layout->addLayout(seedRow);
     layout->addSpacing(4);
     layout->addLayout(modeRow);
     layout->addWidget(m_budget);
@@ -173,9 +186,10 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_error);
     layout->addLayout(buttonRow);
     layout->addStretch(1);
+}
 
-    setSettings(session::SessionSettings{});
-
+void SessionPanel::connectSignals()
+{
     connect(m_epsilon, &QDoubleSpinBox::valueChanged, this, &SessionPanel::emitEdited);
     connect(m_delta, &QDoubleSpinBox::valueChanged, this, &SessionPanel::emitEdited);
     connect(m_neighbours, &QComboBox::currentIndexChanged, this, &SessionPanel::emitEdited);
@@ -253,7 +267,7 @@ void SessionPanel::updateModeBadge()
     const auto s = settings();
     m_mode->setText(modeText());
     if (s.seed)
-        m_mode->setStyleSheet(badgeStyle(QStringLiteral("#fdf0d5"), QStringLiteral("#8a5300")));
+        m_mode->setStyleSheet(badgeStyle(palette::warningBackground.name(), palette::warningText.name()));
     else if (s.filter == filters::FilterKind::Zcdp || s.filter == filters::FilterKind::BrownianZcdp)
         m_mode->setStyleSheet(badgeStyle(QStringLiteral("#ece6f6"), QStringLiteral("#553088")));
     else if (s.filter == filters::FilterKind::ExPost || s.filter == filters::FilterKind::Unified)

@@ -58,6 +58,9 @@ Q_SIGNALS:
     void newSessionRequested();
 
 private:
+    void createWidgets();
+    void createLayout();
+    void connectSignals();
     void emitEdited();
     void updateModeBadge();
     void updateSplitVisibility();

@@ -2,17 +2,15 @@
 #include "ui/risk/privacyriskview.h"
 
 #include "core/privacy/privacy_risk.h"
+#include "ui/charts/unitsquarechart.h"
 #include "ui/util/numberformat.h"
+#include "ui/util/palette.h"
 #include "ui/widgets/scientificspinbox.h"
 
-#include <QChart>
-#include <QChartView>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineSeries>
-#include <QValueAxis>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -28,39 +26,6 @@ constexpr int kPoints = 201; // α or p from 0 to 1 in steps of 0.005
 double orElse(const Result<double> &value, double fallback)
 {
     return value.ok() ? *value : fallback;
-}
-
-QChart *makeChart(const QString &title, const QString &xTitle, const QString &yTitle)
-{
-    auto *chart = new QChart;
-    chart->setTitle(title);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    auto *x = new QValueAxis;
-    auto *y = new QValueAxis;
-    x->setTitleText(xTitle);
-    y->setTitleText(yTitle);
-    for (QValueAxis *axis : {x, y}) {
-        axis->setRange(0.0, 1.0);
-        axis->setTickCount(6);
-        axis->setLabelFormat(QStringLiteral("%.1f"));
-    }
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    return chart;
-}
-
-QLineSeries *addSeries(QChart *chart, const QString &name, const QColor &colour, Qt::PenStyle style)
-{
-    auto *series = new QLineSeries;
-    series->setName(name);
-    QPen pen(colour);
-    pen.setWidthF(style == Qt::SolidLine ? 2.5 : 1.5);
-    pen.setStyle(style);
-    series->setPen(pen);
-    chart->addSeries(series);
-    for (QAbstractAxis *axis : chart->axes())
-        series->attachAxis(axis);
-    return series;
 }
 
 } // namespace
@@ -93,21 +58,15 @@ void PrivacyRiskView::createWidgets()
     m_prior->setToolTip(tr("How sure an adversary is, before seeing the answers, that a given person is in "
                            "the data"));
 
-    m_tradeoffChart = makeChart(tr("The best membership test"), tr("false-positive rate"),
-                                tr("true-positive rate"));
-    m_tradeoff = addSeries(m_tradeoffChart, tr("(ε, δ)"), QColor(0x1a, 0x73, 0xe8), Qt::SolidLine);
-    m_pure = addSeries(m_tradeoffChart, tr("pure ε (δ = 0)"), QColor(0x18, 0x80, 0x38), Qt::DashLine);
-    m_guessing = addSeries(m_tradeoffChart, tr("guessing"), QColor(0x80, 0x86, 0x8b), Qt::DotLine);
-    m_tradeoffView = new QChartView(m_tradeoffChart, this);
-    m_tradeoffView->setRenderHint(QPainter::Antialiasing);
-    m_tradeoffView->setMinimumSize(300, 280);
+    m_tradeoffChart = new UnitSquareChart(tr("The best membership test"), tr("false-positive rate"),
+                                          tr("true-positive rate"), this);
+    m_tradeoff = m_tradeoffChart->addCurve(tr("(ε, δ)"), QColor(0x1a, 0x73, 0xe8), Qt::SolidLine);
+    m_pure = m_tradeoffChart->addCurve(tr("pure ε (δ = 0)"), QColor(0x18, 0x80, 0x38), Qt::DashLine);
+    m_guessing = m_tradeoffChart->addCurve(tr("guessing"), palette::neutralGrey, Qt::DotLine);
 
-    m_posteriorChart = makeChart(tr("Belief in membership"), tr("prior"), tr("largest posterior"));
-    m_posterior = addSeries(m_posteriorChart, tr("after the answers (ε)"), QColor(0xd9, 0x30, 0x25), Qt::SolidLine);
-    m_noChange = addSeries(m_posteriorChart, tr("no change"), QColor(0x80, 0x86, 0x8b), Qt::DotLine);
-    m_posteriorView = new QChartView(m_posteriorChart, this);
-    m_posteriorView->setRenderHint(QPainter::Antialiasing);
-    m_posteriorView->setMinimumSize(300, 280);
+    m_posteriorChart = new UnitSquareChart(tr("Belief in membership"), tr("prior"), tr("largest posterior"), this);
+    m_posterior = m_posteriorChart->addCurve(tr("after the answers (ε)"), QColor(0xd9, 0x30, 0x25), Qt::SolidLine);
+    m_noChange = m_posteriorChart->addCurve(tr("no change"), palette::neutralGrey, Qt::DotLine);
 
     m_sentence = new QLabel(this);
     m_sentence->setWordWrap(true);
@@ -121,8 +80,8 @@ void PrivacyRiskView::createLayout()
     form->addRow(tr("δ (delta):"), m_delta);
     form->addRow(tr("Prior:"), m_prior);
     auto *charts = new QHBoxLayout;
-    charts->addWidget(m_tradeoffView);
-    charts->addWidget(m_posteriorView);
+    charts->addWidget(m_tradeoffChart);
+    charts->addWidget(m_posteriorChart);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addLayout(charts, 1);
@@ -156,18 +115,19 @@ QString PrivacyRiskView::sentence() const
 
 int PrivacyRiskView::tradeoffPointCount() const
 {
-    return static_cast<int>(m_tradeoff->count());
+    return m_tradeoffChart->pointCount(m_tradeoff);
 }
 
 int PrivacyRiskView::posteriorPointCount() const
 {
-    return static_cast<int>(m_posterior->count());
+    return m_posteriorChart->pointCount(m_posterior);
 }
 
 double PrivacyRiskView::drawnTruePositiveRate(double fpr) const
 {
-    const qsizetype i = std::clamp<qsizetype>(std::llround(fpr * (kPoints - 1)), 0, m_tradeoff->count() - 1);
-    return m_tradeoff->at(i).y();
+    const int i = std::clamp(static_cast<int>(std::lround(fpr * (kPoints - 1))), 0,
+                             m_tradeoffChart->pointCount(m_tradeoff) - 1);
+    return m_tradeoffChart->point(m_tradeoff, i).y();
 }
 
 void PrivacyRiskView::recompute()
@@ -183,11 +143,11 @@ void PrivacyRiskView::recompute()
         posterior.append({x, orElse(privacy::posteriorBound(epsilon, x), 1.0)});
         noChange.append({x, x});
     }
-    m_tradeoff->replace(tradeoff);
-    m_pure->replace(pure);
-    m_guessing->replace(guessing);
-    m_posterior->replace(posterior);
-    m_noChange->replace(noChange);
+    m_tradeoffChart->setPoints(m_tradeoff, tradeoff);
+    m_tradeoffChart->setPoints(m_pure, pure);
+    m_tradeoffChart->setPoints(m_guessing, guessing);
+    m_posteriorChart->setPoints(m_posterior, posterior);
+    m_posteriorChart->setPoints(m_noChange, noChange);
 
     const double prior = m_prior->value() / 100.0;
     const double after = orElse(privacy::posteriorBound(epsilon, prior), 1.0);

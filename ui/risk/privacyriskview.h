@@ -7,15 +7,13 @@
 
 #include <QDialog>
 
-QT_FORWARD_DECLARE_CLASS(QChart)
-QT_FORWARD_DECLARE_CLASS(QChartView)
 QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
 QT_FORWARD_DECLARE_CLASS(QLabel)
-QT_FORWARD_DECLARE_CLASS(QLineSeries)
 
 namespace pbx::ui {
 
 class ScientificSpinBox;
+class UnitSquareChart;
 
 class PrivacyRiskView final : public QDialog
 {
@@ -46,15 +44,13 @@ private:
     ScientificSpinBox *m_epsilon = nullptr;
     ScientificSpinBox *m_delta = nullptr;
     QDoubleSpinBox *m_prior = nullptr;
-    QChart *m_tradeoffChart = nullptr;
-    QChartView *m_tradeoffView = nullptr;
-    QLineSeries *m_tradeoff = nullptr;
-    QLineSeries *m_pure = nullptr;
-    QLineSeries *m_guessing = nullptr;
-    QChart *m_posteriorChart = nullptr;
-    QChartView *m_posteriorView = nullptr;
-    QLineSeries *m_posterior = nullptr;
-    QLineSeries *m_noChange = nullptr;
+    UnitSquareChart *m_tradeoffChart = nullptr;
+    int m_tradeoff = -1; ///< curves of m_tradeoffChart
+    int m_pure = -1;
+    int m_guessing = -1;
+    UnitSquareChart *m_posteriorChart = nullptr;
+    int m_posterior = -1; ///< curves of m_posteriorChart
+    int m_noChange = -1;
     QLabel *m_sentence = nullptr;
 };
 

@@ -2,6 +2,7 @@
 #include "ui/widgets/attemptsview.h"
 
 #include "ui/util/numberformat.h"
+#include "ui/util/palette.h"
 
 #include <QHeaderView>
 
@@ -33,7 +34,7 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
     if (!event) {
         auto *placeholder = new QTreeWidgetItem(this);
         placeholder->setText(StepColumn, tr("Select a ledger row to see its attempts"));
-        placeholder->setForeground(StepColumn, QColor(0x80, 0x86, 0x8b));
+        placeholder->setForeground(StepColumn, palette::neutralGrey);
         placeholder->setFirstColumnSpanned(true);
         return;
     }
@@ -57,7 +58,7 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
         item->setText(CostColumn, formatNumber(attempt.cost, 3));
         item->setText(AcceptedColumn, attempt.accepted ? tr("✓ target met") : tr("no"));
         if (attempt.accepted)
-            item->setForeground(AcceptedColumn, QColor(0x1f, 0x6b, 0x3f));
+            item->setForeground(AcceptedColumn, palette::successText);
         for (const auto &release : attempt.releases) {
             auto *child = new QTreeWidgetItem(item);
             child->setText(StepColumn, toQString(release.quantity));

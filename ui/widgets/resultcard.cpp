@@ -7,6 +7,7 @@
 #include "ui/models/ledgermodel.h"
 #include "core/filters/zcdp_filter.h"
 #include "ui/util/numberformat.h"
+#include "ui/util/palette.h"
 #include "ui/util/privacytext.h"
 
 #include <QHBoxLayout>
@@ -80,10 +81,10 @@ void ResultCard::clear()
 void ResultCard::showError(const QString &message)
 {
     m_state = State::Invalid;
-    setBadge(tr("Invalid request"), QStringLiteral("#fdf0d5"), QStringLiteral("#8a5300"));
+    setBadge(tr("Invalid request"), palette::warningBackground.name(), palette::warningText.name());
     m_title->setText(tr("Nothing was asked or spent"));
     m_headline->setText(tr("Not asked"));
-    m_headline->setStyleSheet(QStringLiteral("QLabel { color: #8a5300; }"));
+    m_headline->setStyleSheet(palette::labelColourStyle(palette::warningText));
     m_details->setText(message.toHtmlEscaped());
     m_note->clear();
     m_note->setVisible(false);
@@ -124,28 +125,28 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
 
     if (event.status == session::EventStatus::Refused) {
         m_state = State::Refused;
-        setBadge(tr("Refused"), QStringLiteral("#fbe3e1"), QStringLiteral("#9b1c1c"));
+        setBadge(tr("Refused"), QStringLiteral("#fbe3e1"), palette::refusedText.name());
         m_headline->setText(tr("No answer released"));
-        m_headline->setStyleSheet(QStringLiteral("QLabel { color: #9b1c1c; }"));
+        m_headline->setStyleSheet(palette::labelColourStyle(palette::refusedText));
         m_details->setText(tr("Target %1 · nothing charged for this request · %2")
                                .arg(LedgerModel::describeTarget(target).toHtmlEscaped(),
                                     spentText.toHtmlEscaped()));
         m_note->setText(tr("Reason: %1").arg(toQString(event.reason)));
-        m_note->setStyleSheet(QStringLiteral("QLabel { color: #9b1c1c; }"));
+        m_note->setStyleSheet(palette::labelColourStyle(palette::refusedText));
         m_note->setVisible(true);
         return;
     }
 
     m_state = State::Released;
-    setBadge(tr("Released"), QStringLiteral("#def2e6"), QStringLiteral("#1f6b3f"));
+    setBadge(tr("Released"), QStringLiteral("#def2e6"), palette::successText.name());
     m_headline->setText(QStringLiteral("%1 ± %2").arg(formatNumber(event.answer, 6),
                                                      formatNumber(event.errorBound, 3)));
     m_headline->setStyleSheet({});
-    const QString met = event.targetMet
-                            ? tr("<span style='color:#1f6b3f'>✓ target %1 met</span>")
-                                  .arg(LedgerModel::describeTarget(target).toHtmlEscaped())
-                            : tr("<span style='color:#8a5300'>✗ target %1 not proven</span>")
-                                  .arg(LedgerModel::describeTarget(target).toHtmlEscaped());
+    const QString met
+        = QStringLiteral("<span style='color:%1'>%2</span>")
+              .arg(event.targetMet ? palette::successText.name() : palette::warningText.name(),
+                   (event.targetMet ? tr("✓ target %1 met") : tr("✗ target %1 not proven"))
+                       .arg(LedgerModel::describeTarget(target).toHtmlEscaped()));
     // The cost in the unit it was charged in (event.costKind).
     QString cost;
     const bool zcdpSystem = kind == filters::FilterKind::Zcdp
@@ -187,7 +188,7 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
     if (!event.accounting.empty())
         notes << tr("Accounting: %1").arg(toQString(event.accounting));
     m_note->setText(notes.join(u'\n'));
-    m_note->setStyleSheet(QStringLiteral("QLabel { color: #5f6368; }"));
+    m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
     m_note->setVisible(!notes.isEmpty());
 }
 

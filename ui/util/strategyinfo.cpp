@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ui/comparison/strategyinfo.h"
+#include "ui/util/strategyinfo.h"
+
+#include "ui/util/palette.h"
 
 #include <QCoreApplication>
 
@@ -58,7 +60,7 @@ QList<StrategyInfo> makeInfos()
             "Laplace noise far better than one ε or ρ. It loses in the conversion to (ε, δ) and "
             "on the finite order grid; the optimal order is shown. The RDP chart plots ε̂(α) "
             "and the ε each order would give.")},
-        {QStringLiteral("pld"), tr("Privacy-loss distribution"), QColor(0x22, 0x22, 0x22),
+        {QStringLiteral("pld"), tr("Privacy-loss distribution"), palette::chartInk,
          tr("L = ln(P(y)/Q(y)) discretised on a grid of step d and composed by FFT; "
             "δ(ε) = E[(1 − e<sup>ε−L</sup>)<sub>+</sub>] + P[L = ∞]"),
          tr("Meiser &amp; Mohammadi 2018; Koskela, Jälkö &amp; Honkela 2020; Doroshenko et al. "

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// The frame every chart in ui/charts shares: a QChart in a QChartView (or an ErrorBarChartView,
+// for error bars), optionally a word-wrapping legend below it (QLegend lays its markers out on one
+// line and truncates names in a narrow dock) and a message shown over the plot when there is
+// nothing to draw, and a single-shot timer that coalesces updates (derived charts store plain data,
+// call scheduleUpdate(), and redraw in rebuild()). Qt Charts stays inside ui/charts: this header
+// only forward-declares its classes.
+#pragma once
+
+#include <QMargins>
+#include <QSize>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+QT_FORWARD_DECLARE_CLASS(QAbstractAxis)
+QT_FORWARD_DECLARE_CLASS(QChart)
+QT_FORWARD_DECLARE_CLASS(QChartView)
+QT_FORWARD_DECLARE_CLASS(QColor)
+QT_FORWARD_DECLARE_CLASS(QLabel)
+QT_FORWARD_DECLARE_CLASS(QTimer)
+
+namespace pbx::ui {
+
+class ErrorBarChartView;
+
+class ChartFrame : public QWidget
+{
+    Q_OBJECT
+public:
+    ~ChartFrame() override;
+
+    /// Applies pending changes now instead of waiting for the timer (screenshots, tests).
+    void flush();
+    /// The wrapping legend's text (plain; empty without one), e.g. for tests and accessibility.
+    QString legendText() const;
+    /// Shown over the empty plot (e.g. "RDP does not apply: …"); empty when hidden.
+    QString message() const;
+
+    static constexpr int coalesceMilliseconds = 50;
+
+    /// How a chart is framed (by default: compact, a plain view, QLegend drawn by the chart).
+    struct Style
+    {
+        /// An ErrorBarChartView (vertical error bars over the plot) instead of a QChartView.
+        bool errorBars = false;
+        /// Compact: no animation, square corners and `margins` around the plot; otherwise
+        /// QChart's own defaults.
+        bool compact = true;
+        QMargins margins{4, 4, 4, 4};
+        /// QLegend hidden; a word-wrapping label below the plot instead (setLegendEntries).
+        bool wrappingLegend = false;
+        /// Pixels between the plot and the wrapping legend's text.
+        int legendGap = 4;
+        /// A centred message over the plot (setMessage).
+        bool messageOverlay = false;
+        /// The view's minimum size (invalid: none).
+        QSize minimumViewSize;
+    };
+
+protected:
+    ChartFrame(const Style &style, QWidget *parent);
+
+    QChart *chart() const { return m_chart; }
+    QChartView *view() const { return m_view; }
+    /// The view when Style::errorBars, else nullptr.
+    ErrorBarChartView *errorBarView() const { return m_errorBars; }
+
+    /// Starts the coalescing timer (if it is not running): rebuild() follows once.
+    void scheduleUpdate();
+    /// Redraws from the stored data (called by the timer and flush()); charts that draw at once
+    /// need not override it.
+    virtual void rebuild() {}
+
+    /// A bold chart title in the widget's font.
+    void setBoldTitle(const QString &title);
+    void setMessage(const QString &text);
+    /// Sets the wrapping legend (rich text entries, joined with spaces between them).
+    void setLegendEntries(const QStringList &html);
+    /// "<glyph in colour> text" for setLegendEntries; spaces and hyphens inside are non-breaking,
+    /// so entries wrap as wholes.
+    static QString legendEntry(const QColor &colour, const QString &glyph, const QString &text);
+    /// Axis title at 0.9 of the widget's font, not bold; with `smallLabels` the tick labels at
+    /// 0.85 (the comparison view's four charts side by side).
+    void styleAxis(QAbstractAxis *axis, bool smallLabels = false) const;
+
+private:
+    QChart *m_chart = nullptr;
+    QChartView *m_view = nullptr;
+    ErrorBarChartView *m_errorBars = nullptr;
+    QLabel *m_legend = nullptr;
+    QLabel *m_message = nullptr;
+    QTimer *m_timer = nullptr;
+};
+
+} // namespace pbx::ui
