@@ -454,7 +454,7 @@ void TestPld::resourceLimits()
     Ledger ledger;
     ledger.events = {e};
     auto acc = PldAccountant::fromLedger(ledger);
-    PBX_VERIFY_ERROR(acc, ResourceLimit, "events[0] (gaussian)");
+    PBX_VERIFY_ERROR(acc, ResourceLimit, "events[0]");
     QCOMPARE(acc.error().code, ErrorCode::ResourceLimit);
     const QString message = QString::fromStdString(acc.error().message);
     QVERIFY2(message.startsWith(expected), qPrintable(message));
