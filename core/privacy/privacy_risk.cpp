@@ -15,8 +15,7 @@ namespace {
 
 Result<void> checkAlpha(double alpha)
 {
-    PBX_RETURN_IF_ERROR(checkProbability(alpha, "α (false-positive rate)", UnitInterval::Closed));
-    return {};
+    return checkProbability(alpha, "α (false-positive rate)", UnitInterval::Closed);
 }
 
 Result<void> checkPoint(const ProfilePoint &point)
