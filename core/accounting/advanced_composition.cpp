@@ -2,6 +2,7 @@
 #include "core/accounting/advanced_composition.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -57,13 +58,11 @@ double zcdpRouteEpsilon(const std::vector<EpsilonDeltaSteps> &steps, double delt
 
 Result<std::vector<EpsilonDeltaSteps>> collectEpsilonDeltaSteps(const Ledger &ledger)
 {
-    if (auto ok = validateLedger(ledger); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validateLedger(ledger));
     std::vector<EpsilonDeltaSteps> steps;
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
         const PrivacyEvent &e = ledger.events[i];
-        if (auto exAnte = requireExAnte(e); !exAnte)
-            return exAnte.error();
+        PBX_RETURN_IF_ERROR(requireExAnte(e));
         auto step = approxDpPerStep(e, ledger.neighbours);
         if (!step)
             return makeError(step.error().code, "events[" + std::to_string(i) + "] (" +
@@ -100,8 +99,7 @@ Result<std::unique_ptr<AdvancedComposition>> AdvancedComposition::fromLedger(con
 
 Result<StrategyAnswer> AdvancedComposition::epsilonForDelta(double delta) const
 {
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+    PBX_RETURN_IF_ERROR(checkDelta(delta));
     StrategyAnswer a;
     a.delta = delta;
     a.epsilon = std::numeric_limits<double>::infinity();
@@ -120,8 +118,7 @@ Result<StrategyAnswer> AdvancedComposition::epsilonForDelta(double delta) const
 
 Result<StrategyAnswer> AdvancedComposition::deltaForEpsilon(double epsilon) const
 {
-    if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
     StrategyAnswer a;
     a.epsilon = epsilon;
     a.delta = 1.0;

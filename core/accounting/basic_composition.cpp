@@ -2,6 +2,7 @@
 #include "core/accounting/basic_composition.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 #include <limits>
@@ -14,8 +15,7 @@ const char *kMethod = "basic composition: Σε_j and 1−Π(1−δ_j) (Dwork–R
 
 Result<std::unique_ptr<BasicComposition>> BasicComposition::fromLedger(const Ledger &ledger)
 {
-    if (auto ok = validateLedger(ledger); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validateLedger(ledger));
     auto strategy = std::make_unique<BasicComposition>();
     double eps = 0.0;
     double logKeep = 0.0; // log Π(1 − δ_j)^{count_j}, rounded down below
@@ -36,8 +36,7 @@ Result<std::unique_ptr<BasicComposition>> BasicComposition::fromLedger(const Led
 
 Result<StrategyAnswer> BasicComposition::epsilonForDelta(double delta) const
 {
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+    PBX_RETURN_IF_ERROR(checkDelta(delta));
     StrategyAnswer a;
     a.method = kMethod;
     a.delta = delta;
@@ -47,8 +46,7 @@ Result<StrategyAnswer> BasicComposition::epsilonForDelta(double delta) const
 
 Result<StrategyAnswer> BasicComposition::deltaForEpsilon(double epsilon) const
 {
-    if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
     StrategyAnswer a;
     a.method = kMethod;
     a.epsilon = epsilon;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/accounting/event.h"
 
+#include "core/util/parameter_checks.h"
+
 #include <cmath>
 
 namespace pbx::accounting {
@@ -30,51 +32,38 @@ Error fieldError(std::size_t index, const char *field, const std::string &what)
     return makeError(ErrorCode::InvalidArgument,
                      "events[" + std::to_string(index) + "]." + field + ": " + what);
 }
-bool positiveFinite(double x)
-{
-    return std::isfinite(x) && x > 0.0;
-}
-bool nonNegativeFinite(double x)
-{
-    return std::isfinite(x) && x >= 0.0;
-}
 } // namespace
 
 Result<void> validateEvent(const PrivacyEvent &e, std::size_t i)
 {
     if (e.count < 1)
         return fieldError(i, "count", "must be an integer ≥ 1");
+    const std::string at = "events[" + std::to_string(i) + "]."; // messages read "events[2].sigma: must …"
     switch (e.mechanism) {
     case MechanismKind::Gaussian:
-        if (!positiveFinite(e.sigma))
-            return fieldError(i, "sigma", "must be a finite number > 0");
-        if (!positiveFinite(e.sensitivity))
-            return fieldError(i, "sensitivity", "must be a finite number > 0");
+        PBX_RETURN_IF_ERROR(checkPositive(e.sigma, at + "sigma:"));
+        PBX_RETURN_IF_ERROR(checkSensitivity(e.sensitivity, at + "sensitivity:"));
         break;
     case MechanismKind::Laplace:
-        if (!positiveFinite(e.scale))
-            return fieldError(i, "scale", "must be a finite number > 0");
-        if (!positiveFinite(e.sensitivity))
-            return fieldError(i, "sensitivity", "must be a finite number > 0");
+        PBX_RETURN_IF_ERROR(checkPositive(e.scale, at + "scale:"));
+        PBX_RETURN_IF_ERROR(checkSensitivity(e.sensitivity, at + "sensitivity:"));
         break;
     case MechanismKind::ApproxDp:
-        if (!(e.delta >= 0.0 && e.delta < 1.0))
-            return fieldError(i, "delta", "must lie in [0, 1)");
+        PBX_RETURN_IF_ERROR(checkDelta(e.delta, at + "delta:", UnitInterval::ClosedOpen));
         [[fallthrough]];
     case MechanismKind::PureDp:
     case MechanismKind::RandomizedResponse:
-        if (!nonNegativeFinite(e.epsilon))
-            return fieldError(i, "epsilon", "must be a finite number ≥ 0");
+        PBX_RETURN_IF_ERROR(checkEpsilon(e.epsilon, at + "epsilon:"));
         break;
     case MechanismKind::Zcdp:
-        if (!nonNegativeFinite(e.rho))
-            return fieldError(i, "rho", "must be a finite number ≥ 0");
+        PBX_RETURN_IF_ERROR(checkRho(e.rho, at + "rho:"));
         break;
     case MechanismKind::PostProcessing:
         break;
     }
-    if (e.sampling.kind != SamplingKind::None && !(e.sampling.rate > 0.0 && e.sampling.rate <= 1.0))
-        return fieldError(i, "sampling.rate", "must lie in (0, 1]");
+    if (e.sampling.kind != SamplingKind::None)
+        PBX_RETURN_IF_ERROR(
+            checkProbability(e.sampling.rate, at + "sampling.rate:", UnitInterval::OpenClosed));
     if (e.expost && (e.mechanism != MechanismKind::PureDp || e.sampling.kind != SamplingKind::None))
         return fieldError(i, "expost", "only an unsampled pure event can be ex-post");
     return {};

@@ -4,6 +4,7 @@
 #include "core/accounting/advanced_composition.h"
 #include "core/math/directed_rounding.h"
 #include "core/math/log_space.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 #include <limits>
@@ -43,8 +44,7 @@ double kovOptimalDelta(double eps0, double delta0, std::int64_t k, double epsilo
 
 Result<double> kovOptimalEpsilon(double eps0, double delta0, std::int64_t k, double delta)
 {
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+    PBX_RETURN_IF_ERROR(checkDelta(delta));
     const double kd = static_cast<double>(k);
     const double floorDelta = delta0 == 0.0 ? 0.0 : -std::expm1(kd * std::log1p(-delta0));
     if (delta < floorDelta)
@@ -64,8 +64,7 @@ Result<double> kovOptimalEpsilon(double eps0, double delta0, std::int64_t k, dou
 
 Result<double> kovGridEpsilon(double eps0, double delta0, std::int64_t k, double delta)
 {
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+    PBX_RETURN_IF_ERROR(checkDelta(delta));
     double best = std::numeric_limits<double>::quiet_NaN();
     for (std::int64_t i = 0; 2 * i <= k; ++i) {
         const double eps = eps0 * static_cast<double>(k - 2 * i);
@@ -152,8 +151,7 @@ Result<StrategyAnswer> OptimalComposition::epsilonForDelta(double delta) const
     a.method = "optimal homogeneous composition (Kairouz–Oh–Viswanath 2015 Thm 3.3)";
     a.delta = delta;
     if (m_k == 0) {
-        if (!(delta > 0.0 && delta < 1.0))
-            return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+        PBX_RETURN_IF_ERROR(checkDelta(delta));
         a.epsilon = 0.0;
         return a;
     }
@@ -172,8 +170,7 @@ Result<StrategyAnswer> OptimalComposition::deltaForEpsilon(double epsilon) const
             a->method = "optimal heterogeneous composition (Murtagh–Vadhan 2016) via pessimistic PLD";
         return a;
     }
-    if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
     StrategyAnswer a;
     a.method = "optimal homogeneous composition (Kairouz–Oh–Viswanath 2015 Thm 3.3)";
     a.epsilon = epsilon;

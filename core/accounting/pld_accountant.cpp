@@ -5,6 +5,7 @@
 #include "core/accounting/pld_mechanisms.h"
 #include "core/math/directed_rounding.h"
 #include "core/privacy/analytic_gaussian.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -128,10 +129,9 @@ Key keyOf(const PrivacyEvent &e)
 
 Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &ledger, const PldOptions &options)
 {
-    if (auto ok = validateLedger(ledger); !ok)
-        return ok.error();
-    if (!(options.interval > 0.0 && options.interval <= 1.0))
-        return makeError(ErrorCode::InvalidArgument, "the PLD discretisation interval must lie in (0, 1]");
+    PBX_RETURN_IF_ERROR(validateLedger(ledger));
+    PBX_RETURN_IF_ERROR(
+        checkProbability(options.interval, "the PLD discretisation interval", UnitInterval::OpenClosed));
     if (!(options.tailMass > 0.0 && options.tailMass < 1e-3))
         return makeError(ErrorCode::InvalidArgument, "the PLD tail mass must lie in (0, 1e-3)");
     const double d = options.interval;
@@ -141,8 +141,7 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
     std::map<Key, std::pair<std::size_t, std::int64_t>> groups; // key → (first event, count)
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
         const PrivacyEvent &e = ledger.events[i];
-        if (auto exAnte = requireExAnte(e); !exAnte)
-            return exAnte.error();
+        PBX_RETURN_IF_ERROR(requireExAnte(e));
         if (e.mechanism == MechanismKind::PostProcessing)
             continue;
         const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;
@@ -230,8 +229,7 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         c.pmf[0][0] = connectTheDots(loss, d);
         if (acc->m_hasOptimisticPmf)
             c.pmf[1][0] = privacyBuckets(loss, d);
-        if (auto ok = processComponent(c); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(processComponent(c));
         acc->m_budget += connectTheDotsBudget(d, NoiseKind::Gaussian);
         if (groups.empty())
             acc->m_gaussianOnlyMu = std::sqrt(gaussianMuSquared);
@@ -265,8 +263,7 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
 
 Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
 {
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+    PBX_RETURN_IF_ERROR(checkDelta(delta));
     StrategyAnswer a;
     a.method = kMethod;
     a.delta = delta;
@@ -310,8 +307,7 @@ Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
 
 Result<StrategyAnswer> PldAccountant::deltaForEpsilon(double epsilon) const
 {
-    if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
     StrategyAnswer a;
     a.method = kMethod;
     a.epsilon = epsilon;

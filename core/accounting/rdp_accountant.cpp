@@ -3,6 +3,7 @@
 
 #include "core/math/directed_rounding.h"
 #include "core/privacy/rdp_conversion.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,10 +30,8 @@ Result<std::unique_ptr<RdpAccountant>> RdpAccountant::fromLedger(const Ledger &l
             return makeError(ErrorCode::InvalidArgument, "RDP orders must be > 1");
     auto acc = std::make_unique<RdpAccountant>(std::move(orders), method);
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
-        if (auto ok = validateEvent(ledger.events[i], i); !ok)
-            return ok.error();
-        if (auto exAnte = requireExAnte(ledger.events[i]); !exAnte)
-            return exAnte.error();
+        PBX_RETURN_IF_ERROR(validateEvent(ledger.events[i], i));
+        PBX_RETURN_IF_ERROR(requireExAnte(ledger.events[i]));
         if (auto ok = acc->compose(ledger.events[i], ledger.neighbours); !ok)
             return makeError(ok.error().code, "events[" + std::to_string(i) + "] (" +
                                                   mechanismName(ledger.events[i].mechanism) + "): " + ok.error().message);
@@ -133,8 +132,7 @@ double RdpAccountant::extraDelta() const
 
 Result<StrategyAnswer> RdpAccountant::epsilonForDelta(double delta) const
 {
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+    PBX_RETURN_IF_ERROR(checkDelta(delta));
     StrategyAnswer a;
     a.method = kMethod;
     a.delta = delta;
@@ -156,8 +154,7 @@ Result<StrategyAnswer> RdpAccountant::epsilonForDelta(double delta) const
 
 Result<StrategyAnswer> RdpAccountant::deltaForEpsilon(double epsilon) const
 {
-    if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
     if (extraDelta() == 0.0 && std::all_of(m_rdp.begin(), m_rdp.end(), [](double v) { return v == 0.0; })) {
         // Nothing composed (or only post-processing): δ = 0 exactly, not the conversion's
         // min_α (1/α)(1 − 1/α)^{α−1} floor at the largest order.

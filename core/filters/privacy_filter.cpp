@@ -5,6 +5,7 @@
 #include "core/filters/expost_filter.h"
 #include "core/filters/unified_filter.h"
 #include "core/filters/zcdp_filter.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 #include <cstdio>
@@ -97,10 +98,8 @@ Result<void> FilterSplit::validate() const
 Result<std::unique_ptr<PrivacyFilter>> PrivacyFilter::create(FilterKind kind, double epsilon, double delta,
                                                              FilterSplit split)
 {
-    if (!(epsilon > 0.0) || !std::isfinite(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number > 0");
-    if (!(delta >= 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie in [0, 1)");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon, "ε", Zero::Excluded));
+    PBX_RETURN_IF_ERROR(checkDelta(delta, "δ", UnitInterval::ClosedOpen));
     switch (kind) {
     case FilterKind::Basic: return std::unique_ptr<PrivacyFilter>(std::make_unique<BasicFilter>(epsilon, delta));
     case FilterKind::ExPost: return std::unique_ptr<PrivacyFilter>(std::make_unique<ExPostFilter>(epsilon, delta));

@@ -2,6 +2,7 @@
 #include "core/filters/unified_filter.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 
@@ -9,10 +10,8 @@ namespace pbx::filters {
 
 Result<std::unique_ptr<UnifiedFilter>> UnifiedFilter::create(double epsilon, double delta, FilterSplit split)
 {
-    if (auto valid = split.validate(); !valid)
-        return valid.error();
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "the unified filter needs 0 < δ < 1");
+    PBX_RETURN_IF_ERROR(split.validate());
+    PBX_RETURN_IF_ERROR(checkDelta(delta, "δ", UnitInterval::Open, " for the unified filter"));
     // Round both parts down so that ε_z + ε_e ≤ ε and δ_z + δ_e ≤ δ hold exactly.
     const double epsilonExPost = math::nudgeDown(epsilon * split.expostEpsilonShare);
     const double deltaExPost = math::nudgeDown(delta * split.expostDeltaShare);

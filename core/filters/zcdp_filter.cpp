@@ -2,6 +2,7 @@
 #include "core/filters/zcdp_filter.h"
 
 #include "core/privacy/zcdp_conversion.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 
@@ -9,8 +10,7 @@ namespace pbx::filters {
 
 Result<std::unique_ptr<ZcdpFilter>> ZcdpFilter::create(double epsilon, double delta, FilterKind kind)
 {
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "the zCDP filter needs 0 < δ < 1");
+    PBX_RETURN_IF_ERROR(checkDelta(delta, "δ", UnitInterval::Open, " for the zCDP filter"));
     auto rho = privacy::rhoFromEpsilon(epsilon, delta);
     if (!rho)
         return rho.error();

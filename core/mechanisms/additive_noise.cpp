@@ -3,17 +3,13 @@
 
 #include "core/math/directed_rounding.h"
 #include "core/math/normal.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 
 namespace pbx::mechanisms {
 
 namespace {
-bool positiveFinite(double x)
-{
-    return x > 0.0 && std::isfinite(x);
-}
-
 /// The multiplier k(β) with w = k·scale: ln(1/β) for Laplace, Φ⁻¹(1−β/2) for Gaussian.
 double widthFactor(NoiseKind kind, double beta)
 {
@@ -38,20 +34,16 @@ std::string_view costUnitName(NoiseKind kind)
 Result<AdditiveNoiseMechanism> AdditiveNoiseMechanism::withScale(NoiseKind kind, double scale,
                                                                  double sensitivity)
 {
-    if (!positiveFinite(scale))
-        return makeError(ErrorCode::InvalidArgument, "the noise scale must be a finite number > 0");
-    if (!positiveFinite(sensitivity))
-        return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(scale, "the noise scale"));
+    PBX_RETURN_IF_ERROR(checkSensitivity(sensitivity));
     return AdditiveNoiseMechanism(kind, scale, sensitivity);
 }
 
 Result<AdditiveNoiseMechanism> AdditiveNoiseMechanism::forAbsoluteError(NoiseKind kind, double error,
                                                                         double beta, double sensitivity)
 {
-    if (!positiveFinite(error))
-        return makeError(ErrorCode::InvalidArgument, "the error target must be a finite number > 0");
-    if (!(beta > 0.0 && beta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "the confidence must lie strictly between 0 and 1");
+    PBX_RETURN_IF_ERROR(checkPositive(error, "the error target"));
+    PBX_RETURN_IF_ERROR(checkProbability(beta, "the confidence", UnitInterval::Open));
     // Rounded down: less noise than the exact calibration keeps the accuracy promise.
     return withScale(kind, math::nudgeDown(error / widthFactor(kind, beta)), sensitivity);
 }
@@ -59,10 +51,8 @@ Result<AdditiveNoiseMechanism> AdditiveNoiseMechanism::forAbsoluteError(NoiseKin
 Result<AdditiveNoiseMechanism> AdditiveNoiseMechanism::forCost(NoiseKind kind, double cost,
                                                                double sensitivity)
 {
-    if (!positiveFinite(cost))
-        return makeError(ErrorCode::InvalidArgument, "the privacy cost must be a finite number > 0");
-    if (!positiveFinite(sensitivity))
-        return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(cost, "the privacy cost"));
+    PBX_RETURN_IF_ERROR(checkSensitivity(sensitivity));
     const double scale = kind == NoiseKind::Laplace ? sensitivity / cost
                                                     : sensitivity / std::sqrt(2.0 * cost);
     return withScale(kind, math::nudgeUp(scale), sensitivity);

@@ -2,6 +2,7 @@
 #include "core/mechanisms/brownian_noise_reduction.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 
@@ -13,10 +14,6 @@ bool positiveFinite(double x)
     return x > 0.0 && std::isfinite(x);
 }
 
-bool nonNegativeFinite(double x)
-{
-    return x >= 0.0 && std::isfinite(x);
-}
 } // namespace
 
 Result<BrownianNoiseReduction> BrownianNoiseReduction::start(std::size_t dimension, double initialTime,
@@ -24,9 +21,7 @@ Result<BrownianNoiseReduction> BrownianNoiseReduction::start(std::size_t dimensi
 {
     if (dimension == 0)
         return makeError(ErrorCode::InvalidArgument, "a Brownian path needs dimension ≥ 1");
-    if (!positiveFinite(initialTime))
-        return makeError(ErrorCode::InvalidArgument,
-                         "the Brownian start time (a variance) must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(initialTime, "the Brownian start time (a variance)"));
     const double sigma = std::sqrt(initialTime);
     std::vector<double> b(dimension);
     for (double &x : b)
@@ -42,9 +37,7 @@ Result<BrownianNoiseReduction> BrownianNoiseReduction::resume(std::vector<double
     for (double x : currentNoise)
         if (!std::isfinite(x))
             return makeError(ErrorCode::InvalidArgument, "the saved Brownian noise must be finite");
-    if (!positiveFinite(currentTime))
-        return makeError(ErrorCode::InvalidArgument,
-                         "the saved Brownian time (a variance) must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(currentTime, "the saved Brownian time (a variance)"));
     if (steps < 1)
         return makeError(ErrorCode::InvalidArgument, "a saved Brownian path has at least one step");
     return BrownianNoiseReduction(std::move(currentNoise), currentTime, steps);
@@ -52,9 +45,7 @@ Result<BrownianNoiseReduction> BrownianNoiseReduction::resume(std::vector<double
 
 Result<void> BrownianNoiseReduction::reduceTo(double nextTime, NoiseSource &noise)
 {
-    if (!positiveFinite(nextTime))
-        return makeError(ErrorCode::InvalidArgument,
-                         "the next Brownian time (a variance) must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(nextTime, "the next Brownian time (a variance)"));
     if (!(nextTime < m_time))
         return makeError(ErrorCode::InvalidArgument,
                          "noise reduction needs a time strictly below the current one");
@@ -96,19 +87,15 @@ Result<std::vector<double>> BrownianNoiseReduction::releaseVector(const std::vec
 
 Result<double> brownianRho(double sensitivity, double time)
 {
-    if (!nonNegativeFinite(sensitivity))
-        return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number ≥ 0");
-    if (!positiveFinite(time))
-        return makeError(ErrorCode::InvalidArgument,
-                         "the Brownian time (a variance) must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkSensitivity(sensitivity, "the sensitivity", Zero::Allowed));
+    PBX_RETURN_IF_ERROR(checkPositive(time, "the Brownian time (a variance)"));
     // Three rounded operations (square, product, quotient): an upper bound after the nudge.
     return math::nudgeUp(sensitivity * sensitivity / (2.0 * time));
 }
 
 Result<double> brownianStepRho(double sensitivity, double currentTime, double nextTime)
 {
-    if (!nonNegativeFinite(sensitivity))
-        return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number ≥ 0");
+    PBX_RETURN_IF_ERROR(checkSensitivity(sensitivity, "the sensitivity", Zero::Allowed));
     if (!positiveFinite(currentTime) || !positiveFinite(nextTime))
         return makeError(ErrorCode::InvalidArgument, "Brownian times (variances) must be finite numbers > 0");
     if (!(nextTime < currentTime))
@@ -127,10 +114,8 @@ Result<double> brownianTotalRho(double sensitivity, double stopTime)
 
 Result<double> brownianTimeForRho(double sensitivity, double rho)
 {
-    if (!positiveFinite(sensitivity))
-        return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number > 0");
-    if (!positiveFinite(rho))
-        return makeError(ErrorCode::InvalidArgument, "ρ must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkSensitivity(sensitivity));
+    PBX_RETURN_IF_ERROR(checkRho(rho, "ρ", Zero::Excluded));
     const double t = math::nudgeUp(sensitivity * sensitivity / (2.0 * rho));
     if (!std::isfinite(t))
         return makeError(ErrorCode::InvalidArgument, "ρ is too small: the time would overflow");
@@ -143,9 +128,7 @@ Result<double> brownianPrivacyLoss(const std::vector<double> &difference, const 
     if (difference.empty() || difference.size() != noise.size())
         return makeError(ErrorCode::InvalidArgument,
                          "the difference f(x) − f(x') and the noise need the same non-zero dimension");
-    if (!positiveFinite(time))
-        return makeError(ErrorCode::InvalidArgument,
-                         "the Brownian time (a variance) must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(time, "the Brownian time (a variance)"));
     double normSquared = 0.0;
     double inner = 0.0;
     for (std::size_t i = 0; i < noise.size(); ++i) {

@@ -3,6 +3,7 @@
 
 #include "core/math/directed_rounding.h"
 #include "core/privacy/cks_conversion.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -205,11 +206,9 @@ DiscreteNoiseMechanism::withParameter(DiscreteNoiseKind kind, Rational parameter
     if (!reduced)
         return reduced.error();
     if (isLaplace(kind)) {
-        if (auto s = DiscreteLaplaceSampler::create(*reduced); !s)
-            return s.error();
+        PBX_RETURN_IF_ERROR(DiscreteLaplaceSampler::create(*reduced));
     } else {
-        if (auto s = DiscreteGaussianSampler::create(*reduced); !s)
-            return s.error();
+        PBX_RETURN_IF_ERROR(DiscreteGaussianSampler::create(*reduced));
     }
     return DiscreteNoiseMechanism(kind, *reduced, sensitivity);
 }
@@ -218,8 +217,7 @@ Result<DiscreteNoiseMechanism> DiscreteNoiseMechanism::forCost(DiscreteNoiseKind
                                                                std::uint64_t sensitivity,
                                                                std::uint64_t maxDenominator)
 {
-    if (!(cost > 0.0) || !std::isfinite(cost))
-        return makeError(ErrorCode::InvalidArgument, "the privacy cost must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(cost, "the privacy cost"));
     if (sensitivity < 1 || sensitivity > kMaxSensitivity)
         return makeError(ErrorCode::InvalidArgument,
                          "integer sensitivity must be in [1, 2^20] (use GridMechanism for more)");
@@ -250,8 +248,7 @@ Result<DiscreteNoiseMechanism> DiscreteNoiseMechanism::forAbsoluteError(Discrete
 {
     if (!(error >= 0.0) || !(error <= 0x1p52))
         return makeError(ErrorCode::InvalidArgument, "the error bound must be in [0, 2^52]");
-    if (!(beta > 0.0 && beta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "β must be in (0, 1)");
+    PBX_RETURN_IF_ERROR(checkProbability(beta, "β", UnitInterval::Open));
     if (sensitivity < 1 || sensitivity > kMaxSensitivity)
         return makeError(ErrorCode::InvalidArgument,
                          "integer sensitivity must be in [1, 2^20] (use GridMechanism for more)");
@@ -315,8 +312,7 @@ double DiscreteNoiseMechanism::rho() const
 
 Result<double> DiscreteNoiseMechanism::deltaForEpsilon(double epsilon) const
 {
-    if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
     const double sensitivity = static_cast<double>(m_sensitivity);
     const double parameter = m_parameter.toDouble();
     if (isLaplace(m_kind)) {
@@ -332,8 +328,7 @@ Result<double> DiscreteNoiseMechanism::deltaForEpsilon(double epsilon) const
 
 Result<double> DiscreteNoiseMechanism::epsilonForDelta(double delta) const
 {
-    if (!(delta > 0.0) || std::isnan(delta))
-        return makeError(ErrorCode::InvalidArgument, "δ must be > 0");
+    PBX_RETURN_IF_ERROR(checkDelta(delta, "δ", UnitInterval::AboveZero));
     if (delta >= 1.0)
         return 0.0;
     double hi = 0.0;
@@ -366,8 +361,7 @@ double DiscreteNoiseMechanism::tailProbability(std::uint64_t a) const
 
 Result<std::uint64_t> DiscreteNoiseMechanism::halfWidth(double beta) const
 {
-    if (!(beta > 0.0 && beta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "β must be in (0, 1)");
+    PBX_RETURN_IF_ERROR(checkProbability(beta, "β", UnitInterval::Open));
     // Smallest w with tail(w) ≤ β: exponential search for a feasible w, then bisection.
     std::uint64_t hi = 1;
     while (tailProbability(hi) > beta) {
@@ -428,8 +422,7 @@ Error gridError()
 
 Result<std::uint64_t> gridSensitivity(double sensitivity, double grid)
 {
-    if (!(sensitivity > 0.0) || !std::isfinite(sensitivity))
-        return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkSensitivity(sensitivity));
     const double units = std::ceil(sensitivity / grid); // Δ/g exact for a power-of-two g
     if (!(units <= static_cast<double>(DiscreteNoiseMechanism::kMaxSensitivity)))
         return makeError(ErrorCode::InvalidArgument, "⌈Δ/grid⌉ exceeds 2^20: choose a coarser grid");

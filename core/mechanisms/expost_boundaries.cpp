@@ -3,6 +3,7 @@
 
 #include "core/math/directed_rounding.h"
 #include "core/math/normal.h"
+#include "core/util/parameter_checks.h"
 
 #include <array>
 #include <cmath>
@@ -31,13 +32,9 @@ double sumUp(double time, double sensitivity, double boundaryTermUp)
 
 Result<void> checkCommon(double time, double sensitivity, double delta)
 {
-    if (!positiveFinite(time))
-        return makeError(ErrorCode::InvalidArgument,
-                         "the Brownian time (a variance) must be a finite number > 0");
-    if (!positiveFinite(sensitivity))
-        return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number > 0");
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+    PBX_RETURN_IF_ERROR(checkPositive(time, "the Brownian time (a variance)"));
+    PBX_RETURN_IF_ERROR(checkSensitivity(sensitivity));
+    PBX_RETURN_IF_ERROR(checkDelta(delta));
     return {};
 }
 
@@ -56,8 +53,7 @@ double mixturePsi(double t, double r, double delta)
 
 Result<double> fixedTimeExpostEpsilon(double time, double sensitivity, double delta)
 {
-    if (auto ok = checkCommon(time, sensitivity, delta); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkCommon(time, sensitivity, delta));
     // Δ/√T·z: sqrt, quotient, product and Boost's erfc_inv (a few ulps): nudged by 16 ulps.
     // For δ > ½ the quantile is negative; nudging up still moves towards the safe side.
     const double term = sensitivity / std::sqrt(time) * upperQuantile(delta);
@@ -66,18 +62,15 @@ Result<double> fixedTimeExpostEpsilon(double time, double sensitivity, double de
 
 Result<double> fixedTimeChernoffExpostEpsilon(double time, double sensitivity, double delta)
 {
-    if (auto ok = checkCommon(time, sensitivity, delta); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkCommon(time, sensitivity, delta));
     const double term = sensitivity * std::sqrt(2.0 * -std::log(delta) / time);
     return sumUp(time, sensitivity, math::nudgeUp(term, 8));
 }
 
 Result<double> linearBoundaryExpostEpsilon(double time, double sensitivity, double delta, double a)
 {
-    if (auto ok = checkCommon(time, sensitivity, delta); !ok)
-        return ok.error();
-    if (!positiveFinite(a))
-        return makeError(ErrorCode::InvalidArgument, "the linear boundary's a must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkCommon(time, sensitivity, delta));
+    PBX_RETURN_IF_ERROR(checkPositive(a, "the linear boundary's a"));
     const double intercept = math::nudgeUp(sensitivity * a / time);
     const double slope = math::nudgeUp(sensitivity * -std::log(delta) / (2.0 * a), 6);
     return sumUp(time, sensitivity, math::addRoundUp(intercept, slope));
@@ -85,29 +78,23 @@ Result<double> linearBoundaryExpostEpsilon(double time, double sensitivity, doub
 
 Result<double> linearBoundaryTunedA(double anticipatedTime, double delta)
 {
-    if (!positiveFinite(anticipatedTime))
-        return makeError(ErrorCode::InvalidArgument, "the anticipated time must be a finite number > 0");
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+    PBX_RETURN_IF_ERROR(checkPositive(anticipatedTime, "the anticipated time"));
+    PBX_RETURN_IF_ERROR(checkDelta(delta));
     return std::sqrt(anticipatedTime * -std::log(delta) / 2.0);
 }
 
 Result<double> mixtureBoundaryExpostEpsilon(double time, double sensitivity, double delta, double r)
 {
-    if (auto ok = checkCommon(time, sensitivity, delta); !ok)
-        return ok.error();
-    if (!positiveFinite(r))
-        return makeError(ErrorCode::InvalidArgument, "the mixture boundary's r must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkCommon(time, sensitivity, delta));
+    PBX_RETURN_IF_ERROR(checkPositive(r, "the mixture boundary's r"));
     const double term = sensitivity / time * mixturePsi(time, r, delta);
     return sumUp(time, sensitivity, math::nudgeUp(term, 12));
 }
 
 Result<double> mixtureBoundaryTunedR(double anticipatedTime, double delta)
 {
-    if (!positiveFinite(anticipatedTime))
-        return makeError(ErrorCode::InvalidArgument, "the anticipated time must be a finite number > 0");
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
+    PBX_RETURN_IF_ERROR(checkPositive(anticipatedTime, "the anticipated time"));
+    PBX_RETURN_IF_ERROR(checkDelta(delta));
     // Newton on g(u) = u − ln(1+u) − c, c = 2·ln(1/δ); g is convex with g(2c+2) > 0, so the
     // iterates fall monotonically to the root (g' = u/(1+u) > 0 there).
     const double c = -2.0 * std::log(delta);
@@ -127,8 +114,7 @@ Result<double> mixtureBoundaryTunedR(double anticipatedTime, double delta)
 
 Result<double> unionBoundExpostEpsilon(double time, double sensitivity, double delta, int gridSize)
 {
-    if (auto ok = checkCommon(time, sensitivity, delta); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkCommon(time, sensitivity, delta));
     if (gridSize < 1)
         return makeError(ErrorCode::InvalidArgument, "the union bound needs a grid of at least one time");
     // δ/K rounded down (a smaller tail probability gives a larger, safer quantile).
@@ -176,10 +162,8 @@ Result<void> checkBoundaryDelta(double delta)
 
 Result<BrownianBoundary> BrownianBoundary::fixedTime(double time, double delta)
 {
-    if (auto ok = checkBoundaryDelta(delta); !ok)
-        return ok.error();
-    if (!positiveFinite(time))
-        return makeError(ErrorCode::InvalidArgument, "the fixed time must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkBoundaryDelta(delta));
+    PBX_RETURN_IF_ERROR(checkPositive(time, "the fixed time"));
     return BrownianBoundary(BrownianBoundaryKind::FixedTime, time, delta);
 }
 
@@ -193,17 +177,14 @@ Result<BrownianBoundary> BrownianBoundary::fixedTimeChernoff(double time, double
 
 Result<BrownianBoundary> BrownianBoundary::linear(double a, double delta)
 {
-    if (auto ok = checkBoundaryDelta(delta); !ok)
-        return ok.error();
-    if (!positiveFinite(a))
-        return makeError(ErrorCode::InvalidArgument, "the linear boundary's a must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkBoundaryDelta(delta));
+    PBX_RETURN_IF_ERROR(checkPositive(a, "the linear boundary's a"));
     return BrownianBoundary(BrownianBoundaryKind::Linear, a, delta);
 }
 
 Result<BrownianBoundary> BrownianBoundary::linearTuned(double anticipatedTime, double delta)
 {
-    if (auto ok = checkBoundaryDelta(delta); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkBoundaryDelta(delta));
     const auto a = linearBoundaryTunedA(anticipatedTime, delta);
     if (!a)
         return a.error();
@@ -212,17 +193,14 @@ Result<BrownianBoundary> BrownianBoundary::linearTuned(double anticipatedTime, d
 
 Result<BrownianBoundary> BrownianBoundary::normalMixture(double r, double delta)
 {
-    if (auto ok = checkBoundaryDelta(delta); !ok)
-        return ok.error();
-    if (!positiveFinite(r))
-        return makeError(ErrorCode::InvalidArgument, "the mixture boundary's r must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkBoundaryDelta(delta));
+    PBX_RETURN_IF_ERROR(checkPositive(r, "the mixture boundary's r"));
     return BrownianBoundary(BrownianBoundaryKind::NormalMixture, r, delta);
 }
 
 Result<BrownianBoundary> BrownianBoundary::normalMixtureTuned(double anticipatedTime, double delta)
 {
-    if (auto ok = checkBoundaryDelta(delta); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkBoundaryDelta(delta));
     const auto r = mixtureBoundaryTunedR(anticipatedTime, delta);
     if (!r)
         return r.error();
@@ -231,8 +209,7 @@ Result<BrownianBoundary> BrownianBoundary::normalMixtureTuned(double anticipated
 
 Result<BrownianBoundary> BrownianBoundary::unionGrid(int gridSize, double delta)
 {
-    if (auto ok = checkBoundaryDelta(delta); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkBoundaryDelta(delta));
     if (gridSize < 1)
         return makeError(ErrorCode::InvalidArgument, "the union bound needs a grid of at least one time");
     return BrownianBoundary(BrownianBoundaryKind::UnionGrid, gridSize, delta);
@@ -245,8 +222,7 @@ bool BrownianBoundary::allowsAdaptiveStopping() const
 
 Result<double> BrownianBoundary::threshold(double t) const
 {
-    if (!positiveFinite(t))
-        return makeError(ErrorCode::InvalidArgument, "the boundary's time must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(t, "the boundary's time"));
     switch (m_kind) {
     case BrownianBoundaryKind::FixedTime:
     case BrownianBoundaryKind::FixedTimeChernoff:
@@ -288,8 +264,7 @@ Result<double> BrownianBoundary::epsilon(double time, double sensitivity) const
 
 Result<double> BrownianBoundary::supremumEpsilon(double minTime, double sensitivity) const
 {
-    if (!positiveFinite(minTime))
-        return makeError(ErrorCode::InvalidArgument, "the minimum time must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(minTime, "the minimum time"));
     if (!allowsAdaptiveStopping()) {
         if (m_parameter < minTime)
             return makeError(ErrorCode::InvalidArgument,
@@ -303,8 +278,7 @@ Result<double> BrownianBoundary::minimumTime(double epsilonBudget, double sensit
 {
     if (!(epsilonBudget > 0.0) || std::isnan(epsilonBudget))
         return makeError(ErrorCode::InvalidArgument, "the ε budget must be a number > 0");
-    if (!positiveFinite(sensitivity))
-        return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkSensitivity(sensitivity));
     const auto exceeded = [] {
         return makeError(ErrorCode::BudgetExceeded, "no Brownian time has an ex-post loss within the budget");
     };

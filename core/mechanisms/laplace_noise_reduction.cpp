@@ -2,6 +2,7 @@
 #include "core/mechanisms/laplace_noise_reduction.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -67,11 +68,9 @@ Result<std::vector<double>> laplaceNoiseReductionBackward(const std::vector<doub
 {
     if (epsilons.empty())
         return makeError(ErrorCode::InvalidArgument, "the ε grid of a Laplace noise reduction is empty");
-    if (!positiveFinite(sensitivity))
-        return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkSensitivity(sensitivity));
     for (std::size_t k = 0; k < epsilons.size(); ++k) {
-        if (!positiveFinite(epsilons[k]))
-            return makeError(ErrorCode::InvalidArgument, "every ε on the grid must be a finite number > 0");
+        PBX_RETURN_IF_ERROR(checkPositive(epsilons[k], "every ε on the grid"));
         if (k > 0 && !(epsilons[k] > epsilons[k - 1]))
             return makeError(ErrorCode::InvalidArgument, "the ε grid must be strictly increasing");
     }
@@ -99,8 +98,7 @@ Result<double> laplaceNoiseReductionForwardStep(double currentNoise, double curr
     if (!(nextEpsilon > currentEpsilon))
         return makeError(ErrorCode::InvalidArgument,
                          "noise reduction needs an ε strictly above the current one");
-    if (!positiveFinite(sensitivity))
-        return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkSensitivity(sensitivity));
     return forwardStep(currentNoise, rateOf(currentEpsilon, sensitivity), rateOf(nextEpsilon, sensitivity),
                        noise);
 }
@@ -108,10 +106,8 @@ Result<double> laplaceNoiseReductionForwardStep(double currentNoise, double curr
 Result<LaplaceNoiseReduction> LaplaceNoiseReduction::start(double epsilon, double sensitivity,
                                                            NoiseSource &noise, std::size_t dimension)
 {
-    if (!positiveFinite(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number > 0");
-    if (!positiveFinite(sensitivity))
-        return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon, "ε", Zero::Excluded));
+    PBX_RETURN_IF_ERROR(checkSensitivity(sensitivity));
     if (dimension == 0)
         return makeError(ErrorCode::InvalidArgument, "a Laplace noise reduction needs dimension ≥ 1");
     const double rate = rateOf(epsilon, sensitivity);
@@ -129,10 +125,8 @@ Result<LaplaceNoiseReduction> LaplaceNoiseReduction::resume(std::vector<double> 
     for (double x : currentNoise)
         if (!std::isfinite(x))
             return makeError(ErrorCode::InvalidArgument, "the saved Laplace noise must be finite");
-    if (!positiveFinite(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number > 0");
-    if (!positiveFinite(sensitivity))
-        return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon, "ε", Zero::Excluded));
+    PBX_RETURN_IF_ERROR(checkSensitivity(sensitivity));
     if (steps < 1)
         return makeError(ErrorCode::InvalidArgument, "a saved Laplace noise reduction has at least one step");
     return LaplaceNoiseReduction(std::move(currentNoise), epsilon, sensitivity, steps);
@@ -140,8 +134,7 @@ Result<LaplaceNoiseReduction> LaplaceNoiseReduction::resume(std::vector<double> 
 
 Result<void> LaplaceNoiseReduction::reduceTo(double nextEpsilon, NoiseSource &noise)
 {
-    if (!positiveFinite(nextEpsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkEpsilon(nextEpsilon, "ε", Zero::Excluded));
     if (!(nextEpsilon > m_epsilon))
         return makeError(ErrorCode::InvalidArgument,
                          "noise reduction needs an ε strictly above the current one");

@@ -3,6 +3,7 @@
 
 #include "core/math/directed_rounding.h"
 #include "core/math/normal.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 
@@ -21,35 +22,29 @@ bool validWidth(double w)
 
 Result<void> checkBeta(double beta)
 {
-    if (!(beta > 0.0 && beta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "β must lie strictly between 0 and 1");
+    PBX_RETURN_IF_ERROR(checkProbability(beta, "β", UnitInterval::Open));
     return {};
 }
 } // namespace
 
 Result<double> gaussianHalfWidth(double sigma, double beta)
 {
-    if (!positiveFinite(sigma))
-        return makeError(ErrorCode::InvalidArgument, "the noise σ must be a finite number > 0");
-    if (auto ok = checkBeta(beta); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkPositive(sigma, "the noise σ"));
+    PBX_RETURN_IF_ERROR(checkBeta(beta));
     const double z = -math::normalQuantile(beta / 2.0); // β/2 is exact
     return math::nudgeUp(sigma * z, 16);
 }
 
 Result<double> laplaceHalfWidth(double scale, double beta)
 {
-    if (!positiveFinite(scale))
-        return makeError(ErrorCode::InvalidArgument, "the Laplace scale must be a finite number > 0");
-    if (auto ok = checkBeta(beta); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkPositive(scale, "the Laplace scale"));
+    PBX_RETURN_IF_ERROR(checkBeta(beta));
     return math::nudgeUp(scale * -std::log(beta), 4);
 }
 
 Result<double> perStepBeta(double beta, int steps)
 {
-    if (auto ok = checkBeta(beta); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkBeta(beta));
     if (steps < 1)
         return makeError(ErrorCode::InvalidArgument, "the grid needs at least one step");
     return math::nudgeDown(beta / steps, 1);
@@ -57,13 +52,9 @@ Result<double> perStepBeta(double beta, int steps)
 
 Result<double> timeUniformHalfWidth(double time, double beta, double r)
 {
-    if (!positiveFinite(time))
-        return makeError(ErrorCode::InvalidArgument,
-                         "the Brownian time (a variance) must be a finite number > 0");
-    if (auto ok = checkBeta(beta); !ok)
-        return ok.error();
-    if (!positiveFinite(r))
-        return makeError(ErrorCode::InvalidArgument, "the mixture parameter r must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(time, "the Brownian time (a variance)"));
+    PBX_RETURN_IF_ERROR(checkBeta(beta));
+    PBX_RETURN_IF_ERROR(checkPositive(r, "the mixture parameter r"));
     const double w = std::sqrt(2.0 * (time + r) * (-std::log(beta) + 0.5 * std::log1p(time / r)));
     return math::nudgeUp(w, 12);
 }

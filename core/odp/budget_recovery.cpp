@@ -4,6 +4,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/odp/ptr_iqr.h"
 #include "core/odp/rounding.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,16 +32,11 @@ struct BitsEngine
 
 Result<RecoveryCalibration> calibrateRecovery(const RecoveryParameters &p, std::size_t trainRows, std::size_t testRows)
 {
-    if (!positiveFinite(p.lambda))
-        return makeError(ErrorCode::InvalidArgument, "lambda must be finite and > 0");
-    if (!positiveFinite(p.epsilonModel))
-        return makeError(ErrorCode::InvalidArgument, "eps-p must be finite and > 0");
-    if (!positiveFinite(p.epsilonTest))
-        return makeError(ErrorCode::InvalidArgument, "eps-t must be finite and > 0");
-    if (!(p.tau >= 0.0 && p.tau <= 1.0))
-        return makeError(ErrorCode::InvalidArgument, "tau must lie in [0, 1]");
-    if (!positiveFinite(p.gradientTolerance))
-        return makeError(ErrorCode::InvalidArgument, "gradient tolerance must be finite and > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(p.lambda, "lambda"));
+    PBX_RETURN_IF_ERROR(checkPositive(p.epsilonModel, "eps-p"));
+    PBX_RETURN_IF_ERROR(checkPositive(p.epsilonTest, "eps-t"));
+    PBX_RETURN_IF_ERROR(checkProbability(p.tau, "tau", UnitInterval::Closed));
+    PBX_RETURN_IF_ERROR(checkPositive(p.gradientTolerance, "gradient tolerance"));
     if (trainRows == 0)
         return makeError(ErrorCode::InvalidArgument, "train: the training part is empty");
     if (testRows == 0)
@@ -62,8 +58,7 @@ Result<RecoveryCalibration> calibrateRecovery(const RecoveryParameters &p, std::
     c.beta = divideRoundDown(p.epsilonModel, c.modelSensitivity);
     c.testNoise = p.testNoise ? *p.testNoise
                               : divideRoundUp(std::max(c.testSensitivity, c.trainSensitivity), p.epsilonTest);
-    if (!positiveFinite(c.testNoise))
-        return makeError(ErrorCode::InvalidArgument, "s (the test noise) must be finite and > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(c.testNoise, "s (the test noise)"));
     const double testCost = divideRoundUp(c.testSensitivity, c.testNoise);
     const double trainCost = std::min(p.epsilonModel, divideRoundUp(c.trainSensitivity, c.testNoise));
     c.releaseCost = std::max(p.epsilonModel, testCost);
@@ -111,8 +106,7 @@ Result<RecoveryRun> perturbAndTest(const LogisticFit &fit, std::size_t trainRows
     auto calibration = calibrateRecovery(p, trainRows, static_cast<std::size_t>(test.x.rows()));
     if (!calibration)
         return calibration.error();
-    if (auto ok = validateRows(test, "test"); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validateRows(test, "test"));
     if (test.x.cols() != fit.theta.size())
         return makeError(ErrorCode::InvalidArgument, "test: the parts have different feature counts");
     RecoveryRun run;

@@ -3,6 +3,7 @@
 
 #include "core/accounting/advanced_composition.h"
 #include "core/accounting/optimal_composition.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,10 +13,8 @@ namespace pbx::odp {
 namespace {
 Result<void> validate(double epsilon0, double delta)
 {
-    if (!std::isfinite(epsilon0) || epsilon0 <= 0.0)
-        return makeError(ErrorCode::InvalidArgument, "eps0 must be finite and > 0");
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "delta must lie in (0, 1)");
+    PBX_RETURN_IF_ERROR(checkPositive(epsilon0, "eps0"));
+    PBX_RETURN_IF_ERROR(checkDelta(delta, "delta"));
     return {};
 }
 } // namespace
@@ -28,8 +27,7 @@ double firstRungDelta(double epsilon0, std::int64_t k)
 
 Result<std::int64_t> crossoverK(double epsilon0, double delta)
 {
-    if (auto ok = validate(epsilon0, delta); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validate(epsilon0, delta));
     const double ratio = std::log(-std::expm1(-2.0 * epsilon0) / delta) / std::log1p(std::exp(-epsilon0));
     auto k = static_cast<std::int64_t>(std::max(2.0, std::ceil(ratio)));
     // The closed form and δ₁(k) ≤ δ must agree; step over a boundary case decided by round-off.
@@ -42,8 +40,7 @@ Result<std::int64_t> crossoverK(double epsilon0, double delta)
 
 Result<CrossoverCompanions> crossoverCompanions(double epsilon0, double delta, std::int64_t cap)
 {
-    if (auto ok = validate(epsilon0, delta); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validate(epsilon0, delta));
     CrossoverCompanions out;
     for (std::int64_t k = 1; k <= cap && !(out.kovAnalytic && out.drv); ++k) {
         const double simple = static_cast<double>(k) * epsilon0;

@@ -5,6 +5,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/odp/rounding.h"
 #include "core/privacy/analytic_gaussian.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,22 +16,14 @@ namespace {
 
 constexpr double kMaxStates = 1e7;
 
-bool positiveFinite(double x)
-{
-    return std::isfinite(x) && x > 0.0;
-}
-
 Result<void> validateSteps(const IterativeSteps &steps)
 {
     if (steps.kind == IterativeSteps::Kind::Gaussian) {
-        if (!positiveFinite(steps.noiseMultiplier))
-            return makeError(ErrorCode::InvalidArgument, "noise-multiplier must be finite and > 0");
+        PBX_RETURN_IF_ERROR(checkPositive(steps.noiseMultiplier, "noise-multiplier"));
         return {};
     }
-    if (!positiveFinite(steps.stepEpsilon))
-        return makeError(ErrorCode::InvalidArgument, "step-epsilon must be finite and > 0");
-    if (!(steps.stepDelta >= 0.0 && steps.stepDelta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "step-delta must lie in [0, 1)");
+    PBX_RETURN_IF_ERROR(checkPositive(steps.stepEpsilon, "step-epsilon"));
+    PBX_RETURN_IF_ERROR(checkProbability(steps.stepDelta, "step-delta", UnitInterval::ClosedOpen));
     return {};
 }
 
@@ -128,8 +121,7 @@ Result<void> validateStops(const std::vector<std::int64_t> &stops)
 Result<double> composedEpsilon(const IterativeSteps &steps, StepComposition composition, std::int64_t k,
                                double deltaPrime)
 {
-    if (auto ok = validateSteps(steps); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validateSteps(steps));
     const bool gaussian = steps.kind == IterativeSteps::Kind::Gaussian;
     if (gaussian != (composition == StepComposition::Gaussian))
         return makeError(ErrorCode::Unsupported, gaussian ? "composition: Gaussian steps need the gauss composition"
@@ -139,8 +131,8 @@ Result<double> composedEpsilon(const IterativeSteps &steps, StepComposition comp
     case StepComposition::Basic:
         return multiplyRoundUp(kd, steps.stepEpsilon);
     case StepComposition::Kov: {
-        if (!(deltaPrime > 0.0 && deltaPrime < 1.0))
-            return makeError(ErrorCode::InvalidArgument, "delta: each stopping point's share must lie in (0, 1)");
+        PBX_RETURN_IF_ERROR(
+            checkProbability(deltaPrime, "delta: each stopping point's share", UnitInterval::Open));
         auto e = accounting::kovOptimalEpsilon(steps.stepEpsilon, steps.stepDelta, k, deltaPrime);
         if (!e)
             return e.error();
@@ -149,13 +141,13 @@ Result<double> composedEpsilon(const IterativeSteps &steps, StepComposition comp
         return std::min(*e, multiplyRoundUp(kd, steps.stepEpsilon));
     }
     case StepComposition::Gaussian: {
-        if (!(deltaPrime > 0.0 && deltaPrime < 1.0))
-            return makeError(ErrorCode::InvalidArgument, "delta: each stopping point's share must lie in (0, 1)");
+        PBX_RETURN_IF_ERROR(
+            checkProbability(deltaPrime, "delta: each stopping point's share", UnitInterval::Open));
         return privacy::gaussianEpsilon(std::sqrt(kd) / steps.noiseMultiplier, deltaPrime);
     }
     case StepComposition::Exact:
-        if (!(deltaPrime > 0.0 && deltaPrime < 1.0))
-            return makeError(ErrorCode::InvalidArgument, "delta: each stopping point's share must lie in (0, 1)");
+        PBX_RETURN_IF_ERROR(
+            checkProbability(deltaPrime, "delta: each stopping point's share", UnitInterval::Open));
         return exactCompositionEpsilon(steps, k, deltaPrime);
     }
     return makeError(ErrorCode::InvalidArgument, "composition: unknown");
@@ -164,10 +156,8 @@ Result<double> composedEpsilon(const IterativeSteps &steps, StepComposition comp
 Result<Lemma11Plan> lemma11Plan(const std::vector<std::int64_t> &stops, const IterativeSteps &steps,
                                 StepComposition composition, double delta, DeltaSplit split)
 {
-    if (auto ok = validateStops(stops); !ok)
-        return ok.error();
-    if (auto ok = validateSteps(steps); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validateStops(stops));
+    PBX_RETURN_IF_ERROR(validateSteps(steps));
     const bool basic = composition == StepComposition::Basic;
     if (!(delta >= 0.0 && delta < 1.0) || (!basic && delta == 0.0))
         return makeError(ErrorCode::InvalidArgument, basic ? "delta must lie in [0, 1)" : "delta must lie in (0, 1)");
@@ -209,21 +199,17 @@ Result<Lemma11Plan> lemma11Plan(const std::vector<std::int64_t> &stops, const It
 Result<double> theorem15Delta(const std::vector<std::int64_t> &stops, const std::vector<double> &stepEpsilons,
                               const std::vector<double> &stepDeltas, const std::vector<double> &costs, double grid)
 {
-    if (auto ok = validateStops(stops); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validateStops(stops));
     const auto K = static_cast<std::size_t>(stops.back());
     if (stepEpsilons.size() != K || stepDeltas.size() != K)
         return makeError(ErrorCode::InvalidArgument, "steps: one ε and one δ per step up to the last stopping point");
     if (costs.size() != stops.size())
         return makeError(ErrorCode::InvalidArgument, "costs: one cost per stopping point");
     for (double c : costs)
-        if (!std::isfinite(c) || c < 0.0)
-            return makeError(ErrorCode::InvalidArgument, "costs must be finite and >= 0");
+        PBX_RETURN_IF_ERROR(checkNonNegative(c, "costs"));
     for (std::size_t i = 0; i < K; ++i) {
-        if (!std::isfinite(stepEpsilons[i]) || stepEpsilons[i] < 0.0)
-            return makeError(ErrorCode::InvalidArgument, "step epsilons must be finite and >= 0");
-        if (!(stepDeltas[i] >= 0.0 && stepDeltas[i] < 1.0))
-            return makeError(ErrorCode::InvalidArgument, "step deltas must lie in [0, 1)");
+        PBX_RETURN_IF_ERROR(checkNonNegative(stepEpsilons[i], "step epsilons"));
+        PBX_RETURN_IF_ERROR(checkProbability(stepDeltas[i], "step deltas", UnitInterval::ClosedOpen));
     }
     if (grid == 0.0) {
         grid = stepEpsilons.front();
@@ -233,8 +219,7 @@ Result<double> theorem15Delta(const std::vector<std::int64_t> &stops, const std:
         if (grid == 0.0)
             grid = 1.0;
     }
-    if (!positiveFinite(grid))
-        return makeError(ErrorCode::InvalidArgument, "grid must be finite and > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(grid, "grid"));
     std::vector<std::int64_t> units(K);
     double total = 0.0;
     for (std::size_t i = 0; i < K; ++i) {
@@ -258,10 +243,8 @@ Result<Theorem15Tuning> tuneWithTheorem15(const std::vector<std::int64_t> &stops
     if (steps.kind != IterativeSteps::Kind::EpsDelta ||
         (composition != StepComposition::Kov && composition != StepComposition::Exact))
         return makeError(ErrorCode::Unsupported, "Theorem 15 tuning needs (ε, δ) steps with the kov or exact composition");
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "delta must lie in (0, 1)");
-    if (auto ok = validateStops(stops); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkDelta(delta, "delta"));
+    PBX_RETURN_IF_ERROR(validateStops(stops));
     const auto K = static_cast<std::size_t>(stops.back());
     const std::vector<double> eps(K, steps.stepEpsilon);
     const std::vector<double> del(K, steps.stepDelta);
@@ -283,8 +266,7 @@ Result<Theorem15Tuning> tuneWithTheorem15(const std::vector<std::int64_t> &stops
         return {};
     };
     Theorem15Tuning best;
-    if (auto ok = evaluate(1.0, best); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(evaluate(1.0, best));
     if (best.delta > delta)
         return best; // cannot happen for a valid Lemma 11 plan; reported as is
     double lo = 1.0;
@@ -292,8 +274,7 @@ Result<Theorem15Tuning> tuneWithTheorem15(const std::vector<std::int64_t> &stops
     for (int it = 0; it < 100 && hi - lo > 1e-10 * hi; ++it) {
         const double mid = 0.5 * (lo + hi);
         Theorem15Tuning trial;
-        if (auto ok = evaluate(mid, trial); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(evaluate(mid, trial));
         if (trial.delta <= delta) {
             lo = mid;
             best = trial;
@@ -307,16 +288,14 @@ Result<Theorem15Tuning> tuneWithTheorem15(const std::vector<std::int64_t> &stops
 Result<OdpGuarantee> earlyStopGuarantee(const std::vector<std::int64_t> &stops, const std::vector<double> &costs,
                                         double delta)
 {
-    if (auto ok = validateStops(stops); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validateStops(stops));
     if (costs.size() != stops.size())
         return makeError(ErrorCode::InvalidArgument, "costs: one cost per stopping point");
     OdpGuarantee g;
     for (std::size_t j = 0; j < stops.size(); ++j)
         g.cells.push_back(OdpCell{static_cast<int>(j), "stopped at " + std::to_string(stops[j]), costs[j]});
     g.delta = delta;
-    if (auto ok = g.validate(); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(g.validate());
     return g;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/odp/logistic_regression.h"
 
+#include "core/util/parameter_checks.h"
+
 #include <cmath>
 
 namespace pbx::odp {
@@ -37,12 +39,9 @@ std::int64_t gradientDescentSteps(double lambda, double gradientTolerance, doubl
 
 Result<LogisticFit> fitLogistic(const LabelledRows &train, double lambda, double gradientTolerance, double normaliser)
 {
-    if (!std::isfinite(lambda) || lambda <= 0.0)
-        return makeError(ErrorCode::InvalidArgument, "lambda must be finite and > 0");
-    if (!std::isfinite(gradientTolerance) || gradientTolerance <= 0.0)
-        return makeError(ErrorCode::InvalidArgument, "gradient tolerance must be finite and > 0");
-    if (auto ok = validateRows(train, "train"); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkPositive(lambda, "lambda"));
+    PBX_RETURN_IF_ERROR(checkPositive(gradientTolerance, "gradient tolerance"));
+    PBX_RETURN_IF_ERROR(validateRows(train, "train"));
     const double n = static_cast<double>(train.x.rows());
     const double n0 = normaliser > 0.0 ? normaliser : n;
     if (!std::isfinite(n0))

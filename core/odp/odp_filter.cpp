@@ -2,6 +2,7 @@
 #include "core/odp/odp_filter.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 #include <sstream>
@@ -20,10 +21,8 @@ std::string shortNumber(double x)
 
 Result<OdpFilter> OdpFilter::create(double epsilon, double delta)
 {
-    if (!std::isfinite(epsilon) || epsilon <= 0.0)
-        return makeError(ErrorCode::InvalidArgument, "epsilon: the budget must be finite and > 0");
-    if (!(delta >= 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "delta: the budget must lie in [0, 1)");
+    PBX_RETURN_IF_ERROR(checkPositive(epsilon, "epsilon: the budget"));
+    PBX_RETURN_IF_ERROR(checkProbability(delta, "delta: the budget", UnitInterval::ClosedOpen));
     return OdpFilter(epsilon, delta);
 }
 
@@ -45,8 +44,7 @@ double OdpFilter::epsilonRemaining() const
 
 Result<int> OdpFilter::reserve(const OdpGuarantee &guarantee, const std::string &label)
 {
-    if (auto ok = guarantee.validate(); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(guarantee.validate());
     if (auto open = openRequest())
         return makeError(ErrorCode::Unsupported, m_history.back().label + " #" + std::to_string(*open) +
                                                      " is still open; send STOP first");

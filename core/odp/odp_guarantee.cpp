@@ -2,6 +2,7 @@
 #include "core/odp/odp_guarantee.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 #include <set>
@@ -36,24 +37,20 @@ Result<void> OdpGuarantee::validate() const
         if (!ids.insert(c.id).second)
             return makeError(ErrorCode::InvalidArgument, "cells: duplicated cell id " + std::to_string(c.id));
     }
-    if (!(delta >= 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "delta must lie in [0, 1)");
+    PBX_RETURN_IF_ERROR(checkDelta(delta, "delta", UnitInterval::ClosedOpen));
     return {};
 }
 
 Result<OdpGuarantee> trivialGuarantee(double epsilon, double delta)
 {
-    if (!std::isfinite(epsilon) || epsilon < 0.0)
-        return makeError(ErrorCode::InvalidArgument, "epsilon must be finite and >= 0");
-    if (!(delta >= 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "delta must lie in [0, 1)");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon, "epsilon"));
+    PBX_RETURN_IF_ERROR(checkDelta(delta, "delta", UnitInterval::ClosedOpen));
     return OdpGuarantee{{OdpCell{0, "any output", epsilon}}, delta};
 }
 
 Result<DpGuarantee> toDp(const OdpGuarantee &guarantee)
 {
-    if (auto ok = guarantee.validate(); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(guarantee.validate());
     return DpGuarantee{guarantee.worstEpsilon(), guarantee.delta};
 }
 
@@ -71,8 +68,7 @@ Result<OdpGuarantee> fromSubsetDp(const std::vector<SubsetDpCell> &cells)
     if (deltaSum >= 1.0)
         return makeError(ErrorCode::InvalidArgument, "delta: the per-cell deltas sum to 1 or more");
     g.delta = deltaSum;
-    if (auto ok = g.validate(); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(g.validate());
     return g;
 }
 

@@ -2,23 +2,16 @@
 #include "core/odp/ptr_iqr.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace pbx::odp {
 
-namespace {
-bool positiveFinite(double x)
-{
-    return std::isfinite(x) && x > 0.0;
-}
-} // namespace
-
 Result<double> ptrThreshold(double epsilon, double failureProbability, int goodFrom)
 {
-    if (!positiveFinite(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "epsilon must be finite and > 0");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon, "epsilon", Zero::Excluded));
     if (!(failureProbability > 0.0 && failureProbability < 0.5))
         return makeError(ErrorCode::InvalidArgument, "delta-f must lie in (0, 1/2)");
     if (goodFrom < 1)
@@ -111,10 +104,8 @@ std::optional<long long> iqrBin(double value, double width, double offset)
 
 Result<long long> iqrGamma(const IqrData &data, double width, double offset)
 {
-    if (!positiveFinite(width))
-        return makeError(ErrorCode::InvalidArgument, "w (the bin width) must be finite and > 0");
-    if (!(offset >= 0.0 && offset < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "offset must lie in [0, 1)");
+    PBX_RETURN_IF_ERROR(checkPositive(width, "w (the bin width)"));
+    PBX_RETURN_IF_ERROR(checkProbability(offset, "offset", UnitInterval::ClosedOpen));
     const auto bin = iqrBin(data.iqr(), width, offset);
     auto leaves = [&](long long k) {
         return iqrBin(data.iqrMax(k), width, offset) != bin || iqrBin(data.iqrMin(k), width, offset) != bin;
@@ -161,8 +152,7 @@ PtrCaseCosts ptrCaseCosts(PtrAccounting accounting, IqrReleaseMode mode, double 
 
 Result<OdpGuarantee> ptrGuarantee(IqrReleaseMode mode, double epsilon, double failureProbability)
 {
-    if (!positiveFinite(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "epsilon must be finite and > 0");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon, "epsilon", Zero::Excluded));
     if (!(failureProbability > 0.0 && failureProbability < 0.5))
         return makeError(ErrorCode::InvalidArgument, "delta-f must lie in (0, 1/2)");
     const double eR = mode == IqrReleaseMode::Noisy ? epsilon : 0.0;
@@ -181,8 +171,7 @@ Result<PtrIqrRun> runPtrIqr(const IqrData &data, const PtrIqrParameters &p, mech
 {
     PtrIqrRun run;
     run.width = p.width == 0.0 ? defaultBinWidth(data.size()) : p.width;
-    if (!positiveFinite(run.width))
-        return makeError(ErrorCode::InvalidArgument, "w (the bin width) must be finite and > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(run.width, "w (the bin width)"));
     auto t = ptrThreshold(p.epsilon, p.failureProbability, 2);
     if (!t)
         return t.error();

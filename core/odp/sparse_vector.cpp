@@ -5,6 +5,7 @@
 #include "core/odp/ptr_iqr.h"
 #include "core/odp/quadrature.h"
 #include "core/odp/rounding.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,11 +14,6 @@
 namespace pbx::odp {
 
 namespace {
-bool positiveFinite(double x)
-{
-    return std::isfinite(x) && x > 0.0;
-}
-
 Result<mechanisms::DiscreteLaplaceSampler> laplace(double scale)
 {
     auto r = mechanisms::rationalAtLeast(scale); // never less noise than the accounting assumes
@@ -29,14 +25,11 @@ Result<mechanisms::DiscreteLaplaceSampler> laplace(double scale)
 
 Result<void> validate(const SvtParameters &p)
 {
-    if (!positiveFinite(p.epsilon1))
-        return makeError(ErrorCode::InvalidArgument, "epsilon1 must be finite and > 0");
-    if (!positiveFinite(p.epsilon2))
-        return makeError(ErrorCode::InvalidArgument, "epsilon2 must be finite and > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(p.epsilon1, "epsilon1"));
+    PBX_RETURN_IF_ERROR(checkPositive(p.epsilon2, "epsilon2"));
     if (p.cutoff < 1)
         return makeError(ErrorCode::InvalidArgument, "c (the cut-off) must be an integer >= 1");
-    if (!positiveFinite(p.sensitivity))
-        return makeError(ErrorCode::InvalidArgument, "sensitivity must be finite and > 0");
+    PBX_RETURN_IF_ERROR(checkSensitivity(p.sensitivity, "sensitivity"));
     return {};
 }
 
@@ -56,8 +49,7 @@ double svtCellCost(const SvtParameters &p, int j)
 
 Result<OdpGuarantee> svtGuarantee(const SvtParameters &p)
 {
-    if (auto ok = validate(p); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validate(p));
     OdpGuarantee g;
     for (int j = 0; j <= p.cutoff; ++j)
         g.cells.push_back(OdpCell{j, std::to_string(j) + " positive" + (j == 1 ? "" : "s"), svtCellCost(p, j)});
@@ -67,8 +59,7 @@ Result<OdpGuarantee> svtGuarantee(const SvtParameters &p)
 
 Result<SvtSplit> lyuSplit(double epsilonSvt, int cutoff)
 {
-    if (!positiveFinite(epsilonSvt))
-        return makeError(ErrorCode::InvalidArgument, "epsilon (the sparse vector's share) must be finite and > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(epsilonSvt, "epsilon (the sparse vector's share)"));
     if (cutoff < 1)
         return makeError(ErrorCode::InvalidArgument, "c (the cut-off) must be an integer >= 1");
     const double ratio = std::cbrt(4.0 * cutoff * cutoff); // (2c)^{2/3}
@@ -78,8 +69,7 @@ Result<SvtSplit> lyuSplit(double epsilonSvt, int cutoff)
 
 Result<SparseVector> SparseVector::start(const SvtParameters &p, mechanisms::RandomBits &bits)
 {
-    if (auto ok = validate(p); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validate(p));
     if (p.sensitivity != std::floor(p.sensitivity) || p.sensitivity > 1099511627776.0)
         return makeError(ErrorCode::InvalidArgument,
                          "sensitivity must be a whole number for the exact discrete sparse vector");
@@ -157,8 +147,7 @@ Result<LargeEntriesRun> releaseLargeEntries(const std::vector<std::int64_t> &f, 
                                             const SvtParameters &p, double epsilonTotal,
                                             mechanisms::RandomBits &bits)
 {
-    if (auto ok = validate(p); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validate(p));
     if (p.variant != SvtVariant::FixedThreshold)
         return makeError(ErrorCode::Unsupported, "the large-entries release uses the fixed-threshold sparse vector");
     const double epsilonRelease = epsilonTotal - (p.epsilon1 + p.epsilon2);
@@ -200,16 +189,14 @@ Result<LargeEntriesRun> releaseLargeEntries(const std::vector<std::int64_t> &f, 
 Result<SvtFigureRow> svtFigureRow(int entries, int large, double big, double threshold, const SvtParameters &p,
                                   double epsilonRelease)
 {
-    if (auto ok = validate(p); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validate(p));
     if (entries < 1)
         return makeError(ErrorCode::InvalidArgument, "entries must be >= 1");
     if (large < 0 || large > entries)
         return makeError(ErrorCode::InvalidArgument, "large must lie in [0, entries]");
     if (!std::isfinite(big) || !std::isfinite(threshold))
         return makeError(ErrorCode::InvalidArgument, "the large value and the threshold must be finite");
-    if (!positiveFinite(epsilonRelease))
-        return makeError(ErrorCode::InvalidArgument, "the release budget must be finite and > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(epsilonRelease, "the release budget"));
     const int c = p.cutoff;
     const double bRho = p.sensitivity / p.epsilon1;
     const double bNu = 2.0 * c * p.sensitivity / p.epsilon2;

@@ -2,6 +2,7 @@
 #include "core/privacy/amplification.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,12 +11,9 @@ namespace pbx::privacy {
 
 Result<ApproxDp> amplifyBySubsampling(ApproxDp base, double rate)
 {
-    if (!(rate >= 0.0 && rate <= 1.0))
-        return makeError(ErrorCode::InvalidArgument, "the sampling rate must lie in [0, 1]");
-    if (!(base.epsilon >= 0.0) || !std::isfinite(base.epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
-    if (!(base.delta >= 0.0 && base.delta <= 1.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie in [0, 1]");
+    PBX_RETURN_IF_ERROR(checkProbability(rate, "the sampling rate", UnitInterval::Closed));
+    PBX_RETURN_IF_ERROR(checkEpsilon(base.epsilon));
+    PBX_RETURN_IF_ERROR(checkDelta(base.delta, "δ", UnitInterval::Closed));
     if (rate == 1.0)
         return base;
     if (rate == 0.0)
@@ -28,10 +26,8 @@ Result<ApproxDp> amplifyBySubsampling(ApproxDp base, double rate)
 
 Result<double> baseEpsilonForAmplified(double targetEpsilon, double rate)
 {
-    if (!(rate > 0.0 && rate <= 1.0))
-        return makeError(ErrorCode::InvalidArgument, "the sampling rate must lie in (0, 1]");
-    if (!(targetEpsilon >= 0.0) || !std::isfinite(targetEpsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    PBX_RETURN_IF_ERROR(checkProbability(rate, "the sampling rate", UnitInterval::OpenClosed));
+    PBX_RETURN_IF_ERROR(checkEpsilon(targetEpsilon));
     const double base = math::nudgeDown(std::log1p(std::expm1(targetEpsilon) / rate), 4);
     return std::max(0.0, base);
 }

@@ -3,6 +3,7 @@
 
 #include "core/math/directed_rounding.h"
 #include "core/math/normal.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 
@@ -27,10 +28,8 @@ double gaussianDelta(double mu, double epsilon)
 
 Result<double> gaussianEpsilon(double mu, double delta)
 {
-    if (!(mu >= 0.0) || !std::isfinite(mu))
-        return makeError(ErrorCode::InvalidArgument, "μ = Δ/σ must be a finite number ≥ 0");
-    if (!(delta > 0.0 && delta <= 1.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie in (0, 1]");
+    PBX_RETURN_IF_ERROR(checkNonNegative(mu, "μ = Δ/σ"));
+    PBX_RETURN_IF_ERROR(checkDelta(delta, "δ", UnitInterval::OpenClosed));
     if (gaussianDelta(mu, 0.0) <= delta)
         return 0.0;
     double lo = 0.0;
@@ -46,12 +45,9 @@ Result<double> gaussianEpsilon(double mu, double delta)
 
 Result<double> analyticGaussianSigma(double epsilon, double delta, double sensitivity)
 {
-    if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie strictly between 0 and 1");
-    if (!(sensitivity > 0.0) || !std::isfinite(sensitivity))
-        return makeError(ErrorCode::InvalidArgument, "the sensitivity must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
+    PBX_RETURN_IF_ERROR(checkDelta(delta));
+    PBX_RETURN_IF_ERROR(checkSensitivity(sensitivity));
     // δ(ε; μ) increases with μ: find the largest μ with δ ≤ target; σ = Δ/μ. The evaluated δ
     // carries ~1e-13 relative round-off (cancellation in Φ(a) − e^εΦ(b)), so aim 1e-12 below δ.
     const double target = delta * (1.0 - 1e-12);

@@ -2,6 +2,7 @@
 #include "core/privacy/cks_conversion.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 #include <limits>
@@ -10,11 +11,6 @@
 namespace pbx::privacy {
 
 namespace {
-bool finiteNonNegative(double x)
-{
-    return std::isfinite(x) && x >= 0.0;
-}
-
 // log δ at order α (CKS20 Prop. 12 in the RDP form used by dp_accounting and Opacus).
 double logDeltaAt(double rho, double epsilon, double alpha)
 {
@@ -30,10 +26,8 @@ double epsilonAt(double rho, double logInvDelta, double alpha)
 
 Result<double> deltaFromRhoCks(double rho, double epsilon)
 {
-    if (!finiteNonNegative(rho))
-        return makeError(ErrorCode::InvalidArgument, "ρ must be a finite number ≥ 0");
-    if (!finiteNonNegative(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    PBX_RETURN_IF_ERROR(checkRho(rho));
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
     if (rho == 0.0)
         return 0.0;
     // Derivative of log δ in α: (2α−1)ρ − ε + log(1−1/α); negative near 1, positive for large α.
@@ -56,10 +50,8 @@ Result<double> deltaFromRhoCks(double rho, double epsilon)
 
 Result<double> epsilonFromRhoCks(double rho, double delta, double *optimalOrder)
 {
-    if (!finiteNonNegative(rho))
-        return makeError(ErrorCode::InvalidArgument, "ρ must be a finite number ≥ 0");
-    if (!(delta > 0.0) || std::isnan(delta))
-        return makeError(ErrorCode::InvalidArgument, "δ must be > 0 for a zCDP conversion");
+    PBX_RETURN_IF_ERROR(checkRho(rho));
+    PBX_RETURN_IF_ERROR(checkDelta(delta, "δ", UnitInterval::AboveZero, " for a zCDP conversion"));
     if (rho == 0.0 || delta >= 1.0) {
         if (optimalOrder)
             *optimalOrder = std::numeric_limits<double>::quiet_NaN();
@@ -87,15 +79,13 @@ Result<double> epsilonFromRhoCks(double rho, double delta, double *optimalOrder)
 
 Result<double> rhoFromPureEpsilonSimple(double epsilon)
 {
-    if (!finiteNonNegative(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
     return math::nudgeUp(0.5 * epsilon * epsilon, 2);
 }
 
 Result<double> rhoFromPureEpsilonTight(double epsilon)
 {
-    if (!finiteNonNegative(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
     if (epsilon == 0.0)
         return 0.0;
     return math::nudgeUp(epsilon * std::tanh(0.5 * epsilon), 4);

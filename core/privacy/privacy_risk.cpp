@@ -2,6 +2,7 @@
 #include "core/privacy/privacy_risk.h"
 
 #include "core/math/normal.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,24 +13,18 @@ namespace pbx::privacy {
 
 namespace {
 
-bool isProbability(double x)
-{
-    return x >= 0.0 && x <= 1.0; // false for NaN
-}
-
 Result<void> checkAlpha(double alpha)
 {
-    if (!isProbability(alpha))
-        return makeError(ErrorCode::InvalidArgument, "α (false-positive rate) must lie in [0, 1]");
-    return {};
+    return checkProbability(alpha, "α (false-positive rate)", UnitInterval::Closed);
 }
 
 Result<void> checkPoint(const ProfilePoint &point)
 {
-    if (!(point.epsilon >= 0.0))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a number ≥ 0, got " + std::to_string(point.epsilon));
-    if (!isProbability(point.delta))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie in [0, 1], got " + std::to_string(point.delta));
+    // ε = ∞ is a valid profile point (no guarantee at that δ).
+    PBX_RETURN_IF_ERROR(checkEpsilon(point.epsilon, "ε", Zero::Allowed, Infinity::Allowed,
+                                     ", got " + std::to_string(point.epsilon)));
+    PBX_RETURN_IF_ERROR(
+        checkDelta(point.delta, "δ", UnitInterval::Closed, ", got " + std::to_string(point.delta)));
     return {};
 }
 
@@ -53,10 +48,8 @@ double tradeoffUnchecked(double epsilon, double delta, double alpha)
 
 Result<double> epsilonDeltaTradeoff(double epsilon, double delta, double alpha)
 {
-    if (auto ok = checkPoint({epsilon, delta}); !ok)
-        return ok.error();
-    if (auto ok = checkAlpha(alpha); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkPoint({epsilon, delta}));
+    PBX_RETURN_IF_ERROR(checkAlpha(alpha));
     return tradeoffUnchecked(epsilon, delta, alpha);
 }
 
@@ -64,8 +57,7 @@ Result<double> profileTradeoff(std::span<const ProfilePoint> profile, double alp
 {
     if (profile.empty())
         return makeError(ErrorCode::InvalidArgument, "the privacy profile has no points");
-    if (auto ok = checkAlpha(alpha); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkAlpha(alpha));
     double best = 0.0;
     for (std::size_t i = 0; i < profile.size(); ++i) {
         if (auto ok = checkPoint(profile[i]); !ok)
@@ -77,10 +69,8 @@ Result<double> profileTradeoff(std::span<const ProfilePoint> profile, double alp
 
 Result<double> gaussianTradeoff(double mu, double alpha)
 {
-    if (!(mu >= 0.0) || !std::isfinite(mu))
-        return makeError(ErrorCode::InvalidArgument, "μ must be a finite number ≥ 0");
-    if (auto ok = checkAlpha(alpha); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkNonNegative(mu, "μ"));
+    PBX_RETURN_IF_ERROR(checkAlpha(alpha));
     if (alpha == 0.0)
         return down(1.0);
     if (alpha == 1.0)
@@ -91,10 +81,8 @@ Result<double> gaussianTradeoff(double mu, double alpha)
 
 Result<double> posteriorBound(double epsilon, double prior)
 {
-    if (!(epsilon >= 0.0))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a number ≥ 0");
-    if (!isProbability(prior))
-        return makeError(ErrorCode::InvalidArgument, "the prior must lie in [0, 1]");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon, "ε", Zero::Allowed, Infinity::Allowed));
+    PBX_RETURN_IF_ERROR(checkProbability(prior, "the prior", UnitInterval::Closed));
     if (prior == 0.0 || prior == 1.0)
         return prior;
     // 1 / (1 + (1 − p)/p · e^{−ε}), stable for large ε; then one ulp up, at most 1.

@@ -2,6 +2,7 @@
 #include "core/privacy/rdp_conversion.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 #include <limits>
@@ -27,10 +28,8 @@ Result<void> checkCurve(const std::vector<double> &orders, const std::vector<dou
 Result<RdpConversion> epsilonFromRdp(const std::vector<double> &orders,
                                      const std::vector<double> &rdp, double delta)
 {
-    if (auto ok = checkCurve(orders, rdp); !ok)
-        return ok.error();
-    if (!(delta > 0.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must be > 0 for an RDP conversion");
+    PBX_RETURN_IF_ERROR(checkCurve(orders, rdp));
+    PBX_RETURN_IF_ERROR(checkDelta(delta, "δ", UnitInterval::AboveZero, " for an RDP conversion"));
     const double nan = std::numeric_limits<double>::quiet_NaN();
     if (delta >= 1.0)
         return RdpConversion{0.0, nan};
@@ -62,10 +61,8 @@ Result<RdpConversion> epsilonFromRdp(const std::vector<double> &orders,
 Result<RdpConversion> deltaFromRdp(const std::vector<double> &orders,
                                    const std::vector<double> &rdp, double epsilon)
 {
-    if (auto ok = checkCurve(orders, rdp); !ok)
-        return ok.error();
-    if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
+    PBX_RETURN_IF_ERROR(checkCurve(orders, rdp));
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
     double bestLog = 0.0; // δ = 1
     double bestOrder = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t i = 0; i < orders.size(); ++i) {

@@ -2,6 +2,7 @@
 #include "core/privacy/zcdp_conversion.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 #include <string>
@@ -11,19 +12,15 @@ namespace pbx::privacy {
 namespace {
 Result<void> checkDelta(double delta)
 {
-    if (!(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument,
-                         "δ must lie strictly between 0 and 1, got " + std::to_string(delta));
+    PBX_RETURN_IF_ERROR(checkDelta(delta, "δ", UnitInterval::Open, ", got " + std::to_string(delta)));
     return {};
 }
 } // namespace
 
 Result<double> epsilonFromRho(double rho, double delta)
 {
-    if (!(rho >= 0.0) || !std::isfinite(rho))
-        return makeError(ErrorCode::InvalidArgument, "ρ must be a finite number ≥ 0");
-    if (auto ok = checkDelta(delta); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkRho(rho));
+    PBX_RETURN_IF_ERROR(checkDelta(delta));
     if (rho == 0.0)
         return 0.0;
     const double logInvDelta = -std::log(delta);
@@ -34,10 +31,8 @@ Result<double> epsilonFromRho(double rho, double delta)
 
 Result<double> rhoFromEpsilon(double epsilon, double delta)
 {
-    if (!(epsilon >= 0.0) || !std::isfinite(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number ≥ 0");
-    if (auto ok = checkDelta(delta); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
+    PBX_RETURN_IF_ERROR(checkDelta(delta));
     if (epsilon == 0.0)
         return 0.0;
     const double logInvDelta = -std::log(delta);

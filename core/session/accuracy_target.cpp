@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/session/accuracy_target.h"
 
+#include "core/util/parameter_checks.h"
+
 #include <cmath>
 #include <string>
 
@@ -23,11 +25,9 @@ Result<TargetKind> parseTargetKind(std::string_view text)
 
 Result<void> AccuracyTarget::validate() const
 {
-    if (!(error > 0.0) || !std::isfinite(error))
-        return makeError(ErrorCode::InvalidArgument, "target error must be a finite number > 0");
-    if (!(confidence > 0.0 && confidence < 1.0))
-        return makeError(ErrorCode::InvalidArgument,
-                         "target confidence must lie strictly between 0 and 1 (e.g. 0.95)");
+    PBX_RETURN_IF_ERROR(checkPositive(error, "target error"));
+    PBX_RETURN_IF_ERROR(
+        checkProbability(confidence, "target confidence", UnitInterval::Open, " (e.g. 0.95)"));
     return {};
 }
 

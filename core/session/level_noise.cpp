@@ -5,6 +5,7 @@
 #include "core/math/normal.h"
 #include "core/mechanisms/brownian_noise_reduction.h"
 #include "core/mechanisms/noise_reduction_grid.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 
@@ -19,8 +20,7 @@ LevelNoise::LevelNoise(NoiseFamily family, const QueryShape &shape,
 
 Result<std::vector<ChannelLevel>> LevelNoise::level(double cost, double beta) const
 {
-    if (!(cost > 0.0) || !std::isfinite(cost))
-        return makeError(ErrorCode::InvalidArgument, "a level's cost must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(cost, "a level's cost"));
     const auto &channels = m_shape.channels();
     const double channelBeta = beta / static_cast<double>(channels.size());
     std::vector<ChannelLevel> out(channels.size());

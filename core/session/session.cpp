@@ -3,6 +3,7 @@
 
 #include "core/math/directed_rounding.h"
 #include "core/session/release_plan.h"
+#include "core/util/parameter_checks.h"
 
 #include <cmath>
 #include <string>
@@ -16,15 +17,13 @@ std::string_view eventStatusName(EventStatus status)
 
 Result<void> SessionSettings::validate() const
 {
-    if (!(epsilon > 0.0) || !std::isfinite(epsilon))
-        return makeError(ErrorCode::InvalidArgument, "ε must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon, "ε", Zero::Excluded));
     const bool needsDelta = filter != filters::FilterKind::Basic && filter != filters::FilterKind::ExPost;
-    if (needsDelta && !(delta > 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument,
-                         "δ must lie strictly between 0 and 1 for the " + std::string(filters::filterKindName(filter))
-                             + " filter");
-    if (!(delta >= 0.0 && delta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "δ must lie in [0, 1)");
+    if (needsDelta)
+        PBX_RETURN_IF_ERROR(
+            checkDelta(delta, "δ", UnitInterval::Open,
+                       " for the " + std::string(filters::filterKindName(filter)) + " filter"));
+    PBX_RETURN_IF_ERROR(checkDelta(delta, "δ", UnitInterval::ClosedOpen));
     if (filter == filters::FilterKind::Unified)
         return split.validate();
     return {};
@@ -40,8 +39,7 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const data::Tab
 {
     if (!table)
         return makeError(ErrorCode::InvalidArgument, "a session needs a dataset");
-    if (auto valid = settings.validate(); !valid)
-        return valid.error();
+    PBX_RETURN_IF_ERROR(settings.validate());
     auto filter = filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta, settings.split);
     if (!filter)
         return filter.error();
@@ -99,10 +97,9 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
     if (request.id.size() > maxRequestIdBytes)
         return makeError(ErrorCode::InvalidArgument, "the request id is longer than " + std::to_string(maxRequestIdBytes)
                                                          + " bytes");
-    if (auto valid = request.target.validate(); !valid)
-        return valid.error();
-    if (request.maxCost && (!(*request.maxCost > 0.0) || !std::isfinite(*request.maxCost)))
-        return makeError(ErrorCode::InvalidArgument, "the per-query maximum must be a finite number > 0");
+    PBX_RETURN_IF_ERROR(request.target.validate());
+    if (request.maxCost)
+        PBX_RETURN_IF_ERROR(checkPositive(*request.maxCost, "the per-query maximum"));
     if (request.strategy)
         return askStrategy(std::move(request));
     auto query = data::CompiledQuery::compile(request.query, *m_table);
@@ -113,8 +110,8 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
 
     const MechanismKind mechanism = request.mechanism.value_or(
         defaultMechanism(m_settings.filter, request.query.aggregate, request.target.kind));
-    if (auto fits = checkMechanism(mechanism, m_settings.filter, request.query.aggregate, request.target.kind); !fits)
-        return fits.error();
+    PBX_RETURN_IF_ERROR(
+        checkMechanism(mechanism, m_settings.filter, request.query.aggregate, request.target.kind));
 
     const std::size_t index = m_events.size();
     // The random source is opened before anything is charged: if the OS cannot give us bits, the

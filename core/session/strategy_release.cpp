@@ -11,6 +11,7 @@
 #include "core/strategies/quantiles.h"
 #include "core/strategies/range_workload.h"
 #include "core/strategies/tree_strategy.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -69,8 +70,7 @@ Result<std::vector<double>> quantileGrid(const QueryRequest &r, const NumericDom
         const bool integer = d.lo == std::floor(d.lo) && d.hi == std::floor(d.hi);
         step = integer && d.hi - d.lo <= 65535.0 ? 1.0 : (d.hi - d.lo) / 1000.0;
     }
-    if (!(step > 0.0) || !std::isfinite(step))
-        return makeError(ErrorCode::InvalidArgument, "step: must be > 0");
+    PBX_RETURN_IF_ERROR(checkPositive(step, "step:"));
     const double n = std::floor((d.hi - d.lo) / step + 1e-9) + 1.0;
     if (n > static_cast<double>(strategies::kMaxCells))
         return strategies::strategyError(strategies::kInvalidBounds, "step: the grid has more than 65,536 candidates");
@@ -83,8 +83,7 @@ Result<std::vector<double>> quantileGrid(const QueryRequest &r, const NumericDom
 Result<std::vector<Range>> workloadRanges(const StrategyRequestSpec &s, std::size_t k)
 {
     if (s.workload == "explicit") {
-        if (auto ok = strategies::checkRanges(s.ranges, k); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(strategies::checkRanges(s.ranges, k));
         return s.ranges;
     }
     return strategies::namedWorkload(s.workload, k);
@@ -186,8 +185,7 @@ Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &tabl
 
 Result<LedgerEvent> Session::askStrategy(QueryRequest request)
 {
-    if (auto ok = checkStrategyRequest(request, *m_table, m_settings.neighbours); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkStrategyRequest(request, *m_table, m_settings.neighbours));
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
     const auto &spec = *request.strategy;

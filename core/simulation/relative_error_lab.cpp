@@ -3,6 +3,7 @@
 
 #include "core/session/planned_cap.h"
 #include "core/session/release_plan.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <atomic>
@@ -241,20 +242,16 @@ std::vector<LabMethod> defaultLabMethods()
 Result<void> LabSettings::validate() const
 {
     const auto bad = [](const std::string &what) { return makeError(ErrorCode::InvalidArgument, what); };
-    if (!(alpha > 0.0) || !std::isfinite(alpha))
-        return bad("--alpha must be a finite number > 0");
-    if (!(confidence > 0.0 && confidence < 1.0))
-        return bad("--confidence must lie strictly between 0 and 1");
-    if (!(epsilon > 0.0) || !std::isfinite(epsilon))
-        return bad("--epsilon must be a finite number > 0");
-    if (!(delta > 0.0 && delta < 1.0))
-        return bad("--delta must lie strictly between 0 and 1");
+    PBX_RETURN_IF_ERROR(checkPositive(alpha, "--alpha"));
+    PBX_RETURN_IF_ERROR(checkProbability(confidence, "--confidence", UnitInterval::Open));
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon, "--epsilon", Zero::Excluded));
+    PBX_RETURN_IF_ERROR(checkDelta(delta, "--delta"));
     if (repetitions < 1 || repetitions > 100000)
         return bad("--repetitions must be between 1 and 100000");
     if (queriesPerRepetition < 1)
         return bad("--queries must be ≥ 1");
-    if (!(maxEpsilonPerQuery >= 0.0) || !std::isfinite(maxEpsilonPerQuery))
-        return bad("--max-epsilon-per-query must be a finite number ≥ 0 (0: remaining / queries to come)");
+    PBX_RETURN_IF_ERROR(checkEpsilon(maxEpsilonPerQuery, "--max-epsilon-per-query", Zero::Allowed,
+                                     Infinity::Excluded, " (0: remaining / queries to come)"));
     if (plannedQueries < 0)
         return bad("--plan-queries must be ≥ 0");
     return split.validate();
@@ -264,13 +261,12 @@ Result<std::vector<LabResult>> runRelativeErrorLab(const Workload &workload, con
                                                    const std::vector<LabMethod> &methods, const LabProgress &progress,
                                                    int threads)
 {
-    if (auto valid = settings.validate(); !valid)
-        return valid.error();
+    PBX_RETURN_IF_ERROR(settings.validate());
     if (workload.cells.empty())
         return makeError(ErrorCode::InvalidArgument, "the workload has no cells");
     for (const auto &m : methods)
-        if (auto ok = session::checkMechanism(m.mechanism, m.filter, data::Aggregate::Count, session::TargetKind::Relative); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(session::checkMechanism(m.mechanism, m.filter, data::Aggregate::Count,
+                                                    session::TargetKind::Relative));
 
     // Every method sees the same cell order and noise seeds in repetition r.
     const std::size_t reps = static_cast<std::size_t>(settings.repetitions);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/strategies/derived_answers.h"
 
+#include "core/util/parameter_checks.h"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -81,8 +83,7 @@ Result<DerivedKind> parseDerivedKind(std::string_view text)
 Result<DerivedAnswer> deriveAnswer(const HistogramRelease &release, const HistogramPlan &plan,
                                    const DerivedRequest &request, double beta)
 {
-    if (!(beta > 0.0 && beta < 1.0))
-        return makeError(ErrorCode::InvalidArgument, "beta: must lie in (0, 1)");
+    PBX_RETURN_IF_ERROR(checkProbability(beta, "beta:", UnitInterval::Open));
     const std::size_t size = release.noisy.size();
     DerivedAnswer out;
     switch (request.kind) {
@@ -97,8 +98,7 @@ Result<DerivedAnswer> deriveAnswer(const HistogramRelease &release, const Histog
             for (std::size_t i = request.a[0]; i <= request.a[1]; ++i)
                 cells.push_back(i);
         }
-        if (auto ok = checkCells(cells, size, "cells"); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(checkCells(cells, size, "cells"));
         auto s = sumInterval(release, plan, cells, beta);
         if (!s)
             return s.error();
@@ -106,10 +106,8 @@ Result<DerivedAnswer> deriveAnswer(const HistogramRelease &release, const Histog
         return out;
     }
     case DerivedKind::Difference: {
-        if (auto ok = checkCells(request.a, size, "cells"); !ok)
-            return ok.error();
-        if (auto ok = checkCells(request.b, size, "minus"); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(checkCells(request.a, size, "cells"));
+        PBX_RETURN_IF_ERROR(checkCells(request.b, size, "minus"));
         std::vector<std::size_t> all = request.a;
         all.insert(all.end(), request.b.begin(), request.b.end());
         if (auto ok = checkCells(all, size, "minus"); !ok)
@@ -128,10 +126,8 @@ Result<DerivedAnswer> deriveAnswer(const HistogramRelease &release, const Histog
         return out;
     }
     case DerivedKind::Share: {
-        if (auto ok = checkCells(request.a, size, "cells"); !ok)
-            return ok.error();
-        if (auto ok = checkCells(request.b, size, "of"); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(checkCells(request.a, size, "cells"));
+        PBX_RETURN_IF_ERROR(checkCells(request.b, size, "of"));
         for (const auto i : request.a)
             if (std::find(request.b.begin(), request.b.end(), i) == request.b.end())
                 return makeError(ErrorCode::InvalidArgument, "of: a share's cells must be among the cells it is a share of");

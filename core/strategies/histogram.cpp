@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/strategies/histogram.h"
 
+#include "core/util/parameter_checks.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -91,8 +93,7 @@ Result<double> parallelCompositionCost(std::span<const double> addRemoveCosts, d
         return makeError(ErrorCode::InvalidArgument, "replaceCosts: one per part, or none");
     for (const auto list : {addRemoveCosts, replaceCosts})
         for (const double c : list)
-            if (!(c >= 0.0) || !std::isfinite(c))
-                return makeError(ErrorCode::InvalidArgument, "costs: must be finite and >= 0");
+            PBX_RETURN_IF_ERROR(checkNonNegative(c, "costs:"));
     if (addRemoveCosts.empty())
         return 0.0;
     double largest = 0.0, second = 0.0;
@@ -117,8 +118,8 @@ Result<double> parallelCompositionCost(std::span<const double> addRemoveCosts, d
 
 Result<HistogramPlan> planHistogram(mechanisms::DiscreteNoiseKind kind, double charge, data::Neighbours neighbours)
 {
-    if (auto ok = checkStrategyEpsilon(charge, kind == mechanisms::DiscreteNoiseKind::Laplace ? "epsilon" : "rho"); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(
+        checkStrategyEpsilon(charge, kind == mechanisms::DiscreteNoiseKind::Laplace ? "epsilon" : "rho"));
     const double perCell = neighbours == data::Neighbours::AddRemove ? charge : charge / 2.0;
     auto cell = mechanisms::DiscreteNoiseMechanism::forCost(kind, perCell, 1);
     if (!cell)

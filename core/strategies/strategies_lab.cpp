@@ -7,6 +7,7 @@
 #include "core/strategies/quantiles.h"
 #include "core/strategies/stability.h"
 #include "core/strategies/tree_strategy.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -407,8 +408,8 @@ Result<Json> runSmoothSensitivity(const LabConfig &config, const data::Table &ta
     auto s = medianSmoothSensitivity(values, beta, bounds->first, bounds->second);
     if (!s)
         return s.error();
-    if (!(config.delta > 0.0 && config.delta < 1.0))
-        return configError("delta: must lie in (0, 1)");
+    if (auto ok = checkDelta(config.delta, "delta:"); !ok)
+        return configError(ok.error().message);
     report(progress, 0.5, "smooth sensitivity (Laplace, (epsilon, delta))");
     const double betaLaplace = config.epsilon / (2.0 * std::log(2.0 / config.delta));
     auto sl = medianSmoothSensitivity(values, betaLaplace, bounds->first, bounds->second);

@@ -362,10 +362,11 @@ void TestComposition::gaussianNotApplicable()
     l.events = {g};
     for (const char *name : {"basic", "advanced", "optimal"}) {
         auto s = makeStrategy(name, l);
-        QVERIFY(!s.ok());
+        PBX_VERIFY_ERROR(s, Unsupported, "events[0] (gaussian)");
         QCOMPARE(s.error().code, ErrorCode::Unsupported);
     }
 }
 
 QTEST_APPLESS_MAIN(TestComposition)
+#include "tests/testutils.h"
 #include "tst_composition.moc"

@@ -331,7 +331,7 @@ void TestPld::cancel()
     PldOptions options;
     options.progress = [](std::int64_t, std::int64_t) { return false; };
     auto acc = PldAccountant::fromLedger(ledger, options);
-    QVERIFY(!acc.ok());
+    PBX_VERIFY_ERROR(acc, Cancelled, "PLD accounting was cancelled");
     QCOMPARE(acc.error().code, ErrorCode::Cancelled);
 }
 
@@ -454,7 +454,7 @@ void TestPld::resourceLimits()
     Ledger ledger;
     ledger.events = {e};
     auto acc = PldAccountant::fromLedger(ledger);
-    QVERIFY(!acc.ok());
+    PBX_VERIFY_ERROR(acc, ResourceLimit, "events[0]");
     QCOMPARE(acc.error().code, ErrorCode::ResourceLimit);
     const QString message = QString::fromStdString(acc.error().message);
     QVERIFY2(message.startsWith(expected), qPrintable(message));
@@ -491,7 +491,7 @@ void TestPld::tinySigmaGaussianFallback()
     e.sigma = 1e-4;
     ledger.events = {lap, e};
     auto refused = PldAccountant::fromLedger(ledger);
-    QVERIFY(!refused.ok());
+    PBX_VERIFY_ERROR(refused, ResourceLimit, "events[1] (gaussian)");
     QCOMPARE(refused.error().code, ErrorCode::ResourceLimit);
     QVERIFY2(refused.error().message.rfind("events[1] (gaussian): PLD would need", 0) == 0, refused.error().message.c_str());
 }
@@ -721,4 +721,5 @@ void TestPld::bracketMeanBias()
     }
 }
 
+#include "tests/testutils.h"
 #include "tst_pld.moc"

@@ -331,7 +331,7 @@ void TestSessionLedger::unknownMechanismIsUnsupported()
 {
     std::vector<LedgerEvent> events = {released("exponential", {session::Attempt{{release("count", 1.0, 0.1)}}})};
     auto ledger = accounting::ledgerFromEvents(events, data::Neighbours::AddRemove);
-    QVERIFY(!ledger.ok());
+    PBX_VERIFY_ERROR(ledger, Unsupported, "ledger event 1");
     QCOMPARE(ledger.error().code, ErrorCode::Unsupported);
     QVERIFY(ledger.error().message.find("exponential") != std::string::npos);
 

@@ -166,7 +166,7 @@ void TestZcdp::notApplicable()
     e.delta = 1e-6;
     ledger.events.push_back(e);
     auto z = ZcdpAccountant::fromLedger(ledger);
-    QVERIFY(!z.ok());
+    PBX_VERIFY_ERROR(z, Unsupported, "events[0] (approx)");
     QCOMPARE(z.error().code, ErrorCode::Unsupported);
     PrivacyEvent g;
     g.mechanism = MechanismKind::Gaussian;
@@ -183,4 +183,5 @@ void TestZcdp::notApplicable()
 }
 
 QTEST_APPLESS_MAIN(TestZcdp)
+#include "tests/testutils.h"
 #include "tst_zcdp.moc"

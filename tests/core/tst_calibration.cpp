@@ -126,12 +126,18 @@ void TestCalibration::forCostInvertsCost()
 
 void TestCalibration::invalidInputs()
 {
-    QVERIFY(!AdditiveNoiseMechanism::forAbsoluteError(NoiseKind::Laplace, 0.0, 0.05, 1.0).ok());
-    QVERIFY(!AdditiveNoiseMechanism::forAbsoluteError(NoiseKind::Laplace, 1.0, 1.0, 1.0).ok());
-    QVERIFY(!AdditiveNoiseMechanism::forAbsoluteError(NoiseKind::Gaussian, NAN, 0.05, 1.0).ok());
-    QVERIFY(!AdditiveNoiseMechanism::forCost(NoiseKind::Gaussian, -1.0, 1.0).ok());
-    QVERIFY(!AdditiveNoiseMechanism::forCost(NoiseKind::Gaussian, 1.0, INFINITY).ok());
-    QVERIFY(!AdditiveNoiseMechanism::withScale(NoiseKind::Laplace, 0.0, 1.0).ok());
+    PBX_VERIFY_ERROR(AdditiveNoiseMechanism::forAbsoluteError(NoiseKind::Laplace, 0.0, 0.05, 1.0),
+                     InvalidArgument, "the error target");
+    PBX_VERIFY_ERROR(AdditiveNoiseMechanism::forAbsoluteError(NoiseKind::Laplace, 1.0, 1.0, 1.0),
+                     InvalidArgument, "the confidence");
+    PBX_VERIFY_ERROR(AdditiveNoiseMechanism::forAbsoluteError(NoiseKind::Gaussian, NAN, 0.05, 1.0),
+                     InvalidArgument, "the error target");
+    PBX_VERIFY_ERROR(AdditiveNoiseMechanism::forCost(NoiseKind::Gaussian, -1.0, 1.0), InvalidArgument,
+                     "the privacy cost");
+    PBX_VERIFY_ERROR(AdditiveNoiseMechanism::forCost(NoiseKind::Gaussian, 1.0, INFINITY), InvalidArgument,
+                     "the sensitivity");
+    PBX_VERIFY_ERROR(AdditiveNoiseMechanism::withScale(NoiseKind::Laplace, 0.0, 1.0), InvalidArgument,
+                     "the noise scale");
 }
 
 QTEST_APPLESS_MAIN(TestCalibration)

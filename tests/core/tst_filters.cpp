@@ -58,7 +58,7 @@ void TestFilters::refusalMessage()
     QVERIFY(zcdp->spend(0.0054).ok());
     const double before = zcdp->spent();
     auto refused = zcdp->spend(0.031);
-    QVERIFY(!refused.ok());
+    PBX_VERIFY_ERROR(refused, BudgetExceeded, "this query needs ρ =");
     QCOMPARE(refused.error().code, pbx::ErrorCode::BudgetExceeded);
     QCOMPARE(QString::fromStdString(refused.error().message),
              QStringLiteral("this query needs ρ = 0.031 but 0.01207 remains"));
@@ -91,7 +91,8 @@ void TestFilters::exactFitPasses()
     QVERIFY(f->spend(rest).ok());
     QVERIFY(f->spent() <= f->budget());
     QCOMPARE(f->remaining(), 0.0);
-    QVERIFY(!f->spend(std::nextafter(0.0, 1.0)).ok()); // not even the smallest double more
+    PBX_VERIFY_ERROR(f->spend(std::nextafter(0.0, 1.0)), BudgetExceeded,
+                     "this query needs"); // not even the smallest double more
 }
 
 void TestFilters::randomSequencesNeverOverspend_data()
@@ -140,10 +141,10 @@ void TestFilters::directedRounding()
 
 void TestFilters::invalid()
 {
-    QVERIFY(!PrivacyFilter::create(FilterKind::Basic, 0.0, 0.0).ok());
-    QVERIFY(!PrivacyFilter::create(FilterKind::Basic, NAN, 0.0).ok());
-    QVERIFY(!PrivacyFilter::create(FilterKind::Zcdp, 1.0, 0.0).ok());
-    QVERIFY(!PrivacyFilter::create(FilterKind::Zcdp, 1.0, 1.0).ok());
+    PBX_VERIFY_ERROR(PrivacyFilter::create(FilterKind::Basic, 0.0, 0.0), InvalidArgument, "ε");
+    PBX_VERIFY_ERROR(PrivacyFilter::create(FilterKind::Basic, NAN, 0.0), InvalidArgument, "ε");
+    PBX_VERIFY_ERROR(PrivacyFilter::create(FilterKind::Zcdp, 1.0, 0.0), InvalidArgument, "δ");
+    PBX_VERIFY_ERROR(PrivacyFilter::create(FilterKind::Zcdp, 1.0, 1.0), InvalidArgument, "δ");
     auto f = PrivacyFilter::create(FilterKind::Basic, 1.0, 0.0).value();
     QCOMPARE(f->spend(-0.1).error().code, pbx::ErrorCode::InvalidArgument);
     QCOMPARE(f->spend(NAN).error().code, pbx::ErrorCode::InvalidArgument);
@@ -204,8 +205,10 @@ void TestFilters::unifiedSplit()
     QVERIFY(f.epsilonSpent() <= 1.0 + 1e-12);
     PBX_FUZZY_COMPARE(f.epsilonSpent(), 1.0, 1e-9);
     PBX_FUZZY_COMPARE(f.deltaSpent(), 5e-7 + 1e-7, 1e-12);
-    QVERIFY(!pbx::filters::UnifiedFilter::create(1.0, 1e-6, {0.0, 0.5}).ok());
-    QVERIFY(!pbx::filters::UnifiedFilter::create(1.0, 1e-6, {0.5, 1.0}).ok());
+    PBX_VERIFY_ERROR(pbx::filters::UnifiedFilter::create(1.0, 1e-6, {0.0, 0.5}), InvalidArgument,
+                     "the unified filter's ex-post shares of ε and δ");
+    PBX_VERIFY_ERROR(pbx::filters::UnifiedFilter::create(1.0, 1e-6, {0.5, 1.0}), InvalidArgument,
+                     "the unified filter's ex-post shares of ε and δ");
 }
 
 void TestFilters::expostDelta()

@@ -91,7 +91,7 @@ void TestSensitivity::names()
 {
     QCOMPARE(pbx::data::parseNeighbours("replace").value(), Neighbours::Replace);
     QCOMPARE(pbx::data::neighboursName(Neighbours::AddRemove), std::string_view("add-remove"));
-    QVERIFY(!pbx::data::parseNeighbours("swap").ok());
+    PBX_VERIFY_ERROR(pbx::data::parseNeighbours("swap"), InvalidArgument, "neighbouring relation 'swap'");
 }
 
 QTEST_APPLESS_MAIN(TestSensitivity)

@@ -288,11 +288,16 @@ void TestSession::refusalsSayWhatTheBudgetBuys()
 void TestSession::invalidRequestsSpendNothing()
 {
     auto s = newSession(filters::FilterKind::Zcdp, 1.0, 3);
-    QVERIFY(!s->ask(request(data::Aggregate::Sum, "salary", "", TargetKind::Absolute, 10)).ok());
-    QVERIFY(!s->ask(request(data::Aggregate::Count, "", "regon == \"x\"", TargetKind::Absolute, 10)).ok());
-    QVERIFY(!s->ask(request(data::Aggregate::Mean, "region", "", TargetKind::Absolute, 10)).ok());
-    QVERIFY(!s->ask(request(data::Aggregate::Count, "", "", TargetKind::Absolute, -1)).ok());
-    QVERIFY(!s->ask(request(data::Aggregate::Count, "", "", TargetKind::Absolute, 5, 1.0)).ok());
+    PBX_VERIFY_ERROR(s->ask(request(data::Aggregate::Sum, "salary", "", TargetKind::Absolute, 10)), NotFound,
+                     "column");
+    PBX_VERIFY_ERROR(s->ask(request(data::Aggregate::Count, "", "regon == \"x\"", TargetKind::Absolute, 10)),
+                     NotFound, "where");
+    PBX_VERIFY_ERROR(s->ask(request(data::Aggregate::Mean, "region", "", TargetKind::Absolute, 10)),
+                     InvalidArgument, "column");
+    PBX_VERIFY_ERROR(s->ask(request(data::Aggregate::Count, "", "", TargetKind::Absolute, -1)),
+                     InvalidArgument, "target error");
+    PBX_VERIFY_ERROR(s->ask(request(data::Aggregate::Count, "", "", TargetKind::Absolute, 5, 1.0)),
+                     InvalidArgument, "target confidence");
     QCOMPARE(s->events().size(), std::size_t(0));
     QCOMPARE(s->filter().spent(), 0.0);
 }
@@ -310,12 +315,12 @@ void TestSession::restoreRechargesTheLedger()
     auto tampered = s->events();
     tampered[0].attempts[0].cost = 5.0;
     tampered[0].cost = 5.0;
-    QVERIFY(!Session::restore(s->sharedTable(), s->settings(), tampered).ok());
+    PBX_VERIFY_ERROR(Session::restore(s->sharedTable(), s->settings(), tampered), Parse, "event 0 ('q1')");
     // A cost that disagrees with its attempts is refused too (the document was edited).
     auto edited = s->events();
     edited[1].cost /= 2;
     auto refused = Session::restore(s->sharedTable(), s->settings(), edited);
-    QVERIFY(!refused.ok());
+    PBX_VERIFY_ERROR(refused, Parse, "event 1 ('q2')");
     QVERIFY(QString::fromStdString(refused.error().message).contains(QStringLiteral("not the recorded cost")));
 }
 

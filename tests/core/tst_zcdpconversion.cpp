@@ -84,12 +84,12 @@ void TestZcdpConversion::oracleClassicalConversion()
 
 void TestZcdpConversion::invalid()
 {
-    QVERIFY(!rhoFromEpsilon(1.0, 0.0).ok());
-    QVERIFY(!rhoFromEpsilon(1.0, 1.0).ok());
-    QVERIFY(!rhoFromEpsilon(-1.0, 1e-6).ok());
-    QVERIFY(!rhoFromEpsilon(NAN, 1e-6).ok());
-    QVERIFY(!epsilonFromRho(-0.1, 1e-6).ok());
-    QVERIFY(!epsilonFromRho(INFINITY, 1e-6).ok());
+    PBX_VERIFY_ERROR(rhoFromEpsilon(1.0, 0.0), InvalidArgument, "δ");
+    PBX_VERIFY_ERROR(rhoFromEpsilon(1.0, 1.0), InvalidArgument, "δ");
+    PBX_VERIFY_ERROR(rhoFromEpsilon(-1.0, 1e-6), InvalidArgument, "ε");
+    PBX_VERIFY_ERROR(rhoFromEpsilon(NAN, 1e-6), InvalidArgument, "ε");
+    PBX_VERIFY_ERROR(epsilonFromRho(-0.1, 1e-6), InvalidArgument, "ρ");
+    PBX_VERIFY_ERROR(epsilonFromRho(INFINITY, 1e-6), InvalidArgument, "ρ");
     QCOMPARE(epsilonFromRho(0.0, 1e-6).value(), 0.0);
 }
 

@@ -58,7 +58,8 @@ void TestJournal::roundTripAndResume()
         QVERIFY(w.ok());
         QVERIFY(w->append(Json{{"n", 1}}).ok());
     }
-    QVERIFY(!io::JournalWriter::create(path.toStdString(), Json{{"n", 0}}).ok()); // never overwritten
+    PBX_VERIFY_ERROR(io::JournalWriter::create(path.toStdString(), Json{{"n", 0}}), Io,
+                     "a journal exists there already"); // never overwritten
     auto read = io::readJournal(path.toStdString());
     QVERIFY(read.ok());
     QCOMPARE(read->records.size(), std::size_t(2));
@@ -134,7 +135,7 @@ void TestJournal::editsAreDetected()
         lines.swapItemsAt(1, 2);
     writeAll(path, (lines.join(QLatin1Char('\n')) + QLatin1Char('\n')).toStdString());
     auto read = io::readJournal(path.toStdString());
-    QVERIFY(!read.ok());
+    PBX_VERIFY_ERROR(read, Parse, "journal line");
     QVERIFY(QString::fromStdString(read.error().message).contains(QStringLiteral("edited or corrupted")));
 }
 
@@ -164,11 +165,11 @@ void TestJournal::completeBadLastLineIsDamage()
     text.replace(at, 7, "8770.26");
     writeAll(path, text);
     auto read = io::readJournal(path.toStdString());
-    QVERIFY(!read.ok());
+    PBX_VERIFY_ERROR(read, Parse, "journal line 2");
     QVERIFY2(QString::fromStdString(read.error().message).contains(QStringLiteral("edited or corrupted")),
              read.error().message.c_str());
     QVERIFY(QString::fromStdString(read.error().message).contains(QStringLiteral("journal line 2")));
-    QVERIFY(!io::JournalWriter::open(path.toStdString()).ok());
+    PBX_VERIFY_ERROR(io::JournalWriter::open(path.toStdString()), Parse, "journal line 2");
     QCOMPARE(readAll(path), text); // nothing was cut off
 }
 
@@ -190,10 +191,11 @@ void TestJournal::tailRecordDetectsRemovedAndRewrittenEnd()
     const std::string shorter = full.substr(0, full.rfind('\n', full.size() - 2) + 1);
     writeAll(path, shorter);
     auto removed = io::readJournal(path.toStdString());
-    QVERIFY(!removed.ok());
+    PBX_VERIFY_ERROR(removed, Parse, "its tail record says 4 were written");
     QVERIFY2(QString::fromStdString(removed.error().message).contains(QStringLiteral("removed from its end")),
              removed.error().message.c_str());
-    QVERIFY(!io::JournalWriter::open(path.toStdString()).ok());
+    PBX_VERIFY_ERROR(io::JournalWriter::open(path.toStdString()), Parse,
+                     "its tail record says 4 were written");
     // The last line rewritten and re-chained (its checksum recomputed, as anyone can).
     const auto lastStart = shorter.size();
     const std::string previousHash = shorter.substr(shorter.rfind('\t') + 1, 64);
@@ -201,7 +203,7 @@ void TestJournal::tailRecordDetectsRemovedAndRewrittenEnd()
     writeAll(path, shorter + payload + "\t" + io::sha256Hex(previousHash + payload) + "\n");
     QVERIFY(io::readJournalText(readAll(path)).ok()); // the chain alone cannot tell
     auto rewritten = io::readJournal(path.toStdString());
-    QVERIFY(!rewritten.ok());
+    PBX_VERIFY_ERROR(rewritten, Parse, "journal line 4");
     QVERIFY2(QString::fromStdString(rewritten.error().message).contains(QStringLiteral("does not match the tail record")),
              rewritten.error().message.c_str());
     Q_UNUSED(lastStart);
@@ -222,14 +224,14 @@ void TestJournal::secondWriterIsRefused()
         auto first = io::JournalWriter::create(path.toStdString(), Json{{"n", 0}});
         QVERIFY(first.ok());
         auto second = io::JournalWriter::open(path.toStdString());
-        QVERIFY(!second.ok());
+        PBX_VERIFY_ERROR(second, Io, "the journal is locked");
         QVERIFY2(QString::fromStdString(second.error().message).contains(QStringLiteral("locked")),
                  second.error().message.c_str());
         QVERIFY(first->append(Json{{"n", 1}}).ok());
     }
     auto opened = io::JournalWriter::open(path.toStdString());
     QVERIFY(opened.ok()); // the lock ends with its writer
-    QVERIFY(!io::JournalWriter::open(path.toStdString()).ok());
+    PBX_VERIFY_ERROR(io::JournalWriter::open(path.toStdString()), Io, "the journal is locked");
 }
 
 // Item 16: a dangling symbolic link or a folder at the path is named as such, never replaced.
@@ -238,15 +240,15 @@ void TestJournal::createNeverReplaces()
     const QString link = m_dir.filePath(QStringLiteral("dangling.jsonl"));
     QVERIFY(QFile::link(m_dir.filePath(QStringLiteral("missing-target")), link));
     auto created = io::JournalWriter::create(link.toStdString(), Json{{"n", 0}});
-    QVERIFY(!created.ok());
+    PBX_VERIFY_ERROR(created, Io, "a symbolic link");
     QVERIFY2(QString::fromStdString(created.error().message).contains(QStringLiteral("symbolic link")),
              created.error().message.c_str());
     QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("missing-target"))));
     auto folder = io::JournalWriter::open(m_dir.path().toStdString());
-    QVERIFY(!folder.ok());
+    PBX_VERIFY_ERROR(folder, Io, "a folder, not a file");
     QVERIFY(QString::fromStdString(folder.error().message).contains(QStringLiteral("a folder")));
     auto fifoLike = io::readJournal("/dev/null");
-    QVERIFY(!fifoLike.ok());
+    PBX_VERIFY_ERROR(fifoLike, Io, "not a regular file");
     QVERIFY(QString::fromStdString(fifoLike.error().message).contains(QStringLiteral("not a regular file")));
     // No temporary file is left behind by a refused creation.
     QCOMPARE(QDir(m_dir.path()).entryList({QStringLiteral("*.new-*")}, QDir::Files).size(), 0);

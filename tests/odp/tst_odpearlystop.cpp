@@ -198,14 +198,17 @@ void TestOdpEarlyStop::hostileInputs()
     auto notIncreasing = lemma11Plan({20, 20}, steps, StepComposition::Kov, 1e-6, DeltaSplit::Equal);
     QCOMPARE(notIncreasing.error().code, ErrorCode::InvalidArgument);
     QVERIFY(QString::fromStdString(notIncreasing.error().message).startsWith(QStringLiteral("stops")));
-    QVERIFY(!lemma11Plan({0, 20}, steps, StepComposition::Kov, 1e-6, DeltaSplit::Equal).ok());
-    QVERIFY(!lemma11Plan({20}, steps, StepComposition::Kov, 0.0, DeltaSplit::Equal).ok()); // KOV needs δ > 0
+    PBX_VERIFY_ERROR(lemma11Plan({0, 20}, steps, StepComposition::Kov, 1e-6, DeltaSplit::Equal),
+                     InvalidArgument, "stops");
+    PBX_VERIFY_ERROR(lemma11Plan({20}, steps, StepComposition::Kov, 0.0, DeltaSplit::Equal), InvalidArgument,
+                     "delta"); // KOV needs δ > 0
     QVERIFY(!lemma11Plan({20}, IterativeSteps{IterativeSteps::Kind::EpsDelta, 0.0, -1.0, 0.0},
                          StepComposition::Basic, 0.0, DeltaSplit::Equal).ok());
     QCOMPARE(lemma11Plan({20}, steps, StepComposition::Gaussian, 1e-6, DeltaSplit::Equal).error().code,
              ErrorCode::Unsupported);
-    QVERIFY(!theorem15Delta({2}, {0.1, 0.1}, {0.0, 0.0}, {std::nan("")}).ok());
-    QVERIFY(!theorem15Delta({2}, {0.1, 0.2}, {0.0, 0.0}, {0.1}).ok()); // heterogeneous needs a grid
+    PBX_VERIFY_ERROR(theorem15Delta({2}, {0.1, 0.1}, {0.0, 0.0}, {std::nan("")}), InvalidArgument, "costs");
+    PBX_VERIFY_ERROR(theorem15Delta({2}, {0.1, 0.2}, {0.0, 0.0}, {0.1}), InvalidArgument,
+                     "grid"); // heterogeneous needs a grid
     QCOMPARE(theorem15Delta({2}, {0.1, 0.1}, {0.0, 0.0}, {0.1}, 1e-9).error().code, ErrorCode::Unsupported);
 }
 

@@ -69,7 +69,7 @@ void TestOdpFilter::deltaDebitedInFull()
     QVERIFY(filter->charge(m, 1, "toy").ok()); // realised cell {b}: still δ in full
     QCOMPARE(filter->deltaSpent(), delta);
     auto second = filter->reserve(m, "toy");
-    QVERIFY(!second.ok());
+    PBX_VERIFY_ERROR(second, BudgetExceeded, "this mechanism needs δ =");
     QCOMPARE(second.error().code, ErrorCode::BudgetExceeded);
     QVERIFY(QString::fromStdString(second.error().message).contains(QStringLiteral("δ")));
 }
@@ -117,7 +117,7 @@ void TestOdpFilter::sessionTranscript()
     // 7. Budget recovery ε_p = 0.4, ε_t = 0.05: refused, nothing spent.
     const OdpGuarantee big{{{0, "⊥", 0.05}, {1, "released", 0.4}}, 0.0};
     auto refused = f->reserve(big, "budget recovery");
-    QVERIFY(!refused.ok());
+    PBX_VERIFY_ERROR(refused, BudgetExceeded, "this mechanism needs ε =");
     QCOMPARE(refused.error().code, ErrorCode::BudgetExceeded);
     QCOMPARE(QString::fromStdString(refused.error().message),
              QStringLiteral("this mechanism needs ε = 0.4 (worst case) but 0.35 remains"));
@@ -138,8 +138,10 @@ void TestOdpFilter::sessionTranscript()
     QVERIFY(f->epsilonRemaining() < 1e-12);
     QVERIFY(f->deltaRemaining() < 1e-18);
     // 10. Anything with a cost is refused; a data-free request is admitted.
-    QVERIFY(!f->reserve(*trivialGuarantee(0.01, 0.0), "x").ok());
-    QVERIFY(!f->reserve(*trivialGuarantee(0.0, 1e-9), "x").ok());
+    PBX_VERIFY_ERROR(f->reserve(*trivialGuarantee(0.01, 0.0), "x"), BudgetExceeded,
+                     "this mechanism needs ε =");
+    PBX_VERIFY_ERROR(f->reserve(*trivialGuarantee(0.0, 1e-9), "x"), BudgetExceeded,
+                     "this mechanism needs δ =");
     QVERIFY(f->charge(*trivialGuarantee(0.0, 0.0), 0, "data-free").ok());
     QVERIFY(f->epsilonSpent() <= 2.0);
     QVERIFY(f->deltaSpent() <= 1e-5);
@@ -155,7 +157,7 @@ void TestOdpFilter::openMechanismBlocksOthers()
     QVERIFY(id.ok());
     QCOMPARE(*id, 3);
     auto other = f->reserve(*trivialGuarantee(0.01, 0.0), "count");
-    QVERIFY(!other.ok());
+    PBX_VERIFY_ERROR(other, Unsupported, "sparse vector #3");
     QCOMPARE(other.error().code, ErrorCode::Unsupported);
     QCOMPARE(QString::fromStdString(other.error().message),
              QStringLiteral("sparse vector #3 is still open; send STOP first"));
@@ -171,7 +173,7 @@ void TestOdpFilter::unknownCellChargesWorstCase()
     auto f = OdpFilter::create(1.0, 0.0);
     auto id = f->reserve(OdpGuarantee{{{0, "0", 0.1}, {1, "1", 0.3}}, 0.0}, "svt");
     auto bad = f->settle(*id, 7);
-    QVERIFY(!bad.ok());
+    PBX_VERIFY_ERROR(bad, InvalidArgument, "cell 7");
     QCOMPARE(bad.error().code, ErrorCode::InvalidArgument);
     QCOMPARE(f->epsilonSpent(), 0.3);
     QVERIFY(!f->openRequest());
@@ -240,7 +242,7 @@ void TestOdpFilter::crashChargesWorstCase()
     PBX_FUZZY_COMPARE(settled->epsilonSpent(), 0.3, 1e-15);
     // A settle without its reserve is an inconsistent journal.
     auto broken = replayJournal(1.0, 1e-5, {{OdpJournalRecord::Kind::Settle, 1, "", {}, 0}});
-    QVERIFY(!broken.ok());
+    PBX_VERIFY_ERROR(broken, InvalidArgument, "journal");
 }
 
 void TestOdpFilter::hostileInputs()

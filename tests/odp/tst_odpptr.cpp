@@ -196,8 +196,9 @@ void TestOdpPtr::hostileInputs()
     auto d = IqrData::create({1, 2, 3, 4}, 0, 5);
     QCOMPARE(iqrGamma(*d, 0.0, 0.0).error().code, ErrorCode::InvalidArgument);
     mechanisms::SeededRandomBits bits(1, 0);
-    QVERIFY(!runPtrIqr(*d, PtrIqrParameters{-1.0, 1e-6}, bits).ok());
-    QVERIFY(!runPtrIqr(*d, PtrIqrParameters{1.0, 1e-6, -0.1}, bits).ok());
+    PBX_VERIFY_ERROR(runPtrIqr(*d, PtrIqrParameters{-1.0, 1e-6}, bits), InvalidArgument, "epsilon");
+    PBX_VERIFY_ERROR(runPtrIqr(*d, PtrIqrParameters{1.0, 1e-6, -0.1}, bits), InvalidArgument,
+                     "w (the bin width)");
     // Heavy ties: IQR = 0 has its own bin; a pass releases 0.
     auto ties = IqrData::create(std::vector<double>(40, 3.0), 0, 10);
     QCOMPARE(ties->iqr(), 0.0);

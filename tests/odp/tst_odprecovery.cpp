@@ -220,7 +220,7 @@ void TestOdpRecovery::hostileInputs()
     QCOMPARE(fitLogistic(bad, 0.1).error().code, ErrorCode::InvalidArgument);
     LabelledRows empty{Eigen::MatrixXd(0, 2), Eigen::VectorXd(0)};
     mechanisms::SeededRandomBits bits(1, 0);
-    QVERIFY(!runRecovery(empty, empty, p, bits).ok());
+    PBX_VERIFY_ERROR(runRecovery(empty, empty, p, bits), InvalidArgument, "train");
 }
 
 QTEST_APPLESS_MAIN(TestOdpRecovery)

@@ -162,7 +162,7 @@ void TestOdpSvt::discreteMechanism()
     QVERIFY(svt->closed());
     QCOMPARE(svt->positives(), 2);
     auto after = svt->query(1000, 500, bits);
-    QVERIFY(!after.ok());
+    PBX_VERIFY_ERROR(after, InvalidArgument, "the sparse vector halted");
     QCOMPARE(QString::fromStdString(after.error().message),
              QStringLiteral("the sparse vector halted after c = 2 positives"));
     // Frequencies: AboveThreshold (c = 1) with q = T has P[⊤] = P[ν ≥ ρ] — symmetric noise, so
@@ -226,10 +226,13 @@ void TestOdpSvt::hostileInputs()
         QVERIFY2(QString::fromStdString(g.error().message).startsWith(QString::fromUtf8(fields[i])), g.error().message.c_str());
         QVERIFY(!SparseVector::start(bad[i], bits).ok());
     }
-    QVERIFY(!SparseVector::start(SvtParameters{0.1, 0.4, 4, 1.5}, bits).ok()); // non-integer Δ
-    QVERIFY(!lyuSplit(0.5, 0).ok());
-    QVERIFY(!svtFigureRow(100, 3, 1000.0, std::nan(""), SvtParameters{0.1, 0.4, 4, 1.0}, 0.5).ok());
-    QVERIFY(!releaseLargeEntries({1, 2}, 1, SvtParameters{0.1, 0.4, 4, 1.0}, 0.5, bits).ok()); // ε ≤ ε_SVT
+    PBX_VERIFY_ERROR(SparseVector::start(SvtParameters{0.1, 0.4, 4, 1.5}, bits), InvalidArgument,
+                     "sensitivity"); // non-integer Δ
+    PBX_VERIFY_ERROR(lyuSplit(0.5, 0), InvalidArgument, "c (the cut-off)");
+    PBX_VERIFY_ERROR(svtFigureRow(100, 3, 1000.0, std::nan(""), SvtParameters{0.1, 0.4, 4, 1.0}, 0.5),
+                     InvalidArgument, "the large value and the threshold");
+    PBX_VERIFY_ERROR(releaseLargeEntries({1, 2}, 1, SvtParameters{0.1, 0.4, 4, 1.0}, 0.5, bits),
+                     InvalidArgument, "epsilon"); // ε ≤ ε_SVT
 }
 
 QTEST_APPLESS_MAIN(TestOdpSvt)

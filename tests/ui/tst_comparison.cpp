@@ -487,15 +487,34 @@ private Q_SLOTS:
             int example;
             const char *strategy;
             const char *file;
-        } shots[] = {{Laplace20, "advanced", "comparison_laplace20"},
-                     {Laplace1000, "advanced", "comparison_laplace1000"},
-                     {Mixed, "optimal", "comparison_mixed"},
-                     {Gaussian50, "zcdp", "comparison_gaussian50"}};
+            bool applicable; // the mixed plan shows why the optimal composition does not apply
+        } shots[] = {{Laplace20, "advanced", "comparison_laplace20", true},
+                     {Laplace1000, "advanced", "comparison_laplace1000", true},
+                     {Mixed, "optimal", "comparison_mixed", false},
+                     {Gaussian50, "zcdp", "comparison_gaussian50", true}};
         for (const auto &shot : shots) {
             loadExample(*view, shot.example);
             QVERIFY(computeAndWait(*view));
-            view->selectStrategy(QString::fromLatin1(shot.strategy));
+            const QString strategy = QString::fromLatin1(shot.strategy);
+            view->selectStrategy(strategy);
             view->flushCharts();
+            // The picture shows this example's ledger and the selected strategy: its curves when
+            // it applies (a composition curve needs at least two points), otherwise the reason.
+            QVERIFY(view->hasResults());
+            QCOMPARE(view->lastInput().ledger.events.size(),
+                     ui::examplePlans().at(shot.example).ledger.events.size());
+            QCOMPARE(view->selectedStrategy(), strategy);
+            const auto *model = view->resultsModel();
+            QCOMPARE(
+                model->index(model->rowOf(strategy), 0).data(StrategyResultsModel::ApplicableRole).toBool(),
+                shot.applicable);
+            QCOMPARE(view->profileChart()->pointCount(strategy) > 0, shot.applicable);
+            if (shot.applicable)
+                QVERIFY2(view->compositionChart()->pointCount(strategy) >= 2, shot.file);
+            else
+                QVERIFY2(
+                    view->explanationText().contains(QStringLiteral("not applicable"), Qt::CaseInsensitive),
+                    qPrintable(view->explanationText()));
             QVERIFY(!test::saveScreenshot(*view, QString::fromLatin1(shot.file)).isEmpty());
         }
     }

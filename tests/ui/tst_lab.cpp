@@ -196,9 +196,17 @@ private Q_SLOTS:
         auto settings = smallSettings();
         settings.split.expostEpsilonShare = 0.0; // invalid split
         lab.setSettings(settings);
+        QSignalSpy finished(&lab, &LabDialog::runFinished);
         lab.run();
         QVERIFY(!lab.isRunning());
-        QVERIFY(lab.statusLabel()->text().startsWith(QStringLiteral("Not run")));
+        // The split's own message, not a generic failure; nothing was started or shown.
+        QCOMPARE(lab.statusLabel()->text(),
+                 QStringLiteral("Not run: the unified filter's ex-post shares of ε and δ must lie strictly "
+                                "between 0 and 1"));
+        QVERIFY(lab.results().empty());
+        QCOMPARE(lab.resultsTable()->rowCount(), 0);
+        QCOMPARE(finished.count(), 0);
+        QVERIFY(lab.runButton()->isEnabled());
     }
 
     void mainWindowOpensTheLabOnTheSessionsTable()

@@ -76,6 +76,10 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&chart));
         chart.flush();
         QCoreApplication::processEvents();
+        // All 14 requests are drawn, the two refusals (9 and 13) as markers, under the ρ budget.
+        QCOMPARE(chart.pointCount(), 14);
+        QCOMPARE(chart.refusedCount(), 2);
+        QVERIFY2(chart.legendText().contains(QStringLiteral("ρ spent")), qPrintable(chart.legendText()));
         QVERIFY(!pbx::test::saveScreenshot(chart, QStringLiteral("pathchart_zcdp")).isEmpty());
     }
 };

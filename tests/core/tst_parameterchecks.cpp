@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+// The shared range checks of core/util/parameter_checks.h: the exact interval each option accepts
+// (boundaries, NaN, ±∞) and the wording of the message, which must name the field.
+#include "core/util/parameter_checks.h"
+#include "tests/testutils.h"
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace pbx;
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const double kNan = std::nan("");
+
+Result<int> twice(int x)
+{
+    if (x < 0)
+        return makeError(ErrorCode::InvalidArgument, "x must be ≥ 0");
+    return 2 * x;
+}
+
+// Uses both macros the way core does.
+Result<int> quadruple(int x)
+{
+    PBX_RETURN_IF_ERROR(checkNonNegative(double(x), "x"));
+    PBX_TRY(doubled, twice(x));
+    return 2 * doubled;
+}
+} // namespace
+
+class TestParameterChecks : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void epsilon()
+    {
+        QVERIFY(checkEpsilon(0.0).ok());
+        QVERIFY(checkEpsilon(3.5).ok());
+        PBX_VERIFY_ERROR(checkEpsilon(-1e-300), InvalidArgument, "ε must be a finite number ≥ 0");
+        PBX_VERIFY_ERROR(checkEpsilon(kNan), InvalidArgument, "ε must be a finite number ≥ 0");
+        PBX_VERIFY_ERROR(checkEpsilon(kInf), InvalidArgument, "ε must be a finite number ≥ 0");
+        PBX_VERIFY_ERROR(checkEpsilon(0.0, "epsilon", Zero::Excluded), InvalidArgument,
+                         "epsilon must be a finite number > 0");
+        QVERIFY(checkEpsilon(kInf, "ε", Zero::Allowed, Infinity::Allowed).ok());
+        PBX_VERIFY_ERROR(checkEpsilon(kNan, "ε", Zero::Allowed, Infinity::Allowed), InvalidArgument,
+                         "ε must be a number ≥ 0");
+        QCOMPARE(
+            QString::fromStdString(
+                checkEpsilon(-1.0, "ε", Zero::Allowed, Infinity::Excluded, " (per query)").error().message),
+            QStringLiteral("ε must be a finite number ≥ 0 (per query)"));
+    }
+
+    void rhoAndSensitivity()
+    {
+        QVERIFY(checkRho(0.0).ok());
+        PBX_VERIFY_ERROR(checkRho(0.0, "ρ", Zero::Excluded), InvalidArgument,
+                         "ρ must be a finite number > 0");
+        PBX_VERIFY_ERROR(checkRho(kInf), InvalidArgument, "ρ must be a finite number ≥ 0");
+        QVERIFY(checkSensitivity(1e-300).ok());
+        PBX_VERIFY_ERROR(checkSensitivity(0.0), InvalidArgument,
+                         "the sensitivity must be a finite number > 0");
+        QVERIFY(checkSensitivity(0.0, "the sensitivity", Zero::Allowed).ok());
+        PBX_VERIFY_ERROR(checkPositive(kNan, "events[2].sigma:"), InvalidArgument,
+                         "events[2].sigma: must be a finite number > 0");
+    }
+
+    void deltaIntervals()
+    {
+        // Each interval at its two ends and just inside.
+        const struct
+        {
+            UnitInterval range;
+            bool zero, one, above;
+            const char *message;
+        } cases[] = {{UnitInterval::Open, false, false, false, "δ must lie strictly between 0 and 1"},
+                     {UnitInterval::ClosedOpen, true, false, false, "δ must lie in [0, 1)"},
+                     {UnitInterval::OpenClosed, false, true, false, "δ must lie in (0, 1]"},
+                     {UnitInterval::Closed, true, true, false, "δ must lie in [0, 1]"},
+                     {UnitInterval::AboveZero, false, true, true, "δ must be > 0"}};
+        for (const auto &c : cases) {
+            QVERIFY(checkDelta(1e-12, "δ", c.range).ok());
+            QVERIFY(checkDelta(std::nextafter(1.0, 0.0), "δ", c.range).ok());
+            QCOMPARE(checkDelta(0.0, "δ", c.range).ok(), c.zero);
+            QCOMPARE(checkDelta(1.0, "δ", c.range).ok(), c.one);
+            QCOMPARE(checkDelta(kInf, "δ", c.range).ok(), c.above);
+            QVERIFY(!checkDelta(-1e-300, "δ", c.range).ok());
+            PBX_VERIFY_ERROR(checkDelta(kNan, "δ", c.range), InvalidArgument, c.message);
+        }
+        PBX_VERIFY_ERROR(checkDelta(0.0), InvalidArgument, "δ must lie strictly between 0 and 1");
+        PBX_VERIFY_ERROR(checkProbability(1.5, "the sampling rate", UnitInterval::OpenClosed),
+                         InvalidArgument, "the sampling rate must lie in (0, 1]");
+    }
+
+    void macros()
+    {
+        auto good = quadruple(3);
+        QVERIFY(good.ok());
+        QCOMPARE(*good, 12);
+        PBX_VERIFY_ERROR(quadruple(-1), InvalidArgument, "x must be a finite number ≥ 0");
+    }
+};
+
+QTEST_MAIN(TestParameterChecks)
+#include "tst_parameterchecks.moc"
