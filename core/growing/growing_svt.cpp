@@ -123,13 +123,29 @@ Result<double> nsgSigmaForBudget(std::uint64_t n, double exponent, const HardQue
         return ok.error();
     if (auto ok = validate(budget); !ok)
         return ok.error();
-    if (!isZcdp(budget))
-        return odp::divideRoundUp(worstCaseFactor(cap, exponent), multiplyRoundDown(double(n), budget.epsilon));
-    auto rho = zcdpBudget(budget);
-    if (!rho)
-        return rho.error();
-    const double root = math::nudgeUp(std::sqrt(odp::divideRoundUp(zcdpFactor(cap, exponent), 2.0 * *rho)));
-    return odp::divideRoundUp(odp::divideRoundUp(odp::multiplyRoundUp(7.0, root), 3.0), double(n));
+    double sigma = 0.0;
+    double allowed = 0.0;
+    if (!isZcdp(budget)) {
+        allowed = budget.epsilon;
+        sigma = odp::divideRoundUp(worstCaseFactor(cap, exponent), multiplyRoundDown(double(n), budget.epsilon));
+    } else {
+        auto rho = zcdpBudget(budget);
+        if (!rho)
+            return rho.error();
+        allowed = *rho;
+        const double root = math::nudgeUp(std::sqrt(odp::divideRoundUp(zcdpFactor(cap, exponent), 2.0 * *rho)));
+        sigma = odp::divideRoundUp(odp::divideRoundUp(odp::multiplyRoundUp(7.0, root), 3.0), double(n));
+    }
+    // The worst case is itself rounded up: add noise until the reported worst case fits the budget,
+    // so no report ever shows more than was allowed.
+    for (int step = 0; step < 64; ++step) {
+        const NoiseUnit unit{n, sigma, exponent};
+        const double worst = isZcdp(budget) ? nsgWorstCaseRho(unit, cap) : nsgWorstCaseEpsilon(unit, cap);
+        if (worst <= allowed)
+            return sigma;
+        sigma = math::nudgeUp(sigma, 4);
+    }
+    return growingError(kInvalidBudget, "budget", "no noise unit meets this budget in double precision");
 }
 
 double naiveFractionScaleLoss(const NoiseUnit &unit, std::uint64_t roundStart, std::uint64_t haltTime)

@@ -15,6 +15,9 @@ namespace pbx::growing {
 double multiplyRoundDown(double a, double b)
 {
     const double p = a * b;
+    // Below the normal range fma's error term can round to 0 and hide its sign: return 0 instead.
+    if (std::fabs(p) < DBL_MIN)
+        return 0.0;
     return std::fma(a, b, -p) < 0.0 ? std::nextafter(p, -INFINITY) : p;
 }
 
