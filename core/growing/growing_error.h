@@ -30,6 +30,10 @@ inline constexpr std::string_view kTimeNotMonotone = "TIME_NOT_MONOTONE";
 inline constexpr std::string_view kEpochOverflow = "EPOCH_OVERFLOW";
 inline constexpr std::string_view kNeighboursUnsupported = "GROWING_NEIGHBOURS_UNSUPPORTED";
 inline constexpr std::string_view kInvalidConfig = "INVALID_CONFIG";
+inline constexpr std::string_view kInvalidUniverse = "INVALID_UNIVERSE";
+inline constexpr std::string_view kRowOutsideUniverse = "ROW_OUTSIDE_UNIVERSE";
+inline constexpr std::string_view kInvalidAlpha = "INVALID_ALPHA";
+inline constexpr std::string_view kInvalidLearningRate = "INVALID_LEARNING_RATE";
 
 /// An Error whose message is "<code>: <field>: <message>" (or "<code>: <message>" when `field` is
 /// empty). EPOCH_OVERFLOW maps to ResourceLimit, GROWING_NEIGHBOURS_UNSUPPORTED to Unsupported,

@@ -176,8 +176,10 @@ Result<GrowingSparseVector> GrowingSparseVector::create(const NoiseUnit &unit, c
 }
 
 Result<GrowingSparseVector::Answer> GrowingSparseVector::query(std::uint64_t t, double fraction, double threshold,
-                                                               std::mt19937_64 &rng)
+                                                               std::mt19937_64 &rng, std::optional<double> release)
 {
+    if (release && !(*release >= 0.0 && *release <= 1.0))
+        return growingError(kInvalidQuery, "query", "the released answer must be a fraction in [0, 1]");
     if (t < m_lastTime)
         return growingError(kTimeNotMonotone, "time",
                             "query at t = " + std::to_string(t) + " after one at t = " + std::to_string(m_lastTime));
@@ -197,7 +199,7 @@ Result<GrowingSparseVector::Answer> GrowingSparseVector::query(std::uint64_t t, 
     const double nu = simulationLaplace(rng, kQueryMultiplier * countNoise);
     if (toCountScale(fraction, time) + nu >= toCountScale(threshold, time) + *m_roundThreshold) {
         a.hard = true;
-        a.numeric = fraction + simulationLaplace(rng, kNumericMultiplier * m_unit.sigma(time));
+        a.numeric = release.value_or(fraction) + simulationLaplace(rng, kNumericMultiplier * m_unit.sigma(time));
         m_hardTimes.push_back(t);
         m_roundThreshold.reset(); // the next round draws a fresh threshold
     }

@@ -105,9 +105,12 @@ public:
     static Result<GrowingSparseVector> create(const NoiseUnit &unit, const HardQueryCap &cap);
 
     /// One query at time t with true answer `fraction` = q(x_t) ∈ [0, 1] and public threshold
-    /// T(t) ∈ [0, 1]: ⊤ iff t·q + ν ≥ t·T + ρ (counts). Errors: TIME_NOT_MONOTONE (t below the last
-    /// query's time or below n), INVALID_QUERY (fraction not in [0, 1]), INVALID_THRESHOLD.
-    Result<Answer> query(std::uint64_t t, double fraction, double threshold, std::mt19937_64 &rng);
+    /// T(t) ∈ [0, 1]: ⊤ iff t·q + ν ≥ t·T + ρ (counts). On ⊤ the numeric answer is `release` + Lap(λ_N σ(t))
+    /// (default: `fraction`); `release` must itself be a fraction-scale query value with sensitivity
+    /// 1/t (PMWG releases q(x_t) while testing |q(x_t) − q(x̂)|). Errors: TIME_NOT_MONOTONE (t below the
+    /// last query's time or below n), INVALID_QUERY (fraction or release not in [0, 1]), INVALID_THRESHOLD.
+    Result<Answer> query(std::uint64_t t, double fraction, double threshold, std::mt19937_64 &rng,
+                         std::optional<double> release = std::nullopt);
 
     std::size_t hardCount() const { return m_hardTimes.size(); }
     const std::vector<std::uint64_t> &hardTimes() const { return m_hardTimes; }
