@@ -17,7 +17,10 @@ const char *const kSimulateGrowingUsage =
     "\n"
     "Growing databases (Cummings, Krehbiel, Lai & Tantipongpipat 2018): a budget that lasts forever\n"
     "while rows keep arriving. LAB.json is {\"format\": \"pbx-growing-lab\", \"version\": 1, ...} with\n"
-    "  \"algorithm\"  bbscheduler (re-run a black box at t = n(1+gamma)^i) or bbimprover (every step)\n"
+    "  \"algorithm\"  bbscheduler (re-run a black box at t = n(1+gamma)^i), bbimprover (every step) or\n"
+    "               pmwg (private multiplicative weights; \"pmwg\": {\"universe\": \"small\" | \"full\",\n"
+    "               \"mode\": \"practical\" | \"theory\", \"alpha\", \"p\", \"c0\", \"T\", \"eta\", \"checkpoints\",\n"
+    "               \"per_checkpoint\", \"uniform_update\"})\n"
     "  \"stream\"     {\"start_size\": n, \"order\": \"random\" | \"sorted:<predicate>\", \"end\": T}\n"
     "  \"budget\"     {\"kind\": \"pure\", \"epsilon\"} | {\"kind\": \"zcdp\", \"rho\"} |\n"
     "               {\"kind\": \"approx\", \"epsilon\", \"delta\", \"conversion\": \"cks\" | \"simple\"}\n"
@@ -31,7 +34,8 @@ const char *const kSimulateGrowingUsage =
     "measured error over seeded arrival orders. --plan-only reads no data (stream.end is then required).\n"
     "Errors name a code and the field: INVALID_CONFIG, INVALID_START_SIZE, INVALID_GAMMA,\n"
     "INVALID_BUDGET, INVALID_SCHEDULE, INVALID_DECAY, INVALID_BETA, INVALID_BLACK_BOX, EPOCH_OVERFLOW,\n"
-    "GROWING_NEIGHBOURS_UNSUPPORTED.\n";
+    "GROWING_NEIGHBOURS_UNSUPPORTED, INVALID_UNIVERSE, INVALID_ALPHA, INVALID_NOISE_EXPONENT, INVALID_CAP,\n"
+    "INVALID_THRESHOLD, INVALID_LEARNING_RATE.\n";
 
 int runSimulateGrowing(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
@@ -93,9 +97,19 @@ int runSimulateGrowing(const std::vector<std::string> &args, std::ostream &out, 
     out << doc["simulation"].get<std::string>() << " -> " << *outPath << '\n';
     const auto &privacy = doc["privacy"];
     char line[256];
-    std::snprintf(line, sizeof line, "  %s reserved %.6g, spent %.6g\n", privacy["unit"].get<std::string>().c_str(),
-                  privacy["total_reserved"].get<double>(), privacy["spent_realised"].get<double>());
-    out << line;
+    for (const char *key : {"total_reserved", "spent_realised", "realised", "worst_case"})
+        if (privacy.contains(key) && privacy[key].is_number()) {
+            std::snprintf(line, sizeof line, "  %s %s %.6g\n", privacy["unit"].get<std::string>().c_str(), key,
+                          privacy[key].get<double>());
+            out << line;
+        }
+    if (doc.contains("hard_queries")) {
+        std::snprintf(line, sizeof line, "  hard queries %zu (cap at the end %llu), mean |error| %.4f\n",
+                      doc["hard_queries"].size(),
+                      static_cast<unsigned long long>(doc["cap"].back()["cap"].get<std::uint64_t>()),
+                      doc["errors"]["mean_abs"].get<double>());
+        out << line;
+    }
     if (doc.contains("epochs"))
         for (const auto &e : doc["epochs"]) {
             std::snprintf(line, sizeof line, "  epoch %2d  t %10llu .. %-10llu  eps %.6f  cumulative %.6f  bound %.5f\n",

@@ -365,6 +365,116 @@ Result<Json> runImprover(const GrowingLabConfig &c, const data::Table *table, st
     return doc;
 }
 
+Result<void> parsePmwg(const Json &doc, GrowingLabConfig &c)
+{
+    auto block = objectAt(doc, "pmwg", false);
+    if (!block)
+        return block.error();
+    PmwgConfig &p = c.pmwg;
+    if (*block) {
+        const Json &b = **block;
+        auto universe = io::json::optionalString(b, "universe", "pmwg", "small");
+        if (!universe)
+            return recode(kInvalidUniverse, universe.error());
+        c.universe = *universe;
+        auto mode = io::json::optionalString(b, "mode", "pmwg", "practical");
+        if (!mode)
+            return recode(kInvalidConfig, mode.error());
+        if (*mode == "theory")
+            p.mode = PmwgMode::Theory;
+        else if (*mode == "practical")
+            p.mode = PmwgMode::Practical;
+        else
+            return growingError(kInvalidConfig, "pmwg.mode", "expected theory or practical");
+        struct Field
+        {
+            const char *key;
+            double *target;
+            std::string_view code;
+        };
+        for (const auto &f : {Field{"alpha", &p.alpha, kInvalidAlpha}, Field{"p", &p.exponent, kInvalidNoiseExponent},
+                              Field{"c0", &p.c0, kInvalidCap}, Field{"T", &p.threshold, kInvalidThreshold},
+                              Field{"eta", &p.eta, kInvalidLearningRate}}) {
+            auto v = io::json::optionalNumber(b, f.key, "pmwg");
+            if (!v)
+                return recode(f.code, v.error());
+            if (*v)
+                *f.target = **v;
+        }
+        auto uniform = io::json::optionalBool(b, "uniform_update", "pmwg", true);
+        if (!uniform)
+            return recode(kInvalidConfig, uniform.error());
+        p.uniformArrivals = *uniform;
+        for (const auto &[key, target] : {std::pair{"checkpoints", &c.checkpoints}, std::pair{"per_checkpoint", &c.perCheckpoint}}) {
+            if (!b.contains(key))
+                continue;
+            auto v = io::json::unsignedInteger(b, key, "pmwg");
+            if (!v || *v < 1 || *v > 100000)
+                return growingError(kInvalidConfig, std::string("pmwg.") + key, "must be an integer from 1 to 100000");
+            *target = static_cast<int>(*v);
+        }
+    }
+    auto shape = universeShape(c.universe);
+    if (!shape)
+        return shape.error();
+    p.universeSize = shape->cells;
+    p.startSize = c.startSize;
+    p.budget = c.budget;
+    return validate(p);
+}
+
+Result<Json> runPmwg(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed, std::uint64_t end, Json doc)
+{
+    auto pmwg = Pmwg::create(c.pmwg);
+    if (!pmwg)
+        return pmwg.error();
+    const bool zcdp = isZcdp(c.budget);
+    Json privacy{{"unit", zcdp ? "rho" : "epsilon"}, {"worst_case", pmwg->worstCase()}};
+    privacy["total_reserved"] = zcdp ? *zcdpBudget(c.budget) : c.budget.epsilon;
+    doc["sigma_n"] = pmwg->sigmaN();
+    if (!table) {
+        // The cap at the checkpoints is public: H(t) = ⌊c_0(1 + H_t − H_n)⌋.
+        Json caps = Json::array();
+        for (int k = 0; k < c.checkpoints; ++k) {
+            const std::uint64_t t = c.checkpoints == 1 ? end
+                                                       : c.startSize + (end - c.startSize) * std::uint64_t(k) /
+                                                                           std::uint64_t(c.checkpoints - 1);
+            caps.push_back(Json{{"time", t}, {"cap", pmwg->capAt(t)}});
+        }
+        doc["cap"] = std::move(caps);
+        doc["privacy"] = std::move(privacy);
+        return doc;
+    }
+    auto universe = cpsUniverse(*table, c.universe);
+    if (!universe)
+        return universe.error();
+    auto run = simulatePmwg(c.pmwg, *universe, *table, c.order, end, c.checkpoints, c.perCheckpoint, seed);
+    if (!run)
+        return run.error();
+    Json hard = Json::array();
+    for (const auto &h : run->hardQueries)
+        hard.push_back(Json{{"time", h.time}, {"query", h.query}});
+    doc["hard_queries"] = std::move(hard);
+    Json caps = Json::array();
+    for (const auto &cp : run->checkpoints)
+        caps.push_back(Json{{"time", cp.time}, {"cap", cp.cap}, {"hard", cp.hard}});
+    doc["cap"] = std::move(caps);
+    // The realised loss f(n) + (7/3)Σf(e_i) is a pure-DP statement; under a zCDP budget only the
+    // worst case is in the budget's unit.
+    privacy["realised"] = zcdp ? Json(nullptr) : Json(run->realisedEpsilon);
+    privacy["realised_epsilon"] = run->realisedEpsilon;
+    doc["privacy"] = std::move(privacy);
+    doc["errors"] = Json{{"queries", run->queries},
+                         {"mean_abs", run->meanAbsError},
+                         {"q95_abs", run->q95AbsError},
+                         {"max_abs", run->maxAbsError},
+                         {"laplace_baseline_mean_abs", run->laplaceBaselineMeanError},
+                         {"final_kl", run->finalDivergence}};
+    if (!c.pmwg.uniformArrivals)
+        doc["warning"] = "uniform update off: not private as analysed (a simulation-only demonstration)";
+    return doc;
+}
+
 } // namespace
 
 Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
@@ -385,11 +495,13 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
         c.algorithm = LabAlgorithm::BBScheduler;
     else if (*algorithm == "bbimprover")
         c.algorithm = LabAlgorithm::BBImprover;
-    else if (*algorithm == "pmwg" || *algorithm == "nsg")
+    else if (*algorithm == "pmwg")
+        c.algorithm = LabAlgorithm::Pmwg;
+    else if (*algorithm == "nsg")
         return growingError(kInvalidConfig, "algorithm",
-                            "'" + *algorithm + "' is not available from the command line yet (bbscheduler, bbimprover)");
+                            "'nsg' is not available from the command line yet (bbscheduler, bbimprover, pmwg)");
     else
-        return growingError(kInvalidConfig, "algorithm", "expected bbscheduler or bbimprover");
+        return growingError(kInvalidConfig, "algorithm", "expected bbscheduler, bbimprover or pmwg");
     auto dataset = io::json::optionalString(doc, "dataset", "", "cps1988");
     if (!dataset)
         return recode(kInvalidConfig, dataset.error());
@@ -434,6 +546,8 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
     c.budget = *parsedBudget;
 
     auto schedule = objectAt(doc, "schedule", c.algorithm == LabAlgorithm::BBScheduler);
+    if (schedule && *schedule && c.algorithm == LabAlgorithm::Pmwg)
+        return growingError(kInvalidConfig, "schedule", "pmwg takes its parameters from \"pmwg\"");
     if (!schedule)
         return schedule.error();
     if (c.algorithm == LabAlgorithm::BBScheduler) {
@@ -459,7 +573,7 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
                                 "'" + *kind + "' needs " +
                                     (scheduleIsZcdp(c.schedule) ? "a zcdp or approx budget" : "a pure budget") +
                                     " (budget.kind is '" + std::string(budgetKindName(c.budget.kind)) + "')");
-    } else if (*schedule) {
+    } else if (c.algorithm == LabAlgorithm::BBImprover && *schedule) {
         const Json &sch = **schedule;
         auto a = io::json::optionalNumber(sch, "a", "schedule");
         if (!a)
@@ -474,11 +588,16 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
         }
     }
 
-    auto box = objectAt(doc, "black_box", true);
-    if (!box)
-        return box.error();
-    if (auto ok = parseBlackBox(**box, c); !ok)
-        return ok.error();
+    if (c.algorithm == LabAlgorithm::Pmwg) {
+        if (auto ok = parsePmwg(doc, c); !ok)
+            return ok.error();
+    } else {
+        auto box = objectAt(doc, "black_box", true);
+        if (!box)
+            return box.error();
+        if (auto ok = parseBlackBox(**box, c); !ok)
+            return ok.error();
+    }
 
     auto beta = io::json::optionalNumber(doc, "beta", "");
     if (!beta)
@@ -504,7 +623,9 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
 
 Json growingLabSettings(const GrowingLabConfig &c, std::uint64_t seed, bool planOnly)
 {
-    Json s{{"algorithm", c.algorithm == LabAlgorithm::BBScheduler ? "bbscheduler" : "bbimprover"},
+    Json s{{"algorithm", c.algorithm == LabAlgorithm::BBScheduler  ? "bbscheduler"
+                         : c.algorithm == LabAlgorithm::BBImprover ? "bbimprover"
+                                                                   : "pmwg"},
            {"dataset", c.dataset},
            {"neighbours", "replace"}};
     s["stream"] = Json{{"start_size", c.startSize}, {"order", c.order}};
@@ -520,6 +641,23 @@ Json growingLabSettings(const GrowingLabConfig &c, std::uint64_t seed, bool plan
         budget["conversion"] = c.budget.conversion == ZcdpConversion::Cks ? "cks" : "simple";
     }
     s["budget"] = std::move(budget);
+    if (c.algorithm == LabAlgorithm::Pmwg) {
+        const PmwgConfig r = c.pmwg.resolved();
+        s["pmwg"] = Json{{"universe", c.universe},
+                         {"mode", c.pmwg.mode == PmwgMode::Theory ? "theory" : "practical"},
+                         {"alpha", c.pmwg.alpha},
+                         {"p", c.pmwg.exponent},
+                         {"c0", r.c0},
+                         {"T", r.threshold},
+                         {"eta", r.eta},
+                         {"uniform_update", c.pmwg.uniformArrivals},
+                         {"checkpoints", c.checkpoints},
+                         {"per_checkpoint", c.perCheckpoint}};
+        s["beta"] = c.beta;
+        s["seed"] = seed;
+        s["plan_only"] = planOnly;
+        return s;
+    }
     if (c.algorithm == LabAlgorithm::BBScheduler)
         s["schedule"] = Json{{"kind", scheduleKindName(c.schedule)}, {"gamma", c.gamma ? Json(*c.gamma) : Json("optimal")}};
     else
@@ -553,7 +691,7 @@ Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, 
             return makeError(ErrorCode::Unsupported,
                              "the growing-database lab reads true answers, so it runs only on public data ('" +
                                  table->name() + "' is not marked public)");
-        if (c.box.kind != BlackBoxKind::LaplaceK || c.queries.empty())
+        if (c.algorithm != LabAlgorithm::Pmwg && (c.box.kind != BlackBoxKind::LaplaceK || c.queries.empty()))
             return growingError(kInvalidConfig, "black_box",
                                 "a simulation needs a laplace-k box with predicates (use --plan-only otherwise)");
         end = c.end.value_or(table->rowCount());
@@ -567,12 +705,19 @@ Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, 
     }
     if (end < c.startSize)
         return growingError(kInvalidConfig, "stream.end", "must be >= stream.start_size");
+    // Switching the uniform update off is a demonstration allowed in simulation only (labelled there).
+    if (!table && c.algorithm == LabAlgorithm::Pmwg && !c.pmwg.uniformArrivals)
+        return growingError(kInvalidConfig, "pmwg.uniform_update",
+                            "false voids the privacy analysis and is a simulation-only demonstration");
     Json doc{{"format", "pbx-simulation"},
              {"version", 1},
-             {"simulation", c.algorithm == LabAlgorithm::BBScheduler ? "growing-bbscheduler" : "growing-bbimprover"},
+             {"simulation", c.algorithm == LabAlgorithm::BBScheduler  ? "growing-bbscheduler"
+                            : c.algorithm == LabAlgorithm::BBImprover ? "growing-bbimprover"
+                                                                      : "growing-pmwg"},
              {"settings", growingLabSettings(c, seed, planOnly)}};
-    auto result = c.algorithm == LabAlgorithm::BBScheduler ? runScheduler(c, table, seed, end, std::move(doc))
-                                                           : runImprover(c, table, seed, end, std::move(doc));
+    auto result = c.algorithm == LabAlgorithm::BBScheduler  ? runScheduler(c, table, seed, end, std::move(doc))
+                  : c.algorithm == LabAlgorithm::BBImprover ? runImprover(c, table, seed, end, std::move(doc))
+                                                            : runPmwg(c, table, seed, end, std::move(doc));
     if (!result)
         return result;
     (*result)["note"] = table ? kSimulationNote : kPlanNote;

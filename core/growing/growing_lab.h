@@ -9,6 +9,7 @@
 #include "core/data/table.h"
 #include "core/growing/bb_improver.h"
 #include "core/growing/bb_scheduler.h"
+#include "core/growing/pmwg.h"
 #include "core/io/json_fields.h"
 #include "core/util/result.h"
 
@@ -19,7 +20,7 @@
 
 namespace pbx::growing {
 
-enum class LabAlgorithm { BBScheduler, BBImprover };
+enum class LabAlgorithm { BBScheduler, BBImprover, Pmwg };
 
 struct GrowingLabConfig
 {
@@ -37,9 +38,15 @@ struct GrowingLabConfig
     std::vector<std::string> queries;      ///< laplace-k predicates (empty: k given as a number, plan only)
     double beta = 0.05;
     int repetitions = 200;
+    std::string universe = "small";        ///< pmwg
+    PmwgConfig pmwg;                       ///< pmwg (start size, universe size and budget copied in)
+    int checkpoints = 40;                  ///< pmwg
+    int perCheckpoint = 25;                ///< pmwg
 };
 
 /// Reads and checks a configuration. Errors ("<CODE>: <field>: …"): INVALID_CONFIG (format, version,
+/// unknown algorithm or field value, missing fields), INVALID_UNIVERSE, INVALID_ALPHA, INVALID_CAP,
+/// INVALID_THRESHOLD, INVALID_LEARNING_RATE, INVALID_NOISE_EXPONENT (pmwg), and
 /// unknown algorithm or field value, missing fields), GROWING_NEIGHBOURS_UNSUPPORTED ("neighbours"
 /// other than replace), INVALID_START_SIZE, INVALID_GAMMA, INVALID_BUDGET, INVALID_SCHEDULE,
 /// INVALID_DECAY, INVALID_BETA, INVALID_BLACK_BOX.

@@ -129,6 +129,47 @@ private slots:
         QCOMPARE(doc["monte_carlo"]["repetitions"], Json(20));
     }
 
+    void pmwg()
+    {
+        const std::string lab = R"({"format": "pbx-growing-lab", "version": 1, "algorithm": "pmwg",
+            "stream": {"start_size": 14000, "order": "random", "end": 28155},
+            "budget": {"kind": "pure", "epsilon": 1.0},
+            "pmwg": {"universe": "small", "mode": "practical", "p": 0.5, "c0": 40, "T": 0.05, "eta": 0.3,
+                     "checkpoints": 40, "per_checkpoint": 25}})";
+        const auto doc = runLab(lab, QStringLiteral("pmwg"));
+        QCOMPARE(doc["simulation"], Json("growing-pmwg"));
+        QVERIFY(std::fabs(doc["sigma_n"].get<double>() - 281.0 / 14000.0) < 1e-9);
+        QCOMPARE(doc["hard_queries"].size(), std::size_t{67});
+        QCOMPARE(doc["cap"].back()["cap"], Json(67));
+        QCOMPARE(doc["cap"].size(), std::size_t{40});
+        for (const auto &c : doc["cap"])
+            QVERIFY(c["hard"].get<std::uint64_t>() <= c["cap"].get<std::uint64_t>());
+        const auto &privacy = doc["privacy"];
+        QVERIFY(privacy["worst_case"].get<double>() <= 1.0);
+        QVERIFY(privacy["realised"].get<double>() < privacy["worst_case"].get<double>());
+        QVERIFY(std::fabs(privacy["realised"].get<double>() - 0.52) < 0.05);
+        QVERIFY(doc["errors"]["mean_abs"].get<double>() < doc["errors"]["laplace_baseline_mean_abs"].get<double>());
+        // The plan reads no data: the public cap only.
+        const auto plan = runLab(lab, QStringLiteral("pmwg-plan"), {QStringLiteral("--plan-only")});
+        QCOMPARE(plan["cap"][0]["cap"], Json(40));
+        QVERIFY(!plan.contains("hard_queries"));
+        // Theory mode at this size: c_0 = 16 ln 160/α² and a σ_n far above the data's scale.
+        std::string theory = lab;
+        theory.replace(theory.find("\"mode\": \"practical\""), 19, "\"mode\": \"theory\", \"alpha\": 0.1");
+        const auto t = runLab(theory, QStringLiteral("pmwg-theory"), {QStringLiteral("--plan-only")});
+        QVERIFY(std::fabs(t["settings"]["pmwg"]["c0"].get<double>() - 8120.28) < 0.01);
+        // Refusals name the field.
+        std::string bad = lab;
+        bad.replace(bad.find("\"small\""), 7, "\"tiny\"");
+        auto r = run(bad, QStringLiteral("pmwg-bad"), {QStringLiteral("--plan-only")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.startsWith(QStringLiteral("pbx-cli simulate: INVALID_UNIVERSE: pmwg.universe:")));
+        bad = lab;
+        bad.replace(bad.find("\"eta\": 0.3"), 10, "\"eta\": 3.0");
+        r = run(bad, QStringLiteral("pmwg-bad2"), {QStringLiteral("--plan-only")});
+        QVERIFY(r.err.startsWith(QStringLiteral("pbx-cli simulate: INVALID_LEARNING_RATE: pmwg.eta:")));
+    }
+
     void badConfigurations_data()
     {
         QTest::addColumn<QString>("from");
