@@ -22,9 +22,10 @@ Result<void> validate(const ImproverConfig &config)
     if (auto ok = validate(config.budget); !ok)
         return ok;
     if (!isZcdp(config.budget))
-        return growingError(kInvalidSchedule, "budget.kind",
-                            "bbimprover needs a zcdp or approx budget (a pure per-step schedule makes accuracy "
-                            "worse over time)");
+        return growingError(
+            kInvalidSchedule, "budget.kind",
+            "bbimprover needs a zcdp or approx budget (a pure per-step schedule makes accuracy "
+            "worse over time)");
     if (auto ok = checkBeta(config.beta); !ok)
         return ok;
     if (auto ok = validate(config.box); !ok)
@@ -83,7 +84,8 @@ double BBImprover::cumulative(std::uint64_t horizon) const
     const double T = double(std::max<std::uint64_t>(horizon, m_config.startSize));
     // Σ_{s=n}^{T} s^{-(1+a)} ≤ n^{-(1+a)} + ∫_n^T x^{-(1+a)} dx, every operation rounded up.
     const double first = math::nudgeUp(std::pow(n, -m_exponent));
-    const double difference = math::addRoundUp(math::nudgeUp(std::pow(n, -a)), -math::nudgeDown(std::pow(T, -a)));
+    const double difference
+        = math::addRoundUp(math::nudgeUp(std::pow(n, -a)), -math::nudgeDown(std::pow(T, -a)));
     const double integral = odp::divideRoundUp(math::nudgeUp(std::max(0.0, difference)), a);
     const double sum = math::addRoundUp(first, integral);
     const double bound = odp::multiplyRoundUp(odp::divideRoundUp(m_rho, m_z), sum);
@@ -91,7 +93,8 @@ double BBImprover::cumulative(std::uint64_t horizon) const
 }
 
 Result<std::optional<std::uint64_t>> improverCrossover(const ImproverConfig &improverConfig,
-                                                       const SchedulerConfig &schedulerConfig, std::uint64_t limit)
+                                                       const SchedulerConfig &schedulerConfig,
+                                                       std::uint64_t limit)
 {
     auto improver = BBImprover::create(improverConfig);
     if (!improver)
@@ -108,8 +111,9 @@ Result<std::optional<std::uint64_t>> improverCrossover(const ImproverConfig &imp
                 return e.error();
             epochs.push_back(*e);
         }
-        const auto it = std::upper_bound(epochs.begin(), epochs.end(), t,
-                                         [](std::uint64_t time, const EpochPlan &e) { return time < e.start; });
+        const auto it
+            = std::upper_bound(epochs.begin(), epochs.end(), t,
+                               [](std::uint64_t time, const EpochPlan &e) { return time < e.start; });
         const double schedulerBound = std::prev(it)->bound;
         if (improver->step(t).bound < schedulerBound)
             return std::optional<std::uint64_t>(t);

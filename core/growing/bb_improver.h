@@ -33,13 +33,13 @@ Result<void> validate(const ImproverConfig &config);
 /// One run of the black box.
 struct ImproverStep
 {
-    std::uint64_t t = 0;         ///< the run's time (the database has t rows)
-    double rho = 0.0;            ///< ρ charged for the run, rounded down from m·ρ_{t+m−1}
-    double epsilon = 0.0;        ///< the pure box's ε = √(2ρ), rounded down
-    double beta = 0.0;           ///< failure probability m·β·n/((t+m−1)(t+m))
-    double alphaBlackBox = 0.0;  ///< α(ε, t, β)
-    double staleness = 0.0;      ///< (m−1)/(t+m−1): answers of the next m−1 times come from this run
-    double bound = 0.0;          ///< α + staleness
+    std::uint64_t t = 0;        ///< the run's time (the database has t rows)
+    double rho = 0.0;           ///< ρ charged for the run, rounded down from m·ρ_{t+m−1}
+    double epsilon = 0.0;       ///< the pure box's ε = √(2ρ), rounded down
+    double beta = 0.0;          ///< failure probability m·β·n/((t+m−1)(t+m))
+    double alphaBlackBox = 0.0; ///< α(ε, t, β)
+    double staleness = 0.0;     ///< (m−1)/(t+m−1): answers of the next m−1 times come from this run
+    double bound = 0.0;         ///< α + staleness
 };
 
 class BBImprover

@@ -8,7 +8,8 @@
 
 namespace pbx::growing {
 
-Result<std::uint64_t> nextEpochStart(std::uint64_t n, double gamma, std::uint64_t epochIndex, std::uint64_t current)
+Result<std::uint64_t> nextEpochStart(std::uint64_t n, double gamma, std::uint64_t epochIndex,
+                                     std::uint64_t current)
 {
     const double v = double(n) * std::exp(double(epochIndex + 1) * std::log1p(gamma));
     const double ceiling = std::ceil(v - 1e-12 * v);

@@ -20,13 +20,15 @@ namespace pbx::growing {
 /// rounding is not pushed one step late). The max keeps epochs non-empty when nγ < 1.
 /// Test vectors: n = 1000, γ = 1 → 2000, 4000, …; n = 10, γ = 0.05 → 11, 12.
 /// Errors: EPOCH_OVERFLOW when the boundary would exceed 2^53.
-Result<std::uint64_t> nextEpochStart(std::uint64_t n, double gamma, std::uint64_t epochIndex, std::uint64_t current);
+Result<std::uint64_t> nextEpochStart(std::uint64_t n, double gamma, std::uint64_t epochIndex,
+                                     std::uint64_t current);
 
 /// Staleness of epoch i's answers at time t (t_i ≤ t): for a linear query with weights in [0, 1],
 /// |q(x_t) − q(x_{t_i})| ≤ ((t − t_i)/t)·max(q(x_{t_i}), 1 − q(x_{t_i})) ≤ (t − t_i)/t (the
 /// paper's staleness lemma, constants derived in docs/growing-databases.md). This returns the
 /// data-free bound (t − t_i)/t; with `answerAtStart` the sharper one.
-double staleness(std::uint64_t epochStart, std::uint64_t t, std::optional<double> answerAtStart = std::nullopt);
+double staleness(std::uint64_t epochStart, std::uint64_t t,
+                 std::optional<double> answerAtStart = std::nullopt);
 
 /// The worst staleness over an epoch whose last time is `last`: 1 − t_i/last (0 when last = t_i).
 /// Always < γ/(1+γ) for a full epoch.
@@ -38,7 +40,7 @@ struct SchedulerConfig
     double gamma = 1.0;             ///< γ ∈ (0, 1000]
     Budget budget;
     ScheduleKind schedule = ScheduleKind::Geometric;
-    double beta = 0.05;             ///< total failure probability of the accuracy claim
+    double beta = 0.05; ///< total failure probability of the accuracy claim
     BlackBox box;
 };
 
@@ -50,13 +52,13 @@ Result<void> validate(const SchedulerConfig &config);
 /// One planned epoch.
 struct EpochPlan
 {
-    EpochPrivacy privacy;        ///< ε_i (the box's ε), ρ_i (zCDP kinds), cumulative, β_i
-    std::uint64_t start = 0;     ///< t_i
-    std::uint64_t next = 0;      ///< t_{i+1}
-    std::uint64_t last = 0;      ///< the last time answered from this epoch: t_{i+1} − 1, or the horizon
-    double alphaBlackBox = 0.0;  ///< α(ε_i, t_i, β_i); ∞ when ε_i underflowed to 0
-    double staleness = 0.0;      ///< epochStaleness(t_i, last)
-    double bound = 0.0;          ///< α_i + s_i: with prob ≥ 1 − Σβ_i every answer of the epoch is within it
+    EpochPrivacy privacy;       ///< ε_i (the box's ε), ρ_i (zCDP kinds), cumulative, β_i
+    std::uint64_t start = 0;    ///< t_i
+    std::uint64_t next = 0;     ///< t_{i+1}
+    std::uint64_t last = 0;     ///< the last time answered from this epoch: t_{i+1} − 1, or the horizon
+    double alphaBlackBox = 0.0; ///< α(ε_i, t_i, β_i); ∞ when ε_i underflowed to 0
+    double staleness = 0.0;     ///< epochStaleness(t_i, last)
+    double bound = 0.0; ///< α_i + s_i: with prob ≥ 1 − Σβ_i every answer of the epoch is within it
 };
 
 /// Plans epochs one by one (the run itself belongs to the caller: it spends privacy.epsilon or
@@ -92,7 +94,7 @@ struct GammaChoice
     double gamma = 0.0;
     double worstBound = 0.0;
 };
-Result<GammaChoice> optimalGamma(SchedulerConfig config, std::uint64_t end, double lo = 0.005, double hi = 4.0,
-                                 int points = 4000);
+Result<GammaChoice> optimalGamma(SchedulerConfig config, std::uint64_t end, double lo = 0.005,
+                                 double hi = 4.0, int points = 4000);
 
 } // namespace pbx::growing

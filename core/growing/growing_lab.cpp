@@ -15,7 +15,8 @@ using io::json::Json;
 
 namespace {
 
-constexpr const char *kSimulationNote = "simulation mode: true answers are read to score accuracy, never to decide";
+constexpr const char *kSimulationNote
+    = "simulation mode: true answers are read to score accuracy, never to decide";
 constexpr const char *kPlanNote = "plan only: no data were read";
 
 /// A reader's Parse error (which already names "path.key") under a growing code word.
@@ -102,7 +103,8 @@ Result<void> parseBlackBox(const Json &b, GrowingLabConfig &c)
     if (*kind == "laplace-k") {
         c.box.kind = BlackBoxKind::LaplaceK;
         if (!b.contains("queries"))
-            return growingError(kInvalidBlackBox, "black_box.queries", "missing (a list of predicates or a count)");
+            return growingError(kInvalidBlackBox, "black_box.queries",
+                                "missing (a list of predicates or a count)");
         const Json &q = b["queries"];
         if (q.is_array()) {
             for (const auto &item : q) {
@@ -128,7 +130,8 @@ Result<void> parseBlackBox(const Json &b, GrowingLabConfig &c)
         if (auto ok = count("queries", c.box.queries); !ok)
             return ok;
     } else {
-        return growingError(kInvalidBlackBox, "black_box.kind", "expected laplace-k, noisy-histogram or smalldb");
+        return growingError(kInvalidBlackBox, "black_box.kind",
+                            "expected laplace-k, noisy-histogram or smalldb");
     }
     return validate(c.box);
 }
@@ -161,8 +164,8 @@ Result<StreamData> compileQueries(const GrowingLabConfig &c, const data::Table &
     for (std::size_t j = 0; j < c.queries.size(); ++j) {
         auto p = data::Predicate::compile(c.queries[j], table);
         if (!p)
-            return makeError(p.error().code, std::string(kInvalidBlackBox) + ": black_box.queries[" +
-                                                 std::to_string(j) + "]: " + p.error().message);
+            return makeError(p.error().code, std::string(kInvalidBlackBox) + ": black_box.queries["
+                                                 + std::to_string(j) + "]: " + p.error().message);
         d.masks.emplace_back();
         p->evaluate(table, d.masks.back());
     }
@@ -178,8 +181,8 @@ std::uint64_t orderSeed(std::uint64_t seed, int rep)
     return (std::uint64_t(words[0]) << 32) | words[1];
 }
 
-Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed, std::uint64_t end,
-                          Json doc)
+Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
+                          std::uint64_t end, Json doc)
 {
     SchedulerConfig sc;
     sc.startSize = c.startSize;
@@ -219,9 +222,10 @@ Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, s
                  {"total_reserved", scheduler->total()},
                  {"spent_realised", epochs->back().privacy.cumulative}};
     if (c.budget.kind == BudgetKind::Approx)
-        privacy["target"] = Json{{"epsilon", c.budget.epsilon},
-                                 {"delta", c.budget.delta},
-                                 {"conversion", c.budget.conversion == ZcdpConversion::Cks ? "cks" : "simple"}};
+        privacy["target"]
+            = Json{{"epsilon", c.budget.epsilon},
+                   {"delta", c.budget.delta},
+                   {"conversion", c.budget.conversion == ZcdpConversion::Cks ? "cks" : "simple"}};
     doc["privacy"] = std::move(privacy);
     if (!table)
         return doc;
@@ -259,7 +263,8 @@ Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, s
         worstPerRun.push_back(worst);
         exceeding += exceeded;
     }
-    Json mc{{"repetitions", c.repetitions}, {"max_error", summary(worstPerRun)}, {"runs_exceeding", exceeding}};
+    Json mc{
+        {"repetitions", c.repetitions}, {"max_error", summary(worstPerRun)}, {"runs_exceeding", exceeding}};
     Json byEpoch = Json::array();
     for (const auto &sample : perEpoch)
         byEpoch.push_back(quantile(sample, 0.5));
@@ -268,8 +273,8 @@ Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, s
     return doc;
 }
 
-Result<Json> runImprover(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed, std::uint64_t end,
-                         Json doc)
+Result<Json> runImprover(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
+                         std::uint64_t end, Json doc)
 {
     ImproverConfig ic;
     ic.startSize = c.startSize;
@@ -287,7 +292,8 @@ Result<Json> runImprover(const GrowingLabConfig &c, const data::Table *table, st
     for (std::uint64_t t = c.startSize; t <= lastRun;) {
         times.push_back(t);
         const std::uint64_t grown = static_cast<std::uint64_t>(double(t) * 1.06);
-        const std::uint64_t next = c.startSize + ((std::max(grown, t + 1) - c.startSize + c.every - 1) / c.every) * c.every;
+        const std::uint64_t next
+            = c.startSize + ((std::max(grown, t + 1) - c.startSize + c.every - 1) / c.every) * c.every;
         t = next;
     }
     if (times.back() != lastRun)
@@ -361,7 +367,8 @@ Result<Json> runImprover(const GrowingLabConfig &c, const data::Table *table, st
         atEnd.push_back(last);
         exceeding += exceeded;
     }
-    doc["monte_carlo"] = Json{{"repetitions", c.repetitions}, {"max_error_at_end", summary(atEnd)}, {"runs_exceeding", exceeding}};
+    doc["monte_carlo"] = Json{
+        {"repetitions", c.repetitions}, {"max_error_at_end", summary(atEnd)}, {"runs_exceeding", exceeding}};
     return doc;
 }
 
@@ -392,9 +399,10 @@ Result<void> parsePmwg(const Json &doc, GrowingLabConfig &c)
             double *target;
             std::string_view code;
         };
-        for (const auto &f : {Field{"alpha", &p.alpha, kInvalidAlpha}, Field{"p", &p.exponent, kInvalidNoiseExponent},
-                              Field{"c0", &p.c0, kInvalidCap}, Field{"T", &p.threshold, kInvalidThreshold},
-                              Field{"eta", &p.eta, kInvalidLearningRate}}) {
+        for (const auto &f :
+             {Field{"alpha", &p.alpha, kInvalidAlpha}, Field{"p", &p.exponent, kInvalidNoiseExponent},
+              Field{"c0", &p.c0, kInvalidCap}, Field{"T", &p.threshold, kInvalidThreshold},
+              Field{"eta", &p.eta, kInvalidLearningRate}}) {
             auto v = io::json::optionalNumber(b, f.key, "pmwg");
             if (!v)
                 return recode(f.code, v.error());
@@ -405,12 +413,14 @@ Result<void> parsePmwg(const Json &doc, GrowingLabConfig &c)
         if (!uniform)
             return recode(kInvalidConfig, uniform.error());
         p.uniformArrivals = *uniform;
-        for (const auto &[key, target] : {std::pair{"checkpoints", &c.checkpoints}, std::pair{"per_checkpoint", &c.perCheckpoint}}) {
+        for (const auto &[key, target] :
+             {std::pair{"checkpoints", &c.checkpoints}, std::pair{"per_checkpoint", &c.perCheckpoint}}) {
             if (!b.contains(key))
                 continue;
             auto v = io::json::unsignedInteger(b, key, "pmwg");
             if (!v || *v < 1 || *v > 100000)
-                return growingError(kInvalidConfig, std::string("pmwg.") + key, "must be an integer from 1 to 100000");
+                return growingError(kInvalidConfig, std::string("pmwg.") + key,
+                                    "must be an integer from 1 to 100000");
             *target = static_cast<int>(*v);
         }
     }
@@ -423,7 +433,8 @@ Result<void> parsePmwg(const Json &doc, GrowingLabConfig &c)
     return validate(p);
 }
 
-Result<Json> runPmwg(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed, std::uint64_t end, Json doc)
+Result<Json> runPmwg(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
+                     std::uint64_t end, Json doc)
 {
     auto pmwg = Pmwg::create(c.pmwg);
     if (!pmwg)
@@ -437,8 +448,9 @@ Result<Json> runPmwg(const GrowingLabConfig &c, const data::Table *table, std::u
         Json caps = Json::array();
         for (int k = 0; k < c.checkpoints; ++k) {
             const std::uint64_t t = c.checkpoints == 1 ? end
-                                                       : c.startSize + (end - c.startSize) * std::uint64_t(k) /
-                                                                           std::uint64_t(c.checkpoints - 1);
+                                                       : c.startSize
+                                                             + (end - c.startSize) * std::uint64_t(k)
+                                                                   / std::uint64_t(c.checkpoints - 1);
             caps.push_back(Json{{"time", t}, {"cap", pmwg->capAt(t)}});
         }
         doc["cap"] = std::move(caps);
@@ -498,8 +510,9 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
     else if (*algorithm == "pmwg")
         c.algorithm = LabAlgorithm::Pmwg;
     else if (*algorithm == "nsg")
-        return growingError(kInvalidConfig, "algorithm",
-                            "'nsg' is not available from the command line yet (bbscheduler, bbimprover, pmwg)");
+        return growingError(
+            kInvalidConfig, "algorithm",
+            "'nsg' is not available from the command line yet (bbscheduler, bbimprover, pmwg)");
     else
         return growingError(kInvalidConfig, "algorithm", "expected bbscheduler, bbimprover or pmwg");
     auto dataset = io::json::optionalString(doc, "dataset", "", "cps1988");
@@ -517,7 +530,8 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
     if (!stream)
         return stream.error();
     const Json &s = **stream;
-    if (!s.contains("start_size") || !s["start_size"].is_number_integer() || s["start_size"].get<std::int64_t>() < 0)
+    if (!s.contains("start_size") || !s["start_size"].is_number_integer()
+        || s["start_size"].get<std::int64_t>() < 0)
         return growingError(kInvalidStartSize, "stream.start_size", "must be an integer with 1 <= n <= 2^53");
     c.startSize = s["start_size"].get<std::uint64_t>();
     if (auto ok = checkStartSize(c.startSize, "stream.start_size"); !ok)
@@ -559,7 +573,8 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
         if (!parsed)
             return parsed.error();
         c.schedule = *parsed;
-        if (sch.contains("gamma") && sch["gamma"].is_string() && sch["gamma"].get<std::string>() == "optimal") {
+        if (sch.contains("gamma") && sch["gamma"].is_string()
+            && sch["gamma"].get<std::string>() == "optimal") {
             c.gamma.reset();
         } else {
             if (!sch.contains("gamma") || !sch["gamma"].is_number())
@@ -569,10 +584,11 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
                 return ok.error();
         }
         if (scheduleIsZcdp(c.schedule) != isZcdp(c.budget))
-            return growingError(kInvalidSchedule, "schedule.kind",
-                                "'" + *kind + "' needs " +
-                                    (scheduleIsZcdp(c.schedule) ? "a zcdp or approx budget" : "a pure budget") +
-                                    " (budget.kind is '" + std::string(budgetKindName(c.budget.kind)) + "')");
+            return growingError(
+                kInvalidSchedule, "schedule.kind",
+                "'" + *kind + "' needs "
+                    + (scheduleIsZcdp(c.schedule) ? "a zcdp or approx budget" : "a pure budget")
+                    + " (budget.kind is '" + std::string(budgetKindName(c.budget.kind)) + "')");
     } else if (c.algorithm == LabAlgorithm::BBImprover && *schedule) {
         const Json &sch = **schedule;
         auto a = io::json::optionalNumber(sch, "a", "schedule");
@@ -659,7 +675,8 @@ Json growingLabSettings(const GrowingLabConfig &c, std::uint64_t seed, bool plan
         return s;
     }
     if (c.algorithm == LabAlgorithm::BBScheduler)
-        s["schedule"] = Json{{"kind", scheduleKindName(c.schedule)}, {"gamma", c.gamma ? Json(*c.gamma) : Json("optimal")}};
+        s["schedule"] = Json{{"kind", scheduleKindName(c.schedule)},
+                             {"gamma", c.gamma ? Json(*c.gamma) : Json("optimal")}};
     else
         s["schedule"] = Json{{"a", c.decay}, {"every", c.every}};
     Json box{{"kind", blackBoxKindName(c.box.kind)}};
@@ -670,8 +687,8 @@ Json growingLabSettings(const GrowingLabConfig &c, std::uint64_t seed, bool plan
             box["queries"] = c.queries;
     } else {
         box["universe"] = c.box.universe;
-        box[c.box.kind == BlackBoxKind::SmallDb ? "queries" : "cells_per_query"] =
-            c.box.kind == BlackBoxKind::SmallDb ? c.box.queries : c.box.cellsPerQuery;
+        box[c.box.kind == BlackBoxKind::SmallDb ? "queries" : "cells_per_query"]
+            = c.box.kind == BlackBoxKind::SmallDb ? c.box.queries : c.box.cellsPerQuery;
     }
     s["black_box"] = std::move(box);
     s["beta"] = c.beta;
@@ -681,7 +698,8 @@ Json growingLabSettings(const GrowingLabConfig &c, std::uint64_t seed, bool plan
     return s;
 }
 
-Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed, bool planOnly)
+Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
+                           bool planOnly)
 {
     if (planOnly)
         table = nullptr;
@@ -689,18 +707,20 @@ Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, 
     if (table) {
         if (!table->isPublic())
             return makeError(ErrorCode::Unsupported,
-                             "the growing-database lab reads true answers, so it runs only on public data ('" +
-                                 table->name() + "' is not marked public)");
+                             "the growing-database lab reads true answers, so it runs only on public data ('"
+                                 + table->name() + "' is not marked public)");
         if (c.algorithm != LabAlgorithm::Pmwg && (c.box.kind != BlackBoxKind::LaplaceK || c.queries.empty()))
-            return growingError(kInvalidConfig, "black_box",
-                                "a simulation needs a laplace-k box with predicates (use --plan-only otherwise)");
+            return growingError(
+                kInvalidConfig, "black_box",
+                "a simulation needs a laplace-k box with predicates (use --plan-only otherwise)");
         end = c.end.value_or(table->rowCount());
         if (end > table->rowCount())
             return growingError(kInvalidConfig, "stream.end",
                                 "exceeds the dataset's " + std::to_string(table->rowCount()) + " rows");
     } else {
         if (!c.end)
-            return growingError(kInvalidConfig, "stream.end", "is required with --plan-only (no dataset is read)");
+            return growingError(kInvalidConfig, "stream.end",
+                                "is required with --plan-only (no dataset is read)");
         end = *c.end;
     }
     if (end < c.startSize)
@@ -715,7 +735,7 @@ Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, 
                             : c.algorithm == LabAlgorithm::BBImprover ? "growing-bbimprover"
                                                                       : "growing-pmwg"},
              {"settings", growingLabSettings(c, seed, planOnly)}};
-    auto result = c.algorithm == LabAlgorithm::BBScheduler  ? runScheduler(c, table, seed, end, std::move(doc))
+    auto result = c.algorithm == LabAlgorithm::BBScheduler ? runScheduler(c, table, seed, end, std::move(doc))
                   : c.algorithm == LabAlgorithm::BBImprover ? runImprover(c, table, seed, end, std::move(doc))
                                                             : runPmwg(c, table, seed, end, std::move(doc));
     if (!result)

@@ -28,20 +28,20 @@ struct GrowingLabConfig
     std::string dataset = "cps1988";
     std::uint64_t startSize = 1000;
     std::string order = "random";
-    std::optional<std::uint64_t> end;      ///< default: the table's row count (required for a plan only)
+    std::optional<std::uint64_t> end; ///< default: the table's row count (required for a plan only)
     Budget budget;
     ScheduleKind schedule = ScheduleKind::Geometric; ///< bbscheduler
-    std::optional<double> gamma;           ///< bbscheduler; nullopt = "optimal" (minimises the worst epoch)
-    double decay = 0.1;                    ///< bbimprover: a
-    std::uint64_t every = 1;               ///< bbimprover: m
+    std::optional<double> gamma; ///< bbscheduler; nullopt = "optimal" (minimises the worst epoch)
+    double decay = 0.1;          ///< bbimprover: a
+    std::uint64_t every = 1;     ///< bbimprover: m
     BlackBox box;
-    std::vector<std::string> queries;      ///< laplace-k predicates (empty: k given as a number, plan only)
+    std::vector<std::string> queries; ///< laplace-k predicates (empty: k given as a number, plan only)
     double beta = 0.05;
     int repetitions = 200;
-    std::string universe = "small";        ///< pmwg
-    PmwgConfig pmwg;                       ///< pmwg (start size, universe size and budget copied in)
-    int checkpoints = 40;                  ///< pmwg
-    int perCheckpoint = 25;                ///< pmwg
+    std::string universe = "small"; ///< pmwg
+    PmwgConfig pmwg;                ///< pmwg (start size, universe size and budget copied in)
+    int checkpoints = 40;           ///< pmwg
+    int perCheckpoint = 25;         ///< pmwg
 };
 
 /// Reads and checks a configuration. Errors ("<CODE>: <field>: …"): INVALID_CONFIG (format, version,
@@ -59,7 +59,7 @@ io::json::Json growingLabSettings(const GrowingLabConfig &config, std::uint64_t 
 /// public table (else Unsupported), a laplace-k box with predicates, and start_size ≤ end ≤ rows.
 /// Errors: as parseGrowingLab; INVALID_CONFIG ("stream.end", "black_box.queries"); the
 /// predicates' errors; EPOCH_OVERFLOW.
-Result<io::json::Json> runGrowingLab(const GrowingLabConfig &config, const data::Table *table, std::uint64_t seed,
-                                     bool planOnly);
+Result<io::json::Json> runGrowingLab(const GrowingLabConfig &config, const data::Table *table,
+                                     std::uint64_t seed, bool planOnly);
 
 } // namespace pbx::growing

@@ -68,7 +68,8 @@ Result<void> validate(const HardQueryCap &cap, double exponent, std::string_view
 {
     if (!std::isfinite(cap.c) || (cap.timeCap ? !(cap.c > 0.0) : !(cap.c >= 1.0)))
         return growingError(kInvalidCap, field,
-                            cap.timeCap ? "c0 must be a finite number > 0" : "c must be a finite number >= 1");
+                            cap.timeCap ? "c0 must be a finite number > 0"
+                                        : "c must be a finite number >= 1");
     if (cap.timeCap && !(exponent < 1.0))
         return growingError(kInvalidNoiseExponent, "p",
                             "a growing cap needs p < 1 (with p = 1 only a constant cap is private)");
@@ -80,15 +81,16 @@ double nsgRealisedLoss(const NoiseUnit &unit, const std::vector<std::uint64_t> &
     double sum = 0.0;
     for (const auto e : hardTimes)
         sum = math::addRoundUp(sum, unit.f(double(e)));
-    return math::addRoundUp(unit.f(double(unit.startSize)), math::nudgeUp(odp::divideRoundUp(7.0 * sum, 3.0)));
+    return math::addRoundUp(unit.f(double(unit.startSize)),
+                            math::nudgeUp(odp::divideRoundUp(7.0 * sum, 3.0)));
 }
 
 namespace {
 /// The multiplier of f(n) in the pure worst case: 1 + (7/3)c, or 1 + (7/3)c_0(2−p)/(1−p). Rounded up.
 double worstCaseFactor(const HardQueryCap &cap, double p)
 {
-    const double count = cap.timeCap ? odp::divideRoundUp(odp::multiplyRoundUp(cap.c, 2.0 - p), 1.0 - p)
-                                     : std::floor(cap.c);
+    const double count
+        = cap.timeCap ? odp::divideRoundUp(odp::multiplyRoundUp(cap.c, 2.0 - p), 1.0 - p) : std::floor(cap.c);
     return math::nudgeUp(1.0 + odp::divideRoundUp(odp::multiplyRoundUp(7.0, count), 3.0));
 }
 /// B of the zCDP worst case: 1 + c_0(3−2p)/(2(1−p)) or 1 + c. Rounded up.
@@ -113,7 +115,8 @@ double nsgWorstCaseRho(const NoiseUnit &unit, const HardQueryCap &cap)
                                               zcdpFactor(cap, unit.exponent)));
 }
 
-Result<double> nsgSigmaForBudget(std::uint64_t n, double exponent, const HardQueryCap &cap, const Budget &budget)
+Result<double> nsgSigmaForBudget(std::uint64_t n, double exponent, const HardQueryCap &cap,
+                                 const Budget &budget)
 {
     if (auto ok = checkStartSize(n, "stream.start_size"); !ok)
         return ok.error();
@@ -127,13 +130,15 @@ Result<double> nsgSigmaForBudget(std::uint64_t n, double exponent, const HardQue
     double allowed = 0.0;
     if (!isZcdp(budget)) {
         allowed = budget.epsilon;
-        sigma = odp::divideRoundUp(worstCaseFactor(cap, exponent), multiplyRoundDown(double(n), budget.epsilon));
+        sigma = odp::divideRoundUp(worstCaseFactor(cap, exponent),
+                                   multiplyRoundDown(double(n), budget.epsilon));
     } else {
         auto rho = zcdpBudget(budget);
         if (!rho)
             return rho.error();
         allowed = *rho;
-        const double root = math::nudgeUp(std::sqrt(odp::divideRoundUp(zcdpFactor(cap, exponent), 2.0 * *rho)));
+        const double root
+            = math::nudgeUp(std::sqrt(odp::divideRoundUp(zcdpFactor(cap, exponent), 2.0 * *rho)));
         sigma = odp::divideRoundUp(odp::divideRoundUp(odp::multiplyRoundUp(7.0, root), 3.0), double(n));
     }
     // The worst case is itself rounded up: add noise until the reported worst case fits the budget,
@@ -175,14 +180,16 @@ Result<GrowingSparseVector> GrowingSparseVector::create(const NoiseUnit &unit, c
     return v;
 }
 
-Result<GrowingSparseVector::Answer> GrowingSparseVector::query(std::uint64_t t, double fraction, double threshold,
-                                                               std::mt19937_64 &rng, std::optional<double> release)
+Result<GrowingSparseVector::Answer> GrowingSparseVector::query(std::uint64_t t, double fraction,
+                                                               double threshold, std::mt19937_64 &rng,
+                                                               std::optional<double> release)
 {
     if (release && !(*release >= 0.0 && *release <= 1.0))
         return growingError(kInvalidQuery, "query", "the released answer must be a fraction in [0, 1]");
     if (t < m_lastTime)
         return growingError(kTimeNotMonotone, "time",
-                            "query at t = " + std::to_string(t) + " after one at t = " + std::to_string(m_lastTime));
+                            "query at t = " + std::to_string(t)
+                                + " after one at t = " + std::to_string(m_lastTime));
     if (!(fraction >= 0.0 && fraction <= 1.0))
         return growingError(kInvalidQuery, "query", "the answer must be a fraction in [0, 1]");
     if (!(threshold >= 0.0 && threshold <= 1.0))
@@ -199,7 +206,8 @@ Result<GrowingSparseVector::Answer> GrowingSparseVector::query(std::uint64_t t, 
     const double nu = simulationLaplace(rng, kQueryMultiplier * countNoise);
     if (toCountScale(fraction, time) + nu >= toCountScale(threshold, time) + *m_roundThreshold) {
         a.hard = true;
-        a.numeric = release.value_or(fraction) + simulationLaplace(rng, kNumericMultiplier * m_unit.sigma(time));
+        a.numeric
+            = release.value_or(fraction) + simulationLaplace(rng, kNumericMultiplier * m_unit.sigma(time));
         m_hardTimes.push_back(t);
         m_roundThreshold.reset(); // the next round draws a fresh threshold
     }

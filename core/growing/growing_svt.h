@@ -54,8 +54,8 @@ double natgLoss(const NoiseUnit &unit, std::uint64_t roundStart, std::optional<s
 /// The cap on NSG's hard (⊤) answers, mandatory for its privacy.
 struct HardQueryCap
 {
-    bool timeCap = true;  ///< true: H(t) = ⌊c_0(1 + H_t − H_n)⌋ (H_t harmonic numbers); false: constant c
-    double c = 10.0;      ///< c_0 > 0 (time cap) or c ≥ 1 (constant)
+    bool timeCap = true; ///< true: H(t) = ⌊c_0(1 + H_t − H_n)⌋ (H_t harmonic numbers); false: constant c
+    double c = 10.0;     ///< c_0 > 0 (time cap) or c ≥ 1 (constant)
 
     /// The number of hard answers allowed by time t ≥ n. Rounded down.
     std::uint64_t at(std::uint64_t n, std::uint64_t t) const;
@@ -80,7 +80,8 @@ double nsgWorstCaseRho(const NoiseUnit &unit, const HardQueryCap &cap);
 /// The σ_n that makes the worst case equal the budget: (1 + (7/3)·c_0(2−p)/(1−p))/(nε) (pure) or
 /// (7/3)√(B/(2ρ))/n (zCDP); rounded up (more noise is always safe). NSG, c_0 = 10, p = ½, n = 1000,
 /// ε = 1 → 0.071. Errors: INVALID_BUDGET, INVALID_CAP, INVALID_NOISE_EXPONENT, INVALID_START_SIZE.
-Result<double> nsgSigmaForBudget(std::uint64_t n, double exponent, const HardQueryCap &cap, const Budget &budget);
+Result<double> nsgSigmaForBudget(std::uint64_t n, double exponent, const HardQueryCap &cap,
+                                 const Budget &budget);
 
 /// COUNTER-EXAMPLE, not a mechanism: the true worst-case loss of the naive fraction-scale design
 /// (threshold Lap(σ(s)), query Lap(2σ(t)) on fractions, many ⊥ answers at s then ⊤ at t), which
@@ -96,9 +97,9 @@ class GrowingSparseVector
 public:
     struct Answer
     {
-        bool answered = false;          ///< false: the cap binds (the caller answers from public state)
-        bool hard = false;              ///< ⊤
-        std::optional<double> numeric;  ///< hard: q(x_t) + Lap(λ_N σ(t)) on the fraction scale
+        bool answered = false;         ///< false: the cap binds (the caller answers from public state)
+        bool hard = false;             ///< ⊤
+        std::optional<double> numeric; ///< hard: q(x_t) + Lap(λ_N σ(t)) on the fraction scale
     };
 
     /// Errors: as validate(NoiseUnit) and validate(HardQueryCap).

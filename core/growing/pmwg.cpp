@@ -48,8 +48,8 @@ Result<Universe> cpsUniverse(const data::Table &table, std::string_view name, st
     auto column = [&](const char *c) -> Result<std::size_t> {
         auto i = table.columnIndex(c);
         if (!i)
-            return makeError(ErrorCode::NotFound, std::string(kInvalidUniverse) + ": " + std::string(field) +
-                                                      ": the table has no column '" + c + "'");
+            return makeError(ErrorCode::NotFound, std::string(kInvalidUniverse) + ": " + std::string(field)
+                                                      + ": the table has no column '" + c + "'");
         return *i;
     };
     struct Categorical
@@ -69,7 +69,8 @@ Result<Universe> cpsUniverse(const data::Table &table, std::string_view name, st
             return i.error();
         const auto &info = table.columnInfo(*i);
         if (info.type != data::ColumnType::Categorical)
-            return growingError(kInvalidUniverse, field, std::string("column '") + c.column + "' is not categorical");
+            return growingError(kInvalidUniverse, field,
+                                std::string("column '") + c.column + "' is not categorical");
         std::vector<int> map(info.categories.size(), -1);
         for (std::size_t code = 0; code < info.categories.size(); ++code)
             for (std::size_t v = 0; v < c.labels.size(); ++v)
@@ -91,24 +92,28 @@ Result<Universe> cpsUniverse(const data::Table &table, std::string_view name, st
         std::size_t cell = 0;
         for (std::size_t a = 0; a < categorical.size(); ++a) {
             const auto code = table.codes(indices[a])[row];
-            const int v = code >= 0 && std::size_t(code) < codeToValue[a].size() ? codeToValue[a][std::size_t(code)] : -1;
+            const int v = code >= 0 && std::size_t(code) < codeToValue[a].size()
+                              ? codeToValue[a][std::size_t(code)]
+                              : -1;
             if (v < 0)
                 return growingError(kRowOutsideUniverse, field,
-                                    "row " + std::to_string(row) + " has a " + categorical[a].column +
-                                        " value outside the universe");
+                                    "row " + std::to_string(row) + " has a " + categorical[a].column
+                                        + " value outside the universe");
             cell = cell * u->sizes[a] + std::size_t(v);
         }
         cell = cell * 5 + band(table.numeric(numeric[0])[row], {9, 12, 13, 16});
         if (full) {
             cell = cell * 5 + band(table.numeric(numeric[1])[row], {5, 15, 25, 35});
-            cell = cell * 6 + band(std::min(table.numeric(numeric[2])[row], 5000.0), {250, 400, 600, 850, 1200});
+            cell = cell * 6
+                   + band(std::min(table.numeric(numeric[2])[row], 5000.0), {250, 400, 600, 850, 1200});
         }
         u->rowCells[row] = static_cast<std::uint32_t>(cell);
     }
     return u;
 }
 
-std::vector<double> conjunctionQuery(const Universe &universe, std::span<const std::pair<std::size_t, std::size_t>> terms)
+std::vector<double> conjunctionQuery(const Universe &universe,
+                                     std::span<const std::pair<std::size_t, std::size_t>> terms)
 {
     std::vector<double> q(universe.cells, 0.0);
     for (std::size_t cell = 0; cell < universe.cells; ++cell) {
@@ -127,8 +132,8 @@ std::vector<double> conjunctionQuery(const Universe &universe, std::span<const s
     return q;
 }
 
-void multiplicativeWeightsUpdate(std::vector<double> &histogram, std::span<const double> query, double released,
-                                 double eta)
+void multiplicativeWeightsUpdate(std::vector<double> &histogram, std::span<const double> query,
+                                 double released, double eta)
 {
     double estimate = 0.0;
     for (std::size_t j = 0; j < histogram.size(); ++j)
@@ -209,7 +214,8 @@ void Pmwg::arrive(std::uint64_t m)
     m_t += m;
 }
 
-Result<Pmwg::Answer> Pmwg::query(std::span<const double> q, std::span<const double> truth, std::mt19937_64 &rng)
+Result<Pmwg::Answer> Pmwg::query(std::span<const double> q, std::span<const double> truth,
+                                 std::mt19937_64 &rng)
 {
     if (q.size() != m_histogram.size() || truth.size() != m_histogram.size())
         return growingError(kInvalidQuery, "query", "needs one weight per universe cell");
@@ -243,7 +249,8 @@ Result<Pmwg::Answer> Pmwg::query(std::span<const double> q, std::span<const doub
 double Pmwg::worstCase() const
 {
     const HardQueryCap cap{true, m_config.c0};
-    return isZcdp(m_config.budget) ? nsgWorstCaseRho(m_svt.unit(), cap) : nsgWorstCaseEpsilon(m_svt.unit(), cap);
+    return isZcdp(m_config.budget) ? nsgWorstCaseRho(m_svt.unit(), cap)
+                                   : nsgWorstCaseEpsilon(m_svt.unit(), cap);
 }
 
 } // namespace pbx::growing
@@ -255,11 +262,14 @@ Result<PmwgRun> simulatePmwg(const PmwgConfig &config, const Universe &universe,
                              std::uint64_t seed)
 {
     if (universe.rowCells.size() != table.rowCount() || universe.cells != config.universeSize)
-        return growingError(kInvalidUniverse, "pmwg.universe", "does not match the table or the configuration");
+        return growingError(kInvalidUniverse, "pmwg.universe",
+                            "does not match the table or the configuration");
     if (end < config.startSize || end > table.rowCount())
-        return growingError(kInvalidConfig, "stream.end", "must be between stream.start_size and the table's rows");
+        return growingError(kInvalidConfig, "stream.end",
+                            "must be between stream.start_size and the table's rows");
     if (checkpoints < 1 || checkpoints > 100000 || perCheckpoint < 1 || perCheckpoint > 100000)
-        return growingError(kInvalidConfig, "pmwg.checkpoints", "needs 1 to 100000 checkpoints and queries per checkpoint");
+        return growingError(kInvalidConfig, "pmwg.checkpoints",
+                            "needs 1 to 100000 checkpoints and queries per checkpoint");
     auto pmwg = Pmwg::create(config);
     if (!pmwg)
         return pmwg.error();
@@ -282,16 +292,18 @@ Result<PmwgRun> simulatePmwg(const PmwgConfig &config, const Universe &universe,
     double baseline = 0.0;
     const std::size_t total = std::size_t(checkpoints) * std::size_t(perCheckpoint);
     for (int c = 0; c < checkpoints; ++c) {
-        const std::uint64_t target =
-            checkpoints == 1 ? end
-                             : config.startSize + (end - config.startSize) * std::uint64_t(c) / std::uint64_t(checkpoints - 1);
+        const std::uint64_t target = checkpoints == 1 ? end
+                                                      : config.startSize
+                                                            + (end - config.startSize) * std::uint64_t(c)
+                                                                  / std::uint64_t(checkpoints - 1);
         if (target > t) {
             pmwg->arrive(target - t);
             advance(target);
         }
         for (std::size_t j = 0; j < N; ++j)
             truth[j] = counts[j] / double(t);
-        baseline += double(total) / (config.budget.kind == BudgetKind::Pure ? config.budget.epsilon : 1.0) / double(t);
+        baseline += double(total) / (config.budget.kind == BudgetKind::Pure ? config.budget.epsilon : 1.0)
+                    / double(t);
         for (int k = 0; k < perCheckpoint; ++k) {
             // A conjunction on 2 or 3 distinct attributes with uniformly chosen values.
             const std::size_t m = 2 + rng() % 2;

@@ -27,8 +27,8 @@ namespace pbx::growing {
 struct Universe
 {
     std::string name;
-    std::vector<std::size_t> sizes;   ///< attribute sizes, most significant first
-    std::size_t cells = 0;            ///< N
+    std::vector<std::size_t> sizes;      ///< attribute sizes, most significant first
+    std::size_t cells = 0;               ///< N
     std::vector<std::uint32_t> rowCells; ///< the cell of every table row (empty without a table)
 };
 
@@ -36,16 +36,18 @@ struct Universe
 Result<Universe> universeShape(std::string_view name, std::string_view field = "pmwg.universe");
 /// The universe with every row's cell. Errors: INVALID_UNIVERSE; NotFound (a missing column);
 /// ROW_OUTSIDE_UNIVERSE (a category the universe does not know).
-Result<Universe> cpsUniverse(const data::Table &table, std::string_view name, std::string_view field = "pmwg.universe");
+Result<Universe> cpsUniverse(const data::Table &table, std::string_view name,
+                             std::string_view field = "pmwg.universe");
 
 /// The counting query "attribute a_j has value v_j for every j" as a vector in {0, 1}^N.
-std::vector<double> conjunctionQuery(const Universe &universe, std::span<const std::pair<std::size_t, std::size_t>> terms);
+std::vector<double> conjunctionQuery(const Universe &universe,
+                                     std::span<const std::pair<std::size_t, std::size_t>> terms);
 
 /// The multiplicative-weights step of Dwork & Roth 2014 (Thm 4.10): with r = q if the released value
 /// v < ⟨q, x̂⟩, else 1 − q, x̂_j ← x̂_j e^{−η r_j}, renormalised. Test vector: x̂ = (¼,¼,¼,¼),
 /// q = (1,1,0,0), v = 0.8, η = 0.25 → (0.281088250443, …, 0.218911749557, …).
-void multiplicativeWeightsUpdate(std::vector<double> &histogram, std::span<const double> query, double released,
-                                 double eta);
+void multiplicativeWeightsUpdate(std::vector<double> &histogram, std::span<const double> query,
+                                 double released, double eta);
 
 /// The uniform update for m arrivals at time t: x̂ ← (t x̂ + m u)/(t + m), u = uniform. Equal to m
 /// single-row steps. Data-independent (no privacy cost).
@@ -61,12 +63,12 @@ struct PmwgConfig
     std::uint64_t startSize = 14000;
     std::size_t universeSize = 160;
     PmwgMode mode = PmwgMode::Practical;
-    double alpha = 0.1;     ///< theory mode: target accuracy, 0 < α < 1
-    double exponent = 0.5;  ///< p ∈ [0, 1): σ(t) = σ_n (n/t)^p
-    double c0 = 40.0;       ///< practical: the cap's c_0 ≥ 1
-    double threshold = 0.05;///< practical: T ∈ (0, 1)
-    double eta = 0.3;       ///< practical: η ∈ (0, 1]
-    Budget budget;          ///< pure ε or zCDP/approx
+    double alpha = 0.1;          ///< theory mode: target accuracy, 0 < α < 1
+    double exponent = 0.5;       ///< p ∈ [0, 1): σ(t) = σ_n (n/t)^p
+    double c0 = 40.0;            ///< practical: the cap's c_0 ≥ 1
+    double threshold = 0.05;     ///< practical: T ∈ (0, 1)
+    double eta = 0.3;            ///< practical: η ∈ (0, 1]
+    Budget budget;               ///< pure ε or zCDP/approx
     bool uniformArrivals = true; ///< false only as a labelled, not-private-as-analysed demonstration
 
     /// Theory-mode constants filled in (c_0, T, η); practical mode unchanged.
@@ -84,9 +86,9 @@ class Pmwg
 public:
     struct Answer
     {
-        double value = 0.0;   ///< the released answer (fraction scale)
+        double value = 0.0; ///< the released answer (fraction scale)
         bool hard = false;
-        bool capped = false;  ///< the cap bound: answered from x̂ without touching the data
+        bool capped = false; ///< the cap bound: answered from x̂ without touching the data
     };
 
     /// σ_n is set so the worst case equals the budget (nsgSigmaForBudget). Errors: as validate().
@@ -131,18 +133,18 @@ struct PmwgRun
     struct Checkpoint
     {
         std::uint64_t time = 0;
-        std::uint64_t cap = 0;  ///< H(t)
-        std::size_t hard = 0;   ///< hard queries so far
+        std::uint64_t cap = 0; ///< H(t)
+        std::size_t hard = 0;  ///< hard queries so far
     };
     double sigmaN = 0.0;
     std::vector<Hard> hardQueries;
     std::vector<Checkpoint> checkpoints;
     std::size_t queries = 0;
-    double realisedEpsilon = 0.0;    ///< f(n) + (7/3)Σ f(e_i)
-    double worstCase = 0.0;          ///< in the budget's unit
+    double realisedEpsilon = 0.0; ///< f(n) + (7/3)Σ f(e_i)
+    double worstCase = 0.0;       ///< in the budget's unit
     double meanAbsError = 0.0, q95AbsError = 0.0, maxAbsError = 0.0;
     double laplaceBaselineMeanError = 0.0; ///< Lap(K/(εt)) per query, basic composition over all K queries
-    double finalDivergence = 0.0;    ///< KL(x_t ‖ x̂) at the end (diagnostic)
+    double finalDivergence = 0.0;          ///< KL(x_t ‖ x̂) at the end (diagnostic)
 };
 
 /// The rows of `table` arrive in `order` (arrivalOrder); the first n form x_n; at `checkpoints`

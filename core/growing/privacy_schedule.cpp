@@ -43,8 +43,8 @@ Result<ScheduleKind> parseScheduleKind(std::string_view text, std::string_view f
         if (text == scheduleKindName(kind))
             return kind;
     return growingError(kInvalidSchedule, field,
-                        "unknown schedule '" + std::string(text) +
-                            "' (expected geometric, polynomial, zcdp-equalised or zcdp-geometric)");
+                        "unknown schedule '" + std::string(text)
+                            + "' (expected geometric, polynomial, zcdp-equalised or zcdp-geometric)");
 }
 
 WeightSequence WeightSequence::geometric(double ratio)
@@ -89,7 +89,8 @@ Result<void> checkGamma(double gamma, std::string_view field)
     return {};
 }
 
-Result<PrivacySchedule> PrivacySchedule::create(ScheduleKind kind, double gamma, const Budget &budget, double beta)
+Result<PrivacySchedule> PrivacySchedule::create(ScheduleKind kind, double gamma, const Budget &budget,
+                                                double beta)
 {
     if (auto ok = checkGamma(gamma); !ok)
         return ok.error();
@@ -99,9 +100,9 @@ Result<PrivacySchedule> PrivacySchedule::create(ScheduleKind kind, double gamma,
         return ok.error();
     if (scheduleIsZcdp(kind) != isZcdp(budget))
         return growingError(kInvalidSchedule, "schedule.kind",
-                            "'" + std::string(scheduleKindName(kind)) + "' needs " +
-                                (scheduleIsZcdp(kind) ? "a zcdp or approx budget" : "a pure budget") +
-                                " (budget.kind is '" + std::string(budgetKindName(budget.kind)) + "')");
+                            "'" + std::string(scheduleKindName(kind)) + "' needs "
+                                + (scheduleIsZcdp(kind) ? "a zcdp or approx budget" : "a pure budget")
+                                + " (budget.kind is '" + std::string(budgetKindName(budget.kind)) + "')");
     PrivacySchedule s;
     s.m_kind = kind;
     s.m_beta = beta;
@@ -126,7 +127,8 @@ Result<PrivacySchedule> PrivacySchedule::create(ScheduleKind kind, double gamma,
         s.m_privacyWeights = WeightSequence::geometric(r * r);
         break;
     }
-    s.m_failureWeights = kind == ScheduleKind::Polynomial ? WeightSequence::polynomial() : WeightSequence::geometric(r);
+    s.m_failureWeights
+        = kind == ScheduleKind::Polynomial ? WeightSequence::polynomial() : WeightSequence::geometric(r);
     return s;
 }
 

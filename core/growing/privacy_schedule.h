@@ -20,7 +20,8 @@ enum class ScheduleKind {
     ZcdpGeometric, ///< zCDP: ρ_i = ρ(1−r)r^i
 };
 
-std::string_view scheduleKindName(ScheduleKind kind); ///< "geometric", "polynomial", "zcdp-equalised", "zcdp-geometric"
+std::string_view
+scheduleKindName(ScheduleKind kind); ///< "geometric", "polynomial", "zcdp-equalised", "zcdp-geometric"
 /// Errors: INVALID_SCHEDULE naming `field` for any other text.
 Result<ScheduleKind> parseScheduleKind(std::string_view text, std::string_view field = "schedule.kind");
 inline bool scheduleIsZcdp(ScheduleKind kind)
@@ -46,7 +47,7 @@ public:
 private:
     bool m_polynomial = false;
     double m_ratio = 0.0;
-    double m_current = 0.0;  ///< geometric: the next weight to return
+    double m_current = 0.0; ///< geometric: the next weight to return
     double m_sixOverPi2 = 0.0;
     std::uint64_t m_index = 0;
 };
@@ -55,9 +56,9 @@ private:
 struct EpochPrivacy
 {
     std::uint64_t index = 0;
-    double weight = 0.0;     ///< w_i (≤ the exact series term)
-    double epsilon = 0.0;    ///< the ε the pure black box runs at: ε·w_i (pure), √(2ρ_i) (zCDP), rounded down
-    double rho = 0.0;        ///< zCDP kinds: ρ·w_i rounded down; 0 for pure kinds
+    double weight = 0.0; ///< w_i (≤ the exact series term)
+    double epsilon = 0.0; ///< the ε the pure black box runs at: ε·w_i (pure), √(2ρ_i) (zCDP), rounded down
+    double rho = 0.0;     ///< zCDP kinds: ρ·w_i rounded down; 0 for pure kinds
     double cumulative = 0.0; ///< Σ of ε_i (pure) or ρ_i (zCDP) so far, rounded up, capped at the budget
     double beta = 0.0;       ///< β_i = β·(1−r)r^i (geometric and zCDP kinds) or 6β/(π²(i+1)²)
 };

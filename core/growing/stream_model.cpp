@@ -15,7 +15,10 @@
 namespace pbx::growing {
 
 namespace {
-bool finitePositive(double x) { return x > 0.0 && std::isfinite(x); }
+bool finitePositive(double x)
+{
+    return x > 0.0 && std::isfinite(x);
+}
 } // namespace
 
 Result<void> checkStartSize(std::uint64_t n, std::string_view field)
@@ -139,8 +142,9 @@ double BlackBox::alpha(double epsilon, double t, double beta) const
     case BlackBoxKind::NoisyHistogram:
         return 2.0 * double(cellsPerQuery) / (epsilon * t) * std::log(double(universe) / beta);
     case BlackBoxKind::SmallDb:
-        return std::cbrt((16.0 * std::log(double(universe)) * std::log(double(queries)) + 4.0 * std::log(1.0 / beta)) /
-                         (epsilon * t));
+        return std::cbrt(
+            (16.0 * std::log(double(universe)) * std::log(double(queries)) + 4.0 * std::log(1.0 / beta))
+            / (epsilon * t));
     }
     return INFINITY;
 }
@@ -175,8 +179,8 @@ double laplaceKScale(std::size_t k, double epsilon, double t)
     return odp::divideRoundUp(odp::divideRoundUp(double(k), epsilon), t);
 }
 
-Result<std::vector<std::uint32_t>> arrivalOrder(const data::Table &table, std::string_view order, std::uint64_t seed,
-                                                std::string_view field)
+Result<std::vector<std::uint32_t>> arrivalOrder(const data::Table &table, std::string_view order,
+                                                std::uint64_t seed, std::string_view field)
 {
     const std::size_t rows = table.rowCount();
     std::vector<std::uint32_t> result(rows);
@@ -191,8 +195,8 @@ Result<std::vector<std::uint32_t>> arrivalOrder(const data::Table &table, std::s
         return growingError(kInvalidConfig, field, "expected \"random\" or \"sorted:<predicate>\"");
     auto predicate = data::Predicate::compile(order.substr(kSorted.size()), table);
     if (!predicate)
-        return makeError(predicate.error().code, std::string(kInvalidConfig) + ": " + std::string(field) + ": " +
-                                                      predicate.error().message);
+        return makeError(predicate.error().code, std::string(kInvalidConfig) + ": " + std::string(field)
+                                                     + ": " + predicate.error().message);
     std::vector<std::uint8_t> mask;
     predicate->evaluate(table, mask);
     // Non-matching rows first: a query on the predicate then sees its count frozen, then rising.
@@ -200,7 +204,8 @@ Result<std::vector<std::uint32_t>> arrivalOrder(const data::Table &table, std::s
     return result;
 }
 
-PrefixCounts::PrefixCounts(const std::vector<std::vector<std::uint8_t>> &masks, std::span<const std::uint32_t> order)
+PrefixCounts::PrefixCounts(const std::vector<std::vector<std::uint8_t>> &masks,
+                           std::span<const std::uint32_t> order)
     : m_queries(masks.size()), m_length(order.size()), m_counts(masks.size() * (order.size() + 1), 0)
 {
     for (std::size_t j = 0; j < m_queries; ++j) {

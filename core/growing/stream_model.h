@@ -32,8 +32,14 @@ Result<void> checkBeta(double beta, std::string_view field = "beta");
 /// (sensitivity 1/t under replace-one) and the count t·q(x_t) (sensitivity 1 at every time).
 /// Noise on the growing sparse vector is drawn on the count scale (docs/growing-databases.md, "Two
 /// scales").
-inline double toCountScale(double fraction, double t) { return fraction * t; }
-inline double toFractionScale(double count, double t) { return count / t; }
+inline double toCountScale(double fraction, double t)
+{
+    return fraction * t;
+}
+inline double toFractionScale(double count, double t)
+{
+    return count / t;
+}
 
 /// INVALID_QUERY unless every weight of a linear query is finite and in [0, 1] (weights in [−1, 1]
 /// would double every sensitivity and staleness bound). `field` names the input.
@@ -69,7 +75,10 @@ std::string_view budgetKindName(BudgetKind kind); ///< "pure", "zcdp", "approx"
 Result<void> validate(const Budget &budget);
 
 /// True for the kinds accounted in zCDP (Zcdp and Approx).
-inline bool isZcdp(const Budget &budget) { return budget.kind != BudgetKind::Pure; }
+inline bool isZcdp(const Budget &budget)
+{
+    return budget.kind != BudgetKind::Pure;
+}
 
 /// The ρ a zCDP or approx budget allows: ρ itself, or the largest ρ whose conversion gives at most
 /// ε at δ (CKS: bisection on privacy::epsilonFromRhoCks, which rounds up; simple: the closed form

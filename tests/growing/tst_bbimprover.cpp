@@ -74,8 +74,8 @@ private Q_SLOTS:
         QVERIFY(std::fabs((double)sumTo1e6 - 0.012149) < 5e-7);
         QVERIFY((long double)b.cumulative(1000000) >= sumTo1e6);
         QVERIFY((long double)b.cumulative(10000000) >= sum);
-        for (const std::uint64_t horizon : {std::uint64_t{1000}, std::uint64_t{1000000}, std::uint64_t{1000000000},
-                                            std::uint64_t{1} << 53})
+        for (const std::uint64_t horizon :
+             {std::uint64_t{1000}, std::uint64_t{1000000}, std::uint64_t{1000000000}, std::uint64_t{1} << 53})
             QVERIFY(b.cumulative(horizon) <= 0.024356);
         // With a = 0.1 the tail decays slowly: 10⁹ steps spend at most ≈ 75 % of ρ
         // ((n^{-a} − T^{-a})/a + n^{-1-a}, divided by Z).

@@ -63,7 +63,8 @@ private Q_SLOTS:
             t = *nextEpochStart(1000, 1.0, i, t);
             starts.push_back(t);
         }
-        QCOMPARE(starts, (std::vector<std::uint64_t>{1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000}));
+        QCOMPARE(starts,
+                 (std::vector<std::uint64_t>{1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000}));
         // The max(t_i + 1, ·) guard when nγ < 1.
         QCOMPARE(*nextEpochStart(10, 0.05, 0, 10), std::uint64_t{11});
         QCOMPARE(*nextEpochStart(10, 0.05, 1, 11), std::uint64_t{12});
@@ -208,8 +209,8 @@ private Q_SLOTS:
     // above while staying ≤ the budget.
     void cumulativeNeverExceedsBudgetMillionEpochs()
     {
-        for (const auto kind : {ScheduleKind::Geometric, ScheduleKind::Polynomial, ScheduleKind::ZcdpEqualised,
-                                ScheduleKind::ZcdpGeometric}) {
+        for (const auto kind : {ScheduleKind::Geometric, ScheduleKind::Polynomial,
+                                ScheduleKind::ZcdpEqualised, ScheduleKind::ZcdpGeometric}) {
             for (const double gamma : {1.0, 0.01, 0.0005}) {
                 Budget budget = scheduleIsZcdp(kind) ? Budget{BudgetKind::Zcdp, 0.0, 0.024356, 0.0, {}}
                                                      : Budget{BudgetKind::Pure, 1.0, 0.0, 0.0, {}};
@@ -217,21 +218,26 @@ private Q_SLOTS:
                 QVERIFY(s.ok());
                 const long double total = scheduleIsZcdp(kind) ? 0.024356L : 1.0L;
                 const double r = 1.0 / (1.0 + gamma);
-                const long double ratio = kind == ScheduleKind::ZcdpEqualised ? (long double)(r * r) : (long double)r;
+                const long double ratio
+                    = kind == ScheduleKind::ZcdpEqualised ? (long double)(r * r) : (long double)r;
                 long double exactSum = 0.0L;
                 for (std::uint64_t i = 0; i < 1000000; ++i) {
                     const auto e = s->next();
                     const double used = scheduleIsZcdp(kind) ? e.rho : e.epsilon;
                     long double term;
                     if (kind == ScheduleKind::Polynomial)
-                        term = 6.0L / (3.14159265358979323846264L * 3.14159265358979323846264L *
-                                       (long double)(i + 1) * (long double)(i + 1));
+                        term = 6.0L
+                               / (3.14159265358979323846264L * 3.14159265358979323846264L
+                                  * (long double)(i + 1) * (long double)(i + 1));
                     else
                         term = (1.0L - ratio) * std::pow(ratio, (long double)i);
                     if (!((long double)used <= total * term * (1.0L + 1e-17L)))
-                        QFAIL(qPrintable(QStringLiteral("epoch %1 of %2 uses more than its term").arg(i).arg(QString::fromUtf8(scheduleKindName(kind).data()))));
+                        QFAIL(qPrintable(QStringLiteral("epoch %1 of %2 uses more than its term")
+                                             .arg(i)
+                                             .arg(QString::fromUtf8(scheduleKindName(kind).data()))));
                     exactSum += used;
-                    if (!(e.cumulative <= (double)total && (long double)e.cumulative >= exactSum * (1.0L - 1e-15L)))
+                    if (!(e.cumulative <= (double)total
+                          && (long double)e.cumulative >= exactSum * (1.0L - 1e-15L)))
                         QFAIL(qPrintable(QStringLiteral("cumulative wrong at epoch %1").arg(i)));
                 }
                 QVERIFY(exactSum <= total);

@@ -14,19 +14,23 @@ using pbx::io::json::Json;
 namespace {
 
 // The ten counting queries of the Monte Carlo in docs/growing-databases.md, as a JSON array.
-const char *const kQueries =
-    "[\"region == \\\"south\\\"\", \"ethnicity == \\\"afam\\\"\", \"parttime == \\\"yes\\\"\", "
-    "\"smsa == \\\"yes\\\"\", \"education >= 16\", \"education <= 11\", \"wage < 500\", \"wage >= 1000\", "
-    "\"experience < 10\", \"experience >= 30\"]";
+const char *const kQueries
+    = "[\"region == \\\"south\\\"\", \"ethnicity == \\\"afam\\\"\", \"parttime == \\\"yes\\\"\", "
+      "\"smsa == \\\"yes\\\"\", \"education >= 16\", \"education <= 11\", \"wage < 500\", \"wage >= 1000\", "
+      "\"experience < 10\", \"experience >= 30\"]";
 
-std::string schedulerLab(const std::string &schedule, const std::string &budget, const std::string &extra = {})
+std::string schedulerLab(const std::string &schedule, const std::string &budget,
+                         const std::string &extra = {})
 {
     return std::string(R"({"format": "pbx-growing-lab", "version": 1, "algorithm": "bbscheduler",
         "dataset": "cps1988", "neighbours": "replace",
         "stream": {"start_size": 1000, "order": "random", "end": 28155},
-        "budget": )") + budget + R"(, "schedule": )" + schedule + R"(,
-        "black_box": {"kind": "laplace-k", "queries": )" + kQueries + R"(},
-        "beta": 0.05, "repetitions": 200)" + extra + "}";
+        "budget": )")
+           + budget + R"(, "schedule": )" + schedule + R"(,
+        "black_box": {"kind": "laplace-k", "queries": )"
+           + kQueries + R"(},
+        "beta": 0.05, "repetitions": 200)"
+           + extra + "}";
 }
 
 } // namespace
@@ -48,9 +52,9 @@ class TestGrowingCli : public QObject
     {
         const QString in = write(name + QStringLiteral(".lab.json"), config);
         const QString out = m_dir.filePath(name + QStringLiteral(".out.json"));
-        return pbx::test::runCli(QStringList{QStringLiteral("simulate"), QStringLiteral("growing"), QStringLiteral("--config"), in,
-                                             QStringLiteral("--out"), out} +
-                                 extra);
+        return pbx::test::runCli(QStringList{QStringLiteral("simulate"), QStringLiteral("growing"),
+                                             QStringLiteral("--config"), in, QStringLiteral("--out"), out}
+                                 + extra);
     }
 
     Json runLab(const std::string &config, const QString &name, const QStringList &extra = {})
@@ -58,15 +62,17 @@ class TestGrowingCli : public QObject
         const auto r = run(config, name, extra);
         if (r.exitCode != 0)
             qWarning("%s", qPrintable(r.err));
-        auto doc = pbx::io::json::parse(pbx::test::readTextFile(m_dir.filePath(name + QStringLiteral(".out.json")).toStdString()), "out");
+        auto doc = pbx::io::json::parse(
+            pbx::test::readTextFile(m_dir.filePath(name + QStringLiteral(".out.json")).toStdString()), "out");
         return doc ? *doc : Json();
     }
 
 private slots:
     void schedulerSimulation()
     {
-        const auto doc = runLab(schedulerLab(R"({"kind": "geometric", "gamma": 1.0})", R"({"kind": "pure", "epsilon": 1.0})"),
-                                QStringLiteral("geometric"), {QStringLiteral("--seed"), QStringLiteral("3")});
+        const auto doc = runLab(
+            schedulerLab(R"({"kind": "geometric", "gamma": 1.0})", R"({"kind": "pure", "epsilon": 1.0})"),
+            QStringLiteral("geometric"), {QStringLiteral("--seed"), QStringLiteral("3")});
         QCOMPARE(doc["format"], Json("pbx-simulation"));
         QCOMPARE(doc["simulation"], Json("growing-bbscheduler"));
         QCOMPARE(doc["settings"]["seed"], Json(3));
@@ -109,11 +115,13 @@ private slots:
 
     void improver()
     {
-        const std::string lab = std::string(R"({"format": "pbx-growing-lab", "version": 1, "algorithm": "bbimprover",
+        const std::string lab
+            = std::string(R"({"format": "pbx-growing-lab", "version": 1, "algorithm": "bbimprover",
             "stream": {"start_size": 1000, "end": 28155},
             "budget": {"kind": "approx", "epsilon": 1, "delta": 1e-6},
             "schedule": {"a": 0.1, "every": 1},
-            "black_box": {"kind": "laplace-k", "queries": )") + kQueries + R"(}, "repetitions": 20})";
+            "black_box": {"kind": "laplace-k", "queries": )")
+              + kQueries + R"(}, "repetitions": 20})";
         const auto doc = runLab(lab, QStringLiteral("improver"));
         QCOMPARE(doc["simulation"], Json("growing-bbimprover"));
         const auto &first = doc["steps"][0];
@@ -125,7 +133,8 @@ private slots:
         // The crossover with BBScheduler lies far beyond CPS1988 (≈ 3.2·10⁷ rows for k = 10).
         QVERIFY(std::fabs(doc["crossover"]["first_t"].get<double>() / 3.2146947e7 - 1.0) < 0.02);
         QCOMPARE(doc["crossover"]["within_horizon"], Json(false));
-        QVERIFY(doc["privacy"]["spent_realised"].get<double>() <= doc["privacy"]["total_reserved"].get<double>());
+        QVERIFY(doc["privacy"]["spent_realised"].get<double>()
+                <= doc["privacy"]["total_reserved"].get<double>());
         QCOMPARE(doc["monte_carlo"]["repetitions"], Json(20));
     }
 
@@ -148,7 +157,8 @@ private slots:
         QVERIFY(privacy["worst_case"].get<double>() <= 1.0);
         QVERIFY(privacy["realised"].get<double>() < privacy["worst_case"].get<double>());
         QVERIFY(std::fabs(privacy["realised"].get<double>() - 0.52) < 0.05);
-        QVERIFY(doc["errors"]["mean_abs"].get<double>() < doc["errors"]["laplace_baseline_mean_abs"].get<double>());
+        QVERIFY(doc["errors"]["mean_abs"].get<double>()
+                < doc["errors"]["laplace_baseline_mean_abs"].get<double>());
         // The plan reads no data: the public cap only.
         const auto plan = runLab(lab, QStringLiteral("pmwg-plan"), {QStringLiteral("--plan-only")});
         QCOMPARE(plan["cap"][0]["cap"], Json(40));
@@ -175,18 +185,42 @@ private slots:
         QTest::addColumn<QString>("from");
         QTest::addColumn<QString>("to");
         QTest::addColumn<QString>("message");
-        QTest::newRow("gamma 0") << "\"gamma\": 1.0" << "\"gamma\": 0" << "INVALID_GAMMA: schedule.gamma:";
-        QTest::newRow("gamma negative") << "\"gamma\": 1.0" << "\"gamma\": -2" << "INVALID_GAMMA: schedule.gamma:";
-        QTest::newRow("start size 0") << "\"start_size\": 1000" << "\"start_size\": 0" << "INVALID_START_SIZE: stream.start_size:";
-        QTest::newRow("wrong budget kind") << "\"kind\": \"geometric\"" << "\"kind\": \"zcdp-geometric\"" << "INVALID_SCHEDULE: schedule.kind:";
-        QTest::newRow("unknown schedule") << "\"kind\": \"geometric\"" << "\"kind\": \"harmonic\"" << "INVALID_SCHEDULE: schedule.kind:";
-        QTest::newRow("epsilon") << "\"epsilon\": 1.0" << "\"epsilon\": 0" << "INVALID_BUDGET: budget.epsilon:";
-        QTest::newRow("beta") << "\"beta\": 0.05" << "\"beta\": 1.5" << "INVALID_BETA: beta:";
-        QTest::newRow("neighbours") << "\"neighbours\": \"replace\"" << "\"neighbours\": \"add-remove\"" << "GROWING_NEIGHBOURS_UNSUPPORTED: neighbours:";
-        QTest::newRow("algorithm") << "\"algorithm\": \"bbscheduler\"" << "\"algorithm\": \"magic\"" << "INVALID_CONFIG: algorithm:";
-        QTest::newRow("order") << "\"order\": \"random\"" << "\"order\": \"shuffled\"" << "INVALID_CONFIG: stream.order:";
-        QTest::newRow("end") << "\"end\": 28155" << "\"end\": 99" << "INVALID_CONFIG: stream.end:";
-        QTest::newRow("box") << "\"kind\": \"laplace-k\"" << "\"kind\": \"oracle\"" << "INVALID_BLACK_BOX: black_box.kind:";
+        QTest::newRow("gamma 0") << "\"gamma\": 1.0"
+                                 << "\"gamma\": 0"
+                                 << "INVALID_GAMMA: schedule.gamma:";
+        QTest::newRow("gamma negative") << "\"gamma\": 1.0"
+                                        << "\"gamma\": -2"
+                                        << "INVALID_GAMMA: schedule.gamma:";
+        QTest::newRow("start size 0") << "\"start_size\": 1000"
+                                      << "\"start_size\": 0"
+                                      << "INVALID_START_SIZE: stream.start_size:";
+        QTest::newRow("wrong budget kind") << "\"kind\": \"geometric\""
+                                           << "\"kind\": \"zcdp-geometric\""
+                                           << "INVALID_SCHEDULE: schedule.kind:";
+        QTest::newRow("unknown schedule") << "\"kind\": \"geometric\""
+                                          << "\"kind\": \"harmonic\""
+                                          << "INVALID_SCHEDULE: schedule.kind:";
+        QTest::newRow("epsilon") << "\"epsilon\": 1.0"
+                                 << "\"epsilon\": 0"
+                                 << "INVALID_BUDGET: budget.epsilon:";
+        QTest::newRow("beta") << "\"beta\": 0.05"
+                              << "\"beta\": 1.5"
+                              << "INVALID_BETA: beta:";
+        QTest::newRow("neighbours") << "\"neighbours\": \"replace\""
+                                    << "\"neighbours\": \"add-remove\""
+                                    << "GROWING_NEIGHBOURS_UNSUPPORTED: neighbours:";
+        QTest::newRow("algorithm") << "\"algorithm\": \"bbscheduler\""
+                                   << "\"algorithm\": \"magic\""
+                                   << "INVALID_CONFIG: algorithm:";
+        QTest::newRow("order") << "\"order\": \"random\""
+                               << "\"order\": \"shuffled\""
+                               << "INVALID_CONFIG: stream.order:";
+        QTest::newRow("end") << "\"end\": 28155"
+                             << "\"end\": 99"
+                             << "INVALID_CONFIG: stream.end:";
+        QTest::newRow("box") << "\"kind\": \"laplace-k\""
+                             << "\"kind\": \"oracle\""
+                             << "INVALID_BLACK_BOX: black_box.kind:";
     }
 
     void badConfigurations()
@@ -194,7 +228,8 @@ private slots:
         QFETCH(QString, from);
         QFETCH(QString, to);
         QFETCH(QString, message);
-        auto lab = schedulerLab(R"({"kind": "geometric", "gamma": 1.0})", R"({"kind": "pure", "epsilon": 1.0})");
+        auto lab
+            = schedulerLab(R"({"kind": "geometric", "gamma": 1.0})", R"({"kind": "pure", "epsilon": 1.0})");
         const auto at = lab.find(from.toStdString());
         QVERIFY(at != std::string::npos);
         lab.replace(at, from.size(), to.toStdString());

@@ -63,7 +63,8 @@ private Q_SLOTS:
     {
         const auto cps = test::loadCps();
         for (const auto &[name, cells, nonEmpty] :
-             {std::tuple{"small", std::size_t{160}, std::size_t{145}}, std::tuple{"full", std::size_t{4800}, std::size_t{2043}}}) {
+             {std::tuple{"small", std::size_t{160}, std::size_t{145}},
+              std::tuple{"full", std::size_t{4800}, std::size_t{2043}}}) {
             auto u = cpsUniverse(cps, name);
             QVERIFY(u.ok());
             QCOMPARE(u->cells, cells);
@@ -136,7 +137,8 @@ private Q_SLOTS:
         std::vector<double> q(160, 0.0), truth(160, 1.0 / 160);
         q[3] = 2.0;
         QCOMPARE(growingErrorCode(pm->query(q, truth, rng).error()), kInvalidQuery);
-        QCOMPARE(growingErrorCode(pm->query(std::vector<double>(10, 0.0), truth, rng).error()), kInvalidQuery);
+        QCOMPARE(growingErrorCode(pm->query(std::vector<double>(10, 0.0), truth, rng).error()),
+                 kInvalidQuery);
     }
 };
 
