@@ -41,7 +41,7 @@ constexpr const char *kUsage =
     "inference lab (pbx-cli simulate strategies --help).\n"
     "\n"
     "pbx-cli simulate growing --config LAB.json --out FILE.json [--seed N] [--plan-only]: growing\n"
-    "databases, BBScheduler and BBImprover (pbx-cli simulate growing --help).\n";
+    "databases: BBScheduler, BBImprover and PMWG (pbx-cli simulate growing --help).\n";
 
 std::string format(double x)
 {
