@@ -2,6 +2,7 @@
 #include "app/cli/simulate_command.h"
 
 #include "app/cli/options.h"
+#include "app/cli/simulate_growing.h"
 #include "app/cli/simulate_strategies.h"
 #include "core/io/json_fields.h"
 #include "core/io/text_file.h"
@@ -37,7 +38,10 @@ constexpr const char *kUsage =
     "(its public metadata alone; no row is read).\n"
     "\n"
     "pbx-cli simulate strategies --config LAB.json --out FILE.json [--seed N]: the strategies &\n"
-    "inference lab (pbx-cli simulate strategies --help).\n";
+    "inference lab (pbx-cli simulate strategies --help).\n"
+    "\n"
+    "pbx-cli simulate growing --config LAB.json --out FILE.json [--seed N] [--plan-only]: growing\n"
+    "databases: BBScheduler, BBImprover and PMWG (pbx-cli simulate growing --help).\n";
 
 std::string format(double x)
 {
@@ -56,8 +60,10 @@ int runSimulateCommand(const std::vector<std::string> &args, std::ostream &out, 
     }
     if (args[0] == "strategies")
         return runSimulateStrategies({args.begin() + 1, args.end()}, out, err);
+    if (args[0] == "growing")
+        return runSimulateGrowing({args.begin() + 1, args.end()}, out, err);
     if (args[0] != "relative-error") {
-        err << "pbx-cli simulate: unknown simulation '" << args[0] << "' (expected relative-error or strategies)\n";
+        err << "pbx-cli simulate: unknown simulation '" << args[0] << "' (expected relative-error, strategies or growing)\n";
         return 2;
     }
     auto options = Options::parse({args.begin() + 1, args.end()},

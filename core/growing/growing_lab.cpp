@@ -1,0 +1,747 @@
+// SPDX-License-Identifier: MIT
+#include "core/growing/growing_lab.h"
+
+#include "core/data/predicate.h"
+#include "core/growing/growing_error.h"
+#include "core/growing/growing_svt.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace pbx::growing {
+
+using io::json::Json;
+
+namespace {
+
+constexpr const char *kSimulationNote
+    = "simulation mode: true answers are read to score accuracy, never to decide";
+constexpr const char *kPlanNote = "plan only: no data were read";
+
+/// A reader's Parse error (which already names "path.key") under a growing code word.
+Error recode(std::string_view code, const Error &error)
+{
+    return growingError(code, "", error.message);
+}
+
+Result<const Json *> objectAt(const Json &doc, const char *key, bool required)
+{
+    if (!doc.contains(key) || doc[key].is_null()) {
+        if (required)
+            return growingError(kInvalidConfig, key, "missing (an object is required)");
+        return static_cast<const Json *>(nullptr);
+    }
+    if (!doc[key].is_object())
+        return growingError(kInvalidConfig, key, "expected an object");
+    return &doc[key];
+}
+
+Result<Budget> parseBudget(const Json &b)
+{
+    Budget budget;
+    auto kind = io::json::string(b, "kind", "budget");
+    if (!kind)
+        return recode(kInvalidBudget, kind.error());
+    auto readNumber = [&](const char *key) -> Result<double> {
+        auto v = io::json::number(b, key, "budget");
+        if (!v)
+            return recode(kInvalidBudget, v.error());
+        return *v;
+    };
+    if (*kind == "pure") {
+        budget.kind = BudgetKind::Pure;
+        auto e = readNumber("epsilon");
+        if (!e)
+            return e.error();
+        budget.epsilon = *e;
+    } else if (*kind == "zcdp") {
+        budget.kind = BudgetKind::Zcdp;
+        auto r = readNumber("rho");
+        if (!r)
+            return r.error();
+        budget.rho = *r;
+    } else if (*kind == "approx") {
+        budget.kind = BudgetKind::Approx;
+        auto e = readNumber("epsilon");
+        if (!e)
+            return e.error();
+        auto d = readNumber("delta");
+        if (!d)
+            return d.error();
+        budget.epsilon = *e;
+        budget.delta = *d;
+        auto conversion = io::json::optionalString(b, "conversion", "budget", "cks");
+        if (!conversion)
+            return recode(kInvalidBudget, conversion.error());
+        if (*conversion == "cks")
+            budget.conversion = ZcdpConversion::Cks;
+        else if (*conversion == "simple")
+            budget.conversion = ZcdpConversion::Simple;
+        else
+            return growingError(kInvalidBudget, "budget.conversion", "expected cks or simple");
+    } else {
+        return growingError(kInvalidBudget, "budget.kind", "expected pure, zcdp or approx");
+    }
+    if (auto ok = validate(budget); !ok)
+        return ok.error();
+    return budget;
+}
+
+Result<void> parseBlackBox(const Json &b, GrowingLabConfig &c)
+{
+    auto kind = io::json::optionalString(b, "kind", "black_box", "laplace-k");
+    if (!kind)
+        return recode(kInvalidBlackBox, kind.error());
+    auto count = [&](const char *key, std::size_t &out) -> Result<void> {
+        auto v = io::json::unsignedInteger(b, key, "black_box");
+        if (!v)
+            return recode(kInvalidBlackBox, v.error());
+        out = static_cast<std::size_t>(std::min<std::uint64_t>(*v, std::uint64_t{1} << 40));
+        return {};
+    };
+    if (*kind == "laplace-k") {
+        c.box.kind = BlackBoxKind::LaplaceK;
+        if (!b.contains("queries"))
+            return growingError(kInvalidBlackBox, "black_box.queries",
+                                "missing (a list of predicates or a count)");
+        const Json &q = b["queries"];
+        if (q.is_array()) {
+            for (const auto &item : q) {
+                if (!item.is_string())
+                    return growingError(kInvalidBlackBox, "black_box.queries", "expected predicate strings");
+                c.queries.push_back(item.get<std::string>());
+            }
+            c.box.queries = c.queries.size();
+        } else if (auto ok = count("queries", c.box.queries); !ok) {
+            return ok;
+        }
+    } else if (*kind == "noisy-histogram") {
+        c.box.kind = BlackBoxKind::NoisyHistogram;
+        if (auto ok = count("universe", c.box.universe); !ok)
+            return ok;
+        if (b.contains("cells_per_query"))
+            if (auto ok = count("cells_per_query", c.box.cellsPerQuery); !ok)
+                return ok;
+    } else if (*kind == "smalldb") {
+        c.box.kind = BlackBoxKind::SmallDb;
+        if (auto ok = count("universe", c.box.universe); !ok)
+            return ok;
+        if (auto ok = count("queries", c.box.queries); !ok)
+            return ok;
+    } else {
+        return growingError(kInvalidBlackBox, "black_box.kind",
+                            "expected laplace-k, noisy-histogram or smalldb");
+    }
+    return validate(c.box);
+}
+
+/// Quantile of a sample (linear interpolation, as numpy's default).
+double quantile(std::vector<double> v, double q)
+{
+    std::sort(v.begin(), v.end());
+    const double pos = q * double(v.size() - 1);
+    const std::size_t i = static_cast<std::size_t>(pos);
+    const double frac = pos - double(i);
+    return i + 1 < v.size() ? v[i] * (1.0 - frac) + v[i + 1] * frac : v[i];
+}
+
+Json summary(const std::vector<double> &sample)
+{
+    return Json{{"median", quantile(sample, 0.5)},
+                {"q95", quantile(sample, 0.95)},
+                {"max", *std::max_element(sample.begin(), sample.end())}};
+}
+
+struct StreamData
+{
+    std::vector<std::vector<std::uint8_t>> masks;
+};
+
+Result<StreamData> compileQueries(const GrowingLabConfig &c, const data::Table &table)
+{
+    StreamData d;
+    for (std::size_t j = 0; j < c.queries.size(); ++j) {
+        auto p = data::Predicate::compile(c.queries[j], table);
+        if (!p)
+            return makeError(p.error().code, std::string(kInvalidBlackBox) + ": black_box.queries["
+                                                 + std::to_string(j) + "]: " + p.error().message);
+        d.masks.emplace_back();
+        p->evaluate(table, d.masks.back());
+    }
+    return d;
+}
+
+/// The order seed of repetition `rep` (one stream of seeds per lab seed).
+std::uint64_t orderSeed(std::uint64_t seed, int rep)
+{
+    std::seed_seq s{std::uint32_t(seed), std::uint32_t(seed >> 32), std::uint32_t(rep), 0x67726f77u};
+    std::uint32_t words[2];
+    s.generate(words, words + 2);
+    return (std::uint64_t(words[0]) << 32) | words[1];
+}
+
+Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
+                          std::uint64_t end, Json doc)
+{
+    SchedulerConfig sc;
+    sc.startSize = c.startSize;
+    sc.budget = c.budget;
+    sc.schedule = c.schedule;
+    sc.beta = c.beta;
+    sc.box = c.box;
+    if (c.gamma) {
+        sc.gamma = *c.gamma;
+    } else {
+        auto best = optimalGamma(sc, c.startSize);
+        if (!best)
+            return best.error();
+        sc.gamma = best->gamma;
+        doc["settings"]["schedule"]["gamma_chosen"] = best->gamma;
+    }
+    auto epochs = planEpochs(sc, end);
+    if (!epochs)
+        return epochs.error();
+    const bool zcdp = scheduleIsZcdp(c.schedule);
+    Json list = Json::array();
+    for (const auto &e : *epochs) {
+        Json j{{"index", e.privacy.index}, {"start", e.start}, {"end", e.last}};
+        if (zcdp)
+            j["rho"] = e.privacy.rho;
+        j["epsilon"] = e.privacy.epsilon;
+        j["cumulative"] = e.privacy.cumulative;
+        j["beta"] = e.privacy.beta;
+        j["alpha_black_box"] = io::json::finiteOrNull(e.alphaBlackBox);
+        j["staleness"] = e.staleness;
+        j["bound"] = io::json::finiteOrNull(e.bound);
+        list.push_back(std::move(j));
+    }
+    doc["epochs"] = std::move(list);
+    auto scheduler = BBScheduler::create(sc);
+    Json privacy{{"unit", zcdp ? "rho" : "epsilon"},
+                 {"total_reserved", scheduler->total()},
+                 {"spent_realised", epochs->back().privacy.cumulative}};
+    if (c.budget.kind == BudgetKind::Approx)
+        privacy["target"]
+            = Json{{"epsilon", c.budget.epsilon},
+                   {"delta", c.budget.delta},
+                   {"conversion", c.budget.conversion == ZcdpConversion::Cks ? "cks" : "simple"}};
+    doc["privacy"] = std::move(privacy);
+    if (!table)
+        return doc;
+
+    // Monte Carlo: the rows arrive in a seeded order; each epoch answers every query from one
+    // Laplace-k run on its first t_i rows; the error of every answer at every time is scored.
+    auto data = compileQueries(c, *table);
+    if (!data)
+        return data.error();
+    std::mt19937_64 noise(seed);
+    const std::size_t k = c.queries.size();
+    std::vector<double> worstPerRun;
+    std::vector<std::vector<double>> perEpoch(epochs->size());
+    int exceeding = 0;
+    for (int rep = 0; rep < c.repetitions; ++rep) {
+        auto order = arrivalOrder(*table, c.order, orderSeed(seed, rep));
+        if (!order)
+            return order.error();
+        const PrefixCounts counts(data->masks, std::span<const std::uint32_t>(*order).first(end));
+        double worst = 0.0;
+        bool exceeded = false;
+        for (std::size_t i = 0; i < epochs->size(); ++i) {
+            const auto &e = (*epochs)[i];
+            const double scale = laplaceKScale(k, e.privacy.epsilon, double(e.start));
+            double epochWorst = 0.0;
+            for (std::size_t j = 0; j < k; ++j) {
+                const double answer = counts.fraction(j, e.start) + simulationLaplace(noise, scale);
+                for (std::uint64_t t = e.start; t <= e.last; ++t)
+                    epochWorst = std::max(epochWorst, std::fabs(counts.fraction(j, t) - answer));
+            }
+            perEpoch[i].push_back(epochWorst);
+            worst = std::max(worst, epochWorst);
+            exceeded = exceeded || epochWorst > e.bound;
+        }
+        worstPerRun.push_back(worst);
+        exceeding += exceeded;
+    }
+    Json mc{
+        {"repetitions", c.repetitions}, {"max_error", summary(worstPerRun)}, {"runs_exceeding", exceeding}};
+    Json byEpoch = Json::array();
+    for (const auto &sample : perEpoch)
+        byEpoch.push_back(quantile(sample, 0.5));
+    mc["epoch_max_error_median"] = std::move(byEpoch);
+    doc["monte_carlo"] = std::move(mc);
+    return doc;
+}
+
+Result<Json> runImprover(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
+                         std::uint64_t end, Json doc)
+{
+    ImproverConfig ic;
+    ic.startSize = c.startSize;
+    ic.decay = c.decay;
+    ic.every = c.every;
+    ic.budget = c.budget;
+    ic.beta = c.beta;
+    ic.box = c.box;
+    auto improver = BBImprover::create(ic);
+    if (!improver)
+        return improver.error();
+    // Checkpoints: the run times n, n+m, … thinned to ~60 log-spaced ones, plus the last run.
+    std::vector<std::uint64_t> times;
+    const std::uint64_t lastRun = c.startSize + (end - c.startSize) / c.every * c.every;
+    for (std::uint64_t t = c.startSize; t <= lastRun;) {
+        times.push_back(t);
+        const std::uint64_t grown = static_cast<std::uint64_t>(double(t) * 1.06);
+        const std::uint64_t next
+            = c.startSize + ((std::max(grown, t + 1) - c.startSize + c.every - 1) / c.every) * c.every;
+        t = next;
+    }
+    if (times.back() != lastRun)
+        times.push_back(lastRun);
+    Json steps = Json::array();
+    for (const auto t : times) {
+        const auto s = improver->step(t);
+        steps.push_back(Json{{"t", t},
+                             {"rho", s.rho},
+                             {"epsilon", s.epsilon},
+                             {"cumulative", improver->cumulative(t + c.every - 1)},
+                             {"beta", s.beta},
+                             {"alpha_black_box", io::json::finiteOrNull(s.alphaBlackBox)},
+                             {"staleness", s.staleness},
+                             {"bound", io::json::finiteOrNull(s.bound)}});
+    }
+    doc["steps"] = std::move(steps);
+    doc["normaliser"] = improver->normaliser();
+    // The crossover with BBScheduler (zcdp-equalised at its optimal γ for the same budget and box).
+    SchedulerConfig sc;
+    sc.startSize = c.startSize;
+    sc.budget = c.budget;
+    sc.schedule = ScheduleKind::ZcdpEqualised;
+    sc.beta = c.beta;
+    sc.box = c.box;
+    auto best = optimalGamma(sc, c.startSize, 0.01, 4.0, 2000);
+    if (!best)
+        return best.error();
+    sc.gamma = best->gamma;
+    auto cross = improverCrossover(ic, sc, std::uint64_t{1} << 50);
+    if (!cross)
+        return cross.error();
+    doc["crossover"] = Json{{"scheduler", "zcdp-equalised"},
+                            {"gamma", best->gamma},
+                            {"scheduler_worst_bound", best->worstBound},
+                            {"first_t", *cross ? Json(**cross) : Json(nullptr)},
+                            {"within_horizon", cross->has_value() && **cross <= end}};
+    doc["privacy"] = Json{{"unit", "rho"},
+                          {"total_reserved", improver->total()},
+                          {"spent_realised", improver->cumulative(lastRun + c.every - 1)}};
+    if (!table)
+        return doc;
+
+    auto data = compileQueries(c, *table);
+    if (!data)
+        return data.error();
+    std::mt19937_64 noise(seed);
+    const std::size_t k = c.queries.size();
+    std::vector<double> atEnd;
+    int exceeding = 0;
+    for (int rep = 0; rep < c.repetitions; ++rep) {
+        auto order = arrivalOrder(*table, c.order, orderSeed(seed, rep));
+        if (!order)
+            return order.error();
+        const PrefixCounts counts(data->masks, std::span<const std::uint32_t>(*order).first(end));
+        bool exceeded = false;
+        double last = 0.0;
+        for (std::uint64_t t = c.startSize; t <= lastRun; t += c.every) {
+            const auto s = improver->step(t);
+            const double scale = laplaceKScale(k, s.epsilon, double(t));
+            const std::uint64_t stop = std::min<std::uint64_t>(t + c.every - 1, end);
+            double worst = 0.0;
+            for (std::size_t j = 0; j < k; ++j) {
+                const double answer = counts.fraction(j, t) + simulationLaplace(noise, scale);
+                for (std::uint64_t u = t; u <= stop; ++u)
+                    worst = std::max(worst, std::fabs(counts.fraction(j, u) - answer));
+            }
+            exceeded = exceeded || worst > s.bound;
+            last = worst;
+        }
+        atEnd.push_back(last);
+        exceeding += exceeded;
+    }
+    doc["monte_carlo"] = Json{
+        {"repetitions", c.repetitions}, {"max_error_at_end", summary(atEnd)}, {"runs_exceeding", exceeding}};
+    return doc;
+}
+
+Result<void> parsePmwg(const Json &doc, GrowingLabConfig &c)
+{
+    auto block = objectAt(doc, "pmwg", false);
+    if (!block)
+        return block.error();
+    PmwgConfig &p = c.pmwg;
+    if (*block) {
+        const Json &b = **block;
+        auto universe = io::json::optionalString(b, "universe", "pmwg", "small");
+        if (!universe)
+            return recode(kInvalidUniverse, universe.error());
+        c.universe = *universe;
+        auto mode = io::json::optionalString(b, "mode", "pmwg", "practical");
+        if (!mode)
+            return recode(kInvalidConfig, mode.error());
+        if (*mode == "theory")
+            p.mode = PmwgMode::Theory;
+        else if (*mode == "practical")
+            p.mode = PmwgMode::Practical;
+        else
+            return growingError(kInvalidConfig, "pmwg.mode", "expected theory or practical");
+        struct Field
+        {
+            const char *key;
+            double *target;
+            std::string_view code;
+        };
+        for (const auto &f :
+             {Field{"alpha", &p.alpha, kInvalidAlpha}, Field{"p", &p.exponent, kInvalidNoiseExponent},
+              Field{"c0", &p.c0, kInvalidCap}, Field{"T", &p.threshold, kInvalidThreshold},
+              Field{"eta", &p.eta, kInvalidLearningRate}}) {
+            auto v = io::json::optionalNumber(b, f.key, "pmwg");
+            if (!v)
+                return recode(f.code, v.error());
+            if (*v)
+                *f.target = **v;
+        }
+        auto uniform = io::json::optionalBool(b, "uniform_update", "pmwg", true);
+        if (!uniform)
+            return recode(kInvalidConfig, uniform.error());
+        p.uniformArrivals = *uniform;
+        for (const auto &[key, target] :
+             {std::pair{"checkpoints", &c.checkpoints}, std::pair{"per_checkpoint", &c.perCheckpoint}}) {
+            if (!b.contains(key))
+                continue;
+            auto v = io::json::unsignedInteger(b, key, "pmwg");
+            if (!v || *v < 1 || *v > 100000)
+                return growingError(kInvalidConfig, std::string("pmwg.") + key,
+                                    "must be an integer from 1 to 100000");
+            *target = static_cast<int>(*v);
+        }
+    }
+    auto shape = universeShape(c.universe);
+    if (!shape)
+        return shape.error();
+    p.universeSize = shape->cells;
+    p.startSize = c.startSize;
+    p.budget = c.budget;
+    return validate(p);
+}
+
+Result<Json> runPmwg(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
+                     std::uint64_t end, Json doc)
+{
+    auto pmwg = Pmwg::create(c.pmwg);
+    if (!pmwg)
+        return pmwg.error();
+    const bool zcdp = isZcdp(c.budget);
+    Json privacy{{"unit", zcdp ? "rho" : "epsilon"}, {"worst_case", pmwg->worstCase()}};
+    privacy["total_reserved"] = zcdp ? *zcdpBudget(c.budget) : c.budget.epsilon;
+    doc["sigma_n"] = pmwg->sigmaN();
+    if (!table) {
+        // The cap at the checkpoints is public: H(t) = ⌊c_0(1 + H_t − H_n)⌋.
+        Json caps = Json::array();
+        for (int k = 0; k < c.checkpoints; ++k) {
+            const std::uint64_t t = c.checkpoints == 1 ? end
+                                                       : c.startSize
+                                                             + (end - c.startSize) * std::uint64_t(k)
+                                                                   / std::uint64_t(c.checkpoints - 1);
+            caps.push_back(Json{{"time", t}, {"cap", pmwg->capAt(t)}});
+        }
+        doc["cap"] = std::move(caps);
+        doc["privacy"] = std::move(privacy);
+        return doc;
+    }
+    auto universe = cpsUniverse(*table, c.universe);
+    if (!universe)
+        return universe.error();
+    auto run = simulatePmwg(c.pmwg, *universe, *table, c.order, end, c.checkpoints, c.perCheckpoint, seed);
+    if (!run)
+        return run.error();
+    Json hard = Json::array();
+    for (const auto &h : run->hardQueries)
+        hard.push_back(Json{{"time", h.time}, {"query", h.query}});
+    doc["hard_queries"] = std::move(hard);
+    Json caps = Json::array();
+    for (const auto &cp : run->checkpoints)
+        caps.push_back(Json{{"time", cp.time}, {"cap", cp.cap}, {"hard", cp.hard}});
+    doc["cap"] = std::move(caps);
+    // The realised loss f(n) + (7/3)Σf(e_i) is a pure-DP statement; under a zCDP budget only the
+    // worst case is in the budget's unit.
+    privacy["realised"] = zcdp ? Json(nullptr) : Json(run->realisedEpsilon);
+    privacy["realised_epsilon"] = run->realisedEpsilon;
+    doc["privacy"] = std::move(privacy);
+    doc["errors"] = Json{{"queries", run->queries},
+                         {"mean_abs", run->meanAbsError},
+                         {"q95_abs", run->q95AbsError},
+                         {"max_abs", run->maxAbsError},
+                         {"laplace_baseline_mean_abs", run->laplaceBaselineMeanError},
+                         {"final_kl", run->finalDivergence}};
+    if (!c.pmwg.uniformArrivals)
+        doc["warning"] = "uniform update off: not private as analysed (a simulation-only demonstration)";
+    return doc;
+}
+
+} // namespace
+
+Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
+{
+    if (!doc.is_object())
+        return growingError(kInvalidConfig, "", "expected a JSON object");
+    auto format = io::json::string(doc, "format", "");
+    if (!format || *format != "pbx-growing-lab")
+        return growingError(kInvalidConfig, "format", "expected \"pbx-growing-lab\"");
+    auto version = io::json::unsignedInteger(doc, "version", "");
+    if (!version || *version != 1)
+        return growingError(kInvalidConfig, "version", "expected 1");
+    GrowingLabConfig c;
+    auto algorithm = io::json::string(doc, "algorithm", "");
+    if (!algorithm)
+        return recode(kInvalidConfig, algorithm.error());
+    if (*algorithm == "bbscheduler")
+        c.algorithm = LabAlgorithm::BBScheduler;
+    else if (*algorithm == "bbimprover")
+        c.algorithm = LabAlgorithm::BBImprover;
+    else if (*algorithm == "pmwg")
+        c.algorithm = LabAlgorithm::Pmwg;
+    else if (*algorithm == "nsg")
+        return growingError(
+            kInvalidConfig, "algorithm",
+            "'nsg' is not available from the command line yet (bbscheduler, bbimprover, pmwg)");
+    else
+        return growingError(kInvalidConfig, "algorithm", "expected bbscheduler, bbimprover or pmwg");
+    auto dataset = io::json::optionalString(doc, "dataset", "", "cps1988");
+    if (!dataset)
+        return recode(kInvalidConfig, dataset.error());
+    c.dataset = *dataset;
+    auto neighbours = io::json::optionalString(doc, "neighbours", "", "replace");
+    if (!neighbours)
+        return recode(kInvalidConfig, neighbours.error());
+    if (*neighbours != "replace")
+        return growingError(kNeighboursUnsupported, "neighbours",
+                            "growing-database mechanisms are analysed for replace-one neighbouring streams");
+
+    auto stream = objectAt(doc, "stream", true);
+    if (!stream)
+        return stream.error();
+    const Json &s = **stream;
+    if (!s.contains("start_size") || !s["start_size"].is_number_integer()
+        || s["start_size"].get<std::int64_t>() < 0)
+        return growingError(kInvalidStartSize, "stream.start_size", "must be an integer with 1 <= n <= 2^53");
+    c.startSize = s["start_size"].get<std::uint64_t>();
+    if (auto ok = checkStartSize(c.startSize, "stream.start_size"); !ok)
+        return ok.error();
+    auto order = io::json::optionalString(s, "order", "stream", "random");
+    if (!order)
+        return recode(kInvalidConfig, order.error());
+    c.order = *order;
+    if (c.order != "random" && !c.order.starts_with("sorted:"))
+        return growingError(kInvalidConfig, "stream.order", "expected \"random\" or \"sorted:<predicate>\"");
+    if (s.contains("end") && !s["end"].is_null()) {
+        auto end = io::json::unsignedInteger(s, "end", "stream");
+        if (!end)
+            return recode(kInvalidConfig, end.error());
+        if (*end < c.startSize || *end > kMaxTime)
+            return growingError(kInvalidConfig, "stream.end", "must be >= stream.start_size and <= 2^53");
+        c.end = *end;
+    }
+
+    auto budget = objectAt(doc, "budget", true);
+    if (!budget)
+        return budget.error();
+    auto parsedBudget = parseBudget(**budget);
+    if (!parsedBudget)
+        return parsedBudget.error();
+    c.budget = *parsedBudget;
+
+    auto schedule = objectAt(doc, "schedule", c.algorithm == LabAlgorithm::BBScheduler);
+    if (schedule && *schedule && c.algorithm == LabAlgorithm::Pmwg)
+        return growingError(kInvalidConfig, "schedule", "pmwg takes its parameters from \"pmwg\"");
+    if (!schedule)
+        return schedule.error();
+    if (c.algorithm == LabAlgorithm::BBScheduler) {
+        const Json &sch = **schedule;
+        auto kind = io::json::string(sch, "kind", "schedule");
+        if (!kind)
+            return recode(kInvalidSchedule, kind.error());
+        auto parsed = parseScheduleKind(*kind);
+        if (!parsed)
+            return parsed.error();
+        c.schedule = *parsed;
+        if (sch.contains("gamma") && sch["gamma"].is_string()
+            && sch["gamma"].get<std::string>() == "optimal") {
+            c.gamma.reset();
+        } else {
+            if (!sch.contains("gamma") || !sch["gamma"].is_number())
+                return growingError(kInvalidGamma, "schedule.gamma", "expected a number or \"optimal\"");
+            c.gamma = sch["gamma"].get<double>();
+            if (auto ok = checkGamma(*c.gamma); !ok)
+                return ok.error();
+        }
+        if (scheduleIsZcdp(c.schedule) != isZcdp(c.budget))
+            return growingError(
+                kInvalidSchedule, "schedule.kind",
+                "'" + *kind + "' needs "
+                    + (scheduleIsZcdp(c.schedule) ? "a zcdp or approx budget" : "a pure budget")
+                    + " (budget.kind is '" + std::string(budgetKindName(c.budget.kind)) + "')");
+    } else if (c.algorithm == LabAlgorithm::BBImprover && *schedule) {
+        const Json &sch = **schedule;
+        auto a = io::json::optionalNumber(sch, "a", "schedule");
+        if (!a)
+            return recode(kInvalidDecay, a.error());
+        if (*a)
+            c.decay = **a;
+        if (sch.contains("every")) {
+            auto every = io::json::unsignedInteger(sch, "every", "schedule");
+            if (!every)
+                return recode(kInvalidConfig, every.error());
+            c.every = *every;
+        }
+    }
+
+    if (c.algorithm == LabAlgorithm::Pmwg) {
+        if (auto ok = parsePmwg(doc, c); !ok)
+            return ok.error();
+    } else {
+        auto box = objectAt(doc, "black_box", true);
+        if (!box)
+            return box.error();
+        if (auto ok = parseBlackBox(**box, c); !ok)
+            return ok.error();
+    }
+
+    auto beta = io::json::optionalNumber(doc, "beta", "");
+    if (!beta)
+        return recode(kInvalidBeta, beta.error());
+    if (*beta)
+        c.beta = **beta;
+    if (auto ok = checkBeta(c.beta); !ok)
+        return ok.error();
+    if (doc.contains("repetitions")) {
+        auto reps = io::json::unsignedInteger(doc, "repetitions", "");
+        if (!reps || *reps < 1 || *reps > 100000)
+            return growingError(kInvalidConfig, "repetitions", "must be an integer from 1 to 100000");
+        c.repetitions = static_cast<int>(*reps);
+    }
+    // The whole configuration through the core's own checks.
+    if (c.algorithm == LabAlgorithm::BBImprover) {
+        ImproverConfig ic{c.startSize, c.decay, c.every, c.budget, c.beta, c.box};
+        if (auto ok = validate(ic); !ok)
+            return ok.error();
+    }
+    return c;
+}
+
+Json growingLabSettings(const GrowingLabConfig &c, std::uint64_t seed, bool planOnly)
+{
+    Json s{{"algorithm", c.algorithm == LabAlgorithm::BBScheduler  ? "bbscheduler"
+                         : c.algorithm == LabAlgorithm::BBImprover ? "bbimprover"
+                                                                   : "pmwg"},
+           {"dataset", c.dataset},
+           {"neighbours", "replace"}};
+    s["stream"] = Json{{"start_size", c.startSize}, {"order", c.order}};
+    if (c.end)
+        s["stream"]["end"] = *c.end;
+    Json budget{{"kind", budgetKindName(c.budget.kind)}};
+    if (c.budget.kind == BudgetKind::Zcdp)
+        budget["rho"] = c.budget.rho;
+    else
+        budget["epsilon"] = c.budget.epsilon;
+    if (c.budget.kind == BudgetKind::Approx) {
+        budget["delta"] = c.budget.delta;
+        budget["conversion"] = c.budget.conversion == ZcdpConversion::Cks ? "cks" : "simple";
+    }
+    s["budget"] = std::move(budget);
+    if (c.algorithm == LabAlgorithm::Pmwg) {
+        const PmwgConfig r = c.pmwg.resolved();
+        s["pmwg"] = Json{{"universe", c.universe},
+                         {"mode", c.pmwg.mode == PmwgMode::Theory ? "theory" : "practical"},
+                         {"alpha", c.pmwg.alpha},
+                         {"p", c.pmwg.exponent},
+                         {"c0", r.c0},
+                         {"T", r.threshold},
+                         {"eta", r.eta},
+                         {"uniform_update", c.pmwg.uniformArrivals},
+                         {"checkpoints", c.checkpoints},
+                         {"per_checkpoint", c.perCheckpoint}};
+        s["beta"] = c.beta;
+        s["seed"] = seed;
+        s["plan_only"] = planOnly;
+        return s;
+    }
+    if (c.algorithm == LabAlgorithm::BBScheduler)
+        s["schedule"] = Json{{"kind", scheduleKindName(c.schedule)},
+                             {"gamma", c.gamma ? Json(*c.gamma) : Json("optimal")}};
+    else
+        s["schedule"] = Json{{"a", c.decay}, {"every", c.every}};
+    Json box{{"kind", blackBoxKindName(c.box.kind)}};
+    if (c.box.kind == BlackBoxKind::LaplaceK) {
+        if (c.queries.empty())
+            box["queries"] = c.box.queries;
+        else
+            box["queries"] = c.queries;
+    } else {
+        box["universe"] = c.box.universe;
+        box[c.box.kind == BlackBoxKind::SmallDb ? "queries" : "cells_per_query"]
+            = c.box.kind == BlackBoxKind::SmallDb ? c.box.queries : c.box.cellsPerQuery;
+    }
+    s["black_box"] = std::move(box);
+    s["beta"] = c.beta;
+    s["repetitions"] = c.repetitions;
+    s["seed"] = seed;
+    s["plan_only"] = planOnly;
+    return s;
+}
+
+Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
+                           bool planOnly)
+{
+    if (planOnly)
+        table = nullptr;
+    std::uint64_t end = 0;
+    if (table) {
+        if (!table->isPublic())
+            return makeError(ErrorCode::Unsupported,
+                             "the growing-database lab reads true answers, so it runs only on public data ('"
+                                 + table->name() + "' is not marked public)");
+        if (c.algorithm != LabAlgorithm::Pmwg && (c.box.kind != BlackBoxKind::LaplaceK || c.queries.empty()))
+            return growingError(
+                kInvalidConfig, "black_box",
+                "a simulation needs a laplace-k box with predicates (use --plan-only otherwise)");
+        end = c.end.value_or(table->rowCount());
+        if (end > table->rowCount())
+            return growingError(kInvalidConfig, "stream.end",
+                                "exceeds the dataset's " + std::to_string(table->rowCount()) + " rows");
+    } else {
+        if (!c.end)
+            return growingError(kInvalidConfig, "stream.end",
+                                "is required with --plan-only (no dataset is read)");
+        end = *c.end;
+    }
+    if (end < c.startSize)
+        return growingError(kInvalidConfig, "stream.end", "must be >= stream.start_size");
+    // Switching the uniform update off is a demonstration allowed in simulation only (labelled there).
+    if (!table && c.algorithm == LabAlgorithm::Pmwg && !c.pmwg.uniformArrivals)
+        return growingError(kInvalidConfig, "pmwg.uniform_update",
+                            "false voids the privacy analysis and is a simulation-only demonstration");
+    Json doc{{"format", "pbx-simulation"},
+             {"version", 1},
+             {"simulation", c.algorithm == LabAlgorithm::BBScheduler  ? "growing-bbscheduler"
+                            : c.algorithm == LabAlgorithm::BBImprover ? "growing-bbimprover"
+                                                                      : "growing-pmwg"},
+             {"settings", growingLabSettings(c, seed, planOnly)}};
+    auto result = c.algorithm == LabAlgorithm::BBScheduler ? runScheduler(c, table, seed, end, std::move(doc))
+                  : c.algorithm == LabAlgorithm::BBImprover ? runImprover(c, table, seed, end, std::move(doc))
+                                                            : runPmwg(c, table, seed, end, std::move(doc));
+    if (!result)
+        return result;
+    (*result)["note"] = table ? kSimulationNote : kPlanNote;
+    return result;
+}
+
+} // namespace pbx::growing

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// The growing-database lab as a document: a "pbx-growing-lab" configuration in, a "pbx-simulation"
+// result out (used by `pbx-cli simulate growing`). A plan (epochs or per-step schedule, privacy,
+// accuracy bounds) needs no data; the simulation replays a public table's rows as a stream in a
+// seeded order and measures the error — true answers are read to score, never to decide.
+// Document fields and derivations: docs/growing-databases.md, "The lab document".
+#pragma once
+
+#include "core/data/table.h"
+#include "core/growing/bb_improver.h"
+#include "core/growing/bb_scheduler.h"
+#include "core/growing/pmwg.h"
+#include "core/io/json_fields.h"
+#include "core/util/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pbx::growing {
+
+enum class LabAlgorithm { BBScheduler, BBImprover, Pmwg };
+
+struct GrowingLabConfig
+{
+    LabAlgorithm algorithm = LabAlgorithm::BBScheduler;
+    std::string dataset = "cps1988";
+    std::uint64_t startSize = 1000;
+    std::string order = "random";
+    std::optional<std::uint64_t> end; ///< default: the table's row count (required for a plan only)
+    Budget budget;
+    ScheduleKind schedule = ScheduleKind::Geometric; ///< bbscheduler
+    std::optional<double> gamma; ///< bbscheduler; nullopt = "optimal" (minimises the worst epoch)
+    double decay = 0.1;          ///< bbimprover: a
+    std::uint64_t every = 1;     ///< bbimprover: m
+    BlackBox box;
+    std::vector<std::string> queries; ///< laplace-k predicates (empty: k given as a number, plan only)
+    double beta = 0.05;
+    int repetitions = 200;
+    std::string universe = "small"; ///< pmwg
+    PmwgConfig pmwg;                ///< pmwg (start size, universe size and budget copied in)
+    int checkpoints = 40;           ///< pmwg
+    int perCheckpoint = 25;         ///< pmwg
+};
+
+/// Reads and checks a configuration. Errors ("<CODE>: <field>: …"): INVALID_CONFIG (format, version,
+/// unknown algorithm or field value, missing fields), INVALID_UNIVERSE, INVALID_ALPHA, INVALID_CAP,
+/// INVALID_THRESHOLD, INVALID_LEARNING_RATE, INVALID_NOISE_EXPONENT (pmwg), and
+/// unknown algorithm or field value, missing fields), GROWING_NEIGHBOURS_UNSUPPORTED ("neighbours"
+/// other than replace), INVALID_START_SIZE, INVALID_GAMMA, INVALID_BUDGET, INVALID_SCHEDULE,
+/// INVALID_DECAY, INVALID_BETA, INVALID_BLACK_BOX.
+Result<GrowingLabConfig> parseGrowingLab(const io::json::Json &document);
+
+/// The configuration as echoed in the result's "settings" (defaults filled in).
+io::json::Json growingLabSettings(const GrowingLabConfig &config, std::uint64_t seed, bool planOnly);
+
+/// Runs the lab. `table` is null for a plan (`planOnly`): nothing is read. A simulation needs a
+/// public table (else Unsupported), a laplace-k box with predicates, and start_size ≤ end ≤ rows.
+/// Errors: as parseGrowingLab; INVALID_CONFIG ("stream.end", "black_box.queries"); the
+/// predicates' errors; EPOCH_OVERFLOW.
+Result<io::json::Json> runGrowingLab(const GrowingLabConfig &config, const data::Table *table,
+                                     std::uint64_t seed, bool planOnly);
+
+} // namespace pbx::growing

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+// `pbx-cli simulate growing`: the pbx-simulation documents of BBScheduler and BBImprover (plan and
+// simulation on CPS1988), and bad configurations failing with exit 1 and one line naming the field.
+#include "core/io/json_fields.h"
+#include "tests/cli/clitestutils.h"
+#include "tests/testutils.h"
+
+#include <QTemporaryDir>
+
+#include <fstream>
+
+using pbx::io::json::Json;
+
+namespace {
+
+// The ten counting queries of the Monte Carlo in docs/growing-databases.md, as a JSON array.
+const char *const kQueries
+    = "[\"region == \\\"south\\\"\", \"ethnicity == \\\"afam\\\"\", \"parttime == \\\"yes\\\"\", "
+      "\"smsa == \\\"yes\\\"\", \"education >= 16\", \"education <= 11\", \"wage < 500\", \"wage >= 1000\", "
+      "\"experience < 10\", \"experience >= 30\"]";
+
+std::string schedulerLab(const std::string &schedule, const std::string &budget,
+                         const std::string &extra = {})
+{
+    return std::string(R"({"format": "pbx-growing-lab", "version": 1, "algorithm": "bbscheduler",
+        "dataset": "cps1988", "neighbours": "replace",
+        "stream": {"start_size": 1000, "order": "random", "end": 28155},
+        "budget": )")
+           + budget + R"(, "schedule": )" + schedule + R"(,
+        "black_box": {"kind": "laplace-k", "queries": )"
+           + kQueries + R"(},
+        "beta": 0.05, "repetitions": 200)"
+           + extra + "}";
+}
+
+} // namespace
+
+class TestGrowingCli : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QString write(const QString &name, const std::string &text)
+    {
+        const QString path = m_dir.filePath(name);
+        std::ofstream(path.toStdString()) << text;
+        return path;
+    }
+
+    pbx::test::CliRun run(const std::string &config, const QString &name, const QStringList &extra = {})
+    {
+        const QString in = write(name + QStringLiteral(".lab.json"), config);
+        const QString out = m_dir.filePath(name + QStringLiteral(".out.json"));
+        return pbx::test::runCli(QStringList{QStringLiteral("simulate"), QStringLiteral("growing"),
+                                             QStringLiteral("--config"), in, QStringLiteral("--out"), out}
+                                 + extra);
+    }
+
+    Json runLab(const std::string &config, const QString &name, const QStringList &extra = {})
+    {
+        const auto r = run(config, name, extra);
+        if (r.exitCode != 0)
+            qWarning("%s", qPrintable(r.err));
+        auto doc = pbx::io::json::parse(
+            pbx::test::readTextFile(m_dir.filePath(name + QStringLiteral(".out.json")).toStdString()), "out");
+        return doc ? *doc : Json();
+    }
+
+private slots:
+    void schedulerSimulation()
+    {
+        const auto doc = runLab(
+            schedulerLab(R"({"kind": "geometric", "gamma": 1.0})", R"({"kind": "pure", "epsilon": 1.0})"),
+            QStringLiteral("geometric"), {QStringLiteral("--seed"), QStringLiteral("3")});
+        QCOMPARE(doc["format"], Json("pbx-simulation"));
+        QCOMPARE(doc["simulation"], Json("growing-bbscheduler"));
+        QCOMPARE(doc["settings"]["seed"], Json(3));
+        const auto &epochs = doc["epochs"];
+        QCOMPARE(epochs.size(), std::size_t{5});
+        QCOMPARE(epochs[0]["start"], Json(1000));
+        QCOMPARE(epochs[0]["end"], Json(1999));
+        QCOMPARE(epochs[0]["epsilon"], Json(0.5));
+        QCOMPARE(epochs[0]["cumulative"], Json(0.5));
+        QVERIFY(std::fabs(epochs[0]["bound"].get<double>() - 0.619579) < 1e-6);
+        QVERIFY(std::fabs(epochs[0]["alpha_black_box"].get<double>() - 0.119829) < 1e-6);
+        QCOMPARE(epochs[4]["end"], Json(28155));
+        QCOMPARE(doc["privacy"]["total_reserved"], Json(1.0));
+        QCOMPARE(doc["privacy"]["spent_realised"], Json(0.96875));
+        // Monte Carlo (random order): the measured error is far below the adversarial bound.
+        const auto &mc = doc["monte_carlo"];
+        QCOMPARE(mc["runs_exceeding"], Json(0));
+        QVERIFY(std::fabs(mc["max_error"]["median"].get<double>() - 0.089) < 0.01);
+        QVERIFY(mc["max_error"]["q95"].get<double>() < 0.2);
+        QVERIFY(doc["note"].get<std::string>().starts_with("simulation mode"));
+    }
+
+    void zcdpPlanReadsNoData()
+    {
+        // A dataset that does not exist: a plan must not even try to read it.
+        auto lab = schedulerLab(R"({"kind": "zcdp-equalised", "gamma": 1.0})",
+                                R"({"kind": "approx", "epsilon": 1, "delta": 1e-6, "conversion": "cks"})");
+        lab.replace(lab.find("\"cps1988\""), 9, "\"/nonexistent/rows.csv\"");
+        const auto doc = runLab(lab, QStringLiteral("zcdp"), {QStringLiteral("--plan-only")});
+        QCOMPARE(doc["privacy"]["unit"], Json("rho"));
+        QVERIFY(std::fabs(doc["privacy"]["total_reserved"].get<double>() - 0.024356) < 5e-7);
+        QVERIFY(std::fabs(doc["epochs"][0]["rho"].get<double>() - 0.018267) < 5e-7);
+        QVERIFY(std::fabs(doc["epochs"][0]["epsilon"].get<double>() - 0.191139) < 5e-7);
+        QVERIFY(std::fabs(doc["epochs"][0]["bound"].get<double>() - 0.81321) < 6e-6);
+        for (const auto &e : doc["epochs"])
+            QVERIFY(e["cumulative"].get<double>() <= doc["privacy"]["total_reserved"].get<double>());
+        QVERIFY(!doc.contains("monte_carlo"));
+        QVERIFY(doc["note"].get<std::string>().starts_with("plan only"));
+    }
+
+    void improver()
+    {
+        const std::string lab
+            = std::string(R"({"format": "pbx-growing-lab", "version": 1, "algorithm": "bbimprover",
+            "stream": {"start_size": 1000, "end": 28155},
+            "budget": {"kind": "approx", "epsilon": 1, "delta": 1e-6},
+            "schedule": {"a": 0.1, "every": 1},
+            "black_box": {"kind": "laplace-k", "queries": )")
+              + kQueries + R"(}, "repetitions": 20})";
+        const auto doc = runLab(lab, QStringLiteral("improver"));
+        QCOMPARE(doc["simulation"], Json("growing-bbimprover"));
+        const auto &first = doc["steps"][0];
+        QCOMPARE(first["t"], Json(1000));
+        QVERIFY(std::fabs(first["epsilon"].get<double>() - 2.2070e-3) < 5e-8);
+        QVERIFY(std::fabs(first["bound"].get<double>() - 55.31151) < 6e-5);
+        QCOMPARE(doc["steps"].back()["t"], Json(28155));
+        QVERIFY(std::fabs(doc["steps"].back()["bound"].get<double>() - 19.05206) < 6e-5);
+        // The crossover with BBScheduler lies far beyond CPS1988 (≈ 3.2·10⁷ rows for k = 10).
+        QVERIFY(std::fabs(doc["crossover"]["first_t"].get<double>() / 3.2146947e7 - 1.0) < 0.02);
+        QCOMPARE(doc["crossover"]["within_horizon"], Json(false));
+        QVERIFY(doc["privacy"]["spent_realised"].get<double>()
+                <= doc["privacy"]["total_reserved"].get<double>());
+        QCOMPARE(doc["monte_carlo"]["repetitions"], Json(20));
+    }
+
+    void pmwg()
+    {
+        const std::string lab = R"({"format": "pbx-growing-lab", "version": 1, "algorithm": "pmwg",
+            "stream": {"start_size": 14000, "order": "random", "end": 28155},
+            "budget": {"kind": "pure", "epsilon": 1.0},
+            "pmwg": {"universe": "small", "mode": "practical", "p": 0.5, "c0": 40, "T": 0.05, "eta": 0.3,
+                     "checkpoints": 40, "per_checkpoint": 25}})";
+        const auto doc = runLab(lab, QStringLiteral("pmwg"));
+        QCOMPARE(doc["simulation"], Json("growing-pmwg"));
+        QVERIFY(std::fabs(doc["sigma_n"].get<double>() - 281.0 / 14000.0) < 1e-9);
+        QCOMPARE(doc["hard_queries"].size(), std::size_t{67});
+        QCOMPARE(doc["cap"].back()["cap"], Json(67));
+        QCOMPARE(doc["cap"].size(), std::size_t{40});
+        for (const auto &c : doc["cap"])
+            QVERIFY(c["hard"].get<std::uint64_t>() <= c["cap"].get<std::uint64_t>());
+        const auto &privacy = doc["privacy"];
+        QVERIFY(privacy["worst_case"].get<double>() <= 1.0);
+        QVERIFY(privacy["realised"].get<double>() < privacy["worst_case"].get<double>());
+        QVERIFY(std::fabs(privacy["realised"].get<double>() - 0.52) < 0.05);
+        QVERIFY(doc["errors"]["mean_abs"].get<double>()
+                < doc["errors"]["laplace_baseline_mean_abs"].get<double>());
+        // The plan reads no data: the public cap only.
+        const auto plan = runLab(lab, QStringLiteral("pmwg-plan"), {QStringLiteral("--plan-only")});
+        QCOMPARE(plan["cap"][0]["cap"], Json(40));
+        QVERIFY(!plan.contains("hard_queries"));
+        // Theory mode at this size: c_0 = 16 ln 160/α² and a σ_n far above the data's scale.
+        std::string theory = lab;
+        theory.replace(theory.find("\"mode\": \"practical\""), 19, "\"mode\": \"theory\", \"alpha\": 0.1");
+        const auto t = runLab(theory, QStringLiteral("pmwg-theory"), {QStringLiteral("--plan-only")});
+        QVERIFY(std::fabs(t["settings"]["pmwg"]["c0"].get<double>() - 8120.28) < 0.01);
+        // Refusals name the field.
+        std::string bad = lab;
+        bad.replace(bad.find("\"small\""), 7, "\"tiny\"");
+        auto r = run(bad, QStringLiteral("pmwg-bad"), {QStringLiteral("--plan-only")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.startsWith(QStringLiteral("pbx-cli simulate: INVALID_UNIVERSE: pmwg.universe:")));
+        bad = lab;
+        bad.replace(bad.find("\"eta\": 0.3"), 10, "\"eta\": 3.0");
+        r = run(bad, QStringLiteral("pmwg-bad2"), {QStringLiteral("--plan-only")});
+        QVERIFY(r.err.startsWith(QStringLiteral("pbx-cli simulate: INVALID_LEARNING_RATE: pmwg.eta:")));
+    }
+
+    void badConfigurations_data()
+    {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("gamma 0") << "\"gamma\": 1.0"
+                                 << "\"gamma\": 0"
+                                 << "INVALID_GAMMA: schedule.gamma:";
+        QTest::newRow("gamma negative") << "\"gamma\": 1.0"
+                                        << "\"gamma\": -2"
+                                        << "INVALID_GAMMA: schedule.gamma:";
+        QTest::newRow("start size 0") << "\"start_size\": 1000"
+                                      << "\"start_size\": 0"
+                                      << "INVALID_START_SIZE: stream.start_size:";
+        QTest::newRow("wrong budget kind") << "\"kind\": \"geometric\""
+                                           << "\"kind\": \"zcdp-geometric\""
+                                           << "INVALID_SCHEDULE: schedule.kind:";
+        QTest::newRow("unknown schedule") << "\"kind\": \"geometric\""
+                                          << "\"kind\": \"harmonic\""
+                                          << "INVALID_SCHEDULE: schedule.kind:";
+        QTest::newRow("epsilon") << "\"epsilon\": 1.0"
+                                 << "\"epsilon\": 0"
+                                 << "INVALID_BUDGET: budget.epsilon:";
+        QTest::newRow("beta") << "\"beta\": 0.05"
+                              << "\"beta\": 1.5"
+                              << "INVALID_BETA: beta:";
+        QTest::newRow("neighbours") << "\"neighbours\": \"replace\""
+                                    << "\"neighbours\": \"add-remove\""
+                                    << "GROWING_NEIGHBOURS_UNSUPPORTED: neighbours:";
+        QTest::newRow("algorithm") << "\"algorithm\": \"bbscheduler\""
+                                   << "\"algorithm\": \"magic\""
+                                   << "INVALID_CONFIG: algorithm:";
+        QTest::newRow("order") << "\"order\": \"random\""
+                               << "\"order\": \"shuffled\""
+                               << "INVALID_CONFIG: stream.order:";
+        QTest::newRow("end") << "\"end\": 28155"
+                             << "\"end\": 99"
+                             << "INVALID_CONFIG: stream.end:";
+        QTest::newRow("box") << "\"kind\": \"laplace-k\""
+                             << "\"kind\": \"oracle\""
+                             << "INVALID_BLACK_BOX: black_box.kind:";
+    }
+
+    void badConfigurations()
+    {
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(QString, message);
+        auto lab
+            = schedulerLab(R"({"kind": "geometric", "gamma": 1.0})", R"({"kind": "pure", "epsilon": 1.0})");
+        const auto at = lab.find(from.toStdString());
+        QVERIFY(at != std::string::npos);
+        lab.replace(at, from.size(), to.toStdString());
+        const auto r = run(lab, QStringLiteral("bad"), {QStringLiteral("--plan-only")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.startsWith(QStringLiteral("pbx-cli simulate: ") + message), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1); // one line
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGrowingCli)
+#include "tst_growingcli.moc"
