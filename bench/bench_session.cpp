@@ -34,7 +34,7 @@ std::shared_ptr<const data::Table> tinyTable()
     return std::make_shared<const data::Table>(std::move(t.value()));
 }
 
-void answer(benchmark::State &state, filters::FilterKind filter, std::optional<session::MechanismKind> mechanism,
+void answer(benchmark::State &state, filters::FilterKind filter, std::optional<session::ReleaseMethod> mechanism,
             session::AccuracyTarget target)
 {
     const auto requests = static_cast<std::size_t>(state.range(0));
@@ -71,12 +71,12 @@ void answer(benchmark::State &state, filters::FilterKind filter, std::optional<s
 
 void laplace(benchmark::State &state)
 {
-    answer(state, filters::FilterKind::Basic, session::MechanismKind::Laplace, {session::TargetKind::Absolute, 10, 0.95});
+    answer(state, filters::FilterKind::Basic, session::ReleaseMethod::Laplace, {session::TargetKind::Absolute, 10, 0.95});
 }
 
 void brownianExPost(benchmark::State &state)
 {
-    answer(state, filters::FilterKind::Unified, session::MechanismKind::Brownian, {session::TargetKind::Absolute, 10, 0.95});
+    answer(state, filters::FilterKind::Unified, session::ReleaseMethod::Brownian, {session::TargetKind::Absolute, 10, 0.95});
 }
 
 } // namespace

@@ -525,7 +525,7 @@ void MainWindow::updatePlannedCapPreview()
         return;
     }
     if (m_document->settings().filter == filters::FilterKind::Unified
-        && m_queryBuilder->effectiveMechanism() == session::MechanismKind::Brownian) {
+        && m_queryBuilder->effectiveMechanism() == session::ReleaseMethod::Brownian) {
         m_queryBuilder->setPlannedCapPreview(tr("· cap: remaining ÷ %1 per side")
                                                  .arg(m_queryBuilder->plannedQueries()));
         return;
@@ -710,7 +710,7 @@ void MainWindow::updateModeStatus()
         text = tr("Pure ε filter · Laplace noise · budget ε = %1").arg(formatNumber(filter.budget()));
         break;
     }
-    text += s.settings().neighbours == data::Neighbours::AddRemove ? tr(" · add/remove one row")
+    text += s.settings().neighbours == data::Neighbouring::AddRemove ? tr(" · add/remove one row")
                                                                    : tr(" · replace one row");
     if (s.settings().seed)
         text += tr(" · ⚠ seeded noise (seed %1): not for real releases").arg(*s.settings().seed);

@@ -90,7 +90,7 @@ std::string settingThatDiffers(const Options &o, const session::SessionSettings 
           differs("--filter", given.filter == journaled.filter, std::string(filters::filterKindName(given.filter)),
                   std::string(filters::filterKindName(journaled.filter))),
           differs("--neighbours", given.neighbours == journaled.neighbours,
-                  std::string(data::neighboursName(given.neighbours)), std::string(data::neighboursName(journaled.neighbours))),
+                  std::string(data::neighbouringName(given.neighbours)), std::string(data::neighbouringName(journaled.neighbours))),
           differs("--seed", given.seed == journaled.seed, seedText(given.seed), seedText(journaled.seed)),
           differs("--expost-share", given.split.expostEpsilonShare == journaled.split.expostEpsilonShare,
                   formatNumber(given.split.expostEpsilonShare), formatNumber(journaled.split.expostEpsilonShare))})
@@ -157,7 +157,7 @@ Result<Prepared> prepare(const Options &o)
     if (*share)
         p.settings.split.expostEpsilonShare = **share;
     if (auto text = o.value("--neighbours")) {
-        auto n = data::parseNeighbours(*text);
+        auto n = data::parseNeighbouring(*text);
         if (!n)
             return makeError(n.error().code, "--neighbours: " + n.error().message);
         p.settings.neighbours = *n;

@@ -176,7 +176,7 @@ int runSimulateCommand(const std::vector<std::string> &args, std::ostream &out, 
     Json list = Json::array();
     out << "method              filter          answered (mean ± sd)   within α   ε spent\n";
     for (const auto &r : *results) {
-        const std::string method(session::mechanismKindName(r.method.mechanism));
+        const std::string method(session::releaseMethodName(r.method.mechanism));
         const std::string filter(filters::filterKindName(r.method.filter));
         list.push_back({{"method", method},
                         {"filter", filter},

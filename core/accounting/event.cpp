@@ -21,11 +21,6 @@ std::string mechanismName(MechanismKind kind)
     return "unknown";
 }
 
-std::string neighbouringName(Neighbouring relation)
-{
-    return relation == Neighbouring::AddRemove ? "add-remove" : "replace";
-}
-
 namespace {
 Error fieldError(std::size_t index, const char *field, const std::string &what)
 {

@@ -3,6 +3,7 @@
 // neighbouring relation. Every composition strategy reads this and nothing else.
 #pragma once
 
+#include "core/data/sensitivity.h"
 #include "core/privacy/amplification.h"
 #include "core/util/result.h"
 
@@ -12,11 +13,10 @@
 
 namespace pbx::accounting {
 
-/// Which datasets are neighbours. Sensitivities and per-event ε/δ/ρ are stated for this relation.
-enum class Neighbouring {
-    AddRemove, ///< x' = x with one record added or removed (unbounded DP)
-    Replace,   ///< x' = x with one record replaced (bounded DP)
-};
+/// Which datasets are neighbours (one type for the whole core: data::Neighbouring). Sensitivities
+/// and per-event ε/δ/ρ are stated for this relation.
+using data::Neighbouring;
+using data::neighbouringName;
 
 enum class MechanismKind {
     Gaussian,           ///< N(0, σ²) noise, ℓ2-sensitivity Δ: fields sigma, sensitivity
@@ -70,7 +70,6 @@ struct Ledger
 
 /// "gaussian", "laplace", "pure", "approx", "zcdp", "randomized-response", "post-processing".
 std::string mechanismName(MechanismKind kind);
-std::string neighbouringName(Neighbouring relation); ///< "add-remove" or "replace"
 
 /// Checks ranges (NaN/∞, σ, b, Δ > 0, ε ≥ 0, 0 ≤ δ < 1, ρ ≥ 0, count ≥ 1, 0 < rate ≤ 1).
 /// Errors: InvalidArgument naming `events[index].field`.

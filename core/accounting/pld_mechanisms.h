@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/accounting/pld_pmf.h"
+#include "core/mechanisms/noise_kind.h"
 
 #include <utility>
 #include <vector>
@@ -20,7 +21,7 @@ namespace pbx::accounting {
 /// symmetric (x ↦ −x swaps P and Q). With q = 1 it is the Gaussian at distance 2C.
 enum class PldDirection { Remove, Add, Replace };
 
-enum class NoiseKind { Gaussian, Laplace };
+using mechanisms::NoiseKind;
 
 /// The privacy loss of an additive-noise mechanism, optionally Poisson-subsampled with rate q
 /// (add/remove neighbours; dp_accounting `AdditiveNoisePrivacyLoss`, docs/composition.md §1.5): with noise

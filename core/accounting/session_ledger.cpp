@@ -72,25 +72,20 @@ PrivacyEvent gaussianEvent(double sigma, double sensitivity)
 using SensitivityLookup =
     std::function<std::optional<double>(const session::LedgerEvent &, const std::string &quantity)>;
 
-Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Neighbours neighbours,
+Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Neighbouring neighbours,
                        std::vector<std::size_t> *origin, const SensitivityLookup &lookup);
 
 } // namespace
 
-Neighbouring neighbouringFrom(data::Neighbours neighbours)
-{
-    return neighbours == data::Neighbours::AddRemove ? Neighbouring::AddRemove : Neighbouring::Replace;
-}
-
 Result<Ledger> ledgerFromEvents(const std::vector<session::LedgerEvent> &events,
-                                data::Neighbours neighbours, std::vector<std::size_t> *origin)
+                                data::Neighbouring neighbours, std::vector<std::size_t> *origin)
 {
     return convert(events, neighbours, origin, {});
 }
 
 Result<Ledger> ledgerFromSession(const session::Session &session, std::vector<std::size_t> *origin)
 {
-    const data::Neighbours neighbours = session.settings().neighbours;
+    const data::Neighbouring neighbours = session.settings().neighbours;
     const data::Table &table = session.table();
     const SensitivityLookup lookup = [&](const session::LedgerEvent &event,
                                          const std::string &quantity) -> std::optional<double> {
@@ -109,11 +104,11 @@ Result<Ledger> ledgerFromSession(const session::Session &session, std::vector<st
 
 namespace {
 
-Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Neighbours neighbours,
+Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Neighbouring neighbours,
                        std::vector<std::size_t> *origin, const SensitivityLookup &lookup)
 {
     Ledger ledger;
-    ledger.neighbours = neighbouringFrom(neighbours);
+    ledger.neighbours = neighbours;
     if (origin)
         origin->clear();
     for (std::size_t i = 0; i < events.size(); ++i) {

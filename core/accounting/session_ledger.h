@@ -17,9 +17,6 @@ class Session;
 
 namespace pbx::accounting {
 
-/// Neighbouring relation of the accounting layer for the data layer's one.
-Neighbouring neighbouringFrom(data::Neighbours neighbours);
-
 /// Converts released session events to privacy events, in ledger order, under `neighbours`:
 ///
 /// - "laplace", "doubling-laplace": every release (scale b, charged ε) is one Laplace event with
@@ -48,7 +45,7 @@ Neighbouring neighbouringFrom(data::Neighbours neighbours);
 /// event it came from. Errors: Unsupported for an unknown mechanism name; InvalidArgument
 /// (naming the event) for a release with a non-positive or non-finite scale or cost.
 Result<Ledger> ledgerFromEvents(const std::vector<session::LedgerEvent> &events,
-                                data::Neighbours neighbours,
+                                data::Neighbouring neighbours,
                                 std::vector<std::size_t> *origin = nullptr);
 
 /// ledgerFromEvents over the session's ledger, with the session's neighbouring relation; the Δ

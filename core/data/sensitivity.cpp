@@ -8,30 +8,30 @@
 
 namespace pbx::data {
 
-std::string_view neighboursName(Neighbours n)
+std::string_view neighbouringName(Neighbouring n)
 {
-    return n == Neighbours::AddRemove ? "add-remove" : "replace";
+    return n == Neighbouring::AddRemove ? "add-remove" : "replace";
 }
 
-Result<Neighbours> parseNeighbours(std::string_view text)
+Result<Neighbouring> parseNeighbouring(std::string_view text)
 {
     if (text == "add-remove")
-        return Neighbours::AddRemove;
+        return Neighbouring::AddRemove;
     if (text == "replace")
-        return Neighbours::Replace;
+        return Neighbouring::Replace;
     return makeError(ErrorCode::InvalidArgument, "unknown neighbouring relation '" + std::string(text)
                                                      + "' (expected add-remove or replace)");
 }
 
-Sensitivity countSensitivity(Neighbours)
+Sensitivity countSensitivity(Neighbouring)
 {
     return {1.0, 1.0};
 }
 
-Sensitivity sumSensitivity(Bounds bounds, Neighbours neighbours)
+Sensitivity sumSensitivity(Bounds bounds, Neighbouring neighbours)
 {
     const double magnitude = std::max(std::fabs(bounds.lower), std::fabs(bounds.upper));
-    const double delta = neighbours == Neighbours::AddRemove
+    const double delta = neighbours == Neighbouring::AddRemove
                              ? magnitude
                              : std::max(bounds.upper - bounds.lower, magnitude);
     return {delta, delta};
@@ -48,10 +48,10 @@ double computedSumSensitivity(double nominal, Bounds bounds, std::size_t publicR
     return std::nextafter(nominal + pad * (1.0 + 4.0 * u), std::numeric_limits<double>::infinity());
 }
 
-Sensitivity centredSumSensitivity(Bounds bounds, Neighbours neighbours)
+Sensitivity centredSumSensitivity(Bounds bounds, Neighbouring neighbours)
 {
     const double width = bounds.upper - bounds.lower;
-    const double delta = neighbours == Neighbours::AddRemove ? width / 2.0 : width;
+    const double delta = neighbours == Neighbouring::AddRemove ? width / 2.0 : width;
     return {delta, delta};
 }
 

@@ -99,7 +99,7 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
     if (!mechanism)
         return mechanism.error();
     if (!mechanism->empty()) {
-        auto mechanismKind = session::parseMechanismKind(*mechanism);
+        auto mechanismKind = session::parseReleaseMethod(*mechanism);
         if (!mechanismKind)
             return withPath(path + ".mechanism", mechanismKind.error());
         r.mechanism = *mechanismKind;
@@ -125,7 +125,7 @@ void writeRequest(const session::QueryRequest &request, Json &object)
     writeCommonRequestFields(request, data::aggregateName(request.query.aggregate),
                              request.query.aggregate != data::Aggregate::Count, object);
     if (request.mechanism)
-        object["mechanism"] = std::string(session::mechanismKindName(*request.mechanism));
+        object["mechanism"] = std::string(session::releaseMethodName(*request.mechanism));
 }
 
 void writeCommonRequestFields(const session::QueryRequest &request, std::string_view aggregate, bool withColumn,

@@ -20,7 +20,7 @@ void writeSessionHeader(const session::Session &s, Json &doc)
         }
     }
     doc["budget"] = {{"epsilon", settings.epsilon}, {"delta", settings.delta}};
-    doc["neighbours"] = std::string(data::neighboursName(settings.neighbours));
+    doc["neighbours"] = std::string(data::neighbouringName(settings.neighbours));
     doc["filter"] = {{"kind", std::string(filters::filterKindName(settings.filter))},
                      {"unit", unit},
                      {"budget", filter.budget()}};
@@ -91,7 +91,7 @@ Result<SessionHeader> readSessionHeader(const Json &doc)
     auto neighboursText = json::optionalString(doc, "neighbours", "", "add-remove");
     if (!neighboursText)
         return neighboursText.error();
-    auto neighbours = data::parseNeighbours(*neighboursText);
+    auto neighbours = data::parseNeighbouring(*neighboursText);
     if (!neighbours)
         return makeError(ErrorCode::Parse, "neighbours: " + neighbours.error().message);
     out.settings.neighbours = *neighbours;

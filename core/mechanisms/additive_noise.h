@@ -3,22 +3,13 @@
 // or from a privacy cost, the privacy each costs, and the error bar of a release.
 #pragma once
 
+#include "core/mechanisms/noise_kind.h"
 #include "core/mechanisms/noise_source.h"
 #include "core/util/result.h"
 
 #include <string_view>
 
 namespace pbx::mechanisms {
-
-enum class NoiseKind {
-    Laplace,  ///< scale b; pure ε-DP with ε = Δ1/b (Dwork et al. 2006, Thm 1; Dwork–Roth Thm 3.6)
-    Gaussian, ///< std σ; ρ-zCDP with ρ = Δ2²/(2σ²) (Bun & Steinke 2016, Prop. 1.6)
-};
-
-std::string_view noiseKindName(NoiseKind kind); ///< "laplace" or "gaussian"
-
-/// The privacy unit a noise kind is charged in: ε (pure DP) for Laplace, ρ (zCDP) for Gaussian.
-std::string_view costUnitName(NoiseKind kind); ///< "epsilon" or "rho"
 
 /// An additive-noise mechanism M(x) = f(x) + Z for a scalar f with sensitivity Δ
 /// (ℓ1 for Laplace, ℓ2 for Gaussian; they coincide for a scalar).

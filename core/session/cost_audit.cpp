@@ -19,7 +19,7 @@ namespace {
 constexpr double kSlack = 1e-12;
 
 Result<double> channelSensitivity(const NoisyRelease &release, const LedgerEvent &e, const data::Table &table,
-                                  data::Neighbours neighbours)
+                                  data::Neighbouring neighbours)
 {
     if (release.quantity == "count")
         return data::countSensitivity(neighbours).l1;
@@ -66,16 +66,16 @@ Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, cons
     if (total != e.cost)
         return fail("its attempts charge " + filters::formatAmount(total) + ", not " + filters::formatAmount(e.cost));
 
-    auto mechanism = parseMechanismKind(e.mechanism);
+    auto mechanism = parseReleaseMethod(e.mechanism);
     if (!mechanism)
         return fail(mechanism.error().message);
-    const bool routed = *mechanism == MechanismKind::Brownian && settings.filter == filters::FilterKind::Unified
+    const bool routed = *mechanism == ReleaseMethod::Brownian && settings.filter == filters::FilterKind::Unified
                         && e.costKind == filters::ChargeKind::Rho; // paid by the unified filter's zCDP side
     if (!routed && chargeKindFor(*mechanism, settings.filter) != e.costKind)
         return fail("the " + std::string(filters::filterKindName(settings.filter)) + " filter charges '" + e.mechanism
                     + "' in another unit than recorded");
     const bool laplace = usesLaplaceNoise(*mechanism);
-    const bool expostBrownian = *mechanism == MechanismKind::Brownian && e.costKind == filters::ChargeKind::ExPost;
+    const bool expostBrownian = *mechanism == ReleaseMethod::Brownian && e.costKind == filters::ChargeKind::ExPost;
     if (expostBrownian) {
         const double firstShare = math::nudgeUp(settings.delta * 6.0 / (std::numbers::pi * std::numbers::pi));
         if (!(e.costDelta > 0.0) || e.costDelta > firstShare)

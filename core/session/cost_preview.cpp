@@ -47,13 +47,13 @@ Result<CostPreview> previewCost(const Session &session, const QueryRequest &requ
     if (!query)
         return query.error();
     const auto &settings = session.settings();
-    const MechanismKind mechanism
+    const ReleaseMethod mechanism
         = request.mechanism.value_or(defaultMechanism(settings.filter, request.query.aggregate, request.target.kind));
     if (auto fits = checkMechanism(mechanism, settings.filter, request.query.aggregate, request.target.kind); !fits)
         return fits.error();
 
     CostPreview preview;
-    preview.mechanism = std::string(mechanismKindName(mechanism));
+    preview.mechanism = std::string(releaseMethodName(mechanism));
     preview.kind = chargeKindFor(mechanism, settings.filter);
     preview.remaining = session.filter().remainingFor(preview.kind);
     if (isSingleRelease(mechanism)) {

@@ -25,7 +25,7 @@ struct QueryRequest
     data::QuerySpec query;
     AccuracyTarget target;
     std::optional<double> maxCost; ///< per-query cap in the unit the mechanism is charged in
-    std::optional<MechanismKind> mechanism; ///< unset: the filter's default (defaultMechanism())
+    std::optional<ReleaseMethod> mechanism; ///< unset: the filter's default (defaultMechanism())
     /// Requests still to come, this one included (0: not planned). Caps doubling and noise
     /// reduction at remaining/plannedQueries in whichever unit pays (session/planned_cap.h). Set
     /// per ask by the caller; not part of the recorded request (the cap applied is max_cost, or,
@@ -63,7 +63,7 @@ struct LedgerEvent
     std::size_t index = 0;   ///< position in the ledger, from 0
     QueryRequest request;
     EventStatus status = EventStatus::Refused;
-    std::string mechanism;   ///< mechanismKindName() of the mechanism used
+    std::string mechanism;   ///< releaseMethodName() of the mechanism used
     std::string reason;      ///< refusals: why; releases: a note (e.g. why the target was not met)
     double answer = 0.0;     ///< released: the noisy answer
     double errorBound = 0.0; ///< released: half-width at the requested confidence

@@ -9,29 +9,29 @@ using filters::ChargeKind;
 using filters::FilterKind;
 
 namespace {
-constexpr MechanismKind kMechanisms[] = {MechanismKind::Laplace,          MechanismKind::Gaussian,
-                                         MechanismKind::DoublingLaplace,  MechanismKind::DoublingGaussian,
-                                         MechanismKind::LaplaceNr,        MechanismKind::Brownian};
+constexpr ReleaseMethod kMechanisms[] = {ReleaseMethod::Laplace,          ReleaseMethod::Gaussian,
+                                         ReleaseMethod::DoublingLaplace,  ReleaseMethod::DoublingGaussian,
+                                         ReleaseMethod::LaplaceNr,        ReleaseMethod::Brownian};
 
 /// Which filters can account which mechanisms: pure ε goes everywhere (zCDP filters take it as
 /// ε²/2); ρ needs a zCDP system; pure ex-post loss needs a pure-ε or ex-post system; Brownian
 /// noise reduction needs the ex-post system (with a boundary) or the brownian-zcdp filter.
-bool accounts(MechanismKind m, FilterKind f)
+bool accounts(ReleaseMethod m, FilterKind f)
 {
     switch (m) {
-    case MechanismKind::Laplace:
-    case MechanismKind::DoublingLaplace: return true;
-    case MechanismKind::Gaussian:
-    case MechanismKind::DoublingGaussian:
+    case ReleaseMethod::Laplace:
+    case ReleaseMethod::DoublingLaplace: return true;
+    case ReleaseMethod::Gaussian:
+    case ReleaseMethod::DoublingGaussian:
         return f == FilterKind::Zcdp || f == FilterKind::Unified || f == FilterKind::BrownianZcdp;
-    case MechanismKind::LaplaceNr: return f == FilterKind::Basic || f == FilterKind::ExPost || f == FilterKind::Unified;
-    case MechanismKind::Brownian:
+    case ReleaseMethod::LaplaceNr: return f == FilterKind::Basic || f == FilterKind::ExPost || f == FilterKind::Unified;
+    case ReleaseMethod::Brownian:
         return f == FilterKind::ExPost || f == FilterKind::Unified || f == FilterKind::BrownianZcdp;
     }
     return false;
 }
 
-std::string acceptingFilters(MechanismKind m)
+std::string acceptingFilters(ReleaseMethod m)
 {
     std::string names;
     for (FilterKind f : {FilterKind::Basic, FilterKind::Zcdp, FilterKind::ExPost, FilterKind::Unified,
@@ -42,62 +42,62 @@ std::string acceptingFilters(MechanismKind m)
 }
 } // namespace
 
-std::string_view mechanismKindName(MechanismKind kind)
+std::string_view releaseMethodName(ReleaseMethod kind)
 {
     switch (kind) {
-    case MechanismKind::Laplace: return "laplace";
-    case MechanismKind::Gaussian: return "gaussian";
-    case MechanismKind::DoublingLaplace: return "doubling-laplace";
-    case MechanismKind::DoublingGaussian: return "doubling-gaussian";
-    case MechanismKind::LaplaceNr: return "laplace-nr";
-    case MechanismKind::Brownian: return "brownian";
+    case ReleaseMethod::Laplace: return "laplace";
+    case ReleaseMethod::Gaussian: return "gaussian";
+    case ReleaseMethod::DoublingLaplace: return "doubling-laplace";
+    case ReleaseMethod::DoublingGaussian: return "doubling-gaussian";
+    case ReleaseMethod::LaplaceNr: return "laplace-nr";
+    case ReleaseMethod::Brownian: return "brownian";
     }
     return "laplace";
 }
 
-Result<MechanismKind> parseMechanismKind(std::string_view text)
+Result<ReleaseMethod> parseReleaseMethod(std::string_view text)
 {
-    for (MechanismKind k : kMechanisms)
-        if (mechanismKindName(k) == text)
+    for (ReleaseMethod k : kMechanisms)
+        if (releaseMethodName(k) == text)
             return k;
     return makeError(ErrorCode::InvalidArgument,
                      "unknown mechanism '" + std::string(text)
                          + "' (expected brownian, laplace-nr, doubling-laplace, doubling-gaussian, laplace or gaussian)");
 }
 
-bool isSingleRelease(MechanismKind kind)
+bool isSingleRelease(ReleaseMethod kind)
 {
-    return kind == MechanismKind::Laplace || kind == MechanismKind::Gaussian;
+    return kind == ReleaseMethod::Laplace || kind == ReleaseMethod::Gaussian;
 }
 
-bool isNoiseReduction(MechanismKind kind)
+bool isNoiseReduction(ReleaseMethod kind)
 {
-    return kind == MechanismKind::LaplaceNr || kind == MechanismKind::Brownian;
+    return kind == ReleaseMethod::LaplaceNr || kind == ReleaseMethod::Brownian;
 }
 
-bool usesLaplaceNoise(MechanismKind kind)
+bool usesLaplaceNoise(ReleaseMethod kind)
 {
-    return kind == MechanismKind::Laplace || kind == MechanismKind::DoublingLaplace
-           || kind == MechanismKind::LaplaceNr;
+    return kind == ReleaseMethod::Laplace || kind == ReleaseMethod::DoublingLaplace
+           || kind == ReleaseMethod::LaplaceNr;
 }
 
-ChargeKind chargeKindFor(MechanismKind mechanism, FilterKind filter)
+ChargeKind chargeKindFor(ReleaseMethod mechanism, FilterKind filter)
 {
     switch (mechanism) {
-    case MechanismKind::Laplace:
-    case MechanismKind::DoublingLaplace: return ChargeKind::PureEpsilon;
-    case MechanismKind::Gaussian:
-    case MechanismKind::DoublingGaussian: return ChargeKind::Rho;
-    case MechanismKind::LaplaceNr: return ChargeKind::ExPost;
-    case MechanismKind::Brownian: return filter == FilterKind::BrownianZcdp ? ChargeKind::Rho : ChargeKind::ExPost;
+    case ReleaseMethod::Laplace:
+    case ReleaseMethod::DoublingLaplace: return ChargeKind::PureEpsilon;
+    case ReleaseMethod::Gaussian:
+    case ReleaseMethod::DoublingGaussian: return ChargeKind::Rho;
+    case ReleaseMethod::LaplaceNr: return ChargeKind::ExPost;
+    case ReleaseMethod::Brownian: return filter == FilterKind::BrownianZcdp ? ChargeKind::Rho : ChargeKind::ExPost;
     }
     return ChargeKind::PureEpsilon;
 }
 
-Result<void> checkMechanism(MechanismKind mechanism, FilterKind filter, data::Aggregate aggregate,
+Result<void> checkMechanism(ReleaseMethod mechanism, FilterKind filter, data::Aggregate aggregate,
                             TargetKind target)
 {
-    const std::string name(mechanismKindName(mechanism));
+    const std::string name(releaseMethodName(mechanism));
     if (isSingleRelease(mechanism) && (target == TargetKind::Relative || aggregate == data::Aggregate::Mean))
         return makeError(ErrorCode::InvalidArgument,
                          "mechanism: '" + name + "' is a single calibrated release; a relative target or a "
@@ -109,19 +109,19 @@ Result<void> checkMechanism(MechanismKind mechanism, FilterKind filter, data::Ag
     return {};
 }
 
-MechanismKind defaultMechanism(FilterKind filter, data::Aggregate aggregate, TargetKind target)
+ReleaseMethod defaultMechanism(FilterKind filter, data::Aggregate aggregate, TargetKind target)
 {
     const bool pure = filter == FilterKind::Basic || filter == FilterKind::ExPost;
     if (aggregate != data::Aggregate::Mean && target == TargetKind::Absolute)
-        return pure ? MechanismKind::Laplace : MechanismKind::Gaussian;
+        return pure ? ReleaseMethod::Laplace : ReleaseMethod::Gaussian;
     switch (filter) {
     case FilterKind::Basic:
-    case FilterKind::ExPost: return MechanismKind::LaplaceNr;
-    case FilterKind::Zcdp: return MechanismKind::DoublingGaussian;
+    case FilterKind::ExPost: return ReleaseMethod::LaplaceNr;
+    case FilterKind::Zcdp: return ReleaseMethod::DoublingGaussian;
     case FilterKind::Unified:
-    case FilterKind::BrownianZcdp: return MechanismKind::Brownian;
+    case FilterKind::BrownianZcdp: return ReleaseMethod::Brownian;
     }
-    return MechanismKind::DoublingGaussian;
+    return ReleaseMethod::DoublingGaussian;
 }
 
 } // namespace pbx::session

@@ -10,7 +10,7 @@
 
 namespace pbx::session {
 
-enum class MechanismKind {
+enum class ReleaseMethod {
     Laplace,          ///< one Laplace release calibrated to an absolute target (pure ε)
     Gaussian,         ///< one Gaussian release calibrated to an absolute target (ρ)
     DoublingLaplace,  ///< fresh Laplace noise per level, every level paid (pure ε)
@@ -20,14 +20,14 @@ enum class MechanismKind {
 };
 
 /// "laplace", "gaussian", "doubling-laplace", "doubling-gaussian", "laplace-nr", "brownian".
-std::string_view mechanismKindName(MechanismKind kind);
-Result<MechanismKind> parseMechanismKind(std::string_view text);
+std::string_view releaseMethodName(ReleaseMethod kind);
+Result<ReleaseMethod> parseReleaseMethod(std::string_view text);
 
 /// One release calibrated to the target (no stopping rule): only for absolute count/sum targets.
-bool isSingleRelease(MechanismKind kind);
-bool isNoiseReduction(MechanismKind kind);
+bool isSingleRelease(ReleaseMethod kind);
+bool isNoiseReduction(ReleaseMethod kind);
 /// Laplace-family noise (Laplace, doubling-laplace, laplace-nr) versus Gaussian/Brownian noise.
-bool usesLaplaceNoise(MechanismKind kind);
+bool usesLaplaceNoise(ReleaseMethod kind);
 
 /// The kind of charge `mechanism` makes in `filter`: pure ε for Laplace and Laplace doubling, ρ
 /// for Gaussian and Gaussian doubling, ex-post for Laplace noise reduction, and for Brownian
@@ -35,18 +35,18 @@ bool usesLaplaceNoise(MechanismKind kind);
 /// boundary in the ex-post filter (§3.3, §4.2). In the unified filter a Brownian run is routed at
 /// release time to the side that accounts it more cheaply (ρ on the zCDP side, or ex-post); this
 /// returns the ex-post kind for it, and the event records the side that paid.
-filters::ChargeKind chargeKindFor(MechanismKind mechanism, filters::FilterKind filter);
+filters::ChargeKind chargeKindFor(ReleaseMethod mechanism, filters::FilterKind filter);
 
 /// Errors (InvalidArgument, naming the filters that would accept it) when `filter` cannot account
 /// `mechanism` — e.g. Laplace noise reduction is not zCDP (§4.4) — or when a single release is
 /// asked for a relative target or a mean, which need a stopping rule.
-Result<void> checkMechanism(MechanismKind mechanism, filters::FilterKind filter,
+Result<void> checkMechanism(ReleaseMethod mechanism, filters::FilterKind filter,
                             data::Aggregate aggregate, TargetKind target);
 
 /// The default for a request: a single calibrated release for absolute count/sum targets
 /// (Laplace in pure-ε filters, Gaussian otherwise); otherwise noise reduction where the filter
 /// admits it (Laplace noise reduction in the basic and ex-post filters, Brownian in the unified
 /// and brownian-zcdp filters) and Gaussian doubling in the plain zCDP filter.
-MechanismKind defaultMechanism(filters::FilterKind filter, data::Aggregate aggregate, TargetKind target);
+ReleaseMethod defaultMechanism(filters::FilterKind filter, data::Aggregate aggregate, TargetKind target);
 
 } // namespace pbx::session

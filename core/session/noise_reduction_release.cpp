@@ -150,13 +150,13 @@ ReleaseOutcome releaseByNoiseReduction(const ReleaseContext &context, const Accu
                                        std::optional<double> maxCost)
 {
     ReleaseOutcome out;
-    out.mechanism = std::string(mechanismKindName(context.mechanism));
+    out.mechanism = std::string(releaseMethodName(context.mechanism));
     out.costKind = chargeKindFor(context.mechanism, context.filter.kind());
-    const bool routed = context.mechanism == MechanismKind::Brownian
+    const bool routed = context.mechanism == ReleaseMethod::Brownian
                         && context.filter.kind() == filters::FilterKind::Unified;
     if (routed)
         out.costKind = unifiedBrownianSide(context, target, maxCost);
-    const bool laplace = context.mechanism == MechanismKind::LaplaceNr;
+    const bool laplace = context.mechanism == ReleaseMethod::LaplaceNr;
     const bool expostBrownian = !laplace && out.costKind == filters::ChargeKind::ExPost;
     const NoiseFamily family = laplace ? NoiseFamily::Laplace
                                : expostBrownian ? NoiseFamily::BrownianExPost

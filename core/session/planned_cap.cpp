@@ -11,13 +11,13 @@ std::optional<double> plannedCap(const filters::PrivacyFilter &filter, const Que
 {
     if (request.maxCost || plannedQueries == 0)
         return std::nullopt;
-    const MechanismKind mechanism = request.mechanism.value_or(
+    const ReleaseMethod mechanism = request.mechanism.value_or(
         defaultMechanism(filter.kind(), request.query.aggregate, request.target.kind));
     if (isSingleRelease(mechanism))
         return std::nullopt;
     // The unified filter routes Brownian noise reduction to the side that accounts it more
     // cheaply; each side is then capped at its own remaining/k (ReleaseContext::plannedQueries).
-    if (mechanism == MechanismKind::Brownian && filter.kind() == filters::FilterKind::Unified)
+    if (mechanism == ReleaseMethod::Brownian && filter.kind() == filters::FilterKind::Unified)
         return std::nullopt;
     const double remaining = filter.remainingFor(chargeKindFor(mechanism, filter.kind()));
     if (!(remaining > 0.0))

@@ -9,7 +9,7 @@
 
 namespace pbx::session {
 
-double sumChannelSensitivity(std::string_view quantity, data::Bounds bounds, data::Neighbours neighbours,
+double sumChannelSensitivity(std::string_view quantity, data::Bounds bounds, data::Neighbouring neighbours,
                              double publicRowCount)
 {
     const double nominal = quantity == "sum" ? data::sumSensitivity(bounds, neighbours).l1
@@ -18,7 +18,7 @@ double sumChannelSensitivity(std::string_view quantity, data::Bounds bounds, dat
 }
 
 QueryShape QueryShape::of(data::Aggregate aggregate, data::Bounds bounds, const data::QueryStatistics &exact,
-                          data::Neighbours neighbours, double publicRowCount)
+                          data::Neighbouring neighbours, double publicRowCount)
 {
     QueryShape s;
     s.m_bounds = bounds;

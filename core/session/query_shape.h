@@ -29,7 +29,7 @@ enum class CostGrowth { Linear, Quadratic };
 /// The sensitivity a "sum" or "centred-sum" channel is calibrated and audited with: the nominal
 /// Δ (data/sensitivity.h) padded for floating-point summation over the public row count
 /// (data::computedSumSensitivity). Counts are exact integers and keep Δ = 1.
-double sumChannelSensitivity(std::string_view quantity, data::Bounds bounds, data::Neighbours neighbours,
+double sumChannelSensitivity(std::string_view quantity, data::Bounds bounds, data::Neighbouring neighbours,
                              double publicRowCount);
 
 class QueryShape
@@ -39,7 +39,7 @@ public:
     /// with the estimator m̂ = m₀ + Ŝ/Ĉ clipped to [L, U] and the bound (w_S + h·w_C)/Ĉ, h = (U−L)/2,
     /// valid when Ĉ > w_C (see release_plan.h). `bounds` are the clipping bounds in force.
     static QueryShape of(data::Aggregate aggregate, data::Bounds bounds, const data::QueryStatistics &exact,
-                         data::Neighbours neighbours, double publicRowCount);
+                         data::Neighbouring neighbours, double publicRowCount);
 
     const std::vector<Channel> &channels() const { return m_channels; }
     bool isMean() const { return m_mean; }

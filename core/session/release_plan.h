@@ -18,7 +18,7 @@ struct ReleaseContext
     QueryShape shape; ///< channels with their private exact values
     filters::PrivacyFilter &filter;
     mechanisms::NoiseSource &noiseSource;
-    MechanismKind mechanism = MechanismKind::Gaussian;
+    ReleaseMethod mechanism = ReleaseMethod::Gaussian;
     /// n for the ex-post δ of the n-th Brownian noise reduction accounted ex-post in this
     /// session: δ_n = δ_e·6/(π²n²), so Σ_n δ_n ≤ δ_e however many there are.
     std::size_t expostDeltaIndex = 1;

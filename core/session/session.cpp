@@ -108,7 +108,7 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
 
-    const MechanismKind mechanism = request.mechanism.value_or(
+    const ReleaseMethod mechanism = request.mechanism.value_or(
         defaultMechanism(m_settings.filter, request.query.aggregate, request.target.kind));
     PBX_RETURN_IF_ERROR(
         checkMechanism(mechanism, m_settings.filter, request.query.aggregate, request.target.kind));

@@ -18,7 +18,7 @@ struct SessionSettings
 {
     double epsilon = 1.0;
     double delta = 1e-6;
-    data::Neighbours neighbours = data::Neighbours::AddRemove;
+    data::Neighbouring neighbours = data::Neighbouring::AddRemove;
     filters::FilterKind filter = filters::FilterKind::Zcdp;
     /// The unified filter's split of (ε, δ) between its ex-post and zCDP sides.
     filters::FilterSplit split;

@@ -37,7 +37,7 @@ std::string describe(const mechanisms::DiscreteNoiseMechanism &noise, double gri
 ReleaseOutcome releaseOnce(const ReleaseContext &context, const AccuracyTarget &target, std::optional<double> maxCost)
 {
     ReleaseOutcome out;
-    out.mechanism = std::string(mechanismKindName(context.mechanism));
+    out.mechanism = std::string(releaseMethodName(context.mechanism));
     out.costKind = chargeKindFor(context.mechanism, context.filter.kind());
     const auto kind = usesLaplaceNoise(context.mechanism) ? DiscreteNoiseKind::Laplace : DiscreteNoiseKind::Gaussian;
     const Channel &channel = context.shape.channels().front();

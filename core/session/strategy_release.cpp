@@ -89,10 +89,10 @@ Result<std::vector<Range>> workloadRanges(const StrategyRequestSpec &s, std::siz
     return strategies::namedWorkload(s.workload, k);
 }
 
-std::size_t strategySensitivity(const RangeStrategy &s, std::size_t k, data::Neighbours n)
+std::size_t strategySensitivity(const RangeStrategy &s, std::size_t k, data::Neighbouring n)
 {
     switch (s.kind) {
-    case RangeStrategyKind::Identity: return n == data::Neighbours::AddRemove ? 1 : 2;
+    case RangeStrategyKind::Identity: return n == data::Neighbouring::AddRemove ? 1 : 2;
     case RangeStrategyKind::AllRanges: return static_cast<std::size_t>(strategies::allRangesSensitivityL1(k, n));
     case RangeStrategyKind::Tree: return strategies::TreeShape::create(k, s.branching, s.root)->sensitivityL1(n);
     case RangeStrategyKind::Haar: return 0;
@@ -109,7 +109,7 @@ std::string formatValue(double x)
 
 } // namespace
 
-Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &table, data::Neighbours neighbours)
+Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &table, data::Neighbouring neighbours)
 {
     const auto &s = *r.strategy;
     if (!r.query.where.empty())
@@ -190,7 +190,7 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         request.id = "q" + std::to_string(m_events.size() + 1);
     const auto &spec = *request.strategy;
     const double beta = 1.0 - request.target.confidence;
-    const bool replace = m_settings.neighbours == data::Neighbours::Replace;
+    const bool replace = m_settings.neighbours == data::Neighbouring::Replace;
 
     LedgerEvent e;
     e.request = request;
@@ -495,7 +495,7 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table, 
         return fail("strategy requests are charged in pure epsilon");
     if (e.attempts.size() != 1 || e.attempts[0].cost != e.cost || !(e.cost > 0.0))
         return fail("one attempt must carry the whole cost");
-    const bool replace = settings.neighbours == data::Neighbours::Replace;
+    const bool replace = settings.neighbours == data::Neighbouring::Replace;
     if (spec.kind == StrategyRequestKind::Quantile)
         return {}; // the exponential mechanism's ε is its cost
     if (!e.strategyRecord || !(e.strategyRecord->noiseScale > 0.0))

@@ -14,7 +14,7 @@ namespace pbx::session {
 /// Everything about a strategy request that can be checked against the table's public schema:
 /// the column and its kind, bins, bounds, q, the target kind, the strategy and its workload.
 /// Errors: InvalidArgument / NotFound / the strategies' coded errors, naming the field.
-Result<void> checkStrategyRequest(const QueryRequest &request, const data::Table &table, data::Neighbours neighbours);
+Result<void> checkStrategyRequest(const QueryRequest &request, const data::Table &table, data::Neighbouring neighbours);
 
 /// A one-line description for ledgers: "histogram of region where …", "quantile q=0.5 of wage",
 /// "share of h1: cells 2 within 0, 1, 2, 3", "workload prefixes of education (tree b=3 + LS)".

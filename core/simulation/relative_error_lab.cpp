@@ -18,7 +18,7 @@
 
 namespace pbx::simulation {
 
-using session::MechanismKind;
+using session::ReleaseMethod;
 using FK = filters::FilterKind;
 
 namespace {
@@ -76,7 +76,7 @@ RunOutcome runOnce(const Workload &w, const LabSettings &s, const LabMethod &m, 
         exact.count = cell.count;
         auto noise = mechanisms::NoiseSource::seeded(noiseSeed, q);
         const session::ReleaseContext context{
-            session::QueryShape::of(data::Aggregate::Count, {}, exact, data::Neighbours::AddRemove, w.rowCount), *filter,
+            session::QueryShape::of(data::Aggregate::Count, {}, exact, data::Neighbouring::AddRemove, w.rowCount), *filter,
             noise, m.mechanism, expostRuns + 1, s.maxEpsilonPerQuery > 0.0 ? std::size_t{0} : toCome};
         const auto outcome = session::isNoiseReduction(m.mechanism) ? session::releaseByNoiseReduction(context, target, cap)
                                                                     : session::releaseByDoubling(context, target, cap);
@@ -233,10 +233,10 @@ Result<Workload> countCells(const data::Table &table)
 
 std::vector<LabMethod> defaultLabMethods()
 {
-    return {{MechanismKind::DoublingLaplace, FK::Basic},     {MechanismKind::DoublingGaussian, FK::Zcdp},
-            {MechanismKind::LaplaceNr, FK::ExPost},          {MechanismKind::Brownian, FK::ExPost},
-            {MechanismKind::Brownian, FK::BrownianZcdp},     {MechanismKind::LaplaceNr, FK::Unified},
-            {MechanismKind::Brownian, FK::Unified}};
+    return {{ReleaseMethod::DoublingLaplace, FK::Basic},     {ReleaseMethod::DoublingGaussian, FK::Zcdp},
+            {ReleaseMethod::LaplaceNr, FK::ExPost},          {ReleaseMethod::Brownian, FK::ExPost},
+            {ReleaseMethod::Brownian, FK::BrownianZcdp},     {ReleaseMethod::LaplaceNr, FK::Unified},
+            {ReleaseMethod::Brownian, FK::Unified}};
 }
 
 Result<void> LabSettings::validate() const

@@ -52,7 +52,7 @@ Result<Workload> countCells(const data::Table &table);
 
 struct LabMethod
 {
-    session::MechanismKind mechanism;
+    session::ReleaseMethod mechanism;
     filters::FilterKind filter;
 };
 

@@ -61,14 +61,14 @@ Result<BmiCells> bmiCensusCells(const data::Table &table, double cutoff)
     return cells;
 }
 
-Result<BmiSimulation> simulateBmi(const BmiCells &cells, double epsilon, data::Neighbours neighbours, int runs,
+Result<BmiSimulation> simulateBmi(const BmiCells &cells, double epsilon, data::Neighbouring neighbours, int runs,
                                   std::uint64_t seed)
 {
     if (auto ok = checkStrategyEpsilon(epsilon); !ok)
         return ok.error();
     if (runs < 2)
         return strategyError(kInvalidConfig, "repetitions: at least 2");
-    const bool replace = neighbours == data::Neighbours::Replace;
+    const bool replace = neighbours == data::Neighbouring::Replace;
     BmiSimulation out;
     out.cells = cells;
     out.answers = bmiAnswers(cells);

@@ -66,7 +66,7 @@ struct BmiSimulation
 
 /// Monte Carlo of the five releases (continuous Laplace from a seeded generator; simulation mode).
 /// Errors: INVALID_EPSILON; INVALID_CONFIG for runs < 2.
-Result<BmiSimulation> simulateBmi(const BmiCells &cells, double epsilon, data::Neighbours neighbours, int runs,
+Result<BmiSimulation> simulateBmi(const BmiCells &cells, double epsilon, data::Neighbouring neighbours, int runs,
                                   std::uint64_t seed);
 
 } // namespace pbx::strategies

@@ -22,9 +22,9 @@ struct HaarShape
     /// Errors: INVALID_BOUNDS (k = 0 or > 2^16).
     static Result<HaarShape> create(std::size_t k);
     /// Generalised ℓ1 sensitivity of the weighted coefficients: h + 1 (add/remove), 2h (replace).
-    std::size_t sensitivityL1(data::Neighbours neighbours) const
+    std::size_t sensitivityL1(data::Neighbouring neighbours) const
     {
-        return neighbours == data::Neighbours::AddRemove ? height + 1 : 2 * height;
+        return neighbours == data::Neighbouring::AddRemove ? height + 1 : 2 * height;
     }
 };
 

@@ -86,7 +86,7 @@ Result<HistogramCounts> countHistogram(const data::Table &table, const Histogram
     return out;
 }
 
-Result<double> parallelCompositionCost(std::span<const double> addRemoveCosts, data::Neighbours neighbours,
+Result<double> parallelCompositionCost(std::span<const double> addRemoveCosts, data::Neighbouring neighbours,
                                        std::span<const double> replaceCosts)
 {
     if (!replaceCosts.empty() && replaceCosts.size() != addRemoveCosts.size())
@@ -105,7 +105,7 @@ Result<double> parallelCompositionCost(std::span<const double> addRemoveCosts, d
             second = c;
         }
     }
-    if (neighbours == data::Neighbours::AddRemove)
+    if (neighbours == data::Neighbouring::AddRemove)
         return largest;
     if (replaceCosts.empty())
         return 2.0 * largest; // exact in floating point
@@ -116,17 +116,17 @@ Result<double> parallelCompositionCost(std::span<const double> addRemoveCosts, d
     return std::max(std::nextafter(pair, INFINITY), within);
 }
 
-Result<HistogramPlan> planHistogram(mechanisms::DiscreteNoiseKind kind, double charge, data::Neighbours neighbours)
+Result<HistogramPlan> planHistogram(mechanisms::DiscreteNoiseKind kind, double charge, data::Neighbouring neighbours)
 {
     PBX_RETURN_IF_ERROR(
         checkStrategyEpsilon(charge, kind == mechanisms::DiscreteNoiseKind::Laplace ? "epsilon" : "rho"));
-    const double perCell = neighbours == data::Neighbours::AddRemove ? charge : charge / 2.0;
+    const double perCell = neighbours == data::Neighbouring::AddRemove ? charge : charge / 2.0;
     auto cell = mechanisms::DiscreteNoiseMechanism::forCost(kind, perCell, 1);
     if (!cell)
         return cell.error();
     HistogramPlan plan{*cell, neighbours, 0.0, 0.0};
     const double one = cell->cost();
-    plan.charge = neighbours == data::Neighbours::AddRemove ? one : 2.0 * one;
+    plan.charge = neighbours == data::Neighbouring::AddRemove ? one : 2.0 * one;
     plan.cellVariance = discreteNoiseVariance(*cell);
     return plan;
 }

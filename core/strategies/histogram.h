@@ -60,7 +60,7 @@ Result<HistogramCounts> countHistogram(const data::Table &table, const Histogram
 /// Units: ε (pure DP) or ρ (zCDP): both add over independent mechanisms. Valid: non-negative
 /// finite costs. Errors: InvalidArgument.
 /// Derivation: docs/strategies-inference.md, "Parallel composition under replace-one".
-Result<double> parallelCompositionCost(std::span<const double> addRemoveCosts, data::Neighbours neighbours,
+Result<double> parallelCompositionCost(std::span<const double> addRemoveCosts, data::Neighbouring neighbours,
                                        std::span<const double> replaceCosts = {});
 
 /// How a histogram will be released: the per-cell mechanism (integer sensitivity 1) and the
@@ -68,7 +68,7 @@ Result<double> parallelCompositionCost(std::span<const double> addRemoveCosts, d
 struct HistogramPlan
 {
     mechanisms::DiscreteNoiseMechanism cell; ///< applied independently to every cell
-    data::Neighbours neighbours = data::Neighbours::AddRemove;
+    data::Neighbouring neighbours = data::Neighbouring::AddRemove;
     double charge = 0.0;       ///< ε (Laplace) or ρ (Gaussian) for the whole histogram, rounded up
     double cellVariance = 0.0; ///< variance of one cell's noise (an upper bound for the Gaussian)
 };
@@ -78,7 +78,7 @@ struct HistogramPlan
 /// ℓ2 sensitivity √2, so ε and ρ both double; see parallelCompositionCost).
 /// Units: ε (Laplace) or ρ (Gaussian). Errors: INVALID_EPSILON (charge not finite > 0), or the
 /// mechanism's InvalidArgument when the noise is outside the samplers' range.
-Result<HistogramPlan> planHistogram(mechanisms::DiscreteNoiseKind kind, double charge, data::Neighbours neighbours);
+Result<HistogramPlan> planHistogram(mechanisms::DiscreteNoiseKind kind, double charge, data::Neighbouring neighbours);
 
 /// Variance of discrete-Laplace noise with scale t: 2e^{−1/t}/(1 − e^{−1/t})²; for the discrete
 /// Gaussian with parameter σ², σ² itself (an upper bound; Canonne, Kamath & Steinke 2020, Prop. 5).

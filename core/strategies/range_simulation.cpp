@@ -52,7 +52,7 @@ double workloadSse(const std::vector<double> &estimate, const std::vector<double
 
 Result<MeasuredRangeError> measureRangeErrors(const RangeStrategy &strategy, const std::vector<double> &leaves,
                                               const std::vector<Range> &workload, double epsilon,
-                                              data::Neighbours neighbours, const RangePostProcessing &post, int runs,
+                                              data::Neighbouring neighbours, const RangePostProcessing &post, int runs,
                                               std::uint64_t seed, const RangeProgress &progress)
 {
     if (auto ok = checkStrategyEpsilon(epsilon); !ok)
@@ -78,7 +78,7 @@ Result<MeasuredRangeError> measureRangeErrors(const RangeStrategy &strategy, con
     double scale = 0.0;
     switch (strategy.kind) {
     case RangeStrategyKind::Identity:
-        scale = (neighbours == data::Neighbours::AddRemove ? 1.0 : 2.0) / epsilon;
+        scale = (neighbours == data::Neighbouring::AddRemove ? 1.0 : 2.0) / epsilon;
         break;
     case RangeStrategyKind::AllRanges:
         scale = static_cast<double>(allRangesSensitivityL1(k, neighbours)) / epsilon;

@@ -39,7 +39,7 @@ using RangeProgress = std::function<bool(double)>;
 /// makes it pointless, and it measures k(k+1)/2 answers per run).
 Result<MeasuredRangeError> measureRangeErrors(const RangeStrategy &strategy, const std::vector<double> &leaves,
                                               const std::vector<Range> &workload, double epsilon,
-                                              data::Neighbours neighbours, const RangePostProcessing &post, int runs,
+                                              data::Neighbouring neighbours, const RangePostProcessing &post, int runs,
                                               std::uint64_t seed, const RangeProgress &progress = {});
 
 } // namespace pbx::strategies

@@ -43,7 +43,7 @@ std::string RangeStrategy::label() const
 
 Result<std::vector<double>> rangeVariances(const RangeStrategy &strategy, std::size_t k,
                                            const std::vector<Range> &workload, double epsilon,
-                                           data::Neighbours neighbours)
+                                           data::Neighbouring neighbours)
 {
     if (auto ok = checkStrategyEpsilon(epsilon); !ok)
         return ok.error();
@@ -54,7 +54,7 @@ Result<std::vector<double>> rangeVariances(const RangeStrategy &strategy, std::s
     std::vector<double> out(workload.size());
     switch (strategy.kind) {
     case RangeStrategyKind::Identity: {
-        const double delta = neighbours == data::Neighbours::AddRemove ? 1.0 : 2.0;
+        const double delta = neighbours == data::Neighbouring::AddRemove ? 1.0 : 2.0;
         const double unit = 2.0 * delta * delta / (epsilon * epsilon);
         for (std::size_t r = 0; r < workload.size(); ++r)
             out[r] = unit * static_cast<double>(workload[r].length());
@@ -107,7 +107,7 @@ Result<std::vector<double>> rangeVariances(const RangeStrategy &strategy, std::s
 
 Result<RangePrediction> predictRangeErrors(const RangeStrategy &strategy, std::size_t k,
                                            const std::vector<Range> &workload, double epsilon,
-                                           data::Neighbours neighbours)
+                                           data::Neighbouring neighbours)
 {
     auto variances = rangeVariances(strategy, k, workload, epsilon, neighbours);
     if (!variances)
@@ -116,7 +116,7 @@ Result<RangePrediction> predictRangeErrors(const RangeStrategy &strategy, std::s
     p.strategy = strategy;
     switch (strategy.kind) {
     case RangeStrategyKind::Identity:
-        p.sensitivityL1 = neighbours == data::Neighbours::AddRemove ? 1 : 2;
+        p.sensitivityL1 = neighbours == data::Neighbouring::AddRemove ? 1 : 2;
         p.padded = k;
         break;
     case RangeStrategyKind::AllRanges:

@@ -57,13 +57,13 @@ struct RangePrediction
 /// tree with consistency), INVALID_CONFIG (bad ranges).
 Result<RangePrediction> predictRangeErrors(const RangeStrategy &strategy, std::size_t k,
                                            const std::vector<Range> &workload, double epsilon,
-                                           data::Neighbours neighbours);
+                                           data::Neighbouring neighbours);
 
 /// Per-range variance (ε, relation as above) for every range of `workload`; the building block
 /// of predictRangeErrors. Errors: as predictRangeErrors.
 Result<std::vector<double>> rangeVariances(const RangeStrategy &strategy, std::size_t k,
                                            const std::vector<Range> &workload, double epsilon,
-                                           data::Neighbours neighbours);
+                                           data::Neighbouring neighbours);
 
 /// Index of the prediction with the smallest average (the recommended strategy); 0 if empty.
 std::size_t recommendedStrategy(const std::vector<RangePrediction> &predictions);

@@ -86,23 +86,23 @@ Result<void> checkRanges(const std::vector<Range> &ranges, std::size_t k)
     return {};
 }
 
-std::uint64_t allRangesSensitivityL1(std::size_t k, data::Neighbours neighbours)
+std::uint64_t allRangesSensitivityL1(std::size_t k, data::Neighbouring neighbours)
 {
     const std::uint64_t n = k;
     const std::uint64_t addRemove = ((n + 1) / 2) * ((n + 2) / 2);
-    if (neighbours == data::Neighbours::AddRemove || k >= 3)
+    if (neighbours == data::Neighbouring::AddRemove || k >= 3)
         return addRemove;
     // k = 1: a replaced row stays in the only cell; k = 2: cells 0 and 1 differ in ranges [0,0], [1,1].
     return k == 1 ? 0 : 2;
 }
 
-std::uint64_t prefixSensitivityL1(std::size_t k, data::Neighbours neighbours)
+std::uint64_t prefixSensitivityL1(std::size_t k, data::Neighbouring neighbours)
 {
-    return neighbours == data::Neighbours::AddRemove ? k : (k == 0 ? 0 : k - 1);
+    return neighbours == data::Neighbouring::AddRemove ? k : (k == 0 ? 0 : k - 1);
 }
 
 Result<WorkloadSensitivity> workloadSensitivity(const std::vector<Range> &ranges, std::size_t k,
-                                                data::Neighbours neighbours)
+                                                data::Neighbouring neighbours)
 {
     if (auto ok = checkRanges(ranges, k); !ok)
         return ok.error();
@@ -115,7 +115,7 @@ Result<WorkloadSensitivity> workloadSensitivity(const std::vector<Range> &ranges
         for (std::size_t j = r.first; j <= r.last; ++j)
             ++contains[j];
     double best = 0.0;
-    if (neighbours == data::Neighbours::AddRemove) {
+    if (neighbours == data::Neighbouring::AddRemove) {
         best = static_cast<double>(*std::max_element(contains.begin(), contains.end()));
         return WorkloadSensitivity{best, std::sqrt(best)};
     }

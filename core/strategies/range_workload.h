@@ -47,10 +47,10 @@ Result<void> checkRanges(const std::vector<Range> &ranges, std::size_t k);
 /// add/remove, and the same under replace for k ≥ 3 (the pair maximum is s(k+1−s) with
 /// s = (j+1) + (k−j′), maximised at the same s; docs/strategies-inference.md). k ≤ 2: replace
 /// gives max(k, …) computed directly.
-std::uint64_t allRangesSensitivityL1(std::size_t k, data::Neighbours neighbours);
+std::uint64_t allRangesSensitivityL1(std::size_t k, data::Neighbouring neighbours);
 
 /// ℓ1 sensitivity of the prefix workload: k (add/remove), k − 1 (replace).
-std::uint64_t prefixSensitivityL1(std::size_t k, data::Neighbours neighbours);
+std::uint64_t prefixSensitivityL1(std::size_t k, data::Neighbouring neighbours);
 
 /// ℓ1 and ℓ2 sensitivity of an explicit range workload, by columns (add/remove: max_j ‖W_{:,j}‖;
 /// replace: max_{j≠j′} ‖W_{:,j} − W_{:,j′}‖). Cost O(k²·|W|/64); for |W|·k ≤ 2^26.
@@ -61,6 +61,6 @@ struct WorkloadSensitivity
     double l2 = 0.0;
 };
 Result<WorkloadSensitivity> workloadSensitivity(const std::vector<Range> &ranges, std::size_t k,
-                                                data::Neighbours neighbours);
+                                                data::Neighbouring neighbours);
 
 } // namespace pbx::strategies

@@ -177,7 +177,7 @@ Result<Json> runBmi(const LabConfig &config, const data::Table *table, std::uint
     doc["results"] = methods;
     doc["violation_probability"] = sim->violationProbability;
     doc["violation_probability_exact"] =
-        config.dataset == "slides" ? Json(0.5 * std::exp(-3.0 * config.epsilon / (config.neighbours == data::Neighbours::Replace ? 2.0 : 1.0)))
+        config.dataset == "slides" ? Json(0.5 * std::exp(-3.0 * config.epsilon / (config.neighbours == data::Neighbouring::Replace ? 2.0 : 1.0)))
                                    : Json(nullptr);
     doc["privacy"] = {{"algorithm_1", "four counts, each epsilon/4 (sensitivity 1): sequential composition"},
                       {"algorithm_1_calibrated", "the 4-vector's l1 sensitivity is 2 (add/remove) or 4 (replace)"},
@@ -255,7 +255,7 @@ Result<Json> runInference(const LabConfig &config, const data::Table &table, std
     if (!domain)
         return domain.error();
     const std::size_t k = domain->leaves.size();
-    const bool replace = config.neighbours == data::Neighbours::Replace;
+    const bool replace = config.neighbours == data::Neighbouring::Replace;
     std::mt19937_64 rng(seed);
     std::optional<TreeShape> tree;
     if (config.projection == "tree-consistency" || config.projection == "isotonic-prefix") {
@@ -556,7 +556,7 @@ Result<LabConfig> parseLabConfig(const Json &doc)
     if (auto v = optionalField<std::string>(doc, "neighbours"); !v)
         return v.error();
     else if (*v) {
-        auto n = data::parseNeighbours(**v);
+        auto n = data::parseNeighbouring(**v);
         if (!n)
             return configError("neighbours: expected add-remove or replace");
         c.neighbours = *n;
@@ -667,7 +667,7 @@ Result<LabConfig> parseLabConfig(const Json &doc)
     if (auto v = optionalField<std::string>(doc, "parallel_rule"); !v)
         return v.error();
     else if (*v) {
-        if (**v == "max" && c.neighbours == data::Neighbours::Replace)
+        if (**v == "max" && c.neighbours == data::Neighbouring::Replace)
             return strategyError(kNeighboursMismatch, "parallel_rule: the max rule of parallel composition holds under "
                                                       "add/remove only; under replace a changed row can move between "
                                                       "two parts (use \"doubled\")");
@@ -687,7 +687,7 @@ Json labSettingsJson(const LabConfig &c, std::uint64_t seed)
         s["column"] = c.column;
         s["bounds"] = c.bounds ? Json{c.bounds->first, c.bounds->second} : Json("declared");
     }
-    s["neighbours"] = std::string(data::neighboursName(c.neighbours));
+    s["neighbours"] = std::string(data::neighbouringName(c.neighbours));
     s["epsilon"] = c.epsilon;
     if (c.experiment == LabExperiment::Ranges) {
         Json list = Json::array();

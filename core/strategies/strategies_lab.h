@@ -30,7 +30,7 @@ struct LabConfig
     std::string dataset = "cps1988"; ///< "slides" for the BMI slides' five rows
     std::string column;
     std::optional<std::pair<double, double>> bounds; ///< default: the column's declared bounds
-    data::Neighbours neighbours = data::Neighbours::AddRemove;
+    data::Neighbouring neighbours = data::Neighbouring::AddRemove;
     double epsilon = 1.0;
     std::vector<RangeStrategy> strategies;
     RangePostProcessing post;

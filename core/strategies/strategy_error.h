@@ -56,7 +56,7 @@ inline Result<void> checkStrategyEpsilon(double epsilon, std::string_view field 
 }
 
 /// The neighbouring relation (the session's): add-remove or replace-one.
-using Neighbours = data::Neighbours;
+using Neighbouring = data::Neighbouring;
 
 
 } // namespace pbx::strategies

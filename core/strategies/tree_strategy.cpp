@@ -49,9 +49,9 @@ std::size_t TreeShape::nodeCount() const { return levelOffset(height + 1); }
 
 std::size_t TreeShape::leavesPerNode(std::size_t level) const { return levelWidth(height - level); }
 
-std::size_t TreeShape::sensitivityL1(data::Neighbours neighbours) const
+std::size_t TreeShape::sensitivityL1(data::Neighbouring neighbours) const
 {
-    if (neighbours == data::Neighbours::Replace)
+    if (neighbours == data::Neighbouring::Replace)
         return 2 * height;
     return root ? height + 1 : height;
 }

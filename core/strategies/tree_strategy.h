@@ -43,7 +43,7 @@ struct TreeShape
     std::size_t measuredLevels() const { return root ? height + 1 : height; }
     /// ℓ1 sensitivity of the measured node vector: h + 1 with the root, h without (add/remove);
     /// 2h under replace (the root total does not move).
-    std::size_t sensitivityL1(data::Neighbours neighbours) const;
+    std::size_t sensitivityL1(data::Neighbouring neighbours) const;
 };
 
 /// Node counts from the k leaf counts (padding cells are 0), level by level.

@@ -22,7 +22,7 @@ using session::EventStatus;
 using session::LedgerEvent;
 
 Q_DECLARE_METATYPE(filters::FilterKind)
-Q_DECLARE_METATYPE(data::Neighbours)
+Q_DECLARE_METATYPE(data::Neighbouring)
 
 namespace {
 
@@ -71,7 +71,7 @@ LedgerEvent released(std::string mechanism, std::vector<session::Attempt> attemp
 
 /// The sensitivity the session used for a release of `quantity` of request `r` (sensitivity.h).
 double expectedSensitivity(const std::string &quantity, const session::QueryRequest &r,
-                           data::Neighbours n, const data::Table &table)
+                           data::Neighbouring n, const data::Table &table)
 {
     if (quantity == "count")
         return data::countSensitivity(n).l1;
@@ -97,22 +97,22 @@ private Q_SLOTS:
 void TestSessionLedger::recoversScaleAndSensitivity_data()
 {
     QTest::addColumn<filters::FilterKind>("filter");
-    QTest::addColumn<data::Neighbours>("neighbours");
+    QTest::addColumn<data::Neighbouring>("neighbours");
     using filters::FilterKind;
     // Basic: Laplace + Laplace noise reduction; zCDP: Gaussian + doubling; brownian-zcdp and
     // unified: Brownian noise reduction in ρ or ex-post; ex-post: Laplace noise reduction.
     for (auto [filter, name] : {std::pair{FilterKind::Basic, "basic"}, {FilterKind::Zcdp, "zcdp"},
                                 {FilterKind::BrownianZcdp, "brownian-zcdp"},
                                 {FilterKind::Unified, "unified"}, {FilterKind::ExPost, "expost"}}) {
-        QTest::addRow("%s, add/remove", name) << filter << data::Neighbours::AddRemove;
-        QTest::addRow("%s, replace", name) << filter << data::Neighbours::Replace;
+        QTest::addRow("%s, add/remove", name) << filter << data::Neighbouring::AddRemove;
+        QTest::addRow("%s, replace", name) << filter << data::Neighbouring::Replace;
     }
 }
 
 void TestSessionLedger::recoversScaleAndSensitivity()
 {
     QFETCH(filters::FilterKind, filter);
-    QFETCH(data::Neighbours, neighbours);
+    QFETCH(data::Neighbouring, neighbours);
     session::SessionSettings settings;
     settings.epsilon = 20.0;
     settings.delta = 1e-6;
@@ -141,7 +141,7 @@ void TestSessionLedger::recoversScaleAndSensitivity()
     std::vector<std::size_t> origin;
     auto ledger = accounting::ledgerFromSession(s, &origin);
     QVERIFY2(ledger.ok(), ledger.ok() ? "" : ledger.error().message.c_str());
-    QCOMPARE(ledger->neighbours, accounting::neighbouringFrom(neighbours));
+    QCOMPARE(ledger->neighbours, neighbours);
     QCOMPARE(origin.size(), ledger->events.size());
 
     std::size_t k = 0;
@@ -256,7 +256,7 @@ void TestSessionLedger::brownianReductionIsOneGaussian()
     }
     std::vector<LedgerEvent> events = {released("brownian", attempts)};
     events.front().costKind = filters::ChargeKind::Rho;
-    auto ledger = accounting::ledgerFromEvents(events, data::Neighbours::AddRemove);
+    auto ledger = accounting::ledgerFromEvents(events, data::Neighbouring::AddRemove);
     QVERIFY(ledger.ok());
     QCOMPARE(ledger->events.size(), std::size_t{1});
     const auto &e = ledger->events.front();
@@ -270,7 +270,7 @@ void TestSessionLedger::brownianReductionIsOneGaussian()
     // Charged ex-post (a boundary's E(T)), the charges say nothing about Δ: refused here;
     // ledgerFromSession takes Δ from the query instead.
     events.front().costKind = filters::ChargeKind::ExPost;
-    QCOMPARE(accounting::ledgerFromEvents(events, data::Neighbours::AddRemove).error().code,
+    QCOMPARE(accounting::ledgerFromEvents(events, data::Neighbouring::AddRemove).error().code,
              ErrorCode::Unsupported);
 }
 
@@ -292,7 +292,7 @@ void TestSessionLedger::laplaceReductionIsExPost()
     LedgerEvent laplace = released("laplace", {session::Attempt{{release("count", 10.0, 0.1)}}});
     std::vector<LedgerEvent> events = {laplace, released("laplace-nr", attempts)};
     std::vector<std::size_t> origin;
-    auto ledger = accounting::ledgerFromEvents(events, data::Neighbours::AddRemove, &origin);
+    auto ledger = accounting::ledgerFromEvents(events, data::Neighbouring::AddRemove, &origin);
     QVERIFY(ledger.ok());
     QCOMPARE(ledger->events.size(), std::size_t{3});
     QCOMPARE(origin, (std::vector<std::size_t>{0, 1, 1}));
@@ -330,13 +330,13 @@ void TestSessionLedger::laplaceReductionIsExPost()
 void TestSessionLedger::unknownMechanismIsUnsupported()
 {
     std::vector<LedgerEvent> events = {released("exponential", {session::Attempt{{release("count", 1.0, 0.1)}}})};
-    auto ledger = accounting::ledgerFromEvents(events, data::Neighbours::AddRemove);
+    auto ledger = accounting::ledgerFromEvents(events, data::Neighbouring::AddRemove);
     PBX_VERIFY_ERROR(ledger, Unsupported, "ledger event 1");
     QCOMPARE(ledger.error().code, ErrorCode::Unsupported);
     QVERIFY(ledger.error().message.find("exponential") != std::string::npos);
 
     events = {released("laplace", {session::Attempt{{release("count", 0.0, 0.1)}}})};
-    QCOMPARE(accounting::ledgerFromEvents(events, data::Neighbours::AddRemove).error().code,
+    QCOMPARE(accounting::ledgerFromEvents(events, data::Neighbouring::AddRemove).error().code,
              ErrorCode::InvalidArgument);
 }
 

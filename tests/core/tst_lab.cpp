@@ -147,13 +147,13 @@ void TestLab::headlineClaim()
     auto results = simulation::runRelativeErrorLab(w, s, simulation::defaultLabMethods());
     QVERIFY(results.ok());
     QCOMPARE(results->size(), std::size_t(7));
-    auto find = [&](session::MechanismKind m, filters::FilterKind f) {
+    auto find = [&](session::ReleaseMethod m, filters::FilterKind f) {
         for (const auto &r : *results)
             if (r.method.mechanism == m && r.method.filter == f)
                 return r;
         return simulation::LabResult{};
     };
-    using M = session::MechanismKind;
+    using M = session::ReleaseMethod;
     using F = filters::FilterKind;
     const auto bnr = find(M::Brownian, F::BrownianZcdp), gaussDoubling = find(M::DoublingGaussian, F::Zcdp);
     const auto lnr = find(M::LaplaceNr, F::ExPost), lapDoubling = find(M::DoublingLaplace, F::Basic);
@@ -196,7 +196,7 @@ void TestLab::invalidSettings()
     s.delta = 0;
     QVERIFY(!simulation::runRelativeErrorLab(w, s, simulation::defaultLabMethods()).ok());
     s = {};
-    QVERIFY(!simulation::runRelativeErrorLab(w, s, {{session::MechanismKind::LaplaceNr, filters::FilterKind::Zcdp}}).ok());
+    QVERIFY(!simulation::runRelativeErrorLab(w, s, {{session::ReleaseMethod::LaplaceNr, filters::FilterKind::Zcdp}}).ok());
 }
 
 QTEST_APPLESS_MAIN(TestLab)

@@ -11,7 +11,7 @@
 
 using namespace pbx;
 using filters::FilterKind;
-using session::MechanismKind;
+using session::ReleaseMethod;
 
 namespace {
 std::unique_ptr<session::Session> newSession(FilterKind filter, std::uint64_t seed, double epsilon = 1.0)
@@ -24,7 +24,7 @@ std::unique_ptr<session::Session> newSession(FilterKind filter, std::uint64_t se
     return std::move(session::Session::create(test::syntheticTable(), s).value());
 }
 
-session::QueryRequest relativeCount(const char *where, double alpha, std::optional<MechanismKind> mechanism)
+session::QueryRequest relativeCount(const char *where, double alpha, std::optional<ReleaseMethod> mechanism)
 {
     session::QueryRequest r;
     r.query.aggregate = data::Aggregate::Count;
@@ -51,7 +51,7 @@ private Q_SLOTS:
 void TestNoiseReduction::brownianInZcdpPaysTheLastTime()
 {
     auto s = newSession(FilterKind::BrownianZcdp, 4);
-    auto e = s->ask(relativeCount("region == \"south\"", 0.05, MechanismKind::Brownian)).value();
+    auto e = s->ask(relativeCount("region == \"south\"", 0.05, ReleaseMethod::Brownian)).value();
     QVERIFY(e.targetMet);
     QVERIFY(e.attempts.size() > 1);
     QCOMPARE(e.costKind, filters::ChargeKind::Rho);
@@ -68,7 +68,7 @@ void TestNoiseReduction::brownianInZcdpPaysTheLastTime()
 void TestNoiseReduction::laplaceNrPaysTheLastLevel()
 {
     auto s = newSession(FilterKind::Basic, 5);
-    auto e = s->ask(relativeCount("age < 30", 0.05, MechanismKind::LaplaceNr)).value();
+    auto e = s->ask(relativeCount("age < 30", 0.05, ReleaseMethod::LaplaceNr)).value();
     QVERIFY(e.targetMet);
     QCOMPARE(e.costKind, filters::ChargeKind::ExPost);
     QCOMPARE(e.costDelta, 0.0);
@@ -84,7 +84,7 @@ void TestNoiseReduction::expostBrownianDeltaSchedule()
     auto s = newSession(FilterKind::ExPost, 6, 3.0);
     const double scale = 6.0 / (std::numbers::pi * std::numbers::pi);
     for (int n = 1; n <= 3; ++n) {
-        auto e = s->ask(relativeCount("region == \"north\"", 0.05, MechanismKind::Brownian)).value();
+        auto e = s->ask(relativeCount("region == \"north\"", 0.05, ReleaseMethod::Brownian)).value();
         QCOMPARE(e.status, session::EventStatus::Released);
         PBX_FUZZY_COMPARE(e.costDelta, 1e-6 * scale / (n * n), 1e-12);
         QVERIFY(e.costDelta <= 1e-6 * scale / (n * n));
@@ -99,23 +99,23 @@ void TestNoiseReduction::defaultsAndCompatibility()
 {
     using session::defaultMechanism;
     using TK = session::TargetKind;
-    QCOMPARE(defaultMechanism(FilterKind::Basic, data::Aggregate::Count, TK::Relative), MechanismKind::LaplaceNr);
-    QCOMPARE(defaultMechanism(FilterKind::Unified, data::Aggregate::Mean, TK::Absolute), MechanismKind::Brownian);
-    QCOMPARE(defaultMechanism(FilterKind::BrownianZcdp, data::Aggregate::Count, TK::Relative), MechanismKind::Brownian);
-    QCOMPARE(defaultMechanism(FilterKind::Zcdp, data::Aggregate::Count, TK::Relative), MechanismKind::DoublingGaussian);
-    QCOMPARE(defaultMechanism(FilterKind::Zcdp, data::Aggregate::Sum, TK::Absolute), MechanismKind::Gaussian);
+    QCOMPARE(defaultMechanism(FilterKind::Basic, data::Aggregate::Count, TK::Relative), ReleaseMethod::LaplaceNr);
+    QCOMPARE(defaultMechanism(FilterKind::Unified, data::Aggregate::Mean, TK::Absolute), ReleaseMethod::Brownian);
+    QCOMPARE(defaultMechanism(FilterKind::BrownianZcdp, data::Aggregate::Count, TK::Relative), ReleaseMethod::Brownian);
+    QCOMPARE(defaultMechanism(FilterKind::Zcdp, data::Aggregate::Count, TK::Relative), ReleaseMethod::DoublingGaussian);
+    QCOMPARE(defaultMechanism(FilterKind::Zcdp, data::Aggregate::Sum, TK::Absolute), ReleaseMethod::Gaussian);
     // Laplace noise reduction is not zCDP (accuracy-first §4.4); a Gaussian is not pure DP; a single release
     // cannot meet a relative target.
     const struct
     {
         FilterKind filter;
-        MechanismKind mechanism;
+        ReleaseMethod mechanism;
         const char *message;
-    } refused[] = {{FilterKind::Zcdp, MechanismKind::LaplaceNr, "cannot account 'laplace-nr'"},
-                   {FilterKind::BrownianZcdp, MechanismKind::LaplaceNr, "cannot account 'laplace-nr'"},
-                   {FilterKind::Basic, MechanismKind::DoublingGaussian, "cannot account 'doubling-gaussian'"},
-                   {FilterKind::Zcdp, MechanismKind::Brownian, "filters that can: expost, unified, brownian-zcdp"},
-                   {FilterKind::Zcdp, MechanismKind::Gaussian, "needs a stopping rule"}};
+    } refused[] = {{FilterKind::Zcdp, ReleaseMethod::LaplaceNr, "cannot account 'laplace-nr'"},
+                   {FilterKind::BrownianZcdp, ReleaseMethod::LaplaceNr, "cannot account 'laplace-nr'"},
+                   {FilterKind::Basic, ReleaseMethod::DoublingGaussian, "cannot account 'doubling-gaussian'"},
+                   {FilterKind::Zcdp, ReleaseMethod::Brownian, "filters that can: expost, unified, brownian-zcdp"},
+                   {FilterKind::Zcdp, ReleaseMethod::Gaussian, "needs a stopping rule"}};
     for (const auto &r : refused) {
         auto s = newSession(r.filter, 1);
         auto e = s->ask(relativeCount("", 0.05, r.mechanism));
@@ -130,13 +130,13 @@ void TestNoiseReduction::defaultsAndCompatibility()
 void TestNoiseReduction::cheaperThanDoubling_data()
 {
     QTest::addColumn<FilterKind>("nrFilter");
-    QTest::addColumn<MechanismKind>("nr");
+    QTest::addColumn<ReleaseMethod>("nr");
     QTest::addColumn<FilterKind>("doublingFilter");
-    QTest::addColumn<MechanismKind>("doubling");
+    QTest::addColumn<ReleaseMethod>("doubling");
     QTest::newRow("Brownian (zCDP) vs Gaussian doubling")
-        << FilterKind::BrownianZcdp << MechanismKind::Brownian << FilterKind::Zcdp << MechanismKind::DoublingGaussian;
+        << FilterKind::BrownianZcdp << ReleaseMethod::Brownian << FilterKind::Zcdp << ReleaseMethod::DoublingGaussian;
     QTest::newRow("Laplace NR vs Laplace doubling")
-        << FilterKind::Basic << MechanismKind::LaplaceNr << FilterKind::Basic << MechanismKind::DoublingLaplace;
+        << FilterKind::Basic << ReleaseMethod::LaplaceNr << FilterKind::Basic << ReleaseMethod::DoublingLaplace;
 }
 
 // The seed paper's claim in miniature: over 200 runs of the same relative-error counts, noise
@@ -144,9 +144,9 @@ void TestNoiseReduction::cheaperThanDoubling_data()
 void TestNoiseReduction::cheaperThanDoubling()
 {
     QFETCH(FilterKind, nrFilter);
-    QFETCH(MechanismKind, nr);
+    QFETCH(ReleaseMethod, nr);
     QFETCH(FilterKind, doublingFilter);
-    QFETCH(MechanismKind, doubling);
+    QFETCH(ReleaseMethod, doubling);
     double nrSpent = 0.0, doublingSpent = 0.0;
     for (std::uint64_t seed = 1; seed <= 200; ++seed) {
         auto a = newSession(nrFilter, seed);

@@ -25,7 +25,7 @@ namespace {
 
 } // namespace
 
-Q_DECLARE_METATYPE(session::MechanismKind)
+Q_DECLARE_METATYPE(session::ReleaseMethod)
 Q_DECLARE_METATYPE(filters::FilterKind)
 
 class TestReleaseEdges : public QObject
@@ -85,8 +85,8 @@ void TestReleaseEdges::laplaceDoublingInZcdpShowsWhatWasCharged()
     data::QueryStatistics exact;
     exact.count = 300.0;
     const session::ReleaseContext context{
-        session::QueryShape::of(data::Aggregate::Count, {}, exact, data::Neighbours::AddRemove, 20000.0), *f, noise,
-        session::MechanismKind::DoublingLaplace, 1};
+        session::QueryShape::of(data::Aggregate::Count, {}, exact, data::Neighbouring::AddRemove, 20000.0), *f, noise,
+        session::ReleaseMethod::DoublingLaplace, 1};
     const auto out = session::releaseByDoubling(context, AccuracyTarget{TargetKind::Relative, 0.1, 0.95}, std::nullopt);
     QVERIFY(out.attempts.size() > 1);
     QCOMPARE(out.costKind, filters::ChargeKind::PureEpsilon);
@@ -101,20 +101,20 @@ void TestReleaseEdges::laplaceDoublingInZcdpShowsWhatWasCharged()
 
 void TestReleaseEdges::drawFailureAfterChargeIsRecorded_data()
 {
-    QTest::addColumn<session::MechanismKind>("mechanism");
+    QTest::addColumn<session::ReleaseMethod>("mechanism");
     QTest::addColumn<filters::FilterKind>("filter");
     QTest::addColumn<int>("words");
-    QTest::newRow("gaussian doubling, first level") << session::MechanismKind::DoublingGaussian << filters::FilterKind::Zcdp << 0;
-    QTest::newRow("gaussian doubling, later level") << session::MechanismKind::DoublingGaussian << filters::FilterKind::Zcdp << 3;
-    QTest::newRow("laplace doubling") << session::MechanismKind::DoublingLaplace << filters::FilterKind::Basic << 2;
-    QTest::newRow("laplace-nr, first level") << session::MechanismKind::LaplaceNr << filters::FilterKind::ExPost << 0;
-    QTest::newRow("laplace-nr, later level") << session::MechanismKind::LaplaceNr << filters::FilterKind::ExPost << 3;
-    QTest::newRow("brownian, zCDP") << session::MechanismKind::Brownian << filters::FilterKind::BrownianZcdp << 2;
+    QTest::newRow("gaussian doubling, first level") << session::ReleaseMethod::DoublingGaussian << filters::FilterKind::Zcdp << 0;
+    QTest::newRow("gaussian doubling, later level") << session::ReleaseMethod::DoublingGaussian << filters::FilterKind::Zcdp << 3;
+    QTest::newRow("laplace doubling") << session::ReleaseMethod::DoublingLaplace << filters::FilterKind::Basic << 2;
+    QTest::newRow("laplace-nr, first level") << session::ReleaseMethod::LaplaceNr << filters::FilterKind::ExPost << 0;
+    QTest::newRow("laplace-nr, later level") << session::ReleaseMethod::LaplaceNr << filters::FilterKind::ExPost << 3;
+    QTest::newRow("brownian, zCDP") << session::ReleaseMethod::Brownian << filters::FilterKind::BrownianZcdp << 2;
 }
 
 void TestReleaseEdges::drawFailureAfterChargeIsRecorded()
 {
-    QFETCH(session::MechanismKind, mechanism);
+    QFETCH(session::ReleaseMethod, mechanism);
     QFETCH(filters::FilterKind, filter);
     QFETCH(int, words);
     session::SessionSettings settings;
@@ -128,7 +128,7 @@ void TestReleaseEdges::drawFailureAfterChargeIsRecorded()
     data::QueryStatistics exact;
     exact.count = 40.0; // small: the first levels cannot certify ±5 %, so the plan continues
     const session::ReleaseContext context{
-        session::QueryShape::of(data::Aggregate::Count, {}, exact, data::Neighbours::AddRemove, 20000.0), f, noise,
+        session::QueryShape::of(data::Aggregate::Count, {}, exact, data::Neighbouring::AddRemove, 20000.0), f, noise,
         mechanism, 1};
     const AccuracyTarget target{TargetKind::Relative, 0.05, 0.95};
     const auto out = session::isNoiseReduction(mechanism) ? session::releaseByNoiseReduction(context, target, std::nullopt)

@@ -6,9 +6,9 @@
 #include "tests/testutils.h"
 
 using pbx::data::Bounds;
-using pbx::data::Neighbours;
+using pbx::data::Neighbouring;
 
-Q_DECLARE_METATYPE(Neighbours)
+Q_DECLARE_METATYPE(Neighbouring)
 
 class TestSensitivity : public QObject
 {
@@ -38,15 +38,15 @@ void TestSensitivity::computedSumsExceedNominalDeltaAndArePadded()
     spec.column = "x";
     const double s = pbx::data::CompiledQuery::compile(spec, small).value().evaluate(small).clippedSum;
     const double s2 = pbx::data::CompiledQuery::compile(spec, large).value().evaluate(large).clippedSum;
-    const double nominal = pbx::data::sumSensitivity(bounds, Neighbours::AddRemove).l1;
+    const double nominal = pbx::data::sumSensitivity(bounds, Neighbouring::AddRemove).l1;
     QCOMPARE(nominal, top);
     QCOMPARE(s2 - s, std::ldexp(1.0, 53)); // > Δ
     QVERIFY(s2 - s > nominal);
-    const double padded = pbx::session::sumChannelSensitivity("sum", bounds, Neighbours::AddRemove,
+    const double padded = pbx::session::sumChannelSensitivity("sum", bounds, Neighbouring::AddRemove,
                                                               static_cast<double>(large.rowCount()));
     QVERIFY(padded >= s2 - s);
     // The shape every mechanism calibrates with uses the padded value (n = 2 rows in public).
-    auto shape = pbx::session::QueryShape::of(pbx::data::Aggregate::Sum, bounds, {}, Neighbours::AddRemove, 2.0);
+    auto shape = pbx::session::QueryShape::of(pbx::data::Aggregate::Sum, bounds, {}, Neighbouring::AddRemove, 2.0);
     QCOMPARE(shape.channels().front().sensitivity, padded);
     // For CPS1988-sized data the pad is tiny: wage ∈ [0, 5000], 28,155 rows.
     const double wage = pbx::data::computedSumSensitivity(5000.0, {0.0, 5000.0}, 28155);
@@ -55,13 +55,13 @@ void TestSensitivity::computedSumsExceedNominalDeltaAndArePadded()
 
 void TestSensitivity::sensitivities_data()
 {
-    QTest::addColumn<Neighbours>("neighbours");
+    QTest::addColumn<Neighbouring>("neighbours");
     QTest::addColumn<double>("lower");
     QTest::addColumn<double>("upper");
     QTest::addColumn<double>("sum");
     QTest::addColumn<double>("centred");
-    const auto AR = Neighbours::AddRemove;
-    const auto RP = Neighbours::Replace;
+    const auto AR = Neighbouring::AddRemove;
+    const auto RP = Neighbouring::Replace;
     // add/remove: max(|L|,|U|) and (U−L)/2; replace: max(U−L, |L|, |U|) and U−L.
     QTest::newRow("wage [0,4000] add/remove") << AR << 0.0 << 4000.0 << 4000.0 << 2000.0;
     QTest::newRow("wage [0,4000] replace") << RP << 0.0 << 4000.0 << 4000.0 << 4000.0;
@@ -75,7 +75,7 @@ void TestSensitivity::sensitivities_data()
 
 void TestSensitivity::sensitivities()
 {
-    QFETCH(Neighbours, neighbours);
+    QFETCH(Neighbouring, neighbours);
     QFETCH(double, lower);
     QFETCH(double, upper);
     QFETCH(double, sum);
@@ -89,9 +89,9 @@ void TestSensitivity::sensitivities()
 
 void TestSensitivity::names()
 {
-    QCOMPARE(pbx::data::parseNeighbours("replace").value(), Neighbours::Replace);
-    QCOMPARE(pbx::data::neighboursName(Neighbours::AddRemove), std::string_view("add-remove"));
-    PBX_VERIFY_ERROR(pbx::data::parseNeighbours("swap"), InvalidArgument, "neighbouring relation 'swap'");
+    QCOMPARE(pbx::data::parseNeighbouring("replace").value(), Neighbouring::Replace);
+    QCOMPARE(pbx::data::neighbouringName(Neighbouring::AddRemove), std::string_view("add-remove"));
+    PBX_VERIFY_ERROR(pbx::data::parseNeighbouring("swap"), InvalidArgument, "neighbouring relation 'swap'");
 }
 
 QTEST_APPLESS_MAIN(TestSensitivity)

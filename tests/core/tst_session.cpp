@@ -19,7 +19,7 @@ using session::TargetKind;
 
 Q_DECLARE_METATYPE(filters::FilterKind)
 Q_DECLARE_METATYPE(data::Aggregate)
-Q_DECLARE_METATYPE(session::MechanismKind)
+Q_DECLARE_METATYPE(session::ReleaseMethod)
 
 namespace {
 
@@ -35,7 +35,7 @@ QueryRequest request(data::Aggregate aggregate, std::string column, std::string 
 }
 
 std::unique_ptr<Session> newSession(filters::FilterKind filter, double epsilon, std::uint64_t seed,
-                                    data::Neighbours neighbours = data::Neighbours::AddRemove)
+                                    data::Neighbouring neighbours = data::Neighbouring::AddRemove)
 {
     SessionSettings s;
     s.epsilon = epsilon;
@@ -123,11 +123,11 @@ void TestSession::absoluteCountSingleRelease()
 void TestSession::relativeTargetsAreMet_data()
 {
     QTest::addColumn<filters::FilterKind>("filter");
-    QTest::addColumn<session::MechanismKind>("mechanism");
+    QTest::addColumn<session::ReleaseMethod>("mechanism");
     QTest::addColumn<data::Aggregate>("aggregate");
     QTest::addColumn<double>("truth");
     using F = filters::FilterKind;
-    using M = session::MechanismKind;
+    using M = session::ReleaseMethod;
     const struct
     {
         F filter;
@@ -135,7 +135,7 @@ void TestSession::relativeTargetsAreMet_data()
     } pairs[] = {{F::Basic, M::DoublingLaplace}, {F::Zcdp, M::DoublingGaussian}, {F::Basic, M::LaplaceNr},
                  {F::ExPost, M::Brownian},       {F::Unified, M::LaplaceNr},     {F::BrownianZcdp, M::Brownian}};
     for (const auto &p : pairs) {
-        const auto name = std::string(filters::filterKindName(p.filter)) + " " + std::string(mechanismKindName(p.mechanism));
+        const auto name = std::string(filters::filterKindName(p.filter)) + " " + std::string(releaseMethodName(p.mechanism));
         QTest::addRow("count %s", name.c_str()) << p.filter << p.mechanism << data::Aggregate::Count << kSouthCount;
         QTest::addRow("mean %s", name.c_str()) << p.filter << p.mechanism << data::Aggregate::Mean << southIncomeMean();
     }
@@ -147,7 +147,7 @@ void TestSession::relativeTargetsAreMet_data()
 void TestSession::relativeTargetsAreMet()
 {
     QFETCH(filters::FilterKind, filter);
-    QFETCH(session::MechanismKind, mechanism);
+    QFETCH(session::ReleaseMethod, mechanism);
     QFETCH(data::Aggregate, aggregate);
     QFETCH(double, truth);
     const double alpha = 0.05;
@@ -159,7 +159,7 @@ void TestSession::relativeTargetsAreMet()
         auto e = s->ask(r);
         QVERIFY2(e.ok(), e.ok() ? "" : e.error().message.c_str());
         QCOMPARE(e->status, EventStatus::Released);
-        QCOMPARE(QString::fromStdString(e->mechanism), QString::fromStdString(std::string(mechanismKindName(mechanism))));
+        QCOMPARE(QString::fromStdString(e->mechanism), QString::fromStdString(std::string(releaseMethodName(mechanism))));
         double attemptsCost = 0;
         for (const auto &a : e->attempts)
             attemptsCost += a.cost;
@@ -178,9 +178,9 @@ void TestSession::relativeTargetsAreMet()
 void TestSession::meanErrorBarCovers_data()
 {
     QTest::addColumn<filters::FilterKind>("filter");
-    QTest::addColumn<data::Neighbours>("neighbours");
-    QTest::newRow("zcdp add/remove") << filters::FilterKind::Zcdp << data::Neighbours::AddRemove;
-    QTest::newRow("basic replace") << filters::FilterKind::Basic << data::Neighbours::Replace;
+    QTest::addColumn<data::Neighbouring>("neighbours");
+    QTest::newRow("zcdp add/remove") << filters::FilterKind::Zcdp << data::Neighbouring::AddRemove;
+    QTest::newRow("basic replace") << filters::FilterKind::Basic << data::Neighbouring::Replace;
 }
 
 // Absolute target ±20 on a mean: the error bar (derived from noisy sum and noisy count only)
@@ -188,7 +188,7 @@ void TestSession::meanErrorBarCovers_data()
 void TestSession::meanErrorBarCovers()
 {
     QFETCH(filters::FilterKind, filter);
-    QFETCH(data::Neighbours, neighbours);
+    QFETCH(data::Neighbouring, neighbours);
     const double truth = southIncomeMean();
     int covered = 0, met = 0;
     for (std::uint64_t seed = 1; seed <= 300; ++seed) {
@@ -349,9 +349,9 @@ void TestSession::randomAdaptiveSessions()
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     const filters::FilterKind kinds[] = {filters::FilterKind::Basic, filters::FilterKind::Zcdp, filters::FilterKind::ExPost,
                                          filters::FilterKind::Unified, filters::FilterKind::BrownianZcdp};
-    const session::MechanismKind mechanisms[] = {session::MechanismKind::Laplace,         session::MechanismKind::Gaussian,
-                                                 session::MechanismKind::DoublingLaplace, session::MechanismKind::DoublingGaussian,
-                                                 session::MechanismKind::LaplaceNr,       session::MechanismKind::Brownian};
+    const session::ReleaseMethod mechanisms[] = {session::ReleaseMethod::Laplace,         session::ReleaseMethod::Gaussian,
+                                                 session::ReleaseMethod::DoublingLaplace, session::ReleaseMethod::DoublingGaussian,
+                                                 session::ReleaseMethod::LaplaceNr,       session::ReleaseMethod::Brownian};
     const char *wheres[] = {"", "region == \"south\"", "age < 30", "income >= 2500 and not region == \"north\"", "age > 68"};
     int released = 0, refused = 0;
     for (int run = 0; run < 1000; ++run) {

@@ -262,7 +262,7 @@ void TestJournal::sessionJournal()
     settings.seed = 3;
     auto s = std::move(session::Session::create(test::syntheticTable(), settings).value());
     auto journal = io::createSessionJournal(path.toStdString(), *s).value();
-    for (auto mechanism : {session::MechanismKind::LaplaceNr, session::MechanismKind::Brownian}) {
+    for (auto mechanism : {session::ReleaseMethod::LaplaceNr, session::ReleaseMethod::Brownian}) {
         session::QueryRequest r;
         r.query.where = "region == \"south\"";
         r.target = {session::TargetKind::Relative, 0.1, 0.95};

@@ -10,7 +10,7 @@
 
 using namespace pbx;
 using namespace pbx::strategies;
-using data::Neighbours;
+using data::Neighbouring;
 
 class TestCps : public QObject
 {
@@ -44,9 +44,9 @@ private slots:
             const auto leaves = test::integerHistogram(m_cps, c.column, c.lo, c.hi);
             const auto k = leaves.size();
             const auto workload = *allRanges(k);
-            auto predicted = predictRangeErrors(c.strategy, k, workload, 1.0, Neighbours::AddRemove);
+            auto predicted = predictRangeErrors(c.strategy, k, workload, 1.0, Neighbouring::AddRemove);
             QVERIFY(predicted.ok());
-            auto measured = measureRangeErrors(c.strategy, leaves, workload, 1.0, Neighbours::AddRemove, {}, c.runs, 5);
+            auto measured = measureRangeErrors(c.strategy, leaves, workload, 1.0, Neighbouring::AddRemove, {}, c.runs, 5);
             QVERIFY(measured.ok());
             const double z = (measured->average - predicted->average) / measured->standardError;
             QVERIFY2(std::fabs(z) < 3.0, qPrintable(QStringLiteral("%1 %2: measured %3 ± %4, predicted %5")
@@ -71,7 +71,7 @@ private slots:
         QCOMPARE((*cells)[1], 733.0);
         QCOMPARE((*cells)[2], 12054.0);
         QCOMPARE((*cells)[3], 13869.0);
-        auto sim = simulateBmi(*cells, 1.0, Neighbours::AddRemove, 20000, 3);
+        auto sim = simulateBmi(*cells, 1.0, Neighbouring::AddRemove, 20000, 3);
         QVERIFY(sim.ok());
         QCOMPARE(sim->violationProbability, 0.0);
         // Far from the constraints, clipping and the order projection change nothing.

@@ -9,7 +9,7 @@
 
 using namespace pbx;
 using namespace pbx::strategies;
-using data::Neighbours;
+using data::Neighbouring;
 using mechanisms::DiscreteNoiseKind;
 
 class TestHistogram : public QObject
@@ -24,34 +24,34 @@ private slots:
     void parallelComposition()
     {
         const std::vector<double> parts = {0.5, 1.0, 0.25, 1.0};
-        QCOMPARE(*parallelCompositionCost(parts, Neighbours::AddRemove), 1.0);
+        QCOMPARE(*parallelCompositionCost(parts, Neighbouring::AddRemove), 1.0);
         // Replace: the safe rule 2·max.
-        QCOMPARE(*parallelCompositionCost(parts, Neighbours::Replace), 2.0);
+        QCOMPARE(*parallelCompositionCost(parts, Neighbouring::Replace), 2.0);
         // Replace with the parts' own replace costs: max(two largest add/remove sums, max replace).
         const std::vector<double> replace = {0.5, 0.5, 0.5, 0.5};
-        QVERIFY(*parallelCompositionCost(parts, Neighbours::Replace, replace) >= 2.0);
+        QVERIFY(*parallelCompositionCost(parts, Neighbouring::Replace, replace) >= 2.0);
         const std::vector<double> bmi(4, 1.0); // four BMI cells, each a count charged ε = 1
-        QCOMPARE(*parallelCompositionCost(bmi, Neighbours::AddRemove), 1.0);
-        QVERIFY(*parallelCompositionCost(bmi, Neighbours::Replace, bmi) >= 2.0);
-        QVERIFY(!parallelCompositionCost(std::vector<double>{-1.0}, Neighbours::AddRemove).ok());
+        QCOMPARE(*parallelCompositionCost(bmi, Neighbouring::AddRemove), 1.0);
+        QVERIFY(*parallelCompositionCost(bmi, Neighbouring::Replace, bmi) >= 2.0);
+        QVERIFY(!parallelCompositionCost(std::vector<double>{-1.0}, Neighbouring::AddRemove).ok());
     }
 
     void chargedOnce()
     {
-        auto ar = planHistogram(DiscreteNoiseKind::Laplace, 1.0, Neighbours::AddRemove);
+        auto ar = planHistogram(DiscreteNoiseKind::Laplace, 1.0, Neighbouring::AddRemove);
         QVERIFY(ar.ok());
         QVERIFY(ar->charge <= 1.0);
         QVERIFY(ar->charge > 0.999999);
         QCOMPARE(ar->cell.sensitivity(), std::uint64_t{1});
-        auto rep = planHistogram(DiscreteNoiseKind::Laplace, 1.0, Neighbours::Replace);
+        auto rep = planHistogram(DiscreteNoiseKind::Laplace, 1.0, Neighbouring::Replace);
         QVERIFY(rep->charge <= 1.0);
         // Under replace each cell gets ε/2: scale 2 instead of 1.
         PBX_FUZZY_COMPARE(rep->cell.parameter().toDouble(), 2.0, 1e-9);
         PBX_FUZZY_COMPARE(rep->charge, 2.0 * rep->cell.cost(), 1e-15);
-        auto gauss = planHistogram(DiscreteNoiseKind::Gaussian, 0.5, Neighbours::AddRemove);
+        auto gauss = planHistogram(DiscreteNoiseKind::Gaussian, 0.5, Neighbouring::AddRemove);
         QVERIFY(gauss->charge <= 0.5);
         PBX_FUZZY_COMPARE(gauss->cellVariance, 1.0, 1e-9); // σ² = Δ²/(2ρ) = 1
-        QCOMPARE(strategyErrorCode(planHistogram(DiscreteNoiseKind::Laplace, 0.0, Neighbours::AddRemove).error()),
+        QCOMPARE(strategyErrorCode(planHistogram(DiscreteNoiseKind::Laplace, 0.0, Neighbouring::AddRemove).error()),
                  kInvalidEpsilon);
         // Discrete Laplace variance at t = 1: 2e^{-1}/(1 − e^{-1})².
         const double e1 = std::exp(-1.0);
@@ -93,7 +93,7 @@ private slots:
     void releaseAndDerive()
     {
         const auto counts = *countHistogram(m_cps, {"region", {}});
-        const auto plan = *planHistogram(DiscreteNoiseKind::Laplace, 0.5, Neighbours::AddRemove);
+        const auto plan = *planHistogram(DiscreteNoiseKind::Laplace, 0.5, Neighbouring::AddRemove);
         mechanisms::SeededRandomBits bits(5, 0);
         // Measured per-cell variance over 4000 releases matches the plan's (within 5%).
         double sumSq = 0.0;

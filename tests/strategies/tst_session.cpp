@@ -30,7 +30,7 @@ class TestStrategySession : public QObject
         return *r;
     }
 
-    std::unique_ptr<session::Session> makeSession(data::Neighbours n, filters::FilterKind filter = filters::FilterKind::Basic)
+    std::unique_ptr<session::Session> makeSession(data::Neighbouring n, filters::FilterKind filter = filters::FilterKind::Basic)
     {
         session::SessionSettings s;
         s.epsilon = 5.0;
@@ -46,7 +46,7 @@ private slots:
 
     void histogramChargedOnce()
     {
-        for (const auto n : {data::Neighbours::AddRemove, data::Neighbours::Replace}) {
+        for (const auto n : {data::Neighbouring::AddRemove, data::Neighbouring::Replace}) {
             auto s = makeSession(n);
             auto e = s->ask(parse(R"({"id":"h","aggregate":"histogram","column":"region","target":{"kind":"absolute","error":20,"confidence":0.95}})"));
             QVERIFY(e.ok());
@@ -55,7 +55,7 @@ private slots:
             QCOMPARE(e->strategyRecord->values.size(), std::size_t{4});
             const double perCell = e->attempts[0].releases[0].cost;
             // One charge for all four cells: the per-cell ε (add/remove) or twice it (replace).
-            QCOMPARE(e->cost, n == data::Neighbours::AddRemove ? perCell : 2.0 * perCell);
+            QCOMPARE(e->cost, n == data::Neighbouring::AddRemove ? perCell : 2.0 * perCell);
             QCOMPARE(s->filter().spent(), e->cost);
             QVERIFY(e->targetMet);
             QVERIFY(e->strategyRecord->halfWidths[0] <= 20.0);
@@ -79,7 +79,7 @@ private slots:
 
     void quantileAndWorkload()
     {
-        auto s = makeSession(data::Neighbours::AddRemove);
+        auto s = makeSession(data::Neighbouring::AddRemove);
         auto q = s->ask(parse(R"({"id":"m","aggregate":"quantile","column":"education","q":0.5,"target":{"kind":"absolute","error":100}})"));
         QVERIFY(q.ok());
         QCOMPARE(q->answer, 12.0); // P[12] ≈ 1 at this ε
@@ -103,7 +103,7 @@ private slots:
 
     void survivesTranscriptRestoreAndAudit()
     {
-        auto s = makeSession(data::Neighbours::Replace, filters::FilterKind::Zcdp);
+        auto s = makeSession(data::Neighbouring::Replace, filters::FilterKind::Zcdp);
         const char *lines[] = {
             R"({"id":"h","aggregate":"histogram","column":"education","target":{"kind":"absolute","error":25}})",
             R"({"id":"sh","aggregate":"derived","of":"h","derived":"share","cells":[12],"within":[10,11,12,13,14],"target":{"kind":"absolute","error":0.05}})",
@@ -134,10 +134,10 @@ private slots:
         QVERIFY(!session::auditLedger(m_cps, s->settings(), tampered).ok());
         // The request check refuses bad strategy requests before anything is spent.
         QVERIFY(!session::checkStrategyRequest(parse(R"({"aggregate":"histogram","column":"wage","bins":[5,1],"target":{"kind":"absolute","error":1}})"),
-                                               *m_cps, data::Neighbours::AddRemove)
+                                               *m_cps, data::Neighbouring::AddRemove)
                      .ok());
         QVERIFY(!session::checkStrategyRequest(parse(R"({"aggregate":"workload","column":"experience","strategy":{"kind":"tree","branching":1},"target":{"kind":"absolute","error":1}})"),
-                                               *m_cps, data::Neighbours::AddRemove)
+                                               *m_cps, data::Neighbouring::AddRemove)
                      .ok());
         QVERIFY(!io::readRequestLine(R"({"aggregate":"histogram","column":"region","bogus":1,"target":{"kind":"absolute","error":1}})", 1).ok());
     }

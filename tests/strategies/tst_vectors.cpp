@@ -15,7 +15,7 @@
 
 using namespace pbx;
 using namespace pbx::strategies;
-using data::Neighbours;
+using data::Neighbouring;
 
 class TestVectors : public QObject
 {
@@ -34,7 +34,7 @@ private slots:
         QCOMPARE(answers[1], 3.0);
         QCOMPARE(answers[2], 1.0);
         QCOMPARE(answers[3], 2.0);
-        auto ar = simulateBmi(bmiSlideCells(), 1.0, Neighbours::AddRemove, 20000, 7);
+        auto ar = simulateBmi(bmiSlideCells(), 1.0, Neighbouring::AddRemove, 20000, 7);
         QVERIFY(ar.ok());
         QCOMPARE(ar->methods[0].predicted, 128.0);
         QCOMPARE(ar->methods[1].predicted, 32.0);
@@ -46,54 +46,54 @@ private slots:
         QVERIFY(std::fabs(ar->methods[3].measured - 7.670) < 0.3);
         QVERIFY(std::fabs(ar->methods[4].measured - 11.521) < 0.5);
         QVERIFY(std::fabs(ar->violationProbability - 0.5 * std::exp(-3.0)) < 0.005);
-        auto half = simulateBmi(bmiSlideCells(), 0.5, Neighbours::AddRemove, 100, 7);
+        auto half = simulateBmi(bmiSlideCells(), 0.5, Neighbouring::AddRemove, 100, 7);
         QCOMPARE(half->methods[0].predicted, 512.0);
         QCOMPARE(half->methods[2].predicted, 48.0);
-        auto rep = simulateBmi(bmiSlideCells(), 1.0, Neighbours::Replace, 100, 7);
+        auto rep = simulateBmi(bmiSlideCells(), 1.0, Neighbouring::Replace, 100, 7);
         QCOMPARE(rep->methods[0].predicted, 128.0);
         QCOMPARE(rep->methods[1].predicted, 128.0);
         QCOMPARE(rep->methods[2].predicted, 48.0);
-        QVERIFY(!simulateBmi(bmiSlideCells(), 0.0, Neighbours::AddRemove, 100, 7).ok());
+        QVERIFY(!simulateBmi(bmiSlideCells(), 0.0, Neighbouring::AddRemove, 100, 7).ok());
     }
 
     void workloadSensitivities()
     {
-        QCOMPARE(allRangesSensitivityL1(21, Neighbours::AddRemove), std::uint64_t{121});
-        QCOMPARE(allRangesSensitivityL1(73, Neighbours::AddRemove), std::uint64_t{1369});
-        QCOMPARE(allRangesSensitivityL1(73, Neighbours::Replace), std::uint64_t{1369});
-        QCOMPARE(allRangesSensitivityL1(8, Neighbours::Replace), std::uint64_t{20});
-        QCOMPARE(prefixSensitivityL1(73, Neighbours::AddRemove), std::uint64_t{73});
-        QCOMPARE(prefixSensitivityL1(73, Neighbours::Replace), std::uint64_t{72});
+        QCOMPARE(allRangesSensitivityL1(21, Neighbouring::AddRemove), std::uint64_t{121});
+        QCOMPARE(allRangesSensitivityL1(73, Neighbouring::AddRemove), std::uint64_t{1369});
+        QCOMPARE(allRangesSensitivityL1(73, Neighbouring::Replace), std::uint64_t{1369});
+        QCOMPARE(allRangesSensitivityL1(8, Neighbouring::Replace), std::uint64_t{20});
+        QCOMPARE(prefixSensitivityL1(73, Neighbouring::AddRemove), std::uint64_t{73});
+        QCOMPARE(prefixSensitivityL1(73, Neighbouring::Replace), std::uint64_t{72});
         // The closed forms agree with the column-norm computation on the explicit workloads.
         for (const std::size_t k : {std::size_t{3}, std::size_t{8}, std::size_t{21}}) {
             const auto all = *allRanges(k);
-            for (const auto n : {Neighbours::AddRemove, Neighbours::Replace}) {
+            for (const auto n : {Neighbouring::AddRemove, Neighbouring::Replace}) {
                 QCOMPARE(workloadSensitivity(all, k, n)->l1, double(allRangesSensitivityL1(k, n)));
                 QCOMPARE(workloadSensitivity(*prefixRanges(k), k, n)->l1, double(prefixSensitivityL1(k, n)));
             }
         }
         auto tree = TreeShape::create(73, 2);
         QVERIFY(tree.ok());
-        QCOMPARE(tree->sensitivityL1(Neighbours::AddRemove), std::size_t{8});
+        QCOMPARE(tree->sensitivityL1(Neighbouring::AddRemove), std::size_t{8});
         QCOMPARE(tree->padded, std::size_t{128});
-        QCOMPARE(tree->sensitivityL1(Neighbours::Replace), std::size_t{14});
-        QCOMPARE(TreeShape::create(8, 2)->sensitivityL1(Neighbours::Replace), std::size_t{6});
-        QCOMPARE(TreeShape::create(27, 3)->sensitivityL1(Neighbours::AddRemove), std::size_t{4});
-        QCOMPARE(HaarShape::create(21)->sensitivityL1(Neighbours::AddRemove), std::size_t{6});
-        QCOMPARE(HaarShape::create(21)->sensitivityL1(Neighbours::Replace), std::size_t{10});
+        QCOMPARE(tree->sensitivityL1(Neighbouring::Replace), std::size_t{14});
+        QCOMPARE(TreeShape::create(8, 2)->sensitivityL1(Neighbouring::Replace), std::size_t{6});
+        QCOMPARE(TreeShape::create(27, 3)->sensitivityL1(Neighbouring::AddRemove), std::size_t{4});
+        QCOMPARE(HaarShape::create(21)->sensitivityL1(Neighbouring::AddRemove), std::size_t{6});
+        QCOMPARE(HaarShape::create(21)->sensitivityL1(Neighbouring::Replace), std::size_t{10});
     }
 
     void identityAverage()
     {
         const RangeStrategy identity{RangeStrategyKind::Identity};
         for (const auto &[k, expected] : {std::pair{21, 15.3333333333}, {73, 50.0}, {256, 172.0}}) {
-            auto p = predictRangeErrors(identity, k, *allRanges(k), 1.0, Neighbours::AddRemove);
+            auto p = predictRangeErrors(identity, k, *allRanges(k), 1.0, Neighbouring::AddRemove);
             QVERIFY(p.ok());
             PBX_FUZZY_COMPARE(p->average, expected, 1e-9);
         }
-        auto all = predictRangeErrors({RangeStrategyKind::AllRanges}, 21, *allRanges(21), 1.0, Neighbours::AddRemove);
+        auto all = predictRangeErrors({RangeStrategyKind::AllRanges}, 21, *allRanges(21), 1.0, Neighbouring::AddRemove);
         QCOMPARE(all->average, 29282.0);
-        auto all73 = predictRangeErrors({RangeStrategyKind::AllRanges}, 73, *allRanges(73), 1.0, Neighbours::AddRemove);
+        auto all73 = predictRangeErrors({RangeStrategyKind::AllRanges}, 73, *allRanges(73), 1.0, Neighbouring::AddRemove);
         QCOMPARE(all73->average, 3748322.0);
     }
 
@@ -110,7 +110,7 @@ private slots:
                                        {12, 128, 46.9333333333, 38}};
         const RangeStrategy *strategies[] = {&identity, &canonical, &ls, &haar};
         for (std::size_t s = 0; s < 4; ++s) {
-            auto v = rangeVariances(*strategies[s], 8, ranges, 1.0, Neighbours::AddRemove);
+            auto v = rangeVariances(*strategies[s], 8, ranges, 1.0, Neighbouring::AddRemove);
             QVERIFY(v.ok());
             for (std::size_t r = 0; r < 4; ++r)
                 PBX_FUZZY_COMPARE((*v)[r], expected[r][s], 1e-9);
@@ -141,28 +141,28 @@ private slots:
             {73, {RangeStrategyKind::Haar}, 127.748, 213.719},
         };
         for (const auto &row : rows) {
-            auto p = predictRangeErrors(row.s, row.k, *allRanges(row.k), 1.0, Neighbours::AddRemove);
+            auto p = predictRangeErrors(row.s, row.k, *allRanges(row.k), 1.0, Neighbouring::AddRemove);
             QVERIFY(p.ok());
             PBX_FUZZY_COMPARE(p->average, row.average, 1e-5);
             PBX_FUZZY_COMPARE(p->max, row.max, 1e-5);
         }
         // By length, k = 73 (L = 1, 2, 5, 10, 36, 73).
-        auto b2 = predictRangeErrors({RangeStrategyKind::Tree, 2, true, true}, 73, *allRanges(73), 1.0, Neighbours::AddRemove);
+        auto b2 = predictRangeErrors({RangeStrategyKind::Tree, 2, true, true}, 73, *allRanges(73), 1.0, Neighbouring::AddRemove);
         const double byLength[] = {77.66, 100.69, 131.42, 154.44, 191.22, 160.83};
         const std::size_t lengths[] = {1, 2, 5, 10, 36, 73};
         for (std::size_t i = 0; i < 6; ++i)
             QVERIFY(std::fabs(b2->byLength[lengths[i] - 1] - byLength[i]) < 0.006);
-        auto haar = predictRangeErrors({RangeStrategyKind::Haar}, 73, *allRanges(73), 1.0, Neighbours::AddRemove);
+        auto haar = predictRangeErrors({RangeStrategyKind::Haar}, 73, *allRanges(73), 1.0, Neighbouring::AddRemove);
         const double haarByLength[] = {42.67, 60.97, 88.10, 110.07, 151.01, 144.42};
         for (std::size_t i = 0; i < 6; ++i)
             QVERIFY(std::fabs(haar->byLength[lengths[i] - 1] - haarByLength[i]) < 0.006);
         // The Haar bound (h+1)²(h+2) holds for every range (k = 73: 576).
         QVERIFY(haar->max <= 576.0);
         // Branching table, k = 256, b = 16 with consistency: 135.4 (< identity 172).
-        auto b16 = predictRangeErrors({RangeStrategyKind::Tree, 16, true, true}, 256, *allRanges(256), 1.0, Neighbours::AddRemove);
+        auto b16 = predictRangeErrors({RangeStrategyKind::Tree, 16, true, true}, 256, *allRanges(256), 1.0, Neighbouring::AddRemove);
         QVERIFY(std::fabs(b16->average - 135.4) < 0.05);
         // Replace multiplies the identity variance by 4.
-        auto rep = predictRangeErrors({RangeStrategyKind::Identity}, 21, *allRanges(21), 1.0, Neighbours::Replace);
+        auto rep = predictRangeErrors({RangeStrategyKind::Identity}, 21, *allRanges(21), 1.0, Neighbouring::Replace);
         PBX_FUZZY_COMPARE(rep->average, 4.0 * 15.3333333333, 1e-9);
     }
 
@@ -305,12 +305,12 @@ private slots:
         QCOMPARE(strategyErrorCode(TreeShape::create(21, 1).error()), kInvalidBranching);
         QCOMPARE(strategyErrorCode(TreeShape::create(21, 22).error()), kInvalidBranching);
         QCOMPARE(strategyErrorCode(TreeShape::create(0, 2).error()), kInvalidBounds);
-        QCOMPARE(strategyErrorCode(rangeVariances({RangeStrategyKind::Identity}, 8, {{0, 1}}, 0.0, Neighbours::AddRemove).error()),
+        QCOMPARE(strategyErrorCode(rangeVariances({RangeStrategyKind::Identity}, 8, {{0, 1}}, 0.0, Neighbouring::AddRemove).error()),
                  kInvalidEpsilon);
-        QCOMPARE(strategyErrorCode(rangeVariances({RangeStrategyKind::Identity}, 8, {{0, 1}}, NAN, Neighbours::AddRemove).error()),
+        QCOMPARE(strategyErrorCode(rangeVariances({RangeStrategyKind::Identity}, 8, {{0, 1}}, NAN, Neighbouring::AddRemove).error()),
                  kInvalidEpsilon);
         // K = 8192 > 4096: the dense inverse is refused.
-        auto big = rangeVariances({RangeStrategyKind::Tree, 2, true, true}, 5000, {{0, 1}}, 1.0, Neighbours::AddRemove);
+        auto big = rangeVariances({RangeStrategyKind::Tree, 2, true, true}, 5000, {{0, 1}}, 1.0, Neighbouring::AddRemove);
         QCOMPARE(strategyErrorCode(big.error()), kDomainTooLarge);
         QCOMPARE(big.error().code, ErrorCode::ResourceLimit);
     }

@@ -75,7 +75,7 @@ class TestNoiseReduction : public QObject
 private:
     /// Asks a relative count with `mechanism` (unset: the filter's default) and returns the event.
     static session::LedgerEvent askRelativeCount(MainWindow &w, const QString &where, double alpha,
-                                                 std::optional<session::MechanismKind> mechanism = {})
+                                                 std::optional<session::ReleaseMethod> mechanism = {})
     {
         auto *builder = w.queryBuilder();
         builder->setAggregate(data::Aggregate::Count);
@@ -179,7 +179,7 @@ private Q_SLOTS:
     {
         auto w = makeWindow(filters::FilterKind::ExPost);
         const auto event
-            = askRelativeCount(*w, QStringLiteral("smsa == \"no\""), 0.05, session::MechanismKind::LaplaceNr);
+            = askRelativeCount(*w, QStringLiteral("smsa == \"no\""), 0.05, session::ReleaseMethod::LaplaceNr);
         QCOMPARE(event.costKind, filters::ChargeKind::ExPost);
         // The ex-post filter's gauge says what its δ is for.
         QVERIFY(w->budgetGauge()->note().contains(QStringLiteral("Brownian")));

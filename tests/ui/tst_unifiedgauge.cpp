@@ -84,10 +84,10 @@ private:
             qPrintable(readout));
     }
 
-    static void useMechanism(MainWindow &w, session::MechanismKind kind)
+    static void useMechanism(MainWindow &w, session::ReleaseMethod kind)
     {
         QVERIFY(w.queryBuilder()->setMechanism(kind));
-        QCOMPARE(w.queryBuilder()->request().mechanism, std::optional<session::MechanismKind>(kind));
+        QCOMPARE(w.queryBuilder()->request().mechanism, std::optional<session::ReleaseMethod>(kind));
     }
 
 private Q_SLOTS:
@@ -138,7 +138,7 @@ private Q_SLOTS:
         auto *combo = builder->mechanismComboBox();
         auto *model = qobject_cast<QStandardItemModel *>(combo->model());
         QVERIFY(model);
-        const auto item = [&](session::MechanismKind kind) {
+        const auto item = [&](session::ReleaseMethod kind) {
             return model->item(combo->findData(static_cast<int>(kind)));
         };
         builder->setAggregate(data::Aggregate::Count);
@@ -146,23 +146,23 @@ private Q_SLOTS:
         // Relative count on the unified filter: the default is Brownian noise reduction; single
         // releases need an absolute target.
         QVERIFY(combo->itemText(0).contains(QStringLiteral("Brownian")));
-        QVERIFY(item(session::MechanismKind::LaplaceNr)->isEnabled());
-        QVERIFY(!item(session::MechanismKind::Gaussian)->isEnabled());
-        QVERIFY(!item(session::MechanismKind::Gaussian)->toolTip().isEmpty());
+        QVERIFY(item(session::ReleaseMethod::LaplaceNr)->isEnabled());
+        QVERIFY(!item(session::ReleaseMethod::Gaussian)->isEnabled());
+        QVERIFY(!item(session::ReleaseMethod::Gaussian)->toolTip().isEmpty());
         QCOMPARE(builder->capUnit(), QStringLiteral("ρ or ex-post ε"));
         // Absolute count: the default is one Gaussian release, paid in ρ.
         builder->setAbsoluteTarget(200.0);
         QVERIFY(combo->itemText(0).contains(QStringLiteral("Gaussian")));
-        QVERIFY(item(session::MechanismKind::Gaussian)->isEnabled());
+        QVERIFY(item(session::ReleaseMethod::Gaussian)->isEnabled());
         QCOMPARE(builder->capUnit(), QStringLiteral("ρ"));
         // Plain zCDP cannot account Laplace noise reduction: disabled, with the reason.
         w->sessionPanel()->filterComboBox()->setCurrentIndex(
             w->sessionPanel()->filterComboBox()->findData(static_cast<int>(filters::FilterKind::Zcdp)));
         builder->setRelativeTarget(0.1);
-        QVERIFY(!item(session::MechanismKind::LaplaceNr)->isEnabled());
-        QVERIFY2(item(session::MechanismKind::LaplaceNr)->toolTip().contains(QStringLiteral("unified")),
-                 qPrintable(item(session::MechanismKind::LaplaceNr)->toolTip()));
-        QVERIFY(!builder->setMechanism(session::MechanismKind::LaplaceNr));
+        QVERIFY(!item(session::ReleaseMethod::LaplaceNr)->isEnabled());
+        QVERIFY2(item(session::ReleaseMethod::LaplaceNr)->toolTip().contains(QStringLiteral("unified")),
+                 qPrintable(item(session::ReleaseMethod::LaplaceNr)->toolTip()));
+        QVERIFY(!builder->setMechanism(session::ReleaseMethod::LaplaceNr));
         QVERIFY(combo->itemText(0).contains(QStringLiteral("doubling"), Qt::CaseInsensitive));
     }
 
@@ -190,7 +190,7 @@ private Q_SLOTS:
         builder->setAggregate(data::Aggregate::Count);
         builder->setWhere(QStringLiteral("region == \"south\""));
         builder->setRelativeTarget(0.1);
-        useMechanism(*w, session::MechanismKind::LaplaceNr);
+        useMechanism(*w, session::ReleaseMethod::LaplaceNr);
         w->ask();
         QCOMPARE(model->rowCount(), 1);
         const auto &nr = w->document()->session().events().at(0);
@@ -218,7 +218,7 @@ private Q_SLOTS:
         const double totalBefore = w->budgetGauge()->epsilonSpent();
         builder->setWhere(QStringLiteral("region == \"west\""));
         builder->setAbsoluteTarget(150.0);
-        useMechanism(*w, session::MechanismKind::Gaussian);
+        useMechanism(*w, session::ReleaseMethod::Gaussian);
         w->ask();
         QCOMPARE(model->rowCount(), 2);
         const auto &gaussian = w->document()->session().events().at(1);
@@ -238,7 +238,7 @@ private Q_SLOTS:
         //    zCDP side, in ρ, without a δ; the event says which side paid.
         builder->setWhere(QStringLiteral("smsa == \"yes\""));
         builder->setAbsoluteTarget(400.0);
-        useMechanism(*w, session::MechanismKind::Laplace);
+        useMechanism(*w, session::ReleaseMethod::Laplace);
         w->ask();
         const auto &laplace = w->document()->session().events().at(2);
         QCOMPARE(laplace.costKind, filters::ChargeKind::PureEpsilon);
@@ -297,10 +297,10 @@ private Q_SLOTS:
         auto w = makeWindow(unifiedSettings());
         auto *builder = w->queryBuilder();
         builder->setRelativeTarget(0.1);
-        useMechanism(*w, session::MechanismKind::LaplaceNr);
+        useMechanism(*w, session::ReleaseMethod::LaplaceNr);
         w->ask();
         builder->setAbsoluteTarget(200.0);
-        useMechanism(*w, session::MechanismKind::Gaussian);
+        useMechanism(*w, session::ReleaseMethod::Gaussian);
         w->ask();
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("unified.json"));

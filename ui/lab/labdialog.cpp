@@ -27,7 +27,7 @@ namespace pbx::ui {
 
 namespace {
 
-using session::MechanismKind;
+using session::ReleaseMethod;
 using FK = filters::FilterKind;
 
 /// Laplace-family methods warm, Gaussian/Brownian cool; doubling dashed, noise reduction solid,
@@ -41,18 +41,18 @@ struct MethodStyle
 MethodStyle styleFor(const simulation::LabMethod &m)
 {
     const bool doubling
-        = m.mechanism == MechanismKind::DoublingLaplace || m.mechanism == MechanismKind::DoublingGaussian;
+        = m.mechanism == ReleaseMethod::DoublingLaplace || m.mechanism == ReleaseMethod::DoublingGaussian;
     const Qt::PenStyle style = doubling                  ? Qt::DashLine
                                : m.filter == FK::Unified ? Qt::DotLine
                                                          : Qt::SolidLine;
     switch (m.mechanism) {
-    case MechanismKind::DoublingLaplace:
+    case ReleaseMethod::DoublingLaplace:
         return {palette::chartRed, style};
-    case MechanismKind::DoublingGaussian:
+    case ReleaseMethod::DoublingGaussian:
         return {palette::chartPurple, style};
-    case MechanismKind::LaplaceNr:
+    case ReleaseMethod::LaplaceNr:
         return {m.filter == FK::Unified ? QColor(0x9c, 0x5b, 0x16) : QColor(0xe0, 0x8a, 0x16), style};
-    case MechanismKind::Brownian:
+    case ReleaseMethod::Brownian:
         if (m.filter == FK::BrownianZcdp)
             return {palette::chartBlue, style};
         return {m.filter == FK::Unified ? palette::chartGreen : palette::chartTeal, style};
@@ -280,20 +280,20 @@ QSize LabDialog::sizeHint() const
     return {1300, 820};
 }
 
-QString LabDialog::methodName(session::MechanismKind kind)
+QString LabDialog::methodName(session::ReleaseMethod kind)
 {
     switch (kind) {
-    case MechanismKind::Laplace:
+    case ReleaseMethod::Laplace:
         return tr("Laplace");
-    case MechanismKind::Gaussian:
+    case ReleaseMethod::Gaussian:
         return tr("Gaussian");
-    case MechanismKind::DoublingLaplace:
+    case ReleaseMethod::DoublingLaplace:
         return tr("Doubling Laplace");
-    case MechanismKind::DoublingGaussian:
+    case ReleaseMethod::DoublingGaussian:
         return tr("Doubling Gaussian");
-    case MechanismKind::LaplaceNr:
+    case ReleaseMethod::LaplaceNr:
         return tr("Laplace NR");
-    case MechanismKind::Brownian:
+    case ReleaseMethod::Brownian:
         return tr("Brownian NR");
     }
     return {};

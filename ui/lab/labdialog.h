@@ -68,7 +68,7 @@ public:
     LabChart *chart() const { return m_chart; }
 
     /// "Brownian NR", "Doubling Gaussian", …
-    static QString methodName(session::MechanismKind kind);
+    static QString methodName(session::ReleaseMethod kind);
     /// "pure ε", "zCDP", "ex-post", "unified", "brownian-zCDP".
     static QString filterName(filters::FilterKind kind);
 

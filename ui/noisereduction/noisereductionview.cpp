@@ -104,7 +104,7 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
         showPlaceholder(tr("Select a ledger row to see how its noise was reduced."));
         return;
     }
-    const auto mechanism = session::parseMechanismKind(event->mechanism);
+    const auto mechanism = session::parseReleaseMethod(event->mechanism);
     const QString query = QStringLiteral("%1 · %2").arg(toQString(event->request.id),
                                                         LedgerModel::describeQuery(event->request.query));
     if (event->attempts.empty()) {
@@ -174,12 +174,12 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
     m_baseline = baseline;
     const bool noiseReduction = mechanism.ok() && session::isNoiseReduction(*mechanism);
     const bool doubling = mechanism.ok()
-                          && (*mechanism == session::MechanismKind::DoublingLaplace
-                              || *mechanism == session::MechanismKind::DoublingGaussian);
+                          && (*mechanism == session::ReleaseMethod::DoublingLaplace
+                              || *mechanism == session::ReleaseMethod::DoublingGaussian);
     // An ex-post Brownian level's cost E(T_k) is a boundary's loss, not what a doubling level with
     // fresh noise would be charged: there is no honest baseline to show, so none is shown.
     const bool expostBrownian = noiseReduction && event->costKind == filters::ChargeKind::ExPost
-                                && *mechanism == session::MechanismKind::Brownian;
+                                && *mechanism == session::ReleaseMethod::Brownian;
     if (expostBrownian) {
         m_baseline.reset();
         m_paid->setText(tr("paid: %1 of the last level = <b>%2</b>%3 (the boundary's loss at the stopping time)")

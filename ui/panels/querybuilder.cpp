@@ -27,10 +27,10 @@ constexpr int kRelative = static_cast<int>(session::TargetKind::Relative);
 /// The mechanism combo's data for "the filter's default".
 constexpr int kDefaultMechanism = -1;
 
-constexpr session::MechanismKind kMechanismOrder[] = {
-    session::MechanismKind::Brownian,        session::MechanismKind::LaplaceNr,
-    session::MechanismKind::DoublingGaussian, session::MechanismKind::DoublingLaplace,
-    session::MechanismKind::Gaussian,        session::MechanismKind::Laplace};
+constexpr session::ReleaseMethod kMechanismOrder[] = {
+    session::ReleaseMethod::Brownian,        session::ReleaseMethod::LaplaceNr,
+    session::ReleaseMethod::DoublingGaussian, session::ReleaseMethod::DoublingLaplace,
+    session::ReleaseMethod::Gaussian,        session::ReleaseMethod::Laplace};
 
 } // namespace
 
@@ -111,7 +111,7 @@ void QueryBuilder::createWidgets()
     m_mechanism->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_mechanism->setMinimumContentsLength(24);
     m_mechanism->addItem(QString(), kDefaultMechanism);
-    for (session::MechanismKind kind : kMechanismOrder)
+    for (session::ReleaseMethod kind : kMechanismOrder)
         m_mechanism->addItem(mechanismLabel(kind), static_cast<int>(kind));
     m_mechanism->setToolTip(tr("<p>How the noise is added. <b>Noise reduction</b> (Laplace or "
                                "Brownian) releases ever less noisy answers from one noise path "
@@ -250,7 +250,7 @@ void QueryBuilder::setFilterKind(filters::FilterKind kind)
     updateMechanisms();
 }
 
-bool QueryBuilder::setMechanism(std::optional<session::MechanismKind> mechanism)
+bool QueryBuilder::setMechanism(std::optional<session::ReleaseMethod> mechanism)
 {
     const int index = m_mechanism->findData(mechanism ? static_cast<int>(*mechanism)
                                                       : kDefaultMechanism);
@@ -261,11 +261,11 @@ bool QueryBuilder::setMechanism(std::optional<session::MechanismKind> mechanism)
     return true;
 }
 
-session::MechanismKind QueryBuilder::effectiveMechanism() const
+session::ReleaseMethod QueryBuilder::effectiveMechanism() const
 {
     const int chosen = m_mechanism->currentData().toInt();
     if (chosen != kDefaultMechanism)
-        return static_cast<session::MechanismKind>(chosen);
+        return static_cast<session::ReleaseMethod>(chosen);
     const auto r = request();
     return session::defaultMechanism(m_filterKind, r.query.aggregate, r.target.kind);
 }
@@ -275,7 +275,7 @@ QString QueryBuilder::capUnit() const
     if (!m_hasFilterKind)
         return m_unit;
     // The unified filter routes Brownian runs to either side: a cap applies in the paying side's unit.
-    if (m_filterKind == filters::FilterKind::Unified && effectiveMechanism() == session::MechanismKind::Brownian)
+    if (m_filterKind == filters::FilterKind::Unified && effectiveMechanism() == session::ReleaseMethod::Brownian)
         return tr("ρ or ex-post ε");
     return chargeUnit(session::chargeKindFor(effectiveMechanism(), m_filterKind));
 }
@@ -296,7 +296,7 @@ void QueryBuilder::updateMechanisms()
                                     .arg(mechanismLabel(fallback)),
                              Qt::ToolTipRole);
     for (int i = 1; i < m_mechanism->count(); ++i) {
-        const auto kind = static_cast<session::MechanismKind>(m_mechanism->itemData(i).toInt());
+        const auto kind = static_cast<session::ReleaseMethod>(m_mechanism->itemData(i).toInt());
         const auto ok = session::checkMechanism(kind, m_filterKind, aggregate, target);
         if (model)
             model->item(i)->setEnabled(ok.ok());
@@ -403,7 +403,7 @@ session::QueryRequest QueryBuilder::request() const
         request.maxCost = m_cap->value();
     const int mechanism = m_mechanism->currentData().toInt();
     if (mechanism != kDefaultMechanism)
-        request.mechanism = static_cast<session::MechanismKind>(mechanism);
+        request.mechanism = static_cast<session::ReleaseMethod>(mechanism);
     return request;
 }
 

@@ -58,9 +58,9 @@ public:
     void setMaxCost(std::optional<double> cap);
     /// A mechanism the filter can account, or unset for the filter's default. Returns false (and
     /// changes nothing) when the combo offers it disabled.
-    bool setMechanism(std::optional<session::MechanismKind> mechanism);
+    bool setMechanism(std::optional<session::ReleaseMethod> mechanism);
     /// The mechanism the request will use (the chosen one, or the default).
-    session::MechanismKind effectiveMechanism() const;
+    session::ReleaseMethod effectiveMechanism() const;
     /// The unit the per-query cap is in ("ε", "ρ" or "ex-post ε").
     QString capUnit() const;
 

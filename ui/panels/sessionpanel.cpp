@@ -56,8 +56,8 @@ void SessionPanel::createWidgets()
                            "unified and Brownian filters need δ &gt; 0; the ex-post filter uses it "
                            "only for Brownian boundaries; pure ε ignores it.</p>"));
     m_neighbours = new QComboBox(this);
-    m_neighbours->addItem(tr("Add / remove one row"), static_cast<int>(data::Neighbours::AddRemove));
-    m_neighbours->addItem(tr("Replace one row"), static_cast<int>(data::Neighbours::Replace));
+    m_neighbours->addItem(tr("Add / remove one row"), static_cast<int>(data::Neighbouring::AddRemove));
+    m_neighbours->addItem(tr("Replace one row"), static_cast<int>(data::Neighbouring::Replace));
     m_neighbours->setToolTip(tr("<p><b>Neighbouring relation</b>: which two datasets the "
                                 "guarantee must not tell apart. <i>Add/remove</i> hides whether "
                                 "a person is in the data at all; <i>replace</i> hides what their "
@@ -209,7 +209,7 @@ session::SessionSettings SessionPanel::settings() const
     session::SessionSettings s;
     s.epsilon = m_epsilon->value();
     s.delta = m_delta->value();
-    s.neighbours = static_cast<data::Neighbours>(m_neighbours->currentData().toInt());
+    s.neighbours = static_cast<data::Neighbouring>(m_neighbours->currentData().toInt());
     s.filter = static_cast<filters::FilterKind>(m_filter->currentData().toInt());
     s.split.expostEpsilonShare = m_expostEpsilonShare->value() / 100.0;
     s.split.expostDeltaShare = m_expostDeltaShare->value() / 100.0;
@@ -256,7 +256,7 @@ QString SessionPanel::modeText() const
     case filters::FilterKind::Unified: text = tr("Unified · zCDP + ex-post"); break;
     case filters::FilterKind::BrownianZcdp: text = tr("zCDP · Brownian NR"); break;
     }
-    text += s.neighbours == data::Neighbours::AddRemove ? tr(" · add/remove") : tr(" · replace");
+    text += s.neighbours == data::Neighbouring::AddRemove ? tr(" · add/remove") : tr(" · replace");
     if (s.seed)
         text += tr(" · SEEDED");
     return text;

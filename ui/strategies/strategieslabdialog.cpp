@@ -62,10 +62,10 @@ QComboBox *neighboursCombo(QWidget *parent)
     return c;
 }
 
-data::Neighbours neighboursOf(const QComboBox *c)
+data::Neighbouring neighboursOf(const QComboBox *c)
 {
-    return c->currentData().toString() == QStringLiteral("replace") ? data::Neighbours::Replace
-                                                                     : data::Neighbours::AddRemove;
+    return c->currentData().toString() == QStringLiteral("replace") ? data::Neighbouring::Replace
+                                                                     : data::Neighbouring::AddRemove;
 }
 
 QString text(const Json &j)
@@ -493,19 +493,19 @@ void StrategiesLabDialog::showStability(const Json &doc)
                                                      : tr("2pε not a bound for ε > 1")});
     m_sensitivityTable->setRowCount(0);
     row = 0;
-    using data::Neighbours;
+    using data::Neighbouring;
     for (const std::size_t k : {std::size_t{21}, std::size_t{73}}) {
-        const auto ar = strategies::allRangesSensitivityL1(k, Neighbours::AddRemove);
+        const auto ar = strategies::allRangesSensitivityL1(k, Neighbouring::AddRemove);
         setRow(m_sensitivityTable, row++, {tr("all ranges, k = %1").arg(k), QString::number(ar), num(std::sqrt(double(ar))),
-                                           QString::number(strategies::allRangesSensitivityL1(k, Neighbours::Replace))});
+                                           QString::number(strategies::allRangesSensitivityL1(k, Neighbouring::Replace))});
         setRow(m_sensitivityTable, row++, {tr("prefixes, k = %1").arg(k), QString::number(k), num(std::sqrt(double(k))),
-                                           QString::number(strategies::prefixSensitivityL1(k, Neighbours::Replace))});
+                                           QString::number(strategies::prefixSensitivityL1(k, Neighbouring::Replace))});
         const auto tree = *strategies::TreeShape::create(k, 2);
         setRow(m_sensitivityTable, row++,
                {tr("tree b = 2 with root, k = %1 (K = %2)").arg(k).arg(tree.padded),
-                QString::number(tree.sensitivityL1(Neighbours::AddRemove)),
-                num(std::sqrt(double(tree.sensitivityL1(Neighbours::AddRemove)))),
-                QString::number(tree.sensitivityL1(Neighbours::Replace))});
+                QString::number(tree.sensitivityL1(Neighbouring::AddRemove)),
+                num(std::sqrt(double(tree.sensitivityL1(Neighbouring::AddRemove)))),
+                QString::number(tree.sensitivityL1(Neighbouring::Replace))});
     }
     setRow(m_sensitivityTable, row++, {tr("histogram (identity)"), QStringLiteral("1"), QStringLiteral("1"), QStringLiteral("2")});
     setRow(m_sensitivityTable, row++, {tr("BMI answers (#M<25, #M, #F<25, #F)"), QStringLiteral("2"), num(std::sqrt(2.0)), QStringLiteral("4")});

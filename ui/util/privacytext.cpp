@@ -34,39 +34,39 @@ QString chargeSymbol(filters::ChargeKind kind)
     return kind == filters::ChargeKind::Rho ? QStringLiteral("ρ") : QStringLiteral("ε");
 }
 
-QString mechanismLabel(session::MechanismKind kind)
+QString mechanismLabel(session::ReleaseMethod kind)
 {
     switch (kind) {
-    case session::MechanismKind::Laplace:
+    case session::ReleaseMethod::Laplace:
         return tr("Laplace · one release");
-    case session::MechanismKind::Gaussian:
+    case session::ReleaseMethod::Gaussian:
         return tr("Gaussian · one release");
-    case session::MechanismKind::DoublingLaplace:
+    case session::ReleaseMethod::DoublingLaplace:
         return tr("Doubling · Laplace");
-    case session::MechanismKind::DoublingGaussian:
+    case session::ReleaseMethod::DoublingGaussian:
         return tr("Doubling · Gaussian");
-    case session::MechanismKind::LaplaceNr:
+    case session::ReleaseMethod::LaplaceNr:
         return tr("Laplace noise reduction");
-    case session::MechanismKind::Brownian:
+    case session::ReleaseMethod::Brownian:
         return tr("Brownian noise reduction");
     }
     return {};
 }
 
-QString mechanismShortLabel(session::MechanismKind kind)
+QString mechanismShortLabel(session::ReleaseMethod kind)
 {
     switch (kind) {
-    case session::MechanismKind::Laplace:
+    case session::ReleaseMethod::Laplace:
         return tr("one Laplace release");
-    case session::MechanismKind::Gaussian:
+    case session::ReleaseMethod::Gaussian:
         return tr("one Gaussian release");
-    case session::MechanismKind::DoublingLaplace:
+    case session::ReleaseMethod::DoublingLaplace:
         return tr("Laplace doubling");
-    case session::MechanismKind::DoublingGaussian:
+    case session::ReleaseMethod::DoublingGaussian:
         return tr("Gaussian doubling");
-    case session::MechanismKind::LaplaceNr:
+    case session::ReleaseMethod::LaplaceNr:
         return tr("Laplace NR");
-    case session::MechanismKind::Brownian:
+    case session::ReleaseMethod::Brownian:
         return tr("Brownian NR");
     }
     return {};

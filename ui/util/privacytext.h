@@ -16,9 +16,9 @@ QString chargeUnit(filters::ChargeKind kind);
 /// "ε" or "ρ": the symbol alone (ex-post loss is an ε).
 QString chargeSymbol(filters::ChargeKind kind);
 /// "Brownian noise reduction", "Doubling · Gaussian", "Gaussian · one release", …
-QString mechanismLabel(session::MechanismKind kind);
+QString mechanismLabel(session::ReleaseMethod kind);
 /// "Brownian NR", "Gaussian doubling", "one Gaussian release", … (compact, for closed combos).
-QString mechanismShortLabel(session::MechanismKind kind);
+QString mechanismShortLabel(session::ReleaseMethod kind);
 /// "zCDP side" or "ex-post side" for the unified filter's systems; empty for other filters.
 QString unifiedSideOf(filters::ChargeKind kind, filters::FilterKind filter);
 /// The cost of an event in its own unit, e.g. "ρ = 0.00123", "ex-post ε = 0.118, δ = 6.1e-8".
