@@ -16,15 +16,16 @@
 #include <vector>
 
 namespace {
-constexpr const char *kUsage = "Usage: pbx-cli <command> [options]\n"
-                               "Commands:\n"
-                               "  run       answer a JSON Lines file of requests and write a transcript\n"
-                               "  account   what a ledger of mechanisms costs under each composition strategy\n"
-                               "  compare   the comparison view's table and curves for a ledger, as text or JSON\n"
-                               "  simulate  the relative-error lab: noise reduction against doubling\n"
-                               "  verify    recompute every cost and the spend of a transcript or journal\n"
-                               "  odp       output differential privacy: sparse vector, PTR, early stopping, recovery\n"
-                               "Run 'pbx-cli <command> --help' for a command's options.\n";
+constexpr const char *kUsage
+    = "Usage: pbx-cli <command> [options]\n"
+      "Commands:\n"
+      "  run       answer a JSON Lines file of requests and write a transcript\n"
+      "  account   what a ledger of mechanisms costs under each composition strategy\n"
+      "  compare   the comparison view's table and curves for a ledger, as text or JSON\n"
+      "  simulate  the relative-error lab: noise reduction against doubling\n"
+      "  verify    recompute every cost and the spend of a transcript or journal\n"
+      "  odp       output differential privacy: sparse vector, PTR, early stopping, recovery\n"
+      "Run 'pbx-cli <command> --help' for a command's options.\n";
 }
 
 int main(int argc, char **argv)

@@ -115,17 +115,16 @@ bool hasArgument(int argc, char *argv[], std::initializer_list<std::string_view>
 bool prepareDisplay(int argc, char *argv[])
 {
 #if defined(Q_OS_UNIX) && !defined(Q_OS_DARWIN) && !defined(Q_OS_ANDROID)
-    if (environmentSet("QT_QPA_PLATFORM") || environmentSet("DISPLAY")
-        || environmentSet("WAYLAND_DISPLAY") || hasArgument(argc, argv, {"-platform"}))
+    if (environmentSet("QT_QPA_PLATFORM") || environmentSet("DISPLAY") || environmentSet("WAYLAND_DISPLAY")
+        || hasArgument(argc, argv, {"-platform"}))
         return true;
     if (hasArgument(argc, argv, {"--help", "-h", "--help-all", "--version", "-v", "--screenshot"})) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
         return true;
     }
-    std::fprintf(stderr,
-                 "pbx: no display to show the window on (neither DISPLAY nor WAYLAND_DISPLAY is "
-                 "set): run pbx in a desktop session, or save a picture of the window with "
-                 "'QT_QPA_PLATFORM=offscreen pbx --screenshot OUT.png'\n");
+    std::fprintf(stderr, "pbx: no display to show the window on (neither DISPLAY nor WAYLAND_DISPLAY is "
+                         "set): run pbx in a desktop session, or save a picture of the window with "
+                         "'QT_QPA_PLATFORM=offscreen pbx --screenshot OUT.png'\n");
     return false;
 #else
     (void)argc;
@@ -150,9 +149,9 @@ int main(int argc, char *argv[])
     pbx::ui::setApplicationIdentity();
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Privacy Budget Explorer: ask differentially private questions of a dataset with an "
-        "accuracy target, and watch the privacy budget being spent."));
+    parser.setApplicationDescription(
+        QStringLiteral("Privacy Budget Explorer: ask differentially private questions of a dataset with an "
+                       "accuracy target, and watch the privacy budget being spent."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption sessionOption(
@@ -164,14 +163,15 @@ int main(int argc, char *argv[])
         QStringList{QStringLiteral("d"), QStringLiteral("dataset")},
         QStringLiteral("Start on an embedded dataset (%1) or a CSV file. Default: the dataset "
                        "used last, else %2.")
-            .arg(QStringLiteral("one of: ")
-                     + [] {
-                           QStringList names;
-                           for (const auto &n : pbx::resources::embeddedDatasetNames())
-                               names << pbx::ui::toQString(n);
-                           return names.join(QStringLiteral(", "));
-                       }(),
-                 pbx::ui::toQString(pbx::resources::defaultDatasetName)),
+            .arg(
+                QStringLiteral("one of: ") +
+                    [] {
+                        QStringList names;
+                        for (const auto &n : pbx::resources::embeddedDatasetNames())
+                            names << pbx::ui::toQString(n);
+                        return names.join(QStringLiteral(", "));
+                    }(),
+                pbx::ui::toQString(pbx::resources::defaultDatasetName)),
         QStringLiteral("NAME-or-CSV"), pbx::ui::toQString(pbx::resources::defaultDatasetName));
     const QCommandLineOption screenshotOption(
         QStringLiteral("screenshot"),
@@ -199,11 +199,11 @@ int main(int argc, char *argv[])
     }
     // "-s FILE" reaches the parser; "--session FILE" was taken out of argv above; a desktop
     // entry or file manager passes the file alone.
-    const std::optional<QString> sessionPath =
-        sessionArgument.path ? sessionArgument.path
-        : parser.isSet(sessionOption) ? std::optional<QString>(parser.value(sessionOption))
-        : positional.size() == 1      ? std::optional<QString>(positional.constFirst())
-                                      : std::nullopt;
+    const std::optional<QString> sessionPath
+        = sessionArgument.path          ? sessionArgument.path
+          : parser.isSet(sessionOption) ? std::optional<QString>(parser.value(sessionOption))
+          : positional.size() == 1      ? std::optional<QString>(positional.constFirst())
+                                        : std::nullopt;
 
     const bool screenshot = parser.isSet(screenshotOption);
     const bool interactive = !screenshot;
@@ -231,8 +231,8 @@ int main(int argc, char *argv[])
     } else {
         // Without --dataset: the dataset used last, if it still opens, else the default one.
         const QString last = pbx::ui::AppSettings::lastDataset();
-        const bool reopenedLast = !parser.isSet(datasetOption) && !screenshot && !last.isEmpty()
-                                  && window.openDataset(last).ok();
+        const bool reopenedLast
+            = !parser.isSet(datasetOption) && !screenshot && !last.isEmpty() && window.openDataset(last).ok();
         const QString dataset = parser.value(datasetOption);
         auto opened = reopenedLast ? pbx::Result<void>{} : window.openDataset(dataset);
         if (!opened.ok()) {

@@ -102,7 +102,7 @@ void BM_RdpLiveLedger1000Updates(benchmark::State &state)
         for (int i = 0; i < 1000; ++i) {
             (void)acc.compose(step, Neighbouring::AddRemove);
             eps = acc.epsilonForDelta(1e-5)->epsilon;
-        g_sink = eps;
+            g_sink = eps;
         }
     }
     state.counters["epsilon"] = eps;

@@ -23,7 +23,8 @@ using namespace pbx;
 
 std::shared_ptr<const data::Table> tinyTable()
 {
-    data::Column region{{"region", data::ColumnType::Categorical, std::nullopt, "", {"north", "south"}}, {}, {}};
+    data::Column region{
+        {"region", data::ColumnType::Categorical, std::nullopt, "", {"north", "south"}}, {}, {}};
     for (std::size_t i = 0; i < 64; ++i)
         region.codes.push_back(i % 4 == 0 ? 1 : 0);
     auto t = data::Table::create("tiny", {region});
@@ -34,8 +35,8 @@ std::shared_ptr<const data::Table> tinyTable()
     return std::make_shared<const data::Table>(std::move(t.value()));
 }
 
-void answer(benchmark::State &state, filters::FilterKind filter, std::optional<session::ReleaseMethod> mechanism,
-            session::AccuracyTarget target)
+void answer(benchmark::State &state, filters::FilterKind filter,
+            std::optional<session::ReleaseMethod> mechanism, session::AccuracyTarget target)
 {
     const auto requests = static_cast<std::size_t>(state.range(0));
     const auto table = tinyTable();
@@ -65,18 +66,21 @@ void answer(benchmark::State &state, filters::FilterKind filter, std::optional<s
         s->reset(); // freeing 10⁶ events is not part of answering them
         state.ResumeTiming();
     }
-    state.counters["per_request"] =
-        benchmark::Counter(static_cast<double>(requests), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["per_request"]
+        = benchmark::Counter(static_cast<double>(requests),
+                             benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 void laplace(benchmark::State &state)
 {
-    answer(state, filters::FilterKind::Basic, session::ReleaseMethod::Laplace, {session::TargetKind::Absolute, 10, 0.95});
+    answer(state, filters::FilterKind::Basic, session::ReleaseMethod::Laplace,
+           {session::TargetKind::Absolute, 10, 0.95});
 }
 
 void brownianExPost(benchmark::State &state)
 {
-    answer(state, filters::FilterKind::Unified, session::ReleaseMethod::Brownian, {session::TargetKind::Absolute, 10, 0.95});
+    answer(state, filters::FilterKind::Unified, session::ReleaseMethod::Brownian,
+           {session::TargetKind::Absolute, 10, 0.95});
 }
 
 } // namespace

@@ -439,7 +439,8 @@ Outcome checkJournal(std::string_view bytes)
             outcome.violate("readJournalText: a torn tail without a message");
         // A crash leaves only a last line without its newline; a complete line is never torn.
         if (contents->tornTail && !bytes.empty() && bytes.back() == '\n')
-            outcome.violate("readJournalText: a complete (newline-terminated) bad line was taken for a torn tail");
+            outcome.violate(
+                "readJournalText: a complete (newline-terminated) bad line was taken for a torn tail");
     }
 
     // The fuzzer can hardly forge SHA-256 chains, so the lines are also re-chained (each payload
@@ -490,7 +491,8 @@ Outcome checkLedger(std::string_view bytes)
         // cleanly by the resource estimate, issue 11 §4, never crash, hang or allocate wildly).
         accounting::PldOptions pld;
         pld.interval = 1e-2;
-        auto report = accounting::evaluateLedger(*ledger, query, {"basic", "advanced", "zcdp", "rdp", "pld"}, pld);
+        auto report
+            = accounting::evaluateLedger(*ledger, query, {"basic", "advanced", "zcdp", "rdp", "pld"}, pld);
         if (!report) {
             if (report.error().message.empty())
                 outcome.violate("evaluateLedger refused with an empty message");
@@ -508,9 +510,9 @@ Outcome checkLedger(std::string_view bytes)
                 continue;
             }
             // A PLD bracket must be ordered: lower ≤ upper.
-            if (query.epsilonAtDelta && entry.contains("optimisticEpsilon") && entry["epsilon"].is_number() &&
-                entry["optimisticEpsilon"].is_number() &&
-                entry["optimisticEpsilon"].get<double>() > entry["epsilon"].get<double>())
+            if (query.epsilonAtDelta && entry.contains("optimisticEpsilon") && entry["epsilon"].is_number()
+                && entry["optimisticEpsilon"].is_number()
+                && entry["optimisticEpsilon"].get<double>() > entry["epsilon"].get<double>())
                 outcome.violate(name + ": the optimistic ε lies above the pessimistic one");
         }
     }

@@ -13,7 +13,8 @@ namespace pbx::test {
 inline std::shared_ptr<const data::Table> syntheticTable()
 {
     const std::size_t n = 20000;
-    data::Column region{{"region", data::ColumnType::Categorical, std::nullopt, "", {"north", "south"}}, {}, {}};
+    data::Column region{
+        {"region", data::ColumnType::Categorical, std::nullopt, "", {"north", "south"}}, {}, {}};
     data::Column age{{"age", data::ColumnType::Numeric, data::Bounds{0, 100}, "", {}}, {}, {}};
     data::Column income{{"income", data::ColumnType::Numeric, data::Bounds{0, 5000}, "", {}}, {}, {}};
     for (std::size_t i = 0; i < n; ++i) {

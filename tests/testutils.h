@@ -57,7 +57,8 @@ inline const char *errorCodeName(ErrorCode code)
 
 /// Empty when `result` failed with `code` and a message containing `field` (the name of the
 /// offending input, e.g. "δ" or "events[0].sigma"); otherwise what went wrong, for the test log.
-template <typename R> QString errorMismatch(const R &result, ErrorCode code, std::string_view field)
+template<typename R>
+QString errorMismatch(const R &result, ErrorCode code, std::string_view field)
 {
     if (result.ok())
         return QStringLiteral("expected a %1 error naming \"%2\", but the call succeeded")
@@ -82,8 +83,8 @@ inline std::string readTextFile(const std::string &path)
 } // namespace pbx::test
 
 /// QCOMPARE-like check with a relative tolerance and a readable failure message.
-#define PBX_FUZZY_COMPARE(actual, expected, relTol)                                              \
-    QVERIFY2(::pbx::test::fuzzyCompare((actual), (expected), (relTol)),                          \
+#define PBX_FUZZY_COMPARE(actual, expected, relTol)                                                          \
+    QVERIFY2(::pbx::test::fuzzyCompare((actual), (expected), (relTol)),                                      \
              qPrintable(::pbx::test::describe((actual), (expected), (relTol))))
 
 /// Checks that a Result failed for the expected reason: its ErrorCode is `code` (written without the

@@ -53,8 +53,8 @@ QString AppSettings::lastDataset()
 
 void AppSettings::setLastDataset(const QString &nameOrPath)
 {
-    const QString stored = isEmbeddedDataset(nameOrPath) ? nameOrPath
-                                                         : QFileInfo(nameOrPath).absoluteFilePath();
+    const QString stored
+        = isEmbeddedDataset(nameOrPath) ? nameOrPath : QFileInfo(nameOrPath).absoluteFilePath();
     QSettings().setValue(lastDatasetKey, stored);
 }
 

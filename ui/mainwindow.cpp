@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: MIT
 #include "ui/mainwindow.h"
 
+#include "core/session/planned_cap.h"
 #include "resources/dataset_catalog.h"
 #include "ui/appinfo.h"
 #include "ui/appsettings.h"
 #include "ui/charts/privacylosspathchart.h"
-#include "ui/help/glossarydialog.h"
 #include "ui/comparison/comparisonview.h"
+#include "ui/help/glossarydialog.h"
 #include "ui/lab/labdialog.h"
-#include "ui/odp/odplabdialog.h"
-#include "ui/strategies/strategymenus.h"
 #include "ui/models/ledgermodel.h"
-#include "ui/risk/privacyriskview.h"
 #include "ui/noisereduction/noisereductionview.h"
+#include "ui/odp/odplabdialog.h"
 #include "ui/panels/datasetpanel.h"
 #include "ui/panels/querybuilder.h"
 #include "ui/panels/sessionpanel.h"
+#include "ui/risk/privacyriskview.h"
 #include "ui/sessiondocument.h"
-#include "core/session/planned_cap.h"
+#include "ui/strategies/strategymenus.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/privacytext.h"
 #include "ui/widgets/attemptsview.h"
@@ -85,8 +85,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_document, &SessionDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &SessionDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_sessionPanel, &SessionPanel::settingsEdited, this, &MainWindow::onSettingsEdited);
-    connect(m_sessionPanel, &SessionPanel::newSessionRequested, this,
-            &MainWindow::newSessionInteractive);
+    connect(m_sessionPanel, &SessionPanel::newSessionRequested, this, &MainWindow::newSessionInteractive);
     connect(m_queryBuilder, &QueryBuilder::askRequested, this, &MainWindow::ask);
     connect(m_queryBuilder, &QueryBuilder::planChanged, this, &MainWindow::updatePlannedCapPreview);
     connect(m_ledgerView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -162,8 +161,7 @@ void MainWindow::createCentralWidget()
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->setChildrenCollapsible(false);
-    splitter->addWidget(groupBox(tr("Ledger — every request, released or refused"), m_ledgerView,
-                                 splitter));
+    splitter->addWidget(groupBox(tr("Ledger — every request, released or refused"), m_ledgerView, splitter));
     splitter->addWidget(groupBox(tr("Attempts of the selected request"), m_attempts, splitter));
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
@@ -181,36 +179,36 @@ void MainWindow::createCentralWidget()
 void MainWindow::createDocks()
 {
     setDockNestingEnabled(true);
-    const auto makeDock = [this](const QString &title, const QString &name, QWidget *content,
-                                 Qt::DockWidgetArea area) {
-        auto *dock = new QDockWidget(title, this);
-        dock->setObjectName(name);
-        dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable
-                          | QDockWidget::DockWidgetClosable);
-        auto *frame = new QWidget(dock);
-        auto *layout = new QVBoxLayout(frame);
-        layout->setContentsMargins(8, 4, 8, 8);
-        layout->addWidget(content);
-        dock->setWidget(frame);
-        addDockWidget(area, dock);
-        m_docks << dock;
-        return dock;
-    };
+    const auto makeDock
+        = [this](const QString &title, const QString &name, QWidget *content, Qt::DockWidgetArea area) {
+              auto *dock = new QDockWidget(title, this);
+              dock->setObjectName(name);
+              dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable
+                                | QDockWidget::DockWidgetClosable);
+              auto *frame = new QWidget(dock);
+              auto *layout = new QVBoxLayout(frame);
+              layout->setContentsMargins(8, 4, 8, 8);
+              layout->addWidget(content);
+              dock->setWidget(frame);
+              addDockWidget(area, dock);
+              m_docks << dock;
+              return dock;
+          };
 
     m_datasetPanel = new DatasetPanel(this);
     m_sessionPanel = new SessionPanel(this);
-    auto *datasetDock = makeDock(tr("Dataset"), QStringLiteral("datasetDock"), m_datasetPanel,
+    auto *datasetDock
+        = makeDock(tr("Dataset"), QStringLiteral("datasetDock"), m_datasetPanel, Qt::LeftDockWidgetArea);
+    auto *sessionDock = makeDock(tr("Privacy settings"), QStringLiteral("sessionDock"), m_sessionPanel,
                                  Qt::LeftDockWidgetArea);
-    auto *sessionDock = makeDock(tr("Privacy settings"), QStringLiteral("sessionDock"),
-                                 m_sessionPanel, Qt::LeftDockWidgetArea);
     splitDockWidget(datasetDock, sessionDock, Qt::Vertical);
 
     m_gauge = new BudgetGauge(this);
     m_chart = new PrivacyLossPathChart(this);
-    auto *gaugeDock = makeDock(tr("Privacy budget"), QStringLiteral("gaugeDock"), m_gauge,
-                               Qt::RightDockWidgetArea);
-    auto *chartDock = makeDock(tr("Privacy-loss path"), QStringLiteral("chartDock"), m_chart,
-                               Qt::RightDockWidgetArea);
+    auto *gaugeDock
+        = makeDock(tr("Privacy budget"), QStringLiteral("gaugeDock"), m_gauge, Qt::RightDockWidgetArea);
+    auto *chartDock
+        = makeDock(tr("Privacy-loss path"), QStringLiteral("chartDock"), m_chart, Qt::RightDockWidgetArea);
     splitDockWidget(gaugeDock, chartDock, Qt::Vertical);
 
     // The noise-reduction view of the selected request shares the path chart's place.
@@ -247,7 +245,8 @@ void MainWindow::createDocks()
         m_comparisonPlaced = true;
         const QRect frame = geometry();
         const QSize size(std::min(frame.width(), 1400), std::min(frame.height(), 900));
-        m_comparisonDock->setGeometry(QRect(frame.center() - QPoint(size.width() / 2, size.height() / 2), size));
+        m_comparisonDock->setGeometry(
+            QRect(frame.center() - QPoint(size.width() / 2, size.height() / 2), size));
     });
 
     applyDefaultDockSizes();
@@ -316,12 +315,14 @@ void MainWindow::createActions()
     addAction(m_askAction);
 
     m_privacyRiskAction = new QAction(tr("Privacy &risk…"), this);
-    m_privacyRiskAction->setStatusTip(tr("What the session's (ε, δ) means for one person: the best membership "
-                                         "test and the largest posterior belief"));
+    m_privacyRiskAction->setStatusTip(
+        tr("What the session's (ε, δ) means for one person: the best membership "
+           "test and the largest posterior belief"));
     connect(m_privacyRiskAction, &QAction::triggered, this, &MainWindow::showPrivacyRisk);
     m_glossaryAction = new QAction(tr("&Glossary"), this);
     m_glossaryAction->setShortcut(QKeySequence::HelpContents);
-    m_glossaryAction->setStatusTip(tr("ε, δ, ρ, PLD, filter, ex-post, noise reduction… explained, with sources"));
+    m_glossaryAction->setStatusTip(
+        tr("ε, δ, ρ, PLD, filter, ex-post, noise reduction… explained, with sources"));
     connect(m_glossaryAction, &QAction::triggered, this,
             [this] { openGlossaryLink(QStringLiteral("glossary:dp"), this); });
     m_aboutAction = new QAction(tr("&About Privacy Budget Explorer"), this);
@@ -349,8 +350,7 @@ void MainWindow::createMenus()
     for (const auto &name : resources::embeddedDatasetNames()) {
         const QString qname = toQString(name);
         QAction *action = embedded->addAction(qname);
-        connect(action, &QAction::triggered, this,
-                [this, qname] { openEmbeddedDatasetInteractive(qname); });
+        connect(action, &QAction::triggered, this, [this, qname] { openEmbeddedDatasetInteractive(qname); });
     }
     file->addAction(m_openSessionAction);
     m_recentMenu = file->addMenu(tr("Open &recent"));
@@ -503,8 +503,9 @@ void MainWindow::ask()
     if (!m_document->hasSession())
         return;
     // Workload-aware default cap (issue 9): remaining / "plan for N more queries".
-    auto event = m_document->ask(session::withPlannedCap(m_queryBuilder->request(), m_document->session().filter(),
-                                                         static_cast<std::size_t>(m_queryBuilder->plannedQueries())));
+    auto event = m_document->ask(
+        session::withPlannedCap(m_queryBuilder->request(), m_document->session().filter(),
+                                static_cast<std::size_t>(m_queryBuilder->plannedQueries())));
     updatePlannedCapPreview();
     if (!event.ok()) {
         m_resultCard->showError(errorText(event.error()));
@@ -526,14 +527,15 @@ void MainWindow::updatePlannedCapPreview()
     }
     if (m_document->settings().filter == filters::FilterKind::Unified
         && m_queryBuilder->effectiveMechanism() == session::ReleaseMethod::Brownian) {
-        m_queryBuilder->setPlannedCapPreview(tr("· cap: remaining ÷ %1 per side")
-                                                 .arg(m_queryBuilder->plannedQueries()));
+        m_queryBuilder->setPlannedCapPreview(
+            tr("· cap: remaining ÷ %1 per side").arg(m_queryBuilder->plannedQueries()));
         return;
     }
     const auto cap = session::plannedCap(m_document->session().filter(), request,
                                          static_cast<std::size_t>(m_queryBuilder->plannedQueries()));
-    m_queryBuilder->setPlannedCapPreview(cap ? tr("· cap %1 ≤ %2").arg(m_queryBuilder->capUnit(), formatNumber(*cap, 3))
-                                             : tr("· no default cap"));
+    m_queryBuilder->setPlannedCapPreview(
+        cap ? tr("· cap %1 ≤ %2").arg(m_queryBuilder->capUnit(), formatNumber(*cap, 3))
+            : tr("· no default cap"));
 }
 
 void MainWindow::updateCostPreview()
@@ -546,7 +548,8 @@ void MainWindow::updateCostPreview()
     const auto request = session::withPlannedCap(m_queryBuilder->request(), m_document->session().filter(),
                                                  static_cast<std::size_t>(m_queryBuilder->plannedQueries()));
     const auto preview = session::previewCost(m_document->session(), request);
-    m_queryBuilder->setCostPreview(preview ? tr("This request %1.").arg(costPreviewText(*preview)) : QString());
+    m_queryBuilder->setCostPreview(preview ? tr("This request %1.").arg(costPreviewText(*preview))
+                                           : QString());
 }
 
 void MainWindow::onSessionReset()
@@ -586,8 +589,7 @@ void MainWindow::onSessionReset()
         points.reserve(session->events().size());
         for (const auto &event : session->events())
             points.push_back({event.epsilonSpentAfter, event.spentAfter,
-                              event.status == session::EventStatus::Refused,
-                              event.expostSpentAfter});
+                              event.status == session::EventStatus::Refused, event.expostSpentAfter});
         m_chart->setPath(points);
         if (session->events().empty()) {
             m_resultCard->clear();
@@ -600,8 +602,7 @@ void MainWindow::onSessionReset()
     }
     applyBudgetSystems(session);
     const bool hasSession = session != nullptr;
-    for (QAction *action : {m_newSessionAction, m_saveAction, m_saveAsAction, m_exportCsvAction,
-                            m_askAction})
+    for (QAction *action : {m_newSessionAction, m_saveAction, m_saveAsAction, m_exportCsvAction, m_askAction})
         action->setEnabled(hasSession);
     updateTitle();
     updateModeStatus();
@@ -623,14 +624,14 @@ void MainWindow::onEventAppended(int index)
 
     const QModelIndex row = m_ledgerModel->index(index, 0);
     m_ledgerView->scrollTo(row);
-    m_ledgerView->selectionModel()->select(row, QItemSelectionModel::ClearAndSelect
-                                                    | QItemSelectionModel::Rows);
+    m_ledgerView->selectionModel()->select(row,
+                                           QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_ledgerView->selectionModel()->setCurrentIndex(row, QItemSelectionModel::NoUpdate);
-    statusBar()->showMessage(event.status == session::EventStatus::Refused
-                                 ? tr("%1 refused: %2").arg(toQString(event.request.id),
-                                                            toQString(event.reason))
-                                 : tr("%1 released").arg(toQString(event.request.id)),
-                             6000);
+    statusBar()->showMessage(
+        event.status == session::EventStatus::Refused
+            ? tr("%1 refused: %2").arg(toQString(event.request.id), toQString(event.reason))
+            : tr("%1 released").arg(toQString(event.request.id)),
+        6000);
 }
 
 void MainWindow::onSettingsEdited(const session::SessionSettings &settings)
@@ -639,8 +640,8 @@ void MainWindow::onSettingsEdited(const session::SessionSettings &settings)
         return;
     const auto valid = settings.validate();
     if (!valid.ok()) {
-        m_sessionPanel->setError(tr("Not applied: %1. The session keeps its previous settings.")
-                                     .arg(errorText(valid.error())));
+        m_sessionPanel->setError(
+            tr("Not applied: %1. The session keeps its previous settings.").arg(errorText(valid.error())));
         return;
     }
     auto restarted = m_document->restart(settings);
@@ -665,11 +666,9 @@ void MainWindow::onLedgerSelectionChanged()
 
 void MainWindow::updateTitle()
 {
-    const QString file = m_document->filePath().isEmpty()
-                             ? tr("untitled session")
-                             : QFileInfo(m_document->filePath()).fileName();
-    const QString dataset = m_document->table() ? toQString(m_document->table()->name())
-                                                : tr("no dataset");
+    const QString file = m_document->filePath().isEmpty() ? tr("untitled session")
+                                                          : QFileInfo(m_document->filePath()).fileName();
+    const QString dataset = m_document->table() ? toQString(m_document->table()->name()) : tr("no dataset");
     setWindowTitle(tr("%1[*] — %2 — Privacy Budget Explorer").arg(file, dataset));
     setWindowModified(m_document->isModified());
 }
@@ -695,8 +694,7 @@ void MainWindow::updateModeStatus()
                         formatNumber(filter.deltaBudget(), 3));
         break;
     case filters::FilterKind::ExPost:
-        text = tr("Ex-post filter · noise reduction · budget ε = %1")
-                   .arg(formatNumber(filter.budget()));
+        text = tr("Ex-post filter · noise reduction · budget ε = %1").arg(formatNumber(filter.budget()));
         break;
     case filters::FilterKind::Unified: {
         const auto systems = filter.systems();
@@ -711,7 +709,7 @@ void MainWindow::updateModeStatus()
         break;
     }
     text += s.settings().neighbours == data::Neighbouring::AddRemove ? tr(" · add/remove one row")
-                                                                   : tr(" · replace one row");
+                                                                     : tr(" · replace one row");
     if (s.settings().seed)
         text += tr(" · ⚠ seeded noise (seed %1): not for real releases").arg(*s.settings().seed);
     m_modeStatus->setText(text);
@@ -744,10 +742,8 @@ void MainWindow::openDatasetInteractive()
 {
     if (!maybeSave(tr("open another dataset")))
         return;
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open dataset"),
-        AppSettings::startFolder(),
-        tr("CSV files (*.csv *.csv.gz *.tsv);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open dataset"), AppSettings::startFolder(),
+                                                      tr("CSV files (*.csv *.csv.gz *.tsv);;All files (*)"));
     if (path.isEmpty())
         return;
     AppSettings::setLastFolderFrom(path);
@@ -769,9 +765,8 @@ void MainWindow::openSessionInteractive()
 {
     if (!maybeSave(tr("open another session")))
         return;
-    const QString start = m_document->filePath().isEmpty()
-                              ? AppSettings::startFolder()
-                              : QFileInfo(m_document->filePath()).absolutePath();
+    const QString start = m_document->filePath().isEmpty() ? AppSettings::startFolder()
+                                                           : QFileInfo(m_document->filePath()).absolutePath();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), start,
                                                       tr("Sessions (*.json *.journal);;All files (*)"));
     if (path.isEmpty())
@@ -802,8 +797,9 @@ void MainWindow::rebuildRecentSessionsMenu()
     for (int i = 0; i < recent.size(); ++i) {
         const QString &path = recent[i];
         // &1 … &9, &0: the usual keyboard accelerators of a recent-files menu.
-        const QString label = i < 10 ? QStringLiteral("&%1  %2").arg((i + 1) % 10).arg(QFileInfo(path).fileName())
-                                     : QFileInfo(path).fileName();
+        const QString label
+            = i < 10 ? QStringLiteral("&%1  %2").arg((i + 1) % 10).arg(QFileInfo(path).fileName())
+                     : QFileInfo(path).fileName();
         QAction *action = m_recentMenu->addAction(label);
         action->setToolTip(path);
         action->setStatusTip(path);
@@ -840,8 +836,7 @@ bool MainWindow::saveAs()
     if (suggestion.isEmpty())
         suggestion = AppSettings::startFolder()
                      + QStringLiteral("/%1-session.json").arg(toQString(m_document->table()->name()));
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save session transcript"),
-                                                      suggestion,
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save session transcript"), suggestion,
                                                       tr("Session transcripts (*.json)"));
     if (path.isEmpty())
         return false;
@@ -858,15 +853,14 @@ void MainWindow::exportCsvInteractive()
 {
     if (!m_document->hasSession())
         return;
-    QString suggestion = m_document->filePath().isEmpty()
-                             ? AppSettings::startFolder()
-                                   + QStringLiteral("/%1-ledger.csv")
-                                         .arg(toQString(m_document->table()->name()))
-                             : QFileInfo(m_document->filePath()).absolutePath() + u'/'
-                                   + QFileInfo(m_document->filePath()).completeBaseName()
-                                   + QStringLiteral(".csv");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export ledger as CSV"), suggestion,
-                                                      tr("CSV files (*.csv)"));
+    QString suggestion
+        = m_document->filePath().isEmpty()
+              ? AppSettings::startFolder()
+                    + QStringLiteral("/%1-ledger.csv").arg(toQString(m_document->table()->name()))
+              : QFileInfo(m_document->filePath()).absolutePath() + u'/'
+                    + QFileInfo(m_document->filePath()).completeBaseName() + QStringLiteral(".csv");
+    const QString path
+        = QFileDialog::getSaveFileName(this, tr("Export ledger as CSV"), suggestion, tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
     auto exported = exportCsvTo(path);
@@ -895,8 +889,7 @@ bool MainWindow::maybeSave(const QString &action)
         return true;
     const auto answer = QMessageBox::warning(
         this, tr("Unsaved ledger"),
-        tr("The ledger has requests that are not saved. Save the session before you %1?")
-            .arg(action),
+        tr("The ledger has requests that are not saved. Save the session before you %1?").arg(action),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Save)
         return save();

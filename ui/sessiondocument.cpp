@@ -8,11 +8,11 @@
 #include "resources/dataset_catalog.h"
 #include "ui/util/numberformat.h"
 
+#include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QCoreApplication>
-#include <QDateTime>
 #include <QSaveFile>
 #include <QStandardPaths>
 
@@ -44,7 +44,8 @@ SessionDocument::SessionDocument(QObject *parent) : QObject(parent) {}
 
 QString SessionDocument::defaultJournalFolder()
 {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("journals"));
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+        .filePath(QStringLiteral("journals"));
 }
 
 void SessionDocument::closeJournal()
@@ -59,9 +60,10 @@ Result<void> SessionDocument::journal(const session::LedgerEvent &event)
         const QString folder = defaultJournalFolder();
         if (!QDir().mkpath(folder))
             return ioError(tr("cannot create the journal folder %1").arg(folder));
-        const QString path = QDir(folder).filePath(QStringLiteral("session-%1-%2.journal")
-                                                       .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")))
-                                                       .arg(QCoreApplication::applicationPid()));
+        const QString path = QDir(folder).filePath(
+            QStringLiteral("session-%1-%2.journal")
+                .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")))
+                .arg(QCoreApplication::applicationPid()));
         // The header is the session as it was before this first request.
         auto empty = session::Session::create(m_session->sharedTable(), m_session->settings());
         if (!empty.ok())
@@ -126,8 +128,7 @@ session::SessionSettings SessionDocument::settings() const
     return m_session ? m_session->settings() : session::SessionSettings{};
 }
 
-Result<void> SessionDocument::start(std::shared_ptr<const data::Table> table,
-                                    const QString &source,
+Result<void> SessionDocument::start(std::shared_ptr<const data::Table> table, const QString &source,
                                     const session::SessionSettings &settings)
 {
     auto created = session::Session::create(std::move(table), settings);
@@ -185,7 +186,8 @@ Result<void> SessionDocument::openTranscript(const QString &path)
     // preferring the transcript would hide spending the journal records.
     const QString journalBeside = path + QStringLiteral(".journal");
     std::error_code ec;
-    if (std::filesystem::symlink_status(journalBeside.toStdString(), ec).type() != std::filesystem::file_type::not_found) {
+    if (std::filesystem::symlink_status(journalBeside.toStdString(), ec).type()
+        != std::filesystem::file_type::not_found) {
         auto opened = io::openSessionJournal(journalBeside.toStdString());
         if (!opened.ok())
             return makeError(opened.error().code,
@@ -231,14 +233,14 @@ Result<void> SessionDocument::openTranscript(const QString &path)
         }
     }
     if (!table.ok())
-        return makeError(table.error().code,
-                         tr("the session's dataset '%1' could not be loaded: %2")
-                             .arg(datasetName, toQString(table.error().message))
-                             .toStdString());
+        return makeError(table.error().code, tr("the session's dataset '%1' could not be loaded: %2")
+                                                 .arg(datasetName, toQString(table.error().message))
+                                                 .toStdString());
 
     auto restored = io::auditSessionFile(*document, std::move(table).value());
     if (!restored.ok())
-        return makeError(restored.error().code, QFileInfo(path).fileName().toStdString() + ": " + restored.error().message);
+        return makeError(restored.error().code,
+                         QFileInfo(path).fileName().toStdString() + ": " + restored.error().message);
     m_session = std::move(restored).value();
     m_source = source;
     closeJournal(); // no journal beside it: the next request starts one
@@ -259,10 +261,12 @@ Result<void> SessionDocument::saveTranscript(const QString &path)
     const QString beside = QFileInfo(path).absoluteFilePath() + QStringLiteral(".journal");
     std::error_code ec;
     if (m_journalPath != beside
-        && std::filesystem::symlink_status(beside.toStdString(), ec).type() != std::filesystem::file_type::not_found)
-        return ioError(tr("%1 already exists (the journal of another session): save under another name, or move "
-                          "that file away first")
-                           .arg(beside));
+        && std::filesystem::symlink_status(beside.toStdString(), ec).type()
+               != std::filesystem::file_type::not_found)
+        return ioError(
+            tr("%1 already exists (the journal of another session): save under another name, or move "
+               "that file away first")
+                .arg(beside));
     auto written = writeFile(path, io::writeTranscriptJson(*m_session));
     if (!written.ok())
         return written;

@@ -86,8 +86,8 @@ int runAccountCommand(const std::vector<std::string> &args, std::ostream &out, s
             printHelp(out);
             return 0;
         }
-        const bool takesValue = a == "--ledger" || a == "--delta" || a == "--epsilon" ||
-                                a == "--strategies" || a == "--interval";
+        const bool takesValue = a == "--ledger" || a == "--delta" || a == "--epsilon" || a == "--strategies"
+                                || a == "--interval";
         if (!takesValue) {
             err << "account: unknown argument \"" << a << "\" (see --help)\n";
             return 2;
@@ -112,7 +112,8 @@ int runAccountCommand(const std::vector<std::string> &args, std::ostream &out, s
             }
             haveEpsilon = true;
         } else if (a == "--interval") {
-            if (!parseDouble(v, &pldOptions.interval) || !(pldOptions.interval > 0.0 && pldOptions.interval <= 1.0)) {
+            if (!parseDouble(v, &pldOptions.interval)
+                || !(pldOptions.interval > 0.0 && pldOptions.interval <= 1.0)) {
                 err << "account: --interval must lie in (0, 1], got \"" << v << "\"\n";
                 return 2;
             }
@@ -121,7 +122,8 @@ int runAccountCommand(const std::vector<std::string> &args, std::ostream &out, s
             const auto known = pbx::accounting::allStrategyNames();
             for (const auto &s : strategies) {
                 if (std::find(known.begin(), known.end(), s) == known.end()) {
-                    err << "account: unknown strategy \"" << s << "\" (known: basic, advanced, optimal, zcdp, rdp, pld)\n";
+                    err << "account: unknown strategy \"" << s
+                        << "\" (known: basic, advanced, optimal, zcdp, rdp, pld)\n";
                     return 2;
                 }
             }

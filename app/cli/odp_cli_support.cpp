@@ -8,7 +8,8 @@
 
 namespace pbx::cli::odpcli {
 
-Options parseOrExit(const std::vector<std::string> &args, std::set<std::string> valued, std::set<std::string> flags)
+Options parseOrExit(const std::vector<std::string> &args, std::set<std::string> valued,
+                    std::set<std::string> flags)
 {
     valued.insert({"--out", "--format"});
     flags.insert("--help");

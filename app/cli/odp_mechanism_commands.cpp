@@ -17,36 +17,36 @@ namespace {
 
 using io::json::Json;
 
-constexpr const char *kSvtUsage =
-    "Usage: pbx-cli odp svt --threshold T --c N --epsilon E [--column C] [--dataset NAME-or-CSV]\n"
-    "                   [--svt-share 0.5] [--sensitivity 1] [--epsilon1 E1 --epsilon2 E2]\n"
-    "                   [--seed S] [--out FILE]\n"
-    "The vector is the column's counts (one per category, or per whole number within a numeric\n"
-    "column's declared bounds; default column education). Sparse vector (exact discrete Laplace)\n"
-    "flags the counts ≥ T, stopping at the c-th; it costs E(j) = ε₁ + j·ε₂/c (Lemma 8). The j\n"
-    "flagged counts are then released with Laplace scale j·Δ/(ε − E(j)). Lyu et al.'s split of\n"
-    "ε·svt-share unless --epsilon1/--epsilon2 are given. --seed: reproducible teaching noise.\n";
+constexpr const char *kSvtUsage
+    = "Usage: pbx-cli odp svt --threshold T --c N --epsilon E [--column C] [--dataset NAME-or-CSV]\n"
+      "                   [--svt-share 0.5] [--sensitivity 1] [--epsilon1 E1 --epsilon2 E2]\n"
+      "                   [--seed S] [--out FILE]\n"
+      "The vector is the column's counts (one per category, or per whole number within a numeric\n"
+      "column's declared bounds; default column education). Sparse vector (exact discrete Laplace)\n"
+      "flags the counts ≥ T, stopping at the c-th; it costs E(j) = ε₁ + j·ε₂/c (Lemma 8). The j\n"
+      "flagged counts are then released with Laplace scale j·Δ/(ε − E(j)). Lyu et al.'s split of\n"
+      "ε·svt-share unless --epsilon1/--epsilon2 are given. --seed: reproducible teaching noise.\n";
 
-constexpr const char *kFigureUsage =
-    "Usage: pbx-cli odp svt-figure [--entries 100] [--large 1000] [--threshold 500] [--c 10]\n"
-    "                   [--epsilon 1] [--svt-share 0.5] [--sensitivity 1] [--counts 0,1,2,3,5,8,10]\n"
-    "                   [--mc R --seed S] [--format json|csv] [--out FILE]\n"
-    "Exact expected noise (standard deviation) of the released entries against the number L of\n"
-    "large entries, under the DP, filter and ODP analyses, with P(j = 0).\n";
+constexpr const char *kFigureUsage
+    = "Usage: pbx-cli odp svt-figure [--entries 100] [--large 1000] [--threshold 500] [--c 10]\n"
+      "                   [--epsilon 1] [--svt-share 0.5] [--sensitivity 1] [--counts 0,1,2,3,5,8,10]\n"
+      "                   [--mc R --seed S] [--format json|csv] [--out FILE]\n"
+      "Exact expected noise (standard deviation) of the released entries against the number L of\n"
+      "large entries, under the DP, filter and ODP analyses, with P(j = 0).\n";
 
-constexpr const char *kIqrUsage =
-    "Usage: pbx-cli odp iqr --neighbours replace [--column wage] [--where PREDICATE]\n"
-    "                   [--dataset NAME-or-CSV] [--epsilon 0.5] [--delta-f 1e-6] [--mode noisy|bin]\n"
-    "                   [--order random|fixed] [--accounting entries|lemma10|cells3|dp]\n"
-    "                   [--width W] [--seed S] [--out FILE]\n"
-    "Propose-test-release IQR (Lemma 10) with two log-scale discretisations. Needs the\n"
-    "replace-one relation (n public). Prints γ of both discretisations (teaching: γ is computed\n"
-    "from the data) and the cost of the realised case under every accounting.\n";
+constexpr const char *kIqrUsage
+    = "Usage: pbx-cli odp iqr --neighbours replace [--column wage] [--where PREDICATE]\n"
+      "                   [--dataset NAME-or-CSV] [--epsilon 0.5] [--delta-f 1e-6] [--mode noisy|bin]\n"
+      "                   [--order random|fixed] [--accounting entries|lemma10|cells3|dp]\n"
+      "                   [--width W] [--seed S] [--out FILE]\n"
+      "Propose-test-release IQR (Lemma 10) with two log-scale discretisations. Needs the\n"
+      "replace-one relation (n public). Prints γ of both discretisations (teaching: γ is computed\n"
+      "from the data) and the cost of the realised case under every accounting.\n";
 
-constexpr const char *kTableUsage =
-    "Usage: pbx-cli odp table1 [--eps0 0.01,0.05,0.1,0.25,0.5,1,2] [--delta 1e-3,…,1e-9]\n"
-    "                   [--companions] [--format json|csv] [--out FILE]\n"
-    "k_min(ε₀, δ): the smallest k for which Kairouz et al.'s Thm 3.3 beats simple composition kε₀.\n";
+constexpr const char *kTableUsage
+    = "Usage: pbx-cli odp table1 [--eps0 0.01,0.05,0.1,0.25,0.5,1,2] [--delta 1e-3,…,1e-9]\n"
+      "                   [--companions] [--format json|csv] [--out FILE]\n"
+      "k_min(ε₀, δ): the smallest k for which Kairouz et al.'s Thm 3.3 beats simple composition kε₀.\n";
 
 data::Table loadTable(const Options &o)
 {
@@ -99,8 +99,9 @@ Json cellsJson(const odp::OdpGuarantee &g, const char *key)
 
 int svt(const std::vector<std::string> &args, std::ostream &out)
 {
-    const Options o = parseOrExit(args, {"--threshold", "--c", "--epsilon", "--column", "--dataset", "--svt-share",
-                                         "--sensitivity", "--epsilon1", "--epsilon2", "--seed"});
+    const Options o
+        = parseOrExit(args, {"--threshold", "--c", "--epsilon", "--column", "--dataset", "--svt-share",
+                             "--sensitivity", "--epsilon1", "--epsilon2", "--seed"});
     if (printHelp(o, out, kSvtUsage))
         return 0;
     const double threshold = requiredNumber(o, "--threshold");
@@ -136,41 +137,44 @@ int svt(const std::vector<std::string> &args, std::ostream &out)
     std::vector<std::string> labels;
     columnCounts(table, o.value("--column").value_or("education"), counts, labels);
     auto bits = randomSource(o);
-    const auto run = valueOrExit(odp::releaseLargeEntries(counts, static_cast<std::int64_t>(threshold), p, epsilon, *bits));
+    const auto run = valueOrExit(
+        odp::releaseLargeEntries(counts, static_cast<std::int64_t>(threshold), p, epsilon, *bits));
     const double epsilonRelease = epsilon - (p.epsilon1 + p.epsilon2);
     Json releases = Json::array();
     for (std::size_t k = 0; k < run.flagged.size(); ++k)
-        releases.push_back({{"index", run.flagged[k]}, {"label", labels[run.flagged[k]]}, {"value", run.released[k]}});
+        releases.push_back(
+            {{"index", run.flagged[k]}, {"label", labels[run.flagged[k]]}, {"value", run.released[k]}});
     Json answers = Json::array();
     for (bool a : run.answers)
         answers.push_back(a);
-    Json doc = {{"mechanism", "svt"},
-                {"epsilon", epsilon},
-                {"epsilon1", p.epsilon1},
-                {"epsilon2", p.epsilon2},
-                {"c", p.cutoff},
-                {"sensitivity", p.sensitivity},
-                {"threshold", threshold},
-                {"answers", answers},
-                {"j", run.j},
-                {"cost", run.svtCost},
-                {"worst_epsilon", guarantee.worstEpsilon()},
-                {"cells", cellsJson(guarantee, "j")},
-                {"releases", releases},
-                {"release_scale", run.releaseScale},
-                {"release_epsilon", run.releaseEpsilon},
-                {"dp_release_scale", odp::releaseScale(odp::ReleaseAnalysis::Dp, p, epsilonRelease, p.cutoff)},
-                {"epsilon_spent", run.svtCost + run.releaseEpsilon},
-                {"epsilon_returned", std::max(0.0, epsilon - run.svtCost - run.releaseEpsilon)},
-                {"noise", bits->isReproducible() ? "seeded (teaching; not for release)" : "operating-system CSPRNG"}};
+    Json doc = {
+        {"mechanism", "svt"},
+        {"epsilon", epsilon},
+        {"epsilon1", p.epsilon1},
+        {"epsilon2", p.epsilon2},
+        {"c", p.cutoff},
+        {"sensitivity", p.sensitivity},
+        {"threshold", threshold},
+        {"answers", answers},
+        {"j", run.j},
+        {"cost", run.svtCost},
+        {"worst_epsilon", guarantee.worstEpsilon()},
+        {"cells", cellsJson(guarantee, "j")},
+        {"releases", releases},
+        {"release_scale", run.releaseScale},
+        {"release_epsilon", run.releaseEpsilon},
+        {"dp_release_scale", odp::releaseScale(odp::ReleaseAnalysis::Dp, p, epsilonRelease, p.cutoff)},
+        {"epsilon_spent", run.svtCost + run.releaseEpsilon},
+        {"epsilon_returned", std::max(0.0, epsilon - run.svtCost - run.releaseEpsilon)},
+        {"noise", bits->isReproducible() ? "seeded (teaching; not for release)" : "operating-system CSPRNG"}};
     emit(o, doc, {}, out);
     return 0;
 }
 
 int svtFigure(const std::vector<std::string> &args, std::ostream &out)
 {
-    const Options o = parseOrExit(args, {"--entries", "--large", "--threshold", "--c", "--epsilon", "--svt-share",
-                                         "--sensitivity", "--counts", "--mc", "--seed"});
+    const Options o = parseOrExit(args, {"--entries", "--large", "--threshold", "--c", "--epsilon",
+                                         "--svt-share", "--sensitivity", "--counts", "--mc", "--seed"});
     if (printHelp(o, out, kFigureUsage))
         return 0;
     const auto entries = integer(o, "--entries", 100);
@@ -189,7 +193,8 @@ int svtFigure(const std::vector<std::string> &args, std::ostream &out)
     if (mc < 0 || mc > 10000000)
         throw Exit{1, "--mc must lie in [0, 10^7]"};
     const auto split = valueOrExit(odp::lyuSplit(epsilon * share, static_cast<int>(c)));
-    const odp::SvtParameters p{split.epsilon1, split.epsilon2, static_cast<int>(c), number(o, "--sensitivity", 1.0)};
+    const odp::SvtParameters p{split.epsilon1, split.epsilon2, static_cast<int>(c),
+                               number(o, "--sensitivity", 1.0)};
     const double epsilonRelease = epsilon * (1.0 - share);
     const auto counts = numberList(o, "--counts", {0, 1, 2, 3, 5, 8, 10, 12, 15, 20});
     std::unique_ptr<mechanisms::RandomBits> bits;
@@ -201,22 +206,27 @@ int svtFigure(const std::vector<std::string> &args, std::ostream &out)
     for (double l : counts) {
         if (l != std::floor(l) || l < 0 || l > static_cast<double>(entries))
             throw Exit{1, "--counts: each L must be a whole number in [0, entries]"};
-        const auto row = valueOrExit(odp::svtFigureRow(static_cast<int>(entries), static_cast<int>(l), big, threshold,
-                                                       p, epsilonRelease));
-        Json r = {{"L", row.large},         {"p_nothing", row.pNothing}, {"expected_j", row.expectedJ},
-                  {"dp_std", row.dpStd},     {"filter_std", row.filterStd}, {"odp_std", row.odpStd},
-                  {"odp_std_if_exact", std::isnan(row.odpStdIfExact) ? Json(nullptr) : Json(row.odpStdIfExact)}};
+        const auto row = valueOrExit(odp::svtFigureRow(static_cast<int>(entries), static_cast<int>(l), big,
+                                                       threshold, p, epsilonRelease));
+        Json r
+            = {{"L", row.large},
+               {"p_nothing", row.pNothing},
+               {"expected_j", row.expectedJ},
+               {"dp_std", row.dpStd},
+               {"filter_std", row.filterStd},
+               {"odp_std", row.odpStd},
+               {"odp_std_if_exact", std::isnan(row.odpStdIfExact) ? Json(nullptr) : Json(row.odpStdIfExact)}};
         Json pmf = Json::array();
         for (double q : row.pmf)
             pmf.push_back(q);
         r["pmf"] = pmf;
-        csv += std::to_string(row.large) + "," + csvNumber(row.pNothing) + "," + csvNumber(row.expectedJ) + "," +
-               csvNumber(row.dpStd) + "," + csvNumber(row.filterStd) + "," + csvNumber(row.odpStd) + "," +
-               (std::isnan(row.odpStdIfExact) ? std::string() : csvNumber(row.odpStdIfExact));
+        csv += std::to_string(row.large) + "," + csvNumber(row.pNothing) + "," + csvNumber(row.expectedJ)
+               + "," + csvNumber(row.dpStd) + "," + csvNumber(row.filterStd) + "," + csvNumber(row.odpStd)
+               + "," + (std::isnan(row.odpStdIfExact) ? std::string() : csvNumber(row.odpStdIfExact));
         if (mc > 0) {
-            const auto e = valueOrExit(odp::svtFigureMonteCarlo(static_cast<int>(entries), static_cast<int>(l), big,
-                                                                threshold, p, epsilonRelease, static_cast<int>(mc),
-                                                                *bits));
+            const auto e = valueOrExit(odp::svtFigureMonteCarlo(static_cast<int>(entries),
+                                                                static_cast<int>(l), big, threshold, p,
+                                                                epsilonRelease, static_cast<int>(mc), *bits));
             r["mc_odp_std"] = e.mean;
             r["mc_se"] = e.standardError;
             csv += "," + csvNumber(e.mean) + "," + csvNumber(e.standardError);
@@ -224,23 +234,31 @@ int svtFigure(const std::vector<std::string> &args, std::ostream &out)
         csv += "\n";
         rows.push_back(r);
     }
-    Json doc = {{"entries", entries},     {"large", big},           {"threshold", threshold},
-                {"c", c},                 {"epsilon", epsilon},     {"epsilon1", p.epsilon1},
-                {"epsilon2", p.epsilon2}, {"epsilon_release", epsilonRelease}, {"rows", rows}};
+    Json doc = {{"entries", entries},
+                {"large", big},
+                {"threshold", threshold},
+                {"c", c},
+                {"epsilon", epsilon},
+                {"epsilon1", p.epsilon1},
+                {"epsilon2", p.epsilon2},
+                {"epsilon_release", epsilonRelease},
+                {"rows", rows}};
     emit(o, doc, csv, out);
     return 0;
 }
 
 int iqr(const std::vector<std::string> &args, std::ostream &out)
 {
-    const Options o = parseOrExit(args, {"--neighbours", "--column", "--where", "--dataset", "--epsilon", "--delta-f",
-                                         "--mode", "--order", "--accounting", "--width", "--seed"});
+    const Options o
+        = parseOrExit(args, {"--neighbours", "--column", "--where", "--dataset", "--epsilon", "--delta-f",
+                             "--mode", "--order", "--accounting", "--width", "--seed"});
     if (printHelp(o, out, kIqrUsage))
         return 0;
     const std::string neighbours = choice(o, "--neighbours", "add-remove", {"add-remove", "replace"});
     const std::string mode = choice(o, "--mode", "noisy", {"noisy", "bin"});
     const std::string order = choice(o, "--order", "random", {"random", "fixed"});
-    const std::string accounting = choice(o, "--accounting", "entries", {"entries", "lemma10", "cells3", "dp"});
+    const std::string accounting
+        = choice(o, "--accounting", "entries", {"entries", "lemma10", "cells3", "dp"});
     if (neighbours != "replace")
         throw Exit{1, "PTR-IQR needs the replace-one relation (n public): pass --neighbours replace"};
     const double epsilon = number(o, "--epsilon", 0.5);
@@ -253,15 +271,16 @@ int iqr(const std::vector<std::string> &args, std::ostream &out)
     const auto &info = table.columnInfo(*col);
     if (info.type != data::ColumnType::Numeric || !info.declaredBounds)
         throw Exit{1, "--column: '" + column + "' must be numeric with declared bounds"};
-    const auto predicate = valueOrExit(data::Predicate::compile(o.value("--where").value_or(""), table), "--where");
+    const auto predicate
+        = valueOrExit(data::Predicate::compile(o.value("--where").value_or(""), table), "--where");
     std::vector<std::uint8_t> mask;
     predicate.evaluate(table, mask);
     std::vector<double> values;
     for (std::size_t i = 0; i < table.rowCount(); ++i)
         if (mask[i])
             values.push_back(table.numeric(*col)[i]);
-    const auto data = valueOrExit(odp::IqrData::create(std::move(values), info.declaredBounds->lower,
-                                                       info.declaredBounds->upper));
+    const auto data = valueOrExit(
+        odp::IqrData::create(std::move(values), info.declaredBounds->lower, info.declaredBounds->upper));
     odp::PtrIqrParameters p;
     p.epsilon = epsilon;
     p.failureProbability = deltaF;
@@ -283,24 +302,25 @@ int iqr(const std::vector<std::string> &args, std::ostream &out)
                        {"admission_delta", cc.admissionDelta}};
     }
     const auto chosen = odp::ptrCaseCosts(kinds.at(accounting), p.mode, epsilon, run.failureProbability);
-    Json doc = {{"mechanism", "ptr-iqr"},
-                {"n", data.size()},
-                {"epsilon", epsilon},
-                {"width", run.width},
-                {"t", run.threshold},
-                {"delta_f", run.failureProbability},
-                {"offsets", {run.offsets[0], run.offsets[1]}},
-                {"gamma", {run.gamma[0], run.gamma[1]}},
-                {"pass_probability",
-                 {odp::ptrPassProbability(static_cast<double>(run.gamma[0]), epsilon, run.threshold),
-                  odp::ptrPassProbability(static_cast<double>(run.gamma[1]), epsilon, run.threshold)}},
-                {"case", run.outcome},
-                {"output", run.released ? Json(*run.released) : Json(nullptr)},
-                {"accounting", accounting},
-                {"cost", chosen.epsilon[run.outcome - 1]},
-                {"delta", chosen.delta[run.outcome - 1]},
-                {"costs", costs},
-                {"note", "teaching: gamma and pass_probability are computed from the data and are not private"}};
+    Json doc
+        = {{"mechanism", "ptr-iqr"},
+           {"n", data.size()},
+           {"epsilon", epsilon},
+           {"width", run.width},
+           {"t", run.threshold},
+           {"delta_f", run.failureProbability},
+           {"offsets", {run.offsets[0], run.offsets[1]}},
+           {"gamma", {run.gamma[0], run.gamma[1]}},
+           {"pass_probability",
+            {odp::ptrPassProbability(static_cast<double>(run.gamma[0]), epsilon, run.threshold),
+             odp::ptrPassProbability(static_cast<double>(run.gamma[1]), epsilon, run.threshold)}},
+           {"case", run.outcome},
+           {"output", run.released ? Json(*run.released) : Json(nullptr)},
+           {"accounting", accounting},
+           {"cost", chosen.epsilon[run.outcome - 1]},
+           {"delta", chosen.delta[run.outcome - 1]},
+           {"costs", costs},
+           {"note", "teaching: gamma and pass_probability are computed from the data and are not private"}};
     emit(o, doc, {}, out);
     return 0;
 }
@@ -319,14 +339,17 @@ int table1(const std::vector<std::string> &args, std::ostream &out)
     for (double e : eps0)
         for (double d : deltas) {
             const auto k = valueOrExit(odp::crossoverK(e, d));
-            Json r = {{"eps0", e}, {"delta", d}, {"k_min", k}, {"first_rung_delta", odp::firstRungDelta(e, k)}};
+            Json r
+                = {{"eps0", e}, {"delta", d}, {"k_min", k}, {"first_rung_delta", odp::firstRungDelta(e, k)}};
             csv += csvNumber(e) + "," + csvNumber(d) + "," + std::to_string(k);
             if (companions) {
                 const auto c = valueOrExit(odp::crossoverCompanions(e, d));
                 r["kov_analytic"] = opt(c.kovAnalytic);
                 r["drv"] = opt(c.drv);
                 r["ten_percent"] = opt(c.tenPercent);
-                auto s = [](const std::optional<std::int64_t> &k2) { return k2 ? std::to_string(*k2) : std::string("never"); };
+                auto s = [](const std::optional<std::int64_t> &k2) {
+                    return k2 ? std::to_string(*k2) : std::string("never");
+                };
                 csv += "," + s(c.kovAnalytic) + "," + s(c.drv) + "," + s(c.tenPercent);
             }
             csv += "\n";

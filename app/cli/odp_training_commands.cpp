@@ -16,31 +16,31 @@ namespace {
 
 using io::json::Json;
 
-constexpr const char *kEarlyUsage =
-    "Usage: pbx-cli odp early-stop --stops K1,K2,… (--noise-multiplier Z | --step-epsilon E0)\n"
-    "                   --delta D [--step-delta D0] [--split equal|proportional]\n"
-    "                   [--theorem lemma11|thm15] [--composition gauss|kov|mv|basic]\n"
-    "                   [--stopped-at K] [--format json|csv] [--out FILE]\n"
-    "ODP costs E_j of stopping after k_j steps (Lemma 11: E_j = C(k_j, δ'_j), δ = Σδ'_j), the plain\n"
-    "DP cost C(K, δ) of all K steps, and what stopping at k_j returns. --theorem thm15 scales the\n"
-    "δ'_j up until the exact Theorem 15 δ of the costs equals δ (ε₀ steps, kov or mv).\n"
-    "Compositions: gauss (Gaussian steps), kov (Kairouz et al.), mv (the optimal heterogeneous\n"
-    "composition, here computed exactly), basic (per-step charges; δ may be 0).\n";
+constexpr const char *kEarlyUsage
+    = "Usage: pbx-cli odp early-stop --stops K1,K2,… (--noise-multiplier Z | --step-epsilon E0)\n"
+      "                   --delta D [--step-delta D0] [--split equal|proportional]\n"
+      "                   [--theorem lemma11|thm15] [--composition gauss|kov|mv|basic]\n"
+      "                   [--stopped-at K] [--format json|csv] [--out FILE]\n"
+      "ODP costs E_j of stopping after k_j steps (Lemma 11: E_j = C(k_j, δ'_j), δ = Σδ'_j), the plain\n"
+      "DP cost C(K, δ) of all K steps, and what stopping at k_j returns. --theorem thm15 scales the\n"
+      "δ'_j up until the exact Theorem 15 δ of the costs equals δ (ε₀ steps, kov or mv).\n"
+      "Compositions: gauss (Gaussian steps), kov (Kairouz et al.), mv (the optimal heterogeneous\n"
+      "composition, here computed exactly), basic (per-step charges; δ may be 0).\n";
 
-constexpr const char *kThm15Usage =
-    "Usage: pbx-cli odp thm15 --stops K1,K2,… (--step-epsilon E0 | --step-epsilons LIST)\n"
-    "                   --costs E1,E2,… [--step-delta D0] [--grid G] [--out FILE]\n"
-    "The smallest δ such that every iterative mechanism with these (ε_i, δ_i)-DP steps and every\n"
-    "stopping rule is (E, δ)-ODP (Theorem 15). Heterogeneous ε_i are rounded up to --grid.\n";
+constexpr const char *kThm15Usage
+    = "Usage: pbx-cli odp thm15 --stops K1,K2,… (--step-epsilon E0 | --step-epsilons LIST)\n"
+      "                   --costs E1,E2,… [--step-delta D0] [--grid G] [--out FILE]\n"
+      "The smallest δ such that every iterative mechanism with these (ε_i, δ_i)-DP steps and every\n"
+      "stopping rule is (E, δ)-ODP (Theorem 15). Heterogeneous ε_i are rounded up to --grid.\n";
 
-constexpr const char *kRecoverUsage =
-    "Usage: pbx-cli odp recover [--label \"wage > 500\"] [--features full|weak] [--lambda 0.01]\n"
-    "                   [--eps-p 2] [--eps-t 0.5] [--tau 0.49] [--split mod5] [--repeat R]\n"
-    "                   [--simulation] [--dataset NAME-or-CSV] [--seed S] [--out FILE]\n"
-    "Private logistic regression by output perturbation, tested on a disjoint split (row i is a\n"
-    "test row iff i mod 5 = 4); released only if the noisy error ≤ τ, otherwise ⊥. Cells:\n"
-    "released max(ε_p, Δ_test/s), ⊥ max(min(ε_p, Δ_train/s), Δ_test/s) (Theorem 17).\n"
-    "--simulation (public data only) adds the true error and the pass probability.\n";
+constexpr const char *kRecoverUsage
+    = "Usage: pbx-cli odp recover [--label \"wage > 500\"] [--features full|weak] [--lambda 0.01]\n"
+      "                   [--eps-p 2] [--eps-t 0.5] [--tau 0.49] [--split mod5] [--repeat R]\n"
+      "                   [--simulation] [--dataset NAME-or-CSV] [--seed S] [--out FILE]\n"
+      "Private logistic regression by output perturbation, tested on a disjoint split (row i is a\n"
+      "test row iff i mod 5 = 4); released only if the noisy error ≤ τ, otherwise ⊥. Cells:\n"
+      "released max(ε_p, Δ_test/s), ⊥ max(min(ε_p, Δ_train/s), Δ_test/s) (Theorem 17).\n"
+      "--simulation (public data only) adds the true error and the pass probability.\n";
 
 std::vector<std::int64_t> stopsOf(const Options &o)
 {
@@ -60,8 +60,8 @@ std::vector<std::int64_t> stopsOf(const Options &o)
 
 int earlyStop(const std::vector<std::string> &args, std::ostream &out)
 {
-    const Options o = parseOrExit(args, {"--stops", "--noise-multiplier", "--step-epsilon", "--step-delta", "--delta",
-                                         "--split", "--theorem", "--composition", "--stopped-at"});
+    const Options o = parseOrExit(args, {"--stops", "--noise-multiplier", "--step-epsilon", "--step-delta",
+                                         "--delta", "--split", "--theorem", "--composition", "--stopped-at"});
     if (printHelp(o, out, kEarlyUsage))
         return 0;
     const auto stops = stopsOf(o);
@@ -76,8 +76,8 @@ int earlyStop(const std::vector<std::string> &args, std::ostream &out)
         steps.stepDelta = number(o, "--step-delta", 0.0);
     }
     const bool gaussian = steps.kind == odp::IterativeSteps::Kind::Gaussian;
-    const std::string composition =
-        choice(o, "--composition", gaussian ? "gauss" : "kov", {"gauss", "kov", "mv", "basic"});
+    const std::string composition
+        = choice(o, "--composition", gaussian ? "gauss" : "kov", {"gauss", "kov", "mv", "basic"});
     const std::string split = choice(o, "--split", "equal", {"equal", "proportional"});
     const std::string theorem = choice(o, "--theorem", "lemma11", {"lemma11", "thm15"});
     const double delta = composition == "basic" ? number(o, "--delta", 0.0) : requiredNumber(o, "--delta");
@@ -85,11 +85,12 @@ int earlyStop(const std::vector<std::string> &args, std::ostream &out)
                       : composition == "kov" ? odp::StepComposition::Kov
                       : composition == "mv"  ? odp::StepComposition::Exact
                                              : odp::StepComposition::Basic;
-    const auto plan = valueOrExit(odp::lemma11Plan(stops, steps, comp, delta,
-                                                   split == "equal" ? odp::DeltaSplit::Equal
-                                                                    : odp::DeltaSplit::Proportional));
+    const auto plan = valueOrExit(
+        odp::lemma11Plan(stops, steps, comp, delta,
+                         split == "equal" ? odp::DeltaSplit::Equal : odp::DeltaSplit::Proportional));
     std::vector<double> costs = plan.costs;
-    Json doc = {{"mechanism", "early-stop"}, {"theorem", theorem}, {"composition", composition}, {"split", split}};
+    Json doc
+        = {{"mechanism", "early-stop"}, {"theorem", theorem}, {"composition", composition}, {"split", split}};
     if (theorem == "thm15") {
         const auto tuned = valueOrExit(odp::tuneWithTheorem15(stops, steps, comp, delta));
         costs = tuned.costs;
@@ -97,8 +98,9 @@ int earlyStop(const std::vector<std::string> &args, std::ostream &out)
         doc["delta_theorem15"] = tuned.delta;
     } else if (!gaussian && stops.back() <= 20000) {
         const auto k = static_cast<std::size_t>(stops.back());
-        doc["delta_theorem15"] = valueOrExit(odp::theorem15Delta(
-            stops, std::vector<double>(k, steps.stepEpsilon), std::vector<double>(k, steps.stepDelta), costs));
+        doc["delta_theorem15"]
+            = valueOrExit(odp::theorem15Delta(stops, std::vector<double>(k, steps.stepEpsilon),
+                                              std::vector<double>(k, steps.stepDelta), costs));
     }
     Json rows = Json::array();
     std::string csv = "k,cost,returned_vs_worst,returned_vs_dp\n";
@@ -111,8 +113,8 @@ int earlyStop(const std::vector<std::string> &args, std::ostream &out)
                         {"delta_prime", plan.deltaPrimes[j]},
                         {"returned_vs_worst", worst - costs[j]},
                         {"returned_vs_dp", plan.dpEpsilon - costs[j]}});
-        csv += std::to_string(stops[j]) + "," + csvNumber(costs[j]) + "," + csvNumber(worst - costs[j]) + "," +
-               csvNumber(plan.dpEpsilon - costs[j]) + "\n";
+        csv += std::to_string(stops[j]) + "," + csvNumber(costs[j]) + "," + csvNumber(worst - costs[j]) + ","
+               + csvNumber(plan.dpEpsilon - costs[j]) + "\n";
     }
     doc["costs"] = costs;
     doc["stops"] = rows;
@@ -136,7 +138,8 @@ int earlyStop(const std::vector<std::string> &args, std::ostream &out)
 
 int thm15(const std::vector<std::string> &args, std::ostream &out)
 {
-    const Options o = parseOrExit(args, {"--stops", "--step-epsilon", "--step-epsilons", "--step-delta", "--costs", "--grid"});
+    const Options o = parseOrExit(
+        args, {"--stops", "--step-epsilon", "--step-epsilons", "--step-delta", "--costs", "--grid"});
     if (printHelp(o, out, kThm15Usage))
         return 0;
     const auto stops = stopsOf(o);
@@ -155,15 +158,17 @@ int thm15(const std::vector<std::string> &args, std::ostream &out)
         throw Exit{2, "--costs is required (see --help)"};
     const auto costs = numberList(o, "--costs", {});
     const std::vector<double> deltas(k, number(o, "--step-delta", 0.0));
-    const double delta = valueOrExit(odp::theorem15Delta(stops, eps, deltas, costs, number(o, "--grid", 0.0)));
+    const double delta
+        = valueOrExit(odp::theorem15Delta(stops, eps, deltas, costs, number(o, "--grid", 0.0)));
     emit(o, Json{{"theorem", "15"}, {"stops", stops}, {"costs", costs}, {"delta", delta}}, {}, out);
     return 0;
 }
 
 int recover(const std::vector<std::string> &args, std::ostream &out)
 {
-    const Options o = parseOrExit(args, {"--label", "--features", "--lambda", "--eps-p", "--eps-t", "--tau", "--split",
-                                         "--repeat", "--dataset", "--seed"},
+    const Options o = parseOrExit(args,
+                                  {"--label", "--features", "--lambda", "--eps-p", "--eps-t", "--tau",
+                                   "--split", "--repeat", "--dataset", "--seed"},
                                   {"--simulation"});
     if (printHelp(o, out, kRecoverUsage))
         return 0;
@@ -190,8 +195,8 @@ int recover(const std::vector<std::string> &args, std::ostream &out)
     if (simulation && !table->isPublic())
         throw Exit{1, "--simulation reads the true error, so it runs only on public data"};
     const auto split = valueOrExit(odp::cps1988Recovery(*table, features, labelThreshold));
-    const auto calibration = valueOrExit(odp::calibrateRecovery(p, static_cast<std::size_t>(split.train.x.rows()),
-                                                                static_cast<std::size_t>(split.test.x.rows())));
+    const auto calibration = valueOrExit(odp::calibrateRecovery(
+        p, static_cast<std::size_t>(split.train.x.rows()), static_cast<std::size_t>(split.test.x.rows())));
     const auto fit = valueOrExit(odp::fitLogistic(split.train, p.lambda, p.gradientTolerance));
     auto bits = randomSource(o);
     Json runs = Json::array();
@@ -199,8 +204,8 @@ int recover(const std::vector<std::string> &args, std::ostream &out)
     double costSum = 0.0;
     Json first;
     for (std::int64_t r = 0; r < repeat; ++r) {
-        const auto run = valueOrExit(odp::perturbAndTest(fit, static_cast<std::size_t>(split.train.x.rows()),
-                                                         split.test, p, *bits));
+        const auto run = valueOrExit(
+            odp::perturbAndTest(fit, static_cast<std::size_t>(split.train.x.rows()), split.test, p, *bits));
         released += run.released;
         costSum += run.cost;
         Json j = {{"released", run.released}, {"noisy_error", run.noisyError}, {"cost", run.cost}};
@@ -235,9 +240,10 @@ int recover(const std::vector<std::string> &args, std::ostream &out)
     }
     if (simulation) {
         const double trueError = odp::meanAbsoluteError(fit.theta, split.test);
-        doc["simulation"] = {{"note", "simulation mode on public data: reads the true error"},
-                             {"true_error", trueError},
-                             {"pass_probability", odp::recoveryPassProbability(trueError, p.tau, calibration.testNoise)}};
+        doc["simulation"]
+            = {{"note", "simulation mode on public data: reads the true error"},
+               {"true_error", trueError},
+               {"pass_probability", odp::recoveryPassProbability(trueError, p.tau, calibration.testNoise)}};
     }
     emit(o, doc, {}, out);
     return 0;

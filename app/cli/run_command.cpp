@@ -21,40 +21,40 @@ namespace pbx::cli {
 
 namespace {
 
-constexpr const char *kUsage =
-    "Usage: pbx-cli run --queries FILE --out TRANSCRIPT [--dataset NAME-or-CSV-PATH]\n"
-    "                   [--epsilon E] [--delta D]\n"
-    "                   [--filter basic|zcdp|expost|unified|brownian-zcdp]\n"
-    "                   [--expost-share F] [--neighbours add-remove|replace] [--seed N]\n"
-    "                   [--journal FILE] [--plan-queries N]\n"
-    "\n"
-    "Answers each request of FILE (JSON Lines, one request per line) in one session and writes\n"
-    "the session transcript (JSON) to TRANSCRIPT.\n"
-    "  --dataset     embedded dataset name or a CSV file (default: cps1988)\n"
-    "  --epsilon     session ε (default 1)\n"
-    "  --delta       session δ (default 1e-6)\n"
-    "  --filter      basic: pure ε (Laplace; Laplace noise reduction)\n"
-    "                zcdp: zCDP (Gaussian; Gaussian doubling) — the default\n"
-    "                expost: ex-post filter (Laplace noise reduction; Brownian with a boundary)\n"
-    "                unified: zCDP + ex-post sub-filters (Gaussian; Brownian NR on the side that\n"
-    "                reaches less noise, recorded per event; Laplace NR ex-post)\n"
-    "                brownian-zcdp: zCDP filter with Brownian noise reduction at ρ = Δ²/(2T)\n"
-    "  --expost-share  unified filter: the ex-post side's share of ε (default 0.05; δ: 5 %)\n"
-    "Each request may name its \"mechanism\": brownian, laplace-nr, doubling-laplace,\n"
-    "doubling-gaussian, laplace or gaussian (default: the filter's noise reduction, or a single\n"
-    "calibrated release for absolute count and sum targets).\n"
-    "  --neighbours  add-remove (default) or replace\n"
-    "  --seed        reproducible noise, for teaching and tests only (not for real releases)\n"
-    "  --journal     append-only journal: each answer is written and fsync'd before it is\n"
-    "                printed; rerunning with the same journal resumes where it stopped\n"
-    "                (the journal's settings and dataset are used) instead of spending again;\n"
-    "                it is locked while a run uses it, so a second run on it is refused\n"
-    "  --plan-queries  per-query cap: a request without \"max_cost\" that uses doubling or noise\n"
-    "                reduction may spend at most the remaining budget (in its unit) divided by N;\n"
-    "                without this option N is the number of requests still to come in FILE,\n"
-    "                this one included (a public number). The cap is recorded as max_cost.\n"
-    "Every line is checked before anything is spent: a bad line stops the run with nothing\n"
-    "spent and no transcript written (exit status 1).\n";
+constexpr const char *kUsage
+    = "Usage: pbx-cli run --queries FILE --out TRANSCRIPT [--dataset NAME-or-CSV-PATH]\n"
+      "                   [--epsilon E] [--delta D]\n"
+      "                   [--filter basic|zcdp|expost|unified|brownian-zcdp]\n"
+      "                   [--expost-share F] [--neighbours add-remove|replace] [--seed N]\n"
+      "                   [--journal FILE] [--plan-queries N]\n"
+      "\n"
+      "Answers each request of FILE (JSON Lines, one request per line) in one session and writes\n"
+      "the session transcript (JSON) to TRANSCRIPT.\n"
+      "  --dataset     embedded dataset name or a CSV file (default: cps1988)\n"
+      "  --epsilon     session ε (default 1)\n"
+      "  --delta       session δ (default 1e-6)\n"
+      "  --filter      basic: pure ε (Laplace; Laplace noise reduction)\n"
+      "                zcdp: zCDP (Gaussian; Gaussian doubling) — the default\n"
+      "                expost: ex-post filter (Laplace noise reduction; Brownian with a boundary)\n"
+      "                unified: zCDP + ex-post sub-filters (Gaussian; Brownian NR on the side that\n"
+      "                reaches less noise, recorded per event; Laplace NR ex-post)\n"
+      "                brownian-zcdp: zCDP filter with Brownian noise reduction at ρ = Δ²/(2T)\n"
+      "  --expost-share  unified filter: the ex-post side's share of ε (default 0.05; δ: 5 %)\n"
+      "Each request may name its \"mechanism\": brownian, laplace-nr, doubling-laplace,\n"
+      "doubling-gaussian, laplace or gaussian (default: the filter's noise reduction, or a single\n"
+      "calibrated release for absolute count and sum targets).\n"
+      "  --neighbours  add-remove (default) or replace\n"
+      "  --seed        reproducible noise, for teaching and tests only (not for real releases)\n"
+      "  --journal     append-only journal: each answer is written and fsync'd before it is\n"
+      "                printed; rerunning with the same journal resumes where it stopped\n"
+      "                (the journal's settings and dataset are used) instead of spending again;\n"
+      "                it is locked while a run uses it, so a second run on it is refused\n"
+      "  --plan-queries  per-query cap: a request without \"max_cost\" that uses doubling or noise\n"
+      "                reduction may spend at most the remaining budget (in its unit) divided by N;\n"
+      "                without this option N is the number of requests still to come in FILE,\n"
+      "                this one included (a public number). The cap is recorded as max_cost.\n"
+      "Every line is checked before anything is spent: a bad line stops the run with nothing\n"
+      "spent and no transcript written (exit status 1).\n";
 
 std::string formatNumber(double x)
 {
@@ -80,20 +80,27 @@ std::string settingThatDiffers(const Options &o, const session::SessionSettings 
     const auto seedText = [](const std::optional<std::uint64_t> &seed) {
         return seed ? std::to_string(*seed) : std::string("no seed (operating-system noise)");
     };
-    const auto differs = [&](const char *name, bool same, const std::string &mine, const std::string &theirs) {
-        return o.has(name) && !same ? std::string(name) + " is " + mine + " but the journal was started with " + theirs
-                                    : std::string();
-    };
+    const auto differs
+        = [&](const char *name, bool same, const std::string &mine, const std::string &theirs) {
+              return o.has(name) && !same
+                         ? std::string(name) + " is " + mine + " but the journal was started with " + theirs
+                         : std::string();
+          };
     for (const std::string &problem :
-         {differs("--epsilon", given.epsilon == journaled.epsilon, formatNumber(given.epsilon), formatNumber(journaled.epsilon)),
-          differs("--delta", given.delta == journaled.delta, formatNumber(given.delta), formatNumber(journaled.delta)),
-          differs("--filter", given.filter == journaled.filter, std::string(filters::filterKindName(given.filter)),
+         {differs("--epsilon", given.epsilon == journaled.epsilon, formatNumber(given.epsilon),
+                  formatNumber(journaled.epsilon)),
+          differs("--delta", given.delta == journaled.delta, formatNumber(given.delta),
+                  formatNumber(journaled.delta)),
+          differs("--filter", given.filter == journaled.filter,
+                  std::string(filters::filterKindName(given.filter)),
                   std::string(filters::filterKindName(journaled.filter))),
           differs("--neighbours", given.neighbours == journaled.neighbours,
-                  std::string(data::neighbouringName(given.neighbours)), std::string(data::neighbouringName(journaled.neighbours))),
+                  std::string(data::neighbouringName(given.neighbours)),
+                  std::string(data::neighbouringName(journaled.neighbours))),
           differs("--seed", given.seed == journaled.seed, seedText(given.seed), seedText(journaled.seed)),
           differs("--expost-share", given.split.expostEpsilonShare == journaled.split.expostEpsilonShare,
-                  formatNumber(given.split.expostEpsilonShare), formatNumber(journaled.split.expostEpsilonShare))})
+                  formatNumber(given.split.expostEpsilonShare),
+                  formatNumber(journaled.split.expostEpsilonShare))})
         if (!problem.empty())
             return problem;
     return {};
@@ -131,8 +138,8 @@ Result<Prepared> prepare(const Options &o)
     // --out is replaced at the end: never a file the run reads or appends to.
     for (const char *other : {"--queries", "--journal", "--dataset"})
         if (auto path = o.value(other); path && samePlace(*outPath, *path))
-            return makeError(ErrorCode::InvalidArgument,
-                             std::string("--out names the same file as ") + other + ", which it would overwrite");
+            return makeError(ErrorCode::InvalidArgument, std::string("--out names the same file as ") + other
+                                                             + ", which it would overwrite");
     auto epsilon = o.number("--epsilon");
     auto delta = o.number("--delta");
     auto seed = o.unsignedInteger("--seed");
@@ -176,13 +183,18 @@ Result<Prepared> prepare(const Options &o)
             return makeError(opened.error().code, "--journal: " + opened.error().message);
         // Resuming: the journal's own settings and dataset rule; options that contradict them are refused.
         const auto &journaled = opened->recovered.header;
-        if (const std::string problem = settingThatDiffers(o, p.settings, journaled.settings); !problem.empty())
-            return makeError(ErrorCode::InvalidArgument,
-                             "--journal: " + problem + "; resuming uses the journal's settings, so drop the option or make it match");
+        if (const std::string problem = settingThatDiffers(o, p.settings, journaled.settings);
+            !problem.empty())
+            return makeError(
+                ErrorCode::InvalidArgument,
+                "--journal: " + problem
+                    + "; resuming uses the journal's settings, so drop the option or make it match");
         if (o.has("--dataset")
-            && !(journaled.files ? samePlace(datasetName, journaled.files->path) : datasetName == journaled.datasetName))
+            && !(journaled.files ? samePlace(datasetName, journaled.files->path)
+                                 : datasetName == journaled.datasetName))
             return makeError(ErrorCode::InvalidArgument, "--journal: the journal was started on dataset '"
-                                                             + io::datasetToLoad(journaled) + "', not '" + datasetName + "'");
+                                                             + io::datasetToLoad(journaled) + "', not '"
+                                                             + datasetName + "'");
         p.settings = journaled.settings;
         datasetName = io::datasetToLoad(journaled);
         journaledHeader = journaled;
@@ -191,9 +203,10 @@ Result<Prepared> prepare(const Options &o)
     // Journals and transcripts are UTF-8 JSON: a file name that is not UTF-8 could not be
     // recorded, so it is refused before anything is answered.
     if (!io::json::isUtf8(datasetName))
-        return makeError(ErrorCode::InvalidArgument,
-                         "--dataset: the file name is not valid UTF-8, so it cannot be recorded in the journal or "
-                         "transcript; rename the file");
+        return makeError(
+            ErrorCode::InvalidArgument,
+            "--dataset: the file name is not valid UTF-8, so it cannot be recorded in the journal or "
+            "transcript; rename the file");
 
     auto table = resources::loadDataset(datasetName);
     if (!table)
@@ -219,7 +232,8 @@ Result<Prepared> prepare(const Options &o)
                              *queries + ": line " + std::to_string(number) + ": " + compiled.error().message);
         if (request->strategy)
             if (auto ok = session::checkStrategyRequest(*request, *p.table, p.settings.neighbours); !ok)
-                return makeError(ok.error().code, *queries + ": line " + std::to_string(number) + ": " + ok.error().message);
+                return makeError(ok.error().code,
+                                 *queries + ": line " + std::to_string(number) + ": " + ok.error().message);
         p.requests.push_back(std::move(request.value()));
     }
     return p;
@@ -228,9 +242,12 @@ Result<Prepared> prepare(const Options &o)
 std::string costUnit(filters::ChargeKind kind)
 {
     switch (kind) {
-    case filters::ChargeKind::PureEpsilon: return "ε";
-    case filters::ChargeKind::Rho: return "ρ";
-    case filters::ChargeKind::ExPost: return "ex-post ε";
+    case filters::ChargeKind::PureEpsilon:
+        return "ε";
+    case filters::ChargeKind::Rho:
+        return "ρ";
+    case filters::ChargeKind::ExPost:
+        return "ex-post ε";
     }
     return "ε";
 }
@@ -239,9 +256,9 @@ void printEvent(const session::LedgerEvent &e, std::ostream &out)
 {
     out << e.request.id << ": " << session::eventStatusName(e.status);
     if (e.status == session::EventStatus::Released) {
-        out << ' ' << formatNumber(e.answer) << " ± " << formatNumber(e.errorBound) << " ("
-            << e.mechanism << ", " << e.attempts.size() << (e.attempts.size() == 1 ? " attempt" : " attempts")
-            << ", " << costUnit(e.costKind) << " = " << formatNumber(e.cost);
+        out << ' ' << formatNumber(e.answer) << " ± " << formatNumber(e.errorBound) << " (" << e.mechanism
+            << ", " << e.attempts.size() << (e.attempts.size() == 1 ? " attempt" : " attempts") << ", "
+            << costUnit(e.costKind) << " = " << formatNumber(e.cost);
         if (e.costDelta > 0.0)
             out << ", δ = " << formatNumber(e.costDelta);
         out << ')';
@@ -257,9 +274,9 @@ void printEvent(const session::LedgerEvent &e, std::ostream &out)
 
 int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
-    auto options = Options::parse(args, {"--queries", "--out", "--dataset", "--epsilon", "--delta",
-                                         "--filter", "--neighbours", "--seed", "--expost-share", "--journal",
-                                         "--plan-queries"});
+    auto options
+        = Options::parse(args, {"--queries", "--out", "--dataset", "--epsilon", "--delta", "--filter",
+                                "--neighbours", "--seed", "--expost-share", "--journal", "--plan-queries"});
     if (!options) {
         err << "pbx-cli run: " << options.error().message << '\n';
         return 2;
@@ -365,8 +382,8 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
         out << "resuming: " << alreadyAnswered << " answers already in the journal\n";
     for (std::size_t i = alreadyAnswered; i < prepared->requests.size(); ++i) {
         // Workload-aware cap (issue 9): spread what remains over the requests still to come.
-        const std::size_t toCome = *planQueries ? static_cast<std::size_t>(**planQueries)
-                                                : prepared->requests.size() - i;
+        const std::size_t toCome
+            = *planQueries ? static_cast<std::size_t>(**planQueries) : prepared->requests.size() - i;
         auto event = s.ask(session::withPlannedCap(std::move(prepared->requests[i]), s.filter(), toCome));
         if (!event) { // cannot happen after prepare(); kept so a future check cannot lose events
             err << "pbx-cli run: " << event.error().message << '\n';
@@ -385,13 +402,14 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
     }
     const auto &f = s.filter();
     for (const auto &system : f.systems())
-        out << "spent " << system.name << ": " << system.unitSymbol << " = " << formatNumber(system.spent) << " of "
-            << formatNumber(system.budget) << '\n';
+        out << "spent " << system.name << ": " << system.unitSymbol << " = " << formatNumber(system.spent)
+            << " of " << formatNumber(system.budget) << '\n';
     // With adaptively chosen costs, ε(spent) is a gauge, not a guarantee: the guarantee is the
     // filter's budget (Whitehouse et al. 2023; Rogers et al. 2023).
     out << "the session is (" << formatNumber(f.epsilonBudget()) << ", " << formatNumber(f.deltaBudget())
-        << ")-DP by the filter; what is spent so far corresponds to (ε, δ) ≈ (" << formatNumber(f.epsilonSpent())
-        << ", " << formatNumber(f.deltaSpent()) << ") (a gauge, not a guarantee)\n";
+        << ")-DP by the filter; what is spent so far corresponds to (ε, δ) ≈ ("
+        << formatNumber(f.epsilonSpent()) << ", " << formatNumber(f.deltaSpent())
+        << ") (a gauge, not a guarantee)\n";
     out.flush();
     if (auto written = transcript->commit(io::writeTranscriptJson(s)); !written) {
         err << "pbx-cli run: " << written.error().message << '\n';

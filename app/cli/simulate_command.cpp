@@ -16,32 +16,32 @@ namespace pbx::cli {
 
 namespace {
 
-constexpr const char *kUsage =
-    "Usage: pbx-cli simulate relative-error --out FILE.json [--dataset NAME-or-CSV] [--alpha A]\n"
-    "                   [--epsilon E] [--delta D] [--repetitions R] [--queries N]\n"
-    "                   [--max-epsilon-per-query C] [--plan-queries N] [--confidence P]\n"
-    "                   [--seed N] [--synthetic]\n"
-    "\n"
-    "Releases as many counts as possible, each within relative error α, under one budget:\n"
-    "the workload is every marginal cell of the dataset's data cube (CPS1988: region × ethnicity\n"
-    "× smsa × parttime × education, 2,699 cells), N of them per repetition in random order.\n"
-    "Each method × filter runs the same workloads and noise seeds. The output lists, per\n"
-    "method and filter, the counts answered (mean, sd) and the fraction of them really within α.\n"
-    "Defaults: dataset cps1988, α 0.1, ε 1, δ 1e-6, 200 repetitions, 500 queries, confidence\n"
-    "0.95, seed 1. Per-query cap: as in pbx-cli run, the remaining budget in the query's unit\n"
-    "divided by the queries still to come (or by N with --plan-queries N); a fixed cap with\n"
-    "--max-epsilon-per-query C (ε, or ρ = C²/2 for zCDP mechanisms).\n"
-    "\n"
-    "The lab reads true counts and charges no budget, so it runs only on public data: the\n"
-    "embedded datasets, or a CSV whose metadata sidecar says \"public\": true. --synthetic runs\n"
-    "it instead on a table drawn uniformly from the dataset's declared categories and bounds\n"
-    "(its public metadata alone; no row is read).\n"
-    "\n"
-    "pbx-cli simulate strategies --config LAB.json --out FILE.json [--seed N]: the strategies &\n"
-    "inference lab (pbx-cli simulate strategies --help).\n"
-    "\n"
-    "pbx-cli simulate growing --config LAB.json --out FILE.json [--seed N] [--plan-only]: growing\n"
-    "databases: BBScheduler, BBImprover and PMWG (pbx-cli simulate growing --help).\n";
+constexpr const char *kUsage
+    = "Usage: pbx-cli simulate relative-error --out FILE.json [--dataset NAME-or-CSV] [--alpha A]\n"
+      "                   [--epsilon E] [--delta D] [--repetitions R] [--queries N]\n"
+      "                   [--max-epsilon-per-query C] [--plan-queries N] [--confidence P]\n"
+      "                   [--seed N] [--synthetic]\n"
+      "\n"
+      "Releases as many counts as possible, each within relative error α, under one budget:\n"
+      "the workload is every marginal cell of the dataset's data cube (CPS1988: region × ethnicity\n"
+      "× smsa × parttime × education, 2,699 cells), N of them per repetition in random order.\n"
+      "Each method × filter runs the same workloads and noise seeds. The output lists, per\n"
+      "method and filter, the counts answered (mean, sd) and the fraction of them really within α.\n"
+      "Defaults: dataset cps1988, α 0.1, ε 1, δ 1e-6, 200 repetitions, 500 queries, confidence\n"
+      "0.95, seed 1. Per-query cap: as in pbx-cli run, the remaining budget in the query's unit\n"
+      "divided by the queries still to come (or by N with --plan-queries N); a fixed cap with\n"
+      "--max-epsilon-per-query C (ε, or ρ = C²/2 for zCDP mechanisms).\n"
+      "\n"
+      "The lab reads true counts and charges no budget, so it runs only on public data: the\n"
+      "embedded datasets, or a CSV whose metadata sidecar says \"public\": true. --synthetic runs\n"
+      "it instead on a table drawn uniformly from the dataset's declared categories and bounds\n"
+      "(its public metadata alone; no row is read).\n"
+      "\n"
+      "pbx-cli simulate strategies --config LAB.json --out FILE.json [--seed N]: the strategies &\n"
+      "inference lab (pbx-cli simulate strategies --help).\n"
+      "\n"
+      "pbx-cli simulate growing --config LAB.json --out FILE.json [--seed N] [--plan-only]: growing\n"
+      "databases: BBScheduler, BBImprover and PMWG (pbx-cli simulate growing --help).\n";
 
 std::string format(double x)
 {
@@ -63,13 +63,15 @@ int runSimulateCommand(const std::vector<std::string> &args, std::ostream &out, 
     if (args[0] == "growing")
         return runSimulateGrowing({args.begin() + 1, args.end()}, out, err);
     if (args[0] != "relative-error") {
-        err << "pbx-cli simulate: unknown simulation '" << args[0] << "' (expected relative-error, strategies or growing)\n";
+        err << "pbx-cli simulate: unknown simulation '" << args[0]
+            << "' (expected relative-error, strategies or growing)\n";
         return 2;
     }
-    auto options = Options::parse({args.begin() + 1, args.end()},
-                                  {"--out", "--dataset", "--alpha", "--epsilon", "--delta", "--repetitions", "--queries",
-                                   "--max-epsilon-per-query", "--confidence", "--seed", "--plan-queries"},
-                                  {"--help", "--synthetic"});
+    auto options
+        = Options::parse({args.begin() + 1, args.end()},
+                         {"--out", "--dataset", "--alpha", "--epsilon", "--delta", "--repetitions",
+                          "--queries", "--max-epsilon-per-query", "--confidence", "--seed", "--plan-queries"},
+                         {"--help", "--synthetic"});
     if (!options) {
         err << "pbx-cli simulate: " << options.error().message << '\n';
         return 2;
@@ -99,7 +101,9 @@ int runSimulateCommand(const std::vector<std::string> &args, std::ostream &out, 
             *field = **value;
     }
     for (const auto &[name, field] :
-         std::initializer_list<std::pair<const char *, int *>>{{"--repetitions", &s.repetitions}, {"--queries", &s.queriesPerRepetition}, {"--plan-queries", &s.plannedQueries}}) {
+         std::initializer_list<std::pair<const char *, int *>>{{"--repetitions", &s.repetitions},
+                                                               {"--queries", &s.queriesPerRepetition},
+                                                               {"--plan-queries", &s.plannedQueries}}) {
         auto value = options->unsignedInteger(name);
         if (!value) {
             err << "pbx-cli simulate: " << value.error().message << '\n';
@@ -154,24 +158,26 @@ int runSimulateCommand(const std::vector<std::string> &args, std::ostream &out, 
     doc["format"] = "pbx-simulation";
     doc["version"] = 1;
     doc["simulation"] = "relative-error";
-    doc["settings"] = {{"dataset", datasetName},
-                       {"synthetic", options->has("--synthetic")},
-                       {"cells", workload->cells.size()},
-                       {"queries_per_repetition", std::min<std::size_t>(workload->cells.size(), static_cast<std::size_t>(s.queriesPerRepetition))},
-                       {"alpha", s.alpha},
-                       {"confidence", s.confidence},
-                       {"epsilon", s.epsilon},
-                       {"delta", s.delta},
-                       {"repetitions", s.repetitions},
-                       {"max_epsilon_per_query", s.maxEpsilonPerQuery},
-                       {"max_rho_per_query", s.maxEpsilonPerQuery * s.maxEpsilonPerQuery / 2.0},
-                       {"per_query_cap", s.maxEpsilonPerQuery > 0.0 ? "fixed (max_epsilon_per_query)"
-                                         : s.plannedQueries > 0 ? "remaining / plan_queries"
-                                                                : "remaining / queries still to come"},
-                       {"plan_queries", s.plannedQueries},
-                       {"unified_expost_epsilon_share", s.split.expostEpsilonShare},
-                       {"seed", s.seed},
-                       {"note", "simulation mode: true counts are read to score accuracy, never to stop"}};
+    doc["settings"]
+        = {{"dataset", datasetName},
+           {"synthetic", options->has("--synthetic")},
+           {"cells", workload->cells.size()},
+           {"queries_per_repetition",
+            std::min<std::size_t>(workload->cells.size(), static_cast<std::size_t>(s.queriesPerRepetition))},
+           {"alpha", s.alpha},
+           {"confidence", s.confidence},
+           {"epsilon", s.epsilon},
+           {"delta", s.delta},
+           {"repetitions", s.repetitions},
+           {"max_epsilon_per_query", s.maxEpsilonPerQuery},
+           {"max_rho_per_query", s.maxEpsilonPerQuery * s.maxEpsilonPerQuery / 2.0},
+           {"per_query_cap", s.maxEpsilonPerQuery > 0.0 ? "fixed (max_epsilon_per_query)"
+                             : s.plannedQueries > 0     ? "remaining / plan_queries"
+                                                        : "remaining / queries still to come"},
+           {"plan_queries", s.plannedQueries},
+           {"unified_expost_epsilon_share", s.split.expostEpsilonShare},
+           {"seed", s.seed},
+           {"note", "simulation mode: true counts are read to score accuracy, never to stop"}};
     doc["seconds"] = seconds;
     Json list = Json::array();
     out << "method              filter          answered (mean ± sd)   within α   ε spent\n";
@@ -185,8 +191,9 @@ int runSimulateCommand(const std::vector<std::string> &args, std::ostream &out, 
                         {"attempted", {{"mean", r.attemptedMean}}},
                         {"epsilon_spent", {{"mean", r.epsilonSpentMean}}}});
         char line[160];
-        std::snprintf(line, sizeof line, "%-19s %-15s %8.1f ± %-8.1f       %6.4f     %s\n", method.c_str(), filter.c_str(),
-                      r.answeredMean, r.answeredSd, r.withinAlpha, format(r.epsilonSpentMean).c_str());
+        std::snprintf(line, sizeof line, "%-19s %-15s %8.1f ± %-8.1f       %6.4f     %s\n", method.c_str(),
+                      filter.c_str(), r.answeredMean, r.answeredSd, r.withinAlpha,
+                      format(r.epsilonSpentMean).c_str());
         out << line;
     }
     doc["results"] = list;

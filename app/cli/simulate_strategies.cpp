@@ -12,25 +12,25 @@
 
 namespace pbx::cli {
 
-const char *const kSimulateStrategiesUsage =
-    "Usage: pbx-cli simulate strategies --config LAB.json --out FILE.json [--seed N]\n"
-    "\n"
-    "The strategies & inference lab: how the same budget buys different accuracy. LAB.json is\n"
-    "{\"format\": \"pbx-strategies-lab\", \"version\": 1, \"experiment\": E, ...} with E one of\n"
-    "  bmi                 the lecture's BMI example (\"dataset\": \"slides\" or \"cps1988\" with a\n"
-    "                      public \"cutoff\"): Algorithm 1 vs 2, predicted 128/32/12 per eps^2 and measured\n"
-    "  ranges              range-query strategies on an ordered column (\"column\", \"bounds\",\n"
-    "                      \"strategies\": identity, all-ranges, tree, haar; \"workload\"; \"post\")\n"
-    "  inference           a projection (\"projection\": tree-consistency, nonnegative,\n"
-    "                      isotonic-sorted, isotonic-prefix): SSE before and after, runs worse\n"
-    "  quantile            the exponential mechanism's quantile (\"column\", \"q\")\n"
-    "  smooth-sensitivity  the median's smooth sensitivity (a non-private diagnostic)\n"
-    "  stability           transformations' stability and Poisson subsampling\n"
-    "and \"epsilon\", \"neighbours\" (add-remove or replace), \"repetitions\". The seed (default 1)\n"
-    "makes the Monte Carlo reproducible. The lab reads true answers to score accuracy and charges\n"
-    "no budget, so a dataset must be public (embedded, or a CSV whose metadata says \"public\": true).\n"
-    "Errors name a code: INVALID_EPSILON, INVALID_BOUNDS, INVALID_BRANCHING, DOMAIN_TOO_LARGE,\n"
-    "INVALID_QUANTILE, NEIGHBOURS_MISMATCH, NOT_CONVEX, INVALID_CONFIG.\n";
+const char *const kSimulateStrategiesUsage
+    = "Usage: pbx-cli simulate strategies --config LAB.json --out FILE.json [--seed N]\n"
+      "\n"
+      "The strategies & inference lab: how the same budget buys different accuracy. LAB.json is\n"
+      "{\"format\": \"pbx-strategies-lab\", \"version\": 1, \"experiment\": E, ...} with E one of\n"
+      "  bmi                 the lecture's BMI example (\"dataset\": \"slides\" or \"cps1988\" with a\n"
+      "                      public \"cutoff\"): Algorithm 1 vs 2, predicted 128/32/12 per eps^2 and measured\n"
+      "  ranges              range-query strategies on an ordered column (\"column\", \"bounds\",\n"
+      "                      \"strategies\": identity, all-ranges, tree, haar; \"workload\"; \"post\")\n"
+      "  inference           a projection (\"projection\": tree-consistency, nonnegative,\n"
+      "                      isotonic-sorted, isotonic-prefix): SSE before and after, runs worse\n"
+      "  quantile            the exponential mechanism's quantile (\"column\", \"q\")\n"
+      "  smooth-sensitivity  the median's smooth sensitivity (a non-private diagnostic)\n"
+      "  stability           transformations' stability and Poisson subsampling\n"
+      "and \"epsilon\", \"neighbours\" (add-remove or replace), \"repetitions\". The seed (default 1)\n"
+      "makes the Monte Carlo reproducible. The lab reads true answers to score accuracy and charges\n"
+      "no budget, so a dataset must be public (embedded, or a CSV whose metadata says \"public\": true).\n"
+      "Errors name a code: INVALID_EPSILON, INVALID_BOUNDS, INVALID_BRANCHING, DOMAIN_TOO_LARGE,\n"
+      "INVALID_QUANTILE, NEIGHBOURS_MISMATCH, NOT_CONVEX, INVALID_CONFIG.\n";
 
 int runSimulateStrategies(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
@@ -92,15 +92,17 @@ int runSimulateStrategies(const std::vector<std::string> &args, std::ostream &ou
     out << doc["simulation"].get<std::string>() << " -> " << *outPath << '\n';
     if (doc.contains("results") && doc["results"].is_array()) {
         for (const auto &r : doc["results"]) {
-            const std::string name = r.contains("label") ? r["label"].get<std::string>() : r["method"].get<std::string>();
+            const std::string name
+                = r.contains("label") ? r["label"].get<std::string>() : r["method"].get<std::string>();
             char line[256];
-            const double predicted = r["predicted"].is_object() ? r["predicted"]["average"].get<double>()
+            const double predicted = r["predicted"].is_object()   ? r["predicted"]["average"].get<double>()
                                      : r["predicted"].is_number() ? r["predicted"].get<double>()
                                                                   : NAN;
             const bool measured = r["measured"].is_object();
-            std::snprintf(line, sizeof line, "  %-58s predicted %12.4g   measured %s\n", name.c_str(), predicted,
-                          measured ? (std::to_string(r["measured"]["average"].get<double>()) + " ± " +
-                                      std::to_string(r["measured"]["standard_error"].get<double>()))
+            std::snprintf(line, sizeof line, "  %-58s predicted %12.4g   measured %s\n", name.c_str(),
+                          predicted,
+                          measured ? (std::to_string(r["measured"]["average"].get<double>()) + " ± "
+                                      + std::to_string(r["measured"]["standard_error"].get<double>()))
                                          .c_str()
                                    : "-");
             out << line;

@@ -11,16 +11,16 @@ namespace pbx::cli {
 
 namespace {
 
-constexpr const char *kUsage =
-    "Usage: pbx-cli verify FILE [--dataset NAME-or-CSV-PATH]\n"
-    "\n"
-    "Checks a transcript or a journal: the journal's checksum chain and tail record (FILE.tail),\n"
-    "that the dataset is the one recorded (a CSV's path and SHA-256), every event's cost\n"
-    "recomputed from its mechanism, sensitivity and noise scales, and the whole ledger replayed\n"
-    "into a fresh filter (it must fit the budget and reproduce the recorded spend exactly). Exit\n"
-    "status 0 when consistent, 1 with a one-line message otherwise. The dataset recorded in the\n"
-    "file is used unless --dataset names another copy (whose digest must still match). Resuming a\n"
-    "journal and opening a file in the GUI run the same checks.\n";
+constexpr const char *kUsage
+    = "Usage: pbx-cli verify FILE [--dataset NAME-or-CSV-PATH]\n"
+      "\n"
+      "Checks a transcript or a journal: the journal's checksum chain and tail record (FILE.tail),\n"
+      "that the dataset is the one recorded (a CSV's path and SHA-256), every event's cost\n"
+      "recomputed from its mechanism, sensitivity and noise scales, and the whole ledger replayed\n"
+      "into a fresh filter (it must fit the budget and reproduce the recorded spend exactly). Exit\n"
+      "status 0 when consistent, 1 with a one-line message otherwise. The dataset recorded in the\n"
+      "file is used unless --dataset names another copy (whose digest must still match). Resuming a\n"
+      "journal and opening a file in the GUI run the same checks.\n";
 
 std::string format(double x)
 {
@@ -49,12 +49,14 @@ int runVerifyCommand(const std::vector<std::string> &args, std::ostream &out, st
     }
     // The recorded CSV path (or embedded name) unless --dataset names another copy; either way
     // its digest must match the one recorded.
-    auto table = resources::loadDataset(options->value("--dataset").value_or(io::datasetToLoad(document->header)));
+    auto table
+        = resources::loadDataset(options->value("--dataset").value_or(io::datasetToLoad(document->header)));
     if (!table) {
         err << "pbx-cli verify: dataset: " << table.error().message << '\n';
         return 1;
     }
-    auto replayed = io::auditSessionFile(*document, std::make_shared<const data::Table>(std::move(table.value())));
+    auto replayed
+        = io::auditSessionFile(*document, std::make_shared<const data::Table>(std::move(table.value())));
     if (!replayed) {
         err << "pbx-cli verify: " << replayed.error().message << '\n';
         return 1;
@@ -65,10 +67,12 @@ int runVerifyCommand(const std::vector<std::string> &args, std::ostream &out, st
     std::size_t released = 0;
     for (const auto &e : document->events)
         released += e.status == session::EventStatus::Released;
-    out << "ok: " << (document->kind == io::SessionFile::Kind::Journal ? "journal" : "transcript") << " with " << document->events.size() << " requests (" << released
+    out << "ok: " << (document->kind == io::SessionFile::Kind::Journal ? "journal" : "transcript") << " with "
+        << document->events.size() << " requests (" << released
         << " released); every cost recomputed; the session is (" << format(filter.epsilonBudget()) << ", "
         << format(filter.deltaBudget()) << ")-DP by the filter; what is spent corresponds to (ε, δ) ≈ ("
-        << format(filter.epsilonSpent()) << ", " << format(filter.deltaSpent()) << ") (a gauge, not a guarantee)\n";
+        << format(filter.epsilonSpent()) << ", " << format(filter.deltaSpent())
+        << ") (a gauge, not a guarantee)\n";
     return 0;
 }
 

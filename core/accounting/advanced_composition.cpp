@@ -44,8 +44,8 @@ double drvEpsilon(const std::vector<EpsilonDeltaSteps> &steps, double deltaPrime
 double kovAnalyticEpsilon(const std::vector<EpsilonDeltaSteps> &steps, double deltaTilde)
 {
     const Sums s = sums(steps);
-    const double second =
-        s.tanhDrift + std::sqrt(2.0 * s.sumSq * std::log(std::exp(1.0) + std::sqrt(s.sumSq) / deltaTilde));
+    const double second
+        = s.tanhDrift + std::sqrt(2.0 * s.sumSq * std::log(std::exp(1.0) + std::sqrt(s.sumSq) / deltaTilde));
     const double third = s.tanhDrift + std::sqrt(2.0 * s.sumSq * std::log(1.0 / deltaTilde));
     return math::nudgeUp(std::min({s.sumEps, second, third}), 8);
 }
@@ -65,8 +65,9 @@ Result<std::vector<EpsilonDeltaSteps>> collectEpsilonDeltaSteps(const Ledger &le
         PBX_RETURN_IF_ERROR(requireExAnte(e));
         auto step = approxDpPerStep(e, ledger.neighbours);
         if (!step)
-            return makeError(step.error().code, "events[" + std::to_string(i) + "] (" +
-                                                    mechanismName(e.mechanism) + "): " + step.error().message);
+            return makeError(step.error().code, "events[" + std::to_string(i) + "] ("
+                                                    + mechanismName(e.mechanism)
+                                                    + "): " + step.error().message);
         if (step->epsilon == 0.0 && step->delta == 0.0)
             continue;
         steps.push_back({step->epsilon, step->delta, e.count});
@@ -106,8 +107,10 @@ Result<StrategyAnswer> AdvancedComposition::epsilonForDelta(double delta) const
     a.method = "advanced composition (Dwork–Rothblum–Vadhan 2010; Dwork–Roth Thm 3.20)";
     const double deltaPrime = math::nudgeDown(delta - m_sumDelta, 2);
     if (deltaPrime > 0.0) {
-        a.epsilon = m_sumSquares == 0.0 ? m_drift
-                                        : math::nudgeUp(std::sqrt(2.0 * std::log(1.0 / deltaPrime) * m_sumSquares) + m_drift, 8);
+        a.epsilon
+            = m_sumSquares == 0.0
+                  ? m_drift
+                  : math::nudgeUp(std::sqrt(2.0 * std::log(1.0 / deltaPrime) * m_sumSquares) + m_drift, 8);
     }
     if (delta >= m_basicDelta && m_sumEpsilon <= a.epsilon) {
         a.epsilon = m_sumEpsilon;

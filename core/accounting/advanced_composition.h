@@ -48,11 +48,11 @@ public:
 
 private:
     std::vector<EpsilonDeltaSteps> m_steps;
-    double m_sumEpsilon = 0.0;  ///< basic ε
-    double m_basicDelta = 0.0;  ///< 1 − Π(1 − δ_j)
-    double m_sumDelta = 0.0;    ///< Σ δ_j (DRV's δ charge)
-    double m_sumSquares = 0.0;  ///< Σ ε_j²
-    double m_drift = 0.0;       ///< Σ ε_j (e^{ε_j} − 1)
+    double m_sumEpsilon = 0.0; ///< basic ε
+    double m_basicDelta = 0.0; ///< 1 − Π(1 − δ_j)
+    double m_sumDelta = 0.0;   ///< Σ δ_j (DRV's δ charge)
+    double m_sumSquares = 0.0; ///< Σ ε_j²
+    double m_drift = 0.0;      ///< Σ ε_j (e^{ε_j} − 1)
 };
 
 /// Collects the per-step (ε, δ) of every event (after amplification), grouped by event.

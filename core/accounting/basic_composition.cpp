@@ -23,8 +23,9 @@ Result<std::unique_ptr<BasicComposition>> BasicComposition::fromLedger(const Led
         const PrivacyEvent &e = ledger.events[i];
         auto step = approxDpPerStep(e, ledger.neighbours);
         if (!step)
-            return makeError(step.error().code, "events[" + std::to_string(i) + "] (" +
-                                                    mechanismName(e.mechanism) + "): " + step.error().message);
+            return makeError(step.error().code, "events[" + std::to_string(i) + "] ("
+                                                    + mechanismName(e.mechanism)
+                                                    + "): " + step.error().message);
         eps = math::addRoundUp(eps, math::nudgeUp(static_cast<double>(e.count) * step->epsilon, 1));
         if (step->delta > 0.0)
             logKeep = math::nudgeDown(logKeep + static_cast<double>(e.count) * std::log1p(-step->delta), 2);

@@ -45,8 +45,8 @@ Result<std::unique_ptr<CompositionStrategy>> makeStrategy(const std::string &nam
         return upcast(RdpAccountant::fromLedger(ledger));
     if (name == "pld")
         return upcast(PldAccountant::fromLedger(ledger, pldOptions));
-    return makeError(ErrorCode::NotFound, "unknown strategy \"" + name +
-                                              "\" (known: basic, advanced, optimal, zcdp, rdp, pld)");
+    return makeError(ErrorCode::NotFound,
+                     "unknown strategy \"" + name + "\" (known: basic, advanced, optimal, zcdp, rdp, pld)");
 }
 
 namespace {
@@ -84,7 +84,9 @@ nlohmann::json strategyJson(const StrategyResult &s)
         return j;
     }
     const StrategyAnswer &a = *s.answer;
-    nlohmann::json j = {{"applicable", true}, {"epsilon", number(a.epsilon)}, {"delta", number(a.delta)},
+    nlohmann::json j = {{"applicable", true},
+                        {"epsilon", number(a.epsilon)},
+                        {"delta", number(a.delta)},
                         {"method", a.method}};
     if (a.optimalOrder)
         j["optimalOrder"] = number(*a.optimalOrder);
@@ -115,7 +117,8 @@ nlohmann::json series(const std::vector<double> &values)
 Result<StrategyAnswer> evaluateStrategy(const std::string &name, const Ledger &ledger,
                                         const AccountingQuery &query, const PldOptions &pldOptions)
 {
-    auto comparison = compareStrategies(ledger, tableQuery(query, {name}, pldOptions), forward(pldOptions.progress));
+    auto comparison
+        = compareStrategies(ledger, tableQuery(query, {name}, pldOptions), forward(pldOptions.progress));
     if (!comparison)
         return comparison.error();
     const StrategyResult &s = comparison->strategies.front();
@@ -125,7 +128,8 @@ Result<StrategyAnswer> evaluateStrategy(const std::string &name, const Ledger &l
 }
 
 Result<nlohmann::json> evaluateLedger(const Ledger &ledger, const AccountingQuery &query,
-                                      const std::vector<std::string> &strategies, const PldOptions &pldOptions)
+                                      const std::vector<std::string> &strategies,
+                                      const PldOptions &pldOptions)
 {
     const ComparisonQuery q = tableQuery(query, strategies, pldOptions);
     auto comparison = compareStrategies(ledger, q, forward(pldOptions.progress));
@@ -163,12 +167,10 @@ nlohmann::json comparisonToJson(const Comparison &c, const ComparisonQuery &quer
                              {"epsilonByOrder", series(c.rdp.epsilonByOrder)},
                              {"optimalOrder", number(c.rdp.optimalOrder)}};
         if (!c.pld.loss.empty())
-            curves["pld"] = {{"loss", series(c.pld.loss)},
-                             {"mass", series(c.pld.mass)},
-                             {"binWidth", c.pld.binWidth},
-                             {"infinityMass", c.pld.infinityMass},
-                             {"interval", c.pld.interval},
-                             {"direction", c.pld.addDirection ? "add" : "remove"}};
+            curves["pld"]
+                = {{"loss", series(c.pld.loss)}, {"mass", series(c.pld.mass)},
+                   {"binWidth", c.pld.binWidth}, {"infinityMass", c.pld.infinityMass},
+                   {"interval", c.pld.interval}, {"direction", c.pld.addDirection ? "add" : "remove"}};
     }
     if (!c.prefixX.empty()) {
         nlohmann::json eps = nlohmann::json::object();

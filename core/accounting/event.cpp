@@ -10,13 +10,20 @@ namespace pbx::accounting {
 std::string mechanismName(MechanismKind kind)
 {
     switch (kind) {
-    case MechanismKind::Gaussian: return "gaussian";
-    case MechanismKind::Laplace: return "laplace";
-    case MechanismKind::PureDp: return "pure";
-    case MechanismKind::ApproxDp: return "approx";
-    case MechanismKind::Zcdp: return "zcdp";
-    case MechanismKind::RandomizedResponse: return "randomized-response";
-    case MechanismKind::PostProcessing: return "post-processing";
+    case MechanismKind::Gaussian:
+        return "gaussian";
+    case MechanismKind::Laplace:
+        return "laplace";
+    case MechanismKind::PureDp:
+        return "pure";
+    case MechanismKind::ApproxDp:
+        return "approx";
+    case MechanismKind::Zcdp:
+        return "zcdp";
+    case MechanismKind::RandomizedResponse:
+        return "randomized-response";
+    case MechanismKind::PostProcessing:
+        return "post-processing";
     }
     return "unknown";
 }
@@ -75,9 +82,12 @@ Result<void> validateLedger(const Ledger &ledger)
 bool samplingMatchesRelation(const Sampling &s, Neighbouring relation)
 {
     switch (s.kind) {
-    case SamplingKind::None: return true;
-    case SamplingKind::Poisson: return relation == Neighbouring::AddRemove;
-    case SamplingKind::WithoutReplacement: return relation == Neighbouring::Replace;
+    case SamplingKind::None:
+        return true;
+    case SamplingKind::Poisson:
+        return relation == Neighbouring::AddRemove;
+    case SamplingKind::WithoutReplacement:
+        return relation == Neighbouring::Replace;
     }
     return false;
 }
@@ -99,8 +109,7 @@ Result<privacy::ApproxDp> approxDpPerStep(const PrivacyEvent &e, Neighbouring re
         return makeError(ErrorCode::Unsupported,
                          "a Gaussian event has no pure ε and no canonical (ε, δ); use zcdp, rdp or pld");
     case MechanismKind::Zcdp:
-        return makeError(ErrorCode::Unsupported,
-                         "a zCDP event has no canonical (ε, δ); use zcdp or rdp");
+        return makeError(ErrorCode::Unsupported, "a zCDP event has no canonical (ε, δ); use zcdp or rdp");
     case MechanismKind::PostProcessing:
         return privacy::ApproxDp{0.0, 0.0};
     case MechanismKind::Laplace:

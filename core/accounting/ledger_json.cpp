@@ -54,8 +54,9 @@ Result<PrivacyEvent> parseEvent(const json &obj, std::size_t i)
     if (!obj.is_object())
         return makeError(ErrorCode::InvalidArgument, "events[" + std::to_string(i) + "]: must be an object");
     if (!obj.contains("mechanism") || !obj["mechanism"].is_string())
-        return fieldError(i, "mechanism", "missing (a string: gaussian, laplace, pure, approx, zcdp, "
-                                          "randomized-response or post-processing)");
+        return fieldError(i, "mechanism",
+                          "missing (a string: gaussian, laplace, pure, approx, zcdp, "
+                          "randomized-response or post-processing)");
     const std::string name = obj["mechanism"].get<std::string>();
     const auto found = specs().find(name);
     if (found == specs().end())
@@ -79,16 +80,23 @@ Result<PrivacyEvent> parseEvent(const json &obj, std::size_t i)
         if (!v)
             return v.error();
         const std::string k = key;
-        if (k == "sigma") e.sigma = *v;
-        else if (k == "scale") e.scale = *v;
-        else if (k == "sensitivity") e.sensitivity = *v;
-        else if (k == "epsilon") e.epsilon = *v;
-        else if (k == "delta") e.delta = *v;
-        else e.rho = *v;
+        if (k == "sigma")
+            e.sigma = *v;
+        else if (k == "scale")
+            e.scale = *v;
+        else if (k == "sensitivity")
+            e.sensitivity = *v;
+        else if (k == "epsilon")
+            e.epsilon = *v;
+        else if (k == "delta")
+            e.delta = *v;
+        else
+            e.rho = *v;
     }
     if (obj.contains("count")) {
         const json &c = obj["count"];
-        if (!c.is_number_integer() && !(c.is_number_float() && std::floor(c.get<double>()) == c.get<double>()))
+        if (!c.is_number_integer()
+            && !(c.is_number_float() && std::floor(c.get<double>()) == c.get<double>()))
             return fieldError(i, "count", "must be an integer ≥ 1");
         const double cd = c.get<double>();
         if (!(cd >= 1.0 && cd <= 9.0e15))
@@ -115,7 +123,8 @@ Result<PrivacyEvent> parseEvent(const json &obj, std::size_t i)
         else if (kind == "without-replacement")
             e.sampling.kind = SamplingKind::WithoutReplacement;
         else
-            return fieldError(i, "sampling.kind", "unknown \"" + kind + "\" (poisson or without-replacement)");
+            return fieldError(i, "sampling.kind",
+                              "unknown \"" + kind + "\" (poisson or without-replacement)");
         if (!s.contains("rate") || !s["rate"].is_number())
             return fieldError(i, "sampling.rate", "missing (a number in (0, 1])");
         e.sampling.rate = s["rate"].get<double>();
@@ -137,8 +146,10 @@ Result<Ledger> parseLedgerJson(const std::string &text)
         // "[json.exception.…] " prefix is dropped.
         const std::string_view what = e.what();
         const std::size_t prefix = what.rfind("] ", what.find(' '));
-        return makeError(ErrorCode::Parse, "the ledger is not valid JSON: "
-                                               + std::string(prefix == std::string_view::npos ? what : what.substr(prefix + 2)));
+        return makeError(
+            ErrorCode::Parse,
+            "the ledger is not valid JSON: "
+                + std::string(prefix == std::string_view::npos ? what : what.substr(prefix + 2)));
     }
     if (!doc.is_object())
         return makeError(ErrorCode::InvalidArgument, "the ledger must be a JSON object with \"events\"");

@@ -25,8 +25,8 @@ double kovOptimalDelta(double eps0, double delta0, std::int64_t k, double epsilo
             const double expo = epsilon + (2.0 * ld - kd) * eps0; // log of e^{ε+lε₀}/e^{(k−l)ε₀}
             if (expo >= 0.0)
                 break;
-            const double logTerm = logKFact - std::lgamma(ld + 1.0) - std::lgamma(kd - ld + 1.0) +
-                                   (kd - ld) * eps0 + math::log1mExp(expo);
+            const double logTerm = logKFact - std::lgamma(ld + 1.0) - std::lgamma(kd - ld + 1.0)
+                                   + (kd - ld) * eps0 + math::log1mExp(expo);
             logDeltaRr = math::logAdd(logDeltaRr, logTerm - logNorm);
         }
     }

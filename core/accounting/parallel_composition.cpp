@@ -42,7 +42,8 @@ std::vector<Ledger> splitByPartition(const Ledger &ledger)
     return parts;
 }
 
-StrategyAnswer parallelCompose(const std::vector<StrategyAnswer> &parts, bool byEpsilon, Neighbouring neighbours)
+StrategyAnswer parallelCompose(const std::vector<StrategyAnswer> &parts, bool byEpsilon,
+                               Neighbouring neighbours)
 {
     if (parts.empty())
         return {};
@@ -63,11 +64,12 @@ StrategyAnswer parallelCompose(const std::vector<StrategyAnswer> &parts, bool by
         out.optimisticDelta = optDelta;
     }
     if (parts.size() > 1)
-        out.method += neighbours == Neighbouring::Replace
-                          ? "; parallel composition under replace-one: worst of " + std::to_string(parts.size())
-                                + " pairs of partitions (a replaced record can leave one part and enter another)"
-                          : "; parallel composition over " + std::to_string(parts.size())
-                                + " disjoint partitions (max, McSherry 2009)";
+        out.method
+            += neighbours == Neighbouring::Replace
+                   ? "; parallel composition under replace-one: worst of " + std::to_string(parts.size())
+                         + " pairs of partitions (a replaced record can leave one part and enter another)"
+                   : "; parallel composition over " + std::to_string(parts.size())
+                         + " disjoint partitions (max, McSherry 2009)";
     return out;
 }
 

@@ -36,7 +36,8 @@ struct Component
 /// ½e^{−50}) and never for Laplace noise (its loss range is exact).
 PldCouplingBudget connectTheDotsBudget(double d, NoiseKind kind)
 {
-    return {connectTheDotsMeanBias(d), math::nudgeUp(d * d, 1), 0.0, kind == NoiseKind::Gaussian ? 1.9287498479639315e-22 : 0.0};
+    return {connectTheDotsMeanBias(d), math::nudgeUp(d * d, 1), 0.0,
+            kind == NoiseKind::Gaussian ? 1.9287498479639315e-22 : 0.0};
 }
 
 /// Per-step budget of a PMF of finitely many losses ±ε rounded up to the grid: the largest
@@ -68,8 +69,8 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
     // Poisson sampling under replace-one, Gaussian: the replace pair (PldDirection::Replace) with
     // each record's contribution bounded by C = Δ/2 (Δ the replace-one sensitivity, as for
     // DP-SGD with clipping norm C). Symmetric, so one direction.
-    if (sampled && e.sampling.kind == SamplingKind::Poisson && relation == Neighbouring::Replace &&
-        e.mechanism == MechanismKind::Gaussian) {
+    if (sampled && e.sampling.kind == SamplingKind::Poisson && relation == Neighbouring::Replace
+        && e.mechanism == MechanismKind::Gaussian) {
         const AdditiveNoiseLoss loss(NoiseKind::Gaussian, e.sigma, 0.5 * e.sensitivity, e.sampling.rate,
                                      PldDirection::Replace);
         if (const double bins = pldGridBins(loss, d); !(bins <= kMaxPldBins))
@@ -86,7 +87,8 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
                          "(Poisson needs add-remove, without-replacement needs replace)");
     const bool additive = e.mechanism == MechanismKind::Gaussian || e.mechanism == MechanismKind::Laplace;
     if (additive && (!sampled || e.sampling.kind == SamplingKind::Poisson)) {
-        const NoiseKind kind = e.mechanism == MechanismKind::Gaussian ? NoiseKind::Gaussian : NoiseKind::Laplace;
+        const NoiseKind kind
+            = e.mechanism == MechanismKind::Gaussian ? NoiseKind::Gaussian : NoiseKind::Laplace;
         const double param = kind == NoiseKind::Gaussian ? e.sigma : e.scale;
         const double q = sampled ? e.sampling.rate : 1.0;
         c.symmetric = !sampled;
@@ -107,8 +109,9 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
         return makeError(ErrorCode::Unsupported,
                          "no PLD is implemented for a Gaussian sampled without replacement");
     if (e.mechanism == MechanismKind::Zcdp)
-        return makeError(ErrorCode::Unsupported,
-                         "a ρ-zCDP guarantee does not determine a privacy-loss distribution; use zcdp or rdp");
+        return makeError(
+            ErrorCode::Unsupported,
+            "a ρ-zCDP guarantee does not determine a privacy-loss distribution; use zcdp or rdp");
     auto step = approxDpPerStep(e, relation);
     if (!step)
         return step.error();
@@ -121,13 +124,15 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
 
 Key keyOf(const PrivacyEvent &e)
 {
-    return {static_cast<int>(e.mechanism), e.sigma, e.scale, e.sensitivity, e.epsilon, e.delta, e.rho,
-            static_cast<int>(e.sampling.kind), e.sampling.rate};
+    return {
+        static_cast<int>(e.mechanism),     e.sigma,        e.scale, e.sensitivity, e.epsilon, e.delta, e.rho,
+        static_cast<int>(e.sampling.kind), e.sampling.rate};
 }
 
 } // namespace
 
-Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &ledger, const PldOptions &options)
+Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &ledger,
+                                                                 const PldOptions &options)
 {
     PBX_RETURN_IF_ERROR(validateLedger(ledger));
     PBX_RETURN_IF_ERROR(
@@ -220,11 +225,12 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
                 return acc;
             }
             std::size_t first = 0;
-            while (ledger.events[first].mechanism != MechanismKind::Gaussian ||
-                   (ledger.events[first].sampling.kind != SamplingKind::None && ledger.events[first].sampling.rate < 1.0))
+            while (ledger.events[first].mechanism != MechanismKind::Gaussian
+                   || (ledger.events[first].sampling.kind != SamplingKind::None
+                       && ledger.events[first].sampling.rate < 1.0))
                 ++first;
-            return makeError(ErrorCode::ResourceLimit, "events[" + std::to_string(first) +
-                                                           "] (gaussian): " + pldResourceMessage(pldPeakBytes(bins), d));
+            return makeError(ErrorCode::ResourceLimit, "events[" + std::to_string(first) + "] (gaussian): "
+                                                           + pldResourceMessage(pldPeakBytes(bins), d));
         }
         c.pmf[0][0] = connectTheDots(loss, d);
         if (acc->m_hasOptimisticPmf)
@@ -240,12 +246,12 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         const PrivacyEvent &e = ledger.events[value.first];
         auto c = buildComponent(e, ledger.neighbours, d, acc->m_hasOptimisticPmf);
         if (!c)
-            return makeError(c.error().code, "events[" + std::to_string(value.first) + "] (" +
-                                                 mechanismName(e.mechanism) + "): " + c.error().message);
+            return makeError(c.error().code, "events[" + std::to_string(value.first) + "] ("
+                                                 + mechanismName(e.mechanism) + "): " + c.error().message);
         c->count = value.second;
         if (auto ok = processComponent(c.value()); !ok)
-            return makeError(ok.error().code, "events[" + std::to_string(value.first) + "] (" +
-                                                  mechanismName(e.mechanism) + "): " + ok.error().message);
+            return makeError(ok.error().code, "events[" + std::to_string(value.first) + "] ("
+                                                  + mechanismName(e.mechanism) + "): " + ok.error().message);
         acc->m_budget += c->perStep.times(static_cast<double>(c->count));
         if (!tick())
             return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
@@ -297,7 +303,8 @@ Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
                 lower = std::max(lower, pmfEpsilonForDelta(m_optimistic[dir], delta));
         }
         if (m_gaussianOnlyMu) {
-            if (auto exact = privacy::gaussianEpsilon(*m_gaussianOnlyMu, delta); exact) // bisection: 1e-14 relative
+            if (auto exact = privacy::gaussianEpsilon(*m_gaussianOnlyMu, delta);
+                exact) // bisection: 1e-14 relative
                 lower = std::max(lower, math::nudgeDown(exact.value() * (1.0 - 1e-13), 2));
         }
         a.optimisticEpsilon = std::min(lower, a.epsilon);
@@ -315,7 +322,8 @@ Result<StrategyAnswer> PldAccountant::deltaForEpsilon(double epsilon) const
     if (m_exactGaussianMu) {
         a.method = kExactGaussianMethod;
         a.discretisationInterval.reset();
-        const double exact = std::isfinite(*m_exactGaussianMu) ? privacy::gaussianDelta(*m_exactGaussianMu, epsilon) : 1.0;
+        const double exact
+            = std::isfinite(*m_exactGaussianMu) ? privacy::gaussianDelta(*m_exactGaussianMu, epsilon) : 1.0;
         a.delta = std::min(1.0, math::nudgeUp(exact * (1.0 + 1e-12), 2));
         if (m_hasOptimistic)
             a.optimisticDelta = std::max(0.0, math::nudgeDown(exact * (1.0 - 1e-12), 2));
@@ -332,7 +340,9 @@ Result<StrategyAnswer> PldAccountant::deltaForEpsilon(double epsilon) const
                 lower = std::max(lower, pmfDeltaForEpsilon(m_optimistic[dir], epsilon));
         }
         if (m_gaussianOnlyMu)
-            lower = std::max(lower, math::nudgeDown(privacy::gaussianDelta(*m_gaussianOnlyMu, epsilon) * (1.0 - 1e-12), 2));
+            lower = std::max(
+                lower,
+                math::nudgeDown(privacy::gaussianDelta(*m_gaussianOnlyMu, epsilon) * (1.0 - 1e-12), 2));
         a.optimisticDelta = std::min(lower, a.delta);
     }
     return a;

@@ -14,10 +14,10 @@ namespace pbx::accounting {
 
 struct PldOptions
 {
-    double interval = 1e-4;     ///< discretisation interval d of the loss grid (nats)
-    double tailMass = 1e-15;    ///< mass truncated per composition (charged to δ)
-    bool optimistic = true;     ///< also report the lower end of the bracket
-    ProgressCallback progress;  ///< optional; return false to cancel
+    double interval = 1e-4;    ///< discretisation interval d of the loss grid (nats)
+    double tailMass = 1e-15;   ///< mass truncated per composition (charged to δ)
+    bool optimistic = true;    ///< also report the lower end of the bracket
+    ProgressCallback progress; ///< optional; return false to cancel
 };
 
 /// PLD accounting (Koskela, Jälkö & Honkela 2020; Doroshenko et al. 2022 "Connect the dots",

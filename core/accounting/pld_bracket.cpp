@@ -52,7 +52,9 @@ public:
         long double weight = 0.0L;
         for (std::size_t j = pmf.probs.size(); j-- > 0;) {
             const long double p = pmf.probs[j];
-            weight = (j + 1 == pmf.probs.size() || j % 256 == 0) ? std::exp(-static_cast<long double>(pmf.lossAt(j))) : weight * stepUp;
+            weight = (j + 1 == pmf.probs.size() || j % 256 == 0)
+                         ? std::exp(-static_cast<long double>(pmf.lossAt(j)))
+                         : weight * stepUp;
             m_mass[j] = m_mass[j + 1] + p;
             m_weighted[j] = m_weighted[j + 1] + p * weight;
         }
@@ -128,9 +130,10 @@ std::vector<LadderTerm> ladderTerms(const PldPmf &pmf, const PldCouplingBudget &
         const long double pDev = term.upperDev + std::exp(-2.0L * t * t / h); // + P[ΣD < −t]
         term.grow = std::expm1(t);
         // ∫_t^∞ e^s·2e^{−(s−M)²/(2v)} ds = 2e^{M+v/2}√(2πv)·Φ̄((t − M − v)/√v).
-        const long double tail = term.grow * pDev + 2.0L * std::exp(m + v / 2.0L) *
-                                                        std::sqrt(2.0L * 3.14159265358979323846L * v) *
-                                                        normalSurvival((t - m - v) / sd);
+        const long double tail = term.grow * pDev
+                                 + 2.0L * std::exp(m + v / 2.0L)
+                                       * std::sqrt(2.0L * 3.14159265358979323846L * v)
+                                       * normalSurvival((t - m - v) / sd);
         term.penalty = term.grow * (static_cast<long double>(pmf.errorL1) + pDev) + tail;
         terms.push_back(term);
     }
@@ -167,7 +170,8 @@ double lowerDeltaBound(const PldPmf &pmf, const PldCouplingBudget &budget, doubl
     return std::clamp(math::nudgeDown(static_cast<double>(value) * (1.0 - 1e-12), 2), 0.0, 1.0);
 }
 
-double lowerEpsilonBound(const PldPmf &pmf, const PldCouplingBudget &budget, double delta, double upperEpsilon)
+double lowerEpsilonBound(const PldPmf &pmf, const PldCouplingBudget &budget, double delta,
+                         double upperEpsilon)
 {
     if (!std::isfinite(upperEpsilon) || !(upperEpsilon > 0.0))
         return 0.0;

@@ -41,6 +41,7 @@ double lowerDeltaBound(const PldPmf &pmf, const PldCouplingBudget &budget, doubl
 /// A lower bound on ε(δ) of the true composition (the largest ε at which lowerDeltaBound's bound
 /// still exceeds δ, or its shifted form solved directly), ≥ 0, rounded down; δ ∈ (0, 1).
 /// `upperEpsilon` is the pessimistic ε(δ) of the same PMF (the search starts there).
-double lowerEpsilonBound(const PldPmf &pmf, const PldCouplingBudget &budget, double delta, double upperEpsilon);
+double lowerEpsilonBound(const PldPmf &pmf, const PldCouplingBudget &budget, double delta,
+                         double upperEpsilon);
 
 } // namespace pbx::accounting

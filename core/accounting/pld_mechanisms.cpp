@@ -206,7 +206,8 @@ double AdditiveNoiseLoss::inverseLoss(double l) const
 double AdditiveNoiseLoss::delta(double epsilon) const
 {
     if (m_q == 1.0 && m_kind == NoiseKind::Gaussian)
-        return privacy::gaussianDelta((m_dir == PldDirection::Replace ? 2.0 : 1.0) * m_sens / m_param, epsilon);
+        return privacy::gaussianDelta((m_dir == PldDirection::Replace ? 2.0 : 1.0) * m_sens / m_param,
+                                      epsilon);
     if (m_q == 1.0 && m_kind == NoiseKind::Laplace) {
         const double e0 = m_sens / m_param;
         if (epsilon >= e0)
@@ -277,7 +278,7 @@ PldPmf connectTheDots(const AdditiveNoiseLoss &lossModel, double d)
         pmf.probs[0] = 1.0 - delta[0];
         return pmf;
     }
-    const double em1 = std::expm1(d);   // e^d − 1
+    const double em1 = std::expm1(d); // e^d − 1
     const double ed = std::exp(d);
     pmf.probs[0] = 1.0 - delta[0] + (delta[1] - delta[0]) / em1;
     for (std::size_t i = 1; i + 1 < n; ++i)
@@ -335,8 +336,8 @@ PldPmf privacyBuckets(const AdditiveNoiseLoss &lossModel, double d)
     return pmf;
 }
 
-PldPmf discretePmf(const std::vector<std::pair<double, double>> &lossMasses, double infinityMass,
-                   double d, bool pessimistic)
+PldPmf discretePmf(const std::vector<std::pair<double, double>> &lossMasses, double infinityMass, double d,
+                   bool pessimistic)
 {
     PldPmf pmf;
     pmf.interval = d;

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <iterator>
+#include <limits>
 #include <numeric>
 
 namespace pbx::accounting {
@@ -83,7 +83,8 @@ double l2Norm(const std::vector<double> &v)
 }
 
 /// Direct linear convolution skipping zeros. *relError receives the γ bound of the longest sum.
-std::vector<double> directConvolve(const std::vector<double> &a, const std::vector<double> &b, double *relError)
+std::vector<double> directConvolve(const std::vector<double> &a, const std::vector<double> &b,
+                                   double *relError)
 {
     std::vector<double> out(a.size() + b.size() - 1, 0.0);
     std::vector<std::size_t> nzB;
@@ -109,7 +110,8 @@ void widenByRelativeError(std::vector<double> &probs, double relError, bool pess
 {
     if (relError <= 0.0)
         return;
-    const double factor = pessimistic ? math::nudgeUp(1.0 / (1.0 - relError), 2) : math::nudgeDown(1.0 / (1.0 + relError), 2);
+    const double factor
+        = pessimistic ? math::nudgeUp(1.0 / (1.0 - relError), 2) : math::nudgeDown(1.0 / (1.0 + relError), 2);
     for (double &p : probs)
         p = pessimistic ? math::nudgeUp(p * factor, 1) : math::nudgeDown(p * factor, 1);
     if (!pessimistic)
@@ -179,7 +181,9 @@ PldPmf sparseSelfCompose(const PldPmf &pmf, std::int64_t k, std::size_t first, s
         const double before = out.pmf.infinityMass;
         truncateTails(out.pmf, kSparseTailMass);
         if (out.pmf.pessimistic) // the truncated mass was computed with relative error ≤ relError
-            out.pmf.infinityMass = std::min(1.0, math::nudgeUp(before + (out.pmf.infinityMass - before) * (1.0 + 2.0 * out.relError + 1e-12), 2));
+            out.pmf.infinityMass = std::min(
+                1.0, math::nudgeUp(
+                         before + (out.pmf.infinityMass - before) * (1.0 + 2.0 * out.relError + 1e-12), 2));
         return out;
     };
     Part power = make(std::move(base));
@@ -211,7 +215,8 @@ PldPmf sparseSelfCompose(const PldPmf &pmf, std::int64_t k, std::size_t first, s
     // of the total; ≤ 2·log₂k + 2 truncations of ≤ 1e-40 each moved (counted twice); the input's
     // own distance k-fold.
     if (out.pessimistic)
-        out.errorL1 = math::nudgeUp(static_cast<double>(k) * pmf.errorL1 + 2.01 * result.relError * 1.01 + 1e-37, 2);
+        out.errorL1
+            = math::nudgeUp(static_cast<double>(k) * pmf.errorL1 + 2.01 * result.relError * 1.01 + 1e-37, 2);
     return out;
 }
 
@@ -231,8 +236,8 @@ std::string pldResourceMessage(double bytes, double interval)
     };
     char step[32];
     std::snprintf(step, sizeof step, "%g", interval);
-    return "PLD would need " + gb(bytes) + " at interval " + step + " (limit " +
-           gb(pldPeakBytes(kMaxPldBins)) + "); use a coarser --interval or the rdp strategy";
+    return "PLD would need " + gb(bytes) + " at interval " + step + " (limit " + gb(pldPeakBytes(kMaxPldBins))
+           + "); use a coarser --interval or the rdp strategy";
 }
 
 Result<PldPmf> composePmf(const PldPmf &a, const PldPmf &b, double tailMass)
@@ -302,7 +307,8 @@ Result<PldPmf> selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass
             PldPmf out = pmf;
             out.lowerIndex = k * (pmf.lowerIndex + static_cast<std::int64_t>(first));
             const double mass = pmf.probs[first];
-            out.probs = {pmf.pessimistic ? math::nudgeUp(std::pow(mass, kd), 4) : math::nudgeDown(std::pow(mass, kd), 4)};
+            out.probs = {pmf.pessimistic ? math::nudgeUp(std::pow(mass, kd), 4)
+                                         : math::nudgeDown(std::pow(mass, kd), 4)};
             out.probs[0] = std::max(out.probs[0], 0.0);
             out.infinityMass = -std::expm1(kd * std::log1p(-pmf.infinityMass));
             if (pmf.pessimistic) {
@@ -311,7 +317,8 @@ Result<PldPmf> selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass
             }
             return out;
         }
-        const double spanLattice = static_cast<double>(n - 1 - static_cast<std::int64_t>(first)) / static_cast<double>(stride);
+        const double spanLattice
+            = static_cast<double>(n - 1 - static_cast<std::int64_t>(first)) / static_cast<double>(stride);
         // Width after truncation at 1e-40: about ±13.6 standard deviations of the sum, at most
         // k·span + 1 (a sum of k variables each within a span s has standard deviation ≤ s√k/2).
         const double width = std::min(kd * spanLattice + 1.0, 14.0 * std::sqrt(kd) * spanLattice + 1.0);
@@ -368,7 +375,8 @@ Result<PldPmf> selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass
     // Checked in double before any allocation (k·n can exceed the int64 range).
     const double windowBins = std::max(upper - lower + 1.0, static_cast<double>(n));
     if (!(windowBins <= kMaxPldBins))
-        return makeError(ErrorCode::ResourceLimit, pldResourceMessage(pldPeakBytes(windowBins), pmf.interval));
+        return makeError(ErrorCode::ResourceLimit,
+                         pldResourceMessage(pldPeakBytes(windowBins), pmf.interval));
     const auto lo = static_cast<std::int64_t>(lower);
     const auto hi = static_cast<std::int64_t>(upper);
     const std::int64_t width = hi - lo + 1;

@@ -35,7 +35,10 @@ struct PldPmf
     /// pld_bracket.h subtracts it.
     double errorL1 = 0.0;
 
-    double lossAt(std::size_t j) const { return static_cast<double>(lowerIndex + static_cast<std::int64_t>(j)) * interval; }
+    double lossAt(std::size_t j) const
+    {
+        return static_cast<double>(lowerIndex + static_cast<std::int64_t>(j)) * interval;
+    }
 };
 
 /// The largest number of grid bins a PMF, a composition window or an FFT buffer may hold
@@ -46,7 +49,10 @@ inline constexpr double kMaxPldBins = 4194304.0;
 /// Peak memory (bytes) of accounting with PMFs of `bins` grid bins: the pessimistic and
 /// optimistic PMFs of the running total and of the component, the FFT buffer, its half spectrum
 /// and the result: about eight vectors of doubles.
-inline double pldPeakBytes(double bins) { return 8.0 * 8.0 * bins; }
+inline double pldPeakBytes(double bins)
+{
+    return 8.0 * 8.0 * bins;
+}
 
 /// ResourceLimit error text for a PLD needing `bytes` at `interval` (pldPeakBytes of the bins):
 /// "PLD would need 2.4 GB at interval 1e-4 (limit 0.34 GB); use a coarser --interval or the rdp

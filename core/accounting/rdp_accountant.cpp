@@ -12,15 +12,16 @@
 namespace pbx::accounting {
 
 namespace {
-const char *kMethod = "RDP: per-order sum, improved conversion (Mironov 2017; Canonne–Kamath–Steinke 2020 Prop. 12)";
+const char *kMethod
+    = "RDP: per-order sum, improved conversion (Mironov 2017; Canonne–Kamath–Steinke 2020 Prop. 12)";
 }
 
 RdpAccountant::RdpAccountant(std::vector<double> orders, privacy::FractionalOrderMethod method)
     : m_orders(std::move(orders)), m_rdp(m_orders.size(), 0.0), m_method(method)
-{
-}
+{}
 
-Result<std::unique_ptr<RdpAccountant>> RdpAccountant::fromLedger(const Ledger &ledger, std::vector<double> orders,
+Result<std::unique_ptr<RdpAccountant>> RdpAccountant::fromLedger(const Ledger &ledger,
+                                                                 std::vector<double> orders,
                                                                  privacy::FractionalOrderMethod method)
 {
     if (orders.empty())
@@ -33,8 +34,9 @@ Result<std::unique_ptr<RdpAccountant>> RdpAccountant::fromLedger(const Ledger &l
         PBX_RETURN_IF_ERROR(validateEvent(ledger.events[i], i));
         PBX_RETURN_IF_ERROR(requireExAnte(ledger.events[i]));
         if (auto ok = acc->compose(ledger.events[i], ledger.neighbours); !ok)
-            return makeError(ok.error().code, "events[" + std::to_string(i) + "] (" +
-                                                  mechanismName(ledger.events[i].mechanism) + "): " + ok.error().message);
+            return makeError(ok.error().code, "events[" + std::to_string(i) + "] ("
+                                                  + mechanismName(ledger.events[i].mechanism)
+                                                  + "): " + ok.error().message);
     }
     return acc;
 }
@@ -42,8 +44,15 @@ Result<std::unique_ptr<RdpAccountant>> RdpAccountant::fromLedger(const Ledger &l
 Result<const std::vector<double> *> RdpAccountant::curveFor(const PrivacyEvent &e, Neighbouring relation,
                                                             double *stepDelta)
 {
-    const Key key{static_cast<int>(e.mechanism), e.sigma, e.scale, e.sensitivity, e.epsilon, e.delta,
-                  static_cast<int>(e.sampling.kind), e.sampling.rate, static_cast<int>(relation)};
+    const Key key{static_cast<int>(e.mechanism),
+                  e.sigma,
+                  e.scale,
+                  e.sensitivity,
+                  e.epsilon,
+                  e.delta,
+                  static_cast<int>(e.sampling.kind),
+                  e.sampling.rate,
+                  static_cast<int>(relation)};
     if (auto it = m_cache.find(key); it != m_cache.end()) {
         *stepDelta = it->second.second;
         return &it->second.first;
@@ -62,12 +71,13 @@ Result<const std::vector<double> *> RdpAccountant::curveFor(const PrivacyEvent &
                 curve[i] = privacy::rdpGaussian(e.sigma, e.sensitivity, m_orders[i]);
         } else if (e.sampling.kind == SamplingKind::Poisson) {
             for (std::size_t i = 0; i < m_orders.size(); ++i)
-                curve[i] = privacy::rdpSubsampledGaussian(e.sampling.rate, e.sigma / e.sensitivity, m_orders[i], m_method);
+                curve[i] = privacy::rdpSubsampledGaussian(e.sampling.rate, e.sigma / e.sensitivity,
+                                                          m_orders[i], m_method);
         } else {
             // Replace-one (checked above): Wang, Balle & Kasiviswanathan 2019, Thm 9 / Cor. 10.
             for (std::size_t i = 0; i < m_orders.size(); ++i)
-                curve[i] = privacy::rdpSampledWithoutReplacementGaussian(e.sampling.rate, e.sigma / e.sensitivity,
-                                                                         m_orders[i]);
+                curve[i] = privacy::rdpSampledWithoutReplacementGaussian(
+                    e.sampling.rate, e.sigma / e.sensitivity, m_orders[i]);
         }
         break;
     case MechanismKind::Laplace:
@@ -90,7 +100,8 @@ Result<const std::vector<double> *> RdpAccountant::curveFor(const PrivacyEvent &
     }
     case MechanismKind::Zcdp:
         if (sampled)
-            return makeError(ErrorCode::Unsupported, "no amplification by subsampling is available for a zCDP event");
+            return makeError(ErrorCode::Unsupported,
+                             "no amplification by subsampling is available for a zCDP event");
         for (std::size_t i = 0; i < m_orders.size(); ++i)
             curve[i] = privacy::rdpZcdp(e.rho, m_orders[i]);
         break;

@@ -26,11 +26,12 @@ class RdpAccountant final : public CompositionStrategy
 {
 public:
     explicit RdpAccountant(std::vector<double> orders = privacy::defaultRdpOrders(),
-                           privacy::FractionalOrderMethod method = privacy::FractionalOrderMethod::SignedSeries);
+                           privacy::FractionalOrderMethod method
+                           = privacy::FractionalOrderMethod::SignedSeries);
 
-    static Result<std::unique_ptr<RdpAccountant>> fromLedger(
-        const Ledger &ledger, std::vector<double> orders = privacy::defaultRdpOrders(),
-        privacy::FractionalOrderMethod method = privacy::FractionalOrderMethod::SignedSeries);
+    static Result<std::unique_ptr<RdpAccountant>>
+    fromLedger(const Ledger &ledger, std::vector<double> orders = privacy::defaultRdpOrders(),
+               privacy::FractionalOrderMethod method = privacy::FractionalOrderMethod::SignedSeries);
 
     /// Adds `event.count` steps of the event (a live-ledger update; O(#orders) once the event's
     /// curve is cached). Errors: InvalidArgument (bad event), Unsupported (see class doc).

@@ -29,8 +29,8 @@ Result<Mapping> mappingFor(const std::string &mechanism, std::size_t index)
     if (mechanism == "laplace-nr")
         return Mapping::LaplaceReduction;
     return makeError(ErrorCode::Unsupported, "ledger event " + std::to_string(index + 1)
-                                                 + ": no accounting is known for mechanism \""
-                                                 + mechanism + "\"");
+                                                 + ": no accounting is known for mechanism \"" + mechanism
+                                                 + "\"");
 }
 
 bool positiveFinite(double x)
@@ -69,8 +69,8 @@ PrivacyEvent gaussianEvent(double sigma, double sensitivity)
 }
 
 /// Δ of one quantity of a ledger event from its request, when it can be determined.
-using SensitivityLookup =
-    std::function<std::optional<double>(const session::LedgerEvent &, const std::string &quantity)>;
+using SensitivityLookup
+    = std::function<std::optional<double>(const session::LedgerEvent &, const std::string &quantity)>;
 
 Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Neighbouring neighbours,
                        std::vector<std::size_t> *origin, const SensitivityLookup &lookup);
@@ -87,8 +87,8 @@ Result<Ledger> ledgerFromSession(const session::Session &session, std::vector<st
 {
     const data::Neighbouring neighbours = session.settings().neighbours;
     const data::Table &table = session.table();
-    const SensitivityLookup lookup = [&](const session::LedgerEvent &event,
-                                         const std::string &quantity) -> std::optional<double> {
+    const SensitivityLookup lookup
+        = [&](const session::LedgerEvent &event, const std::string &quantity) -> std::optional<double> {
         if (quantity == "count")
             return data::countSensitivity(neighbours).l1;
         auto query = data::CompiledQuery::compile(event.request.query, table);
@@ -171,8 +171,7 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
                                          + ": the sensitivity of a Brownian noise reduction "
                                            "charged ex-post cannot be read from its charges");
                 ledger.events.push_back(gaussianEvent(
-                    r.last->scale,
-                    sensitivity.value_or(gaussianSensitivity(r.first->cost, r.first->scale))));
+                    r.last->scale, sensitivity.value_or(gaussianSensitivity(r.first->cost, r.first->scale))));
             } else {
                 const double sensitivity = laplaceSensitivity(r.first->cost, r.first->scale);
                 PrivacyEvent e;

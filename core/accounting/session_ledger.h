@@ -45,14 +45,12 @@ namespace pbx::accounting {
 /// event it came from. Errors: Unsupported for an unknown mechanism name; InvalidArgument
 /// (naming the event) for a release with a non-positive or non-finite scale or cost.
 Result<Ledger> ledgerFromEvents(const std::vector<session::LedgerEvent> &events,
-                                data::Neighbouring neighbours,
-                                std::vector<std::size_t> *origin = nullptr);
+                                data::Neighbouring neighbours, std::vector<std::size_t> *origin = nullptr);
 
 /// ledgerFromEvents over the session's ledger, with the session's neighbouring relation; the Δ
 /// of a Brownian noise reduction is the query's own (count, clipped sum or centred sum under the
 /// relation, data/sensitivity.h), so it is right whichever filter charged it (ρ, or ex-post
 /// through a boundary, whose charges say nothing about Δ).
-Result<Ledger> ledgerFromSession(const session::Session &session,
-                                 std::vector<std::size_t> *origin = nullptr);
+Result<Ledger> ledgerFromSession(const session::Session &session, std::vector<std::size_t> *origin = nullptr);
 
 } // namespace pbx::accounting

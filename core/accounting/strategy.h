@@ -20,13 +20,13 @@ struct StrategyAnswer
 {
     double epsilon = 0.0;
     double delta = 0.0;
-    std::string method;                          ///< the bound used, with its source
-    std::optional<double> optimalOrder;          ///< RDP / CKS order α that achieved it
-    std::optional<double> rho;                   ///< zCDP: the composed ρ
-    std::optional<double> simpleEpsilon;         ///< zCDP: Bun–Steinke ρ + 2√(ρ log 1/δ)
-    std::optional<double> discretisationInterval;///< PLD grid step d
-    std::optional<double> optimisticEpsilon;     ///< PLD: a lower bound on the exact ε(δ)
-    std::optional<double> optimisticDelta;       ///< PLD: a lower bound on the exact δ(ε)
+    std::string method;                           ///< the bound used, with its source
+    std::optional<double> optimalOrder;           ///< RDP / CKS order α that achieved it
+    std::optional<double> rho;                    ///< zCDP: the composed ρ
+    std::optional<double> simpleEpsilon;          ///< zCDP: Bun–Steinke ρ + 2√(ρ log 1/δ)
+    std::optional<double> discretisationInterval; ///< PLD grid step d
+    std::optional<double> optimisticEpsilon;      ///< PLD: a lower bound on the exact ε(δ)
+    std::optional<double> optimisticDelta;        ///< PLD: a lower bound on the exact δ(ε)
 };
 
 class CompositionStrategy

@@ -10,7 +10,8 @@
 namespace pbx::accounting {
 
 namespace {
-const char *kMethod = "zCDP: ρ's add (Bun–Steinke 2016), CKS conversion (Canonne–Kamath–Steinke 2020 Prop. 12)";
+const char *kMethod
+    = "zCDP: ρ's add (Bun–Steinke 2016), CKS conversion (Canonne–Kamath–Steinke 2020 Prop. 12)";
 }
 
 Result<double> zcdpRhoPerStep(const PrivacyEvent &e, Neighbouring relation)
@@ -19,14 +20,16 @@ Result<double> zcdpRhoPerStep(const PrivacyEvent &e, Neighbouring relation)
     switch (e.mechanism) {
     case MechanismKind::Gaussian: {
         if (sampled)
-            return makeError(ErrorCode::Unsupported,
-                             "zCDP does not capture amplification by subsampling of a Gaussian; use rdp or pld");
+            return makeError(
+                ErrorCode::Unsupported,
+                "zCDP does not capture amplification by subsampling of a Gaussian; use rdp or pld");
         const double z = e.sigma / e.sensitivity;
         return math::nudgeUp(1.0 / (2.0 * z * z), 4);
     }
     case MechanismKind::Zcdp:
         if (sampled)
-            return makeError(ErrorCode::Unsupported, "no amplification by subsampling is available for a zCDP event");
+            return makeError(ErrorCode::Unsupported,
+                             "no amplification by subsampling is available for a zCDP event");
         return e.rho;
     case MechanismKind::PostProcessing:
         return 0.0;
@@ -54,15 +57,18 @@ Result<std::unique_ptr<ZcdpAccountant>> ZcdpAccountant::fromLedger(const Ledger 
             return exAnte.error();
         auto rho = zcdpRhoPerStep(e, ledger.neighbours);
         if (!rho)
-            return makeError(rho.error().code, "events[" + std::to_string(i) + "] (" +
-                                                   mechanismName(e.mechanism) + "): " + rho.error().message);
-        acc->m_rho = math::addRoundUp(acc->m_rho, math::nudgeUp(static_cast<double>(e.count) * rho.value(), 1));
+            return makeError(rho.error().code, "events[" + std::to_string(i) + "] ("
+                                                   + mechanismName(e.mechanism)
+                                                   + "): " + rho.error().message);
+        acc->m_rho
+            = math::addRoundUp(acc->m_rho, math::nudgeUp(static_cast<double>(e.count) * rho.value(), 1));
         // e.g. σ = 1e-300: Δ²/(2σ²) overflows. Say so here, naming the event, instead of letting
         // the conversion refuse ρ = ∞ later without saying where it came from.
         if (!std::isfinite(acc->m_rho))
-            return makeError(ErrorCode::Unsupported,
-                             "events[" + std::to_string(i) + "] (" + mechanismName(e.mechanism) +
-                                 "): the composed ρ exceeds the largest double (no finite ε; σ too small?)");
+            return makeError(
+                ErrorCode::Unsupported,
+                "events[" + std::to_string(i) + "] (" + mechanismName(e.mechanism)
+                    + "): the composed ρ exceeds the largest double (no finite ε; σ too small?)");
     }
     return acc;
 }

@@ -498,9 +498,9 @@ private:
 
     Error unknownCategory(const Token &literal, const ColumnInfo &info) const
     {
-        Error error = m_lexer.error(literal.offset,
-                                    "'" + truncated(literal.value) + "' is not a category of column '" + info.name
-                                        + "'" + suggestionAndList(literal.value, info.categories, "categories"));
+        Error error = m_lexer.error(
+            literal.offset, "'" + truncated(literal.value) + "' is not a category of column '" + info.name
+                                + "'" + suggestionAndList(literal.value, info.categories, "categories"));
         error.code = ErrorCode::NotFound;
         return error;
     }
@@ -515,7 +515,8 @@ private:
         for (const std::string &candidate : candidates) {
             if (typed.size() > 64 || candidate.size() > 64)
                 continue;
-            const std::size_t distance = equalsIgnoreCase(candidate, typed) ? 0 : editDistance(candidate, typed);
+            const std::size_t distance
+                = equalsIgnoreCase(candidate, typed) ? 0 : editDistance(candidate, typed);
             if (distance < bestDistance) {
                 bestDistance = distance;
                 best = candidate;
@@ -558,7 +559,7 @@ Result<Predicate> Predicate::compile(std::string_view text, const Table &table)
 namespace {
 
 // The tight loops: one pass over a column writing 0/1 bytes, which compilers vectorise.
-template <typename T, typename Compare>
+template<typename T, typename Compare>
 void compareAll(std::span<const T> values, T literal, Compare compare, std::vector<std::uint8_t> &out)
 {
     const std::size_t n = values.size();

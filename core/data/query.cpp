@@ -9,9 +9,12 @@ namespace pbx::data {
 std::string_view aggregateName(Aggregate a)
 {
     switch (a) {
-    case Aggregate::Count: return "count";
-    case Aggregate::Sum: return "sum";
-    case Aggregate::Mean: return "mean";
+    case Aggregate::Count:
+        return "count";
+    case Aggregate::Sum:
+        return "sum";
+    case Aggregate::Mean:
+        return "mean";
     }
     return "count";
 }
@@ -38,9 +41,8 @@ Result<CompiledQuery> CompiledQuery::compile(const QuerySpec &spec, const Table 
             return makeError(ErrorCode::NotFound, "column: unknown column '" + spec.column + "'");
         const ColumnInfo &info = table.columnInfo(*index);
         if (info.type != ColumnType::Numeric)
-            return makeError(ErrorCode::InvalidArgument, "column: '" + spec.column
-                                                             + "' is categorical; a " + what
-                                                             + " needs a numeric column");
+            return makeError(ErrorCode::InvalidArgument, "column: '" + spec.column + "' is categorical; a "
+                                                             + what + " needs a numeric column");
         q.m_column = *index;
         if (spec.bounds)
             q.m_bounds = *spec.bounds;

@@ -20,17 +20,17 @@ Result<Aggregate> parseAggregate(std::string_view text);
 struct QuerySpec
 {
     Aggregate aggregate = Aggregate::Count;
-    std::string column;            ///< required for sum and mean, ignored for count
-    std::optional<Bounds> bounds;  ///< clipping bounds; default: the column's declared bounds
-    std::string where;             ///< predicate text; empty = every row
+    std::string column;           ///< required for sum and mean, ignored for count
+    std::optional<Bounds> bounds; ///< clipping bounds; default: the column's declared bounds
+    std::string where;            ///< predicate text; empty = every row
 };
 
 /// Exact statistics of the matching rows. Private: only mechanisms may read them.
 struct QueryStatistics
 {
-    double count = 0.0;     ///< number of matching rows
-    double clippedSum = 0.0;///< Σ clip(x, L, U) over matching rows (sum and mean only)
-    double centredSum = 0.0;///< Σ (clip(x, L, U) − (L+U)/2) over matching rows (mean only)
+    double count = 0.0;      ///< number of matching rows
+    double clippedSum = 0.0; ///< Σ clip(x, L, U) over matching rows (sum and mean only)
+    double centredSum = 0.0; ///< Σ (clip(x, L, U) − (L+U)/2) over matching rows (mean only)
 };
 
 class CompiledQuery

@@ -5,15 +5,17 @@ namespace pbx::filters {
 
 std::vector<BudgetSystem> ExPostFilter::systems() const
 {
-    return {{"ex-post", "ε", m_loss.budget(), m_loss.spent(), m_loss.budget(), m_delta.budget(), m_loss.spent()}};
+    return {
+        {"ex-post", "ε", m_loss.budget(), m_loss.spent(), m_loss.budget(), m_delta.budget(), m_loss.spent()}};
 }
 
 Result<void> ExPostFilter::check(const Charge &c) const
 {
     if (c.kind == ChargeKind::Rho)
-        return makeError(ErrorCode::Unsupported,
-                         "the ex-post filter takes ex-post and pure ε mechanisms; a Gaussian release needs a zCDP "
-                         "filter (or the unified filter)");
+        return makeError(
+            ErrorCode::Unsupported,
+            "the ex-post filter takes ex-post and pure ε mechanisms; a Gaussian release needs a zCDP "
+            "filter (or the unified filter)");
     if (!m_loss.fits(c.amount))
         return budgetExceeded("ex-post ε", c.amount, m_loss.remaining());
     if (!m_delta.fits(c.delta))

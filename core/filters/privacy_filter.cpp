@@ -20,11 +20,16 @@ constexpr FilterKind kKinds[] = {FilterKind::Basic, FilterKind::Zcdp, FilterKind
 std::string_view filterKindName(FilterKind kind)
 {
     switch (kind) {
-    case FilterKind::Basic: return "basic";
-    case FilterKind::Zcdp: return "zcdp";
-    case FilterKind::ExPost: return "expost";
-    case FilterKind::Unified: return "unified";
-    case FilterKind::BrownianZcdp: return "brownian-zcdp";
+    case FilterKind::Basic:
+        return "basic";
+    case FilterKind::Zcdp:
+        return "zcdp";
+    case FilterKind::ExPost:
+        return "expost";
+    case FilterKind::Unified:
+        return "unified";
+    case FilterKind::BrownianZcdp:
+        return "brownian-zcdp";
     }
     return "basic";
 }
@@ -34,16 +39,20 @@ Result<FilterKind> parseFilterKind(std::string_view text)
     for (FilterKind k : kKinds)
         if (filterKindName(k) == text)
             return k;
-    return makeError(ErrorCode::InvalidArgument, "unknown filter '" + std::string(text)
-                                                     + "' (expected basic, zcdp, expost, unified or brownian-zcdp)");
+    return makeError(ErrorCode::InvalidArgument,
+                     "unknown filter '" + std::string(text)
+                         + "' (expected basic, zcdp, expost, unified or brownian-zcdp)");
 }
 
 std::string_view chargeKindName(ChargeKind kind)
 {
     switch (kind) {
-    case ChargeKind::PureEpsilon: return "epsilon";
-    case ChargeKind::Rho: return "rho";
-    case ChargeKind::ExPost: return "expost";
+    case ChargeKind::PureEpsilon:
+        return "epsilon";
+    case ChargeKind::Rho:
+        return "rho";
+    case ChargeKind::ExPost:
+        return "expost";
     }
     return "epsilon";
 }
@@ -101,8 +110,10 @@ Result<std::unique_ptr<PrivacyFilter>> PrivacyFilter::create(FilterKind kind, do
     PBX_RETURN_IF_ERROR(checkEpsilon(epsilon, "ε", Zero::Excluded));
     PBX_RETURN_IF_ERROR(checkDelta(delta, "δ", UnitInterval::ClosedOpen));
     switch (kind) {
-    case FilterKind::Basic: return std::unique_ptr<PrivacyFilter>(std::make_unique<BasicFilter>(epsilon, delta));
-    case FilterKind::ExPost: return std::unique_ptr<PrivacyFilter>(std::make_unique<ExPostFilter>(epsilon, delta));
+    case FilterKind::Basic:
+        return std::unique_ptr<PrivacyFilter>(std::make_unique<BasicFilter>(epsilon, delta));
+    case FilterKind::ExPost:
+        return std::unique_ptr<PrivacyFilter>(std::make_unique<ExPostFilter>(epsilon, delta));
     case FilterKind::Zcdp:
     case FilterKind::BrownianZcdp: {
         auto f = ZcdpFilter::create(epsilon, delta, kind);

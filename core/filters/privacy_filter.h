@@ -51,7 +51,7 @@ struct BudgetSystem
     double spent = 0.0;
     double epsilonBudget = 0.0; ///< the ε this system guarantees (at its δ)
     double deltaBudget = 0.0;
-    double epsilonSpent = 0.0;  ///< ε-equivalent of `spent` at its δ, rounded up
+    double epsilonSpent = 0.0; ///< ε-equivalent of `spent` at its δ, rounded up
 };
 
 /// How the unified filter splits (ε, δ): the ex-post side gets these fractions, the zCDP side

@@ -328,8 +328,8 @@ Result<data::Table> applyDatasetMetadata(const data::Table &table, const Dataset
     std::string provenance = metadata.provenance.empty() ? table.provenance() : metadata.provenance;
     if (!metadata.licence.empty())
         provenance += (provenance.empty() ? "Licence: " : " Licence: ") + metadata.licence;
-    auto described = data::Table::create(metadata.name.empty() ? table.name() : metadata.name, std::move(columns),
-                                         std::move(provenance));
+    auto described = data::Table::create(metadata.name.empty() ? table.name() : metadata.name,
+                                         std::move(columns), std::move(provenance));
     if (!described)
         return described;
     return described->withPublic(metadata.isPublic || table.isPublic());

@@ -74,9 +74,9 @@ std::string datasetMetadataToJson(const DatasetMetadata &metadata);
 /// Returns a copy of `table` with the metadata applied: name (when metadata.name is set),
 /// provenance (metadata.provenance plus the licence), the public flag, and per column the
 /// description, declared bounds and category order; a column whose type (and categories, if
-/// categorical) are declared is no longer marked domainFromData. Errors: NotFound when the metadata describes a column the table
-/// lacks; InvalidArgument when a declared type differs from the column's type, a label in the
-/// data is missing from the declared categories, or the row count differs from metadata.rows.
+/// categorical) are declared is no longer marked domainFromData. Errors: NotFound when the metadata describes
+/// a column the table lacks; InvalidArgument when a declared type differs from the column's type, a label in
+/// the data is missing from the declared categories, or the row count differs from metadata.rows.
 Result<data::Table> applyDatasetMetadata(const data::Table &table, const DatasetMetadata &metadata);
 
 } // namespace pbx::io

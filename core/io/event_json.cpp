@@ -14,9 +14,10 @@ using session::EventStatus;
 
 namespace {
 
-
-constexpr const char *kOutcomeKeys[] = {"index",      "status", "mechanism", "reason",   "answer",     "error_bound",
-                                        "target_met", "cost",   "attempts",  "accounting", "spent_after", "requested_mechanism", "strategy_record"};
+constexpr const char *kOutcomeKeys[]
+    = {"index",          "status", "mechanism", "reason",     "answer",      "error_bound",
+       "target_met",     "cost",   "attempts",  "accounting", "spent_after", "requested_mechanism",
+       "strategy_record"};
 
 Json writeAttempt(const session::Attempt &a)
 {
@@ -177,7 +178,8 @@ Result<session::LedgerEvent> eventFromJson(const Json &o, std::size_t i)
     if (costIt == o.end() || !costIt->is_object())
         return makeError(ErrorCode::Parse, path + ".cost: missing (an object like {\"rho\": …})");
     bool found = false;
-    for (filters::ChargeKind kind : {filters::ChargeKind::PureEpsilon, filters::ChargeKind::Rho, filters::ChargeKind::ExPost}) {
+    for (filters::ChargeKind kind :
+         {filters::ChargeKind::PureEpsilon, filters::ChargeKind::Rho, filters::ChargeKind::ExPost}) {
         const std::string unit(filters::chargeKindName(kind));
         if (!costIt->contains(unit))
             continue;
@@ -213,6 +215,5 @@ Result<session::LedgerEvent> eventFromJson(const Json &o, std::size_t i)
     }
     return e;
 }
-
 
 } // namespace pbx::io

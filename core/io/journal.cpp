@@ -60,7 +60,8 @@ Result<std::string> readDescriptor(int fd, const std::string &path, std::size_t 
     if (::fstat(fd, &info) != 0)
         return ioError(path, "cannot read");
     if (static_cast<std::uint64_t>(info.st_size) > maxBytes)
-        return makeError(ErrorCode::Io, path + ": file is larger than " + std::to_string(maxBytes >> 20) + " MiB");
+        return makeError(ErrorCode::Io,
+                         path + ": file is larger than " + std::to_string(maxBytes >> 20) + " MiB");
     std::string text(static_cast<std::size_t>(info.st_size), '\0');
     std::size_t done = 0;
     while (done < text.size()) {
@@ -125,13 +126,15 @@ Result<std::optional<JournalTail>> readTail(const std::string &journalPath)
         return std::optional<JournalTail>(); // created, nothing recorded yet
     auto tail = parseJournalTail(*text);
     if (!tail)
-        return makeError(ErrorCode::Parse, path + ": the tail record is damaged (" + tail.error().message
-                                               + "); delete it to accept the journal without checking its end");
+        return makeError(ErrorCode::Parse,
+                         path + ": the tail record is damaged (" + tail.error().message
+                             + "); delete it to accept the journal without checking its end");
     return std::optional<JournalTail>(std::move(tail.value()));
 }
 
-constexpr const char *kNoTailNote = "there is no tail record (.tail) beside the journal, so lines removed from its end "
-                                    "could not be detected";
+constexpr const char *kNoTailNote
+    = "there is no tail record (.tail) beside the journal, so lines removed from its end "
+      "could not be detected";
 
 } // namespace
 
@@ -204,21 +207,26 @@ Result<JournalContents> readJournalText(std::string_view text, const std::option
             if (complete) {
                 const bool last = end + 1 >= text.size();
                 // A crash leaves only a line without its newline; a complete bad line is damage.
-                return makeError(ErrorCode::Parse, where + problem
-                                                       + (last ? ", and the line is complete (it ends with a newline), "
-                                                                 "so no crash can explain it: the journal was edited or corrupted"
-                                                               : ", and intact lines follow: the journal was edited or corrupted"));
+                return makeError(
+                    ErrorCode::Parse,
+                    where + problem
+                        + (last ? ", and the line is complete (it ends with a newline), "
+                                  "so no crash can explain it: the journal was edited or corrupted"
+                                : ", and intact lines follow: the journal was edited or corrupted"));
             }
             out.tornTail = true;
-            out.tornMessage = where + problem + " — a write cut short by a crash; it was never acknowledged, so it is dropped";
+            out.tornMessage
+                = where + problem
+                  + " — a write cut short by a crash; it was never acknowledged, so it is dropped";
             break;
         }
         out.records.push_back(std::move(payload));
         out.lastHash = std::string(row.substr(tab + 1));
         if (tail && line == tail->lines && out.lastHash != tail->hash)
-            return makeError(ErrorCode::Parse, where + "does not match the tail record, which says line "
-                                                   + std::to_string(tail->lines)
-                                                   + " had another checksum: the journal's end was rewritten");
+            return makeError(ErrorCode::Parse,
+                             where + "does not match the tail record, which says line "
+                                 + std::to_string(tail->lines)
+                                 + " had another checksum: the journal's end was rewritten");
         position = end + 1;
         out.intactBytes = position;
     }
@@ -270,9 +278,11 @@ Result<JournalWriter> JournalWriter::create(const std::string &path, const json:
         return makeError(ErrorCode::Io, "libsodium could not be initialised");
     if (auto regular = requireRegularFile(path); regular || regular.error().code != ErrorCode::NotFound)
         return makeError(ErrorCode::Io,
-                         regular ? path + ": a journal exists there already (another run may have created it a "
-                                          "moment ago: run again to resume it)"
-                                 : regular.error().message + " (a new journal cannot be created there)");
+                         regular
+                             ? path
+                                   + ": a journal exists there already (another run may have created it a "
+                                     "moment ago: run again to resume it)"
+                             : regular.error().message + " (a new journal cannot be created there)");
     auto line = dumpLine(header);
     if (!line)
         return makeError(line.error().code, path + ": " + line.error().message);
@@ -296,8 +306,9 @@ Result<JournalWriter> JournalWriter::create(const std::string &path, const json:
     }
     if (!renameNoReplace(temporary, path)) {
         const bool exists = errno == EEXIST;
-        auto error = ioError(path, exists ? "a journal exists there already (created by another process just now)"
-                                          : "cannot create the journal");
+        auto error
+            = ioError(path, exists ? "a journal exists there already (created by another process just now)"
+                                   : "cannot create the journal");
         ::unlink(temporary.c_str());
         return error;
     }
@@ -333,8 +344,10 @@ Result<OpenedJournal> JournalWriter::open(const std::string &path)
         return makeError(ErrorCode::Io, path + ": not a regular file");
     if (::flock(writer.m_fd, LOCK_EX | LOCK_NB) != 0) {
         if (errno == EWOULDBLOCK)
-            return makeError(ErrorCode::Io, path + ": the journal is locked: another pbx process is using it (two "
-                                                   "writers would spend the same budget twice); wait until it ends");
+            return makeError(ErrorCode::Io,
+                             path
+                                 + ": the journal is locked: another pbx process is using it (two "
+                                   "writers would spend the same budget twice); wait until it ends");
         return ioError(path, "cannot lock the journal");
     }
     auto tail = readTail(path);
@@ -374,8 +387,9 @@ Result<void> JournalWriter::writeTail()
 Result<void> JournalWriter::append(const json::Json &payload)
 {
     if (m_readOnly)
-        return makeError(ErrorCode::Io, m_path + ": the journal can be read but not written (permissions or a "
-                                                 "read-only filesystem), so the session cannot continue");
+        return makeError(ErrorCode::Io, m_path
+                                            + ": the journal can be read but not written (permissions or a "
+                                              "read-only filesystem), so the session cannot continue");
     auto body = dumpLine(payload);
     if (!body)
         return makeError(body.error().code, m_path + ": " + body.error().message);

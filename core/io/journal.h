@@ -70,7 +70,8 @@ Result<JournalContents> readJournal(const std::string &path);
 
 /// The same check on a journal's bytes already in memory, against a tail record if given.
 /// Errors: Parse naming the line, as readJournal().
-Result<JournalContents> readJournalText(std::string_view text, const std::optional<JournalTail> &tail = std::nullopt);
+Result<JournalContents> readJournalText(std::string_view text,
+                                        const std::optional<JournalTail> &tail = std::nullopt);
 
 class JournalWriter;
 

@@ -82,15 +82,18 @@ Result<Json> parse(std::string_view text, std::string_view what)
         // An exception from the SAX pass (a number too large): the parse below names it.
     }
     if (check.invalidAt)
-        return makeError(ErrorCode::Parse, std::string(what) + " is not valid JSON (byte " + std::to_string(*check.invalidAt) + ")");
+        return makeError(ErrorCode::Parse, std::string(what) + " is not valid JSON (byte "
+                                               + std::to_string(*check.invalidAt) + ")");
     if (check.tooDeep)
-        return makeError(ErrorCode::Parse, std::string(what) + " is nested deeper than " + std::to_string(maxNestingDepth)
-                                               + " levels of arrays and objects (byte " + std::to_string(tooDeepAt(text)) + ")");
+        return makeError(ErrorCode::Parse, std::string(what) + " is nested deeper than "
+                                               + std::to_string(maxNestingDepth)
+                                               + " levels of arrays and objects (byte "
+                                               + std::to_string(tooDeepAt(text)) + ")");
     try {
         return Json::parse(text.begin(), text.end());
     } catch (const Json::parse_error &e) {
-        return makeError(ErrorCode::Parse, std::string(what) + " is not valid JSON (byte "
-                                               + std::to_string(e.byte) + ")");
+        return makeError(ErrorCode::Parse,
+                         std::string(what) + " is not valid JSON (byte " + std::to_string(e.byte) + ")");
     } catch (const std::exception &e) {
         return makeError(ErrorCode::Parse, std::string(what) + " is not valid JSON");
     }
@@ -129,7 +132,9 @@ Result<std::string> optionalString(const Json &object, const char *key, const st
         return fieldError(path, key, "expected a string");
     const auto &text = it->get_ref<const Json::string_t &>();
     if (text.size() > maxBytes)
-        return fieldError(path, key, "longer than " + std::to_string(maxBytes) + " bytes (" + std::to_string(text.size()) + ")");
+        return fieldError(path, key,
+                          "longer than " + std::to_string(maxBytes) + " bytes (" + std::to_string(text.size())
+                              + ")");
     return text;
 }
 

@@ -41,7 +41,8 @@ Result<std::string> optionalString(const Json &object, const char *key, const st
                                    std::string fallback = {}, std::size_t maxBytes = maxStringBytes);
 /// A boolean at `key`, or `fallback` when absent/null. Errors: Parse when present but not a boolean.
 /// (Use this, not nlohmann's value(key, fallback), which throws on a value of another type.)
-Result<bool> optionalBool(const Json &object, const char *key, const std::string &path, bool fallback = false);
+Result<bool> optionalBool(const Json &object, const char *key, const std::string &path,
+                          bool fallback = false);
 /// An unsigned integer at `key`. Errors: Parse when missing, negative or not an integer.
 Result<std::uint64_t> unsignedInteger(const Json &object, const char *key, const std::string &path);
 

@@ -11,7 +11,8 @@ namespace pbx::io {
 using json::Json;
 
 namespace {
-constexpr const char *kRequestKeys[] = {"id", "aggregate", "column", "where", "bounds", "target", "max_cost", "mechanism"};
+constexpr const char *kRequestKeys[]
+    = {"id", "aggregate", "column", "where", "bounds", "target", "max_cost", "mechanism"};
 
 Error withPath(const std::string &path, const Error &e)
 {
@@ -24,7 +25,8 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
 {
     if (!object.is_object())
         return makeError(ErrorCode::Parse, path + ": expected a JSON object");
-    if (auto it = object.find("aggregate"); it != object.end() && it->is_string() && isStrategyAggregate(it->get<std::string>()))
+    if (auto it = object.find("aggregate");
+        it != object.end() && it->is_string() && isStrategyAggregate(it->get<std::string>()))
         return readStrategyRequest(object, path, extraKeys);
     for (const auto &item : object.items()) {
         const auto &key = item.key();
@@ -67,7 +69,8 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
 
     auto target = object.find("target");
     if (target == object.end() || !target->is_object())
-        return makeError(ErrorCode::Parse, path + ".target: missing (an object with kind, error, confidence)");
+        return makeError(ErrorCode::Parse,
+                         path + ".target: missing (an object with kind, error, confidence)");
     const std::string targetPath = path + ".target";
     for (const auto &item : target->items())
         if (item.key() != "kind" && item.key() != "error" && item.key() != "confidence")
@@ -128,8 +131,8 @@ void writeRequest(const session::QueryRequest &request, Json &object)
         object["mechanism"] = std::string(session::releaseMethodName(*request.mechanism));
 }
 
-void writeCommonRequestFields(const session::QueryRequest &request, std::string_view aggregate, bool withColumn,
-                              Json &object)
+void writeCommonRequestFields(const session::QueryRequest &request, std::string_view aggregate,
+                              bool withColumn, Json &object)
 {
     object["id"] = request.id;
     object["aggregate"] = std::string(aggregate);

@@ -26,7 +26,7 @@ void writeRequest(const session::QueryRequest &request, json::Json &object);
 /// Writes the fields every request kind shares, in document order: id, aggregate (as given),
 /// column (when `withColumn`), where, bounds, target, max_cost. Used by writeRequest and
 /// writeStrategyRequest so both kinds of request read and write their common part alike.
-void writeCommonRequestFields(const session::QueryRequest &request, std::string_view aggregate, bool withColumn,
-                              json::Json &object);
+void writeCommonRequestFields(const session::QueryRequest &request, std::string_view aggregate,
+                              bool withColumn, json::Json &object);
 
 } // namespace pbx::io

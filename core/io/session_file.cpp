@@ -66,12 +66,14 @@ Result<std::unique_ptr<session::Session>> auditSessionFile(const SessionFile &fi
         const auto &filter = (*replayed)->filter();
         const auto &[unit, spent] = *file.statedSpent;
         if (unit != filter.unitName())
-            return makeError(ErrorCode::Parse, "filter.unit: '" + unit + "' is not the unit of the "
-                                                   + std::string(filters::filterKindName(file.header.settings.filter))
-                                                   + " filter ('" + std::string(filter.unitName()) + "')");
+            return makeError(ErrorCode::Parse,
+                             "filter.unit: '" + unit + "' is not the unit of the "
+                                 + std::string(filters::filterKindName(file.header.settings.filter))
+                                 + " filter ('" + std::string(filter.unitName()) + "')");
         if (spent != filter.spent())
-            return makeError(ErrorCode::Parse, "the transcript states " + std::string(filter.unitSymbol()) + " spent = "
-                                                   + format(spent) + " but its events add up to " + format(filter.spent()));
+            return makeError(ErrorCode::Parse, "the transcript states " + std::string(filter.unitSymbol())
+                                                   + " spent = " + format(spent)
+                                                   + " but its events add up to " + format(filter.spent()));
     }
     return replayed;
 }

@@ -38,9 +38,10 @@ void writeSessionHeader(const session::Session &s, Json &doc)
         doc["filter"]["systems"] = systems;
     }
     if (settings.seed)
-        doc["noise"] = {{"seeded", true},
-                        {"seed", *settings.seed},
-                        {"note", "seeded, reproducible noise: for teaching and tests, not for real releases"}};
+        doc["noise"]
+            = {{"seeded", true},
+               {"seed", *settings.seed},
+               {"note", "seeded, reproducible noise: for teaching and tests, not for real releases"}};
     else
         doc["noise"] = {{"seeded", false}, {"source", "operating system (std::random_device)"}};
 }
@@ -138,7 +139,8 @@ Result<void> checkDataset(const SessionHeader &header, const data::Table &table)
     if (header.rows && *header.rows != table.rowCount())
         return makeError(ErrorCode::InvalidArgument, "the dataset has " + std::to_string(table.rowCount())
                                                          + " rows but the session was run on "
-                                                         + std::to_string(*header.rows) + ": not the same data");
+                                                         + std::to_string(*header.rows)
+                                                         + ": not the same data");
     if (!header.files)
         return {};
     const auto &loaded = table.files();
@@ -146,13 +148,16 @@ Result<void> checkDataset(const SessionHeader &header, const data::Table &table)
         return makeError(ErrorCode::InvalidArgument, "the session was run on the file " + header.files->path
                                                          + ", not on an embedded dataset");
     if (loaded->sha256 != header.files->sha256)
-        return makeError(ErrorCode::InvalidArgument, "the dataset file " + loaded->path
-                                                         + " is not the one the session was run on (its SHA-256 differs "
-                                                           "from the recorded " + header.files->sha256.substr(0, 12) + "…)");
+        return makeError(ErrorCode::InvalidArgument,
+                         "the dataset file " + loaded->path
+                             + " is not the one the session was run on (its SHA-256 differs "
+                               "from the recorded "
+                             + header.files->sha256.substr(0, 12) + "…)");
     if (loaded->metadataSha256 != header.files->metadataSha256)
         return makeError(ErrorCode::InvalidArgument,
                          "the dataset's metadata sidecar differs from the one the session was run on ("
-                             + (header.files->metadataPath.empty() ? std::string("it had none") : header.files->metadataPath)
+                             + (header.files->metadataPath.empty() ? std::string("it had none")
+                                                                   : header.files->metadataPath)
                              + ")");
     return {};
 }

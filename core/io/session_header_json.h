@@ -13,8 +13,8 @@ void writeSessionHeader(const session::Session &session, json::Json &doc);
 
 struct SessionHeader
 {
-    std::string datasetName;            ///< embedded name, or the CSV file's stem
-    std::optional<std::size_t> rows;    ///< the dataset's row count (absent in old files)
+    std::string datasetName;                 ///< embedded name, or the CSV file's stem
+    std::optional<std::size_t> rows;         ///< the dataset's row count (absent in old files)
     std::optional<data::DatasetFiles> files; ///< CSV datasets: path and digests (absent in old files)
     session::SessionSettings settings;
 };

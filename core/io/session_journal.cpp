@@ -15,7 +15,8 @@ constexpr const char *kFormat = "pbx-journal";
 Result<JournalWriter> createSessionJournal(const std::string &path, const session::Session &session)
 {
     if (!session.events().empty())
-        return makeError(ErrorCode::InvalidArgument, "a journal must start with the session (it has events already)");
+        return makeError(ErrorCode::InvalidArgument,
+                         "a journal must start with the session (it has events already)");
     Json header = Json::object();
     header["type"] = "header";
     header["format"] = kFormat;
@@ -66,11 +67,14 @@ Result<RecoveredJournal> interpretSessionJournal(JournalContents contents, const
 {
     RecoveredJournal out;
     if (contents.records.empty())
-        return makeError(ErrorCode::Parse,
-                         path + (contents.tornTail ? ": its header line is incomplete: the journal was never started (a "
-                                                     "crash while creating it), so nothing was spent; delete it to start afresh"
-                                                   : ": the journal is empty: nothing was ever recorded in it, so nothing "
-                                                     "was spent; delete it to start afresh"));
+        return makeError(
+            ErrorCode::Parse,
+            path
+                + (contents.tornTail
+                       ? ": its header line is incomplete: the journal was never started (a "
+                         "crash while creating it), so nothing was spent; delete it to start afresh"
+                       : ": the journal is empty: nothing was ever recorded in it, so nothing "
+                         "was spent; delete it to start afresh"));
     const Json &header = contents.records.front();
     // Fields are read with the json:: helpers: nlohmann's value(key, fallback) throws when the key
     // holds another type, and converting a huge "version" number to int is undefined (both found
@@ -102,7 +106,8 @@ Result<RecoveredJournal> interpretSessionJournal(JournalContents contents, const
         if (!event)
             return makeError(event.error().code, where + ": " + event.error().message);
         if (event->index != i - 1)
-            return makeError(ErrorCode::Parse, where + ": event index " + std::to_string(event->index) + " out of order");
+            return makeError(ErrorCode::Parse,
+                             where + ": event index " + std::to_string(event->index) + " out of order");
         out.events.push_back(std::move(event.value()));
     }
     out.contents = std::move(contents);
@@ -114,10 +119,12 @@ bool looksLikeJournal(std::string_view text)
 {
     const std::size_t end = text.find('\n');
     std::string_view first = text.substr(0, end);
-    if (!first.empty() && first.back() == '\r') // a journal converted to CRLF is still a journal (refused as such)
+    if (!first.empty()
+        && first.back() == '\r') // a journal converted to CRLF is still a journal (refused as such)
         first.remove_suffix(1);
     const std::size_t tab = first.rfind('\t');
-    return tab != std::string_view::npos && first.size() - tab - 1 == 64 && !first.empty() && first.front() == '{';
+    return tab != std::string_view::npos && first.size() - tab - 1 == 64 && !first.empty()
+           && first.front() == '{';
 }
 
 } // namespace pbx::io

@@ -12,8 +12,9 @@ using json::Json;
 
 namespace {
 
-constexpr const char *kKeys[] = {"id", "aggregate", "column", "where", "bounds", "target", "max_cost", "bins", "q",
-                                 "step", "of", "derived", "cells", "minus", "within", "strategy", "workload", "ranges"};
+constexpr const char *kKeys[]
+    = {"id",   "aggregate", "column",  "where", "bounds", "target", "max_cost", "bins",     "q",
+       "step", "of",        "derived", "cells", "minus",  "within", "strategy", "workload", "ranges"};
 
 Result<std::vector<std::size_t>> indexList(const Json &object, const char *key, const std::string &path)
 {
@@ -45,7 +46,8 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
         return makeError(ErrorCode::Parse, path + ": expected a JSON object");
     for (const auto &item : object.items()) {
         const auto known = [&](const char *k) { return item.key() == k; };
-        if (std::none_of(std::begin(kKeys), std::end(kKeys), known) && std::none_of(extraKeys.begin(), extraKeys.end(), known))
+        if (std::none_of(std::begin(kKeys), std::end(kKeys), known)
+            && std::none_of(extraKeys.begin(), extraKeys.end(), known))
             return makeError(ErrorCode::Parse, path + ": unknown field '" + item.key() + "'");
     }
     // The fields a strategy request shares with a scalar one (id, column, where, bounds, target,
@@ -110,7 +112,8 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
         if (!it->is_object())
             return makeError(ErrorCode::Parse, sp + ": expected {\"kind\": …}");
         for (const auto &item : it->items())
-            if (item.key() != "kind" && item.key() != "branching" && item.key() != "root" && item.key() != "consistency")
+            if (item.key() != "kind" && item.key() != "branching" && item.key() != "root"
+                && item.key() != "consistency")
                 return makeError(ErrorCode::Parse, sp + ": unknown field '" + item.key() + "'");
         auto kindText = json::string(*it, "kind", sp);
         if (!kindText)
@@ -142,8 +145,10 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
         if (!it->is_array())
             return makeError(ErrorCode::Parse, path + ".ranges: expected [[first, last], …]");
         for (const auto &rg : *it) {
-            if (!rg.is_array() || rg.size() != 2 || !rg[0].is_number_unsigned() || !rg[1].is_number_unsigned())
-                return makeError(ErrorCode::Parse, path + ".ranges: each range is [first, last] (cell indices)");
+            if (!rg.is_array() || rg.size() != 2 || !rg[0].is_number_unsigned()
+                || !rg[1].is_number_unsigned())
+                return makeError(ErrorCode::Parse,
+                                 path + ".ranges: each range is [first, last] (cell indices)");
             s.ranges.push_back({rg[0].get<std::size_t>(), rg[1].get<std::size_t>()});
         }
     }
@@ -200,7 +205,7 @@ Json strategyRecordToJson(const session::StrategyRecord &r)
         widths.push_back(json::finiteOrNull(w));
     for (const double v : r.variances)
         variances.push_back(json::finiteOrNull(v));
-    return {{"labels", r.labels},   {"values", r.values},           {"half_widths", widths},
+    return {{"labels", r.labels},     {"values", r.values},          {"half_widths", widths},
             {"variances", variances}, {"noise_scale", r.noiseScale}, {"sensitivity", r.sensitivity},
             {"note", r.note}};
 }

@@ -42,7 +42,8 @@ Result<std::string> readTextFile(const std::string &path, std::size_t maxBytes)
     if (ec)
         return makeError(ErrorCode::Io, path + ": " + ec.message());
     if (size > maxBytes)
-        return makeError(ErrorCode::Io, path + ": file is larger than " + std::to_string(maxBytes >> 20) + " MiB");
+        return makeError(ErrorCode::Io,
+                         path + ": file is larger than " + std::to_string(maxBytes >> 20) + " MiB");
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return makeError(ErrorCode::Io, path + ": cannot open for reading");
@@ -85,14 +86,15 @@ Result<AtomicFile> AtomicFile::open(const std::string &path, std::size_t reserve
     if (reserveBytes > 0) {
         const int reserved = ::posix_fallocate(file.m_fd, 0, static_cast<off_t>(reserveBytes));
         if (reserved != 0 && reserved != EOPNOTSUPP && reserved != EINVAL)
-            return ioError(path, "cannot reserve " + std::to_string(reserveBytes >> 10) + " KiB for it", reserved);
+            return ioError(path, "cannot reserve " + std::to_string(reserveBytes >> 10) + " KiB for it",
+                           reserved);
     }
     return file;
 }
 
 AtomicFile::AtomicFile(AtomicFile &&other) noexcept
-    : m_path(std::move(other.m_path)), m_temporary(std::move(other.m_temporary)), m_fd(std::exchange(other.m_fd, -1)),
-      m_guard(std::move(other.m_guard))
+    : m_path(std::move(other.m_path)), m_temporary(std::move(other.m_temporary)),
+      m_fd(std::exchange(other.m_fd, -1)), m_guard(std::move(other.m_guard))
 {}
 
 AtomicFile::~AtomicFile()
@@ -109,7 +111,8 @@ Result<void> AtomicFile::commit(const std::string &content)
         return makeError(ErrorCode::Io, m_path + ": already written");
     std::size_t written = 0;
     while (written < content.size()) {
-        const ssize_t n = ::pwrite(m_fd, content.data() + written, content.size() - written, static_cast<off_t>(written));
+        const ssize_t n
+            = ::pwrite(m_fd, content.data() + written, content.size() - written, static_cast<off_t>(written));
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)

@@ -22,12 +22,13 @@ std::string writeTranscriptJson(const session::Session &s)
     doc["version"] = kTranscriptVersion;
     doc["generator"] = "pbx 0.1.0";
     writeSessionHeader(s, doc);
-    doc["spent"] = {{"epsilon", json::finiteOrNull(filter.epsilonSpent())},
-                    {"delta", filter.deltaSpent()},
-                    {unit, filter.spent()},
-                    {"note", "a gauge, not a guarantee: with adaptively chosen costs the session is (budget.epsilon, "
-                             "budget.delta)-DP by the filter; spent.epsilon is the epsilon that the spend so far "
-                             "corresponds to"}};
+    doc["spent"]
+        = {{"epsilon", json::finiteOrNull(filter.epsilonSpent())},
+           {"delta", filter.deltaSpent()},
+           {unit, filter.spent()},
+           {"note", "a gauge, not a guarantee: with adaptively chosen costs the session is (budget.epsilon, "
+                    "budget.delta)-DP by the filter; spent.epsilon is the epsilon that the spend so far "
+                    "corresponds to"}};
     doc["remaining"] = {{unit, filter.remaining()}};
     Json events = Json::array();
     for (const auto &e : s.events())
@@ -44,7 +45,8 @@ Result<TranscriptDocument> readTranscriptJson(std::string_view text)
     const Json &doc = *parsed;
     // Fuzzing found that nlohmann's value(key, fallback) throws when the key holds another type
     // (e.g. "format": 1), so every optional field is read through the json:: helpers.
-    const auto format = doc.is_object() ? json::optionalString(doc, "format", "") : Result<std::string>(std::string());
+    const auto format
+        = doc.is_object() ? json::optionalString(doc, "format", "") : Result<std::string>(std::string());
     if (!format || *format != kFormat)
         return makeError(ErrorCode::Parse, "not a pbx transcript (\"format\" must be \"pbx-transcript\")");
     auto version = json::unsignedInteger(doc, "version", "");
@@ -64,8 +66,9 @@ Result<TranscriptDocument> readTranscriptJson(std::string_view text)
     // The stated spend, checked against the replayed ledger by cost_audit's readers (verify, the
     // GUI): a unit or spend of the wrong type is refused here, never skipped.
     const auto filter = doc.find("filter");
-    auto unit = filter != doc.end() && filter->is_object() ? json::string(*filter, "unit", "filter")
-                                                           : Result<std::string>(makeError(ErrorCode::Parse, "filter: missing"));
+    auto unit = filter != doc.end() && filter->is_object()
+                    ? json::string(*filter, "unit", "filter")
+                    : Result<std::string>(makeError(ErrorCode::Parse, "filter: missing"));
     if (!unit)
         return unit.error();
     const auto spent = doc.find("spent");

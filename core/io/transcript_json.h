@@ -22,9 +22,9 @@ struct TranscriptDocument
     std::string datasetName; ///< embedded name or the CSV file's stem (as header.datasetName)
     session::SessionSettings settings;
     std::vector<session::LedgerEvent> events;
-    SessionHeader header;    ///< everything the header records (dataset files, row count)
-    std::string spentUnit;   ///< filter.unit as written ("epsilon" or "rho")
-    double spent = 0.0;      ///< spent[spentUnit]: the stated native spend
+    SessionHeader header;  ///< everything the header records (dataset files, row count)
+    std::string spentUnit; ///< filter.unit as written ("epsilon" or "rho")
+    double spent = 0.0;    ///< spent[spentUnit]: the stated native spend
 };
 
 /// Parses a transcript; every field through the typed readers of json_fields.h. Errors: Parse

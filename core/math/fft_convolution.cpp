@@ -106,7 +106,8 @@ std::vector<double> convolve(const std::vector<double> &a, const std::vector<dou
 double fftRelativeErrorBound(std::int64_t n)
 {
     const double u = 0x1p-53;
-    const double levels = std::max(1.0, std::ceil(std::log2(static_cast<double>(std::max<std::int64_t>(n, 2)))));
+    const double levels
+        = std::max(1.0, std::ceil(std::log2(static_cast<double>(std::max<std::int64_t>(n, 2)))));
     return 16.0 * u * levels;
 }
 
@@ -138,8 +139,8 @@ std::vector<double> convolveByFft(const std::vector<double> &a, const std::vecto
     return out;
 }
 
-std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int64_t k,
-                                         std::int64_t length, double *l1ErrorBound)
+std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int64_t k, std::int64_t length,
+                                         double *l1ErrorBound)
 {
     const auto len = static_cast<std::size_t>(std::max<std::int64_t>(length, 1));
     std::vector<double> padded(len, 0.0);
@@ -188,9 +189,11 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
                 candidates.emplace_back(c, static_cast<std::uint32_t>(j));
         }
         // Budget: about 4·10⁶ long double multiply-adds in all.
-        const std::size_t budget = std::max<std::size_t>(1, static_cast<std::size_t>(4e6) / std::max<std::size_t>(p.size(), 1));
+        const std::size_t budget
+            = std::max<std::size_t>(1, static_cast<std::size_t>(4e6) / std::max<std::size_t>(p.size(), 1));
         if (candidates.size() > budget) {
-            std::nth_element(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(budget), candidates.end(),
+            std::nth_element(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(budget),
+                             candidates.end(),
                              [](const auto &a, const auto &b) { return a.first > b.first; });
             candidates.resize(budget);
         }
@@ -248,11 +251,15 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
         }
         const long double logMag = std::log(mag);
         const long double zk = std::exp(kl * logMag);
-        spectrum[j] = std::polar(static_cast<double>(zk), static_cast<double>(std::fmod(kl * std::arg(z), twoPi)));
+        spectrum[j]
+            = std::polar(static_cast<double>(zk), static_cast<double>(std::fmod(kl * std::arg(z), twoPi)));
         // Forward error amplified, the long double power (kθ included), and the phase reduced
         // mod 2π, rounded to double and passed through the double polar form (≤ 16u).
-        const long double e = kl * rL * std::exp((kl - 1.0L) * (rL < 1e-3L * mag ? logMag + std::log1p(rL / mag) : std::log(mag + rL))) +
-                              (8.0L * kl * uL + 16.0L * u) * zk;
+        const long double e
+            = kl * rL
+                  * std::exp((kl - 1.0L)
+                             * (rL < 1e-3L * mag ? logMag + std::log1p(rL / mag) : std::log(mag + rL)))
+              + (8.0L * kl * uL + 16.0L * u) * zk;
         errSq += weight * e * e;
         powSq += weight * zk * zk;
     }
@@ -271,7 +278,8 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
         const double weight = (j == 0 || 2 * j == len) ? 1.0 : 2.0;
         if (mag == 0.0) {
             if (l1ErrorBound) {
-                const long double e = static_cast<long double>(kd * r) * std::pow(static_cast<long double>(r), kd - 1.0);
+                const long double e
+                    = static_cast<long double>(kd * r) * std::pow(static_cast<long double>(r), kd - 1.0);
                 errSq += weight * e * e;
             }
             continue;
@@ -289,8 +297,8 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
             // Forward error amplified, (|ẑ|+r)^{k−1} ≤ exp((k−1)(log|ẑ| + r/|ẑ|)), + the power
             // by binary powering: each complex product errs by ≤ √5·u relative (Brent, Percival
             // & Zimmermann 2007), so ẑ^k by ≤ (k − 1)√5·u to first order; (8k + 16)u covers it.
-            const long double e = static_cast<long double>(kd * r) * std::exp((kd - 1.0) * logGrown) +
-                                  static_cast<long double>((8.0 * kd + 16.0) * u) * zk;
+            const long double e = static_cast<long double>(kd * r) * std::exp((kd - 1.0) * logGrown)
+                                  + static_cast<long double>((8.0 * kd + 16.0) * u) * zk;
             errSq += weight * e * e;
             powSq += weight * static_cast<long double>(zk) * zk;
         }
@@ -298,7 +306,8 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
     }
     if (l1ErrorBound)
         // + 1e-300: subnormal intermediates near the underflow screen (absolute errors ≲ k·2⁻¹⁰⁷⁴).
-        *l1ErrorBound = static_cast<double>((std::sqrt(errSq) + static_cast<long double>(r) * std::sqrt(powSq)) * 1.01L + 1e-300L);
+        *l1ErrorBound = static_cast<double>(
+            (std::sqrt(errSq) + static_cast<long double>(r) * std::sqrt(powSq)) * 1.01L + 1e-300L);
     std::vector<double> out;
     fft.inv(out, spectrum, len);
     clipNegative(out);

@@ -36,7 +36,7 @@ double fftRelativeErrorBound(std::int64_t n);
 /// transform error bound r‖p‖₁, each spectral value errs by e_j ≤ k·r·(|ẑ_j| + r)^{k−1} + 8k·u·|ẑ_j|^k,
 /// and ‖Δresult‖₁ ≤ √N‖Δresult‖₂ ≤ ‖e‖₂ + r‖ẑ^k‖₂ (before the clipping of negatives, which only
 /// moves entries towards their exact non-negative values).
-std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int64_t k,
-                                         std::int64_t length, double *l1ErrorBound = nullptr);
+std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int64_t k, std::int64_t length,
+                                         double *l1ErrorBound = nullptr);
 
 } // namespace pbx::math

@@ -53,8 +53,8 @@ Result<AdditiveNoiseMechanism> AdditiveNoiseMechanism::forCost(NoiseKind kind, d
 {
     PBX_RETURN_IF_ERROR(checkPositive(cost, "the privacy cost"));
     PBX_RETURN_IF_ERROR(checkSensitivity(sensitivity));
-    const double scale = kind == NoiseKind::Laplace ? sensitivity / cost
-                                                    : sensitivity / std::sqrt(2.0 * cost);
+    const double scale
+        = kind == NoiseKind::Laplace ? sensitivity / cost : sensitivity / std::sqrt(2.0 * cost);
     return withScale(kind, math::nudgeUp(scale), sensitivity);
 }
 

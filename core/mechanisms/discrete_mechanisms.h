@@ -126,8 +126,7 @@ public:
 private:
     DiscreteNoiseMechanism(DiscreteNoiseKind kind, Rational parameter, std::uint64_t sensitivity)
         : m_kind(kind), m_parameter(parameter), m_sensitivity(sensitivity)
-    {
-    }
+    {}
     DiscreteNoiseKind m_kind;
     Rational m_parameter;
     std::uint64_t m_sensitivity;
@@ -195,8 +194,7 @@ public:
 private:
     GridMechanism(DiscreteNoiseMechanism noise, double sensitivity, double grid)
         : m_noise(noise), m_sensitivity(sensitivity), m_grid(grid)
-    {
-    }
+    {}
     DiscreteNoiseMechanism m_noise;
     double m_sensitivity;
     double m_grid;

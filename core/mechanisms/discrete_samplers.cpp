@@ -75,7 +75,8 @@ bool bernoulliExpMinusOne(RandomBits &bits)
 
 // Algorithm 1 for γ = num/den ∈ [0, 1]. Bernoulli(γ/K) is drawn as Bernoulli(1/K) AND
 // Bernoulli(num/den) (independent), so den·K is never formed.
-template <typename U> bool bernoulliExpUnit(RandomBits &bits, const U &num, const U &den)
+template<typename U>
+bool bernoulliExpUnit(RandomBits &bits, const U &num, const U &den)
 {
     if (num == 0)
         return true;
@@ -92,7 +93,8 @@ template <typename U> bool bernoulliExpUnit(RandomBits &bits, const U &num, cons
 // Algorithm 1 for any γ = num/den ≥ 0: ⌊γ⌋ factors e^{−1} (stop at the first failure), then
 // the remainder exp(⌊γ⌋ − γ). The loop runs at most ⌊γ⌋ times and stops early with probability
 // 1 − e^{−1} per round, so its expected length is < 1.6 whatever γ is.
-template <typename U> bool bernoulliExpGeneral(RandomBits &bits, U num, const U &den)
+template<typename U>
+bool bernoulliExpGeneral(RandomBits &bits, U num, const U &den)
 {
     while (num >= den) {
         if (!bernoulliExpMinusOne(bits) || bits.failed())

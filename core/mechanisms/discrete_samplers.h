@@ -126,8 +126,7 @@ public:
 private:
     DiscreteGaussianSampler(Rational variance, std::uint64_t laplaceScale, double normaliser)
         : m_variance(variance), m_laplaceScale(laplaceScale), m_normaliser(normaliser)
-    {
-    }
+    {}
     Result<std::int64_t> sampleImpl(RandomBits &bits, bool forceWide) const;
     Rational m_variance;
     std::uint64_t m_laplaceScale; ///< t = ⌊σ⌋ + 1

@@ -141,7 +141,6 @@ std::mt19937_64 seededEngine(std::uint64_t seed, std::uint64_t streamIndex)
 
 SeededRandomBits::SeededRandomBits(std::uint64_t seed, std::uint64_t streamIndex)
     : m_engine(seededEngine(seed, streamIndex))
-{
-}
+{}
 
 } // namespace pbx::mechanisms

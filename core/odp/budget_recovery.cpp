@@ -30,7 +30,8 @@ struct BitsEngine
 };
 } // namespace
 
-Result<RecoveryCalibration> calibrateRecovery(const RecoveryParameters &p, std::size_t trainRows, std::size_t testRows)
+Result<RecoveryCalibration> calibrateRecovery(const RecoveryParameters &p, std::size_t trainRows,
+                                              std::size_t testRows)
 {
     PBX_RETURN_IF_ERROR(checkPositive(p.lambda, "lambda"));
     PBX_RETURN_IF_ERROR(checkPositive(p.epsilonModel, "eps-p"));
@@ -53,7 +54,8 @@ Result<RecoveryCalibration> calibrateRecovery(const RecoveryParameters &p, std::
         c.testSensitivity = divideRoundUp(1.0, p.testNormaliser);
     }
     // The optimiser stops at ‖∇J‖ ≤ g, so ‖θ̂ − θ*‖ ≤ g/Λ on each side.
-    c.modelSensitivity = math::addRoundUp(c.modelSensitivity, divideRoundUp(2.0 * p.gradientTolerance, p.lambda));
+    c.modelSensitivity
+        = math::addRoundUp(c.modelSensitivity, divideRoundUp(2.0 * p.gradientTolerance, p.lambda));
     c.trainSensitivity = divideRoundUp(c.modelSensitivity, 4.0);
     c.beta = divideRoundDown(p.epsilonModel, c.modelSensitivity);
     c.testNoise = p.testNoise ? *p.testNoise
@@ -69,8 +71,8 @@ Result<RecoveryCalibration> calibrateRecovery(const RecoveryParameters &p, std::
 
 OdpGuarantee recoveryGuarantee(const RecoveryCalibration &c)
 {
-    return OdpGuarantee{{OdpCell{0, "⊥ (test failed)", c.bottomCost}, OdpCell{1, "model released", c.releaseCost}},
-                        0.0};
+    return OdpGuarantee{
+        {OdpCell{0, "⊥ (test failed)", c.bottomCost}, OdpCell{1, "model released", c.releaseCost}}, 0.0};
 }
 
 Eigen::VectorXd sampleL2LaplaceNoise(Eigen::Index dimension, double beta, mechanisms::RandomBits &bits)
@@ -86,8 +88,8 @@ Eigen::VectorXd sampleL2LaplaceNoise(Eigen::Index dimension, double beta, mechan
     return direction.normalized() * radius(engine);
 }
 
-Result<RecoveryRun> runRecovery(const LabelledRows &train, const LabelledRows &test, const RecoveryParameters &p,
-                                mechanisms::RandomBits &bits)
+Result<RecoveryRun> runRecovery(const LabelledRows &train, const LabelledRows &test,
+                                const RecoveryParameters &p, mechanisms::RandomBits &bits)
 {
     if (auto ok = calibrateRecovery(p, static_cast<std::size_t>(train.x.rows()),
                                     static_cast<std::size_t>(test.x.rows()));
@@ -150,7 +152,8 @@ double testNoiseQuantile95(double records, double lambda, double epsilonTest)
     return std::max(1.0 / m, 1.0 / (2.0 * n * lambda)) / epsilonTest * std::log(10.0);
 }
 
-Result<RecoverySplit> cps1988Recovery(const data::Table &table, const std::string &features, double labelThreshold)
+Result<RecoverySplit> cps1988Recovery(const data::Table &table, const std::string &features,
+                                      double labelThreshold)
 {
     if (features != "full" && features != "weak")
         return makeError(ErrorCode::InvalidArgument, "features must be 'full' or 'weak'");

@@ -21,10 +21,10 @@ enum class NeighbourRelation { ReplaceOne, AddRemove };
 
 struct RecoveryParameters
 {
-    double lambda = 0.01;            ///< Λ > 0
-    double epsilonModel = 2.0;       ///< ε_p > 0, the model's output perturbation
-    double epsilonTest = 0.5;        ///< ε_t > 0, the test
-    double tau = 0.49;               ///< τ ∈ [0, 1], release iff noisy error ≤ τ
+    double lambda = 0.01;      ///< Λ > 0
+    double epsilonModel = 2.0; ///< ε_p > 0, the model's output perturbation
+    double epsilonTest = 0.5;  ///< ε_t > 0, the test
+    double tau = 0.49;         ///< τ ∈ [0, 1], release iff noisy error ≤ τ
     double gradientTolerance = 1e-12;
     NeighbourRelation relation = NeighbourRelation::ReplaceOne;
     double trainNormaliser = 0.0;    ///< add/remove: the public n₀ (0 = invalid there)
@@ -60,13 +60,13 @@ struct RecoveryRun
 {
     RecoveryCalibration calibration;
     bool released = false;
-    Eigen::VectorXd theta;       ///< θ̃ (meaningful only if released)
-    double noisyError = 0.0;     ///< ẽ, published in both cells
-    double cost = 0.0;           ///< E(cell)
+    Eigen::VectorXd theta;   ///< θ̃ (meaningful only if released)
+    double noisyError = 0.0; ///< ẽ, published in both cells
+    double cost = 0.0;       ///< E(cell)
 };
 /// Algorithm 5. Errors: as calibrateRecovery and validateRows; the source's error.
-Result<RecoveryRun> runRecovery(const LabelledRows &train, const LabelledRows &test, const RecoveryParameters &p,
-                                mechanisms::RandomBits &bits);
+Result<RecoveryRun> runRecovery(const LabelledRows &train, const LabelledRows &test,
+                                const RecoveryParameters &p, mechanisms::RandomBits &bits);
 
 /// Algorithm 5 after the (deterministic) fit: perturb θ*, test, release or ⊥. For repeated runs
 /// on one training part (simulation). `fit` must come from fitLogistic on a part of
@@ -91,6 +91,7 @@ struct RecoverySplit
     LabelledRows train;
     LabelledRows test;
 };
-Result<RecoverySplit> cps1988Recovery(const data::Table &table, const std::string &features, double labelThreshold);
+Result<RecoverySplit> cps1988Recovery(const data::Table &table, const std::string &features,
+                                      double labelThreshold);
 
 } // namespace pbx::odp

@@ -56,7 +56,8 @@ double backwardInduction(const std::vector<std::int64_t> &stops, const std::vect
         std::fill(next.begin(), next.end(), 0.0);
         for (std::int64_t idx = -total + u; idx <= total - u; ++idx) {
             const auto at = static_cast<std::size_t>(idx + total);
-            next[at] = d + up * value[at + static_cast<std::size_t>(u)] + down * value[at - static_cast<std::size_t>(u)];
+            next[at] = d + up * value[at + static_cast<std::size_t>(u)]
+                       + down * value[at - static_cast<std::size_t>(u)];
         }
         value.swap(next);
         const std::int64_t time = step - 1;
@@ -112,7 +113,8 @@ Result<void> validateStops(const std::vector<std::int64_t> &stops)
         return makeError(ErrorCode::InvalidArgument, "stops: the first stopping point must be >= 1");
     for (std::size_t j = 1; j < stops.size(); ++j)
         if (stops[j] <= stops[j - 1])
-            return makeError(ErrorCode::InvalidArgument, "stops: stopping points must be strictly increasing");
+            return makeError(ErrorCode::InvalidArgument,
+                             "stops: stopping points must be strictly increasing");
     if (stops.back() > 100000000)
         return makeError(ErrorCode::InvalidArgument, "stops: at most 10^8 steps");
     return {};
@@ -124,8 +126,9 @@ Result<double> composedEpsilon(const IterativeSteps &steps, StepComposition comp
     PBX_RETURN_IF_ERROR(validateSteps(steps));
     const bool gaussian = steps.kind == IterativeSteps::Kind::Gaussian;
     if (gaussian != (composition == StepComposition::Gaussian))
-        return makeError(ErrorCode::Unsupported, gaussian ? "composition: Gaussian steps need the gauss composition"
-                                                          : "composition: gauss needs Gaussian steps");
+        return makeError(ErrorCode::Unsupported,
+                         gaussian ? "composition: Gaussian steps need the gauss composition"
+                                  : "composition: gauss needs Gaussian steps");
     const double kd = static_cast<double>(k);
     switch (composition) {
     case StepComposition::Basic:
@@ -160,7 +163,8 @@ Result<Lemma11Plan> lemma11Plan(const std::vector<std::int64_t> &stops, const It
     PBX_RETURN_IF_ERROR(validateSteps(steps));
     const bool basic = composition == StepComposition::Basic;
     if (!(delta >= 0.0 && delta < 1.0) || (!basic && delta == 0.0))
-        return makeError(ErrorCode::InvalidArgument, basic ? "delta must lie in [0, 1)" : "delta must lie in (0, 1)");
+        return makeError(ErrorCode::InvalidArgument,
+                         basic ? "delta must lie in [0, 1)" : "delta must lie in (0, 1)");
     Lemma11Plan plan;
     plan.stops = stops;
     const std::size_t m = stops.size();
@@ -197,12 +201,14 @@ Result<Lemma11Plan> lemma11Plan(const std::vector<std::int64_t> &stops, const It
 }
 
 Result<double> theorem15Delta(const std::vector<std::int64_t> &stops, const std::vector<double> &stepEpsilons,
-                              const std::vector<double> &stepDeltas, const std::vector<double> &costs, double grid)
+                              const std::vector<double> &stepDeltas, const std::vector<double> &costs,
+                              double grid)
 {
     PBX_RETURN_IF_ERROR(validateStops(stops));
     const auto K = static_cast<std::size_t>(stops.back());
     if (stepEpsilons.size() != K || stepDeltas.size() != K)
-        return makeError(ErrorCode::InvalidArgument, "steps: one ε and one δ per step up to the last stopping point");
+        return makeError(ErrorCode::InvalidArgument,
+                         "steps: one ε and one δ per step up to the last stopping point");
     if (costs.size() != stops.size())
         return makeError(ErrorCode::InvalidArgument, "costs: one cost per stopping point");
     for (double c : costs)
@@ -240,9 +246,10 @@ Result<double> theorem15Delta(const std::vector<std::int64_t> &stops, const std:
 Result<Theorem15Tuning> tuneWithTheorem15(const std::vector<std::int64_t> &stops, const IterativeSteps &steps,
                                           StepComposition composition, double delta)
 {
-    if (steps.kind != IterativeSteps::Kind::EpsDelta ||
-        (composition != StepComposition::Kov && composition != StepComposition::Exact))
-        return makeError(ErrorCode::Unsupported, "Theorem 15 tuning needs (ε, δ) steps with the kov or exact composition");
+    if (steps.kind != IterativeSteps::Kind::EpsDelta
+        || (composition != StepComposition::Kov && composition != StepComposition::Exact))
+        return makeError(ErrorCode::Unsupported,
+                         "Theorem 15 tuning needs (ε, δ) steps with the kov or exact composition");
     PBX_RETURN_IF_ERROR(checkDelta(delta, "delta"));
     PBX_RETURN_IF_ERROR(validateStops(stops));
     const auto K = static_cast<std::size_t>(stops.back());
@@ -285,8 +292,8 @@ Result<Theorem15Tuning> tuneWithTheorem15(const std::vector<std::int64_t> &stops
     return best;
 }
 
-Result<OdpGuarantee> earlyStopGuarantee(const std::vector<std::int64_t> &stops, const std::vector<double> &costs,
-                                        double delta)
+Result<OdpGuarantee> earlyStopGuarantee(const std::vector<std::int64_t> &stops,
+                                        const std::vector<double> &costs, double delta)
 {
     PBX_RETURN_IF_ERROR(validateStops(stops));
     if (costs.size() != stops.size())

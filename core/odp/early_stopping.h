@@ -20,7 +20,8 @@ struct IterativeSteps
     enum class Kind {
         Gaussian, ///< Gaussian steps with noise multiplier z = σ/Δ₂ (μ_k = √k/z)
         EpsDelta, ///< (ε₀, δ₀)-DP steps (δ₀ = 0: pure, e.g. Laplace noisy gradient descent)
-    } kind = Kind::EpsDelta;
+    } kind
+        = Kind::EpsDelta;
     double noiseMultiplier = 0.0; ///< Gaussian: z > 0
     double stepEpsilon = 0.0;     ///< EpsDelta: ε₀ > 0
     double stepDelta = 0.0;       ///< EpsDelta: δ₀ ∈ [0, 1)
@@ -41,11 +42,11 @@ enum class DeltaSplit {
 
 struct Lemma11Plan
 {
-    std::vector<std::int64_t> stops;  ///< k_1 < … < k_m
-    std::vector<double> deltaPrimes;  ///< δ'_j
-    std::vector<double> costs;        ///< E_j = C(k_j, δ'_j), rounded up
-    double delta = 0.0;               ///< Σ δ'_j (charged whatever the stop)
-    double dpEpsilon = 0.0;           ///< C(K, δ): the plain DP analysis of all K steps
+    std::vector<std::int64_t> stops; ///< k_1 < … < k_m
+    std::vector<double> deltaPrimes; ///< δ'_j
+    std::vector<double> costs;       ///< E_j = C(k_j, δ'_j), rounded up
+    double delta = 0.0;              ///< Σ δ'_j (charged whatever the stop)
+    double dpEpsilon = 0.0;          ///< C(K, δ): the plain DP analysis of all K steps
     double worstEpsilon() const;
 };
 
@@ -77,16 +78,16 @@ Result<double> theorem15Delta(const std::vector<std::int64_t> &stops, const std:
 /// (bisection, 1e-9 relative, the private end returned). EpsDelta steps with Kov or Exact.
 struct Theorem15Tuning
 {
-    double scale = 1.0;          ///< s
-    std::vector<double> costs;   ///< E_j(s)
-    double delta = 0.0;          ///< Theorem 15 δ of those costs (≤ the target)
+    double scale = 1.0;        ///< s
+    std::vector<double> costs; ///< E_j(s)
+    double delta = 0.0;        ///< Theorem 15 δ of those costs (≤ the target)
 };
 Result<Theorem15Tuning> tuneWithTheorem15(const std::vector<std::int64_t> &stops, const IterativeSteps &steps,
                                           StepComposition composition, double delta);
 
 /// The ODP guarantee of a plan: cell j−1 = "stopped at k_j" with cost E_j, δ = Σ δ'_j.
-Result<OdpGuarantee> earlyStopGuarantee(const std::vector<std::int64_t> &stops, const std::vector<double> &costs,
-                                        double delta);
+Result<OdpGuarantee> earlyStopGuarantee(const std::vector<std::int64_t> &stops,
+                                        const std::vector<double> &costs, double delta);
 
 /// The cell charged when a run ends after `stepsDone` steps: the first stopping point ≥
 /// stepsDone (a cancelled run between stopping points pays the next one's cost; its iterates

@@ -34,10 +34,12 @@ std::int64_t gradientDescentSteps(double lambda, double gradientTolerance, doubl
 {
     const double L = lambda + 0.25 * rowsOverNormaliser;
     const double contraction = -std::log1p(-lambda / L);
-    return static_cast<std::int64_t>(std::ceil(2.0 * std::log(L / (lambda * gradientTolerance)) / contraction));
+    return static_cast<std::int64_t>(
+        std::ceil(2.0 * std::log(L / (lambda * gradientTolerance)) / contraction));
 }
 
-Result<LogisticFit> fitLogistic(const LabelledRows &train, double lambda, double gradientTolerance, double normaliser)
+Result<LogisticFit> fitLogistic(const LabelledRows &train, double lambda, double gradientTolerance,
+                                double normaliser)
 {
     PBX_RETURN_IF_ERROR(checkPositive(lambda, "lambda"));
     PBX_RETURN_IF_ERROR(checkPositive(gradientTolerance, "gradient tolerance"));

@@ -46,16 +46,17 @@ Result<int> OdpFilter::reserve(const OdpGuarantee &guarantee, const std::string 
 {
     PBX_RETURN_IF_ERROR(guarantee.validate());
     if (auto open = openRequest())
-        return makeError(ErrorCode::Unsupported, m_history.back().label + " #" + std::to_string(*open) +
-                                                     " is still open; send STOP first");
+        return makeError(ErrorCode::Unsupported, m_history.back().label + " #" + std::to_string(*open)
+                                                     + " is still open; send STOP first");
     const double worst = guarantee.worstEpsilon();
     if (!m_epsilon.fits(worst))
-        return makeError(ErrorCode::BudgetExceeded, "this mechanism needs ε = " + shortNumber(worst) +
-                                                        " (worst case) but " + shortNumber(m_epsilon.remaining()) +
-                                                        " remains");
+        return makeError(ErrorCode::BudgetExceeded, "this mechanism needs ε = " + shortNumber(worst)
+                                                        + " (worst case) but "
+                                                        + shortNumber(m_epsilon.remaining()) + " remains");
     if (!m_delta.fits(guarantee.delta))
-        return makeError(ErrorCode::BudgetExceeded, "this mechanism needs δ = " + shortNumber(guarantee.delta) +
-                                                        " but " + shortNumber(m_delta.remaining()) + " remains");
+        return makeError(ErrorCode::BudgetExceeded, "this mechanism needs δ = " + shortNumber(guarantee.delta)
+                                                        + " but " + shortNumber(m_delta.remaining())
+                                                        + " remains");
     m_delta.add(guarantee.delta); // R2: δ in full, when the mechanism runs
     OdpFilterEntry entry;
     entry.id = static_cast<int>(m_history.size()) + 1;
@@ -82,14 +83,14 @@ Result<double> OdpFilter::settle(int id, int cell)
 {
     const auto open = openRequest();
     if (!open || *open != id)
-        return makeError(ErrorCode::InvalidArgument,
-                         "request #" + std::to_string(id) + " is not open (settle without reserve, or twice)");
+        return makeError(ErrorCode::InvalidArgument, "request #" + std::to_string(id)
+                                                         + " is not open (settle without reserve, or twice)");
     const OdpCell *c = m_guarantees.back().cell(cell);
     if (!c) {
         (void)close(std::nullopt, m_history.back().reservedEpsilon);
-        return makeError(ErrorCode::InvalidArgument, "cell " + std::to_string(cell) + " is not in request #" +
-                                                         std::to_string(id) +
-                                                         "'s partition; charged its worst case");
+        return makeError(ErrorCode::InvalidArgument, "cell " + std::to_string(cell) + " is not in request #"
+                                                         + std::to_string(id)
+                                                         + "'s partition; charged its worst case");
     }
     return close(cell, c->epsilon);
 }

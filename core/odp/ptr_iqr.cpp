@@ -123,11 +123,12 @@ Result<long long> iqrGamma(const IqrData &data, double width, double offset)
     return low;
 }
 
-PtrCaseCosts ptrCaseCosts(PtrAccounting accounting, IqrReleaseMode mode, double epsilon, double failureProbability)
+PtrCaseCosts ptrCaseCosts(PtrAccounting accounting, IqrReleaseMode mode, double epsilon,
+                          double failureProbability)
 {
     const double eR = mode == IqrReleaseMode::Noisy ? epsilon : 0.0;
-    const double one = math::addRoundUp(epsilon, eR);   // ε + ε_R
-    const double two = math::addRoundUp(epsilon, one);  // 2ε + ε_R
+    const double one = math::addRoundUp(epsilon, eR);  // ε + ε_R
+    const double two = math::addRoundUp(epsilon, one); // 2ε + ε_R
     const double bottom = math::addRoundUp(epsilon, epsilon);
     const double twoDeltas = math::addRoundUp(failureProbability, failureProbability);
     // δ_S = 1 − (1 − δ_f)², rounded up.

@@ -82,7 +82,8 @@ struct PtrCaseCosts
     double admissionDelta = 0.0;
 };
 /// Valid: ε > 0, 0 < δ_f < ½ (δ_f as recomputed by ptrFailureProbability). Not validated here.
-PtrCaseCosts ptrCaseCosts(PtrAccounting accounting, IqrReleaseMode mode, double epsilon, double failureProbability);
+PtrCaseCosts ptrCaseCosts(PtrAccounting accounting, IqrReleaseMode mode, double epsilon,
+                          double failureProbability);
 
 /// One PTR function's ODP guarantee: cells 0 = ⊥ (ε) and 1 = released (ε + ε_R), δ_f.
 Result<OdpGuarantee> ptrGuarantee(IqrReleaseMode mode, double epsilon, double failureProbability);
@@ -93,7 +94,7 @@ struct PtrIqrParameters
     double failureProbability = 0.0; ///< δ_f requested
     double width = 0.0;              ///< w; 0 means defaultBinWidth(n)
     IqrReleaseMode mode = IqrReleaseMode::Noisy;
-    bool randomOrder = true;         ///< a public coin picks which offset runs first
+    bool randomOrder = true; ///< a public coin picks which offset runs first
 };
 
 struct PtrIqrRun

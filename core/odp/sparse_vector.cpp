@@ -52,7 +52,8 @@ Result<OdpGuarantee> svtGuarantee(const SvtParameters &p)
     PBX_RETURN_IF_ERROR(validate(p));
     OdpGuarantee g;
     for (int j = 0; j <= p.cutoff; ++j)
-        g.cells.push_back(OdpCell{j, std::to_string(j) + " positive" + (j == 1 ? "" : "s"), svtCellCost(p, j)});
+        g.cells.push_back(
+            OdpCell{j, std::to_string(j) + " positive" + (j == 1 ? "" : "s"), svtCellCost(p, j)});
     g.delta = 0.0;
     return g;
 }
@@ -94,8 +95,8 @@ Result<bool> SparseVector::query(std::int64_t value, std::int64_t threshold, mec
 {
     if (m_closed) {
         if (m_positives >= m_p.cutoff)
-            return makeError(ErrorCode::InvalidArgument, "the sparse vector halted after c = " +
-                                                             std::to_string(m_p.cutoff) + " positives");
+            return makeError(ErrorCode::InvalidArgument, "the sparse vector halted after c = "
+                                                             + std::to_string(m_p.cutoff) + " positives");
         return makeError(ErrorCode::InvalidArgument, "the sparse vector is closed (STOP was sent)");
     }
     constexpr std::int64_t kLimit = std::int64_t{1} << 61;
@@ -149,7 +150,8 @@ Result<LargeEntriesRun> releaseLargeEntries(const std::vector<std::int64_t> &f, 
 {
     PBX_RETURN_IF_ERROR(validate(p));
     if (p.variant != SvtVariant::FixedThreshold)
-        return makeError(ErrorCode::Unsupported, "the large-entries release uses the fixed-threshold sparse vector");
+        return makeError(ErrorCode::Unsupported,
+                         "the large-entries release uses the fixed-threshold sparse vector");
     const double epsilonRelease = epsilonTotal - (p.epsilon1 + p.epsilon2);
     if (!std::isfinite(epsilonTotal) || !(epsilonRelease > 0.0))
         return makeError(ErrorCode::InvalidArgument, "epsilon must exceed epsilon1 + epsilon2");
@@ -186,8 +188,8 @@ Result<LargeEntriesRun> releaseLargeEntries(const std::vector<std::int64_t> &f, 
     return run;
 }
 
-Result<SvtFigureRow> svtFigureRow(int entries, int large, double big, double threshold, const SvtParameters &p,
-                                  double epsilonRelease)
+Result<SvtFigureRow> svtFigureRow(int entries, int large, double big, double threshold,
+                                  const SvtParameters &p, double epsilonRelease)
 {
     PBX_RETURN_IF_ERROR(validate(p));
     if (entries < 1)
@@ -200,7 +202,8 @@ Result<SvtFigureRow> svtFigureRow(int entries, int large, double big, double thr
     const int c = p.cutoff;
     const double bRho = p.sensitivity / p.epsilon1;
     const double bNu = 2.0 * c * p.sensitivity / p.epsilon2;
-    auto survival = [bNu](double x) { return x >= 0.0 ? 0.5 * std::exp(-x / bNu) : 1.0 - 0.5 * std::exp(x / bNu); };
+    auto survival
+        = [bNu](double x) { return x >= 0.0 ? 0.5 * std::exp(-x / bNu) : 1.0 - 0.5 * std::exp(x / bNu); };
     const double qBig = std::abs(big);
     // Conditional pmf of min(c, #⊤) given ρ = z: truncated Poisson-binomial, O(N·c).
     auto conditional = [&](double z, std::vector<double> &pmf) {
@@ -236,7 +239,8 @@ Result<SvtFigureRow> svtFigureRow(int entries, int large, double big, double thr
     for (int k = 1; k <= c; ++k) {
         row.expectedJ += k * row.pmf[k];
         atLeastOne += row.pmf[k];
-        row.filterStd += row.pmf[k] * std::sqrt(2.0) * releaseScale(ReleaseAnalysis::Filter, p, epsilonRelease, k);
+        row.filterStd
+            += row.pmf[k] * std::sqrt(2.0) * releaseScale(ReleaseAnalysis::Filter, p, epsilonRelease, k);
         row.odpStd += row.pmf[k] * std::sqrt(2.0) * releaseScale(ReleaseAnalysis::Odp, p, epsilonRelease, k);
     }
     if (atLeastOne > 0.0) {
@@ -244,9 +248,10 @@ Result<SvtFigureRow> svtFigureRow(int entries, int large, double big, double thr
         row.odpStd /= atLeastOne;
     }
     row.dpStd = std::sqrt(2.0) * releaseScale(ReleaseAnalysis::Dp, p, epsilonRelease, c);
-    row.odpStdIfExact = large == 0 ? std::numeric_limits<double>::quiet_NaN()
-                                   : std::sqrt(2.0) * releaseScale(ReleaseAnalysis::Odp, p, epsilonRelease,
-                                                                   std::min(large, c));
+    row.odpStdIfExact
+        = large == 0
+              ? std::numeric_limits<double>::quiet_NaN()
+              : std::sqrt(2.0) * releaseScale(ReleaseAnalysis::Odp, p, epsilonRelease, std::min(large, c));
     return row;
 }
 
@@ -258,7 +263,8 @@ Result<MonteCarloEstimate> svtFigureMonteCarlo(int entries, int large, double bi
     if (!check)
         return check.error();
     if (entries < 1 || large < 0 || large > entries)
-        return makeError(ErrorCode::InvalidArgument, "entries and large must satisfy 0 <= large <= entries, entries >= 1");
+        return makeError(ErrorCode::InvalidArgument,
+                         "entries and large must satisfy 0 <= large <= entries, entries >= 1");
     if (runs < 2)
         return makeError(ErrorCode::InvalidArgument, "runs must be >= 2");
     const double bRho = p.sensitivity / p.epsilon1;

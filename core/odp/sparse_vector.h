@@ -105,13 +105,13 @@ double releaseScale(ReleaseAnalysis analysis, const SvtParameters &p, double eps
 /// release of each flagged entry at the ODP scale.
 struct LargeEntriesRun
 {
-    std::vector<bool> answers;      ///< one per query asked (it halts at the c-th ⊤)
+    std::vector<bool> answers; ///< one per query asked (it halts at the c-th ⊤)
     std::vector<std::size_t> flagged;
     std::vector<std::int64_t> released; ///< f_i + noise for each flagged i
     int j = 0;
-    double svtCost = 0.0;           ///< E(j)
-    double releaseEpsilon = 0.0;    ///< ε − E(j) (0 when j = 0: nothing is spent on releases)
-    double releaseScale = 0.0;      ///< b_ODP(j) used (rounded up), 0 when j = 0
+    double svtCost = 0.0;        ///< E(j)
+    double releaseEpsilon = 0.0; ///< ε − E(j) (0 when j = 0: nothing is spent on releases)
+    double releaseScale = 0.0;   ///< b_ODP(j) used (rounded up), 0 when j = 0
 };
 /// Valid: p fixed-threshold, ε_total > ε₁ + ε₂ finite, integer Δ. Errors: InvalidArgument; the
 /// source's error.
@@ -125,18 +125,18 @@ Result<LargeEntriesRun> releaseLargeEntries(const std::vector<std::int64_t> &f, 
 /// with breakpoints at the kinks.
 struct SvtFigureRow
 {
-    int large = 0;                ///< L
-    std::vector<double> pmf;      ///< P(j), j = 0..c
-    double pNothing = 0.0;        ///< P(j = 0)
+    int large = 0;           ///< L
+    std::vector<double> pmf; ///< P(j), j = 0..c
+    double pNothing = 0.0;   ///< P(j = 0)
     double expectedJ = 0.0;
-    double dpStd = 0.0;           ///< √2·cΔ/ε_rel
-    double filterStd = 0.0;       ///< E[√2·b_filter(j) | j ≥ 1]
-    double odpStd = 0.0;          ///< E[√2·b_ODP(j) | j ≥ 1]
-    double odpStdIfExact = 0.0;   ///< √2·b_ODP(min(L, c)); NaN for L = 0
+    double dpStd = 0.0;         ///< √2·cΔ/ε_rel
+    double filterStd = 0.0;     ///< E[√2·b_filter(j) | j ≥ 1]
+    double odpStd = 0.0;        ///< E[√2·b_ODP(j) | j ≥ 1]
+    double odpStdIfExact = 0.0; ///< √2·b_ODP(min(L, c)); NaN for L = 0
 };
 /// Valid: N ≥ 1, 0 ≤ L ≤ N, p fixed-threshold, ε_rel > 0. Errors: InvalidArgument.
-Result<SvtFigureRow> svtFigureRow(int entries, int large, double big, double threshold, const SvtParameters &p,
-                                  double epsilonRelease);
+Result<SvtFigureRow> svtFigureRow(int entries, int large, double big, double threshold,
+                                  const SvtParameters &p, double epsilonRelease);
 
 /// Monte Carlo estimate of the figure's ODP column E[√2·b_ODP(j) | j ≥ 1] (continuous Laplace
 /// noise, `runs` runs): the mean and its standard error. Valid: as svtFigureRow, runs ≥ 2.

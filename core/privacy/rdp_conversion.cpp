@@ -25,8 +25,8 @@ Result<void> checkCurve(const std::vector<double> &orders, const std::vector<dou
 }
 } // namespace
 
-Result<RdpConversion> epsilonFromRdp(const std::vector<double> &orders,
-                                     const std::vector<double> &rdp, double delta)
+Result<RdpConversion> epsilonFromRdp(const std::vector<double> &orders, const std::vector<double> &rdp,
+                                     double delta)
 {
     PBX_RETURN_IF_ERROR(checkCurve(orders, rdp));
     PBX_RETURN_IF_ERROR(checkDelta(delta, "δ", UnitInterval::AboveZero, " for an RDP conversion"));
@@ -58,8 +58,8 @@ Result<RdpConversion> epsilonFromRdp(const std::vector<double> &orders,
     return RdpConversion{best > 0.0 ? math::nudgeUp(best, 8) : 0.0, bestOrder};
 }
 
-Result<RdpConversion> deltaFromRdp(const std::vector<double> &orders,
-                                   const std::vector<double> &rdp, double epsilon)
+Result<RdpConversion> deltaFromRdp(const std::vector<double> &orders, const std::vector<double> &rdp,
+                                   double epsilon)
 {
     PBX_RETURN_IF_ERROR(checkCurve(orders, rdp));
     PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));

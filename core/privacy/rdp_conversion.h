@@ -22,13 +22,13 @@ struct RdpConversion
 /// ε̂ is treated as 0 (ε = 0). Orders with ε̂ = ∞ are skipped. Result ≥ 0, rounded up a few ulps.
 /// Shapes: orders and rdp have equal length ≥ 1, orders ≥ 1. Valid: 0 < δ < 1 (δ ≥ 1 ⇒ 0).
 /// Errors: InvalidArgument (shape, NaN, order < 1, δ ≤ 0).
-Result<RdpConversion> epsilonFromRdp(const std::vector<double> &orders,
-                                     const std::vector<double> &rdp, double delta);
+Result<RdpConversion> epsilonFromRdp(const std::vector<double> &orders, const std::vector<double> &rdp,
+                                     double delta);
 
 /// δ(ε) = min over α of min( sqrt(1 − e^{−ε̂(α)}) [KL bound],
 ///   exp((α−1)(ε̂(α) − ε + log(1 − 1/α)) − log α) [CKS20 Prop. 12, only α > 1.01] ), capped at 1.
 /// Rounded up a few ulps. Valid: ε ≥ 0 finite. Errors: InvalidArgument.
-Result<RdpConversion> deltaFromRdp(const std::vector<double> &orders,
-                                   const std::vector<double> &rdp, double epsilon);
+Result<RdpConversion> deltaFromRdp(const std::vector<double> &orders, const std::vector<double> &rdp,
+                                   double epsilon);
 
 } // namespace pbx::privacy

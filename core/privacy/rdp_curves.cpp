@@ -173,10 +173,10 @@ double logAFractional(double q, double z, double alpha, FractionalOrderMethod me
     auto combined = [&](int i, int *sign) {
         const double logCoef = coefficient(i, sign);
         const double j = alpha - i;
-        const double s0 = logCoef + i * logQ + j * log1mQ + (double(i) * i - i) / twoZ2 +
-                          std::log(0.5) + logErfc((i - z0) / sqrt2Z);
-        const double s1 = logCoef + j * logQ + i * log1mQ + (j * j - j) / twoZ2 +
-                          std::log(0.5) + logErfc((z0 - j) / sqrt2Z);
+        const double s0 = logCoef + i * logQ + j * log1mQ + (double(i) * i - i) / twoZ2 + std::log(0.5)
+                          + logErfc((i - z0) / sqrt2Z);
+        const double s1 = logCoef + j * logQ + i * log1mQ + (j * j - j) / twoZ2 + std::log(0.5)
+                          + logErfc((z0 - j) / sqrt2Z);
         return math::logAdd(s0, s1);
     };
     SignedLog a;
@@ -213,8 +213,7 @@ double logAFractional(double q, double z, double alpha, FractionalOrderMethod me
 
 } // namespace
 
-double rdpSubsampledGaussian(double q, double noiseMultiplier, double alpha,
-                             FractionalOrderMethod method)
+double rdpSubsampledGaussian(double q, double noiseMultiplier, double alpha, FractionalOrderMethod method)
 {
     if (q == 0.0)
         return 0.0;
@@ -229,7 +228,8 @@ double rdpSubsampledGaussian(double q, double noiseMultiplier, double alpha,
         // RDP is non-decreasing in α: the integer order ⌈α⌉ is always a valid bound.
         const double ceilAlpha = std::ceil(alpha);
         if (ceilAlpha < 1e6) {
-            const double ceilValue = logAInteger(q, noiseMultiplier, static_cast<int>(ceilAlpha)) / (ceilAlpha - 1.0);
+            const double ceilValue
+                = logAInteger(q, noiseMultiplier, static_cast<int>(ceilAlpha)) / (ceilAlpha - 1.0);
             if (!(value <= ceilValue))
                 value = ceilValue;
         }
@@ -252,12 +252,12 @@ double worGaussianLogMoment(double gamma, double z, long alpha)
     // log(e^{ε(2)} − 1) = ε(2) + log(1 − e^{−ε(2)}).
     const double logEm1 = eps2 + std::log1p(-std::exp(-eps2));
     double logA = 0.0; // the leading 1
-    logA = math::logAdd(logA, 2.0 * logGamma + math::logAbsBinomial(a, 2, nullptr) +
-                                  std::min(std::log(4.0) + logEm1, std::log(2.0) + eps2));
+    logA = math::logAdd(logA, 2.0 * logGamma + math::logAbsBinomial(a, 2, nullptr)
+                                  + std::min(std::log(4.0) + logEm1, std::log(2.0) + eps2));
     for (long j = 3; j <= alpha; ++j) {
         const double jd = static_cast<double>(j);
-        const double term = std::log(2.0) + jd * (jd - 1.0) / twoZ2 + jd * logGamma +
-                            math::logAbsBinomial(a, static_cast<int>(j), nullptr);
+        const double term = std::log(2.0) + jd * (jd - 1.0) / twoZ2 + jd * logGamma
+                            + math::logAbsBinomial(a, static_cast<int>(j), nullptr);
         logA = math::logAdd(logA, term);
     }
     return logA;
@@ -279,8 +279,8 @@ double rdpSampledWithoutReplacementGaussian(double gamma, double z, double alpha
         cgf = worGaussianLogMoment(gamma, z, static_cast<long>(lo));
     } else {
         const double t = alpha - lo;
-        cgf = (1.0 - t) * worGaussianLogMoment(gamma, z, static_cast<long>(lo)) +
-              t * worGaussianLogMoment(gamma, z, static_cast<long>(hi));
+        cgf = (1.0 - t) * worGaussianLogMoment(gamma, z, static_cast<long>(lo))
+              + t * worGaussianLogMoment(gamma, z, static_cast<long>(hi));
     }
     if (!std::isfinite(cgf))
         return std::numeric_limits<double>::infinity();

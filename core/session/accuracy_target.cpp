@@ -31,5 +31,4 @@ Result<void> AccuracyTarget::validate() const
     return {};
 }
 
-
 } // namespace pbx::session

@@ -64,18 +64,21 @@ Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, cons
     for (const auto &a : e.attempts)
         total = math::addRoundUp(total, a.cost);
     if (total != e.cost)
-        return fail("its attempts charge " + filters::formatAmount(total) + ", not " + filters::formatAmount(e.cost));
+        return fail("its attempts charge " + filters::formatAmount(total) + ", not "
+                    + filters::formatAmount(e.cost));
 
     auto mechanism = parseReleaseMethod(e.mechanism);
     if (!mechanism)
         return fail(mechanism.error().message);
-    const bool routed = *mechanism == ReleaseMethod::Brownian && settings.filter == filters::FilterKind::Unified
+    const bool routed = *mechanism == ReleaseMethod::Brownian
+                        && settings.filter == filters::FilterKind::Unified
                         && e.costKind == filters::ChargeKind::Rho; // paid by the unified filter's zCDP side
     if (!routed && chargeKindFor(*mechanism, settings.filter) != e.costKind)
-        return fail("the " + std::string(filters::filterKindName(settings.filter)) + " filter charges '" + e.mechanism
-                    + "' in another unit than recorded");
+        return fail("the " + std::string(filters::filterKindName(settings.filter)) + " filter charges '"
+                    + e.mechanism + "' in another unit than recorded");
     const bool laplace = usesLaplaceNoise(*mechanism);
-    const bool expostBrownian = *mechanism == ReleaseMethod::Brownian && e.costKind == filters::ChargeKind::ExPost;
+    const bool expostBrownian
+        = *mechanism == ReleaseMethod::Brownian && e.costKind == filters::ChargeKind::ExPost;
     if (expostBrownian) {
         const double firstShare = math::nudgeUp(settings.delta * 6.0 / (std::numbers::pi * std::numbers::pi));
         if (!(e.costDelta > 0.0) || e.costDelta > firstShare)
@@ -101,11 +104,13 @@ Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, cons
         }
     if (e.cost < implied * (1.0 - kSlack))
         return fail("records " + std::string(e.costKind == filters::ChargeKind::Rho ? "ρ" : "ε") + " = "
-                    + filters::formatAmount(e.cost) + " but its releases cost " + filters::formatAmount(implied));
+                    + filters::formatAmount(e.cost) + " but its releases cost "
+                    + filters::formatAmount(implied));
     return {};
 }
 
-Result<std::unique_ptr<Session>> auditLedger(std::shared_ptr<const data::Table> table, const SessionSettings &settings,
+Result<std::unique_ptr<Session>> auditLedger(std::shared_ptr<const data::Table> table,
+                                             const SessionSettings &settings,
                                              const std::vector<LedgerEvent> &events)
 {
     for (const auto &e : events)

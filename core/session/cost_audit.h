@@ -21,11 +21,13 @@ double rhoChargedForPureEvent(const LedgerEvent &event);
 /// Brownian runs are checked for consistency of their increments and for δ ≤ the schedule's first
 /// share; their boundary's E(T) is not recomputed (its parameters are recorded only as text).
 /// Errors: Parse, naming the event and what differs.
-Result<void> auditEventCost(const LedgerEvent &event, const data::Table &table, const SessionSettings &settings);
+Result<void> auditEventCost(const LedgerEvent &event, const data::Table &table,
+                            const SessionSettings &settings);
 
 /// Audits every event, then replays the ledger into a fresh filter (Session::restore).
 /// Errors: the first inconsistency found.
-Result<std::unique_ptr<Session>> auditLedger(std::shared_ptr<const data::Table> table, const SessionSettings &settings,
+Result<std::unique_ptr<Session>> auditLedger(std::shared_ptr<const data::Table> table,
+                                             const SessionSettings &settings,
                                              const std::vector<LedgerEvent> &events);
 
 } // namespace pbx::session

@@ -26,7 +26,8 @@ Result<double> singleReleaseCharge(bool laplace, const Channel &channel, const A
             return noise.error();
         return noise->cost();
     }
-    auto grid = mechanisms::GridMechanism::forAbsoluteError(kind, target.error, target.beta(), channel.sensitivity);
+    auto grid
+        = mechanisms::GridMechanism::forAbsoluteError(kind, target.error, target.beta(), channel.sensitivity);
     if (!grid)
         return grid.error();
     return grid->noise().cost();
@@ -37,8 +38,9 @@ Result<double> singleReleaseCharge(bool laplace, const Channel &channel, const A
 Result<CostPreview> previewCost(const Session &session, const QueryRequest &request)
 {
     if (request.strategy)
-        return makeError(ErrorCode::Unsupported,
-                         "histogram, quantile, derived and workload requests show their cost in their own dialog");
+        return makeError(
+            ErrorCode::Unsupported,
+            "histogram, quantile, derived and workload requests show their cost in their own dialog");
     if (auto valid = request.target.validate(); !valid)
         return valid.error();
     if (request.maxCost && (!(*request.maxCost > 0.0) || !std::isfinite(*request.maxCost)))
@@ -47,9 +49,10 @@ Result<CostPreview> previewCost(const Session &session, const QueryRequest &requ
     if (!query)
         return query.error();
     const auto &settings = session.settings();
-    const ReleaseMethod mechanism
-        = request.mechanism.value_or(defaultMechanism(settings.filter, request.query.aggregate, request.target.kind));
-    if (auto fits = checkMechanism(mechanism, settings.filter, request.query.aggregate, request.target.kind); !fits)
+    const ReleaseMethod mechanism = request.mechanism.value_or(
+        defaultMechanism(settings.filter, request.query.aggregate, request.target.kind));
+    if (auto fits = checkMechanism(mechanism, settings.filter, request.query.aggregate, request.target.kind);
+        !fits)
         return fits.error();
 
     CostPreview preview;
@@ -58,9 +61,11 @@ Result<CostPreview> previewCost(const Session &session, const QueryRequest &requ
     preview.remaining = session.filter().remainingFor(preview.kind);
     if (isSingleRelease(mechanism)) {
         // Zero statistics: only the channels' sensitivities are read, which are public.
-        const auto shape = QueryShape::of(request.query.aggregate, query->bounds(), data::QueryStatistics{},
-                                          settings.neighbours, static_cast<double>(session.table().rowCount()));
-        auto charge = singleReleaseCharge(usesLaplaceNoise(mechanism), shape.channels().front(), request.target);
+        const auto shape
+            = QueryShape::of(request.query.aggregate, query->bounds(), data::QueryStatistics{},
+                             settings.neighbours, static_cast<double>(session.table().rowCount()));
+        auto charge
+            = singleReleaseCharge(usesLaplaceNoise(mechanism), shape.channels().front(), request.target);
         if (!charge)
             return charge.error();
         preview.exact = *charge;

@@ -13,7 +13,7 @@ namespace pbx::session {
 
 struct CostPreview
 {
-    std::string mechanism;           ///< the release method that would answer ("laplace", "brownian", …)
+    std::string mechanism; ///< the release method that would answer ("laplace", "brownian", …)
     filters::ChargeKind kind = filters::ChargeKind::PureEpsilon; ///< the unit charged
     /// A single calibrated release: its exact charge (the filter is charged exactly this).
     std::optional<double> exact;
@@ -21,7 +21,7 @@ struct CostPreview
     /// per-query cap (the plan always fits under it; what it actually charges depends on the
     /// answer, which the preview does not read).
     double atMost = 0.0;
-    double remaining = 0.0;          ///< what the filter can still pay in `kind`'s unit
+    double remaining = 0.0; ///< what the filter can still pay in `kind`'s unit
     /// atMost / remaining, in [0, ∞): +∞ when nothing remains. A share > 1 will be refused.
     double shareOfRemaining = 0.0;
 };

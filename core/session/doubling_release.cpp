@@ -3,10 +3,10 @@
 #include "core/mechanisms/discrete_mechanisms.h"
 #include "core/session/level_plan.h"
 
+#include "core/session/release_common.h"
 #include <cmath>
 #include <optional>
 #include <variant>
-#include "core/session/release_common.h"
 
 namespace pbx::session {
 
@@ -43,7 +43,7 @@ Result<DiscreteChannel> discreteChannel(const Channel &channel, double plannedCo
     double grid = 1.0;
     if (channel.quantity == "count") {
         auto d = mechanisms::DiscreteNoiseMechanism::forCost(kind, plannedCost,
-                                                              static_cast<std::uint64_t>(channel.sensitivity));
+                                                             static_cast<std::uint64_t>(channel.sensitivity));
         if (!d)
             return d.error();
         auto w = d->halfWidth(beta);
@@ -115,7 +115,8 @@ ReleaseOutcome releaseByDoubling(const ReleaseContext &context, const AccuracyTa
         const auto &channels = context.shape.channels();
         const double channelBeta = plan->beta / static_cast<double>(channels.size());
         for (std::size_t i = 0; i < channels.size(); ++i) {
-            auto d = discreteChannel(channels[i], (*level)[i].cost, (*level)[i].halfWidth, channelBeta, laplace);
+            auto d
+                = discreteChannel(channels[i], (*level)[i].cost, (*level)[i].halfWidth, channelBeta, laplace);
             if (!d) {
                 out.reason = d.error().message;
                 break;

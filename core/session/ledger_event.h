@@ -21,10 +21,10 @@ inline constexpr std::size_t maxRequestIdBytes = 256;
 /// A query with an accuracy target, as the user issued it.
 struct QueryRequest
 {
-    std::string id;              ///< user's label; the session assigns "q<n>" when empty
+    std::string id; ///< user's label; the session assigns "q<n>" when empty
     data::QuerySpec query;
     AccuracyTarget target;
-    std::optional<double> maxCost; ///< per-query cap in the unit the mechanism is charged in
+    std::optional<double> maxCost;          ///< per-query cap in the unit the mechanism is charged in
     std::optional<ReleaseMethod> mechanism; ///< unset: the filter's default (defaultMechanism())
     /// Requests still to come, this one included (0: not planned). Caps doubling and noise
     /// reduction at remaining/plannedQueries in whichever unit pays (session/planned_cap.h). Set
@@ -49,10 +49,10 @@ struct NoisyRelease
 struct Attempt
 {
     std::vector<NoisyRelease> releases;
-    double estimate = 0.0;   ///< the answer this attempt gives
-    double halfWidth = 0.0;  ///< error bound at the attempt's confidence (+∞ when none is known)
-    double cost = 0.0;       ///< charged at this attempt (noise reduction: the increment)
-    bool accepted = false;   ///< did this attempt prove the target met?
+    double estimate = 0.0;  ///< the answer this attempt gives
+    double halfWidth = 0.0; ///< error bound at the attempt's confidence (+∞ when none is known)
+    double cost = 0.0;      ///< charged at this attempt (noise reduction: the increment)
+    bool accepted = false;  ///< did this attempt prove the target met?
 };
 
 enum class EventStatus { Released, Refused };
@@ -60,7 +60,7 @@ std::string_view eventStatusName(EventStatus status); ///< "released" or "refuse
 
 struct LedgerEvent
 {
-    std::size_t index = 0;   ///< position in the ledger, from 0
+    std::size_t index = 0; ///< position in the ledger, from 0
     QueryRequest request;
     EventStatus status = EventStatus::Refused;
     std::string mechanism;   ///< releaseMethodName() of the mechanism used
@@ -69,9 +69,9 @@ struct LedgerEvent
     double errorBound = 0.0; ///< released: half-width at the requested confidence
     bool targetMet = false;  ///< released: the release proves the target met at that confidence
     filters::ChargeKind costKind = filters::ChargeKind::PureEpsilon; ///< the unit of `cost`
-    double cost = 0.0;       ///< total charged by this event (0 when refused)
-    double costDelta = 0.0;  ///< ex-post δ charged (Brownian noise reduction with a boundary)
-    std::string accounting;  ///< how the cost was accounted (e.g. the ex-post boundary)
+    double cost = 0.0;      ///< total charged by this event (0 when refused)
+    double costDelta = 0.0; ///< ex-post δ charged (Brownian noise reduction with a boundary)
+    std::string accounting; ///< how the cost was accounted (e.g. the ex-post boundary)
     std::vector<Attempt> attempts;
     double spentAfter = 0.0;        ///< the filter's primary spend after this event (ε or ρ)
     double expostSpentAfter = 0.0;  ///< the unified filter's ex-post spend after this event

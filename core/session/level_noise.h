@@ -33,7 +33,10 @@ public:
                std::vector<mechanisms::BrownianBoundary> boundaries = {});
 
     NoiseFamily family() const { return m_family; }
-    CostGrowth growth() const { return m_family == NoiseFamily::Gaussian ? CostGrowth::Quadratic : CostGrowth::Linear; }
+    CostGrowth growth() const
+    {
+        return m_family == NoiseFamily::Gaussian ? CostGrowth::Quadratic : CostGrowth::Linear;
+    }
 
     /// The channels at a level costing at most `cost` in total, with half-widths at confidence
     /// 1 − beta for all channels together (each channel gets beta/n). Errors: InvalidArgument

@@ -7,13 +7,14 @@ namespace pbx::session {
 
 namespace {
 /// Can the noisiest level of a K-level plan still certify the largest possible answer?
-Result<bool> noisiestCanCertify(const LevelNoise &noise, const QueryShape &shape, const AccuracyTarget &target,
-                                double topCost, double growth, int k)
+Result<bool> noisiestCanCertify(const LevelNoise &noise, const QueryShape &shape,
+                                const AccuracyTarget &target, double topCost, double growth, int k)
 {
     const double cost = topCost / std::pow(growth, k - 1);
     auto level = noise.level(cost, target.beta() / k);
     if (!level)
-        return level.error().code == ErrorCode::BudgetExceeded ? Result<bool>(false) : Result<bool>(level.error());
+        return level.error().code == ErrorCode::BudgetExceeded ? Result<bool>(false)
+                                                               : Result<bool>(level.error());
     return shape.couldCertify(noise.widthNumerator(*level), target);
 }
 } // namespace
@@ -33,7 +34,8 @@ Result<LevelPlan> planLevels(const LevelNoise &noise, const QueryShape &shape, c
         levels = k;
     }
     if (levels == 0)
-        return makeError(ErrorCode::BudgetExceeded, "cannot certify the target for any answer this query can take");
+        return makeError(ErrorCode::BudgetExceeded,
+                         "cannot certify the target for any answer this query can take");
     LevelPlan plan;
     plan.beta = target.beta() / levels;
     for (int k = 0; k < levels; ++k)

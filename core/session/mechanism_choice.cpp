@@ -9,9 +9,9 @@ using filters::ChargeKind;
 using filters::FilterKind;
 
 namespace {
-constexpr ReleaseMethod kMechanisms[] = {ReleaseMethod::Laplace,          ReleaseMethod::Gaussian,
-                                         ReleaseMethod::DoublingLaplace,  ReleaseMethod::DoublingGaussian,
-                                         ReleaseMethod::LaplaceNr,        ReleaseMethod::Brownian};
+constexpr ReleaseMethod kMechanisms[]
+    = {ReleaseMethod::Laplace,          ReleaseMethod::Gaussian,  ReleaseMethod::DoublingLaplace,
+       ReleaseMethod::DoublingGaussian, ReleaseMethod::LaplaceNr, ReleaseMethod::Brownian};
 
 /// Which filters can account which mechanisms: pure ε goes everywhere (zCDP filters take it as
 /// ε²/2); ρ needs a zCDP system; pure ex-post loss needs a pure-ε or ex-post system; Brownian
@@ -20,11 +20,13 @@ bool accounts(ReleaseMethod m, FilterKind f)
 {
     switch (m) {
     case ReleaseMethod::Laplace:
-    case ReleaseMethod::DoublingLaplace: return true;
+    case ReleaseMethod::DoublingLaplace:
+        return true;
     case ReleaseMethod::Gaussian:
     case ReleaseMethod::DoublingGaussian:
         return f == FilterKind::Zcdp || f == FilterKind::Unified || f == FilterKind::BrownianZcdp;
-    case ReleaseMethod::LaplaceNr: return f == FilterKind::Basic || f == FilterKind::ExPost || f == FilterKind::Unified;
+    case ReleaseMethod::LaplaceNr:
+        return f == FilterKind::Basic || f == FilterKind::ExPost || f == FilterKind::Unified;
     case ReleaseMethod::Brownian:
         return f == FilterKind::ExPost || f == FilterKind::Unified || f == FilterKind::BrownianZcdp;
     }
@@ -45,12 +47,18 @@ std::string acceptingFilters(ReleaseMethod m)
 std::string_view releaseMethodName(ReleaseMethod kind)
 {
     switch (kind) {
-    case ReleaseMethod::Laplace: return "laplace";
-    case ReleaseMethod::Gaussian: return "gaussian";
-    case ReleaseMethod::DoublingLaplace: return "doubling-laplace";
-    case ReleaseMethod::DoublingGaussian: return "doubling-gaussian";
-    case ReleaseMethod::LaplaceNr: return "laplace-nr";
-    case ReleaseMethod::Brownian: return "brownian";
+    case ReleaseMethod::Laplace:
+        return "laplace";
+    case ReleaseMethod::Gaussian:
+        return "gaussian";
+    case ReleaseMethod::DoublingLaplace:
+        return "doubling-laplace";
+    case ReleaseMethod::DoublingGaussian:
+        return "doubling-gaussian";
+    case ReleaseMethod::LaplaceNr:
+        return "laplace-nr";
+    case ReleaseMethod::Brownian:
+        return "brownian";
     }
     return "laplace";
 }
@@ -60,9 +68,10 @@ Result<ReleaseMethod> parseReleaseMethod(std::string_view text)
     for (ReleaseMethod k : kMechanisms)
         if (releaseMethodName(k) == text)
             return k;
-    return makeError(ErrorCode::InvalidArgument,
-                     "unknown mechanism '" + std::string(text)
-                         + "' (expected brownian, laplace-nr, doubling-laplace, doubling-gaussian, laplace or gaussian)");
+    return makeError(
+        ErrorCode::InvalidArgument,
+        "unknown mechanism '" + std::string(text)
+            + "' (expected brownian, laplace-nr, doubling-laplace, doubling-gaussian, laplace or gaussian)");
 }
 
 bool isSingleRelease(ReleaseMethod kind)
@@ -85,11 +94,15 @@ ChargeKind chargeKindFor(ReleaseMethod mechanism, FilterKind filter)
 {
     switch (mechanism) {
     case ReleaseMethod::Laplace:
-    case ReleaseMethod::DoublingLaplace: return ChargeKind::PureEpsilon;
+    case ReleaseMethod::DoublingLaplace:
+        return ChargeKind::PureEpsilon;
     case ReleaseMethod::Gaussian:
-    case ReleaseMethod::DoublingGaussian: return ChargeKind::Rho;
-    case ReleaseMethod::LaplaceNr: return ChargeKind::ExPost;
-    case ReleaseMethod::Brownian: return filter == FilterKind::BrownianZcdp ? ChargeKind::Rho : ChargeKind::ExPost;
+    case ReleaseMethod::DoublingGaussian:
+        return ChargeKind::Rho;
+    case ReleaseMethod::LaplaceNr:
+        return ChargeKind::ExPost;
+    case ReleaseMethod::Brownian:
+        return filter == FilterKind::BrownianZcdp ? ChargeKind::Rho : ChargeKind::ExPost;
     }
     return ChargeKind::PureEpsilon;
 }
@@ -100,12 +113,14 @@ Result<void> checkMechanism(ReleaseMethod mechanism, FilterKind filter, data::Ag
     const std::string name(releaseMethodName(mechanism));
     if (isSingleRelease(mechanism) && (target == TargetKind::Relative || aggregate == data::Aggregate::Mean))
         return makeError(ErrorCode::InvalidArgument,
-                         "mechanism: '" + name + "' is a single calibrated release; a relative target or a "
-                                                 "mean needs a stopping rule (noise reduction or doubling)");
+                         "mechanism: '" + name
+                             + "' is a single calibrated release; a relative target or a "
+                               "mean needs a stopping rule (noise reduction or doubling)");
     if (!accounts(mechanism, filter))
         return makeError(ErrorCode::InvalidArgument,
-                         "mechanism: the " + std::string(filters::filterKindName(filter)) + " filter cannot account '"
-                             + name + "' (filters that can: " + acceptingFilters(mechanism) + ")");
+                         "mechanism: the " + std::string(filters::filterKindName(filter))
+                             + " filter cannot account '" + name
+                             + "' (filters that can: " + acceptingFilters(mechanism) + ")");
     return {};
 }
 
@@ -116,10 +131,13 @@ ReleaseMethod defaultMechanism(FilterKind filter, data::Aggregate aggregate, Tar
         return pure ? ReleaseMethod::Laplace : ReleaseMethod::Gaussian;
     switch (filter) {
     case FilterKind::Basic:
-    case FilterKind::ExPost: return ReleaseMethod::LaplaceNr;
-    case FilterKind::Zcdp: return ReleaseMethod::DoublingGaussian;
+    case FilterKind::ExPost:
+        return ReleaseMethod::LaplaceNr;
+    case FilterKind::Zcdp:
+        return ReleaseMethod::DoublingGaussian;
     case FilterKind::Unified:
-    case FilterKind::BrownianZcdp: return ReleaseMethod::Brownian;
+    case FilterKind::BrownianZcdp:
+        return ReleaseMethod::Brownian;
     }
     return ReleaseMethod::DoublingGaussian;
 }

@@ -40,8 +40,8 @@ filters::ChargeKind chargeKindFor(ReleaseMethod mechanism, filters::FilterKind f
 /// Errors (InvalidArgument, naming the filters that would accept it) when `filter` cannot account
 /// `mechanism` — e.g. Laplace noise reduction is not zCDP (§4.4) — or when a single release is
 /// asked for a relative target or a mean, which need a stopping rule.
-Result<void> checkMechanism(ReleaseMethod mechanism, filters::FilterKind filter,
-                            data::Aggregate aggregate, TargetKind target);
+Result<void> checkMechanism(ReleaseMethod mechanism, filters::FilterKind filter, data::Aggregate aggregate,
+                            TargetKind target);
 
 /// The default for a request: a single calibrated release for absolute count/sum targets
 /// (Laplace in pure-ε filters, Gaussian otherwise); otherwise noise reduction where the filter

@@ -74,7 +74,8 @@ double currentNoise(const Path &path)
 double expostDeltaFor(const ReleaseContext &context)
 {
     const double n = static_cast<double>(context.expostDeltaIndex);
-    const double scheduled = context.filter.expostDeltaBudget() * 6.0 / (std::numbers::pi * std::numbers::pi * n * n);
+    const double scheduled
+        = context.filter.expostDeltaBudget() * 6.0 / (std::numbers::pi * std::numbers::pi * n * n);
     return math::nudgeDown(std::min(scheduled, context.filter.remainingExPostDelta()));
 }
 
@@ -89,7 +90,8 @@ Result<std::vector<BrownianBoundary>> expostBoundaries(const QueryShape &shape, 
     std::vector<BrownianBoundary> boundaries;
     for (std::size_t i = 0; i < channels.size(); ++i) {
         auto rho = privacy::rhoFromEpsilon(topCost * shares[i], channelDelta);
-        const double capTime = rho && *rho > 0.0 ? channels[i].sensitivity * channels[i].sensitivity / (2.0 * *rho) : 1.0;
+        const double capTime
+            = rho && *rho > 0.0 ? channels[i].sensitivity * channels[i].sensitivity / (2.0 * *rho) : 1.0;
         auto boundary = BrownianBoundary::normalMixtureTuned(4.0 * capTime, channelDelta);
         if (!boundary)
             return boundary.error();
@@ -158,10 +160,11 @@ ReleaseOutcome releaseByNoiseReduction(const ReleaseContext &context, const Accu
         out.costKind = unifiedBrownianSide(context, target, maxCost);
     const bool laplace = context.mechanism == ReleaseMethod::LaplaceNr;
     const bool expostBrownian = !laplace && out.costKind == filters::ChargeKind::ExPost;
-    const NoiseFamily family = laplace ? NoiseFamily::Laplace
+    const NoiseFamily family = laplace          ? NoiseFamily::Laplace
                                : expostBrownian ? NoiseFamily::BrownianExPost
                                                 : NoiseFamily::Gaussian;
-    const double growth = family == NoiseFamily::Gaussian ? 1.0 / (kScaleRatio * kScaleRatio) : 1.0 / kScaleRatio;
+    const double growth
+        = family == NoiseFamily::Gaussian ? 1.0 / (kScaleRatio * kScaleRatio) : 1.0 / kScaleRatio;
     const double cap = perQueryCap(context, out.costKind, maxCost);
     if (!(cap > 0.0)) {
         out.reason = cannotStartReason(context, out.costKind, cap, maxCost, target);
@@ -186,9 +189,10 @@ ReleaseOutcome releaseByNoiseReduction(const ReleaseContext &context, const Accu
         }
         boundaries = std::move(built).value();
         char text[160];
-        std::snprintf(text, sizeof text, "%sex-post, normal-mixture boundary r = %.4g, δ = %.3g%s",
-                      routed ? "unified: paid by the ex-post side (it reaches less noise within its cap); " : "",
-                      boundaries.front().parameter(), delta, channels.size() > 1 ? " (split over 2 paths)" : "");
+        std::snprintf(
+            text, sizeof text, "%sex-post, normal-mixture boundary r = %.4g, δ = %.3g%s",
+            routed ? "unified: paid by the ex-post side (it reaches less noise within its cap); " : "",
+            boundaries.front().parameter(), delta, channels.size() > 1 ? " (split over 2 paths)" : "");
         out.accounting = text;
     } else {
         out.accounting = laplace  ? "ex-post (pure): ε of the last level released"
@@ -235,12 +239,13 @@ ReleaseOutcome releaseByNoiseReduction(const ReleaseContext &context, const Accu
         std::optional<Error> failed;
         for (std::size_t i = 0; i < channels.size(); ++i) {
             const ChannelLevel &c = (*level)[i];
-            if (auto moved = advance(paths[i], c, channels[i].sensitivity, family, context.noiseSource); !moved) {
+            if (auto moved = advance(paths[i], c, channels[i].sensitivity, family, context.noiseSource);
+                !moved) {
                 failed = moved.error();
                 break;
             }
-            a.releases.push_back({channels[i].quantity, c.scale,
-                                  channels[i].exact + currentNoise(paths[i]), c.cost});
+            a.releases.push_back(
+                {channels[i].quantity, c.scale, channels[i].exact + currentNoise(paths[i]), c.cost});
             widths.push_back(c.halfWidth);
         }
         if (failed) { // the increment is paid: the ledger records it with this level's scales

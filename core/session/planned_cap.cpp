@@ -26,7 +26,8 @@ std::optional<double> plannedCap(const filters::PrivacyFilter &filter, const Que
     return cap > 0.0 ? std::optional<double>(cap) : std::nullopt;
 }
 
-QueryRequest withPlannedCap(QueryRequest request, const filters::PrivacyFilter &filter, std::size_t plannedQueries)
+QueryRequest withPlannedCap(QueryRequest request, const filters::PrivacyFilter &filter,
+                            std::size_t plannedQueries)
 {
     if (auto cap = plannedCap(filter, request, plannedQueries))
         request.maxCost = *cap;

@@ -25,6 +25,7 @@ std::optional<double> plannedCap(const filters::PrivacyFilter &filter, const Que
 /// `request` with maxCost set to plannedCap() when that is defined; otherwise, unless the request
 /// sets maxCost, with plannedQueries set so that the release caps whichever side pays (the unified
 /// filter's routed Brownian runs).
-QueryRequest withPlannedCap(QueryRequest request, const filters::PrivacyFilter &filter, std::size_t plannedQueries);
+QueryRequest withPlannedCap(QueryRequest request, const filters::PrivacyFilter &filter,
+                            std::size_t plannedQueries);
 
 } // namespace pbx::session

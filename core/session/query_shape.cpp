@@ -30,13 +30,15 @@ QueryShape QueryShape::of(data::Aggregate aggregate, data::Bounds bounds, const 
         s.m_largestAnswer = publicRowCount;
         break;
     case data::Aggregate::Sum:
-        s.m_channels.push_back({"sum", exact.clippedSum, sumChannelSensitivity("sum", bounds, neighbours, publicRowCount), 1.0});
+        s.m_channels.push_back(
+            {"sum", exact.clippedSum, sumChannelSensitivity("sum", bounds, neighbours, publicRowCount), 1.0});
         s.m_largestAnswer = publicRowCount * magnitude;
         break;
     case data::Aggregate::Mean:
         s.m_mean = true;
-        s.m_channels.push_back(
-            {"centred-sum", exact.centredSum, sumChannelSensitivity("centred-sum", bounds, neighbours, publicRowCount), 1.0});
+        s.m_channels.push_back({"centred-sum", exact.centredSum,
+                                sumChannelSensitivity("centred-sum", bounds, neighbours, publicRowCount),
+                                1.0});
         s.m_channels.push_back({"count", exact.count, data::countSensitivity(neighbours).l1,
                                 (bounds.upper - bounds.lower) / 2.0});
         s.m_largestAnswer = magnitude;
@@ -77,8 +79,8 @@ void QueryShape::estimate(Attempt &a, const std::vector<double> &halfWidths) con
     const double mid = (m_bounds.lower + m_bounds.upper) / 2.0;
     const double noisySum = a.releases[0].value;
     const double noisyCount = a.releases[1].value;
-    const double estimate =
-        std::clamp(mid + noisySum / std::max(noisyCount, 1.0), m_bounds.lower, m_bounds.upper);
+    const double estimate
+        = std::clamp(mid + noisySum / std::max(noisyCount, 1.0), m_bounds.lower, m_bounds.upper);
     // Always valid once the true mean lies in [L, U]: the distance to the farther bound.
     a.estimate = estimate;
     a.halfWidth = std::max(estimate - m_bounds.lower, m_bounds.upper - estimate);
@@ -90,7 +92,8 @@ bool QueryShape::couldCertify(double numerator, const AccuracyTarget &target) co
 {
     const double slack = target.kind == TargetKind::Relative ? (1.0 + target.error) / target.error : 1.0;
     if (!m_mean)
-        return target.kind == TargetKind::Relative ? numerator * slack <= m_largestAnswer : numerator <= target.error;
+        return target.kind == TargetKind::Relative ? numerator * slack <= m_largestAnswer
+                                                   : numerator <= target.error;
     // A mean's bar is numerator / Ĉ with Ĉ at most about the row count.
     return target.kind == TargetKind::Relative ? numerator * slack <= m_largestAnswer * m_publicRowCount
                                                : numerator <= target.error * m_publicRowCount;

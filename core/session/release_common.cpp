@@ -13,9 +13,12 @@ namespace pbx::session::detail {
 std::string unitSymbol(filters::ChargeKind kind)
 {
     switch (kind) {
-    case filters::ChargeKind::PureEpsilon: return "ε";
-    case filters::ChargeKind::Rho: return "ρ";
-    case filters::ChargeKind::ExPost: return "ex-post ε";
+    case filters::ChargeKind::PureEpsilon:
+        return "ε";
+    case filters::ChargeKind::Rho:
+        return "ρ";
+    case filters::ChargeKind::ExPost:
+        return "ex-post ε";
     }
     return "ε";
 }
@@ -26,7 +29,8 @@ std::string targetText(const AccuracyTarget &t)
     if (t.kind == TargetKind::Absolute)
         std::snprintf(buffer, sizeof buffer, "±%g at %g %% confidence", t.error, t.confidence * 100.0);
     else
-        std::snprintf(buffer, sizeof buffer, "±%g %% at %g %% confidence", t.error * 100.0, t.confidence * 100.0);
+        std::snprintf(buffer, sizeof buffer, "±%g %% at %g %% confidence", t.error * 100.0,
+                      t.confidence * 100.0);
     return buffer;
 }
 
@@ -51,8 +55,9 @@ std::string cannotStartReason(const ReleaseContext &context, filters::ChargeKind
                          + targetText(target) + " for any answer this query can take";
     // Ex-post charges have no single-release counterpart; ε and ρ do.
     if (kind == filters::ChargeKind::PureEpsilon || kind == filters::ChargeKind::Rho)
-        reason += affordableAccuracyText(kind == filters::ChargeKind::Rho ? mechanisms::DiscreteNoiseKind::Gaussian
-                                                                          : mechanisms::DiscreteNoiseKind::Laplace,
+        reason += affordableAccuracyText(kind == filters::ChargeKind::Rho
+                                             ? mechanisms::DiscreteNoiseKind::Gaussian
+                                             : mechanisms::DiscreteNoiseKind::Laplace,
                                          cap, context.shape, target);
     return reason;
 }
@@ -75,9 +80,8 @@ std::string affordableAccuracyText(mechanisms::DiscreteNoiseKind kind, double bu
         }
     } else if (!count) {
         // The grid the target itself would use, so the two statements are about the same release.
-        const auto grid = mechanisms::GridMechanism::defaultGrid(channel.sensitivity, target.error > 0.0
-                                                                                           ? target.error
-                                                                                           : channel.sensitivity);
+        const auto grid = mechanisms::GridMechanism::defaultGrid(
+            channel.sensitivity, target.error > 0.0 ? target.error : channel.sensitivity);
         const auto noise = grid ? mechanisms::GridMechanism::forCost(kind, budget, channel.sensitivity, *grid)
                                 : Result<mechanisms::GridMechanism>(grid.error());
         if (noise)
@@ -93,14 +97,15 @@ std::string affordableAccuracyText(mechanisms::DiscreteNoiseKind kind, double bu
         const double step = std::pow(10.0, std::floor(std::log10(x)) - 2.0);
         return std::ceil(x / step) * step;
     }(*halfWidth);
-    std::snprintf(buffer, sizeof buffer, "; with %s = %s, one release can answer this %s to ±%.15g at %g %% confidence",
-                  kind == mechanisms::DiscreteNoiseKind::Gaussian ? "ρ" : "ε", filters::formatAmount(budget).c_str(),
-                  count ? "count" : "sum", shown, target.confidence * 100.0);
+    std::snprintf(
+        buffer, sizeof buffer, "; with %s = %s, one release can answer this %s to ±%.15g at %g %% confidence",
+        kind == mechanisms::DiscreteNoiseKind::Gaussian ? "ρ" : "ε", filters::formatAmount(budget).c_str(),
+        count ? "count" : "sum", shown, target.confidence * 100.0);
     return buffer;
 }
 
-bool recordAttempt(ReleaseOutcome &out, Attempt a, const std::vector<double> &halfWidths, const QueryShape &shape,
-                   const AccuracyTarget &target, double leastNoisyNumerator)
+bool recordAttempt(ReleaseOutcome &out, Attempt a, const std::vector<double> &halfWidths,
+                   const QueryShape &shape, const AccuracyTarget &target, double leastNoisyNumerator)
 {
     shape.estimate(a, halfWidths);
     a.accepted = QueryShape::certifies(a, target);
@@ -121,7 +126,8 @@ void recordChargedWithoutRelease(ReleaseOutcome &out, Attempt a, const QueryShap
     const auto &channels = shape.channels();
     a.releases.clear();
     for (std::size_t i = 0; i < channels.size(); ++i)
-        a.releases.push_back({channels[i].quantity, i < scales.size() ? scales[i] : std::nan(""), std::nan(""), 0.0});
+        a.releases.push_back(
+            {channels[i].quantity, i < scales.size() ? scales[i] : std::nan(""), std::nan(""), 0.0});
     a.estimate = std::nan("");
     a.halfWidth = std::nan("");
     a.accepted = false;

@@ -40,15 +40,15 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const data::Tab
     if (!table)
         return makeError(ErrorCode::InvalidArgument, "a session needs a dataset");
     PBX_RETURN_IF_ERROR(settings.validate());
-    auto filter = filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta, settings.split);
+    auto filter
+        = filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta, settings.split);
     if (!filter)
         return filter.error();
     return std::unique_ptr<Session>(new Session(std::move(table), settings, std::move(filter.value())));
 }
 
 Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::Table> table,
-                                                  SessionSettings settings,
-                                                  std::vector<LedgerEvent> events)
+                                                  SessionSettings settings, std::vector<LedgerEvent> events)
 {
     auto created = create(std::move(table), settings);
     if (!created)
@@ -58,8 +58,8 @@ Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::Ta
         LedgerEvent &e = events[i];
         const std::string where = "event " + std::to_string(i) + " ('" + e.request.id + "')";
         if (e.index != i)
-            return makeError(ErrorCode::Parse, where + ": index " + std::to_string(e.index)
-                                                   + " is out of order");
+            return makeError(ErrorCode::Parse,
+                             where + ": index " + std::to_string(e.index) + " is out of order");
         if (e.status == EventStatus::Refused && e.cost != 0.0)
             return makeError(ErrorCode::Parse, where + ": a refused request cannot have a cost");
         // Every recorded charge is paid again, attempt by attempt in the original order, so the
@@ -74,7 +74,8 @@ Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::Ta
         }
         if (total != e.cost)
             return makeError(ErrorCode::Parse, where + ": its attempts charge " + filters::formatAmount(total)
-                                                   + ", not the recorded cost " + filters::formatAmount(e.cost));
+                                                   + ", not the recorded cost "
+                                                   + filters::formatAmount(e.cost));
         s.append(std::move(e));
     }
     return created;
@@ -95,8 +96,8 @@ LedgerEvent &Session::append(LedgerEvent event)
 Result<LedgerEvent> Session::ask(QueryRequest request)
 {
     if (request.id.size() > maxRequestIdBytes)
-        return makeError(ErrorCode::InvalidArgument, "the request id is longer than " + std::to_string(maxRequestIdBytes)
-                                                         + " bytes");
+        return makeError(ErrorCode::InvalidArgument,
+                         "the request id is longer than " + std::to_string(maxRequestIdBytes) + " bytes");
     PBX_RETURN_IF_ERROR(request.target.validate());
     if (request.maxCost)
         PBX_RETURN_IF_ERROR(checkPositive(*request.maxCost, "the per-query maximum"));
@@ -116,17 +117,25 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
     const std::size_t index = m_events.size();
     // The random source is opened before anything is charged: if the OS cannot give us bits, the
     // request is refused with nothing spent.
-    auto source = m_settings.seed ? Result<mechanisms::NoiseSource>(mechanisms::NoiseSource::seeded(*m_settings.seed, index))
-                                  : mechanisms::NoiseSource::fromOperatingSystem();
+    auto source
+        = m_settings.seed
+              ? Result<mechanisms::NoiseSource>(mechanisms::NoiseSource::seeded(*m_settings.seed, index))
+              : mechanisms::NoiseSource::fromOperatingSystem();
     if (!source)
         return source.error();
     auto &noise = *source;
-    const ReleaseContext context{QueryShape::of(request.query.aggregate, query->bounds(), query->evaluate(*m_table),
-                                                m_settings.neighbours, static_cast<double>(m_table->rowCount())),
-                                 *m_filter, noise, mechanism, m_expostBrownianRuns + 1, request.plannedQueries};
-    ReleaseOutcome outcome = isSingleRelease(mechanism) ? releaseOnce(context, request.target, request.maxCost)
-                             : isNoiseReduction(mechanism) ? releaseByNoiseReduction(context, request.target, request.maxCost)
-                                                           : releaseByDoubling(context, request.target, request.maxCost);
+    const ReleaseContext context{QueryShape::of(request.query.aggregate, query->bounds(),
+                                                query->evaluate(*m_table), m_settings.neighbours,
+                                                static_cast<double>(m_table->rowCount())),
+                                 *m_filter,
+                                 noise,
+                                 mechanism,
+                                 m_expostBrownianRuns + 1,
+                                 request.plannedQueries};
+    ReleaseOutcome outcome
+        = isSingleRelease(mechanism)    ? releaseOnce(context, request.target, request.maxCost)
+          : isNoiseReduction(mechanism) ? releaseByNoiseReduction(context, request.target, request.maxCost)
+                                        : releaseByDoubling(context, request.target, request.maxCost);
 
     return append(ledgerEventFor(std::move(request), std::move(outcome)));
 }

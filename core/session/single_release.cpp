@@ -26,29 +26,32 @@ std::string describe(const mechanisms::DiscreteNoiseMechanism &noise, double gri
     const auto p = noise.parameter();
     std::snprintf(text, sizeof text, "exact discrete %s (Canonne–Kamath–Steinke 2020), %s = %llu/%llu%s%s",
                   noise.kind() == DiscreteNoiseKind::Laplace ? "Laplace" : "Gaussian",
-                  noise.kind() == DiscreteNoiseKind::Laplace ? "t" : "σ²", static_cast<unsigned long long>(p.num),
-                  static_cast<unsigned long long>(p.den), grid != 1.0 ? ", on a grid of " : "",
-                  grid != 1.0 ? (std::to_string(grid)).c_str() : "");
+                  noise.kind() == DiscreteNoiseKind::Laplace ? "t" : "σ²",
+                  static_cast<unsigned long long>(p.num), static_cast<unsigned long long>(p.den),
+                  grid != 1.0 ? ", on a grid of " : "", grid != 1.0 ? (std::to_string(grid)).c_str() : "");
     return text;
 }
 
 } // namespace
 
-ReleaseOutcome releaseOnce(const ReleaseContext &context, const AccuracyTarget &target, std::optional<double> maxCost)
+ReleaseOutcome releaseOnce(const ReleaseContext &context, const AccuracyTarget &target,
+                           std::optional<double> maxCost)
 {
     ReleaseOutcome out;
     out.mechanism = std::string(releaseMethodName(context.mechanism));
     out.costKind = chargeKindFor(context.mechanism, context.filter.kind());
-    const auto kind = usesLaplaceNoise(context.mechanism) ? DiscreteNoiseKind::Laplace : DiscreteNoiseKind::Gaussian;
+    const auto kind
+        = usesLaplaceNoise(context.mechanism) ? DiscreteNoiseKind::Laplace : DiscreteNoiseKind::Gaussian;
     const Channel &channel = context.shape.channels().front();
     // Counts are integers: exact discrete noise. Clipped sums are real: snapped to a power-of-two
     // grid first, then exact discrete noise in grid units (Mironov 2012's concern, addressed by
     // never adding floating-point noise to a floating-point value).
     const bool count = channel.quantity == "count";
     auto grid = count ? Result<mechanisms::GridMechanism>(makeError(ErrorCode::Unsupported, ""))
-                      : mechanisms::GridMechanism::forAbsoluteError(kind, target.error, target.beta(), channel.sensitivity);
+                      : mechanisms::GridMechanism::forAbsoluteError(kind, target.error, target.beta(),
+                                                                    channel.sensitivity);
     auto discrete = count ? mechanisms::DiscreteNoiseMechanism::forAbsoluteError(
-                                kind, target.error, target.beta(), static_cast<std::uint64_t>(channel.sensitivity))
+                        kind, target.error, target.beta(), static_cast<std::uint64_t>(channel.sensitivity))
                           : Result<mechanisms::DiscreteNoiseMechanism>(makeError(ErrorCode::Unsupported, ""));
     if (count ? !discrete : !grid) {
         out.reason = (count ? discrete.error() : grid.error()).message;
@@ -67,8 +70,8 @@ ReleaseOutcome releaseOnce(const ReleaseContext &context, const AccuracyTarget &
     // Predictability: the cost is known and charged before any noise is drawn.
     if (auto charged = context.filter.charge({out.costKind, cost, 0.0}); !charged) {
         out.reason = charged.error().message
-                     + detail::affordableAccuracyText(kind, context.filter.remainingFor(out.costKind), context.shape,
-                                                      target);
+                     + detail::affordableAccuracyText(kind, context.filter.remainingFor(out.costKind),
+                                                      context.shape, target);
         return out;
     }
     auto &bits = context.noiseSource.bits();
@@ -85,8 +88,10 @@ ReleaseOutcome releaseOnce(const ReleaseContext &context, const AccuracyTarget &
     out.cost = cost;
     out.accounting = describe(noise, count ? 1.0 : grid->grid());
     if (!value || !halfWidth) { // only a failing random source: the charge stands, nothing is released
-        out.reason = (value ? halfWidth.error() : value.error()).message + "; the charge stands, no value was released";
-        a.releases.push_back({channel.quantity, scaleOf(noise, count ? 1.0 : grid->grid()), std::nan(""), cost});
+        out.reason = (value ? halfWidth.error() : value.error()).message
+                     + "; the charge stands, no value was released";
+        a.releases.push_back(
+            {channel.quantity, scaleOf(noise, count ? 1.0 : grid->grid()), std::nan(""), cost});
         out.attempts.push_back(a);
         out.status = EventStatus::Released;
         out.answer = std::nan("");

@@ -49,14 +49,16 @@ Result<NumericDomain> numericDomain(const QueryRequest &r, const data::Table &ta
         return makeError(ErrorCode::NotFound, "column: no column '" + r.query.column + "'");
     if (table.columnInfo(*index).type != data::ColumnType::Numeric)
         return makeError(ErrorCode::InvalidArgument, "column: '" + r.query.column + "' is not numeric");
-    std::optional<data::Bounds> bounds = r.query.bounds ? r.query.bounds : table.columnInfo(*index).declaredBounds;
+    std::optional<data::Bounds> bounds
+        = r.query.bounds ? r.query.bounds : table.columnInfo(*index).declaredBounds;
     if (!bounds)
         return makeError(ErrorCode::InvalidArgument, "bounds: the column declares none; give [lower, upper]");
     if (!(bounds->lower < bounds->upper))
         return strategies::strategyError(strategies::kInvalidBounds, "bounds: need lower < upper");
     if (integer) {
         if (bounds->lower != std::floor(bounds->lower) || bounds->upper != std::floor(bounds->upper))
-            return strategies::strategyError(strategies::kInvalidBounds, "bounds: an ordinal domain needs integer bounds");
+            return strategies::strategyError(strategies::kInvalidBounds,
+                                             "bounds: an ordinal domain needs integer bounds");
         if (bounds->upper - bounds->lower + 1.0 > static_cast<double>(strategies::kMaxCells))
             return strategies::strategyError(strategies::kInvalidBounds, "bounds: more than 65,536 values");
     }
@@ -73,7 +75,8 @@ Result<std::vector<double>> quantileGrid(const QueryRequest &r, const NumericDom
     PBX_RETURN_IF_ERROR(checkPositive(step, "step:"));
     const double n = std::floor((d.hi - d.lo) / step + 1e-9) + 1.0;
     if (n > static_cast<double>(strategies::kMaxCells))
-        return strategies::strategyError(strategies::kInvalidBounds, "step: the grid has more than 65,536 candidates");
+        return strategies::strategyError(strategies::kInvalidBounds,
+                                         "step: the grid has more than 65,536 candidates");
     std::vector<double> grid;
     for (double i = 0; i < n; i += 1.0)
         grid.push_back(d.lo + i * step);
@@ -92,10 +95,14 @@ Result<std::vector<Range>> workloadRanges(const StrategyRequestSpec &s, std::siz
 std::size_t strategySensitivity(const RangeStrategy &s, std::size_t k, data::Neighbouring n)
 {
     switch (s.kind) {
-    case RangeStrategyKind::Identity: return n == data::Neighbouring::AddRemove ? 1 : 2;
-    case RangeStrategyKind::AllRanges: return static_cast<std::size_t>(strategies::allRangesSensitivityL1(k, n));
-    case RangeStrategyKind::Tree: return strategies::TreeShape::create(k, s.branching, s.root)->sensitivityL1(n);
-    case RangeStrategyKind::Haar: return 0;
+    case RangeStrategyKind::Identity:
+        return n == data::Neighbouring::AddRemove ? 1 : 2;
+    case RangeStrategyKind::AllRanges:
+        return static_cast<std::size_t>(strategies::allRangesSensitivityL1(k, n));
+    case RangeStrategyKind::Tree:
+        return strategies::TreeShape::create(k, s.branching, s.root)->sensitivityL1(n);
+    case RangeStrategyKind::Haar:
+        return 0;
     }
     return 0;
 }
@@ -109,7 +116,8 @@ std::string formatValue(double x)
 
 } // namespace
 
-Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &table, data::Neighbouring neighbours)
+Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &table,
+                                  data::Neighbouring neighbours)
 {
     const auto &s = *r.strategy;
     if (!r.query.where.empty())
@@ -118,16 +126,20 @@ Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &tabl
     switch (s.kind) {
     case StrategyRequestKind::Histogram: {
         if (r.target.kind != TargetKind::Absolute)
-            return makeError(ErrorCode::InvalidArgument, "target.kind: a histogram takes an absolute target (per cell)");
+            return makeError(ErrorCode::InvalidArgument,
+                             "target.kind: a histogram takes an absolute target (per cell)");
         const auto index = table.columnIndex(r.query.column);
         if (!index)
             return makeError(ErrorCode::NotFound, "column: no column '" + r.query.column + "'");
         const auto &info = table.columnInfo(*index);
         if (info.type == data::ColumnType::Categorical) {
             if (!s.bins.empty())
-                return strategies::strategyError(strategies::kInvalidBounds, "bins: a categorical column's cells are its categories");
+                return strategies::strategyError(strategies::kInvalidBounds,
+                                                 "bins: a categorical column's cells are its categories");
             if (info.domainFromData)
-                return strategies::strategyError(strategies::kInvalidBounds, "column: its categories were inferred from the data; declare them in metadata");
+                return strategies::strategyError(
+                    strategies::kInvalidBounds,
+                    "column: its categories were inferred from the data; declare them in metadata");
             return {};
         }
         if (s.bins.empty()) {
@@ -139,7 +151,8 @@ Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &tabl
     }
     case StrategyRequestKind::Quantile: {
         if (r.target.kind != TargetKind::Absolute)
-            return makeError(ErrorCode::InvalidArgument, "target.kind: a quantile takes an absolute target (rank error in rows)");
+            return makeError(ErrorCode::InvalidArgument,
+                             "target.kind: a quantile takes an absolute target (rank error in rows)");
         if (auto ok = strategies::checkQuantile(s.q); !ok)
             return fieldError(ok.error(), "q");
         auto d = numericDomain(r, table, false);
@@ -156,10 +169,12 @@ Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &tabl
         return {};
     case StrategyRequestKind::Workload: {
         if (r.target.kind != TargetKind::Absolute)
-            return makeError(ErrorCode::InvalidArgument, "target.kind: a workload takes an absolute target (per range)");
+            return makeError(ErrorCode::InvalidArgument,
+                             "target.kind: a workload takes an absolute target (per range)");
         if (s.strategy.kind == RangeStrategyKind::Haar)
-            return makeError(ErrorCode::Unsupported, "strategy: haar releases real-valued coefficients; sessions release "
-                                                     "integer strategies (identity, tree, all-ranges); the lab has haar");
+            return makeError(ErrorCode::Unsupported,
+                             "strategy: haar releases real-valued coefficients; sessions release "
+                             "integer strategies (identity, tree, all-ranges); the lab has haar");
         auto d = numericDomain(r, table, true);
         if (!d)
             return d.error();
@@ -169,13 +184,15 @@ Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &tabl
             if (!shape)
                 return fieldError(shape.error(), "strategy");
             if (s.strategy.consistency && !s.strategy.root && shape->padded > strategies::kMaxDenseDomain)
-                return strategies::strategyError(strategies::kDomainTooLarge, "strategy: least squares without the root needs K <= 4096");
+                return strategies::strategyError(strategies::kDomainTooLarge,
+                                                 "strategy: least squares without the root needs K <= 4096");
         }
         auto ranges = workloadRanges(s, k);
         if (!ranges)
             return fieldError(ranges.error(), "workload");
         if (ranges->size() > kMaxSessionWorkload)
-            return strategies::strategyError(strategies::kDomainTooLarge, "workload: more than 100,000 ranges in one session request");
+            return strategies::strategyError(strategies::kDomainTooLarge,
+                                             "workload: more than 100,000 ranges in one session request");
         auto v = strategies::rangeVariances(s.strategy, k, *ranges, 1.0, neighbours);
         return v ? Result<void>() : Result<void>(fieldError(v.error(), "strategy"));
     }
@@ -201,19 +218,22 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         // Post-processing of a released histogram: no data access, no charge.
         const LedgerEvent *source = nullptr;
         for (const auto &old : m_events)
-            if (old.request.id == spec.of && old.status == EventStatus::Released && old.strategyRecord &&
-                old.request.strategy && old.request.strategy->kind == StrategyRequestKind::Histogram)
+            if (old.request.id == spec.of && old.status == EventStatus::Released && old.strategyRecord
+                && old.request.strategy && old.request.strategy->kind == StrategyRequestKind::Histogram)
                 source = &old;
         if (!source)
-            return makeError(ErrorCode::InvalidArgument, "of: no released histogram with id '" + spec.of + "'");
+            return makeError(ErrorCode::InvalidArgument,
+                             "of: no released histogram with id '" + spec.of + "'");
         const auto &src = *source->strategyRecord;
         auto parameter = mechanisms::rationalAtLeast(src.noiseScale);
         if (!parameter)
             return parameter.error();
-        auto cell = mechanisms::DiscreteNoiseMechanism::withParameter(mechanisms::DiscreteNoiseKind::Laplace, *parameter, 1);
+        auto cell = mechanisms::DiscreteNoiseMechanism::withParameter(mechanisms::DiscreteNoiseKind::Laplace,
+                                                                      *parameter, 1);
         if (!cell)
             return cell.error();
-        strategies::HistogramPlan plan{*cell, m_settings.neighbours, 0.0, strategies::discreteNoiseVariance(*cell)};
+        strategies::HistogramPlan plan{*cell, m_settings.neighbours, 0.0,
+                                       strategies::discreteNoiseVariance(*cell)};
         strategies::HistogramRelease released;
         released.labels = src.labels;
         for (const double v : src.values)
@@ -223,7 +243,8 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
             return answer.error();
         e.status = EventStatus::Released;
         e.mechanism = "post-processing";
-        e.accounting = "post-processing of '" + spec.of + "' (event " + std::to_string(source->index) + "): no charge";
+        e.accounting
+            = "post-processing of '" + spec.of + "' (event " + std::to_string(source->index) + "): no charge";
         e.answer = answer->value;
         e.errorBound = std::max(answer->value - answer->low, answer->high - answer->value);
         e.targetMet = e.errorBound <= request.target.error;
@@ -236,7 +257,8 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         return append(std::move(e));
     }
 
-    auto source = m_settings.seed ? Result<mechanisms::NoiseSource>(mechanisms::NoiseSource::seeded(*m_settings.seed, m_events.size()))
+    auto source = m_settings.seed ? Result<mechanisms::NoiseSource>(
+                      mechanisms::NoiseSource::seeded(*m_settings.seed, m_events.size()))
                                   : mechanisms::NoiseSource::fromOperatingSystem();
     if (!source)
         return source.error();
@@ -262,14 +284,16 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         auto counts = strategies::countHistogram(*m_table, {request.query.column, bins}, predicate);
         if (!counts)
             return counts.error();
-        auto cell = mechanisms::DiscreteNoiseMechanism::forAbsoluteError(mechanisms::DiscreteNoiseKind::Laplace,
-                                                                         request.target.error, beta, 1);
+        auto cell = mechanisms::DiscreteNoiseMechanism::forAbsoluteError(
+            mechanisms::DiscreteNoiseKind::Laplace, request.target.error, beta, 1);
         if (!cell)
             return fieldError(cell.error(), "target");
-        strategies::HistogramPlan plan{*cell, m_settings.neighbours, replace ? 2.0 * cell->cost() : cell->cost(),
+        strategies::HistogramPlan plan{*cell, m_settings.neighbours,
+                                       replace ? 2.0 * cell->cost() : cell->cost(),
                                        strategies::discreteNoiseVariance(*cell)};
         if (request.maxCost && plan.charge > *request.maxCost) {
-            auto cheaper = strategies::planHistogram(mechanisms::DiscreteNoiseKind::Laplace, *request.maxCost, m_settings.neighbours);
+            auto cheaper = strategies::planHistogram(mechanisms::DiscreteNoiseKind::Laplace, *request.maxCost,
+                                                     m_settings.neighbours);
             if (!cheaper)
                 return fieldError(cheaper.error(), "max_cost");
             plan = *cheaper;
@@ -292,22 +316,26 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
             attempt.releases.push_back({"cell", record.noiseScale, v, plan.cell.cost()});
             total += v;
         }
-        record.note = std::string("every cell at once: parallel composition") +
-                      (replace ? " (replace-one: a changed row moves between two cells, charged twice the per-cell ε)" : "") +
-                      "; per-cell error bars from the exact discrete-Laplace tail";
+        record.note
+            = std::string("every cell at once: parallel composition")
+              + (replace
+                     ? " (replace-one: a changed row moves between two cells, charged twice the per-cell ε)"
+                     : "")
+              + "; per-cell error bars from the exact discrete-Laplace tail";
         // The event's scalar answer is the total of the noisy cells, with the total's own interval
         // (derived, free); the per-cell bars are in the record.
         std::vector<std::size_t> all(released->noisy.size());
         for (std::size_t i = 0; i < all.size(); ++i)
             all[i] = i;
-        auto totalBar = strategies::deriveAnswer(*released, plan, {strategies::DerivedKind::Sum, all, {}}, beta);
+        auto totalBar
+            = strategies::deriveAnswer(*released, plan, {strategies::DerivedKind::Sum, all, {}}, beta);
         if (!totalBar)
             return totalBar.error();
         e.answer = total;
         e.errorBound = totalBar->high - totalBar->value;
-        e.accounting = "answer: the total of " + std::to_string(all.size()) + " noisy cells (± " +
-                       formatValue(e.errorBound) + "); each cell ± " + std::to_string(released->halfWidth) +
-                       ", the target's unit";
+        e.accounting = "answer: the total of " + std::to_string(all.size()) + " noisy cells (± "
+                       + formatValue(e.errorBound) + "); each cell ± " + std::to_string(released->halfWidth)
+                       + ", the target's unit";
         e.mechanism = "histogram (discrete-laplace)";
         break;
     }
@@ -323,7 +351,9 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
                 values.push_back(std::clamp(column[r], d.lo, d.hi));
         // McSherry–Talwar: rank error ≤ (2/ε) ln(|grid|/β) w.p. ≥ 1 − β, so ε = 2 ln(|grid|/β)/a.
         // (At least 2^-20, the exact sampler's floor: a looser target then gets a tighter bar.)
-        double epsilon = std::max(std::ldexp(1.0, -20), 2.0 * std::log(static_cast<double>(grid.size()) / beta) / request.target.error);
+        double epsilon
+            = std::max(std::ldexp(1.0, -20),
+                       2.0 * std::log(static_cast<double>(grid.size()) / beta) / request.target.error);
         if (request.maxCost && epsilon > *request.maxCost) {
             epsilon = *request.maxCost;
             capped = true;
@@ -339,8 +369,8 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         record.values = {e.answer};
         record.halfWidths = {e.errorBound};
         record.variances = {0.0};
-        record.note = "exponential mechanism over " + std::to_string(grid.size()) +
-                      " public candidates; the error bar is a rank distance in rows (McSherry-Talwar)";
+        record.note = "exponential mechanism over " + std::to_string(grid.size())
+                      + " public candidates; the error bar is a rank distance in rows (McSherry-Talwar)";
         attempt.releases.push_back({"quantile", 0.0, e.answer, epsilon});
         e.mechanism = "exponential-mechanism";
         break;
@@ -348,19 +378,22 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
     case StrategyRequestKind::Workload: {
         const auto d = *numericDomain(request, *m_table, true);
         const auto k = static_cast<std::size_t>(d.hi - d.lo + 1.0);
-        auto counts = *strategies::countHistogram(*m_table, {request.query.column, *strategies::unitEdges(d.lo, d.hi)}, predicate);
+        auto counts = *strategies::countHistogram(
+            *m_table, {request.query.column, *strategies::unitEdges(d.lo, d.hi)}, predicate);
         const auto ranges = *workloadRanges(spec, k);
         const auto &strategy = spec.strategy;
         const std::size_t delta = strategySensitivity(strategy, k, m_settings.neighbours);
         // Per-range Chebyshev: √(Var/β) ≤ a with Var = Var₁/ε² gives ε = √(max Var₁/β)/a.
         const auto unit = *strategies::rangeVariances(strategy, k, ranges, 1.0, m_settings.neighbours);
         // (The relative nudge keeps the bar within the target after the scale is rounded up.)
-        double epsilon = std::sqrt(*std::max_element(unit.begin(), unit.end()) / beta) / request.target.error * (1.0 + 1e-9);
+        double epsilon = std::sqrt(*std::max_element(unit.begin(), unit.end()) / beta) / request.target.error
+                         * (1.0 + 1e-9);
         if (request.maxCost && epsilon > *request.maxCost) {
             epsilon = *request.maxCost;
             capped = true;
         }
-        auto noise = mechanisms::DiscreteNoiseMechanism::forCost(mechanisms::DiscreteNoiseKind::Laplace, epsilon, delta);
+        auto noise = mechanisms::DiscreteNoiseMechanism::forCost(mechanisms::DiscreteNoiseKind::Laplace,
+                                                                 epsilon, delta);
         if (!noise)
             return fieldError(noise.error(), "target");
         const double t = noise->parameter().toDouble();
@@ -412,7 +445,8 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
                 nodes[0] = 0.0; // not measured, not used
             if (strategy.consistency && strategy.root) {
                 const auto fitted = strategies::hayConsistentTree(shape, nodes);
-                fromLeaves({fitted.begin() + static_cast<std::ptrdiff_t>(shape.levelOffset(shape.height)), fitted.end()});
+                fromLeaves({fitted.begin() + static_cast<std::ptrdiff_t>(shape.levelOffset(shape.height)),
+                            fitted.end()});
             } else if (strategy.consistency) {
                 auto fitted = strategies::leastSquaresLeaves(shape, nodes);
                 if (!fitted)
@@ -429,28 +463,30 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         }
         // Variances at the scale actually used (t ≥ Δ/ε); the continuous-Laplace variance 2t²
         // bounds the discrete one.
-        const auto variances = *strategies::rangeVariances(strategy, k, ranges, static_cast<double>(delta) / t, m_settings.neighbours);
+        const auto variances = *strategies::rangeVariances(
+            strategy, k, ranges, static_cast<double>(delta) / t, m_settings.neighbours);
         charge = noise->cost();
         record.noiseScale = t;
         record.sensitivity = delta;
         double widest = 0.0;
         for (std::size_t r = 0; r < ranges.size(); ++r) {
-            record.labels.push_back("[" + formatValue(d.lo + static_cast<double>(ranges[r].first)) + ", " +
-                                    formatValue(d.lo + static_cast<double>(ranges[r].last)) + "]");
+            record.labels.push_back("[" + formatValue(d.lo + static_cast<double>(ranges[r].first)) + ", "
+                                    + formatValue(d.lo + static_cast<double>(ranges[r].last)) + "]");
             record.values.push_back(answers[r]);
             record.variances.push_back(variances[r]);
             record.halfWidths.push_back(std::sqrt(variances[r] / beta));
             widest = std::max(widest, record.halfWidths.back());
         }
         targetMet = widest <= request.target.error;
-        record.note = strategy.label() + ", one charge for the whole strategy (l1 sensitivity " + std::to_string(delta) +
-                      "); per-range error bars by Chebyshev on the exact variance";
+        record.note = strategy.label() + ", one charge for the whole strategy (l1 sensitivity "
+                      + std::to_string(delta) + "); per-range error bars by Chebyshev on the exact variance";
         e.answer = answers.front();
         e.errorBound = widest;
         e.mechanism = "workload (" + strategy.label() + ", discrete-laplace)";
         break;
     }
-    case StrategyRequestKind::Derived: break;
+    case StrategyRequestKind::Derived:
+        break;
     }
 
     if (auto charged = m_filter->charge({filters::ChargeKind::PureEpsilon, charge, 0.0}); !charged) {
@@ -476,7 +512,8 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
     return append(std::move(e));
 }
 
-Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table, const SessionSettings &settings)
+Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
+                                const SessionSettings &settings)
 {
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
     auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
@@ -509,13 +546,14 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table, 
         if (!d)
             return fail(d.error().message);
         const auto k = static_cast<std::size_t>(d->hi - d->lo + 1.0);
-        if (spec.strategy.kind == RangeStrategyKind::Tree && !strategies::TreeShape::create(k, spec.strategy.branching, spec.strategy.root))
+        if (spec.strategy.kind == RangeStrategyKind::Tree
+            && !strategies::TreeShape::create(k, spec.strategy.branching, spec.strategy.root))
             return fail("the strategy does not fit the column's domain");
         implied = static_cast<double>(strategySensitivity(spec.strategy, k, settings.neighbours)) / t;
     }
     if (e.cost < implied * (1.0 - 1e-12))
-        return fail("its noise scale implies epsilon " + filters::formatAmount(implied) + ", more than the recorded cost " +
-                    filters::formatAmount(e.cost));
+        return fail("its noise scale implies epsilon " + filters::formatAmount(implied)
+                    + ", more than the recorded cost " + filters::formatAmount(e.cost));
     return {};
 }
 
@@ -526,18 +564,22 @@ namespace pbx::session {
 std::string_view strategyRequestKindName(StrategyRequestKind kind)
 {
     switch (kind) {
-    case StrategyRequestKind::Histogram: return "histogram";
-    case StrategyRequestKind::Quantile: return "quantile";
-    case StrategyRequestKind::Derived: return "derived";
-    case StrategyRequestKind::Workload: return "workload";
+    case StrategyRequestKind::Histogram:
+        return "histogram";
+    case StrategyRequestKind::Quantile:
+        return "quantile";
+    case StrategyRequestKind::Derived:
+        return "derived";
+    case StrategyRequestKind::Workload:
+        return "workload";
     }
     return "histogram";
 }
 
 std::optional<StrategyRequestKind> strategyRequestKindFor(std::string_view aggregate)
 {
-    for (const auto k : {StrategyRequestKind::Histogram, StrategyRequestKind::Quantile, StrategyRequestKind::Derived,
-                         StrategyRequestKind::Workload})
+    for (const auto k : {StrategyRequestKind::Histogram, StrategyRequestKind::Quantile,
+                         StrategyRequestKind::Derived, StrategyRequestKind::Workload})
         if (strategyRequestKindName(k) == aggregate)
             return k;
     return std::nullopt;
@@ -558,10 +600,15 @@ std::string describeStrategyRequest(const QueryRequest &request)
     };
     std::string text;
     switch (s.kind) {
-    case StrategyRequestKind::Histogram: text = "histogram of " + request.query.column; break;
-    case StrategyRequestKind::Quantile: text = "quantile q=" + formatValue(s.q) + " of " + request.query.column; break;
+    case StrategyRequestKind::Histogram:
+        text = "histogram of " + request.query.column;
+        break;
+    case StrategyRequestKind::Quantile:
+        text = "quantile q=" + formatValue(s.q) + " of " + request.query.column;
+        break;
     case StrategyRequestKind::Derived:
-        text = std::string(strategies::derivedKindName(s.derived)) + " of " + s.of + ": cells " + list(s.cells);
+        text = std::string(strategies::derivedKindName(s.derived)) + " of " + s.of + ": cells "
+               + list(s.cells);
         if (!s.other.empty())
             text += (s.derived == strategies::DerivedKind::Share ? " within " : " minus ") + list(s.other);
         return text;

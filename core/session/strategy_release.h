@@ -14,7 +14,8 @@ namespace pbx::session {
 /// Everything about a strategy request that can be checked against the table's public schema:
 /// the column and its kind, bins, bounds, q, the target kind, the strategy and its workload.
 /// Errors: InvalidArgument / NotFound / the strategies' coded errors, naming the field.
-Result<void> checkStrategyRequest(const QueryRequest &request, const data::Table &table, data::Neighbouring neighbours);
+Result<void> checkStrategyRequest(const QueryRequest &request, const data::Table &table,
+                                  data::Neighbouring neighbours);
 
 /// A one-line description for ledgers: "histogram of region where …", "quantile q=0.5 of wage",
 /// "share of h1: cells 2 within 0, 1, 2, 3", "workload prefixes of education (tree b=3 + LS)".
@@ -25,6 +26,7 @@ std::string describeStrategyRequest(const QueryRequest &request);
 /// releases nothing; otherwise one attempt carries the whole cost, and the cost is not below what
 /// the recorded noise scale implies (histogram: 1/t per cell, doubled under replace-one; workload:
 /// Δ/t with Δ recomputed from the strategy and the column's bounds). Errors: Parse.
-Result<void> auditStrategyEvent(const LedgerEvent &event, const data::Table &table, const SessionSettings &settings);
+Result<void> auditStrategyEvent(const LedgerEvent &event, const data::Table &table,
+                                const SessionSettings &settings);
 
 } // namespace pbx::session

@@ -29,13 +29,13 @@ struct StrategyRequestSpec
     StrategyRequestKind kind = StrategyRequestKind::Histogram;
     std::vector<double> bins; ///< histogram of a numeric column: public edges; workload: unused
     double q = 0.5;           ///< quantile
-    double step = 0.0;        ///< quantile: grid step over the bounds (0: 1 for integer bounds, else (hi−lo)/1000)
-    std::string of;           ///< derived: the id of the released histogram it reads
+    double step = 0.0; ///< quantile: grid step over the bounds (0: 1 for integer bounds, else (hi−lo)/1000)
+    std::string of;    ///< derived: the id of the released histogram it reads
     strategies::DerivedKind derived = strategies::DerivedKind::Sum;
-    std::vector<std::size_t> cells; ///< derived: the cells (range: [first, last])
-    std::vector<std::size_t> other; ///< derived: "minus" cells (difference) or "within" cells (share)
-    strategies::RangeStrategy strategy; ///< workload
-    std::string workload = "all-ranges"; ///< workload: all-ranges, prefixes, ranges-of-length:L or explicit
+    std::vector<std::size_t> cells;        ///< derived: the cells (range: [first, last])
+    std::vector<std::size_t> other;        ///< derived: "minus" cells (difference) or "within" cells (share)
+    strategies::RangeStrategy strategy;    ///< workload
+    std::string workload = "all-ranges";   ///< workload: all-ranges, prefixes, ranges-of-length:L or explicit
     std::vector<strategies::Range> ranges; ///< workload "explicit"
     friend bool operator==(const StrategyRequestSpec &, const StrategyRequestSpec &) = default;
 };

@@ -35,8 +35,8 @@ struct Dimension
 {
     std::size_t column = 0;
     bool numeric = false;
-    std::vector<double> values;        ///< numeric: the distinct values
-    std::vector<std::string> labels;   ///< categorical: the dictionary
+    std::vector<double> values;      ///< numeric: the distinct values
+    std::vector<std::string> labels; ///< categorical: the dictionary
     std::size_t size() const { return numeric ? values.size() : labels.size(); }
 };
 
@@ -51,8 +51,8 @@ struct RunOutcome
     std::vector<double> epsilonAfter;
 };
 
-RunOutcome runOnce(const Workload &w, const LabSettings &s, const LabMethod &m, const std::vector<std::size_t> &order,
-                   std::uint64_t noiseSeed)
+RunOutcome runOnce(const Workload &w, const LabSettings &s, const LabMethod &m,
+                   const std::vector<std::size_t> &order, std::uint64_t noiseSeed)
 {
     RunOutcome out;
     auto filter = filters::PrivacyFilter::create(m.filter, s.epsilon, s.delta, s.split).value();
@@ -62,24 +62,32 @@ RunOutcome runOnce(const Workload &w, const LabSettings &s, const LabMethod &m, 
                                 ? s.maxEpsilonPerQuery * s.maxEpsilonPerQuery / 2.0
                                 : s.maxEpsilonPerQuery;
     std::size_t expostRuns = 0;
-    const std::size_t n = std::min<std::size_t>(order.size(), static_cast<std::size_t>(s.queriesPerRepetition));
+    const std::size_t n
+        = std::min<std::size_t>(order.size(), static_cast<std::size_t>(s.queriesPerRepetition));
     for (std::size_t q = 0; q < n; ++q) {
         // The same rule as pbx-cli run and the GUI: remaining / requests still to come.
         session::QueryRequest request;
         request.target = target;
         request.mechanism = m.mechanism;
         const std::size_t toCome = s.plannedQueries > 0 ? static_cast<std::size_t>(s.plannedQueries) : n - q;
-        const std::optional<double> cap = s.maxEpsilonPerQuery > 0.0 ? std::optional<double>(fixedCap)
-                                                                     : session::plannedCap(*filter, request, toCome);
+        const std::optional<double> cap = s.maxEpsilonPerQuery > 0.0
+                                              ? std::optional<double>(fixedCap)
+                                              : session::plannedCap(*filter, request, toCome);
         const CellQuery &cell = w.cells[order[q]];
         data::QueryStatistics exact;
         exact.count = cell.count;
         auto noise = mechanisms::NoiseSource::seeded(noiseSeed, q);
-        const session::ReleaseContext context{
-            session::QueryShape::of(data::Aggregate::Count, {}, exact, data::Neighbouring::AddRemove, w.rowCount), *filter,
-            noise, m.mechanism, expostRuns + 1, s.maxEpsilonPerQuery > 0.0 ? std::size_t{0} : toCome};
-        const auto outcome = session::isNoiseReduction(m.mechanism) ? session::releaseByNoiseReduction(context, target, cap)
-                                                                    : session::releaseByDoubling(context, target, cap);
+        const session::ReleaseContext context{session::QueryShape::of(data::Aggregate::Count, {}, exact,
+                                                                      data::Neighbouring::AddRemove,
+                                                                      w.rowCount),
+                                              *filter,
+                                              noise,
+                                              m.mechanism,
+                                              expostRuns + 1,
+                                              s.maxEpsilonPerQuery > 0.0 ? std::size_t{0} : toCome};
+        const auto outcome = session::isNoiseReduction(m.mechanism)
+                                 ? session::releaseByNoiseReduction(context, target, cap)
+                                 : session::releaseByDoubling(context, target, cap);
         expostRuns += outcome.costDelta > 0.0;
         if (outcome.status == session::EventStatus::Released) {
             ++out.attempted;
@@ -117,17 +125,20 @@ Result<data::Table> synthesizeFromMetadata(const data::Table &table, std::uint64
         if (info.type == data::ColumnType::Categorical) {
             if (info.domainFromData || info.categories.empty())
                 continue; // its categories were read from the data: not public
-            std::uniform_int_distribution<std::int32_t> pick(0, static_cast<std::int32_t>(info.categories.size()) - 1);
+            std::uniform_int_distribution<std::int32_t> pick(
+                0, static_cast<std::int32_t>(info.categories.size()) - 1);
             column.codes.resize(rows);
             for (auto &code : column.codes)
                 code = pick(rng);
         } else {
             if (!info.declaredBounds || info.domainFromData)
                 continue; // no public range to draw from
-            std::uniform_real_distribution<double> pick(info.declaredBounds->lower, info.declaredBounds->upper);
+            std::uniform_real_distribution<double> pick(info.declaredBounds->lower,
+                                                        info.declaredBounds->upper);
             column.numeric.resize(rows);
             for (double &x : column.numeric)
-                x = info.declaredBounds->lower == info.declaredBounds->upper ? info.declaredBounds->lower : pick(rng);
+                x = info.declaredBounds->lower == info.declaredBounds->upper ? info.declaredBounds->lower
+                                                                             : pick(rng);
         }
         columns.push_back(std::move(column));
     }
@@ -135,12 +146,14 @@ Result<data::Table> synthesizeFromMetadata(const data::Table &table, std::uint64
     for (const auto &column : columns)
         categorical = categorical || column.info.type == data::ColumnType::Categorical;
     if (!categorical)
-        return makeError(ErrorCode::Unsupported, "'" + table.name()
-                                                     + "' declares no categorical column with its categories in metadata; "
-                                                       "a synthetic table needs them");
-    auto synthetic = data::Table::create("synthetic " + table.name(), std::move(columns),
-                                         "Synthetic: uniform draws over the declared categories and bounds of '"
-                                             + table.name() + "' (no row of the data was read)");
+        return makeError(ErrorCode::Unsupported,
+                         "'" + table.name()
+                             + "' declares no categorical column with its categories in metadata; "
+                               "a synthetic table needs them");
+    auto synthetic
+        = data::Table::create("synthetic " + table.name(), std::move(columns),
+                              "Synthetic: uniform draws over the declared categories and bounds of '"
+                                  + table.name() + "' (no row of the data was read)");
     if (!synthetic)
         return synthetic.error();
     return synthetic->withPublic(true);
@@ -160,7 +173,8 @@ Result<Workload> countCells(const data::Table &table)
             dims.push_back({c, false, {}, info.categories});
     }
     if (dims.empty())
-        return makeError(ErrorCode::InvalidArgument, "the relative-error lab needs a categorical column to form cells");
+        return makeError(ErrorCode::InvalidArgument,
+                         "the relative-error lab needs a categorical column to form cells");
     std::size_t fine = 1;
     for (const auto &d : dims)
         fine *= d.size();
@@ -188,7 +202,8 @@ Result<Workload> countCells(const data::Table &table)
     for (const auto &d : dims)
         cells *= d.size() + 1;
     if (cells - 1 > 20000)
-        return makeError(ErrorCode::InvalidArgument, "the dataset's cross-classification has too many cells for the lab");
+        return makeError(ErrorCode::InvalidArgument,
+                         "the dataset's cross-classification has too many cells for the lab");
 
     Workload w;
     w.rowCount = static_cast<double>(table.rowCount());
@@ -198,9 +213,9 @@ Result<Workload> countCells(const data::Table &table)
     for (std::size_t row = 0; row < table.rowCount(); ++row) {
         for (std::size_t i = 0; i < dims.size(); ++i) {
             const auto &d = dims[i];
-            values[i] = d.numeric ? static_cast<std::size_t>(std::lower_bound(d.values.begin(), d.values.end(),
-                                                                              table.numeric(d.column)[row])
-                                                             - d.values.begin())
+            values[i] = d.numeric ? static_cast<std::size_t>(
+                            std::lower_bound(d.values.begin(), d.values.end(), table.numeric(d.column)[row])
+                            - d.values.begin())
                                   : static_cast<std::size_t>(table.codes(d.column)[row]);
         }
         for (std::size_t mask = 0; mask < (std::size_t{1} << dims.size()); ++mask) {
@@ -233,9 +248,9 @@ Result<Workload> countCells(const data::Table &table)
 
 std::vector<LabMethod> defaultLabMethods()
 {
-    return {{ReleaseMethod::DoublingLaplace, FK::Basic},     {ReleaseMethod::DoublingGaussian, FK::Zcdp},
-            {ReleaseMethod::LaplaceNr, FK::ExPost},          {ReleaseMethod::Brownian, FK::ExPost},
-            {ReleaseMethod::Brownian, FK::BrownianZcdp},     {ReleaseMethod::LaplaceNr, FK::Unified},
+    return {{ReleaseMethod::DoublingLaplace, FK::Basic}, {ReleaseMethod::DoublingGaussian, FK::Zcdp},
+            {ReleaseMethod::LaplaceNr, FK::ExPost},      {ReleaseMethod::Brownian, FK::ExPost},
+            {ReleaseMethod::Brownian, FK::BrownianZcdp}, {ReleaseMethod::LaplaceNr, FK::Unified},
             {ReleaseMethod::Brownian, FK::Unified}};
 }
 
@@ -258,8 +273,8 @@ Result<void> LabSettings::validate() const
 }
 
 Result<std::vector<LabResult>> runRelativeErrorLab(const Workload &workload, const LabSettings &settings,
-                                                   const std::vector<LabMethod> &methods, const LabProgress &progress,
-                                                   int threads)
+                                                   const std::vector<LabMethod> &methods,
+                                                   const LabProgress &progress, int threads)
 {
     PBX_RETURN_IF_ERROR(settings.validate());
     if (workload.cells.empty())
@@ -326,7 +341,9 @@ Result<std::vector<LabResult>> runRelativeErrorLab(const Workload &workload, con
         }
         const double count = static_cast<double>(reps);
         res.answeredMean = answered / count;
-        res.answeredSd = reps > 1 ? std::sqrt(std::max(0.0, (squares - answered * answered / count) / (count - 1))) : 0.0;
+        res.answeredSd = reps > 1
+                             ? std::sqrt(std::max(0.0, (squares - answered * answered / count) / (count - 1)))
+                             : 0.0;
         res.withinAlpha = answered > 0 ? within / answered : 1.0;
         res.attemptedMean = attempted / count;
         res.epsilonSpentMean = spent / count;

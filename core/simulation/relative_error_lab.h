@@ -82,11 +82,11 @@ struct LabSettings
 struct LabResult
 {
     LabMethod method;
-    double answeredMean = 0.0;    ///< queries released with their target met, per repetition
+    double answeredMean = 0.0; ///< queries released with their target met, per repetition
     double answeredSd = 0.0;
-    double withinAlpha = 0.0;     ///< fraction of those really within α of the truth
-    double attemptedMean = 0.0;   ///< queries that got any release (met or not)
-    double epsilonSpentMean = 0.0;///< ε spent at the session δ, per repetition
+    double withinAlpha = 0.0;      ///< fraction of those really within α of the truth
+    double attemptedMean = 0.0;    ///< queries that got any release (met or not)
+    double epsilonSpentMean = 0.0; ///< ε spent at the session δ, per repetition
     std::vector<double> answeredPerRepetition;
     /// answered after each query, averaged over repetitions: the "counts answered vs budget" curve
     std::vector<double> answeredCurve;
@@ -100,7 +100,7 @@ using LabProgress = std::function<bool(std::int64_t done, std::int64_t total)>;
 /// noise seeds for each method), on `threads` worker threads. Errors: invalid settings or
 /// workload; Cancelled.
 Result<std::vector<LabResult>> runRelativeErrorLab(const Workload &workload, const LabSettings &settings,
-                                                   const std::vector<LabMethod> &methods, const LabProgress &progress = {},
-                                                   int threads = 2);
+                                                   const std::vector<LabMethod> &methods,
+                                                   const LabProgress &progress = {}, int threads = 2);
 
 } // namespace pbx::simulation

@@ -15,9 +15,15 @@ std::vector<BmiRow> bmiSlideRows()
     return {{'M', 74, 210}, {'F', 63, 190}, {'F', 69, 160}, {'M', 63, 180}, {'M', 79, 250}};
 }
 
-double bodyMassIndex(const BmiRow &row) { return 703.0 * row.weightPounds / (row.heightInches * row.heightInches); }
+double bodyMassIndex(const BmiRow &row)
+{
+    return 703.0 * row.weightPounds / (row.heightInches * row.heightInches);
+}
 
-std::array<double, 4> bmiAnswers(const BmiCells &c) { return {c[0], c[0] + c[1], c[2], c[2] + c[3]}; }
+std::array<double, 4> bmiAnswers(const BmiCells &c)
+{
+    return {c[0], c[0] + c[1], c[2], c[2] + c[3]};
+}
 
 BmiCells bmiSlideCells()
 {
@@ -35,9 +41,11 @@ Result<BmiCells> bmiCensusCells(const data::Table &table, double cutoff)
         return strategyError(kInvalidBounds, "cutoff: must be a finite, public number");
     const auto wage = table.columnIndex("wage");
     const auto ethnicity = table.columnIndex("ethnicity");
-    if (!wage || !ethnicity || table.columnInfo(*wage).type != data::ColumnType::Numeric ||
-        table.columnInfo(*ethnicity).type != data::ColumnType::Categorical)
-        return makeError(ErrorCode::NotFound, "dataset: the census analogue needs a numeric 'wage' and a categorical 'ethnicity' column");
+    if (!wage || !ethnicity || table.columnInfo(*wage).type != data::ColumnType::Numeric
+        || table.columnInfo(*ethnicity).type != data::ColumnType::Categorical)
+        return makeError(
+            ErrorCode::NotFound,
+            "dataset: the census analogue needs a numeric 'wage' and a categorical 'ethnicity' column");
     const auto &categories = table.columnInfo(*ethnicity).categories;
     const auto afam = std::find(categories.begin(), categories.end(), "afam");
     const auto cauc = std::find(categories.begin(), categories.end(), "cauc");
@@ -61,8 +69,8 @@ Result<BmiCells> bmiCensusCells(const data::Table &table, double cutoff)
     return cells;
 }
 
-Result<BmiSimulation> simulateBmi(const BmiCells &cells, double epsilon, data::Neighbouring neighbours, int runs,
-                                  std::uint64_t seed)
+Result<BmiSimulation> simulateBmi(const BmiCells &cells, double epsilon, data::Neighbouring neighbours,
+                                  int runs, std::uint64_t seed)
 {
     if (auto ok = checkStrategyEpsilon(epsilon); !ok)
         return ok.error();
@@ -81,7 +89,12 @@ Result<BmiSimulation> simulateBmi(const BmiCells &cells, double epsilon, data::N
     const double nan = std::numeric_limits<double>::quiet_NaN();
     out.methods = {
         {"Algorithm 1: each answer + Lap(4/eps)", alg1, 4.0 * 2.0 * alg1 * alg1, 0, 0, {}},
-        {"Algorithm 1 calibrated to the vector's sensitivity", alg1Delta, 4.0 * 2.0 * alg1Delta * alg1Delta, 0, 0, {}},
+        {"Algorithm 1 calibrated to the vector's sensitivity",
+         alg1Delta,
+         4.0 * 2.0 * alg1Delta * alg1Delta,
+         0,
+         0,
+         {}},
         {"Algorithm 2: disjoint cells, sums by post-processing", alg2, 12.0 * alg2 * alg2, 0, 0, {}},
         {"Algorithm 2, cells clipped at 0", alg2, nan, 0, 0, {}},
         {"Algorithm 2, order projection of (q1, q1+q2) and (q3, q3+q4)", alg2, nan, 0, 0, {}},

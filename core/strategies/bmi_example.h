@@ -53,20 +53,22 @@ struct BmiMethodResult
     double predicted = 0.0;    ///< exact expected total squared error (NaN when there is no closed form)
     double measured = 0.0;     ///< Monte Carlo mean
     double standardError = 0.0;
-    std::vector<double> histogram; ///< share of runs per bin: 30 bins over [0, 3·(Alg. 1 predicted)], the last one open
+    std::vector<double>
+        histogram; ///< share of runs per bin: 30 bins over [0, 3·(Alg. 1 predicted)], the last one open
 };
 
 struct BmiSimulation
 {
     BmiCells cells{};
     std::array<double, 4> answers{};
-    std::vector<BmiMethodResult> methods; ///< Alg. 1, Alg. 1 with Δ₁, Alg. 2, Alg. 2 + clip, Alg. 2 + order projection
-    double violationProbability = 0.0;    ///< measured P[Alg. 2 gives q̃₁ > q̃₁ + q̃₂]
+    std::vector<BmiMethodResult>
+        methods; ///< Alg. 1, Alg. 1 with Δ₁, Alg. 2, Alg. 2 + clip, Alg. 2 + order projection
+    double violationProbability = 0.0; ///< measured P[Alg. 2 gives q̃₁ > q̃₁ + q̃₂]
 };
 
 /// Monte Carlo of the five releases (continuous Laplace from a seeded generator; simulation mode).
 /// Errors: INVALID_EPSILON; INVALID_CONFIG for runs < 2.
-Result<BmiSimulation> simulateBmi(const BmiCells &cells, double epsilon, data::Neighbouring neighbours, int runs,
-                                  std::uint64_t seed);
+Result<BmiSimulation> simulateBmi(const BmiCells &cells, double epsilon, data::Neighbouring neighbours,
+                                  int runs, std::uint64_t seed);
 
 } // namespace pbx::strategies

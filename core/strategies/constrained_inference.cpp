@@ -6,7 +6,8 @@
 
 namespace pbx::strategies {
 
-Result<std::vector<double>> isotonicRegression(const std::vector<double> &y, const std::vector<double> &weights)
+Result<std::vector<double>> isotonicRegression(const std::vector<double> &y,
+                                               const std::vector<double> &weights)
 {
     if (!weights.empty() && weights.size() != y.size())
         return makeError(ErrorCode::InvalidArgument, "weights: one per value, or none");

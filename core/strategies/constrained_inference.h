@@ -17,7 +17,8 @@ namespace pbx::strategies {
 /// Σ w_i (z_i − y_i)² (Barlow, Bartholomew, Bremner & Brunk 1972, Ch. 1; used for unattributed
 /// histograms by Hay et al. 2010 §5.1). O(n). Valid: weights empty (all 1) or of y's size, each
 /// finite > 0; y finite. Errors: InvalidArgument.
-Result<std::vector<double>> isotonicRegression(const std::vector<double> &y, const std::vector<double> &weights = {});
+Result<std::vector<double>> isotonicRegression(const std::vector<double> &y,
+                                               const std::vector<double> &weights = {});
 
 /// The projection onto {z ≥ 0}: max(0, y_i) per coordinate.
 std::vector<double> clipNonNegative(const std::vector<double> &y);

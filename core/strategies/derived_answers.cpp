@@ -35,7 +35,8 @@ Result<Interval> sumInterval(const HistogramRelease &release, const HistogramPla
     const double chebyshev = std::sqrt(out.variance / beta);
     if (cells.size() == 1 || unionBound <= chebyshev) {
         out.halfWidth = unionBound;
-        out.method = cells.size() == 1 ? "exact tail of the cell's noise" : "union bound over the cells' exact tails";
+        out.method = cells.size() == 1 ? "exact tail of the cell's noise"
+                                       : "union bound over the cells' exact tails";
     } else {
         out.halfWidth = chebyshev;
         out.method = "Chebyshev on the summed variance";
@@ -50,10 +51,12 @@ Result<void> checkCells(const std::vector<std::size_t> &cells, std::size_t size,
     std::set<std::size_t> seen;
     for (const auto i : cells) {
         if (i >= size)
-            return makeError(ErrorCode::InvalidArgument, std::string(field) + ": cell index " + std::to_string(i) +
-                                                             " is outside the histogram's " + std::to_string(size) + " cells");
+            return makeError(ErrorCode::InvalidArgument,
+                             std::string(field) + ": cell index " + std::to_string(i)
+                                 + " is outside the histogram's " + std::to_string(size) + " cells");
         if (!seen.insert(i).second)
-            return makeError(ErrorCode::InvalidArgument, std::string(field) + ": cell " + std::to_string(i) + " repeats");
+            return makeError(ErrorCode::InvalidArgument,
+                             std::string(field) + ": cell " + std::to_string(i) + " repeats");
     }
     return {};
 }
@@ -63,10 +66,14 @@ Result<void> checkCells(const std::vector<std::size_t> &cells, std::size_t size,
 std::string_view derivedKindName(DerivedKind kind)
 {
     switch (kind) {
-    case DerivedKind::Sum: return "sum";
-    case DerivedKind::Difference: return "difference";
-    case DerivedKind::Share: return "share";
-    case DerivedKind::Range: return "range";
+    case DerivedKind::Sum:
+        return "sum";
+    case DerivedKind::Difference:
+        return "difference";
+    case DerivedKind::Share:
+        return "share";
+    case DerivedKind::Range:
+        return "range";
     }
     return "sum";
 }
@@ -76,8 +83,8 @@ Result<DerivedKind> parseDerivedKind(std::string_view text)
     for (const auto k : {DerivedKind::Sum, DerivedKind::Difference, DerivedKind::Share, DerivedKind::Range})
         if (derivedKindName(k) == text)
             return k;
-    return makeError(ErrorCode::InvalidArgument, "derived: expected sum, difference, share or range, got '" +
-                                                     std::string(text) + "'");
+    return makeError(ErrorCode::InvalidArgument,
+                     "derived: expected sum, difference, share or range, got '" + std::string(text) + "'");
 }
 
 Result<DerivedAnswer> deriveAnswer(const HistogramRelease &release, const HistogramPlan &plan,
@@ -92,8 +99,9 @@ Result<DerivedAnswer> deriveAnswer(const HistogramRelease &release, const Histog
         std::vector<std::size_t> cells = request.a;
         if (request.kind == DerivedKind::Range) {
             if (request.a.size() != 2 || request.a[0] > request.a[1] || request.a[1] >= size)
-                return makeError(ErrorCode::InvalidArgument, "cells: a range is [first, last] with first <= last < " +
-                                                                 std::to_string(size));
+                return makeError(ErrorCode::InvalidArgument,
+                                 "cells: a range is [first, last] with first <= last < "
+                                     + std::to_string(size));
             cells.clear();
             for (std::size_t i = request.a[0]; i <= request.a[1]; ++i)
                 cells.push_back(i);
@@ -130,7 +138,8 @@ Result<DerivedAnswer> deriveAnswer(const HistogramRelease &release, const Histog
         PBX_RETURN_IF_ERROR(checkCells(request.b, size, "of"));
         for (const auto i : request.a)
             if (std::find(request.b.begin(), request.b.end(), i) == request.b.end())
-                return makeError(ErrorCode::InvalidArgument, "of: a share's cells must be among the cells it is a share of");
+                return makeError(ErrorCode::InvalidArgument,
+                                 "of: a share's cells must be among the cells it is a share of");
         auto num = sumInterval(release, plan, request.a, beta / 2.0);
         auto den = sumInterval(release, plan, request.b, beta / 2.0);
         if (!num)

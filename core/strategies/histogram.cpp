@@ -46,11 +46,13 @@ Result<HistogramCounts> countHistogram(const data::Table &table, const Histogram
     HistogramCounts out;
     if (info.type == data::ColumnType::Categorical) {
         if (!bins.edges.empty())
-            return strategyError(kInvalidBounds, "bins: a categorical column takes no edges (its categories are the cells)");
+            return strategyError(kInvalidBounds,
+                                 "bins: a categorical column takes no edges (its categories are the cells)");
         if (info.domainFromData)
-            return strategyError(kInvalidBounds, "column '" + bins.column +
-                                                     "': its categories were inferred from the data; declare them in the "
-                                                     "dataset's metadata (cells must be public)");
+            return strategyError(kInvalidBounds,
+                                 "column '" + bins.column
+                                     + "': its categories were inferred from the data; declare them in the "
+                                       "dataset's metadata (cells must be public)");
         out.labels = info.categories;
         out.counts.assign(info.categories.size(), 0);
         const auto codes = table.codes(*index);
@@ -116,7 +118,8 @@ Result<double> parallelCompositionCost(std::span<const double> addRemoveCosts, d
     return std::max(std::nextafter(pair, INFINITY), within);
 }
 
-Result<HistogramPlan> planHistogram(mechanisms::DiscreteNoiseKind kind, double charge, data::Neighbouring neighbours)
+Result<HistogramPlan> planHistogram(mechanisms::DiscreteNoiseKind kind, double charge,
+                                    data::Neighbouring neighbours)
 {
     PBX_RETURN_IF_ERROR(
         checkStrategyEpsilon(charge, kind == mechanisms::DiscreteNoiseKind::Laplace ? "epsilon" : "rho"));
@@ -141,8 +144,8 @@ double discreteNoiseVariance(const mechanisms::DiscreteNoiseMechanism &mechanism
     return 2.0 * p / (q * q);
 }
 
-Result<HistogramRelease> releaseHistogram(const HistogramCounts &counts, const HistogramPlan &plan, double beta,
-                                          mechanisms::RandomBits &bits)
+Result<HistogramRelease> releaseHistogram(const HistogramCounts &counts, const HistogramPlan &plan,
+                                          double beta, mechanisms::RandomBits &bits)
 {
     auto width = plan.cell.halfWidth(beta);
     if (!width)

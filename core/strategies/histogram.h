@@ -78,7 +78,8 @@ struct HistogramPlan
 /// ℓ2 sensitivity √2, so ε and ρ both double; see parallelCompositionCost).
 /// Units: ε (Laplace) or ρ (Gaussian). Errors: INVALID_EPSILON (charge not finite > 0), or the
 /// mechanism's InvalidArgument when the noise is outside the samplers' range.
-Result<HistogramPlan> planHistogram(mechanisms::DiscreteNoiseKind kind, double charge, data::Neighbouring neighbours);
+Result<HistogramPlan> planHistogram(mechanisms::DiscreteNoiseKind kind, double charge,
+                                    data::Neighbouring neighbours);
 
 /// Variance of discrete-Laplace noise with scale t: 2e^{−1/t}/(1 − e^{−1/t})²; for the discrete
 /// Gaussian with parameter σ², σ² itself (an upper bound; Canonne, Kamath & Steinke 2020, Prop. 5).
@@ -91,13 +92,13 @@ struct HistogramRelease
     std::vector<std::int64_t> noisy; ///< count + noise, per cell (may be negative)
     double charge = 0.0;
     double cellVariance = 0.0;
-    double beta = 0.05;              ///< per-cell miss probability of the error bar
-    std::uint64_t halfWidth = 0;     ///< P(|noisy_i − count_i| ≤ halfWidth) ≥ 1 − β for each cell
+    double beta = 0.05;          ///< per-cell miss probability of the error bar
+    std::uint64_t halfWidth = 0; ///< P(|noisy_i − count_i| ≤ halfWidth) ≥ 1 − β for each cell
 };
 
 /// Adds one exact draw of the plan's noise to every cell. The caller charges plan.charge first.
 /// Valid: 0 < β < 1. Errors: InvalidArgument (β); the source's error (Io).
-Result<HistogramRelease> releaseHistogram(const HistogramCounts &counts, const HistogramPlan &plan, double beta,
-                                          mechanisms::RandomBits &bits);
+Result<HistogramRelease> releaseHistogram(const HistogramCounts &counts, const HistogramPlan &plan,
+                                          double beta, mechanisms::RandomBits &bits);
 
 } // namespace pbx::strategies

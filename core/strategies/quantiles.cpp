@@ -73,8 +73,8 @@ Result<void> checkQuantile(double q)
     return {};
 }
 
-Result<QuantileIntervals> continuousQuantileDistribution(std::vector<double> x, double q, double epsilon, double lo,
-                                                         double hi)
+Result<QuantileIntervals> continuousQuantileDistribution(std::vector<double> x, double q, double epsilon,
+                                                         double lo, double hi)
 {
     if (auto ok = checkStrategyEpsilon(epsilon); !ok)
         return ok.error();
@@ -153,13 +153,14 @@ Result<QuantileGridDistribution> gridQuantileDistribution(std::vector<double> x,
     return d;
 }
 
-Result<std::size_t> sampleGridQuantile(std::vector<double> x, double q, double epsilon, const std::vector<double> &grid,
-                                       mechanisms::RandomBits &bits)
+Result<std::size_t> sampleGridQuantile(std::vector<double> x, double q, double epsilon,
+                                       const std::vector<double> &grid, mechanisms::RandomBits &bits)
 {
     if (auto ok = checkStrategyEpsilon(epsilon); !ok)
         return ok.error();
     if (epsilon < std::ldexp(1.0, -20))
-        return strategyError(kInvalidEpsilon, "epsilon below 2^-20 is too small for the exact quantile sampler");
+        return strategyError(kInvalidEpsilon,
+                             "epsilon below 2^-20 is too small for the exact quantile sampler");
     auto d = gridQuantileDistribution(std::move(x), q, epsilon, grid);
     if (!d)
         return d.error();

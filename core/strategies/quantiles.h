@@ -31,8 +31,8 @@ struct QuantileIntervals
 };
 /// Valid: ε finite > 0, 0 < q < 1, lo < hi finite, x finite (may be empty: every candidate then scores 0).
 /// Errors: INVALID_EPSILON, INVALID_QUANTILE, INVALID_BOUNDS.
-Result<QuantileIntervals> continuousQuantileDistribution(std::vector<double> x, double q, double epsilon, double lo,
-                                                         double hi);
+Result<QuantileIntervals> continuousQuantileDistribution(std::vector<double> x, double q, double epsilon,
+                                                         double lo, double hi);
 
 /// E|Y − truth| for Y drawn from the intervals (uniform inside the chosen interval).
 double expectedAbsoluteError(const QuantileIntervals &d, double truth);
@@ -59,8 +59,8 @@ Result<QuantileGridDistribution> gridQuantileDistribution(std::vector<double> x,
 /// (docs/strategies-inference.md, "An exact exponential-mechanism sampler"). Expected tries
 /// ≤ grid size. Returns the index into `grid`.
 /// Valid: as gridQuantileDistribution, and ε ≥ 2^−20. Errors: as there; the source's error (Io).
-Result<std::size_t> sampleGridQuantile(std::vector<double> x, double q, double epsilon, const std::vector<double> &grid,
-                                       mechanisms::RandomBits &bits);
+Result<std::size_t> sampleGridQuantile(std::vector<double> x, double q, double epsilon,
+                                       const std::vector<double> &grid, mechanisms::RandomBits &bits);
 
 /// McSherry–Talwar accuracy (Thm 8 with Δu = 1): with probability ≥ 1 − β the released candidate's
 /// utility is within (2/ε)·ln(|grid|/β) of the best candidate's, i.e. its rank is within that many
@@ -86,6 +86,9 @@ Result<SmoothSensitivity> medianSmoothSensitivity(std::vector<double> x, double 
 /// β for the pure ε-DP release median + (2(γ+1)/ε)·S*_β·Z, Z with density ∝ 1/(1 + |z|^γ):
 /// β = ε/(2(γ+1)) (NRS 2007, Lemma 2.6 with the admissible noise of Lemma 2.9; γ = 2 is Cauchy).
 /// Note the parentheses: ε/2·(γ+1) is a common and wrong reading.
-inline double smoothSensitivityBeta(double epsilon, double gamma) { return epsilon / (2.0 * (gamma + 1.0)); }
+inline double smoothSensitivityBeta(double epsilon, double gamma)
+{
+    return epsilon / (2.0 * (gamma + 1.0));
+}
 
 } // namespace pbx::strategies

@@ -42,7 +42,8 @@ double workloadSse(const std::vector<double> &estimate, const std::vector<double
     }
     double sse = 0.0;
     for (const auto &r : workload) {
-        const double d = (prefix[r.last + 1] - prefix[r.first]) - (truePrefix[r.last + 1] - truePrefix[r.first]);
+        const double d
+            = (prefix[r.last + 1] - prefix[r.first]) - (truePrefix[r.last + 1] - truePrefix[r.first]);
         sse += d * d;
     }
     return sse;
@@ -50,10 +51,11 @@ double workloadSse(const std::vector<double> &estimate, const std::vector<double
 
 } // namespace
 
-Result<MeasuredRangeError> measureRangeErrors(const RangeStrategy &strategy, const std::vector<double> &leaves,
+Result<MeasuredRangeError> measureRangeErrors(const RangeStrategy &strategy,
+                                              const std::vector<double> &leaves,
                                               const std::vector<Range> &workload, double epsilon,
-                                              data::Neighbouring neighbours, const RangePostProcessing &post, int runs,
-                                              std::uint64_t seed, const RangeProgress &progress)
+                                              data::Neighbouring neighbours, const RangePostProcessing &post,
+                                              int runs, std::uint64_t seed, const RangeProgress &progress)
 {
     if (auto ok = checkStrategyEpsilon(epsilon); !ok)
         return ok.error();

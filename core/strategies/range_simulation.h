@@ -37,9 +37,11 @@ using RangeProgress = std::function<bool(double)>;
 /// INVALID_CONFIG for runs < 2; NOT_CONVEX is not raised here (rounding is labelled by the
 /// caller); Cancelled when `progress` returns false; AllRanges is refused for k > 512 (its Δ
 /// makes it pointless, and it measures k(k+1)/2 answers per run).
-Result<MeasuredRangeError> measureRangeErrors(const RangeStrategy &strategy, const std::vector<double> &leaves,
+Result<MeasuredRangeError> measureRangeErrors(const RangeStrategy &strategy,
+                                              const std::vector<double> &leaves,
                                               const std::vector<Range> &workload, double epsilon,
-                                              data::Neighbouring neighbours, const RangePostProcessing &post, int runs,
-                                              std::uint64_t seed, const RangeProgress &progress = {});
+                                              data::Neighbouring neighbours, const RangePostProcessing &post,
+                                              int runs, std::uint64_t seed,
+                                              const RangeProgress &progress = {});
 
 } // namespace pbx::strategies

@@ -11,10 +11,14 @@ namespace pbx::strategies {
 std::string_view rangeStrategyKindName(RangeStrategyKind kind)
 {
     switch (kind) {
-    case RangeStrategyKind::Identity: return "identity";
-    case RangeStrategyKind::AllRanges: return "all-ranges";
-    case RangeStrategyKind::Tree: return "tree";
-    case RangeStrategyKind::Haar: return "haar";
+    case RangeStrategyKind::Identity:
+        return "identity";
+    case RangeStrategyKind::AllRanges:
+        return "all-ranges";
+    case RangeStrategyKind::Tree:
+        return "tree";
+    case RangeStrategyKind::Haar:
+        return "haar";
     }
     return "identity";
 }
@@ -25,8 +29,9 @@ Result<RangeStrategyKind> parseRangeStrategyKind(std::string_view text)
                          RangeStrategyKind::Haar})
         if (rangeStrategyKindName(k) == text)
             return k;
-    return strategyError(kInvalidConfig, "strategies[].kind: expected identity, all-ranges, tree or haar, got '" +
-                                             std::string(text) + "'");
+    return strategyError(kInvalidConfig,
+                         "strategies[].kind: expected identity, all-ranges, tree or haar, got '"
+                             + std::string(text) + "'");
 }
 
 std::string RangeStrategy::label() const

@@ -23,8 +23,9 @@ Result<std::vector<Range>> allRanges(std::size_t k)
     if (auto ok = checkDomain(k); !ok)
         return ok.error();
     if (k * (k + 1) / 2 > kMaxWorkload)
-        return strategyError(kDomainTooLarge, "all ranges of " + std::to_string(k) +
-                                                  " cells are more than 4,194,304 queries: use sampled ranges");
+        return strategyError(kDomainTooLarge,
+                             "all ranges of " + std::to_string(k)
+                                 + " cells are more than 4,194,304 queries: use sampled ranges");
     std::vector<Range> out;
     out.reserve(k * (k + 1) / 2);
     for (std::size_t i = 0; i < k; ++i)
@@ -70,8 +71,9 @@ Result<std::vector<Range>> namedWorkload(std::string_view name, std::size_t k)
             return strategyError(kInvalidConfig, "workload: expected ranges-of-length:<L> with an integer L");
         return rangesOfLength(k, length);
     }
-    return strategyError(kInvalidConfig, "workload: expected all-ranges, prefixes, ranges-of-length:<L> or explicit, got '" +
-                                             std::string(name) + "'");
+    return strategyError(kInvalidConfig,
+                         "workload: expected all-ranges, prefixes, ranges-of-length:<L> or explicit, got '"
+                             + std::string(name) + "'");
 }
 
 Result<void> checkRanges(const std::vector<Range> &ranges, std::size_t k)
@@ -82,7 +84,8 @@ Result<void> checkRanges(const std::vector<Range> &ranges, std::size_t k)
         return strategyError(kDomainTooLarge, "ranges: more than 4,194,304 queries");
     for (std::size_t r = 0; r < ranges.size(); ++r)
         if (ranges[r].first > ranges[r].last || ranges[r].last >= k)
-            return strategyError(kInvalidConfig, "ranges[" + std::to_string(r) + "]: need 0 <= first <= last < " + std::to_string(k));
+            return strategyError(kInvalidConfig, "ranges[" + std::to_string(r)
+                                                     + "]: need 0 <= first <= last < " + std::to_string(k));
     return {};
 }
 
@@ -107,7 +110,8 @@ Result<WorkloadSensitivity> workloadSensitivity(const std::vector<Range> &ranges
     if (auto ok = checkRanges(ranges, k); !ok)
         return ok.error();
     if (static_cast<double>(ranges.size()) * static_cast<double>(k) > 67108864.0)
-        return strategyError(kDomainTooLarge, "the workload matrix is too large for an exact column-norm computation");
+        return strategyError(kDomainTooLarge,
+                             "the workload matrix is too large for an exact column-norm computation");
     // Column j of W counts the ranges containing j; for a pair j < j′ the difference counts the
     // ranges containing exactly one of them. Entries are 0/1, so ℓ1 = count and ℓ2 = √count.
     std::vector<std::uint64_t> contains(k, 0);

@@ -10,24 +10,35 @@ namespace pbx::strategies {
 
 namespace {
 
-double roundUp(double x) { return std::nextafter(x, INFINITY); }
+double roundUp(double x)
+{
+    return std::nextafter(x, INFINITY);
+}
 
-constexpr Transformation kAll[] = {Transformation::RowMap,   Transformation::Filter,   Transformation::FlatMap,
-                                   Transformation::GroupBy,  Transformation::Truncate, Transformation::SelfJoin,
-                                   Transformation::SelfJoinTruncated};
+constexpr Transformation kAll[]
+    = {Transformation::RowMap,           Transformation::Filter,   Transformation::FlatMap,
+       Transformation::GroupBy,          Transformation::Truncate, Transformation::SelfJoin,
+       Transformation::SelfJoinTruncated};
 
 } // namespace
 
 std::string_view transformationName(Transformation t)
 {
     switch (t) {
-    case Transformation::RowMap: return "row-map";
-    case Transformation::Filter: return "filter";
-    case Transformation::FlatMap: return "flat-map";
-    case Transformation::GroupBy: return "group-by";
-    case Transformation::Truncate: return "truncate";
-    case Transformation::SelfJoin: return "self-join";
-    case Transformation::SelfJoinTruncated: return "self-join-truncated";
+    case Transformation::RowMap:
+        return "row-map";
+    case Transformation::Filter:
+        return "filter";
+    case Transformation::FlatMap:
+        return "flat-map";
+    case Transformation::GroupBy:
+        return "group-by";
+    case Transformation::Truncate:
+        return "truncate";
+    case Transformation::SelfJoin:
+        return "self-join";
+    case Transformation::SelfJoinTruncated:
+        return "self-join-truncated";
     }
     return "row-map";
 }
@@ -42,18 +53,23 @@ Result<Transformation> parseTransformation(std::string_view text)
 
 Result<std::optional<unsigned>> transformationStability(Transformation t, unsigned parameter)
 {
-    const bool needsParameter =
-        t == Transformation::FlatMap || t == Transformation::Truncate || t == Transformation::SelfJoinTruncated;
+    const bool needsParameter = t == Transformation::FlatMap || t == Transformation::Truncate
+                                || t == Transformation::SelfJoinTruncated;
     if (needsParameter && parameter == 0)
         return strategyError(kInvalidConfig, "transformation parameter (k or m) must be >= 1");
     switch (t) {
     case Transformation::RowMap:
-    case Transformation::Filter: return std::optional<unsigned>(1u);
-    case Transformation::FlatMap: return std::optional<unsigned>(parameter);
+    case Transformation::Filter:
+        return std::optional<unsigned>(1u);
+    case Transformation::FlatMap:
+        return std::optional<unsigned>(parameter);
     case Transformation::GroupBy:
-    case Transformation::Truncate: return std::optional<unsigned>(2u);
-    case Transformation::SelfJoin: return std::optional<unsigned>();
-    case Transformation::SelfJoinTruncated: return std::optional<unsigned>(2u * (parameter - 1u));
+    case Transformation::Truncate:
+        return std::optional<unsigned>(2u);
+    case Transformation::SelfJoin:
+        return std::optional<unsigned>();
+    case Transformation::SelfJoinTruncated:
+        return std::optional<unsigned>(2u * (parameter - 1u));
     }
     return std::optional<unsigned>();
 }

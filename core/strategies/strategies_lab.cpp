@@ -19,13 +19,19 @@ using io::json::Json;
 
 namespace {
 
-constexpr LabExperiment kExperiments[] = {LabExperiment::Bmi,      LabExperiment::Ranges,
-                                          LabExperiment::Inference, LabExperiment::Quantile,
-                                          LabExperiment::SmoothSensitivity, LabExperiment::Stability};
+constexpr LabExperiment kExperiments[] = {LabExperiment::Bmi,
+                                          LabExperiment::Ranges,
+                                          LabExperiment::Inference,
+                                          LabExperiment::Quantile,
+                                          LabExperiment::SmoothSensitivity,
+                                          LabExperiment::Stability};
 
 constexpr const char *kNote = "simulation mode: true answers are read to score accuracy, never to decide";
 
-Error configError(const std::string &message) { return strategyError(kInvalidConfig, message); }
+Error configError(const std::string &message)
+{
+    return strategyError(kInvalidConfig, message);
+}
 
 /// Reads an optional field with nlohmann without throwing.
 template<typename T>
@@ -77,17 +83,20 @@ Result<std::size_t> numericColumn(const data::Table &table, const std::string &c
     if (!index)
         return makeError(ErrorCode::NotFound, "column: no column '" + column + "' in " + table.name());
     if (table.columnInfo(*index).type != data::ColumnType::Numeric)
-        return strategyError(kInvalidBounds, "column '" + column + "' is not numeric (an ordered domain is needed)");
+        return strategyError(kInvalidBounds,
+                             "column '" + column + "' is not numeric (an ordered domain is needed)");
     return *index;
 }
 
-Result<std::pair<double, double>> columnBounds(const data::Table &table, std::size_t index, const LabConfig &config)
+Result<std::pair<double, double>> columnBounds(const data::Table &table, std::size_t index,
+                                               const LabConfig &config)
 {
     if (config.bounds)
         return *config.bounds;
     const auto &declared = table.columnInfo(index).declaredBounds;
     if (!declared)
-        return strategyError(kInvalidBounds, "bounds: the column has no declared bounds; give \"bounds\": [lo, hi]");
+        return strategyError(kInvalidBounds,
+                             "bounds: the column has no declared bounds; give \"bounds\": [lo, hi]");
     return std::pair{declared->lower, declared->upper};
 }
 
@@ -159,7 +168,8 @@ Result<Json> runBmi(const LabConfig &config, const data::Table *table, std::uint
             return census.error();
         cells = *census;
         doc["cutoff"] = config.cutoff;
-        doc["cells_meaning"] = "(afam & wage < cutoff, afam & wage >= cutoff, cauc & < cutoff, cauc & >= cutoff)";
+        doc["cells_meaning"]
+            = "(afam & wage < cutoff, afam & wage >= cutoff, cauc & < cutoff, cauc & >= cutoff)";
     }
     auto sim = simulateBmi(cells, config.epsilon, config.neighbours, config.repetitions, seed);
     if (!sim)
@@ -176,16 +186,22 @@ Result<Json> runBmi(const LabConfig &config, const data::Table *table, std::uint
                            {"histogram", {{"bin_width", binWidth}, {"shares", m.histogram}}}});
     doc["results"] = methods;
     doc["violation_probability"] = sim->violationProbability;
-    doc["violation_probability_exact"] =
-        config.dataset == "slides" ? Json(0.5 * std::exp(-3.0 * config.epsilon / (config.neighbours == data::Neighbouring::Replace ? 2.0 : 1.0)))
-                                   : Json(nullptr);
-    doc["privacy"] = {{"algorithm_1", "four counts, each epsilon/4 (sensitivity 1): sequential composition"},
-                      {"algorithm_1_calibrated", "the 4-vector's l1 sensitivity is 2 (add/remove) or 4 (replace)"},
-                      {"algorithm_2", "disjoint cells: parallel composition (replace: each cell at epsilon/2); sums are post-processing"}};
+    doc["violation_probability_exact"]
+        = config.dataset == "slides"
+              ? Json(0.5
+                     * std::exp(-3.0 * config.epsilon
+                                / (config.neighbours == data::Neighbouring::Replace ? 2.0 : 1.0)))
+              : Json(nullptr);
+    doc["privacy"] = {
+        {"algorithm_1", "four counts, each epsilon/4 (sensitivity 1): sequential composition"},
+        {"algorithm_1_calibrated", "the 4-vector's l1 sensitivity is 2 (add/remove) or 4 (replace)"},
+        {"algorithm_2",
+         "disjoint cells: parallel composition (replace: each cell at epsilon/2); sums are post-processing"}};
     return doc;
 }
 
-Result<Json> runRanges(const LabConfig &config, const data::Table &table, std::uint64_t seed, const LabProgress &progress)
+Result<Json> runRanges(const LabConfig &config, const data::Table &table, std::uint64_t seed,
+                       const LabProgress &progress)
 {
     auto domain = orderedDomain(table, config);
     if (!domain)
@@ -204,7 +220,9 @@ Result<Json> runRanges(const LabConfig &config, const data::Table &table, std::u
     }
     std::vector<RangeStrategy> strategies = config.strategies;
     if (strategies.empty())
-        strategies = {{RangeStrategyKind::Identity}, {RangeStrategyKind::Tree, 2, true, true}, {RangeStrategyKind::Haar},
+        strategies = {{RangeStrategyKind::Identity},
+                      {RangeStrategyKind::Tree, 2, true, true},
+                      {RangeStrategyKind::Haar},
                       {RangeStrategyKind::AllRanges}};
     std::vector<RangePrediction> predictions;
     Json results = Json::array();
@@ -219,37 +237,44 @@ Result<Json> runRanges(const LabConfig &config, const data::Table &table, std::u
         r["label"] = strategies[s].label();
         r["sensitivity_l1"] = p->sensitivityL1;
         r["padded_size"] = p->padded;
-        r["predicted"] = {{"average", p->average}, {"max", p->max}, {"total", p->total}, {"by_length", p->byLength}};
+        r["predicted"]
+            = {{"average", p->average}, {"max", p->max}, {"total", p->total}, {"by_length", p->byLength}};
         const bool measurable = strategies[s].kind != RangeStrategyKind::AllRanges || k <= 512;
         if (measurable) {
             const auto stage = "measuring " + strategies[s].label();
             const double base = static_cast<double>(s) / static_cast<double>(strategies.size());
             const double width = 1.0 / static_cast<double>(strategies.size());
-            auto m = measureRangeErrors(strategies[s], domain->leaves, workload, config.epsilon, config.neighbours,
-                                        config.post, config.repetitions, seed + 7919u * s,
+            auto m = measureRangeErrors(strategies[s], domain->leaves, workload, config.epsilon,
+                                        config.neighbours, config.post, config.repetitions, seed + 7919u * s,
                                         [&](double f) { return report(progress, base + width * f, stage); });
             if (!m)
                 return m.error();
-            r["measured"] = {{"average", m->average}, {"standard_error", m->standardError}, {"runs", m->runs}};
+            r["measured"]
+                = {{"average", m->average}, {"standard_error", m->standardError}, {"runs", m->runs}};
         } else {
             r["measured"] = nullptr;
         }
         results.push_back(r);
     }
     Json doc;
-    doc["domain"] = {{"column", config.column}, {"bounds", {domain->lo, domain->hi}}, {"cells", k},
+    doc["domain"] = {{"column", config.column},
+                     {"bounds", {domain->lo, domain->hi}},
+                     {"cells", k},
                      {"empty_cells", std::count(domain->leaves.begin(), domain->leaves.end(), 0.0)}};
     doc["workload_size"] = workload.size();
     doc["results"] = results;
     const auto best = recommendedStrategy(predictions);
-    doc["recommended"] = {{"index", best}, {"label", predictions[best].strategy.label()},
+    doc["recommended"] = {{"index", best},
+                          {"label", predictions[best].strategy.label()},
                           {"why", "smallest predicted average error over the workload (data-independent)"}};
     if (config.post.round)
-        doc["rounding"] = "rounding to integers is for display: it is not a projection and can increase the error";
+        doc["rounding"]
+            = "rounding to integers is for display: it is not a projection and can increase the error";
     return doc;
 }
 
-Result<Json> runInference(const LabConfig &config, const data::Table &table, std::uint64_t seed, const LabProgress &progress)
+Result<Json> runInference(const LabConfig &config, const data::Table &table, std::uint64_t seed,
+                          const LabProgress &progress)
 {
     auto domain = orderedDomain(table, config);
     if (!domain)
@@ -285,7 +310,8 @@ Result<Json> runInference(const LabConfig &config, const data::Table &table, std
     if (config.projection == "nonnegative")
         scale = (replace ? 2.0 : 1.0) / config.epsilon;
     else if (config.projection == "isotonic-sorted")
-        scale = (replace ? 2.0 : 1.0) / config.epsilon; // sorted counts: ℓ1 sensitivity 1 (add/remove), 2 (replace)
+        scale = (replace ? 2.0 : 1.0)
+                / config.epsilon; // sorted counts: ℓ1 sensitivity 1 (add/remove), 2 (replace)
     else
         scale = static_cast<double>(tree->sensitivityL1(config.neighbours)) / config.epsilon;
     for (int run = 0; run < config.repetitions; ++run) {
@@ -336,12 +362,15 @@ Result<Json> runInference(const LabConfig &config, const data::Table &table, std
     doc["runs_outside_constraints"] = violations;
     if (tree && config.projection == "tree-consistency") {
         const double v = 2.0 * scale * scale;
-        doc["predicted"] = {{"sse_before", v * static_cast<double>(tree->nodeCount())},
-                            {"sse_after", v * static_cast<double>(tree->padded)},
-                            {"why", "projection onto an affine set of dimension K: expected error drops from #nodes*v to K*v"}};
+        doc["predicted"]
+            = {{"sse_before", v * static_cast<double>(tree->nodeCount())},
+               {"sse_after", v * static_cast<double>(tree->padded)},
+               {"why",
+                "projection onto an affine set of dimension K: expected error drops from #nodes*v to K*v"}};
     }
-    doc["guarantee"] = "for the projected vector in l2 and every run: |qbar - q|^2 <= |qtilde - q|^2 - |qtilde - qbar|^2; "
-                       "single coordinates and derived queries can get worse";
+    doc["guarantee"]
+        = "for the projected vector in l2 and every run: |qbar - q|^2 <= |qtilde - q|^2 - |qtilde - qbar|^2; "
+          "single coordinates and derived queries can get worse";
     return doc;
 }
 
@@ -361,7 +390,8 @@ Result<Json> runQuantile(const LabConfig &config, const data::Table &table)
     for (auto &v : sorted)
         v = std::clamp(v, bounds->first, bounds->second);
     std::sort(sorted.begin(), sorted.end());
-    const auto rank = static_cast<std::size_t>(std::max(1.0, std::ceil(config.q * static_cast<double>(sorted.size()))));
+    const auto rank
+        = static_cast<std::size_t>(std::max(1.0, std::ceil(config.q * static_cast<double>(sorted.size()))));
     const double truth = sorted[rank - 1];
     Json doc;
     doc["column"] = config.column;
@@ -371,8 +401,9 @@ Result<Json> runQuantile(const LabConfig &config, const data::Table &table)
     doc["true_quantile"] = truth;
     doc["continuous"] = {{"expected_absolute_error", expectedAbsoluteError(*d, truth)},
                          {"expected_rank_error", expectedRankError(*d, config.q)}};
-    const bool integerBounds = bounds->first == std::floor(bounds->first) && bounds->second == std::floor(bounds->second) &&
-                               bounds->second - bounds->first < static_cast<double>(kMaxCells);
+    const bool integerBounds = bounds->first == std::floor(bounds->first)
+                               && bounds->second == std::floor(bounds->second)
+                               && bounds->second - bounds->first < static_cast<double>(kMaxCells);
     if (integerBounds) {
         std::vector<double> grid;
         for (double v = bounds->first; v <= bounds->second; v += 1.0)
@@ -394,7 +425,8 @@ Result<Json> runQuantile(const LabConfig &config, const data::Table &table)
     return doc;
 }
 
-Result<Json> runSmoothSensitivity(const LabConfig &config, const data::Table &table, const LabProgress &progress)
+Result<Json> runSmoothSensitivity(const LabConfig &config, const data::Table &table,
+                                  const LabProgress &progress)
 {
     auto index = numericColumn(table, config.column);
     if (!index)
@@ -444,8 +476,9 @@ Result<Json> runSmoothSensitivity(const LabConfig &config, const data::Table &ta
                       {"guarantee", "(epsilon, delta)-DP: median + (2/epsilon) S* Lap(1)"}};
     doc["curve"] = curve;
     doc["exponential_mechanism"] = {{"expected_absolute_error", expectedAbsoluteError(*em, median)}};
-    doc["warning"] = "non-private diagnostic: the smooth sensitivity, A(k) and the local sensitivity are computed "
-                     "from the true data and are not private";
+    doc["warning"]
+        = "non-private diagnostic: the smooth sensitivity, A(k) and the local sensitivity are computed "
+          "from the true data and are not private";
     return doc;
 }
 
@@ -458,13 +491,19 @@ Json runStability(const LabConfig &config)
         Transformation t;
         unsigned parameter;
     };
-    const Item items[] = {{Transformation::RowMap, 1},   {Transformation::Filter, 1},  {Transformation::FlatMap, 3},
-                          {Transformation::GroupBy, 1},  {Transformation::Truncate, 2}, {Transformation::SelfJoin, 1},
-                          {Transformation::SelfJoinTruncated, 2}, {Transformation::SelfJoinTruncated, 3},
+    const Item items[] = {{Transformation::RowMap, 1},
+                          {Transformation::Filter, 1},
+                          {Transformation::FlatMap, 3},
+                          {Transformation::GroupBy, 1},
+                          {Transformation::Truncate, 2},
+                          {Transformation::SelfJoin, 1},
+                          {Transformation::SelfJoinTruncated, 2},
+                          {Transformation::SelfJoinTruncated, 3},
                           {Transformation::SelfJoinTruncated, 4}};
     for (const auto &item : items) {
         const auto s = *transformationStability(item.t, item.parameter);
-        Json row = {{"transformation", std::string(transformationName(item.t))}, {"parameter", item.parameter}};
+        Json row
+            = {{"transformation", std::string(transformationName(item.t))}, {"parameter", item.parameter}};
         if (s) {
             row["stability"] = *s;
             row["epsilon"] = stableEpsilon(*s, config.epsilon);
@@ -479,7 +518,9 @@ Json runStability(const LabConfig &config)
     for (const double p : {0.01, 0.1, 0.5}) {
         const double e = *subsampledEpsilon(p, config.epsilon);
         const auto shortcut = subsamplingShortcut(p, config.epsilon);
-        sampling.push_back({{"rate", p}, {"epsilon", e}, {"shortcut_2p_epsilon", shortcut ? Json(*shortcut) : Json(nullptr)}});
+        sampling.push_back({{"rate", p},
+                            {"epsilon", e},
+                            {"shortcut_2p_epsilon", shortcut ? Json(*shortcut) : Json(nullptr)}});
     }
     Json doc;
     doc["base"] = {{"epsilon", config.epsilon}, {"rho", rho}};
@@ -493,12 +534,18 @@ Json runStability(const LabConfig &config)
 std::string_view labExperimentName(LabExperiment e)
 {
     switch (e) {
-    case LabExperiment::Bmi: return "bmi";
-    case LabExperiment::Ranges: return "ranges";
-    case LabExperiment::Inference: return "inference";
-    case LabExperiment::Quantile: return "quantile";
-    case LabExperiment::SmoothSensitivity: return "smooth-sensitivity";
-    case LabExperiment::Stability: return "stability";
+    case LabExperiment::Bmi:
+        return "bmi";
+    case LabExperiment::Ranges:
+        return "ranges";
+    case LabExperiment::Inference:
+        return "inference";
+    case LabExperiment::Quantile:
+        return "quantile";
+    case LabExperiment::SmoothSensitivity:
+        return "smooth-sensitivity";
+    case LabExperiment::Stability:
+        return "stability";
     }
     return "ranges";
 }
@@ -516,7 +563,8 @@ Result<LabConfig> parseLabConfig(const Json &doc)
     if (!experiment)
         return experiment.error();
     if (!*experiment)
-        return configError("experiment: required (bmi, ranges, inference, quantile, smooth-sensitivity or stability)");
+        return configError(
+            "experiment: required (bmi, ranges, inference, quantile, smooth-sensitivity or stability)");
     bool known = false;
     for (const auto e : kExperiments)
         if (labExperimentName(e) == **experiment) {
@@ -536,8 +584,9 @@ Result<LabConfig> parseLabConfig(const Json &doc)
     else if (*v)
         c.column = **v;
     if (c.column.empty())
-        c.column = c.experiment == LabExperiment::Quantile || c.experiment == LabExperiment::SmoothSensitivity ? "wage"
-                                                                                                                : "experience";
+        c.column = c.experiment == LabExperiment::Quantile || c.experiment == LabExperiment::SmoothSensitivity
+                       ? "wage"
+                       : "experience";
     if (doc.contains("bounds") && !doc["bounds"].is_null()) {
         const auto &b = doc["bounds"];
         if (!b.is_array() || b.size() != 2 || !b[0].is_number() || !b[1].is_number())
@@ -545,11 +594,11 @@ Result<LabConfig> parseLabConfig(const Json &doc)
         const double lo = b[0].get<double>(), hi = b[1].get<double>();
         if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi))
             return strategyError(kInvalidBounds, "bounds: need finite lo < hi");
-        if ((c.experiment == LabExperiment::Ranges || c.experiment == LabExperiment::Inference) &&
-            (lo != std::floor(lo) || hi != std::floor(hi)))
+        if ((c.experiment == LabExperiment::Ranges || c.experiment == LabExperiment::Inference)
+            && (lo != std::floor(lo) || hi != std::floor(hi)))
             return strategyError(kInvalidBounds, "bounds: an ordinal domain needs integer bounds");
-        if (hi - lo + 1.0 > static_cast<double>(kMaxCells) &&
-            (c.experiment == LabExperiment::Ranges || c.experiment == LabExperiment::Inference))
+        if (hi - lo + 1.0 > static_cast<double>(kMaxCells)
+            && (c.experiment == LabExperiment::Ranges || c.experiment == LabExperiment::Inference))
             return strategyError(kInvalidBounds, "bounds: the domain has more than 65,536 values");
         c.bounds = std::pair{lo, hi};
     }
@@ -648,9 +697,10 @@ Result<LabConfig> parseLabConfig(const Json &doc)
     if (c.projection == "integers" || c.projection == "round")
         return strategyError(kNotConvex, "projection: the integers are not a convex set; rounding is not a "
                                          "projection and can increase the error (round only for display)");
-    if (c.projection != "tree-consistency" && c.projection != "nonnegative" && c.projection != "isotonic-sorted" &&
-        c.projection != "isotonic-prefix")
-        return configError("projection: expected tree-consistency, nonnegative, isotonic-sorted or isotonic-prefix");
+    if (c.projection != "tree-consistency" && c.projection != "nonnegative"
+        && c.projection != "isotonic-sorted" && c.projection != "isotonic-prefix")
+        return configError(
+            "projection: expected tree-consistency, nonnegative, isotonic-sorted or isotonic-prefix");
     if (doc.contains("branching")) {
         if (!doc["branching"].is_number_integer() || doc["branching"].get<long long>() < 2)
             return strategyError(kInvalidBranching, "branching: an integer >= 2");
@@ -668,9 +718,10 @@ Result<LabConfig> parseLabConfig(const Json &doc)
         return v.error();
     else if (*v) {
         if (**v == "max" && c.neighbours == data::Neighbouring::Replace)
-            return strategyError(kNeighboursMismatch, "parallel_rule: the max rule of parallel composition holds under "
-                                                      "add/remove only; under replace a changed row can move between "
-                                                      "two parts (use \"doubled\")");
+            return strategyError(kNeighboursMismatch,
+                                 "parallel_rule: the max rule of parallel composition holds under "
+                                 "add/remove only; under replace a changed row can move between "
+                                 "two parts (use \"doubled\")");
         if (**v != "max" && **v != "doubled")
             return configError("parallel_rule: expected max or doubled");
     }
@@ -694,7 +745,9 @@ Json labSettingsJson(const LabConfig &c, std::uint64_t seed)
         for (const auto &st : c.strategies)
             list.push_back(strategyJson(st));
         s["strategies"] = list;
-        s["post"] = {{"clip_nonnegative", c.post.clipNonNegative}, {"round", c.post.round}, {"isotonic_prefix", c.post.isotonicPrefix}};
+        s["post"] = {{"clip_nonnegative", c.post.clipNonNegative},
+                     {"round", c.post.round},
+                     {"isotonic_prefix", c.post.isotonicPrefix}};
         s["workload"] = c.workload;
     }
     if (c.experiment == LabExperiment::Inference) {
@@ -726,10 +779,11 @@ Result<Json> runStrategiesLab(const LabConfig &config, const data::Table *table,
         if (!table)
             return configError("dataset: this experiment reads a table");
         if (!table->isPublic())
-            return makeError(ErrorCode::Unsupported,
-                             "the strategies lab reads true answers to score accuracy, so it runs only on public data "
-                             "(an embedded dataset or a CSV whose metadata says \"public\": true); '" +
-                                 table->name() + "' is not declared public");
+            return makeError(
+                ErrorCode::Unsupported,
+                "the strategies lab reads true answers to score accuracy, so it runs only on public data "
+                "(an embedded dataset or a CSV whose metadata says \"public\": true); '"
+                    + table->name() + "' is not declared public");
     }
     Json doc;
     doc["format"] = "pbx-simulation";
@@ -738,12 +792,24 @@ Result<Json> runStrategiesLab(const LabConfig &config, const data::Table *table,
     doc["settings"] = labSettingsJson(config, seed);
     Result<Json> body = Json::object();
     switch (config.experiment) {
-    case LabExperiment::Bmi: body = runBmi(config, table, seed); break;
-    case LabExperiment::Ranges: body = runRanges(config, *table, seed, progress); break;
-    case LabExperiment::Inference: body = runInference(config, *table, seed, progress); break;
-    case LabExperiment::Quantile: body = runQuantile(config, *table); break;
-    case LabExperiment::SmoothSensitivity: body = runSmoothSensitivity(config, *table, progress); break;
-    case LabExperiment::Stability: body = runStability(config); break;
+    case LabExperiment::Bmi:
+        body = runBmi(config, table, seed);
+        break;
+    case LabExperiment::Ranges:
+        body = runRanges(config, *table, seed, progress);
+        break;
+    case LabExperiment::Inference:
+        body = runInference(config, *table, seed, progress);
+        break;
+    case LabExperiment::Quantile:
+        body = runQuantile(config, *table);
+        break;
+    case LabExperiment::SmoothSensitivity:
+        body = runSmoothSensitivity(config, *table, progress);
+        break;
+    case LabExperiment::Stability:
+        body = runStability(config);
+        break;
     }
     if (!body)
         return body.error();

@@ -35,13 +35,13 @@ struct LabConfig
     std::vector<RangeStrategy> strategies;
     RangePostProcessing post;
     std::string workload = "all-ranges";
-    std::vector<Range> ranges;       ///< workload "explicit"
+    std::vector<Range> ranges; ///< workload "explicit"
     int repetitions = 2000;
-    double q = 0.5;                  ///< quantile
+    double q = 0.5;                              ///< quantile
     std::string projection = "tree-consistency"; ///< inference experiment
-    std::size_t branching = 2;       ///< inference experiment's tree
-    double cutoff = 500.0;           ///< BMI census analogue: public weekly-wage cut-off
-    double delta = 1e-6;             ///< smooth sensitivity, (ε, δ) variant
+    std::size_t branching = 2;                   ///< inference experiment's tree
+    double cutoff = 500.0;                       ///< BMI census analogue: public weekly-wage cut-off
+    double delta = 1e-6;                         ///< smooth sensitivity, (ε, δ) variant
 };
 
 /// Reads and checks a configuration. Errors (message "<CODE>: …"): INVALID_CONFIG (format,

@@ -58,5 +58,4 @@ inline Result<void> checkStrategyEpsilon(double epsilon, std::string_view field 
 /// The neighbouring relation (the session's): add-remove or replace-one.
 using Neighbouring = data::Neighbouring;
 
-
 } // namespace pbx::strategies

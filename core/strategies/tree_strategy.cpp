@@ -11,7 +11,8 @@ Result<TreeShape> TreeShape::create(std::size_t k, std::size_t branching, bool r
     if (k == 0 || k > kMaxDomain)
         return strategyError(kInvalidBounds, "the ordered domain must have between 1 and 65,536 cells");
     if (branching < 2 || branching > std::max<std::size_t>(k, 2))
-        return strategyError(kInvalidBranching, "branching must lie in 2…" + std::to_string(std::max<std::size_t>(k, 2)));
+        return strategyError(kInvalidBranching,
+                             "branching must lie in 2…" + std::to_string(std::max<std::size_t>(k, 2)));
     TreeShape s;
     s.k = k;
     s.branching = branching;
@@ -45,9 +46,15 @@ std::size_t TreeShape::levelOffset(std::size_t level) const
     return offset;
 }
 
-std::size_t TreeShape::nodeCount() const { return levelOffset(height + 1); }
+std::size_t TreeShape::nodeCount() const
+{
+    return levelOffset(height + 1);
+}
 
-std::size_t TreeShape::leavesPerNode(std::size_t level) const { return levelWidth(height - level); }
+std::size_t TreeShape::leavesPerNode(std::size_t level) const
+{
+    return levelWidth(height - level);
+}
 
 std::size_t TreeShape::sensitivityL1(data::Neighbouring neighbours) const
 {
@@ -76,7 +83,8 @@ std::vector<double> treeNodeCounts(const TreeShape &shape, const std::vector<dou
 
 namespace {
 
-void decompose(const TreeShape &shape, std::size_t level, std::size_t j, Range range, std::vector<std::size_t> &out)
+void decompose(const TreeShape &shape, std::size_t level, std::size_t j, Range range,
+               std::vector<std::size_t> &out)
 {
     const std::size_t span = shape.leavesPerNode(level);
     const std::size_t lo = j * span, hi = lo + span - 1;
@@ -140,8 +148,9 @@ namespace {
 Result<Eigen::MatrixXd> normalMatrix(const TreeShape &shape)
 {
     if (shape.padded > kMaxDenseDomain)
-        return strategyError(kDomainTooLarge, "a dense (A^T A)^-1 for K = " + std::to_string(shape.padded) +
-                                                  " > 4096 leaves: use the two-pass algorithm and sampled ranges instead");
+        return strategyError(kDomainTooLarge,
+                             "a dense (A^T A)^-1 for K = " + std::to_string(shape.padded)
+                                 + " > 4096 leaves: use the two-pass algorithm and sampled ranges instead");
     const auto K = static_cast<Eigen::Index>(shape.padded);
     Eigen::MatrixXd m = Eigen::MatrixXd::Zero(K, K);
     for (std::size_t level = shape.root ? 0 : 1; level <= shape.height; ++level) {

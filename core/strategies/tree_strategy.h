@@ -36,10 +36,10 @@ struct TreeShape
     /// DOMAIN_TOO_LARGE (K > 2^20).
     static Result<TreeShape> create(std::size_t k, std::size_t branching, bool root = true);
 
-    std::size_t nodeCount() const;                         ///< all nodes, root included
-    std::size_t levelOffset(std::size_t level) const;      ///< index of the level's first node
-    std::size_t levelWidth(std::size_t level) const;       ///< b^level
-    std::size_t leavesPerNode(std::size_t level) const;    ///< b^{h−level}
+    std::size_t nodeCount() const;                      ///< all nodes, root included
+    std::size_t levelOffset(std::size_t level) const;   ///< index of the level's first node
+    std::size_t levelWidth(std::size_t level) const;    ///< b^level
+    std::size_t leavesPerNode(std::size_t level) const; ///< b^{h−level}
     std::size_t measuredLevels() const { return root ? height + 1 : height; }
     /// ℓ1 sensitivity of the measured node vector: h + 1 with the root, h without (add/remove);
     /// 2h under replace (the root total does not move).

@@ -21,7 +21,8 @@ void TestAnalyticGaussian::oracle_data()
     for (const auto &r : doc["records"]) {
         const std::string q = r["quantity"].get<std::string>();
         if (q == "analytic_gaussian_sigma" || q == "analytic_gaussian_epsilon")
-            QTest::newRow(r["id"].get<std::string>().c_str()) << QString::fromStdString(r["id"].get<std::string>());
+            QTest::newRow(r["id"].get<std::string>().c_str())
+                << QString::fromStdString(r["id"].get<std::string>());
     }
 }
 

@@ -31,7 +31,10 @@ double epsilonOf(const std::string &accountant, double q, double sigma, std::int
     Ledger l;
     l.events = {e};
     if (accountant == "rdp")
-        return RdpAccountant::fromLedger(l, privacy::defaultRdpOrders(), method).value()->epsilonForDelta(delta)->epsilon;
+        return RdpAccountant::fromLedger(l, privacy::defaultRdpOrders(), method)
+            .value()
+            ->epsilonForDelta(delta)
+            ->epsilon;
     PldOptions o;
     o.optimistic = false;
     return PldAccountant::fromLedger(l, o).value()->epsilonForDelta(delta)->epsilon;
@@ -44,7 +47,8 @@ void TestCalibration::oracle_data()
     const auto doc = test::loadOracle("calibration.json");
     QVERIFY2(doc.is_object(), "calibration.json missing");
     for (const auto &r : doc["records"])
-        QTest::newRow(r["id"].get<std::string>().c_str()) << QString::fromStdString(r["id"].get<std::string>());
+        QTest::newRow(r["id"].get<std::string>().c_str())
+            << QString::fromStdString(r["id"].get<std::string>());
 }
 
 // Tolerances: RDP with dp_accounting's own fractional-order bound 1e-9 (same RDP vector, same
@@ -77,12 +81,14 @@ void TestCalibration::oracle()
         }
         if (what == "noise_multiplier_sigma" || what == "sampling_rate_q") {
             const double q = what == "sampling_rate_q" ? value : c["sampling_rate_q"].get<double>();
-            const double sigma = what == "sampling_rate_q" ? c["noise_multiplier_sigma"].get<double>() : value;
+            const double sigma
+                = what == "sampling_rate_q" ? c["noise_multiplier_sigma"].get<double>() : value;
             const auto k = c["steps_k"].get<std::int64_t>();
             const double achieved = r["achieved_epsilon"].get<double>();
             PBX_FUZZY_COMPARE(epsilonOf(acc, q, sigma, k, delta), achieved, tol);
             if (acc == "rdp")
-                QVERIFY(epsilonOf(acc, q, sigma, k, delta, FractionalOrderMethod::SignedSeries) <= achieved * (1 + 1e-12));
+                QVERIFY(epsilonOf(acc, q, sigma, k, delta, FractionalOrderMethod::SignedSeries)
+                        <= achieved * (1 + 1e-12));
             return;
         }
         // max_steps

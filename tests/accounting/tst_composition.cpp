@@ -52,7 +52,8 @@ void TestComposition::kairouzOracle_data()
     QVERIFY2(doc.is_object(), "misc.json missing");
     for (const char *q : {"total_epsilon_optimal_composition_grid", "per_step_eps0_from_optimal_composition"})
         for (const auto *r : records(doc, q))
-            QTest::newRow((*r)["id"].get<std::string>().c_str()) << QString::fromStdString((*r)["id"].get<std::string>());
+            QTest::newRow((*r)["id"].get<std::string>().c_str())
+                << QString::fromStdString((*r)["id"].get<std::string>());
 }
 
 // misc.json Kairouz records: our KOV grid form equals dp_accounting advanced_composition exactly
@@ -70,8 +71,9 @@ void TestComposition::kairouzOracle()
         const double expected = test::oracleNumber(r["value"]);
         const auto k = c["compositions_k"].get<std::int64_t>();
         if (r["quantity"].get<std::string>() == "per_step_eps0_from_optimal_composition") {
-            auto eps0 = kovGridLargestStepEpsilon(c["total_epsilon"].get<double>(), c["total_delta"].get<double>(), k,
-                                                  c["delta0"].get<double>());
+            auto eps0
+                = kovGridLargestStepEpsilon(c["total_epsilon"].get<double>(), c["total_delta"].get<double>(),
+                                            k, c["delta0"].get<double>());
             QVERIFY(eps0.ok());
             // dp_accounting stops its bisection ~1e-6 below the boundary (e.g. 1/38 for misc_014).
             PBX_FUZZY_COMPARE(eps0.value(), expected, 2e-6);
@@ -103,7 +105,8 @@ void TestComposition::laplaceCalibrationOracle_data()
     QTest::addColumn<QString>("id");
     const auto doc = test::loadOracle("misc.json");
     for (const auto *r : records(doc, "laplace_scale_b_smallest"))
-        QTest::newRow((*r)["id"].get<std::string>().c_str()) << QString::fromStdString((*r)["id"].get<std::string>());
+        QTest::newRow((*r)["id"].get<std::string>().c_str())
+            << QString::fromStdString((*r)["id"].get<std::string>());
 }
 
 // misc.json Laplace calibration (dp_accounting get_smallest_laplace_noise, PLD binary search):
@@ -129,7 +132,10 @@ void TestComposition::laplaceCalibrationOracle()
             l.events = {e};
             PldOptions o;
             o.optimistic = false;
-            return PldAccountant::fromLedger(l, o).value()->epsilonForDelta(c["delta"].get<double>())->epsilon;
+            return PldAccountant::fromLedger(l, o)
+                .value()
+                ->epsilonForDelta(c["delta"].get<double>())
+                ->epsilon;
         };
         const double b = test::oracleNumber(r["value"]);
         QVERIFY(epsAt(b) <= target * (1 + 1e-6));
@@ -145,7 +151,8 @@ void TestComposition::kovCurve()
     PBX_FUZZY_COMPARE(kovOptimalDelta(0.1, 0, 100, 0.5), 0.239254236957, 1e-11);
     PBX_FUZZY_COMPARE(kovOptimalDelta(0.1, 0, 100, 1.0), 0.125688390241, 1e-11);
     PBX_FUZZY_COMPARE(kovOptimalDelta(0.1, 0, 100, 1.5), 0.0567960264335, 1e-11);
-    const double expected[] = {0.557052123347, 0.331678482929, 0.145466446441, 0.0410284146095, 0.00551962703451, 0.0};
+    const double expected[]
+        = {0.557052123347, 0.331678482929, 0.145466446441, 0.0410284146095, 0.00551962703451, 0.0};
     for (int e = 0; e <= 5; ++e) {
         const double d = kovOptimalDelta(0.5, 0, 10, e);
         if (expected[e] == 0.0)
@@ -201,9 +208,12 @@ void TestComposition::advancedComparisons_data()
     QTest::addColumn<double>("zcdpRoute");
     QTest::addColumn<double>("optimal");
     // docs/composition.md TV-9 (basic / DRV / KOV 3.4 / zCDP route / optimal).
-    QTest::newRow("0.1x100") << 0.1 << 100 << 1e-5 << 5.850235092944558 << 5.2981096617668815 << 5.298525912188081 << 4.306791372516508;
-    QTest::newRow("0.01x1000") << 0.01 << 1000 << 1e-6 << 1.7627598071107895 << 1.641491123207706 << 1.71225813626911 << 1.3654467099937562;
-    QTest::newRow("0.5x10") << 0.5 << 10 << 1e-5 << 10.830742000426373 << 5.0 << 8.83713564692573 << 4.9988541204123695;
+    QTest::newRow("0.1x100") << 0.1 << 100 << 1e-5 << 5.850235092944558 << 5.2981096617668815
+                             << 5.298525912188081 << 4.306791372516508;
+    QTest::newRow("0.01x1000") << 0.01 << 1000 << 1e-6 << 1.7627598071107895 << 1.641491123207706
+                               << 1.71225813626911 << 1.3654467099937562;
+    QTest::newRow("0.5x10") << 0.5 << 10 << 1e-5 << 10.830742000426373 << 5.0 << 8.83713564692573
+                            << 4.9988541204123695;
 }
 
 void TestComposition::advancedComparisons()
@@ -233,7 +243,8 @@ void TestComposition::advancedComparisons()
     PBX_FUZZY_COMPARE(adv->epsilon, std::min(drv, eps0 * k), 1e-12);
     // and its δ(ε) inverts ε(δ).
     if (drv < eps0 * k)
-        PBX_FUZZY_COMPARE(AdvancedComposition::fromLedger(l).value()->deltaForEpsilon(drv)->delta, delta, 1e-9);
+        PBX_FUZZY_COMPARE(AdvancedComposition::fromLedger(l).value()->deltaForEpsilon(drv)->delta, delta,
+                          1e-9);
 }
 
 void TestComposition::amplification_data()

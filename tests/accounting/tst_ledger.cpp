@@ -61,14 +61,20 @@ void TestLedger::rejects_data()
     row("nan", R"({"events":[{"mechanism":"pure","epsilon":NaN}]})", "not valid JSON");
     row("inf string", R"({"events":[{"mechanism":"pure","epsilon":"inf"}]})", "events[0].epsilon");
     row("negative sigma", R"({"events":[{"mechanism":"gaussian","sigma":-1}]})", "events[0].sigma");
-    row("unknown mechanism", R"({"events":[{"mechanism":"pure","epsilon":1},{"mechanism":"exponential"}]})", "events[1].mechanism");
+    row("unknown mechanism", R"({"events":[{"mechanism":"pure","epsilon":1},{"mechanism":"exponential"}]})",
+        "events[1].mechanism");
     row("delta one", R"({"events":[{"mechanism":"approx","epsilon":1,"delta":1}]})", "events[0].delta");
     row("missing field", R"({"events":[{"mechanism":"laplace"}]})", "events[0].scale");
-    row("typo field", R"({"events":[{"mechanism":"gaussian","sigma":1,"sensitivty":2}]})", "events[0].sensitivty");
+    row("typo field", R"({"events":[{"mechanism":"gaussian","sigma":1,"sensitivty":2}]})",
+        "events[0].sensitivty");
     row("zero count", R"({"events":[{"mechanism":"pure","epsilon":1,"count":0}]})", "events[0].count");
-    row("fractional count", R"({"events":[{"mechanism":"pure","epsilon":1,"count":2.5}]})", "events[0].count");
-    row("bad rate", R"({"events":[{"mechanism":"pure","epsilon":1,"sampling":{"kind":"poisson","rate":0}}]})", "events[0].sampling.rate");
-    row("bad kind", R"({"events":[{"mechanism":"pure","epsilon":1,"sampling":{"kind":"shuffle","rate":0.1}}]})", "events[0].sampling.kind");
+    row("fractional count", R"({"events":[{"mechanism":"pure","epsilon":1,"count":2.5}]})",
+        "events[0].count");
+    row("bad rate", R"({"events":[{"mechanism":"pure","epsilon":1,"sampling":{"kind":"poisson","rate":0}}]})",
+        "events[0].sampling.rate");
+    row("bad kind",
+        R"({"events":[{"mechanism":"pure","epsilon":1,"sampling":{"kind":"shuffle","rate":0.1}}]})",
+        "events[0].sampling.kind");
     row("bad neighbours", R"({"neighbours":"swap","events":[]})", "neighbours");
     row("no events", R"({"neighbours":"replace"})", "events");
 }
@@ -130,14 +136,17 @@ void TestLedger::cliRuns()
         f << R"({"neighbours":"add-remove","events":[{"mechanism":"pure","epsilon":0.1,"count":100}]})";
     }
     std::ostringstream out, err;
-    QCOMPARE(runAccountCommand({"--ledger", path, "--strategies", "basic,advanced,optimal,zcdp,rdp"}, out, err), 0);
+    QCOMPARE(
+        runAccountCommand({"--ledger", path, "--strategies", "basic,advanced,optimal,zcdp,rdp"}, out, err),
+        0);
     auto j = nlohmann::json::parse(out.str());
     PBX_FUZZY_COMPARE(j["basic"]["epsilon"].get<double>(), 10.0, 1e-14);
     // KOV optimum at δ = 1e-5 (docs/composition.md TV-9): 4.306791372516508.
     PBX_FUZZY_COMPARE(j["optimal"]["epsilon"].get<double>(), 4.306791372516508, 1e-10);
     QVERIFY(!j.contains("pld"));
     std::ostringstream out2, err2;
-    QCOMPARE(runAccountCommand({"--ledger", path, "--epsilon", "5", "--strategies", "optimal"}, out2, err2), 0);
+    QCOMPARE(runAccountCommand({"--ledger", path, "--epsilon", "5", "--strategies", "optimal"}, out2, err2),
+             0);
     auto j2 = nlohmann::json::parse(out2.str());
     QCOMPARE(j2["query"]["epsilon"].get<double>(), 5.0);
     QVERIFY(j2["optimal"]["delta"].get<double>() < 1e-5);
@@ -166,17 +175,23 @@ void TestLedger::cliExtremeLedgers_data()
     // Issue 11 §4, the ledgers of fuzz/regressions/ledger/extreme_*.json at the default interval:
     // each used to abort (std::bad_alloc), loop forever, take 15 s / 3.7 GB or print a message
     // that does not name the event.
-    const auto row = [](const char *name, const char *file, const char *strategies, int code, const char *expected) {
-        QTest::newRow(name) << QString::fromLatin1(file) << QString::fromLatin1(strategies) << code
-                            << QString::fromUtf8(expected);
-    };
+    const auto row
+        = [](const char *name, const char *file, const char *strategies, int code, const char *expected) {
+              QTest::newRow(name) << QString::fromLatin1(file) << QString::fromLatin1(strategies) << code
+                                  << QString::fromUtf8(expected);
+          };
     row("count 1e12 pld", "extreme_count_1e12.json", "pld", 1,
         "account: pld: events[0] (gaussian): PLD would need 19428 GB at interval 0.0001 (limit 0.27 GB); use a coarser --interval or the rdp strategy\n");
-    row("count 1e12 all", "extreme_count_1e12.json", "basic,advanced,optimal,zcdp,rdp,pld", 0, "\"resourceLimit\": true");
-    row("sigma 1e-4 pld", "extreme_sigma_1e-4.json", "pld", 1, "account: pld: events[0] (gaussian): PLD would need");
-    row("sigma 1e-10 pld", "extreme_sigma_1e-10.json", "pld", 1, "account: pld: events[1] (gaussian): PLD would need more than a petabyte");
-    row("sigma 0.01 pld", "extreme_sigma_0.01.json", "pld", 1, "account: pld: events[0] (gaussian): PLD would need");
-    row("laplace 1e15 pld", "extreme_laplace_count_1e15.json", "pld,optimal", 1, "account: pld: events[0] (laplace): PLD would need");
+    row("count 1e12 all", "extreme_count_1e12.json", "basic,advanced,optimal,zcdp,rdp,pld", 0,
+        "\"resourceLimit\": true");
+    row("sigma 1e-4 pld", "extreme_sigma_1e-4.json", "pld", 1,
+        "account: pld: events[0] (gaussian): PLD would need");
+    row("sigma 1e-10 pld", "extreme_sigma_1e-10.json", "pld", 1,
+        "account: pld: events[1] (gaussian): PLD would need more than a petabyte");
+    row("sigma 0.01 pld", "extreme_sigma_0.01.json", "pld", 1,
+        "account: pld: events[0] (gaussian): PLD would need");
+    row("laplace 1e15 pld", "extreme_laplace_count_1e15.json", "pld,optimal", 1,
+        "account: pld: events[0] (laplace): PLD would need");
     row("sigma 1e-300 zcdp", "extreme_sigma_1e-300.json", "zcdp,rdp,pld", 0,
         "events[0] (gaussian): the composed ρ exceeds the largest double");
 }
@@ -189,7 +204,8 @@ void TestLedger::cliExtremeLedgers()
     QFETCH(QString, expected);
     const std::string path = std::string(PBX_SOURCE_DIR) + "/fuzz/regressions/ledger/" + file.toStdString();
     std::ostringstream out, err;
-    QCOMPARE(runAccountCommand({"--ledger", path, "--strategies", strategies.toStdString()}, out, err), exitCode);
+    QCOMPARE(runAccountCommand({"--ledger", path, "--strategies", strategies.toStdString()}, out, err),
+             exitCode);
     const std::string haystack = exitCode == 0 ? out.str() : err.str();
     QVERIFY2(haystack.find(expected.toStdString()) != std::string::npos, haystack.c_str());
     if (exitCode == 1) // one line per refusing strategy

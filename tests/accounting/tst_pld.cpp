@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Privacy-loss distributions: oracle pld.json (Laplace, Gaussian, randomized response, Poisson-
 // subsampled Gaussian; interval 1e-4), docs/composition.md TV-1…TV-5 (exact δ) and TV-16 (PMFs).
-#include "core/accounting/pld_accountant.h"
 #include "core/accounting/optimal_composition.h"
+#include "core/accounting/pld_accountant.h"
 #include "core/accounting/pld_bracket.h"
 #include "core/accounting/pld_mechanisms.h"
 #include "core/accounting/rdp_accountant.h"
@@ -104,7 +104,8 @@ void TestPld::oracle_data()
     const auto doc = test::loadOracle("pld.json");
     QVERIFY2(doc.is_object(), "pld.json missing");
     for (const auto &r : doc["records"])
-        QTest::newRow(r["id"].get<std::string>().c_str()) << QString::fromStdString(r["id"].get<std::string>());
+        QTest::newRow(r["id"].get<std::string>().c_str())
+            << QString::fromStdString(r["id"].get<std::string>());
 }
 
 // pld.json: our pessimistic PLD (connect-the-dots, same interval, grid and 1e-15 truncation as
@@ -133,9 +134,11 @@ void TestPld::oracle()
         }
         for (const auto &c : r["cross_checks"]) {
             if (c["expected_equal"].get<bool>() && c.contains("lower") && c.contains("upper")) {
-                QVERIFY2(got.pessimistic >= test::oracleNumber(c["lower"]) &&
-                             got.pessimistic <= test::oracleNumber(c["upper"]),
-                         qPrintable(QStringLiteral("outside the PRV interval: %1").arg(got.pessimistic, 0, 'g', 17)));
+                QVERIFY2(
+                    got.pessimistic >= test::oracleNumber(c["lower"])
+                        && got.pessimistic <= test::oracleNumber(c["upper"]),
+                    qPrintable(
+                        QStringLiteral("outside the PRV interval: %1").arg(got.pessimistic, 0, 'g', 17)));
             }
             // Exact analytic Gaussian: the pessimistic value is never below it.
             const std::string name = c["comparison"].get<std::string>();
@@ -213,8 +216,10 @@ void TestPld::subsampledDelta_data()
     const int lap = int(NoiseKind::Laplace), gau = int(NoiseKind::Gaussian);
     // docs/composition.md TV-3 (subsampled Laplace b=1, q=0.2) and TV-4 (subsampled Gaussian σ=1, q=0.2).
     const double eps[] = {-0.3, -0.2, -0.1, 0.0, 0.1, 0.2, 0.3};
-    const double lapRemove[] = {0.2591817793, 0.1812692469, 0.1121734314, 0.07869386806, 0.05015600993, 0.02391739939, 0.0};
-    const double lapAdd[] = {0.2591817793, 0.2008511573, 0.1405456165, 0.07869386806, 0.01879989609, 0.0, 0.0};
+    const double lapRemove[]
+        = {0.2591817793, 0.1812692469, 0.1121734314, 0.07869386806, 0.05015600993, 0.02391739939, 0.0};
+    const double lapAdd[]
+        = {0.2591817793, 0.2008511573, 0.1405456165, 0.07869386806, 0.01879989609, 0.0, 0.0};
     const double gauAdd[] = {0.27768558, 0.21052945, 0.14204776, 0.076584985, 0.02337934, 0.00020196, 0.0};
     for (int i = 0; i < 7; ++i) {
         QTest::addRow("lap remove %d", i) << lap << 1.0 << 1.0 << 0.2 << false << eps[i] << lapRemove[i];
@@ -222,7 +227,8 @@ void TestPld::subsampledDelta_data()
         QTest::addRow("gau add %d", i) << gau << 1.0 << 1.0 << 0.2 << true << eps[i] << gauAdd[i];
     }
     const double gEps[] = {-0.3, -0.2, -0.1, 0, 0.1, 0.2, 0.5, 1.0};
-    const double gRemove[] = {0.25918178, 0.1814346, 0.11631708, 0.076584985, 0.051816131, 0.035738492, 0.012494629, 0.00229682};
+    const double gRemove[]
+        = {0.25918178, 0.1814346, 0.11631708, 0.076584985, 0.051816131, 0.035738492, 0.012494629, 0.00229682};
     for (int i = 0; i < 8; ++i)
         QTest::addRow("gau remove %d", i) << gau << 1.0 << 1.0 << 0.2 << false << gEps[i] << gRemove[i];
     QTest::newRow("lap s1") << lap << 2.0 << 4.0 << 0.8 << true << 0.5 << 0.3243606497234246;
@@ -244,10 +250,12 @@ void TestPld::subsampledDelta()
     QFETCH(bool, add);
     QFETCH(double, epsilon);
     QFETCH(double, expected);
-    const AdditiveNoiseLoss loss(NoiseKind(noise), param, sens, q, add ? PldDirection::Add : PldDirection::Remove);
+    const AdditiveNoiseLoss loss(NoiseKind(noise), param, sens, q,
+                                 add ? PldDirection::Add : PldDirection::Remove);
     // The table prints 8–10 significant digits: compare to 1e-7 relative plus 5e-9 absolute.
     const double got = loss.delta(epsilon);
-    QVERIFY2(std::fabs(got - expected) <= 1e-7 * expected + 5e-9, qPrintable(test::describe(got, expected, 1e-7)));
+    QVERIFY2(std::fabs(got - expected) <= 1e-7 * expected + 5e-9,
+             qPrintable(test::describe(got, expected, 1e-7)));
 }
 
 void TestPld::pmfCompose()
@@ -391,8 +399,8 @@ void TestPld::sparseClosedForm()
     QVERIFY2(acc.ok(), acc.ok() ? "" : acc.error().message.c_str());
     const auto a = acc.value()->epsilonForDelta(delta).value();
     const double upper = a.epsilon, lower = a.optimisticEpsilon.value();
-    const QByteArray what = QByteArray::number(lower, 'g', 10) + " ≤ " + QByteArray::number(exact, 'g', 10) +
-                            " ≤ " + QByteArray::number(upper, 'g', 10);
+    const QByteArray what = QByteArray::number(lower, 'g', 10) + " ≤ " + QByteArray::number(exact, 'g', 10)
+                            + " ≤ " + QByteArray::number(upper, 'g', 10);
     QVERIFY2(upper >= exact * (1.0 - 1e-11), what.constData());
     QVERIFY2(lower <= exact * (1.0 + 1e-11), what.constData());
     QVERIFY2(upper <= exact * 1.01 + 1e-9, what.constData());
@@ -405,15 +413,18 @@ void TestPld::sparseDeltaClosedForm()
     for (double interval : {1e-3, 1e-5}) {
         PldOptions options;
         options.interval = interval;
-        auto acc = PldAccountant::fromLedger(homogeneous(MechanismKind::RandomizedResponse, 0.05, 2000), options);
+        auto acc
+            = PldAccountant::fromLedger(homogeneous(MechanismKind::RandomizedResponse, 0.05, 2000), options);
         QVERIFY(acc.ok());
         for (double eps : {2.0, 10.0, 17.7}) {
             const double exact = kovOptimalDelta(0.05, 0.0, 2000, eps);
             const auto a = acc.value()->deltaForEpsilon(eps).value();
             QVERIFY2(a.delta >= exact * (1 - 1e-10), qPrintable(test::describe(a.delta, exact, 0.01)));
-            QVERIFY2(a.optimisticDelta.value() <= exact * (1 + 1e-10), qPrintable(test::describe(*a.optimisticDelta, exact, 0.01)));
+            QVERIFY2(a.optimisticDelta.value() <= exact * (1 + 1e-10),
+                     qPrintable(test::describe(*a.optimisticDelta, exact, 0.01)));
             QVERIFY2(a.delta <= exact * 1.01, qPrintable(test::describe(a.delta, exact, 0.01)));
-            QVERIFY2(*a.optimisticDelta >= exact * 0.99, qPrintable(test::describe(*a.optimisticDelta, exact, 0.01)));
+            QVERIFY2(*a.optimisticDelta >= exact * 0.99,
+                     qPrintable(test::describe(*a.optimisticDelta, exact, 0.01)));
         }
     }
 }
@@ -425,15 +436,23 @@ void TestPld::resourceLimits_data()
     QTest::addColumn<qint64>("count");
     QTest::addColumn<double>("rate");
     QTest::addColumn<QString>("expected");
-    const int gau = int(MechanismKind::Gaussian), lap = int(MechanismKind::Laplace), pure = int(MechanismKind::PureDp);
+    const int gau = int(MechanismKind::Gaussian), lap = int(MechanismKind::Laplace),
+              pure = int(MechanismKind::PureDp);
     // Issue 11 §4: these aborted with std::bad_alloc, looped forever or took 15 s / 3.7 GB.
-    QTest::newRow("count 1e12") << gau << 1.0 << qint64(1'000'000'000'000) << 0.01 << QStringLiteral("events[0] (gaussian): PLD would need");
-    QTest::newRow("sigma 1e-4 sampled") << gau << 1e-4 << qint64(1) << 0.01 << QStringLiteral("events[0] (gaussian): PLD would need");
-    QTest::newRow("sigma 1e-10 sampled") << gau << 1e-10 << qint64(1) << 0.01 << QStringLiteral("events[0] (gaussian): PLD would need");
-    QTest::newRow("sigma 1e-300 sampled") << gau << 1e-300 << qint64(3) << 0.01 << QStringLiteral("events[0] (gaussian): PLD would need");
-    QTest::newRow("sigma 0.01 sampled") << gau << 0.01 << qint64(1) << 0.5 << QStringLiteral("events[0] (gaussian): PLD would need");
-    QTest::newRow("laplace count 1e15") << lap << 1.0 << qint64(1'000'000'000'000'000) << 1.0 << QStringLiteral("events[0] (laplace): PLD would need");
-    QTest::newRow("pure count 1e12") << pure << 0.1 << qint64(1'000'000'000'000) << 1.0 << QStringLiteral("events[0] (pure): PLD would need");
+    QTest::newRow("count 1e12") << gau << 1.0 << qint64(1'000'000'000'000) << 0.01
+                                << QStringLiteral("events[0] (gaussian): PLD would need");
+    QTest::newRow("sigma 1e-4 sampled")
+        << gau << 1e-4 << qint64(1) << 0.01 << QStringLiteral("events[0] (gaussian): PLD would need");
+    QTest::newRow("sigma 1e-10 sampled")
+        << gau << 1e-10 << qint64(1) << 0.01 << QStringLiteral("events[0] (gaussian): PLD would need");
+    QTest::newRow("sigma 1e-300 sampled")
+        << gau << 1e-300 << qint64(3) << 0.01 << QStringLiteral("events[0] (gaussian): PLD would need");
+    QTest::newRow("sigma 0.01 sampled")
+        << gau << 0.01 << qint64(1) << 0.5 << QStringLiteral("events[0] (gaussian): PLD would need");
+    QTest::newRow("laplace count 1e15") << lap << 1.0 << qint64(1'000'000'000'000'000) << 1.0
+                                        << QStringLiteral("events[0] (laplace): PLD would need");
+    QTest::newRow("pure count 1e12") << pure << 0.1 << qint64(1'000'000'000'000) << 1.0
+                                     << QStringLiteral("events[0] (pure): PLD would need");
 }
 
 void TestPld::resourceLimits()
@@ -458,8 +477,8 @@ void TestPld::resourceLimits()
     QCOMPARE(acc.error().code, ErrorCode::ResourceLimit);
     const QString message = QString::fromStdString(acc.error().message);
     QVERIFY2(message.startsWith(expected), qPrintable(message));
-    QVERIFY2(message.contains(QStringLiteral("limit")) && message.contains(QStringLiteral("interval 0.0001")) &&
-                 !message.contains(QLatin1Char('\n')),
+    QVERIFY2(message.contains(QStringLiteral("limit")) && message.contains(QStringLiteral("interval 0.0001"))
+                 && !message.contains(QLatin1Char('\n')),
              qPrintable(message));
 }
 
@@ -493,7 +512,8 @@ void TestPld::tinySigmaGaussianFallback()
     auto refused = PldAccountant::fromLedger(ledger);
     PBX_VERIFY_ERROR(refused, ResourceLimit, "events[1] (gaussian)");
     QCOMPARE(refused.error().code, ErrorCode::ResourceLimit);
-    QVERIFY2(refused.error().message.rfind("events[1] (gaussian): PLD would need", 0) == 0, refused.error().message.c_str());
+    QVERIFY2(refused.error().message.rfind("events[1] (gaussian): PLD would need", 0) == 0,
+             refused.error().message.c_str());
 }
 
 void TestPld::poissonReplaceDelta_data()
@@ -508,13 +528,14 @@ void TestPld::poissonReplaceDelta_data()
     const struct
     {
         double q, sigma, c, eps, delta;
-    } rows[] = {{0.01, 1.0, 0.5, 0.0, 0.0038292492254802622},   {0.01, 1.0, 0.5, 0.005, 0.0018799323698647059},
-                {0.01, 1.0, 0.5, 0.1, 4.0216914649968611e-9},   {0.01, 1.0, 0.5, 0.5, 1.910503036662164e-19},
-                {0.2, 1.0, 0.5, 0.0, 0.076584984509605246},     {0.2, 1.0, 0.5, 0.1, 0.039054145929022735},
-                {0.2, 1.0, 0.5, 0.5, 0.00088711310066803658},   {0.05, 0.8, 1.0, 0.005, 0.037110159953977862},
-                {0.05, 0.8, 1.0, 0.1, 0.014111554849483097},    {0.05, 0.8, 1.0, 0.5, 0.0015544721764885443}};
+    } rows[] = {{0.01, 1.0, 0.5, 0.0, 0.0038292492254802622}, {0.01, 1.0, 0.5, 0.005, 0.0018799323698647059},
+                {0.01, 1.0, 0.5, 0.1, 4.0216914649968611e-9}, {0.01, 1.0, 0.5, 0.5, 1.910503036662164e-19},
+                {0.2, 1.0, 0.5, 0.0, 0.076584984509605246},   {0.2, 1.0, 0.5, 0.1, 0.039054145929022735},
+                {0.2, 1.0, 0.5, 0.5, 0.00088711310066803658}, {0.05, 0.8, 1.0, 0.005, 0.037110159953977862},
+                {0.05, 0.8, 1.0, 0.1, 0.014111554849483097},  {0.05, 0.8, 1.0, 0.5, 0.0015544721764885443}};
     for (const auto &r : rows)
-        QTest::addRow("q=%g s=%g C=%g eps=%g", r.q, r.sigma, r.c, r.eps) << r.q << r.sigma << r.c << r.eps << r.delta;
+        QTest::addRow("q=%g s=%g C=%g eps=%g", r.q, r.sigma, r.c, r.eps)
+            << r.q << r.sigma << r.c << r.eps << r.delta;
 }
 
 void TestPld::poissonReplaceDelta()
@@ -526,7 +547,8 @@ void TestPld::poissonReplaceDelta()
     QFETCH(double, expected);
     const AdditiveNoiseLoss loss(NoiseKind::Gaussian, sigma, c, q, PldDirection::Replace);
     const double got = loss.delta(epsilon);
-    QVERIFY2(std::fabs(got - expected) <= 1e-9 * expected + 1e-22, qPrintable(test::describe(got, expected, 1e-9)));
+    QVERIFY2(std::fabs(got - expected) <= 1e-9 * expected + 1e-22,
+             qPrintable(test::describe(got, expected, 1e-9)));
 }
 
 // Issue 11 §3: Poisson sampling under replace-one has a PLD answer (was "not applicable"), read
@@ -558,7 +580,8 @@ void TestPld::poissonReplaceLedger()
     full.sampling = {};
     ledger.events = {full};
     const double unsampled = PldAccountant::fromLedger(ledger).value()->epsilonForDelta(1e-5)->epsilon;
-    QVERIFY2(a.epsilon > 0.0 && a.epsilon < 0.1 * unsampled, qPrintable(QStringLiteral("%1 vs %2").arg(a.epsilon).arg(unsampled)));
+    QVERIFY2(a.epsilon > 0.0 && a.epsilon < 0.1 * unsampled,
+             qPrintable(QStringLiteral("%1 vs %2").arg(a.epsilon).arg(unsampled)));
 }
 
 QTEST_APPLESS_MAIN(TestPld)
@@ -601,7 +624,9 @@ void TestPld::bracketAsTightAsPrv()
     // The upper bound is unchanged (dp_accounting: 6.1877449761406655).
     PBX_FUZZY_COMPARE(a->epsilon, 6.1877449761406655, 1e-6);
     QVERIFY2(a->epsilon - lower <= prvUpper - prvLower,
-             qPrintable(QStringLiteral("bracket [%1, %2] wider than PRV's").arg(lower, 0, 'g', 10).arg(a->epsilon, 0, 'g', 10)));
+             qPrintable(QStringLiteral("bracket [%1, %2] wider than PRV's")
+                            .arg(lower, 0, 'g', 10)
+                            .arg(a->epsilon, 0, 'g', 10)));
     // Both are valid brackets of the same number, so they intersect.
     QVERIFY(lower <= prvUpper && a->epsilon >= prvLower);
     QVERIFY(lower > 6.17); // measured 6.174464
@@ -637,20 +662,27 @@ void TestPld::bracketGaussianClosedForm()
     QFETCH(double, interval);
     const AdditiveNoiseLoss loss(NoiseKind::Gaussian, sigma, 1.0, 1.0, PldDirection::Remove);
     const PldPmf pmf = selfComposePmf(connectTheDots(loss, interval), k).value();
-    const PldCouplingBudget budget =
-        PldCouplingBudget{connectTheDotsMeanBias(interval), interval * interval, 0.0, 1.93e-22}.times(static_cast<double>(k));
+    const PldCouplingBudget budget
+        = PldCouplingBudget{connectTheDotsMeanBias(interval), interval * interval, 0.0, 1.93e-22}.times(
+            static_cast<double>(k));
     const double mu = std::sqrt(static_cast<double>(k)) / sigma;
     for (double delta : {1e-3, 1e-5, 1e-7, 1e-10}) {
         const double exact = privacy::gaussianEpsilon(mu, delta).value();
         const double upper = pmfEpsilonForDelta(pmf, delta);
         const double lower = lowerEpsilonBound(pmf, budget, delta, upper);
-        QVERIFY2(lower <= exact && exact <= upper,
-                 qPrintable(QStringLiteral("δ %1: [%2, %3] vs exact %4").arg(delta).arg(lower, 0, 'g', 12).arg(upper, 0, 'g', 12).arg(exact, 0, 'g', 12)));
+        QVERIFY2(lower <= exact && exact <= upper, qPrintable(QStringLiteral("δ %1: [%2, %3] vs exact %4")
+                                                                  .arg(delta)
+                                                                  .arg(lower, 0, 'g', 12)
+                                                                  .arg(upper, 0, 'g', 12)
+                                                                  .arg(exact, 0, 'g', 12)));
         // Width: the lower end lies within interval·(4 + 4√k) of the exact value (the Hoeffding
         // deviation of k roundings is interval·√(k·log(1/δ)/2)), and above 0.
         QVERIFY(lower > 0.0);
         QVERIFY2(exact - lower <= interval * (4.0 + 4.0 * std::sqrt(static_cast<double>(k))),
-                 qPrintable(QStringLiteral("δ %1: lower %2, exact %3").arg(delta).arg(lower, 0, 'g', 12).arg(exact, 0, 'g', 12)));
+                 qPrintable(QStringLiteral("δ %1: lower %2, exact %3")
+                                .arg(delta)
+                                .arg(lower, 0, 'g', 12)
+                                .arg(exact, 0, 'g', 12)));
         for (double eps : {0.5 * exact, exact, 1.5 * exact}) {
             const double d = privacy::gaussianDelta(mu, eps);
             QVERIFY(lowerDeltaBound(pmf, budget, eps) <= d);

@@ -65,8 +65,10 @@ void TestRdp::oracleCurve()
     QFETCH(double, alpha);
     QFETCH(double, dpAccounting);
     QFETCH(double, exact);
-    const double compat = privacy::rdpSubsampledGaussian(q, sigma, alpha, FractionalOrderMethod::AbsoluteSeries);
-    const double signedValue = privacy::rdpSubsampledGaussian(q, sigma, alpha, FractionalOrderMethod::SignedSeries);
+    const double compat
+        = privacy::rdpSubsampledGaussian(q, sigma, alpha, FractionalOrderMethod::AbsoluteSeries);
+    const double signedValue
+        = privacy::rdpSubsampledGaussian(q, sigma, alpha, FractionalOrderMethod::SignedSeries);
     if (std::isinf(dpAccounting))
         QVERIFY(std::isinf(compat));
     else
@@ -144,7 +146,9 @@ void TestRdp::pureDpCurve()
     QCOMPARE(privacy::rdpPureDp(1.0, std::numeric_limits<double>::infinity()), 1.0);
     // It equals the RDP of binary randomized response: (1/(α−1)) log(p^α(1−p)^{1−α} + (1−p)^α p^{1−α}).
     const double p = std::exp(1.0) / (1 + std::exp(1.0)), a = 3.0;
-    const double rr = std::log(std::pow(p, a) * std::pow(1 - p, 1 - a) + std::pow(1 - p, a) * std::pow(p, 1 - a)) / (a - 1);
+    const double rr
+        = std::log(std::pow(p, a) * std::pow(1 - p, 1 - a) + std::pow(1 - p, a) * std::pow(p, 1 - a))
+          / (a - 1);
     PBX_FUZZY_COMPARE(privacy::rdpPureDp(1.0, a), rr, 1e-12);
 }
 
@@ -312,7 +316,8 @@ void TestRdp::samplingWithoutReplacementLedger()
     const auto &orders = acc.value()->orders();
     const auto &rdp = acc.value()->rdp();
     for (std::size_t i = 0; i < orders.size(); ++i)
-        QVERIFY(rdp[i] >= 1000.0 * privacy::rdpSampledWithoutReplacementGaussian(0.01, 1.0, orders[i]) * (1 - 1e-12));
+        QVERIFY(rdp[i] >= 1000.0 * privacy::rdpSampledWithoutReplacementGaussian(0.01, 1.0, orders[i])
+                              * (1 - 1e-12));
 }
 
 QTEST_APPLESS_MAIN(TestRdp)

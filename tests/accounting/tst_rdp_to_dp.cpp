@@ -23,7 +23,8 @@ void TestRdpToDp::oracle_data()
     QVERIFY2(doc.is_object(), "rdp_to_dp.json missing");
     QCOMPARE(privacy::defaultRdpOrders().size(), std::size_t(156)); // the grid named in the file
     for (const auto &r : doc["records"])
-        QTest::newRow(r["id"].get<std::string>().c_str()) << QString::fromStdString(r["id"].get<std::string>());
+        QTest::newRow(r["id"].get<std::string>().c_str())
+            << QString::fromStdString(r["id"].get<std::string>());
 }
 
 // README tolerances: with dp_accounting's own fractional-order bound (AbsoluteSeries) our
@@ -47,7 +48,8 @@ void TestRdpToDp::oracle()
         e.count = c["steps_k"].get<std::int64_t>();
         Ledger ledger;
         ledger.events.push_back(e);
-        auto compat = RdpAccountant::fromLedger(ledger, privacy::defaultRdpOrders(), FractionalOrderMethod::AbsoluteSeries);
+        auto compat = RdpAccountant::fromLedger(ledger, privacy::defaultRdpOrders(),
+                                                FractionalOrderMethod::AbsoluteSeries);
         auto exact = RdpAccountant::fromLedger(ledger);
         QVERIFY(compat.ok() && exact.ok());
         const double expected = test::oracleNumber(r["value"]);

@@ -7,8 +7,8 @@
 #include "core/accounting/evaluation.h"
 #include "core/accounting/rdp_accountant.h"
 #include "core/accounting/session_ledger.h"
-#include "core/session/session.h"
 #include "core/session/query_shape.h"
+#include "core/session/session.h"
 #include "tests/testutils.h"
 
 #include <algorithm>
@@ -70,8 +70,8 @@ LedgerEvent released(std::string mechanism, std::vector<session::Attempt> attemp
 }
 
 /// The sensitivity the session used for a release of `quantity` of request `r` (sensitivity.h).
-double expectedSensitivity(const std::string &quantity, const session::QueryRequest &r,
-                           data::Neighbouring n, const data::Table &table)
+double expectedSensitivity(const std::string &quantity, const session::QueryRequest &r, data::Neighbouring n,
+                           const data::Table &table)
 {
     if (quantity == "count")
         return data::countSensitivity(n).l1;
@@ -101,9 +101,11 @@ void TestSessionLedger::recoversScaleAndSensitivity_data()
     using filters::FilterKind;
     // Basic: Laplace + Laplace noise reduction; zCDP: Gaussian + doubling; brownian-zcdp and
     // unified: Brownian noise reduction in ρ or ex-post; ex-post: Laplace noise reduction.
-    for (auto [filter, name] : {std::pair{FilterKind::Basic, "basic"}, {FilterKind::Zcdp, "zcdp"},
+    for (auto [filter, name] : {std::pair{FilterKind::Basic, "basic"},
+                                {FilterKind::Zcdp, "zcdp"},
                                 {FilterKind::BrownianZcdp, "brownian-zcdp"},
-                                {FilterKind::Unified, "unified"}, {FilterKind::ExPost, "expost"}}) {
+                                {FilterKind::Unified, "unified"},
+                                {FilterKind::ExPost, "expost"}}) {
         QTest::addRow("%s, add/remove", name) << filter << data::Neighbouring::AddRemove;
         QTest::addRow("%s, replace", name) << filter << data::Neighbouring::Replace;
     }
@@ -125,10 +127,10 @@ void TestSessionLedger::recoversScaleAndSensitivity()
     using data::Aggregate;
     using session::TargetKind;
     const std::vector<session::QueryRequest> requests = {
-        request(Aggregate::Count, "", TargetKind::Absolute, 5.0),          // one release
-        request(Aggregate::Sum, "shift", TargetKind::Absolute, 60.0),      // one release
-        request(Aggregate::Mean, "score", TargetKind::Absolute, 3.0),      // 2 quantities per level
-        request(Aggregate::Count, "", TargetKind::Relative, 0.5),          // several levels
+        request(Aggregate::Count, "", TargetKind::Absolute, 5.0),     // one release
+        request(Aggregate::Sum, "shift", TargetKind::Absolute, 60.0), // one release
+        request(Aggregate::Mean, "score", TargetKind::Absolute, 3.0), // 2 quantities per level
+        request(Aggregate::Count, "", TargetKind::Relative, 0.5),     // several levels
     };
     for (const auto &r : requests) {
         auto asked = s.ask(r);
@@ -305,8 +307,8 @@ void TestSessionLedger::laplaceReductionIsExPost()
     }
 
     // Basic composition: 0.1 + 0.4 + 0.4. Every other strategy: not applicable, with the reason.
-    const auto report = accounting::evaluateLedger(ledger.value(), {true, 1e-6},
-                                                   accounting::allStrategyNames());
+    const auto report
+        = accounting::evaluateLedger(ledger.value(), {true, 1e-6}, accounting::allStrategyNames());
     QVERIFY(report.ok());
     const auto &json = report.value();
     QVERIFY(json["basic"]["applicable"].get<bool>());
@@ -329,7 +331,8 @@ void TestSessionLedger::laplaceReductionIsExPost()
 
 void TestSessionLedger::unknownMechanismIsUnsupported()
 {
-    std::vector<LedgerEvent> events = {released("exponential", {session::Attempt{{release("count", 1.0, 0.1)}}})};
+    std::vector<LedgerEvent> events
+        = {released("exponential", {session::Attempt{{release("count", 1.0, 0.1)}}})};
     auto ledger = accounting::ledgerFromEvents(events, data::Neighbouring::AddRemove);
     PBX_VERIFY_ERROR(ledger, Unsupported, "ledger event 1");
     QCOMPARE(ledger.error().code, ErrorCode::Unsupported);

@@ -104,7 +104,8 @@ void TestZcdp::oracle_data()
     const auto doc = test::loadOracle("zcdp.json");
     QVERIFY2(doc.is_object(), "zcdp.json missing");
     for (const auto &r : doc["records"])
-        QTest::newRow(r["id"].get<std::string>().c_str()) << QString::fromStdString(r["id"].get<std::string>());
+        QTest::newRow(r["id"].get<std::string>().c_str())
+            << QString::fromStdString(r["id"].get<std::string>());
 }
 
 // zcdp.json: value = dp_accounting RdpAccountant(DEFAULT_RDP_ORDERS).compose(ZCDpEvent(ρ)).

@@ -24,7 +24,8 @@ inline CliRun runCli(const QStringList &args, const QString &workingDirectory = 
         p.setWorkingDirectory(workingDirectory);
     p.start(QStringLiteral(PBX_CLI), args);
     p.waitForFinished(120000);
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
 }
 
 } // namespace pbx::test

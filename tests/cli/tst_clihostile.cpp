@@ -36,7 +36,8 @@ QByteArray readFile(const QString &path)
 
 QByteArray countLine(int i, const char *where = "region == \\\"south\\\"")
 {
-    return QStringLiteral("{\"id\":\"q%1\",\"aggregate\":\"count\",\"where\":\"%2\",\"target\":{\"kind\":\"absolute\",\"error\":60}}\n")
+    return QStringLiteral(
+               "{\"id\":\"q%1\",\"aggregate\":\"count\",\"where\":\"%2\",\"target\":{\"kind\":\"absolute\",\"error\":60}}\n")
         .arg(i)
         .arg(QString::fromLatin1(where))
         .toUtf8();
@@ -69,8 +70,15 @@ private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
     QStringList run(const QString &queries, const QString &out, const QString &journal) const
     {
-        return {QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"), out,
-                QStringLiteral("--journal"), journal, QStringLiteral("--seed"), QStringLiteral("3")};
+        return {QStringLiteral("run"),
+                QStringLiteral("--queries"),
+                queries,
+                QStringLiteral("--out"),
+                out,
+                QStringLiteral("--journal"),
+                journal,
+                QStringLiteral("--seed"),
+                QStringLiteral("3")};
     }
     QTemporaryDir m_dir;
     QString m_queries;
@@ -135,8 +143,10 @@ void TestCliHostile::closedStdoutDoesNotBecomeTheJournal()
 {
     const QString journal = path(QStringLiteral("closed.journal"));
     QProcess p;
-    p.start(QStringLiteral("/bin/sh"), QStringList{QStringLiteral("-c"), QStringLiteral("exec \"$0\" \"$@\" >&-"), QStringLiteral(PBX_CLI)}
-                                           + run(m_queries, path(QStringLiteral("closed.json")), journal));
+    p.start(
+        QStringLiteral("/bin/sh"),
+        QStringList{QStringLiteral("-c"), QStringLiteral("exec \"$0\" \"$@\" >&-"), QStringLiteral(PBX_CLI)}
+            + run(m_queries, path(QStringLiteral("closed.json")), journal));
     QVERIFY(p.waitForFinished(120000));
     QCOMPARE(p.exitCode(), 0);
     auto recovered = io::readSessionJournal(journal.toStdString());
@@ -159,9 +169,12 @@ void TestCliHostile::invalidUtf8DatasetNameIsRefusedFirst()
     }
     const QString journal = path(QStringLiteral("utf8.journal"));
     QProcess p;
-    p.start(QStringLiteral("/bin/sh"),
-            {QStringLiteral("-c"), QStringLiteral("exec \"$0\" run --queries \"$1\" --out \"$2\" --journal \"$3\" --dataset \"$(printf '%s/bad-\\377\\376.csv' \"$4\")\""),
-             QStringLiteral(PBX_CLI), m_queries, path(QStringLiteral("utf8.json")), journal, m_dir.path()});
+    p.start(
+        QStringLiteral("/bin/sh"),
+        {QStringLiteral("-c"),
+         QStringLiteral(
+             "exec \"$0\" run --queries \"$1\" --out \"$2\" --journal \"$3\" --dataset \"$(printf '%s/bad-\\377\\376.csv' \"$4\")\""),
+         QStringLiteral(PBX_CLI), m_queries, path(QStringLiteral("utf8.json")), journal, m_dir.path()});
     QVERIFY(p.waitForFinished(60000));
     const QString err = QString::fromUtf8(p.readAllStandardError());
     QCOMPARE(p.exitCode(), 1);
@@ -208,9 +221,9 @@ void TestCliHostile::temporaryFilesGoOnSignalsAndStaleOnesAfter()
     for (int signal : {SIGTERM, SIGINT, SIGTERM, SIGINT}) {
         const QString journal = folder + QStringLiteral("/j%1.journal").arg(stopped);
         QProcess p;
-        p.start(QStringLiteral(PBX_CLI), {QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"),
-                                          out, QStringLiteral("--journal"), journal, QStringLiteral("--epsilon"),
-                                          QStringLiteral("1000")});
+        p.start(QStringLiteral(PBX_CLI),
+                {QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"), out,
+                 QStringLiteral("--journal"), journal, QStringLiteral("--epsilon"), QStringLiteral("1000")});
         QVERIFY(p.waitForStarted());
         // Wait for the first answer: the temporary file exists by then.
         while (!p.readAllStandardOutput().contains("q1") && p.state() == QProcess::Running)
@@ -228,7 +241,10 @@ void TestCliHostile::temporaryFilesGoOnSignalsAndStaleOnesAfter()
     // A stale file of a process that no longer exists (pid 2^22 + 1 is above Linux's default
     // pid_max of 2^22): removed by the next successful write.
     writeFile(out + QStringLiteral(".tmp-4194305"), "stale");
-    QCOMPARE(runCli({QStringLiteral("run"), QStringLiteral("--queries"), m_queries, QStringLiteral("--out"), out}).exitCode, 0);
+    QCOMPARE(
+        runCli({QStringLiteral("run"), QStringLiteral("--queries"), m_queries, QStringLiteral("--out"), out})
+            .exitCode,
+        0);
     QCOMPARE(QDir(folder).entryList({QStringLiteral("out.json.tmp-*")}, QDir::Files), QStringList());
 }
 
@@ -249,7 +265,8 @@ void TestCliHostile::csvJournalRecordsPathAndDigest()
     args[2] = queries;
     QCOMPARE(runCli(args + QStringList{QStringLiteral("--dataset"), csv}).exitCode, 0);
     const auto header = nlohmann::json::parse(readFile(journal).split('\t').first().toStdString());
-    QCOMPARE(QString::fromStdString(header["dataset"]["path"].get<std::string>()), QFileInfo(csv).absoluteFilePath());
+    QCOMPARE(QString::fromStdString(header["dataset"]["path"].get<std::string>()),
+             QFileInfo(csv).absoluteFilePath());
     QCOMPARE(header["dataset"]["sha256"].get<std::string>().size(), std::size_t(64));
     // Resumed from another folder (with a decoy named like the stem): the recorded file is used.
     writeFile(queries, two + countLine(3));
@@ -273,11 +290,14 @@ void TestCliHostile::verifyReadsTypedFields_data()
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("value");
     QTest::addColumn<QString>("message");
-    QTest::newRow("unit a number") << QStringLiteral("unit") << QStringLiteral("5") << QStringLiteral("filter.unit: expected a string");
-    QTest::newRow("unit bogus") << QStringLiteral("unit") << QStringLiteral("\"bogus\"") << QStringLiteral("spent.bogus: missing");
+    QTest::newRow("unit a number") << QStringLiteral("unit") << QStringLiteral("5")
+                                   << QStringLiteral("filter.unit: expected a string");
+    QTest::newRow("unit bogus") << QStringLiteral("unit") << QStringLiteral("\"bogus\"")
+                                << QStringLiteral("spent.bogus: missing");
     QTest::newRow("unit of another filter") << QStringLiteral("unit") << QStringLiteral("\"epsilon\"")
                                             << QStringLiteral("is not the unit of the zcdp filter");
-    QTest::newRow("spent a string") << QStringLiteral("spent") << QStringLiteral("\"0.1\"") << QStringLiteral("spent.rho: expected a number");
+    QTest::newRow("spent a string") << QStringLiteral("spent") << QStringLiteral("\"0.1\"")
+                                    << QStringLiteral("spent.rho: expected a number");
 }
 
 // Item 11: verify aborted on a non-string unit; a bogus unit or a string spend skipped the check.
@@ -288,8 +308,8 @@ void TestCliHostile::verifyReadsTypedFields()
     QFETCH(QString, message);
     const QString out = path(QStringLiteral("typed.json"));
     if (!QFile::exists(out))
-        QCOMPARE(runCli({QStringLiteral("run"), QStringLiteral("--queries"), m_queries, QStringLiteral("--out"), out,
-                         QStringLiteral("--seed"), QStringLiteral("1")})
+        QCOMPARE(runCli({QStringLiteral("run"), QStringLiteral("--queries"), m_queries,
+                         QStringLiteral("--out"), out, QStringLiteral("--seed"), QStringLiteral("1")})
                      .exitCode,
                  0);
     auto doc = nlohmann::ordered_json::parse(readFile(out).toStdString());
@@ -315,8 +335,8 @@ void TestCliHostile::longIdsAreRefusedAtParseTime()
     const QString queries = path(QStringLiteral("longid.jsonl"));
     writeFile(queries, QByteArray("{\"id\":\"") + QByteArray(100000, 'x')
                            + "\",\"aggregate\":\"count\",\"target\":{\"kind\":\"absolute\",\"error\":60}}\n");
-    const Run r = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"),
-                          path(QStringLiteral("longid.json"))});
+    const Run r = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries,
+                          QStringLiteral("--out"), path(QStringLiteral("longid.json"))});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("line 1.id: longer than 256 bytes")), qPrintable(r.err));
 }
@@ -325,9 +345,11 @@ void TestCliHostile::messagesSayWhatIsWrong_data()
 {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("message");
-    QTest::newRow("journal is a folder") << QStringLiteral("folder") << QStringLiteral("a folder, not a file");
+    QTest::newRow("journal is a folder")
+        << QStringLiteral("folder") << QStringLiteral("a folder, not a file");
     QTest::newRow("journal is a device") << QStringLiteral("device") << QStringLiteral("not a regular file");
-    QTest::newRow("dangling symbolic link") << QStringLiteral("dangling") << QStringLiteral("symbolic link to a file that does not exist");
+    QTest::newRow("dangling symbolic link")
+        << QStringLiteral("dangling") << QStringLiteral("symbolic link to a file that does not exist");
     QTest::newRow("empty journal") << QStringLiteral("empty") << QStringLiteral("the journal is empty");
     QTest::newRow("CRLF journal") << QStringLiteral("crlf") << QStringLiteral("carriage return");
 }
@@ -358,7 +380,8 @@ void TestCliHostile::messagesSayWhatIsWrong()
     if (kind == QStringLiteral("crlf") || kind == QStringLiteral("empty")) {
         const Run verify = runCli({QStringLiteral("verify"), journal});
         QCOMPARE(verify.exitCode, 1);
-        QVERIFY2(verify.err.contains(kind == QStringLiteral("crlf") ? message : QStringLiteral("the file is empty")),
+        QVERIFY2(verify.err.contains(kind == QStringLiteral("crlf") ? message
+                                                                    : QStringLiteral("the file is empty")),
                  qPrintable(verify.err));
         QVERIFY(!verify.err.contains(QStringLiteral("not valid JSON")));
     }
@@ -381,11 +404,13 @@ void TestCliHostile::resumeNamesTheSettingThatDiffers()
     args[8] = QStringLiteral("4"); // --seed 4 instead of 3
     const Run r = runCli(args + QStringList{QStringLiteral("--epsilon"), QStringLiteral("1")});
     QCOMPARE(r.exitCode, 1);
-    QVERIFY2(r.err.contains(QStringLiteral("--seed is 4 but the journal was started with 3")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("--seed is 4 but the journal was started with 3")),
+             qPrintable(r.err));
     QVERIFY(!r.err.contains(QStringLiteral("--epsilon")));
     // A subset of the original options (no --seed at all) resumes with the journal's settings.
-    const Run subset = runCli({QStringLiteral("run"), QStringLiteral("--queries"), m_queries, QStringLiteral("--out"),
-                               path(QStringLiteral("settings3.json")), QStringLiteral("--journal"), journal});
+    const Run subset
+        = runCli({QStringLiteral("run"), QStringLiteral("--queries"), m_queries, QStringLiteral("--out"),
+                  path(QStringLiteral("settings3.json")), QStringLiteral("--journal"), journal});
     QVERIFY2(subset.exitCode == 0, qPrintable(subset.err));
 }
 
@@ -399,8 +424,9 @@ void TestCliHostile::resumeChecksTheRequestText()
     writeFile(queries, countLine(1) + countLine(2, "region == \\\"west\\\"") + countLine(3));
     const Run r = runCli(run(queries, path(QStringLiteral("text2.json")), journal));
     QCOMPARE(r.exitCode, 1);
-    QVERIFY2(r.err.contains(QStringLiteral("request 2 ('q2') differs from the one the journal answered (where)")),
-             qPrintable(r.err));
+    QVERIFY2(
+        r.err.contains(QStringLiteral("request 2 ('q2') differs from the one the journal answered (where)")),
+        qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliHostile)

@@ -30,9 +30,17 @@ constexpr int kRequests = 400;
 
 QStringList runArguments(const QString &queries, const QString &out, const QString &journal)
 {
-    return {QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"), out,
-            QStringLiteral("--journal"), journal, QStringLiteral("--seed"), QStringLiteral("11"),
-            QStringLiteral("--epsilon"), QStringLiteral("40")};
+    return {QStringLiteral("run"),
+            QStringLiteral("--queries"),
+            queries,
+            QStringLiteral("--out"),
+            out,
+            QStringLiteral("--journal"),
+            journal,
+            QStringLiteral("--seed"),
+            QStringLiteral("11"),
+            QStringLiteral("--epsilon"),
+            QStringLiteral("40")};
 }
 } // namespace
 
@@ -44,19 +52,22 @@ void TestCliKill::killAtRandomInstants()
         QVERIFY(f.open(QIODevice::WriteOnly));
         for (int i = 1; i <= kRequests; ++i) {
             const char *where[] = {"region == \\\"south\\\"", "education >= 12", "smsa == \\\"yes\\\"", ""};
-            f.write(QStringLiteral("{\"id\":\"q%1\",\"aggregate\":\"count\",\"where\":\"%2\",\"target\":{\"kind\":\"%3\",\"error\":%4}}\n")
-                        .arg(i)
-                        .arg(QString::fromLatin1(where[i % 4]))
-                        .arg(i % 3 == 0 ? QStringLiteral("relative") : QStringLiteral("absolute"))
-                        .arg(i % 3 == 0 ? QStringLiteral("0.05") : QStringLiteral("60"))
-                        .toUtf8());
+            f.write(
+                QStringLiteral(
+                    "{\"id\":\"q%1\",\"aggregate\":\"count\",\"where\":\"%2\",\"target\":{\"kind\":\"%3\",\"error\":%4}}\n")
+                    .arg(i)
+                    .arg(QString::fromLatin1(where[i % 4]))
+                    .arg(i % 3 == 0 ? QStringLiteral("relative") : QStringLiteral("absolute"))
+                    .arg(i % 3 == 0 ? QStringLiteral("0.05") : QStringLiteral("60"))
+                    .toUtf8());
         }
     }
     // The uninterrupted reference run.
     const QString referenceOut = m_dir.filePath(QStringLiteral("reference.json"));
     {
         QProcess p;
-        p.start(QStringLiteral(PBX_CLI), runArguments(queries, referenceOut, m_dir.filePath(QStringLiteral("reference.journal"))));
+        p.start(QStringLiteral(PBX_CLI),
+                runArguments(queries, referenceOut, m_dir.filePath(QStringLiteral("reference.journal"))));
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitCode(), 0);
     }
@@ -66,7 +77,8 @@ void TestCliKill::killAtRandomInstants()
     QRandomGenerator rng(20261121);
     int kills = 0, printedBeforeKills = 0;
     bool completed = false;
-    const QRegularExpression printed(QStringLiteral("^(q\\d+): (released|refused)"), QRegularExpression::MultilineOption);
+    const QRegularExpression printed(QStringLiteral("^(q\\d+): (released|refused)"),
+                                     QRegularExpression::MultilineOption);
     for (int run = 0; run < 200; ++run) {
         QProcess p;
         p.start(QStringLiteral(PBX_CLI), runArguments(queries, out, journal));
@@ -94,9 +106,11 @@ void TestCliKill::killAtRandomInstants()
         for (const auto &e : recovered->events)
             journaled << QString::fromStdString(e.request.id);
         for (const QString &id : seen)
-            QVERIFY2(journaled.contains(id), qPrintable(QStringLiteral("%1 was printed but is not in the journal").arg(id)));
+            QVERIFY2(journaled.contains(id),
+                     qPrintable(QStringLiteral("%1 was printed but is not in the journal").arg(id)));
     }
-    QVERIFY2(kills >= 3, qPrintable(QStringLiteral("only %1 kills happened; the runs are too fast").arg(kills)));
+    QVERIFY2(kills >= 3,
+             qPrintable(QStringLiteral("only %1 kills happened; the runs are too fast").arg(kills)));
     if (!completed) { // a loaded machine: 200 short runs were not enough; finish without a kill
         QProcess p;
         p.start(QStringLiteral(PBX_CLI), runArguments(queries, out, journal));
@@ -109,7 +123,8 @@ void TestCliKill::killAtRandomInstants()
     QVERIFY(final.ok());
     QCOMPARE(static_cast<int>(final->events.size()), kRequests);
     for (int i = 0; i < kRequests; ++i)
-        QCOMPARE(QString::fromStdString(final->events[static_cast<std::size_t>(i)].request.id), QStringLiteral("q%1").arg(i + 1));
+        QCOMPARE(QString::fromStdString(final->events[static_cast<std::size_t>(i)].request.id),
+                 QStringLiteral("q%1").arg(i + 1));
     QProcess verify;
     verify.start(QStringLiteral(PBX_CLI), {QStringLiteral("verify"), journal});
     QVERIFY(verify.waitForFinished(60000));

@@ -33,8 +33,15 @@ constexpr int kRounds = 25;
 
 QStringList runArguments(const QString &queries, const QString &out, const QString &journal)
 {
-    return {QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"), out,
-            QStringLiteral("--journal"), journal, QStringLiteral("--filter"), QStringLiteral("basic")};
+    return {QStringLiteral("run"),
+            QStringLiteral("--queries"),
+            queries,
+            QStringLiteral("--out"),
+            out,
+            QStringLiteral("--journal"),
+            journal,
+            QStringLiteral("--filter"),
+            QStringLiteral("basic")};
 }
 } // namespace
 
@@ -46,11 +53,12 @@ void TestCliLock::initTestCase()
     QVERIFY(all.open(QIODevice::WriteOnly) && prefix.open(QIODevice::WriteOnly));
     for (int i = 1; i <= kRequests; ++i) {
         // ε ≈ 0.075 each (Laplace, ±40 at 95 %): about 13 fit in ε = 1, the rest are refused.
-        const QByteArray line = QStringLiteral("{\"id\":\"q%1\",\"aggregate\":\"count\",\"where\":\"education >= %2\","
-                                               "\"target\":{\"kind\":\"absolute\",\"error\":40}}\n")
-                                    .arg(i)
-                                    .arg(i % 10)
-                                    .toUtf8();
+        const QByteArray line
+            = QStringLiteral("{\"id\":\"q%1\",\"aggregate\":\"count\",\"where\":\"education >= %2\","
+                             "\"target\":{\"kind\":\"absolute\",\"error\":40}}\n")
+                  .arg(i)
+                  .arg(i % 10)
+                  .toUtf8();
         all.write(line);
         if (i <= 3)
             prefix.write(line);
@@ -63,19 +71,22 @@ void TestCliLock::race(const QString &journal, int alreadyAnswered, int &refusal
     a.start(QStringLiteral(PBX_CLI), runArguments(m_queries, journal + QStringLiteral(".a.json"), journal));
     b.start(QStringLiteral(PBX_CLI), runArguments(m_queries, journal + QStringLiteral(".b.json"), journal));
     QVERIFY(a.waitForFinished(120000) && b.waitForFinished(120000));
-    const QRegularExpression printed(QStringLiteral("^(q\\d+): (released|refused)"), QRegularExpression::MultilineOption);
+    const QRegularExpression printed(QStringLiteral("^(q\\d+): (released|refused)"),
+                                     QRegularExpression::MultilineOption);
     QStringList answered;
     for (QProcess *p : {&a, &b}) {
         const QString err = QString::fromUtf8(p->readAllStandardError());
         if (p->exitCode() != 0) {
-            QVERIFY2(err.contains(QStringLiteral("locked")) || err.contains(QStringLiteral("exists there already")),
+            QVERIFY2(err.contains(QStringLiteral("locked"))
+                         || err.contains(QStringLiteral("exists there already")),
                      qPrintable(err));
             ++refusals;
         }
         const QString out = QString::fromUtf8(p->readAllStandardOutput());
         for (auto it = printed.globalMatch(out); it.hasNext();) {
             const QString id = it.next().captured(1);
-            QVERIFY2(!answered.contains(id), qPrintable(id + QStringLiteral(" was answered by both processes")));
+            QVERIFY2(!answered.contains(id),
+                     qPrintable(id + QStringLiteral(" was answered by both processes")));
             answered << id;
         }
     }
@@ -99,7 +110,8 @@ void TestCliLock::twoWritersResumingTogether()
     for (int round = 0; round < kRounds; ++round) {
         const QString journal = m_dir.filePath(QStringLiteral("resume-%1.journal").arg(round));
         QProcess start;
-        start.start(QStringLiteral(PBX_CLI), runArguments(m_prefix, journal + QStringLiteral(".0.json"), journal));
+        start.start(QStringLiteral(PBX_CLI),
+                    runArguments(m_prefix, journal + QStringLiteral(".0.json"), journal));
         QVERIFY(start.waitForFinished(120000));
         QCOMPARE(start.exitCode(), 0);
         race(journal, 3, refusals);

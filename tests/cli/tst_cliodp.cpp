@@ -45,7 +45,8 @@ QJsonObject json(const pbx::test::CliRun &run)
 
 void TestCliOdp::svt()
 {
-    const auto run = runCli({"odp", "svt", "--threshold", "2000", "--c", "4", "--epsilon", "1", "--seed", "3"});
+    const auto run
+        = runCli({"odp", "svt", "--threshold", "2000", "--c", "4", "--epsilon", "1", "--seed", "3"});
     QCOMPARE(run.exitCode, 0);
     const auto doc = json(run);
     PBX_FUZZY_COMPARE(doc[QLatin1String("epsilon1")].toDouble(), 0.1, 1e-14);
@@ -86,8 +87,8 @@ void TestCliOdp::iqr()
     QVERIFY(c >= 1 && c <= 3);
     // Bin mode, two entries: case 1 costs ε, cases 2 and 3 cost 2ε.
     PBX_FUZZY_COMPARE(doc[QLatin1String("cost")].toDouble(), c == 1 ? 0.1 : 0.2, 1e-14);
-    const auto sub = runCli({"odp", "iqr", "--neighbours", "replace", "--epsilon", "0.1", "--seed", "2", "--where",
-                             "ethnicity == \"afam\" and region == \"west\""});
+    const auto sub = runCli({"odp", "iqr", "--neighbours", "replace", "--epsilon", "0.1", "--seed", "2",
+                             "--where", "ethnicity == \"afam\" and region == \"west\""});
     QCOMPARE(sub.exitCode, 0);
     QCOMPARE(json(sub)[QLatin1String("n")].toInt(), 195);
     const auto refused = runCli({"odp", "iqr", "--epsilon", "0.1"});
@@ -104,21 +105,24 @@ void TestCliOdp::earlyStop()
     QVERIFY(std::abs(doc[QLatin1String("dp_epsilon")].toDouble() - 4.652985) < 1e-6);
     QVERIFY(std::abs(doc[QLatin1String("costs")].toArray()[0].toDouble() - 1.447988) < 1e-6);
     QVERIFY(std::abs(doc[QLatin1String("costs")].toArray()[9].toDouble() - 5.189037) < 1e-6);
-    const auto tuned = runCli({"odp", "early-stop", "--stops", "20,40,60,80,100", "--step-epsilon", "0.05", "--delta",
-                               "1e-6", "--theorem", "thm15", "--stopped-at", "70"});
+    const auto tuned = runCli({"odp", "early-stop", "--stops", "20,40,60,80,100", "--step-epsilon", "0.05",
+                               "--delta", "1e-6", "--theorem", "thm15", "--stopped-at", "70"});
     QCOMPARE(tuned.exitCode, 0);
     const auto t = json(tuned);
     QVERIFY(std::abs(t[QLatin1String("scale")].toDouble() - 1.329022) < 1e-6);
-    QCOMPARE(t[QLatin1String("stopped_at")].toObject()[QLatin1String("cell")].toInt(), 3); // between stops: the next one's cost
-    QVERIFY(std::abs(t[QLatin1String("stopped_at")].toObject()[QLatin1String("cost")].toDouble() - 2.070138) < 1e-6);
+    QCOMPARE(t[QLatin1String("stopped_at")].toObject()[QLatin1String("cell")].toInt(),
+             3); // between stops: the next one's cost
+    QVERIFY(std::abs(t[QLatin1String("stopped_at")].toObject()[QLatin1String("cost")].toDouble() - 2.070138)
+            < 1e-6);
 }
 
 void TestCliOdp::thm15()
 {
-    const auto run = runCli({"odp", "thm15", "--stops", "20,40,60,80,100", "--step-epsilon", "0.05", "--costs",
-                             "0.898351,1.394911,1.777398,2.088141,2.373870"});
+    const auto run = runCli({"odp", "thm15", "--stops", "20,40,60,80,100", "--step-epsilon", "0.05",
+                             "--costs", "0.898351,1.394911,1.777398,2.088141,2.373870"});
     QCOMPARE(run.exitCode, 0);
-    QVERIFY(std::abs(json(run)[QLatin1String("delta")].toDouble() - 7.370599e-07) < 1e-11); // costs given to 6 digits
+    QVERIFY(std::abs(json(run)[QLatin1String("delta")].toDouble() - 7.370599e-07)
+            < 1e-11); // costs given to 6 digits
 }
 
 void TestCliOdp::recover()
@@ -126,12 +130,19 @@ void TestCliOdp::recover()
     const auto run = runCli({"odp", "recover", "--features", "weak", "--seed", "5", "--simulation"});
     QCOMPARE(run.exitCode, 0);
     const auto doc = json(run);
-    PBX_FUZZY_COMPARE(doc[QLatin1String("cells")].toObject()[QLatin1String("release")].toDouble(), 2.0, 1e-12);
+    PBX_FUZZY_COMPARE(doc[QLatin1String("cells")].toObject()[QLatin1String("release")].toDouble(), 2.0,
+                      1e-12);
     PBX_FUZZY_COMPARE(doc[QLatin1String("cells")].toObject()[QLatin1String("bottom")].toDouble(), 0.5, 1e-9);
     PBX_FUZZY_COMPARE(doc[QLatin1String("s")].toDouble(), 4.439709e-03, 1e-6);
-    QVERIFY(std::abs(doc[QLatin1String("simulation")].toObject()[QLatin1String("true_error")].toDouble() - 0.495564) < 1e-6);
+    QVERIFY(std::abs(doc[QLatin1String("simulation")].toObject()[QLatin1String("true_error")].toDouble()
+                     - 0.495564)
+            < 1e-6);
     const double cost = doc[QLatin1String("cost")].toDouble();
-    QVERIFY(cost == doc[QLatin1String("cells")].toObject()[doc[QLatin1String("released")].toBool() ? QStringLiteral("release") : QStringLiteral("bottom")].toDouble());
+    QVERIFY(cost
+            == doc[QLatin1String("cells")]
+                   .toObject()[doc[QLatin1String("released")].toBool() ? QStringLiteral("release")
+                                                                       : QStringLiteral("bottom")]
+                   .toDouble());
     const auto bad = runCli({"odp", "recover", "--tau", "1.5"});
     QCOMPARE(bad.exitCode, 1);
     QVERIFY(bad.err.contains(QStringLiteral("tau")));
@@ -158,14 +169,19 @@ void TestCliOdp::outFile()
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("t.json"));
-    const auto run = pbx::test::runCli({QStringLiteral("odp"), QStringLiteral("table1"), QStringLiteral("--eps0"),
-                                        QStringLiteral("0.5"), QStringLiteral("--delta"), QStringLiteral("1e-5"),
-                                        QStringLiteral("--out"), path});
+    const auto run = pbx::test::runCli(
+        {QStringLiteral("odp"), QStringLiteral("table1"), QStringLiteral("--eps0"), QStringLiteral("0.5"),
+         QStringLiteral("--delta"), QStringLiteral("1e-5"), QStringLiteral("--out"), path});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.isEmpty());
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
-    QCOMPARE(QJsonDocument::fromJson(f.readAll()).object()[QLatin1String("rows")].toArray()[0].toObject()[QLatin1String("k_min")].toInt(), 24);
+    QCOMPARE(QJsonDocument::fromJson(f.readAll())
+                 .object()[QLatin1String("rows")]
+                 .toArray()[0]
+                 .toObject()[QLatin1String("k_min")]
+                 .toInt(),
+             24);
 }
 
 void TestCliOdp::exitCodes()
@@ -177,21 +193,24 @@ void TestCliOdp::exitCodes()
     QCOMPARE(runCli({"odp", "table1", "--bogus", "1"}).exitCode, 2);
     QCOMPARE(runCli({"odp", "svt", "--c", "4", "--epsilon", "1"}).exitCode, 2); // --threshold missing
     QCOMPARE(runCli({"odp", "iqr", "--mode", "wild"}).exitCode, 2);
-    QCOMPARE(runCli({"odp", "thm15", "--stops", "1,2", "--step-epsilon", "0.1", "--costs", "0.1,0.2", "--format",
-                     "csv"}).exitCode, 2); // JSON only
+    QCOMPARE(runCli({"odp", "thm15", "--stops", "1,2", "--step-epsilon", "0.1", "--costs", "0.1,0.2",
+                     "--format", "csv"})
+                 .exitCode,
+             2); // JSON only
     // Hostile values: exit 1, the field named, nothing released.
     const auto c0 = runCli({"odp", "svt", "--threshold", "10", "--c", "0", "--epsilon", "1"});
     QCOMPARE(c0.exitCode, 1);
     QVERIFY(c0.err.contains(QStringLiteral("--c")));
     QVERIFY(c0.out.isEmpty());
-    const auto e1 = runCli({"odp", "svt", "--threshold", "10", "--c", "2", "--epsilon", "1", "--epsilon1", "-1",
-                            "--epsilon2", "0.4"});
+    const auto e1 = runCli({"odp", "svt", "--threshold", "10", "--c", "2", "--epsilon", "1", "--epsilon1",
+                            "-1", "--epsilon2", "0.4"});
     QCOMPARE(e1.exitCode, 1);
     QVERIFY(e1.err.contains(QStringLiteral("epsilon1")));
     const auto nan = runCli({"odp", "svt", "--threshold", "nan", "--c", "2", "--epsilon", "1"});
     QCOMPARE(nan.exitCode, 1);
     QVERIFY(nan.err.contains(QStringLiteral("--threshold")));
-    const auto stops = runCli({"odp", "early-stop", "--stops", "20,10", "--step-epsilon", "0.1", "--delta", "1e-6"});
+    const auto stops
+        = runCli({"odp", "early-stop", "--stops", "20,10", "--step-epsilon", "0.1", "--delta", "1e-6"});
     QCOMPARE(stops.exitCode, 1);
     QVERIFY(stops.err.contains(QStringLiteral("stops")));
 }

@@ -33,14 +33,16 @@ data::Table cps1988()
     auto metadata = io::parseDatasetMetadata(test::readTextFile(dir + "cps1988.json")).value();
     io::CsvReadOptions options;
     options.metadata = &metadata;
-    return io::readCsv(io::gunzip(test::readTextFile(dir + "cps1988.csv.gz")).value(), "cps1988", options).value();
+    return io::readCsv(io::gunzip(test::readTextFile(dir + "cps1988.csv.gz")).value(), "cps1988", options)
+        .value();
 }
 
 /// Runs FILE under `filter` with `seed`; returns the transcript's events.
 json runTranscript(const QString &queries, const QString &filter, int seed, const QString &out)
 {
-    const Run r = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"), out,
-                          QStringLiteral("--filter"), filter, QStringLiteral("--seed"), QString::number(seed)});
+    const Run r
+        = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"), out,
+                  QStringLiteral("--filter"), filter, QStringLiteral("--seed"), QString::number(seed)});
     if (r.exitCode != 0)
         qFatal("pbx-cli run failed: %s", qPrintable(r.err));
     return json::parse(test::readTextFile(out.toStdString()));
@@ -92,7 +94,8 @@ void TestCliRun::transcriptContract()
         // Pure ε (Laplace) or pure ex-post ε (Laplace noise reduction): both are ε in this filter.
         const auto &cost = e.at("cost");
         QVERIFY(!cost.contains("rho"));
-        costSum += cost.contains("epsilon") ? cost.at("epsilon").get<double>() : cost.at("expost").get<double>();
+        costSum
+            += cost.contains("epsilon") ? cost.at("epsilon").get<double>() : cost.at("expost").get<double>();
     }
     PBX_FUZZY_COMPARE(doc.at("spent").at("epsilon").get<double>(), costSum, 1e-12);
     QVERIFY(doc.at("spent").at("epsilon").get<double>() <= 1.0);
@@ -118,7 +121,8 @@ void TestCliRun::goldenSeededRun()
     const double rho = q1.at("cost").at("rho").get<double>();
     const double sigma = q1.at("attempts").at(0).at("releases").at(0).at("scale").get<double>();
     PBX_FUZZY_COMPARE(rho, 1.0 / (2 * sigma * sigma), 1e-9);
-    QVERIFY(rho <= std::pow(1.959963984540054 / 40, 2) / 2 && rho >= 0.95 * std::pow(1.959963984540054 / 40, 2) / 2);
+    QVERIFY(rho <= std::pow(1.959963984540054 / 40, 2) / 2
+            && rho >= 0.95 * std::pow(1.959963984540054 / 40, 2) / 2);
     QVERIFY(q1.at("accounting").get<std::string>().find("exact discrete Gaussian") != std::string::npos);
     QCOMPARE(q1.at("answer").get<double>(), std::round(q1.at("answer").get<double>()));
     QVERIFY(std::fabs(q1.at("answer").get<double>() - 8760) < 40 * 3); // R: sum(CPS1988$region == "south")
@@ -161,8 +165,9 @@ void TestCliRun::unifiedCertifiesAtLeastAsManyAsZcdp()
     for (int seed = 1; seed <= 3; ++seed) {
         std::map<std::string, int> certified;
         for (const char *filter : {"zcdp", "unified", "brownian-zcdp", "basic"}) {
-            const json doc = runTranscript(queries, QString::fromLatin1(filter), seed,
-                                           dir.filePath(QStringLiteral("%1-%2.json").arg(QLatin1String(filter)).arg(seed)));
+            const json doc = runTranscript(
+                queries, QString::fromLatin1(filter), seed,
+                dir.filePath(QStringLiteral("%1-%2.json").arg(QLatin1String(filter)).arg(seed)));
             QCOMPARE(doc["events"].size(), std::size_t{24});
             for (const auto &e : doc["events"]) {
                 if (std::string(filter) == "unified")
@@ -174,11 +179,15 @@ void TestCliRun::unifiedCertifiesAtLeastAsManyAsZcdp()
                 spec.where = e["where"].get<std::string>();
                 const double truth = data::CompiledQuery::compile(spec, table).value().evaluate(table).count;
                 const double alpha = e["target"]["error"].get<double>();
-                QVERIFY2(std::fabs(e["answer"].get<double>() - truth) <= alpha * truth, e["id"].get<std::string>().c_str());
+                QVERIFY2(std::fabs(e["answer"].get<double>() - truth) <= alpha * truth,
+                         e["id"].get<std::string>().c_str());
             }
         }
         QVERIFY2(certified["unified"] >= certified["zcdp"],
-                 qPrintable(QStringLiteral("seed %1: unified %2, zcdp %3").arg(seed).arg(certified["unified"]).arg(certified["zcdp"])));
+                 qPrintable(QStringLiteral("seed %1: unified %2, zcdp %3")
+                                .arg(seed)
+                                .arg(certified["unified"])
+                                .arg(certified["zcdp"])));
         QVERIFY(certified["zcdp"] >= 10);
     }
 }
@@ -205,19 +214,23 @@ void TestCliRun::badInput_data()
                                               << QStringLiteral("line 3: column: unknown column 'salary'");
     QTest::newRow("mistyped category on line 2")
         << QStringList{} << QStringLiteral("bad_label.jsonl")
-        << QStringLiteral("line 2: where: column 11: 'South' is not a category of column 'region'; did you mean 'south'?");
+        << QStringLiteral(
+               "line 2: where: column 11: 'South' is not a category of column 'region'; did you mean 'south'?");
     QTest::newRow("epsilon 0") << QStringList{QStringLiteral("--epsilon"), QStringLiteral("0")}
-                               << QStringLiteral("queries.jsonl") << QStringLiteral("ε must be a finite number > 0");
+                               << QStringLiteral("queries.jsonl")
+                               << QStringLiteral("ε must be a finite number > 0");
     QTest::newRow("delta 1") << QStringList{QStringLiteral("--delta"), QStringLiteral("1")}
-                             << QStringLiteral("queries.jsonl") << QStringLiteral("δ must lie strictly between 0 and 1");
+                             << QStringLiteral("queries.jsonl")
+                             << QStringLiteral("δ must lie strictly between 0 and 1");
     QTest::newRow("epsilon nan") << QStringList{QStringLiteral("--epsilon"), QStringLiteral("nan")}
-                                 << QStringLiteral("queries.jsonl") << QStringLiteral("--epsilon: 'nan' is not a finite number");
+                                 << QStringLiteral("queries.jsonl")
+                                 << QStringLiteral("--epsilon: 'nan' is not a finite number");
     QTest::newRow("unknown dataset") << QStringList{QStringLiteral("--dataset"), QStringLiteral("nope.csv")}
                                      << QStringLiteral("queries.jsonl") << QStringLiteral("--dataset:");
     QTest::newRow("bad filter") << QStringList{QStringLiteral("--filter"), QStringLiteral("rdp")}
                                 << QStringLiteral("queries.jsonl") << QStringLiteral("unknown filter 'rdp'");
-    QTest::newRow("missing queries file") << QStringList{} << QStringLiteral("absent.jsonl")
-                                          << QStringLiteral("no such file");
+    QTest::newRow("missing queries file")
+        << QStringList{} << QStringLiteral("absent.jsonl") << QStringLiteral("no such file");
 }
 
 // Bad input: non-zero exit, one line on stderr, and no transcript written (nothing was spent).
@@ -228,8 +241,8 @@ void TestCliRun::badInput()
     QFETCH(QString, message);
     const QString out = m_dir.filePath(QStringLiteral("bad.json"));
     QFile::remove(out);
-    const Run r = runCli(QStringList{QStringLiteral("run"), QStringLiteral("--queries"), dataFile(queries.toLatin1().constData()),
-                                     QStringLiteral("--out"), out}
+    const Run r = runCli(QStringList{QStringLiteral("run"), QStringLiteral("--queries"),
+                                     dataFile(queries.toLatin1().constData()), QStringLiteral("--out"), out}
                          + extra);
     QVERIFY(r.exitCode != 0);
     QVERIFY2(r.err.contains(message), qPrintable(r.err));

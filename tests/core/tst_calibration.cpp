@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Calibration of the Laplace and Gaussian mechanisms to an absolute accuracy target: the noise
 // scale and cost formulas (docs/accuracy-first.md §5.1), and the empirical coverage of the error bar.
-#include "core/mechanisms/additive_noise.h"
 #include "core/math/normal.h"
+#include "core/mechanisms/additive_noise.h"
 #include "tests/testutils.h"
 
 #include <cmath>
@@ -45,17 +45,17 @@ void TestCalibration::scaleAndCost_data()
     QTest::addColumn<double>("expectedScale");
     QTest::addColumn<double>("expectedCost");
     // Laplace: b = a/ln(1/β), ε = Δ/b. ln 20 = 2.995732273553991, ln 100 = 4.605170185988092.
-    QTest::newRow("laplace a=40 β=0.05 Δ=1") << NoiseKind::Laplace << 40.0 << 0.05 << 1.0
-                                             << 40.0 / 2.995732273553991 << 2.995732273553991 / 40.0;
+    QTest::newRow("laplace a=40 β=0.05 Δ=1")
+        << NoiseKind::Laplace << 40.0 << 0.05 << 1.0 << 40.0 / 2.995732273553991 << 2.995732273553991 / 40.0;
     QTest::newRow("laplace a=5 β=0.01 Δ=2") << NoiseKind::Laplace << 5.0 << 0.01 << 2.0
                                             << 5.0 / 4.605170185988092 << 2.0 * 4.605170185988092 / 5.0;
     // Gaussian: σ = a/Φ⁻¹(1−β/2), ρ = Δ²/(2σ²).
-    QTest::newRow("gaussian a=40 β=0.05 Δ=1") << NoiseKind::Gaussian << 40.0 << 0.05 << 1.0
-                                              << 40.0 / 1.959963984540054
-                                              << std::pow(1.959963984540054 / 40.0, 2) / 2.0;
-    QTest::newRow("gaussian a=100 β=0.01 Δ=4000") << NoiseKind::Gaussian << 100.0 << 0.01 << 4000.0
-                                                  << 100.0 / 2.5758293035489004
-                                                  << std::pow(4000.0 * 2.5758293035489004 / 100.0, 2) / 2.0;
+    QTest::newRow("gaussian a=40 β=0.05 Δ=1")
+        << NoiseKind::Gaussian << 40.0 << 0.05 << 1.0 << 40.0 / 1.959963984540054
+        << std::pow(1.959963984540054 / 40.0, 2) / 2.0;
+    QTest::newRow("gaussian a=100 β=0.01 Δ=4000")
+        << NoiseKind::Gaussian << 100.0 << 0.01 << 4000.0 << 100.0 / 2.5758293035489004
+        << std::pow(4000.0 * 2.5758293035489004 / 100.0, 2) / 2.0;
 }
 
 void TestCalibration::scaleAndCost()
@@ -120,7 +120,8 @@ void TestCalibration::forCostInvertsCost()
     QFETCH(double, sensitivity);
     auto m = AdditiveNoiseMechanism::forCost(kind, cost, sensitivity).value();
     PBX_FUZZY_COMPARE(m.cost(), cost, 1e-14);
-    const double expectedScale = kind == NoiseKind::Laplace ? sensitivity / cost : sensitivity / std::sqrt(2 * cost);
+    const double expectedScale
+        = kind == NoiseKind::Laplace ? sensitivity / cost : sensitivity / std::sqrt(2 * cost);
     QVERIFY(m.scale() >= expectedScale); // more noise is the safe side
 }
 

@@ -59,12 +59,14 @@ void TestCostPreview::singleReleaseIsWhatAskCharges_data()
     QTest::addColumn<int>("aggregate");
     QTest::addColumn<QString>("column");
     QTest::addColumn<double>("error");
-    QTest::newRow("basic, count ±50") << filters::FilterKind::Basic << int(data::Aggregate::Count) << QString() << 50.0;
-    QTest::newRow("basic, sum ±20000") << filters::FilterKind::Basic << int(data::Aggregate::Sum)
-                                       << QStringLiteral("income") << 20000.0;
-    QTest::newRow("zcdp, count ±30") << filters::FilterKind::Zcdp << int(data::Aggregate::Count) << QString() << 30.0;
-    QTest::newRow("zcdp, sum ±100000") << filters::FilterKind::Zcdp << int(data::Aggregate::Sum)
-                                       << QStringLiteral("income") << 100000.0;
+    QTest::newRow("basic, count ±50")
+        << filters::FilterKind::Basic << int(data::Aggregate::Count) << QString() << 50.0;
+    QTest::newRow("basic, sum ±20000")
+        << filters::FilterKind::Basic << int(data::Aggregate::Sum) << QStringLiteral("income") << 20000.0;
+    QTest::newRow("zcdp, count ±30") << filters::FilterKind::Zcdp << int(data::Aggregate::Count) << QString()
+                                     << 30.0;
+    QTest::newRow("zcdp, sum ±100000")
+        << filters::FilterKind::Zcdp << int(data::Aggregate::Sum) << QStringLiteral("income") << 100000.0;
 }
 
 void TestCostPreview::singleReleaseIsWhatAskCharges()
@@ -74,7 +76,8 @@ void TestCostPreview::singleReleaseIsWhatAskCharges()
     QFETCH(QString, column);
     QFETCH(double, error);
     auto s = newSession(filter, 1.0);
-    const auto r = request(static_cast<data::Aggregate>(aggregate), column.toStdString(), TargetKind::Absolute, error);
+    const auto r
+        = request(static_cast<data::Aggregate>(aggregate), column.toStdString(), TargetKind::Absolute, error);
     auto preview = session::previewCost(*s, r);
     QVERIFY2(preview.ok(), preview.ok() ? "" : preview.error().message.c_str());
     QVERIFY(preview->exact.has_value());
@@ -101,7 +104,7 @@ void TestCostPreview::relativeTargetsAreBoundedByTheCap()
     QVERIFY(preview.ok());
     QVERIFY(!preview->exact);
     QCOMPARE(preview->mechanism, std::string("laplace-nr")); // the basic filter's default
-    QCOMPARE(preview->atMost, preview->remaining); // no cap set: the whole remaining budget
+    QCOMPARE(preview->atMost, preview->remaining);           // no cap set: the whole remaining budget
     QCOMPARE(preview->shareOfRemaining, 1.0);
 
     r.maxCost = 0.1;
@@ -125,7 +128,8 @@ void TestCostPreview::previewingSpendsNothing()
     auto s = newSession(filters::FilterKind::Zcdp, 1.0);
     const double before = s->filter().remainingFor(filters::ChargeKind::Rho);
     for (int i = 0; i < 100; ++i)
-        QVERIFY(session::previewCost(*s, request(data::Aggregate::Count, "", TargetKind::Absolute, 10.0)).ok());
+        QVERIFY(
+            session::previewCost(*s, request(data::Aggregate::Count, "", TargetKind::Absolute, 10.0)).ok());
     QCOMPARE(s->filter().remainingFor(filters::ChargeKind::Rho), before);
     QVERIFY(s->events().empty());
 }
@@ -170,10 +174,12 @@ void TestCostPreview::aShareAboveOneIsRefused()
 void TestCostPreview::badRequestsAreRefused()
 {
     auto s = newSession(filters::FilterKind::Basic, 1.0);
-    auto unknown = session::previewCost(*s, request(data::Aggregate::Sum, "incom", TargetKind::Absolute, 10.0));
+    auto unknown
+        = session::previewCost(*s, request(data::Aggregate::Sum, "incom", TargetKind::Absolute, 10.0));
     QVERIFY(!unknown.ok());
     QVERIFY(unknown.error().message.find("incom") != std::string::npos);
-    auto badTarget = session::previewCost(*s, request(data::Aggregate::Count, "", TargetKind::Absolute, -1.0));
+    auto badTarget
+        = session::previewCost(*s, request(data::Aggregate::Count, "", TargetKind::Absolute, -1.0));
     QVERIFY(!badTarget.ok());
     QCOMPARE(badTarget.error().code, ErrorCode::InvalidArgument);
     auto withCap = request(data::Aggregate::Count, "", TargetKind::Relative, 0.05);

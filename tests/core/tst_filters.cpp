@@ -264,9 +264,10 @@ void TestFilters::mixedRandomSequences()
             const bool toZcdp = kind == FilterKind::Zcdp || kind == FilterKind::BrownianZcdp
                                 || (kind == FilterKind::Unified && chargeKind != ChargeKind::ExPost);
             if (toZcdp)
-                zcdpSide = pbx::math::addRoundUp(zcdpSide, chargeKind == ChargeKind::Rho
-                                                               ? c.amount
-                                                               : pbx::filters::ZcdpFilter::rhoOfPureEpsilon(c.amount));
+                zcdpSide = pbx::math::addRoundUp(zcdpSide,
+                                                 chargeKind == ChargeKind::Rho
+                                                     ? c.amount
+                                                     : pbx::filters::ZcdpFilter::rhoOfPureEpsilon(c.amount));
             else
                 pureOrExPost = pbx::math::addRoundUp(pureOrExPost, c.amount);
             if (c.delta > 0.0)
@@ -275,7 +276,8 @@ void TestFilters::mixedRandomSequences()
         const auto systems = f->systems();
         for (const auto &system : systems)
             QVERIFY(system.spent <= system.budget);
-        const double expectedFirst = (kind == FilterKind::Basic || kind == FilterKind::ExPost) ? pureOrExPost : zcdpSide;
+        const double expectedFirst
+            = (kind == FilterKind::Basic || kind == FilterKind::ExPost) ? pureOrExPost : zcdpSide;
         QCOMPARE(systems.front().spent, expectedFirst);
         if (kind == FilterKind::Unified)
             QCOMPARE(systems.back().spent, pureOrExPost);

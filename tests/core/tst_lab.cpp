@@ -16,7 +16,8 @@ namespace {
 std::shared_ptr<const data::Table> labTable()
 {
     const std::size_t n = 20000;
-    data::Column region{{"region", data::ColumnType::Categorical, std::nullopt, "", {"north", "south"}}, {}, {}};
+    data::Column region{
+        {"region", data::ColumnType::Categorical, std::nullopt, "", {"north", "south"}}, {}, {}};
     data::Column group{{"group", data::ColumnType::Categorical, std::nullopt, "", {"a", "b", "c"}}, {}, {}};
     data::Column years{{"years", data::ColumnType::Numeric, data::Bounds{0, 10}, "", {}}, {}, {}};
     for (std::size_t i = 0; i < n; ++i) {
@@ -26,7 +27,8 @@ std::shared_ptr<const data::Table> labTable()
         years.numeric.push_back(std::floor(10.0 * u * u));
     }
     // A synthetic table of the test's own making: public.
-    return std::make_shared<const data::Table>(data::Table::create("lab", {region, group, years}).value().withPublic(true));
+    return std::make_shared<const data::Table>(
+        data::Table::create("lab", {region, group, years}).value().withPublic(true));
 }
 
 /// A CSV of 400 people (region, smoker), and its neighbour with one row added.
@@ -67,7 +69,8 @@ void TestLab::refusesDataNotDeclaredPublic()
     s.queriesPerRepetition = 8;
     s.maxEpsilonPerQuery = 0.5;
     for (const char *flag : {"", R"("public": false,)"}) {
-        auto metadata = io::parseDatasetMetadata(QString::fromLatin1(kMetadata).arg(QLatin1String(flag)).toStdString());
+        auto metadata
+            = io::parseDatasetMetadata(QString::fromLatin1(kMetadata).arg(QLatin1String(flag)).toStdString());
         QVERIFY(metadata.ok());
         for (bool extra : {false, true}) {
             auto plain = io::readCsv(neighbouringCsv(extra), "private");
@@ -87,12 +90,14 @@ void TestLab::refusesDataNotDeclaredPublic()
             QVERIFY(synthetic.ok() && synthetic->isPublic());
             QVERIFY(simulation::countCells(*synthetic).ok());
             // Without metadata, the categories came from the data: nothing public to draw from.
-            QCOMPARE(simulation::synthesizeFromMetadata(plain.value(), 3).error().code, ErrorCode::Unsupported);
+            QCOMPARE(simulation::synthesizeFromMetadata(plain.value(), 3).error().code,
+                     ErrorCode::Unsupported);
         }
     }
     // "public": true is the user's knowing declaration: the lab runs, and its results on the two
     // neighbours differ — exactly the disclosure the rule prevents on private data.
-    auto metadata = io::parseDatasetMetadata(QString::fromLatin1(kMetadata).arg(QLatin1String(R"("public": true,)")).toStdString());
+    auto metadata = io::parseDatasetMetadata(
+        QString::fromLatin1(kMetadata).arg(QLatin1String(R"("public": true,)")).toStdString());
     QVERIFY(metadata.ok() && metadata->isPublic);
     io::CsvReadOptions options;
     options.metadata = &metadata.value();
@@ -158,9 +163,13 @@ void TestLab::headlineClaim()
     const auto bnr = find(M::Brownian, F::BrownianZcdp), gaussDoubling = find(M::DoublingGaussian, F::Zcdp);
     const auto lnr = find(M::LaplaceNr, F::ExPost), lapDoubling = find(M::DoublingLaplace, F::Basic);
     QVERIFY2(bnr.answeredMean > gaussDoubling.answeredMean,
-             qPrintable(QStringLiteral("Brownian %1 vs Gaussian doubling %2").arg(bnr.answeredMean).arg(gaussDoubling.answeredMean)));
+             qPrintable(QStringLiteral("Brownian %1 vs Gaussian doubling %2")
+                            .arg(bnr.answeredMean)
+                            .arg(gaussDoubling.answeredMean)));
     QVERIFY2(lnr.answeredMean > lapDoubling.answeredMean,
-             qPrintable(QStringLiteral("Laplace NR %1 vs Laplace doubling %2").arg(lnr.answeredMean).arg(lapDoubling.answeredMean)));
+             qPrintable(QStringLiteral("Laplace NR %1 vs Laplace doubling %2")
+                            .arg(lnr.answeredMean)
+                            .arg(lapDoubling.answeredMean)));
     for (const auto &r : *results) {
         QVERIFY(r.withinAlpha >= 0.95); // the guarantee intact: certified answers really are within α
         QVERIFY(r.epsilonSpentMean <= s.epsilon * (1 + 1e-12));
@@ -181,7 +190,8 @@ void TestLab::reproducibleAndCancellable()
     for (std::size_t i = 0; i < a.size(); ++i)
         QCOMPARE(a[i].answeredPerRepetition, b[i].answeredPerRepetition); // thread count does not matter
     s.repetitions = 2000;
-    auto cancelled = simulation::runRelativeErrorLab(w, s, methods, [](std::int64_t done, std::int64_t) { return done < 3; });
+    auto cancelled = simulation::runRelativeErrorLab(
+        w, s, methods, [](std::int64_t done, std::int64_t) { return done < 3; });
     QVERIFY(!cancelled.ok());
     QCOMPARE(cancelled.error().code, ErrorCode::Cancelled);
 }
@@ -196,7 +206,9 @@ void TestLab::invalidSettings()
     s.delta = 0;
     QVERIFY(!simulation::runRelativeErrorLab(w, s, simulation::defaultLabMethods()).ok());
     s = {};
-    QVERIFY(!simulation::runRelativeErrorLab(w, s, {{session::ReleaseMethod::LaplaceNr, filters::FilterKind::Zcdp}}).ok());
+    QVERIFY(!simulation::runRelativeErrorLab(w, s,
+                                             {{session::ReleaseMethod::LaplaceNr, filters::FilterKind::Zcdp}})
+                 .ok());
 }
 
 QTEST_APPLESS_MAIN(TestLab)

@@ -57,8 +57,8 @@ void TestNoiseReduction::brownianInZcdpPaysTheLastTime()
     QCOMPARE(e.costKind, filters::ChargeKind::Rho);
     const double sigma = e.attempts.back().releases.front().scale;
     const double exact = 1.0 / (2.0 * sigma * sigma);
-    QVERIFY(e.cost >= exact);                 // never under-reported
-    PBX_FUZZY_COMPARE(e.cost, exact, 1e-12);  // and only rounding above it
+    QVERIFY(e.cost >= exact);                // never under-reported
+    PBX_FUZZY_COMPARE(e.cost, exact, 1e-12); // and only rounding above it
     QCOMPARE(s->filter().spent(), e.cost);
     // Released values move along one path, noisiest first: the scales strictly decrease.
     for (std::size_t k = 1; k < e.attempts.size(); ++k)
@@ -99,10 +99,14 @@ void TestNoiseReduction::defaultsAndCompatibility()
 {
     using session::defaultMechanism;
     using TK = session::TargetKind;
-    QCOMPARE(defaultMechanism(FilterKind::Basic, data::Aggregate::Count, TK::Relative), ReleaseMethod::LaplaceNr);
-    QCOMPARE(defaultMechanism(FilterKind::Unified, data::Aggregate::Mean, TK::Absolute), ReleaseMethod::Brownian);
-    QCOMPARE(defaultMechanism(FilterKind::BrownianZcdp, data::Aggregate::Count, TK::Relative), ReleaseMethod::Brownian);
-    QCOMPARE(defaultMechanism(FilterKind::Zcdp, data::Aggregate::Count, TK::Relative), ReleaseMethod::DoublingGaussian);
+    QCOMPARE(defaultMechanism(FilterKind::Basic, data::Aggregate::Count, TK::Relative),
+             ReleaseMethod::LaplaceNr);
+    QCOMPARE(defaultMechanism(FilterKind::Unified, data::Aggregate::Mean, TK::Absolute),
+             ReleaseMethod::Brownian);
+    QCOMPARE(defaultMechanism(FilterKind::BrownianZcdp, data::Aggregate::Count, TK::Relative),
+             ReleaseMethod::Brownian);
+    QCOMPARE(defaultMechanism(FilterKind::Zcdp, data::Aggregate::Count, TK::Relative),
+             ReleaseMethod::DoublingGaussian);
     QCOMPARE(defaultMechanism(FilterKind::Zcdp, data::Aggregate::Sum, TK::Absolute), ReleaseMethod::Gaussian);
     // Laplace noise reduction is not zCDP (accuracy-first §4.4); a Gaussian is not pure DP; a single release
     // cannot meet a relative target.
@@ -111,11 +115,12 @@ void TestNoiseReduction::defaultsAndCompatibility()
         FilterKind filter;
         ReleaseMethod mechanism;
         const char *message;
-    } refused[] = {{FilterKind::Zcdp, ReleaseMethod::LaplaceNr, "cannot account 'laplace-nr'"},
-                   {FilterKind::BrownianZcdp, ReleaseMethod::LaplaceNr, "cannot account 'laplace-nr'"},
-                   {FilterKind::Basic, ReleaseMethod::DoublingGaussian, "cannot account 'doubling-gaussian'"},
-                   {FilterKind::Zcdp, ReleaseMethod::Brownian, "filters that can: expost, unified, brownian-zcdp"},
-                   {FilterKind::Zcdp, ReleaseMethod::Gaussian, "needs a stopping rule"}};
+    } refused[]
+        = {{FilterKind::Zcdp, ReleaseMethod::LaplaceNr, "cannot account 'laplace-nr'"},
+           {FilterKind::BrownianZcdp, ReleaseMethod::LaplaceNr, "cannot account 'laplace-nr'"},
+           {FilterKind::Basic, ReleaseMethod::DoublingGaussian, "cannot account 'doubling-gaussian'"},
+           {FilterKind::Zcdp, ReleaseMethod::Brownian, "filters that can: expost, unified, brownian-zcdp"},
+           {FilterKind::Zcdp, ReleaseMethod::Gaussian, "needs a stopping rule"}};
     for (const auto &r : refused) {
         auto s = newSession(r.filter, 1);
         auto e = s->ask(relativeCount("", 0.05, r.mechanism));
@@ -134,9 +139,10 @@ void TestNoiseReduction::cheaperThanDoubling_data()
     QTest::addColumn<FilterKind>("doublingFilter");
     QTest::addColumn<ReleaseMethod>("doubling");
     QTest::newRow("Brownian (zCDP) vs Gaussian doubling")
-        << FilterKind::BrownianZcdp << ReleaseMethod::Brownian << FilterKind::Zcdp << ReleaseMethod::DoublingGaussian;
-    QTest::newRow("Laplace NR vs Laplace doubling")
-        << FilterKind::Basic << ReleaseMethod::LaplaceNr << FilterKind::Basic << ReleaseMethod::DoublingLaplace;
+        << FilterKind::BrownianZcdp << ReleaseMethod::Brownian << FilterKind::Zcdp
+        << ReleaseMethod::DoublingGaussian;
+    QTest::newRow("Laplace NR vs Laplace doubling") << FilterKind::Basic << ReleaseMethod::LaplaceNr
+                                                    << FilterKind::Basic << ReleaseMethod::DoublingLaplace;
 }
 
 // The seed paper's claim in miniature: over 200 runs of the same relative-error counts, noise
@@ -158,8 +164,9 @@ void TestNoiseReduction::cheaperThanDoubling()
         nrSpent += a->filter().epsilonSpent();
         doublingSpent += b->filter().epsilonSpent();
     }
-    QVERIFY2(nrSpent < doublingSpent,
-             qPrintable(QStringLiteral("noise reduction spent %1, doubling %2").arg(nrSpent).arg(doublingSpent)));
+    QVERIFY2(
+        nrSpent < doublingSpent,
+        qPrintable(QStringLiteral("noise reduction spent %1, doubling %2").arg(nrSpent).arg(doublingSpent)));
 }
 
 QTEST_APPLESS_MAIN(TestNoiseReduction)

@@ -62,7 +62,8 @@ void TestPlannedCap::firstOfManyRequestsLeavesBudgetForTheRest()
     const std::size_t n = 24;
     for (std::size_t i = 0; i < n; ++i) {
         const double before = s->filter().remaining();
-        auto e = s->ask(session::withPlannedCap(relativeCount(i % 2 ? "region == \"south\"" : ""), s->filter(), n - i));
+        auto e = s->ask(
+            session::withPlannedCap(relativeCount(i % 2 ? "region == \"south\"" : ""), s->filter(), n - i));
         QVERIFY(e.ok());
         QVERIFY(e->cost <= before / static_cast<double>(n - i));
         QVERIFY(e->request.maxCost.has_value());

@@ -15,13 +15,13 @@ using namespace pbx;
 using namespace pbx::privacy;
 
 // The call fails with InvalidArgument and a message naming `fragment`.
-#define EXPECT_INVALID(expr, fragment)                                                                   \
-    do {                                                                                                 \
-        const auto result = (expr);                                                                      \
-        QVERIFY(!result.ok());                                                                           \
-        QCOMPARE(static_cast<int>(result.error().code), static_cast<int>(ErrorCode::InvalidArgument));    \
-        QVERIFY2(QString::fromStdString(result.error().message).contains(QString::fromUtf8(fragment)),   \
-                 result.error().message.c_str());                                                        \
+#define EXPECT_INVALID(expr, fragment)                                                                       \
+    do {                                                                                                     \
+        const auto result = (expr);                                                                          \
+        QVERIFY(!result.ok());                                                                               \
+        QCOMPARE(static_cast<int>(result.error().code), static_cast<int>(ErrorCode::InvalidArgument));       \
+        QVERIFY2(QString::fromStdString(result.error().message).contains(QString::fromUtf8(fragment)),       \
+                 result.error().message.c_str());                                                            \
     } while (false)
 
 class TestPrivacyRisk : public QObject
@@ -39,15 +39,16 @@ private Q_SLOTS:
             const double tpr = 1.0 - f;
             QVERIFY(tpr <= std::min(1.0, std::exp(epsilon) * alpha + delta) + 1e-12);
             QVERIFY(1.0 - alpha >= std::exp(-epsilon) * (1.0 - tpr - delta) - 1e-12); // symmetric line
-            const double exact = std::max({0.0, 1.0 - delta - std::exp(epsilon) * alpha,
-                                           std::exp(-epsilon) * (1.0 - delta - alpha)});
+            const double exact = std::max(
+                {0.0, 1.0 - delta - std::exp(epsilon) * alpha, std::exp(-epsilon) * (1.0 - delta - alpha)});
             QVERIFY(f <= exact);
             PBX_FUZZY_COMPARE(f, exact, 1e-15);
         }
         // The two lines cross at α = (1 − δ)/(1 + e^ε); there the curve is (1 − δ)/(1 + e^ε).
         const double cross = (1.0 - delta) / (1.0 + std::exp(epsilon));
         PBX_FUZZY_COMPARE(*epsilonDeltaTradeoff(epsilon, delta, cross), cross, 1e-14);
-        QCOMPARE(*epsilonDeltaTradeoff(0.0, 0.0, 0.3), std::nextafter(0.7, 0.0)); // ε = 0: no test beats guessing
+        QCOMPARE(*epsilonDeltaTradeoff(0.0, 0.0, 0.3),
+                 std::nextafter(0.7, 0.0)); // ε = 0: no test beats guessing
         QCOMPARE(*epsilonDeltaTradeoff(std::numeric_limits<double>::infinity(), 0.0, 0.3), 0.0);
         QCOMPARE(*epsilonDeltaTradeoff(5.0, 1.0, 0.0), 0.0); // δ = 1 promises nothing
     }
@@ -67,8 +68,12 @@ private Q_SLOTS:
                 const double closed = *gaussianTradeoff(mu, alpha);
                 PBX_FUZZY_COMPARE(closed, exact, 1e-12);
                 const double dual = *profileTradeoff(profile, alpha);
-                QVERIFY2(dual <= exact + 1e-12, qPrintable(QStringLiteral("μ %1 α %2: %3 > %4").arg(mu).arg(alpha).arg(dual).arg(exact)));
-                QVERIFY2(dual >= exact - 2e-4, qPrintable(QStringLiteral("μ %1 α %2: %3 vs %4").arg(mu).arg(alpha).arg(dual).arg(exact)));
+                QVERIFY2(
+                    dual <= exact + 1e-12,
+                    qPrintable(QStringLiteral("μ %1 α %2: %3 > %4").arg(mu).arg(alpha).arg(dual).arg(exact)));
+                QVERIFY2(dual >= exact - 2e-4,
+                         qPrintable(
+                             QStringLiteral("μ %1 α %2: %3 vs %4").arg(mu).arg(alpha).arg(dual).arg(exact)));
             }
         }
         QCOMPARE(*gaussianTradeoff(0.0, 0.25), std::nextafter(0.75, 0.0));

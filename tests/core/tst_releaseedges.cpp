@@ -21,9 +21,7 @@ using session::TargetKind;
 
 using pbx::test::FailingBits;
 
-namespace {
-
-} // namespace
+namespace {} // namespace
 
 Q_DECLARE_METATYPE(session::ReleaseMethod)
 Q_DECLARE_METATYPE(filters::FilterKind)
@@ -56,7 +54,8 @@ void TestReleaseEdges::certifiesUsesDirectedRounding()
         a.halfWidth = w;
         const bool nearest = std::fabs(y) - w > 0.0 && w <= alpha * (std::fabs(y) - w);
         const bool directed = mechanisms::acceptsRelativeError(y, w, alpha);
-        QCOMPARE(session::QueryShape::certifies(a, AccuracyTarget{TargetKind::Relative, alpha, 0.95}), directed);
+        QCOMPARE(session::QueryShape::certifies(a, AccuracyTarget{TargetKind::Relative, alpha, 0.95}),
+                 directed);
         nearestOnly += nearest && !directed;
     }
     QVERIFY2(nearestOnly > 0, "no borderline case where round-to-nearest over-accepts");
@@ -85,9 +84,10 @@ void TestReleaseEdges::laplaceDoublingInZcdpShowsWhatWasCharged()
     data::QueryStatistics exact;
     exact.count = 300.0;
     const session::ReleaseContext context{
-        session::QueryShape::of(data::Aggregate::Count, {}, exact, data::Neighbouring::AddRemove, 20000.0), *f, noise,
-        session::ReleaseMethod::DoublingLaplace, 1};
-    const auto out = session::releaseByDoubling(context, AccuracyTarget{TargetKind::Relative, 0.1, 0.95}, std::nullopt);
+        session::QueryShape::of(data::Aggregate::Count, {}, exact, data::Neighbouring::AddRemove, 20000.0),
+        *f, noise, session::ReleaseMethod::DoublingLaplace, 1};
+    const auto out
+        = session::releaseByDoubling(context, AccuracyTarget{TargetKind::Relative, 0.1, 0.95}, std::nullopt);
     QVERIFY(out.attempts.size() > 1);
     QCOMPARE(out.costKind, filters::ChargeKind::PureEpsilon);
     session::LedgerEvent e;
@@ -104,12 +104,18 @@ void TestReleaseEdges::drawFailureAfterChargeIsRecorded_data()
     QTest::addColumn<session::ReleaseMethod>("mechanism");
     QTest::addColumn<filters::FilterKind>("filter");
     QTest::addColumn<int>("words");
-    QTest::newRow("gaussian doubling, first level") << session::ReleaseMethod::DoublingGaussian << filters::FilterKind::Zcdp << 0;
-    QTest::newRow("gaussian doubling, later level") << session::ReleaseMethod::DoublingGaussian << filters::FilterKind::Zcdp << 3;
-    QTest::newRow("laplace doubling") << session::ReleaseMethod::DoublingLaplace << filters::FilterKind::Basic << 2;
-    QTest::newRow("laplace-nr, first level") << session::ReleaseMethod::LaplaceNr << filters::FilterKind::ExPost << 0;
-    QTest::newRow("laplace-nr, later level") << session::ReleaseMethod::LaplaceNr << filters::FilterKind::ExPost << 3;
-    QTest::newRow("brownian, zCDP") << session::ReleaseMethod::Brownian << filters::FilterKind::BrownianZcdp << 2;
+    QTest::newRow("gaussian doubling, first level")
+        << session::ReleaseMethod::DoublingGaussian << filters::FilterKind::Zcdp << 0;
+    QTest::newRow("gaussian doubling, later level")
+        << session::ReleaseMethod::DoublingGaussian << filters::FilterKind::Zcdp << 3;
+    QTest::newRow("laplace doubling")
+        << session::ReleaseMethod::DoublingLaplace << filters::FilterKind::Basic << 2;
+    QTest::newRow("laplace-nr, first level")
+        << session::ReleaseMethod::LaplaceNr << filters::FilterKind::ExPost << 0;
+    QTest::newRow("laplace-nr, later level")
+        << session::ReleaseMethod::LaplaceNr << filters::FilterKind::ExPost << 3;
+    QTest::newRow("brownian, zCDP") << session::ReleaseMethod::Brownian << filters::FilterKind::BrownianZcdp
+                                    << 2;
 }
 
 void TestReleaseEdges::drawFailureAfterChargeIsRecorded()
@@ -124,15 +130,17 @@ void TestReleaseEdges::drawFailureAfterChargeIsRecorded()
     auto created = filters::PrivacyFilter::create(filter, settings.epsilon, settings.delta, settings.split);
     QVERIFY(created.ok());
     filters::PrivacyFilter &f = **created;
-    auto noise = mechanisms::NoiseSource::withBits(std::make_unique<FailingBits>(static_cast<std::uint64_t>(words)));
+    auto noise
+        = mechanisms::NoiseSource::withBits(std::make_unique<FailingBits>(static_cast<std::uint64_t>(words)));
     data::QueryStatistics exact;
     exact.count = 40.0; // small: the first levels cannot certify ±5 %, so the plan continues
     const session::ReleaseContext context{
-        session::QueryShape::of(data::Aggregate::Count, {}, exact, data::Neighbouring::AddRemove, 20000.0), f, noise,
-        mechanism, 1};
+        session::QueryShape::of(data::Aggregate::Count, {}, exact, data::Neighbouring::AddRemove, 20000.0), f,
+        noise, mechanism, 1};
     const AccuracyTarget target{TargetKind::Relative, 0.05, 0.95};
-    const auto out = session::isNoiseReduction(mechanism) ? session::releaseByNoiseReduction(context, target, std::nullopt)
-                                                          : session::releaseByDoubling(context, target, std::nullopt);
+    const auto out = session::isNoiseReduction(mechanism)
+                         ? session::releaseByNoiseReduction(context, target, std::nullopt)
+                         : session::releaseByDoubling(context, target, std::nullopt);
     QVERIFY(!out.attempts.empty());
     QVERIFY2(out.reason.find("the charge stands") != std::string::npos, out.reason.c_str());
     QVERIFY(std::isnan(out.attempts.back().releases.front().value));

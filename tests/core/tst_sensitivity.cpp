@@ -46,7 +46,8 @@ void TestSensitivity::computedSumsExceedNominalDeltaAndArePadded()
                                                               static_cast<double>(large.rowCount()));
     QVERIFY(padded >= s2 - s);
     // The shape every mechanism calibrates with uses the padded value (n = 2 rows in public).
-    auto shape = pbx::session::QueryShape::of(pbx::data::Aggregate::Sum, bounds, {}, Neighbouring::AddRemove, 2.0);
+    auto shape
+        = pbx::session::QueryShape::of(pbx::data::Aggregate::Sum, bounds, {}, Neighbouring::AddRemove, 2.0);
     QCOMPARE(shape.channels().front().sensitivity, padded);
     // For CPS1988-sized data the pad is tiny: wage ∈ [0, 5000], 28,155 rows.
     const double wage = pbx::data::computedSumSensitivity(5000.0, {0.0, 5000.0}, 28155);

@@ -88,7 +88,8 @@ void TestSession::absoluteCountSingleRelease_data()
     QTest::addColumn<QString>("mechanism");
     QTest::addColumn<double>("expectedCost");
     // ε = ln(1/β)/a = ln 20/40; ρ = (Φ⁻¹(0.975)/40)²/2.
-    QTest::newRow("basic") << filters::FilterKind::Basic << QStringLiteral("laplace") << 2.995732273553991 / 40;
+    QTest::newRow("basic") << filters::FilterKind::Basic << QStringLiteral("laplace")
+                           << 2.995732273553991 / 40;
     QTest::newRow("zcdp") << filters::FilterKind::Zcdp << QStringLiteral("gaussian")
                           << std::pow(1.959963984540054 / 40, 2) / 2;
 }
@@ -112,7 +113,8 @@ void TestSession::absoluteCountSingleRelease()
     QVERIFY(e->cost <= expectedCost);
     QVERIFY(e->cost >= 0.95 * expectedCost);
     const double scale = e->attempts.front().releases.front().scale;
-    PBX_FUZZY_COMPARE(e->cost, filter == filters::FilterKind::Basic ? 1.0 / scale : 1.0 / (2 * scale * scale), 1e-9);
+    PBX_FUZZY_COMPARE(e->cost, filter == filters::FilterKind::Basic ? 1.0 / scale : 1.0 / (2 * scale * scale),
+                      1e-9);
     QVERIFY(QString::fromStdString(e->accounting).contains(QStringLiteral("exact discrete")));
     QCOMPARE(e->answer, std::round(e->answer)); // an integer count stays an integer
     QCOMPARE(e->spentAfter, s->filter().spent());
@@ -132,12 +134,16 @@ void TestSession::relativeTargetsAreMet_data()
     {
         F filter;
         M mechanism;
-    } pairs[] = {{F::Basic, M::DoublingLaplace}, {F::Zcdp, M::DoublingGaussian}, {F::Basic, M::LaplaceNr},
-                 {F::ExPost, M::Brownian},       {F::Unified, M::LaplaceNr},     {F::BrownianZcdp, M::Brownian}};
+    } pairs[]
+        = {{F::Basic, M::DoublingLaplace}, {F::Zcdp, M::DoublingGaussian}, {F::Basic, M::LaplaceNr},
+           {F::ExPost, M::Brownian},       {F::Unified, M::LaplaceNr},     {F::BrownianZcdp, M::Brownian}};
     for (const auto &p : pairs) {
-        const auto name = std::string(filters::filterKindName(p.filter)) + " " + std::string(releaseMethodName(p.mechanism));
-        QTest::addRow("count %s", name.c_str()) << p.filter << p.mechanism << data::Aggregate::Count << kSouthCount;
-        QTest::addRow("mean %s", name.c_str()) << p.filter << p.mechanism << data::Aggregate::Mean << southIncomeMean();
+        const auto name = std::string(filters::filterKindName(p.filter)) + " "
+                          + std::string(releaseMethodName(p.mechanism));
+        QTest::addRow("count %s", name.c_str())
+            << p.filter << p.mechanism << data::Aggregate::Count << kSouthCount;
+        QTest::addRow("mean %s", name.c_str())
+            << p.filter << p.mechanism << data::Aggregate::Mean << southIncomeMean();
     }
 }
 
@@ -159,7 +165,8 @@ void TestSession::relativeTargetsAreMet()
         auto e = s->ask(r);
         QVERIFY2(e.ok(), e.ok() ? "" : e.error().message.c_str());
         QCOMPARE(e->status, EventStatus::Released);
-        QCOMPARE(QString::fromStdString(e->mechanism), QString::fromStdString(std::string(releaseMethodName(mechanism))));
+        QCOMPARE(QString::fromStdString(e->mechanism),
+                 QString::fromStdString(std::string(releaseMethodName(mechanism))));
         double attemptsCost = 0;
         for (const auto &a : e->attempts)
             attemptsCost += a.cost;
@@ -193,7 +200,8 @@ void TestSession::meanErrorBarCovers()
     int covered = 0, met = 0;
     for (std::uint64_t seed = 1; seed <= 300; ++seed) {
         auto s = newSession(filter, 2.0, 1000 + seed, neighbours);
-        auto e = s->ask(request(data::Aggregate::Mean, "income", "region == \"south\"", TargetKind::Absolute, 20));
+        auto e = s->ask(
+            request(data::Aggregate::Mean, "income", "region == \"south\"", TargetKind::Absolute, 20));
         QVERIFY(e.ok());
         QCOMPARE(e->status, EventStatus::Released);
         met += e->targetMet;
@@ -251,11 +259,13 @@ void TestSession::refusalsSayWhatTheBudgetBuys_data()
     QTest::addColumn<double>("error");
     QTest::addColumn<QString>("expected");
     // ρ = 0.004444 (ε = 0.5, δ = 1e-6): σ ≈ 1/√(2ρ) = 10.6, 1.96σ ≈ ±21 for a count.
-    QTest::newRow("zcdp count") << filters::FilterKind::Zcdp << data::Aggregate::Count << 5.0
-                                << QStringLiteral("with ρ = 0.004444, one release can answer this count to ±21 at 95 % confidence");
+    QTest::newRow("zcdp count")
+        << filters::FilterKind::Zcdp << data::Aggregate::Count << 5.0
+        << QStringLiteral("with ρ = 0.004444, one release can answer this count to ±21 at 95 % confidence");
     // ε = 0.5: Laplace b = 2, b·ln(1/β) = 6.
-    QTest::newRow("basic count") << filters::FilterKind::Basic << data::Aggregate::Count << 2.0
-                                 << QStringLiteral("with ε = 0.5, one release can answer this count to ±6 at 95 % confidence");
+    QTest::newRow("basic count")
+        << filters::FilterKind::Basic << data::Aggregate::Count << 2.0
+        << QStringLiteral("with ε = 0.5, one release can answer this count to ±6 at 95 % confidence");
     QTest::newRow("basic sum") << filters::FilterKind::Basic << data::Aggregate::Sum << 10.0
                                << QStringLiteral("one release can answer this sum to ±");
 }
@@ -306,7 +316,8 @@ void TestSession::restoreRechargesTheLedger()
 {
     auto s = newSession(filters::FilterKind::Basic, 1.0, 9);
     for (double a : {50.0, 30.0, 2.0})
-        QVERIFY(s->ask(request(data::Aggregate::Count, "", "region == \"north\"", TargetKind::Absolute, a)).ok());
+        QVERIFY(
+            s->ask(request(data::Aggregate::Count, "", "region == \"north\"", TargetKind::Absolute, a)).ok());
     auto restored = Session::restore(s->sharedTable(), s->settings(), s->events());
     QVERIFY(restored.ok());
     QCOMPARE((*restored)->filter().spent(), s->filter().spent());
@@ -321,7 +332,8 @@ void TestSession::restoreRechargesTheLedger()
     edited[1].cost /= 2;
     auto refused = Session::restore(s->sharedTable(), s->settings(), edited);
     PBX_VERIFY_ERROR(refused, Parse, "event 1 ('q2')");
-    QVERIFY(QString::fromStdString(refused.error().message).contains(QStringLiteral("not the recorded cost")));
+    QVERIFY(
+        QString::fromStdString(refused.error().message).contains(QStringLiteral("not the recorded cost")));
 }
 
 void TestSession::seededSessionsReplay()
@@ -347,12 +359,15 @@ void TestSession::randomAdaptiveSessions()
 {
     std::mt19937_64 rng(2026);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
-    const filters::FilterKind kinds[] = {filters::FilterKind::Basic, filters::FilterKind::Zcdp, filters::FilterKind::ExPost,
-                                         filters::FilterKind::Unified, filters::FilterKind::BrownianZcdp};
-    const session::ReleaseMethod mechanisms[] = {session::ReleaseMethod::Laplace,         session::ReleaseMethod::Gaussian,
-                                                 session::ReleaseMethod::DoublingLaplace, session::ReleaseMethod::DoublingGaussian,
-                                                 session::ReleaseMethod::LaplaceNr,       session::ReleaseMethod::Brownian};
-    const char *wheres[] = {"", "region == \"south\"", "age < 30", "income >= 2500 and not region == \"north\"", "age > 68"};
+    const filters::FilterKind kinds[]
+        = {filters::FilterKind::Basic, filters::FilterKind::Zcdp, filters::FilterKind::ExPost,
+           filters::FilterKind::Unified, filters::FilterKind::BrownianZcdp};
+    const session::ReleaseMethod mechanisms[]
+        = {session::ReleaseMethod::Laplace,         session::ReleaseMethod::Gaussian,
+           session::ReleaseMethod::DoublingLaplace, session::ReleaseMethod::DoublingGaussian,
+           session::ReleaseMethod::LaplaceNr,       session::ReleaseMethod::Brownian};
+    const char *wheres[]
+        = {"", "region == \"south\"", "age < 30", "income >= 2500 and not region == \"north\"", "age > 68"};
     int released = 0, refused = 0;
     for (int run = 0; run < 1000; ++run) {
         auto s = newSession(kinds[rng() % 5], 0.2 + 3.0 * unit(rng), rng());
@@ -362,7 +377,8 @@ void TestSession::randomAdaptiveSessions()
             const bool relative = unit(rng) < 0.5;
             auto r = request(aggregate, unit(rng) < 0.5 ? "age" : "income", wheres[rng() % 5],
                              relative ? TargetKind::Relative : TargetKind::Absolute,
-                             relative ? 0.02 + 0.3 * unit(rng) : std::pow(10.0, 4.0 * unit(rng)), 0.8 + 0.19 * unit(rng));
+                             relative ? 0.02 + 0.3 * unit(rng) : std::pow(10.0, 4.0 * unit(rng)),
+                             0.8 + 0.19 * unit(rng));
             if (unit(rng) < 0.7)
                 r.mechanism = mechanisms[rng() % 6];
             if (unit(rng) < 0.2)
@@ -391,7 +407,8 @@ void TestSession::randomAdaptiveSessions()
 // with such a budget must start, answer and restore (as verify, resume and the GUI do).
 void TestSession::hugeBudgetsAnswerAndRestore()
 {
-    for (auto kind : {filters::FilterKind::Zcdp, filters::FilterKind::Unified, filters::FilterKind::BrownianZcdp}) {
+    for (auto kind :
+         {filters::FilterKind::Zcdp, filters::FilterKind::Unified, filters::FilterKind::BrownianZcdp}) {
         session::SessionSettings settings;
         settings.epsilon = 1e300;
         settings.filter = kind;

@@ -47,7 +47,8 @@ private:
 void TestJournal::sha256KnownAnswer()
 {
     // FIPS 180-2 test vector.
-    QCOMPARE(io::sha256Hex("abc"), std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+    QCOMPARE(io::sha256Hex("abc"),
+             std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
 }
 
 void TestJournal::roundTripAndResume()
@@ -204,7 +205,8 @@ void TestJournal::tailRecordDetectsRemovedAndRewrittenEnd()
     QVERIFY(io::readJournalText(readAll(path)).ok()); // the chain alone cannot tell
     auto rewritten = io::readJournal(path.toStdString());
     PBX_VERIFY_ERROR(rewritten, Parse, "journal line 4");
-    QVERIFY2(QString::fromStdString(rewritten.error().message).contains(QStringLiteral("does not match the tail record")),
+    QVERIFY2(QString::fromStdString(rewritten.error().message)
+                 .contains(QStringLiteral("does not match the tail record")),
              rewritten.error().message.c_str());
     Q_UNUSED(lastStart);
     // Without the tail record the shortened journal reads, with a note.
@@ -275,7 +277,8 @@ void TestJournal::sessionJournal()
     QCOMPARE(recovered->header.datasetName, std::string("synthetic"));
     QCOMPARE(recovered->header.settings.filter, filters::FilterKind::Unified);
     QCOMPARE(recovered->events.size(), std::size_t(2));
-    auto replayed = session::auditLedger(test::syntheticTable(), recovered->header.settings, recovered->events);
+    auto replayed
+        = session::auditLedger(test::syntheticTable(), recovered->header.settings, recovered->events);
     QVERIFY2(replayed.ok(), replayed.ok() ? "" : replayed.error().message.c_str());
     QCOMPARE((*replayed)->filter().epsilonSpent(), s->filter().epsilonSpent());
     QCOMPARE((*replayed)->filter().deltaSpent(), s->filter().deltaSpent());

@@ -27,7 +27,8 @@ void TestRequests::valid()
     QCOMPARE(r->query.bounds->upper, 4000.0);
     QCOMPARE(r->target.kind, pbx::session::TargetKind::Relative);
     QCOMPARE(r->target.error, 0.05);
-    auto c = readRequestLine(R"({"aggregate":"count","where":"region == \"south\"","target":{"kind":"absolute","error":40}})", 1);
+    auto c = readRequestLine(
+        R"({"aggregate":"count","where":"region == \"south\"","target":{"kind":"absolute","error":40}})", 1);
     QVERIFY(c.ok());
     QCOMPARE(c->target.confidence, 0.95); // the default
     QCOMPARE(c->query.where, std::string("region == \"south\""));
@@ -38,27 +39,38 @@ void TestRequests::invalid_data()
     QTest::addColumn<QString>("line");
     QTest::addColumn<QString>("message");
     QTest::newRow("not json") << QStringLiteral("{\"id\": ") << QStringLiteral("line 7 is not valid JSON");
-    QTest::newRow("not an object") << QStringLiteral("[1,2]") << QStringLiteral("line 7: expected a JSON object");
-    QTest::newRow("unknown field") << QStringLiteral(R"({"aggregate":"count","colunm":"x","target":{"kind":"absolute","error":1}})")
+    QTest::newRow("not an object") << QStringLiteral("[1,2]")
+                                   << QStringLiteral("line 7: expected a JSON object");
+    QTest::newRow("unknown field") << QStringLiteral(
+        R"({"aggregate":"count","colunm":"x","target":{"kind":"absolute","error":1}})")
                                    << QStringLiteral("line 7: unknown field 'colunm'");
     QTest::newRow("no aggregate") << QStringLiteral(R"({"target":{"kind":"absolute","error":1}})")
                                   << QStringLiteral("line 7.aggregate: missing");
-    QTest::newRow("bad aggregate") << QStringLiteral(R"({"aggregate":"median","target":{"kind":"absolute","error":1}})")
+    QTest::newRow("bad aggregate") << QStringLiteral(
+        R"({"aggregate":"median","target":{"kind":"absolute","error":1}})")
                                    << QStringLiteral("unknown aggregate 'median'");
-    QTest::newRow("no target") << QStringLiteral(R"({"aggregate":"count"})") << QStringLiteral("line 7.target: missing");
-    QTest::newRow("bad kind") << QStringLiteral(R"({"aggregate":"count","target":{"kind":"rough","error":1}})")
+    QTest::newRow("no target") << QStringLiteral(R"({"aggregate":"count"})")
+                               << QStringLiteral("line 7.target: missing");
+    QTest::newRow("bad kind") << QStringLiteral(
+        R"({"aggregate":"count","target":{"kind":"rough","error":1}})")
                               << QStringLiteral("unknown target kind 'rough'");
-    QTest::newRow("zero error") << QStringLiteral(R"({"aggregate":"count","target":{"kind":"absolute","error":0}})")
+    QTest::newRow("zero error") << QStringLiteral(
+        R"({"aggregate":"count","target":{"kind":"absolute","error":0}})")
                                 << QStringLiteral("target error must be a finite number > 0");
-    QTest::newRow("confidence 1") << QStringLiteral(R"({"aggregate":"count","target":{"kind":"absolute","error":1,"confidence":1}})")
+    QTest::newRow("confidence 1") << QStringLiteral(
+        R"({"aggregate":"count","target":{"kind":"absolute","error":1,"confidence":1}})")
                                   << QStringLiteral("confidence must lie strictly between 0 and 1");
-    QTest::newRow("string error") << QStringLiteral(R"({"aggregate":"count","target":{"kind":"absolute","error":"5"}})")
+    QTest::newRow("string error") << QStringLiteral(
+        R"({"aggregate":"count","target":{"kind":"absolute","error":"5"}})")
                                   << QStringLiteral("line 7.target.error: expected a number");
-    QTest::newRow("reversed bounds") << QStringLiteral(R"({"aggregate":"sum","column":"wage","bounds":[10,0],"target":{"kind":"absolute","error":1}})")
+    QTest::newRow("reversed bounds") << QStringLiteral(
+        R"({"aggregate":"sum","column":"wage","bounds":[10,0],"target":{"kind":"absolute","error":1}})")
                                      << QStringLiteral("line 7.bounds");
-    QTest::newRow("short bounds") << QStringLiteral(R"({"aggregate":"sum","column":"wage","bounds":[10],"target":{"kind":"absolute","error":1}})")
+    QTest::newRow("short bounds") << QStringLiteral(
+        R"({"aggregate":"sum","column":"wage","bounds":[10],"target":{"kind":"absolute","error":1}})")
                                   << QStringLiteral("line 7.bounds: expected [lower, upper]");
-    QTest::newRow("negative cap") << QStringLiteral(R"({"aggregate":"count","max_cost":-1,"target":{"kind":"absolute","error":1}})")
+    QTest::newRow("negative cap") << QStringLiteral(
+        R"({"aggregate":"count","max_cost":-1,"target":{"kind":"absolute","error":1}})")
                                   << QStringLiteral("line 7.max_cost: must be > 0");
 }
 

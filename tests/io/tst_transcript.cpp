@@ -18,14 +18,16 @@ std::unique_ptr<session::Session> sessionWithHistory(filters::FilterKind filter)
     settings.epsilon = 0.3;
     settings.seed = 42;
     auto s = std::move(session::Session::create(test::syntheticTable(), settings).value());
-    auto ask = [&](data::Aggregate a, const char *column, const char *where, session::TargetKind k, double e) {
-        session::QueryRequest r;
-        r.query = {a, column, std::nullopt, where};
-        r.target = {k, e, 0.9};
-        return s->ask(r).ok();
-    };
+    auto ask
+        = [&](data::Aggregate a, const char *column, const char *where, session::TargetKind k, double e) {
+              session::QueryRequest r;
+              r.query = {a, column, std::nullopt, where};
+              r.target = {k, e, 0.9};
+              return s->ask(r).ok();
+          };
     ask(data::Aggregate::Count, "", "region == \"south\"", session::TargetKind::Absolute, 50);
-    ask(data::Aggregate::Mean, "income", "age >= 30, ", session::TargetKind::Relative, 0.01); // invalid: skipped
+    ask(data::Aggregate::Mean, "income", "age >= 30, ", session::TargetKind::Relative,
+        0.01); // invalid: skipped
     ask(data::Aggregate::Mean, "income", "age >= 30", session::TargetKind::Relative, 0.02);
     ask(data::Aggregate::Sum, "age", "", session::TargetKind::Absolute, 0.001); // refused: too costly
     return s;
@@ -104,7 +106,8 @@ void TestTranscript::documentFields()
     QCOMPARE(doc.at("events").size(), std::size_t(3));
     const auto &released = doc.at("events").at(0);
     QCOMPARE(released.at("status").get<std::string>(), std::string("released"));
-    QVERIFY(released.contains("answer") && released.contains("error_bound") && released.contains("mechanism"));
+    QVERIFY(released.contains("answer") && released.contains("error_bound")
+            && released.contains("mechanism"));
     QVERIFY(released.at("cost").contains("rho"));
     QCOMPARE(doc.at("events").at(2).at("status").get<std::string>(), std::string("refused"));
     QVERIFY(doc.at("noise").at("note").get<std::string>().find("not for real releases") != std::string::npos);
@@ -130,7 +133,8 @@ void TestTranscript::malformed_data()
     QTest::addColumn<QString>("message");
     QTest::newRow("not json") << QStringLiteral("truncate") << QStringLiteral("not valid JSON");
     QTest::newRow("wrong format") << QStringLiteral("format") << QStringLiteral("not a pbx transcript");
-    QTest::newRow("newer version") << QStringLiteral("version") << QStringLiteral("newer than this pbx understands");
+    QTest::newRow("newer version") << QStringLiteral("version")
+                                   << QStringLiteral("newer than this pbx understands");
     QTest::newRow("no events") << QStringLiteral("events") << QStringLiteral("events: missing");
     QTest::newRow("bad status") << QStringLiteral("status") << QStringLiteral("events[0].status");
     QTest::newRow("no cost") << QStringLiteral("cost") << QStringLiteral("events[1].cost");

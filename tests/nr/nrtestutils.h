@@ -17,7 +17,8 @@ inline double laplaceCdf(double x, double b)
 }
 
 /// One-sample KS statistic D = sup |F_n − F| for a continuous CDF F. Sorts a copy.
-template <typename Cdf> double ksStatistic(std::vector<double> samples, Cdf cdf)
+template<typename Cdf>
+double ksStatistic(std::vector<double> samples, Cdf cdf)
 {
     std::sort(samples.begin(), samples.end());
     const double n = static_cast<double>(samples.size());

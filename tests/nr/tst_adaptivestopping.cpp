@@ -45,7 +45,7 @@ struct Outcome
 /// Runs `paths` Brownian paths down `times`; `violates(k, L)` is the adversary's stopping event.
 /// The loss is L = (Δ²/2 + Δ·B)/T with Δ = f(x) − f(x') = 1, i.e. brownianPrivacyLoss() inlined
 /// (that function is checked in tst_brownian) to keep the 6·10⁷-step loops fast.
-template <typename Violates>
+template<typename Violates>
 Outcome runAdversary(const std::vector<double> &times, int paths, std::uint64_t seed, Violates violates)
 {
     int stopped = 0, atLast = 0;

@@ -43,7 +43,8 @@ void TestOdpEarlyStop::gaussianExample()
     PBX_FUZZY_COMPARE(plan->delta, 1e-5, 1e-12);
     QVERIFY(plan->delta >= 1e-5);
     auto prop = lemma11Plan(stops, steps, StepComposition::Gaussian, 1e-5, DeltaSplit::Proportional);
-    const double proportional[] = {1.5676, 2.2136, 2.7150, 3.1425, 3.5231, 3.8704, 4.1928, 4.4954, 4.7820, 5.0551};
+    const double proportional[]
+        = {1.5676, 2.2136, 2.7150, 3.1425, 3.5231, 3.8704, 4.1928, 4.4954, 4.7820, 5.0551};
     for (int j = 0; j < 10; ++j)
         QVERIFY(std::abs(prop->costs[static_cast<std::size_t>(j)] - proportional[j]) < 1e-4);
 }
@@ -72,8 +73,8 @@ double enumerate(const std::vector<std::int64_t> &stops, const std::vector<doubl
         const double d = deltas[depth];
         const double hi = (1 - d) * std::exp(e) / (1 + std::exp(e));
         const double lo = (1 - d) / (1 + std::exp(e));
-        const double children = walk(depth + 1, p0 * d, 0.0) + walk(depth + 1, 0.0, p1 * d) +
-                                walk(depth + 1, p0 * hi, p1 * lo) + walk(depth + 1, p0 * lo, p1 * hi);
+        const double children = walk(depth + 1, p0 * d, 0.0) + walk(depth + 1, 0.0, p1 * d)
+                                + walk(depth + 1, p0 * hi, p1 * lo) + walk(depth + 1, p0 * lo, p1 * hi);
         return atStop ? std::max(gain, children) : children;
     };
     return walk(0, 1.0, 1.0);
@@ -91,11 +92,12 @@ void TestOdpEarlyStop::theorem15AgainstEnumeration_data()
                                    << std::vector<double>{0.6, 0.8, 1.2} << 0.070744627001 << 0.178070339051;
     QTest::newRow("(1,2,4) 0.5x4") << std::vector<std::int64_t>{1, 2, 4} << std::vector<double>(4, 0.5)
                                    << std::vector<double>{0.3, 0.6, 1.0} << 0.127736350635 << 0.335464196788;
-    QTest::newRow("(2,4) hetero") << std::vector<std::int64_t>{2, 4} << std::vector<double>{0.3, 0.5, 0.2, 0.4}
-                                  << std::vector<double>{0.5, 0.9} << 0.092674878455 << 0.148158184589;
+    QTest::newRow("(2,4) hetero") << std::vector<std::int64_t>{2, 4}
+                                  << std::vector<double>{0.3, 0.5, 0.2, 0.4} << std::vector<double>{0.5, 0.9}
+                                  << 0.092674878455 << 0.148158184589;
     QTest::newRow("(1,3,4) hetero") << std::vector<std::int64_t>{1, 3, 4}
-                                    << std::vector<double>{0.2, 0.6, 0.3, 0.5} << std::vector<double>{0.1, 0.7, 1.1}
-                                    << 0.077121427957 << 0.179391134657;
+                                    << std::vector<double>{0.2, 0.6, 0.3, 0.5}
+                                    << std::vector<double>{0.1, 0.7, 1.1} << 0.077121427957 << 0.179391134657;
     QTest::newRow("(3,5) 0.5x5") << std::vector<std::int64_t>{3, 5} << std::vector<double>(5, 0.5)
                                  << std::vector<double>{0.5, 0.5} << 0.259932198888 << 0.412384105687;
 }
@@ -154,7 +156,8 @@ void TestOdpEarlyStop::exampleB()
     auto exact = lemma11Plan(stops, steps, StepComposition::Exact, 1e-6, DeltaSplit::Equal);
     QVERIFY(exact.ok());
     for (int j = 0; j < 5; ++j) // Murtagh–Vadhan = KOV for homogeneous steps
-        PBX_FUZZY_COMPARE(exact->costs[static_cast<std::size_t>(j)], kov->costs[static_cast<std::size_t>(j)], 1e-9);
+        PBX_FUZZY_COMPARE(exact->costs[static_cast<std::size_t>(j)], kov->costs[static_cast<std::size_t>(j)],
+                          1e-9);
     const std::vector<double> eps(100, 0.05);
     const std::vector<double> zeros(100, 0.0);
     auto delta = theorem15Delta(stops, eps, zeros, kov->costs);
@@ -203,7 +206,8 @@ void TestOdpEarlyStop::hostileInputs()
     PBX_VERIFY_ERROR(lemma11Plan({20}, steps, StepComposition::Kov, 0.0, DeltaSplit::Equal), InvalidArgument,
                      "delta"); // KOV needs δ > 0
     QVERIFY(!lemma11Plan({20}, IterativeSteps{IterativeSteps::Kind::EpsDelta, 0.0, -1.0, 0.0},
-                         StepComposition::Basic, 0.0, DeltaSplit::Equal).ok());
+                         StepComposition::Basic, 0.0, DeltaSplit::Equal)
+                 .ok());
     QCOMPARE(lemma11Plan({20}, steps, StepComposition::Gaussian, 1e-6, DeltaSplit::Equal).error().code,
              ErrorCode::Unsupported);
     PBX_VERIFY_ERROR(theorem15Delta({2}, {0.1, 0.1}, {0.0, 0.0}, {std::nan("")}), InvalidArgument, "costs");

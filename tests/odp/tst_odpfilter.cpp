@@ -46,8 +46,8 @@ void TestOdpFilter::lemma6NeedsTheDeltaSum()
     // T1: M(D) ∈ {a1, b1, c} with probabilities δ, δ, 1−2δ; M(D') ∈ {a2, b2, c} likewise.
     // Cells {a1,a2} and {b1,b2,c} are each (0, δ)-subset-DP; the event {a1, b1} needs 2δ.
     const double delta = 0.001;
-    const double pD_event = delta + delta;   // P[M(D) ∈ {a1, b1}]
-    const double pDprime_event = 0.0;        // P[M(D') ∈ {a1, b1}]
+    const double pD_event = delta + delta; // P[M(D) ∈ {a1, b1}]
+    const double pDprime_event = 0.0;      // P[M(D') ∈ {a1, b1}]
     const double needed = pD_event - std::exp(0.0) * pDprime_event;
     auto g = fromSubsetDp({{0, "{a1,a2}", 0.0, delta}, {1, "{b1,b2,c}", 0.0, delta}});
     QVERIFY(g.ok());

@@ -95,8 +95,9 @@ std::vector<double> wages(const data::Table &t, bool subgroup)
     const auto region = *t.columnIndex("region");
     std::vector<double> out;
     for (std::size_t i = 0; i < t.rowCount(); ++i) {
-        if (subgroup && (t.columnInfo(eth).categories[static_cast<std::size_t>(t.codes(eth)[i])] != "afam" ||
-                         t.columnInfo(region).categories[static_cast<std::size_t>(t.codes(region)[i])] != "west"))
+        if (subgroup
+            && (t.columnInfo(eth).categories[static_cast<std::size_t>(t.codes(eth)[i])] != "afam"
+                || t.columnInfo(region).categories[static_cast<std::size_t>(t.codes(region)[i])] != "west"))
             continue;
         out.push_back(t.numeric(wage)[i]);
     }

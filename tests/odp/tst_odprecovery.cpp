@@ -82,8 +82,8 @@ void TestOdpRecovery::sensitivityHolds()
             auto moved = fitLogistic(other, lambda);
             const double bound = 2.0 / (n * lambda);
             QVERIFY((moved->theta - base->theta).norm() <= bound);
-            QVERIFY(std::abs(meanAbsoluteError(moved->theta, test) - meanAbsoluteError(base->theta, test)) <=
-                    bound / 4);
+            QVERIFY(std::abs(meanAbsoluteError(moved->theta, test) - meanAbsoluteError(base->theta, test))
+                    <= bound / 4);
         }
     }
 }
@@ -117,8 +117,8 @@ void TestOdpRecovery::cellCosts()
     p.epsilonTest = 0.5;
     p.testNoise = 1e-4;
     auto general = calibrateRecovery(p, 22524, 5631);
-    PBX_FUZZY_COMPARE(general->releaseCost, 2.0, 1e-12);           // 1.7759 < 2
-    PBX_FUZZY_COMPARE(general->bottomCost, 2.0, 1e-12);            // min(2, 22.2) = 2
+    PBX_FUZZY_COMPARE(general->releaseCost, 2.0, 1e-12); // 1.7759 < 2
+    PBX_FUZZY_COMPARE(general->bottomCost, 2.0, 1e-12);  // min(2, 22.2) = 2
 }
 
 void TestOdpRecovery::cps1988Plan()
@@ -132,8 +132,8 @@ void TestOdpRecovery::cps1988Plan()
     auto fit = fitLogistic(full->train, 0.01);
     QVERIFY(fit.ok());
     QVERIFY(fit->gradientNorm < 1e-14);
-    const double theta[] = {-0.26598971, 0.56155045, 0.56011498, -0.44575890, 0.37173233,
-                            0.01336877, -0.45251003, -0.09087907, -1.18216852};
+    const double theta[] = {-0.26598971, 0.56155045,  0.56011498,  -0.44575890, 0.37173233,
+                            0.01336877,  -0.45251003, -0.09087907, -1.18216852};
     for (int i = 0; i < 9; ++i)
         QVERIFY(std::abs(fit->theta[i] - theta[i]) < 1e-6);
     const double mae = meanAbsoluteError(fit->theta, full->test);
@@ -166,7 +166,8 @@ void TestOdpRecovery::cps1988Plan()
             QVERIFY(std::abs(run->noisyError - weakMae) < 0.1);
     }
     const double rate = passes / double(runs);
-    QVERIFY2(std::abs(rate - 0.1445) < 4 * std::sqrt(0.1445 * 0.8555 / runs), qPrintable(QString::number(rate)));
+    QVERIFY2(std::abs(rate - 0.1445) < 4 * std::sqrt(0.1445 * 0.8555 / runs),
+             qPrintable(QString::number(rate)));
 }
 
 void TestOdpRecovery::figure2()
@@ -191,7 +192,8 @@ void TestOdpRecovery::hostileInputs()
         auto c = calibrateRecovery(q, n, m);
         QVERIFY(!c.ok());
         QCOMPARE(c.error().code, ErrorCode::InvalidArgument);
-        QVERIFY2(QString::fromStdString(c.error().message).startsWith(QString::fromUtf8(field)), c.error().message.c_str());
+        QVERIFY2(QString::fromStdString(c.error().message).startsWith(QString::fromUtf8(field)),
+                 c.error().message.c_str());
     };
     RecoveryParameters q = p;
     q.lambda = 0.0;

@@ -37,7 +37,8 @@ void TestOdpSvt::splits()
 
 void TestOdpSvt::cellCosts()
 {
-    // The exactly checked case of docs/output-dp.md (sparse vector): E = 0.3, 0.65, 1.0 for ε₁ = 0.3, ε₂ = 0.7, c = 2.
+    // The exactly checked case of docs/output-dp.md (sparse vector): E = 0.3, 0.65, 1.0 for ε₁ = 0.3, ε₂ =
+    // 0.7, c = 2.
     const SvtParameters small{0.3, 0.7, 2, 1.0};
     PBX_FUZZY_COMPARE(svtCellCost(small, 0), 0.3, 1e-15);
     PBX_FUZZY_COMPARE(svtCellCost(small, 1), 0.65, 1e-15);
@@ -73,12 +74,13 @@ void TestOdpSvt::releaseScales()
 {
     auto split = lyuSplit(0.5, 10);
     const SvtParameters p{split->epsilon1, split->epsilon2, 10, 1.0};
-    const double expected[] = {1.115792, 2.346869, 3.712070, 5.234578, 6.943244,
-                               8.874432, 11.074640, 13.604290, 16.543360, 20.0};
+    const double expected[]
+        = {1.115792, 2.346869, 3.712070, 5.234578, 6.943244, 8.874432, 11.074640, 13.604290, 16.543360, 20.0};
     for (int j = 1; j <= 10; ++j) {
         QVERIFY2(std::abs(releaseScale(ReleaseAnalysis::Odp, p, 0.5, j) - expected[j - 1]) < 1e-6,
                  qPrintable(QString::number(j)));
-        QVERIFY(releaseScale(ReleaseAnalysis::Odp, p, 0.5, j) <= releaseScale(ReleaseAnalysis::Dp, p, 0.5, j) * (1 + 1e-15));
+        QVERIFY(releaseScale(ReleaseAnalysis::Odp, p, 0.5, j)
+                <= releaseScale(ReleaseAnalysis::Dp, p, 0.5, j) * (1 + 1e-15));
     }
     PBX_FUZZY_COMPARE(releaseScale(ReleaseAnalysis::Dp, p, 0.5, 3), 20.0, 1e-15);
     PBX_FUZZY_COMPARE(releaseScale(ReleaseAnalysis::Filter, p, 0.5, 3), 6.0, 1e-15);
@@ -98,7 +100,8 @@ void checkRow(const SvtFigureRow &row, const FigureRowExpected &e)
              qPrintable(QString::number(row.expectedJ, 'g', 10)));
     QVERIFY2(std::abs(row.filterStd - e.filter) < 6e-5 + 1e-4 * e.filter,
              qPrintable(QString::number(row.filterStd, 'g', 10)));
-    QVERIFY2(std::abs(row.odpStd - e.odp) < 6e-5 + 1e-4 * e.odp, qPrintable(QString::number(row.odpStd, 'g', 10)));
+    QVERIFY2(std::abs(row.odpStd - e.odp) < 6e-5 + 1e-4 * e.odp,
+             qPrintable(QString::number(row.odpStd, 'g', 10)));
     PBX_FUZZY_COMPARE(row.dpStd, 28.2843, 2e-6);
 }
 } // namespace
@@ -109,10 +112,10 @@ void TestOdpSvt::figureWellSeparated()
     auto split = lyuSplit(0.5, 10);
     const SvtParameters p{split->epsilon1, split->epsilon2, 10, 1.0};
     const FigureRowExpected rows[] = {
-        {0, 0.99904, 0.0010, 2.8306, 1.5793},   {1, 0.00001, 1.0009, 2.8311, 1.5796},
-        {2, 0.0, 2.0009, 5.6595, 3.3208},       {3, 0.0, 3.0009, 8.4878, 5.2516},
-        {5, 0.0, 5.0009, 14.1446, 9.8216},      {8, 0.0, 8.0008, 22.6297, 19.2428},
-        {10, 0.0, 9.9999, 28.2840, 28.2838},    {12, 0.0, 10.0, 28.2843, 28.2843},
+        {0, 0.99904, 0.0010, 2.8306, 1.5793}, {1, 0.00001, 1.0009, 2.8311, 1.5796},
+        {2, 0.0, 2.0009, 5.6595, 3.3208},     {3, 0.0, 3.0009, 8.4878, 5.2516},
+        {5, 0.0, 5.0009, 14.1446, 9.8216},    {8, 0.0, 8.0008, 22.6297, 19.2428},
+        {10, 0.0, 9.9999, 28.2840, 28.2838},  {12, 0.0, 10.0, 28.2843, 28.2843},
         {20, 0.0, 10.0, 28.2843, 28.2843},
     };
     for (const auto &e : rows) {
@@ -168,8 +171,10 @@ void TestOdpSvt::discreteMechanism()
     // Frequencies: AboveThreshold (c = 1) with q = T has P[⊤] = P[ν ≥ ρ] — symmetric noise, so
     // a little above ½ (ties count as ⊤). 20000 runs: within 4 standard errors of the exact value.
     const SvtParameters at{0.5, 0.5, 1, 1.0};
-    mechanisms::DiscreteLaplaceSampler rho = *mechanisms::DiscreteLaplaceSampler::create(*mechanisms::rationalAtLeast(2.0));
-    mechanisms::DiscreteLaplaceSampler nu = *mechanisms::DiscreteLaplaceSampler::create(*mechanisms::rationalAtLeast(4.0));
+    mechanisms::DiscreteLaplaceSampler rho
+        = *mechanisms::DiscreteLaplaceSampler::create(*mechanisms::rationalAtLeast(2.0));
+    mechanisms::DiscreteLaplaceSampler nu
+        = *mechanisms::DiscreteLaplaceSampler::create(*mechanisms::rationalAtLeast(4.0));
     double exact = 0.0;
     for (int r = -200; r <= 200; ++r)
         for (int v = r; v <= r + 400; ++v)
@@ -215,15 +220,16 @@ void TestOdpSvt::hostileInputs()
 {
     mechanisms::SeededRandomBits bits(1, 0);
     const SvtParameters bad[] = {
-        {0.1, 0.4, 0, 1.0}, {0.0, 0.4, 4, 1.0}, {-0.1, 0.4, 4, 1.0}, {0.1, std::nan(""), 4, 1.0},
-        {0.1, 0.4, 4, 0.0}, {0.1, INFINITY, 4, 1.0},
+        {0.1, 0.4, 0, 1.0},          {0.0, 0.4, 4, 1.0}, {-0.1, 0.4, 4, 1.0},
+        {0.1, std::nan(""), 4, 1.0}, {0.1, 0.4, 4, 0.0}, {0.1, INFINITY, 4, 1.0},
     };
     const char *fields[] = {"c (the cut-off)", "epsilon1", "epsilon1", "epsilon2", "sensitivity", "epsilon2"};
     for (int i = 0; i < 6; ++i) {
         auto g = svtGuarantee(bad[i]);
         QVERIFY(!g.ok());
         QCOMPARE(g.error().code, ErrorCode::InvalidArgument);
-        QVERIFY2(QString::fromStdString(g.error().message).startsWith(QString::fromUtf8(fields[i])), g.error().message.c_str());
+        QVERIFY2(QString::fromStdString(g.error().message).startsWith(QString::fromUtf8(fields[i])),
+                 g.error().message.c_str());
         QVERIFY(!SparseVector::start(bad[i], bits).ok());
     }
     PBX_VERIFY_ERROR(SparseVector::start(SvtParameters{0.1, 0.4, 4, 1.5}, bits), InvalidArgument,

@@ -252,7 +252,7 @@ struct Fit
 };
 
 // 10⁶ seeded draws, then χ² against the pmf twice: finely and coarsely binned.
-template <typename Sampler>
+template<typename Sampler>
 Fit fit(const Sampler &sampler, std::uint64_t seed, const std::function<long double(std::int64_t)> &pmf)
 {
     SeededRandomBits bits(seed, 0);

@@ -29,7 +29,10 @@ class TestStrategiesCli : public QObject
     {
         const QString in = write(name + QStringLiteral(".lab.json"), config);
         const QString out = m_dir.filePath(name + QStringLiteral(".out.json"));
-        const auto run = pbx::test::runCli(QStringList{QStringLiteral("simulate"), QStringLiteral("strategies"), QStringLiteral("--config"), in, QStringLiteral("--out"), out} + extra);
+        const auto run
+            = pbx::test::runCli(QStringList{QStringLiteral("simulate"), QStringLiteral("strategies"),
+                                            QStringLiteral("--config"), in, QStringLiteral("--out"), out}
+                                + extra);
         if (run.exitCode != 0)
             qWarning("%s", qPrintable(run.err));
         auto doc = pbx::io::json::parse(pbx::test::readTextFile(out.toStdString()), "out");
@@ -39,7 +42,9 @@ class TestStrategiesCli : public QObject
     pbx::test::CliRun runFailing(const std::string &config, const QString &name)
     {
         const QString in = write(name + QStringLiteral(".lab.json"), config);
-        return pbx::test::runCli({QStringLiteral("simulate"), QStringLiteral("strategies"), QStringLiteral("--config"), in, QStringLiteral("--out"), m_dir.filePath(name + QStringLiteral(".out.json"))});
+        return pbx::test::runCli({QStringLiteral("simulate"), QStringLiteral("strategies"),
+                                  QStringLiteral("--config"), in, QStringLiteral("--out"),
+                                  m_dir.filePath(name + QStringLiteral(".out.json"))});
     }
 
 private slots:
@@ -64,8 +69,9 @@ private slots:
         PBX_FUZZY_COMPARE(r[1]["predicted"]["max"].get<double>(), 274.453, 1e-5);
         QVERIFY(std::fabs(r[1]["predicted"]["by_length"][0].get<double>() - 77.66) < 0.005);
         for (std::size_t i = 0; i < 3; ++i) {
-            const double z = (r[i]["measured"]["average"].get<double>() - r[i]["predicted"]["average"].get<double>()) /
-                             r[i]["measured"]["standard_error"].get<double>();
+            const double z
+                = (r[i]["measured"]["average"].get<double>() - r[i]["predicted"]["average"].get<double>())
+                  / r[i]["measured"]["standard_error"].get<double>();
             QVERIFY(std::fabs(z) < 3.0);
         }
         QCOMPARE(r[0]["predicted"]["average"], Json(50.0));
@@ -76,25 +82,35 @@ private slots:
 
     void bmiAndInference()
     {
-        const auto bmi = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "bmi", "repetitions": 20000})", QStringLiteral("bmi"));
+        const auto bmi = runLab(
+            R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "bmi", "repetitions": 20000})",
+            QStringLiteral("bmi"));
         QCOMPARE(bmi["answers"], Json({0.0, 3.0, 1.0, 2.0}));
         QCOMPARE(bmi["results"][0]["predicted"], Json(128.0));
         QCOMPARE(bmi["results"][1]["predicted"], Json(32.0));
         QCOMPARE(bmi["results"][2]["predicted"], Json(12.0));
         const auto replace = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "bmi",
-            "neighbours": "replace", "parallel_rule": "doubled", "repetitions": 1000})", QStringLiteral("bmir"));
+            "neighbours": "replace", "parallel_rule": "doubled", "repetitions": 1000})",
+                                    QStringLiteral("bmir"));
         QCOMPARE(replace["results"][0]["predicted"], Json(128.0));
         QCOMPARE(replace["results"][2]["predicted"], Json(48.0));
-        const auto inference = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "inference",
-            "column": "experience", "projection": "tree-consistency", "repetitions": 500})", QStringLiteral("inference"));
+        const auto inference
+            = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "inference",
+            "column": "experience", "projection": "tree-consistency", "repetitions": 500})",
+                     QStringLiteral("inference"));
         QCOMPARE(inference["runs_worse"], Json(0));
         QCOMPARE(inference["predicted"]["sse_before"], Json(32640.0));
         QCOMPARE(inference["predicted"]["sse_after"], Json(16384.0));
         QVERIFY(inference["sse_after"].get<double>() < inference["sse_before"].get<double>());
-        const auto stability = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "stability"})", QStringLiteral("stab"));
-        QVERIFY(std::fabs(stability["poisson_subsampling"][1]["epsilon"].get<double>() - 0.1585650787) < 1e-9);
-        const auto quantile = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "quantile",
-            "column": "wage", "q": 0.5})", QStringLiteral("quantile"));
+        const auto stability
+            = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "stability"})",
+                     QStringLiteral("stab"));
+        QVERIFY(std::fabs(stability["poisson_subsampling"][1]["epsilon"].get<double>() - 0.1585650787)
+                < 1e-9);
+        const auto quantile
+            = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "quantile",
+            "column": "wage", "q": 0.5})",
+                     QStringLiteral("quantile"));
         QCOMPARE(quantile["true_quantile"], Json(522.32));
         QVERIFY(std::fabs(quantile["continuous"]["expected_absolute_error"].get<double>() - 0.359) < 0.0006);
     }
@@ -108,12 +124,16 @@ private slots:
             {head + R"("experiment": "ranges", "bounds": [5, 5]})", "INVALID_BOUNDS"},
             {head + R"("experiment": "ranges", "bounds": [0.5, 5]})", "INVALID_BOUNDS"},
             {head + R"("experiment": "ranges", "bounds": [0, 100000]})", "INVALID_BOUNDS"},
-            {head + R"("experiment": "ranges", "strategies": [{"kind": "tree", "branching": 1}]})", "INVALID_BRANCHING"},
-            {head + R"("experiment": "ranges", "strategies": [{"kind": "tree", "branching": 100}]})", "INVALID_BRANCHING"},
+            {head + R"("experiment": "ranges", "strategies": [{"kind": "tree", "branching": 1}]})",
+             "INVALID_BRANCHING"},
+            {head + R"("experiment": "ranges", "strategies": [{"kind": "tree", "branching": 100}]})",
+             "INVALID_BRANCHING"},
             {head + R"("experiment": "ranges", "column": "wage", "bounds": [0, 5000], "workload": "prefixes",
-                       "strategies": [{"kind": "tree", "branching": 2}]})", "DOMAIN_TOO_LARGE"},
+                       "strategies": [{"kind": "tree", "branching": 2}]})",
+             "DOMAIN_TOO_LARGE"},
             {head + R"("experiment": "quantile", "q": 1.5})", "INVALID_QUANTILE"},
-            {head + R"("experiment": "bmi", "neighbours": "replace", "parallel_rule": "max"})", "NEIGHBOURS_MISMATCH"},
+            {head + R"("experiment": "bmi", "neighbours": "replace", "parallel_rule": "max"})",
+             "NEIGHBOURS_MISMATCH"},
             {head + R"("experiment": "inference", "projection": "integers"})", "NOT_CONVEX"},
             {head + R"("experiment": "histograms"})", "INVALID_CONFIG"},
         };
@@ -121,9 +141,12 @@ private slots:
         for (const auto &[config, code] : cases) {
             const auto run = runFailing(config, QStringLiteral("bad%1").arg(i++));
             QCOMPARE(run.exitCode, 1);
-            QVERIFY2(run.err.startsWith(QStringLiteral("pbx-cli simulate: ") + QLatin1StringView(code) + QStringLiteral(": ")), qPrintable(run.err));
+            QVERIFY2(run.err.startsWith(QStringLiteral("pbx-cli simulate: ") + QLatin1StringView(code)
+                                        + QStringLiteral(": ")),
+                     qPrintable(run.err));
         }
-        const auto usage = pbx::test::runCli({QStringLiteral("simulate"), QStringLiteral("strategies"), QStringLiteral("--config"), QStringLiteral("x.json")});
+        const auto usage = pbx::test::runCli({QStringLiteral("simulate"), QStringLiteral("strategies"),
+                                              QStringLiteral("--config"), QStringLiteral("x.json")});
         QCOMPARE(usage.exitCode, 2);
     }
 };

@@ -46,7 +46,8 @@ private slots:
             const auto workload = *allRanges(k);
             auto predicted = predictRangeErrors(c.strategy, k, workload, 1.0, Neighbouring::AddRemove);
             QVERIFY(predicted.ok());
-            auto measured = measureRangeErrors(c.strategy, leaves, workload, 1.0, Neighbouring::AddRemove, {}, c.runs, 5);
+            auto measured = measureRangeErrors(c.strategy, leaves, workload, 1.0, Neighbouring::AddRemove, {},
+                                               c.runs, 5);
             QVERIFY(measured.ok());
             const double z = (measured->average - predicted->average) / measured->standardError;
             QVERIFY2(std::fabs(z) < 3.0, qPrintable(QStringLiteral("%1 %2: measured %3 ± %4, predicted %5")

@@ -51,7 +51,8 @@ private slots:
         auto gauss = planHistogram(DiscreteNoiseKind::Gaussian, 0.5, Neighbouring::AddRemove);
         QVERIFY(gauss->charge <= 0.5);
         PBX_FUZZY_COMPARE(gauss->cellVariance, 1.0, 1e-9); // σ² = Δ²/(2ρ) = 1
-        QCOMPARE(strategyErrorCode(planHistogram(DiscreteNoiseKind::Laplace, 0.0, Neighbouring::AddRemove).error()),
+        QCOMPARE(strategyErrorCode(
+                     planHistogram(DiscreteNoiseKind::Laplace, 0.0, Neighbouring::AddRemove).error()),
                  kInvalidEpsilon);
         // Discrete Laplace variance at t = 1: 2e^{-1}/(1 − e^{-1})².
         const double e1 = std::exp(-1.0);

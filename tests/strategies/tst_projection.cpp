@@ -23,7 +23,8 @@ class TestProjection : public QObject
         const double after = squaredDistance(projected, truth);
         const double moved = squaredDistance(noisy, projected);
         const double slack = 1e-9 * (1.0 + before);
-        QVERIFY2(after <= before - moved + slack, qPrintable(QStringLiteral("before %1 after %2 moved %3").arg(before).arg(after).arg(moved)));
+        QVERIFY2(after <= before - moved + slack,
+                 qPrintable(QStringLiteral("before %1 after %2 moved %3").arg(before).arg(after).arg(moved)));
         if (after < before - slack)
             ++strictlyBetter;
     }

@@ -30,7 +30,8 @@ class TestStrategySession : public QObject
         return *r;
     }
 
-    std::unique_ptr<session::Session> makeSession(data::Neighbouring n, filters::FilterKind filter = filters::FilterKind::Basic)
+    std::unique_ptr<session::Session> makeSession(data::Neighbouring n,
+                                                  filters::FilterKind filter = filters::FilterKind::Basic)
     {
         session::SessionSettings s;
         s.epsilon = 5.0;
@@ -48,7 +49,8 @@ private slots:
     {
         for (const auto n : {data::Neighbouring::AddRemove, data::Neighbouring::Replace}) {
             auto s = makeSession(n);
-            auto e = s->ask(parse(R"({"id":"h","aggregate":"histogram","column":"region","target":{"kind":"absolute","error":20,"confidence":0.95}})"));
+            auto e = s->ask(parse(
+                R"({"id":"h","aggregate":"histogram","column":"region","target":{"kind":"absolute","error":20,"confidence":0.95}})"));
             QVERIFY(e.ok());
             QCOMPARE(e->status, EventStatus::Released);
             QVERIFY(e->strategyRecord.has_value());
@@ -65,14 +67,16 @@ private slots:
                 QVERIFY(std::fabs(e->strategyRecord->values[i] - double(truth.counts[i])) < 200.0);
             // A derived answer: zero cost, no new release, the sum of the released cells.
             const double before = s->filter().spent();
-            auto d = s->ask(parse(R"({"id":"d","aggregate":"derived","of":"h","derived":"range","cells":[1,2],"target":{"kind":"absolute","error":100}})"));
+            auto d = s->ask(parse(
+                R"({"id":"d","aggregate":"derived","of":"h","derived":"range","cells":[1,2],"target":{"kind":"absolute","error":100}})"));
             QVERIFY(d.ok());
             QCOMPARE(d->cost, 0.0);
             QVERIFY(d->attempts.empty());
             QCOMPARE(d->answer, e->strategyRecord->values[1] + e->strategyRecord->values[2]);
             QCOMPARE(s->filter().spent(), before);
             QCOMPARE(d->mechanism, std::string("post-processing"));
-            auto missing = s->ask(parse(R"({"aggregate":"derived","of":"nope","cells":[0],"target":{"kind":"absolute","error":1}})"));
+            auto missing = s->ask(parse(
+                R"({"aggregate":"derived","of":"nope","cells":[0],"target":{"kind":"absolute","error":1}})"));
             QVERIFY(!missing.ok());
         }
     }
@@ -80,11 +84,13 @@ private slots:
     void quantileAndWorkload()
     {
         auto s = makeSession(data::Neighbouring::AddRemove);
-        auto q = s->ask(parse(R"({"id":"m","aggregate":"quantile","column":"education","q":0.5,"target":{"kind":"absolute","error":100}})"));
+        auto q = s->ask(parse(
+            R"({"id":"m","aggregate":"quantile","column":"education","q":0.5,"target":{"kind":"absolute","error":100}})"));
         QVERIFY(q.ok());
         QCOMPARE(q->answer, 12.0); // P[12] ≈ 1 at this ε
         PBX_FUZZY_COMPARE(q->cost, 2.0 * std::log(21.0 / 0.05) / 100.0, 1e-15);
-        auto w = s->ask(parse(R"({"id":"w","aggregate":"workload","column":"experience","strategy":{"kind":"tree","branching":2},"workload":"prefixes","target":{"kind":"absolute","error":300}})"));
+        auto w = s->ask(parse(
+            R"({"id":"w","aggregate":"workload","column":"experience","strategy":{"kind":"tree","branching":2},"workload":"prefixes","target":{"kind":"absolute","error":300}})"));
         QVERIFY(w.ok());
         QCOMPARE(w->strategyRecord->values.size(), std::size_t{73});
         QCOMPARE(w->strategyRecord->sensitivity, std::size_t{8});
@@ -93,12 +99,15 @@ private slots:
         QVERIFY(w->cost >= 8.0 / w->strategyRecord->noiseScale * (1 - 1e-12));
         // Consistent answers: prefixes from one leaf vector, so the last prefix is the total.
         QVERIFY(std::fabs(w->strategyRecord->values.back() - 28155.0) < 2000.0);
-        auto haar = s->ask(parse(R"({"aggregate":"workload","column":"experience","strategy":{"kind":"haar"},"target":{"kind":"absolute","error":300}})"));
+        auto haar = s->ask(parse(
+            R"({"aggregate":"workload","column":"experience","strategy":{"kind":"haar"},"target":{"kind":"absolute","error":300}})"));
         QVERIFY(!haar.ok());
-        auto badQ = s->ask(parse(R"({"aggregate":"quantile","column":"wage","q":1.5,"target":{"kind":"absolute","error":100}})"));
+        auto badQ = s->ask(parse(
+            R"({"aggregate":"quantile","column":"wage","q":1.5,"target":{"kind":"absolute","error":100}})"));
         QVERIFY(!badQ.ok());
-        QCOMPARE(strategies::strategyErrorCode(Error{ErrorCode::InvalidArgument, badQ.error().message.substr(3)}),
-                 std::string_view("INVALID_QUANTILE"));
+        QCOMPARE(
+            strategies::strategyErrorCode(Error{ErrorCode::InvalidArgument, badQ.error().message.substr(3)}),
+            std::string_view("INVALID_QUANTILE"));
     }
 
     void survivesTranscriptRestoreAndAudit()
@@ -133,13 +142,23 @@ private slots:
         tampered[0].attempts[0].cost /= 2.0;
         QVERIFY(!session::auditLedger(m_cps, s->settings(), tampered).ok());
         // The request check refuses bad strategy requests before anything is spent.
-        QVERIFY(!session::checkStrategyRequest(parse(R"({"aggregate":"histogram","column":"wage","bins":[5,1],"target":{"kind":"absolute","error":1}})"),
-                                               *m_cps, data::Neighbouring::AddRemove)
-                     .ok());
-        QVERIFY(!session::checkStrategyRequest(parse(R"({"aggregate":"workload","column":"experience","strategy":{"kind":"tree","branching":1},"target":{"kind":"absolute","error":1}})"),
-                                               *m_cps, data::Neighbouring::AddRemove)
-                     .ok());
-        QVERIFY(!io::readRequestLine(R"({"aggregate":"histogram","column":"region","bogus":1,"target":{"kind":"absolute","error":1}})", 1).ok());
+        QVERIFY(
+            !session::checkStrategyRequest(
+                 parse(
+                     R"({"aggregate":"histogram","column":"wage","bins":[5,1],"target":{"kind":"absolute","error":1}})"),
+                 *m_cps, data::Neighbouring::AddRemove)
+                 .ok());
+        QVERIFY(
+            !session::checkStrategyRequest(
+                 parse(
+                     R"({"aggregate":"workload","column":"experience","strategy":{"kind":"tree","branching":1},"target":{"kind":"absolute","error":1}})"),
+                 *m_cps, data::Neighbouring::AddRemove)
+                 .ok());
+        QVERIFY(
+            !io::readRequestLine(
+                 R"({"aggregate":"histogram","column":"region","bogus":1,"target":{"kind":"absolute","error":1}})",
+                 1)
+                 .ok());
     }
 };
 

@@ -4,12 +4,12 @@
 // off the GUI thread and shows the numbers of docs/strategies-inference.md. Screenshots of every screen go to
 // PBX_SCREENSHOT_DIR (strategies-*.png).
 #include "core/session/session.h"
+#include "tests/ui/uitestutils.h"
 #include "ui/charts/strategycharts.h"
 #include "ui/mainwindow.h"
 #include "ui/sessiondocument.h"
 #include "ui/strategies/strategieslabdialog.h"
 #include "ui/strategies/strategyrequestdialog.h"
-#include "tests/ui/uitestutils.h"
 
 #include <QAction>
 #include <QPushButton>

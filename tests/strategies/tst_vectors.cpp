@@ -40,7 +40,8 @@ private slots:
         QCOMPARE(ar->methods[1].predicted, 32.0);
         QCOMPARE(ar->methods[2].predicted, 12.0);
         for (std::size_t m = 0; m < 3; ++m)
-            QVERIFY2(std::fabs(ar->methods[m].measured - ar->methods[m].predicted) < 4.0 * ar->methods[m].standardError,
+            QVERIFY2(std::fabs(ar->methods[m].measured - ar->methods[m].predicted)
+                         < 4.0 * ar->methods[m].standardError,
                      qPrintable(QString::number(ar->methods[m].measured)));
         // Clipping helps: the true cell #M<25 is 0 (docs/strategies-inference.md, 400,000 runs).
         QVERIFY(std::fabs(ar->methods[3].measured - 7.670) < 0.3);
@@ -91,9 +92,11 @@ private slots:
             QVERIFY(p.ok());
             PBX_FUZZY_COMPARE(p->average, expected, 1e-9);
         }
-        auto all = predictRangeErrors({RangeStrategyKind::AllRanges}, 21, *allRanges(21), 1.0, Neighbouring::AddRemove);
+        auto all = predictRangeErrors({RangeStrategyKind::AllRanges}, 21, *allRanges(21), 1.0,
+                                      Neighbouring::AddRemove);
         QCOMPARE(all->average, 29282.0);
-        auto all73 = predictRangeErrors({RangeStrategyKind::AllRanges}, 73, *allRanges(73), 1.0, Neighbouring::AddRemove);
+        auto all73 = predictRangeErrors({RangeStrategyKind::AllRanges}, 73, *allRanges(73), 1.0,
+                                        Neighbouring::AddRemove);
         QCOMPARE(all73->average, 3748322.0);
     }
 
@@ -147,22 +150,26 @@ private slots:
             PBX_FUZZY_COMPARE(p->max, row.max, 1e-5);
         }
         // By length, k = 73 (L = 1, 2, 5, 10, 36, 73).
-        auto b2 = predictRangeErrors({RangeStrategyKind::Tree, 2, true, true}, 73, *allRanges(73), 1.0, Neighbouring::AddRemove);
+        auto b2 = predictRangeErrors({RangeStrategyKind::Tree, 2, true, true}, 73, *allRanges(73), 1.0,
+                                     Neighbouring::AddRemove);
         const double byLength[] = {77.66, 100.69, 131.42, 154.44, 191.22, 160.83};
         const std::size_t lengths[] = {1, 2, 5, 10, 36, 73};
         for (std::size_t i = 0; i < 6; ++i)
             QVERIFY(std::fabs(b2->byLength[lengths[i] - 1] - byLength[i]) < 0.006);
-        auto haar = predictRangeErrors({RangeStrategyKind::Haar}, 73, *allRanges(73), 1.0, Neighbouring::AddRemove);
+        auto haar
+            = predictRangeErrors({RangeStrategyKind::Haar}, 73, *allRanges(73), 1.0, Neighbouring::AddRemove);
         const double haarByLength[] = {42.67, 60.97, 88.10, 110.07, 151.01, 144.42};
         for (std::size_t i = 0; i < 6; ++i)
             QVERIFY(std::fabs(haar->byLength[lengths[i] - 1] - haarByLength[i]) < 0.006);
         // The Haar bound (h+1)²(h+2) holds for every range (k = 73: 576).
         QVERIFY(haar->max <= 576.0);
         // Branching table, k = 256, b = 16 with consistency: 135.4 (< identity 172).
-        auto b16 = predictRangeErrors({RangeStrategyKind::Tree, 16, true, true}, 256, *allRanges(256), 1.0, Neighbouring::AddRemove);
+        auto b16 = predictRangeErrors({RangeStrategyKind::Tree, 16, true, true}, 256, *allRanges(256), 1.0,
+                                      Neighbouring::AddRemove);
         QVERIFY(std::fabs(b16->average - 135.4) < 0.05);
         // Replace multiplies the identity variance by 4.
-        auto rep = predictRangeErrors({RangeStrategyKind::Identity}, 21, *allRanges(21), 1.0, Neighbouring::Replace);
+        auto rep = predictRangeErrors({RangeStrategyKind::Identity}, 21, *allRanges(21), 1.0,
+                                      Neighbouring::Replace);
         PBX_FUZZY_COMPARE(rep->average, 4.0 * 15.3333333333, 1e-9);
     }
 
@@ -170,7 +177,8 @@ private slots:
     {
         const auto t2 = *TreeShape::create(4, 2);
         const auto out2 = hayConsistentTree(t2, {10, 4, 5, 1, 2, 3, 1});
-        const double e2[] = {9.2857142857, 4.1428571429, 5.1428571429, 1.5714285714, 2.5714285714, 3.5714285714, 1.5714285714};
+        const double e2[] = {9.2857142857, 4.1428571429, 5.1428571429, 1.5714285714,
+                             2.5714285714, 3.5714285714, 1.5714285714};
         for (std::size_t i = 0; i < 7; ++i)
             QVERIFY(std::fabs(out2[i] - e2[i]) < 1e-9);
         const auto t3 = *TreeShape::create(9, 3);
@@ -195,8 +203,8 @@ private slots:
             for (std::size_t level = 0; level <= shape.height; ++level) {
                 const std::size_t span = shape.leavesPerNode(level);
                 for (std::size_t j = 0; j < shape.levelWidth(level); ++j)
-                    aty.segment(static_cast<Eigen::Index>(j * span), static_cast<Eigen::Index>(span)).array() +=
-                        y[shape.levelOffset(level) + j];
+                    aty.segment(static_cast<Eigen::Index>(j * span), static_cast<Eigen::Index>(span)).array()
+                        += y[shape.levelOffset(level) + j];
             }
             const Eigen::VectorXd ols = cov * aty;
             const std::size_t leaf = shape.levelOffset(shape.height);
@@ -238,7 +246,8 @@ private slots:
         auto g = gridQuantileDistribution({1, 2, 2, 3, 5}, 0.5, 1.0, {0, 1, 2, 3, 4, 5, 6});
         QVERIFY(g.ok());
         const double u[] = {-2.5, -1.5, 0, -0.5, -1.5, -1.5, -2.5};
-        const double pg[] = {0.0760179453, 0.1253324034, 0.2653287000, 0.2066381993, 0.1253324034, 0.1253324034, 0.0760179453};
+        const double pg[] = {0.0760179453, 0.1253324034, 0.2653287000, 0.2066381993,
+                             0.1253324034, 0.1253324034, 0.0760179453};
         for (std::size_t i = 0; i < 7; ++i) {
             QCOMPARE(g->utilities[i] + 0.0, u[i]);
             QVERIFY(std::fabs(g->probabilities[i] - pg[i]) < 1e-10);
@@ -274,8 +283,11 @@ private slots:
 
     void subsamplingAndStability()
     {
-        const double cases[][3] = {{0.01, 1, 0.0170368632}, {0.1, 1, 0.1585650787}, {0.5, 1, 0.6201145070},
-                                   {0.1, 0.1, 0.0104621719}, {0.01, 2, 0.0619325294}};
+        const double cases[][3] = {{0.01, 1, 0.0170368632},
+                                   {0.1, 1, 0.1585650787},
+                                   {0.5, 1, 0.6201145070},
+                                   {0.1, 0.1, 0.0104621719},
+                                   {0.01, 2, 0.0619325294}};
         for (const auto &c : cases) {
             auto e = subsampledEpsilon(c[0], c[1]);
             QVERIFY(e.ok());
@@ -297,7 +309,8 @@ private slots:
         PBX_FUZZY_COMPARE(stableRho(3, 0.1), 0.9, 1e-15);
         const auto approx = stableApproxDp(2, 1.0, 1e-6);
         PBX_FUZZY_COMPARE(approx.delta, 2.0 * std::exp(1.0) * 1e-6, 1e-15);
-        QCOMPARE(strategyErrorCode(transformationStability(Transformation::FlatMap, 0).error()), kInvalidConfig);
+        QCOMPARE(strategyErrorCode(transformationStability(Transformation::FlatMap, 0).error()),
+                 kInvalidConfig);
     }
 
     void badConfigurations()
@@ -305,12 +318,17 @@ private slots:
         QCOMPARE(strategyErrorCode(TreeShape::create(21, 1).error()), kInvalidBranching);
         QCOMPARE(strategyErrorCode(TreeShape::create(21, 22).error()), kInvalidBranching);
         QCOMPARE(strategyErrorCode(TreeShape::create(0, 2).error()), kInvalidBounds);
-        QCOMPARE(strategyErrorCode(rangeVariances({RangeStrategyKind::Identity}, 8, {{0, 1}}, 0.0, Neighbouring::AddRemove).error()),
+        QCOMPARE(strategyErrorCode(
+                     rangeVariances({RangeStrategyKind::Identity}, 8, {{0, 1}}, 0.0, Neighbouring::AddRemove)
+                         .error()),
                  kInvalidEpsilon);
-        QCOMPARE(strategyErrorCode(rangeVariances({RangeStrategyKind::Identity}, 8, {{0, 1}}, NAN, Neighbouring::AddRemove).error()),
+        QCOMPARE(strategyErrorCode(
+                     rangeVariances({RangeStrategyKind::Identity}, 8, {{0, 1}}, NAN, Neighbouring::AddRemove)
+                         .error()),
                  kInvalidEpsilon);
         // K = 8192 > 4096: the dense inverse is refused.
-        auto big = rangeVariances({RangeStrategyKind::Tree, 2, true, true}, 5000, {{0, 1}}, 1.0, Neighbouring::AddRemove);
+        auto big = rangeVariances({RangeStrategyKind::Tree, 2, true, true}, 5000, {{0, 1}}, 1.0,
+                                  Neighbouring::AddRemove);
         QCOMPARE(strategyErrorCode(big.error()), kDomainTooLarge);
         QCOMPARE(big.error().code, ErrorCode::ResourceLimit);
     }

@@ -98,7 +98,8 @@ private Q_SLOTS:
         }
         const QStringList recent = AppSettings::recentSessions();
         QCOMPARE(recent.size(), AppSettings::maxRecentSessions);
-        QCOMPARE(recent.constFirst(), dir.filePath(QStringLiteral("s%1.json").arg(AppSettings::maxRecentSessions + 2)));
+        QCOMPARE(recent.constFirst(),
+                 dir.filePath(QStringLiteral("s%1.json").arg(AppSettings::maxRecentSessions + 2)));
 
         AppSettings::clearRecentSessions();
         QVERIFY(AppSettings::recentSessions().isEmpty());

@@ -56,7 +56,8 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&gauge));
         const QImage image = gauge.grab().toImage();
         QVERIFY(!image.isNull());
-        const QString name = QStringLiteral("budgetgauge_%1").arg(QString::fromLatin1(QTest::currentDataTag()));
+        const QString name
+            = QStringLiteral("budgetgauge_%1").arg(QString::fromLatin1(QTest::currentDataTag()));
         QVERIFY(!pbx::test::saveScreenshot(gauge, name).isEmpty());
 
         const auto pixel = [&](QPointF p) { return image.pixelColor(p.toPoint()); };
@@ -64,13 +65,12 @@ private Q_SLOTS:
         const QColor filled = pixel(gauge.pointOnRing(BudgetGauge::Ring::Native, fraction / 2));
         const QColor empty = pixel(gauge.pointOnRing(BudgetGauge::Ring::Native, (1 + fraction) / 2));
         QVERIFY2(pbx::test::closeColour(filled, expectedFill),
-                 qPrintable(QStringLiteral("filled part %1, expected %2")
-                                .arg(filled.name(), expectedFill.name())));
+                 qPrintable(
+                     QStringLiteral("filled part %1, expected %2").arg(filled.name(), expectedFill.name())));
         QVERIFY2(pbx::test::closeColour(empty, QColor(0xe3, 0xe6, 0xea)),
                  qPrintable(QStringLiteral("empty part %1").arg(empty.name())));
 
-        const QColor innerFilled = pixel(gauge.pointOnRing(BudgetGauge::Ring::Epsilon,
-                                                           epsilonFraction / 2));
+        const QColor innerFilled = pixel(gauge.pointOnRing(BudgetGauge::Ring::Epsilon, epsilonFraction / 2));
         if (gauge.showsEpsilonRing()) {
             const QColor expectedInner = BudgetGauge::colourForFraction(epsilonFraction).darker(135);
             QVERIFY2(pbx::test::closeColour(innerFilled, expectedInner),

@@ -85,7 +85,10 @@ void compareWithCore(const ComparisonView &view)
             QVERIFY2(std::isinf(shown), qPrintable(name));
         else
             QVERIFY2(shown == expected || std::fabs(shown - expected) <= 1e-12 * std::fabs(expected),
-                     qPrintable(QStringLiteral("%1: shown %2, core %3").arg(name).arg(shown, 0, 'g', 17).arg(expected, 0, 'g', 17)));
+                     qPrintable(QStringLiteral("%1: shown %2, core %3")
+                                    .arg(name)
+                                    .arg(shown, 0, 'g', 17)
+                                    .arg(expected, 0, 'g', 17)));
         QVERIFY2(!value.data().toString().isEmpty(), qPrintable(name));
     }
 }
@@ -155,7 +158,8 @@ void runCps1988Session(ui::SessionDocument &document, filters::FilterKind filter
                 absolute.push_back(r);
         absolute.push_back(request(Aggregate::Count, "", "region == \"west\"", TargetKind::Absolute, 90));
         absolute.push_back(request(Aggregate::Count, "", "education < 12", TargetKind::Absolute, 70));
-        absolute.push_back(request(Aggregate::Sum, "education", "smsa == \"no\"", TargetKind::Absolute, 4000));
+        absolute.push_back(
+            request(Aggregate::Sum, "education", "smsa == \"no\"", TargetKind::Absolute, 4000));
         requests = absolute;
     }
     for (const auto &r : requests) {
@@ -172,10 +176,7 @@ class TestComparison : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-    }
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void planMatchesCore_data()
     {
@@ -233,7 +234,8 @@ private Q_SLOTS:
         }
         for (const char *name : {"rdp", "pld"})
             QVERIFY(model->index(model->rowOf(QString::fromLatin1(name)), 0)
-                        .data(StrategyResultsModel::ApplicableRole).toBool());
+                        .data(StrategyResultsModel::ApplicableRole)
+                        .toBool());
         view->selectStrategy(QStringLiteral("zcdp"));
         QVERIFY2(view->explanationText().contains(QStringLiteral("not applicable")),
                  qPrintable(view->explanationText()));
@@ -267,7 +269,9 @@ private Q_SLOTS:
         const auto *model = view->resultsModel();
         const int basic = model->rowOf(QStringLiteral("basic"));
         const auto basicEpsilon = [&] {
-            return model->index(basic, StrategyResultsModel::Value).data(StrategyResultsModel::RawValueRole).toDouble();
+            return model->index(basic, StrategyResultsModel::Value)
+                .data(StrategyResultsModel::RawValueRole)
+                .toDouble();
         };
         QVERIFY(std::fabs(basicEpsilon() - 2.0) < 1e-12);
 
@@ -303,8 +307,12 @@ private Q_SLOTS:
         compareWithCore(*view);
         // Gaussian noise: no pure ε, so the (ε, δ)-based strategies do not apply.
         const auto *model = view->resultsModel();
-        QVERIFY(!model->index(model->rowOf(QStringLiteral("basic")), 0).data(StrategyResultsModel::ApplicableRole).toBool());
-        QVERIFY(model->index(model->rowOf(QStringLiteral("zcdp")), 0).data(StrategyResultsModel::ApplicableRole).toBool());
+        QVERIFY(!model->index(model->rowOf(QStringLiteral("basic")), 0)
+                     .data(StrategyResultsModel::ApplicableRole)
+                     .toBool());
+        QVERIFY(model->index(model->rowOf(QStringLiteral("zcdp")), 0)
+                    .data(StrategyResultsModel::ApplicableRole)
+                    .toBool());
         // ε(k) over the 15 requests (plus the origin).
         view->flushCharts();
         QCOMPARE(view->compositionChart()->pointCount(QStringLiteral("pld")), 16);
@@ -330,8 +338,8 @@ private Q_SLOTS:
         QVERIFY(shown.wait(120000));
 
         // A new request updates the comparison by itself.
-        auto asked = document.ask(request(data::Aggregate::Count, "", "region == \"west\"",
-                                          session::TargetKind::Absolute, 90));
+        auto asked = document.ask(
+            request(data::Aggregate::Count, "", "region == \"west\"", session::TargetKind::Absolute, 90));
         QVERIFY(asked.ok());
         QVERIFY(shown.wait(120000));
         QCOMPARE(view->lastInput().ledger.events.size(), expected->events.size() + 1);
@@ -360,7 +368,9 @@ private Q_SLOTS:
         view->setDocument(&nr);
         QVERIFY(shown.wait(120000));
         compareWithCore(*view);
-        QVERIFY(model->index(model->rowOf(QStringLiteral("basic")), 0).data(StrategyResultsModel::ApplicableRole).toBool());
+        QVERIFY(model->index(model->rowOf(QStringLiteral("basic")), 0)
+                    .data(StrategyResultsModel::ApplicableRole)
+                    .toBool());
         for (const char *name : {"advanced", "optimal", "zcdp", "rdp", "pld"}) {
             const auto *o = model->outcome(model->rowOf(QString::fromLatin1(name)));
             QVERIFY(o && !o->applicable);
@@ -465,8 +475,9 @@ private Q_SLOTS:
         QVERIFY(!w.comparisonDock()->isVisible()); // hidden, and idle, until asked for
         QVERIFY(!w.comparisonView()->isBusy());
         for (const char *where : {"region == \"south\"", "smsa == \"yes\"", "education >= 16"})
-            QVERIFY(w.document()->ask(request(data::Aggregate::Count, "", where,
-                                              session::TargetKind::Absolute, 100)).ok());
+            QVERIFY(w.document()
+                        ->ask(request(data::Aggregate::Count, "", where, session::TargetKind::Absolute, 100))
+                        .ok());
         QSignalSpy shown(w.comparisonView(), &ComparisonView::resultsShown);
         w.comparisonDock()->toggleViewAction()->trigger(); // View ▸ Compare strategies
         QVERIFY(w.comparisonDock()->isVisible());
@@ -475,7 +486,8 @@ private Q_SLOTS:
         QVERIFY(shown.wait(60000));
         QCOMPARE(w.comparisonView()->lastInput().ledger.events.size(), std::size_t{3});
         compareWithCore(*w.comparisonView());
-        QVERIFY(!test::saveScreenshot(*w.comparisonDock(), QStringLiteral("mainwindow_comparison_dock")).isEmpty());
+        QVERIFY(!test::saveScreenshot(*w.comparisonDock(), QStringLiteral("mainwindow_comparison_dock"))
+                     .isEmpty());
     }
 
     void screenshotsOfExamples()

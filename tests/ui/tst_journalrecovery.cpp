@@ -67,7 +67,8 @@ void TestJournalRecovery::journalsEveryRequestAndRecovers()
     QCOMPARE(recovered.session().filter().spent(), doc.session().filter().spent());
     QVERIFY(recovered.openNote().contains(QStringLiteral("never acknowledged")));
     QVERIFY(recovered.ask(count("region == \"west\"", 60)).ok());
-    QCOMPARE(io::readSessionJournal(crashed.toStdString())->events.size(), std::size_t(4)); // torn line cut, chain continued
+    QCOMPARE(io::readSessionJournal(crashed.toStdString())->events.size(),
+             std::size_t(4)); // torn line cut, chain continued
 
     // Saving moves the journal beside the document; a request after the save lives only there.
     const QString saved = m_dir.filePath(QStringLiteral("session.json"));
@@ -88,7 +89,8 @@ void TestJournalRecovery::journalsEveryRequestAndRecovers()
     QVERIFY(doc.restart(settings).ok()); // closes the session's journal (and its lock)
     ui::SessionDocument reopened;
     QVERIFY(reopened.openTranscript(saved).ok());
-    QCOMPARE(reopened.session().events().size(), std::size_t(4)); // from the journal, not the older transcript
+    QCOMPARE(reopened.session().events().size(),
+             std::size_t(4)); // from the journal, not the older transcript
     QCOMPARE(reopened.session().filter().spent(), spent);
 }
 
@@ -102,7 +104,9 @@ void TestJournalRecovery::damagedJournalBesideIsRefused()
         ui::SessionDocument doc;
         session::SessionSettings settings;
         settings.seed = 9;
-        QVERIFY(doc.start(ui::SessionDocument::loadTable(QStringLiteral("cps1988")).value(), QStringLiteral("cps1988"), settings).ok());
+        QVERIFY(doc.start(ui::SessionDocument::loadTable(QStringLiteral("cps1988")).value(),
+                          QStringLiteral("cps1988"), settings)
+                    .ok());
         QVERIFY(doc.ask(count("region == \"south\"", 50)).ok());
         QVERIFY(doc.saveTranscript(saved).ok());
         QVERIFY(doc.ask(count("region == \"west\"", 50)).ok());
@@ -136,7 +140,9 @@ void TestJournalRecovery::saveNeverReplacesAnotherJournal()
     other.write("someone else's journal\n");
     other.close();
     ui::SessionDocument doc;
-    QVERIFY(doc.start(ui::SessionDocument::loadTable(QStringLiteral("cps1988")).value(), QStringLiteral("cps1988"), {}).ok());
+    QVERIFY(doc.start(ui::SessionDocument::loadTable(QStringLiteral("cps1988")).value(),
+                      QStringLiteral("cps1988"), {})
+                .ok());
     QVERIFY(doc.ask(count("region == \"south\"", 50)).ok());
     const auto refused = doc.saveTranscript(target);
     QVERIFY(!refused.ok());
@@ -153,7 +159,9 @@ void TestJournalRecovery::openingIsReadOnlyUntilContinued()
     const QString path = m_dir.filePath(QStringLiteral("readonly.journal"));
     {
         ui::SessionDocument doc;
-        QVERIFY(doc.start(ui::SessionDocument::loadTable(QStringLiteral("cps1988")).value(), QStringLiteral("cps1988"), {}).ok());
+        QVERIFY(doc.start(ui::SessionDocument::loadTable(QStringLiteral("cps1988")).value(),
+                          QStringLiteral("cps1988"), {})
+                    .ok());
         QVERIFY(doc.ask(count("region == \"south\"", 50)).ok());
         QVERIFY(QFile::copy(doc.journalPath(), path));
         QVERIFY(QFile::copy(doc.journalPath() + QStringLiteral(".tail"), path + QStringLiteral(".tail")));
@@ -186,7 +194,9 @@ void TestJournalRecovery::transcriptsGetVerifysAudit()
         ui::SessionDocument doc;
         session::SessionSettings settings;
         settings.seed = 4;
-        QVERIFY(doc.start(ui::SessionDocument::loadTable(QStringLiteral("cps1988")).value(), QStringLiteral("cps1988"), settings).ok());
+        QVERIFY(doc.start(ui::SessionDocument::loadTable(QStringLiteral("cps1988")).value(),
+                          QStringLiteral("cps1988"), settings)
+                    .ok());
         QVERIFY(doc.ask(count("region == \"south\"", 50)).ok());
         QVERIFY(doc.saveTranscript(path).ok());
     }
@@ -219,12 +229,15 @@ void TestJournalRecovery::transcriptsGetVerifysAudit()
 void TestJournalRecovery::longIdsAreRefused()
 {
     ui::SessionDocument doc;
-    QVERIFY(doc.start(ui::SessionDocument::loadTable(QStringLiteral("cps1988")).value(), QStringLiteral("cps1988"), {}).ok());
+    QVERIFY(doc.start(ui::SessionDocument::loadTable(QStringLiteral("cps1988")).value(),
+                      QStringLiteral("cps1988"), {})
+                .ok());
     auto r = count("region == \"south\"", 50);
     r.id = std::string(100000, 'x');
     const auto refused = doc.ask(r);
     QVERIFY(!refused.ok());
-    QVERIFY(QString::fromStdString(refused.error().message).contains(QStringLiteral("longer than 256 bytes")));
+    QVERIFY(
+        QString::fromStdString(refused.error().message).contains(QStringLiteral("longer than 256 bytes")));
     QCOMPARE(doc.eventCount(), 0);
 }
 

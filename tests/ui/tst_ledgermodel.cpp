@@ -21,8 +21,8 @@ class TestLedgerModel : public QObject
     Q_OBJECT
 
 private:
-    static session::QueryRequest request(data::Aggregate aggregate, const char *column,
-                                         const char *where, session::TargetKind kind, double error)
+    static session::QueryRequest request(data::Aggregate aggregate, const char *column, const char *where,
+                                         session::TargetKind kind, double error)
     {
         session::QueryRequest r;
         r.query.aggregate = aggregate;
@@ -62,8 +62,7 @@ private Q_SLOTS:
         QFETCH(QString, unit);
         auto s = makeSession(static_cast<filters::FilterKind>(filter));
         LedgerModel model;
-        QAbstractItemModelTester tester(&model,
-                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setUnitSymbol(ui::toQString(s->filter().unitSymbol()));
         QCOMPARE(model.unitSymbol(), unit);
         QVERIFY(model.headerData(LedgerModel::Cost, Qt::Horizontal).toString().contains(unit));
@@ -107,9 +106,9 @@ private Q_SLOTS:
             QCOMPARE(model.data(model.index(row, 0), LedgerModel::RefusedRole).toBool(), refused);
             if (refused) {
                 ++refusedRows;
-                QVERIFY2(row == 3, qPrintable(QStringLiteral("row %1 refused: %2")
-                                                  .arg(row)
-                                                  .arg(ui::toQString(e.reason))));
+                QVERIFY2(
+                    row == 3,
+                    qPrintable(QStringLiteral("row %1 refused: %2").arg(row).arg(ui::toQString(e.reason))));
                 QVERIFY(!raw(LedgerModel::Answer).isValid());
                 QVERIFY(!raw(LedgerModel::ErrorBound).isValid());
                 QCOMPARE(e.cost, 0.0);
@@ -123,8 +122,7 @@ private Q_SLOTS:
             } else {
                 QCOMPARE(raw(LedgerModel::Answer).toDouble(), e.answer);
                 QCOMPARE(raw(LedgerModel::ErrorBound).toDouble(), e.errorBound);
-                QVERIFY(!model.data(model.index(row, LedgerModel::Query), Qt::BackgroundRole)
-                             .isValid());
+                QVERIFY(!model.data(model.index(row, LedgerModel::Query), Qt::BackgroundRole).isValid());
                 QVERIFY(e.cost > 0.0);
             }
         }
@@ -146,8 +144,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("where");
         QTest::addColumn<QString>("expected");
         QTest::newRow("count, all rows") << 0 << QString() << QString() << QStringLiteral("count");
-        QTest::newRow("count where")
-            << 0 << QString() << QStringLiteral("g == \"a\"") << QStringLiteral("count where g == \"a\"");
+        QTest::newRow("count where") << 0 << QString() << QStringLiteral("g == \"a\"")
+                                     << QStringLiteral("count where g == \"a\"");
         QTest::newRow("sum") << 1 << QStringLiteral("x") << QString() << QStringLiteral("sum(x)");
         QTest::newRow("mean where") << 2 << QStringLiteral("wage") << QStringLiteral("age >= 30")
                                     << QStringLiteral("mean(wage) where age >= 30");

@@ -2,6 +2,7 @@
 // The main window end to end on the embedded CPS1988 data with seeded noise: type a query, ask,
 // watch the ledger, gauge and chart move; exhaust the budget until a refusal; save the transcript
 // and reopen it through File ▸ Open session's code path; screenshots of the window.
+#include "core/session/cost_preview.h"
 #include "ui/charts/privacylosspathchart.h"
 #include "ui/mainwindow.h"
 #include "ui/models/ledgermodel.h"
@@ -9,12 +10,11 @@
 #include "ui/panels/querybuilder.h"
 #include "ui/panels/sessionpanel.h"
 #include "ui/sessiondocument.h"
+#include "ui/util/numberformat.h"
 #include "ui/widgets/attemptsview.h"
 #include "ui/widgets/budgetgauge.h"
 #include "ui/widgets/resultcard.h"
 #include "ui/widgets/scientificspinbox.h"
-#include "ui/util/numberformat.h"
-#include "core/session/cost_preview.h"
 #include "uitestutils.h"
 
 #include <QAction>
@@ -75,10 +75,7 @@ private:
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-    }
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void showsDataset()
     {
@@ -147,7 +144,8 @@ private Q_SLOTS:
                  qPrintable(builder->costPreview()));
         // A relative target: noise reduction or doubling, bounded by the workload-aware cap.
         builder->setRelativeTarget(0.05);
-        QVERIFY2(builder->costPreview().contains(QStringLiteral("costs at most")), qPrintable(builder->costPreview()));
+        QVERIFY2(builder->costPreview().contains(QStringLiteral("costs at most")),
+                 qPrintable(builder->costPreview()));
         // An invalid predicate shows no cost.
         typeWhere(*w, QStringLiteral("region == "));
         QVERIFY(builder->costPreview().isEmpty());
@@ -346,7 +344,8 @@ private Q_SLOTS:
             const QList<QKeySequence> keys = a->shortcuts();
             for (qsizetype i = 0; i < keys.size(); ++i)
                 QVERIFY2(keys.indexOf(keys[i], i + 1) < 0,
-                         qPrintable(a->text() + QStringLiteral(": ") + keys[i].toString() + QStringLiteral(" twice")));
+                         qPrintable(a->text() + QStringLiteral(": ") + keys[i].toString()
+                                    + QStringLiteral(" twice")));
             for (const QAction *b : actions) {
                 if (a >= b || !overlap(a, b))
                     continue;

@@ -2,9 +2,9 @@
 // Labs ▸ Output DP: the filter-path demonstration, the sparse-vector figure computed off the GUI
 // thread (with cancel), the early-stopping presets and the crossover table; a screenshot of
 // every tab.
+#include "tests/ui/uitestutils.h"
 #include "ui/charts/odplinechart.h"
 #include "ui/odp/odplabdialog.h"
-#include "tests/ui/uitestutils.h"
 
 #include <QComboBox>
 #include <QTabWidget>

@@ -37,8 +37,8 @@ private Q_SLOTS:
     {
         PrivacyLossPathChart chart;
         chart.setBudget(1.0, 1.0, QStringLiteral("ε"), 0.0);
-        std::vector<PrivacyLossPathChart::PathPoint> points{{0.2, 0.2, false}, {0.2, 0.2, true},
-                                                            {0.45, 0.45, false}};
+        std::vector<PrivacyLossPathChart::PathPoint> points{
+            {0.2, 0.2, false}, {0.2, 0.2, true}, {0.45, 0.45, false}};
         chart.setPath(points);
         chart.flush();
         QCOMPARE(chart.pointCount(), 3);

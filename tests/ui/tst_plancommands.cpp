@@ -105,11 +105,11 @@ private Q_SLOTS:
         QUndoStack stack;
         model.setUndoStack(&stack);
         QVERIFY(model.addEvent(laplace(10.0)));
-        QVERIFY(!model.setField(0, PlanModel::Parameter, 0.0));   // b must be > 0
-        QVERIFY(!model.setField(0, PlanModel::Count, 0));         // count ≥ 1
-        QVERIFY(!model.setField(0, PlanModel::Delta, 1e-6));      // a Laplace event has no δ
-        QVERIFY(!model.setField(0, PlanModel::Parameter, 10.0));  // no change, no command
-        QVERIFY(!model.setField(3, PlanModel::Parameter, 1.0));   // no such row
+        QVERIFY(!model.setField(0, PlanModel::Parameter, 0.0));  // b must be > 0
+        QVERIFY(!model.setField(0, PlanModel::Count, 0));        // count ≥ 1
+        QVERIFY(!model.setField(0, PlanModel::Delta, 1e-6));     // a Laplace event has no δ
+        QVERIFY(!model.setField(0, PlanModel::Parameter, 10.0)); // no change, no command
+        QVERIFY(!model.setField(3, PlanModel::Parameter, 1.0));  // no such row
         QCOMPARE(stack.count(), 1);
 
         PlanModel readOnly;
@@ -169,8 +169,9 @@ private Q_SLOTS:
         const QModelIndex cell = model.index(0, PlanModel::Parameter);
         table->setCurrentIndex(cell);
         table->edit(cell);
-        auto *spin = table->indexWidget(cell) ? qobject_cast<ui::ScientificSpinBox *>(table->indexWidget(cell))
-                                              : table->findChild<ui::ScientificSpinBox *>();
+        auto *spin = table->indexWidget(cell)
+                         ? qobject_cast<ui::ScientificSpinBox *>(table->indexWidget(cell))
+                         : table->findChild<ui::ScientificSpinBox *>();
         QVERIFY(spin);
         for (int i = 0; i < 10; ++i)
             spin->stepBy(1); // arrow key / wheel: each step commits at once
@@ -196,9 +197,9 @@ private Q_SLOTS:
         QVERIFY(model.setField(0, PlanModel::Mechanism, static_cast<int>(MechanismKind::Gaussian)));
         const auto &g = model.event(0);
         QCOMPARE(g.mechanism, MechanismKind::Gaussian);
-        QCOMPARE(g.count, std::int64_t{25});       // kept
-        QCOMPARE(g.sensitivity, 2.0);              // kept
-        QCOMPARE(g.sampling.rate, 0.1);            // kept
+        QCOMPARE(g.count, std::int64_t{25}); // kept
+        QCOMPARE(g.sensitivity, 2.0);        // kept
+        QCOMPARE(g.sampling.rate, 0.1);      // kept
         stack.undo();
         QVERIFY(PlanModel::sameEvent(model.event(0), e));
     }

@@ -31,8 +31,10 @@ private Q_SLOTS:
         }
         // ε = ln 3, prior 10 % → at most 25 %; at FPR 1 % the TPR is at most 3 % + δ.
         QVERIFY2(view.sentence().contains(QStringLiteral("<b>10.0 %</b> sure")), qPrintable(view.sentence()));
-        QVERIFY2(view.sentence().contains(QStringLiteral("at most <b>25.0 %</b> sure")), qPrintable(view.sentence()));
-        QVERIFY2(view.sentence().contains(QStringLiteral("catches at most <b>3.0 %</b>")), qPrintable(view.sentence()));
+        QVERIFY2(view.sentence().contains(QStringLiteral("at most <b>25.0 %</b> sure")),
+                 qPrintable(view.sentence()));
+        QVERIFY2(view.sentence().contains(QStringLiteral("catches at most <b>3.0 %</b>")),
+                 qPrintable(view.sentence()));
         view.resize(1024, 600);
         QVERIFY(view.grab().save(test::screenshotDir() + QStringLiteral("/privacy-risk.png")));
     }

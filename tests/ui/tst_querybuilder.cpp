@@ -29,10 +29,10 @@ private Q_SLOTS:
         QTest::newRow("dangling and") << QStringLiteral("x > 3 and") << QStringLiteral("column");
         QTest::newRow("type mismatch") << QStringLiteral("g > 3") << QStringLiteral("column");
         // A label outside the declared categories is refused as typed, with the likely one.
-        QTest::newRow("label case") << QStringLiteral("g == \"A\"")
-                                    << QStringLiteral("'A' is not a category of column 'g'; did you mean 'a'?");
-        QTest::newRow("unknown label") << QStringLiteral("g != \"c\" and x > 3")
-                                       << QStringLiteral("(categories: a, b)");
+        QTest::newRow("label case") << QStringLiteral(
+            "g == \"A\"") << QStringLiteral("'A' is not a category of column 'g'; did you mean 'a'?");
+        QTest::newRow("unknown label")
+            << QStringLiteral("g != \"c\" and x > 3") << QStringLiteral("(categories: a, b)");
     }
 
     void validatesAsYouType()

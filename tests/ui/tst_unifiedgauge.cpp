@@ -80,7 +80,8 @@ private:
             readout.contains(QStringLiteral("ex-post side ε spent %1").arg(ui::formatNumber(s[1].spent))),
             qPrintable(readout));
         QVERIFY2(
-            readout.contains(QStringLiteral("gauge: spent so far ≈ ε %1").arg(ui::formatNumber(gauge->epsilonSpent(), 3))),
+            readout.contains(
+                QStringLiteral("gauge: spent so far ≈ ε %1").arg(ui::formatNumber(gauge->epsilonSpent(), 3))),
             qPrintable(readout));
     }
 

@@ -5,9 +5,9 @@
 #include "core/data/table.h"
 
 #include <QColor>
-#include <QTest>
 #include <QDir>
 #include <QString>
+#include <QTest>
 #include <QWidget>
 
 #include <cstdlib>

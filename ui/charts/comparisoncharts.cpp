@@ -84,8 +84,7 @@ QString strategyGlyph(const StrategyInfo &info)
 
 // ---------------------------------------------------------------------------------------------
 
-CompositionCurveChart::CompositionCurveChart(QWidget *parent)
-    : ChartFrame(comparisonFrame(), parent)
+CompositionCurveChart::CompositionCurveChart(QWidget *parent) : ChartFrame(comparisonFrame(), parent)
 {
     setBoldTitle(tr("ε after k steps"));
     m_axisX = new QValueAxis;
@@ -191,9 +190,9 @@ void CompositionCurveChart::rebuild()
     const bool budgetInRange = m_budget > 0.0 && yMax >= 0.25 * m_budget;
     if (m_budget > 0.0 && !m_curves.empty()) {
         legend << legendEntry(kReferenceColour, QStringLiteral("┅"),
-                              budgetInRange ? tr("session budget ε = %1").arg(formatNumber(m_budget))
-                                            : tr("session budget ε = %1 (above the plot)")
-                                                  .arg(formatNumber(m_budget)));
+                              budgetInRange
+                                  ? tr("session budget ε = %1").arg(formatNumber(m_budget))
+                                  : tr("session budget ε = %1 (above the plot)").arg(formatNumber(m_budget)));
     }
     if (budgetInRange && !m_curves.empty()) {
         m_budgetSeries->replace({QPointF(0.0, m_budget), QPointF(xMax, m_budget)});
@@ -221,8 +220,7 @@ void CompositionCurveChart::rebuild()
 
 // ---------------------------------------------------------------------------------------------
 
-PrivacyProfileChart::PrivacyProfileChart(QWidget *parent)
-    : ChartFrame(comparisonFrame(), parent)
+PrivacyProfileChart::PrivacyProfileChart(QWidget *parent) : ChartFrame(comparisonFrame(), parent)
 {
     setBoldTitle(tr("Privacy profile δ(ε)"));
     m_axisX = new QValueAxis;
@@ -318,9 +316,9 @@ void PrivacyProfileChart::rebuild()
                              : QList<QPointF>{});
     m_deltaLine->setVisible(any);
     const bool epsilonMarker = any && m_epsilonMarker > 0.0 && m_epsilonMarker <= xMax;
-    m_epsilonLine->replace(epsilonMarker ? QList<QPointF>{QPointF(m_epsilonMarker, m_floor),
-                                                          QPointF(m_epsilonMarker, 1.0)}
-                                         : QList<QPointF>{});
+    m_epsilonLine->replace(
+        epsilonMarker ? QList<QPointF>{QPointF(m_epsilonMarker, m_floor), QPointF(m_epsilonMarker, 1.0)}
+                      : QList<QPointF>{});
     m_epsilonLine->setVisible(epsilonMarker);
     if (any)
         legend << legendEntry(kReferenceColour, QStringLiteral("┅"),
@@ -331,7 +329,7 @@ void PrivacyProfileChart::rebuild()
     setNiceRange(m_axisX, xMax);
     m_axisY->setRange(m_floor, 1.0);
     setLegendEntries(legend);
-    setMessage(!m_clearMessage.isEmpty() ? m_clearMessage
+    setMessage(!m_clearMessage.isEmpty()     ? m_clearMessage
                : (!any && !m_curves.empty()) ? tr("No strategy applies to this ledger.")
                                              : QString());
 }
@@ -454,15 +452,14 @@ void RdpCurveChart::rebuild()
     chart()->setTitle(tr("Rényi DP over orders α (ε at δ = %1)").arg(formatNumber(m_delta, 3)));
     QStringList legend;
     if (!rdp.isEmpty()) {
-        legend << legendEntry(m_rdpSeries->pen().color(), QStringLiteral("━"),
-                              tr("ledger's RDP ε̂(α)"))
+        legend << legendEntry(m_rdpSeries->pen().color(), QStringLiteral("━"), tr("ledger's RDP ε̂(α)"))
                << legendEntry(m_epsilonSeries->pen().color(), QStringLiteral("╍"),
                               tr("ε at δ from order α alone"));
         if (!optimum.isEmpty())
-            legend << legendEntry(kReferenceColour, QStringLiteral("●"),
-                                  tr("best α = %1 → ε = %2")
-                                      .arg(formatNumber(optimum.front().x()),
-                                           formatNumber(optimum.front().y())));
+            legend << legendEntry(
+                kReferenceColour, QStringLiteral("●"),
+                tr("best α = %1 → ε = %2")
+                    .arg(formatNumber(optimum.front().x()), formatNumber(optimum.front().y())));
     }
     setLegendEntries(legend);
     setMessage(!m_clearMessage.isEmpty() ? m_clearMessage : QString());
@@ -470,8 +467,7 @@ void RdpCurveChart::rebuild()
 
 // ---------------------------------------------------------------------------------------------
 
-PldHistogramChart::PldHistogramChart(QWidget *parent)
-    : ChartFrame(comparisonFrame(), parent)
+PldHistogramChart::PldHistogramChart(QWidget *parent) : ChartFrame(comparisonFrame(), parent)
 {
     setBoldTitle(tr("Privacy-loss distribution"));
     m_axisX = new QValueAxis;
@@ -522,9 +518,8 @@ PldHistogramChart::PldHistogramChart(QWidget *parent)
 
 PldHistogramChart::~PldHistogramChart() = default;
 
-void PldHistogramChart::setHistogram(std::vector<double> loss, std::vector<double> mass,
-                                     double binWidth, double epsilon, double infinityMass,
-                                     double interval, bool addDirection)
+void PldHistogramChart::setHistogram(std::vector<double> loss, std::vector<double> mass, double binWidth,
+                                     double epsilon, double infinityMass, double interval, bool addDirection)
 {
     m_loss = std::move(loss);
     m_mass = std::move(mass);
@@ -564,9 +559,7 @@ void PldHistogramChart::rebuild()
     double maxMass = 0.0;
     for (double m : m_mass)
         maxMass = std::max(maxMass, m);
-    const double floor = maxMass > 0.0
-                             ? std::pow(10.0, std::floor(std::log10(maxMass)) - 10.0)
-                             : 1e-12;
+    const double floor = maxMass > 0.0 ? std::pow(10.0, std::floor(std::log10(maxMass)) - 10.0) : 1e-12;
     const double top = maxMass > 0.0 ? std::pow(10.0, std::ceil(std::log10(maxMass * 1.5))) : 1.0;
     QList<QPointF> belowUpper;
     QList<QPointF> aboveUpper;
@@ -578,9 +571,9 @@ void PldHistogramChart::rebuild()
         target.append(QPointF(m_loss[i] + half, y));
     }
     const auto base = [floor](const QList<QPointF> &upper) {
-        return upper.isEmpty() ? QList<QPointF>{}
-                               : QList<QPointF>{QPointF(upper.front().x(), floor),
-                                                QPointF(upper.back().x(), floor)};
+        return upper.isEmpty()
+                   ? QList<QPointF>{}
+                   : QList<QPointF>{QPointF(upper.front().x(), floor), QPointF(upper.back().x(), floor)};
     };
     m_belowUpper->replace(belowUpper);
     m_belowLower->replace(base(belowUpper));
@@ -605,14 +598,13 @@ void PldHistogramChart::rebuild()
                                   : QList<QPointF>{});
     m_epsilonLine->setVisible(marker);
 
-    chart()->setTitle(m_loss.empty() ? tr("Privacy-loss distribution")
-                                     : tr("Privacy-loss distribution (%1)")
-                                           .arg(m_add ? tr("add") : tr("remove")));
+    chart()->setTitle(m_loss.empty()
+                          ? tr("Privacy-loss distribution")
+                          : tr("Privacy-loss distribution (%1)").arg(m_add ? tr("add") : tr("remove")));
     QStringList legend;
     if (!m_loss.empty()) {
         legend << legendEntry(m_below->brush().color(), QStringLiteral("▇"), tr("loss ≤ ε"))
-               << legendEntry(m_above->brush().color(), QStringLiteral("▇"),
-                              tr("loss > ε: pays for δ"));
+               << legendEntry(m_above->brush().color(), QStringLiteral("▇"), tr("loss > ε: pays for δ"));
         if (marker)
             legend << legendEntry(kMarkerColour, QStringLiteral("┆"),
                                   tr("ε = %1").arg(formatNumber(m_epsilon)));

@@ -107,8 +107,8 @@ public:
     explicit RdpCurveChart(QWidget *parent = nullptr);
     ~RdpCurveChart() override;
 
-    void setCurve(std::vector<double> orders, std::vector<double> rdp,
-                  std::vector<double> epsilonByOrder, double optimalOrder, double delta);
+    void setCurve(std::vector<double> orders, std::vector<double> rdp, std::vector<double> epsilonByOrder,
+                  double optimalOrder, double delta);
     /// Nothing to draw, and why.
     void clear(const QString &message);
 
@@ -143,8 +143,8 @@ public:
 
     /// Bins centred at `loss` of width `binWidth` with `mass`; `epsilon` the threshold marked
     /// (PLD's ε at δ); `infinityMass` P[L = ∞].
-    void setHistogram(std::vector<double> loss, std::vector<double> mass, double binWidth,
-                      double epsilon, double infinityMass, double interval, bool addDirection);
+    void setHistogram(std::vector<double> loss, std::vector<double> mass, double binWidth, double epsilon,
+                      double infinityMass, double interval, bool addDirection);
     void clear(const QString &message);
 
     int binCount() const;

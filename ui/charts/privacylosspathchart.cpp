@@ -83,9 +83,8 @@ PrivacyLossPathChart::PrivacyLossPathChart(QWidget *parent) : ChartFrame(pathFra
     chart()->addSeries(m_expostSeries);
     chart()->addSeries(m_epsilonSeries);
     chart()->addSeries(m_refusedSeries);
-    for (QXYSeries *series : std::initializer_list<QXYSeries *>{m_budgetSeries, m_epsilonSeries,
-                                                               m_refusedSeries, m_expostSeries,
-                                                               m_expostBudgetSeries}) {
+    for (QXYSeries *series : std::initializer_list<QXYSeries *>{
+             m_budgetSeries, m_epsilonSeries, m_refusedSeries, m_expostSeries, m_expostBudgetSeries}) {
         series->attachAxis(m_axisX);
         series->attachAxis(m_axisEpsilon);
     }
@@ -100,8 +99,8 @@ PrivacyLossPathChart::PrivacyLossPathChart(QWidget *parent) : ChartFrame(pathFra
 
 PrivacyLossPathChart::~PrivacyLossPathChart() = default;
 
-void PrivacyLossPathChart::setBudget(double epsilonBudget, double nativeBudget,
-                                     const QString &unitSymbol, double delta)
+void PrivacyLossPathChart::setBudget(double epsilonBudget, double nativeBudget, const QString &unitSymbol,
+                                     double delta)
 {
     m_epsilonBudget = epsilonBudget;
     m_nativeBudget = nativeBudget;
@@ -146,28 +145,23 @@ void PrivacyLossPathChart::rebuild()
     const bool dual = showsExPost();
     if (m_budgetDirty) {
         m_budgetDirty = false;
-        m_epsilonSeries->setName(nativeIsEpsilon
-                                     ? tr("ε spent")
-                                     : dual ? tr("total ε (both sides, at δ = %1)")
-                                                  .arg(formatNumber(m_delta, 2))
-                                            : tr("ε spent (at δ = %1)").arg(formatNumber(m_delta, 2)));
+        m_epsilonSeries->setName(nativeIsEpsilon ? tr("ε spent")
+                                 : dual ? tr("total ε (both sides, at δ = %1)").arg(formatNumber(m_delta, 2))
+                                        : tr("ε spent (at δ = %1)").arg(formatNumber(m_delta, 2)));
         m_nativeSeries->setName(dual ? tr("zCDP side %1 (right axis)").arg(m_unit)
                                      : tr("%1 spent (right axis)").arg(m_unit));
-        m_budgetSeries->setName(nativeIsEpsilon
-                                    ? tr("budget ε = %1").arg(formatNumber(m_epsilonBudget))
-                                    : dual ? tr("budget: total ε = %1 · zCDP %2 = %3 (right)")
-                                                 .arg(formatNumber(m_epsilonBudget), m_unit,
-                                                      formatNumber(m_nativeBudget))
-                                           : tr("budget ε = %1 ⇔ %2 = %3")
-                                          .arg(formatNumber(m_epsilonBudget), m_unit,
-                                               formatNumber(m_nativeBudget)));
+        m_budgetSeries->setName(
+            nativeIsEpsilon ? tr("budget ε = %1").arg(formatNumber(m_epsilonBudget))
+            : dual          ? tr("budget: total ε = %1 · zCDP %2 = %3 (right)")
+                         .arg(formatNumber(m_epsilonBudget), m_unit, formatNumber(m_nativeBudget))
+                   : tr("budget ε = %1 ⇔ %2 = %3")
+                         .arg(formatNumber(m_epsilonBudget), m_unit, formatNumber(m_nativeBudget)));
         m_expostSeries->setName(tr("ex-post side ε"));
         m_expostBudgetSeries->setName(tr("ex-post budget ε = %1").arg(formatNumber(m_expostBudget)));
         m_axisEpsilon->setTitleText(nativeIsEpsilon ? tr("ε spent")
                                     : dual          ? tr("ε (total, ex-post)")
                                                     : tr("ε spent (at δ)"));
-        m_axisNative->setTitleText(dual ? tr("zCDP %1 spent").arg(m_unit)
-                                        : tr("%1 spent").arg(m_unit));
+        m_axisNative->setTitleText(dual ? tr("zCDP %1 spent").arg(m_unit) : tr("%1 spent").arg(m_unit));
         m_nativeSeries->setVisible(!nativeIsEpsilon);
         m_axisNative->setVisible(!nativeIsEpsilon);
         m_expostSeries->setVisible(dual);
@@ -217,9 +211,9 @@ void PrivacyLossPathChart::rebuild()
 
     const double xMax = std::max(5.0, static_cast<double>(m_points.size()));
     m_budgetSeries->replace({QPointF(0.0, m_epsilonBudget), QPointF(xMax, m_epsilonBudget)});
-    m_expostBudgetSeries->replace(dual ? QList<QPointF>{QPointF(0.0, m_expostBudget),
-                                                        QPointF(xMax, m_expostBudget)}
-                                       : QList<QPointF>());
+    m_expostBudgetSeries->replace(
+        dual ? QList<QPointF>{QPointF(0.0, m_expostBudget), QPointF(xMax, m_expostBudget)}
+             : QList<QPointF>());
     // Interval before range: Qt 6.4 lays the ticks out again on a range change only.
     m_axisX->setTickInterval(niceIntegerInterval(xMax, 6));
     m_axisX->setRange(0.0, xMax);
@@ -229,8 +223,8 @@ void PrivacyLossPathChart::rebuild()
     // one horizontal line and the grid serves both axes.
     const double epsilonBudget = m_epsilonBudget > 0.0 ? m_epsilonBudget : 1.0;
     const double nativeBudget = m_nativeBudget > 0.0 ? m_nativeBudget : 1.0;
-    const double wanted = std::max({1.08, maxEpsilon / epsilonBudget * 1.03,
-                                    maxNative / nativeBudget * 1.03});
+    const double wanted
+        = std::max({1.08, maxEpsilon / epsilonBudget * 1.03, maxNative / nativeBudget * 1.03});
     const double step = niceStep(epsilonBudget * wanted / 5.0);
     const int ticks = static_cast<int>(std::ceil(epsilonBudget * wanted / step - 1e-9));
     const double top = ticks * step;

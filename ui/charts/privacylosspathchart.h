@@ -39,8 +39,7 @@ public:
 
     /// Budget in ε (at `delta`) and in the filter's native unit. With unit "ε" the native series
     /// and right axis are hidden (they would repeat the ε series).
-    void setBudget(double epsilonBudget, double nativeBudget, const QString &unitSymbol,
-                   double delta);
+    void setBudget(double epsilonBudget, double nativeBudget, const QString &unitSymbol, double delta);
     /// The unified filter's ex-post budget ε_e: shows the ex-post series and budget line (call
     /// after setBudget). 0: one system, nothing extra (the default; setBudget does not reset it).
     void setExPostBudget(double expostBudget);

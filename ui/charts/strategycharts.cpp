@@ -40,10 +40,14 @@ BarErrorChart::BarErrorChart(QWidget *parent) : ChartFrame(dialogFrame(true), pa
     setMinimumHeight(220);
 }
 
-int BarErrorChart::errorBarCount() const { return errorBarView()->barCount(); }
+int BarErrorChart::errorBarCount() const
+{
+    return errorBarView()->barCount();
+}
 
-void BarErrorChart::setBars(const QString &title, const QStringList &labels, const std::vector<double> &values,
-                            const std::vector<double> &lows, const std::vector<double> &highs, const QString &valueTitle)
+void BarErrorChart::setBars(const QString &title, const QStringList &labels,
+                            const std::vector<double> &values, const std::vector<double> &lows,
+                            const std::vector<double> &highs, const QString &valueTitle)
 {
     chart()->removeAllSeries();
     for (auto *axis : chart()->axes())
@@ -123,7 +127,8 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
     if (std::isfinite(xmin)) {
         x->setRange(xmin, xmax > xmin ? xmax : xmin + 1.0);
         const double low = logY ? std::floor(ymin) : std::min(0.0, ymin);
-        const double high = logY ? std::ceil(ymax) + (std::ceil(ymax) == std::floor(ymin) ? 1.0 : 0.0) : ymax * 1.05 + 1e-12;
+        const double high = logY ? std::ceil(ymax) + (std::ceil(ymax) == std::floor(ymin) ? 1.0 : 0.0)
+                                 : ymax * 1.05 + 1e-12;
         y->setRange(low, high);
         y->applyNiceNumbers();
     }

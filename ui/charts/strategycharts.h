@@ -21,7 +21,8 @@ public:
     explicit BarErrorChart(QWidget *parent = nullptr);
     /// One bar per label with the interval [low_i, high_i] drawn over it (empty lows: no bars).
     void setBars(const QString &title, const QStringList &labels, const std::vector<double> &values,
-                 const std::vector<double> &lows, const std::vector<double> &highs, const QString &valueTitle);
+                 const std::vector<double> &lows, const std::vector<double> &highs,
+                 const QString &valueTitle);
     int barCount() const { return m_bars; }
     int errorBarCount() const;
 
@@ -43,8 +44,8 @@ public:
     explicit CurvesChart(QWidget *parent = nullptr);
     /// Replaces the curves; `logY` plots log10 of positive values on a linear axis (non-positive
     /// points skipped).
-    void setCurves(const QString &title, const std::vector<Curve> &curves, const QString &xTitle, const QString &yTitle,
-                   bool logY = false);
+    void setCurves(const QString &title, const std::vector<Curve> &curves, const QString &xTitle,
+                   const QString &yTitle, bool logY = false);
     int curveCount() const { return m_curves; }
 
 private:

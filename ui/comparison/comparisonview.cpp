@@ -20,9 +20,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
-#include <QRegularExpression>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QRegularExpression>
 #include <QShowEvent>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -106,7 +106,8 @@ void ComparisonView::createWidgets()
     {
         const QFontMetrics metrics(m_resultsView->font());
         m_resultsView->setColumnWidth(StrategyResultsModel::Strategy,
-                                      metrics.horizontalAdvance(QStringLiteral("Privacy-loss distribution")) + 40);
+                                      metrics.horizontalAdvance(QStringLiteral("Privacy-loss distribution"))
+                                          + 40);
         m_resultsView->setColumnWidth(StrategyResultsModel::Value,
                                       metrics.horizontalAdvance(QStringLiteral("ε at δ = 1e-10")) + 24);
     }
@@ -169,8 +170,7 @@ void ComparisonView::connectSignals()
 
     connect(&m_watcher, &QFutureWatcher<ComparisonResult>::resultReadyAt, this,
             &ComparisonView::onResultReady);
-    connect(&m_watcher, &QFutureWatcher<ComparisonResult>::finished, this,
-            &ComparisonView::onJobFinished);
+    connect(&m_watcher, &QFutureWatcher<ComparisonResult>::finished, this, &ComparisonView::onJobFinished);
     connect(&m_watcher, &QFutureWatcher<ComparisonResult>::progressValueChanged, m_progress,
             &QProgressBar::setValue);
     connect(&m_watcher, &QFutureWatcher<ComparisonResult>::progressTextChanged, this,
@@ -315,8 +315,10 @@ QWidget *ComparisonView::createSessionPage()
     const QFontMetrics metrics(m_sessionTable->font());
     m_sessionTable->setColumnWidth(PlanModel::Mechanism,
                                    metrics.horizontalAdvance(QStringLiteral("Laplace noise reduction")) + 16);
-    m_sessionTable->setColumnWidth(PlanModel::Parameter, metrics.horizontalAdvance(QStringLiteral("σ = 1,234,567")) + 16);
-    m_sessionTable->setColumnWidth(PlanModel::Sensitivity, metrics.horizontalAdvance(QStringLiteral("5,000")) + 16);
+    m_sessionTable->setColumnWidth(PlanModel::Parameter,
+                                   metrics.horizontalAdvance(QStringLiteral("σ = 1,234,567")) + 16);
+    m_sessionTable->setColumnWidth(PlanModel::Sensitivity,
+                                   metrics.horizontalAdvance(QStringLiteral("5,000")) + 16);
 
     auto *copy = new QPushButton(tr("Use as plan"), page);
     copy->setToolTip(tr("Copy these events into the plan editor and ask “what if?” (undoable)"));
@@ -416,10 +418,10 @@ void ComparisonView::refreshSessionLedger()
                           .arg(released)
                           .arg(counted(static_cast<qsizetype>(ledger.events.size()), tr("privacy event"),
                                        tr("privacy events")))
-                          .arg(parts.isEmpty() ? QString() : QStringLiteral(": ") + parts.join(QStringLiteral(", ")))
-                          .arg(ledger.neighbours == accounting::Neighbouring::AddRemove
-                                   ? tr("add/remove")
-                                   : tr("replace-one"))
+                          .arg(parts.isEmpty() ? QString()
+                                               : QStringLiteral(": ") + parts.join(QStringLiteral(", ")))
+                          .arg(ledger.neighbours == accounting::Neighbouring::AddRemove ? tr("add/remove")
+                                                                                        : tr("replace-one"))
                           .arg(formatNumber(m_sessionBudget));
             summary += tr("<br><span style='color:#666'>Every paid release is one event (a noise "
                           "reduction is one, at its last level). The strategies treat them as "
@@ -671,10 +673,11 @@ void ComparisonView::applyResult(const ComparisonResult &result)
         m_rdpChart->clear(tr("RDP does not apply: %1").arg(rdp ? readableReason(rdp->reason) : QString()));
     const StrategyOutcome *pld = find(QStringLiteral("pld"));
     if (pld && pld->applicable && !c.pld.loss.empty())
-        m_pldChart->setHistogram(c.pld.loss, c.pld.mass, c.pld.binWidth, pld->epsilonAtDelta, c.pld.infinityMass,
-                                 c.pld.interval, c.pld.addDirection);
+        m_pldChart->setHistogram(c.pld.loss, c.pld.mass, c.pld.binWidth, pld->epsilonAtDelta,
+                                 c.pld.infinityMass, c.pld.interval, c.pld.addDirection);
     else
-        m_pldChart->clear(tr("The PLD does not apply: %1").arg(pld ? readableReason(pld->reason) : QString()));
+        m_pldChart->clear(
+            tr("The PLD does not apply: %1").arg(pld ? readableReason(pld->reason) : QString()));
 
     const QString xTitle = m_source == Source::Session ? tr("request #") : tr("steps composed k");
     m_curveChart->setBudget(m_source == Source::Session ? m_sessionBudget : 0.0);
@@ -682,12 +685,12 @@ void ComparisonView::applyResult(const ComparisonResult &result)
         std::vector<StrategyCurve> curves;
         for (std::size_t i = 0; i < c.prefixEpsilons.size() && i < result.strategies.size(); ++i)
             curves.push_back({result.strategies[i].name, c.prefixX, c.prefixEpsilons[i]});
-        m_curveChart->setNote(c.prefixPldInterval != m_lastInput.pldInterval
-                                  ? tr("(PLD and optimal curves on a coarser grid d = %1; the table "
-                                       "uses d = %2)")
-                                        .arg(formatNumber(c.prefixPldInterval),
-                                             formatNumber(m_lastInput.pldInterval))
-                                  : QString());
+        m_curveChart->setNote(
+            c.prefixPldInterval != m_lastInput.pldInterval
+                ? tr("(PLD and optimal curves on a coarser grid d = %1; the table "
+                     "uses d = %2)")
+                      .arg(formatNumber(c.prefixPldInterval), formatNumber(m_lastInput.pldInterval))
+                : QString());
         m_curveChart->setCurves(curves, xTitle, delta);
     } else if (m_lastInput.prefixes.empty()) {
         m_curveChart->clear(tr("No prefixes to draw."));
@@ -722,8 +725,7 @@ void ComparisonView::selectStrategy(const QString &name)
     if (row < 0)
         return;
     m_resultsView->selectRow(row);
-    m_resultsView->selectionModel()->setCurrentIndex(m_results->index(row, 0),
-                                                     QItemSelectionModel::NoUpdate);
+    m_resultsView->selectionModel()->setCurrentIndex(m_results->index(row, 0), QItemSelectionModel::NoUpdate);
     updateExplanation();
 }
 

@@ -172,11 +172,11 @@ private:
     bool m_dirty = true;
     bool m_hasResults = false;
 
-    accounting::Ledger m_ledger;            ///< the current source's ledger
-    std::vector<std::size_t> m_origins;     ///< session source: ledger event of each privacy event
-    QString m_sessionError;                 ///< session source: why it cannot be accounted
+    accounting::Ledger m_ledger;        ///< the current source's ledger
+    std::vector<std::size_t> m_origins; ///< session source: ledger event of each privacy event
+    QString m_sessionError;             ///< session source: why it cannot be accounted
     int m_sessionRequests = 0;
-    double m_sessionBudget = 0.0;           ///< session ε budget (budget line on ε(k))
+    double m_sessionBudget = 0.0; ///< session ε budget (budget line on ε(k))
     ComparisonInput m_lastInput;
 };
 

@@ -17,14 +17,12 @@ QString tr(const char *text)
 
 QString relationText(accounting::Neighbouring relation)
 {
-    return relation == accounting::Neighbouring::AddRemove ? tr("add/remove one row")
-                                                           : tr("replace one row");
+    return relation == accounting::Neighbouring::AddRemove ? tr("add/remove one row") : tr("replace one row");
 }
 
 } // namespace
 
-AddPlanEventCommand::AddPlanEventCommand(PlanModel *model, int row,
-                                         const accounting::PrivacyEvent &event,
+AddPlanEventCommand::AddPlanEventCommand(PlanModel *model, int row, const accounting::PrivacyEvent &event,
                                          QUndoCommand *parent)
     : QUndoCommand(parent), m_model(model), m_row(row), m_event(event)
 {
@@ -75,10 +73,8 @@ void MovePlanEventCommand::undo()
 
 EditPlanEventCommand::EditPlanEventCommand(PlanModel *model, int row, int column,
                                            const accounting::PrivacyEvent &before,
-                                           const accounting::PrivacyEvent &after,
-                                           QUndoCommand *parent)
-    : QUndoCommand(parent), m_model(model), m_row(row), m_column(column), m_before(before),
-      m_after(after)
+                                           const accounting::PrivacyEvent &after, QUndoCommand *parent)
+    : QUndoCommand(parent), m_model(model), m_row(row), m_column(column), m_before(before), m_after(after)
 {
     updateText();
 }
@@ -106,9 +102,8 @@ void EditPlanEventCommand::updateText()
         setText(tr("Set count of event %1 to %2").arg(n).arg(m_after.count));
         break;
     case PlanModel::Sampling:
-        setText(tr("Set sampling of event %1 to %2")
-                    .arg(n)
-                    .arg(PlanModel::samplingTitle(m_after.sampling.kind)));
+        setText(
+            tr("Set sampling of event %1 to %2").arg(n).arg(PlanModel::samplingTitle(m_after.sampling.kind)));
         break;
     case PlanModel::Rate:
         setText(tr("Set q of event %1 to %2").arg(n).arg(formatNumber(m_after.sampling.rate)));
@@ -140,11 +135,10 @@ bool EditPlanEventCommand::mergeWith(const QUndoCommand *other)
     return true;
 }
 
-ReplacePlanCommand::ReplacePlanCommand(PlanModel *model, const accounting::Ledger &after,
-                                       const QString &text, QUndoCommand *parent)
+ReplacePlanCommand::ReplacePlanCommand(PlanModel *model, const accounting::Ledger &after, const QString &text,
+                                       QUndoCommand *parent)
     : QUndoCommand(text, parent), m_model(model), m_before(model->ledger()), m_after(after)
-{
-}
+{}
 
 void ReplacePlanCommand::redo()
 {
@@ -156,8 +150,7 @@ void ReplacePlanCommand::undo()
     m_model->setLedgerRaw(m_before);
 }
 
-SetPlanNeighboursCommand::SetPlanNeighboursCommand(PlanModel *model,
-                                                   accounting::Neighbouring after,
+SetPlanNeighboursCommand::SetPlanNeighboursCommand(PlanModel *model, accounting::Neighbouring after,
                                                    QUndoCommand *parent)
     : QUndoCommand(parent), m_model(model), m_before(model->ledger().neighbours), m_after(after)
 {

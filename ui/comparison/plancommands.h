@@ -61,8 +61,7 @@ class EditPlanEventCommand final : public QUndoCommand
 public:
     static constexpr int kId = 0x504c4e31; // "PLN1"
 
-    EditPlanEventCommand(PlanModel *model, int row, int column,
-                         const accounting::PrivacyEvent &before,
+    EditPlanEventCommand(PlanModel *model, int row, int column, const accounting::PrivacyEvent &before,
                          const accounting::PrivacyEvent &after, QUndoCommand *parent = nullptr);
     void redo() override;
     void undo() override;

@@ -27,10 +27,10 @@ using accounting::SamplingKind;
 
 namespace {
 
-constexpr MechanismKind kKinds[] = {MechanismKind::Gaussian,   MechanismKind::Laplace,
-                                    MechanismKind::PureDp,     MechanismKind::ApproxDp,
-                                    MechanismKind::Zcdp,       MechanismKind::RandomizedResponse,
-                                    MechanismKind::PostProcessing};
+constexpr MechanismKind kKinds[]
+    = {MechanismKind::Gaussian,      MechanismKind::Laplace, MechanismKind::PureDp,
+       MechanismKind::ApproxDp,      MechanismKind::Zcdp,    MechanismKind::RandomizedResponse,
+       MechanismKind::PostProcessing};
 
 } // namespace
 
@@ -88,7 +88,8 @@ QWidget *PlanItemDelegate::createEditor(QWidget *parent, const QStyleOptionViewI
         connect(spin, &QDoubleSpinBox::valueChanged, spin, [spin, commitNow] { commitNow(spin); });
         return spin;
     }
-    default: return QStyledItemDelegate::createEditor(parent, option, index);
+    default:
+        return QStyledItemDelegate::createEditor(parent, option, index);
     }
 }
 
@@ -100,8 +101,8 @@ void PlanItemDelegate::setEditorData(QWidget *editor, const QModelIndex &index) 
         if (i >= 0 && i != box->currentIndex())
             box->setCurrentIndex(i);
     } else if (auto *spin = qobject_cast<QSpinBox *>(editor)) {
-        const int v = static_cast<int>(std::min<qlonglong>(value.toLongLong(),
-                                                           std::numeric_limits<int>::max()));
+        const int v
+            = static_cast<int>(std::min<qlonglong>(value.toLongLong(), std::numeric_limits<int>::max()));
         if (spin->value() != v) {
             const QSignalBlocker block(spin);
             spin->setValue(v);
@@ -180,8 +181,8 @@ void PlanEditor::createWidgets()
         return action;
     };
     m_remove = makeAction(tr("Remove"), QKeySequence::Delete, tr("Remove the selected event (Del)"));
-    m_moveUp = makeAction(tr("↑"), QKeySequence(Qt::ALT | Qt::Key_Up),
-                          tr("Move the selected event up (Alt+Up)"));
+    m_moveUp
+        = makeAction(tr("↑"), QKeySequence(Qt::ALT | Qt::Key_Up), tr("Move the selected event up (Alt+Up)"));
     m_moveDown = makeAction(tr("↓"), QKeySequence(Qt::ALT | Qt::Key_Down),
                             tr("Move the selected event down (Alt+Down)"));
     // Own undo/redo actions rather than createUndoAction(): the button keeps a short label and

@@ -198,13 +198,20 @@ void PlanModel::setNeighboursRaw(accounting::Neighbouring neighbours)
 QString PlanModel::mechanismTitle(MechanismKind kind)
 {
     switch (kind) {
-    case MechanismKind::Gaussian: return tr("Gaussian");
-    case MechanismKind::Laplace: return tr("Laplace");
-    case MechanismKind::PureDp: return tr("pure ε-DP");
-    case MechanismKind::ApproxDp: return tr("(ε, δ)-DP");
-    case MechanismKind::Zcdp: return tr("ρ-zCDP");
-    case MechanismKind::RandomizedResponse: return tr("randomized response");
-    case MechanismKind::PostProcessing: return tr("post-processing");
+    case MechanismKind::Gaussian:
+        return tr("Gaussian");
+    case MechanismKind::Laplace:
+        return tr("Laplace");
+    case MechanismKind::PureDp:
+        return tr("pure ε-DP");
+    case MechanismKind::ApproxDp:
+        return tr("(ε, δ)-DP");
+    case MechanismKind::Zcdp:
+        return tr("ρ-zCDP");
+    case MechanismKind::RandomizedResponse:
+        return tr("randomized response");
+    case MechanismKind::PostProcessing:
+        return tr("post-processing");
     }
     return {};
 }
@@ -212,9 +219,12 @@ QString PlanModel::mechanismTitle(MechanismKind kind)
 QString PlanModel::samplingTitle(SamplingKind kind)
 {
     switch (kind) {
-    case SamplingKind::None: return tr("none");
-    case SamplingKind::Poisson: return tr("Poisson");
-    case SamplingKind::WithoutReplacement: return tr("w/o replacement");
+    case SamplingKind::None:
+        return tr("none");
+    case SamplingKind::Poisson:
+        return tr("Poisson");
+    case SamplingKind::WithoutReplacement:
+        return tr("w/o replacement");
     }
     return {};
 }
@@ -222,13 +232,18 @@ QString PlanModel::samplingTitle(SamplingKind kind)
 QString PlanModel::parameterSymbol(MechanismKind kind)
 {
     switch (kind) {
-    case MechanismKind::Gaussian: return QStringLiteral("σ");
-    case MechanismKind::Laplace: return QStringLiteral("b");
+    case MechanismKind::Gaussian:
+        return QStringLiteral("σ");
+    case MechanismKind::Laplace:
+        return QStringLiteral("b");
     case MechanismKind::PureDp:
     case MechanismKind::ApproxDp:
-    case MechanismKind::RandomizedResponse: return QStringLiteral("ε");
-    case MechanismKind::Zcdp: return QStringLiteral("ρ");
-    case MechanismKind::PostProcessing: return {};
+    case MechanismKind::RandomizedResponse:
+        return QStringLiteral("ε");
+    case MechanismKind::Zcdp:
+        return QStringLiteral("ρ");
+    case MechanismKind::PostProcessing:
+        return {};
     }
     return {};
 }
@@ -236,13 +251,18 @@ QString PlanModel::parameterSymbol(MechanismKind kind)
 double PlanModel::parameterValue(const PrivacyEvent &e)
 {
     switch (e.mechanism) {
-    case MechanismKind::Gaussian: return e.sigma;
-    case MechanismKind::Laplace: return e.scale;
+    case MechanismKind::Gaussian:
+        return e.sigma;
+    case MechanismKind::Laplace:
+        return e.scale;
     case MechanismKind::PureDp:
     case MechanismKind::ApproxDp:
-    case MechanismKind::RandomizedResponse: return e.epsilon;
-    case MechanismKind::Zcdp: return e.rho;
-    case MechanismKind::PostProcessing: return 0.0;
+    case MechanismKind::RandomizedResponse:
+        return e.epsilon;
+    case MechanismKind::Zcdp:
+        return e.rho;
+    case MechanismKind::PostProcessing:
+        return 0.0;
     }
     return 0.0;
 }
@@ -250,13 +270,22 @@ double PlanModel::parameterValue(const PrivacyEvent &e)
 void PlanModel::setParameterValue(PrivacyEvent &e, double value)
 {
     switch (e.mechanism) {
-    case MechanismKind::Gaussian: e.sigma = value; break;
-    case MechanismKind::Laplace: e.scale = value; break;
+    case MechanismKind::Gaussian:
+        e.sigma = value;
+        break;
+    case MechanismKind::Laplace:
+        e.scale = value;
+        break;
     case MechanismKind::PureDp:
     case MechanismKind::ApproxDp:
-    case MechanismKind::RandomizedResponse: e.epsilon = value; break;
-    case MechanismKind::Zcdp: e.rho = value; break;
-    case MechanismKind::PostProcessing: break;
+    case MechanismKind::RandomizedResponse:
+        e.epsilon = value;
+        break;
+    case MechanismKind::Zcdp:
+        e.rho = value;
+        break;
+    case MechanismKind::PostProcessing:
+        break;
     }
 }
 
@@ -266,16 +295,25 @@ PrivacyEvent PlanModel::defaultEvent(MechanismKind kind)
     e.mechanism = kind;
     e.sensitivity = 1.0;
     switch (kind) {
-    case MechanismKind::Gaussian: e.sigma = 1.0; break;
-    case MechanismKind::Laplace: e.scale = 10.0; break;
+    case MechanismKind::Gaussian:
+        e.sigma = 1.0;
+        break;
+    case MechanismKind::Laplace:
+        e.scale = 10.0;
+        break;
     case MechanismKind::PureDp:
-    case MechanismKind::RandomizedResponse: e.epsilon = 0.1; break;
+    case MechanismKind::RandomizedResponse:
+        e.epsilon = 0.1;
+        break;
     case MechanismKind::ApproxDp:
         e.epsilon = 0.1;
         e.delta = 1e-7;
         break;
-    case MechanismKind::Zcdp: e.rho = 0.01; break;
-    case MechanismKind::PostProcessing: break;
+    case MechanismKind::Zcdp:
+        e.rho = 0.01;
+        break;
+    case MechanismKind::PostProcessing:
+        break;
     }
     return e;
 }
@@ -286,8 +324,10 @@ QString PlanModel::perStepText(const PrivacyEvent &e, accounting::Neighbouring n
         return tr("ε = %1 ex-post").arg(formatNumber(e.epsilon));
     const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;
     switch (e.mechanism) {
-    case MechanismKind::PostProcessing: return tr("free");
-    case MechanismKind::Zcdp: return tr("ρ = %1").arg(formatNumber(e.rho));
+    case MechanismKind::PostProcessing:
+        return tr("free");
+    case MechanismKind::Zcdp:
+        return tr("ρ = %1").arg(formatNumber(e.rho));
     case MechanismKind::Gaussian: {
         if (sampled)
             return tr("σ/Δ = %1, q = %2")
@@ -295,14 +335,15 @@ QString PlanModel::perStepText(const PrivacyEvent &e, accounting::Neighbouring n
         auto rho = accounting::zcdpRhoPerStep(e, neighbours);
         return rho ? tr("ρ = %1").arg(formatNumber(rho.value())) : QString();
     }
-    default: break;
+    default:
+        break;
     }
     auto step = accounting::approxDpPerStep(e, neighbours);
     if (!step)
         return tr("no amplification");
-    QString text = step->delta > 0.0 ? tr("ε = %1, δ = %2").arg(formatNumber(step->epsilon),
-                                                                formatNumber(step->delta, 2))
-                                     : tr("ε = %1").arg(formatNumber(step->epsilon));
+    QString text = step->delta > 0.0
+                       ? tr("ε = %1, δ = %2").arg(formatNumber(step->epsilon), formatNumber(step->delta, 2))
+                       : tr("ε = %1").arg(formatNumber(step->epsilon));
     if (sampled)
         text += tr(" after sampling");
     return text;
@@ -312,8 +353,7 @@ QString PlanModel::describeEvent(const PrivacyEvent &e)
 {
     QString text = mechanismTitle(e.mechanism);
     if (hasField(e, Parameter))
-        text += QStringLiteral(" %1 = %2").arg(parameterSymbol(e.mechanism),
-                                                formatNumber(parameterValue(e)));
+        text += QStringLiteral(" %1 = %2").arg(parameterSymbol(e.mechanism), formatNumber(parameterValue(e)));
     if (hasField(e, Sensitivity) && e.sensitivity != 1.0)
         text += QStringLiteral(", Δ = %1").arg(formatNumber(e.sensitivity));
     if (e.sampling.kind != SamplingKind::None)
@@ -326,10 +366,9 @@ QString PlanModel::describeEvent(const PrivacyEvent &e)
 bool PlanModel::sameEvent(const PrivacyEvent &a, const PrivacyEvent &b)
 {
     return a.mechanism == b.mechanism && a.sigma == b.sigma && a.scale == b.scale
-           && a.sensitivity == b.sensitivity && a.epsilon == b.epsilon && a.delta == b.delta
-           && a.rho == b.rho && a.count == b.count && a.sampling.kind == b.sampling.kind
-           && a.sampling.rate == b.sampling.rate && a.partition == b.partition
-           && a.expost == b.expost;
+           && a.sensitivity == b.sensitivity && a.epsilon == b.epsilon && a.delta == b.delta && a.rho == b.rho
+           && a.count == b.count && a.sampling.kind == b.sampling.kind && a.sampling.rate == b.sampling.rate
+           && a.partition == b.partition && a.expost == b.expost;
 }
 
 bool PlanModel::hasField(const PrivacyEvent &e, int column)
@@ -338,13 +377,18 @@ bool PlanModel::hasField(const PrivacyEvent &e, int column)
     case Mechanism:
     case Count:
     case Sampling:
-    case PerStep: return true;
-    case Parameter: return e.mechanism != MechanismKind::PostProcessing;
+    case PerStep:
+        return true;
+    case Parameter:
+        return e.mechanism != MechanismKind::PostProcessing;
     case Sensitivity:
         return e.mechanism == MechanismKind::Gaussian || e.mechanism == MechanismKind::Laplace;
-    case Delta: return e.mechanism == MechanismKind::ApproxDp;
-    case Rate: return e.sampling.kind != SamplingKind::None;
-    default: return false;
+    case Delta:
+        return e.mechanism == MechanismKind::ApproxDp;
+    case Rate:
+        return e.sampling.kind != SamplingKind::None;
+    default:
+        return false;
     }
 }
 
@@ -366,15 +410,21 @@ QVariant PlanModel::displayValue(const PrivacyEvent &e, int column) const
     case Mechanism:
         return e.expost ? tr("Laplace noise reduction") : mechanismTitle(e.mechanism);
     case Parameter:
-        return QStringLiteral("%1 = %2").arg(parameterSymbol(e.mechanism),
-                                             formatNumber(parameterValue(e)));
-    case Sensitivity: return formatNumber(e.sensitivity);
-    case Delta: return formatNumber(e.delta, 3);
-    case Count: return formatNumber(static_cast<double>(e.count), 12);
-    case Sampling: return samplingTitle(e.sampling.kind);
-    case Rate: return formatNumber(e.sampling.rate);
-    case PerStep: return perStepText(e, m_ledger.neighbours);
-    default: return {};
+        return QStringLiteral("%1 = %2").arg(parameterSymbol(e.mechanism), formatNumber(parameterValue(e)));
+    case Sensitivity:
+        return formatNumber(e.sensitivity);
+    case Delta:
+        return formatNumber(e.delta, 3);
+    case Count:
+        return formatNumber(static_cast<double>(e.count), 12);
+    case Sampling:
+        return samplingTitle(e.sampling.kind);
+    case Rate:
+        return formatNumber(e.sampling.rate);
+    case PerStep:
+        return perStepText(e, m_ledger.neighbours);
+    default:
+        return {};
     }
 }
 
@@ -383,15 +433,24 @@ QVariant PlanModel::rawValue(const PrivacyEvent &e, int column) const
     if (!hasField(e, column))
         return {};
     switch (column) {
-    case Mechanism: return static_cast<int>(e.mechanism);
-    case Parameter: return parameterValue(e);
-    case Sensitivity: return e.sensitivity;
-    case Delta: return e.delta;
-    case Count: return static_cast<qlonglong>(e.count);
-    case Sampling: return static_cast<int>(e.sampling.kind);
-    case Rate: return e.sampling.rate;
-    case PerStep: return perStepText(e, m_ledger.neighbours);
-    default: return {};
+    case Mechanism:
+        return static_cast<int>(e.mechanism);
+    case Parameter:
+        return parameterValue(e);
+    case Sensitivity:
+        return e.sensitivity;
+    case Delta:
+        return e.delta;
+    case Count:
+        return static_cast<qlonglong>(e.count);
+    case Sampling:
+        return static_cast<int>(e.sampling.kind);
+    case Rate:
+        return e.sampling.rate;
+    case PerStep:
+        return perStepText(e, m_ledger.neighbours);
+    default:
+        return {};
     }
 }
 
@@ -401,9 +460,11 @@ QVariant PlanModel::data(const QModelIndex &index, int role) const
         return {};
     const PrivacyEvent &e = event(index.row());
     switch (role) {
-    case Qt::DisplayRole: return displayValue(e, index.column());
+    case Qt::DisplayRole:
+        return displayValue(e, index.column());
     case Qt::EditRole:
-    case RawValueRole: return rawValue(e, index.column());
+    case RawValueRole:
+        return rawValue(e, index.column());
     case Qt::ForegroundRole:
         if (!hasField(e, index.column()) || index.column() == PerStep)
             return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
@@ -415,14 +476,14 @@ QVariant PlanModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (index.column() == PerStep)
             return tr("What one step guarantees on its own, under %1 neighbours")
-                .arg(m_ledger.neighbours == accounting::Neighbouring::AddRemove
-                         ? tr("add/remove")
-                         : tr("replace-one"));
+                .arg(m_ledger.neighbours == accounting::Neighbouring::AddRemove ? tr("add/remove")
+                                                                                : tr("replace-one"));
         if (e.expost)
             return tr("Laplace noise reduction: its loss ε is ex-post (the level it stopped "
                       "at), so only basic composition can account it.");
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -453,26 +514,41 @@ QVariant PlanModel::headerData(int section, Qt::Orientation orientation, int rol
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case Parameter: return tr("Noise scale (σ, b) or per-step guarantee (ε, ρ)");
-        case Sensitivity: return tr("Sensitivity Δ of the query (ℓ2 for Gaussian, ℓ1 for Laplace)");
-        case Count: return tr("Number of identical steps");
-        case Sampling: return tr("Subsampling before each step (amplifies privacy)");
-        case Rate: return tr("Sampling rate q");
-        default: return {};
+        case Parameter:
+            return tr("Noise scale (σ, b) or per-step guarantee (ε, ρ)");
+        case Sensitivity:
+            return tr("Sensitivity Δ of the query (ℓ2 for Gaussian, ℓ1 for Laplace)");
+        case Count:
+            return tr("Number of identical steps");
+        case Sampling:
+            return tr("Subsampling before each step (amplifies privacy)");
+        case Rate:
+            return tr("Sampling rate q");
+        default:
+            return {};
         }
     }
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Mechanism: return tr("Mechanism");
-    case Parameter: return tr("Parameter");
-    case Sensitivity: return tr("Δ");
-    case Delta: return tr("δ");
-    case Count: return tr("Count");
-    case Sampling: return tr("Sampling");
-    case Rate: return tr("q");
-    case PerStep: return tr("One step");
-    default: return {};
+    case Mechanism:
+        return tr("Mechanism");
+    case Parameter:
+        return tr("Parameter");
+    case Sensitivity:
+        return tr("Δ");
+    case Delta:
+        return tr("δ");
+    case Count:
+        return tr("Count");
+    case Sampling:
+        return tr("Sampling");
+    case Rate:
+        return tr("q");
+    case PerStep:
+        return tr("One step");
+    default:
+        return {};
     }
 }
 

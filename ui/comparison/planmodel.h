@@ -85,8 +85,7 @@ public:
     /// A sensible new event of `kind` (σ = 1, b = 10, ε = 0.1, ρ = 0.01; Δ = 1; count 1).
     static accounting::PrivacyEvent defaultEvent(accounting::MechanismKind kind);
     /// What one step guarantees, e.g. "ε = 0.1", "ρ = 0.413", "ε = 0.0105 after sampling".
-    static QString perStepText(const accounting::PrivacyEvent &event,
-                               accounting::Neighbouring neighbours);
+    static QString perStepText(const accounting::PrivacyEvent &event, accounting::Neighbouring neighbours);
     /// "σ = 1.1, q = 0.01 × 1000", for undo texts and summaries.
     static QString describeEvent(const accounting::PrivacyEvent &event);
     static bool sameEvent(const accounting::PrivacyEvent &a, const accounting::PrivacyEvent &b);
@@ -98,8 +97,7 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
     Qt::ItemFlags flags(const QModelIndex &index) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 Q_SIGNALS:
     /// Anything in the plan changed (events or relation): recompute.

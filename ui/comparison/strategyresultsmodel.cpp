@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/comparison/strategyresultsmodel.h"
 
-#include "ui/util/strategyinfo.h"
 #include "ui/util/numberformat.h"
+#include "ui/util/strategyinfo.h"
 
 #include <QBrush>
 #include <QFont>
@@ -22,8 +22,8 @@ void StrategyResultsModel::clear()
     endResetModel();
 }
 
-void StrategyResultsModel::setResults(const std::vector<StrategyOutcome> &outcomes,
-                                      bool epsilonAtDelta, double delta, double epsilon)
+void StrategyResultsModel::setResults(const std::vector<StrategyOutcome> &outcomes, bool epsilonAtDelta,
+                                      double delta, double epsilon)
 {
     beginResetModel();
     m_outcomes = outcomes;
@@ -64,17 +64,15 @@ QString StrategyResultsModel::detailText(const StrategyOutcome &o, bool epsilonA
     QStringList parts;
     const QString method = toQString(a.method);
     if (o.name == QStringLiteral("basic")) {
-        parts << (epsilonAtDelta && std::isinf(a.epsilon)
-                      ? tr("δ is below the ledger's own δ: no finite ε")
-                      : tr("ε's add up"));
+        parts << (epsilonAtDelta && std::isinf(a.epsilon) ? tr("δ is below the ledger's own δ: no finite ε")
+                                                          : tr("ε's add up"));
     } else if (o.name == QStringLiteral("advanced")) {
-        parts << (method.startsWith(QStringLiteral("basic"))
-                      ? tr("basic composition is smaller here")
-                      : tr("Dwork–Rothblum–Vadhan bound"));
+        parts << (method.startsWith(QStringLiteral("basic")) ? tr("basic composition is smaller here")
+                                                             : tr("Dwork–Rothblum–Vadhan bound"));
     } else if (o.name == QStringLiteral("optimal")) {
-        parts << (a.discretisationInterval ? tr("Murtagh–Vadhan via PLD, d = %1")
-                                                 .arg(formatNumber(*a.discretisationInterval))
-                                           : tr("exact (KOV, equal steps)"));
+        parts << (a.discretisationInterval
+                      ? tr("Murtagh–Vadhan via PLD, d = %1").arg(formatNumber(*a.discretisationInterval))
+                      : tr("exact (KOV, equal steps)"));
     } else if (o.name == QStringLiteral("zcdp")) {
         if (a.rho)
             parts << tr("ρ = %1").arg(formatNumber(*a.rho));
@@ -110,30 +108,37 @@ QVariant StrategyResultsModel::data(const QModelIndex &index, int role) const
     const StrategyOutcome *o = outcome(index.row());
     const int column = index.column();
     switch (role) {
-    case NameRole: return info.name;
-    case ApplicableRole: return o && o->applicable;
+    case NameRole:
+        return info.name;
+    case ApplicableRole:
+        return o && o->applicable;
     case Qt::DisplayRole:
         switch (column) {
-        case Strategy: return info.title;
+        case Strategy:
+            return info.title;
         case Value:
             if (!o)
                 return QStringLiteral("…");
             if (!o->applicable)
                 return QStringLiteral("—");
-            return m_epsilonAtDelta ? formatNumber(o->answer.epsilon)
-                                    : formatNumber(o->answer.delta, 3);
-        case Detail: return o ? detailText(*o, m_epsilonAtDelta) : QString();
-        default: return {};
+            return m_epsilonAtDelta ? formatNumber(o->answer.epsilon) : formatNumber(o->answer.delta, 3);
+        case Detail:
+            return o ? detailText(*o, m_epsilonAtDelta) : QString();
+        default:
+            return {};
         }
     case RawValueRole:
         switch (column) {
-        case Strategy: return info.name;
+        case Strategy:
+            return info.name;
         case Value:
             if (!o || !o->applicable)
                 return {};
             return m_epsilonAtDelta ? o->answer.epsilon : o->answer.delta;
-        case Detail: return o ? detailText(*o, m_epsilonAtDelta) : QString();
-        default: return {};
+        case Detail:
+            return o ? detailText(*o, m_epsilonAtDelta) : QString();
+        default:
+            return {};
         }
     case Qt::DecorationRole:
         if (column == Strategy)
@@ -167,7 +172,8 @@ QVariant StrategyResultsModel::data(const QModelIndex &index, int role) const
             return tr("<p>%1 does not apply to this ledger:</p><p>%2</p>")
                 .arg(info.title, o->reason.toHtmlEscaped());
         return tr("<p><b>%1</b></p><p>%2</p>").arg(info.title, toQString(o->answer.method).toHtmlEscaped());
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -176,12 +182,15 @@ QVariant StrategyResultsModel::headerData(int section, Qt::Orientation orientati
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Strategy: return tr("Strategy");
+    case Strategy:
+        return tr("Strategy");
     case Value:
         return m_epsilonAtDelta ? tr("ε at δ = %1").arg(formatNumber(m_delta, 3))
                                 : tr("δ at ε = %1").arg(formatNumber(m_epsilon));
-    case Detail: return tr("Detail");
-    default: return {};
+    case Detail:
+        return tr("Detail");
+    default:
+        return {};
     }
 }
 

@@ -130,7 +130,8 @@ QString glossaryHtml()
     QString html;
     for (const GlossaryEntry &entry : glossaryEntries())
         html += QStringLiteral("<h3><a name=\"%1\"></a>%2</h3><p>%3<br><i>%4</i></p>")
-                    .arg(entry.anchor, entry.term.toHtmlEscaped(), entry.definition, entry.source.toHtmlEscaped());
+                    .arg(entry.anchor, entry.term.toHtmlEscaped(), entry.definition,
+                         entry.source.toHtmlEscaped());
     return html;
 }
 

@@ -39,9 +39,11 @@ void GlossaryDialog::filter(const QString &text)
     }
     QString html;
     for (const GlossaryEntry &entry : glossaryEntries())
-        if (entry.term.contains(text, Qt::CaseInsensitive) || entry.definition.contains(text, Qt::CaseInsensitive))
+        if (entry.term.contains(text, Qt::CaseInsensitive)
+            || entry.definition.contains(text, Qt::CaseInsensitive))
             html += QStringLiteral("<h3><a name=\"%1\"></a>%2</h3><p>%3<br><i>%4</i></p>")
-                        .arg(entry.anchor, entry.term.toHtmlEscaped(), entry.definition, entry.source.toHtmlEscaped());
+                        .arg(entry.anchor, entry.term.toHtmlEscaped(), entry.definition,
+                             entry.source.toHtmlEscaped());
     m_browser->setHtml(html.isEmpty() ? tr("<p>No term matches “%1”.</p>").arg(text.toHtmlEscaped()) : html);
 }
 

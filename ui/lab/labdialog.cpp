@@ -342,24 +342,27 @@ void LabDialog::setTable(std::shared_ptr<const data::Table> table, filters::Filt
 void LabDialog::updateDatasetText()
 {
     if (!m_tableData) {
-        m_dataset->setText(m_refusal.isEmpty() ? tr("No dataset: open one in the main window first.")
-                                               : tr("<b>Not available on this dataset.</b> %1.")
-                                                     .arg(m_refusal.toHtmlEscaped()));
+        m_dataset->setText(
+            m_refusal.isEmpty()
+                ? tr("No dataset: open one in the main window first.")
+                : tr("<b>Not available on this dataset.</b> %1.").arg(m_refusal.toHtmlEscaped()));
         return;
     }
     const QString synthetic
-        = m_synthetic ? tr("<b>The session's dataset is not declared public</b>, so the lab runs on a synthetic "
-                           "table drawn from its public metadata alone (declared categories and bounds, "
-                           "uniformly). ")
-                      : QString();
-    m_dataset->setText(synthetic +
-        tr("Dataset <b>%1</b> (%2 rows). The workload is every cell of its data cube, as counts "
-           "asked in a random order; each method answers as many as it can certify within α "
-           "under one budget, each count capped per query. Unified filter split: %3 of ε and %4 "
-           "of δ to the ex-post side (the session's setting).")
-            .arg(toQString(m_tableData->name()).toHtmlEscaped(),
-                 formatNumber(static_cast<double>(m_tableData->rowCount())),
-                 formatPercent(m_split.expostEpsilonShare, 0), formatPercent(m_split.expostDeltaShare, 0)));
+        = m_synthetic
+              ? tr("<b>The session's dataset is not declared public</b>, so the lab runs on a synthetic "
+                   "table drawn from its public metadata alone (declared categories and bounds, "
+                   "uniformly). ")
+              : QString();
+    m_dataset->setText(
+        synthetic
+        + tr("Dataset <b>%1</b> (%2 rows). The workload is every cell of its data cube, as counts "
+             "asked in a random order; each method answers as many as it can certify within α "
+             "under one budget, each count capped per query. Unified filter split: %3 of ε and %4 "
+             "of δ to the ex-post side (the session's setting).")
+              .arg(toQString(m_tableData->name()).toHtmlEscaped(),
+                   formatNumber(static_cast<double>(m_tableData->rowCount())),
+                   formatPercent(m_split.expostEpsilonShare, 0), formatPercent(m_split.expostDeltaShare, 0)));
 }
 
 simulation::LabSettings LabDialog::settings() const

@@ -99,7 +99,7 @@ private:
 
     std::shared_ptr<const data::Table> m_tableData;
     filters::FilterSplit m_split;
-    QString m_refusal;    ///< why the lab cannot run on the session's dataset (empty: it can)
+    QString m_refusal;        ///< why the lab cannot run on the session's dataset (empty: it can)
     bool m_synthetic = false; ///< m_tableData is synthetic, drawn from the dataset's public metadata
     std::vector<simulation::LabResult> m_results;
     QFutureWatcher<LabOutcome> m_watcher;

@@ -274,22 +274,38 @@ QVariant LedgerModel::headerData(int section, Qt::Orientation orientation, int r
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::DisplayRole) {
         switch (section) {
-        case Number: return tr("#");
-        case Id: return tr("Id");
-        case Query: return tr("Query");
-        case Target: return tr("Target");
-        case Status: return tr("Status");
-        case Answer: return tr("Answer");
-        case ErrorBound: return tr("± Error");
-        case Mechanism: return tr("Mechanism");
-        case Attempts: return tr("Attempts");
-        case Cost: return tr("Cost (%1)").arg(m_unit);
-        case Spent: return tr("Spent (%1)").arg(m_unit);
-        case ExPostSpent: return tr("Ex-post ε spent");
-        case EpsilonSpent: return tr("ε spent");
-        case Accounting: return tr("Accounting");
-        case Reason: return tr("Reason / note");
-        default: return {};
+        case Number:
+            return tr("#");
+        case Id:
+            return tr("Id");
+        case Query:
+            return tr("Query");
+        case Target:
+            return tr("Target");
+        case Status:
+            return tr("Status");
+        case Answer:
+            return tr("Answer");
+        case ErrorBound:
+            return tr("± Error");
+        case Mechanism:
+            return tr("Mechanism");
+        case Attempts:
+            return tr("Attempts");
+        case Cost:
+            return tr("Cost (%1)").arg(m_unit);
+        case Spent:
+            return tr("Spent (%1)").arg(m_unit);
+        case ExPostSpent:
+            return tr("Ex-post ε spent");
+        case EpsilonSpent:
+            return tr("ε spent");
+        case Accounting:
+            return tr("Accounting");
+        case Reason:
+            return tr("Reason / note");
+        default:
+            return {};
         }
     }
     if (role == Qt::TextAlignmentRole)

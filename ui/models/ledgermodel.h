@@ -17,21 +17,21 @@ class LedgerModel final : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Column {
-        Number,      ///< 1-based request number
-        Id,          ///< the request's label ("q1", …)
-        Query,       ///< "mean(wage) where region == "south""
-        Target,      ///< "±50 @ 95 %" or "±5 % @ 95 %"
-        Status,      ///< released / refused
-        Answer,      ///< noisy answer (released only)
-        ErrorBound,  ///< ± half-width at the requested confidence (released only)
-        Mechanism,   ///< laplace, gaussian, doubling-…
-        Attempts,    ///< number of attempts (doubling levels)
-        Cost,        ///< cost of this request in the unit it was charged in (event.costKind)
-        Spent,       ///< cumulative native spend after it
-        ExPostSpent, ///< the unified filter's ex-post spend after it (hidden for other filters)
-        EpsilonSpent,///< ε-equivalent of the cumulative spend at the session δ
-        Accounting,  ///< how the cost was accounted (ex-post boundary, zCDP step, …)
-        Reason,      ///< why refused, or a note on a release
+        Number,       ///< 1-based request number
+        Id,           ///< the request's label ("q1", …)
+        Query,        ///< "mean(wage) where region == "south""
+        Target,       ///< "±50 @ 95 %" or "±5 % @ 95 %"
+        Status,       ///< released / refused
+        Answer,       ///< noisy answer (released only)
+        ErrorBound,   ///< ± half-width at the requested confidence (released only)
+        Mechanism,    ///< laplace, gaussian, doubling-…
+        Attempts,     ///< number of attempts (doubling levels)
+        Cost,         ///< cost of this request in the unit it was charged in (event.costKind)
+        Spent,        ///< cumulative native spend after it
+        ExPostSpent,  ///< the unified filter's ex-post spend after it (hidden for other filters)
+        EpsilonSpent, ///< ε-equivalent of the cumulative spend at the session δ
+        Accounting,   ///< how the cost was accounted (ex-post boundary, zCDP step, …)
+        Reason,       ///< why refused, or a note on a release
         ColumnCount
     };
     Q_ENUM(Column)
@@ -74,8 +74,7 @@ public:
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
 
 private:

@@ -182,8 +182,9 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
                                 && *mechanism == session::ReleaseMethod::Brownian;
     if (expostBrownian) {
         m_baseline.reset();
-        m_paid->setText(tr("paid: %1 of the last level = <b>%2</b>%3 (the boundary's loss at the stopping time)")
-                            .arg(unit.toHtmlEscaped(), formatNumber(event->cost), delta));
+        m_paid->setText(
+            tr("paid: %1 of the last level = <b>%2</b>%3 (the boundary's loss at the stopping time)")
+                .arg(unit.toHtmlEscaped(), formatNumber(event->cost), delta));
         m_paid->setToolTip(tr("<p>Brownian noise reduction accounted ex-post pays the normal-mixture "
                               "boundary's loss E(T) at the time it stopped, charged level by level as "
                               "increments, plus its δ.</p>"));

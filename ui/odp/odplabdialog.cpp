@@ -2,9 +2,9 @@
 #include "ui/odp/odplabdialog.h"
 
 #include "core/filters/budget_account.h"
+#include "core/odp/budget_recovery.h"
 #include "core/odp/crossover.h"
 #include "core/odp/early_stopping.h"
-#include "core/odp/budget_recovery.h"
 #include "core/odp/odp_filter.h"
 #include "core/odp/ptr_iqr.h"
 #include "ui/charts/odplinechart.h"
@@ -55,15 +55,18 @@ OdpLabDialog::OdpLabDialog(QWidget *parent) : QDialog(parent)
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(note(tr("Output DP charges a mechanism for the cell its output fell into; the filter admits it "
-                              "by its worst cell and always debits δ in full (Hartmann et al. 2023, Theorem 7). "
-                              "This lab uses public parameters only: no data are read and nothing is charged."),
-                           this));
+    layout->addWidget(
+        note(tr("Output DP charges a mechanism for the cell its output fell into; the filter admits it "
+                "by its worst cell and always debits δ in full (Hartmann et al. 2023, Theorem 7). "
+                "This lab uses public parameters only: no data are read and nothing is charged."),
+             this));
     layout->addWidget(m_tabs, 1);
     layout->addWidget(buttons);
     connect(&m_watcher, &QFutureWatcher<SvtFigureOutcome>::finished, this, &OdpLabDialog::onSvtFinished);
-    connect(&m_watcher, &QFutureWatcher<SvtFigureOutcome>::progressRangeChanged, m_progress, &QProgressBar::setRange);
-    connect(&m_watcher, &QFutureWatcher<SvtFigureOutcome>::progressValueChanged, m_progress, &QProgressBar::setValue);
+    connect(&m_watcher, &QFutureWatcher<SvtFigureOutcome>::progressRangeChanged, m_progress,
+            &QProgressBar::setRange);
+    connect(&m_watcher, &QFutureWatcher<SvtFigureOutcome>::progressValueChanged, m_progress,
+            &QProgressBar::setValue);
     resize(880, 720);
 }
 
@@ -84,10 +87,14 @@ QWidget *OdpLabDialog::buildFilterTab()
         double realised;
         double delta;
     };
-    const Step steps[] = {{"Laplace count", 0.25, 0.25, 0},       {"sparse vector (j = 1 of 4)", 0.5, 0.2, 0},
-                          {"Laplace release", 0.3, 0.3, 0},        {"PTR-IQR M1 (⊥)", 0.4, 0.2, 1e-6},
-                          {"PTR-IQR M2 (released)", 0.4, 0.4, 1e-6}, {"early stop (at k1)", 0.6, 0.3, 4e-6},
-                          {"budget recovery (ε_p = 0.4)", 0.4, 0.05, 0}, {"budget recovery (⊥)", 0.35, 0.05, 0},
+    const Step steps[] = {{"Laplace count", 0.25, 0.25, 0},
+                          {"sparse vector (j = 1 of 4)", 0.5, 0.2, 0},
+                          {"Laplace release", 0.3, 0.3, 0},
+                          {"PTR-IQR M1 (⊥)", 0.4, 0.2, 1e-6},
+                          {"PTR-IQR M2 (released)", 0.4, 0.4, 1e-6},
+                          {"early stop (at k1)", 0.6, 0.3, 4e-6},
+                          {"budget recovery (ε_p = 0.4)", 0.4, 0.05, 0},
+                          {"budget recovery (⊥)", 0.35, 0.05, 0},
                           {"Gaussian", 0.3, 0.3, 4e-6}};
     auto filter = odp::OdpFilter::create(2.0, 1e-5);
     filters::BudgetAccount plain(2.0);
@@ -95,7 +102,8 @@ QWidget *OdpLabDialog::buildFilterTab()
     OdpLineChart::Curve reserved{tr("reserved (worst case)"), kReserved, Qt::DashLine, {0}, {0}, true};
     OdpLineChart::Curve settled{tr("spent a posteriori (ODP)"), kOdp, Qt::SolidLine, {0}, {0}, true};
     OdpLineChart::Curve dp{tr("plain DP accounting"), kDp, Qt::SolidLine, {0}, {0}, true};
-    OdpLineChart::Curve certificate{tr("certificate (ε_g = 2, Theorem 7)"), Qt::black, Qt::DotLine, {0, 9}, {2, 2}};
+    OdpLineChart::Curve certificate{
+        tr("certificate (ε_g = 2, Theorem 7)"), Qt::black, Qt::DotLine, {0, 9}, {2, 2}};
     OdpLineChart::Curve deltas{tr("δ debited (always in full)"), kFilter, Qt::SolidLine, {0}, {0}, true};
     QStringList refused;
     for (int i = 0; i < 9; ++i) {
@@ -137,10 +145,11 @@ QWidget *OdpLabDialog::buildFilterTab()
     m_deltaChart->setTitles(tr("δ over the session"), tr("request"), tr("δ (× 10⁻⁶)"));
     m_deltaChart->setCurves({deltas});
     m_deltaChart->setMaximumHeight(240);
-    m_filterNote = note(tr("Plain DP accounting stops at request 6 (1.85 + 0.6 > 2). The ODP filter refused: %1. "
-                           "\"Spent a posteriori\" decides admission; the transcript's guarantee is the budget.")
-                            .arg(refused.isEmpty() ? tr("nothing") : refused.join(QStringLiteral(", "))),
-                        tab);
+    m_filterNote
+        = note(tr("Plain DP accounting stops at request 6 (1.85 + 0.6 > 2). The ODP filter refused: %1. "
+                  "\"Spent a posteriori\" decides admission; the transcript's guarantee is the budget.")
+                   .arg(refused.isEmpty() ? tr("nothing") : refused.join(QStringLiteral(", "))),
+               tab);
     auto *layout = new QVBoxLayout(tab);
     layout->addWidget(m_filterChart, 3);
     layout->addWidget(m_deltaChart, 1);
@@ -152,7 +161,8 @@ QWidget *OdpLabDialog::buildSvtTab()
 {
     auto *tab = new QWidget(this);
     m_svtPreset = new QComboBox(tab);
-    m_svtPreset->addItems({tr("Well separated (large 1000, threshold 500)"), tr("Noisy (large 100, threshold 50)")});
+    m_svtPreset->addItems(
+        {tr("Well separated (large 1000, threshold 500)"), tr("Noisy (large 100, threshold 50)")});
     m_entries = new QSpinBox(tab);
     m_entries->setRange(1, 1000);
     m_entries->setValue(100);
@@ -193,9 +203,10 @@ QWidget *OdpLabDialog::buildSvtTab()
     m_svtChart = new OdpLineChart(tab);
     m_svtChart->setTitles(tr("Noise of each released entry"), tr("number of large entries L"),
                           tr("expected std. dev."));
-    m_svtNote = note(tr("Sparse vector costs ε₁ + j·ε₂/c after j positives (Lemma 8); the flagged entries share "
-                        "what is left. Press Compute."),
-                     tab);
+    m_svtNote
+        = note(tr("Sparse vector costs ε₁ + j·ε₂/c after j positives (Lemma 8); the flagged entries share "
+                  "what is left. Press Compute."),
+               tab);
     auto *layout = new QVBoxLayout(tab);
     layout->addLayout(form);
     layout->addLayout(run);
@@ -315,7 +326,10 @@ void OdpLabDialog::updateEarlyStop()
     }
     std::vector<double> xs(stops.begin(), stops.end());
     std::vector<OdpLineChart::Curve> curves;
-    curves.push_back({tr("plain DP, all %1 steps").arg(stops.back()), kDp, Qt::DashLine, {xs.front(), xs.back()},
+    curves.push_back({tr("plain DP, all %1 steps").arg(stops.back()),
+                      kDp,
+                      Qt::DashLine,
+                      {xs.front(), xs.back()},
                       {plan->dpEpsilon, plan->dpEpsilon}});
     curves.push_back({tr("ODP, Lemma 11 (equal δ split)"), kFilter, Qt::SolidLine, xs, plan->costs, true});
     QString extra;
@@ -327,15 +341,17 @@ void OdpLabDialog::updateEarlyStop()
         auto tuned = odp::tuneWithTheorem15(stops, steps, composition, delta);
         if (tuned) {
             curves.push_back({tr("ODP, tuned with Theorem 15"), kOdp, Qt::SolidLine, xs, tuned->costs, true});
-            extra = tr(" Theorem 15 lets every δ'_j grow by %1 at the same total δ.").arg(tuned->scale, 0, 'f', 4);
+            extra = tr(" Theorem 15 lets every δ'_j grow by %1 at the same total δ.")
+                        .arg(tuned->scale, 0, 'f', 4);
         }
     }
     m_earlyChart->setCurves(curves);
-    m_earlyNote->setText(tr("Stopping early is cheap; running to the end costs %1 instead of %2, because δ is split "
-                            "over every stopping point (Lemma 11).%3")
-                             .arg(plan->costs.back(), 0, 'f', 3)
-                             .arg(plan->dpEpsilon, 0, 'f', 3)
-                             .arg(extra));
+    m_earlyNote->setText(
+        tr("Stopping early is cheap; running to the end costs %1 instead of %2, because δ is split "
+           "over every stopping point (Lemma 11).%3")
+            .arg(plan->costs.back(), 0, 'f', 3)
+            .arg(plan->dpEpsilon, 0, 'f', 3)
+            .arg(extra));
 }
 
 QWidget *OdpLabDialog::buildCrossoverTab()
@@ -366,10 +382,11 @@ QWidget *OdpLabDialog::buildCrossoverTab()
         }
     m_crossover->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     auto *layout = new QVBoxLayout(tab);
-    layout->addWidget(note(tr("k_min: the fewest ε₀-DP mechanisms for which the optimal advanced composition "
-                              "(Kairouz et al., Thm 3.3) beats simple composition kε₀ at the given δ. Below it, "
-                              "simple composition — and ODP, which builds on it — is the best available."),
-                           tab));
+    layout->addWidget(
+        note(tr("k_min: the fewest ε₀-DP mechanisms for which the optimal advanced composition "
+                "(Kairouz et al., Thm 3.3) beats simple composition kε₀ at the given δ. Below it, "
+                "simple composition — and ODP, which builds on it — is the best available."),
+             tab));
     layout->addWidget(m_crossover, 1);
     return tab;
 }
@@ -378,14 +395,15 @@ QWidget *OdpLabDialog::buildPtrTab()
 {
     auto *tab = new QWidget(this);
     m_ptrChart = new OdpLineChart(tab);
-    m_ptrChart->setTitles(tr("P[test passes] against γ (δ_f = 1e-6, g₀ = 2)"), tr("γ (records to change the IQR's bin)"),
-                          tr("pass probability"));
+    m_ptrChart->setTitles(tr("P[test passes] against γ (δ_f = 1e-6, g₀ = 2)"),
+                          tr("γ (records to change the IQR's bin)"), tr("pass probability"));
     std::vector<OdpLineChart::Curve> curves;
     const QColor colours[] = {kOdp, kFilter, kReserved};
     const double epsilons[] = {0.1, 0.5, 1.0};
     for (int e = 0; e < 3; ++e) {
         const double t = *odp::ptrThreshold(epsilons[e], 1e-6, 2);
-        OdpLineChart::Curve c{tr("ε = %1 (t = %2)").arg(epsilons[e]).arg(t, 0, 'f', 1), colours[e], Qt::SolidLine, {}, {}};
+        OdpLineChart::Curve c{
+            tr("ε = %1 (t = %2)").arg(epsilons[e]).arg(t, 0, 'f', 1), colours[e], Qt::SolidLine, {}, {}};
         for (int g = 0; g <= 250; g += 2) {
             c.x.push_back(g);
             c.y.push_back(odp::ptrPassProbability(g, epsilons[e], t));
@@ -395,12 +413,14 @@ QWidget *OdpLabDialog::buildPtrTab()
     m_ptrChart->setCurves(curves);
     // The four accountings of the two-discretisation mechanism, noisy mode, in units of ε.
     m_ptrCosts = new QTableWidget(4, 4, tab);
-    m_ptrCosts->setHorizontalHeaderLabels({tr("case 1: M1 released"), tr("case 2: M2 released"), tr("case 3: both ⊥"),
-                                           tr("δ (case 1 / 2 / 3)")});
-    m_ptrCosts->setVerticalHeaderLabels({tr("DP of S"), tr("Lemma 10"), tr("three cells (Lemma 6)"), tr("two filter entries")});
-    const odp::PtrAccounting kinds[] = {odp::PtrAccounting::Dp, odp::PtrAccounting::Lemma10, odp::PtrAccounting::Cells3,
-                                        odp::PtrAccounting::Entries};
-    const QString deltaText[] = {tr("1−(1−δ_f)² each"), tr("1−(1−δ_f)² each"), tr("2δ_f each"), tr("δ_f / 2δ_f / 2δ_f")};
+    m_ptrCosts->setHorizontalHeaderLabels({tr("case 1: M1 released"), tr("case 2: M2 released"),
+                                           tr("case 3: both ⊥"), tr("δ (case 1 / 2 / 3)")});
+    m_ptrCosts->setVerticalHeaderLabels(
+        {tr("DP of S"), tr("Lemma 10"), tr("three cells (Lemma 6)"), tr("two filter entries")});
+    const odp::PtrAccounting kinds[] = {odp::PtrAccounting::Dp, odp::PtrAccounting::Lemma10,
+                                        odp::PtrAccounting::Cells3, odp::PtrAccounting::Entries};
+    const QString deltaText[]
+        = {tr("1−(1−δ_f)² each"), tr("1−(1−δ_f)² each"), tr("2δ_f each"), tr("δ_f / 2δ_f / 2δ_f")};
     for (int r = 0; r < 4; ++r) {
         const auto c = odp::ptrCaseCosts(kinds[r], odp::IqrReleaseMode::Noisy, 1.0, 1e-6);
         for (int k = 0; k < 3; ++k)
@@ -413,11 +433,12 @@ QWidget *OdpLabDialog::buildPtrTab()
     auto *layout = new QVBoxLayout(tab);
     layout->addWidget(m_ptrChart, 1);
     layout->addWidget(m_ptrCosts);
-    layout->addWidget(note(tr("IQR by propose-test-release with two shifted log-scale discretisations, noisy release "
-                              "(cost 2ε on a pass). On CPS1988 wage the two γ are 223 and 171 (passes); for the "
-                              "afam/west subgroup 3 and 8 (both fail, and the median gets ε back). Those γ read the "
-                              "data: they are quoted from the teaching example, not computed here."),
-                           tab));
+    layout->addWidget(
+        note(tr("IQR by propose-test-release with two shifted log-scale discretisations, noisy release "
+                "(cost 2ε on a pass). On CPS1988 wage the two γ are 223 and 171 (passes); for the "
+                "afam/west subgroup 3 and 8 (both fail, and the median gets ε back). Those γ read the "
+                "data: they are quoted from the teaching example, not computed here."),
+             tab));
     return tab;
 }
 
@@ -445,15 +466,16 @@ QWidget *OdpLabDialog::buildRecoveryTab()
     auto c = odp::calibrateRecovery(p, 22524, 5631);
     auto *layout = new QVBoxLayout(tab);
     layout->addWidget(m_recoveryChart, 1);
-    layout->addWidget(note(tr("Private logistic regression is released only if its privately tested error is at most "
-                              "τ. CPS1988 plan (label wage > 500, Λ = 0.01, ε_p = 2, ε_t = 0.5, τ = 0.49): released "
-                              "costs %1, ⊥ costs %2 (Corollary 18), s = %3. In simulation on the public data the full "
-                              "model passes about 94% of the time (expected cost 1.91) and the weak model about 14% "
-                              "(0.71): trying a weak model recovers 1.5 of the 2.0 most of the time.")
-                               .arg(c ? c->releaseCost : 0.0, 0, 'g', 3)
-                               .arg(c ? c->bottomCost : 0.0, 0, 'g', 3)
-                               .arg(c ? c->testNoise : 0.0, 0, 'g', 4),
-                           tab));
+    layout->addWidget(
+        note(tr("Private logistic regression is released only if its privately tested error is at most "
+                "τ. CPS1988 plan (label wage > 500, Λ = 0.01, ε_p = 2, ε_t = 0.5, τ = 0.49): released "
+                "costs %1, ⊥ costs %2 (Corollary 18), s = %3. In simulation on the public data the full "
+                "model passes about 94% of the time (expected cost 1.91) and the weak model about 14% "
+                "(0.71): trying a weak model recovers 1.5 of the 2.0 most of the time.")
+                 .arg(c ? c->releaseCost : 0.0, 0, 'g', 3)
+                 .arg(c ? c->bottomCost : 0.0, 0, 'g', 3)
+                 .arg(c ? c->testNoise : 0.0, 0, 'g', 4),
+             tab));
     return tab;
 }
 

@@ -15,8 +15,9 @@ void runSvtFigure(QPromise<SvtFigureOutcome> &promise, const SvtFigureInput &inp
     promise.setProgressRange(0, last + 1);
     auto split = odp::lyuSplit(input.epsilon * input.svtShare, input.cutoff);
     if (!split || !(input.svtShare > 0.0 && input.svtShare < 1.0)) {
-        outcome.error = split ? QCoreApplication::translate("OdpLab", "the sparse-vector share must lie in (0, 1)")
-                              : QString::fromStdString(split.error().message);
+        outcome.error
+            = split ? QCoreApplication::translate("OdpLab", "the sparse-vector share must lie in (0, 1)")
+                    : QString::fromStdString(split.error().message);
         promise.addResult(outcome);
         return;
     }
@@ -34,7 +35,8 @@ void runSvtFigure(QPromise<SvtFigureOutcome> &promise, const SvtFigureInput &inp
             return;
         }
         outcome.rows.push_back(*row);
-        promise.setProgressValueAndText(l + 1, QCoreApplication::translate("OdpLab", "L = %1 of %2").arg(l).arg(last));
+        promise.setProgressValueAndText(
+            l + 1, QCoreApplication::translate("OdpLab", "L = %1 of %2").arg(l).arg(last));
     }
     promise.addResult(outcome);
 }

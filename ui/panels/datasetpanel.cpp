@@ -48,8 +48,8 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     m_disclosure->setVisible(false);
 
     m_columns = new QTableWidget(0, ColumnCount, this);
-    m_columns->setHorizontalHeaderLabels({tr("Column"), tr("Type"), tr("Bounds / categories"),
-                                          tr("Description")});
+    m_columns->setHorizontalHeaderLabels(
+        {tr("Column"), tr("Type"), tr("Bounds / categories"), tr("Description")});
     m_columns->verticalHeader()->setVisible(false);
     m_columns->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_columns->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -121,10 +121,10 @@ void DatasetPanel::setTable(const data::Table *table, const QString &source)
         QString domain;
         QString domainTip;
         if (numeric) {
-            domain = columnInfo.declaredBounds
-                         ? QStringLiteral("[%1, %2]").arg(formatNumber(columnInfo.declaredBounds->lower, 6),
+            domain = columnInfo.declaredBounds ? QStringLiteral("[%1, %2]")
+                                                     .arg(formatNumber(columnInfo.declaredBounds->lower, 6),
                                                           formatNumber(columnInfo.declaredBounds->upper, 6))
-                         : tr("no declared bounds");
+                                               : tr("no declared bounds");
             domainTip = columnInfo.declaredBounds
                             ? tr("Declared clipping bounds (public metadata)")
                             : tr("No declared bounds: give clipping bounds in the query builder");
@@ -155,8 +155,7 @@ void DatasetPanel::setTable(const data::Table *table, const QString &source)
     m_columns->resizeColumnsToContents();
     // Keep the long domain lists from pushing the description out of view.
     m_columns->setColumnWidth(DomainColumn, std::min(m_columns->columnWidth(DomainColumn), 170));
-    m_columns->setColumnWidth(DescriptionColumn,
-                              std::min(m_columns->columnWidth(DescriptionColumn), 400));
+    m_columns->setColumnWidth(DescriptionColumn, std::min(m_columns->columnWidth(DescriptionColumn), 400));
 }
 
 } // namespace pbx::ui

@@ -13,9 +13,9 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QSpinBox>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QStandardItemModel>
 
 namespace pbx::ui {
@@ -27,10 +27,10 @@ constexpr int kRelative = static_cast<int>(session::TargetKind::Relative);
 /// The mechanism combo's data for "the filter's default".
 constexpr int kDefaultMechanism = -1;
 
-constexpr session::ReleaseMethod kMechanismOrder[] = {
-    session::ReleaseMethod::Brownian,        session::ReleaseMethod::LaplaceNr,
-    session::ReleaseMethod::DoublingGaussian, session::ReleaseMethod::DoublingLaplace,
-    session::ReleaseMethod::Gaussian,        session::ReleaseMethod::Laplace};
+constexpr session::ReleaseMethod kMechanismOrder[]
+    = {session::ReleaseMethod::Brownian,         session::ReleaseMethod::LaplaceNr,
+       session::ReleaseMethod::DoublingGaussian, session::ReleaseMethod::DoublingLaplace,
+       session::ReleaseMethod::Gaussian,         session::ReleaseMethod::Laplace};
 
 } // namespace
 
@@ -149,9 +149,10 @@ void QueryBuilder::createWidgets()
     m_planned->setRange(1, 1000000);
     m_planned->setValue(10);
     m_planned->setPrefix(tr("plan "));
-    m_planned->setToolTip(tr("Plan for N more queries. Without “Max per query”, a request answered by doubling or noise reduction may "
-                             "spend at most the remaining budget divided by this number, so that one "
-                             "request cannot eat the whole budget"));
+    m_planned->setToolTip(tr(
+        "Plan for N more queries. Without “Max per query”, a request answered by doubling or noise reduction may "
+        "spend at most the remaining budget divided by this number, so that one "
+        "request cannot eat the whole budget"));
     m_plannedPreview = new QLabel(this);
     m_plannedPreview->setObjectName(QStringLiteral("plannedCapPreview"));
     m_plannedPreview->setStyleSheet(palette::labelColourStyle(palette::mutedText));
@@ -252,8 +253,7 @@ void QueryBuilder::setFilterKind(filters::FilterKind kind)
 
 bool QueryBuilder::setMechanism(std::optional<session::ReleaseMethod> mechanism)
 {
-    const int index = m_mechanism->findData(mechanism ? static_cast<int>(*mechanism)
-                                                      : kDefaultMechanism);
+    const int index = m_mechanism->findData(mechanism ? static_cast<int>(*mechanism) : kDefaultMechanism);
     auto *model = qobject_cast<QStandardItemModel *>(m_mechanism->model());
     if (index < 0 || (model && !model->item(index)->isEnabled()))
         return false;
@@ -275,7 +275,8 @@ QString QueryBuilder::capUnit() const
     if (!m_hasFilterKind)
         return m_unit;
     // The unified filter routes Brownian runs to either side: a cap applies in the paying side's unit.
-    if (m_filterKind == filters::FilterKind::Unified && effectiveMechanism() == session::ReleaseMethod::Brownian)
+    if (m_filterKind == filters::FilterKind::Unified
+        && effectiveMechanism() == session::ReleaseMethod::Brownian)
         return tr("ρ or ex-post ε");
     return chargeUnit(session::chargeKindFor(effectiveMechanism(), m_filterKind));
 }
@@ -285,15 +286,13 @@ void QueryBuilder::updateMechanisms()
     // Which mechanisms the filter can account for this aggregate and target kind; the others stay
     // visible but disabled, with the reason as their tooltip.
     const auto aggregate = static_cast<data::Aggregate>(m_aggregate->currentData().toInt());
-    const auto target = m_targetKind->currentData().toInt() == kRelative
-                            ? session::TargetKind::Relative
-                            : session::TargetKind::Absolute;
+    const auto target = m_targetKind->currentData().toInt() == kRelative ? session::TargetKind::Relative
+                                                                         : session::TargetKind::Absolute;
     auto *model = qobject_cast<QStandardItemModel *>(m_mechanism->model());
     const QSignalBlocker blocker(m_mechanism);
     const auto fallback = session::defaultMechanism(m_filterKind, aggregate, target);
     m_mechanism->setItemText(0, tr("Default (%1)").arg(mechanismShortLabel(fallback)));
-    m_mechanism->setItemData(0, tr("The filter's choice for this query: %1")
-                                    .arg(mechanismLabel(fallback)),
+    m_mechanism->setItemData(0, tr("The filter's choice for this query: %1").arg(mechanismLabel(fallback)),
                              Qt::ToolTipRole);
     for (int i = 1; i < m_mechanism->count(); ++i) {
         const auto kind = static_cast<session::ReleaseMethod>(m_mechanism->itemData(i).toInt());
@@ -362,7 +361,8 @@ void QueryBuilder::setPlannedQueries(int n)
 void QueryBuilder::setPlannedCapPreview(const QString &text)
 {
     m_plannedPreview->setText(text);
-    m_planned->setToolTip(m_planned->toolTip().section(u'\n', 0, 0) + (text.isEmpty() ? QString() : u'\n' + text));
+    m_planned->setToolTip(m_planned->toolTip().section(u'\n', 0, 0)
+                          + (text.isEmpty() ? QString() : u'\n' + text));
 }
 
 QString QueryBuilder::plannedCapPreview() const
@@ -452,8 +452,8 @@ void QueryBuilder::aggregateChanged()
 {
     const bool count = m_aggregate->currentData().toInt() == static_cast<int>(data::Aggregate::Count);
     const bool hasColumns = m_column->count() > 0;
-    for (QWidget *w : std::initializer_list<QWidget *>{m_column, m_columnLabel, m_lower, m_upper,
-                                                       m_boundsLabel})
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_column, m_columnLabel, m_lower, m_upper, m_boundsLabel})
         w->setEnabled(!count && hasColumns);
     updateMechanisms();
     revalidate();

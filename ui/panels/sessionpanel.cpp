@@ -250,11 +250,21 @@ QString SessionPanel::modeText() const
     const auto s = settings();
     QString text;
     switch (s.filter) {
-    case filters::FilterKind::Basic: text = tr("Pure ε · Laplace"); break;
-    case filters::FilterKind::Zcdp: text = tr("zCDP · Gaussian"); break;
-    case filters::FilterKind::ExPost: text = tr("Ex-post · noise reduction"); break;
-    case filters::FilterKind::Unified: text = tr("Unified · zCDP + ex-post"); break;
-    case filters::FilterKind::BrownianZcdp: text = tr("zCDP · Brownian NR"); break;
+    case filters::FilterKind::Basic:
+        text = tr("Pure ε · Laplace");
+        break;
+    case filters::FilterKind::Zcdp:
+        text = tr("zCDP · Gaussian");
+        break;
+    case filters::FilterKind::ExPost:
+        text = tr("Ex-post · noise reduction");
+        break;
+    case filters::FilterKind::Unified:
+        text = tr("Unified · zCDP + ex-post");
+        break;
+    case filters::FilterKind::BrownianZcdp:
+        text = tr("zCDP · Brownian NR");
+        break;
     }
     text += s.neighbours == data::Neighbouring::AddRemove ? tr(" · add/remove") : tr(" · replace");
     if (s.seed)
@@ -282,8 +292,7 @@ void SessionPanel::updateModeBadge()
 
 void SessionPanel::updateSplitVisibility()
 {
-    const bool unified = m_filter->currentData().toInt()
-                         == static_cast<int>(filters::FilterKind::Unified);
+    const bool unified = m_filter->currentData().toInt() == static_cast<int>(filters::FilterKind::Unified);
     m_form->setRowVisible(m_splitRow, unified);
 }
 
@@ -291,9 +300,9 @@ void SessionPanel::setSession(const session::Session *session)
 {
     const int events = session ? static_cast<int>(session->events().size()) : 0;
     m_locked = events > 0;
-    for (QWidget *w : std::initializer_list<QWidget *>{m_epsilon, m_delta, m_neighbours, m_filter,
-                                                       m_expostEpsilonShare, m_expostDeltaShare,
-                                                       m_seedEnabled})
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_epsilon, m_delta, m_neighbours, m_filter, m_expostEpsilonShare,
+                                          m_expostDeltaShare, m_seedEnabled})
         w->setEnabled(!m_locked);
     m_seed->setEnabled(!m_locked && m_seedEnabled->isChecked());
     m_newSession->setEnabled(session != nullptr);
@@ -320,10 +329,10 @@ void SessionPanel::setSession(const session::Session *session)
                                    formatNumber(filter.deltaBudget(), 3)));
         break;
     case filters::FilterKind::ExPost:
-        m_budget->setText(tr("Budget <b>ex-post ε = %1</b> (δ = %2 for Brownian boundaries). "
-                             "A noise reduction pays the loss of the last level it released.")
-                              .arg(formatNumber(filter.budget()),
-                                   formatNumber(filter.expostDeltaBudget(), 3)));
+        m_budget->setText(
+            tr("Budget <b>ex-post ε = %1</b> (δ = %2 for Brownian boundaries). "
+               "A noise reduction pays the loss of the last level it released.")
+                .arg(formatNumber(filter.budget()), formatNumber(filter.expostDeltaBudget(), 3)));
         break;
     case filters::FilterKind::Unified:
         if (systems.size() >= 2)
@@ -334,22 +343,20 @@ void SessionPanel::setSession(const session::Session *session)
                    "Together (ε = %6, δ = %7)-DP; neither side borrows from the other.")
                     .arg(formatNumber(systems[0].budget), formatNumber(systems[0].epsilonBudget),
                          formatNumber(systems[0].deltaBudget, 3), formatNumber(systems[1].budget),
-                         formatNumber(systems[1].deltaBudget, 3),
-                         formatNumber(filter.epsilonBudget()),
+                         formatNumber(systems[1].deltaBudget, 3), formatNumber(filter.epsilonBudget()),
                          formatNumber(filter.deltaBudget(), 3)));
         break;
     case filters::FilterKind::Basic:
-        m_budget->setText(tr("Budget <b>ε = %1</b> (pure ε-DP); costs add up in ε.")
-                              .arg(formatNumber(filter.budget())));
+        m_budget->setText(
+            tr("Budget <b>ε = %1</b> (pure ε-DP); costs add up in ε.").arg(formatNumber(filter.budget())));
         break;
     }
-    m_lockNote->setText(m_locked
-                            ? (events == 1 ? tr("Settings are fixed: 1 request made. Start a "
-                                                "new session to change them.")
-                                           : tr("Settings are fixed: %1 requests made. Start a "
-                                                "new session to change them.")
-                                                 .arg(events))
-                            : tr("Settings can change until the first request."));
+    m_lockNote->setText(m_locked ? (events == 1 ? tr("Settings are fixed: 1 request made. Start a "
+                                                     "new session to change them.")
+                                                : tr("Settings are fixed: %1 requests made. Start a "
+                                                     "new session to change them.")
+                                                      .arg(events))
+                                 : tr("Settings can change until the first request."));
 }
 
 QString SessionPanel::budgetText() const

@@ -35,7 +35,8 @@ PrivacyRiskView::PrivacyRiskView(QWidget *parent) : QDialog(parent)
     setWindowTitle(tr("Privacy risk"));
     createWidgets();
     createLayout();
-    for (auto *box : {static_cast<QDoubleSpinBox *>(m_epsilon), static_cast<QDoubleSpinBox *>(m_delta), m_prior})
+    for (auto *box :
+         {static_cast<QDoubleSpinBox *>(m_epsilon), static_cast<QDoubleSpinBox *>(m_delta), m_prior})
         connect(box, &QDoubleSpinBox::valueChanged, this, &PrivacyRiskView::recompute);
     recompute();
 }
@@ -64,8 +65,10 @@ void PrivacyRiskView::createWidgets()
     m_pure = m_tradeoffChart->addCurve(tr("pure ε (δ = 0)"), QColor(0x18, 0x80, 0x38), Qt::DashLine);
     m_guessing = m_tradeoffChart->addCurve(tr("guessing"), palette::neutralGrey, Qt::DotLine);
 
-    m_posteriorChart = new UnitSquareChart(tr("Belief in membership"), tr("prior"), tr("largest posterior"), this);
-    m_posterior = m_posteriorChart->addCurve(tr("after the answers (ε)"), QColor(0xd9, 0x30, 0x25), Qt::SolidLine);
+    m_posteriorChart
+        = new UnitSquareChart(tr("Belief in membership"), tr("prior"), tr("largest posterior"), this);
+    m_posterior
+        = m_posteriorChart->addCurve(tr("after the answers (ε)"), QColor(0xd9, 0x30, 0x25), Qt::SolidLine);
     m_noChange = m_posteriorChart->addCurve(tr("no change"), palette::neutralGrey, Qt::DotLine);
 
     m_sentence = new QLabel(this);
@@ -156,8 +159,8 @@ void PrivacyRiskView::recompute()
         tr("With (ε = %1, δ = %2): if you were <b>%3</b> sure that a person is in the data, the answers can make "
            "you at most <b>%4</b> sure, except with probability δ. A test that wrongly accuses 1 % of "
            "outsiders catches at most <b>%5</b> of members.")
-            .arg(formatNumber(epsilon, 4), formatNumber(delta, 2), formatPercent(prior, 1), formatPercent(after, 1),
-                 formatPercent(tprAtOnePercent, 1)));
+            .arg(formatNumber(epsilon, 4), formatNumber(delta, 2), formatPercent(prior, 1),
+                 formatPercent(after, 1), formatPercent(tprAtOnePercent, 1)));
 }
 
 } // namespace pbx::ui

@@ -9,10 +9,11 @@ void runStrategiesJob(QPromise<StrategiesJobOutcome> &promise, const strategies:
                       const std::shared_ptr<const data::Table> &table, std::uint64_t seed)
 {
     promise.setProgressRange(0, 1000);
-    auto result = strategies::runStrategiesLab(config, table.get(), seed, [&promise](double f, const std::string &stage) {
-        promise.setProgressValueAndText(static_cast<int>(f * 1000.0), QString::fromStdString(stage));
-        return !promise.isCanceled();
-    });
+    auto result = strategies::runStrategiesLab(
+        config, table.get(), seed, [&promise](double f, const std::string &stage) {
+            promise.setProgressValueAndText(static_cast<int>(f * 1000.0), QString::fromStdString(stage));
+            return !promise.isCanceled();
+        });
     if (promise.isCanceled())
         return;
     StrategiesJobOutcome out;

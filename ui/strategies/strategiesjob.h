@@ -28,6 +28,7 @@ void runStrategiesJob(QPromise<StrategiesJobOutcome> &promise, const strategies:
 
 /// QtConcurrent::run(runStrategiesJob, …) on the global pool.
 QFuture<StrategiesJobOutcome> startStrategiesJob(const strategies::LabConfig &config,
-                                                 std::shared_ptr<const data::Table> table, std::uint64_t seed);
+                                                 std::shared_ptr<const data::Table> table,
+                                                 std::uint64_t seed);
 
 } // namespace pbx::ui

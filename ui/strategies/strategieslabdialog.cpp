@@ -65,7 +65,7 @@ QComboBox *neighboursCombo(QWidget *parent)
 data::Neighbouring neighboursOf(const QComboBox *c)
 {
     return c->currentData().toString() == QStringLiteral("replace") ? data::Neighbouring::Replace
-                                                                     : data::Neighbouring::AddRemove;
+                                                                    : data::Neighbouring::AddRemove;
 }
 
 QString text(const Json &j)
@@ -86,7 +86,8 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     auto *bmi = new QWidget(m_tabs);
     m_bmiData = new QComboBox(bmi);
     m_bmiData->addItem(tr("the slides' five rows"), QStringLiteral("slides"));
-    m_bmiData->addItem(tr("census analogue: ethnicity × weekly wage < $500 (a public cut-off)"), QStringLiteral("census"));
+    m_bmiData->addItem(tr("census analogue: ethnicity × weekly wage < $500 (a public cut-off)"),
+                       QStringLiteral("census"));
     m_bmiNeighbours = neighboursCombo(bmi);
     m_bmiEpsilon = new QDoubleSpinBox(bmi);
     m_bmiEpsilon->setRange(0.01, 10.0);
@@ -96,20 +97,23 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     auto *rows = makeTable(bmi, {tr("sex"), tr("height"), tr("weight (lb)"), tr("BMI = 703·w/h²")});
     int r = 0;
     for (const auto &row : strategies::bmiSlideRows())
-        setRow(rows, r++, {QString(QLatin1Char(row.sex)), tr("%1 in").arg(row.heightInches), num(row.weightPounds),
-                           QString::number(strategies::bodyMassIndex(row), 'f', 2)});
+        setRow(rows, r++,
+               {QString(QLatin1Char(row.sex)), tr("%1 in").arg(row.heightInches), num(row.weightPounds),
+                QString::number(strategies::bodyMassIndex(row), 'f', 2)});
     rows->setMinimumHeight(178);
     rows->setMaximumHeight(178);
-    m_bmiTable = makeTable(bmi, {tr("release"), tr("Laplace scale"), tr("predicted total error"), tr("measured ± s.e.")});
+    m_bmiTable = makeTable(
+        bmi, {tr("release"), tr("Laplace scale"), tr("predicted total error"), tr("measured ± s.e.")});
     m_bmiTable->setMinimumHeight(180);
     m_bmiChart = new BarErrorChart(bmi);
     m_bmiHistogram = new CurvesChart(bmi);
-    m_bmiNote = new QLabel(tr("Four answers: #males with BMI < 25, #males, #females with BMI < 25, #females. "
-                              "Algorithm 1 adds Lap(4/ε) to each (four ε/4 releases, sequential composition): 128/ε². "
-                              "The same vector has ℓ1 sensitivity 2, so Lap(2/ε) suffices: 32/ε². Algorithm 2 measures "
-                              "the four disjoint cells with Lap(1/ε) (parallel composition) and adds them up "
-                              "(post-processing, free): 12/ε². Under replace-one: 128 and 48."),
-                           bmi);
+    m_bmiNote = new QLabel(
+        tr("Four answers: #males with BMI < 25, #males, #females with BMI < 25, #females. "
+           "Algorithm 1 adds Lap(4/ε) to each (four ε/4 releases, sequential composition): 128/ε². "
+           "The same vector has ℓ1 sensitivity 2, so Lap(2/ε) suffices: 32/ε². Algorithm 2 measures "
+           "the four disjoint cells with Lap(1/ε) (parallel composition) and adds them up "
+           "(post-processing, free): 12/ε². Under replace-one: 128 and 48."),
+        bmi);
     m_bmiNote->setWordWrap(true);
     auto *bmiForm = new QFormLayout;
     bmiForm->addRow(tr("Data"), m_bmiData);
@@ -129,17 +133,20 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
 
     // ---- Stability & sensitivity
     auto *stab = new QWidget(m_tabs);
-    m_stabilityTable = makeTable(stab, {tr("transformation"), tr("k or m"), tr("stability s"), tr("ε·s (ε = 1)"),
-                                        tr("s²ρ (ρ = ½)")});
-    m_sensitivityTable = makeTable(stab, {tr("workload"), tr("Δ₁ add/remove"), tr("Δ₂ add/remove"), tr("Δ₁ replace-one")});
+    m_stabilityTable = makeTable(
+        stab, {tr("transformation"), tr("k or m"), tr("stability s"), tr("ε·s (ε = 1)"), tr("s²ρ (ρ = ½)")});
+    m_sensitivityTable
+        = makeTable(stab, {tr("workload"), tr("Δ₁ add/remove"), tr("Δ₂ add/remove"), tr("Δ₁ replace-one")});
     auto *stabLayout = new QVBoxLayout(stab);
-    stabLayout->addWidget(new QLabel(tr("Running an ε-DP mechanism on the output of an s-stable transformation is "
-                                        "sε-DP (ρ-zCDP becomes s²ρ). Poisson subsampling at rate p: ln(1 + p(e^ε − 1))."),
-                                     stab));
+    stabLayout->addWidget(
+        new QLabel(tr("Running an ε-DP mechanism on the output of an s-stable transformation is "
+                      "sε-DP (ρ-zCDP becomes s²ρ). Poisson subsampling at rate p: ln(1 + p(e^ε − 1))."),
+                   stab));
     stabLayout->addWidget(m_stabilityTable, 2);
-    stabLayout->addWidget(new QLabel(tr("Sensitivity of workloads (largest column norm; replace-one: largest norm of a "
-                                        "difference of two columns)"),
-                                     stab));
+    stabLayout->addWidget(
+        new QLabel(tr("Sensitivity of workloads (largest column norm; replace-one: largest norm of a "
+                      "difference of two columns)"),
+                   stab));
     stabLayout->addWidget(m_sensitivityTable, 1);
     m_tabs->addTab(stab, tr("Stability && sensitivity"));
 
@@ -156,8 +163,8 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     auto *rangeRun = new QPushButton(tr("Predict and measure (ε = 1, all ranges)"), ranges);
     connect(rangeRun, &QPushButton::clicked, this, [this] { run(2); });
     m_rangeChart = new CurvesChart(ranges);
-    m_rangeTable = makeTable(ranges, {tr("strategy"), tr("Δ₁"), tr("K"), tr("predicted avg"), tr("predicted max"),
-                                      tr("measured ± s.e.")});
+    m_rangeTable = makeTable(ranges, {tr("strategy"), tr("Δ₁"), tr("K"), tr("predicted avg"),
+                                      tr("predicted max"), tr("measured ± s.e.")});
     m_recommended = new QLabel(ranges);
     m_recommended->setWordWrap(true);
     auto *rangeForm = new QFormLayout;
@@ -177,9 +184,11 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     auto *inference = new QWidget(m_tabs);
     m_inferenceColumn = new QComboBox(inference);
     m_projection = new QComboBox(inference);
-    m_projection->addItem(tr("tree consistency (Hay et al. two-pass least squares)"), QStringLiteral("tree-consistency"));
+    m_projection->addItem(tr("tree consistency (Hay et al. two-pass least squares)"),
+                          QStringLiteral("tree-consistency"));
     m_projection->addItem(tr("non-negativity of the identity histogram"), QStringLiteral("nonnegative"));
-    m_projection->addItem(tr("isotonic regression of sorted counts (PAVA)"), QStringLiteral("isotonic-sorted"));
+    m_projection->addItem(tr("isotonic regression of sorted counts (PAVA)"),
+                          QStringLiteral("isotonic-sorted"));
     m_projection->addItem(tr("isotonic regression of prefix sums (PAVA)"), QStringLiteral("isotonic-prefix"));
     auto *inferenceRun = new QPushButton(tr("Run 2,000 releases (ε = 1)"), inference);
     connect(inferenceRun, &QPushButton::clicked, this, [this] { run(3); });
@@ -193,11 +202,12 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     inferenceLayout->addWidget(inferenceRun);
     inferenceLayout->addWidget(m_inferenceTable, 1);
     inferenceLayout->addWidget(m_inferenceChart, 2);
-    auto *inferenceNote = new QLabel(tr("For a convex set containing the truth, ‖q̄ − q‖² ≤ ‖q̃ − q‖² − ‖q̃ − q̄‖² in every "
-                                        "run: the error of the projected vector never grows and drops by at least the "
-                                        "distance moved. Single coordinates and queries derived from it can still get "
-                                        "worse; rounding to integers is not such a projection."),
-                                     inference);
+    auto *inferenceNote
+        = new QLabel(tr("For a convex set containing the truth, ‖q̄ − q‖² ≤ ‖q̃ − q‖² − ‖q̃ − q̄‖² in every "
+                        "run: the error of the projected vector never grows and drops by at least the "
+                        "distance moved. Single coordinates and queries derived from it can still get "
+                        "worse; rounding to integers is not such a projection."),
+                     inference);
     inferenceNote->setWordWrap(true);
     inferenceLayout->addWidget(inferenceNote);
     m_tabs->addTab(inference, tr("Constrained inference"));
@@ -256,8 +266,10 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     layout->addLayout(bottom);
 
     m_watcher = new QFutureWatcher<StrategiesJobOutcome>(this);
-    connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::progressValueChanged, m_progress, &QProgressBar::setValue);
-    connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::progressTextChanged, m_status, &QLabel::setText);
+    connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::progressValueChanged, m_progress,
+            &QProgressBar::setValue);
+    connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::progressTextChanged, m_status,
+            &QLabel::setText);
     connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::finished, this, &StrategiesLabDialog::finished);
     connect(m_cancel, &QPushButton::clicked, this, [this] { m_watcher->cancel(); });
     resize(980, 900);
@@ -276,16 +288,19 @@ void StrategiesLabDialog::setTable(std::shared_ptr<const data::Table> table)
     m_table = std::move(table);
     const bool usable = m_table && m_table->isPublic();
     if (!m_table)
-        m_banner->setText(tr("No dataset: only the slides' BMI example and the stability tables run. Open a public "
-                             "dataset (e.g. the embedded cps1988) for the rest."));
+        m_banner->setText(
+            tr("No dataset: only the slides' BMI example and the stability tables run. Open a public "
+               "dataset (e.g. the embedded cps1988) for the rest."));
     else if (!usable)
-        m_banner->setText(tr("“%1” is not declared public: the lab reads true answers to score accuracy, so it runs "
-                             "only on public data (an embedded dataset, or a CSV whose metadata says \"public\": true).")
-                              .arg(QString::fromStdString(m_table->name())));
+        m_banner->setText(
+            tr("“%1” is not declared public: the lab reads true answers to score accuracy, so it runs "
+               "only on public data (an embedded dataset, or a CSV whose metadata says \"public\": true).")
+                .arg(QString::fromStdString(m_table->name())));
     else
-        m_banner->setText(tr("<b>Simulation</b> on the public dataset “%1”: true answers are read to score accuracy, "
-                             "never to decide; nothing is charged to the session.")
-                              .arg(QString::fromStdString(m_table->name())));
+        m_banner->setText(
+            tr("<b>Simulation</b> on the public dataset “%1”: true answers are read to score accuracy, "
+               "never to decide; nothing is charged to the session.")
+                .arg(QString::fromStdString(m_table->name())));
     for (int i = 2; i <= 4; ++i)
         m_tabs->widget(i)->setEnabled(usable);
     fillColumns();
@@ -302,20 +317,24 @@ void StrategiesLabDialog::fillColumns()
             const auto &info = m_table->columnInfo(c);
             if (info.type != data::ColumnType::Numeric || !info.declaredBounds)
                 continue;
-            const bool integer = info.declaredBounds->lower == std::floor(info.declaredBounds->lower) &&
-                                 info.declaredBounds->upper == std::floor(info.declaredBounds->upper) &&
-                                 info.declaredBounds->upper - info.declaredBounds->lower < 4096;
+            const bool integer = info.declaredBounds->lower == std::floor(info.declaredBounds->lower)
+                                 && info.declaredBounds->upper == std::floor(info.declaredBounds->upper)
+                                 && info.declaredBounds->upper - info.declaredBounds->lower < 4096;
             if (combo != m_quantileColumn && !integer)
                 continue;
             combo->addItem(QString::fromStdString(info.name));
         }
         const int keep = combo->findText(previous);
-        const int preferred = combo->findText(combo == m_quantileColumn ? QStringLiteral("wage") : QStringLiteral("experience"));
+        const int preferred = combo->findText(combo == m_quantileColumn ? QStringLiteral("wage")
+                                                                        : QStringLiteral("experience"));
         combo->setCurrentIndex(keep >= 0 ? keep : std::max(0, preferred));
     }
 }
 
-bool StrategiesLabDialog::isRunning() const { return m_watcher->isRunning(); }
+bool StrategiesLabDialog::isRunning() const
+{
+    return m_watcher->isRunning();
+}
 
 void StrategiesLabDialog::waitForJob()
 {
@@ -326,15 +345,23 @@ void StrategiesLabDialog::waitForJob()
 QTableWidget *StrategiesLabDialog::resultTable(int index) const
 {
     switch (index) {
-    case 0: return m_bmiTable;
-    case 1: return m_stabilityTable;
-    case 2: return m_rangeTable;
-    case 3: return m_inferenceTable;
-    default: return nullptr;
+    case 0:
+        return m_bmiTable;
+    case 1:
+        return m_stabilityTable;
+    case 2:
+        return m_rangeTable;
+    case 3:
+        return m_inferenceTable;
+    default:
+        return nullptr;
     }
 }
 
-QString StrategiesLabDialog::statusText() const { return m_status->text() + QLatin1Char('\n') + m_quantileText->text(); }
+QString StrategiesLabDialog::statusText() const
+{
+    return m_status->text() + QLatin1Char('\n') + m_quantileText->text();
+}
 
 void StrategiesLabDialog::run(int index)
 {
@@ -349,17 +376,21 @@ void StrategiesLabDialog::run(int index)
         c.epsilon = m_bmiEpsilon->value();
         c.repetitions = 100000;
         break;
-    case 1: c.experiment = strategies::LabExperiment::Stability; break;
+    case 1:
+        c.experiment = strategies::LabExperiment::Stability;
+        break;
     case 2:
         c.experiment = strategies::LabExperiment::Ranges;
         c.column = m_rangeColumn->currentText().toStdString();
         c.neighbours = neighboursOf(m_rangeNeighbours);
         c.repetitions = m_repetitions->value();
-        c.strategies = {{strategies::RangeStrategyKind::Identity},
-                        {strategies::RangeStrategyKind::Tree, static_cast<std::size_t>(m_branching->value()), true, false},
-                        {strategies::RangeStrategyKind::Tree, static_cast<std::size_t>(m_branching->value()), true, true},
-                        {strategies::RangeStrategyKind::Haar},
-                        {strategies::RangeStrategyKind::AllRanges}};
+        c.strategies = {
+            {strategies::RangeStrategyKind::Identity},
+            {strategies::RangeStrategyKind::Tree, static_cast<std::size_t>(m_branching->value()), true,
+             false},
+            {strategies::RangeStrategyKind::Tree, static_cast<std::size_t>(m_branching->value()), true, true},
+            {strategies::RangeStrategyKind::Haar},
+            {strategies::RangeStrategyKind::AllRanges}};
         break;
     case 3:
         c.experiment = strategies::LabExperiment::Inference;
@@ -368,7 +399,8 @@ void StrategiesLabDialog::run(int index)
         c.repetitions = 2000;
         break;
     default:
-        c.experiment = m_smooth ? strategies::LabExperiment::SmoothSensitivity : strategies::LabExperiment::Quantile;
+        c.experiment
+            = m_smooth ? strategies::LabExperiment::SmoothSensitivity : strategies::LabExperiment::Quantile;
         c.column = m_quantileColumn->currentText().toStdString();
         c.q = m_quantileQ->value();
         c.epsilon = m_quantileEpsilon->value();
@@ -380,8 +412,10 @@ void StrategiesLabDialog::run(int index)
 void StrategiesLabDialog::start(const strategies::LabConfig &config, int tab)
 {
     auto table = m_table;
-    if (config.experiment == strategies::LabExperiment::Bmi && config.dataset == "census" && !(table && table->isPublic())) {
-        m_status->setText(tr("The census analogue needs a public dataset with wage and ethnicity (cps1988)."));
+    if (config.experiment == strategies::LabExperiment::Bmi && config.dataset == "census"
+        && !(table && table->isPublic())) {
+        m_status->setText(
+            tr("The census analogue needs a public dataset with wage and ethnicity (cps1988)."));
         return;
     }
     m_runningTab = tab;
@@ -429,10 +463,12 @@ void StrategiesLabDialog::showBmi(const Json &doc)
     const QStringList shortNames = {tr("A1"), tr("A1 Δ₁"), tr("A2"), tr("A2 clip"), tr("A2 order")};
     int row = 0;
     for (const auto &m : doc["results"]) {
-        const double measured = m["measured"]["average"].get<double>(), se = m["measured"]["standard_error"].get<double>();
-        setRow(m_bmiTable, row, {text(m["method"]), num(m["laplace_scale"].get<double>()),
-                                 m["predicted"].is_number() ? num(m["predicted"].get<double>()) : tr("—"),
-                                 tr("%1 ± %2").arg(num(measured, 5), num(se, 2))});
+        const double measured = m["measured"]["average"].get<double>(),
+                     se = m["measured"]["standard_error"].get<double>();
+        setRow(m_bmiTable, row,
+               {text(m["method"]), num(m["laplace_scale"].get<double>()),
+                m["predicted"].is_number() ? num(m["predicted"].get<double>()) : tr("—"),
+                tr("%1 ± %2").arg(num(measured, 5), num(se, 2))});
         labels << shortNames.value(row);
         values.push_back(measured);
         lows.push_back(measured - 2 * se);
@@ -455,19 +491,20 @@ void StrategiesLabDialog::showBmi(const Json &doc)
         }
         curves.push_back(std::move(c));
     }
-    m_bmiHistogram->setCurves(tr("Monte Carlo distribution of the total squared error"), curves, tr("total squared error"),
-                              tr("share of runs"), false);
+    m_bmiHistogram->setCurves(tr("Monte Carlo distribution of the total squared error"), curves,
+                              tr("total squared error"), tr("share of runs"), false);
     auto integers = [](const Json &list) {
         QStringList parts;
         for (const auto &v : list)
             parts << QString::number(v.get<double>(), 'f', 0);
         return QStringLiteral("(%1)").arg(parts.join(QStringLiteral(", ")));
     };
-    m_bmiNote->setText(tr("Cells %1 → answers %2. Measured P[Algorithm 2 gives q̃₁ > q̃₁ + q̃₂] = %3. Algorithm 1: "
-                          "sequential composition of four ε/4 counts; Algorithm 2: parallel composition of disjoint "
-                          "cells (replace-one: each cell at ε/2), sums by post-processing.")
-                           .arg(integers(doc["cells"]), integers(doc["answers"]))
-                           .arg(num(doc["violation_probability"].get<double>(), 3)));
+    m_bmiNote->setText(
+        tr("Cells %1 → answers %2. Measured P[Algorithm 2 gives q̃₁ > q̃₁ + q̃₂] = %3. Algorithm 1: "
+           "sequential composition of four ε/4 counts; Algorithm 2: parallel composition of disjoint "
+           "cells (replace-one: each cell at ε/2), sums by post-processing.")
+            .arg(integers(doc["cells"]), integers(doc["answers"]))
+            .arg(num(doc["violation_probability"].get<double>(), 3)));
 }
 
 void StrategiesLabDialog::showStability(const Json &doc)
@@ -478,28 +515,33 @@ void StrategiesLabDialog::showStability(const Json &doc)
         const bool bounded = t["stability"].is_number();
         setRow(m_stabilityTable, row++,
                {text(t["transformation"]),
-                QStringList{QStringLiteral("flat-map"), QStringLiteral("truncate"), QStringLiteral("self-join-truncated")}
+                QStringList{QStringLiteral("flat-map"), QStringLiteral("truncate"),
+                            QStringLiteral("self-join-truncated")}
                         .contains(text(t["transformation"]))
                     ? text(t["parameter"])
                     : tr("—"),
                 bounded ? text(t["stability"]) : tr("unbounded"),
-                bounded ? num(t["epsilon"].get<double>()) : tr("—"), bounded ? num(t["rho"].get<double>()) : tr("—")});
+                bounded ? num(t["epsilon"].get<double>()) : tr("—"),
+                bounded ? num(t["rho"].get<double>()) : tr("—")});
     }
     for (const auto &s : doc["poisson_subsampling"])
         setRow(m_stabilityTable, row++,
                {tr("Poisson subsampling"), tr("p = %1").arg(num(s["rate"].get<double>())), tr("—"),
                 num(s["epsilon"].get<double>(), 6),
-                s["shortcut_2p_epsilon"].is_number() ? tr("2pε = %1").arg(num(s["shortcut_2p_epsilon"].get<double>()))
-                                                     : tr("2pε not a bound for ε > 1")});
+                s["shortcut_2p_epsilon"].is_number()
+                    ? tr("2pε = %1").arg(num(s["shortcut_2p_epsilon"].get<double>()))
+                    : tr("2pε not a bound for ε > 1")});
     m_sensitivityTable->setRowCount(0);
     row = 0;
     using data::Neighbouring;
     for (const std::size_t k : {std::size_t{21}, std::size_t{73}}) {
         const auto ar = strategies::allRangesSensitivityL1(k, Neighbouring::AddRemove);
-        setRow(m_sensitivityTable, row++, {tr("all ranges, k = %1").arg(k), QString::number(ar), num(std::sqrt(double(ar))),
-                                           QString::number(strategies::allRangesSensitivityL1(k, Neighbouring::Replace))});
-        setRow(m_sensitivityTable, row++, {tr("prefixes, k = %1").arg(k), QString::number(k), num(std::sqrt(double(k))),
-                                           QString::number(strategies::prefixSensitivityL1(k, Neighbouring::Replace))});
+        setRow(m_sensitivityTable, row++,
+               {tr("all ranges, k = %1").arg(k), QString::number(ar), num(std::sqrt(double(ar))),
+                QString::number(strategies::allRangesSensitivityL1(k, Neighbouring::Replace))});
+        setRow(m_sensitivityTable, row++,
+               {tr("prefixes, k = %1").arg(k), QString::number(k), num(std::sqrt(double(k))),
+                QString::number(strategies::prefixSensitivityL1(k, Neighbouring::Replace))});
         const auto tree = *strategies::TreeShape::create(k, 2);
         setRow(m_sensitivityTable, row++,
                {tr("tree b = 2 with root, k = %1 (K = %2)").arg(k).arg(tree.padded),
@@ -507,8 +549,11 @@ void StrategiesLabDialog::showStability(const Json &doc)
                 num(std::sqrt(double(tree.sensitivityL1(Neighbouring::AddRemove)))),
                 QString::number(tree.sensitivityL1(Neighbouring::Replace))});
     }
-    setRow(m_sensitivityTable, row++, {tr("histogram (identity)"), QStringLiteral("1"), QStringLiteral("1"), QStringLiteral("2")});
-    setRow(m_sensitivityTable, row++, {tr("BMI answers (#M<25, #M, #F<25, #F)"), QStringLiteral("2"), num(std::sqrt(2.0)), QStringLiteral("4")});
+    setRow(m_sensitivityTable, row++,
+           {tr("histogram (identity)"), QStringLiteral("1"), QStringLiteral("1"), QStringLiteral("2")});
+    setRow(m_sensitivityTable, row++,
+           {tr("BMI answers (#M<25, #M, #F<25, #F)"), QStringLiteral("2"), num(std::sqrt(2.0)),
+            QStringLiteral("4")});
 }
 
 void StrategiesLabDialog::showRanges(const Json &doc)
@@ -522,9 +567,10 @@ void StrategiesLabDialog::showRanges(const Json &doc)
         if (r["measured"].is_object())
             measured = tr("%1 ± %2").arg(num(r["measured"]["average"].get<double>(), 6),
                                          num(r["measured"]["standard_error"].get<double>(), 3));
-        setRow(m_rangeTable, row++, {label, text(r["sensitivity_l1"]), text(r["padded_size"]),
-                                     num(r["predicted"]["average"].get<double>(), 6),
-                                     num(r["predicted"]["max"].get<double>(), 6), measured});
+        setRow(m_rangeTable, row++,
+               {label, text(r["sensitivity_l1"]), text(r["padded_size"]),
+                num(r["predicted"]["average"].get<double>(), 6), num(r["predicted"]["max"].get<double>(), 6),
+                measured});
         CurvesChart::Curve c;
         c.name = label;
         const auto &byLength = r["predicted"]["by_length"];
@@ -534,12 +580,13 @@ void StrategiesLabDialog::showRanges(const Json &doc)
         }
         curves.push_back(std::move(c));
     }
-    m_rangeChart->setCurves(tr("Predicted variance by range length (ε = 1; all ranges of that length)"), curves,
-                            tr("range length L"), tr("variance"), true);
-    m_recommended->setText(tr("Recommended for this workload: <b>%1</b> — %2. Domain: %3 cells (%4 empty), %5 ranges.")
-                               .arg(text(doc["recommended"]["label"]), text(doc["recommended"]["why"]))
-                               .arg(text(doc["domain"]["cells"]), text(doc["domain"]["empty_cells"]))
-                               .arg(text(doc["workload_size"])));
+    m_rangeChart->setCurves(tr("Predicted variance by range length (ε = 1; all ranges of that length)"),
+                            curves, tr("range length L"), tr("variance"), true);
+    m_recommended->setText(
+        tr("Recommended for this workload: <b>%1</b> — %2. Domain: %3 cells (%4 empty), %5 ranges.")
+            .arg(text(doc["recommended"]["label"]), text(doc["recommended"]["why"]))
+            .arg(text(doc["domain"]["cells"]), text(doc["domain"]["empty_cells"]))
+            .arg(text(doc["workload_size"])));
 }
 
 void StrategiesLabDialog::showInference(const Json &doc)
@@ -550,18 +597,22 @@ void StrategiesLabDialog::showInference(const Json &doc)
     setRow(m_inferenceTable, row++, {tr("vector size"), text(doc["vector_size"])});
     setRow(m_inferenceTable, row++, {tr("mean ‖q̃ − q‖² (before)"), num(doc["sse_before"].get<double>(), 6)});
     setRow(m_inferenceTable, row++, {tr("mean ‖q̄ − q‖² (after)"), num(doc["sse_after"].get<double>(), 6)});
-    setRow(m_inferenceTable, row++, {tr("mean ‖q̃ − q̄‖² (moved)"), num(doc["mean_distance_moved"].get<double>(), 6)});
-    setRow(m_inferenceTable, row++, {tr("runs outside the constraints"), text(doc["runs_outside_constraints"])});
-    setRow(m_inferenceTable, row++, {tr("runs where the projected vector got worse"), text(doc["runs_worse"])});
+    setRow(m_inferenceTable, row++,
+           {tr("mean ‖q̃ − q̄‖² (moved)"), num(doc["mean_distance_moved"].get<double>(), 6)});
+    setRow(m_inferenceTable, row++,
+           {tr("runs outside the constraints"), text(doc["runs_outside_constraints"])});
+    setRow(m_inferenceTable, row++,
+           {tr("runs where the projected vector got worse"), text(doc["runs_worse"])});
     if (doc.contains("predicted"))
-        setRow(m_inferenceTable, row++, {tr("predicted before → after"),
-                                         tr("%1 → %2").arg(num(doc["predicted"]["sse_before"].get<double>(), 6),
-                                                           num(doc["predicted"]["sse_after"].get<double>(), 6))});
+        setRow(m_inferenceTable, row++,
+               {tr("predicted before → after"),
+                tr("%1 → %2").arg(num(doc["predicted"]["sse_before"].get<double>(), 6),
+                                  num(doc["predicted"]["sse_after"].get<double>(), 6))});
     const double before = doc["sse_before"].get<double>(), after = doc["sse_after"].get<double>(),
                  moved = doc["mean_distance_moved"].get<double>();
     m_inferenceChart->setBars(tr("‖q̃ − q‖² = ‖q̄ − q‖² + (≥ ‖q̃ − q̄‖²), means over runs"),
-                              {tr("before"), tr("after"), tr("moved"), tr("after + moved")}, {before, after, moved, after + moved},
-                              {}, {}, tr("squared error"));
+                              {tr("before"), tr("after"), tr("moved"), tr("after + moved")},
+                              {before, after, moved, after + moved}, {}, {}, tr("squared error"));
 }
 
 void StrategiesLabDialog::showQuantile(const Json &doc)
@@ -576,17 +627,18 @@ void StrategiesLabDialog::showQuantile(const Json &doc)
             c.x.push_back(g["candidates"][i].get<double>());
             c.y.push_back(g["probabilities"][i].get<double>());
         }
-        m_quantileChart->setCurves(tr("Exponential mechanism over the public grid (log scale)"), {c}, tr("candidate"),
-                                   tr("probability"), true);
+        m_quantileChart->setCurves(tr("Exponential mechanism over the public grid (log scale)"), {c},
+                                   tr("candidate"), tr("probability"), true);
         extra = tr(" With probability ≥ 95% the rank is within %1 rows of the best candidate's.")
                     .arg(num(g["rank_error_bound_95"].get<double>()));
     }
-    m_quantileText->setText(tr("<b>Simulation</b> (true data of a public dataset): the true q-quantile is %1; the "
-                               "continuous exponential mechanism's expected absolute error is %2 (expected rank error "
-                               "%3 rows).%4")
-                                .arg(num(doc["true_quantile"].get<double>(), 8),
-                                     num(doc["continuous"]["expected_absolute_error"].get<double>()),
-                                     num(doc["continuous"]["expected_rank_error"].get<double>()), extra));
+    m_quantileText->setText(
+        tr("<b>Simulation</b> (true data of a public dataset): the true q-quantile is %1; the "
+           "continuous exponential mechanism's expected absolute error is %2 (expected rank error "
+           "%3 rows).%4")
+            .arg(num(doc["true_quantile"].get<double>(), 8),
+                 num(doc["continuous"]["expected_absolute_error"].get<double>()),
+                 num(doc["continuous"]["expected_rank_error"].get<double>()), extra));
 }
 
 void StrategiesLabDialog::showSmoothSensitivity(const Json &doc)
@@ -597,8 +649,8 @@ void StrategiesLabDialog::showSmoothSensitivity(const Json &doc)
         c.x.push_back(p[0].get<double>());
         c.y.push_back(p[1].get<double>());
     }
-    m_quantileChart->setCurves(tr("Smooth sensitivity of the median: its maximum is S* (log scale)"), {c}, tr("k"),
-                               tr("e^(−kβ)·A(k)"), true);
+    m_quantileChart->setCurves(tr("Smooth sensitivity of the median: its maximum is S* (log scale)"), {c},
+                               tr("k"), tr("e^(−kβ)·A(k)"), true);
     m_quantileText->setText(
         tr("<b>Non-private diagnostic</b> (simulation on public data): S*, A(k) and the local sensitivity are "
            "computed from the true data and are not private. Median %1. Pure ε-DP (Cauchy, β = ε/6): S* = %2 at k = %3, "
@@ -608,7 +660,8 @@ void StrategiesLabDialog::showSmoothSensitivity(const Json &doc)
            "only described, as its first stage's privacy argument has not been re-derived.")
             .arg(num(doc["median"].get<double>(), 8), num(doc["cauchy"]["smooth_sensitivity"].get<double>()),
                  text(doc["cauchy"]["attained_at_k"]), num(doc["cauchy"]["noise_scale"].get<double>()),
-                 num(doc["laplace"]["smooth_sensitivity"].get<double>()), num(doc["laplace"]["noise_scale"].get<double>()),
+                 num(doc["laplace"]["smooth_sensitivity"].get<double>()),
+                 num(doc["laplace"]["noise_scale"].get<double>()),
                  num(doc["exponential_mechanism"]["expected_absolute_error"].get<double>())));
 }
 

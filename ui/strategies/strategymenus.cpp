@@ -17,8 +17,9 @@ void installStrategyMenus(QMainWindow *window, QMenu *queryMenu, QMenu *labsMenu
 {
     auto *request = new QAction(QObject::tr("&Histogram, quantile or derived answer…"), window);
     request->setObjectName(QStringLiteral("strategyRequestAction"));
-    request->setStatusTip(QObject::tr("Release every cell of a histogram for one charge, a quantile, or a free "
-                                      "answer derived from released cells"));
+    request->setStatusTip(
+        QObject::tr("Release every cell of a histogram for one charge, a quantile, or a free "
+                    "answer derived from released cells"));
     queryMenu->addAction(request);
     auto dialog = std::make_shared<QPointer<StrategyRequestDialog>>();
     QObject::connect(request, &QAction::triggered, window, [window, document, dialog] {
@@ -49,8 +50,9 @@ void installStrategyMenus(QMainWindow *window, QMenu *queryMenu, QMenu *labsMenu
 
     auto *lab = new QAction(QObject::tr("&Strategies && inference…"), window);
     lab->setObjectName(QStringLiteral("strategiesLabAction"));
-    lab->setStatusTip(QObject::tr("How the same budget buys different accuracy: the BMI example, range strategies, "
-                                  "constrained inference, quantiles (simulation on public data)"));
+    lab->setStatusTip(
+        QObject::tr("How the same budget buys different accuracy: the BMI example, range strategies, "
+                    "constrained inference, quantiles (simulation on public data)"));
     labsMenu->addAction(lab);
     auto labDialog = std::make_shared<QPointer<StrategiesLabDialog>>();
     QObject::connect(lab, &QAction::triggered, window, [window, document, labDialog] {

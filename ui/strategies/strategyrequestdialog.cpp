@@ -25,8 +25,8 @@ Result<std::vector<double>> numberList(const QString &text, const char *field)
         bool ok = false;
         const double v = part.trimmed().toDouble(&ok);
         if (!ok)
-            return makeError(ErrorCode::InvalidArgument, std::string(field) + ": '" + part.trimmed().toStdString() +
-                                                             "' is not a number");
+            return makeError(ErrorCode::InvalidArgument,
+                             std::string(field) + ": '" + part.trimmed().toStdString() + "' is not a number");
         out.push_back(v);
     }
     return out;
@@ -39,7 +39,8 @@ Result<std::vector<std::size_t>> indexList(const QString &text, const char *fiel
         bool ok = false;
         const uint v = part.trimmed().toUInt(&ok);
         if (!ok)
-            return makeError(ErrorCode::InvalidArgument, std::string(field) + ": cell numbers are integers >= 0");
+            return makeError(ErrorCode::InvalidArgument,
+                             std::string(field) + ": cell numbers are integers >= 0");
         out.push_back(v);
     }
     return out;
@@ -146,8 +147,8 @@ void StrategyRequestDialog::setSession(const session::Session *session)
         for (std::size_t c = 0; c < t.columnCount(); ++c)
             m_column->addItem(QString::fromStdString(t.columnInfo(c).name));
         for (const auto &e : session->events())
-            if (e.status == session::EventStatus::Released && e.request.strategy &&
-                e.request.strategy->kind == session::StrategyRequestKind::Histogram)
+            if (e.status == session::EventStatus::Released && e.request.strategy
+                && e.request.strategy->kind == session::StrategyRequestKind::Histogram)
                 m_of->addItem(QString::fromStdString(e.request.id));
         if (const int i = m_column->findText(column); i >= 0)
             m_column->setCurrentIndex(i);
@@ -173,7 +174,9 @@ Result<session::QueryRequest> StrategyRequestDialog::request() const
         s.bins = *bins;
         break;
     }
-    case session::StrategyRequestKind::Quantile: s.q = m_q->value(); break;
+    case session::StrategyRequestKind::Quantile:
+        s.q = m_q->value();
+        break;
     case session::StrategyRequestKind::Derived: {
         r.query.column.clear();
         s.of = m_of->currentText().toStdString();
@@ -193,7 +196,8 @@ Result<session::QueryRequest> StrategyRequestDialog::request() const
         if (choice.typeId() == QMetaType::QString)
             s.strategy = {strategies::RangeStrategyKind::Identity};
         else
-            s.strategy = {strategies::RangeStrategyKind::Tree, static_cast<std::size_t>(choice.toInt()), true, true};
+            s.strategy
+                = {strategies::RangeStrategyKind::Tree, static_cast<std::size_t>(choice.toInt()), true, true};
         s.workload = m_workload->currentText().toStdString();
         break;
     }
@@ -214,22 +218,26 @@ void StrategyRequestDialog::refresh()
     m_where->setEnabled(!derived);
     m_bins->setEnabled(kind == session::StrategyRequestKind::Histogram);
     m_q->setEnabled(kind == session::StrategyRequestKind::Quantile);
-    for (QWidget *w : {static_cast<QWidget *>(m_of), static_cast<QWidget *>(m_derived), static_cast<QWidget *>(m_cells),
-                       static_cast<QWidget *>(m_other)})
+    for (QWidget *w : {static_cast<QWidget *>(m_of), static_cast<QWidget *>(m_derived),
+                       static_cast<QWidget *>(m_cells), static_cast<QWidget *>(m_other)})
         w->setEnabled(derived);
     m_strategy->setEnabled(kind == session::StrategyRequestKind::Workload);
     m_workload->setEnabled(kind == session::StrategyRequestKind::Workload);
     auto r = request();
     m_ask->setEnabled(r.ok());
-    m_status->setText(r.ok() ? (derived ? tr("Post-processing of released cells: costs nothing.")
-                                        : tr("One charge for the whole request; the cells come from public information only."))
-                             : QString::fromStdString(r.error().message));
+    m_status->setText(
+        r.ok()
+            ? (derived ? tr("Post-processing of released cells: costs nothing.")
+                       : tr("One charge for the whole request; the cells come from public information only."))
+            : QString::fromStdString(r.error().message));
 }
 
 void StrategyRequestDialog::showEvent(const session::LedgerEvent &event)
 {
     if (event.status != session::EventStatus::Released || !event.strategyRecord) {
-        m_result->setText(tr("%1: refused — %2").arg(QString::fromStdString(event.request.id), QString::fromStdString(event.reason)));
+        m_result->setText(
+            tr("%1: refused — %2")
+                .arg(QString::fromStdString(event.request.id), QString::fromStdString(event.reason)));
         return;
     }
     const auto &rec = *event.strategyRecord;
@@ -242,27 +250,42 @@ void StrategyRequestDialog::showEvent(const session::LedgerEvent &event)
     }
     const double confidence = event.request.target.confidence;
     if (rec.values.size() <= 80)
-        m_chart->setBars(tr("%1 — released values with %2% error bars").arg(QString::fromStdString(event.request.id))
+        m_chart->setBars(tr("%1 — released values with %2% error bars")
+                             .arg(QString::fromStdString(event.request.id))
                              .arg(confidence * 100.0, 0, 'g', 4),
                          labels, rec.values, lows, highs, tr("noisy value"));
-    m_result->setText(tr("%1: %2 · cost ε = %3 · %4")
-                          .arg(QString::fromStdString(event.request.id), QString::fromStdString(event.mechanism))
-                          .arg(event.cost, 0, 'g', 6)
-                          .arg(QString::fromStdString(rec.note)));
+    m_result->setText(
+        tr("%1: %2 · cost ε = %3 · %4")
+            .arg(QString::fromStdString(event.request.id), QString::fromStdString(event.mechanism))
+            .arg(event.cost, 0, 'g', 6)
+            .arg(QString::fromStdString(rec.note)));
     if (m_session)
         setSession(m_session); // a new histogram can now be derived from
 }
 
-void StrategyRequestDialog::setKind(session::StrategyRequestKind kind) { m_kind->setCurrentIndex(static_cast<int>(kind)); }
-void StrategyRequestDialog::setColumn(const QString &column) { m_column->setCurrentIndex(m_column->findText(column)); }
-void StrategyRequestDialog::setTargetError(double error) { m_error->setValue(error); }
-void StrategyRequestDialog::setDerived(const QString &of, const QString &derivedKind, const QString &cells, const QString &other)
+void StrategyRequestDialog::setKind(session::StrategyRequestKind kind)
+{
+    m_kind->setCurrentIndex(static_cast<int>(kind));
+}
+void StrategyRequestDialog::setColumn(const QString &column)
+{
+    m_column->setCurrentIndex(m_column->findText(column));
+}
+void StrategyRequestDialog::setTargetError(double error)
+{
+    m_error->setValue(error);
+}
+void StrategyRequestDialog::setDerived(const QString &of, const QString &derivedKind, const QString &cells,
+                                       const QString &other)
 {
     m_of->setCurrentIndex(m_of->findText(of));
     m_derived->setCurrentIndex(m_derived->findText(derivedKind));
     m_cells->setText(cells);
     m_other->setText(other);
 }
-QString StrategyRequestDialog::resultText() const { return m_result->text(); }
+QString StrategyRequestDialog::resultText() const
+{
+    return m_result->text();
+}
 
 } // namespace pbx::ui

@@ -43,7 +43,8 @@ public:
     void setKind(session::StrategyRequestKind kind);
     void setColumn(const QString &column);
     void setTargetError(double error);
-    void setDerived(const QString &of, const QString &derivedKind, const QString &cells, const QString &other);
+    void setDerived(const QString &of, const QString &derivedKind, const QString &cells,
+                    const QString &other);
     QPushButton *askButton() const { return m_ask; }
     BarErrorChart *chart() const { return m_chart; }
     QString resultText() const;

@@ -12,8 +12,8 @@ namespace pbx::ui {
 
 struct StrategyInfo
 {
-    QString name;    ///< the core's name: "basic", "advanced", "optimal", "zcdp", "rdp", "pld"
-    QString title;   ///< "Basic composition"
+    QString name;  ///< the core's name: "basic", "advanced", "optimal", "zcdp", "rdp", "pld"
+    QString title; ///< "Basic composition"
     QColor colour;
     QString formula; ///< HTML, one or two lines
     QString source;  ///< HTML: papers and the library it follows

@@ -29,8 +29,8 @@ AttemptsView::AttemptsView(QWidget *parent) : QTreeWidget(parent)
 void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &unitSymbol)
 {
     clear();
-    setHeaderLabels({tr("Attempt / release"), tr("Estimate / value"), tr("± Half-width"),
-                     tr("Noise scale"), tr("Cost (%1)").arg(unitSymbol), tr("Accepted")});
+    setHeaderLabels({tr("Attempt / release"), tr("Estimate / value"), tr("± Half-width"), tr("Noise scale"),
+                     tr("Cost (%1)").arg(unitSymbol), tr("Accepted")});
     if (!event) {
         auto *placeholder = new QTreeWidgetItem(this);
         placeholder->setText(StepColumn, tr("Select a ledger row to see its attempts"));
@@ -40,8 +40,7 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
     }
     if (event->attempts.empty()) {
         auto *item = new QTreeWidgetItem(this);
-        item->setText(StepColumn, tr("%1: no attempt (nothing released)")
-                                      .arg(toQString(event->request.id)));
+        item->setText(StepColumn, tr("%1: no attempt (nothing released)").arg(toQString(event->request.id)));
         item->setFirstColumnSpanned(true);
         return;
     }
@@ -53,8 +52,8 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
         item->setText(StepColumn, tr("Attempt %1").arg(number++));
         item->setText(EstimateColumn, formatNumber(attempt.estimate, 6));
         item->setText(HalfWidthColumn, std::isfinite(attempt.halfWidth)
-                                            ? QStringLiteral("±") + formatNumber(attempt.halfWidth, 3)
-                                            : QStringLiteral("—"));
+                                           ? QStringLiteral("±") + formatNumber(attempt.halfWidth, 3)
+                                           : QStringLiteral("—"));
         item->setText(CostColumn, formatNumber(attempt.cost, 3));
         item->setText(AcceptedColumn, attempt.accepted ? tr("✓ target met") : tr("no"));
         if (attempt.accepted)

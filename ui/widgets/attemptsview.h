@@ -14,8 +14,15 @@ class AttemptsView final : public QTreeWidget
 {
     Q_OBJECT
 public:
-    enum Column { StepColumn, EstimateColumn, HalfWidthColumn, ScaleColumn, CostColumn,
-                  AcceptedColumn, ColumnCount };
+    enum Column {
+        StepColumn,
+        EstimateColumn,
+        HalfWidthColumn,
+        ScaleColumn,
+        CostColumn,
+        AcceptedColumn,
+        ColumnCount
+    };
 
     explicit AttemptsView(QWidget *parent = nullptr);
 

@@ -57,8 +57,8 @@ void BudgetGauge::setSpent(double nativeSpent, double epsilonSpent)
     update();
 }
 
-void BudgetGauge::setSecondSystem(const QString &firstName, const QString &secondName,
-                                  double secondBudget, const QString &secondUnit)
+void BudgetGauge::setSecondSystem(const QString &firstName, const QString &secondName, double secondBudget,
+                                  const QString &secondUnit)
 {
     m_firstName = firstName;
     m_secondName = secondName;
@@ -100,9 +100,12 @@ double BudgetGauge::remaining() const
 double BudgetGauge::fraction(Ring ring) const
 {
     switch (ring) {
-    case Ring::Native: return clampedFraction(m_nativeSpent, m_nativeBudget);
-    case Ring::Epsilon: return clampedFraction(m_epsilonSpent, m_epsilonBudget);
-    case Ring::Second: return clampedFraction(m_secondSpent, m_secondBudget);
+    case Ring::Native:
+        return clampedFraction(m_nativeSpent, m_nativeBudget);
+    case Ring::Epsilon:
+        return clampedFraction(m_epsilonSpent, m_epsilonBudget);
+    case Ring::Second:
+        return clampedFraction(m_secondSpent, m_secondBudget);
     }
     return 0.0;
 }
@@ -257,8 +260,8 @@ void BudgetGauge::paintDual(QPainter &painter)
         }
     };
     // Inside an arc: the used percentage; under it: the side's name and its spend.
-    const auto drawSide = [&](const QPointF &centre, double fill, const QColor &colour,
-                              const QString &name, const QString &spend) {
+    const auto drawSide = [&](const QPointF &centre, double fill, const QColor &colour, const QString &name,
+                              const QString &spend) {
         drawArc(centre, fill, colour);
         const double inner = g.radius - g.width;
         QFont big = font();
@@ -267,15 +270,14 @@ void BudgetGauge::paintDual(QPainter &painter)
         painter.setFont(big);
         painter.setPen(pal.color(QPalette::WindowText));
         const QRectF box(centre.x() - inner, centre.y() - inner * 0.55, 2 * inner, inner * 0.8);
-        painter.drawText(box, Qt::AlignHCenter | Qt::AlignBottom,
-                         formatPercent(fill, fill < 0.1 ? 1 : 0));
+        painter.drawText(box, Qt::AlignHCenter | Qt::AlignBottom, formatPercent(fill, fill < 0.1 ? 1 : 0));
         QFont small = font();
         small.setPointSizeF(font().pointSizeF() * 0.9);
         painter.setFont(small);
         painter.setPen(pal.color(QPalette::PlaceholderText));
-        painter.drawText(QRectF(centre.x() - inner, box.bottom() + 1, 2 * inner,
-                                QFontMetricsF(small).lineSpacing()),
-                         Qt::AlignHCenter | Qt::AlignTop, tr("used"));
+        painter.drawText(
+            QRectF(centre.x() - inner, box.bottom() + 1, 2 * inner, QFontMetricsF(small).lineSpacing()),
+            Qt::AlignHCenter | Qt::AlignTop, tr("used"));
 
         const double half = (width() - 2 * kMargin) / 4.0 + 4.0;
         QFont bold = font();
@@ -302,8 +304,7 @@ void BudgetGauge::paintDual(QPainter &painter)
     const QColor totalColour = colourForFraction(total).darker(135);
     drawSide(g.firstCentre, first, colourForFraction(first), tr("%1 %2").arg(m_firstName, m_unit),
              tr("%1 of %2").arg(formatNumber(m_nativeSpent, 3), formatNumber(m_nativeBudget, 3)));
-    drawSide(g.secondCentre, second, colourForFraction(second),
-             tr("%1 %2").arg(m_secondName, m_secondUnit),
+    drawSide(g.secondCentre, second, colourForFraction(second), tr("%1 %2").arg(m_secondName, m_secondUnit),
              tr("%1 of %2").arg(formatNumber(m_secondSpent, 3), formatNumber(m_secondBudget, 3)));
 
     // The total ε-equivalent of both sides: a line of text over a bar.
@@ -321,9 +322,8 @@ void BudgetGauge::paintDual(QPainter &painter)
     painter.drawRoundedRect(g.bar, 3, 3);
     if (total > 0.0) {
         painter.setBrush(totalColour);
-        painter.drawRoundedRect(QRectF(g.bar.topLeft(), QSizeF(std::max(4.0, g.bar.width() * total),
-                                                               g.bar.height())),
-                                3, 3);
+        painter.drawRoundedRect(
+            QRectF(g.bar.topLeft(), QSizeF(std::max(4.0, g.bar.width() * total), g.bar.height())), 3, 3);
     }
 }
 
@@ -365,10 +365,10 @@ void BudgetGauge::paintEvent(QPaintEvent *)
     big.setWeight(QFont::DemiBold);
     painter.setFont(big);
     painter.setPen(pal.color(QPalette::WindowText));
-    const double innerEdge = (showsEpsilonRing() ? g.innerRadius - g.innerWidth
-                                                 : g.outerRadius - g.outerWidth);
-    const QRectF centreBox(g.centre.x() - innerEdge, g.centre.y() - innerEdge * 0.55,
-                           2 * innerEdge, innerEdge * 0.8);
+    const double innerEdge
+        = (showsEpsilonRing() ? g.innerRadius - g.innerWidth : g.outerRadius - g.outerWidth);
+    const QRectF centreBox(g.centre.x() - innerEdge, g.centre.y() - innerEdge * 0.55, 2 * innerEdge,
+                           innerEdge * 0.8);
     painter.drawText(centreBox, Qt::AlignHCenter | Qt::AlignBottom,
                      formatPercent(nativeFraction, nativeFraction < 0.1 ? 1 : 0));
     QFont small = font();
@@ -377,8 +377,7 @@ void BudgetGauge::paintEvent(QPaintEvent *)
     painter.setPen(pal.color(QPalette::PlaceholderText));
     const QRectF captionBox(g.centre.x() - innerEdge, centreBox.bottom() + 2, 2 * innerEdge,
                             QFontMetricsF(small).lineSpacing() * 2);
-    painter.drawText(captionBox, Qt::AlignHCenter | Qt::AlignTop,
-                     tr("of the %1 budget used").arg(m_unit));
+    painter.drawText(captionBox, Qt::AlignHCenter | Qt::AlignTop, tr("of the %1 budget used").arg(m_unit));
 
     // Readout lines with colour keys matching the rings.
     painter.setFont(font());
@@ -403,8 +402,7 @@ void BudgetGauge::paintEvent(QPaintEvent *)
         painter.drawText(QRectF(x, y, width() - x, line), Qt::AlignLeft | Qt::AlignVCenter, text);
     };
     drawLine(0, nativeColour,
-             tr("%1 spent %2 of %3").arg(m_unit, formatNumber(m_nativeSpent),
-                                         formatNumber(m_nativeBudget)),
+             tr("%1 spent %2 of %3").arg(m_unit, formatNumber(m_nativeSpent), formatNumber(m_nativeBudget)),
              true);
     drawLine(1, QColor(), tr("%1 remaining %2").arg(m_unit, formatNumber(remaining())), false);
     if (showsEpsilonRing())

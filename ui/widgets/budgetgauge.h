@@ -34,8 +34,7 @@ public:
 
     /// The budget: `nativeBudget` in `unitSymbol` ("ε" or "ρ") and the (ε, δ) it stands for.
     /// When the unit is ε, the inner ε ring is not drawn (it would repeat the outer one).
-    void setBudget(double nativeBudget, const QString &unitSymbol, double epsilonBudget,
-                   double delta);
+    void setBudget(double nativeBudget, const QString &unitSymbol, double epsilonBudget, double delta);
     /// Spend so far: native amount and its ε-equivalent at the session δ.
     void setSpent(double nativeSpent, double epsilonSpent);
     /// Shows a second budgeted system next to the first (the unified filter's ex-post side):

@@ -4,8 +4,8 @@
 #include "core/session/cost_audit.h"
 #include "core/session/strategy_release.h"
 
-#include "ui/models/ledgermodel.h"
 #include "core/filters/zcdp_filter.h"
+#include "ui/models/ledgermodel.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/util/privacytext.h"
@@ -93,20 +93,21 @@ void ResultCard::showError(const QString &message)
 void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filters::PrivacyFilter &filter)
 {
     const auto &target = event.request.target;
-    m_title->setText(QStringLiteral("%1  ·  %2")
-                         .arg(toQString(event.request.id),
-                              event.request.strategy ? toQString(session::describeStrategyRequest(event.request))
-                                                     : LedgerModel::describeQuery(event.request.query)));
+    m_title->setText(
+        QStringLiteral("%1  ·  %2")
+            .arg(toQString(event.request.id), event.request.strategy
+                                                  ? toQString(session::describeStrategyRequest(event.request))
+                                                  : LedgerModel::describeQuery(event.request.query)));
     const QString confidence = formatConfidence(target.confidence);
     const auto kind = filter.kind();
     const bool unified = kind == filters::FilterKind::Unified;
     QString spentText;
     if (kind == filters::FilterKind::Basic) {
-        spentText = tr("total spent ε = %1 of %2").arg(formatNumber(event.spentAfter, 3),
-                                                      formatNumber(filter.budget()));
+        spentText = tr("total spent ε = %1 of %2")
+                        .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget()));
     } else if (kind == filters::FilterKind::ExPost) {
-        spentText = tr("total spent ex-post ε = %1 of %2").arg(formatNumber(event.spentAfter, 3),
-                                                              formatNumber(filter.budget()));
+        spentText = tr("total spent ex-post ε = %1 of %2")
+                        .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget()));
     } else if (unified) {
         const auto systems = filter.systems();
         const double expostBudget = systems.size() > 1 ? systems[1].budget : 0.0;
@@ -114,13 +115,11 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
                        "(%6, δ)-DP by the filter")
                         .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget(), 3),
                              formatNumber(event.expostSpentAfter, 3), formatNumber(expostBudget),
-                             formatNumber(event.epsilonSpentAfter, 3),
-                             formatNumber(filter.epsilonBudget()));
+                             formatNumber(event.epsilonSpentAfter, 3), formatNumber(filter.epsilonBudget()));
     } else {
         spentText = tr("total spent ρ = %1 of %2 (gauge: ε ≈ %3; the session is (%4, δ)-DP by the filter)")
                         .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget(), 3),
-                             formatNumber(event.epsilonSpentAfter, 3),
-                             formatNumber(filter.epsilonBudget()));
+                             formatNumber(event.epsilonSpentAfter, 3), formatNumber(filter.epsilonBudget()));
     }
 
     if (event.status == session::EventStatus::Refused) {
@@ -128,9 +127,9 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
         setBadge(tr("Refused"), QStringLiteral("#fbe3e1"), palette::refusedText.name());
         m_headline->setText(tr("No answer released"));
         m_headline->setStyleSheet(palette::labelColourStyle(palette::refusedText));
-        m_details->setText(tr("Target %1 · nothing charged for this request · %2")
-                               .arg(LedgerModel::describeTarget(target).toHtmlEscaped(),
-                                    spentText.toHtmlEscaped()));
+        m_details->setText(
+            tr("Target %1 · nothing charged for this request · %2")
+                .arg(LedgerModel::describeTarget(target).toHtmlEscaped(), spentText.toHtmlEscaped()));
         m_note->setText(tr("Reason: %1").arg(toQString(event.reason)));
         m_note->setStyleSheet(palette::labelColourStyle(palette::refusedText));
         m_note->setVisible(true);
@@ -139,18 +138,17 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
 
     m_state = State::Released;
     setBadge(tr("Released"), QStringLiteral("#def2e6"), palette::successText.name());
-    m_headline->setText(QStringLiteral("%1 ± %2").arg(formatNumber(event.answer, 6),
-                                                     formatNumber(event.errorBound, 3)));
+    m_headline->setText(
+        QStringLiteral("%1 ± %2").arg(formatNumber(event.answer, 6), formatNumber(event.errorBound, 3)));
     m_headline->setStyleSheet({});
-    const QString met
-        = QStringLiteral("<span style='color:%1'>%2</span>")
-              .arg(event.targetMet ? palette::successText.name() : palette::warningText.name(),
-                   (event.targetMet ? tr("✓ target %1 met") : tr("✗ target %1 not proven"))
-                       .arg(LedgerModel::describeTarget(target).toHtmlEscaped()));
+    const QString met = QStringLiteral("<span style='color:%1'>%2</span>")
+                            .arg(event.targetMet ? palette::successText.name() : palette::warningText.name(),
+                                 (event.targetMet ? tr("✓ target %1 met") : tr("✗ target %1 not proven"))
+                                     .arg(LedgerModel::describeTarget(target).toHtmlEscaped()));
     // The cost in the unit it was charged in (event.costKind).
     QString cost;
-    const bool zcdpSystem = kind == filters::FilterKind::Zcdp
-                            || kind == filters::FilterKind::BrownianZcdp || unified;
+    const bool zcdpSystem
+        = kind == filters::FilterKind::Zcdp || kind == filters::FilterKind::BrownianZcdp || unified;
     switch (event.costKind) {
     case filters::ChargeKind::Rho:
         cost = tr("cost ρ = %1 (ε ≈ %2 on its own)")
@@ -158,13 +156,14 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
         break;
     case filters::ChargeKind::PureEpsilon:
         // Each level is its own charge of ε_j²/2: the event was charged Σ ε_j²/2, not (Σ ε_j)²/2.
-        cost = zcdpSystem ? (event.attempts.size() > 1 ? tr("cost ε = %1 over %2 levels (charged as ρ = Σ ε_j²/2 = %3)")
-                                                              .arg(formatNumber(event.cost, 3))
-                                                              .arg(event.attempts.size())
-                                                              .arg(formatNumber(session::rhoChargedForPureEvent(event), 3))
-                                                        : tr("cost ε = %1 (charged as ρ = ε²/2 = %2)")
-                                                              .arg(formatNumber(event.cost, 3),
-                                                                   formatNumber(session::rhoChargedForPureEvent(event), 3)))
+        cost = zcdpSystem ? (event.attempts.size() > 1
+                                 ? tr("cost ε = %1 over %2 levels (charged as ρ = Σ ε_j²/2 = %3)")
+                                       .arg(formatNumber(event.cost, 3))
+                                       .arg(event.attempts.size())
+                                       .arg(formatNumber(session::rhoChargedForPureEvent(event), 3))
+                                 : tr("cost ε = %1 (charged as ρ = ε²/2 = %2)")
+                                       .arg(formatNumber(event.cost, 3),
+                                            formatNumber(session::rhoChargedForPureEvent(event), 3)))
                           : tr("cost ε = %1").arg(formatNumber(event.cost, 3));
         break;
     case filters::ChargeKind::ExPost:
@@ -177,9 +176,8 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
     const QString attemptsText = attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(attempts);
     // The unified filter's spend names both sides: it gets a line of its own.
     m_details->setText(tr("%1 confidence · %2<br>%3 · %4 · %5%6%7")
-                           .arg(confidence.toHtmlEscaped(), met,
-                                toQString(event.mechanism).toHtmlEscaped(), attemptsText,
-                                cost.toHtmlEscaped(),
+                           .arg(confidence.toHtmlEscaped(), met, toQString(event.mechanism).toHtmlEscaped(),
+                                attemptsText, cost.toHtmlEscaped(),
                                 unified ? QStringLiteral("<br>") : QStringLiteral(" · "),
                                 spentText.toHtmlEscaped()));
     QStringList notes;

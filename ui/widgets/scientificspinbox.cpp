@@ -50,8 +50,7 @@ QValidator::State ScientificSpinBox::validate(QString &input, int &pos) const
     const QString body = stripAffixes(input, prefix(), suffix());
     if (body.isEmpty())
         return QValidator::Intermediate;
-    static const QRegularExpression partial(
-        QStringLiteral("^[+-]?(\\d+\\.?\\d*|\\.\\d*)?([eE][+-]?\\d*)?$"));
+    static const QRegularExpression partial(QStringLiteral("^[+-]?(\\d+\\.?\\d*|\\.\\d*)?([eE][+-]?\\d*)?$"));
     if (!partial.match(body).hasMatch())
         return QValidator::Invalid;
     bool ok = false;
