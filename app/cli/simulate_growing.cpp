@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/simulate_growing.h"
 
-#include "app/cli/options.h"
+#include "app/cli/simulate_lab_input.h"
 #include "core/growing/growing_error.h"
 #include "core/growing/growing_lab.h"
-#include "core/io/json_fields.h"
 #include "core/io/text_file.h"
 #include "resources/dataset_catalog.h"
 
 #include <cstdio>
+#include <variant>
 
 namespace pbx::cli {
 
@@ -43,38 +43,13 @@ const char *const kSimulateGrowingUsage
 
 int runSimulateGrowing(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
-    auto options = Options::parse(args, {"--config", "--out", "--seed"}, {"--help", "--plan-only"});
-    if (!options) {
-        err << "pbx-cli simulate: " << options.error().message << '\n';
-        return 2;
-    }
-    if (options->has("--help")) {
-        out << kSimulateGrowingUsage;
-        return 0;
-    }
-    const auto configPath = options->value("--config");
-    const auto outPath = options->value("--out");
-    if (!configPath || !outPath) {
-        err << "pbx-cli simulate: growing needs --config LAB.json and --out FILE.json (see --help)\n";
-        return 2;
-    }
-    auto seed = options->unsignedInteger("--seed");
-    if (!seed) {
-        err << "pbx-cli simulate: " << seed.error().message << '\n';
-        return 1;
-    }
-    const bool planOnly = options->has("--plan-only");
-    auto text = io::readTextFile(*configPath, 16u << 20);
-    if (!text) {
-        err << "pbx-cli simulate: " << text.error().message << '\n';
-        return 1;
-    }
-    auto json = io::json::parse(*text, *configPath);
-    if (!json) {
-        err << "pbx-cli simulate: " << growing::kInvalidConfig << ": " << json.error().message << '\n';
-        return 1;
-    }
-    auto config = growing::parseGrowingLab(*json);
+    auto input = readLabInput(args, "growing", kSimulateGrowingUsage, {"--plan-only"},
+                              growing::kInvalidConfig, out, err);
+    if (const int *exitCode = std::get_if<int>(&input))
+        return *exitCode;
+    auto &[options, json, outPath, seed] = std::get<LabInput>(input);
+    const bool planOnly = options.has("--plan-only");
+    auto config = growing::parseGrowingLab(json);
     if (!config) {
         err << "pbx-cli simulate: " << config.error().message << '\n';
         return 1;
@@ -88,17 +63,17 @@ int runSimulateGrowing(const std::vector<std::string> &args, std::ostream &out, 
         }
         table = std::move(*loaded);
     }
-    auto result = growing::runGrowingLab(*config, table ? &*table : nullptr, seed->value_or(1), planOnly);
+    auto result = growing::runGrowingLab(*config, table ? &*table : nullptr, seed, planOnly);
     if (!result) {
         err << "pbx-cli simulate: " << result.error().message << '\n';
         return 1;
     }
-    if (auto written = io::writeTextFileAtomically(*outPath, result->dump(2) + "\n"); !written) {
+    if (auto written = io::writeTextFileAtomically(outPath, result->dump(2) + "\n"); !written) {
         err << "pbx-cli simulate: " << written.error().message << '\n';
         return 1;
     }
     const auto &doc = *result;
-    out << doc["simulation"].get<std::string>() << " -> " << *outPath << '\n';
+    out << doc["simulation"].get<std::string>() << " -> " << outPath << '\n';
     const auto &privacy = doc["privacy"];
     char line[256];
     for (const char *key : {"total_reserved", "spent_realised", "realised", "worst_case"})

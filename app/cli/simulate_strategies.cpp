@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/simulate_strategies.h"
 
-#include "app/cli/options.h"
-#include "core/io/json_fields.h"
+#include "app/cli/simulate_lab_input.h"
 #include "core/io/text_file.h"
 #include "core/strategies/strategies_lab.h"
 #include "core/strategies/strategy_error.h"
 #include "resources/dataset_catalog.h"
 
 #include <cstdio>
+#include <variant>
 
 namespace pbx::cli {
 
@@ -34,37 +34,12 @@ const char *const kSimulateStrategiesUsage
 
 int runSimulateStrategies(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
-    auto options = Options::parse(args, {"--config", "--out", "--seed"}, {"--help"});
-    if (!options) {
-        err << "pbx-cli simulate: " << options.error().message << '\n';
-        return 2;
-    }
-    if (options->has("--help")) {
-        out << kSimulateStrategiesUsage;
-        return 0;
-    }
-    const auto configPath = options->value("--config");
-    const auto outPath = options->value("--out");
-    if (!configPath || !outPath) {
-        err << "pbx-cli simulate: strategies needs --config LAB.json and --out FILE.json (see --help)\n";
-        return 2;
-    }
-    auto seed = options->unsignedInteger("--seed");
-    if (!seed) {
-        err << "pbx-cli simulate: " << seed.error().message << '\n';
-        return 1;
-    }
-    auto text = io::readTextFile(*configPath, 16u << 20);
-    if (!text) {
-        err << "pbx-cli simulate: " << text.error().message << '\n';
-        return 1;
-    }
-    auto json = io::json::parse(*text, *configPath);
-    if (!json) {
-        err << "pbx-cli simulate: " << strategies::kInvalidConfig << ": " << json.error().message << '\n';
-        return 1;
-    }
-    auto config = strategies::parseLabConfig(*json);
+    auto input = readLabInput(args, "strategies", kSimulateStrategiesUsage, {}, strategies::kInvalidConfig,
+                              out, err);
+    if (const int *exitCode = std::get_if<int>(&input))
+        return *exitCode;
+    auto &[options, json, outPath, seed] = std::get<LabInput>(input);
+    auto config = strategies::parseLabConfig(json);
     if (!config) {
         err << "pbx-cli simulate: " << config.error().message << '\n';
         return 1;
@@ -78,18 +53,18 @@ int runSimulateStrategies(const std::vector<std::string> &args, std::ostream &ou
         }
         table = std::move(*loaded);
     }
-    auto result = strategies::runStrategiesLab(*config, table ? &*table : nullptr, seed->value_or(1));
+    auto result = strategies::runStrategiesLab(*config, table ? &*table : nullptr, seed);
     if (!result) {
         err << "pbx-cli simulate: " << result.error().message << '\n';
         return 1;
     }
-    if (auto written = io::writeTextFileAtomically(*outPath, result->dump(2) + "\n"); !written) {
+    if (auto written = io::writeTextFileAtomically(outPath, result->dump(2) + "\n"); !written) {
         err << "pbx-cli simulate: " << written.error().message << '\n';
         return 1;
     }
     // A short summary on stdout.
     const auto &doc = *result;
-    out << doc["simulation"].get<std::string>() << " -> " << *outPath << '\n';
+    out << doc["simulation"].get<std::string>() << " -> " << outPath << '\n';
     if (doc.contains("results") && doc["results"].is_array()) {
         for (const auto &r : doc["results"]) {
             const std::string name

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// What every `pbx-cli simulate <lab>` command reads first: --config LAB.json, --out FILE.json,
+// --seed N and --help, then the lab document parsed as JSON. One reader, so every lab answers
+// usage and input errors alike (exit 2 for usage, 1 for bad input, one line naming the cause).
+#pragma once
+
+#include "app/cli/options.h"
+#include "core/io/json_fields.h"
+
+#include <cstdint>
+#include <iosfwd>
+#include <set>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace pbx::cli {
+
+struct LabInput
+{
+    Options options;        ///< for the lab's own flags (e.g. --plan-only)
+    io::json::Json config;  ///< the parsed lab document
+    std::string outPath;    ///< --out
+    std::uint64_t seed = 1; ///< --seed, default 1
+};
+
+/// Parses the arguments of `pbx-cli simulate <lab>` (valued: --config, --out, --seed; flags:
+/// --help and `extraFlags`) and reads --config (at most 16 MiB) as JSON. Returns the exit code
+/// when the command ends here: 0 after printing `usage` for --help; 2 for a usage error (unknown
+/// option, --config or --out missing); 1 for an unreadable file, a bad --seed, or a document that
+/// is not JSON (then prefixed by `invalidConfigCode`, e.g. "INVALID_CONFIG").
+std::variant<int, LabInput> readLabInput(const std::vector<std::string> &args, const std::string &lab,
+                                         const char *usage, const std::set<std::string> &extraFlags,
+                                         std::string_view invalidConfigCode, std::ostream &out,
+                                         std::ostream &err);
+
+} // namespace pbx::cli
