@@ -41,19 +41,16 @@ Result<CostPreview> previewCost(const Session &session, const QueryRequest &requ
         return makeError(
             ErrorCode::Unsupported,
             "histogram, quantile, derived and workload requests show their cost in their own dialog");
-    if (auto valid = request.target.validate(); !valid)
+    if (auto valid = checkTargetAndCap(request); !valid)
         return valid.error();
-    if (request.maxCost && (!(*request.maxCost > 0.0) || !std::isfinite(*request.maxCost)))
-        return makeError(ErrorCode::InvalidArgument, "the per-query maximum must be a finite number > 0");
     auto query = data::CompiledQuery::compile(request.query, session.table());
     if (!query)
         return query.error();
     const auto &settings = session.settings();
-    const ReleaseMethod mechanism = request.mechanism.value_or(
-        defaultMechanism(settings.filter, request.query.aggregate, request.target.kind));
-    if (auto fits = checkMechanism(mechanism, settings.filter, request.query.aggregate, request.target.kind);
-        !fits)
-        return fits.error();
+    auto method = releaseMethodFor(request, settings);
+    if (!method)
+        return method.error();
+    const ReleaseMethod mechanism = *method;
 
     CostPreview preview;
     preview.mechanism = std::string(releaseMethodName(mechanism));

@@ -93,14 +93,29 @@ LedgerEvent &Session::append(LedgerEvent event)
     return m_events.back();
 }
 
+Result<void> checkTargetAndCap(const QueryRequest &request)
+{
+    PBX_RETURN_IF_ERROR(request.target.validate());
+    if (request.maxCost)
+        PBX_RETURN_IF_ERROR(checkPositive(*request.maxCost, "the per-query maximum"));
+    return {};
+}
+
+Result<ReleaseMethod> releaseMethodFor(const QueryRequest &request, const SessionSettings &settings)
+{
+    const ReleaseMethod method = request.mechanism.value_or(
+        defaultMechanism(settings.filter, request.query.aggregate, request.target.kind));
+    PBX_RETURN_IF_ERROR(
+        checkMechanism(method, settings.filter, request.query.aggregate, request.target.kind));
+    return method;
+}
+
 Result<LedgerEvent> Session::ask(QueryRequest request)
 {
     if (request.id.size() > maxRequestIdBytes)
         return makeError(ErrorCode::InvalidArgument,
                          "the request id is longer than " + std::to_string(maxRequestIdBytes) + " bytes");
-    PBX_RETURN_IF_ERROR(request.target.validate());
-    if (request.maxCost)
-        PBX_RETURN_IF_ERROR(checkPositive(*request.maxCost, "the per-query maximum"));
+    PBX_RETURN_IF_ERROR(checkTargetAndCap(request));
     if (request.strategy)
         return askStrategy(std::move(request));
     auto query = data::CompiledQuery::compile(request.query, *m_table);
@@ -109,10 +124,10 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
 
-    const ReleaseMethod mechanism = request.mechanism.value_or(
-        defaultMechanism(m_settings.filter, request.query.aggregate, request.target.kind));
-    PBX_RETURN_IF_ERROR(
-        checkMechanism(mechanism, m_settings.filter, request.query.aggregate, request.target.kind));
+    auto method = releaseMethodFor(request, m_settings);
+    if (!method)
+        return method.error();
+    const ReleaseMethod mechanism = *method;
 
     const std::size_t index = m_events.size();
     // The random source is opened before anything is charged: if the OS cannot give us bits, the

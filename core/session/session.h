@@ -29,6 +29,16 @@ struct SessionSettings
     Result<void> validate() const;
 };
 
+/// What Ask checks first of every request, before anything is spent: the accuracy target is
+/// valid (AccuracyTarget::validate) and a per-query maximum, when set, is a finite number > 0.
+/// Errors: InvalidArgument naming the field.
+Result<void> checkTargetAndCap(const QueryRequest &request);
+
+/// The release method that answers a count, sum or mean request under `settings`: the request's,
+/// or defaultMechanism() for the filter, checked with checkMechanism(). Errors: a method the
+/// filter cannot account, or one that does not fit the aggregate or target (see mechanism_choice.h).
+Result<ReleaseMethod> releaseMethodFor(const QueryRequest &request, const SessionSettings &settings);
+
 class Session
 {
 public:
