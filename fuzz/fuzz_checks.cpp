@@ -491,6 +491,10 @@ Outcome checkLedger(std::string_view bytes)
         // cleanly by the resource estimate, issue 11 §4, never crash, hang or allocate wildly).
         accounting::PldOptions pld;
         pld.interval = 1e-2;
+        // A 2^16-bin cap keeps one input well under the fuzzer's hang limit under ASan (at the
+        // full 2^22 a legitimate PLD takes seconds in a release build, minutes here); the
+        // refusal path it exercises is the same.
+        pld.maxBins = 65536.0;
         auto report
             = accounting::evaluateLedger(*ledger, query, {"basic", "advanced", "zcdp", "rdp", "pld"}, pld);
         if (!report) {

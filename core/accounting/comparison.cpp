@@ -81,11 +81,13 @@ Error inLedger(Error error, const std::vector<std::size_t> &origin)
     return error;
 }
 
-PldOptions pldOptions(double interval, double tailMass, bool optimistic, ProgressCallback progress)
+PldOptions pldOptions(double interval, double tailMass, double maxBins, bool optimistic,
+                      ProgressCallback progress)
 {
     PldOptions o;
     o.interval = interval;
     o.tailMass = tailMass;
+    o.maxBins = maxBins;
     o.optimistic = optimistic;
     o.progress = std::move(progress);
     return o;
@@ -155,6 +157,9 @@ Result<void> validateQuery(const ComparisonQuery &q)
     for (double d : {q.pldInterval, q.prefixPldInterval > 0.0 ? q.prefixPldInterval : q.pldInterval})
         if (!(d > 0.0 && d <= 1.0))
             return makeError(ErrorCode::InvalidArgument, "pldInterval: must lie in (0, 1], got " + show(d));
+    if (!(q.pldMaxBins >= 1.0 && q.pldMaxBins <= kMaxPldBins))
+        return makeError(ErrorCode::InvalidArgument,
+                         "pldMaxBins: must lie in [1, " + show(kMaxPldBins) + "], got " + show(q.pldMaxBins));
     const auto known = allStrategyNames();
     for (const auto &name : q.strategies)
         if (std::find(known.begin(), known.end(), name) == known.end())
@@ -297,9 +302,9 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
                 return report({Phase::Strategy, from + span * (static_cast<double>(p) + inPart) / nParts,
                                names[i], done, total});
             };
-            auto strategy
-                = makeStrategy(names[i], parts.ledgers[p],
-                               pldOptions(query.pldInterval, query.pldTailMass, query.pldOptimistic, onCore));
+            auto strategy = makeStrategy(names[i], parts.ledgers[p],
+                                         pldOptions(query.pldInterval, query.pldTailMass, query.pldMaxBins,
+                                                    query.pldOptimistic, onCore));
             if (!strategy) {
                 if (strategy.error().code == ErrorCode::Cancelled)
                     return cancelled;
@@ -453,8 +458,9 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
             double value = empty ? 0.0 : kNaN;
             std::vector<StrategyAnswer> answers;
             for (std::size_t p = 0; !empty && p < prefixParts.ledgers.size(); ++p) {
-                auto s = makeStrategy(names[i], prefixParts.ledgers[p],
-                                      pldOptions(prefixInterval, query.pldTailMass, false, onCore));
+                auto s = makeStrategy(
+                    names[i], prefixParts.ledgers[p],
+                    pldOptions(prefixInterval, query.pldTailMass, query.pldMaxBins, false, onCore));
                 if (!s) {
                     if (s.error().code == ErrorCode::Cancelled)
                         return cancelled;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "core/accounting/event.h"
+#include "core/accounting/pld_pmf.h"
 #include "core/accounting/strategy.h"
 
 #include <cstddef>
@@ -51,8 +52,9 @@ struct ComparisonQuery
     std::vector<std::string> strategies = allStrategyNames();
     /// PLD discretisation interval d in nats, 0 < d ≤ 1 (also the optimal strategy's grid).
     double pldInterval = 1e-4;
-    double pldTailMass = 1e-15; ///< PLD mass truncated per composition (charged to δ)
-    bool pldOptimistic = true;  ///< also report the PLD bracket's lower end in the table
+    double pldTailMass = 1e-15;      ///< PLD mass truncated per composition (charged to δ)
+    double pldMaxBins = kMaxPldBins; ///< PldOptions::maxBins: largest PLD grid, in bins
+    bool pldOptimistic = true;       ///< also report the PLD bracket's lower end in the table
     /// false: only the table's answers (what `pbx-cli account` prints); no profile, RDP curve,
     /// PLD histogram or ε at `delta` in δ-at-ε mode.
     bool curves = true;

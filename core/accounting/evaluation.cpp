@@ -60,6 +60,7 @@ ComparisonQuery tableQuery(const AccountingQuery &query, const std::vector<std::
     q.strategies = strategies;
     q.pldInterval = pldOptions.interval;
     q.pldTailMass = pldOptions.tailMass;
+    q.pldMaxBins = pldOptions.maxBins;
     q.pldOptimistic = pldOptions.optimistic;
     q.curves = false;
     return q;

@@ -62,7 +62,8 @@ PldCouplingBudget roundedUpBudget(const PldPmf &pmf, double epsilon)
 
 using Key = std::tuple<int, double, double, double, double, double, double, int, double>;
 
-Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, double d, bool withOptimistic)
+Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, double d, bool withOptimistic,
+                                 double maxBins)
 {
     Component c;
     const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;
@@ -73,8 +74,8 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
         && e.mechanism == MechanismKind::Gaussian) {
         const AdditiveNoiseLoss loss(NoiseKind::Gaussian, e.sigma, 0.5 * e.sensitivity, e.sampling.rate,
                                      PldDirection::Replace);
-        if (const double bins = pldGridBins(loss, d); !(bins <= kMaxPldBins))
-            return makeError(ErrorCode::ResourceLimit, pldResourceMessage(pldPeakBytes(bins), d));
+        if (const double bins = pldGridBins(loss, d); !(bins <= maxBins))
+            return makeError(ErrorCode::ResourceLimit, pldResourceMessage(pldPeakBytes(bins), d, maxBins));
         c.pmf[0][0] = connectTheDots(loss, d);
         if (withOptimistic)
             c.pmf[1][0] = privacyBuckets(loss, d);
@@ -96,8 +97,9 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
             const AdditiveNoiseLoss loss(kind, param, e.sensitivity, q,
                                          dir == 0 ? PldDirection::Remove : PldDirection::Add);
             // Estimated before allocating (σ → 0 makes the loss range huge or infinite).
-            if (const double bins = pldGridBins(loss, d); !(bins <= kMaxPldBins))
-                return makeError(ErrorCode::ResourceLimit, pldResourceMessage(pldPeakBytes(bins), d));
+            if (const double bins = pldGridBins(loss, d); !(bins <= maxBins))
+                return makeError(ErrorCode::ResourceLimit,
+                                 pldResourceMessage(pldPeakBytes(bins), d, maxBins));
             c.pmf[0][dir] = connectTheDots(loss, d);
             if (withOptimistic)
                 c.pmf[1][dir] = privacyBuckets(loss, d);
@@ -139,6 +141,10 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         checkProbability(options.interval, "the PLD discretisation interval", UnitInterval::OpenClosed));
     if (!(options.tailMass > 0.0 && options.tailMass < 1e-3))
         return makeError(ErrorCode::InvalidArgument, "the PLD tail mass must lie in (0, 1e-3)");
+    if (!(options.maxBins >= 1.0 && options.maxBins <= kMaxPldBins))
+        return makeError(ErrorCode::InvalidArgument, "the PLD bin limit must lie in [1, "
+                                                         + std::to_string(static_cast<long long>(kMaxPldBins))
+                                                         + "]");
     const double d = options.interval;
 
     // Merge: unsampled Gaussians exactly (μ² add), identical other events by count.
@@ -193,7 +199,7 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         for (int k = 0; k < kinds; ++k) {
             for (int dir = 0; dir < (acc->m_symmetric ? 1 : 2); ++dir) {
                 const PldPmf &single = c.symmetric ? c.pmf[k][0] : c.pmf[k][dir];
-                auto selfComposed = selfComposePmf(single, c.count, options.tailMass);
+                auto selfComposed = selfComposePmf(single, c.count, options.tailMass, options.maxBins);
                 if (!selfComposed)
                     return selfComposed.error();
                 PldPmf composed = std::move(selfComposed.value());
@@ -201,7 +207,7 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
                 if (!haveTotal) {
                     *target = std::move(composed);
                 } else {
-                    auto merged = composePmf(*target, composed, options.tailMass);
+                    auto merged = composePmf(*target, composed, options.tailMass, options.maxBins);
                     if (!merged)
                         return merged.error();
                     *target = std::move(merged.value());
@@ -217,7 +223,7 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         c.count = 1;
         const AdditiveNoiseLoss loss(NoiseKind::Gaussian, 1.0 / std::sqrt(gaussianMuSquared), 1.0, 1.0,
                                      PldDirection::Remove);
-        if (const double bins = pldGridBins(loss, d); !(bins <= kMaxPldBins)) {
+        if (const double bins = pldGridBins(loss, d); !(bins <= options.maxBins)) {
             // Too fine a grid for the merged Gaussian. Alone it has an exact answer (Balle–Wang
             // 2018, Thm 8): use it. With other events: refuse, naming the first Gaussian.
             if (groups.empty()) {
@@ -229,8 +235,9 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
                    || (ledger.events[first].sampling.kind != SamplingKind::None
                        && ledger.events[first].sampling.rate < 1.0))
                 ++first;
-            return makeError(ErrorCode::ResourceLimit, "events[" + std::to_string(first) + "] (gaussian): "
-                                                           + pldResourceMessage(pldPeakBytes(bins), d));
+            return makeError(ErrorCode::ResourceLimit,
+                             "events[" + std::to_string(first) + "] (gaussian): "
+                                 + pldResourceMessage(pldPeakBytes(bins), d, options.maxBins));
         }
         c.pmf[0][0] = connectTheDots(loss, d);
         if (acc->m_hasOptimisticPmf)
@@ -244,7 +251,7 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
     }
     for (const auto &[key, value] : groups) {
         const PrivacyEvent &e = ledger.events[value.first];
-        auto c = buildComponent(e, ledger.neighbours, d, acc->m_hasOptimisticPmf);
+        auto c = buildComponent(e, ledger.neighbours, d, acc->m_hasOptimisticPmf, options.maxBins);
         if (!c)
             return makeError(c.error().code, "events[" + std::to_string(value.first) + "] ("
                                                  + mechanismName(e.mechanism) + "): " + c.error().message);

@@ -14,9 +14,13 @@ namespace pbx::accounting {
 
 struct PldOptions
 {
-    double interval = 1e-4;    ///< discretisation interval d of the loss grid (nats)
-    double tailMass = 1e-15;   ///< mass truncated per composition (charged to δ)
-    bool optimistic = true;    ///< also report the lower end of the bracket
+    double interval = 1e-4;  ///< discretisation interval d of the loss grid (nats)
+    double tailMass = 1e-15; ///< mass truncated per composition (charged to δ)
+    bool optimistic = true;  ///< also report the lower end of the bracket
+    /// Largest grid, window or FFT buffer allowed, in bins: 1 ≤ maxBins ≤ kMaxPldBins. Beyond it
+    /// the build refuses with ResourceLimit before allocating (a lower cap bounds time as well
+    /// as memory, e.g. for the fuzzers).
+    double maxBins = kMaxPldBins;
     ProgressCallback progress; ///< optional; return false to cancel
 };
 
@@ -36,8 +40,8 @@ struct PldOptions
 /// Not applicable (Unsupported): zCDP events, Gaussians sampled without replacement, Poisson-
 /// sampled Laplace under replace-one.
 /// Resources: every grid and composition window is sized in double before allocation; beyond
-/// kMaxPldBins the build fails with ResourceLimit ("events[i] (kind): PLD would need … GB at
-/// interval …"), except for a ledger of unsampled Gaussians only, answered in closed form.
+/// PldOptions::maxBins (kMaxPldBins) the build fails with ResourceLimit ("events[i] (kind): PLD would need …
+/// GB at interval …"), except for a ledger of unsampled Gaussians only, answered in closed form.
 class PldAccountant final : public CompositionStrategy
 {
 public:

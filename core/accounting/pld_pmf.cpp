@@ -222,7 +222,7 @@ PldPmf sparseSelfCompose(const PldPmf &pmf, std::int64_t k, std::size_t first, s
 
 } // namespace
 
-std::string pldResourceMessage(double bytes, double interval)
+std::string pldResourceMessage(double bytes, double interval, double maxBins)
 {
     auto gb = [](double amount) {
         char buf[32];
@@ -236,18 +236,19 @@ std::string pldResourceMessage(double bytes, double interval)
     };
     char step[32];
     std::snprintf(step, sizeof step, "%g", interval);
-    return "PLD would need " + gb(bytes) + " at interval " + step + " (limit " + gb(pldPeakBytes(kMaxPldBins))
+    return "PLD would need " + gb(bytes) + " at interval " + step + " (limit " + gb(pldPeakBytes(maxBins))
            + "); use a coarser --interval or the rdp strategy";
 }
 
-Result<PldPmf> composePmf(const PldPmf &a, const PldPmf &b, double tailMass)
+Result<PldPmf> composePmf(const PldPmf &a, const PldPmf &b, double tailMass, double maxBins)
 {
     if (a.interval != b.interval || a.pessimistic != b.pessimistic)
         return makeError(ErrorCode::InvalidArgument,
                          "PLDs can only be composed with the same interval and estimate type");
     const double bins = static_cast<double>(a.probs.size()) + static_cast<double>(b.probs.size());
-    if (bins > kMaxPldBins)
-        return makeError(ErrorCode::ResourceLimit, pldResourceMessage(pldPeakBytes(bins), a.interval));
+    if (bins > std::min(maxBins, kMaxPldBins))
+        return makeError(ErrorCode::ResourceLimit,
+                         pldResourceMessage(pldPeakBytes(bins), a.interval, maxBins));
     PldPmf out;
     out.interval = a.interval;
     out.pessimistic = a.pessimistic;
@@ -285,7 +286,7 @@ Result<PldPmf> composePmf(const PldPmf &a, const PldPmf &b, double tailMass)
     return out;
 }
 
-Result<PldPmf> selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass)
+Result<PldPmf> selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass, double maxBins)
 {
     if (k <= 1 || pmf.probs.empty()) {
         PldPmf out = pmf;
@@ -325,8 +326,9 @@ Result<PldPmf> selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass
         if (width <= kSparseMaxWidth) {
             // The only large allocation is the expanded result (one vector of doubles).
             const double expandedBytes = 8.0 * width * static_cast<double>(stride);
-            if (expandedBytes > pldPeakBytes(kMaxPldBins))
-                return makeError(ErrorCode::ResourceLimit, pldResourceMessage(expandedBytes, pmf.interval));
+            if (expandedBytes > pldPeakBytes(std::min(maxBins, kMaxPldBins)))
+                return makeError(ErrorCode::ResourceLimit,
+                                 pldResourceMessage(expandedBytes, pmf.interval, maxBins));
             return sparseSelfCompose(pmf, k, first, stride);
         }
     }
@@ -374,9 +376,9 @@ Result<PldPmf> selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass
         lower = upper;
     // Checked in double before any allocation (k·n can exceed the int64 range).
     const double windowBins = std::max(upper - lower + 1.0, static_cast<double>(n));
-    if (!(windowBins <= kMaxPldBins))
+    if (!(windowBins <= std::min(maxBins, kMaxPldBins)))
         return makeError(ErrorCode::ResourceLimit,
-                         pldResourceMessage(pldPeakBytes(windowBins), pmf.interval));
+                         pldResourceMessage(pldPeakBytes(windowBins), pmf.interval, maxBins));
     const auto lo = static_cast<std::int64_t>(lower);
     const auto hi = static_cast<std::int64_t>(upper);
     const std::int64_t width = hi - lo + 1;

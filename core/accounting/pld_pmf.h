@@ -57,7 +57,8 @@ inline double pldPeakBytes(double bins)
 /// ResourceLimit error text for a PLD needing `bytes` at `interval` (pldPeakBytes of the bins):
 /// "PLD would need 2.4 GB at interval 1e-4 (limit 0.34 GB); use a coarser --interval or the rdp
 /// strategy". One line, no event prefix (callers add "events[i] (kind): ").
-std::string pldResourceMessage(double bytes, double interval);
+/// `maxBins` is the limit in force (PldOptions::maxBins), quoted as memory.
+std::string pldResourceMessage(double bytes, double interval, double maxBins = kMaxPldBins);
 
 /// Removes a prefix and a suffix of total mass ≤ τ/2 each (dp_accounting `_truncate_tails`).
 /// Pessimistic: the prefix mass is moved up to the first kept loss and the suffix mass goes to
@@ -72,8 +73,9 @@ void truncateTails(PldPmf &pmf, double tailMass);
 /// masses scaled up, optimistic ones down); dense ones by FFT, whose round-off is bounded in the
 /// ℓ2 norm (Higham 2002, Thm 24.2, see docs/pld-numerics.md) and charged to δ: added to p_∞ in a
 /// pessimistic PMF, to deltaSlack in an optimistic one. Errors: InvalidArgument (grids differ),
-/// ResourceLimit (the result would exceed kMaxPldBins).
-Result<PldPmf> composePmf(const PldPmf &a, const PldPmf &b, double tailMass = 1e-15);
+/// ResourceLimit (the result would exceed `maxBins`, at most kMaxPldBins).
+Result<PldPmf> composePmf(const PldPmf &a, const PldPmf &b, double tailMass = 1e-15,
+                          double maxBins = kMaxPldBins);
 
 /// k-fold self-composition. p_∞ = 1 − (1 − p_∞)^k; k ≥ 1.
 /// Sparse PMFs (randomized response, pure and (ε, δ) events: few non-zero bins on a lattice of
@@ -84,8 +86,10 @@ Result<PldPmf> composePmf(const PldPmf &a, const PldPmf &b, double tailMass = 1e
 /// Dense PMFs: ifft(fft(p)^k) on a window from a Chernoff bound (dp_accounting
 /// `common.self_convolve`): the mass outside the window (≤ τ) is charged to +∞ in a pessimistic
 /// PMF and dropped in an optimistic one, and the FFT round-off bound is charged as in composePmf.
-/// Errors: ResourceLimit when the window would exceed kMaxPldBins (checked before allocating).
-Result<PldPmf> selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass = 1e-15);
+/// Errors: ResourceLimit when the window would exceed `maxBins` (at most kMaxPldBins; checked
+/// before allocating).
+Result<PldPmf> selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass = 1e-15,
+                              double maxBins = kMaxPldBins);
 
 /// δ(ε) = p_∞ + Σ_{ℓ_i > ε} p_i (1 − e^{ε − ℓ_i}) (hockey-stick divergence of the PMF), summed in
 /// long double; a pessimistic PMF's result is nudged up, an optimistic one's is lowered by

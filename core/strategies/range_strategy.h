@@ -36,6 +36,7 @@ struct RangeStrategy
 
     /// "identity", "tree b=2 + LS", …
     std::string label() const;
+    friend bool operator==(const RangeStrategy &, const RangeStrategy &) = default;
 };
 
 /// Predicted errors of a strategy on a workload (expected squared error of each range answer,

@@ -35,6 +35,7 @@ private slots:
     void resourceLimits_data();
     void resourceLimits();
     void tinySigmaGaussianFallback();
+    void binLimitOption();
     void poissonReplaceDelta_data();
     void poissonReplaceDelta();
     void poissonReplaceLedger();
@@ -514,6 +515,39 @@ void TestPld::tinySigmaGaussianFallback()
     QCOMPARE(refused.error().code, ErrorCode::ResourceLimit);
     QVERIFY2(refused.error().message.rfind("events[1] (gaussian): PLD would need", 0) == 0,
              refused.error().message.c_str());
+}
+
+// PldOptions::maxBins lowers the limit: the same ledger is refused before allocating, the
+// message quotes the lower limit, and an answer within the limit is unchanged by it.
+void TestPld::binLimitOption()
+{
+    PrivacyEvent e;
+    e.mechanism = MechanismKind::Gaussian;
+    e.sigma = 0.01;
+    e.sampling = {SamplingKind::Poisson, 0.5};
+    Ledger ledger;
+    ledger.events = {e};
+    PldOptions options;
+    options.interval = 1e-2;
+    options.maxBins = 65536.0; // far fewer bins than this grid needs (σ = 0.01: losses span ~10⁴ nats)
+    auto refused = PldAccountant::fromLedger(ledger, options);
+    PBX_VERIFY_ERROR(refused, ResourceLimit, "events[0] (gaussian): PLD would need");
+    // pldPeakBytes(65536) = 4.2 MB, printed "0.0042 GB".
+    QVERIFY2(refused.error().message.find("(limit 0.0042 GB)") != std::string::npos,
+             refused.error().message.c_str());
+
+    e.sigma = 1.0;
+    ledger.events = {e};
+    auto capped = PldAccountant::fromLedger(ledger, options);
+    QVERIFY(capped.ok());
+    options.maxBins = kMaxPldBins;
+    auto full = PldAccountant::fromLedger(ledger, options);
+    QCOMPARE(capped.value()->epsilonForDelta(1e-5)->epsilon, full.value()->epsilonForDelta(1e-5)->epsilon);
+
+    for (double bad : {0.0, -1.0, kMaxPldBins * 2.0, std::nan("")}) {
+        options.maxBins = bad;
+        PBX_VERIFY_ERROR(PldAccountant::fromLedger(ledger, options), InvalidArgument, "bin limit");
+    }
 }
 
 void TestPld::poissonReplaceDelta_data()
