@@ -239,26 +239,13 @@ Result<Prepared> prepare(const Options &o)
     return p;
 }
 
-std::string costUnit(filters::ChargeKind kind)
-{
-    switch (kind) {
-    case filters::ChargeKind::PureEpsilon:
-        return "ε";
-    case filters::ChargeKind::Rho:
-        return "ρ";
-    case filters::ChargeKind::ExPost:
-        return "ex-post ε";
-    }
-    return "ε";
-}
-
 void printEvent(const session::LedgerEvent &e, std::ostream &out)
 {
     out << e.request.id << ": " << session::eventStatusName(e.status);
     if (e.status == session::EventStatus::Released) {
         out << ' ' << formatNumber(e.answer) << " ± " << formatNumber(e.errorBound) << " (" << e.mechanism
             << ", " << e.attempts.size() << (e.attempts.size() == 1 ? " attempt" : " attempts") << ", "
-            << costUnit(e.costKind) << " = " << formatNumber(e.cost);
+            << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost);
         if (e.costDelta > 0.0)
             out << ", δ = " << formatNumber(e.costDelta);
         out << ')';

@@ -4,8 +4,6 @@
 #include "app/cli/simulate_lab_input.h"
 #include "core/growing/growing_error.h"
 #include "core/growing/growing_lab.h"
-#include "core/io/text_file.h"
-#include "resources/dataset_catalog.h"
 
 #include <cstdio>
 #include <variant>
@@ -54,24 +52,14 @@ int runSimulateGrowing(const std::vector<std::string> &args, std::ostream &out, 
         err << "pbx-cli simulate: " << config.error().message << '\n';
         return 1;
     }
-    std::optional<data::Table> table;
-    if (!planOnly) { // a plan reads no data at all
-        auto loaded = resources::loadDataset(config->dataset);
-        if (!loaded) {
-            err << "pbx-cli simulate: dataset: " << loaded.error().message << '\n';
-            return 1;
-        }
-        table = std::move(*loaded);
-    }
-    auto result = growing::runGrowingLab(*config, table ? &*table : nullptr, seed, planOnly);
-    if (!result) {
-        err << "pbx-cli simulate: " << result.error().message << '\n';
+    const auto result = runLabAndWrite(
+        config->dataset, !planOnly, outPath,
+        [&](const data::Table *table) {
+            return growing::runGrowingLab(*config, table, seed, planOnly); // a plan reads no data at all
+        },
+        err);
+    if (!result)
         return 1;
-    }
-    if (auto written = io::writeTextFileAtomically(outPath, result->dump(2) + "\n"); !written) {
-        err << "pbx-cli simulate: " << written.error().message << '\n';
-        return 1;
-    }
     const auto &doc = *result;
     out << doc["simulation"].get<std::string>() << " -> " << outPath << '\n';
     const auto &privacy = doc["privacy"];

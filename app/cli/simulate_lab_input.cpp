@@ -2,6 +2,7 @@
 #include "app/cli/simulate_lab_input.h"
 
 #include "core/io/text_file.h"
+#include "resources/dataset_catalog.h"
 
 #include <ostream>
 
@@ -45,6 +46,31 @@ std::variant<int, LabInput> readLabInput(const std::vector<std::string> &args, c
         return 1;
     }
     return LabInput{std::move(*options), std::move(*json), *outPath, seed->value_or(1)};
+}
+
+std::optional<io::json::Json>
+runLabAndWrite(const std::string &dataset, bool needsTable, const std::string &outPath,
+               const std::function<Result<io::json::Json>(const data::Table *)> &run, std::ostream &err)
+{
+    std::optional<data::Table> table;
+    if (needsTable) {
+        auto loaded = resources::loadDataset(dataset);
+        if (!loaded) {
+            err << "pbx-cli simulate: dataset: " << loaded.error().message << '\n';
+            return std::nullopt;
+        }
+        table = std::move(*loaded);
+    }
+    auto result = run(table ? &*table : nullptr);
+    if (!result) {
+        err << "pbx-cli simulate: " << result.error().message << '\n';
+        return std::nullopt;
+    }
+    if (auto written = io::writeTextFileAtomically(outPath, result->dump(2) + "\n"); !written) {
+        err << "pbx-cli simulate: " << written.error().message << '\n';
+        return std::nullopt;
+    }
+    return std::move(result.value());
 }
 
 } // namespace pbx::cli

@@ -5,10 +5,14 @@
 #pragma once
 
 #include "app/cli/options.h"
+#include "core/data/table.h"
 #include "core/io/json_fields.h"
+#include "core/util/result.h"
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -34,5 +38,14 @@ std::variant<int, LabInput> readLabInput(const std::vector<std::string> &args, c
                                          const char *usage, const std::set<std::string> &extraFlags,
                                          std::string_view invalidConfigCode, std::ostream &out,
                                          std::ostream &err);
+
+/// What every lab command does once its config is parsed: loads `dataset` (the embedded catalogue)
+/// when `needsTable`, calls `run` with it (nullptr when not loaded), and writes the resulting
+/// document to `outPath` atomically (2-space JSON and a newline). Returns the document, or nullopt
+/// after printing one line "pbx-cli simulate: …" to `err` when loading, the lab or writing fails
+/// (the command then exits 1; nothing is written on failure).
+std::optional<io::json::Json>
+runLabAndWrite(const std::string &dataset, bool needsTable, const std::string &outPath,
+               const std::function<Result<io::json::Json>(const data::Table *)> &run, std::ostream &err);
 
 } // namespace pbx::cli

@@ -2,10 +2,8 @@
 #include "app/cli/simulate_strategies.h"
 
 #include "app/cli/simulate_lab_input.h"
-#include "core/io/text_file.h"
 #include "core/strategies/strategies_lab.h"
 #include "core/strategies/strategy_error.h"
-#include "resources/dataset_catalog.h"
 
 #include <cstdio>
 #include <variant>
@@ -44,24 +42,11 @@ int runSimulateStrategies(const std::vector<std::string> &args, std::ostream &ou
         err << "pbx-cli simulate: " << config.error().message << '\n';
         return 1;
     }
-    std::optional<data::Table> table;
-    if (strategies::labNeedsTable(*config)) {
-        auto loaded = resources::loadDataset(config->dataset);
-        if (!loaded) {
-            err << "pbx-cli simulate: dataset: " << loaded.error().message << '\n';
-            return 1;
-        }
-        table = std::move(*loaded);
-    }
-    auto result = strategies::runStrategiesLab(*config, table ? &*table : nullptr, seed);
-    if (!result) {
-        err << "pbx-cli simulate: " << result.error().message << '\n';
+    const auto result = runLabAndWrite(
+        config->dataset, strategies::labNeedsTable(*config), outPath,
+        [&](const data::Table *table) { return strategies::runStrategiesLab(*config, table, seed); }, err);
+    if (!result)
         return 1;
-    }
-    if (auto written = io::writeTextFileAtomically(outPath, result->dump(2) + "\n"); !written) {
-        err << "pbx-cli simulate: " << written.error().message << '\n';
-        return 1;
-    }
     // A short summary on stdout.
     const auto &doc = *result;
     out << doc["simulation"].get<std::string>() << " -> " << outPath << '\n';

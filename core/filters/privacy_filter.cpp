@@ -57,6 +57,19 @@ std::string_view chargeKindName(ChargeKind kind)
     return "epsilon";
 }
 
+std::string_view chargeUnitSymbol(ChargeKind kind)
+{
+    switch (kind) {
+    case ChargeKind::PureEpsilon:
+        return "ε";
+    case ChargeKind::Rho:
+        return "ρ";
+    case ChargeKind::ExPost:
+        return "ex-post ε";
+    }
+    return "ε";
+}
+
 Result<ChargeKind> parseChargeKind(std::string_view text)
 {
     for (ChargeKind k : {ChargeKind::PureEpsilon, ChargeKind::Rho, ChargeKind::ExPost})

@@ -33,6 +33,8 @@ enum class ChargeKind {
 };
 
 std::string_view chargeKindName(ChargeKind kind); ///< "epsilon", "rho" or "expost"
+/// "ε", "ρ" or "ex-post ε": how a charge of this kind is named to the user.
+std::string_view chargeUnitSymbol(ChargeKind kind);
 Result<ChargeKind> parseChargeKind(std::string_view text);
 
 struct Charge

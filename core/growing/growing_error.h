@@ -4,7 +4,7 @@
 // tests can match the code (docs/growing-databases.md, "Errors").
 #pragma once
 
-#include "core/util/result.h"
+#include "core/util/code_word.h"
 
 #include <string>
 #include <string_view>
@@ -45,27 +45,13 @@ inline Error growingError(std::string_view code, std::string_view field, const s
         kind = ErrorCode::ResourceLimit;
     else if (code == kNeighboursUnsupported)
         kind = ErrorCode::Unsupported;
-    std::string text(code);
-    text += ": ";
-    if (!field.empty()) {
-        text += field;
-        text += ": ";
-    }
-    return makeError(kind, text + message);
+    return codeWordError(kind, code, field.empty() ? message : std::string(field) + ": " + message);
 }
 
-/// The code word of an error made by growingError (the text before the first ':'), or "".
+/// The code word of an error made by growingError, or "".
 inline std::string_view growingErrorCode(const Error &error)
 {
-    const std::string_view m = error.message;
-    const auto colon = m.find(':');
-    if (colon == std::string_view::npos)
-        return {};
-    const std::string_view head = m.substr(0, colon);
-    for (const char c : head)
-        if (!(c == '_' || (c >= 'A' && c <= 'Z')))
-            return {};
-    return head;
+    return errorCodeWord(error);
 }
 
 } // namespace pbx::growing

@@ -181,6 +181,41 @@ std::uint64_t orderSeed(std::uint64_t seed, int rep)
     return (std::uint64_t(words[0]) << 32) | words[1];
 }
 
+/// Worst error of one black-box run held over a stretch of the stream: every query answered at
+/// time `start` (its fraction over the first `start` rows plus Laplace noise of `scale`), then
+/// scored against the true fraction at every time u in [start, stop]: max_j max_u |q_j(D_u) − a_j|.
+double heldRunWorstError(const PrefixCounts &counts, std::size_t queries, std::uint64_t start,
+                         std::uint64_t stop, double scale, std::mt19937_64 &noise)
+{
+    double worst = 0.0;
+    for (std::size_t j = 0; j < queries; ++j) {
+        const double answer = counts.fraction(j, start) + simulationLaplace(noise, scale);
+        for (std::uint64_t u = start; u <= stop; ++u)
+            worst = std::max(worst, std::fabs(counts.fraction(j, u) - answer));
+    }
+    return worst;
+}
+
+/// The Monte Carlo loop of the scheduler and improver labs: the rows arrive in a seeded order per
+/// repetition (arrivalOrder, orderSeed) and `run(counts, noise)` scores one repetition on the
+/// prefix counts of its first `end` rows. One noise stream for the whole simulation.
+template<typename Run>
+Result<void> forEachRepetition(const GrowingLabConfig &c, const data::Table &table, std::uint64_t seed,
+                               std::uint64_t end, Run run)
+{
+    auto data = compileQueries(c, table);
+    if (!data)
+        return data.error();
+    std::mt19937_64 noise(seed);
+    for (int rep = 0; rep < c.repetitions; ++rep) {
+        auto order = arrivalOrder(table, c.order, orderSeed(seed, rep));
+        if (!order)
+            return order.error();
+        run(PrefixCounts(data->masks, std::span<const std::uint32_t>(*order).first(end)), noise);
+    }
+    return {};
+}
+
 Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
                           std::uint64_t end, Json doc)
 {
@@ -232,37 +267,27 @@ Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, s
 
     // Monte Carlo: the rows arrive in a seeded order; each epoch answers every query from one
     // Laplace-k run on its first t_i rows; the error of every answer at every time is scored.
-    auto data = compileQueries(c, *table);
-    if (!data)
-        return data.error();
-    std::mt19937_64 noise(seed);
     const std::size_t k = c.queries.size();
     std::vector<double> worstPerRun;
     std::vector<std::vector<double>> perEpoch(epochs->size());
     int exceeding = 0;
-    for (int rep = 0; rep < c.repetitions; ++rep) {
-        auto order = arrivalOrder(*table, c.order, orderSeed(seed, rep));
-        if (!order)
-            return order.error();
-        const PrefixCounts counts(data->masks, std::span<const std::uint32_t>(*order).first(end));
-        double worst = 0.0;
-        bool exceeded = false;
-        for (std::size_t i = 0; i < epochs->size(); ++i) {
-            const auto &e = (*epochs)[i];
-            const double scale = laplaceKScale(k, e.privacy.epsilon, double(e.start));
-            double epochWorst = 0.0;
-            for (std::size_t j = 0; j < k; ++j) {
-                const double answer = counts.fraction(j, e.start) + simulationLaplace(noise, scale);
-                for (std::uint64_t t = e.start; t <= e.last; ++t)
-                    epochWorst = std::max(epochWorst, std::fabs(counts.fraction(j, t) - answer));
-            }
-            perEpoch[i].push_back(epochWorst);
-            worst = std::max(worst, epochWorst);
-            exceeded = exceeded || epochWorst > e.bound;
-        }
-        worstPerRun.push_back(worst);
-        exceeding += exceeded;
-    }
+    auto simulated
+        = forEachRepetition(c, *table, seed, end, [&](const PrefixCounts &counts, std::mt19937_64 &noise) {
+              double worst = 0.0;
+              bool exceeded = false;
+              for (std::size_t i = 0; i < epochs->size(); ++i) {
+                  const auto &e = (*epochs)[i];
+                  const double scale = laplaceKScale(k, e.privacy.epsilon, double(e.start));
+                  const double epochWorst = heldRunWorstError(counts, k, e.start, e.last, scale, noise);
+                  perEpoch[i].push_back(epochWorst);
+                  worst = std::max(worst, epochWorst);
+                  exceeded = exceeded || epochWorst > e.bound;
+              }
+              worstPerRun.push_back(worst);
+              exceeding += exceeded;
+          });
+    if (!simulated)
+        return simulated.error();
     Json mc{
         {"repetitions", c.repetitions}, {"max_error", summary(worstPerRun)}, {"runs_exceeding", exceeding}};
     Json byEpoch = Json::array();
@@ -337,36 +362,26 @@ Result<Json> runImprover(const GrowingLabConfig &c, const data::Table *table, st
     if (!table)
         return doc;
 
-    auto data = compileQueries(c, *table);
-    if (!data)
-        return data.error();
-    std::mt19937_64 noise(seed);
     const std::size_t k = c.queries.size();
     std::vector<double> atEnd;
     int exceeding = 0;
-    for (int rep = 0; rep < c.repetitions; ++rep) {
-        auto order = arrivalOrder(*table, c.order, orderSeed(seed, rep));
-        if (!order)
-            return order.error();
-        const PrefixCounts counts(data->masks, std::span<const std::uint32_t>(*order).first(end));
-        bool exceeded = false;
-        double last = 0.0;
-        for (std::uint64_t t = c.startSize; t <= lastRun; t += c.every) {
-            const auto s = improver->step(t);
-            const double scale = laplaceKScale(k, s.epsilon, double(t));
-            const std::uint64_t stop = std::min<std::uint64_t>(t + c.every - 1, end);
-            double worst = 0.0;
-            for (std::size_t j = 0; j < k; ++j) {
-                const double answer = counts.fraction(j, t) + simulationLaplace(noise, scale);
-                for (std::uint64_t u = t; u <= stop; ++u)
-                    worst = std::max(worst, std::fabs(counts.fraction(j, u) - answer));
-            }
-            exceeded = exceeded || worst > s.bound;
-            last = worst;
-        }
-        atEnd.push_back(last);
-        exceeding += exceeded;
-    }
+    auto simulated
+        = forEachRepetition(c, *table, seed, end, [&](const PrefixCounts &counts, std::mt19937_64 &noise) {
+              bool exceeded = false;
+              double last = 0.0;
+              for (std::uint64_t t = c.startSize; t <= lastRun; t += c.every) {
+                  const auto s = improver->step(t);
+                  const double scale = laplaceKScale(k, s.epsilon, double(t));
+                  const std::uint64_t stop = std::min<std::uint64_t>(t + c.every - 1, end);
+                  const double worst = heldRunWorstError(counts, k, t, stop, scale, noise);
+                  exceeded = exceeded || worst > s.bound;
+                  last = worst;
+              }
+              atEnd.push_back(last);
+              exceeding += exceeded;
+          });
+    if (!simulated)
+        return simulated.error();
     doc["monte_carlo"] = Json{
         {"repetitions", c.repetitions}, {"max_error_at_end", summary(atEnd)}, {"runs_exceeding", exceeding}};
     return doc;

@@ -12,15 +12,7 @@ namespace pbx::session::detail {
 
 std::string unitSymbol(filters::ChargeKind kind)
 {
-    switch (kind) {
-    case filters::ChargeKind::PureEpsilon:
-        return "ε";
-    case filters::ChargeKind::Rho:
-        return "ρ";
-    case filters::ChargeKind::ExPost:
-        return "ex-post ε";
-    }
-    return "ε";
+    return std::string(filters::chargeUnitSymbol(kind));
 }
 
 std::string targetText(const AccuracyTarget &t)

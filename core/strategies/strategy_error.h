@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/data/sensitivity.h"
-#include "core/util/result.h"
+#include "core/util/code_word.h"
 
 #include <string>
 #include <string_view>
@@ -30,21 +30,13 @@ inline Error strategyError(std::string_view code, const std::string &message)
         kind = ErrorCode::ResourceLimit;
     else if (code == kNotConvex || code == kNeighboursMismatch)
         kind = ErrorCode::Unsupported;
-    return makeError(kind, std::string(code) + ": " + message);
+    return codeWordError(kind, code, message);
 }
 
-/// The code word of an error made by strategyError (the text before the first ':'), or "".
+/// The code word of an error made by strategyError, or "".
 inline std::string_view strategyErrorCode(const Error &error)
 {
-    const std::string_view m = error.message;
-    const auto colon = m.find(':');
-    if (colon == std::string_view::npos)
-        return {};
-    const std::string_view head = m.substr(0, colon);
-    for (const char c : head)
-        if (!(c == '_' || (c >= 'A' && c <= 'Z')))
-            return {};
-    return head;
+    return errorCodeWord(error);
 }
 
 /// INVALID_EPSILON unless ε is finite and > 0; `field` names the input.

@@ -16,6 +16,20 @@ struct CliRun
     QString err;
 };
 
+/// The arguments of `pbx-cli run --queries Q --out O --journal J extra…`.
+inline QStringList runCommandArguments(const QString &queries, const QString &out, const QString &journal,
+                                       const QStringList &extra = {})
+{
+    return QStringList{QStringLiteral("run"),
+                       QStringLiteral("--queries"),
+                       queries,
+                       QStringLiteral("--out"),
+                       out,
+                       QStringLiteral("--journal"),
+                       journal}
+           + extra;
+}
+
 /// Runs `pbx-cli args…` (in `workingDirectory` when given) and waits up to two minutes.
 inline CliRun runCli(const QStringList &args, const QString &workingDirectory = {})
 {

@@ -70,15 +70,8 @@ private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
     QStringList run(const QString &queries, const QString &out, const QString &journal) const
     {
-        return {QStringLiteral("run"),
-                QStringLiteral("--queries"),
-                queries,
-                QStringLiteral("--out"),
-                out,
-                QStringLiteral("--journal"),
-                journal,
-                QStringLiteral("--seed"),
-                QStringLiteral("3")};
+        return pbx::test::runCommandArguments(queries, out, journal,
+                                              {QStringLiteral("--seed"), QStringLiteral("3")});
     }
     QTemporaryDir m_dir;
     QString m_queries;

@@ -4,6 +4,7 @@
 // journal; at the end the journal holds every request exactly once, verifies, and reproduces the
 // uninterrupted run's answers and spend (nothing was spent twice).
 #include "core/io/session_journal.h"
+#include "tests/cli/clitestutils.h"
 #include "tests/testutils.h"
 
 #include <QProcess>
@@ -30,17 +31,9 @@ constexpr int kRequests = 400;
 
 QStringList runArguments(const QString &queries, const QString &out, const QString &journal)
 {
-    return {QStringLiteral("run"),
-            QStringLiteral("--queries"),
-            queries,
-            QStringLiteral("--out"),
-            out,
-            QStringLiteral("--journal"),
-            journal,
-            QStringLiteral("--seed"),
-            QStringLiteral("11"),
-            QStringLiteral("--epsilon"),
-            QStringLiteral("40")};
+    return pbx::test::runCommandArguments(
+        queries, out, journal,
+        {QStringLiteral("--seed"), QStringLiteral("11"), QStringLiteral("--epsilon"), QStringLiteral("40")});
 }
 } // namespace
 

@@ -5,6 +5,7 @@
 // exactly the answers printed (plus those it had), verify, and stay within the budget. The loser
 // is refused with a message saying why.
 #include "core/io/session_journal.h"
+#include "tests/cli/clitestutils.h"
 #include "tests/testutils.h"
 
 #include <QProcess>
@@ -33,15 +34,8 @@ constexpr int kRounds = 25;
 
 QStringList runArguments(const QString &queries, const QString &out, const QString &journal)
 {
-    return {QStringLiteral("run"),
-            QStringLiteral("--queries"),
-            queries,
-            QStringLiteral("--out"),
-            out,
-            QStringLiteral("--journal"),
-            journal,
-            QStringLiteral("--filter"),
-            QStringLiteral("basic")};
+    return pbx::test::runCommandArguments(queries, out, journal,
+                                          {QStringLiteral("--filter"), QStringLiteral("basic")});
 }
 } // namespace
 

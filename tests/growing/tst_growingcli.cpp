@@ -1,13 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `pbx-cli simulate growing`: the pbx-simulation documents of BBScheduler and BBImprover (plan and
 // simulation on CPS1988), and bad configurations failing with exit 1 and one line naming the field.
-#include "core/io/json_fields.h"
-#include "tests/cli/clitestutils.h"
-#include "tests/testutils.h"
-
-#include <QTemporaryDir>
-
-#include <fstream>
+#include "tests/cli/simulate_lab_fixture.h"
 
 using pbx::io::json::Json;
 
@@ -39,32 +33,15 @@ class TestGrowingCli : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-
-    QString write(const QString &name, const std::string &text)
-    {
-        const QString path = m_dir.filePath(name);
-        std::ofstream(path.toStdString()) << text;
-        return path;
-    }
+    pbx::test::SimulateLabFixture m_lab{QStringLiteral("growing")};
 
     pbx::test::CliRun run(const std::string &config, const QString &name, const QStringList &extra = {})
     {
-        const QString in = write(name + QStringLiteral(".lab.json"), config);
-        const QString out = m_dir.filePath(name + QStringLiteral(".out.json"));
-        return pbx::test::runCli(QStringList{QStringLiteral("simulate"), QStringLiteral("growing"),
-                                             QStringLiteral("--config"), in, QStringLiteral("--out"), out}
-                                 + extra);
+        return m_lab.run(config, name, extra);
     }
-
     Json runLab(const std::string &config, const QString &name, const QStringList &extra = {})
     {
-        const auto r = run(config, name, extra);
-        if (r.exitCode != 0)
-            qWarning("%s", qPrintable(r.err));
-        auto doc = pbx::io::json::parse(
-            pbx::test::readTextFile(m_dir.filePath(name + QStringLiteral(".out.json")).toStdString()), "out");
-        return doc ? *doc : Json();
+        return m_lab.runLab(config, name, extra);
     }
 
 private slots:

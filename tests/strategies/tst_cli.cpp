@@ -2,13 +2,7 @@
 // `pbx-cli simulate strategies`: each experiment writes its pbx-simulation document with the
 // numbers of docs/strategies-inference.md, and bad configurations fail with exit 1 and
 // "pbx-cli simulate: <CODE>: …".
-#include "core/io/json_fields.h"
-#include "tests/cli/clitestutils.h"
-#include "tests/testutils.h"
-
-#include <QTemporaryDir>
-
-#include <fstream>
+#include "tests/cli/simulate_lab_fixture.h"
 
 using pbx::io::json::Json;
 
@@ -16,35 +10,15 @@ class TestStrategiesCli : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-
-    QString write(const QString &name, const std::string &text)
-    {
-        const QString path = m_dir.filePath(name);
-        std::ofstream(path.toStdString()) << text;
-        return path;
-    }
+    pbx::test::SimulateLabFixture m_lab{QStringLiteral("strategies")};
 
     Json runLab(const std::string &config, const QString &name, const QStringList &extra = {})
     {
-        const QString in = write(name + QStringLiteral(".lab.json"), config);
-        const QString out = m_dir.filePath(name + QStringLiteral(".out.json"));
-        const auto run
-            = pbx::test::runCli(QStringList{QStringLiteral("simulate"), QStringLiteral("strategies"),
-                                            QStringLiteral("--config"), in, QStringLiteral("--out"), out}
-                                + extra);
-        if (run.exitCode != 0)
-            qWarning("%s", qPrintable(run.err));
-        auto doc = pbx::io::json::parse(pbx::test::readTextFile(out.toStdString()), "out");
-        return doc ? *doc : Json();
+        return m_lab.runLab(config, name, extra);
     }
-
     pbx::test::CliRun runFailing(const std::string &config, const QString &name)
     {
-        const QString in = write(name + QStringLiteral(".lab.json"), config);
-        return pbx::test::runCli({QStringLiteral("simulate"), QStringLiteral("strategies"),
-                                  QStringLiteral("--config"), in, QStringLiteral("--out"),
-                                  m_dir.filePath(name + QStringLiteral(".out.json"))});
+        return m_lab.run(config, name);
     }
 
 private slots:

@@ -80,6 +80,36 @@ QString strategyGlyph(const StrategyInfo &info)
     return QStringLiteral("━");
 }
 
+/// One line series per strategy (strategyInfos order), named and drawn as the legend says,
+/// attached to the chart's axes; keyed by the core's strategy name.
+QHash<QString, QLineSeries *> addStrategySeries(QChart *chart, QAbstractAxis *x, QAbstractAxis *y)
+{
+    QHash<QString, QLineSeries *> out;
+    for (const StrategyInfo &info : strategyInfos()) {
+        auto *series = new QLineSeries;
+        series->setName(info.title);
+        series->setPen(strategyPen(info));
+        chart->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        out.insert(info.name, series);
+    }
+    return out;
+}
+
+const StrategyCurve *findCurve(const std::vector<StrategyCurve> &curves, const QString &name)
+{
+    const auto it
+        = std::find_if(curves.begin(), curves.end(), [&](const StrategyCurve &c) { return c.name == name; });
+    return it == curves.end() ? nullptr : &*it;
+}
+
+/// Points a series draws; 0 when it is missing or hidden.
+int visiblePointCount(const QLineSeries *series)
+{
+    return series && series->isVisible() ? static_cast<int>(series->count()) : 0;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -102,15 +132,7 @@ CompositionCurveChart::CompositionCurveChart(QWidget *parent) : ChartFrame(compa
     chart()->addSeries(m_budgetSeries);
     m_budgetSeries->attachAxis(m_axisX);
     m_budgetSeries->attachAxis(m_axisY);
-    for (const StrategyInfo &info : strategyInfos()) {
-        auto *series = new QLineSeries;
-        series->setName(info.title);
-        series->setPen(strategyPen(info));
-        chart()->addSeries(series);
-        series->attachAxis(m_axisX);
-        series->attachAxis(m_axisY);
-        m_series.insert(info.name, series);
-    }
+    m_series = addStrategySeries(chart(), m_axisX, m_axisY);
     setToolTip(tr("The ε each strategy certifies at the chosen δ after the first k steps of the "
                   "ledger. Basic composition grows linearly in k; the others roughly like √k."));
     clear();
@@ -150,8 +172,7 @@ void CompositionCurveChart::clear(const QString &message)
 
 int CompositionCurveChart::pointCount(const QString &name) const
 {
-    const QLineSeries *series = m_series.value(name);
-    return series && series->isVisible() ? static_cast<int>(series->count()) : 0;
+    return visiblePointCount(m_series.value(name));
 }
 
 void CompositionCurveChart::rebuild()
@@ -163,10 +184,9 @@ void CompositionCurveChart::rebuild()
     QStringList legend;
     for (const StrategyInfo &info : strategyInfos()) {
         QLineSeries *series = m_series.value(info.name);
-        const auto curve = std::find_if(m_curves.begin(), m_curves.end(),
-                                        [&](const StrategyCurve &c) { return c.name == info.name; });
+        const StrategyCurve *curve = findCurve(m_curves, info.name);
         QList<QPointF> points;
-        if (curve != m_curves.end()) {
+        if (curve) {
             points.append(QPointF(0.0, 0.0));
             for (std::size_t i = 0; i < curve->x.size() && i < curve->y.size(); ++i) {
                 if (!finite(curve->y[i]))
@@ -243,15 +263,7 @@ PrivacyProfileChart::PrivacyProfileChart(QWidget *parent) : ChartFrame(compariso
         s->attachAxis(m_axisX);
         s->attachAxis(m_axisY);
     }
-    for (const StrategyInfo &info : strategyInfos()) {
-        auto *series = new QLineSeries;
-        series->setName(info.title);
-        series->setPen(strategyPen(info));
-        chart()->addSeries(series);
-        series->attachAxis(m_axisX);
-        series->attachAxis(m_axisY);
-        m_series.insert(info.name, series);
-    }
+    m_series = addStrategySeries(chart(), m_axisX, m_axisY);
     setToolTip(tr("δ(ε): the smallest δ each strategy certifies at each ε. Where a curve crosses "
                   "the dashed δ line is the ε of the table. Values below the axis are drawn on "
                   "it."));
@@ -280,8 +292,7 @@ void PrivacyProfileChart::clear(const QString &message)
 
 int PrivacyProfileChart::pointCount(const QString &name) const
 {
-    const QLineSeries *series = m_series.value(name);
-    return series && series->isVisible() ? static_cast<int>(series->count()) : 0;
+    return visiblePointCount(m_series.value(name));
 }
 
 void PrivacyProfileChart::rebuild()
@@ -292,10 +303,9 @@ void PrivacyProfileChart::rebuild()
     QStringList legend;
     for (const StrategyInfo &info : strategyInfos()) {
         QLineSeries *series = m_series.value(info.name);
-        const auto curve = std::find_if(m_curves.begin(), m_curves.end(),
-                                        [&](const StrategyCurve &c) { return c.name == info.name; });
+        const StrategyCurve *curve = findCurve(m_curves, info.name);
         QList<QPointF> points;
-        if (curve != m_curves.end()) {
+        if (curve) {
             for (std::size_t i = 0; i < curve->x.size() && i < curve->y.size(); ++i) {
                 xMax = std::max(xMax, curve->x[i]);
                 if (!finite(curve->y[i]))
