@@ -183,10 +183,10 @@ void TestExpostBoundaries::valueType()
     QCOMPARE(fix.delta(), 0.01);
     // A fixed-time bound covers only its own time.
     QCOMPARE(fix.epsilon(9.0, 1.0).error().code, ErrorCode::InvalidArgument);
-    PBX_VERIFY_ERROR(fix.threshold(9.0), InvalidArgument, "the time it was fixed at");
+    PBX_VERIFY_ERROR(fix.threshold(9.0), InvalidArgument, "the boundary's time");
     QVERIFY(fix.epsilon(10.0, 1.0).ok());
     QCOMPARE(fix.supremumEpsilon(5.0, 1.0).value(), fix.epsilon(10.0, 1.0).value());
-    PBX_VERIFY_ERROR(fix.supremumEpsilon(11.0, 1.0), InvalidArgument, "smallest allowed time");
+    PBX_VERIFY_ERROR(fix.supremumEpsilon(11.0, 1.0), InvalidArgument, "the minimum time");
     QVERIFY(!BrownianBoundary::fixedTimeChernoff(10.0, 0.01)->allowsAdaptiveStopping());
 
     const auto lin = BrownianBoundary::linear(2.0, 0.05).value();
