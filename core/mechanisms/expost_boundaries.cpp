@@ -228,7 +228,8 @@ Result<double> BrownianBoundary::threshold(double t) const
     case BrownianBoundaryKind::FixedTimeChernoff:
         if (t != m_parameter)
             return makeError(ErrorCode::InvalidArgument,
-                             "a fixed-time boundary covers only the time it was fixed at");
+                             "the boundary's time must equal the fixed time: a fixed-time boundary covers "
+                             "only that time");
         return m_kind == BrownianBoundaryKind::FixedTime ? std::sqrt(t) * upperQuantile(m_delta)
                                                          : std::sqrt(2.0 * t * -std::log(m_delta));
     case BrownianBoundaryKind::Linear:
@@ -248,7 +249,8 @@ Result<double> BrownianBoundary::epsilon(double time, double sensitivity) const
     case BrownianBoundaryKind::FixedTimeChernoff:
         if (positiveFinite(time) && time != m_parameter)
             return makeError(ErrorCode::InvalidArgument,
-                             "a fixed-time bound covers only the time it was fixed at");
+                             "the Brownian time (a variance) must equal the fixed time: a fixed-time bound "
+                             "covers only that time");
         return m_kind == BrownianBoundaryKind::FixedTime
                    ? fixedTimeExpostEpsilon(time, sensitivity, m_delta)
                    : fixedTimeChernoffExpostEpsilon(time, sensitivity, m_delta);
@@ -268,7 +270,7 @@ Result<double> BrownianBoundary::supremumEpsilon(double minTime, double sensitiv
     if (!allowsAdaptiveStopping()) {
         if (m_parameter < minTime)
             return makeError(ErrorCode::InvalidArgument,
-                             "the fixed time lies below the smallest allowed time");
+                             "the minimum time must not exceed the fixed time of a fixed-time bound");
         return epsilon(m_parameter, sensitivity);
     }
     return epsilon(minTime, sensitivity); // E is decreasing in T for δ ≤ ½ (see the class comment)

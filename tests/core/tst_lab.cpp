@@ -198,17 +198,40 @@ void TestLab::reproducibleAndCancellable()
 
 void TestLab::invalidSettings()
 {
-    auto w = simulation::countCells(*labTable()).value();
-    LabSettings s;
-    s.alpha = 0;
-    QVERIFY(!simulation::runRelativeErrorLab(w, s, simulation::defaultLabMethods()).ok());
-    s = {};
-    s.delta = 0;
-    QVERIFY(!simulation::runRelativeErrorLab(w, s, simulation::defaultLabMethods()).ok());
-    s = {};
-    QVERIFY(!simulation::runRelativeErrorLab(w, s,
-                                             {{session::ReleaseMethod::LaplaceNr, filters::FilterKind::Zcdp}})
-                 .ok());
+    const auto w = simulation::countCells(*labTable()).value();
+    // Each bad setting is refused by the name of its command-line option, before any run starts.
+    struct Case
+    {
+        void (*set)(LabSettings &);
+        const char *field;
+    };
+    const Case cases[] = {
+        {[](LabSettings &s) { s.alpha = 0.0; }, "--alpha"},
+        {[](LabSettings &s) { s.alpha = std::nan(""); }, "--alpha"},
+        {[](LabSettings &s) { s.confidence = 1.0; }, "--confidence"},
+        {[](LabSettings &s) { s.epsilon = 0.0; }, "--epsilon"},
+        {[](LabSettings &s) { s.delta = 0.0; }, "--delta"},
+        {[](LabSettings &s) { s.delta = 1.0; }, "--delta"},
+        {[](LabSettings &s) { s.repetitions = 0; }, "--repetitions"},
+        {[](LabSettings &s) { s.repetitions = 100001; }, "--repetitions"},
+        {[](LabSettings &s) { s.queriesPerRepetition = 0; }, "--queries"},
+        {[](LabSettings &s) { s.maxEpsilonPerQuery = -1.0; }, "--max-epsilon-per-query"},
+        {[](LabSettings &s) { s.plannedQueries = -1; }, "--plan-queries"},
+        {[](LabSettings &s) { s.split.expostEpsilonShare = 1.0; }, "ex-post shares of ε and δ"},
+    };
+    for (const auto &c : cases) {
+        LabSettings s;
+        c.set(s);
+        PBX_VERIFY_ERROR(simulation::runRelativeErrorLab(w, s, simulation::defaultLabMethods()),
+                         InvalidArgument, c.field);
+    }
+    PBX_VERIFY_ERROR(
+        simulation::runRelativeErrorLab(simulation::Workload{}, {}, simulation::defaultLabMethods()),
+        InvalidArgument, "workload");
+    // Laplace noise reduction is ex-post: a zCDP filter cannot account it.
+    PBX_VERIFY_ERROR(simulation::runRelativeErrorLab(
+                         w, {}, {{session::ReleaseMethod::LaplaceNr, filters::FilterKind::Zcdp}}),
+                     InvalidArgument, "mechanism: the zcdp filter cannot account");
 }
 
 QTEST_APPLESS_MAIN(TestLab)

@@ -87,7 +87,7 @@ private Q_SLOTS:
             QCOMPARE(checkDelta(0.0, "δ", c.range).ok(), c.zero);
             QCOMPARE(checkDelta(1.0, "δ", c.range).ok(), c.one);
             QCOMPARE(checkDelta(kInf, "δ", c.range).ok(), c.above);
-            QVERIFY(!checkDelta(-1e-300, "δ", c.range).ok());
+            PBX_VERIFY_ERROR(checkDelta(-1e-300, "δ", c.range), InvalidArgument, c.message);
             PBX_VERIFY_ERROR(checkDelta(kNan, "δ", c.range), InvalidArgument, c.message);
         }
         PBX_VERIFY_ERROR(checkDelta(0.0), InvalidArgument, "δ must lie strictly between 0 and 1");

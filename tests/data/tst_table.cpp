@@ -169,7 +169,7 @@ void TestTable::withDeclaredBounds()
     const auto onCategorical = table->withDeclaredBounds("region", Bounds{0, 10});
     QVERIFY(!onCategorical.ok());
     QCOMPARE(static_cast<int>(onCategorical.error().code), static_cast<int>(ErrorCode::InvalidArgument));
-    QVERIFY(!table->withDeclaredBounds("wage", Bounds{10, 0}).ok());
+    PBX_VERIFY_ERROR(table->withDeclaredBounds("wage", Bounds{10, 0}), InvalidArgument, "column 'wage'");
 }
 
 QTEST_APPLESS_MAIN(TestTable)

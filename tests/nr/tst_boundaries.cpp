@@ -183,10 +183,10 @@ void TestExpostBoundaries::valueType()
     QCOMPARE(fix.delta(), 0.01);
     // A fixed-time bound covers only its own time.
     QCOMPARE(fix.epsilon(9.0, 1.0).error().code, ErrorCode::InvalidArgument);
-    QVERIFY(!fix.threshold(9.0).ok());
+    PBX_VERIFY_ERROR(fix.threshold(9.0), InvalidArgument, "the boundary's time");
     QVERIFY(fix.epsilon(10.0, 1.0).ok());
     QCOMPARE(fix.supremumEpsilon(5.0, 1.0).value(), fix.epsilon(10.0, 1.0).value());
-    QVERIFY(!fix.supremumEpsilon(11.0, 1.0).ok());
+    PBX_VERIFY_ERROR(fix.supremumEpsilon(11.0, 1.0), InvalidArgument, "the minimum time");
     QVERIFY(!BrownianBoundary::fixedTimeChernoff(10.0, 0.01)->allowsAdaptiveStopping());
 
     const auto lin = BrownianBoundary::linear(2.0, 0.05).value();
@@ -262,22 +262,24 @@ void TestExpostBoundaries::invalid()
     const auto fix = BrownianBoundary::fixedTime(10.0, 0.01).value();
     QCOMPARE(fix.minimumTime(100.0, 1.0).value(), 10.0);
     QCOMPARE(fix.minimumTime(0.1, 1.0).error().code, ErrorCode::BudgetExceeded);
-    QVERIFY(!lin.minimumTime(0.0, 1.0).ok());
-    QVERIFY(!lin.minimumTime(1.0, 0.0).ok());
+    PBX_VERIFY_ERROR(lin.minimumTime(0.0, 1.0), InvalidArgument, "ε budget");
+    PBX_VERIFY_ERROR(lin.minimumTime(1.0, 0.0), InvalidArgument, "sensitivity");
 
-    QVERIFY(!fixedTimeExpostEpsilon(0.0, 1.0, 0.1).ok());
-    QVERIFY(!fixedTimeExpostEpsilon(1.0, 0.0, 0.1).ok());
-    QVERIFY(!fixedTimeExpostEpsilon(1.0, 1.0, 0.0).ok());
-    QVERIFY(!fixedTimeExpostEpsilon(1.0, 1.0, 1.0).ok());
-    QVERIFY(!linearBoundaryExpostEpsilon(1.0, 1.0, 0.1, 0.0).ok());
-    QVERIFY(!mixtureBoundaryExpostEpsilon(1.0, 1.0, 0.1, -1.0).ok());
-    QVERIFY(!unionBoundExpostEpsilon(1.0, 1.0, 0.1, 0).ok());
-    QVERIFY(!linearBoundaryTunedA(0.0, 0.1).ok());
-    QVERIFY(!mixtureBoundaryTunedR(1.0, 1.5).ok());
-    QVERIFY(!BrownianBoundary::linear(1.0, 0.6).ok()); // the value type needs δ ≤ ½
-    QVERIFY(!BrownianBoundary::normalMixture(0.0, 0.1).ok());
-    QVERIFY(!BrownianBoundary::unionGrid(0, 0.1).ok());
-    QVERIFY(!BrownianBoundary::fixedTime(HUGE_VAL, 0.1).ok());
+    PBX_VERIFY_ERROR(fixedTimeExpostEpsilon(0.0, 1.0, 0.1), InvalidArgument, "Brownian time");
+    PBX_VERIFY_ERROR(fixedTimeExpostEpsilon(1.0, 0.0, 0.1), InvalidArgument, "sensitivity");
+    PBX_VERIFY_ERROR(fixedTimeExpostEpsilon(1.0, 1.0, 0.0), InvalidArgument, "δ");
+    PBX_VERIFY_ERROR(fixedTimeExpostEpsilon(1.0, 1.0, 1.0), InvalidArgument, "δ");
+    PBX_VERIFY_ERROR(linearBoundaryExpostEpsilon(1.0, 1.0, 0.1, 0.0), InvalidArgument, "linear boundary's a");
+    PBX_VERIFY_ERROR(mixtureBoundaryExpostEpsilon(1.0, 1.0, 0.1, -1.0), InvalidArgument,
+                     "mixture boundary's r");
+    PBX_VERIFY_ERROR(unionBoundExpostEpsilon(1.0, 1.0, 0.1, 0), InvalidArgument, "grid");
+    PBX_VERIFY_ERROR(linearBoundaryTunedA(0.0, 0.1), InvalidArgument, "anticipated time");
+    PBX_VERIFY_ERROR(mixtureBoundaryTunedR(1.0, 1.5), InvalidArgument, "δ");
+    PBX_VERIFY_ERROR(BrownianBoundary::linear(1.0, 0.6), InvalidArgument,
+                     "δ must lie in (0, ½]"); // the value type needs δ ≤ ½
+    PBX_VERIFY_ERROR(BrownianBoundary::normalMixture(0.0, 0.1), InvalidArgument, "mixture boundary's r");
+    PBX_VERIFY_ERROR(BrownianBoundary::unionGrid(0, 0.1), InvalidArgument, "grid");
+    PBX_VERIFY_ERROR(BrownianBoundary::fixedTime(HUGE_VAL, 0.1), InvalidArgument, "fixed time");
     QVERIFY(BrownianBoundary::linear(1.0, 0.5).ok());
 }
 

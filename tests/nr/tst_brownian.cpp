@@ -150,14 +150,16 @@ void TestBrownianNoiseReduction::timeForRho()
     const double t2 = brownianTimeForRho(3.0, 0.01746890477).value();
     QVERIFY(t2 * 2.0 * 0.01746890477 >= 9.0 * (1 - 1e-16));
     PBX_FUZZY_COMPARE(brownianRho(3.0, t2).value(), 0.01746890477, 1e-14);
-    QVERIFY(!brownianTimeForRho(0.0, 0.1).ok());
-    QVERIFY(!brownianTimeForRho(1.0, 0.0).ok());
-    QVERIFY(!brownianTimeForRho(1.0, 1e-320).ok()); // the time would overflow
+    PBX_VERIFY_ERROR(brownianTimeForRho(0.0, 0.1), InvalidArgument, "sensitivity");
+    PBX_VERIFY_ERROR(brownianTimeForRho(1.0, 0.0), InvalidArgument, "ρ");
+    PBX_VERIFY_ERROR(brownianTimeForRho(1.0, 1e-320), InvalidArgument,
+                     "ρ is too small"); // the time would overflow
     QVERIFY(!brownianRho(-1.0, 1.0).ok());
     QVERIFY(!brownianRho(1.0, 0.0).ok());
     QCOMPARE(brownianStepRho(1.0, 10.0, 10.0).error().code, pbx::ErrorCode::InvalidArgument);
-    QVERIFY(!brownianStepRho(1.0, 10.0, 20.0).ok());
-    QVERIFY(!brownianStepRho(1.0, 10.0, 0.0).ok());
+    PBX_VERIFY_ERROR(brownianStepRho(1.0, 10.0, 20.0), InvalidArgument,
+                     "time strictly below the current one");
+    PBX_VERIFY_ERROR(brownianStepRho(1.0, 10.0, 0.0), InvalidArgument, "Brownian times");
 }
 
 void TestBrownianNoiseReduction::refusesInvalidSteps_data()
@@ -188,13 +190,14 @@ void TestBrownianNoiseReduction::refusesInvalidSteps()
 void TestBrownianNoiseReduction::invalidStarts()
 {
     auto noise = NoiseSource::seeded(1, 2);
-    QVERIFY(!BrownianNoiseReduction::start(0, 1.0, noise).ok());
-    QVERIFY(!BrownianNoiseReduction::start(1, 0.0, noise).ok());
-    QVERIFY(!BrownianNoiseReduction::start(1, std::nan(""), noise).ok());
-    QVERIFY(!BrownianNoiseReduction::resume({}, 1.0).ok());
-    QVERIFY(!BrownianNoiseReduction::resume({std::nan("")}, 1.0).ok());
-    QVERIFY(!BrownianNoiseReduction::resume({1.0}, -1.0).ok());
-    QVERIFY(!BrownianNoiseReduction::resume({1.0}, 1.0, 0).ok());
+    PBX_VERIFY_ERROR(BrownianNoiseReduction::start(0, 1.0, noise), InvalidArgument, "dimension");
+    PBX_VERIFY_ERROR(BrownianNoiseReduction::start(1, 0.0, noise), InvalidArgument, "start time");
+    PBX_VERIFY_ERROR(BrownianNoiseReduction::start(1, std::nan(""), noise), InvalidArgument, "start time");
+    PBX_VERIFY_ERROR(BrownianNoiseReduction::resume({}, 1.0), InvalidArgument, "dimension");
+    PBX_VERIFY_ERROR(BrownianNoiseReduction::resume({std::nan("")}, 1.0), InvalidArgument,
+                     "saved Brownian noise");
+    PBX_VERIFY_ERROR(BrownianNoiseReduction::resume({1.0}, -1.0), InvalidArgument, "saved Brownian time");
+    PBX_VERIFY_ERROR(BrownianNoiseReduction::resume({1.0}, 1.0, 0), InvalidArgument, "step");
 }
 
 void TestBrownianNoiseReduction::resumeContinuesTheSamePath()
@@ -222,9 +225,9 @@ void TestBrownianNoiseReduction::release()
     auto noise = NoiseSource::seeded(3, 3);
     auto scalar = BrownianNoiseReduction::start(1, 4.0, noise).value();
     QCOMPARE(scalar.release(10.0).value(), 10.0 + scalar.noise()[0]);
-    QVERIFY(!scalar.releaseVector({1.0, 2.0}).ok());
+    PBX_VERIFY_ERROR(scalar.releaseVector({1.0, 2.0}), InvalidArgument, "dimension");
     auto vector = BrownianNoiseReduction::start(2, 4.0, noise).value();
-    QVERIFY(!vector.release(1.0).ok());
+    PBX_VERIFY_ERROR(vector.release(1.0), InvalidArgument, "one-dimensional");
     const auto y = vector.releaseVector({1.0, 2.0}).value();
     QCOMPARE(y[0], 1.0 + vector.noise()[0]);
     QCOMPARE(y[1], 2.0 + vector.noise()[1]);
@@ -234,9 +237,9 @@ void TestBrownianNoiseReduction::privacyLoss()
 {
     // L_T = ‖v‖²/(2T) + ⟨v, B⟩/T (§3.2): v = (3, 4), B = (1, −2), T = 5 → (12.5 + 3 − 8)/5 = 1.5.
     PBX_FUZZY_COMPARE(brownianPrivacyLoss({3.0, 4.0}, {1.0, -2.0}, 5.0).value(), 1.5, 1e-15);
-    QVERIFY(!brownianPrivacyLoss({1.0}, {1.0, 2.0}, 1.0).ok());
-    QVERIFY(!brownianPrivacyLoss({}, {}, 1.0).ok());
-    QVERIFY(!brownianPrivacyLoss({1.0}, {1.0}, 0.0).ok());
+    PBX_VERIFY_ERROR(brownianPrivacyLoss({1.0}, {1.0, 2.0}, 1.0), InvalidArgument, "dimension");
+    PBX_VERIFY_ERROR(brownianPrivacyLoss({}, {}, 1.0), InvalidArgument, "dimension");
+    PBX_VERIFY_ERROR(brownianPrivacyLoss({1.0}, {1.0}, 0.0), InvalidArgument, "Brownian time");
 }
 
 QTEST_APPLESS_MAIN(TestBrownianNoiseReduction)

@@ -82,8 +82,8 @@ void TestGeometricNoiseGrid::lazyCursor()
     QCOMPARE(grid.scale(), 10.0);
     QVERIFY(grid.seek(3).ok());
     QCOMPARE(grid.index(), 3);
-    QVERIFY(!grid.seek(77).ok());
-    QVERIFY(!grid.seek(-1).ok());
+    PBX_VERIFY_ERROR(grid.seek(77), InvalidArgument, "grid index");
+    PBX_VERIFY_ERROR(grid.seek(-1), InvalidArgument, "grid index");
 }
 
 void TestGeometricNoiseGrid::conversions()

@@ -174,7 +174,7 @@ void TestLaplaceNoiseReduction::classChain()
             const auto refused = nr.reduceTo(1.0, noise);
             QVERIFY(!refused.ok());
             QCOMPARE(refused.error().code, pbx::ErrorCode::InvalidArgument);
-            QVERIFY(!nr.reduceTo(0.5, noise).ok());
+            PBX_VERIFY_ERROR(nr.reduceTo(0.5, noise), InvalidArgument, "ε strictly above the current one");
             QCOMPARE(nr.epsilon(), 1.0);
         }
     }
@@ -201,8 +201,8 @@ void TestLaplaceNoiseReduction::vectorQuery()
             pooled.push_back(x);
         if (s == 0) {
             QCOMPARE(nr.dimension(), std::size_t(4));
-            QVERIFY(!nr.release(1.0).ok());
-            QVERIFY(!nr.releaseVector({1.0, 2.0}).ok());
+            PBX_VERIFY_ERROR(nr.release(1.0), InvalidArgument, "one-dimensional");
+            PBX_VERIFY_ERROR(nr.releaseVector({1.0, 2.0}), InvalidArgument, "dimension");
             QCOMPARE(nr.releaseVector({1, 2, 3, 4}).value()[2], 3.0 + nr.noise()[2]);
         }
     }
@@ -241,23 +241,32 @@ void TestLaplaceNoiseReduction::invalid()
 {
     auto noise = NoiseSource::seeded(18, 0);
     using Grid = std::vector<double>;
-    QVERIFY(!laplaceNoiseReductionBackward(Grid{}, 1.0, noise).ok());
-    QVERIFY(!laplaceNoiseReductionBackward(Grid{0.1, 0.1}, 1.0, noise).ok());
-    QVERIFY(!laplaceNoiseReductionBackward(Grid{0.2, 0.1}, 1.0, noise).ok());
-    QVERIFY(!laplaceNoiseReductionBackward(Grid{0.0, 0.1}, 1.0, noise).ok());
-    QVERIFY(!laplaceNoiseReductionBackward(Grid{0.1, HUGE_VAL}, 1.0, noise).ok());
-    QVERIFY(!laplaceNoiseReductionBackward(Grid{0.1}, 0.0, noise).ok());
+    PBX_VERIFY_ERROR(laplaceNoiseReductionBackward(Grid{}, 1.0, noise), InvalidArgument, "ε grid");
+    PBX_VERIFY_ERROR(laplaceNoiseReductionBackward(Grid{0.1, 0.1}, 1.0, noise), InvalidArgument, "ε grid");
+    PBX_VERIFY_ERROR(laplaceNoiseReductionBackward(Grid{0.2, 0.1}, 1.0, noise), InvalidArgument, "ε grid");
+    PBX_VERIFY_ERROR(laplaceNoiseReductionBackward(Grid{0.0, 0.1}, 1.0, noise), InvalidArgument,
+                     "ε on the grid");
+    PBX_VERIFY_ERROR(laplaceNoiseReductionBackward(Grid{0.1, HUGE_VAL}, 1.0, noise), InvalidArgument,
+                     "ε on the grid");
+    PBX_VERIFY_ERROR(laplaceNoiseReductionBackward(Grid{0.1}, 0.0, noise), InvalidArgument, "sensitivity");
     QCOMPARE(laplaceNoiseReductionBackward(Grid{0.1}, 1.0, noise).value().size(), std::size_t(1));
-    QVERIFY(!laplaceNoiseReductionForwardStep(1.0, 0.5, 0.5, 1.0, noise).ok());
-    QVERIFY(!laplaceNoiseReductionForwardStep(1.0, 0.5, 0.4, 1.0, noise).ok());
-    QVERIFY(!laplaceNoiseReductionForwardStep(std::nan(""), 0.5, 1.0, 1.0, noise).ok());
-    QVERIFY(!laplaceNoiseReductionForwardStep(1.0, 0.0, 1.0, 1.0, noise).ok());
-    QVERIFY(!laplaceNoiseReductionForwardStep(1.0, 0.5, 1.0, -1.0, noise).ok());
-    QVERIFY(!LaplaceNoiseReduction::start(0.0, 1.0, noise).ok());
-    QVERIFY(!LaplaceNoiseReduction::start(1.0, 0.0, noise).ok());
-    QVERIFY(!LaplaceNoiseReduction::start(1.0, 1.0, noise, 0).ok());
-    QVERIFY(!LaplaceNoiseReduction::resume({}, 1.0, 1.0).ok());
-    QVERIFY(!LaplaceNoiseReduction::resume({1.0}, -1.0, 1.0).ok());
+    PBX_VERIFY_ERROR(laplaceNoiseReductionForwardStep(1.0, 0.5, 0.5, 1.0, noise), InvalidArgument,
+                     "ε strictly above the current one");
+    PBX_VERIFY_ERROR(laplaceNoiseReductionForwardStep(1.0, 0.5, 0.4, 1.0, noise), InvalidArgument,
+                     "ε strictly above the current one");
+    PBX_VERIFY_ERROR(laplaceNoiseReductionForwardStep(std::nan(""), 0.5, 1.0, 1.0, noise), InvalidArgument,
+                     "Laplace noise");
+    PBX_VERIFY_ERROR(laplaceNoiseReductionForwardStep(1.0, 0.0, 1.0, 1.0, noise), InvalidArgument,
+                     "ε levels");
+    PBX_VERIFY_ERROR(laplaceNoiseReductionForwardStep(1.0, 0.5, 1.0, -1.0, noise), InvalidArgument,
+                     "sensitivity");
+    PBX_VERIFY_ERROR(LaplaceNoiseReduction::start(0.0, 1.0, noise), InvalidArgument,
+                     "ε must be a finite number");
+    PBX_VERIFY_ERROR(LaplaceNoiseReduction::start(1.0, 0.0, noise), InvalidArgument, "sensitivity");
+    PBX_VERIFY_ERROR(LaplaceNoiseReduction::start(1.0, 1.0, noise, 0), InvalidArgument, "dimension");
+    PBX_VERIFY_ERROR(LaplaceNoiseReduction::resume({}, 1.0, 1.0), InvalidArgument, "dimension");
+    PBX_VERIFY_ERROR(LaplaceNoiseReduction::resume({1.0}, -1.0, 1.0), InvalidArgument,
+                     "ε must be a finite number");
     const auto resumed = LaplaceNoiseReduction::resume({1.5}, 0.5, 1.0, 2);
     QVERIFY(resumed.ok());
     QCOMPARE(resumed->noise()[0], 1.5);

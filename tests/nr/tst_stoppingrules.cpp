@@ -151,8 +151,8 @@ void TestStoppingRules::perStepBeta()
     QVERIFY(pbx::mechanisms::perStepBeta(0.05, 100).value() <= 5e-4);
     PBX_FUZZY_COMPARE(pbx::mechanisms::perStepBeta(0.05, 100).value(), 5e-4, 1e-15);
     QCOMPARE(pbx::mechanisms::perStepBeta(0.05, 1).value(), std::nextafter(0.05, 0.0));
-    QVERIFY(!pbx::mechanisms::perStepBeta(0.05, 0).ok());
-    QVERIFY(!pbx::mechanisms::perStepBeta(0.0, 3).ok());
+    PBX_VERIFY_ERROR(pbx::mechanisms::perStepBeta(0.05, 0), InvalidArgument, "grid");
+    PBX_VERIFY_ERROR(pbx::mechanisms::perStepBeta(0.0, 3), InvalidArgument, "β");
     // The per-step z grows with K: β' = 0.05/100 → z = Φ⁻¹(1 − 2.5·10⁻⁴) = 3.4807564.
     PBX_FUZZY_COMPARE(gaussianHalfWidth(1.0, pbx::mechanisms::perStepBeta(0.05, 100).value()).value(),
                       3.4807564, 1e-7);
@@ -192,13 +192,14 @@ void TestStoppingRules::timeUniformHalfWidth()
 
 void TestStoppingRules::invalid()
 {
-    QVERIFY(!gaussianHalfWidth(0.0, 0.05).ok());
-    QVERIFY(!gaussianHalfWidth(1.0, 0.0).ok());
-    QVERIFY(!gaussianHalfWidth(1.0, 1.0).ok());
-    QVERIFY(!laplaceHalfWidth(-1.0, 0.05).ok());
-    QVERIFY(!laplaceHalfWidth(1.0, std::nan("")).ok());
-    QVERIFY(!pbx::mechanisms::timeUniformHalfWidth(0.0, 0.05, 1.0).ok());
-    QVERIFY(!pbx::mechanisms::timeUniformHalfWidth(1.0, 0.05, 0.0).ok());
+    PBX_VERIFY_ERROR(gaussianHalfWidth(0.0, 0.05), InvalidArgument, "σ");
+    PBX_VERIFY_ERROR(gaussianHalfWidth(1.0, 0.0), InvalidArgument, "β");
+    PBX_VERIFY_ERROR(gaussianHalfWidth(1.0, 1.0), InvalidArgument, "β");
+    PBX_VERIFY_ERROR(laplaceHalfWidth(-1.0, 0.05), InvalidArgument, "Laplace scale");
+    PBX_VERIFY_ERROR(laplaceHalfWidth(1.0, std::nan("")), InvalidArgument, "β");
+    PBX_VERIFY_ERROR(pbx::mechanisms::timeUniformHalfWidth(0.0, 0.05, 1.0), InvalidArgument, "Brownian time");
+    PBX_VERIFY_ERROR(pbx::mechanisms::timeUniformHalfWidth(1.0, 0.05, 0.0), InvalidArgument,
+                     "mixture parameter r");
     QVERIFY(!acceptsRelativeError(std::nan(""), 1.0, 0.1));
     QVERIFY(!acceptsRelativeError(100.0, 1.0, 0.0));
     QVERIFY(!acceptsRelativeError(100.0, -1.0, 0.1));

@@ -230,7 +230,7 @@ void TestOdpSvt::hostileInputs()
         QCOMPARE(g.error().code, ErrorCode::InvalidArgument);
         QVERIFY2(QString::fromStdString(g.error().message).startsWith(QString::fromUtf8(fields[i])),
                  g.error().message.c_str());
-        QVERIFY(!SparseVector::start(bad[i], bits).ok());
+        PBX_VERIFY_ERROR(SparseVector::start(bad[i], bits), InvalidArgument, fields[i]);
     }
     PBX_VERIFY_ERROR(SparseVector::start(SvtParameters{0.1, 0.4, 4, 1.5}, bits), InvalidArgument,
                      "sensitivity"); // non-integer Δ

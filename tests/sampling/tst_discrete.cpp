@@ -124,8 +124,8 @@ void TestDiscreteSamplers::uniformBelowInvalid()
     auto r = bits.uniformBelow(0);
     QVERIFY(!r.ok());
     QCOMPARE(r.error().code, ErrorCode::InvalidArgument);
-    QVERIFY(!bits.bernoulliRational(1, 0).ok());
-    QVERIFY(!bits.bernoulliRational(3, 2).ok());
+    PBX_VERIFY_ERROR(bits.bernoulliRational(1, 0), InvalidArgument, "denominator");
+    PBX_VERIFY_ERROR(bits.bernoulliRational(3, 2), InvalidArgument, "numerator");
 }
 
 void TestDiscreteSamplers::bernoulliRational_data()
@@ -231,12 +231,13 @@ void TestDiscreteSamplers::rationalConversion()
 void TestDiscreteSamplers::rationalInvalid()
 {
     for (double x : {0.0, -1.0, std::nan(""), std::numeric_limits<double>::infinity(), 0x1p63})
-        QVERIFY(!pbx::mechanisms::rationalAtLeast(x).ok());
-    QVERIFY(!pbx::mechanisms::rationalAtMost(1e-12).ok());        // below 1/2^32
+        PBX_VERIFY_ERROR(pbx::mechanisms::rationalAtLeast(x), InvalidArgument, "noise parameter");
+    PBX_VERIFY_ERROR(pbx::mechanisms::rationalAtMost(1e-12), InvalidArgument,
+                     "noise parameter");                          // below 1/2^32
     QCOMPARE(pbx::mechanisms::rationalAtLeast(1e-12)->num, 1ull); // rounds up to 1/2^32
-    QVERIFY(!makeRational(0, 1).ok());
-    QVERIFY(!makeRational(1, 0).ok());
-    QVERIFY(!makeRational((1ull << 62) + 1, 1).ok());
+    PBX_VERIFY_ERROR(makeRational(0, 1), InvalidArgument, "numerator");
+    PBX_VERIFY_ERROR(makeRational(1, 0), InvalidArgument, "denominator");
+    PBX_VERIFY_ERROR(makeRational((1ull << 62) + 1, 1), InvalidArgument, "numerator");
     QCOMPARE(*makeRational(6, 4), (Rational{3, 2}));
 }
 
@@ -460,21 +461,23 @@ void TestDiscreteSamplers::failureIsReported()
         }
         QVERIFY(sawError);
         QVERIFY(bits.failed());
-        QVERIFY(!bits.uniformBelow(10).ok());
-        QVERIFY(!sampleBernoulliExp(bits, 1, 3).ok());
-        QVERIFY(!gauss->sample(bits).ok()); // sticky
+        PBX_VERIFY_ERROR(bits.uniformBelow(10), Io, "getrandom");
+        PBX_VERIFY_ERROR(sampleBernoulliExp(bits, 1, 3), Io, "getrandom");
+        PBX_VERIFY_ERROR(gauss->sample(bits), Io, "getrandom"); // sticky
     }
 }
 
 void TestDiscreteSamplers::invalidParameters()
 {
-    QVERIFY(!DiscreteLaplaceSampler::create(Rational{(1ull << 41), 1}).ok());  // > 2^40
-    QVERIFY(!DiscreteGaussianSampler::create(Rational{(1ull << 61), 1}).ok()); // > 2^60
-    QVERIFY(!DiscreteLaplaceSampler::create(Rational{0, 1}).ok());
+    PBX_VERIFY_ERROR(DiscreteLaplaceSampler::create(Rational{(1ull << 41), 1}), InvalidArgument,
+                     "discrete Laplace scale"); // > 2^40
+    PBX_VERIFY_ERROR(DiscreteGaussianSampler::create(Rational{(1ull << 61), 1}), InvalidArgument,
+                     "σ²"); // > 2^60
+    PBX_VERIFY_ERROR(DiscreteLaplaceSampler::create(Rational{0, 1}), InvalidArgument, "numerator");
     QVERIFY(DiscreteGaussianSampler::create(Rational{1, 1ull << 62}).ok()); // tiny σ² is fine
     SeededRandomBits bits(1, 2);
-    QVERIFY(!sampleBernoulliExp(bits, 1, 0).ok());
-    QVERIFY(!sampleBernoulliExp(bits, (1ull << 62) + 1, 1).ok());
+    PBX_VERIFY_ERROR(sampleBernoulliExp(bits, 1, 0), InvalidArgument, "γ");
+    PBX_VERIFY_ERROR(sampleBernoulliExp(bits, (1ull << 62) + 1, 1), InvalidArgument, "γ");
     // A tiny σ² gives 0 essentially always.
     auto tiny = DiscreteGaussianSampler::create(Rational{1, 1ull << 62});
     for (int i = 0; i < 1000; ++i)

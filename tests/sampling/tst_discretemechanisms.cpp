@@ -319,19 +319,25 @@ void TestDiscreteMechanisms::releaseRange()
 
 void TestDiscreteMechanisms::invalidArguments()
 {
-    QVERIFY(!DiscreteNoiseMechanism::withParameter(kLaplace, Rational{1, 1}, 0).ok());
-    QVERIFY(!DiscreteNoiseMechanism::withParameter(kLaplace, Rational{1, 1}, (1u << 20) + 1).ok());
-    QVERIFY(!DiscreteNoiseMechanism::withParameter(kGaussian, Rational{1ull << 61, 1}, 1).ok());
-    QVERIFY(!DiscreteNoiseMechanism::forCost(kLaplace, 0.0, 1).ok());
-    QVERIFY(!DiscreteNoiseMechanism::forCost(kLaplace, std::nan(""), 1).ok());
-    QVERIFY(!DiscreteNoiseMechanism::forCost(kLaplace, 1e-30, 1).ok()); // t = 1e30 > 2^40
-    QVERIFY(!DiscreteNoiseMechanism::forAbsoluteError(kGaussian, 10, 0.0, 1).ok());
-    QVERIFY(!DiscreteNoiseMechanism::forAbsoluteError(kGaussian, 10, 1.0, 1).ok());
-    QVERIFY(!DiscreteNoiseMechanism::forAbsoluteError(kGaussian, -1, 0.1, 1).ok());
+    PBX_VERIFY_ERROR(DiscreteNoiseMechanism::withParameter(kLaplace, Rational{1, 1}, 0), InvalidArgument,
+                     "sensitivity");
+    PBX_VERIFY_ERROR(DiscreteNoiseMechanism::withParameter(kLaplace, Rational{1, 1}, (1u << 20) + 1),
+                     InvalidArgument, "sensitivity");
+    PBX_VERIFY_ERROR(DiscreteNoiseMechanism::withParameter(kGaussian, Rational{1ull << 61, 1}, 1),
+                     InvalidArgument, "σ²");
+    PBX_VERIFY_ERROR(DiscreteNoiseMechanism::forCost(kLaplace, 0.0, 1), InvalidArgument, "privacy cost");
+    PBX_VERIFY_ERROR(DiscreteNoiseMechanism::forCost(kLaplace, std::nan(""), 1), InvalidArgument,
+                     "privacy cost");
+    PBX_VERIFY_ERROR(DiscreteNoiseMechanism::forCost(kLaplace, 1e-30, 1), InvalidArgument,
+                     "discrete Laplace scale"); // t = 1e30 > 2^40
+    PBX_VERIFY_ERROR(DiscreteNoiseMechanism::forAbsoluteError(kGaussian, 10, 0.0, 1), InvalidArgument, "β");
+    PBX_VERIFY_ERROR(DiscreteNoiseMechanism::forAbsoluteError(kGaussian, 10, 1.0, 1), InvalidArgument, "β");
+    PBX_VERIFY_ERROR(DiscreteNoiseMechanism::forAbsoluteError(kGaussian, -1, 0.1, 1), InvalidArgument,
+                     "error bound");
     auto m = DiscreteNoiseMechanism::withParameter(kGaussian, Rational{4, 1}, 1);
-    QVERIFY(!m->deltaForEpsilon(-1.0).ok());
-    QVERIFY(!m->epsilonForDelta(0.0).ok());
-    QVERIFY(!m->halfWidth(0.0).ok());
+    PBX_VERIFY_ERROR(m->deltaForEpsilon(-1.0), InvalidArgument, "ε");
+    PBX_VERIFY_ERROR(m->epsilonForDelta(0.0), InvalidArgument, "δ");
+    PBX_VERIFY_ERROR(m->halfWidth(0.0), InvalidArgument, "β");
 }
 
 // ---- the grid defence for real values --------------------------------------------------------
@@ -461,12 +467,16 @@ void TestDiscreteMechanisms::gridOutputsCarryNoLowBits()
 
 void TestDiscreteMechanisms::gridInvalid()
 {
-    QVERIFY(!GridMechanism::withParameter(kLaplace, Rational{1, 1}, 1.0, 0.3).ok()); // not 2^j
-    QVERIFY(!GridMechanism::withParameter(kLaplace, Rational{1, 1}, 1.0, 0x1p-61).ok());
-    QVERIFY(!GridMechanism::withParameter(kLaplace, Rational{1, 1}, 1e9, 1.0).ok()); // Δ/g > 2^20
-    QVERIFY(!GridMechanism::snap(std::nan(""), 1.0).ok());
-    QVERIFY(!GridMechanism::snap(0x1p53, 1.0).ok());
-    QVERIFY(!GridMechanism::forAbsoluteError(kLaplace, 0.1, 0.05, 1.0, 0.5).ok()); // a < g/2
+    PBX_VERIFY_ERROR(GridMechanism::withParameter(kLaplace, Rational{1, 1}, 1.0, 0.3), InvalidArgument,
+                     "grid"); // not 2^j
+    PBX_VERIFY_ERROR(GridMechanism::withParameter(kLaplace, Rational{1, 1}, 1.0, 0x1p-61), InvalidArgument,
+                     "grid");
+    PBX_VERIFY_ERROR(GridMechanism::withParameter(kLaplace, Rational{1, 1}, 1e9, 1.0), InvalidArgument,
+                     "Δ/grid"); // Δ/g > 2^20
+    PBX_VERIFY_ERROR(GridMechanism::snap(std::nan(""), 1.0), InvalidArgument, "query value");
+    PBX_VERIFY_ERROR(GridMechanism::snap(0x1p53, 1.0), InvalidArgument, "value / grid");
+    PBX_VERIFY_ERROR(GridMechanism::forAbsoluteError(kLaplace, 0.1, 0.05, 1.0, 0.5), InvalidArgument,
+                     "error bound"); // a < g/2
     auto g = GridMechanism::defaultGrid(1e9, 1e3);
     QVERIFY(g.ok());
     QVERIFY(std::ceil(1e9 / *g) <= DiscreteNoiseMechanism::kMaxSensitivity);

@@ -33,7 +33,8 @@ private slots:
         const std::vector<double> bmi(4, 1.0); // four BMI cells, each a count charged ε = 1
         QCOMPARE(*parallelCompositionCost(bmi, Neighbouring::AddRemove), 1.0);
         QVERIFY(*parallelCompositionCost(bmi, Neighbouring::Replace, bmi) >= 2.0);
-        QVERIFY(!parallelCompositionCost(std::vector<double>{-1.0}, Neighbouring::AddRemove).ok());
+        PBX_VERIFY_ERROR(parallelCompositionCost(std::vector<double>{-1.0}, Neighbouring::AddRemove),
+                         InvalidArgument, "costs");
     }
 
     void chargedOnce()
@@ -126,10 +127,14 @@ private slots:
         QVERIFY(share.ok());
         const double trueShare = double(counts.counts[2]) / 28155.0;
         QVERIFY(share->low <= trueShare && trueShare <= share->high);
-        QVERIFY(!deriveAnswer(last, plan, {DerivedKind::Share, {2}, {0, 1}}, 0.05).ok());
-        QVERIFY(!deriveAnswer(last, plan, {DerivedKind::Difference, {0}, {0}}, 0.05).ok());
-        QVERIFY(!deriveAnswer(last, plan, {DerivedKind::Sum, {9}, {}}, 0.05).ok());
-        QVERIFY(!deriveAnswer(last, plan, {DerivedKind::Range, {2, 1}, {}}, 0.05).ok());
+        PBX_VERIFY_ERROR(deriveAnswer(last, plan, {DerivedKind::Share, {2}, {0, 1}}, 0.05), InvalidArgument,
+                         "of:");
+        PBX_VERIFY_ERROR(deriveAnswer(last, plan, {DerivedKind::Difference, {0}, {0}}, 0.05), InvalidArgument,
+                         "minus:");
+        PBX_VERIFY_ERROR(deriveAnswer(last, plan, {DerivedKind::Sum, {9}, {}}, 0.05), InvalidArgument,
+                         "cells:");
+        PBX_VERIFY_ERROR(deriveAnswer(last, plan, {DerivedKind::Range, {2, 1}, {}}, 0.05), InvalidArgument,
+                         "cells:");
         // Coverage of a derived sum over many releases.
         int covered = 0;
         for (int r = 0; r < 2000; ++r) {

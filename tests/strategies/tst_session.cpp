@@ -77,7 +77,7 @@ private slots:
             QCOMPARE(d->mechanism, std::string("post-processing"));
             auto missing = s->ask(parse(
                 R"({"aggregate":"derived","of":"nope","cells":[0],"target":{"kind":"absolute","error":1}})"));
-            QVERIFY(!missing.ok());
+            PBX_VERIFY_ERROR(missing, InvalidArgument, "of:");
         }
     }
 
@@ -101,7 +101,7 @@ private slots:
         QVERIFY(std::fabs(w->strategyRecord->values.back() - 28155.0) < 2000.0);
         auto haar = s->ask(parse(
             R"({"aggregate":"workload","column":"experience","strategy":{"kind":"haar"},"target":{"kind":"absolute","error":300}})"));
-        QVERIFY(!haar.ok());
+        PBX_VERIFY_ERROR(haar, Unsupported, "strategy:");
         auto badQ = s->ask(parse(
             R"({"aggregate":"quantile","column":"wage","q":1.5,"target":{"kind":"absolute","error":100}})"));
         QVERIFY(!badQ.ok());
@@ -140,7 +140,7 @@ private slots:
         auto tampered = read;
         tampered[0].cost /= 2.0;
         tampered[0].attempts[0].cost /= 2.0;
-        QVERIFY(!session::auditLedger(m_cps, s->settings(), tampered).ok());
+        PBX_VERIFY_ERROR(session::auditLedger(m_cps, s->settings(), tampered), Parse, "recorded cost");
         // The request check refuses bad strategy requests before anything is spent.
         QVERIFY(
             !session::checkStrategyRequest(

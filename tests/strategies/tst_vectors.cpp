@@ -54,7 +54,8 @@ private slots:
         QCOMPARE(rep->methods[0].predicted, 128.0);
         QCOMPARE(rep->methods[1].predicted, 128.0);
         QCOMPARE(rep->methods[2].predicted, 48.0);
-        QVERIFY(!simulateBmi(bmiSlideCells(), 0.0, Neighbouring::AddRemove, 100, 7).ok());
+        PBX_VERIFY_ERROR(simulateBmi(bmiSlideCells(), 0.0, Neighbouring::AddRemove, 100, 7), InvalidArgument,
+                         "epsilon");
     }
 
     void workloadSensitivities()
@@ -232,7 +233,7 @@ private slots:
         PBX_FUZZY_COMPARE(c[0], 5.0 / 3.0, 1e-15);
         PBX_FUZZY_COMPARE(c[1], 5.0 / 3.0, 1e-15);
         QCOMPARE(c[2], 2.0);
-        QVERIFY(!isotonicRegression({1, 2}, {1, 0}).ok());
+        PBX_VERIFY_ERROR(isotonicRegression({1, 2}, {1, 0}), InvalidArgument, "weights");
     }
 
     void exponentialMechanismQuantiles()

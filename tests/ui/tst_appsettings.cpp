@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What the GUI remembers between runs (AppSettings): the window geometry and dock layout, the last
 // dataset, and File ▸ Open recent. Each test starts from empty settings of its own.
+#include "tests/testutils.h"
 #include "ui/appsettings.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/querybuilder.h"
@@ -146,7 +147,8 @@ private Q_SLOTS:
         QCOMPARE(AppSettings::lastDataset(), dir.filePath(QStringLiteral("tiny.csv")));
 
         // A dataset that fails to open is not remembered.
-        QVERIFY(!window.openDataset(dir.filePath(QStringLiteral("missing.csv"))).ok());
+        PBX_VERIFY_ERROR(window.openDataset(dir.filePath(QStringLiteral("missing.csv"))), NotFound,
+                         "missing.csv");
         QCOMPARE(AppSettings::lastDataset(), dir.filePath(QStringLiteral("tiny.csv")));
     }
 

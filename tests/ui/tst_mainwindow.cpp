@@ -3,6 +3,7 @@
 // watch the ledger, gauge and chart move; exhaust the budget until a refusal; save the transcript
 // and reopen it through File ▸ Open session's code path; screenshots of the window.
 #include "core/session/cost_preview.h"
+#include "tests/testutils.h"
 #include "ui/charts/privacylosspathchart.h"
 #include "ui/mainwindow.h"
 #include "ui/models/ledgermodel.h"
@@ -282,8 +283,9 @@ private Q_SLOTS:
         brokenFile.write("{\"format\": \"pbx-transcript\", \"version\": 1, \"events\": [");
         brokenFile.close();
         const auto eventsBefore = reopened.document()->eventCount();
-        QVERIFY(!reopened.openSessionFile(broken).ok());
-        QVERIFY(!reopened.openSessionFile(dir.filePath(QStringLiteral("missing.json"))).ok());
+        PBX_VERIFY_ERROR(reopened.openSessionFile(broken), Parse, "not valid JSON");
+        PBX_VERIFY_ERROR(reopened.openSessionFile(dir.filePath(QStringLiteral("missing.json"))), NotFound,
+                         "missing.json");
         QCOMPARE(reopened.document()->eventCount(), eventsBefore);
         QCOMPARE(reopened.ledgerModel()->rowCount(), eventsBefore);
     }
