@@ -205,9 +205,9 @@ void TestOdpEarlyStop::hostileInputs()
                      InvalidArgument, "stops");
     PBX_VERIFY_ERROR(lemma11Plan({20}, steps, StepComposition::Kov, 0.0, DeltaSplit::Equal), InvalidArgument,
                      "delta"); // KOV needs δ > 0
-    QVERIFY(!lemma11Plan({20}, IterativeSteps{IterativeSteps::Kind::EpsDelta, 0.0, -1.0, 0.0},
-                         StepComposition::Basic, 0.0, DeltaSplit::Equal)
-                 .ok());
+    PBX_VERIFY_ERROR(lemma11Plan({20}, IterativeSteps{IterativeSteps::Kind::EpsDelta, 0.0, -1.0, 0.0},
+                                 StepComposition::Basic, 0.0, DeltaSplit::Equal),
+                     InvalidArgument, "step-epsilon");
     QCOMPARE(lemma11Plan({20}, steps, StepComposition::Gaussian, 1e-6, DeltaSplit::Equal).error().code,
              ErrorCode::Unsupported);
     PBX_VERIFY_ERROR(theorem15Delta({2}, {0.1, 0.1}, {0.0, 0.0}, {std::nan("")}), InvalidArgument, "costs");
