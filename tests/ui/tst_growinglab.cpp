@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+// Labs ▸ Growing database: the plan drawn from the editor (the worked table of
+// docs/growing-databases.md read back from the charts), the core's error for a bad γ (and nothing
+// run), a Monte Carlo on CPS1988 off the GUI thread and its cancel, the PMWG panel, the time
+// cursor; screenshots of each state.
+#include "tests/ui/uitestutils.h"
+#include "ui/charts/growingchart.h"
+#include "ui/growing/growinglabdialog.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTabWidget>
+
+#include <cmath>
+
+using namespace pbx::ui;
+
+namespace {
+
+/// The y drawn from x on by `chart`'s series `id` (a step drawn at x: the new value, its last point there).
+double drawnAt(GrowingChart *chart, const QString &id, double x)
+{
+    chart->flush();
+    double y = std::nan("");
+    for (const QPointF &p : chart->points(id))
+        if (p.x() == x)
+            y = p.y();
+    return y;
+}
+
+/// BBScheduler, n = 1000, γ = 1, pure ε = 1, k = 10, horizon 256,000 (eight epochs).
+void workedTable(GrowingLabDialog &lab)
+{
+    lab.algorithmCombo()->setCurrentIndex(0);
+    lab.budgetKindCombo()->setCurrentIndex(0);
+    lab.startSizeSpin()->setValue(1000);
+    lab.gammaSpin()->setValue(1.0);
+    lab.epsilonSpin()->setValue(1.0);
+    lab.queriesSpin()->setValue(10);
+    lab.horizonSpin()->setValue(255999);
+}
+
+/// Saves a screenshot both where CTest collects them and as /tmp/growing-<name>.png.
+void screenshot(QWidget &widget, const QString &name)
+{
+    QVERIFY(!pbx::test::saveScreenshot(widget, QStringLiteral("growinglab-") + name).isEmpty());
+    QVERIFY(widget.grab().save(QStringLiteral("/tmp/growing-%1.png").arg(name), "PNG"));
+}
+
+} // namespace
+
+class TestGrowingLab : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void workedTablePlan();
+    void invalidGammaRunsNothing();
+    void simulationAndCancel();
+    void pmwgPanel();
+    void animation();
+};
+
+void TestGrowingLab::workedTablePlan()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    workedTable(lab);
+    QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
+    GrowingChart *timeline = lab.timelineChart();
+    timeline->flush();
+    QCOMPARE(timeline->bandCount(), 8);
+    // Per-epoch ε_i = 2^{-(i+1)} and Σε after each epoch (docs/growing-databases.md, worked table).
+    const double starts[] = {1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000};
+    const double cumulative[] = {0.5, 0.75, 0.875, 0.9375, 0.96875, 0.984375, 0.9921875, 0.99609375};
+    for (int i = 0; i < 8; ++i) {
+        QCOMPARE(drawnAt(timeline, QStringLiteral("per-epoch"), starts[i]), std::ldexp(1.0, -(i + 1)));
+        QCOMPARE(drawnAt(timeline, QStringLiteral("cumulative"), starts[i]), cumulative[i]);
+    }
+    // The last epoch's step ends at the horizon; the budget line is 1 and never crossed.
+    const auto cum = timeline->points(QStringLiteral("cumulative"));
+    QCOMPARE(cum.back().x(), 256000.0);
+    QCOMPARE(cum.back().y(), 0.99609375);
+    for (const QPointF &p : timeline->points(QStringLiteral("budget")))
+        QCOMPARE(p.y(), 1.0);
+    for (const QPointF &p : cum)
+        QVERIFY(p.y() <= 1.0);
+    // Accuracy: α_0 + s_0 = 0.61958, α_7 + s_7 = 0.71687, split into noise and staleness.
+    GrowingChart *accuracy = lab.accuracyChart();
+    QVERIFY(std::fabs(drawnAt(accuracy, QStringLiteral("bound"), 1000) - 0.61958) < 5e-6);
+    QVERIFY(std::fabs(drawnAt(accuracy, QStringLiteral("noise"), 1000) - 0.11983) < 5e-6);
+    QVERIFY(std::fabs(drawnAt(accuracy, QStringLiteral("staleness"), 1000) - 0.49975) < 5e-6);
+    QVERIFY(std::fabs(drawnAt(accuracy, QStringLiteral("bound"), 128000) - 0.71687) < 5e-6);
+    // The optimal γ for k = 10 (docs: γ* = 0.377) is offered.
+    QVERIFY(lab.optimalGammaButton()->isEnabled());
+    QVERIFY(lab.optimalGammaButton()->text().contains(QStringLiteral("0.377")));
+    screenshot(lab, QStringLiteral("plan"));
+    lab.optimalGammaButton()->click();
+    QVERIFY(std::fabs(lab.gammaSpin()->value() - 0.377) < 1e-3);
+    timeline->flush();
+    QVERIFY(timeline->bandCount() > 8); // smaller γ: shorter epochs
+}
+
+void TestGrowingLab::invalidGammaRunsNothing()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    workedTable(lab);
+    lab.gammaSpin()->setValue(0.0);
+    QVERIFY(lab.errorText().startsWith(QStringLiteral("INVALID_GAMMA: schedule.gamma:")));
+    QVERIFY(!lab.runButton()->isEnabled());
+    QVERIFY(lab.plan().is_null());
+    QVERIFY(!lab.run());
+    QVERIFY(!lab.isRunning());
+    QVERIFY(!lab.simulation().has_value());
+    lab.timelineChart()->flush();
+    QCOMPARE(lab.timelineChart()->bandCount(), 0);
+    QVERIFY(lab.timelineChart()->message().contains(QStringLiteral("INVALID_GAMMA")));
+    screenshot(lab, QStringLiteral("invalid-gamma"));
+    // γ above 1000 is refused too; a valid γ brings the plan back.
+    lab.gammaSpin()->setValue(2000.0);
+    QVERIFY(lab.errorText().startsWith(QStringLiteral("INVALID_GAMMA")));
+    lab.gammaSpin()->setValue(1.0);
+    QVERIFY(lab.errorText().isEmpty());
+    QVERIFY(lab.runButton()->isEnabled());
+}
+
+void TestGrowingLab::simulationAndCancel()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    workedTable(lab);
+    lab.repetitionsSpin()->setValue(40);
+    QVERIFY(lab.run());
+    QVERIFY(lab.isRunning());
+    QVERIFY(lab.cancelButton()->isEnabled());
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY(lab.simulation().has_value());
+    const GrowingRunOutcome &sim = *lab.simulation();
+    QCOMPARE(sim.repetitions, 40);
+    QCOMPARE(static_cast<int>(sim.worstPerRun.size()), 40);
+    // The simulation stops at CPS1988's 28,155 rows: five epochs, the last truncated.
+    QCOMPARE(static_cast<int>(sim.epochMedian.size()), 5);
+    QCOMPARE(sim.document["settings"]["stream"]["end"].get<int>(), 28155);
+    // docs/growing-databases.md: the largest error has median ≈ 0.090 and no run exceeds its bound.
+    const double median = growingQuantile(sim.worstPerRun, 0.5);
+    QVERIFY2(median > 0.06 && median < 0.12, qPrintable(QString::number(median)));
+    QCOMPARE(sim.runsExceeding, 0);
+    GrowingChart *accuracy = lab.accuracyChart();
+    const double measured = drawnAt(accuracy, QStringLiteral("measured"), 1000);
+    QCOMPARE(measured, sim.epochMedian[0]);
+    QVERIFY(measured < drawnAt(accuracy, QStringLiteral("bound"), 1000));
+    QVERIFY(lab.simulationText().contains(QStringLiteral("Simulation on CPS1988")));
+    screenshot(lab, QStringLiteral("simulation"));
+
+    // Cancel right after a start: nothing is shown and the lab can run again.
+    lab.repetitionsSpin()->setValue(5000);
+    QVERIFY(!lab.simulation().has_value()); // a changed input drops the old simulation
+    QVERIFY(lab.run());
+    lab.cancelButton()->click();
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY(!lab.simulation().has_value());
+    QVERIFY(lab.statusText().startsWith(QStringLiteral("Cancelled")));
+    QVERIFY(lab.runButton()->isEnabled());
+}
+
+void TestGrowingLab::pmwgPanel()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    lab.algorithmCombo()->setCurrentIndex(2);
+    lab.startSizeSpin()->setValue(14000);
+    lab.horizonSpin()->setValue(28155);
+    QVERIFY(lab.errorText().isEmpty());
+    QCOMPARE(lab.tabs()->currentIndex(), 1);
+    GrowingChart *chart = lab.pmwgChart();
+    chart->flush();
+    QVERIFY(chart->hasSeries(QStringLiteral("cap")));
+    QVERIFY(!chart->hasSeries(QStringLiteral("hard"))); // the plan reads no data
+    QVERIFY(lab.run());
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY(lab.simulation().has_value());
+    chart->flush();
+    const auto cap = chart->points(QStringLiteral("cap"));
+    const auto hard = chart->points(QStringLiteral("hard"));
+    QVERIFY(!cap.empty());
+    QCOMPARE(hard.size(), cap.size());
+    for (std::size_t i = 0; i < hard.size(); ++i)
+        QVERIFY(hard[i].y() <= cap[i].y());
+    // docs/growing-databases.md: c₀ = 40 gives the cap H(28,155) = 67, and it binds.
+    QCOMPARE(cap.back().y(), 67.0);
+    QVERIFY(hard.back().y() > 0.0);
+    const auto &privacy = lab.simulation()->document["privacy"];
+    QVERIFY(privacy["realised_epsilon"].get<double>() <= privacy["worst_case"].get<double>());
+    QVERIFY(lab.pmwgText().contains(QStringLiteral("Laplace noise")));
+    screenshot(lab, QStringLiteral("pmwg"));
+}
+
+void TestGrowingLab::animation()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    workedTable(lab);
+    lab.setCursorTime(10000);
+    QVERIFY(lab.cursorText().contains(QStringLiteral("epoch 3")));
+    QVERIFY(lab.cursorText().contains(QStringLiteral("0.9375")));
+    QVERIFY(lab.cursorText().contains(QStringLiteral("0.6614")));
+    QCOMPARE(lab.timelineChart()->cursor(), 10000.0);
+    lab.setCursorTime(1000);
+    lab.playButton()->click();
+    QVERIFY(lab.playButton()->isChecked());
+    QTRY_VERIFY(lab.timelineChart()->cursor() > 1100.0);
+    lab.playButton()->click();
+    QVERIFY(!lab.playButton()->isChecked());
+    const double paused = lab.timelineChart()->cursor();
+    QTest::qWait(150);
+    QCOMPARE(lab.timelineChart()->cursor(), paused);
+    lab.setCursorTime(150000);
+    screenshot(lab, QStringLiteral("cursor"));
+}
+
+QTEST_MAIN(TestGrowingLab)
+#include "tst_growinglab.moc"

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+#include "ui/charts/growingchart.h"
+
+#include "ui/charts/axisticks.h"
+#include "ui/util/palette.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pbx::ui {
+
+namespace {
+
+const QString kCursorId = QStringLiteral("__cursor");
+
+ChartFrame::Style growingFrame()
+{
+    ChartFrame::Style style;
+    style.wrappingLegend = true;
+    style.messageOverlay = true;
+    style.margins = QMargins(6, 6, 10, 4);
+    style.minimumViewSize = QSize(420, 220);
+    return style;
+}
+
+/// The staircase of a step series: (x_i, y_i) → (x_{i+1}, y_i), ending at `end`.
+std::vector<QPointF> expanded(const GrowingChart::Series &s)
+{
+    if (s.kind != GrowingChart::Kind::Step)
+        return s.points;
+    std::vector<QPointF> out;
+    for (std::size_t i = 0; i < s.points.size(); ++i) {
+        const double to = i + 1 < s.points.size() ? s.points[i + 1].x() : s.stepEnd;
+        out.emplace_back(s.points[i]);
+        out.emplace_back(to, s.points[i].y());
+    }
+    return out;
+}
+
+} // namespace
+
+GrowingChart::GrowingChart(QWidget *parent)
+    : ChartFrame(growingFrame(), parent), m_cursor(std::numeric_limits<double>::quiet_NaN())
+{}
+
+void GrowingChart::setTitles(const QString &title, const QString &xTitle, const QString &yTitle,
+                             const QString &rightTitle)
+{
+    setBoldTitle(title);
+    m_xTitle = xTitle;
+    m_yTitle = yTitle;
+    m_rightTitle = rightTitle;
+    scheduleUpdate();
+}
+
+void GrowingChart::setLogX(bool logX)
+{
+    m_logX = logX;
+    scheduleUpdate();
+}
+
+void GrowingChart::setData(double xMin, double xMax, std::vector<Band> bands, std::vector<Series> series)
+{
+    m_xMin = xMin;
+    m_xMax = std::max(xMax, xMin * 1.0001 + 1e-9);
+    m_bands = std::move(bands);
+    m_series = std::move(series);
+    setMessage(QString());
+    scheduleUpdate();
+}
+
+void GrowingChart::clear(const QString &message)
+{
+    m_bands.clear();
+    m_series.clear();
+    setMessage(message);
+    scheduleUpdate();
+}
+
+bool GrowingChart::hasSeries(const QString &id) const
+{
+    return std::any_of(m_series.begin(), m_series.end(), [&](const Series &s) { return s.id == id; });
+}
+
+std::vector<QPointF> GrowingChart::points(const QString &id) const
+{
+    for (QAbstractSeries *s : chart()->series())
+        if (s->objectName() == id)
+            if (auto *xy = qobject_cast<QXYSeries *>(s)) {
+                const QList<QPointF> list = xy->points();
+                return std::vector<QPointF>(list.begin(), list.end());
+            }
+    return {};
+}
+
+double GrowingChart::valueAt(const QString &id, double x) const
+{
+    for (const Series &s : m_series) {
+        if (s.id != id)
+            continue;
+        double value = std::numeric_limits<double>::quiet_NaN();
+        for (const QPointF &p : s.points)
+            if (p.x() <= x)
+                value = p.y();
+        if (s.kind == Kind::Step && x >= s.stepEnd)
+            return std::numeric_limits<double>::quiet_NaN();
+        return value;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+void GrowingChart::setCursor(double x)
+{
+    m_cursor = x;
+    for (QAbstractSeries *s : chart()->series())
+        if (s->objectName() == kCursorId) {
+            auto *line = static_cast<QLineSeries *>(s);
+            if (std::isfinite(x))
+                line->replace(QList<QPointF>{{x, 0.0}, {x, m_yTop}});
+            else
+                line->clear();
+        }
+}
+
+void GrowingChart::rebuild()
+{
+    chart()->removeAllSeries();
+    for (QAbstractAxis *axis : chart()->axes())
+        chart()->removeAxis(axis);
+    QAbstractAxis *x = nullptr;
+    if (m_logX) {
+        auto *logAxis = new QLogValueAxis;
+        logAxis->setBase(10.0);
+        logAxis->setLabelFormat(QStringLiteral("%g"));
+        logAxis->setMinorTickCount(8);
+        logAxis->setRange(m_xMin, m_xMax);
+        x = logAxis;
+    } else {
+        auto *valueAxis = new QValueAxis;
+        valueAxis->setRange(m_xMin, m_xMax);
+        valueAxis->setLabelFormat(QStringLiteral("%.0f"));
+        valueAxis->setTickCount(5);
+        x = valueAxis;
+    }
+    x->setTitleText(m_xTitle);
+    auto *y = new QValueAxis;
+    y->setTitleText(m_yTitle);
+    y->setLabelFormat(QStringLiteral("%.3g"));
+    styleAxis(x);
+    styleAxis(y);
+    chart()->addAxis(x, Qt::AlignBottom);
+    chart()->addAxis(y, Qt::AlignLeft);
+    QValueAxis *right = nullptr;
+    double leftMax = 0.0, rightMax = 0.0;
+    for (const Series &s : m_series)
+        for (const QPointF &p : s.points)
+            if (std::isfinite(p.y()))
+                (s.rightAxis ? rightMax : leftMax) = std::max(s.rightAxis ? rightMax : leftMax, p.y());
+    setNiceRange(y, leftMax * 1.05);
+    refreshLabelWidth(y);
+    m_yTop = y->max();
+    if (std::any_of(m_series.begin(), m_series.end(), [](const Series &s) { return s.rightAxis; })) {
+        right = new QValueAxis;
+        right->setTitleText(m_rightTitle);
+        right->setLabelFormat(QStringLiteral("%.2g"));
+        styleAxis(right);
+        chart()->addAxis(right, Qt::AlignRight);
+        setNiceRange(right, rightMax * 1.05);
+        refreshLabelWidth(right);
+    }
+    auto attach = [&](QAbstractSeries *series, bool onRight) {
+        chart()->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(onRight && right ? right : y);
+    };
+    QStringList legend;
+    // Epochs: alternate epochs shaded over the full height.
+    for (std::size_t i = 0; i < m_bands.size(); i += 2) {
+        const Band &b = m_bands[i];
+        auto *upper = new QLineSeries;
+        upper->append(b.from, m_yTop);
+        upper->append(b.to, m_yTop);
+        auto *lower = new QLineSeries;
+        lower->append(b.from, 0.0);
+        lower->append(b.to, 0.0);
+        auto *area = new QAreaSeries(upper, lower);
+        area->setObjectName(QStringLiteral("__band"));
+        area->setColor(QColor(0xee, 0xf0, 0xf4));
+        area->setBorderColor(Qt::transparent);
+        attach(area, false);
+    }
+    if (!m_bands.empty())
+        legend << legendEntry(QColor(0xc8, 0xcc, 0xd4), QStringLiteral("▮"),
+                              tr("epochs (%1, alternately shaded)").arg(m_bands.size()));
+    for (const Series &s : m_series) {
+        QXYSeries *series = nullptr;
+        if (s.kind == Kind::Scatter) {
+            auto *scatter = new QScatterSeries;
+            scatter->setMarkerSize(9.0);
+            scatter->setColor(s.colour);
+            scatter->setBorderColor(Qt::white);
+            series = scatter;
+        } else {
+            series = new QLineSeries;
+            QPen pen(s.colour);
+            pen.setWidthF(s.width);
+            pen.setStyle(s.style);
+            series->setPen(pen);
+        }
+        series->setObjectName(s.id);
+        series->setName(s.name);
+        for (const QPointF &p : expanded(s))
+            if (std::isfinite(p.x()) && std::isfinite(p.y()))
+                series->append(p);
+        attach(series, s.rightAxis);
+        if (!s.name.isEmpty())
+            legend << legendEntry(s.colour,
+                                  s.kind == Kind::Scatter    ? QStringLiteral("●")
+                                  : s.style == Qt::SolidLine ? QStringLiteral("━")
+                                                             : QStringLiteral("┅"),
+                                  s.name);
+    }
+    auto *cursorLine = new QLineSeries;
+    cursorLine->setObjectName(kCursorId);
+    QPen pen(palette::chartMarker);
+    pen.setWidthF(1.5);
+    pen.setStyle(Qt::DashDotLine);
+    cursorLine->setPen(pen);
+    attach(cursorLine, false);
+    setLegendEntries(legend);
+    setCursor(m_cursor);
+}
+
+} // namespace pbx::ui
