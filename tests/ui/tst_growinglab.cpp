@@ -56,6 +56,8 @@ class TestGrowingLab : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void workedTablePlan();
+    void zcdpSchedule();
+    void improver();
     void invalidGammaRunsNothing();
     void simulationAndCancel();
     void pmwgPanel();
@@ -100,6 +102,55 @@ void TestGrowingLab::workedTablePlan()
     QVERIFY(std::fabs(lab.gammaSpin()->value() - 0.377) < 1e-3);
     timeline->flush();
     QVERIFY(timeline->bandCount() > 8); // smaller γ: shorter epochs
+}
+
+void TestGrowingLab::zcdpSchedule()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    workedTable(lab);
+    lab.budgetKindCombo()->setCurrentIndex(1); // zCDP ρ = 0.024356: the schedule follows
+    QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
+    GrowingChart *timeline = lab.timelineChart();
+    // zCDP equalised, γ = 1: ρ_0 = ρ(1 − r²) = 0.75ρ = 0.018267 (docs/growing-databases.md), and the
+    // cumulative ρ never passes the budget.
+    QVERIFY(std::fabs(drawnAt(timeline, QStringLiteral("cumulative"), 1000) - 0.018267) < 1e-6);
+    QVERIFY(std::fabs(drawnAt(timeline, QStringLiteral("per-epoch"), 1000) - 0.018267) < 1e-6);
+    for (const QPointF &p : timeline->points(QStringLiteral("cumulative")))
+        QVERIFY(p.y() <= 0.024356);
+    QCOMPARE(timeline->bandCount(), 8);
+    screenshot(lab, QStringLiteral("zcdp"));
+}
+
+void TestGrowingLab::improver()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    lab.algorithmCombo()->setCurrentIndex(1); // BBImprover: the budget becomes zCDP
+    QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
+    QCOMPARE(lab.budgetKindCombo()->currentIndex(), 1);
+    GrowingChart *timeline = lab.timelineChart();
+    timeline->flush();
+    QCOMPARE(timeline->bandCount(), 0);
+    const auto cumulative = timeline->points(QStringLiteral("cumulative"));
+    QVERIFY(cumulative.size() > 10);
+    for (std::size_t i = 1; i < cumulative.size(); ++i) {
+        QVERIFY(cumulative[i].y() >= cumulative[i - 1].y());
+        QVERIFY(cumulative[i].y() <= 0.024356);
+    }
+    // The per-step ρ_t decays like t^{-(1+a)}.
+    const auto rho = timeline->points(QStringLiteral("per-epoch"));
+    QVERIFY(rho.back().y() < rho.front().y());
+    lab.accuracyChart()->flush();
+    QVERIFY(!lab.accuracyChart()->points(QStringLiteral("bound")).empty());
+    QVERIFY(lab.run());
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY(lab.simulation().has_value());
+    QCOMPARE(static_cast<int>(lab.simulation()->worstPerRun.size()), 200);
+    lab.accuracyChart()->flush();
+    QCOMPARE(lab.accuracyChart()->points(QStringLiteral("measured")).size(), std::size_t(1));
+    screenshot(lab, QStringLiteral("improver"));
 }
 
 void TestGrowingLab::invalidGammaRunsNothing()

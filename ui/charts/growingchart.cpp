@@ -146,9 +146,8 @@ void GrowingChart::rebuild()
         x = logAxis;
     } else {
         auto *valueAxis = new QValueAxis;
-        valueAxis->setRange(m_xMin, m_xMax);
         valueAxis->setLabelFormat(QStringLiteral("%.0f"));
-        valueAxis->setTickCount(5);
+        setNiceTicks(valueAxis, m_xMin, m_xMax, 5);
         x = valueAxis;
     }
     x->setTitleText(m_xTitle);

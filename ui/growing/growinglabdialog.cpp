@@ -101,9 +101,9 @@ GrowingLabDialog::~GrowingLabDialog()
 void GrowingLabDialog::createWidgets()
 {
     m_algorithm = new QComboBox(this);
-    m_algorithm->addItem(tr("BBScheduler (epochs, budget split over them)"), QStringLiteral("bbscheduler"));
-    m_algorithm->addItem(tr("BBImprover (a run per step, accuracy improves)"), QStringLiteral("bbimprover"));
-    m_algorithm->addItem(tr("PMWG (private multiplicative weights)"), QStringLiteral("pmwg"));
+    m_algorithm->addItem(tr("BBScheduler (epochs)"), QStringLiteral("bbscheduler"));
+    m_algorithm->addItem(tr("BBImprover (a run per step)"), QStringLiteral("bbimprover"));
+    m_algorithm->addItem(tr("PMWG (multiplicative weights)"), QStringLiteral("pmwg"));
     m_dataset = new QComboBox(this);
     m_dataset->addItem(tr("cps1988 (public, 28,155 rows)"), QStringLiteral("cps1988"));
     m_startSize = new QSpinBox(this);
@@ -221,6 +221,9 @@ void GrowingLabDialog::createWidgets()
     m_progress->setValue(0);
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
+    m_explain = new QLabel(this);
+    m_explain->setWordWrap(true);
+    m_explain->setStyleSheet(palette::labelColourStyle(palette::mutedText));
     m_watcher = new QFutureWatcher<GrowingRunOutcome>(this);
 }
 
@@ -257,6 +260,8 @@ void GrowingLabDialog::createLayout()
     editorLayout->addLayout(runRow);
     editorLayout->addWidget(m_progress);
     editorLayout->addWidget(m_status);
+    editorLayout->addSpacing(8);
+    editorLayout->addWidget(m_explain);
     editorLayout->addStretch(1);
     editor->setMinimumWidth(400);
     editor->setMaximumWidth(460);
@@ -290,6 +295,16 @@ void GrowingLabDialog::createLayout()
 
 void GrowingLabDialog::connectSignals()
 {
+    connect(m_algorithm, &QComboBox::currentIndexChanged, this, [this] {
+        // BBImprover is analysed in zCDP: offer a zCDP budget instead of the core's refusal.
+        if (algorithmOf(m_algorithm) == QStringLiteral("bbimprover")
+            && m_budgetKind->currentData().toString() == QStringLiteral("pure")) {
+            const QSignalBlocker blockBudget(m_budgetKind);
+            const QSignalBlocker blockSchedule(m_schedule);
+            m_budgetKind->setCurrentIndex(1);
+            m_schedule->setCurrentIndex(2);
+        }
+    });
     for (QComboBox *c : {m_algorithm, m_schedule, m_dataset})
         connect(c, &QComboBox::currentIndexChanged, this, [this] {
             updateVisibility();
@@ -342,6 +357,26 @@ void GrowingLabDialog::updateVisibility()
     m_form->setRowVisible(m_delta, budget == QStringLiteral("approx"));
     m_form->setRowVisible(m_queries, !pmwg);
     m_form->setRowVisible(m_repetitions, !pmwg);
+    if (scheduler)
+        m_explain->setText(
+            tr("BBScheduler (Cummings et al. 2018, §3): epoch i starts at t_i = n(1+γ)^i and runs the "
+               "black box once on the rows so far at ε_i; its answers are held until the next epoch, so "
+               "the error is the black box's α_i plus the staleness s_i = 1 − t_i/t_{i+1}. Σε_i "
+               "converges to the budget, so it holds whatever the horizon. The optimal γ minimises the "
+               "first epoch's bound (docs/growing-databases.md, §2)."));
+    else if (pmwg)
+        m_explain->setText(
+            tr("PMWG (Cummings et al. 2018, §4): easy queries are answered from a public histogram for "
+               "free; a hard one (a sparse-vector positive) pays and corrects the histogram by a "
+               "multiplicative-weights step. The cap H(t) = ⌊c₀(1 + H_t − H_n)⌋ on hard queries is "
+               "enforced, so the worst case holds even when accuracy fails (docs/growing-databases.md, "
+               "§5; practical-mode constants c₀ = 40, T = 0.05, η = 0.3, p = ½)."));
+    else
+        m_explain->setText(
+            tr("BBImprover (Cummings et al. 2018, §3.2): the black box runs at every step t with "
+               "ρ_t = ρ/(Z_a(n)·t^{1+a}), which sums to at most ρ over an unbounded horizon; its bound "
+               "shrinks like t^{−(1−a)/2} but starts far worse than BBScheduler's. It needs a zCDP or "
+               "(ε, δ) budget (docs/growing-databases.md, §3)."));
     m_tabs->setTabEnabled(1, pmwg);
     m_tabs->setCurrentIndex(pmwg ? 1 : 0);
 }
@@ -534,6 +569,8 @@ void GrowingLabDialog::drawTimeline()
             cumulative.points.emplace_back(from, number(e["cumulative"]));
             per.stepEnd = cumulative.stepEnd = to;
         }
+        cumulative.name = tr("cumulative Σ%1_i (rounded up): %2 at the horizon")
+                              .arg(unit, num(number(privacy["spent_realised"]), 8));
         m_timeline->setData(n, end, std::move(bands), {per, cumulative, budget});
         return;
     }
@@ -546,6 +583,8 @@ void GrowingLabDialog::drawTimeline()
         per.points.emplace_back(number(s["t"]), number(s["rho"]));
         cumulative.points.emplace_back(number(s["t"]), number(s["cumulative"]));
     }
+    cumulative.name = tr("cumulative Σρ_t (rounded up): %1 at the horizon")
+                          .arg(num(number(privacy["spent_realised"]), 6));
     m_timeline->setData(n, end, {}, {per, cumulative, budget});
 }
 
@@ -562,7 +601,11 @@ void GrowingLabDialog::drawAccuracy()
         return;
     }
     // Bounds above 1 say nothing about a fraction; they are drawn at 1.
-    auto clip = [](double v) { return std::isfinite(v) ? std::min(v, 1.0) : 1.0; };
+    bool clipped = false;
+    auto clip = [&clipped](double v) {
+        clipped = clipped || !(v <= 1.0);
+        return std::isfinite(v) ? std::min(v, 1.0) : 1.0;
+    };
     const bool scheduler = algorithm == QStringLiteral("bbscheduler");
     const auto kind = scheduler ? GrowingChart::Kind::Step : GrowingChart::Kind::Line;
     auto bound = makeSeries(QStringLiteral("bound"), tr("bound α + s"), palette::chartInk, kind);
@@ -612,8 +655,8 @@ void GrowingLabDialog::drawAccuracy()
                                   palette::chartGreen, GrowingChart::Kind::Step, Qt::DashLine);
             const Json &epochs = doc["epochs"];
             for (std::size_t i = 0; i < epochs.size() && i < sim.epochMedian.size(); ++i) {
-                median.points.emplace_back(number(epochs[i]["start"]), sim.epochMedian[i]);
-                q95.points.emplace_back(number(epochs[i]["start"]), sim.epochQ95[i]);
+                median.points.emplace_back(number(epochs[i]["start"]), clip(sim.epochMedian[i]));
+                q95.points.emplace_back(number(epochs[i]["start"]), clip(sim.epochQ95[i]));
                 median.stepEnd = q95.stepEnd = number(epochs[i]["end"]) + 1.0;
             }
             series.push_back(median);
@@ -624,7 +667,7 @@ void GrowingLabDialog::drawAccuracy()
                               palette::chartGreen,
                               GrowingChart::Kind::Scatter,
                               Qt::SolidLine,
-                              {{simEnd, growingQuantile(sim.worstPerRun, 0.5)}}});
+                              {{simEnd, clip(growingQuantile(sim.worstPerRun, 0.5))}}});
         }
         notes << tr("<b>Simulation on CPS1988</b> (rows 1 … %1 in %2 seeded %3 orders, %4 counting "
                     "queries): the %5 error has median %6, 95th percentile %7, maximum %8; %9 of %2 runs "
@@ -642,6 +685,8 @@ void GrowingLabDialog::drawAccuracy()
     } else {
         notes << tr("Press <b>Run</b> for the measured error (a simulation on CPS1988).");
     }
+    if (clipped)
+        notes << tr("Values above 1 say nothing about a fraction and are drawn at 1.");
     m_accuracy->setData(n, end, {}, series);
     m_simulationNote->setText(notes.join(QLatin1Char(' ')));
 }
@@ -671,9 +716,11 @@ void GrowingLabDialog::drawPmwg()
         last = t;
     }
     cap.stepEnd = hard.stepEnd = last + 1.0;
-    std::vector<GrowingChart::Series> series{cap};
+    // The cap last, so it stays visible where it binds.
+    std::vector<GrowingChart::Series> series;
     if (!hard.points.empty())
         series.push_back(hard);
+    series.push_back(cap);
     m_pmwgChart->setData(m_startSize->value(), last + 1.0, {}, series);
     const Json &privacy = doc["privacy"];
     QString text = tr("Worst-case privacy %1 (budget %2, σ_n = %3).")
@@ -683,21 +730,22 @@ void GrowingLabDialog::drawPmwg()
     if (simulated) {
         const Json &errors = doc["errors"];
         const double hardCount = hard.points.empty() ? 0.0 : hard.points.back().y();
-        text += QLatin1Char(' ')
-                + tr("<b>Simulation on CPS1988</b>: %1 hard queries of the cap %2; realised ε = f(n) + "
-                     "(7/3)Σf(e_i) = %3 against the worst case %4. Over %5 queries the mean absolute error "
-                     "is %6 (95th percentile %7, max %8); answering each with Laplace noise under basic "
-                     "composition would err by %9 on average. Final KL(x_t ‖ x̂) = %10 (diagnostic).")
-                      .arg(integer(hardCount))
-                      .arg(integer(cap.points.back().y()))
-                      .arg(num(number(privacy["realised_epsilon"])))
-                      .arg(num(number(privacy["worst_case"])))
-                      .arg(integer(number(errors["queries"])))
-                      .arg(num(number(errors["mean_abs"])))
-                      .arg(num(number(errors["q95_abs"])))
-                      .arg(num(number(errors["max_abs"])))
-                      .arg(num(number(errors["laplace_baseline_mean_abs"])))
-                      .arg(num(number(errors["final_kl"])));
+        text
+            += QLatin1Char(' ')
+               + tr("<b>Simulation on CPS1988</b>: %1 hard queries of the cap %2; realised ε = f(n) + "
+                    "(7/3)Σf(e_i) = %3 against the worst case %4. Over %5 queries the mean absolute error "
+                    "is %6 (95th percentile %7, max %8); answering each with Laplace noise under basic "
+                    "composition would err by %9 on average. The public histogram's final KL divergence from the data's is %10 (a diagnostic read from the data).")
+                     .arg(integer(hardCount))
+                     .arg(integer(cap.points.back().y()))
+                     .arg(num(number(privacy["realised_epsilon"])))
+                     .arg(num(number(privacy["worst_case"])))
+                     .arg(integer(number(errors["queries"])))
+                     .arg(num(number(errors["mean_abs"])))
+                     .arg(num(number(errors["q95_abs"])))
+                     .arg(num(number(errors["max_abs"])))
+                     .arg(num(number(errors["laplace_baseline_mean_abs"])))
+                     .arg(num(number(errors["final_kl"])));
     } else {
         text += QLatin1Char(' ') + tr("Press <b>Run</b> for the hard queries, realised privacy and errors.");
     }

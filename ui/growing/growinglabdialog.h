@@ -141,6 +141,7 @@ private:
     QPushButton *m_cancel = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
+    QLabel *m_explain = nullptr;
     QFutureWatcher<GrowingRunOutcome> *m_watcher = nullptr;
 
     io::json::Json m_plan;
