@@ -248,6 +248,17 @@ void TestGrowingLab::pmwgPanel()
     const auto &privacy = lab.simulation()->document["privacy"];
     QVERIFY(privacy["realised_epsilon"].get<double>() <= privacy["worst_case"].get<double>());
     QVERIFY(lab.pmwgText().contains(QStringLiteral("Laplace noise")));
+    // The bars: realised ≤ worst case = budget 1; PMWG's error and the Laplace baseline as measured.
+    GrowingBarChart *bars = lab.pmwgPrivacyChart();
+    QCOMPARE(bars->barCount(), 3);
+    QCOMPARE(bars->value(QStringLiteral("worst case")), privacy["worst_case"].get<double>());
+    QCOMPARE(bars->value(QStringLiteral("realised (simulation)")), privacy["realised_epsilon"].get<double>());
+    QVERIFY(bars->value(QStringLiteral("realised (simulation)"))
+            <= bars->value(QStringLiteral("worst case")));
+    const auto &errors = lab.simulation()->document["errors"];
+    QCOMPARE(lab.pmwgErrorChart()->value(QStringLiteral("PMWG")), errors["mean_abs"].get<double>());
+    QCOMPARE(lab.pmwgErrorChart()->value(QStringLiteral("Laplace per query (baseline)")),
+             errors["laplace_baseline_mean_abs"].get<double>());
     screenshot(lab, QStringLiteral("pmwg"));
 }
 

@@ -5,6 +5,9 @@
 #include "ui/util/palette.h"
 
 #include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
@@ -237,6 +240,78 @@ void GrowingChart::rebuild()
     attach(cursorLine, false);
     setLegendEntries(legend);
     setCursor(m_cursor);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+GrowingBarChart::GrowingBarChart(QWidget *parent) : ChartFrame(growingFrame(), parent)
+{
+    view()->setMinimumSize(220, 160);
+}
+
+void GrowingBarChart::setBars(const QString &title, const QString &yTitle, const std::vector<Bar> &bars)
+{
+    setBoldTitle(title);
+    setMessage(QString());
+    chart()->removeAllSeries();
+    for (QAbstractAxis *axis : chart()->axes())
+        chart()->removeAxis(axis);
+    auto *series = new QBarSeries;
+    QStringList legend;
+    double top = 0.0;
+    for (const Bar &b : bars) {
+        auto *set = new QBarSet(b.label);
+        set->append(b.value);
+        set->setColor(b.colour);
+        set->setBorderColor(b.colour);
+        series->append(set);
+        legend << legendEntry(b.colour, QStringLiteral("▮"),
+                              tr("%1: %2").arg(b.label).arg(b.value, 0, 'g', 4));
+        top = std::max(top, b.value);
+    }
+    series->setLabelsVisible(false);
+    chart()->addSeries(series);
+    auto *x = new QBarCategoryAxis;
+    x->append(QStringLiteral(" "));
+    auto *y = new QValueAxis;
+    y->setTitleText(yTitle);
+    y->setLabelFormat(QStringLiteral("%.3g"));
+    styleAxis(y);
+    chart()->addAxis(x, Qt::AlignBottom);
+    chart()->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    setNiceRange(y, top * 1.1, 4);
+    refreshLabelWidth(y);
+    setLegendEntries(legend);
+}
+
+void GrowingBarChart::clear(const QString &message)
+{
+    chart()->removeAllSeries();
+    for (QAbstractAxis *axis : chart()->axes())
+        chart()->removeAxis(axis);
+    setLegendEntries({});
+    setMessage(message);
+}
+
+double GrowingBarChart::value(const QString &label) const
+{
+    for (QAbstractSeries *s : chart()->series())
+        if (auto *bars = qobject_cast<QBarSeries *>(s))
+            for (QBarSet *set : bars->barSets())
+                if (set->label() == label && set->count() > 0)
+                    return set->at(0);
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+int GrowingBarChart::barCount() const
+{
+    int n = 0;
+    for (QAbstractSeries *s : chart()->series())
+        if (auto *bars = qobject_cast<QBarSeries *>(s))
+            n += static_cast<int>(bars->count());
+    return n;
 }
 
 } // namespace pbx::ui

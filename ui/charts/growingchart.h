@@ -81,4 +81,26 @@ private:
     std::vector<Series> m_series;
 };
 
+/// A few named bars side by side on one value axis (PMWG's realised against worst-case privacy, its
+/// error against the Laplace baseline).
+class GrowingBarChart final : public ChartFrame
+{
+    Q_OBJECT
+public:
+    struct Bar
+    {
+        QString label;
+        double value = 0.0;
+        QColor colour;
+    };
+
+    explicit GrowingBarChart(QWidget *parent = nullptr);
+    void setBars(const QString &title, const QString &yTitle, const std::vector<Bar> &bars);
+    /// Draws nothing and shows `message` over the plot.
+    void clear(const QString &message);
+    /// The drawn value of the bar labelled `label` (NaN if none).
+    double value(const QString &label) const;
+    int barCount() const;
+};
+
 } // namespace pbx::ui

@@ -196,6 +196,8 @@ void GrowingLabDialog::createWidgets()
     m_simulationNote->setWordWrap(true);
     m_pmwgChart = new GrowingChart(this);
     m_pmwgChart->setLogX(false);
+    m_pmwgPrivacy = new GrowingBarChart(this);
+    m_pmwgErrors = new GrowingBarChart(this);
     m_pmwgNote = new QLabel(this);
     m_pmwgNote->setWordWrap(true);
     m_pmwgNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -274,7 +276,11 @@ void GrowingLabDialog::createLayout()
     m_tabs->addTab(streamTab, tr("Timeline && accuracy"));
     auto *pmwgTab = new QWidget(m_tabs);
     auto *pmwgLayout = new QVBoxLayout(pmwgTab);
-    pmwgLayout->addWidget(m_pmwgChart, 1);
+    pmwgLayout->addWidget(m_pmwgChart, 3);
+    auto *pmwgBars = new QHBoxLayout;
+    pmwgBars->addWidget(m_pmwgPrivacy, 1);
+    pmwgBars->addWidget(m_pmwgErrors, 1);
+    pmwgLayout->addLayout(pmwgBars, 2);
     pmwgLayout->addWidget(m_pmwgNote);
     m_tabs->addTab(pmwgTab, tr("PMWG"));
 
@@ -459,6 +465,8 @@ void GrowingLabDialog::showInvalid(const QString &message)
     m_timeline->clear(text);
     m_accuracy->clear(text);
     m_pmwgChart->clear(text);
+    m_pmwgPrivacy->clear(QString());
+    m_pmwgErrors->clear(QString());
     m_simulationNote->clear();
     m_pmwgNote->clear();
     m_readout->clear();
@@ -695,6 +703,8 @@ void GrowingLabDialog::drawPmwg()
 {
     if (algorithmOf(m_algorithm) != QStringLiteral("pmwg")) {
         m_pmwgChart->clear(tr("Choose PMWG as the algorithm."));
+        m_pmwgPrivacy->clear(QString());
+        m_pmwgErrors->clear(QString());
         m_pmwgNote->clear();
         return;
     }
@@ -727,8 +737,21 @@ void GrowingLabDialog::drawPmwg()
                        .arg(num(number(privacy["worst_case"])))
                        .arg(num(number(privacy["total_reserved"])))
                        .arg(num(number(doc["sigma_n"])));
+    const bool rho = privacy.value("unit", "epsilon") == "rho";
+    std::vector<GrowingBarChart::Bar> privacyBars{
+        {tr("budget"), number(privacy["total_reserved"]), palette::chartRed},
+        {tr("worst case"), number(privacy["worst_case"]), palette::chartInk}};
+    if (simulated && !rho)
+        privacyBars.push_back(
+            {tr("realised (simulation)"), number(privacy["realised_epsilon"]), palette::chartTeal});
+    m_pmwgPrivacy->setBars(tr("Privacy: realised against the worst case"), rho ? tr("ρ") : tr("ε"),
+                           privacyBars);
     if (simulated) {
         const Json &errors = doc["errors"];
+        m_pmwgErrors->setBars(tr("Mean |error| of the answers (simulation)"), tr("error (fraction)"),
+                              {{tr("PMWG"), number(errors["mean_abs"]), palette::chartBlue},
+                               {tr("Laplace per query (baseline)"),
+                                number(errors["laplace_baseline_mean_abs"]), palette::neutralGrey}});
         const double hardCount = hard.points.empty() ? 0.0 : hard.points.back().y();
         text
             += QLatin1Char(' ')
@@ -747,6 +770,7 @@ void GrowingLabDialog::drawPmwg()
                      .arg(num(number(errors["laplace_baseline_mean_abs"])))
                      .arg(num(number(errors["final_kl"])));
     } else {
+        m_pmwgErrors->clear(tr("Run the simulation for the errors."));
         text += QLatin1Char(' ') + tr("Press <b>Run</b> for the hard queries, realised privacy and errors.");
     }
     m_pmwgNote->setText(text);

@@ -29,6 +29,7 @@ QT_FORWARD_DECLARE_CLASS(QTimer)
 
 namespace pbx::ui {
 
+class GrowingBarChart;
 class GrowingChart;
 class ScientificSpinBox;
 
@@ -57,6 +58,8 @@ public:
     GrowingChart *timelineChart() const { return m_timeline; }
     GrowingChart *accuracyChart() const { return m_accuracy; }
     GrowingChart *pmwgChart() const { return m_pmwgChart; }
+    GrowingBarChart *pmwgPrivacyChart() const { return m_pmwgPrivacy; }
+    GrowingBarChart *pmwgErrorChart() const { return m_pmwgErrors; }
     /// The one-line error of the current input ("" when valid).
     QString errorText() const;
     /// The current plan ("pbx-simulation" with --plan-only; null when the input is invalid).
@@ -127,6 +130,8 @@ private:
     GrowingChart *m_accuracy = nullptr;
     QLabel *m_simulationNote = nullptr;
     GrowingChart *m_pmwgChart = nullptr;
+    GrowingBarChart *m_pmwgPrivacy = nullptr;
+    GrowingBarChart *m_pmwgErrors = nullptr;
     QLabel *m_pmwgNote = nullptr;
 
     // Animation
