@@ -6,14 +6,19 @@
 #include "tests/ui/uitestutils.h"
 #include "ui/charts/growingchart.h"
 #include "ui/growing/growinglabdialog.h"
+#include "ui/mainwindow.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTabWidget>
 
 #include <cmath>
+#include <limits>
 
 using namespace pbx::ui;
 
@@ -55,7 +60,10 @@ class TestGrowingLab : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void menuEntry();
     void workedTablePlan();
+    void longHorizon();
     void zcdpSchedule();
     void improver();
     void invalidGammaRunsNothing();
@@ -63,6 +71,23 @@ private Q_SLOTS:
     void pmwgPanel();
     void animation();
 };
+
+void TestGrowingLab::menuEntry()
+{
+    MainWindow w;
+    QAction *entry = nullptr;
+    for (QAction *a : w.findChildren<QAction *>())
+        if (a->text() == QStringLiteral("&Growing database…"))
+            entry = a;
+    QVERIFY(entry);
+    entry->trigger();
+    auto *lab = w.findChild<GrowingLabDialog *>();
+    QVERIFY(lab);
+    QVERIFY(lab->isVisible());
+    QVERIFY(!lab->isModal());
+    entry->trigger(); // the same dialog again
+    QCOMPARE(w.findChildren<GrowingLabDialog *>().size(), 1);
+}
 
 void TestGrowingLab::workedTablePlan()
 {
@@ -102,6 +127,27 @@ void TestGrowingLab::workedTablePlan()
     QVERIFY(std::fabs(lab.gammaSpin()->value() - 0.377) < 1e-3);
     timeline->flush();
     QVERIFY(timeline->bandCount() > 8); // smaller γ: shorter epochs
+}
+
+void TestGrowingLab::longHorizon()
+{
+    // γ = 0.005 to t = 2^31 − 1: thousands of epochs, the spend still below the budget.
+    GrowingLabDialog lab;
+    lab.show();
+    workedTable(lab);
+    lab.gammaSpin()->setValue(0.005);
+    QElapsedTimer clock;
+    clock.start();
+    lab.horizonSpin()->setValue(std::numeric_limits<int>::max());
+    lab.timelineChart()->flush();
+    qInfo("plan and redraw of %d epochs: %lld ms", lab.timelineChart()->bandCount(),
+          static_cast<long long>(clock.elapsed()));
+    QVERIFY(lab.timelineChart()->bandCount() > 2000);
+    const auto cumulative = lab.timelineChart()->points(QStringLiteral("cumulative"));
+    QVERIFY(cumulative.back().y() < 1.0);
+    QVERIFY(cumulative.back().y() > 0.99);
+    QVERIFY(lab.timelineChart()->legendText().contains(QStringLiteral("too many to shade")));
+    screenshot(lab, QStringLiteral("long-horizon"));
 }
 
 void TestGrowingLab::zcdpSchedule()

@@ -24,6 +24,7 @@ namespace pbx::ui {
 namespace {
 
 const QString kCursorId = QStringLiteral("__cursor");
+constexpr std::size_t kMaxShadedBands = 160;
 
 ChartFrame::Style growingFrame()
 {
@@ -185,8 +186,10 @@ void GrowingChart::rebuild()
         series->attachAxis(onRight && right ? right : y);
     };
     QStringList legend;
-    // Epochs: alternate epochs shaded over the full height.
-    for (std::size_t i = 0; i < m_bands.size(); i += 2) {
+    // Epochs: alternate epochs shaded over the full height (up to kMaxShadedBands: beyond that the
+    // shading would be a grey wash and cost an area series per epoch).
+    const bool shaded = m_bands.size() <= kMaxShadedBands;
+    for (std::size_t i = 0; shaded && i < m_bands.size(); i += 2) {
         const Band &b = m_bands[i];
         auto *upper = new QLineSeries;
         upper->append(b.from, m_yTop);
@@ -202,7 +205,8 @@ void GrowingChart::rebuild()
     }
     if (!m_bands.empty())
         legend << legendEntry(QColor(0xc8, 0xcc, 0xd4), QStringLiteral("▮"),
-                              tr("epochs (%1, alternately shaded)").arg(m_bands.size()));
+                              shaded ? tr("epochs (%1, alternately shaded)").arg(m_bands.size())
+                                     : tr("epochs (%1, too many to shade)").arg(m_bands.size()));
     for (const Series &s : m_series) {
         QXYSeries *series = nullptr;
         if (s.kind == Kind::Scatter) {
