@@ -50,6 +50,8 @@ void workedTable(GrowingLabDialog &lab)
 /// Saves a screenshot both where CTest collects them and as /tmp/growing-<name>.png.
 void screenshot(QWidget &widget, const QString &name)
 {
+    for (GrowingChart *chart : widget.findChildren<GrowingChart *>())
+        chart->flush();
     QVERIFY(!pbx::test::saveScreenshot(widget, QStringLiteral("growinglab-") + name).isEmpty());
     QVERIFY(widget.grab().save(QStringLiteral("/tmp/growing-%1.png").arg(name), "PNG"));
 }
