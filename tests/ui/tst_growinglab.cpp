@@ -168,6 +168,19 @@ void TestGrowingLab::zcdpSchedule()
         QVERIFY(p.y() <= 0.024356);
     QCOMPARE(timeline->bandCount(), 8);
     screenshot(lab, QStringLiteral("zcdp"));
+    // An (ε, δ) = (1, 1e-6) target is accounted in zCDP: its ρ bounds the cumulative spend.
+    lab.budgetKindCombo()->setCurrentIndex(2);
+    QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
+    const double rho = lab.plan()["privacy"]["total_reserved"].get<double>();
+    QVERIFY(rho > 0.0 && rho < 1.0);
+    timeline->flush();
+    for (const QPointF &p : timeline->points(QStringLiteral("budget")))
+        QCOMPARE(p.y(), rho);
+    for (const QPointF &p : timeline->points(QStringLiteral("cumulative")))
+        QVERIFY(p.y() <= rho);
+    QVERIFY2(timeline->legendText().contains(QStringLiteral("(ε, δ) = (1, 1e-6)")),
+             qPrintable(timeline->legendText()));
+    screenshot(lab, QStringLiteral("approx"));
 }
 
 void TestGrowingLab::improver()

@@ -540,6 +540,10 @@ void GrowingLabDialog::drawTimeline()
         GrowingChart::Kind::Line,
         Qt::DashLine,
         {{n, total}, {end, total}}};
+    if (privacy.contains("target")) // an (ε, δ) target accounted in zCDP
+        budget.name = tr("budget ρ = %1 (for (ε, δ) = (%2, %3)): never exceeded, whatever the horizon")
+                          .arg(num(total, 6), num(number(privacy["target"]["epsilon"])),
+                               num(number(privacy["target"]["delta"])));
     if (algorithm == QStringLiteral("pmwg")) {
         const double worst = number(privacy["worst_case"]);
         GrowingChart::Series worstCase{QStringLiteral("worst-case"),
