@@ -9,13 +9,16 @@
 #include "ui/mainwindow.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTemporaryDir>
 
 #include <cmath>
 #include <limits>
@@ -266,6 +269,32 @@ void TestGrowingLab::simulationAndCancel()
     QVERIFY(measured < drawnAt(accuracy, QStringLiteral("bound"), 1000));
     QVERIFY(lab.simulationText().contains(QStringLiteral("Simulation on CPS1988")));
     screenshot(lab, QStringLiteral("simulation"));
+
+    // The saved document summarises all 40 runs.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("growing.json"));
+    QVERIFY(lab.saveDocument(path).ok());
+    QFile saved(path);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    const auto doc = pbx::io::json::Json::parse(saved.readAll().toStdString());
+    QCOMPARE(doc["format"].get<std::string>(), std::string("pbx-simulation"));
+    QCOMPARE(doc["monte_carlo"]["repetitions"].get<int>(), 40);
+    QCOMPARE(doc["monte_carlo"]["max_error"]["median"].get<double>(), median);
+    QCOMPARE(doc["monte_carlo"]["epoch_max_error_median"].size(), std::size_t(5));
+
+    // Sorted arrivals (region == "south" last) make staleness visible: docs/growing-databases.md
+    // reports a last-epoch median error of 0.31, against ≈ 0.05 in random order.
+    lab.sortedCheck()->setChecked(true);
+    QVERIFY(lab.run());
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY(lab.simulation().has_value());
+    const double sortedLast = lab.simulation()->epochMedian.back();
+    qInfo("random order: largest-error median %.4f; sorted order: last epoch's median %.4f", median,
+          sortedLast);
+    QVERIFY2(sortedLast > 0.25 && sortedLast < 0.37, qPrintable(QString::number(sortedLast)));
+    screenshot(lab, QStringLiteral("sorted"));
+    lab.sortedCheck()->setChecked(false);
 
     // Cancel right after a start: nothing is shown and the lab can run again.
     lab.repetitionsSpin()->setValue(5000);

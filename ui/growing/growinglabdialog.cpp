@@ -2,6 +2,7 @@
 #include "ui/growing/growinglabdialog.h"
 
 #include "core/growing/bb_scheduler.h"
+#include "core/io/text_file.h"
 #include "ui/charts/growingchart.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
@@ -11,6 +12,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -218,6 +220,9 @@ void GrowingLabDialog::createWidgets()
     m_run->setDefault(true);
     m_cancel = new QPushButton(tr("Cancel"), this);
     m_cancel->setEnabled(false);
+    m_save = new QPushButton(tr("Save document…"), this);
+    m_save->setToolTip(tr("The plan, or the simulation when one is shown, as a \"pbx-simulation\" JSON "
+                          "document (as pbx-cli simulate growing writes)."));
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
@@ -259,6 +264,7 @@ void GrowingLabDialog::createLayout()
     auto *runRow = new QHBoxLayout;
     runRow->addWidget(m_run);
     runRow->addWidget(m_cancel);
+    runRow->addWidget(m_save);
     editorLayout->addLayout(runRow);
     editorLayout->addWidget(m_progress);
     editorLayout->addWidget(m_status);
@@ -339,6 +345,7 @@ void GrowingLabDialog::connectSignals()
     });
     connect(m_run, &QPushButton::clicked, this, [this] { run(); });
     connect(m_cancel, &QPushButton::clicked, this, &GrowingLabDialog::cancel);
+    connect(m_save, &QPushButton::clicked, this, &GrowingLabDialog::saveInteractive);
     connect(m_watcher, &QFutureWatcher<GrowingRunOutcome>::progressRangeChanged, m_progress,
             &QProgressBar::setRange);
     connect(m_watcher, &QFutureWatcher<GrowingRunOutcome>::progressValueChanged, m_progress,
@@ -839,6 +846,25 @@ void GrowingLabDialog::finished()
     drawAccuracy();
     drawPmwg();
     setCursorTime(m_cursorT);
+}
+
+Result<void> GrowingLabDialog::saveDocument(const QString &path) const
+{
+    const Json &doc = m_simulation ? m_simulation->document : m_plan;
+    if (doc.is_null())
+        return makeError(ErrorCode::InvalidArgument, "nothing to save: the input is invalid");
+    return io::writeTextFileAtomically(path.toStdString(), doc.dump(2) + "\n");
+}
+
+void GrowingLabDialog::saveInteractive()
+{
+    const QString path
+        = QFileDialog::getSaveFileName(this, tr("Save the growing-database document"),
+                                       QStringLiteral("growing-lab.json"), tr("JSON documents (*.json)"));
+    if (path.isEmpty())
+        return;
+    auto saved = saveDocument(path);
+    m_status->setText(saved ? tr("Saved %1.").arg(path) : QString::fromStdString(saved.error().message));
 }
 
 void GrowingLabDialog::setPlaying(bool playing)

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/io/json_fields.h"
+#include "core/util/result.h"
 #include "ui/growing/growinglabjob.h"
 
 #include <QDialog>
@@ -53,6 +54,7 @@ public:
     QPushButton *runButton() const { return m_run; }
     QPushButton *cancelButton() const { return m_cancel; }
     QPushButton *playButton() const { return m_play; }
+    QCheckBox *sortedCheck() const { return m_sorted; }
     QTabWidget *tabs() const { return m_tabs; }
 
     GrowingChart *timelineChart() const { return m_timeline; }
@@ -78,6 +80,10 @@ public:
     void cancel();
     /// Waits for the running job and shows its result (tests).
     void waitForRun();
+    /// Writes the shown document (the simulation's if there is one, else the plan) as JSON, the
+    /// same "pbx-simulation" format `pbx-cli simulate growing` writes. Errors: InvalidArgument when
+    /// nothing is shown; Io when the file cannot be written.
+    Result<void> saveDocument(const QString &path) const;
     /// Puts the time cursor at t (the animation moves it).
     void setCursorTime(double t);
 
@@ -98,6 +104,7 @@ private:
     void finished();
     void advanceCursor();
     void setPlaying(bool playing);
+    void saveInteractive();
     double horizonEnd() const;
 
     // Schedule editor
@@ -144,6 +151,7 @@ private:
     // Run
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;
+    QPushButton *m_save = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_explain = nullptr;

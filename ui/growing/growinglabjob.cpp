@@ -78,6 +78,25 @@ void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingL
         out.epochMedian.push_back(growingQuantile(sample, 0.5));
         out.epochQ95.push_back(growingQuantile(sample, 0.95));
     }
+    if (!pmwg && !out.worstPerRun.empty()) {
+        // The document describes the whole run, not its last repetition.
+        Json &doc = out.document;
+        doc["settings"]["repetitions"] = runs;
+        doc["settings"]["seed"] = seed;
+        doc["settings"]["repetition_seeds"] = "seed + r for r = 0 ... repetitions - 1, one core run each";
+        const Json summary{{"median", growingQuantile(out.worstPerRun, 0.5)},
+                           {"q95", growingQuantile(out.worstPerRun, 0.95)},
+                           {"max", *std::max_element(out.worstPerRun.begin(), out.worstPerRun.end())}};
+        Json mc{{"repetitions", runs}, {"runs_exceeding", out.runsExceeding}};
+        if (config.algorithm == growing::LabAlgorithm::BBScheduler) {
+            mc["max_error"] = summary;
+            mc["epoch_max_error_median"] = out.epochMedian;
+            mc["epoch_max_error_q95"] = out.epochQ95;
+        } else {
+            mc["max_error_at_end"] = summary;
+        }
+        doc["monte_carlo"] = std::move(mc);
+    }
     promise.addResult(std::move(out));
 }
 

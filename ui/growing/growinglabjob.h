@@ -21,8 +21,10 @@ namespace pbx::ui {
 
 struct GrowingRunOutcome
 {
-    QString error;           ///< empty on success
-    io::json::Json document; ///< the last repetition's pbx-simulation document (plan, settings)
+    QString error; ///< empty on success
+    /// The pbx-simulation document: the plan and settings of the runs, and "monte_carlo" summarising
+    /// every repetition (the per-run samples below).
+    io::json::Json document;
     int repetitions = 0;
     /// BBScheduler: the largest error over the whole stream, one per run; BBImprover: the error at
     /// the last step, one per run (fraction scale).
