@@ -14,6 +14,7 @@
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -306,6 +307,18 @@ void TestGrowingLab::simulationAndCancel()
     QVERIFY(!lab.simulation().has_value());
     QVERIFY(lab.statusText().startsWith(QStringLiteral("Cancelled")));
     QVERIFY(lab.runButton()->isEnabled());
+    // Cancel in the middle: 5,000 runs take minutes; the job stops at the next repetition.
+    auto *progress = lab.findChild<QProgressBar *>();
+    QVERIFY(lab.run());
+    QTRY_VERIFY(progress->maximum() == 5000 && progress->value() >= 3);
+    QElapsedTimer clock;
+    clock.start();
+    lab.cancelButton()->click();
+    lab.waitForRun();
+    QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY(!lab.simulation().has_value());
+    QVERIFY(lab.statusText().startsWith(QStringLiteral("Cancelled")));
 }
 
 void TestGrowingLab::pmwgPanel()
