@@ -386,6 +386,8 @@ void TestGrowingLab::animation()
     QCOMPARE(lab.timelineChart()->cursor(), paused);
     lab.setCursorTime(150000);
     screenshot(lab, QStringLiteral("cursor"));
+    lab.resize(lab.minimumSizeHint());
+    screenshot(lab, QStringLiteral("smallest"));
 }
 
 QTEST_MAIN(TestGrowingLab)

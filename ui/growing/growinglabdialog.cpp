@@ -20,6 +20,7 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTimer>
@@ -76,6 +77,17 @@ GrowingChart::Series makeSeries(const QString &id, const QString &name, const QC
     return s;
 }
 
+/// `content` in a frameless scroll area: in a small window the panels scroll instead of squeezing
+/// the charts' wrapping legends over their axes.
+QScrollArea *scrolling(QWidget *content)
+{
+    auto *area = new QScrollArea;
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setWidget(content);
+    return area;
+}
+
 QString algorithmOf(const QComboBox *c)
 {
     return c->currentData().toString();
@@ -91,7 +103,8 @@ GrowingLabDialog::GrowingLabDialog(QWidget *parent) : QDialog(parent)
     connectSignals();
     updateVisibility();
     updatePlan();
-    resize(1220, 800);
+    setMinimumWidth(1100);
+    resize(1220, 860);
 }
 
 GrowingLabDialog::~GrowingLabDialog()
@@ -273,13 +286,19 @@ void GrowingLabDialog::createLayout()
     editorLayout->addStretch(1);
     editor->setMinimumWidth(400);
     editor->setMaximumWidth(460);
+    // The form's rows at their natural height (the panels on the right scroll instead).
+    editor->setMinimumHeight(editor->sizeHint().height());
 
+    // Room for the plot and its wrapping legend; below this the legend would cover the axis.
+    for (QWidget *chart : {static_cast<QWidget *>(m_timeline), static_cast<QWidget *>(m_accuracy),
+                           static_cast<QWidget *>(m_pmwgChart)})
+        chart->setMinimumHeight(320);
     auto *streamTab = new QWidget(m_tabs);
     auto *streamLayout = new QVBoxLayout(streamTab);
     streamLayout->addWidget(m_timeline, 1);
     streamLayout->addWidget(m_accuracy, 1);
     streamLayout->addWidget(m_simulationNote);
-    m_tabs->addTab(streamTab, tr("Timeline && accuracy"));
+    m_tabs->addTab(scrolling(streamTab), tr("Timeline && accuracy"));
     auto *pmwgTab = new QWidget(m_tabs);
     auto *pmwgLayout = new QVBoxLayout(pmwgTab);
     pmwgLayout->addWidget(m_pmwgChart, 3);
@@ -288,7 +307,7 @@ void GrowingLabDialog::createLayout()
     pmwgBars->addWidget(m_pmwgErrors, 1);
     pmwgLayout->addLayout(pmwgBars, 2);
     pmwgLayout->addWidget(m_pmwgNote);
-    m_tabs->addTab(pmwgTab, tr("PMWG"));
+    m_tabs->addTab(scrolling(pmwgTab), tr("PMWG"));
 
     auto *animation = new QHBoxLayout;
     animation->addWidget(m_play);
@@ -537,9 +556,8 @@ void GrowingLabDialog::drawTimeline()
     const bool rho = privacy.value("unit", "epsilon") == "rho";
     const QString unit = rho ? tr("ρ") : tr("ε");
     const double total = number(privacy["total_reserved"]);
-    m_timeline->setTitles(tr("Privacy over time: the cumulative spend approaches the budget"),
-                          tr("t (rows arrived, log scale)"), rho ? tr("ρ (zCDP)") : tr("ε"),
-                          tr("ρ_t per step"));
+    m_timeline->setTitles(tr("Privacy spent over time"), tr("t (rows arrived, log scale)"),
+                          rho ? tr("ρ (zCDP)") : tr("ε"), tr("ρ_t per step"));
     GrowingChart::Series budget{
         QStringLiteral("budget"),
         tr("budget %1 = %2: never exceeded, whatever the horizon").arg(unit, num(total)),
@@ -612,7 +630,7 @@ void GrowingLabDialog::drawAccuracy()
     const QString algorithm = algorithmOf(m_algorithm);
     const double n = m_startSize->value();
     const double end = horizonEnd();
-    m_accuracy->setTitles(tr("Accuracy: error bound on the fraction scale (probability ≥ 1 − β)"),
+    m_accuracy->setTitles(tr("Accuracy bound (fraction scale, probability ≥ 1 − β)"),
                           tr("t (rows arrived, log scale)"), tr("error"));
     if (algorithm == QStringLiteral("pmwg")) {
         m_accuracy->clear(tr("PMWG answers from its public histogram: see the PMWG tab."));
