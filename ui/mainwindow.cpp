@@ -7,6 +7,7 @@
 #include "ui/appsettings.h"
 #include "ui/charts/privacylosspathchart.h"
 #include "ui/comparison/comparisonview.h"
+#include "ui/growing/growinglabdialog.h"
 #include "ui/help/glossarydialog.h"
 #include "ui/lab/labdialog.h"
 #include "ui/models/ledgermodel.h"
@@ -383,6 +384,13 @@ void MainWindow::createMenus()
             odpLab = new OdpLabDialog(this);
         odpLab->show();
         odpLab->raise();
+    });
+    labs->addAction(tr("&Growing database…"), this, [this] {
+        auto *growingLab = findChild<GrowingLabDialog *>();
+        if (!growingLab)
+            growingLab = new GrowingLabDialog(this);
+        growingLab->show();
+        growingLab->raise();
     });
     installStrategyMenus(this, query, labs, m_document);
 

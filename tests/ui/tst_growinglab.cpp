@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: MIT
+// Labs ▸ Growing database: the plan drawn from the editor (the worked table of
+// docs/growing-databases.md read back from the charts), the core's error for a bad γ (and nothing
+// run), a Monte Carlo on CPS1988 off the GUI thread and its cancel, the PMWG panel, the time
+// cursor; screenshots of each state.
+#include "tests/ui/uitestutils.h"
+#include "ui/charts/growingchart.h"
+#include "ui/growing/growinglabdialog.h"
+#include "ui/mainwindow.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <limits>
+
+using namespace pbx::ui;
+
+namespace {
+
+/// The y drawn from x on by `chart`'s series `id` (a step drawn at x: the new value, its last point there).
+double drawnAt(GrowingChart *chart, const QString &id, double x)
+{
+    chart->flush();
+    double y = std::nan("");
+    for (const QPointF &p : chart->points(id))
+        if (p.x() == x)
+            y = p.y();
+    return y;
+}
+
+/// BBScheduler, n = 1000, γ = 1, pure ε = 1, k = 10, horizon 256,000 (eight epochs).
+void workedTable(GrowingLabDialog &lab)
+{
+    lab.algorithmCombo()->setCurrentIndex(0);
+    lab.budgetKindCombo()->setCurrentIndex(0);
+    lab.startSizeSpin()->setValue(1000);
+    lab.gammaSpin()->setValue(1.0);
+    lab.epsilonSpin()->setValue(1.0);
+    lab.queriesSpin()->setValue(10);
+    lab.horizonSpin()->setValue(255999);
+}
+
+/// Saves a screenshot both where CTest collects them and as /tmp/growing-<name>.png.
+void screenshot(QWidget &widget, const QString &name)
+{
+    for (GrowingChart *chart : widget.findChildren<GrowingChart *>())
+        chart->flush();
+    QVERIFY(!pbx::test::saveScreenshot(widget, QStringLiteral("growinglab-") + name).isEmpty());
+    QVERIFY(widget.grab().save(QStringLiteral("/tmp/growing-%1.png").arg(name), "PNG"));
+}
+
+} // namespace
+
+class TestGrowingLab : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void menuEntry();
+    void workedTablePlan();
+    void longHorizon();
+    void zcdpSchedule();
+    void improver();
+    void invalidGammaRunsNothing();
+    void simulationAndCancel();
+    void pmwgPanel();
+    void animation();
+};
+
+void TestGrowingLab::menuEntry()
+{
+    MainWindow w;
+    QAction *entry = nullptr;
+    for (QAction *a : w.findChildren<QAction *>())
+        if (a->text() == QStringLiteral("&Growing database…"))
+            entry = a;
+    QVERIFY(entry);
+    entry->trigger();
+    auto *lab = w.findChild<GrowingLabDialog *>();
+    QVERIFY(lab);
+    QVERIFY(lab->isVisible());
+    QVERIFY(!lab->isModal());
+    entry->trigger(); // the same dialog again
+    QCOMPARE(w.findChildren<GrowingLabDialog *>().size(), 1);
+}
+
+void TestGrowingLab::workedTablePlan()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    workedTable(lab);
+    QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
+    GrowingChart *timeline = lab.timelineChart();
+    timeline->flush();
+    QCOMPARE(timeline->bandCount(), 8);
+    // Per-epoch ε_i = 2^{-(i+1)} and Σε after each epoch (docs/growing-databases.md, worked table).
+    const double starts[] = {1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000};
+    const double cumulative[] = {0.5, 0.75, 0.875, 0.9375, 0.96875, 0.984375, 0.9921875, 0.99609375};
+    for (int i = 0; i < 8; ++i) {
+        QCOMPARE(drawnAt(timeline, QStringLiteral("per-epoch"), starts[i]), std::ldexp(1.0, -(i + 1)));
+        QCOMPARE(drawnAt(timeline, QStringLiteral("cumulative"), starts[i]), cumulative[i]);
+    }
+    // The last epoch's step ends at the horizon; the budget line is 1 and never crossed.
+    const auto cum = timeline->points(QStringLiteral("cumulative"));
+    QCOMPARE(cum.back().x(), 256000.0);
+    QCOMPARE(cum.back().y(), 0.99609375);
+    for (const QPointF &p : timeline->points(QStringLiteral("budget")))
+        QCOMPARE(p.y(), 1.0);
+    for (const QPointF &p : cum)
+        QVERIFY(p.y() <= 1.0);
+    // Accuracy: α_0 + s_0 = 0.61958, α_7 + s_7 = 0.71687, split into noise and staleness.
+    GrowingChart *accuracy = lab.accuracyChart();
+    QVERIFY(std::fabs(drawnAt(accuracy, QStringLiteral("bound"), 1000) - 0.61958) < 5e-6);
+    QVERIFY(std::fabs(drawnAt(accuracy, QStringLiteral("noise"), 1000) - 0.11983) < 5e-6);
+    QVERIFY(std::fabs(drawnAt(accuracy, QStringLiteral("staleness"), 1000) - 0.49975) < 5e-6);
+    QVERIFY(std::fabs(drawnAt(accuracy, QStringLiteral("bound"), 128000) - 0.71687) < 5e-6);
+    // The optimal γ for k = 10 (docs: γ* = 0.377) is offered.
+    QVERIFY(lab.optimalGammaButton()->isEnabled());
+    QVERIFY(lab.optimalGammaButton()->text().contains(QStringLiteral("0.377")));
+    screenshot(lab, QStringLiteral("plan"));
+    lab.optimalGammaButton()->click();
+    QVERIFY(std::fabs(lab.gammaSpin()->value() - 0.377) < 1e-3);
+    timeline->flush();
+    QVERIFY(timeline->bandCount() > 8); // smaller γ: shorter epochs
+}
+
+void TestGrowingLab::longHorizon()
+{
+    // γ = 0.005 to t = 2^31 − 1: thousands of epochs, the spend still below the budget.
+    GrowingLabDialog lab;
+    lab.show();
+    workedTable(lab);
+    lab.gammaSpin()->setValue(0.005);
+    QElapsedTimer clock;
+    clock.start();
+    lab.horizonSpin()->setValue(std::numeric_limits<int>::max());
+    lab.timelineChart()->flush();
+    qInfo("plan and redraw of %d epochs: %lld ms", lab.timelineChart()->bandCount(),
+          static_cast<long long>(clock.elapsed()));
+    QVERIFY(lab.timelineChart()->bandCount() > 2000);
+    const auto cumulative = lab.timelineChart()->points(QStringLiteral("cumulative"));
+    QVERIFY(cumulative.back().y() < 1.0);
+    QVERIFY(cumulative.back().y() > 0.99);
+    QVERIFY(lab.timelineChart()->legendText().contains(QStringLiteral("too many to shade")));
+    screenshot(lab, QStringLiteral("long-horizon"));
+}
+
+void TestGrowingLab::zcdpSchedule()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    workedTable(lab);
+    lab.budgetKindCombo()->setCurrentIndex(1); // zCDP ρ = 0.024356: the schedule follows
+    QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
+    GrowingChart *timeline = lab.timelineChart();
+    // zCDP equalised, γ = 1: ρ_0 = ρ(1 − r²) = 0.75ρ = 0.018267 (docs/growing-databases.md), and the
+    // cumulative ρ never passes the budget.
+    QVERIFY(std::fabs(drawnAt(timeline, QStringLiteral("cumulative"), 1000) - 0.018267) < 1e-6);
+    QVERIFY(std::fabs(drawnAt(timeline, QStringLiteral("per-epoch"), 1000) - 0.018267) < 1e-6);
+    for (const QPointF &p : timeline->points(QStringLiteral("cumulative")))
+        QVERIFY(p.y() <= 0.024356);
+    QCOMPARE(timeline->bandCount(), 8);
+    screenshot(lab, QStringLiteral("zcdp"));
+    // An (ε, δ) = (1, 1e-6) target is accounted in zCDP: its ρ bounds the cumulative spend.
+    lab.budgetKindCombo()->setCurrentIndex(2);
+    QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
+    const double rho = lab.plan()["privacy"]["total_reserved"].get<double>();
+    QVERIFY(rho > 0.0 && rho < 1.0);
+    timeline->flush();
+    for (const QPointF &p : timeline->points(QStringLiteral("budget")))
+        QCOMPARE(p.y(), rho);
+    for (const QPointF &p : timeline->points(QStringLiteral("cumulative")))
+        QVERIFY(p.y() <= rho);
+    QVERIFY2(timeline->legendText().contains(QStringLiteral("(ε, δ) = (1, 1e-6)")),
+             qPrintable(timeline->legendText()));
+    screenshot(lab, QStringLiteral("approx"));
+}
+
+void TestGrowingLab::improver()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    lab.algorithmCombo()->setCurrentIndex(1); // BBImprover: the budget becomes zCDP
+    QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
+    QCOMPARE(lab.budgetKindCombo()->currentIndex(), 1);
+    GrowingChart *timeline = lab.timelineChart();
+    timeline->flush();
+    QCOMPARE(timeline->bandCount(), 0);
+    const auto cumulative = timeline->points(QStringLiteral("cumulative"));
+    QVERIFY(cumulative.size() > 10);
+    for (std::size_t i = 1; i < cumulative.size(); ++i) {
+        QVERIFY(cumulative[i].y() >= cumulative[i - 1].y());
+        QVERIFY(cumulative[i].y() <= 0.024356);
+    }
+    // The per-step ρ_t decays like t^{-(1+a)}.
+    const auto rho = timeline->points(QStringLiteral("per-epoch"));
+    QVERIFY(rho.back().y() < rho.front().y());
+    lab.accuracyChart()->flush();
+    QVERIFY(!lab.accuracyChart()->points(QStringLiteral("bound")).empty());
+    QVERIFY(lab.run());
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY(lab.simulation().has_value());
+    QCOMPARE(static_cast<int>(lab.simulation()->worstPerRun.size()), 200);
+    lab.accuracyChart()->flush();
+    QCOMPARE(lab.accuracyChart()->points(QStringLiteral("measured")).size(), std::size_t(1));
+    screenshot(lab, QStringLiteral("improver"));
+}
+
+void TestGrowingLab::invalidGammaRunsNothing()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    workedTable(lab);
+    lab.gammaSpin()->setValue(0.0);
+    QVERIFY(lab.errorText().startsWith(QStringLiteral("INVALID_GAMMA: schedule.gamma:")));
+    QVERIFY(!lab.runButton()->isEnabled());
+    QVERIFY(lab.plan().is_null());
+    QVERIFY(!lab.run());
+    QVERIFY(!lab.isRunning());
+    QVERIFY(!lab.simulation().has_value());
+    lab.timelineChart()->flush();
+    QCOMPARE(lab.timelineChart()->bandCount(), 0);
+    QVERIFY(lab.timelineChart()->message().contains(QStringLiteral("INVALID_GAMMA")));
+    screenshot(lab, QStringLiteral("invalid-gamma"));
+    // γ above 1000 is refused too; a valid γ brings the plan back.
+    lab.gammaSpin()->setValue(2000.0);
+    QVERIFY(lab.errorText().startsWith(QStringLiteral("INVALID_GAMMA")));
+    lab.gammaSpin()->setValue(1.0);
+    QVERIFY(lab.errorText().isEmpty());
+    QVERIFY(lab.runButton()->isEnabled());
+}
+
+void TestGrowingLab::simulationAndCancel()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    workedTable(lab);
+    lab.repetitionsSpin()->setValue(40);
+    QVERIFY(lab.run());
+    QVERIFY(lab.isRunning());
+    QVERIFY(lab.cancelButton()->isEnabled());
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY(lab.simulation().has_value());
+    const GrowingRunOutcome &sim = *lab.simulation();
+    QCOMPARE(sim.repetitions, 40);
+    QCOMPARE(static_cast<int>(sim.worstPerRun.size()), 40);
+    // The simulation stops at CPS1988's 28,155 rows: five epochs, the last truncated.
+    QCOMPARE(static_cast<int>(sim.epochMedian.size()), 5);
+    QCOMPARE(sim.document["settings"]["stream"]["end"].get<int>(), 28155);
+    // docs/growing-databases.md: the largest error has median ≈ 0.090 and no run exceeds its bound.
+    const double median = growingQuantile(sim.worstPerRun, 0.5);
+    QVERIFY2(median > 0.06 && median < 0.12, qPrintable(QString::number(median)));
+    QCOMPARE(sim.runsExceeding, 0);
+    GrowingChart *accuracy = lab.accuracyChart();
+    const double measured = drawnAt(accuracy, QStringLiteral("measured"), 1000);
+    QCOMPARE(measured, sim.epochMedian[0]);
+    QVERIFY(measured < drawnAt(accuracy, QStringLiteral("bound"), 1000));
+    QVERIFY(lab.simulationText().contains(QStringLiteral("Simulation on CPS1988")));
+    screenshot(lab, QStringLiteral("simulation"));
+
+    // The saved document summarises all 40 runs.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("growing.json"));
+    QVERIFY(lab.saveDocument(path).ok());
+    QFile saved(path);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    const auto doc = pbx::io::json::Json::parse(saved.readAll().toStdString());
+    QCOMPARE(doc["format"].get<std::string>(), std::string("pbx-simulation"));
+    QCOMPARE(doc["monte_carlo"]["repetitions"].get<int>(), 40);
+    QCOMPARE(doc["monte_carlo"]["max_error"]["median"].get<double>(), median);
+    QCOMPARE(doc["monte_carlo"]["epoch_max_error_median"].size(), std::size_t(5));
+
+    // Sorted arrivals (region == "south" last) make staleness visible: docs/growing-databases.md
+    // reports a last-epoch median error of 0.31, against ≈ 0.05 in random order.
+    lab.sortedCheck()->setChecked(true);
+    QVERIFY(lab.run());
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY(lab.simulation().has_value());
+    const double sortedLast = lab.simulation()->epochMedian.back();
+    qInfo("random order: largest-error median %.4f; sorted order: last epoch's median %.4f", median,
+          sortedLast);
+    QVERIFY2(sortedLast > 0.25 && sortedLast < 0.37, qPrintable(QString::number(sortedLast)));
+    screenshot(lab, QStringLiteral("sorted"));
+    lab.sortedCheck()->setChecked(false);
+
+    // Cancel right after a start: nothing is shown and the lab can run again.
+    lab.repetitionsSpin()->setValue(5000);
+    QVERIFY(!lab.simulation().has_value()); // a changed input drops the old simulation
+    QVERIFY(lab.run());
+    lab.cancelButton()->click();
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY(!lab.simulation().has_value());
+    QVERIFY(lab.statusText().startsWith(QStringLiteral("Cancelled")));
+    QVERIFY(lab.runButton()->isEnabled());
+    // Cancel in the middle: 5,000 runs take minutes; the job stops at the next repetition.
+    auto *progress = lab.findChild<QProgressBar *>();
+    QVERIFY(lab.run());
+    QTRY_VERIFY(progress->maximum() == 5000 && progress->value() >= 3);
+    QElapsedTimer clock;
+    clock.start();
+    lab.cancelButton()->click();
+    lab.waitForRun();
+    QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY(!lab.simulation().has_value());
+    QVERIFY(lab.statusText().startsWith(QStringLiteral("Cancelled")));
+}
+
+void TestGrowingLab::pmwgPanel()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    lab.algorithmCombo()->setCurrentIndex(2);
+    lab.startSizeSpin()->setValue(14000);
+    lab.horizonSpin()->setValue(28155);
+    QVERIFY(lab.errorText().isEmpty());
+    QCOMPARE(lab.tabs()->currentIndex(), 1);
+    GrowingChart *chart = lab.pmwgChart();
+    chart->flush();
+    QVERIFY(chart->hasSeries(QStringLiteral("cap")));
+    QVERIFY(!chart->hasSeries(QStringLiteral("hard"))); // the plan reads no data
+    QVERIFY(lab.run());
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY(lab.simulation().has_value());
+    chart->flush();
+    const auto cap = chart->points(QStringLiteral("cap"));
+    const auto hard = chart->points(QStringLiteral("hard"));
+    QVERIFY(!cap.empty());
+    QCOMPARE(hard.size(), cap.size());
+    for (std::size_t i = 0; i < hard.size(); ++i)
+        QVERIFY(hard[i].y() <= cap[i].y());
+    // docs/growing-databases.md: c₀ = 40 gives the cap H(28,155) = 67, and it binds.
+    QCOMPARE(cap.back().y(), 67.0);
+    QVERIFY(hard.back().y() > 0.0);
+    const auto &privacy = lab.simulation()->document["privacy"];
+    QVERIFY(privacy["realised_epsilon"].get<double>() <= privacy["worst_case"].get<double>());
+    QVERIFY(lab.pmwgText().contains(QStringLiteral("Laplace noise")));
+    // The bars: realised ≤ worst case = budget 1; PMWG's error and the Laplace baseline as measured.
+    GrowingBarChart *bars = lab.pmwgPrivacyChart();
+    QCOMPARE(bars->barCount(), 3);
+    QCOMPARE(bars->value(QStringLiteral("worst case")), privacy["worst_case"].get<double>());
+    QCOMPARE(bars->value(QStringLiteral("realised (simulation)")), privacy["realised_epsilon"].get<double>());
+    QVERIFY(bars->value(QStringLiteral("realised (simulation)"))
+            <= bars->value(QStringLiteral("worst case")));
+    const auto &errors = lab.simulation()->document["errors"];
+    QCOMPARE(lab.pmwgErrorChart()->value(QStringLiteral("PMWG")), errors["mean_abs"].get<double>());
+    QCOMPARE(lab.pmwgErrorChart()->value(QStringLiteral("Laplace per query (baseline)")),
+             errors["laplace_baseline_mean_abs"].get<double>());
+    screenshot(lab, QStringLiteral("pmwg"));
+}
+
+void TestGrowingLab::animation()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    workedTable(lab);
+    lab.setCursorTime(10000);
+    QVERIFY(lab.cursorText().contains(QStringLiteral("epoch 3")));
+    QVERIFY(lab.cursorText().contains(QStringLiteral("0.9375")));
+    QVERIFY(lab.cursorText().contains(QStringLiteral("0.6614")));
+    QCOMPARE(lab.timelineChart()->cursor(), 10000.0);
+    lab.setCursorTime(1000);
+    lab.playButton()->click();
+    QVERIFY(lab.playButton()->isChecked());
+    QTRY_VERIFY(lab.timelineChart()->cursor() > 1100.0);
+    lab.playButton()->click();
+    QVERIFY(!lab.playButton()->isChecked());
+    const double paused = lab.timelineChart()->cursor();
+    QTest::qWait(150);
+    QCOMPARE(lab.timelineChart()->cursor(), paused);
+    lab.setCursorTime(150000);
+    screenshot(lab, QStringLiteral("cursor"));
+    lab.resize(lab.minimumSizeHint());
+    screenshot(lab, QStringLiteral("smallest"));
+}
+
+QTEST_MAIN(TestGrowingLab)
+#include "tst_growinglab.moc"

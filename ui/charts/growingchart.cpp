@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: MIT
+#include "ui/charts/growingchart.h"
+
+#include "ui/charts/axisticks.h"
+#include "ui/util/palette.h"
+
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pbx::ui {
+
+namespace {
+
+const QString kCursorId = QStringLiteral("__cursor");
+constexpr std::size_t kMaxShadedBands = 160;
+
+ChartFrame::Style growingFrame()
+{
+    ChartFrame::Style style;
+    style.wrappingLegend = true;
+    style.messageOverlay = true;
+    style.margins = QMargins(6, 6, 10, 4);
+    style.minimumViewSize = QSize(420, 220);
+    return style;
+}
+
+/// The staircase of a step series: (x_i, y_i) → (x_{i+1}, y_i), ending at `end`.
+std::vector<QPointF> expanded(const GrowingChart::Series &s)
+{
+    if (s.kind != GrowingChart::Kind::Step)
+        return s.points;
+    std::vector<QPointF> out;
+    for (std::size_t i = 0; i < s.points.size(); ++i) {
+        const double to = i + 1 < s.points.size() ? s.points[i + 1].x() : s.stepEnd;
+        out.emplace_back(s.points[i]);
+        out.emplace_back(to, s.points[i].y());
+    }
+    return out;
+}
+
+} // namespace
+
+GrowingChart::GrowingChart(QWidget *parent)
+    : ChartFrame(growingFrame(), parent), m_cursor(std::numeric_limits<double>::quiet_NaN())
+{}
+
+void GrowingChart::setTitles(const QString &title, const QString &xTitle, const QString &yTitle,
+                             const QString &rightTitle)
+{
+    setBoldTitle(title);
+    m_xTitle = xTitle;
+    m_yTitle = yTitle;
+    m_rightTitle = rightTitle;
+    scheduleUpdate();
+}
+
+void GrowingChart::setLogX(bool logX)
+{
+    m_logX = logX;
+    scheduleUpdate();
+}
+
+void GrowingChart::setData(double xMin, double xMax, std::vector<Band> bands, std::vector<Series> series)
+{
+    m_xMin = xMin;
+    m_xMax = std::max(xMax, xMin * 1.0001 + 1e-9);
+    m_bands = std::move(bands);
+    m_series = std::move(series);
+    setMessage(QString());
+    scheduleUpdate();
+}
+
+void GrowingChart::clear(const QString &message)
+{
+    m_bands.clear();
+    m_series.clear();
+    setMessage(message);
+    scheduleUpdate();
+}
+
+bool GrowingChart::hasSeries(const QString &id) const
+{
+    return std::any_of(m_series.begin(), m_series.end(), [&](const Series &s) { return s.id == id; });
+}
+
+std::vector<QPointF> GrowingChart::points(const QString &id) const
+{
+    for (QAbstractSeries *s : chart()->series())
+        if (s->objectName() == id)
+            if (auto *xy = qobject_cast<QXYSeries *>(s)) {
+                const QList<QPointF> list = xy->points();
+                return std::vector<QPointF>(list.begin(), list.end());
+            }
+    return {};
+}
+
+double GrowingChart::valueAt(const QString &id, double x) const
+{
+    for (const Series &s : m_series) {
+        if (s.id != id)
+            continue;
+        double value = std::numeric_limits<double>::quiet_NaN();
+        for (const QPointF &p : s.points)
+            if (p.x() <= x)
+                value = p.y();
+        if (s.kind == Kind::Step && x >= s.stepEnd)
+            return std::numeric_limits<double>::quiet_NaN();
+        return value;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+void GrowingChart::setCursor(double x)
+{
+    m_cursor = x;
+    for (QAbstractSeries *s : chart()->series())
+        if (s->objectName() == kCursorId) {
+            auto *line = static_cast<QLineSeries *>(s);
+            if (std::isfinite(x))
+                line->replace(QList<QPointF>{{x, 0.0}, {x, m_yTop}});
+            else
+                line->clear();
+        }
+}
+
+void GrowingChart::rebuild()
+{
+    chart()->removeAllSeries();
+    for (QAbstractAxis *axis : chart()->axes())
+        chart()->removeAxis(axis);
+    QAbstractAxis *x = nullptr;
+    if (m_logX) {
+        auto *logAxis = new QLogValueAxis;
+        logAxis->setBase(10.0);
+        logAxis->setLabelFormat(QStringLiteral("%g"));
+        logAxis->setMinorTickCount(8);
+        logAxis->setRange(m_xMin, m_xMax);
+        x = logAxis;
+    } else {
+        auto *valueAxis = new QValueAxis;
+        valueAxis->setLabelFormat(QStringLiteral("%.0f"));
+        setNiceTicks(valueAxis, m_xMin, m_xMax, 5);
+        x = valueAxis;
+    }
+    x->setTitleText(m_xTitle);
+    auto *y = new QValueAxis;
+    y->setTitleText(m_yTitle);
+    y->setLabelFormat(QStringLiteral("%.3g"));
+    styleAxis(x);
+    styleAxis(y);
+    chart()->addAxis(x, Qt::AlignBottom);
+    chart()->addAxis(y, Qt::AlignLeft);
+    QValueAxis *right = nullptr;
+    double leftMax = 0.0, rightMax = 0.0;
+    for (const Series &s : m_series)
+        for (const QPointF &p : s.points)
+            if (std::isfinite(p.y()))
+                (s.rightAxis ? rightMax : leftMax) = std::max(s.rightAxis ? rightMax : leftMax, p.y());
+    setNiceRange(y, leftMax * 1.05);
+    refreshLabelWidth(y);
+    m_yTop = y->max();
+    if (std::any_of(m_series.begin(), m_series.end(), [](const Series &s) { return s.rightAxis; })) {
+        right = new QValueAxis;
+        right->setTitleText(m_rightTitle);
+        right->setLabelFormat(QStringLiteral("%.2g"));
+        styleAxis(right);
+        chart()->addAxis(right, Qt::AlignRight);
+        setNiceRange(right, rightMax * 1.05);
+        refreshLabelWidth(right);
+    }
+    auto attach = [&](QAbstractSeries *series, bool onRight) {
+        chart()->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(onRight && right ? right : y);
+    };
+    QStringList legend;
+    // Epochs: alternate epochs shaded over the full height (up to kMaxShadedBands: beyond that the
+    // shading would be a grey wash and cost an area series per epoch).
+    const bool shaded = m_bands.size() <= kMaxShadedBands;
+    for (std::size_t i = 0; shaded && i < m_bands.size(); i += 2) {
+        const Band &b = m_bands[i];
+        auto *upper = new QLineSeries;
+        upper->append(b.from, m_yTop);
+        upper->append(b.to, m_yTop);
+        auto *lower = new QLineSeries;
+        lower->append(b.from, 0.0);
+        lower->append(b.to, 0.0);
+        auto *area = new QAreaSeries(upper, lower);
+        area->setObjectName(QStringLiteral("__band"));
+        area->setColor(QColor(0xee, 0xf0, 0xf4));
+        area->setBorderColor(Qt::transparent);
+        attach(area, false);
+    }
+    if (!m_bands.empty())
+        legend << legendEntry(QColor(0xc8, 0xcc, 0xd4), QStringLiteral("▮"),
+                              shaded ? tr("epochs (%1, alternately shaded)").arg(m_bands.size())
+                                     : tr("epochs (%1, too many to shade)").arg(m_bands.size()));
+    for (const Series &s : m_series) {
+        QXYSeries *series = nullptr;
+        if (s.kind == Kind::Scatter) {
+            auto *scatter = new QScatterSeries;
+            scatter->setMarkerSize(9.0);
+            scatter->setColor(s.colour);
+            scatter->setBorderColor(Qt::white);
+            series = scatter;
+        } else {
+            series = new QLineSeries;
+            QPen pen(s.colour);
+            pen.setWidthF(s.width);
+            pen.setStyle(s.style);
+            series->setPen(pen);
+        }
+        series->setObjectName(s.id);
+        series->setName(s.name);
+        for (const QPointF &p : expanded(s))
+            if (std::isfinite(p.x()) && std::isfinite(p.y()))
+                series->append(p);
+        attach(series, s.rightAxis);
+        if (!s.name.isEmpty())
+            legend << legendEntry(s.colour,
+                                  s.kind == Kind::Scatter    ? QStringLiteral("●")
+                                  : s.style == Qt::SolidLine ? QStringLiteral("━")
+                                                             : QStringLiteral("┅"),
+                                  s.name);
+    }
+    auto *cursorLine = new QLineSeries;
+    cursorLine->setObjectName(kCursorId);
+    QPen pen(palette::chartMarker);
+    pen.setWidthF(1.5);
+    pen.setStyle(Qt::DashDotLine);
+    cursorLine->setPen(pen);
+    attach(cursorLine, false);
+    setLegendEntries(legend);
+    setCursor(m_cursor);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+GrowingBarChart::GrowingBarChart(QWidget *parent) : ChartFrame(growingFrame(), parent)
+{
+    view()->setMinimumSize(220, 160);
+}
+
+void GrowingBarChart::setBars(const QString &title, const QString &yTitle, const std::vector<Bar> &bars)
+{
+    setBoldTitle(title);
+    setMessage(QString());
+    chart()->removeAllSeries();
+    for (QAbstractAxis *axis : chart()->axes())
+        chart()->removeAxis(axis);
+    auto *series = new QBarSeries;
+    QStringList legend;
+    double top = 0.0;
+    for (const Bar &b : bars) {
+        auto *set = new QBarSet(b.label);
+        set->append(b.value);
+        set->setColor(b.colour);
+        set->setBorderColor(b.colour);
+        series->append(set);
+        legend << legendEntry(b.colour, QStringLiteral("▮"),
+                              tr("%1: %2").arg(b.label).arg(b.value, 0, 'g', 4));
+        top = std::max(top, b.value);
+    }
+    series->setLabelsVisible(false);
+    chart()->addSeries(series);
+    auto *x = new QBarCategoryAxis;
+    x->append(QStringLiteral(" "));
+    auto *y = new QValueAxis;
+    y->setTitleText(yTitle);
+    y->setLabelFormat(QStringLiteral("%.3g"));
+    styleAxis(y);
+    chart()->addAxis(x, Qt::AlignBottom);
+    chart()->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    setNiceRange(y, top * 1.1, 4);
+    refreshLabelWidth(y);
+    setLegendEntries(legend);
+}
+
+void GrowingBarChart::clear(const QString &message)
+{
+    chart()->removeAllSeries();
+    for (QAbstractAxis *axis : chart()->axes())
+        chart()->removeAxis(axis);
+    setLegendEntries({});
+    setMessage(message);
+}
+
+double GrowingBarChart::value(const QString &label) const
+{
+    for (QAbstractSeries *s : chart()->series())
+        if (auto *bars = qobject_cast<QBarSeries *>(s))
+            for (QBarSet *set : bars->barSets())
+                if (set->label() == label && set->count() > 0)
+                    return set->at(0);
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+int GrowingBarChart::barCount() const
+{
+    int n = 0;
+    for (QAbstractSeries *s : chart()->series())
+        if (auto *bars = qobject_cast<QBarSeries *>(s))
+            n += static_cast<int>(bars->count());
+    return n;
+}
+
+} // namespace pbx::ui

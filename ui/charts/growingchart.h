@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// The growing-database lab's chart (docs/growing-databases.md): curves over time t (log or linear
+// axis), epochs as alternately shaded bands, an optional right-hand axis for quantities on a
+// different scale (BBImprover's per-step ρ_t), and a vertical time cursor the lab's animation
+// moves without redrawing the rest. Plain data in; the numbers come from the lab's document.
+#pragma once
+
+#include "ui/charts/chartframe.h"
+
+#include <QColor>
+#include <QPointF>
+#include <QString>
+
+#include <utility>
+#include <vector>
+
+namespace pbx::ui {
+
+class GrowingChart final : public ChartFrame
+{
+    Q_OBJECT
+public:
+    enum class Kind {
+        Line,    ///< points joined as given
+        Step,    ///< (x_i, y_i) held until x_{i+1}; the last point is held to `stepEnd`
+        Scatter, ///< markers only
+    };
+    struct Series
+    {
+        QString id;   ///< stable key for points() (tests, the cursor read-out)
+        QString name; ///< legend text
+        QColor colour;
+        Kind kind = Kind::Line;
+        Qt::PenStyle style = Qt::SolidLine;
+        std::vector<QPointF> points;
+        double stepEnd = 0.0;   ///< Step: where the last value ends
+        bool rightAxis = false; ///< drawn against the right-hand axis
+        double width = 2.0;
+    };
+    /// An epoch [from, to) on the x axis.
+    struct Band
+    {
+        double from = 0.0;
+        double to = 0.0;
+    };
+
+    explicit GrowingChart(QWidget *parent = nullptr);
+
+    void setTitles(const QString &title, const QString &xTitle, const QString &yTitle,
+                   const QString &rightTitle = QString());
+    void setLogX(bool logX);
+    /// Replaces everything drawn (the x range is [xMin, xMax]; the left axis starts at 0).
+    void setData(double xMin, double xMax, std::vector<Band> bands, std::vector<Series> series);
+    /// Draws nothing and shows `message` over the plot.
+    void clear(const QString &message);
+    /// Moves the vertical cursor to x (NaN hides it). Immediate.
+    void setCursor(double x);
+    double cursor() const { return m_cursor; }
+
+    /// The drawn points of series `id` (as in the chart, after flush(); steps expanded), or empty.
+    std::vector<QPointF> points(const QString &id) const;
+    /// The stored value of series `id` at x (Step: the value held at x; Line: the last point with
+    /// x_i ≤ x), or NaN.
+    double valueAt(const QString &id, double x) const;
+    int bandCount() const { return static_cast<int>(m_bands.size()); }
+    bool hasSeries(const QString &id) const;
+
+protected:
+    void rebuild() override;
+
+private:
+    QString m_xTitle;
+    QString m_yTitle;
+    QString m_rightTitle;
+    bool m_logX = true;
+    double m_xMin = 1.0;
+    double m_xMax = 10.0;
+    double m_yTop = 1.0;
+    double m_cursor;
+    std::vector<Band> m_bands;
+    std::vector<Series> m_series;
+};
+
+/// A few named bars side by side on one value axis (PMWG's realised against worst-case privacy, its
+/// error against the Laplace baseline).
+class GrowingBarChart final : public ChartFrame
+{
+    Q_OBJECT
+public:
+    struct Bar
+    {
+        QString label;
+        double value = 0.0;
+        QColor colour;
+    };
+
+    explicit GrowingBarChart(QWidget *parent = nullptr);
+    void setBars(const QString &title, const QString &yTitle, const std::vector<Bar> &bars);
+    /// Draws nothing and shows `message` over the plot.
+    void clear(const QString &message);
+    /// The drawn value of the bar labelled `label` (NaN if none).
+    double value(const QString &label) const;
+    int barCount() const;
+};
+
+} // namespace pbx::ui

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// The growing-database lab's Monte Carlo, off the GUI thread. The rows of the public dataset
+// arrive in seeded random (or sorted) orders; BBScheduler and BBImprover run one core simulation
+// (core/growing/growing_lab.h, one repetition) per order, so progress is reported and a cancel
+// stops between repetitions; the per-run samples are summarised here (median, 95 %, max). PMWG is
+// one core simulation (no intermediate progress; a cancel discards it). True answers are read to
+// score accuracy, never to decide. It never touches a widget.
+#pragma once
+
+#include "core/growing/growing_lab.h"
+#include "core/io/json_fields.h"
+
+#include <QFuture>
+#include <QPromise>
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace pbx::ui {
+
+struct GrowingRunOutcome
+{
+    QString error; ///< empty on success
+    /// The pbx-simulation document: the plan and settings of the runs, and "monte_carlo" summarising
+    /// every repetition (the per-run samples below).
+    io::json::Json document;
+    int repetitions = 0;
+    /// BBScheduler: the largest error over the whole stream, one per run; BBImprover: the error at
+    /// the last step, one per run (fraction scale).
+    std::vector<double> worstPerRun;
+    /// BBScheduler: per epoch, the median over runs of the epoch's largest error.
+    std::vector<double> epochMedian;
+    /// BBScheduler: per epoch, the 95th percentile over runs of the epoch's largest error.
+    std::vector<double> epochQ95;
+    int runsExceeding = 0; ///< runs in which some error exceeded its bound
+};
+
+/// Linear-interpolation quantile (numpy's default) of a non-empty sample; q in [0, 1].
+double growingQuantile(std::vector<double> sample, double q);
+
+/// The seed of repetition `rep` of a run seeded `seed`: seed + rep (mod 2^64).
+inline std::uint64_t growingRepetitionSeed(std::uint64_t seed, int rep)
+{
+    return seed + static_cast<std::uint64_t>(rep);
+}
+
+/// Runs the simulation of `config` on its dataset (loaded here); adds one outcome unless
+/// cancelled. `config.repetitions` runs (BBScheduler, BBImprover) or one (PMWG).
+void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingLabConfig &config,
+                   std::uint64_t seed);
+
+/// QtConcurrent::run(runGrowingJob, …) on the global pool.
+QFuture<GrowingRunOutcome> startGrowingJob(const growing::GrowingLabConfig &config, std::uint64_t seed);
+
+} // namespace pbx::ui
