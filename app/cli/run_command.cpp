@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/run_command.h"
 
+#include "app/cli/odp_run_output.h"
 #include "app/cli/options.h"
 #include "core/io/request_json.h"
 #include "core/io/session_file.h"
 #include "core/io/session_journal.h"
 #include "core/io/text_file.h"
 #include "core/io/transcript_json.h"
+#include "core/session/odp_release.h"
 #include "core/session/planned_cap.h"
 #include "core/session/session.h"
 #include "core/session/strategy_release.h"
@@ -227,6 +229,13 @@ Result<Prepared> prepare(const Options &o)
         auto request = io::readRequestLine(line, number);
         if (!request)
             return makeError(request.error().code, *queries + ": " + request.error().message);
+        if (request->odp) { // output-DP mechanisms: only under --filter odp (session/odp_release.h)
+            if (auto ok = session::checkOdpRequest(*request, *p.table, p.settings.filter); !ok)
+                return makeError(ok.error().code,
+                                 *queries + ": line " + std::to_string(number) + ": " + ok.error().message);
+            p.requests.push_back(std::move(request.value()));
+            continue;
+        }
         if (auto compiled = data::CompiledQuery::compile(request->query, *p.table); !compiled)
             return makeError(compiled.error().code,
                              *queries + ": line " + std::to_string(number) + ": " + compiled.error().message);
@@ -254,6 +263,10 @@ std::string costUnit(filters::ChargeKind kind)
 
 void printEvent(const session::LedgerEvent &e, std::ostream &out)
 {
+    if (e.odpRecord || e.request.odp) {
+        printOdpEvent(e, out);
+        return;
+    }
     out << e.request.id << ": " << session::eventStatusName(e.status);
     if (e.status == session::EventStatus::Released) {
         out << ' ' << formatNumber(e.answer) << " ± " << formatNumber(e.errorBound) << " (" << e.mechanism
@@ -378,6 +391,10 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
         }
     }
     session::Session &s = *owned;
+    if (journal) // output-DP reservations are durable before any noise is drawn
+        s.setReservationHook([&](const session::LedgerEvent &reservation) {
+            return io::appendSessionReservation(*journal, reservation, s.filter());
+        });
     if (alreadyAnswered > 0)
         out << "resuming: " << alreadyAnswered << " answers already in the journal\n";
     for (std::size_t i = alreadyAnswered; i < prepared->requests.size(); ++i) {

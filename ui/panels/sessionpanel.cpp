@@ -265,6 +265,9 @@ QString SessionPanel::modeText() const
     case filters::FilterKind::BrownianZcdp:
         text = tr("zCDP · Brownian NR");
         break;
+    case filters::FilterKind::Odp:
+        text = tr("Output DP · reserve and settle");
+        break;
     }
     text += s.neighbours == data::Neighbouring::AddRemove ? tr(" · add/remove") : tr(" · replace");
     if (s.seed)
@@ -349,6 +352,12 @@ void SessionPanel::setSession(const session::Session *session)
     case filters::FilterKind::Basic:
         m_budget->setText(
             tr("Budget <b>ε = %1</b> (pure ε-DP); costs add up in ε.").arg(formatNumber(filter.budget())));
+        break;
+    case filters::FilterKind::Odp:
+        m_budget->setText(tr("Budget <b>ε = %1</b>, δ = %2 (output DP, Theorem 7). A mechanism is "
+                             "admitted by its worst case and pays the cost of the output it released; "
+                             "δ is paid in full.")
+                              .arg(formatNumber(filter.budget()), formatNumber(filter.deltaBudget(), 3)));
         break;
     }
     m_lockNote->setText(m_locked ? (events == 1 ? tr("Settings are fixed: 1 request made. Start a "
