@@ -234,8 +234,10 @@ Result<void> auditOdpEvent(const LedgerEvent &e, const data::Table &table, const
     auto counts = odp::columnCounts(table, spec.column);
     if (!counts)
         return fail(counts.error().message);
-    const bool halted = j == p->cutoff && !r.answers.empty() && r.answers.back();
-    if (r.answers.size() > counts->counts.size() || (!halted && r.answers.size() != counts->counts.size()))
+    // It halts right after the c-th ⊤; otherwise it scans every count.
+    const bool halted = j == p->cutoff;
+    if (r.answers.size() > counts->counts.size() || (halted && !r.answers.back())
+        || (!halted && r.answers.size() != counts->counts.size()))
         return fail("its answers do not scan the column's counts up to the c-th ⊤");
     if (r.releases.size() != static_cast<std::size_t>(j))
         return fail("it released " + std::to_string(r.releases.size()) + " entries, not j = " + std::to_string(j));

@@ -168,7 +168,7 @@ void TestOdpIo::transcriptRoundTripAndAudit()
 
     // The audit recomputes the cell from the answers and the cost from the partition.
     auto events = doc->events;
-    events[1].odpRecord->answers = {false, true};
+    events[1].odpRecord->answers = {true, false}; // it halts at the c-th ⊤
     PBX_VERIFY_ERROR(session::auditLedger(test::syntheticTable(), doc->settings, events), Parse,
                      "do not scan the column");
     events = doc->events;
