@@ -26,7 +26,7 @@ namespace {
 constexpr const char *kUsage
     = "Usage: pbx-cli run --queries FILE --out TRANSCRIPT [--dataset NAME-or-CSV-PATH]\n"
       "                   [--epsilon E] [--delta D]\n"
-      "                   [--filter basic|zcdp|expost|unified|brownian-zcdp]\n"
+      "                   [--filter basic|zcdp|expost|unified|brownian-zcdp|odp]\n"
       "                   [--expost-share F] [--neighbours add-remove|replace] [--seed N]\n"
       "                   [--journal FILE] [--plan-queries N]\n"
       "\n"
@@ -41,6 +41,9 @@ constexpr const char *kUsage
       "                unified: zCDP + ex-post sub-filters (Gaussian; Brownian NR on the side that\n"
       "                reaches less noise, recorded per event; Laplace NR ex-post)\n"
       "                brownian-zcdp: zCDP filter with Brownian noise reduction at ρ = Δ²/(2T)\n"
+      "                odp: output-DP filter (Theorem 7): admitted by the worst case, debited the\n"
+      "                released cell's cost; runs \"mechanism\": \"svt\" lines (pbx-cli odp svt's\n"
+      "                parameters: column, threshold, c, epsilon, svt_share, sensitivity)\n"
       "  --expost-share  unified filter: the ex-post side's share of ε (default 0.05; δ: 5 %)\n"
       "Each request may name its \"mechanism\": brownian, laplace-nr, doubling-laplace,\n"
       "doubling-gaussian, laplace or gaussian (default: the filter's noise reduction, or a single\n"
