@@ -27,9 +27,10 @@ void printOdpEvent(const session::LedgerEvent &e, std::ostream &out)
     const auto &r = *e.odpRecord;
     out << ' ' << e.mechanism;
     if (r.cell)
-        out << ", j = " << *r.cell << " of c = " << (r.guarantee.cells.empty() ? 0 : r.guarantee.cells.back().id);
-    out << " (reserved ε = " << formatNumber(r.reservedEpsilon) << ", settled ε = "
-        << formatNumber(r.settledEpsilon) << ", "
+        out << ", j = " << *r.cell
+            << " of c = " << (r.guarantee.cells.empty() ? 0 : r.guarantee.cells.back().id);
+    out << " (reserved ε = " << formatNumber(r.reservedEpsilon)
+        << ", settled ε = " << formatNumber(r.settledEpsilon) << ", "
         << formatNumber(math::subtractRoundDown(r.reservedEpsilon, r.settledEpsilon)) << " returned";
     if (r.guarantee.delta > 0.0)
         out << ", δ = " << formatNumber(r.guarantee.delta);

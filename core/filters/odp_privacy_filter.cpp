@@ -26,8 +26,8 @@ Result<std::unique_ptr<OdpPrivacyFilter>> OdpPrivacyFilter::create(double epsilo
 
 std::vector<BudgetSystem> OdpPrivacyFilter::systems() const
 {
-    return {{"ODP", "ε", m_odp.epsilonBudget(), m_odp.epsilonSpent(), m_odp.epsilonBudget(), m_odp.deltaBudget(),
-             m_odp.epsilonSpent()}};
+    return {{"ODP", "ε", m_odp.epsilonBudget(), m_odp.epsilonSpent(), m_odp.epsilonBudget(),
+             m_odp.deltaBudget(), m_odp.epsilonSpent()}};
 }
 
 double OdpPrivacyFilter::remainingFor(ChargeKind kind) const

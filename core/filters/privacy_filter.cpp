@@ -14,8 +14,8 @@
 namespace pbx::filters {
 
 namespace {
-constexpr FilterKind kKinds[] = {FilterKind::Basic, FilterKind::Zcdp, FilterKind::ExPost, FilterKind::Unified,
-                                 FilterKind::BrownianZcdp, FilterKind::Odp};
+constexpr FilterKind kKinds[] = {FilterKind::Basic,   FilterKind::Zcdp,         FilterKind::ExPost,
+                                 FilterKind::Unified, FilterKind::BrownianZcdp, FilterKind::Odp};
 }
 
 std::string_view filterKindName(FilterKind kind)

@@ -16,8 +16,8 @@ using session::EventStatus;
 namespace {
 
 constexpr const char *kOutcomeKeys[]
-    = {"index",          "status", "mechanism", "reason",     "answer",      "error_bound",
-       "target_met",     "cost",   "attempts",  "accounting", "spent_after", "requested_mechanism",
+    = {"index",           "status",    "mechanism", "reason",     "answer",      "error_bound",
+       "target_met",      "cost",      "attempts",  "accounting", "spent_after", "requested_mechanism",
        "strategy_record", "odp_record"};
 
 Json writeAttempt(const session::Attempt &a)

@@ -9,8 +9,8 @@ namespace pbx::io {
 using json::Json;
 
 namespace {
-constexpr const char *kOdpKeys[] = {"id",        "mechanism",   "column",   "threshold", "c",
-                                    "epsilon",   "svt_share",   "sensitivity", "epsilon1", "epsilon2"};
+constexpr const char *kOdpKeys[] = {"id",      "mechanism", "column",      "threshold", "c",
+                                    "epsilon", "svt_share", "sensitivity", "epsilon1",  "epsilon2"};
 
 Result<double> wholeNumber(const Json &o, const char *key, const std::string &path, double limit)
 {
@@ -18,8 +18,9 @@ Result<double> wholeNumber(const Json &o, const char *key, const std::string &pa
     if (!x)
         return x.error();
     if (*x != std::floor(*x) || std::abs(*x) > limit)
-        return makeError(ErrorCode::InvalidArgument,
-                         path + "." + key + ": must be a whole number of magnitude ≤ " + std::to_string(limit));
+        return makeError(ErrorCode::InvalidArgument, path + "." + key
+                                                         + ": must be a whole number of magnitude ≤ "
+                                                         + std::to_string(limit));
     return *x;
 }
 } // namespace
@@ -38,9 +39,10 @@ Result<session::QueryRequest> readOdpRequest(const Json &object, const std::stri
         const auto known = [&](const char *k) { return item.key() == k; };
         if (std::none_of(std::begin(kOdpKeys), std::end(kOdpKeys), known)
             && std::none_of(extraKeys.begin(), extraKeys.end(), known))
-            return makeError(ErrorCode::Parse, path + ": unknown field '" + item.key()
-                                                   + "' for an output-DP request (expected column, threshold, "
-                                                     "c, epsilon, svt_share, sensitivity, epsilon1, epsilon2)");
+            return makeError(ErrorCode::Parse,
+                             path + ": unknown field '" + item.key()
+                                 + "' for an output-DP request (expected column, threshold, "
+                                   "c, epsilon, svt_share, sensitivity, epsilon1, epsilon2)");
     }
     session::QueryRequest r;
     auto id = json::optionalString(object, "id", path, {}, session::maxRequestIdBytes);
@@ -51,8 +53,8 @@ Result<session::QueryRequest> readOdpRequest(const Json &object, const std::stri
     if (!mechanism)
         return mechanism.error();
     if (!isOdpMechanism(*mechanism))
-        return makeError(ErrorCode::InvalidArgument,
-                         path + ".mechanism: '" + *mechanism + "' is not an output-DP mechanism (expected svt)");
+        return makeError(ErrorCode::InvalidArgument, path + ".mechanism: '" + *mechanism
+                                                         + "' is not an output-DP mechanism (expected svt)");
     session::OdpRequestSpec spec;
     spec.mechanism = *mechanism;
     auto column = json::optionalString(object, "column", path, "education");

@@ -133,7 +133,8 @@ Result<RecoveredJournal> interpretSessionJournal(JournalContents contents, const
         const Json &record = contents.records[i];
         const std::string where = path + ": line " + std::to_string(i + 1);
         const bool isReserve = record.is_object() && isString(record, "type", "reserve");
-        if (!record.is_object() || (!isString(record, "type", "event") && !isReserve) || !record.contains("event"))
+        if (!record.is_object() || (!isString(record, "type", "event") && !isReserve)
+            || !record.contains("event"))
             return makeError(ErrorCode::Parse, where + ": expected an event record");
         auto event = eventFromJson(record["event"], out.events.size());
         if (!event)

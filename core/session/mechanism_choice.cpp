@@ -121,19 +121,20 @@ Result<void> checkMechanism(ReleaseMethod mechanism, FilterKind filter, data::Ag
                              + "' is a single calibrated release; a relative target or a "
                                "mean needs a stopping rule (noise reduction or doubling)");
     if (!accounts(mechanism, filter))
-        return makeError(ErrorCode::InvalidArgument,
-                         "mechanism: the " + std::string(filters::filterKindName(filter))
-                             + " filter cannot account '" + name
-                             + "' (filters that can: " + acceptingFilters(mechanism) + ")"
-                             + (filter == FilterKind::Odp
-                                    ? ": a ρ (zCDP) charge has no ODP cost, and Theorem 7 composes (E, δ) costs"
-                                    : ""));
+        return makeError(
+            ErrorCode::InvalidArgument,
+            "mechanism: the " + std::string(filters::filterKindName(filter)) + " filter cannot account '"
+                + name + "' (filters that can: " + acceptingFilters(mechanism) + ")"
+                + (filter == FilterKind::Odp
+                       ? ": a ρ (zCDP) charge has no ODP cost, and Theorem 7 composes (E, δ) costs"
+                       : ""));
     return {};
 }
 
 ReleaseMethod defaultMechanism(FilterKind filter, data::Aggregate aggregate, TargetKind target)
 {
-    const bool pure = filter == FilterKind::Basic || filter == FilterKind::ExPost || filter == FilterKind::Odp;
+    const bool pure
+        = filter == FilterKind::Basic || filter == FilterKind::ExPost || filter == FilterKind::Odp;
     if (aggregate != data::Aggregate::Mean && target == TargetKind::Absolute)
         return pure ? ReleaseMethod::Laplace : ReleaseMethod::Gaussian;
     switch (filter) {

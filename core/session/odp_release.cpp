@@ -83,15 +83,17 @@ Result<odp::OdpGuarantee> svtRequestGuarantee(const SvtRequestSpec &spec)
     return g;
 }
 
-Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &table, filters::FilterKind filter)
+Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &table,
+                             filters::FilterKind filter)
 {
     if (!request.odp)
         return invalid("not an output-DP request");
     if (filter != filters::FilterKind::Odp)
-        return makeError(ErrorCode::Unsupported,
-                         "mechanism: '" + request.odp->mechanism
-                             + "' is an output-DP mechanism charged by its realised cell; only the odp filter "
-                               "can settle that (use --filter odp)");
+        return makeError(
+            ErrorCode::Unsupported,
+            "mechanism: '" + request.odp->mechanism
+                + "' is an output-DP mechanism charged by its realised cell; only the odp filter "
+                  "can settle that (use --filter odp)");
     if (request.odp->mechanism != "svt")
         return invalid("mechanism: unknown output-DP mechanism '" + request.odp->mechanism + "'");
     auto p = svtParametersFor(request.odp->svt);
@@ -182,7 +184,8 @@ Result<LedgerEvent> Session::askOdp(QueryRequest request)
     event.targetMet = true;
     event.cost = *settled;
     event.accounting = "output DP (Hartmann et al. 2023, Lemma 8, Theorem 7): reserved ε = "
-                       + filters::formatAmount(r.reservedEpsilon) + ", settled in cell j = " + std::to_string(j);
+                       + filters::formatAmount(r.reservedEpsilon)
+                       + ", settled in cell j = " + std::to_string(j);
     return append(std::move(event));
 }
 
@@ -215,8 +218,8 @@ Result<void> auditOdpEvent(const LedgerEvent &e, const data::Table &table, const
         return fail("its partition is not the one its parameters give");
     for (std::size_t k = 0; k < g->cells.size(); ++k)
         if (r.guarantee.cells[k].id != g->cells[k].id || r.guarantee.cells[k].epsilon != g->cells[k].epsilon)
-            return fail("cell " + std::to_string(g->cells[k].id) + " costs ε = "
-                        + filters::formatAmount(g->cells[k].epsilon) + ", not the recorded "
+            return fail("cell " + std::to_string(g->cells[k].id)
+                        + " costs ε = " + filters::formatAmount(g->cells[k].epsilon) + ", not the recorded "
                         + filters::formatAmount(r.guarantee.cells[k].epsilon));
     if (r.reservedEpsilon != g->worstEpsilon())
         return fail("it reserved ε = " + filters::formatAmount(r.reservedEpsilon) + ", not its worst case "
@@ -229,8 +232,8 @@ Result<void> auditOdpEvent(const LedgerEvent &e, const data::Table &table, const
     // R3: the cell is recomputed from the released answers.
     const int j = static_cast<int>(std::count(r.answers.begin(), r.answers.end(), true));
     if (*r.cell != j)
-        return fail("it settled in cell " + std::to_string(*r.cell) + " but its answers hold " + std::to_string(j)
-                    + " ⊤");
+        return fail("it settled in cell " + std::to_string(*r.cell) + " but its answers hold "
+                    + std::to_string(j) + " ⊤");
     auto counts = odp::columnCounts(table, spec.column);
     if (!counts)
         return fail(counts.error().message);
@@ -240,13 +243,14 @@ Result<void> auditOdpEvent(const LedgerEvent &e, const data::Table &table, const
         || (!halted && r.answers.size() != counts->counts.size()))
         return fail("its answers do not scan the column's counts up to the c-th ⊤");
     if (r.releases.size() != static_cast<std::size_t>(j))
-        return fail("it released " + std::to_string(r.releases.size()) + " entries, not j = " + std::to_string(j));
-    const double expectedScale
-        = j == 0 ? 0.0
-                 : odp::releaseScale(odp::ReleaseAnalysis::Odp, *p, spec.epsilon - (p->epsilon1 + p->epsilon2), j);
+        return fail("it released " + std::to_string(r.releases.size())
+                    + " entries, not j = " + std::to_string(j));
+    const double expectedScale = j == 0 ? 0.0
+                                        : odp::releaseScale(odp::ReleaseAnalysis::Odp, *p,
+                                                            spec.epsilon - (p->epsilon1 + p->epsilon2), j);
     if (r.releaseScale != expectedScale)
-        return fail("its releases used scale " + filters::formatAmount(r.releaseScale) + ", not b_ODP(j) = "
-                    + filters::formatAmount(expectedScale));
+        return fail("its releases used scale " + filters::formatAmount(r.releaseScale)
+                    + ", not b_ODP(j) = " + filters::formatAmount(expectedScale));
     const double cost = g->cell(j)->epsilon;
     if (r.settledEpsilon != cost || e.cost != cost)
         return fail("it records ε = " + filters::formatAmount(e.cost) + " but cell j = " + std::to_string(j)
@@ -265,7 +269,8 @@ Result<void> replayOdpEvent(filters::PrivacyFilter &filter, const LedgerEvent &e
     auto id = odpFilter->reserve(e.odpRecord->guarantee, e.mechanism);
     if (!id)
         return makeError(ErrorCode::Parse, where + ": " + id.error().message);
-    auto settled = e.odpRecord->cell ? odpFilter->settle(*id, *e.odpRecord->cell) : odpFilter->settleWorstCase(*id);
+    auto settled
+        = e.odpRecord->cell ? odpFilter->settle(*id, *e.odpRecord->cell) : odpFilter->settleWorstCase(*id);
     if (!settled)
         return makeError(ErrorCode::Parse, where + ": " + settled.error().message);
     if (*settled != e.cost)

@@ -34,7 +34,8 @@ Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &tab
 /// request's parameters, the cell from the released answers (number of ⊤), E(cell) (or E* when
 /// settled at the worst case), and the release scale b_ODP(j). Errors: Parse naming the event
 /// and what differs.
-Result<void> auditOdpEvent(const LedgerEvent &event, const data::Table &table, const SessionSettings &settings);
+Result<void> auditOdpEvent(const LedgerEvent &event, const data::Table &table,
+                           const SessionSettings &settings);
 
 /// Pays an ODP event again into `filter` (Session::restore): reserve its recorded partition, then
 /// settle in its recorded cell, or at the worst case when it has none. Errors (Parse): the filter

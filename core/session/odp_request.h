@@ -50,8 +50,8 @@ struct OdpReleasedEntry
 /// (E*, δ), the released output, the cell computed from it (rule R3) and the settled ε.
 struct OdpRecord
 {
-    int reservation = 0;        ///< the filter's request id (1, 2, …)
-    odp::OdpGuarantee guarantee; ///< cells (id = j) with their costs, and δ
+    int reservation = 0;          ///< the filter's request id (1, 2, …)
+    odp::OdpGuarantee guarantee;  ///< cells (id = j) with their costs, and δ
     double reservedEpsilon = 0.0; ///< E* = worst case held at admission
     /// The realised cell; unset when the mechanism was settled at its worst case (a crash between
     /// reservation and settlement: the output may have been drawn, so nothing is refunded).

@@ -57,15 +57,17 @@ private:
 void TestCliOdpRun::runAndVerify()
 {
     writeFile(path("q.jsonl"), kRunFile);
-    const auto run = runCli(args({QStringLiteral("run"), QStringLiteral("--queries"), path("q.jsonl"),
-                                  QStringLiteral("--out"), path("t.json"), QStringLiteral("--filter"),
-                                  QStringLiteral("odp"), QStringLiteral("--epsilon"), QStringLiteral("2"),
-                                  QStringLiteral("--seed"), QStringLiteral("5")}));
+    const auto run = runCli(
+        args({QStringLiteral("run"), QStringLiteral("--queries"), path("q.jsonl"), QStringLiteral("--out"),
+              path("t.json"), QStringLiteral("--filter"), QStringLiteral("odp"), QStringLiteral("--epsilon"),
+              QStringLiteral("2"), QStringLiteral("--seed"), QStringLiteral("5")}));
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-    QVERIFY2(run.out.contains(QStringLiteral("s1: released svt, j = 3 of c = 3 (reserved ε = 0.5, settled ε = 0.5")),
+    QVERIFY2(run.out.contains(
+                 QStringLiteral("s1: released svt, j = 3 of c = 3 (reserved ε = 0.5, settled ε = 0.5")),
              qPrintable(run.out));
-    QVERIFY2(run.out.contains(QStringLiteral("s2: released svt, j = 0 of c = 2 (reserved ε = 0.4, settled ε = ")),
-             qPrintable(run.out));
+    QVERIFY2(
+        run.out.contains(QStringLiteral("s2: released svt, j = 0 of c = 2 (reserved ε = 0.4, settled ε = ")),
+        qPrintable(run.out));
     QVERIFY(run.out.contains(QStringLiteral("spent ODP: ε = ")));
 
     const json t = json::parse(test::readTextFile(path("t.json").toStdString()));
@@ -103,8 +105,8 @@ void TestCliOdpRun::refusedUnderOtherFilters()
     writeFile(path("q2.jsonl"), kRunFile);
     for (const char *filter : {"basic", "expost", "zcdp"}) {
         const auto run = runCli(args({QStringLiteral("run"), QStringLiteral("--queries"), path("q2.jsonl"),
-                                      QStringLiteral("--out"), path("refused.json"), QStringLiteral("--filter"),
-                                      QString::fromLatin1(filter)}));
+                                      QStringLiteral("--out"), path("refused.json"),
+                                      QStringLiteral("--filter"), QString::fromLatin1(filter)}));
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("line 2: mechanism: 'svt' is an output-DP mechanism")),
                  qPrintable(run.err));
@@ -116,11 +118,11 @@ void TestCliOdpRun::refusedUnderOtherFilters()
 void TestCliOdpRun::resumeAfterKillChargesWorstCase()
 {
     writeFile(path("q3.jsonl"), kRunFile);
-    const auto full = runCli(args({QStringLiteral("run"), QStringLiteral("--queries"), path("q3.jsonl"),
-                                   QStringLiteral("--out"), path("full.json"), QStringLiteral("--filter"),
-                                   QStringLiteral("odp"), QStringLiteral("--epsilon"), QStringLiteral("2"),
-                                   QStringLiteral("--seed"), QStringLiteral("5"), QStringLiteral("--journal"),
-                                   path("full.journal")}));
+    const auto full = runCli(
+        args({QStringLiteral("run"), QStringLiteral("--queries"), path("q3.jsonl"), QStringLiteral("--out"),
+              path("full.json"), QStringLiteral("--filter"), QStringLiteral("odp"),
+              QStringLiteral("--epsilon"), QStringLiteral("2"), QStringLiteral("--seed"), QStringLiteral("5"),
+              QStringLiteral("--journal"), path("full.journal")}));
     QVERIFY2(full.exitCode == 0, qPrintable(full.err));
     // The journal: header, n, reserve s1, event s1, reserve s2, event s2, event m.
     const std::string journal = test::readTextFile(path("full.journal").toStdString());
@@ -133,9 +135,9 @@ void TestCliOdpRun::resumeAfterKillChargesWorstCase()
     // Killed after s1's reservation was made durable, before its settlement: the journal's first
     // three lines (a hash-chained prefix; without a tail record, read with a note).
     writeFile(path("killed.journal"), lines[0] + lines[1] + lines[2]);
-    const auto resumed = runCli(args({QStringLiteral("run"), QStringLiteral("--queries"), path("q3.jsonl"),
-                                      QStringLiteral("--out"), path("resumed.json"), QStringLiteral("--journal"),
-                                      path("killed.journal")}));
+    const auto resumed = runCli(
+        args({QStringLiteral("run"), QStringLiteral("--queries"), path("q3.jsonl"), QStringLiteral("--out"),
+              path("resumed.json"), QStringLiteral("--journal"), path("killed.journal")}));
     QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
     QVERIFY2(resumed.out.contains(QStringLiteral("resuming: 2 answers already in the journal")),
              qPrintable(resumed.out));
@@ -145,7 +147,8 @@ void TestCliOdpRun::resumeAfterKillChargesWorstCase()
     QCOMPARE(events[1]["id"].get<std::string>(), std::string("s1"));
     QVERIFY(events[1]["odp_record"]["cell"].is_null());
     // The worst case: the whole 0.5, whatever the lost output was.
-    QCOMPARE(events[1]["cost"]["expost"].get<double>(), events[1]["odp_record"]["reserved_epsilon"].get<double>());
+    QCOMPARE(events[1]["cost"]["expost"].get<double>(),
+             events[1]["odp_record"]["reserved_epsilon"].get<double>());
     PBX_FUZZY_COMPARE(events[1]["cost"]["expost"].get<double>(), 0.5, 1e-14);
     QVERIFY(events[1]["reason"].get<std::string>().find("charged its worst case") != std::string::npos);
     QCOMPARE(events[2]["id"].get<std::string>(), std::string("s2"));

@@ -20,13 +20,14 @@ namespace {
 session::QueryRequest svtRequest(const std::string &id, double epsilon, std::int64_t threshold = 10000)
 {
     auto r = io::readRequestLine(R"({"id":")" + id + R"(","mechanism":"svt","column":"region","threshold":)"
-                                     + std::to_string(threshold) + R"(,"c":1,"epsilon":)" + std::to_string(epsilon)
-                                     + "}",
+                                     + std::to_string(threshold) + R"(,"c":1,"epsilon":)"
+                                     + std::to_string(epsilon) + "}",
                                  1);
     return r.value();
 }
 
-std::unique_ptr<session::Session> odpSession(double epsilon, filters::FilterKind kind = filters::FilterKind::Odp)
+std::unique_ptr<session::Session> odpSession(double epsilon,
+                                             filters::FilterKind kind = filters::FilterKind::Odp)
 {
     session::SessionSettings s;
     s.epsilon = epsilon;
@@ -76,8 +77,9 @@ void TestOdpIo::requestRoundTrip()
 
 void TestOdpIo::badRequests()
 {
-    PBX_VERIFY_ERROR(io::readRequestLine(R"({"mechanism":"svt","threshold":10,"c":1,"epsilon":1,"target":{}})", 2),
-                     Parse, "line 2: unknown field 'target'");
+    PBX_VERIFY_ERROR(
+        io::readRequestLine(R"({"mechanism":"svt","threshold":10,"c":1,"epsilon":1,"target":{}})", 2), Parse,
+        "line 2: unknown field 'target'");
     PBX_VERIFY_ERROR(io::readRequestLine(R"({"mechanism":"svt","threshold":10.5,"c":1,"epsilon":1})", 3),
                      InvalidArgument, "line 3.threshold");
     PBX_VERIFY_ERROR(io::readRequestLine(R"({"mechanism":"svt","threshold":10,"c":0,"epsilon":1})", 3),
@@ -177,7 +179,8 @@ void TestOdpIo::transcriptRoundTripAndAudit()
                      "settled in cell 1 but its answers hold 0");
     events = doc->events;
     events[1].odpRecord->guarantee.cells[1].epsilon = 0.2;
-    PBX_VERIFY_ERROR(session::auditLedger(test::syntheticTable(), doc->settings, events), Parse, "cell 1 costs");
+    PBX_VERIFY_ERROR(session::auditLedger(test::syntheticTable(), doc->settings, events), Parse,
+                     "cell 1 costs");
     events = doc->events;
     events[2].cost = 0.0;
     events[2].odpRecord->settledEpsilon = 0.0;
@@ -244,11 +247,12 @@ void TestOdpIo::crashBetweenReserveAndSettleChargesWorstCase()
     PBX_FUZZY_COMPARE(open.cost, 0.5, 1e-14); // the worst case, not the ε₁ the lost output had
     QCOMPARE(open.cost, open.odpRecord->reservedEpsilon);
     QVERIFY2(open.reason.find("charged its worst case") != std::string::npos, open.reason.c_str());
-    auto restored = session::auditLedger(test::syntheticTable(), recovered->header.settings, recovered->events);
+    auto restored
+        = session::auditLedger(test::syntheticTable(), recovered->header.settings, recovered->events);
     QVERIFY2(restored.ok(), restored ? "" : restored.error().message.c_str());
     PBX_FUZZY_COMPARE((*restored)->filter().epsilonSpent(), recovered->events[0].cost + 0.5, 1e-14);
-    QVERIFY(!static_cast<const filters::PrivacyFilter &>((*restored)->filter()).canCharge(
-                                                                        {filters::ChargeKind::PureEpsilon, 1.5, 0.0})
+    QVERIFY(!static_cast<const filters::PrivacyFilter &>((*restored)->filter())
+                 .canCharge({filters::ChargeKind::PureEpsilon, 1.5, 0.0})
                  .ok());
     // Continuing the journal after the crash: the next event follows the unsettled reservation.
     auto opened = io::openSessionJournal(path);

@@ -119,7 +119,8 @@ void TestOdpSessionFilter::openMechanismBlocksOthers()
     auto id = f->reserve(svtLike(0.1, 0.4, 4), "sparse vector");
     QVERIFY(id.ok());
     // Every other request is refused while the reservation is open (R4: Theorem 7 is sequential).
-    PBX_VERIFY_ERROR(f->charge({ChargeKind::PureEpsilon, 0.01, 0.0}), Unsupported, "sparse vector #1 is still open");
+    PBX_VERIFY_ERROR(f->charge({ChargeKind::PureEpsilon, 0.01, 0.0}), Unsupported,
+                     "sparse vector #1 is still open");
     PBX_VERIFY_ERROR(f->canCharge({ChargeKind::ExPost, 0.01, 0.0}), Unsupported, "still open");
     PBX_VERIFY_ERROR(f->reserve(svtLike(0.1, 0.1, 1), "other"), Unsupported, "send STOP first");
     QCOMPARE(f->remainingFor(ChargeKind::PureEpsilon), 0.0); // callers calibrate to nothing while open
@@ -185,8 +186,8 @@ void TestOdpSessionFilter::randomSequencesNeverOverspend()
             const double delta = unit(rng) < 0.3 ? 2e-6 * unit(rng) : 0.0;
             const auto g = svtLike(0.3 * unit(rng), 0.8 * unit(rng), c, delta);
             const double before = f->epsilonSpent();
-            const bool fitsWorst = g.worstEpsilon() <= f->odp().epsilonRemaining()
-                                   && delta <= f->odp().deltaRemaining();
+            const bool fitsWorst
+                = g.worstEpsilon() <= f->odp().epsilonRemaining() && delta <= f->odp().deltaRemaining();
             auto id = f->reserve(g, "mechanism");
             if (open) {
                 PBX_VERIFY_ERROR(id, Unsupported, "still open");
@@ -216,7 +217,8 @@ void TestOdpSessionFilter::randomSequencesNeverOverspend()
         QVERIFY(f->epsilonSpent() <= epsilonBudget);
         QVERIFY(f->odp().epsilonRemaining() >= 0.0);
         if (open)
-            QVERIFY(f->epsilonSpent() + f->odp().history().back().reservedEpsilon <= epsilonBudget * (1 + 1e-15));
+            QVERIFY(f->epsilonSpent() + f->odp().history().back().reservedEpsilon
+                    <= epsilonBudget * (1 + 1e-15));
         QVERIFY(f->deltaSpent() <= deltaBudget);
         // δ is debited in full at admission, whatever the cell.
         QCOMPARE(f->deltaSpent(), expectedDelta.spent());
