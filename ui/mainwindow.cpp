@@ -715,6 +715,10 @@ void MainWindow::updateModeStatus()
     case filters::FilterKind::Basic:
         text = tr("Pure ε filter · Laplace noise · budget ε = %1").arg(formatNumber(filter.budget()));
         break;
+    case filters::FilterKind::Odp:
+        text = tr("Output-DP filter · budget ε = %1, δ = %2 (spent a posteriori)")
+                   .arg(formatNumber(filter.budget()), formatNumber(filter.deltaBudget(), 3));
+        break;
     }
     text += s.settings().neighbours == data::Neighbouring::AddRemove ? tr(" · add/remove one row")
                                                                      : tr(" · replace one row");

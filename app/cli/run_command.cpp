@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/run_command.h"
 
+#include "app/cli/odp_run_output.h"
 #include "app/cli/options.h"
 #include "core/io/request_json.h"
 #include "core/io/session_file.h"
 #include "core/io/session_journal.h"
 #include "core/io/text_file.h"
 #include "core/io/transcript_json.h"
+#include "core/session/odp_release.h"
 #include "core/session/planned_cap.h"
 #include "core/session/session.h"
 #include "core/session/strategy_release.h"
@@ -24,7 +26,7 @@ namespace {
 constexpr const char *kUsage
     = "Usage: pbx-cli run --queries FILE --out TRANSCRIPT [--dataset NAME-or-CSV-PATH]\n"
       "                   [--epsilon E] [--delta D]\n"
-      "                   [--filter basic|zcdp|expost|unified|brownian-zcdp]\n"
+      "                   [--filter basic|zcdp|expost|unified|brownian-zcdp|odp]\n"
       "                   [--expost-share F] [--neighbours add-remove|replace] [--seed N]\n"
       "                   [--journal FILE] [--plan-queries N]\n"
       "\n"
@@ -39,6 +41,9 @@ constexpr const char *kUsage
       "                unified: zCDP + ex-post sub-filters (Gaussian; Brownian NR on the side that\n"
       "                reaches less noise, recorded per event; Laplace NR ex-post)\n"
       "                brownian-zcdp: zCDP filter with Brownian noise reduction at ρ = Δ²/(2T)\n"
+      "                odp: output-DP filter (Theorem 7): admitted by the worst case, debited the\n"
+      "                released cell's cost; runs \"mechanism\": \"svt\" lines (pbx-cli odp svt's\n"
+      "                parameters: column, threshold, c, epsilon, svt_share, sensitivity)\n"
       "  --expost-share  unified filter: the ex-post side's share of ε (default 0.05; δ: 5 %)\n"
       "Each request may name its \"mechanism\": brownian, laplace-nr, doubling-laplace,\n"
       "doubling-gaussian, laplace or gaussian (default: the filter's noise reduction, or a single\n"
@@ -227,6 +232,13 @@ Result<Prepared> prepare(const Options &o)
         auto request = io::readRequestLine(line, number);
         if (!request)
             return makeError(request.error().code, *queries + ": " + request.error().message);
+        if (request->odp) { // output-DP mechanisms: only under --filter odp (session/odp_release.h)
+            if (auto ok = session::checkOdpRequest(*request, *p.table, p.settings.filter); !ok)
+                return makeError(ok.error().code,
+                                 *queries + ": line " + std::to_string(number) + ": " + ok.error().message);
+            p.requests.push_back(std::move(request.value()));
+            continue;
+        }
         if (auto compiled = data::CompiledQuery::compile(request->query, *p.table); !compiled)
             return makeError(compiled.error().code,
                              *queries + ": line " + std::to_string(number) + ": " + compiled.error().message);
@@ -241,6 +253,10 @@ Result<Prepared> prepare(const Options &o)
 
 void printEvent(const session::LedgerEvent &e, std::ostream &out)
 {
+    if (e.odpRecord || e.request.odp) {
+        printOdpEvent(e, out);
+        return;
+    }
     out << e.request.id << ": " << session::eventStatusName(e.status);
     if (e.status == session::EventStatus::Released) {
         out << ' ' << formatNumber(e.answer) << " ± " << formatNumber(e.errorBound) << " (" << e.mechanism
@@ -365,6 +381,10 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
         }
     }
     session::Session &s = *owned;
+    if (journal) // output-DP reservations are durable before any noise is drawn
+        s.setReservationHook([&](const session::LedgerEvent &reservation) {
+            return io::appendSessionReservation(*journal, reservation, s.filter());
+        });
     if (alreadyAnswered > 0)
         out << "resuming: " << alreadyAnswered << " answers already in the journal\n";
     for (std::size_t i = alreadyAnswered; i < prepared->requests.size(); ++i) {

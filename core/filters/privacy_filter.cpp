@@ -3,6 +3,7 @@
 
 #include "core/filters/basic_filter.h"
 #include "core/filters/expost_filter.h"
+#include "core/filters/odp_privacy_filter.h"
 #include "core/filters/unified_filter.h"
 #include "core/filters/zcdp_filter.h"
 #include "core/util/parameter_checks.h"
@@ -13,8 +14,8 @@
 namespace pbx::filters {
 
 namespace {
-constexpr FilterKind kKinds[] = {FilterKind::Basic, FilterKind::Zcdp, FilterKind::ExPost, FilterKind::Unified,
-                                 FilterKind::BrownianZcdp};
+constexpr FilterKind kKinds[] = {FilterKind::Basic,   FilterKind::Zcdp,         FilterKind::ExPost,
+                                 FilterKind::Unified, FilterKind::BrownianZcdp, FilterKind::Odp};
 }
 
 std::string_view filterKindName(FilterKind kind)
@@ -30,6 +31,8 @@ std::string_view filterKindName(FilterKind kind)
         return "unified";
     case FilterKind::BrownianZcdp:
         return "brownian-zcdp";
+    case FilterKind::Odp:
+        return "odp";
     }
     return "basic";
 }
@@ -41,7 +44,7 @@ Result<FilterKind> parseFilterKind(std::string_view text)
             return k;
     return makeError(ErrorCode::InvalidArgument,
                      "unknown filter '" + std::string(text)
-                         + "' (expected basic, zcdp, expost, unified or brownian-zcdp)");
+                         + "' (expected basic, zcdp, expost, unified, brownian-zcdp or odp)");
 }
 
 std::string_view chargeKindName(ChargeKind kind)
@@ -136,6 +139,12 @@ Result<std::unique_ptr<PrivacyFilter>> PrivacyFilter::create(FilterKind kind, do
     }
     case FilterKind::Unified: {
         auto f = UnifiedFilter::create(epsilon, delta, split);
+        if (!f)
+            return f.error();
+        return std::unique_ptr<PrivacyFilter>(std::move(f.value()));
+    }
+    case FilterKind::Odp: {
+        auto f = OdpPrivacyFilter::create(epsilon, delta);
         if (!f)
             return f.error();
         return std::unique_ptr<PrivacyFilter>(std::move(f.value()));

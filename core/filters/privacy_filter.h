@@ -19,9 +19,10 @@ enum class FilterKind {
     ExPost,       ///< ex-post filter (Rogers et al. 2023, Lemma 5.2; docs/accuracy-first.md §4.2)
     Unified,      ///< zCDP and ex-post sub-filters under one (ε, δ) (Theorem 3; §4.3)
     BrownianZcdp, ///< zCDP filter admitting Brownian noise reduction at ρ = Δ²/(2T_stop) (§4.4)
+    Odp,          ///< output-DP filter (Hartmann et al. 2023, Theorem 7; docs/output-dp.md §2)
 };
 
-/// "basic", "zcdp", "expost", "unified" or "brownian-zcdp".
+/// "basic", "zcdp", "expost", "unified", "brownian-zcdp" or "odp".
 std::string_view filterKindName(FilterKind kind);
 Result<FilterKind> parseFilterKind(std::string_view text);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/request_json.h"
 
+#include "core/io/odp_request_json.h"
 #include "core/io/strategy_request_json.h"
 
 #include <algorithm>
@@ -28,6 +29,9 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
     if (auto it = object.find("aggregate");
         it != object.end() && it->is_string() && isStrategyAggregate(it->get<std::string>()))
         return readStrategyRequest(object, path, extraKeys);
+    if (auto it = object.find("mechanism");
+        it != object.end() && it->is_string() && isOdpMechanism(it->get<std::string>()))
+        return readOdpRequest(object, path, extraKeys);
     for (const auto &item : object.items()) {
         const auto &key = item.key();
         const auto known = [&](const char *k) { return key == k; };
@@ -123,6 +127,10 @@ void writeRequest(const session::QueryRequest &request, Json &object)
 {
     if (request.strategy) {
         writeStrategyRequest(request, object);
+        return;
+    }
+    if (request.odp) {
+        writeOdpRequest(request, object);
         return;
     }
     writeCommonRequestFields(request, data::aggregateName(request.query.aggregate),

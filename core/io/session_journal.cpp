@@ -34,6 +34,37 @@ Result<void> appendSessionEvent(JournalWriter &journal, const session::LedgerEve
     return journal.append(record);
 }
 
+Result<void> appendSessionReservation(JournalWriter &journal, const session::LedgerEvent &pending,
+                                      const filters::PrivacyFilter &filter)
+{
+    Json record = Json::object();
+    record["type"] = "reserve";
+    record["event"] = eventToJson(pending, filter);
+    return journal.append(record);
+}
+
+namespace {
+/// The event of a reservation that never settled: charged its worst case E*, with no cell (its
+/// output may have been drawn, so a crash never yields a refund; Hartmann et al. 2023, Theorem 7
+/// needs every mechanism that ran to be paid).
+session::LedgerEvent unsettled(session::LedgerEvent pending)
+{
+    pending.status = session::EventStatus::Released;
+    pending.odpRecord->cell.reset();
+    pending.odpRecord->settledEpsilon = pending.odpRecord->reservedEpsilon;
+    pending.odpRecord->answers.clear();
+    pending.odpRecord->releases.clear();
+    pending.odpRecord->releaseScale = 0.0;
+    pending.cost = pending.odpRecord->reservedEpsilon;
+    pending.answer = 0.0;
+    pending.errorBound = 0.0;
+    pending.targetMet = false;
+    pending.reason = "interrupted after its reservation (a crash): charged its worst case; its output "
+                     "was never shown";
+    return pending;
+}
+} // namespace
+
 Result<RecoveredJournal> readSessionJournal(const std::string &path)
 {
     auto contents = readJournal(path);
@@ -97,19 +128,33 @@ Result<RecoveredJournal> interpretSessionJournal(JournalContents contents, const
     if (!parsedHeader)
         return makeError(parsedHeader.error().code, path + ": line 1: " + parsedHeader.error().message);
     out.header = std::move(parsedHeader.value());
+    std::optional<session::LedgerEvent> reserved; // an output-DP reservation awaiting its event
     for (std::size_t i = 1; i < contents.records.size(); ++i) {
         const Json &record = contents.records[i];
         const std::string where = path + ": line " + std::to_string(i + 1);
-        if (!record.is_object() || !isString(record, "type", "event") || !record.contains("event"))
+        const bool isReserve = record.is_object() && isString(record, "type", "reserve");
+        if (!record.is_object() || (!isString(record, "type", "event") && !isReserve)
+            || !record.contains("event"))
             return makeError(ErrorCode::Parse, where + ": expected an event record");
-        auto event = eventFromJson(record["event"], i - 1);
+        auto event = eventFromJson(record["event"], out.events.size());
         if (!event)
             return makeError(event.error().code, where + ": " + event.error().message);
-        if (event->index != i - 1)
+        if (reserved && event->index != reserved->index) // its event never came: worst case
+            out.events.push_back(unsettled(std::move(*reserved)));
+        reserved.reset();
+        if (event->index != out.events.size())
             return makeError(ErrorCode::Parse,
                              where + ": event index " + std::to_string(event->index) + " out of order");
+        if (isReserve) {
+            if (!event->request.odp || !event->odpRecord)
+                return makeError(ErrorCode::Parse, where + ": a reservation without an output-DP request");
+            reserved = std::move(event.value());
+            continue;
+        }
         out.events.push_back(std::move(event.value()));
     }
+    if (reserved)
+        out.events.push_back(unsettled(std::move(*reserved)));
     out.contents = std::move(contents);
     out.contents.records.clear(); // interpreted above; not kept twice
     return out;

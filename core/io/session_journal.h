@@ -21,6 +21,13 @@ Result<JournalWriter> createSessionJournal(const std::string &path, const sessio
 Result<void> appendSessionEvent(JournalWriter &journal, const session::LedgerEvent &event,
                                 const filters::PrivacyFilter &filter);
 
+/// Appends the reservation of an output-DP request (Session::ReservationHook: after admission,
+/// before any noise is drawn). Its event follows when it settles; a reservation whose event never
+/// came (a crash) is read back as an event charged the worst case (docs/output-dp.md §2).
+/// Errors: Io — then the request must not run.
+Result<void> appendSessionReservation(JournalWriter &journal, const session::LedgerEvent &pending,
+                                      const filters::PrivacyFilter &filter);
+
 struct RecoveredJournal
 {
     SessionHeader header;

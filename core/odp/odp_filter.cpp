@@ -42,7 +42,7 @@ double OdpFilter::epsilonRemaining() const
     return left > 0.0 ? left : 0.0;
 }
 
-Result<int> OdpFilter::reserve(const OdpGuarantee &guarantee, const std::string &label)
+Result<void> OdpFilter::admits(const OdpGuarantee &guarantee) const
 {
     PBX_RETURN_IF_ERROR(guarantee.validate());
     if (auto open = openRequest())
@@ -57,6 +57,13 @@ Result<int> OdpFilter::reserve(const OdpGuarantee &guarantee, const std::string 
         return makeError(ErrorCode::BudgetExceeded, "this mechanism needs δ = " + shortNumber(guarantee.delta)
                                                         + " but " + shortNumber(m_delta.remaining())
                                                         + " remains");
+    return {};
+}
+
+Result<int> OdpFilter::reserve(const OdpGuarantee &guarantee, const std::string &label)
+{
+    PBX_RETURN_IF_ERROR(admits(guarantee));
+    const double worst = guarantee.worstEpsilon();
     m_delta.add(guarantee.delta); // R2: δ in full, when the mechanism runs
     OdpFilterEntry entry;
     entry.id = static_cast<int>(m_history.size()) + 1;

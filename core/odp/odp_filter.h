@@ -39,6 +39,10 @@ public:
     /// Valid: ε_g > 0 finite, δ_g ∈ [0, 1). Errors: InvalidArgument naming "epsilon" or "delta".
     static Result<OdpFilter> create(double epsilon, double delta);
 
+    /// Admission test alone (rules R1 and R4), debiting nothing: succeeds iff reserve() would.
+    /// Errors: as reserve().
+    Result<void> admits(const OdpGuarantee &guarantee) const;
+
     /// Admission and reservation. Returns the request id (1, 2, …).
     /// Errors (nothing is debited): InvalidArgument for an invalid guarantee; Unsupported
     /// ("sparse vector #3 is still open; send STOP first") while another request is open;
@@ -67,6 +71,9 @@ public:
     /// ε_g − settled − the open reservation, rounded down, ≥ 0.
     double epsilonRemaining() const;
     double deltaRemaining() const { return m_delta.remaining(); }
+    /// The settled-ε and δ accounts (an open reservation is not in the ε account's spend).
+    const filters::BudgetAccount &epsilonAccount() const { return m_epsilon; }
+    const filters::BudgetAccount &deltaAccount() const { return m_delta; }
     /// The open request's id, if any.
     std::optional<int> openRequest() const;
     const std::vector<OdpFilterEntry> &history() const { return m_history; }

@@ -6,6 +6,7 @@
 #include "core/filters/privacy_filter.h"
 #include "core/session/accuracy_target.h"
 #include "core/session/mechanism_choice.h"
+#include "core/session/odp_request.h"
 #include "core/session/strategy_request.h"
 
 #include <optional>
@@ -33,6 +34,8 @@ struct QueryRequest
     std::size_t plannedQueries = 0;
     /// Set for histogram, quantile, derived and workload requests (strategy_request.h).
     std::optional<StrategyRequestSpec> strategy;
+    /// Set for output-DP mechanisms (odp_request.h); only the odp filter runs them.
+    std::optional<OdpRequestSpec> odp;
 };
 
 /// One noisy value released by a mechanism (part of an attempt).
@@ -78,6 +81,8 @@ struct LedgerEvent
     double epsilonSpentAfter = 0.0; ///< ε-equivalent of spentAfter at the session δ
     /// Strategy requests: every released value with its error bar (strategy_request.h).
     std::optional<StrategyRecord> strategyRecord;
+    /// Output-DP mechanisms: reservation, realised cell and settled cost (odp_request.h).
+    std::optional<OdpRecord> odpRecord;
 };
 
 } // namespace pbx::session

@@ -15,7 +15,9 @@ constexpr ReleaseMethod kMechanisms[]
 
 /// Which filters can account which mechanisms: pure ε goes everywhere (zCDP filters take it as
 /// ε²/2); ρ needs a zCDP system; pure ex-post loss needs a pure-ε or ex-post system; Brownian
-/// noise reduction needs the ex-post system (with a boundary) or the brownian-zcdp filter.
+/// noise reduction needs the ex-post system (with a boundary) or the brownian-zcdp filter. The odp
+/// filter takes what has an (E, δ)-ODP guarantee: pure ε by Lemma 3 (Hartmann et al. 2023), ex-post
+/// noise reduction because ex-post privacy implies ODP (docs/output-dp.md §1); not ρ.
 bool accounts(ReleaseMethod m, FilterKind f)
 {
     switch (m) {
@@ -26,9 +28,11 @@ bool accounts(ReleaseMethod m, FilterKind f)
     case ReleaseMethod::DoublingGaussian:
         return f == FilterKind::Zcdp || f == FilterKind::Unified || f == FilterKind::BrownianZcdp;
     case ReleaseMethod::LaplaceNr:
-        return f == FilterKind::Basic || f == FilterKind::ExPost || f == FilterKind::Unified;
+        return f == FilterKind::Basic || f == FilterKind::ExPost || f == FilterKind::Unified
+               || f == FilterKind::Odp;
     case ReleaseMethod::Brownian:
-        return f == FilterKind::ExPost || f == FilterKind::Unified || f == FilterKind::BrownianZcdp;
+        return f == FilterKind::ExPost || f == FilterKind::Unified || f == FilterKind::BrownianZcdp
+               || f == FilterKind::Odp;
     }
     return false;
 }
@@ -37,7 +41,7 @@ std::string acceptingFilters(ReleaseMethod m)
 {
     std::string names;
     for (FilterKind f : {FilterKind::Basic, FilterKind::Zcdp, FilterKind::ExPost, FilterKind::Unified,
-                         FilterKind::BrownianZcdp})
+                         FilterKind::BrownianZcdp, FilterKind::Odp})
         if (accounts(m, f))
             names += (names.empty() ? "" : ", ") + std::string(filters::filterKindName(f));
     return names;
@@ -117,21 +121,26 @@ Result<void> checkMechanism(ReleaseMethod mechanism, FilterKind filter, data::Ag
                              + "' is a single calibrated release; a relative target or a "
                                "mean needs a stopping rule (noise reduction or doubling)");
     if (!accounts(mechanism, filter))
-        return makeError(ErrorCode::InvalidArgument,
-                         "mechanism: the " + std::string(filters::filterKindName(filter))
-                             + " filter cannot account '" + name
-                             + "' (filters that can: " + acceptingFilters(mechanism) + ")");
+        return makeError(
+            ErrorCode::InvalidArgument,
+            "mechanism: the " + std::string(filters::filterKindName(filter)) + " filter cannot account '"
+                + name + "' (filters that can: " + acceptingFilters(mechanism) + ")"
+                + (filter == FilterKind::Odp
+                       ? ": a ρ (zCDP) charge has no ODP cost, and Theorem 7 composes (E, δ) costs"
+                       : ""));
     return {};
 }
 
 ReleaseMethod defaultMechanism(FilterKind filter, data::Aggregate aggregate, TargetKind target)
 {
-    const bool pure = filter == FilterKind::Basic || filter == FilterKind::ExPost;
+    const bool pure
+        = filter == FilterKind::Basic || filter == FilterKind::ExPost || filter == FilterKind::Odp;
     if (aggregate != data::Aggregate::Mean && target == TargetKind::Absolute)
         return pure ? ReleaseMethod::Laplace : ReleaseMethod::Gaussian;
     switch (filter) {
     case FilterKind::Basic:
     case FilterKind::ExPost:
+    case FilterKind::Odp:
         return ReleaseMethod::LaplaceNr;
     case FilterKind::Zcdp:
         return ReleaseMethod::DoublingGaussian;

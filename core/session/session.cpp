@@ -2,6 +2,7 @@
 #include "core/session/session.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/session/odp_release.h"
 #include "core/session/release_plan.h"
 #include "core/util/parameter_checks.h"
 
@@ -18,7 +19,8 @@ std::string_view eventStatusName(EventStatus status)
 Result<void> SessionSettings::validate() const
 {
     PBX_RETURN_IF_ERROR(checkEpsilon(epsilon, "ε", Zero::Excluded));
-    const bool needsDelta = filter != filters::FilterKind::Basic && filter != filters::FilterKind::ExPost;
+    const bool needsDelta = filter != filters::FilterKind::Basic && filter != filters::FilterKind::ExPost
+                            && filter != filters::FilterKind::Odp;
     if (needsDelta)
         PBX_RETURN_IF_ERROR(
             checkDelta(delta, "δ", UnitInterval::Open,
@@ -62,6 +64,11 @@ Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::Ta
                              where + ": index " + std::to_string(e.index) + " is out of order");
         if (e.status == EventStatus::Refused && e.cost != 0.0)
             return makeError(ErrorCode::Parse, where + ": a refused request cannot have a cost");
+        if (e.request.odp) { // reserve and settle again (odp_release.h)
+            PBX_RETURN_IF_ERROR(replayOdpEvent(*s.m_filter, e));
+            s.append(std::move(e));
+            continue;
+        }
         // Every recorded charge is paid again, attempt by attempt in the original order, so the
         // restored spend is bit-identical; a ledger that no longer fits, or whose attempts do not
         // add up to its cost, is corrupt.
@@ -115,6 +122,8 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
     if (request.id.size() > maxRequestIdBytes)
         return makeError(ErrorCode::InvalidArgument,
                          "the request id is longer than " + std::to_string(maxRequestIdBytes) + " bytes");
+    if (request.odp)
+        return askOdp(std::move(request));
     PBX_RETURN_IF_ERROR(checkTargetAndCap(request));
     if (request.strategy)
         return askStrategy(std::move(request));

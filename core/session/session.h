@@ -8,6 +8,7 @@
 #include "core/session/ledger_event.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -68,12 +69,21 @@ public:
     const filters::PrivacyFilter &filter() const { return *m_filter; }
     const std::vector<LedgerEvent> &events() const { return m_events; }
 
+    /// Called for each output-DP request once it is admitted and before any noise is drawn, with
+    /// the pending event (index, request, reservation; no cell yet): a journal makes it durable so
+    /// that a crash is charged the worst case (docs/output-dp.md §2). An error refuses the request
+    /// with nothing reserved or spent.
+    using ReservationHook = std::function<Result<void>(const LedgerEvent &pending)>;
+    void setReservationHook(ReservationHook hook) { m_reservationHook = std::move(hook); }
+
 private:
     Session(std::shared_ptr<const data::Table> table, SessionSettings settings,
             std::unique_ptr<filters::PrivacyFilter> filter);
     LedgerEvent &append(LedgerEvent event);
     /// Histogram, quantile, derived and workload requests (strategy_release.cpp).
     Result<LedgerEvent> askStrategy(QueryRequest request);
+    /// Output-DP mechanisms: reserve, run, settle (odp_release.cpp).
+    Result<LedgerEvent> askOdp(QueryRequest request);
 
     std::shared_ptr<const data::Table> m_table;
     SessionSettings m_settings;
@@ -82,6 +92,7 @@ private:
     /// How many Brownian runs have been accounted ex-post so far (each takes δ_n, see
     /// release_plan.h): counted as events are appended, so ask() is O(1) in the ledger's length.
     std::size_t m_expostBrownianRuns = 0;
+    ReservationHook m_reservationHook;
 };
 
 } // namespace pbx::session

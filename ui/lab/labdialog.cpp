@@ -312,6 +312,8 @@ QString LabDialog::filterName(filters::FilterKind kind)
         return tr("unified");
     case FK::BrownianZcdp:
         return tr("brownian-zCDP");
+    case FK::Odp:
+        return tr("output DP");
     }
     return {};
 }

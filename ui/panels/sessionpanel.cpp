@@ -72,6 +72,8 @@ void SessionPanel::createWidgets()
                       static_cast<int>(filters::FilterKind::Unified));
     m_filter->addItem(tr("zCDP with Brownian noise reduction (Rogers et al. 2023)"),
                       static_cast<int>(filters::FilterKind::BrownianZcdp));
+    m_filter->addItem(tr("Output DP: pay the realised output (Hartmann et al., Theorem 7)"),
+                      static_cast<int>(filters::FilterKind::Odp));
     m_filter->setMinimumContentsLength(18);
     m_filter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_filter->setToolTip(tr("<p><b>Accounting</b>: how the costs of requests add up.</p>"
@@ -89,7 +91,10 @@ void SessionPanel::createWidgets()
                             "2023, Theorem 3).</p>"
                             "<p><i>zCDP with Brownian noise reduction</i>: Brownian noise "
                             "reduction accounted inside the zCDP filter at ρ = Δ²/(2·T<sub>stop"
-                            "</sub>), like one Gaussian release at the stopping noise.</p>"));
+                            "</sub>), like one Gaussian release at the stopping noise.</p>"
+                            "<p><i>Output DP</i>: each mechanism is admitted by its worst-case "
+                            "cost and pays the cost of the output it released, δ in full; Laplace "
+                            "and noise reduction, no Gaussian releases.</p>"));
     const auto makeShare = [this](double value, const QString &tip) {
         auto *box = new QDoubleSpinBox(this);
         box->setRange(1.0, 99.0);
@@ -265,6 +270,9 @@ QString SessionPanel::modeText() const
     case filters::FilterKind::BrownianZcdp:
         text = tr("zCDP · Brownian NR");
         break;
+    case filters::FilterKind::Odp:
+        text = tr("Output DP · reserve and settle");
+        break;
     }
     text += s.neighbours == data::Neighbouring::AddRemove ? tr(" · add/remove") : tr(" · replace");
     if (s.seed)
@@ -349,6 +357,12 @@ void SessionPanel::setSession(const session::Session *session)
     case filters::FilterKind::Basic:
         m_budget->setText(
             tr("Budget <b>ε = %1</b> (pure ε-DP); costs add up in ε.").arg(formatNumber(filter.budget())));
+        break;
+    case filters::FilterKind::Odp:
+        m_budget->setText(tr("Budget <b>ε = %1</b>, δ = %2 (output DP, Theorem 7). A mechanism is "
+                             "admitted by its worst case and pays the cost of the output it released; "
+                             "δ is paid in full.")
+                              .arg(formatNumber(filter.budget()), formatNumber(filter.deltaBudget(), 3)));
         break;
     }
     m_lockNote->setText(m_locked ? (events == 1 ? tr("Settings are fixed: 1 request made. Start a "

@@ -108,6 +108,9 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
     } else if (kind == filters::FilterKind::ExPost) {
         spentText = tr("total spent ex-post ε = %1 of %2")
                         .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget()));
+    } else if (kind == filters::FilterKind::Odp) {
+        spentText = tr("spent (a posteriori) ε = %1 of %2; the session is (%2, δ)-DP by the filter")
+                        .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget()));
     } else if (unified) {
         const auto systems = filter.systems();
         const double expostBudget = systems.size() > 1 ? systems[1].budget : 0.0;

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#include "core/odp/column_counts.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pbx::odp {
+
+Result<ColumnCounts> columnCounts(const data::Table &t, const std::string &name)
+{
+    const auto col = t.columnIndex(name);
+    if (!col)
+        return makeError(ErrorCode::NotFound, "column: unknown column '" + name + "'");
+    const auto &info = t.columnInfo(*col);
+    ColumnCounts out;
+    if (info.type == data::ColumnType::Categorical) {
+        out.labels = info.categories;
+        out.counts.assign(out.labels.size(), 0);
+        for (std::int32_t c : t.codes(*col))
+            if (c >= 0 && static_cast<std::size_t>(c) < out.counts.size())
+                ++out.counts[static_cast<std::size_t>(c)];
+        return out;
+    }
+    if (!info.declaredBounds)
+        return makeError(ErrorCode::InvalidArgument, "column: '" + name + "' has no declared bounds");
+    const double lo = std::ceil(info.declaredBounds->lower);
+    const double hi = std::floor(info.declaredBounds->upper);
+    if (!(hi >= lo) || hi - lo > 10000)
+        return makeError(ErrorCode::InvalidArgument,
+                         "column: '" + name + "' must span between 1 and 10001 whole numbers");
+    for (double v = lo; v <= hi; v += 1.0)
+        out.labels.push_back(std::to_string(static_cast<std::int64_t>(v)));
+    out.counts.assign(out.labels.size(), 0);
+    for (double v : t.numeric(*col)) {
+        if (std::isnan(v))
+            continue; // a missing value is in no count
+        const double r = std::round(std::clamp(v, lo, hi));
+        ++out.counts[static_cast<std::size_t>(r - lo)];
+    }
+    return out;
+}
+
+} // namespace pbx::odp

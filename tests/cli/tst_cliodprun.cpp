@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+// `pbx-cli run --filter odp` on CPS1988 with sparse-vector requests, `pbx-cli verify` of its
+// transcript, the refusal under other filters, and a run killed between an ODP reservation and
+// its settlement resumed with the worst case charged (Hartmann et al. 2023, Lemma 8 and Theorem 7;
+// docs/output-dp.md §2).
+#include "tests/testutils.h"
+
+#include "clitestutils.h"
+
+#include <QTemporaryDir>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+using namespace pbx;
+
+namespace {
+using test::runCli;
+
+/// Requests: a count, SVT over education counts (flags 10, 11, 12 ≥ 1000 … halts at c = 3), SVT
+/// over region with an unreachable threshold (j = 0), and a mean.
+constexpr const char *kRunFile
+    = R"({"id":"n","aggregate":"count","target":{"kind":"absolute","error":50}})"
+      "\n"
+      R"({"id":"s1","mechanism":"svt","column":"education","threshold":1000,"c":3,"epsilon":0.5})"
+      "\n"
+      R"({"id":"s2","mechanism":"svt","column":"region","threshold":100000,"c":2,"epsilon":0.4})"
+      "\n"
+      R"({"id":"m","aggregate":"mean","column":"wage","target":{"kind":"relative","error":0.05}})"
+      "\n";
+
+void writeFile(const QString &path, const std::string &text)
+{
+    std::ofstream(path.toStdString(), std::ios::binary) << text;
+}
+
+QStringList args(std::initializer_list<QString> words)
+{
+    return QStringList(words);
+}
+} // namespace
+
+class TestCliOdpRun : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void runAndVerify();
+    void refusedUnderOtherFilters();
+    void resumeAfterKillChargesWorstCase();
+
+private:
+    QTemporaryDir m_dir;
+    QString path(const char *name) const { return m_dir.filePath(QString::fromLatin1(name)); }
+};
+
+void TestCliOdpRun::runAndVerify()
+{
+    writeFile(path("q.jsonl"), kRunFile);
+    const auto run = runCli(
+        args({QStringLiteral("run"), QStringLiteral("--queries"), path("q.jsonl"), QStringLiteral("--out"),
+              path("t.json"), QStringLiteral("--filter"), QStringLiteral("odp"), QStringLiteral("--epsilon"),
+              QStringLiteral("2"), QStringLiteral("--seed"), QStringLiteral("5")}));
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(run.out.contains(
+                 QStringLiteral("s1: released svt, j = 3 of c = 3 (reserved ε = 0.5, settled ε = 0.5")),
+             qPrintable(run.out));
+    QVERIFY2(
+        run.out.contains(QStringLiteral("s2: released svt, j = 0 of c = 2 (reserved ε = 0.4, settled ε = ")),
+        qPrintable(run.out));
+    QVERIFY(run.out.contains(QStringLiteral("spent ODP: ε = ")));
+
+    const json t = json::parse(test::readTextFile(path("t.json").toStdString()));
+    const json &events = t["events"];
+    QCOMPARE(events.size(), std::size_t{4});
+    const json &s1 = events[1]["odp_record"];
+    QCOMPARE(s1["cell"].get<int>(), 3);
+    QCOMPARE(s1["cells"].size(), std::size_t{4});
+    QCOMPARE(s1["releases"].size(), std::size_t{3});
+    QCOMPARE(events[1]["cost"]["expost"].get<double>(), s1["cells"][3]["epsilon"].get<double>());
+    PBX_FUZZY_COMPARE(s1["reserved_epsilon"].get<double>(), 0.5, 1e-14);
+    // j = 0: only ε₁ = 0.2/(1 + 4^{2/3}) of the 0.4 reserved is paid (Lemma 8).
+    const json &s2 = events[2]["odp_record"];
+    QCOMPARE(s2["cell"].get<int>(), 0);
+    QCOMPARE(s2["releases"].size(), std::size_t{0});
+    PBX_FUZZY_COMPARE(events[2]["cost"]["expost"].get<double>(), 0.2 / (1.0 + std::cbrt(16.0)), 1e-12);
+    QCOMPARE(events[2]["cost"]["expost"].get<double>(), s2["epsilon1"].get<double>());
+
+    const auto verified = runCli(args({QStringLiteral("verify"), path("t.json")}));
+    QVERIFY2(verified.exitCode == 0, qPrintable(verified.err + verified.out));
+    QVERIFY(verified.out.contains(QStringLiteral("every cost recomputed")));
+
+    // An edited settlement is caught: the cell is recomputed from the released answers.
+    json edited = t;
+    edited["events"][2]["odp_record"]["cell"] = 1;
+    writeFile(path("edited.json"), edited.dump(2));
+    const auto caught = runCli(args({QStringLiteral("verify"), path("edited.json")}));
+    QCOMPARE(caught.exitCode, 1);
+    QVERIFY2(caught.err.contains(QStringLiteral("settled in cell 1 but its answers hold 0")),
+             qPrintable(caught.err));
+}
+
+void TestCliOdpRun::refusedUnderOtherFilters()
+{
+    writeFile(path("q2.jsonl"), kRunFile);
+    for (const char *filter : {"basic", "expost", "zcdp"}) {
+        const auto run = runCli(args({QStringLiteral("run"), QStringLiteral("--queries"), path("q2.jsonl"),
+                                      QStringLiteral("--out"), path("refused.json"),
+                                      QStringLiteral("--filter"), QString::fromLatin1(filter)}));
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("line 2: mechanism: 'svt' is an output-DP mechanism")),
+                 qPrintable(run.err));
+        QVERIFY(run.err.contains(QStringLiteral("use --filter odp")));
+        QVERIFY(!QFile::exists(path("refused.json"))); // nothing answered, nothing written
+    }
+}
+
+void TestCliOdpRun::resumeAfterKillChargesWorstCase()
+{
+    writeFile(path("q3.jsonl"), kRunFile);
+    const auto full = runCli(
+        args({QStringLiteral("run"), QStringLiteral("--queries"), path("q3.jsonl"), QStringLiteral("--out"),
+              path("full.json"), QStringLiteral("--filter"), QStringLiteral("odp"),
+              QStringLiteral("--epsilon"), QStringLiteral("2"), QStringLiteral("--seed"), QStringLiteral("5"),
+              QStringLiteral("--journal"), path("full.journal")}));
+    QVERIFY2(full.exitCode == 0, qPrintable(full.err));
+    // The journal: header, n, reserve s1, event s1, reserve s2, event s2, event m.
+    const std::string journal = test::readTextFile(path("full.journal").toStdString());
+    std::vector<std::string> lines;
+    for (std::size_t at = 0, next; (next = journal.find('\n', at)) != std::string::npos; at = next + 1)
+        lines.push_back(journal.substr(at, next + 1 - at));
+    QCOMPARE(lines.size(), std::size_t{7});
+    QVERIFY(lines[2].find(R"("type":"reserve")") != std::string::npos);
+    QVERIFY(lines[3].find(R"("type":"event")") != std::string::npos);
+    // Killed after s1's reservation was made durable, before its settlement: the journal's first
+    // three lines (a hash-chained prefix; without a tail record, read with a note).
+    writeFile(path("killed.journal"), lines[0] + lines[1] + lines[2]);
+    const auto resumed = runCli(
+        args({QStringLiteral("run"), QStringLiteral("--queries"), path("q3.jsonl"), QStringLiteral("--out"),
+              path("resumed.json"), QStringLiteral("--journal"), path("killed.journal")}));
+    QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+    QVERIFY2(resumed.out.contains(QStringLiteral("resuming: 2 answers already in the journal")),
+             qPrintable(resumed.out));
+    const json t = json::parse(test::readTextFile(path("resumed.json").toStdString()));
+    const json &events = t["events"];
+    QCOMPARE(events.size(), std::size_t{4});
+    QCOMPARE(events[1]["id"].get<std::string>(), std::string("s1"));
+    QVERIFY(events[1]["odp_record"]["cell"].is_null());
+    // The worst case: the whole 0.5, whatever the lost output was.
+    QCOMPARE(events[1]["cost"]["expost"].get<double>(),
+             events[1]["odp_record"]["reserved_epsilon"].get<double>());
+    PBX_FUZZY_COMPARE(events[1]["cost"]["expost"].get<double>(), 0.5, 1e-14);
+    QVERIFY(events[1]["reason"].get<std::string>().find("charged its worst case") != std::string::npos);
+    QCOMPARE(events[2]["id"].get<std::string>(), std::string("s2"));
+    QVERIFY(!events[2]["odp_record"]["cell"].is_null());
+    const auto verified = runCli(args({QStringLiteral("verify"), path("resumed.json")}));
+    QVERIFY2(verified.exitCode == 0, qPrintable(verified.err + verified.out));
+    const auto journalVerified = runCli(args({QStringLiteral("verify"), path("killed.journal")}));
+    QVERIFY2(journalVerified.exitCode == 0, qPrintable(journalVerified.err + journalVerified.out));
+}
+
+QTEST_GUILESS_MAIN(TestCliOdpRun)
+#include "tst_cliodprun.moc"
