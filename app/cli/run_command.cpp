@@ -242,10 +242,20 @@ Result<Prepared> prepare(const Options &o)
         if (auto compiled = data::CompiledQuery::compile(request->query, *p.table); !compiled)
             return makeError(compiled.error().code,
                              *queries + ": line " + std::to_string(number) + ": " + compiled.error().message);
-        if (request->strategy)
+        // Everything Ask would refuse before spending is refused here, before anything is answered:
+        // a bad line must not stop a run half-way.
+        auto lineError = [&](const Error &e) {
+            return makeError(e.code, *queries + ": line " + std::to_string(number) + ": " + e.message);
+        };
+        if (request->strategy) {
             if (auto ok = session::checkStrategyRequest(*request, *p.table, p.settings.neighbours); !ok)
-                return makeError(ok.error().code,
-                                 *queries + ": line " + std::to_string(number) + ": " + ok.error().message);
+                return lineError(ok.error());
+        } else {
+            if (auto ok = session::checkTargetAndCap(*request); !ok)
+                return lineError(ok.error());
+            if (auto method = session::releaseMethodFor(*request, p.settings); !method)
+                return lineError(method.error());
+        }
         p.requests.push_back(std::move(request.value()));
     }
     return p;
@@ -387,13 +397,15 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
         });
     if (alreadyAnswered > 0)
         out << "resuming: " << alreadyAnswered << " answers already in the journal\n";
+    bool askFailed = false;
     for (std::size_t i = alreadyAnswered; i < prepared->requests.size(); ++i) {
         // Workload-aware cap (issue 9): spread what remains over the requests still to come.
         const std::size_t toCome
             = *planQueries ? static_cast<std::size_t>(**planQueries) : prepared->requests.size() - i;
         auto event = s.ask(session::withPlannedCap(std::move(prepared->requests[i]), s.filter(), toCome));
-        if (!event) { // cannot happen after prepare(); kept so a future check cannot lose events
-            err << "pbx-cli run: " << event.error().message << '\n';
+        if (!event) { // prepare() checks what it can; the transcript still keeps what came before
+            err << "pbx-cli run: request " << (i + 1) << ": " << event.error().message << '\n';
+            askFailed = true;
             break;
         }
         // The journal line is durable before the answer is printed: a crash can lose only an
@@ -422,6 +434,8 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
         err << "pbx-cli run: " << written.error().message << '\n';
         return 1;
     }
+    if (askFailed)
+        return 1;
     // Standard output closed or gone (SIGPIPE is ignored, see cli_main.cpp): the record is safe
     // in the transcript, but the caller did not see every answer.
     if (!out.good()) {

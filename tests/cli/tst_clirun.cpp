@@ -229,6 +229,11 @@ void TestCliRun::badInput_data()
                                      << QStringLiteral("queries.jsonl") << QStringLiteral("--dataset:");
     QTest::newRow("bad filter") << QStringList{QStringLiteral("--filter"), QStringLiteral("rdp")}
                                 << QStringLiteral("queries.jsonl") << QStringLiteral("unknown filter 'rdp'");
+    // A method the filter cannot account is refused before the first answer, not half-way.
+    QTest::newRow("brownian under basic on line 2")
+        << QStringList{QStringLiteral("--filter"), QStringLiteral("basic")}
+        << QStringLiteral("mechanism_filter.jsonl")
+        << QStringLiteral("line 2: mechanism: the basic filter cannot account 'brownian'");
     QTest::newRow("missing queries file")
         << QStringList{} << QStringLiteral("absent.jsonl") << QStringLiteral("no such file");
 }
