@@ -8,7 +8,9 @@
 #include <QFileInfo>
 #include <QMainWindow>
 #include <QSettings>
+
 #include <QStandardPaths>
+#include <algorithm>
 
 namespace pbx::ui {
 
@@ -106,6 +108,23 @@ bool AppSettings::restoreWindowLayout(QMainWindow &window)
         return false;
     const bool geometryRestored = window.restoreGeometry(geometry);
     return window.restoreState(state, layoutVersion) && geometryRestored;
+}
+
+namespace {
+const QString confirmCostShareKey = QStringLiteral("session/confirmCostShare");
+constexpr double defaultConfirmCostShare = 0.25;
+} // namespace
+
+double AppSettings::confirmCostShare()
+{
+    bool ok = false;
+    const double share = QSettings().value(confirmCostShareKey, defaultConfirmCostShare).toDouble(&ok);
+    return ok && share >= 0.01 && share <= 1.0 ? share : defaultConfirmCostShare;
+}
+
+void AppSettings::setConfirmCostShare(double share)
+{
+    QSettings().setValue(confirmCostShareKey, std::clamp(share, 0.01, 1.0));
 }
 
 } // namespace pbx::ui

@@ -39,6 +39,13 @@ public:
     /// Records the folder of `filePath` for startFolder().
     static void setLastFolderFrom(const QString &filePath);
 
+    /// Ask asks for confirmation when a request would spend more than this share of what remains
+    /// (Query ▸ Confirm expensive requests…). A fraction in [0.01, 1]; 1 never asks (a request
+    /// above 100 % is refused anyway). Default 0.25.
+    static double confirmCostShare();
+    /// Stores `share` clamped to [0.01, 1].
+    static void setConfirmCostShare(double share);
+
     /// Saves the window's geometry and its toolbars' and docks' layout.
     static void saveWindowLayout(const QMainWindow &window);
     /// Restores what saveWindowLayout saved. False when nothing was saved or it did not apply

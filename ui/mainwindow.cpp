@@ -33,6 +33,7 @@
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -44,6 +45,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <cmath>
 #include <vector>
 
 namespace pbx::ui {
@@ -87,7 +89,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_document, &SessionDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_sessionPanel, &SessionPanel::settingsEdited, this, &MainWindow::onSettingsEdited);
     connect(m_sessionPanel, &SessionPanel::newSessionRequested, this, &MainWindow::newSessionInteractive);
-    connect(m_queryBuilder, &QueryBuilder::askRequested, this, &MainWindow::ask);
+    connect(m_queryBuilder, &QueryBuilder::askRequested, this, &MainWindow::askInteractive);
     connect(m_queryBuilder, &QueryBuilder::planChanged, this, &MainWindow::updatePlannedCapPreview);
     connect(m_ledgerView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MainWindow::onLedgerSelectionChanged);
@@ -312,7 +314,7 @@ void MainWindow::createActions()
     m_askAction = new QAction(tr("&Ask"), this);
     m_askAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
     m_askAction->setStatusTip(tr("Release a noisy answer to the query in the builder"));
-    connect(m_askAction, &QAction::triggered, this, &MainWindow::ask);
+    connect(m_askAction, &QAction::triggered, this, &MainWindow::askInteractive);
     addAction(m_askAction);
 
     m_privacyRiskAction = new QAction(tr("Privacy &risk…"), this);
@@ -367,6 +369,7 @@ void MainWindow::createMenus()
 
     QMenu *query = menuBar()->addMenu(tr("&Query"));
     query->addAction(m_askAction);
+    query->addAction(tr("&Confirm expensive requests…"), this, &MainWindow::setConfirmCostShareInteractive);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget *dock : std::as_const(m_docks))
@@ -506,10 +509,51 @@ void MainWindow::applyBudgetSystems(const session::Session *session)
                             : QString());
 }
 
+void MainWindow::askInteractive()
+{
+    if (!m_document->hasSession())
+        return;
+    if (!m_confirmationPending && m_queryBuilder->validationError().isEmpty()) {
+        const auto request
+            = session::withPlannedCap(m_queryBuilder->request(), m_document->session().filter(),
+                                      static_cast<std::size_t>(m_queryBuilder->plannedQueries()));
+        const auto preview = session::previewCost(m_document->session(), request);
+        const double threshold = AppSettings::confirmCostShare();
+        // Above 100 % Ask refuses and says what the budget can buy: nothing to confirm.
+        if (preview && threshold < 1.0 && preview->shareOfRemaining > threshold
+            && preview->shareOfRemaining <= 1.0) {
+            m_confirmationPending = true;
+            m_queryBuilder->setAskConfirmation(tr("Confirm"));
+            m_queryBuilder->setCostPreview(
+                tr("This request %1. That is more than the %2 of what remains you asked to confirm "
+                   "(Query ▸ Confirm expensive requests): press Confirm to spend it, or change the "
+                   "request.")
+                    .arg(costPreviewText(*preview), formatPercent(threshold)));
+            statusBar()->showMessage(tr("Nothing spent yet: confirm with Ask"), 5000);
+            return;
+        }
+    }
+    ask();
+}
+
+void MainWindow::setConfirmCostShareInteractive()
+{
+    bool ok = false;
+    const int percent = QInputDialog::getInt(
+        this, tr("Confirm expensive requests"),
+        tr("Ask for confirmation when one request would spend more than this share of the remaining "
+           "budget (100 %: never ask):"),
+        static_cast<int>(std::lround(AppSettings::confirmCostShare() * 100.0)), 1, 100, 5, &ok);
+    if (ok)
+        AppSettings::setConfirmCostShare(percent / 100.0);
+}
+
 void MainWindow::ask()
 {
     if (!m_document->hasSession())
         return;
+    m_confirmationPending = false;
+    m_queryBuilder->setAskConfirmation({});
     // Workload-aware default cap (issue 9): remaining / "plan for N more queries".
     auto event = m_document->ask(
         session::withPlannedCap(m_queryBuilder->request(), m_document->session().filter(),
@@ -523,6 +567,9 @@ void MainWindow::ask()
 
 void MainWindow::updatePlannedCapPreview()
 {
+    // Any edit withdraws a pending confirmation: what was confirmed is no longer what is asked.
+    m_confirmationPending = false;
+    m_queryBuilder->setAskConfirmation({});
     updateCostPreview();
     if (!m_document->hasSession()) {
         m_queryBuilder->setPlannedCapPreview({});

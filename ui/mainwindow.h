@@ -82,8 +82,12 @@ public:
     QSize sizeHint() const override;
 
 public Q_SLOTS:
-    /// Asks the request in the query builder (the Ask button, Enter in the predicate field).
+    /// Asks the request in the query builder at once (no confirmation; see askInteractive).
     void ask();
+    /// The Ask button, Enter and Query ▸ Ask: asks, except that a request costing more than
+    /// AppSettings::confirmCostShare() of what remains first turns the button into a
+    /// confirmation; asking again unchanged spends it, any edit withdraws it.
+    void askInteractive();
     /// View ▸ Privacy risk: the risk view for the session's (ε, δ), created on first use.
     PrivacyRiskView *showPrivacyRisk();
 
@@ -113,6 +117,7 @@ private:
     void showError(const QString &title, const QString &message);
 
     void updatePlannedCapPreview();
+    void setConfirmCostShareInteractive();
     /// The query builder's "costs ε = … (…% of what remains)" line (session::previewCost).
     void updateCostPreview();
     void onSessionReset();
@@ -132,6 +137,7 @@ private:
     ResultCard *m_resultCard = nullptr;
     LedgerModel *m_ledgerModel = nullptr;
     QTableView *m_ledgerView = nullptr;
+    bool m_confirmationPending = false; ///< the Ask button is asking for confirmation
     AttemptsView *m_attempts = nullptr;
     BudgetGauge *m_gauge = nullptr;
     PrivacyLossPathChart *m_chart = nullptr;

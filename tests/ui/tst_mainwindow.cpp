@@ -4,6 +4,7 @@
 // and reopen it through File ▸ Open session's code path; screenshots of the window.
 #include "core/session/cost_preview.h"
 #include "tests/testutils.h"
+#include "ui/appsettings.h"
 #include "ui/charts/privacylosspathchart.h"
 #include "ui/mainwindow.h"
 #include "ui/models/ledgermodel.h"
@@ -150,6 +151,54 @@ private Q_SLOTS:
         // An invalid predicate shows no cost.
         typeWhere(*w, QStringLiteral("region == "));
         QVERIFY(builder->costPreview().isEmpty());
+    }
+
+    // Above the user's threshold (default 25 % of what remains) Ask first asks for confirmation:
+    // nothing is spent until Confirm (the Ask button) is pressed on the unchanged request; an edit
+    // withdraws it.
+    void askConfirmsExpensiveRequests()
+    {
+        ui::AppSettings::setConfirmCostShare(0.25);
+        auto w = makeWindow();
+        auto *builder = w->queryBuilder();
+        builder->setAggregate(data::Aggregate::Count);
+        typeWhere(*w, QStringLiteral("region == \"south\""));
+        // A target costing between 30 % and 90 % of the fresh budget.
+        double expensive = 0.0;
+        for (double alpha : {2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0}) {
+            builder->setAbsoluteTarget(alpha);
+            const auto preview = session::previewCost(w->document()->session(), builder->request());
+            QVERIFY(preview.ok());
+            if (preview->shareOfRemaining > 0.3 && preview->shareOfRemaining < 0.9) {
+                expensive = alpha;
+                break;
+            }
+        }
+        QVERIFY(expensive > 0.0);
+        const std::size_t before = w->document()->session().events().size();
+        QTest::mouseClick(builder->askButton(), Qt::LeftButton);
+        QCOMPARE(w->document()->session().events().size(), before); // nothing spent yet
+        QVERIFY2(builder->askButton()->text() == QStringLiteral("Confirm"),
+                 qPrintable(builder->askButton()->text()));
+        QVERIFY2(builder->costPreview().contains(QStringLiteral("press Confirm to spend it")),
+                 qPrintable(builder->costPreview()));
+        // An edit withdraws the confirmation.
+        builder->setAbsoluteTarget(expensive * 1.01);
+        QCOMPARE(builder->askButton()->text(), QStringLiteral("Ask"));
+        QTest::mouseClick(builder->askButton(), Qt::LeftButton);
+        QCOMPARE(w->document()->session().events().size(), before);
+        QTest::mouseClick(builder->askButton(), Qt::LeftButton); // confirmed
+        QCOMPARE(w->document()->session().events().size(), before + 1);
+        QCOMPARE(builder->askButton()->text(), QStringLiteral("Ask"));
+        // A cheap request goes at once; a threshold of 100 % never asks.
+        builder->setAbsoluteTarget(400.0);
+        QTest::mouseClick(builder->askButton(), Qt::LeftButton);
+        QCOMPARE(w->document()->session().events().size(), before + 2);
+        ui::AppSettings::setConfirmCostShare(1.0);
+        builder->setAbsoluteTarget(expensive * 2.0);
+        QTest::mouseClick(builder->askButton(), Qt::LeftButton);
+        QCOMPARE(w->document()->session().events().size(), before + 3);
+        ui::AppSettings::setConfirmCostShare(0.25);
     }
 
     void askRefuseSaveAndReopen()

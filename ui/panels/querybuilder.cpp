@@ -380,6 +380,11 @@ QString QueryBuilder::costPreview() const
     return m_costPreview->text();
 }
 
+void QueryBuilder::setAskConfirmation(const QString &buttonText)
+{
+    m_ask->setText(buttonText.isEmpty() ? tr("Ask") : buttonText);
+}
+
 void QueryBuilder::setUnitSymbol(const QString &symbol)
 {
     m_unit = symbol;

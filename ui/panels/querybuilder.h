@@ -80,6 +80,8 @@ public:
     /// session::previewCost, which reads no data), e.g. "costs ε = 0.0599 (6.0 % of what remains)".
     void setCostPreview(const QString &text);
     QString costPreview() const;
+    /// Turns the Ask button into a confirmation (its text, e.g. "Confirm"); empty: the plain Ask.
+    void setAskConfirmation(const QString &buttonText);
 
 Q_SIGNALS:
     /// The user pressed Ask (or Enter in the predicate field).
