@@ -139,10 +139,7 @@ Result<LedgerEvent> Session::askOdp(QueryRequest request)
     }
     // The random source is opened before anything is reserved: no bits, nothing spent.
     const std::size_t index = m_events.size();
-    auto source
-        = m_settings.seed
-              ? Result<mechanisms::NoiseSource>(mechanisms::NoiseSource::seeded(*m_settings.seed, index))
-              : mechanisms::NoiseSource::fromOperatingSystem();
+    auto source = nextNoiseSource();
     if (!source)
         return source.error();
     // The reservation is made durable before any noise is drawn, so that a crash is charged the

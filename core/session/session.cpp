@@ -88,6 +88,13 @@ Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::Ta
     return created;
 }
 
+Result<mechanisms::NoiseSource> Session::nextNoiseSource() const
+{
+    if (m_settings.seed)
+        return mechanisms::NoiseSource::seeded(*m_settings.seed, m_events.size());
+    return mechanisms::NoiseSource::fromOperatingSystem();
+}
+
 LedgerEvent &Session::append(LedgerEvent event)
 {
     event.index = m_events.size();
@@ -138,13 +145,9 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
         return method.error();
     const ReleaseMethod mechanism = *method;
 
-    const std::size_t index = m_events.size();
     // The random source is opened before anything is charged: if the OS cannot give us bits, the
     // request is refused with nothing spent.
-    auto source
-        = m_settings.seed
-              ? Result<mechanisms::NoiseSource>(mechanisms::NoiseSource::seeded(*m_settings.seed, index))
-              : mechanisms::NoiseSource::fromOperatingSystem();
+    auto source = nextNoiseSource();
     if (!source)
         return source.error();
     auto &noise = *source;

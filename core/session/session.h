@@ -5,6 +5,7 @@
 #include "core/data/sensitivity.h"
 #include "core/data/table.h"
 #include "core/filters/privacy_filter.h"
+#include "core/mechanisms/noise_source.h"
 #include "core/session/ledger_event.h"
 
 #include <cstdint>
@@ -80,6 +81,10 @@ private:
     Session(std::shared_ptr<const data::Table> table, SessionSettings settings,
             std::unique_ptr<filters::PrivacyFilter> filter);
     LedgerEvent &append(LedgerEvent event);
+    /// The noise of the next event (index m_events.size()): seeded per event when the session has
+    /// a seed, else the operating system's. Opened before anything is charged, so a failure (Io)
+    /// refuses the request with nothing spent.
+    Result<mechanisms::NoiseSource> nextNoiseSource() const;
     /// Histogram, quantile, derived and workload requests (strategy_release.cpp).
     Result<LedgerEvent> askStrategy(QueryRequest request);
     /// Output-DP mechanisms: reserve, run, settle (odp_release.cpp).

@@ -257,9 +257,7 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         return append(std::move(e));
     }
 
-    auto source = m_settings.seed ? Result<mechanisms::NoiseSource>(
-                      mechanisms::NoiseSource::seeded(*m_settings.seed, m_events.size()))
-                                  : mechanisms::NoiseSource::fromOperatingSystem();
+    auto source = nextNoiseSource();
     if (!source)
         return source.error();
     auto &bits = source->bits();
