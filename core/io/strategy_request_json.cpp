@@ -2,6 +2,7 @@
 #include "core/io/strategy_request_json.h"
 
 #include "core/io/request_json.h"
+#include "core/strategies/strategy_error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,8 +14,9 @@ using json::Json;
 namespace {
 
 constexpr const char *kKeys[]
-    = {"id",   "aggregate", "column",  "where", "bounds", "target", "max_cost", "bins",     "q",
-       "step", "of",        "derived", "cells", "minus",  "within", "strategy", "workload", "ranges"};
+    = {"id",     "aggregate", "column",   "where",  "bounds",  "target",    "max_cost",
+       "bins",   "q",         "step",     "of",     "derived", "cells",     "minus",
+       "within", "strategy",  "workload", "ranges", "post",    "transform", "subsample"};
 
 Result<std::vector<std::size_t>> indexList(const Json &object, const char *key, const std::string &path)
 {
@@ -30,6 +32,70 @@ Result<std::vector<std::size_t>> indexList(const Json &object, const char *key, 
         out.push_back(v.get<std::size_t>());
     }
     return out;
+}
+
+Result<void> readPost(const Json &object, const std::string &path, session::WorkloadPost &post)
+{
+    auto it = object.find("post");
+    if (it == object.end() || it->is_null())
+        return {};
+    const std::string pp = path + ".post";
+    if (!it->is_object())
+        return makeError(ErrorCode::Parse, pp + ": expected {\"nonnegative\": …, \"isotonic_prefix\": …}");
+    for (const auto &item : it->items())
+        if (item.key() != "nonnegative" && item.key() != "isotonic_prefix" && item.key() != "round")
+            return makeError(ErrorCode::Parse, pp + ": unknown field '" + item.key() + "'");
+    auto nonNegative = json::optionalBool(*it, "nonnegative", pp, false);
+    auto isotonic = json::optionalBool(*it, "isotonic_prefix", pp, false);
+    auto round = json::optionalBool(*it, "round", pp, false);
+    if (!nonNegative)
+        return nonNegative.error();
+    if (!isotonic)
+        return isotonic.error();
+    if (!round)
+        return round.error();
+    // Integers are not a convex set: rounding can increase the error, so it is not offered as
+    // inference (round for display only).
+    if (*round)
+        return strategies::strategyError(strategies::kNotConvex,
+                                         pp
+                                             + ".round: rounding is not a projection onto a convex set and "
+                                               "can increase the error; round only for display");
+    post.nonNegative = *nonNegative;
+    post.isotonicPrefix = *isotonic;
+    return {};
+}
+
+Result<void> readTransform(const Json &object, const std::string &path, session::StrategyRequestSpec &s)
+{
+    if (auto it = object.find("transform"); it != object.end() && !it->is_null()) {
+        const std::string tp = path + ".transform";
+        if (!it->is_object())
+            return makeError(ErrorCode::Parse, tp + ": expected {\"kind\": …, \"k\" or \"m\": …}");
+        for (const auto &item : it->items())
+            if (item.key() != "kind" && item.key() != "k" && item.key() != "m")
+                return makeError(ErrorCode::Parse, tp + ": unknown field '" + item.key() + "'");
+        auto kindText = json::string(*it, "kind", tp);
+        if (!kindText)
+            return kindText.error();
+        auto kind = strategies::parseTransformation(*kindText);
+        if (!kind)
+            return makeError(ErrorCode::Parse, tp + ".kind: " + kind.error().message);
+        session::RequestTransform t{*kind, 1};
+        for (const char *key : {"k", "m"})
+            if (it->contains(key)) {
+                auto v = json::unsignedInteger(*it, key, tp);
+                if (!v)
+                    return v.error();
+                t.parameter = static_cast<unsigned>(std::min<std::uint64_t>(*v, 1u << 20));
+            }
+        s.transform = t;
+    }
+    auto rate = json::optionalNumber(object, "subsample", path);
+    if (!rate)
+        return rate.error();
+    s.subsample = rate->value_or(1.0);
+    return {};
 }
 
 } // namespace
@@ -152,6 +218,10 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
             s.ranges.push_back({rg[0].get<std::size_t>(), rg[1].get<std::size_t>()});
         }
     }
+    if (auto ok = readPost(object, path, s.post); !ok)
+        return ok.error();
+    if (auto ok = readTransform(object, path, s); !ok)
+        return ok.error();
     r.strategy = std::move(s);
     return r;
 }
@@ -193,9 +263,23 @@ void writeStrategyRequest(const session::QueryRequest &request, Json &object)
                 ranges.push_back({r.first, r.last});
             object["ranges"] = ranges;
         }
+        if (s.post.any())
+            object["post"]
+                = {{"nonnegative", s.post.nonNegative}, {"isotonic_prefix", s.post.isotonicPrefix}};
         break;
     }
     }
+    if (s.transform) {
+        Json t = {{"kind", std::string(strategies::transformationName(s.transform->kind))}};
+        if (s.transform->kind == strategies::Transformation::FlatMap)
+            t["k"] = s.transform->parameter;
+        else if (s.transform->kind == strategies::Transformation::Truncate
+                 || s.transform->kind == strategies::Transformation::SelfJoinTruncated)
+            t["m"] = s.transform->parameter;
+        object["transform"] = t;
+    }
+    if (s.subsample != 1.0)
+        object["subsample"] = s.subsample;
 }
 
 Json strategyRecordToJson(const session::StrategyRecord &r)
@@ -205,9 +289,12 @@ Json strategyRecordToJson(const session::StrategyRecord &r)
         widths.push_back(json::finiteOrNull(w));
     for (const double v : r.variances)
         variances.push_back(json::finiteOrNull(v));
-    return {{"labels", r.labels},     {"values", r.values},          {"half_widths", widths},
-            {"variances", variances}, {"noise_scale", r.noiseScale}, {"sensitivity", r.sensitivity},
-            {"note", r.note}};
+    Json out = {{"labels", r.labels},     {"values", r.values},          {"half_widths", widths},
+                {"variances", variances}, {"noise_scale", r.noiseScale}, {"sensitivity", r.sensitivity},
+                {"note", r.note}};
+    if (!r.unprojected.empty())
+        out["before_projection"] = r.unprojected;
+    return out;
 }
 
 Result<session::StrategyRecord> strategyRecordFromJson(const Json &o, const std::string &path)
@@ -250,6 +337,12 @@ Result<session::StrategyRecord> strategyRecordFromJson(const Json &o, const std:
     r.noiseScale = *scale;
     r.sensitivity = static_cast<std::size_t>(*sensitivity);
     r.note = *note;
+    if (auto it = o.find("before_projection"); it != o.end()) {
+        if (auto ok = list("before_projection", r.unprojected); !ok)
+            return ok.error();
+        if (r.unprojected.size() != r.values.size())
+            return makeError(ErrorCode::Parse, path + ".before_projection: one value per answer");
+    }
     return r;
 }
 

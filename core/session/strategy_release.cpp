@@ -6,6 +6,8 @@
 
 #include "core/data/predicate.h"
 #include "core/mechanisms/noise_source.h"
+#include "core/session/strategy_transform.h"
+#include "core/strategies/constrained_inference.h"
 #include "core/strategies/derived_answers.h"
 #include "core/strategies/histogram.h"
 #include "core/strategies/quantiles.h"
@@ -123,6 +125,17 @@ Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &tabl
     if (!r.query.where.empty())
         if (auto p = data::Predicate::compile(r.query.where, table); !p)
             return fieldError(p.error(), "where");
+    if (s.kind == StrategyRequestKind::Derived) {
+        if (s.transform || s.subsample != 1.0 || s.post.any())
+            return makeError(ErrorCode::InvalidArgument,
+                             "transform, subsample, post: a derived answer only reads released values");
+    } else if (auto stability = requestStability(s, neighbours); !stability) {
+        return stability.error();
+    }
+    if (s.kind != StrategyRequestKind::Workload && s.post.any())
+        return makeError(ErrorCode::InvalidArgument,
+                         "post: constrained inference applies to workload requests (derived answers of a "
+                         "histogram need none)");
     switch (s.kind) {
     case StrategyRequestKind::Histogram: {
         if (r.target.kind != TargetKind::Absolute)
@@ -190,6 +203,11 @@ Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &tabl
         auto ranges = workloadRanges(s, k);
         if (!ranges)
             return fieldError(ranges.error(), "workload");
+        if (s.post.isotonicPrefix && s.workload != "prefixes")
+            return makeError(ErrorCode::InvalidArgument,
+                             "post.isotonic_prefix: needs the prefixes workload (cumulative answers are "
+                             "non-decreasing; the answers of '"
+                                 + s.workload + "' need not be)");
         if (ranges->size() > kMaxSessionWorkload)
             return strategies::strategyError(strategies::kDomainTooLarge,
                                              "workload: more than 100,000 ranges in one session request");
@@ -264,6 +282,14 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
     data::Predicate predicate;
     if (!request.query.where.empty())
         predicate = *data::Predicate::compile(request.query.where, *m_table);
+    // The rows the mechanism reads: the predicate's, thinned by Poisson sampling when asked (the
+    // sample is drawn from the session's noise source, like the noise).
+    std::vector<std::uint8_t> rows;
+    predicate.evaluate(*m_table, rows);
+    PBX_RETURN_IF_ERROR(poissonSample(spec.subsample, rows, bits));
+    const unsigned stability = *requestStability(spec, m_settings.neighbours);
+    auto chargeFor = [&](double base) { return transformedCharge(spec, stability, base); };
+    const std::string transformText = transformNote(spec, stability);
 
     // Each branch computes the charge and draws every noisy value before anything is charged, so
     // a failing noise source leaves nothing spent.
@@ -279,7 +305,7 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
             const auto d = *numericDomain(request, *m_table, true);
             bins = *strategies::unitEdges(d.lo, d.hi);
         }
-        auto counts = strategies::countHistogram(*m_table, {request.query.column, bins}, predicate);
+        auto counts = strategies::countHistogramRows(*m_table, {request.query.column, bins}, rows);
         if (!counts)
             return counts.error();
         auto cell = mechanisms::DiscreteNoiseMechanism::forAbsoluteError(
@@ -289,8 +315,12 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         strategies::HistogramPlan plan{*cell, m_settings.neighbours,
                                        replace ? 2.0 * cell->cost() : cell->cost(),
                                        strategies::discreteNoiseVariance(*cell)};
-        if (request.maxCost && plan.charge > *request.maxCost) {
-            auto cheaper = strategies::planHistogram(mechanisms::DiscreteNoiseKind::Laplace, *request.maxCost,
+        auto full = chargeFor(plan.charge);
+        if (!full)
+            return full.error();
+        if (request.maxCost && *full > *request.maxCost) {
+            auto cheaper = strategies::planHistogram(mechanisms::DiscreteNoiseKind::Laplace,
+                                                     baseEpsilonWithin(spec, stability, *request.maxCost),
                                                      m_settings.neighbours);
             if (!cheaper)
                 return fieldError(cheaper.error(), "max_cost");
@@ -300,7 +330,10 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         auto released = strategies::releaseHistogram(*counts, plan, beta, bits);
         if (!released)
             return released.error();
-        charge = plan.charge;
+        auto charged = chargeFor(plan.charge);
+        if (!charged)
+            return charged.error();
+        charge = *charged;
         targetMet = static_cast<double>(released->halfWidth) <= request.target.error;
         record.labels = released->labels;
         record.noiseScale = plan.cell.parameter().toDouble();
@@ -319,7 +352,7 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
               + (replace
                      ? " (replace-one: a changed row moves between two cells, charged twice the per-cell ε)"
                      : "")
-              + "; per-cell error bars from the exact discrete-Laplace tail";
+              + "; per-cell error bars from the exact discrete-Laplace tail" + transformText;
         // The event's scalar answer is the total of the noisy cells, with the total's own interval
         // (derived, free); the per-cell bars are in the record.
         std::vector<std::size_t> all(released->noisy.size());
@@ -342,24 +375,27 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         const auto grid = *quantileGrid(request, d);
         std::vector<double> values;
         const auto column = m_table->numeric(d.column);
-        std::vector<std::uint8_t> mask;
-        predicate.evaluate(*m_table, mask);
         for (std::size_t r = 0; r < column.size(); ++r)
-            if (mask[r])
+            if (rows[r])
                 values.push_back(std::clamp(column[r], d.lo, d.hi));
         // McSherry–Talwar: rank error ≤ (2/ε) ln(|grid|/β) w.p. ≥ 1 − β, so ε = 2 ln(|grid|/β)/a.
         // (At least 2^-20, the exact sampler's floor: a looser target then gets a tighter bar.)
         double epsilon
             = std::max(std::ldexp(1.0, -20),
                        2.0 * std::log(static_cast<double>(grid.size()) / beta) / request.target.error);
-        if (request.maxCost && epsilon > *request.maxCost) {
-            epsilon = *request.maxCost;
+        if (auto full = chargeFor(epsilon); !full) {
+            return full.error();
+        } else if (request.maxCost && *full > *request.maxCost) {
+            epsilon = baseEpsilonWithin(spec, stability, *request.maxCost);
             capped = true;
         }
         auto pick = strategies::sampleGridQuantile(values, spec.q, epsilon, grid, bits);
         if (!pick)
             return pick.error();
-        charge = epsilon;
+        auto charged = chargeFor(epsilon);
+        if (!charged)
+            return charged.error();
+        charge = *charged;
         e.answer = grid[*pick];
         e.errorBound = strategies::quantileRankErrorBound(epsilon, grid.size(), beta);
         targetMet = !capped;
@@ -368,7 +404,8 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         record.halfWidths = {e.errorBound};
         record.variances = {0.0};
         record.note = "exponential mechanism over " + std::to_string(grid.size())
-                      + " public candidates; the error bar is a rank distance in rows (McSherry-Talwar)";
+                      + " public candidates; the error bar is a rank distance in rows (McSherry-Talwar)"
+                      + transformText;
         attempt.releases.push_back({"quantile", 0.0, e.answer, epsilon});
         e.mechanism = "exponential-mechanism";
         break;
@@ -376,8 +413,8 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
     case StrategyRequestKind::Workload: {
         const auto d = *numericDomain(request, *m_table, true);
         const auto k = static_cast<std::size_t>(d.hi - d.lo + 1.0);
-        auto counts = *strategies::countHistogram(
-            *m_table, {request.query.column, *strategies::unitEdges(d.lo, d.hi)}, predicate);
+        auto counts = *strategies::countHistogramRows(
+            *m_table, {request.query.column, *strategies::unitEdges(d.lo, d.hi)}, rows);
         const auto ranges = *workloadRanges(spec, k);
         const auto &strategy = spec.strategy;
         const std::size_t delta = strategySensitivity(strategy, k, m_settings.neighbours);
@@ -386,8 +423,10 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         // (The relative nudge keeps the bar within the target after the scale is rounded up.)
         double epsilon = std::sqrt(*std::max_element(unit.begin(), unit.end()) / beta) / request.target.error
                          * (1.0 + 1e-9);
-        if (request.maxCost && epsilon > *request.maxCost) {
-            epsilon = *request.maxCost;
+        if (auto full = chargeFor(epsilon); !full) {
+            return full.error();
+        } else if (request.maxCost && *full > *request.maxCost) {
+            epsilon = baseEpsilonWithin(spec, stability, *request.maxCost);
             capped = true;
         }
         auto noise = mechanisms::DiscreteNoiseMechanism::forCost(mechanisms::DiscreteNoiseKind::Laplace,
@@ -463,7 +502,27 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         // bounds the discrete one.
         const auto variances = *strategies::rangeVariances(
             strategy, k, ranges, static_cast<double>(delta) / t, m_settings.neighbours);
-        charge = noise->cost();
+        auto charged = chargeFor(noise->cost());
+        if (!charged)
+            return charged.error();
+        charge = *charged;
+        std::string postText;
+        if (spec.post.any()) {
+            // Constrained inference (post-processing): the answers as released are kept so verify
+            // can recompute the projection.
+            auto projected = strategies::projectAnswers(answers, variances, spec.post.isotonicPrefix,
+                                                        spec.post.nonNegative);
+            if (!projected)
+                return projected.error();
+            record.unprojected = answers;
+            answers = std::move(projected.value());
+            postText = std::string("; then ")
+                       + (spec.post.isotonicPrefix ? "isotonic regression (PAVA, weights 1/variance)" : "")
+                       + (spec.post.isotonicPrefix && spec.post.nonNegative ? " and " : "")
+                       + (spec.post.nonNegative ? "clipping at 0" : "")
+                       + " (post-processing, free: the answer vector's squared error cannot grow; the "
+                         "bars are those of the answers before the projection)";
+        }
         record.noiseScale = t;
         record.sensitivity = delta;
         double widest = 0.0;
@@ -477,7 +536,8 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         }
         targetMet = widest <= request.target.error;
         record.note = strategy.label() + ", one charge for the whole strategy (l1 sensitivity "
-                      + std::to_string(delta) + "); per-range error bars by Chebyshev on the exact variance";
+                      + std::to_string(delta) + "); per-range error bars by Chebyshev on the exact variance"
+                      + postText + transformText;
         e.answer = answers.front();
         e.errorBound = widest;
         e.mechanism = "workload (" + strategy.label() + ", discrete-laplace)";
@@ -528,11 +588,23 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
     }
     if (e.costKind != filters::ChargeKind::PureEpsilon)
         return fail("strategy requests are charged in pure epsilon");
+    auto stability = requestStability(spec, settings.neighbours);
+    if (!stability)
+        return fail(stability.error().message);
     if (e.attempts.size() != 1 || e.attempts[0].cost != e.cost || !(e.cost > 0.0))
         return fail("one attempt must carry the whole cost");
     const bool replace = settings.neighbours == data::Neighbouring::Replace;
-    if (spec.kind == StrategyRequestKind::Quantile)
-        return {}; // the exponential mechanism's ε is its cost
+    if (spec.kind == StrategyRequestKind::Quantile) {
+        // The exponential mechanism's ε is recorded with its release; the event pays for it
+        // through the transformation and the sampling.
+        const auto &releases = e.attempts[0].releases;
+        if (releases.size() != 1)
+            return fail("a quantile releases one value");
+        auto implied = transformedCharge(spec, *stability, releases[0].cost);
+        if (!implied || e.cost < *implied * (1.0 - 1e-12))
+            return fail("its exponential mechanism's epsilon implies a larger cost than recorded");
+        return {};
+    }
     if (!e.strategyRecord || !(e.strategyRecord->noiseScale > 0.0))
         return fail("the noise scale is missing");
     const double t = e.strategyRecord->noiseScale;
@@ -548,7 +620,25 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
             && !strategies::TreeShape::create(k, spec.strategy.branching, spec.strategy.root))
             return fail("the strategy does not fit the column's domain");
         implied = static_cast<double>(strategySensitivity(spec.strategy, k, settings.neighbours)) / t;
+        const auto &record = *e.strategyRecord;
+        if (spec.post.any() != !record.unprojected.empty())
+            return fail("post-processing asked and answers before the projection recorded must go together");
+        if (spec.post.any()) {
+            auto projected = strategies::projectAnswers(record.unprojected, record.variances,
+                                                        spec.post.isotonicPrefix, spec.post.nonNegative);
+            if (!projected)
+                return fail("before_projection: " + projected.error().message);
+            for (std::size_t i = 0; i < projected->size(); ++i)
+                if (!(std::fabs((*projected)[i] - record.values[i])
+                      <= 1e-9 * (1.0 + std::fabs(record.values[i]))))
+                    return fail("answer " + std::to_string(i)
+                                + " is not the projection of the released answers it records");
+        }
     }
+    if (auto charged = transformedCharge(spec, *stability, implied); charged)
+        implied = *charged;
+    else
+        return fail(charged.error().message);
     if (e.cost < implied * (1.0 - 1e-12))
         return fail("its noise scale implies epsilon " + filters::formatAmount(implied)
                     + ", more than the recorded cost " + filters::formatAmount(e.cost));

@@ -53,6 +53,31 @@ std::vector<double> clipNonNegative(const std::vector<double> &y)
     return out;
 }
 
+Result<std::vector<double>> projectAnswers(const std::vector<double> &values,
+                                           const std::vector<double> &variances, bool isotonic,
+                                           bool nonNegative)
+{
+    if (!variances.empty() && variances.size() != values.size())
+        return makeError(ErrorCode::InvalidArgument, "variances: one per value, or none");
+    std::vector<double> out = values;
+    if (isotonic) {
+        std::vector<double> weights;
+        for (const double v : variances) {
+            if (!(v > 0.0 && std::isfinite(v)))
+                return makeError(ErrorCode::InvalidArgument, "variances: must be finite and > 0");
+            weights.push_back(1.0 / v);
+        }
+        auto fitted = isotonicRegression(values, weights);
+        if (!fitted)
+            return fitted.error();
+        out = std::move(fitted.value());
+    }
+    for (const double v : out)
+        if (!std::isfinite(v))
+            return makeError(ErrorCode::InvalidArgument, "values: must be finite");
+    return nonNegative ? clipNonNegative(out) : out;
+}
+
 void projectOrderedPair(double &a, double &b)
 {
     if (a > b) {

@@ -27,6 +27,17 @@ std::vector<double> clipNonNegative(const std::vector<double> &y);
 /// (a + b)/2. For a cell and the total containing it (the BMI example's q₁ ≤ #M).
 void projectOrderedPair(double &a, double &b);
 
+/// The weighted least-squares projection of answers onto {non-decreasing} (when `isotonic`),
+/// intersected with {z ≥ 0} (when `nonNegative`): PAVA with weights 1/variance, then clipping at 0
+/// — for isotonic regression with a lower bound the bounded fit is the clipped unbounded fit
+/// (Barlow et al. 1972, Ch. 1; the clipped fit stays non-decreasing). Both sets are convex and
+/// contain the true answers of a prefix workload (cumulative counts), so the weighted squared error
+/// of the vector never grows. Valid: variances empty (unit weights) or one per value, finite > 0;
+/// values finite. Errors: InvalidArgument.
+Result<std::vector<double>> projectAnswers(const std::vector<double> &values,
+                                           const std::vector<double> &variances, bool isotonic,
+                                           bool nonNegative);
+
 /// Squared ℓ2 distance.
 double squaredDistance(const std::vector<double> &a, const std::vector<double> &b);
 

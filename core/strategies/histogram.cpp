@@ -37,12 +37,20 @@ Result<std::vector<double>> unitEdges(double lo, double hi)
 Result<HistogramCounts> countHistogram(const data::Table &table, const HistogramBins &bins,
                                        const data::Predicate &predicate)
 {
+    std::vector<std::uint8_t> mask;
+    predicate.evaluate(table, mask);
+    return countHistogramRows(table, bins, mask);
+}
+
+Result<HistogramCounts> countHistogramRows(const data::Table &table, const HistogramBins &bins,
+                                           const std::vector<std::uint8_t> &mask)
+{
     const auto index = table.columnIndex(bins.column);
     if (!index)
         return makeError(ErrorCode::NotFound, "column: no column '" + bins.column + "'");
+    if (mask.size() != table.rowCount())
+        return makeError(ErrorCode::InvalidArgument, "rows: one entry per table row");
     const auto &info = table.columnInfo(*index);
-    std::vector<std::uint8_t> mask;
-    predicate.evaluate(table, mask);
     HistogramCounts out;
     if (info.type == data::ColumnType::Categorical) {
         if (!bins.edges.empty())

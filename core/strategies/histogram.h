@@ -50,6 +50,11 @@ struct HistogramCounts
 /// column, or a categorical dictionary inferred from the data rather than declared).
 Result<HistogramCounts> countHistogram(const data::Table &table, const HistogramBins &bins,
                                        const data::Predicate &predicate = {});
+/// As countHistogram, over the rows whose `rows` entry is non-zero (one entry per table row: a
+/// predicate's mask, possibly thinned by sampling). Errors: as countHistogram; InvalidArgument when
+/// `rows` has another size.
+Result<HistogramCounts> countHistogramRows(const data::Table &table, const HistogramBins &bins,
+                                           const std::vector<std::uint8_t> &rows);
 
 /// Cost of running one mechanism on each part of a partition of the rows by a public function of
 /// the row alone (parallel composition; McSherry 2009, PINQ, Thm 4). `addRemoveCosts[j]` is part
