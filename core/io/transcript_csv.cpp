@@ -8,10 +8,7 @@
 
 namespace pbx::io {
 
-namespace {
-
-/// RFC 4180: quote a field containing a comma, quote, CR or LF, doubling inner quotes.
-std::string quoted(const std::string &field)
+std::string csvField(const std::string &field)
 {
     if (field.find_first_of(",\"\r\n") == std::string::npos)
         return field;
@@ -24,7 +21,7 @@ std::string quoted(const std::string &field)
     return out + "\"";
 }
 
-std::string number(double value)
+std::string csvNumber(double value)
 {
     if (!std::isfinite(value))
         return {};
@@ -33,8 +30,6 @@ std::string number(double value)
     const auto written = std::to_chars(buffer, buffer + sizeof buffer, value);
     return std::string(buffer, written.ptr);
 }
-
-} // namespace
 
 std::string writeTranscriptCsv(const session::Session &s)
 {
@@ -47,17 +42,18 @@ std::string writeTranscriptCsv(const session::Session &s)
         const auto &q = e.request.query;
         const bool released = e.status == session::EventStatus::Released;
         const bool hasColumn = q.aggregate != data::Aggregate::Count;
-        out << e.index + 1 << ',' << quoted(e.request.id) << ',' << session::eventStatusName(e.status) << ','
-            << data::aggregateName(q.aggregate) << ',' << quoted(hasColumn ? q.column : std::string()) << ','
-            << quoted(q.where) << ',' << (q.bounds ? number(q.bounds->lower) : std::string()) << ','
-            << (q.bounds ? number(q.bounds->upper) : std::string()) << ','
-            << session::targetKindName(e.request.target.kind) << ',' << number(e.request.target.error) << ','
-            << number(e.request.target.confidence) << ',' << quoted(e.mechanism) << ','
-            << (released ? number(e.answer) : std::string()) << ','
-            << (released ? number(e.errorBound) : std::string()) << ','
-            << (released ? (e.targetMet ? "true" : "false") : "") << ',' << number(e.cost) << ','
-            << number(e.spentAfter) << ',' << number(e.epsilonSpentAfter) << ',' << e.attempts.size() << ','
-            << quoted(e.reason) << "\r\n";
+        out << e.index + 1 << ',' << csvField(e.request.id) << ',' << session::eventStatusName(e.status)
+            << ',' << data::aggregateName(q.aggregate) << ','
+            << csvField(hasColumn ? q.column : std::string()) << ',' << csvField(q.where) << ','
+            << (q.bounds ? csvNumber(q.bounds->lower) : std::string()) << ','
+            << (q.bounds ? csvNumber(q.bounds->upper) : std::string()) << ','
+            << session::targetKindName(e.request.target.kind) << ',' << csvNumber(e.request.target.error)
+            << ',' << csvNumber(e.request.target.confidence) << ',' << csvField(e.mechanism) << ','
+            << (released ? csvNumber(e.answer) : std::string()) << ','
+            << (released ? csvNumber(e.errorBound) : std::string()) << ','
+            << (released ? (e.targetMet ? "true" : "false") : "") << ',' << csvNumber(e.cost) << ','
+            << csvNumber(e.spentAfter) << ',' << csvNumber(e.epsilonSpentAfter) << ',' << e.attempts.size()
+            << ',' << csvField(e.reason) << "\r\n";
     }
     return out.str();
 }

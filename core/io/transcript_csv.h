@@ -8,6 +8,11 @@
 
 namespace pbx::io {
 
+/// RFC 4180: the field quoted when it contains a comma, quote, CR or LF (inner quotes doubled).
+std::string csvField(const std::string &field);
+/// The shortest text that reads back as the same double ("" for a non-finite value).
+std::string csvNumber(double value);
+
 /// Header: request,id,status,aggregate,column,where,target_kind,target_error,confidence,mechanism,
 /// answer,error_bound,target_met,cost_<unit>,spent_<unit>,epsilon_spent,attempts,reason.
 /// `request` counts from 1, as the ledger view does; numbers are the shortest text that reads back

@@ -5,6 +5,8 @@
 // the audit. Derivations: docs/strategies-inference.md.
 #include "core/io/event_json.h"
 #include "core/io/request_json.h"
+#include "core/io/strategy_record_csv.h"
+#include "core/io/transcript_csv.h"
 #include "core/session/cost_audit.h"
 #include "core/session/session.h"
 #include "core/session/strategy_release.h"
@@ -242,6 +244,25 @@ private slots:
         QVERIFY(!round.ok());
         QVERIFY2(round.error().message.find("NOT_CONVEX") != std::string::npos,
                  round.error().message.c_str());
+    }
+
+    void recordAsCsv()
+    {
+        auto s = makeSession(data::Neighbouring::AddRemove);
+        auto h = s->ask(parse(
+            R"({"id":"h,1","aggregate":"histogram","column":"wage","bins":[0,500,5000],"target":{"kind":"absolute","error":20}})"));
+        QVERIFY(h.ok());
+        const auto csv = io::writeStrategyRecordCsv(*h);
+        QVERIFY(csv.ok());
+        const std::string expected = "id,label,value,half_width,confidence,variance,before_projection\r\n"
+                                     "\"h,1\",\"[0, 500)\","
+                                     + io::csvNumber(h->strategyRecord->values[0]) + ",20,0.95,"
+                                     + io::csvNumber(h->strategyRecord->variances[0]) + ",\r\n";
+        QCOMPARE(csv->substr(0, expected.size()), expected);
+        QCOMPARE(std::count(csv->begin(), csv->end(), '\n'), 3);
+        session::LedgerEvent scalar;
+        scalar.status = EventStatus::Released;
+        PBX_VERIFY_ERROR(io::writeStrategyRecordCsv(scalar), InvalidArgument, "event");
     }
 
     void projectionNeverIncreasesTheWeightedError()

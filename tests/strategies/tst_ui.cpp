@@ -12,6 +12,9 @@
 #include "ui/strategies/strategyrequestdialog.h"
 
 #include <QAction>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -68,6 +71,77 @@ private slots:
         // A bad request is refused before anything is spent: bins not increasing.
         dialog.setKind(session::StrategyRequestKind::Quantile);
         dialog.setColumn(QStringLiteral("region")); // categorical: no quantile
+        QVERIFY(!dialog.askButton()->isEnabled());
+    }
+
+    void requestDialogWorkloadTransformAndCsv()
+    {
+        SessionDocument document;
+        auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
+        QVERIFY(table.ok());
+        session::SessionSettings settings;
+        settings.epsilon = 5.0;
+        settings.filter = filters::FilterKind::Basic;
+        settings.seed = 6;
+        QVERIFY(document.start(*table, QStringLiteral("cps1988"), settings).ok());
+        StrategyRequestDialog dialog;
+        dialog.setSession(&document.session());
+        connect(&dialog, &StrategyRequestDialog::askRequested, &dialog, [&](const session::QueryRequest &r) {
+            auto e = document.ask(r);
+            QVERIFY(e.ok());
+            dialog.showEvent(*e);
+        });
+        QVERIFY(!dialog.exportButton()->isEnabled());
+        // Prefixes of education by the b=3 tree + LS, then PAVA and clipping (free).
+        dialog.setKind(session::StrategyRequestKind::Workload);
+        dialog.setColumn(QStringLiteral("education"));
+        dialog.setWorkload(2, QStringLiteral("prefixes"));
+        dialog.setPost(true, true);
+        dialog.setTargetError(80.0);
+        QVERIFY(dialog.askButton()->isEnabled());
+        dialog.askButton()->click();
+        QCOMPARE(document.session().events().size(), std::size_t{1});
+        const auto &w = document.session().events()[0];
+        QVERIFY(w.request.strategy->post.isotonicPrefix && w.request.strategy->post.nonNegative);
+        QCOMPARE(w.strategyRecord->unprojected.size(), std::size_t{21});
+        for (std::size_t i = 1; i < 21; ++i)
+            QVERIFY(w.strategyRecord->values[i] >= w.strategyRecord->values[i - 1]);
+        QCOMPARE(dialog.chart()->barCount(), 21);
+        QVERIFY(dialog.resultText().contains(QStringLiteral("isotonic regression")));
+        dialog.show();
+        QVERIFY(!test::saveScreenshot(dialog, QStringLiteral("strategies-workload-request")).isEmpty());
+        // The released values as CSV: a header and one row per prefix.
+        QVERIFY(dialog.exportButton()->isEnabled());
+        const QString csvPath = QDir::temp().filePath(
+            QStringLiteral("pbx-strategies-ui-%1.csv").arg(QCoreApplication::applicationPid()));
+        QVERIFY(dialog.exportCsv(csvPath).ok());
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList lines
+            = QString::fromUtf8(csv.readAll()).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+        csv.close();
+        QFile::remove(csvPath);
+        QCOMPARE(lines.size(), 22);
+        QCOMPARE(lines[0], QStringLiteral("id,label,value,half_width,confidence,variance,before_projection"));
+        QVERIFY(lines[1].startsWith(QString::fromStdString(w.request.id) + QStringLiteral(",\"[0, 0]\",")));
+
+        // A histogram of flat-mapped rows (k = 3) on a 20 % Poisson sample: charged
+        // ln(1 + 0.2(e^{3ε} − 1)).
+        dialog.setKind(session::StrategyRequestKind::Histogram);
+        dialog.setColumn(QStringLiteral("region"));
+        dialog.setTransform(QStringLiteral("flat-map"), 3, 0.2);
+        dialog.setTargetError(25.0);
+        QVERIFY(dialog.askButton()->isEnabled());
+        dialog.askButton()->click();
+        QCOMPARE(document.session().events().size(), std::size_t{2});
+        const auto &h = document.session().events()[1];
+        const double cell = h.attempts[0].releases[0].cost;
+        QVERIFY(h.cost >= std::log1p(0.2 * std::expm1(3.0 * cell)));
+        QVERIFY(h.cost < std::log1p(0.2 * std::expm1(3.0 * cell)) * (1 + 1e-12));
+        QVERIFY(dialog.resultText().contains(QStringLiteral("stability 3")));
+        QVERIFY(!test::saveScreenshot(dialog, QStringLiteral("strategies-transform-request")).isEmpty());
+        // An unbounded self-join is refused before anything is spent.
+        dialog.setTransform(QStringLiteral("self-join"), 1, 1.0);
         QVERIFY(!dialog.askButton()->isEnabled());
     }
 

@@ -1,18 +1,26 @@
 // SPDX-License-Identifier: MIT
 #include "ui/strategies/strategyrequestdialog.h"
 
+#include "core/io/strategy_record_csv.h"
+#include "core/io/text_file.h"
 #include "core/session/session.h"
 #include "core/session/strategy_release.h"
 #include "ui/charts/strategycharts.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QVBoxLayout>
+
+#include <cstdlib>
 
 namespace pbx::ui {
 
@@ -50,7 +58,7 @@ Result<std::vector<std::size_t>> indexList(const QString &text, const char *fiel
 
 StrategyRequestDialog::StrategyRequestDialog(QWidget *parent) : QDialog(parent)
 {
-    setWindowTitle(tr("Histogram, quantile or derived answer"));
+    setWindowTitle(tr("Histogram, quantile, derived answer or range workload"));
     m_kind = new QComboBox(this);
     m_kind->addItem(tr("Histogram (all cells, one charge)"), 0);
     m_kind->addItem(tr("Quantile (exponential mechanism)"), 1);
@@ -78,8 +86,35 @@ StrategyRequestDialog::StrategyRequestDialog(QWidget *parent) : QDialog(parent)
     m_strategy->addItem(tr("tree b=2 + least squares"), 2);
     m_strategy->addItem(tr("tree b=3 + least squares"), 3);
     m_strategy->addItem(tr("tree b=16 + least squares"), 16);
+    m_strategy->addItem(tr("all ranges measured directly"), QStringLiteral("all-ranges"));
+    m_strategy->addItem(tr("tree b=2, canonical nodes (no least squares)"), -2);
     m_workload = new QComboBox(this);
     m_workload->addItems({QStringLiteral("all-ranges"), QStringLiteral("prefixes")});
+    m_isotonic = new QCheckBox(tr("isotonic regression of the prefixes (PAVA)"), this);
+    m_isotonic->setToolTip(tr("Cumulative answers never decrease: the least-squares projection onto "
+                              "non-decreasing sequences (weights 1/variance). Post-processing, free."));
+    m_nonNegative = new QCheckBox(tr("non-negative answers (clip at 0)"), this);
+    m_nonNegative->setToolTip(tr("Counts are never negative: the projection onto {z ≥ 0}. No single answer's "
+                                 "error grows. Post-processing, free."));
+    m_transform = new QComboBox(this);
+    m_transform->addItem(tr("none (the table's rows)"), QString());
+    for (const char *t : {"filter", "flat-map", "group-by", "truncate", "self-join-truncated", "self-join"})
+        m_transform->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
+    m_transform->setToolTip(tr("The rows went through a transformation of stability s (McSherry 2009): "
+                               "the charge is s·ε (s²ρ on a zCDP filter). Add/remove sessions only."));
+    m_transformParameter = new QSpinBox(this);
+    m_transformParameter->setRange(1, 1000);
+    m_transformParameter->setValue(3);
+    m_transformParameter->setToolTip(tr("k for flat-map (output rows per input row), m for truncate and "
+                                        "self-join-truncated (rows kept per key)"));
+    m_subsample = new QDoubleSpinBox(this);
+    m_subsample->setRange(0.001, 1.0);
+    m_subsample->setDecimals(3);
+    m_subsample->setSingleStep(0.05);
+    m_subsample->setValue(1.0);
+    m_subsample->setToolTip(tr("Poisson subsampling at rate p before the release: charged "
+                               "ln(1 + p(e^ε − 1)) instead of ε (add/remove sessions only); the values are "
+                               "the sample's."));
     m_error = new QDoubleSpinBox(this);
     m_error->setRange(1e-6, 1e9);
     m_error->setDecimals(4);
@@ -101,6 +136,17 @@ StrategyRequestDialog::StrategyRequestDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("Minus / within"), m_other);
     form->addRow(tr("Strategy"), m_strategy);
     form->addRow(tr("Workload"), m_workload);
+    auto *post = new QHBoxLayout;
+    post->addWidget(m_isotonic);
+    post->addWidget(m_nonNegative);
+    form->addRow(tr("Inference"), post);
+    auto *transform = new QHBoxLayout;
+    transform->addWidget(m_transform, 1);
+    transform->addWidget(new QLabel(tr("k / m"), this));
+    transform->addWidget(m_transformParameter);
+    transform->addWidget(new QLabel(tr("sample rate p"), this));
+    transform->addWidget(m_subsample);
+    form->addRow(tr("Transformation"), transform);
     form->addRow(tr("Target ± (per cell / rows / per range)"), m_error);
     form->addRow(tr("Confidence"), m_confidence);
 
@@ -112,7 +158,11 @@ StrategyRequestDialog::StrategyRequestDialog(QWidget *parent) : QDialog(parent)
     m_chart = new BarErrorChart(this);
     m_ask = new QPushButton(tr("&Ask"), this);
     m_ask->setDefault(true);
+    m_export = new QPushButton(tr("Export &CSV…"), this);
+    m_export->setEnabled(false);
+    m_export->setToolTip(tr("The shown values with their error bars, one row each"));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->addButton(m_export, QDialogButtonBox::ActionRole);
     buttons->addButton(m_ask, QDialogButtonBox::ActionRole);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
@@ -123,7 +173,21 @@ StrategyRequestDialog::StrategyRequestDialog(QWidget *parent) : QDialog(parent)
     layout->addWidget(m_result);
     layout->addWidget(buttons);
 
-    for (QComboBox *box : {m_kind, m_column, m_of, m_derived, m_strategy, m_workload})
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export released values as CSV"),
+            QString::fromStdString((m_shown ? m_shown->request.id : std::string("values")) + ".csv"),
+            tr("CSV files (*.csv)"));
+        if (path.isEmpty())
+            return;
+        if (auto ok = exportCsv(path); !ok)
+            m_status->setText(tr("Export CSV: %1").arg(QString::fromStdString(ok.error().message)));
+    });
+    for (QCheckBox *box : {m_isotonic, m_nonNegative})
+        connect(box, &QCheckBox::toggled, this, &StrategyRequestDialog::refresh);
+    connect(m_transformParameter, &QSpinBox::valueChanged, this, &StrategyRequestDialog::refresh);
+    connect(m_subsample, &QDoubleSpinBox::valueChanged, this, &StrategyRequestDialog::refresh);
+    for (QComboBox *box : {m_kind, m_column, m_of, m_derived, m_strategy, m_workload, m_transform})
         connect(box, &QComboBox::currentIndexChanged, this, &StrategyRequestDialog::refresh);
     for (QLineEdit *edit : {m_bins, m_where, m_cells, m_other})
         connect(edit, &QLineEdit::textChanged, this, &StrategyRequestDialog::refresh);
@@ -194,13 +258,24 @@ Result<session::QueryRequest> StrategyRequestDialog::request() const
     case session::StrategyRequestKind::Workload: {
         const QVariant choice = m_strategy->currentData();
         if (choice.typeId() == QMetaType::QString)
-            s.strategy = {strategies::RangeStrategyKind::Identity};
+            s.strategy = {choice.toString() == QLatin1String("all-ranges")
+                              ? strategies::RangeStrategyKind::AllRanges
+                              : strategies::RangeStrategyKind::Identity};
         else
-            s.strategy
-                = {strategies::RangeStrategyKind::Tree, static_cast<std::size_t>(choice.toInt()), true, true};
+            s.strategy = {strategies::RangeStrategyKind::Tree,
+                          static_cast<std::size_t>(std::abs(choice.toInt())), true, choice.toInt() > 0};
         s.workload = m_workload->currentText().toStdString();
+        s.post.isotonicPrefix = m_isotonic->isChecked();
+        s.post.nonNegative = m_nonNegative->isChecked();
         break;
     }
+    }
+    if (s.kind != session::StrategyRequestKind::Derived) {
+        const QString transform = m_transform->currentData().toString();
+        if (!transform.isEmpty())
+            s.transform = session::RequestTransform{*strategies::parseTransformation(transform.toStdString()),
+                                                    static_cast<unsigned>(m_transformParameter->value())};
+        s.subsample = m_subsample->value();
     }
     r.strategy = std::move(s);
     if (!m_session)
@@ -221,8 +296,20 @@ void StrategyRequestDialog::refresh()
     for (QWidget *w : {static_cast<QWidget *>(m_of), static_cast<QWidget *>(m_derived),
                        static_cast<QWidget *>(m_cells), static_cast<QWidget *>(m_other)})
         w->setEnabled(derived);
-    m_strategy->setEnabled(kind == session::StrategyRequestKind::Workload);
-    m_workload->setEnabled(kind == session::StrategyRequestKind::Workload);
+    const bool workload = kind == session::StrategyRequestKind::Workload;
+    m_strategy->setEnabled(workload);
+    m_workload->setEnabled(workload);
+    m_isotonic->setEnabled(workload && m_workload->currentText() == QLatin1String("prefixes"));
+    if (!m_isotonic->isEnabled())
+        m_isotonic->setChecked(false);
+    m_nonNegative->setEnabled(workload);
+    m_transform->setEnabled(!derived);
+    const QString transform = m_transform->currentData().toString();
+    m_transformParameter->setEnabled(!derived
+                                     && (transform == QLatin1String("flat-map")
+                                         || transform == QLatin1String("truncate")
+                                         || transform == QLatin1String("self-join-truncated")));
+    m_subsample->setEnabled(!derived);
     auto r = request();
     m_ask->setEnabled(r.ok());
     m_status->setText(
@@ -241,6 +328,8 @@ void StrategyRequestDialog::showEvent(const session::LedgerEvent &event)
         return;
     }
     const auto &rec = *event.strategyRecord;
+    m_shown = event;
+    m_export->setEnabled(true);
     QStringList labels;
     std::vector<double> lows, highs;
     for (std::size_t i = 0; i < rec.values.size(); ++i) {
@@ -282,6 +371,31 @@ void StrategyRequestDialog::setDerived(const QString &of, const QString &derived
     m_derived->setCurrentIndex(m_derived->findText(derivedKind));
     m_cells->setText(cells);
     m_other->setText(other);
+}
+void StrategyRequestDialog::setWorkload(int strategyIndex, const QString &workload)
+{
+    m_strategy->setCurrentIndex(strategyIndex);
+    m_workload->setCurrentIndex(m_workload->findText(workload));
+}
+void StrategyRequestDialog::setPost(bool isotonicPrefix, bool nonNegative)
+{
+    m_isotonic->setChecked(isotonicPrefix);
+    m_nonNegative->setChecked(nonNegative);
+}
+void StrategyRequestDialog::setTransform(const QString &kind, int parameter, double subsample)
+{
+    m_transform->setCurrentIndex(std::max(0, m_transform->findData(kind)));
+    m_transformParameter->setValue(parameter);
+    m_subsample->setValue(subsample);
+}
+Result<void> StrategyRequestDialog::exportCsv(const QString &path) const
+{
+    if (!m_shown)
+        return makeError(ErrorCode::InvalidArgument, "nothing released is shown yet");
+    auto csv = io::writeStrategyRecordCsv(*m_shown);
+    if (!csv)
+        return csv.error();
+    return io::writeTextFileAtomically(path.toStdString(), *csv);
 }
 QString StrategyRequestDialog::resultText() const
 {

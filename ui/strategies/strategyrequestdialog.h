@@ -9,11 +9,13 @@
 
 #include <QDialog>
 
+QT_FORWARD_DECLARE_CLASS(QCheckBox)
 QT_FORWARD_DECLARE_CLASS(QComboBox)
 QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
 QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QLineEdit)
 QT_FORWARD_DECLARE_CLASS(QPushButton)
+QT_FORWARD_DECLARE_CLASS(QSpinBox)
 
 namespace pbx::data {
 class Table;
@@ -45,7 +47,19 @@ public:
     void setTargetError(double error);
     void setDerived(const QString &of, const QString &derivedKind, const QString &cells,
                     const QString &other);
+    /// Workload: the strategy by its index in the list (identity, all ranges, tree b=2/3/16 + LS,
+    /// tree b=2 canonical) and the workload ("all-ranges" or "prefixes").
+    void setWorkload(int strategyIndex, const QString &workload);
+    /// Workload constrained inference (post-processing).
+    void setPost(bool isotonicPrefix, bool nonNegative);
+    /// A declared transformation ("" for none; else a transformation name) with its k or m, and
+    /// the Poisson subsampling rate (1: none).
+    void setTransform(const QString &kind, int parameter, double subsample);
+    /// Writes the shown event's values as CSV (io::writeStrategyRecordCsv). Errors: nothing shown
+    /// yet; the file's.
+    Result<void> exportCsv(const QString &path) const;
     QPushButton *askButton() const { return m_ask; }
+    QPushButton *exportButton() const { return m_export; }
     BarErrorChart *chart() const { return m_chart; }
     QString resultText() const;
 
@@ -68,6 +82,13 @@ private:
     QLineEdit *m_other = nullptr;
     QComboBox *m_strategy = nullptr;
     QComboBox *m_workload = nullptr;
+    QCheckBox *m_isotonic = nullptr;
+    QCheckBox *m_nonNegative = nullptr;
+    QComboBox *m_transform = nullptr;
+    QSpinBox *m_transformParameter = nullptr;
+    QDoubleSpinBox *m_subsample = nullptr;
+    QPushButton *m_export = nullptr;
+    std::optional<session::LedgerEvent> m_shown; ///< the event whose values are shown
     QDoubleSpinBox *m_error = nullptr;
     QDoubleSpinBox *m_confidence = nullptr;
     QLabel *m_status = nullptr;
