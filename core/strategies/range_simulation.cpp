@@ -20,8 +20,10 @@ double laplace(std::mt19937_64 &rng, double scale)
 }
 
 /// Squared errors of the workload's answers from a leaf estimate (length ≥ k).
+/// Adds each range's squared error to `lengthSse[L − 1]` as well.
 double workloadSse(const std::vector<double> &estimate, const std::vector<double> &truth,
-                   const std::vector<Range> &workload, const RangePostProcessing &post)
+                   const std::vector<Range> &workload, const RangePostProcessing &post,
+                   std::vector<double> &lengthSse)
 {
     const std::size_t k = truth.size();
     std::vector<double> est(estimate.begin(), estimate.begin() + static_cast<std::ptrdiff_t>(k));
@@ -45,6 +47,7 @@ double workloadSse(const std::vector<double> &estimate, const std::vector<double
         const double d
             = (prefix[r.last + 1] - prefix[r.first]) - (truePrefix[r.last + 1] - truePrefix[r.first]);
         sse += d * d;
+        lengthSse[r.last - r.first] += d * d;
     }
     return sse;
 }
@@ -113,16 +116,21 @@ Result<MeasuredRangeError> measureRangeErrors(const RangeStrategy &strategy,
     }
     }
 
+    // Per length: how many ranges of the workload have it, and the running sums over runs.
+    std::vector<double> lengthCount(k, 0.0), lengthSum(k, 0.0), lengthSumSq(k, 0.0), lengthSse(k, 0.0);
+    for (const auto &r : workload)
+        lengthCount[r.last - r.first] += 1.0;
     for (int run = 0; run < runs; ++run) {
         if (progress && run % 64 == 0 && !progress(static_cast<double>(run) / runs))
             return makeError(ErrorCode::Cancelled, "cancelled");
         double sse = 0.0;
+        std::fill(lengthSse.begin(), lengthSse.end(), 0.0);
         switch (strategy.kind) {
         case RangeStrategyKind::Identity: {
             std::vector<double> est(leaves);
             for (auto &v : est)
                 v += laplace(rng, scale);
-            sse = workloadSse(est, leaves, workload, post);
+            sse = workloadSse(est, leaves, workload, post, lengthSse);
             break;
         }
         case RangeStrategyKind::AllRanges:
@@ -130,6 +138,7 @@ Result<MeasuredRangeError> measureRangeErrors(const RangeStrategy &strategy,
             for (std::size_t r = 0; r < workload.size(); ++r) {
                 const double d = laplace(rng, scale);
                 sse += d * d;
+                lengthSse[workload[r].last - workload[r].first] += d * d;
             }
             break;
         case RangeStrategyKind::Tree: {
@@ -149,7 +158,7 @@ Result<MeasuredRangeError> measureRangeErrors(const RangeStrategy &strategy,
                         return fitted.error();
                     est.assign(fitted->data(), fitted->data() + fitted->size());
                 }
-                sse = workloadSse(est, leaves, workload, post);
+                sse = workloadSse(est, leaves, workload, post, lengthSse);
             } else {
                 if (post.clipNonNegative)
                     noisy = clipNonNegative(noisy);
@@ -161,6 +170,7 @@ Result<MeasuredRangeError> measureRangeErrors(const RangeStrategy &strategy,
                     for (const auto node : canonical[r])
                         d += noisy[node] - trueNodes[node];
                     sse += d * d;
+                    lengthSse[workload[r].last - workload[r].first] += d * d;
                 }
             }
             break;
@@ -169,13 +179,19 @@ Result<MeasuredRangeError> measureRangeErrors(const RangeStrategy &strategy,
             std::vector<double> noisy(trueCoefficients);
             for (std::size_t i = 0; i < noisy.size(); ++i)
                 noisy[i] += laplace(rng, haarNoiseScale[i]);
-            sse = workloadSse(haarInverse(*haar, noisy), leaves, workload, post);
+            sse = workloadSse(haarInverse(*haar, noisy), leaves, workload, post, lengthSse);
             break;
         }
         }
         const double avg = sse / q;
         sum += avg;
         sumSq += avg * avg;
+        for (std::size_t L = 0; L < k; ++L)
+            if (lengthCount[L] > 0.0) {
+                const double a = lengthSse[L] / lengthCount[L];
+                lengthSum[L] += a;
+                lengthSumSq[L] += a * a;
+            }
     }
     if (progress)
         progress(1.0);
@@ -184,6 +200,15 @@ Result<MeasuredRangeError> measureRangeErrors(const RangeStrategy &strategy,
     out.average = sum / runs;
     const double var = std::max(0.0, (sumSq - sum * sum / runs) / (runs - 1));
     out.standardError = std::sqrt(var / runs);
+    out.byLength.assign(k, 0.0);
+    out.byLengthStandardError.assign(k, 0.0);
+    for (std::size_t L = 0; L < k; ++L)
+        if (lengthCount[L] > 0.0) {
+            out.byLength[L] = lengthSum[L] / runs;
+            const double v
+                = std::max(0.0, (lengthSumSq[L] - lengthSum[L] * lengthSum[L] / runs) / (runs - 1));
+            out.byLengthStandardError[L] = std::sqrt(v / runs);
+        }
     return out;
 }
 

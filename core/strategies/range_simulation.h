@@ -27,6 +27,10 @@ struct MeasuredRangeError
     double average = 0.0;
     double standardError = 0.0;
     int runs = 0;
+    /// Index L − 1: mean over runs of the per-run average squared error of the workload's ranges
+    /// of length L, and its standard error; 0 (both) for lengths the workload does not contain.
+    std::vector<double> byLength;
+    std::vector<double> byLengthStandardError;
 };
 
 /// Progress in [0, 1]; return false to cancel.

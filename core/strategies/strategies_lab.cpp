@@ -249,8 +249,11 @@ Result<Json> runRanges(const LabConfig &config, const data::Table &table, std::u
                                         [&](double f) { return report(progress, base + width * f, stage); });
             if (!m)
                 return m.error();
-            r["measured"]
-                = {{"average", m->average}, {"standard_error", m->standardError}, {"runs", m->runs}};
+            r["measured"] = {{"average", m->average},
+                             {"standard_error", m->standardError},
+                             {"runs", m->runs},
+                             {"by_length", m->byLength},
+                             {"by_length_standard_error", m->byLengthStandardError}};
         } else {
             r["measured"] = nullptr;
         }

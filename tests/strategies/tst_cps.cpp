@@ -56,6 +56,21 @@ private slots:
                                                         .arg(measured->average)
                                                         .arg(measured->standardError)
                                                         .arg(predicted->average)));
+            // By range length too: the lab's measured points against the predicted line. Lengths
+            // with few ranges are noisy, so the check is at 4.5 s.e. over every length measured (fixed seed).
+            QCOMPARE(measured->byLength.size(), k);
+            for (std::size_t L = 0; L < k; ++L) {
+                const double zL
+                    = (measured->byLength[L] - predicted->byLength[L]) / measured->byLengthStandardError[L];
+                QVERIFY2(std::fabs(zL) < 4.5,
+                         qPrintable(QStringLiteral("%1 %2 L=%3: measured %4 ± %5, predicted %6")
+                                        .arg(QLatin1StringView(c.column))
+                                        .arg(QString::fromStdString(c.strategy.label()))
+                                        .arg(L + 1)
+                                        .arg(measured->byLength[L])
+                                        .arg(measured->byLengthStandardError[L])
+                                        .arg(predicted->byLength[L])));
+            }
         }
         // Education has two empty cells, experience six (docs/strategies-inference.md).
         const auto edu = test::integerHistogram(m_cps, "education", 0, 20);

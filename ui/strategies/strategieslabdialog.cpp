@@ -594,8 +594,23 @@ void StrategiesLabDialog::showRanges(const Json &doc)
         }
         curves.push_back(std::move(c));
     }
-    m_rangeChart->setCurves(tr("Predicted variance by range length (ε = 1; all ranges of that length)"),
-                            curves, tr("range length L"), tr("variance"), true);
+    // Measured points (simulation) over the predicted lines: the same strategies, as markers.
+    for (const auto &r : doc["results"]) {
+        if (!r["measured"].is_object() || !r["measured"].contains("by_length"))
+            continue;
+        CurvesChart::Curve m;
+        m.name = tr("%1 measured").arg(text(r["label"]));
+        m.markers = true;
+        const auto &byLength = r["measured"]["by_length"];
+        for (std::size_t L = 0; L < byLength.size(); ++L)
+            if (byLength[L].get<double>() > 0.0) {
+                m.x.push_back(static_cast<double>(L + 1));
+                m.y.push_back(byLength[L].get<double>());
+            }
+        curves.push_back(std::move(m));
+    }
+    m_rangeChart->setCurves(tr("Variance by range length (ε = 1): lines predicted, markers measured"), curves,
+                            tr("range length L"), tr("variance"), true);
     m_recommended->setText(
         tr("Recommended for this workload: <b>%1</b> — %2. Domain: %3 cells (%4 empty), %5 ranges.")
             .arg(text(doc["recommended"]["label"]), text(doc["recommended"]["why"]))
