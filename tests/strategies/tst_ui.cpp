@@ -19,6 +19,8 @@
 #include <QTabWidget>
 #include <QTableWidget>
 
+#include <algorithm>
+
 using namespace pbx;
 using namespace pbx::ui;
 
@@ -191,6 +193,10 @@ private slots:
         lab.waitForJob();
         QVERIFY(lab.statusText().contains(QStringLiteral("Non-private diagnostic")));
         QVERIFY(lab.statusText().contains(QStringLiteral("at k = 231")));
+        // The noise laws next to it: Cauchy and Laplace densities per unit of S*.
+        const auto charts = lab.findChildren<CurvesChart *>();
+        QVERIFY(std::any_of(charts.begin(), charts.end(),
+                            [](const CurvesChart *c) { return c->isVisible() && c->curveCount() == 2; }));
         QVERIFY(!test::saveScreenshot(lab, QStringLiteral("strategies-lab-smooth-sensitivity")).isEmpty());
 
         // Cancel: a running job stops and shows nothing new.

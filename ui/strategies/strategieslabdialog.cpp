@@ -23,6 +23,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <numbers>
 
 namespace pbx::ui {
 
@@ -247,6 +248,8 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
         run(4);
     });
     m_quantileChart = new CurvesChart(quantiles);
+    m_noiseChart = new CurvesChart(quantiles);
+    m_noiseChart->hide(); // shown with the smooth sensitivity
     m_quantileText = new QLabel(quantiles);
     m_quantileText->setWordWrap(true);
     m_quantileText->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -260,7 +263,10 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     auto *quantileLayout = new QVBoxLayout(quantiles);
     quantileLayout->addLayout(quantileForm);
     quantileLayout->addLayout(quantileButtons);
-    quantileLayout->addWidget(m_quantileChart, 2);
+    auto *quantileCharts = new QHBoxLayout;
+    quantileCharts->addWidget(m_quantileChart, 1);
+    quantileCharts->addWidget(m_noiseChart, 1);
+    quantileLayout->addLayout(quantileCharts, 2);
     quantileLayout->addWidget(m_quantileText, 1);
     m_tabs->addTab(quantiles, tr("Quantiles && smooth sensitivity"));
 
@@ -656,6 +662,7 @@ void StrategiesLabDialog::showQuantile(const Json &doc)
             c.x.push_back(g["candidates"][i].get<double>());
             c.y.push_back(g["probabilities"][i].get<double>());
         }
+        m_noiseChart->hide();
         m_quantileChart->setCurves(tr("Exponential mechanism over the public grid (log scale)"), {c},
                                    tr("candidate"), tr("probability"), true);
         extra = tr(" With probability ≥ 95% the rank is within %1 rows of the best candidate's.")
@@ -680,6 +687,25 @@ void StrategiesLabDialog::showSmoothSensitivity(const Json &doc)
     }
     m_quantileChart->setCurves(tr("Smooth sensitivity of the median: its maximum is S* (log scale)"), {c},
                                tr("k"), tr("e^(−kβ)·A(k)"), true);
+    // The two noise laws per unit of S* (their scales: 6/ε for Cauchy with γ = 2, 2/ε for Laplace),
+    // so the shapes compare whatever S* is: Cauchy's tails decay like 1/z², Laplace's exponentially.
+    const double epsilon = m_quantileEpsilon->value();
+    const double cauchyScale = 6.0 / epsilon, laplaceScale = 2.0 / epsilon;
+    CurvesChart::Curve cauchy, laplace;
+    cauchy.name = tr("Cauchy, scale 6S*/ε (pure ε-DP)");
+    laplace.name = tr("Laplace, scale 2S*/ε ((ε, δ)-DP)");
+    const double span = 20.0 * cauchyScale;
+    for (int i = -200; i <= 200; ++i) {
+        const double z = span * i / 200.0;
+        cauchy.x.push_back(z);
+        cauchy.y.push_back(
+            1.0 / (std::numbers::pi * cauchyScale * (1.0 + (z / cauchyScale) * (z / cauchyScale))));
+        laplace.x.push_back(z);
+        laplace.y.push_back(std::exp(-std::fabs(z) / laplaceScale) / (2.0 * laplaceScale));
+    }
+    m_noiseChart->setCurves(tr("Noise density per unit of S* (log scale)"), {cauchy, laplace},
+                            tr("noise / S*"), tr("density"), true);
+    m_noiseChart->show();
     m_quantileText->setText(
         tr("<b>Non-private diagnostic</b> (simulation on public data): S*, A(k) and the local sensitivity are "
            "computed from the true data and are not private. Median %1. Pure ε-DP (Cauchy, β = ε/6): S* = %2 at k = %3, "

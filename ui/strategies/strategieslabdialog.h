@@ -102,6 +102,7 @@ private:
     QDoubleSpinBox *m_quantileQ = nullptr;
     QDoubleSpinBox *m_quantileEpsilon = nullptr;
     CurvesChart *m_quantileChart = nullptr;
+    CurvesChart *m_noiseChart = nullptr; ///< smooth sensitivity: Cauchy vs Laplace noise densities
     QLabel *m_quantileText = nullptr;
 };
 
