@@ -4,6 +4,10 @@
 // "pbx-cli simulate: <CODE>: …".
 #include "tests/cli/simulate_lab_fixture.h"
 
+#include <QFile>
+
+#include <cmath>
+
 using pbx::io::json::Json;
 
 class TestStrategiesCli : public QObject
@@ -22,6 +26,47 @@ class TestStrategiesCli : public QObject
     }
 
 private slots:
+    void runAndVerifyTransformsAndInference()
+    {
+        // pbx-cli run with a declared transformation, Poisson subsampling and workload inference;
+        // verify recomputes every cost and the projection, and catches a tampered answer.
+        const QString queries = m_lab.write(
+            QStringLiteral("inference.jsonl"),
+            R"({"id":"h","aggregate":"histogram","column":"region","transform":{"kind":"flat-map","k":3},"subsample":0.5,"target":{"kind":"absolute","error":20}}
+{"id":"w","aggregate":"workload","column":"education","strategy":{"kind":"tree","branching":3},"workload":"prefixes","post":{"isotonic_prefix":true,"nonnegative":true},"target":{"kind":"absolute","error":80}}
+)");
+        const QString out = m_lab.outPath(QStringLiteral("inference-transcript"));
+        const auto run = pbx::test::runCli(
+            {QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"), out,
+             QStringLiteral("--epsilon"), QStringLiteral("5"), QStringLiteral("--filter"),
+             QStringLiteral("basic"), QStringLiteral("--seed"), QStringLiteral("3")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const auto verified = pbx::test::runCli({QStringLiteral("verify"), out});
+        QVERIFY2(verified.exitCode == 0, qPrintable(verified.err + verified.out));
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        Json transcript = Json::parse(file.readAll().toStdString());
+        file.close();
+        const auto &h = transcript["events"][0];
+        const double cell = h["attempts"][0]["releases"][0]["cost"].get<double>();
+        PBX_FUZZY_COMPARE(h["cost"]["epsilon"].get<double>(), std::log1p(0.5 * std::expm1(3.0 * cell)),
+                          1e-12);
+        QVERIFY(transcript["events"][1]["strategy_record"].contains("before_projection"));
+        // A released answer that is not the projection of what was measured fails verify.
+        transcript["events"][1]["strategy_record"]["values"][5] = 1e6;
+        const QString tampered = m_lab.write(QStringLiteral("inference-tampered.json"), transcript.dump());
+        const auto bad = pbx::test::runCli({QStringLiteral("verify"), tampered});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2((bad.err + bad.out).contains(QStringLiteral("projection")), qPrintable(bad.err + bad.out));
+        // Under replace-one the transformation is refused before the first answer.
+        const auto replace
+            = pbx::test::runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries,
+                                 QStringLiteral("--out"), m_lab.outPath(QStringLiteral("inference-replace")),
+                                 QStringLiteral("--neighbours"), QStringLiteral("replace")});
+        QCOMPARE(replace.exitCode, 1);
+        QVERIFY2(replace.err.contains(QStringLiteral("NEIGHBOURS_MISMATCH")), qPrintable(replace.err));
+    }
+
     void ranges()
     {
         const auto doc = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "ranges",
