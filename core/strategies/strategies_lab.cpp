@@ -309,6 +309,9 @@ Result<Json> runInference(const LabConfig &config, const data::Table &table, std
     }
     double sumBefore = 0, sumAfter = 0, sumMoved = 0;
     int worse = 0, violations = 0;
+    // The decomposition of the first runs, one by one, and the first run's vectors.
+    constexpr int kShownRuns = 40;
+    Json firstRuns = Json::array(), example;
     double scale = 0.0;
     if (config.projection == "nonnegative")
         scale = (replace ? 2.0 : 1.0) / config.epsilon;
@@ -348,6 +351,10 @@ Result<Json> runInference(const LabConfig &config, const data::Table &table, std
         sumBefore += before;
         sumAfter += after;
         sumMoved += moved;
+        if (run < kShownRuns)
+            firstRuns.push_back({{"before", before}, {"after", after}, {"moved", moved}});
+        if (run == 0)
+            example = {{"truth", truth}, {"noisy", noisy}, {"projected", projected}};
         if (after > before * (1.0 + 1e-12) + 1e-9)
             ++worse;
         if (moved > 1e-18 * (1.0 + before))
@@ -363,6 +370,8 @@ Result<Json> runInference(const LabConfig &config, const data::Table &table, std
     doc["mean_distance_moved"] = sumMoved / n;
     doc["runs_worse"] = worse;
     doc["runs_outside_constraints"] = violations;
+    doc["first_runs"] = firstRuns;
+    doc["example"] = example;
     if (tree && config.projection == "tree-consistency") {
         const double v = 2.0 * scale * scale;
         doc["predicted"]

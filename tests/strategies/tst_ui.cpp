@@ -180,6 +180,11 @@ private slots:
         lab.run(3);
         lab.waitForJob();
         QCOMPARE(lab.resultTable(3)->item(6, 1)->text(), QStringLiteral("0")); // runs worse
+        // Run by run (before, after, after + moved) and the first run's vectors are drawn.
+        int inferenceCurves = 0;
+        for (const auto *c : lab.tabs()->widget(3)->findChildren<CurvesChart *>())
+            inferenceCurves += c->curveCount();
+        QCOMPARE(inferenceCurves, 6);
         QVERIFY(!test::saveScreenshot(lab, QStringLiteral("strategies-lab-inference")).isEmpty());
 
         lab.tabs()->setCurrentIndex(4);

@@ -216,7 +216,13 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     inferenceLayout->addLayout(inferenceForm);
     inferenceLayout->addWidget(inferenceRun);
     inferenceLayout->addWidget(m_inferenceTable, 1);
-    inferenceLayout->addWidget(m_inferenceChart, 2);
+    m_inferenceRuns = new CurvesChart(inference);
+    m_inferenceExample = new CurvesChart(inference);
+    auto *inferenceCharts = new QHBoxLayout;
+    inferenceCharts->addWidget(m_inferenceChart, 1);
+    inferenceCharts->addWidget(m_inferenceRuns, 1);
+    inferenceCharts->addWidget(m_inferenceExample, 1);
+    inferenceLayout->addLayout(inferenceCharts, 2);
     auto *inferenceNote
         = new QLabel(tr("For a convex set containing the truth, ‖q̄ − q‖² ≤ ‖q̃ − q‖² − ‖q̃ − q̄‖² in every "
                         "run: the error of the projected vector never grows and drops by at least the "
@@ -648,6 +654,43 @@ void StrategiesLabDialog::showInference(const Json &doc)
     m_inferenceChart->setBars(tr("‖q̃ − q‖² = ‖q̄ − q‖² + (≥ ‖q̃ − q̄‖²), means over runs"),
                               {tr("before"), tr("after"), tr("moved"), tr("after + moved")},
                               {before, after, moved, after + moved}, {}, {}, tr("squared error"));
+    // Run by run: the error before the projection is at least the error after plus the distance
+    // moved (equality for affine sets), in every run.
+    CurvesChart::Curve runBefore, runAfter, runSum;
+    runBefore.name = tr("‖q̃ − q‖²");
+    runAfter.name = tr("‖q̄ − q‖²");
+    runSum.name = tr("‖q̄ − q‖² + ‖q̃ − q̄‖²");
+    for (auto *c : {&runBefore, &runAfter, &runSum})
+        c->markers = true;
+    int index = 0;
+    for (const auto &r : doc["first_runs"]) {
+        const double x = ++index;
+        runBefore.x.push_back(x);
+        runBefore.y.push_back(r["before"].get<double>());
+        runAfter.x.push_back(x);
+        runAfter.y.push_back(r["after"].get<double>());
+        runSum.x.push_back(x);
+        runSum.y.push_back(r["after"].get<double>() + r["moved"].get<double>());
+    }
+    m_inferenceRuns->setCurves(tr("Run by run"), {runBefore, runAfter, runSum}, tr("run"),
+                               tr("squared error"));
+    // The first run's vectors: what the projection did to them.
+    std::vector<CurvesChart::Curve> example;
+    for (const auto &[key, name] :
+         {std::pair{"truth", tr("true (simulation)")}, std::pair{"noisy", tr("noisy q̃")},
+          std::pair{"projected", tr("projected q̄")}}) {
+        CurvesChart::Curve c;
+        c.name = name;
+        c.markers = std::string_view(key) == "noisy";
+        const auto &v = doc["example"][key];
+        for (std::size_t i = 0; i < v.size() && i < 512; ++i) {
+            c.x.push_back(static_cast<double>(i));
+            c.y.push_back(v[i].get<double>());
+        }
+        example.push_back(std::move(c));
+    }
+    m_inferenceExample->setCurves(tr("First run: %1").arg(text(doc["projection"])), example, tr("coordinate"),
+                                  tr("value"));
 }
 
 void StrategiesLabDialog::showQuantile(const Json &doc)

@@ -97,6 +97,8 @@ private:
     QComboBox *m_projection = nullptr;
     QTableWidget *m_inferenceTable = nullptr;
     BarErrorChart *m_inferenceChart = nullptr;
+    CurvesChart *m_inferenceRuns = nullptr;    ///< before vs after + moved, run by run
+    CurvesChart *m_inferenceExample = nullptr; ///< the first run: truth, noisy, projected
     // Quantiles
     QComboBox *m_quantileColumn = nullptr;
     QDoubleSpinBox *m_quantileQ = nullptr;
