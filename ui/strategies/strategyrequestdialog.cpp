@@ -5,6 +5,7 @@
 #include "core/io/text_file.h"
 #include "core/session/session.h"
 #include "core/session/strategy_release.h"
+#include "core/session/strategy_transform.h"
 #include "ui/charts/strategycharts.h"
 
 #include <QCheckBox>
@@ -303,6 +304,8 @@ void StrategyRequestDialog::refresh()
     if (!m_isotonic->isEnabled())
         m_isotonic->setChecked(false);
     m_nonNegative->setEnabled(workload);
+    if (!workload)
+        m_nonNegative->setChecked(false);
     m_transform->setEnabled(!derived);
     const QString transform = m_transform->currentData().toString();
     m_transformParameter->setEnabled(!derived
@@ -312,11 +315,21 @@ void StrategyRequestDialog::refresh()
     m_subsample->setEnabled(!derived);
     auto r = request();
     m_ask->setEnabled(r.ok());
-    m_status->setText(
-        r.ok()
-            ? (derived ? tr("Post-processing of released cells: costs nothing.")
-                       : tr("One charge for the whole request; the cells come from public information only."))
-            : QString::fromStdString(r.error().message));
+    QString text = r.ok() ? (derived ? tr("Post-processing of released cells: costs nothing.")
+                                     : tr("One charge for the whole request; the cells come from public "
+                                          "information only."))
+                          : QString::fromStdString(r.error().message);
+    if (r.ok() && !derived) {
+        const auto &spec = *r->strategy;
+        const unsigned s = *session::requestStability(spec, m_session->settings().neighbours);
+        if (spec.transform)
+            text += tr(" Stability s = %1: the charge is s·ε (s²ρ on a zCDP filter).").arg(s);
+        if (spec.subsample < 1.0)
+            text += tr(" Poisson sample at p = %1: the charge is ln(1 + p(e^{sε} − 1)); the values are the "
+                       "sample's.")
+                        .arg(spec.subsample);
+    }
+    m_status->setText(text);
 }
 
 void StrategyRequestDialog::showEvent(const session::LedgerEvent &event)
