@@ -91,7 +91,7 @@ std::string transformNote(const StrategyRequestSpec &spec, unsigned s)
     if (spec.subsample < 1.0) {
         std::snprintf(buffer, sizeof buffer, "%g", spec.subsample);
         out += std::string("; Poisson sample at p = ") + buffer
-               + " (charged ln(1 + p(e^ε − 1)); the values are the sample's, divide counts by p to scale up)";
+               + " (charged ln(1 + p(e^(sε) − 1)); the values are the sample's, divide counts by p to scale up)";
     }
     return out;
 }

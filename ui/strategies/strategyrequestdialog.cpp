@@ -325,7 +325,7 @@ void StrategyRequestDialog::refresh()
         if (spec.transform)
             text += tr(" Stability s = %1: the charge is s·ε (s²ρ on a zCDP filter).").arg(s);
         if (spec.subsample < 1.0)
-            text += tr(" Poisson sample at p = %1: the charge is ln(1 + p(e^{sε} − 1)); the values are the "
+            text += tr(" Poisson sample at p = %1: the charge is ln(1 + p(e^(sε) − 1)); the values are the "
                        "sample's.")
                         .arg(spec.subsample);
     }
