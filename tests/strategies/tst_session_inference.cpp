@@ -144,6 +144,11 @@ private slots:
             if (filter == filters::FilterKind::Zcdp) // pure sε is (sε)²/2-zCDP: s²ρ
                 PBX_FUZZY_COMPARE(s->filter().spent() - spent0, 9.0 * spent0, 1e-12);
             QVERIFY(flat->strategyRecord->note.find("stability 3") != std::string::npos);
+            // The declaration survives the transcript, so verify charges it again.
+            auto back = io::eventFromJson(io::eventToJson(*flat, s->filter()), flat->index);
+            QVERIFY(back.ok());
+            QVERIFY(back->request.strategy->transform == flat->request.strategy->transform);
+            QCOMPARE(back->request.strategy->transform->parameter, 3u);
         }
         // A quantile under truncation (s = 2) and a workload under group-by (s = 2), each capped.
         auto s = makeSession(data::Neighbouring::AddRemove);
@@ -178,6 +183,14 @@ private slots:
         QVERIFY2(std::fabs(total - 2815.5) < 6.0 * std::sqrt(28155 * 0.1 * 0.9 + 4 * 100.0),
                  qPrintable(QString::number(total)));
         QVERIFY(h->strategyRecord->note.find("Poisson sample at p = 0.1") != std::string::npos);
+        auto back = io::eventFromJson(io::eventToJson(*h, s->filter()), h->index);
+        QVERIFY(back.ok());
+        QCOMPARE(back->request.strategy->subsample, 0.1);
+        QVERIFY(session::auditLedger(m_cps, s->settings(), {*back}).ok());
+        // A halved cost is caught: the audit recomputes ln(1 + p(e^{1/t} − 1)).
+        back->cost /= 2.0;
+        back->attempts[0].cost /= 2.0;
+        PBX_VERIFY_ERROR(session::auditLedger(m_cps, s->settings(), {*back}), Parse, "recorded cost");
     }
 
     void workloadInference()
