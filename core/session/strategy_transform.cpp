@@ -49,6 +49,8 @@ Result<double> transformedCharge(const StrategyRequestSpec &spec, unsigned s, do
 
 double baseEpsilonWithin(const StrategyRequestSpec &spec, unsigned s, double cap)
 {
+    if (s <= 1 && spec.subsample >= 1.0)
+        return cap; // the charge is the base ε itself
     double stable = cap;
     if (spec.subsample < 1.0)
         stable = std::log1p(std::expm1(cap) / spec.subsample);

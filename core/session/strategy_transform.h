@@ -30,7 +30,8 @@ Result<unsigned> requestStability(const StrategyRequestSpec &spec, data::Neighbo
 Result<double> transformedCharge(const StrategyRequestSpec &spec, unsigned s, double epsilon);
 
 /// The largest base ε whose transformedCharge is at most `cap` (the inverse, rounded down):
-/// ln(1 + (e^cap − 1)/p)/s. Valid: cap > 0 finite, s ≥ 1.
+/// ln(1 + (e^cap − 1)/p)/s (cap itself without transformation and sampling). Valid: cap > 0
+/// finite, s ≥ 1.
 double baseEpsilonWithin(const StrategyRequestSpec &spec, unsigned s, double cap);
 
 /// Poisson subsampling: one exact Bernoulli draw per row; `mask` (one entry per row, non-zero =
