@@ -428,6 +428,9 @@ LessonsPanel *MainWindow::showLessons()
     }
     m_lessonsDock->show();
     m_lessonsDock->raise();
+    // Most of the left column's height for the lesson text; the privacy settings stay visible.
+    if (QDockWidget *sessionDock = m_docks.value(1); sessionDock && !m_lessonsDock->isFloating())
+        resizeDocks({m_lessonsDock, sessionDock}, {height() * 2 / 3, height() / 3}, Qt::Vertical);
     return m_lessons;
 }
 

@@ -24,6 +24,14 @@ QString text(const Error &error)
 {
     return QString::fromStdString(error.message);
 }
+
+/// Open: a dock that is not closed (it may be a tab behind another), a dialog that is shown.
+bool isOpen(QWidget *widget)
+{
+    if (auto *dock = qobject_cast<QDockWidget *>(widget))
+        return dock->toggleViewAction()->isChecked();
+    return widget->isVisible();
+}
 } // namespace
 
 LessonRunner::LessonRunner(MainWindow *window, QObject *parent) : QObject(parent), m_window(window) {}
@@ -227,7 +235,7 @@ void LessonRunner::showView(const lessons::LessonStep &step)
     m_shown.clear();
     if (!wanted)
         return;
-    if (shownByLesson || !wanted->isVisible())
+    if (shownByLesson || !isOpen(wanted))
         m_shown << wanted;
     wanted->show();
     wanted->raise();

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QStackedWidget>
 #include <QTextBrowser>
 #include <QUrl>
@@ -68,38 +69,25 @@ LessonsPanel::LessonsPanel(MainWindow *window, QWidget *parent)
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     m_lessonTitle->setFont(titleFont);
     m_progress = new QLabel(stepPage);
-    m_stepTitle = new QLabel(stepPage);
-    m_stepTitle->setWordWrap(true);
-    QFont bold = m_stepTitle->font();
-    bold.setBold(true);
-    m_stepTitle->setFont(bold);
-    m_explanation = new QTextBrowser(stepPage);
-    m_explanation->setOpenExternalLinks(true);
-    m_question = new QLabel(stepPage);
-    m_question->setWordWrap(true);
-    m_question->setFont(bold);
-    m_question->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_text = new QTextBrowser(stepPage);
+    m_text->setOpenExternalLinks(true);
     m_reveal = new QPushButton(tr("Reveal &answer"), stepPage);
-    m_answer = new QLabel(stepPage);
-    m_answer->setWordWrap(true);
-    m_answer->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_answer->setFrameShape(QFrame::StyledPanel);
-    m_answer->setMargin(6);
     m_back = new QPushButton(tr("← &Back"), stepPage);
     m_next = new QPushButton(tr("&Next →"), stepPage);
     m_end = new QPushButton(tr("&End lesson"), stepPage);
+    m_end->setToolTip(tr("Leave the lesson: your session and views are put back as they were"));
     auto *stepButtons = new QHBoxLayout;
+    stepButtons->addWidget(m_reveal);
+    stepButtons->addStretch();
     stepButtons->addWidget(m_back);
     stepButtons->addWidget(m_next);
-    stepButtons->addStretch();
-    stepButtons->addWidget(m_end);
+    auto *endRow = new QHBoxLayout;
+    endRow->addWidget(m_progress);
+    endRow->addStretch();
+    endRow->addWidget(m_end);
     stepLayout->addWidget(m_lessonTitle);
-    stepLayout->addWidget(m_progress);
-    stepLayout->addWidget(m_stepTitle);
-    stepLayout->addWidget(m_explanation, 1);
-    stepLayout->addWidget(m_question);
-    stepLayout->addWidget(m_reveal, 0, Qt::AlignLeft);
-    stepLayout->addWidget(m_answer);
+    stepLayout->addLayout(endRow);
+    stepLayout->addWidget(m_text, 1);
     stepLayout->addLayout(stepButtons);
     m_pages->addWidget(stepPage);
 
@@ -197,9 +185,12 @@ void LessonsPanel::next()
 
 void LessonsPanel::revealAnswer()
 {
-    m_answer->setText(m_runner->answerText());
-    m_answer->setVisible(true);
+    if (!m_runner->isRunning())
+        return;
+    m_shownAnswer = m_runner->answerText();
     m_reveal->setEnabled(false);
+    renderStep();
+    m_text->verticalScrollBar()->setValue(m_text->verticalScrollBar()->maximum());
 }
 
 void LessonsPanel::endLesson()
@@ -210,7 +201,7 @@ void LessonsPanel::endLesson()
 
 bool LessonsPanel::answerRevealed() const
 {
-    return m_answer->isVisibleTo(m_pages->widget(1)) && !m_answer->text().isEmpty();
+    return !m_shownAnswer.isEmpty();
 }
 
 QString LessonsPanel::progressText() const
@@ -220,12 +211,12 @@ QString LessonsPanel::progressText() const
 
 QString LessonsPanel::questionText() const
 {
-    return m_question->text();
+    return m_question;
 }
 
 QString LessonsPanel::shownAnswerText() const
 {
-    return answerRevealed() ? m_answer->text() : QString();
+    return m_shownAnswer;
 }
 
 void LessonsPanel::showStep()
@@ -238,11 +229,10 @@ void LessonsPanel::showStep()
     const auto &step = lesson->steps[static_cast<std::size_t>(index)];
     m_lessonTitle->setText(QString::fromStdString(lesson->title));
     m_progress->setText(tr("Step %1 of %2").arg(index + 1).arg(count));
-    m_stepTitle->setText(QString::fromStdString(step.title));
-    m_explanation->setPlainText(QString::fromStdString(step.explanation));
-    m_question->setText(QString::fromStdString(step.question));
-    m_answer->clear();
-    m_answer->setVisible(false);
+    m_question = QString::fromStdString(step.question);
+    m_shownAnswer.clear();
+    renderStep();
+    m_text->verticalScrollBar()->setValue(0);
     // A setup that failed says so at once: there is no answer to wait for.
     if (!m_runner->answerOk() && !m_runner->answerText().isEmpty())
         revealAnswer();
@@ -250,6 +240,32 @@ void LessonsPanel::showStep()
         m_reveal->setEnabled(true);
     m_back->setEnabled(index > 0);
     m_next->setText(index + 1 < count ? tr("&Next →") : tr("&Finish"));
+}
+
+void LessonsPanel::renderStep()
+{
+    const auto *lesson = m_runner->lesson();
+    if (!lesson)
+        return;
+    const auto &step = lesson->steps[static_cast<std::size_t>(m_runner->currentStep())];
+    const auto paragraphs = [](const QString &text) {
+        QString html;
+        for (const QString &p : text.split(QStringLiteral("\n\n"), Qt::SkipEmptyParts))
+            html += QStringLiteral("<p>%1</p>").arg(p.toHtmlEscaped().replace(u'\n', QStringLiteral("<br>")));
+        return html;
+    };
+    QString html = QStringLiteral("<h3>%1</h3>").arg(QString::fromStdString(step.title).toHtmlEscaped());
+    html += paragraphs(QString::fromStdString(step.explanation));
+    html += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("Question:"), m_question.toHtmlEscaped());
+    if (!m_shownAnswer.isEmpty()) {
+        const QString colour = m_runner->answerOk() ? QStringLiteral("#e8f3e8") : QStringLiteral("#f8e0e0");
+        html
+            += QStringLiteral("<table width=\"100%\" cellpadding=\"6\" style=\"background-color:%1\"><tr><td>"
+                              "<b>%2</b> %3</td></tr></table>")
+                   .arg(colour, m_runner->answerOk() ? tr("Answer:") : tr("Problem:"),
+                        m_shownAnswer.toHtmlEscaped());
+    }
+    m_text->setHtml(html);
 }
 
 } // namespace pbx::ui

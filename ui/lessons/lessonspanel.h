@@ -52,6 +52,7 @@ public:
 
 private:
     void showStep();
+    void renderStep();
     void updateStartButton();
 
     MainWindow *m_window;
@@ -63,11 +64,12 @@ private:
     QPushButton *m_start = nullptr;
     QLabel *m_lessonTitle = nullptr;
     QLabel *m_progress = nullptr;
-    QLabel *m_stepTitle = nullptr;
-    QTextBrowser *m_explanation = nullptr;
-    QLabel *m_question = nullptr;
+    /// The step's title, explanation, question and (once revealed) answer, in one scrolling text
+    /// so that nothing is cut off in a short window.
+    QTextBrowser *m_text = nullptr;
     QPushButton *m_reveal = nullptr;
-    QLabel *m_answer = nullptr;
+    QString m_question;
+    QString m_shownAnswer; ///< empty until revealed
     QPushButton *m_back = nullptr;
     QPushButton *m_next = nullptr;
     QPushButton *m_end = nullptr;
