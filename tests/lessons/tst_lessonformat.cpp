@@ -42,6 +42,7 @@ class TestLessonFormat : public QObject
 private Q_SLOTS:
     void shippedLessonsRoundTrip();
     void goodLessonRoundTrips();
+    void readmeExampleIsALesson();
     void badLessons_data();
     void badLessons();
     void placeholders_data();
@@ -85,6 +86,19 @@ void TestLessonFormat::goodLessonRoundTrips()
     auto again = lessons::parseLesson(lessons::writeLesson(*lesson), "again.json");
     QVERIFY(again.ok());
     QCOMPARE(lessons::writeLesson(*again), lessons::writeLesson(*lesson));
+}
+
+void TestLessonFormat::readmeExampleIsALesson()
+{
+    const std::string readme = readText(PBX_SOURCE_DIR "/README.md");
+    const auto section = readme.find("**Writing a lesson.**");
+    QVERIFY(section != std::string::npos);
+    const auto begin = readme.find("```json\n", section);
+    const auto end = readme.find("```\n", begin + 8);
+    QVERIFY(begin != std::string::npos && end != std::string::npos);
+    auto lesson = lessons::parseLesson(readme.substr(begin + 8, end - begin - 8), "README.md");
+    QVERIFY2(lesson.ok(), lesson.ok() ? "" : lesson.error().message.c_str());
+    QCOMPARE(lesson->steps.front().requests.size(), std::size_t{2});
 }
 
 void TestLessonFormat::badLessons_data()
