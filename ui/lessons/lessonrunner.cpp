@@ -17,6 +17,8 @@
 #include <QDockWidget>
 #include <QFile>
 
+#include <algorithm>
+
 namespace pbx::ui {
 
 namespace {
@@ -235,10 +237,20 @@ void LessonRunner::showView(const lessons::LessonStep &step)
     m_shown.clear();
     if (!wanted)
         return;
-    if (shownByLesson || !isOpen(wanted))
+    const bool opening = !isOpen(wanted);
+    if (shownByLesson || opening)
         m_shown << wanted;
     wanted->show();
     wanted->raise();
+    // A floating comparison opens over the window: keep the lesson's column beside it visible.
+    if (opening && wanted == m_window->comparisonDock() && m_window->comparisonDock()->isFloating()) {
+        const QRect frame = m_window->geometry();
+        const int left = m_window->lessonsDock() && m_window->lessonsDock()->isVisible()
+                             ? m_window->lessonsDock()->width() + 16
+                             : 0;
+        wanted->setGeometry(QRect(frame.x() + left, frame.y(), std::max(640, frame.width() - left),
+                                  std::min(frame.height(), 900)));
+    }
 }
 
 void LessonRunner::rememberJournal()
