@@ -425,6 +425,11 @@ LessonsPanel *MainWindow::showLessons()
         addDockWidget(Qt::LeftDockWidgetArea, m_lessonsDock);
         if (QDockWidget *datasetDock = m_docks.value(0))
             tabifyDockWidget(datasetDock, m_lessonsDock);
+        // Closing the dock ends a running lesson (and puts the user's session back).
+        connect(m_lessonsDock->toggleViewAction(), &QAction::toggled, m_lessons, [this](bool open) {
+            if (!open)
+                m_lessons->endLesson();
+        });
     }
     m_lessonsDock->show();
     m_lessonsDock->raise();

@@ -12,10 +12,12 @@
 #include "core/lessons/lesson_values.h"
 #include "core/privacy/zcdp_conversion.h"
 #include "tests/ui/uitestutils.h"
+#include "ui/appsettings.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/lessons/lessoncatalog.h"
 #include "ui/lessons/lessonrunner.h"
 #include "ui/lessons/lessonspanel.h"
+#include "ui/lessons/welcome.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/querybuilder.h"
 #include "ui/sessiondocument.h"
@@ -370,6 +372,18 @@ void TestLessonsGui::menuOpensThePanel()
     QVERIFY(w.lessonsDock() && w.lessonsDock()->isVisible());
     w.resize(1920, 1080);
     QVERIFY(!test::saveScreenshot(w, QStringLiteral("lessons-list-1920x1080")).isEmpty());
+    // Closing the dock ends a running lesson: the user's session is back.
+    const auto settings = w.document()->settings();
+    QVERIFY(w.showLessons()->startLesson(0));
+    QVERIFY(w.document()->settings().filter != settings.filter
+            || w.document()->settings().seed != settings.seed);
+    w.lessonsDock()->close();
+    QVERIFY(!w.showLessons()->runner()->isRunning());
+    QCOMPARE(w.document()->settings().filter, settings.filter);
+    QCOMPARE(w.document()->settings().seed, settings.seed);
+    // The first-run welcome never blocks a test: no screen to answer it on offscreen.
+    QVERIFY(!offerLessonsOnFirstRun(w));
+    QVERIFY(!AppSettings::lessonsWelcomeShown());
 }
 
 QTEST_MAIN(TestLessonsGui)
