@@ -38,6 +38,10 @@ LessonsPanel::LessonsPanel(MainWindow *window, QWidget *parent)
     m_list = new QListWidget(listPage);
     m_list->setWordWrap(true);
     m_list->setAlternatingRowColors(true);
+    m_summary = new QLabel(listPage);
+    m_summary->setWordWrap(true);
+    m_summary->setMinimumHeight(m_summary->fontMetrics().lineSpacing() * 3);
+    m_summary->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_listNote = new QLabel(listPage);
     m_listNote->setWordWrap(true);
     m_listNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -54,6 +58,7 @@ LessonsPanel::LessonsPanel(MainWindow *window, QWidget *parent)
     listButtons->addWidget(reloadButton);
     listLayout->addWidget(intro);
     listLayout->addWidget(m_list, 1);
+    listLayout->addWidget(m_summary);
     listLayout->addWidget(m_listNote);
     listLayout->addLayout(listButtons);
     m_pages->addWidget(listPage);
@@ -120,8 +125,10 @@ void LessonsPanel::reload(const QString &userFolder)
     for (const auto &entry : std::as_const(m_entries)) {
         auto *item = new QListWidgetItem(m_list);
         if (entry.lesson) {
-            item->setText(QStringLiteral("%1\n%2").arg(QString::fromStdString(entry.lesson->title),
-                                                       QString::fromStdString(entry.lesson->summary)));
+            item->setText(QString::fromStdString(entry.lesson->title));
+            QFont font = item->font();
+            font.setBold(true);
+            item->setFont(font);
             item->setToolTip(entry.shipped ? tr("Shipped with the program")
                                            : QDir::toNativeSeparators(entry.path));
         } else {
@@ -148,7 +155,16 @@ void LessonsPanel::reload(const QString &userFolder)
 void LessonsPanel::updateStartButton()
 {
     const int row = m_list->currentRow();
-    m_start->setEnabled(row >= 0 && row < m_entries.size() && m_entries[row].lesson.has_value());
+    const bool valid = row >= 0 && row < m_entries.size() && m_entries[row].lesson.has_value();
+    m_start->setEnabled(valid);
+    if (valid) {
+        const auto &lesson = *m_entries[row].lesson;
+        const int steps = static_cast<int>(lesson.steps.size());
+        m_summary->setText(QStringLiteral("%1 (%2)").arg(
+            QString::fromStdString(lesson.summary), steps == 1 ? tr("1 step") : tr("%1 steps").arg(steps)));
+    } else {
+        m_summary->clear();
+    }
 }
 
 bool LessonsPanel::startLesson(int index)

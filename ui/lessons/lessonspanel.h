@@ -60,6 +60,7 @@ private:
     QList<LessonEntry> m_entries;
     QStackedWidget *m_pages = nullptr;
     QListWidget *m_list = nullptr;
+    QLabel *m_summary = nullptr; ///< the selected lesson's summary
     QLabel *m_listNote = nullptr;
     QPushButton *m_start = nullptr;
     QLabel *m_lessonTitle = nullptr;
