@@ -142,7 +142,9 @@ void LessonsPanel::reload(const QString &userFolder)
     m_listNote->setText(
         errors == 0
             ? QString()
-            : tr("%n file(s) in your lessons folder could not be read; the list says why.", nullptr, errors));
+            : (errors == 1
+                   ? tr("A file in your lessons folder is not a lesson; the list says why.")
+                   : tr("%1 files in your lessons folder are not lessons; the list says why.").arg(errors)));
     m_listNote->setVisible(errors > 0);
     for (int i = 0; i < m_entries.size(); ++i)
         if (m_entries[i].lesson) {
