@@ -85,9 +85,10 @@ int roundingFor(const std::string &name);
 std::string formatNumber(double x, int direction);
 
 /// The smallest k ≤ 10⁶ for which k copies of `event` (its count ignored) cost less under
-/// advanced composition (Kairouz, Oh & Viswanath 2015 / Dwork, Rothblum & Vadhan 2010) than
-/// under basic composition at δ, for `neighbours`. Relies on the ratio advanced/basic falling
-/// with k for a fixed event. Errors: NotFound when advanced never wins up to 10⁶; the
+/// advanced composition (Dwork, Rothblum & Vadhan 2010, Thm III.3; Dwork & Roth 2014, Thm 3.20)
+/// than under basic composition, both as the core's "advanced" and "basic" strategies report ε
+/// at δ for `neighbours`. Bisection after doubling: relies on advanced/basic falling with k for
+/// a fixed event (√k against k). Errors: NotFound when advanced never wins up to 10⁶; the
 /// strategies' own errors (Unsupported for events they cannot account).
 Result<std::int64_t> advancedCrossover(const accounting::PrivacyEvent &event,
                                        accounting::Neighbouring neighbours, double delta);
