@@ -372,7 +372,7 @@ std::string formatNumber(double x, int direction)
     }
     const double magnitude = std::abs(x);
     const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
-    const int decimals = 3 - exponent; // four significant digits
+    int decimals = 3 - exponent; // four significant digits
     // Directed rounding at the last shown digit; nextafter keeps a value that is exactly on the
     // grid from moving a step (ceil(0.1·10⁴) must stay 1000).
     const double unit = std::pow(10.0, -decimals);
@@ -381,12 +381,25 @@ std::string formatNumber(double x, int direction)
         rounded = std::ceil(std::nextafter(x / unit, -std::numeric_limits<double>::infinity())) * unit;
     else if (direction < 0)
         rounded = std::floor(std::nextafter(x / unit, std::numeric_limits<double>::infinity())) * unit;
-    char buffer[64];
-    if (magnitude >= 1e-4 && magnitude < 1e7)
-        std::snprintf(buffer, sizeof buffer, "%.*f", std::max(0, decimals), rounded);
     else
-        std::snprintf(buffer, sizeof buffer, "%.3e", rounded);
-    return buffer;
+        rounded = std::round(x / unit) * unit;
+    if (std::abs(rounded) >= std::pow(10.0, exponent + 1)) // 0.099996 became 0.1000: still four digits
+        --decimals;
+    char buffer[64];
+    if (magnitude >= 1e-4 && magnitude < 1e7) {
+        std::snprintf(buffer, sizeof buffer, "%.*f", std::max(0, decimals), rounded);
+        return buffer;
+    }
+    std::snprintf(buffer, sizeof buffer, "%.3e", rounded);
+    // "1.000e-05" reads as "1e-05": trailing zeros of the mantissa say nothing.
+    std::string text = buffer;
+    const auto e = text.find('e');
+    auto end = e;
+    while (end > 0 && text[end - 1] == '0')
+        --end;
+    if (end > 0 && text[end - 1] == '.')
+        --end;
+    return text.substr(0, end) + text.substr(e);
 }
 
 std::string formatLessonValue(const std::string &name, const LessonValue &value)

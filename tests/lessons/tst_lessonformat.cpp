@@ -265,6 +265,10 @@ void TestLessonFormat::numbersRoundConservatively()
     QCOMPARE(lessons::formatNumber(8784.0, 0), std::string("8784"));
     QCOMPARE(lessons::formatNumber(424.3489, 0), std::string("424.3"));
     QCOMPARE(lessons::formatNumber(1.23456e-6, +1), std::string("1.235e-06"));
+    QCOMPARE(lessons::formatNumber(1e-5, +1), std::string("1e-05"));
+    QCOMPARE(lessons::formatNumber(0.0999996, +1), std::string("0.1000")); // four digits after rounding up
+    QCOMPARE(lessons::formatNumber(2.0000000000000004, +1), std::string("2.001")); // never below the core's
+    QCOMPARE(lessons::formatNumber(2.0000000000000004, 0), std::string("2.000"));
     QCOMPARE(lessons::roundingFor("req.x.cost"), +1);
     QCOMPARE(lessons::roundingFor("comparison.pld.epsilon"), +1);
     QCOMPARE(lessons::roundingFor("remaining"), -1);
@@ -288,7 +292,7 @@ void TestLessonFormat::crossoverMatchesTheStrategies()
 {
     accounting::PrivacyEvent event;
     event.mechanism = accounting::MechanismKind::Laplace;
-    event.scale = 10.0; // ε₀ = 0.1
+    event.scale = 8.0; // ε₀ = 0.125, the composition lesson's first plan
     auto k = lessons::advancedCrossover(event, accounting::Neighbouring::AddRemove, 1e-5);
     QVERIFY2(k.ok(), k.ok() ? "" : k.error().message.c_str());
     const auto epsilons = [&](std::int64_t count) {

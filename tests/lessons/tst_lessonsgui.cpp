@@ -260,6 +260,7 @@ void TestLessonsGui::shippedLessonsRunEndToEnd()
                          step.requests.size() * static_cast<std::size_t>(step.repeat));
             const QString expected = expectedAnswer(step, s, first);
             QCOMPARE(panel->shownAnswerText(), expected);
+            qInfo("%s step %d: %s", lesson.id.c_str(), k + 1, qPrintable(expected));
             QVERIFY(!expected.contains(QLatin1String("n/a")));
             if (step.view == "comparison")
                 QVERIFY(w.comparisonDock()->isVisible());
