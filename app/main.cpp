@@ -5,6 +5,7 @@
 #include "resources/dataset_catalog.h"
 #include "ui/appinfo.h"
 #include "ui/appsettings.h"
+#include "ui/lessons/welcome.h"
 #include "ui/mainwindow.h"
 #include "ui/util/numberformat.h"
 
@@ -247,5 +248,7 @@ int main(int argc, char *argv[])
         return takeScreenshot(window, parser.value(screenshotOption));
 
     window.show();
+    // Once per user, after the window is up: offer the guided lessons.
+    QTimer::singleShot(0, &window, [&window] { pbx::ui::offerLessonsOnFirstRun(window); });
     return app.exec();
 }

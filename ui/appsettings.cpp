@@ -127,4 +127,14 @@ void AppSettings::setConfirmCostShare(double share)
     QSettings().setValue(confirmCostShareKey, std::clamp(share, 0.01, 1.0));
 }
 
+bool AppSettings::lessonsWelcomeShown()
+{
+    return QSettings().value(QStringLiteral("lessons/welcomeShown"), false).toBool();
+}
+
+void AppSettings::setLessonsWelcomeShown(bool shown)
+{
+    QSettings().setValue(QStringLiteral("lessons/welcomeShown"), shown);
+}
+
 } // namespace pbx::ui

@@ -46,6 +46,10 @@ public:
     /// Stores `share` clamped to [0.01, 1].
     static void setConfirmCostShare(double share);
 
+    /// The first-run welcome that offers the lessons (Help ▸ Lessons) was shown: it is shown once.
+    static bool lessonsWelcomeShown();
+    static void setLessonsWelcomeShown(bool shown);
+
     /// Saves the window's geometry and its toolbars' and docks' layout.
     static void saveWindowLayout(const QMainWindow &window);
     /// Restores what saveWindowLayout saved. False when nothing was saved or it did not apply

@@ -10,6 +10,7 @@
 #include "ui/growing/growinglabdialog.h"
 #include "ui/help/glossarydialog.h"
 #include "ui/lab/labdialog.h"
+#include "ui/lessons/lessonspanel.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/noisereduction/noisereductionview.h"
 #include "ui/odp/odplabdialog.h"
@@ -398,9 +399,44 @@ void MainWindow::createMenus()
     installStrategyMenus(this, query, labs, m_document);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *lessons = help->addAction(tr("&Lessons…"), this, &MainWindow::showLessons);
+    lessons->setObjectName(QStringLiteral("lessonsAction"));
+    lessons->setStatusTip(
+        tr("Guided lessons: each step sets the app up, asks a question and reveals the answer"));
     help->addAction(m_glossaryAction);
     help->addSeparator();
     help->addAction(m_aboutAction);
+}
+
+LessonsPanel *MainWindow::showLessons()
+{
+    if (!m_lessons) {
+        // Beside the dataset and privacy settings, as a tab: the lesson text needs the height.
+        m_lessonsDock = new QDockWidget(tr("Lessons"), this);
+        m_lessonsDock->setObjectName(QStringLiteral("lessonsDock"));
+        m_lessonsDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable
+                                   | QDockWidget::DockWidgetClosable);
+        auto *frame = new QWidget(m_lessonsDock);
+        auto *layout = new QVBoxLayout(frame);
+        layout->setContentsMargins(8, 4, 8, 8);
+        m_lessons = new LessonsPanel(this, frame);
+        layout->addWidget(m_lessons);
+        m_lessonsDock->setWidget(frame);
+        addDockWidget(Qt::LeftDockWidgetArea, m_lessonsDock);
+        if (QDockWidget *datasetDock = m_docks.value(0))
+            tabifyDockWidget(datasetDock, m_lessonsDock);
+        // Closing the dock ends a running lesson (and puts the user's session back).
+        connect(m_lessonsDock->toggleViewAction(), &QAction::toggled, m_lessons, [this](bool open) {
+            if (!open)
+                m_lessons->endLesson();
+        });
+    }
+    m_lessonsDock->show();
+    m_lessonsDock->raise();
+    // Most of the left column's height for the lesson text; the privacy settings stay visible.
+    if (QDockWidget *sessionDock = m_docks.value(1); sessionDock && !m_lessonsDock->isFloating())
+        resizeDocks({m_lessonsDock, sessionDock}, {height() * 2 / 3, height() / 3}, Qt::Vertical);
+    return m_lessons;
 }
 
 PrivacyRiskView *MainWindow::showPrivacyRisk()
@@ -962,6 +998,8 @@ void MainWindow::showError(const QString &title, const QString &message)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (m_lessons) // a running lesson puts the user's session back first
+        m_lessons->endLesson();
     if (!maybeSave(tr("quit"))) {
         event->ignore();
         return;

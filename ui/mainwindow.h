@@ -23,6 +23,7 @@ class ComparisonView;
 class DatasetPanel;
 class LabDialog;
 class LedgerModel;
+class LessonsPanel;
 class NoiseReductionView;
 class PrivacyLossPathChart;
 class PrivacyRiskView;
@@ -76,6 +77,10 @@ public:
     QDockWidget *comparisonDock() const { return m_comparisonDock; }
     NoiseReductionView *noiseReductionView() const { return m_noiseReduction; }
     QDockWidget *noiseReductionDock() const { return m_noiseReductionDock; }
+    /// Help ▸ Lessons: the guided lessons in a dock (created on first use), shown and raised.
+    LessonsPanel *showLessons();
+    /// The lessons dock (null until showLessons() first runs).
+    QDockWidget *lessonsDock() const { return m_lessonsDock; }
     /// Labs ▸ Relative-error lab…: the lab dialog on the session's table (created on first use).
     LabDialog *relativeErrorLab();
 
@@ -147,6 +152,8 @@ private:
     NoiseReductionView *m_noiseReduction = nullptr;
     QDockWidget *m_noiseReductionDock = nullptr;
     LabDialog *m_lab = nullptr;
+    LessonsPanel *m_lessons = nullptr;
+    QDockWidget *m_lessonsDock = nullptr;
     QLabel *m_modeStatus = nullptr;
 
     QAction *m_newSessionAction = nullptr;

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: MIT
+#include "core/lessons/lesson_json.h"
+
+#include "core/accounting/comparison.h"
+#include "core/accounting/ledger_json.h"
+#include "core/io/request_json.h"
+#include "core/lessons/lesson_values.h"
+
+#include <algorithm>
+#include <initializer_list>
+#include <set>
+
+namespace pbx::lessons {
+
+using io::json::Json;
+
+namespace {
+
+constexpr const char *kFormat = "pbx-lesson";
+/// Lessons are read from a user's folder: a limit keeps a runaway document from freezing the GUI.
+constexpr std::size_t kMaxSteps = 100;
+constexpr std::size_t kMaxRequests = 100;
+constexpr std::int64_t kMaxRepeat = 1000;
+
+Error at(const std::string &path, const std::string &problem)
+{
+    return makeError(ErrorCode::Parse, path + ": " + problem);
+}
+
+/// A plan's error ("events[2].sigma: …") under the plan's path.
+Error prefixed(const std::string &path, const Error &e)
+{
+    const bool field = e.message.starts_with("events[") || e.message.starts_with("neighbours:");
+    return makeError(e.code, path + (field ? "." : ": ") + e.message);
+}
+
+Result<void> onlyKeys(const Json &object, const std::string &path, std::initializer_list<const char *> keys)
+{
+    if (!object.is_object())
+        return at(path, "expected a JSON object");
+    for (const auto &item : object.items())
+        if (std::none_of(keys.begin(), keys.end(), [&](const char *k) { return item.key() == k; }))
+            return at(path, "unknown field '" + item.key() + "'");
+    return {};
+}
+
+/// A required, non-empty string.
+Result<std::string> text(const Json &object, const char *key, const std::string &path)
+{
+    auto value = io::json::string(object, key, path);
+    if (!value)
+        return value.error();
+    if (value->empty())
+        return at(path + "." + key, "must not be empty");
+    return value;
+}
+
+Result<LessonSession> readSession(const Json &object, const std::string &path)
+{
+    if (auto ok = onlyKeys(object, path, {"dataset", "epsilon", "delta", "filter", "neighbours", "seed"});
+        !ok)
+        return ok.error();
+    LessonSession s;
+    auto dataset = text(object, "dataset", path);
+    if (!dataset)
+        return dataset.error();
+    s.dataset = *dataset;
+    auto epsilon = io::json::number(object, "epsilon", path);
+    if (!epsilon)
+        return epsilon.error();
+    s.settings.epsilon = *epsilon;
+    auto delta = io::json::optionalNumber(object, "delta", path);
+    if (!delta)
+        return delta.error();
+    s.settings.delta = delta->value_or(s.settings.delta);
+    auto filter = io::json::optionalString(object, "filter", path, "zcdp");
+    if (!filter)
+        return filter.error();
+    auto kind = filters::parseFilterKind(*filter);
+    if (!kind)
+        return at(path + ".filter", kind.error().message);
+    s.settings.filter = *kind;
+    auto neighbours = io::json::optionalString(object, "neighbours", path, "add-remove");
+    if (!neighbours)
+        return neighbours.error();
+    auto relation = data::parseNeighbouring(*neighbours);
+    if (!relation)
+        return at(path + ".neighbours", relation.error().message);
+    s.settings.neighbours = *relation;
+    if (object.contains("seed")) {
+        auto seed = io::json::unsignedInteger(object, "seed", path);
+        if (!seed)
+            return seed.error();
+        s.settings.seed = *seed;
+    }
+    if (auto valid = s.settings.validate(); !valid)
+        return at(path, valid.error().message);
+    return s;
+}
+
+Result<LessonComparison> readComparison(const Json &object, const std::string &path)
+{
+    if (auto ok = onlyKeys(object, path, {"plan", "delta", "strategies"}); !ok)
+        return ok.error();
+    LessonComparison c;
+    if (auto plan = object.find("plan"); plan != object.end() && !plan->is_null()) {
+        c.planJson = plan->dump();
+        auto ledger = accounting::parseLedgerJson(c.planJson);
+        if (!ledger)
+            return prefixed(path + ".plan", ledger.error());
+        if (ledger->events.empty())
+            return at(path + ".plan.events", "a plan needs at least one event");
+        c.plan = std::move(ledger).value();
+    }
+    auto delta = io::json::optionalNumber(object, "delta", path);
+    if (!delta)
+        return delta.error();
+    c.delta = delta->value_or(c.delta);
+    if (!(c.delta > 0.0 && c.delta < 1.0))
+        return at(path + ".delta", "must be in (0, 1)");
+    if (auto list = object.find("strategies"); list != object.end() && !list->is_null()) {
+        if (!list->is_array())
+            return at(path + ".strategies", "expected an array of strategy names");
+        const auto known = accounting::allStrategyNames();
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const std::string itemPath = path + ".strategies[" + std::to_string(i) + "]";
+            const Json &item = (*list)[i];
+            if (!item.is_string()
+                || std::find(known.begin(), known.end(), item.get<std::string>()) == known.end())
+                return at(itemPath, "expected one of basic, advanced, optimal, zcdp, rdp, pld");
+            c.strategies.push_back(item.get<std::string>());
+        }
+    }
+    return c;
+}
+
+struct Scope
+{
+    bool hasSession = false;
+    std::set<std::string> sessionIds; ///< ids asked since the session started
+};
+
+Result<LessonStep> readStep(const Json &object, const std::string &path, Scope &scope)
+{
+    if (auto ok = onlyKeys(object, path, {"title", "explanation", "setup", "question", "answer"}); !ok)
+        return ok.error();
+    LessonStep step;
+    for (auto [key, field] : {std::pair{"title", &step.title}, std::pair{"explanation", &step.explanation},
+                              std::pair{"question", &step.question}, std::pair{"answer", &step.answer}}) {
+        auto value = text(object, key, path);
+        if (!value)
+            return value.error();
+        *field = *value;
+    }
+    PlaceholderContext context;
+    if (auto setup = object.find("setup"); setup != object.end() && !setup->is_null()) {
+        const std::string setupPath = path + ".setup";
+        if (auto ok = onlyKeys(*setup, setupPath, {"session", "requests", "repeat", "comparison", "view"});
+            !ok)
+            return ok.error();
+        if (auto s = setup->find("session"); s != setup->end() && !s->is_null()) {
+            auto session = readSession(*s, setupPath + ".session");
+            if (!session)
+                return session.error();
+            step.session = std::move(session).value();
+            scope.hasSession = true;
+            scope.sessionIds.clear();
+        }
+        if (auto list = setup->find("requests"); list != setup->end() && !list->is_null()) {
+            const std::string listPath = setupPath + ".requests";
+            if (!list->is_array())
+                return at(listPath, "expected an array of requests");
+            if (list->size() > kMaxRequests)
+                return at(listPath, "more than " + std::to_string(kMaxRequests) + " requests");
+            if (!list->empty() && !scope.hasSession)
+                return at(listPath, "requests need a session: set setup.session in this or an earlier step");
+            for (std::size_t i = 0; i < list->size(); ++i) {
+                const std::string itemPath = listPath + "[" + std::to_string(i) + "]";
+                auto request = io::readRequest((*list)[i], itemPath);
+                if (!request)
+                    return request.error();
+                if (request->id.empty())
+                    return at(itemPath + ".id", "missing (a lesson names every request, for its answer)");
+                if (context.stepIds.contains(request->id))
+                    return at(itemPath + ".id", "'" + request->id + "' is used twice in this step");
+                context.stepIds.insert(request->id);
+                scope.sessionIds.insert(request->id);
+                step.requests.push_back(std::move(request).value());
+            }
+        }
+        if (setup->contains("repeat")) {
+            auto repeat = io::json::unsignedInteger(*setup, "repeat", setupPath);
+            if (!repeat)
+                return repeat.error();
+            if (*repeat < 1 || *repeat > static_cast<std::uint64_t>(kMaxRepeat))
+                return at(setupPath + ".repeat", "must be 1 … " + std::to_string(kMaxRepeat));
+            step.repeat = static_cast<int>(*repeat);
+        }
+        if (auto c = setup->find("comparison"); c != setup->end() && !c->is_null()) {
+            auto comparison = readComparison(*c, setupPath + ".comparison");
+            if (!comparison)
+                return comparison.error();
+            if (!comparison->plan && !scope.hasSession)
+                return at(
+                    setupPath + ".comparison.plan",
+                    "missing (without a plan the session's ledger is compared, and there is no session)");
+            step.comparison = std::move(comparison).value();
+        }
+        auto view = io::json::optionalString(*setup, "view", setupPath, "main");
+        if (!view)
+            return view.error();
+        const auto &views = lessonViewNames();
+        if (std::find(views.begin(), views.end(), *view) == views.end()) {
+            std::string list;
+            for (const auto &v : views)
+                list += (list.empty() ? "" : ", ") + v;
+            return at(setupPath + ".view", "unknown view '" + *view + "' (expected " + list + ")");
+        }
+        step.view = *view;
+    }
+    context.requestIds = scope.sessionIds;
+    context.hasSession = scope.hasSession;
+    context.hasComparison = step.comparison.has_value();
+    context.hasPlan = step.comparison && step.comparison->plan;
+    if (auto ok = checkAnswerTemplate(step.answer, context, path + ".answer"); !ok)
+        return ok.error();
+    return step;
+}
+
+} // namespace
+
+const std::vector<std::string> &lessonViewNames()
+{
+    static const std::vector<std::string> names
+        = {"main",           "comparison",    "noise-reduction", "privacy-risk", "lab:relative-error",
+           "lab:strategies", "lab:output-dp", "lab:growing"};
+    return names;
+}
+
+Result<Lesson> readLesson(const Json &document)
+{
+    if (auto ok = onlyKeys(document, "lesson", {"format", "version", "id", "title", "summary", "steps"}); !ok)
+        return makeError(ok.error().code, ok.error().message.substr(std::string("lesson: ").size()));
+    auto format = io::json::string(document, "format", "");
+    if (!format)
+        return format.error();
+    if (*format != kFormat)
+        return at("format", "expected \"pbx-lesson\", not \"" + *format + "\"");
+    auto version = io::json::unsignedInteger(document, "version", "");
+    if (!version)
+        return version.error();
+    if (*version != Lesson::formatVersion)
+        return at("version", "this program reads version 1 lessons, not version " + std::to_string(*version));
+    Lesson lesson;
+    for (auto [key, field] : {std::pair{"id", &lesson.id}, std::pair{"title", &lesson.title},
+                              std::pair{"summary", &lesson.summary}}) {
+        auto value = text(document, key, "");
+        if (!value)
+            return makeError(value.error().code, value.error().message.front() == '.'
+                                                     ? value.error().message.substr(1)
+                                                     : value.error().message);
+        *field = *value;
+    }
+    auto steps = document.find("steps");
+    if (steps == document.end() || !steps->is_array() || steps->empty())
+        return at("steps", "missing (an array of at least one step is required)");
+    if (steps->size() > kMaxSteps)
+        return at("steps", "more than " + std::to_string(kMaxSteps) + " steps");
+    Scope scope;
+    for (std::size_t i = 0; i < steps->size(); ++i) {
+        auto step = readStep((*steps)[i], "steps[" + std::to_string(i) + "]", scope);
+        if (!step)
+            return step.error();
+        lesson.steps.push_back(std::move(step).value());
+    }
+    return lesson;
+}
+
+Result<Lesson> parseLesson(std::string_view textIn, const std::string &what)
+{
+    auto document = io::json::parse(textIn, what);
+    if (!document)
+        return document.error();
+    auto lesson = readLesson(*document);
+    if (!lesson)
+        return makeError(lesson.error().code, what + ": " + lesson.error().message);
+    return lesson;
+}
+
+Json lessonToJson(const Lesson &lesson)
+{
+    Json doc;
+    doc["format"] = kFormat;
+    doc["version"] = Lesson::formatVersion;
+    doc["id"] = lesson.id;
+    doc["title"] = lesson.title;
+    doc["summary"] = lesson.summary;
+    Json steps = Json::array();
+    for (const auto &step : lesson.steps) {
+        Json s;
+        s["title"] = step.title;
+        s["explanation"] = step.explanation;
+        Json setup = Json::object();
+        if (step.session) {
+            const auto &settings = step.session->settings;
+            Json session = {{"dataset", step.session->dataset},
+                            {"epsilon", settings.epsilon},
+                            {"delta", settings.delta},
+                            {"filter", std::string(filters::filterKindName(settings.filter))},
+                            {"neighbours", std::string(data::neighbouringName(settings.neighbours))}};
+            if (settings.seed)
+                session["seed"] = *settings.seed;
+            setup["session"] = session;
+        }
+        if (!step.requests.empty()) {
+            Json requests = Json::array();
+            for (const auto &request : step.requests) {
+                Json r;
+                io::writeRequest(request, r);
+                requests.push_back(r);
+            }
+            setup["requests"] = requests;
+        }
+        if (step.repeat != 1)
+            setup["repeat"] = step.repeat;
+        if (step.comparison) {
+            Json c;
+            if (step.comparison->plan)
+                c["plan"] = Json::parse(step.comparison->planJson);
+            c["delta"] = step.comparison->delta;
+            if (!step.comparison->strategies.empty())
+                c["strategies"] = step.comparison->strategies;
+            setup["comparison"] = c;
+        }
+        setup["view"] = step.view;
+        s["setup"] = setup;
+        s["question"] = step.question;
+        s["answer"] = step.answer;
+        steps.push_back(s);
+    }
+    doc["steps"] = steps;
+    return doc;
+}
+
+std::string writeLesson(const Lesson &lesson)
+{
+    return lessonToJson(lesson).dump(2) + "\n";
+}
+
+} // namespace pbx::lessons

@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: MIT
+#include "core/lessons/lesson_values.h"
+
+#include "core/accounting/evaluation.h"
+#include "core/data/query.h"
+#include "core/privacy/zcdp_conversion.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <vector>
+
+namespace pbx::lessons {
+
+namespace {
+
+const std::vector<std::string> kNumericFields
+    = {"answer", "halfwidth", "truth", "cost", "epsilon", "attempts", "values"};
+const std::vector<std::string> kTextFields = {"unit", "mechanism", "status"};
+
+bool contains(const std::vector<std::string> &list, const std::string &s)
+{
+    return std::find(list.begin(), list.end(), s) != list.end();
+}
+
+std::vector<std::string> split(const std::string &name)
+{
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t dot = name.find('.', start);
+        parts.push_back(name.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+        if (dot == std::string::npos)
+            return parts;
+        start = dot + 1;
+    }
+}
+
+/// A request id may itself contain dots ("q.1"): req.ID.F takes the last part as F.
+struct Parsed
+{
+    std::string head;  ///< last, req, mean, coverage, spent, …
+    std::string id;    ///< req/mean/coverage: the request id; comparison: the strategy
+    std::string field; ///< the field
+};
+
+Parsed parse(const std::string &name)
+{
+    const auto parts = split(name);
+    Parsed p;
+    p.head = parts.front();
+    if ((p.head == "req" || p.head == "mean" || p.head == "comparison") && parts.size() >= 3) {
+        p.field = parts.back();
+        const std::size_t idStart = p.head.size() + 1;
+        p.id = name.substr(idStart, name.size() - idStart - p.field.size() - 1);
+    } else if (parts.size() >= 2) {
+        p.field = name.substr(p.head.size() + 1);
+    }
+    return p;
+}
+
+Error placeholderError(const std::string &path, const std::string &name, const std::string &problem)
+{
+    return makeError(ErrorCode::Parse, path + ": {" + name + "}: " + problem);
+}
+
+/// Splits a template into literal text and placeholder names. Errors: Parse naming `path`.
+Result<std::vector<std::pair<bool, std::string>>> tokens(const std::string &text, const std::string &path)
+{
+    std::vector<std::pair<bool, std::string>> out; // (isPlaceholder, text)
+    std::string literal;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if ((c == '{' || c == '}') && i + 1 < text.size() && text[i + 1] == c) {
+            literal += c;
+            ++i;
+            continue;
+        }
+        if (c == '}')
+            return makeError(ErrorCode::Parse, path + ": a '}' without '{' (write '}}' for a brace)");
+        if (c != '{') {
+            literal += c;
+            continue;
+        }
+        const std::size_t close = text.find('}', i + 1);
+        if (close == std::string::npos)
+            return makeError(ErrorCode::Parse,
+                             path + ": a '{' that is never closed (write '{{' for a brace)");
+        out.emplace_back(false, literal);
+        literal.clear();
+        out.emplace_back(true, text.substr(i + 1, close - i - 1));
+        i = close;
+    }
+    out.emplace_back(false, literal);
+    return out;
+}
+
+Error notFound(const std::string &name, const std::string &why)
+{
+    return makeError(ErrorCode::NotFound, "{" + name + "}: " + why);
+}
+
+Result<double> truthOf(const session::LedgerEvent &event, const data::Table &table, const std::string &name)
+{
+    if (!table.isPublic())
+        return makeError(ErrorCode::Unsupported,
+                         "{" + name + "}: true values are shown only for public datasets");
+    if (event.request.strategy || event.request.odp)
+        return notFound(name, "only count, sum and mean requests have one true value");
+    auto compiled = data::CompiledQuery::compile(event.request.query, table);
+    if (!compiled)
+        return notFound(name, compiled.error().message);
+    const auto stats = compiled->evaluate(table);
+    switch (event.request.query.aggregate) {
+    case data::Aggregate::Count:
+        return stats.count;
+    case data::Aggregate::Sum:
+        return stats.clippedSum;
+    case data::Aggregate::Mean:
+        if (stats.count <= 0.0)
+            return notFound(name, "the mean of no rows");
+        return stats.clippedSum / stats.count;
+    }
+    return notFound(name, "unknown aggregate");
+}
+
+Result<LessonValue> fieldOf(const session::LedgerEvent &event, const std::string &field,
+                            const session::Session &s, const std::string &name)
+{
+    const bool released = event.status == session::EventStatus::Released;
+    if (field == "status")
+        return LessonValue(std::string(session::eventStatusName(event.status)));
+    if (field == "mechanism")
+        return LessonValue(event.mechanism);
+    if (field == "unit")
+        return LessonValue(std::string(filters::chargeUnitSymbol(event.costKind)));
+    if (field == "attempts")
+        return LessonValue(static_cast<double>(event.attempts.size()));
+    if (field == "cost")
+        return LessonValue(event.cost);
+    if (field == "epsilon") {
+        if (event.costKind != filters::ChargeKind::Rho)
+            return LessonValue(event.cost);
+        auto eps = privacy::epsilonFromRho(event.cost, s.settings().delta);
+        if (!eps)
+            return notFound(name, eps.error().message);
+        return LessonValue(*eps);
+    }
+    if (!released)
+        return notFound(name, "request '" + event.request.id + "' was refused: " + event.reason);
+    if (field == "answer")
+        return LessonValue(event.answer);
+    if (field == "halfwidth")
+        return LessonValue(event.errorBound);
+    if (field == "values") {
+        if (!event.strategyRecord)
+            return notFound(name, "request '" + event.request.id + "' released one value, not a list");
+        return LessonValue(static_cast<double>(event.strategyRecord->values.size()));
+    }
+    if (field == "truth") {
+        auto t = truthOf(event, s.table(), name);
+        if (!t)
+            return t.error();
+        return LessonValue(*t);
+    }
+    return notFound(name, "unknown field '" + field + "'");
+}
+
+/// Coverage (%) of the step's released scalar answers with id `id` (empty: all).
+Result<LessonValue> coverage(const StepOutcome &o, const std::string &id, const std::string &name)
+{
+    const auto &events = o.session->events();
+    std::size_t covered = 0, total = 0;
+    for (std::size_t i = o.firstEvent; i < events.size(); ++i) {
+        const auto &e = events[i];
+        if (e.status != session::EventStatus::Released || e.request.strategy || e.request.odp
+            || (!id.empty() && e.request.id != id) || !std::isfinite(e.errorBound))
+            continue;
+        auto truth = truthOf(e, o.session->table(), name);
+        if (!truth)
+            return truth.error();
+        ++total;
+        covered += std::abs(e.answer - *truth) <= e.errorBound ? 1 : 0;
+    }
+    if (total == 0)
+        return notFound(name, "the step released no count, sum or mean with an error bar");
+    return LessonValue(100.0 * static_cast<double>(covered) / static_cast<double>(total));
+}
+
+Result<LessonValue> comparisonValue(const Parsed &p, const StepOutcome &o, const std::string &name)
+{
+    if (!o.comparison)
+        return notFound(name, "the step has no comparison");
+    if (p.field == "delta" && p.id.empty())
+        return LessonValue(o.comparisonDelta);
+    if (p.field == "steps" && p.id.empty()) {
+        double steps = 0.0;
+        for (const auto &e : o.comparedLedger->events)
+            steps += static_cast<double>(e.count);
+        return LessonValue(steps);
+    }
+    if (p.field == "best" && p.id.empty()) {
+        const accounting::StrategyResult *best = nullptr;
+        for (const auto &r : o.comparison->strategies)
+            if (r.applicable() && (!best || r.answer->epsilon < best->answer->epsilon))
+                best = &r;
+        if (!best)
+            return notFound(name, "no strategy applies");
+        return LessonValue(best->name);
+    }
+    if (p.field == "crossover" && p.id.empty()) {
+        if (!o.plan || o.plan->events.empty())
+            return notFound(name, "the step has no plan");
+        auto k = advancedCrossover(o.plan->events.front(), o.plan->neighbours, o.comparisonDelta);
+        if (!k)
+            return notFound(name, k.error().message);
+        return LessonValue(static_cast<double>(*k));
+    }
+    const auto *r = o.comparison->find(p.id);
+    if (!r)
+        return notFound(name, "the comparison did not run strategy '" + p.id + "'");
+    if (!r->applicable())
+        return notFound(name, "strategy '" + p.id + "' does not apply: " + r->error->message);
+    return LessonValue(r->answer->epsilon);
+}
+
+} // namespace
+
+Result<void> checkAnswerTemplate(const std::string &text, const PlaceholderContext &context,
+                                 const std::string &path)
+{
+    auto parts = tokens(text, path);
+    if (!parts)
+        return parts.error();
+    const auto strategies = accounting::allStrategyNames();
+    for (const auto &[isName, name] : *parts) {
+        if (!isName)
+            continue;
+        const Parsed p = parse(name);
+        const auto needSession = [&]() -> Result<void> {
+            if (!context.hasSession)
+                return placeholderError(path, name,
+                                        "the step has no session (set one in this or an earlier step)");
+            return {};
+        };
+        if (p.head == "last" || p.head == "req" || p.head == "mean") {
+            if (!contains(kNumericFields, p.field) && !contains(kTextFields, p.field))
+                return placeholderError(path, name,
+                                        "unknown field '" + p.field
+                                            + "' (expected answer, halfwidth, truth, cost, epsilon, "
+                                              "attempts, values, unit, mechanism or status)");
+            if (p.head == "last" && context.stepIds.empty())
+                return placeholderError(path, name, "the step asks no request");
+            if (p.head == "req" && !context.requestIds.contains(p.id))
+                return placeholderError(path, name, "no request with id '" + p.id + "' is asked by then");
+            if (p.head == "mean" && !context.stepIds.contains(p.id))
+                return placeholderError(path, name, "the step asks no request with id '" + p.id + "'");
+            if (p.head == "mean" && !contains(kNumericFields, p.field))
+                return placeholderError(path, name, "a mean needs a numeric field");
+            continue;
+        }
+        if (p.head == "coverage") {
+            if (context.stepIds.empty())
+                return placeholderError(path, name, "the step asks no request");
+            if (!p.field.empty() && !context.stepIds.contains(p.field))
+                return placeholderError(path, name, "the step asks no request with id '" + p.field + "'");
+            continue;
+        }
+        if (name == "spent.epsilon" || name == "remaining" || name == "budget.epsilon" || name == "events") {
+            if (auto ok = needSession(); !ok)
+                return ok.error();
+            continue;
+        }
+        if (p.head == "comparison") {
+            if (!context.hasComparison)
+                return placeholderError(path, name, "the step has no comparison");
+            if (name == "comparison.delta" || name == "comparison.best" || name == "comparison.steps")
+                continue;
+            if (name == "comparison.crossover") {
+                if (!context.hasPlan)
+                    return placeholderError(path, name, "needs a comparison with a plan");
+                continue;
+            }
+            if (!contains(strategies, p.id) || p.field != "epsilon")
+                return placeholderError(path, name,
+                                        "expected comparison.S.epsilon with S one of basic, advanced, "
+                                        "optimal, zcdp, rdp, pld (or comparison.best, .delta, .steps, "
+                                        ".crossover)");
+            continue;
+        }
+        return placeholderError(path, name, "unknown placeholder (see the Lessons section of the README)");
+    }
+    return {};
+}
+
+Result<LessonValue> lessonValue(const std::string &name, const StepOutcome &o)
+{
+    const Parsed p = parse(name);
+    if (p.head == "comparison")
+        return comparisonValue(p, o, name);
+    if (!o.session)
+        return notFound(name, "the step has no session");
+    const session::Session &s = *o.session;
+    const auto &events = s.events();
+    if (name == "spent.epsilon")
+        return LessonValue(s.filter().epsilonSpent());
+    if (name == "remaining")
+        return LessonValue(s.filter().remaining());
+    if (name == "budget.epsilon")
+        return LessonValue(s.filter().epsilonBudget());
+    if (name == "events")
+        return LessonValue(static_cast<double>(events.size()));
+    if (p.head == "coverage")
+        return coverage(o, p.field, name);
+    if (p.head == "last") {
+        if (events.size() <= o.firstEvent)
+            return notFound(name, "the step asked nothing");
+        return fieldOf(events.back(), p.field, s, name);
+    }
+    if (p.head == "req") {
+        for (auto it = events.rbegin(); it != events.rend(); ++it)
+            if (it->request.id == p.id)
+                return fieldOf(*it, p.field, s, name);
+        return notFound(name, "no request with id '" + p.id + "' was asked");
+    }
+    if (p.head == "mean") {
+        double sum = 0.0;
+        std::size_t n = 0;
+        for (std::size_t i = o.firstEvent; i < events.size(); ++i) {
+            if (events[i].request.id != p.id)
+                continue;
+            auto v = fieldOf(events[i], p.field, s, name);
+            if (!v)
+                return v.error();
+            const double *x = std::get_if<double>(&*v);
+            if (!x)
+                return notFound(name, "a mean needs a numeric field");
+            sum += *x;
+            ++n;
+        }
+        if (n == 0)
+            return notFound(name, "the step asked no request with id '" + p.id + "'");
+        return LessonValue(sum / static_cast<double>(n));
+    }
+    return notFound(name, "unknown placeholder");
+}
+
+int roundingFor(const std::string &name)
+{
+    const Parsed p = parse(name);
+    if (name == "remaining")
+        return -1;
+    if (p.head == "spent" || name == "comparison.delta" || (p.head == "comparison" && p.field == "epsilon"))
+        return +1;
+    if ((p.head == "last" || p.head == "req" || p.head == "mean")
+        && (p.field == "cost" || p.field == "epsilon"))
+        return +1;
+    return 0;
+}
+
+std::string formatNumber(double x, int direction)
+{
+    if (std::isnan(x))
+        return "n/a";
+    if (std::isinf(x))
+        return x > 0 ? "∞" : "−∞";
+    if (x == std::floor(x) && std::abs(x) < 1e15) {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%.0f", x);
+        return buffer;
+    }
+    const double magnitude = std::abs(x);
+    const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
+    int decimals = 3 - exponent; // four significant digits
+    // Directed rounding at the last shown digit; nextafter keeps a value that is exactly on the
+    // grid from moving a step (ceil(0.1·10⁴) must stay 1000).
+    const double unit = std::pow(10.0, -decimals);
+    double rounded = x;
+    if (direction > 0)
+        rounded = std::ceil(std::nextafter(x / unit, -std::numeric_limits<double>::infinity())) * unit;
+    else if (direction < 0)
+        rounded = std::floor(std::nextafter(x / unit, std::numeric_limits<double>::infinity())) * unit;
+    else
+        rounded = std::round(x / unit) * unit;
+    if (std::abs(rounded) >= std::pow(10.0, exponent + 1)) // 0.099996 became 0.1000: still four digits
+        --decimals;
+    char buffer[64];
+    if (magnitude >= 1e-4 && magnitude < 1e7) {
+        std::snprintf(buffer, sizeof buffer, "%.*f", std::max(0, decimals), rounded);
+        return buffer;
+    }
+    std::snprintf(buffer, sizeof buffer, "%.3e", rounded);
+    // "1.000e-05" reads as "1e-05": trailing zeros of the mantissa say nothing.
+    std::string text = buffer;
+    const auto e = text.find('e');
+    auto end = e;
+    while (end > 0 && text[end - 1] == '0')
+        --end;
+    if (end > 0 && text[end - 1] == '.')
+        --end;
+    return text.substr(0, end) + text.substr(e);
+}
+
+std::string formatLessonValue(const std::string &name, const LessonValue &value)
+{
+    if (const auto *text = std::get_if<std::string>(&value))
+        return *text;
+    return formatNumber(std::get<double>(value), roundingFor(name));
+}
+
+Result<std::string> fillAnswer(const std::string &text, const StepOutcome &outcome)
+{
+    auto parts = tokens(text, "answer");
+    if (!parts)
+        return parts.error();
+    std::string out;
+    for (const auto &[isName, piece] : *parts) {
+        if (!isName) {
+            out += piece;
+            continue;
+        }
+        auto value = lessonValue(piece, outcome);
+        if (!value)
+            return value.error();
+        out += formatLessonValue(piece, *value);
+    }
+    return out;
+}
+
+Result<std::int64_t> advancedCrossover(const accounting::PrivacyEvent &event,
+                                       accounting::Neighbouring neighbours, double delta)
+{
+    const auto wins = [&](std::int64_t k) -> Result<bool> {
+        accounting::Ledger ledger{neighbours, {event}};
+        ledger.events.front().count = k;
+        const accounting::AccountingQuery query{true, delta};
+        auto basic = accounting::evaluateStrategy("basic", ledger, query);
+        if (!basic)
+            return basic.error();
+        auto advanced = accounting::evaluateStrategy("advanced", ledger, query);
+        if (!advanced)
+            return advanced.error();
+        return advanced->epsilon < basic->epsilon;
+    };
+    constexpr std::int64_t kMax = 1'000'000;
+    std::int64_t hi = 1;
+    for (;;) {
+        auto w = wins(hi);
+        if (!w)
+            return w.error();
+        if (*w)
+            break;
+        if (hi >= kMax)
+            return makeError(ErrorCode::NotFound,
+                             "advanced composition does not beat basic up to 10^6 steps");
+        hi = std::min(kMax, hi * 2);
+    }
+    std::int64_t lo = hi / 2; // advanced does not win at lo (or lo = 0)
+    while (hi - lo > 1) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        auto w = wins(mid);
+        if (!w)
+            return w.error();
+        (*w ? hi : lo) = mid;
+    }
+    return hi;
+}
+
+} // namespace pbx::lessons

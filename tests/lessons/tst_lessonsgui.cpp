@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: MIT
+// Every shipped lesson run end to end in the main window (offscreen): each step's setup is
+// applied, its answer revealed, and every number in the revealed answer is checked against the
+// value this test computes itself from the core (the session's ledger, compareStrategies,
+// evaluateStrategy). Back replays a step identically (seeded), ending a lesson restores the
+// user's session, the user's lesson folder lists bad files with their error, and every step is
+// photographed at 1024×700 and 1920×1080.
+#include "core/accounting/comparison.h"
+#include "core/accounting/evaluation.h"
+#include "core/accounting/session_ledger.h"
+#include "core/data/query.h"
+#include "core/lessons/lesson_values.h"
+#include "core/privacy/zcdp_conversion.h"
+#include "tests/ui/uitestutils.h"
+#include "ui/appsettings.h"
+#include "ui/comparison/comparisonview.h"
+#include "ui/lessons/lessoncatalog.h"
+#include "ui/lessons/lessonrunner.h"
+#include "ui/lessons/lessonspanel.h"
+#include "ui/lessons/welcome.h"
+#include "ui/mainwindow.h"
+#include "ui/panels/querybuilder.h"
+#include "ui/sessiondocument.h"
+
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QListWidget>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <cmath>
+
+using namespace pbx;
+using namespace pbx::ui;
+
+namespace {
+
+/// The test's own computation of one placeholder, from the core, without lesson_values.cpp.
+QString expectedValue(const std::string &name, const session::Session *s, std::size_t firstEvent,
+                      const lessons::LessonStep &step)
+{
+    const auto number = [&](double x) {
+        return QString::fromStdString(lessons::formatNumber(x, lessons::roundingFor(name)));
+    };
+    QStringList parts = QString::fromStdString(name).split(u'.');
+    const QString head = parts.front();
+    if (head == QLatin1String("comparison")) {
+        accounting::Ledger ledger;
+        if (step.comparison->plan)
+            ledger = *step.comparison->plan;
+        else
+            ledger = *accounting::ledgerFromSession(*s);
+        const accounting::AccountingQuery query{true, step.comparison->delta};
+        const QString what = parts.value(1);
+        if (parts.size() == 2 && what == QLatin1String("delta"))
+            return number(step.comparison->delta);
+        if (parts.size() == 2 && what == QLatin1String("steps")) {
+            double steps = 0;
+            for (const auto &e : ledger.events)
+                steps += static_cast<double>(e.count);
+            return number(steps);
+        }
+        if (parts.size() == 2 && what == QLatin1String("crossover")) {
+            // A plain linear scan (the lesson code searches by bisection).
+            auto event = ledger.events.front();
+            for (std::int64_t k = 1; k < 100000; ++k) {
+                event.count = k;
+                const accounting::Ledger one{ledger.neighbours, {event}};
+                if (accounting::evaluateStrategy("advanced", one, query)->epsilon
+                    < accounting::evaluateStrategy("basic", one, query)->epsilon)
+                    return number(static_cast<double>(k));
+            }
+            return QStringLiteral("(no crossover)");
+        }
+        std::vector<std::string> names = step.comparison->strategies;
+        if (names.empty())
+            names = accounting::allStrategyNames();
+        if (parts.size() == 2 && what == QLatin1String("best")) {
+            std::string best;
+            double bestEpsilon = INFINITY;
+            for (const auto &n : names)
+                if (auto a = accounting::evaluateStrategy(n, ledger, query);
+                    a.ok() && a->epsilon < bestEpsilon) {
+                    bestEpsilon = a->epsilon;
+                    best = n;
+                }
+            return QString::fromStdString(best);
+        }
+        auto answer = accounting::evaluateStrategy(what.toStdString(), ledger, query);
+        return answer.ok() ? number(answer->epsilon) : QStringLiteral("(not applicable)");
+    }
+    const auto &events = s->events();
+    if (name == "spent.epsilon")
+        return number(s->filter().epsilonSpent());
+    if (name == "budget.epsilon")
+        return number(s->settings().epsilon);
+    if (name == "remaining")
+        return number(s->filter().remaining());
+    if (name == "events")
+        return number(static_cast<double>(events.size()));
+    const auto truthOf = [&](const session::LedgerEvent &e) {
+        const auto stats = data::CompiledQuery::compile(e.request.query, s->table())->evaluate(s->table());
+        switch (e.request.query.aggregate) {
+        case data::Aggregate::Count:
+            return stats.count;
+        case data::Aggregate::Sum:
+            return stats.clippedSum;
+        case data::Aggregate::Mean:
+            break;
+        }
+        return stats.clippedSum / stats.count;
+    };
+    if (head == QLatin1String("coverage")) {
+        const std::string id = parts.size() > 1 ? parts[1].toStdString() : std::string();
+        int covered = 0, total = 0;
+        for (std::size_t i = firstEvent; i < events.size(); ++i) {
+            const auto &e = events[i];
+            if (e.status != session::EventStatus::Released || (!id.empty() && e.request.id != id))
+                continue;
+            ++total;
+            covered += std::abs(e.answer - truthOf(e)) <= e.errorBound ? 1 : 0;
+        }
+        return number(100.0 * covered / total);
+    }
+    const QString field = parts.back();
+    const auto fieldOf = [&](const session::LedgerEvent &e) -> double {
+        if (field == QLatin1String("answer"))
+            return e.answer;
+        if (field == QLatin1String("halfwidth"))
+            return e.errorBound;
+        if (field == QLatin1String("cost"))
+            return e.cost;
+        if (field == QLatin1String("attempts"))
+            return static_cast<double>(e.attempts.size());
+        if (field == QLatin1String("values"))
+            return static_cast<double>(e.strategyRecord->values.size());
+        if (field == QLatin1String("truth"))
+            return truthOf(e);
+        if (field == QLatin1String("epsilon"))
+            return e.costKind == filters::ChargeKind::Rho
+                       ? *privacy::epsilonFromRho(e.cost, s->settings().delta)
+                       : e.cost;
+        return NAN;
+    };
+    const std::string id = parts.mid(1, parts.size() - 2).join(u'.').toStdString();
+    if (head == QLatin1String("last"))
+        return number(fieldOf(events.back()));
+    if (head == QLatin1String("req")) {
+        for (auto it = events.rbegin(); it != events.rend(); ++it)
+            if (it->request.id == id)
+                return number(fieldOf(*it));
+    }
+    if (head == QLatin1String("mean")) {
+        double sum = 0;
+        int n = 0;
+        for (std::size_t i = firstEvent; i < events.size(); ++i)
+            if (events[i].request.id == id) {
+                sum += fieldOf(events[i]);
+                ++n;
+            }
+        return number(sum / n);
+    }
+    return QStringLiteral("(unknown %1)").arg(QString::fromStdString(name));
+}
+
+/// The answer as the test expects it: every placeholder replaced by expectedValue.
+QString expectedAnswer(const lessons::LessonStep &step, const session::Session *s, std::size_t firstEvent)
+{
+    QString text = QString::fromStdString(step.answer);
+    QString out;
+    static const QRegularExpression token(QStringLiteral("\\{\\{|\\}\\}|\\{([^{}]*)\\}"));
+    qsizetype at = 0;
+    for (auto it = token.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        out += text.mid(at, m.capturedStart() - at);
+        if (m.captured(0) == QLatin1String("{{"))
+            out += u'{';
+        else if (m.captured(0) == QLatin1String("}}"))
+            out += u'}';
+        else
+            out += expectedValue(m.captured(1).toStdString(), s, firstEvent, step);
+        at = m.capturedEnd();
+    }
+    return out + text.mid(at);
+}
+
+void photograph(MainWindow &w, const QString &name)
+{
+    for (const QSize size : {QSize(1024, 700), QSize(1920, 1080)}) {
+        w.resize(size);
+        QTest::qWait(50);
+        w.flushViews();
+        const QString suffix = QStringLiteral("-%1x%2").arg(size.width()).arg(size.height());
+        QVERIFY(!test::saveScreenshot(w, name + suffix).isEmpty());
+        if (w.comparisonDock()->isVisible() && w.comparisonDock()->isFloating()) {
+            w.comparisonDock()->resize(size.boundedTo(QSize(1400, 900)));
+            QVERIFY(!test::saveScreenshot(*w.comparisonDock(), name + QStringLiteral("-comparison") + suffix)
+                         .isEmpty());
+        }
+    }
+}
+
+} // namespace
+
+class TestLessonsGui : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void shippedLessonsRunEndToEnd();
+    void backReplaysAStep();
+    void userFolderListsErrors();
+    void menuOpensThePanel();
+};
+
+void TestLessonsGui::shippedLessonsRunEndToEnd()
+{
+    MainWindow w;
+    QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    // The user's own session: one request, which the lessons must leave as it was.
+    QVERIFY(w.document()->ask(w.queryBuilder()->request()).ok());
+    const auto before = w.document()->session().events().back();
+    const auto settingsBefore = w.document()->settings();
+    const QString userJournal = w.document()->journalPath();
+    const QDir journals(SessionDocument::defaultJournalFolder());
+    const auto journalFiles = [&] { return journals.entryList({QStringLiteral("*.journal*")}, QDir::Files); };
+    const QStringList journalsBefore = journalFiles();
+    QVERIFY(journalsBefore.contains(QFileInfo(userJournal).fileName()));
+
+    LessonsPanel *panel = w.showLessons();
+    QVERIFY(w.lessonsDock()->isVisible());
+    int shipped = 0;
+    for (int i = 0; i < panel->entries().size(); ++i) {
+        const auto &entry = panel->entries()[i];
+        if (!entry.shipped)
+            continue;
+        QVERIFY2(entry.lesson, qPrintable(entry.error));
+        ++shipped;
+        QVERIFY(panel->startLesson(i));
+        const auto &lesson = *panel->runner()->lesson();
+        const int steps = static_cast<int>(lesson.steps.size());
+        for (int k = 0; k < steps; ++k) {
+            QCOMPARE(panel->runner()->currentStep(), k);
+            QCOMPARE(panel->progressText(), QStringLiteral("Step %1 of %2").arg(k + 1).arg(steps));
+            const auto &step = lesson.steps[static_cast<std::size_t>(k)];
+            QCOMPARE(panel->questionText(), QString::fromStdString(step.question));
+            QVERIFY2(panel->runner()->answerOk(), qPrintable(panel->runner()->answerText()));
+            QVERIFY(!panel->answerRevealed());
+            panel->revealAnswer();
+            const session::Session *s = w.document()->hasSession() ? &w.document()->session() : nullptr;
+            const std::size_t first = panel->runner()->firstEventOfStep();
+            // Every request of the step was asked, repeat times, through the ask path.
+            if (!step.requests.empty())
+                QCOMPARE(s->events().size() - first,
+                         step.requests.size() * static_cast<std::size_t>(step.repeat));
+            const QString expected = expectedAnswer(step, s, first);
+            QCOMPARE(panel->shownAnswerText(), expected);
+            qInfo("%s step %d: %s", lesson.id.c_str(), k + 1, qPrintable(expected));
+            QVERIFY(!expected.contains(QLatin1String("n/a")));
+            if (step.view == "comparison")
+                QVERIFY(w.comparisonDock()->isVisible());
+            if (step.view == "noise-reduction")
+                QVERIFY(w.noiseReductionDock()->isVisible());
+            photograph(w,
+                       QStringLiteral("lesson-%1-step%2").arg(QString::fromStdString(lesson.id)).arg(k + 1));
+            panel->next();
+        }
+        // Finish ends the lesson: the user's session is back, with its one request.
+        QVERIFY(!panel->runner()->isRunning());
+        QCOMPARE(w.document()->eventCount(), 1);
+        QCOMPARE(w.document()->session().events().back().answer, before.answer);
+        QCOMPARE(w.document()->settings().epsilon, settingsBefore.epsilon);
+        QCOMPARE(w.document()->settings().filter, settingsBefore.filter);
+        QCOMPARE(w.document()->journalPath(), userJournal);
+        QVERIFY(!w.comparisonDock()->isVisible());
+    }
+    QVERIFY(shipped >= 4);
+    w.resize(1024, 700);
+    QVERIFY(!test::saveScreenshot(w, QStringLiteral("lessons-list-1024x700")).isEmpty());
+    // The lessons' own journals are gone; the user's is kept.
+    QVERIFY(QFile::exists(userJournal));
+    QCOMPARE(journalFiles(), journalsBefore);
+}
+
+void TestLessonsGui::backReplaysAStep()
+{
+    MainWindow w;
+    QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+    LessonsPanel *panel = w.showLessons();
+    int noiseReduction = -1;
+    for (int i = 0; i < panel->entries().size(); ++i)
+        if (panel->entries()[i].lesson && panel->entries()[i].lesson->id == "noise-reduction")
+            noiseReduction = i;
+    QVERIFY(noiseReduction >= 0);
+    QVERIFY(panel->startLesson(noiseReduction));
+    panel->next();
+    const QString second = panel->runner()->answerText();
+    const int events = w.document()->eventCount();
+    panel->next();
+    panel->back(); // replays steps 1 and 2 from a fresh seeded session
+    QCOMPARE(panel->runner()->currentStep(), 1);
+    QCOMPARE(panel->runner()->answerText(), second);
+    QCOMPARE(w.document()->eventCount(), events);
+    QVERIFY(panel->backButton()->isEnabled());
+    panel->endLesson();
+    QCOMPARE(w.document()->eventCount(), 0);
+}
+
+void TestLessonsGui::userFolderListsErrors()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto write = [&](const QString &name, const QByteArray &bytes) {
+        QFile f(dir.filePath(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+    };
+    write(
+        QStringLiteral("a-bad.json"),
+        R"({"format":"pbx-lesson","version":1,"id":"x","title":"X","summary":"S","steps":[{"title":"t","explanation":"e","setup":{"view":"comparisons"},"question":"q","answer":"a"}]})");
+    write(
+        QStringLiteral("b-good.json"),
+        R"({"format":"pbx-lesson","version":1,"id":"mine","title":"Mine","summary":"S","steps":[{"title":"t","explanation":"e","setup":{"comparison":{"plan":{"events":[{"mechanism":"pure","epsilon":0.5,"count":4}]},"strategies":["basic"]},"view":"comparison"},"question":"q","answer":"ε = {comparison.basic.epsilon}"}]})");
+    write(QStringLiteral("c-text.json"), "not json");
+    MainWindow w;
+    QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+    LessonsPanel *panel = w.showLessons();
+    panel->reload(dir.path());
+    QList<LessonEntry> user;
+    for (const auto &e : panel->entries())
+        if (!e.shipped)
+            user << e;
+    QCOMPARE(user.size(), 3);
+    QVERIFY(!user[0].lesson);
+    QVERIFY2(user[0].error.startsWith(
+                 QStringLiteral("a-bad.json: steps[0].setup.view: unknown view 'comparisons'")),
+             qPrintable(user[0].error));
+    QVERIFY(user[1].lesson);
+    QVERIFY(!user[2].lesson);
+    QVERIFY(user[2].error.contains(QLatin1String("not valid JSON")));
+    // The bad files are in the list, disabled, with their error; the good one runs.
+    const int good = static_cast<int>(panel->entries().size()) - 2;
+    QVERIFY(!(panel->lessonList()->item(good - 1)->flags() & Qt::ItemIsEnabled));
+    QVERIFY(panel->lessonList()->item(good - 1)->text().contains(QLatin1String("steps[0].setup.view")));
+    QVERIFY(panel->startLesson(good));
+    panel->revealAnswer();
+    // 4 × ε = 0.5 under basic composition, as the core computes it (rounded up: never below 2).
+    const accounting::Ledger plan{accounting::Neighbouring::AddRemove,
+                                  {panel->runner()->lesson()->steps[0].comparison->plan->events}};
+    const double basic = accounting::evaluateStrategy("basic", plan, {true, 1e-5})->epsilon;
+    QVERIFY(basic >= 2.0 && basic < 2.0 + 1e-9);
+    QCOMPARE(panel->shownAnswerText(),
+             QStringLiteral("ε = ") + QString::fromStdString(lessons::formatNumber(basic, +1)));
+    QVERIFY(!panel->startLesson(good - 1));
+    panel->endLesson();
+}
+
+void TestLessonsGui::menuOpensThePanel()
+{
+    MainWindow w;
+    QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(!w.lessonsDock());
+    auto *action = w.findChild<QAction *>(QStringLiteral("lessonsAction"));
+    QVERIFY(action);
+    action->trigger();
+    QVERIFY(w.lessonsDock() && w.lessonsDock()->isVisible());
+    w.resize(1920, 1080);
+    QVERIFY(!test::saveScreenshot(w, QStringLiteral("lessons-list-1920x1080")).isEmpty());
+    // Closing the dock ends a running lesson: the user's session is back.
+    const auto settings = w.document()->settings();
+    QVERIFY(w.showLessons()->startLesson(0));
+    QVERIFY(w.document()->settings().filter != settings.filter
+            || w.document()->settings().seed != settings.seed);
+    w.lessonsDock()->close();
+    QVERIFY(!w.showLessons()->runner()->isRunning());
+    QCOMPARE(w.document()->settings().filter, settings.filter);
+    QCOMPARE(w.document()->settings().seed, settings.seed);
+    // The first-run welcome never blocks a test: no screen to answer it on offscreen.
+    QVERIFY(!offerLessonsOnFirstRun(w));
+    QVERIFY(!AppSettings::lessonsWelcomeShown());
+}
+
+QTEST_MAIN(TestLessonsGui)
+#include "tst_lessonsgui.moc"

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+// Runs a lesson in the main window: saves the app's state when the lesson begins, applies each
+// step's setup through the window's public API (a new session on the step's dataset and budget,
+// the step's requests asked through SessionDocument::ask — the ask path, never the confirmation
+// — the comparison view on the step's plan, the step's view), computes the step's answer from
+// the core (lessons::fillAnswer on the session's ledger and compareStrategies) and restores the
+// app's state when the lesson ends.
+//
+// Steps continue the session of the last step that opened one, so going to step i replays the
+// steps from that step on (seeded lessons replay identically); moving one step forward only asks
+// the new step's requests.
+#pragma once
+
+#include "core/accounting/comparison.h"
+#include "core/lessons/lesson.h"
+#include "core/session/session.h"
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+QT_FORWARD_DECLARE_CLASS(QWidget)
+
+namespace pbx::ui {
+
+class MainWindow;
+
+class LessonRunner final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit LessonRunner(MainWindow *window, QObject *parent = nullptr);
+    /// Drops a running lesson without restoring anything: the window is being destroyed (closing
+    /// it ends the lesson first, MainWindow::closeEvent).
+    ~LessonRunner() override;
+
+    /// Saves the app's state and applies the first step. Errors: the lesson has no steps, or
+    /// the first step's setup fails (the state is restored then).
+    Result<void> begin(const lessons::Lesson &lesson);
+    /// Applies step `index` (0-based). Errors: out of range; a setup that fails (a dataset that
+    /// does not load, a request the session refuses as invalid): the step shows the error.
+    Result<void> goTo(int index);
+    /// Restores the state saved by begin() and forgets the lesson (and the journals of the
+    /// lesson's sessions). Nothing when no lesson runs.
+    void end();
+
+    bool isRunning() const { return m_lesson.has_value(); }
+    const lessons::Lesson *lesson() const { return m_lesson ? &*m_lesson : nullptr; }
+    int currentStep() const { return m_current; }
+    /// The current step's answer with its placeholders filled in, or why it could not be.
+    QString answerText() const { return m_answer; }
+    bool answerOk() const { return m_answerOk; }
+    /// The comparison the current step computed (null when it has none).
+    const accounting::Comparison *comparison() const { return m_comparison ? &*m_comparison : nullptr; }
+    /// Index of the current step's first event in the session's ledger.
+    std::size_t firstEventOfStep() const { return m_firstEvent; }
+
+Q_SIGNALS:
+    /// The current step changed (its setup applied, its answer computed).
+    void stepApplied(int index);
+    /// The lesson ended and the app's state was restored.
+    void ended();
+
+private:
+    struct SavedState
+    {
+        bool hasSession = false;
+        QString source;
+        session::SessionSettings settings;
+        QString filePath;
+        QString journalPath;
+        bool modified = false;
+        bool hasEvents = false;
+        accounting::Ledger plan; ///< the comparison view's plan
+        bool comparisonOnPlan = true;
+        bool epsilonAtDelta = true;
+        double delta = 1e-5;
+        double epsilon = 1.0;
+    };
+
+    Result<void> applySetup(const lessons::LessonStep &step, bool isCurrent);
+    Result<void> askRequests(const lessons::LessonStep &step);
+    Result<void> computeComparison(const lessons::LessonStep &step);
+    void computeAnswer(const lessons::LessonStep &step);
+    void showView(const lessons::LessonStep &step);
+    void rememberJournal();
+    void restoreState();
+
+    MainWindow *m_window;
+    std::optional<lessons::Lesson> m_lesson;
+    int m_current = -1;
+    SavedState m_saved;
+    QStringList m_lessonJournals;
+    bool m_ownsSession = false;       ///< the document's session was started by the lesson
+    QList<QPointer<QWidget>> m_shown; ///< docks and dialogs the lesson showed (hidden again when done)
+    std::size_t m_firstEvent = 0;
+    std::optional<accounting::Comparison> m_comparison;
+    accounting::Ledger m_comparedLedger;
+    QString m_answer;
+    bool m_answerOk = false;
+};
+
+} // namespace pbx::ui
