@@ -2,11 +2,18 @@
 // Labs ▸ Output DP: the filter-path demonstration, the sparse-vector figure computed off the GUI
 // thread (with cancel), the early-stopping presets and the crossover table; a screenshot of
 // every tab.
+#include "core/accounting/optimal_composition.h"
+#include "core/mechanisms/noise_source.h"
+#include "core/odp/crossover.h"
+#include "core/odp/ptr_iqr.h"
+#include "core/odp/sparse_vector.h"
 #include "tests/ui/uitestutils.h"
+#include "ui/charts/odpcellchart.h"
 #include "ui/charts/odplinechart.h"
 #include "ui/odp/odplabdialog.h"
 
 #include <QComboBox>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTableWidget>
 
@@ -16,6 +23,10 @@ class TestOdpLab : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void cellBars();
+    void sparseVectorTimeline();
+    void ptrGammaMarks();
+    void crossoverCurves();
     void filterPath();
     void sparseVectorFigure();
     void earlyStopping();
@@ -23,9 +34,118 @@ private Q_SLOTS:
     void ptrAndRecovery();
 };
 
+// The first tab: the toy coin mechanism and the sparse vector's cells, drawn from the core's
+// guarantees; a realised cell is highlighted and what it returned is E* − E(cell).
+void TestOdpLab::cellBars()
+{
+    OdpLabDialog lab;
+    lab.show();
+    auto *chart = lab.cellChart();
+    QCOMPARE(chart->barCount(), 2); // the coin: ⊥ and ℝ
+    QCOMPARE(chart->barValue(0), 0.0);
+    QCOMPARE(chart->barValue(1), 1.0);
+    QVERIFY(!chart->realised());
+    QVERIFY(lab.coinButton()->isEnabled());
+    lab.coinButton()->click();
+    QVERIFY(chart->realised());
+    lab.cellRealised()->setCurrentIndex(1); // ⊥: the whole ε comes back
+    QCOMPARE(chart->realised(), std::optional<int>(0));
+    QCOMPARE(*chart->returned(), 1.0);
+    QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-cells-coin")).isEmpty());
+
+    lab.cellPreset()->setCurrentIndex(1); // sparse vector, c = 4, ε_SVT = 0.5
+    QVERIFY(!lab.coinButton()->isEnabled());
+    const auto split = pbx::odp::lyuSplit(0.5, 4);
+    QVERIFY(split.ok());
+    const pbx::odp::SvtParameters p{split->epsilon1, split->epsilon2, 4, 1.0};
+    QCOMPARE(chart->barCount(), 5);
+    for (int j = 0; j <= 4; ++j)
+        QCOMPARE(chart->barValue(j), pbx::odp::svtCellCost(p, j));
+    QCOMPARE(chart->worstCase(), pbx::odp::svtCellCost(p, 4));
+    lab.cellRealised()->setCurrentIndex(2); // j = 1
+    QCOMPARE(*chart->returned(), pbx::odp::svtCellCost(p, 4) - pbx::odp::svtCellCost(p, 1));
+    QVERIFY(chart->annotation().contains(QStringLiteral("returned")));
+    QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-cells-svt")).isEmpty());
+
+    lab.cellPreset()->setCurrentIndex(3); // PTR-IQR as two filter entries, noisy, ε = 1
+    QCOMPARE(chart->barCount(), 3);
+    QCOMPARE(chart->barValue(0), 2.0);
+    QCOMPARE(chart->barValue(1), 3.0);
+    QCOMPARE(chart->barValue(2), 2.0);
+}
+
+// The query timeline: one seeded run on the public vector, its cost staircase ε₁ + jε₂/c and a ⊤
+// mark per flagged entry, equal to the core's run with the same seed.
+void TestOdpLab::sparseVectorTimeline()
+{
+    OdpLabDialog lab;
+    lab.tabs()->setCurrentIndex(2);
+    lab.show();
+    auto *timeline = lab.svtTimeline();
+    QCOMPARE(timeline->curveCount(), 5); // staircase, cut-off, ⊤, ⊥, large entries
+    // The defaults: N = 100, L = 3 at 1000, T = 500, c = 10, ε = 1, seed 1.
+    std::vector<std::int64_t> f(100, 0);
+    for (int l = 0; l < 3; ++l)
+        f[static_cast<std::size_t>((l * 100 + 50) / 3)] = 1000;
+    const auto split = pbx::odp::lyuSplit(0.5, 10);
+    const pbx::odp::SvtParameters p{split->epsilon1, split->epsilon2, 10, 1.0};
+    auto source = pbx::mechanisms::NoiseSource::seeded(1, 0);
+    auto run = pbx::odp::releaseLargeEntries(f, 500, p, 1.0, source.bits());
+    QVERIFY(run.ok());
+    QCOMPARE(run->j, 3); // well separated: the three large entries, nothing else
+    QCOMPARE(timeline->pointCount(2), run->j);
+    QCOMPARE(timeline->pointCount(3), static_cast<int>(run->answers.size()) - run->j);
+    const int last = timeline->pointCount(0) - 1;
+    QCOMPARE(timeline->point(0, last).x(), static_cast<double>(run->answers.size()));
+    QCOMPARE(timeline->point(0, last).y(), pbx::odp::svtCellCost(p, run->j));
+    QCOMPARE(timeline->point(0, 0).y(), p.epsilon1);
+    QCOMPARE(timeline->point(1, 0).y(), p.epsilon1 + p.epsilon2);     // the cut-off level E(c)
+    QCOMPARE(timeline->point(2, 2).y(), pbx::odp::svtCellCost(p, 3)); // the third ⊤
+    QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-svt-timeline")).isEmpty());
+}
+
+// The pass-probability curves with the dataset's γ marked, per preset.
+void TestOdpLab::ptrGammaMarks()
+{
+    OdpLabDialog lab;
+    lab.tabs()->setCurrentIndex(3);
+    lab.show();
+    auto *chart = lab.ptrChart();
+    QCOMPARE(chart->point(3, 0).x(), 223.0);
+    QCOMPARE(chart->point(4, 0).x(), 171.0);
+    const double t = *pbx::odp::ptrThreshold(0.1, 1e-6, 2);
+    QCOMPARE(chart->point(0, 50).x(), 100.0);
+    QCOMPARE(chart->point(0, 50).y(), pbx::odp::ptrPassProbability(100, 0.1, t));
+    QVERIFY(std::abs(t - 132.223634) < 1e-6); // docs/output-dp.md §4.5
+    lab.ptrPreset()->setCurrentIndex(1);
+    QCOMPARE(chart->point(3, 0).x(), 3.0);
+    QCOMPARE(chart->point(4, 0).x(), 8.0);
+    QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-ptr-subgroup")).isEmpty());
+}
+
+// The crossover line chart of the selected cell: simple kε₀, the KOV ladder and the optimal curve,
+// with k_min marked.
+void TestOdpLab::crossoverCurves()
+{
+    OdpLabDialog lab;
+    lab.tabs()->setCurrentIndex(6);
+    lab.show();
+    auto *chart = lab.crossoverChart();
+    QCOMPARE(chart->curveCount(), 4);
+    QCOMPARE(chart->point(3, 0).x(), 16.0); // ε₀ = 0.1, δ = 1e-5: k_min = 16
+    QCOMPARE(chart->point(0, 15).y(), 16 * 0.1);
+    const double optimal = *pbx::accounting::kovOptimalEpsilon(0.1, 0.0, 16, 1e-5);
+    QVERIFY(optimal < 1.6);
+    QCOMPARE(chart->point(2, 15).y(), optimal);
+    lab.crossoverTable()->setCurrentCell(6, 6); // ε₀ = 2, δ = 1e-9
+    QCOMPARE(chart->point(3, 0).x(), static_cast<double>(*pbx::odp::crossoverK(2.0, 1e-9)));
+    QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-crossover-curves")).isEmpty());
+}
+
 void TestOdpLab::filterPath()
 {
     OdpLabDialog lab;
+    lab.tabs()->setCurrentIndex(1);
     lab.show();
     // reserved, settled, plain DP (stops before request 6), certificate
     QCOMPARE(lab.filterChart()->curveCount(), 4);
@@ -38,7 +158,7 @@ void TestOdpLab::filterPath()
 void TestOdpLab::sparseVectorFigure()
 {
     OdpLabDialog lab;
-    lab.tabs()->setCurrentIndex(1);
+    lab.tabs()->setCurrentIndex(2);
     lab.show();
     lab.computeSvtFigure();
     lab.waitForSvtFigure();
@@ -57,7 +177,7 @@ void TestOdpLab::sparseVectorFigure()
 void TestOdpLab::earlyStopping()
 {
     OdpLabDialog lab;
-    lab.tabs()->setCurrentIndex(3);
+    lab.tabs()->setCurrentIndex(4);
     lab.show();
     QCOMPARE(lab.earlyStopChart()->curveCount(), 4); // DP, Lemma 11, basic, Theorem 15
     QCOMPARE(lab.earlyStopChart()->pointCount(1), 5);
@@ -72,7 +192,7 @@ void TestOdpLab::earlyStopping()
 void TestOdpLab::crossover()
 {
     OdpLabDialog lab;
-    lab.tabs()->setCurrentIndex(5);
+    lab.tabs()->setCurrentIndex(6);
     lab.show();
     QCOMPARE(lab.crossoverTable()->item(2, 2)->text(), QStringLiteral("16")); // ε₀ = 0.1, δ = 1e-5
     QCOMPARE(lab.crossoverTable()->item(6, 6)->text(), QStringLiteral("164"));
@@ -82,16 +202,16 @@ void TestOdpLab::crossover()
 void TestOdpLab::ptrAndRecovery()
 {
     OdpLabDialog lab;
-    lab.tabs()->setCurrentIndex(2);
+    lab.tabs()->setCurrentIndex(3);
     lab.show();
-    QCOMPARE(lab.ptrChart()->curveCount(), 3);
+    QCOMPARE(lab.ptrChart()->curveCount(), 5); // three ε, γ₁ and γ₂
     // Noisy mode, in units of ε: DP 3/3/3, Lemma 10 3/3/2, two entries 2/3/2.
     QCOMPARE(lab.ptrCosts()->item(0, 2)->text(), QStringLiteral("3ε"));
     QCOMPARE(lab.ptrCosts()->item(1, 2)->text(), QStringLiteral("2ε"));
     QCOMPARE(lab.ptrCosts()->item(3, 0)->text(), QStringLiteral("2ε"));
     QCOMPARE(lab.ptrCosts()->item(3, 1)->text(), QStringLiteral("3ε"));
     QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-ptr")).isEmpty());
-    lab.tabs()->setCurrentIndex(4);
+    lab.tabs()->setCurrentIndex(5);
     QCOMPARE(lab.recoveryChart()->curveCount(), 5);
     QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-recovery")).isEmpty());
 }

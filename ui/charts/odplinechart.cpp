@@ -4,6 +4,7 @@
 #include <QChart>
 #include <QLegend>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -49,13 +50,22 @@ void OdpLineChart::setCurves(const std::vector<Curve> &curves)
     chart()->addAxis(y, Qt::AlignLeft);
     double xMin = HUGE_VAL, xMax = -HUGE_VAL, yMin = 0.0, yMax = -HUGE_VAL;
     for (const Curve &c : curves) {
-        auto *series = new QLineSeries;
+        QXYSeries *series = nullptr;
+        if (c.scatter) {
+            auto *scatter = new QScatterSeries;
+            scatter->setMarkerSize(c.markerSize);
+            scatter->setColor(c.colour);
+            scatter->setBorderColor(c.colour.darker(130));
+            series = scatter;
+        } else {
+            series = new QLineSeries;
+            QPen pen(c.colour);
+            pen.setWidthF(2.0);
+            pen.setStyle(c.style);
+            series->setPen(pen);
+            series->setPointsVisible(c.markers);
+        }
         series->setName(c.name);
-        QPen pen(c.colour);
-        pen.setWidthF(2.0);
-        pen.setStyle(c.style);
-        series->setPen(pen);
-        series->setPointsVisible(c.markers);
         for (std::size_t i = 0; i < c.x.size() && i < c.y.size(); ++i) {
             if (!std::isfinite(c.x[i]) || !std::isfinite(c.y[i]))
                 continue;
@@ -78,12 +88,26 @@ void OdpLineChart::setCurves(const std::vector<Curve> &curves)
         if (whole && xMax - xMin <= 12) { // a tick per request, labelled as an integer
             x->setTickCount(static_cast<int>(xMax - xMin) + 1);
             x->setLabelFormat(QStringLiteral("%d"));
-        } else {
+        } else if (!m_fixedY) {
             x->applyNiceNumbers();
+        } else {
+            x->setTickCount(6); // the data's own range, in fifths
         }
-        y->setRange(yMin, yMax + 0.05 * (yMax - yMin));
-        y->applyNiceNumbers();
+        if (m_fixedY) {
+            y->setRange(m_yMin, m_yMax);
+            y->applyNiceNumbers();
+        } else {
+            y->setRange(yMin, yMax + 0.05 * (yMax - yMin));
+            y->applyNiceNumbers();
+        }
     }
+}
+
+void OdpLineChart::setFixedYRange(double min, double max)
+{
+    m_fixedY = true;
+    m_yMin = min;
+    m_yMax = max;
 }
 
 int OdpLineChart::curveCount() const
@@ -96,7 +120,24 @@ int OdpLineChart::pointCount(int index) const
     const auto series = chart()->series();
     if (index < 0 || index >= series.size())
         return 0;
-    return static_cast<int>(static_cast<QLineSeries *>(series[index])->count());
+    return static_cast<int>(static_cast<QXYSeries *>(series[index])->count());
+}
+
+QPointF OdpLineChart::point(int index, int point) const
+{
+    const auto series = chart()->series();
+    if (index < 0 || index >= series.size())
+        return {qQNaN(), qQNaN()};
+    const auto *xy = static_cast<QXYSeries *>(series[index]);
+    if (point < 0 || point >= xy->count())
+        return {qQNaN(), qQNaN()};
+    return xy->at(point);
+}
+
+QString OdpLineChart::curveName(int index) const
+{
+    const auto series = chart()->series();
+    return index >= 0 && index < series.size() ? series[index]->name() : QString();
 }
 
 } // namespace pbx::ui

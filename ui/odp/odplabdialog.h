@@ -20,6 +20,7 @@ QT_FORWARD_DECLARE_CLASS(QTabWidget)
 
 namespace pbx::ui {
 
+class OdpCellChart;
 class OdpLineChart;
 
 class OdpLabDialog final : public QDialog
@@ -30,6 +31,15 @@ public:
     ~OdpLabDialog() override;
 
     QTabWidget *tabs() const { return m_tabs; }
+    OdpCellChart *cellChart() const { return m_cellChart; }
+    QComboBox *cellPreset() const { return m_cellPreset; }
+    QComboBox *cellRealised() const { return m_cellRealised; }
+    QPushButton *coinButton() const { return m_coin; }
+    OdpLineChart *svtTimeline() const { return m_svtTimeline; }
+    /// Simulates one sparse-vector run on the public vector of the form (as the button does).
+    void simulateSvtRun();
+    OdpLineChart *crossoverChart() const { return m_crossoverChart; }
+    QComboBox *ptrPreset() const { return m_ptrPreset; }
     OdpLineChart *filterChart() const { return m_filterChart; }
     OdpLineChart *deltaChart() const { return m_deltaChart; }
     OdpLineChart *svtChart() const { return m_svtChart; }
@@ -46,6 +56,10 @@ public:
     void cancelSvtFigure();
 
 private:
+    QWidget *buildCellsTab();
+    void updateCells();
+    void updateCrossoverChart(int row, int column);
+    void updatePtrPreset();
     QWidget *buildFilterTab();
     QWidget *buildSvtTab();
     QWidget *buildEarlyStopTab();
@@ -56,6 +70,19 @@ private:
     void updateEarlyStop();
 
     QTabWidget *m_tabs = nullptr;
+    OdpCellChart *m_cellChart = nullptr;
+    QComboBox *m_cellPreset = nullptr;
+    QComboBox *m_cellRealised = nullptr;
+    QDoubleSpinBox *m_cellRemaining = nullptr;
+    QPushButton *m_coin = nullptr;
+    QLabel *m_cellNote = nullptr;
+    OdpLineChart *m_svtTimeline = nullptr;
+    QSpinBox *m_simLarge = nullptr;
+    QSpinBox *m_simSeed = nullptr;
+    QLabel *m_simNote = nullptr;
+    OdpLineChart *m_crossoverChart = nullptr;
+    QComboBox *m_ptrPreset = nullptr;
+    QLabel *m_ptrNote = nullptr;
     OdpLineChart *m_filterChart = nullptr;
     OdpLineChart *m_deltaChart = nullptr;
     QLabel *m_filterNote = nullptr;
