@@ -27,6 +27,7 @@ private Q_SLOTS:
     void sparseVectorTimeline();
     void ptrGammaMarks();
     void crossoverCurves();
+    void recoverySimulation();
     void filterPath();
     void sparseVectorFigure();
     void earlyStopping();
@@ -140,6 +141,34 @@ void TestOdpLab::crossoverCurves()
     lab.crossoverTable()->setCurrentCell(6, 6); // ε₀ = 2, δ = 1e-9
     QCOMPARE(chart->point(3, 0).x(), static_cast<double>(*pbx::odp::crossoverK(2.0, 1e-9)));
     QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-crossover-curves")).isEmpty());
+}
+
+// Budget recovery's simulation mode on public CPS1988, off the GUI thread: the non-private test
+// errors, the expected cost against ε_t and the noisy-error densities (docs/output-dp.md §6.6).
+void TestOdpLab::recoverySimulation()
+{
+    OdpLabDialog lab;
+    lab.tabs()->setCurrentIndex(5);
+    lab.recoveryTabs()->setCurrentIndex(1);
+    lab.show();
+    QCOMPARE(lab.recoverySweepChart()->curveCount(), 0); // nothing read before it is asked for
+    lab.startRecoverySimulation();
+    QVERIFY(lab.recoverySimulationRunning());
+    lab.waitForRecoverySimulation();
+    QTRY_VERIFY(!lab.recoverySimulationRunning());
+    QTRY_COMPARE(lab.recoverySweepChart()->curveCount(), 4); // full, weak, E(released), E(⊥)
+    QVERIFY(lab.recoverySimulationText().contains(QStringLiteral("full 0.480956")));
+    QVERIFY(lab.recoverySimulationText().contains(QStringLiteral("weak 0.495564")));
+    // ε_t = 0.5 is the eighth sweep point: s = 4.439709e-3, P[pass] = 0.934795 (full), 0.142790 (weak).
+    const QPointF full = lab.recoverySweepChart()->point(0, 7);
+    const QPointF weak = lab.recoverySweepChart()->point(1, 7);
+    QCOMPARE(full.x(), 0.5);
+    QVERIFY(std::abs(full.y() - (0.934795 * 2.0 + (1 - 0.934795) * 0.5)) < 1e-4);
+    QVERIFY(std::abs(weak.y() - (0.142790 * 2.0 + (1 - 0.142790) * 0.5)) < 1e-4);
+    QCOMPARE(lab.recoverySweepChart()->point(3, 7).y(), 0.5); // E(⊥) = ε_t
+    QCOMPARE(lab.recoveryDensityChart()->curveCount(), 3);    // two densities and τ
+    QCOMPARE(lab.recoveryDensityChart()->point(2, 0).x(), 0.49);
+    QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-recovery-simulation")).isEmpty());
 }
 
 void TestOdpLab::filterPath()

@@ -12,6 +12,7 @@
 #include "core/odp/sparse_vector.h"
 #include "ui/charts/odpcellchart.h"
 #include "ui/charts/odplinechart.h"
+#include "ui/sessiondocument.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -80,6 +81,8 @@ OdpLabDialog::~OdpLabDialog()
 {
     m_watcher.cancel();
     m_watcher.waitForFinished();
+    m_recoveryWatcher.cancel();
+    m_recoveryWatcher.waitForFinished();
 }
 
 QWidget *OdpLabDialog::buildCellsTab()
@@ -636,7 +639,9 @@ void OdpLabDialog::updateCrossoverChart(int row, int column)
                                Qt::DotLine,
                                {km, km},
                                {0, km * e0}};
-    m_crossoverChart->setTitles(tr("ε of k mechanisms, ε₀ = %1, δ = %2").arg(e0).arg(delta, 0, 'g', 1),
+    m_crossoverChart->setTitles(tr("ε of k mechanisms, ε₀ = %1, δ = %2: left of k_min, ODP/simple is best")
+                                    .arg(e0)
+                                    .arg(delta, 0, 'g', 1),
                                 tr("k (mechanisms composed)"), tr("ε"));
     m_crossoverChart->setCurves({simple, ladder, optimal, marker});
 }
@@ -747,7 +752,8 @@ QWidget *OdpLabDialog::buildRecoveryTab()
     m_recoveryChart->setCurves(curves);
     odp::RecoveryParameters p; // the CPS1988 plan: Λ = 0.01, ε_p = 2, ε_t = 0.5, τ = 0.49
     auto c = odp::calibrateRecovery(p, 22524, 5631);
-    auto *layout = new QVBoxLayout(tab);
+    auto *figure = new QWidget(tab);
+    auto *layout = new QVBoxLayout(figure);
     layout->addWidget(m_recoveryChart, 1);
     layout->addWidget(
         note(tr("Private logistic regression is released only if its privately tested error is at most "
@@ -758,8 +764,161 @@ QWidget *OdpLabDialog::buildRecoveryTab()
                  .arg(c ? c->releaseCost : 0.0, 0, 'g', 3)
                  .arg(c ? c->bottomCost : 0.0, 0, 'g', 3)
                  .arg(c ? c->testNoise : 0.0, 0, 'g', 4),
-             tab));
+             figure));
+    m_recoveryTabs = new QTabWidget(tab);
+    m_recoveryTabs->addTab(figure, tr("Test noise against N (Fig. 2)"));
+    m_recoveryTabs->addTab(buildRecoverySimulation(tab), tr("Simulation on CPS1988 (public data)"));
+    auto *outer = new QVBoxLayout(tab);
+    outer->addWidget(m_recoveryTabs);
     return tab;
+}
+
+QWidget *OdpLabDialog::buildRecoverySimulation(QWidget *parent)
+{
+    auto *page = new QWidget(parent);
+    auto *banner = new QLabel(
+        tr("<b>Simulation mode — public data only.</b> This reads CPS1988: the non-private test error of "
+           "each model is computed from the data, which no session may do. It teaches what budget "
+           "recovery would return; nothing is charged."),
+        page);
+    banner->setWordWrap(true);
+    banner->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; border: 1px solid #e0b84c; "
+                                         "border-radius: 4px; padding: 6px; }"));
+    m_simRun = new QPushButton(tr("Run the simulation"), page);
+    m_simCancel = new QPushButton(tr("Cancel"), page);
+    m_simCancel->setEnabled(false);
+    m_simProgress = new QProgressBar(page);
+    connect(m_simRun, &QPushButton::clicked, this, &OdpLabDialog::startRecoverySimulation);
+    connect(m_simCancel, &QPushButton::clicked, this, [this] { m_recoveryWatcher.cancel(); });
+    connect(&m_recoveryWatcher, &QFutureWatcher<RecoverySimulationOutcome>::finished, this,
+            &OdpLabDialog::onRecoverySimulationFinished);
+    connect(&m_recoveryWatcher, &QFutureWatcher<RecoverySimulationOutcome>::progressRangeChanged,
+            m_simProgress, &QProgressBar::setRange);
+    connect(&m_recoveryWatcher, &QFutureWatcher<RecoverySimulationOutcome>::progressValueChanged,
+            m_simProgress, &QProgressBar::setValue);
+    auto *run = new QHBoxLayout;
+    run->addWidget(m_simRun);
+    run->addWidget(m_simCancel);
+    run->addWidget(m_simProgress, 1);
+    m_sweepChart = new OdpLineChart(page);
+    m_sweepChart->setTitles(tr("Expected cost against ε_t (ε_p = 2, τ = 0.49)"), tr("ε_t (the test)"),
+                            tr("expected ε"));
+    m_densityChart = new OdpLineChart(page);
+    m_densityChart->setTitles(tr("Noisy test error ẽ = err + Lap(s), ε_t = 0.5; released iff ẽ ≤ τ"), tr("ẽ"),
+                              tr("density"));
+    auto *charts = new QHBoxLayout;
+    charts->addWidget(m_sweepChart, 1);
+    charts->addWidget(m_densityChart, 1);
+    m_simResult = note(tr("Press Run: two logistic fits (wage > 500, Λ = 0.01), off the GUI thread."), page);
+    auto *layout = new QVBoxLayout(page);
+    layout->addWidget(banner);
+    layout->addLayout(run);
+    layout->addLayout(charts, 1);
+    layout->addWidget(m_simResult);
+    return page;
+}
+
+namespace {
+const std::vector<double> kSweep = {0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
+constexpr std::size_t kSweepHalf = 7; // ε_t = 0.5, the CPS1988 plan
+} // namespace
+
+void OdpLabDialog::startRecoverySimulation()
+{
+    if (recoverySimulationRunning())
+        return;
+    auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
+    if (!table) {
+        m_simResult->setText(QString::fromStdString(table.error().message));
+        return;
+    }
+    RecoverySimulationInput input;
+    input.table = *table;
+    input.epsilonTests = kSweep;
+    m_simRun->setEnabled(false);
+    m_simCancel->setEnabled(true);
+    m_simProgress->setValue(0);
+    m_simResult->setText(tr("Fitting…"));
+    m_recoveryWatcher.setFuture(pbx::ui::startRecoverySimulation(input));
+}
+
+void OdpLabDialog::waitForRecoverySimulation()
+{
+    m_recoveryWatcher.waitForFinished();
+    QCoreApplication::processEvents();
+}
+
+bool OdpLabDialog::recoverySimulationRunning() const
+{
+    return m_recoveryWatcher.isRunning();
+}
+
+QString OdpLabDialog::recoverySimulationText() const
+{
+    return m_simResult->text();
+}
+
+void OdpLabDialog::onRecoverySimulationFinished()
+{
+    m_simRun->setEnabled(true);
+    m_simCancel->setEnabled(false);
+    const auto future = m_recoveryWatcher.future();
+    if (m_recoveryWatcher.isCanceled() || future.resultCount() == 0) {
+        m_simResult->setText(tr("Cancelled."));
+        return;
+    }
+    const RecoverySimulationOutcome outcome = future.result();
+    if (!outcome.error.isEmpty() || outcome.models.size() != 2) {
+        m_simResult->setText(outcome.error);
+        return;
+    }
+    const QColor colours[] = {kFilter, kOdp};
+    std::vector<OdpLineChart::Curve> sweep;
+    std::vector<OdpLineChart::Curve> density;
+    const double s = outcome.models[0].testNoise[kSweepHalf];
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    for (const auto &m : outcome.models) {
+        lo = std::min(lo, m.trueError - 8 * s);
+        hi = std::max(hi, m.trueError + 8 * s);
+    }
+    lo = std::min(lo, 0.49 - s);
+    hi = std::max(hi, 0.49 + s);
+    for (std::size_t m = 0; m < 2; ++m) {
+        const auto &model = outcome.models[m];
+        sweep.push_back(
+            {tr("%1 model").arg(model.name), colours[m], Qt::SolidLine, kSweep, model.costs, true});
+        OdpLineChart::Curve d{model.name, colours[m], Qt::SolidLine, {}, {}};
+        for (int i = 0; i <= 200; ++i) {
+            const double x = lo + (hi - lo) * i / 200.0;
+            d.x.push_back(x);
+            d.y.push_back(std::exp(-std::abs(x - model.trueError) / s) / (2.0 * s));
+        }
+        density.push_back(d);
+    }
+    sweep.push_back({tr("E(released) = ε_p"),
+                     kDp,
+                     Qt::DashLine,
+                     {kSweep.front(), kSweep.back()},
+                     {outcome.releaseCost, outcome.releaseCost}});
+    sweep.push_back({tr("E(⊥) = ε_t"), kReserved, Qt::DotLine, kSweep, outcome.bottomCosts});
+    const double peak = 1.0 / (2.0 * s);
+    density.push_back({tr("τ = 0.49"), Qt::black, Qt::DashLine, {0.49, 0.49}, {0, peak}});
+    m_sweepChart->setCurves(sweep);
+    m_densityChart->setCurves(density);
+    const auto &full = outcome.models[0];
+    const auto &weak = outcome.models[1];
+    m_simResult->setText(
+        tr("Non-private test error (simulation only): full %1, weak %2. At ε_t = 0.5 (s = %3): P[pass] "
+           "full %4, weak %5; expected cost full %6, weak %7 of ε_p = %8 (analytic, ignoring the small "
+           "model noise). Trying the weak model recovers most of the budget.")
+            .arg(full.trueError, 0, 'f', 6)
+            .arg(weak.trueError, 0, 'f', 6)
+            .arg(s, 0, 'g', 4)
+            .arg(full.passes[kSweepHalf], 0, 'f', 4)
+            .arg(weak.passes[kSweepHalf], 0, 'f', 4)
+            .arg(full.costs[kSweepHalf], 0, 'f', 3)
+            .arg(weak.costs[kSweepHalf], 0, 'f', 3)
+            .arg(outcome.releaseCost, 0, 'g', 3));
 }
 
 } // namespace pbx::ui

@@ -48,6 +48,14 @@ public:
     OdpLineChart *ptrChart() const { return m_ptrChart; }
     QTableWidget *ptrCosts() const { return m_ptrCosts; }
     OdpLineChart *recoveryChart() const { return m_recoveryChart; }
+    OdpLineChart *recoverySweepChart() const { return m_sweepChart; }
+    OdpLineChart *recoveryDensityChart() const { return m_densityChart; }
+    QTabWidget *recoveryTabs() const { return m_recoveryTabs; }
+    /// Starts the labelled simulation on public CPS1988 (as its button does).
+    void startRecoverySimulation();
+    void waitForRecoverySimulation();
+    bool recoverySimulationRunning() const;
+    QString recoverySimulationText() const;
     /// Starts the sparse-vector figure (as the Compute button does).
     void computeSvtFigure();
     bool svtRunning() const;
@@ -67,6 +75,8 @@ private:
     QWidget *buildPtrTab();
     QWidget *buildRecoveryTab();
     void onSvtFinished();
+    void onRecoverySimulationFinished();
+    QWidget *buildRecoverySimulation(QWidget *parent);
     void updateEarlyStop();
 
     QTabWidget *m_tabs = nullptr;
@@ -105,6 +115,14 @@ private:
     OdpLineChart *m_ptrChart = nullptr;
     QTableWidget *m_ptrCosts = nullptr;
     OdpLineChart *m_recoveryChart = nullptr;
+    QTabWidget *m_recoveryTabs = nullptr;
+    OdpLineChart *m_sweepChart = nullptr;
+    OdpLineChart *m_densityChart = nullptr;
+    QPushButton *m_simRun = nullptr;
+    QPushButton *m_simCancel = nullptr;
+    QProgressBar *m_simProgress = nullptr;
+    QLabel *m_simResult = nullptr;
+    QFutureWatcher<RecoverySimulationOutcome> m_recoveryWatcher;
 };
 
 } // namespace pbx::ui
