@@ -5,6 +5,7 @@
 #include "core/accounting/optimal_composition.h"
 #include "core/mechanisms/noise_source.h"
 #include "core/odp/crossover.h"
+#include "core/odp/early_stopping.h"
 #include "core/odp/ptr_iqr.h"
 #include "core/odp/sparse_vector.h"
 #include "tests/ui/uitestutils.h"
@@ -208,13 +209,34 @@ void TestOdpLab::earlyStopping()
     OdpLabDialog lab;
     lab.tabs()->setCurrentIndex(4);
     lab.show();
-    QCOMPARE(lab.earlyStopChart()->curveCount(), 4); // DP, Lemma 11, basic, Theorem 15
-    QCOMPARE(lab.earlyStopChart()->pointCount(1), 5);
+    // DP, Lemma 11 (equal), the realised stop, its return, Lemma 11 (∝ k), basic, Theorem 15
+    auto *chart = lab.earlyStopChart();
+    QCOMPARE(chart->curveCount(), 7);
+    QCOMPARE(chart->pointCount(1), 5);
+    pbx::odp::IterativeSteps steps;
+    steps.stepEpsilon = 0.05;
+    const std::vector<std::int64_t> stops{20, 40, 60, 80, 100};
+    const auto plan = pbx::odp::lemma11Plan(stops, steps, pbx::odp::StepComposition::Kov, 1e-6,
+                                            pbx::odp::DeltaSplit::Equal);
+    QVERIFY(plan.ok());
+    for (int j = 0; j < 5; ++j)
+        QCOMPARE(chart->point(1, j).y(), plan->costs[static_cast<std::size_t>(j)]);
+    QCOMPARE(chart->point(0, 0).y(), plan->dpEpsilon);
+    // Realised stop j = 2 (k = 40): marked at E_2, the return drawn up to the DP line.
+    QCOMPARE(chart->point(2, 0), QPointF(40.0, plan->costs[1]));
+    QCOMPARE(chart->point(3, 1).y(), plan->dpEpsilon);
+    QVERIFY(chart->curveName(3).startsWith(QStringLiteral("returned")));
+    const auto proportional = pbx::odp::lemma11Plan(stops, steps, pbx::odp::StepComposition::Kov, 1e-6,
+                                                    pbx::odp::DeltaSplit::Proportional);
+    QCOMPARE(chart->point(4, 4).y(), proportional->costs[4]);
+    lab.setEarlyStop(5); // running to the end costs more than plain DP (δ split over every stop)
+    QVERIFY(chart->curveName(3).startsWith(QStringLiteral("overpaid")));
+    QVERIFY(plan->costs[4] > plan->dpEpsilon);
     QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-earlystop")).isEmpty());
     auto *preset = lab.findChildren<QComboBox *>().last();
     preset->setCurrentIndex(1);
-    QCOMPARE(lab.earlyStopChart()->curveCount(), 2); // Gaussian: DP and Lemma 11
-    QCOMPARE(lab.earlyStopChart()->pointCount(1), 10);
+    QCOMPARE(chart->curveCount(), 5); // Gaussian: DP, Lemma 11 (equal), stop, return, Lemma 11 (∝ k)
+    QCOMPARE(chart->pointCount(1), 10);
     QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-earlystop-gauss")).isEmpty());
 }
 

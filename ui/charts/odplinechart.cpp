@@ -2,7 +2,6 @@
 #include "ui/charts/odplinechart.h"
 
 #include <QChart>
-#include <QLegend>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -19,16 +18,15 @@ ChartFrame::Style odpFrame()
 {
     ChartFrame::Style style;
     style.compact = false;
-    style.minimumViewSize = QSize(480, 300);
+    // QLegend lays its markers out on one line and truncates the names of many curves.
+    style.wrappingLegend = true;
+    style.minimumViewSize = QSize(420, 260);
     return style;
 }
 
 } // namespace
 
-OdpLineChart::OdpLineChart(QWidget *parent) : ChartFrame(odpFrame(), parent)
-{
-    chart()->legend()->setAlignment(Qt::AlignBottom);
-}
+OdpLineChart::OdpLineChart(QWidget *parent) : ChartFrame(odpFrame(), parent) {}
 
 void OdpLineChart::setTitles(const QString &title, const QString &xTitle, const QString &yTitle)
 {
@@ -49,7 +47,13 @@ void OdpLineChart::setCurves(const std::vector<Curve> &curves)
     chart()->addAxis(x, Qt::AlignBottom);
     chart()->addAxis(y, Qt::AlignLeft);
     double xMin = HUGE_VAL, xMax = -HUGE_VAL, yMin = 0.0, yMax = -HUGE_VAL;
+    QStringList legend;
     for (const Curve &c : curves) {
+        const QString glyph = c.scatter                  ? QStringLiteral("●")
+                              : c.style == Qt::SolidLine ? QStringLiteral("━━")
+                              : c.style == Qt::DotLine   ? QStringLiteral("┈┈")
+                                                         : QStringLiteral("╍╍");
+        legend << legendEntry(c.colour, glyph, c.name);
         QXYSeries *series = nullptr;
         if (c.scatter) {
             auto *scatter = new QScatterSeries;
@@ -79,6 +83,7 @@ void OdpLineChart::setCurves(const std::vector<Curve> &curves)
         series->attachAxis(x);
         series->attachAxis(y);
     }
+    setLegendEntries(legend);
     if (xMax > xMin) {
         x->setRange(xMin, xMax);
         bool whole = true;

@@ -497,16 +497,30 @@ QWidget *OdpLabDialog::buildEarlyStopTab()
     m_earlyPreset = new QComboBox(tab);
     m_earlyPreset->addItems({tr("100 Laplace steps, ε₀ = 0.05, stops every 20, δ = 1e-6"),
                              tr("1000 Gaussian steps, noise multiplier 30, stops every 100, δ = 1e-5")});
+    m_earlyStop = new QSpinBox(tab);
+    m_earlyStop->setRange(1, 5);
+    m_earlyStop->setValue(2);
+    m_earlyStop->setPrefix(tr("realised stop: j = "));
+    m_earlyStop->setToolTip(tr("The stopping point the run reached (it depends on the data; choose one)"));
     m_earlyChart = new OdpLineChart(tab);
     m_earlyChart->setTitles(tr("ε charged if training stops at step k"), tr("stopping point k"), tr("ε"));
     m_earlyNote = note(QString(), tab);
     connect(m_earlyPreset, &QComboBox::currentIndexChanged, this, &OdpLabDialog::updateEarlyStop);
+    connect(m_earlyStop, &QSpinBox::valueChanged, this, &OdpLabDialog::updateEarlyStop);
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_earlyPreset, 1);
+    top->addWidget(m_earlyStop);
     auto *layout = new QVBoxLayout(tab);
-    layout->addWidget(m_earlyPreset);
+    layout->addLayout(top);
     layout->addWidget(m_earlyChart, 1);
     layout->addWidget(m_earlyNote);
     updateEarlyStop();
     return tab;
+}
+
+void OdpLabDialog::setEarlyStop(int j)
+{
+    m_earlyStop->setValue(j);
 }
 
 void OdpLabDialog::updateEarlyStop()
@@ -537,7 +551,34 @@ void OdpLabDialog::updateEarlyStop()
                       {xs.front(), xs.back()},
                       {plan->dpEpsilon, plan->dpEpsilon}});
     curves.push_back({tr("ODP, Lemma 11 (equal δ split)"), kFilter, Qt::SolidLine, xs, plan->costs, true});
-    QString extra;
+    // The realised stop and what it returned against plain DP (negative at the last stops).
+    m_earlyStop->setMaximum(static_cast<int>(stops.size()));
+    const std::size_t j
+        = static_cast<std::size_t>(std::clamp(m_earlyStop->value(), 1, static_cast<int>(stops.size())) - 1);
+    const double charged = plan->costs[j];
+    const double returned = plan->dpEpsilon - charged;
+    curves.push_back({tr("realised stop k = %1").arg(stops[j]),
+                      Qt::black,
+                      Qt::SolidLine,
+                      {xs[j]},
+                      {charged},
+                      false,
+                      true,
+                      12.0});
+    curves.push_back({returned >= 0 ? tr("returned %1").arg(returned, 0, 'f', 3)
+                                    : tr("overpaid %1").arg(-returned, 0, 'f', 3),
+                      returned >= 0 ? QColor(0x2c, 0xa0, 0x2c) : QColor(0x94, 0x67, 0xbd),
+                      Qt::SolidLine,
+                      {xs[j], xs[j]},
+                      {charged, plan->dpEpsilon}});
+    auto proportional = odp::lemma11Plan(stops, steps, composition, delta, odp::DeltaSplit::Proportional);
+    if (proportional)
+        curves.push_back({tr("ODP, Lemma 11 (δ ∝ k)"), kFilter, Qt::DotLine, xs, proportional->costs, true});
+    QString extra = tr(" Stopped at k = %1: charged %2, %3 %4 against plain DP.")
+                        .arg(stops[j])
+                        .arg(charged, 0, 'f', 3)
+                        .arg(returned >= 0 ? tr("returned") : tr("overpaid"))
+                        .arg(std::abs(returned), 0, 'f', 3);
     if (laplace) {
         std::vector<double> basic;
         for (auto k : stops)
@@ -546,8 +587,8 @@ void OdpLabDialog::updateEarlyStop()
         auto tuned = odp::tuneWithTheorem15(stops, steps, composition, delta);
         if (tuned) {
             curves.push_back({tr("ODP, tuned with Theorem 15"), kOdp, Qt::SolidLine, xs, tuned->costs, true});
-            extra = tr(" Theorem 15 lets every δ'_j grow by %1 at the same total δ.")
-                        .arg(tuned->scale, 0, 'f', 4);
+            extra += tr(" Theorem 15 lets every δ'_j grow by %1 at the same total δ.")
+                         .arg(tuned->scale, 0, 'f', 4);
         }
     }
     m_earlyChart->setCurves(curves);

@@ -44,6 +44,8 @@ public:
     OdpLineChart *deltaChart() const { return m_deltaChart; }
     OdpLineChart *svtChart() const { return m_svtChart; }
     OdpLineChart *earlyStopChart() const { return m_earlyChart; }
+    /// Chooses the realised stopping point j (1 … m) of the early-stopping chart.
+    void setEarlyStop(int j);
     QTableWidget *crossoverTable() const { return m_crossover; }
     OdpLineChart *ptrChart() const { return m_ptrChart; }
     QTableWidget *ptrCosts() const { return m_ptrCosts; }
@@ -110,6 +112,7 @@ private:
     QFutureWatcher<SvtFigureOutcome> m_watcher;
     OdpLineChart *m_earlyChart = nullptr;
     QComboBox *m_earlyPreset = nullptr;
+    QSpinBox *m_earlyStop = nullptr; ///< index of the realised stopping point, 1 … m
     QLabel *m_earlyNote = nullptr;
     QTableWidget *m_crossover = nullptr;
     OdpLineChart *m_ptrChart = nullptr;
