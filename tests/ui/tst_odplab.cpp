@@ -193,15 +193,27 @@ void TestOdpLab::sparseVectorFigure()
     lab.computeSvtFigure();
     lab.waitForSvtFigure();
     QTRY_VERIFY(!lab.svtRunning());
-    QTRY_COMPARE(lab.svtChart()->curveCount(), 3);
-    QCOMPARE(lab.svtChart()->pointCount(0), 21); // DP, L = 0 … 20
+    QTRY_COMPARE(lab.svtChart()->curveCount(), 4); // DP, filter, ODP, P(j = 0)
+    QCOMPARE(lab.svtChart()->pointCount(0), 21);   // DP, L = 0 … 20
+    // The drawn rows are the core's exact quadrature (docs/output-dp.md §3.6, table 3.6a).
+    const auto split = pbx::odp::lyuSplit(0.5, 10);
+    const pbx::odp::SvtParameters p{split->epsilon1, split->epsilon2, 10, 1.0};
+    for (int l : {1, 5, 20}) {
+        const auto row = pbx::odp::svtFigureRow(100, l, 1000.0, 500.0, p, 0.5);
+        QVERIFY(row.ok());
+        QCOMPARE(lab.svtChart()->point(3, l).y(), row->pNothing);
+        QCOMPARE(lab.svtChart()->point(0, l).y(), row->dpStd);
+    }
+    QCOMPARE(lab.svtChart()->pointCount(2), 21); // P(j = 0) < 1 for every L here
+    QCOMPARE(lab.svtChart()->point(2, 20).y(),
+             pbx::odp::svtFigureRow(100, 20, 1000.0, 500.0, p, 0.5)->odpStd);
     QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-svt")).isEmpty());
     // Cancel right after a start: the job stops and the chart keeps the last result.
     lab.computeSvtFigure();
     lab.cancelSvtFigure();
     lab.waitForSvtFigure();
     QTRY_VERIFY(!lab.svtRunning());
-    QCOMPARE(lab.svtChart()->curveCount(), 3);
+    QCOMPARE(lab.svtChart()->curveCount(), 4);
 }
 
 void TestOdpLab::earlyStopping()

@@ -46,6 +46,14 @@ void OdpLineChart::setCurves(const std::vector<Curve> &curves)
     y->setTitleText(m_yTitle);
     chart()->addAxis(x, Qt::AlignBottom);
     chart()->addAxis(y, Qt::AlignLeft);
+    QValueAxis *y2 = nullptr;
+    for (const Curve &c : curves)
+        if (c.rightAxis && !y2) {
+            y2 = new QValueAxis;
+            y2->setTitleText(m_y2Title);
+            y2->setRange(0.0, 1.0);
+            chart()->addAxis(y2, Qt::AlignRight);
+        }
     double xMin = HUGE_VAL, xMax = -HUGE_VAL, yMin = 0.0, yMax = -HUGE_VAL;
     QStringList legend;
     for (const Curve &c : curves) {
@@ -76,12 +84,14 @@ void OdpLineChart::setCurves(const std::vector<Curve> &curves)
             series->append(c.x[i], c.y[i]);
             xMin = std::min(xMin, c.x[i]);
             xMax = std::max(xMax, c.x[i]);
-            yMin = std::min(yMin, c.y[i]);
-            yMax = std::max(yMax, c.y[i]);
+            if (!c.rightAxis) {
+                yMin = std::min(yMin, c.y[i]);
+                yMax = std::max(yMax, c.y[i]);
+            }
         }
         chart()->addSeries(series);
         series->attachAxis(x);
-        series->attachAxis(y);
+        series->attachAxis(c.rightAxis ? y2 : y);
     }
     setLegendEntries(legend);
     if (xMax > xMin) {

@@ -326,6 +326,7 @@ QWidget *OdpLabDialog::buildSvtTab()
     m_svtChart = new OdpLineChart(tab);
     m_svtChart->setTitles(tr("Noise of each released entry"), tr("number of large entries L"),
                           tr("expected std. dev."));
+    m_svtChart->setSecondaryTitle(tr("P(j = 0)"));
     m_svtNote
         = note(tr("Sparse vector costs ε₁ + j·ε₂/c after j positives (Lemma 8); the flagged entries share "
                   "what is left. Press Compute."),
@@ -470,8 +471,13 @@ void OdpLabDialog::onSvtFinished()
     OdpLineChart::Curve dp{tr("plain DP (always c entries)"), kDp, Qt::DashLine, {}, {}};
     OdpLineChart::Curve filter{tr("privacy filter"), kFilter, Qt::SolidLine, {}, {}, true};
     OdpLineChart::Curve odpCurve{tr("ODP"), kOdp, Qt::SolidLine, {}, {}, true};
+    OdpLineChart::Curve nothing{
+        tr("P(j = 0): nothing released (right axis)"), Qt::black, Qt::DotLine, {}, {}};
+    nothing.rightAxis = true;
     QString pNothing;
     for (const auto &row : outcome.rows) {
+        nothing.x.push_back(row.large);
+        nothing.y.push_back(row.pNothing);
         dp.x.push_back(row.large);
         dp.y.push_back(row.dpStd);
         if (row.pNothing < 1.0) {
@@ -483,7 +489,7 @@ void OdpLabDialog::onSvtFinished()
         if (row.large <= 3)
             pNothing += tr(" L=%1: %2").arg(row.large).arg(row.pNothing, 0, 'g', 3);
     }
-    m_svtChart->setCurves({dp, filter, odpCurve});
+    m_svtChart->setCurves({dp, filter, odpCurve, nothing});
     m_svtNote->setText(tr("ε₁ = %1, ε₂ = %2 (Lyu et al.'s split). Probability that nothing is released:%3. "
                           "Exact expectations (quadrature), conditioned on at least one release.")
                            .arg(outcome.epsilon1, 0, 'g', 4)
