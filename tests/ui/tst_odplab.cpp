@@ -11,6 +11,7 @@
 #include "tests/ui/uitestutils.h"
 #include "ui/charts/odpcellchart.h"
 #include "ui/charts/odplinechart.h"
+#include "ui/charts/ptrflowdiagram.h"
 #include "ui/odp/odplabdialog.h"
 
 #include <QComboBox>
@@ -119,7 +120,14 @@ void TestOdpLab::ptrGammaMarks()
     QCOMPARE(chart->point(0, 50).x(), 100.0);
     QCOMPARE(chart->point(0, 50).y(), pbx::odp::ptrPassProbability(100, 0.1, t));
     QVERIFY(std::abs(t - 132.223634) < 1e-6); // docs/output-dp.md §4.5
+    // The flow diagram: M1 passes on the full data (case 1); its boxes list the four accountings.
+    QCOMPARE(lab.ptrFlow()->realisedCase(), 0);
+    QCOMPARE(lab.ptrFlow()->caseLines(0).size(), 4);
+    QCOMPARE(lab.ptrFlow()->caseLines(1).at(1), QStringLiteral("Lemma 10: 3ε"));
+    QCOMPARE(lab.ptrFlow()->caseLines(2).at(3), QStringLiteral("two entries: 2ε"));
+    QCOMPARE(lab.ptrFlow()->caseLines(2).at(0), QStringLiteral("DP of S: 3ε"));
     lab.ptrPreset()->setCurrentIndex(1);
+    QCOMPARE(lab.ptrFlow()->realisedCase(), 2); // both ⊥ on the subgroup
     QCOMPARE(chart->point(3, 0).x(), 3.0);
     QCOMPARE(chart->point(4, 0).x(), 8.0);
     QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-ptr-subgroup")).isEmpty());

@@ -12,6 +12,7 @@
 #include "core/odp/sparse_vector.h"
 #include "ui/charts/odpcellchart.h"
 #include "ui/charts/odplinechart.h"
+#include "ui/charts/ptrflowdiagram.h"
 #include "ui/sessiondocument.h"
 
 #include <QComboBox>
@@ -724,10 +725,14 @@ QWidget *OdpLabDialog::buildPtrTab()
     m_ptrCosts->setMaximumHeight(m_ptrCosts->horizontalHeader()->height()
                                  + 4 * m_ptrCosts->verticalHeader()->defaultSectionSize() + 4);
     m_ptrNote = note(QString(), tab);
+    m_ptrFlow = new PtrFlowDiagram(tab);
     connect(m_ptrPreset, &QComboBox::currentIndexChanged, this, &OdpLabDialog::updatePtrPreset);
+    auto *charts = new QHBoxLayout;
+    charts->addWidget(m_ptrChart, 3);
+    charts->addWidget(m_ptrFlow, 2);
     auto *layout = new QVBoxLayout(tab);
     layout->addWidget(m_ptrPreset);
-    layout->addWidget(m_ptrChart, 1);
+    layout->addLayout(charts, 1);
     layout->addWidget(m_ptrCosts);
     layout->addWidget(m_ptrNote);
     updatePtrPreset();
@@ -765,6 +770,17 @@ void OdpLabDialog::updatePtrPreset()
         for (int k = 0; k < 3; ++k)
             if (auto *item = m_ptrCosts->item(r, k))
                 item->setBackground(k == realised ? QColor(0xfd, 0xdb, 0xc7) : QColor(Qt::transparent));
+    // The flow: each case's cost under the four accountings (noisy mode, in units of ε).
+    const odp::PtrAccounting kinds[] = {odp::PtrAccounting::Dp, odp::PtrAccounting::Lemma10,
+                                        odp::PtrAccounting::Cells3, odp::PtrAccounting::Entries};
+    const QString names[] = {tr("DP of S"), tr("Lemma 10"), tr("three cells"), tr("two entries")};
+    QStringList lines[3];
+    for (int r = 0; r < 4; ++r) {
+        const auto c = odp::ptrCaseCosts(kinds[r], odp::IqrReleaseMode::Noisy, 1.0, 1e-6);
+        for (int k = 0; k < 3; ++k)
+            lines[k] << tr("%1: %2ε").arg(names[r]).arg(c.epsilon[k], 0, 'g', 3);
+    }
+    m_ptrFlow->setCases(lines, realised);
     const double t = *odp::ptrThreshold(0.1, 1e-6, 2);
     m_ptrNote->setText(
         tr("IQR by propose-test-release with two shifted log-scale discretisations, noisy release (cost 2ε "

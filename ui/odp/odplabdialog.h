@@ -22,6 +22,7 @@ namespace pbx::ui {
 
 class OdpCellChart;
 class OdpLineChart;
+class PtrFlowDiagram;
 
 class OdpLabDialog final : public QDialog
 {
@@ -40,6 +41,7 @@ public:
     void simulateSvtRun();
     OdpLineChart *crossoverChart() const { return m_crossoverChart; }
     QComboBox *ptrPreset() const { return m_ptrPreset; }
+    PtrFlowDiagram *ptrFlow() const { return m_ptrFlow; }
     OdpLineChart *filterChart() const { return m_filterChart; }
     OdpLineChart *deltaChart() const { return m_deltaChart; }
     OdpLineChart *svtChart() const { return m_svtChart; }
@@ -95,6 +97,7 @@ private:
     OdpLineChart *m_crossoverChart = nullptr;
     QComboBox *m_ptrPreset = nullptr;
     QLabel *m_ptrNote = nullptr;
+    PtrFlowDiagram *m_ptrFlow = nullptr;
     OdpLineChart *m_filterChart = nullptr;
     OdpLineChart *m_deltaChart = nullptr;
     QLabel *m_filterNote = nullptr;

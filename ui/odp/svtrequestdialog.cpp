@@ -219,11 +219,13 @@ void SvtRequestDialog::showOutcome(const session::LedgerEvent &event)
     QString answers;
     for (bool a : rec.answers)
         answers += a ? QStringLiteral("⊤") : QStringLiteral("⊥");
+    const QString releasedText = released.isEmpty() ? tr("Nothing flagged: no count released.")
+                                                    : tr("Released counts (discrete Laplace, scale %1): %2")
+                                                          .arg(formatNumber(rec.releaseScale, 4),
+                                                               released.join(QStringLiteral(", ")));
     m_result->setText(
-        tr("%1: %2.\nAnswers in scan order: %3\nReleased counts (discrete Laplace, scale %4): %5")
-            .arg(QString::fromStdString(event.request.id), odpOutcomeText(event), answers,
-                 formatNumber(rec.releaseScale, 4),
-                 released.isEmpty() ? tr("none") : released.join(QStringLiteral(", "))));
+        tr("%1: %2.\nAnswers in scan order: %3\n%4")
+            .arg(QString::fromStdString(event.request.id), odpOutcomeText(event), answers, releasedText));
     if (m_session)
         m_status->setText(tr("ε left now: %1.").arg(formatNumber(m_session->filter().remaining(), 4)));
 }
