@@ -9,6 +9,7 @@
 #include <QChart>
 #include <QLegend>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -117,6 +118,18 @@ void OdpCellChart::setCells(const QString &title, const std::vector<Cell> &cells
         line->attachAxis(y);
     };
     addLine(tr("worst case E* = %1 (reserved)").arg(formatNumber(m_worst, 4)), m_worst, kWorst, Qt::DashLine);
+    if (m_realised) {
+        // A marker on the realised bar: visible even when its cell costs 0 (a bar of height 0).
+        auto *mark = new QScatterSeries;
+        mark->setName(tr("realised cell"));
+        mark->setColor(kRealised);
+        mark->setBorderColor(kRealised.darker(130));
+        mark->setMarkerSize(12.0);
+        mark->append(*m_realised, barValue(*m_realised));
+        chart()->addSeries(mark);
+        mark->attachAxis(x);
+        mark->attachAxis(y);
+    }
     double top = m_worst;
     if (remaining) {
         addLine(tr("ε left before the request = %1").arg(formatNumber(*remaining, 4)), *remaining, Qt::black,

@@ -135,8 +135,9 @@ void OdpLabDialog::updateCells()
     switch (preset) {
     case 0:
         cells = {{tr("⊥ (tails)"), 0.0}, {tr("ℝ (heads)"), 1.0}};
-        text = tr("The first lesson (Hartmann et al. 2023, §3): the output ⊥ says nothing about the data, so "
-                  "it costs 0; a number costs ε. A DP accountant charges ε either way.");
+        text = tr(
+            "The first lesson (the toy example of Hartmann et al. 2023): the output ⊥ says nothing about the data, so "
+            "it costs 0; a number costs ε. A DP accountant charges ε either way.");
         break;
     case 1: {
         const auto split = odp::lyuSplit(0.5, 4);
