@@ -14,6 +14,7 @@
 #include "ui/models/ledgermodel.h"
 #include "ui/noisereduction/noisereductionview.h"
 #include "ui/odp/odplabdialog.h"
+#include "ui/odp/odpmenus.h"
 #include "ui/panels/datasetpanel.h"
 #include "ui/panels/querybuilder.h"
 #include "ui/panels/sessionpanel.h"
@@ -397,6 +398,7 @@ void MainWindow::createMenus()
         growingLab->raise();
     });
     installStrategyMenus(this, query, labs, m_document);
+    installOdpMenus(this, query, m_document);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *lessons = help->addAction(tr("&Lessons…"), this, &MainWindow::showLessons);

@@ -2,8 +2,8 @@
 #include "ui/charts/odplinechart.h"
 
 #include <QChart>
-#include <QLegend>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -18,16 +18,15 @@ ChartFrame::Style odpFrame()
 {
     ChartFrame::Style style;
     style.compact = false;
-    style.minimumViewSize = QSize(480, 300);
+    // QLegend lays its markers out on one line and truncates the names of many curves.
+    style.wrappingLegend = true;
+    style.minimumViewSize = QSize(420, 260);
     return style;
 }
 
 } // namespace
 
-OdpLineChart::OdpLineChart(QWidget *parent) : ChartFrame(odpFrame(), parent)
-{
-    chart()->legend()->setAlignment(Qt::AlignBottom);
-}
+OdpLineChart::OdpLineChart(QWidget *parent) : ChartFrame(odpFrame(), parent) {}
 
 void OdpLineChart::setTitles(const QString &title, const QString &xTitle, const QString &yTitle)
 {
@@ -47,28 +46,54 @@ void OdpLineChart::setCurves(const std::vector<Curve> &curves)
     y->setTitleText(m_yTitle);
     chart()->addAxis(x, Qt::AlignBottom);
     chart()->addAxis(y, Qt::AlignLeft);
+    QValueAxis *y2 = nullptr;
+    for (const Curve &c : curves)
+        if (c.rightAxis && !y2) {
+            y2 = new QValueAxis;
+            y2->setTitleText(m_y2Title);
+            y2->setRange(0.0, 1.0);
+            chart()->addAxis(y2, Qt::AlignRight);
+        }
     double xMin = HUGE_VAL, xMax = -HUGE_VAL, yMin = 0.0, yMax = -HUGE_VAL;
+    QStringList legend;
     for (const Curve &c : curves) {
-        auto *series = new QLineSeries;
+        const QString glyph = c.scatter                  ? QStringLiteral("●")
+                              : c.style == Qt::SolidLine ? QStringLiteral("━━")
+                              : c.style == Qt::DotLine   ? QStringLiteral("┈┈")
+                                                         : QStringLiteral("╍╍");
+        legend << legendEntry(c.colour, glyph, c.name);
+        QXYSeries *series = nullptr;
+        if (c.scatter) {
+            auto *scatter = new QScatterSeries;
+            scatter->setMarkerSize(c.markerSize);
+            scatter->setColor(c.colour);
+            scatter->setBorderColor(c.colour.darker(130));
+            series = scatter;
+        } else {
+            series = new QLineSeries;
+            QPen pen(c.colour);
+            pen.setWidthF(2.0);
+            pen.setStyle(c.style);
+            series->setPen(pen);
+            series->setPointsVisible(c.markers);
+        }
         series->setName(c.name);
-        QPen pen(c.colour);
-        pen.setWidthF(2.0);
-        pen.setStyle(c.style);
-        series->setPen(pen);
-        series->setPointsVisible(c.markers);
         for (std::size_t i = 0; i < c.x.size() && i < c.y.size(); ++i) {
             if (!std::isfinite(c.x[i]) || !std::isfinite(c.y[i]))
                 continue;
             series->append(c.x[i], c.y[i]);
             xMin = std::min(xMin, c.x[i]);
             xMax = std::max(xMax, c.x[i]);
-            yMin = std::min(yMin, c.y[i]);
-            yMax = std::max(yMax, c.y[i]);
+            if (!c.rightAxis) {
+                yMin = std::min(yMin, c.y[i]);
+                yMax = std::max(yMax, c.y[i]);
+            }
         }
         chart()->addSeries(series);
         series->attachAxis(x);
-        series->attachAxis(y);
+        series->attachAxis(c.rightAxis ? y2 : y);
     }
+    setLegendEntries(legend);
     if (xMax > xMin) {
         x->setRange(xMin, xMax);
         bool whole = true;
@@ -78,12 +103,26 @@ void OdpLineChart::setCurves(const std::vector<Curve> &curves)
         if (whole && xMax - xMin <= 12) { // a tick per request, labelled as an integer
             x->setTickCount(static_cast<int>(xMax - xMin) + 1);
             x->setLabelFormat(QStringLiteral("%d"));
-        } else {
+        } else if (!m_fixedY) {
             x->applyNiceNumbers();
+        } else {
+            x->setTickCount(6); // the data's own range, in fifths
         }
-        y->setRange(yMin, yMax + 0.05 * (yMax - yMin));
-        y->applyNiceNumbers();
+        if (m_fixedY) {
+            y->setRange(m_yMin, m_yMax);
+            y->applyNiceNumbers();
+        } else {
+            y->setRange(yMin, yMax + 0.05 * (yMax - yMin));
+            y->applyNiceNumbers();
+        }
     }
+}
+
+void OdpLineChart::setFixedYRange(double min, double max)
+{
+    m_fixedY = true;
+    m_yMin = min;
+    m_yMax = max;
 }
 
 int OdpLineChart::curveCount() const
@@ -96,7 +135,24 @@ int OdpLineChart::pointCount(int index) const
     const auto series = chart()->series();
     if (index < 0 || index >= series.size())
         return 0;
-    return static_cast<int>(static_cast<QLineSeries *>(series[index])->count());
+    return static_cast<int>(static_cast<QXYSeries *>(series[index])->count());
+}
+
+QPointF OdpLineChart::point(int index, int point) const
+{
+    const auto series = chart()->series();
+    if (index < 0 || index >= series.size())
+        return {qQNaN(), qQNaN()};
+    const auto *xy = static_cast<QXYSeries *>(series[index]);
+    if (point < 0 || point >= xy->count())
+        return {qQNaN(), qQNaN()};
+    return xy->at(point);
+}
+
+QString OdpLineChart::curveName(int index) const
+{
+    const auto series = chart()->series();
+    return index >= 0 && index < series.size() ? series[index]->name() : QString();
 }
 
 } // namespace pbx::ui

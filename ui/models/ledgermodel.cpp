@@ -2,6 +2,7 @@
 #include "ui/models/ledgermodel.h"
 
 #include "core/session/strategy_release.h"
+#include "ui/odp/odptext.h"
 
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
@@ -69,6 +70,15 @@ void LedgerModel::clear()
     setEvents({});
 }
 
+QString LedgerModel::describeRequest(const session::QueryRequest &request)
+{
+    if (request.strategy)
+        return toQString(session::describeStrategyRequest(request));
+    if (request.odp)
+        return describeOdpRequest(request);
+    return describeQuery(request.query);
+}
+
 QString LedgerModel::describeQuery(const data::QuerySpec &query)
 {
     QString text = toQString(data::aggregateName(query.aggregate));
@@ -106,10 +116,9 @@ QVariant LedgerModel::rawValue(const session::LedgerEvent &event, int column) co
     case Id:
         return toQString(event.request.id);
     case Query:
-        return event.request.strategy ? toQString(session::describeStrategyRequest(event.request))
-                                      : describeQuery(event.request.query);
-    case Target:
-        return describeTarget(event.request.target);
+        return describeRequest(event.request);
+    case Target: // an output-DP request has no accuracy target: its noise follows from its cell
+        return event.request.odp ? QStringLiteral("—") : describeTarget(event.request.target);
     case Status:
         return toQString(session::eventStatusName(event.status));
     case Answer:
@@ -184,8 +193,7 @@ QString LedgerModel::toolTip(const session::LedgerEvent &event, int column) cons
     const auto &query = event.request.query;
     switch (column) {
     case Query: {
-        QString text = event.request.strategy ? toQString(session::describeStrategyRequest(event.request))
-                                              : describeQuery(query);
+        QString text = describeRequest(event.request);
         if (query.aggregate != data::Aggregate::Count && query.bounds)
             text += tr("\nvalues clipped to [%1, %2]")
                         .arg(formatNumber(query.bounds->lower), formatNumber(query.bounds->upper));

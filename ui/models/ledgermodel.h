@@ -68,6 +68,9 @@ public:
 
     /// "count", "mean(wage) where region == \"south\"".
     static QString describeQuery(const data::QuerySpec &query);
+    /// The request in one line: a strategy or output-DP request by its own description
+    /// ("sparse vector(education) ≥ 500, c = 3, ε = 1"), any other by describeQuery().
+    static QString describeRequest(const session::QueryRequest &request);
     /// "±50 @ 95 %" or "±5 % @ 95 %".
     static QString describeTarget(const session::AccuracyTarget &target);
 

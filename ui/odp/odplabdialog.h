@@ -20,7 +20,9 @@ QT_FORWARD_DECLARE_CLASS(QTabWidget)
 
 namespace pbx::ui {
 
+class OdpCellChart;
 class OdpLineChart;
+class PtrFlowDiagram;
 
 class OdpLabDialog final : public QDialog
 {
@@ -30,14 +32,34 @@ public:
     ~OdpLabDialog() override;
 
     QTabWidget *tabs() const { return m_tabs; }
+    OdpCellChart *cellChart() const { return m_cellChart; }
+    QComboBox *cellPreset() const { return m_cellPreset; }
+    QComboBox *cellRealised() const { return m_cellRealised; }
+    QPushButton *coinButton() const { return m_coin; }
+    OdpLineChart *svtTimeline() const { return m_svtTimeline; }
+    /// Simulates one sparse-vector run on the public vector of the form (as the button does).
+    void simulateSvtRun();
+    OdpLineChart *crossoverChart() const { return m_crossoverChart; }
+    QComboBox *ptrPreset() const { return m_ptrPreset; }
+    PtrFlowDiagram *ptrFlow() const { return m_ptrFlow; }
     OdpLineChart *filterChart() const { return m_filterChart; }
     OdpLineChart *deltaChart() const { return m_deltaChart; }
     OdpLineChart *svtChart() const { return m_svtChart; }
     OdpLineChart *earlyStopChart() const { return m_earlyChart; }
+    /// Chooses the realised stopping point j (1 … m) of the early-stopping chart.
+    void setEarlyStop(int j);
     QTableWidget *crossoverTable() const { return m_crossover; }
     OdpLineChart *ptrChart() const { return m_ptrChart; }
     QTableWidget *ptrCosts() const { return m_ptrCosts; }
     OdpLineChart *recoveryChart() const { return m_recoveryChart; }
+    OdpLineChart *recoverySweepChart() const { return m_sweepChart; }
+    OdpLineChart *recoveryDensityChart() const { return m_densityChart; }
+    QTabWidget *recoveryTabs() const { return m_recoveryTabs; }
+    /// Starts the labelled simulation on public CPS1988 (as its button does).
+    void startRecoverySimulation();
+    void waitForRecoverySimulation();
+    bool recoverySimulationRunning() const;
+    QString recoverySimulationText() const;
     /// Starts the sparse-vector figure (as the Compute button does).
     void computeSvtFigure();
     bool svtRunning() const;
@@ -46,6 +68,10 @@ public:
     void cancelSvtFigure();
 
 private:
+    QWidget *buildCellsTab();
+    void updateCells();
+    void updateCrossoverChart(int row, int column);
+    void updatePtrPreset();
     QWidget *buildFilterTab();
     QWidget *buildSvtTab();
     QWidget *buildEarlyStopTab();
@@ -53,9 +79,25 @@ private:
     QWidget *buildPtrTab();
     QWidget *buildRecoveryTab();
     void onSvtFinished();
+    void onRecoverySimulationFinished();
+    QWidget *buildRecoverySimulation(QWidget *parent);
     void updateEarlyStop();
 
     QTabWidget *m_tabs = nullptr;
+    OdpCellChart *m_cellChart = nullptr;
+    QComboBox *m_cellPreset = nullptr;
+    QComboBox *m_cellRealised = nullptr;
+    QDoubleSpinBox *m_cellRemaining = nullptr;
+    QPushButton *m_coin = nullptr;
+    QLabel *m_cellNote = nullptr;
+    OdpLineChart *m_svtTimeline = nullptr;
+    QSpinBox *m_simLarge = nullptr;
+    QSpinBox *m_simSeed = nullptr;
+    QLabel *m_simNote = nullptr;
+    OdpLineChart *m_crossoverChart = nullptr;
+    QComboBox *m_ptrPreset = nullptr;
+    QLabel *m_ptrNote = nullptr;
+    PtrFlowDiagram *m_ptrFlow = nullptr;
     OdpLineChart *m_filterChart = nullptr;
     OdpLineChart *m_deltaChart = nullptr;
     QLabel *m_filterNote = nullptr;
@@ -73,11 +115,20 @@ private:
     QFutureWatcher<SvtFigureOutcome> m_watcher;
     OdpLineChart *m_earlyChart = nullptr;
     QComboBox *m_earlyPreset = nullptr;
+    QSpinBox *m_earlyStop = nullptr; ///< index of the realised stopping point, 1 … m
     QLabel *m_earlyNote = nullptr;
     QTableWidget *m_crossover = nullptr;
     OdpLineChart *m_ptrChart = nullptr;
     QTableWidget *m_ptrCosts = nullptr;
     OdpLineChart *m_recoveryChart = nullptr;
+    QTabWidget *m_recoveryTabs = nullptr;
+    OdpLineChart *m_sweepChart = nullptr;
+    OdpLineChart *m_densityChart = nullptr;
+    QPushButton *m_simRun = nullptr;
+    QPushButton *m_simCancel = nullptr;
+    QProgressBar *m_simProgress = nullptr;
+    QLabel *m_simResult = nullptr;
+    QFutureWatcher<RecoverySimulationOutcome> m_recoveryWatcher;
 };
 
 } // namespace pbx::ui

@@ -6,6 +6,7 @@
 
 #include "core/filters/zcdp_filter.h"
 #include "ui/models/ledgermodel.h"
+#include "ui/odp/odptext.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/util/privacytext.h"
@@ -93,11 +94,8 @@ void ResultCard::showError(const QString &message)
 void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filters::PrivacyFilter &filter)
 {
     const auto &target = event.request.target;
-    m_title->setText(
-        QStringLiteral("%1  ·  %2")
-            .arg(toQString(event.request.id), event.request.strategy
-                                                  ? toQString(session::describeStrategyRequest(event.request))
-                                                  : LedgerModel::describeQuery(event.request.query)));
+    m_title->setText(QStringLiteral("%1  ·  %2")
+                         .arg(toQString(event.request.id), LedgerModel::describeRequest(event.request)));
     const QString confidence = formatConfidence(target.confidence);
     const auto kind = filter.kind();
     const bool unified = kind == filters::FilterKind::Unified;
@@ -141,6 +139,32 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
 
     m_state = State::Released;
     setBadge(tr("Released"), QStringLiteral("#def2e6"), palette::successText.name());
+    if (event.request.odp && event.odpRecord) {
+        // An output-DP request releases the flagged counts, not one answer with an error bar: the
+        // headline is its cell, the details what was reserved, settled and returned.
+        const auto &record = *event.odpRecord;
+        m_headline->setText(
+            record.cell ? tr("j = %1 of c = %2 flagged").arg(*record.cell).arg(event.request.odp->svt.cutoff)
+                        : tr("settled at the worst case"));
+        m_headline->setStyleSheet({});
+        m_details->setText(tr("%1 · %2<br>%3")
+                               .arg(toQString(event.mechanism).toHtmlEscaped(),
+                                    odpOutcomeText(event).toHtmlEscaped(), spentText.toHtmlEscaped()));
+        QStringList released;
+        for (const auto &e : record.releases)
+            released << QStringLiteral("%1: %2").arg(toQString(e.label)).arg(e.value);
+        QStringList notes;
+        if (!released.isEmpty())
+            notes << tr("Released counts: %1").arg(released.join(QStringLiteral(", ")));
+        if (!event.reason.empty())
+            notes << toQString(event.reason);
+        if (!event.accounting.empty())
+            notes << tr("Accounting: %1").arg(toQString(event.accounting));
+        m_note->setText(notes.join(u'\n'));
+        m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
+        m_note->setVisible(!notes.isEmpty());
+        return;
+    }
     m_headline->setText(
         QStringLiteral("%1 ± %2").arg(formatNumber(event.answer, 6), formatNumber(event.errorBound, 3)));
     m_headline->setStyleSheet({});

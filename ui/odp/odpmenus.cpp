@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#include "ui/odp/odpmenus.h"
+
+#include "ui/odp/svtrequestdialog.h"
+#include "ui/sessiondocument.h"
+
+#include <QAction>
+#include <QMainWindow>
+#include <QMenu>
+#include <QPointer>
+#include <QStatusBar>
+
+#include <memory>
+
+namespace pbx::ui {
+
+namespace {
+
+/// Enables the action only for a session under the odp filter; the tooltip says why not.
+void updateAction(QAction *action, const SessionDocument *document)
+{
+    const bool hasSession = document->hasSession();
+    const bool odp = hasSession && document->settings().filter == filters::FilterKind::Odp;
+    action->setEnabled(odp);
+    action->setToolTip(
+        odp ? QObject::tr("Release the counts above a threshold; the filter charges the cell the output "
+                          "fell in (output DP)")
+            : (hasSession ? QObject::tr("Needs a session under the odp filter (Session ▸ filter: odp): "
+                                        "only it can settle the realised cell of a sparse vector")
+                          : QObject::tr("Open a dataset and start a session under the odp filter first")));
+    action->setStatusTip(action->toolTip());
+}
+
+} // namespace
+
+QAction *installOdpMenus(QMainWindow *window, QMenu *queryMenu, SessionDocument *document)
+{
+    auto *action = new QAction(QObject::tr("&Sparse vector (output DP)…"), window);
+    action->setObjectName(QStringLiteral("svtRequestAction"));
+    queryMenu->addAction(action);
+    queryMenu->setToolTipsVisible(true);
+    updateAction(action, document);
+    QObject::connect(document, &SessionDocument::sessionReset, action,
+                     [action, document] { updateAction(action, document); });
+    auto dialog = std::make_shared<QPointer<SvtRequestDialog>>();
+    QObject::connect(action, &QAction::triggered, window, [window, document, dialog] {
+        if (!*dialog) {
+            *dialog = new SvtRequestDialog(window);
+            (*dialog)->setObjectName(QStringLiteral("svtRequestDialog"));
+            QObject::connect(*dialog, &SvtRequestDialog::askRequested, window,
+                             [window, document, dialog](const session::QueryRequest &r) {
+                                 if (!document->hasSession())
+                                     return;
+                                 auto event = document->ask(r);
+                                 if (!event) {
+                                     window->statusBar()->showMessage(
+                                         QString::fromStdString(event.error().message), 8000);
+                                     return;
+                                 }
+                                 (*dialog)->showOutcome(*event);
+                             });
+            QObject::connect(document, &SessionDocument::sessionReset, *dialog, [document, dialog] {
+                (*dialog)->setSession(document->hasSession() ? &document->session() : nullptr);
+            });
+        }
+        (*dialog)->setSession(document->hasSession() ? &document->session() : nullptr);
+        (*dialog)->show();
+        (*dialog)->raise();
+        (*dialog)->activateWindow();
+    });
+    return action;
+}
+
+} // namespace pbx::ui
