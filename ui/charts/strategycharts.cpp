@@ -60,7 +60,8 @@ void BarErrorChart::fitLabels()
         widest = std::max(widest, metrics.horizontalAdvance(label));
     const bool rotated = widest + kLabelPadding > slot;
     // Rotated, a label takes one line height of the slot's width: every k-th label then.
-    const int stride = rotated ? std::max(1, static_cast<int>(std::ceil((metrics.height() + 2.0) / slot))) : 1;
+    const int stride
+        = rotated ? std::max(1, static_cast<int>(std::ceil((metrics.height() + 2.0) / slot))) : 1;
     if (rotated == m_labelsRotated && stride == m_labelStride)
         return;
     m_labelsRotated = rotated;
@@ -148,7 +149,7 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
     chart()->addAxis(x, Qt::AlignBottom);
     chart()->addAxis(y, Qt::AlignLeft);
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
-    QStringList legend;
+    std::vector<QXYSeries *> series;
     for (const auto &c : curves) {
         QXYSeries *s = c.markers ? static_cast<QXYSeries *>(new QScatterSeries) : new QLineSeries;
         if (c.markers)
@@ -167,8 +168,25 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
         chart()->addSeries(s);
         s->attachAxis(x);
         s->attachAxis(y);
-        // The theme picks the colour on addSeries.
-        legend << legendEntry(s->color(), c.markers ? QStringLiteral("●") : QStringLiteral("━"), c.name);
+        const int partner = c.pairedWith;
+        if (partner >= 0 && partner < static_cast<int>(series.size()))
+            s->setColor(series[partner]->color()); // else the theme's colour from addSeries
+        series.push_back(s);
+    }
+    // One entry per curve; a paired curve adds its glyph to its partner's entry.
+    QStringList glyphs;
+    for (const auto &c : curves)
+        glyphs << (c.markers ? QStringLiteral("●") : QStringLiteral("━"));
+    for (std::size_t i = 0; i < curves.size(); ++i) {
+        const int partner = curves[i].pairedWith;
+        if (partner >= 0 && partner < static_cast<int>(i))
+            glyphs[partner] += glyphs[static_cast<int>(i)];
+    }
+    QStringList legend;
+    for (std::size_t i = 0; i < curves.size(); ++i) {
+        const int partner = curves[i].pairedWith;
+        if (!(partner >= 0 && partner < static_cast<int>(i)))
+            legend << legendEntry(series[i]->color(), glyphs[static_cast<int>(i)], curves[i].name);
     }
     setLegendEntries(legend);
     if (std::isfinite(xmin)) {

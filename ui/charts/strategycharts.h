@@ -51,10 +51,13 @@ public:
         std::vector<double> x;
         std::vector<double> y;
         bool markers = false; ///< points instead of a line
+        /// Index of an earlier curve this one measures (e.g. markers over a predicted line): drawn
+        /// in that curve's colour and named by its legend entry ("━● name"); -1: its own entry.
+        int pairedWith = -1;
     };
     explicit CurvesChart(QWidget *parent = nullptr);
-    /// Replaces the curves (named in a legend below the plot that wraps instead of truncating); `logY` plots log10 of positive values on a linear axis (non-positive
-    /// points skipped).
+    /// Replaces the curves (named in a legend below the plot that wraps instead of truncating); `logY` plots
+    /// log10 of positive values on a linear axis (non-positive points skipped).
     void setCurves(const QString &title, const std::vector<Curve> &curves, const QString &xTitle,
                    const QString &yTitle, bool logY = false);
     int curveCount() const { return m_curves; }

@@ -606,13 +606,17 @@ void StrategiesLabDialog::showRanges(const Json &doc)
         }
         curves.push_back(std::move(c));
     }
-    // Measured points (simulation) over the predicted lines: the same strategies, as markers.
+    // Measured points (simulation) over the predicted lines: the same strategies, as markers in
+    // their line's colour and named by its legend entry.
+    int line = -1;
     for (const auto &r : doc["results"]) {
+        ++line;
         if (!r["measured"].is_object() || !r["measured"].contains("by_length"))
             continue;
         CurvesChart::Curve m;
         m.name = tr("%1 measured").arg(text(r["label"]));
         m.markers = true;
+        m.pairedWith = line;
         const auto &byLength = r["measured"]["by_length"];
         for (std::size_t L = 0; L < byLength.size(); ++L)
             if (byLength[L].get<double>() > 0.0) {
