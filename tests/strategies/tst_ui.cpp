@@ -112,6 +112,11 @@ private slots:
         QVERIFY(dialog.resultText().contains(QStringLiteral("isotonic regression")));
         dialog.show();
         QVERIFY(!test::saveScreenshot(dialog, QStringLiteral("strategies-workload-request")).isEmpty());
+        const QSize defaultSize = dialog.size();
+        dialog.resize(1024, 700);
+        QVERIFY(
+            !test::saveScreenshot(dialog, QStringLiteral("strategies-workload-request-1024x700")).isEmpty());
+        dialog.resize(defaultSize);
         // The released values as CSV: a header and one row per prefix.
         QVERIFY(dialog.exportButton()->isEnabled());
         const QString csvPath = QDir::temp().filePath(
@@ -175,6 +180,10 @@ private slots:
         QCOMPARE(lab.resultTable(2)->item(0, 3)->text(), QStringLiteral("50"));
         QVERIFY(lab.statusText().contains(QStringLiteral("simulation mode")));
         QVERIFY(!test::saveScreenshot(lab, QStringLiteral("strategies-lab-ranges")).isEmpty());
+        // At 1024 × 700 the legend still names every strategy (it wraps below the plot).
+        lab.resize(1024, 700);
+        QVERIFY(!test::saveScreenshot(lab, QStringLiteral("strategies-lab-ranges-1024x700")).isEmpty());
+        lab.resize(980, 900);
 
         lab.tabs()->setCurrentIndex(3);
         lab.run(3);

@@ -7,6 +7,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QLegend>
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -20,13 +21,17 @@ namespace pbx::ui {
 namespace {
 
 /// QChart's own margins and rounded corners (the strategies' dialogs).
-ChartFrame::Style dialogFrame(bool errorBars)
+ChartFrame::Style dialogFrame(bool errorBars, bool wrappingLegend = false)
 {
     ChartFrame::Style style;
     style.compact = false;
     style.errorBars = errorBars;
+    style.wrappingLegend = wrappingLegend;
     return style;
 }
+
+/// Pixels a category label needs beyond its text (Qt Charts pads labels on both sides).
+constexpr int kLabelPadding = 8;
 
 // One colour for bars and one for their intervals.
 constexpr QColor kBarColour(0x4c, 0x78, 0xa8);
@@ -38,6 +43,36 @@ BarErrorChart::BarErrorChart(QWidget *parent) : ChartFrame(dialogFrame(true), pa
 {
     chart()->legend()->hide();
     setMinimumHeight(220);
+    // The plot's width decides how the category labels fit.
+    connect(chart(), &QChart::plotAreaChanged, this, [this] { fitLabels(); });
+}
+
+void BarErrorChart::fitLabels()
+{
+    if (!m_categoryAxis || m_labels.isEmpty())
+        return;
+    const double slot = chart()->plotArea().width() / m_labels.size();
+    if (!(slot > 0.0))
+        return;
+    const QFontMetricsF metrics(m_categoryAxis->labelsFont());
+    double widest = 0.0;
+    for (const QString &label : std::as_const(m_labels))
+        widest = std::max(widest, metrics.horizontalAdvance(label));
+    const bool rotated = widest + kLabelPadding > slot;
+    // Rotated, a label takes one line height of the slot's width: every k-th label then.
+    const int stride
+        = rotated ? std::max(1, static_cast<int>(std::ceil((metrics.height() + 2.0) / slot))) : 1;
+    if (rotated == m_labelsRotated && stride == m_labelStride)
+        return;
+    m_labelsRotated = rotated;
+    m_labelStride = stride;
+    m_categoryAxis->setLabelsAngle(rotated ? -90 : 0);
+    // Categories must be distinct: a hidden one becomes a distinct run of zero-width spaces, which
+    // draws nothing (the bars, their order and the CSV export keep the real labels).
+    QStringList shown;
+    for (int i = 0; i < m_labels.size(); ++i)
+        shown << (i % stride == 0 ? m_labels[i] : QString(i, QChar(0x200b)));
+    m_categoryAxis->setCategories(shown);
 }
 
 int BarErrorChart::errorBarCount() const
@@ -68,6 +103,12 @@ void BarErrorChart::setBars(const QString &title, const QStringList &labels,
     chart()->addSeries(series);
     auto *x = new QBarCategoryAxis;
     x->append(labels);
+    // fitLabels() keeps the labels apart; Qt's own truncation would cut "[0, 12]" to "[…".
+    x->setTruncateLabels(false);
+    m_categoryAxis = x;
+    m_labels = labels;
+    m_labelStride = 0;
+    m_labelsRotated = false;
     auto *y = new QValueAxis;
     y->setTitleText(valueTitle);
     const double pad = 0.05 * (top - bottom > 0 ? top - bottom : 1.0);
@@ -82,9 +123,12 @@ void BarErrorChart::setBars(const QString &title, const QStringList &labels,
         bars.push_back({static_cast<double>(i), lows[i], highs[i], kIntervalColour, series, 1.6, 0.0});
     errorBarView()->setBars(bars);
     m_bars = static_cast<int>(values.size());
+    fitLabels();
 }
 
-CurvesChart::CurvesChart(QWidget *parent) : ChartFrame(dialogFrame(false), parent)
+// QLegend lays its entries out on one line and truncates names ("hierarchical (…"): the
+// wrapping legend below the plot shows each whole.
+CurvesChart::CurvesChart(QWidget *parent) : ChartFrame(dialogFrame(false, true), parent)
 {
     setMinimumHeight(240);
 }
@@ -105,6 +149,7 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
     chart()->addAxis(x, Qt::AlignBottom);
     chart()->addAxis(y, Qt::AlignLeft);
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+    std::vector<QXYSeries *> series;
     for (const auto &c : curves) {
         QXYSeries *s = c.markers ? static_cast<QXYSeries *>(new QScatterSeries) : new QLineSeries;
         if (c.markers)
@@ -123,7 +168,27 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
         chart()->addSeries(s);
         s->attachAxis(x);
         s->attachAxis(y);
+        const int partner = c.pairedWith;
+        if (partner >= 0 && partner < static_cast<int>(series.size()))
+            s->setColor(series[partner]->color()); // else the theme's colour from addSeries
+        series.push_back(s);
     }
+    // One entry per curve; a paired curve adds its glyph to its partner's entry.
+    QStringList glyphs;
+    for (const auto &c : curves)
+        glyphs << (c.markers ? QStringLiteral("●") : QStringLiteral("━"));
+    for (std::size_t i = 0; i < curves.size(); ++i) {
+        const int partner = curves[i].pairedWith;
+        if (partner >= 0 && partner < static_cast<int>(i))
+            glyphs[partner] += glyphs[static_cast<int>(i)];
+    }
+    QStringList legend;
+    for (std::size_t i = 0; i < curves.size(); ++i) {
+        const int partner = curves[i].pairedWith;
+        if (!(partner >= 0 && partner < static_cast<int>(i)))
+            legend << legendEntry(series[i]->color(), glyphs[static_cast<int>(i)], curves[i].name);
+    }
+    setLegendEntries(legend);
     if (std::isfinite(xmin)) {
         x->setRange(xmin, xmax > xmin ? xmax : xmin + 1.0);
         const double low = logY ? std::floor(ymin) : std::min(0.0, ymin);

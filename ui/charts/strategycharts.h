@@ -12,6 +12,8 @@
 
 #include <vector>
 
+QT_FORWARD_DECLARE_CLASS(QBarCategoryAxis)
+
 namespace pbx::ui {
 
 class BarErrorChart final : public ChartFrame
@@ -27,6 +29,15 @@ public:
     int errorBarCount() const;
 
 private:
+    /// Fits the category labels to the plot's width: horizontal when the widest fits its slot,
+    /// else rotated upright, and when even the rotated labels' line height exceeds a slot only
+    /// every k-th label is shown, so no label is elided or overlaps its neighbour.
+    void fitLabels();
+
+    QStringList m_labels;
+    QBarCategoryAxis *m_categoryAxis = nullptr;
+    int m_labelStride = 0; ///< 1: all labels; 0: not yet fitted
+    bool m_labelsRotated = false;
     int m_bars = 0;
 };
 
@@ -40,10 +51,13 @@ public:
         std::vector<double> x;
         std::vector<double> y;
         bool markers = false; ///< points instead of a line
+        /// Index of an earlier curve this one measures (e.g. markers over a predicted line): drawn
+        /// in that curve's colour and named by its legend entry ("━● name"); -1: its own entry.
+        int pairedWith = -1;
     };
     explicit CurvesChart(QWidget *parent = nullptr);
-    /// Replaces the curves; `logY` plots log10 of positive values on a linear axis (non-positive
-    /// points skipped).
+    /// Replaces the curves (named in a legend below the plot that wraps instead of truncating); `logY` plots
+    /// log10 of positive values on a linear axis (non-positive points skipped).
     void setCurves(const QString &title, const std::vector<Curve> &curves, const QString &xTitle,
                    const QString &yTitle, bool logY = false);
     int curveCount() const { return m_curves; }

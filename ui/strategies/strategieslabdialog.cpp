@@ -606,13 +606,17 @@ void StrategiesLabDialog::showRanges(const Json &doc)
         }
         curves.push_back(std::move(c));
     }
-    // Measured points (simulation) over the predicted lines: the same strategies, as markers.
+    // Measured points (simulation) over the predicted lines: the same strategies, as markers in
+    // their line's colour and named by its legend entry.
+    int line = -1;
     for (const auto &r : doc["results"]) {
+        ++line;
         if (!r["measured"].is_object() || !r["measured"].contains("by_length"))
             continue;
         CurvesChart::Curve m;
         m.name = tr("%1 measured").arg(text(r["label"]));
         m.markers = true;
+        m.pairedWith = line;
         const auto &byLength = r["measured"]["by_length"];
         for (std::size_t L = 0; L < byLength.size(); ++L)
             if (byLength[L].get<double>() > 0.0) {
@@ -651,7 +655,9 @@ void StrategiesLabDialog::showInference(const Json &doc)
                                   num(doc["predicted"]["sse_after"].get<double>(), 6))});
     const double before = doc["sse_before"].get<double>(), after = doc["sse_after"].get<double>(),
                  moved = doc["mean_distance_moved"].get<double>();
-    m_inferenceChart->setBars(tr("‖q̃ − q‖² = ‖q̄ − q‖² + (≥ ‖q̃ − q̄‖²), means over runs"),
+    // A short title: the chart is a third of the dialog wide and Qt elides a long one; the
+    // identity itself is spelled out below the charts.
+    m_inferenceChart->setBars(tr("Mean squared errors"),
                               {tr("before"), tr("after"), tr("moved"), tr("after + moved")},
                               {before, after, moved, after + moved}, {}, {}, tr("squared error"));
     // Run by run: the error before the projection is at least the error after plus the distance
