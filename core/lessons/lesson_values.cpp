@@ -16,7 +16,8 @@ namespace pbx::lessons {
 namespace {
 
 const std::vector<std::string> kNumericFields
-    = {"answer", "halfwidth", "truth", "cost", "epsilon", "attempts", "values"};
+    = {"answer", "halfwidth", "truth",   "cost",     "epsilon", "attempts",
+       "values", "reserved",  "settled", "returned", "cell"};
 const std::vector<std::string> kTextFields = {"unit", "mechanism", "status"};
 
 bool contains(const std::vector<std::string> &list, const std::string &s)
@@ -147,6 +148,21 @@ Result<LessonValue> fieldOf(const session::LedgerEvent &event, const std::string
             return notFound(name, eps.error().message);
         return LessonValue(*eps);
     }
+    if (field == "reserved" || field == "settled" || field == "returned" || field == "cell") {
+        // Output DP (odp_request.h): E* held at admission, E(cell) settled, and what came back.
+        if (!event.odpRecord)
+            return notFound(name, "request '" + event.request.id + "' is not an output-DP request");
+        const auto &odp = *event.odpRecord;
+        if (field == "reserved")
+            return LessonValue(odp.reservedEpsilon);
+        if (field == "settled")
+            return LessonValue(odp.settledEpsilon);
+        if (field == "returned")
+            return LessonValue(odp.reservedEpsilon - odp.settledEpsilon);
+        if (!odp.cell)
+            return notFound(name, "request '" + event.request.id + "' was settled at its worst case");
+        return LessonValue(static_cast<double>(*odp.cell));
+    }
     if (!released)
         return notFound(name, "request '" + event.request.id + "' was refused: " + event.reason);
     if (field == "answer")
@@ -249,7 +265,8 @@ Result<void> checkAnswerTemplate(const std::string &text, const PlaceholderConte
                 return placeholderError(path, name,
                                         "unknown field '" + p.field
                                             + "' (expected answer, halfwidth, truth, cost, epsilon, "
-                                              "attempts, values, unit, mechanism or status)");
+                                              "attempts, values, reserved, settled, returned, cell, "
+                                              "unit, mechanism or status)");
             if (p.head == "last" && context.stepIds.empty())
                 return placeholderError(path, name, "the step asks no request");
             if (p.head == "req" && !context.requestIds.contains(p.id))
@@ -351,10 +368,13 @@ int roundingFor(const std::string &name)
     const Parsed p = parse(name);
     if (name == "remaining")
         return -1;
+    // An output-DP refund is the reservation minus the settled loss: shown smaller, never larger.
+    if ((p.head == "last" || p.head == "req" || p.head == "mean") && p.field == "returned")
+        return -1;
     if (p.head == "spent" || name == "comparison.delta" || (p.head == "comparison" && p.field == "epsilon"))
         return +1;
     if ((p.head == "last" || p.head == "req" || p.head == "mean")
-        && (p.field == "cost" || p.field == "epsilon"))
+        && (p.field == "cost" || p.field == "epsilon" || p.field == "reserved" || p.field == "settled"))
         return +1;
     return 0;
 }

@@ -21,7 +21,9 @@
 //                          under advanced than under basic composition (requires a plan)
 // F: answer, halfwidth, truth (public datasets only), cost (in the event's unit), epsilon (the
 // cost as ε at the session's δ), unit ("ε" or "ρ"), mechanism, attempts, values (released values
-// of a histogram or derived request), status ("released" or "refused").
+// of a histogram or derived request), status ("released" or "refused"); for output-DP requests
+// (odp_request.h) reserved (E*, the worst case held at admission), settled (E of the realised
+// cell), returned (reserved − settled, given back to the filter) and cell (the realised cell j).
 #pragma once
 
 #include "core/accounting/comparison.h"
@@ -74,9 +76,9 @@ Result<LessonValue> lessonValue(const std::string &name, const StepOutcome &outc
 Result<std::string> fillAnswer(const std::string &text, const StepOutcome &outcome);
 
 /// How a placeholder's number is written: four significant digits without an exponent in
-/// [1e-4, 1e7) (integers in full), else "1.234e-05". Privacy losses (cost, epsilon, spent.*,
-/// comparison.*.epsilon, comparison.delta) are rounded up and `remaining` down, so a revealed
-/// loss is never smaller than the core's.
+/// [1e-4, 1e7) (integers in full), else "1.234e-05". Privacy losses (cost, epsilon, reserved,
+/// settled, spent.*, comparison.*.epsilon, comparison.delta) are rounded up and `remaining` and
+/// `returned` down, so a revealed loss is never smaller than the core's.
 std::string formatLessonValue(const std::string &name, const LessonValue &value);
 
 /// The rounding direction formatLessonValue uses for `name`: +1 up, −1 down, 0 nearest.

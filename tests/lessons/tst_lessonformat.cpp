@@ -48,6 +48,7 @@ private Q_SLOTS:
     void placeholders_data();
     void placeholders();
     void valuesComeFromTheCore();
+    void outputDpValues();
     void numbersRoundConservatively();
     void crossoverMatchesTheStrategies();
 };
@@ -175,6 +176,8 @@ void TestLessonFormat::placeholders_data()
                             << "";
     QTest::newRow("session") << "{spent.epsilon} of {budget.epsilon}, {remaining}, {events}" << false << "";
     QTest::newRow("coverage") << "{coverage} % ({coverage.c}), {mean.c.cost}" << false << "";
+    QTest::newRow("output dp") << "{req.c.reserved} {req.c.settled} {req.c.returned} {last.cell}" << false
+                               << "";
     QTest::newRow("braces") << "a set {{1, 2}} costs {last.cost}" << false << "";
     QTest::newRow("comparison") << "{comparison.pld.epsilon} {comparison.best} {comparison.delta}" << true
                                 << "";
@@ -253,6 +256,59 @@ void TestLessonFormat::valuesComeFromTheCore()
     auto missing = lessons::lessonValue("comparison.pld.epsilon", outcome);
     QVERIFY(!missing.ok());
     QVERIFY(missing.error().message.starts_with("{comparison.pld.epsilon}"));
+}
+
+void TestLessonFormat::outputDpValues()
+{
+    // A sparse vector that flags nothing (no region has 100,000 rows) settles in cell 0 and pays
+    // ε₁ of the reserved ε; the rest goes back to the filter.
+    session::SessionSettings settings;
+    settings.filter = filters::FilterKind::Odp;
+    settings.epsilon = 1.0;
+    settings.seed = 5;
+    auto s = session::Session::create(test::syntheticTable(), settings);
+    QVERIFY(s.ok());
+    session::QueryRequest request;
+    request.id = "svt";
+    session::OdpRequestSpec odp;
+    odp.svt.column = "region";
+    odp.svt.threshold = 100000;
+    odp.svt.cutoff = 2;
+    odp.svt.epsilon = 0.4;
+    request.odp = odp;
+    QVERIFY((*s)->ask(request).ok());
+    const auto &record = *(*s)->events().back().odpRecord;
+    QCOMPARE(record.cell, std::optional<int>(0));
+    QVERIFY(record.settledEpsilon < record.reservedEpsilon);
+    lessons::StepOutcome outcome;
+    outcome.session = s->get();
+    const auto number = [&](const std::string &name) {
+        auto v = lessons::lessonValue(name, outcome);
+        if (!v.ok())
+            qFatal("%s", v.error().message.c_str());
+        return std::get<double>(*v);
+    };
+    QCOMPARE(number("req.svt.reserved"), record.reservedEpsilon);
+    QCOMPARE(number("req.svt.settled"), record.settledEpsilon);
+    QCOMPARE(number("req.svt.returned"), record.reservedEpsilon - record.settledEpsilon);
+    QCOMPARE(number("last.cell"), 0.0);
+    // Losses are shown rounded up, the refund down: reserved − returned is never below settled.
+    QCOMPARE(lessons::roundingFor("req.svt.reserved"), +1);
+    QCOMPARE(lessons::roundingFor("req.svt.settled"), +1);
+    QCOMPARE(lessons::roundingFor("req.svt.returned"), -1);
+    const double shownReturned = std::stod(lessons::formatNumber(number("req.svt.returned"), -1));
+    const double shownSettled = std::stod(lessons::formatNumber(number("req.svt.settled"), +1));
+    QVERIFY(shownReturned <= record.reservedEpsilon - record.settledEpsilon);
+    QVERIFY(shownSettled >= record.settledEpsilon);
+    // A request that is not output DP has none of these.
+    session::QueryRequest count;
+    count.id = "c";
+    count.target = {session::TargetKind::Absolute, 100.0, 0.95};
+    count.mechanism = session::ReleaseMethod::Laplace;
+    QVERIFY((*s)->ask(count).ok());
+    auto none = lessons::lessonValue("req.c.reserved", outcome);
+    QVERIFY(!none.ok());
+    QVERIFY(none.error().message.find("not an output-DP request") != std::string::npos);
 }
 
 void TestLessonFormat::numbersRoundConservatively()

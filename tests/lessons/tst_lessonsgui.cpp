@@ -19,6 +19,7 @@
 #include "ui/lessons/lessonspanel.h"
 #include "ui/lessons/welcome.h"
 #include "ui/mainwindow.h"
+#include "ui/odp/odplabdialog.h"
 #include "ui/panels/querybuilder.h"
 #include "ui/sessiondocument.h"
 
@@ -139,6 +140,14 @@ QString expectedValue(const std::string &name, const session::Session *s, std::s
             return static_cast<double>(e.strategyRecord->values.size());
         if (field == QLatin1String("truth"))
             return truthOf(e);
+        if (field == QLatin1String("reserved"))
+            return e.odpRecord->reservedEpsilon;
+        if (field == QLatin1String("settled"))
+            return e.odpRecord->settledEpsilon;
+        if (field == QLatin1String("returned"))
+            return e.odpRecord->reservedEpsilon - e.odpRecord->settledEpsilon;
+        if (field == QLatin1String("cell"))
+            return static_cast<double>(e.odpRecord->cell.value());
         if (field == QLatin1String("epsilon"))
             return e.costKind == filters::ChargeKind::Rho
                        ? *privacy::epsilonFromRho(e.cost, s->settings().delta)
@@ -266,8 +275,45 @@ void TestLessonsGui::shippedLessonsRunEndToEnd()
                 QVERIFY(w.comparisonDock()->isVisible());
             if (step.view == "noise-reduction")
                 QVERIFY(w.noiseReductionDock()->isVisible());
-            photograph(w,
-                       QStringLiteral("lesson-%1-step%2").arg(QString::fromStdString(lesson.id)).arg(k + 1));
+            // The lessons' prose depends on which way these numbers fall: keep it true.
+            const auto event = [&](const char *id) -> const session::LedgerEvent & {
+                for (auto it = s->events().rbegin(); it != s->events().rend(); ++it)
+                    if (it->request.id == id)
+                        return *it;
+                qFatal("no request %s", id);
+            };
+            if (lesson.id == "output-dp" && k == 0) {
+                QCOMPARE(event("regions").odpRecord->cell, std::optional<int>(0));
+                QVERIFY(event("regions").odpRecord->settledEpsilon
+                        < event("regions").odpRecord->reservedEpsilon);
+            }
+            if (lesson.id == "output-dp" && k == 1)
+                QVERIFY(event("education").odpRecord->cell.value() >= 1);
+            if (lesson.id == "strategies" && k == 0)
+                QCOMPARE(event("regions").cost, event("south").cost);
+            if (lesson.id == "strategies" && k == 1) {
+                QVERIFY(std::abs(event("cells").cost - event("tree").cost) < 1e-6); // both capped at 0.5
+                QVERIFY(event("cells").errorBound < event("tree").errorBound);
+            }
+            if (lesson.id == "strategies" && k == 2) {
+                QVERIFY(std::abs(event("cellsWage").cost - event("treeWage").cost)
+                        < 1e-6); // both capped at 0.5
+                QVERIFY(event("treeWage").errorBound < event("cellsWage").errorBound);
+            }
+            const QString shot
+                = QStringLiteral("lesson-%1-step%2").arg(QString::fromStdString(lesson.id)).arg(k + 1);
+            // The labs are dialogs of their own: open, and photographed beside the main window.
+            QWidget *lab = nullptr;
+            if (step.view == "lab:output-dp")
+                lab = w.findChild<OdpLabDialog *>();
+            if (step.view == "lab:strategies")
+                lab = w.findChild<QWidget *>(QStringLiteral("strategiesLabDialog"));
+            if (step.view.starts_with("lab:") && step.view != "lab:relative-error"
+                && step.view != "lab:growing") {
+                QVERIFY2(lab && lab->isVisible(), step.view.c_str());
+                QVERIFY(!test::saveScreenshot(*lab, shot + QStringLiteral("-lab")).isEmpty());
+            }
+            photograph(w, shot);
             panel->next();
         }
         // Finish ends the lesson: the user's session is back, with its one request.
@@ -279,7 +325,7 @@ void TestLessonsGui::shippedLessonsRunEndToEnd()
         QCOMPARE(w.document()->journalPath(), userJournal);
         QVERIFY(!w.comparisonDock()->isVisible());
     }
-    QVERIFY(shipped >= 4);
+    QVERIFY(shipped >= 6);
     w.resize(1024, 700);
     QVERIFY(!test::saveScreenshot(w, QStringLiteral("lessons-list-1024x700")).isEmpty());
     // The lessons' own journals are gone; the user's is kept.
