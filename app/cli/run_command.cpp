@@ -233,7 +233,7 @@ Result<Prepared> prepare(const Options &o)
         if (!request)
             return makeError(request.error().code, *queries + ": " + request.error().message);
         if (request->odp) { // output-DP mechanisms: only under --filter odp (session/odp_release.h)
-            if (auto ok = session::checkOdpRequest(*request, *p.table, p.settings.filter); !ok)
+            if (auto ok = session::checkOdpRequest(*request, *p.table, p.settings); !ok)
                 return makeError(ok.error().code,
                                  *queries + ": line " + std::to_string(number) + ": " + ok.error().message);
             p.requests.push_back(std::move(request.value()));
