@@ -130,7 +130,7 @@ Result<void> readPtrIqr(const Json &object, const std::string &path, session::Pt
     for (const auto *field : {&deltaF, &width, &median})
         if (!*field)
             return field->error();
-    spec.failureProbability = deltaF->value_or(1e-6);
+    spec.failureProbability = deltaF->value_or(1e-7);
     if (width->has_value() && !(**width > 0.0))
         return makeError(ErrorCode::InvalidArgument,
                          path + ".width: must be > 0 (omit it for ln(1 + 1/ln n))");

@@ -43,7 +43,7 @@ struct PtrIqrRequestSpec
 {
     std::string column = "wage";
     double epsilon = 0.0;             ///< ε per PTR function, > 0
-    double failureProbability = 1e-6; ///< δ_f ∈ (0, ½) ("delta_f")
+    double failureProbability = 1e-7; ///< δ_f ∈ (0, ½) ("delta_f"); 2δ_f fits the default δ = 1e-6
     double width = 0.0;               ///< log-scale bin width w > 0; 0 = ln(1 + 1/ln n)
     bool binMode = false;             ///< "mode": "noisy" (ε_R = ε) or "bin" (ε_R = 0)
     bool randomOrder = true;          ///< "order": "random" (a public coin) or "fixed"
