@@ -26,9 +26,12 @@ void printOdpEvent(const session::LedgerEvent &e, std::ostream &out)
     }
     const auto &r = *e.odpRecord;
     out << ' ' << e.mechanism;
-    if (r.cell)
+    if (r.cell && e.mechanism == "svt")
         out << ", j = " << *r.cell
             << " of c = " << (r.guarantee.cells.empty() ? 0 : r.guarantee.cells.back().id);
+    else if (r.cell)
+        out << ", cell "
+            << (r.guarantee.cell(*r.cell) ? r.guarantee.cell(*r.cell)->label : std::to_string(*r.cell));
     out << " (reserved ε = " << formatNumber(r.reservedEpsilon)
         << ", settled ε = " << formatNumber(r.settledEpsilon) << ", "
         << formatNumber(math::subtractRoundDown(r.reservedEpsilon, r.settledEpsilon)) << " returned";
@@ -43,6 +46,23 @@ void printOdpEvent(const session::LedgerEvent &e, std::ostream &out)
         out << "; released";
         for (std::size_t k = 0; k < r.releases.size(); ++k)
             out << (k ? ", " : " ") << r.releases[k].label << " = " << r.releases[k].value;
+    }
+    if (r.ptrIqr) {
+        out << "; IQR " << (r.ptrIqr->iqr ? formatNumber(*r.ptrIqr->iqr) : std::string("⊥"));
+        if (r.ptrIqr->median)
+            out << ", median " << formatNumber(*r.ptrIqr->median)
+                << " (ε = " << formatNumber(r.ptrIqr->medianEpsilon) << ')';
+    }
+    if (r.earlyStop)
+        out << "; " << r.earlyStop->iterates.size() << " iterates, estimate "
+            << formatNumber(r.earlyStop->estimate);
+    if (r.recovery) {
+        out << "; noisy test error " << formatNumber(r.recovery->noisyError);
+        if (r.recovery->released) {
+            out << ", θ =";
+            for (double t : r.recovery->theta)
+                out << ' ' << formatNumber(t);
+        }
     }
     out << ')';
     if (!r.cell)

@@ -42,8 +42,13 @@ constexpr const char *kUsage
       "                reaches less noise, recorded per event; Laplace NR ex-post)\n"
       "                brownian-zcdp: zCDP filter with Brownian noise reduction at ρ = Δ²/(2T)\n"
       "                odp: output-DP filter (Theorem 7): admitted by the worst case, debited the\n"
-      "                released cell's cost; runs \"mechanism\": \"svt\" lines (pbx-cli odp svt's\n"
-      "                parameters: column, threshold, c, epsilon, svt_share, sensitivity)\n"
+      "                released cell's cost; runs the output-DP lines \"mechanism\": \"svt\"\n"
+      "                (column, threshold, c, epsilon, svt_share, sensitivity), \"ptr-iqr\"\n"
+      "                (column, epsilon, delta_f, mode, order, width, median_epsilon,\n"
+      "                spend_savings), \"early-stop\" (column, step_epsilon, stops, composition,\n"
+      "                delta, delta_split, tolerance) and \"recover\" (label_column,\n"
+      "                label_threshold, features, lambda, epsilon_model, epsilon_test, tau);\n"
+      "                all but svt need --neighbours replace (docs/output-dp.md §8)\n"
       "  --expost-share  unified filter: the ex-post side's share of ε (default 0.05; δ: 5 %)\n"
       "Each request may name its \"mechanism\": brownian, laplace-nr, doubling-laplace,\n"
       "doubling-gaussian, laplace or gaussian (default: the filter's noise reduction, or a single\n"
@@ -233,7 +238,7 @@ Result<Prepared> prepare(const Options &o)
         if (!request)
             return makeError(request.error().code, *queries + ": " + request.error().message);
         if (request->odp) { // output-DP mechanisms: only under --filter odp (session/odp_release.h)
-            if (auto ok = session::checkOdpRequest(*request, *p.table, p.settings.filter); !ok)
+            if (auto ok = session::checkOdpRequest(*request, *p.table, p.settings); !ok)
                 return makeError(ok.error().code,
                                  *queries + ": line " + std::to_string(number) + ": " + ok.error().message);
             p.requests.push_back(std::move(request.value()));

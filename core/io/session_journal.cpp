@@ -55,6 +55,9 @@ session::LedgerEvent unsettled(session::LedgerEvent pending)
     pending.odpRecord->answers.clear();
     pending.odpRecord->releases.clear();
     pending.odpRecord->releaseScale = 0.0;
+    pending.odpRecord->ptrIqr.reset();
+    pending.odpRecord->earlyStop.reset();
+    pending.odpRecord->recovery.reset();
     pending.cost = pending.odpRecord->reservedEpsilon;
     pending.answer = 0.0;
     pending.errorBound = 0.0;

@@ -5,6 +5,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/mechanisms/noise_source.h"
 #include "core/odp/column_counts.h"
+#include "core/session/odp_mechanisms.h"
 #include "core/util/parameter_checks.h"
 
 #include <algorithm>
@@ -83,6 +84,19 @@ Result<odp::OdpGuarantee> svtRequestGuarantee(const SvtRequestSpec &spec)
     return g;
 }
 
+Result<odp::OdpGuarantee> odpRequestGuarantee(const OdpRequestSpec &spec, const data::Table &table)
+{
+    if (spec.mechanism == "svt")
+        return svtRequestGuarantee(spec.svt);
+    if (spec.mechanism == "ptr-iqr")
+        return ptrIqrRequestGuarantee(spec.ptrIqr);
+    if (spec.mechanism == "early-stop")
+        return earlyStopRequestGuarantee(spec.earlyStop);
+    if (spec.mechanism == "recover")
+        return recoverRequestGuarantee(spec.recover, table);
+    return invalid("mechanism: unknown output-DP mechanism '" + spec.mechanism + "'");
+}
+
 Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &table,
                              filters::FilterKind filter)
 {
@@ -94,43 +108,127 @@ Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &tab
             "mechanism: '" + request.odp->mechanism
                 + "' is an output-DP mechanism charged by its realised cell; only the odp filter "
                   "can settle that (use --filter odp)");
+    const OdpRequestSpec &spec = *request.odp;
+    if (spec.mechanism == "svt") {
+        auto p = svtParametersFor(spec.svt);
+        if (!p)
+            return p.error();
+        auto counts = odp::columnCounts(table, spec.svt.column);
+        if (!counts)
+            return counts.error();
+        return {};
+    }
+    if (spec.mechanism == "ptr-iqr")
+        return checkPtrIqrRequest(spec.ptrIqr, table);
+    if (spec.mechanism == "early-stop")
+        return checkEarlyStopRequest(spec.earlyStop, table);
+    if (spec.mechanism == "recover")
+        return checkRecoverRequest(spec.recover, table);
+    return invalid("mechanism: unknown output-DP mechanism '" + spec.mechanism + "'");
+}
+
+Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &table,
+                             const SessionSettings &settings)
+{
+    PBX_RETURN_IF_ERROR(checkOdpRequest(request, table, settings.filter));
     if (request.odp->mechanism != "svt")
-        return invalid("mechanism: unknown output-DP mechanism '" + request.odp->mechanism + "'");
-    auto p = svtParametersFor(request.odp->svt);
-    if (!p)
-        return p.error();
-    auto counts = odp::columnCounts(table, request.odp->svt.column);
-    if (!counts)
-        return counts.error();
+        PBX_RETURN_IF_ERROR(requireReplaceOne(settings.neighbours, request.odp->mechanism));
     return {};
 }
 
+namespace {
+
+/// Runs the admitted mechanism: fills the record's output and returns the realised cell, which is
+/// computed from that output alone (rule R3).
+Result<int> runOdpMechanism(const OdpRequestSpec &spec, const data::Table &table,
+                            mechanisms::RandomBits &bits, OdpRecord &record)
+{
+    if (spec.mechanism == "svt") {
+        const odp::SvtParameters p = *svtParametersFor(spec.svt);
+        auto counts = odp::columnCounts(table, spec.svt.column);
+        if (!counts)
+            return counts.error();
+        auto run = odp::releaseLargeEntries(counts->counts, spec.svt.threshold, p, spec.svt.epsilon, bits);
+        if (!run)
+            return run.error();
+        record.answers = run->answers;
+        record.releaseScale = run->releaseScale;
+        for (std::size_t k = 0; k < run->flagged.size(); ++k)
+            record.releases.push_back(OdpReleasedEntry{run->flagged[k], counts->labels[run->flagged[k]],
+                                                       static_cast<std::int64_t>(run->released[k])});
+        // R3: the cell is the number of ⊤ in the released answers.
+        return static_cast<int>(std::count(run->answers.begin(), run->answers.end(), true));
+    }
+    if (spec.mechanism == "ptr-iqr")
+        return runPtrIqrRequest(spec.ptrIqr, table, bits, record);
+    if (spec.mechanism == "early-stop")
+        return runEarlyStopRequest(spec.earlyStop, table, bits, record);
+    return runRecoverRequest(spec.recover, table, bits, record);
+}
+
+/// The event's answer: a number summarising the released output.
+double odpAnswer(const OdpRecord &r, int cell)
+{
+    if (r.ptrIqr)
+        return r.ptrIqr->median.value_or(r.ptrIqr->iqr.value_or(0.0));
+    if (r.earlyStop)
+        return r.earlyStop->estimate;
+    if (r.recovery)
+        return r.recovery->noisyError;
+    return cell;
+}
+
+const char *odpSource(const std::string &mechanism)
+{
+    if (mechanism == "ptr-iqr")
+        return "Definition 9, Lemmas 6 and 10";
+    if (mechanism == "early-stop")
+        return "Lemma 11";
+    if (mechanism == "recover")
+        return "Algorithm 5, Theorem 17";
+    return "Lemma 8";
+}
+
+const char *odpLabel(const std::string &mechanism)
+{
+    if (mechanism == "ptr-iqr")
+        return "PTR-IQR";
+    if (mechanism == "early-stop")
+        return "early-stopped mean";
+    if (mechanism == "recover")
+        return "budget recovery";
+    return "sparse vector";
+}
+
+} // namespace
+
 Result<LedgerEvent> Session::askOdp(QueryRequest request)
 {
-    PBX_RETURN_IF_ERROR(checkOdpRequest(request, *m_table, m_settings.filter));
+    PBX_RETURN_IF_ERROR(checkOdpRequest(request, *m_table, m_settings));
     auto *filter = dynamic_cast<filters::OdpPrivacyFilter *>(m_filter.get());
     if (!filter)
         return makeError(ErrorCode::Unsupported, "the session's filter is not the odp filter");
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
-    const SvtRequestSpec &spec = request.odp->svt;
-    const odp::SvtParameters p = *svtParametersFor(spec);
-    const odp::OdpGuarantee guarantee = *svtRequestGuarantee(spec);
-    auto counts = odp::columnCounts(*m_table, spec.column);
-    if (!counts)
-        return counts.error();
+    const OdpRequestSpec &spec = *request.odp;
+    auto guarantee = odpRequestGuarantee(spec, *m_table);
+    if (!guarantee)
+        return guarantee.error();
 
     LedgerEvent event;
     event.request = request;
-    event.mechanism = request.odp->mechanism;
+    event.mechanism = spec.mechanism;
     event.costKind = filters::ChargeKind::ExPost;
     OdpRecord record;
-    record.guarantee = guarantee;
-    record.reservedEpsilon = guarantee.worstEpsilon();
-    record.epsilon1 = p.epsilon1;
-    record.epsilon2 = p.epsilon2;
+    record.guarantee = *guarantee;
+    record.reservedEpsilon = guarantee->worstEpsilon();
+    if (spec.mechanism == "svt") {
+        const odp::SvtParameters p = *svtParametersFor(spec.svt);
+        record.epsilon1 = p.epsilon1;
+        record.epsilon2 = p.epsilon2;
+    }
     // Admission by the worst case (R1); a refusal is recorded and costs nothing.
-    if (auto admitted = filter->odp().admits(guarantee); !admitted) {
+    if (auto admitted = filter->odp().admits(*guarantee); !admitted) {
         if (admitted.error().code != ErrorCode::BudgetExceeded)
             return admitted.error();
         event.status = EventStatus::Refused;
@@ -149,42 +247,69 @@ Result<LedgerEvent> Session::askOdp(QueryRequest request)
     event.index = index;
     if (m_reservationHook)
         PBX_RETURN_IF_ERROR(m_reservationHook(event));
-    auto id = filter->reserve(guarantee, "sparse vector");
+    auto id = filter->reserve(*guarantee, odpLabel(spec.mechanism));
     if (!id)
         return id.error(); // cannot happen: admits() has just accepted it
-    auto run = odp::releaseLargeEntries(counts->counts, spec.threshold, p, spec.epsilon, source->bits());
-    if (!run) {
-        // Noise may have been drawn: never a refund.
+    OdpRecord &r = *event.odpRecord;
+    auto cell = runOdpMechanism(spec, *m_table, source->bits(), r);
+    if (!cell) {
+        // Noise may have been drawn: never a refund, and nothing of a partial output is shown.
         (void)filter->settleWorstCase(*id);
-        event.odpRecord->settledEpsilon = record.reservedEpsilon;
+        r = record;
+        r.settledEpsilon = record.reservedEpsilon;
         event.status = EventStatus::Released;
-        event.reason = "the mechanism failed (" + run.error().message + "); charged its worst case";
+        event.reason = "the mechanism failed (" + cell.error().message + "); charged its worst case";
         event.cost = record.reservedEpsilon;
         return append(std::move(event));
     }
-    // R3: the cell is the number of ⊤ in the released answers.
-    const int j = static_cast<int>(std::count(run->answers.begin(), run->answers.end(), true));
-    auto settled = filter->settle(*id, j);
+    auto settled = filter->settle(*id, *cell);
     if (!settled)
-        return settled.error(); // j ≤ c always; settled at the worst case otherwise
-    OdpRecord &r = *event.odpRecord;
-    r.cell = j;
+        return settled.error(); // every mechanism's cell is in its partition; else settled at the worst case
+    r.cell = *cell;
     r.settledEpsilon = *settled;
-    r.answers = run->answers;
-    r.releaseScale = run->releaseScale;
-    for (std::size_t k = 0; k < run->flagged.size(); ++k)
-        r.releases.push_back(OdpReleasedEntry{run->flagged[k], counts->labels[run->flagged[k]],
-                                              static_cast<std::int64_t>(run->released[k])});
     event.status = EventStatus::Released;
-    event.answer = j;
+    event.answer = odpAnswer(r, *cell);
     event.errorBound = 0.0;
     event.targetMet = true;
     event.cost = *settled;
-    event.accounting = "output DP (Hartmann et al. 2023, Lemma 8, Theorem 7): reserved ε = "
-                       + filters::formatAmount(r.reservedEpsilon)
-                       + ", settled in cell j = " + std::to_string(j);
+    event.accounting = std::string("output DP (Hartmann et al. 2023, ") + odpSource(spec.mechanism)
+                       + ", Theorem 7): reserved ε = " + filters::formatAmount(r.reservedEpsilon)
+                       + ", settled in cell " + std::to_string(*cell);
     return append(std::move(event));
 }
+
+namespace {
+
+/// The svt part of the audit: the cell is the number of ⊤, the answers scan the counts up to the
+/// c-th ⊤, j entries are released at scale b_ODP(j).
+Result<void> auditSvtOutput(const SvtRequestSpec &spec, const OdpRecord &r, const data::Table &table)
+{
+    const odp::SvtParameters p = *svtParametersFor(spec);
+    const int j = static_cast<int>(std::count(r.answers.begin(), r.answers.end(), true));
+    if (*r.cell != j)
+        return invalid("it settled in cell " + std::to_string(*r.cell) + " but its answers hold "
+                       + std::to_string(j) + " ⊤");
+    auto counts = odp::columnCounts(table, spec.column);
+    if (!counts)
+        return counts.error();
+    // It halts right after the c-th ⊤; otherwise it scans every count.
+    const bool halted = j == p.cutoff;
+    if (r.answers.size() > counts->counts.size() || (halted && !r.answers.back())
+        || (!halted && r.answers.size() != counts->counts.size()))
+        return invalid("its answers do not scan the column's counts up to the c-th ⊤");
+    if (r.releases.size() != static_cast<std::size_t>(j))
+        return invalid("it released " + std::to_string(r.releases.size())
+                       + " entries, not j = " + std::to_string(j));
+    const double expectedScale = j == 0 ? 0.0
+                                        : odp::releaseScale(odp::ReleaseAnalysis::Odp, p,
+                                                            spec.epsilon - (p.epsilon1 + p.epsilon2), j);
+    if (r.releaseScale != expectedScale)
+        return invalid("its releases used scale " + filters::formatAmount(r.releaseScale)
+                       + ", not b_ODP(j) = " + filters::formatAmount(expectedScale));
+    return {};
+}
+
+} // namespace
 
 Result<void> auditOdpEvent(const LedgerEvent &e, const data::Table &table, const SessionSettings &settings)
 {
@@ -203,13 +328,18 @@ Result<void> auditOdpEvent(const LedgerEvent &e, const data::Table &table, const
     if (!e.odpRecord)
         return fail("a released output-DP mechanism without its reservation");
     const OdpRecord &r = *e.odpRecord;
-    const SvtRequestSpec &spec = e.request.odp->svt;
-    auto p = svtParametersFor(spec);
-    auto g = svtRequestGuarantee(spec);
-    if (!p || !g)
-        return fail((p ? g.error() : p.error()).message);
-    if (r.epsilon1 != p->epsilon1 || r.epsilon2 != p->epsilon2)
-        return fail("its ε₁, ε₂ are not those of its parameters");
+    const OdpRequestSpec &spec = *e.request.odp;
+    if (spec.mechanism != "svt")
+        if (auto ok = requireReplaceOne(settings.neighbours, spec.mechanism); !ok)
+            return fail(ok.error().message);
+    auto g = odpRequestGuarantee(spec, table);
+    if (!g)
+        return fail(g.error().message);
+    if (spec.mechanism == "svt") {
+        auto p = svtParametersFor(spec.svt);
+        if (r.epsilon1 != p->epsilon1 || r.epsilon2 != p->epsilon2)
+            return fail("its ε₁, ε₂ are not those of its parameters");
+    }
     // R5: the partition recorded is the one its parameters give.
     if (r.guarantee.delta != g->delta || r.guarantee.cells.size() != g->cells.size())
         return fail("its partition is not the one its parameters give");
@@ -224,33 +354,26 @@ Result<void> auditOdpEvent(const LedgerEvent &e, const data::Table &table, const
     if (!r.cell) { // settled at the worst case (a crash or a failed run): never less
         if (r.settledEpsilon != r.reservedEpsilon || e.cost != r.reservedEpsilon)
             return fail("an unsettled reservation must be charged its worst case");
+        if (r.ptrIqr || r.earlyStop || r.recovery || !r.answers.empty())
+            return fail("an unsettled reservation shows an output");
         return {};
     }
-    // R3: the cell is recomputed from the released answers.
-    const int j = static_cast<int>(std::count(r.answers.begin(), r.answers.end(), true));
-    if (*r.cell != j)
-        return fail("it settled in cell " + std::to_string(*r.cell) + " but its answers hold "
-                    + std::to_string(j) + " ⊤");
-    auto counts = odp::columnCounts(table, spec.column);
-    if (!counts)
-        return fail(counts.error().message);
-    // It halts right after the c-th ⊤; otherwise it scans every count.
-    const bool halted = j == p->cutoff;
-    if (r.answers.size() > counts->counts.size() || (halted && !r.answers.back())
-        || (!halted && r.answers.size() != counts->counts.size()))
-        return fail("its answers do not scan the column's counts up to the c-th ⊤");
-    if (r.releases.size() != static_cast<std::size_t>(j))
-        return fail("it released " + std::to_string(r.releases.size())
-                    + " entries, not j = " + std::to_string(j));
-    const double expectedScale = j == 0 ? 0.0
-                                        : odp::releaseScale(odp::ReleaseAnalysis::Odp, *p,
-                                                            spec.epsilon - (p->epsilon1 + p->epsilon2), j);
-    if (r.releaseScale != expectedScale)
-        return fail("its releases used scale " + filters::formatAmount(r.releaseScale)
-                    + ", not b_ODP(j) = " + filters::formatAmount(expectedScale));
-    const double cost = g->cell(j)->epsilon;
+    if (!g->cell(*r.cell))
+        return fail("it settled in cell " + std::to_string(*r.cell) + ", which is not in its partition");
+    // R3: the cell is recomputed from the released output.
+    if (spec.mechanism == "svt") {
+        if (auto ok = auditSvtOutput(spec.svt, r, table); !ok)
+            return fail(ok.error().message);
+    } else {
+        auto ok = spec.mechanism == "ptr-iqr"      ? auditPtrIqrOutput(spec.ptrIqr, r, table)
+                  : spec.mechanism == "early-stop" ? auditEarlyStopOutput(spec.earlyStop, r, table)
+                                                   : auditRecoverOutput(spec.recover, r, table);
+        if (!ok)
+            return fail(ok.error().message);
+    }
+    const double cost = g->cell(*r.cell)->epsilon;
     if (r.settledEpsilon != cost || e.cost != cost)
-        return fail("it records ε = " + filters::formatAmount(e.cost) + " but cell j = " + std::to_string(j)
+        return fail("it records ε = " + filters::formatAmount(e.cost) + " but cell " + std::to_string(*r.cell)
                     + " costs " + filters::formatAmount(cost));
     return {};
 }

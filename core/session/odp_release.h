@@ -24,16 +24,29 @@ Result<odp::SvtParameters> svtParametersFor(const SvtRequestSpec &spec);
 /// followed by the release chosen from its output). Errors: as svtParametersFor().
 Result<odp::OdpGuarantee> svtRequestGuarantee(const SvtRequestSpec &spec);
 
+/// The partition of any output-DP request, fixed from its parameters (and, for recover, the
+/// public split sizes of `table`) before any noise is drawn: svtRequestGuarantee, or those of
+/// session/odp_mechanisms.h. Errors: InvalidArgument or NotFound naming the field.
+Result<odp::OdpGuarantee> odpRequestGuarantee(const OdpRequestSpec &spec, const data::Table &table);
+
 /// Checks an ODP request before anything is spent: the filter is odp (Unsupported otherwise,
 /// naming why: the other filters cannot settle a realised cell), the parameters are valid and
-/// the column gives counts. Errors: Unsupported; InvalidArgument or NotFound naming the field.
+/// the column fits the mechanism (counts for svt; a numeric column with declared bounds for
+/// ptr-iqr and early-stop; label and features for recover). The neighbouring relation is not
+/// checked here (see the overload below). Errors: Unsupported; InvalidArgument or NotFound
+/// naming the field.
 Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &table,
                              filters::FilterKind filter);
+/// As above, and ptr-iqr, early-stop and recover also need the replace-one relation (Unsupported
+/// otherwise: their sensitivities need n public).
+Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &table,
+                             const SessionSettings &settings);
 
 /// Recomputes an ODP event's cost from its record (pbx-cli verify): the partition from the
-/// request's parameters, the cell from the released answers (number of ⊤), E(cell) (or E* when
-/// settled at the worst case), and the release scale b_ODP(j). Errors: Parse naming the event
-/// and what differs.
+/// request's parameters, the cell from the released output (svt: the number of ⊤ and the release
+/// scale b_ODP(j); ptr-iqr: the case; early-stop: the number of iterates and the stopping rule
+/// replayed on them; recover: ⊥ or the model, against ẽ ≤ τ), and E(cell) (or E* when settled at
+/// the worst case). Errors: Parse naming the event and what differs.
 Result<void> auditOdpEvent(const LedgerEvent &event, const data::Table &table,
                            const SessionSettings &settings);
 

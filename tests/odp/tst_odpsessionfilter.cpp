@@ -4,6 +4,7 @@
 // always debit δ in full; refusals name their cause (Hartmann et al. 2023, Theorem 7;
 // docs/output-dp.md §2).
 #include "core/filters/odp_privacy_filter.h"
+#include "core/io/request_json.h"
 #include "core/session/session.h"
 #include "tests/synthetic_table.h"
 #include "tests/testutils.h"
@@ -45,6 +46,7 @@ private Q_SLOTS:
     void refusalsNameTheCause();
     void randomSequencesNeverOverspend();
     void sessionAcceptsAndRefusesMethods();
+    void odpRequestsShareTheBudget();
 };
 
 void TestOdpSessionFilter::nameAndCreation()
@@ -263,6 +265,53 @@ void TestOdpSessionFilter::sessionAcceptsAndRefusesMethods()
     // δ = 0 is a valid session budget under odp.
     settings.delta = 0.0;
     QVERIFY(session::Session::create(test::syntheticTable(), settings).ok());
+}
+
+void TestOdpSessionFilter::odpRequestsShareTheBudget()
+{
+    // PTR-IQR, an early-stopped mean and ordinary releases in one (ε, δ) = (3, 1e-6) budget, replace-one.
+    session::SessionSettings settings;
+    settings.epsilon = 3.0;
+    settings.delta = 1e-6;
+    settings.filter = FilterKind::Odp;
+    settings.neighbours = data::Neighbouring::Replace;
+    settings.seed = 7;
+    auto s = session::Session::create(test::syntheticTable(), settings).value();
+    session::QueryRequest count;
+    count.query.aggregate = data::Aggregate::Count;
+    count.target = session::AccuracyTarget{session::TargetKind::Absolute, 50, 0.95};
+    auto first = s->ask(count);
+    QVERIFY(first.ok());
+    auto request = [](const char *text) { return io::readRequestLine(text, 1).value(); };
+    // bin mode, ε = 0.4, δ_f = 1e-7: cells 0.4 / 0.8 / 0.8, δ = 2e-7 debited in full.
+    auto ptr = s->ask(request(R"({"mechanism":"ptr-iqr","column":"income","epsilon":0.4,"mode":"bin"})"));
+    QVERIFY2(ptr.ok(), ptr ? "" : ptr.error().message.c_str());
+    QCOMPARE(ptr->status, session::EventStatus::Released);
+    PBX_FUZZY_COMPARE(ptr->odpRecord->reservedEpsilon, 0.8, 1e-14);
+    PBX_FUZZY_COMPARE(s->filter().deltaSpent(), 2e-7, 1e-12);
+    auto early
+        = s->ask(request(R"({"mechanism":"early-stop","column":"age","step_epsilon":0.05,"stops":[2,4,8],)"
+                         R"("composition":"basic","tolerance":0.05})"));
+    QVERIFY2(early.ok(), early ? "" : early.error().message.c_str());
+    QCOMPARE(early->status, session::EventStatus::Released);
+    PBX_FUZZY_COMPARE(early->odpRecord->reservedEpsilon, 0.4, 1e-13);
+    // The filter's history: the count, PTR-IQR, the early-stopped mean, each settled once.
+    const auto &history = dynamic_cast<const OdpPrivacyFilter &>(s->filter()).odp().history();
+    QCOMPARE(history.size(), std::size_t{3});
+    QCOMPARE(history[1].label, std::string("PTR-IQR"));
+    QCOMPARE(history[2].label, std::string("early-stopped mean"));
+    QCOMPARE(history[1].settledEpsilon, ptr->cost);
+    QVERIFY(!history[2].open);
+    PBX_FUZZY_COMPARE(s->filter().epsilonSpent(), first->cost + ptr->cost + early->cost, 1e-14);
+    // δ_f = 1e-6 needs 2e-6 of δ but 8e-7 remains: refused by admission, nothing spent.
+    const double before = s->filter().epsilonSpent();
+    auto tooMuchDelta
+        = s->ask(request(R"({"mechanism":"ptr-iqr","column":"income","epsilon":0.1,"delta_f":1e-6})"));
+    QVERIFY(tooMuchDelta.ok());
+    QCOMPARE(tooMuchDelta->status, session::EventStatus::Refused);
+    QVERIFY2(tooMuchDelta->reason.find("δ") != std::string::npos, tooMuchDelta->reason.c_str());
+    QCOMPARE(s->filter().epsilonSpent(), before);
+    PBX_FUZZY_COMPARE(s->filter().deltaSpent(), 2e-7, 1e-12);
 }
 
 QTEST_GUILESS_MAIN(TestOdpSessionFilter)
