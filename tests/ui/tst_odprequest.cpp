@@ -49,6 +49,7 @@ private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void enabledOnlyUnderOdp();
     void issuesSparseVectorOnCps1988();
+    void otherMechanismsReadAsWhatTheyReleased();
 };
 
 void TestOdpRequest::enabledOnlyUnderOdp()
@@ -138,8 +139,10 @@ void TestOdpRequest::issuesSparseVectorOnCps1988()
                 .data()
                 .toString()
                 .startsWith(QStringLiteral("sparse vector(region)")));
-    QVERIFY(
-        model->index(0, LedgerModel::Accounting).data().toString().contains(QStringLiteral("cell j = 1")));
+    QVERIFY(model->index(0, LedgerModel::Accounting)
+                .data()
+                .toString()
+                .contains(QStringLiteral("settled in cell 1")));
     QCOMPARE(w.resultCard()->headline(), QStringLiteral("j = 1 of c = 2 flagged"));
     QVERIFY(w.resultCard()->details().contains(QStringLiteral("realised cell j = 1 of c = 2")));
     QVERIFY(w.resultCard()->details().contains(QStringLiteral("returned")));
@@ -194,4 +197,83 @@ void TestOdpRequest::issuesSparseVectorOnCps1988()
 }
 
 QTEST_MAIN(TestOdpRequest)
+// The run-file mechanisms ptr-iqr, early-stop and recover, asked on a GUI session (as a lesson or a
+// reopened transcript does): the ledger row names the mechanism, the result card says what the
+// realised cell released, and the attempts view does not claim that nothing was released.
+void TestOdpRequest::otherMechanismsReadAsWhatTheyReleased()
+{
+    MainWindow w;
+    QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+    auto settings = odpSettings();
+    settings.epsilon = 10.0;
+    settings.neighbours = data::Neighbouring::Replace;
+    QVERIFY(w.startNewSession(settings).ok());
+
+    session::QueryRequest ptr;
+    ptr.id = "p";
+    ptr.odp = session::OdpRequestSpec{};
+    ptr.odp->mechanism = "ptr-iqr";
+    ptr.odp->ptrIqr.column = "wage";
+    ptr.odp->ptrIqr.epsilon = 0.5;
+    ptr.odp->ptrIqr.medianEpsilon = 0.2;
+    QVERIFY(w.document()->ask(ptr).ok());
+    const session::LedgerEvent p = w.document()->session().events().back();
+    QVERIFY(p.odpRecord && p.odpRecord->cell && p.odpRecord->ptrIqr);
+    QVERIFY(w.ledgerModel()
+                ->index(0, LedgerModel::Query)
+                .data()
+                .toString()
+                .startsWith(QStringLiteral("PTR interquartile range(wage)")));
+    QVERIFY2(w.resultCard()->details().contains(QStringLiteral("PTR case %1 of 3").arg(*p.odpRecord->cell)),
+             qPrintable(w.resultCard()->details()));
+    if (p.odpRecord->ptrIqr->iqr)
+        QVERIFY(w.resultCard()->headline().startsWith(
+            QStringLiteral("IQR ≈ %1").arg(formatNumber(*p.odpRecord->ptrIqr->iqr, 4))));
+    else
+        QCOMPARE(w.resultCard()->headline(), QStringLiteral("PTR: both tests failed (⊥)"));
+
+    session::QueryRequest stop;
+    stop.id = "e";
+    stop.odp = session::OdpRequestSpec{};
+    stop.odp->mechanism = "early-stop";
+    stop.odp->earlyStop.column = "wage";
+    stop.odp->earlyStop.stepEpsilon = 0.01;
+    stop.odp->earlyStop.stops = {5, 10, 20, 40, 80};
+    stop.odp->earlyStop.delta = 1e-7;
+    stop.odp->earlyStop.tolerance = 0.02;
+    QVERIFY(w.document()->ask(stop).ok());
+    const session::LedgerEvent e = w.document()->session().events().back();
+    QVERIFY(e.odpRecord && e.odpRecord->earlyStop);
+    const auto steps = e.odpRecord->earlyStop->iterates.size();
+    QCOMPARE(static_cast<std::int64_t>(steps),
+             stop.odp->earlyStop.stops[static_cast<std::size_t>(*e.odpRecord->cell)]);
+    QCOMPARE(w.resultCard()->headline(), QStringLiteral("mean ≈ %1 after %2 steps")
+                                             .arg(formatNumber(e.odpRecord->earlyStop->estimate, 6))
+                                             .arg(steps));
+    QVERIFY(w.resultCard()->details().contains(QStringLiteral("stopped after %1 steps").arg(steps)));
+    QVERIFY(w.resultCard()->details().contains(
+        QStringLiteral("returned %1").arg(formatNumber(odpReturnedEpsilon(e), 4))));
+
+    session::QueryRequest recover;
+    recover.id = "r";
+    recover.odp = session::OdpRequestSpec{};
+    recover.odp->mechanism = "recover";
+    recover.odp->recover.labelThreshold = 600;
+    recover.odp->recover.features = {"education", "experience", "ethnicity", "smsa", "region", "parttime"};
+    QVERIFY(w.document()->ask(recover).ok());
+    const session::LedgerEvent r = w.document()->session().events().back();
+    QVERIFY(r.odpRecord && r.odpRecord->recovery);
+    const QString error = formatNumber(r.odpRecord->recovery->noisyError, 4);
+    QCOMPARE(w.resultCard()->headline(),
+             r.odpRecord->recovery->released
+                 ? QStringLiteral("model released (noisy test error %1)").arg(error)
+                 : QStringLiteral("model withheld: noisy test error %1").arg(error));
+    QVERIFY(w.ledgerModel()
+                ->index(2, LedgerModel::Query)
+                .data()
+                .toString()
+                .startsWith(QStringLiteral("logistic regression(wage > 600)")));
+    QCOMPARE(w.document()->session().filter().spent(), p.cost + e.cost + r.cost);
+}
+
 #include "tst_odprequest.moc"

@@ -40,7 +40,12 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
     }
     if (event->attempts.empty()) {
         auto *item = new QTreeWidgetItem(this);
-        item->setText(StepColumn, tr("%1: no attempt (nothing released)").arg(toQString(event->request.id)));
+        // An output-DP request releases through its cell, not through accuracy attempts.
+        item->setText(
+            StepColumn,
+            event->odpRecord
+                ? tr("%1: output DP, one mechanism (see the result card)").arg(toQString(event->request.id))
+                : tr("%1: no attempt (nothing released)").arg(toQString(event->request.id)));
         item->setFirstColumnSpanned(true);
         return;
     }

@@ -143,9 +143,7 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
         // An output-DP request releases the flagged counts, not one answer with an error bar: the
         // headline is its cell, the details what was reserved, settled and returned.
         const auto &record = *event.odpRecord;
-        m_headline->setText(
-            record.cell ? tr("j = %1 of c = %2 flagged").arg(*record.cell).arg(event.request.odp->svt.cutoff)
-                        : tr("settled at the worst case"));
+        m_headline->setText(odpHeadline(event));
         m_headline->setStyleSheet({});
         m_details->setText(tr("%1 · %2<br>%3")
                                .arg(toQString(event.mechanism).toHtmlEscaped(),
