@@ -541,10 +541,22 @@ void MainWindow::applyBudgetSystems(const session::Session *session)
         m_chart->setExPostBudget(0.0);
     }
     m_ledgerView->setColumnHidden(LedgerModel::ExPostSpent, !unified);
-    const bool expost = session && session->filter().kind() == filters::FilterKind::ExPost;
-    m_gauge->setNote(expost ? tr("ex-post ε (δ = %1 for Brownian runs)")
-                                  .arg(formatNumber(session->filter().expostDeltaBudget(), 2))
-                            : QString());
+    updateGaugeNote(session);
+}
+
+void MainWindow::updateGaugeNote(const session::Session *session)
+{
+    const auto kind = session ? session->filter().kind() : filters::FilterKind::Basic;
+    if (session && kind == filters::FilterKind::ExPost)
+        m_gauge->setNote(tr("ex-post ε (δ = %1 for Brownian runs)")
+                             .arg(formatNumber(session->filter().expostDeltaBudget(), 2)));
+    else if (session && kind == filters::FilterKind::Odp)
+        // The odp filter debits an admitted mechanism's δ in full (Theorem 7), so δ is spent, not unused.
+        m_gauge->setNote(tr("δ debited %1 of %2")
+                             .arg(formatNumber(session->filter().deltaSpent(), 2),
+                                  formatNumber(session->filter().deltaBudget(), 2)));
+    else
+        m_gauge->setNote(QString());
 }
 
 void MainWindow::askInteractive()
@@ -712,6 +724,7 @@ void MainWindow::onEventAppended(int index)
                           event.status == session::EventStatus::Refused, event.expostSpentAfter});
     if (m_gauge->hasSecondSystem())
         m_gauge->setSecondSpent(event.expostSpentAfter);
+    updateGaugeNote(&session);
     m_resultCard->showLedgerEvent(event, filter);
     m_sessionPanel->setSession(&session);
 

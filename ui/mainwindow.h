@@ -132,6 +132,9 @@ private:
     /// The gauge, path chart and ledger columns for the filter's budgeted systems (one, or the
     /// unified filter's two).
     void applyBudgetSystems(const session::Session *session);
+    /// The gauge's third line where the filter needs one: the ex-post filter's δ, the odp filter's
+    /// δ debited so far.
+    void updateGaugeNote(const session::Session *session);
     void updateTitle();
     void updateModeStatus();
 

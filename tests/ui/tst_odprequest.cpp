@@ -14,6 +14,7 @@
 #include "ui/odp/svtrequestdialog.h"
 #include "ui/sessiondocument.h"
 #include "ui/util/numberformat.h"
+#include "ui/widgets/budgetgauge.h"
 #include "ui/widgets/resultcard.h"
 
 #include <QAction>
@@ -274,6 +275,12 @@ void TestOdpRequest::otherMechanismsReadAsWhatTheyReleased()
                 .toString()
                 .startsWith(QStringLiteral("logistic regression(wage > 600)")));
     QCOMPARE(w.document()->session().filter().spent(), p.cost + e.cost + r.cost);
+    // δ is debited in full at admission (2δ_f for ptr-iqr, the plan's δ for early-stop): the gauge
+    // says so instead of calling δ unused.
+    const double deltaSpent = w.document()->session().filter().deltaSpent();
+    QVERIFY(std::abs(deltaSpent - 3e-7) < 1e-15);
+    QCOMPARE(w.budgetGauge()->note(),
+             QStringLiteral("δ debited %1 of %2").arg(formatNumber(deltaSpent, 2), formatNumber(1e-6, 2)));
 }
 
 #include "tst_odprequest.moc"
