@@ -250,9 +250,11 @@ Result<void> checkAnswerTemplate(const std::string &text, const PlaceholderConte
     if (!parts)
         return parts.error();
     const auto strategies = accounting::allStrategyNames();
-    for (const auto &[isName, name] : *parts) {
-        if (!isName)
+    // Not a structured binding: clang before 16 cannot capture one in the lambda below.
+    for (const auto &part : *parts) {
+        if (!part.first)
             continue;
+        const std::string &name = part.second;
         const Parsed p = parse(name);
         const auto needSession = [&]() -> Result<void> {
             if (!context.hasSession)
