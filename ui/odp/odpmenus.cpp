@@ -2,15 +2,12 @@
 #include "ui/odp/odpmenus.h"
 
 #include "ui/odp/svtrequestdialog.h"
+#include "ui/requestdialogaction.h"
 #include "ui/sessiondocument.h"
 
 #include <QAction>
 #include <QMainWindow>
 #include <QMenu>
-#include <QPointer>
-#include <QStatusBar>
-
-#include <memory>
 
 namespace pbx::ui {
 
@@ -42,32 +39,8 @@ QAction *installOdpMenus(QMainWindow *window, QMenu *queryMenu, SessionDocument 
     updateAction(action, document);
     QObject::connect(document, &SessionDocument::sessionReset, action,
                      [action, document] { updateAction(action, document); });
-    auto dialog = std::make_shared<QPointer<SvtRequestDialog>>();
-    QObject::connect(action, &QAction::triggered, window, [window, document, dialog] {
-        if (!*dialog) {
-            *dialog = new SvtRequestDialog(window);
-            (*dialog)->setObjectName(QStringLiteral("svtRequestDialog"));
-            QObject::connect(*dialog, &SvtRequestDialog::askRequested, window,
-                             [window, document, dialog](const session::QueryRequest &r) {
-                                 if (!document->hasSession())
-                                     return;
-                                 auto event = document->ask(r);
-                                 if (!event) {
-                                     window->statusBar()->showMessage(
-                                         QString::fromStdString(event.error().message), 8000);
-                                     return;
-                                 }
-                                 (*dialog)->showOutcome(*event);
-                             });
-            QObject::connect(document, &SessionDocument::sessionReset, *dialog, [document, dialog] {
-                (*dialog)->setSession(document->hasSession() ? &document->session() : nullptr);
-            });
-        }
-        (*dialog)->setSession(document->hasSession() ? &document->session() : nullptr);
-        (*dialog)->show();
-        (*dialog)->raise();
-        (*dialog)->activateWindow();
-    });
+    openRequestDialogOn(action, window, document, QStringLiteral("svtRequestDialog"),
+                        &SvtRequestDialog::showOutcome);
     return action;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/strategies/strategymenus.h"
 
+#include "ui/requestdialogaction.h"
 #include "ui/sessiondocument.h"
 #include "ui/strategies/strategieslabdialog.h"
 #include "ui/strategies/strategyrequestdialog.h"
@@ -9,7 +10,6 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QPointer>
-#include <QStatusBar>
 
 namespace pbx::ui {
 
@@ -21,32 +21,8 @@ void installStrategyMenus(QMainWindow *window, QMenu *queryMenu, QMenu *labsMenu
         QObject::tr("Release every cell of a histogram for one charge, a quantile, or a free "
                     "answer derived from released cells"));
     queryMenu->addAction(request);
-    auto dialog = std::make_shared<QPointer<StrategyRequestDialog>>();
-    QObject::connect(request, &QAction::triggered, window, [window, document, dialog] {
-        if (!*dialog) {
-            *dialog = new StrategyRequestDialog(window);
-            (*dialog)->setObjectName(QStringLiteral("strategyRequestDialog"));
-            QObject::connect(*dialog, &StrategyRequestDialog::askRequested, window,
-                             [window, document, dialog](const session::QueryRequest &r) {
-                                 if (!document->hasSession())
-                                     return;
-                                 auto event = document->ask(r);
-                                 if (!event) {
-                                     window->statusBar()->showMessage(
-                                         QString::fromStdString(event.error().message), 8000);
-                                     return;
-                                 }
-                                 (*dialog)->showEvent(*event);
-                             });
-            QObject::connect(document, &SessionDocument::sessionReset, *dialog, [document, dialog] {
-                (*dialog)->setSession(document->hasSession() ? &document->session() : nullptr);
-            });
-        }
-        (*dialog)->setSession(document->hasSession() ? &document->session() : nullptr);
-        (*dialog)->show();
-        (*dialog)->raise();
-        (*dialog)->activateWindow();
-    });
+    openRequestDialogOn(request, window, document, QStringLiteral("strategyRequestDialog"),
+                        &StrategyRequestDialog::showEvent);
 
     auto *lab = new QAction(QObject::tr("&Strategies && inference…"), window);
     lab->setObjectName(QStringLiteral("strategiesLabAction"));
