@@ -19,37 +19,38 @@ namespace pbx::ui {
 /// setSession(const session::Session *), the signal askRequested(const session::QueryRequest &),
 /// and `showEvent`, the member that shows a recorded LedgerEvent. A refused request is reported in
 /// the status bar for 8 s and shows nothing; without a session nothing is asked.
-template <class Dialog>
-void openRequestDialogOn(QAction *action, QMainWindow *window, SessionDocument *document, const QString &objectName,
-                         void (Dialog::*showEvent)(const session::LedgerEvent &))
+template<class Dialog>
+void openRequestDialogOn(QAction *action, QMainWindow *window, SessionDocument *document,
+                         const QString &objectName, void (Dialog::*showEvent)(const session::LedgerEvent &))
 {
     auto dialog = std::make_shared<QPointer<Dialog>>();
     const auto follow = [document, dialog] {
         (*dialog)->setSession(document->hasSession() ? &document->session() : nullptr);
     };
-    QObject::connect(action, &QAction::triggered, window, [window, document, dialog, objectName, showEvent, follow] {
-        if (!*dialog) {
-            *dialog = new Dialog(window);
-            (*dialog)->setObjectName(objectName);
-            QObject::connect(*dialog, &Dialog::askRequested, window,
-                             [window, document, dialog, showEvent](const session::QueryRequest &r) {
-                                 if (!document->hasSession())
-                                     return;
-                                 auto event = document->ask(r);
-                                 if (!event) {
-                                     window->statusBar()->showMessage(
-                                         QString::fromStdString(event.error().message), 8000);
-                                     return;
-                                 }
-                                 ((*dialog)->*showEvent)(*event);
-                             });
-            QObject::connect(document, &SessionDocument::sessionReset, *dialog, follow);
-        }
-        follow();
-        (*dialog)->show();
-        (*dialog)->raise();
-        (*dialog)->activateWindow();
-    });
+    QObject::connect(
+        action, &QAction::triggered, window, [window, document, dialog, objectName, showEvent, follow] {
+            if (!*dialog) {
+                *dialog = new Dialog(window);
+                (*dialog)->setObjectName(objectName);
+                QObject::connect(*dialog, &Dialog::askRequested, window,
+                                 [window, document, dialog, showEvent](const session::QueryRequest &r) {
+                                     if (!document->hasSession())
+                                         return;
+                                     auto event = document->ask(r);
+                                     if (!event) {
+                                         window->statusBar()->showMessage(
+                                             QString::fromStdString(event.error().message), 8000);
+                                         return;
+                                     }
+                                     ((*dialog)->*showEvent)(*event);
+                                 });
+                QObject::connect(document, &SessionDocument::sessionReset, *dialog, follow);
+            }
+            follow();
+            (*dialog)->show();
+            (*dialog)->raise();
+            (*dialog)->activateWindow();
+        });
 }
 
 } // namespace pbx::ui
