@@ -117,6 +117,10 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
     auto step = approxDpPerStep(e, relation);
     if (!step)
         return step.error();
+    // The PMF spans −ε to +ε on the grid: a huge ε (10⁹) would allocate ~ε/d bins. Refused before
+    // allocating, like the additive-noise grids above.
+    if (const double bins = approxDpPmfBins(step->epsilon, d); !(bins <= maxBins))
+        return makeError(ErrorCode::ResourceLimit, pldResourceMessage(pldPeakBytes(bins), d, maxBins));
     c.pmf[0][0] = approxDpPmf(step->epsilon, step->delta, d, true);
     if (withOptimistic)
         c.pmf[1][0] = approxDpPmf(step->epsilon, step->delta, d, false);

@@ -382,6 +382,11 @@ PldPmf approxDpPmf(double epsilon, double delta, double d, bool pessimistic)
     return discretePmf({{epsilon, up}, {-epsilon, down}}, inf, d, pessimistic);
 }
 
+double approxDpPmfBins(double epsilon, double d)
+{
+    return 2.0 * std::ceil(epsilon / d) + 2.0;
+}
+
 PldPmf randomizedResponsePmf(double p, int k, double d, bool pessimistic)
 {
     const double kd = static_cast<double>(k);

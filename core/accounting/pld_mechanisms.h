@@ -97,6 +97,11 @@ PldPmf discretePmf(const std::vector<std::pair<double, double>> &lossMasses, dou
 /// with parameter ε is the case δ = 0.
 PldPmf approxDpPmf(double epsilon, double delta, double interval, bool pessimistic);
 
+/// Bins approxDpPmf(epsilon, ·, interval, ·) spans, 2⌈ε/interval⌉ + 2 (an upper bound for both
+/// roundings), as a double so that a huge ε/interval does not overflow. Callers compare it with
+/// PldOptions::maxBins before building the PMF: ε = 10⁹ at interval 10⁻⁴ would need 2·10¹³ bins.
+double approxDpPmfBins(double epsilon, double interval);
+
 /// k-ary randomized response, replace-one (dp_accounting `from_randomized_response`): with
 /// probability p output a uniform bucket, else the input. Losses ±L, L = log(k/p − k + 1), and 0.
 PldPmf randomizedResponsePmf(double noiseParameter, int buckets, double interval, bool pessimistic);

@@ -36,6 +36,7 @@ private slots:
     void resourceLimits();
     void tinySigmaGaussianFallback();
     void binLimitOption();
+    void hugePureEpsilonRefusedBeforeAllocating();
     void poissonReplaceDelta_data();
     void poissonReplaceDelta();
     void poissonReplaceLedger();
@@ -548,6 +549,34 @@ void TestPld::binLimitOption()
         options.maxBins = bad;
         PBX_VERIFY_ERROR(PldAccountant::fromLedger(ledger, options), InvalidArgument, "bin limit");
     }
+}
+
+// A pure-DP event with ε ≈ 7.8·10⁸ (found by fuzz_ledger) spans ±ε on the grid: ~1.6·10¹³ bins at
+// the default interval. It is refused with ResourceLimit naming the event instead of allocating,
+// and ε = 1 beside it is unaffected (2⌈1/d⌉ + 2 bins).
+void TestPld::hugePureEpsilonRefusedBeforeAllocating()
+{
+    PrivacyEvent rr;
+    rr.mechanism = MechanismKind::PureDp;
+    rr.epsilon = 0.05;
+    rr.count = 1999;
+    PrivacyEvent huge;
+    huge.mechanism = MechanismKind::PureDp;
+    huge.epsilon = 777777770.1;
+    huge.count = 500;
+    Ledger ledger;
+    ledger.events = {rr, huge};
+    auto refused = PldAccountant::fromLedger(ledger);
+    PBX_VERIFY_ERROR(refused, ResourceLimit, "events[1] (pure): PLD would need");
+    QCOMPARE(approxDpPmfBins(1.0, 1e-4), 20002.0);
+    QCOMPARE(approxDpPmfBins(777777770.1, 1e-4), 2.0 * std::ceil(777777770.1 / 1e-4) + 2.0);
+
+    huge.epsilon = 1.0;
+    huge.count = 1;
+    ledger.events = {huge};
+    auto ok = PldAccountant::fromLedger(ledger);
+    QVERIFY(ok.ok());
+    PBX_FUZZY_COMPARE(ok.value()->deltaForEpsilon(1.0)->delta, 0.0, 1e-12);
 }
 
 void TestPld::poissonReplaceDelta_data()
