@@ -19,7 +19,9 @@ const char *const kSimulateGrowingUsage
       "               pmwg (private multiplicative weights; \"pmwg\": {\"universe\": \"small\" | \"full\",\n"
       "               \"mode\": \"practical\" | \"theory\", \"alpha\", \"p\", \"c0\", \"T\", \"eta\", "
       "\"checkpoints\",\n"
-      "               \"per_checkpoint\", \"uniform_update\"})\n"
+      "               \"per_checkpoint\", \"uniform_update\"}) or nsg (numeric sparse vector on its own;\n"
+      "               \"nsg\": {\"p\", \"T\", \"cap\": {\"kind\": \"time\", \"c0\"} | {\"kind\": \"constant\", \"c\"},\n"
+      "               \"queries\": [predicates], \"checkpoints\"})\n"
       "  \"stream\"     {\"start_size\": n, \"order\": \"random\" | \"sorted:<predicate>\", \"end\": T}\n"
       "  \"budget\"     {\"kind\": \"pure\", \"epsilon\"} | {\"kind\": \"zcdp\", \"rho\"} |\n"
       "               {\"kind\": \"approx\", \"epsilon\", \"delta\", \"conversion\": \"cks\" | \"simple\"}\n"
@@ -37,7 +39,7 @@ const char *const kSimulateGrowingUsage
       "INVALID_BUDGET, INVALID_SCHEDULE, INVALID_DECAY, INVALID_BETA, INVALID_BLACK_BOX, EPOCH_OVERFLOW,\n"
       "GROWING_NEIGHBOURS_UNSUPPORTED, INVALID_UNIVERSE, INVALID_ALPHA, INVALID_NOISE_EXPONENT, "
       "INVALID_CAP,\n"
-      "INVALID_THRESHOLD, INVALID_LEARNING_RATE.\n";
+      "INVALID_THRESHOLD, INVALID_LEARNING_RATE, CAP_REQUIRED.\n";
 
 int runSimulateGrowing(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
@@ -71,10 +73,13 @@ int runSimulateGrowing(const std::vector<std::string> &args, std::ostream &out, 
             out << line;
         }
     if (doc.contains("hard_queries")) {
-        std::snprintf(line, sizeof line, "  hard queries %zu (cap at the end %llu), mean |error| %.4f\n",
+        // PMWG scores every answer; NSG only its hard (numeric) answers.
+        const auto &errors = doc["errors"];
+        const bool nsg = errors.contains("hard_mean_abs");
+        std::snprintf(line, sizeof line, "  hard queries %zu (cap at the end %llu), mean |error| %.4f%s\n",
                       doc["hard_queries"].size(),
                       static_cast<unsigned long long>(doc["cap"].back()["cap"].get<std::uint64_t>()),
-                      doc["errors"]["mean_abs"].get<double>());
+                      errors[nsg ? "hard_mean_abs" : "mean_abs"].get<double>(), nsg ? " (hard answers)" : "");
         out << line;
     }
     if (doc.contains("epochs"))

@@ -160,12 +160,14 @@ struct StreamData
 
 Result<StreamData> compileQueries(const GrowingLabConfig &c, const data::Table &table)
 {
+    const std::string field = c.algorithm == LabAlgorithm::Nsg ? "nsg.queries" : "black_box.queries";
+    const std::string_view code = c.algorithm == LabAlgorithm::Nsg ? kInvalidConfig : kInvalidBlackBox;
     StreamData d;
     for (std::size_t j = 0; j < c.queries.size(); ++j) {
         auto p = data::Predicate::compile(c.queries[j], table);
         if (!p)
-            return makeError(p.error().code, std::string(kInvalidBlackBox) + ": black_box.queries["
-                                                 + std::to_string(j) + "]: " + p.error().message);
+            return makeError(p.error().code, std::string(code) + ": " + field + "[" + std::to_string(j)
+                                                 + "]: " + p.error().message);
         d.masks.emplace_back();
         p->evaluate(table, d.masks.back());
     }
@@ -448,6 +450,27 @@ Result<void> parsePmwg(const Json &doc, GrowingLabConfig &c)
     return validate(p);
 }
 
+/// For an approx budget: "target" = {ε, δ, conversion} and the realised / worst-case ρ converted
+/// to ε at δ ("realised_target_epsilon", "worst_case_target_epsilon"). Nothing for other kinds.
+Result<void> addApproxTarget(const Budget &budget, Json &privacy)
+{
+    if (budget.kind != BudgetKind::Approx)
+        return {};
+    privacy["target"] = Json{{"epsilon", budget.epsilon},
+                             {"delta", budget.delta},
+                             {"conversion", budget.conversion == ZcdpConversion::Cks ? "cks" : "simple"}};
+    for (const auto &[from, to] : {std::pair{"realised", "realised_target_epsilon"},
+                                   std::pair{"worst_case", "worst_case_target_epsilon"}}) {
+        if (!privacy.contains(from) || !privacy[from].is_number())
+            continue;
+        auto e = approxEpsilonOf(budget, privacy[from].get<double>());
+        if (!e)
+            return e.error();
+        privacy[to] = *e;
+    }
+    return {};
+}
+
 Result<Json> runPmwg(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
                      std::uint64_t end, Json doc)
 {
@@ -469,6 +492,8 @@ Result<Json> runPmwg(const GrowingLabConfig &c, const data::Table *table, std::u
             caps.push_back(Json{{"time", t}, {"cap", pmwg->capAt(t)}});
         }
         doc["cap"] = std::move(caps);
+        if (auto ok = addApproxTarget(c.budget, privacy); !ok)
+            return ok.error();
         doc["privacy"] = std::move(privacy);
         return doc;
     }
@@ -486,10 +511,12 @@ Result<Json> runPmwg(const GrowingLabConfig &c, const data::Table *table, std::u
     for (const auto &cp : run->checkpoints)
         caps.push_back(Json{{"time", cp.time}, {"cap", cp.cap}, {"hard", cp.hard}});
     doc["cap"] = std::move(caps);
-    // The realised loss f(n) + (7/3)Σf(e_i) is a pure-DP statement; under a zCDP budget only the
-    // worst case is in the budget's unit.
-    privacy["realised"] = zcdp ? Json(nullptr) : Json(run->realisedEpsilon);
+    // Realised and worst case in the budget's unit: ε (pure), or ρ (zcdp and approx: the rounds
+    // opened, (49/18)Σf(s_i)²); an approx budget also gets both converted to ε at its δ.
+    privacy["realised"] = run->realised;
     privacy["realised_epsilon"] = run->realisedEpsilon;
+    if (auto ok = addApproxTarget(c.budget, privacy); !ok)
+        return ok.error();
     doc["privacy"] = std::move(privacy);
     doc["errors"] = Json{{"queries", run->queries},
                          {"mean_abs", run->meanAbsError},
@@ -502,7 +529,147 @@ Result<Json> runPmwg(const GrowingLabConfig &c, const data::Table *table, std::u
     return doc;
 }
 
+Result<void> parseNsg(const Json &doc, GrowingLabConfig &c)
+{
+    auto block = objectAt(doc, "nsg", false);
+    if (!block)
+        return block.error();
+    NsgConfig &n = c.nsg;
+    n.startSize = c.startSize;
+    n.budget = c.budget;
+    if (!*block)
+        return validate(n); // CAP_REQUIRED: nsg.cap
+    const Json &b = **block;
+    auto p = io::json::optionalNumber(b, "p", "nsg");
+    if (!p)
+        return recode(kInvalidNoiseExponent, p.error());
+    if (*p)
+        n.exponent = **p;
+    auto threshold = io::json::optionalNumber(b, "T", "nsg");
+    if (!threshold)
+        return recode(kInvalidThreshold, threshold.error());
+    if (*threshold)
+        n.threshold = **threshold;
+    if (b.contains("cap") && !b["cap"].is_null()) {
+        if (!b["cap"].is_object())
+            return growingError(kInvalidCap, "nsg.cap", "expected an object {\"kind\": \"time\", \"c0\": …}");
+        const Json &cap = b["cap"];
+        auto kind = io::json::optionalString(cap, "kind", "nsg.cap", "time");
+        if (!kind)
+            return recode(kInvalidCap, kind.error());
+        if (*kind != "time" && *kind != "constant")
+            return growingError(kInvalidCap, "nsg.cap.kind", "expected \"time\" or \"constant\"");
+        const bool time = *kind == "time";
+        const char *key = time ? "c0" : "c";
+        auto value = io::json::number(cap, key, "nsg.cap");
+        if (!value)
+            return recode(kInvalidCap, value.error());
+        n.cap = HardQueryCap{time, *value};
+    }
+    if (b.contains("queries")) {
+        if (!b["queries"].is_array())
+            return growingError(kInvalidConfig, "nsg.queries", "expected a list of predicate strings");
+        for (const auto &item : b["queries"]) {
+            if (!item.is_string())
+                return growingError(kInvalidConfig, "nsg.queries", "expected predicate strings");
+            c.queries.push_back(item.get<std::string>());
+        }
+    }
+    if (b.contains("checkpoints")) {
+        auto v = io::json::unsignedInteger(b, "checkpoints", "nsg");
+        if (!v || *v < 1 || *v > 100000)
+            return growingError(kInvalidConfig, "nsg.checkpoints", "must be an integer from 1 to 100000");
+        c.checkpoints = static_cast<int>(*v);
+    }
+    return validate(n);
+}
+
+/// The public cap at `checkpoints` evenly spaced times from n to `end`.
+std::uint64_t checkpointTime(std::uint64_t n, std::uint64_t end, int checkpoints, int k)
+{
+    return checkpoints == 1 ? end : n + (end - n) * std::uint64_t(k) / std::uint64_t(checkpoints - 1);
+}
+
+Result<Json> runNsg(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
+                    std::uint64_t end, Json doc)
+{
+    auto unit = nsgNoiseUnit(c.nsg);
+    if (!unit)
+        return unit.error();
+    const bool zcdp = isZcdp(c.budget);
+    Json privacy{{"unit", zcdp ? "rho" : "epsilon"}, {"worst_case", nsgWorstCase(*unit, c.nsg)}};
+    privacy["total_reserved"] = zcdp ? *zcdpBudget(c.budget) : c.budget.epsilon;
+    doc["sigma_n"] = unit->sigmaN;
+    doc["f_n"] = unit->f(double(unit->startSize));
+    if (!table) {
+        Json caps = Json::array();
+        for (int k = 0; k < c.checkpoints; ++k) {
+            const std::uint64_t t = checkpointTime(c.startSize, end, c.checkpoints, k);
+            caps.push_back(Json{{"time", t}, {"cap", c.nsg.cap->at(c.startSize, t)}});
+        }
+        doc["cap"] = std::move(caps);
+        if (auto ok = addApproxTarget(c.budget, privacy); !ok)
+            return ok.error();
+        doc["privacy"] = std::move(privacy);
+        return doc;
+    }
+    if (c.queries.empty())
+        return growingError(kInvalidConfig, "nsg.queries",
+                            "a simulation needs predicates (use --plan-only otherwise)");
+    auto data = compileQueries(c, *table);
+    if (!data)
+        return data.error();
+    auto order = arrivalOrder(*table, c.order, orderSeed(seed, 0));
+    if (!order)
+        return order.error();
+    auto run = simulateNsg(c.nsg, data->masks, *order, end, c.checkpoints, seed);
+    if (!run)
+        return run.error();
+    Json hard = Json::array();
+    for (const auto &h : run->hardQueries)
+        hard.push_back(
+            Json{{"time", h.time}, {"query", h.query}, {"answer", h.answer}, {"true", h.trueAnswer}});
+    doc["hard_queries"] = std::move(hard);
+    Json caps = Json::array();
+    for (const auto &cp : run->checkpoints)
+        caps.push_back(Json{{"time", cp.time},
+                            {"cap", cp.cap},
+                            {"hard", cp.hard},
+                            {"capped", cp.capped},
+                            {"threshold_side_differs", cp.misjudged}});
+    doc["cap"] = std::move(caps);
+    Json rounds = Json::array();
+    for (const auto &r : run->rounds)
+        rounds.push_back(Json{{"start", r.start},
+                              {"halt", r.halt ? Json(*r.halt) : Json(nullptr)},
+                              {"cost_atg", r.atgCost},
+                              {"cost", r.cost}});
+    doc["rounds"] = std::move(rounds);
+    privacy["realised"] = run->realised;
+    privacy["realised_epsilon"] = run->realisedEpsilon;
+    if (auto ok = addApproxTarget(c.budget, privacy); !ok)
+        return ok.error();
+    doc["privacy"] = std::move(privacy);
+    doc["errors"] = Json{{"queries", run->queries}, {"hard_mean_abs", run->meanAbsNumericError}};
+    return doc;
+}
+
 } // namespace
+
+std::string_view labAlgorithmName(LabAlgorithm algorithm)
+{
+    switch (algorithm) {
+    case LabAlgorithm::BBScheduler:
+        return "bbscheduler";
+    case LabAlgorithm::BBImprover:
+        return "bbimprover";
+    case LabAlgorithm::Pmwg:
+        return "pmwg";
+    case LabAlgorithm::Nsg:
+        return "nsg";
+    }
+    return "bbscheduler";
+}
 
 Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
 {
@@ -525,11 +692,9 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
     else if (*algorithm == "pmwg")
         c.algorithm = LabAlgorithm::Pmwg;
     else if (*algorithm == "nsg")
-        return growingError(
-            kInvalidConfig, "algorithm",
-            "'nsg' is not available from the command line yet (bbscheduler, bbimprover, pmwg)");
+        c.algorithm = LabAlgorithm::Nsg;
     else
-        return growingError(kInvalidConfig, "algorithm", "expected bbscheduler, bbimprover or pmwg");
+        return growingError(kInvalidConfig, "algorithm", "expected bbscheduler, bbimprover, pmwg or nsg");
     auto dataset = io::json::optionalString(doc, "dataset", "", "cps1988");
     if (!dataset)
         return recode(kInvalidConfig, dataset.error());
@@ -575,8 +740,10 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
     c.budget = *parsedBudget;
 
     auto schedule = objectAt(doc, "schedule", c.algorithm == LabAlgorithm::BBScheduler);
-    if (schedule && *schedule && c.algorithm == LabAlgorithm::Pmwg)
-        return growingError(kInvalidConfig, "schedule", "pmwg takes its parameters from \"pmwg\"");
+    if (schedule && *schedule && (c.algorithm == LabAlgorithm::Pmwg || c.algorithm == LabAlgorithm::Nsg))
+        return growingError(kInvalidConfig, "schedule",
+                            c.algorithm == LabAlgorithm::Pmwg ? "pmwg takes its parameters from \"pmwg\""
+                                                              : "nsg takes its parameters from \"nsg\"");
     if (!schedule)
         return schedule.error();
     if (c.algorithm == LabAlgorithm::BBScheduler) {
@@ -622,6 +789,9 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
     if (c.algorithm == LabAlgorithm::Pmwg) {
         if (auto ok = parsePmwg(doc, c); !ok)
             return ok.error();
+    } else if (c.algorithm == LabAlgorithm::Nsg) {
+        if (auto ok = parseNsg(doc, c); !ok)
+            return ok.error();
     } else {
         auto box = objectAt(doc, "black_box", true);
         if (!box)
@@ -654,11 +824,7 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
 
 Json growingLabSettings(const GrowingLabConfig &c, std::uint64_t seed, bool planOnly)
 {
-    Json s{{"algorithm", c.algorithm == LabAlgorithm::BBScheduler  ? "bbscheduler"
-                         : c.algorithm == LabAlgorithm::BBImprover ? "bbimprover"
-                                                                   : "pmwg"},
-           {"dataset", c.dataset},
-           {"neighbours", "replace"}};
+    Json s{{"algorithm", labAlgorithmName(c.algorithm)}, {"dataset", c.dataset}, {"neighbours", "replace"}};
     s["stream"] = Json{{"start_size", c.startSize}, {"order", c.order}};
     if (c.end)
         s["stream"]["end"] = *c.end;
@@ -685,6 +851,19 @@ Json growingLabSettings(const GrowingLabConfig &c, std::uint64_t seed, bool plan
                          {"checkpoints", c.checkpoints},
                          {"per_checkpoint", c.perCheckpoint}};
         s["beta"] = c.beta;
+        s["seed"] = seed;
+        s["plan_only"] = planOnly;
+        return s;
+    }
+    if (c.algorithm == LabAlgorithm::Nsg) {
+        Json nsg{{"p", c.nsg.exponent},
+                 {"T", c.nsg.threshold},
+                 {"queries", c.queries},
+                 {"checkpoints", c.checkpoints}};
+        if (c.nsg.cap)
+            nsg["cap"] = c.nsg.cap->timeCap ? Json{{"kind", "time"}, {"c0", c.nsg.cap->c}}
+                                            : Json{{"kind", "constant"}, {"c", c.nsg.cap->c}};
+        s["nsg"] = std::move(nsg);
         s["seed"] = seed;
         s["plan_only"] = planOnly;
         return s;
@@ -724,7 +903,8 @@ Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, 
             return makeError(ErrorCode::Unsupported,
                              "the growing-database lab reads true answers, so it runs only on public data ('"
                                  + table->name() + "' is not marked public)");
-        if (c.algorithm != LabAlgorithm::Pmwg && (c.box.kind != BlackBoxKind::LaplaceK || c.queries.empty()))
+        if ((c.algorithm == LabAlgorithm::BBScheduler || c.algorithm == LabAlgorithm::BBImprover)
+            && (c.box.kind != BlackBoxKind::LaplaceK || c.queries.empty()))
             return growingError(
                 kInvalidConfig, "black_box",
                 "a simulation needs a laplace-k box with predicates (use --plan-only otherwise)");
@@ -746,13 +926,12 @@ Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, 
                             "false voids the privacy analysis and is a simulation-only demonstration");
     Json doc{{"format", "pbx-simulation"},
              {"version", 1},
-             {"simulation", c.algorithm == LabAlgorithm::BBScheduler  ? "growing-bbscheduler"
-                            : c.algorithm == LabAlgorithm::BBImprover ? "growing-bbimprover"
-                                                                      : "growing-pmwg"},
+             {"simulation", "growing-" + std::string(labAlgorithmName(c.algorithm))},
              {"settings", growingLabSettings(c, seed, planOnly)}};
     auto result = c.algorithm == LabAlgorithm::BBScheduler ? runScheduler(c, table, seed, end, std::move(doc))
                   : c.algorithm == LabAlgorithm::BBImprover ? runImprover(c, table, seed, end, std::move(doc))
-                                                            : runPmwg(c, table, seed, end, std::move(doc));
+                  : c.algorithm == LabAlgorithm::Pmwg       ? runPmwg(c, table, seed, end, std::move(doc))
+                                                            : runNsg(c, table, seed, end, std::move(doc));
     if (!result)
         return result;
     (*result)["note"] = table ? kSimulationNote : kPlanNote;

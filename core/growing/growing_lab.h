@@ -9,6 +9,7 @@
 #include "core/data/table.h"
 #include "core/growing/bb_improver.h"
 #include "core/growing/bb_scheduler.h"
+#include "core/growing/nsg_run.h"
 #include "core/growing/pmwg.h"
 #include "core/io/json_fields.h"
 #include "core/util/result.h"
@@ -20,7 +21,11 @@
 
 namespace pbx::growing {
 
-enum class LabAlgorithm { BBScheduler, BBImprover, Pmwg };
+enum class LabAlgorithm { BBScheduler, BBImprover, Pmwg, Nsg };
+
+/// "bbscheduler", "bbimprover", "pmwg", "nsg" (the document's "algorithm" and, prefixed with
+/// "growing-", the result's "simulation").
+std::string_view labAlgorithmName(LabAlgorithm algorithm);
 
 struct GrowingLabConfig
 {
@@ -35,19 +40,20 @@ struct GrowingLabConfig
     double decay = 0.1;          ///< bbimprover: a
     std::uint64_t every = 1;     ///< bbimprover: m
     BlackBox box;
-    std::vector<std::string> queries; ///< laplace-k predicates (empty: k given as a number, plan only)
+    std::vector<std::string> queries; ///< laplace-k or nsg predicates (empty: plan only)
     double beta = 0.05;
     int repetitions = 200;
     std::string universe = "small"; ///< pmwg
     PmwgConfig pmwg;                ///< pmwg (start size, universe size and budget copied in)
-    int checkpoints = 40;           ///< pmwg
+    NsgConfig nsg;                  ///< nsg (start size and budget copied in)
+    int checkpoints = 40;           ///< pmwg, nsg
     int perCheckpoint = 25;         ///< pmwg
 };
 
 /// Reads and checks a configuration. Errors ("<CODE>: <field>: …"): INVALID_CONFIG (format, version,
 /// unknown algorithm or field value, missing fields), INVALID_UNIVERSE, INVALID_ALPHA, INVALID_CAP,
-/// INVALID_THRESHOLD, INVALID_LEARNING_RATE, INVALID_NOISE_EXPONENT (pmwg), and
-/// unknown algorithm or field value, missing fields), GROWING_NEIGHBOURS_UNSUPPORTED ("neighbours"
+/// INVALID_THRESHOLD, INVALID_LEARNING_RATE, INVALID_NOISE_EXPONENT (pmwg, nsg), CAP_REQUIRED (nsg
+/// without "nsg.cap"), GROWING_NEIGHBOURS_UNSUPPORTED ("neighbours"
 /// other than replace), INVALID_START_SIZE, INVALID_GAMMA, INVALID_BUDGET, INVALID_SCHEDULE,
 /// INVALID_DECAY, INVALID_BETA, INVALID_BLACK_BOX.
 Result<GrowingLabConfig> parseGrowingLab(const io::json::Json &document);

@@ -85,6 +85,16 @@ double nsgRealisedLoss(const NoiseUnit &unit, const std::vector<std::uint64_t> &
                             math::nudgeUp(odp::divideRoundUp(7.0 * sum, 3.0)));
 }
 
+double nsgRealisedRho(const NoiseUnit &unit, const std::vector<std::uint64_t> &roundStarts)
+{
+    double sum = 0.0;
+    for (const auto s : roundStarts) {
+        const double f = unit.f(double(s));
+        sum = math::addRoundUp(sum, odp::multiplyRoundUp(f, f));
+    }
+    return math::nudgeUp(odp::divideRoundUp(odp::multiplyRoundUp(49.0, sum), 18.0));
+}
+
 namespace {
 /// The multiplier of f(n) in the pure worst case: 1 + (7/3)c, or 1 + (7/3)c_0(2−p)/(1−p). Rounded up.
 double worstCaseFactor(const HardQueryCap &cap, double p)
@@ -200,8 +210,10 @@ Result<GrowingSparseVector::Answer> GrowingSparseVector::query(std::uint64_t t, 
         return a; // the cap binds: nothing about the data is released
     const double time = double(t);
     const double countNoise = time * m_unit.sigma(time); // Lap scales on the count scale
-    if (!m_roundThreshold) // a round opens at its first query: ρ ~ Lap(λ_T s σ(s))
+    if (!m_roundThreshold) { // a round opens at its first query: ρ ~ Lap(λ_T s σ(s))
         m_roundThreshold = simulationLaplace(rng, kThresholdMultiplier * countNoise);
+        m_roundStarts.push_back(t);
+    }
     a.answered = true;
     const double nu = simulationLaplace(rng, kQueryMultiplier * countNoise);
     if (toCountScale(fraction, time) + nu >= toCountScale(threshold, time) + *m_roundThreshold) {

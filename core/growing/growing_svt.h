@@ -69,6 +69,14 @@ Result<void> validate(const HardQueryCap &cap, double exponent, std::string_view
 /// f(n) + (7/3)Σ f(e_i) (rounded up) — "privacy charged at the hard-query times".
 double nsgRealisedLoss(const NoiseUnit &unit, const std::vector<std::uint64_t> &hardTimes);
 
+/// NSG's realised zCDP cost for a transcript whose rounds opened at s_1 ≤ s_2 ≤ …: each round is
+/// (7/3)f(s_i)-DP as a whole (its halting time is ≥ s_i and f is non-increasing), hence
+/// ((7/3)f(s_i))²/2-zCDP (Bun & Steinke 2016, Prop. 1.4), and its parameter is fixed by the public
+/// start s_i, so zCDP composition of the rounds gives (49/18)Σ f(s_i)² (rounded up). Every round
+/// opened is charged, including one still open (no ⊤ yet). Always ≤ nsgWorstCaseRho for a
+/// transcript that respects the cap (docs/growing-databases.md, "NSG").
+double nsgRealisedRho(const NoiseUnit &unit, const std::vector<std::uint64_t> &roundStarts);
+
 /// NSG's worst case over all transcripts (pure ε): constant cap c: f(n)(1 + (7/3)c); time cap c_0
 /// with p < 1: f(n)(1 + (7/3)c_0(2−p)/(1−p)). Rounded up. Precondition: valid unit and cap.
 double nsgWorstCaseEpsilon(const NoiseUnit &unit, const HardQueryCap &cap);
@@ -118,6 +126,10 @@ public:
     /// f(n) + (7/3)Σ f(e_i) of the transcript so far.
     double realisedLoss() const { return nsgRealisedLoss(m_unit, m_hardTimes); }
     double worstCaseLoss() const { return nsgWorstCaseEpsilon(m_unit, m_cap); }
+    /// The times at which the rounds so far opened (their threshold draws), s_1 ≤ s_2 ≤ ….
+    const std::vector<std::uint64_t> &roundStarts() const { return m_roundStarts; }
+    /// (49/18)Σ f(s_i)² of the transcript so far (zCDP).
+    double realisedRho() const { return nsgRealisedRho(m_unit, m_roundStarts); }
     std::uint64_t capAt(std::uint64_t t) const { return m_cap.at(m_unit.startSize, t); }
     const NoiseUnit &unit() const { return m_unit; }
 
@@ -127,6 +139,7 @@ private:
     std::optional<double> m_roundThreshold; ///< ρ (counts) of the open round
     std::uint64_t m_lastTime = 0;
     std::vector<std::uint64_t> m_hardTimes;
+    std::vector<std::uint64_t> m_roundStarts;
 };
 
 /// Laplace(0, b) by inversion from a std::mt19937_64 (simulation only).

@@ -337,6 +337,8 @@ Result<PmwgRun> simulatePmwg(const PmwgConfig &config, const Universe &universe,
     run.maxAbsError = errors.back();
     run.laplaceBaselineMeanError = baseline / double(checkpoints);
     run.realisedEpsilon = pmwg->realisedEpsilon();
+    run.realisedRho = pmwg->realisedRho();
+    run.realised = pmwg->realised();
     run.worstCase = pmwg->worstCase();
     double kl = 0.0;
     for (std::size_t j = 0; j < N; ++j)

@@ -104,8 +104,13 @@ public:
     const std::vector<std::uint64_t> &hardTimes() const { return m_svt.hardTimes(); }
     std::uint64_t capAt(std::uint64_t t) const { return m_svt.capAt(t); }
     double sigmaN() const { return m_svt.unit().sigmaN; }
-    /// Pure: f(n) + (7/3)Σ f(e_i); zCDP: see realisedRho.
+    /// The pure ex-post loss f(n) + (7/3)Σ f(e_i) of the transcript so far (valid for every budget kind).
     double realisedEpsilon() const { return m_svt.realisedLoss(); }
+    /// The zCDP cost of the rounds opened so far, (49/18)Σ f(s_i)² (nsgRealisedRho).
+    double realisedRho() const { return m_svt.realisedRho(); }
+    /// The realised privacy in the budget's unit: ε for a pure budget, ρ for zcdp and approx budgets
+    /// (comparable with worstCase() and with the reserved total).
+    double realised() const { return isZcdp(m_config.budget) ? realisedRho() : realisedEpsilon(); }
     /// The worst case over all transcripts in the budget's unit (ε, or ρ for zCDP budgets).
     double worstCase() const;
     const PmwgConfig &config() const { return m_config; }
@@ -141,6 +146,8 @@ struct PmwgRun
     std::vector<Checkpoint> checkpoints;
     std::size_t queries = 0;
     double realisedEpsilon = 0.0; ///< f(n) + (7/3)Σ f(e_i)
+    double realisedRho = 0.0;     ///< (49/18)Σ f(s_i)² over the rounds opened
+    double realised = 0.0;        ///< in the budget's unit (ε, or ρ for zcdp and approx budgets)
     double worstCase = 0.0;       ///< in the budget's unit
     double meanAbsError = 0.0, q95AbsError = 0.0, maxAbsError = 0.0;
     double laplaceBaselineMeanError = 0.0; ///< Lap(K/(εt)) per query, basic composition over all K queries

@@ -119,6 +119,22 @@ Result<double> zcdpBudget(const Budget &budget)
     return lo;
 }
 
+Result<double> approxEpsilonOf(const Budget &budget, double rho)
+{
+    if (budget.kind != BudgetKind::Approx)
+        return growingError(kInvalidBudget, "budget.kind",
+                            "only an approx budget has an (epsilon, delta) target");
+    if (!(rho >= 0.0) || !std::isfinite(rho))
+        return growingError(kInvalidBudget, "rho", "must be a finite number >= 0");
+    if (rho == 0.0)
+        return 0.0;
+    auto e = budget.conversion == ZcdpConversion::Cks ? privacy::epsilonFromRhoCks(rho, budget.delta)
+                                                      : privacy::epsilonFromRho(rho, budget.delta);
+    if (!e)
+        return growingError(kInvalidBudget, "budget", e.error().message);
+    return *e;
+}
+
 std::string_view blackBoxKindName(BlackBoxKind kind)
 {
     switch (kind) {

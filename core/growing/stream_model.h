@@ -86,6 +86,11 @@ inline bool isZcdp(const Budget &budget)
 /// ρ = 0.017469. Errors: INVALID_BUDGET (as validate, or a pure budget).
 Result<double> zcdpBudget(const Budget &budget);
 
+/// The ε at the budget's δ that a spend of `rho` converts to, by the budget's conversion (CKS or
+/// simple; both round up): how an approx budget reports a realised ρ in its own (ε, δ) unit.
+/// Errors: INVALID_BUDGET for a budget that is not approx, or ρ < 0.
+Result<double> approxEpsilonOf(const Budget &budget, double rho);
+
 // ---------------------------------------------------------------------------------------------
 // Black boxes (the paper's Definition of a (p, g)-black box, in the form documented in
 // docs/growing-databases.md, "Black boxes")

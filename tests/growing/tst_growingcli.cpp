@@ -3,6 +3,9 @@
 // simulation on CPS1988), and bad configurations failing with exit 1 and one line naming the field.
 #include "tests/cli/simulate_lab_fixture.h"
 
+#include <cstring>
+#include <iterator>
+
 using pbx::io::json::Json;
 
 namespace {
@@ -136,6 +139,33 @@ private slots:
         QVERIFY(std::fabs(privacy["realised"].get<double>() - 0.52) < 0.05);
         QVERIFY(doc["errors"]["mean_abs"].get<double>()
                 < doc["errors"]["laplace_baseline_mean_abs"].get<double>());
+        // Under an (ε, δ) target PMWG is accounted in zCDP: realised and worst case both in ρ (the
+        // rounds opened, (49/18)Σ f(s_i)²), and both converted back to ε at δ.
+        std::string approx = lab;
+        approx.replace(approx.find(R"("kind": "pure", "epsilon": 1.0)"), 30,
+                       R"("kind": "approx", "epsilon": 1.0, "delta": 1e-6)");
+        const auto z = runLab(approx, QStringLiteral("pmwg-approx"));
+        const auto &zp = z["privacy"];
+        QCOMPARE(zp["unit"], Json("rho"));
+        QVERIFY(std::fabs(zp["total_reserved"].get<double>() - 0.024356) < 5e-7);
+        QVERIFY(zp["worst_case"].get<double>() <= zp["total_reserved"].get<double>());
+        QVERIFY(zp["realised"].is_number());
+        QVERIFY(zp["realised"].get<double>() > 0.0);
+        QVERIFY(zp["realised"].get<double>() < zp["worst_case"].get<double>());
+        // At least the first round (opened at n) is charged: (49/18) f(n)², f(n) = 1/(nσ_n).
+        const double zfn = 1.0 / (14000.0 * z["sigma_n"].get<double>());
+        QVERIFY(zp["realised"].get<double>() >= 49.0 / 18.0 * zfn * zfn);
+        QVERIFY(zp["realised_target_epsilon"].get<double>() < zp["worst_case_target_epsilon"].get<double>());
+        QVERIFY(zp["worst_case_target_epsilon"].get<double>() <= 1.0);
+        QVERIFY(zp["realised_epsilon"].get<double>() > 0.0); // the pure ex-post loss, for comparison
+        // A zcdp budget: the same, without the (ε, δ) conversion.
+        std::string zcdp = lab;
+        zcdp.replace(zcdp.find(R"("kind": "pure", "epsilon": 1.0)"), 30, R"("kind": "zcdp", "rho": 0.05)");
+        const auto zz = runLab(zcdp, QStringLiteral("pmwg-zcdp"));
+        QCOMPARE(zz["privacy"]["unit"], Json("rho"));
+        QVERIFY(zz["privacy"]["realised"].get<double>() < zz["privacy"]["worst_case"].get<double>());
+        QVERIFY(zz["privacy"]["worst_case"].get<double>() <= 0.05);
+        QVERIFY(!zz["privacy"].contains("realised_target_epsilon"));
         // The plan reads no data: the public cap only.
         const auto plan = runLab(lab, QStringLiteral("pmwg-plan"), {QStringLiteral("--plan-only")});
         QCOMPARE(plan["cap"][0]["cap"], Json(40));
@@ -155,6 +185,90 @@ private slots:
         bad.replace(bad.find("\"eta\": 0.3"), 10, "\"eta\": 3.0");
         r = run(bad, QStringLiteral("pmwg-bad2"), {QStringLiteral("--plan-only")});
         QVERIFY(r.err.startsWith(QStringLiteral("pbx-cli simulate: INVALID_LEARNING_RATE: pmwg.eta:")));
+    }
+
+    void nsg()
+    {
+        const std::string lab = std::string(R"({"format": "pbx-growing-lab", "version": 1, "algorithm": "nsg",
+            "stream": {"start_size": 1000, "order": "random", "end": 28155},
+            "budget": {"kind": "pure", "epsilon": 1.0},
+            "nsg": {"p": 0.5, "cap": {"kind": "time", "c0": 10}, "T": 0.5, "checkpoints": 40, "queries": )")
+                                + kQueries + "}}";
+        // Plan: the worst case meets the budget with σ_n = (1 + (7/3)·30)/(1000·1) = 0.071; no data read.
+        const auto plan = runLab(lab, QStringLiteral("nsg-plan"), {QStringLiteral("--plan-only")});
+        QCOMPARE(plan["simulation"], Json("growing-nsg"));
+        QVERIFY(std::fabs(plan["sigma_n"].get<double>() - 0.071) < 1e-9);
+        QVERIFY(plan["privacy"]["worst_case"].get<double>() <= 1.0);
+        QVERIFY(std::fabs(plan["privacy"]["worst_case"].get<double>() - 1.0) < 1e-9);
+        QCOMPARE(plan["cap"][0]["cap"], Json(10));
+        QVERIFY(!plan.contains("hard_queries"));
+
+        const auto doc = runLab(lab, QStringLiteral("nsg"), {QStringLiteral("--seed"), QStringLiteral("1")});
+        const double fn = doc["f_n"].get<double>();
+        QVERIFY(std::fabs(fn - 1.0 / 71.0) < 1e-9);
+        const auto f = [&](double t) { return fn * std::pow(t / 1000.0, -0.5); };
+        const auto &hard = doc["hard_queries"];
+        QVERIFY(!hard.empty());
+        for (const auto &c : doc["cap"])
+            QVERIFY(c["hard"].get<std::uint64_t>() <= c["cap"].get<std::uint64_t>());
+        QVERIFY(doc["cap"].back()["capped"].get<std::uint64_t>() > 0); // the cap binds on CPS1988
+        // Per-round cost f(s) + f(t_h) and the realised loss f(n) + (7/3)Σf(e_i), recomputed.
+        double sum = 0.0;
+        for (const auto &h : hard)
+            sum += f(h["time"].get<double>());
+        const auto &rounds = doc["rounds"];
+        QVERIFY(rounds.size() >= hard.size());
+        for (std::size_t i = 0; i < hard.size(); ++i) {
+            QCOMPARE(rounds[i]["halt"], hard[i]["time"]);
+            const double expected = f(rounds[i]["start"].get<double>()) + f(hard[i]["time"].get<double>());
+            QVERIFY(std::fabs(rounds[i]["cost_atg"].get<double>() - expected) < 1e-12);
+            QVERIFY(rounds[i]["cost_atg"].get<double>() >= expected * (1.0 - 1e-15));
+        }
+        const auto &privacy = doc["privacy"];
+        QCOMPARE(privacy["unit"], Json("epsilon"));
+        QVERIFY(std::fabs(privacy["realised"].get<double>() - (fn + 7.0 / 3.0 * sum)) < 1e-12);
+        QVERIFY(privacy["realised"].get<double>() < privacy["worst_case"].get<double>());
+
+        // zCDP budget from an (ε, δ) target: everything in ρ, realised = (49/18)Σ f(s_i)² over the rounds.
+        std::string approx = lab;
+        approx.replace(approx.find(R"("kind": "pure", "epsilon": 1.0)"), 30,
+                       R"("kind": "approx", "epsilon": 1.0, "delta": 1e-6)");
+        const auto z
+            = runLab(approx, QStringLiteral("nsg-approx"), {QStringLiteral("--seed"), QStringLiteral("1")});
+        const auto &zp = z["privacy"];
+        QCOMPARE(zp["unit"], Json("rho"));
+        QVERIFY(std::fabs(zp["total_reserved"].get<double>() - 0.024356) < 5e-7);
+        QVERIFY(zp["worst_case"].get<double>() <= zp["total_reserved"].get<double>());
+        const double zfn = z["f_n"].get<double>();
+        double squares = 0.0;
+        for (const auto &r : z["rounds"]) {
+            const double fs = zfn * std::pow(r["start"].get<double>() / 1000.0, -0.5);
+            squares += fs * fs;
+        }
+        QVERIFY(std::fabs(zp["realised"].get<double>() - 49.0 / 18.0 * squares) < 1e-12);
+        QVERIFY(zp["realised"].get<double>() < zp["worst_case"].get<double>());
+        QVERIFY(zp["realised_target_epsilon"].get<double>() < 1.0);
+        QVERIFY(zp["worst_case_target_epsilon"].get<double>() <= 1.0);
+
+        // Refusals name the field.
+        const std::pair<const char *, const char *> bad[] = {
+            {R"("cap": {"kind": "time", "c0": 10}, )", ""},
+            {R"("c0": 10)", R"("c0": 0)"},
+            {R"("p": 0.5)", R"("p": 1.5)"},
+            {R"("p": 0.5)", R"("p": 1.0)"},
+            {R"("T": 0.5)", R"("T": 2)"},
+        };
+        const char *const messages[]
+            = {"CAP_REQUIRED: nsg.cap:", "INVALID_CAP: nsg.cap:", "INVALID_NOISE_EXPONENT: nsg.p:",
+               "INVALID_NOISE_EXPONENT: nsg.p:", "INVALID_THRESHOLD: nsg.T:"};
+        for (std::size_t i = 0; i < std::size(bad); ++i) {
+            std::string b = lab;
+            b.replace(b.find(bad[i].first), std::strlen(bad[i].first), bad[i].second);
+            const auto r = run(b, QStringLiteral("nsg-bad%1").arg(i), {QStringLiteral("--plan-only")});
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(r.err.startsWith(QStringLiteral("pbx-cli simulate: ") + QLatin1String(messages[i])),
+                     qPrintable(r.err));
+        }
     }
 
     void badConfigurations_data()

@@ -4,6 +4,7 @@
 // counter-example, the simulated mechanism and its refusals (docs/growing-databases.md).
 #include "core/growing/growing_error.h"
 #include "core/growing/growing_svt.h"
+#include "core/growing/nsg_run.h"
 #include "tests/testutils.h"
 
 #include <cmath>
@@ -76,6 +77,48 @@ private Q_SLOTS:
         QVERIFY(sz.ok());
         QVERIFY(nsgWorstCaseRho(NoiseUnit{1000, *sz, 0.5}, cap) <= 0.5);
         QVERIFY(nsgWorstCaseRho(NoiseUnit{1000, *sz, 0.5}, cap) > 0.5 * (1.0 - 1e-9));
+    }
+
+    void realisedRhoAndRounds()
+    {
+        // σ_n = 0.002, n = 1000, p = ½: f(1000) = 0.5, f(10⁵) = 0.05. Rounds opened at 1000 (halted at
+        // 10⁵) and at 10⁵ (still open): ρ = (49/18)(0.5² + 0.05²) = 0.6873611…
+        const NoiseUnit unit{1000, 0.002, 0.5};
+        const std::vector<std::uint64_t> starts{1000, 100000};
+        const std::vector<std::uint64_t> halts{100000};
+        PBX_FUZZY_COMPARE(nsgRealisedRho(unit, starts), 49.0 / 18.0 * (0.25 + 0.0025), 1e-12);
+        QVERIFY(nsgRealisedRho(unit, starts) >= 49.0 / 18.0 * (0.25 + 0.0025)); // rounded up
+        const auto rounds = nsgRounds(unit, starts, halts);
+        QCOMPARE(rounds.size(), std::size_t{2});
+        PBX_FUZZY_COMPARE(rounds[0].atgCost, 0.55, 1e-12); // f(s) + f(t_h), the ATG test vector
+        PBX_FUZZY_COMPARE(rounds[0].cost, 0.5 + 4.0 / 3.0 * 0.05, 1e-12);
+        QVERIFY(!rounds[1].halt);
+        PBX_FUZZY_COMPARE(rounds[1].atgCost, 0.05, 1e-12); // an open round costs f(s)
+        // A transcript within the cap stays within the zCDP worst case: every round opened right after
+        // the previous hard answer, hard answers as early as the time cap allows.
+        const HardQueryCap cap{true, 10.0};
+        std::vector<std::uint64_t> early{1000};
+        for (std::uint64_t t = 1000; t <= 2000000 && early.size() < 200; ++t)
+            while (early.size() <= cap.at(1000, t) && early.size() < 200)
+                early.push_back(t);
+        QVERIFY(nsgRealisedRho(unit, early) <= nsgWorstCaseRho(unit, cap));
+        // NSG's σ_n for ε = 1, c_0 = 10, p = ½, n = 1000: (1 + (7/3)·30)/1000 = 0.071.
+        NsgConfig config;
+        config.cap = cap;
+        auto fitted = nsgNoiseUnit(config);
+        QVERIFY(fitted.ok());
+        PBX_FUZZY_COMPARE(fitted->sigmaN, 0.071, 1e-9);
+        PBX_FUZZY_COMPARE(nsgWorstCase(*fitted, config), 1.0, 1e-9);
+        QVERIFY(nsgWorstCase(*fitted, config) <= 1.0);
+        // Refusals name the field.
+        config.cap.reset();
+        QCOMPARE(growingErrorCode(nsgNoiseUnit(config).error()), kCapRequired);
+        config.cap = cap;
+        config.exponent = 1.0;
+        QCOMPARE(growingErrorCode(nsgNoiseUnit(config).error()), kInvalidNoiseExponent);
+        config.exponent = 0.5;
+        config.threshold = 1.5;
+        QCOMPARE(growingErrorCode(nsgNoiseUnit(config).error()), kInvalidThreshold);
     }
 
     void simulatedMechanism()
