@@ -34,14 +34,15 @@ inline constexpr std::string_view kInvalidUniverse = "INVALID_UNIVERSE";
 inline constexpr std::string_view kRowOutsideUniverse = "ROW_OUTSIDE_UNIVERSE";
 inline constexpr std::string_view kInvalidAlpha = "INVALID_ALPHA";
 inline constexpr std::string_view kInvalidLearningRate = "INVALID_LEARNING_RATE";
+inline constexpr std::string_view kSmallDbTooLarge = "SMALLDB_TOO_LARGE";
 
 /// An Error whose message is "<code>: <field>: <message>" (or "<code>: <message>" when `field` is
-/// empty). EPOCH_OVERFLOW maps to ResourceLimit, GROWING_NEIGHBOURS_UNSUPPORTED to Unsupported,
-/// everything else to InvalidArgument.
+/// empty). EPOCH_OVERFLOW and SMALLDB_TOO_LARGE map to ResourceLimit, GROWING_NEIGHBOURS_UNSUPPORTED to
+/// Unsupported, everything else to InvalidArgument.
 inline Error growingError(std::string_view code, std::string_view field, const std::string &message)
 {
     ErrorCode kind = ErrorCode::InvalidArgument;
-    if (code == kEpochOverflow)
+    if (code == kEpochOverflow || code == kSmallDbTooLarge)
         kind = ErrorCode::ResourceLimit;
     else if (code == kNeighboursUnsupported)
         kind = ErrorCode::Unsupported;

@@ -125,10 +125,36 @@ Result<void> parseBlackBox(const Json &b, GrowingLabConfig &c)
                 return ok;
     } else if (*kind == "smalldb") {
         c.box.kind = BlackBoxKind::SmallDb;
-        if (auto ok = count("universe", c.box.universe); !ok)
-            return ok;
-        if (auto ok = count("queries", c.box.queries); !ok)
-            return ok;
+        if (b.contains("m")) {
+            // SmallDBG's CPS1988 teaching instance: N = 16 cells, the 28 marginal cells, enumerated.
+            std::size_t m = 0;
+            if (auto ok = count("m", m); !ok)
+                return ok;
+            c.smallDbSize = m;
+            c.box.universe = SmallDbInstance::kCells;
+            c.box.queries = kCpsSmallDbQueries;
+            for (const auto &[key, expected] :
+                 {std::pair{"universe", c.box.universe}, std::pair{"queries", c.box.queries}}) {
+                if (!b.contains(key))
+                    continue;
+                std::size_t given = 0;
+                if (auto ok = count(key, given); !ok)
+                    return ok;
+                if (given != expected)
+                    return growingError(
+                        kInvalidBlackBox, std::string("black_box.") + key,
+                        "the SmallDB teaching instance (with \"m\") has N = 16 cells and 28 queries");
+            }
+            if (auto ok = SmallDb::create(SmallDbInstance::kCells,
+                                          {std::vector<std::uint8_t>(SmallDbInstance::kCells, 1)}, m);
+                !ok)
+                return ok.error();
+        } else {
+            if (auto ok = count("universe", c.box.universe); !ok)
+                return ok;
+            if (auto ok = count("queries", c.box.queries); !ok)
+                return ok;
+        }
     } else {
         return growingError(kInvalidBlackBox, "black_box.kind",
                             "expected laplace-k, noisy-histogram or smalldb");
@@ -218,6 +244,87 @@ Result<void> forEachRepetition(const GrowingLabConfig &c, const data::Table &tab
     return {};
 }
 
+/// SmallDBG's Monte Carlo (BBScheduler with the SmallDB box on the CPS teaching instance): per
+/// repetition the rows arrive in a seeded order; at each epoch start SmallDB runs on the first t_i
+/// rows at the epoch's ε_i (√(2ρ_i) under a zCDP schedule) with the exact sampler, and its 28
+/// answers are scored against the true fractions at every time of the epoch.
+Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Table &table, std::uint64_t seed,
+                              std::uint64_t end, const std::vector<EpochPlan> &epochs, Json doc)
+{
+    auto inst = cpsSmallDbInstance(table);
+    if (!inst)
+        return inst.error();
+    auto db = SmallDb::create(SmallDbInstance::kCells, inst->queries, c.smallDbSize);
+    if (!db)
+        return db.error();
+    std::vector<std::vector<std::uint32_t>> columns(SmallDbInstance::kCells);
+    for (std::size_t q = 0; q < inst->queries.size(); ++q)
+        for (std::size_t j = 0; j < SmallDbInstance::kCells; ++j)
+            if (inst->queries[q][j])
+                columns[j].push_back(static_cast<std::uint32_t>(q));
+    std::vector<double> worstPerRun;
+    std::vector<std::vector<double>> perEpoch(epochs.size());
+    int exceeding = 0;
+    for (int rep = 0; rep < c.repetitions; ++rep) {
+        auto order = arrivalOrder(table, c.order, orderSeed(seed, rep));
+        if (!order)
+            return order.error();
+        mechanisms::SeededRandomBits bits(seed, std::uint64_t(rep));
+        std::vector<std::uint64_t> cells(SmallDbInstance::kCells, 0);
+        std::vector<std::uint64_t> queryCounts(inst->queries.size(), 0);
+        std::uint64_t t = 0;
+        auto arrive = [&](std::uint64_t to) {
+            for (; t < to; ++t) {
+                const auto cell = inst->rowCells[(*order)[t]];
+                ++cells[cell];
+                for (const auto q : columns[cell])
+                    ++queryCounts[q];
+            }
+        };
+        double worst = 0.0;
+        bool exceeded = false;
+        for (std::size_t i = 0; i < epochs.size(); ++i) {
+            const auto &e = epochs[i];
+            arrive(e.start);
+            auto y = db->sample(cells, e.privacy.epsilon, bits);
+            if (!y)
+                return y.error();
+            const auto answers = db->answers(*y);
+            double epochWorst = 0.0;
+            for (std::uint64_t u = e.start; u <= e.last; ++u) {
+                arrive(u);
+                for (std::size_t q = 0; q < answers.size(); ++q)
+                    epochWorst
+                        = std::max(epochWorst, std::fabs(double(queryCounts[q]) / double(u) - answers[q]));
+            }
+            perEpoch[i].push_back(epochWorst);
+            worst = std::max(worst, epochWorst);
+            exceeded = exceeded || epochWorst > e.bound;
+        }
+        worstPerRun.push_back(worst);
+        exceeding += exceeded;
+    }
+    Json mc{
+        {"repetitions", c.repetitions}, {"max_error", summary(worstPerRun)}, {"runs_exceeding", exceeding}};
+    Json byEpoch = Json::array();
+    for (const auto &sample : perEpoch)
+        byEpoch.push_back(quantile(sample, 0.5));
+    mc["epoch_max_error_median"] = std::move(byEpoch);
+    // The best any m-row database could do on the whole table (a property of the data, simulation
+    // only; the stream's last database when it ends at the last row).
+    if (end == table.rowCount()) {
+        std::vector<std::uint64_t> all(SmallDbInstance::kCells, 0);
+        for (const auto cell : inst->rowCells)
+            ++all[cell];
+        auto best = db->bestMaxError(all);
+        if (!best)
+            return best.error();
+        doc["smalldb"]["best_max_error_at_end"] = *best;
+    }
+    doc["monte_carlo"] = std::move(mc);
+    return doc;
+}
+
 Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
                           std::uint64_t end, Json doc)
 {
@@ -264,8 +371,15 @@ Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, s
                    {"delta", c.budget.delta},
                    {"conversion", c.budget.conversion == ZcdpConversion::Cks ? "cks" : "simple"}};
     doc["privacy"] = std::move(privacy);
+    if (c.smallDbSize > 0)
+        doc["smalldb"] = Json{{"m", c.smallDbSize},
+                              {"universe", SmallDbInstance::kCells},
+                              {"queries", kCpsSmallDbQueries},
+                              {"range_size", smallDbRangeSize(SmallDbInstance::kCells, c.smallDbSize)}};
     if (!table)
         return doc;
+    if (c.smallDbSize > 0)
+        return simulateSmallDbg(c, *table, seed, end, *epochs, std::move(doc));
 
     // Monte Carlo: the rows arrive in a seeded order; each epoch answers every query from one
     // Laplace-k run on its first t_i rows; the error of every answer at every time is scored.
@@ -881,6 +995,8 @@ Json growingLabSettings(const GrowingLabConfig &c, std::uint64_t seed, bool plan
             box["queries"] = c.queries;
     } else {
         box["universe"] = c.box.universe;
+        if (c.smallDbSize > 0)
+            box["m"] = c.smallDbSize;
         box[c.box.kind == BlackBoxKind::SmallDb ? "queries" : "cells_per_query"]
             = c.box.kind == BlackBoxKind::SmallDb ? c.box.queries : c.box.cellsPerQuery;
     }
@@ -903,11 +1019,13 @@ Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, 
             return makeError(ErrorCode::Unsupported,
                              "the growing-database lab reads true answers, so it runs only on public data ('"
                                  + table->name() + "' is not marked public)");
-        if ((c.algorithm == LabAlgorithm::BBScheduler || c.algorithm == LabAlgorithm::BBImprover)
+        const bool smallDbg = c.algorithm == LabAlgorithm::BBScheduler && c.smallDbSize > 0;
+        if ((c.algorithm == LabAlgorithm::BBScheduler || c.algorithm == LabAlgorithm::BBImprover) && !smallDbg
             && (c.box.kind != BlackBoxKind::LaplaceK || c.queries.empty()))
             return growingError(
                 kInvalidConfig, "black_box",
-                "a simulation needs a laplace-k box with predicates (use --plan-only otherwise)");
+                "a simulation needs a laplace-k box with predicates or (bbscheduler) a smalldb "
+                "box with \"m\" (use --plan-only otherwise)");
         end = c.end.value_or(table->rowCount());
         if (end > table->rowCount())
             return growingError(kInvalidConfig, "stream.end",

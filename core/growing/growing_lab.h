@@ -11,6 +11,7 @@
 #include "core/growing/bb_scheduler.h"
 #include "core/growing/nsg_run.h"
 #include "core/growing/pmwg.h"
+#include "core/growing/smalldb.h"
 #include "core/io/json_fields.h"
 #include "core/util/result.h"
 
@@ -20,6 +21,9 @@
 #include <vector>
 
 namespace pbx::growing {
+
+/// |Q| of the SmallDB teaching instance (cpsSmallDbInstance): 8 one-way + 20 two-way marginal cells.
+inline constexpr std::size_t kCpsSmallDbQueries = 28;
 
 enum class LabAlgorithm { BBScheduler, BBImprover, Pmwg, Nsg };
 
@@ -40,6 +44,8 @@ struct GrowingLabConfig
     double decay = 0.1;          ///< bbimprover: a
     std::uint64_t every = 1;     ///< bbimprover: m
     BlackBox box;
+    std::size_t smallDbSize
+        = 0; ///< smalldb with "m": the multiset size m of the CPS teaching instance (0: none)
     std::vector<std::string> queries; ///< laplace-k or nsg predicates (empty: plan only)
     double beta = 0.05;
     int repetitions = 200;

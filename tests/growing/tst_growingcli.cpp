@@ -271,6 +271,46 @@ private slots:
         }
     }
 
+    void smallDbg()
+    {
+        // SmallDBG: BBScheduler with the exact SmallDB box on region × smsa × parttime (N = 16, 28
+        // marginal cells, m = 8 → 490,314 candidates).
+        const std::string lab = R"({"format": "pbx-growing-lab", "version": 1, "algorithm": "bbscheduler",
+            "stream": {"start_size": 1000, "order": "random", "end": 28155},
+            "budget": {"kind": "pure", "epsilon": 1.0},
+            "schedule": {"kind": "geometric", "gamma": 1.0},
+            "black_box": {"kind": "smalldb", "m": 8}, "beta": 0.05, "repetitions": 2})";
+        const auto doc
+            = runLab(lab, QStringLiteral("smalldbg"), {QStringLiteral("--seed"), QStringLiteral("2")});
+        QCOMPARE(doc["smalldb"]["range_size"], Json(490314));
+        QCOMPARE(doc["smalldb"]["queries"], Json(28));
+        QVERIFY(std::fabs(doc["smalldb"]["best_max_error_at_end"].get<double>() - 0.0896) < 5e-5);
+        QCOMPARE(doc["epochs"].size(), std::size_t{5});
+        QCOMPARE(doc["epochs"][0]["epsilon"], Json(0.5));
+        // DR14's bound ((16 ln N ln|Q| + 4 ln(1/β_i))/(ε_i t_i))^{1/3} is loose; the measured error is near
+        // the best.
+        QVERIFY(std::fabs(doc["epochs"][0]["alpha_black_box"].get<double>() - 0.687643) < 1e-6);
+        const auto &mc = doc["monte_carlo"];
+        QCOMPARE(mc["runs_exceeding"], Json(0));
+        QVERIFY(mc["max_error"]["median"].get<double>() < 0.15);
+        QVERIFY(mc["max_error"]["median"].get<double>() > 0.0896);
+        // The plan needs no data; m = 11 has C(26, 11) = 7,726,160 candidates: refused.
+        const auto plan = runLab(lab, QStringLiteral("smalldbg-plan"), {QStringLiteral("--plan-only")});
+        QCOMPARE(plan["smalldb"]["range_size"], Json(490314));
+        QVERIFY(!plan.contains("monte_carlo"));
+        std::string big = lab;
+        big.replace(big.find(R"("m": 8)"), 6, R"("m": 11)");
+        auto r = run(big, QStringLiteral("smalldbg-big"), {QStringLiteral("--plan-only")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.startsWith(QStringLiteral("pbx-cli simulate: SMALLDB_TOO_LARGE: black_box.m:")),
+                 qPrintable(r.err));
+        std::string other = lab;
+        other.replace(other.find(R"("m": 8)"), 6, R"("m": 8, "universe": 160)");
+        r = run(other, QStringLiteral("smalldbg-universe"), {QStringLiteral("--plan-only")});
+        QVERIFY2(r.err.startsWith(QStringLiteral("pbx-cli simulate: INVALID_BLACK_BOX: black_box.universe:")),
+                 qPrintable(r.err));
+    }
+
     void badConfigurations_data()
     {
         QTest::addColumn<QString>("from");
