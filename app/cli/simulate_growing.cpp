@@ -22,6 +22,9 @@ const char *const kSimulateGrowingUsage
       "               \"per_checkpoint\", \"uniform_update\"}) or nsg (numeric sparse vector on its own;\n"
       "               \"nsg\": {\"p\", \"T\", \"cap\": {\"kind\": \"time\", \"c0\"} | {\"kind\": \"constant\", \"c\"},\n"
       "               \"queries\": [predicates], \"checkpoints\"})\n"
+      "               or ermg (output-perturbation logistic regression on CPS1988, Gaussian noise; \"schedule\":\n"
+      "               {\"kind\": \"improver\", \"a\", \"every\"} or {\"kind\": \"zcdp-equalised\", \"gamma\"};\n"
+      "               \"erm\": {\"lambda\", \"tol\", \"draws\"})\n"
       "  \"stream\"     {\"start_size\": n, \"order\": \"random\" | \"sorted:<predicate>\", \"end\": T}\n"
       "  \"budget\"     {\"kind\": \"pure\", \"epsilon\"} | {\"kind\": \"zcdp\", \"rho\"} |\n"
       "               {\"kind\": \"approx\", \"epsilon\", \"delta\", \"conversion\": \"cks\" | \"simple\"}\n"
@@ -30,7 +33,8 @@ const char *const kSimulateGrowingUsage
       "  \"black_box\"  {\"kind\": \"laplace-k\", \"queries\": [predicates] or k} | {\"kind\": "
       "\"noisy-histogram\",\n"
       "               \"universe\", \"cells_per_query\"} | {\"kind\": \"smalldb\", \"universe\", "
-      "\"queries\"}\n"
+      "\"queries\"} or\n"
+      "               {\"kind\": \"smalldb\", \"m\": 8} (SmallDBG: exact SmallDB on CPS1988 region x smsa x parttime)\n"
       "  \"beta\", \"repetitions\", \"dataset\" (default cps1988), \"neighbours\" (replace only).\n"
       "The output lists every epoch (start, end, epsilon or rho, cumulative, beta, bound) or BBImprover's\n"
       "steps and its crossover with BBScheduler, the privacy reserved and spent, and (simulation) the\n"
@@ -39,7 +43,7 @@ const char *const kSimulateGrowingUsage
       "INVALID_BUDGET, INVALID_SCHEDULE, INVALID_DECAY, INVALID_BETA, INVALID_BLACK_BOX, EPOCH_OVERFLOW,\n"
       "GROWING_NEIGHBOURS_UNSUPPORTED, INVALID_UNIVERSE, INVALID_ALPHA, INVALID_NOISE_EXPONENT, "
       "INVALID_CAP,\n"
-      "INVALID_THRESHOLD, INVALID_LEARNING_RATE, CAP_REQUIRED.\n";
+      "INVALID_THRESHOLD, INVALID_LEARNING_RATE, CAP_REQUIRED, SMALLDB_TOO_LARGE.\n";
 
 int runSimulateGrowing(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {

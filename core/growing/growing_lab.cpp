@@ -4,6 +4,7 @@
 #include "core/data/predicate.h"
 #include "core/growing/growing_error.h"
 #include "core/growing/growing_svt.h"
+#include "core/math/directed_rounding.h"
 
 #include <algorithm>
 #include <cmath>
@@ -768,6 +769,167 @@ Result<Json> runNsg(const GrowingLabConfig &c, const data::Table *table, std::ui
     return doc;
 }
 
+/// ERMG's "schedule" ({"kind": "improver", "a", "every"} or {"kind": "zcdp-equalised" |
+/// "zcdp-geometric", "gamma"}) and "erm" ({"lambda", "tol", "draws"}) blocks.
+Result<void> parseErmg(const Json &doc, const Json *schedule, GrowingLabConfig &c)
+{
+    c.every = 1000; // the thinned grid: one Newton solve per 1000 arrivals unless told otherwise
+    if (!isZcdp(c.budget))
+        return growingError(kInvalidSchedule, "budget.kind",
+                            "ermg releases Gaussian noise and needs a zcdp or approx budget");
+    if (schedule) {
+        const Json &sch = *schedule;
+        auto kind = io::json::optionalString(sch, "kind", "schedule", "improver");
+        if (!kind)
+            return recode(kInvalidSchedule, kind.error());
+        if (*kind == "improver") {
+            auto a = io::json::optionalNumber(sch, "a", "schedule");
+            if (!a)
+                return recode(kInvalidDecay, a.error());
+            if (*a)
+                c.decay = **a;
+            if (sch.contains("every")) {
+                auto every = io::json::unsignedInteger(sch, "every", "schedule");
+                if (!every)
+                    return recode(kInvalidConfig, every.error());
+                c.every = *every;
+            }
+        } else {
+            auto parsed = parseScheduleKind(*kind);
+            if (!parsed)
+                return parsed.error();
+            if (!scheduleIsZcdp(*parsed))
+                return growingError(kInvalidSchedule, "schedule.kind",
+                                    "ermg takes \"improver\", \"zcdp-equalised\" or \"zcdp-geometric\"");
+            c.ermScheduler = true;
+            c.schedule = *parsed;
+            if (!sch.contains("gamma") || !sch["gamma"].is_number())
+                return growingError(kInvalidGamma, "schedule.gamma", "expected a number");
+            c.gamma = sch["gamma"].get<double>();
+            if (auto ok = checkGamma(*c.gamma); !ok)
+                return ok.error();
+        }
+    }
+    auto block = objectAt(doc, "erm", false);
+    if (!block)
+        return block.error();
+    if (*block) {
+        const Json &b = **block;
+        for (const auto &[key, target] : {std::pair{"lambda", &c.ermLambda}, std::pair{"tol", &c.ermTol}}) {
+            auto v = io::json::optionalNumber(b, key, "erm");
+            if (!v)
+                return recode(kInvalidConfig, v.error());
+            if (*v)
+                *target = **v;
+        }
+        if (b.contains("draws")) {
+            auto v = io::json::unsignedInteger(b, "draws", "erm");
+            if (!v || *v < 1 || *v > 100000)
+                return growingError(kInvalidConfig, "erm.draws", "must be an integer from 1 to 100000");
+            c.ermDraws = static_cast<int>(*v);
+        }
+    }
+    if (!(c.ermLambda > 0.0) || !std::isfinite(c.ermLambda))
+        return growingError(kInvalidConfig, "erm.lambda", "must be a finite number > 0");
+    if (!(c.ermTol >= 1e-10 && c.ermTol <= 1e-2))
+        return growingError(kInvalidConfig, "erm.tol", "must be a number with 1e-10 <= tol <= 1e-2");
+    // The box's accuracy function is not used by ERMG; a Laplace box satisfies the schedulers' checks.
+    c.box = BlackBox{};
+    if (c.ermScheduler) {
+        SchedulerConfig sc{c.startSize, *c.gamma, c.budget, c.schedule, c.beta, c.box};
+        return validate(sc);
+    }
+    ImproverConfig ic{c.startSize, c.decay, c.every, c.budget, c.beta, c.box};
+    return validate(ic);
+}
+
+/// ERMG: the release times with their ρ (BBImprover's thinned grid or BBScheduler's epochs), the
+/// Gaussian σ = Δ_t/√(2ρ_t) of each, and (simulation) the measured excess empirical risk.
+Result<Json> runErmg(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
+                     std::uint64_t end, Json doc)
+{
+    struct Release
+    {
+        std::uint64_t t = 0, last = 0;
+        double rho = 0.0, cumulative = 0.0;
+    };
+    std::vector<Release> releases;
+    double total = 0.0;
+    if (c.ermScheduler) {
+        SchedulerConfig sc{c.startSize, *c.gamma, c.budget, c.schedule, c.beta, c.box};
+        auto epochs = planEpochs(sc, end);
+        if (!epochs)
+            return epochs.error();
+        for (const auto &e : *epochs)
+            releases.push_back({e.start, e.last, e.privacy.rho, e.privacy.cumulative});
+        total = BBScheduler::create(sc)->total();
+    } else {
+        ImproverConfig ic{c.startSize, c.decay, c.every, c.budget, c.beta, c.box};
+        auto improver = BBImprover::create(ic);
+        if (!improver)
+            return improver.error();
+        total = improver->total();
+        double cumulative = 0.0;
+        for (std::uint64_t t = c.startSize; t <= end; t += c.every) {
+            const auto step = improver->step(t);
+            cumulative = std::min(total, math::addRoundUp(cumulative, step.rho));
+            releases.push_back({t, std::min(end, t + c.every - 1), step.rho, cumulative});
+        }
+    }
+    if (table && releases.size() > 1000)
+        return growingError(kInvalidConfig, "schedule.every",
+                            "a simulation solves at most 1000 models; " + std::to_string(releases.size())
+                                + " releases were planned (raise schedule.every)");
+    Json list = Json::array();
+    for (const auto &r : releases) {
+        if (!(r.rho > 0.0))
+            return growingError(kInvalidBudget, "budget", "a release's rho underflowed to 0");
+        list.push_back(Json{{"t", r.t},
+                            {"end", r.last},
+                            {"rho", r.rho},
+                            {"cumulative", r.cumulative},
+                            {"sensitivity", ermSensitivity(r.t, c.ermLambda, c.ermTol)},
+                            {"sigma", ermNoiseScale(r.t, c.ermLambda, c.ermTol, r.rho)}});
+    }
+    doc["releases"] = std::move(list);
+    Json privacy{{"unit", "rho"}, {"total_reserved", total}, {"spent_realised", releases.back().cumulative}};
+    if (auto ok = addApproxTarget(c.budget, privacy); !ok)
+        return ok.error();
+    doc["privacy"] = std::move(privacy);
+    if (!table)
+        return doc;
+    auto data = cpsErmData(*table);
+    if (!data)
+        return data.error();
+    auto order = arrivalOrder(*table, c.order, orderSeed(seed, 0));
+    if (!order)
+        return order.error();
+    const Eigen::Index rows = Eigen::Index(end);
+    Eigen::MatrixXd x(rows, data->features.cols());
+    Eigen::VectorXd y(rows);
+    for (std::uint64_t r = 0; r < end; ++r) {
+        x.row(Eigen::Index(r)) = data->features.row(Eigen::Index((*order)[r]));
+        y(Eigen::Index(r)) = data->labels(Eigen::Index((*order)[r]));
+    }
+    std::mt19937_64 rng(seed ^ 0x65726d67u);
+    Eigen::VectorXd theta;
+    auto &out = doc["releases"];
+    for (std::size_t i = 0; i < releases.size(); ++i) {
+        const Eigen::Index t = Eigen::Index(releases[i].t);
+        auto fit
+            = fitLogistic(x.topRows(t), y.head(t), c.ermLambda, c.ermTol, theta.size() ? &theta : nullptr);
+        if (!fit)
+            return fit.error();
+        theta = fit->theta;
+        const auto risk = excessRisk(theta, out[i]["sigma"].get<double>(), x.topRows(t), y.head(t),
+                                     c.ermLambda, c.ermDraws, rng);
+        out[i]["risk"] = logisticRisk(theta, x.topRows(t), y.head(t), c.ermLambda);
+        out[i]["excess_risk"] = Json{{"mean", risk.mean}, {"median", risk.median}};
+        out[i]["newton_iterations"] = fit->iterations;
+    }
+    return doc;
+}
+
 } // namespace
 
 std::string_view labAlgorithmName(LabAlgorithm algorithm)
@@ -781,6 +943,8 @@ std::string_view labAlgorithmName(LabAlgorithm algorithm)
         return "pmwg";
     case LabAlgorithm::Nsg:
         return "nsg";
+    case LabAlgorithm::Ermg:
+        return "ermg";
     }
     return "bbscheduler";
 }
@@ -807,8 +971,11 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
         c.algorithm = LabAlgorithm::Pmwg;
     else if (*algorithm == "nsg")
         c.algorithm = LabAlgorithm::Nsg;
+    else if (*algorithm == "ermg")
+        c.algorithm = LabAlgorithm::Ermg;
     else
-        return growingError(kInvalidConfig, "algorithm", "expected bbscheduler, bbimprover, pmwg or nsg");
+        return growingError(kInvalidConfig, "algorithm",
+                            "expected bbscheduler, bbimprover, pmwg, nsg or ermg");
     auto dataset = io::json::optionalString(doc, "dataset", "", "cps1988");
     if (!dataset)
         return recode(kInvalidConfig, dataset.error());
@@ -886,6 +1053,7 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
                     + (scheduleIsZcdp(c.schedule) ? "a zcdp or approx budget" : "a pure budget")
                     + " (budget.kind is '" + std::string(budgetKindName(c.budget.kind)) + "')");
     } else if (c.algorithm == LabAlgorithm::BBImprover && *schedule) {
+        // (ermg reads its schedule in parseErmg)
         const Json &sch = **schedule;
         auto a = io::json::optionalNumber(sch, "a", "schedule");
         if (!a)
@@ -905,6 +1073,9 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
             return ok.error();
     } else if (c.algorithm == LabAlgorithm::Nsg) {
         if (auto ok = parseNsg(doc, c); !ok)
+            return ok.error();
+    } else if (c.algorithm == LabAlgorithm::Ermg) {
+        if (auto ok = parseErmg(doc, *schedule, c); !ok)
             return ok.error();
     } else {
         auto box = objectAt(doc, "black_box", true);
@@ -965,6 +1136,15 @@ Json growingLabSettings(const GrowingLabConfig &c, std::uint64_t seed, bool plan
                          {"checkpoints", c.checkpoints},
                          {"per_checkpoint", c.perCheckpoint}};
         s["beta"] = c.beta;
+        s["seed"] = seed;
+        s["plan_only"] = planOnly;
+        return s;
+    }
+    if (c.algorithm == LabAlgorithm::Ermg) {
+        s["schedule"] = c.ermScheduler ? Json{{"kind", scheduleKindName(c.schedule)}, {"gamma", *c.gamma}}
+                                       : Json{{"kind", "improver"}, {"a", c.decay}, {"every", c.every}};
+        s["erm"] = Json{
+            {"model", "logistic-l2"}, {"lambda", c.ermLambda}, {"tol", c.ermTol}, {"draws", c.ermDraws}};
         s["seed"] = seed;
         s["plan_only"] = planOnly;
         return s;
@@ -1049,7 +1229,8 @@ Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, 
     auto result = c.algorithm == LabAlgorithm::BBScheduler ? runScheduler(c, table, seed, end, std::move(doc))
                   : c.algorithm == LabAlgorithm::BBImprover ? runImprover(c, table, seed, end, std::move(doc))
                   : c.algorithm == LabAlgorithm::Pmwg       ? runPmwg(c, table, seed, end, std::move(doc))
-                                                            : runNsg(c, table, seed, end, std::move(doc));
+                  : c.algorithm == LabAlgorithm::Nsg        ? runNsg(c, table, seed, end, std::move(doc))
+                                                            : runErmg(c, table, seed, end, std::move(doc));
     if (!result)
         return result;
     (*result)["note"] = table ? kSimulationNote : kPlanNote;

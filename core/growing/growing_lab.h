@@ -9,6 +9,7 @@
 #include "core/data/table.h"
 #include "core/growing/bb_improver.h"
 #include "core/growing/bb_scheduler.h"
+#include "core/growing/ermg.h"
 #include "core/growing/nsg_run.h"
 #include "core/growing/pmwg.h"
 #include "core/growing/smalldb.h"
@@ -25,9 +26,9 @@ namespace pbx::growing {
 /// |Q| of the SmallDB teaching instance (cpsSmallDbInstance): 8 one-way + 20 two-way marginal cells.
 inline constexpr std::size_t kCpsSmallDbQueries = 28;
 
-enum class LabAlgorithm { BBScheduler, BBImprover, Pmwg, Nsg };
+enum class LabAlgorithm { BBScheduler, BBImprover, Pmwg, Nsg, Ermg };
 
-/// "bbscheduler", "bbimprover", "pmwg", "nsg" (the document's "algorithm" and, prefixed with
+/// "bbscheduler", "bbimprover", "pmwg", "nsg", "ermg" (the document's "algorithm" and, prefixed with
 /// "growing-", the result's "simulation").
 std::string_view labAlgorithmName(LabAlgorithm algorithm);
 
@@ -51,9 +52,13 @@ struct GrowingLabConfig
     int repetitions = 200;
     std::string universe = "small"; ///< pmwg
     PmwgConfig pmwg;                ///< pmwg (start size, universe size and budget copied in)
-    NsgConfig nsg;                  ///< nsg (start size and budget copied in)
-    int checkpoints = 40;           ///< pmwg, nsg
-    int perCheckpoint = 25;         ///< pmwg
+    bool ermScheduler = false; ///< ermg: BBScheduler epochs (schedule.kind zcdp-*) instead of improver runs
+    double ermLambda = 0.01;   ///< ermg: λ > 0
+    double ermTol = 1e-10;     ///< ermg: Newton's gradient tolerance, charged in the sensitivity
+    int ermDraws = 200;        ///< ermg: noise draws per run for the measured excess risk
+    NsgConfig nsg;             ///< nsg (start size and budget copied in)
+    int checkpoints = 40;      ///< pmwg, nsg
+    int perCheckpoint = 25;    ///< pmwg
 };
 
 /// Reads and checks a configuration. Errors ("<CODE>: <field>: …"): INVALID_CONFIG (format, version,

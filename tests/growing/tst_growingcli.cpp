@@ -311,6 +311,55 @@ private slots:
                  qPrintable(r.err));
     }
 
+    void ermg()
+    {
+        // ERMG, BBScheduler zcdp-equalised (γ = 1) under (1, 10⁻⁶): σ = Δ_i/√(2ρ_i) = 1.046 in every
+        // epoch; the measured excess empirical risk at the epoch starts is ≈ 0.1.
+        const std::string lab = R"({"format": "pbx-growing-lab", "version": 1, "algorithm": "ermg",
+            "stream": {"start_size": 1000, "order": "random", "end": 28155},
+            "budget": {"kind": "approx", "epsilon": 1.0, "delta": 1e-6},
+            "schedule": {"kind": "zcdp-equalised", "gamma": 1.0},
+            "erm": {"lambda": 0.01, "tol": 1e-10, "draws": 100}})";
+        const auto doc = runLab(lab, QStringLiteral("ermg"), {QStringLiteral("--seed"), QStringLiteral("1")});
+        QCOMPARE(doc["simulation"], Json("growing-ermg"));
+        const auto &releases = doc["releases"];
+        QCOMPARE(releases.size(), std::size_t{5});
+        for (const auto &r : releases) {
+            QVERIFY(std::fabs(r["sigma"].get<double>() - 1.0464) < 1e-4);
+            const double excess = r["excess_risk"]["mean"].get<double>();
+            QVERIFY2(excess > 0.05 && excess < 0.15, qPrintable(QString::number(excess)));
+            QVERIFY(r["cumulative"].get<double>() <= doc["privacy"]["total_reserved"].get<double>());
+        }
+        QVERIFY(std::fabs(doc["privacy"]["total_reserved"].get<double>() - 0.024356) < 5e-7);
+        // BBImprover, every arrival (plan only: 27,156 releases): σ_t = 90.6 at t = 1000, 20.2 at 28,155.
+        std::string improver = lab;
+        improver.replace(improver.find(R"({"kind": "zcdp-equalised", "gamma": 1.0})"), 40,
+                         R"({"kind": "improver", "a": 0.1, "every": 1})");
+        const auto plan = runLab(improver, QStringLiteral("ermg-improver"), {QStringLiteral("--plan-only")});
+        QCOMPARE(plan["releases"].size(), std::size_t{27156});
+        QVERIFY(std::fabs(plan["releases"][0]["sigma"].get<double>() - 90.62) < 0.01);
+        QVERIFY(std::fabs(plan["releases"].back()["sigma"].get<double>() - 20.18) < 0.01);
+        QVERIFY(plan["privacy"]["spent_realised"].get<double>()
+                <= plan["privacy"]["total_reserved"].get<double>());
+        QVERIFY(!plan["releases"][0].contains("excess_risk"));
+        // Refusals name the field.
+        auto r = run(improver, QStringLiteral("ermg-many")); // 27,156 Newton solves: refused
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.startsWith(QStringLiteral("pbx-cli simulate: INVALID_CONFIG: schedule.every:")),
+                 qPrintable(r.err));
+        std::string pure = lab;
+        pure.replace(pure.find(R"("kind": "approx", "epsilon": 1.0, "delta": 1e-6)"), 46,
+                     R"("kind": "pure", "epsilon": 1.0)");
+        r = run(pure, QStringLiteral("ermg-pure"), {QStringLiteral("--plan-only")});
+        QVERIFY2(r.err.startsWith(QStringLiteral("pbx-cli simulate: INVALID_SCHEDULE: budget.kind:")),
+                 qPrintable(r.err));
+        std::string lambda = lab;
+        lambda.replace(lambda.find(R"("lambda": 0.01)"), 14, R"("lambda": 0)");
+        r = run(lambda, QStringLiteral("ermg-lambda"), {QStringLiteral("--plan-only")});
+        QVERIFY2(r.err.startsWith(QStringLiteral("pbx-cli simulate: INVALID_CONFIG: erm.lambda:")),
+                 qPrintable(r.err));
+    }
+
     void badConfigurations_data()
     {
         QTest::addColumn<QString>("from");
