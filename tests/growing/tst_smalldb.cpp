@@ -7,10 +7,9 @@
 #include "tests/strategies/cps_table.h"
 #include "tests/testutils.h"
 
-#include <QElapsedTimer>
-
 #include <array>
 #include <cmath>
+#include <ctime>
 #include <limits>
 #include <numeric>
 
@@ -58,8 +57,8 @@ private Q_SLOTS:
         // (E[max error] 0.0897 there).
         auto db = SmallDb::create(16, inst->queries, 8);
         mechanisms::SeededRandomBits bits(7, 0);
-        QElapsedTimer timer;
-        timer.start();
+        // CPU time, not wall time: the machine may be shared. Each draw enumerates 490,314 candidates.
+        const std::clock_t started = std::clock();
         double sum = 0.0;
         for (int rep = 0; rep < 5; ++rep) {
             auto y = db->sample(counts, 1.0, bits);
@@ -77,7 +76,8 @@ private Q_SLOTS:
             sum += worst;
         }
         QVERIFY(sum / 5.0 < 0.095);
-        QVERIFY2(timer.elapsed() < 5 * 1000, qPrintable(QString::number(timer.elapsed())));
+        const double perDraw = double(std::clock() - started) / CLOCKS_PER_SEC / 5.0;
+        QVERIFY2(perDraw < 1.0, qPrintable(QString::number(perDraw))); // well under a second (≈ 0.05 s)
     }
 
     void exactDistribution()
