@@ -73,9 +73,11 @@ Result<GrowingLabConfig> parseGrowingLab(const io::json::Json &document);
 io::json::Json growingLabSettings(const GrowingLabConfig &config, std::uint64_t seed, bool planOnly);
 
 /// Runs the lab. `table` is null for a plan (`planOnly`): nothing is read. A simulation needs a
-/// public table (else Unsupported), a laplace-k box with predicates, and start_size ≤ end ≤ rows.
-/// Errors: as parseGrowingLab; INVALID_CONFIG ("stream.end", "black_box.queries"); the
-/// predicates' errors; EPOCH_OVERFLOW.
+/// public table (else Unsupported), start_size ≤ end ≤ rows, and for bbscheduler/bbimprover a
+/// laplace-k box with predicates or (bbscheduler) a smalldb box with "m" (SmallDBG); nsg needs
+/// "nsg.queries"; ermg at most 1000 releases. Errors: as parseGrowingLab; INVALID_CONFIG
+/// ("stream.end", "black_box.queries", "nsg.queries", "schedule.every"); the predicates' errors;
+/// EPOCH_OVERFLOW; SMALLDB_TOO_LARGE; ResourceLimit (Newton's method not converging).
 Result<io::json::Json> runGrowingLab(const GrowingLabConfig &config, const data::Table *table,
                                      std::uint64_t seed, bool planOnly);
 
