@@ -9,6 +9,7 @@
 #include "tests/testutils.h"
 
 #include <cmath>
+#include <random>
 
 using namespace pbx;
 using namespace pbx::growing;
@@ -106,6 +107,40 @@ private Q_SLOTS:
         }
         QVERIFY(std::fabs(realised - 0.519) < 0.03);
         QVERIFY(std::fabs(error - 0.036) < 0.01);
+    }
+
+    void realisedInTheBudgetsUnit()
+    {
+        // Under a zCDP budget the realised privacy is (49/18)Σ f(s_i)² over the NSG rounds opened, in ρ
+        // like the worst case; the pure ex-post loss f(n) + (7/3)Σf(e_i) is kept beside it.
+        PmwgConfig c;
+        c.startSize = 1000;
+        c.universeSize = 4;
+        c.budget.kind = BudgetKind::Zcdp;
+        c.budget.rho = 0.5;
+        auto pm = Pmwg::create(c);
+        QVERIFY(pm.ok());
+        const double fn = 1.0 / (1000.0 * pm->sigmaN());
+        const std::vector<double> truth{0.7, 0.1, 0.1, 0.1};
+        const std::vector<double> q{1.0, 0.0, 0.0, 0.0};
+        std::mt19937_64 rng(4);
+        auto a = pm->query(q, truth, rng); // opens the first round at t = n
+        QVERIFY(a.ok());
+        QVERIFY(pm->realisedRho() >= 49.0 / 18.0 * fn * fn * (1.0 - 1e-12));
+        for (int k = 0; k < 200; ++k) {
+            pm->arrive(10);
+            QVERIFY(pm->query(q, truth, rng).ok());
+        }
+        QCOMPARE(pm->realised(), pm->realisedRho());
+        QVERIFY(pm->realised() <= pm->worstCase());
+        QVERIFY(pm->worstCase() <= 0.5);
+        QVERIFY(pm->realisedEpsilon() > 0.0);
+        // A pure budget reports ε.
+        c.budget = Budget{};
+        auto pure = Pmwg::create(c);
+        QVERIFY(pure->query(q, truth, rng).ok());
+        QCOMPARE(pure->realised(), pure->realisedEpsilon());
+        QVERIFY(pure->realised() <= pure->worstCase());
     }
 
     void refusals()
