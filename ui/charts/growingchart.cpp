@@ -163,12 +163,18 @@ void GrowingChart::rebuild()
     chart()->addAxis(x, Qt::AlignBottom);
     chart()->addAxis(y, Qt::AlignLeft);
     QValueAxis *right = nullptr;
-    double leftMax = 0.0, rightMax = 0.0;
+    double leftMax = 0.0, rightMax = 0.0, leftMin = 0.0;
     for (const Series &s : m_series)
         for (const QPointF &p : s.points)
-            if (std::isfinite(p.y()))
+            if (std::isfinite(p.y())) {
                 (s.rightAxis ? rightMax : leftMax) = std::max(s.rightAxis ? rightMax : leftMax, p.y());
+                if (!s.rightAxis)
+                    leftMin = std::min(leftMin, p.y());
+            }
     setNiceRange(y, leftMax * 1.05);
+    // Noisy values may fall below 0 (the ATG panel's noisy counts): extend the axis rather than hide them.
+    if (leftMin < 0.0)
+        setNiceTicks(y, leftMin * 1.05, y->max(), 6);
     refreshLabelWidth(y);
     m_yTop = y->max();
     if (std::any_of(m_series.begin(), m_series.end(), [](const Series &s) { return s.rightAxis; })) {
@@ -195,8 +201,8 @@ void GrowingChart::rebuild()
         upper->append(b.from, m_yTop);
         upper->append(b.to, m_yTop);
         auto *lower = new QLineSeries;
-        lower->append(b.from, 0.0);
-        lower->append(b.to, 0.0);
+        lower->append(b.from, y->min());
+        lower->append(b.to, y->min());
         auto *area = new QAreaSeries(upper, lower);
         area->setObjectName(QStringLiteral("__band"));
         area->setColor(QColor(0xee, 0xf0, 0xf4));
