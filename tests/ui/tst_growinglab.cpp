@@ -493,8 +493,10 @@ void TestGrowingLab::atgPanel()
     AtgPanel *panel = lab.atgPanel();
     QTRY_VERIFY(panel->trace().has_value());
     QVERIFY(panel->errorText().isEmpty());
-    // region == "south" (31 % of CPS1988) against T = 0.25: every answered query is far above the
-    // threshold, so the cap (3) binds after the first three queries.
+    // Random order: region == "south" (31 % of CPS1988) against T = 0.25: every answered query is
+    // far above the threshold, so the cap (3) binds after the first three queries.
+    panel->orderCombo()->setCurrentIndex(1);
+    QCOMPARE(panel->config().order, std::string("random"));
     panel->queryCombo()->setCurrentIndex(0);
     panel->thresholdSpin()->setValue(0.25);
     panel->capSpin()->setValue(3);
@@ -566,6 +568,21 @@ void TestGrowingLab::atgPanel()
     QCOMPARE(chart->points(QStringLiteral("below")).size(), below);
     qInfo("T = 0.32: %zu ⊥, hard at %zu times, realised %.4f of worst %.4f", below, high.hardTimes.size(),
           high.nsgRealised, high.nsgWorstCase);
+    // The default story: the southern rows arrive last, "share of the south ≥ 0.1" fires only once
+    // the first of them has arrived (after the 19,395 others), late and so cheaply.
+    panel->orderCombo()->setCurrentIndex(0);
+    panel->thresholdSpin()->setValue(0.1);
+    QVERIFY(panel->trace().has_value());
+    const auto &sorted = *panel->trace();
+    QVERIFY(!sorted.hardTimes.empty());
+    QVERIFY(sorted.hardTimes.front() > 19395);
+    QCOMPARE(sorted.rounds.front().start, std::uint64_t(1000));
+    QCOMPARE(sorted.rounds.front().loss,
+             pbx::growing::atgLoss(panel->config().unit, 1000, sorted.hardTimes.front()));
+    QVERIFY(sorted.rounds.front().loss < 0.7); // f(1000) + f(t_h) = 0.5 + 0.5·(1000/t_h)^½
+    qInfo("sorted, T = 0.1: first ⊤ at t = %llu, round 1 costs %.4f; %zu hard, realised %.4f of worst %.4f",
+          static_cast<unsigned long long>(sorted.hardTimes.front()), sorted.rounds.front().loss,
+          sorted.hardTimes.size(), sorted.nsgRealised, sorted.nsgWorstCase);
     for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
         lab.resize(size);
         QTest::qWait(50);
@@ -576,10 +593,10 @@ void TestGrowingLab::atgPanel()
     panel->exponentSpin()->setValue(1.0);
     panel->capSpin()->setValue(1);
     QVERIFY(panel->trace().has_value()); // p = 1 with a constant cap is allowed
-    // Sorted arrivals follow the lab's checkbox.
-    lab.sortedCheck()->setChecked(true);
+    // The lab's seed and start size drive the panel.
+    lab.seedSpin()->setValue(9);
+    QCOMPARE(panel->seed(), std::uint64_t(9));
     QVERIFY(panel->trace().has_value());
-    QCOMPARE(panel->config().order, std::string("sorted:region == \"south\""));
 }
 
 void TestGrowingLab::fractionScaleToggle()
@@ -607,8 +624,7 @@ void TestGrowingLab::fractionScaleToggle()
     QVERIFY(std::abs(loss - 3.025) < 1e-9);
     QVERIFY(panel->naiveText().contains(QStringLiteral("Counter-example")));
     QVERIFY(panel->naiveText().contains(QStringLiteral("3.025")));
-    // The stream's halted round that grew most (here every round halts at its first query, s = t_h,
-    // where the naive design happens to lose exactly what it claims).
+    // The stream's halted round that grew most (at t_h = s the naive design loses what it claims).
     double growth = 0.0, naive = 0.0, claimed = 0.0;
     for (const auto &round : panel->trace()->rounds)
         if (double(*round.halt) / double(round.start) > growth) {
@@ -618,6 +634,8 @@ void TestGrowingLab::fractionScaleToggle()
         }
     QCOMPARE(panel->naiveChart()->value(QStringLiteral("loses, this stream")), naive);
     QCOMPARE(panel->naiveChart()->value(QStringLiteral("claims, this stream")), claimed);
+    QVERIFY(naive > 2 * claimed); // southern rows last: the first round halts late, at t_h ≈ 26,000
+
     for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
         lab.resize(size);
         QTest::qWait(50);

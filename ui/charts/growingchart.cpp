@@ -209,10 +209,11 @@ void GrowingChart::rebuild()
         area->setBorderColor(Qt::transparent);
         attach(area, false);
     }
+    const QString bandName = m_bandName.isEmpty() ? tr("epochs") : m_bandName;
     if (!m_bands.empty())
         legend << legendEntry(QColor(0xc8, 0xcc, 0xd4), QStringLiteral("▮"),
-                              shaded ? tr("epochs (%1, alternately shaded)").arg(m_bands.size())
-                                     : tr("epochs (%1, too many to shade)").arg(m_bands.size()));
+                              shaded ? tr("%2 (%1, alternately shaded)").arg(m_bands.size()).arg(bandName)
+                                     : tr("%2 (%1, too many to shade)").arg(m_bands.size()).arg(bandName));
     for (const Series &s : m_series) {
         QXYSeries *series = nullptr;
         if (s.kind == Kind::Scatter) {

@@ -48,11 +48,17 @@ AtgPanel::AtgPanel(const QStringList &predicates, QWidget *parent) : QWidget(par
     for (const QString &p : predicates)
         m_query->addItem(p, p);
     m_query->setToolTip(tr("The counting query asked at every query time: its count among the rows so far."));
+    m_order = new QComboBox(this);
+    m_order->addItem(tr("the south last (sorted)"), QStringLiteral("sorted:region == \"south\""));
+    m_order->addItem(tr("random"), QStringLiteral("random"));
+    m_order->setToolTip(tr("How the CPS1988 rows arrive (seeded by the lab's seed). With the southern rows "
+                           "last, the share of the south is 0 for most of the stream and then rises: an "
+                           "alert \"share above T\" fires late, when the data have grown."));
     m_threshold = new QDoubleSpinBox(this);
     m_threshold->setDecimals(3);
     m_threshold->setRange(0.0, 1.0);
     m_threshold->setSingleStep(0.01);
-    m_threshold->setValue(0.3);
+    m_threshold->setValue(0.1);
     m_threshold->setToolTip(tr("The public threshold T as a fraction; on the count scale it is t·T, so "
                                "ATG answers ⊤ when the noisy count passes T times the rows so far."));
     m_sigma = new QDoubleSpinBox(this);
@@ -109,6 +115,7 @@ AtgPanel::AtgPanel(const QStringList &predicates, QWidget *parent) : QWidget(par
     auto *fields = new QHBoxLayout;
     auto *left = new QFormLayout;
     left->addRow(tr("Query"), m_query);
+    left->addRow(tr("Arrival order"), m_order);
     left->addRow(tr("Threshold T"), m_threshold);
     left->addRow(tr("Query times"), m_queries);
     auto *right = new QFormLayout;
@@ -126,7 +133,8 @@ AtgPanel::AtgPanel(const QStringList &predicates, QWidget *parent) : QWidget(par
     layout->addWidget(m_naiveChart, 2);
     layout->addWidget(m_naiveNote);
 
-    connect(m_query, &QComboBox::currentIndexChanged, this, &AtgPanel::redraw);
+    for (QComboBox *c : {m_query, m_order})
+        connect(c, &QComboBox::currentIndexChanged, this, &AtgPanel::redraw);
     for (QDoubleSpinBox *s : {m_threshold, m_sigma, m_exponent})
         connect(s, &QDoubleSpinBox::valueChanged, this, &AtgPanel::redraw);
     for (QSpinBox *s : {m_cap, m_queries})
@@ -143,11 +151,10 @@ void AtgPanel::showEvent(QShowEvent *event)
         redraw();
 }
 
-void AtgPanel::setStream(std::uint64_t startSize, std::uint64_t seed, const QString &order)
+void AtgPanel::setStream(std::uint64_t startSize, std::uint64_t seed)
 {
     m_startSize = startSize;
     m_seed = seed;
-    m_order = order;
     if (isVisible() || m_trace)
         redraw();
 }
@@ -159,7 +166,7 @@ AtgTraceConfig AtgPanel::config() const
     c.cap = growing::HardQueryCap{false, double(m_cap->value())};
     c.predicate = m_query->currentData().toString().toStdString();
     c.threshold = m_threshold->value();
-    c.order = m_order.toStdString();
+    c.order = m_order->currentData().toString().toStdString();
     c.queries = m_queries->value();
     return c;
 }
@@ -228,6 +235,7 @@ void AtgPanel::redraw()
     std::vector<GrowingChart::Band> bands;
     for (const AtgRound &r : tr_.rounds)
         bands.push_back({double(r.start), double(r.halt.value_or(tr_.end))});
+    m_chart->setBandName(tr("rounds"));
     m_chart->setTitles(tr("ATG on the count scale: noisy counts against the noisy threshold"), tr("t (rows)"),
                        tr("count"));
     m_chart->setData(double(c.unit.startSize), double(tr_.end), std::move(bands),
@@ -255,9 +263,9 @@ void AtgPanel::redraw()
                  .arg(m_cap->value())
                  .arg(formatNumber(tr_.nsgRealised), formatNumber(tr_.nsgWorstCase),
                       formatNumber(growing::atgLoss(c.unit, c.unit.startSize, c.unit.startSize)));
-    lines << tr("<i>Simulation on CPS1988 (%1 order, seed %2): true counts are read to draw, never "
+    lines << tr("<i>Simulation on CPS1988 (arrival order: %1; seed %2): true counts are read to draw, never "
                 "released.</i>")
-                 .arg(m_order, QString::number(m_seed));
+                 .arg(m_order->currentText(), QString::number(m_seed));
     m_note->setText(lines.join(QStringLiteral("<br>")));
     drawNaive();
 }

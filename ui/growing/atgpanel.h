@@ -35,10 +35,13 @@ public:
     explicit AtgPanel(const QStringList &predicates, QWidget *parent = nullptr);
     ~AtgPanel() override;
 
-    /// The lab's start size n, seed and arrival order ("random" or "sorted:<predicate>"); redraws.
-    void setStream(std::uint64_t startSize, std::uint64_t seed, const QString &order);
+    /// The lab's start size n and seed; redraws.
+    void setStream(std::uint64_t startSize, std::uint64_t seed);
 
     QComboBox *queryCombo() const { return m_query; }
+    /// Arrival order: "sorted:region == \"south\"" (the default: the southern rows last, so the
+    /// share of the south crosses a threshold late in the stream) or "random".
+    QComboBox *orderCombo() const { return m_order; }
     QDoubleSpinBox *thresholdSpin() const { return m_threshold; }
     QDoubleSpinBox *sigmaSpin() const { return m_sigma; }
     QDoubleSpinBox *exponentSpin() const { return m_exponent; }
@@ -67,6 +70,7 @@ private:
     void drawNaive();
 
     QComboBox *m_query = nullptr;
+    QComboBox *m_order = nullptr;
     QDoubleSpinBox *m_threshold = nullptr;
     QDoubleSpinBox *m_sigma = nullptr;
     QDoubleSpinBox *m_exponent = nullptr;
@@ -81,7 +85,6 @@ private:
 
     std::uint64_t m_startSize = 1000;
     std::uint64_t m_seed = 1;
-    QString m_order = QStringLiteral("random");
     std::unique_ptr<data::Table> m_table; ///< CPS1988, loaded once
     QString m_loadError;
     std::optional<AtgTrace> m_trace;

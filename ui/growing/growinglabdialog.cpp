@@ -378,14 +378,11 @@ void GrowingLabDialog::connectSignals()
     connect(m_watcher, &QFutureWatcher<GrowingRunOutcome>::progressTextChanged, m_status, &QLabel::setText);
     connect(m_watcher, &QFutureWatcher<GrowingRunOutcome>::finished, this, &GrowingLabDialog::finished);
     connect(m_play, &QPushButton::toggled, this, &GrowingLabDialog::setPlaying);
-    // The ATG tab replays the same stream (start size, seed, arrival order).
-    const auto atgStream = [this] {
-        m_atg->setStream(std::uint64_t(m_startSize->value()), std::uint64_t(m_seed->value()),
-                         m_sorted->isChecked() ? QString::fromUtf8(kSortedOrder) : QStringLiteral("random"));
-    };
+    // The ATG tab replays the lab's start size and seed.
     for (QSpinBox *s : {m_startSize, m_seed})
-        connect(s, &QSpinBox::valueChanged, this, atgStream);
-    connect(m_sorted, &QCheckBox::toggled, this, atgStream);
+        connect(s, &QSpinBox::valueChanged, this, [this] {
+            m_atg->setStream(std::uint64_t(m_startSize->value()), std::uint64_t(m_seed->value()));
+        });
     connect(m_animation, &QTimer::timeout, this, &GrowingLabDialog::advanceCursor);
 }
 
