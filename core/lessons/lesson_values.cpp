@@ -3,6 +3,7 @@
 
 #include "core/accounting/evaluation.h"
 #include "core/data/query.h"
+#include "core/lessons/lesson_growing.h"
 #include "core/privacy/zcdp_conversion.h"
 
 #include <algorithm>
@@ -308,6 +309,11 @@ Result<void> checkAnswerTemplate(const std::string &text, const PlaceholderConte
                                         ".crossover)");
             continue;
         }
+        if (isGrowingPlaceholder(name)) {
+            if (auto ok = checkGrowingPlaceholder(name, context.hasSession); !ok)
+                return placeholderError(path, name, ok.error().message);
+            continue;
+        }
         return placeholderError(path, name, "unknown placeholder (see the Lessons section of the README)");
     }
     return {};
@@ -316,6 +322,12 @@ Result<void> checkAnswerTemplate(const std::string &text, const PlaceholderConte
 Result<LessonValue> lessonValue(const std::string &name, const StepOutcome &o)
 {
     const Parsed p = parse(name);
+    if (isGrowingPlaceholder(name)) {
+        auto v = growingValue(name, o.session);
+        if (!v)
+            return v.error();
+        return LessonValue(*v);
+    }
     if (p.head == "comparison")
         return comparisonValue(p, o, name);
     if (!o.session)
@@ -368,6 +380,8 @@ Result<LessonValue> lessonValue(const std::string &name, const StepOutcome &o)
 int roundingFor(const std::string &name)
 {
     const Parsed p = parse(name);
+    if (isGrowingPlaceholder(name))
+        return growingIsPrivacyLoss(name) ? +1 : 0;
     if (name == "remaining")
         return -1;
     // An output-DP refund is the reservation minus the settled loss: shown smaller, never larger.

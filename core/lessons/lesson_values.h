@@ -19,6 +19,7 @@
 //   comparison.steps       the number of steps (Σ count) of the compared ledger
 //   comparison.crossover   the smallest k for which k copies of the plan's first event cost less
 //                          under advanced than under basic composition (requires a plan)
+//   growing.*             growing databases, computed by core/growing (lesson_growing.h)
 // F: answer, halfwidth, truth (public datasets only), cost (in the event's unit), epsilon (the
 // cost as ε at the session's δ), unit ("ε" or "ρ"), mechanism, attempts, values (released values
 // of a histogram or derived request), status ("released" or "refused"); for output-DP requests

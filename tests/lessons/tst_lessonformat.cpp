@@ -2,11 +2,14 @@
 // Lesson documents: every shipped lesson reads and round-trips, bad documents are refused with
 // the field's path, answer placeholders are checked when read and resolved from the core.
 #include "core/accounting/evaluation.h"
+#include "core/growing/growing_svt.h"
+#include "core/lessons/lesson_growing.h"
 #include "core/lessons/lesson_json.h"
 #include "core/lessons/lesson_values.h"
 #include "tests/synthetic_table.h"
 #include "tests/testutils.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -51,6 +54,7 @@ private Q_SLOTS:
     void outputDpValues();
     void numbersRoundConservatively();
     void crossoverMatchesTheStrategies();
+    void growingValues();
 };
 
 void TestLessonFormat::shippedLessonsRoundTrip()
@@ -190,6 +194,16 @@ void TestLessonFormat::placeholders_data()
     QTest::newRow("mean of text") << "{mean.c.unit}" << false << "a mean needs a numeric field";
     QTest::newRow("unclosed") << "cost {last.cost" << false << "a '{' that is never closed";
     QTest::newRow("stray") << "cost } here" << false << "a '}' without '{'";
+    QTest::newRow("growing")
+        << "{growing.epoch.9.cumulative} of {growing.budget}, γ* = {growing.optimal_gamma}, "
+           "{growing.atg.1000.100000} vs {growing.naive.1000.100000}, "
+           "{growing.staleness.sorted}"
+        << false << "";
+    QTest::newRow("growing epoch") << "{growing.epoch.41.epsilon}" << false << "an epoch index from 0 to 40";
+    QTest::newRow("growing field") << "{growing.epoch.1.eps}" << false << "unknown epoch field 'eps'";
+    QTest::newRow("growing times") << "{growing.atg.1000.999}" << false << "1000 <= S <= T";
+    QTest::newRow("growing order") << "{growing.staleness.reversed}" << false
+                                   << "expected growing.staleness.random";
 }
 
 void TestLessonFormat::placeholders()
@@ -363,6 +377,30 @@ void TestLessonFormat::crossoverMatchesTheStrategies()
     const auto [basicBefore, advancedBefore] = epsilons(*k - 1);
     QVERIFY(advancedBefore >= basicBefore);
     QVERIFY(*k > 20); // for 20 counts basic still wins (the composition lesson's first step)
+}
+
+void TestLessonFormat::growingValues()
+{
+    // The worked table of docs/growing-databases.md: ε_i = 2^−(i+1), Σ = 1 − 2^−(i+1), t_i = 1000·2^i.
+    const auto value = [](const char *name) { return *lessons::growingValue(name, nullptr); };
+    QCOMPARE(value("growing.epoch.0.epsilon"), 0.5);
+    QCOMPARE(value("growing.epoch.3.cumulative"), 0.9375);
+    QCOMPARE(value("growing.epoch.9.start"), 512000.0);
+    QCOMPARE(value("growing.epoch.7.end"), 255999.0);
+    QVERIFY(std::abs(value("growing.epoch.0.bound") - 0.61958) < 1e-5);
+    QCOMPARE(value("growing.budget"), 1.0);
+    QCOMPARE(lessons::formatLessonValue("growing.epoch.9.cumulative",
+                                        lessons::LessonValue(value("growing.epoch.9.cumulative"))),
+             std::string("0.9991")); // 1 − 2^−10 = 0.99902, rounded up: never below the core's
+    // ATG's test vectors and the fraction-scale counter-example (σ_n = 0.002, p = ½, n = 1000).
+    QCOMPARE(value("growing.atg.1000.1000"), pbx::growing::atgLoss({1000, 0.002, 0.5}, 1000, 1000));
+    QVERIFY(std::abs(value("growing.atg.1000.100000") - 0.55) < 1e-9);
+    QVERIFY(std::abs(value("growing.naive.1000.100000") - 3.025) < 1e-9);
+    QCOMPARE(lessons::roundingFor("growing.naive.1000.100000"), +1);
+    QCOMPARE(lessons::roundingFor("growing.epoch.1.bound"), 0);
+    // The staleness simulation needs a session's public table.
+    QVERIFY(!lessons::growingValue("growing.staleness.random", nullptr).ok());
+    QVERIFY(!lessons::growingValue("growing.epoch.99.start", nullptr).ok());
 }
 
 QTEST_APPLESS_MAIN(TestLessonFormat)

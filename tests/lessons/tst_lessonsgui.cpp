@@ -9,6 +9,9 @@
 #include "core/accounting/evaluation.h"
 #include "core/accounting/session_ledger.h"
 #include "core/data/query.h"
+#include "core/growing/bb_scheduler.h"
+#include "core/growing/growing_lab.h"
+#include "core/growing/growing_svt.h"
 #include "core/lessons/lesson_values.h"
 #include "core/privacy/zcdp_conversion.h"
 #include "tests/ui/uitestutils.h"
@@ -33,11 +36,77 @@
 #include <QTemporaryDir>
 
 #include <cmath>
+#include <functional>
 
 using namespace pbx;
 using namespace pbx::ui;
 
 namespace {
+
+/// BBScheduler, n = 1000, γ = 1, pure ε = 1, geometric, Laplace-k (k = 10), β = 0.05: the worked plan.
+growing::SchedulerConfig workedPlan()
+{
+    growing::SchedulerConfig c;
+    c.startSize = 1000;
+    c.gamma = 1.0;
+    c.budget.epsilon = 1.0;
+    c.schedule = growing::ScheduleKind::Geometric;
+    c.beta = 0.05;
+    c.box.queries = 10;
+    return c;
+}
+
+/// The last epoch's median largest error of the lesson's staleness simulation, via the lab document.
+double stalenessMedian(const session::Session &s, const char *order)
+{
+    using io::json::Json;
+    const Json doc{
+        {"format", "pbx-growing-lab"},
+        {"version", 1u},
+        {"algorithm", "bbscheduler"},
+        {"dataset", "cps1988"},
+        {"stream", Json{{"start_size", 1000u}, {"order", order}}},
+        {"budget", Json{{"kind", "pure"}, {"epsilon", 1.0}}},
+        {"schedule", Json{{"kind", "geometric"}, {"gamma", 1.0}}},
+        {"black_box", Json{{"kind", "laplace-k"}, {"queries", Json::array({"region == \"south\""})}}},
+        {"beta", 0.05},
+        {"repetitions", 100u}};
+    auto config = growing::parseGrowingLab(doc);
+    auto out = growing::runGrowingLab(*config, &s.table(), s.settings().seed.value(), false);
+    return (*out)["monte_carlo"]["epoch_max_error_median"].back().get<double>();
+}
+
+/// growing.* placeholders, from core/growing directly.
+QString expectedGrowing(const QStringList &parts, const session::Session *s,
+                        const std::function<QString(double)> &number)
+{
+    const growing::NoiseUnit unit{1000, 0.002, 0.5};
+    const QString what = parts.value(1);
+    if (what == QLatin1String("budget"))
+        return number(1.0);
+    if (what == QLatin1String("optimal_gamma"))
+        return number(growing::optimalGamma(workedPlan(), 1000)->gamma);
+    if (what == QLatin1String("epoch")) {
+        const int i = parts[2].toInt();
+        const auto epochs = *growing::planEpochs(workedPlan(), std::uint64_t(1000) << (i + 1));
+        const auto &e = epochs[std::size_t(i)];
+        const QString f = parts[3];
+        return number(f == QLatin1String("start")        ? double(e.start)
+                      : f == QLatin1String("end")        ? double(e.last)
+                      : f == QLatin1String("epsilon")    ? e.privacy.epsilon
+                      : f == QLatin1String("cumulative") ? e.privacy.cumulative
+                      : f == QLatin1String("alpha")      ? e.alphaBlackBox
+                      : f == QLatin1String("staleness")  ? e.staleness
+                                                         : e.bound);
+    }
+    if (what == QLatin1String("staleness"))
+        return number(stalenessMedian(*s, parts[2] == QLatin1String("sorted") ? "sorted:region == \"south\""
+                                                                              : "random"));
+    const std::uint64_t start = parts[2].toULongLong();
+    const std::uint64_t halt = parts[3].toULongLong();
+    return number(what == QLatin1String("atg") ? growing::atgLoss(unit, start, halt)
+                                               : growing::naiveFractionScaleLoss(unit, start, halt));
+}
 
 /// The test's own computation of one placeholder, from the core, without lesson_values.cpp.
 QString expectedValue(const std::string &name, const session::Session *s, std::size_t firstEvent,
@@ -48,6 +117,8 @@ QString expectedValue(const std::string &name, const session::Session *s, std::s
     };
     QStringList parts = QString::fromStdString(name).split(u'.');
     const QString head = parts.front();
+    if (head == QLatin1String("growing"))
+        return expectedGrowing(parts, s, number);
     if (head == QLatin1String("comparison")) {
         accounting::Ledger ledger;
         if (step.comparison->plan)
@@ -295,6 +366,16 @@ void TestLessonsGui::shippedLessonsRunEndToEnd()
                 QVERIFY(std::abs(event("cells").cost - event("tree").cost) < 1e-6); // both capped at 0.5
                 QVERIFY(event("cells").errorBound < event("tree").errorBound);
             }
+            if (lesson.id == "growing" && k == 1) {
+                // The prose: sorted arrivals make staleness visible, and stay within the plan's bound.
+                const double random = stalenessMedian(*s, "random");
+                const double sorted = stalenessMedian(*s, "sorted:region == \"south\"");
+                QVERIFY2(sorted > 3 * random, qPrintable(QStringLiteral("%1 %2").arg(random).arg(sorted)));
+                QVERIFY(sorted < (*growing::planEpochs(workedPlan(), 32000))[4].bound);
+            }
+            if (lesson.id == "growing" && k == 2)
+                QVERIFY(growing::naiveFractionScaleLoss(growing::NoiseUnit{1000, 0.002, 0.5}, 1000, 100000)
+                        > 5 * growing::atgLoss(growing::NoiseUnit{1000, 0.002, 0.5}, 1000, 100000));
             if (lesson.id == "strategies" && k == 2) {
                 QVERIFY(std::abs(event("cellsWage").cost - event("treeWage").cost)
                         < 1e-6); // both capped at 0.5
@@ -325,7 +406,7 @@ void TestLessonsGui::shippedLessonsRunEndToEnd()
         QCOMPARE(w.document()->journalPath(), userJournal);
         QVERIFY(!w.comparisonDock()->isVisible());
     }
-    QVERIFY(shipped >= 6);
+    QVERIFY(shipped >= 7);
     w.resize(1024, 700);
     QVERIFY(!test::saveScreenshot(w, QStringLiteral("lessons-list-1024x700")).isEmpty());
     // The lessons' own journals are gone; the user's is kept.

@@ -2,11 +2,20 @@
 // Labs ▸ Growing database: the plan drawn from the editor (the worked table of
 // docs/growing-databases.md read back from the charts), the core's error for a bad γ (and nothing
 // run), a Monte Carlo on CPS1988 off the GUI thread and its cancel, the PMWG panel, the time
-// cursor; screenshots of each state.
+// cursor; the Monte Carlo's numbers equal the core's (`pbx-cli simulate growing`) for the same seed;
+// the ATG panel's draws equal the core's sparse vector and its fraction-scale counter-example;
+// screenshots of each state.
+#include "core/data/predicate.h"
+#include "core/growing/growing_lab.h"
+#include "core/growing/growing_svt.h"
+#include "core/growing/stream_model.h"
+#include "resources/dataset_catalog.h"
 #include "tests/ui/uitestutils.h"
 #include "ui/charts/growingchart.h"
+#include "ui/growing/atgpanel.h"
 #include "ui/growing/growinglabdialog.h"
 #include "ui/mainwindow.h"
+#include "ui/util/numberformat.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -23,6 +32,8 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
+#include <span>
 
 using namespace pbx::ui;
 
@@ -76,6 +87,9 @@ private Q_SLOTS:
     void simulationAndCancel();
     void pmwgPanel();
     void animation();
+    void simulationMatchesCli();
+    void atgPanel();
+    void fractionScaleToggle();
 };
 
 void TestGrowingLab::menuEntry()
@@ -388,6 +402,248 @@ void TestGrowingLab::animation()
     screenshot(lab, QStringLiteral("cursor"));
     lab.resize(lab.minimumSizeHint());
     screenshot(lab, QStringLiteral("smallest"));
+}
+
+namespace {
+
+/// The core's document (what `pbx-cli simulate growing --seed` writes) for `doc` on CPS1988.
+pbx::io::json::Json coreDocument(const pbx::io::json::Json &doc, std::uint64_t seed)
+{
+    auto config = pbx::growing::parseGrowingLab(doc);
+    if (!config)
+        qFatal("%s", config.error().message.c_str());
+    auto table = pbx::resources::loadDataset("cps1988");
+    auto out = pbx::growing::runGrowingLab(*config, &*table, seed, false);
+    if (!out)
+        qFatal("%s", out.error().message.c_str());
+    return *out;
+}
+
+} // namespace
+
+void TestGrowingLab::simulationMatchesCli()
+{
+    using pbx::io::json::Json;
+    // The lab's editor as workedTable() sets it, 6 repetitions, seed 7 (as the dialog writes it).
+    GrowingLabDialog lab;
+    workedTable(lab);
+    lab.repetitionsSpin()->setValue(6);
+    lab.seedSpin()->setValue(7);
+    QVERIFY(lab.run());
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY(lab.simulation().has_value());
+    Json queries = Json::array();
+    for (const char *q : {"region == \"south\"", "ethnicity == \"afam\"", "parttime == \"yes\"",
+                          "smsa == \"yes\"", "education >= 16", "education <= 11", "wage < 500",
+                          "wage >= 1000", "experience < 10", "experience >= 30"})
+        queries.push_back(q);
+    Json config{{"format", "pbx-growing-lab"},
+                {"version", 1u},
+                {"algorithm", "bbscheduler"},
+                {"dataset", "cps1988"},
+                {"neighbours", "replace"},
+                {"stream", Json{{"start_size", 1000u}, {"order", "random"}, {"end", 28155u}}},
+                {"budget", Json{{"kind", "pure"}, {"epsilon", 1.0}}},
+                {"schedule", Json{{"kind", "geometric"}, {"gamma", 1.0}}},
+                {"black_box", Json{{"kind", "laplace-k"}, {"queries", queries}}},
+                {"beta", 0.05},
+                {"repetitions", 6u}};
+    const Json cli = coreDocument(config, 7);
+    const Json &gui = lab.simulation()->document;
+    qInfo("seed 7, 6 runs: largest-error median GUI %.17g, CLI %.17g",
+          gui["monte_carlo"]["max_error"]["median"].get<double>(),
+          cli["monte_carlo"]["max_error"]["median"].get<double>());
+    QVERIFY2(gui["monte_carlo"]["max_error"] == cli["monte_carlo"]["max_error"],
+             gui["monte_carlo"]["max_error"].dump().c_str());
+    QVERIFY2(gui["monte_carlo"]["runs_exceeding"] == cli["monte_carlo"]["runs_exceeding"],
+             gui["monte_carlo"]["runs_exceeding"].dump().c_str());
+    QVERIFY2(gui["monte_carlo"]["epoch_max_error_median"] == cli["monte_carlo"]["epoch_max_error_median"],
+             gui["monte_carlo"]["epoch_max_error_median"].dump().c_str());
+    QVERIFY2(gui["epochs"] == cli["epochs"], gui["epochs"].dump().c_str());
+    QVERIFY2(gui["settings"]["seed"] == cli["settings"]["seed"], gui["settings"]["seed"].dump().c_str());
+
+    // BBImprover and sorted arrivals through the job itself, seed 11.
+    config["algorithm"] = "bbimprover";
+    config["budget"] = Json{{"kind", "zcdp"}, {"rho", 0.024356}};
+    config["schedule"] = Json{{"a", 0.1}};
+    config["black_box"]["queries"] = Json::array({"region == \"south\"", "wage < 500"});
+    config["stream"]["order"] = "sorted:region == \"south\"";
+    config["stream"]["end"] = 6000u;
+    config["repetitions"] = 3u;
+    auto parsed = pbx::growing::parseGrowingLab(config);
+    QVERIFY(parsed.ok());
+    const GrowingRunOutcome job = startGrowingJob(*parsed, 11).result();
+    QVERIFY2(job.error.isEmpty(), qPrintable(job.error));
+    const Json improver = coreDocument(config, 11);
+    QVERIFY2(job.document["monte_carlo"]["max_error_at_end"] == improver["monte_carlo"]["max_error_at_end"],
+             job.document["monte_carlo"]["max_error_at_end"].dump().c_str());
+    QVERIFY2(job.document["monte_carlo"]["runs_exceeding"] == improver["monte_carlo"]["runs_exceeding"],
+             job.document["monte_carlo"]["runs_exceeding"].dump().c_str());
+    QCOMPARE(growingOrderSeed(11, 2), growingOrderSeed(11, 2));
+    QVERIFY(growingOrderSeed(11, 0) != 11 && growingOrderSeed(11, 1) != 12); // not seed + r
+}
+
+void TestGrowingLab::atgPanel()
+{
+    GrowingLabDialog lab;
+    lab.resize(1600, 1000);
+    lab.show();
+    lab.tabs()->setCurrentIndex(2);
+    AtgPanel *panel = lab.atgPanel();
+    QTRY_VERIFY(panel->trace().has_value());
+    QVERIFY(panel->errorText().isEmpty());
+    // Random order: region == "south" (31 % of CPS1988) against T = 0.25: every answered query is
+    // far above the threshold, so the cap (3) binds after the first three queries.
+    panel->orderCombo()->setCurrentIndex(1);
+    QCOMPARE(panel->config().order, std::string("random"));
+    panel->queryCombo()->setCurrentIndex(0);
+    panel->thresholdSpin()->setValue(0.25);
+    panel->capSpin()->setValue(3);
+    QVERIFY(panel->trace().has_value());
+    const pbx::ui::AtgTrace trace = *panel->trace();
+    const pbx::ui::AtgTraceConfig config = panel->config();
+
+    // The core's sparse vector on the same stream and seed, independently.
+    auto table = pbx::resources::loadDataset("cps1988");
+    QVERIFY(table.ok());
+    auto order = pbx::growing::arrivalOrder(*table, "random", panel->seed());
+    QVERIFY(order.ok());
+    std::vector<std::vector<std::uint8_t>> masks(1);
+    pbx::data::Predicate::compile("region == \"south\"", *table)->evaluate(*table, masks.front());
+    const pbx::growing::PrefixCounts counts(masks, std::span<const std::uint32_t>(*order));
+    auto svt = pbx::growing::GrowingSparseVector::create(config.unit, config.cap);
+    QVERIFY(svt.ok());
+    std::mt19937_64 rng(panel->seed());
+    const auto times = pbx::ui::atgQueryTimes(1000, 28155, 60);
+    QCOMPARE(trace.points.size(), times.size());
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        const auto answer = svt->query(times[i], counts.fraction(0, times[i]), 0.25, rng);
+        QVERIFY(answer.ok());
+        const auto &p = trace.points[i];
+        QCOMPARE(p.t, times[i]);
+        QCOMPARE(p.answered, answer->answered);
+        QCOMPARE(p.hard, answer->hard);
+        QCOMPARE(p.trueCount, double(counts.count(0, times[i])));
+        if (p.answered)
+            QCOMPARE(p.hard, p.noisyValue >= p.noisyThreshold);
+    }
+    QCOMPARE(trace.hardTimes, svt->hardTimes());
+    QCOMPARE(trace.hardTimes, (std::vector<std::uint64_t>{times[0], times[1], times[2]}));
+    QCOMPARE(trace.nsgRealised, svt->realisedLoss());
+    QCOMPARE(trace.nsgWorstCase, svt->worstCaseLoss());
+    QCOMPARE(trace.rounds.size(), std::size_t(3));
+    for (const auto &r : trace.rounds) {
+        QCOMPARE(r.loss, pbx::growing::atgLoss(config.unit, r.start, r.halt));
+        // One threshold draw per round: t·T + ρ − t·T is the same at every query of the round.
+        QVERIFY(r.halt.has_value());
+    }
+    QCOMPARE(trace.rounds[0].loss, 1.0); // f(1000) + f(1000) with σ_n = 0.002, p = ½
+
+    // The chart draws exactly these values.
+    GrowingChart *chart = panel->chart();
+    chart->flush();
+    const auto above = chart->points(QStringLiteral("above"));
+    QCOMPARE(above.size(), std::size_t(3));
+    for (std::size_t i = 0; i < 3; ++i) {
+        QCOMPARE(above[i].x(), double(trace.points[i].t));
+        QCOMPARE(above[i].y(), trace.points[i].noisyValue);
+        QCOMPARE(drawnAt(chart, QStringLiteral("threshold"), above[i].x()), trace.points[i].noisyThreshold);
+    }
+    QVERIFY(chart->points(QStringLiteral("below")).empty());
+    QCOMPARE(drawnAt(chart, QStringLiteral("public"), 28155.0), 0.25 * 28155.0);
+    QCOMPARE(chart->bandCount(), 3);
+    QVERIFY(panel->noteText().contains(QStringLiteral("f(s) + f(t_h)")));
+    QVERIFY(panel->noteText().contains(pbx::ui::formatNumber(trace.nsgRealised)));
+
+    // A threshold above the share: mostly ⊥, one open round per ⊤; the same agreement holds.
+    panel->thresholdSpin()->setValue(0.32);
+    QVERIFY(panel->trace().has_value());
+    const auto &high = *panel->trace();
+    std::size_t below = 0;
+    for (const auto &p : high.points)
+        below += p.answered && !p.hard;
+    QVERIFY(below > 30);
+    chart->flush();
+    QCOMPARE(chart->points(QStringLiteral("below")).size(), below);
+    qInfo("T = 0.32: %zu ⊥, hard at %zu times, realised %.4f of worst %.4f", below, high.hardTimes.size(),
+          high.nsgRealised, high.nsgWorstCase);
+    // The default story: the southern rows arrive last, "share of the south ≥ 0.1" fires only once
+    // the first of them has arrived (after the 19,395 others), late and so cheaply.
+    panel->orderCombo()->setCurrentIndex(0);
+    panel->thresholdSpin()->setValue(0.1);
+    QVERIFY(panel->trace().has_value());
+    const auto &sorted = *panel->trace();
+    QVERIFY(!sorted.hardTimes.empty());
+    QVERIFY(sorted.hardTimes.front() > 19395);
+    QCOMPARE(sorted.rounds.front().start, std::uint64_t(1000));
+    QCOMPARE(sorted.rounds.front().loss,
+             pbx::growing::atgLoss(panel->config().unit, 1000, sorted.hardTimes.front()));
+    QVERIFY(sorted.rounds.front().loss < 0.7); // f(1000) + f(t_h) = 0.5 + 0.5·(1000/t_h)^½
+    qInfo("sorted, T = 0.1: first ⊤ at t = %llu, round 1 costs %.4f; %zu hard, realised %.4f of worst %.4f",
+          static_cast<unsigned long long>(sorted.hardTimes.front()), sorted.rounds.front().loss,
+          sorted.hardTimes.size(), sorted.nsgRealised, sorted.nsgWorstCase);
+    for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+        lab.resize(size);
+        QTest::qWait(50);
+        screenshot(lab, QStringLiteral("atg-%1x%2").arg(size.width()).arg(size.height()));
+    }
+    // A bad field: the core's error, nothing drawn.
+    panel->sigmaSpin()->setValue(0.0001);
+    panel->exponentSpin()->setValue(1.0);
+    panel->capSpin()->setValue(1);
+    QVERIFY(panel->trace().has_value()); // p = 1 with a constant cap is allowed
+    // The lab's seed and start size drive the panel.
+    lab.seedSpin()->setValue(9);
+    QCOMPARE(panel->seed(), std::uint64_t(9));
+    QVERIFY(panel->trace().has_value());
+}
+
+void TestGrowingLab::fractionScaleToggle()
+{
+    GrowingLabDialog lab;
+    lab.resize(1600, 1000);
+    lab.show();
+    lab.tabs()->setCurrentIndex(2);
+    AtgPanel *panel = lab.atgPanel();
+    QTRY_VERIFY(panel->trace().has_value());
+    panel->thresholdSpin()->setValue(0.25);
+    QVERIFY(!panel->naiveCheck()->isChecked());
+    QVERIFY(!panel->naiveChart()->isVisible());
+    QVERIFY(panel->naiveText().isEmpty());
+    panel->naiveCheck()->setChecked(true);
+    QVERIFY(panel->naiveChart()->isVisible());
+    // Cummings et al.'s noise on fractions, σ_n = 0.002, p = ½, n = 1000, (s, t_h) = (10³, 10⁵):
+    // claims f(s) + f(t_h) = 0.55 and truly loses 3.025.
+    const pbx::growing::NoiseUnit unit{1000, 0.002, 0.5};
+    const double claim = panel->naiveChart()->value(QStringLiteral("claims at (n, 100n)"));
+    const double loss = panel->naiveChart()->value(QStringLiteral("loses at (n, 100n)"));
+    QCOMPARE(claim, pbx::growing::atgLoss(unit, 1000, 100000));
+    QCOMPARE(loss, pbx::growing::naiveFractionScaleLoss(unit, 1000, 100000));
+    QVERIFY(std::abs(claim - 0.55) < 1e-9);
+    QVERIFY(std::abs(loss - 3.025) < 1e-9);
+    QVERIFY(panel->naiveText().contains(QStringLiteral("Counter-example")));
+    QVERIFY(panel->naiveText().contains(QStringLiteral("3.025")));
+    // The stream's halted round that grew most (at t_h = s the naive design loses what it claims).
+    double growth = 0.0, naive = 0.0, claimed = 0.0;
+    for (const auto &round : panel->trace()->rounds)
+        if (double(*round.halt) / double(round.start) > growth) {
+            growth = double(*round.halt) / double(round.start);
+            naive = pbx::growing::naiveFractionScaleLoss(unit, round.start, *round.halt);
+            claimed = round.loss;
+        }
+    QCOMPARE(panel->naiveChart()->value(QStringLiteral("loses, this stream")), naive);
+    QCOMPARE(panel->naiveChart()->value(QStringLiteral("claims, this stream")), claimed);
+    QVERIFY(naive > 2 * claimed); // southern rows last: the first round halts late, at t_h ≈ 26,000
+
+    for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+        lab.resize(size);
+        QTest::qWait(50);
+        screenshot(lab, QStringLiteral("atg-naive-%1x%2").arg(size.width()).arg(size.height()));
+    }
+    panel->naiveCheck()->setChecked(false);
+    QVERIFY(!panel->naiveChart()->isVisible());
+    QVERIFY(panel->naiveText().isEmpty());
 }
 
 QTEST_MAIN(TestGrowingLab)

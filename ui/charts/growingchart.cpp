@@ -163,12 +163,18 @@ void GrowingChart::rebuild()
     chart()->addAxis(x, Qt::AlignBottom);
     chart()->addAxis(y, Qt::AlignLeft);
     QValueAxis *right = nullptr;
-    double leftMax = 0.0, rightMax = 0.0;
+    double leftMax = 0.0, rightMax = 0.0, leftMin = 0.0;
     for (const Series &s : m_series)
         for (const QPointF &p : s.points)
-            if (std::isfinite(p.y()))
+            if (std::isfinite(p.y())) {
                 (s.rightAxis ? rightMax : leftMax) = std::max(s.rightAxis ? rightMax : leftMax, p.y());
+                if (!s.rightAxis)
+                    leftMin = std::min(leftMin, p.y());
+            }
     setNiceRange(y, leftMax * 1.05);
+    // Noisy values may fall below 0 (the ATG panel's noisy counts): extend the axis rather than hide them.
+    if (leftMin < 0.0)
+        setNiceTicks(y, leftMin * 1.05, y->max(), 6);
     refreshLabelWidth(y);
     m_yTop = y->max();
     if (std::any_of(m_series.begin(), m_series.end(), [](const Series &s) { return s.rightAxis; })) {
@@ -195,18 +201,19 @@ void GrowingChart::rebuild()
         upper->append(b.from, m_yTop);
         upper->append(b.to, m_yTop);
         auto *lower = new QLineSeries;
-        lower->append(b.from, 0.0);
-        lower->append(b.to, 0.0);
+        lower->append(b.from, y->min());
+        lower->append(b.to, y->min());
         auto *area = new QAreaSeries(upper, lower);
         area->setObjectName(QStringLiteral("__band"));
         area->setColor(QColor(0xee, 0xf0, 0xf4));
         area->setBorderColor(Qt::transparent);
         attach(area, false);
     }
+    const QString bandName = m_bandName.isEmpty() ? tr("epochs") : m_bandName;
     if (!m_bands.empty())
         legend << legendEntry(QColor(0xc8, 0xcc, 0xd4), QStringLiteral("▮"),
-                              shaded ? tr("epochs (%1, alternately shaded)").arg(m_bands.size())
-                                     : tr("epochs (%1, too many to shade)").arg(m_bands.size()));
+                              shaded ? tr("%2 (%1, alternately shaded)").arg(m_bands.size()).arg(bandName)
+                                     : tr("%2 (%1, too many to shade)").arg(m_bands.size()).arg(bandName));
     for (const Series &s : m_series) {
         QXYSeries *series = nullptr;
         if (s.kind == Kind::Scatter) {

@@ -49,6 +49,8 @@ public:
     void setTitles(const QString &title, const QString &xTitle, const QString &yTitle,
                    const QString &rightTitle = QString());
     void setLogX(bool logX);
+    /// What the bands are called in the legend ("epochs" unless set; the ATG panel's are rounds).
+    void setBandName(const QString &name) { m_bandName = name; }
     /// Replaces everything drawn (the x range is [xMin, xMax]; the left axis starts at 0).
     void setData(double xMin, double xMax, std::vector<Band> bands, std::vector<Series> series);
     /// Draws nothing and shows `message` over the plot.
@@ -72,6 +74,7 @@ private:
     QString m_xTitle;
     QString m_yTitle;
     QString m_rightTitle;
+    QString m_bandName;
     bool m_logX = true;
     double m_xMin = 1.0;
     double m_xMax = 10.0;

@@ -4,6 +4,7 @@
 #include "core/growing/bb_scheduler.h"
 #include "core/io/text_file.h"
 #include "ui/charts/growingchart.h"
+#include "ui/growing/atgpanel.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/widgets/scientificspinbox.h"
@@ -216,6 +217,10 @@ void GrowingLabDialog::createWidgets()
     m_pmwgNote = new QLabel(this);
     m_pmwgNote->setWordWrap(true);
     m_pmwgNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QStringList predicates;
+    for (const char *q : kQueries)
+        predicates << QString::fromUtf8(q);
+    m_atg = new AtgPanel(predicates, this);
 
     m_play = new QPushButton(tr("Play"), this);
     m_play->setCheckable(true);
@@ -308,6 +313,7 @@ void GrowingLabDialog::createLayout()
     pmwgLayout->addLayout(pmwgBars, 2);
     pmwgLayout->addWidget(m_pmwgNote);
     m_tabs->addTab(scrolling(pmwgTab), tr("PMWG"));
+    m_tabs->addTab(scrolling(m_atg), tr("ATG (sparse vector)"));
 
     auto *animation = new QHBoxLayout;
     animation->addWidget(m_play);
@@ -372,6 +378,11 @@ void GrowingLabDialog::connectSignals()
     connect(m_watcher, &QFutureWatcher<GrowingRunOutcome>::progressTextChanged, m_status, &QLabel::setText);
     connect(m_watcher, &QFutureWatcher<GrowingRunOutcome>::finished, this, &GrowingLabDialog::finished);
     connect(m_play, &QPushButton::toggled, this, &GrowingLabDialog::setPlaying);
+    // The ATG tab replays the lab's start size and seed.
+    for (QSpinBox *s : {m_startSize, m_seed})
+        connect(s, &QSpinBox::valueChanged, this, [this] {
+            m_atg->setStream(std::uint64_t(m_startSize->value()), std::uint64_t(m_seed->value()));
+        });
     connect(m_animation, &QTimer::timeout, this, &GrowingLabDialog::advanceCursor);
 }
 

@@ -3,9 +3,9 @@
 // Krehbiel, Lai & Tantipongpipat 2018; docs/growing-databases.md). A schedule editor whose plan
 // (epochs, per-epoch ε or ρ, cumulative spend, accuracy bound) is redrawn on every change from
 // public parameters alone; a Monte Carlo on the public CPS1988 rows (growinglabjob.h) on "Run",
-// off the GUI thread with progress and cancel; the PMWG panel; and a time cursor that sweeps the
-// stream. The input goes through the core's reader, so a bad field shows the core's one-line error
-// and nothing is drawn or run. Nothing is charged to the session.
+// off the GUI thread with progress and cancel; the PMWG panel; the ATG panel (atgpanel.h); and a time cursor
+// that sweeps the stream. The input goes through the core's reader, so a bad field shows the core's one-line
+// error and nothing is drawn or run. Nothing is charged to the session.
 #pragma once
 
 #include "core/io/json_fields.h"
@@ -30,6 +30,7 @@ QT_FORWARD_DECLARE_CLASS(QTimer)
 
 namespace pbx::ui {
 
+class AtgPanel;
 class GrowingBarChart;
 class GrowingChart;
 class ScientificSpinBox;
@@ -51,6 +52,7 @@ public:
     QSpinBox *queriesSpin() const { return m_queries; }
     QSpinBox *horizonSpin() const { return m_horizon; }
     QSpinBox *repetitionsSpin() const { return m_repetitions; }
+    QSpinBox *seedSpin() const { return m_seed; }
     QPushButton *runButton() const { return m_run; }
     QPushButton *cancelButton() const { return m_cancel; }
     QPushButton *playButton() const { return m_play; }
@@ -62,6 +64,7 @@ public:
     GrowingChart *pmwgChart() const { return m_pmwgChart; }
     GrowingBarChart *pmwgPrivacyChart() const { return m_pmwgPrivacy; }
     GrowingBarChart *pmwgErrorChart() const { return m_pmwgErrors; }
+    AtgPanel *atgPanel() const { return m_atg; }
     /// The one-line error of the current input ("" when valid).
     QString errorText() const;
     /// The current plan ("pbx-simulation" with --plan-only; null when the input is invalid).
@@ -140,6 +143,7 @@ private:
     GrowingBarChart *m_pmwgPrivacy = nullptr;
     GrowingBarChart *m_pmwgErrors = nullptr;
     QLabel *m_pmwgNote = nullptr;
+    AtgPanel *m_atg = nullptr;
 
     // Animation
     QPushButton *m_play = nullptr;

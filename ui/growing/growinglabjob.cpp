@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: MIT
 #include "ui/growing/growinglabjob.h"
 
+#include "core/data/predicate.h"
+#include "core/growing/bb_improver.h"
+#include "core/growing/growing_svt.h"
+#include "core/growing/stream_model.h"
 #include "resources/dataset_catalog.h"
 
 #include <QCoreApplication>
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <random>
+#include <span>
 
 namespace pbx::ui {
 
@@ -21,11 +30,54 @@ double growingQuantile(std::vector<double> v, double q)
     return i + 1 < v.size() ? v[i] * (1.0 - frac) + v[i + 1] * frac : v[i];
 }
 
+std::uint64_t growingOrderSeed(std::uint64_t seed, int rep)
+{
+    // The core's orderSeed (core/growing/growing_lab.cpp); ui.growinglab checks the equality.
+    std::seed_seq s{std::uint32_t(seed), std::uint32_t(seed >> 32), std::uint32_t(rep), 0x67726f77u};
+    std::uint32_t words[2];
+    s.generate(words, words + 2);
+    return (std::uint64_t(words[0]) << 32) | words[1];
+}
+
+namespace {
+
+/// The core's heldRunWorstError: every query answered at `start` (its fraction plus Laplace noise
+/// of `scale`, drawn in query order from `noise`), scored against the true fraction at every time
+/// u in [start, stop]: max_j max_u |q_j(D_u) − a_j|.
+double heldRunWorstError(const growing::PrefixCounts &counts, std::size_t queries, std::uint64_t start,
+                         std::uint64_t stop, double scale, std::mt19937_64 &noise)
+{
+    double worst = 0.0;
+    for (std::size_t j = 0; j < queries; ++j) {
+        const double answer = counts.fraction(j, start) + growing::simulationLaplace(noise, scale);
+        for (std::uint64_t u = start; u <= stop; ++u)
+            worst = std::max(worst, std::fabs(counts.fraction(j, u) - answer));
+    }
+    return worst;
+}
+
+/// One held black-box run per epoch (start, last, ε_i, bound) of the scheduler's plan.
+struct EpochRun
+{
+    std::uint64_t start = 0;
+    std::uint64_t last = 0;
+    double epsilon = 0.0;
+    double bound = 0.0; ///< NaN when the plan has none (never exceeded)
+};
+
+double numberOrNan(const Json &j)
+{
+    return j.is_number() ? j.get<double>() : std::numeric_limits<double>::quiet_NaN();
+}
+
+} // namespace
+
 void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingLabConfig &config,
                    std::uint64_t seed)
 {
     GrowingRunOutcome out;
     const bool pmwg = config.algorithm == growing::LabAlgorithm::Pmwg;
+    const bool scheduler = config.algorithm == growing::LabAlgorithm::BBScheduler;
     const int runs = pmwg ? 1 : config.repetitions;
     promise.setProgressRange(0, runs);
     promise.setProgressValueAndText(
@@ -38,36 +90,98 @@ void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingL
         return;
     }
     growing::GrowingLabConfig one = config;
-    one.repetitions = 1;
     // The plan may run past the data; the simulation stops at the dataset's last row.
     if (!one.end || *one.end > table->rowCount())
         one.end = table->rowCount();
-    std::vector<std::vector<double>> perEpoch;
-    for (int rep = 0; rep < runs; ++rep) {
-        if (promise.isCanceled())
-            return;
-        auto doc = growing::runGrowingLab(one, &*table, growingRepetitionSeed(seed, rep), false);
-        if (!doc) {
-            out.error = QString::fromStdString(doc.error().message);
+    // The document (plan, settings) and every input error from the core: one repetition, whose
+    // Monte Carlo is replaced below by the full run's.
+    one.repetitions = 1;
+    auto doc = growing::runGrowingLab(one, &*table, seed, false);
+    if (!doc) {
+        out.error = QString::fromStdString(doc.error().message);
+        promise.addResult(std::move(out));
+        return;
+    }
+    if (pmwg) {
+        out.document = std::move(*doc);
+        out.repetitions = 1;
+        promise.setProgressValueAndText(1, QCoreApplication::translate("GrowingLab", "run 1 of 1"));
+        promise.addResult(std::move(out));
+        return;
+    }
+
+    // The core's Monte Carlo (forEachRepetition in core/growing/growing_lab.cpp), a repetition at a time.
+    const std::uint64_t end = *one.end;
+    const std::size_t k = config.queries.size();
+    std::vector<std::vector<std::uint8_t>> masks;
+    for (const auto &q : config.queries) {
+        auto p = data::Predicate::compile(q, *table);
+        if (!p) { // the core accepted it above; kept for safety
+            out.error = QString::fromStdString(p.error().message);
             promise.addResult(std::move(out));
             return;
         }
-        if (!pmwg) {
-            const Json &mc = (*doc)["monte_carlo"];
-            out.runsExceeding += mc["runs_exceeding"].get<int>();
-            if (config.algorithm == growing::LabAlgorithm::BBScheduler) {
-                // One repetition: its "max" is the run's worst error, its per-epoch "median" the
-                // epoch's worst error.
-                out.worstPerRun.push_back(mc["max_error"]["max"].get<double>());
-                const Json &epochs = mc["epoch_max_error_median"];
-                perEpoch.resize(epochs.size());
-                for (std::size_t i = 0; i < epochs.size(); ++i)
-                    perEpoch[i].push_back(epochs[i].get<double>());
-            } else {
-                out.worstPerRun.push_back(mc["max_error_at_end"]["max"].get<double>());
+        masks.emplace_back();
+        p->evaluate(*table, masks.back());
+    }
+    std::vector<EpochRun> epochs;
+    std::optional<growing::BBImprover> improver;
+    std::uint64_t lastRun = 0;
+    if (scheduler) {
+        for (const Json &e : (*doc)["epochs"])
+            epochs.push_back({e["start"].get<std::uint64_t>(), e["end"].get<std::uint64_t>(),
+                              e["epsilon"].get<double>(), numberOrNan(e["bound"])});
+    } else {
+        growing::ImproverConfig ic;
+        ic.startSize = config.startSize;
+        ic.decay = config.decay;
+        ic.every = config.every;
+        ic.budget = config.budget;
+        ic.beta = config.beta;
+        ic.box = config.box;
+        auto created = growing::BBImprover::create(ic);
+        if (!created) {
+            out.error = QString::fromStdString(created.error().message);
+            promise.addResult(std::move(out));
+            return;
+        }
+        improver = std::move(*created);
+        lastRun = config.startSize + (end - config.startSize) / config.every * config.every;
+    }
+    std::vector<std::vector<double>> perEpoch(epochs.size());
+    std::mt19937_64 noise(seed); // one noise stream through every repetition, as the core
+    for (int rep = 0; rep < runs; ++rep) {
+        if (promise.isCanceled())
+            return;
+        auto order = growing::arrivalOrder(*table, config.order, growingOrderSeed(seed, rep));
+        if (!order) {
+            out.error = QString::fromStdString(order.error().message);
+            promise.addResult(std::move(out));
+            return;
+        }
+        const growing::PrefixCounts counts(masks, std::span<const std::uint32_t>(*order).first(end));
+        bool exceeded = false;
+        double worst = 0.0;
+        if (scheduler) {
+            for (std::size_t i = 0; i < epochs.size(); ++i) {
+                const auto &e = epochs[i];
+                const double scale = growing::laplaceKScale(k, e.epsilon, double(e.start));
+                const double epochWorst = heldRunWorstError(counts, k, e.start, e.last, scale, noise);
+                perEpoch[i].push_back(epochWorst);
+                worst = std::max(worst, epochWorst);
+                exceeded = exceeded || epochWorst > e.bound;
+            }
+        } else {
+            for (std::uint64_t t = config.startSize; t <= lastRun; t += config.every) {
+                const auto s = improver->step(t);
+                const double scale = growing::laplaceKScale(k, s.epsilon, double(t));
+                const std::uint64_t stop = std::min<std::uint64_t>(t + config.every - 1, end);
+                worst = heldRunWorstError(counts, k, t, stop, scale, noise); // the last step's
+                exceeded = exceeded || worst > s.bound;
             }
         }
-        out.document = std::move(*doc);
+        out.worstPerRun.push_back(worst);
+        out.runsExceeding += exceeded;
         out.repetitions = rep + 1;
         promise.setProgressValueAndText(
             rep + 1, QCoreApplication::translate("GrowingLab", "run %1 of %2").arg(rep + 1).arg(runs));
@@ -78,25 +192,24 @@ void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingL
         out.epochMedian.push_back(growingQuantile(sample, 0.5));
         out.epochQ95.push_back(growingQuantile(sample, 0.95));
     }
-    if (!pmwg && !out.worstPerRun.empty()) {
-        // The document describes the whole run, not its last repetition.
-        Json &doc = out.document;
-        doc["settings"]["repetitions"] = runs;
-        doc["settings"]["seed"] = seed;
-        doc["settings"]["repetition_seeds"] = "seed + r for r = 0 ... repetitions - 1, one core run each";
-        const Json summary{{"median", growingQuantile(out.worstPerRun, 0.5)},
-                           {"q95", growingQuantile(out.worstPerRun, 0.95)},
-                           {"max", *std::max_element(out.worstPerRun.begin(), out.worstPerRun.end())}};
-        Json mc{{"repetitions", runs}, {"runs_exceeding", out.runsExceeding}};
-        if (config.algorithm == growing::LabAlgorithm::BBScheduler) {
-            mc["max_error"] = summary;
-            mc["epoch_max_error_median"] = out.epochMedian;
-            mc["epoch_max_error_q95"] = out.epochQ95;
-        } else {
-            mc["max_error_at_end"] = summary;
-        }
-        doc["monte_carlo"] = std::move(mc);
+    // The document describes the whole run, as `pbx-cli simulate growing --seed N` writes it.
+    out.document = std::move(*doc);
+    Json &d = out.document;
+    d["settings"]["repetitions"] = runs;
+    const Json summary{{"median", growingQuantile(out.worstPerRun, 0.5)},
+                       {"q95", growingQuantile(out.worstPerRun, 0.95)},
+                       {"max", *std::max_element(out.worstPerRun.begin(), out.worstPerRun.end())}};
+    Json mc{{"repetitions", runs}};
+    if (scheduler) {
+        mc["max_error"] = summary;
+        mc["runs_exceeding"] = out.runsExceeding;
+        mc["epoch_max_error_median"] = out.epochMedian;
+        mc["epoch_max_error_q95"] = out.epochQ95;
+    } else {
+        mc["max_error_at_end"] = summary;
+        mc["runs_exceeding"] = out.runsExceeding;
     }
+    d["monte_carlo"] = std::move(mc);
     promise.addResult(std::move(out));
 }
 

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The growing-database lab's Monte Carlo, off the GUI thread. The rows of the public dataset
-// arrive in seeded random (or sorted) orders; BBScheduler and BBImprover run one core simulation
-// (core/growing/growing_lab.h, one repetition) per order, so progress is reported and a cancel
-// stops between repetitions; the per-run samples are summarised here (median, 95 %, max). PMWG is
-// one core simulation (no intermediate progress; a cancel discards it). True answers are read to
-// score accuracy, never to decide. It never touches a widget.
+// arrive in seeded random (or sorted) orders. BBScheduler and BBImprover repeat the core's own
+// Monte Carlo (core/growing/growing_lab.cpp) one repetition at a time with exactly its seeding —
+// repetition r's arrival order from growingOrderSeed(seed, r), one Laplace noise stream
+// std::mt19937_64(seed) through all repetitions — so the numbers equal `pbx-cli simulate growing
+// --seed N` while progress is reported and a cancel stops between repetitions; the per-run
+// samples are summarised here (median, 95 %, max). PMWG is one core simulation (no intermediate
+// progress; a cancel discards it). True answers are read to score accuracy, never to decide. It
+// never touches a widget.
 #pragma once
 
 #include "core/growing/growing_lab.h"
@@ -39,11 +42,9 @@ struct GrowingRunOutcome
 /// Linear-interpolation quantile (numpy's default) of a non-empty sample; q in [0, 1].
 double growingQuantile(std::vector<double> sample, double q);
 
-/// The seed of repetition `rep` of a run seeded `seed`: seed + rep (mod 2^64).
-inline std::uint64_t growingRepetitionSeed(std::uint64_t seed, int rep)
-{
-    return seed + static_cast<std::uint64_t>(rep);
-}
+/// The arrival-order seed of repetition `rep` of a run seeded `seed`, as the core's lab derives it
+/// (std::seed_seq over the seed's two halves, rep and a constant; tested equal to the CLI).
+std::uint64_t growingOrderSeed(std::uint64_t seed, int rep);
 
 /// Runs the simulation of `config` on its dataset (loaded here); adds one outcome unless
 /// cancelled. `config.repetitions` runs (BBScheduler, BBImprover) or one (PMWG).
