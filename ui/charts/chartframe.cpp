@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/chartframe.h"
 
+#include "ui/charts/chartexport.h"
 #include "ui/charts/errorbarchartview.h"
+#include "ui/charts/presentation.h"
 #include "ui/util/palette.h"
 
 #include <QAbstractAxis>
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsScene>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLegend>
@@ -69,6 +72,19 @@ ChartFrame::ChartFrame(const Style &style, QWidget *parent) : QWidget(parent)
     m_timer->setSingleShot(true);
     m_timer->setInterval(coalesceMilliseconds);
     connect(m_timer, &QTimer::timeout, this, [this] { rebuild(); });
+
+    // Presentation mode follows the switch and every later change of the chart (a rebuild, a
+    // curve added): the scene reports changes once control returns to the event loop.
+    connect(&Presentation::instance(), &Presentation::changed, this,
+            [this] { applyPresentationStyle(m_chart); });
+    connect(m_view->scene(), &QGraphicsScene::changed, this, [this] { applyPresentationStyle(m_chart); });
+    // Right-click ▸ Copy image / Save as PNG, SVG, PDF; the heading is the outer title only when
+    // the chart has none of its own.
+    ChartExporter::install(this, [this] {
+        const QString own = m_chart->title();
+        return own.isEmpty() ? ChartExporter::Title{ChartExporter::outerTitle(this), false}
+                             : ChartExporter::Title{own, true};
+    });
 }
 
 ChartFrame::~ChartFrame() = default;
@@ -101,9 +117,15 @@ void ChartFrame::scheduleUpdate()
         m_timer->start();
 }
 
+double ChartFrame::normalPointSize() const
+{
+    return font().pointSizeF() / Presentation::instance().fontScale();
+}
+
 void ChartFrame::setBoldTitle(const QString &title)
 {
     QFont titleFont = font();
+    titleFont.setPointSizeF(normalPointSize());
     titleFont.setBold(true);
     m_chart->setTitleFont(titleFont);
     m_chart->setTitle(title);
@@ -132,7 +154,7 @@ QString ChartFrame::legendEntry(const QColor &colour, const QString &glyph, cons
 
 void ChartFrame::styleAxis(QAbstractAxis *axis, bool smallLabels) const
 {
-    const double pointSize = font().pointSizeF();
+    const double pointSize = normalPointSize();
     QFont titleFont = axis->titleFont();
     titleFont.setPointSizeF(pointSize * 0.9);
     titleFont.setBold(false);

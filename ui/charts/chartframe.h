@@ -3,8 +3,9 @@
 // for error bars), optionally a word-wrapping legend below it (QLegend lays its markers out on one
 // line and truncates names in a narrow dock) and a message shown over the plot when there is
 // nothing to draw, and a single-shot timer that coalesces updates (derived charts store plain data,
-// call scheduleUpdate(), and redraw in rebuild()). Qt Charts stays inside ui/charts: this header
-// only forward-declares its classes.
+// call scheduleUpdate(), and redraw in rebuild()). Every frame can be exported (right-click ▸ Copy
+// image / Save as PNG, SVG, PDF: chartexport.h) and follows presentation mode (presentation.h).
+// Qt Charts stays inside ui/charts: this header only forward-declares its classes.
 #pragma once
 
 #include <QMargins>
@@ -72,6 +73,9 @@ protected:
     /// need not override it.
     virtual void rebuild() {}
 
+    /// The widget's font size in points as in normal mode (presentation mode scales the chart's
+    /// fonts itself: presentation.h). Fonts set on the chart derive from it.
+    double normalPointSize() const;
     /// A bold chart title in the widget's font.
     void setBoldTitle(const QString &title);
     void setMessage(const QString &text);
