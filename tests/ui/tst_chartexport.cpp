@@ -11,7 +11,9 @@
 #include "ui/charts/comparisoncharts.h"
 #include "ui/charts/labchart.h"
 #include "ui/charts/presentation.h"
+#include "ui/charts/unitsquarechart.h"
 #include "ui/mainwindow.h"
+#include "ui/risk/privacyriskview.h"
 #include "ui/widgets/budgetgauge.h"
 #include "uitestutils.h"
 
@@ -34,6 +36,7 @@
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <QXYSeries>
 #include <QXmlStreamReader>
 #include <QtTest/QtTest>
@@ -421,6 +424,33 @@ private Q_SLOTS:
         QCOMPARE(laterChart->titleFont().pointSizeF(), normalTitle * Presentation::fontFactor);
         QCOMPARE(normalTitle, appFont); // setBoldTitle: the widget's normal font size
 
+        // A chart on Qt Charts' theme fonts, shown while on: scaled once however often the scene
+        // changes (a font that rounds its size must not be taken for a new normal size).
+        UnitSquareChart square(QStringLiteral("Unit square"), QStringLiteral("x"), QStringLiteral("y"));
+        square.addCurve(QStringLiteral("curve"), Qt::blue, Qt::SolidLine);
+        square.setPoints(0, {QPointF(0, 0), QPointF(0.5, 0.8), QPointF(1, 1)});
+        square.resize(400, 400);
+        square.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&square));
+        QTest::qWait(300);
+        QVERIFY(!test::saveScreenshot(square, QStringLiteral("export-presentation-unitsquare")).isEmpty());
+        QChart *squareChart = chartOf(square);
+        const auto size = [](const QFont &f) { return f.pointSizeF() > 0 ? f.pointSizeF() : f.pixelSize(); };
+        const double titleOn = size(squareChart->titleFont());
+        // The theme's fonts start from the application font: they are already large, not × 1.5 again.
+        QVERIFY2(size(squareChart->axes().value(0)->labelsFont()) <= appFont * Presentation::fontFactor + 0.5,
+                 qPrintable(squareChart->axes().value(0)->labelsFont().toString()));
+        const double axisOn = size(squareChart->axes().value(0)->titleFont());
+        const double penOn = qobject_cast<QXYSeries *>(squareChart->series().value(0))->pen().widthF();
+        mode.setEnabled(false);
+        const double titleOff = size(squareChart->titleFont());
+        QVERIFY2(std::abs(titleOn - titleOff * Presentation::fontFactor) <= 0.5,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(titleOn).arg(titleOff)));
+        QVERIFY(std::abs(axisOn - size(squareChart->axes().value(0)->titleFont()) * Presentation::fontFactor)
+                <= 0.5);
+        QCOMPARE(penOn, 2.5 * Presentation::lineFactor);
+        mode.setEnabled(true);
+
         mode.setEnabled(false);
         QCOMPARE(QApplication::font().pointSizeF(), appFont);
         QCOMPARE(axis->titleFont().pointSizeF(), axisTitle);
@@ -476,11 +506,19 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         const QString tag = QString::fromLatin1(QTest::currentDataTag());
         QVERIFY(!test::saveScreenshot(w, QStringLiteral("export-window-") + tag).isEmpty());
+        QWidget *risk = w.showPrivacyRisk(); // a dialog with two charts
+        QVERIFY(QTest::qWaitForWindowExposed(risk));
+        QVERIFY(!test::saveScreenshot(*risk, QStringLiteral("export-risk-") + tag).isEmpty());
 
         int exported = 0;
         const auto exporters = w.findChildren<ChartExporter *>();
         for (const ChartExporter *exporter : exporters) {
-            if (!exporter->widget()->isVisible())
+            // Only what can be right-clicked: not a chart in a hidden tab or dock.
+            QWidget *chart = exporter->widget();
+            QWidget *window = chart->window();
+            QWidget *hit = chart->isVisible() ? window->childAt(chart->mapTo(window, chart->rect().center()))
+                                              : nullptr;
+            if (!hit || (hit != chart && !chart->isAncestorOf(hit)))
                 continue;
             const QString name = QStringLiteral("export-%1-%2").arg(tag, exporter->fileBaseName());
             const QString text
@@ -488,7 +526,7 @@ private Q_SLOTS:
             QVERIFY2(containsText(text, exporter->title().text.left(12)), qPrintable(name + u':' + text));
             ++exported;
         }
-        QVERIFY(exported >= 2); // the gauge and the privacy-loss path
+        QVERIFY(exported >= 4); // the gauge, the privacy-loss path, the risk view's two charts
         Presentation::instance().setEnabled(false);
     }
 };

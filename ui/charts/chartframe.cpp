@@ -9,6 +9,7 @@
 #include <QAbstractAxis>
 #include <QChart>
 #include <QChartView>
+#include <QEvent>
 #include <QGraphicsScene>
 #include <QGridLayout>
 #include <QLabel>
@@ -73,8 +74,10 @@ ChartFrame::ChartFrame(const Style &style, QWidget *parent) : QWidget(parent)
     m_timer->setInterval(coalesceMilliseconds);
     connect(m_timer, &QTimer::timeout, this, [this] { rebuild(); });
 
-    // Presentation mode follows the switch and every later change of the chart (a rebuild, a
-    // curve added): the scene reports changes once control returns to the event loop.
+    // Presentation mode's lines follow the switch and every later change of the chart (a rebuild,
+    // a curve added): the scene reports changes once control returns to the event loop. Its fonts
+    // follow the widget's font (changeEvent).
+    m_fontSize = fontSize(font());
     connect(&Presentation::instance(), &Presentation::changed, this,
             [this] { applyPresentationStyle(m_chart); });
     connect(m_view->scene(), &QGraphicsScene::changed, this, [this] { applyPresentationStyle(m_chart); });
@@ -111,21 +114,31 @@ QString ChartFrame::message() const
     return !m_message || m_message->isHidden() ? QString() : m_message->text();
 }
 
+double ChartFrame::fontSize(const QFont &font)
+{
+    return font.pointSizeF() > 0 ? font.pointSizeF() : font.pixelSize();
+}
+
+void ChartFrame::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        const double size = fontSize(font());
+        if (m_fontSize > 0 && size > 0)
+            scaleChartFonts(m_chart, size / m_fontSize);
+        m_fontSize = size;
+    }
+}
+
 void ChartFrame::scheduleUpdate()
 {
     if (!m_timer->isActive())
         m_timer->start();
 }
 
-double ChartFrame::normalPointSize() const
-{
-    return font().pointSizeF() / Presentation::instance().fontScale();
-}
-
 void ChartFrame::setBoldTitle(const QString &title)
 {
     QFont titleFont = font();
-    titleFont.setPointSizeF(normalPointSize());
     titleFont.setBold(true);
     m_chart->setTitleFont(titleFont);
     m_chart->setTitle(title);
@@ -154,7 +167,7 @@ QString ChartFrame::legendEntry(const QColor &colour, const QString &glyph, cons
 
 void ChartFrame::styleAxis(QAbstractAxis *axis, bool smallLabels) const
 {
-    const double pointSize = normalPointSize();
+    const double pointSize = font().pointSizeF();
     QFont titleFont = axis->titleFont();
     titleFont.setPointSizeF(pointSize * 0.9);
     titleFont.setBold(false);

@@ -51,11 +51,11 @@ void Presentation::setEnabled(bool on)
 
 namespace {
 
-/// Sets `object`'s size `key` (current value `current`) to normal × scale, where normal is the
-/// value the chart's code set: the remembered one while the current value is still the one applied
-/// here, else the current value (the code replaced it). Touches nothing when never scaled and the
-/// scale is 1.
-void scaleValue(QObject *object, const char *key, double current, double scale,
+/// Sets `object`'s size `key` (read with `get`, written with `set`) to normal × scale, where normal
+/// is the size the chart's code set: the remembered one while the size is still the one applied
+/// here, else the size read (the code replaced it). Touches nothing when never scaled and the scale
+/// is 1. The size applied is read back, so a size the object rounds is still recognised as ours.
+void scaleValue(QObject *object, const char *key, double scale, const std::function<double()> &get,
                 const std::function<void(double)> &set)
 {
     const QByteArray normalKey = QByteArrayLiteral("pbxNormal_") + key;
@@ -63,83 +63,78 @@ void scaleValue(QObject *object, const char *key, double current, double scale,
     const QVariant applied = object->property(appliedKey.constData());
     if (!applied.isValid() && scale == 1.0)
         return;
+    const double current = get();
     const bool ours = applied.isValid() && std::abs(applied.toDouble() - current) < 1e-9;
     const double normal = ours ? object->property(normalKey.constData()).toDouble() : current;
     const double target = normal * scale;
-    object->setProperty(normalKey.constData(), normal);
-    object->setProperty(appliedKey.constData(), target);
     if (std::abs(target - current) > 1e-9)
         set(target);
+    object->setProperty(normalKey.constData(), normal);
+    object->setProperty(appliedKey.constData(), get());
 }
 
-double fontSize(const QFont &font)
+/// Scales a pen read with `get` and written with `set`.
+void scalePen(QObject *object, double scale, const std::function<QPen()> &get,
+              const std::function<void(const QPen &)> &set)
 {
-    return font.pointSizeF() > 0 ? font.pointSizeF() : font.pixelSize();
+    scaleValue(
+        object, "pen", scale, [&] { return get().widthF(); },
+        [&](double width) {
+            QPen pen = get();
+            pen.setWidthF(width);
+            set(pen);
+        });
 }
 
-QFont resized(QFont font, double size)
+QFont scaledFont(QFont font, double ratio)
 {
     if (font.pointSizeF() > 0)
-        font.setPointSizeF(size);
+        font.setPointSizeF(font.pointSizeF() * ratio);
     else
-        font.setPixelSize(std::max(1, static_cast<int>(std::lround(size))));
+        font.setPixelSize(std::max(1, static_cast<int>(std::lround(font.pixelSize() * ratio))));
     return font;
 }
 
-/// Scales a font held by `object` under `key`, read with `get` and written with `set`.
-void scaleFont(QObject *object, const char *key, double scale, const QFont &current,
-               const std::function<void(const QFont &)> &set)
-{
-    scaleValue(object, key, fontSize(current), scale, [&](double size) { set(resized(current, size)); });
-}
-
 } // namespace
+
+void scaleChartFonts(QChart *chart, double ratio)
+{
+    if (!chart || !(ratio > 0.0) || ratio == 1.0)
+        return;
+    chart->setTitleFont(scaledFont(chart->titleFont(), ratio));
+    chart->legend()->setFont(scaledFont(chart->legend()->font(), ratio));
+    const auto axes = chart->axes();
+    for (QAbstractAxis *axis : axes) {
+        axis->setTitleFont(scaledFont(axis->titleFont(), ratio));
+        axis->setLabelsFont(scaledFont(axis->labelsFont(), ratio));
+        // Qt 6.4 caches a value axis's label width: without a new format the larger labels are
+        // elided (axisticks.h, refreshLabelWidth).
+        if (auto *value = qobject_cast<QValueAxis *>(axis)) {
+            const QString format = value->labelFormat();
+            value->setLabelFormat(QString());
+            value->setLabelFormat(format);
+        }
+    }
+}
 
 void applyPresentationStyle(QChart *chart)
 {
     if (!chart)
         return;
     const Presentation &mode = Presentation::instance();
-    const double fonts = mode.fontScale();
     const double lines = mode.lineScale();
-
-    scaleFont(chart, "title", fonts, chart->titleFont(), [chart](const QFont &f) { chart->setTitleFont(f); });
-    QLegend *legend = chart->legend();
-    scaleFont(legend, "font", fonts, legend->font(), [legend](const QFont &f) { legend->setFont(f); });
-    const auto axes = chart->axes();
-    for (QAbstractAxis *axis : axes) {
-        scaleFont(axis, "title", fonts, axis->titleFont(), [axis](const QFont &f) { axis->setTitleFont(f); });
-        bool labelsChanged = false;
-        scaleFont(axis, "labels", fonts, axis->labelsFont(), [&](const QFont &f) {
-            axis->setLabelsFont(f);
-            labelsChanged = true;
-        });
-        // Qt 6.4 caches a value axis's label width: without a new format the larger labels are
-        // elided (axisticks.h, refreshLabelWidth).
-        if (auto *value = qobject_cast<QValueAxis *>(axis); value && labelsChanged) {
-            const QString format = value->labelFormat();
-            value->setLabelFormat(QString());
-            value->setLabelFormat(format);
-        }
-    }
-
     const auto series = chart->series();
     for (QAbstractSeries *s : series) {
         if (auto *xy = qobject_cast<QXYSeries *>(s)) {
-            scaleValue(xy, "pen", xy->pen().widthF(), lines, [xy](double width) {
-                QPen pen = xy->pen();
-                pen.setWidthF(width);
-                xy->setPen(pen);
-            });
+            scalePen(
+                xy, lines, [xy] { return xy->pen(); }, [xy](const QPen &pen) { xy->setPen(pen); });
             if (auto *scatter = qobject_cast<QScatterSeries *>(s))
-                scaleValue(scatter, "marker", scatter->markerSize(), fonts,
-                           [scatter](double size) { scatter->setMarkerSize(size); });
+                scaleValue(
+                    scatter, "marker", mode.fontScale(), [scatter] { return scatter->markerSize(); },
+                    [scatter](double size) { scatter->setMarkerSize(size); });
         } else if (auto *area = qobject_cast<QAreaSeries *>(s)) {
-            scaleValue(area, "pen", area->pen().widthF(), lines, [area](double width) {
-                QPen pen = area->pen();
-                pen.setWidthF(width);
-                area->setPen(pen);
-            });
+            scalePen(
+                area, lines, [area] { return area->pen(); }, [area](const QPen &pen) { area->setPen(pen); });
         }
     }
 }

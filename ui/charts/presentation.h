@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Presentation mode (View ▸ Presentation mode), for a projector: the application font grows by
-// fontFactor, every chart's fonts (title, legend, axis titles and tick labels) by the same factor and
-// its series' lines by lineFactor. One switch for the whole application, applied live: charts on
-// the shared frame restyle themselves on changed(), painted widgets read lineScale() when they paint.
+// fontFactor, every chart's fonts (title, legend, axis titles and tick labels) with it and its
+// series' lines by lineFactor. One switch for the whole application, applied live: charts on the
+// shared frame rescale their fonts when the widget font changes and their pens on changed();
+// painted widgets use the font and read lineScale() when they paint.
 #pragma once
 
 #include <QFont>
@@ -42,10 +43,16 @@ private:
     QFont m_normalFont;
 };
 
-/// Scales `chart`'s fonts by Presentation::fontScale() and its series' pens (and scatter markers)
-/// by lineScale(), relative to the sizes the chart's own code last set. Idempotent: each object
-/// remembers its normal size and the size applied, so a chart that sets a new pen or font (e.g. in
-/// a rebuild) gets it scaled on the next call, and switching off restores the normal sizes.
+/// Multiplies every font of `chart` (title, legend, axis titles and tick labels) by `ratio` > 0.
+/// Qt Charts' fonts do not follow the widget's: ChartFrame calls this when its font changes (the
+/// application font in presentation mode), with new size / old size, so fonts the chart's code set
+/// and fonts from the chart theme (which starts from the application font) keep their proportions.
+void scaleChartFonts(QChart *chart, double ratio);
+
+/// Scales `chart`'s series pens (lines, area borders) by Presentation::lineScale() and scatter
+/// markers by fontScale(), relative to the widths the chart's own code last set. Idempotent: each
+/// series remembers its normal width and the width applied, so a chart that sets a new pen (e.g.
+/// in a rebuild) gets it scaled on the next call, and switching off restores the normal widths.
 void applyPresentationStyle(QChart *chart);
 
 } // namespace pbx::ui
