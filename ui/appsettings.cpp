@@ -137,4 +137,14 @@ void AppSettings::setLessonsWelcomeShown(bool shown)
     QSettings().setValue(QStringLiteral("lessons/welcomeShown"), shown);
 }
 
+bool AppSettings::presentationMode()
+{
+    return QSettings().value(QStringLiteral("view/presentationMode"), false).toBool();
+}
+
+void AppSettings::setPresentationMode(bool on)
+{
+    QSettings().setValue(QStringLiteral("view/presentationMode"), on);
+}
+
 } // namespace pbx::ui

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // What the GUI remembers between runs, as desktop applications do: the main window's geometry and
-// dock layout, the last dataset opened and the recently opened or saved sessions. Stored with
-// QSettings under the application's identity (~/.config/pbx/pbx.conf on Linux). Nothing here is
-// privacy-relevant: paths and layout only, never data or answers.
+// dock layout, the last dataset opened, the recently opened or saved sessions and display choices
+// such as presentation mode. Stored with QSettings under the application's identity
+// (~/.config/pbx/pbx.conf on Linux). Nothing here is privacy-relevant: paths, layout and display
+// only, never data or answers.
 #pragma once
 
 #include <QStringList>
@@ -49,6 +50,11 @@ public:
     /// The first-run welcome that offers the lessons (Help ▸ Lessons) was shown: it is shown once.
     static bool lessonsWelcomeShown();
     static void setLessonsWelcomeShown(bool shown);
+
+    /// View ▸ Presentation mode (larger fonts and chart lines, ui/charts/presentation.h) was on
+    /// when the application last ran. Default off.
+    static bool presentationMode();
+    static void setPresentationMode(bool on);
 
     /// Saves the window's geometry and its toolbars' and docks' layout.
     static void saveWindowLayout(const QMainWindow &window);

@@ -5,6 +5,7 @@
 #include "resources/dataset_catalog.h"
 #include "ui/appinfo.h"
 #include "ui/appsettings.h"
+#include "ui/charts/presentation.h"
 #include "ui/charts/privacylosspathchart.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/growing/growinglabdialog.h"
@@ -380,6 +381,19 @@ void MainWindow::createMenus()
     view->addSeparator();
     view->addAction(m_comparisonDock->toggleViewAction());
     view->addAction(m_privacyRiskAction);
+    view->addSeparator();
+    // Larger fonts and lines everywhere, for a projector; remembered between runs.
+    QAction *presentation = view->addAction(tr("&Presentation mode"));
+    presentation->setObjectName(QStringLiteral("presentationModeAction"));
+    presentation->setCheckable(true);
+    presentation->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    presentation->setStatusTip(tr("Larger text and thicker chart lines, for a projector"));
+    presentation->setChecked(AppSettings::presentationMode());
+    Presentation::instance().setEnabled(presentation->isChecked());
+    connect(presentation, &QAction::toggled, this, [](bool on) {
+        AppSettings::setPresentationMode(on);
+        Presentation::instance().setEnabled(on);
+    });
 
     QMenu *labs = menuBar()->addMenu(tr("&Labs"));
     labs->addAction(m_labAction);

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/chartframe.h"
 
+#include "ui/charts/chartexport.h"
 #include "ui/charts/errorbarchartview.h"
+#include "ui/charts/presentation.h"
 #include "ui/util/palette.h"
 
 #include <QAbstractAxis>
 #include <QChart>
 #include <QChartView>
+#include <QEvent>
+#include <QGraphicsScene>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLegend>
@@ -69,6 +73,21 @@ ChartFrame::ChartFrame(const Style &style, QWidget *parent) : QWidget(parent)
     m_timer->setSingleShot(true);
     m_timer->setInterval(coalesceMilliseconds);
     connect(m_timer, &QTimer::timeout, this, [this] { rebuild(); });
+
+    // Presentation mode's lines follow the switch and every later change of the chart (a rebuild,
+    // a curve added): the scene reports changes once control returns to the event loop. Its fonts
+    // follow the widget's font (changeEvent).
+    m_fontSize = fontSize(font());
+    connect(&Presentation::instance(), &Presentation::changed, this,
+            [this] { applyPresentationStyle(m_chart); });
+    connect(m_view->scene(), &QGraphicsScene::changed, this, [this] { applyPresentationStyle(m_chart); });
+    // Right-click ▸ Copy image / Save as PNG, SVG, PDF; the heading is the outer title only when
+    // the chart has none of its own.
+    ChartExporter::install(this, [this] {
+        const QString own = m_chart->title();
+        return own.isEmpty() ? ChartExporter::Title{ChartExporter::outerTitle(this), false}
+                             : ChartExporter::Title{own, true};
+    });
 }
 
 ChartFrame::~ChartFrame() = default;
@@ -93,6 +112,22 @@ QString ChartFrame::legendText() const
 QString ChartFrame::message() const
 {
     return !m_message || m_message->isHidden() ? QString() : m_message->text();
+}
+
+double ChartFrame::fontSize(const QFont &font)
+{
+    return font.pointSizeF() > 0 ? font.pointSizeF() : font.pixelSize();
+}
+
+void ChartFrame::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        const double size = fontSize(font());
+        if (m_fontSize > 0 && size > 0)
+            scaleChartFonts(m_chart, size / m_fontSize);
+        m_fontSize = size;
+    }
 }
 
 void ChartFrame::scheduleUpdate()

@@ -3,8 +3,10 @@
 // for error bars), optionally a word-wrapping legend below it (QLegend lays its markers out on one
 // line and truncates names in a narrow dock) and a message shown over the plot when there is
 // nothing to draw, and a single-shot timer that coalesces updates (derived charts store plain data,
-// call scheduleUpdate(), and redraw in rebuild()). Qt Charts stays inside ui/charts: this header
-// only forward-declares its classes.
+// call scheduleUpdate(), and redraw in rebuild()). Every frame can be exported (right-click ▸ Copy
+// image / Save as PNG, SVG, PDF: chartexport.h) and follows presentation mode (presentation.h):
+// its fonts scale with the widget's font, its series' pens with the mode's line scale.
+// Qt Charts stays inside ui/charts: this header only forward-declares its classes.
 #pragma once
 
 #include <QMargins>
@@ -17,6 +19,8 @@ QT_FORWARD_DECLARE_CLASS(QAbstractAxis)
 QT_FORWARD_DECLARE_CLASS(QChart)
 QT_FORWARD_DECLARE_CLASS(QChartView)
 QT_FORWARD_DECLARE_CLASS(QColor)
+QT_FORWARD_DECLARE_CLASS(QEvent)
+QT_FORWARD_DECLARE_CLASS(QFont)
 QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QTimer)
 
@@ -66,6 +70,10 @@ protected:
     /// The view when Style::errorBars, else nullptr.
     ErrorBarChartView *errorBarView() const { return m_errorBars; }
 
+    /// Qt Charts' fonts do not follow the widget's font: a font change (e.g. presentation mode's
+    /// larger application font) scales them by the same ratio.
+    void changeEvent(QEvent *event) override;
+
     /// Starts the coalescing timer (if it is not running): rebuild() follows once.
     void scheduleUpdate();
     /// Redraws from the stored data (called by the timer and flush()); charts that draw at once
@@ -91,6 +99,9 @@ private:
     QLabel *m_legend = nullptr;
     QLabel *m_message = nullptr;
     QTimer *m_timer = nullptr;
+    double m_fontSize = 0.0; ///< the widget font's size the chart's fonts were last scaled to
+
+    static double fontSize(const QFont &font);
 };
 
 } // namespace pbx::ui

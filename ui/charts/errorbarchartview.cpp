@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/errorbarchartview.h"
 
+#include "ui/charts/presentation.h"
+
 #include <QAbstractSeries>
 #include <QChart>
 #include <QPainter>
@@ -38,7 +40,8 @@ void ErrorBarChartView::drawForeground(QPainter *painter, const QRectF &rect)
         const QPointF shift(bar.offset, 0.0);
         const QPointF low = c->mapToScene(c->mapToPosition(QPointF(bar.x, bar.low), bar.series)) + shift;
         const QPointF high = c->mapToScene(c->mapToPosition(QPointF(bar.x, bar.high), bar.series)) + shift;
-        painter->setPen(QPen(bar.colour, bar.width, Qt::SolidLine, Qt::FlatCap));
+        painter->setPen(
+            QPen(bar.colour, bar.width * Presentation::instance().lineScale(), Qt::SolidLine, Qt::FlatCap));
         painter->drawLine(low, high);
         for (const QPointF &end : {low, high}) {
             if (plot.contains(end))

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/ptrflowdiagram.h"
 
+#include "ui/charts/chartexport.h"
+#include "ui/charts/presentation.h"
+
 #include <QPainter>
 #include <QPainterPath>
 
@@ -17,7 +20,7 @@ const QColor kBorder(0x9a, 0xa0, 0xa6);
 
 void drawArrow(QPainter &p, QPointF from, QPointF to, bool onPath, const QString &label)
 {
-    p.setPen(QPen(onPath ? kPath : kBorder, onPath ? 3.0 : 1.5));
+    p.setPen(QPen(onPath ? kPath : kBorder, (onPath ? 3.0 : 1.5) * Presentation::instance().lineScale()));
     p.drawLine(from, to);
     const double angle = std::atan2(to.y() - from.y(), to.x() - from.x());
     const double size = 8.0;
@@ -34,7 +37,7 @@ void drawArrow(QPainter &p, QPointF from, QPointF to, bool onPath, const QString
 
 void drawBox(QPainter &p, const QRectF &r, const QString &title, const QStringList &lines, bool onPath)
 {
-    p.setPen(QPen(onPath ? kPath : kBorder, onPath ? 3.0 : 1.0));
+    p.setPen(QPen(onPath ? kPath : kBorder, (onPath ? 3.0 : 1.0) * Presentation::instance().lineScale()));
     p.setBrush(onPath ? kPathFill : kBox);
     p.drawRoundedRect(r, 6, 6);
     p.setPen(Qt::black);
@@ -58,6 +61,8 @@ void drawBox(QPainter &p, const QRectF &r, const QString &title, const QStringLi
 PtrFlowDiagram::PtrFlowDiagram(QWidget *parent) : QWidget(parent)
 {
     setAttribute(Qt::WA_OpaquePaintEvent, false);
+    ChartExporter::install(this);
+    connect(&Presentation::instance(), &Presentation::changed, this, qOverload<>(&QWidget::update));
 }
 
 void PtrFlowDiagram::setCases(const QStringList costs[3], int realised)

@@ -2,6 +2,7 @@
 #include "ui/noisereduction/noisereductionview.h"
 
 #include "core/math/directed_rounding.h"
+#include "ui/charts/chartexport.h"
 #include "ui/charts/noisereductionchart.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/util/numberformat.h"
@@ -39,6 +40,7 @@ NoiseReductionView::NoiseReductionView(QWidget *parent) : QWidget(parent)
     muted.setColor(QPalette::WindowText, palette::mutedText);
     m_subtitle->setPalette(muted);
     m_chart = new NoiseReductionChart(this);
+    ChartExporter::setOuterTitle(m_chart, m_title); // the exported chart's heading
     m_summary = wrappingLabel(this, Qt::PlainText);
     m_paid = wrappingLabel(this, Qt::RichText);
     m_paid->setObjectName(QStringLiteral("noiseReductionPaid"));

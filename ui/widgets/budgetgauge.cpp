@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/widgets/budgetgauge.h"
 
+#include "ui/charts/chartexport.h"
 #include "ui/util/numberformat.h"
 
 #include <QFontMetricsF>
@@ -36,6 +37,8 @@ BudgetGauge::BudgetGauge(QWidget *parent) : QWidget(parent)
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     setAccessibleName(tr("Privacy budget gauge"));
     updateDescription();
+    // Right-click ▸ Copy image / Save as PNG, SVG, PDF, headed by the dock's title.
+    ChartExporter::install(this);
 }
 
 void BudgetGauge::setBudget(double nativeBudget, const QString &unitSymbol, double epsilonBudget,
