@@ -111,11 +111,16 @@ std::string budgetPathSvg(const SessionReport &report)
     return svg.finish();
 }
 
+double comparisonChartHeight(std::size_t strategies)
+{
+    return 90.0 + 30.0 * static_cast<double>(strategies);
+}
+
 std::string comparisonSvg(const SessionReport &report)
 {
     const auto &c = *report.comparison.comparison;
     const double rowHeight = 30.0;
-    const double height = 80.0 + rowHeight * static_cast<double>(c.strategies.size());
+    const double height = comparisonChartHeight(c.strategies.size());
     SvgWriter svg(kChartWidth, height, "Composition comparison: ε at δ under each strategy");
     const double budget = report.settings.epsilon;
     double top = budget;
@@ -125,7 +130,7 @@ std::string comparisonSvg(const SessionReport &report)
     Plot p;
     p.left = 110;
     p.right = kChartWidth - 150;
-    p.top = 40;
+    p.top = 50;
     p.bottom = height - 40;
     p.xMin = 0;
     const double step = tickStep(top * 1.05, 5);
@@ -150,11 +155,11 @@ std::string comparisonSvg(const SessionReport &report)
         const double eps = s.answer->epsilon;
         const double length = std::isfinite(eps) ? std::min(eps, p.xMax) : p.xMax;
         svg.rect(p.left, yTop, p.x(length) - p.left, rowHeight - 10, kBar);
-        svg.text(p.x(length) + 6, yTop + 15, std::isfinite(eps) ? formatNumber(eps, 4) : "no finite ε",
+        svg.text(p.x(length) + 6, yTop + 15, std::isfinite(eps) ? formatUpper(eps, 4) : "no finite ε",
                  "start", 11, kInk);
     }
     svg.line(p.x(budget), p.top - 4, p.x(budget), p.bottom, kBudget, 1.5, "6 4");
-    svg.text(p.x(budget), p.top - 8, "budget ε = " + formatNumber(budget), "middle", 11, kBudget);
+    svg.text(p.x(budget) + 4, p.top - 6, "budget ε = " + formatNumber(budget), "start", 11, kBudget);
     svg.text((p.left + p.right) / 2, height - 10, "ε (upper bound)", "middle", 11, kInk);
     return svg.finish();
 }

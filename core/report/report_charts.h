@@ -19,7 +19,10 @@ std::string budgetPathSvg(const SessionReport &report);
 
 /// ε at the comparison's δ under each composition strategy as horizontal bars, with the budget ε
 /// as a dashed line; a strategy that does not apply is labelled so. Precondition:
-/// report.comparison.comparison is set.
+/// report.comparison.comparison is set. Its height is comparisonChartHeight(strategies).
 std::string comparisonSvg(const SessionReport &report);
+
+/// The comparison chart's height in px for `strategies` rows: 90 + 30 per row.
+double comparisonChartHeight(std::size_t strategies);
 
 } // namespace pbx::report

@@ -65,9 +65,9 @@ std::string costText(const session::LedgerEvent &e)
 {
     if (e.status == session::EventStatus::Refused)
         return "0 (nothing released)";
-    std::string text = std::string(filters::chargeUnitSymbol(e.costKind)) + " = " + formatNumber(e.cost);
+    std::string text = std::string(filters::chargeUnitSymbol(e.costKind)) + " = " + formatUpper(e.cost);
     if (e.costDelta > 0.0)
-        text += ", δ = " + formatNumber(e.costDelta);
+        text += ", δ = " + formatUpper(e.costDelta);
     return text;
 }
 
@@ -158,11 +158,11 @@ std::string budgetSection(const SessionReport &r)
         {"system", "unit", "budget", "spent", "remaining", "ε budget", "δ budget", "ε-equivalent spent"},
         true);
     for (const auto &sys : r.systems)
-        out += row({sys.name, sys.unitSymbol, formatNumber(sys.budget), formatNumber(sys.spent),
-                    formatNumber(std::max(0.0, sys.budget - sys.spent)), formatNumber(sys.epsilonBudget),
-                    formatNumber(sys.deltaBudget), formatNumber(sys.epsilonSpent)});
-    out += "</table>\n<p>What is spent corresponds to (ε, δ) ≈ (" + esc(formatNumber(r.epsilonSpent)) + ", "
-           + esc(formatNumber(r.deltaSpent))
+        out += row({sys.name, sys.unitSymbol, formatNumber(sys.budget), formatUpper(sys.spent),
+                    formatLower(std::max(0.0, sys.budget - sys.spent)), formatNumber(sys.epsilonBudget),
+                    formatNumber(sys.deltaBudget), formatUpper(sys.epsilonSpent)});
+    out += "</table>\n<p>What is spent corresponds to (ε, δ) ≈ (" + esc(formatUpper(r.epsilonSpent)) + ", "
+           + esc(formatUpper(r.deltaSpent))
            + "): a gauge of the spend, not the guarantee; the guarantee is the budget, enforced by the filter.</p>\n";
     return out;
 }
@@ -178,14 +178,20 @@ std::string requestsSection(const SessionReport &r)
           + " refused. Error bars hold at each request's confidence; costs are in the unit the filter "
             "charged, rounded up.</p>\n"
           + kTable;
-    out += row({"#", "id", "request", "target", "status", "mechanism", "answer ± error bar", "cost",
-                "spent after (" + r.nativeUnit + ")", "reason and accounting"},
-               true);
+    // Nine narrow columns, and under each request a full-width row for its reason and accounting
+    // (long text), so that the table fits a portrait page.
+    out += "<tr><th width=\"3%\">#</th><th width=\"9%\">id</th><th width=\"18%\">request</th>"
+           "<th width=\"10%\">target</th><th width=\"9%\">status</th><th width=\"12%\">mechanism</th>"
+           "<th width=\"15%\">answer ± error bar</th><th width=\"12%\">cost</th><th width=\"12%\">spent after ("
+           + esc(r.nativeUnit) + ")</th></tr>\n";
     for (const auto &e : r.events) {
-        out += row({std::to_string(e.index + 1), e.request.id, describeRequest(e.request),
-                    describeTarget(e.request.target), std::string(session::eventStatusName(e.status)),
-                    e.mechanism.empty() ? std::string("–") : e.mechanism, answerText(e), costText(e),
-                    formatNumber(e.spentAfter), reasonText(e)});
+        out += "<tr>" + cell(std::to_string(e.index + 1)) + cell(e.request.id)
+               + cell(describeRequest(e.request)) + cell(describeTarget(e.request.target))
+               + cell(std::string(session::eventStatusName(e.status)))
+               + cell(e.mechanism.empty() ? std::string("–") : e.mechanism) + cell(answerText(e))
+               + cell(costText(e)) + cell(formatUpper(e.spentAfter)) + "</tr>\n";
+        if (const std::string reason = reasonText(e); !reason.empty())
+            out += "<tr><td></td><td colspan=\"8\" class=\"reason\"><i>" + esc(reason) + "</i></td></tr>\n";
         if (e.strategyRecord && !e.strategyRecord->values.empty()) {
             const auto &rec = *e.strategyRecord;
             std::string values = "<table border=\"0\" cellspacing=\"0\" cellpadding=\"2\">"
@@ -196,7 +202,7 @@ std::string requestsSection(const SessionReport &r)
                             formatNumber(rec.values[i], 8),
                             i < rec.halfWidths.size() ? formatNumber(rec.halfWidths[i]) : std::string("–")});
             values += "</table>";
-            out += "<tr><td></td><td colspan=\"9\">" + values
+            out += "<tr><td></td><td colspan=\"8\">" + values
                    + (rec.note.empty() ? std::string() : "<p>" + esc(rec.note) + "</p>") + "</td></tr>\n";
         }
     }
@@ -223,7 +229,7 @@ std::string comparisonSection(const SessionReport &r, const std::vector<ReportCh
     out += kTable
            + row({"strategy", "ε at δ = " + formatNumber(rc.delta), "method or why it does not apply"}, true);
     for (const auto &s : c.strategies)
-        out += row({s.name, s.answer ? formatNumber(s.answer->epsilon, 8) : std::string("does not apply"),
+        out += row({s.name, s.answer ? formatUpper(s.answer->epsilon, 8) : std::string("does not apply"),
                     s.answer ? s.answer->method : (s.error ? s.error->message : std::string())});
     return out + "</table>\n";
 }
@@ -243,8 +249,7 @@ std::vector<ReportChart> reportCharts(const SessionReport &report)
     std::vector<ReportChart> charts;
     charts.push_back({"budget-path", budgetPathSvg(report), kChartWidth, kChartHeight});
     if (report.comparison.comparison) {
-        const double height
-            = 80.0 + 30.0 * static_cast<double>(report.comparison.comparison->strategies.size());
+        const double height = comparisonChartHeight(report.comparison.comparison->strategies.size());
         charts.push_back({"comparison", comparisonSvg(report), kChartWidth, height});
     }
     return charts;
@@ -257,11 +262,13 @@ std::string reportHtml(const SessionReport &r, const HtmlOptions &options)
     std::string out
         = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>Session report: "
           + esc(r.datasetName) + "</title>\n"
-          + "<style>\nbody { font-family: 'DejaVu Sans', Helvetica, Arial, sans-serif; font-size: 10pt; "
-            "max-width: 75em; margin: 1em auto; }\n"
-            "table { border-collapse: collapse; margin-bottom: 0.8em; }\nth, td { border: 1px solid "
+          + "<style>\nbody { font-family: 'DejaVu Sans', Helvetica, Arial, sans-serif; }\n"
+          + (options.charts == HtmlOptions::ChartMode::InlineSvg
+                 ? "body { font-size: 10pt; max-width: 75em; margin: 1em auto; }\n"
+                 : "")
+          + "table { border-collapse: collapse; margin-bottom: 0.8em; }\nth, td { border: 1px solid "
             "#999; padding: 3px 5px; vertical-align: top; text-align: left; }\n"
-            "th { background-color: #eeeeee; }\n.chart svg { max-width: 100%; height: auto; }\n"
+            "th { background-color: #eeeeee; }\n.reason { color: #444444; }\n.chart svg { max-width: 100%; height: auto; }\n"
             "@media print { .seeded { position: fixed; top: 0; left: 0; right: 0; } }\n</style>\n"
             "</head>\n<body>\n";
     if (banner)

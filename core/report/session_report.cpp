@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace pbx::report {
 
@@ -55,6 +56,39 @@ std::string formatNumber(double x, int digits)
     char buffer[48];
     std::snprintf(buffer, sizeof buffer, "%.*g", digits, x);
     return buffer;
+}
+
+namespace {
+
+/// x rounded towards +∞ (up = true) or −∞ at `digits` significant digits, then printed. The
+/// printed value is re-read and nudged one unit in the last digit when the round trip moved it
+/// the wrong way.
+std::string formatDirected(double x, int digits, bool up)
+{
+    if (!std::isfinite(x) || x == 0.0)
+        return formatNumber(x, digits);
+    const int exponent = static_cast<int>(std::floor(std::log10(std::fabs(x))));
+    const double unit = std::pow(10.0, exponent - digits + 1);
+    double rounded = (up ? std::ceil(x / unit) : std::floor(x / unit)) * unit;
+    std::string text = formatNumber(rounded, digits);
+    const double back = std::strtod(text.c_str(), nullptr);
+    if (up ? back < x : back > x) {
+        rounded += up ? unit : -unit;
+        text = formatNumber(rounded, digits);
+    }
+    return text;
+}
+
+} // namespace
+
+std::string formatUpper(double x, int digits)
+{
+    return formatDirected(x, digits, true);
+}
+
+std::string formatLower(double x, int digits)
+{
+    return formatDirected(x, digits, false);
 }
 
 std::string describeTarget(const session::AccuracyTarget &target)

@@ -84,4 +84,11 @@ std::string describeTarget(const session::AccuracyTarget &target);
 /// A number as the report prints it: up to 6 significant digits, "∞" for +∞, "–" for NaN.
 std::string formatNumber(double x, int digits = 6);
 
+/// As formatNumber, rounded up to `digits` significant digits (never below x): how the report
+/// prints ε, δ and ρ spent or composed, so that no privacy loss is under-reported.
+std::string formatUpper(double x, int digits = 6);
+
+/// As formatNumber, rounded down (never above x): how the report prints what remains.
+std::string formatLower(double x, int digits = 6);
+
 } // namespace pbx::report

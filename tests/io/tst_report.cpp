@@ -108,7 +108,7 @@ private slots:
                 const std::string answer
                     = report::formatNumber(e.answer, 8) + " ± " + report::formatNumber(e.errorBound);
                 QVERIFY2(html.find(answer) != std::string::npos, answer.c_str());
-                const std::string cost = "ρ = " + report::formatNumber(e.cost);
+                const std::string cost = "ρ = " + report::formatUpper(e.cost);
                 QVERIFY2(html.find(cost) != std::string::npos, cost.c_str());
                 QVERIFY(html.find("<td>" + e.mechanism + "</td>") != std::string::npos);
             } else {
@@ -201,7 +201,7 @@ private slots:
             QVERIFY(html.find("<td>" + report::xmlEscape(record.labels[i]) + "</td><td>"
                               + report::formatNumber(record.values[i], 8) + "</td>")
                     != std::string::npos);
-        QVERIFY(html.find("ε = " + report::formatNumber(s->events()[0].cost)) != std::string::npos);
+        QVERIFY(html.find("ε = " + report::formatUpper(s->events()[0].cost)) != std::string::npos);
         QVERIFY(html.find("Basic composition filter (basic)") != std::string::npos);
         QVERIFY(html.find("Histogram (discrete Laplace)") != std::string::npos);
         // One chart only (no comparison), still parseable.
@@ -239,6 +239,13 @@ private slots:
         QCOMPARE(report::describeTarget({session::TargetKind::Relative, 0.05, 0.9}),
                  std::string("±5 % (relative) at 90 %"));
         QCOMPARE(report::formatNumber(std::numeric_limits<double>::infinity()), std::string("∞"));
+        // Spends are printed rounded up, what remains rounded down, at 6 significant digits.
+        QCOMPARE(report::formatUpper(0.0011707694729642668), std::string("0.00117077"));
+        QCOMPARE(report::formatUpper(0.30459362001), std::string("0.304594"));
+        QCOMPARE(report::formatLower(0.30459369), std::string("0.304593"));
+        QCOMPARE(report::formatUpper(2.5), std::string("2.5"));
+        QCOMPARE(report::formatUpper(1e-6), std::string("1e-06"));
+        QCOMPARE(report::formatUpper(123456789.0), std::string("1.23457e+08"));
         QCOMPARE(report::xmlEscape("a<b & \"c\""), std::string("a&lt;b &amp; &quot;c&quot;"));
         QCOMPARE(report::mechanismNote("workload (tree, discrete-laplace)").title,
                  std::string("Range workload (strategy matrix)"));
