@@ -76,7 +76,8 @@ std::string answerText(const session::LedgerEvent &e)
     if (e.status == session::EventStatus::Refused)
         return "refused";
     if (e.strategyRecord)
-        return std::to_string(e.strategyRecord->values.size()) + " values (listed below)";
+        return std::to_string(e.strategyRecord->values.size())
+               + (e.strategyRecord->values.size() == 1 ? " value (listed below)" : " values (listed below)");
     if (e.odpRecord && e.request.odp && e.request.odp->mechanism == "svt")
         return std::to_string(e.odpRecord->answers.size()) + " above/below answers (cell "
                + (e.odpRecord->cell ? std::to_string(*e.odpRecord->cell) : std::string("worst case")) + ")";
