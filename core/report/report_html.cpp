@@ -53,12 +53,13 @@ std::string filterTitle(filters::FilterKind kind)
 std::string guaranteeSentence(const SessionReport &r)
 {
     const auto &s = r.settings;
-    std::string text = "Whatever was asked, and in whatever order, the whole session is (ε, δ) = ("
-                       + formatNumber(s.epsilon) + ", " + formatNumber(s.delta)
-                       + ")-differentially private under " + std::string(data::neighbouringName(s.neighbours))
-                       + " neighbours: the " + filterNote(s.filter).title
-                       + " refused every request that would have exceeded it.";
-    return text;
+    std::string filter = filterNote(s.filter).title; // "Basic composition filter" → "basic …"
+    if (!filter.empty() && filter[0] >= 'A' && filter[0] <= 'Z' && filter.rfind("Output", 0) != 0)
+        filter[0] = static_cast<char>(filter[0] - 'A' + 'a');
+    return "Whatever was asked, and in whatever order, the whole session is (ε, δ) = ("
+           + formatNumber(s.epsilon) + ", " + formatNumber(s.delta) + ")-differentially private under "
+           + std::string(data::neighbouringName(s.neighbours)) + " neighbours: the " + filter
+           + " refused every request that would have exceeded it.";
 }
 
 std::string costText(const session::LedgerEvent &e)
