@@ -7,8 +7,6 @@
 
 #include <QString>
 
-QT_FORWARD_DECLARE_CLASS(QWidget)
-
 namespace pbx::ui {
 
 /// Writes the report of `session` (saved as `sessionPath`, empty when unsaved) to `target`,
