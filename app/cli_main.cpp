@@ -3,6 +3,7 @@
 #include "app/cli/account_command.h"
 #include "app/cli/compare_command.h"
 #include "app/cli/odp_command.h"
+#include "app/cli/report_command.h"
 #include "app/cli/run_command.h"
 #include "app/cli/simulate_command.h"
 #include "app/cli/verify_command.h"
@@ -24,6 +25,7 @@ constexpr const char *kUsage
       "  compare   the comparison view's table and curves for a ledger, as text or JSON\n"
       "  simulate  the relative-error lab: noise reduction against doubling\n"
       "  verify    recompute every cost and the spend of a transcript or journal\n"
+      "  report    a session report (HTML or PDF) of a transcript or journal\n"
       "  odp       output differential privacy: sparse vector, PTR, early stopping, recovery\n"
       "Run 'pbx-cli <command> --help' for a command's options.\n";
 }
@@ -52,6 +54,8 @@ int main(int argc, char **argv)
         return pbx::cli::runRunCommand(args, std::cout, std::cerr);
     if (command == "verify")
         return pbx::cli::runVerifyCommand(args, std::cout, std::cerr);
+    if (command == "report")
+        return pbx::cli::runReportCommand(args, std::cout, std::cerr);
     if (command == "simulate")
         return pbx::cli::runSimulateCommand(args, std::cout, std::cerr);
     if (command == "odp")

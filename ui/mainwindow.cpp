@@ -19,6 +19,7 @@
 #include "ui/panels/datasetpanel.h"
 #include "ui/panels/querybuilder.h"
 #include "ui/panels/sessionpanel.h"
+#include "ui/report/reportexport.h"
 #include "ui/risk/privacyriskview.h"
 #include "ui/sessiondocument.h"
 #include "ui/strategies/strategymenus.h"
@@ -309,6 +310,12 @@ void MainWindow::createActions()
     m_exportCsvAction->setStatusTip(tr("One row per request, for spreadsheets"));
     connect(m_exportCsvAction, &QAction::triggered, this, &MainWindow::exportCsvInteractive);
 
+    m_exportReportAction = new QAction(tr("Export &report…"), this);
+    m_exportReportAction->setObjectName(QStringLiteral("exportReportAction"));
+    m_exportReportAction->setStatusTip(tr("The session report: dataset, budget, every request, charts and "
+                                          "how the numbers were made, as HTML or PDF"));
+    connect(m_exportReportAction, &QAction::triggered, this, &MainWindow::exportReportInteractive);
+
     m_quitAction = new QAction(tr("&Quit"), this);
     m_quitAction->setShortcut(QKeySequence::Quit);
     m_quitAction->setMenuRole(QAction::QuitRole);
@@ -367,6 +374,7 @@ void MainWindow::createMenus()
     file->addAction(m_saveAction);
     file->addAction(m_saveAsAction);
     file->addAction(m_exportCsvAction);
+    file->addAction(m_exportReportAction);
     file->addSeparator();
     file->addAction(m_quitAction);
 
@@ -509,6 +517,13 @@ Result<void> MainWindow::saveSessionTo(const QString &path)
 Result<void> MainWindow::exportCsvTo(const QString &path)
 {
     return m_document->exportCsv(path);
+}
+
+Result<void> MainWindow::exportReportTo(const QString &path)
+{
+    if (!m_document->hasSession())
+        return makeError(ErrorCode::InvalidArgument, "no session is open: there is nothing to report");
+    return exportSessionReport(m_document->session(), m_document->filePath(), path);
 }
 
 Result<void> MainWindow::startNewSession(const session::SessionSettings &settings)
@@ -721,7 +736,8 @@ void MainWindow::onSessionReset()
     }
     applyBudgetSystems(session);
     const bool hasSession = session != nullptr;
-    for (QAction *action : {m_newSessionAction, m_saveAction, m_saveAsAction, m_exportCsvAction, m_askAction})
+    for (QAction *action : {m_newSessionAction, m_saveAction, m_saveAsAction, m_exportCsvAction,
+                            m_exportReportAction, m_askAction})
         action->setEnabled(hasSession);
     updateTitle();
     updateModeStatus();
@@ -992,6 +1008,26 @@ void MainWindow::exportCsvInteractive()
         showError(tr("Export CSV"), errorText(exported.error()));
     else
         statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+}
+
+void MainWindow::exportReportInteractive()
+{
+    if (!m_document->hasSession())
+        return;
+    const QString path = m_document->filePath();
+    const QString suggestion
+        = path.isEmpty()
+              ? reportFileSuggestion(AppSettings::startFolder(), toQString(m_document->table()->name()))
+              : reportFileSuggestion(QFileInfo(path).absolutePath(), QFileInfo(path).completeBaseName());
+    const QString target
+        = QFileDialog::getSaveFileName(this, tr("Export session report"), suggestion, reportFileFilter());
+    if (target.isEmpty())
+        return;
+    auto exported = exportReportTo(target);
+    if (!exported.ok())
+        showError(tr("Export report"), errorText(exported.error()));
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(target), 4000);
 }
 
 void MainWindow::about()

@@ -49,6 +49,9 @@ public:
     Result<void> saveSessionTo(const QString &path);
     /// What File ▸ Export CSV… does after its file dialog.
     Result<void> exportCsvTo(const QString &path);
+    /// What File ▸ Export report… does after its file dialog: the session report, HTML or PDF by
+    /// the extension (ui/report/reportexport.h). Errors: no session; those of the writer.
+    Result<void> exportReportTo(const QString &path);
     /// Starts a new, empty session with `settings` on the current dataset (no confirmation).
     Result<void> startNewSession(const session::SessionSettings &settings);
 
@@ -116,6 +119,7 @@ private:
     bool save();
     bool saveAs();
     void exportCsvInteractive();
+    void exportReportInteractive();
     void about();
     /// If the ledger has unsaved events, asks whether to save them. False: the user cancelled.
     bool maybeSave(const QString &action);
@@ -165,6 +169,7 @@ private:
     QAction *m_saveAction = nullptr;
     QAction *m_saveAsAction = nullptr;
     QAction *m_exportCsvAction = nullptr;
+    QAction *m_exportReportAction = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_askAction = nullptr;
     QAction *m_glossaryAction = nullptr;

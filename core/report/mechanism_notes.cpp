@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+#include "core/report/mechanism_notes.h"
+
+namespace pbx::report {
+
+namespace {
+
+constexpr const char *kCalibration
+    = " The noise scale is calibrated to the accuracy target before anything is drawn, and the "
+      "error bar is the exact tail bound of the noise at the requested confidence, so it is "
+      "computed from the released values and public parameters alone.";
+
+bool startsWith(std::string_view text, std::string_view prefix)
+{
+    return text.substr(0, prefix.size()) == prefix;
+}
+
+} // namespace
+
+MethodNote mechanismNote(std::string_view m)
+{
+    if (m == "laplace")
+        return {
+            "Laplace mechanism",
+            std::string("One release with exact discrete Laplace noise of scale t = Δ₁/ε, where Δ₁ is the "
+                        "query's ℓ1 sensitivity under the session's neighbouring relation (sums and means "
+                        "use the clipping bounds shown). It is pure ε-DP and is charged ε.")
+                + kCalibration,
+            "Dwork, McSherry, Nissim & Smith 2006 (Laplace mechanism); Canonne, Kamath & Steinke 2020 "
+            "(exact discrete Laplace sampling)"};
+    if (m == "gaussian")
+        return {
+            "Gaussian mechanism",
+            std::string("One release with exact discrete Gaussian noise of variance σ²; it is ρ-zCDP with "
+                        "ρ = Δ₂²/(2σ²) and is charged ρ (rounded up).")
+                + kCalibration,
+            "Bun & Steinke 2016, Proposition 1.6; Canonne, Kamath & Steinke 2020 (discrete Gaussian)"};
+    if (m == "doubling-laplace" || m == "doubling-gaussian")
+        return {
+            m == "doubling-laplace" ? "Doubling (Laplace)" : "Doubling (Gaussian)",
+            "Fresh noise at a sequence of levels, each with more budget than the last, until an answer's "
+            "error bar meets the target. Every level drawn was released and is paid for, so the cost is "
+            "the sum of the attempts shown. The confidence is split over the levels (union bound), so the "
+            "error bar of the accepted answer holds at the requested confidence.",
+            "Ligett, Neel, Roth, Waggoner & Wu 2017 (Accuracy First, the doubling baseline); "
+            "docs/accuracy-first.md"};
+    if (m == "laplace-nr")
+        return {"Laplace noise reduction",
+                "A chain of ever less noisy Laplace releases of one query, correlated so that only the last "
+                "level is paid: the ex-post privacy loss is ε = Δ/b at the level where the stopping rule "
+                "accepted the answer. The loss depends on the realised run, so it is charged to an ex-post "
+                "filter and only basic composition applies to it.",
+                "Ligett, Neel, Roth, Waggoner & Wu 2017 (Accuracy First, Laplace noise reduction); "
+                "docs/accuracy-first.md"};
+    if (m == "brownian")
+        return {
+            "Brownian noise reduction",
+            "The answer plus a Brownian motion observed at decreasing times T; each level's noise has "
+            "variance T, and stopping at T_stop costs what a single Gaussian release with variance T_stop "
+            "costs: ρ = Δ²/(2·T_stop) in a zCDP filter, or an ex-post loss with a boundary in the ex-post "
+            "filter. The event's accounting line says which side paid.",
+            "Whitehouse, Ramdas, Rogers & Wu 2022 (Brownian noise reduction); Rogers, Samorodnitsky, Wu & "
+            "Ramdas 2023; docs/accuracy-first.md §4.4"};
+    if (m == "svt")
+        return {"Sparse vector (output DP)",
+                "Above-threshold answers to a stream of queries against a noisy threshold; under output "
+                "differential privacy the cost depends on the released cell (how many ⊤ answers), is "
+                "reserved at its worst case before any noise is drawn and settled at the realised cell.",
+                "Dwork & Roth 2014 §3.6; Hartmann, Bindschaedler, Bentkamp & West 2023 (output DP); "
+                "docs/output-dp.md"};
+    if (m == "ptr-iqr")
+        return {
+            "Propose-test-release (interquartile range)",
+            "A noisy stability test decides whether the interquartile range is released; the median is "
+            "released with the exponential mechanism on a public grid. The cost is that of the realised "
+            "case (Lemma 10), reserved at the worst case first.",
+            "Dwork & Lei 2009; Hartmann, Bindschaedler, Bentkamp & West 2023, Lemma 10; docs/output-dp.md"};
+    if (m == "early-stop")
+        return {"Early stopping (output DP)",
+                "Iterations with Laplace noise that halt at the first public stopping point where the "
+                "estimate is precise enough; the cost is the composition up to the realised stop.",
+                "Hartmann, Bindschaedler, Bentkamp & West 2023, Lemma 11; docs/output-dp.md"};
+    if (m == "recover")
+        return {
+            "Budget recovery (output DP)",
+            "A private model is trained and tested; the test's outcome decides which cell is released, and "
+            "an unused part of the budget is recovered.",
+            "Hartmann, Bindschaedler, Bentkamp & West 2023, Theorem 17; docs/output-dp.md"};
+    if (startsWith(m, "histogram"))
+        return {"Histogram (discrete Laplace)",
+                "Every cell of the histogram gets independent discrete Laplace noise of scale t = Δ₁/ε; the "
+                "cells are disjoint, so the ℓ1 sensitivity is 1 under add/remove and 2 under replace-one. "
+                "Each cell's error bar is the noise's tail bound at the requested confidence.",
+                "Dwork, McSherry, Nissim & Smith 2006; Canonne, Kamath & Steinke 2020; "
+                "docs/strategies-inference.md"};
+    if (startsWith(m, "workload"))
+        return {"Range workload (strategy matrix)",
+                "A strategy (hierarchical tree or Haar wavelet) is released with discrete Laplace noise and "
+                "the workload's answers are derived from it; constrained inference, when chosen, projects "
+                "them to a consistent set. Derivation is post-processing and costs nothing more.",
+                "Hay, Rastogi, Miklau & Suciu 2010; Xiao, Wang & Gehrke 2010; docs/strategies-inference.md"};
+    if (m == "exponential-mechanism")
+        return {"Exponential mechanism (quantile)",
+                "A quantile chosen on a public grid with probability ∝ exp(−ε·|rank error|/(2Δ)); pure ε-DP.",
+                "McSherry & Talwar 2007; Smith 2011 (private quantiles); docs/strategies-inference.md"};
+    if (m == "post-processing")
+        return {"Post-processing",
+                "Values derived from answers already released (sums of cells, differences, shares) without "
+                "touching the data: they cost nothing, and their error bars follow from the released ones.",
+                "Dwork & Roth 2014, Proposition 2.1"};
+    return {std::string(m), "Recorded as is; pbx has no further description of this mechanism.", ""};
+}
+
+MethodNote filterNote(filters::FilterKind kind)
+{
+    using filters::FilterKind;
+    switch (kind) {
+    case FilterKind::Basic:
+        return {
+            "Basic composition filter",
+            "A request is admitted only if the sum of the ε's charged so far, its own included, stays "
+            "within the budget ε, even when each ε was chosen after seeing earlier answers. The session is "
+            "(ε, 0)-DP.",
+            "Rogers, Roth, Ullman & Vadhan 2016 (privacy filters)"};
+    case FilterKind::Zcdp:
+    case FilterKind::BrownianZcdp:
+        return {"zCDP filter",
+                "A request is admitted only if the sum of the ρ's charged so far stays within ρ(ε, δ), the "
+                "largest ρ with ρ + 2√(ρ·ln(1/δ)) ≤ ε (rounded down). Pure ε charges enter as ρ = ε²/2. The "
+                "stopped session is (ε, δ)-DP with fully adaptive costs.",
+                "Whitehouse, Ramdas, Rogers & Wu 2023 (fully adaptive composition); Bun & Steinke 2016, "
+                "Propositions 1.3 and 1.4; docs/accuracy-first.md §4.1"};
+    case FilterKind::ExPost:
+        return {
+            "Ex-post filter",
+            "Realised ex-post losses add up (basic composition of ex-post privacy) and a request is "
+            "admitted only while the sum, with its worst case, stays within ε; the mechanisms' δ's add up "
+            "by a union bound.",
+            "Rogers, Samorodnitsky, Wu & Ramdas 2023, Lemmas 5.1 and 5.2; docs/accuracy-first.md §4.2"};
+    case FilterKind::Unified:
+        return {
+            "Unified filter",
+            "Two sub-filters under one (ε, δ): a zCDP side and an ex-post side, with the split shown under "
+            "Budget. Each request is paid by one side; Theorem 3 composes the two.",
+            "Rogers, Samorodnitsky, Wu & Ramdas 2023, Theorem 3; docs/accuracy-first.md §4.3"};
+    case FilterKind::Odp:
+        return {
+            "Output-DP filter",
+            "Each output-DP mechanism is admitted by its worst-case cost and then debited the cost of the "
+            "cell it actually released; the sum of settled costs stays within ε and the session is "
+            "(ε, δ)-DP.",
+            "Hartmann, Bindschaedler, Bentkamp & West 2023, Algorithm 1 and Theorem 7; docs/output-dp.md §2"};
+    }
+    return {"Privacy filter", "", ""};
+}
+
+MethodNote comparisonNote()
+{
+    return {
+        "Composition comparison",
+        "The session's releases as a ledger of privacy events (each Laplace release one pure-ε event, each "
+        "Gaussian release or Brownian reduction one Gaussian event), accounted by every composition "
+        "strategy at the session's δ. Each ε is an upper bound, rounded up. The filter above is what "
+        "guarantees the session; the comparison shows what the same releases would cost if their "
+        "parameters had been fixed in advance. The PLD uses the Gaussian's exact privacy profile.",
+        "Dwork, Rothblum & Vadhan 2010 (advanced); Kairouz, Oh & Viswanath 2015, Theorem 3.3 (optimal); "
+        "Bun & Steinke 2016 (zCDP); Mironov 2017 (RDP); Balle & Wang 2018, Theorem 8 (Gaussian profile); "
+        "Koskela, Jälkö & Honkela 2020 and Gopi, Lee & Wutschitz 2021 (PLD); docs/composition.md"};
+}
+
+} // namespace pbx::report

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+#include "core/report/report_html.h"
+
+#include "core/report/mechanism_notes.h"
+#include "core/report/report_charts.h"
+#include "core/report/svg_writer.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pbx::report {
+
+namespace {
+
+std::string esc(std::string_view text)
+{
+    return xmlEscape(text);
+}
+
+std::string cell(std::string_view text, bool header = false)
+{
+    return header ? "<th>" + esc(text) + "</th>" : "<td>" + esc(text) + "</td>";
+}
+
+std::string row(const std::vector<std::string> &cells, bool header = false)
+{
+    std::string out = "<tr>";
+    for (const auto &c : cells)
+        out += cell(c, header);
+    return out + "</tr>\n";
+}
+
+std::string keyValue(std::string_view key, std::string_view value)
+{
+    return "<tr><th align=\"left\">" + esc(key) + "</th><td>" + esc(value) + "</td></tr>\n";
+}
+
+constexpr const char *kTable = "<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\" width=\"100%\">\n";
+
+std::string seededBanner()
+{
+    return std::string(
+               "<p class=\"seeded\" style=\"background-color:#fff0c0; color:#8a3b00; font-weight:bold; "
+               "padding:6px; border:1px solid #c08000;\">⚠ ")
+           + esc(kSeededMark) + "</p>\n";
+}
+
+std::string filterTitle(filters::FilterKind kind)
+{
+    return filterNote(kind).title + " (" + std::string(filters::filterKindName(kind)) + ")";
+}
+
+std::string guaranteeSentence(const SessionReport &r)
+{
+    const auto &s = r.settings;
+    std::string filter = filterNote(s.filter).title; // "Basic composition filter" → "basic …"
+    if (!filter.empty() && filter[0] >= 'A' && filter[0] <= 'Z' && filter.rfind("Output", 0) != 0)
+        filter[0] = static_cast<char>(filter[0] - 'A' + 'a');
+    return "Whatever was asked, and in whatever order, the whole session is (ε, δ) = ("
+           + formatNumber(s.epsilon) + ", " + formatNumber(s.delta) + ")-differentially private under "
+           + std::string(data::neighbouringName(s.neighbours)) + " neighbours: the " + filter
+           + " refused every request that would have exceeded it.";
+}
+
+std::string costText(const session::LedgerEvent &e)
+{
+    if (e.status == session::EventStatus::Refused)
+        return "0 (nothing released)";
+    std::string text = std::string(filters::chargeUnitSymbol(e.costKind)) + " = " + formatUpper(e.cost);
+    if (e.costDelta > 0.0)
+        text += ", δ = " + formatUpper(e.costDelta);
+    return text;
+}
+
+std::string answerText(const session::LedgerEvent &e)
+{
+    if (e.status == session::EventStatus::Refused)
+        return "refused";
+    if (e.strategyRecord)
+        return std::to_string(e.strategyRecord->values.size())
+               + (e.strategyRecord->values.size() == 1 ? " value (listed below)" : " values (listed below)");
+    if (e.odpRecord && e.request.odp && e.request.odp->mechanism == "svt")
+        return std::to_string(e.odpRecord->answers.size()) + " above/below answers (cell "
+               + (e.odpRecord->cell ? std::to_string(*e.odpRecord->cell) : std::string("worst case")) + ")";
+    std::string text = formatNumber(e.answer, 8);
+    if (std::isfinite(e.errorBound) && e.errorBound > 0.0)
+        text += " ± " + formatNumber(e.errorBound);
+    else if (std::isinf(e.errorBound))
+        text += " (no error bound)";
+    return text;
+}
+
+std::string reasonText(const session::LedgerEvent &e)
+{
+    std::string text = e.reason;
+    if (!e.accounting.empty())
+        text += (text.empty() ? "" : " — ") + e.accounting;
+    if (e.status == session::EventStatus::Released && !e.attempts.empty() && e.attempts.size() > 1)
+        text += (text.empty() ? "" : " — ") + std::to_string(e.attempts.size()) + " attempts";
+    if (e.odpRecord)
+        text += (text.empty() ? "" : " — ") + std::string("reserved ε = ")
+                + formatNumber(e.odpRecord->reservedEpsilon)
+                + ", settled ε = " + formatNumber(e.odpRecord->settledEpsilon);
+    return text;
+}
+
+std::string chartHtml(const ReportChart &chart, const HtmlOptions &options)
+{
+    if (options.charts == HtmlOptions::ChartMode::InlineSvg)
+        return "<div class=\"chart\">" + chart.svg + "</div>\n";
+    const double scale = std::min(1.0, options.maxChartWidth / chart.width);
+    return "<p><img src=\"pbx-chart:" + chart.name + "\" width=\"" + svgNumber(chart.width * scale)
+           + "\" height=\"" + svgNumber(chart.height * scale) + "\" alt=\"" + esc(chart.name) + "\"/></p>\n";
+}
+
+std::string datasetSection(const SessionReport &r)
+{
+    std::string out = "<h2>Dataset</h2>\n" + std::string(kTable);
+    out += keyValue("Name", r.datasetName);
+    out += keyValue("Rows", std::to_string(r.rows));
+    out += keyValue("Provenance", r.provenance.empty() ? "not recorded" : r.provenance);
+    if (r.files) {
+        out += keyValue("File", r.files->path);
+        out += keyValue("SHA-256", r.files->sha256);
+        if (!r.files->metadataPath.empty()) {
+            out += keyValue("Metadata file", r.files->metadataPath);
+            out += keyValue("Metadata SHA-256", r.files->metadataSha256);
+        }
+    } else {
+        out += keyValue("File", "embedded in pbx (no file)");
+    }
+    out += "</table>\n<h3>Columns (public metadata)</h3>\n" + std::string(kTable);
+    out += row({"column", "type", "declared bounds", "description"}, true);
+    for (const auto &c : r.columns)
+        out += row({c.name, c.type,
+                    c.declaredBounds ? "[" + formatNumber(c.declaredBounds->lower) + ", "
+                                           + formatNumber(c.declaredBounds->upper) + "]"
+                                     : std::string("–"),
+                    c.description});
+    return out + "</table>\n";
+}
+
+std::string budgetSection(const SessionReport &r)
+{
+    const auto &s = r.settings;
+    std::string out = "<h2>Budget and filter</h2>\n" + std::string(kTable);
+    out += keyValue("Budget", "ε = " + formatNumber(s.epsilon) + ", δ = " + formatNumber(s.delta));
+    out += keyValue("Neighbouring relation", std::string(data::neighbouringName(s.neighbours)));
+    out += keyValue("Filter", filterTitle(s.filter));
+    if (s.filter == filters::FilterKind::Unified)
+        out += keyValue("Unified split",
+                        "ex-post side: " + formatNumber(s.split.expostEpsilonShare * 100.0, 4) + " % of ε, "
+                            + formatNumber(s.split.expostDeltaShare * 100.0, 4)
+                            + " % of δ; the zCDP side the rest");
+    out += keyValue("Noise", s.seed ? "seeded (seed " + std::to_string(*s.seed)
+                                          + "): reproducible, for teaching and tests, not for real releases"
+                                    : std::string("operating-system randomness"));
+    out += "</table>\n<h3>Spent and remaining</h3>\n" + std::string(kTable);
+    out += row(
+        {"system", "unit", "budget", "spent", "remaining", "ε budget", "δ budget", "ε-equivalent spent"},
+        true);
+    for (const auto &sys : r.systems)
+        out += row({sys.name, sys.unitSymbol, formatNumber(sys.budget), formatUpper(sys.spent),
+                    formatLower(std::max(0.0, sys.budget - sys.spent)), formatNumber(sys.epsilonBudget),
+                    formatNumber(sys.deltaBudget), formatUpper(sys.epsilonSpent)});
+    out += "</table>\n<p>What is spent corresponds to (ε, δ) ≈ (" + esc(formatUpper(r.epsilonSpent)) + ", "
+           + esc(formatUpper(r.deltaSpent))
+           + "): a gauge of the spend, not the guarantee; the guarantee is the budget, enforced by the filter.</p>\n";
+    return out;
+}
+
+std::string requestsSection(const SessionReport &r)
+{
+    std::size_t released = 0;
+    for (const auto &e : r.events)
+        released += e.status == session::EventStatus::Released;
+    std::string out
+        = "<h2>Requests</h2>\n<p>" + std::to_string(r.events.size()) + " requests, "
+          + std::to_string(released) + " released, " + std::to_string(r.events.size() - released)
+          + " refused. Error bars hold at each request's confidence; costs are in the unit the filter "
+            "charged, rounded up.</p>\n"
+          + kTable;
+    // Nine narrow columns, and under each request a full-width row for its reason and accounting
+    // (long text), so that the table fits a portrait page.
+    out += "<tr><th width=\"3%\">#</th><th width=\"9%\">id</th><th width=\"18%\">request</th>"
+           "<th width=\"10%\">target</th><th width=\"9%\">status</th><th width=\"12%\">mechanism</th>"
+           "<th width=\"15%\">answer ± error bar</th><th width=\"12%\">cost</th><th width=\"12%\">spent after ("
+           + esc(r.nativeUnit) + ")</th></tr>\n";
+    for (const auto &e : r.events) {
+        out += "<tr>" + cell(std::to_string(e.index + 1)) + cell(e.request.id)
+               + cell(describeRequest(e.request)) + cell(describeTarget(e.request.target))
+               + cell(std::string(session::eventStatusName(e.status)))
+               + cell(e.mechanism.empty() ? std::string("–") : e.mechanism) + cell(answerText(e))
+               + cell(costText(e)) + cell(formatUpper(e.spentAfter)) + "</tr>\n";
+        if (const std::string reason = reasonText(e); !reason.empty())
+            out += "<tr><td></td><td colspan=\"8\" class=\"reason\"><i>" + esc(reason) + "</i></td></tr>\n";
+        if (e.strategyRecord && !e.strategyRecord->values.empty()) {
+            const auto &rec = *e.strategyRecord;
+            std::string values = "<table border=\"0\" cellspacing=\"0\" cellpadding=\"2\">"
+                                 + row({"value", "released", "± error bar"}, true);
+            for (std::size_t i = 0; i < rec.values.size(); ++i)
+                values
+                    += row({i < rec.labels.size() ? rec.labels[i] : std::to_string(i + 1),
+                            formatNumber(rec.values[i], 8),
+                            i < rec.halfWidths.size() ? formatNumber(rec.halfWidths[i]) : std::string("–")});
+            values += "</table>";
+            out += "<tr><td></td><td colspan=\"8\">" + values
+                   + (rec.note.empty() ? std::string() : "<p>" + esc(rec.note) + "</p>") + "</td></tr>\n";
+        }
+    }
+    return out + "</table>\n";
+}
+
+std::string comparisonSection(const SessionReport &r, const std::vector<ReportChart> &charts,
+                              const HtmlOptions &options)
+{
+    std::string out = "<h2>Composition comparison</h2>\n";
+    const auto &rc = r.comparison;
+    if (!rc.comparison)
+        return out + "<p class=\"unavailable\">" + esc(rc.unavailable) + "</p>\n";
+    const auto &c = *rc.comparison;
+    out += "<p>The session's releases as " + std::to_string(rc.privacyEvents)
+           + " privacy events, accounted by every composition strategy: ε at δ = "
+           + esc(formatNumber(rc.delta))
+           + (c.partitions > 1 ? ", " + std::to_string(c.partitions) + " partitions composed in parallel"
+                               : "")
+           + ".</p>\n";
+    for (const auto &chart : charts)
+        if (chart.name == "comparison")
+            out += chartHtml(chart, options);
+    out += kTable
+           + row({"strategy", "ε at δ = " + formatNumber(rc.delta), "method or why it does not apply"}, true);
+    for (const auto &s : c.strategies)
+        out += row({s.name, s.answer ? formatUpper(s.answer->epsilon, 8) : std::string("does not apply"),
+                    s.answer ? s.answer->method : (s.error ? s.error->message : std::string())});
+    return out + "</table>\n";
+}
+
+std::string noteHtml(const MethodNote &note)
+{
+    std::string out = "<h3>" + esc(note.title) + "</h3>\n<p>" + esc(note.text) + "</p>\n";
+    if (!note.sources.empty())
+        out += "<p class=\"sources\"><i>Sources: " + esc(note.sources) + "</i></p>\n";
+    return out;
+}
+
+} // namespace
+
+std::vector<ReportChart> reportCharts(const SessionReport &report)
+{
+    std::vector<ReportChart> charts;
+    charts.push_back({"budget-path", budgetPathSvg(report), kChartWidth, kChartHeight});
+    if (report.comparison.comparison) {
+        const double height = comparisonChartHeight(report.comparison.comparison->strategies.size());
+        charts.push_back({"comparison", comparisonSvg(report), kChartWidth, height});
+    }
+    return charts;
+}
+
+std::string reportHtml(const SessionReport &r, const HtmlOptions &options)
+{
+    const auto charts = reportCharts(r);
+    const bool banner = r.seeded() && options.seededBanner;
+    std::string out
+        = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>Session report: "
+          + esc(r.datasetName) + "</title>\n"
+          + "<style>\nbody { font-family: 'DejaVu Sans', Helvetica, Arial, sans-serif; }\n"
+          + (options.charts == HtmlOptions::ChartMode::InlineSvg
+                 ? "body { font-size: 10pt; max-width: 75em; margin: 1em auto; }\n"
+                 : "")
+          + "table { border-collapse: collapse; margin-bottom: 0.8em; }\nth, td { border: 1px solid "
+            "#999; padding: 3px 5px; vertical-align: top; text-align: left; }\n"
+            "th { background-color: #eeeeee; }\n.reason { color: #444444; }\n.chart svg { max-width: 100%; height: auto; }\n"
+            "@media print { .seeded { position: fixed; top: 0; left: 0; right: 0; } }\n</style>\n"
+            "</head>\n<body>\n";
+    if (banner)
+        out += seededBanner();
+    out += "<h1>Privacy Budget Explorer — session report</h1>\n" + std::string(kTable);
+    if (!r.source.path.empty())
+        out += keyValue("Session file", r.source.path);
+    if (!r.source.generator.empty())
+        out += keyValue("Made by", r.source.generator);
+    if (!r.source.created.empty())
+        out += keyValue("Made on", r.source.created);
+    out += "</table>\n<h2>Summary</h2>\n<p>" + esc(guaranteeSentence(r)) + "</p>\n";
+    for (const auto &note : r.source.fileNotes)
+        out += "<p>Note: " + esc(note) + "</p>\n";
+    out += datasetSection(r) + budgetSection(r) + requestsSection(r);
+    out += "<h2>Budget path</h2>\n";
+    out += chartHtml(charts.front(), options);
+    out += comparisonSection(r, charts, options);
+    out += "<h2>How these numbers were made</h2>\n";
+    out += noteHtml(filterNote(r.settings.filter));
+    for (const auto &m : r.mechanisms)
+        out += noteHtml(mechanismNote(m));
+    out += noteHtml(comparisonNote());
+    if (banner)
+        out += seededBanner();
+    return out + "</body>\n</html>\n";
+}
+
+} // namespace pbx::report

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+#include "core/report/session_report.h"
+
+#include "core/accounting/session_ledger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace pbx::report {
+
+namespace {
+
+/// δ for the comparison when the budget has none (pure ε sessions): strategies that only
+/// apply at δ > 0 then still show what the releases would cost at a small δ.
+constexpr double kFallbackDelta = 1e-6;
+
+ReportComparison compare(const session::Session &session)
+{
+    ReportComparison out;
+    const double delta = session.settings().delta;
+    out.delta = delta > 0.0 && delta < 1.0 ? delta : kFallbackDelta;
+    auto ledger = accounting::ledgerFromSession(session);
+    if (!ledger) {
+        out.unavailable = "This session's ledger cannot be compared across composition strategies: "
+                          + ledger.error().message + ".";
+        return out;
+    }
+    out.privacyEvents = ledger->events.size();
+    if (ledger->events.empty()) {
+        out.unavailable = "Nothing was released, so there is nothing to compare.";
+        return out;
+    }
+    accounting::ComparisonQuery query;
+    query.epsilonAtDelta = true;
+    query.delta = out.delta;
+    query.curves = false;
+    auto comparison = accounting::compareStrategies(*ledger, query);
+    if (!comparison) {
+        out.unavailable = "The composition comparison failed: " + comparison.error().message + ".";
+        return out;
+    }
+    out.comparison = std::move(comparison).value();
+    return out;
+}
+
+} // namespace
+
+std::string formatNumber(double x, int digits)
+{
+    if (std::isnan(x))
+        return "–";
+    if (std::isinf(x))
+        return x > 0 ? "∞" : "−∞";
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, x);
+    return buffer;
+}
+
+namespace {
+
+/// x rounded towards +∞ (up = true) or −∞ at `digits` significant digits, then printed. The
+/// printed value is re-read and nudged one unit in the last digit when the round trip moved it
+/// the wrong way.
+std::string formatDirected(double x, int digits, bool up)
+{
+    if (!std::isfinite(x) || x == 0.0)
+        return formatNumber(x, digits);
+    const int exponent = static_cast<int>(std::floor(std::log10(std::fabs(x))));
+    const double unit = std::pow(10.0, exponent - digits + 1);
+    double rounded = (up ? std::ceil(x / unit) : std::floor(x / unit)) * unit;
+    std::string text = formatNumber(rounded, digits);
+    const double back = std::strtod(text.c_str(), nullptr);
+    if (up ? back < x : back > x) {
+        rounded += up ? unit : -unit;
+        text = formatNumber(rounded, digits);
+    }
+    return text;
+}
+
+} // namespace
+
+std::string formatUpper(double x, int digits)
+{
+    return formatDirected(x, digits, true);
+}
+
+std::string formatLower(double x, int digits)
+{
+    return formatDirected(x, digits, false);
+}
+
+std::string describeTarget(const session::AccuracyTarget &target)
+{
+    const std::string confidence = formatNumber(target.confidence * 100.0, 4) + " %";
+    if (target.kind == session::TargetKind::Relative)
+        return "±" + formatNumber(target.error * 100.0, 4) + " % (relative) at " + confidence;
+    return "±" + formatNumber(target.error) + " at " + confidence;
+}
+
+std::string describeRequest(const session::QueryRequest &request)
+{
+    if (request.odp)
+        return "output-DP " + request.odp->mechanism;
+    std::string text;
+    const auto &q = request.query;
+    if (request.strategy)
+        text = std::string(session::strategyRequestKindName(request.strategy->kind));
+    else
+        text = std::string(data::aggregateName(q.aggregate));
+    if (!q.column.empty())
+        text += "(" + q.column + ")";
+    if (q.bounds)
+        text += " clipped to [" + formatNumber(q.bounds->lower) + ", " + formatNumber(q.bounds->upper) + "]";
+    if (request.strategy && request.strategy->kind == session::StrategyRequestKind::Derived)
+        text += " of " + request.strategy->of;
+    text += q.where.empty() ? std::string(" over every row") : " where " + q.where;
+    return text;
+}
+
+SessionReport collectReport(const session::Session &session, ReportSource source)
+{
+    SessionReport r;
+    r.source = std::move(source);
+    const data::Table &table = session.table();
+    r.datasetName = table.name();
+    r.rows = table.rowCount();
+    r.provenance = table.provenance();
+    r.files = table.files();
+    for (std::size_t c = 0; c < table.columnCount(); ++c) {
+        const data::ColumnInfo &info = table.columnInfo(c);
+        // Public metadata only: categories may come from the data (ColumnInfo::domainFromData).
+        r.columns.push_back({info.name, info.type == data::ColumnType::Numeric ? "numeric" : "categorical",
+                             info.declaredBounds, info.description});
+    }
+    r.settings = session.settings();
+    const filters::PrivacyFilter &filter = session.filter();
+    r.systems = filter.systems();
+    r.epsilonSpent = filter.epsilonSpent();
+    r.deltaSpent = filter.deltaSpent();
+    r.nativeUnit = std::string(filter.unitSymbol());
+    r.events = session.events();
+    for (const auto &e : r.events)
+        if (!e.mechanism.empty()
+            && std::find(r.mechanisms.begin(), r.mechanisms.end(), e.mechanism) == r.mechanisms.end())
+            r.mechanisms.push_back(e.mechanism);
+    r.comparison = compare(session);
+    return r;
+}
+
+} // namespace pbx::report

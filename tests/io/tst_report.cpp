@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+// The session report (core/report) of a saved session: a seeded cps1988 session is written as a
+// transcript, read back and audited as `pbx-cli report` does, and its report must hold every
+// event (id, answer, cost), the dataset's provenance, the filter, the seeded mark on both ends,
+// the composition comparison's numbers, and SVG charts an XML reader can parse. A session with a
+// histogram cannot be compared, and the report says so instead of failing.
+#include "core/io/request_json.h"
+#include "core/io/session_file.h"
+#include "core/io/text_file.h"
+#include "core/io/transcript_json.h"
+#include "core/report/mechanism_notes.h"
+#include "core/report/report_charts.h"
+#include "core/report/report_html.h"
+#include "core/report/session_report.h"
+#include "core/report/svg_writer.h"
+#include "tests/strategies/cps_table.h"
+#include "tests/testutils.h"
+
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+
+using namespace pbx;
+
+namespace {
+
+session::QueryRequest request(const char *line)
+{
+    auto r = io::readRequestLine(line, 1);
+    if (!r)
+        qFatal("%s", r.error().message.c_str());
+    return *r;
+}
+
+std::size_t countOf(const std::string &text, const std::string &needle)
+{
+    std::size_t n = 0;
+    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+        ++n;
+    return n;
+}
+
+} // namespace
+
+class TestReport : public QObject
+{
+    Q_OBJECT
+
+    std::shared_ptr<const data::Table> m_cps;
+    QTemporaryDir m_dir;
+
+    /// Runs `lines` in a seeded session, saves the transcript, reads and audits it back.
+    std::unique_ptr<session::Session> savedSession(const std::vector<const char *> &lines,
+                                                   filters::FilterKind filter, bool seeded = true)
+    {
+        session::SessionSettings settings;
+        settings.epsilon = 1.0;
+        settings.delta = 1e-6;
+        settings.filter = filter;
+        if (seeded)
+            settings.seed = 7;
+        auto live = session::Session::create(m_cps, settings).value();
+        for (const char *line : lines)
+            if (!live->ask(request(line)))
+                qFatal("ask failed: %s", line);
+        const std::string path = m_dir.filePath(QStringLiteral("t.json")).toStdString();
+        if (!io::writeTextFileAtomically(path, io::writeTranscriptJson(*live)))
+            qFatal("write failed");
+        auto file = io::readSessionFile(path);
+        if (!file)
+            qFatal("%s", file.error().message.c_str());
+        auto replayed = io::auditSessionFile(*file, m_cps);
+        if (!replayed)
+            qFatal("%s", replayed.error().message.c_str());
+        return std::move(replayed).value();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_cps = std::make_shared<const data::Table>(test::loadCps());
+    }
+
+    void reportHoldsEveryEvent()
+    {
+        const auto s = savedSession(
+            {"{\"id\":\"south\",\"aggregate\":\"count\",\"where\":\"region == \\\"south\\\"\",\"target\":{\"kind\":\"absolute\",\"error\":40,\"confidence\":0.95}}",
+             "{\"id\":\"wage\",\"aggregate\":\"mean\",\"column\":\"wage\",\"bounds\":[0,4000],\"target\":{\"kind\":\"relative\",\"error\":0.05,\"confidence\":0.95}}",
+             "{\"id\":\"edu\",\"aggregate\":\"sum\",\"column\":\"education\",\"where\":\"region == \\\"west\\\"\",\"target\":{\"kind\":\"absolute\",\"error\":2000}}",
+             "{\"id\":\"greedy\",\"aggregate\":\"count\",\"target\":{\"kind\":\"absolute\",\"error\":0.5}}"},
+            filters::FilterKind::Zcdp);
+        QCOMPARE(s->events().size(), std::size_t{4});
+        QCOMPARE(s->events()[3].status, session::EventStatus::Refused);
+
+        report::ReportSource source;
+        source.path = "/saved/t.json";
+        source.generator = "test";
+        const auto r = report::collectReport(*s, source);
+        QVERIFY(r.seeded());
+        QCOMPARE(r.events.size(), std::size_t{4});
+        QCOMPARE(r.rows, std::size_t{28155});
+        const std::string html = report::reportHtml(r);
+
+        // Every event: its id, its answer and error bar as printed, its cost, its mechanism.
+        for (const auto &e : s->events()) {
+            QVERIFY2(html.find("<td>" + e.request.id + "</td>") != std::string::npos, e.request.id.c_str());
+            if (e.status == session::EventStatus::Released) {
+                const std::string answer
+                    = report::formatNumber(e.answer, 8) + " ± " + report::formatNumber(e.errorBound);
+                QVERIFY2(html.find(answer) != std::string::npos, answer.c_str());
+                const std::string cost = "ρ = " + report::formatUpper(e.cost);
+                QVERIFY2(html.find(cost) != std::string::npos, cost.c_str());
+                QVERIFY(html.find("<td>" + e.mechanism + "</td>") != std::string::npos);
+            } else {
+                QVERIFY(html.find(xmlEscapeForTest(e.reason)) != std::string::npos);
+            }
+        }
+        // The first answer's cost is the Gaussian's ρ = Δ²/(2σ²) with Δ = 1 (a count under
+        // add/remove, Bun & Steinke 2016 Prop. 1.6), rounded up, and its error bar the target's.
+        const auto &first = s->events()[0];
+        QCOMPARE(first.errorBound, 40.0);
+        const double sigma = first.attempts.at(0).releases.at(0).scale;
+        QVERIFY(first.cost >= 1.0 / (2.0 * sigma * sigma));
+        QVERIFY(test::fuzzyCompare(first.cost, 1.0 / (2.0 * sigma * sigma), 1e-9));
+        QVERIFY(sigma > 15.0 && sigma < 25.0); // ±40 at 95 % needs σ ≈ 40/1.96 ≈ 20.4
+
+        // Dataset and provenance, budget, filter, session file.
+        QVERIFY(!m_cps->provenance().empty());
+        QVERIFY(html.find(report::xmlEscape(m_cps->provenance())) != std::string::npos);
+        QVERIFY(html.find("<td>28155</td>") != std::string::npos);
+        QVERIFY(html.find("zCDP filter (zcdp)") != std::string::npos);
+        QVERIFY(html.find("ε = 1, δ = 1e-06") != std::string::npos);
+        QVERIFY(html.find("/saved/t.json") != std::string::npos);
+        QVERIFY(html.find("add-remove") != std::string::npos);
+        // Seeded: the mark at the top and at the bottom, and the seed itself.
+        QCOMPARE(countOf(html, report::kSeededMark), std::size_t{2});
+        QVERIFY(html.find("seeded (seed 7)") != std::string::npos);
+        // How the numbers were made: the filter and each mechanism used, with the papers.
+        QVERIFY(html.find("Whitehouse, Ramdas, Rogers &amp; Wu 2023") != std::string::npos);
+        for (const auto &m : r.mechanisms)
+            QVERIFY2(html.find(report::xmlEscape(report::mechanismNote(m).title)) != std::string::npos,
+                     m.c_str());
+
+        // The comparison: every strategy's ε at δ as printed, from the same numbers.
+        QVERIFY(r.comparison.comparison.has_value());
+        QCOMPARE(r.comparison.delta, 1e-6);
+        const auto *zcdp = r.comparison.comparison->find("zcdp");
+        QVERIFY(zcdp && zcdp->answer);
+        QVERIFY(zcdp->answer->epsilon > 0.0 && zcdp->answer->epsilon < 1.0);
+        QVERIFY(html.find("<td>" + report::formatNumber(zcdp->answer->epsilon, 8) + "</td>")
+                != std::string::npos);
+        // The basic strategy cannot compose Gaussian releases: it says so in the table.
+        const auto *basic = r.comparison.comparison->find("basic");
+        QVERIFY(basic && !basic->answer);
+
+        // Well-formed: the whole document parses as XML; two <svg> charts inside.
+        QXmlStreamReader xml(QByteArray::fromStdString(html));
+        int svgs = 0, circles = 0, bars = 0;
+        bool inPath = false;
+        while (!xml.atEnd()) {
+            if (xml.readNext() != QXmlStreamReader::StartElement)
+                continue;
+            if (xml.name() == QLatin1String("svg")) {
+                ++svgs;
+                QCOMPARE(xml.namespaceUri(), QStringLiteral("http://www.w3.org/2000/svg"));
+                inPath = svgs == 1;
+            } else if (xml.name() == QLatin1String("circle") && inPath) {
+                ++circles;
+            } else if (xml.name() == QLatin1String("rect") && !inPath && svgs == 2) {
+                ++bars;
+            }
+        }
+        QVERIFY2(!xml.hasError(),
+                 qPrintable(xml.errorString() + QStringLiteral(" at line %1").arg(xml.lineNumber())));
+        QCOMPARE(svgs, 2);
+        // One dot per request on the budget path (+1 in the legend).
+        QCOMPARE(circles, 5);
+        // One bar per applicable strategy (+ the white background).
+        int applicable = 0;
+        for (const auto &st : r.comparison.comparison->strategies)
+            applicable += st.applicable() ? 1 : 0;
+        QCOMPARE(bars, applicable + 1);
+    }
+
+    void histogramSessionCannotBeCompared()
+    {
+        const auto s = savedSession(
+            {"{\"id\":\"regions\",\"aggregate\":\"histogram\",\"column\":\"region\",\"target\":{\"kind\":\"absolute\",\"error\":20,\"confidence\":0.95}}",
+             "{\"id\":\"c\",\"aggregate\":\"count\",\"target\":{\"kind\":\"absolute\",\"error\":50}}"},
+            filters::FilterKind::Basic);
+        const auto r = report::collectReport(*s, {});
+        QVERIFY(!r.comparison.comparison);
+        QVERIFY(r.comparison.unavailable.find("cannot be compared") != std::string::npos);
+        QVERIFY(r.comparison.unavailable.find("histogram") != std::string::npos);
+        const std::string html = report::reportHtml(r);
+        QVERIFY(html.find(report::xmlEscape(r.comparison.unavailable)) != std::string::npos);
+        // Every released cell with its error bar.
+        const auto &record = *s->events()[0].strategyRecord;
+        QCOMPARE(record.values.size(), std::size_t{4});
+        for (std::size_t i = 0; i < record.values.size(); ++i)
+            QVERIFY(html.find("<td>" + report::xmlEscape(record.labels[i]) + "</td><td>"
+                              + report::formatNumber(record.values[i], 8) + "</td>")
+                    != std::string::npos);
+        QVERIFY(html.find("ε = " + report::formatUpper(s->events()[0].cost)) != std::string::npos);
+        QVERIFY(html.find("Basic composition filter (basic)") != std::string::npos);
+        QVERIFY(html.find("Histogram (discrete Laplace)") != std::string::npos);
+        // One chart only (no comparison), still parseable.
+        QCOMPARE(report::reportCharts(r).size(), std::size_t{1});
+        QXmlStreamReader xml(QByteArray::fromStdString(html));
+        while (!xml.atEnd())
+            xml.readNext();
+        QVERIFY(!xml.hasError());
+    }
+
+    void unseededSessionCarriesNoMark()
+    {
+        const auto s = savedSession(
+            {"{\"id\":\"a\",\"aggregate\":\"count\",\"target\":{\"kind\":\"absolute\",\"error\":40}}"},
+            filters::FilterKind::Zcdp, false);
+        const std::string html = report::reportHtml(report::collectReport(*s, {}));
+        QCOMPARE(countOf(html, report::kSeededMark), std::size_t{0});
+        QVERIFY(html.find("operating-system randomness") != std::string::npos);
+    }
+
+    void emptySessionSaysNothingWasReleased()
+    {
+        session::SessionSettings settings;
+        auto s = session::Session::create(m_cps, settings).value();
+        const auto r = report::collectReport(*s, {});
+        QCOMPARE(r.comparison.unavailable,
+                 std::string("Nothing was released, so there is nothing to compare."));
+        QVERIFY(report::budgetPathSvg(r).find("No requests yet") != std::string::npos);
+    }
+
+    void wordsAndNumbers()
+    {
+        QCOMPARE(report::describeTarget({session::TargetKind::Absolute, 40.0, 0.95}),
+                 std::string("±40 at 95 %"));
+        QCOMPARE(report::describeTarget({session::TargetKind::Relative, 0.05, 0.9}),
+                 std::string("±5 % (relative) at 90 %"));
+        QCOMPARE(report::formatNumber(std::numeric_limits<double>::infinity()), std::string("∞"));
+        // Spends are printed rounded up, what remains rounded down, at 6 significant digits.
+        QCOMPARE(report::formatUpper(0.0011707694729642668), std::string("0.00117077"));
+        QCOMPARE(report::formatUpper(0.30459362001), std::string("0.304594"));
+        QCOMPARE(report::formatLower(0.30459369), std::string("0.304593"));
+        QCOMPARE(report::formatUpper(2.5), std::string("2.5"));
+        QCOMPARE(report::formatUpper(1e-6), std::string("1e-06"));
+        QCOMPARE(report::formatUpper(123456789.0), std::string("1.23457e+08"));
+        QCOMPARE(report::xmlEscape("a<b & \"c\""), std::string("a&lt;b &amp; &quot;c&quot;"));
+        QCOMPARE(report::mechanismNote("workload (tree, discrete-laplace)").title,
+                 std::string("Range workload (strategy matrix)"));
+    }
+
+private:
+    static std::string xmlEscapeForTest(const std::string &text) { return report::xmlEscape(text); }
+};
+
+QTEST_GUILESS_MAIN(TestReport)
+#include "tst_report.moc"

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+// File ▸ Export report… end to end: a seeded CPS1988 session in the main window is exported as
+// HTML and as PDF through the action's function (exportReportTo); the HTML holds every event and
+// the seeded mark, the PDF is a real PDF, and every PDF page carries the seeded band in its
+// header. The pages (PDF layout painted to images, as QPdfWriter receives them) and the HTML in
+// a QTextBrowser are saved as screenshots at 1024×700 and 1920×1080 for looking at.
+#include "core/io/request_json.h"
+#include "core/report/report_html.h"
+#include "core/report/session_report.h"
+#include "ui/mainwindow.h"
+#include "ui/report/reportwriter.h"
+#include "ui/sessiondocument.h"
+#include "uitestutils.h"
+
+#include <QAction>
+#include <QFile>
+#include <QMenuBar>
+#include <QPainter>
+#include <QScrollBar>
+#include <QStandardPaths>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QtTest/QtTest>
+
+using namespace pbx;
+using pbx::ui::MainWindow;
+
+namespace {
+
+session::QueryRequest request(const char *line)
+{
+    auto r = io::readRequestLine(line, 1);
+    if (!r)
+        qFatal("%s", r.error().message.c_str());
+    return *r;
+}
+
+const std::vector<const char *> kScalarRequests = {
+    "{\"id\":\"south\",\"aggregate\":\"count\",\"where\":\"region == \\\"south\\\"\",\"target\":{\"kind\":"
+    "\"absolute\",\"error\":40,\"confidence\":0.95}}",
+    "{\"id\":\"wage\",\"aggregate\":\"mean\",\"column\":\"wage\",\"bounds\":[0,4000],\"target\":{\"kind\":"
+    "\"relative\",\"error\":0.05,\"confidence\":0.95}}",
+    "{\"id\":\"edu-west\",\"aggregate\":\"sum\",\"column\":\"education\",\"where\":\"region == \\\"west\\\"\","
+    "\"target\":{\"kind\":\"absolute\",\"error\":2000}}",
+    "{\"id\":\"afam\",\"aggregate\":\"count\",\"where\":\"ethnicity == \\\"afam\\\"\",\"target\":{\"kind\":"
+    "\"relative\",\"error\":0.1,\"confidence\":0.9}}",
+    "{\"id\":\"too-precise\",\"aggregate\":\"count\",\"target\":{\"kind\":\"absolute\",\"error\":0.5}}",
+};
+
+const std::vector<const char *> kHistogramRequests = {
+    "{\"id\":\"regions\",\"aggregate\":\"histogram\",\"column\":\"region\",\"target\":{\"kind\":\"absolute\","
+    "\"error\":20,\"confidence\":0.95}}",
+    "{\"id\":\"south+west\",\"aggregate\":\"derived\",\"of\":\"regions\",\"derived\":\"range\",\"cells\":[2,3],"
+    "\"target\":{\"kind\":\"absolute\",\"error\":100}}",
+    "{\"id\":\"all\",\"aggregate\":\"count\",\"target\":{\"kind\":\"absolute\",\"error\":50}}",
+};
+
+/// A window on CPS1988 with seeded noise and `filter`, after asking `lines`.
+std::unique_ptr<MainWindow> windowWith(const std::vector<const char *> &lines, filters::FilterKind filter)
+{
+    auto w = std::make_unique<MainWindow>();
+    if (!w->openDataset(QStringLiteral("cps1988")).ok())
+        qFatal("cannot open cps1988");
+    session::SessionSettings settings;
+    settings.seed = 20240601;
+    settings.filter = filter;
+    if (!w->startNewSession(settings).ok())
+        qFatal("cannot start session");
+    for (const char *line : lines)
+        if (!w->document()->ask(request(line)).ok())
+            qFatal("ask failed: %s", line);
+    return w;
+}
+
+/// Saves every page of the PDF layout at `size`; returns the page count. Checks the seeded band.
+int savePdfPages(const report::SessionReport &facts, QSize size, const QString &name)
+{
+    int count = 0;
+    ui::renderReportPage(facts, 0, size, &count);
+    for (int page = 0; page < count; ++page) {
+        const QImage image = ui::renderReportPage(facts, page, size);
+        image.save(test::screenshotDir()
+                       + QStringLiteral("/%1-pdf-%2x%3-page%4.png")
+                             .arg(name)
+                             .arg(size.width())
+                             .arg(size.height())
+                             .arg(page + 1),
+                   "PNG");
+        // The page is centred; its header band (#fff0c0) is near the top of the page area: find
+        // it in the image's upper tenth.
+        bool band = false;
+        for (int y = 0; y < size.height() / 10 && !band; ++y)
+            for (int x = size.width() / 3; x < size.width() * 2 / 3 && !band; x += 7)
+                band = test::closeColour(image.pixelColor(x, y), QColor(0xff, 0xf0, 0xc0), 6);
+        if (facts.seeded() != band) {
+            qWarning("page %d: seeded band %s", page + 1, band ? "present" : "missing");
+            return -1;
+        }
+    }
+    return count;
+}
+
+/// The report in a QTextBrowser of `size`, one screenshot per screenful. QTextBrowser does not
+/// draw inline SVG, so the charts are handed to it as images rendered from the same SVG.
+int saveHtmlScreens(const report::SessionReport &facts, QSize size, const QString &name)
+{
+    QTextBrowser browser;
+    browser.resize(size);
+    report::HtmlOptions options;
+    options.charts = report::HtmlOptions::ChartMode::ImageReferences;
+    for (const auto &chart : report::reportCharts(facts)) {
+        QSvgRenderer renderer(QByteArray::fromStdString(chart.svg));
+        if (!renderer.isValid())
+            return -1;
+        QImage image(QSize(int(chart.width), int(chart.height)), QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        renderer.render(&painter);
+        painter.end();
+        image.save(test::screenshotDir()
+                   + QStringLiteral("/%1-svg-%2.png").arg(name, QString::fromStdString(chart.name)));
+        browser.document()->addResource(QTextDocument::ImageResource,
+                                        QUrl(QString::fromStdString("pbx-chart:" + chart.name)), image);
+    }
+    browser.setHtml(QString::fromStdString(report::reportHtml(facts, options)));
+    browser.show();
+    QTest::qWait(50);
+    QScrollBar *bar = browser.verticalScrollBar();
+    int screen = 0;
+    for (int y = 0;; y += bar->pageStep()) {
+        bar->setValue(y);
+        test::saveScreenshot(browser, QStringLiteral("%1-html-%2x%3-screen%4")
+                                          .arg(name)
+                                          .arg(size.width())
+                                          .arg(size.height())
+                                          .arg(++screen));
+        if (y >= bar->maximum())
+            break;
+    }
+    return screen;
+}
+
+} // namespace
+
+class TestReportExport : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+    }
+
+    void fileMenuExportsHtmlAndPdf()
+    {
+        auto w = windowWith(kScalarRequests, filters::FilterKind::Zcdp);
+        auto *action = w->findChild<QAction *>(QStringLiteral("exportReportAction"));
+        QVERIFY(action);
+        QVERIFY(action->isEnabled());
+        QCOMPARE(action->text(), QStringLiteral("Export &report…"));
+
+        const QString html = m_dir.filePath(QStringLiteral("session-report.html"));
+        auto written = w->exportReportTo(html);
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
+        QFile file(html);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        for (const auto &e : w->document()->session().events())
+            QVERIFY2(text.contains(QStringLiteral("<td>%1</td>").arg(QString::fromStdString(e.request.id))),
+                     e.request.id.c_str());
+        QCOMPARE(text.count(QString::fromUtf8(report::kSeededMark)), 2);
+        QVERIFY(text.contains(QStringLiteral("Made by</th><td>pbx ")));
+
+        const QString pdf = m_dir.filePath(QStringLiteral("session-report.pdf"));
+        written = w->exportReportTo(pdf);
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
+        QFile pdfFile(pdf);
+        QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+        const QByteArray bytes = pdfFile.readAll();
+        QVERIFY(bytes.startsWith("%PDF-"));
+        QVERIFY(bytes.size() > 20000); // text, fonts and two chart images
+        QVERIFY(bytes.contains("%%EOF"));
+
+        // A name that is neither: refused, nothing written.
+        const QString txt = m_dir.filePath(QStringLiteral("report.txt"));
+        auto refused = w->exportReportTo(txt);
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().code, ErrorCode::InvalidArgument);
+        QVERIFY(refused.error().message.find(".html or .pdf") != std::string::npos);
+        QVERIFY(!QFile::exists(txt));
+        // A folder that does not exist: Io naming the path.
+        auto missing = w->exportReportTo(m_dir.filePath(QStringLiteral("no/such/folder/r.pdf")));
+        QVERIFY(!missing.ok());
+        QCOMPARE(missing.error().code, ErrorCode::Io);
+        QVERIFY(missing.error().message.find("no/such/folder") != std::string::npos);
+    }
+
+    void noSessionNoReport()
+    {
+        MainWindow w;
+        auto *action = w.findChild<QAction *>(QStringLiteral("exportReportAction"));
+        QVERIFY(action);
+        QVERIFY(!action->isEnabled());
+        auto refused = w.exportReportTo(m_dir.filePath(QStringLiteral("x.html")));
+        QVERIFY(!refused.ok());
+    }
+
+    void pagesCarryTheSeededMark_data()
+    {
+        QTest::addColumn<int>("which");
+        QTest::newRow("scalar") << 0;
+        QTest::newRow("histogram") << 1;
+    }
+
+    void pagesCarryTheSeededMark()
+    {
+        QFETCH(int, which);
+        auto w = which == 0 ? windowWith(kScalarRequests, filters::FilterKind::Zcdp)
+                            : windowWith(kHistogramRequests, filters::FilterKind::Basic);
+        report::ReportSource source;
+        source.path = "/home/analyst/cps-session.json";
+        source.generator = "pbx (test)";
+        source.created = "2026-11-26 04:30 UTC";
+        const auto facts = report::collectReport(w->document()->session(), source);
+        QCOMPARE(facts.comparison.comparison.has_value(), which == 0);
+        const QString name
+            = which == 0 ? QStringLiteral("report-scalar") : QStringLiteral("report-histogram");
+        for (const QSize size : {QSize(1024, 700), QSize(1920, 1080)}) {
+            const int pages = savePdfPages(facts, size, name);
+            QVERIFY2(pages >= 2, qPrintable(QStringLiteral("%1 pages").arg(pages)));
+            QVERIFY(saveHtmlScreens(facts, size, name) >= 2);
+        }
+        // The page count, for the log (the layout does not depend on the image size).
+        int count = 0;
+        ui::renderReportPage(facts, 0, QSize(1024, 700), &count);
+        qInfo("%s: %d PDF pages", qPrintable(name), count);
+    }
+};
+
+QTEST_MAIN(TestReportExport)
+#include "tst_report.moc"
