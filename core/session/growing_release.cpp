@@ -203,6 +203,19 @@ std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
            + (zcdp ? "ρ = " + format(x.rho) : "ε = " + format(x.epsilon));
 }
 
+std::string describeGrowingRequest(const QueryRequest &request)
+{
+    const GrowingRequestSpec &s = *request.growing;
+    const std::string budget = s.budgetKind == "zcdp" ? "ρ ≤ " + format(s.rho)
+                               : s.budgetKind == "approx"
+                                   ? "(" + format(s.epsilon) + ", " + format(s.delta) + ")"
+                                   : "ε ≤ " + format(s.epsilon);
+    return "BBScheduler stream, t = " + std::to_string(s.startSize) + " … "
+           + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", " + s.schedule
+           + " γ = " + format(s.gamma) + ", " + budget + ", " + std::to_string(s.queries.size())
+           + (s.queries.size() == 1 ? " query" : " queries");
+}
+
 Result<LedgerEvent> Session::askGrowing(QueryRequest request)
 {
     PBX_RETURN_IF_ERROR(checkGrowingRequest(request, *m_table, m_settings));

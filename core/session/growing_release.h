@@ -58,6 +58,10 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
 /// as in the paper's t_i = n(1+γ)^i). Precondition: e.growingRecord with that epoch.
 std::string growingEpochLabel(const LedgerEvent &event, std::size_t epoch);
 
+/// "BBScheduler stream, t = 1000 … 28155, geometric γ = 1, ε ≤ 0.5, 2 queries": the ledger's
+/// description of a growing request. Precondition: request.growing.
+std::string describeGrowingRequest(const QueryRequest &request);
+
 /// Recomputes a growing event from its request (pbx-cli verify): the plan's t_i, last time, ε_i,
 /// ρ_i, β_i, scale and bound for every recorded epoch, each attempt's cost equal to its epoch's
 /// charge and its releases equal to the recorded answers, the epochs consecutive from 0, the
