@@ -168,7 +168,9 @@ void TestCliGrowingRun::hostileLinesSpendNothing()
         const char *message;
     } bad[] = {
         {growingLine("0"), {}, "INVALID_GAMMA: schedule.gamma"},
-        {growingLine("1e-9"), {}, "INVALID_GAMMA: schedule.gamma"},
+        {growingLine("1e-9"),
+         {},
+         "INVALID_CONFIG: schedule.gamma: the stream would have more than 10000 epochs"},
         {growingLine("\"optimal\""), {}, "INVALID_GAMMA: schedule.gamma"},
         {growingLine("1"),
          {QStringLiteral("--neighbours"), QStringLiteral("add-remove")},
