@@ -9,6 +9,7 @@
 #include "ui/charts/privacylosspathchart.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/growing/growinglabdialog.h"
+#include "ui/growing/growingmenus.h"
 #include "ui/help/glossarydialog.h"
 #include "ui/lab/labdialog.h"
 #include "ui/lessons/lessonspanel.h"
@@ -421,6 +422,7 @@ void MainWindow::createMenus()
     });
     installStrategyMenus(this, query, labs, m_document);
     installOdpMenus(this, query, m_document);
+    installGrowingMenus(this, query, m_document);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *lessons = help->addAction(tr("&Lessons…"), this, &MainWindow::showLessons);

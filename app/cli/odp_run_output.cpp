@@ -2,6 +2,7 @@
 #include "app/cli/odp_run_output.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/session/growing_release.h"
 
 #include <cstdio>
 #include <string>
@@ -68,6 +69,29 @@ void printOdpEvent(const session::LedgerEvent &e, std::ostream &out)
     if (!r.cell)
         out << " — " << e.reason;
     out << '\n';
+}
+
+void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
+{
+    out << e.request.id << ": " << session::eventStatusName(e.status);
+    if (!e.growingRecord || e.growingRecord->epochs.empty()) {
+        out << " — " << e.reason << '\n';
+        return;
+    }
+    const auto &r = *e.growingRecord;
+    out << ' ' << e.mechanism << ", " << r.epochs.size() << " of " << r.plannedEpochs << " epochs, "
+        << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (series ≤ "
+        << formatNumber(r.seriesTotal) << ')';
+    if (!e.reason.empty())
+        out << " — " << e.reason;
+    out << '\n';
+    for (std::size_t i = 0; i < r.epochs.size(); ++i) {
+        out << "  " << session::growingEpochLabel(e, i) << "; answers";
+        for (std::size_t j = 0; j < r.epochs[i].answers.size(); ++j)
+            out << (j ? ", " : " ") << formatNumber(r.epochs[i].answers[j]);
+        out << " (scale " << formatNumber(r.epochs[i].scale) << ", bound " << formatNumber(r.epochs[i].bound)
+            << ")\n";
+    }
 }
 
 } // namespace pbx::cli

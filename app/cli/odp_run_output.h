@@ -13,4 +13,9 @@ namespace pbx::cli {
 /// returned; answers ⊥⊤⊥; released 16 = 1520)", or "s1: refused — <reason>".
 void printOdpEvent(const session::LedgerEvent &event, std::ostream &out);
 
+/// A growing-database stream: a header line ("g1: released bbscheduler, 5 of 5 epochs, ε = 0.484375
+/// (series ≤ 0.5)" or the refusal) and one line per epoch ("  BBScheduler epoch 3 of 5: t = 8000,
+/// ε = 0.03125; answers 0.3052, 0.1104 (scale 0.008, bound 0.6614)").
+void printGrowingEvent(const session::LedgerEvent &event, std::ostream &out);
+
 } // namespace pbx::cli

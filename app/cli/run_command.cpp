@@ -8,6 +8,7 @@
 #include "core/io/session_journal.h"
 #include "core/io/text_file.h"
 #include "core/io/transcript_json.h"
+#include "core/session/growing_release.h"
 #include "core/session/odp_release.h"
 #include "core/session/planned_cap.h"
 #include "core/session/session.h"
@@ -49,6 +50,11 @@ constexpr const char *kUsage
       "                delta, delta_split, tolerance) and \"recover\" (label_column,\n"
       "                label_threshold, features, lambda, epsilon_model, epsilon_test, tau);\n"
       "                all but svt need --neighbours replace (docs/output-dp.md §8)\n"
+      "A line {\"type\": \"growing\", \"algorithm\": \"bbscheduler\", \"stream\": {...},\n"
+      "\"budget\": {...}, \"schedule\": {...}, \"black_box\": {\"kind\": \"laplace-k\", \"queries\":\n"
+      "[...]}} runs a growing-database stream over the dataset's rows (the fields of\n"
+      "`pbx-cli simulate growing`, plus \"stream.seed\"): each epoch is charged to the filter\n"
+      "when it starts; needs --neighbours replace (docs/growing-databases.md, \"In a session\").\n"
       "  --expost-share  unified filter: the ex-post side's share of ε (default 0.05; δ: 5 %)\n"
       "Each request may name its \"mechanism\": brownian, laplace-nr, doubling-laplace,\n"
       "doubling-gaussian, laplace or gaussian (default: the filter's noise reduction, or a single\n"
@@ -237,6 +243,13 @@ Result<Prepared> prepare(const Options &o)
         auto request = io::readRequestLine(line, number);
         if (!request)
             return makeError(request.error().code, *queries + ": " + request.error().message);
+        if (request->growing) { // growing-database streams (session/growing_release.h)
+            if (auto ok = session::checkGrowingRequest(*request, *p.table, p.settings); !ok)
+                return makeError(ok.error().code,
+                                 *queries + ": line " + std::to_string(number) + ": " + ok.error().message);
+            p.requests.push_back(std::move(request.value()));
+            continue;
+        }
         if (request->odp) { // output-DP mechanisms: only under --filter odp (session/odp_release.h)
             if (auto ok = session::checkOdpRequest(*request, *p.table, p.settings); !ok)
                 return makeError(ok.error().code,
@@ -270,6 +283,10 @@ void printEvent(const session::LedgerEvent &e, std::ostream &out)
 {
     if (e.odpRecord || e.request.odp) {
         printOdpEvent(e, out);
+        return;
+    }
+    if (e.request.growing) {
+        printGrowingEvent(e, out);
         return;
     }
     out << e.request.id << ": " << session::eventStatusName(e.status);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/event_json.h"
 
+#include "core/io/growing_request_json.h"
 #include "core/io/odp_request_json.h"
 #include "core/io/request_json.h"
 #include "core/io/strategy_request_json.h"
@@ -16,9 +17,9 @@ using session::EventStatus;
 namespace {
 
 constexpr const char *kOutcomeKeys[]
-    = {"index",           "status",    "mechanism", "reason",     "answer",      "error_bound",
-       "target_met",      "cost",      "attempts",  "accounting", "spent_after", "requested_mechanism",
-       "strategy_record", "odp_record"};
+    = {"index",           "status",     "mechanism",     "reason",     "answer",      "error_bound",
+       "target_met",      "cost",       "attempts",      "accounting", "spent_after", "requested_mechanism",
+       "strategy_record", "odp_record", "growing_record"};
 
 Json writeAttempt(const session::Attempt &a)
 {
@@ -114,6 +115,8 @@ Json eventToJson(const session::LedgerEvent &e, const filters::PrivacyFilter &fi
         o["strategy_record"] = strategyRecordToJson(*e.strategyRecord);
     if (e.odpRecord)
         o["odp_record"] = odpRecordToJson(*e.odpRecord);
+    if (e.growingRecord)
+        o["growing_record"] = growingRecordToJson(*e.growingRecord);
     o["spent_after"] = {{std::string(filter.unitName()), e.spentAfter},
                         {"epsilon", json::finiteOrNull(e.epsilonSpentAfter)}};
     if (filter.kind() == filters::FilterKind::Unified)
@@ -221,6 +224,12 @@ Result<session::LedgerEvent> eventFromJson(const Json &o, std::size_t i)
         if (!record)
             return record.error();
         e.odpRecord = std::move(record.value());
+    }
+    if (auto it = o.find("growing_record"); it != o.end()) {
+        auto record = growingRecordFromJson(*it, path + ".growing_record");
+        if (!record)
+            return record.error();
+        e.growingRecord = std::move(record.value());
     }
     return e;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/request_json.h"
 
+#include "core/io/growing_request_json.h"
 #include "core/io/odp_request_json.h"
 #include "core/io/strategy_request_json.h"
 
@@ -26,6 +27,8 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
 {
     if (!object.is_object())
         return makeError(ErrorCode::Parse, path + ": expected a JSON object");
+    if (isGrowingRequest(object))
+        return readGrowingRequest(object, path, extraKeys);
     if (auto it = object.find("aggregate");
         it != object.end() && it->is_string() && isStrategyAggregate(it->get<std::string>()))
         return readStrategyRequest(object, path, extraKeys);
@@ -131,6 +134,10 @@ void writeRequest(const session::QueryRequest &request, Json &object)
     }
     if (request.odp) {
         writeOdpRequest(request, object);
+        return;
+    }
+    if (request.growing) {
+        writeGrowingRequest(request, object);
         return;
     }
     writeCommonRequestFields(request, data::aggregateName(request.query.aggregate),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/session/cost_audit.h"
 
+#include "core/session/growing_release.h"
 #include "core/session/odp_release.h"
 #include "core/session/query_shape.h"
 #include "core/session/strategy_release.h"
@@ -54,6 +55,8 @@ Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, cons
         return auditStrategyEvent(e, table, settings);
     if (e.request.odp)
         return auditOdpEvent(e, table, settings);
+    if (e.request.growing)
+        return auditGrowingEvent(e, table, settings);
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
     auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
     if (e.status == EventStatus::Refused) {

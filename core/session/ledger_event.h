@@ -5,6 +5,7 @@
 #include "core/data/query.h"
 #include "core/filters/privacy_filter.h"
 #include "core/session/accuracy_target.h"
+#include "core/session/growing_request.h"
 #include "core/session/mechanism_choice.h"
 #include "core/session/odp_request.h"
 #include "core/session/strategy_request.h"
@@ -36,6 +37,8 @@ struct QueryRequest
     std::optional<StrategyRequestSpec> strategy;
     /// Set for output-DP mechanisms (odp_request.h); only the odp filter runs them.
     std::optional<OdpRequestSpec> odp;
+    /// Set for growing-database streams (growing_request.h): one attempt per charged epoch.
+    std::optional<GrowingRequestSpec> growing;
 };
 
 /// One noisy value released by a mechanism (part of an attempt).
@@ -83,6 +86,8 @@ struct LedgerEvent
     std::optional<StrategyRecord> strategyRecord;
     /// Output-DP mechanisms: reservation, realised cell and settled cost (odp_request.h).
     std::optional<OdpRecord> odpRecord;
+    /// Growing-database streams: the epochs released (growing_request.h).
+    std::optional<GrowingRecord> growingRecord;
 };
 
 } // namespace pbx::session

@@ -9,7 +9,8 @@ namespace pbx::session {
 std::optional<double> plannedCap(const filters::PrivacyFilter &filter, const QueryRequest &request,
                                  std::size_t plannedQueries)
 {
-    if (request.maxCost || plannedQueries == 0)
+    // A growing stream's per-epoch charges are fixed by its schedule: no cap applies.
+    if (request.maxCost || plannedQueries == 0 || request.growing)
         return std::nullopt;
     const ReleaseMethod mechanism = request.mechanism.value_or(
         defaultMechanism(filter.kind(), request.query.aggregate, request.target.kind));

@@ -131,6 +131,8 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
                          "the request id is longer than " + std::to_string(maxRequestIdBytes) + " bytes");
     if (request.odp)
         return askOdp(std::move(request));
+    if (request.growing)
+        return askGrowing(std::move(request));
     PBX_RETURN_IF_ERROR(checkTargetAndCap(request));
     if (request.strategy)
         return askStrategy(std::move(request));

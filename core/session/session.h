@@ -89,6 +89,8 @@ private:
     Result<LedgerEvent> askStrategy(QueryRequest request);
     /// Output-DP mechanisms: reserve, run, settle (odp_release.cpp).
     Result<LedgerEvent> askOdp(QueryRequest request);
+    /// Growing-database streams: one charge per epoch (growing_release.cpp).
+    Result<LedgerEvent> askGrowing(QueryRequest request);
 
     std::shared_ptr<const data::Table> m_table;
     SessionSettings m_settings;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/models/ledgermodel.h"
 
+#include "core/session/growing_release.h"
 #include "core/session/strategy_release.h"
 #include "ui/odp/odptext.h"
 
@@ -76,6 +77,8 @@ QString LedgerModel::describeRequest(const session::QueryRequest &request)
         return toQString(session::describeStrategyRequest(request));
     if (request.odp)
         return describeOdpRequest(request);
+    if (request.growing)
+        return toQString(session::describeGrowingRequest(request));
     return describeQuery(request.query);
 }
 
@@ -118,7 +121,8 @@ QVariant LedgerModel::rawValue(const session::LedgerEvent &event, int column) co
     case Query:
         return describeRequest(event.request);
     case Target: // an output-DP request has no accuracy target: its noise follows from its cell
-        return event.request.odp ? QStringLiteral("—") : describeTarget(event.request.target);
+        return event.request.odp || event.request.growing ? QStringLiteral("—")
+                                                          : describeTarget(event.request.target);
     case Status:
         return toQString(session::eventStatusName(event.status));
     case Answer:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/widgets/attemptsview.h"
 
+#include "core/session/growing_release.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 
@@ -54,7 +55,12 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
     for (const auto &attempt : event->attempts) {
         auto *item = new QTreeWidgetItem(this);
         last = item;
-        item->setText(StepColumn, tr("Attempt %1").arg(number++));
+        // A growing-database stream's attempts are its epochs, each its own charge.
+        item->setText(StepColumn,
+                      event->growingRecord && std::size_t(number) <= event->growingRecord->epochs.size()
+                          ? toQString(session::growingEpochLabel(*event, std::size_t(number - 1)))
+                          : tr("Attempt %1").arg(number));
+        ++number;
         item->setText(EstimateColumn, formatNumber(attempt.estimate, 6));
         item->setText(HalfWidthColumn, std::isfinite(attempt.halfWidth)
                                            ? QStringLiteral("±") + formatNumber(attempt.halfWidth, 3)

@@ -2,6 +2,7 @@
 #include "ui/widgets/resultcard.h"
 
 #include "core/session/cost_audit.h"
+#include "core/session/growing_release.h"
 #include "core/session/strategy_release.h"
 
 #include "core/filters/zcdp_filter.h"
@@ -154,6 +155,38 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
         QStringList notes;
         if (!released.isEmpty())
             notes << tr("Released counts: %1").arg(released.join(QStringLiteral(", ")));
+        if (!event.reason.empty())
+            notes << toQString(event.reason);
+        if (!event.accounting.empty())
+            notes << tr("Accounting: %1").arg(toQString(event.accounting));
+        m_note->setText(notes.join(u'\n'));
+        m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
+        m_note->setVisible(!notes.isEmpty());
+        return;
+    }
+    if (event.request.growing && event.growingRecord) {
+        // A growing-database stream releases one run per epoch, each its own charge: the headline
+        // counts the epochs, the details list them (t_i, ε_i or ρ_i, the answers and the bound).
+        const auto &record = *event.growingRecord;
+        m_headline->setText(
+            tr("%1 of %2 epochs released").arg(record.epochs.size()).arg(record.plannedEpochs));
+        m_headline->setStyleSheet({});
+        QStringList epochs;
+        for (std::size_t i = 0; i < record.epochs.size(); ++i) {
+            QStringList answers;
+            for (double a : record.epochs[i].answers)
+                answers << formatNumber(a, 4);
+            epochs << tr("%1 — answers %2 (bound ±%3)")
+                          .arg(toQString(session::growingEpochLabel(event, i)),
+                               answers.join(QStringLiteral(", ")), formatNumber(record.epochs[i].bound, 3))
+                          .toHtmlEscaped();
+        }
+        m_details->setText(tr("%1 · charged %2 = %3<br>%4<br>%5")
+                               .arg(toQString(event.mechanism).toHtmlEscaped(),
+                                    toQString(std::string(filters::chargeUnitSymbol(event.costKind))),
+                                    formatNumber(event.cost, 4), epochs.join(QStringLiteral("<br>")),
+                                    spentText.toHtmlEscaped()));
+        QStringList notes;
         if (!event.reason.empty())
             notes << toQString(event.reason);
         if (!event.accounting.empty())

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+// `pbx-cli run` with a growing-database stream on CPS1988 (issue 14): every BBScheduler epoch is
+// charged to the session's filter and printed, the transcript and journal keep the epochs,
+// `pbx-cli verify` recomputes them and catches an edited cost, a resumed journal does not spend
+// again, a small budget stops the stream mid-way, and hostile lines stop the run before anything
+// is spent (docs/growing-databases.md, "In a session").
+#include "tests/testutils.h"
+
+#include "clitestutils.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+using nlohmann::json;
+using namespace pbx;
+
+namespace {
+using test::runCli;
+
+std::string growingLine(const std::string &gamma = "1")
+{
+    return "{\"id\":\"g1\",\"type\":\"growing\",\"algorithm\":\"bbscheduler\","
+           "\"stream\":{\"start_size\":1000,\"end\":28155,\"order\":\"random\",\"seed\":7},"
+           "\"budget\":{\"kind\":\"pure\",\"epsilon\":0.5},\"schedule\":{\"kind\":\"geometric\",\"gamma\":"
+           + gamma
+           + "},\"black_box\":{\"kind\":\"laplace-k\",\"queries\":[\"education >= 16\",\"experience < 10\"]}}\n";
+}
+
+constexpr const char *kCountLine = "{\"id\":\"n\",\"aggregate\":\"count\",\"target\":{\"kind\":\"absolute\","
+                                   "\"error\":2000},\"mechanism\":\"laplace\"}\n";
+
+void writeFile(const QString &path, const std::string &text)
+{
+    std::ofstream(path.toStdString(), std::ios::binary) << text;
+}
+
+json readJson(const QString &path)
+{
+    std::ifstream in(path.toStdString());
+    std::stringstream s;
+    s << in.rdbuf();
+    return json::parse(s.str());
+}
+} // namespace
+
+class TestCliGrowingRun : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void runVerifyAndResume();
+    void verifyCatchesEditedCosts();
+    void smallBudgetStopsMidStream();
+    void hostileLinesSpendNothing();
+
+private:
+    QTemporaryDir m_dir;
+    QString path(const char *name) const { return m_dir.filePath(QString::fromLatin1(name)); }
+    QStringList run(const char *queries, const char *out, QStringList extra) const
+    {
+        return QStringList{QStringLiteral("run"),
+                           QStringLiteral("--queries"),
+                           path(queries),
+                           QStringLiteral("--out"),
+                           path(out),
+                           QStringLiteral("--filter"),
+                           QStringLiteral("basic"),
+                           QStringLiteral("--neighbours"),
+                           QStringLiteral("replace"),
+                           QStringLiteral("--seed"),
+                           QStringLiteral("3")}
+               + extra;
+    }
+};
+
+void TestCliGrowingRun::runVerifyAndResume()
+{
+    writeFile(path("q.jsonl"), growingLine() + kCountLine);
+    const auto first = runCli(run("q.jsonl", "t.json", {QStringLiteral("--journal"), path("j.journal")}));
+    QVERIFY2(first.exitCode == 0, qPrintable(first.err));
+    QVERIFY2(first.out.contains(
+                 QStringLiteral("g1: released bbscheduler, 5 of 5 epochs, ε = 0.484375 (series ≤ 0.5)")),
+             qPrintable(first.out));
+    QVERIFY(first.out.contains(QStringLiteral("  BBScheduler epoch 0 of 5: t = 1000, ε = 0.25; answers ")));
+    QVERIFY(
+        first.out.contains(QStringLiteral("  BBScheduler epoch 3 of 5: t = 8000, ε = 0.03125; answers ")));
+    // The Laplace-k scale is k/(ε_i t_i) = 2/(0.25 · 1000) = 0.008 in every epoch (ε_i t_i constant).
+    QVERIFY(first.out.contains(QStringLiteral("(scale 0.008, bound ")));
+    const json t = readJson(path("t.json"));
+    const json &g = t["events"][0];
+    QCOMPARE(g["type"].get<std::string>(), std::string("growing"));
+    QCOMPARE(g["growing_record"]["epochs"].size(), std::size_t{5});
+    QCOMPARE(g["growing_record"]["epochs"][4]["start"].get<std::uint64_t>(), std::uint64_t{16000});
+    QCOMPARE(g["growing_record"]["epochs"][4]["last"].get<std::uint64_t>(), std::uint64_t{28155});
+    QCOMPARE(g["attempts"].size(), std::size_t{5});
+    QVERIFY(std::abs(g["attempts"][1]["cost"].get<double>() - 0.125) < 1e-12);
+    QVERIFY(std::abs(g["cost"]["epsilon"].get<double>() - 0.484375) < 1e-12);
+    // Two queries per epoch, each a fraction near the truth (education ≥ 16 is ~ 0.2 of CPS1988).
+    for (const auto &e : g["growing_record"]["epochs"])
+        QCOMPARE(e["answers"].size(), std::size_t{2});
+
+    for (const char *file : {"t.json", "j.journal"}) {
+        const auto verified = runCli({QStringLiteral("verify"), path(file)});
+        QVERIFY2(verified.exitCode == 0, qPrintable(verified.err + verified.out));
+        QVERIFY(verified.out.startsWith(QStringLiteral("ok: ")));
+    }
+    // Resuming the same journal spends nothing again.
+    const auto again = runCli(run("q.jsonl", "t2.json", {QStringLiteral("--journal"), path("j.journal")}));
+    QVERIFY2(again.exitCode == 0, qPrintable(again.err));
+    QVERIFY(again.out.contains(QStringLiteral("resuming: 2 answers already in the journal")));
+    const json t2 = readJson(path("t2.json"));
+    QCOMPARE(t2["events"][0]["growing_record"], g["growing_record"]);
+}
+
+void TestCliGrowingRun::verifyCatchesEditedCosts()
+{
+    writeFile(path("q2.jsonl"), growingLine());
+    const auto first = runCli(run("q2.jsonl", "e.json", {}));
+    QVERIFY2(first.exitCode == 0, qPrintable(first.err));
+    const json original = readJson(path("e.json"));
+    const struct
+    {
+        const char *pointer;
+        double value;
+        const char *message;
+    } edits[] = {
+        {"/events/0/attempts/2/cost", 0.01, "epoch 2: it charged ε = 0.01, but its schedule gives 0.0625"},
+        {"/events/0/growing_record/epochs/1/epsilon", 0.5, "epoch 1: it records ε = 0.5"},
+        {"/events/0/cost/epsilon", 0.1, "not the recorded cost 0.1"},
+        {"/events/0/schedule/gamma", 0.5, "its plan"},
+    };
+    for (const auto &edit : edits) {
+        json edited = original;
+        edited[json::json_pointer(edit.pointer)] = edit.value;
+        writeFile(path("edited.json"), edited.dump());
+        const auto verified = runCli({QStringLiteral("verify"), path("edited.json")});
+        QVERIFY2(verified.exitCode == 1, edit.pointer);
+        QVERIFY2(verified.err.contains(QString::fromUtf8(edit.message)), qPrintable(verified.err));
+    }
+}
+
+void TestCliGrowingRun::smallBudgetStopsMidStream()
+{
+    writeFile(path("q3.jsonl"), growingLine() + kCountLine);
+    // ε = 0.42: epochs 0.25 + 0.125 fit, 0.0625 more does not; the count then takes what is left.
+    const auto r = runCli(run("q3.jsonl", "s.json", {QStringLiteral("--epsilon"), QStringLiteral("0.42")}));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("g1: released bbscheduler, 2 of 5 epochs, ε = 0.375")),
+             qPrintable(r.out));
+    QVERIFY(r.out.contains(QStringLiteral("epoch 2 (t = 4000) refused")));
+    QVERIFY(r.out.contains(QStringLiteral("the 2 epochs before it stay released and charged")));
+    const json t = readJson(path("s.json"));
+    QCOMPARE(t["events"][0]["growing_record"]["refused_epoch"].get<int>(), 2);
+    QCOMPARE(t["events"][0]["growing_record"]["epochs"].size(), std::size_t{2});
+    const auto verified = runCli({QStringLiteral("verify"), path("s.json")});
+    QVERIFY2(verified.exitCode == 0, qPrintable(verified.err));
+}
+
+void TestCliGrowingRun::hostileLinesSpendNothing()
+{
+    const struct
+    {
+        std::string line;
+        QStringList extra;
+        const char *message;
+    } bad[] = {
+        {growingLine("0"), {}, "INVALID_GAMMA: schedule.gamma"},
+        {growingLine("1e-9"),
+         {},
+         "INVALID_CONFIG: schedule.gamma: the stream would have more than 10000 epochs"},
+        {growingLine("\"optimal\""), {}, "INVALID_GAMMA: schedule.gamma"},
+        {growingLine("1"),
+         {QStringLiteral("--neighbours"), QStringLiteral("add-remove")},
+         "GROWING_NEIGHBOURS_UNSUPPORTED"},
+    };
+    int n = 0;
+    for (const auto &b : bad) {
+        writeFile(path("bad.jsonl"), std::string(kCountLine) + b.line);
+        const QString out = m_dir.filePath(QStringLiteral("bad%1.json").arg(n++));
+        auto args = QStringList{QStringLiteral("run"),
+                                QStringLiteral("--queries"),
+                                path("bad.jsonl"),
+                                QStringLiteral("--out"),
+                                out,
+                                QStringLiteral("--filter"),
+                                QStringLiteral("basic"),
+                                QStringLiteral("--seed"),
+                                QStringLiteral("3")};
+        if (b.extra.isEmpty())
+            args << QStringLiteral("--neighbours") << QStringLiteral("replace");
+        const auto r = runCli(args + b.extra);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QString::fromUtf8(b.message)), qPrintable(r.err));
+        QVERIFY(r.err.contains(QStringLiteral("line 2")));
+        QVERIFY(!QFile::exists(out)); // nothing answered, nothing written
+    }
+}
+
+QTEST_GUILESS_MAIN(TestCliGrowingRun)
+#include "tst_cligrowingrun.moc"

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: MIT
+#include "ui/growing/growingrequestdialog.h"
+
+#include "core/io/growing_request_json.h"
+#include "core/session/growing_release.h"
+#include "core/session/session.h"
+#include "ui/util/numberformat.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace pbx::ui {
+
+GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Growing-database stream"));
+    m_id = new QLineEdit(this);
+    m_id->setPlaceholderText(tr("automatic (q<n>)"));
+    m_start = new QSpinBox(this);
+    m_start->setRange(1, 1000000000);
+    m_start->setValue(1000);
+    m_start->setToolTip(tr("n: the stream starts with this many rows (time = size)"));
+    m_end = new QSpinBox(this);
+    m_end->setRange(0, 1000000000);
+    m_end->setSpecialValueText(tr("every row"));
+    m_end->setToolTip(tr("The last time: the stream stops when this many rows have arrived"));
+    m_order = new QLineEdit(QStringLiteral("random"), this);
+    m_order->setToolTip(tr("\"random\" (a seeded permutation of the rows) or \"sorted:<predicate>\" (rows "
+                           "not matching first, which makes staleness visible)"));
+    m_seed = new QSpinBox(this);
+    m_seed->setRange(0, 2000000000);
+    m_seed->setValue(1);
+    m_seed->setToolTip(tr("Seed of the arrival order (a public coin; it does not affect the privacy cost)"));
+    m_budgetKind = new QComboBox(this);
+    m_budgetKind->addItem(tr("pure ε"), QStringLiteral("pure"));
+    m_budgetKind->addItem(tr("zCDP ρ"), QStringLiteral("zcdp"));
+    m_budget = new QDoubleSpinBox(this);
+    m_budget->setDecimals(5);
+    m_budget->setRange(0.00001, 100.0);
+    m_budget->setSingleStep(0.05);
+    m_budget->setValue(0.5);
+    m_budget->setToolTip(tr("What the whole (unbounded) series of epochs sums to at most"));
+    m_schedule = new QComboBox(this);
+    for (const char *kind : {"geometric", "polynomial", "zcdp-equalised", "zcdp-geometric"})
+        m_schedule->addItem(QString::fromLatin1(kind));
+    m_gamma = new QDoubleSpinBox(this);
+    m_gamma->setDecimals(4);
+    m_gamma->setRange(0.001, 1000.0);
+    m_gamma->setValue(1.0);
+    m_gamma->setToolTip(tr("γ: epoch i starts at t_i = n(1+γ)^i"));
+    m_beta = new QDoubleSpinBox(this);
+    m_beta->setDecimals(4);
+    m_beta->setRange(0.0001, 0.9999);
+    m_beta->setValue(0.05);
+    m_beta->setToolTip(tr("β: the bounds hold simultaneously with probability ≥ 1 − β"));
+    m_queries = new QPlainTextEdit(this);
+    m_queries->setPlainText(QStringLiteral("region == \"south\"\nethnicity == \"afam\""));
+    m_queries->setToolTip(tr("Counting predicates, one per line: the Laplace-k box answers each as a "
+                             "fraction of the rows seen so far"));
+    m_queries->setMaximumHeight(90);
+    auto *form = new QFormLayout;
+    form->addRow(tr("Request id"), m_id);
+    form->addRow(tr("Start size n"), m_start);
+    form->addRow(tr("End"), m_end);
+    form->addRow(tr("Arrival order"), m_order);
+    form->addRow(tr("Order seed"), m_seed);
+    form->addRow(tr("Budget kind"), m_budgetKind);
+    form->addRow(tr("Series budget"), m_budget);
+    form->addRow(tr("Schedule"), m_schedule);
+    form->addRow(tr("γ"), m_gamma);
+    form->addRow(tr("β"), m_beta);
+    form->addRow(tr("Queries"), m_queries);
+    m_plan = new QLabel(this);
+    m_plan->setWordWrap(true);
+    m_plan->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_result = new QLabel(this);
+    m_result->setWordWrap(true);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_ask = new QPushButton(tr("Ask"), this);
+    m_ask->setDefault(true);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->addButton(m_ask, QDialogButtonBox::ActionRole);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_ask, &QPushButton::clicked, this, [this] {
+        if (auto r = request())
+            Q_EMIT askRequested(*r);
+    });
+    for (auto *spin : {m_start, m_end, m_seed})
+        connect(spin, &QSpinBox::valueChanged, this, &GrowingRequestDialog::refresh);
+    for (auto *spin : {m_budget, m_gamma, m_beta})
+        connect(spin, &QDoubleSpinBox::valueChanged, this, &GrowingRequestDialog::refresh);
+    for (auto *combo : {m_budgetKind, m_schedule})
+        connect(combo, &QComboBox::currentIndexChanged, this, &GrowingRequestDialog::refresh);
+    connect(m_order, &QLineEdit::textChanged, this, &GrowingRequestDialog::refresh);
+    connect(m_queries, &QPlainTextEdit::textChanged, this, &GrowingRequestDialog::refresh);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_plan, 1);
+    layout->addWidget(m_result, 1);
+    layout->addWidget(buttons);
+    resize(640, 760);
+    refresh();
+}
+
+void GrowingRequestDialog::setSession(const session::Session *session)
+{
+    m_session = session;
+    refresh();
+}
+
+Result<session::QueryRequest> GrowingRequestDialog::request() const
+{
+    // The run-file line this dialog stands for, read by the same reader (same codes and ranges).
+    using io::json::Json;
+    Json queries = Json::array();
+    for (const QString &line : m_queries->toPlainText().split(u'\n', Qt::SkipEmptyParts))
+        if (!line.trimmed().isEmpty())
+            queries.push_back(line.trimmed().toStdString());
+    const QString kind = m_budgetKind->currentData().toString();
+    Json budget{{"kind", kind.toStdString()}};
+    budget[kind == QStringLiteral("zcdp") ? "rho" : "epsilon"] = m_budget->value();
+    Json stream{{"start_size", std::uint64_t(m_start->value())},
+                {"order", m_order->text().trimmed().toStdString()},
+                {"seed", std::uint64_t(m_seed->value())}};
+    if (m_end->value() > 0)
+        stream["end"] = std::uint64_t(m_end->value());
+    Json line{
+        {"type", "growing"},
+        {"algorithm", "bbscheduler"},
+        {"stream", std::move(stream)},
+        {"budget", std::move(budget)},
+        {"schedule", Json{{"kind", m_schedule->currentText().toStdString()}, {"gamma", m_gamma->value()}}},
+        {"black_box", Json{{"kind", "laplace-k"}, {"queries", std::move(queries)}}},
+        {"beta", m_beta->value()}};
+    if (!m_id->text().trimmed().isEmpty())
+        line["id"] = m_id->text().trimmed().toStdString();
+    return io::readGrowingRequest(line, "request");
+}
+
+void GrowingRequestDialog::refresh()
+{
+    const bool replace = m_session && m_session->settings().neighbours == data::Neighbouring::Replace;
+    auto r = request();
+    Result<void> fits
+        = r ? (m_session ? session::checkGrowingRequest(*r, m_session->table(), m_session->settings())
+                         : Result<void>())
+            : Result<void>(r.error());
+    m_ask->setEnabled(replace && r.ok() && fits.ok());
+    if (!m_session) {
+        m_plan->setText(tr("No session: open a dataset first."));
+        return;
+    }
+    if (!fits) {
+        m_plan->setText(QString::fromStdString(fits.error().message));
+        return;
+    }
+    auto plan = session::growingEpochPlan(*r->growing, m_session->table());
+    if (!plan) {
+        m_plan->setText(QString::fromStdString(plan.error().message));
+        return;
+    }
+    QStringList lines;
+    double total = 0.0;
+    const std::size_t shown = std::min<std::size_t>(plan->size(), 12);
+    for (std::size_t i = 0; i < shown; ++i) {
+        const auto charge = session::growingEpochCharge(*r->growing, (*plan)[i]);
+        total += charge.amount;
+        lines << tr("epoch %1: t = %2 … %3, %4 = %5, bound ±%6")
+                     .arg(i)
+                     .arg((*plan)[i].start)
+                     .arg((*plan)[i].last)
+                     .arg(QString::fromStdString(std::string(filters::chargeUnitSymbol(charge.kind))),
+                          formatNumber(charge.amount, 4), formatNumber((*plan)[i].bound, 3));
+    }
+    if (plan->size() > shown)
+        lines << tr("… %1 more epochs").arg(plan->size() - shown);
+    m_plan->setText(tr("%1 epochs, each charged to the filter when it starts (a refusal stops the stream "
+                       "and keeps what was released). Session budget left: %2 = %3.\n%4")
+                        .arg(plan->size())
+                        .arg(QString::fromStdString(std::string(m_session->filter().unitSymbol())),
+                             formatNumber(m_session->filter().remaining(), 4), lines.join(u'\n')));
+}
+
+void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
+{
+    if (!event.request.growing)
+        return;
+    if (event.status != session::EventStatus::Released || !event.growingRecord) {
+        m_result->setText(
+            tr("%1 refused: %2")
+                .arg(QString::fromStdString(event.request.id), QString::fromStdString(event.reason)));
+        refresh();
+        return;
+    }
+    QStringList lines;
+    const auto &r = *event.growingRecord;
+    for (std::size_t i = 0; i < r.epochs.size(); ++i) {
+        QStringList answers;
+        for (double a : r.epochs[i].answers)
+            answers << formatNumber(a, 4);
+        lines << tr("%1 — answers %2")
+                     .arg(QString::fromStdString(session::growingEpochLabel(event, i)),
+                          answers.join(QStringLiteral(", ")));
+    }
+    if (!event.reason.empty())
+        lines << QString::fromStdString(event.reason);
+    m_result->setText(tr("%1: charged %2 = %3\n%4")
+                          .arg(QString::fromStdString(event.request.id),
+                               QString::fromStdString(std::string(filters::chargeUnitSymbol(event.costKind))),
+                               formatNumber(event.cost, 6), lines.join(u'\n')));
+    refresh();
+}
+
+void GrowingRequestDialog::setStartSize(int n)
+{
+    m_start->setValue(n);
+}
+
+void GrowingRequestDialog::setEnd(int end)
+{
+    m_end->setValue(end);
+}
+
+void GrowingRequestDialog::setSeed(int seed)
+{
+    m_seed->setValue(seed);
+}
+
+void GrowingRequestDialog::setBudget(const QString &kind, double value)
+{
+    if (const int i = m_budgetKind->findData(kind); i >= 0)
+        m_budgetKind->setCurrentIndex(i);
+    m_budget->setValue(value);
+}
+
+void GrowingRequestDialog::setSchedule(const QString &kind, double gamma)
+{
+    if (const int i = m_schedule->findText(kind); i >= 0)
+        m_schedule->setCurrentIndex(i);
+    m_gamma->setValue(gamma);
+}
+
+void GrowingRequestDialog::setQueries(const QStringList &predicates)
+{
+    m_queries->setPlainText(predicates.join(u'\n'));
+}
+
+QString GrowingRequestDialog::planText() const
+{
+    return m_plan->text();
+}
+
+QString GrowingRequestDialog::resultText() const
+{
+    return m_result->text();
+}
+
+} // namespace pbx::ui

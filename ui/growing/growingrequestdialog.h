@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// Query ▸ Growing-database stream…: builds the same request as a `"type": "growing"` line of a
+// `pbx-cli run` file (BBScheduler over the session's rows arriving in a seeded order: start size,
+// end, order, seed, budget, schedule, γ, β and the counting predicates of the Laplace-k box) and
+// hands it to the session. Before asking it lists the planned epochs with their charges
+// (Cummings et al. 2018, §3.1; docs/growing-databases.md, "In a session"); after, what each
+// epoch released. Needs a replace-one session.
+#pragma once
+
+#include "core/session/ledger_event.h"
+
+#include <QDialog>
+
+QT_FORWARD_DECLARE_CLASS(QComboBox)
+QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
+QT_FORWARD_DECLARE_CLASS(QLabel)
+QT_FORWARD_DECLARE_CLASS(QLineEdit)
+QT_FORWARD_DECLARE_CLASS(QPlainTextEdit)
+QT_FORWARD_DECLARE_CLASS(QPushButton)
+QT_FORWARD_DECLARE_CLASS(QSpinBox)
+
+namespace pbx::session {
+class Session;
+}
+
+namespace pbx::ui {
+
+class GrowingRequestDialog final : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit GrowingRequestDialog(QWidget *parent = nullptr);
+
+    /// The session requests go to (nullptr, or add/remove neighbours: Ask disabled). Not owned.
+    void setSession(const session::Session *session);
+    /// The request as entered (growing set); errors name the field with the lab's code words.
+    Result<session::QueryRequest> request() const;
+    /// Shows a recorded event: one line per released epoch, and the refusal if the stream stopped.
+    void showOutcome(const session::LedgerEvent &event);
+
+    // Programmatic input (tests, screenshots).
+    void setStartSize(int n);
+    void setEnd(int end); ///< 0: every row
+    void setSeed(int seed);
+    void setBudget(const QString &kind, double value); ///< "pure" (ε) or "zcdp" (ρ)
+    void setSchedule(const QString &kind, double gamma);
+    void setQueries(const QStringList &predicates);
+    QPushButton *askButton() const { return m_ask; }
+    QString planText() const;
+    QString resultText() const;
+
+Q_SIGNALS:
+    /// The user pressed Ask with a valid request.
+    void askRequested(const session::QueryRequest &request);
+
+private:
+    void refresh();
+
+    const session::Session *m_session = nullptr;
+    QLineEdit *m_id = nullptr;
+    QSpinBox *m_start = nullptr;
+    QSpinBox *m_end = nullptr;
+    QLineEdit *m_order = nullptr;
+    QSpinBox *m_seed = nullptr;
+    QComboBox *m_budgetKind = nullptr;
+    QDoubleSpinBox *m_budget = nullptr;
+    QComboBox *m_schedule = nullptr;
+    QDoubleSpinBox *m_gamma = nullptr;
+    QDoubleSpinBox *m_beta = nullptr;
+    QPlainTextEdit *m_queries = nullptr;
+    QLabel *m_plan = nullptr;
+    QLabel *m_result = nullptr;
+    QPushButton *m_ask = nullptr;
+};
+
+} // namespace pbx::ui
