@@ -6,6 +6,7 @@
 #include "ui/panels/datasetpanel.h"
 #include "ui/panels/querybuilder.h"
 #include "ui/panels/sessionpanel.h"
+#include "ui/widgets/attemptsview.h"
 #include "ui/widgets/budgetgauge.h"
 #include "ui/widgets/resultcard.h"
 #include "uitestutils.h"
@@ -15,6 +16,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLayout>
 #include <QScrollBar>
@@ -92,6 +94,36 @@ private Q_SLOTS:
             QVERIFY2(!area->horizontalScrollBar()->isVisible(), panel->metaObject()->className());
         }
         QVERIFY(!test::saveScreenshot(w, QStringLiteral("smallscreen_mainwindow_1024")).isEmpty());
+    }
+
+    /// At 1024 px the query's combo boxes show their whole text, the hints beside them are not cut
+    /// and the attempts' headers are whole (issue 16, item 11: "Attempt / releas").
+    void queryAndAttemptsNotCut()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.resize(1024, 700);
+        w.show();
+        QTest::qWait(100);
+        for (QComboBox *combo : w.queryBuilder()->findChildren<QComboBox *>()) {
+            QStyleOptionComboBox option;
+            option.initFrom(combo);
+            const int room
+                = combo->style()
+                      ->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, combo)
+                      .width();
+            for (int i = 0; i < combo->count(); ++i)
+                QVERIFY2(combo->fontMetrics().horizontalAdvance(combo->itemText(i)) <= room,
+                         qPrintable(QStringLiteral("'%1' in %2 px").arg(combo->itemText(i)).arg(room)));
+        }
+        for (QLabel *label : w.queryBuilder()->findChildren<QLabel *>())
+            if (label->isVisible() && !label->wordWrap() && !label->text().isEmpty())
+                QVERIFY2(label->width() >= label->sizeHint().width(), qPrintable(label->text()));
+        auto *attempts = w.findChild<pbx::ui::AttemptsView *>();
+        QVERIFY(attempts);
+        for (int c = 0; c < attempts->columnCount() - 1; ++c)
+            QVERIFY2(attempts->columnWidth(c) >= attempts->header()->sectionSizeHint(c),
+                     qPrintable(attempts->headerItem()->text(c)));
     }
 
     /// Docking the comparison view must not push the window past 1024×700.

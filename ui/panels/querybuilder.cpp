@@ -110,7 +110,7 @@ void QueryBuilder::createWidgets()
                                 "bound"));
     m_mechanism = new QComboBox(this);
     m_mechanism->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_mechanism->setMinimumContentsLength(20);
+    m_mechanism->setMinimumContentsLength(20); // it grows to the row's width for the longer names
     m_mechanism->addItem(QString(), kDefaultMechanism);
     for (session::ReleaseMethod kind : kMechanismOrder)
         m_mechanism->addItem(mechanismLabel(kind), static_cast<int>(kind));
@@ -143,8 +143,6 @@ void QueryBuilder::createWidgets()
     m_mechanismHint->setTextFormat(Qt::PlainText);
     m_mechanismHint->setFont(smallFont);
     m_mechanismHint->setStyleSheet(palette::labelColourStyle(palette::mutedText));
-    // A hint: it may be cut in a narrow window rather than widen it.
-    m_mechanismHint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_planned = new QSpinBox(this);
     m_planned->setObjectName(QStringLiteral("plannedQueries"));
     m_planned->setRange(1, 1000000);
@@ -158,7 +156,6 @@ void QueryBuilder::createWidgets()
     m_plannedPreview->setObjectName(QStringLiteral("plannedCapPreview"));
     m_plannedPreview->setStyleSheet(palette::labelColourStyle(palette::mutedText));
     m_plannedPreview->setFont(smallFont);
-    m_plannedPreview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the dock
     m_costPreview = new QLabel(this);
     m_costPreview->setObjectName(QStringLiteral("costPreview"));
     m_costPreview->setStyleSheet(palette::labelColourStyle(palette::mutedText));
@@ -192,17 +189,22 @@ void QueryBuilder::createLayout()
     targetRow->addWidget(m_confidence); // "±150 at 95 %", as in the ledger; the tooltip says confidence
     targetRow->addStretch(1);
 
+    // The mechanism's whole name (the combo takes the row), then Ask; what it pays and the planned
+    // cap on the line below, never cut (issue 16, item 11).
     auto *mechanismRow = new QHBoxLayout;
-    mechanismRow->addWidget(m_mechanism);
+    mechanismRow->addWidget(m_mechanism, 1);
     mechanismRow->setSpacing(10);
-    mechanismRow->addWidget(m_mechanismHint, 1);
+    auto *hintRow = new QHBoxLayout;
+    hintRow->addWidget(m_mechanismHint);
+    hintRow->addWidget(m_plannedPreview);
+    hintRow->addStretch(1);
 
     auto *limitRow = new QHBoxLayout;
     limitRow->addWidget(m_capEnabled);
     limitRow->addWidget(m_cap);
     limitRow->addWidget(m_capUnit);
     limitRow->addWidget(m_planned);
-    limitRow->addWidget(m_plannedPreview, 1); // the planned cap's preview, beside the plan it follows from
+    limitRow->addStretch(1);
     // Ask ends the mechanism row: at the end of the limit row it made the query wider than a
     // 1024-px window leaves it.
     mechanismRow->addWidget(m_ask);
@@ -223,9 +225,10 @@ void QueryBuilder::createLayout()
     grid->addLayout(targetRow, 4, 1);
     grid->addWidget(new QLabel(tr("Mechanism:"), this), 5, 0);
     grid->addLayout(mechanismRow, 5, 1);
-    grid->addWidget(new QLabel(tr("Limit:"), this), 6, 0);
-    grid->addLayout(limitRow, 6, 1);
-    grid->addWidget(m_costPreview, 7, 1);
+    grid->addLayout(hintRow, 6, 1);
+    grid->addWidget(new QLabel(tr("Limit:"), this), 7, 0);
+    grid->addLayout(limitRow, 7, 1);
+    grid->addWidget(m_costPreview, 8, 1);
     grid->setColumnStretch(1, 1);
 }
 
