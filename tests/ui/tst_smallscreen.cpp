@@ -2,6 +2,7 @@
 // Issue 16 item 7: everything usable on a 1024×700 projector. The main window, its docks and the
 // docked comparison fit; fields keep their preferred width (or sit inside a scroll area).
 #include "ui/charts/privacylosspathchart.h"
+#include "ui/lab/labdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/datasetpanel.h"
 #include "ui/panels/querybuilder.h"
@@ -93,7 +94,7 @@ private Q_SLOTS:
             QVERIFY(area);
             QVERIFY2(!area->horizontalScrollBar()->isVisible(), panel->metaObject()->className());
         }
-        QVERIFY(!test::saveScreenshot(w, QStringLiteral("smallscreen_mainwindow_1024")).isEmpty());
+        QVERIFY(!test::saveScreenshot(w, QStringLiteral("smallscreen_fit_1024")).isEmpty());
     }
 
     /// At 1024 px the query's combo boxes show their whole text, the hints beside them are not cut
@@ -124,6 +125,36 @@ private Q_SLOTS:
         for (int c = 0; c < attempts->columnCount() - 1; ++c)
             QVERIFY2(attempts->columnWidth(c) >= attempts->header()->sectionSizeHint(c),
                      qPrintable(attempts->headerItem()->text(c)));
+    }
+
+    /// Screenshots at a projector's 1024×700 and at 1600×1000: the main window with the
+    /// noise-reduction view raised and the relative-error lab (issue 16: look for cut labels).
+    void screenshots()
+    {
+        for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+            MainWindow w;
+            QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+            w.resize(size);
+            w.show();
+            QTest::qWait(100);
+            QCOMPARE(w.size(), size);
+            const QString suffix = QStringLiteral("_%1").arg(size.width());
+            QVERIFY(!test::saveScreenshot(w, QStringLiteral("smallscreen_mainwindow") + suffix).isEmpty());
+            auto *noiseReduction = w.findChild<QDockWidget *>(QStringLiteral("noiseReductionDock"));
+            QVERIFY(noiseReduction);
+            noiseReduction->raise();
+            QVERIFY(
+                !test::saveScreenshot(w, QStringLiteral("smallscreen_noisereduction") + suffix).isEmpty());
+            QWidget *lab = w.relativeErrorLab();
+            lab->resize(lab->sizeHint().boundedTo(size));
+            lab->show();
+            QVERIFY2(lab->minimumSizeHint().width() <= 1024 && lab->minimumSizeHint().height() <= 700,
+                     qPrintable(QStringLiteral("%1x%2")
+                                    .arg(lab->minimumSizeHint().width())
+                                    .arg(lab->minimumSizeHint().height())));
+            QVERIFY(!test::saveScreenshot(*lab, QStringLiteral("smallscreen_lab") + suffix).isEmpty());
+            lab->close();
+        }
     }
 
     /// Docking the comparison view must not push the window past 1024×700.

@@ -195,6 +195,7 @@ void QueryBuilder::createLayout()
     mechanismRow->addWidget(m_mechanism, 1);
     mechanismRow->setSpacing(10);
     auto *hintRow = new QHBoxLayout;
+    hintRow->setSpacing(10);
     hintRow->addWidget(m_mechanismHint);
     hintRow->addWidget(m_plannedPreview);
     hintRow->addStretch(1);
