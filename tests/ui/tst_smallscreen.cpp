@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Issue 16 item 7: everything usable on a 1024×700 projector. The main window, its docks and the
 // docked comparison fit; fields keep their preferred width (or sit inside a scroll area).
+#include "core/session/session.h"
 #include "ui/charts/privacylosspathchart.h"
 #include "ui/lab/labdialog.h"
 #include "ui/mainwindow.h"
@@ -20,6 +21,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLayout>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -155,6 +157,37 @@ private Q_SLOTS:
             QVERIFY(!test::saveScreenshot(*lab, QStringLiteral("smallscreen_lab") + suffix).isEmpty());
             lab->close();
         }
+    }
+
+    /// The privacy settings cite theorems with their paper and never a file the user does not have
+    /// (issue 16, item 13: "Theorem 3" alone, "accuracy-first.md §7.2").
+    void settingsCiteTheirPapers()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        const QRegularExpression bareTheorem(QStringLiteral("(?<![0-9]{4}, )Theorem [0-9]+"));
+        int looked = 0;
+        for (auto kind : {pbx::filters::FilterKind::Basic, pbx::filters::FilterKind::Zcdp,
+                          pbx::filters::FilterKind::ExPost, pbx::filters::FilterKind::Unified,
+                          pbx::filters::FilterKind::BrownianZcdp, pbx::filters::FilterKind::Odp}) {
+            pbx::session::SessionSettings settings;
+            settings.filter = kind;
+            QVERIFY(w.startNewSession(settings).ok());
+            auto *panel = w.findChild<pbx::ui::SessionPanel *>();
+            QStringList texts;
+            for (QLabel *label : panel->findChildren<QLabel *>())
+                texts << label->text() << label->toolTip();
+            for (QComboBox *combo : panel->findChildren<QComboBox *>())
+                for (int i = 0; i < combo->count(); ++i)
+                    texts << combo->itemText(i) << combo->itemData(i, Qt::ToolTipRole).toString()
+                          << combo->toolTip();
+            for (const QString &text : std::as_const(texts)) {
+                ++looked;
+                QVERIFY2(!bareTheorem.match(text).hasMatch(), qPrintable(text));
+                QVERIFY2(!text.contains(QStringLiteral(".md")) && !text.contains(u'§'), qPrintable(text));
+            }
+        }
+        QVERIFY(looked > 50);
     }
 
     /// Docking the comparison view must not push the window past 1024×700.

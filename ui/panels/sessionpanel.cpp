@@ -367,10 +367,11 @@ void SessionPanel::setSession(const session::Session *session)
             tr("Budget <b>ε = %1</b> (pure ε-DP); costs add up in ε.").arg(formatNumber(filter.budget())));
         break;
     case filters::FilterKind::Odp:
-        m_budget->setText(tr("Budget <b>ε = %1</b>, δ = %2 (output DP, Theorem 7). A mechanism is "
-                             "admitted by its worst case and pays the cost of the output it released; "
-                             "δ is paid in full.")
-                              .arg(formatNumber(filter.budget()), formatNumber(filter.deltaBudget(), 3)));
+        m_budget->setText(
+            tr("Budget <b>ε = %1</b>, δ = %2 (output DP, Hartmann et al. 2023, Theorem 7). A mechanism is "
+               "admitted by its worst case and pays the cost of the output it released; "
+               "δ is paid in full.")
+                .arg(formatNumber(filter.budget()), formatNumber(filter.deltaBudget(), 3)));
         break;
     }
     m_lockNote->setText(m_locked ? (events == 1 ? tr("Settings are fixed: 1 request made. Start a "
