@@ -28,6 +28,7 @@
 #include "ui/util/privacytext.h"
 #include "ui/widgets/attemptsview.h"
 #include "ui/widgets/budgetgauge.h"
+#include "ui/widgets/fitscrollarea.h"
 #include "ui/widgets/resultcard.h"
 
 #include <QAction>
@@ -50,6 +51,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -65,6 +67,15 @@ QGroupBox *groupBox(const QString &title, QWidget *content, QWidget *parent)
     layout->addWidget(content);
     return box;
 }
+
+/// The ledger and attempts: asks only for its minimum height, so on a short screen the query above
+/// keeps its height and the ledger takes what is left (it grows with the window).
+class LedgerSplitter final : public QSplitter
+{
+public:
+    explicit LedgerSplitter(QWidget *parent) : QSplitter(Qt::Vertical, parent) {}
+    QSize sizeHint() const override { return minimumSizeHint(); }
+};
 
 QString errorText(const Error &error)
 {
@@ -85,8 +96,15 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     createMenus();
 
     m_modeStatus = new QLabel(this);
+    m_modeStatus->setObjectName(QStringLiteral("modeStatus"));
     m_modeStatus->setContentsMargins(6, 0, 6, 0);
-    statusBar()->addPermanentWidget(m_modeStatus);
+    // The mode never widens the window; a status message takes the whole bar while it shows, so the
+    // mode cannot cut it (issue 16, item 11). The full mode is the label's tooltip.
+    m_modeStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_modeStatus->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    statusBar()->addPermanentWidget(m_modeStatus, 1);
+    connect(statusBar(), &QStatusBar::messageChanged, m_modeStatus,
+            [this](const QString &message) { m_modeStatus->setVisible(message.isEmpty()); });
 
     connect(m_document, &SessionDocument::sessionReset, this, &MainWindow::onSessionReset);
     connect(m_document, &SessionDocument::eventAppended, this, &MainWindow::onEventAppended);
@@ -167,7 +185,7 @@ void MainWindow::createCentralWidget()
     topLayout->addWidget(groupBox(tr("Ask a query"), m_queryBuilder, top));
     topLayout->addWidget(m_resultCard);
 
-    auto *splitter = new QSplitter(Qt::Vertical, this);
+    auto *splitter = new LedgerSplitter(this);
     splitter->setChildrenCollapsible(false);
     splitter->addWidget(groupBox(tr("Ledger — every request, released or refused"), m_ledgerView, splitter));
     splitter->addWidget(groupBox(tr("Attempts of the selected request"), m_attempts, splitter));
@@ -179,7 +197,11 @@ void MainWindow::createCentralWidget()
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(8, 8, 8, 4);
     layout->setSpacing(8);
-    layout->addWidget(top);
+    // On a small screen (1024×700, or with the comparison docked below) the query scrolls rather
+    // than squashing its fields. The ledger takes what the query leaves, down to its own minimum.
+    auto *topArea = new FitScrollArea(top, Qt::Horizontal | Qt::Vertical, central);
+    topArea->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum); // its size hint, not more
+    layout->addWidget(topArea);
     layout->addWidget(splitter, 1);
     setCentralWidget(central);
 }
@@ -197,7 +219,8 @@ void MainWindow::createDocks()
               auto *layout = new QVBoxLayout(frame);
               layout->setContentsMargins(8, 4, 8, 8);
               layout->addWidget(content);
-              dock->setWidget(frame);
+              // Scrolls when the window is small (1024×700) instead of widening it.
+              dock->setWidget(new FitScrollArea(frame, Qt::Horizontal | Qt::Vertical, dock));
               addDockWidget(area, dock);
               m_docks << dock;
               return dock;
@@ -228,7 +251,8 @@ void MainWindow::createDocks()
     auto *nrLayout = new QVBoxLayout(nrFrame);
     nrLayout->setContentsMargins(8, 4, 8, 8);
     nrLayout->addWidget(m_noiseReduction);
-    m_noiseReductionDock->setWidget(nrFrame);
+    m_noiseReductionDock->setWidget(
+        new FitScrollArea(nrFrame, Qt::Horizontal | Qt::Vertical, m_noiseReductionDock));
     tabifyDockWidget(chartDock, m_noiseReductionDock);
     chartDock->raise();
 
@@ -239,7 +263,9 @@ void MainWindow::createDocks()
     m_comparisonDock = new QDockWidget(tr("Compare strategies"), this);
     m_comparisonDock->setObjectName(QStringLiteral("comparisonDock"));
     m_comparisonDock->setFeatures(chartDock->features());
-    m_comparisonDock->setWidget(m_comparison);
+    // Docked into a 1024×700 window it scrolls rather than pushing the window past the screen.
+    m_comparisonDock->setWidget(
+        new FitScrollArea(m_comparison, Qt::Horizontal | Qt::Vertical, m_comparisonDock));
     addDockWidget(Qt::BottomDockWidgetArea, m_comparisonDock);
     m_comparisonDock->setFloating(true);
     m_comparisonDock->hide();
@@ -262,12 +288,15 @@ void MainWindow::createDocks()
 
 void MainWindow::applyDefaultDockSizes()
 {
-    // Sized for 1400×900: about 340 px left, 400 px right, the rest for the query and ledger.
+    // Sized for 1400×900: about 340 px left, 400 px right, the rest for the query and ledger; on a
+    // 1024-px projector about 285 px left and 280 px right, so the query keeps its full width.
     QDockWidget *datasetDock = m_docks.value(0);
     QDockWidget *sessionDock = m_docks.value(1);
     QDockWidget *gaugeDock = m_docks.value(2);
     QDockWidget *chartDock = m_docks.value(3);
-    resizeDocks({datasetDock, gaugeDock}, {340, 400}, Qt::Horizontal);
+    const int w = width();
+    resizeDocks({datasetDock, gaugeDock},
+                {std::clamp(w * 243 / 1000, 284, 340), std::clamp(w * 286 / 1000, 280, 400)}, Qt::Horizontal);
     resizeDocks({datasetDock, sessionDock}, {430, 400}, Qt::Vertical);
     resizeDocks({gaugeDock, chartDock}, {320, 520}, Qt::Vertical);
 }
@@ -855,6 +884,7 @@ void MainWindow::updateModeStatus()
     if (s.settings().seed)
         text += tr(" · ⚠ seeded noise (seed %1): not for real releases").arg(*s.settings().seed);
     m_modeStatus->setText(text);
+    m_modeStatus->setToolTip(text);
 }
 
 void MainWindow::newSessionInteractive()

@@ -71,6 +71,7 @@ void QueryBuilder::createWidgets()
                            "the data."));
     }
     m_boundsLabel = new QLabel(tr("clipped to"), this);
+    m_boundsLabel->setObjectName(QStringLiteral("boundsLabel"));
 
     m_where = new QLineEdit(this);
     m_where->setPlaceholderText(tr("all rows, or e.g.  region == \"south\" and education >= 12"));
@@ -109,7 +110,7 @@ void QueryBuilder::createWidgets()
                                 "bound"));
     m_mechanism = new QComboBox(this);
     m_mechanism->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_mechanism->setMinimumContentsLength(24);
+    m_mechanism->setMinimumContentsLength(20); // it grows to the row's width for the longer names
     m_mechanism->addItem(QString(), kDefaultMechanism);
     for (session::ReleaseMethod kind : kMechanismOrder)
         m_mechanism->addItem(mechanismLabel(kind), static_cast<int>(kind));
@@ -125,13 +126,13 @@ void QueryBuilder::createWidgets()
     m_cap->setValue(0.1);
     m_cap->setMultiplicativeStep(2.0);
     m_cap->setEnabled(false);
-    m_cap->setMinimumWidth(80);
+    m_cap->setMinimumWidth(72);
     m_capUnit = new QLabel(this);
 
     m_ask = new QPushButton(tr("Ask"), this);
     m_ask->setDefault(true);
     m_ask->setAutoDefault(true);
-    m_ask->setMinimumWidth(96);
+    m_ask->setMinimumWidth(80);
     m_ask->setToolTip(tr("Release a noisy answer and charge its privacy cost (Enter in the "
                          "predicate field does the same). Spent privacy cannot be taken back."));
     QFont askFont = m_ask->font();
@@ -142,8 +143,6 @@ void QueryBuilder::createWidgets()
     m_mechanismHint->setTextFormat(Qt::PlainText);
     m_mechanismHint->setFont(smallFont);
     m_mechanismHint->setStyleSheet(palette::labelColourStyle(palette::mutedText));
-    // A hint: it may be cut in a narrow window rather than widen it.
-    m_mechanismHint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_planned = new QSpinBox(this);
     m_planned->setObjectName(QStringLiteral("plannedQueries"));
     m_planned->setRange(1, 1000000);
@@ -157,7 +156,6 @@ void QueryBuilder::createWidgets()
     m_plannedPreview->setObjectName(QStringLiteral("plannedCapPreview"));
     m_plannedPreview->setStyleSheet(palette::labelColourStyle(palette::mutedText));
     m_plannedPreview->setFont(smallFont);
-    m_plannedPreview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the dock
     m_costPreview = new QLabel(this);
     m_costPreview->setObjectName(QStringLiteral("costPreview"));
     m_costPreview->setStyleSheet(palette::labelColourStyle(palette::mutedText));
@@ -173,35 +171,44 @@ void QueryBuilder::createLayout()
     queryRow->addWidget(m_aggregate);
     queryRow->addWidget(m_columnLabel);
     queryRow->addWidget(m_column);
-    queryRow->addSpacing(8);
-    queryRow->addWidget(m_boundsLabel);
-    queryRow->addWidget(new QLabel(QStringLiteral("["), this));
-    queryRow->addWidget(m_lower);
-    queryRow->addWidget(new QLabel(QStringLiteral(","), this));
-    queryRow->addWidget(m_upper);
-    queryRow->addWidget(new QLabel(QStringLiteral("]"), this));
     queryRow->addStretch(1);
+    // The bounds on their own line: one row of everything is wider than a 1024-px window leaves.
+    auto *boundsRow = new QHBoxLayout;
+    boundsRow->addWidget(m_boundsLabel);
+    boundsRow->addWidget(new QLabel(QStringLiteral("["), this));
+    boundsRow->addWidget(m_lower);
+    boundsRow->addWidget(new QLabel(QStringLiteral(","), this));
+    boundsRow->addWidget(m_upper);
+    boundsRow->addWidget(new QLabel(QStringLiteral("]"), this));
+    boundsRow->addStretch(1);
 
     auto *targetRow = new QHBoxLayout;
     targetRow->addWidget(m_targetKind);
     targetRow->addWidget(m_targetValue);
     targetRow->addWidget(new QLabel(tr("at"), this));
-    targetRow->addWidget(m_confidence);
-    targetRow->addWidget(new QLabel(tr("confidence"), this));
+    targetRow->addWidget(m_confidence); // "±150 at 95 %", as in the ledger; the tooltip says confidence
     targetRow->addStretch(1);
 
+    // The mechanism's whole name (the combo takes the row), then Ask; what it pays and the planned
+    // cap on the line below, never cut (issue 16, item 11).
     auto *mechanismRow = new QHBoxLayout;
-    mechanismRow->addWidget(m_mechanism);
+    mechanismRow->addWidget(m_mechanism, 1);
     mechanismRow->setSpacing(10);
-    mechanismRow->addWidget(m_mechanismHint, 1);
+    auto *hintRow = new QHBoxLayout;
+    hintRow->setSpacing(10);
+    hintRow->addWidget(m_mechanismHint);
+    hintRow->addWidget(m_plannedPreview);
+    hintRow->addStretch(1);
 
     auto *limitRow = new QHBoxLayout;
     limitRow->addWidget(m_capEnabled);
     limitRow->addWidget(m_cap);
     limitRow->addWidget(m_capUnit);
     limitRow->addWidget(m_planned);
-    limitRow->addWidget(m_plannedPreview, 1); // the planned cap's preview, beside the plan it follows from
-    limitRow->addWidget(m_ask);
+    limitRow->addStretch(1);
+    // Ask ends the mechanism row: at the end of the limit row it made the query wider than a
+    // 1024-px window leaves it.
+    mechanismRow->addWidget(m_ask);
 
     // A grid rather than a QFormLayout: QFormLayout gives the wrapping predicate status under
     // "Where:" the height of several lines.
@@ -211,16 +218,18 @@ void QueryBuilder::createLayout()
     grid->setVerticalSpacing(6);
     grid->addWidget(new QLabel(tr("Query:"), this), 0, 0);
     grid->addLayout(queryRow, 0, 1);
-    grid->addWidget(new QLabel(tr("Where:"), this), 1, 0);
-    grid->addWidget(m_where, 1, 1);
-    grid->addWidget(m_whereStatus, 2, 1);
-    grid->addWidget(new QLabel(tr("Accuracy:"), this), 3, 0);
-    grid->addLayout(targetRow, 3, 1);
-    grid->addWidget(new QLabel(tr("Mechanism:"), this), 4, 0);
-    grid->addLayout(mechanismRow, 4, 1);
-    grid->addWidget(new QLabel(tr("Limit:"), this), 5, 0);
-    grid->addLayout(limitRow, 5, 1);
-    grid->addWidget(m_costPreview, 6, 1);
+    grid->addLayout(boundsRow, 1, 1);
+    grid->addWidget(new QLabel(tr("Where:"), this), 2, 0);
+    grid->addWidget(m_where, 2, 1);
+    grid->addWidget(m_whereStatus, 3, 1);
+    grid->addWidget(new QLabel(tr("Accuracy:"), this), 4, 0);
+    grid->addLayout(targetRow, 4, 1);
+    grid->addWidget(new QLabel(tr("Mechanism:"), this), 5, 0);
+    grid->addLayout(mechanismRow, 5, 1);
+    grid->addLayout(hintRow, 6, 1);
+    grid->addWidget(new QLabel(tr("Limit:"), this), 7, 0);
+    grid->addLayout(limitRow, 7, 1);
+    grid->addWidget(m_costPreview, 8, 1);
     grid->setColumnStretch(1, 1);
 }
 

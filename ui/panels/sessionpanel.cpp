@@ -64,17 +64,22 @@ void SessionPanel::createWidgets()
                                 "row says (the row count is then public). Sums under "
                                 "<i>replace</i> have a larger sensitivity.</p>"));
     m_filter = new QComboBox(this);
-    m_filter->addItem(tr("Pure ε · Laplace noise"), static_cast<int>(filters::FilterKind::Basic));
-    m_filter->addItem(tr("zCDP (ρ) · Gaussian noise"), static_cast<int>(filters::FilterKind::Zcdp));
-    m_filter->addItem(tr("Ex-post filter · Laplace/Brownian noise reduction"),
-                      static_cast<int>(filters::FilterKind::ExPost));
-    m_filter->addItem(tr("Unified: zCDP + ex-post (Theorem 3)"),
-                      static_cast<int>(filters::FilterKind::Unified));
-    m_filter->addItem(tr("zCDP with Brownian noise reduction (Rogers et al. 2023)"),
-                      static_cast<int>(filters::FilterKind::BrownianZcdp));
-    m_filter->addItem(tr("Output DP: pay the realised output (Hartmann et al., Theorem 7)"),
-                      static_cast<int>(filters::FilterKind::Odp));
-    m_filter->setMinimumContentsLength(18);
+    m_filter->addItem(tr("Pure ε · Laplace"), static_cast<int>(filters::FilterKind::Basic));
+    m_filter->addItem(tr("zCDP (ρ) · Gaussian"), static_cast<int>(filters::FilterKind::Zcdp));
+    m_filter->addItem(tr("Ex-post filter"), static_cast<int>(filters::FilterKind::ExPost));
+    m_filter->setItemData(m_filter->count() - 1, tr("Laplace or Brownian noise reduction, paid ex-post"),
+                          Qt::ToolTipRole);
+    // Short names that fit the combo at its 1024-px width; the source is the item's tooltip.
+    m_filter->addItem(tr("Unified: zCDP + ex-post"), static_cast<int>(filters::FilterKind::Unified));
+    m_filter->setItemData(m_filter->count() - 1, tr("zCDP and ex-post sides: Rogers et al. 2023, Theorem 3"),
+                          Qt::ToolTipRole);
+    m_filter->addItem(tr("zCDP · Brownian"), static_cast<int>(filters::FilterKind::BrownianZcdp));
+    m_filter->setItemData(m_filter->count() - 1,
+                          tr("zCDP with Brownian noise reduction (Rogers et al. 2023)"), Qt::ToolTipRole);
+    m_filter->addItem(tr("Output DP"), static_cast<int>(filters::FilterKind::Odp));
+    m_filter->setItemData(m_filter->count() - 1,
+                          tr("Pay the realised output: Hartmann et al. 2023, Theorem 7"), Qt::ToolTipRole);
+    m_filter->setMinimumContentsLength(15);
     m_filter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_filter->setToolTip(tr("<p><b>Accounting</b>: how the costs of requests add up.</p>"
                             "<p><i>Pure ε</i>: Laplace noise, costs in ε simply add (basic "
@@ -136,6 +141,8 @@ void SessionPanel::createWidgets()
 
     m_mode = new QLabel(this);
     m_mode->setTextFormat(Qt::PlainText);
+    // Wraps rather than widening the panel when " · SEEDED" is added (the panel keeps its width).
+    m_mode->setWordWrap(true);
     m_budget = new QLabel(this);
     m_budget->setWordWrap(true);
     m_budget->setTextFormat(Qt::RichText);
@@ -157,6 +164,7 @@ void SessionPanel::createLayout()
     auto *seedWarning = new QLabel(tr("not for real releases"), this);
     seedWarning->setStyleSheet(palette::labelColourStyle(palette::warningText));
     seedWarning->setToolTip(m_seedEnabled->toolTip());
+    seedWarning->setWordWrap(true); // wraps in a narrow (1024-px window) panel instead of widening it
     auto *seedRow = new QHBoxLayout;
     seedRow->addWidget(m_seed, 1);
     seedRow->addWidget(seedWarning);
@@ -262,7 +270,7 @@ QString SessionPanel::modeText() const
         text = tr("zCDP · Gaussian");
         break;
     case filters::FilterKind::ExPost:
-        text = tr("Ex-post · noise reduction");
+        text = tr("Ex-post filter");
         break;
     case filters::FilterKind::Unified:
         text = tr("Unified · zCDP + ex-post");
@@ -359,10 +367,11 @@ void SessionPanel::setSession(const session::Session *session)
             tr("Budget <b>ε = %1</b> (pure ε-DP); costs add up in ε.").arg(formatNumber(filter.budget())));
         break;
     case filters::FilterKind::Odp:
-        m_budget->setText(tr("Budget <b>ε = %1</b>, δ = %2 (output DP, Theorem 7). A mechanism is "
-                             "admitted by its worst case and pays the cost of the output it released; "
-                             "δ is paid in full.")
-                              .arg(formatNumber(filter.budget()), formatNumber(filter.deltaBudget(), 3)));
+        m_budget->setText(
+            tr("Budget <b>ε = %1</b>, δ = %2 (output DP, Hartmann et al. 2023, Theorem 7). A mechanism is "
+               "admitted by its worst case and pays the cost of the output it released; "
+               "δ is paid in full.")
+                .arg(formatNumber(filter.budget()), formatNumber(filter.deltaBudget(), 3)));
         break;
     }
     m_lockNote->setText(m_locked ? (events == 1 ? tr("Settings are fixed: 1 request made. Start a "

@@ -7,6 +7,7 @@
 
 #include <QHeaderView>
 
+#include <algorithm>
 #include <cmath>
 
 namespace pbx::ui {
@@ -32,6 +33,9 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
     clear();
     setHeaderLabels({tr("Attempt / release"), tr("Estimate / value"), tr("± Half-width"), tr("Noise scale"),
                      tr("Cost (%1)").arg(unitSymbol), tr("Accepted")});
+    // Headers are never cut ("Attempt / releas"), with or without rows to size the columns by.
+    for (int c = 0; c < ColumnCount - 1; ++c)
+        setColumnWidth(c, std::max(columnWidth(c), header()->sectionSizeHint(c)));
     if (!event) {
         auto *placeholder = new QTreeWidgetItem(this);
         placeholder->setText(StepColumn, tr("Select a ledger row to see its attempts"));

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+// Issue 16 item 7: everything usable on a 1024×700 projector. The main window, its docks and the
+// docked comparison fit; fields keep their preferred width (or sit inside a scroll area).
+#include "core/session/session.h"
+#include "ui/charts/privacylosspathchart.h"
+#include "ui/lab/labdialog.h"
+#include "ui/mainwindow.h"
+#include "ui/panels/datasetpanel.h"
+#include "ui/panels/querybuilder.h"
+#include "ui/panels/sessionpanel.h"
+#include "ui/widgets/attemptsview.h"
+#include "ui/widgets/budgetgauge.h"
+#include "ui/widgets/resultcard.h"
+#include "uitestutils.h"
+
+#include <QAbstractScrollArea>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLayout>
+#include <QRegularExpression>
+#include <QScrollBar>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QStyle>
+#include <QStyleOptionComboBox>
+#include <QtTest/QtTest>
+
+using pbx::ui::MainWindow;
+namespace test = pbx::test;
+
+namespace {
+
+bool insideScrollArea(const QWidget *widget)
+{
+    for (const QWidget *w = widget->parentWidget(); w; w = w->parentWidget())
+        if (qobject_cast<const QAbstractScrollArea *>(w))
+            return true;
+    return false;
+}
+
+/// Not squashed: at least its minimum size hint wide, and at its size hint unless it scrolls.
+void verifyNotSquashed(const QWidget *widget, const char *name)
+{
+    QVERIFY2(widget->isVisible(), name);
+    const int width = widget->width();
+    QVERIFY2(width >= widget->minimumSizeHint().width(),
+             qPrintable(QStringLiteral("%1: %2 px < minimum %3")
+                            .arg(QLatin1String(name))
+                            .arg(width)
+                            .arg(widget->minimumSizeHint().width())));
+    QVERIFY2(width >= widget->sizeHint().width() || insideScrollArea(widget),
+             qPrintable(QStringLiteral("%1: %2 px < size hint %3 outside a scroll area")
+                            .arg(QLatin1String(name))
+                            .arg(width)
+                            .arg(widget->sizeHint().width())));
+}
+
+} // namespace
+
+class TestSmallScreen : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    /// Before the fix the main window could not be narrower than 1167 px.
+    void mainWindowFits1024x700()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.resize(1024, 700);
+        w.show();
+        QTest::qWait(100);
+        QVERIFY2(w.minimumSizeHint().width() <= 1024,
+                 qPrintable(QString::number(w.minimumSizeHint().width())));
+        QVERIFY2(w.minimumSizeHint().height() <= 700,
+                 qPrintable(QString::number(w.minimumSizeHint().height())));
+        QCOMPARE(w.size(), QSize(1024, 700));
+        verifyNotSquashed(w.queryBuilder(), "query builder");
+        verifyNotSquashed(w.findChild<pbx::ui::SessionPanel *>(), "privacy settings");
+        verifyNotSquashed(w.findChild<pbx::ui::DatasetPanel *>(), "dataset panel");
+        verifyNotSquashed(w.findChild<pbx::ui::BudgetGauge *>(), "gauge");
+        verifyNotSquashed(w.findChild<pbx::ui::PrivacyLossPathChart *>(), "path chart");
+        verifyNotSquashed(w.findChild<pbx::ui::ResultCard *>(), "result card");
+        // At 1024 px the query and the privacy settings fit without scrolling sideways.
+        for (QWidget *panel : {static_cast<QWidget *>(w.queryBuilder()),
+                               static_cast<QWidget *>(w.findChild<pbx::ui::SessionPanel *>())}) {
+            QAbstractScrollArea *area = nullptr;
+            for (QWidget *p = panel->parentWidget(); p && !area; p = p->parentWidget())
+                area = qobject_cast<QAbstractScrollArea *>(p);
+            QVERIFY(area);
+            QVERIFY2(!area->horizontalScrollBar()->isVisible(), panel->metaObject()->className());
+        }
+        QVERIFY(!test::saveScreenshot(w, QStringLiteral("smallscreen_fit_1024")).isEmpty());
+    }
+
+    /// At 1024 px the query's combo boxes show their whole text, the hints beside them are not cut
+    /// and the attempts' headers are whole (issue 16, item 11: "Attempt / releas").
+    void queryAndAttemptsNotCut()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.resize(1024, 700);
+        w.show();
+        QTest::qWait(100);
+        for (QComboBox *combo : w.queryBuilder()->findChildren<QComboBox *>()) {
+            QStyleOptionComboBox option;
+            option.initFrom(combo);
+            const int room
+                = combo->style()
+                      ->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, combo)
+                      .width();
+            for (int i = 0; i < combo->count(); ++i)
+                QVERIFY2(combo->fontMetrics().horizontalAdvance(combo->itemText(i)) <= room,
+                         qPrintable(QStringLiteral("'%1' in %2 px").arg(combo->itemText(i)).arg(room)));
+        }
+        for (QLabel *label : w.queryBuilder()->findChildren<QLabel *>())
+            if (label->isVisible() && !label->wordWrap() && !label->text().isEmpty())
+                QVERIFY2(label->width() >= label->sizeHint().width(), qPrintable(label->text()));
+        auto *attempts = w.findChild<pbx::ui::AttemptsView *>();
+        QVERIFY(attempts);
+        for (int c = 0; c < attempts->columnCount() - 1; ++c)
+            QVERIFY2(attempts->columnWidth(c) >= attempts->header()->sectionSizeHint(c),
+                     qPrintable(attempts->headerItem()->text(c)));
+    }
+
+    /// Screenshots at a projector's 1024×700 and at 1600×1000: the main window with the
+    /// noise-reduction view raised and the relative-error lab (issue 16: look for cut labels).
+    void screenshots()
+    {
+        for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+            MainWindow w;
+            QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+            w.resize(size);
+            w.show();
+            QTest::qWait(100);
+            QCOMPARE(w.size(), size);
+            const QString suffix = QStringLiteral("_%1").arg(size.width());
+            QVERIFY(!test::saveScreenshot(w, QStringLiteral("smallscreen_mainwindow") + suffix).isEmpty());
+            auto *noiseReduction = w.findChild<QDockWidget *>(QStringLiteral("noiseReductionDock"));
+            QVERIFY(noiseReduction);
+            noiseReduction->raise();
+            QVERIFY(
+                !test::saveScreenshot(w, QStringLiteral("smallscreen_noisereduction") + suffix).isEmpty());
+            QWidget *lab = w.relativeErrorLab();
+            lab->resize(lab->sizeHint().boundedTo(size));
+            lab->show();
+            QVERIFY2(lab->minimumSizeHint().width() <= 1024 && lab->minimumSizeHint().height() <= 700,
+                     qPrintable(QStringLiteral("%1x%2")
+                                    .arg(lab->minimumSizeHint().width())
+                                    .arg(lab->minimumSizeHint().height())));
+            QVERIFY(!test::saveScreenshot(*lab, QStringLiteral("smallscreen_lab") + suffix).isEmpty());
+            lab->close();
+        }
+    }
+
+    /// The privacy settings cite theorems with their paper and never a file the user does not have
+    /// (issue 16, item 13: "Theorem 3" alone, "accuracy-first.md §7.2").
+    void settingsCiteTheirPapers()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        const QRegularExpression bareTheorem(QStringLiteral("(?<![0-9]{4}, )Theorem [0-9]+"));
+        int looked = 0;
+        for (auto kind : {pbx::filters::FilterKind::Basic, pbx::filters::FilterKind::Zcdp,
+                          pbx::filters::FilterKind::ExPost, pbx::filters::FilterKind::Unified,
+                          pbx::filters::FilterKind::BrownianZcdp, pbx::filters::FilterKind::Odp}) {
+            pbx::session::SessionSettings settings;
+            settings.filter = kind;
+            QVERIFY(w.startNewSession(settings).ok());
+            auto *panel = w.findChild<pbx::ui::SessionPanel *>();
+            QStringList texts;
+            for (QLabel *label : panel->findChildren<QLabel *>())
+                texts << label->text() << label->toolTip();
+            for (QComboBox *combo : panel->findChildren<QComboBox *>())
+                for (int i = 0; i < combo->count(); ++i)
+                    texts << combo->itemText(i) << combo->itemData(i, Qt::ToolTipRole).toString()
+                          << combo->toolTip();
+            for (const QString &text : std::as_const(texts)) {
+                ++looked;
+                QVERIFY2(!bareTheorem.match(text).hasMatch(), qPrintable(text));
+                QVERIFY2(!text.contains(QStringLiteral(".md")) && !text.contains(u'§'), qPrintable(text));
+            }
+        }
+        QVERIFY(looked > 50);
+    }
+
+    /// Docking the comparison view must not push the window past 1024×700.
+    void dockedComparisonFits()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.resize(1024, 700);
+        w.show();
+        auto *dock = w.findChild<QDockWidget *>(QStringLiteral("comparisonDock"));
+        QVERIFY(dock);
+        dock->show();
+        dock->setFloating(false);
+        w.addDockWidget(Qt::BottomDockWidgetArea, dock);
+        QTest::qWait(200);
+        QVERIFY2(w.minimumSizeHint().width() <= 1024,
+                 qPrintable(QString::number(w.minimumSizeHint().width())));
+        QVERIFY2(w.minimumSizeHint().height() <= 700,
+                 qPrintable(QString::number(w.minimumSizeHint().height())));
+        QCOMPARE(w.size(), QSize(1024, 700));
+        QVERIFY(!test::saveScreenshot(w, QStringLiteral("smallscreen_comparison_docked_1024")).isEmpty());
+        w.resize(1600, 1000);
+        QTest::qWait(200);
+        QVERIFY(!test::saveScreenshot(w, QStringLiteral("smallscreen_comparison_docked_1600")).isEmpty());
+    }
+
+    /// Status messages are not cut by the session's mode in the status bar (issue 16, item 11).
+    void statusMessageNotCutByMode()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.resize(1024, 700);
+        w.show();
+        QTest::qWait(50);
+        auto *mode = w.findChild<QLabel *>(QStringLiteral("modeStatus"));
+        QVERIFY(mode);
+        QVERIFY(mode->isVisible());
+        QVERIFY(!mode->text().isEmpty());
+        const QString message = QStringLiteral("q12 refused: the request would spend more than the remaining "
+                                               "budget of the zCDP filter (ρ = 0.0123 left)");
+        w.statusBar()->showMessage(message, 5000);
+        QTest::qWait(20);
+        QVERIFY(!mode->isVisible());
+        QVERIFY(w.statusBar()->width() > w.statusBar()->fontMetrics().horizontalAdvance(message) + 20);
+        w.statusBar()->clearMessage();
+        QTest::qWait(20);
+        QVERIFY(mode->isVisible());
+        QCOMPARE(mode->toolTip(), mode->text());
+    }
+
+    /// Toggling the seed does not change the left panel's width (issue 16, item 11).
+    void seedToggleKeepsPanelWidth()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.resize(1024, 700);
+        w.show();
+        QTest::qWait(50);
+        auto *panel = w.findChild<pbx::ui::SessionPanel *>();
+        auto *seed = panel->findChild<QCheckBox *>();
+        QVERIFY(seed);
+        seed->setChecked(false);
+        QTest::qWait(50);
+        const int minimum = panel->minimumSizeHint().width();
+        const int width = panel->width();
+        seed->setChecked(true);
+        QTest::qWait(50);
+        QCOMPARE(panel->minimumSizeHint().width(), minimum);
+        QCOMPARE(panel->width(), width);
+    }
+
+    /// The accounting combo shows each filter's whole name (no "Unified… (Theorem" cut).
+    void filterNamesFitTheCombo()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.resize(1024, 700);
+        w.show();
+        QTest::qWait(50);
+        auto *panel = w.findChild<pbx::ui::SessionPanel *>();
+        QComboBox *filter = nullptr;
+        for (auto *combo : panel->findChildren<QComboBox *>())
+            if (combo->count() >= 6)
+                filter = combo;
+        QVERIFY(filter);
+        QStyleOptionComboBox option;
+        option.initFrom(filter);
+        const int room
+            = filter->style()
+                  ->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, filter)
+                  .width();
+        for (int i = 0; i < filter->count(); ++i) {
+            const QString text = filter->itemText(i);
+            QVERIFY2(filter->fontMetrics().horizontalAdvance(text) <= room,
+                     qPrintable(QStringLiteral("'%1' needs %2 px, has %3")
+                                    .arg(text)
+                                    .arg(filter->fontMetrics().horizontalAdvance(text))
+                                    .arg(room)));
+            QVERIFY2(!text.contains(QStringLiteral("Theorem")), qPrintable(text));
+        }
+    }
+};
+
+QTEST_MAIN(TestSmallScreen)
+#include "tst_smallscreen.moc"
