@@ -23,6 +23,7 @@
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -71,6 +72,9 @@ void screenshot(QWidget &widget, const QString &name)
     QVERIFY(widget.grab().save(QStringLiteral("/tmp/growing-%1.png").arg(name), "PNG"));
 }
 
+/// The core's document for a "pbx-growing-lab" input on CPS1988 (as pbx-cli simulate growing --seed).
+pbx::io::json::Json coreDocument(const pbx::io::json::Json &doc, std::uint64_t seed);
+
 } // namespace
 
 class TestGrowingLab : public QObject
@@ -86,6 +90,10 @@ private Q_SLOTS:
     void invalidGammaRunsNothing();
     void simulationAndCancel();
     void pmwgPanel();
+    void pmwgZcdpPrivacy();
+    void nsgPanel();
+    void ermgPanel();
+    void smallDbPanel();
     void animation();
     void simulationMatchesCli();
     void atgPanel();
@@ -369,7 +377,8 @@ void TestGrowingLab::pmwgPanel()
     GrowingBarChart *bars = lab.pmwgPrivacyChart();
     QCOMPARE(bars->barCount(), 3);
     QCOMPARE(bars->value(QStringLiteral("worst case")), privacy["worst_case"].get<double>());
-    QCOMPARE(bars->value(QStringLiteral("realised (simulation)")), privacy["realised_epsilon"].get<double>());
+    QCOMPARE(bars->value(QStringLiteral("realised (simulation)")), privacy["realised"].get<double>());
+    QCOMPARE(bars->yTitle(), QStringLiteral("ε"));
     QVERIFY(bars->value(QStringLiteral("realised (simulation)"))
             <= bars->value(QStringLiteral("worst case")));
     const auto &errors = lab.simulation()->document["errors"];
@@ -377,6 +386,182 @@ void TestGrowingLab::pmwgPanel()
     QCOMPARE(lab.pmwgErrorChart()->value(QStringLiteral("Laplace per query (baseline)")),
              errors["laplace_baseline_mean_abs"].get<double>());
     screenshot(lab, QStringLiteral("pmwg"));
+}
+
+/// Issue 14: under a zCDP budget the privacy bars are in ρ, each equal to the core document's.
+void TestGrowingLab::pmwgZcdpPrivacy()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    lab.algorithmCombo()->setCurrentIndex(lab.algorithmCombo()->findData(QStringLiteral("pmwg")));
+    lab.budgetKindCombo()->setCurrentIndex(1); // zCDP ρ = 0.024356 (the default)
+    lab.startSizeSpin()->setValue(14000);
+    lab.horizonSpin()->setValue(28155);
+    lab.seedSpin()->setValue(7);
+    QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
+    QVERIFY(lab.run());
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY(lab.simulation().has_value());
+    const auto &privacy = lab.simulation()->document["privacy"];
+    QCOMPARE(QString::fromStdString(privacy["unit"].get<std::string>()), QStringLiteral("rho"));
+    GrowingBarChart *bars = lab.pmwgPrivacyChart();
+    QCOMPARE(bars->yTitle(), QStringLiteral("ρ"));
+    QCOMPARE(bars->barCount(), 3);
+    QCOMPARE(bars->value(QStringLiteral("budget")), 0.024356);
+    QCOMPARE(bars->value(QStringLiteral("budget")), privacy["total_reserved"].get<double>());
+    QCOMPARE(bars->value(QStringLiteral("worst case")), privacy["worst_case"].get<double>());
+    QCOMPARE(bars->value(QStringLiteral("realised (simulation)")), privacy["realised"].get<double>());
+    // Realised ρ is below the worst case, which is within the budget; the ε figure is not drawn.
+    QVERIFY(privacy["realised"].get<double>() > 0.0);
+    QVERIFY(privacy["realised"].get<double>() <= privacy["worst_case"].get<double>());
+    QVERIFY(privacy["worst_case"].get<double>() <= 0.024356 * (1.0 + 1e-12));
+    QVERIFY(lab.pmwgText().contains(QStringLiteral("realised ρ = %1 against the worst case %2.")
+                                        .arg(formatNumber(privacy["realised"].get<double>(), 4),
+                                             formatNumber(privacy["worst_case"].get<double>(), 4))));
+    QVERIFY(
+        lab.pmwgText().contains(QStringLiteral("Over %1 queries")
+                                    .arg(QLocale().toString(qlonglong(
+                                        lab.simulation()->document["errors"]["queries"].get<double>())))));
+    screenshot(lab, QStringLiteral("pmwg-zcdp"));
+}
+
+/// NSG on CPS1988 (n = 1000, pure ε = 1, c₀ = 10, T = 0.5, ten queries, seed 1): every drawn number
+/// is the core document's, and the document equals the core's own run of the same input.
+void TestGrowingLab::nsgPanel()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    lab.algorithmCombo()->setCurrentIndex(lab.algorithmCombo()->findData(QStringLiteral("nsg")));
+    lab.budgetKindCombo()->setCurrentIndex(0);
+    lab.epsilonSpin()->setValue(1.0);
+    lab.startSizeSpin()->setValue(1000);
+    lab.horizonSpin()->setValue(28155);
+    lab.queriesSpin()->setValue(10);
+    lab.seedSpin()->setValue(1);
+    QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
+    QCOMPARE(lab.tabs()->currentIndex(), 1);
+    QVERIFY(lab.pmwgChart()->hasSeries(QStringLiteral("cap")));
+    QVERIFY(lab.run());
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY2(lab.simulation().has_value(), qPrintable(lab.statusText()));
+    const auto &doc = lab.simulation()->document;
+    QCOMPARE(QString::fromStdString(doc["simulation"].get<std::string>()), QStringLiteral("growing-nsg"));
+    // The same input written by hand, as pbx-cli simulate growing --seed 1 reads it
+    // (docs/growing-databases.md §8).
+    using pbx::io::json::Json;
+    Json queries = Json::array();
+    for (const char *q : {"region == \"south\"", "ethnicity == \"afam\"", "parttime == \"yes\"",
+                          "smsa == \"yes\"", "education >= 16", "education <= 11", "wage < 500",
+                          "wage >= 1000", "experience < 10", "experience >= 30"})
+        queries.push_back(q);
+    const Json config{
+        {"format", "pbx-growing-lab"},
+        {"version", 1u},
+        {"algorithm", "nsg"},
+        {"dataset", "cps1988"},
+        {"stream", Json{{"start_size", 1000u}, {"order", "random"}, {"end", 28155u}}},
+        {"budget", Json{{"kind", "pure"}, {"epsilon", 1.0}}},
+        {"nsg", Json{{"T", 0.5}, {"cap", Json{{"kind", "time"}, {"c0", 10.0}}}, {"queries", queries}}},
+        {"beta", 0.05}};
+    const Json cli = coreDocument(config, 1);
+    QCOMPARE(cli["privacy"].dump(), doc["privacy"].dump());
+    QCOMPARE(cli["cap"].dump(), doc["cap"].dump());
+    QCOMPARE(cli["errors"].dump(), doc["errors"].dump());
+    // Hard answers against the cap, checkpoint by checkpoint.
+    GrowingChart *chart = lab.pmwgChart();
+    for (const auto &c : doc["cap"]) {
+        const double t = c["time"].get<double>();
+        QCOMPARE(drawnAt(chart, QStringLiteral("cap"), t), c["cap"].get<double>());
+        QCOMPARE(drawnAt(chart, QStringLiteral("hard"), t), c["hard"].get<double>());
+        QVERIFY(c["hard"].get<double>() <= c["cap"].get<double>());
+    }
+    QVERIFY(doc["cap"].back()["hard"].get<double>() > 0.0);
+    const auto &privacy = doc["privacy"];
+    GrowingBarChart *bars = lab.pmwgPrivacyChart();
+    QCOMPARE(bars->yTitle(), QStringLiteral("ε"));
+    QCOMPARE(bars->value(QStringLiteral("budget")), 1.0);
+    QCOMPARE(bars->value(QStringLiteral("worst case")), privacy["worst_case"].get<double>());
+    QCOMPARE(bars->value(QStringLiteral("realised (simulation)")), privacy["realised"].get<double>());
+    QVERIFY(privacy["realised"].get<double>() <= privacy["worst_case"].get<double>());
+    QVERIFY(privacy["worst_case"].get<double>() <= 1.0);
+    QCOMPARE(lab.pmwgErrorChart()->value(QStringLiteral("NSG hard answers")),
+             doc["errors"]["hard_mean_abs"].get<double>());
+    QVERIFY(lab.pmwgText().contains(QStringLiteral("realised ε = ")));
+    screenshot(lab, QStringLiteral("nsg"));
+}
+
+/// ERMG on CPS1988 (n = 1000, zCDP ρ = 0.024356, a = 0.1, a fit every 1000 rows, seed 1): σ_t and
+/// the excess empirical risk drawn are the core document's.
+void TestGrowingLab::ermgPanel()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    lab.algorithmCombo()->setCurrentIndex(lab.algorithmCombo()->findData(QStringLiteral("ermg")));
+    QCOMPARE(lab.budgetKindCombo()->currentData().toString(), QStringLiteral("zcdp")); // switched for ERMG
+    lab.startSizeSpin()->setValue(1000);
+    lab.horizonSpin()->setValue(28155);
+    lab.ermEverySpin()->setValue(1000);
+    lab.seedSpin()->setValue(1);
+    QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
+    // The plan: σ_t of every fit, without reading data.
+    const auto &plan = lab.plan()["releases"];
+    QCOMPARE(plan.size(), std::size_t(28));
+    for (const auto &r : plan)
+        QCOMPARE(drawnAt(lab.timelineChart(), QStringLiteral("sigma"), r["t"].get<double>()),
+                 r["sigma"].get<double>());
+    QVERIFY(lab.run());
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY2(lab.simulation().has_value(), qPrintable(lab.statusText()));
+    const auto &releases = lab.simulation()->document["releases"];
+    QCOMPARE(releases.size(), std::size_t(28));
+    for (const auto &r : releases) {
+        const double t = r["t"].get<double>();
+        QCOMPARE(drawnAt(lab.timelineChart(), QStringLiteral("sigma"), t), r["sigma"].get<double>());
+        QCOMPARE(drawnAt(lab.accuracyChart(), QStringLiteral("excess-mean"), t),
+                 r["excess_risk"]["mean"].get<double>());
+        QCOMPARE(drawnAt(lab.accuracyChart(), QStringLiteral("excess-median"), t),
+                 r["excess_risk"]["median"].get<double>());
+    }
+    // More rows, less noise: σ_t falls from the first fit to the last.
+    QVERIFY(releases.back()["sigma"].get<double>() < releases.front()["sigma"].get<double>());
+    QVERIFY(lab.simulation()->document["privacy"]["spent_realised"].get<double>() <= 0.024356);
+    screenshot(lab, QStringLiteral("ermg"));
+}
+
+/// SmallDBG on CPS1988 (BBScheduler, SmallDB m = 6, n = 1000, γ = 1, pure ε = 1, 3 runs, seed 1): the
+/// measured epoch medians and the best achievable error are the core document's.
+void TestGrowingLab::smallDbPanel()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    workedTable(lab);
+    lab.boxCombo()->setCurrentIndex(lab.boxCombo()->findData(QStringLiteral("smalldb")));
+    lab.smallDbSizeSpin()->setValue(6);
+    lab.horizonSpin()->setValue(28155);
+    lab.repetitionsSpin()->setValue(3);
+    lab.seedSpin()->setValue(1);
+    QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
+    QCOMPARE(lab.plan()["smalldb"]["range_size"].get<double>(), 54264.0);
+    QVERIFY(lab.run());
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY2(lab.simulation().has_value(), qPrintable(lab.statusText()));
+    const auto &doc = lab.simulation()->document;
+    const auto &medians = doc["monte_carlo"]["epoch_max_error_median"];
+    const auto &epochs = doc["epochs"];
+    QCOMPARE(medians.size(), epochs.size());
+    for (std::size_t i = 0; i < epochs.size(); ++i)
+        QCOMPARE(drawnAt(lab.accuracyChart(), QStringLiteral("measured"), epochs[i]["start"].get<double>()),
+                 medians[i].get<double>());
+    const double best = doc["smalldb"]["best_max_error_at_end"].get<double>();
+    QCOMPARE(lab.accuracyChart()->points(QStringLiteral("best")).front().y(), best);
+    // No m-row database beats the best achievable on all rows; the last epoch's median is above it.
+    QVERIFY(medians.back().get<double>() >= best);
+    QVERIFY(lab.simulationText().contains(formatNumber(best, 4)));
+    screenshot(lab, QStringLiteral("smalldbg"));
 }
 
 void TestGrowingLab::animation()

@@ -325,4 +325,11 @@ int GrowingBarChart::barCount() const
     return n;
 }
 
+QString GrowingBarChart::yTitle() const
+{
+    for (QAbstractAxis *axis : chart()->axes(Qt::Vertical))
+        return axis->titleText();
+    return QString();
+}
+
 } // namespace pbx::ui

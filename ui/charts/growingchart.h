@@ -104,6 +104,8 @@ public:
     /// The drawn value of the bar labelled `label` (NaN if none).
     double value(const QString &label) const;
     int barCount() const;
+    /// The value axis' title (the unit drawn, e.g. "ρ"); empty when nothing is drawn.
+    QString yTitle() const;
 };
 
 } // namespace pbx::ui

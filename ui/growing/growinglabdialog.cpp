@@ -89,6 +89,49 @@ QScrollArea *scrolling(QWidget *content)
     return area;
 }
 
+/// A "privacy" block of the core's document read in the budget's unit: ε (pure), ρ (zcdp), or ε at
+/// the target δ (approx: the core's ρ accounts converted by the budget's own conversion).
+struct PrivacyReading
+{
+    QString unit;
+    double budget = std::numeric_limits<double>::quiet_NaN();
+    double worstCase = std::numeric_limits<double>::quiet_NaN();
+    double realised = std::numeric_limits<double>::quiet_NaN(); ///< NaN before a simulation
+    QString note; ///< approx: the ρ the conversion started from
+};
+
+PrivacyReading privacyReading(const Json &privacy)
+{
+    PrivacyReading r;
+    if (privacy.contains("target")) {
+        const Json &target = privacy["target"];
+        r.unit = QCoreApplication::translate("GrowingLabDialog", "ε at δ = %1")
+                     .arg(formatNumber(number(target["delta"]), 3));
+        r.budget = number(target["epsilon"]);
+        r.worstCase = number(privacy.value("worst_case_target_epsilon", Json()));
+        r.realised = number(privacy.value("realised_target_epsilon", Json()));
+        r.note = QCoreApplication::translate("GrowingLabDialog",
+                                             "(In ρ: realised %1, worst case %2 of %3; converted to ε "
+                                             "at δ by the budget's conversion.)")
+                     .arg(num(number(privacy.value("realised", Json()))), num(number(privacy["worst_case"])),
+                          num(number(privacy["total_reserved"])));
+        return r;
+    }
+    const bool rho = privacy.value("unit", "epsilon") == "rho";
+    r.unit = rho ? QStringLiteral("ρ") : QStringLiteral("ε");
+    r.budget = number(privacy["total_reserved"]);
+    r.worstCase = number(privacy["worst_case"]);
+    r.realised = number(privacy.value("realised", Json()));
+    return r;
+}
+
+/// The paper every algorithm of this lab comes from, for the texts the user reads.
+QString paperCitation()
+{
+    return QStringLiteral("Cummings, Krehbiel, Lai & Tantipongpipat, “Differential privacy for growing "
+                          "databases”, NeurIPS 2018");
+}
+
 QString algorithmOf(const QComboBox *c)
 {
     return c->currentData().toString();
@@ -120,6 +163,8 @@ void GrowingLabDialog::createWidgets()
     m_algorithm->addItem(tr("BBScheduler (epochs)"), QStringLiteral("bbscheduler"));
     m_algorithm->addItem(tr("BBImprover (a run per step)"), QStringLiteral("bbimprover"));
     m_algorithm->addItem(tr("PMWG (multiplicative weights)"), QStringLiteral("pmwg"));
+    m_algorithm->addItem(tr("NSG (sparse vector, capped)"), QStringLiteral("nsg"));
+    m_algorithm->addItem(tr("ERMG (private logistic regression)"), QStringLiteral("ermg"));
     m_dataset = new QComboBox(this);
     m_dataset->addItem(tr("cps1988 (public, 28,155 rows)"), QStringLiteral("cps1988"));
     m_startSize = new QSpinBox(this);
@@ -145,8 +190,9 @@ void GrowingLabDialog::createWidgets()
     m_gamma->setSingleStep(0.05);
     m_gamma->setValue(1.0);
     m_optimalGamma = new QPushButton(this);
-    m_optimalGamma->setToolTip(tr("The γ that minimises the first epoch's bound α + s (grid over "
-                                  "[0.005, 4], docs/growing-databases.md, \"Choosing γ\")."));
+    m_optimalGamma->setToolTip(tr("The γ that minimises the first epoch's bound α + s (searched over "
+                                  "[0.005, 4]): larger γ means fewer, better-funded epochs but staler "
+                                  "answers."));
     m_gammaRow = new QWidget(this);
     m_decay = new QDoubleSpinBox(this);
     m_decay->setDecimals(3);
@@ -181,6 +227,33 @@ void GrowingLabDialog::createWidgets()
     m_queries->setToolTip(tr("Counting queries answered by the Laplace-k black box (the first k of ten "
                              "predicates on cps1988: region, ethnicity, part-time, SMSA, education, wage, "
                              "experience)."));
+    m_box = new QComboBox(this);
+    m_box->addItem(tr("Laplace-k (counting queries)"), QStringLiteral("laplace-k"));
+    m_box->addItem(tr("SmallDB m (SmallDBG, 28 marginal cells)"), QStringLiteral("smalldb"));
+    m_smallDbM = new QSpinBox(this);
+    m_smallDbM->setRange(1, 12); // the core refuses a range above 5·10⁶ databases (m ≥ 11)
+    m_smallDbM->setValue(6);
+    m_smallDbM->setToolTip(tr("The size m of the released database: SmallDB draws one of the "
+                              "C(16 + m − 1, m) multisets of the 16 cells region × SMSA × part-time "
+                              "by the exponential mechanism."));
+    m_nsgC0 = new QDoubleSpinBox(this);
+    m_nsgC0->setDecimals(2);
+    m_nsgC0->setRange(0.0, 100000.0);
+    m_nsgC0->setValue(10.0);
+    m_nsgC0->setToolTip(tr("The cap on hard (⊤) answers: H(t) = ⌊c₀(1 + H_t − H_n)⌋, enforced."));
+    m_nsgThreshold = new QDoubleSpinBox(this);
+    m_nsgThreshold->setDecimals(3);
+    m_nsgThreshold->setRange(0.0, 1.0);
+    m_nsgThreshold->setSingleStep(0.05);
+    m_nsgThreshold->setValue(0.5);
+    m_nsgThreshold->setToolTip(
+        tr("The threshold T (fraction scale): a query whose answer exceeds T is hard."));
+    m_every = new QSpinBox(this);
+    m_every->setRange(1, std::numeric_limits<int>::max());
+    m_every->setValue(1000);
+    m_every->setGroupSeparatorShown(true);
+    m_every->setToolTip(tr("One model is fitted every m arrivals, charged for the whole block (a "
+                           "simulation fits at most 1000)."));
     m_repetitions = new QSpinBox(this);
     m_repetitions->setRange(1, 100000);
     m_repetitions->setValue(200);
@@ -193,21 +266,23 @@ void GrowingLabDialog::createWidgets()
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_banner = new QLabel(
-        tr("A budget that lasts forever while rows keep arriving (Cummings et al. 2018). The plan "
+        tr("A budget that lasts forever while rows keep arriving (%1). The plan "
            "uses public parameters only; <b>Run</b> is a <b>simulation on the public CPS1988 rows</b>: "
            "true answers are read to score accuracy, never to decide. Nothing is charged to the "
-           "session."),
+           "session.")
+            .arg(paperCitation()),
         this);
     m_banner->setWordWrap(true);
     m_tabs = new QTabWidget(this);
     m_timeline = new GrowingChart(this);
     m_timeline->setToolTip(tr("BBScheduler's epoch i covers t_i = n(1+γ)^i … t_{i+1} − 1 and runs the "
                               "black box once at ε_i; Σε_i converges to the budget and never exceeds "
-                              "it (docs/growing-databases.md, \"Per-epoch schedules\")."));
+                              "it (%1).")
+                               .arg(paperCitation()));
     m_accuracy = new GrowingChart(this);
     m_accuracy->setToolTip(tr("α_i: the black box's accuracy at (ε_i, t_i, β_i); s_i = 1 − t_i/t_{i+1}: "
-                              "the staleness of an answer held through the epoch (docs/growing-"
-                              "databases.md, \"Accuracy\")."));
+                              "the staleness of an answer held through the epoch (%1).")
+                               .arg(paperCitation()));
     m_simulationNote = new QLabel(this);
     m_simulationNote->setWordWrap(true);
     m_pmwgChart = new GrowingChart(this);
@@ -272,6 +347,11 @@ void GrowingLabDialog::createLayout()
     m_form->addRow(tr("ρ"), m_rho);
     m_form->addRow(tr("δ"), m_delta);
     m_form->addRow(tr("β (failure probability)"), m_beta);
+    m_form->addRow(tr("Black box"), m_box);
+    m_form->addRow(tr("SmallDB size m"), m_smallDbM);
+    m_form->addRow(tr("Cap c₀"), m_nsgC0);
+    m_form->addRow(tr("Threshold T"), m_nsgThreshold);
+    m_form->addRow(tr("Fit every m rows"), m_every);
     m_form->addRow(tr("Queries k"), m_queries);
     m_form->addRow(tr("Repetitions"), m_repetitions);
     m_form->addRow(tr("Seed"), m_seed);
@@ -312,7 +392,7 @@ void GrowingLabDialog::createLayout()
     pmwgBars->addWidget(m_pmwgErrors, 1);
     pmwgLayout->addLayout(pmwgBars, 2);
     pmwgLayout->addWidget(m_pmwgNote);
-    m_tabs->addTab(scrolling(pmwgTab), tr("PMWG"));
+    m_tabs->addTab(scrolling(pmwgTab), tr("PMWG / NSG"));
     m_tabs->addTab(scrolling(m_atg), tr("ATG (sparse vector)"));
 
     auto *animation = new QHBoxLayout;
@@ -334,7 +414,8 @@ void GrowingLabDialog::connectSignals()
 {
     connect(m_algorithm, &QComboBox::currentIndexChanged, this, [this] {
         // BBImprover is analysed in zCDP: offer a zCDP budget instead of the core's refusal.
-        if (algorithmOf(m_algorithm) == QStringLiteral("bbimprover")
+        const QString chosen = algorithmOf(m_algorithm);
+        if ((chosen == QStringLiteral("bbimprover") || chosen == QStringLiteral("ermg"))
             && m_budgetKind->currentData().toString() == QStringLiteral("pure")) {
             const QSignalBlocker blockBudget(m_budgetKind);
             const QSignalBlocker blockSchedule(m_schedule);
@@ -342,7 +423,7 @@ void GrowingLabDialog::connectSignals()
             m_schedule->setCurrentIndex(2);
         }
     });
-    for (QComboBox *c : {m_algorithm, m_schedule, m_dataset})
+    for (QComboBox *c : {m_algorithm, m_schedule, m_dataset, m_box})
         connect(c, &QComboBox::currentIndexChanged, this, [this] {
             updateVisibility();
             updatePlan();
@@ -358,10 +439,10 @@ void GrowingLabDialog::connectSignals()
         updateVisibility();
         updatePlan();
     });
-    for (QSpinBox *s : {m_startSize, m_horizon, m_queries, m_repetitions, m_seed})
+    for (QSpinBox *s : {m_startSize, m_horizon, m_queries, m_repetitions, m_seed, m_smallDbM, m_every})
         connect(s, &QSpinBox::valueChanged, this, &GrowingLabDialog::updatePlan);
-    for (QDoubleSpinBox *s :
-         {m_gamma, m_decay, m_epsilon, m_rho, static_cast<QDoubleSpinBox *>(m_delta), m_beta})
+    for (QDoubleSpinBox *s : {m_gamma, m_decay, m_epsilon, m_rho, static_cast<QDoubleSpinBox *>(m_delta),
+                              m_beta, m_nsgC0, m_nsgThreshold})
         connect(s, &QDoubleSpinBox::valueChanged, this, &GrowingLabDialog::updatePlan);
     connect(m_sorted, &QCheckBox::toggled, this, &GrowingLabDialog::updatePlan);
     connect(m_optimalGamma, &QPushButton::clicked, this, [this] {
@@ -391,37 +472,64 @@ void GrowingLabDialog::updateVisibility()
     const QString algorithm = algorithmOf(m_algorithm);
     const bool scheduler = algorithm == QStringLiteral("bbscheduler");
     const bool pmwg = algorithm == QStringLiteral("pmwg");
+    const bool nsg = algorithm == QStringLiteral("nsg");
+    const bool ermg = algorithm == QStringLiteral("ermg");
+    const bool smalldb = scheduler && m_box->currentData().toString() == QStringLiteral("smalldb");
     const QString budget = m_budgetKind->currentData().toString();
     m_form->setRowVisible(m_schedule, scheduler);
     m_form->setRowVisible(m_gammaRow, scheduler);
-    m_form->setRowVisible(m_decay, algorithm == QStringLiteral("bbimprover"));
+    m_form->setRowVisible(m_decay, algorithm == QStringLiteral("bbimprover") || ermg);
+    m_form->setRowVisible(m_box, scheduler);
+    m_form->setRowVisible(m_smallDbM, smalldb);
+    m_form->setRowVisible(m_nsgC0, nsg);
+    m_form->setRowVisible(m_nsgThreshold, nsg);
+    m_form->setRowVisible(m_every, ermg);
     m_form->setRowVisible(m_epsilon, budget != QStringLiteral("zcdp"));
     m_form->setRowVisible(m_rho, budget == QStringLiteral("zcdp"));
     m_form->setRowVisible(m_delta, budget == QStringLiteral("approx"));
-    m_form->setRowVisible(m_queries, !pmwg);
-    m_form->setRowVisible(m_repetitions, !pmwg);
-    if (scheduler)
+    m_form->setRowVisible(m_queries, !pmwg && !ermg && !smalldb);
+    m_form->setRowVisible(m_repetitions, !pmwg && !nsg && !ermg);
+    if (smalldb)
+        m_explain->setText(
+            tr("SmallDBG: BBScheduler with SmallDB as its black box. Each epoch releases a small "
+               "database of m rows drawn by the exponential mechanism (exactly, by enumerating every "
+               "multiset) and answers the 28 one- and two-way marginal cells of region × SMSA × "
+               "part-time from it until the next epoch. No m-row database can beat the best achievable "
+               "maximum error, so the measured error is drawn against it."));
+    else if (nsg)
+        m_explain->setText(
+            tr("NSG: the sparse vector on a growing database. Counting queries are compared with a noisy "
+               "threshold T; a hard answer (⊤) is released with fresh noise and opens a new round. The "
+               "cap H(t) = ⌊c₀(1 + H_t − H_n)⌋ on hard answers is enforced, so the worst-case privacy "
+               "holds whatever the data; the realised loss is charged at the hard answers' times."));
+    else if (ermg)
+        m_explain->setText(
+            tr("ERMG: BBImprover with a private empirical-risk minimiser as its box: L2-regularised "
+               "logistic regression on CPS1988 (wage ≥ 500, nine public-bounded features), released by "
+               "output perturbation with Gaussian noise σ_t (Chaudhuri, Monteleoni & Sarwate 2011), one "
+               "fit every m arrivals. It needs a zCDP or (ε, δ) budget."));
+    else if (scheduler)
         m_explain->setText(
             tr("BBScheduler (Cummings et al. 2018, §3): epoch i starts at t_i = n(1+γ)^i and runs the "
                "black box once on the rows so far at ε_i; its answers are held until the next epoch, so "
                "the error is the black box's α_i plus the staleness s_i = 1 − t_i/t_{i+1}. Σε_i "
                "converges to the budget, so it holds whatever the horizon. The optimal γ minimises the "
-               "first epoch's bound (docs/growing-databases.md, §2)."));
+               "first epoch's bound."));
     else if (pmwg)
         m_explain->setText(
             tr("PMWG (Cummings et al. 2018, §4): easy queries are answered from a public histogram for "
                "free; a hard one (a sparse-vector positive) pays and corrects the histogram by a "
                "multiplicative-weights step. The cap H(t) = ⌊c₀(1 + H_t − H_n)⌋ on hard queries is "
-               "enforced, so the worst case holds even when accuracy fails (docs/growing-databases.md, "
-               "§5; practical-mode constants c₀ = 40, T = 0.05, η = 0.3, p = ½)."));
+               "enforced, so the worst case holds even when accuracy fails (practical-mode constants "
+               "c₀ = 40, T = 0.05, η = 0.3, p = ½)."));
     else
         m_explain->setText(
             tr("BBImprover (Cummings et al. 2018, §3.2): the black box runs at every step t with "
                "ρ_t = ρ/(Z_a(n)·t^{1+a}), which sums to at most ρ over an unbounded horizon; its bound "
                "shrinks like t^{−(1−a)/2} but starts far worse than BBScheduler's. It needs a zCDP or "
-               "(ε, δ) budget (docs/growing-databases.md, §3)."));
-    m_tabs->setTabEnabled(1, pmwg);
-    m_tabs->setCurrentIndex(pmwg ? 1 : 0);
+               "(ε, δ) budget."));
+    m_tabs->setTabEnabled(1, pmwg || nsg);
+    m_tabs->setCurrentIndex(pmwg || nsg ? 1 : 0);
 }
 
 Json GrowingLabDialog::configDocument(bool simulate) const
@@ -449,10 +557,22 @@ Json GrowingLabDialog::configDocument(bool simulate) const
             = Json{{"kind", m_schedule->currentData().toString().toStdString()}, {"gamma", m_gamma->value()}};
     else if (algorithm == QStringLiteral("bbimprover"))
         doc["schedule"] = Json{{"a", m_decay->value()}};
-    if (algorithm != QStringLiteral("pmwg")) {
-        Json queries = Json::array();
-        for (int j = 0; j < m_queries->value(); ++j)
-            queries.push_back(kQueries[j]);
+    else if (algorithm == QStringLiteral("ermg"))
+        doc["schedule"]
+            = Json{{"kind", "improver"}, {"a", m_decay->value()}, {"every", std::uint64_t(m_every->value())}};
+    Json queries = Json::array();
+    for (int j = 0; j < m_queries->value(); ++j)
+        queries.push_back(kQueries[j]);
+    if (algorithm == QStringLiteral("nsg")) {
+        Json nsg{{"T", m_nsgThreshold->value()}, {"cap", Json{{"kind", "time"}, {"c0", m_nsgC0->value()}}}};
+        if (simulate)
+            nsg["queries"] = queries;
+        doc["nsg"] = std::move(nsg);
+    } else if (algorithm == QStringLiteral("bbscheduler")
+               && m_box->currentData().toString() == QStringLiteral("smalldb")) {
+        doc["black_box"] = Json{{"kind", "smalldb"}, {"m", std::uint64_t(m_smallDbM->value())}};
+        doc["repetitions"] = std::uint64_t(m_repetitions->value());
+    } else if (algorithm == QStringLiteral("bbscheduler") || algorithm == QStringLiteral("bbimprover")) {
         doc["black_box"] = Json{{"kind", "laplace-k"},
                                 {"queries", simulate ? queries : Json(std::uint64_t(m_queries->value()))}};
         doc["repetitions"] = std::uint64_t(m_repetitions->value());
@@ -580,19 +700,37 @@ void GrowingLabDialog::drawTimeline()
         budget.name = tr("budget ρ = %1 (for (ε, δ) = (%2, %3)): never exceeded, whatever the horizon")
                           .arg(num(total, 6), num(number(privacy["target"]["epsilon"])),
                                num(number(privacy["target"]["delta"])));
-    if (algorithm == QStringLiteral("pmwg")) {
+    if (algorithm == QStringLiteral("ermg")) {
+        // σ_t of each fit (right axis) and the ρ charged so far under the budget.
+        auto sigma = makeSeries(QStringLiteral("sigma"), tr("σ_t of each fit (right axis)"),
+                                palette::chartPurple, GrowingChart::Kind::Line);
+        sigma.rightAxis = true;
+        auto cumulative = makeSeries(QStringLiteral("cumulative"), tr("cumulative Σρ (rounded up)"),
+                                     palette::chartTeal, GrowingChart::Kind::Line);
+        cumulative.width = 2.6;
+        for (const Json &r : m_plan["releases"]) {
+            sigma.points.emplace_back(number(r["t"]), number(r["sigma"]));
+            cumulative.points.emplace_back(number(r["t"]), number(r["cumulative"]));
+        }
+        m_timeline->setTitles(tr("ERMG: the noise σ_t of each released model and the privacy spent"),
+                              tr("t (rows arrived, log scale)"), tr("ρ (zCDP)"), tr("σ_t"));
+        m_timeline->setData(n, end, {}, {sigma, cumulative, budget});
+        return;
+    }
+    if (algorithm == QStringLiteral("pmwg") || algorithm == QStringLiteral("nsg")) {
         const double worst = number(privacy["worst_case"]);
         GrowingChart::Series worstCase{QStringLiteral("worst-case"),
-                                       tr("PMWG's worst case f(n) + (7/3)·H·f(n) = %1").arg(num(worst)),
+                                       tr("worst case (the cap fully used) %1 = %2").arg(unit, num(worst)),
                                        palette::chartInk,
                                        GrowingChart::Kind::Line,
                                        Qt::DotLine,
                                        {{n, worst}, {end, worst}}};
         std::vector<GrowingChart::Series> series{budget, worstCase};
         if (m_simulation && m_simulation->document.contains("privacy")) {
-            const double realised = number(m_simulation->document["privacy"]["realised_epsilon"]);
+            // In the budget's unit (ρ under a zCDP or approx budget), as the axis.
+            const double realised = number(m_simulation->document["privacy"]["realised"]);
             series.push_back({QStringLiteral("realised"),
-                              tr("realised ε = %1 (simulation)").arg(num(realised)),
+                              tr("realised %1 = %2 (simulation)").arg(unit, num(realised)),
                               palette::chartTeal,
                               GrowingChart::Kind::Line,
                               Qt::SolidLine,
@@ -643,9 +781,13 @@ void GrowingLabDialog::drawAccuracy()
     const double end = horizonEnd();
     m_accuracy->setTitles(tr("Accuracy bound (fraction scale, probability ≥ 1 − β)"),
                           tr("t (rows arrived, log scale)"), tr("error"));
-    if (algorithm == QStringLiteral("pmwg")) {
-        m_accuracy->clear(tr("PMWG answers from its public histogram: see the PMWG tab."));
-        m_simulationNote->setText(tr("PMWG: errors and the Laplace baseline are in the PMWG tab."));
+    if (algorithm == QStringLiteral("pmwg") || algorithm == QStringLiteral("nsg")) {
+        m_accuracy->clear(tr("Hard answers, privacy and errors: see the PMWG / NSG tab."));
+        m_simulationNote->setText(tr("Hard answers, privacy and errors are in the PMWG / NSG tab."));
+        return;
+    }
+    if (algorithm == QStringLiteral("ermg")) {
+        drawErm();
         return;
     }
     // Bounds above 1 say nothing about a fraction; they are drawn at 1.
@@ -695,6 +837,46 @@ void GrowingLabDialog::drawAccuracy()
         const Json &doc = sim.document;
         const double simEnd = number(doc["settings"]["stream"]["end"]);
         const QString label = tr("simulation on CPS1988 (%1 runs)").arg(sim.repetitions);
+        if (doc.contains("smalldb")) {
+            // SmallDBG: the core's Monte Carlo summary as it is, against the best achievable.
+            const Json &mc = doc["monte_carlo"];
+            auto median = makeSeries(QStringLiteral("measured"),
+                                     tr("measured: median of each epoch's largest error, %1").arg(label),
+                                     palette::chartGreen, GrowingChart::Kind::Step);
+            const Json &epochs = doc["epochs"];
+            const Json &medians = mc["epoch_max_error_median"];
+            for (std::size_t i = 0; i < epochs.size() && i < medians.size(); ++i) {
+                median.points.emplace_back(number(epochs[i]["start"]), clip(number(medians[i])));
+                median.stepEnd = number(epochs[i]["end"]) + 1.0;
+            }
+            series.push_back(median);
+            const double best = number(doc["smalldb"].value("best_max_error_at_end", Json()));
+            if (std::isfinite(best))
+                series.push_back({QStringLiteral("best"),
+                                  tr("best achievable by any %1-row database on all rows: %2")
+                                      .arg(integer(number(doc["smalldb"]["m"])), num(best)),
+                                  palette::chartRed,
+                                  GrowingChart::Kind::Line,
+                                  Qt::DashDotLine,
+                                  {{n, best}, {end, best}}});
+            const Json &maxError = mc["max_error"];
+            notes << tr("<b>Simulation on CPS1988</b> (SmallDB m = %1, %2 of %3 candidate databases; rows "
+                        "1 … %4 in %5 seeded %6 orders; the 28 marginal cells): the largest error over the "
+                        "stream has median %7, 95th percentile %8, maximum %9; the best any m-row database "
+                        "achieves on all rows is %10. %11 of %5 runs exceeded their bound (β = %12).")
+                         .arg(integer(number(doc["smalldb"]["m"])), tr("one"),
+                              integer(number(doc["smalldb"]["range_size"])), integer(simEnd))
+                         .arg(sim.repetitions)
+                         .arg(m_sorted->isChecked() ? tr("sorted") : tr("random"))
+                         .arg(num(number(maxError["median"])), num(number(maxError["q95"])),
+                              num(number(maxError["max"])), num(best))
+                         .arg(integer(number(mc["runs_exceeding"])), num(m_beta->value()));
+            if (clipped)
+                notes << tr("Values above 1 say nothing about a fraction and are drawn at 1.");
+            m_accuracy->setData(n, end, {}, series);
+            m_simulationNote->setText(notes.join(QLatin1Char(' ')));
+            return;
+        }
         if (scheduler) {
             auto median = makeSeries(QStringLiteral("measured"),
                                      tr("measured: median of each epoch's largest error, %1").arg(label),
@@ -739,10 +921,53 @@ void GrowingLabDialog::drawAccuracy()
     m_simulationNote->setText(notes.join(QLatin1Char(' ')));
 }
 
+void GrowingLabDialog::drawErm()
+{
+    const double n = m_startSize->value();
+    if (!m_simulation) {
+        m_accuracy->clear(tr("Press Run for the excess empirical risk (a simulation on CPS1988)."));
+        m_simulationNote->setText(
+            tr("The plan lists every fit's ρ, sensitivity Δ and noise σ_t without reading data; press "
+               "<b>Run</b> for the excess empirical risk of each released model on CPS1988."));
+        return;
+    }
+    const Json &doc = m_simulation->document;
+    m_accuracy->setTitles(tr("Excess empirical risk of the released model (simulation on CPS1988)"),
+                          tr("t (rows arrived, log scale)"), tr("L(θ̃) − L(θ*)"));
+    auto mean = makeSeries(QStringLiteral("excess-mean"), tr("excess risk, mean over the noise draws"),
+                           palette::chartBlue, GrowingChart::Kind::Line);
+    auto median = makeSeries(QStringLiteral("excess-median"), tr("excess risk, median over the noise draws"),
+                             palette::chartGreen, GrowingChart::Kind::Line, Qt::DashLine);
+    double last = n;
+    for (const Json &r : doc["releases"]) {
+        const double t = number(r["t"]);
+        mean.points.emplace_back(t, number(r["excess_risk"]["mean"]));
+        median.points.emplace_back(t, number(r["excess_risk"]["median"]));
+        last = t;
+    }
+    m_accuracy->setData(n, horizonEnd(), {}, {mean, median});
+    const Json &releases = doc["releases"];
+    if (releases.empty()) {
+        m_simulationNote->clear();
+        return;
+    }
+    const Json &first = releases.front();
+    const Json &lastRelease = releases.back();
+    m_simulationNote->setText(
+        tr("<b>Simulation on CPS1988</b> (one seeded order, %1 fits up to t = %2): σ_t falls from %3 at "
+           "t = %4 to %5; the mean excess empirical risk from %6 to %7. Spent ρ = %8 of %9.")
+            .arg(integer(double(releases.size())), integer(last), num(number(first["sigma"])),
+                 integer(number(first["t"])), num(number(lastRelease["sigma"])),
+                 num(number(first["excess_risk"]["mean"])), num(number(lastRelease["excess_risk"]["mean"])))
+            .arg(num(number(doc["privacy"]["spent_realised"]), 6),
+                 num(number(doc["privacy"]["total_reserved"]), 6)));
+}
+
 void GrowingLabDialog::drawPmwg()
 {
-    if (algorithmOf(m_algorithm) != QStringLiteral("pmwg")) {
-        m_pmwgChart->clear(tr("Choose PMWG as the algorithm."));
+    const bool nsg = algorithmOf(m_algorithm) == QStringLiteral("nsg");
+    if (algorithmOf(m_algorithm) != QStringLiteral("pmwg") && !nsg) {
+        m_pmwgChart->clear(tr("Choose PMWG or NSG as the algorithm."));
         m_pmwgPrivacy->clear(QString());
         m_pmwgErrors->clear(QString());
         m_pmwgNote->clear();
@@ -751,7 +976,8 @@ void GrowingLabDialog::drawPmwg()
     const bool simulated = m_simulation.has_value();
     const Json &doc = simulated ? m_simulation->document : m_plan;
     const Json &caps = doc["cap"];
-    m_pmwgChart->setTitles(tr("Hard queries K(t) against the cap H(t) = ⌊c₀(1 + H_t − H_n)⌋"),
+    m_pmwgChart->setTitles(tr("%1: hard queries K(t) against the cap H(t) = ⌊c₀(1 + H_t − H_n)⌋")
+                               .arg(nsg ? tr("NSG") : tr("PMWG")),
                            tr("t (rows arrived)"), tr("queries"));
     auto cap = makeSeries(QStringLiteral("cap"), tr("cap H(t) (enforced)"), palette::chartRed,
                           GrowingChart::Kind::Step, Qt::DashLine);
@@ -773,20 +999,34 @@ void GrowingLabDialog::drawPmwg()
     series.push_back(cap);
     m_pmwgChart->setData(m_startSize->value(), last + 1.0, {}, series);
     const Json &privacy = doc["privacy"];
-    QString text = tr("Worst-case privacy %1 (budget %2, σ_n = %3).")
-                       .arg(num(number(privacy["worst_case"])))
-                       .arg(num(number(privacy["total_reserved"])))
+    const PrivacyReading reading = privacyReading(privacy);
+    QString text = tr("Worst-case privacy %1 = %2 (budget %3, σ_n = %4).")
+                       .arg(reading.unit, num(reading.worstCase), num(reading.budget))
                        .arg(num(number(doc["sigma_n"])));
-    const bool rho = privacy.value("unit", "epsilon") == "rho";
-    std::vector<GrowingBarChart::Bar> privacyBars{
-        {tr("budget"), number(privacy["total_reserved"]), palette::chartRed},
-        {tr("worst case"), number(privacy["worst_case"]), palette::chartInk}};
-    if (simulated && !rho)
-        privacyBars.push_back(
-            {tr("realised (simulation)"), number(privacy["realised_epsilon"]), palette::chartTeal});
-    m_pmwgPrivacy->setBars(tr("Privacy: realised against the worst case"), rho ? tr("ρ") : tr("ε"),
-                           privacyBars);
-    if (simulated) {
+    std::vector<GrowingBarChart::Bar> privacyBars{{tr("budget"), reading.budget, palette::chartRed},
+                                                  {tr("worst case"), reading.worstCase, palette::chartInk}};
+    if (simulated)
+        privacyBars.push_back({tr("realised (simulation)"), reading.realised, palette::chartTeal});
+    m_pmwgPrivacy->setBars(tr("Privacy: realised against the worst case (%1)").arg(reading.unit),
+                           reading.unit, privacyBars);
+    if (simulated && nsg) {
+        const Json &errors = doc["errors"];
+        m_pmwgErrors->setBars(
+            tr("Mean |error| of the hard answers (simulation)"), tr("error (fraction)"),
+            {{tr("NSG hard answers"), number(errors["hard_mean_abs"]), palette::chartBlue}});
+        const double hardCount = hard.points.empty() ? 0.0 : hard.points.back().y();
+        const Json &lastCap = caps.back();
+        text += QLatin1Char(' ')
+                + tr("<b>Simulation on CPS1988</b>: %1 hard answers of the cap %2 (%3 queries turned away "
+                     "at the last checkpoint) in %4 rounds; realised %5 = %6 against the worst case %7; "
+                     "mean |error| of the hard answers %8.")
+                      .arg(integer(hardCount), integer(cap.points.back().y()),
+                           integer(number(lastCap.value("capped", Json()))),
+                           integer(double(doc["rounds"].size())), reading.unit, num(reading.realised),
+                           num(reading.worstCase), num(number(errors["hard_mean_abs"])));
+        if (!reading.note.isEmpty())
+            text += QLatin1Char(' ') + reading.note;
+    } else if (simulated) {
         const Json &errors = doc["errors"];
         m_pmwgErrors->setBars(tr("Mean |error| of the answers (simulation)"), tr("error (fraction)"),
                               {{tr("PMWG"), number(errors["mean_abs"]), palette::chartBlue},
@@ -795,20 +1035,23 @@ void GrowingLabDialog::drawPmwg()
         const double hardCount = hard.points.empty() ? 0.0 : hard.points.back().y();
         text
             += QLatin1Char(' ')
-               + tr("<b>Simulation on CPS1988</b>: %1 hard queries of the cap %2; realised ε = f(n) + "
-                    "(7/3)Σf(e_i) = %3 against the worst case %4. Over %5 queries the mean absolute error "
-                    "is %6 (95th percentile %7, max %8); answering each with Laplace noise under basic "
-                    "composition would err by %9 on average. The public histogram's final KL divergence from the data's is %10 (a diagnostic read from the data).")
+               + tr("<b>Simulation on CPS1988</b>: %1 hard queries of the cap %2; realised %3 = %4 against "
+                    "the worst case %5. Over %6 queries the mean absolute error "
+                    "is %7 (95th percentile %8, max %9); answering each with Laplace noise under basic "
+                    "composition would err by %10 on average. The public histogram's final KL divergence from the data's is %11 (a diagnostic read from the data).")
                      .arg(integer(hardCount))
                      .arg(integer(cap.points.back().y()))
-                     .arg(num(number(privacy["realised_epsilon"])))
-                     .arg(num(number(privacy["worst_case"])))
+                     .arg(reading.unit)
+                     .arg(num(reading.realised))
+                     .arg(num(reading.worstCase))
                      .arg(integer(number(errors["queries"])))
                      .arg(num(number(errors["mean_abs"])))
                      .arg(num(number(errors["q95_abs"])))
                      .arg(num(number(errors["max_abs"])))
                      .arg(num(number(errors["laplace_baseline_mean_abs"])))
                      .arg(num(number(errors["final_kl"])));
+        if (!reading.note.isEmpty())
+            text += QLatin1Char(' ') + reading.note;
     } else {
         m_pmwgErrors->clear(tr("Run the simulation for the errors."));
         text += QLatin1Char(' ') + tr("Press <b>Run</b> for the hard queries, realised privacy and errors.");
@@ -974,6 +1217,17 @@ void GrowingLabDialog::setCursorTime(double t)
                         .arg(num(number((*at)["cumulative"]), 6))
                         .arg(num(number(m_plan["privacy"]["total_reserved"]), 6))
                         .arg(num(number((*at)["bound"])));
+    } else if (algorithm == QStringLiteral("ermg")) {
+        const Json *at = nullptr;
+        for (const Json &r : m_plan["releases"])
+            if (number(r["t"]) <= t)
+                at = &r;
+        if (at)
+            text += tr(" · fit at t = %1 · ρ = %2 · Δ = %3 · σ_t = %4 · spent Σρ = %5 of %6")
+                        .arg(integer(number((*at)["t"])), num(number((*at)["rho"]), 4),
+                             num(number((*at)["sensitivity"]), 4), num(number((*at)["sigma"]), 4),
+                             num(number((*at)["cumulative"]), 6),
+                             num(number(m_plan["privacy"]["total_reserved"]), 6));
     } else {
         const double cap = m_pmwgChart->valueAt(QStringLiteral("cap"), t);
         const double hard = m_pmwgChart->valueAt(QStringLiteral("hard"), t);

@@ -4,8 +4,11 @@
 // (epochs, per-epoch ε or ρ, cumulative spend, accuracy bound) is redrawn on every change from
 // public parameters alone; a Monte Carlo on the public CPS1988 rows (growinglabjob.h) on "Run",
 // off the GUI thread with progress and cancel; the PMWG panel; the ATG panel (atgpanel.h); and a time cursor
-// that sweeps the stream. The input goes through the core's reader, so a bad field shows the core's one-line
-// error and nothing is drawn or run. Nothing is charged to the session.
+// that sweeps the stream. NSG shares the PMWG tab (hard answers against the cap, privacy); ERMG
+// draws σ_t and the excess empirical risk on the timeline tab; SmallDBG is BBScheduler with the
+// SmallDB box, its measured error against the best any m-row database achieves. The input goes through the
+// core's reader, so a bad field shows the core's one-line error and nothing is drawn or run. Nothing is
+// charged to the session.
 #pragma once
 
 #include "core/io/json_fields.h"
@@ -53,6 +56,12 @@ public:
     QSpinBox *horizonSpin() const { return m_horizon; }
     QSpinBox *repetitionsSpin() const { return m_repetitions; }
     QSpinBox *seedSpin() const { return m_seed; }
+    /// BBScheduler's black box: "laplace-k" or "smalldb" (SmallDBG).
+    QComboBox *boxCombo() const { return m_box; }
+    QSpinBox *smallDbSizeSpin() const { return m_smallDbM; }
+    QDoubleSpinBox *nsgCapSpin() const { return m_nsgC0; }
+    QDoubleSpinBox *nsgThresholdSpin() const { return m_nsgThreshold; }
+    QSpinBox *ermEverySpin() const { return m_every; }
     QPushButton *runButton() const { return m_run; }
     QPushButton *cancelButton() const { return m_cancel; }
     QPushButton *playButton() const { return m_play; }
@@ -104,6 +113,7 @@ private:
     void drawTimeline();
     void drawAccuracy();
     void drawPmwg();
+    void drawErm();
     void finished();
     void advanceCursor();
     void setPlaying(bool playing);
@@ -128,6 +138,11 @@ private:
     ScientificSpinBox *m_delta = nullptr;
     QDoubleSpinBox *m_beta = nullptr;
     QSpinBox *m_queries = nullptr;
+    QComboBox *m_box = nullptr;
+    QSpinBox *m_smallDbM = nullptr;
+    QDoubleSpinBox *m_nsgC0 = nullptr;
+    QDoubleSpinBox *m_nsgThreshold = nullptr;
+    QSpinBox *m_every = nullptr;
     QSpinBox *m_repetitions = nullptr;
     QSpinBox *m_seed = nullptr;
     QLabel *m_error = nullptr;

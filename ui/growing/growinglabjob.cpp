@@ -76,9 +76,13 @@ void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingL
                    std::uint64_t seed)
 {
     GrowingRunOutcome out;
-    const bool pmwg = config.algorithm == growing::LabAlgorithm::Pmwg;
+    // PMWG, NSG, ERMG and SmallDBG: the core's document as it is (SmallDBG's Monte Carlo runs
+    // inside the core, all repetitions at once: no progress between them).
+    const bool whole = config.algorithm == growing::LabAlgorithm::Pmwg
+                       || config.algorithm == growing::LabAlgorithm::Nsg
+                       || config.algorithm == growing::LabAlgorithm::Ermg || config.smallDbSize > 0;
     const bool scheduler = config.algorithm == growing::LabAlgorithm::BBScheduler;
-    const int runs = pmwg ? 1 : config.repetitions;
+    const int runs = whole ? 1 : config.repetitions;
     promise.setProgressRange(0, runs);
     promise.setProgressValueAndText(
         0,
@@ -95,16 +99,17 @@ void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingL
         one.end = table->rowCount();
     // The document (plan, settings) and every input error from the core: one repetition, whose
     // Monte Carlo is replaced below by the full run's.
-    one.repetitions = 1;
+    if (!whole)
+        one.repetitions = 1;
     auto doc = growing::runGrowingLab(one, &*table, seed, false);
     if (!doc) {
         out.error = QString::fromStdString(doc.error().message);
         promise.addResult(std::move(out));
         return;
     }
-    if (pmwg) {
+    if (whole) {
         out.document = std::move(*doc);
-        out.repetitions = 1;
+        out.repetitions = config.smallDbSize > 0 ? config.repetitions : 1;
         promise.setProgressValueAndText(1, QCoreApplication::translate("GrowingLab", "run 1 of 1"));
         promise.addResult(std::move(out));
         return;

@@ -6,8 +6,9 @@
 // std::mt19937_64(seed) through all repetitions — so the numbers equal `pbx-cli simulate growing
 // --seed N` while progress is reported and a cancel stops between repetitions; the per-run
 // samples are summarised here (median, 95 %, max). PMWG is one core simulation (no intermediate
-// progress; a cancel discards it). True answers are read to score accuracy, never to decide. It
-// never touches a widget.
+// progress; a cancel discards it), and so are NSG,
+// ERMG and SmallDBG (whose Monte Carlo the core runs whole). True answers are read to score accuracy, never
+// to decide. It never touches a widget.
 #pragma once
 
 #include "core/growing/growing_lab.h"
@@ -47,7 +48,7 @@ double growingQuantile(std::vector<double> sample, double q);
 std::uint64_t growingOrderSeed(std::uint64_t seed, int rep);
 
 /// Runs the simulation of `config` on its dataset (loaded here); adds one outcome unless
-/// cancelled. `config.repetitions` runs (BBScheduler, BBImprover) or one (PMWG).
+/// cancelled. `config.repetitions` runs (BBScheduler, BBImprover, SmallDBG) or one (PMWG, NSG, ERMG).
 void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingLabConfig &config,
                    std::uint64_t seed);
 
