@@ -92,6 +92,7 @@ private Q_SLOTS:
     void pmwgPanel();
     void pmwgZcdpPrivacy();
     void nsgPanel();
+    void nsgApproxPrivacy();
     void ermgPanel();
     void smallDbPanel();
     void animation();
@@ -490,6 +491,38 @@ void TestGrowingLab::nsgPanel()
              doc["errors"]["hard_mean_abs"].get<double>());
     QVERIFY(lab.pmwgText().contains(QStringLiteral("realised ε = ")));
     screenshot(lab, QStringLiteral("nsg"));
+}
+
+/// NSG under the (1, 10⁻⁶) target: the bars are ε at δ, each the core document's conversion of its ρ.
+void TestGrowingLab::nsgApproxPrivacy()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    lab.algorithmCombo()->setCurrentIndex(lab.algorithmCombo()->findData(QStringLiteral("nsg")));
+    lab.budgetKindCombo()->setCurrentIndex(lab.budgetKindCombo()->findData(QStringLiteral("approx")));
+    lab.epsilonSpin()->setValue(1.0);
+    lab.startSizeSpin()->setValue(1000);
+    lab.horizonSpin()->setValue(28155);
+    lab.seedSpin()->setValue(1);
+    QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
+    QVERIFY(lab.run());
+    lab.waitForRun();
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY2(lab.simulation().has_value(), qPrintable(lab.statusText()));
+    const auto &privacy = lab.simulation()->document["privacy"];
+    GrowingBarChart *bars = lab.pmwgPrivacyChart();
+    QVERIFY(bars->yTitle().startsWith(QStringLiteral("ε at δ")));
+    QCOMPARE(bars->value(QStringLiteral("budget")), 1.0);
+    QCOMPARE(bars->value(QStringLiteral("worst case")), privacy["worst_case_target_epsilon"].get<double>());
+    QCOMPARE(bars->value(QStringLiteral("realised (simulation)")),
+             privacy["realised_target_epsilon"].get<double>());
+    QVERIFY(privacy["realised_target_epsilon"].get<double>()
+            <= privacy["worst_case_target_epsilon"].get<double>());
+    QVERIFY(privacy["worst_case_target_epsilon"].get<double>() <= 1.0 + 1e-9);
+    // The ρ it was converted from is named beside it.
+    QVERIFY(lab.pmwgText().contains(
+        QStringLiteral("In ρ: realised %1").arg(formatNumber(privacy["realised"].get<double>(), 4))));
+    screenshot(lab, QStringLiteral("nsg-approx"));
 }
 
 /// ERMG on CPS1988 (n = 1000, zCDP ρ = 0.024356, a = 0.1, a fit every 1000 rows, seed 1): σ_t and

@@ -1007,8 +1007,9 @@ void GrowingLabDialog::drawPmwg()
                                                   {tr("worst case"), reading.worstCase, palette::chartInk}};
     if (simulated)
         privacyBars.push_back({tr("realised (simulation)"), reading.realised, palette::chartTeal});
-    m_pmwgPrivacy->setBars(tr("Privacy: realised against the worst case (%1)").arg(reading.unit),
-                           reading.unit, privacyBars);
+    m_pmwgPrivacy->setBars(
+        tr("Privacy in %1: realised vs worst case").arg(privacy.contains("target") ? tr("ε") : reading.unit),
+        reading.unit, privacyBars);
     if (simulated && nsg) {
         const Json &errors = doc["errors"];
         m_pmwgErrors->setBars(
