@@ -490,6 +490,10 @@ void TestGrowingLab::nsgPanel()
     QCOMPARE(lab.pmwgErrorChart()->value(QStringLiteral("NSG hard answers")),
              doc["errors"]["hard_mean_abs"].get<double>());
     QVERIFY(lab.pmwgText().contains(QStringLiteral("realised ε = ")));
+    // The editor's extra rows fit the dialog's default height (1220 × 860).
+    QVERIFY2(lab.minimumSizeHint().height() <= 860,
+             qPrintable(QString::number(lab.minimumSizeHint().height())));
+    qInfo("growing lab minimum height %d", lab.minimumSizeHint().height());
     screenshot(lab, QStringLiteral("nsg"));
 }
 

@@ -371,7 +371,11 @@ void GrowingLabDialog::createLayout()
     editorLayout->addStretch(1);
     editor->setMinimumWidth(400);
     editor->setMaximumWidth(460);
-    // The form's rows at their natural height (the panels on the right scroll instead).
+    // The form's rows at their natural height (the panels on the right scroll instead). The rows of
+    // one algorithm only (at most one more than any other algorithm's) are left out of it.
+    for (QWidget *row : {static_cast<QWidget *>(m_smallDbM), static_cast<QWidget *>(m_nsgC0),
+                         static_cast<QWidget *>(m_nsgThreshold), static_cast<QWidget *>(m_every)})
+        m_form->setRowVisible(row, false);
     editor->setMinimumHeight(editor->sizeHint().height());
 
     // Room for the plot and its wrapping legend; below this the legend would cover the axis.
