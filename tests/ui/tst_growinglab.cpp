@@ -545,6 +545,7 @@ void TestGrowingLab::ermgPanel()
     // The plan: σ_t of every fit, without reading data.
     const auto &plan = lab.plan()["releases"];
     QCOMPARE(plan.size(), std::size_t(28));
+    screenshot(lab, QStringLiteral("ermg-plan"));
     for (const auto &r : plan)
         QCOMPARE(drawnAt(lab.timelineChart(), QStringLiteral("sigma"), r["t"].get<double>()),
                  r["sigma"].get<double>());
@@ -582,6 +583,7 @@ void TestGrowingLab::smallDbPanel()
     lab.seedSpin()->setValue(1);
     QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
     QCOMPARE(lab.plan()["smalldb"]["range_size"].get<double>(), 54264.0);
+    screenshot(lab, QStringLiteral("smalldbg-plan"));
     QVERIFY(lab.run());
     lab.waitForRun();
     QTRY_VERIFY(!lab.isRunning());
