@@ -3,11 +3,14 @@
 // docked comparison fit; fields keep their preferred width (or sit inside a scroll area).
 #include "core/session/session.h"
 #include "ui/charts/privacylosspathchart.h"
+#include "ui/growing/growinglabdialog.h"
 #include "ui/lab/labdialog.h"
 #include "ui/mainwindow.h"
+#include "ui/odp/odplabdialog.h"
 #include "ui/panels/datasetpanel.h"
 #include "ui/panels/querybuilder.h"
 #include "ui/panels/sessionpanel.h"
+#include "ui/strategies/strategieslabdialog.h"
 #include "ui/widgets/attemptsview.h"
 #include "ui/widgets/budgetgauge.h"
 #include "ui/widgets/resultcard.h"
@@ -188,6 +191,29 @@ private Q_SLOTS:
             }
         }
         QVERIFY(looked > 50);
+    }
+
+    /// The labs' explanations cite papers, never a file the user does not have (issue 16, item 13:
+    /// "docs/accuracy-first.md §5.2", "See docs/strategies-inference.md").
+    void labsCiteTheirPapers()
+    {
+        pbx::ui::LabDialog relativeError;
+        pbx::ui::StrategiesLabDialog strategies;
+        pbx::ui::OdpLabDialog odp;
+        pbx::ui::GrowingLabDialog growing;
+        int looked = 0;
+        for (QWidget *lab : std::initializer_list<QWidget *>{&relativeError, &strategies, &odp, &growing}) {
+            QStringList texts;
+            for (QLabel *label : lab->findChildren<QLabel *>())
+                texts << label->text();
+            for (QWidget *widget : lab->findChildren<QWidget *>())
+                texts << widget->toolTip();
+            for (const QString &text : std::as_const(texts)) {
+                ++looked;
+                QVERIFY2(!text.contains(QStringLiteral(".md")) && !text.contains(u'§'), qPrintable(text));
+            }
+        }
+        QVERIFY(looked > 100);
     }
 
     /// Docking the comparison view must not push the window past 1024×700.

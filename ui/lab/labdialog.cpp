@@ -219,16 +219,17 @@ void LabDialog::createLayout()
     runRow->addWidget(m_progress, 1);
     runRow->addWidget(m_status, 1);
 
-    auto *note
-        = new QLabel(tr("<p><b>How to read it.</b> <i>Answered</i>: counts released with the target "
-                        "certified from released values alone (docs/accuracy-first.md §5.2), mean ± sd over "
-                        "repetitions. <i>Within α</i>: of those, the share really within α of the true "
-                        "count — only a simulation can say. <i>Attempted</i>: counts that got any release. "
-                        "Noise reduction pays only the last level released; doubling pays every level.</p>"
-                        "<p>This is our protocol (docs/accuracy-first.md §5.3) on this dataset, not the "
-                        "papers' experiments. The ranking depends on the per-query cap, the grids "
-                        "and α.</p>"),
-                     this);
+    auto *note = new QLabel(
+        tr("<p><b>How to read it.</b> <i>Answered</i>: counts released with the target "
+           "certified from released values alone (a relative target ±α·y at half-width w holds once the "
+           "released value is at least w(1+α)/α), mean ± sd over "
+           "repetitions. <i>Within α</i>: of those, the share really within α of the true "
+           "count — only a simulation can say. <i>Attempted</i>: counts that got any release. "
+           "Noise reduction pays only the last level released; doubling pays every level.</p>"
+           "<p>This is our protocol, modelled on the relative-error experiment of Ligett et al. "
+           "(NeurIPS 2017), on this dataset, not the papers' experiments. The ranking depends on the per-query cap, the grids "
+           "and α.</p>"),
+        this);
     note->setWordWrap(true);
     note->setTextFormat(Qt::RichText);
     note->setStyleSheet(palette::labelColourStyle(palette::mutedText));

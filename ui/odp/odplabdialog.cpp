@@ -787,7 +787,7 @@ void OdpLabDialog::updatePtrPreset()
         tr("IQR by propose-test-release with two shifted log-scale discretisations, noisy release (cost 2ε "
            "on a pass); the realised case is shaded. At ε = 0.1: P[M1 passes] = %1, P[M2 passes] = %2. Budget "
            "left for the median: %3. The γ read the data: they are quoted from the teaching example "
-           "(docs/output-dp.md §4.5), not computed here.")
+           "(Dwork & Lei 2009, on this dataset), not computed here.")
             .arg(odp::ptrPassProbability(gammas[0], 0.1, t), 0, 'g', 6)
             .arg(odp::ptrPassProbability(gammas[1], 0.1, t), 0, 'g', 6)
             .arg(full ? tr("ε_med (the IQR was released and paid for)")

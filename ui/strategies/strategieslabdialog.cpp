@@ -188,7 +188,7 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
            "strategy above on step-shaped data. It is not offered here because the privacy argument of its first "
            "stage has not been re-derived for this project; “DAWA-lite” (partition chosen from an identity "
            "histogram at ε₁, i.e. by post-processing) is provably private but measured fragile: on experience it "
-           "never beat the identity strategy (58.9 vs 50.0 at ε = 1). See docs/strategies-inference.md."),
+           "never beat the identity strategy (58.9 vs 50.0 at ε = 1). DAWA: Li, Hay, Miklau & Wang, PVLDB 2014."),
         ranges);
     dawa->setWordWrap(true);
     dawa->setTextFormat(Qt::RichText);
