@@ -116,6 +116,21 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
         // Whatever was released was paid for; a refused request released nothing.
         if (event.attempts.empty())
             continue;
+        // A growing-database stream (BBScheduler, Cummings et al. 2018): each released epoch is one
+        // run of the Laplace-k box at scale k/(ε_i t_i) (rounded up) on a t_i-row prefix, so it is
+        // ε_i-DP whatever the schedule (a zCDP schedule runs the box at ε_i = √(2ρ_i) rounded down,
+        // and ε_i²/2 ≤ ρ_i). One pure event per epoch: every strategy applies to it.
+        if (event.growingRecord) {
+            for (const session::GrowingEpochRecord &epoch : event.growingRecord->epochs) {
+                PrivacyEvent e;
+                e.mechanism = MechanismKind::PureDp;
+                e.epsilon = epoch.epsilon;
+                ledger.events.push_back(e);
+            }
+            if (origin)
+                origin->insert(origin->end(), event.growingRecord->epochs.size(), i);
+            continue;
+        }
         auto mapping = mappingFor(event.mechanism, i);
         if (!mapping)
             return mapping.error();

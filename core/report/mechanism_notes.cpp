@@ -42,16 +42,14 @@ MethodNote mechanismNote(std::string_view m)
             "error bar meets the target. Every level drawn was released and is paid for, so the cost is "
             "the sum of the attempts shown. The confidence is split over the levels (union bound), so the "
             "error bar of the accepted answer holds at the requested confidence.",
-            "Ligett, Neel, Roth, Waggoner & Wu 2017 (Accuracy First, the doubling baseline); "
-            "docs/accuracy-first.md"};
+            "Ligett, Neel, Roth, Waggoner & Wu 2017 (Accuracy First, the doubling baseline)"};
     if (m == "laplace-nr")
         return {"Laplace noise reduction",
                 "A chain of ever less noisy Laplace releases of one query, correlated so that only the last "
                 "level is paid: the ex-post privacy loss is ε = Δ/b at the level where the stopping rule "
                 "accepted the answer. The loss depends on the realised run, so it is charged to an ex-post "
                 "filter and only basic composition applies to it.",
-                "Ligett, Neel, Roth, Waggoner & Wu 2017 (Accuracy First, Laplace noise reduction); "
-                "docs/accuracy-first.md"};
+                "Ligett, Neel, Roth, Waggoner & Wu 2017 (Accuracy First, Laplace noise reduction)"};
     if (m == "brownian")
         return {
             "Brownian noise reduction",
@@ -60,49 +58,56 @@ MethodNote mechanismNote(std::string_view m)
             "costs: ρ = Δ²/(2·T_stop) in a zCDP filter, or an ex-post loss with a boundary in the ex-post "
             "filter. The event's accounting line says which side paid.",
             "Whitehouse, Ramdas, Rogers & Wu 2022 (Brownian noise reduction); Rogers, Samorodnitsky, Wu & "
-            "Ramdas 2023; docs/accuracy-first.md §4.4"};
+            "Ramdas 2023"};
     if (m == "svt")
         return {"Sparse vector (output DP)",
                 "Above-threshold answers to a stream of queries against a noisy threshold; under output "
                 "differential privacy the cost depends on the released cell (how many ⊤ answers), is "
                 "reserved at its worst case before any noise is drawn and settled at the realised cell.",
-                "Dwork & Roth 2014 §3.6; Hartmann, Bindschaedler, Bentkamp & West 2023 (output DP); "
-                "docs/output-dp.md"};
+                "Dwork & Roth 2014 §3.6; Hartmann, Bindschaedler, Bentkamp & West 2023 (output DP)"};
     if (m == "ptr-iqr")
-        return {
-            "Propose-test-release (interquartile range)",
-            "A noisy stability test decides whether the interquartile range is released; the median is "
-            "released with the exponential mechanism on a public grid. The cost is that of the realised "
-            "case (Lemma 10), reserved at the worst case first.",
-            "Dwork & Lei 2009; Hartmann, Bindschaedler, Bentkamp & West 2023, Lemma 10; docs/output-dp.md"};
+        return {"Propose-test-release (interquartile range)",
+                "A noisy stability test decides whether the interquartile range is released; the median is "
+                "released with the exponential mechanism on a public grid. The cost is that of the realised "
+                "case (Lemma 10), reserved at the worst case first.",
+                "Dwork & Lei 2009; Hartmann, Bindschaedler, Bentkamp & West 2023, Lemma 10"};
     if (m == "early-stop")
         return {"Early stopping (output DP)",
                 "Iterations with Laplace noise that halt at the first public stopping point where the "
                 "estimate is precise enough; the cost is the composition up to the realised stop.",
-                "Hartmann, Bindschaedler, Bentkamp & West 2023, Lemma 11; docs/output-dp.md"};
+                "Hartmann, Bindschaedler, Bentkamp & West 2023, Lemma 11"};
     if (m == "recover")
         return {
             "Budget recovery (output DP)",
             "A private model is trained and tested; the test's outcome decides which cell is released, and "
             "an unused part of the budget is recovered.",
-            "Hartmann, Bindschaedler, Bentkamp & West 2023, Theorem 17; docs/output-dp.md"};
+            "Hartmann, Bindschaedler, Bentkamp & West 2023, Theorem 17"};
+    if (m == "bbscheduler")
+        return {"Growing database (BBScheduler)",
+                "The session's rows arrive one at a time in a public, seeded order. At each epoch start "
+                "t_i = n(1+γ)^i a Laplace-k black box answers every query on the rows so far at ε_i, and its "
+                "answers are held until the next epoch; each epoch is its own ε_i (or ρ_i) charge to the "
+                "filter, and the ε_i form a series that never exceeds the stream's budget, whatever the "
+                "horizon. The bound of an epoch is the box's noise α_i plus the staleness s_i of an answer "
+                "held while rows keep arriving.",
+                "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
+                "BBScheduler); Dwork, McSherry, Nissim & Smith 2006 (Laplace mechanism)"};
     if (startsWith(m, "histogram"))
         return {"Histogram (discrete Laplace)",
                 "Every cell of the histogram gets independent discrete Laplace noise of scale t = Δ₁/ε; the "
                 "cells are disjoint, so the ℓ1 sensitivity is 1 under add/remove and 2 under replace-one. "
                 "Each cell's error bar is the noise's tail bound at the requested confidence.",
-                "Dwork, McSherry, Nissim & Smith 2006; Canonne, Kamath & Steinke 2020; "
-                "docs/strategies-inference.md"};
+                "Dwork, McSherry, Nissim & Smith 2006; Canonne, Kamath & Steinke 2020"};
     if (startsWith(m, "workload"))
         return {"Range workload (strategy matrix)",
                 "A strategy (hierarchical tree or Haar wavelet) is released with discrete Laplace noise and "
                 "the workload's answers are derived from it; constrained inference, when chosen, projects "
                 "them to a consistent set. Derivation is post-processing and costs nothing more.",
-                "Hay, Rastogi, Miklau & Suciu 2010; Xiao, Wang & Gehrke 2010; docs/strategies-inference.md"};
+                "Hay, Rastogi, Miklau & Suciu 2010; Xiao, Wang & Gehrke 2010"};
     if (m == "exponential-mechanism")
         return {"Exponential mechanism (quantile)",
                 "A quantile chosen on a public grid with probability ∝ exp(−ε·|rank error|/(2Δ)); pure ε-DP.",
-                "McSherry & Talwar 2007; Smith 2011 (private quantiles); docs/strategies-inference.md"};
+                "McSherry & Talwar 2007; Smith 2011 (private quantiles)"};
     if (m == "post-processing")
         return {"Post-processing",
                 "Values derived from answers already released (sums of cells, differences, shares) without "
@@ -129,27 +134,27 @@ MethodNote filterNote(filters::FilterKind kind)
                 "largest ρ with ρ + 2√(ρ·ln(1/δ)) ≤ ε (rounded down). Pure ε charges enter as ρ = ε²/2. The "
                 "stopped session is (ε, δ)-DP with fully adaptive costs.",
                 "Whitehouse, Ramdas, Rogers & Wu 2023 (fully adaptive composition); Bun & Steinke 2016, "
-                "Propositions 1.3 and 1.4; docs/accuracy-first.md §4.1"};
+                "Propositions 1.3 and 1.4"};
     case FilterKind::ExPost:
         return {
             "Ex-post filter",
             "Realised ex-post losses add up (basic composition of ex-post privacy) and a request is "
             "admitted only while the sum, with its worst case, stays within ε; the mechanisms' δ's add up "
             "by a union bound.",
-            "Rogers, Samorodnitsky, Wu & Ramdas 2023, Lemmas 5.1 and 5.2; docs/accuracy-first.md §4.2"};
+            "Rogers, Samorodnitsky, Wu & Ramdas 2023, Lemmas 5.1 and 5.2"};
     case FilterKind::Unified:
         return {
             "Unified filter",
             "Two sub-filters under one (ε, δ): a zCDP side and an ex-post side, with the split shown under "
             "Budget. Each request is paid by one side; Theorem 3 composes the two.",
-            "Rogers, Samorodnitsky, Wu & Ramdas 2023, Theorem 3; docs/accuracy-first.md §4.3"};
+            "Rogers, Samorodnitsky, Wu & Ramdas 2023, Theorem 3"};
     case FilterKind::Odp:
         return {
             "Output-DP filter",
             "Each output-DP mechanism is admitted by its worst-case cost and then debited the cost of the "
             "cell it actually released; the sum of settled costs stays within ε and the session is "
             "(ε, δ)-DP.",
-            "Hartmann, Bindschaedler, Bentkamp & West 2023, Algorithm 1 and Theorem 7; docs/output-dp.md §2"};
+            "Hartmann, Bindschaedler, Bentkamp & West 2023, Algorithm 1 and Theorem 7"};
     }
     return {"Privacy filter", "", ""};
 }
@@ -158,14 +163,14 @@ MethodNote comparisonNote()
 {
     return {
         "Composition comparison",
-        "The session's releases as a ledger of privacy events (each Laplace release one pure-ε event, each "
+        "The session's releases as a ledger of privacy events (each Laplace release or growing-database epoch one pure-ε event, each "
         "Gaussian release or Brownian reduction one Gaussian event), accounted by every composition "
         "strategy at the session's δ. Each ε is an upper bound, rounded up. The filter above is what "
         "guarantees the session; the comparison shows what the same releases would cost if their "
         "parameters had been fixed in advance. The PLD uses the Gaussian's exact privacy profile.",
         "Dwork, Rothblum & Vadhan 2010 (advanced); Kairouz, Oh & Viswanath 2015, Theorem 3.3 (optimal); "
         "Bun & Steinke 2016 (zCDP); Mironov 2017 (RDP); Balle & Wang 2018, Theorem 8 (Gaussian profile); "
-        "Koskela, Jälkö & Honkela 2020 and Gopi, Lee & Wutschitz 2021 (PLD); docs/composition.md"};
+        "Koskela, Jälkö & Honkela 2020 and Gopi, Lee & Wutschitz 2021 (PLD)"};
 }
 
 } // namespace pbx::report

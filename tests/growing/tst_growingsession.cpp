@@ -4,6 +4,8 @@
 // mid-stream keeps what was released, the record survives a transcript round trip and restore,
 // the audit catches edited costs, and hostile values are refused naming the field with nothing
 // spent (Cummings et al. 2018, §3.1; docs/growing-databases.md, "In a session").
+#include "core/accounting/basic_composition.h"
+#include "core/accounting/session_ledger.h"
 #include "core/data/predicate.h"
 #include "core/growing/privacy_schedule.h"
 #include "core/io/event_json.h"
@@ -77,6 +79,7 @@ private Q_SLOTS:
     void transcriptRoundTripAndRestore();
     void auditCatchesEdits();
     void hostileValuesSpendNothing();
+    void epochsFeedTheComparison();
 };
 
 void TestGrowingSession::pureEpochsAreChargedExactly()
@@ -339,4 +342,28 @@ void TestGrowingSession::hostileValuesSpendNothing()
 }
 
 QTEST_GUILESS_MAIN(TestGrowingSession)
+void TestGrowingSession::epochsFeedTheComparison()
+{
+    // The session's ledger for the composition comparison: one pure ε_i event per released epoch
+    // (with the count beside it), so basic composition gives back exactly what the filter spent.
+    auto s = openSession(filters::FilterKind::Basic, 1.0);
+    auto e = s->ask(request(line()));
+    QVERIFY(e.ok());
+    std::vector<std::size_t> origin;
+    auto ledger = accounting::ledgerFromSession(*s, &origin);
+    QVERIFY2(ledger.ok(), ledger ? "" : ledger.error().message.c_str());
+    QCOMPARE(ledger->events.size(), std::size_t{5});
+    QCOMPARE(origin, std::vector<std::size_t>(5, 0));
+    for (std::size_t i = 0; i < 5; ++i) {
+        QCOMPARE(ledger->events[i].mechanism, accounting::MechanismKind::PureDp);
+        QCOMPARE(ledger->events[i].epsilon, e->growingRecord->epochs[i].epsilon);
+    }
+    auto basic = accounting::BasicComposition::fromLedger(*ledger);
+    QVERIFY(basic.ok());
+    auto total = basic.value()->epsilonForDelta(1e-6);
+    QVERIFY(total.ok());
+    QVERIFY(total->epsilon >= 0.484375);
+    QVERIFY(std::abs(total->epsilon - 0.484375) < 1e-12);
+}
+
 #include "tst_growingsession.moc"
