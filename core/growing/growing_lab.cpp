@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/growing/growing_lab.h"
+#include "core/growing/lab_monte_carlo.h"
 
 #include "core/data/predicate.h"
 #include "core/growing/growing_error.h"
@@ -163,20 +164,10 @@ Result<void> parseBlackBox(const Json &b, GrowingLabConfig &c)
     return validate(c.box);
 }
 
-/// Quantile of a sample (linear interpolation, as numpy's default).
-double quantile(std::vector<double> v, double q)
-{
-    std::sort(v.begin(), v.end());
-    const double pos = q * double(v.size() - 1);
-    const std::size_t i = static_cast<std::size_t>(pos);
-    const double frac = pos - double(i);
-    return i + 1 < v.size() ? v[i] * (1.0 - frac) + v[i + 1] * frac : v[i];
-}
-
 Json summary(const std::vector<double> &sample)
 {
-    return Json{{"median", quantile(sample, 0.5)},
-                {"q95", quantile(sample, 0.95)},
+    return Json{{"median", labQuantile(sample, 0.5)},
+                {"q95", labQuantile(sample, 0.95)},
                 {"max", *std::max_element(sample.begin(), sample.end())}};
 }
 
@@ -201,32 +192,8 @@ Result<StreamData> compileQueries(const GrowingLabConfig &c, const data::Table &
     return d;
 }
 
-/// The order seed of repetition `rep` (one stream of seeds per lab seed).
-std::uint64_t orderSeed(std::uint64_t seed, int rep)
-{
-    std::seed_seq s{std::uint32_t(seed), std::uint32_t(seed >> 32), std::uint32_t(rep), 0x67726f77u};
-    std::uint32_t words[2];
-    s.generate(words, words + 2);
-    return (std::uint64_t(words[0]) << 32) | words[1];
-}
-
-/// Worst error of one black-box run held over a stretch of the stream: every query answered at
-/// time `start` (its fraction over the first `start` rows plus Laplace noise of `scale`), then
-/// scored against the true fraction at every time u in [start, stop]: max_j max_u |q_j(D_u) − a_j|.
-double heldRunWorstError(const PrefixCounts &counts, std::size_t queries, std::uint64_t start,
-                         std::uint64_t stop, double scale, std::mt19937_64 &noise)
-{
-    double worst = 0.0;
-    for (std::size_t j = 0; j < queries; ++j) {
-        const double answer = counts.fraction(j, start) + simulationLaplace(noise, scale);
-        for (std::uint64_t u = start; u <= stop; ++u)
-            worst = std::max(worst, std::fabs(counts.fraction(j, u) - answer));
-    }
-    return worst;
-}
-
 /// The Monte Carlo loop of the scheduler and improver labs: the rows arrive in a seeded order per
-/// repetition (arrivalOrder, orderSeed) and `run(counts, noise)` scores one repetition on the
+/// repetition (arrivalOrder, labOrderSeed) and `run(counts, noise)` scores one repetition on the
 /// prefix counts of its first `end` rows. One noise stream for the whole simulation.
 template<typename Run>
 Result<void> forEachRepetition(const GrowingLabConfig &c, const data::Table &table, std::uint64_t seed,
@@ -237,7 +204,7 @@ Result<void> forEachRepetition(const GrowingLabConfig &c, const data::Table &tab
         return data.error();
     std::mt19937_64 noise(seed);
     for (int rep = 0; rep < c.repetitions; ++rep) {
-        auto order = arrivalOrder(table, c.order, orderSeed(seed, rep));
+        auto order = arrivalOrder(table, c.order, labOrderSeed(seed, rep));
         if (!order)
             return order.error();
         run(PrefixCounts(data->masks, std::span<const std::uint32_t>(*order).first(end)), noise);
@@ -267,7 +234,7 @@ Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Table &tabl
     std::vector<std::vector<double>> perEpoch(epochs.size());
     int exceeding = 0;
     for (int rep = 0; rep < c.repetitions; ++rep) {
-        auto order = arrivalOrder(table, c.order, orderSeed(seed, rep));
+        auto order = arrivalOrder(table, c.order, labOrderSeed(seed, rep));
         if (!order)
             return order.error();
         mechanisms::SeededRandomBits bits(seed, std::uint64_t(rep));
@@ -309,7 +276,7 @@ Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Table &tabl
         {"repetitions", c.repetitions}, {"max_error", summary(worstPerRun)}, {"runs_exceeding", exceeding}};
     Json byEpoch = Json::array();
     for (const auto &sample : perEpoch)
-        byEpoch.push_back(quantile(sample, 0.5));
+        byEpoch.push_back(labQuantile(sample, 0.5));
     mc["epoch_max_error_median"] = std::move(byEpoch);
     // The best any m-row database could do on the whole table (a property of the data, simulation
     // only; the stream's last database when it ends at the last row).
@@ -409,7 +376,7 @@ Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, s
         {"repetitions", c.repetitions}, {"max_error", summary(worstPerRun)}, {"runs_exceeding", exceeding}};
     Json byEpoch = Json::array();
     for (const auto &sample : perEpoch)
-        byEpoch.push_back(quantile(sample, 0.5));
+        byEpoch.push_back(labQuantile(sample, 0.5));
     mc["epoch_max_error_median"] = std::move(byEpoch);
     doc["monte_carlo"] = std::move(mc);
     return doc;
@@ -734,7 +701,7 @@ Result<Json> runNsg(const GrowingLabConfig &c, const data::Table *table, std::ui
     auto data = compileQueries(c, *table);
     if (!data)
         return data.error();
-    auto order = arrivalOrder(*table, c.order, orderSeed(seed, 0));
+    auto order = arrivalOrder(*table, c.order, labOrderSeed(seed, 0));
     if (!order)
         return order.error();
     auto run = simulateNsg(c.nsg, data->masks, *order, end, c.checkpoints, seed);
@@ -901,7 +868,7 @@ Result<Json> runErmg(const GrowingLabConfig &c, const data::Table *table, std::u
     auto data = cpsErmData(*table);
     if (!data)
         return data.error();
-    auto order = arrivalOrder(*table, c.order, orderSeed(seed, 0));
+    auto order = arrivalOrder(*table, c.order, labOrderSeed(seed, 0));
     if (!order)
         return order.error();
     const Eigen::Index rows = Eigen::Index(end);

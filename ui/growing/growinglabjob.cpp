@@ -4,6 +4,7 @@
 #include "core/data/predicate.h"
 #include "core/growing/bb_improver.h"
 #include "core/growing/growing_svt.h"
+#include "core/growing/lab_monte_carlo.h"
 #include "core/growing/stream_model.h"
 #include "resources/dataset_catalog.h"
 
@@ -21,40 +22,17 @@ namespace pbx::ui {
 
 using io::json::Json;
 
-double growingQuantile(std::vector<double> v, double q)
+double growingQuantile(std::vector<double> sample, double q)
 {
-    std::sort(v.begin(), v.end());
-    const double pos = q * double(v.size() - 1);
-    const std::size_t i = static_cast<std::size_t>(pos);
-    const double frac = pos - double(i);
-    return i + 1 < v.size() ? v[i] * (1.0 - frac) + v[i + 1] * frac : v[i];
+    return growing::labQuantile(std::move(sample), q);
 }
 
 std::uint64_t growingOrderSeed(std::uint64_t seed, int rep)
 {
-    // The core's orderSeed (core/growing/growing_lab.cpp); ui.growinglab checks the equality.
-    std::seed_seq s{std::uint32_t(seed), std::uint32_t(seed >> 32), std::uint32_t(rep), 0x67726f77u};
-    std::uint32_t words[2];
-    s.generate(words, words + 2);
-    return (std::uint64_t(words[0]) << 32) | words[1];
+    return growing::labOrderSeed(seed, rep);
 }
 
 namespace {
-
-/// The core's heldRunWorstError: every query answered at `start` (its fraction plus Laplace noise
-/// of `scale`, drawn in query order from `noise`), scored against the true fraction at every time
-/// u in [start, stop]: max_j max_u |q_j(D_u) − a_j|.
-double heldRunWorstError(const growing::PrefixCounts &counts, std::size_t queries, std::uint64_t start,
-                         std::uint64_t stop, double scale, std::mt19937_64 &noise)
-{
-    double worst = 0.0;
-    for (std::size_t j = 0; j < queries; ++j) {
-        const double answer = counts.fraction(j, start) + growing::simulationLaplace(noise, scale);
-        for (std::uint64_t u = start; u <= stop; ++u)
-            worst = std::max(worst, std::fabs(counts.fraction(j, u) - answer));
-    }
-    return worst;
-}
 
 /// One held black-box run per epoch (start, last, ε_i, bound) of the scheduler's plan.
 struct EpochRun
@@ -171,7 +149,8 @@ void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingL
             for (std::size_t i = 0; i < epochs.size(); ++i) {
                 const auto &e = epochs[i];
                 const double scale = growing::laplaceKScale(k, e.epsilon, double(e.start));
-                const double epochWorst = heldRunWorstError(counts, k, e.start, e.last, scale, noise);
+                const double epochWorst
+                    = growing::heldRunWorstError(counts, k, e.start, e.last, scale, noise);
                 perEpoch[i].push_back(epochWorst);
                 worst = std::max(worst, epochWorst);
                 exceeded = exceeded || epochWorst > e.bound;
@@ -181,7 +160,7 @@ void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingL
                 const auto s = improver->step(t);
                 const double scale = growing::laplaceKScale(k, s.epsilon, double(t));
                 const std::uint64_t stop = std::min<std::uint64_t>(t + config.every - 1, end);
-                worst = heldRunWorstError(counts, k, t, stop, scale, noise); // the last step's
+                worst = growing::heldRunWorstError(counts, k, t, stop, scale, noise); // the last step's
                 exceeded = exceeded || worst > s.bound;
             }
         }

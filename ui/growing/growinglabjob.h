@@ -43,8 +43,8 @@ struct GrowingRunOutcome
 /// Linear-interpolation quantile (numpy's default) of a non-empty sample; q in [0, 1].
 double growingQuantile(std::vector<double> sample, double q);
 
-/// The arrival-order seed of repetition `rep` of a run seeded `seed`, as the core's lab derives it
-/// (std::seed_seq over the seed's two halves, rep and a constant; tested equal to the CLI).
+/// The arrival-order seed of repetition `rep` of a run seeded `seed`: the core's
+/// growing::labOrderSeed (core/growing/lab_monte_carlo.h), shared with the CLI.
 std::uint64_t growingOrderSeed(std::uint64_t seed, int rep);
 
 /// Runs the simulation of `config` on its dataset (loaded here); adds one outcome unless

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+// The pieces of the growing-database labs' Monte Carlo that the CLI document (growing_lab.cpp) and
+// the GUI lab's job (ui/growing/growinglabjob.cpp) must share to give the same numbers for the
+// same seed: the arrival-order seed of each repetition, the error of a held black-box run, and
+// the sample quantile.
+#pragma once
+
+#include "core/growing/stream_model.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace pbx::growing {
+
+/// The arrival-order seed of repetition `rep` (≥ 0) of a lab run with seed `seed`: one stream of
+/// order seeds per lab seed (std::seed_seq over the seed's two halves, rep and a constant).
+/// Not a privacy parameter: arrival orders are public coins of the simulation.
+std::uint64_t labOrderSeed(std::uint64_t seed, int rep);
+
+/// Worst error of one black-box run held over [start, stop] (1 ≤ start ≤ stop ≤ the counts'
+/// length): every query j < `queries` answered at time `start` (its fraction over the first `start`
+/// rows plus Laplace noise of `scale` > 0 on the fraction scale, drawn from `noise` in query order),
+/// scored against the true fraction at every time u in [start, stop]: max_j max_u |q_j(x_u) − a_j|.
+/// The staleness this measures is bounded by (t − t_i)/t (Cummings et al. 2018, staleness lemma).
+double heldRunWorstError(const PrefixCounts &counts, std::size_t queries, std::uint64_t start,
+                         std::uint64_t stop, double scale, std::mt19937_64 &noise);
+
+/// Quantile q ∈ [0, 1] of a non-empty sample by linear interpolation (numpy's default).
+double labQuantile(std::vector<double> sample, double q);
+
+} // namespace pbx::growing
