@@ -12,6 +12,8 @@
 // 27 s (O(n²)); constant time per request means the two sizes report the same per-request time.
 #include "core/session/session.h"
 
+#include "bench/bench_tiny_table.h"
+
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -21,19 +23,7 @@ namespace {
 
 using namespace pbx;
 
-std::shared_ptr<const data::Table> tinyTable()
-{
-    data::Column region{
-        {"region", data::ColumnType::Categorical, std::nullopt, "", {"north", "south"}}, {}, {}};
-    for (std::size_t i = 0; i < 64; ++i)
-        region.codes.push_back(i % 4 == 0 ? 1 : 0);
-    auto t = data::Table::create("tiny", {region});
-    if (!t) {
-        std::fprintf(stderr, "%s\n", t.error().message.c_str());
-        std::exit(1);
-    }
-    return std::make_shared<const data::Table>(std::move(t.value()));
-}
+using bench::tinyTable;
 
 void answer(benchmark::State &state, filters::FilterKind filter,
             std::optional<session::ReleaseMethod> mechanism, session::AccuracyTarget target)

@@ -9,6 +9,8 @@
 #include "core/io/transcript_json.h"
 #include "core/session/session.h"
 
+#include "bench/bench_tiny_table.h"
+
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -18,19 +20,7 @@ namespace {
 
 using namespace pbx;
 
-std::shared_ptr<const data::Table> tinyTable()
-{
-    data::Column region{
-        {"region", data::ColumnType::Categorical, std::nullopt, "", {"north", "south"}}, {}, {}};
-    for (std::size_t i = 0; i < 64; ++i)
-        region.codes.push_back(i % 4 == 0 ? 1 : 0);
-    auto t = data::Table::create("tiny", {region});
-    if (!t) {
-        std::fprintf(stderr, "%s\n", t.error().message.c_str());
-        std::exit(1);
-    }
-    return std::make_shared<const data::Table>(std::move(t.value()));
-}
+using bench::tinyTable;
 
 /// The transcript of `requests` seeded Laplace counts under the basic filter.
 std::string transcript(const std::shared_ptr<const data::Table> &table, std::size_t requests)
