@@ -114,6 +114,8 @@ private:
     void drawAccuracy();
     void drawPmwg();
     void drawErm();
+    /// NSG after Run: the hard answers' mean |error| over the seeded orders on the accuracy chart.
+    void drawNsgErrors();
     void finished();
     void advanceCursor();
     void setPlaying(bool playing);
