@@ -265,16 +265,13 @@ Result<void> forEachRepetition(const GrowingLabConfig &c, const data::Table &tab
     if (!data)
         return data.error();
     std::mt19937_64 noise(seed);
-    const auto total = std::uint64_t(c.repetitions);
     for (int rep = 0; rep < c.repetitions; ++rep) {
         auto order = arrivalOrder(table, c.order, labOrderSeed(seed, rep));
         if (!order)
             return order.error();
         const double error
             = run(PrefixCounts(data->masks, std::span<const std::uint32_t>(*order).first(end)), noise);
-        if (auto ok
-            = reportLabProgress(progress, {rep + 1, c.repetitions, std::uint64_t(rep) + 1, total, error});
-            !ok)
+        if (auto ok = reportLabProgress(progress, rep, c.repetitions, 0, 1, error); !ok)
             return ok;
     }
     return {};
@@ -301,7 +298,6 @@ Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Table &tabl
                 columns[j].push_back(static_cast<std::uint32_t>(q));
     EpochErrors errors(epochs);
     // Progress after every epoch: each one is a SmallDB draw over the whole range (≈ 50 ms at m = 8).
-    const std::uint64_t units = std::uint64_t(c.repetitions) * epochs.size();
     for (int rep = 0; rep < c.repetitions; ++rep) {
         auto order = arrivalOrder(table, c.order, labOrderSeed(seed, rep));
         if (!order)
@@ -333,12 +329,9 @@ Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Table &tabl
                         = std::max(epochWorst, std::fabs(double(queryCounts[q]) / double(u) - answers[q]));
             }
             errors.add(i, epochWorst);
-            const bool last = i + 1 == epochs.size();
-            LabProgressStep step{
-                rep + int(last), c.repetitions, std::uint64_t(rep) * epochs.size() + i + 1, units, {}};
-            if (last)
-                step.runError = errors.endRepetition();
-            if (auto ok = reportLabProgress(progress, step); !ok)
+            const std::optional<double> runError
+                = i + 1 == epochs.size() ? std::optional(errors.endRepetition()) : std::nullopt;
+            if (auto ok = reportLabProgress(progress, rep, c.repetitions, i, epochs.size(), runError); !ok)
                 return ok.error();
         }
     }
@@ -361,15 +354,8 @@ Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Table &tabl
 Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
                           std::uint64_t end, Json doc, const LabProgress &progress)
 {
-    SchedulerConfig sc;
-    sc.startSize = c.startSize;
-    sc.budget = c.budget;
-    sc.schedule = c.schedule;
-    sc.beta = c.beta;
-    sc.box = c.box;
-    if (c.gamma) {
-        sc.gamma = *c.gamma;
-    } else {
+    SchedulerConfig sc = schedulerConfigOf(c);
+    if (!c.gamma) {
         auto best = optimalGamma(sc, c.startSize);
         if (!best)
             return best.error();
@@ -436,13 +422,7 @@ Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, s
 Result<Json> runImprover(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
                          std::uint64_t end, Json doc, const LabProgress &progress)
 {
-    ImproverConfig ic;
-    ic.startSize = c.startSize;
-    ic.decay = c.decay;
-    ic.every = c.every;
-    ic.budget = c.budget;
-    ic.beta = c.beta;
-    ic.box = c.box;
+    const ImproverConfig ic = improverConfigOf(c);
     auto improver = BBImprover::create(ic);
     if (!improver)
         return improver.error();
@@ -473,12 +453,8 @@ Result<Json> runImprover(const GrowingLabConfig &c, const data::Table *table, st
     doc["steps"] = std::move(steps);
     doc["normaliser"] = improver->normaliser();
     // The crossover with BBScheduler (zcdp-equalised at its optimal γ for the same budget and box).
-    SchedulerConfig sc;
-    sc.startSize = c.startSize;
-    sc.budget = c.budget;
+    SchedulerConfig sc = schedulerConfigOf(c);
     sc.schedule = ScheduleKind::ZcdpEqualised;
-    sc.beta = c.beta;
-    sc.box = c.box;
     auto best = optimalGamma(sc, c.startSize, 0.01, 4.0, 2000);
     if (!best)
         return best.error();
@@ -521,6 +497,13 @@ Result<Json> runImprover(const GrowingLabConfig &c, const data::Table *table, st
     doc["monte_carlo"] = Json{
         {"repetitions", c.repetitions}, {"max_error_at_end", summary(atEnd)}, {"runs_exceeding", exceeding}};
     return doc;
+}
+
+/// Checkpoint k of `checkpoints` evenly spaced times from n to `end` (one checkpoint: at end), where
+/// PMWG and NSG ask their queries and the plan shows the public cap.
+std::uint64_t checkpointTime(std::uint64_t n, std::uint64_t end, int checkpoints, int k)
+{
+    return checkpoints == 1 ? end : n + (end - n) * std::uint64_t(k) / std::uint64_t(checkpoints - 1);
 }
 
 Result<void> parsePmwg(const Json &doc, GrowingLabConfig &c)
@@ -619,10 +602,7 @@ Result<Json> runPmwg(const GrowingLabConfig &c, const data::Table *table, std::u
         // The cap at the checkpoints is public: H(t) = ⌊c_0(1 + H_t − H_n)⌋.
         Json caps = Json::array();
         for (int k = 0; k < c.checkpoints; ++k) {
-            const std::uint64_t t = c.checkpoints == 1 ? end
-                                                       : c.startSize
-                                                             + (end - c.startSize) * std::uint64_t(k)
-                                                                   / std::uint64_t(c.checkpoints - 1);
+            const std::uint64_t t = checkpointTime(c.startSize, end, c.checkpoints, k);
             caps.push_back(Json{{"time", t}, {"cap", pmwg->capAt(t)}});
         }
         doc["cap"] = std::move(caps);
@@ -718,12 +698,6 @@ Result<void> parseNsg(const Json &doc, GrowingLabConfig &c)
     return validate(n);
 }
 
-/// The public cap at `checkpoints` evenly spaced times from n to `end`.
-std::uint64_t checkpointTime(std::uint64_t n, std::uint64_t end, int checkpoints, int k)
-{
-    return checkpoints == 1 ? end : n + (end - n) * std::uint64_t(k) / std::uint64_t(checkpoints - 1);
-}
-
 /// NSG's Monte Carlo over arrival orders: per checkpoint, the hard answers so far K(t) and the mean
 /// |error| of the hard answers released so far (over the runs that have one), and per run its final
 /// K, mean |error| and realised privacy (in the budget's unit; it depends on the data through the
@@ -812,10 +786,7 @@ Result<Json> runNsg(const GrowingLabConfig &c, const data::Table *table, std::ui
         errors.add(*one);
         if (rep == 0)
             run = std::move(*one);
-        const auto total = std::uint64_t(c.repetitions);
-        if (auto ok
-            = reportLabProgress(progress, {rep + 1, c.repetitions, std::uint64_t(rep) + 1, total, {}});
-            !ok)
+        if (auto ok = reportLabProgress(progress, rep, c.repetitions); !ok)
             return ok.error();
     }
     Json hard = Json::array();
@@ -848,6 +819,23 @@ Result<Json> runNsg(const GrowingLabConfig &c, const data::Table *table, std::ui
     return doc;
 }
 
+/// BBImprover's "schedule" fields {"a", "every"} (BBImprover's own, and ERMG's improver grid).
+Result<void> parseImproverSchedule(const Json &sch, GrowingLabConfig &c)
+{
+    auto a = io::json::optionalNumber(sch, "a", "schedule");
+    if (!a)
+        return recode(kInvalidDecay, a.error());
+    if (*a)
+        c.decay = **a;
+    if (sch.contains("every")) {
+        auto every = io::json::unsignedInteger(sch, "every", "schedule");
+        if (!every)
+            return recode(kInvalidConfig, every.error());
+        c.every = *every;
+    }
+    return {};
+}
+
 /// ERMG's "schedule" ({"kind": "improver", "a", "every"} or {"kind": "zcdp-equalised" |
 /// "zcdp-geometric", "gamma"}) and "erm" ({"lambda", "tol", "draws"}) blocks.
 Result<void> parseErmg(const Json &doc, const Json *schedule, GrowingLabConfig &c)
@@ -862,17 +850,8 @@ Result<void> parseErmg(const Json &doc, const Json *schedule, GrowingLabConfig &
         if (!kind)
             return recode(kInvalidSchedule, kind.error());
         if (*kind == "improver") {
-            auto a = io::json::optionalNumber(sch, "a", "schedule");
-            if (!a)
-                return recode(kInvalidDecay, a.error());
-            if (*a)
-                c.decay = **a;
-            if (sch.contains("every")) {
-                auto every = io::json::unsignedInteger(sch, "every", "schedule");
-                if (!every)
-                    return recode(kInvalidConfig, every.error());
-                c.every = *every;
-            }
+            if (auto ok = parseImproverSchedule(sch, c); !ok)
+                return ok;
         } else {
             auto parsed = parseScheduleKind(*kind);
             if (!parsed)
@@ -915,10 +894,10 @@ Result<void> parseErmg(const Json &doc, const Json *schedule, GrowingLabConfig &
     // The box's accuracy function is not used by ERMG; a Laplace box satisfies the schedulers' checks.
     c.box = BlackBox{};
     if (c.ermScheduler) {
-        SchedulerConfig sc{c.startSize, *c.gamma, c.budget, c.schedule, c.beta, c.box};
+        const SchedulerConfig sc = schedulerConfigOf(c);
         return validate(sc);
     }
-    ImproverConfig ic{c.startSize, c.decay, c.every, c.budget, c.beta, c.box};
+    const ImproverConfig ic = improverConfigOf(c);
     return validate(ic);
 }
 
@@ -948,7 +927,6 @@ Result<void> simulateErmg(const GrowingLabConfig &c, const data::Table &table, s
     std::mt19937_64 rng(seed ^ 0x65726d67u);
     std::vector<std::vector<double>> excess(releases.size());
     auto &out = doc["releases"];
-    const std::uint64_t units = std::uint64_t(c.repetitions) * releases.size();
     for (int rep = 0; rep < c.repetitions; ++rep) {
         auto order = arrivalOrder(table, c.order, labOrderSeed(seed, rep));
         if (!order)
@@ -974,13 +952,7 @@ Result<void> simulateErmg(const GrowingLabConfig &c, const data::Table &table, s
                 out[i]["newton_iterations"] = fit->iterations;
             }
             // Progress after every fit: a repetition of the thinned grid takes seconds.
-            const bool last = i + 1 == releases.size();
-            if (auto ok = reportLabProgress(progress, {rep + int(last),
-                                                       c.repetitions,
-                                                       std::uint64_t(rep) * releases.size() + i + 1,
-                                                       units,
-                                                       {}});
-                !ok)
+            if (auto ok = reportLabProgress(progress, rep, c.repetitions, i, releases.size()); !ok)
                 return ok;
         }
     }
@@ -999,7 +971,7 @@ Result<Json> runErmg(const GrowingLabConfig &c, const data::Table *table, std::u
     std::vector<ErmRelease> releases;
     double total = 0.0;
     if (c.ermScheduler) {
-        SchedulerConfig sc{c.startSize, *c.gamma, c.budget, c.schedule, c.beta, c.box};
+        const SchedulerConfig sc = schedulerConfigOf(c);
         auto epochs = planEpochs(sc, end);
         if (!epochs)
             return epochs.error();
@@ -1007,7 +979,7 @@ Result<Json> runErmg(const GrowingLabConfig &c, const data::Table *table, std::u
             releases.push_back({e.start, e.last, e.privacy.rho, e.privacy.cumulative});
         total = BBScheduler::create(sc)->total();
     } else {
-        ImproverConfig ic{c.startSize, c.decay, c.every, c.budget, c.beta, c.box};
+        const ImproverConfig ic = improverConfigOf(c);
         auto improver = BBImprover::create(ic);
         if (!improver)
             return improver.error();
@@ -1047,6 +1019,16 @@ Result<Json> runErmg(const GrowingLabConfig &c, const data::Table *table, std::u
 }
 
 } // namespace
+
+SchedulerConfig schedulerConfigOf(const GrowingLabConfig &c)
+{
+    return SchedulerConfig{c.startSize, c.gamma.value_or(1.0), c.budget, c.schedule, c.beta, c.box};
+}
+
+ImproverConfig improverConfigOf(const GrowingLabConfig &c)
+{
+    return ImproverConfig{c.startSize, c.decay, c.every, c.budget, c.beta, c.box};
+}
 
 std::string_view labAlgorithmName(LabAlgorithm algorithm)
 {
@@ -1170,18 +1152,8 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
                     + " (budget.kind is '" + std::string(budgetKindName(c.budget.kind)) + "')");
     } else if (c.algorithm == LabAlgorithm::BBImprover && *schedule) {
         // (ermg reads its schedule in parseErmg)
-        const Json &sch = **schedule;
-        auto a = io::json::optionalNumber(sch, "a", "schedule");
-        if (!a)
-            return recode(kInvalidDecay, a.error());
-        if (*a)
-            c.decay = **a;
-        if (sch.contains("every")) {
-            auto every = io::json::unsignedInteger(sch, "every", "schedule");
-            if (!every)
-                return recode(kInvalidConfig, every.error());
-            c.every = *every;
-        }
+        if (auto ok = parseImproverSchedule(**schedule, c); !ok)
+            return ok.error();
     }
 
     if (c.algorithm == LabAlgorithm::Pmwg) {
@@ -1220,7 +1192,7 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
     }
     // The whole configuration through the core's own checks.
     if (c.algorithm == LabAlgorithm::BBImprover) {
-        ImproverConfig ic{c.startSize, c.decay, c.every, c.budget, c.beta, c.box};
+        const ImproverConfig ic = improverConfigOf(c);
         if (auto ok = validate(ic); !ok)
             return ok.error();
     }

@@ -62,6 +62,13 @@ struct GrowingLabConfig
     int perCheckpoint = 25;    ///< pmwg
 };
 
+/// The lab's BBScheduler (also ERMG's with a zCDP schedule): start size, budget, schedule, β, box,
+/// and γ when the configuration fixes one (else the default 1; "optimal" is the caller's search).
+SchedulerConfig schedulerConfigOf(const GrowingLabConfig &config);
+
+/// The lab's BBImprover (also ERMG's improver grid): start size, a, m, budget, β, box.
+ImproverConfig improverConfigOf(const GrowingLabConfig &config);
+
 /// Reads and checks a configuration. Errors ("<CODE>: <field>: …"): INVALID_CONFIG (format, version,
 /// unknown algorithm or field value, missing fields), INVALID_UNIVERSE, INVALID_ALPHA, INVALID_CAP,
 /// INVALID_THRESHOLD, INVALID_LEARNING_RATE, INVALID_NOISE_EXPONENT (pmwg, nsg), CAP_REQUIRED (nsg

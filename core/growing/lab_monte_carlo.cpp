@@ -26,9 +26,15 @@ std::uint64_t labNoiseSeed(std::uint64_t seed, int rep)
     return (std::uint64_t(words[0]) << 32) | words[1];
 }
 
-Result<void> reportLabProgress(const LabProgress &progress, const LabProgressStep &step)
+Result<void> reportLabProgress(const LabProgress &progress, int rep, int repetitions, std::size_t step,
+                               std::size_t steps, std::optional<double> runError)
 {
-    if (progress && !progress(step))
+    if (!progress)
+        return {};
+    const bool last = step + 1 == steps;
+    const LabProgressStep report{rep + int(last), repetitions, std::uint64_t(rep) * steps + step + 1,
+                                 std::uint64_t(repetitions) * steps, last ? runError : std::nullopt};
+    if (!progress(report))
         return makeError(ErrorCode::Cancelled, "the growing-database simulation was cancelled");
     return {};
 }

@@ -44,8 +44,11 @@ struct LabProgressStep
 /// ErrorCode::Cancelled. Empty: no reports.
 using LabProgress = std::function<bool(const LabProgressStep &)>;
 
-/// Reports `step` to `progress` (if set). Errors: Cancelled when it asks to stop.
-Result<void> reportLabProgress(const LabProgress &progress, const LabProgressStep &step);
+/// Reports unit `step` (0-based) of the `steps` of repetition `rep` (0-based) of `repetitions` to
+/// `progress` (if set): done = rep·steps + step + 1 of repetitions·steps; the repetition is finished
+/// at its last step, which passes `runError` on. Errors: Cancelled when `progress` asks to stop.
+Result<void> reportLabProgress(const LabProgress &progress, int rep, int repetitions, std::size_t step = 0,
+                               std::size_t steps = 1, std::optional<double> runError = std::nullopt);
 
 /// Worst error of one black-box run held over [start, stop] (1 ≤ start ≤ stop ≤ the counts'
 /// length): every query j < `queries` answered at time `start` (its fraction over the first `start`

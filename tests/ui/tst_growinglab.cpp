@@ -63,6 +63,18 @@ void workedTable(GrowingLabDialog &lab)
     lab.horizonSpin()->setValue(255999);
 }
 
+/// SmallDBG: the worked table's BBScheduler with the SmallDB box of size m, to CPS1988's last row,
+/// `repetitions` runs, seed 1.
+void smallDbLab(GrowingLabDialog &lab, int m, int repetitions)
+{
+    workedTable(lab);
+    lab.boxCombo()->setCurrentIndex(lab.boxCombo()->findData(QStringLiteral("smalldb")));
+    lab.smallDbSizeSpin()->setValue(m);
+    lab.horizonSpin()->setValue(28155);
+    lab.repetitionsSpin()->setValue(repetitions);
+    lab.seedSpin()->setValue(1);
+}
+
 /// Saves a screenshot both where CTest collects them and as /tmp/growing-<name>.png.
 void screenshot(QWidget &widget, const QString &name)
 {
@@ -614,6 +626,10 @@ void TestGrowingLab::ermgPanel()
     QVERIFY(releases.back()["sigma"].get<double>() < releases.front()["sigma"].get<double>());
     QVERIFY(lab.simulation()->document["privacy"]["spent_realised"].get<double>() <= 0.024356);
     screenshot(lab, QStringLiteral("ermg"));
+    for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+        lab.resize(size);
+        screenshot(lab, QStringLiteral("ermg-%1x%2").arg(size.width()).arg(size.height()));
+    }
 }
 
 /// SmallDBG on CPS1988 (BBScheduler, SmallDB m = 6, n = 1000, γ = 1, pure ε = 1, 3 runs, seed 1): the
@@ -622,12 +638,7 @@ void TestGrowingLab::smallDbPanel()
 {
     GrowingLabDialog lab;
     lab.show();
-    workedTable(lab);
-    lab.boxCombo()->setCurrentIndex(lab.boxCombo()->findData(QStringLiteral("smalldb")));
-    lab.smallDbSizeSpin()->setValue(6);
-    lab.horizonSpin()->setValue(28155);
-    lab.repetitionsSpin()->setValue(3);
-    lab.seedSpin()->setValue(1);
+    smallDbLab(lab, 6, 3);
     QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
     QCOMPARE(lab.plan()["smalldb"]["range_size"].get<double>(), 54264.0);
     screenshot(lab, QStringLiteral("smalldbg-plan"));
@@ -653,11 +664,7 @@ void TestGrowingLab::smallDbProgressAndCancel()
 {
     GrowingLabDialog lab;
     lab.show();
-    workedTable(lab);
-    lab.boxCombo()->setCurrentIndex(lab.boxCombo()->findData(QStringLiteral("smalldb")));
-    lab.smallDbSizeSpin()->setValue(8);
-    lab.horizonSpin()->setValue(28155);
-    lab.repetitionsSpin()->setValue(200);
+    smallDbLab(lab, 8, 200);
     QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
     auto *progress = lab.findChild<QProgressBar *>();
     std::vector<int> seen;

@@ -657,13 +657,7 @@ void GrowingLabDialog::updatePlan()
         Json probe = configDocument(false);
         probe["schedule"]["gamma"] = "optimal";
         if (auto c = growing::parseGrowingLab(probe)) {
-            growing::SchedulerConfig sc;
-            sc.startSize = c->startSize;
-            sc.budget = c->budget;
-            sc.schedule = c->schedule;
-            sc.beta = c->beta;
-            sc.box = c->box;
-            if (auto best = growing::optimalGamma(sc, c->startSize))
+            if (auto best = growing::optimalGamma(growing::schedulerConfigOf(*c), c->startSize))
                 m_optimalGammaValue = best->gamma;
         }
     }
