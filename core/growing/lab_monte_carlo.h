@@ -27,8 +27,8 @@ std::uint64_t labOrderSeed(std::uint64_t seed, int rep);
 /// before they had repetitions — and a std::seed_seq stream over (seed, rep) for the others.
 std::uint64_t labNoiseSeed(std::uint64_t seed, int rep);
 
-/// Where a lab simulation is, after one unit of its work: a repetition, or for SmallDBG one epoch
-/// of a repetition (its SmallDB draws take the time).
+/// Where a lab simulation is, after one unit of its work: a repetition, or one epoch (SmallDBG: a
+/// SmallDB draw) or one fit (ERMG) of a repetition, where those take the time.
 struct LabProgressStep
 {
     int repetitionsDone = 0; ///< whole repetitions finished, 0 … repetitions

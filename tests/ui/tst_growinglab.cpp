@@ -840,6 +840,14 @@ void TestGrowingLab::nsgErmgMatchCli()
                      c["hard_mean_abs"]["median"].get<double>());
     }
     QVERIFY(lab.pmwgText().contains(QStringLiteral("Over 12 seeded orders")));
+    // The timeline: the realised loss's band over the orders around the first order's line.
+    GrowingChart *timeline = lab.timelineChart();
+    timeline->flush();
+    QCOMPARE(timeline->points(QStringLiteral("realised-band")).front().y(), realised["q95"].get<double>());
+    QCOMPARE(timeline->lowerPoints(QStringLiteral("realised-band")).front().y(),
+             realised["q05"].get<double>());
+    QCOMPARE(timeline->points(QStringLiteral("realised")).front().y(),
+             gui["privacy"]["realised"].get<double>());
     lab.tabs()->setCurrentIndex(1);
     for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
         lab.resize(size);
