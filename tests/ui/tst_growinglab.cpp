@@ -677,6 +677,7 @@ void TestGrowingLab::smallDbProgressAndCancel()
     QTRY_VERIFY_WITH_TIMEOUT(progress->maximum() == 1000 && progress->value() >= 6, 60000);
     QVERIFY(lab.isRunning());
     QVERIFY(lab.statusText().contains(QStringLiteral("of 200 runs done")));
+    screenshot(lab, QStringLiteral("smalldbg-progress"));
     QElapsedTimer clock;
     clock.start();
     lab.cancelButton()->click();
