@@ -171,6 +171,67 @@ Json summary(const std::vector<double> &sample)
                 {"max", *std::max_element(sample.begin(), sample.end())}};
 }
 
+/// The median and the band the lab draws around it (kLabBandLow … kLabBandHigh); null for an empty
+/// sample (e.g. no run had a hard answer yet).
+Json band(const std::vector<double> &sample)
+{
+    if (sample.empty())
+        return Json(nullptr);
+    return Json{{"median", labQuantile(sample, 0.5)},
+                {"q05", labQuantile(sample, kLabBandLow)},
+                {"q95", labQuantile(sample, kLabBandHigh)}};
+}
+
+/// BBScheduler's Monte Carlo summary, shared by its Laplace-k and SmallDB boxes: each repetition's
+/// largest error in every epoch, scored against the epoch's bound α_i + s_i.
+class EpochErrors
+{
+public:
+    explicit EpochErrors(const std::vector<EpochPlan> &epochs) : m_epochs(epochs), m_perEpoch(epochs.size())
+    {}
+    /// Epoch i's largest error in the current repetition.
+    void add(std::size_t i, double error)
+    {
+        m_perEpoch[i].push_back(error);
+        m_worst = std::max(m_worst, error);
+        m_exceeded = m_exceeded || error > m_epochs[i].bound;
+    }
+    /// Closes the current repetition; its largest error over the whole stream.
+    double endRepetition()
+    {
+        const double worst = m_worst;
+        m_worstPerRun.push_back(worst);
+        m_exceeding += m_exceeded;
+        m_worst = 0.0;
+        m_exceeded = false;
+        return worst;
+    }
+    /// "monte_carlo": the largest error over the stream (median, 95 %, max), the runs in which some
+    /// epoch exceeded its bound, and per epoch the median and 95th percentile over the runs.
+    Json document(int repetitions) const
+    {
+        Json mc{{"repetitions", repetitions},
+                {"max_error", summary(m_worstPerRun)},
+                {"runs_exceeding", m_exceeding}};
+        Json median = Json::array(), q95 = Json::array();
+        for (const auto &sample : m_perEpoch) {
+            median.push_back(labQuantile(sample, 0.5));
+            q95.push_back(labQuantile(sample, 0.95));
+        }
+        mc["epoch_max_error_median"] = std::move(median);
+        mc["epoch_max_error_q95"] = std::move(q95);
+        return mc;
+    }
+
+private:
+    const std::vector<EpochPlan> &m_epochs;
+    std::vector<std::vector<double>> m_perEpoch;
+    std::vector<double> m_worstPerRun;
+    int m_exceeding = 0;
+    double m_worst = 0.0;
+    bool m_exceeded = false;
+};
+
 struct StreamData
 {
     std::vector<std::vector<std::uint8_t>> masks;
@@ -194,10 +255,11 @@ Result<StreamData> compileQueries(const GrowingLabConfig &c, const data::Table &
 
 /// The Monte Carlo loop of the scheduler and improver labs: the rows arrive in a seeded order per
 /// repetition (arrivalOrder, labOrderSeed) and `run(counts, noise)` scores one repetition on the
-/// prefix counts of its first `end` rows. One noise stream for the whole simulation.
+/// prefix counts of its first `end` rows and returns its error (reported to `progress`). One noise
+/// stream for the whole simulation.
 template<typename Run>
 Result<void> forEachRepetition(const GrowingLabConfig &c, const data::Table &table, std::uint64_t seed,
-                               std::uint64_t end, Run run)
+                               std::uint64_t end, const LabProgress &progress, Run run)
 {
     auto data = compileQueries(c, table);
     if (!data)
@@ -207,7 +269,10 @@ Result<void> forEachRepetition(const GrowingLabConfig &c, const data::Table &tab
         auto order = arrivalOrder(table, c.order, labOrderSeed(seed, rep));
         if (!order)
             return order.error();
-        run(PrefixCounts(data->masks, std::span<const std::uint32_t>(*order).first(end)), noise);
+        const double error
+            = run(PrefixCounts(data->masks, std::span<const std::uint32_t>(*order).first(end)), noise);
+        if (auto ok = reportLabProgress(progress, rep, c.repetitions, 0, 1, error); !ok)
+            return ok;
     }
     return {};
 }
@@ -217,7 +282,8 @@ Result<void> forEachRepetition(const GrowingLabConfig &c, const data::Table &tab
 /// rows at the epoch's ε_i (√(2ρ_i) under a zCDP schedule) with the exact sampler, and its 28
 /// answers are scored against the true fractions at every time of the epoch.
 Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Table &table, std::uint64_t seed,
-                              std::uint64_t end, const std::vector<EpochPlan> &epochs, Json doc)
+                              std::uint64_t end, const std::vector<EpochPlan> &epochs, Json doc,
+                              const LabProgress &progress)
 {
     auto inst = cpsSmallDbInstance(table);
     if (!inst)
@@ -230,9 +296,8 @@ Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Table &tabl
         for (std::size_t j = 0; j < SmallDbInstance::kCells; ++j)
             if (inst->queries[q][j])
                 columns[j].push_back(static_cast<std::uint32_t>(q));
-    std::vector<double> worstPerRun;
-    std::vector<std::vector<double>> perEpoch(epochs.size());
-    int exceeding = 0;
+    EpochErrors errors(epochs);
+    // Progress after every epoch: each one is a SmallDB draw over the whole range (≈ 50 ms at m = 8).
     for (int rep = 0; rep < c.repetitions; ++rep) {
         auto order = arrivalOrder(table, c.order, labOrderSeed(seed, rep));
         if (!order)
@@ -249,8 +314,6 @@ Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Table &tabl
                     ++queryCounts[q];
             }
         };
-        double worst = 0.0;
-        bool exceeded = false;
         for (std::size_t i = 0; i < epochs.size(); ++i) {
             const auto &e = epochs[i];
             arrive(e.start);
@@ -265,19 +328,14 @@ Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Table &tabl
                     epochWorst
                         = std::max(epochWorst, std::fabs(double(queryCounts[q]) / double(u) - answers[q]));
             }
-            perEpoch[i].push_back(epochWorst);
-            worst = std::max(worst, epochWorst);
-            exceeded = exceeded || epochWorst > e.bound;
+            errors.add(i, epochWorst);
+            const std::optional<double> runError
+                = i + 1 == epochs.size() ? std::optional(errors.endRepetition()) : std::nullopt;
+            if (auto ok = reportLabProgress(progress, rep, c.repetitions, i, epochs.size(), runError); !ok)
+                return ok.error();
         }
-        worstPerRun.push_back(worst);
-        exceeding += exceeded;
     }
-    Json mc{
-        {"repetitions", c.repetitions}, {"max_error", summary(worstPerRun)}, {"runs_exceeding", exceeding}};
-    Json byEpoch = Json::array();
-    for (const auto &sample : perEpoch)
-        byEpoch.push_back(labQuantile(sample, 0.5));
-    mc["epoch_max_error_median"] = std::move(byEpoch);
+    Json mc = errors.document(c.repetitions);
     // The best any m-row database could do on the whole table (a property of the data, simulation
     // only; the stream's last database when it ends at the last row).
     if (end == table.rowCount()) {
@@ -294,17 +352,10 @@ Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Table &tabl
 }
 
 Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
-                          std::uint64_t end, Json doc)
+                          std::uint64_t end, Json doc, const LabProgress &progress)
 {
-    SchedulerConfig sc;
-    sc.startSize = c.startSize;
-    sc.budget = c.budget;
-    sc.schedule = c.schedule;
-    sc.beta = c.beta;
-    sc.box = c.box;
-    if (c.gamma) {
-        sc.gamma = *c.gamma;
-    } else {
+    SchedulerConfig sc = schedulerConfigOf(c);
+    if (!c.gamma) {
         auto best = optimalGamma(sc, c.startSize);
         if (!best)
             return best.error();
@@ -347,51 +398,31 @@ Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, s
     if (!table)
         return doc;
     if (c.smallDbSize > 0)
-        return simulateSmallDbg(c, *table, seed, end, *epochs, std::move(doc));
+        return simulateSmallDbg(c, *table, seed, end, *epochs, std::move(doc), progress);
 
     // Monte Carlo: the rows arrive in a seeded order; each epoch answers every query from one
     // Laplace-k run on its first t_i rows; the error of every answer at every time is scored.
     const std::size_t k = c.queries.size();
-    std::vector<double> worstPerRun;
-    std::vector<std::vector<double>> perEpoch(epochs->size());
-    int exceeding = 0;
-    auto simulated
-        = forEachRepetition(c, *table, seed, end, [&](const PrefixCounts &counts, std::mt19937_64 &noise) {
-              double worst = 0.0;
-              bool exceeded = false;
-              for (std::size_t i = 0; i < epochs->size(); ++i) {
-                  const auto &e = (*epochs)[i];
-                  const double scale = laplaceKScale(k, e.privacy.epsilon, double(e.start));
-                  const double epochWorst = heldRunWorstError(counts, k, e.start, e.last, scale, noise);
-                  perEpoch[i].push_back(epochWorst);
-                  worst = std::max(worst, epochWorst);
-                  exceeded = exceeded || epochWorst > e.bound;
-              }
-              worstPerRun.push_back(worst);
-              exceeding += exceeded;
-          });
+    EpochErrors errors(*epochs);
+    auto simulated = forEachRepetition(
+        c, *table, seed, end, progress, [&](const PrefixCounts &counts, std::mt19937_64 &noise) {
+            for (std::size_t i = 0; i < epochs->size(); ++i) {
+                const auto &e = (*epochs)[i];
+                const double scale = laplaceKScale(k, e.privacy.epsilon, double(e.start));
+                errors.add(i, heldRunWorstError(counts, k, e.start, e.last, scale, noise));
+            }
+            return errors.endRepetition();
+        });
     if (!simulated)
         return simulated.error();
-    Json mc{
-        {"repetitions", c.repetitions}, {"max_error", summary(worstPerRun)}, {"runs_exceeding", exceeding}};
-    Json byEpoch = Json::array();
-    for (const auto &sample : perEpoch)
-        byEpoch.push_back(labQuantile(sample, 0.5));
-    mc["epoch_max_error_median"] = std::move(byEpoch);
-    doc["monte_carlo"] = std::move(mc);
+    doc["monte_carlo"] = errors.document(c.repetitions);
     return doc;
 }
 
 Result<Json> runImprover(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
-                         std::uint64_t end, Json doc)
+                         std::uint64_t end, Json doc, const LabProgress &progress)
 {
-    ImproverConfig ic;
-    ic.startSize = c.startSize;
-    ic.decay = c.decay;
-    ic.every = c.every;
-    ic.budget = c.budget;
-    ic.beta = c.beta;
-    ic.box = c.box;
+    const ImproverConfig ic = improverConfigOf(c);
     auto improver = BBImprover::create(ic);
     if (!improver)
         return improver.error();
@@ -422,12 +453,8 @@ Result<Json> runImprover(const GrowingLabConfig &c, const data::Table *table, st
     doc["steps"] = std::move(steps);
     doc["normaliser"] = improver->normaliser();
     // The crossover with BBScheduler (zcdp-equalised at its optimal γ for the same budget and box).
-    SchedulerConfig sc;
-    sc.startSize = c.startSize;
-    sc.budget = c.budget;
+    SchedulerConfig sc = schedulerConfigOf(c);
     sc.schedule = ScheduleKind::ZcdpEqualised;
-    sc.beta = c.beta;
-    sc.box = c.box;
     auto best = optimalGamma(sc, c.startSize, 0.01, 4.0, 2000);
     if (!best)
         return best.error();
@@ -449,26 +476,34 @@ Result<Json> runImprover(const GrowingLabConfig &c, const data::Table *table, st
     const std::size_t k = c.queries.size();
     std::vector<double> atEnd;
     int exceeding = 0;
-    auto simulated
-        = forEachRepetition(c, *table, seed, end, [&](const PrefixCounts &counts, std::mt19937_64 &noise) {
-              bool exceeded = false;
-              double last = 0.0;
-              for (std::uint64_t t = c.startSize; t <= lastRun; t += c.every) {
-                  const auto s = improver->step(t);
-                  const double scale = laplaceKScale(k, s.epsilon, double(t));
-                  const std::uint64_t stop = std::min<std::uint64_t>(t + c.every - 1, end);
-                  const double worst = heldRunWorstError(counts, k, t, stop, scale, noise);
-                  exceeded = exceeded || worst > s.bound;
-                  last = worst;
-              }
-              atEnd.push_back(last);
-              exceeding += exceeded;
-          });
+    auto simulated = forEachRepetition(
+        c, *table, seed, end, progress, [&](const PrefixCounts &counts, std::mt19937_64 &noise) {
+            bool exceeded = false;
+            double last = 0.0;
+            for (std::uint64_t t = c.startSize; t <= lastRun; t += c.every) {
+                const auto s = improver->step(t);
+                const double scale = laplaceKScale(k, s.epsilon, double(t));
+                const std::uint64_t stop = std::min<std::uint64_t>(t + c.every - 1, end);
+                const double worst = heldRunWorstError(counts, k, t, stop, scale, noise);
+                exceeded = exceeded || worst > s.bound;
+                last = worst;
+            }
+            atEnd.push_back(last);
+            exceeding += exceeded;
+            return last;
+        });
     if (!simulated)
         return simulated.error();
     doc["monte_carlo"] = Json{
         {"repetitions", c.repetitions}, {"max_error_at_end", summary(atEnd)}, {"runs_exceeding", exceeding}};
     return doc;
+}
+
+/// Checkpoint k of `checkpoints` evenly spaced times from n to `end` (one checkpoint: at end), where
+/// PMWG and NSG ask their queries and the plan shows the public cap.
+std::uint64_t checkpointTime(std::uint64_t n, std::uint64_t end, int checkpoints, int k)
+{
+    return checkpoints == 1 ? end : n + (end - n) * std::uint64_t(k) / std::uint64_t(checkpoints - 1);
 }
 
 Result<void> parsePmwg(const Json &doc, GrowingLabConfig &c)
@@ -567,10 +602,7 @@ Result<Json> runPmwg(const GrowingLabConfig &c, const data::Table *table, std::u
         // The cap at the checkpoints is public: H(t) = ⌊c_0(1 + H_t − H_n)⌋.
         Json caps = Json::array();
         for (int k = 0; k < c.checkpoints; ++k) {
-            const std::uint64_t t = c.checkpoints == 1 ? end
-                                                       : c.startSize
-                                                             + (end - c.startSize) * std::uint64_t(k)
-                                                                   / std::uint64_t(c.checkpoints - 1);
+            const std::uint64_t t = checkpointTime(c.startSize, end, c.checkpoints, k);
             caps.push_back(Json{{"time", t}, {"cap", pmwg->capAt(t)}});
         }
         doc["cap"] = std::move(caps);
@@ -666,14 +698,53 @@ Result<void> parseNsg(const Json &doc, GrowingLabConfig &c)
     return validate(n);
 }
 
-/// The public cap at `checkpoints` evenly spaced times from n to `end`.
-std::uint64_t checkpointTime(std::uint64_t n, std::uint64_t end, int checkpoints, int k)
+/// NSG's Monte Carlo over arrival orders: per checkpoint, the hard answers so far K(t) and the mean
+/// |error| of the hard answers released so far (over the runs that have one), and per run its final
+/// K, mean |error| and realised privacy (in the budget's unit; it depends on the data through the
+/// hard-answer times, Cummings et al. 2018, §4).
+class NsgErrors
 {
-    return checkpoints == 1 ? end : n + (end - n) * std::uint64_t(k) / std::uint64_t(checkpoints - 1);
-}
+public:
+    explicit NsgErrors(std::size_t checkpoints) : m_hard(checkpoints), m_error(checkpoints) {}
+    void add(const NsgRun &run)
+    {
+        std::size_t h = 0;
+        double sum = 0.0;
+        for (std::size_t k = 0; k < run.checkpoints.size() && k < m_hard.size(); ++k) {
+            const auto &cp = run.checkpoints[k];
+            for (; h < run.hardQueries.size() && run.hardQueries[h].time <= cp.time; ++h)
+                sum += std::fabs(run.hardQueries[h].answer - run.hardQueries[h].trueAnswer);
+            m_hard[k].push_back(double(cp.hard));
+            if (h > 0)
+                m_error[k].push_back(sum / double(h));
+        }
+        m_finalHard.push_back(double(run.hardQueries.size()));
+        if (!run.hardQueries.empty())
+            m_finalError.push_back(run.meanAbsNumericError);
+        m_realised.push_back(run.realised);
+    }
+    Json document(int repetitions, const NsgRun &first) const
+    {
+        Json checkpoints = Json::array();
+        for (std::size_t k = 0; k < m_hard.size(); ++k)
+            checkpoints.push_back(Json{{"time", first.checkpoints[k].time},
+                                       {"hard", band(m_hard[k])},
+                                       {"hard_mean_abs", band(m_error[k])},
+                                       {"runs_with_hard", m_error[k].size()}});
+        return Json{{"repetitions", repetitions},
+                    {"checkpoints", std::move(checkpoints)},
+                    {"hard", band(m_finalHard)},
+                    {"hard_mean_abs", band(m_finalError)},
+                    {"realised", band(m_realised)}};
+    }
+
+private:
+    std::vector<std::vector<double>> m_hard, m_error;
+    std::vector<double> m_finalHard, m_finalError, m_realised;
+};
 
 Result<Json> runNsg(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
-                    std::uint64_t end, Json doc)
+                    std::uint64_t end, Json doc, const LabProgress &progress)
 {
     auto unit = nsgNoiseUnit(c.nsg);
     if (!unit)
@@ -701,12 +772,23 @@ Result<Json> runNsg(const GrowingLabConfig &c, const data::Table *table, std::ui
     auto data = compileQueries(c, *table);
     if (!data)
         return data.error();
-    auto order = arrivalOrder(*table, c.order, labOrderSeed(seed, 0));
-    if (!order)
-        return order.error();
-    auto run = simulateNsg(c.nsg, data->masks, *order, end, c.checkpoints, seed);
-    if (!run)
-        return run.error();
+    // Repetition r: the arrival order labOrderSeed(seed, r) and the noise labNoiseSeed(seed, r).
+    // The transcript listed (hard answers, cap, rounds, privacy) is repetition 0's.
+    std::optional<NsgRun> run;
+    NsgErrors errors(std::size_t(c.checkpoints));
+    for (int rep = 0; rep < c.repetitions; ++rep) {
+        auto order = arrivalOrder(*table, c.order, labOrderSeed(seed, rep));
+        if (!order)
+            return order.error();
+        auto one = simulateNsg(c.nsg, data->masks, *order, end, c.checkpoints, labNoiseSeed(seed, rep));
+        if (!one)
+            return one.error();
+        errors.add(*one);
+        if (rep == 0)
+            run = std::move(*one);
+        if (auto ok = reportLabProgress(progress, rep, c.repetitions); !ok)
+            return ok.error();
+    }
     Json hard = Json::array();
     for (const auto &h : run->hardQueries)
         hard.push_back(
@@ -733,7 +815,25 @@ Result<Json> runNsg(const GrowingLabConfig &c, const data::Table *table, std::ui
         return ok.error();
     doc["privacy"] = std::move(privacy);
     doc["errors"] = Json{{"queries", run->queries}, {"hard_mean_abs", run->meanAbsNumericError}};
+    doc["monte_carlo"] = errors.document(c.repetitions, *run);
     return doc;
+}
+
+/// BBImprover's "schedule" fields {"a", "every"} (BBImprover's own, and ERMG's improver grid).
+Result<void> parseImproverSchedule(const Json &sch, GrowingLabConfig &c)
+{
+    auto a = io::json::optionalNumber(sch, "a", "schedule");
+    if (!a)
+        return recode(kInvalidDecay, a.error());
+    if (*a)
+        c.decay = **a;
+    if (sch.contains("every")) {
+        auto every = io::json::unsignedInteger(sch, "every", "schedule");
+        if (!every)
+            return recode(kInvalidConfig, every.error());
+        c.every = *every;
+    }
+    return {};
 }
 
 /// ERMG's "schedule" ({"kind": "improver", "a", "every"} or {"kind": "zcdp-equalised" |
@@ -750,17 +850,8 @@ Result<void> parseErmg(const Json &doc, const Json *schedule, GrowingLabConfig &
         if (!kind)
             return recode(kInvalidSchedule, kind.error());
         if (*kind == "improver") {
-            auto a = io::json::optionalNumber(sch, "a", "schedule");
-            if (!a)
-                return recode(kInvalidDecay, a.error());
-            if (*a)
-                c.decay = **a;
-            if (sch.contains("every")) {
-                auto every = io::json::unsignedInteger(sch, "every", "schedule");
-                if (!every)
-                    return recode(kInvalidConfig, every.error());
-                c.every = *every;
-            }
+            if (auto ok = parseImproverSchedule(sch, c); !ok)
+                return ok;
         } else {
             auto parsed = parseScheduleKind(*kind);
             if (!parsed)
@@ -803,27 +894,84 @@ Result<void> parseErmg(const Json &doc, const Json *schedule, GrowingLabConfig &
     // The box's accuracy function is not used by ERMG; a Laplace box satisfies the schedulers' checks.
     c.box = BlackBox{};
     if (c.ermScheduler) {
-        SchedulerConfig sc{c.startSize, *c.gamma, c.budget, c.schedule, c.beta, c.box};
+        const SchedulerConfig sc = schedulerConfigOf(c);
         return validate(sc);
     }
-    ImproverConfig ic{c.startSize, c.decay, c.every, c.budget, c.beta, c.box};
+    const ImproverConfig ic = improverConfigOf(c);
     return validate(ic);
+}
+
+/// One ERMG release: a model fitted on the first t rows, held to `last`, charged ρ.
+struct ErmRelease
+{
+    std::uint64_t t = 0, last = 0;
+    double rho = 0.0, cumulative = 0.0;
+};
+
+/// ERMG's simulation: per repetition the rows arrive in the order labOrderSeed(seed, r), every
+/// release refits the model (warm-started from the previous one) and scores `ermDraws` noisy copies
+/// (progress after each fit);
+/// one noise stream std::mt19937_64(seed ^ "ermg") through every repetition. The releases' own
+/// fields (risk, excess_risk, newton_iterations) are repetition 0's; "monte_carlo" has, per release,
+/// the median and band over the runs of the mean excess empirical risk.
+Result<void> simulateErmg(const GrowingLabConfig &c, const data::Table &table, std::uint64_t seed,
+                          std::uint64_t end, const std::vector<ErmRelease> &releases, Json &doc,
+                          const LabProgress &progress)
+{
+    auto data = cpsErmData(table);
+    if (!data)
+        return data.error();
+    const Eigen::Index rows = Eigen::Index(end);
+    Eigen::MatrixXd x(rows, data->features.cols());
+    Eigen::VectorXd y(rows);
+    std::mt19937_64 rng(seed ^ 0x65726d67u);
+    std::vector<std::vector<double>> excess(releases.size());
+    auto &out = doc["releases"];
+    for (int rep = 0; rep < c.repetitions; ++rep) {
+        auto order = arrivalOrder(table, c.order, labOrderSeed(seed, rep));
+        if (!order)
+            return order.error();
+        for (std::uint64_t r = 0; r < end; ++r) {
+            x.row(Eigen::Index(r)) = data->features.row(Eigen::Index((*order)[r]));
+            y(Eigen::Index(r)) = data->labels(Eigen::Index((*order)[r]));
+        }
+        Eigen::VectorXd theta;
+        for (std::size_t i = 0; i < releases.size(); ++i) {
+            const Eigen::Index t = Eigen::Index(releases[i].t);
+            auto fit = fitLogistic(x.topRows(t), y.head(t), c.ermLambda, c.ermTol,
+                                   theta.size() ? &theta : nullptr);
+            if (!fit)
+                return fit.error();
+            theta = fit->theta;
+            const auto risk = excessRisk(theta, out[i]["sigma"].get<double>(), x.topRows(t), y.head(t),
+                                         c.ermLambda, c.ermDraws, rng);
+            excess[i].push_back(risk.mean);
+            if (rep == 0) {
+                out[i]["risk"] = logisticRisk(theta, x.topRows(t), y.head(t), c.ermLambda);
+                out[i]["excess_risk"] = Json{{"mean", risk.mean}, {"median", risk.median}};
+                out[i]["newton_iterations"] = fit->iterations;
+            }
+            // Progress after every fit: a repetition of the thinned grid takes seconds.
+            if (auto ok = reportLabProgress(progress, rep, c.repetitions, i, releases.size()); !ok)
+                return ok;
+        }
+    }
+    Json perRelease = Json::array();
+    for (std::size_t i = 0; i < releases.size(); ++i)
+        perRelease.push_back(Json{{"t", releases[i].t}, {"excess_risk_mean", band(excess[i])}});
+    doc["monte_carlo"] = Json{{"repetitions", c.repetitions}, {"releases", std::move(perRelease)}};
+    return {};
 }
 
 /// ERMG: the release times with their ρ (BBImprover's thinned grid or BBScheduler's epochs), the
 /// Gaussian σ = Δ_t/√(2ρ_t) of each, and (simulation) the measured excess empirical risk.
 Result<Json> runErmg(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
-                     std::uint64_t end, Json doc)
+                     std::uint64_t end, Json doc, const LabProgress &progress)
 {
-    struct Release
-    {
-        std::uint64_t t = 0, last = 0;
-        double rho = 0.0, cumulative = 0.0;
-    };
-    std::vector<Release> releases;
+    std::vector<ErmRelease> releases;
     double total = 0.0;
     if (c.ermScheduler) {
-        SchedulerConfig sc{c.startSize, *c.gamma, c.budget, c.schedule, c.beta, c.box};
+        const SchedulerConfig sc = schedulerConfigOf(c);
         auto epochs = planEpochs(sc, end);
         if (!epochs)
             return epochs.error();
@@ -831,7 +979,7 @@ Result<Json> runErmg(const GrowingLabConfig &c, const data::Table *table, std::u
             releases.push_back({e.start, e.last, e.privacy.rho, e.privacy.cumulative});
         total = BBScheduler::create(sc)->total();
     } else {
-        ImproverConfig ic{c.startSize, c.decay, c.every, c.budget, c.beta, c.box};
+        const ImproverConfig ic = improverConfigOf(c);
         auto improver = BBImprover::create(ic);
         if (!improver)
             return improver.error();
@@ -865,39 +1013,22 @@ Result<Json> runErmg(const GrowingLabConfig &c, const data::Table *table, std::u
     doc["privacy"] = std::move(privacy);
     if (!table)
         return doc;
-    auto data = cpsErmData(*table);
-    if (!data)
-        return data.error();
-    auto order = arrivalOrder(*table, c.order, labOrderSeed(seed, 0));
-    if (!order)
-        return order.error();
-    const Eigen::Index rows = Eigen::Index(end);
-    Eigen::MatrixXd x(rows, data->features.cols());
-    Eigen::VectorXd y(rows);
-    for (std::uint64_t r = 0; r < end; ++r) {
-        x.row(Eigen::Index(r)) = data->features.row(Eigen::Index((*order)[r]));
-        y(Eigen::Index(r)) = data->labels(Eigen::Index((*order)[r]));
-    }
-    std::mt19937_64 rng(seed ^ 0x65726d67u);
-    Eigen::VectorXd theta;
-    auto &out = doc["releases"];
-    for (std::size_t i = 0; i < releases.size(); ++i) {
-        const Eigen::Index t = Eigen::Index(releases[i].t);
-        auto fit
-            = fitLogistic(x.topRows(t), y.head(t), c.ermLambda, c.ermTol, theta.size() ? &theta : nullptr);
-        if (!fit)
-            return fit.error();
-        theta = fit->theta;
-        const auto risk = excessRisk(theta, out[i]["sigma"].get<double>(), x.topRows(t), y.head(t),
-                                     c.ermLambda, c.ermDraws, rng);
-        out[i]["risk"] = logisticRisk(theta, x.topRows(t), y.head(t), c.ermLambda);
-        out[i]["excess_risk"] = Json{{"mean", risk.mean}, {"median", risk.median}};
-        out[i]["newton_iterations"] = fit->iterations;
-    }
+    if (auto ok = simulateErmg(c, *table, seed, end, releases, doc, progress); !ok)
+        return ok.error();
     return doc;
 }
 
 } // namespace
+
+SchedulerConfig schedulerConfigOf(const GrowingLabConfig &c)
+{
+    return SchedulerConfig{c.startSize, c.gamma.value_or(1.0), c.budget, c.schedule, c.beta, c.box};
+}
+
+ImproverConfig improverConfigOf(const GrowingLabConfig &c)
+{
+    return ImproverConfig{c.startSize, c.decay, c.every, c.budget, c.beta, c.box};
+}
 
 std::string_view labAlgorithmName(LabAlgorithm algorithm)
 {
@@ -1021,18 +1152,8 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
                     + " (budget.kind is '" + std::string(budgetKindName(c.budget.kind)) + "')");
     } else if (c.algorithm == LabAlgorithm::BBImprover && *schedule) {
         // (ermg reads its schedule in parseErmg)
-        const Json &sch = **schedule;
-        auto a = io::json::optionalNumber(sch, "a", "schedule");
-        if (!a)
-            return recode(kInvalidDecay, a.error());
-        if (*a)
-            c.decay = **a;
-        if (sch.contains("every")) {
-            auto every = io::json::unsignedInteger(sch, "every", "schedule");
-            if (!every)
-                return recode(kInvalidConfig, every.error());
-            c.every = *every;
-        }
+        if (auto ok = parseImproverSchedule(**schedule, c); !ok)
+            return ok.error();
     }
 
     if (c.algorithm == LabAlgorithm::Pmwg) {
@@ -1064,10 +1185,14 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
         if (!reps || *reps < 1 || *reps > 100000)
             return growingError(kInvalidConfig, "repetitions", "must be an integer from 1 to 100000");
         c.repetitions = static_cast<int>(*reps);
+    } else if (c.algorithm == LabAlgorithm::Nsg || c.algorithm == LabAlgorithm::Ermg) {
+        // Without "repetitions" NSG and ERMG run the one seeded order they always ran (an ERMG
+        // repetition refits every model: about a second on CPS1988).
+        c.repetitions = 1;
     }
     // The whole configuration through the core's own checks.
     if (c.algorithm == LabAlgorithm::BBImprover) {
-        ImproverConfig ic{c.startSize, c.decay, c.every, c.budget, c.beta, c.box};
+        const ImproverConfig ic = improverConfigOf(c);
         if (auto ok = validate(ic); !ok)
             return ok.error();
     }
@@ -1112,6 +1237,7 @@ Json growingLabSettings(const GrowingLabConfig &c, std::uint64_t seed, bool plan
                                        : Json{{"kind", "improver"}, {"a", c.decay}, {"every", c.every}};
         s["erm"] = Json{
             {"model", "logistic-l2"}, {"lambda", c.ermLambda}, {"tol", c.ermTol}, {"draws", c.ermDraws}};
+        s["repetitions"] = c.repetitions;
         s["seed"] = seed;
         s["plan_only"] = planOnly;
         return s;
@@ -1125,6 +1251,7 @@ Json growingLabSettings(const GrowingLabConfig &c, std::uint64_t seed, bool plan
             nsg["cap"] = c.nsg.cap->timeCap ? Json{{"kind", "time"}, {"c0", c.nsg.cap->c}}
                                             : Json{{"kind", "constant"}, {"c", c.nsg.cap->c}};
         s["nsg"] = std::move(nsg);
+        s["repetitions"] = c.repetitions;
         s["seed"] = seed;
         s["plan_only"] = planOnly;
         return s;
@@ -1156,7 +1283,7 @@ Json growingLabSettings(const GrowingLabConfig &c, std::uint64_t seed, bool plan
 }
 
 Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
-                           bool planOnly)
+                           bool planOnly, const LabProgress &progress)
 {
     if (planOnly)
         table = nullptr;
@@ -1193,11 +1320,13 @@ Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, 
              {"version", 1},
              {"simulation", "growing-" + std::string(labAlgorithmName(c.algorithm))},
              {"settings", growingLabSettings(c, seed, planOnly)}};
-    auto result = c.algorithm == LabAlgorithm::BBScheduler ? runScheduler(c, table, seed, end, std::move(doc))
-                  : c.algorithm == LabAlgorithm::BBImprover ? runImprover(c, table, seed, end, std::move(doc))
-                  : c.algorithm == LabAlgorithm::Pmwg       ? runPmwg(c, table, seed, end, std::move(doc))
-                  : c.algorithm == LabAlgorithm::Nsg        ? runNsg(c, table, seed, end, std::move(doc))
-                                                            : runErmg(c, table, seed, end, std::move(doc));
+    auto result = c.algorithm == LabAlgorithm::BBScheduler
+                      ? runScheduler(c, table, seed, end, std::move(doc), progress)
+                  : c.algorithm == LabAlgorithm::BBImprover
+                      ? runImprover(c, table, seed, end, std::move(doc), progress)
+                  : c.algorithm == LabAlgorithm::Pmwg ? runPmwg(c, table, seed, end, std::move(doc))
+                  : c.algorithm == LabAlgorithm::Nsg  ? runNsg(c, table, seed, end, std::move(doc), progress)
+                                                     : runErmg(c, table, seed, end, std::move(doc), progress);
     if (!result)
         return result;
     (*result)["note"] = table ? kSimulationNote : kPlanNote;

@@ -10,6 +10,7 @@
 #include "core/growing/bb_improver.h"
 #include "core/growing/bb_scheduler.h"
 #include "core/growing/ermg.h"
+#include "core/growing/lab_monte_carlo.h"
 #include "core/growing/nsg_run.h"
 #include "core/growing/pmwg.h"
 #include "core/growing/smalldb.h"
@@ -49,7 +50,7 @@ struct GrowingLabConfig
         = 0; ///< smalldb with "m": the multiset size m of the CPS teaching instance (0: none)
     std::vector<std::string> queries; ///< laplace-k or nsg predicates (empty: plan only)
     double beta = 0.05;
-    int repetitions = 200;
+    int repetitions = 200;          ///< seeded arrival orders simulated (nsg, ermg: 1 unless given)
     std::string universe = "small"; ///< pmwg
     PmwgConfig pmwg;                ///< pmwg (start size, universe size and budget copied in)
     bool ermScheduler = false; ///< ermg: BBScheduler epochs (schedule.kind zcdp-*) instead of improver runs
@@ -60,6 +61,13 @@ struct GrowingLabConfig
     int checkpoints = 40;      ///< pmwg, nsg
     int perCheckpoint = 25;    ///< pmwg
 };
+
+/// The lab's BBScheduler (also ERMG's with a zCDP schedule): start size, budget, schedule, β, box,
+/// and γ when the configuration fixes one (else the default 1; "optimal" is the caller's search).
+SchedulerConfig schedulerConfigOf(const GrowingLabConfig &config);
+
+/// The lab's BBImprover (also ERMG's improver grid): start size, a, m, budget, β, box.
+ImproverConfig improverConfigOf(const GrowingLabConfig &config);
 
 /// Reads and checks a configuration. Errors ("<CODE>: <field>: …"): INVALID_CONFIG (format, version,
 /// unknown algorithm or field value, missing fields), INVALID_UNIVERSE, INVALID_ALPHA, INVALID_CAP,
@@ -75,10 +83,13 @@ io::json::Json growingLabSettings(const GrowingLabConfig &config, std::uint64_t 
 /// Runs the lab. `table` is null for a plan (`planOnly`): nothing is read. A simulation needs a
 /// public table (else Unsupported), start_size ≤ end ≤ rows, and for bbscheduler/bbimprover a
 /// laplace-k box with predicates or (bbscheduler) a smalldb box with "m" (SmallDBG); nsg needs
-/// "nsg.queries"; ermg at most 1000 releases. Errors: as parseGrowingLab; INVALID_CONFIG
-/// ("stream.end", "black_box.queries", "nsg.queries", "schedule.every"); the predicates' errors;
-/// EPOCH_OVERFLOW; SMALLDB_TOO_LARGE; ResourceLimit (Newton's method not converging).
+/// "nsg.queries"; ermg at most 1000 releases. Every simulation except PMWG's is a Monte Carlo over
+/// `repetitions` seeded arrival orders (labOrderSeed) summarised in "monte_carlo"; `progress` is
+/// told after each repetition (SmallDBG: each epoch) and may stop the run. Errors: as
+/// parseGrowingLab; INVALID_CONFIG ("stream.end", "black_box.queries", "nsg.queries",
+/// "schedule.every"); the predicates' errors; EPOCH_OVERFLOW; SMALLDB_TOO_LARGE; ResourceLimit
+/// (Newton's method not converging); Cancelled (`progress` returned false).
 Result<io::json::Json> runGrowingLab(const GrowingLabConfig &config, const data::Table *table,
-                                     std::uint64_t seed, bool planOnly);
+                                     std::uint64_t seed, bool planOnly, const LabProgress &progress = {});
 
 } // namespace pbx::growing

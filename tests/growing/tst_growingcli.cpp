@@ -269,6 +269,37 @@ private slots:
             QVERIFY2(r.err.startsWith(QStringLiteral("pbx-cli simulate: ") + QLatin1String(messages[i])),
                      qPrintable(r.err));
         }
+
+        // "repetitions": a Monte Carlo over seeded arrival orders. Repetition 0 is the single run
+        // above (the same transcript); the summary covers all 30 orders.
+        std::string many = lab;
+        many.replace(many.find(R"("nsg": {)"), 8, R"("repetitions": 30, "nsg": {)");
+        const auto mc
+            = runLab(many, QStringLiteral("nsg-mc"), {QStringLiteral("--seed"), QStringLiteral("1")});
+        for (const char *key : {"hard_queries", "cap", "rounds", "privacy", "errors"})
+            QVERIFY2(mc[key] == doc[key], key);
+        QVERIFY(!doc["monte_carlo"].is_null());
+        QCOMPARE(doc["monte_carlo"]["repetitions"], Json(1));
+        const auto &m = mc["monte_carlo"];
+        QCOMPARE(m["repetitions"], Json(30));
+        QCOMPARE(mc["settings"]["repetitions"], Json(30));
+        QCOMPARE(m["checkpoints"].size(), std::size_t{40});
+        // K(t) at the first checkpoint (t = n = 1000, cap 10) and at the end, where the cap H = 43 binds
+        // in every order.
+        QCOMPARE(m["checkpoints"][0]["time"], Json(1000));
+        QVERIFY(m["checkpoints"][0]["hard"]["q95"].get<double>() <= 10.0);
+        QCOMPARE(m["checkpoints"].back()["hard"]["median"], Json(43.0));
+        QCOMPARE(m["hard"]["q05"], Json(43.0));
+        QCOMPARE(m["checkpoints"].back()["runs_with_hard"], Json(30));
+        // The realised ε depends on the order through the hard answers' times; never above the worst case 1.
+        const auto &realised = m["realised"];
+        QVERIFY(realised["q05"].get<double>() <= realised["median"].get<double>());
+        QVERIFY(realised["median"].get<double>() <= realised["q95"].get<double>());
+        QVERIFY(realised["q95"].get<double>() <= doc["privacy"]["worst_case"].get<double>());
+        QVERIFY2(realised["median"].get<double>() > 0.45 && realised["median"].get<double>() < 0.65,
+                 m.dump().c_str());
+        const double error = m["hard_mean_abs"]["median"].get<double>();
+        QVERIFY2(error > 0.04 && error < 0.12, qPrintable(QString::number(error)));
     }
 
     void smallDbg()
@@ -331,6 +362,22 @@ private slots:
             QVERIFY(r["cumulative"].get<double>() <= doc["privacy"]["total_reserved"].get<double>());
         }
         QVERIFY(std::fabs(doc["privacy"]["total_reserved"].get<double>() - 0.024356) < 5e-7);
+        // Four seeded orders: repetition 0's releases are the single run's; the excess risk of every
+        // release stays near 0.1 in every order (σ is the same in every epoch).
+        std::string many = lab;
+        many.replace(many.find(R"("erm": {)"), 8, R"("repetitions": 4, "erm": {)");
+        const auto mc
+            = runLab(many, QStringLiteral("ermg-mc"), {QStringLiteral("--seed"), QStringLiteral("1")});
+        QCOMPARE(mc["releases"], releases);
+        QCOMPARE(mc["monte_carlo"]["repetitions"], Json(4));
+        QCOMPARE(mc["monte_carlo"]["releases"].size(), std::size_t{5});
+        for (std::size_t i = 0; i < 5; ++i) {
+            const auto &b = mc["monte_carlo"]["releases"][i]["excess_risk_mean"];
+            QCOMPARE(mc["monte_carlo"]["releases"][i]["t"], releases[i]["t"]);
+            QVERIFY2(b["q05"].get<double>() > 0.05 && b["q95"].get<double>() < 0.15, b.dump().c_str());
+            QVERIFY(b["q05"].get<double>() <= b["median"].get<double>());
+            QVERIFY(b["median"].get<double>() <= b["q95"].get<double>());
+        }
         // BBImprover, every arrival (plan only: 27,156 releases): σ_t = 90.6 at t = 1000, 20.2 at 28,155.
         std::string improver = lab;
         improver.replace(improver.find(R"({"kind": "zcdp-equalised", "gamma": 1.0})"), 40,

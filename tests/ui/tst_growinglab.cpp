@@ -63,6 +63,18 @@ void workedTable(GrowingLabDialog &lab)
     lab.horizonSpin()->setValue(255999);
 }
 
+/// SmallDBG: the worked table's BBScheduler with the SmallDB box of size m, to CPS1988's last row,
+/// `repetitions` runs, seed 1.
+void smallDbLab(GrowingLabDialog &lab, int m, int repetitions)
+{
+    workedTable(lab);
+    lab.boxCombo()->setCurrentIndex(lab.boxCombo()->findData(QStringLiteral("smalldb")));
+    lab.smallDbSizeSpin()->setValue(m);
+    lab.horizonSpin()->setValue(28155);
+    lab.repetitionsSpin()->setValue(repetitions);
+    lab.seedSpin()->setValue(1);
+}
+
 /// Saves a screenshot both where CTest collects them and as /tmp/growing-<name>.png.
 void screenshot(QWidget &widget, const QString &name)
 {
@@ -74,6 +86,54 @@ void screenshot(QWidget &widget, const QString &name)
 
 /// The core's document for a "pbx-growing-lab" input on CPS1988 (as pbx-cli simulate growing --seed).
 pbx::io::json::Json coreDocument(const pbx::io::json::Json &doc, std::uint64_t seed);
+
+/// The ten counting queries of the lab (docs/growing-databases.md, the BBScheduler Monte Carlo).
+pbx::io::json::Json tenQueries()
+{
+    pbx::io::json::Json queries = pbx::io::json::Json::array();
+    for (const char *q : {"region == \"south\"", "ethnicity == \"afam\"", "parttime == \"yes\"",
+                          "smsa == \"yes\"", "education >= 16", "education <= 11", "wage < 500",
+                          "wage >= 1000", "experience < 10", "experience >= 30"})
+        queries.push_back(q);
+    return queries;
+}
+
+/// A "pbx-growing-lab" document on CPS1988 from n = 1000 to its last row (28,155) in random order,
+/// with `budget`; the caller adds the algorithm's own blocks.
+pbx::io::json::Json labDocument(const char *algorithm, pbx::io::json::Json budget)
+{
+    using pbx::io::json::Json;
+    return Json{{"format", "pbx-growing-lab"},
+                {"version", 1u},
+                {"algorithm", algorithm},
+                {"dataset", "cps1988"},
+                {"neighbours", "replace"},
+                {"stream", Json{{"start_size", 1000u}, {"order", "random"}, {"end", 28155u}}},
+                {"budget", std::move(budget)},
+                {"beta", 0.05}};
+}
+
+/// NSG on CPS1988 as the lab's editor sets it: n = 1000 to 28,155, pure ε = 1 (budget index 0),
+/// c₀ = 10, T = 0.5 (the defaults), ten queries, seed 1.
+void nsgLab(GrowingLabDialog &lab, int budgetIndex = 0)
+{
+    lab.algorithmCombo()->setCurrentIndex(lab.algorithmCombo()->findData(QStringLiteral("nsg")));
+    lab.budgetKindCombo()->setCurrentIndex(budgetIndex);
+    lab.epsilonSpin()->setValue(1.0);
+    lab.startSizeSpin()->setValue(1000);
+    lab.horizonSpin()->setValue(28155);
+    lab.queriesSpin()->setValue(10);
+    lab.seedSpin()->setValue(1);
+}
+
+/// Runs the lab's Monte Carlo to its end (as the Run button); true when a simulation is shown.
+bool runToEnd(GrowingLabDialog &lab)
+{
+    if (!lab.run())
+        return false;
+    lab.waitForRun();
+    return QTest::qWaitFor([&] { return !lab.isRunning(); }) && lab.simulation().has_value();
+}
 
 } // namespace
 
@@ -95,8 +155,10 @@ private Q_SLOTS:
     void nsgApproxPrivacy();
     void ermgPanel();
     void smallDbPanel();
+    void smallDbProgressAndCancel();
     void animation();
     void simulationMatchesCli();
+    void nsgErmgMatchCli();
     void atgPanel();
     void fractionScaleToggle();
 };
@@ -231,10 +293,7 @@ void TestGrowingLab::improver()
     QVERIFY(rho.back().y() < rho.front().y());
     lab.accuracyChart()->flush();
     QVERIFY(!lab.accuracyChart()->points(QStringLiteral("bound")).empty());
-    QVERIFY(lab.run());
-    lab.waitForRun();
-    QTRY_VERIFY(!lab.isRunning());
-    QVERIFY(lab.simulation().has_value());
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
     QCOMPARE(static_cast<int>(lab.simulation()->worstPerRun.size()), 200);
     lab.accuracyChart()->flush();
     QCOMPARE(lab.accuracyChart()->points(QStringLiteral("measured")).size(), std::size_t(1));
@@ -309,10 +368,7 @@ void TestGrowingLab::simulationAndCancel()
     // Sorted arrivals (region == "south" last) make staleness visible: docs/growing-databases.md
     // reports a last-epoch median error of 0.31, against ≈ 0.05 in random order.
     lab.sortedCheck()->setChecked(true);
-    QVERIFY(lab.run());
-    lab.waitForRun();
-    QTRY_VERIFY(!lab.isRunning());
-    QVERIFY(lab.simulation().has_value());
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
     const double sortedLast = lab.simulation()->epochMedian.back();
     qInfo("random order: largest-error median %.4f; sorted order: last epoch's median %.4f", median,
           sortedLast);
@@ -357,10 +413,7 @@ void TestGrowingLab::pmwgPanel()
     chart->flush();
     QVERIFY(chart->hasSeries(QStringLiteral("cap")));
     QVERIFY(!chart->hasSeries(QStringLiteral("hard"))); // the plan reads no data
-    QVERIFY(lab.run());
-    lab.waitForRun();
-    QTRY_VERIFY(!lab.isRunning());
-    QVERIFY(lab.simulation().has_value());
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
     chart->flush();
     const auto cap = chart->points(QStringLiteral("cap"));
     const auto hard = chart->points(QStringLiteral("hard"));
@@ -400,10 +453,7 @@ void TestGrowingLab::pmwgZcdpPrivacy()
     lab.horizonSpin()->setValue(28155);
     lab.seedSpin()->setValue(7);
     QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
-    QVERIFY(lab.run());
-    lab.waitForRun();
-    QTRY_VERIFY(!lab.isRunning());
-    QVERIFY(lab.simulation().has_value());
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
     const auto &privacy = lab.simulation()->document["privacy"];
     QCOMPARE(QString::fromStdString(privacy["unit"].get<std::string>()), QStringLiteral("rho"));
     GrowingBarChart *bars = lab.pmwgPrivacyChart();
@@ -433,39 +483,19 @@ void TestGrowingLab::nsgPanel()
 {
     GrowingLabDialog lab;
     lab.show();
-    lab.algorithmCombo()->setCurrentIndex(lab.algorithmCombo()->findData(QStringLiteral("nsg")));
-    lab.budgetKindCombo()->setCurrentIndex(0);
-    lab.epsilonSpin()->setValue(1.0);
-    lab.startSizeSpin()->setValue(1000);
-    lab.horizonSpin()->setValue(28155);
-    lab.queriesSpin()->setValue(10);
-    lab.seedSpin()->setValue(1);
+    nsgLab(lab);
     QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
     QCOMPARE(lab.tabs()->currentIndex(), 1);
     QVERIFY(lab.pmwgChart()->hasSeries(QStringLiteral("cap")));
-    QVERIFY(lab.run());
-    lab.waitForRun();
-    QTRY_VERIFY(!lab.isRunning());
-    QVERIFY2(lab.simulation().has_value(), qPrintable(lab.statusText()));
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
     const auto &doc = lab.simulation()->document;
     QCOMPARE(QString::fromStdString(doc["simulation"].get<std::string>()), QStringLiteral("growing-nsg"));
     // The same input written by hand, as pbx-cli simulate growing --seed 1 reads it
     // (docs/growing-databases.md §8).
     using pbx::io::json::Json;
-    Json queries = Json::array();
-    for (const char *q : {"region == \"south\"", "ethnicity == \"afam\"", "parttime == \"yes\"",
-                          "smsa == \"yes\"", "education >= 16", "education <= 11", "wage < 500",
-                          "wage >= 1000", "experience < 10", "experience >= 30"})
-        queries.push_back(q);
-    const Json config{
-        {"format", "pbx-growing-lab"},
-        {"version", 1u},
-        {"algorithm", "nsg"},
-        {"dataset", "cps1988"},
-        {"stream", Json{{"start_size", 1000u}, {"order", "random"}, {"end", 28155u}}},
-        {"budget", Json{{"kind", "pure"}, {"epsilon", 1.0}}},
-        {"nsg", Json{{"T", 0.5}, {"cap", Json{{"kind", "time"}, {"c0", 10.0}}}, {"queries", queries}}},
-        {"beta", 0.05}};
+    Json config = labDocument("nsg", Json{{"kind", "pure"}, {"epsilon", 1.0}});
+    config["nsg"]
+        = Json{{"T", 0.5}, {"cap", Json{{"kind", "time"}, {"c0", 10.0}}}, {"queries", tenQueries()}};
     const Json cli = coreDocument(config, 1);
     QCOMPARE(cli["privacy"].dump(), doc["privacy"].dump());
     QCOMPARE(cli["cap"].dump(), doc["cap"].dump());
@@ -502,17 +532,9 @@ void TestGrowingLab::nsgApproxPrivacy()
 {
     GrowingLabDialog lab;
     lab.show();
-    lab.algorithmCombo()->setCurrentIndex(lab.algorithmCombo()->findData(QStringLiteral("nsg")));
-    lab.budgetKindCombo()->setCurrentIndex(lab.budgetKindCombo()->findData(QStringLiteral("approx")));
-    lab.epsilonSpin()->setValue(1.0);
-    lab.startSizeSpin()->setValue(1000);
-    lab.horizonSpin()->setValue(28155);
-    lab.seedSpin()->setValue(1);
+    nsgLab(lab, lab.budgetKindCombo()->findData(QStringLiteral("approx")));
     QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
-    QVERIFY(lab.run());
-    lab.waitForRun();
-    QTRY_VERIFY(!lab.isRunning());
-    QVERIFY2(lab.simulation().has_value(), qPrintable(lab.statusText()));
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
     const auto &privacy = lab.simulation()->document["privacy"];
     GrowingBarChart *bars = lab.pmwgPrivacyChart();
     QVERIFY(bars->yTitle().startsWith(QStringLiteral("ε at δ")));
@@ -535,13 +557,27 @@ void TestGrowingLab::ermgPanel()
 {
     GrowingLabDialog lab;
     lab.show();
+    workedTable(lab); // the accuracy chart has BBScheduler's axes …
+    lab.accuracyChart()->flush();
+    QCOMPARE(lab.accuracyChart()->axisTitles().size(), 2);
     lab.algorithmCombo()->setCurrentIndex(lab.algorithmCombo()->findData(QStringLiteral("ermg")));
     QCOMPARE(lab.budgetKindCombo()->currentData().toString(), QStringLiteral("zcdp")); // switched for ERMG
+    QCOMPARE(lab.repetitionsSpin()->value(), 10); // an ERMG repetition refits every model
+    QVERIFY(lab.repetitionsSpin()->isVisibleTo(&lab));
     lab.startSizeSpin()->setValue(1000);
     lab.horizonSpin()->setValue(28155);
     lab.ermEverySpin()->setValue(1000);
     lab.seedSpin()->setValue(1);
+    lab.repetitionsSpin()->setValue(2);
     QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
+    // … which the plan-only ERMG view does not keep: its own title, no axes, no curves, a message.
+    GrowingChart *accuracy = lab.accuracyChart();
+    accuracy->flush();
+    QVERIFY2(accuracy->axisTitles().isEmpty(), qPrintable(accuracy->axisTitles().join(u',')));
+    QVERIFY(accuracy->points(QStringLiteral("bound")).empty());
+    QVERIFY(accuracy->legendText().isEmpty());
+    QVERIFY(accuracy->title().startsWith(QStringLiteral("Excess empirical risk")));
+    QVERIFY(accuracy->message().startsWith(QStringLiteral("Press Run")));
     // The plan: σ_t of every fit, without reading data.
     const auto &plan = lab.plan()["releases"];
     QCOMPARE(plan.size(), std::size_t(28));
@@ -549,10 +585,7 @@ void TestGrowingLab::ermgPanel()
     for (const auto &r : plan)
         QCOMPARE(drawnAt(lab.timelineChart(), QStringLiteral("sigma"), r["t"].get<double>()),
                  r["sigma"].get<double>());
-    QVERIFY(lab.run());
-    lab.waitForRun();
-    QTRY_VERIFY(!lab.isRunning());
-    QVERIFY2(lab.simulation().has_value(), qPrintable(lab.statusText()));
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
     const auto &releases = lab.simulation()->document["releases"];
     QCOMPARE(releases.size(), std::size_t(28));
     for (const auto &r : releases) {
@@ -563,10 +596,40 @@ void TestGrowingLab::ermgPanel()
         QCOMPARE(drawnAt(lab.accuracyChart(), QStringLiteral("excess-median"), t),
                  r["excess_risk"]["median"].get<double>());
     }
+    // After Run the chart has its axes and the Monte Carlo over the 2 orders: the median of the
+    // mean excess risk inside its 5–95 % band, each the document's.
+    QCOMPARE(accuracy->axisTitles().size(), 2);
+    const auto &mc = lab.simulation()->document["monte_carlo"];
+    QCOMPARE(mc["repetitions"].get<int>(), 2);
+    QCOMPARE(mc["releases"].size(), releases.size());
+    const auto upper = accuracy->points(QStringLiteral("excess-band"));
+    const auto lower = accuracy->lowerPoints(QStringLiteral("excess-band"));
+    QCOMPARE(upper.size(), releases.size());
+    QCOMPARE(lower.size(), releases.size());
+    for (std::size_t i = 0; i < releases.size(); ++i) {
+        const auto &b = mc["releases"][i]["excess_risk_mean"];
+        QCOMPARE(drawnAt(accuracy, QStringLiteral("excess-runs-median"), releases[i]["t"].get<double>()),
+                 b["median"].get<double>());
+        QCOMPARE(upper[i].y(), b["q95"].get<double>());
+        QCOMPARE(lower[i].y(), b["q05"].get<double>());
+        QVERIFY(b["q05"].get<double>() <= b["median"].get<double>());
+        QVERIFY(b["median"].get<double>() <= b["q95"].get<double>());
+    }
+    // docs/growing-databases.md: the thinned grid's excess risk falls from ≈ 1.3 to ≈ 0.04.
+    const double firstMedian = mc["releases"].front()["excess_risk_mean"]["median"].get<double>();
+    const double lastMedian = mc["releases"].back()["excess_risk_mean"]["median"].get<double>();
+    qInfo("ERMG, 2 orders: median excess risk %.4f at t = 1000, %.4f at t = 28,000", firstMedian, lastMedian);
+    QVERIFY2(firstMedian > 0.5 && firstMedian < 3.0, qPrintable(QString::number(firstMedian)));
+    QVERIFY2(lastMedian > 0.01 && lastMedian < 0.1, qPrintable(QString::number(lastMedian)));
+    QVERIFY(lab.simulationText().contains(QStringLiteral("2 seeded orders")));
     // More rows, less noise: σ_t falls from the first fit to the last.
     QVERIFY(releases.back()["sigma"].get<double>() < releases.front()["sigma"].get<double>());
     QVERIFY(lab.simulation()->document["privacy"]["spent_realised"].get<double>() <= 0.024356);
     screenshot(lab, QStringLiteral("ermg"));
+    for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+        lab.resize(size);
+        screenshot(lab, QStringLiteral("ermg-%1x%2").arg(size.width()).arg(size.height()));
+    }
 }
 
 /// SmallDBG on CPS1988 (BBScheduler, SmallDB m = 6, n = 1000, γ = 1, pure ε = 1, 3 runs, seed 1): the
@@ -575,19 +638,11 @@ void TestGrowingLab::smallDbPanel()
 {
     GrowingLabDialog lab;
     lab.show();
-    workedTable(lab);
-    lab.boxCombo()->setCurrentIndex(lab.boxCombo()->findData(QStringLiteral("smalldb")));
-    lab.smallDbSizeSpin()->setValue(6);
-    lab.horizonSpin()->setValue(28155);
-    lab.repetitionsSpin()->setValue(3);
-    lab.seedSpin()->setValue(1);
+    smallDbLab(lab, 6, 3);
     QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
     QCOMPARE(lab.plan()["smalldb"]["range_size"].get<double>(), 54264.0);
     screenshot(lab, QStringLiteral("smalldbg-plan"));
-    QVERIFY(lab.run());
-    lab.waitForRun();
-    QTRY_VERIFY(!lab.isRunning());
-    QVERIFY2(lab.simulation().has_value(), qPrintable(lab.statusText()));
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
     const auto &doc = lab.simulation()->document;
     const auto &medians = doc["monte_carlo"]["epoch_max_error_median"];
     const auto &epochs = doc["epochs"];
@@ -601,6 +656,42 @@ void TestGrowingLab::smallDbPanel()
     QVERIFY(medians.back().get<double>() >= best);
     QVERIFY(lab.simulationText().contains(formatNumber(best, 4)));
     screenshot(lab, QStringLiteral("smalldbg"));
+}
+
+/// SmallDBG (m = 8, 200 runs): the job reports progress after every epoch of every run, the bar
+/// only moves forward, and Cancel stops the run between two epochs.
+void TestGrowingLab::smallDbProgressAndCancel()
+{
+    GrowingLabDialog lab;
+    lab.show();
+    smallDbLab(lab, 8, 200);
+    QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
+    auto *progress = lab.findChild<QProgressBar *>();
+    std::vector<int> seen;
+    connect(progress, &QProgressBar::valueChanged, &lab, [&](int v) {
+        if (progress->maximum() == 1000)
+            seen.push_back(v);
+    });
+    QVERIFY(lab.run());
+    // 200 runs × 5 epochs (the last truncated at 28,155): one unit per SmallDB draw.
+    QTRY_VERIFY_WITH_TIMEOUT(progress->maximum() == 1000 && progress->value() >= 6, 60000);
+    QVERIFY(lab.isRunning());
+    QVERIFY(lab.statusText().contains(QStringLiteral("of 200 runs done")));
+    screenshot(lab, QStringLiteral("smalldbg-progress"));
+    QElapsedTimer clock;
+    clock.start();
+    lab.cancelButton()->click();
+    lab.waitForRun();
+    qInfo("SmallDBG m = 8: %zu progress reports before Cancel, the last %d of 1000; stopped in %lld ms",
+          seen.size(), seen.empty() ? 0 : seen.back(), static_cast<long long>(clock.elapsed()));
+    QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
+    QTRY_VERIFY(!lab.isRunning());
+    QVERIFY(!lab.simulation().has_value());
+    QVERIFY(lab.statusText().startsWith(QStringLiteral("Cancelled")));
+    QVERIFY(seen.size() >= 6);
+    for (std::size_t i = 1; i < seen.size(); ++i)
+        QVERIFY(seen[i] > seen[i - 1]);
+    QVERIFY(seen.back() < 1000);
 }
 
 void TestGrowingLab::animation()
@@ -653,26 +744,11 @@ void TestGrowingLab::simulationMatchesCli()
     workedTable(lab);
     lab.repetitionsSpin()->setValue(6);
     lab.seedSpin()->setValue(7);
-    QVERIFY(lab.run());
-    lab.waitForRun();
-    QTRY_VERIFY(!lab.isRunning());
-    QVERIFY(lab.simulation().has_value());
-    Json queries = Json::array();
-    for (const char *q : {"region == \"south\"", "ethnicity == \"afam\"", "parttime == \"yes\"",
-                          "smsa == \"yes\"", "education >= 16", "education <= 11", "wage < 500",
-                          "wage >= 1000", "experience < 10", "experience >= 30"})
-        queries.push_back(q);
-    Json config{{"format", "pbx-growing-lab"},
-                {"version", 1u},
-                {"algorithm", "bbscheduler"},
-                {"dataset", "cps1988"},
-                {"neighbours", "replace"},
-                {"stream", Json{{"start_size", 1000u}, {"order", "random"}, {"end", 28155u}}},
-                {"budget", Json{{"kind", "pure"}, {"epsilon", 1.0}}},
-                {"schedule", Json{{"kind", "geometric"}, {"gamma", 1.0}}},
-                {"black_box", Json{{"kind", "laplace-k"}, {"queries", queries}}},
-                {"beta", 0.05},
-                {"repetitions", 6u}};
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
+    Json config = labDocument("bbscheduler", Json{{"kind", "pure"}, {"epsilon", 1.0}});
+    config["schedule"] = Json{{"kind", "geometric"}, {"gamma", 1.0}};
+    config["black_box"] = Json{{"kind", "laplace-k"}, {"queries", tenQueries()}};
+    config["repetitions"] = 6u;
     const Json cli = coreDocument(config, 7);
     const Json &gui = lab.simulation()->document;
     qInfo("seed 7, 6 runs: largest-error median GUI %.17g, CLI %.17g",
@@ -706,6 +782,106 @@ void TestGrowingLab::simulationMatchesCli()
              job.document["monte_carlo"]["runs_exceeding"].dump().c_str());
     QCOMPARE(growingOrderSeed(11, 2), growingOrderSeed(11, 2));
     QVERIFY(growingOrderSeed(11, 0) != 11 && growingOrderSeed(11, 1) != 12); // not seed + r
+}
+
+/// NSG and ERMG repeat their simulation over seeded arrival orders: the lab's job and the core's
+/// document (`pbx-cli simulate growing --seed N`) give the same Monte Carlo, and the NSG charts draw
+/// its medians inside their 5–95 % bands.
+void TestGrowingLab::nsgErmgMatchCli()
+{
+    using pbx::io::json::Json;
+    // NSG through the dialog: 12 orders, seed 5.
+    GrowingLabDialog lab;
+    lab.show();
+    nsgLab(lab);
+    lab.repetitionsSpin()->setValue(12);
+    lab.seedSpin()->setValue(5);
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
+    const Json &gui = lab.simulation()->document;
+    Json config = labDocument("nsg", Json{{"kind", "pure"}, {"epsilon", 1.0}});
+    config["nsg"]
+        = Json{{"T", 0.5}, {"cap", Json{{"kind", "time"}, {"c0", 10.0}}}, {"queries", tenQueries()}};
+    config["repetitions"] = 12u;
+    const Json cli = coreDocument(config, 5);
+    for (const char *key : {"monte_carlo", "hard_queries", "cap", "rounds", "privacy", "errors"})
+        QVERIFY2(gui[key] == cli[key], key);
+    const Json &mc = gui["monte_carlo"];
+    QCOMPARE(mc["repetitions"].get<int>(), 12);
+    QCOMPARE(mc["checkpoints"].size(), std::size_t(40));
+    // The cap H(28,155) = 43 binds in every order (docs/growing-databases.md); the realised ε varies
+    // with the hard answers' times but never passes the worst case 1.
+    QCOMPARE(mc["hard"]["median"].get<double>(), 43.0);
+    QCOMPARE(mc["hard"]["q05"].get<double>(), 43.0);
+    const Json &realised = mc["realised"];
+    qInfo("NSG, 12 orders: realised ε median %.4f (5–95 %%: %.4f – %.4f); hard answers' mean |error| "
+          "median %.4f",
+          realised["median"].get<double>(), realised["q05"].get<double>(), realised["q95"].get<double>(),
+          mc["hard_mean_abs"]["median"].get<double>());
+    QVERIFY(realised["q05"].get<double>() <= realised["median"].get<double>());
+    QVERIFY(realised["median"].get<double>() <= realised["q95"].get<double>());
+    QVERIFY(realised["q95"].get<double>() <= gui["privacy"]["worst_case"].get<double>());
+    QVERIFY(realised["median"].get<double>() > 0.4 && realised["median"].get<double>() < 0.7);
+    const double error = mc["hard_mean_abs"]["median"].get<double>();
+    QVERIFY2(error > 0.03 && error < 0.15, qPrintable(QString::number(error)));
+    // K(t) on the NSG tab and the hard answers' error on the accuracy chart: the document's numbers.
+    GrowingChart *chart = lab.pmwgChart();
+    chart->flush();
+    const auto upper = chart->points(QStringLiteral("hard-band"));
+    const auto lower = chart->lowerPoints(QStringLiteral("hard-band"));
+    QCOMPARE(upper.size(), 2 * mc["checkpoints"].size()); // stepped
+    QCOMPARE(lower.size(), upper.size());
+    for (std::size_t k = 0; k < mc["checkpoints"].size(); ++k) {
+        const Json &c = mc["checkpoints"][k];
+        const double t = c["time"].get<double>();
+        QCOMPARE(drawnAt(chart, QStringLiteral("hard-median"), t), c["hard"]["median"].get<double>());
+        QCOMPARE(upper[2 * k].y(), c["hard"]["q95"].get<double>());
+        QCOMPARE(lower[2 * k].y(), c["hard"]["q05"].get<double>());
+        if (c["hard_mean_abs"].is_object())
+            QCOMPARE(drawnAt(lab.accuracyChart(), QStringLiteral("hard-error-median"), t),
+                     c["hard_mean_abs"]["median"].get<double>());
+    }
+    QVERIFY(lab.pmwgText().contains(QStringLiteral("Over 12 seeded orders")));
+    // The timeline: the realised loss's band over the orders around the first order's line.
+    GrowingChart *timeline = lab.timelineChart();
+    timeline->flush();
+    QCOMPARE(timeline->points(QStringLiteral("realised-band")).front().y(), realised["q95"].get<double>());
+    QCOMPARE(timeline->lowerPoints(QStringLiteral("realised-band")).front().y(),
+             realised["q05"].get<double>());
+    QCOMPARE(timeline->points(QStringLiteral("realised")).front().y(),
+             gui["privacy"]["realised"].get<double>());
+    lab.tabs()->setCurrentIndex(1);
+    for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+        lab.resize(size);
+        screenshot(lab, QStringLiteral("nsg-mc-%1x%2").arg(size.width()).arg(size.height()));
+    }
+    lab.tabs()->setCurrentIndex(0);
+    screenshot(lab, QStringLiteral("nsg-mc-errors"));
+
+    // ERMG through the job (BBScheduler zcdp-equalised γ = 1, (1, 10⁻⁶), 3 orders, seed 2).
+    Json ermg = labDocument("ermg", Json{{"kind", "approx"}, {"epsilon", 1.0}, {"delta", 1e-6}});
+    ermg["schedule"] = Json{{"kind", "zcdp-equalised"}, {"gamma", 1.0}};
+    ermg["erm"] = Json{{"lambda", 0.01}, {"draws", 50u}};
+    ermg["repetitions"] = 3u;
+    auto parsed = pbx::growing::parseGrowingLab(ermg);
+    QVERIFY(parsed.ok());
+    const GrowingRunOutcome job = startGrowingJob(*parsed, 2).result();
+    QVERIFY2(job.error.isEmpty(), qPrintable(job.error));
+    const Json core = coreDocument(ermg, 2);
+    QVERIFY2(job.document["monte_carlo"] == core["monte_carlo"], job.document["monte_carlo"].dump().c_str());
+    QVERIFY(job.document["releases"] == core["releases"]);
+    QCOMPARE(job.repetitions, 3);
+    const Json &perRelease = core["monte_carlo"]["releases"];
+    QCOMPARE(perRelease.size(), std::size_t(5));
+    // docs/growing-databases.md: σ = 1.046 in every epoch and an excess risk near 0.1 in every order.
+    for (const Json &r : perRelease) {
+        const Json &b = r["excess_risk_mean"];
+        QVERIFY2(b["q05"].get<double>() > 0.05 && b["q95"].get<double>() < 0.15, b.dump().c_str());
+        QVERIFY(b["q05"].get<double>() <= b["median"].get<double>());
+    }
+    // Repetition 0 is the one seeded order ERMG ran before repetitions existed.
+    Json single = ermg;
+    single.erase("repetitions");
+    QVERIFY(coreDocument(single, 2)["releases"] == core["releases"]);
 }
 
 void TestGrowingLab::atgPanel()

@@ -36,18 +36,34 @@ ChartFrame::Style growingFrame()
     return style;
 }
 
-/// The staircase of a step series: (x_i, y_i) → (x_{i+1}, y_i), ending at `end`.
-std::vector<QPointF> expanded(const GrowingChart::Series &s)
+/// The staircase of step points: (x_i, y_i) → (x_{i+1}, y_i), ending at `end`.
+std::vector<QPointF> staircase(const std::vector<QPointF> &points, double end)
 {
-    if (s.kind != GrowingChart::Kind::Step)
-        return s.points;
     std::vector<QPointF> out;
-    for (std::size_t i = 0; i < s.points.size(); ++i) {
-        const double to = i + 1 < s.points.size() ? s.points[i + 1].x() : s.stepEnd;
-        out.emplace_back(s.points[i]);
-        out.emplace_back(to, s.points[i].y());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const double to = i + 1 < points.size() ? points[i + 1].x() : end;
+        out.emplace_back(points[i]);
+        out.emplace_back(to, points[i].y());
     }
     return out;
+}
+
+/// The points drawn for `s`: a step series (and a stepped band) as its staircase.
+std::vector<QPointF> expanded(const GrowingChart::Series &s, const std::vector<QPointF> &points)
+{
+    const bool stepped
+        = s.kind == GrowingChart::Kind::Step || (s.kind == GrowingChart::Kind::Band && s.stepEnd > 0.0);
+    return stepped ? staircase(points, s.stepEnd) : points;
+}
+
+/// A line series of the finite points.
+QLineSeries *lineOf(const std::vector<QPointF> &points)
+{
+    auto *line = new QLineSeries;
+    for (const QPointF &p : points)
+        if (std::isfinite(p.x()) && std::isfinite(p.y()))
+            line->append(p);
+    return line;
 }
 
 } // namespace
@@ -97,13 +113,44 @@ bool GrowingChart::hasSeries(const QString &id) const
 
 std::vector<QPointF> GrowingChart::points(const QString &id) const
 {
-    for (QAbstractSeries *s : chart()->series())
-        if (s->objectName() == id)
-            if (auto *xy = qobject_cast<QXYSeries *>(s)) {
-                const QList<QPointF> list = xy->points();
-                return std::vector<QPointF>(list.begin(), list.end());
-            }
+    for (QAbstractSeries *s : chart()->series()) {
+        if (s->objectName() != id)
+            continue;
+        QXYSeries *xy = qobject_cast<QXYSeries *>(s);
+        if (auto *area = qobject_cast<QAreaSeries *>(s))
+            xy = area->upperSeries();
+        if (xy) {
+            const QList<QPointF> list = xy->points();
+            return std::vector<QPointF>(list.begin(), list.end());
+        }
+    }
     return {};
+}
+
+std::vector<QPointF> GrowingChart::lowerPoints(const QString &id) const
+{
+    for (QAbstractSeries *s : chart()->series())
+        if (auto *area = qobject_cast<QAreaSeries *>(s);
+            area && s->objectName() == id && area->lowerSeries()) {
+            const QList<QPointF> list = area->lowerSeries()->points();
+            return std::vector<QPointF>(list.begin(), list.end());
+        }
+    return {};
+}
+
+QStringList GrowingChart::axisTitles() const
+{
+    QStringList titles;
+    for (const Qt::Alignment side : {Qt::AlignBottom, Qt::AlignLeft, Qt::AlignRight})
+        for (QAbstractAxis *axis : chart()->axes())
+            if (axis->alignment() == side)
+                titles << axis->titleText();
+    return titles;
+}
+
+QString GrowingChart::title() const
+{
+    return chart()->title();
 }
 
 double GrowingChart::valueAt(const QString &id, double x) const
@@ -140,6 +187,11 @@ void GrowingChart::rebuild()
     chart()->removeAllSeries();
     for (QAbstractAxis *axis : chart()->axes())
         chart()->removeAxis(axis);
+    // Cleared: the message alone, not the axes of whatever was drawn before.
+    if (!message().isEmpty()) {
+        setLegendEntries({});
+        return;
+    }
     QAbstractAxis *x = nullptr;
     if (m_logX) {
         auto *logAxis = new QLogValueAxis;
@@ -215,6 +267,19 @@ void GrowingChart::rebuild()
                               shaded ? tr("%2 (%1, alternately shaded)").arg(m_bands.size()).arg(bandName)
                                      : tr("%2 (%1, too many to shade)").arg(m_bands.size()).arg(bandName));
     for (const Series &s : m_series) {
+        if (s.kind == Kind::Band) {
+            auto *area = new QAreaSeries(lineOf(expanded(s, s.points)), lineOf(expanded(s, s.lower)));
+            area->setObjectName(s.id);
+            area->setName(s.name);
+            QColor fill = s.colour;
+            fill.setAlphaF(0.22);
+            area->setColor(fill);
+            area->setBorderColor(Qt::transparent);
+            attach(area, s.rightAxis);
+            if (!s.name.isEmpty())
+                legend << legendEntry(fill, QStringLiteral("▮"), s.name);
+            continue;
+        }
         QXYSeries *series = nullptr;
         if (s.kind == Kind::Scatter) {
             auto *scatter = new QScatterSeries;
@@ -231,7 +296,7 @@ void GrowingChart::rebuild()
         }
         series->setObjectName(s.id);
         series->setName(s.name);
-        for (const QPointF &p : expanded(s))
+        for (const QPointF &p : expanded(s, s.points))
             if (std::isfinite(p.x()) && std::isfinite(p.y()))
                 series->append(p);
         attach(series, s.rightAxis);

@@ -24,6 +24,7 @@ public:
         Line,    ///< points joined as given
         Step,    ///< (x_i, y_i) held until x_{i+1}; the last point is held to `stepEnd`
         Scatter, ///< markers only
+        Band,    ///< the area between `lower` and `points` (e.g. a Monte Carlo's 5–95 % band), translucent
     };
     struct Series
     {
@@ -33,9 +34,10 @@ public:
         Kind kind = Kind::Line;
         Qt::PenStyle style = Qt::SolidLine;
         std::vector<QPointF> points;
-        double stepEnd = 0.0;   ///< Step: where the last value ends
+        double stepEnd = 0.0;   ///< Step: where the last value ends; Band: stepped when > 0
         bool rightAxis = false; ///< drawn against the right-hand axis
         double width = 2.0;
+        std::vector<QPointF> lower = {}; ///< Band: the lower edge, at the same x as `points`
     };
     /// An epoch [from, to) on the x axis.
     struct Band
@@ -53,14 +55,21 @@ public:
     void setBandName(const QString &name) { m_bandName = name; }
     /// Replaces everything drawn (the x range is [xMin, xMax]; the left axis starts at 0).
     void setData(double xMin, double xMax, std::vector<Band> bands, std::vector<Series> series);
-    /// Draws nothing and shows `message` over the plot.
+    /// Draws nothing — no series, no axes, no legend — and shows `message` over the plot.
     void clear(const QString &message);
     /// Moves the vertical cursor to x (NaN hides it). Immediate.
     void setCursor(double x);
     double cursor() const { return m_cursor; }
 
-    /// The drawn points of series `id` (as in the chart, after flush(); steps expanded), or empty.
+    /// The drawn points of series `id` (as in the chart, after flush(); steps expanded; a band's
+    /// upper edge), or empty.
     std::vector<QPointF> points(const QString &id) const;
+    /// The drawn lower edge of band `id` (after flush()), or empty.
+    std::vector<QPointF> lowerPoints(const QString &id) const;
+    /// The drawn axes' titles, bottom then left (then right); empty when cleared (after flush()).
+    QStringList axisTitles() const;
+    /// The chart's title as drawn.
+    QString title() const;
     /// The stored value of series `id` at x (Step: the value held at x; Line: the last point with
     /// x_i ≤ x), or NaN.
     double valueAt(const QString &id, double x) const;

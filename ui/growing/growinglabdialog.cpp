@@ -44,6 +44,8 @@ const char *const kQueries[]
        "experience < 10",     "experience >= 30"};
 constexpr int kQueryCount = 10;
 const char *const kSortedOrder = "sorted:region == \"south\"";
+/// The repetitions offered when ERMG is chosen (each one refits all its models).
+constexpr int kErmRepetitions = 10;
 
 /// Animation: a full sweep over log t takes 250 ticks of 40 ms at 1×.
 constexpr int kTickMilliseconds = 40;
@@ -426,6 +428,11 @@ void GrowingLabDialog::connectSignals()
             m_budgetKind->setCurrentIndex(1);
             m_schedule->setCurrentIndex(2);
         }
+        // An ERMG repetition refits every model (seconds on CPS1988): offer a short Monte Carlo.
+        if (chosen == QStringLiteral("ermg") && m_repetitions->value() > kErmRepetitions) {
+            const QSignalBlocker block(m_repetitions);
+            m_repetitions->setValue(kErmRepetitions);
+        }
     });
     for (QComboBox *c : {m_algorithm, m_schedule, m_dataset, m_box})
         connect(c, &QComboBox::currentIndexChanged, this, [this] {
@@ -492,7 +499,7 @@ void GrowingLabDialog::updateVisibility()
     m_form->setRowVisible(m_rho, budget == QStringLiteral("zcdp"));
     m_form->setRowVisible(m_delta, budget == QStringLiteral("approx"));
     m_form->setRowVisible(m_queries, !pmwg && !ermg && !smalldb);
-    m_form->setRowVisible(m_repetitions, !pmwg && !nsg && !ermg);
+    m_form->setRowVisible(m_repetitions, !pmwg);
     if (smalldb)
         m_explain->setText(
             tr("SmallDBG: BBScheduler with SmallDB as its black box. Each epoch releases a small "
@@ -572,6 +579,9 @@ Json GrowingLabDialog::configDocument(bool simulate) const
         if (simulate)
             nsg["queries"] = queries;
         doc["nsg"] = std::move(nsg);
+        doc["repetitions"] = std::uint64_t(m_repetitions->value());
+    } else if (algorithm == QStringLiteral("ermg")) {
+        doc["repetitions"] = std::uint64_t(m_repetitions->value());
     } else if (algorithm == QStringLiteral("bbscheduler")
                && m_box->currentData().toString() == QStringLiteral("smalldb")) {
         doc["black_box"] = Json{{"kind", "smalldb"}, {"m", std::uint64_t(m_smallDbM->value())}};
@@ -647,13 +657,7 @@ void GrowingLabDialog::updatePlan()
         Json probe = configDocument(false);
         probe["schedule"]["gamma"] = "optimal";
         if (auto c = growing::parseGrowingLab(probe)) {
-            growing::SchedulerConfig sc;
-            sc.startSize = c->startSize;
-            sc.budget = c->budget;
-            sc.schedule = c->schedule;
-            sc.beta = c->beta;
-            sc.box = c->box;
-            if (auto best = growing::optimalGamma(sc, c->startSize))
+            if (auto best = growing::optimalGamma(growing::schedulerConfigOf(*c), c->startSize))
                 m_optimalGammaValue = best->gamma;
         }
     }
@@ -731,10 +735,26 @@ void GrowingLabDialog::drawTimeline()
                                        {{n, worst}, {end, worst}}};
         std::vector<GrowingChart::Series> series{budget, worstCase};
         if (m_simulation && m_simulation->document.contains("privacy")) {
+            // NSG's Monte Carlo: the realised loss varies with the hard answers' times.
+            const Json &band
+                = m_simulation->document.value("monte_carlo", Json::object()).value("realised", Json());
+            if (band.is_object()) {
+                auto spread = makeSeries(
+                    QStringLiteral("realised-band"),
+                    tr("realised %1, 5–95 % of %2 seeded orders (median %3)")
+                        .arg(unit, integer(number(m_simulation->document["monte_carlo"]["repetitions"])),
+                             num(number(band["median"]))),
+                    palette::chartTeal, GrowingChart::Kind::Band);
+                spread.points = {{n, number(band["q95"])}, {end, number(band["q95"])}};
+                spread.lower = {{n, number(band["q05"])}, {end, number(band["q05"])}};
+                series.insert(series.begin(), spread);
+            }
             // In the budget's unit (ρ under a zCDP or approx budget), as the axis.
             const double realised = number(m_simulation->document["privacy"]["realised"]);
             series.push_back({QStringLiteral("realised"),
-                              tr("realised %1 = %2 (simulation)").arg(unit, num(realised)),
+                              (band.is_object() ? tr("realised %1 = %2 (simulation, first order)")
+                                                : tr("realised %1 = %2 (simulation)"))
+                                  .arg(unit, num(realised)),
                               palette::chartTeal,
                               GrowingChart::Kind::Line,
                               Qt::SolidLine,
@@ -785,6 +805,10 @@ void GrowingLabDialog::drawAccuracy()
     const double end = horizonEnd();
     m_accuracy->setTitles(tr("Accuracy bound (fraction scale, probability ≥ 1 − β)"),
                           tr("t (rows arrived, log scale)"), tr("error"));
+    if (algorithm == QStringLiteral("nsg") && m_simulation) {
+        drawNsgErrors();
+        return;
+    }
     if (algorithm == QStringLiteral("pmwg") || algorithm == QStringLiteral("nsg")) {
         m_accuracy->clear(tr("Hard answers, privacy and errors: see the PMWG / NSG tab."));
         m_simulationNote->setText(tr("Hard answers, privacy and errors are in the PMWG / NSG tab."));
@@ -928,7 +952,10 @@ void GrowingLabDialog::drawAccuracy()
 void GrowingLabDialog::drawErm()
 {
     const double n = m_startSize->value();
+    m_accuracy->setTitles(tr("Excess empirical risk of the released model (simulation on CPS1988)"),
+                          tr("t (rows arrived, log scale)"), tr("L(θ̃) − L(θ*)"));
     if (!m_simulation) {
+        // Nothing measured yet: no axes of an earlier plan, only the message under ERMG's own title.
         m_accuracy->clear(tr("Press Run for the excess empirical risk (a simulation on CPS1988)."));
         m_simulationNote->setText(
             tr("The plan lists every fit's ρ, sensitivity Δ and noise σ_t without reading data; press "
@@ -936,12 +963,26 @@ void GrowingLabDialog::drawErm()
         return;
     }
     const Json &doc = m_simulation->document;
-    m_accuracy->setTitles(tr("Excess empirical risk of the released model (simulation on CPS1988)"),
-                          tr("t (rows arrived, log scale)"), tr("L(θ̃) − L(θ*)"));
-    auto mean = makeSeries(QStringLiteral("excess-mean"), tr("excess risk, mean over the noise draws"),
+    const Json &mc = doc["monte_carlo"];
+    const int runs = mc.value("repetitions", 1);
+    auto band = makeSeries(QStringLiteral("excess-band"),
+                           tr("mean excess risk, 5–95 % of %1 seeded orders").arg(runs), palette::chartGreen,
+                           GrowingChart::Kind::Band);
+    auto runsMedian = makeSeries(QStringLiteral("excess-runs-median"),
+                                 tr("mean excess risk, median of %1 seeded orders").arg(runs),
+                                 palette::chartGreen, GrowingChart::Kind::Line);
+    runsMedian.width = 2.6;
+    for (const Json &r : mc["releases"]) {
+        const double t = number(r["t"]);
+        const Json &b = r["excess_risk_mean"];
+        runsMedian.points.emplace_back(t, number(b["median"]));
+        band.points.emplace_back(t, number(b["q95"]));
+        band.lower.emplace_back(t, number(b["q05"]));
+    }
+    auto mean = makeSeries(QStringLiteral("excess-mean"), tr("first order: mean over the noise draws"),
                            palette::chartBlue, GrowingChart::Kind::Line);
-    auto median = makeSeries(QStringLiteral("excess-median"), tr("excess risk, median over the noise draws"),
-                             palette::chartGreen, GrowingChart::Kind::Line, Qt::DashLine);
+    auto median = makeSeries(QStringLiteral("excess-median"), tr("first order: median over the noise draws"),
+                             palette::chartBlue, GrowingChart::Kind::Line, Qt::DashLine);
     double last = n;
     for (const Json &r : doc["releases"]) {
         const double t = number(r["t"]);
@@ -949,22 +990,54 @@ void GrowingLabDialog::drawErm()
         median.points.emplace_back(t, number(r["excess_risk"]["median"]));
         last = t;
     }
-    m_accuracy->setData(n, horizonEnd(), {}, {mean, median});
+    m_accuracy->setData(n, horizonEnd(), {}, {band, runsMedian, mean, median});
     const Json &releases = doc["releases"];
-    if (releases.empty()) {
+    const Json &perRelease = mc["releases"];
+    if (releases.empty() || perRelease.empty()) {
         m_simulationNote->clear();
         return;
     }
     const Json &first = releases.front();
     const Json &lastRelease = releases.back();
+    auto spread = [](const Json &b) {
+        return tr("%1 (5–95 %: %2 – %3)")
+            .arg(num(number(b["median"])), num(number(b["q05"])), num(number(b["q95"])));
+    };
     m_simulationNote->setText(
-        tr("<b>Simulation on CPS1988</b> (one seeded order, %1 fits up to t = %2): σ_t falls from %3 at "
-           "t = %4 to %5; the mean excess empirical risk from %6 to %7. Spent ρ = %8 of %9.")
-            .arg(integer(double(releases.size())), integer(last), num(number(first["sigma"])),
-                 integer(number(first["t"])), num(number(lastRelease["sigma"])),
-                 num(number(first["excess_risk"]["mean"])), num(number(lastRelease["excess_risk"]["mean"])))
+        tr("<b>Simulation on CPS1988</b> (%1 seeded orders, %2 fits up to t = %3): σ_t falls from %4 at "
+           "t = %5 to %6; the mean excess empirical risk, median over the orders, from %7 to %8. Spent "
+           "ρ = %9 of %10.")
+            .arg(integer(double(runs)), integer(double(releases.size())), integer(last),
+                 num(number(first["sigma"])), integer(number(first["t"])), num(number(lastRelease["sigma"])),
+                 spread(perRelease.front()["excess_risk_mean"]),
+                 spread(perRelease.back()["excess_risk_mean"]))
             .arg(num(number(doc["privacy"]["spent_realised"]), 6),
                  num(number(doc["privacy"]["total_reserved"]), 6)));
+}
+
+void GrowingLabDialog::drawNsgErrors()
+{
+    const Json &mc = m_simulation->document["monte_carlo"];
+    const int runs = mc.value("repetitions", 1);
+    m_accuracy->setTitles(tr("NSG: mean |error| of the hard answers released so far (simulation on CPS1988)"),
+                          tr("t (rows arrived, log scale)"), tr("|error| (fraction)"));
+    auto band = makeSeries(QStringLiteral("hard-error-band"), tr("5–95 % of %1 seeded orders").arg(runs),
+                           palette::chartBlue, GrowingChart::Kind::Band);
+    auto median = makeSeries(QStringLiteral("hard-error-median"),
+                             tr("median of %1 seeded orders (orders with a hard answer by t)").arg(runs),
+                             palette::chartBlue, GrowingChart::Kind::Line);
+    median.width = 2.6;
+    for (const Json &c : mc["checkpoints"]) {
+        const Json &b = c["hard_mean_abs"];
+        if (!b.is_object())
+            continue; // no order has a hard answer yet
+        const double t = number(c["time"]);
+        median.points.emplace_back(t, number(b["median"]));
+        band.points.emplace_back(t, number(b["q95"]));
+        band.lower.emplace_back(t, number(b["q05"]));
+    }
+    m_accuracy->setData(m_startSize->value(), horizonEnd(), {}, {band, median});
+    m_simulationNote->setText(tr("Hard answers against the cap and privacy: see the PMWG / NSG tab."));
 }
 
 void GrowingLabDialog::drawPmwg()
@@ -998,6 +1071,28 @@ void GrowingLabDialog::drawPmwg()
     cap.stepEnd = hard.stepEnd = last + 1.0;
     // The cap last, so it stays visible where it binds.
     std::vector<GrowingChart::Series> series;
+    const Json &mc = doc.value("monte_carlo", Json::object());
+    if (nsg && mc.contains("checkpoints")) {
+        // NSG's Monte Carlo: K(t) over the seeded orders, the median inside its 5–95 % band.
+        const int runs = mc.value("repetitions", 1);
+        hard.name = tr("hard answers K(t), first order");
+        hard.style = Qt::DotLine;
+        auto band = makeSeries(QStringLiteral("hard-band"), tr("K(t), 5–95 % of %1 seeded orders").arg(runs),
+                               palette::chartBlue, GrowingChart::Kind::Band);
+        auto median
+            = makeSeries(QStringLiteral("hard-median"), tr("K(t), median of %1 seeded orders").arg(runs),
+                         palette::chartBlue, GrowingChart::Kind::Step);
+        median.width = 2.6;
+        for (const Json &c : mc["checkpoints"]) {
+            const double t = number(c["time"]);
+            median.points.emplace_back(t, number(c["hard"]["median"]));
+            band.points.emplace_back(t, number(c["hard"]["q95"]));
+            band.lower.emplace_back(t, number(c["hard"]["q05"]));
+        }
+        band.stepEnd = median.stepEnd = last + 1.0;
+        series.push_back(band);
+        series.push_back(median);
+    }
     if (!hard.points.empty())
         series.push_back(hard);
     series.push_back(cap);
@@ -1016,9 +1111,15 @@ void GrowingLabDialog::drawPmwg()
         reading.unit, privacyBars);
     if (simulated && nsg) {
         const Json &errors = doc["errors"];
-        m_pmwgErrors->setBars(
-            tr("Mean |error| of the hard answers (simulation)"), tr("error (fraction)"),
-            {{tr("NSG hard answers"), number(errors["hard_mean_abs"]), palette::chartBlue}});
+        std::vector<GrowingBarChart::Bar> errorBars{
+            {tr("NSG hard answers"), number(errors["hard_mean_abs"]), palette::chartBlue}};
+        const Json &mcError = doc.value("monte_carlo", Json::object()).value("hard_mean_abs", Json());
+        if (mcError.is_object())
+            errorBars.push_back(
+                {tr("median of %1 orders").arg(integer(number(doc["monte_carlo"]["repetitions"]))),
+                 number(mcError["median"]), palette::chartGreen});
+        m_pmwgErrors->setBars(tr("Mean |error| of the hard answers (simulation)"), tr("error (fraction)"),
+                              errorBars);
         const double hardCount = hard.points.empty() ? 0.0 : hard.points.back().y();
         const Json &lastCap = caps.back();
         text += QLatin1Char(' ')
@@ -1031,6 +1132,21 @@ void GrowingLabDialog::drawPmwg()
                            num(reading.worstCase), num(number(errors["hard_mean_abs"])));
         if (!reading.note.isEmpty())
             text += QLatin1Char(' ') + reading.note;
+        if (mc.contains("checkpoints")) {
+            auto spread = [](const Json &b) {
+                return b.is_object()
+                           ? tr("%1 (5–95 %: %2 – %3)")
+                                 .arg(num(number(b["median"])), num(number(b["q05"])), num(number(b["q95"])))
+                           : QStringLiteral("—");
+            };
+            const bool rhoUnit = privacy.value("unit", "epsilon") == "rho";
+            text += QLatin1Char(' ')
+                    + tr("<b>Over %1 seeded orders</b> (the numbers above are the first's): hard answers %2, "
+                         "realised %3 %4, mean |error| of the hard answers %5.")
+                          .arg(integer(number(mc["repetitions"])), spread(mc["hard"]),
+                               rhoUnit ? tr("ρ") : tr("ε"), spread(mc["realised"]),
+                               spread(mc["hard_mean_abs"]));
+        }
     } else if (simulated) {
         const Json &errors = doc["errors"];
         m_pmwgErrors->setBars(tr("Mean |error| of the answers (simulation)"), tr("error (fraction)"),

@@ -5,7 +5,8 @@
 // public parameters alone; a Monte Carlo on the public CPS1988 rows (growinglabjob.h) on "Run",
 // off the GUI thread with progress and cancel; the PMWG panel; the ATG panel (atgpanel.h); and a time cursor
 // that sweeps the stream. NSG shares the PMWG tab (hard answers against the cap, privacy); ERMG
-// draws σ_t and the excess empirical risk on the timeline tab; SmallDBG is BBScheduler with the
+// draws σ_t and the excess empirical risk on the timeline tab; both repeat over seeded arrival
+// orders and draw the median inside its 5–95 % band; SmallDBG is BBScheduler with the
 // SmallDB box, its measured error against the best any m-row database achieves. The input goes through the
 // core's reader, so a bad field shows the core's one-line error and nothing is drawn or run. Nothing is
 // charged to the session.
@@ -114,6 +115,8 @@ private:
     void drawAccuracy();
     void drawPmwg();
     void drawErm();
+    /// NSG after Run: the hard answers' mean |error| over the seeded orders on the accuracy chart.
+    void drawNsgErrors();
     void finished();
     void advanceCursor();
     void setPlaying(bool playing);

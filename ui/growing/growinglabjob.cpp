@@ -1,22 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "ui/growing/growinglabjob.h"
 
-#include "core/data/predicate.h"
-#include "core/growing/bb_improver.h"
-#include "core/growing/growing_svt.h"
 #include "core/growing/lab_monte_carlo.h"
-#include "core/growing/stream_model.h"
 #include "resources/dataset_catalog.h"
 
 #include <QCoreApplication>
 #include <QtConcurrent>
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
-#include <optional>
-#include <random>
-#include <span>
 
 namespace pbx::ui {
 
@@ -34,18 +26,15 @@ std::uint64_t growingOrderSeed(std::uint64_t seed, int rep)
 
 namespace {
 
-/// One held black-box run per epoch (start, last, ε_i, bound) of the scheduler's plan.
-struct EpochRun
+/// A number of the document's array, or NaN.
+std::vector<double> numbers(const Json &array)
 {
-    std::uint64_t start = 0;
-    std::uint64_t last = 0;
-    double epsilon = 0.0;
-    double bound = 0.0; ///< NaN when the plan has none (never exceeded)
-};
-
-double numberOrNan(const Json &j)
-{
-    return j.is_number() ? j.get<double>() : std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> out;
+    if (!array.is_array())
+        return out;
+    for (const Json &x : array)
+        out.push_back(x.is_number() ? x.get<double>() : std::numeric_limits<double>::quiet_NaN());
+    return out;
 }
 
 } // namespace
@@ -54,13 +43,9 @@ void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingL
                    std::uint64_t seed)
 {
     GrowingRunOutcome out;
-    // PMWG, NSG, ERMG and SmallDBG: the core's document as it is (SmallDBG's Monte Carlo runs
-    // inside the core, all repetitions at once: no progress between them).
-    const bool whole = config.algorithm == growing::LabAlgorithm::Pmwg
-                       || config.algorithm == growing::LabAlgorithm::Nsg
-                       || config.algorithm == growing::LabAlgorithm::Ermg || config.smallDbSize > 0;
-    const bool scheduler = config.algorithm == growing::LabAlgorithm::BBScheduler;
-    const int runs = whole ? 1 : config.repetitions;
+    // PMWG is one run; the others report after each repetition (SmallDBG and ERMG after each epoch
+    // or fit), so the range is set again from the core's first report.
+    const int runs = config.algorithm == growing::LabAlgorithm::Pmwg ? 1 : config.repetitions;
     promise.setProgressRange(0, runs);
     promise.setProgressValueAndText(
         0,
@@ -75,125 +60,42 @@ void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingL
     // The plan may run past the data; the simulation stops at the dataset's last row.
     if (!one.end || *one.end > table->rowCount())
         one.end = table->rowCount();
-    // The document (plan, settings) and every input error from the core: one repetition, whose
-    // Monte Carlo is replaced below by the full run's.
-    if (!whole)
-        one.repetitions = 1;
-    auto doc = growing::runGrowingLab(one, &*table, seed, false);
+    std::uint64_t range = std::uint64_t(runs);
+    const growing::LabProgress progress = [&](const growing::LabProgressStep &step) {
+        if (promise.isCanceled())
+            return false;
+        if (step.runError)
+            out.worstPerRun.push_back(*step.runError);
+        // QProgressBar takes ints: a range above INT_MAX units is shown in repetitions.
+        const bool units = step.total <= std::uint64_t(std::numeric_limits<int>::max());
+        const std::uint64_t total = units ? step.total : std::uint64_t(step.repetitions);
+        if (total != range) {
+            range = total;
+            promise.setProgressRange(0, int(total));
+        }
+        promise.setProgressValueAndText(int(units ? step.done : std::uint64_t(step.repetitionsDone)),
+                                        QCoreApplication::translate("GrowingLab", "%1 of %2 runs done")
+                                            .arg(step.repetitionsDone)
+                                            .arg(step.repetitions));
+        return true;
+    };
+    // The core's own simulation, exactly as `pbx-cli simulate growing --seed N` runs it.
+    auto doc = growing::runGrowingLab(one, &*table, seed, false, progress);
+    if (promise.isCanceled())
+        return;
     if (!doc) {
         out.error = QString::fromStdString(doc.error().message);
         promise.addResult(std::move(out));
         return;
     }
-    if (whole) {
-        out.document = std::move(*doc);
-        out.repetitions = config.smallDbSize > 0 ? config.repetitions : 1;
-        promise.setProgressValueAndText(1, QCoreApplication::translate("GrowingLab", "run 1 of 1"));
-        promise.addResult(std::move(out));
-        return;
-    }
-
-    // The core's Monte Carlo (forEachRepetition in core/growing/growing_lab.cpp), a repetition at a time.
-    const std::uint64_t end = *one.end;
-    const std::size_t k = config.queries.size();
-    std::vector<std::vector<std::uint8_t>> masks;
-    for (const auto &q : config.queries) {
-        auto p = data::Predicate::compile(q, *table);
-        if (!p) { // the core accepted it above; kept for safety
-            out.error = QString::fromStdString(p.error().message);
-            promise.addResult(std::move(out));
-            return;
-        }
-        masks.emplace_back();
-        p->evaluate(*table, masks.back());
-    }
-    std::vector<EpochRun> epochs;
-    std::optional<growing::BBImprover> improver;
-    std::uint64_t lastRun = 0;
-    if (scheduler) {
-        for (const Json &e : (*doc)["epochs"])
-            epochs.push_back({e["start"].get<std::uint64_t>(), e["end"].get<std::uint64_t>(),
-                              e["epsilon"].get<double>(), numberOrNan(e["bound"])});
-    } else {
-        growing::ImproverConfig ic;
-        ic.startSize = config.startSize;
-        ic.decay = config.decay;
-        ic.every = config.every;
-        ic.budget = config.budget;
-        ic.beta = config.beta;
-        ic.box = config.box;
-        auto created = growing::BBImprover::create(ic);
-        if (!created) {
-            out.error = QString::fromStdString(created.error().message);
-            promise.addResult(std::move(out));
-            return;
-        }
-        improver = std::move(*created);
-        lastRun = config.startSize + (end - config.startSize) / config.every * config.every;
-    }
-    std::vector<std::vector<double>> perEpoch(epochs.size());
-    std::mt19937_64 noise(seed); // one noise stream through every repetition, as the core
-    for (int rep = 0; rep < runs; ++rep) {
-        if (promise.isCanceled())
-            return;
-        auto order = growing::arrivalOrder(*table, config.order, growingOrderSeed(seed, rep));
-        if (!order) {
-            out.error = QString::fromStdString(order.error().message);
-            promise.addResult(std::move(out));
-            return;
-        }
-        const growing::PrefixCounts counts(masks, std::span<const std::uint32_t>(*order).first(end));
-        bool exceeded = false;
-        double worst = 0.0;
-        if (scheduler) {
-            for (std::size_t i = 0; i < epochs.size(); ++i) {
-                const auto &e = epochs[i];
-                const double scale = growing::laplaceKScale(k, e.epsilon, double(e.start));
-                const double epochWorst
-                    = growing::heldRunWorstError(counts, k, e.start, e.last, scale, noise);
-                perEpoch[i].push_back(epochWorst);
-                worst = std::max(worst, epochWorst);
-                exceeded = exceeded || epochWorst > e.bound;
-            }
-        } else {
-            for (std::uint64_t t = config.startSize; t <= lastRun; t += config.every) {
-                const auto s = improver->step(t);
-                const double scale = growing::laplaceKScale(k, s.epsilon, double(t));
-                const std::uint64_t stop = std::min<std::uint64_t>(t + config.every - 1, end);
-                worst = growing::heldRunWorstError(counts, k, t, stop, scale, noise); // the last step's
-                exceeded = exceeded || worst > s.bound;
-            }
-        }
-        out.worstPerRun.push_back(worst);
-        out.runsExceeding += exceeded;
-        out.repetitions = rep + 1;
-        promise.setProgressValueAndText(
-            rep + 1, QCoreApplication::translate("GrowingLab", "run %1 of %2").arg(rep + 1).arg(runs));
-    }
-    if (promise.isCanceled())
-        return;
-    for (const auto &sample : perEpoch) {
-        out.epochMedian.push_back(growingQuantile(sample, 0.5));
-        out.epochQ95.push_back(growingQuantile(sample, 0.95));
-    }
-    // The document describes the whole run, as `pbx-cli simulate growing --seed N` writes it.
     out.document = std::move(*doc);
-    Json &d = out.document;
-    d["settings"]["repetitions"] = runs;
-    const Json summary{{"median", growingQuantile(out.worstPerRun, 0.5)},
-                       {"q95", growingQuantile(out.worstPerRun, 0.95)},
-                       {"max", *std::max_element(out.worstPerRun.begin(), out.worstPerRun.end())}};
-    Json mc{{"repetitions", runs}};
-    if (scheduler) {
-        mc["max_error"] = summary;
-        mc["runs_exceeding"] = out.runsExceeding;
-        mc["epoch_max_error_median"] = out.epochMedian;
-        mc["epoch_max_error_q95"] = out.epochQ95;
-    } else {
-        mc["max_error_at_end"] = summary;
-        mc["runs_exceeding"] = out.runsExceeding;
-    }
-    d["monte_carlo"] = std::move(mc);
+    const Json &mc = out.document.value("monte_carlo", Json::object());
+    out.repetitions = mc.value("repetitions", 1);
+    out.runsExceeding = mc.value("runs_exceeding", 0);
+    out.epochMedian = numbers(mc.value("epoch_max_error_median", Json()));
+    out.epochQ95 = numbers(mc.value("epoch_max_error_q95", Json()));
+    promise.setProgressValueAndText(
+        int(range), QCoreApplication::translate("GrowingLab", "%1 of %1 runs done").arg(out.repetitions));
     promise.addResult(std::move(out));
 }
 

@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The growing-database lab's Monte Carlo, off the GUI thread. The rows of the public dataset
-// arrive in seeded random (or sorted) orders. BBScheduler and BBImprover repeat the core's own
-// Monte Carlo (core/growing/growing_lab.cpp) one repetition at a time with exactly its seeding —
-// repetition r's arrival order from growingOrderSeed(seed, r), one Laplace noise stream
-// std::mt19937_64(seed) through all repetitions — so the numbers equal `pbx-cli simulate growing
-// --seed N` while progress is reported and a cancel stops between repetitions; the per-run
-// samples are summarised here (median, 95 %, max). PMWG is one core simulation (no intermediate
-// progress; a cancel discards it), and so are NSG,
-// ERMG and SmallDBG (whose Monte Carlo the core runs whole). True answers are read to score accuracy, never
-// to decide. It never touches a widget.
+// The growing-database lab's Monte Carlo, off the GUI thread: the core's own simulation
+// (growing::runGrowingLab, exactly what `pbx-cli simulate growing --seed N` runs: repetition r's
+// arrival order from growingOrderSeed(seed, r)), followed through its progress reports — after each
+// repetition, and for SmallDBG and ERMG after each epoch or fit — which also stop it between them
+// when the job is cancelled. PMWG is one run (a cancel discards it). True answers are read to score
+// accuracy, never to decide. It never touches a widget.
 #pragma once
 
 #include "core/growing/growing_lab.h"
@@ -30,12 +26,12 @@ struct GrowingRunOutcome
     /// every repetition (the per-run samples below).
     io::json::Json document;
     int repetitions = 0;
-    /// BBScheduler: the largest error over the whole stream, one per run; BBImprover: the error at
-    /// the last step, one per run (fraction scale).
+    /// BBScheduler and SmallDBG: the largest error over the whole stream, one per run; BBImprover:
+    /// the error at the last step, one per run (fraction scale). Empty for PMWG, NSG and ERMG.
     std::vector<double> worstPerRun;
-    /// BBScheduler: per epoch, the median over runs of the epoch's largest error.
+    /// BBScheduler and SmallDBG: per epoch, the median over runs of the epoch's largest error.
     std::vector<double> epochMedian;
-    /// BBScheduler: per epoch, the 95th percentile over runs of the epoch's largest error.
+    /// BBScheduler and SmallDBG: per epoch, the 95th percentile over runs of the epoch's largest error.
     std::vector<double> epochQ95;
     int runsExceeding = 0; ///< runs in which some error exceeded its bound
 };
@@ -48,7 +44,7 @@ double growingQuantile(std::vector<double> sample, double q);
 std::uint64_t growingOrderSeed(std::uint64_t seed, int rep);
 
 /// Runs the simulation of `config` on its dataset (loaded here); adds one outcome unless
-/// cancelled. `config.repetitions` runs (BBScheduler, BBImprover, SmallDBG) or one (PMWG, NSG, ERMG).
+/// cancelled: `config.repetitions` runs (one for PMWG), the plan's end capped at the dataset's rows.
 void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingLabConfig &config,
                    std::uint64_t seed);
 
