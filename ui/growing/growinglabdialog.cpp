@@ -7,7 +7,9 @@
 #include "ui/growing/atgpanel.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
+#include "ui/widgets/fitscrollarea.h"
 #include "ui/widgets/scientificspinbox.h"
+#include "ui/widgets/screenfit.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -149,8 +151,9 @@ GrowingLabDialog::GrowingLabDialog(QWidget *parent) : QDialog(parent)
     connectSignals();
     updateVisibility();
     updatePlan();
-    setMinimumWidth(1100);
-    resize(1220, 860);
+    // Opens inside a 1024×700 projector screen (the editor and the panels scroll there) and at a
+    // comfortable size where there is room.
+    resizeWithinScreen(this, QSize(1220, 860));
 }
 
 GrowingLabDialog::~GrowingLabDialog()
@@ -412,7 +415,7 @@ void GrowingLabDialog::createLayout()
     right->addLayout(animation);
 
     auto *layout = new QHBoxLayout(this);
-    layout->addWidget(editor);
+    layout->addWidget(new FitScrollArea(editor, Qt::Vertical, this));
     layout->addLayout(right, 1);
 }
 

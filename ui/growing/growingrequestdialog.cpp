@@ -5,6 +5,7 @@
 #include "core/session/growing_release.h"
 #include "core/session/session.h"
 #include "ui/util/numberformat.h"
+#include "ui/widgets/screenfit.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -106,7 +107,7 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     layout->addWidget(m_plan, 1);
     layout->addWidget(m_result, 1);
     layout->addWidget(buttons);
-    resize(640, 760);
+    resizeWithinScreen(this, QSize(640, 760));
     refresh();
 }
 

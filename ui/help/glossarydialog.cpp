@@ -2,6 +2,7 @@
 #include "ui/help/glossarydialog.h"
 
 #include "ui/help/glossary.h"
+#include "ui/widgets/screenfit.h"
 
 #include <QLineEdit>
 #include <QTextBrowser>
@@ -28,7 +29,7 @@ GlossaryDialog::GlossaryDialog(QWidget *parent) : QDialog(parent)
             showTerm(url.path());
     });
     filter({});
-    resize(560, 520);
+    resizeWithinScreen(this, QSize(560, 520));
 }
 
 void GlossaryDialog::filter(const QString &text)

@@ -14,6 +14,7 @@
 #include "ui/charts/odplinechart.h"
 #include "ui/charts/ptrflowdiagram.h"
 #include "ui/sessiondocument.h"
+#include "ui/widgets/screenfit.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -75,7 +76,7 @@ OdpLabDialog::OdpLabDialog(QWidget *parent) : QDialog(parent)
             &QProgressBar::setRange);
     connect(&m_watcher, &QFutureWatcher<SvtFigureOutcome>::progressValueChanged, m_progress,
             &QProgressBar::setValue);
-    resize(960, 820);
+    resizeWithinScreen(this, QSize(960, 820));
 }
 
 OdpLabDialog::~OdpLabDialog()

@@ -7,6 +7,7 @@
 #include "ui/charts/odpcellchart.h"
 #include "ui/odp/odptext.h"
 #include "ui/util/numberformat.h"
+#include "ui/widgets/screenfit.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -117,7 +118,7 @@ SvtRequestDialog::SvtRequestDialog(QWidget *parent) : QDialog(parent)
     layout->addWidget(m_chart, 1);
     layout->addWidget(m_result);
     layout->addWidget(buttons);
-    resize(620, 640);
+    resizeWithinScreen(this, QSize(620, 640));
     refresh();
 }
 

@@ -6,6 +6,7 @@
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/widgets/scientificspinbox.h"
+#include "ui/widgets/screenfit.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -89,7 +90,7 @@ void PrivacyRiskView::createLayout()
     layout->addLayout(form);
     layout->addLayout(charts, 1);
     layout->addWidget(m_sentence);
-    resize(760, 520);
+    resizeWithinScreen(this, QSize(760, 520));
 }
 
 void PrivacyRiskView::setGuarantee(double epsilon, double delta)

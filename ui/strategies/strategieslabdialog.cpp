@@ -7,6 +7,7 @@
 #include "core/strategies/tree_strategy.h"
 #include "ui/charts/strategycharts.h"
 #include "ui/strategies/strategiesjob.h"
+#include "ui/widgets/screenfit.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -298,7 +299,7 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
             &QLabel::setText);
     connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::finished, this, &StrategiesLabDialog::finished);
     connect(m_cancel, &QPushButton::clicked, this, [this] { m_watcher->cancel(); });
-    resize(980, 900);
+    resizeWithinScreen(this, QSize(980, 900));
     setTable(nullptr);
     run(1); // stability: no data needed
 }

@@ -7,6 +7,7 @@
 #include "core/session/strategy_release.h"
 #include "core/session/strategy_transform.h"
 #include "ui/charts/strategycharts.h"
+#include "ui/widgets/screenfit.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -197,7 +198,7 @@ StrategyRequestDialog::StrategyRequestDialog(QWidget *parent) : QDialog(parent)
         if (r)
             emit askRequested(*r);
     });
-    resize(620, 720);
+    resizeWithinScreen(this, QSize(620, 720));
     refresh();
 }
 

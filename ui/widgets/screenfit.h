@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+// Windows open inside the screen they appear on: a preferred size is kept where there is room and
+// shrunk to the available area on a small screen such as a 1024×700 projector (issue 16, item 7).
+#pragma once
+
+#include <QSize>
+
+class QWidget;
+
+namespace pbx::ui {
+
+/// Resizes the top-level `window` to `preferred` (pixels), bounded by its screen's available
+/// geometry (the whole screen minus panels and docks) and never below the window's minimum size.
+/// A window without a screen (none attached yet) gets `preferred`.
+void resizeWithinScreen(QWidget *window, QSize preferred);
+
+} // namespace pbx::ui
