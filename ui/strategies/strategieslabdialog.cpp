@@ -7,6 +7,7 @@
 #include "core/strategies/tree_strategy.h"
 #include "ui/charts/strategycharts.h"
 #include "ui/strategies/strategiesjob.h"
+#include "ui/widgets/fitscrollarea.h"
 #include "ui/widgets/screenfit.h"
 
 #include <QComboBox>
@@ -131,7 +132,7 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     bmiCharts->addWidget(m_bmiHistogram, 1);
     bmiLayout->addLayout(bmiCharts, 1);
     bmiLayout->addWidget(m_bmiNote);
-    m_tabs->addTab(bmi, tr("BMI example"));
+    m_tabs->addTab(new FitScrollArea(bmi, Qt::Horizontal | Qt::Vertical, m_tabs), tr("BMI example"));
 
     // ---- Stability & sensitivity
     auto *stab = new QWidget(m_tabs);
@@ -150,7 +151,8 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
                       "difference of two columns)"),
                    stab));
     stabLayout->addWidget(m_sensitivityTable, 1);
-    m_tabs->addTab(stab, tr("Stability && sensitivity"));
+    m_tabs->addTab(new FitScrollArea(stab, Qt::Horizontal | Qt::Vertical, m_tabs),
+                   tr("Stability && sensitivity"));
 
     // ---- Range strategies
     auto *ranges = new QWidget(m_tabs);
@@ -194,7 +196,7 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     dawa->setWordWrap(true);
     dawa->setTextFormat(Qt::RichText);
     rangeLayout->addWidget(dawa);
-    m_tabs->addTab(ranges, tr("Range strategies"));
+    m_tabs->addTab(new FitScrollArea(ranges, Qt::Horizontal | Qt::Vertical, m_tabs), tr("Range strategies"));
 
     // ---- Constrained inference
     auto *inference = new QWidget(m_tabs);
@@ -232,7 +234,8 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
                      inference);
     inferenceNote->setWordWrap(true);
     inferenceLayout->addWidget(inferenceNote);
-    m_tabs->addTab(inference, tr("Constrained inference"));
+    m_tabs->addTab(new FitScrollArea(inference, Qt::Horizontal | Qt::Vertical, m_tabs),
+                   tr("Constrained inference"));
 
     // ---- Quantiles & smooth sensitivity
     auto *quantiles = new QWidget(m_tabs);
@@ -275,7 +278,8 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     quantileCharts->addWidget(m_noiseChart, 1);
     quantileLayout->addLayout(quantileCharts, 2);
     quantileLayout->addWidget(m_quantileText, 1);
-    m_tabs->addTab(quantiles, tr("Quantiles && smooth sensitivity"));
+    m_tabs->addTab(new FitScrollArea(quantiles, Qt::Horizontal | Qt::Vertical, m_tabs),
+                   tr("Quantiles && smooth sensitivity"));
 
     m_status = new QLabel(this);
     m_status->setWordWrap(true);

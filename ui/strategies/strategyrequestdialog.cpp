@@ -7,6 +7,7 @@
 #include "core/session/strategy_release.h"
 #include "core/session/strategy_transform.h"
 #include "ui/charts/strategycharts.h"
+#include "ui/widgets/fitscrollarea.h"
 #include "ui/widgets/screenfit.h"
 
 #include <QCheckBox>
@@ -168,11 +169,16 @@ StrategyRequestDialog::StrategyRequestDialog(QWidget *parent) : QDialog(parent)
     buttons->addButton(m_ask, QDialogButtonBox::ActionRole);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
+    // Everything but the buttons scrolls on a small screen (a 1024×700 projector), the buttons stay.
+    auto *content = new QWidget(this);
+    auto *contentLayout = new QVBoxLayout(content);
+    contentLayout->setContentsMargins(0, 0, 0, 0);
+    contentLayout->addLayout(form);
+    contentLayout->addWidget(m_status);
+    contentLayout->addWidget(m_chart, 1);
+    contentLayout->addWidget(m_result);
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(m_status);
-    layout->addWidget(m_chart, 1);
-    layout->addWidget(m_result);
+    layout->addWidget(new FitScrollArea(content, Qt::Horizontal | Qt::Vertical, this), 1);
     layout->addWidget(buttons);
 
     connect(m_export, &QPushButton::clicked, this, [this] {
