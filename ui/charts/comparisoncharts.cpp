@@ -231,7 +231,8 @@ void CompositionCurveChart::rebuild()
             for (double y : curve.y)
                 if (finite(y) && y > 0.0)
                     smallest = std::min(smallest, y);
-    const double floor = std::clamp(std::pow(10.0, std::floor(std::log10(smallest)) - 1.0), 1e-16, 1e-2);
+    // At most ten decades: more would crowd the axis labels (δ below the floor is drawn on it).
+    const double floor = std::clamp(std::pow(10.0, std::floor(std::log10(smallest)) - 1.0), 1e-10, 1e-2);
     double xMax = 1.0;
     double yMax = 0.0;
     QStringList legend;

@@ -699,15 +699,18 @@ void ComparisonView::updateGuaranteeNote(const std::vector<StrategyOutcome> &out
         spent += tr(" (its ρ = %1 through Bun–Steinke's ρ + 2√(ρ·ln(1/δ)), the conversion its "
                     "guarantee is stated in)")
                      .arg(formatNumber(filter.spent(), 3));
+    // The tighter numbers the sentence names: zCDP and the PLD where they come out below the
+    // gauge's ε (the ones a reader would take for the session's).
     QStringList tighter;
     for (const auto &o : outcomes)
-        if (o.applicable && (o.name == QStringLiteral("zcdp") || o.name == QStringLiteral("pld")))
+        if (o.applicable && (o.name == QStringLiteral("zcdp") || o.name == QStringLiteral("pld"))
+            && o.epsilonAtDelta < filter.epsilonSpent())
             tighter << QStringLiteral("%1 %2").arg(strategyInfo(o.name).title, formatBound(o.epsilonAtDelta));
     const QString examples
         = tighter.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(tighter.join(QStringLiteral(", ")));
     m_guaranteeNote->setText(
-        tr("The session's guarantee is its filter's, as the budget gauge shows it: %1. The table's "
-           "smaller ε%2 are hindsight: they compose the released ledger as if it had been fixed "
+        tr("The session's guarantee is its filter's, as the budget gauge shows it: %1. Any smaller ε "
+           "in the table%2 is hindsight: it composes the released ledger as if it had been fixed "
            "before the session, with tighter conversions; the filter had to admit each request "
            "before the next one was chosen, so only its budget holds for this session.")
             .arg(spent, examples));

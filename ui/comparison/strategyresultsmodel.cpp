@@ -73,7 +73,8 @@ QString StrategyResultsModel::perStepText(const StrategyOutcome &o, bool epsilon
     if (epsilonAtDelta && std::isinf(o.answer.epsilon))
         return tr("%1: the steps' Σδᵢ = %2 leaves nothing of δ = %3")
             .arg(steps, formatBound(p.stepsDelta, 3), formatBound(total, 3));
-    if (o.name == QStringLiteral("basic"))
+    // Basic composition (also when advanced or optimal fell back to it) charges the steps' δ only.
+    if (o.name == QStringLiteral("basic") || toQString(o.answer.method).startsWith(QStringLiteral("basic")))
         return tr("%1: total δ = Σδᵢ ≤ %2").arg(steps, formatBound(p.stepsDelta, 3));
     const double own = std::max(0.0, total - p.stepsDelta);
     return tr("%1: total δ = %2 = Σδᵢ %3 + %4 of the composition")
@@ -87,7 +88,8 @@ QString StrategyResultsModel::detailText(const StrategyOutcome &o, bool epsilonA
     const auto &a = o.answer;
     QStringList parts;
     const QString method = toQString(a.method);
-    if (o.name == QStringLiteral("basic")) {
+    // Basic composition (also when advanced or optimal fell back to it) charges the steps' δ only.
+    if (o.name == QStringLiteral("basic") || toQString(o.answer.method).startsWith(QStringLiteral("basic"))) {
         parts << (epsilonAtDelta && std::isinf(a.epsilon) ? tr("δ is below the ledger's own δ: no finite ε")
                                                           : tr("ε's add up"));
     } else if (o.name == QStringLiteral("advanced")) {
