@@ -808,6 +808,7 @@ void ComparisonView::startJob()
         m_profileChart->clear(why);
         m_rdpChart->clear(why);
         m_pldChart->clear(why);
+        updatePerStepNote({});
         setStatus(why);
         updateExplanation();
         return;
@@ -822,6 +823,7 @@ void ComparisonView::startJob()
         m_profileChart->clear(why);
         m_rdpChart->clear(why);
         m_pldChart->clear(why);
+        updatePerStepNote({});
         setStatus(why);
         updateExplanation();
         return;
@@ -875,6 +877,7 @@ void ComparisonView::applyResult(const ComparisonResult &result)
     if (!result.error.isEmpty()) {
         m_results->clear();
         m_hasResults = false;
+        updatePerStepNote({});
         setStatus(tr("This ledger cannot be evaluated: %1").arg(result.error));
         return;
     }
