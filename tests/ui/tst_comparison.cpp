@@ -574,6 +574,11 @@ private Q_SLOTS:
         const QString rdpText = model->index(rdpRow, StrategyResultsModel::Value).data().toString();
         const double rdp = model->outcome(rdpRow)->answer.epsilon;
         QVERIFY2(rdp > 5.093 && rdp <= 5.094, qPrintable(QString::number(rdp, 'g', 17)));
+        // Rounded up, except the strategies' own few-ulp nudges (basic's Σε of 10 × 0.1).
+        QCOMPARE(ui::formatBound(5.0930036958), QStringLiteral("5.094"));
+        QCOMPARE(ui::formatBound(10.000000000000002), QStringLiteral("10"));
+        QCOMPARE(ui::formatBound(3.6500001e-5, 3), QStringLiteral("3.66e-5"));
+        QCOMPARE(ui::formatBound(0.25), QStringLiteral("0.25"));
         QCOMPARE(rdpText, QStringLiteral("5.094")); // 5.093…, rounded up (never printed below)
         const QString legend = view->rdpChart()->legendText();
         QVERIFY2(legend.contains(QStringLiteral("→ ε = %1").arg(rdpText)), qPrintable(legend));
