@@ -3,6 +3,7 @@
 
 #include "core/accounting/evaluation.h"
 #include "core/accounting/parallel_composition.h"
+#include "core/accounting/per_step_dp.h"
 #include "core/accounting/pld_accountant.h"
 #include "core/accounting/rdp_accountant.h"
 #include "core/privacy/rdp_conversion.h"
@@ -129,22 +130,31 @@ PldHistogram histogram(const PldPmf &pmf, int bins)
     return out;
 }
 
-/// One strategy built on every part, with each part's ε at the query's δ.
+/// One strategy built on every part, with each part's answer to the table's query and its ε at
+/// the query's δ.
 struct Built
 {
     std::vector<std::unique_ptr<CompositionStrategy>> parts;
+    std::vector<StrategyAnswer> answers;
     std::vector<StrategyAnswer> atDelta;
     bool ok() const { return !parts.empty(); }
-    /// The part that decides the ε at δ (the first largest, as parallelCompose picks it).
-    std::size_t worstPart() const
+    /// The part that decides the table's answer (the first largest ε, or δ in δ-at-ε mode, as
+    /// parallelCompose picks it): the curves of that part show the table's number.
+    std::size_t worstPart(bool byEpsilon) const
     {
         std::size_t w = 0;
-        for (std::size_t p = 1; p < atDelta.size(); ++p)
-            if (atDelta[p].epsilon > atDelta[w].epsilon)
+        for (std::size_t p = 1; p < answers.size(); ++p)
+            if (byEpsilon ? answers[p].epsilon > answers[w].epsilon : answers[p].delta > answers[w].delta)
                 w = p;
         return w;
     }
 };
+
+/// Basic, advanced and optimal composition take the per-step (ε, δ) view when asked.
+bool takesPerStepView(const std::string &name)
+{
+    return name == "basic" || name == "advanced" || name == "optimal";
+}
 
 Result<void> validateQuery(const ComparisonQuery &q)
 {
@@ -157,6 +167,10 @@ Result<void> validateQuery(const ComparisonQuery &q)
     for (double d : {q.pldInterval, q.prefixPldInterval > 0.0 ? q.prefixPldInterval : q.pldInterval})
         if (!(d > 0.0 && d <= 1.0))
             return makeError(ErrorCode::InvalidArgument, "pldInterval: must lie in (0, 1], got " + show(d));
+    if (!(q.perStepDelta == 0.0 || (q.perStepDelta > 0.0 && q.perStepDelta < 1.0)))
+        return makeError(ErrorCode::InvalidArgument,
+                         "perStepDelta: must be 0 (off) or lie strictly between 0 and 1, got "
+                             + show(q.perStepDelta));
     if (!(q.pldMaxBins >= 1.0 && q.pldMaxBins <= kMaxPldBins))
         return makeError(ErrorCode::InvalidArgument,
                          "pldMaxBins: must lie in [1, " + show(kMaxPldBins) + "], got " + show(q.pldMaxBins));
@@ -282,7 +296,23 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
     const bool needAtDelta = query.epsilonAtDelta || query.curves || prefixes;
 
     const Parts parts = split(ledger);
-    const double nParts = static_cast<double>(parts.ledgers.size());
+    // The per-step (ε, δ) view for basic, advanced and optimal (per_step_dp.h): the same events,
+    // Gaussian and zCDP ones restated as (ε, δ) at the per-step δ.
+    const bool perStepView = query.perStepDelta > 0.0 && hasNonPureEvents(ledger);
+    PerStepLedger stepLedger;
+    std::optional<Error> stepError;
+    Parts stepParts;
+    if (perStepView) {
+        if (auto converted = perStepLedger(ledger, query.perStepDelta)) {
+            stepLedger = std::move(converted).value();
+            stepParts = split(stepLedger.ledger);
+        } else {
+            stepError = converted.error();
+        }
+    }
+    const auto partsFor = [&](const std::string &name) -> const Parts & {
+        return perStepView && takesPerStepView(name) ? stepParts : parts;
+    };
     Comparison out;
     out.partitions = parts.ledgers.size();
     std::vector<Built> built(names.size());
@@ -295,20 +325,24 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
         result.name = names[i];
         Built b;
         std::vector<StrategyAnswer> answers;
-        for (std::size_t p = 0; p < parts.ledgers.size() && !result.error; ++p) {
+        const Parts &strategyParts = partsFor(names[i]);
+        const double nParts = static_cast<double>(std::max<std::size_t>(1, strategyParts.ledgers.size()));
+        if (perStepView && takesPerStepView(names[i]) && stepError)
+            result.error = *stepError;
+        for (std::size_t p = 0; p < strategyParts.ledgers.size() && !result.error; ++p) {
             const auto onCore = [&](std::int64_t done, std::int64_t total) {
                 const double inPart
                     = total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
                 return report({Phase::Strategy, from + span * (static_cast<double>(p) + inPart) / nParts,
                                names[i], done, total});
             };
-            auto strategy = makeStrategy(names[i], parts.ledgers[p],
+            auto strategy = makeStrategy(names[i], strategyParts.ledgers[p],
                                          pldOptions(query.pldInterval, query.pldTailMass, query.pldMaxBins,
                                                     query.pldOptimistic, onCore));
             if (!strategy) {
                 if (strategy.error().code == ErrorCode::Cancelled)
                     return cancelled;
-                result.error = inLedger(strategy.error(), parts.origins[p]);
+                result.error = inLedger(strategy.error(), strategyParts.origins[p]);
                 break;
             }
             auto answer = query.epsilonAtDelta ? strategy.value()->epsilonForDelta(query.delta)
@@ -317,10 +351,11 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
             if (!query.epsilonAtDelta && needAtDelta)
                 atDelta = strategy.value()->epsilonForDelta(query.delta);
             if (!answer || !atDelta) {
-                result.error = inLedger((!answer ? answer : atDelta).error(), parts.origins[p]);
+                result.error = inLedger((!answer ? answer : atDelta).error(), strategyParts.origins[p]);
                 break;
             }
             answers.push_back(answer.value());
+            b.answers.push_back(answer.value());
             b.atDelta.push_back(atDelta.value());
             b.parts.push_back(std::move(strategy.value()));
         }
@@ -332,6 +367,12 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
             if (needAtDelta)
                 result.epsilonAtDelta = query.epsilonAtDelta ? result.answer->epsilon
                                                              : parallelCompose(b.atDelta, true).epsilon;
+            if (perStepView && takesPerStepView(names[i]) && stepLedger.convertedSteps > 0) {
+                const std::size_t w = b.worstPart(query.epsilonAtDelta);
+                auto stepsDelta = sumOfStepDeltas(strategyParts.ledgers[w]);
+                result.perStep = PerStepSummary{query.perStepDelta, stepLedger.convertedSteps,
+                                                stepsDelta ? stepsDelta.value() : 1.0};
+            }
             built[i] = std::move(b);
         }
         out.strategies.push_back(std::move(result));
@@ -376,32 +417,35 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
             return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
         };
         if (const std::size_t r = indexOf("rdp"); r < built.size() && built[r].ok()) {
-            const std::size_t w = built[r].worstPart();
+            const std::size_t w = built[r].worstPart(query.epsilonAtDelta);
             if (const auto *rdp = dynamic_cast<const RdpAccountant *>(built[r].parts[w].get())) {
+                // By order, with the answer's own split of δ (δ_extra of (ε, δ) events first): the
+                // lowest point of the curve is the table's RDP number, not a neighbour of it.
                 out.rdp.orders = rdp->orders();
                 out.rdp.values = rdp->rdp();
-                for (std::size_t j = 0; j < out.rdp.orders.size(); ++j) {
-                    auto e = privacy::epsilonFromRdp({out.rdp.orders[j]}, {out.rdp.values[j]}, query.delta);
-                    out.rdp.epsilonByOrder.push_back(e ? e->value : kNaN);
-                }
+                if (auto e = rdp->epsilonByOrder(query.delta))
+                    out.rdp.epsilonByOrder = std::move(e).value();
                 out.rdp.optimalOrder = built[r].atDelta[w].optimalOrder.value_or(0.0);
-                if (!query.epsilonAtDelta) { // as the chart reads it: the conversion at δ alone
-                    auto e = privacy::epsilonFromRdp(out.rdp.orders, out.rdp.values, query.delta);
-                    out.rdp.optimalOrder = e ? e->optimalOrder : 0.0;
+                if (!query.epsilonAtDelta) {
+                    if (auto d = rdp->deltaByOrder(query.epsilon))
+                        out.rdp.deltaByOrder = std::move(d).value();
+                    out.rdp.deltaOptimalOrder = built[r].answers[w].optimalOrder.value_or(0.0);
                 }
             }
         }
         // The PLD as a histogram: the direction with the larger δ at the PLD's ε.
         if (const std::size_t p = indexOf("pld"); p < built.size() && built[p].ok()) {
-            const std::size_t w = built[p].worstPart();
+            const std::size_t w = built[p].worstPart(query.epsilonAtDelta);
             if (const auto *pld = dynamic_cast<const PldAccountant *>(built[p].parts[w].get())) {
-                const double eps = built[p].atDelta[w].epsilon;
+                // The threshold the table's query is about: the PLD's ε at δ, or the query's ε.
+                const double eps = query.epsilonAtDelta ? built[p].answers[w].epsilon : query.epsilon;
                 const double probe = std::isfinite(eps) ? eps : 0.0;
                 const bool add = pmfDeltaForEpsilon(pld->pessimisticAdd(), probe)
                                  > pmfDeltaForEpsilon(pld->pessimisticRemove(), probe);
                 out.pld
                     = histogram(add ? pld->pessimisticAdd() : pld->pessimisticRemove(), query.histogramBins);
                 out.pld.addDirection = add;
+                out.pld.threshold = eps;
             }
         }
     }
@@ -424,7 +468,10 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
     for (const auto &e : ledger.events)
         totalSteps += e.count;
     const auto nPrefixes = static_cast<std::int64_t>(query.prefixes.size());
+    const bool prefixDeltas = !query.epsilonAtDelta;
     out.prefixEpsilons.assign(names.size(), {});
+    if (prefixDeltas)
+        out.prefixDeltas.assign(names.size(), {});
     for (std::int64_t k = 0; k < nPrefixes; ++k) {
         const PrefixPoint &point = query.prefixes[static_cast<std::size_t>(k)];
         out.prefixX.push_back(point.x);
@@ -433,13 +480,18 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
             = summaryEnd + (1.0 - summaryEnd) * static_cast<double>(k) / static_cast<double>(nPrefixes);
         const double span = (1.0 - summaryEnd) / static_cast<double>(nPrefixes);
         if (point.steps >= totalSteps && reuseWhole) {
-            for (std::size_t i = 0; i < names.size(); ++i)
+            for (std::size_t i = 0; i < names.size(); ++i) {
                 out.prefixEpsilons[i].push_back(built[i].ok() ? out.strategies[i].epsilonAtDelta : kNaN);
+                if (prefixDeltas)
+                    out.prefixDeltas[i].push_back(built[i].ok() ? out.strategies[i].answer->delta : kNaN);
+            }
             if (!report({Phase::Prefixes, from + span, {}, k + 1, nPrefixes}))
                 return cancelled;
             continue;
         }
         const Parts prefixParts = split(ledgerPrefix(ledger, point.steps));
+        const Parts stepPrefixParts
+            = perStepView && !stepError ? split(ledgerPrefix(stepLedger.ledger, point.steps)) : Parts{};
         const bool empty = point.steps <= 0 || ledger.events.empty();
         for (std::size_t i = 0; i < names.size(); ++i) {
             if (!report({Phase::Prefixes,
@@ -455,11 +507,15 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
                                k + 1,
                                nPrefixes});
             };
+            const Parts &strategyParts
+                = perStepView && takesPerStepView(names[i]) ? stepPrefixParts : prefixParts;
             double value = empty ? 0.0 : kNaN;
+            double deltaValue = empty ? 0.0 : kNaN;
             std::vector<StrategyAnswer> answers;
-            for (std::size_t p = 0; !empty && p < prefixParts.ledgers.size(); ++p) {
+            std::vector<StrategyAnswer> deltas;
+            for (std::size_t p = 0; !empty && p < strategyParts.ledgers.size(); ++p) {
                 auto s = makeStrategy(
-                    names[i], prefixParts.ledgers[p],
+                    names[i], strategyParts.ledgers[p],
                     pldOptions(prefixInterval, query.pldTailMass, query.pldMaxBins, false, onCore));
                 if (!s) {
                     if (s.error().code == ErrorCode::Cancelled)
@@ -470,10 +526,18 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
                 if (!a)
                     break;
                 answers.push_back(a.value());
+                if (prefixDeltas)
+                    if (auto d = s.value()->deltaForEpsilon(query.epsilon))
+                        deltas.push_back(d.value());
             }
-            if (!empty && answers.size() == prefixParts.ledgers.size())
+            const std::size_t n = strategyParts.ledgers.size();
+            if (!empty && n > 0 && answers.size() == n)
                 value = parallelCompose(answers, true).epsilon;
+            if (!empty && n > 0 && deltas.size() == n)
+                deltaValue = parallelCompose(deltas, false).delta;
             out.prefixEpsilons[i].push_back(value);
+            if (prefixDeltas)
+                out.prefixDeltas[i].push_back(deltaValue);
         }
     }
     report({Phase::Done, 1.0, {}, 0, 0});

@@ -42,7 +42,9 @@ struct PrefixPoint
 };
 
 /// What to compute. The table answers ε at `delta` (epsilonAtDelta) or δ at `epsilon`; the
-/// curves always use ε at `delta` (the profile also spans the queried ε).
+/// curves follow: ε at `delta` always, and in δ-at-ε mode also δ at `epsilon` (the RDP curve's
+/// δ by order, δ over the prefixes, the PLD histogram's threshold at `epsilon`); the profile
+/// also spans the queried ε.
 struct ComparisonQuery
 {
     bool epsilonAtDelta = true;
@@ -64,6 +66,20 @@ struct ComparisonQuery
     std::vector<PrefixPoint> prefixes;
     /// PLD interval of the ε(k) curve (0: pldInterval); see prefixPldInterval().
     double prefixPldInterval = 0.0;
+    /// > 0: basic, advanced and optimal composition run on the per-step (ε, δ) view of the
+    /// ledger, every Gaussian and zCDP step converted at this δ (per_step_dp.h), so they apply
+    /// to such ledgers too; 0: they report those events as not applicable. Valid: 0 or (0, 1).
+    double perStepDelta = 0.0;
+};
+
+/// How a strategy used the per-step (ε, δ) view (ComparisonQuery::perStepDelta).
+struct PerStepSummary
+{
+    double stepDelta = 0.0;          ///< the per-step δ of each converted step
+    std::int64_t convertedSteps = 0; ///< Gaussian/zCDP steps converted (counts expanded)
+    /// Σ count_j·δ_j of every (ε, δ) step after amplification (converted and the ledger's own),
+    /// of the part that decides the answer, rounded up: the δ the steps charge by themselves.
+    double stepsDelta = 0.0;
 };
 
 /// One strategy on the whole ledger. Exactly one of `answer` and `error` is set.
@@ -76,18 +92,25 @@ struct StrategyResult
     std::optional<Error> error;
     /// ε at the query's δ (= answer->epsilon in ε-at-δ mode); NaN when not computed.
     double epsilonAtDelta = std::numeric_limits<double>::quiet_NaN();
+    /// Set when the strategy ran on the per-step (ε, δ) view with at least one converted step.
+    std::optional<PerStepSummary> perStep;
     bool applicable() const { return answer.has_value(); }
 };
 
 /// The composed RDP curve ε̂(α) of the part that decides the RDP answer (the whole ledger without
-/// partitions), and the ε at δ each order alone certifies (Canonne, Kamath & Steinke 2020, Prop.
-/// 12; rdp_conversion.h). Empty when RDP does not apply or was not requested.
+/// partitions), and what each order alone certifies (Canonne, Kamath & Steinke 2020, Prop. 12;
+/// RdpAccountant::epsilonByOrder / deltaByOrder, which split δ exactly as the answer does, so
+/// the smallest value of the query's curve IS the table's RDP answer). Empty when RDP does not
+/// apply or was not requested.
 struct RdpCurve
 {
     std::vector<double> orders;
     std::vector<double> values;
-    std::vector<double> epsilonByOrder; ///< NaN where the conversion fails
-    double optimalOrder = 0.0;          ///< the order of the table's ε at δ
+    std::vector<double> epsilonByOrder; ///< ε at the query's δ by order (+∞: no bound there)
+    double optimalOrder = 0.0;          ///< the order of the smallest ε at δ
+    /// δ-at-ε mode only: δ at the query's ε by order, and the order of the smallest.
+    std::vector<double> deltaByOrder;
+    double deltaOptimalOrder = 0.0;
 };
 
 /// The pessimistic PLD (the direction with the larger δ at the PLD's ε, of the part that decides
@@ -101,6 +124,9 @@ struct PldHistogram
     double infinityMass = 0.0; ///< mass at +∞ loss (charged to δ)
     double interval = 0.0;     ///< the PLD grid d
     bool addDirection = false; ///< true: the add direction (D' = D ∪ {x}) is shown
+    /// The loss threshold whose excess δ pays: the PLD's ε at the query's δ in ε-at-δ mode, the
+    /// query's ε in δ-at-ε mode (+∞ when the PLD has no finite ε).
+    double threshold = 0.0;
 };
 
 struct Comparison
@@ -117,6 +143,8 @@ struct Comparison
     std::vector<double> prefixX;
     std::vector<std::int64_t> prefixSteps;
     std::vector<std::vector<double>> prefixEpsilons;
+    /// δ-at-ε mode only: δ at the query's ε over the same prefixes, one row per strategy.
+    std::vector<std::vector<double>> prefixDeltas;
     double prefixPldInterval = 0.0; ///< the PLD interval the ε(k) curves used
     std::size_t partitions = 1;     ///< ledgers composed in parallel (splitByPartition)
 
@@ -144,7 +172,9 @@ using ComparisonSummaryCallback = std::function<void(const Comparison &)>;
 /// parallel composition takes maxima).
 /// Errors: InvalidArgument (invalid ledger, naming `events[i].field`; δ outside (0, 1) naming
 /// "delta"; ε negative or not finite naming "epsilon"; interval outside (0, 1] naming
-/// "pldInterval"); NotFound (unknown strategy name); Cancelled (the callback returned false).
+/// "pldInterval"; per-step δ outside {0} ∪ (0, 1) naming "perStepDelta"); NotFound (unknown
+/// strategy name); Cancelled (the callback returned false). A per-step conversion that fails
+/// (e.g. no finite ε) is the three strategies' reason, not an error.
 Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery &query,
                                      const ComparisonProgressCallback &progress = {},
                                      const ComparisonSummaryCallback &summary = {});

@@ -62,6 +62,7 @@ ComparisonQuery tableQuery(const AccountingQuery &query, const std::vector<std::
     q.pldTailMass = pldOptions.tailMass;
     q.pldMaxBins = pldOptions.maxBins;
     q.pldOptimistic = pldOptions.optimistic;
+    q.perStepDelta = query.perStepDelta;
     q.curves = false;
     return q;
 }
@@ -149,10 +150,16 @@ nlohmann::json comparisonToJson(const Comparison &c, const ComparisonQuery &quer
                                         : nlohmann::json{{"epsilon", query.epsilon}};
     if (!query.epsilonAtDelta && query.curves)
         out["query"]["delta"] = query.delta; // the curves' δ
+    if (query.perStepDelta > 0.0)
+        out["query"]["perStepDelta"] = query.perStepDelta;
     for (const StrategyResult &s : c.strategies) {
         out[s.name] = strategyJson(s);
         if (s.answer && !query.epsilonAtDelta && query.curves)
             out[s.name]["epsilonAtDelta"] = number(s.epsilonAtDelta);
+        if (s.perStep)
+            out[s.name]["perStep"] = {{"stepDelta", s.perStep->stepDelta},
+                                      {"convertedSteps", s.perStep->convertedSteps},
+                                      {"stepsDelta", number(s.perStep->stepsDelta)}};
     }
     if (!query.curves && c.prefixX.empty())
         return out;
@@ -162,16 +169,22 @@ nlohmann::json comparisonToJson(const Comparison &c, const ComparisonQuery &quer
         for (std::size_t i = 0; i < c.strategies.size() && i < c.profileDeltas.size(); ++i)
             deltas[c.strategies[i].name] = series(c.profileDeltas[i]);
         curves["profile"] = {{"epsilon", series(c.profileEpsilons)}, {"delta", deltas}};
-        if (!c.rdp.orders.empty())
+        if (!c.rdp.orders.empty()) {
             curves["rdp"] = {{"orders", series(c.rdp.orders)},
                              {"values", series(c.rdp.values)},
                              {"epsilonByOrder", series(c.rdp.epsilonByOrder)},
                              {"optimalOrder", number(c.rdp.optimalOrder)}};
+            if (!c.rdp.deltaByOrder.empty()) {
+                curves["rdp"]["deltaByOrder"] = series(c.rdp.deltaByOrder);
+                curves["rdp"]["deltaOptimalOrder"] = number(c.rdp.deltaOptimalOrder);
+            }
+        }
         if (!c.pld.loss.empty())
-            curves["pld"]
-                = {{"loss", series(c.pld.loss)}, {"mass", series(c.pld.mass)},
-                   {"binWidth", c.pld.binWidth}, {"infinityMass", c.pld.infinityMass},
-                   {"interval", c.pld.interval}, {"direction", c.pld.addDirection ? "add" : "remove"}};
+            curves["pld"] = {
+                {"loss", series(c.pld.loss)},          {"mass", series(c.pld.mass)},
+                {"binWidth", c.pld.binWidth},          {"infinityMass", c.pld.infinityMass},
+                {"interval", c.pld.interval},          {"direction", c.pld.addDirection ? "add" : "remove"},
+                {"threshold", number(c.pld.threshold)}};
     }
     if (!c.prefixX.empty()) {
         nlohmann::json eps = nlohmann::json::object();
@@ -181,6 +194,12 @@ nlohmann::json comparisonToJson(const Comparison &c, const ComparisonQuery &quer
                               {"steps", c.prefixSteps},
                               {"epsilon", eps},
                               {"pldInterval", c.prefixPldInterval}};
+        if (!c.prefixDeltas.empty()) {
+            nlohmann::json deltas = nlohmann::json::object();
+            for (std::size_t i = 0; i < c.strategies.size() && i < c.prefixDeltas.size(); ++i)
+                deltas[c.strategies[i].name] = series(c.prefixDeltas[i]);
+            curves["prefixes"]["delta"] = std::move(deltas);
+        }
     }
     out["curves"] = std::move(curves);
     return out;

@@ -26,6 +26,8 @@ struct AccountingQuery
 {
     bool epsilonAtDelta = true; ///< true: report ε at `value` = δ; false: δ at `value` = ε
     double value = 1e-5;
+    /// > 0: basic, advanced and optimal use the per-step (ε, δ) view (ComparisonQuery).
+    double perStepDelta = 0.0;
 };
 
 /// One strategy on a ledger, with parallel composition over the ledger's partitions: the
@@ -40,7 +42,9 @@ Result<StrategyAnswer> evaluateStrategy(const std::string &name, const Ledger &l
 /// {"applicable": false, "reason": "…"} (plus "resourceLimit": true when the strategy refused
 /// because it would exceed its memory/time limit, ErrorCode::ResourceLimit). ε = +∞ is written as
 /// the string "inf". Detail keys: optimalOrder, rho, simpleEpsilon, discretisationInterval,
-/// optimisticEpsilon, optimisticDelta. Partitions compose in parallel (comparison.h).
+/// optimisticEpsilon, optimisticDelta, and "perStep": {"stepDelta", "convertedSteps",
+/// "stepsDelta"} when the strategy used the per-step (ε, δ) view. Partitions compose in parallel
+/// (comparison.h).
 /// Errors: those of compareStrategies (Cancelled, NotFound, InvalidArgument), and a strategy's
 /// InvalidArgument (not reported as "not applicable").
 Result<nlohmann::json> evaluateLedger(const Ledger &ledger, const AccountingQuery &query,
@@ -50,9 +54,12 @@ Result<nlohmann::json> evaluateLedger(const Ledger &ledger, const AccountingQuer
 /// A comparison as JSON: the strategies as evaluateLedger writes them (with "epsilonAtDelta",
 /// ε at the query's δ, in δ-at-ε mode when curves were computed) and, when computed,
 /// "curves": {"profile": {"epsilon": [ε…], "delta": {"<name>": [δ…]}},
-///            "rdp": {"orders", "values", "epsilonByOrder", "optimalOrder"},
-///            "pld": {"loss", "mass", "binWidth", "infinityMass", "interval", "direction"},
-///            "prefixes": {"x", "steps", "epsilon": {"<name>": [ε…]}, "pldInterval"}}.
+///            "rdp": {"orders", "values", "epsilonByOrder", "optimalOrder"
+///                    [, "deltaByOrder", "deltaOptimalOrder" in δ-at-ε mode]},
+///            "pld": {"loss", "mass", "binWidth", "infinityMass", "interval", "direction",
+///                    "threshold"},
+///            "prefixes": {"x", "steps", "epsilon": {"<name>": [ε…]}, "pldInterval"
+///                         [, "delta": {"<name>": [δ…]} in δ-at-ε mode]}}.
 /// In the curves NaN (not applicable at that point) is null and +∞ is "inf". `query` is the one
 /// the comparison was computed with. Numbers are written in the shortest form that reads back
 /// exactly.

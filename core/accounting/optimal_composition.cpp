@@ -104,6 +104,10 @@ Result<std::unique_ptr<OptimalComposition>> OptimalComposition::fromLedger(const
     if (!steps)
         return steps.error();
     auto s = std::make_unique<OptimalComposition>();
+    auto basic = BasicComposition::fromLedger(ledger);
+    if (!basic)
+        return basic.error();
+    s->m_basic = std::move(basic.value());
     bool homogeneous = true;
     for (const auto &st : steps.value()) {
         if (s->m_k == 0) {
@@ -139,7 +143,41 @@ Result<std::unique_ptr<OptimalComposition>> OptimalComposition::fromLedger(const
     return s;
 }
 
+namespace {
+// Optimal composition is never worse than basic composition (basic is one of the ways to compose
+// that the optimum minimises over: KOV 2015 Thm 3.3, Murtagh & Vadhan 2016); a numerical
+// evaluation above basic (the pessimistic PLD's grid) is replaced by basic's number.
+const char *kBasicDecides = "basic composition (the evaluated optimum came out a hair above it; "
+                            "optimal composition is never worse than basic)";
+} // namespace
+
 Result<StrategyAnswer> OptimalComposition::epsilonForDelta(double delta) const
+{
+    auto a = optimalEpsilonForDelta(delta);
+    if (!a || !m_basic)
+        return a;
+    auto basic = m_basic->epsilonForDelta(delta);
+    if (basic && basic->epsilon < a->epsilon) {
+        a->epsilon = basic->epsilon;
+        a->method = kBasicDecides;
+    }
+    return a;
+}
+
+Result<StrategyAnswer> OptimalComposition::deltaForEpsilon(double epsilon) const
+{
+    auto a = optimalDeltaForEpsilon(epsilon);
+    if (!a || !m_basic)
+        return a;
+    auto basic = m_basic->deltaForEpsilon(epsilon);
+    if (basic && basic->delta < a->delta) {
+        a->delta = basic->delta;
+        a->method = kBasicDecides;
+    }
+    return a;
+}
+
+Result<StrategyAnswer> OptimalComposition::optimalEpsilonForDelta(double delta) const
 {
     if (m_pld) {
         auto a = m_pld->epsilonForDelta(delta);
@@ -162,7 +200,7 @@ Result<StrategyAnswer> OptimalComposition::epsilonForDelta(double delta) const
     return a;
 }
 
-Result<StrategyAnswer> OptimalComposition::deltaForEpsilon(double epsilon) const
+Result<StrategyAnswer> OptimalComposition::optimalDeltaForEpsilon(double epsilon) const
 {
     if (m_pld) {
         auto a = m_pld->deltaForEpsilon(epsilon);

@@ -141,15 +141,62 @@ double RdpAccountant::extraDelta() const
     return m_logKeep == 0.0 ? 0.0 : std::min(1.0, math::nudgeUp(-std::expm1(m_logKeep), 4));
 }
 
+double RdpAccountant::rdpShareOfDelta(double delta) const
+{
+    const double extra = extraDelta();
+    // 1 − δ = (1 − δ_rdp)(1 − δ_extra): the δ left for the RDP part, rounded down.
+    return extra == 0.0 ? delta : math::nudgeDown((delta - extra) / (1.0 - extra), 4);
+}
+
+bool RdpAccountant::composedNothing() const
+{
+    return extraDelta() == 0.0 && std::all_of(m_rdp.begin(), m_rdp.end(), [](double v) { return v == 0.0; });
+}
+
+double RdpAccountant::withExtraDelta(double d) const
+{
+    const double extra = extraDelta();
+    return extra == 0.0 ? d : std::min(1.0, math::nudgeUp(d + extra - d * extra, 4));
+}
+
+Result<std::vector<double>> RdpAccountant::epsilonByOrder(double delta) const
+{
+    PBX_RETURN_IF_ERROR(checkDelta(delta));
+    const double deltaRdp = rdpShareOfDelta(delta);
+    std::vector<double> out(m_orders.size(), std::numeric_limits<double>::infinity());
+    if (!(deltaRdp > 0.0))
+        return out;
+    for (std::size_t i = 0; i < m_orders.size(); ++i) {
+        auto e = privacy::epsilonFromRdp({m_orders[i]}, {m_rdp[i]}, deltaRdp);
+        if (!e)
+            return e.error();
+        out[i] = e->value;
+    }
+    return out;
+}
+
+Result<std::vector<double>> RdpAccountant::deltaByOrder(double epsilon) const
+{
+    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
+    std::vector<double> out(m_orders.size(), 0.0);
+    if (composedNothing())
+        return out;
+    for (std::size_t i = 0; i < m_orders.size(); ++i) {
+        auto d = privacy::deltaFromRdp({m_orders[i]}, {m_rdp[i]}, epsilon);
+        if (!d)
+            return d.error();
+        out[i] = withExtraDelta(d->value);
+    }
+    return out;
+}
+
 Result<StrategyAnswer> RdpAccountant::epsilonForDelta(double delta) const
 {
     PBX_RETURN_IF_ERROR(checkDelta(delta));
     StrategyAnswer a;
     a.method = kMethod;
     a.delta = delta;
-    const double extra = extraDelta();
-    // 1 − δ = (1 − δ_rdp)(1 − δ_extra): the δ left for the RDP part, rounded down.
-    const double deltaRdp = extra == 0.0 ? delta : math::nudgeDown((delta - extra) / (1.0 - extra), 4);
+    const double deltaRdp = rdpShareOfDelta(delta);
     if (!(deltaRdp > 0.0)) {
         a.epsilon = std::numeric_limits<double>::infinity();
         return a;
@@ -166,7 +213,7 @@ Result<StrategyAnswer> RdpAccountant::epsilonForDelta(double delta) const
 Result<StrategyAnswer> RdpAccountant::deltaForEpsilon(double epsilon) const
 {
     PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
-    if (extraDelta() == 0.0 && std::all_of(m_rdp.begin(), m_rdp.end(), [](double v) { return v == 0.0; })) {
+    if (composedNothing()) {
         // Nothing composed (or only post-processing): δ = 0 exactly, not the conversion's
         // min_α (1/α)(1 − 1/α)^{α−1} floor at the largest order.
         StrategyAnswer a;
@@ -181,9 +228,7 @@ Result<StrategyAnswer> RdpAccountant::deltaForEpsilon(double epsilon) const
     StrategyAnswer a;
     a.method = kMethod;
     a.epsilon = epsilon;
-    const double extra = extraDelta();
-    const double d = conv->value;
-    a.delta = extra == 0.0 ? d : std::min(1.0, math::nudgeUp(d + extra - d * extra, 4));
+    a.delta = withExtraDelta(conv->value);
     if (!std::isnan(conv->optimalOrder))
         a.optimalOrder = conv->optimalOrder;
     return a;

@@ -41,11 +41,28 @@ public:
     Result<StrategyAnswer> epsilonForDelta(double delta) const override;
     Result<StrategyAnswer> deltaForEpsilon(double epsilon) const override;
 
+    /// ε at δ that each order alone certifies, with the same split of δ as epsilonForDelta (the
+    /// (ε, δ) events' δ_extra first): element i is the conversion of order i, +∞ where that order
+    /// gives no bound (α ≤ 1.01, ε̂ = ∞) or no δ is left, so the minimum is exactly
+    /// epsilonForDelta(δ).epsilon. Shape: orders().size(). Valid: 0 < δ < 1. Errors:
+    /// InvalidArgument. Source: as epsilonForDelta (Canonne, Kamath & Steinke 2020, Prop. 12).
+    Result<std::vector<double>> epsilonByOrder(double delta) const;
+    /// δ at ε that each order alone certifies, combined with δ_extra as deltaForEpsilon does: the
+    /// minimum is exactly deltaForEpsilon(ε).delta. Shape: orders().size(), values in [0, 1].
+    /// Valid: ε ≥ 0 finite. Errors: InvalidArgument.
+    Result<std::vector<double>> deltaByOrder(double epsilon) const;
+
     const std::vector<double> &orders() const { return m_orders; }
     const std::vector<double> &rdp() const { return m_rdp; }
     double extraDelta() const;
 
 private:
+    /// The δ left for the RDP part once δ_extra is paid, rounded down (≤ 0: none left).
+    double rdpShareOfDelta(double delta) const;
+    /// An RDP conversion's δ combined with δ_extra: 1 − (1 − δ)(1 − δ_extra), rounded up.
+    double withExtraDelta(double delta) const;
+    /// Nothing composed (or only post-processing): δ = 0 at every ε.
+    bool composedNothing() const;
     Result<const std::vector<double> *> curveFor(const PrivacyEvent &event, Neighbouring relation,
                                                  double *stepDelta);
 

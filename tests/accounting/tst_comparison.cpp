@@ -67,6 +67,9 @@ private Q_SLOTS:
     void progressAndCancel();
     void prefixRules();
     void invalidInputNamesTheField();
+    void rdpCurveShowsTheRowsNumber();
+    void deltaModeCurvesFollowTheQuery();
+    void optimalNeverAboveBasic();
 };
 
 void TestComparison::pureStepsKnownNumbers()
@@ -338,6 +341,106 @@ void TestComparison::invalidInputNamesTheField()
     q = {};
     q.strategies = {"magic"};
     QCOMPARE(compareStrategies(l, q).error().code, ErrorCode::NotFound);
+}
+
+void TestComparison::rdpCurveShowsTheRowsNumber()
+{
+    // 100 × (ε = 0.1, δ = 1e-9): the RDP answer pays δ_extra = 1 − (1 − 1e-9)^100 first and
+    // converts at the δ left. The curve by order must do the same, so its lowest point is the
+    // row's number (it used to convert at the whole δ: 5.073 on the chart, 5.093 in the row at
+    // δ = 1e-6).
+    Ledger l;
+    PrivacyEvent e;
+    e.mechanism = MechanismKind::ApproxDp;
+    e.epsilon = 0.1;
+    e.delta = 1e-9;
+    e.count = 100;
+    l.events = {e};
+    for (bool epsilonMode : {true, false}) {
+        ComparisonQuery q;
+        q.delta = 1e-6;
+        q.epsilonAtDelta = epsilonMode;
+        q.epsilon = 5.0;
+        q.strategies = {"rdp", "pld"};
+        auto c = compareStrategies(l, q);
+        QVERIFY(c.ok());
+        const StrategyResult *rdp = c->find("rdp");
+        const auto lowest
+            = [](const std::vector<double> &v) { return *std::min_element(v.begin(), v.end()); };
+        // ε at δ by order: its minimum is ε at δ of the row, exactly, at the marked order.
+        QCOMPARE(lowest(c->rdp.epsilonByOrder), rdp->epsilonAtDelta);
+        const auto at = std::find(c->rdp.orders.begin(), c->rdp.orders.end(), c->rdp.optimalOrder);
+        QVERIFY(at != c->rdp.orders.end());
+        QCOMPARE(c->rdp.epsilonByOrder[static_cast<std::size_t>(at - c->rdp.orders.begin())],
+                 rdp->epsilonAtDelta);
+        if (epsilonMode) {
+            PBX_FUZZY_COMPARE(rdp->answer->epsilon, 5.0925, 1e-3); // the 5.093
+            QVERIFY(c->rdp.deltaByOrder.empty());
+        } else {
+            // δ at ε by order: its minimum is the row's δ, at the marked order.
+            QCOMPARE(lowest(c->rdp.deltaByOrder), rdp->answer->delta);
+            const auto d = std::find(c->rdp.orders.begin(), c->rdp.orders.end(), c->rdp.deltaOptimalOrder);
+            QVERIFY(d != c->rdp.orders.end());
+            QCOMPARE(c->rdp.deltaByOrder[static_cast<std::size_t>(d - c->rdp.orders.begin())],
+                     rdp->answer->delta);
+        }
+    }
+}
+
+void TestComparison::deltaModeCurvesFollowTheQuery()
+{
+    // δ at ε = 3 for 100 steps of ε = 0.1: the prefix curve gives δ at ε too (its last point is
+    // the table's δ), and the PLD histogram's threshold is the query's ε.
+    Ledger l;
+    l.events = {pure(0.1, 100)};
+    ComparisonQuery q = withPrefixes(l);
+    q.epsilonAtDelta = false;
+    q.epsilon = 3.0;
+    q.strategies = {"basic", "optimal", "pld"};
+    auto c = compareStrategies(l, q);
+    QVERIFY(c.ok());
+    QCOMPARE(c->prefixDeltas.size(), std::size_t(3));
+    for (std::size_t i = 0; i < 3; ++i) {
+        QCOMPARE(c->prefixDeltas[i].size(), c->prefixX.size());
+        QCOMPARE(c->prefixDeltas[i].back(), c->strategies[i].answer->delta);
+    }
+    // Basic: δ = 0 while k·0.1 < 3, 1 beyond (30 steps sit on the edge, rounded up).
+    for (std::size_t k = 0; k < c->prefixX.size(); ++k)
+        if (c->prefixSteps[k] != 30)
+            QCOMPARE(c->prefixDeltas[0][k], c->prefixSteps[k] < 30 ? 0.0 : 1.0);
+    QCOMPARE(c->pld.threshold, 3.0);
+    // ε-at-δ mode: no δ curves, the threshold is the PLD's ε.
+    q.epsilonAtDelta = true;
+    auto e = compareStrategies(l, q);
+    QVERIFY(e.ok());
+    QVERIFY(e->prefixDeltas.empty());
+    QCOMPARE(e->pld.threshold, e->find("pld")->answer->epsilon);
+}
+
+void TestComparison::optimalNeverAboveBasic()
+{
+    // Three pure steps 0.1 + 0.12 + 0.12994 = 0.34994 at δ = 1e-10: the pessimistic PLD rounds
+    // each ε up to its grid (0.35 and a bit); optimal composition reports basic's 0.34994, never
+    // more.
+    Ledger l;
+    l.events = {pure(0.1), pure(0.12), pure(0.12994)};
+    ComparisonQuery q;
+    q.delta = 1e-10;
+    q.curves = false;
+    q.strategies = {"basic", "optimal", "pld"};
+    auto c = compareStrategies(l, q);
+    QVERIFY(c.ok());
+    const double basic = c->find("basic")->answer->epsilon;
+    PBX_FUZZY_COMPARE(basic, 0.34994, 1e-14);
+    QVERIFY(c->find("pld")->answer->epsilon > basic); // the grid's rounding, 0.35
+    QCOMPARE(c->find("optimal")->answer->epsilon, basic);
+    QVERIFY(c->find("optimal")->answer->method.find("never worse than basic") != std::string::npos);
+    // δ at ε = basic's ε: optimal's δ is at most basic's (0 here).
+    q.epsilonAtDelta = false;
+    q.epsilon = basic;
+    auto d = compareStrategies(l, q);
+    QVERIFY(d.ok());
+    QVERIFY(d->find("optimal")->answer->delta <= d->find("basic")->answer->delta);
 }
 
 QTEST_GUILESS_MAIN(TestComparison)

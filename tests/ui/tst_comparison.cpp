@@ -3,8 +3,15 @@
 // exactly what the core computes for the same ledger and query; strategies that do not apply show
 // the core's reason and no number; charts get their data; an edit and its undo recompute; a long
 // PLD job can be cancelled (its results never appear) and the view stays usable; destroying the
-// view while a job runs waits only briefly. Screenshots at 1400×900 go to PBX_SCREENSHOT_DIR.
+// view while a job runs waits only briefly. One quantity prints one number: the RDP chart's
+// caption is the RDP row (100 × (ε = 0.1, δ = 1e-9) printed 5.073 under a 5.093 row), rounded up
+// as the row; in "δ at ε" mode every chart follows the query; the per-step (ε, δ) view makes
+// basic, advanced and optimal apply to a Gaussian plan (and says why a per-step δ that leaves
+// nothing of δ makes them infinite); for a session, one sentence next to the numbers says that the
+// filter's (the gauge's) is the guarantee and the table's smaller ε are hindsight.
+// Screenshots at 1400×900 (and the comparison at 1024×700 and 1600×1000) go to PBX_SCREENSHOT_DIR.
 #include "core/accounting/evaluation.h"
+#include "core/accounting/per_step_dp.h"
 #include "core/accounting/session_ledger.h"
 #include "ui/charts/comparisoncharts.h"
 #include "ui/comparison/comparisonview.h"
@@ -14,6 +21,9 @@
 #include "ui/comparison/strategyresultsmodel.h"
 #include "ui/mainwindow.h"
 #include "ui/sessiondocument.h"
+#include "ui/util/boundformat.h"
+#include "ui/util/numberformat.h"
+#include "ui/widgets/budgetgauge.h"
 #include "uitestutils.h"
 
 #include <QAbstractItemModelTester>
@@ -56,8 +66,8 @@ void compareWithCore(const ComparisonView &view)
     const StrategyResultsModel *model = view.resultsModel();
     accounting::PldOptions options;
     options.interval = input.pldInterval;
-    const accounting::AccountingQuery query{input.epsilonAtDelta,
-                                            input.epsilonAtDelta ? input.delta : input.epsilon};
+    const accounting::AccountingQuery query{
+        input.epsilonAtDelta, input.epsilonAtDelta ? input.delta : input.epsilon, input.perStepDelta};
     for (int row = 0; row < model->rowCount(); ++row) {
         const QString name = model->index(row, 0).data(StrategyResultsModel::NameRole).toString();
         const auto core = accounting::evaluateStrategy(name.toStdString(), input.ledger, query, options);
@@ -224,7 +234,9 @@ private Q_SLOTS:
         view->setSource(ComparisonView::Source::Plan);
         loadExample(*view, DpSgd);
         view->setQuery(true, 1e-5, 1.0);
+        view->setPerStepDelta(0.0); // without the per-step (ε, δ) view
         QVERIFY(computeAndWait(*view));
+        QCOMPARE(view->lastInput().perStepDelta, 0.0);
         const auto *model = view->resultsModel();
         for (const char *name : {"basic", "advanced", "optimal", "zcdp"}) {
             const int row = model->rowOf(QString::fromLatin1(name));
@@ -305,14 +317,34 @@ private Q_SLOTS:
         QCOMPARE(view->lastInput().ledger.events.size(), expected->events.size());
         QVERIFY(expected->events.size() >= 15);
         compareWithCore(*view);
-        // Gaussian noise: no pure ε, so the (ε, δ)-based strategies do not apply.
+        // Gaussian noise: no pure ε; basic composition applies through the per-step (ε, δ) view
+        // (on by default), zCDP directly.
         const auto *model = view->resultsModel();
-        QVERIFY(!model->index(model->rowOf(QStringLiteral("basic")), 0)
-                     .data(StrategyResultsModel::ApplicableRole)
-                     .toBool());
+        QVERIFY(view->perStepAvailable());
+        QVERIFY(view->lastInput().perStepDelta > 0.0);
+        const auto *basic = model->outcome(model->rowOf(QStringLiteral("basic")));
+        QVERIFY(basic && basic->applicable && basic->perStep.has_value());
         QVERIFY(model->index(model->rowOf(QStringLiteral("zcdp")), 0)
                     .data(StrategyResultsModel::ApplicableRole)
                     .toBool());
+
+        // One sentence next to the numbers: the filter's budget (the gauge's ε ≈ …) is the
+        // session's guarantee; the table's smaller zCDP and PLD ε are hindsight.
+        const auto &filter = document.session().filter();
+        const QString sentence = view->guaranteeText();
+        QVERIFY2(sentence.contains(QStringLiteral("session's guarantee")), qPrintable(sentence));
+        QVERIFY2(sentence.contains(QStringLiteral("hindsight")), qPrintable(sentence));
+        QVERIFY2(sentence.contains(QStringLiteral("ε ≈ %1 of ε = %2")
+                                       .arg(ui::formatNumber(filter.epsilonSpent(), 3),
+                                            ui::formatNumber(filter.epsilonBudget()))),
+                 qPrintable(sentence));
+        QVERIFY2(sentence.contains(QStringLiteral("Bun–Steinke")), qPrintable(sentence));
+        for (const char *name : {"zcdp", "pld"}) {
+            const auto *o = model->outcome(model->rowOf(QString::fromLatin1(name)));
+            QVERIFY(o && o->applicable);
+            QVERIFY(o->epsilonAtDelta < filter.epsilonSpent()); // tighter, in hindsight
+            QVERIFY2(sentence.contains(ui::formatBound(o->epsilonAtDelta)), qPrintable(sentence));
+        }
         // ε(k) over the 15 requests (plus the origin).
         view->flushCharts();
         QCOMPARE(view->compositionChart()->pointCount(QStringLiteral("pld")), 16);
@@ -488,6 +520,181 @@ private Q_SLOTS:
         compareWithCore(*w.comparisonView());
         QVERIFY(!test::saveScreenshot(*w.comparisonDock(), QStringLiteral("mainwindow_comparison_dock"))
                      .isEmpty());
+        // The gauge says the same next to its numbers: they are the session's guarantee.
+        auto *gauge = w.findChild<ui::BudgetGauge *>();
+        QVERIFY(gauge);
+        QVERIFY2(gauge->toolTip().contains(QStringLiteral("session's guarantee")),
+                 qPrintable(gauge->toolTip()));
+        QVERIFY(gauge->toolTip().contains(QStringLiteral("hindsight")));
+        QVERIFY(!w.comparisonView()->guaranteeText().isEmpty());
+
+        // Docked, and the floating dock at the two reference sizes (for looking at).
+        for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+            w.comparisonDock()->resize(size);
+            QTest::qWait(100);
+            w.comparisonView()->flushCharts();
+            QVERIFY(
+                !test::saveScreenshot(
+                     *w.comparisonDock(),
+                     QStringLiteral("mainwindow_comparison_dock_%1x%2").arg(size.width()).arg(size.height()))
+                     .isEmpty());
+        }
+        w.comparisonDock()->setFloating(false);
+        for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+            w.resize(size);
+            QTest::qWait(100);
+            w.comparisonView()->flushCharts();
+            QVERIFY(!test::saveScreenshot(w, QStringLiteral("mainwindow_comparison_docked_%1x%2")
+                                                 .arg(size.width())
+                                                 .arg(size.height()))
+                         .isEmpty());
+        }
+    }
+
+    void rdpCaptionIsTheRow()
+    {
+        // 100 × (ε = 0.1, δ = 1e-9) at δ = 1e-6: the RDP row and the RDP chart's caption print one
+        // number (they printed 5.093 and 5.073), rounded up; so do the PLD chart and the
+        // explanation.
+        auto view = makeView();
+        view->setSource(ComparisonView::Source::Plan);
+        accounting::Ledger ledger;
+        auto e = ui::PlanModel::defaultEvent(accounting::MechanismKind::ApproxDp);
+        e.epsilon = 0.1;
+        e.delta = 1e-9;
+        e.count = 100;
+        ledger.events = {e};
+        QVERIFY(view->planModel()->replacePlan(ledger, QStringLiteral("100 × (0.1, 1e-9)")));
+        view->setQuery(true, 1e-6, 1.0);
+        QVERIFY(computeAndWait(*view));
+        compareWithCore(*view);
+        view->flushCharts();
+        const auto *model = view->resultsModel();
+        const int rdpRow = model->rowOf(QStringLiteral("rdp"));
+        const QString rdpText = model->index(rdpRow, StrategyResultsModel::Value).data().toString();
+        const double rdp = model->outcome(rdpRow)->answer.epsilon;
+        QVERIFY2(rdp > 5.093 && rdp <= 5.094, qPrintable(QString::number(rdp, 'g', 17)));
+        // Rounded up, except the strategies' own few-ulp nudges (basic's Σε of 10 × 0.1).
+        QCOMPARE(ui::formatBound(5.0930036958), QStringLiteral("5.094"));
+        QCOMPARE(ui::formatBound(10.000000000000002), QStringLiteral("10"));
+        QCOMPARE(ui::formatBound(3.6500001e-5, 3), QStringLiteral("3.66e-5"));
+        QCOMPARE(ui::formatBound(0.25), QStringLiteral("0.25"));
+        QCOMPARE(rdpText, QStringLiteral("5.094")); // 5.093…, rounded up (never printed below)
+        const QString legend = view->rdpChart()->legendText();
+        QVERIFY2(legend.contains(QStringLiteral("→ ε = %1").arg(rdpText)), qPrintable(legend));
+        QCOMPARE(view->rdpChart()->optimumValue(), rdp);
+        view->selectStrategy(QStringLiteral("rdp"));
+        QVERIFY2(view->explanationText().contains(QStringLiteral("ε = %1 at δ").arg(rdpText)),
+                 qPrintable(view->explanationText()));
+        // The PLD chart's ε marker is the PLD row.
+        const int pldRow = model->rowOf(QStringLiteral("pld"));
+        const QString pldText = model->index(pldRow, StrategyResultsModel::Value).data().toString();
+        QVERIFY2(view->pldChart()->legendText().contains(QStringLiteral("ε = %1").arg(pldText)),
+                 qPrintable(view->pldChart()->legendText()));
+    }
+
+    void everyChartFollowsTheQuery()
+    {
+        auto view = makeView();
+        view->setSource(ComparisonView::Source::Plan);
+        loadExample(*view, Laplace20);
+        view->setQuery(false, 1e-5, 1.5);
+        QVERIFY(computeAndWait(*view));
+        compareWithCore(*view);
+        view->flushCharts();
+        const auto *model = view->resultsModel();
+        const auto rowText = [&](const char *name) {
+            return model->index(model->rowOf(QString::fromLatin1(name)), StrategyResultsModel::Value)
+                .data()
+                .toString();
+        };
+        // "δ at ε": no chart reads "ε at δ"; each names the queried ε.
+        QVERIFY(view->compositionChart()->deltaMode());
+        QCOMPARE(view->compositionChart()->title(), QStringLiteral("δ after k steps, at ε = 1.5"));
+        QVERIFY(view->compositionChart()->pointCount(QStringLiteral("pld")) >= 2);
+        QVERIFY(view->rdpChart()->deltaMode());
+        QCOMPARE(view->rdpChart()->title(), QStringLiteral("Rényi DP over orders α (δ at ε = 1.5)"));
+        QVERIFY2(view->rdpChart()->legendText().contains(QStringLiteral("→ δ = %1").arg(rowText("rdp"))),
+                 qPrintable(view->rdpChart()->legendText()));
+        QVERIFY(view->pldChart()->title().contains(QStringLiteral("δ at ε = 1.5")));
+        QVERIFY2(
+            view->pldChart()->legendText().contains(QStringLiteral("pays for δ = %1").arg(rowText("pld"))),
+            qPrintable(view->pldChart()->legendText()));
+        QVERIFY(view->profileChart()->legendText().contains(QStringLiteral("ε = 1.5")));
+        for (const QString &title :
+             {view->compositionChart()->title(), view->rdpChart()->title(), view->pldChart()->title()})
+            QVERIFY2(!title.contains(QStringLiteral("ε at δ")), qPrintable(title));
+        QVERIFY(!test::saveScreenshot(*view, QStringLiteral("comparison_delta_mode")).isEmpty());
+
+        // Back to "ε at δ": every chart follows again.
+        view->setQuery(true, 1e-5, 1.5);
+        QVERIFY(computeAndWait(*view));
+        view->flushCharts();
+        QVERIFY(!view->compositionChart()->deltaMode());
+        QCOMPARE(view->compositionChart()->title(), QStringLiteral("ε after k steps, at δ = 1e-5"));
+        QCOMPARE(view->rdpChart()->title(), QStringLiteral("Rényi DP over orders α (ε at δ = 1e-5)"));
+        QVERIFY(view->pldChart()->title().contains(QStringLiteral("ε at δ = 1e-5")));
+    }
+
+    void perStepViewForGaussianPlan()
+    {
+        // 50 Gaussians, σ = 10: with the per-step (ε, δ) view basic, advanced and optimal give
+        // finite numbers, and their detail says what δ the steps charge.
+        auto view = makeView();
+        view->setSource(ComparisonView::Source::Plan);
+        loadExample(*view, Gaussian50);
+        view->setQuery(true, 1e-5, 1.0);
+        view->setPerStepAuto(true);
+        QVERIFY(view->perStepAvailable());
+        QVERIFY(computeAndWait(*view));
+        // auto: δ/(2k) = 1e-5/100.
+        QCOMPARE(view->lastInput().perStepDelta, 1e-7);
+        compareWithCore(*view);
+        const auto *model = view->resultsModel();
+        for (const char *name : {"basic", "advanced", "optimal"}) {
+            const int row = model->rowOf(QString::fromLatin1(name));
+            const auto *o = model->outcome(row);
+            QVERIFY2(o && o->applicable, name);
+            QVERIFY2(std::isfinite(o->answer.epsilon), name);
+            QVERIFY(o->perStep.has_value());
+            QCOMPARE(o->perStep->convertedSteps, std::int64_t(50));
+            const QString detail = model->index(row, StrategyResultsModel::Detail).data().toString();
+            QVERIFY2(detail.contains(QStringLiteral("50 Gaussian/zCDP steps at δ = 1e-7 each")),
+                     qPrintable(detail));
+            QVERIFY2(detail.contains(QStringLiteral("total δ")), qPrintable(detail));
+        }
+        // Basic: 50 × the exact ε of σ = 10 at δ = 1e-7, Balle & Wang 2018 Thm 8.
+        const double eps0 = accounting::gaussianEpsilonAtDelta(10.0, 1.0, 1e-7).value();
+        QCOMPARE(
+            model->outcome(model->rowOf(QStringLiteral("basic")))->answer.epsilon,
+            accounting::evaluateStrategy("basic", view->lastInput().ledger, {true, 1e-5, 1e-7})->epsilon);
+        QVERIFY(std::fabs(model->outcome(model->rowOf(QStringLiteral("basic")))->answer.epsilon - 50 * eps0)
+                <= 1e-12 * 50 * eps0);
+        QVERIFY(view->perStepNoteText().isEmpty());
+        view->flushCharts();
+        QVERIFY(view->compositionChart()->pointCount(QStringLiteral("basic")) >= 2);
+        QVERIFY(view->profileChart()->pointCount(QStringLiteral("optimal")) > 0);
+        QVERIFY(!test::saveScreenshot(*view, QStringLiteral("comparison_gaussian50_per_step")).isEmpty());
+
+        // A per-step δ of 1e-6: the 50 steps charge 5e-5 > δ = 1e-5, every one of the three is
+        // infinite, and a sentence says why.
+        view->setPerStepDelta(1e-6);
+        QVERIFY(computeAndWait(*view));
+        for (const char *name : {"basic", "advanced", "optimal"})
+            QVERIFY(std::isinf(model->outcome(model->rowOf(QString::fromLatin1(name)))->answer.epsilon));
+        const QString note = view->perStepNoteText();
+        QVERIFY2(note.contains(QStringLiteral("no finite ε")), qPrintable(note));
+        QVERIFY2(note.contains(QStringLiteral("Σδᵢ = 5e-5")), qPrintable(note));
+        QVERIFY2(note.contains(QStringLiteral("below δ/k = 2e-7")), qPrintable(note));
+        QVERIFY(
+            !test::saveScreenshot(*view, QStringLiteral("comparison_gaussian50_per_step_void")).isEmpty());
+
+        // Off: the three say why they do not apply, and the sentence goes.
+        view->setPerStepDelta(0.0);
+        QVERIFY(computeAndWait(*view));
+        QVERIFY(!model->outcome(model->rowOf(QStringLiteral("basic")))->applicable);
+        QVERIFY(view->perStepNoteText().isEmpty());
+        compareWithCore(*view);
     }
 
     void screenshotsOfExamples()
@@ -499,12 +706,12 @@ private Q_SLOTS:
             int example;
             const char *strategy;
             const char *file;
-            bool applicable; // the mixed plan shows why the optimal composition does not apply
+            bool applicable; // the mixed plan's Gaussian steps take the per-step (ε, δ) view
             int prefixes;    // ε(k) has at most 30 prefixes, spread evenly over the steps
             int curvePoints; // the prefixes where the strategy applies, plus the origin
         } shots[] = {{Laplace20, "advanced", "comparison_laplace20", true, 20, 21},
                      {Laplace1000, "advanced", "comparison_laplace1000", true, 30, 31},
-                     {Mixed, "optimal", "comparison_mixed", false, 30, 26},
+                     {Mixed, "optimal", "comparison_mixed", true, 30, 31},
                      {Gaussian50, "zcdp", "comparison_gaussian50", true, 30, 31}};
         for (const auto &shot : shots) {
             loadExample(*view, shot.example);

@@ -110,6 +110,7 @@ void TestComparisonCli::jobAndCliAgree()
     QVERIFY(view.planModel()->replacePlan(*parsed, QStringLiteral("mixed")));
     view.setPldInterval(1e-3); // the coarsest grid the view offers: a quick test
     view.setQuery(epsilonAtDelta, 1e-5, epsilon);
+    view.setPerStepDelta(0.0); // the CLI has no per-step (ε, δ) view
     QVERIFY(computeAndWait(view));
     const ui::ComparisonInput input = view.lastInput();
     QCOMPARE(input.ledger.events.size(), parsed->events.size());
@@ -162,6 +163,10 @@ void TestComparisonCli::jobAndCliAgree()
     QVERIFY(sameSeries(c.rdp.values, curves["rdp"]["values"], "RDP values"));
     QVERIFY(sameSeries(c.rdp.epsilonByOrder, curves["rdp"]["epsilonByOrder"], "RDP ε by order"));
     QCOMPARE(number(curves["rdp"]["optimalOrder"]), c.rdp.optimalOrder);
+    if (!epsilonAtDelta) { // δ at ε: the RDP curve's δ by order too
+        QVERIFY(sameSeries(c.rdp.deltaByOrder, curves["rdp"]["deltaByOrder"], "RDP δ by order"));
+        QCOMPARE(number(curves["rdp"]["deltaOptimalOrder"]), c.rdp.deltaOptimalOrder);
+    }
 
     QVERIFY(!c.pld.loss.empty());
     QVERIFY(sameSeries(c.pld.loss, curves["pld"]["loss"], "PLD loss"));
@@ -180,6 +185,10 @@ void TestComparisonCli::jobAndCliAgree()
     QCOMPARE(prefixes["pldInterval"].get<double>(), c.prefixPldInterval);
     for (std::size_t i = 0; i < c.prefixEpsilons.size(); ++i)
         QVERIFY(sameSeries(c.prefixEpsilons[i], prefixes["epsilon"][c.strategies[i].name], "ε(k)"));
+    QCOMPARE(c.prefixDeltas.empty(), epsilonAtDelta);
+    for (std::size_t i = 0; i < c.prefixDeltas.size(); ++i)
+        QVERIFY(sameSeries(c.prefixDeltas[i], prefixes["delta"][c.strategies[i].name], "δ(k)"));
+    QCOMPARE(number(curves["pld"]["threshold"]), c.pld.threshold);
 
     // And the view drew those curves: one point per prefix where the PLD applies.
     view.flushCharts();

@@ -2,6 +2,7 @@
 #include "ui/charts/comparisoncharts.h"
 
 #include "ui/charts/axisticks.h"
+#include "ui/util/boundformat.h"
 
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
@@ -122,10 +123,18 @@ CompositionCurveChart::CompositionCurveChart(QWidget *parent) : ChartFrame(compa
     m_axisY = new QValueAxis;
     m_axisY->setLabelFormat(QStringLiteral("%.3g"));
     m_axisY->setTitleText(tr("ε"));
+    m_logAxisY = new QLogValueAxis;
+    m_logAxisY->setBase(10.0);
+    m_logAxisY->setLabelFormat(QStringLiteral("%.0e"));
+    m_logAxisY->setTitleText(tr("δ (log scale)"));
+    m_logAxisY->setMinorTickCount(0);
     styleAxis(m_axisX, true);
     styleAxis(m_axisY, true);
+    styleAxis(m_logAxisY, true);
     chart()->addAxis(m_axisX, Qt::AlignBottom);
     chart()->addAxis(m_axisY, Qt::AlignLeft);
+    chart()->addAxis(m_logAxisY, Qt::AlignLeft);
+    m_logAxisY->setVisible(false);
 
     m_budgetSeries = makeLine(kReferenceColour, 1.5, Qt::DashLine);
     m_budgetSeries->setName(tr("budget"));
@@ -133,10 +142,32 @@ CompositionCurveChart::CompositionCurveChart(QWidget *parent) : ChartFrame(compa
     m_budgetSeries->attachAxis(m_axisX);
     m_budgetSeries->attachAxis(m_axisY);
     m_series = addStrategySeries(chart(), m_axisX, m_axisY);
+    m_attachedY = m_axisY;
     setToolTip(tr("The ε each strategy certifies at the chosen δ after the first k steps of the "
-                  "ledger. Basic composition grows linearly in k; the others roughly like √k."));
+                  "ledger (in “δ at ε” mode: the δ at the chosen ε). Basic composition grows "
+                  "linearly in k; the others roughly like √k."));
     clear();
     flush();
+}
+
+void CompositionCurveChart::attachY(QAbstractAxis *axis)
+{
+    if (axis == m_attachedY)
+        return;
+    for (QLineSeries *series : std::as_const(m_series)) {
+        series->detachAxis(m_attachedY);
+        series->attachAxis(axis);
+    }
+    m_budgetSeries->detachAxis(m_attachedY);
+    m_budgetSeries->attachAxis(axis);
+    m_attachedY->setVisible(false);
+    axis->setVisible(true);
+    m_attachedY = axis;
+}
+
+QString CompositionCurveChart::title() const
+{
+    return chart()->title();
 }
 
 CompositionCurveChart::~CompositionCurveChart() = default;
@@ -147,6 +178,18 @@ void CompositionCurveChart::setCurves(const std::vector<StrategyCurve> &curves, 
     m_curves = curves;
     m_xTitle = xTitle;
     m_delta = delta;
+    m_deltaMode = false;
+    m_clearMessage.clear();
+    scheduleUpdate();
+}
+
+void CompositionCurveChart::setDeltaCurves(const std::vector<StrategyCurve> &curves, const QString &xTitle,
+                                           double epsilon)
+{
+    m_curves = curves;
+    m_xTitle = xTitle;
+    m_epsilon = epsilon;
+    m_deltaMode = true;
     m_clearMessage.clear();
     scheduleUpdate();
 }
@@ -177,8 +220,19 @@ int CompositionCurveChart::pointCount(const QString &name) const
 
 void CompositionCurveChart::rebuild()
 {
-    chart()->setTitle(tr("ε after k steps, at δ = %1").arg(formatNumber(m_delta, 3)));
+    chart()->setTitle(m_deltaMode ? tr("δ after k steps, at ε = %1").arg(formatNumber(m_epsilon))
+                                  : tr("ε after k steps, at δ = %1").arg(formatNumber(m_delta, 3)));
     m_axisX->setTitleText(m_xTitle.isEmpty() ? tr("steps composed k") : m_xTitle);
+    attachY(m_deltaMode ? static_cast<QAbstractAxis *>(m_logAxisY) : m_axisY);
+    // δ-at-ε mode: a log axis from a floor a few decades below the smallest positive δ drawn.
+    double smallest = 1.0;
+    if (m_deltaMode)
+        for (const StrategyCurve &curve : m_curves)
+            for (double y : curve.y)
+                if (finite(y) && y > 0.0)
+                    smallest = std::min(smallest, y);
+    // At most ten decades: more would crowd the axis labels (δ below the floor is drawn on it).
+    const double floor = std::clamp(std::pow(10.0, std::floor(std::log10(smallest)) - 1.0), 1e-10, 1e-2);
     double xMax = 1.0;
     double yMax = 0.0;
     QStringList legend;
@@ -187,12 +241,13 @@ void CompositionCurveChart::rebuild()
         const StrategyCurve *curve = findCurve(m_curves, info.name);
         QList<QPointF> points;
         if (curve) {
-            points.append(QPointF(0.0, 0.0));
+            points.append(QPointF(0.0, m_deltaMode ? floor : 0.0));
             for (std::size_t i = 0; i < curve->x.size() && i < curve->y.size(); ++i) {
                 if (!finite(curve->y[i]))
                     continue;
-                points.append(QPointF(curve->x[i], curve->y[i]));
-                yMax = std::max(yMax, curve->y[i]);
+                const double y = m_deltaMode ? std::clamp(curve->y[i], floor, 1.0) : curve->y[i];
+                points.append(QPointF(curve->x[i], y));
+                yMax = std::max(yMax, y);
             }
             for (double x : curve->x)
                 xMax = std::max(xMax, x);
@@ -207,8 +262,8 @@ void CompositionCurveChart::rebuild()
     }
     // The budget line is drawn when the curves come within a quarter of it; far below, it would
     // only flatten them, so the legend gives the number instead.
-    const bool budgetInRange = m_budget > 0.0 && yMax >= 0.25 * m_budget;
-    if (m_budget > 0.0 && !m_curves.empty()) {
+    const bool budgetInRange = !m_deltaMode && m_budget > 0.0 && yMax >= 0.25 * m_budget;
+    if (!m_deltaMode && m_budget > 0.0 && !m_curves.empty()) {
         legend << legendEntry(kReferenceColour, QStringLiteral("┅"),
                               budgetInRange
                                   ? tr("session budget ε = %1").arg(formatNumber(m_budget))
@@ -228,7 +283,10 @@ void CompositionCurveChart::rebuild()
     m_axisX->setTickAnchor(0.0);
     m_axisX->setTickInterval(niceIntegerInterval(xMax, 6));
     m_axisX->setRange(0.0, xMax);
-    setNiceRange(m_axisY, yMax * 1.04);
+    if (m_deltaMode)
+        m_logAxisY->setRange(floor, 1.0);
+    else
+        setNiceRange(m_axisY, yMax * 1.04);
     setLegendEntries(legend);
     if (!m_clearMessage.isEmpty())
         setMessage(m_clearMessage);
@@ -295,6 +353,11 @@ int PrivacyProfileChart::pointCount(const QString &name) const
     return visiblePointCount(m_series.value(name));
 }
 
+QString PrivacyProfileChart::title() const
+{
+    return chart()->title();
+}
+
 void PrivacyProfileChart::rebuild()
 {
     const double decade = std::floor(std::log10(std::clamp(m_delta, 1e-300, 1.0)));
@@ -356,30 +419,52 @@ RdpCurveChart::RdpCurveChart(QWidget *parent) : ChartFrame(comparisonFrame(), pa
     m_axisX->setMinorTickCount(8);
     m_axisY = new QValueAxis;
     m_axisY->setLabelFormat(QStringLiteral("%.3g"));
+    m_axisDelta = new QLogValueAxis;
+    m_axisDelta->setBase(10.0);
+    m_axisDelta->setLabelFormat(QStringLiteral("%.0e"));
+    m_axisDelta->setTitleText(tr("δ at ε (log scale)"));
+    m_axisDelta->setMinorTickCount(0);
     styleAxis(m_axisX, true);
     styleAxis(m_axisY, true);
+    styleAxis(m_axisDelta, true);
     chart()->addAxis(m_axisX, Qt::AlignBottom);
     chart()->addAxis(m_axisY, Qt::AlignLeft);
+    chart()->addAxis(m_axisDelta, Qt::AlignRight);
+    m_axisDelta->setVisible(false);
 
     const StrategyInfo &rdp = strategyInfo(QStringLiteral("rdp"));
     m_rdpSeries = makeLine(rdp.colour, 2.2, Qt::SolidLine);
     m_rdpSeries->setName(tr("ε̂(α)"));
     m_epsilonSeries = makeLine(palette::chartInk, 1.8, Qt::DashLine);
     m_epsilonSeries->setName(tr("ε at δ from order α"));
-    m_optimumSeries = new QScatterSeries;
-    m_optimumSeries->setName(tr("optimal order"));
-    m_optimumSeries->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-    m_optimumSeries->setMarkerSize(10.0);
-    m_optimumSeries->setColor(kReferenceColour);
-    m_optimumSeries->setBorderColor(Qt::white);
+    m_deltaSeries = makeLine(palette::chartInk, 1.8, Qt::DashLine);
+    m_deltaSeries->setName(tr("δ at ε from order α"));
+    const auto makeOptimum = [] {
+        auto *series = new QScatterSeries;
+        series->setName(tr("optimal order"));
+        series->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        series->setMarkerSize(10.0);
+        series->setColor(kReferenceColour);
+        series->setBorderColor(Qt::white);
+        return series;
+    };
+    m_optimumSeries = makeOptimum();
+    m_deltaOptimumSeries = makeOptimum();
     for (QXYSeries *s : std::initializer_list<QXYSeries *>{m_rdpSeries, m_epsilonSeries, m_optimumSeries}) {
         chart()->addSeries(s);
         s->attachAxis(m_axisX);
         s->attachAxis(m_axisY);
     }
+    for (QXYSeries *s : std::initializer_list<QXYSeries *>{m_deltaSeries, m_deltaOptimumSeries}) {
+        chart()->addSeries(s);
+        s->attachAxis(m_axisX);
+        s->attachAxis(m_axisDelta);
+    }
     setToolTip(tr("Blue: the ledger's composed Rényi divergence ε̂(α) at each order. Dashed: the "
-                  "ε at δ that order alone certifies, ε̂(α) + ln(1−1/α) − (ln δ + ln α)/(α−1). "
-                  "RDP reports the lowest point (red)."));
+                  "ε at δ that order alone certifies, ε̂(α) + ln(1−1/α) − (ln δ' + ln α)/(α−1), with "
+                  "δ' the δ left after the (ε, δ) events' own δ (in “δ at ε” mode: the δ at ε that "
+                  "order alone certifies, on the right axis). RDP reports the lowest point (red), the "
+                  "table's number."));
     clear(tr("Nothing computed yet."));
     flush();
 }
@@ -387,13 +472,31 @@ RdpCurveChart::RdpCurveChart(QWidget *parent) : ChartFrame(comparisonFrame(), pa
 RdpCurveChart::~RdpCurveChart() = default;
 
 void RdpCurveChart::setCurve(std::vector<double> orders, std::vector<double> rdp,
-                             std::vector<double> epsilonByOrder, double optimalOrder, double delta)
+                             std::vector<double> epsilonByOrder, double optimalOrder, double delta,
+                             double rowEpsilon)
 {
     m_orders = std::move(orders);
     m_rdp = std::move(rdp);
     m_epsilon = std::move(epsilonByOrder);
     m_optimal = optimalOrder;
     m_delta = delta;
+    m_row = rowEpsilon;
+    m_deltaMode = false;
+    m_clearMessage.clear();
+    scheduleUpdate();
+}
+
+void RdpCurveChart::setDeltaCurve(std::vector<double> orders, std::vector<double> rdp,
+                                  std::vector<double> deltaByOrder, double optimalOrder, double epsilon,
+                                  double rowDelta)
+{
+    m_orders = std::move(orders);
+    m_rdp = std::move(rdp);
+    m_epsilon = std::move(deltaByOrder);
+    m_optimal = optimalOrder;
+    m_queryEpsilon = epsilon;
+    m_row = rowDelta;
+    m_deltaMode = true;
     m_clearMessage.clear();
     scheduleUpdate();
 }
@@ -413,8 +516,21 @@ int RdpCurveChart::pointCount() const
     return static_cast<int>(m_rdpSeries->count());
 }
 
+QString RdpCurveChart::title() const
+{
+    return chart()->title();
+}
+
+double RdpCurveChart::optimumValue() const
+{
+    const QScatterSeries *series = m_deltaMode ? m_deltaOptimumSeries : m_optimumSeries;
+    return series->count() > 0 ? series->at(0).y() : std::numeric_limits<double>::quiet_NaN();
+}
+
 void RdpCurveChart::rebuild()
 {
+    // The basin of the conversion: ε̂ up to a few times the best ε at δ (ε mode), or the ε̂
+    // around the order that decides δ at ε.
     double best = std::numeric_limits<double>::infinity();
     double bestRdp = 0.0;
     for (std::size_t i = 0; i < m_epsilon.size() && i < m_rdp.size(); ++i) {
@@ -423,24 +539,30 @@ void RdpCurveChart::rebuild()
             bestRdp = m_rdp[i];
         }
     }
-    // Show the basin of the conversion: up to a few times the best ε (the curves leave the plot
-    // at large and small orders).
-    const double top = finite(best) ? std::max({2.6 * best, 1.15 * bestRdp, 1e-6}) : 1.0;
+    const double top = !finite(best) ? 1.0
+                       : m_deltaMode ? std::max({2.6 * bestRdp, 1.3 * m_queryEpsilon, 1e-6})
+                                     : std::max({2.6 * best, 1.15 * bestRdp, 1e-6});
     const double clampAt = 10.0 * top;
+    // δ mode: a log axis from a few decades below the best δ to 1.
+    const double deltaFloor
+        = std::clamp(std::pow(10.0, std::floor(std::log10(std::max(best, 1e-300))) - 3.0), 1e-30, 1e-2);
     QList<QPointF> rdp;
-    QList<QPointF> epsilon;
+    QList<QPointF> byOrder;
     QList<QPointF> optimum;
     for (std::size_t i = 0; i < m_orders.size(); ++i) {
         if (i < m_rdp.size() && finite(m_rdp[i]))
             rdp.append(QPointF(m_orders[i], std::min(m_rdp[i], clampAt)));
         if (i < m_epsilon.size() && finite(m_epsilon[i]))
-            epsilon.append(QPointF(m_orders[i], std::min(m_epsilon[i], clampAt)));
+            byOrder.append(QPointF(m_orders[i], m_deltaMode ? std::clamp(m_epsilon[i], deltaFloor, 1.0)
+                                                            : std::min(m_epsilon[i], clampAt)));
         if (m_orders[i] == m_optimal && i < m_epsilon.size() && finite(m_epsilon[i]))
             optimum.append(QPointF(m_orders[i], m_epsilon[i]));
     }
     m_rdpSeries->replace(rdp);
-    m_epsilonSeries->replace(epsilon);
-    m_optimumSeries->replace(optimum);
+    m_epsilonSeries->replace(m_deltaMode ? QList<QPointF>{} : byOrder);
+    m_optimumSeries->replace(m_deltaMode ? QList<QPointF>{} : optimum);
+    m_deltaSeries->replace(m_deltaMode ? byOrder : QList<QPointF>{});
+    m_deltaOptimumSeries->replace(m_deltaMode ? optimum : QList<QPointF>{});
     // Orders up to where both curves have left the plot for good (with some margin).
     const double xMin = m_orders.empty() ? 1.0 : m_orders.front();
     double xMax = m_orders.empty() ? 1000.0 : m_orders.back();
@@ -448,8 +570,9 @@ void RdpCurveChart::rebuild()
         if (m_orders[i] <= m_optimal)
             continue;
         const bool rdpOut = i >= m_rdp.size() || !finite(m_rdp[i]) || m_rdp[i] > 1.5 * top;
-        const bool epsilonOut = i >= m_epsilon.size() || !finite(m_epsilon[i]) || m_epsilon[i] > 1.5 * top;
-        if (rdpOut && epsilonOut) {
+        const bool curveOut = i >= m_epsilon.size() || !finite(m_epsilon[i])
+                              || (m_deltaMode ? m_epsilon[i] >= 1.0 : m_epsilon[i] > 1.5 * top);
+        if (rdpOut && curveOut) {
             xMax = std::min(xMax, std::max(3.0 * m_orders[i], 10.0 * xMin));
             break;
         }
@@ -457,19 +580,27 @@ void RdpCurveChart::rebuild()
     m_axisX->setRange(xMin, xMax);
     m_axisX->setVisible(!m_orders.empty());
     m_axisY->setVisible(!m_orders.empty());
+    m_axisDelta->setVisible(!m_orders.empty() && m_deltaMode);
+    if (m_deltaMode)
+        m_axisDelta->setRange(deltaFloor, 1.0);
     setNiceRange(m_axisY, top);
-    m_axisY->setTitleText(tr("ε̂(α), ε"));
-    chart()->setTitle(tr("Rényi DP over orders α (ε at δ = %1)").arg(formatNumber(m_delta, 3)));
+    m_axisY->setTitleText(m_deltaMode ? tr("ε̂(α)") : tr("ε̂(α), ε"));
+    chart()->setTitle(m_deltaMode
+                          ? tr("Rényi DP over orders α (δ at ε = %1)").arg(formatNumber(m_queryEpsilon))
+                          : tr("Rényi DP over orders α (ε at δ = %1)").arg(formatNumber(m_delta, 3)));
     QStringList legend;
     if (!rdp.isEmpty()) {
         legend << legendEntry(m_rdpSeries->pen().color(), QStringLiteral("━"), tr("ledger's RDP ε̂(α)"))
-               << legendEntry(m_epsilonSeries->pen().color(), QStringLiteral("╍"),
-                              tr("ε at δ from order α alone"));
+               << legendEntry(palette::chartInk, QStringLiteral("╍"),
+                              m_deltaMode ? tr("δ at ε from order α alone (right axis)")
+                                          : tr("ε at δ from order α alone"));
+        // The table's RDP number itself (the curve's lowest point), printed as the table does.
         if (!optimum.isEmpty())
             legend << legendEntry(
                 kReferenceColour, QStringLiteral("●"),
-                tr("best α = %1 → ε = %2")
-                    .arg(formatNumber(optimum.front().x()), formatNumber(optimum.front().y())));
+                m_deltaMode
+                    ? tr("best α = %1 → δ = %2").arg(formatNumber(optimum.front().x()), formatBound(m_row, 3))
+                    : tr("best α = %1 → ε = %2").arg(formatNumber(optimum.front().x()), formatBound(m_row)));
     }
     setLegendEntries(legend);
     setMessage(!m_clearMessage.isEmpty() ? m_clearMessage : QString());
@@ -542,6 +673,20 @@ void PldHistogramChart::setHistogram(std::vector<double> loss, std::vector<doubl
     scheduleUpdate();
 }
 
+void PldHistogramChart::setQuery(bool epsilonAtDelta, double delta, double epsilon, double row)
+{
+    m_epsilonAtDelta = epsilonAtDelta;
+    m_queryDelta = delta;
+    m_queryEpsilon = epsilon;
+    m_row = row;
+    scheduleUpdate();
+}
+
+QString PldHistogramChart::title() const
+{
+    return chart()->title();
+}
+
 void PldHistogramChart::clear(const QString &message)
 {
     m_loss.clear();
@@ -608,16 +753,26 @@ void PldHistogramChart::rebuild()
                                   : QList<QPointF>{});
     m_epsilonLine->setVisible(marker);
 
-    chart()->setTitle(m_loss.empty()
-                          ? tr("Privacy-loss distribution")
-                          : tr("Privacy-loss distribution (%1)").arg(m_add ? tr("add") : tr("remove")));
+    const QString query = m_epsilonAtDelta ? tr("ε at δ = %1").arg(formatNumber(m_queryDelta, 3))
+                                           : tr("δ at ε = %1").arg(formatNumber(m_queryEpsilon));
+    chart()->setTitle(
+        m_loss.empty()
+            ? tr("Privacy-loss distribution")
+            : tr("Privacy-loss distribution (%1; %2)").arg(m_add ? tr("add") : tr("remove"), query));
     QStringList legend;
     if (!m_loss.empty()) {
         legend << legendEntry(m_below->brush().color(), QStringLiteral("▇"), tr("loss ≤ ε"))
-               << legendEntry(m_above->brush().color(), QStringLiteral("▇"), tr("loss > ε: pays for δ"));
+               << legendEntry(
+                      m_above->brush().color(), QStringLiteral("▇"),
+                      m_epsilonAtDelta
+                          ? tr("loss > ε: pays for δ")
+                          : tr("loss > ε: pays for δ = %1 (the PLD's row)").arg(formatBound(m_row, 3)));
+        // ε mode: the marked ε is the PLD's row, printed as the table prints it; δ mode: the
+        // queried ε.
         if (marker)
             legend << legendEntry(kMarkerColour, QStringLiteral("┆"),
-                                  tr("ε = %1").arg(formatNumber(m_epsilon)));
+                                  m_epsilonAtDelta ? tr("ε = %1").arg(formatBound(m_epsilon))
+                                                   : tr("ε = %1 (queried)").arg(formatNumber(m_epsilon)));
         legend << tr("pessimistic PMF, grid d = %1, bins of %2")
                       .arg(formatNumber(m_interval), formatNumber(m_binWidth, 2));
         if (m_infinityMass > 0.0)

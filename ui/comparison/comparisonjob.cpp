@@ -54,6 +54,7 @@ std::vector<StrategyOutcome> outcomes(const accounting::Comparison &comparison)
         else if (s.error)
             o.reason = toQString(s.error->message);
         o.epsilonAtDelta = s.epsilonAtDelta;
+        o.perStep = s.perStep;
         rows.push_back(std::move(o));
     }
     return rows;

@@ -16,6 +16,7 @@
 #include <QPromise>
 #include <QString>
 
+#include <optional>
 #include <vector>
 
 namespace pbx::ui {
@@ -36,6 +37,8 @@ struct StrategyOutcome
     QString reason;                    ///< why not applicable (the core's message)
     accounting::StrategyAnswer answer; ///< the table's query (ε at δ or δ at ε)
     double epsilonAtDelta = 0.0;       ///< ε at the input δ (= answer.epsilon in ε mode)
+    /// Set when the strategy ran on the per-step (ε, δ) view (basic, advanced, optimal).
+    std::optional<accounting::PerStepSummary> perStep;
 };
 
 struct ComparisonResult

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/comparison/comparisonview.h"
 
+#include "core/accounting/per_step_dp.h"
 #include "core/accounting/session_ledger.h"
 #include "ui/charts/comparisoncharts.h"
 #include "ui/comparison/exampleplans.h"
@@ -8,11 +9,13 @@
 #include "ui/comparison/planmodel.h"
 #include "ui/comparison/strategyresultsmodel.h"
 #include "ui/sessiondocument.h"
+#include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/strategyinfo.h"
 #include "ui/widgets/scientificspinbox.h"
 
 #include <QButtonGroup>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -141,7 +144,7 @@ void ComparisonView::createLayout()
     auto *left = new QSplitter(Qt::Vertical, this);
     left->setChildrenCollapsible(false);
     left->addWidget(groupBox(tr("Ledger"), m_sourceStack, left));
-    left->addWidget(groupBox(tr("Every strategy on this ledger"), m_resultsView, left));
+    left->addWidget(groupBox(tr("Every strategy on this ledger"), createResultsPane(), left));
     left->addWidget(groupBox(tr("Why the numbers differ"), m_explanation, left));
     left->setStretchFactor(0, 2);
     left->setStretchFactor(1, 3);
@@ -164,6 +167,73 @@ void ComparisonView::createLayout()
     layout->addWidget(m_status);
 }
 
+QWidget *ComparisonView::createResultsPane()
+{
+    auto *pane = new QWidget(this);
+    m_perStepBar = new QWidget(pane);
+    m_perStepCheck = new QCheckBox(tr("Gaussian/zCDP steps as (ε, δ), per-step δ ="), m_perStepBar);
+    m_perStepCheck->setObjectName(QStringLiteral("perStepCheck"));
+    m_perStepCheck->setChecked(true);
+    m_perStepCheck->setToolTip(
+        tr("<p>Basic, advanced and optimal composition compose (ε, δ) guarantees only. With this on, "
+           "each Gaussian step is stated as the exact (ε, δ) of the Gaussian mechanism at this δ "
+           "(Balle &amp; Wang 2018, Thm 8) and each zCDP step by the Canonne–Kamath–Steinke "
+           "conversion, so they apply too.</p><p>Every converted step carries its δ into the "
+           "total: basic needs Σδᵢ ≤ δ, advanced composition pays Σδᵢ + δ′.</p>"));
+    m_perStepSpin = new ScientificSpinBox(m_perStepBar);
+    m_perStepSpin->setObjectName(QStringLiteral("perStepDelta"));
+    m_perStepSpin->setRange(1e-15, 0.1);
+    m_perStepSpin->setMultiplicativeStep(10.0);
+    m_perStepSpin->setValue(1e-8);
+    m_perStepSpin->setKeyboardTracking(false);
+    m_perStepSpin->setToolTip(tr("The δ at which each Gaussian or zCDP step is converted to (ε, δ)"));
+    m_perStepAuto = new QCheckBox(tr("auto (δ/2k)"), m_perStepBar);
+    m_perStepAuto->setObjectName(QStringLiteral("perStepAuto"));
+    m_perStepAuto->setChecked(true);
+    m_perStepAuto->setToolTip(tr("Half of δ for the k conversions (δ/(2k) each), half left for the "
+                                 "composition itself"));
+    connect(m_perStepCheck, &QCheckBox::toggled, this, [this] {
+        updatePerStepWidgets();
+        scheduleRecompute();
+    });
+    connect(m_perStepAuto, &QCheckBox::toggled, this, [this] {
+        updatePerStepWidgets();
+        scheduleRecompute();
+    });
+    connect(m_perStepSpin, &QDoubleSpinBox::valueChanged, this, [this] {
+        if (!m_perStepAuto->isChecked())
+            scheduleRecompute();
+    });
+    auto *bar = new QHBoxLayout(m_perStepBar);
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->setSpacing(6);
+    bar->addWidget(m_perStepCheck);
+    bar->addWidget(m_perStepSpin);
+    bar->addWidget(m_perStepAuto);
+    bar->addStretch(1);
+
+    const auto note = [pane](const char *name) {
+        auto *label = new QLabel(pane);
+        label->setObjectName(QString::fromLatin1(name));
+        label->setWordWrap(true);
+        label->setTextFormat(Qt::PlainText);
+        label->setVisible(false);
+        return label;
+    };
+    m_perStepNote = note("perStepNote");
+    m_perStepNote->setStyleSheet(QStringLiteral("color: #a33a00"));
+    m_guaranteeNote = note("guaranteeNote");
+
+    auto *layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    layout->addWidget(m_guaranteeNote);
+    layout->addWidget(m_perStepBar);
+    layout->addWidget(m_perStepNote);
+    layout->addWidget(m_resultsView, 1);
+    return pane;
+}
+
 void ComparisonView::connectSignals()
 {
     connect(m_timer, &QTimer::timeout, this, &ComparisonView::startJob);
@@ -182,6 +252,7 @@ void ComparisonView::connectSignals()
     connect(m_plan, &PlanModel::planChanged, this, [this] {
         if (m_source == Source::Plan) {
             m_ledger = m_plan->ledger();
+            updatePerStepWidgets();
             scheduleRecompute();
         }
     });
@@ -376,6 +447,8 @@ void ComparisonView::setSource(Source source)
         m_ledger = m_plan->ledger();
     else
         refreshSessionLedger();
+    updatePerStepWidgets();
+    updateGuaranteeNote({});
     scheduleRecompute();
 }
 
@@ -433,6 +506,7 @@ void ComparisonView::refreshSessionLedger()
     m_sessionModel->setLedgerRaw(ledger);
     if (m_source == Source::Session) {
         m_ledger = ledger;
+        updatePerStepWidgets();
         scheduleRecompute();
     }
 }
@@ -484,6 +558,163 @@ double ComparisonView::pldInterval() const
 void ComparisonView::updateQueryWidgets()
 {
     m_epsilonSpin->setEnabled(m_deltaMode->isChecked());
+    updatePerStepWidgets();
+}
+
+double ComparisonView::autoPerStepDelta(double delta, std::int64_t steps)
+{
+    if (steps <= 0 || !(delta > 0.0))
+        return 0.0;
+    const double half = delta / (2.0 * static_cast<double>(steps));
+    // Two significant digits, rounded down (the per-step share never exceeds δ/(2k)).
+    const double unit = std::pow(10.0, std::floor(std::log10(half)) - 1.0);
+    return std::max(1e-15, std::floor(half / unit) * unit);
+}
+
+bool ComparisonView::perStepAvailable() const
+{
+    return accounting::hasNonPureEvents(m_ledger);
+}
+
+double ComparisonView::perStepDelta() const
+{
+    if (!perStepAvailable() || !m_perStepCheck->isChecked())
+        return 0.0;
+    return m_perStepSpin->value();
+}
+
+void ComparisonView::setPerStepDelta(double delta)
+{
+    {
+        const QSignalBlocker a(m_perStepCheck);
+        const QSignalBlocker b(m_perStepAuto);
+        const QSignalBlocker c(m_perStepSpin);
+        m_perStepCheck->setChecked(delta > 0.0);
+        if (delta > 0.0) {
+            m_perStepAuto->setChecked(false);
+            m_perStepSpin->setValue(delta);
+        }
+    }
+    updatePerStepWidgets();
+    scheduleRecompute();
+}
+
+void ComparisonView::setPerStepAuto(bool automatic)
+{
+    {
+        const QSignalBlocker a(m_perStepCheck);
+        const QSignalBlocker b(m_perStepAuto);
+        m_perStepCheck->setChecked(true);
+        m_perStepAuto->setChecked(automatic);
+    }
+    updatePerStepWidgets();
+    scheduleRecompute();
+}
+
+void ComparisonView::updatePerStepWidgets()
+{
+    if (!m_perStepBar)
+        return;
+    m_perStepBar->setVisible(perStepAvailable());
+    m_perStepSpin->setEnabled(m_perStepCheck->isChecked() && !m_perStepAuto->isChecked());
+    m_perStepAuto->setEnabled(m_perStepCheck->isChecked());
+    if (m_perStepAuto->isChecked()) {
+        std::int64_t steps = 0;
+        for (const auto &e : m_ledger.events)
+            if (e.mechanism == accounting::MechanismKind::Gaussian
+                || e.mechanism == accounting::MechanismKind::Zcdp)
+                steps += e.count;
+        if (const double value = autoPerStepDelta(delta(), steps); value > 0.0) {
+            const QSignalBlocker block(m_perStepSpin);
+            m_perStepSpin->setValue(value);
+        }
+    }
+    if (!perStepAvailable())
+        m_perStepNote->setVisible(false);
+}
+
+QString ComparisonView::perStepNoteText() const
+{
+    return m_perStepNote->isVisible() ? m_perStepNote->text() : QString();
+}
+
+QString ComparisonView::guaranteeText() const
+{
+    return m_guaranteeNote->isVisible() ? m_guaranteeNote->text() : QString();
+}
+
+void ComparisonView::updatePerStepNote(const std::vector<StrategyOutcome> &outcomes)
+{
+    // Basic, advanced and optimal on the per-step view: when none of them certifies anything,
+    // say why (the steps' own δ), next to the control that decides it.
+    const StrategyOutcome *any = nullptr;
+    bool allVoid = true;
+    for (const auto &o : outcomes) {
+        if (!o.perStep || !o.applicable)
+            continue;
+        any = &o;
+        allVoid
+            = allVoid && (m_lastInput.epsilonAtDelta ? std::isinf(o.answer.epsilon) : o.answer.delta >= 1.0);
+    }
+    if (!any || !allVoid) {
+        m_perStepNote->clear();
+        m_perStepNote->setVisible(false);
+        return;
+    }
+    const accounting::PerStepSummary &p = *any->perStep;
+    const double k = static_cast<double>(p.convertedSteps);
+    QString text;
+    if (m_lastInput.epsilonAtDelta)
+        text = tr("Basic, advanced and optimal composition certify no finite ε: at δ = %1 per step, the "
+                  "%2 converted steps alone charge Σδᵢ = %3, which is not below the total δ = %4, so "
+                  "nothing is left for the composition. Choose a per-step δ below δ/k = %5 (auto "
+                  "uses δ/(2k)).")
+                   .arg(formatBound(p.stepDelta, 3), formatNumber(k, 12), formatBound(p.stepsDelta, 3),
+                        formatNumber(m_lastInput.delta, 3), formatNumber(m_lastInput.delta / k, 2));
+    else
+        text = tr("Basic, advanced and optimal composition certify nothing at ε = %1 (δ = 1): at δ = %2 "
+                  "per step the %3 converted steps' ε add up beyond it, or their Σδᵢ = %4 already "
+                  "reaches 1. A larger per-step δ lowers each step's ε; a smaller one lowers Σδᵢ.")
+                   .arg(formatNumber(m_lastInput.epsilon), formatBound(p.stepDelta, 3), formatNumber(k, 12),
+                        formatBound(p.stepsDelta, 3));
+    m_perStepNote->setText(text);
+    m_perStepNote->setVisible(true);
+}
+
+void ComparisonView::updateGuaranteeNote(const std::vector<StrategyOutcome> &outcomes)
+{
+    if (m_source != Source::Session || !m_document || !m_document->hasSession()
+        || !m_sessionError.isEmpty()) {
+        m_guaranteeNote->clear();
+        m_guaranteeNote->setVisible(false);
+        return;
+    }
+    const auto &filter = m_document->session().filter();
+    const QString unit = toQString(filter.unitSymbol());
+    // The gauge's numbers (mainwindow: BudgetGauge::setBudget/setSpent), printed as it prints them.
+    QString spent = tr("ε ≈ %1 of ε = %2 at δ = %3")
+                        .arg(formatNumber(filter.epsilonSpent(), 3), formatNumber(filter.epsilonBudget()),
+                             formatNumber(filter.deltaBudget(), 3));
+    if (unit == QStringLiteral("ρ"))
+        spent += tr(" (its ρ = %1 through Bun–Steinke's ρ + 2√(ρ·ln(1/δ)), the conversion its "
+                    "guarantee is stated in)")
+                     .arg(formatNumber(filter.spent(), 3));
+    // The tighter numbers the sentence names: zCDP and the PLD where they come out below the
+    // gauge's ε (the ones a reader would take for the session's).
+    QStringList tighter;
+    for (const auto &o : outcomes)
+        if (o.applicable && (o.name == QStringLiteral("zcdp") || o.name == QStringLiteral("pld"))
+            && o.epsilonAtDelta < filter.epsilonSpent())
+            tighter << QStringLiteral("%1 %2").arg(strategyInfo(o.name).title, formatBound(o.epsilonAtDelta));
+    const QString examples
+        = tighter.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(tighter.join(QStringLiteral(", ")));
+    m_guaranteeNote->setText(
+        tr("The session's guarantee is its filter's, as the budget gauge shows it: %1. Any smaller ε "
+           "in the table%2 is hindsight: it composes the released ledger as if it had been fixed "
+           "before the session, with tighter conversions; the filter had to admit each request "
+           "before the next one was chosen, so only its budget holds for this session.")
+            .arg(spent, examples));
+    m_guaranteeNote->setVisible(true);
 }
 
 bool ComparisonView::isBusy() const
@@ -577,6 +808,7 @@ void ComparisonView::startJob()
         m_profileChart->clear(why);
         m_rdpChart->clear(why);
         m_pldChart->clear(why);
+        updatePerStepNote({});
         setStatus(why);
         updateExplanation();
         return;
@@ -591,17 +823,20 @@ void ComparisonView::startJob()
         m_profileChart->clear(why);
         m_rdpChart->clear(why);
         m_pldChart->clear(why);
+        updatePerStepNote({});
         setStatus(why);
         updateExplanation();
         return;
     }
 
+    updatePerStepWidgets(); // the auto per-step δ follows δ and the ledger
     ComparisonInput input;
     input.ledger = m_ledger;
     input.epsilonAtDelta = epsilonAtDelta();
     input.delta = delta();
     input.epsilon = epsilon();
     input.pldInterval = pldInterval();
+    input.perStepDelta = perStepDelta();
     input.prefixes = prefixPoints();
     // Every prefix is a whole new PLD: a long heterogeneous ledger's curves use a coarser grid.
     input.prefixPldInterval = accounting::prefixPldInterval(input.ledger, input.pldInterval);
@@ -642,6 +877,7 @@ void ComparisonView::applyResult(const ComparisonResult &result)
     if (!result.error.isEmpty()) {
         m_results->clear();
         m_hasResults = false;
+        updatePerStepNote({});
         setStatus(tr("This ledger cannot be evaluated: %1").arg(result.error));
         return;
     }
@@ -652,6 +888,8 @@ void ComparisonView::applyResult(const ComparisonResult &result)
         if (!o.applicable)
             o.reason = readableReason(o.reason);
     m_results->setResults(outcomes, m_lastInput.epsilonAtDelta, delta, m_lastInput.epsilon);
+    updatePerStepNote(outcomes);
+    updateGuaranteeNote(outcomes);
 
     const accounting::Comparison &c = result.comparison;
     std::vector<StrategyCurve> profiles;
@@ -666,32 +904,44 @@ void ComparisonView::applyResult(const ComparisonResult &result)
                 return &s;
         return nullptr;
     };
+    // Every chart follows the table's query; a caption repeating a row prints that row's number.
+    const bool epsilonMode = m_lastInput.epsilonAtDelta;
     const StrategyOutcome *rdp = find(QStringLiteral("rdp"));
-    if (rdp && rdp->applicable && !c.rdp.orders.empty())
-        m_rdpChart->setCurve(c.rdp.orders, c.rdp.values, c.rdp.epsilonByOrder, c.rdp.optimalOrder, delta);
+    if (rdp && rdp->applicable && !c.rdp.orders.empty() && epsilonMode)
+        m_rdpChart->setCurve(c.rdp.orders, c.rdp.values, c.rdp.epsilonByOrder, c.rdp.optimalOrder, delta,
+                             rdp->answer.epsilon);
+    else if (rdp && rdp->applicable && !c.rdp.deltaByOrder.empty())
+        m_rdpChart->setDeltaCurve(c.rdp.orders, c.rdp.values, c.rdp.deltaByOrder, c.rdp.deltaOptimalOrder,
+                                  m_lastInput.epsilon, rdp->answer.delta);
     else
         m_rdpChart->clear(tr("RDP does not apply: %1").arg(rdp ? readableReason(rdp->reason) : QString()));
     const StrategyOutcome *pld = find(QStringLiteral("pld"));
-    if (pld && pld->applicable && !c.pld.loss.empty())
-        m_pldChart->setHistogram(c.pld.loss, c.pld.mass, c.pld.binWidth, pld->epsilonAtDelta,
-                                 c.pld.infinityMass, c.pld.interval, c.pld.addDirection);
-    else
+    if (pld && pld->applicable && !c.pld.loss.empty()) {
+        m_pldChart->setQuery(epsilonMode, delta, m_lastInput.epsilon,
+                             epsilonMode ? pld->answer.epsilon : pld->answer.delta);
+        m_pldChart->setHistogram(c.pld.loss, c.pld.mass, c.pld.binWidth, c.pld.threshold, c.pld.infinityMass,
+                                 c.pld.interval, c.pld.addDirection);
+    } else
         m_pldChart->clear(
             tr("The PLD does not apply: %1").arg(pld ? readableReason(pld->reason) : QString()));
 
     const QString xTitle = m_source == Source::Session ? tr("request #") : tr("steps composed k");
     m_curveChart->setBudget(m_source == Source::Session ? m_sessionBudget : 0.0);
     if (complete) {
+        const auto &rows = epsilonMode || c.prefixDeltas.empty() ? c.prefixEpsilons : c.prefixDeltas;
         std::vector<StrategyCurve> curves;
-        for (std::size_t i = 0; i < c.prefixEpsilons.size() && i < result.strategies.size(); ++i)
-            curves.push_back({result.strategies[i].name, c.prefixX, c.prefixEpsilons[i]});
+        for (std::size_t i = 0; i < rows.size() && i < result.strategies.size(); ++i)
+            curves.push_back({result.strategies[i].name, c.prefixX, rows[i]});
         m_curveChart->setNote(
             c.prefixPldInterval != m_lastInput.pldInterval
                 ? tr("(PLD and optimal curves on a coarser grid d = %1; the table "
                      "uses d = %2)")
                       .arg(formatNumber(c.prefixPldInterval), formatNumber(m_lastInput.pldInterval))
                 : QString());
-        m_curveChart->setCurves(curves, xTitle, delta);
+        if (epsilonMode || c.prefixDeltas.empty())
+            m_curveChart->setCurves(curves, xTitle, delta);
+        else
+            m_curveChart->setDeltaCurves(curves, xTitle, m_lastInput.epsilon);
     } else if (m_lastInput.prefixes.empty()) {
         m_curveChart->clear(tr("No prefixes to draw."));
     }
@@ -804,17 +1054,17 @@ void ComparisonView::updateExplanation()
             }
         }
         const double eps = outcome->answer.epsilon;
-        here = tr("<b>Here:</b> ε = %1 at δ = %2").arg(formatNumber(eps), formatNumber(m_lastInput.delta, 3));
+        here = tr("<b>Here:</b> ε = %1 at δ = %2").arg(formatBound(eps), formatNumber(m_lastInput.delta, 3));
         if (std::isfinite(eps) && std::isfinite(best) && best > 0.0 && eps > best * (1 + 1e-9))
             here += tr(", %1× the smallest valid bound (%2, ε = %3).")
-                        .arg(formatNumber(eps / best, 3), bestName, formatNumber(best));
+                        .arg(formatNumber(eps / best, 3), bestName, formatBound(best));
         else if (std::isfinite(eps))
             here += tr(" — the smallest ε of all strategies here.");
         else
             here += tr(" — no finite ε at this δ.");
     } else {
         here = tr("<b>Here:</b> δ = %1 at ε = %2.")
-                   .arg(formatNumber(outcome->answer.delta, 3), formatNumber(m_lastInput.epsilon));
+                   .arg(formatBound(outcome->answer.delta, 3), formatNumber(m_lastInput.epsilon));
     }
     m_explanation->setHtml(
         tr("<p style='margin-top:0'><span style='color:%1; font-size:large'>■</span> <b>%2</b></p>"

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The comparison view: what the session's ledger — or a planned workload — costs under every
 // composition strategy. A source switch, the plan editor (undoable; planning spends nothing), the
-// query (ε at δ or δ at ε), a results table with a short explanation of the selected strategy,
-// and four charts (ε(k), δ(ε), RDP over orders, the PLD). The computation runs off the GUI thread
+// query (ε at δ or δ at ε; every chart follows it), a results table with a short explanation of
+// the selected strategy, and four charts (ε(k) or δ(k), δ(ε), RDP over orders, the PLD). For a
+// ledger with Gaussian or zCDP events a per-step δ turns on their per-step (ε, δ) view, so basic,
+// advanced and optimal composition apply too (accounting/per_step_dp.h). For the session's ledger
+// one sentence says which number is the session's guarantee (the filter's, as the budget gauge
+// shows it) and why the table's smaller numbers are hindsight. The computation runs off the GUI thread
 // (comparisonjob.h) with a progress bar and Cancel; changes are coalesced (300 ms) and cancel the
 // running job; results of a cancelled job are ignored; closing waits for the job to stop.
 #pragma once
@@ -18,6 +22,7 @@
 #include <cstddef>
 #include <vector>
 
+QT_FORWARD_DECLARE_CLASS(QCheckBox)
 QT_FORWARD_DECLARE_CLASS(QComboBox)
 QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QProgressBar)
@@ -65,6 +70,26 @@ public:
     /// PLD discretisation interval d: 1e-3, 1e-4 (default) or 1e-5.
     void setPldInterval(double interval);
     double pldInterval() const;
+
+    /// The per-step (ε, δ) view for Gaussian and zCDP events: `delta` > 0 turns it on at that
+    /// per-step δ (and "auto" off); 0 turns it off. By default it is on, "auto".
+    void setPerStepDelta(double delta);
+    /// "auto": the per-step δ follows δ/(2k), k the ledger's Gaussian/zCDP steps (autoPerStepDelta).
+    void setPerStepAuto(bool automatic);
+    /// The per-step δ the next computation uses: 0 when off or when the ledger has no Gaussian or
+    /// zCDP event (the control is then hidden).
+    double perStepDelta() const;
+    /// The ledger has Gaussian or zCDP events: the per-step control is shown.
+    bool perStepAvailable() const;
+    /// δ/(2k) rounded down to two significant digits: half of δ for the k conversions, half left
+    /// for the composition itself (advanced composition's δ′, the optimum's own δ). 0 when k ≤ 0.
+    static double autoPerStepDelta(double delta, std::int64_t steps);
+    /// Why basic, advanced and optimal certify nothing at the chosen per-step δ (plain); empty
+    /// when at least one of them gives a finite answer.
+    QString perStepNoteText() const;
+    /// Session source: which number is the session's guarantee and why the table's are tighter
+    /// hindsight (plain); empty for a plan.
+    QString guaranteeText() const;
 
     /// Starts the computation now (skipping the coalescing timer), cancelling a running one.
     void recomputeNow();
@@ -129,6 +154,10 @@ private:
     void refreshSessionLedger();
     void updateExplanation();
     void updateQueryWidgets();
+    void updatePerStepWidgets();
+    void updatePerStepNote(const std::vector<StrategyOutcome> &outcomes);
+    void updateGuaranteeNote(const std::vector<StrategyOutcome> &outcomes);
+    QWidget *createResultsPane();
     void setStatus(const QString &text);
     /// The core's reason made readable: "events[3] (gaussian): …" names the plan's event or the
     /// session's request, and a leading "not applicable: " is dropped (the table says it).
@@ -149,6 +178,12 @@ private:
     ScientificSpinBox *m_deltaSpin = nullptr;
     ScientificSpinBox *m_epsilonSpin = nullptr;
     QComboBox *m_intervalBox = nullptr;
+    QWidget *m_perStepBar = nullptr;
+    QCheckBox *m_perStepCheck = nullptr;
+    ScientificSpinBox *m_perStepSpin = nullptr;
+    QCheckBox *m_perStepAuto = nullptr;
+    QLabel *m_perStepNote = nullptr;
+    QLabel *m_guaranteeNote = nullptr;
     QProgressBar *m_progress = nullptr;
     QPushButton *m_cancelButton = nullptr;
     QPushButton *m_recomputeButton = nullptr;

@@ -59,8 +59,9 @@ QList<ExamplePlan> examplePlans()
 
     return {
         {tr("DP-SGD: 1000 steps, q = 0.01, σ = 1.1"),
-         tr("Poisson-subsampled Gaussian gradient steps. Only RDP and the PLD can use the "
-            "amplification by subsampling; the others do not apply."),
+         tr("Poisson-subsampled Gaussian gradient steps. RDP and the PLD account the subsampled "
+            "Gaussian itself; basic, advanced and optimal only see each step as (ε, δ) at the "
+            "per-step δ, amplified, and pay for every step's δ."),
          ledger({sgd})},
         {tr("20 Laplace counts, ε = 0.1 each"),
          tr("A short ledger of pure-DP queries: advanced composition does not beat basic yet; "
@@ -70,8 +71,9 @@ QList<ExamplePlan> examplePlans()
          tr("A long ledger of small steps: basic composition grows like k, the others like √k."),
          ledger({laplace(0.01, 1000)})},
         {tr("50 Gaussian queries, σ = 10"),
-         tr("Gaussian noise has no pure ε: basic, advanced and optimal do not apply; zCDP, RDP "
-            "and the PLD nearly agree."),
+         tr("Gaussian noise has no pure ε: basic, advanced and optimal apply only to each step "
+            "stated as (ε, δ) at the per-step δ, and lose much; zCDP, RDP and the PLD nearly "
+            "agree."),
          ledger({gaussian(10.0, 50)})},
         {tr("Mixed: Laplace, subsampled Laplace, Gaussian, randomized response"),
          tr("Heterogeneous steps: each strategy applies only as far as every step has the "

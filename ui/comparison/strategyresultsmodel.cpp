@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/comparison/strategyresultsmodel.h"
 
+#include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/strategyinfo.h"
 
@@ -8,6 +9,7 @@
 #include <QFont>
 #include <QPalette>
 
+#include <algorithm>
 #include <cmath>
 
 namespace pbx::ui {
@@ -56,6 +58,29 @@ int StrategyResultsModel::rowOf(const QString &name) const
     return strategyIndex(name);
 }
 
+QString StrategyResultsModel::perStepText(const StrategyOutcome &o, bool epsilonAtDelta)
+{
+    if (!o.perStep)
+        return {};
+    const accounting::PerStepSummary &p = *o.perStep;
+    const double total = o.answer.delta;
+    const QString steps
+        = (p.convertedSteps == 1 ? tr("1 Gaussian/zCDP step at δ = %1")
+                                 : tr("%1 Gaussian/zCDP steps at δ = %2 each")
+                                       .arg(formatNumber(static_cast<double>(p.convertedSteps), 12)))
+              .arg(formatBound(p.stepDelta, 3));
+    // The total δ the strategy claims, and how much of it the steps charge by themselves.
+    if (epsilonAtDelta && std::isinf(o.answer.epsilon))
+        return tr("%1: the steps' Σδᵢ = %2 leaves nothing of δ = %3")
+            .arg(steps, formatBound(p.stepsDelta, 3), formatBound(total, 3));
+    // Basic composition (also when advanced or optimal fell back to it) charges the steps' δ only.
+    if (o.name == QStringLiteral("basic") || toQString(o.answer.method).startsWith(QStringLiteral("basic")))
+        return tr("%1: total δ = Σδᵢ ≤ %2").arg(steps, formatBound(p.stepsDelta, 3));
+    const double own = std::max(0.0, total - p.stepsDelta);
+    return tr("%1: total δ = %2 = Σδᵢ %3 + %4 of the composition")
+        .arg(steps, formatBound(total, 3), formatBound(p.stepsDelta, 3), formatBound(own, 3));
+}
+
 QString StrategyResultsModel::detailText(const StrategyOutcome &o, bool epsilonAtDelta)
 {
     if (!o.applicable)
@@ -63,7 +88,8 @@ QString StrategyResultsModel::detailText(const StrategyOutcome &o, bool epsilonA
     const auto &a = o.answer;
     QStringList parts;
     const QString method = toQString(a.method);
-    if (o.name == QStringLiteral("basic")) {
+    // Basic composition (also when advanced or optimal fell back to it) charges the steps' δ only.
+    if (o.name == QStringLiteral("basic") || toQString(o.answer.method).startsWith(QStringLiteral("basic"))) {
         parts << (epsilonAtDelta && std::isinf(a.epsilon) ? tr("δ is below the ledger's own δ: no finite ε")
                                                           : tr("ε's add up"));
     } else if (o.name == QStringLiteral("advanced")) {
@@ -87,6 +113,8 @@ QString StrategyResultsModel::detailText(const StrategyOutcome &o, bool epsilonA
         parts << tr("optimistic ε ≥ %1").arg(formatNumber(*a.optimisticEpsilon));
     if (a.optimisticDelta && !epsilonAtDelta)
         parts << tr("optimistic δ ≥ %1").arg(formatNumber(*a.optimisticDelta, 3));
+    if (o.perStep)
+        parts << perStepText(o, epsilonAtDelta);
     return parts.join(QStringLiteral("; "));
 }
 
@@ -121,7 +149,7 @@ QVariant StrategyResultsModel::data(const QModelIndex &index, int role) const
                 return QStringLiteral("…");
             if (!o->applicable)
                 return QStringLiteral("—");
-            return m_epsilonAtDelta ? formatNumber(o->answer.epsilon) : formatNumber(o->answer.delta, 3);
+            return m_epsilonAtDelta ? formatBound(o->answer.epsilon) : formatBound(o->answer.delta, 3);
         case Detail:
             return o ? detailText(*o, m_epsilonAtDelta) : QString();
         default:

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The comparison table: one row per composition strategy with its ε at δ (or δ at ε), a detail
-// (optimal order, ρ, PLD interval and optimistic bound), or the reason it does not apply — a
-// strategy that does not apply never shows a number.
+// (optimal order, ρ, PLD interval and optimistic bound; for the per-step (ε, δ) view the δ the
+// steps charge), or the reason it does not apply — a strategy that does not apply never shows a
+// number. Numbers are rounded up (boundformat.h), as every chart caption prints them.
 #pragma once
 
 #include "ui/comparison/comparisonjob.h"
@@ -50,6 +51,9 @@ public:
 
     /// "ρ = 0.12; simple bound ε = 2.4", "order α = 14", … (plain text).
     static QString detailText(const StrategyOutcome &outcome, bool epsilonAtDelta);
+    /// For a row on the per-step (ε, δ) view: the per-step δ and the total δ the strategy claims,
+    /// split into the steps' Σδᵢ and the composition's own share (empty otherwise).
+    static QString perStepText(const StrategyOutcome &outcome, bool epsilonAtDelta);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

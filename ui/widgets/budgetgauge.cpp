@@ -142,6 +142,14 @@ QString BudgetGauge::readout() const
     return text;
 }
 
+QString BudgetGauge::guaranteeSentence()
+{
+    return tr("This is the session's guarantee: the filter's budget, spent as shown. The strategy "
+              "comparison may print smaller ε for the same ledger (zCDP with a tighter conversion, "
+              "the PLD); those are hindsight, composing the released ledger as if it had been fixed "
+              "in advance, while the filter had to admit each request before the next was chosen.");
+}
+
 void BudgetGauge::updateDescription()
 {
     const QString text = readout();
@@ -152,19 +160,20 @@ void BudgetGauge::updateDescription()
                       "releases as ε²/2.</p><p>Right arc: the %3 (%4), paying noise reduction "
                       "by the loss of the last level released.</p><p>Bar: the total ε-equivalent "
                       "of both sides at the session δ (a gauge, not a time-uniform "
-                      "guarantee).</p><p>%5</p>")
-                       .arg(m_firstName, m_unit, m_secondName, m_secondUnit, text.toHtmlEscaped()));
+                      "guarantee).</p><p>%5</p><p>%6</p>")
+                       .arg(m_firstName, m_unit, m_secondName, m_secondUnit, text.toHtmlEscaped(),
+                            guaranteeSentence().toHtmlEscaped()));
         return;
     }
     setToolTip(tr("<p>How much of the session's privacy budget the released answers have used."
                   "</p><p>Outer arc: the filter's own unit (%1). The filter refuses any request "
-                  "that would push it past 100 %.</p>%2<p>%3</p>")
+                  "that would push it past 100 %.</p>%2<p>%3</p><p>%4</p>")
                    .arg(m_unit,
                         showsEpsilonRing()
                             ? tr("<p>Inner arc: the same spend expressed as ε at the session δ "
                                  "(the guarantee a reader of the results gets).</p>")
                             : QString(),
-                        text.toHtmlEscaped()));
+                        text.toHtmlEscaped(), guaranteeSentence().toHtmlEscaped()));
 }
 
 QSize BudgetGauge::sizeHint() const

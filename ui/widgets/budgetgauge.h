@@ -72,6 +72,9 @@ public:
     /// The one-line readout also used as accessible description, e.g.
     /// "ρ spent 0.0102 of 0.0339 (30.1 %), ε ≈ 0.53 of 1 at δ = 1e-6".
     QString readout() const;
+    /// The sentence (also in the tooltip) saying that the gauge's numbers are the session's
+    /// guarantee and why the strategy comparison's smaller ε for the same ledger are hindsight.
+    static QString guaranteeSentence();
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
