@@ -24,7 +24,8 @@ QList<StrategyInfo> makeInfos()
          tr("Dwork, McSherry, Nissim &amp; Smith 2006; Dwork &amp; Roth 2014, Thm 3.16."),
          tr("Adds the worst case of every step. That is tight for one unlucky outcome (every "
             "Laplace draw on the same side) but ignores that losses average out, so it grows "
-            "linearly in k. It needs a pure ε per step, so it cannot take Gaussian noise; it is "
+            "linearly in k. It needs an (ε, δ) per step: Gaussian steps enter only through the "
+            "per-step (ε, δ) view (each converted at the per-step δ you set); it is "
             "the only strategy that accepts ex-post losses (Laplace noise reduction).")},
         {QStringLiteral("advanced"), tr("Advanced composition"), QColor(0xe6, 0x9f, 0x00),
          tr("ε′ = √(2 ln(1/δ′) Σ ε<sub>j</sub><sup>2</sup>) + Σ ε<sub>j</sub>(e<sup>ε<sub>j</sub></sup> − 1), "
@@ -42,7 +43,7 @@ QList<StrategyInfo> makeInfos()
          tr("The best bound that knows nothing but each step's (ε, δ): the worst mechanism with "
             "that guarantee is randomized response, and this is its exact composition. It cannot "
             "use that Laplace noise behaves better than randomized response at the same ε (RDP "
-            "and the PLD can), and it cannot take Gaussian noise.")},
+            "and the PLD can), and Gaussian steps enter it only through the per-step (ε, δ) view.")},
         {QStringLiteral("zcdp"), tr("zCDP"), QColor(0x00, 0x9e, 0x73),
          tr("ρ<sub>j</sub> = Δ²/(2σ²) (Gaussian), ε tanh(ε/2) (ε-DP); ρ = Σ ρ<sub>j</sub>; "
             "ε = inf<sub>α</sub> αρ + ln(1−1/α) + (ln(1/δ) − ln α)/(α−1)"),
