@@ -13,6 +13,7 @@
 #include "ui/charts/odpcellchart.h"
 #include "ui/charts/odplinechart.h"
 #include "ui/charts/ptrflowdiagram.h"
+#include "ui/help/glossarylinks.h"
 #include "ui/sessiondocument.h"
 
 #include <QComboBox>
@@ -43,8 +44,13 @@ const QColor kReserved(0xff, 0x7f, 0x0e);
 
 QLabel *note(const QString &text, QWidget *parent)
 {
-    auto *label = new QLabel(text, parent);
+    auto *label = new QLabel(parent);
     label->setWordWrap(true);
+    // A fixed explanation links its terms to Help ▸ Glossary; notes filled in later stay plain.
+    if (text.isEmpty())
+        label->setText(text);
+    else
+        setGlossaryLinkedPlainText(label, text);
     return label;
 }
 } // namespace

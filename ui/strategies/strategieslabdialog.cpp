@@ -6,6 +6,7 @@
 #include "core/strategies/range_workload.h"
 #include "core/strategies/tree_strategy.h"
 #include "ui/charts/strategycharts.h"
+#include "ui/help/glossarylinks.h"
 #include "ui/strategies/strategiesjob.h"
 
 #include <QComboBox>
@@ -298,6 +299,7 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
             &QLabel::setText);
     connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::finished, this, &StrategiesLabDialog::finished);
     connect(m_cancel, &QPushButton::clicked, this, [this] { m_watcher->cancel(); });
+    linkGlossaryTermsInLabels(this); // the explanations' terms link to Help ▸ Glossary
     resize(980, 900);
     setTable(nullptr);
     run(1); // stability: no data needed
