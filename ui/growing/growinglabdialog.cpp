@@ -848,7 +848,8 @@ void GrowingLabDialog::drawAccuracy()
         const GrowingRunOutcome &sim = *m_simulation;
         const Json &doc = sim.document;
         const double simEnd = number(doc["settings"]["stream"]["end"]);
-        const QString label = tr("simulation on CPS1988 (%1 runs)").arg(sim.repetitions);
+        const QString label
+            = tr("simulation on CPS1988 (%1)").arg(formatCount(sim.repetitions, tr("run"), tr("runs")));
         if (doc.contains("smalldb")) {
             // SmallDBG: the core's Monte Carlo summary as it is, against the best achievable.
             const Json &mc = doc["monte_carlo"];

@@ -716,8 +716,9 @@ void StrategiesLabDialog::showQuantile(const Json &doc)
         m_noiseChart->hide();
         m_quantileChart->setCurves(tr("Exponential mechanism over the public grid (log scale)"), {c},
                                    tr("candidate"), tr("probability"), true);
-        extra = tr(" With probability ≥ 95% the rank is within %1 rows of the best candidate's.")
-                    .arg(num(g["rank_error_bound_95"].get<double>()));
+        const double rankBound = g["rank_error_bound_95"].get<double>();
+        extra = tr(" With probability ≥ 95% the rank is within %1 %2 of the best candidate's.")
+                    .arg(num(rankBound), rankBound == 1.0 ? tr("row") : tr("rows"));
     }
     m_quantileText->setText(
         tr("<b>Simulation</b> (true data of a public dataset): the true q-quantile is %1; the "
