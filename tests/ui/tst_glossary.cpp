@@ -246,7 +246,13 @@ private Q_SLOTS:
         for (QLabel *label : linkingLabels(w))
             all << glossaryLinks(label->text());
         QVERIFY2(all.contains(QStringLiteral("glossary:delta")), qPrintable(all.join(u' ')));
-        QVERIFY(pbx::test::saveScreenshot(w, QStringLiteral("glossary-links-mainwindow")).size() > 0);
+        // Looked at on a small and a large screen.
+        for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+            w.resize(size);
+            const QString name
+                = QStringLiteral("glossary-links-mainwindow-%1x%2").arg(size.width()).arg(size.height());
+            QVERIFY(!pbx::test::saveScreenshot(w, name).isEmpty());
+        }
     }
 
     void comparisonExplanationLinksItsTerms()
@@ -274,6 +280,10 @@ private Q_SLOTS:
             const QList<QLabel *> labels = linkingLabels(*lab);
             QVERIFY2(!labels.isEmpty(), qPrintable(lab->windowTitle()));
             lab->show();
+            QVERIFY(!pbx::test::saveScreenshot(*lab, QStringLiteral("glossary-links-")
+                                                         + QString::fromLatin1(lab->metaObject()->className())
+                                                               .section(QStringLiteral("::"), -1))
+                         .isEmpty());
             activateFirstLink(labels.first());
             lab->hide();
         }
