@@ -236,6 +236,16 @@ void MainWindow::createDocks()
 
     m_gauge = new BudgetGauge(this);
     m_chart = new PrivacyLossPathChart(this);
+    // Hovering a point of the path names its request: "Request 3: Q3 · count of rows".
+    m_chart->setRequestDescriber([this](int number) {
+        if (!m_document->hasSession())
+            return QString();
+        const auto &events = m_document->session().events();
+        if (number < 1 || static_cast<std::size_t>(number) > events.size())
+            return QString();
+        const auto &request = events[static_cast<std::size_t>(number - 1)].request;
+        return tr("%1 · %2").arg(toQString(request.id), LedgerModel::describeRequest(request));
+    });
     auto *gaugeDock
         = makeDock(tr("Privacy budget"), QStringLiteral("gaugeDock"), m_gauge, Qt::RightDockWidgetArea);
     auto *chartDock

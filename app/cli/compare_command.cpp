@@ -4,6 +4,7 @@
 #include "app/cli/options.h"
 #include "core/accounting/evaluation.h"
 #include "core/accounting/ledger_json.h"
+#include "core/util/plural.h"
 
 #include <cmath>
 #include <cstdio>
@@ -82,7 +83,8 @@ void printText(std::ostream &out, const accounting::Ledger &ledger, const accoun
     std::int64_t steps = 0;
     for (const auto &e : ledger.events)
         steps += e.count;
-    out << "Ledger: " << ledger.events.size() << " events, " << steps << " steps, "
+    out << "Ledger: " << countNoun(ledger.events.size(), "event", "events") << ", "
+        << countNoun(static_cast<std::uint64_t>(steps), "step", "steps") << ", "
         << accounting::neighbouringName(ledger.neighbours);
     if (c.partitions > 1)
         out << ", " << c.partitions << " partition ledgers composed in parallel";

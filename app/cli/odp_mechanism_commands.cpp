@@ -23,7 +23,7 @@ constexpr const char *kSvtUsage
       "                   [--seed S] [--out FILE]\n"
       "The vector is the column's counts (one per category, or per whole number within a numeric\n"
       "column's declared bounds; default column education). Sparse vector (exact discrete Laplace)\n"
-      "flags the counts ≥ T, stopping at the c-th; it costs E(j) = ε₁ + j·ε₂/c (Lemma 8). The j\n"
+      "flags the counts ≥ T, stopping at the c-th; it costs E(j) = ε₁ + j·ε₂/c (Hartmann et al. 2023, Lemma 8). The j\n"
       "flagged counts are then released with Laplace scale j·Δ/(ε − E(j)). Lyu et al.'s split of\n"
       "ε·svt-share unless --epsilon1/--epsilon2 are given. --seed: reproducible teaching noise.\n";
 
@@ -39,7 +39,7 @@ constexpr const char *kIqrUsage
       "                   [--dataset NAME-or-CSV] [--epsilon 0.5] [--delta-f 1e-6] [--mode noisy|bin]\n"
       "                   [--order random|fixed] [--accounting entries|lemma10|cells3|dp]\n"
       "                   [--width W] [--seed S] [--out FILE]\n"
-      "Propose-test-release IQR (Lemma 10) with two log-scale discretisations. Needs the\n"
+      "Propose-test-release IQR (Hartmann et al. 2023, Lemma 10) with two log-scale discretisations. Needs the\n"
       "replace-one relation (n public). Prints γ of both discretisations (teaching: γ is computed\n"
       "from the data) and the cost of the realised case under every accounting.\n";
 

@@ -3,6 +3,7 @@
 
 #include "core/math/directed_rounding.h"
 #include "core/session/growing_release.h"
+#include "core/util/plural.h"
 
 #include <cstdio>
 #include <string>
@@ -79,9 +80,9 @@ void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
         return;
     }
     const auto &r = *e.growingRecord;
-    out << ' ' << e.mechanism << ", " << r.epochs.size() << " of " << r.plannedEpochs << " epochs, "
-        << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (series ≤ "
-        << formatNumber(r.seriesTotal) << ')';
+    out << ' ' << e.mechanism << ", " << r.epochs.size() << " of "
+        << countNoun(r.plannedEpochs, "epoch", "epochs") << ", " << filters::chargeUnitSymbol(e.costKind)
+        << " = " << formatNumber(e.cost) << " (series ≤ " << formatNumber(r.seriesTotal) << ')';
     if (!e.reason.empty())
         out << " — " << e.reason;
     out << '\n';

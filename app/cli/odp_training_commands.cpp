@@ -21,9 +21,9 @@ constexpr const char *kEarlyUsage
       "                   --delta D [--step-delta D0] [--split equal|proportional]\n"
       "                   [--theorem lemma11|thm15] [--composition gauss|kov|mv|basic]\n"
       "                   [--stopped-at K] [--format json|csv] [--out FILE]\n"
-      "ODP costs E_j of stopping after k_j steps (Lemma 11: E_j = C(k_j, δ'_j), δ = Σδ'_j), the plain\n"
+      "ODP costs E_j of stopping after k_j steps (Hartmann et al. 2023, Lemma 11: E_j = C(k_j, δ'_j), δ = Σδ'_j), the plain\n"
       "DP cost C(K, δ) of all K steps, and what stopping at k_j returns. --theorem thm15 scales the\n"
-      "δ'_j up until the exact Theorem 15 δ of the costs equals δ (ε₀ steps, kov or mv).\n"
+      "δ'_j up until the exact δ of the costs (Hartmann et al. 2023, Theorem 15) equals δ (ε₀ steps, kov or mv).\n"
       "Compositions: gauss (Gaussian steps), kov (Kairouz et al.), mv (the optimal heterogeneous\n"
       "composition, here computed exactly), basic (per-step charges; δ may be 0).\n";
 
@@ -31,7 +31,7 @@ constexpr const char *kThm15Usage
     = "Usage: pbx-cli odp thm15 --stops K1,K2,… (--step-epsilon E0 | --step-epsilons LIST)\n"
       "                   --costs E1,E2,… [--step-delta D0] [--grid G] [--out FILE]\n"
       "The smallest δ such that every iterative mechanism with these (ε_i, δ_i)-DP steps and every\n"
-      "stopping rule is (E, δ)-ODP (Theorem 15). Heterogeneous ε_i are rounded up to --grid.\n";
+      "stopping rule is (E, δ)-ODP (Hartmann et al. 2023, Theorem 15). Heterogeneous ε_i are rounded up to --grid.\n";
 
 constexpr const char *kRecoverUsage
     = "Usage: pbx-cli odp recover [--label \"wage > 500\"] [--features full|weak] [--lambda 0.01]\n"
@@ -39,7 +39,7 @@ constexpr const char *kRecoverUsage
       "                   [--simulation] [--dataset NAME-or-CSV] [--seed S] [--out FILE]\n"
       "Private logistic regression by output perturbation, tested on a disjoint split (row i is a\n"
       "test row iff i mod 5 = 4); released only if the noisy error ≤ τ, otherwise ⊥. Cells:\n"
-      "released max(ε_p, Δ_test/s), ⊥ max(min(ε_p, Δ_train/s), Δ_test/s) (Theorem 17).\n"
+      "released max(ε_p, Δ_test/s), ⊥ max(min(ε_p, Δ_train/s), Δ_test/s) (Hartmann et al. 2023, Theorem 17).\n"
       "--simulation (public data only) adds the true error and the pass probability.\n";
 
 std::vector<std::int64_t> stopsOf(const Options &o)
@@ -232,7 +232,8 @@ int recover(const std::vector<std::string> &args, std::ostream &out)
     doc["eps_t"] = p.epsilonTest;
     doc["tau"] = p.tau;
     if (!calibration.testCanSave)
-        doc["warning"] = "the test cannot save budget (Corollary 18 needs eps_t < eps_p)";
+        doc["warning"]
+            = "the test cannot save budget (Hartmann et al. 2023, Corollary 18, needs eps_t < eps_p)";
     if (repeat > 1) {
         doc["runs"] = runs;
         doc["pass_rate"] = released / static_cast<double>(repeat);

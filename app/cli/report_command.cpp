@@ -4,6 +4,7 @@
 #include "app/cli/options.h"
 #include "core/io/session_file.h"
 #include "core/report/session_report.h"
+#include "core/util/plural.h"
 #include "resources/dataset_catalog.h"
 #include "ui/report/reportwriter.h"
 
@@ -92,7 +93,7 @@ int runReportCommand(const std::vector<std::string> &args, std::ostream &out, st
         err << "pbx-cli report: " << written.error().message << '\n';
         return 1;
     }
-    out << "wrote " << *outPath << ": " << facts.events.size() << " requests"
+    out << "wrote " << *outPath << ": " << countNoun(facts.events.size(), "request", "requests")
         << (facts.seeded() ? " (seeded session: marked not for real releases)" : "") << '\n';
     return 0;
 }

@@ -13,6 +13,7 @@
 #include "core/session/planned_cap.h"
 #include "core/session/session.h"
 #include "core/session/strategy_release.h"
+#include "core/util/plural.h"
 #include "resources/dataset_catalog.h"
 
 #include <cstdio>
@@ -42,19 +43,21 @@ constexpr const char *kUsage
       "                unified: zCDP + ex-post sub-filters (Gaussian; Brownian NR on the side that\n"
       "                reaches less noise, recorded per event; Laplace NR ex-post)\n"
       "                brownian-zcdp: zCDP filter with Brownian noise reduction at ρ = Δ²/(2T)\n"
-      "                odp: output-DP filter (Theorem 7): admitted by the worst case, debited the\n"
+      "                odp: output-DP filter (Hartmann et al. 2023, Theorem 7): admitted by the worst case, debited the\n"
       "                released cell's cost; runs the output-DP lines \"mechanism\": \"svt\"\n"
       "                (column, threshold, c, epsilon, svt_share, sensitivity), \"ptr-iqr\"\n"
       "                (column, epsilon, delta_f, mode, order, width, median_epsilon,\n"
       "                spend_savings), \"early-stop\" (column, step_epsilon, stops, composition,\n"
       "                delta, delta_split, tolerance) and \"recover\" (label_column,\n"
       "                label_threshold, features, lambda, epsilon_model, epsilon_test, tau);\n"
-      "                all but svt need --neighbours replace (docs/output-dp.md §8)\n"
+      "                all but svt need --neighbours replace: their sensitivities\n"
+      "                need the row count public\n"
       "A line {\"type\": \"growing\", \"algorithm\": \"bbscheduler\", \"stream\": {...},\n"
       "\"budget\": {...}, \"schedule\": {...}, \"black_box\": {\"kind\": \"laplace-k\", \"queries\":\n"
       "[...]}} runs a growing-database stream over the dataset's rows (the fields of\n"
       "`pbx-cli simulate growing`, plus \"stream.seed\"): each epoch is charged to the filter\n"
-      "when it starts; needs --neighbours replace (docs/growing-databases.md, \"In a session\").\n"
+      "when it starts; needs --neighbours replace: the proofs need the size to equal the time\n"
+      "(Cummings et al. 2018).\n"
       "  --expost-share  unified filter: the ex-post side's share of ε (default 0.05; δ: 5 %)\n"
       "Each request may name its \"mechanism\": brownian, laplace-nr, doubling-laplace,\n"
       "doubling-gaussian, laplace or gaussian (default: the filter's noise reduction, or a single\n"
@@ -350,8 +353,9 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
                 err << "pbx-cli run: note: " << note << '\n';
         alreadyAnswered = recovered.events.size();
         if (alreadyAnswered > prepared->requests.size()) {
-            err << "pbx-cli run: --journal: it holds " << alreadyAnswered << " answers but the file has only "
-                << prepared->requests.size() << " requests\n";
+            err << "pbx-cli run: --journal: it holds " << countNoun(alreadyAnswered, "answer", "answers")
+                << " but the file has only " << countNoun(prepared->requests.size(), "request", "requests")
+                << '\n';
             return 1;
         }
         // The same run: every answered request is the file's request at that position, field by

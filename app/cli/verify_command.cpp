@@ -3,6 +3,7 @@
 
 #include "app/cli/options.h"
 #include "core/io/session_file.h"
+#include "core/util/plural.h"
 #include "resources/dataset_catalog.h"
 
 #include <cstdio>
@@ -68,7 +69,7 @@ int runVerifyCommand(const std::vector<std::string> &args, std::ostream &out, st
     for (const auto &e : document->events)
         released += e.status == session::EventStatus::Released;
     out << "ok: " << (document->kind == io::SessionFile::Kind::Journal ? "journal" : "transcript") << " with "
-        << document->events.size() << " requests (" << released
+        << countNoun(document->events.size(), "request", "requests") << " (" << released
         << " released); every cost recomputed; the session is (" << format(filter.epsilonBudget()) << ", "
         << format(filter.deltaBudget()) << ")-DP by the filter; what is spent corresponds to (ε, δ) ≈ ("
         << format(filter.epsilonSpent()) << ", " << format(filter.deltaSpent())

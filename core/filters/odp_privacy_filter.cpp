@@ -45,9 +45,10 @@ double OdpPrivacyFilter::remainingExPostDelta() const
 Result<void> OdpPrivacyFilter::check(const Charge &c) const
 {
     if (c.kind == ChargeKind::Rho)
-        return makeError(ErrorCode::Unsupported,
-                         "the odp filter composes (E, δ) costs by Theorem 7; a ρ (zCDP) charge has no ODP "
-                         "cost — use laplace, laplace-nr or brownian, or the zcdp or unified filter");
+        return makeError(
+            ErrorCode::Unsupported,
+            "the odp filter composes (E, δ) costs (Hartmann et al. 2023, Theorem 7); a ρ (zCDP) charge has no ODP "
+            "cost — use laplace, laplace-nr or brownian, or the zcdp or unified filter");
     auto g = guaranteeOf(c);
     if (!g)
         return g.error();

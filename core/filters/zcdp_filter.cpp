@@ -49,8 +49,9 @@ Result<void> ZcdpFilter::check(const Charge &c) const
 {
     if (c.kind == ChargeKind::ExPost)
         return makeError(ErrorCode::Unsupported,
-                         "ex-post mechanisms such as Laplace noise reduction are not zCDP "
-                         "(docs/accuracy-first.md §4.4); use the ex-post or unified filter");
+                         "ex-post mechanisms such as Laplace noise reduction are not zCDP: their loss "
+                         "depends on the output released (Ligett et al. 2017); use the ex-post or unified "
+                         "filter");
     const double rho = c.kind == ChargeKind::Rho ? c.amount : rhoOfPureEpsilon(c.amount);
     if (!m_rho.fits(rho))
         return budgetExceeded("ρ", rho, m_rho.remaining());

@@ -237,7 +237,9 @@ Result<double> theorem15Delta(const std::vector<std::int64_t> &stops, const std:
             n += 1.0;
         total += n;
         if (2.0 * total + 2.0 > kMaxStates)
-            return makeError(ErrorCode::Unsupported, "too many loss states; use a coarser grid or Lemma 11");
+            return makeError(ErrorCode::Unsupported,
+                             "too many loss states; use a coarser grid or one cell per stopping point "
+                             "(Hartmann et al. 2023, Lemma 11)");
         units[i] = static_cast<std::int64_t>(n);
     }
     return math::nudgeUp(backwardInduction(stops, units, stepDeltas, costs, grid));
@@ -249,7 +251,8 @@ Result<Theorem15Tuning> tuneWithTheorem15(const std::vector<std::int64_t> &stops
     if (steps.kind != IterativeSteps::Kind::EpsDelta
         || (composition != StepComposition::Kov && composition != StepComposition::Exact))
         return makeError(ErrorCode::Unsupported,
-                         "Theorem 15 tuning needs (ε, δ) steps with the kov or exact composition");
+                         "tuning by the exact δ (Hartmann et al. 2023, Theorem 15) needs (ε, δ) steps "
+                         "with the kov or exact composition");
     PBX_RETURN_IF_ERROR(checkDelta(delta, "delta"));
     PBX_RETURN_IF_ERROR(validateStops(stops));
     const auto K = static_cast<std::size_t>(stops.back());

@@ -69,7 +69,7 @@ MethodNote mechanismNote(std::string_view m)
         return {"Propose-test-release (interquartile range)",
                 "A noisy stability test decides whether the interquartile range is released; the median is "
                 "released with the exponential mechanism on a public grid. The cost is that of the realised "
-                "case (Lemma 10), reserved at the worst case first.",
+                "case (Hartmann et al. 2023, Lemma 10), reserved at the worst case first.",
                 "Dwork & Lei 2009; Hartmann, Bindschaedler, Bentkamp & West 2023, Lemma 10"};
     if (m == "early-stop")
         return {"Early stopping (output DP)",
@@ -146,7 +146,7 @@ MethodNote filterNote(filters::FilterKind kind)
         return {
             "Unified filter",
             "Two sub-filters under one (ε, δ): a zCDP side and an ex-post side, with the split shown under "
-            "Budget. Each request is paid by one side; Theorem 3 composes the two.",
+            "Budget. Each request is paid by one side; the two compose (Rogers et al. 2023, Theorem 3).",
             "Rogers, Samorodnitsky, Wu & Ramdas 2023, Theorem 3"};
     case FilterKind::Odp:
         return {

@@ -4,6 +4,7 @@
 #include "core/report/mechanism_notes.h"
 #include "core/report/report_charts.h"
 #include "core/report/svg_writer.h"
+#include "core/util/plural.h"
 
 #include <algorithm>
 #include <cmath>
@@ -175,7 +176,7 @@ std::string requestsSection(const SessionReport &r)
     for (const auto &e : r.events)
         released += e.status == session::EventStatus::Released;
     std::string out
-        = "<h2>Requests</h2>\n<p>" + std::to_string(r.events.size()) + " requests, "
+        = "<h2>Requests</h2>\n<p>" + countNoun(r.events.size(), "request", "requests") + ", "
           + std::to_string(released) + " released, " + std::to_string(r.events.size() - released)
           + " refused. Error bars hold at each request's confidence; costs are in the unit the filter "
             "charged, rounded up.</p>\n"

@@ -126,7 +126,7 @@ Result<void> checkMechanism(ReleaseMethod mechanism, FilterKind filter, data::Ag
             "mechanism: the " + std::string(filters::filterKindName(filter)) + " filter cannot account '"
                 + name + "' (filters that can: " + acceptingFilters(mechanism) + ")"
                 + (filter == FilterKind::Odp
-                       ? ": a ρ (zCDP) charge has no ODP cost, and Theorem 7 composes (E, δ) costs"
+                       ? ": a ρ (zCDP) charge has no ODP cost, and the odp filter composes (E, δ) costs (Hartmann et al. 2023, Theorem 7)"
                        : ""));
     return {};
 }

@@ -195,11 +195,12 @@ ReleaseOutcome releaseByNoiseReduction(const ReleaseContext &context, const Accu
             boundaries.front().parameter(), delta, channels.size() > 1 ? " (split over 2 paths)" : "");
         out.accounting = text;
     } else {
-        out.accounting = laplace  ? "ex-post (pure): ε of the last level released"
-                         : routed ? "unified: paid by the zCDP side (it reaches less noise within its cap); "
-                                    "ρ = Δ²/(2·T_stop), paid step by step (Theorem 3 holds: each step is a "
-                                    "Gaussian mechanism given the past)"
-                                  : "zCDP: ρ = Δ²/(2·T_stop), paid step by step";
+        out.accounting
+            = laplace  ? "ex-post (pure): ε of the last level released"
+              : routed ? "unified: paid by the zCDP side (it reaches less noise within its cap); "
+                         "ρ = Δ²/(2·T_stop), paid step by step (each step is a Gaussian mechanism given the "
+                         "past, so the unified filter composes it: Rogers et al. 2023, Theorem 3)"
+                       : "zCDP: ρ = Δ²/(2·T_stop), paid step by step";
     }
 
     const LevelNoise noise(family, context.shape, boundaries);

@@ -89,7 +89,7 @@ void TestCliCompare::text()
     const auto run = pbx::test::runCli({QStringLiteral("compare"), QStringLiteral("--ledger"), ledger});
     QCOMPARE(run.exitCode, 0);
     const QStringList lines = run.out.split(QLatin1Char('\n'));
-    QCOMPARE(lines[0], QStringLiteral("Ledger: 1 events, 100 steps, add-remove"));
+    QCOMPARE(lines[0], QStringLiteral("Ledger: 1 event, 100 steps, add-remove"));
     QVERIFY(lines[2].startsWith(QStringLiteral("strategy")));
     QVERIFY(lines[3].startsWith(QStringLiteral("basic")));
     QVERIFY2(lines[3].contains(QStringLiteral("  10  ")), qPrintable(lines[3]));

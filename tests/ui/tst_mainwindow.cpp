@@ -221,6 +221,13 @@ private Q_SLOTS:
         QCOMPARE(model->rowCount(), 1);
         QVERIFY(w->budgetGauge()->spent() > spentBefore);
         QTRY_COMPARE(w->pathChart()->pointCount(), 1);
+        // Hovering the path's point names the request (ui.charthover tests the hover itself).
+        QCOMPARE(w->pathChart()->requestLabel(1),
+                 QStringLiteral("Request 1: %1 · %2")
+                     .arg(QString::fromStdString(model->event(0).request.id),
+                          LedgerModel::describeRequest(model->event(0).request)));
+        QVERIFY(w->pathChart()->requestLabel(1).contains(QStringLiteral("south")));
+        QVERIFY(w->pathChart()->requestLabel(2).isEmpty());
         QCOMPARE(w->resultCard()->state(), ResultCard::State::Released);
         QVERIFY(!model->data(model->index(0, 0), LedgerModel::RefusedRole).toBool());
         QVERIFY(w->sessionPanel()->isLocked());

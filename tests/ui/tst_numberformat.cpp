@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Percentages and confidence levels: rounding never changes meaning (a fraction below 1 is never
-// shown as "100 %", one above 0 never as "0 %").
+// shown as "100 %", one above 0 never as "0 %"). Counts take their noun in the right number
+// ("1 request", never "1 requests"), in the GUI and in the CLI and reports (pbx::countNoun).
+#include "core/util/plural.h"
 #include "ui/util/numberformat.h"
 
 #include <QtTest/QtTest>
 
 using pbx::ui::formatConfidence;
+using pbx::ui::formatCount;
 using pbx::ui::formatPercent;
 
 class TestNumberFormat : public QObject
@@ -54,6 +57,19 @@ private Q_SLOTS:
         QFETCH(double, level);
         QFETCH(QString, expected);
         QCOMPARE(formatConfidence(level), expected);
+    }
+
+    void counts()
+    {
+        const QString one = QStringLiteral("request");
+        const QString many = QStringLiteral("requests");
+        QCOMPARE(formatCount(1, one, many), QStringLiteral("1 request"));
+        QCOMPARE(formatCount(0, one, many), QStringLiteral("0 requests"));
+        QCOMPARE(formatCount(2, one, many), QStringLiteral("2 requests"));
+        QCOMPARE(formatCount(10000, one, many), QStringLiteral("10,000 requests"));
+        QCOMPARE(pbx::countNoun(1, "epoch", "epochs"), std::string("1 epoch"));
+        QCOMPARE(pbx::countNoun(0, "epoch", "epochs"), std::string("0 epochs"));
+        QCOMPARE(pbx::countNoun(12, "epoch", "epochs"), std::string("12 epochs"));
     }
 };
 

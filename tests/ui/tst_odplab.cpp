@@ -123,7 +123,7 @@ void TestOdpLab::ptrGammaMarks()
     // The flow diagram: M1 passes on the full data (case 1); its boxes list the four accountings.
     QCOMPARE(lab.ptrFlow()->realisedCase(), 0);
     QCOMPARE(lab.ptrFlow()->caseLines(0).size(), 4);
-    QCOMPARE(lab.ptrFlow()->caseLines(1).at(1), QStringLiteral("Lemma 10: 3ε"));
+    QCOMPARE(lab.ptrFlow()->caseLines(1).at(1), QStringLiteral("two cells: 3ε"));
     QCOMPARE(lab.ptrFlow()->caseLines(2).at(3), QStringLiteral("two entries: 2ε"));
     QCOMPARE(lab.ptrFlow()->caseLines(2).at(0), QStringLiteral("DP of S: 3ε"));
     lab.ptrPreset()->setCurrentIndex(1);

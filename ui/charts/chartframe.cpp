@@ -2,6 +2,7 @@
 #include "ui/charts/chartframe.h"
 
 #include "ui/charts/chartexport.h"
+#include "ui/charts/charthover.h"
 #include "ui/charts/errorbarchartview.h"
 #include "ui/charts/presentation.h"
 #include "ui/util/palette.h"
@@ -35,6 +36,7 @@ ChartFrame::ChartFrame(const Style &style, QWidget *parent) : QWidget(parent)
         m_view = new QChartView(m_chart, this);
     }
     m_view->setRenderHint(QPainter::Antialiasing);
+    ChartHover::install(m_view); // hover a point to read its values (charthover.h)
     if (style.minimumViewSize.isValid())
         m_view->setMinimumSize(style.minimumViewSize);
 

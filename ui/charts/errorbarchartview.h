@@ -31,6 +31,7 @@ public:
 
     void setBars(QList<Bar> bars);
     int barCount() const { return static_cast<int>(m_bars.size()); }
+    const QList<Bar> &bars() const { return m_bars; }
 
 protected:
     void drawForeground(QPainter *painter, const QRectF &rect) override;

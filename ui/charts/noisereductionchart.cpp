@@ -2,6 +2,7 @@
 #include "ui/charts/noisereductionchart.h"
 
 #include "ui/charts/axisticks.h"
+#include "ui/charts/charthover.h"
 
 #include "ui/charts/errorbarchartview.h"
 #include "ui/util/numberformat.h"
@@ -76,6 +77,8 @@ NoiseReductionChart::NoiseReductionChart(QWidget *parent) : ChartFrame(noiseRedu
         series->attachAxis(m_axisY);
     }
 
+    // The x coordinate is log10 of the noise scale; the hover shows the scale itself.
+    ChartHover::of(this)->setAxisFormat(m_axisX, [](double x) { return formatNumber(std::pow(10.0, x)); });
     rebuild();
 }
 

@@ -2,6 +2,7 @@
 #include "ui/charts/privacylosspathchart.h"
 
 #include "ui/charts/axisticks.h"
+#include "ui/charts/charthover.h"
 
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
@@ -94,6 +95,12 @@ PrivacyLossPathChart::PrivacyLossPathChart(QWidget *parent) : ChartFrame(pathFra
     setToolTip(tr("Cumulative privacy loss after each request. The blue line is the total spend "
                   "expressed as ε at the session δ; the dashed red line is the budget. Refused "
                   "requests spend nothing and are marked in red."));
+    // A hovered point of a spend series names the request it stands for; the budget lines none.
+    ChartHover::of(this)->setPointLabel([this](const QAbstractSeries *series, int, QPointF value) {
+        if (series == m_budgetSeries || series == m_expostBudgetSeries)
+            return QString();
+        return requestLabel(static_cast<int>(std::lround(value.x())));
+    });
     rebuild();
 }
 
@@ -127,6 +134,18 @@ void PrivacyLossPathChart::appendPoint(const PathPoint &point)
 {
     m_points.push_back(point);
     scheduleUpdate();
+}
+
+QString PrivacyLossPathChart::requestLabel(int number) const
+{
+    if (number < 1 || static_cast<std::size_t>(number) > m_points.size())
+        return {};
+    const QString description = m_describe ? m_describe(number) : QString();
+    QString label = description.isEmpty() ? tr("Request %1").arg(number)
+                                          : tr("Request %1: %2").arg(number).arg(description);
+    if (m_points[static_cast<std::size_t>(number - 1)].refused)
+        label += tr(" (refused)");
+    return label;
 }
 
 int PrivacyLossPathChart::pointCount() const

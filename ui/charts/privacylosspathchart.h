@@ -12,6 +12,7 @@
 
 #include <QString>
 
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -49,6 +50,16 @@ public:
     /// Adds the point for the next request.
     void appendPoint(const PathPoint &point);
 
+    /// Describes request `number` (from 1, as on the x axis) for the tooltip shown when a point is
+    /// hovered, e.g. "Q3: count of rows"; without one the tooltip gives the request number only.
+    void setRequestDescriber(std::function<QString(int number)> describe)
+    {
+        m_describe = std::move(describe);
+    }
+    /// The hover tooltip's line for the point at request `number` (from 1): "Request 3: …",
+    /// "(refused)" for a refused request; empty for 0 or beyond the path.
+    QString requestLabel(int number) const;
+
     /// Number of request points currently drawn (the origin at request 0 not counted). Lags
     /// setPath/appendPoint by up to one coalescing interval; see flush().
     int pointCount() const;
@@ -70,6 +81,7 @@ private:
     QValueAxis *m_axisNative = nullptr;
 
     std::vector<PathPoint> m_points;
+    std::function<QString(int)> m_describe;
     double m_epsilonBudget = 1.0;
     double m_nativeBudget = 1.0;
     double m_delta = 0.0;

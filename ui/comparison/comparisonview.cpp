@@ -8,6 +8,7 @@
 #include "ui/comparison/planeditor.h"
 #include "ui/comparison/planmodel.h"
 #include "ui/comparison/strategyresultsmodel.h"
+#include "ui/help/glossarylinks.h"
 #include "ui/sessiondocument.h"
 #include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
@@ -116,7 +117,7 @@ void ComparisonView::createWidgets()
     }
     m_explanation = new QTextBrowser(this);
     m_explanation->setObjectName(QStringLiteral("strategyExplanation"));
-    m_explanation->setOpenLinks(false);
+    connectGlossaryLinks(m_explanation); // terms link to Help ▸ Glossary
     m_explanation->setFrameShape(QFrame::NoFrame);
     m_explanation->viewport()->setAutoFillBackground(false);
 
@@ -1066,11 +1067,11 @@ void ComparisonView::updateExplanation()
         here = tr("<b>Here:</b> δ = %1 at ε = %2.")
                    .arg(formatBound(outcome->answer.delta, 3), formatNumber(m_lastInput.epsilon));
     }
-    m_explanation->setHtml(
+    m_explanation->setHtml(linkGlossaryTerms(
         tr("<p style='margin-top:0'><span style='color:%1; font-size:large'>■</span> <b>%2</b></p>"
            "<p><b>Formula.</b> %3</p><p><b>Why it differs.</b> %4</p><p>%5</p>"
            "<p style='color:#555'><b>Source.</b> %6</p>")
-            .arg(info.colour.name(), info.title, info.formula, info.why, here, info.source));
+            .arg(info.colour.name(), info.title, info.formula, info.why, here, info.source)));
 }
 
 } // namespace pbx::ui

@@ -5,6 +5,7 @@
 #include "core/io/text_file.h"
 #include "ui/charts/growingchart.h"
 #include "ui/growing/atgpanel.h"
+#include "ui/help/glossarylinks.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/widgets/fitscrollarea.h"
@@ -154,6 +155,7 @@ GrowingLabDialog::GrowingLabDialog(QWidget *parent) : QDialog(parent)
     // Opens inside a 1024×700 projector screen (the editor and the panels scroll there) and at a
     // comfortable size where there is room.
     resizeWithinScreen(this, QSize(1220, 860));
+    linkGlossaryTermsInLabels(this); // the explanations' terms link to Help ▸ Glossary
 }
 
 GrowingLabDialog::~GrowingLabDialog()
@@ -504,40 +506,46 @@ void GrowingLabDialog::updateVisibility()
     m_form->setRowVisible(m_queries, !pmwg && !ermg && !smalldb);
     m_form->setRowVisible(m_repetitions, !pmwg);
     if (smalldb)
-        m_explain->setText(
+        setGlossaryLinkedPlainText(
+            m_explain,
             tr("SmallDBG: BBScheduler with SmallDB as its black box. Each epoch releases a small "
                "database of m rows drawn by the exponential mechanism (exactly, by enumerating every "
                "multiset) and answers the 28 one- and two-way marginal cells of region × SMSA × "
                "part-time from it until the next epoch. No m-row database can beat the best achievable "
                "maximum error, so the measured error is drawn against it."));
     else if (nsg)
-        m_explain->setText(
+        setGlossaryLinkedPlainText(
+            m_explain,
             tr("NSG: the sparse vector on a growing database. Counting queries are compared with a noisy "
                "threshold T; a hard answer (⊤) is released with fresh noise and opens a new round. The "
                "cap H(t) = ⌊c₀(1 + H_t − H_n)⌋ on hard answers is enforced, so the worst-case privacy "
                "holds whatever the data; the realised loss is charged at the hard answers' times."));
     else if (ermg)
-        m_explain->setText(
+        setGlossaryLinkedPlainText(
+            m_explain,
             tr("ERMG: BBImprover with a private empirical-risk minimiser as its box: L2-regularised "
                "logistic regression on CPS1988 (wage ≥ 500, nine public-bounded features), released by "
                "output perturbation with Gaussian noise σ_t (Chaudhuri, Monteleoni & Sarwate 2011), one "
                "fit every m arrivals. It needs a zCDP or (ε, δ) budget."));
     else if (scheduler)
-        m_explain->setText(
+        setGlossaryLinkedPlainText(
+            m_explain,
             tr("BBScheduler (Cummings et al. 2018, §3): epoch i starts at t_i = n(1+γ)^i and runs the "
                "black box once on the rows so far at ε_i; its answers are held until the next epoch, so "
                "the error is the black box's α_i plus the staleness s_i = 1 − t_i/t_{i+1}. Σε_i "
                "converges to the budget, so it holds whatever the horizon. The optimal γ minimises the "
                "first epoch's bound."));
     else if (pmwg)
-        m_explain->setText(
+        setGlossaryLinkedPlainText(
+            m_explain,
             tr("PMWG (Cummings et al. 2018, §4): easy queries are answered from a public histogram for "
                "free; a hard one (a sparse-vector positive) pays and corrects the histogram by a "
                "multiplicative-weights step. The cap H(t) = ⌊c₀(1 + H_t − H_n)⌋ on hard queries is "
                "enforced, so the worst case holds even when accuracy fails (practical-mode constants "
                "c₀ = 40, T = 0.05, η = 0.3, p = ½)."));
     else
-        m_explain->setText(
+        setGlossaryLinkedPlainText(
+            m_explain,
             tr("BBImprover (Cummings et al. 2018, §3.2): the black box runs at every step t with "
                "ρ_t = ρ/(Z_a(n)·t^{1+a}), which sums to at most ρ over an unbounded horizon; its bound "
                "shrinks like t^{−(1−a)/2} but starts far worse than BBScheduler's. It needs a zCDP or "
@@ -867,7 +875,8 @@ void GrowingLabDialog::drawAccuracy()
         const GrowingRunOutcome &sim = *m_simulation;
         const Json &doc = sim.document;
         const double simEnd = number(doc["settings"]["stream"]["end"]);
-        const QString label = tr("simulation on CPS1988 (%1 runs)").arg(sim.repetitions);
+        const QString label
+            = tr("simulation on CPS1988 (%1)").arg(formatCount(sim.repetitions, tr("run"), tr("runs")));
         if (doc.contains("smalldb")) {
             // SmallDBG: the core's Monte Carlo summary as it is, against the best achievable.
             const Json &mc = doc["monte_carlo"];

@@ -182,10 +182,11 @@ void GrowingRequestDialog::refresh()
                           formatNumber(charge.amount, 4), formatNumber((*plan)[i].bound, 3));
     }
     if (plan->size() > shown)
-        lines << tr("… %1 more epochs").arg(plan->size() - shown);
-    m_plan->setText(tr("%1 epochs, each charged to the filter when it starts (a refusal stops the stream "
+        lines << tr("… %1 more")
+                     .arg(formatCount(static_cast<qint64>(plan->size() - shown), tr("epoch"), tr("epochs")));
+    m_plan->setText(tr("%1, each charged to the filter when it starts (a refusal stops the stream "
                        "and keeps what was released). Session budget left: %2 = %3.\n%4")
-                        .arg(plan->size())
+                        .arg(formatCount(static_cast<qint64>(plan->size()), tr("epoch"), tr("epochs")))
                         .arg(QString::fromStdString(std::string(m_session->filter().unitSymbol())),
                              formatNumber(m_session->filter().remaining(), 4), lines.join(u'\n')));
 }

@@ -55,6 +55,7 @@ bool GlossaryDialog::showTerm(const QString &anchor)
     if (!m_search->text().isEmpty())
         m_search->clear(); // the full glossary, so the anchor is there
     m_browser->scrollToAnchor(anchor);
+    m_current = anchor;
     return true;
 }
 

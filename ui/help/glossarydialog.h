@@ -19,6 +19,8 @@ public:
 
     /// Scrolls to the entry `anchor` (e.g. "epsilon"); false when there is none.
     bool showTerm(const QString &anchor);
+    /// The entry last shown by showTerm (empty before).
+    QString currentTerm() const { return m_current; }
     /// Shows only the entries whose term or text contains `text` (case-insensitive); all if empty.
     void filter(const QString &text);
 
@@ -28,6 +30,7 @@ public:
 private:
     QLineEdit *m_search = nullptr;
     QTextBrowser *m_browser = nullptr;
+    QString m_current;
 };
 
 /// Opens `link` if it is a glossary link ("glossary:epsilon") in the one glossary window of

@@ -2,6 +2,7 @@
 #include "ui/lab/labdialog.h"
 
 #include "ui/charts/labchart.h"
+#include "ui/help/glossarylinks.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/widgets/scientificspinbox.h"
@@ -82,6 +83,7 @@ LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
     setRunning(false);
     updateDatasetText();
     m_status->setText(tr("Set the parameters and press Run."));
+    linkGlossaryTermsInLabels(this); // the explanations' terms link to Help ▸ Glossary
 }
 
 void LabDialog::createWidgets()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/lessons/lessonspanel.h"
 
+#include "ui/help/glossarylinks.h"
 #include "ui/lessons/lessonrunner.h"
 #include "ui/mainwindow.h"
 
@@ -76,6 +77,7 @@ LessonsPanel::LessonsPanel(MainWindow *window, QWidget *parent)
     m_progress = new QLabel(stepPage);
     m_text = new QTextBrowser(stepPage);
     m_text->setOpenExternalLinks(true);
+    connectGlossaryLinks(m_text); // terms link to Help ▸ Glossary
     m_reveal = new QPushButton(tr("Reveal &answer"), stepPage);
     m_back = new QPushButton(tr("← &Back"), stepPage);
     m_next = new QPushButton(tr("&Next →"), stepPage);
@@ -283,7 +285,7 @@ void LessonsPanel::renderStep()
                    .arg(colour, m_runner->answerOk() ? tr("Answer:") : tr("Problem:"),
                         m_shownAnswer.toHtmlEscaped());
     }
-    m_text->setHtml(html);
+    m_text->setHtml(linkGlossaryTerms(html));
 }
 
 } // namespace pbx::ui

@@ -4,6 +4,7 @@
 #include "core/math/directed_rounding.h"
 #include "ui/charts/chartexport.h"
 #include "ui/charts/noisereductionchart.h"
+#include "ui/help/glossarylinks.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
@@ -72,14 +73,12 @@ QString NoiseReductionView::titleText() const
 
 QString NoiseReductionView::summaryText() const
 {
-    return m_summary->text();
+    return plainTextOf(m_summary->text());
 }
 
 QString NoiseReductionView::paidText() const
 {
-    QString text = m_paid->text();
-    text.remove(QStringLiteral("<b>")).remove(QStringLiteral("</b>"));
-    return text;
+    return plainTextOf(m_paid->text());
 }
 
 void NoiseReductionView::flush()
@@ -90,7 +89,7 @@ void NoiseReductionView::flush()
 void NoiseReductionView::showPlaceholder(const QString &text)
 {
     m_title->setText(tr("Noise reduction"));
-    m_subtitle->setText(text);
+    setGlossaryLinkedPlainText(m_subtitle, text);
     m_summary->clear();
     m_summary->setVisible(false);
     m_paid->clear();
@@ -124,7 +123,7 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
     const QString side = unifiedSideOf(event->costKind, filter);
     if (!side.isEmpty())
         subtitle += tr(" · paid from the %1").arg(side);
-    m_subtitle->setText(subtitle);
+    setGlossaryLinkedPlainText(m_subtitle, subtitle);
 
     // The chart: one point per released level, x = the level's noise scale.
     const bool laplace = mechanism.ok() && session::usesLaplaceNoise(*mechanism);
@@ -159,10 +158,11 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
         outcome = toQString(event->reason);
     else
         outcome = tr("target not proven.");
-    m_summary->setText(count == 1 ? tr("1 level released; %1 = %2: %3").arg(scaleName, lastScale, outcome)
-                                  : tr("%1 levels released, noisiest first; stopped at %2 = %3: %4")
-                                        .arg(count)
-                                        .arg(scaleName, lastScale, outcome));
+    setGlossaryLinkedPlainText(
+        m_summary, count == 1 ? tr("1 level released; %1 = %2: %3").arg(scaleName, lastScale, outcome)
+                              : tr("%1 levels released, noisiest first; stopped at %2 = %3: %4")
+                                    .arg(count)
+                                    .arg(scaleName, lastScale, outcome));
     m_summary->setVisible(true);
 
     // What was paid, next to what paying every level would have cost.
@@ -184,17 +184,17 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
                                 && *mechanism == session::ReleaseMethod::Brownian;
     if (expostBrownian) {
         m_baseline.reset();
-        m_paid->setText(
-            tr("paid: %1 of the last level = <b>%2</b>%3 (the boundary's loss at the stopping time)")
-                .arg(unit.toHtmlEscaped(), formatNumber(event->cost), delta));
+        setGlossaryLinkedText(
+            m_paid, tr("paid: %1 of the last level = <b>%2</b>%3 (the boundary's loss at the stopping time)")
+                        .arg(unit.toHtmlEscaped(), formatNumber(event->cost), delta));
         m_paid->setToolTip(tr("<p>Brownian noise reduction accounted ex-post pays the normal-mixture "
                               "boundary's loss E(T) at the time it stopped, charged level by level as "
                               "increments, plus its δ.</p>"));
     } else if (noiseReduction) {
-        m_paid->setText(
-            tr("paid: %1 of the last level = <b>%2</b>%3; the doubling baseline "
-               "would have paid <b>%4</b> for the same levels")
-                .arg(unit.toHtmlEscaped(), formatNumber(event->cost), delta, formatNumber(baseline)));
+        setGlossaryLinkedText(
+            m_paid, tr("paid: %1 of the last level = <b>%2</b>%3; the doubling baseline "
+                       "would have paid <b>%4</b> for the same levels")
+                        .arg(unit.toHtmlEscaped(), formatNumber(event->cost), delta, formatNumber(baseline)));
         m_paid->setToolTip(tr("<p>Noise reduction pays only the privacy loss of the least noisy "
                               "value it released (%1 = %2 here, charged level by level as "
                               "increments).</p><p>The baseline adds up each released level's "
@@ -204,16 +204,16 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
                                .arg(unit.toHtmlEscaped(), formatNumber(event->cost, 6))
                                .arg(count));
     } else if (doubling) {
-        m_paid->setText(
-            tr("paid: every level (doubling), %1 = <b>%2</b>; noise reduction over "
-               "the same levels would have paid only the last: <b>%3</b>")
-                .arg(unit.toHtmlEscaped(), formatNumber(event->cost), formatNumber(lastLevelCost)));
+        setGlossaryLinkedText(
+            m_paid, tr("paid: every level (doubling), %1 = <b>%2</b>; noise reduction over "
+                       "the same levels would have paid only the last: <b>%3</b>")
+                        .arg(unit.toHtmlEscaped(), formatNumber(event->cost), formatNumber(lastLevelCost)));
         m_paid->setToolTip(tr("<p>Doubling draws fresh, independent noise at each level, so every "
                               "level is paid. A noise-reduction mechanism correlates the levels "
                               "and pays only the least noisy one released.</p>"));
     } else {
-        m_paid->setText(tr("paid: one release, %1 = <b>%2</b>%3")
-                            .arg(unit.toHtmlEscaped(), formatNumber(event->cost), delta));
+        setGlossaryLinkedText(m_paid, tr("paid: one release, %1 = <b>%2</b>%3")
+                                          .arg(unit.toHtmlEscaped(), formatNumber(event->cost), delta));
         m_paid->setToolTip(tr("<p>A single release calibrated to an absolute target: there are no "
                               "levels to reduce.</p>"));
     }

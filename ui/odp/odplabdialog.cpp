@@ -13,7 +13,9 @@
 #include "ui/charts/odpcellchart.h"
 #include "ui/charts/odplinechart.h"
 #include "ui/charts/ptrflowdiagram.h"
+#include "ui/help/glossarylinks.h"
 #include "ui/sessiondocument.h"
+#include "ui/util/numberformat.h"
 #include "ui/widgets/screenfit.h"
 
 #include <QComboBox>
@@ -44,8 +46,13 @@ const QColor kReserved(0xff, 0x7f, 0x0e);
 
 QLabel *note(const QString &text, QWidget *parent)
 {
-    auto *label = new QLabel(text, parent);
+    auto *label = new QLabel(parent);
     label->setWordWrap(true);
+    // A fixed explanation links its terms to Help ▸ Glossary; notes filled in later stay plain.
+    if (text.isEmpty())
+        label->setText(text);
+    else
+        setGlossaryLinkedPlainText(label, text);
     return label;
 }
 } // namespace
@@ -92,9 +99,8 @@ QWidget *OdpLabDialog::buildCellsTab()
     auto *tab = new QWidget(this);
     m_cellPreset = new QComboBox(tab);
     m_cellPreset->addItems({tr("Toy coin mechanism: heads → f(D) + Lap(Δ/ε), tails → ⊥ (ε = 1)"),
-                            tr("Sparse vector, c = 4, ε_SVT = 0.5 (Lemma 8)"),
-                            tr("Budget recovery, CPS1988 plan (Corollary 18)"),
-                            tr("PTR-IQR as two filter entries, noisy mode, ε = 1 (Lemma 10)")});
+                            tr("Sparse vector, c = 4, ε_SVT = 0.5"), tr("Budget recovery, CPS1988 plan"),
+                            tr("PTR-IQR as two filter entries, noisy mode, ε = 1")});
     m_cellRealised = new QComboBox(tab);
     m_cellRemaining = new QDoubleSpinBox(tab);
     m_cellRemaining->setRange(0.0, 100.0);
@@ -212,7 +218,7 @@ QWidget *OdpLabDialog::buildFilterTab()
     OdpLineChart::Curve settled{tr("spent a posteriori (ODP)"), kOdp, Qt::SolidLine, {0}, {0}, true};
     OdpLineChart::Curve dp{tr("plain DP accounting"), kDp, Qt::SolidLine, {0}, {0}, true};
     OdpLineChart::Curve certificate{
-        tr("certificate (ε_g = 2, Theorem 7)"), Qt::black, Qt::DotLine, {0, 9}, {2, 2}};
+        tr("certificate (worst case admitted, ε_g = 2)"), Qt::black, Qt::DotLine, {0, 9}, {2, 2}};
     OdpLineChart::Curve deltas{tr("δ debited (always in full)"), kFilter, Qt::SolidLine, {0}, {0}, true};
     QStringList refused;
     for (int i = 0; i < 9; ++i) {
@@ -330,10 +336,10 @@ QWidget *OdpLabDialog::buildSvtTab()
     m_svtChart->setTitles(tr("Noise of each released entry"), tr("number of large entries L"),
                           tr("expected std. dev."));
     m_svtChart->setSecondaryTitle(tr("P(j = 0)"));
-    m_svtNote
-        = note(tr("Sparse vector costs ε₁ + j·ε₂/c after j positives (Lemma 8); the flagged entries share "
-                  "what is left. Press Compute."),
-               tab);
+    m_svtNote = note(
+        tr("Sparse vector costs ε₁ + j·ε₂/c after j positives (Hartmann et al. 2023, Lemma 8); the flagged entries share "
+           "what is left. Press Compute."),
+        tab);
     m_svtTimeline = new OdpLineChart(tab);
     m_svtTimeline->setTitles(tr("One simulated run: ⊤/⊥ and the cost"), tr("query i (entry scanned)"),
                              tr("ε charged so far"));
@@ -412,10 +418,10 @@ void OdpLabDialog::simulateSvtRun()
     m_svtTimeline->setCurves({staircase, cut, top, bottom, truth});
     m_simNote->setText(
         tr("Public vector: N entries, L of them at the large value (orange, at 0), the rest 0; seeded noise. "
-           "The staircase is E(j) = ε₁ + jε₂/c, the dashed line E(c) = ε₁ + ε₂. %1 queries, j = %2 of c = %3 "
+           "The staircase is E(j) = ε₁ + jε₂/c, the dashed line E(c) = ε₁ + ε₂. %1, j = %2 of c = %3 "
            "flagged%4: the sparse vector cost %5 of the %6 reserved for it; the %2 released entries share "
            "ε − E(j) = %7.")
-            .arg(run->answers.size())
+            .arg(formatCount(static_cast<qint64>(run->answers.size()), tr("query"), tr("queries")))
             .arg(run->j)
             .arg(cutoff)
             .arg(run->j == cutoff ? tr(" (halted at the cut-off)") : QString())
@@ -554,12 +560,13 @@ void OdpLabDialog::updateEarlyStop()
     }
     std::vector<double> xs(stops.begin(), stops.end());
     std::vector<OdpLineChart::Curve> curves;
-    curves.push_back({tr("plain DP, all %1 steps").arg(stops.back()),
+    curves.push_back({tr("plain DP, all %1").arg(formatCount(stops.back(), tr("step"), tr("steps"))),
                       kDp,
                       Qt::DashLine,
                       {xs.front(), xs.back()},
                       {plan->dpEpsilon, plan->dpEpsilon}});
-    curves.push_back({tr("ODP, Lemma 11 (equal δ split)"), kFilter, Qt::SolidLine, xs, plan->costs, true});
+    curves.push_back({tr("ODP, a cell per stopping point (equal δ split)"), kFilter, Qt::SolidLine, xs,
+                      plan->costs, true});
     // The realised stop and what it returned against plain DP (negative at the last stops).
     m_earlyStop->setMaximum(static_cast<int>(stops.size()));
     const std::size_t j
@@ -582,7 +589,8 @@ void OdpLabDialog::updateEarlyStop()
                       {charged, plan->dpEpsilon}});
     auto proportional = odp::lemma11Plan(stops, steps, composition, delta, odp::DeltaSplit::Proportional);
     if (proportional)
-        curves.push_back({tr("ODP, Lemma 11 (δ ∝ k)"), kFilter, Qt::DotLine, xs, proportional->costs, true});
+        curves.push_back({tr("ODP, a cell per stopping point (δ ∝ k)"), kFilter, Qt::DotLine, xs,
+                          proportional->costs, true});
     QString extra = tr(" Stopped at k = %1: charged %2, %3 %4 against plain DP.")
                         .arg(stops[j])
                         .arg(charged, 0, 'f', 3)
@@ -595,15 +603,17 @@ void OdpLabDialog::updateEarlyStop()
         curves.push_back({tr("per-step charges (basic)"), kReserved, Qt::DotLine, xs, basic, true});
         auto tuned = odp::tuneWithTheorem15(stops, steps, composition, delta);
         if (tuned) {
-            curves.push_back({tr("ODP, tuned with Theorem 15"), kOdp, Qt::SolidLine, xs, tuned->costs, true});
-            extra += tr(" Theorem 15 lets every δ'_j grow by %1 at the same total δ.")
-                         .arg(tuned->scale, 0, 'f', 4);
+            curves.push_back(
+                {tr("ODP, δ's tuned to the exact total δ"), kOdp, Qt::SolidLine, xs, tuned->costs, true});
+            extra
+                += tr(" The exact δ of the costs (Hartmann et al. 2023, Theorem 15) lets every δ'_j grow by %1 at the same total δ.")
+                       .arg(tuned->scale, 0, 'f', 4);
         }
     }
     m_earlyChart->setCurves(curves);
     m_earlyNote->setText(
         tr("Stopping early is cheap; running to the end costs %1 instead of %2, because δ is split "
-           "over every stopping point (Lemma 11).%3")
+           "over every stopping point (Hartmann et al. 2023, Lemma 11).%3")
             .arg(plan->costs.back(), 0, 'f', 3)
             .arg(plan->dpEpsilon, 0, 'f', 3)
             .arg(extra));
@@ -711,7 +721,7 @@ QWidget *OdpLabDialog::buildPtrTab()
     m_ptrCosts->setHorizontalHeaderLabels({tr("case 1: M1 released"), tr("case 2: M2 released"),
                                            tr("case 3: both ⊥"), tr("δ (case 1 / 2 / 3)")});
     m_ptrCosts->setVerticalHeaderLabels(
-        {tr("DP of S"), tr("Lemma 10"), tr("three cells (Lemma 6)"), tr("two filter entries")});
+        {tr("DP of S"), tr("two cells"), tr("three cells"), tr("two filter entries")});
     const odp::PtrAccounting kinds[] = {odp::PtrAccounting::Dp, odp::PtrAccounting::Lemma10,
                                         odp::PtrAccounting::Cells3, odp::PtrAccounting::Entries};
     const QString deltaText[]
@@ -775,7 +785,7 @@ void OdpLabDialog::updatePtrPreset()
     // The flow: each case's cost under the four accountings (noisy mode, in units of ε).
     const odp::PtrAccounting kinds[] = {odp::PtrAccounting::Dp, odp::PtrAccounting::Lemma10,
                                         odp::PtrAccounting::Cells3, odp::PtrAccounting::Entries};
-    const QString names[] = {tr("DP of S"), tr("Lemma 10"), tr("three cells"), tr("two entries")};
+    const QString names[] = {tr("DP of S"), tr("two cells"), tr("three cells"), tr("two entries")};
     QStringList lines[3];
     for (int r = 0; r < 4; ++r) {
         const auto c = odp::ptrCaseCosts(kinds[r], odp::IqrReleaseMode::Noisy, 1.0, 1e-6);
@@ -820,16 +830,16 @@ QWidget *OdpLabDialog::buildRecoveryTab()
     auto *figure = new QWidget(tab);
     auto *layout = new QVBoxLayout(figure);
     layout->addWidget(m_recoveryChart, 1);
-    layout->addWidget(
-        note(tr("Private logistic regression is released only if its privately tested error is at most "
-                "τ. CPS1988 plan (label wage > 500, Λ = 0.01, ε_p = 2, ε_t = 0.5, τ = 0.49): released "
-                "costs %1, ⊥ costs %2 (Corollary 18), s = %3. In simulation on the public data the full "
-                "model passes about 94% of the time (expected cost 1.91) and the weak model about 14% "
-                "(0.71): trying a weak model recovers 1.5 of the 2.0 most of the time.")
-                 .arg(c ? c->releaseCost : 0.0, 0, 'g', 3)
-                 .arg(c ? c->bottomCost : 0.0, 0, 'g', 3)
-                 .arg(c ? c->testNoise : 0.0, 0, 'g', 4),
-             figure));
+    layout->addWidget(note(
+        tr("Private logistic regression is released only if its privately tested error is at most "
+           "τ. CPS1988 plan (label wage > 500, Λ = 0.01, ε_p = 2, ε_t = 0.5, τ = 0.49): released "
+           "costs %1, ⊥ costs %2 (Hartmann et al. 2023, Corollary 18), s = %3. In simulation on the public data the full "
+           "model passes about 94% of the time (expected cost 1.91) and the weak model about 14% "
+           "(0.71): trying a weak model recovers 1.5 of the 2.0 most of the time.")
+            .arg(c ? c->releaseCost : 0.0, 0, 'g', 3)
+            .arg(c ? c->bottomCost : 0.0, 0, 'g', 3)
+            .arg(c ? c->testNoise : 0.0, 0, 'g', 4),
+        figure));
     m_recoveryTabs = new QTabWidget(tab);
     m_recoveryTabs->addTab(figure, tr("Test noise against N (Fig. 2)"));
     m_recoveryTabs->addTab(buildRecoverySimulation(tab), tr("Simulation on CPS1988 (public data)"));

@@ -70,7 +70,9 @@ QString odpOutcomeText(const session::LedgerEvent &event)
     if (mechanism == "ptr-iqr")
         cell = tr("PTR case %1 of 3").arg(*r.cell);
     else if (mechanism == "early-stop")
-        cell = r.earlyStop ? tr("stopped after %1 steps").arg(r.earlyStop->iterates.size())
+        cell = r.earlyStop ? tr("stopped after %1")
+                                 .arg(formatCount(static_cast<qint64>(r.earlyStop->iterates.size()),
+                                                  tr("step"), tr("steps")))
                            : tr("stopping point %1").arg(*r.cell);
     else if (mechanism == "recover")
         cell = *r.cell == 0 ? tr("model withheld (test failed)") : tr("model released");

@@ -188,8 +188,9 @@ void SvtRequestDialog::refresh()
                               .arg(formatNumber(p->epsilon1, 4), formatNumber(p->epsilon2, 4),
                                    formatNumber(g->worstEpsilon(), 4), formatNumber(*remaining, 4)));
     }
-    m_chart->setCells(tr("Cells of the request: E(j) = ε₁ + jε₂/c + releases (Lemma 8)"), cellsOf(*g),
-                      remaining, std::nullopt);
+    m_chart->setCells(
+        tr("Cells of the request: E(j) = ε₁ + jε₂/c + releases (Hartmann et al. 2023, Lemma 8)"), cellsOf(*g),
+        remaining, std::nullopt);
 }
 
 void SvtRequestDialog::showOutcome(const session::LedgerEvent &event)
@@ -212,7 +213,8 @@ void SvtRequestDialog::showOutcome(const session::LedgerEvent &event)
     const double before = event.spentAfter - event.cost;
     const std::optional<double> remaining
         = m_session ? std::optional<double>(m_session->filter().budget() - before) : std::nullopt;
-    m_chart->setCells(tr("%1: cells of the request (Lemma 8)").arg(QString::fromStdString(event.request.id)),
+    m_chart->setCells(tr("%1: cells of the request (Hartmann et al. 2023, Lemma 8)")
+                          .arg(QString::fromStdString(event.request.id)),
                       cellsOf(rec.guarantee), remaining, realised);
     QStringList released;
     for (const auto &e : rec.releases)

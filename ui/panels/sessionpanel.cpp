@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/sessionpanel.h"
 
+#include "ui/help/glossarylinks.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/widgets/scientificspinbox.h"
@@ -332,27 +333,30 @@ void SessionPanel::setSession(const session::Session *session)
     const auto systems = filter.systems();
     switch (filter.kind()) {
     case filters::FilterKind::Zcdp:
-        m_budget->setText(tr("Budget <b>ρ = %1</b>, which guarantees (ε = %2, δ = %3)-DP for "
-                             "the whole session.")
-                              .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
-                                   formatNumber(filter.deltaBudget(), 3)));
+        setGlossaryLinkedText(m_budget,
+                              tr("Budget <b>ρ = %1</b>, which guarantees (ε = %2, δ = %3)-DP for "
+                                 "the whole session.")
+                                  .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
+                                       formatNumber(filter.deltaBudget(), 3)));
         break;
     case filters::FilterKind::BrownianZcdp:
-        m_budget->setText(tr("Budget <b>ρ = %1</b>, which guarantees (ε = %2, δ = %3)-DP. "
-                             "Brownian noise reduction pays ρ = Δ²/(2·T<sub>stop</sub>): only "
-                             "the noise level it stopped at.")
-                              .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
-                                   formatNumber(filter.deltaBudget(), 3)));
+        setGlossaryLinkedText(m_budget,
+                              tr("Budget <b>ρ = %1</b>, which guarantees (ε = %2, δ = %3)-DP. "
+                                 "Brownian noise reduction pays ρ = Δ²/(2·T<sub>stop</sub>): only "
+                                 "the noise level it stopped at.")
+                                  .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
+                                       formatNumber(filter.deltaBudget(), 3)));
         break;
     case filters::FilterKind::ExPost:
-        m_budget->setText(
-            tr("Budget <b>ex-post ε = %1</b> (δ = %2 for Brownian boundaries). "
-               "A noise reduction pays the loss of the last level it released.")
-                .arg(formatNumber(filter.budget()), formatNumber(filter.expostDeltaBudget(), 3)));
+        setGlossaryLinkedText(
+            m_budget, tr("Budget <b>ex-post ε = %1</b> (δ = %2 for Brownian boundaries). "
+                         "A noise reduction pays the loss of the last level it released.")
+                          .arg(formatNumber(filter.budget()), formatNumber(filter.expostDeltaBudget(), 3)));
         break;
     case filters::FilterKind::Unified:
         if (systems.size() >= 2)
-            m_budget->setText(
+            setGlossaryLinkedText(
+                m_budget,
                 tr("zCDP side: <b>ρ = %1</b> (ε<sub>z</sub> = %2, δ<sub>z</sub> = %3) for "
                    "Gaussian releases and Laplace as ε²/2.<br>Ex-post side: <b>ε<sub>e</sub> = "
                    "%4</b> (δ<sub>e</sub> = %5) for Laplace and Brownian noise reduction.<br>"
@@ -363,11 +367,13 @@ void SessionPanel::setSession(const session::Session *session)
                          formatNumber(filter.deltaBudget(), 3)));
         break;
     case filters::FilterKind::Basic:
-        m_budget->setText(
+        setGlossaryLinkedText(
+            m_budget,
             tr("Budget <b>ε = %1</b> (pure ε-DP); costs add up in ε.").arg(formatNumber(filter.budget())));
         break;
     case filters::FilterKind::Odp:
-        m_budget->setText(
+        setGlossaryLinkedText(
+            m_budget,
             tr("Budget <b>ε = %1</b>, δ = %2 (output DP, Hartmann et al. 2023, Theorem 7). A mechanism is "
                "admitted by its worst case and pays the cost of the output it released; "
                "δ is paid in full.")

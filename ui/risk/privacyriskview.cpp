@@ -3,6 +3,7 @@
 
 #include "core/privacy/privacy_risk.h"
 #include "ui/charts/unitsquarechart.h"
+#include "ui/help/glossarylinks.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/widgets/scientificspinbox.h"
@@ -156,7 +157,8 @@ void PrivacyRiskView::recompute()
     const double prior = m_prior->value() / 100.0;
     const double after = orElse(privacy::posteriorBound(epsilon, prior), 1.0);
     const double tprAtOnePercent = 1.0 - orElse(privacy::epsilonDeltaTradeoff(epsilon, delta, 0.01), 0.0);
-    m_sentence->setText(
+    setGlossaryLinkedText(
+        m_sentence,
         tr("With (ε = %1, δ = %2): if you were <b>%3</b> sure that a person is in the data, the answers can make "
            "you at most <b>%4</b> sure, except with probability δ. A test that wrongly accuses 1 % of "
            "outsiders catches at most <b>%5</b> of members.")

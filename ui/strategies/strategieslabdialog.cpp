@@ -6,6 +6,7 @@
 #include "core/strategies/range_workload.h"
 #include "core/strategies/tree_strategy.h"
 #include "ui/charts/strategycharts.h"
+#include "ui/help/glossarylinks.h"
 #include "ui/strategies/strategiesjob.h"
 #include "ui/widgets/fitscrollarea.h"
 #include "ui/widgets/screenfit.h"
@@ -303,6 +304,7 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
             &QLabel::setText);
     connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::finished, this, &StrategiesLabDialog::finished);
     connect(m_cancel, &QPushButton::clicked, this, [this] { m_watcher->cancel(); });
+    linkGlossaryTermsInLabels(this); // the explanations' terms link to Help ▸ Glossary
     resizeWithinScreen(this, QSize(980, 900));
     setTable(nullptr);
     run(1); // stability: no data needed
@@ -719,8 +721,9 @@ void StrategiesLabDialog::showQuantile(const Json &doc)
         m_noiseChart->hide();
         m_quantileChart->setCurves(tr("Exponential mechanism over the public grid (log scale)"), {c},
                                    tr("candidate"), tr("probability"), true);
-        extra = tr(" With probability ≥ 95% the rank is within %1 rows of the best candidate's.")
-                    .arg(num(g["rank_error_bound_95"].get<double>()));
+        const double rankBound = g["rank_error_bound_95"].get<double>();
+        extra = tr(" With probability ≥ 95% the rank is within %1 %2 of the best candidate's.")
+                    .arg(num(rankBound), rankBound == 1.0 ? tr("row") : tr("rows"));
     }
     m_quantileText->setText(
         tr("<b>Simulation</b> (true data of a public dataset): the true q-quantile is %1; the "

@@ -101,4 +101,9 @@ QString formatConfidence(double confidence)
     return QStringLiteral("> 99.9999999 %");
 }
 
+QString formatCount(qint64 count, const QString &singular, const QString &plural)
+{
+    return formatNumber(static_cast<double>(count), 17) + u' ' + (count == 1 ? singular : plural);
+}
+
 } // namespace pbx::ui

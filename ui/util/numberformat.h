@@ -18,6 +18,10 @@ QString formatNumber(double value, int significant = 4);
 /// Like formatNumber but without thousands separators, for editable fields and file names.
 QString formatPlain(double value, int significant = 6);
 
+/// A count with its noun in the right number: "1 request", "0 requests", "10,000 requests"
+/// (thousands separators as formatNumber). Pass translated nouns (tr("request"), tr("requests")).
+QString formatCount(qint64 count, const QString &singular, const QString &plural);
+
 /// A fraction (0.374) as a percentage ("37.4 %") with `decimals` decimals, more (up to three more)
 /// when rounding would show a fraction below 1 as "100 %" or one above 0 as "0 %"; beyond that
 /// "> 99.999 %" / "< 0.001 %".

@@ -6,6 +6,7 @@
 #include "core/session/strategy_release.h"
 
 #include "core/filters/zcdp_filter.h"
+#include "ui/help/glossarylinks.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/odp/odptext.h"
 #include "ui/util/numberformat.h"
@@ -42,7 +43,8 @@ ResultCard::ResultCard(QWidget *parent) : QFrame(parent)
     m_details->setTextFormat(Qt::RichText);
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
-    m_note->setTextFormat(Qt::PlainText);
+    // The explanation lines link their terms to Help ▸ Glossary (glossarylinks.h).
+    connectGlossaryLinks(m_details);
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto *top = new QHBoxLayout;
@@ -74,8 +76,9 @@ void ResultCard::clear()
     m_title->setText(tr("No request yet"));
     m_headline->setText(QStringLiteral("—"));
     m_headline->setStyleSheet(QStringLiteral("QLabel { color: #9aa0a6; }"));
-    m_details->setText(tr("Build a query above and press <b>Ask</b>. The answer is released with "
-                          "noise; its error bar holds with the confidence you choose."));
+    setGlossaryLinkedText(m_details,
+                          tr("Build a query above and press <b>Ask</b>. The answer is released with "
+                             "noise; its error bar holds with the confidence you choose."));
     m_note->clear();
     m_note->setVisible(false);
 }
@@ -87,7 +90,7 @@ void ResultCard::showError(const QString &message)
     m_title->setText(tr("Nothing was asked or spent"));
     m_headline->setText(tr("Not asked"));
     m_headline->setStyleSheet(palette::labelColourStyle(palette::warningText));
-    m_details->setText(message.toHtmlEscaped());
+    setGlossaryLinkedText(m_details, message.toHtmlEscaped());
     m_note->clear();
     m_note->setVisible(false);
 }
@@ -129,10 +132,10 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
         setBadge(tr("Refused"), QStringLiteral("#fbe3e1"), palette::refusedText.name());
         m_headline->setText(tr("No answer released"));
         m_headline->setStyleSheet(palette::labelColourStyle(palette::refusedText));
-        m_details->setText(
-            tr("Target %1 · nothing charged for this request · %2")
-                .arg(LedgerModel::describeTarget(target).toHtmlEscaped(), spentText.toHtmlEscaped()));
-        m_note->setText(tr("Reason: %1").arg(toQString(event.reason)));
+        setGlossaryLinkedText(m_details, tr("Target %1 · nothing charged for this request · %2")
+                                             .arg(LedgerModel::describeTarget(target).toHtmlEscaped(),
+                                                  spentText.toHtmlEscaped()));
+        setGlossaryLinkedPlainText(m_note, tr("Reason: %1").arg(toQString(event.reason)));
         m_note->setStyleSheet(palette::labelColourStyle(palette::refusedText));
         m_note->setVisible(true);
         return;
@@ -146,9 +149,10 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
         const auto &record = *event.odpRecord;
         m_headline->setText(odpHeadline(event));
         m_headline->setStyleSheet({});
-        m_details->setText(tr("%1 · %2<br>%3")
-                               .arg(toQString(event.mechanism).toHtmlEscaped(),
-                                    odpOutcomeText(event).toHtmlEscaped(), spentText.toHtmlEscaped()));
+        setGlossaryLinkedText(m_details,
+                              tr("%1 · %2<br>%3")
+                                  .arg(toQString(event.mechanism).toHtmlEscaped(),
+                                       odpOutcomeText(event).toHtmlEscaped(), spentText.toHtmlEscaped()));
         QStringList released;
         for (const auto &e : record.releases)
             released << QStringLiteral("%1: %2").arg(toQString(e.label)).arg(e.value);
@@ -159,7 +163,7 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
             notes << toQString(event.reason);
         if (!event.accounting.empty())
             notes << tr("Accounting: %1").arg(toQString(event.accounting));
-        m_note->setText(notes.join(u'\n'));
+        setGlossaryLinkedPlainText(m_note, notes.join(u'\n'));
         m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
         m_note->setVisible(!notes.isEmpty());
         return;
@@ -181,17 +185,18 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
                                answers.join(QStringLiteral(", ")), formatNumber(record.epochs[i].bound, 3))
                           .toHtmlEscaped();
         }
-        m_details->setText(tr("%1 · charged %2 = %3<br>%4<br>%5")
-                               .arg(toQString(event.mechanism).toHtmlEscaped(),
-                                    toQString(std::string(filters::chargeUnitSymbol(event.costKind))),
-                                    formatNumber(event.cost, 4), epochs.join(QStringLiteral("<br>")),
-                                    spentText.toHtmlEscaped()));
+        setGlossaryLinkedText(m_details,
+                              tr("%1 · charged %2 = %3<br>%4<br>%5")
+                                  .arg(toQString(event.mechanism).toHtmlEscaped(),
+                                       toQString(std::string(filters::chargeUnitSymbol(event.costKind))),
+                                       formatNumber(event.cost, 4), epochs.join(QStringLiteral("<br>")),
+                                       spentText.toHtmlEscaped()));
         QStringList notes;
         if (!event.reason.empty())
             notes << toQString(event.reason);
         if (!event.accounting.empty())
             notes << tr("Accounting: %1").arg(toQString(event.accounting));
-        m_note->setText(notes.join(u'\n'));
+        setGlossaryLinkedPlainText(m_note, notes.join(u'\n'));
         m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
         m_note->setVisible(!notes.isEmpty());
         return;
@@ -233,17 +238,18 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
     const int attempts = static_cast<int>(event.attempts.size());
     const QString attemptsText = attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(attempts);
     // The unified filter's spend names both sides: it gets a line of its own.
-    m_details->setText(tr("%1 confidence · %2<br>%3 · %4 · %5%6%7")
-                           .arg(confidence.toHtmlEscaped(), met, toQString(event.mechanism).toHtmlEscaped(),
-                                attemptsText, cost.toHtmlEscaped(),
-                                unified ? QStringLiteral("<br>") : QStringLiteral(" · "),
-                                spentText.toHtmlEscaped()));
+    setGlossaryLinkedText(m_details, tr("%1 confidence · %2<br>%3 · %4 · %5%6%7")
+                                         .arg(confidence.toHtmlEscaped(), met,
+                                              toQString(event.mechanism).toHtmlEscaped(), attemptsText,
+                                              cost.toHtmlEscaped(),
+                                              unified ? QStringLiteral("<br>") : QStringLiteral(" · "),
+                                              spentText.toHtmlEscaped()));
     QStringList notes;
     if (!event.reason.empty())
         notes << toQString(event.reason);
     if (!event.accounting.empty())
         notes << tr("Accounting: %1").arg(toQString(event.accounting));
-    m_note->setText(notes.join(u'\n'));
+    setGlossaryLinkedPlainText(m_note, notes.join(u'\n'));
     m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
     m_note->setVisible(!notes.isEmpty());
 }
@@ -255,12 +261,12 @@ QString ResultCard::headline() const
 
 QString ResultCard::details() const
 {
-    return m_details->text();
+    return plainTextOf(m_details->text());
 }
 
 QString ResultCard::note() const
 {
-    return m_note->text();
+    return plainTextOf(m_note->text());
 }
 
 } // namespace pbx::ui

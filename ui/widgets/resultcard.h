@@ -29,8 +29,9 @@ public:
     State state() const { return m_state; }
     /// The headline as shown: "28,155 ± 12.3", "Refused", …
     QString headline() const;
+    /// The details as plain text (the label's rich text links glossary terms).
     QString details() const;
-    /// The note under the details: the reason or remark, and how the cost was accounted.
+    /// The note under the details: the reason or remark, and how the cost was accounted (plain).
     QString note() const;
 
 private:
