@@ -23,6 +23,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QScopeGuard>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -233,27 +234,47 @@ private Q_SLOTS:
         VERIFY_NO_PROBLEMS(dialog, QStringLiteral("sparse-vector request"));
     }
 
-    /// In presentation mode the privacy-risk dialog grows and its axis titles stay whole
-    /// ("true-posit…" before).
+    /// Switched to presentation mode while open, the privacy-risk dialog grows with its fonts and
+    /// its axis titles and legends stay whole ("true-posit…" before).
     void privacyRiskInPresentationMode()
     {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.resize(1024, 700);
+        w.show();
+        pbx::ui::PrivacyRiskView *risk = w.showPrivacyRisk();
+        QVERIFY(QTest::qWaitForWindowExposed(risk));
+        VERIFY_NO_PROBLEMS(risk, QStringLiteral("privacy risk"));
+        const QSize normal = risk->size();
         pbx::ui::Presentation::instance().setEnabled(true);
-        {
-            MainWindow w;
-            QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
-            w.show();
-            pbx::ui::PrivacyRiskView *risk = w.showPrivacyRisk();
-            QVERIFY(QTest::qWaitForWindowExposed(risk));
-            QVERIFY(!test::saveScreenshot(*risk, QStringLiteral("chartlabels_privacyrisk_presentation"))
-                         .isEmpty());
-            VERIFY_NO_PROBLEMS(risk, QStringLiteral("privacy risk, presentation mode"));
-        }
+        QTest::qWait(200);
+        const QStringList found = problemsAfterLayout(risk);
+        const QSize presented = risk->size();
+        QVERIFY(
+            !test::saveScreenshot(*risk, QStringLiteral("chartlabels_privacyrisk_presentation")).isEmpty());
         pbx::ui::Presentation::instance().setEnabled(false);
+        QVERIFY2(found.isEmpty(), qPrintable(found.join(u'\n')));
+        QVERIFY2(presented.width() > normal.width() && presented.height() > normal.height(),
+                 qPrintable(QStringLiteral("%1x%2 -> %3x%4")
+                                .arg(normal.width())
+                                .arg(normal.height())
+                                .arg(presented.width())
+                                .arg(presented.height())));
     }
 
     /// The dataset panel's header names are whole at 1024 px ("Bounds / cate…" before).
+    void datasetHeaderWhole_data()
+    {
+        QTest::addColumn<bool>("presentation");
+        QTest::newRow("normal") << false;
+        QTest::newRow("presentation mode") << true;
+    }
+
     void datasetHeaderWhole()
     {
+        QFETCH(bool, presentation);
+        pbx::ui::Presentation::instance().setEnabled(presentation);
+        const auto restore = qScopeGuard([] { pbx::ui::Presentation::instance().setEnabled(false); });
         MainWindow w;
         QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
         w.resize(1024, 700);
@@ -273,6 +294,16 @@ private Q_SLOTS:
                                     .arg(text)
                                     .arg(header->sectionSize(c))
                                     .arg(header->sectionSizeHint(c))));
+            // The header's text is not cut by the view's edge: sections that start in view show
+            // their whole name (further ones are scrolled to).
+            const int start = header->sectionViewportPosition(c);
+            const int textEnd = start + header->fontMetrics().horizontalAdvance(text) + 8;
+            if (start < header->viewport()->width())
+                QVERIFY2(textEnd <= header->viewport()->width(),
+                         qPrintable(QStringLiteral("'%1' ends at %2 px of %3")
+                                        .arg(text)
+                                        .arg(textEnd)
+                                        .arg(header->viewport()->width())));
             ++checked;
         }
         QVERIFY(checked >= 3);

@@ -2,6 +2,7 @@
 #include "ui/risk/privacyriskview.h"
 
 #include "core/privacy/privacy_risk.h"
+#include "ui/charts/presentation.h"
 #include "ui/charts/unitsquarechart.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
@@ -11,6 +12,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScreen>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -89,7 +91,18 @@ void PrivacyRiskView::createLayout()
     layout->addLayout(form);
     layout->addLayout(charts, 1);
     layout->addWidget(m_sentence);
-    resize(760, 520);
+    // Presentation mode scales the fonts by 1.5: the dialog grows with them (within the screen),
+    // so the charts' titles, labels and legends keep their room (issue 16 item 8).
+    connect(&Presentation::instance(), &Presentation::changed, this, &PrivacyRiskView::fitToFonts);
+    fitToFonts();
+}
+
+void PrivacyRiskView::fitToFonts()
+{
+    QSize wanted = QSize(760, 520) * Presentation::instance().fontScale();
+    if (const QScreen *screen = this->screen())
+        wanted = wanted.boundedTo(screen->availableGeometry().size());
+    resize(wanted.expandedTo(minimumSizeHint()));
 }
 
 void PrivacyRiskView::setGuarantee(double epsilon, double delta)
