@@ -6,6 +6,7 @@
 // folder.
 #include "chartinspect.h"
 #include "core/session/session.h"
+#include "ui/charts/axisticks.h"
 #include "ui/charts/presentation.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/growing/growinglabdialog.h"
@@ -28,6 +29,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QValueAxis>
 #include <QtTest/QtTest>
 
 using pbx::ui::MainWindow;
@@ -76,6 +78,51 @@ class TestChartLabels : public QObject
 
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    /// The fitter alone: the chart's own format while it fits, then shorter formats, then fewer
+    /// ticks, each label distinct.
+    void fitTicksChoosesFormatAndTicks()
+    {
+        QValueAxis axis;
+        axis.setRange(0.0, 0.021834);
+        axis.setTickCount(6); // 0, 0.0043668, …: "%.3g" gives "0.00437" (7 characters)
+        QFont font;
+        font.setPixelSize(12);
+        pbx::ui::AxisRoom room;
+        room.orientation = Qt::Vertical;
+        room.length = 300.0;
+        room.metrics = QFontMetricsF(font);
+        const pbx::ui::TickFit own{QStringLiteral("%.3g"), 6, 0.0, false};
+        room.labelWidth = room.metrics.horizontalAdvance(QStringLiteral("0.00437")) + 1;
+        pbx::ui::TickFit fit = pbx::ui::fitTicks(&axis, own, room);
+        QVERIFY(fit.fits);
+        QCOMPARE(fit.format, QStringLiteral("%.3g"));
+        QCOMPARE(fit.tickCount, 6);
+        room.labelWidth = room.metrics.horizontalAdvance(QStringLiteral("0.0044")) + 1;
+        fit = pbx::ui::fitTicks(&axis, own, room);
+        QVERIFY(fit.fits);
+        QCOMPARE(fit.format, QStringLiteral("%.2g"));
+        QCOMPARE(pbx::ui::tickLabel(fit.format, 0.0043668), QStringLiteral("0.0044"));
+        // A short axis: six labels one line apart do not fit, two do (0 and the top).
+        room.length = 2.5 * room.metrics.height();
+        fit = pbx::ui::fitTicks(&axis, own, room);
+        QVERIFY(fit.fits);
+        QCOMPARE(fit.tickCount, 2);
+        // A horizontal axis with dynamic ticks every 1 over 0…40 in 240 px: every 5th (30 px apart;
+        // every 2nd would be 12 px apart, less than a label and its gap).
+        QValueAxis x;
+        x.setTickType(QValueAxis::TicksDynamic);
+        x.setTickAnchor(0.0);
+        x.setTickInterval(1.0);
+        x.setRange(0.0, 40.0);
+        room.orientation = Qt::Horizontal;
+        room.length = 240.0;
+        fit = pbx::ui::fitTicks(&x, pbx::ui::TickFit{QStringLiteral("%d"), 0, 1.0, false}, room);
+        QVERIFY(fit.fits);
+        QCOMPARE(fit.format, QStringLiteral("%d"));
+        QCOMPARE(fit.interval, 5.0);
+        QCOMPARE(pbx::ui::tickValues(&x).size(), 41);
+    }
 
     /// The main window's path chart (ε and ρ axes) and, raised, the noise-reduction view. Before
     /// the fix the ρ axis read "0.0…" at 1024 px.
