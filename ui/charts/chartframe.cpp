@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/chartframe.h"
 
+#include "ui/charts/axisticks.h"
 #include "ui/charts/chartexport.h"
 #include "ui/charts/charthover.h"
 #include "ui/charts/errorbarchartview.h"
@@ -11,13 +12,20 @@
 #include <QChart>
 #include <QChartView>
 #include <QEvent>
+#include <QGraphicsColorizeEffect>
 #include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QGridLayout>
+#include <QHash>
 #include <QLabel>
 #include <QLegend>
 #include <QTextDocument>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <limits>
 
 namespace pbx::ui {
 
@@ -76,6 +84,13 @@ ChartFrame::ChartFrame(const Style &style, QWidget *parent) : QWidget(parent)
     m_timer->setInterval(coalesceMilliseconds);
     connect(m_timer, &QTimer::timeout, this, [this] { rebuild(); });
 
+    // Ticks are fitted once the layout has settled (a zero timer after the change).
+    m_fitTimer = new QTimer(this);
+    m_fitTimer->setSingleShot(true);
+    m_fitTimer->setInterval(0);
+    connect(m_fitTimer, &QTimer::timeout, this, &ChartFrame::fitAxes);
+    connect(m_chart, &QChart::plotAreaChanged, this, &ChartFrame::scheduleAxisFit);
+
     // Presentation mode's lines follow the switch and every later change of the chart (a rebuild,
     // a curve added): the scene reports changes once control returns to the event loop. Its fonts
     // follow the widget's font (changeEvent).
@@ -99,6 +114,163 @@ void ChartFrame::flush()
     if (m_timer->isActive()) {
         m_timer->stop();
         rebuild();
+    }
+    fitAxes();
+}
+
+void ChartFrame::setComputing(bool computing)
+{
+    if (computing == m_computing)
+        return;
+    m_computing = computing;
+    if (computing) {
+        // Grey, not hidden: the last finished result stays readable but cannot pass for the new one.
+        auto *grey = new QGraphicsColorizeEffect(m_view);
+        grey->setColor(palette::neutralGrey);
+        grey->setStrength(1.0);
+        m_view->setGraphicsEffect(grey);
+    } else {
+        m_view->setGraphicsEffect(nullptr);
+    }
+    if (m_legend)
+        m_legend->setEnabled(!computing);
+}
+
+void ChartFrame::scheduleAxisFit()
+{
+    if (!m_fitTimer->isActive())
+        m_fitTimer->start();
+}
+
+void ChartFrame::fitAxes()
+{
+    m_fitTimer->stop();
+    const QRectF plot = m_chart->plotArea();
+    // Qt Charts squeezes the vertical axes into 0.4 of the chart's width together and elides
+    // their labels to what is left ("0.0…"; CartesianChartLayout, VerticalAxis::updateGeometry).
+    // That room is read back from what it drew: an elided label on an axis' side of the plot is
+    // as wide as the room there. It is remembered for this chart width, since fitted labels no
+    // longer show it.
+    QHash<int, double> elidedRoom; // Qt::AlignLeft / AlignRight → room in pixels of advance
+    for (QGraphicsItem *item : m_view->scene()->items()) {
+        auto *text = dynamic_cast<QGraphicsTextItem *>(item);
+        if (!text || !text->isVisible() || text->rotation() != 0.0)
+            continue; // rotated: an axis title
+        const QString plain = text->toPlainText();
+        if (!plain.endsWith(QStringLiteral("...")))
+            continue;
+        const QPointF centre = text->sceneBoundingRect().center();
+        const int side = centre.x() < plot.left()    ? Qt::AlignLeft
+                         : centre.x() > plot.right() ? Qt::AlignRight
+                                                     : 0;
+        if (side == 0)
+            continue;
+        const double advance = QFontMetricsF(text->font()).horizontalAdvance(plain);
+        elidedRoom[side] = elidedRoom.contains(side) ? std::min(elidedRoom[side], advance) : advance;
+    }
+    const double chartWidth = m_chart->size().width();
+    bool changed = false;
+
+    for (QAbstractAxis *abstract : m_chart->axes()) {
+        auto *axis = qobject_cast<QValueAxis *>(abstract);
+        if (!axis)
+            continue;
+        connect(axis, &QValueAxis::rangeChanged, this, &ChartFrame::scheduleAxisFit, Qt::UniqueConnection);
+        connect(axis, &QValueAxis::tickCountChanged, this, &ChartFrame::scheduleAxisFit,
+                Qt::UniqueConnection);
+        connect(axis, &QValueAxis::tickIntervalChanged, this, &ChartFrame::scheduleAxisFit,
+                Qt::UniqueConnection);
+        if (!axis->isVisible() || !axis->labelsVisible() || plot.isEmpty())
+            continue;
+        const bool dynamic = axis->tickType() == QValueAxis::TicksDynamic;
+        // The chart's own format and ticks, unless what the axis holds is what the fit chose.
+        const auto preferred = [axis](const char *chosen, const char *own, const QVariant &current) {
+            if (axis->property(chosen) != current)
+                axis->setProperty(own, current);
+            return axis->property(own);
+        };
+        TickFit wanted;
+        wanted.format = preferred("pbxFitFormat", "pbxOwnFormat", axis->labelFormat()).toString();
+        wanted.tickCount = preferred("pbxFitCount", "pbxOwnCount", axis->tickCount()).toInt();
+        wanted.interval = preferred("pbxFitInterval", "pbxOwnInterval", axis->tickInterval()).toDouble();
+        AxisRoom room;
+        room.orientation = axis->orientation();
+        room.length = room.orientation == Qt::Horizontal ? plot.width() : plot.height();
+        room.metrics = QFontMetricsF(axis->labelsFont());
+        room.labelWidth = std::numeric_limits<double>::infinity();
+        // The title's text box and its paddings (VerticalAxis::updateGeometry), freed by hiding it.
+        const bool titled = !axis->titleText().isEmpty()
+                            && (axis->isTitleVisible() || axis->property("pbxTitleHidden").toBool());
+        const double titleBox = titled ? QFontMetricsF(axis->titleFont()).height() + 14.0 : 0.0;
+        if (room.orientation == Qt::Vertical) {
+            const int side = static_cast<int>(axis->alignment() & (Qt::AlignLeft | Qt::AlignRight));
+            // Measured with the title shown or hidden, as it is now.
+            const char *key = axis->isTitleVisible() ? "pbxRoomTitled" : "pbxRoomUntitled";
+            if (axis->property("pbxRoomChartWidth").toDouble() != chartWidth) {
+                axis->setProperty("pbxRoomTitled", QVariant());
+                axis->setProperty("pbxRoomUntitled", QVariant());
+                axis->setProperty("pbxRoomChartWidth", chartWidth);
+            }
+            if (elidedRoom.contains(side))
+                axis->setProperty(key, elidedRoom[side]);
+            const QVariant titledRoom = axis->property("pbxRoomTitled");
+            if (titled && titledRoom.isValid())
+                room.labelWidth = titledRoom.toDouble();
+            else if (!titled && axis->property("pbxRoomUntitled").isValid())
+                room.labelWidth = axis->property("pbxRoomUntitled").toDouble();
+        }
+        TickFit fit = fitTicks(axis, wanted, room);
+        // A vertical axis whose labels fit only without its title drops the title (the legend
+        // names the curves) and gets it back when there is room again.
+        bool hideTitle = false;
+        if (!fit.fits && titled && room.orientation == Qt::Vertical) {
+            const QVariant untitledRoom = axis->property("pbxRoomUntitled");
+            room.labelWidth = untitledRoom.isValid() ? untitledRoom.toDouble() : room.labelWidth + titleBox;
+            const TickFit untitled = fitTicks(axis, wanted, room);
+            if (untitled.fits) {
+                fit = untitled;
+                hideTitle = true;
+            }
+        }
+        if (titled) {
+            axis->setProperty("pbxTitleHidden", hideTitle);
+            if (axis->isTitleVisible() == hideTitle) {
+                axis->setTitleVisible(!hideTitle);
+                changed = true;
+            }
+        }
+
+        // Qt 6.4 measures an axis' labels again only on a format, count or type change (see
+        // refreshLabelWidth): a new range gets its format re-set.
+        const QPointF range(axis->min(), axis->max());
+        const bool newRange = axis->property("pbxFitRange").toPointF() != range;
+        axis->setProperty("pbxFitRange", range);
+        changed = changed || fit.format != axis->labelFormat()
+                  || (dynamic ? fit.interval > 0.0 && fit.interval != axis->tickInterval()
+                              : fit.tickCount >= 2 && fit.tickCount != axis->tickCount());
+        if (dynamic && fit.interval > 0.0 && fit.interval != axis->tickInterval()) {
+            axis->setTickInterval(fit.interval);
+            // Qt 6.4 places dynamic ticks again on a range or type change only.
+            axis->setTickType(QValueAxis::TicksFixed);
+            axis->setTickType(QValueAxis::TicksDynamic);
+        } else if (!dynamic && fit.tickCount >= 2 && fit.tickCount != axis->tickCount()) {
+            axis->setTickCount(fit.tickCount);
+        }
+        if (fit.format != axis->labelFormat())
+            axis->setLabelFormat(fit.format);
+        else if (newRange)
+            refreshLabelWidth(axis);
+        axis->setProperty("pbxFitFormat", axis->labelFormat());
+        axis->setProperty("pbxFitCount", axis->tickCount());
+        axis->setProperty("pbxFitInterval", axis->tickInterval());
+    }
+    // A change is checked once the layout has drawn it (Qt may still elide what was predicted to
+    // fit); a few rounds at most.
+    if (changed && m_fitRounds < 4) {
+        ++m_fitRounds;
+        scheduleAxisFit();
+    } else {
+        m_fitRounds = 0;
     }
 }
 

@@ -43,6 +43,11 @@ public:
 
     static constexpr int coalesceMilliseconds = 50;
 
+    /// Issue 16 item 6: greys the chart while a new result is being computed (the curves shown
+    /// are the last finished ones, not the settings' on screen); off restores its colours.
+    void setComputing(bool computing);
+    bool isComputing() const { return m_computing; }
+
     /// How a chart is framed (by default: compact, a plain view, QLegend drawn by the chart).
     struct Style
     {
@@ -93,12 +98,20 @@ protected:
     void styleAxis(QAbstractAxis *axis, bool smallLabels = false) const;
 
 private:
+    /// Issue 16 item 8: every value axis' ticks and label format fitted to the room the layout
+    /// gave it (axisticks.h fitTicks), after each layout, range or tick change.
+    void scheduleAxisFit();
+    void fitAxes();
+
     QChart *m_chart = nullptr;
     QChartView *m_view = nullptr;
     ErrorBarChartView *m_errorBars = nullptr;
     QLabel *m_legend = nullptr;
     QLabel *m_message = nullptr;
     QTimer *m_timer = nullptr;
+    QTimer *m_fitTimer = nullptr;
+    int m_fitRounds = 0; ///< fits in a row that changed an axis (fitAxes)
+    bool m_computing = false;
     double m_fontSize = 0.0; ///< the widget font's size the chart's fonts were last scaled to
 
     static double fontSize(const QFont &font);

@@ -5,8 +5,6 @@
 #include "ui/charts/errorbarchartview.h"
 
 #include <QChart>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QValueAxis>
 
@@ -21,6 +19,9 @@ ChartFrame::Style labFrame()
 {
     ChartFrame::Style style;
     style.errorBars = true;
+    // Whole method names wrapping below the plot: a QLegend beside it elides them in a narrow
+    // dialog ("Brownian NR · brownian…", issue 16 item 8).
+    style.wrappingLegend = true;
     style.minimumViewSize = QSize(320, 240);
     return style;
 }
@@ -29,9 +30,6 @@ ChartFrame::Style labFrame()
 
 LabChart::LabChart(QWidget *parent) : ChartFrame(labFrame(), parent)
 {
-    chart()->legend()->setAlignment(Qt::AlignRight);
-    chart()->legend()->setShowToolTips(true);
-
     m_axisX = new QValueAxis;
     m_axisX->setTitleText(tr("ε spent (mean over repetitions)"));
     m_axisX->setLabelFormat(QStringLiteral("%.3g"));
@@ -105,19 +103,22 @@ void LabChart::rebuild()
     double xMax = 0.0;
     double yMax = 0.0;
     QList<ErrorBarChartView::Bar> bars;
+    QStringList legend;
     for (qsizetype i = 0; i < m_series.size(); ++i) {
         QLineSeries *series = m_series[i];
         const bool used = i < static_cast<qsizetype>(m_curves.size());
         series->setVisible(used);
-        const auto markers = chart()->legend()->markers(series);
-        for (QLegendMarker *marker : markers)
-            marker->setVisible(used);
         if (!used) {
             series->clear();
             continue;
         }
         const Curve &curve = m_curves[static_cast<std::size_t>(i)];
         series->setName(curve.name);
+        legend << legendEntry(curve.colour,
+                              curve.style == Qt::SolidLine ? QStringLiteral("━")
+                              : curve.style == Qt::DotLine ? QStringLiteral("┈")
+                                                           : QStringLiteral("╍"),
+                              curve.name);
         series->setPen(QPen(curve.colour, curve.style == Qt::SolidLine ? 2.2 : 1.8, curve.style));
         const std::size_t n = std::min(curve.epsilon.size(), curve.answered.size());
         QList<QPointF> points;
@@ -141,6 +142,7 @@ void LabChart::rebuild()
         }
     }
     errorBarView()->setBars(bars);
+    setLegendEntries(legend);
     // Headroom on x so the spread bars at the curves' ends are not cut by the plot edge.
     setNiceRange(m_axisX, xMax * 1.06, 6);
     setNiceRange(m_axisY, yMax > 0.0 ? yMax * 1.04 : 10.0, 5);

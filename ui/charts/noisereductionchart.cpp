@@ -220,7 +220,7 @@ void NoiseReductionChart::rebuild()
     m_axisX->setStartValue(logMin);
     for (double value : std::as_const(ticks))
         m_axisX->append(formatNumber(value, 3), std::log10(value));
-    m_axisX->setTitleText(tr("noise scale %1 (log) — less noise →").arg(m_scaleName));
+    m_axisX->setTitleText(tr("%1 (log scale) — less noise →").arg(m_scaleName));
     const double span = yMax - yMin;
     const double pad = span > 0.0 ? span * 0.08 : std::max(1.0, std::fabs(yMax) * 0.1);
     m_axisY->setRange(yMin - pad, yMax + pad);

@@ -7,7 +7,6 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
-#include <QLegend>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -27,16 +26,16 @@ ChartFrame::Style cellFrame()
     ChartFrame::Style style;
     style.compact = false;
     style.messageOverlay = true;
+    // Whole entries wrapping below the plot: QLegend elides them in a narrow dialog ("worst case
+    // E* = 0.5 (reser…", issue 16 item 8).
+    style.wrappingLegend = true;
     style.minimumViewSize = QSize(360, 220);
     return style;
 }
 
 } // namespace
 
-OdpCellChart::OdpCellChart(QWidget *parent) : ChartFrame(cellFrame(), parent)
-{
-    chart()->legend()->setAlignment(Qt::AlignBottom);
-}
+OdpCellChart::OdpCellChart(QWidget *parent) : ChartFrame(cellFrame(), parent) {}
 
 double OdpCellChart::barValue(int index) const
 {
@@ -64,6 +63,7 @@ void OdpCellChart::setCells(const QString &title, const std::vector<Cell> &cells
     if (cells.empty() || barCount() > maxCells) {
         m_annotation.clear();
         chart()->setTitle(title);
+        setLegendEntries({});
         setMessage(cells.empty() ? tr("No cells") : tr("%1 cells: too many to draw").arg(barCount()));
         return;
     }
@@ -75,8 +75,10 @@ void OdpCellChart::setCells(const QString &title, const std::vector<Cell> &cells
     } else {
         m_annotation = tr("not run: the filter holds the worst case E* = %1").arg(formatNumber(m_worst, 4));
     }
-    chart()->setTitle(
-        QStringLiteral("%1<br><small>%2</small>").arg(title.toHtmlEscaped(), m_annotation.toHtmlEscaped()));
+    // The title breaks after its colon: whole in a narrow dialog, where QChart would elide it.
+    chart()->setTitle(QStringLiteral("%1<br><small>%2</small>")
+                          .arg(title.toHtmlEscaped().replace(QStringLiteral(": "), QStringLiteral(":<br>")),
+                               m_annotation.toHtmlEscaped()));
 
     auto *set = new QBarSet(tr("E(cell)"));
     set->setColor(kCell);
@@ -104,7 +106,10 @@ void OdpCellChart::setCells(const QString &title, const std::vector<Cell> &cells
     // Horizontal lines across the whole category range (bars sit at 0 … n−1).
     const double left = -0.5;
     const double right = static_cast<double>(cells.size()) - 0.5;
+    QStringList legend{legendEntry(kCell.darker(115), QStringLiteral("■"), set->label())};
     auto addLine = [&](const QString &name, double level, const QColor &colour, Qt::PenStyle style) {
+        legend << legendEntry(colour, style == Qt::DotLine ? QStringLiteral("┈┈") : QStringLiteral("╍╍"),
+                              name);
         auto *line = new QLineSeries;
         line->setName(name);
         QPen pen(colour);
@@ -125,6 +130,7 @@ void OdpCellChart::setCells(const QString &title, const std::vector<Cell> &cells
         mark->setColor(kRealised);
         mark->setBorderColor(kRealised.darker(130));
         mark->setMarkerSize(12.0);
+        legend << legendEntry(kRealised, QStringLiteral("●"), mark->name());
         mark->append(*m_realised, barValue(*m_realised));
         chart()->addSeries(mark);
         mark->attachAxis(x);
@@ -138,6 +144,7 @@ void OdpCellChart::setCells(const QString &title, const std::vector<Cell> &cells
     }
     y->setRange(0.0, top > 0.0 ? top * 1.1 : 1.0);
     y->applyNiceNumbers();
+    setLegendEntries(legend);
 }
 
 } // namespace pbx::ui

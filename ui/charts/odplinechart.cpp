@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/odplinechart.h"
 
+#include "ui/charts/axisticks.h"
+
 #include <QChart>
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -94,25 +96,40 @@ void OdpLineChart::setCurves(const std::vector<Curve> &curves)
         series->attachAxis(c.rightAxis ? y2 : y);
     }
     setLegendEntries(legend);
+    bool markers = false;
+    for (const Curve &c : curves)
+        markers = markers || c.scatter || c.markers;
+    // Markers at the data's ends stay whole: the range reaches a little past them (issue 16 item 8).
+    const double xPad = markers ? 0.03 * (xMax - xMin) : 0.0;
     if (xMax > xMin) {
-        x->setRange(xMin, xMax);
         bool whole = true;
         for (const Curve &c : curves)
             for (double v : c.x)
                 whole = whole && v == std::floor(v);
         if (whole && xMax - xMin <= 12) { // a tick per request, labelled as an integer
-            x->setTickCount(static_cast<int>(xMax - xMin) + 1);
+            x->setTickType(QValueAxis::TicksDynamic);
+            x->setTickAnchor(xMin);
+            x->setTickInterval(1.0);
+            x->setRange(xMin - xPad, xMax + xPad);
             x->setLabelFormat(QStringLiteral("%d"));
+        } else if (markers) {
+            // Nice ticks inside a range that ends just past the data (applyNiceNumbers would
+            // widen it to the next round numbers, far past the last marker).
+            setNiceTicks(x, xMin - xPad, xMax + xPad, 5);
         } else if (!m_fixedY) {
+            x->setRange(xMin, xMax);
             x->applyNiceNumbers();
         } else {
+            x->setRange(xMin, xMax);
             x->setTickCount(6); // the data's own range, in fifths
         }
-        if (m_fixedY) {
-            y->setRange(m_yMin, m_yMax);
-            y->applyNiceNumbers();
+        const double low = m_fixedY ? m_yMin : yMin;
+        const double high = m_fixedY ? m_yMax : yMax + 0.05 * (yMax - yMin);
+        if (markers) {
+            const double yPad = 0.03 * (high - low);
+            setNiceTicks(y, low - yPad, high + yPad, 5);
         } else {
-            y->setRange(yMin, yMax + 0.05 * (yMax - yMin));
+            y->setRange(low, high);
             y->applyNiceNumbers();
         }
     }

@@ -228,7 +228,8 @@ void PrivacyLossPathChart::rebuild()
     m_refusedSeries->replace(refused);
     m_expostSeries->replace(dual ? expost : QList<QPointF>());
 
-    const double xMax = std::max(5.0, static_cast<double>(m_points.size()));
+    // Past the last request by a little, so its marker is not cut by the plot's edge.
+    const double xMax = std::max(5.0, static_cast<double>(m_points.size()) + 0.4);
     m_budgetSeries->replace({QPointF(0.0, m_epsilonBudget), QPointF(xMax, m_epsilonBudget)});
     m_expostBudgetSeries->replace(
         dual ? QList<QPointF>{QPointF(0.0, m_expostBudget), QPointF(xMax, m_expostBudget)}

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/strategycharts.h"
 
+#include "ui/charts/axisticks.h"
+
 #include "ui/charts/errorbarchartview.h"
 
 #include <QBarCategoryAxis>
@@ -190,7 +192,14 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
     }
     setLegendEntries(legend);
     if (std::isfinite(xmin)) {
-        x->setRange(xmin, xmax > xmin ? xmax : xmin + 1.0);
+        bool markers = false;
+        for (const auto &c : curves)
+            markers = markers || c.markers;
+        const double xhigh = xmax > xmin ? xmax : xmin + 1.0;
+        if (markers) // measured markers at the ends stay whole (issue 16 item 8)
+            setNiceTicks(x, xmin - 0.03 * (xhigh - xmin), xhigh + 0.03 * (xhigh - xmin), 6);
+        else
+            x->setRange(xmin, xhigh);
         const double low = logY ? std::floor(ymin) : std::min(0.0, ymin);
         const double high = logY ? std::ceil(ymax) + (std::ceil(ymax) == std::floor(ymin) ? 1.0 : 0.0)
                                  : ymax * 1.05 + 1e-12;

@@ -15,6 +15,9 @@ ChartFrame::Style unitSquareFrame()
 {
     ChartFrame::Style style;
     style.compact = false;
+    // Whole curve names wrapping below the plot: QLegend elides them in presentation mode
+    // ("pure ε …", issue 16 item 8).
+    style.wrappingLegend = true;
     style.minimumViewSize = QSize(300, 280);
     return style;
 }
@@ -26,7 +29,6 @@ UnitSquareChart::UnitSquareChart(const QString &title, const QString &xTitle, co
     : ChartFrame(unitSquareFrame(), parent)
 {
     chart()->setTitle(title);
-    chart()->legend()->setAlignment(Qt::AlignBottom);
     auto *x = new QValueAxis;
     auto *y = new QValueAxis;
     x->setTitleText(xTitle);
@@ -52,6 +54,11 @@ int UnitSquareChart::addCurve(const QString &name, const QColor &colour, Qt::Pen
     for (QAbstractAxis *axis : chart()->axes())
         series->attachAxis(axis);
     m_series.append(series);
+    const QString glyph = style == Qt::SolidLine ? QStringLiteral("━━")
+                          : style == Qt::DotLine ? QStringLiteral("┈┈")
+                                                 : QStringLiteral("╍╍");
+    m_legend << legendEntry(colour, glyph, name);
+    setLegendEntries(m_legend);
     return static_cast<int>(m_series.size()) - 1;
 }
 

@@ -34,6 +34,7 @@ public:
 
 private:
     QList<QLineSeries *> m_series;
+    QStringList m_legend; ///< the wrapping legend's entries, one per curve
 };
 
 } // namespace pbx::ui

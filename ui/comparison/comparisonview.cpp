@@ -800,6 +800,11 @@ void ComparisonView::startJob()
     m_timer->stop();
     retireCurrentJob();
     m_dirty = false;
+    // Issue 16 item 6: the charts are greyed while they show an earlier input's curves; each is
+    // restored when this job draws it (or clears it below).
+    for (ChartFrame *chart :
+         std::initializer_list<ChartFrame *>{m_curveChart, m_profileChart, m_rdpChart, m_pldChart})
+        chart->setComputing(true);
 
     if (m_source == Source::Session && !m_sessionError.isEmpty()) {
         m_results->clear();
@@ -810,6 +815,9 @@ void ComparisonView::startJob()
         m_rdpChart->clear(why);
         m_pldChart->clear(why);
         updatePerStepNote({});
+        for (ChartFrame *chart :
+             std::initializer_list<ChartFrame *>{m_curveChart, m_profileChart, m_rdpChart, m_pldChart})
+            chart->setComputing(false);
         setStatus(why);
         updateExplanation();
         return;
@@ -825,6 +833,9 @@ void ComparisonView::startJob()
         m_rdpChart->clear(why);
         m_pldChart->clear(why);
         updatePerStepNote({});
+        for (ChartFrame *chart :
+             std::initializer_list<ChartFrame *>{m_curveChart, m_profileChart, m_rdpChart, m_pldChart})
+            chart->setComputing(false);
         setStatus(why);
         updateExplanation();
         return;
@@ -898,6 +909,9 @@ void ComparisonView::applyResult(const ComparisonResult &result)
         if (result.strategies[i].applicable)
             profiles.push_back({result.strategies[i].name, c.profileEpsilons, c.profileDeltas[i]});
     m_profileChart->setProfiles(profiles, delta, m_lastInput.epsilonAtDelta ? 0.0 : m_lastInput.epsilon);
+    m_profileChart->setComputing(false);
+    m_rdpChart->setComputing(false);
+    m_pldChart->setComputing(false);
 
     const auto find = [&](const QString &name) -> const StrategyOutcome * {
         for (const auto &s : result.strategies)
@@ -946,6 +960,8 @@ void ComparisonView::applyResult(const ComparisonResult &result)
     } else if (m_lastInput.prefixes.empty()) {
         m_curveChart->clear(tr("No prefixes to draw."));
     }
+    if (complete || m_lastInput.prefixes.empty())
+        m_curveChart->setComputing(false);
     updateExplanation();
 
     const bool finalResult = complete || m_lastInput.prefixes.empty();

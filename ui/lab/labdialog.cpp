@@ -414,12 +414,15 @@ void LabDialog::run()
         m_status->setText(tr("Not run: %1").arg(toQString(valid.error().message)));
         return;
     }
-    m_results.clear();
-    m_table->setRowCount(0);
-    m_chart->clear();
+    // Issue 16 item 6: the last finished run's table and chart stay, greyed, until this run
+    // finishes; a cancelled or failed run leaves them as they were.
+    m_chart->setComputing(true);
+    m_table->setEnabled(false);
     m_cancelRequested = false;
     m_progress->setValue(0);
-    m_status->setText(tr("Starting…"));
+    m_status->setText(m_results.empty() ? tr("Starting…")
+                                        : tr("Starting… (the previous run's results, greyed, stay until "
+                                             "this one finishes)"));
     LabInput input;
     input.table = m_tableData;
     input.settings = s;
@@ -463,17 +466,20 @@ void LabDialog::setRunning(bool running)
 void LabDialog::onFinished()
 {
     setRunning(false);
+    m_chart->setComputing(false);
+    m_table->setEnabled(true);
     const QFuture<LabOutcome> future = m_watcher.future();
+    const QString kept = m_results.empty() ? QString() : tr(" — the previous run's results are shown.");
     // After a cancel the job adds nothing, and anything it did add is ignored.
     if (m_cancelRequested || m_watcher.isCanceled() || future.resultCount() == 0) {
         m_progress->setValue(0);
-        m_status->setText(tr("Cancelled: no results."));
+        m_status->setText(m_results.empty() ? tr("Cancelled: no results.") : tr("Cancelled") + kept);
         Q_EMIT runFinished(false);
         return;
     }
     const LabOutcome outcome = future.result();
     if (!outcome.error.isEmpty()) {
-        m_status->setText(tr("Not run: %1").arg(outcome.error));
+        m_status->setText(tr("Not run: %1").arg(outcome.error) + kept);
         Q_EMIT runFinished(false);
         return;
     }

@@ -57,7 +57,8 @@ public:
     void setSettings(const simulation::LabSettings &settings);
 
     bool isRunning() const;
-    /// The last completed run's results (empty after a cancel or error).
+    /// The last completed run's results, kept while a new run is in progress and after it is
+    /// cancelled or fails (empty until a run completes).
     const std::vector<simulation::LabResult> &results() const { return m_results; }
 
     QPushButton *runButton() const { return m_run; }

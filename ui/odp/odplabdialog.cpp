@@ -444,6 +444,7 @@ void OdpLabDialog::computeSvtFigure()
     m_compute->setEnabled(false);
     m_cancel->setEnabled(true);
     m_progress->setValue(0);
+    m_svtChart->setComputing(true); // the last figure stays, greyed, until this one is drawn
     m_watcher.setFuture(startSvtFigure(input));
 }
 
@@ -465,6 +466,7 @@ void OdpLabDialog::cancelSvtFigure()
 
 void OdpLabDialog::onSvtFinished()
 {
+    m_svtChart->setComputing(false);
     m_compute->setEnabled(true);
     m_cancel->setEnabled(false);
     const auto future = m_watcher.future();
@@ -914,6 +916,8 @@ void OdpLabDialog::startRecoverySimulation()
     m_simCancel->setEnabled(true);
     m_simProgress->setValue(0);
     m_simResult->setText(tr("Fitting…"));
+    m_sweepChart->setComputing(true); // the last simulation stays, greyed, until this one is drawn
+    m_densityChart->setComputing(true);
     m_recoveryWatcher.setFuture(pbx::ui::startRecoverySimulation(input));
 }
 
@@ -935,6 +939,8 @@ QString OdpLabDialog::recoverySimulationText() const
 
 void OdpLabDialog::onRecoverySimulationFinished()
 {
+    m_sweepChart->setComputing(false);
+    m_densityChart->setComputing(false);
     m_simRun->setEnabled(true);
     m_simCancel->setEnabled(false);
     const auto future = m_recoveryWatcher.future();

@@ -48,9 +48,12 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     m_disclosure->setVisible(false);
 
     m_columns = new QTableWidget(0, ColumnCount, this);
-    m_columns->setHorizontalHeaderLabels(
-        {tr("Column"), tr("Type"), tr("Bounds / categories"), tr("Description")});
+    m_columns->setHorizontalHeaderLabels({tr("Column"), tr("Type"), tr("Domain"), tr("Description")});
     m_columns->verticalHeader()->setVisible(false);
+    // "Domain", not "Bounds / categories": the short word keeps the header whole in a 1024 px
+    // window (issue 16 item 8); the tooltip says what it holds.
+    m_columns->horizontalHeaderItem(DomainColumn)
+        ->setToolTip(tr("Declared bounds of a numeric column or categories of a categorical one"));
     m_columns->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_columns->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_columns->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -59,6 +62,8 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     m_columns->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_columns->horizontalHeader()->setStretchLastSection(true);
     m_columns->horizontalHeader()->setHighlightSections(false);
+    // Left-aligned names stay in view when a wide column runs past the panel's edge.
+    m_columns->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_columns->verticalHeader()->setDefaultSectionSize(m_columns->fontMetrics().height() + 8);
     m_columns->setToolTip(tr("Declared bounds are public choices: sums and means clip values to "
                              "them, which fixes how much one person can change an answer."));

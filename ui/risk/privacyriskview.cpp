@@ -2,6 +2,7 @@
 #include "ui/risk/privacyriskview.h"
 
 #include "core/privacy/privacy_risk.h"
+#include "ui/charts/presentation.h"
 #include "ui/charts/unitsquarechart.h"
 #include "ui/help/glossarylinks.h"
 #include "ui/util/numberformat.h"
@@ -13,6 +14,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScreen>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -91,7 +93,16 @@ void PrivacyRiskView::createLayout()
     layout->addLayout(form);
     layout->addLayout(charts, 1);
     layout->addWidget(m_sentence);
-    resizeWithinScreen(this, QSize(760, 520));
+    // Presentation mode scales the fonts by 1.5: the dialog grows with them (within the screen),
+    // so the charts' titles, labels and legends keep their room (issue 16 item 8).
+    connect(&Presentation::instance(), &Presentation::changed, this, &PrivacyRiskView::fitToFonts);
+    fitToFonts();
+}
+
+void PrivacyRiskView::fitToFonts()
+{
+    setMinimumSize(minimumSizeHint());
+    resizeWithinScreen(this, QSize(760, 520) * Presentation::instance().fontScale());
 }
 
 void PrivacyRiskView::setGuarantee(double epsilon, double delta)

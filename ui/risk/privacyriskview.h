@@ -39,6 +39,8 @@ public:
 private:
     void createWidgets();
     void createLayout();
+    /// 760×520 times presentation mode's font scale, within the screen.
+    void fitToFonts();
     void recompute();
 
     ScientificSpinBox *m_epsilon = nullptr;

@@ -455,11 +455,24 @@ void StrategiesLabDialog::start(const strategies::LabConfig &config, int tab)
     m_progress->setValue(0);
     m_cancel->setEnabled(true);
     m_status->setText(tr("running…"));
+    setTabComputing(tab, true);
     m_watcher->setFuture(startStrategiesJob(config, std::move(table), 1));
+}
+
+void StrategiesLabDialog::setTabComputing(int tab, bool computing)
+{
+    // Issue 16 item 6: the tab's last results stay, greyed, until the new run is drawn.
+    if (QWidget *page = m_tabs->widget(tab)) {
+        for (ChartFrame *chart : page->findChildren<ChartFrame *>())
+            chart->setComputing(computing);
+        for (QTableWidget *table : page->findChildren<QTableWidget *>())
+            table->setEnabled(!computing);
+    }
 }
 
 void StrategiesLabDialog::finished()
 {
+    setTabComputing(m_runningTab, false);
     m_cancel->setEnabled(false);
     if (m_watcher->isCanceled() || m_watcher->future().resultCount() == 0) {
         m_status->setText(tr("Cancelled: nothing shown."));

@@ -54,6 +54,8 @@ public:
 private:
     void start(const strategies::LabConfig &config, int tab);
     void finished();
+    /// Greys (or restores) the charts and tables of `tab` while a run for it is in progress.
+    void setTabComputing(int tab, bool computing);
     void showBmi(const io::json::Json &doc);
     void showStability(const io::json::Json &doc);
     void showRanges(const io::json::Json &doc);
