@@ -756,9 +756,8 @@ void PldHistogramChart::rebuild()
     const QString query = m_epsilonAtDelta ? tr("ε at δ = %1").arg(formatNumber(m_queryDelta, 3))
                                            : tr("δ at ε = %1").arg(formatNumber(m_queryEpsilon));
     chart()->setTitle(
-        m_loss.empty()
-            ? tr("Privacy-loss distribution")
-            : tr("Privacy-loss distribution (%1; %2)").arg(m_add ? tr("add") : tr("remove"), query));
+        m_loss.empty() ? tr("Privacy-loss distribution")
+                       : tr("PLD (%1; %2)").arg(m_add ? tr("add") : tr("remove"), query)); // whole at 1024 px
     QStringList legend;
     if (!m_loss.empty()) {
         legend << legendEntry(m_below->brush().color(), QStringLiteral("▇"), tr("loss ≤ ε"))

@@ -95,6 +95,10 @@ SvtRequestDialog::SvtRequestDialog(QWidget *parent) : QDialog(parent)
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
     m_chart = new OdpCellChart(this);
+    // The cells and their costs are those of Hartmann et al. 2023 (Lemma 8): said here, so the
+    // title stays whole at the dialog's smallest width.
+    m_chart->setToolTip(tr("Each cell is one possible output of the sparse vector with its cost E(j) "
+                           "(Hartmann et al. 2023, Lemma 8); the filter reserves the worst cell."));
     m_result = new QLabel(this);
     m_result->setWordWrap(true);
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -188,9 +192,8 @@ void SvtRequestDialog::refresh()
                               .arg(formatNumber(p->epsilon1, 4), formatNumber(p->epsilon2, 4),
                                    formatNumber(g->worstEpsilon(), 4), formatNumber(*remaining, 4)));
     }
-    m_chart->setCells(
-        tr("Cells of the request: E(j) = ε₁ + jε₂/c + releases (Hartmann et al. 2023, Lemma 8)"), cellsOf(*g),
-        remaining, std::nullopt);
+    m_chart->setCells(tr("Cells of the request: E(j) = ε₁ + jε₂/c + releases"), cellsOf(*g), remaining,
+                      std::nullopt);
 }
 
 void SvtRequestDialog::showOutcome(const session::LedgerEvent &event)
@@ -213,8 +216,7 @@ void SvtRequestDialog::showOutcome(const session::LedgerEvent &event)
     const double before = event.spentAfter - event.cost;
     const std::optional<double> remaining
         = m_session ? std::optional<double>(m_session->filter().budget() - before) : std::nullopt;
-    m_chart->setCells(tr("%1: cells of the request (Hartmann et al. 2023, Lemma 8)")
-                          .arg(QString::fromStdString(event.request.id)),
+    m_chart->setCells(tr("%1: cells of the request").arg(QString::fromStdString(event.request.id)),
                       cellsOf(rec.guarantee), remaining, realised);
     QStringList released;
     for (const auto &e : rec.releases)
