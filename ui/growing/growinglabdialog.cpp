@@ -1245,7 +1245,8 @@ void GrowingLabDialog::finished()
         m_status->setText(outcome.error);
         return;
     }
-    m_status->setText(tr("Simulation finished: %1 run(s).").arg(outcome.repetitions));
+    m_status->setText(
+        tr("Simulation finished: %1.").arg(formatCount(outcome.repetitions, tr("run"), tr("runs"))));
     m_simulation = std::move(outcome);
     drawTimeline();
     drawAccuracy();
