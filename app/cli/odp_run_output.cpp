@@ -79,9 +79,10 @@ void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
         return;
     }
     const auto &r = *e.growingRecord;
-    out << ' ' << e.mechanism << ", " << r.epochs.size() << " of " << r.plannedEpochs << " epochs, "
-        << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (series ≤ "
-        << formatNumber(r.seriesTotal) << ')';
+    const bool improver = e.request.growing && e.request.growing->algorithm == "bbimprover";
+    out << ' ' << e.mechanism << ", " << r.epochs.size() << " of " << r.plannedEpochs
+        << (improver ? " runs, " : " epochs, ") << filters::chargeUnitSymbol(e.costKind) << " = "
+        << formatNumber(e.cost) << " (series ≤ " << formatNumber(r.seriesTotal) << ')';
     if (!e.reason.empty())
         out << " — " << e.reason;
     out << '\n';

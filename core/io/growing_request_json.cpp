@@ -17,6 +17,7 @@ constexpr const char *kTopKeys[]
     = {"id", "type", "algorithm", "stream", "budget", "schedule", "black_box", "beta"};
 constexpr const char *kStreamKeys[] = {"start_size", "end", "order", "seed"};
 constexpr const char *kScheduleKeys[] = {"kind", "gamma"};
+constexpr const char *kImproverScheduleKeys[] = {"a", "every"};
 constexpr const char *kBlackBoxKeys[] = {"kind", "queries"};
 constexpr const char *kBudgetKeys[] = {"kind", "epsilon", "rho", "delta", "conversion"};
 
@@ -60,6 +61,9 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
     if (!isGrowingRequest(object))
         return makeError(ErrorCode::Parse, path + ".type: expected \"growing\"");
     PBX_RETURN_IF_ERROR(refuseUnknown(object, path, kTopKeys, extraKeys));
+    const auto algorithmField = object.find("algorithm");
+    const bool improver = algorithmField != object.end() && algorithmField->is_string()
+                          && algorithmField->get<std::string>() == "bbimprover";
     for (const auto &[key, keys] : {std::pair{"stream", 0}, std::pair{"schedule", 1},
                                     std::pair{"black_box", 2}, std::pair{"budget", 3}}) {
         auto it = object.find(key);
@@ -67,7 +71,8 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
             continue;
         const std::string sub = path + "." + key;
         auto ok = keys == 0   ? refuseUnknown(*it, sub, kStreamKeys)
-                  : keys == 1 ? refuseUnknown(*it, sub, kScheduleKeys)
+                  : keys == 1 ? (improver ? refuseUnknown(*it, sub, kImproverScheduleKeys)
+                                          : refuseUnknown(*it, sub, kScheduleKeys))
                   : keys == 2 ? refuseUnknown(*it, sub, kBlackBoxKeys)
                               : refuseUnknown(*it, sub, kBudgetKeys);
         if (!ok)
@@ -90,11 +95,13 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
         return withPath(path, config.error());
     const growing::GrowingLabConfig &c = *config;
     session::GrowingRequestSpec spec;
-    if (c.algorithm != growing::LabAlgorithm::BBScheduler)
+    if (c.algorithm != growing::LabAlgorithm::BBScheduler && c.algorithm != growing::LabAlgorithm::BBImprover)
         return withPath(path, makeError(ErrorCode::InvalidArgument,
-                                        "INVALID_CONFIG: algorithm: a session runs 'bbscheduler' streams "
-                                        "(bbimprover and pmwg run in the lab: pbx-cli simulate growing)"));
-    if (!c.gamma)
+                                        "INVALID_CONFIG: algorithm: a session runs 'bbscheduler' and "
+                                        "'bbimprover' streams ('"
+                                            + std::string(growing::labAlgorithmName(c.algorithm))
+                                            + "' runs in the lab: pbx-cli simulate growing)"));
+    if (c.algorithm == growing::LabAlgorithm::BBScheduler && !c.gamma)
         return withPath(path,
                         makeError(ErrorCode::InvalidArgument,
                                   "INVALID_GAMMA: schedule.gamma: a session needs a number (\"optimal\" is "
@@ -104,7 +111,9 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
                         makeError(ErrorCode::InvalidArgument,
                                   "INVALID_BLACK_BOX: black_box.queries: a session runs a laplace-k box "
                                   "with a list of predicates"));
-    spec.algorithm = "bbscheduler";
+    spec.algorithm = std::string(growing::labAlgorithmName(c.algorithm));
+    spec.decay = c.decay;
+    spec.every = c.every;
     spec.startSize = c.startSize;
     spec.end = c.end;
     spec.order = c.order;
@@ -120,7 +129,7 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
     spec.delta = c.budget.kind == growing::BudgetKind::Approx ? c.budget.delta : 0.0;
     spec.conversion = c.budget.conversion == growing::ZcdpConversion::Cks ? "cks" : "simple";
     spec.schedule = std::string(growing::scheduleKindName(c.schedule));
-    spec.gamma = *c.gamma;
+    spec.gamma = c.gamma.value_or(1.0); // bbimprover: unused (its schedule is a and m)
     spec.queries = c.queries;
     spec.beta = c.beta;
     r.growing = std::move(spec);
@@ -151,7 +160,8 @@ void writeGrowingRequest(const session::QueryRequest &request, Json &object)
         budget["conversion"] = s.conversion;
     }
     object["budget"] = std::move(budget);
-    object["schedule"] = Json{{"kind", s.schedule}, {"gamma", s.gamma}};
+    object["schedule"] = s.algorithm == "bbimprover" ? Json{{"a", s.decay}, {"every", s.every}}
+                                                     : Json{{"kind", s.schedule}, {"gamma", s.gamma}};
     object["black_box"] = Json{{"kind", "laplace-k"}, {"queries", s.queries}};
     object["beta"] = s.beta;
 }

@@ -24,6 +24,12 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     setWindowTitle(tr("Growing-database stream"));
     m_id = new QLineEdit(this);
     m_id->setPlaceholderText(tr("automatic (q<n>)"));
+    m_algorithm = new QComboBox(this);
+    m_algorithm->addItem(tr("BBScheduler (epochs at n(1+γ)^i)"), QStringLiteral("bbscheduler"));
+    m_algorithm->addItem(tr("BBImprover (a run every m rows, zCDP)"), QStringLiteral("bbimprover"));
+    m_algorithm->setToolTip(tr("BBScheduler: fixed accuracy, a few epochs (Cummings et al. 2018, §3.1). "
+                               "BBImprover: accuracy that improves as rows accumulate, a ρ_t charge per run "
+                               "(§3.2; zCDP or approx budgets only)"));
     m_start = new QSpinBox(this);
     m_start->setRange(1, 1000000000);
     m_start->setValue(1000);
@@ -56,6 +62,17 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     m_gamma->setRange(0.001, 1000.0);
     m_gamma->setValue(1.0);
     m_gamma->setToolTip(tr("γ: epoch i starts at t_i = n(1+γ)^i"));
+    m_decay = new QDoubleSpinBox(this);
+    m_decay->setDecimals(3);
+    m_decay->setRange(0.001, 0.999);
+    m_decay->setSingleStep(0.05);
+    m_decay->setValue(0.1);
+    m_decay->setToolTip(tr("a: the run at t is charged ρ_t ∝ t^−(1+a); smaller a spends more later"));
+    m_every = new QSpinBox(this);
+    m_every->setRange(1, 1000000000);
+    m_every->setValue(100);
+    m_every->setToolTip(tr("m: a run at t = n, n+m, n+2m, …; its answers are held for m − 1 arrivals "
+                           "(a session records at most 10,000 runs)"));
     m_beta = new QDoubleSpinBox(this);
     m_beta->setDecimals(4);
     m_beta->setRange(0.0001, 0.9999);
@@ -67,7 +84,9 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
                              "fraction of the rows seen so far"));
     m_queries->setMaximumHeight(90);
     auto *form = new QFormLayout;
+    m_form = form;
     form->addRow(tr("Request id"), m_id);
+    form->addRow(tr("Algorithm"), m_algorithm);
     form->addRow(tr("Start size n"), m_start);
     form->addRow(tr("End"), m_end);
     form->addRow(tr("Arrival order"), m_order);
@@ -76,6 +95,8 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("Series budget"), m_budget);
     form->addRow(tr("Schedule"), m_schedule);
     form->addRow(tr("γ"), m_gamma);
+    form->addRow(tr("Decay a"), m_decay);
+    form->addRow(tr("Every m rows"), m_every);
     form->addRow(tr("β"), m_beta);
     form->addRow(tr("Queries"), m_queries);
     m_plan = new QLabel(this);
@@ -93,12 +114,19 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
         if (auto r = request())
             Q_EMIT askRequested(*r);
     });
-    for (auto *spin : {m_start, m_end, m_seed})
+    for (auto *spin : {m_start, m_end, m_seed, m_every})
         connect(spin, &QSpinBox::valueChanged, this, &GrowingRequestDialog::refresh);
-    for (auto *spin : {m_budget, m_gamma, m_beta})
+    for (auto *spin : {m_budget, m_gamma, m_beta, m_decay})
         connect(spin, &QDoubleSpinBox::valueChanged, this, &GrowingRequestDialog::refresh);
     for (auto *combo : {m_budgetKind, m_schedule})
         connect(combo, &QComboBox::currentIndexChanged, this, &GrowingRequestDialog::refresh);
+    connect(m_algorithm, &QComboBox::currentIndexChanged, this, [this] {
+        // BBImprover refuses a pure budget (its accuracy would get worse): offer zCDP instead.
+        if (m_algorithm->currentData().toString() == QStringLiteral("bbimprover")
+            && m_budgetKind->currentData().toString() == QStringLiteral("pure"))
+            m_budgetKind->setCurrentIndex(m_budgetKind->findData(QStringLiteral("zcdp")));
+        refresh();
+    });
     connect(m_order, &QLineEdit::textChanged, this, &GrowingRequestDialog::refresh);
     connect(m_queries, &QPlainTextEdit::textChanged, this, &GrowingRequestDialog::refresh);
     auto *layout = new QVBoxLayout(this);
@@ -132,14 +160,17 @@ Result<session::QueryRequest> GrowingRequestDialog::request() const
                 {"seed", std::uint64_t(m_seed->value())}};
     if (m_end->value() > 0)
         stream["end"] = std::uint64_t(m_end->value());
-    Json line{
-        {"type", "growing"},
-        {"algorithm", "bbscheduler"},
-        {"stream", std::move(stream)},
-        {"budget", std::move(budget)},
-        {"schedule", Json{{"kind", m_schedule->currentText().toStdString()}, {"gamma", m_gamma->value()}}},
-        {"black_box", Json{{"kind", "laplace-k"}, {"queries", std::move(queries)}}},
-        {"beta", m_beta->value()}};
+    const bool improver = m_algorithm->currentData().toString() == QStringLiteral("bbimprover");
+    Json line{{"type", "growing"},
+              {"algorithm", improver ? "bbimprover" : "bbscheduler"},
+              {"stream", std::move(stream)},
+              {"budget", std::move(budget)},
+              {"schedule",
+               improver
+                   ? Json{{"a", m_decay->value()}, {"every", std::uint64_t(m_every->value())}}
+                   : Json{{"kind", m_schedule->currentText().toStdString()}, {"gamma", m_gamma->value()}}},
+              {"black_box", Json{{"kind", "laplace-k"}, {"queries", std::move(queries)}}},
+              {"beta", m_beta->value()}};
     if (!m_id->text().trimmed().isEmpty())
         line["id"] = m_id->text().trimmed().toStdString();
     return io::readGrowingRequest(line, "request");
@@ -147,6 +178,11 @@ Result<session::QueryRequest> GrowingRequestDialog::request() const
 
 void GrowingRequestDialog::refresh()
 {
+    const bool improver = m_algorithm->currentData().toString() == QStringLiteral("bbimprover");
+    m_form->setRowVisible(m_schedule, !improver);
+    m_form->setRowVisible(m_gamma, !improver);
+    m_form->setRowVisible(m_decay, improver);
+    m_form->setRowVisible(m_every, improver);
     const bool replace = m_session && m_session->settings().neighbours == data::Neighbouring::Replace;
     auto r = request();
     Result<void> fits
@@ -162,31 +198,41 @@ void GrowingRequestDialog::refresh()
         m_plan->setText(QString::fromStdString(fits.error().message));
         return;
     }
-    auto plan = session::growingEpochPlan(*r->growing, m_session->table());
+    auto plan = session::growingRunPlan(*r->growing, m_session->table());
     if (!plan) {
         m_plan->setText(QString::fromStdString(plan.error().message));
         return;
     }
+    const QString unit = improver ? tr("run") : tr("epoch");
     QStringList lines;
     double total = 0.0;
-    const std::size_t shown = std::min<std::size_t>(plan->size(), 12);
+    const std::size_t shown = std::min<std::size_t>(plan->size(), 6);
+    for (const auto &run : *plan)
+        total += run.charge.amount;
     for (std::size_t i = 0; i < shown; ++i) {
-        const auto charge = session::growingEpochCharge(*r->growing, (*plan)[i]);
-        total += charge.amount;
-        lines << tr("epoch %1: t = %2 … %3, %4 = %5, bound ±%6")
+        const auto &run = (*plan)[i];
+        lines << tr("%1 %2: t = %3 … %4, %5 = %6, bound ±%7")
+                     .arg(unit)
                      .arg(i)
-                     .arg((*plan)[i].start)
-                     .arg((*plan)[i].last)
-                     .arg(QString::fromStdString(std::string(filters::chargeUnitSymbol(charge.kind))),
-                          formatNumber(charge.amount, 4), formatNumber((*plan)[i].bound, 3));
+                     .arg(run.start)
+                     .arg(run.last)
+                     .arg(QString::fromStdString(std::string(filters::chargeUnitSymbol(run.charge.kind))),
+                          formatNumber(run.charge.amount, 4), formatNumber(run.bound, 3));
     }
     if (plan->size() > shown)
-        lines << tr("… %1 more epochs").arg(plan->size() - shown);
-    m_plan->setText(tr("%1 epochs, each charged to the filter when it starts (a refusal stops the stream "
-                       "and keeps what was released). Session budget left: %2 = %3.\n%4")
-                        .arg(plan->size())
-                        .arg(QString::fromStdString(std::string(m_session->filter().unitSymbol())),
-                             formatNumber(m_session->filter().remaining(), 4), lines.join(u'\n')));
+        lines << tr("… %1 more, the last at t = %2 (bound ±%3)")
+                     .arg(plan->size() - shown)
+                     .arg(plan->back().start)
+                     .arg(formatNumber(plan->back().bound, 3));
+    m_plan->setText(
+        tr("%1 %2s, each charged to the filter when it starts (a refusal stops the stream and "
+           "keeps what was released); together %3 = %4. Session budget left: %5 = %6.\n%7")
+            .arg(plan->size())
+            .arg(unit,
+                 QString::fromStdString(std::string(filters::chargeUnitSymbol(plan->front().charge.kind))),
+                 formatNumber(total, 4),
+                 QString::fromStdString(std::string(m_session->filter().unitSymbol())),
+                 formatNumber(m_session->filter().remaining(), 4), lines.join(u'\n')));
 }
 
 void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
@@ -203,6 +249,12 @@ void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
     QStringList lines;
     const auto &r = *event.growingRecord;
     for (std::size_t i = 0; i < r.epochs.size(); ++i) {
+        // A long BBImprover stream: the first and last three runs (the attempts view lists them all).
+        if (r.epochs.size() > 6 && i == 3) {
+            lines << tr("… %1 more").arg(r.epochs.size() - 6);
+            i = r.epochs.size() - 4;
+            continue;
+        }
         QStringList answers;
         for (double a : r.epochs[i].answers)
             answers << formatNumber(a, 4);
@@ -217,6 +269,18 @@ void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
                                QString::fromStdString(std::string(filters::chargeUnitSymbol(event.costKind))),
                                formatNumber(event.cost, 6), lines.join(u'\n')));
     refresh();
+}
+
+void GrowingRequestDialog::setAlgorithm(const QString &algorithm)
+{
+    if (const int i = m_algorithm->findData(algorithm); i >= 0)
+        m_algorithm->setCurrentIndex(i);
+}
+
+void GrowingRequestDialog::setImproverSchedule(double a, int every)
+{
+    m_decay->setValue(a);
+    m_every->setValue(every);
 }
 
 void GrowingRequestDialog::setStartSize(int n)

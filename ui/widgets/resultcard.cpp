@@ -168,11 +168,19 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
         // A growing-database stream releases one run per epoch, each its own charge: the headline
         // counts the epochs, the details list them (t_i, ε_i or ρ_i, the answers and the bound).
         const auto &record = *event.growingRecord;
-        m_headline->setText(
-            tr("%1 of %2 epochs released").arg(record.epochs.size()).arg(record.plannedEpochs));
+        const bool improver = event.request.growing->algorithm == "bbimprover";
+        m_headline->setText((improver ? tr("%1 of %2 runs released") : tr("%1 of %2 epochs released"))
+                                .arg(record.epochs.size())
+                                .arg(record.plannedEpochs));
         m_headline->setStyleSheet({});
         QStringList epochs;
         for (std::size_t i = 0; i < record.epochs.size(); ++i) {
+            // A long BBImprover stream: the first and last six runs (the attempts list them all).
+            if (record.epochs.size() > 12 && i == 6) {
+                epochs << tr("… %1 more").arg(record.epochs.size() - 12);
+                i = record.epochs.size() - 7;
+                continue;
+            }
             QStringList answers;
             for (double a : record.epochs[i].answers)
                 answers << formatNumber(a, 4);
