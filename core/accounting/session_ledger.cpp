@@ -123,6 +123,21 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
         // implies the filter's ρ_i (ε_i²/2 ≤ ρ_i, Bun & Steinke 2016 Prop. 1.4) and is the sounder
         // and tighter record: a Zcdp event would forget that the run is pure. One pure event per
         // run: every strategy applies to it.
+        // An NSG stream: each sparse-vector round is (7/3)f(s_i)-DP whatever its outcome (the
+        // charge made when it opened; a ρ charge is ((7/3)f(s_i))²/2 rounded up, so √(2ρ) ≥ that
+        // ε): one pure event per round.
+        if (event.growingRecord && event.growingRecord->nsg) {
+            const bool rho = event.costKind == filters::ChargeKind::Rho;
+            for (const session::NsgRoundRecord &round : event.growingRecord->nsg->rounds) {
+                PrivacyEvent e;
+                e.mechanism = MechanismKind::PureDp;
+                e.epsilon = rho ? math::nudgeUp(std::sqrt(2.0 * round.charge)) : round.charge;
+                ledger.events.push_back(e);
+            }
+            if (origin)
+                origin->insert(origin->end(), event.growingRecord->nsg->rounds.size(), i);
+            continue;
+        }
         if (event.growingRecord) {
             for (const session::GrowingEpochRecord &epoch : event.growingRecord->epochs) {
                 PrivacyEvent e;

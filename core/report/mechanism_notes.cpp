@@ -104,6 +104,16 @@ MethodNote mechanismNote(std::string_view m)
             "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
             "BBImprover); Bun & Steinke 2016 (zCDP); Dwork, McSherry, Nissim & Smith 2006 (Laplace "
             "mechanism)"};
+    if (m == "nsg")
+        return {"Growing database (NSG, sparse vector)",
+                "The session's rows arrive in a public, seeded order; at evenly spaced checkpoints every "
+                "counting query is compared, on the count scale, with a noisy threshold. Most answers are "
+                "⊥ (below); a ⊤ releases the count's fraction with Laplace noise and ends the round, and a "
+                "cap H(t) bounds the ⊤ answers by time t. Each round is charged when it opens with its whole "
+                "worst case (7/3)f(s) (or its square over 2 as ρ), f(s) = 1/(sσ(s)), so the filter is never "
+                "charged less than the round can lose.",
+                "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
+                "NSG); Dwork & Roth 2014, Thm 3.23 (sparse vector); Bun & Steinke 2016 (zCDP)"};
     if (startsWith(m, "histogram"))
         return {"Histogram (discrete Laplace)",
                 "Every cell of the histogram gets independent discrete Laplace noise of scale t = Δ₁/ε; the "

@@ -4,11 +4,13 @@
 #include "core/data/predicate.h"
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
+#include "core/session/growing_nsg.h"
 #include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <span>
 
 namespace pbx::session {
@@ -231,6 +233,9 @@ Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &sp
 
 Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spec, const data::Table &table)
 {
+    if (spec.algorithm == "nsg")
+        return growingError(growing::kInvalidConfig, "algorithm",
+                            "an NSG stream has no fixed runs: its rounds open as its ⊤ answers come");
     if (spec.algorithm == "bbimprover")
         return improverRunPlan(spec, table);
     auto epochs = growingEpochPlan(spec, table);
@@ -257,6 +262,12 @@ Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spe
 
 Result<double> growingSeriesTotal(const GrowingRequestSpec &spec)
 {
+    if (spec.algorithm == "nsg") {
+        auto unit = growingNsgUnit(spec);
+        if (!unit)
+            return unit.error();
+        return nsgChargeWorstCase(spec, *unit);
+    }
     if (spec.algorithm == "bbimprover") {
         auto config = growingImproverConfig(spec);
         if (!config)
@@ -277,7 +288,7 @@ Result<double> growingSeriesTotal(const GrowingRequestSpec &spec)
 
 std::string growingAlgorithmTitle(const GrowingRequestSpec &spec)
 {
-    return spec.algorithm == "bbimprover" ? "BBImprover" : "BBScheduler";
+    return spec.algorithm == "bbimprover" ? "BBImprover" : spec.algorithm == "nsg" ? "NSG" : "BBScheduler";
 }
 
 filters::Charge growingEpochCharge(const GrowingRequestSpec &spec, const growing::EpochPlan &epoch)
@@ -297,13 +308,24 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
         return growingError(growing::kNeighboursUnsupported, "neighbours",
                             "growing-database mechanisms are analysed for replace-one neighbouring streams "
                             "(use --neighbours replace)");
-    if (spec.algorithm != "bbscheduler" && spec.algorithm != "bbimprover")
+    if (spec.algorithm != "bbscheduler" && spec.algorithm != "bbimprover" && spec.algorithm != "nsg")
         return growingError(growing::kInvalidConfig, "algorithm",
-                            "a session runs bbscheduler and bbimprover streams ('" + spec.algorithm
+                            "a session runs bbscheduler, bbimprover and nsg streams ('" + spec.algorithm
                                 + "' runs in the lab: pbx-cli simulate growing)");
-    auto plan = growingRunPlan(spec, table);
-    if (!plan)
-        return plan.error();
+    filters::Charge charge;
+    if (spec.algorithm == "nsg") {
+        auto unit = growingNsgUnit(spec);
+        if (!unit)
+            return unit.error();
+        if (auto end = growingStreamEnd(spec, table); !end)
+            return end.error();
+        charge = nsgRoundCharge(spec, *unit, spec.startSize);
+    } else {
+        auto plan = growingRunPlan(spec, table);
+        if (!plan)
+            return plan.error();
+        charge = plan->front().charge;
+    }
     auto masks = queryMasks(spec, table);
     if (!masks)
         return masks.error();
@@ -318,12 +340,12 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
         = filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta, settings.split);
     if (!probe)
         return probe.error();
-    filters::Charge charge = plan->front().charge;
     charge.amount = 0.0;
     if (auto ok = (*probe)->canCharge(charge); !ok)
         return makeError(ok.error().code,
-                         (spec.algorithm == "bbimprover" ? std::string("algorithm: 'bbimprover'")
-                                                         : "schedule.kind: '" + spec.schedule + "'")
+                         (spec.algorithm == "bbscheduler" ? "schedule.kind: '" + spec.schedule + "'"
+                          : spec.algorithm == "nsg"       ? "budget.kind: '" + spec.budgetKind + "'"
+                                                    : std::string("algorithm: '" + spec.algorithm + "'"))
                              + " charges " + std::string(filters::chargeUnitSymbol(charge.kind)) + ", but "
                              + ok.error().message);
     return {};
@@ -331,6 +353,8 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
 
 std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
 {
+    if (e.growingRecord->nsg)
+        return nsgRoundLabel(e, epoch);
     const GrowingRecord &r = *e.growingRecord;
     const GrowingEpochRecord &x = r.epochs[epoch];
     const bool zcdp = e.costKind == filters::ChargeKind::Rho;
@@ -347,6 +371,13 @@ std::string describeGrowingRequest(const QueryRequest &request)
                                : s.budgetKind == "approx"
                                    ? "(" + format(s.epsilon) + ", " + format(s.delta) + ")"
                                    : "ε ≤ " + format(s.epsilon);
+    if (s.algorithm == "nsg")
+        return "NSG stream, t = " + std::to_string(s.startSize) + " … "
+               + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", p = " + format(s.nsgExponent)
+               + ", T = " + format(s.nsgThreshold) + ", "
+               + (s.nsgCapKind == "time" ? "time cap c₀ = " : "constant cap c = ") + format(s.nsgCap) + ", "
+               + std::to_string(s.nsgCheckpoints) + " checkpoints, " + budget + ", "
+               + std::to_string(s.queries.size()) + (s.queries.size() == 1 ? " query" : " queries");
     const std::string schedule = s.algorithm == "bbimprover"
                                      ? "a = " + format(s.decay) + ", every " + std::to_string(s.every)
                                            + (s.every == 1 ? " row" : " rows")
@@ -362,7 +393,8 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
     const GrowingRequestSpec &spec = *request.growing;
-    const auto plan = *growingRunPlan(spec, *m_table);
+    const bool nsg = spec.algorithm == "nsg";
+    const auto plan = nsg ? std::vector<GrowingRunPlan>{} : *growingRunPlan(spec, *m_table);
     const std::uint64_t end = *growingStreamEnd(spec, *m_table);
     const double seriesTotal = *growingSeriesTotal(spec);
     // The random source is opened before anything is charged: no bits, nothing spent.
@@ -390,12 +422,36 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     LedgerEvent event;
     event.request = request;
     event.mechanism = spec.algorithm;
-    event.costKind = plan.front().charge.kind;
+    event.costKind = nsg ? filters::ChargeKind::PureEpsilon : plan.front().charge.kind;
     GrowingRecord record;
     record.orderSeed = orderSeed;
     record.end = end;
     record.plannedEpochs = plan.size();
     record.seriesTotal = seriesTotal;
+    if (nsg) {
+        event.costKind = nsgRoundCharge(spec, *growingNsgUnit(spec), spec.startSize).kind;
+        PBX_RETURN_IF_ERROR(runNsgStream(spec, counts, end, *m_filter, noise, event, record));
+        const NsgRecord &r = *record.nsg;
+        if (r.rounds.empty()) {
+            event.status = EventStatus::Refused;
+        } else {
+            event.status = EventStatus::Released;
+            event.answer = r.hard.empty() ? 0.0 : r.hard.back().answer;
+            // The last ⊤ answer's Laplace tail: |noise| ≤ b·ln(1/β) with probability 1 − β.
+            event.errorBound
+                = r.hard.empty() ? 0.0 : math::nudgeUp(r.hard.back().scale * std::log(1.0 / spec.beta));
+            event.targetMet = !record.refusedEpoch;
+            const std::string symbol(filters::chargeUnitSymbol(event.costKind));
+            event.accounting
+                = "growing database (Cummings et al. 2018, NSG): " + std::to_string(r.rounds.size())
+                  + " sparse-vector rounds, each charged " + symbol
+                  + " for its whole worst case when it opened; " + std::to_string(r.hard.size())
+                  + " ⊤ answers; the charges' worst case over all transcripts is " + symbol + " = "
+                  + format(r.worstCase);
+        }
+        event.growingRecord = std::move(record);
+        return append(std::move(event));
+    }
     for (const GrowingRunPlan &run : plan) {
         // Each run is its own charge, made when the run starts (before its noise is drawn); a
         // refusal stops the stream and leaves every earlier run released and charged.
@@ -460,9 +516,17 @@ Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
     const GrowingRequestSpec &spec = *e.request.growing;
     if (settings.neighbours != data::Neighbouring::Replace)
         return fail("a growing-database stream in a session whose neighbouring relation is not replace-one");
+    if (spec.algorithm == "nsg") {
+        auto end = growingStreamEnd(spec, table);
+        if (!end)
+            return fail(end.error().message);
+        return auditNsgEvent(e, spec, *end);
+    }
     auto plan = growingRunPlan(spec, table);
     if (!plan)
         return fail(plan.error().message);
+    if (e.growingRecord && e.growingRecord->nsg)
+        return fail("an NSG record on a " + spec.algorithm + " request");
     const std::string unit = spec.algorithm == "bbimprover" ? "run" : "epoch";
     const filters::ChargeKind kind = plan->front().charge.kind;
     if (e.costKind != kind)

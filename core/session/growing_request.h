@@ -33,7 +33,12 @@ struct GrowingRequestSpec
     double gamma = 1.0;                     ///< bbscheduler: γ ∈ (0, 1000]
     double decay = 0.1;                     ///< bbimprover: a ∈ (0, 1) ("schedule.a")
     std::uint64_t every = 1;                ///< bbimprover: m ≥ 1, a run every m rows ("schedule.every")
-    std::vector<std::string> queries;       ///< the laplace-k box's counting predicates (k ≥ 1)
+    double nsgExponent = 0.5;               ///< nsg: p ∈ [0, 1] ("nsg.p"), σ(t) = σ_n (n/t)^p
+    double nsgThreshold = 0.5;              ///< nsg: T ∈ [0, 1] ("nsg.T"), fraction scale
+    std::string nsgCapKind = "time";        ///< nsg: "time" (H(t) = ⌊c_0(1 + H_t − H_n)⌋) or "constant"
+    double nsgCap = 10.0;                   ///< nsg: c_0 (time) or c (constant) ("nsg.cap")
+    std::uint64_t nsgCheckpoints = 40;      ///< nsg: evenly spaced times n … end ("nsg.checkpoints")
+    std::vector<std::string> queries;       ///< counting predicates: the laplace-k box's, or nsg's (k ≥ 1)
     double beta = 0.05;                     ///< total failure probability of the bounds
 };
 
@@ -52,6 +57,44 @@ struct GrowingEpochRecord
     std::vector<double> answers; ///< per query: the noisy fraction at t_i
 };
 
+/// NSG (Cummings et al. 2018, §4): one sparse-vector round, charged when it opens.
+struct NsgRoundRecord
+{
+    std::uint64_t index = 0;           ///< from 0
+    std::uint64_t start = 0;           ///< s_i: the time of its first query (its threshold draw)
+    std::optional<std::uint64_t> halt; ///< the time of its ⊤ (unset: still open at the end)
+    double charge = 0.0;               ///< ε = (7/3)f(s_i), or ρ = ((7/3)f(s_i))²/2, rounded up
+};
+
+/// NSG: one hard (⊤) query and its numeric answer.
+struct NsgHardRecord
+{
+    std::uint64_t time = 0;
+    std::uint64_t query = 0; ///< index of the predicate
+    double answer = 0.0;     ///< q(x_t) + Lap(3σ(t)) (fraction scale)
+    double scale = 0.0;      ///< 3σ(t)
+};
+
+/// NSG: what was asked at one checkpoint (every predicate in turn).
+struct NsgCheckpointRecord
+{
+    std::uint64_t time = 0;
+    std::uint64_t cap = 0;    ///< H(t)
+    std::uint64_t hard = 0;   ///< hard answers so far (after this checkpoint)
+    std::uint64_t capped = 0; ///< queries not answered because the cap bound (nothing released)
+};
+
+/// NSG's record: the noise unit, the rounds (one attempt each), the ⊤ answers and the checkpoints;
+/// a query neither hard nor capped was answered ⊥.
+struct NsgRecord
+{
+    double sigmaN = 0.0;    ///< σ_n (fraction scale) the session ran at
+    double worstCase = 0.0; ///< the charges' worst case over all transcripts (the stream's budget)
+    std::vector<NsgRoundRecord> rounds;
+    std::vector<NsgHardRecord> hard;
+    std::vector<NsgCheckpointRecord> checkpoints;
+};
+
 /// What a growing event records besides its attempts (one attempt per charged epoch).
 struct GrowingRecord
 {
@@ -63,6 +106,8 @@ struct GrowingRecord
     /// Set when the filter refused epoch `*refusedEpoch`: the stream stopped there, everything
     /// before it stays released and charged.
     std::optional<std::uint64_t> refusedEpoch;
+    /// NSG streams (then `epochs` is empty and `refusedEpoch` names the refused round).
+    std::optional<NsgRecord> nsg;
 };
 
 } // namespace pbx::session
