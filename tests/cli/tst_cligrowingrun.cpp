@@ -65,6 +65,7 @@ private Q_SLOTS:
     void smallBudgetStopsMidStream();
     void hostileLinesSpendNothing();
     void improverRunVerifyAndStop();
+    void nsgRunVerifyAndStop();
 
 private:
     QTemporaryDir m_dir;
@@ -271,6 +272,62 @@ void TestCliGrowingRun::improverRunVerifyAndStop()
     QCOMPARE(bad.exitCode, 1);
     QVERIFY2(bad.err.contains(QStringLiteral("line 2: INVALID_CONFIG: schedule.every")), qPrintable(bad.err));
     QVERIFY(!QFile::exists(path("i-bad.json")));
+}
+
+void TestCliGrowingRun::nsgRunVerifyAndStop()
+{
+    // NSG on CPS1988 (pure ε = 1, p = ½, T = 0.3, time cap c₀ = 10, 40 checkpoints; seed 3): each
+    // round charged (7/3)f(s) when it opens; the first (7/3)f(1000) = 0.0322581.
+    const std::string nsgLine
+        = "{\"id\":\"s1\",\"type\":\"growing\",\"algorithm\":\"nsg\",\"stream\":{\"start_size\":1000,\"seed\":7},"
+          "\"budget\":{\"kind\":\"pure\",\"epsilon\":1},\"nsg\":{\"p\":0.5,\"T\":0.3,\"cap\":{\"kind\":\"time\","
+          "\"c0\":10},\"queries\":[\"region == \\\"south\\\"\",\"ethnicity == \\\"afam\\\"\"],\"checkpoints\":40}}\n";
+    writeFile(path("n.jsonl"), nsgLine);
+    auto args = [&](const char *out, const char *epsilon) {
+        return QStringList{QStringLiteral("run"),
+                           QStringLiteral("--queries"),
+                           path("n.jsonl"),
+                           QStringLiteral("--out"),
+                           path(out),
+                           QStringLiteral("--filter"),
+                           QStringLiteral("basic"),
+                           QStringLiteral("--epsilon"),
+                           QString::fromLatin1(epsilon),
+                           QStringLiteral("--neighbours"),
+                           QStringLiteral("replace"),
+                           QStringLiteral("--seed"),
+                           QStringLiteral("3")};
+    };
+    const auto r = runCli(args("n.json", "10"));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(
+        r.out.contains(QStringLiteral("s1: released nsg, 13 rounds, 12 ⊤ answers at 40 of 40 checkpoints, "
+                                      "ε = 0.175924 (worst case 1, σ_n = 0.0723333)")),
+        qPrintable(r.out));
+    QVERIFY(
+        r.out.contains(QStringLiteral("  NSG round 0: opened at t = 1000, ⊤ at t = 2392, ε = 0.0322581")));
+    const json t = readJson(path("n.json"));
+    const json &g = t["events"][0];
+    QCOMPARE(g["growing_record"]["nsg"]["rounds"].size(), std::size_t{13});
+    QCOMPARE(g["growing_record"]["nsg"]["hard"].size(), std::size_t{12});
+    QCOMPARE(g["attempts"].size(), std::size_t{13});
+    const auto verified = runCli({QStringLiteral("verify"), path("n.json")});
+    QVERIFY2(verified.exitCode == 0, qPrintable(verified.err + verified.out));
+    json edited = t;
+    edited["events"][0]["attempts"][3]["cost"] = 0.001;
+    writeFile(path("n-edited.json"), edited.dump());
+    const auto caught = runCli({QStringLiteral("verify"), path("n-edited.json")});
+    QCOMPARE(caught.exitCode, 1);
+    QVERIFY2(caught.err.contains(QStringLiteral("round 3: it charged ε = 0.001, but opening at t = ")),
+             qPrintable(caught.err));
+    // ε = 0.05: the second round (ε = 0.02086) does not fit what is left; the first stays released.
+    const auto small = runCli(args("n-small.json", "0.05"));
+    QVERIFY2(small.exitCode == 0, qPrintable(small.err));
+    QVERIFY2(
+        small.out.contains(QStringLiteral("1 rounds, 1 ⊤ answers at 3 of 40 checkpoints, ε = 0.0322581")),
+        qPrintable(small.out));
+    QVERIFY(small.out.contains(QStringLiteral("round 1 (t = 2392) refused")));
+    QVERIFY(runCli({QStringLiteral("verify"), path("n-small.json")}).exitCode == 0);
 }
 
 QTEST_GUILESS_MAIN(TestCliGrowingRun)

@@ -2,6 +2,7 @@
 #include "ui/growing/growingrequestdialog.h"
 
 #include "core/io/growing_request_json.h"
+#include "core/session/growing_nsg.h"
 #include "core/session/growing_release.h"
 #include "core/session/session.h"
 #include "ui/util/numberformat.h"
@@ -27,6 +28,7 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     m_algorithm = new QComboBox(this);
     m_algorithm->addItem(tr("BBScheduler (epochs at n(1+γ)^i)"), QStringLiteral("bbscheduler"));
     m_algorithm->addItem(tr("BBImprover (a run every m rows, zCDP)"), QStringLiteral("bbimprover"));
+    m_algorithm->addItem(tr("NSG (sparse vector: ⊤ answers above T)"), QStringLiteral("nsg"));
     m_algorithm->setToolTip(tr("BBScheduler: fixed accuracy, a few epochs (Cummings et al. 2018, §3.1). "
                                "BBImprover: accuracy that improves as rows accumulate, a ρ_t charge per run "
                                "(§3.2; zCDP or approx budgets only)"));
@@ -73,6 +75,30 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     m_every->setValue(100);
     m_every->setToolTip(tr("m: a run at t = n, n+m, n+2m, …; its answers are held for m − 1 arrivals "
                            "(a session records at most 10,000 runs)"));
+    m_nsgP = new QDoubleSpinBox(this);
+    m_nsgP->setDecimals(3);
+    m_nsgP->setRange(0.0, 1.0);
+    m_nsgP->setSingleStep(0.1);
+    m_nsgP->setValue(0.5);
+    m_nsgP->setToolTip(tr("p: the noise unit σ(t) = σ_n (n/t)^p (p = 1 only with a constant cap)"));
+    m_nsgT = new QDoubleSpinBox(this);
+    m_nsgT->setDecimals(3);
+    m_nsgT->setRange(0.0, 1.0);
+    m_nsgT->setSingleStep(0.05);
+    m_nsgT->setValue(0.3);
+    m_nsgT->setToolTip(tr("T: a query whose noisy fraction reaches T is hard (⊤) and answered numerically"));
+    m_nsgCapKind = new QComboBox(this);
+    m_nsgCapKind->addItem(tr("time cap c₀ (H(t) grows like ln t)"), QStringLiteral("time"));
+    m_nsgCapKind->addItem(tr("constant cap c"), QStringLiteral("constant"));
+    m_nsgCap = new QDoubleSpinBox(this);
+    m_nsgCap->setDecimals(2);
+    m_nsgCap->setRange(0.01, 100000.0);
+    m_nsgCap->setValue(10.0);
+    m_nsgCap->setToolTip(tr("The cap on ⊤ answers, mandatory for NSG's privacy"));
+    m_nsgCheckpoints = new QSpinBox(this);
+    m_nsgCheckpoints->setRange(1, 10000);
+    m_nsgCheckpoints->setValue(40);
+    m_nsgCheckpoints->setToolTip(tr("Evenly spaced times from n to the end at which every query is asked"));
     m_beta = new QDoubleSpinBox(this);
     m_beta->setDecimals(4);
     m_beta->setRange(0.0001, 0.9999);
@@ -97,6 +123,11 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("γ"), m_gamma);
     form->addRow(tr("Decay a"), m_decay);
     form->addRow(tr("Every m rows"), m_every);
+    form->addRow(tr("Noise exponent p"), m_nsgP);
+    form->addRow(tr("Threshold T"), m_nsgT);
+    form->addRow(tr("Cap"), m_nsgCapKind);
+    form->addRow(tr("Cap value"), m_nsgCap);
+    form->addRow(tr("Checkpoints"), m_nsgCheckpoints);
     form->addRow(tr("β"), m_beta);
     form->addRow(tr("Queries"), m_queries);
     m_plan = new QLabel(this);
@@ -114,11 +145,11 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
         if (auto r = request())
             Q_EMIT askRequested(*r);
     });
-    for (auto *spin : {m_start, m_end, m_seed, m_every})
+    for (auto *spin : {m_start, m_end, m_seed, m_every, m_nsgCheckpoints})
         connect(spin, &QSpinBox::valueChanged, this, &GrowingRequestDialog::refresh);
-    for (auto *spin : {m_budget, m_gamma, m_beta, m_decay})
+    for (auto *spin : {m_budget, m_gamma, m_beta, m_decay, m_nsgP, m_nsgT, m_nsgCap})
         connect(spin, &QDoubleSpinBox::valueChanged, this, &GrowingRequestDialog::refresh);
-    for (auto *combo : {m_budgetKind, m_schedule})
+    for (auto *combo : {m_budgetKind, m_schedule, m_nsgCapKind})
         connect(combo, &QComboBox::currentIndexChanged, this, &GrowingRequestDialog::refresh);
     connect(m_algorithm, &QComboBox::currentIndexChanged, this, [this] {
         // BBImprover refuses a pure budget (its accuracy would get worse): offer zCDP instead.
@@ -161,6 +192,23 @@ Result<session::QueryRequest> GrowingRequestDialog::request() const
     if (m_end->value() > 0)
         stream["end"] = std::uint64_t(m_end->value());
     const bool improver = m_algorithm->currentData().toString() == QStringLiteral("bbimprover");
+    if (m_algorithm->currentData().toString() == QStringLiteral("nsg")) {
+        const bool time = m_nsgCapKind->currentData().toString() == QStringLiteral("time");
+        Json nsgLine{{"type", "growing"},
+                     {"algorithm", "nsg"},
+                     {"stream", std::move(stream)},
+                     {"budget", std::move(budget)},
+                     {"nsg", Json{{"p", m_nsgP->value()},
+                                  {"T", m_nsgT->value()},
+                                  {"cap", Json{{"kind", time ? "time" : "constant"},
+                                               {time ? "c0" : "c", m_nsgCap->value()}}},
+                                  {"queries", std::move(queries)},
+                                  {"checkpoints", std::uint64_t(m_nsgCheckpoints->value())}}},
+                     {"beta", m_beta->value()}};
+        if (!m_id->text().trimmed().isEmpty())
+            nsgLine["id"] = m_id->text().trimmed().toStdString();
+        return io::readGrowingRequest(nsgLine, "request");
+    }
     Json line{{"type", "growing"},
               {"algorithm", improver ? "bbimprover" : "bbscheduler"},
               {"stream", std::move(stream)},
@@ -179,10 +227,14 @@ Result<session::QueryRequest> GrowingRequestDialog::request() const
 void GrowingRequestDialog::refresh()
 {
     const bool improver = m_algorithm->currentData().toString() == QStringLiteral("bbimprover");
-    m_form->setRowVisible(m_schedule, !improver);
-    m_form->setRowVisible(m_gamma, !improver);
+    const bool nsg = m_algorithm->currentData().toString() == QStringLiteral("nsg");
+    m_form->setRowVisible(m_schedule, !improver && !nsg);
+    m_form->setRowVisible(m_gamma, !improver && !nsg);
     m_form->setRowVisible(m_decay, improver);
     m_form->setRowVisible(m_every, improver);
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_nsgP, m_nsgT, m_nsgCapKind, m_nsgCap, m_nsgCheckpoints})
+        m_form->setRowVisible(w, nsg);
     const bool replace = m_session && m_session->settings().neighbours == data::Neighbouring::Replace;
     auto r = request();
     Result<void> fits
@@ -196,6 +248,33 @@ void GrowingRequestDialog::refresh()
     }
     if (!fits) {
         m_plan->setText(QString::fromStdString(fits.error().message));
+        return;
+    }
+    if (nsg) {
+        // No fixed runs: a round opens at the first query after each ⊤ and is charged then.
+        const auto &spec = *r->growing;
+        auto unit = session::growingNsgUnit(spec);
+        if (!unit) {
+            m_plan->setText(QString::fromStdString(unit.error().message));
+            return;
+        }
+        const auto first = session::nsgRoundCharge(spec, *unit, spec.startSize);
+        const std::uint64_t end = *session::growingStreamEnd(spec, m_session->table());
+        const growing::HardQueryCap cap{spec.nsgCapKind == "time", spec.nsgCap};
+        const QString symbol = QString::fromStdString(std::string(filters::chargeUnitSymbol(first.kind)));
+        m_plan->setText(
+            tr("%1 checkpoints from t = %2 to %3, each asking every query. A round opens at the first query "
+               "after each ⊤ answer and is charged its whole worst case then: the first %4 = %5, later ones "
+               "less (f(s) shrinks as rows arrive). At most %6 ⊤ answers by the end (the cap); the charges' "
+               "worst case over all transcripts is %4 = %7. σ_n = %8. Session budget left: %9 = %10.")
+                .arg(spec.nsgCheckpoints)
+                .arg(spec.startSize)
+                .arg(end)
+                .arg(symbol, formatNumber(first.amount, 4))
+                .arg(cap.at(spec.startSize, end))
+                .arg(formatNumber(session::nsgChargeWorstCase(spec, *unit), 4), formatNumber(unit->sigmaN, 4),
+                     QString::fromStdString(std::string(m_session->filter().unitSymbol())),
+                     formatNumber(m_session->filter().remaining(), 4)));
         return;
     }
     auto plan = session::growingRunPlan(*r->growing, m_session->table());
@@ -248,6 +327,21 @@ void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
     }
     QStringList lines;
     const auto &r = *event.growingRecord;
+    if (r.nsg) {
+        for (std::size_t i = 0; i < r.nsg->rounds.size(); ++i) {
+            if (r.nsg->rounds.size() > 6 && i == 3) {
+                lines << tr("… %1 more").arg(r.nsg->rounds.size() - 6);
+                i = r.nsg->rounds.size() - 4;
+                continue;
+            }
+            QString text = QString::fromStdString(session::growingEpochLabel(event, i));
+            if (i < r.nsg->hard.size())
+                text += tr(" — query %1: %2")
+                            .arg(r.nsg->hard[i].query)
+                            .arg(formatNumber(r.nsg->hard[i].answer, 4));
+            lines << text;
+        }
+    }
     for (std::size_t i = 0; i < r.epochs.size(); ++i) {
         // A long BBImprover stream: the first and last three runs (the attempts view lists them all).
         if (r.epochs.size() > 6 && i == 3) {
@@ -275,6 +369,17 @@ void GrowingRequestDialog::setAlgorithm(const QString &algorithm)
 {
     if (const int i = m_algorithm->findData(algorithm); i >= 0)
         m_algorithm->setCurrentIndex(i);
+}
+
+void GrowingRequestDialog::setNsg(double p, double threshold, const QString &capKind, double cap,
+                                  int checkpoints)
+{
+    m_nsgP->setValue(p);
+    m_nsgT->setValue(threshold);
+    if (const int i = m_nsgCapKind->findData(capKind); i >= 0)
+        m_nsgCapKind->setCurrentIndex(i);
+    m_nsgCap->setValue(cap);
+    m_nsgCheckpoints->setValue(checkpoints);
 }
 
 void GrowingRequestDialog::setImproverSchedule(double a, int every)

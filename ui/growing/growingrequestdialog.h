@@ -2,7 +2,8 @@
 // Query ▸ Growing-database stream…: builds the same request as a `"type": "growing"` line of a
 // `pbx-cli run` file (BBScheduler or BBImprover over the session's rows arriving in a seeded
 // order: start size, end, order, seed, budget, the schedule — kind and γ, or a and m — β and the
-// counting predicates of the Laplace-k box) and hands it to the session. Before asking it lists
+// counting predicates of the Laplace-k box), or NSG (the sparse vector with p, T, the cap and the
+// checkpoints, §4), and hands it to the session. Before asking it lists
 // the planned epochs or runs with their charges (Cummings et al. 2018, §3.1–3.2;
 // docs/growing-databases.md, "In a session"); after, what each released. Needs a replace-one
 // session.
@@ -42,7 +43,9 @@ public:
     void showOutcome(const session::LedgerEvent &event);
 
     // Programmatic input (tests, screenshots).
-    void setAlgorithm(const QString &algorithm);   ///< "bbscheduler" or "bbimprover"
+    void setAlgorithm(const QString &algorithm); ///< "bbscheduler", "bbimprover" or "nsg"
+    /// nsg: p ∈ [0, 1], threshold T ∈ [0, 1], a time cap c₀ (or constant cap c), checkpoints.
+    void setNsg(double p, double threshold, const QString &capKind, double cap, int checkpoints);
     void setImproverSchedule(double a, int every); ///< bbimprover: decay a ∈ (0, 1), a run every m rows
     void setStartSize(int n);
     void setEnd(int end); ///< 0: every row
@@ -67,6 +70,11 @@ private:
     QFormLayout *m_form = nullptr;
     QDoubleSpinBox *m_decay = nullptr;
     QSpinBox *m_every = nullptr;
+    QDoubleSpinBox *m_nsgP = nullptr;
+    QDoubleSpinBox *m_nsgT = nullptr;
+    QComboBox *m_nsgCapKind = nullptr;
+    QDoubleSpinBox *m_nsgCap = nullptr;
+    QSpinBox *m_nsgCheckpoints = nullptr;
     QSpinBox *m_start = nullptr;
     QSpinBox *m_end = nullptr;
     QLineEdit *m_order = nullptr;
