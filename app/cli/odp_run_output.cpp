@@ -75,14 +75,37 @@ void printOdpEvent(const session::LedgerEvent &e, std::ostream &out)
 void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
 {
     out << e.request.id << ": " << session::eventStatusName(e.status);
-    if (!e.growingRecord || e.growingRecord->epochs.empty()) {
+    if (!e.growingRecord || (e.growingRecord->epochs.empty() && !e.growingRecord->nsg)
+        || (e.growingRecord->nsg && e.growingRecord->nsg->rounds.empty())) {
         out << " — " << e.reason << '\n';
         return;
     }
     const auto &r = *e.growingRecord;
+    if (r.nsg) {
+        out << " nsg, " << countNoun(r.nsg->rounds.size(), "round", "rounds") << ", "
+            << countNoun(r.nsg->hard.size(), "⊤ answer", "⊤ answers") << " at " << r.nsg->checkpoints.size()
+            << " of " << countNoun(r.plannedEpochs, "checkpoint", "checkpoints") << ", "
+            << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (worst case "
+            << formatNumber(r.nsg->worstCase) << ", σ_n = " << formatNumber(r.nsg->sigmaN) << ')';
+        if (!e.reason.empty())
+            out << " — " << e.reason;
+        out << '\n';
+        for (std::size_t i = 0; i < r.nsg->rounds.size(); ++i) {
+            out << "  " << session::growingEpochLabel(e, i);
+            if (i < r.nsg->hard.size())
+                out << "; query " << r.nsg->hard[i].query << " answered "
+                    << formatNumber(r.nsg->hard[i].answer) << " (scale " << formatNumber(r.nsg->hard[i].scale)
+                    << ')';
+            out << '\n';
+        }
+        return;
+    }
+    const bool improver = e.request.growing && e.request.growing->algorithm == "bbimprover";
     out << ' ' << e.mechanism << ", " << r.epochs.size() << " of "
-        << countNoun(r.plannedEpochs, "epoch", "epochs") << ", " << filters::chargeUnitSymbol(e.costKind)
-        << " = " << formatNumber(e.cost) << " (series ≤ " << formatNumber(r.seriesTotal) << ')';
+        << (improver ? countNoun(r.plannedEpochs, "run", "runs")
+                     : countNoun(r.plannedEpochs, "epoch", "epochs"))
+        << ", " << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (series ≤ "
+        << formatNumber(r.seriesTotal) << ')';
     if (!e.reason.empty())
         out << " — " << e.reason;
     out << '\n';

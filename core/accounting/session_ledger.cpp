@@ -116,10 +116,28 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
         // Whatever was released was paid for; a refused request released nothing.
         if (event.attempts.empty())
             continue;
-        // A growing-database stream (BBScheduler, Cummings et al. 2018): each released epoch is one
-        // run of the Laplace-k box at scale k/(ε_i t_i) (rounded up) on a t_i-row prefix, so it is
-        // ε_i-DP whatever the schedule (a zCDP schedule runs the box at ε_i = √(2ρ_i) rounded down,
-        // and ε_i²/2 ≤ ρ_i). One pure event per epoch: every strategy applies to it.
+        // A growing-database stream (BBScheduler or BBImprover, Cummings et al. 2018): each released
+        // epoch or run is one run of the Laplace-k box at scale k/(ε_i t_i) (rounded up) on a
+        // t_i-row prefix, so it is ε_i-DP whatever the schedule. A ρ-charged run (zCDP schedules,
+        // every BBImprover run) has its box at ε_i = √(2ρ_i) rounded down, so the pure event also
+        // implies the filter's ρ_i (ε_i²/2 ≤ ρ_i, Bun & Steinke 2016 Prop. 1.4) and is the sounder
+        // and tighter record: a Zcdp event would forget that the run is pure. One pure event per
+        // run: every strategy applies to it.
+        // An NSG stream: each sparse-vector round is (7/3)f(s_i)-DP whatever its outcome (the
+        // charge made when it opened; a ρ charge is ((7/3)f(s_i))²/2 rounded up, so √(2ρ) ≥ that
+        // ε): one pure event per round.
+        if (event.growingRecord && event.growingRecord->nsg) {
+            const bool rho = event.costKind == filters::ChargeKind::Rho;
+            for (const session::NsgRoundRecord &round : event.growingRecord->nsg->rounds) {
+                PrivacyEvent e;
+                e.mechanism = MechanismKind::PureDp;
+                e.epsilon = rho ? math::nudgeUp(std::sqrt(2.0 * round.charge)) : round.charge;
+                ledger.events.push_back(e);
+            }
+            if (origin)
+                origin->insert(origin->end(), event.growingRecord->nsg->rounds.size(), i);
+            continue;
+        }
         if (event.growingRecord) {
             for (const session::GrowingEpochRecord &epoch : event.growingRecord->epochs) {
                 PrivacyEvent e;

@@ -14,9 +14,12 @@ using json::Json;
 namespace {
 
 constexpr const char *kTopKeys[]
-    = {"id", "type", "algorithm", "stream", "budget", "schedule", "black_box", "beta"};
+    = {"id", "type", "algorithm", "stream", "budget", "schedule", "black_box", "beta", "nsg"};
 constexpr const char *kStreamKeys[] = {"start_size", "end", "order", "seed"};
 constexpr const char *kScheduleKeys[] = {"kind", "gamma"};
+constexpr const char *kImproverScheduleKeys[] = {"a", "every"};
+constexpr const char *kNsgKeys[] = {"p", "T", "cap", "queries", "checkpoints"};
+constexpr const char *kNsgCapKeys[] = {"kind", "c0", "c"};
 constexpr const char *kBlackBoxKeys[] = {"kind", "queries"};
 constexpr const char *kBudgetKeys[] = {"kind", "epsilon", "rho", "delta", "conversion"};
 
@@ -46,6 +49,117 @@ Result<std::uint64_t> readUnsigned(const Json &o, const char *key, const std::st
     return json::unsignedInteger(o, key, path);
 }
 
+/// The array `key` of `o`, each element an object read by `read`. Errors: Parse naming the field.
+template<typename T, typename Read>
+Result<std::vector<T>> objects(const Json &o, const char *key, const std::string &path, Read read)
+{
+    auto it = o.find(key);
+    if (it == o.end() || !it->is_array())
+        return makeError(ErrorCode::Parse, path + "." + key + ": expected an array");
+    std::vector<T> out;
+    for (std::size_t i = 0; i < it->size(); ++i) {
+        const std::string p = path + "." + key + "[" + std::to_string(i) + "]";
+        if (!(*it)[i].is_object())
+            return makeError(ErrorCode::Parse, p + ": expected an object");
+        auto x = read((*it)[i], p);
+        if (!x)
+            return x.error();
+        out.push_back(std::move(*x));
+    }
+    return out;
+}
+
+Result<session::NsgRecord> nsgRecordFromJson(const Json &o, const std::string &path)
+{
+    if (!o.is_object())
+        return makeError(ErrorCode::Parse, path + ": expected an object");
+    session::NsgRecord r;
+    auto sigma = json::number(o, "sigma_n", path);
+    auto worst = json::number(o, "worst_case", path);
+    if (!sigma)
+        return sigma.error();
+    if (!worst)
+        return worst.error();
+    r.sigmaN = *sigma;
+    r.worstCase = *worst;
+    auto rounds = objects<session::NsgRoundRecord>(
+        o, "rounds", path, [](const Json &e, const std::string &p) -> Result<session::NsgRoundRecord> {
+            session::NsgRoundRecord x;
+            auto index = readUnsigned(e, "index", p);
+            auto start = readUnsigned(e, "start", p);
+            auto charge = json::number(e, "charge", p);
+            if (!index)
+                return index.error();
+            if (!start)
+                return start.error();
+            if (!charge)
+                return charge.error();
+            x.index = *index;
+            x.start = *start;
+            x.charge = *charge;
+            if (e.contains("halt") && !e["halt"].is_null()) {
+                auto halt = readUnsigned(e, "halt", p);
+                if (!halt)
+                    return halt.error();
+                x.halt = *halt;
+            }
+            return x;
+        });
+    if (!rounds)
+        return rounds.error();
+    r.rounds = std::move(*rounds);
+    auto hard = objects<session::NsgHardRecord>(
+        o, "hard", path, [](const Json &e, const std::string &p) -> Result<session::NsgHardRecord> {
+            session::NsgHardRecord x;
+            auto time = readUnsigned(e, "time", p);
+            auto query = readUnsigned(e, "query", p);
+            auto answer = json::number(e, "answer", p);
+            auto scale = json::number(e, "scale", p);
+            if (!time)
+                return time.error();
+            if (!query)
+                return query.error();
+            if (!answer)
+                return answer.error();
+            if (!scale)
+                return scale.error();
+            x.time = *time;
+            x.query = *query;
+            x.answer = *answer;
+            x.scale = *scale;
+            return x;
+        });
+    if (!hard)
+        return hard.error();
+    r.hard = std::move(*hard);
+    auto checkpoints = objects<session::NsgCheckpointRecord>(
+        o, "checkpoints", path,
+        [](const Json &e, const std::string &p) -> Result<session::NsgCheckpointRecord> {
+            session::NsgCheckpointRecord x;
+            auto time = readUnsigned(e, "time", p);
+            auto cap = readUnsigned(e, "cap", p);
+            auto hardSoFar = readUnsigned(e, "hard", p);
+            auto capped = readUnsigned(e, "capped", p);
+            if (!time)
+                return time.error();
+            if (!cap)
+                return cap.error();
+            if (!hardSoFar)
+                return hardSoFar.error();
+            if (!capped)
+                return capped.error();
+            x.time = *time;
+            x.cap = *cap;
+            x.hard = *hardSoFar;
+            x.capped = *capped;
+            return x;
+        });
+    if (!checkpoints)
+        return checkpoints.error();
+    r.checkpoints = std::move(*checkpoints);
+    return r;
+}
+
 } // namespace
 
 bool isGrowingRequest(const Json &object)
@@ -60,6 +174,9 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
     if (!isGrowingRequest(object))
         return makeError(ErrorCode::Parse, path + ".type: expected \"growing\"");
     PBX_RETURN_IF_ERROR(refuseUnknown(object, path, kTopKeys, extraKeys));
+    const auto algorithmField = object.find("algorithm");
+    const bool improver = algorithmField != object.end() && algorithmField->is_string()
+                          && algorithmField->get<std::string>() == "bbimprover";
     for (const auto &[key, keys] : {std::pair{"stream", 0}, std::pair{"schedule", 1},
                                     std::pair{"black_box", 2}, std::pair{"budget", 3}}) {
         auto it = object.find(key);
@@ -67,12 +184,27 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
             continue;
         const std::string sub = path + "." + key;
         auto ok = keys == 0   ? refuseUnknown(*it, sub, kStreamKeys)
-                  : keys == 1 ? refuseUnknown(*it, sub, kScheduleKeys)
+                  : keys == 1 ? (improver ? refuseUnknown(*it, sub, kImproverScheduleKeys)
+                                          : refuseUnknown(*it, sub, kScheduleKeys))
                   : keys == 2 ? refuseUnknown(*it, sub, kBlackBoxKeys)
                               : refuseUnknown(*it, sub, kBudgetKeys);
         if (!ok)
             return ok.error();
     }
+    const bool nsg = algorithmField != object.end() && algorithmField->is_string()
+                     && algorithmField->get<std::string>() == "nsg";
+    if (auto it = object.find("nsg"); it != object.end()) {
+        if (!nsg)
+            return makeError(ErrorCode::Parse, path + ": unknown field 'nsg' for a growing request");
+        PBX_RETURN_IF_ERROR(refuseUnknown(*it, path + ".nsg", kNsgKeys));
+        if (it->is_object() && it->contains("cap"))
+            PBX_RETURN_IF_ERROR(refuseUnknown((*it)["cap"], path + ".nsg.cap", kNsgCapKeys));
+    }
+    // NSG asks its own predicates at checkpoints: no black box, no schedule.
+    if (nsg && object.contains("black_box"))
+        return makeError(ErrorCode::Parse, path
+                                               + ": unknown field 'black_box' for an nsg request (its "
+                                                 "predicates are \"nsg.queries\")");
     session::QueryRequest r;
     auto id = json::optionalString(object, "id", path, {}, session::maxRequestIdBytes);
     if (!id)
@@ -80,7 +212,7 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
     r.id = *id;
     // The lab's reader checks every field with the lab's codes and ranges.
     Json lab{{"format", "pbx-growing-lab"}, {"version", std::uint64_t{1}}};
-    for (const char *key : {"algorithm", "stream", "budget", "schedule", "black_box", "beta"})
+    for (const char *key : {"algorithm", "stream", "budget", "schedule", "black_box", "beta", "nsg"})
         if (auto it = object.find(key); it != object.end())
             lab[key] = *it;
     if (lab.contains("stream") && lab["stream"].is_object())
@@ -90,21 +222,38 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
         return withPath(path, config.error());
     const growing::GrowingLabConfig &c = *config;
     session::GrowingRequestSpec spec;
-    if (c.algorithm != growing::LabAlgorithm::BBScheduler)
+    if (c.algorithm != growing::LabAlgorithm::BBScheduler && c.algorithm != growing::LabAlgorithm::BBImprover
+        && c.algorithm != growing::LabAlgorithm::Nsg)
         return withPath(path, makeError(ErrorCode::InvalidArgument,
-                                        "INVALID_CONFIG: algorithm: a session runs 'bbscheduler' streams "
-                                        "(bbimprover and pmwg run in the lab: pbx-cli simulate growing)"));
-    if (!c.gamma)
+                                        "INVALID_CONFIG: algorithm: a session runs 'bbscheduler', "
+                                        "'bbimprover' and 'nsg' streams ('"
+                                            + std::string(growing::labAlgorithmName(c.algorithm))
+                                            + "' runs in the lab: pbx-cli simulate growing)"));
+    if (c.algorithm == growing::LabAlgorithm::BBScheduler && !c.gamma)
         return withPath(path,
                         makeError(ErrorCode::InvalidArgument,
                                   "INVALID_GAMMA: schedule.gamma: a session needs a number (\"optimal\" is "
                                   "a lab setting; the lab document reports the γ it chose)"));
-    if (c.box.kind != growing::BlackBoxKind::LaplaceK || c.queries.empty())
+    if (c.algorithm == growing::LabAlgorithm::Nsg && c.queries.empty())
+        return withPath(path, makeError(ErrorCode::InvalidArgument,
+                                        "INVALID_CONFIG: nsg.queries: a session's NSG stream needs at least "
+                                        "one counting predicate"));
+    if (c.algorithm != growing::LabAlgorithm::Nsg
+        && (c.box.kind != growing::BlackBoxKind::LaplaceK || c.queries.empty()))
         return withPath(path,
                         makeError(ErrorCode::InvalidArgument,
                                   "INVALID_BLACK_BOX: black_box.queries: a session runs a laplace-k box "
                                   "with a list of predicates"));
-    spec.algorithm = "bbscheduler";
+    spec.algorithm = std::string(growing::labAlgorithmName(c.algorithm));
+    spec.decay = c.decay;
+    spec.every = c.every;
+    if (c.algorithm == growing::LabAlgorithm::Nsg) {
+        spec.nsgExponent = c.nsg.exponent;
+        spec.nsgThreshold = c.nsg.threshold;
+        spec.nsgCapKind = c.nsg.cap->timeCap ? "time" : "constant";
+        spec.nsgCap = c.nsg.cap->c;
+        spec.nsgCheckpoints = std::uint64_t(c.checkpoints);
+    }
     spec.startSize = c.startSize;
     spec.end = c.end;
     spec.order = c.order;
@@ -120,7 +269,7 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
     spec.delta = c.budget.kind == growing::BudgetKind::Approx ? c.budget.delta : 0.0;
     spec.conversion = c.budget.conversion == growing::ZcdpConversion::Cks ? "cks" : "simple";
     spec.schedule = std::string(growing::scheduleKindName(c.schedule));
-    spec.gamma = *c.gamma;
+    spec.gamma = c.gamma.value_or(1.0); // bbimprover: unused (its schedule is a and m)
     spec.queries = c.queries;
     spec.beta = c.beta;
     r.growing = std::move(spec);
@@ -151,8 +300,18 @@ void writeGrowingRequest(const session::QueryRequest &request, Json &object)
         budget["conversion"] = s.conversion;
     }
     object["budget"] = std::move(budget);
-    object["schedule"] = Json{{"kind", s.schedule}, {"gamma", s.gamma}};
-    object["black_box"] = Json{{"kind", "laplace-k"}, {"queries", s.queries}};
+    if (s.algorithm == "nsg") {
+        object["nsg"] = Json{{"p", s.nsgExponent},
+                             {"T", s.nsgThreshold},
+                             {"cap", s.nsgCapKind == "time" ? Json{{"kind", "time"}, {"c0", s.nsgCap}}
+                                                            : Json{{"kind", "constant"}, {"c", s.nsgCap}}},
+                             {"queries", s.queries},
+                             {"checkpoints", s.nsgCheckpoints}};
+    } else {
+        object["schedule"] = s.algorithm == "bbimprover" ? Json{{"a", s.decay}, {"every", s.every}}
+                                                         : Json{{"kind", s.schedule}, {"gamma", s.gamma}};
+        object["black_box"] = Json{{"kind", "laplace-k"}, {"queries", s.queries}};
+    }
     object["beta"] = s.beta;
 }
 
@@ -180,6 +339,27 @@ Json growingRecordToJson(const session::GrowingRecord &r)
            {"epochs", std::move(epochs)}};
     if (r.refusedEpoch)
         o["refused_epoch"] = *r.refusedEpoch;
+    if (r.nsg) {
+        Json rounds = Json::array();
+        for (const auto &x : r.nsg->rounds) {
+            Json round{{"index", x.index}, {"start", x.start}, {"charge", x.charge}};
+            round["halt"] = x.halt ? Json(*x.halt) : Json(nullptr);
+            rounds.push_back(std::move(round));
+        }
+        Json hard = Json::array();
+        for (const auto &h : r.nsg->hard)
+            hard.push_back(
+                Json{{"time", h.time}, {"query", h.query}, {"answer", h.answer}, {"scale", h.scale}});
+        Json checkpoints = Json::array();
+        for (const auto &c : r.nsg->checkpoints)
+            checkpoints.push_back(
+                Json{{"time", c.time}, {"cap", c.cap}, {"hard", c.hard}, {"capped", c.capped}});
+        o["nsg"] = Json{{"sigma_n", r.nsg->sigmaN},
+                        {"worst_case", r.nsg->worstCase},
+                        {"rounds", std::move(rounds)},
+                        {"hard", std::move(hard)},
+                        {"checkpoints", std::move(checkpoints)}};
+    }
     return o;
 }
 
@@ -248,6 +428,12 @@ Result<session::GrowingRecord> growingRecordFromJson(const Json &o, const std::s
             x.answers.push_back(a.get<double>());
         }
         r.epochs.push_back(std::move(x));
+    }
+    if (auto n = o.find("nsg"); n != o.end()) {
+        auto nsg = nsgRecordFromJson(*n, path + ".nsg");
+        if (!nsg)
+            return nsg.error();
+        r.nsg = std::move(*nsg);
     }
     return r;
 }

@@ -92,6 +92,28 @@ MethodNote mechanismNote(std::string_view m)
                 "held while rows keep arriving.",
                 "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
                 "BBScheduler); Dwork, McSherry, Nissim & Smith 2006 (Laplace mechanism)"};
+    if (m == "bbimprover")
+        return {
+            "Growing database (BBImprover)",
+            "The session's rows arrive one at a time in a public, seeded order. At t = n, n+m, n+2m, … a "
+            "Laplace-k black box answers every query on the rows so far, and its answers are held for the "
+            "next m − 1 arrivals; each run is its own ρ_t charge to the filter (the box runs at ε_t = "
+            "√(2ρ_t)), and ρ_t ∝ t^−(1+a) sums to at most the stream's ρ over an unbounded horizon, so "
+            "the accuracy keeps improving as rows accumulate. The bound of a run is the box's noise α_t "
+            "plus the staleness of answers held for m − 1 more arrivals.",
+            "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
+            "BBImprover); Bun & Steinke 2016 (zCDP); Dwork, McSherry, Nissim & Smith 2006 (Laplace "
+            "mechanism)"};
+    if (m == "nsg")
+        return {"Growing database (NSG, sparse vector)",
+                "The session's rows arrive in a public, seeded order; at evenly spaced checkpoints every "
+                "counting query is compared, on the count scale, with a noisy threshold. Most answers are "
+                "⊥ (below); a ⊤ releases the count's fraction with Laplace noise and ends the round, and a "
+                "cap H(t) bounds the ⊤ answers by time t. Each round is charged when it opens with its whole "
+                "worst case (7/3)f(s) (or its square over 2 as ρ), f(s) = 1/(sσ(s)), so the filter is never "
+                "charged less than the round can lose.",
+                "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
+                "NSG); Dwork & Roth 2014, Thm 3.23 (sparse vector); Bun & Steinke 2016 (zCDP)"};
     if (startsWith(m, "histogram"))
         return {"Histogram (discrete Laplace)",
                 "Every cell of the histogram gets independent discrete Laplace noise of scale t = Δ₁/ε; the "
@@ -163,7 +185,7 @@ MethodNote comparisonNote()
 {
     return {
         "Composition comparison",
-        "The session's releases as a ledger of privacy events (each Laplace release or growing-database epoch one pure-ε event, each "
+        "The session's releases as a ledger of privacy events (each Laplace release or growing-database run one pure-ε event, each "
         "Gaussian release or Brownian reduction one Gaussian event), accounted by every composition "
         "strategy at the session's δ. Each ε is an upper bound, rounded up. The filter above is what "
         "guarantees the session; the comparison shows what the same releases would cost if their "

@@ -4,10 +4,13 @@
 #include "core/data/predicate.h"
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
+#include "core/session/growing_nsg.h"
 #include "core/util/try.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <span>
 
 namespace pbx::session {
@@ -69,8 +72,8 @@ Result<growing::SchedulerConfig> growingSchedulerConfig(const GrowingRequestSpec
 {
     if (spec.algorithm != "bbscheduler")
         return growingError(growing::kInvalidConfig, "algorithm",
-                            "a session runs 'bbscheduler' streams (bbimprover and pmwg run in the lab: "
-                            "pbx-cli simulate growing)");
+                            "expected bbscheduler here (a session runs bbscheduler and bbimprover streams; "
+                            "pmwg, nsg and ermg run in the lab: pbx-cli simulate growing)");
     growing::SchedulerConfig c;
     c.startSize = spec.startSize;
     c.gamma = spec.gamma;
@@ -88,6 +91,28 @@ Result<growing::SchedulerConfig> growingSchedulerConfig(const GrowingRequestSpec
             "'" + spec.schedule + "' needs "
                 + (growing::scheduleIsZcdp(c.schedule) ? "a zcdp or approx budget" : "a pure budget")
                 + " (budget.kind is '" + spec.budgetKind + "')");
+    c.beta = spec.beta;
+    if (spec.queries.empty())
+        return growingError(growing::kInvalidBlackBox, "black_box.queries",
+                            "a session's laplace-k box needs at least one predicate");
+    c.box.kind = growing::BlackBoxKind::LaplaceK;
+    c.box.queries = spec.queries.size();
+    PBX_RETURN_IF_ERROR(growing::validate(c));
+    return c;
+}
+
+Result<growing::ImproverConfig> growingImproverConfig(const GrowingRequestSpec &spec)
+{
+    if (spec.algorithm != "bbimprover")
+        return growingError(growing::kInvalidConfig, "algorithm", "expected bbimprover here");
+    growing::ImproverConfig c;
+    c.startSize = spec.startSize;
+    c.decay = spec.decay;
+    c.every = spec.every;
+    auto budget = budgetOf(spec);
+    if (!budget)
+        return budget.error();
+    c.budget = *budget;
     c.beta = spec.beta;
     if (spec.queries.empty())
         return growingError(growing::kInvalidBlackBox, "black_box.queries",
@@ -150,6 +175,122 @@ Result<std::vector<growing::EpochPlan>> growingEpochPlan(const GrowingRequestSpe
     return plan;
 }
 
+namespace {
+
+/// BBImprover's runs t = n + jm ≤ end (see growingRunPlan).
+Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &spec, const data::Table &table)
+{
+    auto config = growingImproverConfig(spec);
+    if (!config)
+        return config.error();
+    auto end = growingStreamEnd(spec, table);
+    if (!end)
+        return end.error();
+    const std::uint64_t runs = (*end - spec.startSize) / spec.every + 1;
+    if (runs > kMaxGrowingEpochs)
+        return growingError(growing::kInvalidConfig, "schedule.every",
+                            "the stream would have " + std::to_string(runs) + " runs, more than "
+                                + std::to_string(kMaxGrowingEpochs)
+                                + " (every answer is recorded); run every m ≥ "
+                                + std::to_string((*end - spec.startSize) / kMaxGrowingEpochs + 1) + " rows");
+    if (runs * spec.queries.size() > kMaxGrowingAnswers)
+        return growingError(growing::kInvalidConfig, "black_box.queries",
+                            std::to_string(runs) + " runs × " + std::to_string(spec.queries.size())
+                                + " queries exceed " + std::to_string(kMaxGrowingAnswers)
+                                + " recorded answers");
+    auto improver = growing::BBImprover::create(*config);
+    if (!improver)
+        return improver.error();
+    const std::size_t k = spec.queries.size();
+    std::vector<GrowingRunPlan> plan;
+    plan.reserve(runs);
+    for (std::uint64_t j = 0; j < runs; ++j) {
+        const std::uint64_t t = spec.startSize + j * spec.every;
+        const growing::ImproverStep step = improver->step(t);
+        if (!(step.epsilon > 0.0))
+            return growingError(growing::kInvalidConfig, "budget.rho",
+                                "the run at t = " + std::to_string(t)
+                                    + " would have ε = 0 (ρ_t underflows); shorten the stream");
+        GrowingRunPlan r;
+        r.index = j;
+        r.start = t;
+        r.last = std::min(t + spec.every - 1, *end);
+        r.epsilon = step.epsilon;
+        r.rho = step.rho;
+        r.beta = step.beta;
+        r.scale = growing::laplaceKScale(k, step.epsilon, double(t));
+        // The last block may be cut at `end`: its staleness is then the shorter one.
+        r.bound = step.alphaBlackBox + growing::epochStaleness(t, r.last);
+        // ρ_t is the block's own share of the series (m times its smallest term, rounded down):
+        // the runs together never charge more than ρ (growing::BBImprover::step).
+        r.charge = filters::Charge{filters::ChargeKind::Rho, step.rho, 0.0};
+        plan.push_back(r);
+    }
+    return plan;
+}
+
+} // namespace
+
+Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spec, const data::Table &table)
+{
+    if (spec.algorithm == "nsg")
+        return growingError(growing::kInvalidConfig, "algorithm",
+                            "an NSG stream has no fixed runs: its rounds open as its ⊤ answers come");
+    if (spec.algorithm == "bbimprover")
+        return improverRunPlan(spec, table);
+    auto epochs = growingEpochPlan(spec, table);
+    if (!epochs)
+        return epochs.error();
+    const std::size_t k = spec.queries.size();
+    std::vector<GrowingRunPlan> plan;
+    plan.reserve(epochs->size());
+    for (const auto &e : *epochs) {
+        GrowingRunPlan r;
+        r.index = e.privacy.index;
+        r.start = e.start;
+        r.last = e.last;
+        r.epsilon = e.privacy.epsilon;
+        r.rho = e.privacy.rho;
+        r.beta = e.privacy.beta;
+        r.scale = growing::laplaceKScale(k, e.privacy.epsilon, double(e.start));
+        r.bound = e.bound;
+        r.charge = growingEpochCharge(spec, e);
+        plan.push_back(r);
+    }
+    return plan;
+}
+
+Result<double> growingSeriesTotal(const GrowingRequestSpec &spec)
+{
+    if (spec.algorithm == "nsg") {
+        auto unit = growingNsgUnit(spec);
+        if (!unit)
+            return unit.error();
+        return nsgChargeWorstCase(spec, *unit);
+    }
+    if (spec.algorithm == "bbimprover") {
+        auto config = growingImproverConfig(spec);
+        if (!config)
+            return config.error();
+        auto improver = growing::BBImprover::create(*config);
+        if (!improver)
+            return improver.error();
+        return improver->total();
+    }
+    auto config = growingSchedulerConfig(spec);
+    if (!config)
+        return config.error();
+    auto scheduler = growing::BBScheduler::create(*config);
+    if (!scheduler)
+        return scheduler.error();
+    return scheduler->total();
+}
+
+std::string growingAlgorithmTitle(const GrowingRequestSpec &spec)
+{
+    return spec.algorithm == "bbimprover" ? "BBImprover" : spec.algorithm == "nsg" ? "NSG" : "BBScheduler";
+}
+
 filters::Charge growingEpochCharge(const GrowingRequestSpec &spec, const growing::EpochPlan &epoch)
 {
     const bool zcdp = spec.schedule == "zcdp-equalised" || spec.schedule == "zcdp-geometric";
@@ -167,9 +308,24 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
         return growingError(growing::kNeighboursUnsupported, "neighbours",
                             "growing-database mechanisms are analysed for replace-one neighbouring streams "
                             "(use --neighbours replace)");
-    auto plan = growingEpochPlan(spec, table);
-    if (!plan)
-        return plan.error();
+    if (spec.algorithm != "bbscheduler" && spec.algorithm != "bbimprover" && spec.algorithm != "nsg")
+        return growingError(growing::kInvalidConfig, "algorithm",
+                            "a session runs bbscheduler, bbimprover and nsg streams ('" + spec.algorithm
+                                + "' runs in the lab: pbx-cli simulate growing)");
+    filters::Charge charge;
+    if (spec.algorithm == "nsg") {
+        auto unit = growingNsgUnit(spec);
+        if (!unit)
+            return unit.error();
+        if (auto end = growingStreamEnd(spec, table); !end)
+            return end.error();
+        charge = nsgRoundCharge(spec, *unit, spec.startSize);
+    } else {
+        auto plan = growingRunPlan(spec, table);
+        if (!plan)
+            return plan.error();
+        charge = plan->front().charge;
+    }
     auto masks = queryMasks(spec, table);
     if (!masks)
         return masks.error();
@@ -184,22 +340,27 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
         = filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta, settings.split);
     if (!probe)
         return probe.error();
-    filters::Charge charge = growingEpochCharge(spec, plan->front());
     charge.amount = 0.0;
     if (auto ok = (*probe)->canCharge(charge); !ok)
-        return makeError(ok.error().code, "schedule.kind: '" + spec.schedule + "' charges "
-                                              + std::string(filters::chargeUnitSymbol(charge.kind)) + ", but "
-                                              + ok.error().message);
+        return makeError(ok.error().code,
+                         (spec.algorithm == "bbscheduler" ? "schedule.kind: '" + spec.schedule + "'"
+                          : spec.algorithm == "nsg"       ? "budget.kind: '" + spec.budgetKind + "'"
+                                                    : std::string("algorithm: '" + spec.algorithm + "'"))
+                             + " charges " + std::string(filters::chargeUnitSymbol(charge.kind)) + ", but "
+                             + ok.error().message);
     return {};
 }
 
 std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
 {
+    if (e.growingRecord->nsg)
+        return nsgRoundLabel(e, epoch);
     const GrowingRecord &r = *e.growingRecord;
     const GrowingEpochRecord &x = r.epochs[epoch];
     const bool zcdp = e.costKind == filters::ChargeKind::Rho;
-    return "BBScheduler epoch " + std::to_string(x.index) + " of " + std::to_string(r.plannedEpochs)
-           + ": t = " + std::to_string(x.start) + ", "
+    const bool improver = e.request.growing && e.request.growing->algorithm == "bbimprover";
+    return std::string(improver ? "BBImprover run " : "BBScheduler epoch ") + std::to_string(x.index) + " of "
+           + std::to_string(r.plannedEpochs) + ": t = " + std::to_string(x.start) + ", "
            + (zcdp ? "ρ = " + format(x.rho) : "ε = " + format(x.epsilon));
 }
 
@@ -210,10 +371,20 @@ std::string describeGrowingRequest(const QueryRequest &request)
                                : s.budgetKind == "approx"
                                    ? "(" + format(s.epsilon) + ", " + format(s.delta) + ")"
                                    : "ε ≤ " + format(s.epsilon);
-    return "BBScheduler stream, t = " + std::to_string(s.startSize) + " … "
-           + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", " + s.schedule
-           + " γ = " + format(s.gamma) + ", " + budget + ", " + std::to_string(s.queries.size())
-           + (s.queries.size() == 1 ? " query" : " queries");
+    if (s.algorithm == "nsg")
+        return "NSG stream, t = " + std::to_string(s.startSize) + " … "
+               + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", p = " + format(s.nsgExponent)
+               + ", T = " + format(s.nsgThreshold) + ", "
+               + (s.nsgCapKind == "time" ? "time cap c₀ = " : "constant cap c = ") + format(s.nsgCap) + ", "
+               + std::to_string(s.nsgCheckpoints) + " checkpoints, " + budget + ", "
+               + std::to_string(s.queries.size()) + (s.queries.size() == 1 ? " query" : " queries");
+    const std::string schedule = s.algorithm == "bbimprover"
+                                     ? "a = " + format(s.decay) + ", every " + std::to_string(s.every)
+                                           + (s.every == 1 ? " row" : " rows")
+                                     : s.schedule + " γ = " + format(s.gamma);
+    return growingAlgorithmTitle(s) + " stream, t = " + std::to_string(s.startSize) + " … "
+           + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", " + schedule + ", " + budget
+           + ", " + std::to_string(s.queries.size()) + (s.queries.size() == 1 ? " query" : " queries");
 }
 
 Result<LedgerEvent> Session::askGrowing(QueryRequest request)
@@ -222,9 +393,10 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
     const GrowingRequestSpec &spec = *request.growing;
-    const auto config = *growingSchedulerConfig(spec);
-    const auto plan = *growingEpochPlan(spec, *m_table);
+    const bool nsg = spec.algorithm == "nsg";
+    const auto plan = nsg ? std::vector<GrowingRunPlan>{} : *growingRunPlan(spec, *m_table);
     const std::uint64_t end = *growingStreamEnd(spec, *m_table);
+    const double seriesTotal = *growingSeriesTotal(spec);
     // The random source is opened before anything is charged: no bits, nothing spent.
     auto source = nextNoiseSource();
     if (!source)
@@ -243,52 +415,77 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
         return masks.error();
     const growing::PrefixCounts counts(*masks, std::span<const std::uint32_t>(*order).first(end));
     const std::size_t k = spec.queries.size();
+    const std::string title = growingAlgorithmTitle(spec);
+    const bool improver = spec.algorithm == "bbimprover";
+    const std::string unit = improver ? "run" : "epoch";
 
     LedgerEvent event;
     event.request = request;
     event.mechanism = spec.algorithm;
-    const filters::Charge first = growingEpochCharge(spec, plan.front());
-    event.costKind = first.kind;
+    event.costKind = nsg ? filters::ChargeKind::PureEpsilon : plan.front().charge.kind;
     GrowingRecord record;
     record.orderSeed = orderSeed;
     record.end = end;
     record.plannedEpochs = plan.size();
-    record.seriesTotal = growing::BBScheduler::create(config)->total();
-    for (const auto &epoch : plan) {
-        const filters::Charge charge = growingEpochCharge(spec, epoch);
-        // Each epoch is its own charge, made when the epoch starts (before its noise is drawn);
-        // a refusal stops the stream and leaves every earlier epoch released and charged.
-        if (auto charged = m_filter->charge(charge); !charged) {
+    record.seriesTotal = seriesTotal;
+    if (nsg) {
+        event.costKind = nsgRoundCharge(spec, *growingNsgUnit(spec), spec.startSize).kind;
+        PBX_RETURN_IF_ERROR(runNsgStream(spec, counts, end, *m_filter, noise, event, record));
+        const NsgRecord &r = *record.nsg;
+        if (r.rounds.empty()) {
+            event.status = EventStatus::Refused;
+        } else {
+            event.status = EventStatus::Released;
+            event.answer = r.hard.empty() ? 0.0 : r.hard.back().answer;
+            // The last ⊤ answer's Laplace tail: |noise| ≤ b·ln(1/β) with probability 1 − β.
+            event.errorBound
+                = r.hard.empty() ? 0.0 : math::nudgeUp(r.hard.back().scale * std::log(1.0 / spec.beta));
+            event.targetMet = !record.refusedEpoch;
+            const std::string symbol(filters::chargeUnitSymbol(event.costKind));
+            event.accounting
+                = "growing database (Cummings et al. 2018, NSG): " + std::to_string(r.rounds.size())
+                  + " sparse-vector rounds, each charged " + symbol
+                  + " for its whole worst case when it opened; " + std::to_string(r.hard.size())
+                  + " ⊤ answers; the charges' worst case over all transcripts is " + symbol + " = "
+                  + format(r.worstCase);
+        }
+        event.growingRecord = std::move(record);
+        return append(std::move(event));
+    }
+    for (const GrowingRunPlan &run : plan) {
+        // Each run is its own charge, made when the run starts (before its noise is drawn); a
+        // refusal stops the stream and leaves every earlier run released and charged.
+        if (auto charged = m_filter->charge(run.charge); !charged) {
             if (charged.error().code != ErrorCode::BudgetExceeded && record.epochs.empty())
                 return charged.error(); // nothing spent yet
-            record.refusedEpoch = epoch.privacy.index;
-            event.reason = "epoch " + std::to_string(epoch.privacy.index)
-                           + " (t = " + std::to_string(epoch.start) + ") refused: " + charged.error().message
+            record.refusedEpoch = run.index;
+            event.reason = unit + " " + std::to_string(run.index) + " (t = " + std::to_string(run.start)
+                           + ") refused: " + charged.error().message
                            + (record.epochs.empty() ? std::string("; nothing was released")
-                                                    : "; the " + std::to_string(record.epochs.size())
-                                                          + " epochs before it stay released and charged");
+                                                    : "; the " + std::to_string(record.epochs.size()) + " "
+                                                          + unit + "s before it stay released and charged");
             break;
         }
         GrowingEpochRecord x;
-        x.index = epoch.privacy.index;
-        x.start = epoch.start;
-        x.last = epoch.last;
-        x.epsilon = epoch.privacy.epsilon;
-        x.rho = epoch.privacy.rho;
-        x.beta = epoch.privacy.beta;
-        x.scale = growing::laplaceKScale(k, epoch.privacy.epsilon, double(epoch.start));
-        x.bound = epoch.bound;
+        x.index = run.index;
+        x.start = run.start;
+        x.last = run.last;
+        x.epsilon = run.epsilon;
+        x.rho = run.rho;
+        x.beta = run.beta;
+        x.scale = run.scale;
+        x.bound = run.bound;
         Attempt attempt;
-        attempt.cost = charge.amount;
-        attempt.halfWidth = epoch.bound;
+        attempt.cost = run.charge.amount;
+        attempt.halfWidth = run.bound;
         attempt.accepted = true;
         for (std::size_t j = 0; j < k; ++j) {
-            const double value = counts.fraction(j, epoch.start) + noise.laplace(x.scale);
+            const double value = counts.fraction(j, run.start) + noise.laplace(x.scale);
             x.answers.push_back(value);
-            attempt.releases.push_back({"fraction", x.scale, value, charge.amount});
+            attempt.releases.push_back({"fraction", x.scale, value, run.charge.amount});
         }
         attempt.estimate = x.answers.front();
-        event.cost = math::addRoundUp(event.cost, charge.amount);
+        event.cost = math::addRoundUp(event.cost, run.charge.amount);
         event.attempts.push_back(std::move(attempt));
         record.epochs.push_back(std::move(x));
     }
@@ -299,12 +496,11 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
         event.answer = record.epochs.back().answers.front();
         event.errorBound = record.epochs.back().bound;
         event.targetMet = !record.refusedEpoch;
-        event.accounting
-            = "growing database (Cummings et al. 2018, BBScheduler): " + std::to_string(record.epochs.size())
-              + " of " + std::to_string(plan.size()) + " epochs, each its own "
-              + std::string(filters::chargeUnitSymbol(event.costKind))
-              + " charge; the whole series sums to at most "
-              + std::string(filters::chargeUnitSymbol(event.costKind)) + " = " + format(record.seriesTotal);
+        const std::string symbol(filters::chargeUnitSymbol(event.costKind));
+        event.accounting = "growing database (Cummings et al. 2018, " + title + "): "
+                           + std::to_string(record.epochs.size()) + " of " + std::to_string(plan.size()) + " "
+                           + unit + "s, each its own " + symbol + " charge; the whole series sums to at most "
+                           + symbol + " = " + format(record.seriesTotal);
     }
     event.growingRecord = std::move(record);
     return append(std::move(event));
@@ -320,62 +516,70 @@ Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
     const GrowingRequestSpec &spec = *e.request.growing;
     if (settings.neighbours != data::Neighbouring::Replace)
         return fail("a growing-database stream in a session whose neighbouring relation is not replace-one");
-    auto plan = growingEpochPlan(spec, table);
+    if (spec.algorithm == "nsg") {
+        auto end = growingStreamEnd(spec, table);
+        if (!end)
+            return fail(end.error().message);
+        return auditNsgEvent(e, spec, *end);
+    }
+    auto plan = growingRunPlan(spec, table);
     if (!plan)
         return fail(plan.error().message);
-    const filters::ChargeKind kind = growingEpochCharge(spec, plan->front()).kind;
+    if (e.growingRecord && e.growingRecord->nsg)
+        return fail("an NSG record on a " + spec.algorithm + " request");
+    const std::string unit = spec.algorithm == "bbimprover" ? "run" : "epoch";
+    const filters::ChargeKind kind = plan->front().charge.kind;
     if (e.costKind != kind)
         return fail("its cost is in " + std::string(filters::chargeKindName(e.costKind))
                     + ", but its schedule charges " + std::string(filters::chargeKindName(kind)));
     if (!e.growingRecord)
-        return fail("a growing-database event without its epochs");
+        return fail("a growing-database event without its " + unit + "s");
     const GrowingRecord &r = *e.growingRecord;
     if (r.plannedEpochs != plan->size() || r.end != *growingStreamEnd(spec, table))
-        return fail("its plan (" + std::to_string(r.plannedEpochs) + " epochs to t = " + std::to_string(r.end)
-                    + ") is not the one its parameters give (" + std::to_string(plan->size()) + " epochs)");
+        return fail("its plan (" + std::to_string(r.plannedEpochs) + " " + unit
+                    + "s to t = " + std::to_string(r.end) + ") is not the one its parameters give ("
+                    + std::to_string(plan->size()) + " " + unit + "s)");
+    if (auto total = growingSeriesTotal(spec); !total || *total != r.seriesTotal)
+        return fail("its series total " + format(r.seriesTotal) + " is not the one its parameters give");
     if (r.epochs.size() != e.attempts.size())
-        return fail("it records " + std::to_string(r.epochs.size()) + " epochs but "
+        return fail("it records " + std::to_string(r.epochs.size()) + " " + unit + "s but "
                     + std::to_string(e.attempts.size()) + " charges");
     if (r.epochs.size() > plan->size())
-        return fail("it records more epochs than its plan has");
-    // Cut short only by a recorded refusal of the next epoch.
+        return fail("it records more " + unit + "s than its plan has");
+    // Cut short only by a recorded refusal of the next run.
     if (r.epochs.size() < plan->size() ? r.refusedEpoch != r.epochs.size() : r.refusedEpoch.has_value())
         return fail("its stream stops after " + std::to_string(r.epochs.size()) + " of "
-                    + std::to_string(plan->size()) + " epochs without a refusal of the next one");
+                    + std::to_string(plan->size()) + " " + unit + "s without a refusal of the next one");
     if ((e.status == EventStatus::Refused) != r.epochs.empty())
-        return fail("its status does not match the epochs it released");
+        return fail("its status does not match the " + unit + "s it released");
     const std::size_t k = spec.queries.size();
     double total = 0.0;
     for (std::size_t i = 0; i < r.epochs.size(); ++i) {
         const GrowingEpochRecord &x = r.epochs[i];
-        const growing::EpochPlan &p = (*plan)[i];
-        const std::string epoch = "epoch " + std::to_string(i);
+        const GrowingRunPlan &p = (*plan)[i];
+        const std::string run = unit + " " + std::to_string(i);
         if (x.index != i || x.start != p.start || x.last != p.last)
-            return fail(epoch + ": its times are not t_" + std::to_string(i) + " = " + std::to_string(p.start)
+            return fail(run + ": its times are not t_" + std::to_string(i) + " = " + std::to_string(p.start)
                         + " … " + std::to_string(p.last));
-        const filters::Charge charge = growingEpochCharge(spec, p);
-        if (x.epsilon != p.privacy.epsilon || x.rho != p.privacy.rho || x.beta != p.privacy.beta)
-            return fail(epoch + ": it records ε = " + format(x.epsilon) + ", ρ = " + format(x.rho)
-                        + ", but its schedule gives ε = " + format(p.privacy.epsilon)
-                        + ", ρ = " + format(p.privacy.rho));
-        const double scale = growing::laplaceKScale(k, p.privacy.epsilon, double(p.start));
-        if (x.scale != scale || x.bound != p.bound)
-            return fail(epoch + ": its noise scale or bound is not the one ε_" + std::to_string(i)
-                        + " gives");
+        if (x.epsilon != p.epsilon || x.rho != p.rho || x.beta != p.beta)
+            return fail(run + ": it records ε = " + format(x.epsilon) + ", ρ = " + format(x.rho)
+                        + ", but its schedule gives ε = " + format(p.epsilon) + ", ρ = " + format(p.rho));
+        if (x.scale != p.scale || x.bound != p.bound)
+            return fail(run + ": its noise scale or bound is not the one ε_" + std::to_string(i) + " gives");
         const Attempt &a = e.attempts[i];
-        if (a.cost != charge.amount)
-            return fail(epoch + ": it charged " + std::string(filters::chargeUnitSymbol(kind)) + " = "
+        if (a.cost != p.charge.amount)
+            return fail(run + ": it charged " + std::string(filters::chargeUnitSymbol(kind)) + " = "
                         + filters::formatAmount(a.cost) + ", but its schedule gives "
-                        + filters::formatAmount(charge.amount));
+                        + filters::formatAmount(p.charge.amount));
         if (x.answers.size() != k || a.releases.size() != k)
-            return fail(epoch + ": it does not release one answer per query");
+            return fail(run + ": it does not release one answer per query");
         for (std::size_t j = 0; j < k; ++j)
-            if (a.releases[j].value != x.answers[j] || a.releases[j].scale != scale)
-                return fail(epoch + ": its released answers differ from its record");
+            if (a.releases[j].value != x.answers[j] || a.releases[j].scale != p.scale)
+                return fail(run + ": its released answers differ from its record");
         total = math::addRoundUp(total, a.cost);
     }
     if (total != e.cost)
-        return fail("its epochs charge " + filters::formatAmount(total) + ", not the recorded cost "
+        return fail("its " + unit + "s charge " + filters::formatAmount(total) + ", not the recorded cost "
                     + filters::formatAmount(e.cost));
     return {};
 }

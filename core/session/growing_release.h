@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Growing-database streams in a session (Cummings, Krehbiel, Lai & Tantipongpipat, "Differential
-// privacy for growing databases", NeurIPS 2018, §3.1 BBScheduler): the plan (data-free), the
-// checks run before anything is spent, and the audit `pbx-cli verify` runs on a recorded event.
-// Each epoch's run is its own charge to the session's filter, made when the epoch starts; a
-// filter refusal stops the stream and everything released before it stays recorded and charged
-// (docs/growing-databases.md, "In a session").
+// privacy for growing databases", NeurIPS 2018, §3.1 BBScheduler and §3.2 BBImprover): the plan
+// (data-free), the checks run before anything is spent, and the audit `pbx-cli verify` runs on a
+// recorded event. Each run of the black box is its own charge to the session's filter, made when
+// the run starts; a filter refusal stops the stream and everything released before it stays
+// recorded and charged (docs/growing-databases.md, "In a session").
 #pragma once
 
 #include "core/data/table.h"
+#include "core/growing/bb_improver.h"
 #include "core/growing/bb_scheduler.h"
 #include "core/session/session.h"
 
@@ -29,6 +30,12 @@ inline constexpr std::uint64_t kMaxGrowingAnswers = 1000000;
 /// predicates).
 Result<growing::SchedulerConfig> growingSchedulerConfig(const GrowingRequestSpec &spec);
 
+/// The improver configuration of a "bbimprover" request (Laplace-k box, k = the number of
+/// predicates). Errors: INVALID_CONFIG ("algorithm" other than bbimprover; "schedule.every" < 1),
+/// INVALID_START_SIZE, INVALID_DECAY ("schedule.a" ∉ (0, 1)), INVALID_BUDGET, INVALID_SCHEDULE
+/// ("budget.kind" pure: BBImprover needs zcdp or approx), INVALID_BETA, INVALID_BLACK_BOX.
+Result<growing::ImproverConfig> growingImproverConfig(const GrowingRequestSpec &spec);
+
 /// The stream's last time: spec.end, or the table's row count. Errors: INVALID_CONFIG
 /// ("stream.end") when it exceeds the rows or is below start_size.
 Result<std::uint64_t> growingStreamEnd(const GrowingRequestSpec &spec, const data::Table &table);
@@ -39,6 +46,38 @@ Result<std::uint64_t> growingStreamEnd(const GrowingRequestSpec &spec, const dat
 /// epoch's ε underflows to 0; EPOCH_OVERFLOW.
 Result<std::vector<growing::EpochPlan>> growingEpochPlan(const GrowingRequestSpec &spec,
                                                          const data::Table &table);
+
+/// One planned run of the black box, whatever the algorithm: BBScheduler's epoch i, or
+/// BBImprover's run at t (its answers held for t … last).
+struct GrowingRunPlan
+{
+    std::uint64_t index = 0; ///< from 0
+    std::uint64_t start = 0; ///< the run's time: it reads the first `start` arriving rows
+    std::uint64_t last = 0;  ///< the last time answered from it (≤ the stream's end)
+    double epsilon = 0.0;    ///< the Laplace-k box's ε (> 0)
+    double rho = 0.0;        ///< ρ charged (zCDP schedules, BBImprover); 0 for pure schedules
+    double beta = 0.0;       ///< the run's share of β
+    double scale = 0.0;      ///< Laplace scale k/(ε·start) on the fraction scale, rounded up
+    double bound = 0.0;      ///< α + staleness over start … last (probability ≥ 1 − Σβ)
+    filters::Charge charge;  ///< what the filter is charged before the run's noise is drawn
+};
+
+/// Every run of the stream with its charge, from the parameters alone: BBScheduler's epochs
+/// (growingEpochPlan, charged by growingEpochCharge) or BBImprover's runs at t = n + jm ≤ end, each
+/// charged ρ_t = growing::BBImprover::step(t).rho (rounded down from m·ρ/(Z t'^{1+a}), t' = t+m−1;
+/// the box runs at ε_t = √(2ρ_t) rounded down, so ε_t²/2 ≤ ρ_t, Bun & Steinke 2016 Prop. 1.4) and
+/// bounded by α(ε_t, t, β_t) + (last − t)/last. Errors: as growingEpochPlan or
+/// growingImproverConfig and growingStreamEnd; INVALID_CONFIG ("schedule.every") beyond
+/// kMaxGrowingEpochs runs, ("black_box.queries") beyond kMaxGrowingAnswers answers, ("budget.rho")
+/// when a run's ε underflows to 0.
+Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spec, const data::Table &table);
+
+/// What the whole unbounded series of runs sums to at most: the schedule's total (ε or ρ) or
+/// BBImprover's ρ. Errors: as growingSchedulerConfig / growingImproverConfig.
+Result<double> growingSeriesTotal(const GrowingRequestSpec &spec);
+
+/// "BBScheduler" or "BBImprover" (the name of the request's algorithm, as the paper writes it).
+std::string growingAlgorithmTitle(const GrowingRequestSpec &spec);
 
 /// The charge of one planned epoch: ρ_i for zCDP schedules (the box runs at ε_i = √(2ρ_i) rounded
 /// down, and ε_i-DP implies ε_i²/2 ≤ ρ_i-zCDP, Bun & Steinke 2016 Prop. 1.4), else ε_i (pure
@@ -55,16 +94,18 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
                                  const SessionSettings &settings);
 
 /// "BBScheduler epoch 3 of 5: t = 8000, ε = 0.0625" (ρ for zCDP schedules; epochs numbered from 0
-/// as in the paper's t_i = n(1+γ)^i). Precondition: e.growingRecord with that epoch.
+/// as in the paper's t_i = n(1+γ)^i); "BBImprover run 3 of 271: t = 1300, ρ = 1.2e-05".
+/// Precondition: e.growingRecord with that epoch.
 std::string growingEpochLabel(const LedgerEvent &event, std::size_t epoch);
 
-/// "BBScheduler stream, t = 1000 … 28155, geometric γ = 1, ε ≤ 0.5, 2 queries": the ledger's
-/// description of a growing request. Precondition: request.growing.
+/// "BBScheduler stream, t = 1000 … 28155, geometric γ = 1, ε ≤ 0.5, 2 queries" ("BBImprover
+/// stream, …, a = 0.1, every 100 rows, ρ ≤ 0.5, …"): the ledger's description of a growing
+/// request. Precondition: request.growing.
 std::string describeGrowingRequest(const QueryRequest &request);
 
-/// Recomputes a growing event from its request (pbx-cli verify): the plan's t_i, last time, ε_i,
-/// ρ_i, β_i, scale and bound for every recorded epoch, each attempt's cost equal to its epoch's
-/// charge and its releases equal to the recorded answers, the epochs consecutive from 0, the
+/// Recomputes a growing event from its request (pbx-cli verify): the plan's (growingRunPlan) t_i,
+/// last time, ε_i, ρ_i, β_i, scale and bound for every recorded epoch or run, each attempt's cost equal to
+/// its epoch's charge and its releases equal to the recorded answers, the epochs consecutive from 0, the
 /// event's cost the rounded-up sum, and a stream cut short only by a recorded refusal.
 /// Errors: Parse naming the event and what differs.
 Result<void> auditGrowingEvent(const LedgerEvent &event, const data::Table &table,

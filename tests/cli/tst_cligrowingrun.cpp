@@ -30,6 +30,15 @@ std::string growingLine(const std::string &gamma = "1")
            + "},\"black_box\":{\"kind\":\"laplace-k\",\"queries\":[\"education >= 16\",\"experience < 10\"]}}\n";
 }
 
+std::string improverLine(const std::string &every = "100")
+{
+    return "{\"id\":\"i1\",\"type\":\"growing\",\"algorithm\":\"bbimprover\","
+           "\"stream\":{\"start_size\":1000,\"order\":\"random\",\"seed\":7},"
+           "\"budget\":{\"kind\":\"zcdp\",\"rho\":0.5},\"schedule\":{\"a\":0.1,\"every\":"
+           + every
+           + "},\"black_box\":{\"kind\":\"laplace-k\",\"queries\":[\"education >= 16\",\"experience < 10\"]}}\n";
+}
+
 constexpr const char *kCountLine = "{\"id\":\"n\",\"aggregate\":\"count\",\"target\":{\"kind\":\"absolute\","
                                    "\"error\":2000},\"mechanism\":\"laplace\"}\n";
 
@@ -55,6 +64,8 @@ private Q_SLOTS:
     void verifyCatchesEditedCosts();
     void smallBudgetStopsMidStream();
     void hostileLinesSpendNothing();
+    void improverRunVerifyAndStop();
+    void nsgRunVerifyAndStop();
 
 private:
     QTemporaryDir m_dir;
@@ -197,6 +208,126 @@ void TestCliGrowingRun::hostileLinesSpendNothing()
         QVERIFY(r.err.contains(QStringLiteral("line 2")));
         QVERIFY(!QFile::exists(out)); // nothing answered, nothing written
     }
+}
+
+void TestCliGrowingRun::improverRunVerifyAndStop()
+{
+    // BBImprover on CPS1988 under the zCDP filter: 272 runs (t = 1000, 1100, …, 28100), each its own
+    // ρ_t charge, together ρ = 0.13959 of the series' 0.5.
+    writeFile(path("i.jsonl"), improverLine() + kCountLine);
+    auto args = [&](const char *out, const char *epsilon) {
+        return QStringList{QStringLiteral("run"),
+                           QStringLiteral("--queries"),
+                           path("i.jsonl"),
+                           QStringLiteral("--out"),
+                           path(out),
+                           QStringLiteral("--filter"),
+                           QStringLiteral("zcdp"),
+                           QStringLiteral("--epsilon"),
+                           QString::fromLatin1(epsilon),
+                           QStringLiteral("--neighbours"),
+                           QStringLiteral("replace"),
+                           QStringLiteral("--seed"),
+                           QStringLiteral("3"),
+                           QStringLiteral("--journal"),
+                           path(out) + QStringLiteral(".journal")};
+    };
+    const auto r = runCli(args("i.json", "10"));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(
+                 QStringLiteral("i1: released bbimprover, 272 of 272 runs, ρ = 0.13959 (series ≤ 0.5)")),
+             qPrintable(r.out));
+    QVERIFY(r.out.contains(QStringLiteral("  BBImprover run 0 of 272: t = 1000, ρ = 0.00450639; answers ")));
+    const json t = readJson(path("i.json"));
+    const json &g = t["events"][0];
+    QCOMPARE(g["algorithm"].get<std::string>(), std::string("bbimprover"));
+    QCOMPARE(g["schedule"]["every"].get<int>(), 100);
+    QCOMPARE(g["growing_record"]["epochs"].size(), std::size_t{272});
+    QCOMPARE(g["growing_record"]["epochs"][271]["last"].get<std::uint64_t>(), std::uint64_t{28155});
+    QVERIFY(std::abs(g["cost"]["rho"].get<double>() - 0.13959) < 1e-5);
+    for (const char *file : {"i.json", "i.json.journal"}) {
+        const auto verified = runCli({QStringLiteral("verify"), path(file)});
+        QVERIFY2(verified.exitCode == 0, qPrintable(verified.err + verified.out));
+    }
+    // An edited run cost is caught.
+    json edited = t;
+    edited["events"][0]["attempts"][5]["cost"] = 1e-6;
+    writeFile(path("i-edited.json"), edited.dump());
+    const auto caught = runCli({QStringLiteral("verify"), path("i-edited.json")});
+    QCOMPARE(caught.exitCode, 1);
+    QVERIFY2(caught.err.contains(QStringLiteral("run 5: it charged ρ = 1e-06, but its schedule gives")),
+             qPrintable(caught.err));
+    // ε = 1 (ρ ≈ 0.0186): the stream stops mid-way and keeps what it released; verify accepts it.
+    const auto small = runCli(args("i-small.json", "1"));
+    QVERIFY2(small.exitCode == 0, qPrintable(small.err));
+    QVERIFY2(small.out.contains(QStringLiteral(") refused: ")), qPrintable(small.out));
+    const json ts = readJson(path("i-small.json"));
+    const auto released = ts["events"][0]["growing_record"]["epochs"].size();
+    QVERIFY(released > 0 && released < 272);
+    QCOMPARE(ts["events"][0]["growing_record"]["refused_epoch"].get<std::size_t>(), released);
+    QVERIFY(runCli({QStringLiteral("verify"), path("i-small.json")}).exitCode == 0);
+    // A run every row would be 27,156 runs: the line is refused before anything is spent.
+    writeFile(path("i.jsonl"), std::string(kCountLine) + improverLine("1"));
+    const auto bad = runCli(args("i-bad.json", "10"));
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY2(bad.err.contains(QStringLiteral("line 2: INVALID_CONFIG: schedule.every")), qPrintable(bad.err));
+    QVERIFY(!QFile::exists(path("i-bad.json")));
+}
+
+void TestCliGrowingRun::nsgRunVerifyAndStop()
+{
+    // NSG on CPS1988 (pure ε = 1, p = ½, T = 0.3, time cap c₀ = 10, 40 checkpoints; seed 3): each
+    // round charged (7/3)f(s) when it opens; the first (7/3)f(1000) = 0.0322581.
+    const std::string nsgLine
+        = "{\"id\":\"s1\",\"type\":\"growing\",\"algorithm\":\"nsg\",\"stream\":{\"start_size\":1000,\"seed\":7},"
+          "\"budget\":{\"kind\":\"pure\",\"epsilon\":1},\"nsg\":{\"p\":0.5,\"T\":0.3,\"cap\":{\"kind\":\"time\","
+          "\"c0\":10},\"queries\":[\"region == \\\"south\\\"\",\"ethnicity == \\\"afam\\\"\"],\"checkpoints\":40}}\n";
+    writeFile(path("n.jsonl"), nsgLine);
+    auto args = [&](const char *out, const char *epsilon) {
+        return QStringList{QStringLiteral("run"),
+                           QStringLiteral("--queries"),
+                           path("n.jsonl"),
+                           QStringLiteral("--out"),
+                           path(out),
+                           QStringLiteral("--filter"),
+                           QStringLiteral("basic"),
+                           QStringLiteral("--epsilon"),
+                           QString::fromLatin1(epsilon),
+                           QStringLiteral("--neighbours"),
+                           QStringLiteral("replace"),
+                           QStringLiteral("--seed"),
+                           QStringLiteral("3")};
+    };
+    const auto r = runCli(args("n.json", "10"));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(
+        r.out.contains(QStringLiteral("s1: released nsg, 13 rounds, 12 ⊤ answers at 40 of 40 checkpoints, "
+                                      "ε = 0.175924 (worst case 1, σ_n = 0.0723333)")),
+        qPrintable(r.out));
+    QVERIFY(
+        r.out.contains(QStringLiteral("  NSG round 0: opened at t = 1000, ⊤ at t = 2392, ε = 0.0322581")));
+    const json t = readJson(path("n.json"));
+    const json &g = t["events"][0];
+    QCOMPARE(g["growing_record"]["nsg"]["rounds"].size(), std::size_t{13});
+    QCOMPARE(g["growing_record"]["nsg"]["hard"].size(), std::size_t{12});
+    QCOMPARE(g["attempts"].size(), std::size_t{13});
+    const auto verified = runCli({QStringLiteral("verify"), path("n.json")});
+    QVERIFY2(verified.exitCode == 0, qPrintable(verified.err + verified.out));
+    json edited = t;
+    edited["events"][0]["attempts"][3]["cost"] = 0.001;
+    writeFile(path("n-edited.json"), edited.dump());
+    const auto caught = runCli({QStringLiteral("verify"), path("n-edited.json")});
+    QCOMPARE(caught.exitCode, 1);
+    QVERIFY2(caught.err.contains(QStringLiteral("round 3: it charged ε = 0.001, but opening at t = ")),
+             qPrintable(caught.err));
+    // ε = 0.05: the second round (ε = 0.02086) does not fit what is left; the first stays released.
+    const auto small = runCli(args("n-small.json", "0.05"));
+    QVERIFY2(small.exitCode == 0, qPrintable(small.err));
+    QVERIFY2(
+        small.out.contains(QStringLiteral("1 rounds, 1 ⊤ answers at 3 of 40 checkpoints, ε = 0.0322581")),
+        qPrintable(small.out));
+    QVERIFY(small.out.contains(QStringLiteral("round 1 (t = 2392) refused")));
+    QVERIFY(runCli({QStringLiteral("verify"), path("n-small.json")}).exitCode == 0);
 }
 
 QTEST_GUILESS_MAIN(TestCliGrowingRun)

@@ -43,6 +43,8 @@ private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void enabledOnlyForReplaceOne();
     void issuesStreamOnCps1988();
+    void issuesImproverStream();
+    void issuesNsgStream();
 };
 
 void TestGrowingRequest::enabledOnlyForReplaceOne()
@@ -128,6 +130,144 @@ void TestGrowingRequest::issuesStreamOnCps1988()
     QCOMPARE(events.back().status, session::EventStatus::Refused);
     QCOMPARE(w.document()->session().filter().spent(), event.cost);
     QVERIFY(dialog->resultText().contains(QStringLiteral("refused")));
+}
+
+void TestGrowingRequest::issuesImproverStream()
+{
+    // BBImprover from the same dialog: a ρ_t charge per run, the core session's numbers bit for bit.
+    session::SessionSettings settings = basicReplace(10.0);
+    settings.filter = filters::FilterKind::Zcdp;
+    MainWindow w;
+    w.resize(1400, 900);
+    QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+    QVERIFY(w.startNewSession(settings).ok());
+    auto *action = w.findChild<QAction *>(QStringLiteral("growingRequestAction"));
+    QVERIFY(action && action->isEnabled());
+    action->trigger();
+    auto *dialog = w.findChild<GrowingRequestDialog *>(QStringLiteral("growingRequestDialog"));
+    QVERIFY(dialog);
+    dialog->setStartSize(1000);
+    dialog->setEnd(0);
+    dialog->setSeed(7);
+    dialog->setAlgorithm(QStringLiteral("bbimprover"));
+    dialog->setBudget(QStringLiteral("zcdp"), 0.5);
+    dialog->setImproverSchedule(0.1, 100);
+    dialog->setQueries({QStringLiteral("region == \"south\""), QStringLiteral("education >= 16")});
+    QVERIFY2(dialog->askButton()->isEnabled(), qPrintable(dialog->planText()));
+    QVERIFY2(dialog->planText().startsWith(QStringLiteral("272 runs")), qPrintable(dialog->planText()));
+    QVERIFY2(dialog->planText().contains(QStringLiteral("together ρ = 0.1396")),
+             qPrintable(dialog->planText()));
+    QVERIFY(dialog->planText().contains(QStringLiteral("run 0: t = 1000 … 1099, ρ = 0.004506")));
+    QVERIFY(dialog->planText().contains(QStringLiteral("… 266 more, the last at t = 28100")));
+    auto request = dialog->request();
+    QVERIFY(request.ok());
+    QCOMPARE(request->growing->algorithm, std::string("bbimprover"));
+    QCOMPARE(request->growing->every, std::uint64_t{100});
+    // Every row would be 27,156 runs: the dialog names the field and Ask is off.
+    dialog->setImproverSchedule(0.1, 1);
+    QVERIFY(!dialog->askButton()->isEnabled());
+    QVERIFY2(dialog->planText().contains(QStringLiteral("INVALID_CONFIG: schedule.every")),
+             qPrintable(dialog->planText()));
+    dialog->setImproverSchedule(0.1, 100);
+    QVERIFY(dialog->askButton()->isEnabled());
+
+    QTest::mouseClick(dialog->askButton(), Qt::LeftButton);
+    const auto &events = w.document()->session().events();
+    QCOMPARE(events.size(), std::size_t{1});
+    const session::LedgerEvent event = events.front();
+    QCOMPARE(event.costKind, filters::ChargeKind::Rho);
+    QCOMPARE(event.growingRecord->epochs.size(), std::size_t{272});
+    auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
+    QVERIFY(table.ok());
+    auto core = session::Session::create(*table, settings);
+    QVERIFY(core.ok());
+    auto expected = (*core)->ask(*request);
+    QVERIFY(expected.ok());
+    QCOMPARE(event.cost, expected->cost);
+    QVERIFY(std::abs(event.cost - 0.13959) < 1e-5);
+    for (std::size_t i = 0; i < 272; i += 30) {
+        QCOMPARE(event.attempts[i].cost, expected->attempts[i].cost);
+        QCOMPARE(event.growingRecord->epochs[i].answers, expected->growingRecord->epochs[i].answers);
+    }
+    QVERIFY(std::abs(w.document()->session().filter().spent() - expected->cost) < 1e-12);
+    QVERIFY(w.ledgerModel()
+                ->index(0, LedgerModel::Query)
+                .data()
+                .toString()
+                .startsWith(QStringLiteral(
+                    "BBImprover stream, t = 1000 … all rows, a = 0.1, every 100 rows, ρ ≤ 0.5")));
+    QCOMPARE(w.resultCard()->headline(), QStringLiteral("272 of 272 runs released"));
+    QVERIFY2(w.resultCard()->details().contains(QStringLiteral("BBImprover run 271 of 272: t = 28100")),
+             qPrintable(w.resultCard()->details()));
+    QVERIFY(w.resultCard()->details().contains(QStringLiteral("… 260 more")));
+    QVERIFY(dialog->resultText().contains(QStringLiteral("BBImprover run 2 of 272: t = 1200")));
+    QVERIFY(!dialog->resultText().contains(QStringLiteral("BBImprover run 3 of 272")));
+    QVERIFY(dialog->resultText().contains(QStringLiteral("… 266 more")));
+    QVERIFY(!pbx::test::saveScreenshot(*dialog, QStringLiteral("growing-request-improver")).isEmpty());
+    for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+        w.resize(size);
+        QVERIFY(
+            !pbx::test::saveScreenshot(w, QStringLiteral("growing-improver-%1").arg(size.width())).isEmpty());
+    }
+}
+
+void TestGrowingRequest::issuesNsgStream()
+{
+    // NSG from the dialog: rounds charged when they open, the core session's numbers bit for bit.
+    session::SessionSettings settings = basicReplace(10.0);
+    MainWindow w;
+    w.resize(1400, 900);
+    QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+    QVERIFY(w.startNewSession(settings).ok());
+    w.findChild<QAction *>(QStringLiteral("growingRequestAction"))->trigger();
+    auto *dialog = w.findChild<GrowingRequestDialog *>(QStringLiteral("growingRequestDialog"));
+    QVERIFY(dialog);
+    dialog->setStartSize(1000);
+    dialog->setEnd(0);
+    dialog->setSeed(7);
+    dialog->setAlgorithm(QStringLiteral("nsg"));
+    dialog->setBudget(QStringLiteral("pure"), 1.0);
+    dialog->setNsg(0.5, 0.3, QStringLiteral("time"), 10.0, 40);
+    dialog->setQueries({QStringLiteral("region == \"south\""), QStringLiteral("ethnicity == \"afam\"")});
+    QVERIFY2(dialog->askButton()->isEnabled(), qPrintable(dialog->planText()));
+    QVERIFY2(dialog->planText().startsWith(QStringLiteral("40 checkpoints from t = 1000 to 28155")),
+             qPrintable(dialog->planText()));
+    // (7/3)f(1000) = (7/3)/(1000 σ_n), σ_n = 0.071·217/213; worst case the budget ε = 1; H(28155) = 43.
+    QVERIFY2(dialog->planText().contains(QStringLiteral("the first ε = 0.03226")),
+             qPrintable(dialog->planText()));
+    QVERIFY(dialog->planText().contains(QStringLiteral("At most 43 ⊤ answers")));
+    QVERIFY(dialog->planText().contains(QStringLiteral("worst case over all transcripts is ε = 1.")));
+    auto request = dialog->request();
+    QVERIFY(request.ok());
+    QCOMPARE(request->growing->algorithm, std::string("nsg"));
+    QTest::mouseClick(dialog->askButton(), Qt::LeftButton);
+    const auto &events = w.document()->session().events();
+    QCOMPARE(events.size(), std::size_t{1});
+    const session::LedgerEvent event = events.front();
+    QVERIFY(event.growingRecord && event.growingRecord->nsg);
+    auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
+    auto core = session::Session::create(*table, settings);
+    auto expected = (*core)->ask(*request);
+    QVERIFY(expected.ok());
+    QCOMPARE(event.cost, expected->cost);
+    QCOMPARE(event.growingRecord->nsg->rounds.size(), expected->growingRecord->nsg->rounds.size());
+    QCOMPARE(event.growingRecord->nsg->hard.back().answer, expected->growingRecord->nsg->hard.back().answer);
+    QCOMPARE(w.document()->session().filter().spent(), event.cost);
+    const auto &nsg = *event.growingRecord->nsg;
+    QCOMPARE(w.resultCard()->headline(),
+             QStringLiteral("%1 ⊤ answers in %2 rounds").arg(nsg.hard.size()).arg(nsg.rounds.size()));
+    QVERIFY2(w.resultCard()->details().contains(QStringLiteral("NSG round 0: opened at t = 1000, ⊤ at t = ")),
+             qPrintable(w.resultCard()->details()));
+    QVERIFY(w.ledgerModel()
+                ->index(0, LedgerModel::Query)
+                .data()
+                .toString()
+                .startsWith(QStringLiteral(
+                    "NSG stream, t = 1000 … all rows, p = 0.5, T = 0.3, time cap c₀ = 10, 40 checkpoints")));
+    QVERIFY(dialog->resultText().contains(QStringLiteral("NSG round 0: opened at t = 1000")));
+    QVERIFY(!pbx::test::saveScreenshot(*dialog, QStringLiteral("growing-request-nsg")).isEmpty());
+    w.resize(1024, 700);
+    QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("growing-nsg-1024")).isEmpty());
 }
 
 QTEST_MAIN(TestGrowingRequest)

@@ -2,6 +2,7 @@
 #include "ui/growing/growingrequestdialog.h"
 
 #include "core/io/growing_request_json.h"
+#include "core/session/growing_nsg.h"
 #include "core/session/growing_release.h"
 #include "core/session/session.h"
 #include "ui/util/numberformat.h"
@@ -25,6 +26,13 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     setWindowTitle(tr("Growing-database stream"));
     m_id = new QLineEdit(this);
     m_id->setPlaceholderText(tr("automatic (q<n>)"));
+    m_algorithm = new QComboBox(this);
+    m_algorithm->addItem(tr("BBScheduler (epochs at n(1+γ)^i)"), QStringLiteral("bbscheduler"));
+    m_algorithm->addItem(tr("BBImprover (a run every m rows, zCDP)"), QStringLiteral("bbimprover"));
+    m_algorithm->addItem(tr("NSG (sparse vector: ⊤ answers above T)"), QStringLiteral("nsg"));
+    m_algorithm->setToolTip(tr("BBScheduler: fixed accuracy, a few epochs (Cummings et al. 2018, §3.1). "
+                               "BBImprover: accuracy that improves as rows accumulate, a ρ_t charge per run "
+                               "(§3.2; zCDP or approx budgets only)"));
     m_start = new QSpinBox(this);
     m_start->setRange(1, 1000000000);
     m_start->setValue(1000);
@@ -57,6 +65,41 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     m_gamma->setRange(0.001, 1000.0);
     m_gamma->setValue(1.0);
     m_gamma->setToolTip(tr("γ: epoch i starts at t_i = n(1+γ)^i"));
+    m_decay = new QDoubleSpinBox(this);
+    m_decay->setDecimals(3);
+    m_decay->setRange(0.001, 0.999);
+    m_decay->setSingleStep(0.05);
+    m_decay->setValue(0.1);
+    m_decay->setToolTip(tr("a: the run at t is charged ρ_t ∝ t^−(1+a); smaller a spends more later"));
+    m_every = new QSpinBox(this);
+    m_every->setRange(1, 1000000000);
+    m_every->setValue(100);
+    m_every->setToolTip(tr("m: a run at t = n, n+m, n+2m, …; its answers are held for m − 1 arrivals "
+                           "(a session records at most 10,000 runs)"));
+    m_nsgP = new QDoubleSpinBox(this);
+    m_nsgP->setDecimals(3);
+    m_nsgP->setRange(0.0, 1.0);
+    m_nsgP->setSingleStep(0.1);
+    m_nsgP->setValue(0.5);
+    m_nsgP->setToolTip(tr("p: the noise unit σ(t) = σ_n (n/t)^p (p = 1 only with a constant cap)"));
+    m_nsgT = new QDoubleSpinBox(this);
+    m_nsgT->setDecimals(3);
+    m_nsgT->setRange(0.0, 1.0);
+    m_nsgT->setSingleStep(0.05);
+    m_nsgT->setValue(0.3);
+    m_nsgT->setToolTip(tr("T: a query whose noisy fraction reaches T is hard (⊤) and answered numerically"));
+    m_nsgCapKind = new QComboBox(this);
+    m_nsgCapKind->addItem(tr("time cap c₀ (H(t) grows like ln t)"), QStringLiteral("time"));
+    m_nsgCapKind->addItem(tr("constant cap c"), QStringLiteral("constant"));
+    m_nsgCap = new QDoubleSpinBox(this);
+    m_nsgCap->setDecimals(2);
+    m_nsgCap->setRange(0.01, 100000.0);
+    m_nsgCap->setValue(10.0);
+    m_nsgCap->setToolTip(tr("The cap on ⊤ answers, mandatory for NSG's privacy"));
+    m_nsgCheckpoints = new QSpinBox(this);
+    m_nsgCheckpoints->setRange(1, 10000);
+    m_nsgCheckpoints->setValue(40);
+    m_nsgCheckpoints->setToolTip(tr("Evenly spaced times from n to the end at which every query is asked"));
     m_beta = new QDoubleSpinBox(this);
     m_beta->setDecimals(4);
     m_beta->setRange(0.0001, 0.9999);
@@ -68,7 +111,9 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
                              "fraction of the rows seen so far"));
     m_queries->setMaximumHeight(90);
     auto *form = new QFormLayout;
+    m_form = form;
     form->addRow(tr("Request id"), m_id);
+    form->addRow(tr("Algorithm"), m_algorithm);
     form->addRow(tr("Start size n"), m_start);
     form->addRow(tr("End"), m_end);
     form->addRow(tr("Arrival order"), m_order);
@@ -77,6 +122,13 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("Series budget"), m_budget);
     form->addRow(tr("Schedule"), m_schedule);
     form->addRow(tr("γ"), m_gamma);
+    form->addRow(tr("Decay a"), m_decay);
+    form->addRow(tr("Every m rows"), m_every);
+    form->addRow(tr("Noise exponent p"), m_nsgP);
+    form->addRow(tr("Threshold T"), m_nsgT);
+    form->addRow(tr("Cap"), m_nsgCapKind);
+    form->addRow(tr("Cap value"), m_nsgCap);
+    form->addRow(tr("Checkpoints"), m_nsgCheckpoints);
     form->addRow(tr("β"), m_beta);
     form->addRow(tr("Queries"), m_queries);
     m_plan = new QLabel(this);
@@ -94,12 +146,19 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
         if (auto r = request())
             Q_EMIT askRequested(*r);
     });
-    for (auto *spin : {m_start, m_end, m_seed})
+    for (auto *spin : {m_start, m_end, m_seed, m_every, m_nsgCheckpoints})
         connect(spin, &QSpinBox::valueChanged, this, &GrowingRequestDialog::refresh);
-    for (auto *spin : {m_budget, m_gamma, m_beta})
+    for (auto *spin : {m_budget, m_gamma, m_beta, m_decay, m_nsgP, m_nsgT, m_nsgCap})
         connect(spin, &QDoubleSpinBox::valueChanged, this, &GrowingRequestDialog::refresh);
-    for (auto *combo : {m_budgetKind, m_schedule})
+    for (auto *combo : {m_budgetKind, m_schedule, m_nsgCapKind})
         connect(combo, &QComboBox::currentIndexChanged, this, &GrowingRequestDialog::refresh);
+    connect(m_algorithm, &QComboBox::currentIndexChanged, this, [this] {
+        // BBImprover refuses a pure budget (its accuracy would get worse): offer zCDP instead.
+        if (m_algorithm->currentData().toString() == QStringLiteral("bbimprover")
+            && m_budgetKind->currentData().toString() == QStringLiteral("pure"))
+            m_budgetKind->setCurrentIndex(m_budgetKind->findData(QStringLiteral("zcdp")));
+        refresh();
+    });
     connect(m_order, &QLineEdit::textChanged, this, &GrowingRequestDialog::refresh);
     connect(m_queries, &QPlainTextEdit::textChanged, this, &GrowingRequestDialog::refresh);
     auto *layout = new QVBoxLayout(this);
@@ -133,14 +192,34 @@ Result<session::QueryRequest> GrowingRequestDialog::request() const
                 {"seed", std::uint64_t(m_seed->value())}};
     if (m_end->value() > 0)
         stream["end"] = std::uint64_t(m_end->value());
-    Json line{
-        {"type", "growing"},
-        {"algorithm", "bbscheduler"},
-        {"stream", std::move(stream)},
-        {"budget", std::move(budget)},
-        {"schedule", Json{{"kind", m_schedule->currentText().toStdString()}, {"gamma", m_gamma->value()}}},
-        {"black_box", Json{{"kind", "laplace-k"}, {"queries", std::move(queries)}}},
-        {"beta", m_beta->value()}};
+    const bool improver = m_algorithm->currentData().toString() == QStringLiteral("bbimprover");
+    if (m_algorithm->currentData().toString() == QStringLiteral("nsg")) {
+        const bool time = m_nsgCapKind->currentData().toString() == QStringLiteral("time");
+        Json nsgLine{{"type", "growing"},
+                     {"algorithm", "nsg"},
+                     {"stream", std::move(stream)},
+                     {"budget", std::move(budget)},
+                     {"nsg", Json{{"p", m_nsgP->value()},
+                                  {"T", m_nsgT->value()},
+                                  {"cap", Json{{"kind", time ? "time" : "constant"},
+                                               {time ? "c0" : "c", m_nsgCap->value()}}},
+                                  {"queries", std::move(queries)},
+                                  {"checkpoints", std::uint64_t(m_nsgCheckpoints->value())}}},
+                     {"beta", m_beta->value()}};
+        if (!m_id->text().trimmed().isEmpty())
+            nsgLine["id"] = m_id->text().trimmed().toStdString();
+        return io::readGrowingRequest(nsgLine, "request");
+    }
+    Json line{{"type", "growing"},
+              {"algorithm", improver ? "bbimprover" : "bbscheduler"},
+              {"stream", std::move(stream)},
+              {"budget", std::move(budget)},
+              {"schedule",
+               improver
+                   ? Json{{"a", m_decay->value()}, {"every", std::uint64_t(m_every->value())}}
+                   : Json{{"kind", m_schedule->currentText().toStdString()}, {"gamma", m_gamma->value()}}},
+              {"black_box", Json{{"kind", "laplace-k"}, {"queries", std::move(queries)}}},
+              {"beta", m_beta->value()}};
     if (!m_id->text().trimmed().isEmpty())
         line["id"] = m_id->text().trimmed().toStdString();
     return io::readGrowingRequest(line, "request");
@@ -148,6 +227,15 @@ Result<session::QueryRequest> GrowingRequestDialog::request() const
 
 void GrowingRequestDialog::refresh()
 {
+    const bool improver = m_algorithm->currentData().toString() == QStringLiteral("bbimprover");
+    const bool nsg = m_algorithm->currentData().toString() == QStringLiteral("nsg");
+    m_form->setRowVisible(m_schedule, !improver && !nsg);
+    m_form->setRowVisible(m_gamma, !improver && !nsg);
+    m_form->setRowVisible(m_decay, improver);
+    m_form->setRowVisible(m_every, improver);
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_nsgP, m_nsgT, m_nsgCapKind, m_nsgCap, m_nsgCheckpoints})
+        m_form->setRowVisible(w, nsg);
     const bool replace = m_session && m_session->settings().neighbours == data::Neighbouring::Replace;
     auto r = request();
     Result<void> fits
@@ -163,32 +251,68 @@ void GrowingRequestDialog::refresh()
         m_plan->setText(QString::fromStdString(fits.error().message));
         return;
     }
-    auto plan = session::growingEpochPlan(*r->growing, m_session->table());
+    if (nsg) {
+        // No fixed runs: a round opens at the first query after each ⊤ and is charged then.
+        const auto &spec = *r->growing;
+        auto unit = session::growingNsgUnit(spec);
+        if (!unit) {
+            m_plan->setText(QString::fromStdString(unit.error().message));
+            return;
+        }
+        const auto first = session::nsgRoundCharge(spec, *unit, spec.startSize);
+        const std::uint64_t end = *session::growingStreamEnd(spec, m_session->table());
+        const growing::HardQueryCap cap{spec.nsgCapKind == "time", spec.nsgCap};
+        const QString symbol = QString::fromStdString(std::string(filters::chargeUnitSymbol(first.kind)));
+        m_plan->setText(
+            tr("%1 checkpoints from t = %2 to %3, each asking every query. A round opens at the first query "
+               "after each ⊤ answer and is charged its whole worst case then: the first %4 = %5, later ones "
+               "less (f(s) shrinks as rows arrive). At most %6 ⊤ answers by the end (the cap); the charges' "
+               "worst case over all transcripts is %4 = %7. σ_n = %8. Session budget left: %9 = %10.")
+                .arg(spec.nsgCheckpoints)
+                .arg(spec.startSize)
+                .arg(end)
+                .arg(symbol, formatNumber(first.amount, 4))
+                .arg(cap.at(spec.startSize, end))
+                .arg(formatNumber(session::nsgChargeWorstCase(spec, *unit), 4), formatNumber(unit->sigmaN, 4),
+                     QString::fromStdString(std::string(m_session->filter().unitSymbol())),
+                     formatNumber(m_session->filter().remaining(), 4)));
+        return;
+    }
+    auto plan = session::growingRunPlan(*r->growing, m_session->table());
     if (!plan) {
         m_plan->setText(QString::fromStdString(plan.error().message));
         return;
     }
+    const QString unit = improver ? tr("run") : tr("epoch");
+    const QString units = improver ? tr("runs") : tr("epochs");
     QStringList lines;
     double total = 0.0;
-    const std::size_t shown = std::min<std::size_t>(plan->size(), 12);
+    const std::size_t shown = std::min<std::size_t>(plan->size(), 6);
+    for (const auto &run : *plan)
+        total += run.charge.amount;
     for (std::size_t i = 0; i < shown; ++i) {
-        const auto charge = session::growingEpochCharge(*r->growing, (*plan)[i]);
-        total += charge.amount;
-        lines << tr("epoch %1: t = %2 … %3, %4 = %5, bound ±%6")
+        const auto &run = (*plan)[i];
+        lines << tr("%1 %2: t = %3 … %4, %5 = %6, bound ±%7")
+                     .arg(unit)
                      .arg(i)
-                     .arg((*plan)[i].start)
-                     .arg((*plan)[i].last)
-                     .arg(QString::fromStdString(std::string(filters::chargeUnitSymbol(charge.kind))),
-                          formatNumber(charge.amount, 4), formatNumber((*plan)[i].bound, 3));
+                     .arg(run.start)
+                     .arg(run.last)
+                     .arg(QString::fromStdString(std::string(filters::chargeUnitSymbol(run.charge.kind))),
+                          formatNumber(run.charge.amount, 4), formatNumber(run.bound, 3));
     }
     if (plan->size() > shown)
-        lines << tr("… %1 more")
-                     .arg(formatCount(static_cast<qint64>(plan->size() - shown), tr("epoch"), tr("epochs")));
-    m_plan->setText(tr("%1, each charged to the filter when it starts (a refusal stops the stream "
-                       "and keeps what was released). Session budget left: %2 = %3.\n%4")
-                        .arg(formatCount(static_cast<qint64>(plan->size()), tr("epoch"), tr("epochs")))
-                        .arg(QString::fromStdString(std::string(m_session->filter().unitSymbol())),
-                             formatNumber(m_session->filter().remaining(), 4), lines.join(u'\n')));
+        lines << tr("… %1 more, the last at t = %2 (bound ±%3)")
+                     .arg(formatCount(static_cast<qint64>(plan->size() - shown), unit, units))
+                     .arg(plan->back().start)
+                     .arg(formatNumber(plan->back().bound, 3));
+    m_plan->setText(
+        tr("%1, each charged to the filter when it starts (a refusal stops the stream and "
+           "keeps what was released); together %2 = %3. Session budget left: %4 = %5.\n%6")
+            .arg(formatCount(static_cast<qint64>(plan->size()), unit, units),
+                 QString::fromStdString(std::string(filters::chargeUnitSymbol(plan->front().charge.kind))),
+                 formatNumber(total, 4),
+                 QString::fromStdString(std::string(m_session->filter().unitSymbol())),
+                 formatNumber(m_session->filter().remaining(), 4), lines.join(u'\n')));
 }
 
 void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
@@ -204,7 +328,28 @@ void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
     }
     QStringList lines;
     const auto &r = *event.growingRecord;
+    if (r.nsg) {
+        for (std::size_t i = 0; i < r.nsg->rounds.size(); ++i) {
+            if (r.nsg->rounds.size() > 6 && i == 3) {
+                lines << tr("… %1 more").arg(r.nsg->rounds.size() - 6);
+                i = r.nsg->rounds.size() - 4;
+                continue;
+            }
+            QString text = QString::fromStdString(session::growingEpochLabel(event, i));
+            if (i < r.nsg->hard.size())
+                text += tr(" — query %1: %2")
+                            .arg(r.nsg->hard[i].query)
+                            .arg(formatNumber(r.nsg->hard[i].answer, 4));
+            lines << text;
+        }
+    }
     for (std::size_t i = 0; i < r.epochs.size(); ++i) {
+        // A long BBImprover stream: the first and last three runs (the attempts view lists them all).
+        if (r.epochs.size() > 6 && i == 3) {
+            lines << tr("… %1 more").arg(r.epochs.size() - 6);
+            i = r.epochs.size() - 4;
+            continue;
+        }
         QStringList answers;
         for (double a : r.epochs[i].answers)
             answers << formatNumber(a, 4);
@@ -219,6 +364,29 @@ void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
                                QString::fromStdString(std::string(filters::chargeUnitSymbol(event.costKind))),
                                formatNumber(event.cost, 6), lines.join(u'\n')));
     refresh();
+}
+
+void GrowingRequestDialog::setAlgorithm(const QString &algorithm)
+{
+    if (const int i = m_algorithm->findData(algorithm); i >= 0)
+        m_algorithm->setCurrentIndex(i);
+}
+
+void GrowingRequestDialog::setNsg(double p, double threshold, const QString &capKind, double cap,
+                                  int checkpoints)
+{
+    m_nsgP->setValue(p);
+    m_nsgT->setValue(threshold);
+    if (const int i = m_nsgCapKind->findData(capKind); i >= 0)
+        m_nsgCapKind->setCurrentIndex(i);
+    m_nsgCap->setValue(cap);
+    m_nsgCheckpoints->setValue(checkpoints);
+}
+
+void GrowingRequestDialog::setImproverSchedule(double a, int every)
+{
+    m_decay->setValue(a);
+    m_every->setValue(every);
 }
 
 void GrowingRequestDialog::setStartSize(int n)

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Query ▸ Growing-database stream…: builds the same request as a `"type": "growing"` line of a
-// `pbx-cli run` file (BBScheduler over the session's rows arriving in a seeded order: start size,
-// end, order, seed, budget, schedule, γ, β and the counting predicates of the Laplace-k box) and
-// hands it to the session. Before asking it lists the planned epochs with their charges
-// (Cummings et al. 2018, §3.1; docs/growing-databases.md, "In a session"); after, what each
-// epoch released. Needs a replace-one session.
+// `pbx-cli run` file (BBScheduler or BBImprover over the session's rows arriving in a seeded
+// order: start size, end, order, seed, budget, the schedule — kind and γ, or a and m — β and the
+// counting predicates of the Laplace-k box), or NSG (the sparse vector with p, T, the cap and the
+// checkpoints, §4), and hands it to the session. Before asking it lists
+// the planned epochs or runs with their charges (Cummings et al. 2018, §3.1–3.2;
+// docs/growing-databases.md, "In a session"); after, what each released. Needs a replace-one
+// session.
 #pragma once
 
 #include "core/session/ledger_event.h"
@@ -13,6 +15,7 @@
 
 QT_FORWARD_DECLARE_CLASS(QComboBox)
 QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
+QT_FORWARD_DECLARE_CLASS(QFormLayout)
 QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QLineEdit)
 QT_FORWARD_DECLARE_CLASS(QPlainTextEdit)
@@ -35,10 +38,15 @@ public:
     void setSession(const session::Session *session);
     /// The request as entered (growing set); errors name the field with the lab's code words.
     Result<session::QueryRequest> request() const;
-    /// Shows a recorded event: one line per released epoch, and the refusal if the stream stopped.
+    /// Shows a recorded event: one line per released epoch or run (the first and last three when
+    /// there are more than six), and the refusal if the stream stopped.
     void showOutcome(const session::LedgerEvent &event);
 
     // Programmatic input (tests, screenshots).
+    void setAlgorithm(const QString &algorithm); ///< "bbscheduler", "bbimprover" or "nsg"
+    /// nsg: p ∈ [0, 1], threshold T ∈ [0, 1], a time cap c₀ (or constant cap c), checkpoints.
+    void setNsg(double p, double threshold, const QString &capKind, double cap, int checkpoints);
+    void setImproverSchedule(double a, int every); ///< bbimprover: decay a ∈ (0, 1), a run every m rows
     void setStartSize(int n);
     void setEnd(int end); ///< 0: every row
     void setSeed(int seed);
@@ -58,6 +66,15 @@ private:
 
     const session::Session *m_session = nullptr;
     QLineEdit *m_id = nullptr;
+    QComboBox *m_algorithm = nullptr;
+    QFormLayout *m_form = nullptr;
+    QDoubleSpinBox *m_decay = nullptr;
+    QSpinBox *m_every = nullptr;
+    QDoubleSpinBox *m_nsgP = nullptr;
+    QDoubleSpinBox *m_nsgT = nullptr;
+    QComboBox *m_nsgCapKind = nullptr;
+    QDoubleSpinBox *m_nsgCap = nullptr;
+    QSpinBox *m_nsgCheckpoints = nullptr;
     QSpinBox *m_start = nullptr;
     QSpinBox *m_end = nullptr;
     QLineEdit *m_order = nullptr;

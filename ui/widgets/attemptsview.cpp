@@ -61,7 +61,10 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
         last = item;
         // A growing-database stream's attempts are its epochs, each its own charge.
         item->setText(StepColumn,
-                      event->growingRecord && std::size_t(number) <= event->growingRecord->epochs.size()
+                      event->growingRecord
+                              && std::size_t(number) <= (event->growingRecord->nsg
+                                                             ? event->growingRecord->nsg->rounds.size()
+                                                             : event->growingRecord->epochs.size())
                           ? toQString(session::growingEpochLabel(*event, std::size_t(number - 1)))
                           : tr("Attempt %1").arg(number));
         ++number;

@@ -172,11 +172,52 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
         // A growing-database stream releases one run per epoch, each its own charge: the headline
         // counts the epochs, the details list them (t_i, ε_i or ρ_i, the answers and the bound).
         const auto &record = *event.growingRecord;
-        m_headline->setText(
-            tr("%1 of %2 epochs released").arg(record.epochs.size()).arg(record.plannedEpochs));
+        if (record.nsg) {
+            // NSG: the sparse-vector rounds, each charged when it opened; ⊤ answers are the releases.
+            const auto &nsg = *record.nsg;
+            m_headline->setText(tr("%1 ⊤ answers in %2 rounds").arg(nsg.hard.size()).arg(nsg.rounds.size()));
+            m_headline->setStyleSheet({});
+            QStringList rounds;
+            for (std::size_t i = 0; i < nsg.rounds.size(); ++i) {
+                if (nsg.rounds.size() > 12 && i == 6) {
+                    rounds << tr("… %1 more").arg(nsg.rounds.size() - 12);
+                    i = nsg.rounds.size() - 7;
+                    continue;
+                }
+                QString text = toQString(session::growingEpochLabel(event, i));
+                if (i < nsg.hard.size())
+                    text += tr(" — query %1: %2")
+                                .arg(nsg.hard[i].query)
+                                .arg(formatNumber(nsg.hard[i].answer, 4));
+                rounds << text.toHtmlEscaped();
+            }
+            m_details->setText(tr("nsg · charged %1 = %2 (worst case %3)<br>%4<br>%5")
+                                   .arg(toQString(std::string(filters::chargeUnitSymbol(event.costKind))),
+                                        formatNumber(event.cost, 4), formatNumber(nsg.worstCase, 4),
+                                        rounds.join(QStringLiteral("<br>")), spentText.toHtmlEscaped()));
+            QStringList notes;
+            if (!event.reason.empty())
+                notes << toQString(event.reason);
+            if (!event.accounting.empty())
+                notes << tr("Accounting: %1").arg(toQString(event.accounting));
+            m_note->setText(notes.join(u'\n'));
+            m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
+            m_note->setVisible(!notes.isEmpty());
+            return;
+        }
+        const bool improver = event.request.growing->algorithm == "bbimprover";
+        m_headline->setText((improver ? tr("%1 of %2 runs released") : tr("%1 of %2 epochs released"))
+                                .arg(record.epochs.size())
+                                .arg(record.plannedEpochs));
         m_headline->setStyleSheet({});
         QStringList epochs;
         for (std::size_t i = 0; i < record.epochs.size(); ++i) {
+            // A long BBImprover stream: the first and last six runs (the attempts list them all).
+            if (record.epochs.size() > 12 && i == 6) {
+                epochs << tr("… %1 more").arg(record.epochs.size() - 12);
+                i = record.epochs.size() - 7;
+                continue;
+            }
             QStringList answers;
             for (double a : record.epochs[i].answers)
                 answers << formatNumber(a, 4);
