@@ -164,12 +164,10 @@ Result<void> runNsgStream(const GrowingRequestSpec &spec, const growing::PrefixC
                     if (charged.error().code != ErrorCode::BudgetExceeded && nsg.rounds.empty())
                         return charged.error(); // nothing spent yet
                     record.refusedEpoch = nsg.rounds.size();
-                    event.reason
-                        = "round " + std::to_string(nsg.rounds.size()) + " (t = " + std::to_string(t)
-                          + ") refused: " + charged.error().message
-                          + (nsg.rounds.empty() ? std::string("; nothing was released")
-                                                : "; the " + std::to_string(nsg.rounds.size())
-                                                      + " rounds before it stay released and charged");
+                    event.reason = "round " + std::to_string(nsg.rounds.size()) + " (t = " + std::to_string(t)
+                                   + ") refused: " + charged.error().message
+                                   + (nsg.rounds.empty() ? std::string("; nothing was released")
+                                                         : "; " + releasedBefore(nsg.rounds.size(), "round"));
                     refused = true;
                     break;
                 }

@@ -351,6 +351,13 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
     return {};
 }
 
+std::string releasedBefore(std::size_t count, const std::string &unit)
+{
+    if (count == 1)
+        return "the " + unit + " before it stays released and charged";
+    return "the " + std::to_string(count) + " " + unit + "s before it stay released and charged";
+}
+
 std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
 {
     if (e.growingRecord->nsg)
@@ -462,8 +469,7 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
             event.reason = unit + " " + std::to_string(run.index) + " (t = " + std::to_string(run.start)
                            + ") refused: " + charged.error().message
                            + (record.epochs.empty() ? std::string("; nothing was released")
-                                                    : "; the " + std::to_string(record.epochs.size()) + " "
-                                                          + unit + "s before it stay released and charged");
+                                                    : "; " + releasedBefore(record.epochs.size(), unit));
             break;
         }
         GrowingEpochRecord x;

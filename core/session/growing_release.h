@@ -103,6 +103,11 @@ std::string growingEpochLabel(const LedgerEvent &event, std::size_t epoch);
 /// request. Precondition: request.growing.
 std::string describeGrowingRequest(const QueryRequest &request);
 
+/// "the round before it stays released and charged" (count 1) or "the 3 epochs before it stay
+/// released and charged": the end of a refused stream's reason. `unit`: the singular noun
+/// ("epoch", "run", "round"); its plural adds an "s".
+std::string releasedBefore(std::size_t count, const std::string &unit);
+
 /// Recomputes a growing event from its request (pbx-cli verify): the plan's (growingRunPlan) t_i,
 /// last time, ε_i, ρ_i, β_i, scale and bound for every recorded epoch or run, each attempt's cost equal to
 /// its epoch's charge and its releases equal to the recorded answers, the epochs consecutive from 0, the

@@ -323,9 +323,8 @@ void TestCliGrowingRun::nsgRunVerifyAndStop()
     // ε = 0.05: the second round (ε = 0.02086) does not fit what is left; the first stays released.
     const auto small = runCli(args("n-small.json", "0.05"));
     QVERIFY2(small.exitCode == 0, qPrintable(small.err));
-    QVERIFY2(
-        small.out.contains(QStringLiteral("1 rounds, 1 ⊤ answers at 3 of 40 checkpoints, ε = 0.0322581")),
-        qPrintable(small.out));
+    QVERIFY2(small.out.contains(QStringLiteral("1 round, 1 ⊤ answer at 3 of 40 checkpoints, ε = 0.0322581")),
+             qPrintable(small.out));
     QVERIFY(small.out.contains(QStringLiteral("round 1 (t = 2392) refused")));
     QVERIFY(runCli({QStringLiteral("verify"), path("n-small.json")}).exitCode == 0);
 }

@@ -32,7 +32,7 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     m_algorithm->addItem(tr("NSG (sparse vector: ⊤ answers above T)"), QStringLiteral("nsg"));
     m_algorithm->setToolTip(tr("BBScheduler: fixed accuracy, a few epochs (Cummings et al. 2018, §3.1). "
                                "BBImprover: accuracy that improves as rows accumulate, a ρ_t charge per run "
-                               "(§3.2; zCDP or approx budgets only)"));
+                               "(Cummings et al. 2018, §3.2; zCDP or approx budgets only)"));
     m_start = new QSpinBox(this);
     m_start->setRange(1, 1000000000);
     m_start->setValue(1000);
@@ -302,7 +302,7 @@ void GrowingRequestDialog::refresh()
     }
     if (plan->size() > shown)
         lines << tr("… %1 more, the last at t = %2 (bound ±%3)")
-                     .arg(formatCount(static_cast<qint64>(plan->size() - shown), unit, units))
+                     .arg(plan->size() - shown)
                      .arg(plan->back().start)
                      .arg(formatNumber(plan->back().bound, 3));
     m_plan->setText(
