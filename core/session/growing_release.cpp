@@ -66,6 +66,19 @@ Result<std::vector<std::vector<std::uint8_t>>> queryMasks(const GrowingRequestSp
     return masks;
 }
 
+/// The Laplace-k black box both BBScheduler and BBImprover re-run in a session: k = the number of
+/// predicates. Errors: INVALID_BLACK_BOX ("black_box.queries") when there are none.
+Result<growing::BlackBox> laplaceBoxOf(const GrowingRequestSpec &spec)
+{
+    if (spec.queries.empty())
+        return growingError(growing::kInvalidBlackBox, "black_box.queries",
+                            "a session's laplace-k box needs at least one predicate");
+    growing::BlackBox box;
+    box.kind = growing::BlackBoxKind::LaplaceK;
+    box.queries = spec.queries.size();
+    return box;
+}
+
 } // namespace
 
 Result<growing::SchedulerConfig> growingSchedulerConfig(const GrowingRequestSpec &spec)
@@ -92,11 +105,10 @@ Result<growing::SchedulerConfig> growingSchedulerConfig(const GrowingRequestSpec
                 + (growing::scheduleIsZcdp(c.schedule) ? "a zcdp or approx budget" : "a pure budget")
                 + " (budget.kind is '" + spec.budgetKind + "')");
     c.beta = spec.beta;
-    if (spec.queries.empty())
-        return growingError(growing::kInvalidBlackBox, "black_box.queries",
-                            "a session's laplace-k box needs at least one predicate");
-    c.box.kind = growing::BlackBoxKind::LaplaceK;
-    c.box.queries = spec.queries.size();
+    auto box = laplaceBoxOf(spec);
+    if (!box)
+        return box.error();
+    c.box = *box;
     PBX_RETURN_IF_ERROR(growing::validate(c));
     return c;
 }
@@ -114,11 +126,10 @@ Result<growing::ImproverConfig> growingImproverConfig(const GrowingRequestSpec &
         return budget.error();
     c.budget = *budget;
     c.beta = spec.beta;
-    if (spec.queries.empty())
-        return growingError(growing::kInvalidBlackBox, "black_box.queries",
-                            "a session's laplace-k box needs at least one predicate");
-    c.box.kind = growing::BlackBoxKind::LaplaceK;
-    c.box.queries = spec.queries.size();
+    auto box = laplaceBoxOf(spec);
+    if (!box)
+        return box.error();
+    c.box = *box;
     PBX_RETURN_IF_ERROR(growing::validate(c));
     return c;
 }
