@@ -5,6 +5,7 @@
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
 #include "core/session/growing_nsg.h"
+#include "core/session/growing_pmwg.h"
 #include "core/util/try.h"
 
 #include <algorithm>
@@ -244,9 +245,10 @@ Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &sp
 
 Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spec, const data::Table &table)
 {
-    if (spec.algorithm == "nsg")
+    if (spec.algorithm == "nsg" || spec.algorithm == "pmwg")
         return growingError(growing::kInvalidConfig, "algorithm",
-                            "an NSG stream has no fixed runs: its rounds open as its ⊤ answers come");
+                            "an " + growingAlgorithmTitle(spec)
+                                + " stream has no fixed runs: its rounds open as its ⊤ answers come");
     if (spec.algorithm == "bbimprover")
         return improverRunPlan(spec, table);
     auto epochs = growingEpochPlan(spec, table);
@@ -273,6 +275,12 @@ Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spe
 
 Result<double> growingSeriesTotal(const GrowingRequestSpec &spec)
 {
+    if (spec.algorithm == "pmwg") {
+        auto unit = growingPmwgUnit(spec);
+        if (!unit)
+            return unit.error();
+        return pmwgChargeWorstCase(spec, *unit);
+    }
     if (spec.algorithm == "nsg") {
         auto unit = growingNsgUnit(spec);
         if (!unit)
@@ -299,6 +307,8 @@ Result<double> growingSeriesTotal(const GrowingRequestSpec &spec)
 
 std::string growingAlgorithmTitle(const GrowingRequestSpec &spec)
 {
+    if (spec.algorithm == "pmwg")
+        return "PMWG";
     return spec.algorithm == "bbimprover" ? "BBImprover" : spec.algorithm == "nsg" ? "NSG" : "BBScheduler";
 }
 
@@ -319,9 +329,10 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
         return growingError(growing::kNeighboursUnsupported, "neighbours",
                             "growing-database mechanisms are analysed for replace-one neighbouring streams "
                             "(use --neighbours replace)");
-    if (spec.algorithm != "bbscheduler" && spec.algorithm != "bbimprover" && spec.algorithm != "nsg")
+    if (spec.algorithm != "bbscheduler" && spec.algorithm != "bbimprover" && spec.algorithm != "nsg"
+        && spec.algorithm != "pmwg")
         return growingError(growing::kInvalidConfig, "algorithm",
-                            "a session runs bbscheduler, bbimprover and nsg streams ('" + spec.algorithm
+                            "a session runs bbscheduler, bbimprover, nsg and pmwg streams ('" + spec.algorithm
                                 + "' runs in the lab: pbx-cli simulate growing)");
     filters::Charge charge;
     if (spec.algorithm == "nsg") {
@@ -331,6 +342,15 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
         if (auto end = growingStreamEnd(spec, table); !end)
             return end.error();
         charge = nsgRoundCharge(spec, *unit, spec.startSize);
+    } else if (spec.algorithm == "pmwg") {
+        auto unit = growingPmwgUnit(spec);
+        if (!unit)
+            return unit.error();
+        if (auto end = growingStreamEnd(spec, table); !end)
+            return end.error();
+        if (auto universe = growing::cpsUniverse(table, spec.pmwg.universe); !universe)
+            return universe.error();
+        charge = pmwgRoundCharge(spec, *unit, spec.startSize);
     } else {
         auto plan = growingRunPlan(spec, table);
         if (!plan)
@@ -355,8 +375,9 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
     if (auto ok = (*probe)->canCharge(charge); !ok)
         return makeError(ok.error().code,
                          (spec.algorithm == "bbscheduler" ? "schedule.kind: '" + spec.schedule + "'"
-                          : spec.algorithm == "nsg"       ? "budget.kind: '" + spec.budgetKind + "'"
-                                                    : std::string("algorithm: '" + spec.algorithm + "'"))
+                          : spec.algorithm == "nsg" || spec.algorithm == "pmwg"
+                              ? "budget.kind: '" + spec.budgetKind + "'"
+                              : std::string("algorithm: '" + spec.algorithm + "'"))
                              + " charges " + std::string(filters::chargeUnitSymbol(charge.kind)) + ", but "
                              + ok.error().message);
     return {};
@@ -373,6 +394,8 @@ std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
 {
     if (e.growingRecord->nsg)
         return nsgRoundLabel(e, epoch);
+    if (e.growingRecord->pmwg)
+        return pmwgRoundLabel(e, epoch);
     const GrowingRecord &r = *e.growingRecord;
     const GrowingEpochRecord &x = r.epochs[epoch];
     const bool zcdp = e.costKind == filters::ChargeKind::Rho;
@@ -385,6 +408,8 @@ std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
 std::string describeGrowingRequest(const QueryRequest &request)
 {
     const GrowingRequestSpec &s = *request.growing;
+    if (s.algorithm == "pmwg")
+        return describePmwgRequest(s);
     const std::string budget = s.budgetKind == "zcdp" ? "ρ ≤ " + format(s.rho)
                                : s.budgetKind == "approx"
                                    ? "(" + format(s.epsilon) + ", " + format(s.delta) + ")"
@@ -412,7 +437,8 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
         request.id = "q" + std::to_string(m_events.size() + 1);
     const GrowingRequestSpec &spec = *request.growing;
     const bool nsg = spec.algorithm == "nsg";
-    const auto plan = nsg ? std::vector<GrowingRunPlan>{} : *growingRunPlan(spec, *m_table);
+    const bool pmwg = spec.algorithm == "pmwg";
+    const auto plan = nsg || pmwg ? std::vector<GrowingRunPlan>{} : *growingRunPlan(spec, *m_table);
     const std::uint64_t end = *growingStreamEnd(spec, *m_table);
     const double seriesTotal = *growingSeriesTotal(spec);
     // The random source is opened before anything is charged: no bits, nothing spent.
@@ -440,12 +466,17 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     LedgerEvent event;
     event.request = request;
     event.mechanism = spec.algorithm;
-    event.costKind = nsg ? filters::ChargeKind::PureEpsilon : plan.front().charge.kind;
+    event.costKind = nsg || pmwg ? filters::ChargeKind::PureEpsilon : plan.front().charge.kind;
     GrowingRecord record;
     record.orderSeed = orderSeed;
     record.end = end;
     record.plannedEpochs = plan.size();
     record.seriesTotal = seriesTotal;
+    if (pmwg) {
+        PBX_RETURN_IF_ERROR(runPmwgStream(spec, *m_table, *order, end, *m_filter, noise, event, record));
+        event.growingRecord = std::move(record);
+        return append(std::move(event));
+    }
     if (nsg) {
         event.costKind = nsgRoundCharge(spec, *growingNsgUnit(spec), spec.startSize).kind;
         PBX_RETURN_IF_ERROR(runNsgStream(spec, counts, end, *m_filter, noise, event, record));
@@ -539,11 +570,17 @@ Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
             return fail(end.error().message);
         return auditNsgEvent(e, spec, *end);
     }
+    if (spec.algorithm == "pmwg") {
+        auto end = growingStreamEnd(spec, table);
+        if (!end)
+            return fail(end.error().message);
+        return auditPmwgEvent(e, spec, *end);
+    }
     auto plan = growingRunPlan(spec, table);
     if (!plan)
         return fail(plan.error().message);
-    if (e.growingRecord && e.growingRecord->nsg)
-        return fail("an NSG record on a " + spec.algorithm + " request");
+    if (e.growingRecord && (e.growingRecord->nsg || e.growingRecord->pmwg))
+        return fail("an NSG or PMWG record on a " + spec.algorithm + " request");
     const std::string unit = spec.algorithm == "bbimprover" ? "run" : "epoch";
     const filters::ChargeKind kind = plan->front().charge.kind;
     if (e.costKind != kind)

@@ -8,6 +8,8 @@
 // (docs/growing-databases.md, "In a session").
 #pragma once
 
+#include "core/session/growing_pmwg_request.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -38,6 +40,7 @@ struct GrowingRequestSpec
     std::string nsgCapKind = "time";        ///< nsg: "time" (H(t) = ⌊c_0(1 + H_t − H_n)⌋) or "constant"
     double nsgCap = 10.0;                   ///< nsg: c_0 (time) or c (constant) ("nsg.cap")
     std::uint64_t nsgCheckpoints = 40;      ///< nsg: evenly spaced times n … end ("nsg.checkpoints")
+    PmwgRequestSpec pmwg;                   ///< pmwg: its "pmwg" block
     std::vector<std::string> queries;       ///< counting predicates: the laplace-k box's, or nsg's (k ≥ 1)
     double beta = 0.05;                     ///< total failure probability of the bounds
 };
@@ -108,6 +111,8 @@ struct GrowingRecord
     std::optional<std::uint64_t> refusedEpoch;
     /// NSG streams (then `epochs` is empty and `refusedEpoch` names the refused round).
     std::optional<NsgRecord> nsg;
+    /// PMWG streams (then `epochs` is empty and `refusedEpoch` names the refused round).
+    std::optional<PmwgRecord> pmwg;
 };
 
 } // namespace pbx::session
