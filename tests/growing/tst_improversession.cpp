@@ -279,7 +279,7 @@ void TestImproverSession::badValuesSpendNothing()
         {line(R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"kind":"geometric","gamma":1})"),
          "unknown field 'kind'"},
         {line(R"("budget":{"kind":"zcdp","rho":-1},)"), "INVALID_BUDGET: budget.rho"},
-        {R"({"type":"growing","algorithm":"pmwg","stream":{"start_size":14000},"budget":{"kind":"pure","epsilon":1}})",
+        {R"({"type":"growing","algorithm":"pmw","stream":{"start_size":14000},"budget":{"kind":"pure","epsilon":1}})",
          "INVALID_CONFIG: algorithm"},
     };
     for (const auto &b : bad) {
