@@ -86,11 +86,11 @@ void printPmwgEvent(const session::LedgerEvent &e, std::ostream &out)
     std::size_t answers = 0;
     for (const auto &c : p.checkpoints)
         answers += c.answers.size();
-    out << " pmwg, " << p.rounds.size() << " rounds, " << p.hard.size() << " hard of " << answers
-        << " answers at " << p.checkpoints.size() << " of " << e.growingRecord->plannedEpochs
-        << " checkpoints, " << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost)
-        << " (worst case " << formatNumber(p.worstCase) << ", σ_n = " << formatNumber(p.sigmaN)
-        << ", N = " << p.universe << ')';
+    out << " pmwg, " << p.rounds.size() << (p.rounds.size() == 1 ? " round, " : " rounds, ") << p.hard.size()
+        << " hard of " << answers << (answers == 1 ? " answer at " : " answers at ") << p.checkpoints.size()
+        << " of " << e.growingRecord->plannedEpochs << " checkpoints, "
+        << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (worst case "
+        << formatNumber(p.worstCase) << ", σ_n = " << formatNumber(p.sigmaN) << ", N = " << p.universe << ')';
     if (!e.reason.empty())
         out << " — " << e.reason;
     out << '\n';
@@ -107,11 +107,11 @@ void printPmwgEvent(const session::LedgerEvent &e, std::ostream &out)
 
 void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
 {
-    out << e.request.id << ": " << session::eventStatusName(e.status);
     if (e.growingRecord && e.growingRecord->pmwg) {
         printPmwgEvent(e, out);
         return;
     }
+    out << e.request.id << ": " << session::eventStatusName(e.status);
     if (!e.growingRecord || (e.growingRecord->epochs.empty() && !e.growingRecord->nsg)
         || (e.growingRecord->nsg && e.growingRecord->nsg->rounds.empty())) {
         out << " — " << e.reason << '\n';
