@@ -5,6 +5,7 @@
 #include "core/session/growing_nsg.h"
 #include "core/session/growing_release.h"
 #include "core/session/session.h"
+#include "ui/growing/pmwgfields.h"
 #include "ui/util/numberformat.h"
 #include "ui/widgets/screenfit.h"
 
@@ -30,6 +31,7 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     m_algorithm->addItem(tr("BBScheduler (epochs at n(1+γ)^i)"), QStringLiteral("bbscheduler"));
     m_algorithm->addItem(tr("BBImprover (a run every m rows, zCDP)"), QStringLiteral("bbimprover"));
     m_algorithm->addItem(tr("NSG (sparse vector: ⊤ answers above T)"), QStringLiteral("nsg"));
+    m_algorithm->addItem(tr("PMWG (multiplicative weights over a public histogram)"), QStringLiteral("pmwg"));
     m_algorithm->setToolTip(tr("BBScheduler: fixed accuracy, a few epochs (Cummings et al. 2018, §3.1). "
                                "BBImprover: accuracy that improves as rows accumulate, a ρ_t charge per run "
                                "(Cummings et al. 2018, §3.2; zCDP or approx budgets only)"));
@@ -129,6 +131,9 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("Cap"), m_nsgCapKind);
     form->addRow(tr("Cap value"), m_nsgCap);
     form->addRow(tr("Checkpoints"), m_nsgCheckpoints);
+    m_pmwg = new PmwgFields(this);
+    form->addRow(tr("PMWG"), m_pmwg);
+    connect(m_pmwg, &PmwgFields::changed, this, &GrowingRequestDialog::refresh);
     form->addRow(tr("β"), m_beta);
     form->addRow(tr("Queries"), m_queries);
     m_plan = new QLabel(this);
@@ -193,6 +198,13 @@ Result<session::QueryRequest> GrowingRequestDialog::request() const
     if (m_end->value() > 0)
         stream["end"] = std::uint64_t(m_end->value());
     const bool improver = m_algorithm->currentData().toString() == QStringLiteral("bbimprover");
+    if (m_algorithm->currentData().toString() == QStringLiteral("pmwg")) {
+        Json pmwgLine{{"type", "growing"},           {"algorithm", "pmwg"},     {"stream", std::move(stream)},
+                      {"budget", std::move(budget)}, {"pmwg", m_pmwg->block()}, {"beta", m_beta->value()}};
+        if (!m_id->text().trimmed().isEmpty())
+            pmwgLine["id"] = m_id->text().trimmed().toStdString();
+        return io::readGrowingRequest(pmwgLine, "request");
+    }
     if (m_algorithm->currentData().toString() == QStringLiteral("nsg")) {
         const bool time = m_nsgCapKind->currentData().toString() == QStringLiteral("time");
         Json nsgLine{{"type", "growing"},
@@ -229,8 +241,11 @@ void GrowingRequestDialog::refresh()
 {
     const bool improver = m_algorithm->currentData().toString() == QStringLiteral("bbimprover");
     const bool nsg = m_algorithm->currentData().toString() == QStringLiteral("nsg");
-    m_form->setRowVisible(m_schedule, !improver && !nsg);
-    m_form->setRowVisible(m_gamma, !improver && !nsg);
+    const bool pmwg = m_algorithm->currentData().toString() == QStringLiteral("pmwg");
+    m_form->setRowVisible(m_schedule, !improver && !nsg && !pmwg);
+    m_form->setRowVisible(m_gamma, !improver && !nsg && !pmwg);
+    m_form->setRowVisible(m_pmwg, pmwg);
+    m_form->setRowVisible(m_queries, !pmwg); // PMWG draws its conjunctions from the order seed
     m_form->setRowVisible(m_decay, improver);
     m_form->setRowVisible(m_every, improver);
     for (QWidget *w :
@@ -249,6 +264,10 @@ void GrowingRequestDialog::refresh()
     }
     if (!fits) {
         m_plan->setText(QString::fromStdString(fits.error().message));
+        return;
+    }
+    if (pmwg) {
+        m_plan->setText(PmwgFields::planText(*r, *m_session));
         return;
     }
     if (nsg) {
@@ -328,6 +347,8 @@ void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
     }
     QStringList lines;
     const auto &r = *event.growingRecord;
+    if (r.pmwg)
+        lines << PmwgFields::outcomeLines(event);
     if (r.nsg) {
         for (std::size_t i = 0; i < r.nsg->rounds.size(); ++i) {
             if (r.nsg->rounds.size() > 6 && i == 3) {

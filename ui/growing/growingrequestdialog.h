@@ -3,8 +3,8 @@
 // `pbx-cli run` file (BBScheduler or BBImprover over the session's rows arriving in a seeded
 // order: start size, end, order, seed, budget, the schedule — kind and γ, or a and m — β and the
 // counting predicates of the Laplace-k box), or NSG (the sparse vector with p, T, the cap and the
-// checkpoints, §4), and hands it to the session. Before asking it lists
-// the planned epochs or runs with their charges (Cummings et al. 2018, §3.1–3.2;
+// checkpoints, §4), or PMWG (its fields in PmwgFields, §4.2), and hands it to the session. Before asking it
+// lists the planned epochs or runs with their charges (Cummings et al. 2018, §3.1–3.2;
 // docs/growing-databases.md, "In a session"); after, what each released. Needs a replace-one
 // session.
 #pragma once
@@ -28,6 +28,8 @@ class Session;
 
 namespace pbx::ui {
 
+class PmwgFields;
+
 class GrowingRequestDialog final : public QDialog
 {
     Q_OBJECT
@@ -43,7 +45,9 @@ public:
     void showOutcome(const session::LedgerEvent &event);
 
     // Programmatic input (tests, screenshots).
-    void setAlgorithm(const QString &algorithm); ///< "bbscheduler", "bbimprover" or "nsg"
+    void setAlgorithm(const QString &algorithm); ///< "bbscheduler", "bbimprover", "nsg" or "pmwg"
+    /// pmwg: its fields (universe, mode, p, c₀, T, η, checkpoints, queries per checkpoint).
+    PmwgFields *pmwgFields() const { return m_pmwg; }
     /// nsg: p ∈ [0, 1], threshold T ∈ [0, 1], a time cap c₀ (or constant cap c), checkpoints.
     void setNsg(double p, double threshold, const QString &capKind, double cap, int checkpoints);
     void setImproverSchedule(double a, int every); ///< bbimprover: decay a ∈ (0, 1), a run every m rows
@@ -75,6 +79,7 @@ private:
     QComboBox *m_nsgCapKind = nullptr;
     QDoubleSpinBox *m_nsgCap = nullptr;
     QSpinBox *m_nsgCheckpoints = nullptr;
+    PmwgFields *m_pmwg = nullptr;
     QSpinBox *m_start = nullptr;
     QSpinBox *m_end = nullptr;
     QLineEdit *m_order = nullptr;
