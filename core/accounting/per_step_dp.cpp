@@ -57,6 +57,25 @@ bool hasNonPureEvents(const Ledger &ledger)
     return false;
 }
 
+std::int64_t convertibleSteps(const Ledger &ledger)
+{
+    std::int64_t steps = 0;
+    for (const auto &e : ledger.events)
+        if (e.mechanism == MechanismKind::Gaussian || e.mechanism == MechanismKind::Zcdp)
+            steps += e.count;
+    return steps;
+}
+
+double autoPerStepDelta(double delta, std::int64_t steps)
+{
+    if (steps <= 0 || !(delta > 0.0))
+        return 0.0;
+    const double half = delta / (2.0 * static_cast<double>(steps));
+    // Two significant digits, rounded down (the per-step share never exceeds δ/(2k)).
+    const double unit = std::pow(10.0, std::floor(std::log10(half)) - 1.0);
+    return std::max(1e-15, std::floor(half / unit) * unit);
+}
+
 Result<PerStepLedger> perStepLedger(const Ledger &ledger, double stepDelta)
 {
     PBX_RETURN_IF_ERROR(validateLedger(ledger));
