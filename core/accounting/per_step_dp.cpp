@@ -112,14 +112,14 @@ Result<double> sumOfStepDeltas(const Ledger &ledger)
 {
     double sum = 0.0;
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
-        const PrivacyEvent &e = ledger.events[i];
-        auto step = approxDpPerStep(e, ledger.neighbours);
+        auto step = approxDpStepAt(ledger, i);
         if (!step)
-            return makeError(step.error().code, "events[" + std::to_string(i) + "] ("
-                                                    + mechanismName(e.mechanism)
-                                                    + "): " + step.error().message);
+            return step.error();
+        // Σ count_j·δ_j, not basic composition's 1 − Π(1 − δ_j): the δ the steps charge, as the
+        // view and pbx-cli print it, an upper bound on the latter.
         if (step->delta > 0.0)
-            sum = math::addRoundUp(sum, math::nudgeUp(static_cast<double>(e.count) * step->delta, 1));
+            sum = math::addRoundUp(
+                sum, math::nudgeUp(static_cast<double>(ledger.events[i].count) * step->delta, 1));
     }
     return std::min(1.0, sum);
 }
