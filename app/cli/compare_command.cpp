@@ -4,8 +4,10 @@
 #include "app/cli/options.h"
 #include "core/accounting/evaluation.h"
 #include "core/accounting/ledger_json.h"
+#include "core/accounting/per_step_dp.h"
 #include "core/util/plural.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -22,8 +24,8 @@ constexpr double kDefaultInterval = 1e-4;
 
 void printHelp(std::ostream &out)
 {
-    out << "Usage: pbx-cli compare --ledger FILE [--delta D | --epsilon E] [--interval D] [--json]\n"
-           "                       [--out FILE]\n"
+    out << "Usage: pbx-cli compare --ledger FILE [--delta D | --epsilon E] [--interval D]\n"
+           "                       [--per-step-delta D | --per-step-delta auto] [--json] [--out FILE]\n"
            "\n"
            "What a ledger costs under every composition strategy, with the curves the comparison\n"
            "view draws: the δ(ε) privacy profile, ε at δ over prefixes of the ledger (ε(k)), the\n"
@@ -35,6 +37,14 @@ void printHelp(std::ostream &out)
            "                  always use ε at δ\n"
            "  --epsilon E     the table reports δ at this ε (E ≥ 0) instead\n"
            "  --interval D    PLD discretisation interval, 0 < D ≤ 1 (default 1e-4)\n"
+           "  --per-step-delta D\n"
+           "                  basic, advanced and optimal composition count each Gaussian or zCDP\n"
+           "                  step as (ε, D)-DP (Balle & Wang 2018; Canonne, Kamath & Steinke 2020),\n"
+           "                  so they apply to such ledgers too; the k converted steps then charge\n"
+           "                  Σδᵢ of the total δ by themselves. 0 < D < δ (--delta, default 1e-5).\n"
+           "                  \"auto\": δ/(2k) rounded down to two significant digits, as the\n"
+           "                  comparison view does (nothing to convert: off). Default: off (they\n"
+           "                  report such steps as not applicable)\n"
            "  --json          print JSON (the 'pbx-cli account' object plus \"curves\") instead of text\n"
            "  --out FILE      write to FILE instead of standard output\n"
            "  --help          show this text\n"
@@ -77,8 +87,72 @@ void printTable(std::ostream &out, const std::vector<std::vector<std::string>> &
     }
 }
 
+/// An upper bound (δ) with `digits` significant digits, rounded UP (as the comparison view's
+/// formatBound), so that no printed δ is below the computed one; a value within 1e-12 relative of
+/// the digits below it (the strategies' own upward nudge of a few ulps) prints as those digits.
+std::string bound(double x, int digits = 6)
+{
+    if (!(x > 0.0) || !std::isfinite(x))
+        return num(x, digits);
+    const std::string text = num(x, digits);
+    const double shown = std::strtod(text.c_str(), nullptr);
+    if (shown >= x * (1.0 - 1e-12))
+        return text;
+    return num(shown + std::pow(10.0, std::floor(std::log10(shown)) - (digits - 1)), digits);
+}
+
+/// The per-step (ε, δ) view, as the comparison view's row detail (StrategyResultsModel::
+/// perStepText) and its note when none of basic, advanced and optimal certifies anything.
+void printPerStep(std::ostream &out, const accounting::ComparisonQuery &q, const accounting::Comparison &c,
+                  bool automatic)
+{
+    const accounting::PerStepSummary *any = nullptr;
+    bool allVoid = true;
+    std::vector<std::vector<std::string>> rows{
+        {"strategy", "sum of step deltas", "composition's share", "total delta"}};
+    for (const auto &s : c.strategies) {
+        if (!s.perStep || !s.answer)
+            continue;
+        const accounting::PerStepSummary &p = *s.perStep;
+        const double total = s.answer->delta;
+        const bool nothingLeft = q.epsilonAtDelta && std::isinf(s.answer->epsilon);
+        any = &p;
+        allVoid = allVoid && (q.epsilonAtDelta ? nothingLeft : total >= 1.0);
+        if (nothingLeft)
+            rows.push_back({s.name, bound(p.stepsDelta), "none left", bound(total)});
+        else if (s.name == "basic" || s.answer->method.rfind("basic", 0) == 0)
+            // Basic composition (also when advanced or optimal fell back to it) charges the
+            // steps' δ only.
+            rows.push_back({s.name, bound(p.stepsDelta), "0", bound(p.stepsDelta)});
+        else
+            rows.push_back(
+                {s.name, bound(p.stepsDelta), bound(std::max(0.0, total - p.stepsDelta)), bound(total)});
+    }
+    if (!any)
+        return;
+    out << "\nPer-step (epsilon, delta) view: "
+        << countNoun(static_cast<std::uint64_t>(any->convertedSteps), "Gaussian/zCDP step",
+                     "Gaussian/zCDP steps")
+        << " at delta = " << bound(any->stepDelta) << (any->convertedSteps == 1 ? "" : " each")
+        << (automatic ? " (auto: delta/(2k), rounded down)" : "") << "\n";
+    printTable(out, rows);
+    if (!allVoid)
+        return;
+    const double k = static_cast<double>(any->convertedSteps);
+    if (q.epsilonAtDelta)
+        out << "Basic, advanced and optimal composition certify no finite epsilon: the converted steps "
+               "alone charge sum of delta_i = "
+            << bound(any->stepsDelta, 3) << ", not below the total delta = " << num(q.delta)
+            << ". Choose a per-step delta below delta/k = " << num(q.delta / k, 2) << ".\n";
+    else
+        out << "Basic, advanced and optimal composition certify nothing at epsilon = " << num(q.epsilon)
+            << " (delta = 1): a larger per-step delta lowers each step's epsilon; a smaller one lowers "
+               "the sum of delta_i = "
+            << bound(any->stepsDelta, 3) << ".\n";
+}
+
 void printText(std::ostream &out, const accounting::Ledger &ledger, const accounting::ComparisonQuery &q,
-               const accounting::Comparison &c)
+               const accounting::Comparison &c, bool perStepAuto)
 {
     std::int64_t steps = 0;
     for (const auto &e : ledger.events)
@@ -101,6 +175,7 @@ void printText(std::ostream &out, const accounting::Ledger &ledger, const accoun
             rows.push_back({s.name, "not applicable", s.error ? s.error->message : std::string()});
     }
     printTable(out, rows);
+    printPerStep(out, q, c, perStepAuto);
 
     if (!c.profileEpsilons.empty()) {
         out << "\nPrivacy profile delta(epsilon)\n";
@@ -164,8 +239,9 @@ accounting::ComparisonQuery viewQuery(const accounting::Ledger &ledger, bool eps
 
 int runCompareCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
-    auto options = Options::parse(args, {"--ledger", "--delta", "--epsilon", "--interval", "--out"},
-                                  {"--help", "--json"});
+    auto options = Options::parse(
+        args, {"--ledger", "--delta", "--epsilon", "--interval", "--per-step-delta", "--out"},
+        {"--help", "--json"});
     if (!options) {
         err << "compare: " << options.error().message << "\n";
         return 2;
@@ -206,6 +282,22 @@ int runCompareCommand(const std::vector<std::string> &args, std::ostream &out, s
         err << "compare: --interval must lie in (0, 1], got " << num(pldInterval, 17) << "\n";
         return 1;
     }
+    // The per-step (ε, δ) view: a δ below the total δ (each converted step charges it), or "auto".
+    const bool perStepAuto = options->value("--per-step-delta") == std::optional<std::string>("auto");
+    double perStepDelta = 0.0;
+    if (options->has("--per-step-delta") && !perStepAuto) {
+        auto value = options->number("--per-step-delta");
+        if (!value) {
+            err << "compare: " << value.error().message << " (or \"auto\")\n";
+            return 1;
+        }
+        perStepDelta = value->value_or(0.0);
+        if (!(perStepDelta > 0.0 && perStepDelta < d)) {
+            err << "compare: --per-step-delta must lie strictly between 0 and delta = " << num(d)
+                << " (or be \"auto\"), got " << num(perStepDelta, 10) << "\n";
+            return 1;
+        }
+    }
 
     std::ifstream in(*ledgerPath, std::ios::binary);
     if (!in) {
@@ -219,7 +311,10 @@ int runCompareCommand(const std::vector<std::string> &args, std::ostream &out, s
         err << "compare: invalid ledger \"" << *ledgerPath << "\": " << ledger.error().message << "\n";
         return 1;
     }
-    const accounting::ComparisonQuery query = viewQuery(*ledger, !epsilon->has_value(), d, e, pldInterval);
+    accounting::ComparisonQuery query = viewQuery(*ledger, !epsilon->has_value(), d, e, pldInterval);
+    // auto: the comparison view's rule (0, i.e. off, when there is nothing to convert).
+    query.perStepDelta
+        = perStepAuto ? accounting::autoPerStepDelta(d, accounting::convertibleSteps(*ledger)) : perStepDelta;
     auto comparison = accounting::compareStrategies(*ledger, query);
     if (!comparison) {
         err << "compare: \"" << *ledgerPath << "\": " << comparison.error().message << "\n";
@@ -230,7 +325,7 @@ int runCompareCommand(const std::vector<std::string> &args, std::ostream &out, s
     if (options->has("--json"))
         report << accounting::comparisonToJson(*comparison, query).dump(2) << '\n';
     else
-        printText(report, *ledger, query, *comparison);
+        printText(report, *ledger, query, *comparison, perStepAuto);
     if (const auto outPath = options->value("--out")) {
         std::ofstream file(*outPath, std::ios::binary | std::ios::trunc);
         file << report.str();

@@ -20,10 +20,14 @@ accounting::ComparisonQuery viewQuery(const accounting::Ledger &ledger, bool eps
                                       double epsilon, double pldInterval);
 
 /// `args` are the words after "compare": --ledger FILE [--delta D | --epsilon E] [--interval D]
-/// [--json] [--out FILE]. Prints a text table (or JSON, accounting::comparisonToJson) to `out` or
-/// to the --out file. Returns 0 on success; 1 on bad input (an unreadable or invalid ledger, an
-/// option value out of range, an unwritable --out) with one line on `err` naming the file, field
-/// or option; 2 on usage errors (unknown or repeated option, missing value).
+/// [--per-step-delta D | auto] [--json] [--out FILE]. Prints a text table (or JSON,
+/// accounting::comparisonToJson) to `out` or to the --out file. --per-step-delta runs basic,
+/// advanced and optimal composition on the per-step (ε, δ) view (ComparisonQuery::perStepDelta,
+/// 0 < D < δ; "auto": accounting::autoPerStepDelta, the comparison view's δ/(2k)), and the text
+/// adds per strategy the steps' Σδᵢ and the composition's share of the total δ. Returns 0 on success; 1 on
+/// bad input (an unreadable or invalid ledger, an option value out of range, an unwritable --out) with one
+/// line on `err` naming the file, field or option; 2 on usage errors (unknown or repeated option, missing
+/// value).
 int runCompareCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
 
 } // namespace pbx::cli

@@ -63,11 +63,9 @@ Result<std::vector<EpsilonDeltaSteps>> collectEpsilonDeltaSteps(const Ledger &le
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
         const PrivacyEvent &e = ledger.events[i];
         PBX_RETURN_IF_ERROR(requireExAnte(e));
-        auto step = approxDpPerStep(e, ledger.neighbours);
+        auto step = approxDpStepAt(ledger, i);
         if (!step)
-            return makeError(step.error().code, "events[" + std::to_string(i) + "] ("
-                                                    + mechanismName(e.mechanism)
-                                                    + "): " + step.error().message);
+            return step.error();
         if (step->epsilon == 0.0 && step->delta == 0.0)
             continue;
         steps.push_back({step->epsilon, step->delta, e.count});

@@ -21,11 +21,9 @@ Result<std::unique_ptr<BasicComposition>> BasicComposition::fromLedger(const Led
     double logKeep = 0.0; // log Π(1 − δ_j)^{count_j}, rounded down below
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
         const PrivacyEvent &e = ledger.events[i];
-        auto step = approxDpPerStep(e, ledger.neighbours);
+        auto step = approxDpStepAt(ledger, i);
         if (!step)
-            return makeError(step.error().code, "events[" + std::to_string(i) + "] ("
-                                                    + mechanismName(e.mechanism)
-                                                    + "): " + step.error().message);
+            return step.error();
         eps = math::addRoundUp(eps, math::nudgeUp(static_cast<double>(e.count) * step->epsilon, 1));
         if (step->delta > 0.0)
             logKeep = math::nudgeDown(logKeep + static_cast<double>(e.count) * std::log1p(-step->delta), 2);

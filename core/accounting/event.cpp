@@ -134,4 +134,14 @@ Result<privacy::ApproxDp> approxDpPerStep(const PrivacyEvent &e, Neighbouring re
     return privacy::amplifyBySubsampling(base, e.sampling.rate);
 }
 
+Result<privacy::ApproxDp> approxDpStepAt(const Ledger &ledger, std::size_t index)
+{
+    const PrivacyEvent &e = ledger.events[index];
+    auto step = approxDpPerStep(e, ledger.neighbours);
+    if (!step)
+        return makeError(step.error().code, "events[" + std::to_string(index) + "] ("
+                                                + mechanismName(e.mechanism) + "): " + step.error().message);
+    return step;
+}
+
 } // namespace pbx::accounting

@@ -90,4 +90,9 @@ Result<void> requireExAnte(const PrivacyEvent &event);
 /// sampling scheme that does not match the relation; the message says why.
 Result<privacy::ApproxDp> approxDpPerStep(const PrivacyEvent &event, Neighbouring relation);
 
+/// approxDpPerStep of `ledger.events[index]` under `ledger.neighbours`, the loop body every (ε, δ)
+/// composition shares (basic, advanced, the per-step view's Σδᵢ). Valid: index < events.size().
+/// Errors: those of approxDpPerStep, the message prefixed "events[index] (mechanism): ".
+Result<privacy::ApproxDp> approxDpStepAt(const Ledger &ledger, std::size_t index);
+
 } // namespace pbx::accounting

@@ -57,6 +57,25 @@ bool hasNonPureEvents(const Ledger &ledger)
     return false;
 }
 
+std::int64_t convertibleSteps(const Ledger &ledger)
+{
+    std::int64_t steps = 0;
+    for (const auto &e : ledger.events)
+        if (e.mechanism == MechanismKind::Gaussian || e.mechanism == MechanismKind::Zcdp)
+            steps += e.count;
+    return steps;
+}
+
+double autoPerStepDelta(double delta, std::int64_t steps)
+{
+    if (steps <= 0 || !(delta > 0.0))
+        return 0.0;
+    const double half = delta / (2.0 * static_cast<double>(steps));
+    // Two significant digits, rounded down (the per-step share never exceeds δ/(2k)).
+    const double unit = std::pow(10.0, std::floor(std::log10(half)) - 1.0);
+    return std::max(1e-15, std::floor(half / unit) * unit);
+}
+
 Result<PerStepLedger> perStepLedger(const Ledger &ledger, double stepDelta)
 {
     PBX_RETURN_IF_ERROR(validateLedger(ledger));
@@ -93,14 +112,14 @@ Result<double> sumOfStepDeltas(const Ledger &ledger)
 {
     double sum = 0.0;
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
-        const PrivacyEvent &e = ledger.events[i];
-        auto step = approxDpPerStep(e, ledger.neighbours);
+        auto step = approxDpStepAt(ledger, i);
         if (!step)
-            return makeError(step.error().code, "events[" + std::to_string(i) + "] ("
-                                                    + mechanismName(e.mechanism)
-                                                    + "): " + step.error().message);
+            return step.error();
+        // Σ count_j·δ_j, not basic composition's 1 − Π(1 − δ_j): the δ the steps charge, as the
+        // view and pbx-cli print it, an upper bound on the latter.
         if (step->delta > 0.0)
-            sum = math::addRoundUp(sum, math::nudgeUp(static_cast<double>(e.count) * step->delta, 1));
+            sum = math::addRoundUp(
+                sum, math::nudgeUp(static_cast<double>(ledger.events[i].count) * step->delta, 1));
     }
     return std::min(1.0, sum);
 }

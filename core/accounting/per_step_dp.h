@@ -50,6 +50,18 @@ Result<PerStepLedger> perStepLedger(const Ledger &ledger, double stepDelta);
 /// True when the ledger has a Gaussian or zCDP event (one perStepLedger would convert).
 bool hasNonPureEvents(const Ledger &ledger);
 
+/// k: the steps (counts expanded) of the ledger's Gaussian and zCDP events, those perStepLedger
+/// converts. 0 when there are none.
+std::int64_t convertibleSteps(const Ledger &ledger);
+
+/// The "auto" per-step δ of the comparison view and `pbx-cli compare --per-step-delta auto`:
+/// δ/(2k) rounded DOWN to two significant digits, so that the k converted steps charge at most
+/// half of `delta` (basic composition, Dwork & Roth 2014 Thm 3.16) and at least half is left for
+/// the composition itself (advanced composition's δ′, Thm 3.20; the optimum's own δ). At least
+/// 1e-15, the view's smallest per-step δ (below δ/(2k) only when that is under 1e-15). Valid: any
+/// `delta` and `steps`; returns 0 (no per-step view) when steps ≤ 0 or δ ≤ 0. No errors.
+double autoPerStepDelta(double delta, std::int64_t steps);
+
 /// Σ_j count_j·δ_j of the ledger's (ε, δ) steps after amplification by sampling (approxDpPerStep),
 /// rounded up: the δ the steps themselves charge to a composition (Dwork & Roth 2014, Thm 3.16
 /// and 3.20). Errors: those of approxDpPerStep (Unsupported, naming `events[i]`).

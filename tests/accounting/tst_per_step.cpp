@@ -44,6 +44,7 @@ private Q_SLOTS:
     void comparisonGivesFiniteBasicAdvancedOptimal();
     void perStepDeltaTooLargeMakesEveryStrategyInfinite();
     void invalidPerStepDeltaNamesTheField();
+    void autoPerStepDeltaIsHalfOfDeltaOverK();
 };
 
 void TestPerStep::gaussianEpsilonMatchesScipy_data()
@@ -108,6 +109,8 @@ void TestPerStep::ledgerConversion()
     QCOMPARE(e[2].mechanism, MechanismKind::ApproxDp);
     QCOMPARE(e[2].epsilon, privacy::epsilonFromRhoCks(0.01, 1e-8).value());
     QVERIFY(!hasNonPureEvents(converted->ledger));
+    QCOMPARE(convertibleSteps(l), std::int64_t(13)); // what perStepLedger converts
+    QCOMPARE(convertibleSteps(converted->ledger), std::int64_t(0));
     // Σ count·δ_j: 13 converted steps of 1e-8.
     PBX_FUZZY_COMPARE(sumOfStepDeltas(converted->ledger).value(), 1.3e-7, 1e-12);
 }
@@ -202,6 +205,19 @@ void TestPerStep::invalidPerStepDeltaNamesTheField()
     PBX_VERIFY_ERROR(perStepLedger(l, 0.0), InvalidArgument, "perStepDelta");
     PBX_VERIFY_ERROR(gaussianEpsilonAtDelta(0.0, 1.0, 1e-5), InvalidArgument, "sigma");
     PBX_VERIFY_ERROR(gaussianEpsilonAtDelta(1.0, 1.0, 2.0), InvalidArgument, "perStepDelta");
+}
+
+void TestPerStep::autoPerStepDeltaIsHalfOfDeltaOverK()
+{
+    // δ/(2k), rounded down to two significant digits (the comparison view's and the CLI's "auto").
+    QCOMPARE(autoPerStepDelta(1e-5, 50), 1e-7);
+    PBX_FUZZY_COMPARE(autoPerStepDelta(1e-5, 8), 6.2e-7, 1e-12); // 6.25e-7 rounded down
+    PBX_FUZZY_COMPARE(autoPerStepDelta(1e-5, 3), 1.6e-6, 1e-12); // 1.666…e-6
+    for (std::int64_t k : {1, 3, 7, 8, 50, 999, 123457})
+        QVERIFY(autoPerStepDelta(1e-5, k) <= 1e-5 / (2.0 * static_cast<double>(k)));
+    QCOMPARE(autoPerStepDelta(1e-5, 0), 0.0); // nothing to convert: off
+    QCOMPARE(autoPerStepDelta(0.0, 10), 0.0);
+    QCOMPARE(autoPerStepDelta(1e-12, 1000000000), 1e-15); // the floor
 }
 
 QTEST_GUILESS_MAIN(TestPerStep)

@@ -66,19 +66,29 @@ QString hoverAt(QWidget &frame, QPoint pos)
     return document.toPlainText();
 }
 
-void showAt(QWidget &frame, QSize size)
+/// Shows the chart at `size` and lets the coalesced update and the layout it causes (legend,
+/// axes) settle, so pixel positions computed next stay valid.
+void showSettled(ChartFrame &frame, QSize size)
 {
     frame.resize(size);
     frame.show();
     QVERIFY(QTest::qWaitForWindowExposed(&frame));
-}
-
-/// Lets the coalesced update and the layout it causes (legend, axes) settle, so pixel positions
-/// computed next stay valid.
-void settle(ChartFrame &frame)
-{
     frame.flush();
     QTest::qWait(150);
+}
+
+/// Where a hover went and the tooltip it showed.
+struct Hover
+{
+    QPoint at;
+    QString text;
+};
+
+/// Moves the pointer onto the pixel where `value` of `series` is drawn; the hover's tooltip text.
+Hover hoverOn(QWidget &frame, QAbstractSeries *series, QPointF value)
+{
+    const QPoint at = pixelOf(frame, series, value);
+    return {at, hoverAt(frame, at)};
 }
 
 /// The frame with the tooltip painted in at `pos` (a grab does not include tooltip windows).
@@ -115,13 +125,11 @@ private Q_SLOTS:
         chart.setPath(points);
         chart.setRequestDescriber(
             [](int number) { return QStringLiteral("Q%1 · count of rows").arg(number); });
-        showAt(chart, QSize(480, 420));
-        settle(chart);
+        showSettled(chart, QSize(480, 420));
 
         auto *epsilon = seriesNamed<QLineSeries>(chart, QStringLiteral("ε spent (at δ = 1e-6)"));
         QVERIFY(epsilon);
-        const QPoint third = pixelOf(chart, epsilon, QPointF(3.0, 0.5625));
-        const QString text = hoverAt(chart, third);
+        const auto [third, text] = hoverOn(chart, epsilon, QPointF(3.0, 0.5625));
         QVERIFY2(text.contains(QStringLiteral("ε spent (at δ = 1e-6)")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("request #: 3")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("ε spent (at δ): 0.5625")), qPrintable(text));
@@ -133,7 +141,7 @@ private Q_SLOTS:
         saveWithTooltip(chart, third, QStringLiteral("charthover-path"));
 
         // The refused request's marker says so.
-        const QString refused = hoverAt(chart, pixelOf(chart, epsilon, QPointF(2.0, 0.25)));
+        const QString refused = hoverOn(chart, epsilon, QPointF(2.0, 0.25)).text;
         QVERIFY2(refused.contains(QStringLiteral("Request 2: Q2 · count of rows (refused)")),
                  qPrintable(refused));
 
@@ -156,8 +164,7 @@ private Q_SLOTS:
         for (int i = 1; i <= 10000; ++i)
             points.push_back({0.01 * i, 0.01 * i, false});
         chart.setPath(points);
-        showAt(chart, QSize(480, 420));
-        settle(chart);
+        showSettled(chart, QSize(480, 420));
         auto *epsilon = seriesNamed<QLineSeries>(chart, QStringLiteral("ε spent"));
         QVERIFY(epsilon);
         const QPoint at = pixelOf(chart, epsilon, QPointF(5000.0, 50.0));
@@ -178,16 +185,14 @@ private Q_SLOTS:
         chart.setCurves({StrategyCurve{QStringLiteral("basic"), {1, 2, 3}, {0.5, 1.0, 1.5}},
                          StrategyCurve{QStringLiteral("rdp"), {1, 2, 3}, {0.5, 0.8, 1.04321}}},
                         QStringLiteral("steps composed k"), 1e-5);
-        showAt(chart, QSize(480, 380));
-        settle(chart);
+        showSettled(chart, QSize(480, 380));
         QLineSeries *rdp = nullptr;
         for (QAbstractSeries *series : viewOf(chart)->chart()->series())
             if (auto *line = qobject_cast<QLineSeries *>(series);
                 line && line->count() == 4 && line->at(3).y() == 1.04321)
                 rdp = line;
         QVERIFY(rdp);
-        const QPoint at = pixelOf(chart, rdp, QPointF(3.0, 1.04321));
-        const QString text = hoverAt(chart, at);
+        const auto [at, text] = hoverOn(chart, rdp, QPointF(3.0, 1.04321));
         QVERIFY2(text.startsWith(rdp->name()), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("steps composed k: 3")), qPrintable(text));
         // The y axis labels with "%.3g": the tooltip shows at least four significant digits.
@@ -204,12 +209,10 @@ private Q_SLOTS:
             {QStringLiteral("Laplace NR"), Qt::blue, Qt::SolidLine, {0.1, 0.2, 0.3}, {1, 2, 3}, 0.0},
             {QStringLiteral("doubling"), Qt::red, Qt::DashLine, {0.15, 0.45, 0.9}, {1, 2, 2}, 0.0}};
         chart.setCurves(curves);
-        showAt(chart, QSize(480, 380));
-        settle(chart);
+        showSettled(chart, QSize(480, 380));
         auto *doubling = seriesNamed<QLineSeries>(chart, QStringLiteral("doubling"));
         QVERIFY(doubling);
-        const QPoint at = pixelOf(chart, doubling, QPointF(0.45, 2.0));
-        const QString text = hoverAt(chart, at);
+        const auto [at, text] = hoverOn(chart, doubling, QPointF(0.45, 2.0));
         QVERIFY2(text.startsWith(QStringLiteral("doubling")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral(": 0.45")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral(": 2")), qPrintable(text));
@@ -222,13 +225,11 @@ private Q_SLOTS:
         chart.setBars(QStringLiteral("Released counts"),
                       {QStringLiteral("[0, 10)"), QStringLiteral("[10, 20)")}, {12.5, 30.25}, {10.0, 27.0},
                       {15.0, 33.5}, QStringLiteral("count"));
-        showAt(chart, QSize(480, 380));
-        settle(chart);
+        showSettled(chart, QSize(480, 380));
         auto *bars = qobject_cast<QBarSeries *>(viewOf(chart)->chart()->series().value(0));
         QVERIFY(bars);
         // Halfway up the second bar.
-        const QPoint at = pixelOf(chart, bars, QPointF(1.0, 15.0));
-        const QString text = hoverAt(chart, at);
+        const auto [at, text] = hoverOn(chart, bars, QPointF(1.0, 15.0));
         QVERIFY2(text.startsWith(QStringLiteral("count")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("\n[10, 20)\n")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral(": 30.25")), qPrintable(text));
@@ -240,14 +241,13 @@ private Q_SLOTS:
     {
         PldHistogramChart chart;
         chart.setHistogram({0.0, 0.5, 1.0}, {0.5, 0.3, 0.2}, 0.5, 0.7, 0.0, 0.5, true);
-        showAt(chart, QSize(480, 380));
-        settle(chart);
+        showSettled(chart, QSize(480, 380));
         auto *above = seriesNamed<QAreaSeries>(chart, QStringLiteral("loss > ε"));
         QVERIFY(above);
         QVERIFY(above->upperSeries()->count() > 0);
         // Some point of the band's upper edge.
         const QPointF value = above->upperSeries()->at(1);
-        const QString text = hoverAt(chart, pixelOf(chart, above, value));
+        const QString text = hoverOn(chart, above, value).text;
         QVERIFY2(text.startsWith(QStringLiteral("loss > ε")), qPrintable(text));
     }
 
@@ -257,15 +257,14 @@ private Q_SLOTS:
         const std::vector<NoiseReductionChart::Level> levels{
             {400.0, 130.0, 1200.0, false}, {200.0, 170.0, 600.0, false}, {50.0, 151.5, 150.0, true}};
         chart.setLevels(levels, QStringLiteral("b"), std::nullopt, 200.0);
-        showAt(chart, QSize(480, 380));
-        settle(chart);
+        showSettled(chart, QSize(480, 380));
         QLineSeries *estimates = nullptr;
         for (QAbstractSeries *series : viewOf(chart)->chart()->series())
             if (auto *line = qobject_cast<QLineSeries *>(series); line && line->count() == 3)
                 estimates = line;
         QVERIFY(estimates);
         // The chart's x coordinate is log10(b); the tooltip shows b = 200 itself.
-        const QString text = hoverAt(chart, pixelOf(chart, estimates, QPointF(std::log10(200.0), 170.0)));
+        const QString text = hoverOn(chart, estimates, QPointF(std::log10(200.0), 170.0)).text;
         QVERIFY2(text.contains(QStringLiteral(": 200\n")) || text.contains(QStringLiteral("\n200\n")),
                  qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("170")), qPrintable(text));

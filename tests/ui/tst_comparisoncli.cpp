@@ -3,7 +3,8 @@
 // view's job (with the input the view builds) and the CLI's JSON agree exactly — every table
 // answer and reason, every point of the δ(ε) profile, of ε(k) over prefixes, of the RDP curve
 // and of the PLD histogram — for a ledger with partitions and a post-processing step, under
-// add/remove (ε at δ) and replace-one (δ at ε).
+// add/remove (ε at δ) and replace-one (δ at ε); and with the per-step (ε, δ) view on "auto" in
+// the view and `--per-step-delta auto` in the CLI, the same per-step δ, Σδᵢ and answers.
 #include "app/cli/compare_command.h"
 #include "core/accounting/ledger_json.h"
 #include "ui/charts/comparisoncharts.h"
@@ -80,14 +81,18 @@ void TestComparisonCli::jobAndCliAgree_data()
     QTest::addColumn<QByteArray>("ledger");
     QTest::addColumn<bool>("epsilonAtDelta");
     QTest::addColumn<double>("epsilon");
+    QTest::addColumn<bool>("perStepAuto");
     const QByteArray events = R"("events":[
         {"mechanism":"gaussian","sigma":3,"count":8},
         {"mechanism":"laplace","scale":10,"count":4,"partition":"north"},
         {"mechanism":"post-processing"},
         {"mechanism":"laplace","scale":5,"count":3,"partition":"south"},
         {"mechanism":"pure","epsilon":0.05,"count":4}]})";
-    QTest::newRow("add-remove, ε at δ") << (R"({"neighbours":"add-remove",)" + events) << true << 1.0;
-    QTest::newRow("replace, δ at ε") << (R"({"neighbours":"replace",)" + events) << false << 2.0;
+    QTest::newRow("add-remove, ε at δ")
+        << (R"({"neighbours":"add-remove",)" + events) << true << 1.0 << false;
+    QTest::newRow("replace, δ at ε") << (R"({"neighbours":"replace",)" + events) << false << 2.0 << false;
+    QTest::newRow("add-remove, ε at δ, per-step auto")
+        << (R"({"neighbours":"add-remove",)" + events) << true << 1.0 << true;
 }
 
 void TestComparisonCli::jobAndCliAgree()
@@ -95,6 +100,7 @@ void TestComparisonCli::jobAndCliAgree()
     QFETCH(QByteArray, ledger);
     QFETCH(bool, epsilonAtDelta);
     QFETCH(double, epsilon);
+    QFETCH(bool, perStepAuto);
     QTemporaryDir dir;
     const std::string path = dir.filePath(QStringLiteral("ledger.json")).toStdString();
     std::ofstream(path) << ledger.toStdString();
@@ -110,7 +116,10 @@ void TestComparisonCli::jobAndCliAgree()
     QVERIFY(view.planModel()->replacePlan(*parsed, QStringLiteral("mixed")));
     view.setPldInterval(1e-3); // the coarsest grid the view offers: a quick test
     view.setQuery(epsilonAtDelta, 1e-5, epsilon);
-    view.setPerStepDelta(0.0); // the CLI has no per-step (ε, δ) view
+    if (perStepAuto)
+        view.setPerStepAuto(true);
+    else
+        view.setPerStepDelta(0.0);
     QVERIFY(computeAndWait(view));
     const ui::ComparisonInput input = view.lastInput();
     QCOMPARE(input.ledger.events.size(), parsed->events.size());
@@ -127,6 +136,8 @@ void TestComparisonCli::jobAndCliAgree()
     std::vector<std::string> args{"--ledger", path, "--json", "--interval", "1e-3"};
     if (!epsilonAtDelta)
         args.insert(args.end(), {"--epsilon", std::to_string(epsilon)});
+    if (perStepAuto)
+        args.insert(args.end(), {"--per-step-delta", "auto"});
     std::ostringstream out, err;
     QCOMPARE(cli::runCompareCommand(args, out, err), 0);
     const nlohmann::json cli = nlohmann::json::parse(out.str());
@@ -146,9 +157,24 @@ void TestComparisonCli::jobAndCliAgree()
         QCOMPARE(s["method"].get<std::string>(), row.answer.method);
         if (!epsilonAtDelta)
             QVERIFY2(same(number(s["epsilonAtDelta"]), row.epsilonAtDelta), qPrintable(row.name));
+        // The per-step (ε, δ) view: the same per-step δ, converted steps and Σδᵢ.
+        QCOMPARE(s.contains("perStep"), row.perStep.has_value());
+        if (row.perStep) {
+            QCOMPARE(s["perStep"]["stepDelta"].get<double>(), row.perStep->stepDelta);
+            QCOMPARE(s["perStep"]["convertedSteps"].get<std::int64_t>(), row.perStep->convertedSteps);
+            QVERIFY(same(number(s["perStep"]["stepsDelta"]), row.perStep->stepsDelta));
+        }
     }
-    // Some strategy does not apply (basic has no (ε, δ) for a Gaussian); most do.
-    QVERIFY(!job.strategies[0].applicable);
+    if (perStepAuto) {
+        // δ/(2k) for the 8 Gaussian steps: 1e-5/16 = 6.25e-7, rounded down to 6.2e-7.
+        QCOMPARE(input.perStepDelta, 6.2e-7);
+        QCOMPARE(cli["query"]["perStepDelta"].get<double>(), 6.2e-7);
+        QVERIFY(job.strategies[0].applicable && job.strategies[0].perStep);
+        QCOMPARE(job.strategies[0].perStep->convertedSteps, std::int64_t{8});
+    } else {
+        // Some strategy does not apply (basic has no (ε, δ) for a Gaussian); most do.
+        QVERIFY(!job.strategies[0].applicable);
+    }
     QVERIFY(job.strategies[5].applicable);
 
     const nlohmann::json &curves = cli["curves"];

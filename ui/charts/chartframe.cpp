@@ -26,6 +26,34 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
+
+namespace pbx::ui {
+namespace {
+
+/// What fitAxes remembers about a value axis from one fit to the next, kept on the axis as one
+/// dynamic property (kAxisFitProperty) so that it lives and dies with the axis.
+struct AxisFitMemo
+{
+    /// The format and ticks the last fit left on the axis (unset before the first fit): while the
+    /// axis still holds them, `own` is the chart's choice, not what the axis shows.
+    std::optional<TickFit> fitted;
+    TickFit own;   ///< the chart's own format and ticks
+    QPointF range; ///< the range of the last fit (Qt 6.4 measures labels again on a new range only)
+    /// Room for a vertical axis' labels read back from elided labels, with its title shown or
+    /// hidden, measured at the chart width `roomChartWidth`.
+    double roomChartWidth = 0.0;
+    std::optional<double> roomTitled;
+    std::optional<double> roomUntitled;
+    bool titleHidden = false; ///< the fit hid the axis' title to make room for its labels
+};
+
+const char *const kAxisFitProperty = "pbxAxisFit";
+
+} // namespace
+} // namespace pbx::ui
+
+Q_DECLARE_METATYPE(pbx::ui::AxisFitMemo)
 
 namespace pbx::ui {
 
@@ -183,49 +211,45 @@ void ChartFrame::fitAxes()
         if (!axis->isVisible() || !axis->labelsVisible() || plot.isEmpty())
             continue;
         const bool dynamic = axis->tickType() == QValueAxis::TicksDynamic;
+        AxisFitMemo memo = axis->property(kAxisFitProperty).value<AxisFitMemo>();
         // The chart's own format and ticks, unless what the axis holds is what the fit chose.
-        const auto preferred = [axis](const char *chosen, const char *own, const QVariant &current) {
-            if (axis->property(chosen) != current)
-                axis->setProperty(own, current);
-            return axis->property(own);
-        };
-        TickFit wanted;
-        wanted.format = preferred("pbxFitFormat", "pbxOwnFormat", axis->labelFormat()).toString();
-        wanted.tickCount = preferred("pbxFitCount", "pbxOwnCount", axis->tickCount()).toInt();
-        wanted.interval = preferred("pbxFitInterval", "pbxOwnInterval", axis->tickInterval()).toDouble();
+        if (!memo.fitted || memo.fitted->format != axis->labelFormat())
+            memo.own.format = axis->labelFormat();
+        if (!memo.fitted || memo.fitted->tickCount != axis->tickCount())
+            memo.own.tickCount = axis->tickCount();
+        if (!memo.fitted || memo.fitted->interval != axis->tickInterval())
+            memo.own.interval = axis->tickInterval();
+        const TickFit wanted = memo.own;
         AxisRoom room;
         room.orientation = axis->orientation();
         room.length = room.orientation == Qt::Horizontal ? plot.width() : plot.height();
         room.metrics = QFontMetricsF(axis->labelsFont());
         room.labelWidth = std::numeric_limits<double>::infinity();
         // The title's text box and its paddings (VerticalAxis::updateGeometry), freed by hiding it.
-        const bool titled = !axis->titleText().isEmpty()
-                            && (axis->isTitleVisible() || axis->property("pbxTitleHidden").toBool());
+        const bool titled = !axis->titleText().isEmpty() && (axis->isTitleVisible() || memo.titleHidden);
         const double titleBox = titled ? QFontMetricsF(axis->titleFont()).height() + 14.0 : 0.0;
         if (room.orientation == Qt::Vertical) {
             const int side = static_cast<int>(axis->alignment() & (Qt::AlignLeft | Qt::AlignRight));
             // Measured with the title shown or hidden, as it is now.
-            const char *key = axis->isTitleVisible() ? "pbxRoomTitled" : "pbxRoomUntitled";
-            if (axis->property("pbxRoomChartWidth").toDouble() != chartWidth) {
-                axis->setProperty("pbxRoomTitled", QVariant());
-                axis->setProperty("pbxRoomUntitled", QVariant());
-                axis->setProperty("pbxRoomChartWidth", chartWidth);
+            std::optional<double> &measured = axis->isTitleVisible() ? memo.roomTitled : memo.roomUntitled;
+            if (memo.roomChartWidth != chartWidth) {
+                memo.roomTitled.reset();
+                memo.roomUntitled.reset();
+                memo.roomChartWidth = chartWidth;
             }
             if (elidedRoom.contains(side))
-                axis->setProperty(key, elidedRoom[side]);
-            const QVariant titledRoom = axis->property("pbxRoomTitled");
-            if (titled && titledRoom.isValid())
-                room.labelWidth = titledRoom.toDouble();
-            else if (!titled && axis->property("pbxRoomUntitled").isValid())
-                room.labelWidth = axis->property("pbxRoomUntitled").toDouble();
+                measured = elidedRoom[side];
+            if (titled && memo.roomTitled)
+                room.labelWidth = *memo.roomTitled;
+            else if (!titled && memo.roomUntitled)
+                room.labelWidth = *memo.roomUntitled;
         }
         TickFit fit = fitTicks(axis, wanted, room);
         // A vertical axis whose labels fit only without its title drops the title (the legend
         // names the curves) and gets it back when there is room again.
         bool hideTitle = false;
         if (!fit.fits && titled && room.orientation == Qt::Vertical) {
-            const QVariant untitledRoom = axis->property("pbxRoomUntitled");
-            room.labelWidth = untitledRoom.isValid() ? untitledRoom.toDouble() : room.labelWidth + titleBox;
+            room.labelWidth = memo.roomUntitled ? *memo.roomUntitled : room.labelWidth + titleBox;
             const TickFit untitled = fitTicks(axis, wanted, room);
             if (untitled.fits) {
                 fit = untitled;
@@ -233,7 +257,7 @@ void ChartFrame::fitAxes()
             }
         }
         if (titled) {
-            axis->setProperty("pbxTitleHidden", hideTitle);
+            memo.titleHidden = hideTitle;
             if (axis->isTitleVisible() == hideTitle) {
                 axis->setTitleVisible(!hideTitle);
                 changed = true;
@@ -243,8 +267,8 @@ void ChartFrame::fitAxes()
         // Qt 6.4 measures an axis' labels again only on a format, count or type change (see
         // refreshLabelWidth): a new range gets its format re-set.
         const QPointF range(axis->min(), axis->max());
-        const bool newRange = axis->property("pbxFitRange").toPointF() != range;
-        axis->setProperty("pbxFitRange", range);
+        const bool newRange = memo.range != range;
+        memo.range = range;
         changed = changed || fit.format != axis->labelFormat()
                   || (dynamic ? fit.interval > 0.0 && fit.interval != axis->tickInterval()
                               : fit.tickCount >= 2 && fit.tickCount != axis->tickCount());
@@ -260,9 +284,11 @@ void ChartFrame::fitAxes()
             axis->setLabelFormat(fit.format);
         else if (newRange)
             refreshLabelWidth(axis);
-        axis->setProperty("pbxFitFormat", axis->labelFormat());
-        axis->setProperty("pbxFitCount", axis->tickCount());
-        axis->setProperty("pbxFitInterval", axis->tickInterval());
+        TickFit &left = memo.fitted.emplace();
+        left.format = axis->labelFormat();
+        left.tickCount = axis->tickCount();
+        left.interval = axis->tickInterval();
+        axis->setProperty(kAxisFitProperty, QVariant::fromValue(memo));
     }
     // A change is checked once the layout has drawn it (Qt may still elide what was predicted to
     // fit); a few rounds at most.

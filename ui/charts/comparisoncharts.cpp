@@ -475,28 +475,27 @@ void RdpCurveChart::setCurve(std::vector<double> orders, std::vector<double> rdp
                              std::vector<double> epsilonByOrder, double optimalOrder, double delta,
                              double rowEpsilon)
 {
-    m_orders = std::move(orders);
-    m_rdp = std::move(rdp);
-    m_epsilon = std::move(epsilonByOrder);
-    m_optimal = optimalOrder;
     m_delta = delta;
-    m_row = rowEpsilon;
-    m_deltaMode = false;
-    m_clearMessage.clear();
-    scheduleUpdate();
+    showCurve(std::move(orders), std::move(rdp), std::move(epsilonByOrder), optimalOrder, rowEpsilon, false);
 }
 
 void RdpCurveChart::setDeltaCurve(std::vector<double> orders, std::vector<double> rdp,
                                   std::vector<double> deltaByOrder, double optimalOrder, double epsilon,
                                   double rowDelta)
 {
+    m_queryEpsilon = epsilon;
+    showCurve(std::move(orders), std::move(rdp), std::move(deltaByOrder), optimalOrder, rowDelta, true);
+}
+
+void RdpCurveChart::showCurve(std::vector<double> orders, std::vector<double> rdp,
+                              std::vector<double> byOrder, double optimalOrder, double row, bool deltaMode)
+{
     m_orders = std::move(orders);
     m_rdp = std::move(rdp);
-    m_epsilon = std::move(deltaByOrder);
+    m_epsilon = std::move(byOrder);
     m_optimal = optimalOrder;
-    m_queryEpsilon = epsilon;
-    m_row = rowDelta;
-    m_deltaMode = true;
+    m_row = row;
+    m_deltaMode = deltaMode;
     m_clearMessage.clear();
     scheduleUpdate();
 }

@@ -144,6 +144,11 @@ protected:
     void rebuild() override;
 
 private:
+    /// What setCurve and setDeltaCurve share: the curve by order (ε at δ, or δ at ε when
+    /// `deltaMode`), its optimum and the table's value `row`.
+    void showCurve(std::vector<double> orders, std::vector<double> rdp, std::vector<double> byOrder,
+                   double optimalOrder, double row, bool deltaMode);
+
     QLineSeries *m_rdpSeries = nullptr;
     QLineSeries *m_epsilonSeries = nullptr;
     QLineSeries *m_deltaSeries = nullptr;

@@ -564,12 +564,7 @@ void ComparisonView::updateQueryWidgets()
 
 double ComparisonView::autoPerStepDelta(double delta, std::int64_t steps)
 {
-    if (steps <= 0 || !(delta > 0.0))
-        return 0.0;
-    const double half = delta / (2.0 * static_cast<double>(steps));
-    // Two significant digits, rounded down (the per-step share never exceeds δ/(2k)).
-    const double unit = std::pow(10.0, std::floor(std::log10(half)) - 1.0);
-    return std::max(1e-15, std::floor(half / unit) * unit);
+    return accounting::autoPerStepDelta(delta, steps); // the same rule as pbx-cli compare
 }
 
 bool ComparisonView::perStepAvailable() const
@@ -620,12 +615,8 @@ void ComparisonView::updatePerStepWidgets()
     m_perStepSpin->setEnabled(m_perStepCheck->isChecked() && !m_perStepAuto->isChecked());
     m_perStepAuto->setEnabled(m_perStepCheck->isChecked());
     if (m_perStepAuto->isChecked()) {
-        std::int64_t steps = 0;
-        for (const auto &e : m_ledger.events)
-            if (e.mechanism == accounting::MechanismKind::Gaussian
-                || e.mechanism == accounting::MechanismKind::Zcdp)
-                steps += e.count;
-        if (const double value = autoPerStepDelta(delta(), steps); value > 0.0) {
+        if (const double value = autoPerStepDelta(delta(), accounting::convertibleSteps(m_ledger));
+            value > 0.0) {
             const QSignalBlocker block(m_perStepSpin);
             m_perStepSpin->setValue(value);
         }
