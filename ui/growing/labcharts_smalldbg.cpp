@@ -21,15 +21,26 @@ void addSmallDbMeasured(std::vector<GrowingChart::Series> &series, QStringList &
         = tr("simulation on CPS1988 (%1)").arg(formatCount(sim.repetitions, tr("run"), tr("runs")));
     // The core's Monte Carlo summary as it is, against the best achievable.
     const Json &mc = doc["monte_carlo"];
+    auto band = makeSeries(QStringLiteral("measured-band"),
+                           tr("measured: 5–95 % of each epoch's largest error (%1)").arg(label),
+                           palette::chartGreen, GrowingChart::Kind::Band);
     auto median = makeSeries(QStringLiteral("measured"),
                              tr("measured: median of each epoch's largest error, %1").arg(label),
                              palette::chartGreen, GrowingChart::Kind::Step);
+    median.width = 2.6;
     const Json &epochs = doc["epochs"];
     const Json &medians = mc["epoch_max_error_median"];
-    for (std::size_t i = 0; i < epochs.size() && i < medians.size(); ++i) {
-        median.points.emplace_back(number(epochs[i]["start"]), clip(number(medians[i])));
-        median.stepEnd = number(epochs[i]["end"]) + 1.0;
+    const Json &q05 = mc["epoch_max_error_q05"];
+    const Json &q95 = mc["epoch_max_error_q95"];
+    const std::size_t count = std::min({epochs.size(), medians.size(), q05.size(), q95.size()});
+    for (std::size_t i = 0; i < count; ++i) {
+        const double t = number(epochs[i]["start"]);
+        median.points.emplace_back(t, clip(number(medians[i])));
+        band.points.emplace_back(t, clip(number(q95[i])));
+        band.lower.emplace_back(t, clip(number(q05[i])));
+        median.stepEnd = band.stepEnd = number(epochs[i]["end"]) + 1.0;
     }
+    series.push_back(band);
     series.push_back(median);
     const double best = number(doc["smalldb"].value("best_max_error_at_end", Json()));
     if (std::isfinite(best))
