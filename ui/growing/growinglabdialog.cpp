@@ -263,10 +263,18 @@ double GrowingLabDialog::horizonEnd() const
     return m_editor->horizonEnd();
 }
 
+void GrowingLabDialog::setChartsComputing(bool computing)
+{
+    for (ChartFrame *chart : std::initializer_list<ChartFrame *>{m_timeline, m_accuracy, m_pmwgChart,
+                                                                 m_pmwgPrivacy, m_pmwgErrors})
+        chart->setComputing(computing);
+}
+
 void GrowingLabDialog::showInvalid(const QString &message)
 {
     m_plan = Json();
     m_simulation.reset();
+    setChartsComputing(false); // the charts say why nothing is drawn
     m_error->setText(message);
     m_run->setEnabled(false);
     setPlaying(false);
@@ -304,6 +312,7 @@ void GrowingLabDialog::updatePlan()
     m_error->clear();
     m_run->setEnabled(!isRunning());
     drawCharts();
+    setChartsComputing(false); // the new input's plan, not a stale result (a run was cancelled above)
     const double n = m_editor->startSizeSpin()->value();
     setCursorTime(std::clamp(m_cursorT, n, horizonEnd() - 1.0));
 }
@@ -339,11 +348,15 @@ bool GrowingLabDialog::run()
     }
     if (m_plan.is_null())
         return false;
-    m_simulation.reset();
+    // The last finished simulation of this input stays drawn, greyed, until the new one finishes
+    // (a cancel restores it): a chart never passes an old result off as the new one.
+    setChartsComputing(true);
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
     m_progress->setRange(0, 0);
-    m_status->setText(tr("Simulating…"));
+    m_status->setText(m_simulation ? tr("Simulating… (the previous simulation stays shown, greyed, until "
+                                        "this one finishes)")
+                                   : tr("Simulating…"));
     m_watcher->setFuture(startGrowingJob(*config, std::uint64_t(m_editor->seedSpin()->value())));
     return true;
 }
@@ -369,10 +382,12 @@ void GrowingLabDialog::finished()
     m_cancel->setEnabled(false);
     m_run->setEnabled(!m_plan.is_null());
     m_progress->setRange(0, 1);
+    setChartsComputing(false);
     const auto future = m_watcher->future();
     if (m_watcher->isCanceled() || future.resultCount() == 0) {
         m_progress->setValue(0);
-        m_status->setText(tr("Cancelled: no simulation shown."));
+        m_status->setText(m_simulation ? tr("Cancelled: the previous simulation stays shown.")
+                                       : tr("Cancelled: no simulation shown."));
         return;
     }
     m_progress->setValue(1);

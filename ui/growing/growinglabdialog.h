@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Labs ▸ Growing database: a budget that lasts forever while rows keep arriving (Cummings,
-// Krehbiel, Lai & Tantipongpipat 2018; docs/growing-databases.md). A schedule editor whose plan
-// (epochs, per-epoch ε or ρ, cumulative spend, accuracy bound) is redrawn on every change from
-// public parameters alone; a Monte Carlo on the public CPS1988 rows (growinglabjob.h) on "Run",
-// off the GUI thread with progress and cancel; the PMWG panel; the ATG panel (atgpanel.h); and a time cursor
-// that sweeps the stream. NSG shares the PMWG tab (hard answers against the cap, privacy); ERMG
-// draws σ_t and the excess empirical risk on the timeline tab; both repeat over seeded arrival
-// orders and draw the median inside its 5–95 % band; SmallDBG is BBScheduler with the
-// SmallDB box, its measured error against the best any m-row database achieves. The input goes through the
-// core's reader, so a bad field shows the core's one-line error and nothing is drawn or run. Nothing is
-// charged to the session.
+// Krehbiel, Lai & Tantipongpipat 2018; docs/growing-databases.md). The schedule editor
+// (growinglabeditor.h) whose plan (epochs, per-epoch ε or ρ, cumulative spend, accuracy bound) is
+// redrawn on every change from public parameters alone; a Monte Carlo on the public CPS1988 rows
+// (growinglabjob.h) on "Run", off the GUI thread with progress and cancel, its charts greyed while
+// it computes (the last finished result stays drawn until the new one finishes); the PMWG panel;
+// the ATG panel (atgpanel.h); and a time cursor that sweeps the stream. NSG shares the PMWG tab;
+// ERMG draws σ_t and the excess empirical risk on the timeline tab; every Monte Carlo draws the
+// median inside its 5–95 % band over the seeded orders; SmallDBG is BBScheduler with the SmallDB
+// box, against the best any m-row database achieves. The charts are drawn by labcharts.h; this
+// dialog owns the widgets, the job and the animation. The input goes through the core's reader, so
+// a bad field shows the core's one-line error and nothing is drawn or run. Nothing is charged to
+// the session.
 #pragma once
 
 #include "core/io/json_fields.h"
@@ -80,7 +82,8 @@ public:
     QString errorText() const;
     /// The current plan ("pbx-simulation" with --plan-only; null when the input is invalid).
     const io::json::Json &plan() const { return m_plan; }
-    /// The last finished Monte Carlo of the current input, if any.
+    /// The last finished Monte Carlo of the current input, if any (kept, and drawn greyed, while a new
+    /// run of the same input computes; dropped when the input changes).
     const std::optional<GrowingRunOutcome> &simulation() const { return m_simulation; }
     QString simulationText() const;
     QString pmwgText() const;
@@ -113,6 +116,8 @@ private:
     growinglab::LabView labView() const;
     /// The timeline, accuracy and PMWG / NSG charts from the plan or the last finished simulation.
     void drawCharts();
+    /// Greys (or restores) every chart the job's result is drawn in (ChartFrame::setComputing).
+    void setChartsComputing(bool computing);
     void finished();
     void advanceCursor();
     void setPlaying(bool playing);
