@@ -28,6 +28,8 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -165,6 +167,7 @@ private Q_SLOTS:
     void nsgErmgMatchCli();
     void atgPanel();
     void fractionScaleToggle();
+    void screenTour();
 };
 
 void TestGrowingLab::menuEntry()
@@ -472,8 +475,8 @@ void TestGrowingLab::schedulerBand()
     QVERIFY(near(mc["epoch_max_error_q95"][0].get<double>(), 0.1066));
     QVERIFY(near(mc["epoch_max_error_q05"][4].get<double>(), 0.0357));
     QVERIFY(near(mc["epoch_max_error_q95"][4].get<double>(), 0.1198));
-    QVERIFY(
-        accuracy->legendText().contains(QStringLiteral("measured: 5–95 % of each epoch's largest error")));
+    QVERIFY(accuracy->legendText().contains(
+        QStringLiteral("measured largest error per epoch: 5–95 % of 40 runs")));
 
     // Hovering the band's upper edge at the third epoch's start names it and gives its value.
     auto *view = accuracy->findChild<QChartView *>();
@@ -496,7 +499,8 @@ void TestGrowingLab::schedulerBand()
         const auto hit
             = ChartHover::of(accuracy)->hitAt(view->mapFromScene(view->chart()->mapToScene(inChart)));
         QVERIFY(hit.has_value());
-        QVERIFY2(hit->seriesName.contains(QStringLiteral("measured: 5–95 %")), qPrintable(hit->seriesName));
+        QVERIFY2(hit->seriesName.contains(QStringLiteral("measured largest error per epoch: 5–95 %")),
+                 qPrintable(hit->seriesName));
         QVERIFY2(hit->seriesName.contains(QStringLiteral("%1 bound").arg(QLatin1String(edge))),
                  qPrintable(hit->seriesName));
         QCOMPARE(hit->value, QPointF(t2, y));
@@ -1156,6 +1160,75 @@ void TestGrowingLab::fractionScaleToggle()
     panel->naiveCheck()->setChecked(false);
     QVERIFY(!panel->naiveChart()->isVisible());
     QVERIFY(panel->naiveText().isEmpty());
+}
+
+/// A tour of every tab and panel after running each algorithm on CPS1988, at 1024 × 700 and
+/// 1600 × 1000 (/tmp/growing-tour-<size>-<screen>.png, looked at for the closing note): the
+/// charts of each algorithm are drawn (no "nothing to show" message) and its run finished.
+void TestGrowingLab::screenTour()
+{
+    for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+        GrowingLabDialog lab;
+        lab.resize(size);
+        lab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&lab));
+        const QString prefix = QStringLiteral("tour-%1-").arg(size.width());
+        auto *timelineArea = qobject_cast<QScrollArea *>(lab.tabs()->widget(0));
+        QVERIFY(timelineArea);
+        // Timeline & accuracy, scrolled to the top and then to the accuracy chart.
+        auto timelineTab = [&](const QString &name) {
+            lab.tabs()->setCurrentIndex(0);
+            timelineArea->verticalScrollBar()->setValue(0);
+            screenshot(lab, prefix + name + QStringLiteral("-timeline"));
+            timelineArea->ensureWidgetVisible(lab.accuracyChart(), 0, 0);
+            screenshot(lab, prefix + name + QStringLiteral("-accuracy"));
+            QVERIFY(lab.accuracyChart()->message().isEmpty());
+            QVERIFY(lab.timelineChart()->message().isEmpty());
+        };
+        workedTable(lab);
+        lab.horizonSpin()->setValue(28155);
+        lab.repetitionsSpin()->setValue(40);
+        lab.optimalGammaButton()->click(); // the editor with γ* applied
+        QVERIFY(lab.optimalGammaButton()->text().startsWith(QStringLiteral("Use optimal γ* = 0.377")));
+        QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
+        lab.setCursorTime(12000);
+        timelineTab(QStringLiteral("bbscheduler"));
+
+        lab.algorithmCombo()->setCurrentIndex(lab.algorithmCombo()->findData(QStringLiteral("bbimprover")));
+        QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
+        timelineTab(QStringLiteral("bbimprover"));
+
+        lab.algorithmCombo()->setCurrentIndex(lab.algorithmCombo()->findData(QStringLiteral("pmwg")));
+        QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
+        QCOMPARE(lab.tabs()->currentIndex(), 1);
+        screenshot(lab, prefix + QStringLiteral("pmwg"));
+        QVERIFY(lab.pmwgChart()->message().isEmpty());
+
+        nsgLab(lab);
+        lab.repetitionsSpin()->setValue(40);
+        QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
+        screenshot(lab, prefix + QStringLiteral("nsg"));
+        timelineTab(QStringLiteral("nsg"));
+
+        lab.algorithmCombo()->setCurrentIndex(lab.algorithmCombo()->findData(QStringLiteral("ermg")));
+        lab.repetitionsSpin()->setValue(5);
+        QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
+        timelineTab(QStringLiteral("ermg"));
+
+        smallDbLab(lab, 6, 20);
+        QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
+        timelineTab(QStringLiteral("smalldbg"));
+
+        lab.tabs()->setCurrentIndex(2);
+        screenshot(lab, prefix + QStringLiteral("atg"));
+        lab.atgPanel()->naiveCheck()->setChecked(true);
+        QTest::qWait(100); // laid out before it is scrolled to
+        auto *atgArea = qobject_cast<QScrollArea *>(lab.tabs()->widget(2));
+        QVERIFY(atgArea);
+        atgArea->ensureWidgetVisible(lab.atgPanel()->naiveChart(), 0, 0);
+        screenshot(lab, prefix + QStringLiteral("atg-naive"));
+        QVERIFY(!lab.atgPanel()->naiveText().isEmpty());
+    }
 }
 
 QTEST_MAIN(TestGrowingLab)

@@ -14,7 +14,7 @@ QString drawNsgErrors(GrowingChart &chart, const LabView &view)
 {
     const Json &mc = view.simulation->document["monte_carlo"];
     const int runs = mc.value("repetitions", 1);
-    chart.setTitles(tr("NSG: mean |error| of the hard answers released so far (simulation on CPS1988)"),
+    chart.setTitles(tr("NSG: mean |error| of the hard answers so far (CPS1988)"),
                     tr("t (rows arrived, log scale)"), tr("|error| (fraction)"));
     auto band = makeSeries(QStringLiteral("hard-error-band"), tr("5–95 % of %1 seeded orders").arg(runs),
                            palette::chartBlue, GrowingChart::Kind::Band);

@@ -77,7 +77,7 @@ QString drawPmwgPanel(const PmwgCharts &charts, const LabView &view)
     if (simulated)
         privacyBars.push_back({tr("realised (simulation)"), reading.realised, palette::chartTeal});
     charts.privacy.setBars(
-        tr("Privacy in %1: realised vs worst case").arg(privacy.contains("target") ? tr("ε") : reading.unit),
+        tr("Realised vs worst-case %1").arg(privacy.contains("target") ? tr("ε") : reading.unit),
         reading.unit, privacyBars);
     if (simulated && nsg) {
         const Json &errors = doc["errors"];
@@ -88,8 +88,7 @@ QString drawPmwgPanel(const PmwgCharts &charts, const LabView &view)
             errorBars.push_back(
                 {tr("median of %1 orders").arg(integer(number(doc["monte_carlo"]["repetitions"]))),
                  number(mcError["median"]), palette::chartGreen});
-        charts.errors.setBars(tr("Mean |error| of the hard answers (simulation)"), tr("error (fraction)"),
-                              errorBars);
+        charts.errors.setBars(tr("Hard answers' mean |error|"), tr("error (fraction)"), errorBars);
         const double hardCount = hard.points.empty() ? 0.0 : hard.points.back().y();
         const Json &lastCap = caps.back();
         text += QLatin1Char(' ')
@@ -119,7 +118,7 @@ QString drawPmwgPanel(const PmwgCharts &charts, const LabView &view)
         }
     } else if (simulated) {
         const Json &errors = doc["errors"];
-        charts.errors.setBars(tr("Mean |error| of the answers (simulation)"), tr("error (fraction)"),
+        charts.errors.setBars(tr("Mean |error| (simulation)"), tr("error (fraction)"),
                               {{tr("PMWG"), number(errors["mean_abs"]), palette::chartBlue},
                                {tr("Laplace per query (baseline)"),
                                 number(errors["laplace_baseline_mean_abs"]), palette::neutralGrey}});

@@ -64,10 +64,11 @@ QString drawSchedulerAccuracy(GrowingChart &chart, const LabView &view)
             // Each epoch's largest error over the runs: the median inside its 5–95 % band, as the
             // other algorithms' Monte Carlos are drawn.
             auto band = makeSeries(QStringLiteral("measured-band"),
-                                   tr("measured: 5–95 % of each epoch's largest error (%1)").arg(label),
+                                   tr("measured largest error per epoch: 5–95 % of %1")
+                                       .arg(formatCount(sim.repetitions, tr("run"), tr("runs"))),
                                    palette::chartGreen, GrowingChart::Kind::Band);
             auto median = makeSeries(QStringLiteral("measured"),
-                                     tr("measured: median of each epoch's largest error, %1").arg(label),
+                                     tr("measured largest error per epoch: median (CPS1988)"),
                                      palette::chartGreen, GrowingChart::Kind::Step);
             median.width = 2.6;
             const Json &epochs = doc["epochs"];

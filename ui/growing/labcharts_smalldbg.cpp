@@ -17,16 +17,15 @@ void addSmallDbMeasured(std::vector<GrowingChart::Series> &series, QStringList &
     const GrowingRunOutcome &sim = *view.simulation;
     const Json &doc = sim.document;
     const double simEnd = number(doc["settings"]["stream"]["end"]);
-    const QString label
-        = tr("simulation on CPS1988 (%1)").arg(formatCount(sim.repetitions, tr("run"), tr("runs")));
     // The core's Monte Carlo summary as it is, against the best achievable.
     const Json &mc = doc["monte_carlo"];
     auto band = makeSeries(QStringLiteral("measured-band"),
-                           tr("measured: 5–95 % of each epoch's largest error (%1)").arg(label),
+                           tr("measured largest error per epoch: 5–95 % of %1")
+                               .arg(formatCount(sim.repetitions, tr("run"), tr("runs"))),
                            palette::chartGreen, GrowingChart::Kind::Band);
-    auto median = makeSeries(QStringLiteral("measured"),
-                             tr("measured: median of each epoch's largest error, %1").arg(label),
-                             palette::chartGreen, GrowingChart::Kind::Step);
+    auto median
+        = makeSeries(QStringLiteral("measured"), tr("measured largest error per epoch: median (CPS1988)"),
+                     palette::chartGreen, GrowingChart::Kind::Step);
     median.width = 2.6;
     const Json &epochs = doc["epochs"];
     const Json &medians = mc["epoch_max_error_median"];
