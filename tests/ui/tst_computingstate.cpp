@@ -4,9 +4,11 @@
 // results until a new run finishes, also when the lab is closed and opened again.
 #include "core/session/session.h"
 #include "ui/charts/comparisoncharts.h"
+#include "ui/charts/growingchart.h"
 #include "ui/charts/labchart.h"
 #include "ui/charts/odplinechart.h"
 #include "ui/comparison/comparisonview.h"
+#include "ui/growing/growinglabdialog.h"
 #include "ui/lab/labdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/odp/odplabdialog.h"
@@ -15,12 +17,15 @@
 #include "uitestutils.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QImage>
 #include <QLabel>
 #include <QMenuBar>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -162,6 +167,100 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy(), 60000);
         for (auto *chart : charts)
             QVERIFY2(!chart->isComputing(), chart->metaObject()->className());
+    }
+
+    /// The growing-database lab: every chart its Monte Carlo draws in (timeline, accuracy, the
+    /// PMWG / NSG tab's three) is greyed from Run until the job finishes, showing the last finished
+    /// simulation of the same input meanwhile; a cancel restores it in colour.
+    void growingLabGreyWhileRunning()
+    {
+        pbx::ui::GrowingLabDialog lab;
+        lab.resize(1600, 1000);
+        lab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&lab));
+        // BBScheduler, n = 1000, γ = 1, ε = 1, ten queries, to CPS1988's last row: 40 runs, seed 3.
+        lab.startSizeSpin()->setValue(1000);
+        lab.gammaSpin()->setValue(1.0);
+        lab.epsilonSpin()->setValue(1.0);
+        lab.horizonSpin()->setValue(28155);
+        lab.repetitionsSpin()->setValue(40);
+        lab.seedSpin()->setValue(3);
+        const QList<pbx::ui::ChartFrame *> charts{lab.timelineChart(), lab.accuracyChart(), lab.pmwgChart(),
+                                                  lab.pmwgPrivacyChart(), lab.pmwgErrorChart()};
+        auto runToEnd = [&lab] {
+            lab.waitForRun();
+            return QTest::qWaitFor([&] { return !lab.isRunning(); }) && lab.simulation().has_value();
+        };
+        QVERIFY(lab.run());
+        QVERIFY(runToEnd());
+        pbx::ui::GrowingChart *accuracy = lab.accuracyChart();
+        accuracy->flush();
+        const auto measured = accuracy->points(QStringLiteral("measured"));
+        QCOMPARE(measured.size(), std::size_t(10)); // five epochs, a step each
+        for (auto *chart : charts)
+            QVERIFY(!chart->isComputing());
+        const int colouredBefore = colouredPixels(accuracy);
+        QVERIFY2(colouredBefore > 500, qPrintable(QString::number(colouredBefore)));
+
+        // Run again (the same input): until the job's result arrives, every chart is greyed and
+        // the last simulation stays drawn (its finish is delivered by the event loop, not before).
+        QVERIFY(lab.run());
+        for (auto *chart : charts)
+            QVERIFY2(chart->isComputing(), chart->metaObject()->className());
+        QVERIFY(lab.simulation().has_value());
+        accuracy->flush();
+        QCOMPARE(accuracy->points(QStringLiteral("measured")), measured);
+        const int colouredWhileRunning = colouredPixels(accuracy);
+        QVERIFY2(colouredWhileRunning < colouredBefore / 20,
+                 qPrintable(QStringLiteral("%1 coloured pixels while running, %2 before")
+                                .arg(colouredWhileRunning)
+                                .arg(colouredBefore)));
+        QVERIFY(lab.statusText().contains(QStringLiteral("greyed")));
+        QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("computing_growinglab_running")).isEmpty());
+        QVERIFY(runToEnd());
+        for (auto *chart : charts)
+            QVERIFY2(!chart->isComputing(), chart->metaObject()->className());
+        QVERIFY(colouredPixels(accuracy) > colouredBefore / 2);
+
+        // Cancelled: the previous simulation, in colour again.
+        QVERIFY(lab.run());
+        QVERIFY(accuracy->isComputing());
+        lab.cancel();
+        lab.waitForRun();
+        QTRY_VERIFY(!lab.isRunning());
+        for (auto *chart : charts)
+            QVERIFY2(!chart->isComputing(), chart->metaObject()->className());
+        QVERIFY(lab.simulation().has_value());
+        QVERIFY2(
+            lab.statusText().startsWith(QStringLiteral("Cancelled: the previous simulation stays shown")),
+            qPrintable(lab.statusText()));
+        accuracy->flush();
+        QCOMPARE(accuracy->points(QStringLiteral("measured")), measured);
+        QVERIFY(colouredPixels(accuracy) > colouredBefore / 2);
+
+        // NSG (12 seeded orders): its tab's K(t) chart and privacy bars greyed in the same way.
+        lab.algorithmCombo()->setCurrentIndex(lab.algorithmCombo()->findData(QStringLiteral("nsg")));
+        lab.repetitionsSpin()->setValue(12);
+        QVERIFY(lab.run());
+        QVERIFY(runToEnd());
+        const int hardBefore = colouredPixels(lab.pmwgChart());
+        const int barsBefore = colouredPixels(lab.pmwgPrivacyChart());
+        QVERIFY2(hardBefore > 300 && barsBefore > 300,
+                 qPrintable(QStringLiteral("%1 %2").arg(hardBefore).arg(barsBefore)));
+        QVERIFY(lab.run());
+        QVERIFY(lab.pmwgChart()->isComputing() && lab.pmwgPrivacyChart()->isComputing());
+        QVERIFY(colouredPixels(lab.pmwgChart()) < hardBefore / 20);
+        QVERIFY(colouredPixels(lab.pmwgPrivacyChart()) < barsBefore / 20);
+        QVERIFY(runToEnd());
+        QVERIFY(colouredPixels(lab.pmwgChart()) > hardBefore / 2);
+        // A changed input while running: its plan is drawn at once, in colour.
+        QVERIFY(lab.run());
+        lab.nsgCapSpin()->setValue(12.0);
+        for (auto *chart : charts)
+            QVERIFY2(!chart->isComputing(), chart->metaObject()->className());
+        QVERIFY(!lab.simulation().has_value());
+        lab.waitForRun();
+        QTRY_VERIFY(!lab.isRunning());
     }
 
     /// The output-DP lab's sparse-vector figure and the strategies lab's charts are greyed while

@@ -11,6 +11,7 @@
 #include "core/growing/stream_model.h"
 #include "resources/dataset_catalog.h"
 #include "tests/ui/uitestutils.h"
+#include "ui/charts/charthover.h"
 #include "ui/charts/growingchart.h"
 #include "ui/growing/atgpanel.h"
 #include "ui/growing/growinglabdialog.h"
@@ -18,6 +19,7 @@
 #include "ui/util/numberformat.h"
 
 #include <QAction>
+#include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -26,6 +28,8 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -35,6 +39,7 @@
 #include <limits>
 #include <random>
 #include <span>
+#include <string_view>
 
 using namespace pbx::ui;
 
@@ -149,6 +154,7 @@ private Q_SLOTS:
     void improver();
     void invalidGammaRunsNothing();
     void simulationAndCancel();
+    void schedulerBand();
     void pmwgPanel();
     void pmwgZcdpPrivacy();
     void nsgPanel();
@@ -161,6 +167,7 @@ private Q_SLOTS:
     void nsgErmgMatchCli();
     void atgPanel();
     void fractionScaleToggle();
+    void screenTour();
 };
 
 void TestGrowingLab::menuEntry()
@@ -398,6 +405,109 @@ void TestGrowingLab::simulationAndCancel()
     QTRY_VERIFY(!lab.isRunning());
     QVERIFY(!lab.simulation().has_value());
     QVERIFY(lab.statusText().startsWith(QStringLiteral("Cancelled")));
+}
+
+/// BBScheduler's measured error is drawn as the other algorithms' Monte Carlos are: each epoch's
+/// median inside its 5–95 % band over the runs (worked table, 40 runs, seed 3), the band's edges the
+/// core's quantiles (`pbx-cli simulate growing --seed 3` gives the same), with a legend entry and a
+/// hover on its edges; no dashed 95th-percentile line any more.
+void TestGrowingLab::schedulerBand()
+{
+    using pbx::io::json::Json;
+    GrowingLabDialog lab;
+    lab.resize(1024, 700);
+    lab.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&lab));
+    workedTable(lab);
+    lab.horizonSpin()->setValue(28155);
+    lab.repetitionsSpin()->setValue(40);
+    lab.seedSpin()->setValue(3);
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
+    const GrowingRunOutcome &sim = *lab.simulation();
+    const Json &mc = sim.document["monte_carlo"];
+    const Json &epochs = sim.document["epochs"];
+    QCOMPARE(epochs.size(), std::size_t(5));
+    QCOMPARE(sim.epochQ05.size(), std::size_t(5));
+    QCOMPARE(sim.epochQ95.size(), std::size_t(5));
+
+    // The core's document for the same input and seed (as the CLI writes it) has the same quantiles.
+    Json config = labDocument("bbscheduler", Json{{"kind", "pure"}, {"epsilon", 1.0}});
+    config["schedule"] = Json{{"kind", "geometric"}, {"gamma", 1.0}};
+    config["black_box"] = Json{{"kind", "laplace-k"}, {"queries", tenQueries()}};
+    config["repetitions"] = 40u;
+    const Json cli = coreDocument(config, 3);
+    QVERIFY2(mc["epoch_max_error_q05"] == cli["monte_carlo"]["epoch_max_error_q05"],
+             mc["epoch_max_error_q05"].dump().c_str());
+    QVERIFY2(mc["epoch_max_error_q95"] == cli["monte_carlo"]["epoch_max_error_q95"],
+             mc["epoch_max_error_q95"].dump().c_str());
+
+    GrowingChart *accuracy = lab.accuracyChart();
+    accuracy->flush();
+    QVERIFY(accuracy->hasSeries(QStringLiteral("measured-band")));
+    QVERIFY(!accuracy->hasSeries(QStringLiteral("measured-q95")));
+    const std::vector<QPointF> upper = accuracy->points(QStringLiteral("measured-band"));
+    const std::vector<QPointF> lower = accuracy->lowerPoints(QStringLiteral("measured-band"));
+    // A stepped band: two points per epoch, held from its start to the next epoch's.
+    QCOMPARE(upper.size(), std::size_t(10));
+    QCOMPARE(lower.size(), std::size_t(10));
+    for (std::size_t i = 0; i < epochs.size(); ++i) {
+        const double start = epochs[i]["start"].get<double>();
+        const double q05 = mc["epoch_max_error_q05"][i].get<double>();
+        const double median = mc["epoch_max_error_median"][i].get<double>();
+        const double q95 = mc["epoch_max_error_q95"][i].get<double>();
+        qInfo("epoch %zu (t = %.0f): largest error 5 %% %.4f, median %.4f, 95 %% %.4f, bound %.4f", i, start,
+              q05, median, q95, epochs[i]["bound"].get<double>());
+        QCOMPARE(upper[2 * i].x(), start);
+        QCOMPARE(upper[2 * i].y(), q95);
+        QCOMPARE(upper[2 * i + 1].y(), q95);
+        QCOMPARE(lower[2 * i].x(), start);
+        QCOMPARE(lower[2 * i].y(), q05);
+        QCOMPARE(drawnAt(accuracy, QStringLiteral("measured"), start), median);
+        // The median inside its band, the band under the epoch's bound α_i + s_i (no run exceeded it).
+        QVERIFY(q05 > 0.0 && q05 <= median && median <= q95);
+        QVERIFY(q95 < epochs[i]["bound"].get<double>());
+    }
+    // Seed 3, 40 runs: every epoch's band lies between ≈ 0.03 and ≈ 0.13, far under its bound
+    // α_i + s_i (≈ 0.61–0.66; the staleness s_i = 1/2 is a worst case random arrivals rarely reach).
+    const auto near = [](double x, double want) { return std::abs(x - want) < 5e-4; };
+    QVERIFY(near(mc["epoch_max_error_q05"][0].get<double>(), 0.0369));
+    QVERIFY(near(mc["epoch_max_error_median"][0].get<double>(), 0.0618));
+    QVERIFY(near(mc["epoch_max_error_q95"][0].get<double>(), 0.1066));
+    QVERIFY(near(mc["epoch_max_error_q05"][4].get<double>(), 0.0357));
+    QVERIFY(near(mc["epoch_max_error_q95"][4].get<double>(), 0.1198));
+    QVERIFY(accuracy->legendText().contains(
+        QStringLiteral("measured largest error per epoch: 5–95 % of 40 runs")));
+
+    // Hovering the band's upper edge at the third epoch's start names it and gives its value.
+    auto *view = accuracy->findChild<QChartView *>();
+    QVERIFY(view);
+    // The other series are hidden for the probe: the median can lie within the hover radius of a
+    // narrow band's edge, and the nearer point wins.
+    QAbstractSeries *band = nullptr;
+    for (QAbstractSeries *series : view->chart()->series()) {
+        if (series->objectName() == QStringLiteral("measured-band"))
+            band = series;
+        else
+            series->setVisible(false);
+    }
+    QVERIFY(band);
+    for (const char *edge : {"upper", "lower"}) {
+        const bool top = std::string_view(edge) == "upper";
+        const double t2 = epochs[2]["start"].get<double>();
+        const double y = mc[top ? "epoch_max_error_q95" : "epoch_max_error_q05"][2].get<double>();
+        const QPointF inChart = view->chart()->mapToPosition(QPointF(t2, y), band);
+        const auto hit
+            = ChartHover::of(accuracy)->hitAt(view->mapFromScene(view->chart()->mapToScene(inChart)));
+        QVERIFY(hit.has_value());
+        QVERIFY2(hit->seriesName.contains(QStringLiteral("measured largest error per epoch: 5–95 %")),
+                 qPrintable(hit->seriesName));
+        QVERIFY2(hit->seriesName.contains(QStringLiteral("%1 bound").arg(QLatin1String(edge))),
+                 qPrintable(hit->seriesName));
+        QCOMPARE(hit->value, QPointF(t2, y));
+    }
+    for (QAbstractSeries *series : view->chart()->series())
+        series->setVisible(true);
+    screenshot(lab, QStringLiteral("scheduler-band"));
 }
 
 void TestGrowingLab::pmwgPanel()
@@ -647,9 +757,15 @@ void TestGrowingLab::smallDbPanel()
     const auto &medians = doc["monte_carlo"]["epoch_max_error_median"];
     const auto &epochs = doc["epochs"];
     QCOMPARE(medians.size(), epochs.size());
-    for (std::size_t i = 0; i < epochs.size(); ++i)
-        QCOMPARE(drawnAt(lab.accuracyChart(), QStringLiteral("measured"), epochs[i]["start"].get<double>()),
-                 medians[i].get<double>());
+    for (std::size_t i = 0; i < epochs.size(); ++i) {
+        const double start = epochs[i]["start"].get<double>();
+        QCOMPARE(drawnAt(lab.accuracyChart(), QStringLiteral("measured"), start), medians[i].get<double>());
+        // The median inside its 5–95 % band over the runs, as BBScheduler's.
+        QCOMPARE(drawnAt(lab.accuracyChart(), QStringLiteral("measured-band"), start),
+                 doc["monte_carlo"]["epoch_max_error_q95"][i].get<double>());
+        QCOMPARE(lab.accuracyChart()->lowerPoints(QStringLiteral("measured-band"))[2 * i].y(),
+                 doc["monte_carlo"]["epoch_max_error_q05"][i].get<double>());
+    }
     const double best = doc["smalldb"]["best_max_error_at_end"].get<double>();
     QCOMPARE(lab.accuracyChart()->points(QStringLiteral("best")).front().y(), best);
     // No m-row database beats the best achievable on all rows; the last epoch's median is above it.
@@ -1044,6 +1160,86 @@ void TestGrowingLab::fractionScaleToggle()
     panel->naiveCheck()->setChecked(false);
     QVERIFY(!panel->naiveChart()->isVisible());
     QVERIFY(panel->naiveText().isEmpty());
+}
+
+/// A tour of every tab and panel after running each algorithm on CPS1988 once, grabbed at
+/// 1024 × 700 and 1600 × 1000 (/tmp/growing-tour-<width>-<screen>.png, looked at for the issue's
+/// closing note): the charts of each algorithm are drawn (no "nothing to show" message).
+void TestGrowingLab::screenTour()
+{
+    const QList<QSize> sizes{QSize(1024, 700), QSize(1600, 1000)};
+    GrowingLabDialog lab;
+    lab.resize(sizes.front());
+    lab.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&lab));
+    auto *timelineArea = qobject_cast<QScrollArea *>(lab.tabs()->widget(0));
+    auto *atgArea = qobject_cast<QScrollArea *>(lab.tabs()->widget(2));
+    QVERIFY(timelineArea && atgArea);
+    // The current state at both sizes, on `tab`; the timeline tab also scrolled to the accuracy chart.
+    auto grab = [&](const QString &name, int tab) {
+        lab.tabs()->setCurrentIndex(tab);
+        for (const QSize size : sizes) {
+            lab.resize(size);
+            QTest::qWait(100); // laid out before it is scrolled
+            const QString prefix = QStringLiteral("tour-%1-").arg(size.width()) + name;
+            if (tab == 0) {
+                timelineArea->verticalScrollBar()->setValue(0);
+                screenshot(lab, prefix + QStringLiteral("-timeline"));
+                timelineArea->ensureWidgetVisible(lab.accuracyChart(), 0, 0);
+                screenshot(lab, prefix + QStringLiteral("-accuracy"));
+            } else if (tab == 2) {
+                atgArea->verticalScrollBar()->setValue(0);
+                screenshot(lab, prefix);
+                atgArea->ensureWidgetVisible(lab.atgPanel()->naiveChart(), 0, 0);
+                screenshot(lab, prefix + QStringLiteral("-naive"));
+            } else {
+                screenshot(lab, prefix);
+            }
+        }
+        QVERIFY(lab.timelineChart()->message().isEmpty());
+    };
+    workedTable(lab);
+    lab.horizonSpin()->setValue(28155);
+    lab.repetitionsSpin()->setValue(40);
+    lab.optimalGammaButton()->click(); // the editor with γ* applied
+    QVERIFY(lab.optimalGammaButton()->text().startsWith(QStringLiteral("Use optimal γ* = 0.377")));
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
+    lab.setCursorTime(12000);
+    grab(QStringLiteral("bbscheduler"), 0);
+    QVERIFY(lab.accuracyChart()->message().isEmpty());
+
+    lab.algorithmCombo()->setCurrentIndex(lab.algorithmCombo()->findData(QStringLiteral("bbimprover")));
+    lab.repetitionsSpin()->setValue(10);
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
+    grab(QStringLiteral("bbimprover"), 0);
+
+    lab.algorithmCombo()->setCurrentIndex(lab.algorithmCombo()->findData(QStringLiteral("pmwg")));
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
+    QCOMPARE(lab.tabs()->currentIndex(), 1);
+    grab(QStringLiteral("pmwg"), 1);
+    QVERIFY(lab.pmwgChart()->message().isEmpty());
+
+    nsgLab(lab);
+    lab.repetitionsSpin()->setValue(40);
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
+    grab(QStringLiteral("nsg"), 1);
+    grab(QStringLiteral("nsg"), 0);
+    QVERIFY(lab.accuracyChart()->message().isEmpty());
+
+    lab.algorithmCombo()->setCurrentIndex(lab.algorithmCombo()->findData(QStringLiteral("ermg")));
+    lab.repetitionsSpin()->setValue(3);
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
+    grab(QStringLiteral("ermg"), 0);
+    QVERIFY(lab.accuracyChart()->message().isEmpty());
+
+    smallDbLab(lab, 6, 20);
+    QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
+    grab(QStringLiteral("smalldbg"), 0);
+    QVERIFY(lab.accuracyChart()->message().isEmpty());
+
+    lab.atgPanel()->naiveCheck()->setChecked(true);
+    grab(QStringLiteral("atg"), 2);
+    QVERIFY(!lab.atgPanel()->naiveText().isEmpty());
 }
 
 QTEST_MAIN(TestGrowingLab)

@@ -306,7 +306,7 @@ QString ChartFrame::legendText() const
         return {};
     QTextDocument document;
     document.setHtml(m_legend->text());
-    return document.toPlainText().replace(QChar(0x2011), u'-');
+    return document.toPlainText().replace(QChar(0x2011), u'-').remove(QChar(0x2060));
 }
 
 QString ChartFrame::message() const
@@ -362,7 +362,10 @@ QString ChartFrame::legendEntry(const QColor &colour, const QString &glyph, cons
 {
     return QStringLiteral("<span style='color:%1; font-weight:bold'>%2</span>&nbsp;%3")
         .arg(colour.name(), glyph,
-             text.toHtmlEscaped().replace(u' ', QStringLiteral("&nbsp;")).replace(u'-', QChar(0x2011)));
+             text.toHtmlEscaped()
+                 .replace(u' ', QStringLiteral("&nbsp;"))
+                 .replace(u'-', QChar(0x2011))
+                 .replace(QChar(0x2013), QStringLiteral("\u2060\u2013\u2060"))); // "5–95 %" not split
 }
 
 void ChartFrame::styleAxis(QAbstractAxis *axis, bool smallLabels) const

@@ -90,7 +90,7 @@ protected:
     void setMessage(const QString &text);
     /// Sets the wrapping legend (rich text entries, joined with spaces between them).
     void setLegendEntries(const QStringList &html);
-    /// "<glyph in colour> text" for setLegendEntries; spaces and hyphens inside are non-breaking,
+    /// "<glyph in colour> text" for setLegendEntries; spaces, hyphens and en dashes inside are non-breaking,
     /// so entries wrap as wholes.
     static QString legendEntry(const QColor &colour, const QString &glyph, const QString &text);
     /// Axis title at 0.9 of the widget's font, not bold; with `smallLabels` the tick labels at

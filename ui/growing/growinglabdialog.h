@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: MIT
 // Labs ▸ Growing database: a budget that lasts forever while rows keep arriving (Cummings,
-// Krehbiel, Lai & Tantipongpipat 2018; docs/growing-databases.md). A schedule editor whose plan
-// (epochs, per-epoch ε or ρ, cumulative spend, accuracy bound) is redrawn on every change from
-// public parameters alone; a Monte Carlo on the public CPS1988 rows (growinglabjob.h) on "Run",
-// off the GUI thread with progress and cancel; the PMWG panel; the ATG panel (atgpanel.h); and a time cursor
-// that sweeps the stream. NSG shares the PMWG tab (hard answers against the cap, privacy); ERMG
-// draws σ_t and the excess empirical risk on the timeline tab; both repeat over seeded arrival
-// orders and draw the median inside its 5–95 % band; SmallDBG is BBScheduler with the
-// SmallDB box, its measured error against the best any m-row database achieves. The input goes through the
-// core's reader, so a bad field shows the core's one-line error and nothing is drawn or run. Nothing is
-// charged to the session.
+// Krehbiel, Lai & Tantipongpipat 2018; docs/growing-databases.md). The schedule editor
+// (growinglabeditor.h) whose plan (epochs, per-epoch ε or ρ, cumulative spend, accuracy bound) is
+// redrawn on every change from public parameters alone; a Monte Carlo on the public CPS1988 rows
+// (growinglabjob.h) on "Run", off the GUI thread with progress and cancel, its charts greyed while
+// it computes (the last finished result stays drawn until the new one finishes); the PMWG panel;
+// the ATG panel (atgpanel.h); and a time cursor that sweeps the stream. NSG shares the PMWG tab;
+// ERMG draws σ_t and the excess empirical risk on the timeline tab; every Monte Carlo draws the
+// median inside its 5–95 % band over the seeded orders; SmallDBG is BBScheduler with the SmallDB
+// box, against the best any m-row database achieves. The charts are drawn by labcharts.h; this
+// dialog owns the widgets, the job and the animation. The input goes through the core's reader, so
+// a bad field shows the core's one-line error and nothing is drawn or run. Nothing is charged to
+// the session.
 #pragma once
 
 #include "core/io/json_fields.h"
 #include "core/util/result.h"
+#include "ui/growing/growinglabeditor.h"
 #include "ui/growing/growinglabjob.h"
+#include "ui/growing/labcharts.h"
 
 #include <QDialog>
 #include <QFutureWatcher>
@@ -24,7 +28,6 @@
 QT_FORWARD_DECLARE_CLASS(QCheckBox)
 QT_FORWARD_DECLARE_CLASS(QComboBox)
 QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
-QT_FORWARD_DECLARE_CLASS(QFormLayout)
 QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QProgressBar)
 QT_FORWARD_DECLARE_CLASS(QPushButton)
@@ -37,7 +40,6 @@ namespace pbx::ui {
 class AtgPanel;
 class GrowingBarChart;
 class GrowingChart;
-class ScientificSpinBox;
 
 class GrowingLabDialog final : public QDialog
 {
@@ -47,26 +49,27 @@ public:
     ~GrowingLabDialog() override;
 
     // Editor fields (tests drive them like a user).
-    QComboBox *algorithmCombo() const { return m_algorithm; }
-    QSpinBox *startSizeSpin() const { return m_startSize; }
-    QDoubleSpinBox *gammaSpin() const { return m_gamma; }
-    QPushButton *optimalGammaButton() const { return m_optimalGamma; }
-    QComboBox *budgetKindCombo() const { return m_budgetKind; }
-    QDoubleSpinBox *epsilonSpin() const { return m_epsilon; }
-    QSpinBox *queriesSpin() const { return m_queries; }
-    QSpinBox *horizonSpin() const { return m_horizon; }
-    QSpinBox *repetitionsSpin() const { return m_repetitions; }
-    QSpinBox *seedSpin() const { return m_seed; }
+    GrowingLabEditor *editor() const { return m_editor; }
+    QComboBox *algorithmCombo() const { return m_editor->algorithmCombo(); }
+    QSpinBox *startSizeSpin() const { return m_editor->startSizeSpin(); }
+    QDoubleSpinBox *gammaSpin() const { return m_editor->gammaSpin(); }
+    QPushButton *optimalGammaButton() const { return m_editor->optimalGammaButton(); }
+    QComboBox *budgetKindCombo() const { return m_editor->budgetKindCombo(); }
+    QDoubleSpinBox *epsilonSpin() const { return m_editor->epsilonSpin(); }
+    QSpinBox *queriesSpin() const { return m_editor->queriesSpin(); }
+    QSpinBox *horizonSpin() const { return m_editor->horizonSpin(); }
+    QSpinBox *repetitionsSpin() const { return m_editor->repetitionsSpin(); }
+    QSpinBox *seedSpin() const { return m_editor->seedSpin(); }
     /// BBScheduler's black box: "laplace-k" or "smalldb" (SmallDBG).
-    QComboBox *boxCombo() const { return m_box; }
-    QSpinBox *smallDbSizeSpin() const { return m_smallDbM; }
-    QDoubleSpinBox *nsgCapSpin() const { return m_nsgC0; }
-    QDoubleSpinBox *nsgThresholdSpin() const { return m_nsgThreshold; }
-    QSpinBox *ermEverySpin() const { return m_every; }
+    QComboBox *boxCombo() const { return m_editor->boxCombo(); }
+    QSpinBox *smallDbSizeSpin() const { return m_editor->smallDbSizeSpin(); }
+    QDoubleSpinBox *nsgCapSpin() const { return m_editor->nsgCapSpin(); }
+    QDoubleSpinBox *nsgThresholdSpin() const { return m_editor->nsgThresholdSpin(); }
+    QSpinBox *ermEverySpin() const { return m_editor->ermEverySpin(); }
     QPushButton *runButton() const { return m_run; }
     QPushButton *cancelButton() const { return m_cancel; }
     QPushButton *playButton() const { return m_play; }
-    QCheckBox *sortedCheck() const { return m_sorted; }
+    QCheckBox *sortedCheck() const { return m_editor->sortedCheck(); }
     QTabWidget *tabs() const { return m_tabs; }
 
     GrowingChart *timelineChart() const { return m_timeline; }
@@ -79,7 +82,8 @@ public:
     QString errorText() const;
     /// The current plan ("pbx-simulation" with --plan-only; null when the input is invalid).
     const io::json::Json &plan() const { return m_plan; }
-    /// The last finished Monte Carlo of the current input, if any.
+    /// The last finished Monte Carlo of the current input, if any (kept, and drawn greyed, while a new
+    /// run of the same input computes; dropped when the input changes).
     const std::optional<GrowingRunOutcome> &simulation() const { return m_simulation; }
     QString simulationText() const;
     QString pmwgText() const;
@@ -105,51 +109,23 @@ private:
     void createLayout();
     void connectSignals();
 
-    /// The editor's input as a "pbx-growing-lab" document; `simulate` fills the predicates and
-    /// caps the end at the dataset's rows.
-    io::json::Json configDocument(bool simulate) const;
     void updateVisibility();
     void updatePlan();
     void showInvalid(const QString &message);
-    void drawTimeline();
-    void drawAccuracy();
-    void drawPmwg();
-    void drawErm();
-    /// NSG after Run: the hard answers' mean |error| over the seeded orders on the accuracy chart.
-    void drawNsgErrors();
+    /// What the chart builders read (labcharts.h): the plan, the last finished simulation, the editor.
+    growinglab::LabView labView() const;
+    /// The timeline, accuracy and PMWG / NSG charts from the plan or the last finished simulation.
+    void drawCharts();
+    /// Greys (or restores) every chart the job's result is drawn in (ChartFrame::setComputing).
+    void setChartsComputing(bool computing);
     void finished();
     void advanceCursor();
     void setPlaying(bool playing);
     void saveInteractive();
     double horizonEnd() const;
 
-    // Schedule editor
-    QFormLayout *m_form = nullptr;
-    QComboBox *m_algorithm = nullptr;
-    QComboBox *m_dataset = nullptr;
-    QSpinBox *m_startSize = nullptr;
-    QSpinBox *m_horizon = nullptr;
-    QCheckBox *m_sorted = nullptr;
-    QComboBox *m_schedule = nullptr;
-    QDoubleSpinBox *m_gamma = nullptr;
-    QPushButton *m_optimalGamma = nullptr;
-    QWidget *m_gammaRow = nullptr;
-    QDoubleSpinBox *m_decay = nullptr;
-    QComboBox *m_budgetKind = nullptr;
-    QDoubleSpinBox *m_epsilon = nullptr;
-    QDoubleSpinBox *m_rho = nullptr;
-    ScientificSpinBox *m_delta = nullptr;
-    QDoubleSpinBox *m_beta = nullptr;
-    QSpinBox *m_queries = nullptr;
-    QComboBox *m_box = nullptr;
-    QSpinBox *m_smallDbM = nullptr;
-    QDoubleSpinBox *m_nsgC0 = nullptr;
-    QDoubleSpinBox *m_nsgThreshold = nullptr;
-    QSpinBox *m_every = nullptr;
-    QSpinBox *m_repetitions = nullptr;
-    QSpinBox *m_seed = nullptr;
+    GrowingLabEditor *m_editor = nullptr;
     QLabel *m_error = nullptr;
-    double m_optimalGammaValue = 0.0;
 
     // Panels
     QLabel *m_banner = nullptr;

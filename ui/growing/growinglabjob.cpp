@@ -93,6 +93,7 @@ void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingL
     out.repetitions = mc.value("repetitions", 1);
     out.runsExceeding = mc.value("runs_exceeding", 0);
     out.epochMedian = numbers(mc.value("epoch_max_error_median", Json()));
+    out.epochQ05 = numbers(mc.value("epoch_max_error_q05", Json()));
     out.epochQ95 = numbers(mc.value("epoch_max_error_q95", Json()));
     promise.setProgressValueAndText(
         int(range), QCoreApplication::translate("GrowingLab", "%1 of %1 runs done").arg(out.repetitions));

@@ -31,6 +31,8 @@ struct GrowingRunOutcome
     std::vector<double> worstPerRun;
     /// BBScheduler and SmallDBG: per epoch, the median over runs of the epoch's largest error.
     std::vector<double> epochMedian;
+    /// BBScheduler and SmallDBG: per epoch, the 5th percentile over runs of the epoch's largest error.
+    std::vector<double> epochQ05;
     /// BBScheduler and SmallDBG: per epoch, the 95th percentile over runs of the epoch's largest error.
     std::vector<double> epochQ95;
     int runsExceeding = 0; ///< runs in which some error exceeded its bound
