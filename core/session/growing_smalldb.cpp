@@ -108,8 +108,8 @@ Result<std::vector<GrowingRunPlan>> smallDbRunPlan(const GrowingRequestSpec &spe
         r.scale = 0.0; // a sample from the exponential mechanism, not additive noise
         r.bound = e.bound;
         // ε_i (pure) or ρ_i (zCDP, with ε_i = √(2ρ_i) rounded down so ε_i²/2 ≤ ρ_i, Bun & Steinke
-        // 2016 Prop. 1.4); the sampler itself runs at slightly less than ε_i (growing::SmallDb::sample
-        // uses ⌊(ε_i − 2^−30)·2^32⌋/2^32), so the charge never under-reports.
+        // 2016 Prop. 1.4); the exact sampler's integer weights move by at most ε_i/2 − 2^−32 between
+        // neighbours (growing::SmallDb::sample), so the draw is ε_i-DP: the charge never under-reports.
         r.charge = growingEpochCharge(spec, e);
         plan.push_back(r);
     }
