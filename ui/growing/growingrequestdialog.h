@@ -3,7 +3,9 @@
 // `pbx-cli run` file (BBScheduler or BBImprover over the session's rows arriving in a seeded
 // order: start size, end, order, seed, budget, the schedule — kind and γ, or a and m — β and the
 // counting predicates of the Laplace-k box), or NSG (the sparse vector with p, T, the cap and the
-// checkpoints, §4), and hands it to the session. Before asking it lists
+// checkpoints, §4), ERMG (private logistic regression: λ, tol and the improver's or a zCDP
+// schedule) or SmallDBG (SmallDB at each epoch: the synthetic database's size m), and hands it to
+// the session. Before asking it lists
 // the planned epochs or runs with their charges (Cummings et al. 2018, §3.1–3.2;
 // docs/growing-databases.md, "In a session"); after, what each released. Needs a replace-one
 // session.
@@ -43,7 +45,10 @@ public:
     void showOutcome(const session::LedgerEvent &event);
 
     // Programmatic input (tests, screenshots).
-    void setAlgorithm(const QString &algorithm); ///< "bbscheduler", "bbimprover" or "nsg"
+    void setAlgorithm(const QString &algorithm); ///< "bbscheduler", "bbimprover", "nsg", "ermg" or "smalldb"
+    /// ermg: schedule "improver", "zcdp-equalised" or "zcdp-geometric"; λ > 0; tol (1e-10 … 1e-2).
+    void setErm(const QString &schedule, double lambda, double tol);
+    void setSmallDbSize(int m); ///< smalldb: m ≥ 1 (C(16+m−1, m) ≤ 5·10⁶, i.e. m ≤ 10)
     /// nsg: p ∈ [0, 1], threshold T ∈ [0, 1], a time cap c₀ (or constant cap c), checkpoints.
     void setNsg(double p, double threshold, const QString &capKind, double cap, int checkpoints);
     void setImproverSchedule(double a, int every); ///< bbimprover: decay a ∈ (0, 1), a run every m rows
@@ -75,6 +80,10 @@ private:
     QComboBox *m_nsgCapKind = nullptr;
     QDoubleSpinBox *m_nsgCap = nullptr;
     QSpinBox *m_nsgCheckpoints = nullptr;
+    QComboBox *m_ermSchedule = nullptr;
+    QDoubleSpinBox *m_ermLambda = nullptr;
+    QComboBox *m_ermTol = nullptr;
+    QSpinBox *m_smallDbSize = nullptr;
     QSpinBox *m_start = nullptr;
     QSpinBox *m_end = nullptr;
     QLineEdit *m_order = nullptr;
