@@ -106,10 +106,43 @@ void printModelStream(const session::LedgerEvent &e, std::ostream &out)
     }
 }
 
+/// A PMWG stream: its rounds, hard answers and answers, then one line per round.
+void printPmwgEvent(const session::LedgerEvent &e, std::ostream &out)
+{
+    out << e.request.id << ": " << session::eventStatusName(e.status);
+    const auto &p = *e.growingRecord->pmwg;
+    if (p.rounds.empty()) {
+        out << " — " << e.reason << '\n';
+        return;
+    }
+    std::size_t answers = 0;
+    for (const auto &c : p.checkpoints)
+        answers += c.answers.size();
+    out << " pmwg, " << p.rounds.size() << (p.rounds.size() == 1 ? " round, " : " rounds, ") << p.hard.size()
+        << " hard of " << answers << (answers == 1 ? " answer at " : " answers at ") << p.checkpoints.size()
+        << " of " << e.growingRecord->plannedEpochs << " checkpoints, "
+        << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (worst case "
+        << formatNumber(p.worstCase) << ", σ_n = " << formatNumber(p.sigmaN) << ", N = " << p.universe << ')';
+    if (!e.reason.empty())
+        out << " — " << e.reason;
+    out << '\n';
+    for (std::size_t i = 0; i < p.rounds.size(); ++i) {
+        out << "  " << session::growingEpochLabel(e, i);
+        if (i < p.hard.size())
+            out << "; answered " << formatNumber(p.hard[i].answer) << " (scale "
+                << formatNumber(p.hard[i].scale) << ')';
+        out << '\n';
+    }
+}
+
 } // namespace
 
 void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
 {
+    if (e.growingRecord && e.growingRecord->pmwg) {
+        printPmwgEvent(e, out);
+        return;
+    }
     out << e.request.id << ": " << session::eventStatusName(e.status);
     if (!e.growingRecord || (e.growingRecord->epochs.empty() && !e.growingRecord->nsg)
         || (e.growingRecord->nsg && e.growingRecord->nsg->rounds.empty())) {

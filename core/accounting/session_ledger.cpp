@@ -126,6 +126,19 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
         // An NSG stream: each sparse-vector round is (7/3)f(s_i)-DP whatever its outcome (the
         // charge made when it opened; a ρ charge is ((7/3)f(s_i))²/2 rounded up, so √(2ρ) ≥ that
         // ε): one pure event per round.
+        // A PMWG stream: its rounds are NSG's rounds (the same charge), one pure event each.
+        if (event.growingRecord && event.growingRecord->pmwg) {
+            const bool rho = event.costKind == filters::ChargeKind::Rho;
+            for (const session::PmwgRoundRecord &round : event.growingRecord->pmwg->rounds) {
+                PrivacyEvent e;
+                e.mechanism = MechanismKind::PureDp;
+                e.epsilon = rho ? math::nudgeUp(std::sqrt(2.0 * round.charge)) : round.charge;
+                ledger.events.push_back(e);
+            }
+            if (origin)
+                origin->insert(origin->end(), event.growingRecord->pmwg->rounds.size(), i);
+            continue;
+        }
         if (event.growingRecord && event.growingRecord->nsg) {
             const bool rho = event.costKind == filters::ChargeKind::Rho;
             for (const session::NsgRoundRecord &round : event.growingRecord->nsg->rounds) {

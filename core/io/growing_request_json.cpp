@@ -2,6 +2,7 @@
 #include "core/io/growing_request_json.h"
 
 #include "core/growing/growing_lab.h"
+#include "core/io/growing_pmwg_json.h"
 #include "core/util/try.h"
 
 #include <algorithm>
@@ -14,7 +15,7 @@ using json::Json;
 namespace {
 
 constexpr const char *kTopKeys[]
-    = {"id", "type", "algorithm", "stream", "budget", "schedule", "black_box", "beta", "nsg", "erm"};
+    = {"id", "type", "algorithm", "stream", "budget", "schedule", "black_box", "beta", "nsg", "pmwg", "erm"};
 constexpr const char *kStreamKeys[] = {"start_size", "end", "order", "seed"};
 constexpr const char *kScheduleKeys[] = {"kind", "gamma"};
 constexpr const char *kImproverScheduleKeys[] = {"a", "every"};
@@ -222,6 +223,9 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
     if (ermg && object.contains("black_box"))
         return makeError(ErrorCode::Parse,
                          path + ": unknown field 'black_box' for an ermg request (its model is \"erm\")");
+    PBX_RETURN_IF_ERROR(checkPmwgRequestFields(object, path,
+                                               algorithmField != object.end() && algorithmField->is_string()
+                                                   && algorithmField->get<std::string>() == "pmwg"));
     session::QueryRequest r;
     auto id = json::optionalString(object, "id", path, {}, session::maxRequestIdBytes);
     if (!id)
@@ -229,7 +233,8 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
     r.id = *id;
     // The lab's reader checks every field with the lab's codes and ranges.
     Json lab{{"format", "pbx-growing-lab"}, {"version", std::uint64_t{1}}};
-    for (const char *key : {"algorithm", "stream", "budget", "schedule", "black_box", "beta", "nsg", "erm"})
+    for (const char *key :
+         {"algorithm", "stream", "budget", "schedule", "black_box", "beta", "nsg", "pmwg", "erm"})
         if (auto it = object.find(key); it != object.end())
             lab[key] = *it;
     if (smalldb) { // the lab runs SmallDBG as BBScheduler with the smalldb box
@@ -254,10 +259,11 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
     const growing::GrowingLabConfig &c = *config;
     session::GrowingRequestSpec spec;
     if (c.algorithm != growing::LabAlgorithm::BBScheduler && c.algorithm != growing::LabAlgorithm::BBImprover
-        && c.algorithm != growing::LabAlgorithm::Nsg && c.algorithm != growing::LabAlgorithm::Ermg)
+        && c.algorithm != growing::LabAlgorithm::Nsg && c.algorithm != growing::LabAlgorithm::Pmwg
+        && c.algorithm != growing::LabAlgorithm::Ermg)
         return withPath(path, makeError(ErrorCode::InvalidArgument,
                                         "INVALID_CONFIG: algorithm: a session runs 'bbscheduler', "
-                                        "'bbimprover', 'nsg', 'ermg' and 'smalldb' streams ('"
+                                        "'bbimprover', 'nsg', 'pmwg', 'ermg' and 'smalldb' streams ('"
                                             + std::string(growing::labAlgorithmName(c.algorithm))
                                             + "' runs in the lab: pbx-cli simulate growing)"));
     if (c.algorithm == growing::LabAlgorithm::BBScheduler && !c.gamma)
@@ -269,7 +275,8 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
         return withPath(path, makeError(ErrorCode::InvalidArgument,
                                         "INVALID_CONFIG: nsg.queries: a session's NSG stream needs at least "
                                         "one counting predicate"));
-    if (c.algorithm != growing::LabAlgorithm::Nsg && c.algorithm != growing::LabAlgorithm::Ermg && !smalldb
+    if (c.algorithm != growing::LabAlgorithm::Nsg && c.algorithm != growing::LabAlgorithm::Pmwg
+        && c.algorithm != growing::LabAlgorithm::Ermg && !smalldb
         && (c.box.kind != growing::BlackBoxKind::LaplaceK || c.queries.empty()))
         return withPath(path,
                         makeError(ErrorCode::InvalidArgument,
@@ -285,6 +292,8 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
         spec.nsgCap = c.nsg.cap->c;
         spec.nsgCheckpoints = std::uint64_t(c.checkpoints);
     }
+    if (c.algorithm == growing::LabAlgorithm::Pmwg)
+        spec.pmwg = pmwgSpecFromLab(c);
     spec.startSize = c.startSize;
     spec.end = c.end;
     spec.order = c.order;
@@ -338,7 +347,9 @@ void writeGrowingRequest(const session::QueryRequest &request, Json &object)
         budget["conversion"] = s.conversion;
     }
     object["budget"] = std::move(budget);
-    if (s.algorithm == "nsg") {
+    if (s.algorithm == "pmwg") {
+        object["pmwg"] = pmwgRequestToJson(s.pmwg);
+    } else if (s.algorithm == "nsg") {
         object["nsg"] = Json{{"p", s.nsgExponent},
                              {"T", s.nsgThreshold},
                              {"cap", s.nsgCapKind == "time" ? Json{{"kind", "time"}, {"c0", s.nsgCap}}
@@ -387,6 +398,8 @@ Json growingRecordToJson(const session::GrowingRecord &r)
            {"epochs", std::move(epochs)}};
     if (r.refusedEpoch)
         o["refused_epoch"] = *r.refusedEpoch;
+    if (r.pmwg)
+        o["pmwg"] = pmwgRecordToJson(*r.pmwg);
     if (r.nsg) {
         Json rounds = Json::array();
         for (const auto &x : r.nsg->rounds) {
@@ -491,6 +504,12 @@ Result<session::GrowingRecord> growingRecordFromJson(const Json &o, const std::s
         if (!nsg)
             return nsg.error();
         r.nsg = std::move(*nsg);
+    }
+    if (auto m = o.find("pmwg"); m != o.end()) {
+        auto pmwg = pmwgRecordFromJson(*m, path + ".pmwg");
+        if (!pmwg)
+            return pmwg.error();
+        r.pmwg = std::move(*pmwg);
     }
     return r;
 }

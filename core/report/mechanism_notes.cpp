@@ -135,6 +135,19 @@ MethodNote mechanismNote(std::string_view m)
                 "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
                 "SmallDBG); Blum, Ligett & Roth 2008 (SmallDB); Dwork & Roth 2014, Thm 4.5; McSherry & "
                 "Talwar 2007 (exponential mechanism)"};
+    if (m == "pmwg")
+        return {"Growing database (PMWG, private multiplicative weights)",
+                "The session's rows arrive in a public, seeded order. A public histogram over a coarse "
+                "universe moves towards the uniform distribution as rows arrive and answers every query for "
+                "free; a sparse vector (on the count scale) tests whether a query's true answer is far from "
+                "the histogram's. Only such a hard query reads the data: its answer is released with Laplace "
+                "noise and corrects the histogram by a multiplicative-weights step, and a cap H(t) bounds "
+                "the hard queries by time t. Each sparse-vector round is charged when it opens with its "
+                "whole worst case (7/3)f(s) (or its square over 2 as ρ), so the filter is never charged "
+                "less than the round can lose.",
+                "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
+                "PMWG); Dwork & Roth 2014, Thm 3.23 (sparse vector) and Thm 4.10 (multiplicative weights); "
+                "Bun & Steinke 2016 (zCDP)"};
     if (startsWith(m, "histogram"))
         return {"Histogram (discrete Laplace)",
                 "Every cell of the histogram gets independent discrete Laplace noise of scale t = Δ₁/ε; the "

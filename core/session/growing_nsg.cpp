@@ -226,7 +226,8 @@ Result<void> auditNsgEvent(const LedgerEvent &e, const GrowingRequestSpec &spec,
     auto unit = growingNsgUnit(spec);
     if (!unit)
         return fail(unit.error().message);
-    if (!e.growingRecord || !e.growingRecord->nsg || !e.growingRecord->epochs.empty())
+    if (!e.growingRecord || !e.growingRecord->nsg || !e.growingRecord->epochs.empty()
+        || e.growingRecord->pmwg)
         return fail("an NSG event without its rounds");
     const GrowingRecord &r = *e.growingRecord;
     const NsgRecord &nsg = *r.nsg;

@@ -118,7 +118,7 @@ Result<void> auditPlannedEvent(const LedgerEvent &e, const std::vector<GrowingRu
     if (e.costKind != kind)
         return fail("its cost is in " + std::string(filters::chargeKindName(e.costKind))
                     + ", but its schedule charges " + std::string(filters::chargeKindName(kind)));
-    if (!e.growingRecord || e.growingRecord->nsg)
+    if (!e.growingRecord || e.growingRecord->nsg || e.growingRecord->pmwg)
         return fail("a growing-database event without its " + unit + "s");
     const GrowingRecord &r = *e.growingRecord;
     if (r.plannedEpochs != plan.size() || r.end != end)

@@ -6,6 +6,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/session/growing_ermg.h"
 #include "core/session/growing_nsg.h"
+#include "core/session/growing_pmwg.h"
 #include "core/session/growing_smalldb.h"
 #include "core/util/try.h"
 
@@ -68,6 +69,19 @@ Result<std::vector<std::vector<std::uint8_t>>> queryMasks(const GrowingRequestSp
     return masks;
 }
 
+/// The Laplace-k black box both BBScheduler and BBImprover re-run in a session: k = the number of
+/// predicates. Errors: INVALID_BLACK_BOX ("black_box.queries") when there are none.
+Result<growing::BlackBox> laplaceBoxOf(const GrowingRequestSpec &spec)
+{
+    if (spec.queries.empty())
+        return growingError(growing::kInvalidBlackBox, "black_box.queries",
+                            "a session's laplace-k box needs at least one predicate");
+    growing::BlackBox box;
+    box.kind = growing::BlackBoxKind::LaplaceK;
+    box.queries = spec.queries.size();
+    return box;
+}
+
 } // namespace
 
 Result<growing::SchedulerConfig> growingSchedulerConfig(const GrowingRequestSpec &spec)
@@ -94,11 +108,10 @@ Result<growing::SchedulerConfig> growingSchedulerConfig(const GrowingRequestSpec
                 + (growing::scheduleIsZcdp(c.schedule) ? "a zcdp or approx budget" : "a pure budget")
                 + " (budget.kind is '" + spec.budgetKind + "')");
     c.beta = spec.beta;
-    if (spec.queries.empty())
-        return growingError(growing::kInvalidBlackBox, "black_box.queries",
-                            "a session's laplace-k box needs at least one predicate");
-    c.box.kind = growing::BlackBoxKind::LaplaceK;
-    c.box.queries = spec.queries.size();
+    auto box = laplaceBoxOf(spec);
+    if (!box)
+        return box.error();
+    c.box = *box;
     PBX_RETURN_IF_ERROR(growing::validate(c));
     return c;
 }
@@ -116,11 +129,10 @@ Result<growing::ImproverConfig> growingImproverConfig(const GrowingRequestSpec &
         return budget.error();
     c.budget = *budget;
     c.beta = spec.beta;
-    if (spec.queries.empty())
-        return growingError(growing::kInvalidBlackBox, "black_box.queries",
-                            "a session's laplace-k box needs at least one predicate");
-    c.box.kind = growing::BlackBoxKind::LaplaceK;
-    c.box.queries = spec.queries.size();
+    auto box = laplaceBoxOf(spec);
+    if (!box)
+        return box.error();
+    c.box = *box;
     PBX_RETURN_IF_ERROR(growing::validate(c));
     return c;
 }
@@ -235,9 +247,10 @@ Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &sp
 
 Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spec, const data::Table &table)
 {
-    if (spec.algorithm == "nsg")
+    if (spec.algorithm == "nsg" || spec.algorithm == "pmwg")
         return growingError(growing::kInvalidConfig, "algorithm",
-                            "an NSG stream has no fixed runs: its rounds open as its ⊤ answers come");
+                            "an " + growingAlgorithmTitle(spec)
+                                + " stream has no fixed runs: its rounds open as its ⊤ answers come");
     if (spec.algorithm == "bbimprover")
         return improverRunPlan(spec, table);
     if (spec.algorithm == "ermg")
@@ -268,6 +281,12 @@ Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spe
 
 Result<double> growingSeriesTotal(const GrowingRequestSpec &spec)
 {
+    if (spec.algorithm == "pmwg") {
+        auto unit = growingPmwgUnit(spec);
+        if (!unit)
+            return unit.error();
+        return pmwgChargeWorstCase(spec, *unit);
+    }
     if (spec.algorithm == "nsg") {
         auto unit = growingNsgUnit(spec);
         if (!unit)
@@ -300,6 +319,8 @@ std::string growingAlgorithmTitle(const GrowingRequestSpec &spec)
 {
     if (spec.algorithm == "ermg" || spec.algorithm == "smalldb")
         return spec.algorithm == "ermg" ? "ERMG" : "SmallDBG";
+    if (spec.algorithm == "pmwg")
+        return "PMWG";
     return spec.algorithm == "bbimprover" ? "BBImprover" : spec.algorithm == "nsg" ? "NSG" : "BBScheduler";
 }
 
@@ -321,9 +342,9 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
                             "growing-database mechanisms are analysed for replace-one neighbouring streams "
                             "(use --neighbours replace)");
     if (spec.algorithm != "bbscheduler" && spec.algorithm != "bbimprover" && spec.algorithm != "nsg"
-        && spec.algorithm != "ermg" && spec.algorithm != "smalldb")
+        && spec.algorithm != "pmwg" && spec.algorithm != "ermg" && spec.algorithm != "smalldb")
         return growingError(growing::kInvalidConfig, "algorithm",
-                            "a session runs bbscheduler, bbimprover, nsg, ermg and smalldb streams ('"
+                            "a session runs bbscheduler, bbimprover, nsg, pmwg, ermg and smalldb streams ('"
                                 + spec.algorithm + "' runs in the lab: pbx-cli simulate growing)");
     filters::Charge charge;
     if (spec.algorithm == "nsg") {
@@ -333,6 +354,15 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
         if (auto end = growingStreamEnd(spec, table); !end)
             return end.error();
         charge = nsgRoundCharge(spec, *unit, spec.startSize);
+    } else if (spec.algorithm == "pmwg") {
+        auto unit = growingPmwgUnit(spec);
+        if (!unit)
+            return unit.error();
+        if (auto end = growingStreamEnd(spec, table); !end)
+            return end.error();
+        if (auto universe = growing::cpsUniverse(table, spec.pmwg.universe); !universe)
+            return universe.error();
+        charge = pmwgRoundCharge(spec, *unit, spec.startSize);
     } else {
         auto plan = growingRunPlan(spec, table);
         if (!plan)
@@ -357,13 +387,14 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
         return probe.error();
     charge.amount = 0.0;
     if (auto ok = (*probe)->canCharge(charge); !ok)
-        return makeError(ok.error().code,
-                         (spec.algorithm == "bbscheduler" || spec.algorithm == "smalldb"
-                              ? "schedule.kind: '" + spec.schedule + "'"
-                          : spec.algorithm == "nsg" ? "budget.kind: '" + spec.budgetKind + "'"
-                                                    : std::string("algorithm: '" + spec.algorithm + "'"))
-                             + " charges " + std::string(filters::chargeUnitSymbol(charge.kind)) + ", but "
-                             + ok.error().message);
+        return makeError(ok.error().code, (spec.algorithm == "bbscheduler" || spec.algorithm == "smalldb"
+                                               ? "schedule.kind: '" + spec.schedule + "'"
+                                           : spec.algorithm == "nsg" || spec.algorithm == "pmwg"
+                                               ? "budget.kind: '" + spec.budgetKind + "'"
+                                               : std::string("algorithm: '" + spec.algorithm + "'"))
+                                              + " charges "
+                                              + std::string(filters::chargeUnitSymbol(charge.kind)) + ", but "
+                                              + ok.error().message);
     return {};
 }
 
@@ -382,6 +413,8 @@ std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
         return ermgReleaseLabel(e, epoch);
     if (e.request.growing && e.request.growing->algorithm == "smalldb")
         return smallDbEpochLabel(e, epoch);
+    if (e.growingRecord->pmwg)
+        return pmwgRoundLabel(e, epoch);
     const GrowingRecord &r = *e.growingRecord;
     const GrowingEpochRecord &x = r.epochs[epoch];
     const bool zcdp = e.costKind == filters::ChargeKind::Rho;
@@ -394,6 +427,8 @@ std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
 std::string describeGrowingRequest(const QueryRequest &request)
 {
     const GrowingRequestSpec &s = *request.growing;
+    if (s.algorithm == "pmwg")
+        return describePmwgRequest(s);
     const std::string budget = s.budgetKind == "zcdp" ? "ρ ≤ " + format(s.rho)
                                : s.budgetKind == "approx"
                                    ? "(" + format(s.epsilon) + ", " + format(s.delta) + ")"
@@ -425,7 +460,8 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
         request.id = "q" + std::to_string(m_events.size() + 1);
     const GrowingRequestSpec &spec = *request.growing;
     const bool nsg = spec.algorithm == "nsg";
-    const auto plan = nsg ? std::vector<GrowingRunPlan>{} : *growingRunPlan(spec, *m_table);
+    const bool pmwg = spec.algorithm == "pmwg";
+    const auto plan = nsg || pmwg ? std::vector<GrowingRunPlan>{} : *growingRunPlan(spec, *m_table);
     const std::uint64_t end = *growingStreamEnd(spec, *m_table);
     const double seriesTotal = *growingSeriesTotal(spec);
     // The random source is opened before anything is charged: no bits, nothing spent.
@@ -453,12 +489,17 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     LedgerEvent event;
     event.request = request;
     event.mechanism = spec.algorithm;
-    event.costKind = nsg ? filters::ChargeKind::PureEpsilon : plan.front().charge.kind;
+    event.costKind = nsg || pmwg ? filters::ChargeKind::PureEpsilon : plan.front().charge.kind;
     GrowingRecord record;
     record.orderSeed = orderSeed;
     record.end = end;
     record.plannedEpochs = plan.size();
     record.seriesTotal = seriesTotal;
+    if (pmwg) {
+        PBX_RETURN_IF_ERROR(runPmwgStream(spec, *m_table, *order, end, *m_filter, noise, event, record));
+        event.growingRecord = std::move(record);
+        return append(std::move(event));
+    }
     if (nsg) {
         event.costKind = nsgRoundCharge(spec, *growingNsgUnit(spec), spec.startSize).kind;
         PBX_RETURN_IF_ERROR(runNsgStream(spec, counts, end, *m_filter, noise, event, record));
@@ -565,11 +606,17 @@ Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
         return auditErmgEvent(e, table);
     if (spec.algorithm == "smalldb")
         return auditSmallDbEvent(e, table);
+    if (spec.algorithm == "pmwg") {
+        auto end = growingStreamEnd(spec, table);
+        if (!end)
+            return fail(end.error().message);
+        return auditPmwgEvent(e, spec, *end);
+    }
     auto plan = growingRunPlan(spec, table);
     if (!plan)
         return fail(plan.error().message);
-    if (e.growingRecord && e.growingRecord->nsg)
-        return fail("an NSG record on a " + spec.algorithm + " request");
+    if (e.growingRecord && (e.growingRecord->nsg || e.growingRecord->pmwg))
+        return fail("an NSG or PMWG record on a " + spec.algorithm + " request");
     const std::string unit = spec.algorithm == "bbimprover" ? "run" : "epoch";
     const filters::ChargeKind kind = plan->front().charge.kind;
     if (e.costKind != kind)

@@ -8,6 +8,8 @@
 // (docs/growing-databases.md, "In a session").
 #pragma once
 
+#include "core/session/growing_pmwg_request.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,21 +31,21 @@ struct GrowingRequestSpec
     double rho = 0.0;                       ///< zcdp: the series' ρ
     double delta = 0.0;                     ///< approx: δ
     std::string conversion = "cks";         ///< approx: "cks" or "simple"
-    std::string schedule
-        = "geometric";         ///< bbscheduler, smalldb: growing::scheduleKindName; ermg: also "improver"
-    double gamma = 1.0;        ///< bbscheduler: γ ∈ (0, 1000]
-    double decay = 0.1;        ///< bbimprover: a ∈ (0, 1) ("schedule.a")
-    std::uint64_t every = 1;   ///< bbimprover: m ≥ 1, a run every m rows ("schedule.every")
-    double nsgExponent = 0.5;  ///< nsg: p ∈ [0, 1] ("nsg.p"), σ(t) = σ_n (n/t)^p
-    double nsgThreshold = 0.5; ///< nsg: T ∈ [0, 1] ("nsg.T"), fraction scale
-    std::string nsgCapKind = "time";   ///< nsg: "time" (H(t) = ⌊c_0(1 + H_t − H_n)⌋) or "constant"
-    double nsgCap = 10.0;              ///< nsg: c_0 (time) or c (constant) ("nsg.cap")
-    std::uint64_t nsgCheckpoints = 40; ///< nsg: evenly spaced times n … end ("nsg.checkpoints")
-    double ermLambda = 0.01;           ///< ermg: λ > 0 ("erm.lambda"), the L2 regulariser
-    double ermTol = 1e-10;             ///< ermg: Newton's gradient tolerance ("erm.tol"), 1e-10 … 1e-2
-    std::uint64_t smallDbSize = 8;     ///< smalldb: m, the synthetic database's rows ("black_box.m")
-    std::vector<std::string> queries;  ///< counting predicates: the laplace-k box's, or nsg's (k ≥ 1)
-    double beta = 0.05;                ///< total failure probability of the bounds
+    std::string schedule = "geometric";     ///< bbscheduler, smalldb: scheduleKindName; ermg: also "improver"
+    double gamma = 1.0;                     ///< bbscheduler: γ ∈ (0, 1000]
+    double decay = 0.1;                     ///< bbimprover: a ∈ (0, 1) ("schedule.a")
+    std::uint64_t every = 1;                ///< bbimprover: m ≥ 1, a run every m rows ("schedule.every")
+    double nsgExponent = 0.5;               ///< nsg: p ∈ [0, 1] ("nsg.p"), σ(t) = σ_n (n/t)^p
+    double nsgThreshold = 0.5;              ///< nsg: T ∈ [0, 1] ("nsg.T"), fraction scale
+    std::string nsgCapKind = "time";        ///< nsg: "time" (H(t) = ⌊c_0(1 + H_t − H_n)⌋) or "constant"
+    double nsgCap = 10.0;                   ///< nsg: c_0 (time) or c (constant) ("nsg.cap")
+    std::uint64_t nsgCheckpoints = 40;      ///< nsg: evenly spaced times n … end ("nsg.checkpoints")
+    PmwgRequestSpec pmwg;                   ///< pmwg: its "pmwg" block
+    double ermLambda = 0.01;                ///< ermg: λ > 0 ("erm.lambda"), the L2 regulariser
+    double ermTol = 1e-10;                  ///< ermg: Newton's gradient tolerance ("erm.tol"), 1e-10 … 1e-2
+    std::uint64_t smallDbSize = 8;          ///< smalldb: m, the synthetic database's rows ("black_box.m")
+    std::vector<std::string> queries;       ///< counting predicates: the laplace-k box's, or nsg's (k ≥ 1)
+    double beta = 0.05;                     ///< total failure probability of the bounds
 };
 
 /// One epoch of the stream as released (BBScheduler), or one run (BBImprover: its "epoch" is the
@@ -113,6 +115,8 @@ struct GrowingRecord
     std::optional<std::uint64_t> refusedEpoch;
     /// NSG streams (then `epochs` is empty and `refusedEpoch` names the refused round).
     std::optional<NsgRecord> nsg;
+    /// PMWG streams (then `epochs` is empty and `refusedEpoch` names the refused round).
+    std::optional<PmwgRecord> pmwg;
 };
 
 } // namespace pbx::session

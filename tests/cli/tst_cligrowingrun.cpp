@@ -66,6 +66,7 @@ private Q_SLOTS:
     void hostileLinesSpendNothing();
     void improverRunVerifyAndStop();
     void nsgRunVerifyAndStop();
+    void pmwgRunVerifyAndStop();
     void ermgAndSmallDbRunVerifyAndStop();
 
 private:
@@ -328,6 +329,65 @@ void TestCliGrowingRun::nsgRunVerifyAndStop()
              qPrintable(small.out));
     QVERIFY(small.out.contains(QStringLiteral("round 1 (t = 2392) refused")));
     QVERIFY(runCli({QStringLiteral("verify"), path("n-small.json")}).exitCode == 0);
+}
+
+void TestCliGrowingRun::pmwgRunVerifyAndStop()
+{
+    // PMWG on CPS1988 (the lab's defaults: n = 14000, small universe N = 160, pure ε = 1, p = ½,
+    // c₀ = 40, T = 0.05, η = 0.3, 40 checkpoints × 25 conjunctions; seed 3): each sparse-vector round
+    // charged (7/3)f(s) when it opens, the first (7/3)f(14000) = 0.00826446; the cap H(28155) = 67 binds.
+    const std::string pmwgLine
+        = "{\"id\":\"m1\",\"type\":\"growing\",\"algorithm\":\"pmwg\",\"stream\":{\"start_size\":14000,"
+          "\"seed\":7},\"budget\":{\"kind\":\"pure\",\"epsilon\":1},\"pmwg\":{\"universe\":\"small\","
+          "\"p\":0.5,\"c0\":40,\"T\":0.05,\"eta\":0.3,\"checkpoints\":40,\"per_checkpoint\":25}}\n";
+    writeFile(path("m.jsonl"), pmwgLine);
+    auto args = [&](const char *out, const char *epsilon) {
+        return QStringList{QStringLiteral("run"),
+                           QStringLiteral("--queries"),
+                           path("m.jsonl"),
+                           QStringLiteral("--out"),
+                           path(out),
+                           QStringLiteral("--filter"),
+                           QStringLiteral("basic"),
+                           QStringLiteral("--epsilon"),
+                           QString::fromLatin1(epsilon),
+                           QStringLiteral("--neighbours"),
+                           QStringLiteral("replace"),
+                           QStringLiteral("--seed"),
+                           QStringLiteral("3")};
+    };
+    const auto r = runCli(args("m.json", "10"));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(
+        r.out.contains(QStringLiteral("m1: released pmwg, 67 rounds, 67 hard of 1000 answers at 40 of 40 "
+                                      "checkpoints, ε = 0.511977 (worst case 1, σ_n = 0.0201667, N = 160)")),
+        qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("  PMWG round 0: opened at t = 14000, ⊤ at t = 14000 (query 1), "
+                                           "ε = 0.00826446; answered ")),
+             qPrintable(r.out));
+    const json t = readJson(path("m.json"));
+    const json &g = t["events"][0];
+    QCOMPARE(g["growing_record"]["pmwg"]["rounds"].size(), std::size_t{67});
+    QCOMPARE(g["growing_record"]["pmwg"]["hard"].size(), std::size_t{67});
+    QCOMPARE(g["growing_record"]["pmwg"]["checkpoints"].size(), std::size_t{40});
+    QCOMPARE(g["attempts"].size(), std::size_t{67});
+    const auto verified = runCli({QStringLiteral("verify"), path("m.json")});
+    QVERIFY2(verified.exitCode == 0, qPrintable(verified.err + verified.out));
+    json edited = t;
+    edited["events"][0]["attempts"][3]["cost"] = 0.001;
+    writeFile(path("m-edited.json"), edited.dump());
+    const auto caught = runCli({QStringLiteral("verify"), path("m-edited.json")});
+    QCOMPARE(caught.exitCode, 1);
+    QVERIFY2(caught.err.contains(QStringLiteral("round 3: it charged ε = 0.001, but opening at t = ")),
+             qPrintable(caught.err));
+    // ε = 0.02: two rounds fit, the third is refused; the first two stay released.
+    const auto small = runCli(args("m-small.json", "0.02"));
+    QVERIFY2(small.exitCode == 0, qPrintable(small.err));
+    QVERIFY2(small.out.contains(QStringLiteral("m1: released pmwg, 2 rounds, 2 hard of ")),
+             qPrintable(small.out));
+    QVERIFY2(small.out.contains(QStringLiteral("round 2 (t = 14000) refused")), qPrintable(small.out));
+    QVERIFY(small.out.contains(QStringLiteral("the 2 rounds before it stay released and charged")));
+    QVERIFY(runCli({QStringLiteral("verify"), path("m-small.json")}).exitCode == 0);
 }
 
 void TestCliGrowingRun::ermgAndSmallDbRunVerifyAndStop()

@@ -14,22 +14,19 @@
 #include "core/session/growing_release.h"
 #include "core/session/session.h"
 #include "resources/dataset_catalog.h"
+#include "tests/growing/growing_session_fixture.h"
 #include "tests/testutils.h"
 
 using namespace pbx;
+using growing_fixture::cps;
+using growing_fixture::openSession;
+using growing_fixture::request;
 using session::EventStatus;
 using session::QueryRequest;
 using session::Session;
 using session::SessionSettings;
 
 namespace {
-
-std::shared_ptr<const data::Table> cps()
-{
-    static std::shared_ptr<const data::Table> table
-        = std::make_shared<const data::Table>(std::move(*resources::loadDataset("cps1988")));
-    return table;
-}
 
 // (Plain strings: moc's lexer does not follow a backslash inside a raw string.)
 const std::string kBlackBox
@@ -43,26 +40,6 @@ std::string line(const std::string &budgetAndSchedule = R"("budget":{"kind":"pur
 {
     return R"({"id":"g","type":"growing","algorithm":"bbscheduler","stream":)" + stream + ","
            + budgetAndSchedule + kBlackBox;
-}
-
-QueryRequest request(const std::string &text)
-{
-    auto r = io::readRequestLine(text, 1);
-    if (!r)
-        qFatal("%s", r.error().message.c_str());
-    return *r;
-}
-
-std::unique_ptr<Session> openSession(filters::FilterKind filter, double epsilon,
-                                     data::Neighbouring neighbours = data::Neighbouring::Replace)
-{
-    SessionSettings s;
-    s.epsilon = epsilon;
-    s.filter = filter;
-    s.neighbours = neighbours;
-    s.seed = 11;
-    auto created = Session::create(cps(), s);
-    return std::move(created.value());
 }
 
 } // namespace

@@ -15,22 +15,19 @@
 #include "core/session/growing_release.h"
 #include "core/session/session.h"
 #include "resources/dataset_catalog.h"
+#include "tests/growing/growing_session_fixture.h"
 #include "tests/testutils.h"
 
 using namespace pbx;
+using growing_fixture::cps;
+using growing_fixture::openSession;
+using growing_fixture::request;
 using session::EventStatus;
 using session::QueryRequest;
 using session::Session;
 using session::SessionSettings;
 
 namespace {
-
-std::shared_ptr<const data::Table> cps()
-{
-    static std::shared_ptr<const data::Table> table
-        = std::make_shared<const data::Table>(std::move(*resources::loadDataset("cps1988")));
-    return table;
-}
 
 // (Plain strings: moc's lexer does not follow a backslash inside a raw string.)
 const std::string kBlackBox
@@ -44,26 +41,6 @@ std::string line(const std::string &budget = R"("budget":{"kind":"zcdp","rho":0.
 {
     return R"({"id":"i","type":"growing","algorithm":"bbimprover","stream":)" + stream + "," + budget
            + schedule + kBlackBox;
-}
-
-QueryRequest request(const std::string &text)
-{
-    auto r = io::readRequestLine(text, 1);
-    if (!r)
-        qFatal("%s", r.error().message.c_str());
-    return *r;
-}
-
-std::unique_ptr<Session> openSession(filters::FilterKind filter, double epsilon,
-                                     data::Neighbouring neighbours = data::Neighbouring::Replace)
-{
-    SessionSettings s;
-    s.epsilon = epsilon;
-    s.filter = filter;
-    s.neighbours = neighbours;
-    s.seed = 11;
-    auto created = Session::create(cps(), s);
-    return std::move(created.value());
 }
 
 growing::BBImprover improver(double rho = 0.5)
@@ -302,7 +279,7 @@ void TestImproverSession::badValuesSpendNothing()
         {line(R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"kind":"geometric","gamma":1})"),
          "unknown field 'kind'"},
         {line(R"("budget":{"kind":"zcdp","rho":-1},)"), "INVALID_BUDGET: budget.rho"},
-        {R"({"type":"growing","algorithm":"pmwg","stream":{"start_size":14000},"budget":{"kind":"pure","epsilon":1}})",
+        {R"({"type":"growing","algorithm":"pmw","stream":{"start_size":14000},"budget":{"kind":"pure","epsilon":1}})",
          "INVALID_CONFIG: algorithm"},
     };
     for (const auto &b : bad) {

@@ -15,22 +15,19 @@
 #include "core/session/growing_release.h"
 #include "core/session/session.h"
 #include "resources/dataset_catalog.h"
+#include "tests/growing/growing_session_fixture.h"
 #include "tests/testutils.h"
 
 using namespace pbx;
+using growing_fixture::cps;
+using growing_fixture::openSession;
+using growing_fixture::request;
 using session::EventStatus;
 using session::QueryRequest;
 using session::Session;
 using session::SessionSettings;
 
 namespace {
-
-std::shared_ptr<const data::Table> cps()
-{
-    static std::shared_ptr<const data::Table> table
-        = std::make_shared<const data::Table>(std::move(*resources::loadDataset("cps1988")));
-    return table;
-}
 
 // (Plain strings: moc's lexer does not follow a backslash inside a raw string.)
 const std::string kQueries = "\"queries\":[\"region == \\\"south\\\"\",\"ethnicity == \\\"afam\\\"\"]";
@@ -41,26 +38,6 @@ std::string line(const std::string &budget = R"("budget":{"kind":"pure","epsilon
 {
     return R"({"id":"s","type":"growing","algorithm":"nsg","stream":{"start_size":1000,"seed":7},)" + budget
            + R"(,"nsg":{"p":0.5,"T":0.3,)" + cap + ",\"checkpoints\":40," + kQueries + "}" + extra + "}";
-}
-
-QueryRequest request(const std::string &text)
-{
-    auto r = io::readRequestLine(text, 1);
-    if (!r)
-        qFatal("%s", r.error().message.c_str());
-    return *r;
-}
-
-std::unique_ptr<Session> openSession(filters::FilterKind filter, double epsilon,
-                                     data::Neighbouring neighbours = data::Neighbouring::Replace)
-{
-    SessionSettings s;
-    s.epsilon = epsilon;
-    s.filter = filter;
-    s.neighbours = neighbours;
-    s.seed = 11;
-    auto created = Session::create(cps(), s);
-    return std::move(created.value());
 }
 
 std::vector<std::uint64_t> starts(const session::NsgRecord &r)

@@ -7,6 +7,7 @@
 #include "core/session/session.h"
 #include "tests/ui/uitestutils.h"
 #include "ui/growing/growingrequestdialog.h"
+#include "ui/growing/pmwgfields.h"
 #include "ui/mainwindow.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/sessiondocument.h"
@@ -46,6 +47,7 @@ private Q_SLOTS:
     void issuesStreamOnCps1988();
     void issuesImproverStream();
     void issuesNsgStream();
+    void issuesPmwgStream();
     void issuesErmgStream();
     void issuesSmallDbStream();
 };
@@ -271,6 +273,80 @@ void TestGrowingRequest::issuesNsgStream()
     QVERIFY(!pbx::test::saveScreenshot(*dialog, QStringLiteral("growing-request-nsg")).isEmpty());
     w.resize(1024, 700);
     QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("growing-nsg-1024")).isEmpty());
+}
+
+void TestGrowingRequest::issuesPmwgStream()
+{
+    // PMWG from the dialog (the lab's defaults: n = 14000, small universe, p = ½, c₀ = 40, T = 0.05,
+    // η = 0.3, 40 × 25 conjunctions, pure ε = 1): rounds charged when they open, the core session's
+    // numbers bit for bit.
+    session::SessionSettings settings = basicReplace(10.0);
+    MainWindow w;
+    w.resize(1400, 900);
+    QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+    QVERIFY(w.startNewSession(settings).ok());
+    w.findChild<QAction *>(QStringLiteral("growingRequestAction"))->trigger();
+    auto *dialog = w.findChild<GrowingRequestDialog *>(QStringLiteral("growingRequestDialog"));
+    QVERIFY(dialog);
+    dialog->setStartSize(14000);
+    dialog->setEnd(0);
+    dialog->setSeed(7);
+    dialog->setAlgorithm(QStringLiteral("pmwg"));
+    dialog->setBudget(QStringLiteral("pure"), 1.0);
+    dialog->pmwgFields()->set(QStringLiteral("small"), QStringLiteral("practical"), 0.5, 40.0, 0.05, 0.3, 40,
+                              25);
+    QVERIFY2(dialog->askButton()->isEnabled(), qPrintable(dialog->planText()));
+    QVERIFY2(dialog->planText().startsWith(
+                 QStringLiteral("40 checkpoints × 25 random conjunctions from t = 14000 to 28155")),
+             qPrintable(dialog->planText()));
+    // (7/3)f(14000) = (7/3)/(14000 σ_n), σ_n = 0.0201667; worst case ε = 1; H(28155) = 67.
+    QVERIFY2(dialog->planText().contains(QStringLiteral("the first ε = 0.008264")),
+             qPrintable(dialog->planText()));
+    QVERIFY(dialog->planText().contains(QStringLiteral("At most 67 hard queries")));
+    QVERIFY(dialog->planText().contains(QStringLiteral("worst case over all transcripts is ε = 1.")));
+    QVERIFY(!pbx::test::saveScreenshot(*dialog, QStringLiteral("growing-request-pmwg")).isEmpty());
+    auto request = dialog->request();
+    QVERIFY(request.ok());
+    QCOMPARE(request->growing->algorithm, std::string("pmwg"));
+    QCOMPARE(request->growing->pmwg.perCheckpoint, std::uint64_t{25});
+    QTest::mouseClick(dialog->askButton(), Qt::LeftButton);
+    const auto &events = w.document()->session().events();
+    QCOMPARE(events.size(), std::size_t{1});
+    const session::LedgerEvent event = events.front();
+    QVERIFY(event.growingRecord && event.growingRecord->pmwg);
+    auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
+    auto core = session::Session::create(*table, settings);
+    auto expected = (*core)->ask(*request);
+    QVERIFY(expected.ok());
+    QCOMPARE(event.cost, expected->cost);
+    const auto &pmwg = *event.growingRecord->pmwg;
+    QCOMPARE(pmwg.rounds.size(), expected->growingRecord->pmwg->rounds.size());
+    QCOMPARE(pmwg.hard.back().answer, expected->growingRecord->pmwg->hard.back().answer);
+    QCOMPARE(pmwg.hard.size(), std::size_t{67}); // the cap binds, as in the lab
+    QCOMPARE(w.document()->session().filter().spent(), event.cost);
+    QCOMPARE(w.resultCard()->headline(),
+             QStringLiteral("%1 hard queries in %2 rounds").arg(pmwg.hard.size()).arg(pmwg.rounds.size()));
+    QVERIFY2(
+        w.resultCard()->details().contains(QStringLiteral("PMWG round 0: opened at t = 14000, ⊤ at t = ")),
+        qPrintable(w.resultCard()->details()));
+    QVERIFY(w.resultCard()->details().contains(QStringLiteral("1000 answers at 40 checkpoints, 67 hard")));
+    QVERIFY(
+        w.ledgerModel()
+            ->index(0, LedgerModel::Query)
+            .data()
+            .toString()
+            .startsWith(QStringLiteral("PMWG stream, t = 14000 … all rows, universe small (N = 160), "
+                                       "practical T = 0.05, η = 0.3, c₀ = 40, p = 0.5, 40 × 25 queries")));
+    QVERIFY(dialog->resultText().contains(QStringLiteral("PMWG round 0: opened at t = 14000")));
+    QVERIFY(!pbx::test::saveScreenshot(*dialog, QStringLiteral("growing-request-pmwg-after")).isEmpty());
+    for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+        w.resize(size);
+        dialog->resize(std::min(size.width(), 640), std::min(size.height(), 760));
+        QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("growing-pmwg-%1").arg(size.width())).isEmpty());
+        QVERIFY(
+            !pbx::test::saveScreenshot(*dialog, QStringLiteral("growing-request-pmwg-%1").arg(size.width()))
+                 .isEmpty());
+    }
 }
 
 void TestGrowingRequest::issuesErmgStream()

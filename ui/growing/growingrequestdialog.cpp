@@ -6,6 +6,7 @@
 #include "core/session/growing_release.h"
 #include "core/session/growing_smalldb.h"
 #include "core/session/session.h"
+#include "ui/growing/pmwgfields.h"
 #include "ui/util/numberformat.h"
 #include "ui/widgets/screenfit.h"
 
@@ -33,6 +34,7 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     m_algorithm->addItem(tr("NSG (sparse vector: ⊤ answers above T)"), QStringLiteral("nsg"));
     m_algorithm->addItem(tr("ERMG (private logistic regression, zCDP)"), QStringLiteral("ermg"));
     m_algorithm->addItem(tr("SmallDBG (a synthetic database per epoch)"), QStringLiteral("smalldb"));
+    m_algorithm->addItem(tr("PMWG (multiplicative weights over a public histogram)"), QStringLiteral("pmwg"));
     m_algorithm->setToolTip(tr("BBScheduler: fixed accuracy, a few epochs (Cummings et al. 2018, §3.1). "
                                "BBImprover: accuracy that improves as rows accumulate, a ρ_t charge per run "
                                "(Cummings et al. 2018, §3.2; zCDP or approx budgets only). ERMG: a "
@@ -162,6 +164,9 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("Regulariser λ"), m_ermLambda);
     form->addRow(tr("Tolerance"), m_ermTol);
     form->addRow(tr("Synthetic rows m"), m_smallDbSize);
+    m_pmwg = new PmwgFields(this);
+    form->addRow(tr("PMWG"), m_pmwg);
+    connect(m_pmwg, &PmwgFields::changed, this, &GrowingRequestDialog::refresh);
     form->addRow(tr("β"), m_beta);
     form->addRow(tr("Queries"), m_queries);
     m_plan = new QLabel(this);
@@ -255,6 +260,13 @@ Result<session::QueryRequest> GrowingRequestDialog::request() const
             modelLine["id"] = m_id->text().trimmed().toStdString();
         return io::readGrowingRequest(modelLine, "request");
     }
+    if (m_algorithm->currentData().toString() == QStringLiteral("pmwg")) {
+        Json pmwgLine{{"type", "growing"},           {"algorithm", "pmwg"},     {"stream", std::move(stream)},
+                      {"budget", std::move(budget)}, {"pmwg", m_pmwg->block()}, {"beta", m_beta->value()}};
+        if (!m_id->text().trimmed().isEmpty())
+            pmwgLine["id"] = m_id->text().trimmed().toStdString();
+        return io::readGrowingRequest(pmwgLine, "request");
+    }
     if (m_algorithm->currentData().toString() == QStringLiteral("nsg")) {
         const bool time = m_nsgCapKind->currentData().toString() == QStringLiteral("time");
         Json nsgLine{{"type", "growing"},
@@ -295,16 +307,19 @@ void GrowingRequestDialog::refresh()
     const bool ermImprover = ermg && m_ermSchedule->currentData().toString() == QStringLiteral("improver");
     const bool improver = algorithm == QStringLiteral("bbimprover") || ermImprover;
     const bool nsg = algorithm == QStringLiteral("nsg");
-    m_form->setRowVisible(m_schedule, !improver && !nsg && !ermg);
-    m_form->setRowVisible(m_gamma, !improver && !nsg);
+    const bool pmwg = algorithm == QStringLiteral("pmwg");
+    m_form->setRowVisible(m_schedule, !improver && !nsg && !ermg && !pmwg);
+    m_form->setRowVisible(m_gamma, !improver && !nsg && !pmwg);
+    m_form->setRowVisible(m_pmwg, pmwg);
     m_form->setRowVisible(m_decay, improver);
     m_form->setRowVisible(m_every, improver);
     m_form->setRowVisible(m_ermSchedule, ermg);
     m_form->setRowVisible(m_ermLambda, ermg);
     m_form->setRowVisible(m_ermTol, ermg);
     m_form->setRowVisible(m_smallDbSize, smalldb);
-    // ERMG and SmallDBG run on CPS1988's own columns: no predicates.
-    m_form->setRowVisible(m_queries, !ermg && !smalldb);
+    // ERMG and SmallDBG run on CPS1988's own columns, PMWG draws its conjunctions from the order
+    // seed: no predicates.
+    m_form->setRowVisible(m_queries, !ermg && !smalldb && !pmwg);
     for (QWidget *w :
          std::initializer_list<QWidget *>{m_nsgP, m_nsgT, m_nsgCapKind, m_nsgCap, m_nsgCheckpoints})
         m_form->setRowVisible(w, nsg);
@@ -321,6 +336,10 @@ void GrowingRequestDialog::refresh()
     }
     if (!fits) {
         m_plan->setText(QString::fromStdString(fits.error().message));
+        return;
+    }
+    if (pmwg) {
+        m_plan->setText(PmwgFields::planText(*r, *m_session));
         return;
     }
     if (nsg) {
@@ -400,6 +419,8 @@ void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
     }
     QStringList lines;
     const auto &r = *event.growingRecord;
+    if (r.pmwg)
+        lines << PmwgFields::outcomeLines(event);
     if (r.nsg) {
         for (std::size_t i = 0; i < r.nsg->rounds.size(); ++i) {
             if (r.nsg->rounds.size() > 6 && i == 3) {

@@ -3,9 +3,9 @@
 // `pbx-cli run` file (BBScheduler or BBImprover over the session's rows arriving in a seeded
 // order: start size, end, order, seed, budget, the schedule — kind and γ, or a and m — β and the
 // counting predicates of the Laplace-k box), or NSG (the sparse vector with p, T, the cap and the
-// checkpoints, §4), ERMG (private logistic regression: λ, tol and the improver's or a zCDP
-// schedule) or SmallDBG (SmallDB at each epoch: the synthetic database's size m), and hands it to
-// the session. Before asking it lists
+// checkpoints, §4), PMWG (its fields in PmwgFields, §4.2), ERMG (private logistic regression: λ,
+// tol and the improver's or a zCDP schedule) or SmallDBG (SmallDB at each epoch: the synthetic
+// database's size m), and hands it to the session. Before asking it lists
 // the planned epochs or runs with their charges (Cummings et al. 2018, §3.1–3.2;
 // docs/growing-databases.md, "In a session"); after, what each released. Needs a replace-one
 // session.
@@ -30,6 +30,8 @@ class Session;
 
 namespace pbx::ui {
 
+class PmwgFields;
+
 class GrowingRequestDialog final : public QDialog
 {
     Q_OBJECT
@@ -45,7 +47,10 @@ public:
     void showOutcome(const session::LedgerEvent &event);
 
     // Programmatic input (tests, screenshots).
-    void setAlgorithm(const QString &algorithm); ///< "bbscheduler", "bbimprover", "nsg", "ermg" or "smalldb"
+    /// "bbscheduler", "bbimprover", "nsg", "pmwg", "ermg" or "smalldb"
+    void setAlgorithm(const QString &algorithm);
+    /// pmwg: its fields (universe, mode, p, c₀, T, η, checkpoints, queries per checkpoint).
+    PmwgFields *pmwgFields() const { return m_pmwg; }
     /// ermg: schedule "improver", "zcdp-equalised" or "zcdp-geometric"; λ > 0; tol (1e-10 … 1e-2).
     void setErm(const QString &schedule, double lambda, double tol);
     void setSmallDbSize(int m); ///< smalldb: m ≥ 1 (C(16+m−1, m) ≤ 5·10⁶, i.e. m ≤ 10)
@@ -84,6 +89,7 @@ private:
     QDoubleSpinBox *m_ermLambda = nullptr;
     QComboBox *m_ermTol = nullptr;
     QSpinBox *m_smallDbSize = nullptr;
+    PmwgFields *m_pmwg = nullptr;
     QSpinBox *m_start = nullptr;
     QSpinBox *m_end = nullptr;
     QLineEdit *m_order = nullptr;

@@ -64,6 +64,8 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
                       event->growingRecord
                               && std::size_t(number) <= (event->growingRecord->nsg
                                                              ? event->growingRecord->nsg->rounds.size()
+                                                         : event->growingRecord->pmwg
+                                                             ? event->growingRecord->pmwg->rounds.size()
                                                              : event->growingRecord->epochs.size())
                           ? toQString(session::growingEpochLabel(*event, std::size_t(number - 1)))
                           : tr("Attempt %1").arg(number));

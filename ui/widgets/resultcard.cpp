@@ -7,6 +7,7 @@
 #include "core/session/strategy_release.h"
 
 #include "core/filters/zcdp_filter.h"
+#include "ui/growing/pmwgfields.h"
 #include "ui/help/glossarylinks.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/odp/odptext.h"
@@ -173,6 +174,31 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
         // A growing-database stream releases one run per epoch, each its own charge: the headline
         // counts the epochs, the details list them (t_i, ε_i or ρ_i, the answers and the bound).
         const auto &record = *event.growingRecord;
+        if (record.pmwg) {
+            // PMWG: answers from the public histogram; the rounds (each charged when it opened) and
+            // their hard answers are the releases that read the data.
+            const auto &pmwg = *record.pmwg;
+            m_headline->setText(
+                tr("%1 hard queries in %2 rounds").arg(pmwg.hard.size()).arg(pmwg.rounds.size()));
+            m_headline->setStyleSheet({});
+            QStringList lines;
+            for (const QString &line : PmwgFields::outcomeLines(event))
+                lines << line.toHtmlEscaped();
+            m_details->setText(tr("pmwg · charged %1 = %2 (worst case %3, N = %4)<br>%5<br>%6")
+                                   .arg(toQString(std::string(filters::chargeUnitSymbol(event.costKind))),
+                                        formatNumber(event.cost, 4), formatNumber(pmwg.worstCase, 4))
+                                   .arg(pmwg.universe)
+                                   .arg(lines.join(QStringLiteral("<br>")), spentText.toHtmlEscaped()));
+            QStringList notes;
+            if (!event.reason.empty())
+                notes << toQString(event.reason);
+            if (!event.accounting.empty())
+                notes << tr("Accounting: %1").arg(toQString(event.accounting));
+            m_note->setText(notes.join(u'\n'));
+            m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
+            m_note->setVisible(!notes.isEmpty());
+            return;
+        }
         if (record.nsg) {
             // NSG: the sparse-vector rounds, each charged when it opened; ⊤ answers are the releases.
             const auto &nsg = *record.nsg;
