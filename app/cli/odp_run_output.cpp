@@ -3,6 +3,7 @@
 
 #include "core/math/directed_rounding.h"
 #include "core/session/growing_release.h"
+#include "core/session/growing_smalldb.h"
 #include "core/util/plural.h"
 
 #include <cstdio>
@@ -74,6 +75,37 @@ void printOdpEvent(const session::LedgerEvent &e, std::ostream &out)
 
 namespace {
 
+/// ERMG (θ per release) and SmallDBG (the synthetic database and its answers per epoch).
+void printModelStream(const session::LedgerEvent &e, std::ostream &out)
+{
+    const auto &r = *e.growingRecord;
+    const bool ermg = e.request.growing->algorithm == "ermg";
+    out << ' ' << e.mechanism << ", " << r.epochs.size() << " of "
+        << (ermg ? countNoun(r.plannedEpochs, "release", "releases")
+                 : countNoun(r.plannedEpochs, "epoch", "epochs"))
+        << ", " << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (series ≤ "
+        << formatNumber(r.seriesTotal) << ')';
+    if (!e.reason.empty())
+        out << " — " << e.reason;
+    out << '\n';
+    for (std::size_t i = 0; i < r.epochs.size(); ++i) {
+        const auto &x = r.epochs[i];
+        out << "  " << session::growingEpochLabel(e, i);
+        if (ermg) {
+            out << "; θ =";
+            for (std::size_t j = 0; j < x.answers.size(); ++j)
+                out << (j ? ", " : " ") << formatNumber(x.answers[j]);
+            out << " (each coordinate within " << formatNumber(x.bound) << " of the fit w.p. ≥ 1 − "
+                << formatNumber(x.beta) << ")\n";
+        } else {
+            out << "; " << session::smallDbDatabaseText(x) << "; answers";
+            for (std::size_t j = 0; j < x.answers.size(); ++j)
+                out << (j ? ", " : " ") << formatNumber(x.answers[j]);
+            out << " (bound " << formatNumber(x.bound) << ")\n";
+        }
+    }
+}
+
 /// A PMWG stream: its rounds, hard answers and answers, then one line per round.
 void printPmwgEvent(const session::LedgerEvent &e, std::ostream &out)
 {
@@ -137,7 +169,12 @@ void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
         }
         return;
     }
-    const bool improver = e.request.growing && e.request.growing->algorithm == "bbimprover";
+    const std::string algorithm = e.request.growing ? e.request.growing->algorithm : std::string();
+    if (algorithm == "ermg" || algorithm == "smalldb") {
+        printModelStream(e, out);
+        return;
+    }
+    const bool improver = algorithm == "bbimprover";
     out << ' ' << e.mechanism << ", " << r.epochs.size() << " of "
         << (improver ? countNoun(r.plannedEpochs, "run", "runs")
                      : countNoun(r.plannedEpochs, "epoch", "epochs"))

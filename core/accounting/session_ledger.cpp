@@ -151,6 +151,20 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
                 origin->insert(origin->end(), event.growingRecord->nsg->rounds.size(), i);
             continue;
         }
+        // An ERMG stream: each release is Gaussian output perturbation at σ_t ≥ Δ_t/√(2ρ_t), so it
+        // is ρ_t-zCDP (Bun & Steinke 2016, Prop. 1.6) and has no pure ε: one ρ event per release.
+        // (A SmallDBG epoch is the exponential mechanism at ε_i: the pure events below.)
+        if (event.growingRecord && event.request.growing && event.request.growing->algorithm == "ermg") {
+            for (const session::GrowingEpochRecord &release : event.growingRecord->epochs) {
+                PrivacyEvent e;
+                e.mechanism = MechanismKind::Zcdp;
+                e.rho = release.rho;
+                ledger.events.push_back(e);
+            }
+            if (origin)
+                origin->insert(origin->end(), event.growingRecord->epochs.size(), i);
+            continue;
+        }
         if (event.growingRecord) {
             for (const session::GrowingEpochRecord &epoch : event.growingRecord->epochs) {
                 PrivacyEvent e;

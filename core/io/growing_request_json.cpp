@@ -15,13 +15,16 @@ using json::Json;
 namespace {
 
 constexpr const char *kTopKeys[]
-    = {"id", "type", "algorithm", "stream", "budget", "schedule", "black_box", "beta", "nsg", "pmwg"};
+    = {"id", "type", "algorithm", "stream", "budget", "schedule", "black_box", "beta", "nsg", "pmwg", "erm"};
 constexpr const char *kStreamKeys[] = {"start_size", "end", "order", "seed"};
 constexpr const char *kScheduleKeys[] = {"kind", "gamma"};
 constexpr const char *kImproverScheduleKeys[] = {"a", "every"};
 constexpr const char *kNsgKeys[] = {"p", "T", "cap", "queries", "checkpoints"};
 constexpr const char *kNsgCapKeys[] = {"kind", "c0", "c"};
 constexpr const char *kBlackBoxKeys[] = {"kind", "queries"};
+constexpr const char *kErmgScheduleKeys[] = {"kind", "a", "every", "gamma"};
+constexpr const char *kErmKeys[] = {"lambda", "tol"};    // "draws" is the lab's simulation only
+constexpr const char *kSmallDbBoxKeys[] = {"kind", "m"}; // the teaching instance fixes N and Q
 constexpr const char *kBudgetKeys[] = {"kind", "epsilon", "rho", "delta", "conversion"};
 
 template<std::size_t N>
@@ -178,6 +181,10 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
     const auto algorithmField = object.find("algorithm");
     const bool improver = algorithmField != object.end() && algorithmField->is_string()
                           && algorithmField->get<std::string>() == "bbimprover";
+    const std::string algorithmName = algorithmField != object.end() && algorithmField->is_string()
+                                          ? algorithmField->get<std::string>()
+                                          : std::string();
+    const bool ermg = algorithmName == "ermg", smalldb = algorithmName == "smalldb";
     for (const auto &[key, keys] : {std::pair{"stream", 0}, std::pair{"schedule", 1},
                                     std::pair{"black_box", 2}, std::pair{"budget", 3}}) {
         auto it = object.find(key);
@@ -186,8 +193,9 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
         const std::string sub = path + "." + key;
         auto ok = keys == 0   ? refuseUnknown(*it, sub, kStreamKeys)
                   : keys == 1 ? (improver ? refuseUnknown(*it, sub, kImproverScheduleKeys)
+                                 : ermg   ? refuseUnknown(*it, sub, kErmgScheduleKeys)
                                           : refuseUnknown(*it, sub, kScheduleKeys))
-                  : keys == 2 ? refuseUnknown(*it, sub, kBlackBoxKeys)
+                  : keys == 2 ? refuseUnknown(*it, sub, smalldb ? kSmallDbBoxKeys : kBlackBoxKeys)
                               : refuseUnknown(*it, sub, kBudgetKeys);
         if (!ok)
             return ok.error();
@@ -206,6 +214,15 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
         return makeError(ErrorCode::Parse, path
                                                + ": unknown field 'black_box' for an nsg request (its "
                                                  "predicates are \"nsg.queries\")");
+    if (auto it = object.find("erm"); it != object.end()) {
+        if (!ermg)
+            return makeError(ErrorCode::Parse, path + ": unknown field 'erm' for a growing request");
+        PBX_RETURN_IF_ERROR(refuseUnknown(*it, path + ".erm", kErmKeys));
+    }
+    // ERMG's box is the lab's logistic regression: its parameters are "erm".
+    if (ermg && object.contains("black_box"))
+        return makeError(ErrorCode::Parse,
+                         path + ": unknown field 'black_box' for an ermg request (its model is \"erm\")");
     PBX_RETURN_IF_ERROR(checkPmwgRequestFields(object, path,
                                                algorithmField != object.end() && algorithmField->is_string()
                                                    && algorithmField->get<std::string>() == "pmwg"));
@@ -216,9 +233,24 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
     r.id = *id;
     // The lab's reader checks every field with the lab's codes and ranges.
     Json lab{{"format", "pbx-growing-lab"}, {"version", std::uint64_t{1}}};
-    for (const char *key : {"algorithm", "stream", "budget", "schedule", "black_box", "beta", "nsg", "pmwg"})
+    for (const char *key :
+         {"algorithm", "stream", "budget", "schedule", "black_box", "beta", "nsg", "pmwg", "erm"})
         if (auto it = object.find(key); it != object.end())
             lab[key] = *it;
+    if (smalldb) { // the lab runs SmallDBG as BBScheduler with the smalldb box
+        lab["algorithm"] = "bbscheduler";
+        if (!lab.contains("black_box") || !lab["black_box"].is_object() || !lab["black_box"].contains("m"))
+            return makeError(ErrorCode::InvalidArgument,
+                             path
+                                 + ": INVALID_BLACK_BOX: black_box.m: a smalldb request needs the synthetic "
+                                   "database's size m");
+        if (!lab["black_box"].contains("kind"))
+            lab["black_box"]["kind"] = "smalldb";
+        else if (lab["black_box"]["kind"] != "smalldb")
+            return makeError(
+                ErrorCode::InvalidArgument,
+                path + ": INVALID_BLACK_BOX: black_box.kind: a smalldb request runs the smalldb box");
+    }
     if (lab.contains("stream") && lab["stream"].is_object())
         lab["stream"].erase("seed");
     auto config = growing::parseGrowingLab(lab);
@@ -227,10 +259,11 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
     const growing::GrowingLabConfig &c = *config;
     session::GrowingRequestSpec spec;
     if (c.algorithm != growing::LabAlgorithm::BBScheduler && c.algorithm != growing::LabAlgorithm::BBImprover
-        && c.algorithm != growing::LabAlgorithm::Nsg && c.algorithm != growing::LabAlgorithm::Pmwg)
+        && c.algorithm != growing::LabAlgorithm::Nsg && c.algorithm != growing::LabAlgorithm::Pmwg
+        && c.algorithm != growing::LabAlgorithm::Ermg)
         return withPath(path, makeError(ErrorCode::InvalidArgument,
                                         "INVALID_CONFIG: algorithm: a session runs 'bbscheduler', "
-                                        "'bbimprover', 'nsg' and 'pmwg' streams ('"
+                                        "'bbimprover', 'nsg', 'pmwg', 'ermg' and 'smalldb' streams ('"
                                             + std::string(growing::labAlgorithmName(c.algorithm))
                                             + "' runs in the lab: pbx-cli simulate growing)"));
     if (c.algorithm == growing::LabAlgorithm::BBScheduler && !c.gamma)
@@ -243,12 +276,13 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
                                         "INVALID_CONFIG: nsg.queries: a session's NSG stream needs at least "
                                         "one counting predicate"));
     if (c.algorithm != growing::LabAlgorithm::Nsg && c.algorithm != growing::LabAlgorithm::Pmwg
+        && c.algorithm != growing::LabAlgorithm::Ermg && !smalldb
         && (c.box.kind != growing::BlackBoxKind::LaplaceK || c.queries.empty()))
         return withPath(path,
                         makeError(ErrorCode::InvalidArgument,
                                   "INVALID_BLACK_BOX: black_box.queries: a session runs a laplace-k box "
                                   "with a list of predicates"));
-    spec.algorithm = std::string(growing::labAlgorithmName(c.algorithm));
+    spec.algorithm = smalldb ? "smalldb" : std::string(growing::labAlgorithmName(c.algorithm));
     spec.decay = c.decay;
     spec.every = c.every;
     if (c.algorithm == growing::LabAlgorithm::Nsg) {
@@ -276,6 +310,13 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
     spec.conversion = c.budget.conversion == growing::ZcdpConversion::Cks ? "cks" : "simple";
     spec.schedule = std::string(growing::scheduleKindName(c.schedule));
     spec.gamma = c.gamma.value_or(1.0); // bbimprover: unused (its schedule is a and m)
+    if (c.algorithm == growing::LabAlgorithm::Ermg) {
+        spec.schedule = c.ermScheduler ? spec.schedule : "improver";
+        spec.ermLambda = c.ermLambda;
+        spec.ermTol = c.ermTol;
+    }
+    if (smalldb)
+        spec.smallDbSize = c.smallDbSize;
     spec.queries = c.queries;
     spec.beta = c.beta;
     r.growing = std::move(spec);
@@ -315,6 +356,14 @@ void writeGrowingRequest(const session::QueryRequest &request, Json &object)
                                                             : Json{{"kind", "constant"}, {"c", s.nsgCap}}},
                              {"queries", s.queries},
                              {"checkpoints", s.nsgCheckpoints}};
+    } else if (s.algorithm == "ermg") {
+        object["schedule"] = s.schedule == "improver"
+                                 ? Json{{"kind", "improver"}, {"a", s.decay}, {"every", s.every}}
+                                 : Json{{"kind", s.schedule}, {"gamma", s.gamma}};
+        object["erm"] = Json{{"lambda", s.ermLambda}, {"tol", s.ermTol}};
+    } else if (s.algorithm == "smalldb") {
+        object["schedule"] = Json{{"kind", s.schedule}, {"gamma", s.gamma}};
+        object["black_box"] = Json{{"kind", "smalldb"}, {"m", s.smallDbSize}};
     } else {
         object["schedule"] = s.algorithm == "bbimprover" ? Json{{"a", s.decay}, {"every", s.every}}
                                                          : Json{{"kind", s.schedule}, {"gamma", s.gamma}};
@@ -339,6 +388,8 @@ Json growingRecordToJson(const session::GrowingRecord &r)
                               {"scale", x.scale},
                               {"bound", json::finiteOrNull(x.bound)},
                               {"answers", std::move(answers)}});
+        if (!x.cells.empty())
+            epochs.back()["cells"] = x.cells;
     }
     Json o{{"order_seed", r.orderSeed},
            {"end", r.end},
@@ -436,6 +487,15 @@ Result<session::GrowingRecord> growingRecordFromJson(const Json &o, const std::s
             if (!a.is_number() || !std::isfinite(a.get<double>()))
                 return makeError(ErrorCode::Parse, p + ".answers: expected finite numbers");
             x.answers.push_back(a.get<double>());
+        }
+        if (auto cells = e.find("cells"); cells != e.end()) { // smalldb: the synthetic database
+            if (!cells->is_array())
+                return makeError(ErrorCode::Parse, p + ".cells: expected an array of counts");
+            for (const auto &count : *cells) {
+                if (!count.is_number_unsigned() || count.get<std::uint64_t>() > 0xffffffffu)
+                    return makeError(ErrorCode::Parse, p + ".cells: expected counts (integers ≥ 0)");
+                x.cells.push_back(std::uint32_t(count.get<std::uint64_t>()));
+            }
         }
         r.epochs.push_back(std::move(x));
     }

@@ -114,6 +114,27 @@ MethodNote mechanismNote(std::string_view m)
                 "charged less than the round can lose.",
                 "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
                 "NSG); Dwork & Roth 2014, Thm 3.23 (sparse vector); Bun & Steinke 2016 (zCDP)"};
+    if (m == "ermg")
+        return {"Growing database (ERMG, private logistic regression)",
+                "The session's rows arrive in a public, seeded order. At release times fixed in advance "
+                "(BBImprover's grid t = n, n+m, … or BBScheduler's epochs) an L2-regularised logistic "
+                "regression is fitted on the rows so far and its parameters θ are released with Gaussian "
+                "noise of scale σ_t = Δ_t/√(2ρ_t), Δ_t = 2/(tλ) + 2·tol/λ; each release is its own ρ_t "
+                "charge to the filter, made before its noise is drawn, and the ρ_t sum to at most the "
+                "stream's ρ. The bound of a release is the noise's per-coordinate tail.",
+                "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
+                "ERMG); Chaudhuri, Monteleoni & Sarwate 2011 (output perturbation); Bun & Steinke 2016 "
+                "(zCDP)"};
+    if (m == "smalldb")
+        return {"Growing database (SmallDBG, synthetic data)",
+                "The session's rows arrive in a public, seeded order. At each epoch start t_i = n(1+γ)^i the "
+                "SmallDB mechanism draws, with the exact exponential mechanism at ε_i, a small synthetic "
+                "database of m universe elements (region × smsa × parttime) whose 28 marginal answers are "
+                "released and held until the next epoch; each epoch is its own ε_i (or ρ_i) charge to the "
+                "filter, made before its draw, and the charges never exceed the stream's budget.",
+                "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
+                "SmallDBG); Blum, Ligett & Roth 2008 (SmallDB); Dwork & Roth 2014, Thm 4.5; McSherry & "
+                "Talwar 2007 (exponential mechanism)"};
     if (m == "pmwg")
         return {"Growing database (PMWG, private multiplicative weights)",
                 "The session's rows arrive in a public, seeded order. A public histogram over a coarse "
@@ -199,7 +220,7 @@ MethodNote comparisonNote()
     return {
         "Composition comparison",
         "The session's releases as a ledger of privacy events (each Laplace release or growing-database run one pure-ε event, each "
-        "Gaussian release or Brownian reduction one Gaussian event), accounted by every composition "
+        "ERMG release one ρ (zCDP) event, each Gaussian release or Brownian reduction one Gaussian event), accounted by every composition "
         "strategy at the session's δ. Each ε is an upper bound, rounded up. The filter above is what "
         "guarantees the session; the comparison shows what the same releases would cost if their "
         "parameters had been fixed in advance. The PLD uses the Gaussian's exact privacy profile.",

@@ -4,8 +4,10 @@
 #include "core/data/predicate.h"
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
+#include "core/session/growing_ermg.h"
 #include "core/session/growing_nsg.h"
 #include "core/session/growing_pmwg.h"
+#include "core/session/growing_smalldb.h"
 #include "core/util/try.h"
 
 #include <algorithm>
@@ -251,6 +253,10 @@ Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spe
                                 + " stream has no fixed runs: its rounds open as its ⊤ answers come");
     if (spec.algorithm == "bbimprover")
         return improverRunPlan(spec, table);
+    if (spec.algorithm == "ermg")
+        return ermgRunPlan(spec, table);
+    if (spec.algorithm == "smalldb")
+        return smallDbRunPlan(spec, table);
     auto epochs = growingEpochPlan(spec, table);
     if (!epochs)
         return epochs.error();
@@ -287,6 +293,10 @@ Result<double> growingSeriesTotal(const GrowingRequestSpec &spec)
             return unit.error();
         return nsgChargeWorstCase(spec, *unit);
     }
+    if (spec.algorithm == "ermg")
+        return ermgSeriesTotal(spec);
+    if (spec.algorithm == "smalldb")
+        return smallDbSeriesTotal(spec);
     if (spec.algorithm == "bbimprover") {
         auto config = growingImproverConfig(spec);
         if (!config)
@@ -307,6 +317,8 @@ Result<double> growingSeriesTotal(const GrowingRequestSpec &spec)
 
 std::string growingAlgorithmTitle(const GrowingRequestSpec &spec)
 {
+    if (spec.algorithm == "ermg" || spec.algorithm == "smalldb")
+        return spec.algorithm == "ermg" ? "ERMG" : "SmallDBG";
     if (spec.algorithm == "pmwg")
         return "PMWG";
     return spec.algorithm == "bbimprover" ? "BBImprover" : spec.algorithm == "nsg" ? "NSG" : "BBScheduler";
@@ -330,10 +342,10 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
                             "growing-database mechanisms are analysed for replace-one neighbouring streams "
                             "(use --neighbours replace)");
     if (spec.algorithm != "bbscheduler" && spec.algorithm != "bbimprover" && spec.algorithm != "nsg"
-        && spec.algorithm != "pmwg")
+        && spec.algorithm != "pmwg" && spec.algorithm != "ermg" && spec.algorithm != "smalldb")
         return growingError(growing::kInvalidConfig, "algorithm",
-                            "a session runs bbscheduler, bbimprover, nsg and pmwg streams ('" + spec.algorithm
-                                + "' runs in the lab: pbx-cli simulate growing)");
+                            "a session runs bbscheduler, bbimprover, nsg, pmwg, ermg and smalldb streams ('"
+                                + spec.algorithm + "' runs in the lab: pbx-cli simulate growing)");
     filters::Charge charge;
     if (spec.algorithm == "nsg") {
         auto unit = growingNsgUnit(spec);
@@ -357,6 +369,8 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
             return plan.error();
         charge = plan->front().charge;
     }
+    if (spec.algorithm == "ermg" || spec.algorithm == "smalldb")
+        PBX_RETURN_IF_ERROR(spec.algorithm == "ermg" ? checkErmgData(table) : checkSmallDbData(table));
     auto masks = queryMasks(spec, table);
     if (!masks)
         return masks.error();
@@ -373,13 +387,14 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
         return probe.error();
     charge.amount = 0.0;
     if (auto ok = (*probe)->canCharge(charge); !ok)
-        return makeError(ok.error().code,
-                         (spec.algorithm == "bbscheduler" ? "schedule.kind: '" + spec.schedule + "'"
-                          : spec.algorithm == "nsg" || spec.algorithm == "pmwg"
-                              ? "budget.kind: '" + spec.budgetKind + "'"
-                              : std::string("algorithm: '" + spec.algorithm + "'"))
-                             + " charges " + std::string(filters::chargeUnitSymbol(charge.kind)) + ", but "
-                             + ok.error().message);
+        return makeError(ok.error().code, (spec.algorithm == "bbscheduler" || spec.algorithm == "smalldb"
+                                               ? "schedule.kind: '" + spec.schedule + "'"
+                                           : spec.algorithm == "nsg" || spec.algorithm == "pmwg"
+                                               ? "budget.kind: '" + spec.budgetKind + "'"
+                                               : std::string("algorithm: '" + spec.algorithm + "'"))
+                                              + " charges "
+                                              + std::string(filters::chargeUnitSymbol(charge.kind)) + ", but "
+                                              + ok.error().message);
     return {};
 }
 
@@ -394,6 +409,10 @@ std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
 {
     if (e.growingRecord->nsg)
         return nsgRoundLabel(e, epoch);
+    if (e.request.growing && e.request.growing->algorithm == "ermg")
+        return ermgReleaseLabel(e, epoch);
+    if (e.request.growing && e.request.growing->algorithm == "smalldb")
+        return smallDbEpochLabel(e, epoch);
     if (e.growingRecord->pmwg)
         return pmwgRoundLabel(e, epoch);
     const GrowingRecord &r = *e.growingRecord;
@@ -414,6 +433,10 @@ std::string describeGrowingRequest(const QueryRequest &request)
                                : s.budgetKind == "approx"
                                    ? "(" + format(s.epsilon) + ", " + format(s.delta) + ")"
                                    : "ε ≤ " + format(s.epsilon);
+    if (s.algorithm == "ermg")
+        return describeErmgRequest(s, budget);
+    if (s.algorithm == "smalldb")
+        return describeSmallDbRequest(s, budget);
     if (s.algorithm == "nsg")
         return "NSG stream, t = " + std::to_string(s.startSize) + " … "
                + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", p = " + format(s.nsgExponent)
@@ -501,6 +524,15 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
         event.growingRecord = std::move(record);
         return append(std::move(event));
     }
+    if (spec.algorithm == "ermg" || spec.algorithm == "smalldb") {
+        const std::span<const std::uint32_t> arrivals = std::span<const std::uint32_t>(*order).first(end);
+        PBX_RETURN_IF_ERROR(
+            spec.algorithm == "ermg"
+                ? runErmgStream(spec, plan, *m_table, arrivals, *m_filter, noise, event, record)
+                : runSmallDbStream(spec, plan, *m_table, arrivals, *m_filter, noise, event, record));
+        event.growingRecord = std::move(record);
+        return append(std::move(event));
+    }
     for (const GrowingRunPlan &run : plan) {
         // Each run is its own charge, made when the run starts (before its noise is drawn); a
         // refusal stops the stream and leaves every earlier run released and charged.
@@ -570,6 +602,10 @@ Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
             return fail(end.error().message);
         return auditNsgEvent(e, spec, *end);
     }
+    if (spec.algorithm == "ermg")
+        return auditErmgEvent(e, table);
+    if (spec.algorithm == "smalldb")
+        return auditSmallDbEvent(e, table);
     if (spec.algorithm == "pmwg") {
         auto end = growingStreamEnd(spec, table);
         if (!end)

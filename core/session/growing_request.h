@@ -31,7 +31,7 @@ struct GrowingRequestSpec
     double rho = 0.0;                       ///< zcdp: the series' ρ
     double delta = 0.0;                     ///< approx: δ
     std::string conversion = "cks";         ///< approx: "cks" or "simple"
-    std::string schedule = "geometric";     ///< bbscheduler: growing::scheduleKindName
+    std::string schedule = "geometric";     ///< bbscheduler, smalldb: scheduleKindName; ermg: also "improver"
     double gamma = 1.0;                     ///< bbscheduler: γ ∈ (0, 1000]
     double decay = 0.1;                     ///< bbimprover: a ∈ (0, 1) ("schedule.a")
     std::uint64_t every = 1;                ///< bbimprover: m ≥ 1, a run every m rows ("schedule.every")
@@ -41,6 +41,9 @@ struct GrowingRequestSpec
     double nsgCap = 10.0;                   ///< nsg: c_0 (time) or c (constant) ("nsg.cap")
     std::uint64_t nsgCheckpoints = 40;      ///< nsg: evenly spaced times n … end ("nsg.checkpoints")
     PmwgRequestSpec pmwg;                   ///< pmwg: its "pmwg" block
+    double ermLambda = 0.01;                ///< ermg: λ > 0 ("erm.lambda"), the L2 regulariser
+    double ermTol = 1e-10;                  ///< ermg: Newton's gradient tolerance ("erm.tol"), 1e-10 … 1e-2
+    std::uint64_t smallDbSize = 8;          ///< smalldb: m, the synthetic database's rows ("black_box.m")
     std::vector<std::string> queries;       ///< counting predicates: the laplace-k box's, or nsg's (k ≥ 1)
     double beta = 0.05;                     ///< total failure probability of the bounds
 };
@@ -57,7 +60,8 @@ struct GrowingEpochRecord
     double beta = 0.0;       ///< β_i
     double scale = 0.0;      ///< Laplace scale k/(ε_i t_i) on the fraction scale, rounded up
     double bound = 0.0; ///< α_i + s_i: with prob ≥ 1 − Σβ_i every answer of the epoch is within it
-    std::vector<double> answers; ///< per query: the noisy fraction at t_i
+    std::vector<double> answers; ///< per query: the noisy fraction at t_i (ermg: θ̃ + noise, smalldb: q(y))
+    std::vector<std::uint32_t> cells; ///< smalldb: the synthetic database y as counts per universe cell
 };
 
 /// NSG (Cummings et al. 2018, §4): one sparse-vector round, charged when it opens.

@@ -67,6 +67,7 @@ private Q_SLOTS:
     void improverRunVerifyAndStop();
     void nsgRunVerifyAndStop();
     void pmwgRunVerifyAndStop();
+    void ermgAndSmallDbRunVerifyAndStop();
 
 private:
     QTemporaryDir m_dir;
@@ -387,6 +388,107 @@ void TestCliGrowingRun::pmwgRunVerifyAndStop()
     QVERIFY2(small.out.contains(QStringLiteral("round 2 (t = 14000) refused")), qPrintable(small.out));
     QVERIFY(small.out.contains(QStringLiteral("the 2 rounds before it stay released and charged")));
     QVERIFY(runCli({QStringLiteral("verify"), path("m-small.json")}).exitCode == 0);
+}
+
+void TestCliGrowingRun::ermgAndSmallDbRunVerifyAndStop()
+{
+    // ERMG (ρ = 0.5, improver a = 0.1, a release every 1000 rows, λ = 0.01) and SmallDBG (ε = 1,
+    // geometric γ = 1, m = 8) on CPS1988, seed 3: each release charged before its noise or draw.
+    const std::string ermgLine
+        = "{\"id\":\"e1\",\"type\":\"growing\",\"algorithm\":\"ermg\",\"stream\":{\"start_size\":1000,\"seed\":7},"
+          "\"budget\":{\"kind\":\"zcdp\",\"rho\":0.5},\"schedule\":{\"kind\":\"improver\",\"a\":0.1,\"every\":1000},"
+          "\"erm\":{\"lambda\":0.01,\"tol\":1e-10}}\n";
+    const std::string smallDbLine
+        = "{\"id\":\"d1\",\"type\":\"growing\",\"algorithm\":\"smalldb\",\"stream\":{\"start_size\":1000,\"seed\":7},"
+          "\"budget\":{\"kind\":\"pure\",\"epsilon\":1},\"schedule\":{\"kind\":\"geometric\",\"gamma\":1},"
+          "\"black_box\":{\"m\":8}}\n";
+    writeFile(path("e.jsonl"), ermgLine);
+    writeFile(path("d.jsonl"), smallDbLine);
+    auto args = [&](const char *in, const char *out, const char *filter, const char *epsilon) {
+        return QStringList{QStringLiteral("run"),
+                           QStringLiteral("--queries"),
+                           path(in),
+                           QStringLiteral("--out"),
+                           path(out),
+                           QStringLiteral("--filter"),
+                           QString::fromLatin1(filter),
+                           QStringLiteral("--epsilon"),
+                           QString::fromLatin1(epsilon),
+                           QStringLiteral("--neighbours"),
+                           QStringLiteral("replace"),
+                           QStringLiteral("--seed"),
+                           QStringLiteral("3")};
+    };
+    const auto e = runCli(args("e.jsonl", "e.json", "zcdp", "10"));
+    QVERIFY2(e.exitCode == 0, qPrintable(e.err));
+    QVERIFY2(
+        e.out.contains(QStringLiteral("e1: released ermg, 28 of 28 releases, ρ = 0.122801 (series ≤ 0.5)")),
+        qPrintable(e.out));
+    QVERIFY2(
+        e.out.contains(QStringLiteral("  ERMG release 0 of 28: t = 1000, ρ = 0.0233363, σ = 0.925761; θ = ")),
+        qPrintable(e.out));
+    const json te = readJson(path("e.json"));
+    QCOMPARE(te["events"][0]["growing_record"]["epochs"].size(), std::size_t{28});
+    QCOMPARE(te["events"][0]["growing_record"]["epochs"][0]["answers"].size(), std::size_t{9});
+    QVERIFY(runCli({QStringLiteral("verify"), path("e.json")}).exitCode == 0);
+    json edited = te;
+    edited["events"][0]["attempts"][5]["cost"] = 0.001;
+    writeFile(path("e-edited.json"), edited.dump());
+    auto caught = runCli({QStringLiteral("verify"), path("e-edited.json")});
+    QCOMPARE(caught.exitCode, 1);
+    QVERIFY2(caught.err.contains(
+                 QStringLiteral("release 5: it charged ρ = 0.001, but its schedule gives 0.00588")),
+             qPrintable(caught.err));
+    // ε = 2 (ρ ≈ 0.0676): release 5 (ρ = 0.00588) no longer fits; the five before it stay released.
+    const auto es = runCli(args("e.jsonl", "e-small.json", "zcdp", "2"));
+    QVERIFY2(es.exitCode == 0, qPrintable(es.err));
+    QVERIFY2(es.out.contains(
+                 QStringLiteral("5 of 28 releases, ρ = 0.0646381 (series ≤ 0.5) — release 5 (t = 6000) "
+                                "refused")),
+             qPrintable(es.out));
+    QVERIFY(es.out.contains(QStringLiteral("the 5 releases before it stay released and charged")));
+    QVERIFY(runCli({QStringLiteral("verify"), path("e-small.json")}).exitCode == 0);
+
+    const auto d = runCli(args("d.jsonl", "d.json", "basic", "10"));
+    QVERIFY2(d.exitCode == 0, qPrintable(d.err));
+    QVERIFY2(d.out.contains(QStringLiteral("d1: released smalldb, 5 of 5 epochs, ε = 0.96875 (series ≤ 1)")),
+             qPrintable(d.out));
+    QVERIFY(d.out.contains(
+        QStringLiteral("  SmallDBG epoch 4 of 5: t = 16000, ε = 0.03125; m = 8 rows (region, smsa, "
+                       "parttime): (")));
+    const json td = readJson(path("d.json"));
+    QCOMPARE(td["events"][0]["growing_record"]["epochs"][4]["cells"].size(), std::size_t{16});
+    QVERIFY(runCli({QStringLiteral("verify"), path("d.json")}).exitCode == 0);
+    edited = td;
+    edited["events"][0]["attempts"][2]["cost"] = 0.1;
+    writeFile(path("d-edited.json"), edited.dump());
+    caught = runCli({QStringLiteral("verify"), path("d-edited.json")});
+    QCOMPARE(caught.exitCode, 1);
+    QVERIFY2(caught.err.contains(QStringLiteral("epoch 2: it charged ε = 0.1, but its schedule gives 0.125")),
+             qPrintable(caught.err));
+    edited = td;
+    edited["events"][0]["growing_record"]["epochs"][1]["cells"][0] = 5;
+    writeFile(path("d-edited2.json"), edited.dump());
+    caught = runCli({QStringLiteral("verify"), path("d-edited2.json")});
+    QCOMPARE(caught.exitCode, 1);
+    QVERIFY2(caught.err.contains(QStringLiteral("epoch 1: its synthetic database is not 8 elements")),
+             qPrintable(caught.err));
+    // ε = 0.8: epoch 2 (ε = 0.125) does not fit after 0.5 + 0.25.
+    const auto ds = runCli(args("d.jsonl", "d-small.json", "basic", "0.8"));
+    QVERIFY2(ds.exitCode == 0, qPrintable(ds.err));
+    QVERIFY2(
+        ds.out.contains(QStringLiteral("2 of 5 epochs, ε = 0.75 (series ≤ 1) — epoch 2 (t = 4000) refused")),
+        qPrintable(ds.out));
+    QVERIFY(runCli({QStringLiteral("verify"), path("d-small.json")}).exitCode == 0);
+    // m = 11: C(26, 11) = 7,726,160 candidates; refused before anything is answered or written.
+    writeFile(
+        path("d-big.jsonl"),
+        "{\"type\":\"growing\",\"algorithm\":\"smalldb\",\"stream\":{\"start_size\":1000},\"budget\":"
+        "{\"kind\":\"pure\",\"epsilon\":1},\"schedule\":{\"kind\":\"geometric\",\"gamma\":1},\"black_box\":{\"m\":11}}\n");
+    const auto big = runCli(args("d-big.jsonl", "d-big.json", "basic", "10"));
+    QCOMPARE(big.exitCode, 1);
+    QVERIFY2(big.err.contains(QStringLiteral("SMALLDB_TOO_LARGE: black_box.m")), qPrintable(big.err));
+    QVERIFY(!QFile::exists(path("d-big.json")));
 }
 
 QTEST_GUILESS_MAIN(TestCliGrowingRun)

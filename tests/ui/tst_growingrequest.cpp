@@ -11,6 +11,7 @@
 #include "ui/mainwindow.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/sessiondocument.h"
+#include "ui/widgets/attemptsview.h"
 #include "ui/widgets/resultcard.h"
 
 #include <QAction>
@@ -47,6 +48,8 @@ private Q_SLOTS:
     void issuesImproverStream();
     void issuesNsgStream();
     void issuesPmwgStream();
+    void issuesErmgStream();
+    void issuesSmallDbStream();
 };
 
 void TestGrowingRequest::enabledOnlyForReplaceOne()
@@ -344,6 +347,140 @@ void TestGrowingRequest::issuesPmwgStream()
             !pbx::test::saveScreenshot(*dialog, QStringLiteral("growing-request-pmwg-%1").arg(size.width()))
                  .isEmpty());
     }
+}
+
+void TestGrowingRequest::issuesErmgStream()
+{
+    // ERMG from the dialog: a zCDP session; 28 releases charged ρ_t each, the core's numbers bit for bit.
+    session::SessionSettings settings = basicReplace(10.0);
+    settings.filter = filters::FilterKind::Zcdp;
+    settings.delta = 1e-6;
+    MainWindow w;
+    w.resize(1600, 1000);
+    QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+    QVERIFY(w.startNewSession(settings).ok());
+    w.findChild<QAction *>(QStringLiteral("growingRequestAction"))->trigger();
+    auto *dialog = w.findChild<GrowingRequestDialog *>(QStringLiteral("growingRequestDialog"));
+    QVERIFY(dialog);
+    dialog->setStartSize(1000);
+    dialog->setEnd(0);
+    dialog->setSeed(7);
+    dialog->setAlgorithm(QStringLiteral("ermg"));
+    dialog->setBudget(QStringLiteral("zcdp"), 0.5);
+    dialog->setErm(QStringLiteral("improver"), 0.01, 1e-10);
+    dialog->setImproverSchedule(0.1, 1000);
+    QVERIFY2(dialog->askButton()->isEnabled(), qPrintable(dialog->planText()));
+    QVERIFY2(dialog->planText().startsWith(QStringLiteral("28 releases, each charged to the filter")),
+             qPrintable(dialog->planText()));
+    QVERIFY2(dialog->planText().contains(QStringLiteral("together ρ = 0.1228")),
+             qPrintable(dialog->planText()));
+    QVERIFY(dialog->planText().contains(QStringLiteral("release 0: t = 1000 … 1999, ρ = ")));
+    auto request = dialog->request();
+    QVERIFY(request.ok());
+    QCOMPARE(request->growing->algorithm, std::string("ermg"));
+    QCOMPARE(request->growing->ermLambda, 0.01);
+    // A pure budget is refused naming the field, and Ask is disabled.
+    dialog->setBudget(QStringLiteral("pure"), 0.5);
+    QVERIFY(!dialog->askButton()->isEnabled());
+    QVERIFY(!dialog->request().ok());
+    QVERIFY(
+        QString::fromStdString(dialog->request().error().message).contains(QStringLiteral("budget.kind")));
+    dialog->setBudget(QStringLiteral("zcdp"), 0.5);
+    QVERIFY(!pbx::test::saveScreenshot(*dialog, QStringLiteral("growing-request-ermg")).isEmpty());
+    QTest::mouseClick(dialog->askButton(), Qt::LeftButton);
+    const auto &events = w.document()->session().events();
+    QCOMPARE(events.size(), std::size_t{1});
+    const session::LedgerEvent event = events.front();
+    auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
+    auto core = session::Session::create(*table, settings);
+    auto expected = (*core)->ask(*request);
+    QVERIFY(expected.ok());
+    QCOMPARE(event.cost, expected->cost);
+    QCOMPARE(event.growingRecord->epochs.size(), std::size_t{28});
+    QCOMPARE(event.growingRecord->epochs.back().answers, expected->growingRecord->epochs.back().answers);
+    QCOMPARE(w.document()->session().filter().spent(), event.cost);
+    QCOMPARE(w.resultCard()->headline(), QStringLiteral("28 of 28 models released"));
+    QVERIFY2(w.resultCard()->details().contains(QStringLiteral("ERMG release 0 of 28: t = 1000, ρ = ")),
+             qPrintable(w.resultCard()->details()));
+    QVERIFY(w.resultCard()->details().contains(QStringLiteral("θ = ")));
+    QVERIFY(w.ledgerModel()
+                ->index(0, LedgerModel::Query)
+                .data()
+                .toString()
+                .startsWith(
+                    QStringLiteral("ERMG stream, t = 1000 … all rows, improver a = 0.1, every 1000 rows")));
+    auto *attempts = w.attemptsView();
+    QCOMPARE(attempts->topLevelItemCount(), 28);
+    QVERIFY(attempts->topLevelItem(0)
+                ->text(AttemptsView::StepColumn)
+                .startsWith(QStringLiteral("ERMG release 0")));
+    QCOMPARE(attempts->topLevelItem(0)->childCount(), 9);
+    QCOMPARE(attempts->topLevelItem(0)->child(0)->text(AttemptsView::StepColumn), QStringLiteral("θ_0"));
+    QVERIFY(dialog->resultText().contains(QStringLiteral("ERMG release 27 of 28: t = 28000")));
+    QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("growing-ermg-1600")).isEmpty());
+    w.resize(1024, 700);
+    QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("growing-ermg-1024")).isEmpty());
+    dialog->resize(dialog->width(), 680);
+    QVERIFY(!pbx::test::saveScreenshot(*dialog, QStringLiteral("growing-request-ermg-700")).isEmpty());
+}
+
+void TestGrowingRequest::issuesSmallDbStream()
+{
+    // SmallDBG from the dialog: five epochs, each charged ε_i before its draw; m = 12 is refused.
+    session::SessionSettings settings = basicReplace(10.0);
+    MainWindow w;
+    w.resize(1600, 1000);
+    QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+    QVERIFY(w.startNewSession(settings).ok());
+    w.findChild<QAction *>(QStringLiteral("growingRequestAction"))->trigger();
+    auto *dialog = w.findChild<GrowingRequestDialog *>(QStringLiteral("growingRequestDialog"));
+    QVERIFY(dialog);
+    dialog->setStartSize(1000);
+    dialog->setEnd(0);
+    dialog->setSeed(7);
+    dialog->setAlgorithm(QStringLiteral("smalldb"));
+    dialog->setBudget(QStringLiteral("pure"), 1.0);
+    dialog->setSchedule(QStringLiteral("geometric"), 1.0);
+    dialog->setSmallDbSize(12);
+    QVERIFY(!dialog->askButton()->isEnabled());
+    QVERIFY2(dialog->planText().contains(QStringLiteral("SMALLDB_TOO_LARGE: black_box.m")),
+             qPrintable(dialog->planText()));
+    dialog->setSmallDbSize(8);
+    QVERIFY2(dialog->askButton()->isEnabled(), qPrintable(dialog->planText()));
+    QVERIFY2(dialog->planText().startsWith(QStringLiteral("5 epochs, each charged to the filter")),
+             qPrintable(dialog->planText()));
+    QVERIFY2(dialog->planText().contains(QStringLiteral("together ε = 0.9688")),
+             qPrintable(dialog->planText()));
+    auto request = dialog->request();
+    QVERIFY(request.ok());
+    QCOMPARE(request->growing->smallDbSize, std::uint64_t{8});
+    QVERIFY(!pbx::test::saveScreenshot(*dialog, QStringLiteral("growing-request-smalldb")).isEmpty());
+    QTest::mouseClick(dialog->askButton(), Qt::LeftButton);
+    const auto &events = w.document()->session().events();
+    QCOMPARE(events.size(), std::size_t{1});
+    const session::LedgerEvent event = events.front();
+    auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
+    auto core = session::Session::create(*table, settings);
+    auto expected = (*core)->ask(*request);
+    QVERIFY(expected.ok());
+    QCOMPARE(event.cost, expected->cost);
+    QCOMPARE(event.growingRecord->epochs.back().cells, expected->growingRecord->epochs.back().cells);
+    QCOMPARE(w.resultCard()->headline(), QStringLiteral("5 of 5 epochs released"));
+    QVERIFY2(
+        w.resultCard()->details().contains(QStringLiteral("SmallDBG epoch 4 of 5: t = 16000, ε = 0.03125")),
+        qPrintable(w.resultCard()->details()));
+    QVERIFY(w.resultCard()->details().contains(QStringLiteral("m = 8 rows (region, smsa, parttime)")));
+    auto *attempts = w.attemptsView();
+    QCOMPARE(attempts->topLevelItemCount(), 5);
+    QCOMPARE(attempts->topLevelItem(4)->childCount(), 28);
+    QCOMPARE(attempts->topLevelItem(4)->child(0)->text(AttemptsView::ScaleColumn), QStringLiteral("—"));
+    QVERIFY(dialog->resultText().contains(
+        QStringLiteral("SmallDBG epoch 0 of 5: t = 1000, ε = 0.5 — m = 8 rows")));
+    QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("growing-smalldb-1600")).isEmpty());
+    w.resize(1024, 700);
+    QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("growing-smalldb-1024")).isEmpty());
+    dialog->resize(dialog->width(), 680);
+    QVERIFY(!pbx::test::saveScreenshot(*dialog, QStringLiteral("growing-request-smalldb-700")).isEmpty());
 }
 
 QTEST_MAIN(TestGrowingRequest)

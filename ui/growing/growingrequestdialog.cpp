@@ -4,6 +4,7 @@
 #include "core/io/growing_request_json.h"
 #include "core/session/growing_nsg.h"
 #include "core/session/growing_release.h"
+#include "core/session/growing_smalldb.h"
 #include "core/session/session.h"
 #include "ui/growing/pmwgfields.h"
 #include "ui/util/numberformat.h"
@@ -31,10 +32,15 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     m_algorithm->addItem(tr("BBScheduler (epochs at n(1+γ)^i)"), QStringLiteral("bbscheduler"));
     m_algorithm->addItem(tr("BBImprover (a run every m rows, zCDP)"), QStringLiteral("bbimprover"));
     m_algorithm->addItem(tr("NSG (sparse vector: ⊤ answers above T)"), QStringLiteral("nsg"));
+    m_algorithm->addItem(tr("ERMG (private logistic regression, zCDP)"), QStringLiteral("ermg"));
+    m_algorithm->addItem(tr("SmallDBG (a synthetic database per epoch)"), QStringLiteral("smalldb"));
     m_algorithm->addItem(tr("PMWG (multiplicative weights over a public histogram)"), QStringLiteral("pmwg"));
     m_algorithm->setToolTip(tr("BBScheduler: fixed accuracy, a few epochs (Cummings et al. 2018, §3.1). "
                                "BBImprover: accuracy that improves as rows accumulate, a ρ_t charge per run "
-                               "(Cummings et al. 2018, §3.2; zCDP or approx budgets only)"));
+                               "(Cummings et al. 2018, §3.2; zCDP or approx budgets only). ERMG: a "
+                               "logistic regression on CPS1988's columns refitted and released with "
+                               "Gaussian noise (zCDP). SmallDBG: SmallDB's synthetic database at each "
+                               "epoch, with its answers to the 28 marginal cells (Cummings et al. 2018)"));
     m_start = new QSpinBox(this);
     m_start->setRange(1, 1000000000);
     m_start->setValue(1000);
@@ -102,6 +108,29 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     m_nsgCheckpoints->setRange(1, 10000);
     m_nsgCheckpoints->setValue(40);
     m_nsgCheckpoints->setToolTip(tr("Evenly spaced times from n to the end at which every query is asked"));
+    m_ermSchedule = new QComboBox(this);
+    m_ermSchedule->addItem(tr("improver (a release every m rows)"), QStringLiteral("improver"));
+    m_ermSchedule->addItem(QStringLiteral("zcdp-equalised"), QStringLiteral("zcdp-equalised"));
+    m_ermSchedule->addItem(QStringLiteral("zcdp-geometric"), QStringLiteral("zcdp-geometric"));
+    m_ermSchedule->setToolTip(tr("When the model is refitted and released: BBImprover's grid (ρ_t ∝ "
+                                 "t^−(1+a)) or BBScheduler's epochs n(1+γ)^i under a zCDP schedule"));
+    m_ermLambda = new QDoubleSpinBox(this);
+    m_ermLambda->setDecimals(4);
+    m_ermLambda->setRange(0.0001, 100.0);
+    m_ermLambda->setSingleStep(0.01);
+    m_ermLambda->setValue(0.01);
+    m_ermLambda->setToolTip(tr("λ: the L2 regulariser; the release's sensitivity is 2/(tλ) + 2·tol/λ "
+                               "(Chaudhuri, Monteleoni & Sarwate 2011)"));
+    m_ermTol = new QComboBox(this);
+    for (const char *tol : {"1e-10", "1e-8", "1e-6", "1e-4"})
+        m_ermTol->addItem(QString::fromLatin1(tol), QString::fromLatin1(tol).toDouble());
+    m_ermTol->setToolTip(tr("Newton's gradient tolerance: the fit is paid for in the sensitivity (2·tol/λ)"));
+    m_smallDbSize = new QSpinBox(this);
+    m_smallDbSize->setRange(1, 255);
+    m_smallDbSize->setValue(8);
+    m_smallDbSize->setToolTip(tr("m: the synthetic database's rows, drawn from the 16 cells region × smsa × "
+                                 "parttime; the exact sampler enumerates C(15+m, m) candidates (at most "
+                                 "5·10⁶: m ≤ 10). Its 28 answers are the one- and two-way marginal cells"));
     m_beta = new QDoubleSpinBox(this);
     m_beta->setDecimals(4);
     m_beta->setRange(0.0001, 0.9999);
@@ -123,6 +152,7 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("Budget kind"), m_budgetKind);
     form->addRow(tr("Series budget"), m_budget);
     form->addRow(tr("Schedule"), m_schedule);
+    form->addRow(tr("Release schedule"), m_ermSchedule);
     form->addRow(tr("γ"), m_gamma);
     form->addRow(tr("Decay a"), m_decay);
     form->addRow(tr("Every m rows"), m_every);
@@ -131,6 +161,9 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("Cap"), m_nsgCapKind);
     form->addRow(tr("Cap value"), m_nsgCap);
     form->addRow(tr("Checkpoints"), m_nsgCheckpoints);
+    form->addRow(tr("Regulariser λ"), m_ermLambda);
+    form->addRow(tr("Tolerance"), m_ermTol);
+    form->addRow(tr("Synthetic rows m"), m_smallDbSize);
     m_pmwg = new PmwgFields(this);
     form->addRow(tr("PMWG"), m_pmwg);
     connect(m_pmwg, &PmwgFields::changed, this, &GrowingRequestDialog::refresh);
@@ -151,15 +184,17 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
         if (auto r = request())
             Q_EMIT askRequested(*r);
     });
-    for (auto *spin : {m_start, m_end, m_seed, m_every, m_nsgCheckpoints})
+    for (auto *spin : {m_start, m_end, m_seed, m_every, m_nsgCheckpoints, m_smallDbSize})
         connect(spin, &QSpinBox::valueChanged, this, &GrowingRequestDialog::refresh);
-    for (auto *spin : {m_budget, m_gamma, m_beta, m_decay, m_nsgP, m_nsgT, m_nsgCap})
+    for (auto *spin : {m_budget, m_gamma, m_beta, m_decay, m_nsgP, m_nsgT, m_nsgCap, m_ermLambda})
         connect(spin, &QDoubleSpinBox::valueChanged, this, &GrowingRequestDialog::refresh);
-    for (auto *combo : {m_budgetKind, m_schedule, m_nsgCapKind})
+    for (auto *combo : {m_budgetKind, m_schedule, m_nsgCapKind, m_ermSchedule, m_ermTol})
         connect(combo, &QComboBox::currentIndexChanged, this, &GrowingRequestDialog::refresh);
     connect(m_algorithm, &QComboBox::currentIndexChanged, this, [this] {
         // BBImprover refuses a pure budget (its accuracy would get worse): offer zCDP instead.
-        if (m_algorithm->currentData().toString() == QStringLiteral("bbimprover")
+        // ERMG's noise is Gaussian: zCDP too.
+        const QString algorithm = m_algorithm->currentData().toString();
+        if ((algorithm == QStringLiteral("bbimprover") || algorithm == QStringLiteral("ermg"))
             && m_budgetKind->currentData().toString() == QStringLiteral("pure"))
             m_budgetKind->setCurrentIndex(m_budgetKind->findData(QStringLiteral("zcdp")));
         refresh();
@@ -198,6 +233,33 @@ Result<session::QueryRequest> GrowingRequestDialog::request() const
     if (m_end->value() > 0)
         stream["end"] = std::uint64_t(m_end->value());
     const bool improver = m_algorithm->currentData().toString() == QStringLiteral("bbimprover");
+    if (m_algorithm->currentData().toString() == QStringLiteral("ermg")
+        || m_algorithm->currentData().toString() == QStringLiteral("smalldb")) {
+        const bool ermg = m_algorithm->currentData().toString() == QStringLiteral("ermg");
+        const QString ermSchedule = m_ermSchedule->currentData().toString();
+        Json modelLine{{"type", "growing"},
+                       {"algorithm", ermg ? "ermg" : "smalldb"},
+                       {"stream", std::move(stream)},
+                       {"budget", std::move(budget)},
+                       {"beta", m_beta->value()}};
+        if (ermg) {
+            modelLine["schedule"]
+                = ermSchedule == QStringLiteral("improver")
+                      ? Json{{"kind", "improver"},
+                             {"a", m_decay->value()},
+                             {"every", std::uint64_t(m_every->value())}}
+                      : Json{{"kind", ermSchedule.toStdString()}, {"gamma", m_gamma->value()}};
+            modelLine["erm"]
+                = Json{{"lambda", m_ermLambda->value()}, {"tol", m_ermTol->currentData().toDouble()}};
+        } else {
+            modelLine["schedule"]
+                = Json{{"kind", m_schedule->currentText().toStdString()}, {"gamma", m_gamma->value()}};
+            modelLine["black_box"] = Json{{"kind", "smalldb"}, {"m", std::uint64_t(m_smallDbSize->value())}};
+        }
+        if (!m_id->text().trimmed().isEmpty())
+            modelLine["id"] = m_id->text().trimmed().toStdString();
+        return io::readGrowingRequest(modelLine, "request");
+    }
     if (m_algorithm->currentData().toString() == QStringLiteral("pmwg")) {
         Json pmwgLine{{"type", "growing"},           {"algorithm", "pmwg"},     {"stream", std::move(stream)},
                       {"budget", std::move(budget)}, {"pmwg", m_pmwg->block()}, {"beta", m_beta->value()}};
@@ -239,15 +301,25 @@ Result<session::QueryRequest> GrowingRequestDialog::request() const
 
 void GrowingRequestDialog::refresh()
 {
-    const bool improver = m_algorithm->currentData().toString() == QStringLiteral("bbimprover");
-    const bool nsg = m_algorithm->currentData().toString() == QStringLiteral("nsg");
-    const bool pmwg = m_algorithm->currentData().toString() == QStringLiteral("pmwg");
-    m_form->setRowVisible(m_schedule, !improver && !nsg && !pmwg);
+    const QString algorithm = m_algorithm->currentData().toString();
+    const bool ermg = algorithm == QStringLiteral("ermg");
+    const bool smalldb = algorithm == QStringLiteral("smalldb");
+    const bool ermImprover = ermg && m_ermSchedule->currentData().toString() == QStringLiteral("improver");
+    const bool improver = algorithm == QStringLiteral("bbimprover") || ermImprover;
+    const bool nsg = algorithm == QStringLiteral("nsg");
+    const bool pmwg = algorithm == QStringLiteral("pmwg");
+    m_form->setRowVisible(m_schedule, !improver && !nsg && !ermg && !pmwg);
     m_form->setRowVisible(m_gamma, !improver && !nsg && !pmwg);
     m_form->setRowVisible(m_pmwg, pmwg);
-    m_form->setRowVisible(m_queries, !pmwg); // PMWG draws its conjunctions from the order seed
     m_form->setRowVisible(m_decay, improver);
     m_form->setRowVisible(m_every, improver);
+    m_form->setRowVisible(m_ermSchedule, ermg);
+    m_form->setRowVisible(m_ermLambda, ermg);
+    m_form->setRowVisible(m_ermTol, ermg);
+    m_form->setRowVisible(m_smallDbSize, smalldb);
+    // ERMG and SmallDBG run on CPS1988's own columns, PMWG draws its conjunctions from the order
+    // seed: no predicates.
+    m_form->setRowVisible(m_queries, !ermg && !smalldb && !pmwg);
     for (QWidget *w :
          std::initializer_list<QWidget *>{m_nsgP, m_nsgT, m_nsgCapKind, m_nsgCap, m_nsgCheckpoints})
         m_form->setRowVisible(w, nsg);
@@ -302,8 +374,8 @@ void GrowingRequestDialog::refresh()
         m_plan->setText(QString::fromStdString(plan.error().message));
         return;
     }
-    const QString unit = improver ? tr("run") : tr("epoch");
-    const QString units = improver ? tr("runs") : tr("epochs");
+    const QString unit = ermg ? tr("release") : improver ? tr("run") : tr("epoch");
+    const QString units = ermg ? tr("releases") : improver ? tr("runs") : tr("epochs");
     QStringList lines;
     double total = 0.0;
     const std::size_t shown = std::min<std::size_t>(plan->size(), 6);
@@ -374,9 +446,18 @@ void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
         QStringList answers;
         for (double a : r.epochs[i].answers)
             answers << formatNumber(a, 4);
-        lines << tr("%1 — answers %2")
-                     .arg(QString::fromStdString(session::growingEpochLabel(event, i)),
-                          answers.join(QStringLiteral(", ")));
+        const std::string &algorithm = event.request.growing->algorithm;
+        if (algorithm == "smalldb") // the synthetic database; its 28 answers are in the attempts view
+            lines << tr("%1 — %2").arg(QString::fromStdString(session::growingEpochLabel(event, i)),
+                                       QString::fromStdString(session::smallDbDatabaseText(r.epochs[i])));
+        else if (algorithm == "ermg")
+            lines << tr("%1 — θ = %2")
+                         .arg(QString::fromStdString(session::growingEpochLabel(event, i)),
+                              answers.join(QStringLiteral(", ")));
+        else
+            lines << tr("%1 — answers %2")
+                         .arg(QString::fromStdString(session::growingEpochLabel(event, i)),
+                              answers.join(QStringLiteral(", ")));
     }
     if (!event.reason.empty())
         lines << QString::fromStdString(event.reason);
@@ -402,6 +483,20 @@ void GrowingRequestDialog::setNsg(double p, double threshold, const QString &cap
         m_nsgCapKind->setCurrentIndex(i);
     m_nsgCap->setValue(cap);
     m_nsgCheckpoints->setValue(checkpoints);
+}
+
+void GrowingRequestDialog::setErm(const QString &schedule, double lambda, double tol)
+{
+    if (const int i = m_ermSchedule->findData(schedule); i >= 0)
+        m_ermSchedule->setCurrentIndex(i);
+    m_ermLambda->setValue(lambda);
+    if (const int i = m_ermTol->findData(tol); i >= 0)
+        m_ermTol->setCurrentIndex(i);
+}
+
+void GrowingRequestDialog::setSmallDbSize(int m)
+{
+    m_smallDbSize->setValue(m);
 }
 
 void GrowingRequestDialog::setImproverSchedule(double a, int every)

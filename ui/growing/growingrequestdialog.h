@@ -3,8 +3,10 @@
 // `pbx-cli run` file (BBScheduler or BBImprover over the session's rows arriving in a seeded
 // order: start size, end, order, seed, budget, the schedule — kind and γ, or a and m — β and the
 // counting predicates of the Laplace-k box), or NSG (the sparse vector with p, T, the cap and the
-// checkpoints, §4), or PMWG (its fields in PmwgFields, §4.2), and hands it to the session. Before asking it
-// lists the planned epochs or runs with their charges (Cummings et al. 2018, §3.1–3.2;
+// checkpoints, §4), PMWG (its fields in PmwgFields, §4.2), ERMG (private logistic regression: λ,
+// tol and the improver's or a zCDP schedule) or SmallDBG (SmallDB at each epoch: the synthetic
+// database's size m), and hands it to the session. Before asking it lists
+// the planned epochs or runs with their charges (Cummings et al. 2018, §3.1–3.2;
 // docs/growing-databases.md, "In a session"); after, what each released. Needs a replace-one
 // session.
 #pragma once
@@ -45,9 +47,13 @@ public:
     void showOutcome(const session::LedgerEvent &event);
 
     // Programmatic input (tests, screenshots).
-    void setAlgorithm(const QString &algorithm); ///< "bbscheduler", "bbimprover", "nsg" or "pmwg"
+    /// "bbscheduler", "bbimprover", "nsg", "pmwg", "ermg" or "smalldb"
+    void setAlgorithm(const QString &algorithm);
     /// pmwg: its fields (universe, mode, p, c₀, T, η, checkpoints, queries per checkpoint).
     PmwgFields *pmwgFields() const { return m_pmwg; }
+    /// ermg: schedule "improver", "zcdp-equalised" or "zcdp-geometric"; λ > 0; tol (1e-10 … 1e-2).
+    void setErm(const QString &schedule, double lambda, double tol);
+    void setSmallDbSize(int m); ///< smalldb: m ≥ 1 (C(16+m−1, m) ≤ 5·10⁶, i.e. m ≤ 10)
     /// nsg: p ∈ [0, 1], threshold T ∈ [0, 1], a time cap c₀ (or constant cap c), checkpoints.
     void setNsg(double p, double threshold, const QString &capKind, double cap, int checkpoints);
     void setImproverSchedule(double a, int every); ///< bbimprover: decay a ∈ (0, 1), a run every m rows
@@ -79,6 +85,10 @@ private:
     QComboBox *m_nsgCapKind = nullptr;
     QDoubleSpinBox *m_nsgCap = nullptr;
     QSpinBox *m_nsgCheckpoints = nullptr;
+    QComboBox *m_ermSchedule = nullptr;
+    QDoubleSpinBox *m_ermLambda = nullptr;
+    QComboBox *m_ermTol = nullptr;
+    QSpinBox *m_smallDbSize = nullptr;
     PmwgFields *m_pmwg = nullptr;
     QSpinBox *m_start = nullptr;
     QSpinBox *m_end = nullptr;

@@ -3,6 +3,7 @@
 
 #include "core/session/cost_audit.h"
 #include "core/session/growing_release.h"
+#include "core/session/growing_smalldb.h"
 #include "core/session/strategy_release.h"
 
 #include "core/filters/zcdp_filter.h"
@@ -231,8 +232,11 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
             m_note->setVisible(!notes.isEmpty());
             return;
         }
-        const bool improver = event.request.growing->algorithm == "bbimprover";
-        m_headline->setText((improver ? tr("%1 of %2 runs released") : tr("%1 of %2 epochs released"))
+        const std::string &algorithm = event.request.growing->algorithm;
+        const bool improver = algorithm == "bbimprover";
+        m_headline->setText((improver              ? tr("%1 of %2 runs released")
+                             : algorithm == "ermg" ? tr("%1 of %2 models released")
+                                                   : tr("%1 of %2 epochs released"))
                                 .arg(record.epochs.size())
                                 .arg(record.plannedEpochs));
         m_headline->setStyleSheet({});
@@ -247,10 +251,24 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
             QStringList answers;
             for (double a : record.epochs[i].answers)
                 answers << formatNumber(a, 4);
-            epochs << tr("%1 — answers %2 (bound ±%3)")
-                          .arg(toQString(session::growingEpochLabel(event, i)),
-                               answers.join(QStringLiteral(", ")), formatNumber(record.epochs[i].bound, 3))
-                          .toHtmlEscaped();
+            if (algorithm == "smalldb") // the synthetic database (its 28 answers: the attempts view)
+                epochs << tr("%1 — %2 (bound ±%3)")
+                              .arg(toQString(session::growingEpochLabel(event, i)),
+                                   toQString(session::smallDbDatabaseText(record.epochs[i])),
+                                   formatNumber(record.epochs[i].bound, 3))
+                              .toHtmlEscaped();
+            else if (algorithm == "ermg")
+                epochs << tr("%1 — θ = %2 (each ±%3)")
+                              .arg(toQString(session::growingEpochLabel(event, i)),
+                                   answers.join(QStringLiteral(", ")),
+                                   formatNumber(record.epochs[i].bound, 3))
+                              .toHtmlEscaped();
+            else
+                epochs << tr("%1 — answers %2 (bound ±%3)")
+                              .arg(toQString(session::growingEpochLabel(event, i)),
+                                   answers.join(QStringLiteral(", ")),
+                                   formatNumber(record.epochs[i].bound, 3))
+                              .toHtmlEscaped();
         }
         setGlossaryLinkedText(m_details,
                               tr("%1 · charged %2 = %3<br>%4<br>%5")
