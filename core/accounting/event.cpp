@@ -144,4 +144,17 @@ Result<privacy::ApproxDp> approxDpStepAt(const Ledger &ledger, std::size_t index
     return step;
 }
 
+EventShape eventShapeOf(const PrivacyEvent &event)
+{
+    return {static_cast<int>(event.mechanism),
+            event.sigma,
+            event.scale,
+            event.sensitivity,
+            event.epsilon,
+            event.delta,
+            event.rho,
+            static_cast<int>(event.sampling.kind),
+            event.sampling.rate};
+}
+
 } // namespace pbx::accounting

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace pbx::accounting {
@@ -94,5 +95,13 @@ Result<privacy::ApproxDp> approxDpPerStep(const PrivacyEvent &event, Neighbourin
 /// composition shares (basic, advanced, the per-step view's Σδᵢ). Valid: index < events.size().
 /// Errors: those of approxDpPerStep, the message prefixed "events[index] (mechanism): ".
 Result<privacy::ApproxDp> approxDpStepAt(const Ledger &ledger, std::size_t index);
+
+/// Every field that decides one step's privacy loss: mechanism, σ, b, Δ, ε, δ, ρ, sampling
+/// kind and rate (not count, partition or ex-post, which say how often and where a step runs).
+using EventShape = std::tuple<int, double, double, double, double, double, double, int, double>;
+
+/// The event's EventShape: two events with equal shapes have the same per-step curve, so
+/// accountants may compute it once (a cache keyed by fewer fields mixed up different ρ's).
+EventShape eventShapeOf(const PrivacyEvent &event);
 
 } // namespace pbx::accounting

@@ -60,8 +60,6 @@ PldCouplingBudget roundedUpBudget(const PldPmf &pmf, double epsilon)
     return {0.0, 0.0, math::nudgeUp(shift * (1.0 + 1e-12) + 1e-300, 2), 1e-15};
 }
 
-using Key = std::tuple<int, double, double, double, double, double, double, int, double>;
-
 Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, double d, bool withOptimistic,
                                  double maxBins)
 {
@@ -128,13 +126,6 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
     return c;
 }
 
-Key keyOf(const PrivacyEvent &e)
-{
-    return {
-        static_cast<int>(e.mechanism),     e.sigma,        e.scale, e.sensitivity, e.epsilon, e.delta, e.rho,
-        static_cast<int>(e.sampling.kind), e.sampling.rate};
-}
-
 } // namespace
 
 Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &ledger,
@@ -153,7 +144,7 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
 
     // Merge: unsampled Gaussians exactly (μ² add), identical other events by count.
     double gaussianMuSquared = 0.0;
-    std::map<Key, std::pair<std::size_t, std::int64_t>> groups; // key → (first event, count)
+    std::map<EventShape, std::pair<std::size_t, std::int64_t>> groups; // key → (first event, count)
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
         const PrivacyEvent &e = ledger.events[i];
         PBX_RETURN_IF_ERROR(requireExAnte(e));
@@ -165,7 +156,7 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
             gaussianMuSquared += static_cast<double>(e.count) * mu * mu;
             continue;
         }
-        auto [it, inserted] = groups.try_emplace(keyOf(e), i, 0);
+        auto [it, inserted] = groups.try_emplace(eventShapeOf(e), i, 0);
         it->second.second += e.count;
     }
 

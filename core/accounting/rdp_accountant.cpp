@@ -44,15 +44,7 @@ Result<std::unique_ptr<RdpAccountant>> RdpAccountant::fromLedger(const Ledger &l
 Result<const std::vector<double> *> RdpAccountant::curveFor(const PrivacyEvent &e, Neighbouring relation,
                                                             double *stepDelta)
 {
-    const Key key{static_cast<int>(e.mechanism),
-                  e.sigma,
-                  e.scale,
-                  e.sensitivity,
-                  e.epsilon,
-                  e.delta,
-                  static_cast<int>(e.sampling.kind),
-                  e.sampling.rate,
-                  static_cast<int>(relation)};
+    const Key key{eventShapeOf(e), static_cast<int>(relation)};
     if (auto it = m_cache.find(key); it != m_cache.end()) {
         *stepDelta = it->second.second;
         return &it->second.first;

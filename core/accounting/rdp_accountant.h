@@ -8,7 +8,7 @@
 
 #include <map>
 #include <memory>
-#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace pbx::accounting {
@@ -66,7 +66,7 @@ private:
     Result<const std::vector<double> *> curveFor(const PrivacyEvent &event, Neighbouring relation,
                                                  double *stepDelta);
 
-    using Key = std::tuple<int, double, double, double, double, double, int, double, int>;
+    using Key = std::pair<EventShape, int>; ///< the event's shape and the neighbouring relation
     std::vector<double> m_orders;
     std::vector<double> m_rdp;
     double m_logKeep = 0.0; ///< log Π(1 − δ_j) of (ε, δ) events, rounded down

@@ -30,6 +30,7 @@ private slots:
     void conversionDpSgd();
     void liveLedgerMatchesBatch();
     void approxEventExtraDelta();
+    void zcdpEventsOfDifferentRho();
 };
 
 void TestRdp::oracleCurve_data()
@@ -259,6 +260,30 @@ void TestRdp::approxEventExtraDelta()
     QVERIFY(std::isinf(acc.epsilonForDelta(1e-6)->epsilon));
     QVERIFY(std::isfinite(acc.epsilonForDelta(1e-5)->epsilon));
     QVERIFY(acc.deltaForEpsilon(1.0)->delta >= acc.extraDelta());
+}
+
+void TestRdp::zcdpEventsOfDifferentRho()
+{
+    // ρ = 0.02 then ρ = 0.1 is 0.12-zCDP whatever the order: RDP ε(α) = 0.12·α at every order.
+    // The per-event curve cache once ignored ρ and reported 1.3055 (two 0.02's) for this ledger.
+    const auto zcdp = [](double rho) {
+        PrivacyEvent e;
+        e.mechanism = MechanismKind::Zcdp;
+        e.rho = rho;
+        return e;
+    };
+    const auto epsilonOf = [&](std::initializer_list<double> rhos) {
+        RdpAccountant acc;
+        for (double rho : rhos)
+            if (!acc.compose(zcdp(rho), Neighbouring::AddRemove).ok())
+                return -1.0;
+        return acc.epsilonForDelta(1e-6)->epsilon;
+    };
+    const double together = epsilonOf({0.12});
+    PBX_FUZZY_COMPARE(together, 2.3657713968355630, 1e-9); // the 0.12-zCDP curve on the order grid
+    PBX_FUZZY_COMPARE(epsilonOf({0.02, 0.1}), together, 1e-12);
+    PBX_FUZZY_COMPARE(epsilonOf({0.1, 0.02}), together, 1e-12);
+    PBX_FUZZY_COMPARE(epsilonOf({0.02, 0.02}), epsilonOf({0.04}), 1e-12);
 }
 
 void TestRdp::samplingWithoutReplacement_data()
