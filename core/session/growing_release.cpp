@@ -6,6 +6,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/session/growing_ermg.h"
 #include "core/session/growing_nsg.h"
+#include "core/session/growing_planned.h"
 #include "core/session/growing_pmwg.h"
 #include "core/session/growing_smalldb.h"
 #include "core/util/try.h"
@@ -88,8 +89,7 @@ Result<growing::SchedulerConfig> growingSchedulerConfig(const GrowingRequestSpec
 {
     if (spec.algorithm != "bbscheduler")
         return growingError(growing::kInvalidConfig, "algorithm",
-                            "expected bbscheduler here (a session runs bbscheduler and bbimprover streams; "
-                            "pmwg, nsg and ermg run in the lab: pbx-cli simulate growing)");
+                            "expected bbscheduler here (the Laplace-k schedule of a bbscheduler stream)");
     growing::SchedulerConfig c;
     c.startSize = spec.startSize;
     c.gamma = spec.gamma;
@@ -483,8 +483,7 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     const growing::PrefixCounts counts(*masks, std::span<const std::uint32_t>(*order).first(end));
     const std::size_t k = spec.queries.size();
     const std::string title = growingAlgorithmTitle(spec);
-    const bool improver = spec.algorithm == "bbimprover";
-    const std::string unit = improver ? "run" : "epoch";
+    const std::string unit = spec.algorithm == "bbimprover" ? "run" : "epoch";
 
     LedgerEvent event;
     event.request = request;
@@ -533,55 +532,20 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
         event.growingRecord = std::move(record);
         return append(std::move(event));
     }
-    for (const GrowingRunPlan &run : plan) {
-        // Each run is its own charge, made when the run starts (before its noise is drawn); a
-        // refusal stops the stream and leaves every earlier run released and charged.
-        if (auto charged = m_filter->charge(run.charge); !charged) {
-            if (charged.error().code != ErrorCode::BudgetExceeded && record.epochs.empty())
-                return charged.error(); // nothing spent yet
-            record.refusedEpoch = run.index;
-            event.reason = unit + " " + std::to_string(run.index) + " (t = " + std::to_string(run.start)
-                           + ") refused: " + charged.error().message
-                           + (record.epochs.empty() ? std::string("; nothing was released")
-                                                    : "; " + releasedBefore(record.epochs.size(), unit));
-            break;
-        }
-        GrowingEpochRecord x;
-        x.index = run.index;
-        x.start = run.start;
-        x.last = run.last;
-        x.epsilon = run.epsilon;
-        x.rho = run.rho;
-        x.beta = run.beta;
-        x.scale = run.scale;
-        x.bound = run.bound;
-        Attempt attempt;
-        attempt.cost = run.charge.amount;
-        attempt.halfWidth = run.bound;
-        attempt.accepted = true;
-        for (std::size_t j = 0; j < k; ++j) {
-            const double value = counts.fraction(j, run.start) + noise.laplace(x.scale);
-            x.answers.push_back(value);
-            attempt.releases.push_back({"fraction", x.scale, value, run.charge.amount});
-        }
-        attempt.estimate = x.answers.front();
-        event.cost = math::addRoundUp(event.cost, run.charge.amount);
-        event.attempts.push_back(std::move(attempt));
-        record.epochs.push_back(std::move(x));
-    }
-    if (record.epochs.empty()) {
-        event.status = EventStatus::Refused;
-    } else {
-        event.status = EventStatus::Released;
-        event.answer = record.epochs.back().answers.front();
-        event.errorBound = record.epochs.back().bound;
-        event.targetMet = !record.refusedEpoch;
-        const std::string symbol(filters::chargeUnitSymbol(event.costKind));
-        event.accounting = "growing database (Cummings et al. 2018, " + title + "): "
-                           + std::to_string(record.epochs.size()) + " of " + std::to_string(plan.size()) + " "
-                           + unit + "s, each its own " + symbol + " charge; the whole series sums to at most "
-                           + symbol + " = " + format(record.seriesTotal);
-    }
+    // BBScheduler and BBImprover: each run answers every query once with Laplace noise at its
+    // scale; the charge comes first (runPlannedStream), the noise after it.
+    const auto laplaceAnswers = [&](const GrowingRunPlan &run) -> Result<PlannedRelease> {
+        PlannedRelease out;
+        for (std::size_t j = 0; j < k; ++j)
+            out.values.push_back(counts.fraction(j, run.start) + noise.laplace(run.scale));
+        // A failed source draws the same "noise" every time: nothing of the stream may be shown.
+        if (noise.bits().failed())
+            return makeError(ErrorCode::Io, "the random source failed during the stream; nothing was "
+                                            "released (the filter keeps what it was charged)");
+        return out;
+    };
+    PBX_RETURN_IF_ERROR(
+        runPlannedStream(plan, title, unit, "fraction", *m_filter, laplaceAnswers, event, record));
     event.growingRecord = std::move(record);
     return append(std::move(event));
 }
