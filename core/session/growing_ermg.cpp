@@ -29,7 +29,7 @@ Result<growing::Budget> ermgBudget(const GrowingRequestSpec &spec)
 {
     if (spec.algorithm != "ermg")
         return growingError(growing::kInvalidConfig, "algorithm", "expected ermg here");
-    auto budget = growingPlannedBudget(spec);
+    auto budget = growingStreamBudget(spec);
     if (!budget)
         return budget.error();
     if (!growing::isZcdp(*budget))
@@ -109,19 +109,7 @@ Result<std::vector<GrowingRunPlan>> ermgRunPlan(const GrowingRequestSpec &spec, 
         if (!config)
             return config.error();
         // Count the epochs before planning them: a tiny γ is refused before a huge plan is built.
-        std::uint64_t count = 1;
-        for (std::uint64_t t = spec.startSize, i = 0;; ++i) {
-            auto next = growing::nextEpochStart(spec.startSize, spec.gamma, i, t);
-            if (!next)
-                return next.error();
-            if (*next > *end)
-                break;
-            t = *next;
-            if (++count > kMaxErmgReleases)
-                return growingError(growing::kInvalidConfig, "schedule.gamma",
-                                    "the stream would have more than " + std::to_string(kMaxErmgReleases)
-                                        + " releases (each is a model fit); choose a larger γ");
-        }
+        PBX_RETURN_IF_ERROR(checkEpochCount(spec, *end, kMaxErmgReleases, "releases (each is a model fit)"));
         auto epochs = growing::planEpochs(*config, *end);
         if (!epochs)
             return epochs.error();

@@ -4,6 +4,7 @@
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
 #include "core/odp/rounding.h"
+#include "core/session/growing_planned.h"
 #include "core/session/growing_release.h"
 
 #include <algorithm>
@@ -35,22 +36,6 @@ double sevenThirds(double x)
     return odp::divideRoundUp(odp::multiplyRoundUp(7.0, x), 3.0);
 }
 
-growing::Budget budgetOf(const GrowingRequestSpec &spec)
-{
-    growing::Budget b;
-    if (spec.budgetKind == "zcdp") {
-        b.kind = growing::BudgetKind::Zcdp;
-        b.rho = spec.rho;
-    } else {
-        b.kind = spec.budgetKind == "approx" ? growing::BudgetKind::Approx : growing::BudgetKind::Pure;
-        b.epsilon = spec.epsilon;
-        b.delta = spec.delta;
-        b.conversion
-            = spec.conversion == "simple" ? growing::ZcdpConversion::Simple : growing::ZcdpConversion::Cks;
-    }
-    return b;
-}
-
 } // namespace
 
 Result<growing::NsgConfig> growingNsgConfig(const GrowingRequestSpec &spec)
@@ -76,7 +61,10 @@ Result<growing::NsgConfig> growingNsgConfig(const GrowingRequestSpec &spec)
     c.exponent = spec.nsgExponent;
     c.cap = growing::HardQueryCap{spec.nsgCapKind == "time", spec.nsgCap};
     c.threshold = spec.nsgThreshold;
-    c.budget = budgetOf(spec);
+    auto budget = growingStreamBudget(spec);
+    if (!budget)
+        return budget.error();
+    c.budget = *budget;
     if (auto ok = growing::validate(c); !ok)
         return ok.error();
     return c;

@@ -20,7 +20,7 @@ std::string format(double x)
 
 } // namespace
 
-Result<growing::Budget> growingPlannedBudget(const GrowingRequestSpec &spec)
+Result<growing::Budget> growingStreamBudget(const GrowingRequestSpec &spec)
 {
     growing::Budget b;
     if (spec.budgetKind == "pure") {
@@ -43,6 +43,24 @@ Result<growing::Budget> growingPlannedBudget(const GrowingRequestSpec &spec)
     }
     PBX_RETURN_IF_ERROR(growing::validate(b));
     return b;
+}
+
+Result<std::uint64_t> checkEpochCount(const GrowingRequestSpec &spec, std::uint64_t end, std::uint64_t limit,
+                                      const std::string &what)
+{
+    std::uint64_t count = 1;
+    for (std::uint64_t t = spec.startSize, i = 0;; ++i) {
+        auto next = growing::nextEpochStart(spec.startSize, spec.gamma, i, t);
+        if (!next)
+            return next.error();
+        if (*next > end)
+            return count;
+        t = *next;
+        if (++count > limit)
+            return growing::growingError(growing::kInvalidConfig, "schedule.gamma",
+                                         "the stream would have more than " + std::to_string(limit) + " "
+                                             + what + "; choose a larger γ");
+    }
 }
 
 Result<void> runPlannedStream(const std::vector<GrowingRunPlan> &plan, const std::string &title,

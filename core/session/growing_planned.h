@@ -22,7 +22,14 @@ namespace pbx::session {
 
 /// The request's budget as the lab's growing::Budget. Errors: INVALID_BUDGET naming "budget.kind",
 /// "budget.conversion" or the value (growing::validate).
-Result<growing::Budget> growingPlannedBudget(const GrowingRequestSpec &spec);
+Result<growing::Budget> growingStreamBudget(const GrowingRequestSpec &spec);
+
+/// Checks that BBScheduler's epochs t_0 = n < t_1 < … ≤ end (spec.startSize, spec.gamma) number at
+/// most `limit`, counting them before any plan is built, so a tiny γ is refused cheaply; returns
+/// their number. `what` names the epochs and why they are limited, e.g. "releases (each is a model
+/// fit)". Errors: INVALID_CONFIG naming "schedule.gamma"; growing::nextEpochStart's errors.
+Result<std::uint64_t> checkEpochCount(const GrowingRequestSpec &spec, std::uint64_t end, std::uint64_t limit,
+                                      const std::string &what);
 
 /// What one planned release returns once it is charged: the released values (θ̃ + noise, or the
 /// synthetic database's answers) and, for SmallDBG, the synthetic database itself.

@@ -4,6 +4,7 @@
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
 #include "core/session/growing_nsg.h"
+#include "core/session/growing_planned.h"
 #include "core/session/growing_release.h"
 
 #include <algorithm>
@@ -23,22 +24,6 @@ std::string format(double x)
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.6g", x);
     return buffer;
-}
-
-growing::Budget budgetOf(const GrowingRequestSpec &spec)
-{
-    growing::Budget b;
-    if (spec.budgetKind == "zcdp") {
-        b.kind = growing::BudgetKind::Zcdp;
-        b.rho = spec.rho;
-    } else {
-        b.kind = spec.budgetKind == "approx" ? growing::BudgetKind::Approx : growing::BudgetKind::Pure;
-        b.epsilon = spec.epsilon;
-        b.delta = spec.delta;
-        b.conversion
-            = spec.conversion == "simple" ? growing::ZcdpConversion::Simple : growing::ZcdpConversion::Cks;
-    }
-    return b;
 }
 
 /// The request seen as an NSG request with PMWG's sparse vector: time cap c₀, threshold T, exponent
@@ -121,7 +106,10 @@ Result<growing::PmwgConfig> growingPmwgConfig(const GrowingRequestSpec &spec)
     c.c0 = p.c0;
     c.threshold = p.threshold;
     c.eta = p.eta;
-    c.budget = budgetOf(spec);
+    auto budget = growingStreamBudget(spec);
+    if (!budget)
+        return budget.error();
+    c.budget = *budget;
     c.uniformArrivals = true; // the potential bound (docs §5) and so the analysis need it
     if (auto ok = growing::validate(c); !ok)
         return ok.error();

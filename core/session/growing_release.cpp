@@ -23,30 +23,6 @@ namespace {
 
 using growing::growingError;
 
-Result<growing::Budget> budgetOf(const GrowingRequestSpec &spec)
-{
-    growing::Budget b;
-    if (spec.budgetKind == "pure") {
-        b.kind = growing::BudgetKind::Pure;
-        b.epsilon = spec.epsilon;
-    } else if (spec.budgetKind == "zcdp") {
-        b.kind = growing::BudgetKind::Zcdp;
-        b.rho = spec.rho;
-    } else if (spec.budgetKind == "approx") {
-        b.kind = growing::BudgetKind::Approx;
-        b.epsilon = spec.epsilon;
-        b.delta = spec.delta;
-        if (spec.conversion != "cks" && spec.conversion != "simple")
-            return growingError(growing::kInvalidBudget, "budget.conversion", "expected cks or simple");
-        b.conversion
-            = spec.conversion == "cks" ? growing::ZcdpConversion::Cks : growing::ZcdpConversion::Simple;
-    } else {
-        return growingError(growing::kInvalidBudget, "budget.kind", "expected pure, zcdp or approx");
-    }
-    PBX_RETURN_IF_ERROR(growing::validate(b));
-    return b;
-}
-
 std::string format(double x)
 {
     char buffer[32];
@@ -93,7 +69,7 @@ Result<growing::SchedulerConfig> growingSchedulerConfig(const GrowingRequestSpec
     growing::SchedulerConfig c;
     c.startSize = spec.startSize;
     c.gamma = spec.gamma;
-    auto budget = budgetOf(spec);
+    auto budget = growingStreamBudget(spec);
     if (!budget)
         return budget.error();
     c.budget = *budget;
@@ -124,7 +100,7 @@ Result<growing::ImproverConfig> growingImproverConfig(const GrowingRequestSpec &
     c.startSize = spec.startSize;
     c.decay = spec.decay;
     c.every = spec.every;
-    auto budget = budgetOf(spec);
+    auto budget = growingStreamBudget(spec);
     if (!budget)
         return budget.error();
     c.budget = *budget;
@@ -160,22 +136,12 @@ Result<std::vector<growing::EpochPlan>> growingEpochPlan(const GrowingRequestSpe
     if (!end)
         return end.error();
     // The number of epochs is known before they are planned: refuse huge plans before building them.
-    std::uint64_t count = 1;
-    for (std::uint64_t t = spec.startSize, i = 0;; ++i) {
-        auto next = growing::nextEpochStart(spec.startSize, spec.gamma, i, t);
-        if (!next)
-            return next.error();
-        if (*next > *end)
-            break;
-        t = *next;
-        if (++count > kMaxGrowingEpochs)
-            return growingError(growing::kInvalidConfig, "schedule.gamma",
-                                "the stream would have more than " + std::to_string(kMaxGrowingEpochs)
-                                    + " epochs (every answer is recorded); choose a larger γ");
-    }
-    if (count * spec.queries.size() > kMaxGrowingAnswers)
+    auto count = checkEpochCount(spec, *end, kMaxGrowingEpochs, "epochs (every answer is recorded)");
+    if (!count)
+        return count.error();
+    if (*count * spec.queries.size() > kMaxGrowingAnswers)
         return growingError(growing::kInvalidConfig, "black_box.queries",
-                            std::to_string(count) + " epochs × " + std::to_string(spec.queries.size())
+                            std::to_string(*count) + " epochs × " + std::to_string(spec.queries.size())
                                 + " queries exceed " + std::to_string(kMaxGrowingAnswers)
                                 + " recorded answers");
     auto plan = growing::planEpochs(*config, *end);

@@ -32,7 +32,7 @@ Result<growing::SchedulerConfig> schedulerConfig(const GrowingRequestSpec &spec)
 {
     if (spec.algorithm != "smalldb")
         return growingError(growing::kInvalidConfig, "algorithm", "expected smalldb here");
-    auto budget = growingPlannedBudget(spec);
+    auto budget = growingStreamBudget(spec);
     if (!budget)
         return budget.error();
     auto kind = growing::parseScheduleKind(spec.schedule);
@@ -73,19 +73,8 @@ Result<std::vector<GrowingRunPlan>> smallDbRunPlan(const GrowingRequestSpec &spe
     auto end = growingStreamEnd(spec, table);
     if (!end)
         return end.error();
-    std::uint64_t count = 1;
-    for (std::uint64_t t = spec.startSize, i = 0;; ++i) {
-        auto next = growing::nextEpochStart(spec.startSize, spec.gamma, i, t);
-        if (!next)
-            return next.error();
-        if (*next > *end)
-            break;
-        t = *next;
-        if (++count > kMaxSmallDbEpochs)
-            return growingError(growing::kInvalidConfig, "schedule.gamma",
-                                "the stream would have more than " + std::to_string(kMaxSmallDbEpochs)
-                                    + " epochs (each draw enumerates the whole range); choose a larger γ");
-    }
+    PBX_RETURN_IF_ERROR(
+        checkEpochCount(spec, *end, kMaxSmallDbEpochs, "epochs (each draw enumerates the whole range)"));
     auto epochs = growing::planEpochs(*config, *end);
     if (!epochs)
         return epochs.error();
