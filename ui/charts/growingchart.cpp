@@ -192,18 +192,36 @@ void GrowingChart::rebuild()
         setLegendEntries({});
         return;
     }
+    // A marker within 1 % of the plot's width from either end would be cut by the plot's edge:
+    // widen the drawn range by 3 % on that side (the data and the cursor keep their own range).
+    const auto position = [this](double x) {
+        return m_logX ? std::log(x / m_xMin) / std::log(m_xMax / m_xMin) : (x - m_xMin) / (m_xMax - m_xMin);
+    };
+    const auto beyond = [this](double fraction) {
+        return m_logX ? m_xMin * std::pow(m_xMax / m_xMin, fraction) : m_xMin + fraction * (m_xMax - m_xMin);
+    };
+    double xFrom = m_xMin;
+    double xTo = m_xMax;
+    for (const Series &s : m_series)
+        for (const QPointF &p : s.points)
+            if (s.kind == Kind::Scatter && std::isfinite(p.x()) && p.x() > 0.0) {
+                if (position(p.x()) > 0.99)
+                    xTo = beyond(1.03);
+                if (position(p.x()) < 0.01)
+                    xFrom = beyond(-0.03);
+            }
     QAbstractAxis *x = nullptr;
     if (m_logX) {
         auto *logAxis = new QLogValueAxis;
         logAxis->setBase(10.0);
         logAxis->setLabelFormat(QStringLiteral("%g"));
         logAxis->setMinorTickCount(8);
-        logAxis->setRange(m_xMin, m_xMax);
+        logAxis->setRange(xFrom, xTo);
         x = logAxis;
     } else {
         auto *valueAxis = new QValueAxis;
         valueAxis->setLabelFormat(QStringLiteral("%.0f"));
-        setNiceTicks(valueAxis, m_xMin, m_xMax, 5);
+        setNiceTicks(valueAxis, xFrom, xTo, 5);
         x = valueAxis;
     }
     x->setTitleText(m_xTitle);
