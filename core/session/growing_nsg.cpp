@@ -148,23 +148,14 @@ Result<void> runNsgStream(const GrowingRequestSpec &spec, const growing::PrefixC
             }
             if (!open) { // a round opens: charged before its threshold is drawn
                 const filters::Charge charge = nsgRoundCharge(spec, *unit, t);
-                if (auto charged = filter.charge(charge); !charged) {
-                    if (charged.error().code != ErrorCode::BudgetExceeded && nsg.rounds.empty())
-                        return charged.error(); // nothing spent yet
-                    record.refusedEpoch = nsg.rounds.size();
-                    event.reason = "round " + std::to_string(nsg.rounds.size()) + " (t = " + std::to_string(t)
-                                   + ") refused: " + charged.error().message
-                                   + (nsg.rounds.empty() ? std::string("; nothing was released")
-                                                         : "; " + releasedBefore(nsg.rounds.size(), "round"));
+                auto opened = chargeSvtRound(charge, nsg.rounds.size(), t, filter, event, record);
+                if (!opened)
+                    return opened.error();
+                if (!*opened) {
                     refused = true;
                     break;
                 }
                 nsg.rounds.push_back({nsg.rounds.size(), t, std::nullopt, charge.amount});
-                Attempt attempt;
-                attempt.cost = charge.amount;
-                attempt.halfWidth = std::numeric_limits<double>::infinity();
-                event.attempts.push_back(std::move(attempt));
-                event.cost = math::addRoundUp(event.cost, charge.amount);
                 threshold = noise.laplace(growing::kThresholdMultiplier * countUnit);
                 open = true;
             }
@@ -196,6 +187,27 @@ Result<void> runNsgStream(const GrowingRequestSpec &spec, const growing::PrefixC
     record.seriesTotal = nsg.worstCase;
     record.nsg = std::move(nsg);
     return {};
+}
+
+Result<bool> chargeSvtRound(const filters::Charge &charge, std::size_t index, std::uint64_t t,
+                            filters::PrivacyFilter &filter, LedgerEvent &event, GrowingRecord &record)
+{
+    if (auto charged = filter.charge(charge); !charged) {
+        if (charged.error().code != ErrorCode::BudgetExceeded && index == 0)
+            return charged.error(); // nothing spent yet
+        record.refusedEpoch = index;
+        event.reason
+            = "round " + std::to_string(index) + " (t = " + std::to_string(t)
+              + ") refused: " + charged.error().message
+              + (index == 0 ? std::string("; nothing was released") : "; " + releasedBefore(index, "round"));
+        return false;
+    }
+    Attempt attempt;
+    attempt.cost = charge.amount;
+    attempt.halfWidth = std::numeric_limits<double>::infinity();
+    event.attempts.push_back(std::move(attempt));
+    event.cost = math::addRoundUp(event.cost, charge.amount);
+    return true;
 }
 
 std::string nsgRoundLabel(const LedgerEvent &e, std::size_t round)

@@ -48,6 +48,14 @@ filters::Charge nsgRoundCharge(const GrowingRequestSpec &spec, const growing::No
 /// up to rounding. Precondition: valid spec and unit.
 double nsgChargeWorstCase(const GrowingRequestSpec &spec, const growing::NoiseUnit &unit);
 
+/// Charges sparse-vector round `index` (NSG or PMWG), opening at time t, before its threshold is
+/// drawn. Returns true when charged (one attempt for the round added to event, event.cost grown,
+/// rounded up); false when the filter refused with BudgetExceeded (event.reason and
+/// record.refusedEpoch set; earlier rounds stay released). Errors: any other filter error before
+/// a round was charged (index 0: nothing spent).
+Result<bool> chargeSvtRound(const filters::Charge &charge, std::size_t index, std::uint64_t t,
+                            filters::PrivacyFilter &filter, LedgerEvent &event, GrowingRecord &record);
+
 /// The checkpoint times n + (end − n)·c/(C − 1), c = 0 … C − 1 (C = 1: end alone).
 std::vector<std::uint64_t> nsgCheckpointTimes(std::uint64_t n, std::uint64_t end, std::uint64_t checkpoints);
 

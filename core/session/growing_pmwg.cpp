@@ -227,24 +227,14 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Table &ta
             }
             if (!open) { // a round opens: charged before its threshold is drawn
                 const filters::Charge charge = pmwgRoundCharge(spec, *unit, t);
-                if (auto charged = filter.charge(charge); !charged) {
-                    if (charged.error().code != ErrorCode::BudgetExceeded && pmwg.rounds.empty())
-                        return charged.error(); // nothing spent yet
-                    record.refusedEpoch = pmwg.rounds.size();
-                    event.reason
-                        = "round " + std::to_string(pmwg.rounds.size()) + " (t = " + std::to_string(t)
-                          + ") refused: " + charged.error().message
-                          + (pmwg.rounds.empty() ? std::string("; nothing was released")
-                                                 : "; " + releasedBefore(pmwg.rounds.size(), "round"));
+                auto opened = chargeSvtRound(charge, pmwg.rounds.size(), t, filter, event, record);
+                if (!opened)
+                    return opened.error();
+                if (!*opened) {
                     refused = true;
                     break;
                 }
                 pmwg.rounds.push_back({pmwg.rounds.size(), t, std::nullopt, charge.amount});
-                Attempt attempt;
-                attempt.cost = charge.amount;
-                attempt.halfWidth = std::numeric_limits<double>::infinity();
-                event.attempts.push_back(std::move(attempt));
-                event.cost = math::addRoundUp(event.cost, charge.amount);
                 threshold = noise.laplace(growing::kThresholdMultiplier * countUnit);
                 open = true;
             }
