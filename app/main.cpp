@@ -215,10 +215,12 @@ int main(int argc, char *argv[])
         return 2;
     }
 
+    // The window sizes itself to its screen (up to 1400×900); a screenshot shows the default
+    // layout at the designed 1400×900, whatever this user last arranged or the screen is.
     pbx::ui::MainWindow window;
-    window.resize(1400, 900);
-    // A screenshot shows the default layout, whatever this user last arranged.
-    if (!screenshot)
+    if (screenshot)
+        window.resize(1400, 900);
+    else
         window.rememberLayout();
     if (sessionPath) {
         const QString &path = *sessionPath;

@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QMainWindow>
+#include <QScreen>
 #include <QSettings>
 
 #include <QStandardPaths>
@@ -20,6 +21,9 @@ const QString lastDatasetKey = QStringLiteral("datasets/last");
 const QString recentSessionsKey = QStringLiteral("sessions/recent");
 const QString geometryKey = QStringLiteral("mainWindow/geometry");
 const QString stateKey = QStringLiteral("mainWindow/state");
+/// The window's normal (not maximised) size when the layout was saved, so a layout saved on a
+/// bigger screen is not restored on a smaller one.
+const QString normalSizeKey = QStringLiteral("mainWindow/normalSize");
 // Bump when the docks change so that an old saved layout is not applied to new docks.
 constexpr int layoutVersion = 1;
 
@@ -92,11 +96,19 @@ void AppSettings::clearRecentSessions()
     QSettings().remove(recentSessionsKey);
 }
 
+namespace {
+bool fitsInside(QSize size, QSize available)
+{
+    return size.width() <= available.width() && size.height() <= available.height();
+}
+} // namespace
+
 void AppSettings::saveWindowLayout(const QMainWindow &window)
 {
     QSettings settings;
     settings.setValue(geometryKey, window.saveGeometry());
     settings.setValue(stateKey, window.saveState(layoutVersion));
+    settings.setValue(normalSizeKey, window.normalGeometry().size());
 }
 
 bool AppSettings::restoreWindowLayout(QMainWindow &window)
@@ -105,6 +117,12 @@ bool AppSettings::restoreWindowLayout(QMainWindow &window)
     const QByteArray geometry = settings.value(geometryKey).toByteArray();
     const QByteArray state = settings.value(stateKey).toByteArray();
     if (geometry.isEmpty() || state.isEmpty())
+        return false;
+    // A layout saved on a bigger screen (the laptop's, before the projector's 1024×768) keeps dock
+    // sizes made for that width: the query would scroll sideways and Ask hide. Not restored then.
+    const QSize saved = settings.value(normalSizeKey).toSize();
+    const QScreen *screen = window.screen();
+    if (!saved.isValid() || (screen && !fitsInside(saved, screen->availableGeometry().size())))
         return false;
     const bool geometryRestored = window.restoreGeometry(geometry);
     return window.restoreState(state, layoutVersion) && geometryRestored;

@@ -58,8 +58,9 @@ public:
 
     /// Saves the window's geometry and its toolbars' and docks' layout.
     static void saveWindowLayout(const QMainWindow &window);
-    /// Restores what saveWindowLayout saved. False when nothing was saved or it did not apply
-    /// (then the window keeps its default layout).
+    /// Restores what saveWindowLayout saved. False when nothing was saved, it did not apply, or it
+    /// was saved at a size that does not fit the window's screen now (then the window keeps its
+    /// default layout, sized for this screen).
     static bool restoreWindowLayout(QMainWindow &window);
 };
 

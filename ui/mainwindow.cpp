@@ -30,6 +30,7 @@
 #include "ui/widgets/budgetgauge.h"
 #include "ui/widgets/fitscrollarea.h"
 #include "ui/widgets/resultcard.h"
+#include "ui/widgets/screenfit.h"
 
 #include <QAction>
 #include <QApplication>
@@ -49,6 +50,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -293,6 +295,11 @@ void MainWindow::createDocks()
             QRect(frame.center() - QPoint(size.width() / 2, size.height() / 2), size));
     });
 
+    // The first size is the screen's, up to the 1400×900 the layout is designed for: on a
+    // 1024×768 projector the gauge and the path stay on screen and the docks take their share of
+    // 1024 px, not of 1400 (issue 29, item 1).
+    resizeWithinScreen(this, QSize(1400, 900));
+    m_firstSize = size();
     applyDefaultDockSizes();
 }
 
@@ -311,13 +318,56 @@ void MainWindow::applyDefaultDockSizes()
     resizeDocks({gaugeDock, chartDock}, {320, 520}, Qt::Vertical);
 }
 
+void MainWindow::updateProjectorLayout()
+{
+    // Presentation mode's larger text needs about 1280 px for two dock columns and the query; on a
+    // narrower window the dataset and privacy settings become tabs beside the gauge and the path,
+    // so the query keeps its width and Ask stays on screen (issue 29, item 1).
+    const bool oneColumn = Presentation::instance().isEnabled() && width() < kTwoColumnWidth;
+    if (oneColumn == m_oneDockColumn)
+        return;
+    m_oneDockColumn = oneColumn;
+    QDockWidget *datasetDock = m_docks.value(0);
+    QDockWidget *sessionDock = m_docks.value(1);
+    QDockWidget *gaugeDock = m_docks.value(2);
+    QDockWidget *chartDock = m_docks.value(3);
+    if (oneColumn) {
+        tabifyDockWidget(gaugeDock, sessionDock);
+        tabifyDockWidget(chartDock, datasetDock);
+        gaugeDock->raise();
+        chartDock->raise();
+        resizeDocks({gaugeDock}, {std::clamp(width() * 36 / 100, 300, 420)}, Qt::Horizontal);
+    } else {
+        addDockWidget(Qt::LeftDockWidgetArea, datasetDock);
+        splitDockWidget(datasetDock, sessionDock, Qt::Vertical);
+        if (m_lessonsDock && m_lessonsDock->isVisible())
+            tabifyDockWidget(datasetDock, m_lessonsDock);
+        applyDefaultDockSizes();
+    }
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    if (isVisible())
+        updateProjectorLayout();
+}
+
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
+    if (!m_frameFitted) {
+        // The frame (title bar, borders) is known once the window is shown: keep the first size's
+        // frame on screen. A size set since (a restored layout, a caller's resize) is left alone.
+        m_frameFitted = true;
+        if (size() == m_firstSize)
+            QTimer::singleShot(0, this, [this] { fitFrameInsideScreen(this); });
+    }
     if (!m_docksSized) {
         m_docksSized = true;
         applyDefaultDockSizes();
     }
+    updateProjectorLayout();
 }
 
 void MainWindow::createActions()
@@ -362,6 +412,7 @@ void MainWindow::createActions()
     connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
 
     m_askAction = new QAction(tr("&Ask"), this);
+    m_askAction->setObjectName(QStringLiteral("askAction"));
     m_askAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
     m_askAction->setStatusTip(tr("Release a noisy answer to the query in the builder"));
     connect(m_askAction, &QAction::triggered, this, &MainWindow::askInteractive);
@@ -438,9 +489,10 @@ void MainWindow::createMenus()
     presentation->setStatusTip(tr("Larger text and thicker chart lines, for a projector"));
     presentation->setChecked(AppSettings::presentationMode());
     Presentation::instance().setEnabled(presentation->isChecked());
-    connect(presentation, &QAction::toggled, this, [](bool on) {
+    connect(presentation, &QAction::toggled, this, [this](bool on) {
         AppSettings::setPresentationMode(on);
         Presentation::instance().setEnabled(on);
+        updateProjectorLayout();
     });
 
     QMenu *labs = menuBar()->addMenu(tr("&Labs"));
@@ -629,9 +681,29 @@ void MainWindow::updateGaugeNote(const session::Session *session)
         m_gauge->setNote(QString());
 }
 
+bool MainWindow::commitTypedQuery()
+{
+    // The session's budget first (an unlocked panel restarts the empty session with it), then the
+    // query.
+    QString refusal = m_sessionPanel->commitTypedInput();
+    if (refusal.isEmpty())
+        refusal = m_queryBuilder->commitTypedInput();
+    if (refusal.isEmpty())
+        return true;
+    m_confirmationPending = false;
+    m_queryBuilder->setAskConfirmation({});
+    m_resultCard->showError(refusal);
+    statusBar()->showMessage(tr("Nothing spent: a field's text is not a value it accepts"), 5000);
+    return false;
+}
+
 void MainWindow::askInteractive()
 {
     if (!m_document->hasSession())
+        return;
+    // Ctrl+Return reads the fields without committing them: commit what is typed first, so the
+    // confirmation below and the request are about what the screen shows (issue 29, item 2).
+    if (!commitTypedQuery())
         return;
     if (!m_confirmationPending && m_queryBuilder->validationError().isEmpty()) {
         const auto request
@@ -670,7 +742,7 @@ void MainWindow::setConfirmCostShareInteractive()
 
 void MainWindow::ask()
 {
-    if (!m_document->hasSession())
+    if (!m_document->hasSession() || !commitTypedQuery())
         return;
     m_confirmationPending = false;
     m_queryBuilder->setAskConfirmation({});

@@ -101,14 +101,21 @@ public Q_SLOTS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
     void showEvent(QShowEvent *event) override;
 
 private:
+    /// Commits the query builder's typed text; false (the refusal shown, nothing asked) when a
+    /// field's text is not a value it accepts.
+    bool commitTypedQuery();
     void createActions();
     void createMenus();
     void createDocks();
     void createCentralWidget();
     void applyDefaultDockSizes();
+    /// Presentation mode on a window narrower than kTwoColumnWidth: one dock column (the dataset and
+    /// privacy settings as tabs on the right); otherwise the default two columns.
+    void updateProjectorLayout();
 
     void newSessionInteractive();
     void openDatasetInteractive();
@@ -178,6 +185,10 @@ private:
     QAction *m_labAction = nullptr;
     QMenu *m_recentMenu = nullptr;
     QList<QDockWidget *> m_docks;
+    QSize m_firstSize; ///< the size the window gave itself from its screen
+    bool m_frameFitted = false;
+    bool m_oneDockColumn = false; ///< presentation mode on a narrow window: see updateProjectorLayout
+    static constexpr int kTwoColumnWidth = 1280;
     bool m_docksSized = false;
     bool m_remembersLayout = false;
 };

@@ -9,6 +9,7 @@
 #include "ui/growing/pmwgfields.h"
 #include "ui/util/numberformat.h"
 #include "ui/widgets/screenfit.h"
+#include "ui/widgets/typedinput.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -181,6 +182,11 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     buttons->addButton(m_ask, QDialogButtonBox::ActionRole);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_ask, &QPushButton::clicked, this, [this] {
+        // What is typed is what is asked: commit every field's text, or name the one refused.
+        if (const QString refusal = m_typedInput->commit(); !refusal.isEmpty()) {
+            m_result->setText(refusal);
+            return;
+        }
         if (auto r = request())
             Q_EMIT askRequested(*r);
     });
@@ -207,6 +213,7 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     layout->addWidget(m_result, 1);
     layout->addWidget(buttons);
     resizeWithinScreen(this, QSize(640, 760));
+    m_typedInput = new TypedInput(this);
     refresh();
 }
 

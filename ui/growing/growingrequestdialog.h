@@ -30,6 +30,8 @@ class Session;
 
 namespace pbx::ui {
 
+class TypedInput;
+
 class PmwgFields;
 
 class GrowingRequestDialog final : public QDialog
@@ -103,6 +105,7 @@ private:
     QLabel *m_plan = nullptr;
     QLabel *m_result = nullptr;
     QPushButton *m_ask = nullptr;
+    TypedInput *m_typedInput = nullptr;
 };
 
 } // namespace pbx::ui

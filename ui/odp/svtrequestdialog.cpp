@@ -8,6 +8,7 @@
 #include "ui/odp/odptext.h"
 #include "ui/util/numberformat.h"
 #include "ui/widgets/screenfit.h"
+#include "ui/widgets/typedinput.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -108,6 +109,11 @@ SvtRequestDialog::SvtRequestDialog(QWidget *parent) : QDialog(parent)
     buttons->addButton(m_ask, QDialogButtonBox::ActionRole);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_ask, &QPushButton::clicked, this, [this] {
+        // What is typed is what is asked: commit every field's text, or name the one refused.
+        if (const QString refusal = m_typedInput->commit(); !refusal.isEmpty()) {
+            m_status->setText(refusal);
+            return;
+        }
         if (auto r = request())
             Q_EMIT askRequested(*r);
     });
@@ -123,6 +129,7 @@ SvtRequestDialog::SvtRequestDialog(QWidget *parent) : QDialog(parent)
     layout->addWidget(m_result);
     layout->addWidget(buttons);
     resizeWithinScreen(this, QSize(620, 640));
+    m_typedInput = new TypedInput(this);
     refresh();
 }
 

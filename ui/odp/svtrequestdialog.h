@@ -23,6 +23,8 @@ class Session;
 
 namespace pbx::ui {
 
+class TypedInput;
+
 class OdpCellChart;
 
 class SvtRequestDialog final : public QDialog
@@ -68,6 +70,7 @@ private:
     QLabel *m_result = nullptr;
     QPushButton *m_ask = nullptr;
     OdpCellChart *m_chart = nullptr;
+    TypedInput *m_typedInput = nullptr;
 };
 
 } // namespace pbx::ui

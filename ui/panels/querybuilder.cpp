@@ -6,6 +6,7 @@
 #include "ui/util/palette.h"
 #include "ui/util/privacytext.h"
 #include "ui/widgets/scientificspinbox.h"
+#include "ui/widgets/typedinput.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -38,6 +39,7 @@ QueryBuilder::QueryBuilder(QWidget *parent) : QWidget(parent)
 {
     createWidgets();
     createLayout();
+    m_typedInput = new TypedInput(this);
     connectSignals();
     setUnitSymbol(m_unit);
     setTable(nullptr);
@@ -70,6 +72,8 @@ void QueryBuilder::createWidgets()
                            "column's declared (public) bounds; never choose them by looking at "
                            "the data."));
     }
+    m_lower->setAccessibleName(tr("Lower clipping bound"));
+    m_upper->setAccessibleName(tr("Upper clipping bound"));
     m_boundsLabel = new QLabel(tr("clipped to"), this);
     m_boundsLabel->setObjectName(QStringLiteral("boundsLabel"));
 
@@ -98,6 +102,7 @@ void QueryBuilder::createWidgets()
     m_targetValue = new ScientificSpinBox(this);
     m_targetValue->setRange(1e-9, 1e15);
     m_targetValue->setValue(m_absoluteValue);
+    m_targetValue->setAccessibleName(tr("Accuracy target"));
     m_targetValue->setMinimumWidth(90);
     m_targetValue->setMaximumWidth(130);
     m_confidence = new ScientificSpinBox(this);
@@ -106,6 +111,7 @@ void QueryBuilder::createWidgets()
     m_confidence->setValue(95.0);
     m_confidence->setMaximumWidth(90);
     m_confidence->setSuffix(QStringLiteral(" %"));
+    m_confidence->setAccessibleName(tr("Confidence"));
     m_confidence->setToolTip(tr("Probability (1 − β) that the true value lies within the error "
                                 "bound"));
     m_mechanism = new QComboBox(this);
@@ -125,6 +131,7 @@ void QueryBuilder::createWidgets()
     m_cap->setRange(1e-9, 1e6);
     m_cap->setValue(0.1);
     m_cap->setMultiplicativeStep(2.0);
+    m_cap->setAccessibleName(tr("Max per query"));
     m_cap->setEnabled(false);
     m_cap->setMinimumWidth(72);
     m_capUnit = new QLabel(this);
@@ -148,6 +155,7 @@ void QueryBuilder::createWidgets()
     m_planned->setRange(1, 1000000);
     m_planned->setValue(10);
     m_planned->setPrefix(tr("plan "));
+    m_planned->setAccessibleName(tr("Planned queries"));
     m_planned->setToolTip(tr(
         "Plan for N more queries. Without “Max per query”, a request answered by doubling or noise reduction may "
         "spend at most the remaining budget divided by this number, so that one "
@@ -251,6 +259,11 @@ void QueryBuilder::connectSignals()
     connect(m_confidence, &QDoubleSpinBox::valueChanged, this, &QueryBuilder::planChanged);
     connect(m_capEnabled, &QCheckBox::toggled, this, &QueryBuilder::planChanged);
     connect(m_cap, &QDoubleSpinBox::valueChanged, this, &QueryBuilder::planChanged);
+}
+
+QString QueryBuilder::commitTypedInput()
+{
+    return m_typedInput->commit();
 }
 
 void QueryBuilder::setFilterKind(filters::FilterKind kind)

@@ -23,6 +23,8 @@ class Table;
 
 namespace pbx::ui {
 
+class TypedInput;
+
 class ScientificSpinBox;
 
 class QueryBuilder final : public QWidget
@@ -82,6 +84,10 @@ public:
     QString costPreview() const;
     /// Turns the Ask button into a confirmation (its text, e.g. "Confirm"); empty: the plain Ask.
     void setAskConfirmation(const QString &buttonText);
+    /// Commits the text typed in every number field (TypedInput::commit): call before reading
+    /// request() to send it. Returns the refusal naming the field whose text is not a value it
+    /// accepts, empty when request() now carries exactly what is on screen.
+    QString commitTypedInput();
 
 Q_SIGNALS:
     /// The user pressed Ask (or Enter in the predicate field).
@@ -123,6 +129,7 @@ private:
     QLabel *m_plannedPreview = nullptr;
     QLabel *m_costPreview = nullptr;
     QPushButton *m_ask = nullptr;
+    TypedInput *m_typedInput = nullptr;
     QString m_unit = QStringLiteral("ε");
     filters::FilterKind m_filterKind = filters::FilterKind::Zcdp;
     bool m_hasFilterKind = false;

@@ -5,6 +5,7 @@
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/widgets/scientificspinbox.h"
+#include "ui/widgets/typedinput.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -36,7 +37,14 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     createWidgets();
     createLayout();
     setSettings(session::SessionSettings{});
+    // Each committed change restarts the (empty) session: commit on Enter, focus out or Ask only.
+    m_typedInput = new TypedInput(this, TypedInput::Keys::Untracked);
     connectSignals();
+}
+
+QString SessionPanel::commitTypedInput()
+{
+    return m_typedInput->commit();
 }
 
 void SessionPanel::createWidgets()

@@ -19,6 +19,8 @@ QT_FORWARD_DECLARE_CLASS(QSpinBox)
 
 namespace pbx::ui {
 
+class TypedInput;
+
 class ScientificSpinBox;
 
 class SessionPanel final : public QWidget
@@ -51,6 +53,11 @@ public:
     QLabel *errorLabel() const { return m_error; }
     QString modeText() const;
 
+    /// Commits the text typed in the budget fields (TypedInput::commit), emitting settingsEdited
+    /// for a changed value; returns the refusal naming a field whose text is not a value it
+    /// accepts, else empty.
+    QString commitTypedInput();
+
 Q_SIGNALS:
     /// The user changed a setting (only possible while unlocked).
     void settingsEdited(const pbx::session::SessionSettings &settings);
@@ -82,6 +89,7 @@ private:
     QPushButton *m_newSession = nullptr;
     bool m_updating = false;
     bool m_locked = false;
+    TypedInput *m_typedInput = nullptr;
 };
 
 } // namespace pbx::ui

@@ -9,6 +9,7 @@
 #include "ui/charts/strategycharts.h"
 #include "ui/widgets/fitscrollarea.h"
 #include "ui/widgets/screenfit.h"
+#include "ui/widgets/typedinput.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -200,11 +201,17 @@ StrategyRequestDialog::StrategyRequestDialog(QWidget *parent) : QDialog(parent)
     for (QLineEdit *edit : {m_bins, m_where, m_cells, m_other})
         connect(edit, &QLineEdit::textChanged, this, &StrategyRequestDialog::refresh);
     connect(m_ask, &QPushButton::clicked, this, [this] {
+        // What is typed is what is asked: commit every field's text, or name the one refused.
+        if (const QString refusal = m_typedInput->commit(); !refusal.isEmpty()) {
+            m_status->setText(refusal);
+            return;
+        }
         auto r = request();
         if (r)
             emit askRequested(*r);
     });
     resizeWithinScreen(this, QSize(620, 720));
+    m_typedInput = new TypedInput(this);
     refresh();
 }
 

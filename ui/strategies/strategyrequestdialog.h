@@ -26,6 +26,8 @@ class Session;
 
 namespace pbx::ui {
 
+class TypedInput;
+
 class BarErrorChart;
 
 class StrategyRequestDialog final : public QDialog
@@ -95,6 +97,7 @@ private:
     QLabel *m_result = nullptr;
     QPushButton *m_ask = nullptr;
     BarErrorChart *m_chart = nullptr;
+    TypedInput *m_typedInput = nullptr;
 };
 
 } // namespace pbx::ui

@@ -14,4 +14,9 @@ namespace pbx::ui {
 /// A window without a screen (none attached yet) gets `preferred`.
 void resizeWithinScreen(QWidget *window, QSize preferred);
 
+/// Once `window` is shown and its frame (title bar, borders) is known: shrinks and moves it so the
+/// frame lies inside its screen's available area (a window sized to the whole area is taller
+/// than the screen by its title bar). A maximised or full-screen window is left alone.
+void fitFrameInsideScreen(QWidget *window);
+
 } // namespace pbx::ui
