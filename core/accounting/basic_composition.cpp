@@ -11,7 +11,9 @@ namespace pbx::accounting {
 
 namespace {
 const char *kMethod = "basic composition: Σε_j and 1−Π(1−δ_j) (Dwork–Roth 2014 Thm 3.16)";
-}
+const char *kMethodExPost = "basic composition: Σε_j and 1−Π(1−δ_j), plus Σδ_j of the ex-post and "
+                            "output-DP events (Dwork–Roth 2014 Thm 3.16; Hartmann et al. 2023 Thm 7)";
+} // namespace
 
 Result<std::unique_ptr<BasicComposition>> BasicComposition::fromLedger(const Ledger &ledger)
 {
@@ -35,6 +37,7 @@ Result<std::unique_ptr<BasicComposition>> BasicComposition::fromLedger(const Led
     strategy->m_epsilon = eps;
     const double exAnteDelta = logKeep == 0.0 ? 0.0 : math::nudgeUp(-std::expm1(logKeep), 4);
     strategy->m_delta = std::min(1.0, math::addRoundUp(exAnteDelta, expostDelta));
+    strategy->m_expostDelta = expostDelta > 0.0;
     return strategy;
 }
 
@@ -42,7 +45,7 @@ Result<StrategyAnswer> BasicComposition::epsilonForDelta(double delta) const
 {
     PBX_RETURN_IF_ERROR(checkDelta(delta));
     StrategyAnswer a;
-    a.method = kMethod;
+    a.method = m_expostDelta ? kMethodExPost : kMethod;
     a.delta = delta;
     a.epsilon = delta >= m_delta ? m_epsilon : std::numeric_limits<double>::infinity();
     return a;
@@ -52,7 +55,7 @@ Result<StrategyAnswer> BasicComposition::deltaForEpsilon(double epsilon) const
 {
     PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
     StrategyAnswer a;
-    a.method = kMethod;
+    a.method = m_expostDelta ? kMethodExPost : kMethod;
     a.epsilon = epsilon;
     a.delta = epsilon >= m_epsilon ? m_delta : 1.0;
     return a;

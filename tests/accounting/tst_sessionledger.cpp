@@ -463,6 +463,8 @@ void TestSessionLedger::outputDpDeltaIsAddedByBasic()
     QVERIFY(delta.ok());
     QVERIFY(delta->delta >= 2e-7);
     PBX_FUZZY_COMPARE(delta->delta, 2e-7, 1e-14);
+    QVERIFY2(delta->method.find("plus Σδ_j of the ex-post and output-DP events") != std::string::npos,
+             delta->method.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestSessionLedger)
