@@ -616,7 +616,7 @@ Result<void> MainWindow::exportReportTo(const QString &path)
 {
     if (!m_document->hasSession())
         return makeError(ErrorCode::InvalidArgument, "no session is open: there is nothing to report");
-    return exportSessionReport(m_document->session(), m_document->filePath(), path);
+    return exportSessionReport(m_document->session(), m_document->filePath(), path, this);
 }
 
 Result<void> MainWindow::startNewSession(const session::SessionSettings &settings)

@@ -3,6 +3,8 @@
 
 #include "app/cli/options.h"
 #include "app/cli/simulate_growing.h"
+#include "app/cli/simulate_lab_input.h"
+#include "app/cli/simulate_limits.h"
 #include "app/cli/simulate_strategies.h"
 #include "core/io/json_fields.h"
 #include "core/io/text_file.h"
@@ -28,7 +30,8 @@ constexpr const char *kUsage
       "Each method × filter runs the same workloads and noise seeds. The output lists, per\n"
       "method and filter, the counts answered (mean, sd) and the fraction of them really within α.\n"
       "Defaults: dataset cps1988, α 0.1, ε 1, δ 1e-6, 200 repetitions, 500 queries, confidence\n"
-      "0.95, seed 1. Per-query cap: as in pbx-cli run, the remaining budget in the query's unit\n"
+      "0.95, seed 1 (about 4 minutes on 2 threads); repetitions x queries above 250,000 is refused\n"
+      "before it starts. Per-query cap: as in pbx-cli run, the remaining budget in the query's unit\n"
       "divided by the queries still to come (or by N with --plan-queries N); a fixed cap with\n"
       "--max-epsilon-per-query C (ε, or ρ = C²/2 for zCDP mechanisms).\n"
       "\n"
@@ -83,6 +86,11 @@ int runSimulateCommand(const std::vector<std::string> &args, std::ostream &out, 
     const auto outPath = options->value("--out");
     if (!outPath) {
         err << "pbx-cli simulate: --out is required (see --help)\n";
+        return 2;
+    }
+    // --out is replaced at the end: never the dataset or its metadata sidecar.
+    if (auto clash = outNamesAnInput(*outPath, {options->value("--dataset").value_or("cps1988")}); !clash) {
+        err << "pbx-cli simulate: " << clash.error().message << '\n';
         return 2;
     }
     simulation::LabSettings s;
@@ -144,6 +152,17 @@ int runSimulateCommand(const std::vector<std::string> &args, std::ostream &out, 
         err << "pbx-cli simulate: " << workload.error().message << '\n';
         return 1;
     }
+    // Estimated before it starts (simulate_limits.h); the output's temporary file is created
+    // before the run, so a folder that is missing or not writable fails at once.
+    if (auto size = checkRelativeErrorLabSize(s, workload->cells.size()); !size) {
+        err << "pbx-cli simulate: " << size.error().message << '\n';
+        return 1;
+    }
+    auto outFile = io::AtomicFile::open(*outPath);
+    if (!outFile) {
+        err << "pbx-cli simulate: --out: " << outFile.error().message << '\n';
+        return 1;
+    }
     const auto methods = simulation::defaultLabMethods();
     const auto started = std::chrono::steady_clock::now();
     auto results = simulation::runRelativeErrorLab(*workload, s, methods, {}, 2);
@@ -197,7 +216,7 @@ int runSimulateCommand(const std::vector<std::string> &args, std::ostream &out, 
         out << line;
     }
     doc["results"] = list;
-    if (auto written = io::writeTextFileAtomically(*outPath, doc.dump(2) + "\n"); !written) {
+    if (auto written = outFile->commit(doc.dump(2) + "\n"); !written) {
         err << "pbx-cli simulate: " << written.error().message << '\n';
         return 1;
     }

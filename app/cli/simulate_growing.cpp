@@ -2,8 +2,10 @@
 #include "app/cli/simulate_growing.h"
 
 #include "app/cli/simulate_lab_input.h"
+#include "app/cli/simulate_limits.h"
 #include "core/growing/growing_error.h"
 #include "core/growing/growing_lab.h"
+#include "core/util/try.h"
 
 #include <cstdio>
 #include <variant>
@@ -43,7 +45,11 @@ const char *const kSimulateGrowingUsage
       "INVALID_BUDGET, INVALID_SCHEDULE, INVALID_DECAY, INVALID_BETA, INVALID_BLACK_BOX, EPOCH_OVERFLOW,\n"
       "GROWING_NEIGHBOURS_UNSUPPORTED, INVALID_UNIVERSE, INVALID_ALPHA, INVALID_NOISE_EXPONENT, "
       "INVALID_CAP,\n"
-      "INVALID_THRESHOLD, INVALID_LEARNING_RATE, CAP_REQUIRED, SMALLDB_TOO_LARGE.\n";
+      "INVALID_THRESHOLD, INVALID_LEARNING_RATE, CAP_REQUIRED, SMALLDB_TOO_LARGE.\n"
+      "A simulation is estimated before it starts and refused (INVALID_CONFIG naming the fields) above\n"
+      "1 GiB of per-query tables (5 bytes per query and row) or 4e9 steps (repetitions x queries x\n"
+      "(arrivals + held times); PMWG checkpoints x per_checkpoint x universe cells; ERMG repetitions x\n"
+      "releases x rows x 20).\n";
 
 int runSimulateGrowing(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
@@ -60,7 +66,9 @@ int runSimulateGrowing(const std::vector<std::string> &args, std::ostream &out, 
     }
     const auto result = runLabAndWrite(
         config->dataset, !planOnly, outPath,
-        [&](const data::Table *table) {
+        [&](const data::Table *table) -> Result<io::json::Json> {
+            // Estimated before it starts: refused above the named limits (simulate_limits.h).
+            PBX_RETURN_IF_ERROR(checkGrowingLabSize(*config, table));
             return growing::runGrowingLab(*config, table, seed, planOnly); // a plan reads no data at all
         },
         err);

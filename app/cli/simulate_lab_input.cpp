@@ -4,6 +4,7 @@
 #include "core/io/text_file.h"
 #include "resources/dataset_catalog.h"
 
+#include <filesystem>
 #include <ostream>
 
 namespace pbx::cli {
@@ -30,6 +31,11 @@ std::variant<int, LabInput> readLabInput(const std::vector<std::string> &args, c
         err << "pbx-cli simulate: " << lab << " needs --config LAB.json and --out FILE.json (see --help)\n";
         return 2;
     }
+    // --out is replaced at the end: never the lab document it reads.
+    if (auto clash = outNamesAnInput(*outPath, {*configPath}); !clash) {
+        err << "pbx-cli simulate: " << clash.error().message << '\n';
+        return 2;
+    }
     auto seed = options->unsignedInteger("--seed");
     if (!seed) {
         err << "pbx-cli simulate: " << seed.error().message << '\n';
@@ -48,10 +54,60 @@ std::variant<int, LabInput> readLabInput(const std::vector<std::string> &args, c
     return LabInput{std::move(*options), std::move(*json), *outPath, seed->value_or(1)};
 }
 
+namespace {
+
+/// True when two paths name the same file (or would, for paths that do not exist yet).
+bool samePlace(const std::string &a, const std::string &b)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(a, ec) && fs::exists(b, ec))
+        return fs::equivalent(a, b, ec);
+    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+}
+
+/// A CSV dataset's metadata sidecars ("<path>.json", and the path with .csv or .csv.gz replaced
+/// by .json: resources/dataset_catalog.h), besides the path itself.
+std::vector<std::string> withSidecars(const std::string &path)
+{
+    std::vector<std::string> out{path};
+    for (const std::string suffix : {".csv.gz", ".csv"})
+        if (path.size() > suffix.size()
+            && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            out.push_back(path + ".json");
+            out.push_back(path.substr(0, path.size() - suffix.size()) + ".json");
+            break;
+        }
+    return out;
+}
+
+} // namespace
+
+Result<void> outNamesAnInput(const std::string &outPath, const std::vector<std::string> &inputs)
+{
+    for (const std::string &input : inputs)
+        for (const std::string &path : withSidecars(input))
+            if (samePlace(outPath, path))
+                return makeError(ErrorCode::InvalidArgument,
+                                 "--out names " + path + ", an input of the lab, which it would overwrite");
+    return {};
+}
+
 std::optional<io::json::Json>
 runLabAndWrite(const std::string &dataset, bool needsTable, const std::string &outPath,
                const std::function<Result<io::json::Json>(const data::Table *)> &run, std::ostream &err)
 {
+    if (auto clash = outNamesAnInput(outPath, {dataset}); !clash) {
+        err << "pbx-cli simulate: " << clash.error().message << '\n';
+        return std::nullopt;
+    }
+    // The output's temporary file is created before the lab runs: a folder that is missing or
+    // not writable stops it at once, not after the run.
+    auto file = io::AtomicFile::open(outPath);
+    if (!file) {
+        err << "pbx-cli simulate: --out: " << file.error().message << '\n';
+        return std::nullopt;
+    }
     std::optional<data::Table> table;
     if (needsTable) {
         auto loaded = resources::loadDataset(dataset);
@@ -66,7 +122,7 @@ runLabAndWrite(const std::string &dataset, bool needsTable, const std::string &o
         err << "pbx-cli simulate: " << result.error().message << '\n';
         return std::nullopt;
     }
-    if (auto written = io::writeTextFileAtomically(outPath, result->dump(2) + "\n"); !written) {
+    if (auto written = file->commit(result->dump(2) + "\n"); !written) {
         err << "pbx-cli simulate: " << written.error().message << '\n';
         return std::nullopt;
     }

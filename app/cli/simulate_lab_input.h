@@ -32,14 +32,21 @@ struct LabInput
 /// Parses the arguments of `pbx-cli simulate <lab>` (valued: --config, --out, --seed; flags:
 /// --help and `extraFlags`) and reads --config (at most 16 MiB) as JSON. Returns the exit code
 /// when the command ends here: 0 after printing `usage` for --help; 2 for a usage error (unknown
-/// option, --config or --out missing); 1 for an unreadable file, a bad --seed, or a document that
-/// is not JSON (then prefixed by `invalidConfigCode`, e.g. "INVALID_CONFIG").
+/// option, --config or --out missing, --out naming --config); 1 for an unreadable file, a bad --seed, or a
+/// document that is not JSON (then prefixed by `invalidConfigCode`, e.g. "INVALID_CONFIG").
 std::variant<int, LabInput> readLabInput(const std::vector<std::string> &args, const std::string &lab,
                                          const char *usage, const std::set<std::string> &extraFlags,
                                          std::string_view invalidConfigCode, std::ostream &out,
                                          std::ostream &err);
 
-/// What every lab command does once its config is parsed: loads `dataset` (the embedded catalogue)
+/// InvalidArgument when `outPath` names one of `inputs` or, for an input ending in .csv or .csv.gz,
+/// its metadata sidecar ("<path>.json", or the suffix replaced by .json), existing or not: --out is replaced
+/// at the end and must never be a file the command reads.
+Result<void> outNamesAnInput(const std::string &outPath, const std::vector<std::string> &inputs);
+
+/// What every lab command does once its config is parsed: checks that `outPath` names no input
+/// (outNamesAnInput over `dataset`) and creates its temporary file before anything runs (so a
+/// folder that is missing or not writable fails at once); loads `dataset` (the embedded catalogue)
 /// when `needsTable`, calls `run` with it (nullptr when not loaded), and writes the resulting
 /// document to `outPath` atomically (2-space JSON and a newline). Returns the document, or nullopt
 /// after printing one line "pbx-cli simulate: …" to `err` when loading, the lab or writing fails

@@ -2,8 +2,10 @@
 #include "app/cli/simulate_strategies.h"
 
 #include "app/cli/simulate_lab_input.h"
+#include "app/cli/simulate_limits.h"
 #include "core/strategies/strategies_lab.h"
 #include "core/strategies/strategy_error.h"
+#include "core/util/try.h"
 
 #include <cstdio>
 #include <variant>
@@ -24,9 +26,11 @@ const char *const kSimulateStrategiesUsage
       "  quantile            the exponential mechanism's quantile (\"column\", \"q\")\n"
       "  smooth-sensitivity  the median's smooth sensitivity (a non-private diagnostic)\n"
       "  stability           transformations' stability and Poisson subsampling\n"
-      "and \"epsilon\", \"neighbours\" (add-remove or replace), \"repetitions\". The seed (default 1)\n"
-      "makes the Monte Carlo reproducible. The lab reads true answers to score accuracy and charges\n"
-      "no budget, so a dataset must be public (embedded, or a CSV whose metadata says \"public\": true).\n"
+      "and \"epsilon\", \"neighbours\" (add-remove or replace; stability: add-remove only),\n"
+      "\"repetitions\". The seed (default 1) makes the Monte Carlo reproducible. The lab reads true\n"
+      "answers to score accuracy and charges no budget, so a dataset must be public (embedded, or a\n"
+      "CSV whose metadata says \"public\": true). A lab whose estimated work, repetitions ×\n"
+      "strategies × (2k + workload answers), exceeds 4e9 steps is refused before it starts.\n"
       "Errors name a code: INVALID_EPSILON, INVALID_BOUNDS, INVALID_BRANCHING, DOMAIN_TOO_LARGE,\n"
       "INVALID_QUANTILE, NEIGHBOURS_MISMATCH, NOT_CONVEX, INVALID_CONFIG.\n";
 
@@ -42,9 +46,24 @@ int runSimulateStrategies(const std::vector<std::string> &args, std::ostream &ou
         err << "pbx-cli simulate: " << config.error().message << '\n';
         return 1;
     }
+    // The stability experiment's constants and Poisson subsampling's ln(1 + p(e^ε − 1)) hold for
+    // add/remove neighbours only; sessions refuse both under replace-one (requestStability).
+    if (config->experiment == strategies::LabExperiment::Stability
+        && config->neighbours == data::Neighbouring::Replace) {
+        err << "pbx-cli simulate: " << strategies::kNeighboursMismatch
+            << ": neighbours: the stability experiment's constants and Poisson subsampling's "
+               "ln(1 + p(e^eps - 1)) hold for add/remove neighbours only (sessions refuse both under "
+               "replace-one); use \"neighbours\": \"add-remove\"\n";
+        return 1;
+    }
     const auto result = runLabAndWrite(
         config->dataset, strategies::labNeedsTable(*config), outPath,
-        [&](const data::Table *table) { return strategies::runStrategiesLab(*config, table, seed); }, err);
+        [&](const data::Table *table) -> Result<io::json::Json> {
+            // Estimated before it starts: refused above the named limit (simulate_limits.h).
+            PBX_RETURN_IF_ERROR(checkStrategiesLabSize(*config, table));
+            return strategies::runStrategiesLab(*config, table, seed);
+        },
+        err);
     if (!result)
         return 1;
     // A short summary on stdout.

@@ -12,7 +12,10 @@ namespace pbx::accounting {
 /// Basic (sequential) composition (Dwork & Roth 2014, Thm 3.16; Steinke 2022, arXiv 2210.00597,
 /// composition theorem): k events, event j (ε_j, δ_j)-DP after amplification, give
 /// (Σ ε_j, 1 − Π(1 − δ_j))-DP; the δ form is the exact δ of the optimal composition at
-/// ε = Σ ε_j (KOV 2015 Thm 3.3) and ≤ Σ δ_j. Both totals are rounded up.
+/// ε = Σ ε_j (KOV 2015 Thm 3.3) and ≤ Σ δ_j. The δ of ex-post events (PrivacyEvent::expost:
+/// realised losses, settled output-DP costs) is added instead, Σ δ_j, as the ex-post and ODP
+/// filters compose it (Rogers et al. 2023 Lemma 5.1 with a union bound; Hartmann et al. 2023
+/// Theorem 7). Both totals are rounded up.
 /// Not applicable (Unsupported) to Gaussian / zCDP events or mismatched sampling.
 class BasicComposition final : public CompositionStrategy
 {
@@ -31,6 +34,7 @@ public:
 private:
     double m_epsilon = 0.0;
     double m_delta = 0.0;
+    bool m_expostDelta = false; ///< the ledger had ex-post events with δ > 0 (added, not multiplied)
 };
 
 } // namespace pbx::accounting

@@ -41,7 +41,8 @@ bool sameEvent(const PrivacyEvent &a, const PrivacyEvent &b, bool ignoreCount)
     return a.mechanism == b.mechanism && a.sigma == b.sigma && a.scale == b.scale
            && a.sensitivity == b.sensitivity && a.epsilon == b.epsilon && a.delta == b.delta && a.rho == b.rho
            && (ignoreCount || a.count == b.count) && a.sampling.kind == b.sampling.kind
-           && a.sampling.rate == b.sampling.rate && a.partition == b.partition && a.expost == b.expost;
+           && a.sampling.rate == b.sampling.rate && a.partition == b.partition && a.expost == b.expost
+           && a.outputDp == b.outputDp;
 }
 
 Parts split(const Ledger &ledger)

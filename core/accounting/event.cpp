@@ -66,8 +66,12 @@ Result<void> validateEvent(const PrivacyEvent &e, std::size_t i)
     if (e.sampling.kind != SamplingKind::None)
         PBX_RETURN_IF_ERROR(
             checkProbability(e.sampling.rate, at + "sampling.rate:", UnitInterval::OpenClosed));
-    if (e.expost && (e.mechanism != MechanismKind::PureDp || e.sampling.kind != SamplingKind::None))
-        return fieldError(i, "expost", "only an unsampled pure event can be ex-post");
+    if (e.expost && (e.mechanism != MechanismKind::PureDp || e.sampling.kind != SamplingKind::None)
+        && !(e.outputDp && e.mechanism == MechanismKind::ApproxDp && e.sampling.kind == SamplingKind::None))
+        return fieldError(
+            i, "expost", "only an unsampled pure event (or a settled output-DP (ε, δ) event) can be ex-post");
+    if (e.outputDp && !e.expost)
+        return fieldError(i, "outputDp", "a settled output-DP cost is ex-post");
     return {};
 }
 
@@ -96,6 +100,10 @@ Result<void> requireExAnte(const PrivacyEvent &e)
 {
     if (!e.expost)
         return {};
+    if (e.outputDp)
+        return makeError(ErrorCode::Unsupported,
+                         "not applicable: the ledger holds settled output-DP costs, which compose across "
+                         "mechanisms only by their sum (basic composition; Hartmann et al. 2023, Theorem 7)");
     return makeError(ErrorCode::Unsupported,
                      "not applicable: Laplace noise reduction is ex-post private, its loss composes "
                      "only by (ex-post) basic composition (Rogers et al. 2023, Lemma 5.1)");

@@ -60,7 +60,13 @@ struct PrivacyEvent
     /// A PureDp event whose ε is an ex-post guarantee (the realised loss of e.g. Laplace noise
     /// reduction stopped at level ε; Ligett et al. 2017). Ex-post losses compose only by basic
     /// composition (Rogers et al. 2023, Lemma 5.1); every other strategy reports Unsupported.
+    /// Basic composition adds the δ of ex-post events (a union bound), never 1 − Π(1 − δ).
     bool expost = false;
+    /// With `expost`: the ε (and δ, then an ApproxDp event) is the settled cost of an output-DP
+    /// mechanism, E(cell) of the cell its output fell in (Hartmann et al. 2023, Definition 2).
+    /// Settled costs compose across mechanisms only as the ODP filter composes them, by their sum
+    /// (Theorem 7): basic composition; the paper leaves every other composition open.
+    bool outputDp = false;
 };
 
 struct Ledger

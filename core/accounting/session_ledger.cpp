@@ -6,6 +6,7 @@
 #include "core/session/query_shape.h"
 #include "core/session/session.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -113,6 +114,33 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
         origin->clear();
     for (std::size_t i = 0; i < events.size(); ++i) {
         const session::LedgerEvent &event = events[i];
+        // An output-DP mechanism (sparse vector, PTR-IQR, early stopping, budget recovery) records
+        // no attempts: its cost is the one settled in the cell its output fell in, E(cell), or the
+        // worst case E* when it was settled so. That ε with the mechanism's δ (debited in full) is
+        // what the ODP filter composed (Hartmann et al. 2023, Theorem 7): one ex-post (E(cell), δ)
+        // event, flagged outputDp, which only basic composition accepts. (Lemma 4 would give the
+        // ex-ante (E*, δ), but the session paid E(cell): the report compares what was paid.)
+        if (event.odpRecord) {
+            if (event.status != session::EventStatus::Released)
+                continue;
+            const double epsilon = std::max(event.cost, event.odpRecord->settledEpsilon);
+            const double delta = event.odpRecord->guarantee.delta;
+            if (!std::isfinite(epsilon) || epsilon < 0.0 || !(delta >= 0.0 && delta < 1.0))
+                return makeError(
+                    ErrorCode::InvalidArgument,
+                    "ledger event " + std::to_string(i + 1) + " (" + event.mechanism
+                        + "): its settled output-DP cost is not a finite ε ≥ 0 with δ in [0, 1)");
+            PrivacyEvent e;
+            e.mechanism = delta > 0.0 ? MechanismKind::ApproxDp : MechanismKind::PureDp;
+            e.epsilon = epsilon;
+            e.delta = delta;
+            e.expost = true;
+            e.outputDp = true;
+            ledger.events.push_back(e);
+            if (origin)
+                origin->push_back(i);
+            continue;
+        }
         // Whatever was released was paid for; a refused request released nothing.
         if (event.attempts.empty())
             continue;

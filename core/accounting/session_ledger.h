@@ -34,6 +34,12 @@ namespace pbx::accounting {
 ///   ex-post loss at the level where it stopped (Ligett et al. 2017), flagged `expost`: only basic
 ///   composition applies to it. Δ = ε₁·b₁ from the first release.
 ///
+/// - output-DP mechanisms (an event with an OdpRecord, released): one ex-post event with the
+///   settled ε = E(cell) (E* when settled at the worst case) and the mechanism's δ (PureDp, or
+///   ApproxDp when δ > 0), flagged `outputDp`: the ODP filter composes settled costs by their sum
+///   (Hartmann et al. 2023, Theorem 7), so basic composition counts them and every other
+///   strategy says why it does not apply (accounting::requireExAnte).
+///
 /// A release's cost is what it would cost alone (a noise reduction's level: ε_k or ρ_k), so the
 /// first release of a reduction carries its whole charge whether later charges were recorded as
 /// levels or as increments.

@@ -68,10 +68,10 @@ struct SessionReport
 
 /// Gathers the report of `session`. The comparison runs every composition strategy on
 /// accounting::ledgerFromSession(session) at the session's δ (or 1e-6 when the budget's δ is 0),
-/// table only (no curves); a ledger that cannot be accounted (e.g. a histogram or an output-DP
-/// event, or no release at all) leaves `comparison.unavailable` saying why: the report is made
-/// whatever the ledger holds. Cost: one run of every strategy on the ledger (the comparison
-/// view's table).
+/// table only (no curves); a ledger that cannot be accounted (e.g. no release at all; output-DP
+/// events enter as their settled ε and δ, which only basic composition accepts) leaves
+/// `comparison.unavailable` saying why: the report is made whatever the ledger holds. Cost: one run of every
+/// strategy on the ledger (the comparison view's table).
 SessionReport collectReport(const session::Session &session, ReportSource source);
 
 /// A one-line description of what was asked (aggregate, column,

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "core/session/cost_audit.h"
 
+#include "core/session/cost_audit_growing.h"
 #include "core/session/growing_release.h"
 #include "core/session/odp_release.h"
 #include "core/session/query_shape.h"
 #include "core/session/strategy_release.h"
 
+#include "core/filters/odp_privacy_filter.h"
 #include "core/filters/zcdp_filter.h"
 #include "core/math/directed_rounding.h"
+#include "core/util/try.h"
 
 #include <cmath>
 #include <numbers>
+#include <span>
 
 namespace pbx::session {
 
@@ -115,14 +119,75 @@ Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, cons
     return {};
 }
 
+namespace {
+
+/// The ledger charged again into a fresh filter, as Session::restore does, stopping at every
+/// recorded refusal of a growing stream's epoch or round and at every refused output-DP request to
+/// ask the filter whether it truly refuses that charge then (a refusal invented while budget
+/// remained, e.g. to hide dropped epochs, fails).
+Result<void> replayRefusals(const data::Table &table, const SessionSettings &settings,
+                            const std::vector<LedgerEvent> &events)
+{
+    auto filter
+        = filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta, settings.split);
+    if (!filter)
+        return filter.error();
+    filters::PrivacyFilter &f = **filter;
+    for (const LedgerEvent &e : events) {
+        const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
+        if (e.request.odp) {
+            if (e.status == EventStatus::Refused) {
+                auto *odp = dynamic_cast<filters::OdpPrivacyFilter *>(&f);
+                auto guarantee = odpRequestGuarantee(*e.request.odp, table);
+                if (odp && guarantee && odp->odp().admits(*guarantee))
+                    return makeError(
+                        ErrorCode::Parse,
+                        where + ": it records a refusal, but the filter has "
+                            + filters::formatAmount(f.remainingFor(filters::ChargeKind::PureEpsilon))
+                            + " left and admits its worst case "
+                            + filters::formatAmount(guarantee->worstEpsilon()));
+            }
+            PBX_RETURN_IF_ERROR(replayOdpEvent(f, e));
+            continue;
+        }
+        for (std::size_t k = 0; k < e.attempts.size(); ++k)
+            if (auto charged = f.charge({e.costKind, e.attempts[k].cost, k == 0 ? e.costDelta : 0.0});
+                !charged)
+                return makeError(ErrorCode::Parse, where + ": " + charged.error().message);
+        auto refused = growingRefusedCharge(e, table);
+        if (!refused)
+            return refused.error();
+        if (*refused && f.canCharge(**refused))
+            return makeError(ErrorCode::Parse,
+                             where + ": it records its "
+                                 + (e.growingRecord->nsg || e.growingRecord->pmwg ? "round " : "epoch ")
+                                 + std::to_string(*e.growingRecord->refusedEpoch)
+                                 + " as refused, but the filter has "
+                                 + filters::formatAmount(f.remainingFor((*refused)->kind)) + " "
+                                 + std::string(filters::chargeUnitSymbol((*refused)->kind)) + " left for its "
+                                 + filters::formatAmount((*refused)->amount) + " (the replay admits it)");
+    }
+    return {};
+}
+
+} // namespace
+
 Result<std::unique_ptr<Session>> auditLedger(std::shared_ptr<const data::Table> table,
                                              const SessionSettings &settings,
                                              const std::vector<LedgerEvent> &events)
 {
-    for (const auto &e : events)
-        if (auto ok = auditEventCost(e, *table, settings); !ok)
-            return ok.error();
-    return Session::restore(std::move(table), settings, events);
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const LedgerEvent &e = events[i];
+        PBX_RETURN_IF_ERROR(auditEventCost(e, *table, settings));
+        PBX_RETURN_IF_ERROR(auditDerivedEvent(e, std::span<const LedgerEvent>(events).first(i), settings));
+        PBX_RETURN_IF_ERROR(auditNsgRoundOpenings(e, *table));
+    }
+    // Session::restore checks indices and costs; the refusals need the filter at each step.
+    auto restored = Session::restore(table, settings, events);
+    if (!restored)
+        return restored.error();
+    PBX_RETURN_IF_ERROR(replayRefusals(*table, settings, events));
+    return restored;
 }
 
 } // namespace pbx::session

@@ -116,6 +116,66 @@ std::string formatValue(double x)
     return buffer;
 }
 
+/// A derived answer and the released histogram it reads: the last released histogram event among
+/// `events` whose id is `spec.of` (post-processing, no data access).
+struct Derivation
+{
+    const LedgerEvent *source = nullptr;
+    strategies::DerivedAnswer answer;
+};
+
+Result<Derivation> deriveFromLedger(const StrategyRequestSpec &spec, std::span<const LedgerEvent> events,
+                                    data::Neighbouring neighbours, double beta)
+{
+    Derivation out;
+    for (const auto &old : events)
+        if (old.request.id == spec.of && old.status == EventStatus::Released && old.strategyRecord
+            && old.request.strategy && old.request.strategy->kind == StrategyRequestKind::Histogram)
+            out.source = &old;
+    if (!out.source)
+        return makeError(ErrorCode::InvalidArgument, "of: no released histogram with id '" + spec.of + "'");
+    const auto &src = *out.source->strategyRecord;
+    auto parameter = mechanisms::rationalAtLeast(src.noiseScale);
+    if (!parameter)
+        return parameter.error();
+    auto cell = mechanisms::DiscreteNoiseMechanism::withParameter(mechanisms::DiscreteNoiseKind::Laplace,
+                                                                  *parameter, 1);
+    if (!cell)
+        return cell.error();
+    strategies::HistogramPlan plan{*cell, neighbours, 0.0, strategies::discreteNoiseVariance(*cell)};
+    strategies::HistogramRelease released;
+    released.labels = src.labels;
+    for (const double v : src.values)
+        released.noisy.push_back(static_cast<std::int64_t>(v));
+    auto answer = strategies::deriveAnswer(released, plan, {spec.derived, spec.cells, spec.other}, beta);
+    if (!answer)
+        return answer.error();
+    out.answer = std::move(answer).value();
+    return out;
+}
+
+/// The exponential mechanism's ε for a quantile request over `candidates` grid points: the
+/// McSherry–Talwar bound rank error ≤ (2/ε) ln(|grid|/β) w.p. ≥ 1 − β solved for ε at the target
+/// (at least 2^-20, the exact sampler's floor), or, when that would cost more than max_cost, the
+/// largest ε within it (`capped` set).
+Result<double> quantileEpsilon(const QueryRequest &request, std::size_t candidates, unsigned stability,
+                               bool &capped)
+{
+    const auto &spec = *request.strategy;
+    const double beta = 1.0 - request.target.confidence;
+    double epsilon = std::max(std::ldexp(1.0, -20),
+                              2.0 * std::log(static_cast<double>(candidates) / beta) / request.target.error);
+    capped = false;
+    auto full = transformedCharge(spec, stability, epsilon);
+    if (!full)
+        return full.error();
+    if (request.maxCost && *full > *request.maxCost) {
+        epsilon = baseEpsilonWithin(spec, stability, *request.maxCost);
+        capped = true;
+    }
+    return epsilon;
+}
+
 } // namespace
 
 Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &table,
@@ -234,31 +294,11 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
 
     if (spec.kind == StrategyRequestKind::Derived) {
         // Post-processing of a released histogram: no data access, no charge.
-        const LedgerEvent *source = nullptr;
-        for (const auto &old : m_events)
-            if (old.request.id == spec.of && old.status == EventStatus::Released && old.strategyRecord
-                && old.request.strategy && old.request.strategy->kind == StrategyRequestKind::Histogram)
-                source = &old;
-        if (!source)
-            return makeError(ErrorCode::InvalidArgument,
-                             "of: no released histogram with id '" + spec.of + "'");
-        const auto &src = *source->strategyRecord;
-        auto parameter = mechanisms::rationalAtLeast(src.noiseScale);
-        if (!parameter)
-            return parameter.error();
-        auto cell = mechanisms::DiscreteNoiseMechanism::withParameter(mechanisms::DiscreteNoiseKind::Laplace,
-                                                                      *parameter, 1);
-        if (!cell)
-            return cell.error();
-        strategies::HistogramPlan plan{*cell, m_settings.neighbours, 0.0,
-                                       strategies::discreteNoiseVariance(*cell)};
-        strategies::HistogramRelease released;
-        released.labels = src.labels;
-        for (const double v : src.values)
-            released.noisy.push_back(static_cast<std::int64_t>(v));
-        auto answer = strategies::deriveAnswer(released, plan, {spec.derived, spec.cells, spec.other}, beta);
-        if (!answer)
-            return answer.error();
+        auto derived = deriveFromLedger(spec, m_events, m_settings.neighbours, beta);
+        if (!derived)
+            return derived.error();
+        const LedgerEvent *source = derived->source;
+        const strategies::DerivedAnswer *answer = &derived->answer;
         e.status = EventStatus::Released;
         e.mechanism = "post-processing";
         e.accounting
@@ -380,15 +420,10 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
                 values.push_back(std::clamp(column[r], d.lo, d.hi));
         // McSherry–Talwar: rank error ≤ (2/ε) ln(|grid|/β) w.p. ≥ 1 − β, so ε = 2 ln(|grid|/β)/a.
         // (At least 2^-20, the exact sampler's floor: a looser target then gets a tighter bar.)
-        double epsilon
-            = std::max(std::ldexp(1.0, -20),
-                       2.0 * std::log(static_cast<double>(grid.size()) / beta) / request.target.error);
-        if (auto full = chargeFor(epsilon); !full) {
-            return full.error();
-        } else if (request.maxCost && *full > *request.maxCost) {
-            epsilon = baseEpsilonWithin(spec, stability, *request.maxCost);
-            capped = true;
-        }
+        auto chosen = quantileEpsilon(request, grid.size(), stability, capped);
+        if (!chosen)
+            return chosen.error();
+        const double epsilon = *chosen;
         auto pick = strategies::sampleGridQuantile(values, spec.q, epsilon, grid, bits);
         if (!pick)
             return pick.error();
@@ -584,7 +619,7 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
     if (spec.kind == StrategyRequestKind::Derived) {
         if (e.cost != 0.0 || !e.attempts.empty())
             return fail("a derived answer is post-processing: it costs nothing and releases nothing new");
-        return {};
+        return {}; // its value is recomputed by auditDerivedEvent, which sees the earlier events
     }
     if (e.costKind != filters::ChargeKind::PureEpsilon)
         return fail("strategy requests are charged in pure epsilon");
@@ -595,14 +630,40 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
         return fail("one attempt must carry the whole cost");
     const bool replace = settings.neighbours == data::Neighbouring::Replace;
     if (spec.kind == StrategyRequestKind::Quantile) {
-        // The exponential mechanism's ε is recorded with its release; the event pays for it
-        // through the transformation and the sampling.
+        // The exponential mechanism's ε is recomputed from the request (its target, confidence,
+        // grid and max_cost), as askStrategy chose it; the event pays for it through the
+        // transformation and the sampling; the error bar is the one that ε gives.
         const auto &releases = e.attempts[0].releases;
         if (releases.size() != 1)
             return fail("a quantile releases one value");
-        auto implied = transformedCharge(spec, *stability, releases[0].cost);
+        auto d = numericDomain(e.request, table, false);
+        if (!d)
+            return fail(d.error().message);
+        auto grid = quantileGrid(e.request, *d);
+        if (!grid)
+            return fail(grid.error().message);
+        bool capped = false;
+        auto epsilon = quantileEpsilon(e.request, grid->size(), *stability, capped);
+        if (!epsilon)
+            return fail(epsilon.error().message);
+        if (!(std::fabs(releases[0].cost - *epsilon) <= 1e-12 * *epsilon))
+            return fail("its exponential mechanism ran at epsilon " + filters::formatAmount(releases[0].cost)
+                        + ", but its target (" + formatValue(e.request.target.error) + " at "
+                        + formatValue(e.request.target.confidence) + " over " + std::to_string(grid->size())
+                        + " candidates" + (capped ? ", capped by max_cost" : "") + ") gives "
+                        + filters::formatAmount(*epsilon));
+        auto implied = transformedCharge(spec, *stability, *epsilon);
         if (!implied || e.cost < *implied * (1.0 - 1e-12))
             return fail("its exponential mechanism's epsilon implies a larger cost than recorded");
+        const double bar
+            = strategies::quantileRankErrorBound(*epsilon, grid->size(), 1.0 - e.request.target.confidence);
+        if (!(std::fabs(e.errorBound - bar) <= 1e-12 * bar))
+            return fail("its error bar " + formatValue(e.errorBound) + " is not the one its epsilon gives ("
+                        + formatValue(bar) + ")");
+        if (!std::binary_search(grid->begin(), grid->end(), e.answer) || releases[0].value != e.answer
+            || !e.strategyRecord || e.strategyRecord->values != std::vector<double>{e.answer}
+            || e.strategyRecord->halfWidths != std::vector<double>{e.errorBound})
+            return fail("its answer is not the candidate it records on the public grid");
         return {};
     }
     if (!e.strategyRecord || !(e.strategyRecord->noiseScale > 0.0))
@@ -642,6 +703,31 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
     if (e.cost < implied * (1.0 - 1e-12))
         return fail("its noise scale implies epsilon " + filters::formatAmount(implied)
                     + ", more than the recorded cost " + filters::formatAmount(e.cost));
+    return {};
+}
+
+Result<void> auditDerivedEvent(const LedgerEvent &e, std::span<const LedgerEvent> earlier,
+                               const SessionSettings &settings)
+{
+    const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
+    auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
+    if (e.status != EventStatus::Released || !e.request.strategy
+        || e.request.strategy->kind != StrategyRequestKind::Derived)
+        return {};
+    const auto &spec = *e.request.strategy;
+    auto derived = deriveFromLedger(spec, earlier, settings.neighbours, 1.0 - e.request.target.confidence);
+    if (!derived)
+        return fail("its answer cannot be derived again: " + derived.error().message);
+    const strategies::DerivedAnswer &a = derived->answer;
+    const double bar = std::max(a.value - a.low, a.high - a.value);
+    const auto close = [](double x, double y) { return std::fabs(x - y) <= 1e-9 * (1.0 + std::fabs(y)); };
+    if (!e.strategyRecord || e.strategyRecord->values.size() != 1 || e.strategyRecord->halfWidths.size() != 1
+        || !close(e.answer, a.value) || !close(e.strategyRecord->values[0], a.value)
+        || !close(e.errorBound, bar) || !close(e.strategyRecord->halfWidths[0], bar))
+        return fail("its answer " + formatValue(e.answer) + " ± " + formatValue(e.errorBound)
+                    + " is not the one derived again from '" + spec.of + "' (event "
+                    + std::to_string(derived->source->index) + "): " + formatValue(a.value) + " ± "
+                    + formatValue(bar));
     return {};
 }
 

@@ -7,6 +7,7 @@
 #include "core/session/session.h"
 #include "core/util/result.h"
 
+#include <span>
 #include <string>
 
 namespace pbx::session {
@@ -25,8 +26,16 @@ std::string describeStrategyRequest(const QueryRequest &request);
 /// The cost check of a recorded strategy event for `pbx-cli verify`: a derived event costs 0 and
 /// releases nothing; otherwise one attempt carries the whole cost, and the cost is not below what
 /// the recorded noise scale implies (histogram: 1/t per cell, doubled under replace-one; workload:
-/// Δ/t with Δ recomputed from the strategy and the column's bounds). Errors: Parse.
+/// Δ/t with Δ recomputed from the strategy and the column's bounds). A quantile's ε is recomputed
+/// from its request (target, confidence, public grid, max_cost), and its error bar from that ε.
+/// Errors: Parse.
 Result<void> auditStrategyEvent(const LedgerEvent &event, const data::Table &table,
                                 const SessionSettings &settings);
+
+/// A released derived answer recomputed from `earlier` (the events before it): its source, the
+/// last released histogram with the id it names, must exist, and its value and error bar must be
+/// those deriveAnswer gives (to 1e-9 relative). Other events pass. Errors: Parse.
+Result<void> auditDerivedEvent(const LedgerEvent &event, std::span<const LedgerEvent> earlier,
+                               const SessionSettings &settings);
 
 } // namespace pbx::session

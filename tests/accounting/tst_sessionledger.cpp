@@ -4,9 +4,11 @@
 // exactly and its sensitivity to a few ulps, never below; a noise reduction is one event per
 // quantity at its last level, Laplace noise reduction an ex-post event only basic composition
 // accepts. Hand-built events pin the noise-reduction rules down on known numbers.
+#include "core/accounting/basic_composition.h"
 #include "core/accounting/evaluation.h"
 #include "core/accounting/rdp_accountant.h"
 #include "core/accounting/session_ledger.h"
+#include "core/report/session_report.h"
 #include "core/session/query_shape.h"
 #include "core/session/session.h"
 #include "tests/testutils.h"
@@ -92,6 +94,8 @@ private Q_SLOTS:
     void brownianReductionIsOneGaussian();
     void laplaceReductionIsExPost();
     void unknownMechanismIsUnsupported();
+    void outputDpReleasesAreSettledEvents();
+    void outputDpDeltaIsAddedByBasic();
 };
 
 void TestSessionLedger::recoversScaleAndSensitivity_data()
@@ -341,6 +345,126 @@ void TestSessionLedger::unknownMechanismIsUnsupported()
     events = {released("laplace", {session::Attempt{{release("count", 0.0, 0.1)}}})};
     QCOMPARE(accounting::ledgerFromEvents(events, data::Neighbouring::AddRemove).error().code,
              ErrorCode::InvalidArgument);
+}
+
+namespace {
+
+/// A sparse vector on `group` (counts 30, 30) with ε = 1 = ε₁ + ε₂ + releases, ε₁ = 0.1, ε₂ = 0.4,
+/// c = 1 and a threshold far below the counts: it settles in cell 1, E(1) = 1 (Lemma 8).
+session::QueryRequest sparseVector(const std::string &id)
+{
+    session::QueryRequest r;
+    r.id = id;
+    r.odp = session::OdpRequestSpec{};
+    r.odp->mechanism = "svt";
+    r.odp->svt.column = "group";
+    r.odp->svt.threshold = -1000;
+    r.odp->svt.cutoff = 1;
+    r.odp->svt.epsilon = 1.0;
+    r.odp->svt.epsilon1 = 0.1;
+    r.odp->svt.epsilon2 = 0.4;
+    return r;
+}
+
+} // namespace
+
+void TestSessionLedger::outputDpReleasesAreSettledEvents()
+{
+    // Issue 27: one Laplace count and two sparse vectors under the odp filter (ε = 5). The report's
+    // comparison said "1 privacy events … basic 0.0593" (the sparse vectors record no attempts and
+    // were skipped); an all-ODP session said "Nothing was released".
+    session::SessionSettings settings;
+    settings.epsilon = 5.0;
+    settings.delta = 1e-6;
+    settings.filter = filters::FilterKind::Odp;
+    settings.seed = 11;
+    auto s = std::move(session::Session::create(handBuiltTable(), settings).value());
+    auto count = s->ask(request(data::Aggregate::Count, "", session::TargetKind::Absolute, 40.0));
+    QVERIFY2(count.ok(), count.ok() ? "" : count.error().message.c_str());
+    QCOMPARE(count->status, EventStatus::Released);
+    for (const char *id : {"s1", "s2"}) {
+        auto svt = s->ask(sparseVector(id));
+        QVERIFY2(svt.ok(), svt.ok() ? "" : svt.error().message.c_str());
+        QCOMPARE(svt->status, EventStatus::Released);
+        QCOMPARE(*svt->odpRecord->cell, 1);
+        PBX_FUZZY_COMPARE(svt->cost, 1.0, 1e-14);
+    }
+    // ±40 at 90 % by exact discrete Laplace noise (Δ = 1): ε = 0.0568440, rounded up.
+    const double laplace = s->events()[0].cost;
+    PBX_FUZZY_COMPARE(laplace, 0.056843981301046953, 1e-12);
+
+    std::vector<std::size_t> origin;
+    auto ledger = accounting::ledgerFromSession(*s, &origin);
+    QVERIFY(ledger.ok());
+    QCOMPARE(ledger->events.size(), std::size_t{3});
+    QCOMPARE(origin, (std::vector<std::size_t>{0, 1, 2}));
+    QCOMPARE(ledger->events[0].mechanism, MechanismKind::Laplace);
+    for (std::size_t i = 1; i < 3; ++i) {
+        const auto &e = ledger->events[i];
+        QCOMPARE(e.mechanism, MechanismKind::PureDp);
+        QVERIFY(e.expost && e.outputDp);
+        QCOMPARE(e.epsilon, s->events()[i].cost);
+    }
+
+    // The report's comparison counts all three: basic = 0.0568440 + 1 + 1; every other strategy
+    // says why it does not apply.
+    const double total = laplace + s->events()[1].cost + s->events()[2].cost;
+    auto report = report::collectReport(*s, {});
+    QCOMPARE(report.comparison.privacyEvents, std::size_t{3});
+    QVERIFY2(report.comparison.comparison.has_value(), report.comparison.unavailable.c_str());
+    for (const auto &row : report.comparison.comparison->strategies) {
+        if (row.name == "basic") {
+            QVERIFY(row.applicable());
+            PBX_FUZZY_COMPARE(row.epsilonAtDelta, 2.056843981301047, 1e-9);
+            QVERIFY(row.epsilonAtDelta >= total);
+            QCOMPARE(row.answer->delta, 1e-6);
+            continue;
+        }
+        QVERIFY2(!row.applicable(), row.name.c_str());
+        QVERIFY2(row.error->message.find("output-DP") != std::string::npos, row.error->message.c_str());
+        QVERIFY2(row.error->message.find("Theorem 7") != std::string::npos, row.error->message.c_str());
+    }
+
+    // An all-ODP session is compared too (it said "Nothing was released").
+    auto only = std::move(session::Session::create(handBuiltTable(), settings).value());
+    QVERIFY(only->ask(sparseVector("s1")).ok());
+    auto alone = report::collectReport(*only, {});
+    QCOMPARE(alone.comparison.privacyEvents, std::size_t{1});
+    QVERIFY2(alone.comparison.comparison.has_value(), alone.comparison.unavailable.c_str());
+    PBX_FUZZY_COMPARE(alone.comparison.comparison->strategies.front().epsilonAtDelta, 1.0, 1e-12);
+}
+
+void TestSessionLedger::outputDpDeltaIsAddedByBasic()
+{
+    // Two settled output-DP events with δ = 1e-7 each (a PTR-IQR's 2δ_f): ApproxDp ex-post events;
+    // basic composition adds their δ (Theorem 7 debits each in full), ε 0.7 + 1.2.
+    std::vector<LedgerEvent> events(2);
+    for (std::size_t i = 0; i < 2; ++i) {
+        auto &e = events[i];
+        e.status = EventStatus::Released;
+        e.mechanism = "ptr-iqr";
+        e.cost = i == 0 ? 0.7 : 1.2;
+        e.odpRecord = session::OdpRecord{};
+        e.odpRecord->settledEpsilon = e.cost;
+        e.odpRecord->guarantee.delta = 1e-7;
+    }
+    auto ledger = accounting::ledgerFromEvents(events, data::Neighbouring::Replace);
+    QVERIFY(ledger.ok());
+    QCOMPARE(ledger->events.size(), std::size_t{2});
+    QCOMPARE(ledger->events[1].mechanism, MechanismKind::ApproxDp);
+    QCOMPARE(ledger->events[1].delta, 1e-7);
+    auto basic = accounting::evaluateLedger(ledger.value(), {true, 1e-6}, {"basic"});
+    QVERIFY(basic.ok());
+    PBX_FUZZY_COMPARE((*basic)["basic"]["epsilon"].get<double>(), 1.9, 1e-14);
+    // Σδ = 2e-7, not 1 − (1 − 1e-7)² = 2e-7 − 1e-14.
+    auto composed = accounting::BasicComposition::fromLedger(ledger.value());
+    QVERIFY(composed.ok());
+    auto delta = (*composed)->deltaForEpsilon(2.0);
+    QVERIFY(delta.ok());
+    QVERIFY(delta->delta >= 2e-7);
+    PBX_FUZZY_COMPARE(delta->delta, 2e-7, 1e-14);
+    QVERIFY2(delta->method.find("plus Σδ_j of the ex-post and output-DP events") != std::string::npos,
+             delta->method.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestSessionLedger)

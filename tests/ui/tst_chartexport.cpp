@@ -25,6 +25,7 @@
 #include <QContextMenuEvent>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
 #include <QGroupBox>
 #include <QImage>
 #include <QLegend>
@@ -38,8 +39,12 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QXYSeries>
+
+#include <csignal>
+
 #include <QXmlStreamReader>
 #include <QtTest/QtTest>
+#include <sys/resource.h>
 
 #include <cmath>
 #include <memory>
@@ -306,6 +311,46 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QStringLiteral("gauge.pdf")), qPrintable(error));
         QVERIFY(!exporter->savePng(path + QStringLiteral(".png"), QSize(30000, 100), &error));
         QVERIFY2(error.contains(QStringLiteral("20000")), qPrintable(error));
+    }
+
+    // Issue 26: QPainter::end()'s result and short writes were ignored, so an SVG or PDF cut off
+    // by a full disk was reported saved. A file-size limit of 1,000 bytes (SIGXFSZ ignored, so a
+    // write past it fails with EFBIG, as on a full disk) must make every save fail, naming the
+    // path, and leave no file behind.
+    void truncatedWriteIsNotReportedSaved()
+    {
+        BudgetGauge gauge;
+        gauge.resize(400, 300);
+        const ChartExporter *exporter = ChartExporter::of(&gauge);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        struct rlimit old
+        {};
+        QCOMPARE(getrlimit(RLIMIT_FSIZE, &old), 0);
+        const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
+        struct rlimit tight = old;
+        tight.rlim_cur = 1000;
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &tight), 0);
+        QString svgError, pdfError, pngError;
+        const bool svg = exporter->saveSvg(dir.filePath(QStringLiteral("gauge.svg")), &svgError);
+        const bool pdf = exporter->savePdf(dir.filePath(QStringLiteral("gauge.pdf")), &pdfError);
+        const bool png
+            = exporter->savePng(dir.filePath(QStringLiteral("gauge.png")), QSize(600, 400), &pngError);
+        setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, previousHandler);
+        QVERIFY(!svg);
+        QVERIFY2(svgError.contains(QStringLiteral("gauge.svg")), qPrintable(svgError));
+        QVERIFY(!pdf);
+        QVERIFY2(pdfError.contains(QStringLiteral("gauge.pdf")), qPrintable(pdfError));
+        QVERIFY(!png);
+        QVERIFY2(pngError.contains(QStringLiteral("gauge.png")), qPrintable(pngError));
+        for (const char *name : {"gauge.svg", "gauge.pdf", "gauge.png"})
+            QVERIFY2(!QFile::exists(dir.filePath(QString::fromLatin1(name))), name);
+        // Without the limit the same saves succeed (the files are larger than 1,000 bytes).
+        QVERIFY(exporter->saveSvg(dir.filePath(QStringLiteral("gauge.svg")), &svgError));
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("gauge.svg"))).size() > 1000);
+        QVERIFY(exporter->savePdf(dir.filePath(QStringLiteral("gauge.pdf")), &pdfError));
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("gauge.pdf"))).size() > 1000);
     }
 
     // Right-click on the plot (the chart view's viewport) and on the gauge opens the menu.

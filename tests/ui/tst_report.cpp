@@ -7,6 +7,7 @@
 #include "core/io/request_json.h"
 #include "core/report/report_html.h"
 #include "core/report/session_report.h"
+#include "resources/dataset_catalog.h"
 #include "ui/mainwindow.h"
 #include "ui/report/reportwriter.h"
 #include "ui/sessiondocument.h"
@@ -16,11 +17,14 @@
 #include <QFile>
 #include <QMenuBar>
 #include <QPainter>
+#include <QProgressDialog>
 #include <QScrollBar>
 #include <QStandardPaths>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QTextDocument>
+#include <QTimer>
 #include <QtTest/QtTest>
 
 using namespace pbx;
@@ -198,6 +202,52 @@ private Q_SLOTS:
         QVERIFY(!missing.ok());
         QCOMPARE(missing.error().code, ErrorCode::Io);
         QVERIFY(missing.error().message.find("no/such/folder") != std::string::npos);
+    }
+
+    // Issue 26: a 10⁴-request PDF took 149 s and 334 MB (one QTextDocument table of every request)
+    // on the GUI thread. The PDF now prints the first 200 requests in tables of 50, with a note
+    // naming how many are left out; the export runs on a worker thread behind a progress dialog.
+    void pdfOfManyRequestsIsCapped()
+    {
+        session::SessionSettings settings;
+        settings.seed = 7;
+        settings.filter = filters::FilterKind::Basic;
+        settings.epsilon = 1000.0;
+        auto table = std::make_shared<const data::Table>(std::move(*resources::loadDataset("cps1988")));
+        auto s = std::move(session::Session::create(table, settings).value());
+        for (int i = 0; i < 600; ++i)
+            QVERIFY(
+                s->ask(request("{\"aggregate\":\"count\",\"target\":{\"kind\":\"absolute\",\"error\":5000}}"))
+                    .ok());
+        const auto facts = report::collectReport(*s, {});
+        auto doc = ui::reportTextDocument(facts, 700.0);
+        const QString text = doc->toPlainText();
+        QVERIFY2(text.contains(
+                     QStringLiteral("This PDF lists the first 200 of 600 requests; the other 400 are in the "
+                                    "HTML report and in the transcript.")),
+                 qPrintable(text.right(2000)));
+        QVERIFY(text.contains(QStringLiteral("600 requests, 600 released")));
+        // Four tables of 50 requests (each with its header), not one of 600.
+        QCOMPARE(text.count(QStringLiteral("answer ± error bar")), 4);
+        int pages = 0;
+        ui::renderReportPage(facts, 0, QSize(200, 283), &pages);
+        QVERIFY2(pages <= 20, qPrintable(QString::number(pages))); // 17; all 600 requests made about 50
+
+        // The window's export: a progress dialog over the window while a worker writes the file.
+        auto w = windowWith(kScalarRequests, filters::FilterKind::Zcdp);
+        bool sawDialog = false;
+        QTimer probe;
+        probe.setInterval(5);
+        connect(&probe, &QTimer::timeout, this, [&] {
+            sawDialog = sawDialog || w->findChild<QProgressDialog *>(QStringLiteral("reportExportProgress"));
+        });
+        probe.start();
+        const QString pdf = m_dir.filePath(QStringLiteral("threaded.pdf"));
+        auto written = w->exportReportTo(pdf);
+        probe.stop();
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
+        QVERIFY(sawDialog); // the GUI thread ran its timers while the report was written
+        QVERIFY(QFile::exists(pdf));
     }
 
     void noSessionNoReport()

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/chartexport.h"
 
+#include "core/io/text_file.h"
+
 #include <QApplication>
+#include <QBuffer>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -76,6 +79,19 @@ QString exportFolder()
 QString couldNotWrite(const QString &path)
 {
     return ChartExporter::tr("Could not write %1.").arg(QDir::toNativeSeparators(path));
+}
+
+/// Writes `bytes` to `path` atomically (io::writeTextFileAtomically: a temporary file, fsync'd,
+/// renamed; every short write is an error, so a full disk or a file-size limit never leaves a
+/// truncated file reported saved). On failure `error` gets the path and the reason.
+bool writeAtomically(const QString &path, const QByteArray &bytes, QString *error)
+{
+    auto written = io::writeTextFileAtomically(path.toStdString(), bytes.toStdString());
+    if (written)
+        return true;
+    if (error)
+        *error = couldNotWrite(path) + u' ' + QString::fromStdString(written.error().message);
+    return false;
 }
 
 } // namespace
@@ -272,19 +288,26 @@ bool ChartExporter::savePng(const QString &path, QSize pixels, QString *error) c
                          .arg(kMaxPixels);
         return false;
     }
-    if (!picture.save(path, "PNG")) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    if (!buffer.open(QIODevice::WriteOnly) || !picture.save(&buffer, "PNG")) {
         if (error)
             *error = couldNotWrite(path);
         return false;
     }
-    return true;
+    return writeAtomically(path, bytes, error);
 }
 
 bool ChartExporter::saveSvg(const QString &path, QString *error) const
 {
     const QSize size = naturalSize();
+    // Painted into memory, then written at once: QPainter::end() and the file write are both
+    // checked, so a truncated file is never reported saved.
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     QSvgGenerator generator;
-    generator.setFileName(path);
+    generator.setOutputDevice(&buffer);
     generator.setSize(size);
     generator.setViewBox(QRect(QPoint(), size));
     // Fonts are sized in points against the widget's resolution, as on screen.
@@ -299,33 +322,46 @@ bool ChartExporter::saveSvg(const QString &path, QString *error) const
     }
     painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     paint(painter, size);
-    painter.end();
-    return true;
+    if (!painter.end()) {
+        if (error)
+            *error = couldNotWrite(path);
+        return false;
+    }
+    return writeAtomically(path, bytes, error);
 }
 
 bool ChartExporter::savePdf(const QString &path, QString *error) const
 {
     const QSize size = naturalSize();
     constexpr double kDpi = 96.0; // widget pixels per inch on the page
-    QPdfWriter writer(path);
-    writer.setResolution(static_cast<int>(kDpi));
-    writer.setPageSize(
-        QPageSize(QSizeF(size) * (72.0 / kDpi), QPageSize::Point, QString(), QPageSize::ExactMatch));
-    writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-    writer.setTitle(title().text);
-    writer.setCreator(QStringLiteral("Privacy Budget Explorer"));
-    QPainter painter;
-    if (!painter.begin(&writer)) {
-        if (error)
-            *error = couldNotWrite(path);
-        return false;
+    QByteArray bytes;
+    {
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        QPdfWriter writer(&buffer);
+        writer.setResolution(static_cast<int>(kDpi));
+        writer.setPageSize(
+            QPageSize(QSizeF(size) * (72.0 / kDpi), QPageSize::Point, QString(), QPageSize::ExactMatch));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        writer.setTitle(title().text);
+        writer.setCreator(QStringLiteral("Privacy Budget Explorer"));
+        QPainter painter;
+        if (!painter.begin(&writer)) {
+            if (error)
+                *error = couldNotWrite(path);
+            return false;
+        }
+        painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+        // The page is whole points: stretch the last fraction of a pixel away.
+        painter.scale(double(writer.width()) / size.width(), double(writer.height()) / size.height());
+        paint(painter, size);
+        if (!painter.end()) {
+            if (error)
+                *error = couldNotWrite(path);
+            return false;
+        }
     }
-    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
-    // The page is whole points: stretch the last fraction of a pixel away.
-    painter.scale(double(writer.width()) / size.width(), double(writer.height()) / size.height());
-    paint(painter, size);
-    painter.end();
-    return true;
+    return writeAtomically(path, bytes, error);
 }
 
 void ChartExporter::copyToClipboard() const

@@ -68,6 +68,9 @@ public:
     /// The picture at exactly `pixels` (each side 16 … 20000): laid out at the natural size,
     /// widened or heightened to the asked aspect ratio, then scaled to fit. Null on a bad size.
     QImage image(QSize pixels) const;
+    /// Every save paints into memory, checks QPainter::end(), then writes the file atomically
+    /// (io::writeTextFileAtomically): a short write (full disk, file-size limit) fails, and the
+    /// old file, if any, is left unchanged — a truncated file is never reported saved.
     /// Writes image(pixels) as PNG. False with `error` set ("Could not write …") on failure.
     bool savePng(const QString &path, QSize pixels, QString *error = nullptr) const;
     /// Writes the picture as SVG 1.2 (vector; text as text) at the natural size. False with

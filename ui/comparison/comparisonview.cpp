@@ -476,7 +476,9 @@ void ComparisonView::refreshSessionLedger()
             ledger = std::move(mapped).value();
             std::map<QString, int> kinds;
             for (const auto &e : ledger.events)
-                ++kinds[e.expost ? tr("Laplace noise reduction") : PlanModel::mechanismTitle(e.mechanism)];
+                ++kinds[e.outputDp ? tr("output-DP mechanism (settled cost)")
+                        : e.expost ? tr("Laplace noise reduction")
+                                   : PlanModel::mechanismTitle(e.mechanism)];
             QStringList parts;
             for (const auto &[name, count] : kinds)
                 parts << QStringLiteral("%1 × %2").arg(count).arg(name);

@@ -320,6 +320,10 @@ PrivacyEvent PlanModel::defaultEvent(MechanismKind kind)
 
 QString PlanModel::perStepText(const PrivacyEvent &e, accounting::Neighbouring neighbours)
 {
+    if (e.outputDp)
+        return e.delta > 0.0 ? tr("ε = %1, δ = %2 settled (output DP)")
+                                   .arg(formatNumber(e.epsilon), formatNumber(e.delta))
+                             : tr("ε = %1 settled (output DP)").arg(formatNumber(e.epsilon));
     if (e.expost)
         return tr("ε = %1 ex-post").arg(formatNumber(e.epsilon));
     const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;
@@ -368,7 +372,7 @@ bool PlanModel::sameEvent(const PrivacyEvent &a, const PrivacyEvent &b)
     return a.mechanism == b.mechanism && a.sigma == b.sigma && a.scale == b.scale
            && a.sensitivity == b.sensitivity && a.epsilon == b.epsilon && a.delta == b.delta && a.rho == b.rho
            && a.count == b.count && a.sampling.kind == b.sampling.kind && a.sampling.rate == b.sampling.rate
-           && a.partition == b.partition && a.expost == b.expost;
+           && a.partition == b.partition && a.expost == b.expost && a.outputDp == b.outputDp;
 }
 
 bool PlanModel::hasField(const PrivacyEvent &e, int column)

@@ -6,14 +6,32 @@
 #include "ui/report/reportwriter.h"
 
 #include <QCoreApplication>
-#include <QCursor>
 #include <QDateTime>
-#include <QGuiApplication>
+#include <QEventLoop>
+#include <QFutureWatcher>
+#include <QProgressDialog>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
+#include <cmath>
+#include <memory>
 
 namespace pbx::ui {
 
+namespace {
+
+/// What the writing thread and the GUI thread share: the fraction done and the cancel flag.
+struct ExportState
+{
+    std::atomic<int> permille{0};
+    std::atomic<bool> cancel{false};
+};
+
+} // namespace
+
 Result<void> exportSessionReport(const session::Session &session, const QString &sessionPath,
-                                 const QString &target)
+                                 const QString &target, QWidget *parent)
 {
     if (auto format = reportFormatFor(target); !format)
         return format.error();
@@ -22,11 +40,46 @@ Result<void> exportSessionReport(const session::Session &session, const QString 
     source.generator = "pbx " + applicationVersion().toStdString();
     source.created
         = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")).toStdString();
-    QGuiApplication::setOverrideCursor(QCursor(Qt::WaitCursor));
-    const auto facts = report::collectReport(session, std::move(source));
-    auto written = writeReportFile(facts, target);
-    QGuiApplication::restoreOverrideCursor();
-    return written;
+    // The facts are gathered here (they read the session, which only this thread touches); the
+    // layout and the file are made on a worker thread from that copy.
+    auto facts
+        = std::make_shared<const report::SessionReport>(report::collectReport(session, std::move(source)));
+    auto state = std::make_shared<ExportState>();
+    QFuture<Result<void>> future = QtConcurrent::run([facts, target, state]() -> Result<void> {
+        return writeReportFile(*facts, target, [state](double fraction) {
+            state->permille.store(static_cast<int>(std::lround(fraction * 1000.0)));
+            return !state->cancel.load();
+        });
+    });
+    QProgressDialog dialog(QCoreApplication::translate("ReportExport", "Writing the report…"),
+                           QCoreApplication::translate("ReportExport", "Cancel"), 0, 1000, parent);
+    dialog.setObjectName(QStringLiteral("reportExportProgress"));
+    dialog.setWindowTitle(QCoreApplication::translate("ReportExport", "Export report"));
+    dialog.setWindowModality(Qt::WindowModal);
+    dialog.setMinimumDuration(0); // shown at once: window-modal, so nothing else is asked meanwhile
+    dialog.setAutoClose(false);
+    dialog.setAutoReset(false);
+    dialog.setValue(0);
+    QFutureWatcher<Result<void>> watcher;
+    QEventLoop loop;
+    QObject::connect(&watcher, &QFutureWatcher<Result<void>>::finished, &loop, &QEventLoop::quit);
+    QTimer poll;
+    poll.setInterval(50);
+    QObject::connect(&poll, &QTimer::timeout, &dialog, [&] {
+        dialog.setValue(std::min(999, state->permille.load()));
+        if (dialog.wasCanceled())
+            state->cancel.store(true);
+    });
+    QObject::connect(&dialog, &QProgressDialog::canceled, &dialog, [state] { state->cancel.store(true); });
+    watcher.setFuture(future);
+    poll.start();
+    // The GUI thread keeps painting and answering (the dialog's Cancel) while the worker writes.
+    if (!future.isFinished())
+        loop.exec();
+    poll.stop();
+    future.waitForFinished();
+    dialog.reset();
+    return future.result();
 }
 
 QString reportFileSuggestion(const QString &folder, const QString &baseName)

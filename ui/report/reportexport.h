@@ -7,14 +7,19 @@
 
 #include <QString>
 
+QT_FORWARD_DECLARE_CLASS(QWidget)
+
 namespace pbx::ui {
 
 /// Writes the report of `session` (saved as `sessionPath`, empty when unsaved) to `target`,
-/// stamped "pbx VERSION" and the current UTC time. Runs the composition comparison on the
-/// calling thread (the comparison view's table: fast for interactive sessions).
-/// Errors: those of writeReportFile (extension, folder not writable).
+/// stamped "pbx VERSION" and the current UTC time. Gathers the facts on the calling (GUI) thread
+/// (the session is not shared; the composition comparison is the comparison view's table), then
+/// lays out and writes the file on a worker thread while a window-modal progress dialog over
+/// `parent` ("reportExportProgress") shows the pages done and offers Cancel; the calling thread
+/// keeps processing events until the file is written. Errors: those of writeReportFile
+/// (extension, folder not writable, Cancelled).
 Result<void> exportSessionReport(const session::Session &session, const QString &sessionPath,
-                                 const QString &target);
+                                 const QString &target, QWidget *parent = nullptr);
 
 /// The save dialog's file name and filter: "<session or dataset name>-report.html" in
 /// `folder`, HTML (*.html *.htm) and PDF (*.pdf).

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <string_view>
 
 namespace pbx::ui {
 
@@ -30,6 +31,14 @@ constexpr double kHeaderHeight = 34.0;
 constexpr double kFooterHeight = 26.0;
 /// Charts are rendered at this multiple of their nominal size so they stay sharp when printed.
 constexpr double kChartOversampling = 2.0;
+
+/// Requests printed in the PDF's requests table; beyond it a note says how many are left out
+/// (the HTML report and the transcript list every one). Issue 26: 10⁴ requests took 149 s and
+/// 334 MB as one table.
+constexpr std::size_t kMaxPdfRequests = 200;
+/// The PDF's requests table is cut into tables of this many requests, each with the header row:
+/// QTextDocument lays out and paints one huge table in time quadratic in its rows.
+constexpr std::size_t kPdfRequestsPerTable = 50;
 
 QString toQString(const std::string &s)
 {
@@ -133,8 +142,10 @@ private:
     }
 };
 
-Result<QByteArray> pdfBytes(const report::SessionReport &report)
+Result<QByteArray> pdfBytes(const report::SessionReport &report, const ReportProgress &progress)
 {
+    const auto cancelled
+        = [] { return makeError(ErrorCode::Cancelled, "the report was cancelled; nothing written"); };
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -150,6 +161,8 @@ Result<QByteArray> pdfBytes(const report::SessionReport &report)
         doc->documentLayout()->setPaintDevice(&writer);
         doc->setPageSize(QSizeF(page.width(), page.height() - kHeaderHeight - kFooterHeight));
         const int count = doc->pageCount();
+        if (progress && !progress(0.1))
+            return cancelled();
         QPainter painter;
         if (!painter.begin(&writer))
             return makeError(ErrorCode::Io, "the PDF could not be started");
@@ -157,8 +170,13 @@ Result<QByteArray> pdfBytes(const report::SessionReport &report)
             if (i > 0)
                 writer.newPage();
             paintPage(painter, *doc, report, page, i, count);
+            if (progress && !progress(0.1 + 0.9 * (i + 1) / count)) {
+                painter.end();
+                return cancelled();
+            }
         }
-        painter.end();
+        if (!painter.end())
+            return makeError(ErrorCode::Io, "the PDF could not be finished");
     }
     return bytes;
 }
@@ -176,6 +194,60 @@ Result<ReportFormat> reportFormatFor(const QString &path)
                      "report file " + path.toStdString() + ": the name must end in .html or .pdf");
 }
 
+namespace {
+
+/// Whether `line` starts a request's row of the requests table (its "#" cell), not one of the
+/// full-width rows under it (which start with an empty cell).
+bool startsRequestRow(std::string_view line)
+{
+    return line.starts_with("<tr><td>") && !line.starts_with("<tr><td></td>");
+}
+
+/// The requests table of report::reportHtml cut into tables of kPdfRequestsPerTable requests
+/// (each with the header row), and at most kMaxPdfRequests requests, a note saying how many are
+/// left out. The table is found by its heading and its lines (one per row; the table's own
+/// "</table>" on a line of its own); HTML without it is returned unchanged.
+std::string paginateRequests(const std::string &html, std::size_t requests)
+{
+    const std::size_t heading = html.find("<h2>Requests</h2>");
+    if (heading == std::string::npos)
+        return html;
+    const std::size_t open = html.find("<table", heading);
+    const std::size_t headerStart = open == std::string::npos ? open : html.find("\n", open);
+    const std::size_t headerEnd
+        = headerStart == std::string::npos ? headerStart : html.find("\n", headerStart + 1);
+    const std::size_t close
+        = headerEnd == std::string::npos ? headerEnd : html.find("\n</table>\n", headerEnd);
+    if (close == std::string::npos)
+        return html;
+    const std::string tableOpen = html.substr(open, headerStart + 1 - open);
+    const std::string header = html.substr(headerStart + 1, headerEnd - headerStart);
+    std::string out = html.substr(0, headerEnd + 1);
+    std::size_t seen = 0;
+    for (std::size_t at = headerEnd + 1; at <= close;) {
+        const std::size_t end = html.find('\n', at);
+        const std::string_view line(html.data() + at, end - at + 1);
+        at = end + 1;
+        if (startsRequestRow(line)) {
+            if (seen == kMaxPdfRequests)
+                break;
+            if (seen > 0 && seen % kPdfRequestsPerTable == 0)
+                out += "</table>\n" + tableOpen + header;
+            ++seen;
+        }
+        out += line;
+    }
+    out += "</table>\n";
+    if (requests > seen)
+        out += "<p class=\"unavailable\"><i>This PDF lists the first " + std::to_string(seen) + " of "
+               + std::to_string(requests) + " requests; the other " + std::to_string(requests - seen)
+               + " are in the HTML report and in the transcript.</i></p>\n";
+    out += html.substr(close + std::string_view("\n</table>\n").size());
+    return out;
+}
+
+} // namespace
+
 std::unique_ptr<QTextDocument> reportTextDocument(const report::SessionReport &report, double pageWidth)
 {
     report::HtmlOptions options;
@@ -189,7 +261,7 @@ std::unique_ptr<QTextDocument> reportTextDocument(const report::SessionReport &r
     for (const auto &chart : report::reportCharts(report))
         doc->addResource(QTextDocument::ImageResource, QUrl(toQString("pbx-chart:" + chart.name)),
                          renderSvg(chart));
-    doc->setHtml(toQString(report::reportHtml(report, options)));
+    doc->setHtml(toQString(paginateRequests(report::reportHtml(report, options), report.events.size())));
     return doc;
 }
 
@@ -218,7 +290,8 @@ QImage renderReportPage(const report::SessionReport &report, int page, QSize siz
     return image;
 }
 
-Result<void> writeReportFile(const report::SessionReport &report, const QString &path)
+Result<void> writeReportFile(const report::SessionReport &report, const QString &path,
+                             const ReportProgress &progress)
 {
     auto format = reportFormatFor(path);
     if (!format)
@@ -226,7 +299,7 @@ Result<void> writeReportFile(const report::SessionReport &report, const QString 
     if (*format == ReportFormat::Html)
         return io::writeTextFileAtomically(path.toStdString(), report::reportHtml(report));
     GuiForPrinting gui;
-    auto bytes = pdfBytes(report);
+    auto bytes = pdfBytes(report, progress);
     if (!bytes)
         return bytes.error();
     return io::writeTextFileAtomically(path.toStdString(), bytes->toStdString());

@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 QT_FORWARD_DECLARE_CLASS(QTextDocument)
@@ -32,10 +33,18 @@ std::unique_ptr<QTextDocument> reportTextDocument(const report::SessionReport &r
 /// `pageCount`, if not null, receives the number of pages. Needs a QGuiApplication.
 QImage renderReportPage(const report::SessionReport &report, int page, QSize size, int *pageCount = nullptr);
 
+/// Told the fraction done in [0, 1] while a report is written (PDF: after the layout, then after
+/// each page); return false to cancel. Called on the writing thread.
+using ReportProgress = std::function<bool(double)>;
+
 /// Writes `report` to `path` in the format of its extension, atomically (the old file, if any,
 /// is unchanged on failure). For PDF a QGuiApplication must exist or be creatable: without one,
 /// a temporary one is made on the "offscreen" platform unless QT_QPA_PLATFORM names another.
-/// Errors: InvalidArgument (extension), Io naming the path (folder missing, not writable).
-Result<void> writeReportFile(const report::SessionReport &report, const QString &path);
+/// May run on a worker thread when a QGuiApplication exists (the PDF is painted on QPdfWriter,
+/// QImage and a QTextDocument made on that thread). Errors: InvalidArgument (extension), Io
+/// naming the path (folder missing, not writable), Cancelled (`progress` returned false; nothing
+/// is written).
+Result<void> writeReportFile(const report::SessionReport &report, const QString &path,
+                             const ReportProgress &progress = {});
 
 } // namespace pbx::ui
