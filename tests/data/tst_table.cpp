@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Table::create validation, column lookup and declared bounds.
 #include "core/data/table.h"
+#include "tests/test_rows.h"
 
 #include "tests/testutils.h"
 
@@ -60,8 +61,9 @@ void TestTable::createValid()
     QCOMPARE(table->provenance(), std::string("made by hand"));
     QCOMPARE(table->columnIndex("region"), std::optional<std::size_t>(1));
     QCOMPARE(table->columnIndex("Region"), std::optional<std::size_t>());
-    QCOMPARE(table->numeric(0)[2], 3.0);
-    QCOMPARE(table->codes(1)[1], 1);
+    const pbx::test::PublicRows rows(*table);
+    QCOMPARE(rows->numeric(0)[2], 3.0);
+    QCOMPARE(rows->codes(1)[1], 1);
 
     const auto empty = Table::create("empty", {});
     QVERIFY(empty.ok());

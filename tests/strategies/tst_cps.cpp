@@ -6,6 +6,7 @@
 #include "core/strategies/quantiles.h"
 #include "core/strategies/range_simulation.h"
 #include "tests/strategies/cps_table.h"
+#include "tests/test_rows.h"
 #include "tests/testutils.h"
 
 using namespace pbx;
@@ -81,7 +82,7 @@ private slots:
 
     void censusAnalogue()
     {
-        auto cells = bmiCensusCells(m_cps, 500.0);
+        auto cells = bmiCensusCells(test::PublicRows(m_cps), 500.0);
         QVERIFY(cells.ok());
         QCOMPARE((*cells)[0], 1499.0);
         QCOMPARE((*cells)[1], 733.0);
