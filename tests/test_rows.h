@@ -9,7 +9,7 @@
 namespace pbx::test {
 
 /// A public copy of `table` and its rows. Not copyable (the rows refer to the copy); pass it where a
-/// `const data::Rows &` is expected, e.g. `query.evaluate(test::PublicRows(table))`.
+/// `const data::Rows &` is expected, e.g. `query.evaluate(pbx::test::PublicRows(table))`.
 struct PublicRows
 {
     explicit PublicRows(const data::Table &t)

@@ -180,7 +180,7 @@ void TestCliRun::unifiedCertifiesAtLeastAsManyAsZcdp()
                 spec.where = e["where"].get<std::string>();
                 const double truth = data::CompiledQuery::compile(spec, table)
                                          .value()
-                                         .evaluate(test::PublicRows(table))
+                                         .evaluate(pbx::test::PublicRows(table))
                                          .count;
                 const double alpha = e["target"]["error"].get<double>();
                 QVERIFY2(std::fabs(e["answer"].get<double>() - truth) <= alpha * truth,

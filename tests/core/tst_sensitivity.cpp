@@ -37,10 +37,14 @@ void TestSensitivity::computedSumsExceedNominalDeltaAndArePadded()
     pbx::data::QuerySpec spec;
     spec.aggregate = pbx::data::Aggregate::Sum;
     spec.column = "x";
-    const double s
-        = pbx::data::CompiledQuery::compile(spec, small).value().evaluate(test::PublicRows(small)).clippedSum;
-    const double s2
-        = pbx::data::CompiledQuery::compile(spec, large).value().evaluate(test::PublicRows(large)).clippedSum;
+    const double s = pbx::data::CompiledQuery::compile(spec, small)
+                         .value()
+                         .evaluate(pbx::test::PublicRows(small))
+                         .clippedSum;
+    const double s2 = pbx::data::CompiledQuery::compile(spec, large)
+                          .value()
+                          .evaluate(pbx::test::PublicRows(large))
+                          .clippedSum;
     const double nominal = pbx::data::sumSensitivity(bounds, Neighbouring::AddRemove).l1;
     QCOMPARE(nominal, top);
     QCOMPARE(s2 - s, std::ldexp(1.0, 53)); // > Δ

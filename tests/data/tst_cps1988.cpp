@@ -96,12 +96,12 @@ void TestCps1988::counts()
     QFETCH(int, expected);
     const auto compiled = Predicate::compile(predicate.toStdString(), m_table);
     QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().message.c_str());
-    QCOMPARE(compiled->countMatches(test::PublicRows(m_table)), static_cast<std::size_t>(expected));
+    QCOMPARE(compiled->countMatches(pbx::test::PublicRows(m_table)), static_cast<std::size_t>(expected));
 }
 
 void TestCps1988::meanWage()
 {
-    const test::PublicRows rows(m_table);
+    const pbx::test::PublicRows rows(m_table);
     const auto wage = rows->numeric(0);
     const double mean = std::accumulate(wage.begin(), wage.end(), 0.0) / double(wage.size());
     PBX_FUZZY_COMPARE(mean, 603.72684638607711, 1e-13);

@@ -149,7 +149,7 @@ void TestPredicate::validTexts()
     const Table table = smallTable();
     const auto predicate = Predicate::compile(text.toStdString(), table);
     QVERIFY2(predicate.ok(), predicate.ok() ? "" : predicate.error().message.c_str());
-    QCOMPARE(predicate->countMatches(test::PublicRows(table)), static_cast<std::size_t>(expected));
+    QCOMPARE(predicate->countMatches(pbx::test::PublicRows(table)), static_cast<std::size_t>(expected));
     QCOMPARE(QString::fromStdString(predicate->text()), text);
 }
 
@@ -259,11 +259,11 @@ void TestPredicate::inferredCategoriesAreNotChecked()
     for (const char *text : {R"(region == "nowhere")", R"(region == "South")"}) {
         const auto predicate = Predicate::compile(text, *table);
         QVERIFY2(predicate.ok(), predicate.ok() ? "" : predicate.error().message.c_str());
-        QCOMPARE(predicate->countMatches(test::PublicRows(*table)), std::size_t{0});
+        QCOMPARE(predicate->countMatches(pbx::test::PublicRows(*table)), std::size_t{0});
     }
     const auto others = Predicate::compile(R"(region != "nowhere")", *table);
     QVERIFY(others.ok());
-    QCOMPARE(others->countMatches(test::PublicRows(*table)), regions.size());
+    QCOMPARE(others->countMatches(pbx::test::PublicRows(*table)), regions.size());
 }
 
 void TestPredicate::maskIsPerRow()
@@ -272,7 +272,7 @@ void TestPredicate::maskIsPerRow()
     const auto predicate = Predicate::compile(R"(region == "south" and education >= 12)", table);
     QVERIFY(predicate.ok());
     std::vector<std::uint8_t> mask(3, 7); // wrong size and junk: evaluate must overwrite it
-    predicate->evaluate(test::PublicRows(table), mask);
+    predicate->evaluate(pbx::test::PublicRows(table), mask);
     const std::vector<std::uint8_t> expected = {0, 1, 0, 0, 1, 0, 0, 0, 0, 0};
     QCOMPARE(mask, expected);
 }
@@ -288,8 +288,8 @@ void TestPredicate::evaluatesOnReorderedTable()
     for (const char *text : texts) {
         const auto predicate = Predicate::compile(text, table);
         QVERIFY(predicate.ok());
-        QCOMPARE(predicate->countMatches(test::PublicRows(reordered)),
-                 predicate->countMatches(test::PublicRows(table)));
+        QCOMPARE(predicate->countMatches(pbx::test::PublicRows(reordered)),
+                 predicate->countMatches(pbx::test::PublicRows(table)));
     }
 }
 
@@ -299,9 +299,9 @@ void TestPredicate::emptyPredicateMatchesAll()
     const Predicate all;
     QVERIFY(all.matchesAll());
     std::vector<std::uint8_t> mask;
-    all.evaluate(test::PublicRows(table), mask);
+    all.evaluate(pbx::test::PublicRows(table), mask);
     QCOMPARE(mask, std::vector<std::uint8_t>(10, 1));
-    QCOMPARE(all.countMatches(test::PublicRows(table)), std::size_t{10});
+    QCOMPARE(all.countMatches(pbx::test::PublicRows(table)), std::size_t{10});
 }
 
 void TestPredicate::deepNestingIsRefusedWithoutCrashing()

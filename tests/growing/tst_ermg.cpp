@@ -50,7 +50,7 @@ private Q_SLOTS:
     void solverOnCps()
     {
         const auto cps = test::loadCps();
-        auto data = cpsErmData(test::PublicRows(cps));
+        auto data = cpsErmData(pbx::test::PublicRows(cps));
         QVERIFY(data.ok());
         QCOMPARE(data->features.cols(), Eigen::Index{9});
         QCOMPARE(data->features.rows(), Eigen::Index{28155});

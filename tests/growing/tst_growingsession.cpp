@@ -145,7 +145,7 @@ void TestGrowingSession::answersAreSeededAndNearTheTruth()
     // epoch's bound α_i + s_i (which holds with probability ≥ 0.95 for any arrival order).
     const auto fraction = [](const char *text) {
         auto p = data::Predicate::compile(text, *cps());
-        return double(p->countMatches(test::PublicRows(*cps()))) / double(cps()->rowCount());
+        return double(p->countMatches(pbx::test::PublicRows(*cps()))) / double(cps()->rowCount());
     };
     const double south = fraction("region == \"south\"");
     const double afam = fraction("ethnicity == \"afam\"");

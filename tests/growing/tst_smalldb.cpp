@@ -38,7 +38,7 @@ private Q_SLOTS:
     void cpsInstance()
     {
         const auto cps = test::loadCps();
-        auto inst = cpsSmallDbInstance(test::PublicRows(cps));
+        auto inst = cpsSmallDbInstance(pbx::test::PublicRows(cps));
         QVERIFY(inst.ok());
         QCOMPARE(inst->queries.size(), std::size_t{28});
         std::vector<std::uint64_t> counts(SmallDbInstance::kCells, 0);

@@ -176,7 +176,7 @@ QString expectedValue(const std::string &name, const session::Session *s, std::s
         return number(static_cast<double>(events.size()));
     const auto truthOf = [&](const session::LedgerEvent &e) {
         const auto stats = data::CompiledQuery::compile(e.request.query, s->table())
-                               ->evaluate(test::PublicRows(s->table()));
+                               ->evaluate(pbx::test::PublicRows(s->table()));
         switch (e.request.query.aggregate) {
         case data::Aggregate::Count:
             return stats.count;

@@ -91,7 +91,7 @@ void TestOdpPtr::unitVectors()
 namespace {
 std::vector<double> wages(const data::Table &table, bool subgroup)
 {
-    const test::PublicRows holder(table);
+    const pbx::test::PublicRows holder(table);
     const data::Rows &t = holder;
     const auto wage = *t.columnIndex("wage");
     const auto eth = *t.columnIndex("ethnicity");

@@ -82,7 +82,7 @@ private slots:
 
     void censusAnalogue()
     {
-        auto cells = bmiCensusCells(test::PublicRows(m_cps), 500.0);
+        auto cells = bmiCensusCells(pbx::test::PublicRows(m_cps), 500.0);
         QVERIFY(cells.ok());
         QCOMPARE((*cells)[0], 1499.0);
         QCOMPARE((*cells)[1], 733.0);

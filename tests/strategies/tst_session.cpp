@@ -63,7 +63,7 @@ private slots:
             QVERIFY(e->targetMet);
             QVERIFY(e->strategyRecord->halfWidths[0] <= 20.0);
             // Every cell's noise is within a few scales of the truth.
-            const auto truth = *strategies::countHistogram(test::PublicRows(*m_cps), {"region", {}});
+            const auto truth = *strategies::countHistogram(pbx::test::PublicRows(*m_cps), {"region", {}});
             for (std::size_t i = 0; i < 4; ++i)
                 QVERIFY(std::fabs(e->strategyRecord->values[i] - double(truth.counts[i])) < 200.0);
             // A derived answer: zero cost, no new release, the sum of the released cells.

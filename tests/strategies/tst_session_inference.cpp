@@ -208,7 +208,7 @@ private slots:
             QVERIFY(rec.values[i] >= rec.values[i - 1]);
         // The projection reduces the weighted squared error of the vector (weights 1/variance).
         const auto west = *data::Predicate::compile("region == \"west\"", *m_cps);
-        const auto truth = *strategies::countHistogram(test::PublicRows(*m_cps),
+        const auto truth = *strategies::countHistogram(pbx::test::PublicRows(*m_cps),
                                                        {"experience", *strategies::unitEdges(-8, 64)}, west);
         double cumulative = 0.0, before = 0.0, after = 0.0;
         for (std::size_t i = 0; i < 73; ++i) {

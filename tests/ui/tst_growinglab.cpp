@@ -1024,11 +1024,11 @@ void TestGrowingLab::atgPanel()
     // The core's sparse vector on the same stream and seed, independently.
     auto table = pbx::resources::loadDataset("cps1988");
     QVERIFY(table.ok());
-    auto order = pbx::growing::arrivalOrder(test::PublicRows(*table), "random", panel->seed());
+    auto order = pbx::growing::arrivalOrder(pbx::test::PublicRows(*table), "random", panel->seed());
     QVERIFY(order.ok());
     std::vector<std::vector<std::uint8_t>> masks(1);
     pbx::data::Predicate::compile("region == \"south\"", *table)
-        ->evaluate(test::PublicRows(*table), masks.front());
+        ->evaluate(pbx::test::PublicRows(*table), masks.front());
     const pbx::growing::PrefixCounts counts(masks, std::span<const std::uint32_t>(*order));
     auto svt = pbx::growing::GrowingSparseVector::create(config.unit, config.cap);
     QVERIFY(svt.ok());
