@@ -46,6 +46,7 @@ private slots:
     void boundsValidate_data();
     void boundsValidate();
     void withDeclaredBounds();
+    void publicRowsOnlyForPublicData();
 };
 
 void TestTable::createValid()
@@ -172,6 +173,28 @@ void TestTable::withDeclaredBounds()
     QVERIFY(!onCategorical.ok());
     QCOMPARE(static_cast<int>(onCategorical.error().code), static_cast<int>(ErrorCode::InvalidArgument));
     PBX_VERIFY_ERROR(table->withDeclaredBounds("wage", Bounds{10, 0}), InvalidArgument, "column 'wage'");
+}
+
+// Door (b) of core/data/rows.h (issue 27): a private table's rows are refused, from the flag alone,
+// naming the use; a table declared public hands out rows that read its values.
+void TestTable::publicRowsOnlyForPublicData()
+{
+    const auto table = Table::create("t", {numeric("wage", {1.0, 2.0, 3.0})});
+    QVERIFY(table.ok());
+    QVERIFY(!table->isPublic());
+    const auto refused = pbx::data::publicRows(*table, "the lab");
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().code, ErrorCode::Unsupported);
+    QVERIFY2(refused.error().message.rfind(
+                 "the lab reads the rows of the dataset, which is not declared public", 0)
+                 == 0,
+             refused.error().message.c_str());
+    const Table declared = table->withPublic(true);
+    const auto rows = pbx::data::publicRows(declared, "the lab");
+    QVERIFY(rows.ok());
+    QCOMPARE(&rows->table(), &declared);
+    QCOMPARE(rows->rowCount(), std::size_t{3});
+    QCOMPARE(rows->numeric(0)[2], 3.0);
 }
 
 QTEST_APPLESS_MAIN(TestTable)

@@ -99,7 +99,8 @@ private slots:
 
     void wageMedian()
     {
-        const auto wage = m_cps.numeric(*m_cps.columnIndex("wage"));
+        const pbx::test::PublicRows rows(m_cps);
+        const auto wage = rows->numeric(*m_cps.columnIndex("wage"));
         std::vector<double> w(wage.begin(), wage.end());
         auto sorted = w;
         std::sort(sorted.begin(), sorted.end());
@@ -119,7 +120,7 @@ private slots:
         QVERIFY(std::fabs(s01->value - 6.091e-2) < 1e-4);
         QCOMPARE(s01->argmax, std::size_t{248});
         // Education median 12: the discrete mechanism puts 1 − 5e-193 on it.
-        const auto edu = m_cps.numeric(*m_cps.columnIndex("education"));
+        const auto edu = rows->numeric(*m_cps.columnIndex("education"));
         std::vector<double> grid;
         for (int v = 0; v <= 20; ++v)
             grid.push_back(v);
