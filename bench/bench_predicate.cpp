@@ -28,6 +28,7 @@ const pbx::data::Table &cps1988()
 void evaluate(benchmark::State &state, const char *text)
 {
     const pbx::data::Table &table = cps1988();
+    const auto rows = *pbx::data::publicRows(table, "the benchmark"); // embedded: public
     const auto predicate = pbx::data::Predicate::compile(text, table);
     if (!predicate) {
         state.SkipWithError(predicate.error().message.c_str());
@@ -35,7 +36,7 @@ void evaluate(benchmark::State &state, const char *text)
     }
     std::vector<std::uint8_t> mask;
     for (auto _ : state) {
-        predicate->evaluate(table, mask);
+        predicate->evaluate(rows, mask);
         benchmark::DoNotOptimize(mask.data());
     }
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(table.rowCount()));

@@ -3,6 +3,8 @@
 #include "app/cli/odp_cli_support.h"
 
 #include "core/data/predicate.h"
+#include "core/data/rows.h"
+#include "core/odp/column_counts.h"
 #include "core/odp/crossover.h"
 #include "core/odp/ptr_iqr.h"
 #include "core/odp/sparse_vector.h"
@@ -25,7 +27,9 @@ constexpr const char *kSvtUsage
       "column's declared bounds; default column education). Sparse vector (exact discrete Laplace)\n"
       "flags the counts ≥ T, stopping at the c-th; it costs E(j) = ε₁ + j·ε₂/c (Hartmann et al. 2023, Lemma 8). The j\n"
       "flagged counts are then released with Laplace scale j·Δ/(ε − E(j)). Lyu et al.'s split of\n"
-      "ε·svt-share unless --epsilon1/--epsilon2 are given. --seed: reproducible teaching noise.\n";
+      "ε·svt-share unless --epsilon1/--epsilon2 are given. --seed: reproducible teaching noise.\n"
+      "Public data only (an embedded dataset, or a CSV whose metadata says \"public\": true): a side\n"
+      "command has no budget to charge; on private data ask an 'svt' request in a session (pbx-cli run).\n";
 
 constexpr const char *kFigureUsage
     = "Usage: pbx-cli odp svt-figure [--entries 100] [--large 1000] [--threshold 500] [--c 10]\n"
@@ -41,7 +45,9 @@ constexpr const char *kIqrUsage
       "                   [--width W] [--seed S] [--out FILE]\n"
       "Propose-test-release IQR (Hartmann et al. 2023, Lemma 10) with two log-scale discretisations. Needs the\n"
       "replace-one relation (n public). Prints γ of both discretisations (teaching: γ is computed\n"
-      "from the data) and the cost of the realised case under every accounting.\n";
+      "from the data) and the cost of the realised case under every accounting. Public data only (an\n"
+      "embedded dataset, or a CSV whose metadata says \"public\": true); on private data ask a 'ptr-iqr'\n"
+      "request in a session (pbx-cli run), which takes no --where (the subgroup's size is private).\n";
 
 constexpr const char *kTableUsage
     = "Usage: pbx-cli odp table1 [--eps0 0.01,0.05,0.1,0.25,0.5,1,2] [--delta 1e-3,…,1e-9]\n"
@@ -56,35 +62,27 @@ data::Table loadTable(const Options &o)
     return std::move(*table);
 }
 
+/// The rows of a public table (door (b) of core/data/rows.h): a side command has no session to
+/// charge, so on data not declared public it refuses, from the public flag alone, before reading
+/// anything.
+data::Rows publicRowsOrExit(const data::Table &table, const std::string &command)
+{
+    auto rows = data::publicRows(table, "this command");
+    if (!rows)
+        throw Exit{1, rows.error().message + "; in a session it is the request kind '"
+                          + (command == "iqr" ? "ptr-iqr" : command) + "'"};
+    return *rows;
+}
+
 /// The column's counts and a label per count.
-void columnCounts(const data::Table &t, const std::string &name, std::vector<std::int64_t> &counts,
+void columnCounts(const data::Rows &t, const std::string &name, std::vector<std::int64_t> &counts,
                   std::vector<std::string> &labels)
 {
-    const auto col = t.columnIndex(name);
-    if (!col)
-        throw Exit{1, "--column: unknown column '" + name + "'"};
-    const auto &info = t.columnInfo(*col);
-    if (info.type == data::ColumnType::Categorical) {
-        labels = info.categories;
-        counts.assign(labels.size(), 0);
-        for (std::int32_t c : t.codes(*col))
-            if (c >= 0 && static_cast<std::size_t>(c) < counts.size())
-                ++counts[static_cast<std::size_t>(c)];
-        return;
-    }
-    if (!info.declaredBounds)
-        throw Exit{1, "--column: '" + name + "' has no declared bounds"};
-    const double lo = std::ceil(info.declaredBounds->lower);
-    const double hi = std::floor(info.declaredBounds->upper);
-    if (hi - lo > 10000)
-        throw Exit{1, "--column: '" + name + "' spans more than 10000 whole numbers"};
-    for (double v = lo; v <= hi; v += 1.0)
-        labels.push_back(csvNumber(v));
-    counts.assign(labels.size(), 0);
-    for (double v : t.numeric(*col)) {
-        const double r = std::round(std::clamp(v, lo, hi));
-        ++counts[static_cast<std::size_t>(r - lo)];
-    }
+    auto c = odp::columnCounts(t, name);
+    if (!c)
+        throw Exit{1, "--" + c.error().message};
+    counts = std::move(c->counts);
+    labels = std::move(c->labels);
 }
 
 Json cellsJson(const odp::OdpGuarantee &g, const char *key)
@@ -133,9 +131,10 @@ int svt(const std::vector<std::string> &args, std::ostream &out)
     }
     const auto guarantee = valueOrExit(odp::svtGuarantee(p));
     const data::Table table = loadTable(o);
+    const data::Rows rows = publicRowsOrExit(table, "svt");
     std::vector<std::int64_t> counts;
     std::vector<std::string> labels;
-    columnCounts(table, o.value("--column").value_or("education"), counts, labels);
+    columnCounts(rows, o.value("--column").value_or("education"), counts, labels);
     auto bits = randomSource(o);
     const auto run = valueOrExit(
         odp::releaseLargeEntries(counts, static_cast<std::int64_t>(threshold), p, epsilon, *bits));
@@ -264,6 +263,9 @@ int iqr(const std::vector<std::string> &args, std::ostream &out)
     const double epsilon = number(o, "--epsilon", 0.5);
     const double deltaF = number(o, "--delta-f", 1e-6);
     const data::Table table = loadTable(o);
+    // Public data only: n, γ and the pass probabilities below are computed from the rows, and with
+    // --where the subgroup's size (hence the bin width and quartile ranks) depends on them too.
+    const data::Rows rows = publicRowsOrExit(table, "iqr");
     const std::string column = o.value("--column").value_or("wage");
     const auto col = table.columnIndex(column);
     if (!col)
@@ -274,11 +276,11 @@ int iqr(const std::vector<std::string> &args, std::ostream &out)
     const auto predicate
         = valueOrExit(data::Predicate::compile(o.value("--where").value_or(""), table), "--where");
     std::vector<std::uint8_t> mask;
-    predicate.evaluate(table, mask);
+    predicate.evaluate(rows, mask);
     std::vector<double> values;
-    for (std::size_t i = 0; i < table.rowCount(); ++i)
+    for (std::size_t i = 0; i < rows.rowCount(); ++i)
         if (mask[i])
-            values.push_back(table.numeric(*col)[i]);
+            values.push_back(rows.numeric(*col)[i]);
     const auto data = valueOrExit(
         odp::IqrData::create(std::move(values), info.declaredBounds->lower, info.declaredBounds->upper));
     odp::PtrIqrParameters p;

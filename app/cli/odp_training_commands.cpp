@@ -2,6 +2,8 @@
 // `pbx-cli odp early-stop | thm15 | recover`.
 #include "app/cli/odp_cli_support.h"
 
+#include "core/data/rows.h"
+#include "core/math/directed_rounding.h"
 #include "core/odp/budget_recovery.h"
 #include "core/odp/early_stopping.h"
 #include "resources/dataset_catalog.h"
@@ -40,7 +42,10 @@ constexpr const char *kRecoverUsage
       "Private logistic regression by output perturbation, tested on a disjoint split (row i is a\n"
       "test row iff i mod 5 = 4); released only if the noisy error ≤ τ, otherwise ⊥. Cells:\n"
       "released max(ε_p, Δ_test/s), ⊥ max(min(ε_p, Δ_train/s), Δ_test/s) (Hartmann et al. 2023, Theorem 17).\n"
-      "--simulation (public data only) adds the true error and the pass probability.\n";
+      "--simulation adds the true error and the pass probability. Public data only (an embedded\n"
+      "dataset, or a CSV whose metadata says \"public\": true); on private data ask a 'recover' request\n"
+      "in a session (pbx-cli run). --repeat R runs R independent releases: their total cost is R runs'\n"
+      "costs by basic composition (total_cost).\n";
 
 std::vector<std::int64_t> stopsOf(const Options &o)
 {
@@ -192,9 +197,12 @@ int recover(const std::vector<std::string> &args, std::ostream &out)
     if (!table)
         throw Exit{1, "--dataset: " + table.error().message};
     const bool simulation = o.has("--simulation");
-    if (simulation && !table->isPublic())
-        throw Exit{1, "--simulation reads the true error, so it runs only on public data"};
-    const auto split = valueOrExit(odp::cps1988Recovery(*table, features, labelThreshold));
+    // Door (b) of core/data/rows.h: no session to charge, so public data only (decided from the
+    // public flag, before any row is read).
+    auto rows = data::publicRows(*table, "this command");
+    if (!rows)
+        throw Exit{1, rows.error().message + "; in a session it is the request kind 'recover'"};
+    const auto split = valueOrExit(odp::cps1988Recovery(*rows, features, labelThreshold));
     const auto calibration = valueOrExit(odp::calibrateRecovery(
         p, static_cast<std::size_t>(split.train.x.rows()), static_cast<std::size_t>(split.test.x.rows())));
     const auto fit = valueOrExit(odp::fitLogistic(split.train, p.lambda, p.gradientTolerance));
@@ -202,12 +210,14 @@ int recover(const std::vector<std::string> &args, std::ostream &out)
     Json runs = Json::array();
     int released = 0;
     double costSum = 0.0;
+    double totalCost = 0.0; // Σ cost rounded up at every step: an upper bound on the composed ε
     Json first;
     for (std::int64_t r = 0; r < repeat; ++r) {
         const auto run = valueOrExit(
             odp::perturbAndTest(fit, static_cast<std::size_t>(split.train.x.rows()), split.test, p, *bits));
         released += run.released;
         costSum += run.cost;
+        totalCost = math::addRoundUp(totalCost, run.cost);
         Json j = {{"released", run.released}, {"noisy_error", run.noisyError}, {"cost", run.cost}};
         if (run.released)
             j["theta"] = std::vector<double>(run.theta.data(), run.theta.data() + run.theta.size());
@@ -238,6 +248,9 @@ int recover(const std::vector<std::string> &args, std::ostream &out)
         doc["runs"] = runs;
         doc["pass_rate"] = released / static_cast<double>(repeat);
         doc["mean_cost"] = costSum / static_cast<double>(repeat);
+        // R independent releases on the same data compose: basic composition, the sum of the
+        // realised costs, rounded up (issue 27: "cost" alone is the first run's).
+        doc["total_cost"] = totalCost;
     }
     if (simulation) {
         const double trueError = odp::meanAbsoluteError(fit.theta, split.test);

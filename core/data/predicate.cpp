@@ -572,7 +572,7 @@ void compareAll(std::span<const T> values, T literal, Compare compare, std::vect
 
 } // namespace
 
-bool Predicate::pushComparison(const Table &table, const Instruction &instruction,
+bool Predicate::pushComparison(const Rows &table, const Instruction &instruction,
                                std::vector<std::uint8_t> &out) const
 {
     // Re-resolve when the table is not laid out like the one we compiled against.
@@ -640,7 +640,7 @@ bool Predicate::pushComparison(const Table &table, const Instruction &instructio
     return true;
 }
 
-void Predicate::evaluate(const Table &table, std::vector<std::uint8_t> &mask) const
+void Predicate::evaluate(const Rows &table, std::vector<std::uint8_t> &mask) const
 {
     const std::size_t n = table.rowCount();
     if (m_program.empty()) {
@@ -695,7 +695,7 @@ void Predicate::evaluate(const Table &table, std::vector<std::uint8_t> &mask) co
     mask.swap(stack[0]);
 }
 
-std::size_t Predicate::countMatches(const Table &table) const
+std::size_t Predicate::countMatches(const Rows &table) const
 {
     if (m_program.empty())
         return table.rowCount();

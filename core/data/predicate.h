@@ -13,6 +13,7 @@
 //   IDENT      := [A-Za-z_][A-Za-z0-9_]*   (a column name)
 #pragma once
 
+#include "core/data/rows.h"
 #include "core/data/table.h"
 #include "core/util/result.h"
 
@@ -53,10 +54,10 @@ public:
     /// Precondition: `table` has the columns the predicate was compiled against, with the same
     /// types (categorical labels are matched by text, so a reordered dictionary is fine). If a
     /// column is missing or changed type, no row matches (and debug builds assert).
-    void evaluate(const Table &table, std::vector<std::uint8_t> &mask) const;
+    void evaluate(const Rows &table, std::vector<std::uint8_t> &mask) const;
 
     /// Number of rows of `table` that match. Same precondition as evaluate().
-    std::size_t countMatches(const Table &table) const;
+    std::size_t countMatches(const Rows &table) const;
 
     /// The text this predicate was compiled from (empty for the match-all predicate).
     const std::string &text() const { return m_text; }
@@ -82,7 +83,7 @@ private:
         std::string label;      ///< Categorical: the literal
     };
 
-    bool pushComparison(const Table &table, const Instruction &instruction,
+    bool pushComparison(const Rows &table, const Instruction &instruction,
                         std::vector<std::uint8_t> &out) const;
 
     std::string m_text;

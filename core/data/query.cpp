@@ -66,7 +66,7 @@ Result<CompiledQuery> CompiledQuery::compile(const QuerySpec &spec, const Table 
     return q;
 }
 
-QueryStatistics CompiledQuery::evaluate(const Table &table) const
+QueryStatistics CompiledQuery::evaluate(const Rows &table) const
 {
     std::vector<std::uint8_t> mask;
     m_predicate->evaluate(table, mask);

@@ -45,7 +45,7 @@ public:
     /// The clipping bounds in force (sum/mean), after defaulting to the declared bounds.
     Bounds bounds() const { return m_bounds; }
     /// Exact statistics. Precondition: `table` has the schema the query was compiled against.
-    QueryStatistics evaluate(const Table &table) const;
+    QueryStatistics evaluate(const Rows &table) const;
 
 private:
     QuerySpec m_spec;

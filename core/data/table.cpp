@@ -140,4 +140,37 @@ Result<Table> Table::withDeclaredBounds(std::string_view column, Bounds bounds) 
     return copy;
 }
 
+Result<Table> Table::redescribed(std::string name, std::string provenance, std::vector<ColumnInfo> infos,
+                                 const std::vector<std::vector<std::int32_t>> &recodes) const
+{
+    if (infos.size() != m_columns.size() || recodes.size() != m_columns.size())
+        return makeError(ErrorCode::InvalidArgument, "redescribed: one info and one recoding per column");
+    std::vector<Column> columns = m_columns;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        Column &column = columns[i];
+        const std::string where = "column '" + column.info.name + "': ";
+        if (infos[i].type != column.info.type)
+            return makeError(ErrorCode::InvalidArgument, where + "the type cannot change");
+        const std::vector<std::int32_t> &recode = recodes[i];
+        if (!recode.empty()) {
+            if (column.info.type != ColumnType::Categorical || recode.size() != column.info.categories.size())
+                return makeError(ErrorCode::InvalidArgument, where + "one new code per category");
+            for (std::int32_t &code : column.codes) {
+                const std::int32_t mapped = recode[static_cast<std::size_t>(code)];
+                if (mapped < 0)
+                    return makeError(ErrorCode::InvalidArgument,
+                                     where + "label '"
+                                         + column.info.categories[static_cast<std::size_t>(code)]
+                                         + "' is not among the declared categories");
+                code = mapped;
+            }
+        }
+        column.info = std::move(infos[i]);
+    }
+    auto table = create(std::move(name), std::move(columns), std::move(provenance));
+    if (!table)
+        return table;
+    return table->withPublic(m_public);
+}
+
 } // namespace pbx::data

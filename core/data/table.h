@@ -2,6 +2,8 @@
 // A read-only columnar table: numeric columns as doubles, categorical columns as integer codes
 // into a per-column dictionary. Column metadata carries the *declared* (public) clipping bounds;
 // they are never derived from the data, since data-derived bounds would leak private values.
+// The values themselves are private to the table: they are read only through a data::Rows, which
+// only a session or the public-data check hands out (core/data/rows.h, docs/private-data.md).
 #pragma once
 
 #include "core/util/result.h"
@@ -75,16 +77,8 @@ public:
     std::size_t rowCount() const { return m_rowCount; }
     std::size_t columnCount() const { return m_columns.size(); }
     const ColumnInfo &columnInfo(std::size_t column) const { return m_columns[column].info; }
-    /// Whole column (info and storage), e.g. to copy it into a new table.
-    /// Precondition: index < columnCount().
-    const Column &column(std::size_t index) const { return m_columns[index]; }
     /// Index of the column called `name` (exact, case-sensitive match), or nullopt.
     std::optional<std::size_t> columnIndex(std::string_view name) const;
-
-    /// Values of a numeric column (size rowCount()). Precondition: the column is numeric.
-    std::span<const double> numeric(std::size_t column) const { return m_columns[column].numeric; }
-    /// Codes of a categorical column (size rowCount()). Precondition: the column is categorical.
-    std::span<const std::int32_t> codes(std::size_t column) const { return m_columns[column].codes; }
 
     /// Returns a copy with the declared bounds of numeric column `column` replaced.
     Result<Table> withDeclaredBounds(std::string_view column, Bounds bounds) const;
@@ -99,7 +93,22 @@ public:
     /// Names of the columns whose type or categories were inferred from the data (domainFromData).
     std::vector<std::string> columnsWithDomainFromData() const;
 
+    /// The loader's step of applying a metadata sidecar (core/io/dataset_metadata.cpp) without
+    /// handing it the rows: a copy called `name` with column i's info replaced by infos[i] (same
+    /// type) and, where recodes[i] is non-empty, every code c of categorical column i replaced by
+    /// recodes[i][c] (−1: a label the metadata does not declare). isPublic() is kept.
+    /// Errors: InvalidArgument when the sizes differ, a type changes, or a code in use maps to −1
+    /// ("column 'x': label 'y' is not among the declared categories"); then as create().
+    Result<Table> redescribed(std::string name, std::string provenance, std::vector<ColumnInfo> infos,
+                              const std::vector<std::vector<std::int32_t>> &recodes) const;
+
 private:
+    // The rows: only through a data::Rows (core/data/rows.h), the one door to private data.
+    friend class Rows;
+    std::span<const double> numeric(std::size_t column) const { return m_columns[column].numeric; }
+    std::span<const std::int32_t> codes(std::size_t column) const { return m_columns[column].codes; }
+    const Column &column(std::size_t index) const { return m_columns[index]; }
+
     std::string m_name;
     std::string m_provenance;
     std::optional<DatasetFiles> m_files;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 
 namespace pbx::growing {
@@ -240,13 +241,13 @@ struct StreamData
     std::vector<std::vector<std::uint8_t>> masks;
 };
 
-Result<StreamData> compileQueries(const GrowingLabConfig &c, const data::Table &table)
+Result<StreamData> compileQueries(const GrowingLabConfig &c, const data::Rows &table)
 {
     const std::string field = c.algorithm == LabAlgorithm::Nsg ? "nsg.queries" : "black_box.queries";
     const std::string_view code = c.algorithm == LabAlgorithm::Nsg ? kInvalidConfig : kInvalidBlackBox;
     StreamData d;
     for (std::size_t j = 0; j < c.queries.size(); ++j) {
-        auto p = data::Predicate::compile(c.queries[j], table);
+        auto p = data::Predicate::compile(c.queries[j], table.table());
         if (!p)
             return makeError(p.error().code, std::string(code) + ": " + field + "[" + std::to_string(j)
                                                  + "]: " + p.error().message);
@@ -261,7 +262,7 @@ Result<StreamData> compileQueries(const GrowingLabConfig &c, const data::Table &
 /// prefix counts of its first `end` rows and returns its error (reported to `progress`). One noise
 /// stream for the whole simulation.
 template<typename Run>
-Result<void> forEachRepetition(const GrowingLabConfig &c, const data::Table &table, std::uint64_t seed,
+Result<void> forEachRepetition(const GrowingLabConfig &c, const data::Rows &table, std::uint64_t seed,
                                std::uint64_t end, const LabProgress &progress, Run run)
 {
     auto data = compileQueries(c, table);
@@ -284,7 +285,7 @@ Result<void> forEachRepetition(const GrowingLabConfig &c, const data::Table &tab
 /// repetition the rows arrive in a seeded order; at each epoch start SmallDB runs on the first t_i
 /// rows at the epoch's ε_i (√(2ρ_i) under a zCDP schedule) with the exact sampler, and its 28
 /// answers are scored against the true fractions at every time of the epoch.
-Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Table &table, std::uint64_t seed,
+Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Rows &table, std::uint64_t seed,
                               std::uint64_t end, const std::vector<EpochPlan> &epochs, Json doc,
                               const LabProgress &progress)
 {
@@ -354,7 +355,7 @@ Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Table &tabl
     return doc;
 }
 
-Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
+Result<Json> runScheduler(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed,
                           std::uint64_t end, Json doc, const LabProgress &progress)
 {
     SchedulerConfig sc = schedulerConfigOf(c);
@@ -422,7 +423,7 @@ Result<Json> runScheduler(const GrowingLabConfig &c, const data::Table *table, s
     return doc;
 }
 
-Result<Json> runImprover(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
+Result<Json> runImprover(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed,
                          std::uint64_t end, Json doc, const LabProgress &progress)
 {
     const ImproverConfig ic = improverConfigOf(c);
@@ -591,7 +592,7 @@ Result<void> addApproxTarget(const Budget &budget, Json &privacy)
     return {};
 }
 
-Result<Json> runPmwg(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
+Result<Json> runPmwg(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed,
                      std::uint64_t end, Json doc)
 {
     auto pmwg = Pmwg::create(c.pmwg);
@@ -746,8 +747,8 @@ private:
     std::vector<double> m_finalHard, m_finalError, m_realised;
 };
 
-Result<Json> runNsg(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
-                    std::uint64_t end, Json doc, const LabProgress &progress)
+Result<Json> runNsg(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed, std::uint64_t end,
+                    Json doc, const LabProgress &progress)
 {
     auto unit = nsgNoiseUnit(c.nsg);
     if (!unit)
@@ -917,7 +918,7 @@ struct ErmRelease
 /// one noise stream std::mt19937_64(seed ^ "ermg") through every repetition. The releases' own
 /// fields (risk, excess_risk, newton_iterations) are repetition 0's; "monte_carlo" has, per release,
 /// the median and band over the runs of the mean excess empirical risk.
-Result<void> simulateErmg(const GrowingLabConfig &c, const data::Table &table, std::uint64_t seed,
+Result<void> simulateErmg(const GrowingLabConfig &c, const data::Rows &table, std::uint64_t seed,
                           std::uint64_t end, const std::vector<ErmRelease> &releases, Json &doc,
                           const LabProgress &progress)
 {
@@ -968,7 +969,7 @@ Result<void> simulateErmg(const GrowingLabConfig &c, const data::Table &table, s
 
 /// ERMG: the release times with their ρ (BBImprover's thinned grid or BBScheduler's epochs), the
 /// Gaussian σ = Δ_t/√(2ρ_t) of each, and (simulation) the measured excess empirical risk.
-Result<Json> runErmg(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
+Result<Json> runErmg(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed,
                      std::uint64_t end, Json doc, const LabProgress &progress)
 {
     std::vector<ErmRelease> releases;
@@ -1315,6 +1316,11 @@ Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, 
     }
     if (end < c.startSize)
         return growingError(kInvalidConfig, "stream.end", "must be >= stream.start_size");
+    // Door (b) of core/data/rows.h: the rows of the public table checked above.
+    std::optional<data::Rows> publicTable;
+    if (table)
+        publicTable = *data::publicRows(*table, "the growing-database lab");
+    const data::Rows *rows = publicTable ? &*publicTable : nullptr;
     // Switching the uniform update off is a demonstration allowed in simulation only (labelled there).
     if (!table && c.algorithm == LabAlgorithm::Pmwg && !c.pmwg.uniformArrivals)
         return growingError(kInvalidConfig, "pmwg.uniform_update",
@@ -1324,12 +1330,12 @@ Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, 
              {"simulation", "growing-" + std::string(labAlgorithmName(c.algorithm))},
              {"settings", growingLabSettings(c, seed, planOnly)}};
     auto result = c.algorithm == LabAlgorithm::BBScheduler
-                      ? runScheduler(c, table, seed, end, std::move(doc), progress)
+                      ? runScheduler(c, rows, seed, end, std::move(doc), progress)
                   : c.algorithm == LabAlgorithm::BBImprover
-                      ? runImprover(c, table, seed, end, std::move(doc), progress)
-                  : c.algorithm == LabAlgorithm::Pmwg ? runPmwg(c, table, seed, end, std::move(doc))
-                  : c.algorithm == LabAlgorithm::Nsg  ? runNsg(c, table, seed, end, std::move(doc), progress)
-                                                     : runErmg(c, table, seed, end, std::move(doc), progress);
+                      ? runImprover(c, rows, seed, end, std::move(doc), progress)
+                  : c.algorithm == LabAlgorithm::Pmwg ? runPmwg(c, rows, seed, end, std::move(doc))
+                  : c.algorithm == LabAlgorithm::Nsg  ? runNsg(c, rows, seed, end, std::move(doc), progress)
+                                                      : runErmg(c, rows, seed, end, std::move(doc), progress);
     if (!result)
         return result;
     (*result)["note"] = table ? kSimulationNote : kPlanNote;

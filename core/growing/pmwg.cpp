@@ -2,6 +2,7 @@
 #include "core/growing/pmwg.h"
 
 #include "core/growing/growing_error.h"
+#include "core/growing/stream_model.h"
 
 #include <algorithm>
 #include <array>
@@ -40,16 +41,32 @@ Result<Universe> universeShape(std::string_view name, std::string_view field)
     return u;
 }
 
-Result<Universe> cpsUniverse(const data::Table &table, std::string_view name, std::string_view field)
+namespace {
+
+/// The universe's columns and code maps from the declared metadata alone (no row is read).
+struct UniverseColumns
+{
+    Universe universe;
+    std::vector<std::size_t> categorical;      ///< region, ethnicity, smsa, parttime
+    std::vector<std::vector<int>> codeToValue; ///< per categorical column: code ↦ value
+    std::vector<std::size_t> numeric;          ///< education, experience, wage
+};
+
+Result<UniverseColumns> universeColumns(const data::Table &table, std::string_view name,
+                                        std::string_view field)
 {
     auto u = universeShape(name, field);
     if (!u)
-        return u;
-    auto column = [&](const char *c) -> Result<std::size_t> {
+        return u.error();
+    auto column = [&](const char *c, data::ColumnType type) -> Result<std::size_t> {
         auto i = table.columnIndex(c);
         if (!i)
             return makeError(ErrorCode::NotFound, std::string(kInvalidUniverse) + ": " + std::string(field)
                                                       + ": the table has no column '" + c + "'");
+        if (table.columnInfo(*i).type != type)
+            return growingError(kInvalidUniverse, field,
+                                std::string("column '") + c + "' is not "
+                                    + (type == data::ColumnType::Categorical ? "categorical" : "numeric"));
         return *i;
     };
     struct Categorical
@@ -61,45 +78,53 @@ Result<Universe> cpsUniverse(const data::Table &table, std::string_view name, st
                                                   {"ethnicity", {"cauc", "afam"}},
                                                   {"smsa", {"no", "yes"}},
                                                   {"parttime", {"no", "yes"}}}};
-    std::vector<std::vector<int>> codeToValue;
-    std::vector<std::size_t> indices;
+    UniverseColumns out;
+    out.universe = std::move(*u);
     for (const auto &c : categorical) {
-        auto i = column(c.column);
+        auto i = column(c.column, data::ColumnType::Categorical);
         if (!i)
             return i.error();
-        const auto &info = table.columnInfo(*i);
-        if (info.type != data::ColumnType::Categorical)
-            return growingError(kInvalidUniverse, field,
-                                std::string("column '") + c.column + "' is not categorical");
-        std::vector<int> map(info.categories.size(), -1);
-        for (std::size_t code = 0; code < info.categories.size(); ++code)
-            for (std::size_t v = 0; v < c.labels.size(); ++v)
-                if (info.categories[code] == c.labels[v])
-                    map[code] = int(v);
-        codeToValue.push_back(std::move(map));
-        indices.push_back(*i);
+        auto map = declaredUniverseMap(table, *i, c.labels, kRowOutsideUniverse, field);
+        if (!map)
+            return map.error();
+        out.codeToValue.push_back(std::move(*map));
+        out.categorical.push_back(*i);
     }
-    std::vector<std::size_t> numeric;
     for (const char *c : {"education", "experience", "wage"}) {
-        auto i = column(c);
+        auto i = column(c, data::ColumnType::Numeric);
         if (!i)
             return i.error();
-        numeric.push_back(*i);
+        out.numeric.push_back(*i);
     }
-    const bool full = u->sizes.size() == 7;
-    u->rowCells.resize(table.rowCount());
+    return out;
+}
+
+} // namespace
+
+Result<Universe> cpsUniverse(const data::Table &table, std::string_view name, std::string_view field)
+{
+    auto columns = universeColumns(table, name, field);
+    if (!columns)
+        return columns.error();
+    return std::move(columns->universe);
+}
+
+Result<Universe> cpsUniverse(const data::Rows &table, std::string_view name, std::string_view field)
+{
+    auto columns = universeColumns(table.table(), name, field);
+    if (!columns)
+        return columns.error();
+    Universe u = std::move(columns->universe);
+    const auto &numeric = columns->numeric;
+    const bool full = u.sizes.size() == 7;
+    u.rowCells.resize(table.rowCount());
     for (std::size_t row = 0; row < table.rowCount(); ++row) {
         std::size_t cell = 0;
-        for (std::size_t a = 0; a < categorical.size(); ++a) {
-            const auto code = table.codes(indices[a])[row];
-            const int v = code >= 0 && std::size_t(code) < codeToValue[a].size()
-                              ? codeToValue[a][std::size_t(code)]
-                              : -1;
-            if (v < 0)
-                return growingError(kRowOutsideUniverse, field,
-                                    "row " + std::to_string(row) + " has a " + categorical[a].column
-                                        + " value outside the universe");
-            cell = cell * u->sizes[a] + std::size_t(v);
+        for (std::size_t a = 0; a < columns->categorical.size(); ++a) {
+            // Every stored code is within the declared dictionary, and declaredUniverseMap mapped
+            // each of its categories into the universe: no row can fall outside it.
+            const auto code = table.codes(columns->categorical[a])[row];
+            cell = cell * u.sizes[a] + std::size_t(columns->codeToValue[a][std::size_t(code)]);
         }
         cell = cell * 5 + band(table.numeric(numeric[0])[row], {9, 12, 13, 16});
         if (full) {
@@ -107,7 +132,7 @@ Result<Universe> cpsUniverse(const data::Table &table, std::string_view name, st
             cell = cell * 6
                    + band(std::min(table.numeric(numeric[2])[row], 5000.0), {250, 400, 600, 850, 1200});
         }
-        u->rowCells[row] = static_cast<std::uint32_t>(cell);
+        u.rowCells[row] = static_cast<std::uint32_t>(cell);
     }
     return u;
 }
@@ -257,7 +282,7 @@ double Pmwg::worstCase() const
 
 namespace pbx::growing {
 
-Result<PmwgRun> simulatePmwg(const PmwgConfig &config, const Universe &universe, const data::Table &table,
+Result<PmwgRun> simulatePmwg(const PmwgConfig &config, const Universe &universe, const data::Rows &table,
                              std::string_view order, std::uint64_t end, int checkpoints, int perCheckpoint,
                              std::uint64_t seed)
 {

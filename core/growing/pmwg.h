@@ -8,6 +8,7 @@
 // proofs: docs/growing-databases.md, "PMWG".
 #pragma once
 
+#include "core/data/rows.h"
 #include "core/data/table.h"
 #include "core/growing/growing_svt.h"
 #include "core/growing/stream_model.h"
@@ -34,9 +35,14 @@ struct Universe
 
 /// N of a named universe without reading data. Errors: INVALID_UNIVERSE naming `field`.
 Result<Universe> universeShape(std::string_view name, std::string_view field = "pmwg.universe");
-/// The universe with every row's cell. Errors: INVALID_UNIVERSE; NotFound (a missing column);
-/// ROW_OUTSIDE_UNIVERSE (a category the universe does not know).
+/// The universe from the table's schema alone (rowCells empty; no row is read). Errors:
+/// INVALID_UNIVERSE (also a column of the wrong type); NotFound (a missing column);
+/// ROW_OUTSIDE_UNIVERSE (declaredUniverseMap: a declared category the universe does not know, or
+/// categories inferred from the data) — decided from metadata, never from a row.
 Result<Universe> cpsUniverse(const data::Table &table, std::string_view name,
+                             std::string_view field = "pmwg.universe");
+/// The universe with every row's cell. Errors: as cpsUniverse(const data::Table &, …).
+Result<Universe> cpsUniverse(const data::Rows &table, std::string_view name,
                              std::string_view field = "pmwg.universe");
 
 /// The counting query "attribute a_j has value v_j for every j" as a vector in {0, 1}^N.
@@ -158,7 +164,7 @@ struct PmwgRun
 /// evenly spaced times from n to `end` the stream advances and `perCheckpoint` random 2- or 3-way
 /// conjunction queries are asked. Errors: as Pmwg::create, arrivalOrder; INVALID_CONFIG ("stream.end",
 /// "pmwg.checkpoints"); ROW_OUTSIDE_UNIVERSE.
-Result<PmwgRun> simulatePmwg(const PmwgConfig &config, const Universe &universe, const data::Table &table,
+Result<PmwgRun> simulatePmwg(const PmwgConfig &config, const Universe &universe, const data::Rows &table,
                              std::string_view order, std::uint64_t end, int checkpoints, int perCheckpoint,
                              std::uint64_t seed);
 

@@ -2,6 +2,7 @@
 #include "core/growing/smalldb.h"
 
 #include "core/growing/growing_error.h"
+#include "core/growing/stream_model.h"
 #include "core/mechanisms/discrete_samplers.h"
 
 #include <algorithm>
@@ -219,45 +220,71 @@ std::vector<double> SmallDb::answers(std::span<const std::uint32_t> output) cons
     return result;
 }
 
-Result<SmallDbInstance> cpsSmallDbInstance(const data::Table &table)
+namespace {
+
+struct SmallDbAttribute
 {
-    struct Attribute
-    {
-        const char *column;
-        std::vector<std::string> labels;
-    };
-    const std::vector<Attribute> attributes{{"region", {"northeast", "midwest", "south", "west"}},
-                                            {"smsa", {"no", "yes"}},
-                                            {"parttime", {"no", "yes"}}};
-    SmallDbInstance inst;
-    inst.rowCells.assign(table.rowCount(), 0);
-    for (const auto &attr : attributes) {
+    const char *column;
+    std::vector<std::string> labels;
+};
+
+const std::vector<SmallDbAttribute> &smallDbAttributes()
+{
+    static const std::vector<SmallDbAttribute> attributes{
+        {"region", {"northeast", "midwest", "south", "west"}},
+        {"smsa", {"no", "yes"}},
+        {"parttime", {"no", "yes"}}};
+    return attributes;
+}
+
+/// Each attribute's column and code map, from the declared metadata alone.
+Result<std::vector<std::pair<std::size_t, std::vector<int>>>> smallDbColumns(const data::Table &table)
+{
+    std::vector<std::pair<std::size_t, std::vector<int>>> out;
+    for (const auto &attr : smallDbAttributes()) {
         auto i = table.columnIndex(attr.column);
         if (!i)
             return makeError(ErrorCode::NotFound, std::string(kInvalidBlackBox)
                                                       + ": black_box: the table has no column '" + attr.column
                                                       + "'");
-        const auto &info = table.columnInfo(*i);
-        if (info.type != data::ColumnType::Categorical)
+        if (table.columnInfo(*i).type != data::ColumnType::Categorical)
             return growingError(kInvalidBlackBox, "black_box",
                                 std::string("column '") + attr.column + "' is not categorical");
-        std::vector<int> map(info.categories.size(), -1);
-        for (std::size_t code = 0; code < info.categories.size(); ++code)
-            for (std::size_t v = 0; v < attr.labels.size(); ++v)
-                if (info.categories[code] == attr.labels[v])
-                    map[code] = int(v);
-        const auto codes = table.codes(*i);
-        for (std::size_t row = 0; row < table.rowCount(); ++row) {
-            const auto code = codes[row];
-            const int v = code >= 0 && std::size_t(code) < map.size() ? map[std::size_t(code)] : -1;
-            if (v < 0)
-                return growingError(kRowOutsideUniverse, "black_box",
-                                    "row " + std::to_string(row) + " has a " + attr.column
-                                        + " value outside the universe");
-            inst.rowCells[row]
-                = static_cast<std::uint32_t>(inst.rowCells[row] * attr.labels.size() + std::size_t(v));
-        }
+        auto map = declaredUniverseMap(table, *i, attr.labels, kRowOutsideUniverse, "black_box");
+        if (!map)
+            return map.error();
+        out.emplace_back(*i, std::move(*map));
     }
+    return out;
+}
+
+} // namespace
+
+Result<SmallDbInstance> cpsSmallDbInstance(const data::Rows &rows)
+{
+    auto inst = cpsSmallDbInstance(rows.table());
+    if (!inst)
+        return inst;
+    const auto columns = *smallDbColumns(rows.table());
+    inst->rowCells.assign(rows.rowCount(), 0);
+    for (std::size_t a = 0; a < columns.size(); ++a) {
+        const auto &[column, map] = columns[a];
+        const auto codes = rows.codes(column);
+        for (std::size_t row = 0; row < rows.rowCount(); ++row)
+            inst->rowCells[row]
+                = static_cast<std::uint32_t>(inst->rowCells[row] * smallDbAttributes()[a].labels.size()
+                                             + std::size_t(map[std::size_t(codes[row])]));
+    }
+    return inst;
+}
+
+Result<SmallDbInstance> cpsSmallDbInstance(const data::Table &table)
+{
+    auto columns = smallDbColumns(table);
+    if (!columns)
+        return columns.error();
+    const auto &attributes = smallDbAttributes();
+    SmallDbInstance inst;
     // Cell j = region·4 + smsa·2 + parttime. Queries: every 1-way marginal cell, then every 2-way one
     // (pairs of attributes in order), as in docs/growing-databases.md.
     auto valueOf = [](std::size_t cell, std::size_t attribute) {

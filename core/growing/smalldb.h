@@ -8,6 +8,7 @@
 // Derivations (enumeration size, the integer weights): docs/growing-databases.md, "SmallDB".
 #pragma once
 
+#include "core/data/rows.h"
 #include "core/data/table.h"
 #include "core/mechanisms/random_bits.h"
 #include "core/util/result.h"
@@ -84,12 +85,16 @@ private:
 struct SmallDbInstance
 {
     static constexpr std::size_t kCells = 16;
-    std::vector<std::uint32_t> rowCells;            ///< the cell of every table row
+    std::vector<std::uint32_t> rowCells;            ///< the cell of every table row (empty from the schema)
     std::vector<std::vector<std::uint8_t>> queries; ///< [q][cell]
     std::vector<std::string> names;                 ///< each query as a predicate text
 };
+/// The instance from the table's schema alone (rowCells empty; no row is read).
 /// Errors: NotFound (a missing column); INVALID_BLACK_BOX (a column not categorical);
-/// ROW_OUTSIDE_UNIVERSE (a category the universe does not know).
+/// ROW_OUTSIDE_UNIVERSE (declaredUniverseMap: a declared category the universe does not know, or
+/// categories inferred from the data) — decided from metadata, never from a row.
 Result<SmallDbInstance> cpsSmallDbInstance(const data::Table &table);
+/// The instance with every row's cell. Errors: as cpsSmallDbInstance(const data::Table &).
+Result<SmallDbInstance> cpsSmallDbInstance(const data::Rows &rows);
 
 } // namespace pbx::growing

@@ -7,6 +7,7 @@
 #include "core/odp/rounding.h"
 #include "core/privacy/cks_conversion.h"
 #include "core/privacy/zcdp_conversion.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -195,9 +196,50 @@ double laplaceKScale(std::size_t k, double epsilon, double t)
     return odp::divideRoundUp(odp::divideRoundUp(double(k), epsilon), t);
 }
 
-Result<std::vector<std::uint32_t>> arrivalOrder(const data::Table &table, std::string_view order,
+Result<void> checkArrivalOrder(const data::Table &table, std::string_view order, std::string_view field)
+{
+    if (order == "random")
+        return {};
+    constexpr std::string_view kSorted = "sorted:";
+    if (!order.starts_with(kSorted))
+        return growingError(kInvalidConfig, field, "expected \"random\" or \"sorted:<predicate>\"");
+    auto predicate = data::Predicate::compile(order.substr(kSorted.size()), table);
+    if (!predicate)
+        return makeError(predicate.error().code, std::string(kInvalidConfig) + ": " + std::string(field)
+                                                     + ": " + predicate.error().message);
+    return {};
+}
+
+Result<std::vector<int>> declaredUniverseMap(const data::Table &table, std::size_t column,
+                                             const std::vector<std::string> &labels, std::string_view code,
+                                             std::string_view field)
+{
+    const auto &info = table.columnInfo(column);
+    if (info.domainFromData)
+        return growingError(code, field,
+                            "column '" + info.name
+                                + "': its categories were inferred from the data; declare them in metadata");
+    std::vector<int> map(info.categories.size(), -1);
+    for (std::size_t c = 0; c < info.categories.size(); ++c) {
+        for (std::size_t v = 0; v < labels.size(); ++v)
+            if (info.categories[c] == labels[v])
+                map[c] = int(v);
+        if (map[c] < 0) {
+            std::string known;
+            for (const auto &l : labels)
+                known += (known.empty() ? "" : ", ") + l;
+            return growingError(code, field,
+                                "column '" + info.name + "' declares the category '" + info.categories[c]
+                                    + "', which is outside the universe (" + known + ")");
+        }
+    }
+    return map;
+}
+
+Result<std::vector<std::uint32_t>> arrivalOrder(const data::Rows &table, std::string_view order,
                                                 std::uint64_t seed, std::string_view field)
 {
+    PBX_RETURN_IF_ERROR(checkArrivalOrder(table.table(), order, field));
     const std::size_t rows = table.rowCount();
     std::vector<std::uint32_t> result(rows);
     for (std::size_t i = 0; i < rows; ++i)
@@ -206,13 +248,8 @@ Result<std::vector<std::uint32_t>> arrivalOrder(const data::Table &table, std::s
     std::shuffle(result.begin(), result.end(), rng);
     if (order == "random")
         return result;
-    constexpr std::string_view kSorted = "sorted:";
-    if (!order.starts_with(kSorted))
-        return growingError(kInvalidConfig, field, "expected \"random\" or \"sorted:<predicate>\"");
-    auto predicate = data::Predicate::compile(order.substr(kSorted.size()), table);
-    if (!predicate)
-        return makeError(predicate.error().code, std::string(kInvalidConfig) + ": " + std::string(field)
-                                                     + ": " + predicate.error().message);
+    auto predicate
+        = data::Predicate::compile(order.substr(std::string_view("sorted:").size()), table.table());
     std::vector<std::uint8_t> mask;
     predicate->evaluate(table, mask);
     // Non-matching rows first: a query on the predicate then sees its count frozen, then rising.

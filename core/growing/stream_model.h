@@ -7,6 +7,7 @@
 // by its accuracy function α(ε, t, β). Derivations: docs/growing-databases.md.
 #pragma once
 
+#include "core/data/rows.h"
 #include "core/data/table.h"
 #include "core/util/result.h"
 
@@ -141,8 +142,21 @@ double laplaceKScale(std::size_t k, double epsilon, double t);
 /// group in seeded random order) — a teaching order that makes staleness visible for that
 /// predicate's count. Errors: INVALID_CONFIG naming `field` for an unknown order, the predicate's
 /// parse error otherwise; NotFound for an unknown column.
-Result<std::vector<std::uint32_t>> arrivalOrder(const data::Table &table, std::string_view order,
+Result<std::vector<std::uint32_t>> arrivalOrder(const data::Rows &table, std::string_view order,
                                                 std::uint64_t seed, std::string_view field = "stream.order");
+/// arrivalOrder's errors from the schema alone (no row is read): what a check before a session's
+/// charge may use.
+Result<void> checkArrivalOrder(const data::Table &table, std::string_view order,
+                               std::string_view field = "stream.order");
+
+/// How a categorical column's codes map onto a universe attribute's values (`labels`, in value
+/// order), from the declared dictionary alone, so that no row can fall outside the universe and no
+/// refusal depends on a row (issue 27): code c ↦ the index of its label in `labels`.
+/// Errors (`code` naming `field`): the column's categories were inferred from the data, or it
+/// declares a category that is not among `labels`.
+Result<std::vector<int>> declaredUniverseMap(const data::Table &table, std::size_t column,
+                                             const std::vector<std::string> &labels, std::string_view code,
+                                             std::string_view field);
 
 /// Running counts of counting queries along an arrival order: count(j, t) = the number of the
 /// first t arriving rows matching predicate j, for 0 ≤ t ≤ T.

@@ -269,67 +269,58 @@ Result<data::Table> applyDatasetMetadata(const data::Table &table, const Dataset
                                                       + "', which the data does not have");
     }
 
-    std::vector<data::Column> columns;
-    columns.reserve(table.columnCount());
+    // The metadata only describes: new infos and a re-coding into the declared category order;
+    // the table applies them to its rows (the loader never holds them, core/data/rows.h).
+    std::vector<data::ColumnInfo> infos;
+    std::vector<std::vector<std::int32_t>> recodes(table.columnCount());
+    infos.reserve(table.columnCount());
     for (std::size_t i = 0; i < table.columnCount(); ++i) {
-        data::Column column = table.column(i);
-        const ColumnMetadata *described = metadata.column(column.info.name);
+        data::ColumnInfo info = table.columnInfo(i);
+        const ColumnMetadata *described = metadata.column(info.name);
         if (!described) {
-            columns.push_back(std::move(column));
+            infos.push_back(std::move(info));
             continue;
         }
-        const std::string where = "column '" + column.info.name + "': ";
-        const bool numeric = column.info.type == data::ColumnType::Numeric;
-        if (described->type && *described->type != column.info.type)
+        const std::string where = "column '" + info.name + "': ";
+        const bool numeric = info.type == data::ColumnType::Numeric;
+        if (described->type && *described->type != info.type)
             return makeError(ErrorCode::InvalidArgument,
                              where + "the metadata declares it " + (numeric ? "categorical" : "numeric")
                                  + ", but it is " + (numeric ? "numeric" : "categorical"));
         if (!described->description.empty())
-            column.info.description = described->description;
+            info.description = described->description;
         // Declared type (and, for categories, declared list): nothing shown comes from the data.
         if (described->type && (numeric || !described->categories.empty()))
-            column.info.domainFromData = false;
+            info.domainFromData = false;
         if (described->bounds) {
             if (!numeric)
                 return makeError(ErrorCode::InvalidArgument, where + "bounds apply to numeric columns only");
-            column.info.declaredBounds = described->bounds;
+            info.declaredBounds = described->bounds;
         }
         if (!described->categories.empty()) {
             if (numeric)
                 return makeError(ErrorCode::InvalidArgument,
                                  where + "categories apply to categorical columns only");
-            // Re-code into the declared order; every label in the data must be declared.
+            // Re-code into the declared order; every label in the data must be declared (an
+            // unused dictionary entry, mapped to −1, simply disappears).
             std::unordered_map<std::string_view, std::int32_t> declared;
             for (std::size_t c = 0; c < described->categories.size(); ++c)
                 declared.emplace(described->categories[c], static_cast<std::int32_t>(c));
-            std::vector<std::int32_t> remap(column.info.categories.size());
-            for (std::size_t c = 0; c < column.info.categories.size(); ++c) {
-                const auto found = declared.find(column.info.categories[c]);
-                if (found == declared.end()) {
-                    const bool used
-                        = std::find(column.codes.begin(), column.codes.end(), static_cast<std::int32_t>(c))
-                          != column.codes.end();
-                    if (used)
-                        return makeError(ErrorCode::InvalidArgument,
-                                         where + "label '" + column.info.categories[c]
-                                             + "' is not among the declared categories");
-                    remap[c] = -1; // an unused dictionary entry simply disappears
-                    continue;
-                }
-                remap[c] = found->second;
-            }
-            for (std::int32_t &code : column.codes)
-                code = remap[static_cast<std::size_t>(code)];
-            column.info.categories = described->categories;
+            std::vector<std::int32_t> &remap = recodes[i];
+            remap.assign(info.categories.size(), -1);
+            for (std::size_t c = 0; c < info.categories.size(); ++c)
+                if (const auto found = declared.find(info.categories[c]); found != declared.end())
+                    remap[c] = found->second;
+            info.categories = described->categories;
         }
-        columns.push_back(std::move(column));
+        infos.push_back(std::move(info));
     }
 
     std::string provenance = metadata.provenance.empty() ? table.provenance() : metadata.provenance;
     if (!metadata.licence.empty())
         provenance += (provenance.empty() ? "Licence: " : " Licence: ") + metadata.licence;
-    auto described = data::Table::create(metadata.name.empty() ? table.name() : metadata.name,
-                                         std::move(columns), std::move(provenance));
+    auto described = table.redescribed(metadata.name.empty() ? table.name() : metadata.name,
+                                       std::move(provenance), std::move(infos), recodes);
     if (!described)
         return described;
     return described->withPublic(metadata.isPublic || table.isPublic());

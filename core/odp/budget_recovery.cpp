@@ -152,7 +152,7 @@ double testNoiseQuantile95(double records, double lambda, double epsilonTest)
     return std::max(1.0 / m, 1.0 / (2.0 * n * lambda)) / epsilonTest * std::log(10.0);
 }
 
-Result<RecoverySplit> cps1988Recovery(const data::Table &table, const std::string &features,
+Result<RecoverySplit> cps1988Recovery(const data::Rows &table, const std::string &features,
                                       double labelThreshold)
 {
     if (features != "full" && features != "weak")

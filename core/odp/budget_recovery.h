@@ -6,6 +6,7 @@
 // max(min(ε_p, Δ_train/s), Δ_test/s); δ = 0. Derivations in docs/output-dp.md.
 #pragma once
 
+#include "core/data/rows.h"
 #include "core/data/table.h"
 #include "core/mechanisms/random_bits.h"
 #include "core/odp/logistic_regression.h"
@@ -91,7 +92,7 @@ struct RecoverySplit
     LabelledRows train;
     LabelledRows test;
 };
-Result<RecoverySplit> cps1988Recovery(const data::Table &table, const std::string &features,
+Result<RecoverySplit> cps1988Recovery(const data::Rows &table, const std::string &features,
                                       double labelThreshold);
 
 } // namespace pbx::odp

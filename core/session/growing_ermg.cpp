@@ -165,14 +165,11 @@ Result<double> ermgSeriesTotal(const GrowingRequestSpec &spec)
 
 Result<void> checkErmgData(const data::Table &table)
 {
-    auto data = growing::cpsErmData(table);
-    if (!data)
-        return data.error();
-    return {};
+    return growing::checkCpsErmData(table);
 }
 
 Result<void> runErmgStream(const GrowingRequestSpec &spec, const std::vector<GrowingRunPlan> &plan,
-                           const data::Table &table, std::span<const std::uint32_t> order,
+                           const data::Rows &table, std::span<const std::uint32_t> order,
                            filters::PrivacyFilter &filter, mechanisms::NoiseSource &noise, LedgerEvent &event,
                            GrowingRecord &record)
 {

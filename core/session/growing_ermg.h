@@ -54,7 +54,7 @@ Result<void> checkErmgData(const data::Table &table);
 /// each release is charged ρ_t and released as θ̃_t + N(0, σ_t² I) (one attempt, nine "theta"
 /// releases at scale σ_t). Errors: ResourceLimit (Newton not converging), as runPlannedStream.
 Result<void> runErmgStream(const GrowingRequestSpec &spec, const std::vector<GrowingRunPlan> &plan,
-                           const data::Table &table, std::span<const std::uint32_t> order,
+                           const data::Rows &table, std::span<const std::uint32_t> order,
                            filters::PrivacyFilter &filter, mechanisms::NoiseSource &noise, LedgerEvent &event,
                            GrowingRecord &record);
 

@@ -172,7 +172,7 @@ std::string pmwgQueryText(std::span<const std::pair<std::size_t, std::size_t>> t
     return text;
 }
 
-Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Table &table,
+Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &table,
                            std::span<const std::uint32_t> order, std::uint64_t end,
                            filters::PrivacyFilter &filter, mechanisms::NoiseSource &noise, LedgerEvent &event,
                            GrowingRecord &record)

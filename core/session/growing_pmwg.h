@@ -75,7 +75,7 @@ std::string pmwgQueryText(std::span<const std::pair<std::size_t, std::size_t>> t
 /// status, answer, error bar, accounting and reason, and record.pmwg. Errors: INVALID_UNIVERSE /
 /// ROW_OUTSIDE_UNIVERSE (nothing spent), a filter error other than BudgetExceeded before anything
 /// is charged, Io when the random source fails.
-Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Table &table,
+Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &table,
                            std::span<const std::uint32_t> order, std::uint64_t end,
                            filters::PrivacyFilter &filter, mechanisms::NoiseSource &noise, LedgerEvent &event,
                            GrowingRecord &record);

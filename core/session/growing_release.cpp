@@ -30,19 +30,31 @@ std::string format(double x)
     return buffer;
 }
 
-/// The masks of the request's predicates over the table. Errors: INVALID_BLACK_BOX naming the query.
-Result<std::vector<std::vector<std::uint8_t>>> queryMasks(const GrowingRequestSpec &spec,
-                                                          const data::Table &table)
+/// The request's predicates, compiled against the table's schema (no row is read). Errors:
+/// INVALID_BLACK_BOX naming the query.
+Result<std::vector<data::Predicate>> queryPredicates(const GrowingRequestSpec &spec, const data::Table &table)
 {
-    std::vector<std::vector<std::uint8_t>> masks;
+    std::vector<data::Predicate> predicates;
     for (std::size_t j = 0; j < spec.queries.size(); ++j) {
         auto p = data::Predicate::compile(spec.queries[j], table);
         if (!p)
             return makeError(p.error().code, std::string(growing::kInvalidBlackBox) + ": black_box.queries["
                                                  + std::to_string(j) + "]: " + p.error().message);
-        masks.emplace_back();
-        p->evaluate(table, masks.back());
+        predicates.push_back(std::move(*p));
     }
+    return predicates;
+}
+
+/// The masks of the request's predicates over the rows. Errors: as queryPredicates.
+Result<std::vector<std::vector<std::uint8_t>>> queryMasks(const GrowingRequestSpec &spec,
+                                                          const data::Rows &rows)
+{
+    auto predicates = queryPredicates(spec, rows.table());
+    if (!predicates)
+        return predicates.error();
+    std::vector<std::vector<std::uint8_t>> masks(predicates->size());
+    for (std::size_t j = 0; j < predicates->size(); ++j)
+        (*predicates)[j].evaluate(rows, masks[j]);
     return masks;
 }
 
@@ -337,14 +349,9 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
     }
     if (spec.algorithm == "ermg" || spec.algorithm == "smalldb")
         PBX_RETURN_IF_ERROR(spec.algorithm == "ermg" ? checkErmgData(table) : checkSmallDbData(table));
-    auto masks = queryMasks(spec, table);
-    if (!masks)
-        return masks.error();
-    if (spec.order != "random") {
-        auto order = growing::arrivalOrder(table, spec.order, 0);
-        if (!order)
-            return order.error();
-    }
+    if (auto predicates = queryPredicates(spec, table); !predicates)
+        return predicates.error();
+    PBX_RETURN_IF_ERROR(growing::checkArrivalOrder(table, spec.order));
     // Whether the filter can account this kind of charge at all (a zero charge of the kind on a
     // fresh filter of the session's kind): a refusal for budget comes later, epoch by epoch.
     auto probe
@@ -440,10 +447,10 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     const std::uint64_t orderSeed = spec.orderSeed ? *spec.orderSeed : noise.bits().nextU64();
     if (noise.bits().failed())
         return makeError(ErrorCode::Io, "the random source failed before the stream started; nothing spent");
-    auto order = growing::arrivalOrder(*m_table, spec.order, orderSeed);
+    auto order = growing::arrivalOrder(privateRows(), spec.order, orderSeed);
     if (!order)
         return order.error();
-    auto masks = queryMasks(spec, *m_table);
+    auto masks = queryMasks(spec, privateRows());
     if (!masks)
         return masks.error();
     const growing::PrefixCounts counts(*masks, std::span<const std::uint32_t>(*order).first(end));
@@ -461,7 +468,7 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     record.plannedEpochs = plan.size();
     record.seriesTotal = seriesTotal;
     if (pmwg) {
-        PBX_RETURN_IF_ERROR(runPmwgStream(spec, *m_table, *order, end, *m_filter, noise, event, record));
+        PBX_RETURN_IF_ERROR(runPmwgStream(spec, privateRows(), *order, end, *m_filter, noise, event, record));
         event.growingRecord = std::move(record);
         return append(std::move(event));
     }
@@ -493,8 +500,8 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
         const std::span<const std::uint32_t> arrivals = std::span<const std::uint32_t>(*order).first(end);
         PBX_RETURN_IF_ERROR(
             spec.algorithm == "ermg"
-                ? runErmgStream(spec, plan, *m_table, arrivals, *m_filter, noise, event, record)
-                : runSmallDbStream(spec, plan, *m_table, arrivals, *m_filter, noise, event, record));
+                ? runErmgStream(spec, plan, privateRows(), arrivals, *m_filter, noise, event, record)
+                : runSmallDbStream(spec, plan, privateRows(), arrivals, *m_filter, noise, event, record));
         event.growingRecord = std::move(record);
         return append(std::move(event));
     }

@@ -133,7 +133,7 @@ Result<std::vector<std::string>> smallDbQueryNames(const data::Table &table)
 }
 
 Result<void> runSmallDbStream(const GrowingRequestSpec &spec, const std::vector<GrowingRunPlan> &plan,
-                              const data::Table &table, std::span<const std::uint32_t> order,
+                              const data::Rows &table, std::span<const std::uint32_t> order,
                               filters::PrivacyFilter &filter, mechanisms::NoiseSource &noise,
                               LedgerEvent &event, GrowingRecord &record)
 {

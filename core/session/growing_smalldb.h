@@ -51,7 +51,7 @@ Result<void> checkSmallDbData(const data::Table &table);
 /// releases at scale 0). Errors: as growing::SmallDb::sample (Io: the source failing after a
 /// charge), as runPlannedStream.
 Result<void> runSmallDbStream(const GrowingRequestSpec &spec, const std::vector<GrowingRunPlan> &plan,
-                              const data::Table &table, std::span<const std::uint32_t> order,
+                              const data::Rows &table, std::span<const std::uint32_t> order,
                               filters::PrivacyFilter &filter, mechanisms::NoiseSource &noise,
                               LedgerEvent &event, GrowingRecord &record);
 

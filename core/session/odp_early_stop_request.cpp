@@ -62,7 +62,7 @@ odp::IterativeSteps laplaceSteps(const EarlyStopRequestSpec &spec)
 /// The Laplace scale Δ/ε₀ with Δ = (hi − lo)/n, rounded up (more noise is never less private).
 double noiseScaleOf(const EarlyStopRequestSpec &spec, const BoundedColumn &col)
 {
-    const double sensitivity = math::nudgeUp((col.hi - col.lo) / static_cast<double>(col.values.size()));
+    const double sensitivity = math::nudgeUp((col.hi - col.lo) / static_cast<double>(col.rows));
     return math::nudgeUp(sensitivity / spec.stepEpsilon);
 }
 
@@ -98,10 +98,10 @@ Result<odp::OdpGuarantee> earlyStopRequestGuarantee(const EarlyStopRequestSpec &
 Result<void> checkEarlyStopRequest(const EarlyStopRequestSpec &spec, const data::Table &table)
 {
     PBX_RETURN_IF_ERROR(checkParameters(spec));
-    auto col = boundedColumn(table, spec.column, "column");
+    auto col = boundedColumnShape(table, spec.column, "column");
     if (!col)
         return col.error();
-    if (col->values.empty())
+    if (col->rows == 0)
         return invalid("column: the dataset has no rows");
     return {};
 }
@@ -113,7 +113,7 @@ bool earlyStopHalts(const std::vector<double> &iterates, std::size_t k, double n
     return halfWidth <= tolerance * std::abs(runningMean(iterates, k));
 }
 
-Result<int> runEarlyStopRequest(const EarlyStopRequestSpec &spec, const data::Table &table,
+Result<int> runEarlyStopRequest(const EarlyStopRequestSpec &spec, const data::Rows &table,
                                 mechanisms::RandomBits &bits, OdpRecord &record)
 {
     auto col = boundedColumn(table, spec.column, "column");
@@ -149,7 +149,7 @@ Result<void> auditEarlyStopOutput(const EarlyStopRequestSpec &spec, const OdpRec
     if (cell >= spec.stops.size() || o.iterates.size() != static_cast<std::size_t>(spec.stops[cell]))
         return invalid("it settled in cell " + std::to_string(cell) + " but it released "
                        + std::to_string(o.iterates.size()) + " iterates");
-    auto col = boundedColumn(table, spec.column, "column");
+    auto col = boundedColumnShape(table, spec.column, "column");
     if (!col)
         return col.error();
     if (o.noiseScale != noiseScaleOf(spec, *col))

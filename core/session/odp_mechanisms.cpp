@@ -6,8 +6,8 @@
 
 namespace pbx::session {
 
-Result<BoundedColumn> boundedColumn(const data::Table &table, const std::string &name,
-                                    const std::string &field)
+Result<BoundedColumn> boundedColumnShape(const data::Table &table, const std::string &name,
+                                         const std::string &field)
 {
     const auto col = table.columnIndex(name);
     if (!col)
@@ -21,13 +21,18 @@ Result<BoundedColumn> boundedColumn(const data::Table &table, const std::string 
     out.hi = info.declaredBounds->upper;
     if (!(std::isfinite(out.lo) && std::isfinite(out.hi) && out.lo < out.hi))
         return makeError(ErrorCode::InvalidArgument, field + ": '" + name + "' has invalid declared bounds");
-    out.values.reserve(table.rowCount());
-    for (double v : table.numeric(*col)) {
-        if (std::isnan(v))
-            return makeError(ErrorCode::InvalidArgument,
-                             field + ": '" + name + "' has a missing value (n must be public and fixed)");
-        out.values.push_back(std::clamp(v, out.lo, out.hi));
-    }
+    out.rows = table.rowCount();
+    return out;
+}
+
+Result<BoundedColumn> boundedColumn(const data::Rows &rows, const std::string &name, const std::string &field)
+{
+    auto out = boundedColumnShape(rows.table(), name, field);
+    if (!out)
+        return out;
+    out->values.reserve(out->rows);
+    for (double v : rows.numeric(*rows.columnIndex(name)))
+        out->values.push_back(std::isnan(v) ? out->lo : std::clamp(v, out->lo, out->hi));
     return out;
 }
 

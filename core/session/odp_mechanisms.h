@@ -7,6 +7,7 @@
 // docs/output-dp.md §4–§6 and §8).
 #pragma once
 
+#include "core/data/rows.h"
 #include "core/data/sensitivity.h"
 #include "core/data/table.h"
 #include "core/mechanisms/random_bits.h"
@@ -19,16 +20,23 @@
 
 namespace pbx::session {
 
-/// A numeric column clipped to its declared bounds: the values, lo, hi.
+/// A numeric column clipped to its declared bounds: the values, lo, hi and the row count n.
 struct BoundedColumn
 {
-    std::vector<double> values;
+    std::vector<double> values; ///< empty from boundedColumnShape
     double lo = 0.0;
     double hi = 0.0;
+    std::size_t rows = 0; ///< n, public (the table's row count)
 };
-/// Errors: NotFound ("column: unknown column 'x'"); InvalidArgument when the column is not numeric,
-/// has no declared bounds or has a missing value. `field` names the request field ("column").
-Result<BoundedColumn> boundedColumn(const data::Table &table, const std::string &name,
+/// lo, hi and n from metadata alone (no row is read; values empty): what checks and audits use.
+/// Errors: NotFound ("column: unknown column 'x'"); InvalidArgument when the column is not numeric
+/// or has no valid declared bounds. `field` names the request field ("column").
+Result<BoundedColumn> boundedColumnShape(const data::Table &table, const std::string &name,
+                                         const std::string &field);
+/// boundedColumnShape with the values, each clipped to [lo, hi]; a missing value counts as lo (a
+/// public rule: refusing would tell that some row is missing, and n stays the public row count).
+/// Errors: as boundedColumnShape.
+Result<BoundedColumn> boundedColumn(const data::Rows &rows, const std::string &name,
                                     const std::string &field);
 
 /// Unsupported unless the relation is replace-one: these mechanisms need n public (PTR's quartile
@@ -49,7 +57,7 @@ double ptrIqrMedianEpsilon(const PtrIqrRequestSpec &spec, int outcome);
 Result<void> checkPtrIqrRequest(const PtrIqrRequestSpec &spec, const data::Table &table);
 /// Runs S, then the median on the grid of 1001 equally spaced points over [lo, hi]; fills
 /// record.ptrIqr and returns the cell (the case). Errors: as checkPtrIqrRequest; the source's.
-Result<int> runPtrIqrRequest(const PtrIqrRequestSpec &spec, const data::Table &table,
+Result<int> runPtrIqrRequest(const PtrIqrRequestSpec &spec, const data::Rows &table,
                              mechanisms::RandomBits &bits, OdpRecord &record);
 /// Checks a settled record against its parameters (cell = the recorded case, an IQR iff case 1 or 2,
 /// w, t, δ_f, offsets, a bin-mode IQR on its bin's midpoint, the median's ε and grid point). Errors:
@@ -70,7 +78,7 @@ Result<void> checkEarlyStopRequest(const EarlyStopRequestSpec &spec, const data:
 bool earlyStopHalts(const std::vector<double> &iterates, std::size_t k, double noiseScale, double tolerance);
 /// Runs the iterations, halting at the first stopping point where earlyStopHalts; fills
 /// record.earlyStop and returns the cell. Errors: as checkEarlyStopRequest; the source's.
-Result<int> runEarlyStopRequest(const EarlyStopRequestSpec &spec, const data::Table &table,
+Result<int> runEarlyStopRequest(const EarlyStopRequestSpec &spec, const data::Rows &table,
                                 mechanisms::RandomBits &bits, OdpRecord &record);
 /// Replays the stopping rule on the recorded iterates: the run continued at every earlier
 /// stopping point and halted at the recorded one (or ran to k_m); the estimate is their mean and
@@ -84,12 +92,13 @@ Result<void> auditEarlyStopOutput(const EarlyStopRequestSpec &spec, const OdpRec
 /// Errors: as checkRecoverRequest.
 Result<odp::OdpGuarantee> recoverRequestGuarantee(const RecoverRequestSpec &spec, const data::Table &table);
 /// Errors (InvalidArgument or NotFound naming the field): label_column unknown or not numeric;
-/// label_threshold not finite; features empty, unknown, repeated, the label, or numeric without
-/// declared bounds; lambda, epsilon_model, epsilon_test not finite > 0; tau ∉ [0, 1]; an empty
+/// label_threshold not finite; features empty, unknown, repeated, the label, numeric without
+/// declared bounds, or categorical with categories inferred from the data (θ's length would
+/// depend on the rows); lambda, epsilon_model, epsilon_test not finite > 0; tau ∉ [0, 1]; an empty
 /// train or test part ("empty split": fewer than 5 rows).
 Result<void> checkRecoverRequest(const RecoverRequestSpec &spec, const data::Table &table);
 /// Algorithm 5; fills record.recovery and returns the cell. Errors: as checkRecoverRequest.
-Result<int> runRecoverRequest(const RecoverRequestSpec &spec, const data::Table &table,
+Result<int> runRecoverRequest(const RecoverRequestSpec &spec, const data::Rows &table,
                               mechanisms::RandomBits &bits, OdpRecord &record);
 /// Checks a settled record: θ̃ present iff released, of the features' dimension; the split sizes and
 /// the test noise s recomputed. Errors: a message saying what differs.

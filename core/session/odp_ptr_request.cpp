@@ -90,15 +90,15 @@ Result<odp::OdpGuarantee> ptrIqrRequestGuarantee(const PtrIqrRequestSpec &spec)
 Result<void> checkPtrIqrRequest(const PtrIqrRequestSpec &spec, const data::Table &table)
 {
     PBX_RETURN_IF_ERROR(checkParameters(spec));
-    auto col = boundedColumn(table, spec.column, "column");
+    auto col = boundedColumnShape(table, spec.column, "column");
     if (!col)
         return col.error();
-    if (col->values.size() < 4)
+    if (col->rows < 4)
         return invalid("column: PTR-IQR needs at least 4 rows");
     return {};
 }
 
-Result<int> runPtrIqrRequest(const PtrIqrRequestSpec &spec, const data::Table &table,
+Result<int> runPtrIqrRequest(const PtrIqrRequestSpec &spec, const data::Rows &table,
                              mechanisms::RandomBits &bits, OdpRecord &record)
 {
     auto col = boundedColumn(table, spec.column, "column");
@@ -148,10 +148,10 @@ Result<void> auditPtrIqrOutput(const PtrIqrRequestSpec &spec, const OdpRecord &r
     if (o.iqr.has_value() != (o.outcome != 3))
         return invalid("case " + std::to_string(o.outcome)
                        + (o.outcome == 3 ? " releases no IQR, but one is recorded" : " must release an IQR"));
-    auto col = boundedColumn(table, spec.column, "column");
+    auto col = boundedColumnShape(table, spec.column, "column");
     if (!col)
         return col.error();
-    const double width = spec.width == 0.0 ? odp::defaultBinWidth(col->values.size()) : spec.width;
+    const double width = spec.width == 0.0 ? odp::defaultBinWidth(col->rows) : spec.width;
     const double t = *odp::ptrThreshold(spec.epsilon, spec.failureProbability, 2);
     if (o.width != width || o.threshold != t
         || o.failureProbability != odp::ptrFailureProbability(spec.epsilon, t, 2))

@@ -40,8 +40,27 @@ odp::RecoveryParameters parametersOf(const RecoverRequestSpec &spec)
     return p;
 }
 
-/// The labelled rows, split by position (row i is a test row iff i mod 5 = 4).
-Result<odp::RecoverySplit> splitOf(const RecoverRequestSpec &spec, const data::Table &table)
+struct Feature
+{
+    std::size_t column;
+    bool numeric;
+    double lo, hi;
+    std::size_t levels; // one-hot width of a categorical column (its first level is the base)
+};
+
+/// The design of the regression from metadata alone (no row is read): the label column, the
+/// features, the dimension d of θ and the split sizes (row i is a test row iff i mod 5 = 4).
+struct Layout
+{
+    std::size_t label = 0;
+    std::vector<Feature> features;
+    Eigen::Index d = 1; // the intercept
+    std::size_t rows = 0;
+    std::size_t testRows = 0;
+    std::size_t trainRows() const { return rows - testRows; }
+};
+
+Result<Layout> layoutOf(const RecoverRequestSpec &spec, const data::Table &table)
 {
     PBX_RETURN_IF_ERROR(checkParameters(spec));
     const auto label = table.columnIndex(spec.labelColumn);
@@ -51,15 +70,8 @@ Result<odp::RecoverySplit> splitOf(const RecoverRequestSpec &spec, const data::T
         return invalid("label_column: '" + spec.labelColumn + "' must be numeric");
     if (spec.features.empty())
         return invalid("features: name at least one column");
-    struct Feature
-    {
-        std::size_t column;
-        bool numeric;
-        double lo, hi;
-        std::size_t levels; // one-hot width of a categorical column (its first level is the base)
-    };
-    std::vector<Feature> features;
-    Eigen::Index d = 1; // the intercept
+    Layout layout;
+    layout.label = *label;
     for (const auto &name : spec.features) {
         const auto col = table.columnIndex(name);
         if (!col)
@@ -73,39 +85,55 @@ Result<odp::RecoverySplit> splitOf(const RecoverRequestSpec &spec, const data::T
             if (!info.declaredBounds || !(info.declaredBounds->lower < info.declaredBounds->upper))
                 return invalid("features: '" + name
                                + "' must have declared bounds (they scale it to [0, 1])");
-            features.push_back({*col, true, info.declaredBounds->lower, info.declaredBounds->upper, 1});
-            d += 1;
+            layout.features.push_back(
+                {*col, true, info.declaredBounds->lower, info.declaredBounds->upper, 1});
+            layout.d += 1;
         } else {
+            // θ has one coefficient per level: levels from the data would release their number.
+            if (info.domainFromData)
+                return invalid("features: '" + name
+                               + "': its categories were inferred from the data; declare them in metadata");
             const std::size_t levels = info.categories.empty() ? 0 : info.categories.size() - 1;
-            features.push_back({*col, false, 0.0, 0.0, levels});
-            d += static_cast<Eigen::Index>(levels);
+            layout.features.push_back({*col, false, 0.0, 0.0, levels});
+            layout.d += static_cast<Eigen::Index>(levels);
         }
     }
-    const std::size_t n = table.rowCount();
-    if (n < 5)
+    layout.rows = table.rowCount();
+    if (layout.rows < 5)
         return invalid("the dataset gives an empty split: the test part (rows with i mod 5 = 4) needs at "
                        "least 5 rows");
+    layout.testRows = layout.rows / 5; // i mod 5 = 4 for i < n
+    return layout;
+}
+
+/// The labelled rows, split by position (row i is a test row iff i mod 5 = 4). A missing numeric
+/// feature counts as 0 (its lower bound), a missing label as y = −1: public rules, so nothing here
+/// refuses on a row's value.
+Result<odp::RecoverySplit> splitOf(const RecoverRequestSpec &spec, const data::Rows &table)
+{
+    auto layout = layoutOf(spec, table.table());
+    if (!layout)
+        return layout.error();
+    const Eigen::Index d = layout->d;
+    const std::size_t n = layout->rows;
     // Each feature contributes at most 1 to ‖x‖², the intercept 1: dividing by √(1 + q) bounds ‖x‖ by 1
     // for every possible record (a public bound, Chaudhuri et al. 2011).
-    const double scale = 1.0 / std::sqrt(1.0 + static_cast<double>(features.size()));
-    const std::size_t testCount = n / 5; // i mod 5 = 4 for i < n
+    const double scale = 1.0 / std::sqrt(1.0 + static_cast<double>(layout->features.size()));
     odp::RecoverySplit split;
-    split.train.x.setZero(static_cast<Eigen::Index>(n - testCount), d);
-    split.train.y.resize(static_cast<Eigen::Index>(n - testCount));
-    split.test.x.setZero(static_cast<Eigen::Index>(testCount), d);
-    split.test.y.resize(static_cast<Eigen::Index>(testCount));
+    split.train.x.setZero(static_cast<Eigen::Index>(layout->trainRows()), d);
+    split.train.y.resize(static_cast<Eigen::Index>(layout->trainRows()));
+    split.test.x.setZero(static_cast<Eigen::Index>(layout->testRows), d);
+    split.test.y.resize(static_cast<Eigen::Index>(layout->testRows));
     Eigen::Index tr = 0;
     Eigen::Index te = 0;
     for (std::size_t i = 0; i < n; ++i) {
         Eigen::VectorXd row = Eigen::VectorXd::Zero(d);
         row[0] = 1.0;
         Eigen::Index at = 1;
-        for (const auto &f : features) {
+        for (const auto &f : layout->features) {
             if (f.numeric) {
                 const double v = table.numeric(f.column)[i];
-                if (std::isnan(v))
-                    return invalid("features: '" + table.columnInfo(f.column).name + "' has a missing value");
-                row[at++] = (std::clamp(v, f.lo, f.hi) - f.lo) / (f.hi - f.lo);
+                row[at++] = std::isnan(v) ? 0.0 : (std::clamp(v, f.lo, f.hi) - f.lo) / (f.hi - f.lo);
             } else {
                 const std::int32_t code = table.codes(f.column)[i];
                 if (code >= 1 && static_cast<std::size_t>(code) <= f.levels)
@@ -114,7 +142,7 @@ Result<odp::RecoverySplit> splitOf(const RecoverRequestSpec &spec, const data::T
             }
         }
         row *= scale;
-        const double y = table.numeric(*label)[i] > spec.labelThreshold ? 1.0 : -1.0;
+        const double y = table.numeric(layout->label)[i] > spec.labelThreshold ? 1.0 : -1.0;
         if (i % 5 == 4) {
             split.test.x.row(te) = row;
             split.test.y[te++] = y;
@@ -130,11 +158,10 @@ Result<odp::RecoverySplit> splitOf(const RecoverRequestSpec &spec, const data::T
 
 Result<odp::OdpGuarantee> recoverRequestGuarantee(const RecoverRequestSpec &spec, const data::Table &table)
 {
-    auto split = splitOf(spec, table);
-    if (!split)
-        return split.error();
-    auto c = odp::calibrateRecovery(parametersOf(spec), static_cast<std::size_t>(split->train.y.size()),
-                                    static_cast<std::size_t>(split->test.y.size()));
+    auto layout = layoutOf(spec, table);
+    if (!layout)
+        return layout.error();
+    auto c = odp::calibrateRecovery(parametersOf(spec), layout->trainRows(), layout->testRows);
     if (!c)
         return c.error();
     return odp::recoveryGuarantee(*c);
@@ -148,7 +175,7 @@ Result<void> checkRecoverRequest(const RecoverRequestSpec &spec, const data::Tab
     return {};
 }
 
-Result<int> runRecoverRequest(const RecoverRequestSpec &spec, const data::Table &table,
+Result<int> runRecoverRequest(const RecoverRequestSpec &spec, const data::Rows &table,
                               mechanisms::RandomBits &bits, OdpRecord &record)
 {
     auto split = splitOf(spec, table);
@@ -177,19 +204,17 @@ Result<void> auditRecoverOutput(const RecoverRequestSpec &spec, const OdpRecord 
     if (*r.cell != (o.released ? 1 : 0))
         return invalid("it settled in cell " + std::to_string(*r.cell) + " but its model was "
                        + (o.released ? "released" : "withheld (⊥)"));
-    auto split = splitOf(spec, table);
-    if (!split)
-        return split.error();
+    auto layout = layoutOf(spec, table);
+    if (!layout)
+        return layout.error();
     if (o.released != !o.theta.empty()
-        || (o.released && o.theta.size() != static_cast<std::size_t>(split->train.x.cols())))
+        || (o.released && o.theta.size() != static_cast<std::size_t>(layout->d)))
         return invalid("its model has " + std::to_string(o.theta.size()) + " coefficients, not "
-                       + std::to_string(o.released ? split->train.x.cols() : 0));
-    auto c = odp::calibrateRecovery(parametersOf(spec), static_cast<std::size_t>(split->train.y.size()),
-                                    static_cast<std::size_t>(split->test.y.size()));
+                       + std::to_string(o.released ? layout->d : 0));
+    auto c = odp::calibrateRecovery(parametersOf(spec), layout->trainRows(), layout->testRows);
     if (!c)
         return c.error();
-    if (o.trainRows != static_cast<std::size_t>(split->train.y.size())
-        || o.testRows != static_cast<std::size_t>(split->test.y.size()) || o.testNoise != c->testNoise)
+    if (o.trainRows != layout->trainRows() || o.testRows != layout->testRows || o.testNoise != c->testNoise)
         return invalid("its split or test noise is not the one its parameters give");
     if (!std::isfinite(o.noisyError))
         return invalid("its noisy test error is not a finite number");

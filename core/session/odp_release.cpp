@@ -113,7 +113,7 @@ Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &tab
         auto p = svtParametersFor(spec.svt);
         if (!p)
             return p.error();
-        auto counts = odp::columnCounts(table, spec.svt.column);
+        auto counts = odp::columnCountLabels(table, spec.svt.column);
         if (!counts)
             return counts.error();
         return {};
@@ -140,8 +140,8 @@ namespace {
 
 /// Runs the admitted mechanism: fills the record's output and returns the realised cell, which is
 /// computed from that output alone (rule R3).
-Result<int> runOdpMechanism(const OdpRequestSpec &spec, const data::Table &table,
-                            mechanisms::RandomBits &bits, OdpRecord &record)
+Result<int> runOdpMechanism(const OdpRequestSpec &spec, const data::Rows &table, mechanisms::RandomBits &bits,
+                            OdpRecord &record)
 {
     if (spec.mechanism == "svt") {
         const odp::SvtParameters p = *svtParametersFor(spec.svt);
@@ -251,7 +251,7 @@ Result<LedgerEvent> Session::askOdp(QueryRequest request)
     if (!id)
         return id.error(); // cannot happen: admits() has just accepted it
     OdpRecord &r = *event.odpRecord;
-    auto cell = runOdpMechanism(spec, *m_table, source->bits(), r);
+    auto cell = runOdpMechanism(spec, privateRows(), source->bits(), r);
     if (!cell) {
         // Noise may have been drawn: never a refund, and nothing of a partial output is shown.
         (void)filter->settleWorstCase(*id);
@@ -289,13 +289,13 @@ Result<void> auditSvtOutput(const SvtRequestSpec &spec, const OdpRecord &r, cons
     if (*r.cell != j)
         return invalid("it settled in cell " + std::to_string(*r.cell) + " but its answers hold "
                        + std::to_string(j) + " ⊤");
-    auto counts = odp::columnCounts(table, spec.column);
-    if (!counts)
-        return counts.error();
+    auto labels = odp::columnCountLabels(table, spec.column);
+    if (!labels)
+        return labels.error();
     // It halts right after the c-th ⊤; otherwise it scans every count.
     const bool halted = j == p.cutoff;
-    if (r.answers.size() > counts->counts.size() || (halted && !r.answers.back())
-        || (!halted && r.answers.size() != counts->counts.size()))
+    if (r.answers.size() > labels->size() || (halted && !r.answers.back())
+        || (!halted && r.answers.size() != labels->size()))
         return invalid("its answers do not scan the column's counts up to the c-th ⊤");
     if (r.releases.size() != static_cast<std::size_t>(j))
         return invalid("it released " + std::to_string(r.releases.size())

@@ -154,7 +154,7 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
         return source.error();
     auto &noise = *source;
     const ReleaseContext context{QueryShape::of(request.query.aggregate, query->bounds(),
-                                                query->evaluate(*m_table), m_settings.neighbours,
+                                                query->evaluate(privateRows()), m_settings.neighbours,
                                                 static_cast<double>(m_table->rowCount())),
                                  *m_filter,
                                  noise,

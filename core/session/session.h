@@ -2,6 +2,7 @@
 // A session: a dataset, a privacy filter and the append-only ledger of every request.
 #pragma once
 
+#include "core/data/rows.h"
 #include "core/data/sensitivity.h"
 #include "core/data/table.h"
 #include "core/filters/privacy_filter.h"
@@ -81,6 +82,9 @@ private:
     Session(std::shared_ptr<const data::Table> table, SessionSettings settings,
             std::unique_ptr<filters::PrivacyFilter> filter);
     LedgerEvent &append(LedgerEvent event);
+    /// Door (a) of core/data/rows.h: this session's own rows, for the release paths below, each of
+    /// which charges the filter before it releases anything computed from them.
+    data::Rows privateRows() const { return data::Rows(*m_table); }
     /// The noise of the next event (index m_events.size()): seeded per event when the session has
     /// a seed, else the operating system's. Opened before anything is charged, so a failure (Io)
     /// refuses the request with nothing spent.

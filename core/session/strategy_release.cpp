@@ -219,8 +219,8 @@ Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &tabl
             auto d = numericDomain(r, table, true);
             return d ? Result<void>() : Result<void>(d.error());
         }
-        auto counts = strategies::countHistogram(table, {r.query.column, s.bins}, {});
-        return counts ? Result<void>() : Result<void>(counts.error());
+        auto cells = strategies::histogramCells(table, {r.query.column, s.bins});
+        return cells ? Result<void>() : Result<void>(cells.error());
     }
     case StrategyRequestKind::Quantile: {
         if (r.target.kind != TargetKind::Absolute)
@@ -325,7 +325,7 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
     // The rows the mechanism reads: the predicate's, thinned by Poisson sampling when asked (the
     // sample is drawn from the session's noise source, like the noise).
     std::vector<std::uint8_t> rows;
-    predicate.evaluate(*m_table, rows);
+    predicate.evaluate(privateRows(), rows);
     PBX_RETURN_IF_ERROR(poissonSample(spec.subsample, rows, bits));
     const unsigned stability = *requestStability(spec, m_settings.neighbours);
     auto chargeFor = [&](double base) { return transformedCharge(spec, stability, base); };
@@ -345,7 +345,7 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
             const auto d = *numericDomain(request, *m_table, true);
             bins = *strategies::unitEdges(d.lo, d.hi);
         }
-        auto counts = strategies::countHistogramRows(*m_table, {request.query.column, bins}, rows);
+        auto counts = strategies::countHistogramRows(privateRows(), {request.query.column, bins}, rows);
         if (!counts)
             return counts.error();
         auto cell = mechanisms::DiscreteNoiseMechanism::forAbsoluteError(
@@ -414,7 +414,7 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         const auto d = *numericDomain(request, *m_table, false);
         const auto grid = *quantileGrid(request, d);
         std::vector<double> values;
-        const auto column = m_table->numeric(d.column);
+        const auto column = privateRows().numeric(d.column);
         for (std::size_t r = 0; r < column.size(); ++r)
             if (rows[r])
                 values.push_back(std::clamp(column[r], d.lo, d.hi));
@@ -449,7 +449,7 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         const auto d = *numericDomain(request, *m_table, true);
         const auto k = static_cast<std::size_t>(d.hi - d.lo + 1.0);
         auto counts = *strategies::countHistogramRows(
-            *m_table, {request.query.column, *strategies::unitEdges(d.lo, d.hi)}, rows);
+            privateRows(), {request.query.column, *strategies::unitEdges(d.lo, d.hi)}, rows);
         const auto ranges = *workloadRanges(spec, k);
         const auto &strategy = spec.strategy;
         const std::size_t delta = strategySensitivity(strategy, k, m_settings.neighbours);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/simulation/relative_error_lab.h"
 
+#include "core/data/rows.h"
 #include "core/session/planned_cap.h"
 #include "core/session/release_plan.h"
 #include "core/util/parameter_checks.h"
@@ -166,6 +167,7 @@ Result<Workload> countCells(const data::Table &table)
     // tables give visibly different results). Only public data may be simulated on.
     if (!table.isPublic())
         return makeError(ErrorCode::Unsupported, labRefusal(table.name()));
+    const data::Rows rows = *data::publicRows(table, "the relative-error lab"); // door (b), rows.h
     std::vector<Dimension> dims;
     for (std::size_t c = 0; c < table.columnCount(); ++c) {
         const auto &info = table.columnInfo(c);
@@ -185,7 +187,7 @@ Result<Workload> countCells(const data::Table &table)
             if (table.columnInfo(c).type != data::ColumnType::Numeric)
                 continue;
             std::set<double> distinct;
-            for (double x : table.numeric(c)) {
+            for (double x : rows.numeric(c)) {
                 distinct.insert(x);
                 if (distinct.size() > 30)
                     break;
@@ -214,9 +216,9 @@ Result<Workload> countCells(const data::Table &table)
         for (std::size_t i = 0; i < dims.size(); ++i) {
             const auto &d = dims[i];
             values[i] = d.numeric ? static_cast<std::size_t>(
-                            std::lower_bound(d.values.begin(), d.values.end(), table.numeric(d.column)[row])
+                            std::lower_bound(d.values.begin(), d.values.end(), rows.numeric(d.column)[row])
                             - d.values.begin())
-                                  : static_cast<std::size_t>(table.codes(d.column)[row]);
+                                  : static_cast<std::size_t>(rows.codes(d.column)[row]);
         }
         for (std::size_t mask = 0; mask < (std::size_t{1} << dims.size()); ++mask) {
             std::size_t index = 0, stride = 1;

@@ -35,7 +35,7 @@ BmiCells bmiSlideCells()
     return cells;
 }
 
-Result<BmiCells> bmiCensusCells(const data::Table &table, double cutoff)
+Result<BmiCells> bmiCensusCells(const data::Rows &table, double cutoff)
 {
     if (!std::isfinite(cutoff))
         return strategyError(kInvalidBounds, "cutoff: must be a finite, public number");

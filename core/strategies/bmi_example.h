@@ -7,6 +7,7 @@
 // "The BMI example".
 #pragma once
 
+#include "core/data/rows.h"
 #include "core/data/table.h"
 #include "core/strategies/strategy_error.h"
 #include "core/util/result.h"
@@ -43,7 +44,7 @@ BmiCells bmiSlideCells();
 /// cut-off must be public (a fixed number, never the data's median, which is private).
 /// Errors: NotFound (no wage or ethnicity column, or no afam/cauc category); INVALID_BOUNDS (cut-off
 /// not finite).
-Result<BmiCells> bmiCensusCells(const data::Table &table, double cutoff = 500.0);
+Result<BmiCells> bmiCensusCells(const data::Rows &table, double cutoff = 500.0);
 
 /// One release method's predicted and measured total squared error over the four answers.
 struct BmiMethodResult

@@ -34,7 +34,7 @@ Result<std::vector<double>> unitEdges(double lo, double hi)
     return edges;
 }
 
-Result<HistogramCounts> countHistogram(const data::Table &table, const HistogramBins &bins,
+Result<HistogramCounts> countHistogram(const data::Rows &table, const HistogramBins &bins,
                                        const data::Predicate &predicate)
 {
     std::vector<std::uint8_t> mask;
@@ -42,16 +42,12 @@ Result<HistogramCounts> countHistogram(const data::Table &table, const Histogram
     return countHistogramRows(table, bins, mask);
 }
 
-Result<HistogramCounts> countHistogramRows(const data::Table &table, const HistogramBins &bins,
-                                           const std::vector<std::uint8_t> &mask)
+Result<std::vector<std::string>> histogramCells(const data::Table &table, const HistogramBins &bins)
 {
     const auto index = table.columnIndex(bins.column);
     if (!index)
         return makeError(ErrorCode::NotFound, "column: no column '" + bins.column + "'");
-    if (mask.size() != table.rowCount())
-        return makeError(ErrorCode::InvalidArgument, "rows: one entry per table row");
     const auto &info = table.columnInfo(*index);
-    HistogramCounts out;
     if (info.type == data::ColumnType::Categorical) {
         if (!bins.edges.empty())
             return strategyError(kInvalidBounds,
@@ -61,13 +57,7 @@ Result<HistogramCounts> countHistogramRows(const data::Table &table, const Histo
                                  "column '" + bins.column
                                      + "': its categories were inferred from the data; declare them in the "
                                        "dataset's metadata (cells must be public)");
-        out.labels = info.categories;
-        out.counts.assign(info.categories.size(), 0);
-        const auto codes = table.codes(*index);
-        for (std::size_t r = 0; r < codes.size(); ++r)
-            if (mask[r])
-                ++out.counts[static_cast<std::size_t>(codes[r])];
-        return out;
+        return info.categories;
     }
     const auto &e = bins.edges;
     if (e.size() < 2)
@@ -79,10 +69,34 @@ Result<HistogramCounts> countHistogramRows(const data::Table &table, const Histo
             return strategyError(kInvalidBounds, "bins: edges must be finite and strictly increasing");
     }
     const std::size_t m = e.size() - 1;
+    std::vector<std::string> labels;
     for (std::size_t i = 0; i < m; ++i)
-        out.labels.push_back("[" + formatEdge(e[i]) + ", " + formatEdge(e[i + 1]) + (i + 1 == m ? "]" : ")"));
-    out.counts.assign(m, 0);
-    const auto values = table.numeric(*index);
+        labels.push_back("[" + formatEdge(e[i]) + ", " + formatEdge(e[i + 1]) + (i + 1 == m ? "]" : ")"));
+    return labels;
+}
+
+Result<HistogramCounts> countHistogramRows(const data::Rows &table, const HistogramBins &bins,
+                                           const std::vector<std::uint8_t> &mask)
+{
+    auto cells = histogramCells(table.table(), bins);
+    if (!cells)
+        return cells.error();
+    if (mask.size() != table.rowCount())
+        return makeError(ErrorCode::InvalidArgument, "rows: one entry per table row");
+    const std::size_t index = *table.columnIndex(bins.column);
+    HistogramCounts out;
+    out.labels = std::move(*cells);
+    out.counts.assign(out.labels.size(), 0);
+    if (table.columnInfo(index).type == data::ColumnType::Categorical) {
+        const auto codes = table.codes(index);
+        for (std::size_t r = 0; r < codes.size(); ++r)
+            if (mask[r])
+                ++out.counts[static_cast<std::size_t>(codes[r])];
+        return out;
+    }
+    const auto &e = bins.edges;
+    const std::size_t m = e.size() - 1;
+    const auto values = table.numeric(index);
     for (std::size_t r = 0; r < values.size(); ++r) {
         if (!mask[r])
             continue;

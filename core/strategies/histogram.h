@@ -48,12 +48,16 @@ struct HistogramCounts
 /// Errors: NotFound (unknown column); INVALID_BOUNDS (numeric column without edges, edges not
 /// strictly increasing or not finite, more than kMaxCells cells, edges given for a categorical
 /// column, or a categorical dictionary inferred from the data rather than declared).
-Result<HistogramCounts> countHistogram(const data::Table &table, const HistogramBins &bins,
+/// The cells of `bins` over `table`'s column, from public information alone (no row is read):
+/// the declared dictionary, or one "[a, b)" label per pair of edges (the last "[a, b]").
+/// Errors: as countHistogram.
+Result<std::vector<std::string>> histogramCells(const data::Table &table, const HistogramBins &bins);
+Result<HistogramCounts> countHistogram(const data::Rows &table, const HistogramBins &bins,
                                        const data::Predicate &predicate = {});
 /// As countHistogram, over the rows whose `rows` entry is non-zero (one entry per table row: a
 /// predicate's mask, possibly thinned by sampling). Errors: as countHistogram; InvalidArgument when
 /// `rows` has another size.
-Result<HistogramCounts> countHistogramRows(const data::Table &table, const HistogramBins &bins,
+Result<HistogramCounts> countHistogramRows(const data::Rows &table, const HistogramBins &bins,
                                            const std::vector<std::uint8_t> &rows);
 
 /// Cost of running one mechanism on each part of a partition of the rows by a public function of

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 
 namespace pbx::strategies {
@@ -75,7 +76,7 @@ struct Domain
     double hi = 0.0;
 };
 
-Result<std::size_t> numericColumn(const data::Table &table, const std::string &column)
+Result<std::size_t> numericColumn(const data::Rows &table, const std::string &column)
 {
     if (column.empty())
         return configError("column: required for this experiment");
@@ -88,7 +89,7 @@ Result<std::size_t> numericColumn(const data::Table &table, const std::string &c
     return *index;
 }
 
-Result<std::pair<double, double>> columnBounds(const data::Table &table, std::size_t index,
+Result<std::pair<double, double>> columnBounds(const data::Rows &table, std::size_t index,
                                                const LabConfig &config)
 {
     if (config.bounds)
@@ -100,7 +101,7 @@ Result<std::pair<double, double>> columnBounds(const data::Table &table, std::si
     return std::pair{declared->lower, declared->upper};
 }
 
-Result<Domain> orderedDomain(const data::Table &table, const LabConfig &config)
+Result<Domain> orderedDomain(const data::Rows &table, const LabConfig &config)
 {
     auto index = numericColumn(table, config.column);
     if (!index)
@@ -120,7 +121,7 @@ Result<Domain> orderedDomain(const data::Table &table, const LabConfig &config)
     return d;
 }
 
-std::vector<double> columnValues(const data::Table &table, std::size_t index)
+std::vector<double> columnValues(const data::Rows &table, std::size_t index)
 {
     const auto v = table.numeric(index);
     return {v.begin(), v.end()};
@@ -150,7 +151,7 @@ bool report(const LabProgress &progress, double fraction, const std::string &sta
 
 // ---------------------------------------------------------------- experiments
 
-Result<Json> runBmi(const LabConfig &config, const data::Table *table, std::uint64_t seed)
+Result<Json> runBmi(const LabConfig &config, const data::Rows *table, std::uint64_t seed)
 {
     BmiCells cells = bmiSlideCells();
     Json doc;
@@ -200,7 +201,7 @@ Result<Json> runBmi(const LabConfig &config, const data::Table *table, std::uint
     return doc;
 }
 
-Result<Json> runRanges(const LabConfig &config, const data::Table &table, std::uint64_t seed,
+Result<Json> runRanges(const LabConfig &config, const data::Rows &table, std::uint64_t seed,
                        const LabProgress &progress)
 {
     auto domain = orderedDomain(table, config);
@@ -276,7 +277,7 @@ Result<Json> runRanges(const LabConfig &config, const data::Table &table, std::u
     return doc;
 }
 
-Result<Json> runInference(const LabConfig &config, const data::Table &table, std::uint64_t seed,
+Result<Json> runInference(const LabConfig &config, const data::Rows &table, std::uint64_t seed,
                           const LabProgress &progress)
 {
     auto domain = orderedDomain(table, config);
@@ -386,7 +387,7 @@ Result<Json> runInference(const LabConfig &config, const data::Table &table, std
     return doc;
 }
 
-Result<Json> runQuantile(const LabConfig &config, const data::Table &table)
+Result<Json> runQuantile(const LabConfig &config, const data::Rows &table)
 {
     auto index = numericColumn(table, config.column);
     if (!index)
@@ -437,7 +438,7 @@ Result<Json> runQuantile(const LabConfig &config, const data::Table &table)
     return doc;
 }
 
-Result<Json> runSmoothSensitivity(const LabConfig &config, const data::Table &table,
+Result<Json> runSmoothSensitivity(const LabConfig &config, const data::Rows &table,
                                   const LabProgress &progress)
 {
     auto index = numericColumn(table, config.column);
@@ -797,6 +798,10 @@ Result<Json> runStrategiesLab(const LabConfig &config, const data::Table *table,
                 "(an embedded dataset or a CSV whose metadata says \"public\": true); '"
                     + table->name() + "' is not declared public");
     }
+    // Door (b) of core/data/rows.h: the rows of a public table, or none (no experiment reads them).
+    std::optional<data::Rows> rows;
+    if (table && table->isPublic())
+        rows = *data::publicRows(*table, "the strategies lab");
     Json doc;
     doc["format"] = "pbx-simulation";
     doc["version"] = 1;
@@ -805,19 +810,19 @@ Result<Json> runStrategiesLab(const LabConfig &config, const data::Table *table,
     Result<Json> body = Json::object();
     switch (config.experiment) {
     case LabExperiment::Bmi:
-        body = runBmi(config, table, seed);
+        body = runBmi(config, rows ? &*rows : nullptr, seed);
         break;
     case LabExperiment::Ranges:
-        body = runRanges(config, *table, seed, progress);
+        body = runRanges(config, *rows, seed, progress);
         break;
     case LabExperiment::Inference:
-        body = runInference(config, *table, seed, progress);
+        body = runInference(config, *rows, seed, progress);
         break;
     case LabExperiment::Quantile:
-        body = runQuantile(config, *table);
+        body = runQuantile(config, *rows);
         break;
     case LabExperiment::SmoothSensitivity:
-        body = runSmoothSensitivity(config, *table, progress);
+        body = runSmoothSensitivity(config, *rows, progress);
         break;
     case LabExperiment::Stability:
         body = runStability(config);

@@ -3,6 +3,7 @@
 #include "core/data/query.h"
 #include "core/data/sensitivity.h"
 #include "core/session/query_shape.h"
+#include "tests/test_rows.h"
 #include "tests/testutils.h"
 
 using pbx::data::Bounds;
@@ -36,8 +37,14 @@ void TestSensitivity::computedSumsExceedNominalDeltaAndArePadded()
     pbx::data::QuerySpec spec;
     spec.aggregate = pbx::data::Aggregate::Sum;
     spec.column = "x";
-    const double s = pbx::data::CompiledQuery::compile(spec, small).value().evaluate(small).clippedSum;
-    const double s2 = pbx::data::CompiledQuery::compile(spec, large).value().evaluate(large).clippedSum;
+    const double s = pbx::data::CompiledQuery::compile(spec, small)
+                         .value()
+                         .evaluate(pbx::test::PublicRows(small))
+                         .clippedSum;
+    const double s2 = pbx::data::CompiledQuery::compile(spec, large)
+                          .value()
+                          .evaluate(pbx::test::PublicRows(large))
+                          .clippedSum;
     const double nominal = pbx::data::sumSensitivity(bounds, Neighbouring::AddRemove).l1;
     QCOMPARE(nominal, top);
     QCOMPARE(s2 - s, std::ldexp(1.0, 53)); // > Δ

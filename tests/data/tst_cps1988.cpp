@@ -8,6 +8,7 @@
 //     print(sum(!(d$smsa == "yes") & d$wage > 1000)); print(sum(d$wage > 5000))'
 // gives 8760, "603.72684638607711", 7008, 4512, 438, 483, 15.
 #include "resources/dataset_catalog.h"
+#include "tests/test_rows.h"
 
 #include "core/data/predicate.h"
 
@@ -95,12 +96,13 @@ void TestCps1988::counts()
     QFETCH(int, expected);
     const auto compiled = Predicate::compile(predicate.toStdString(), m_table);
     QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().message.c_str());
-    QCOMPARE(compiled->countMatches(m_table), static_cast<std::size_t>(expected));
+    QCOMPARE(compiled->countMatches(pbx::test::PublicRows(m_table)), static_cast<std::size_t>(expected));
 }
 
 void TestCps1988::meanWage()
 {
-    const auto wage = m_table.numeric(0);
+    const pbx::test::PublicRows rows(m_table);
+    const auto wage = rows->numeric(0);
     const double mean = std::accumulate(wage.begin(), wage.end(), 0.0) / double(wage.size());
     PBX_FUZZY_COMPARE(mean, 603.72684638607711, 1e-13);
 }

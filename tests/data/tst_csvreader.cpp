@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // CSV reader: type inference, quoting, line/column positions in errors, limits, metadata, files.
 #include "core/io/csv_reader.h"
+#include "tests/test_rows.h"
 
 #include "tests/testutils.h"
 
@@ -156,11 +157,12 @@ void TestCsvReader::valuesAndDictionaries()
 {
     const auto table = readCsv("wage,region,n\n1.5,south,3\n-2e2,north,1\n7,south,2\n+0,east,4\n", "t");
     QVERIFY(table.ok());
-    const auto wage = table->numeric(0);
+    const pbx::test::PublicRows rows(*table);
+    const auto wage = rows->numeric(0);
     QCOMPARE(std::vector<double>(wage.begin(), wage.end()), (std::vector<double>{1.5, -200.0, 7.0, 0.0}));
     // Inferred dictionaries are sorted, whatever the row order.
     QCOMPARE(table->columnInfo(1).categories, (std::vector<std::string>{"east", "north", "south"}));
-    const auto codes = table->codes(1);
+    const auto codes = rows->codes(1);
     QCOMPARE(std::vector<std::int32_t>(codes.begin(), codes.end()), (std::vector<std::int32_t>{2, 1, 2, 0}));
     QVERIFY(!table->columnInfo(0).declaredBounds); // never inferred from the data
 }
@@ -231,7 +233,8 @@ void TestCsvReader::metadataIsApplied()
     QCOMPARE(table->columnInfo(0).description, std::string("weekly wage"));
     // Declared order, including the unused label "north".
     QCOMPARE(table->columnInfo(1).categories, (std::vector<std::string>{"west", "south", "north"}));
-    const auto codes = table->codes(1);
+    const pbx::test::PublicRows rows(*table);
+    const auto codes = rows->codes(1);
     QCOMPARE(std::vector<std::int32_t>(codes.begin(), codes.end()), (std::vector<std::int32_t>{1, 0}));
     QVERIFY(!table->columnInfo(2).declaredBounds);
 

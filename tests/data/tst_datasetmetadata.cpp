@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Dataset metadata sidecar: parsing (tolerant but strict about meaning), writing, applying.
 #include "core/io/dataset_metadata.h"
+#include "tests/test_rows.h"
 
 #include "tests/testutils.h"
 
@@ -214,7 +215,8 @@ void TestDatasetMetadata::applyRecodesAndAnnotates()
     QCOMPARE(table->columnInfo(0).declaredBounds->upper, 10.0);
     // "unused" had no rows, so it may leave the dictionary; codes follow the declared order.
     QCOMPARE(table->columnInfo(1).categories, (std::vector<std::string>{"south", "east", "north"}));
-    const auto codes = table->codes(1);
+    const pbx::test::PublicRows rows(*table);
+    const auto codes = rows->codes(1);
     QCOMPARE(std::vector<std::int32_t>(codes.begin(), codes.end()), (std::vector<std::int32_t>{0, 2, 0}));
     QCOMPARE(table->columnInfo(1).description, std::string("where"));
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Table::create validation, column lookup and declared bounds.
 #include "core/data/table.h"
+#include "tests/test_rows.h"
 
 #include "tests/testutils.h"
 
@@ -45,6 +46,7 @@ private slots:
     void boundsValidate_data();
     void boundsValidate();
     void withDeclaredBounds();
+    void publicRowsOnlyForPublicData();
 };
 
 void TestTable::createValid()
@@ -60,8 +62,9 @@ void TestTable::createValid()
     QCOMPARE(table->provenance(), std::string("made by hand"));
     QCOMPARE(table->columnIndex("region"), std::optional<std::size_t>(1));
     QCOMPARE(table->columnIndex("Region"), std::optional<std::size_t>());
-    QCOMPARE(table->numeric(0)[2], 3.0);
-    QCOMPARE(table->codes(1)[1], 1);
+    const pbx::test::PublicRows rows(*table);
+    QCOMPARE(rows->numeric(0)[2], 3.0);
+    QCOMPARE(rows->codes(1)[1], 1);
 
     const auto empty = Table::create("empty", {});
     QVERIFY(empty.ok());
@@ -170,6 +173,28 @@ void TestTable::withDeclaredBounds()
     QVERIFY(!onCategorical.ok());
     QCOMPARE(static_cast<int>(onCategorical.error().code), static_cast<int>(ErrorCode::InvalidArgument));
     PBX_VERIFY_ERROR(table->withDeclaredBounds("wage", Bounds{10, 0}), InvalidArgument, "column 'wage'");
+}
+
+// Door (b) of core/data/rows.h (issue 27): a private table's rows are refused, from the flag alone,
+// naming the use; a table declared public hands out rows that read its values.
+void TestTable::publicRowsOnlyForPublicData()
+{
+    const auto table = Table::create("t", {numeric("wage", {1.0, 2.0, 3.0})});
+    QVERIFY(table.ok());
+    QVERIFY(!table->isPublic());
+    const auto refused = pbx::data::publicRows(*table, "the lab");
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().code, ErrorCode::Unsupported);
+    QVERIFY2(refused.error().message.rfind(
+                 "the lab reads the rows of the dataset, which is not declared public", 0)
+                 == 0,
+             refused.error().message.c_str());
+    const Table declared = table->withPublic(true);
+    const auto rows = pbx::data::publicRows(declared, "the lab");
+    QVERIFY(rows.ok());
+    QCOMPARE(&rows->table(), &declared);
+    QCOMPARE(rows->rowCount(), std::size_t{3});
+    QCOMPARE(rows->numeric(0)[2], 3.0);
 }
 
 QTEST_APPLESS_MAIN(TestTable)

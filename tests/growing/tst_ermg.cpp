@@ -6,6 +6,7 @@
 #include "core/growing/ermg.h"
 #include "core/growing/growing_error.h"
 #include "tests/strategies/cps_table.h"
+#include "tests/test_rows.h"
 #include "tests/testutils.h"
 
 #include <cmath>
@@ -49,7 +50,7 @@ private Q_SLOTS:
     void solverOnCps()
     {
         const auto cps = test::loadCps();
-        auto data = cpsErmData(cps);
+        auto data = cpsErmData(pbx::test::PublicRows(cps));
         QVERIFY(data.ok());
         QCOMPARE(data->features.cols(), Eigen::Index{9});
         QCOMPARE(data->features.rows(), Eigen::Index{28155});

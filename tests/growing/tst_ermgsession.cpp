@@ -19,6 +19,7 @@
 #include "core/session/growing_release.h"
 #include "core/session/session.h"
 #include "resources/dataset_catalog.h"
+#include "tests/test_rows.h"
 #include "tests/testutils.h"
 
 using namespace pbx;
@@ -173,8 +174,8 @@ void TestErmgSession::releasesAreNearTheFit()
     auto e = s->ask(request(line()));
     QVERIFY(e.ok());
     // The same arrival order (seed 7) and the same fit on its first 28,000 rows.
-    auto order = growing::arrivalOrder(*cps(), "random", 7);
-    auto data = growing::cpsErmData(*cps());
+    auto order = growing::arrivalOrder(pbx::test::PublicRows(*cps()), "random", 7);
+    auto data = growing::cpsErmData(pbx::test::PublicRows(*cps()));
     QVERIFY(order.ok() && data.ok());
     const Eigen::Index t = 28000;
     Eigen::MatrixXd x(t, 9);

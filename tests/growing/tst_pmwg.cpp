@@ -6,6 +6,7 @@
 #include "core/growing/growing_error.h"
 #include "core/growing/pmwg.h"
 #include "tests/strategies/cps_table.h"
+#include "tests/test_rows.h"
 #include "tests/testutils.h"
 
 #include <cmath>
@@ -66,7 +67,7 @@ private Q_SLOTS:
         for (const auto &[name, cells, nonEmpty] :
              {std::tuple{"small", std::size_t{160}, std::size_t{145}},
               std::tuple{"full", std::size_t{4800}, std::size_t{2043}}}) {
-            auto u = cpsUniverse(cps, name);
+            auto u = cpsUniverse(pbx::test::PublicRows(cps), name);
             QVERIFY(u.ok());
             QCOMPARE(u->cells, cells);
             std::vector<bool> seen(u->cells, false);
@@ -85,13 +86,14 @@ private Q_SLOTS:
     void practicalLabDefault()
     {
         const auto cps = test::loadCps();
-        auto u = cpsUniverse(cps, "small");
+        auto u = cpsUniverse(pbx::test::PublicRows(cps), "small");
         PmwgConfig c;
         c.budget = Budget{BudgetKind::Pure, 1.0, 0.0, 0.0, {}};
         double realised = 0.0, error = 0.0;
         const int runs = 4;
         for (int seed = 0; seed < runs; ++seed) {
-            auto run = simulatePmwg(c, *u, cps, "random", 28155, 40, 25, std::uint64_t(seed));
+            auto run = simulatePmwg(c, *u, pbx::test::PublicRows(cps), "random", 28155, 40, 25,
+                                    std::uint64_t(seed));
             QVERIFY2(run.ok(), run.ok() ? "" : run.error().message.c_str());
             QVERIFY(std::fabs(run->sigmaN - 281.0 / 14000.0) < 1e-9);
             QCOMPARE(run->queries, std::size_t{1000});

@@ -5,6 +5,7 @@
 #include "core/growing/growing_error.h"
 #include "core/growing/smalldb.h"
 #include "tests/strategies/cps_table.h"
+#include "tests/test_rows.h"
 #include "tests/testutils.h"
 
 #include <array>
@@ -37,7 +38,7 @@ private Q_SLOTS:
     void cpsInstance()
     {
         const auto cps = test::loadCps();
-        auto inst = cpsSmallDbInstance(cps);
+        auto inst = cpsSmallDbInstance(pbx::test::PublicRows(cps));
         QVERIFY(inst.ok());
         QCOMPARE(inst->queries.size(), std::size_t{28});
         std::vector<std::uint64_t> counts(SmallDbInstance::kCells, 0);

@@ -19,6 +19,7 @@
 #include "core/session/growing_smalldb.h"
 #include "core/session/session.h"
 #include "resources/dataset_catalog.h"
+#include "tests/test_rows.h"
 #include "tests/testutils.h"
 
 #include <numeric>
@@ -157,10 +158,10 @@ void TestSmallDbSession::answersAreTheSyntheticDatabases()
     auto s = openSession(filters::FilterKind::Basic, 2.0);
     auto e = s->ask(request(line()));
     QVERIFY(e.ok());
-    auto inst = growing::cpsSmallDbInstance(*cps());
+    auto inst = growing::cpsSmallDbInstance(pbx::test::PublicRows(*cps()));
     auto db = growing::SmallDb::create(16, inst->queries, 8);
     QVERIFY(inst.ok() && db.ok());
-    auto order = growing::arrivalOrder(*cps(), "random", 7);
+    auto order = growing::arrivalOrder(pbx::test::PublicRows(*cps()), "random", 7);
     QVERIFY(order.ok());
     for (const auto &x : e->growingRecord->epochs) {
         QCOMPARE(db->answers(x.cells), x.answers);

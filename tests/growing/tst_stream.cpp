@@ -5,6 +5,7 @@
 #include "core/growing/growing_error.h"
 #include "core/growing/stream_model.h"
 #include "tests/strategies/cps_table.h"
+#include "tests/test_rows.h"
 #include "tests/testutils.h"
 
 #include <algorithm>
@@ -20,9 +21,9 @@ private Q_SLOTS:
     {
         const auto cps = test::loadCps();
         QCOMPARE(cps.rowCount(), std::size_t{28155});
-        auto a = arrivalOrder(cps, "random", 7);
-        auto b = arrivalOrder(cps, "random", 7);
-        auto c = arrivalOrder(cps, "random", 8);
+        auto a = arrivalOrder(pbx::test::PublicRows(cps), "random", 7);
+        auto b = arrivalOrder(pbx::test::PublicRows(cps), "random", 7);
+        auto c = arrivalOrder(pbx::test::PublicRows(cps), "random", 8);
         QVERIFY(a.ok() && b.ok() && c.ok());
         QCOMPARE(*a, *b);
         QVERIFY(*a != *c);
@@ -31,12 +32,12 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < sorted.size(); ++i)
             QCOMPARE(sorted[i], std::uint32_t(i)); // a permutation
         // Sorted: every non-south row arrives before every south row.
-        auto s = arrivalOrder(cps, "sorted:region == \"south\"", 7);
+        auto s = arrivalOrder(pbx::test::PublicRows(cps), "sorted:region == \"south\"", 7);
         QVERIFY(s.ok());
         auto south = data::Predicate::compile("region == \"south\"", cps);
         std::vector<std::uint8_t> mask;
-        south->evaluate(cps, mask);
-        const std::size_t nSouth = south->countMatches(cps);
+        south->evaluate(pbx::test::PublicRows(cps), mask);
+        const std::size_t nSouth = south->countMatches(pbx::test::PublicRows(cps));
         PrefixCounts counts({mask}, *s);
         QCOMPARE(counts.count(0, cps.rowCount() - nSouth), std::uint32_t{0});
         QCOMPARE(counts.count(0, cps.rowCount()), std::uint32_t(nSouth));
@@ -44,10 +45,10 @@ private Q_SLOTS:
         // Random order: the running fraction at t = 1000 is near the final one.
         PrefixCounts random({mask}, *a);
         QVERIFY(std::fabs(random.fraction(0, 1000) - double(nSouth) / 28155.0) < 0.06);
-        auto bad = arrivalOrder(cps, "alphabetical", 1);
+        auto bad = arrivalOrder(pbx::test::PublicRows(cps), "alphabetical", 1);
         QCOMPARE(growingErrorCode(bad.error()), kInvalidConfig);
         QVERIFY(bad.error().message.find("stream.order") != std::string::npos);
-        QVERIFY(!arrivalOrder(cps, "sorted:regon == \"south\"", 1));
+        QVERIFY(!arrivalOrder(pbx::test::PublicRows(cps), "sorted:regon == \"south\"", 1));
     }
 
     void scalesAndQueries()

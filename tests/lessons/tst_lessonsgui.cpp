@@ -14,6 +14,7 @@
 #include "core/growing/growing_svt.h"
 #include "core/lessons/lesson_values.h"
 #include "core/privacy/zcdp_conversion.h"
+#include "tests/test_rows.h"
 #include "tests/ui/uitestutils.h"
 #include "ui/appsettings.h"
 #include "ui/comparison/comparisonview.h"
@@ -174,7 +175,8 @@ QString expectedValue(const std::string &name, const session::Session *s, std::s
     if (name == "events")
         return number(static_cast<double>(events.size()));
     const auto truthOf = [&](const session::LedgerEvent &e) {
-        const auto stats = data::CompiledQuery::compile(e.request.query, s->table())->evaluate(s->table());
+        const auto stats = data::CompiledQuery::compile(e.request.query, s->table())
+                               ->evaluate(pbx::test::PublicRows(s->table()));
         switch (e.request.query.aggregate) {
         case data::Aggregate::Count:
             return stats.count;

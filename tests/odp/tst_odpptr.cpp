@@ -5,6 +5,7 @@
 #include "core/mechanisms/random_bits.h"
 #include "core/odp/ptr_iqr.h"
 #include "resources/dataset_catalog.h"
+#include "tests/test_rows.h"
 #include "tests/testutils.h"
 
 using namespace pbx;
@@ -88,8 +89,10 @@ void TestOdpPtr::unitVectors()
 }
 
 namespace {
-std::vector<double> wages(const data::Table &t, bool subgroup)
+std::vector<double> wages(const data::Table &table, bool subgroup)
 {
+    const pbx::test::PublicRows holder(table);
+    const data::Rows &t = holder;
     const auto wage = *t.columnIndex("wage");
     const auto eth = *t.columnIndex("ethnicity");
     const auto region = *t.columnIndex("region");

@@ -5,6 +5,7 @@
 #include "core/mechanisms/random_bits.h"
 #include "core/odp/budget_recovery.h"
 #include "resources/dataset_catalog.h"
+#include "tests/test_rows.h"
 #include "tests/testutils.h"
 
 #include <random>
@@ -125,7 +126,7 @@ void TestOdpRecovery::cps1988Plan()
 {
     auto table = resources::loadDataset("cps1988");
     QVERIFY(table.ok());
-    auto full = cps1988Recovery(*table, "full", 500.0);
+    auto full = cps1988Recovery(pbx::test::PublicRows(*table), "full", 500.0);
     QVERIFY(full.ok());
     QCOMPARE(full->train.x.rows(), Eigen::Index{22524});
     QCOMPARE(full->test.x.rows(), Eigen::Index{5631});
@@ -138,7 +139,7 @@ void TestOdpRecovery::cps1988Plan()
         QVERIFY(std::abs(fit->theta[i] - theta[i]) < 1e-6);
     const double mae = meanAbsoluteError(fit->theta, full->test);
     QVERIFY(std::abs(mae - 0.480956) < 1e-6);
-    auto weak = cps1988Recovery(*table, "weak", 500.0);
+    auto weak = cps1988Recovery(pbx::test::PublicRows(*table), "weak", 500.0);
     auto weakFit = fitLogistic(weak->train, 0.01);
     const double weakTheta[] = {0.25433067, -0.49523174, 0.04874926, -0.34918561, -0.05696629};
     for (int i = 0; i < 5; ++i)

@@ -4,6 +4,7 @@
 
 #include "core/io/csv_reader.h"
 #include "core/io/dataset_metadata.h"
+#include "tests/test_rows.h"
 
 #include <QtTest/QtTest>
 
@@ -30,7 +31,8 @@ inline data::Table loadCps()
 inline std::vector<double> integerHistogram(const data::Table &table, const char *column, int lo, int hi)
 {
     std::vector<double> counts(static_cast<std::size_t>(hi - lo + 1), 0.0);
-    const auto values = table.numeric(*table.columnIndex(column));
+    const PublicRows rows(table);
+    const auto values = rows->numeric(*table.columnIndex(column));
     for (const double v : values)
         counts[static_cast<std::size_t>(std::lround(v) - lo)] += 1.0;
     return counts;

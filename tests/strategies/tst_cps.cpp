@@ -6,6 +6,7 @@
 #include "core/strategies/quantiles.h"
 #include "core/strategies/range_simulation.h"
 #include "tests/strategies/cps_table.h"
+#include "tests/test_rows.h"
 #include "tests/testutils.h"
 
 using namespace pbx;
@@ -81,7 +82,7 @@ private slots:
 
     void censusAnalogue()
     {
-        auto cells = bmiCensusCells(m_cps, 500.0);
+        auto cells = bmiCensusCells(pbx::test::PublicRows(m_cps), 500.0);
         QVERIFY(cells.ok());
         QCOMPARE((*cells)[0], 1499.0);
         QCOMPARE((*cells)[1], 733.0);
@@ -98,7 +99,8 @@ private slots:
 
     void wageMedian()
     {
-        const auto wage = m_cps.numeric(*m_cps.columnIndex("wage"));
+        const pbx::test::PublicRows rows(m_cps);
+        const auto wage = rows->numeric(*m_cps.columnIndex("wage"));
         std::vector<double> w(wage.begin(), wage.end());
         auto sorted = w;
         std::sort(sorted.begin(), sorted.end());
@@ -118,7 +120,7 @@ private slots:
         QVERIFY(std::fabs(s01->value - 6.091e-2) < 1e-4);
         QCOMPARE(s01->argmax, std::size_t{248});
         // Education median 12: the discrete mechanism puts 1 − 5e-193 on it.
-        const auto edu = m_cps.numeric(*m_cps.columnIndex("education"));
+        const auto edu = rows->numeric(*m_cps.columnIndex("education"));
         std::vector<double> grid;
         for (int v = 0; v <= 20; ++v)
             grid.push_back(v);

@@ -5,6 +5,7 @@
 #include "core/strategies/derived_answers.h"
 #include "core/strategies/histogram.h"
 #include "tests/strategies/cps_table.h"
+#include "tests/test_rows.h"
 #include "tests/testutils.h"
 
 using namespace pbx;
@@ -62,7 +63,7 @@ private slots:
 
     void cellsArePublic()
     {
-        auto region = countHistogram(m_cps, {"region", {}});
+        auto region = countHistogram(pbx::test::PublicRows(m_cps), {"region", {}});
         QVERIFY(region.ok());
         QCOMPARE(region->labels.size(), std::size_t{4});
         double total = 0;
@@ -71,30 +72,35 @@ private slots:
         QCOMPARE(total, 28155.0);
         auto edges = unitEdges(0, 20);
         QVERIFY(edges.ok());
-        auto education = countHistogram(m_cps, {"education", *edges});
+        auto education = countHistogram(pbx::test::PublicRows(m_cps), {"education", *edges});
         QVERIFY(education.ok());
         QCOMPARE(education->counts.size(), std::size_t{21});
         // Empty cells stay (two for education).
         QCOMPARE(std::count(education->counts.begin(), education->counts.end(), 0), 2);
         auto predicate = data::Predicate::compile("region == \"south\"", m_cps);
         QVERIFY(predicate.ok());
-        auto south = countHistogram(m_cps, {"ethnicity", {}}, *predicate);
+        auto south = countHistogram(pbx::test::PublicRows(m_cps), {"ethnicity", {}}, *predicate);
         QCOMPARE(south->counts[0] + south->counts[1], region->counts[2]);
         // Bad bins.
-        QCOMPARE(strategyErrorCode(countHistogram(m_cps, {"wage", {}}).error()), kInvalidBounds);
-        QCOMPARE(strategyErrorCode(countHistogram(m_cps, {"wage", {0, 500, 400}}).error()), kInvalidBounds);
-        QCOMPARE(strategyErrorCode(countHistogram(m_cps, {"region", {0, 1}}).error()), kInvalidBounds);
+        QCOMPARE(strategyErrorCode(countHistogram(pbx::test::PublicRows(m_cps), {"wage", {}}).error()),
+                 kInvalidBounds);
+        QCOMPARE(
+            strategyErrorCode(countHistogram(pbx::test::PublicRows(m_cps), {"wage", {0, 500, 400}}).error()),
+            kInvalidBounds);
+        QCOMPARE(strategyErrorCode(countHistogram(pbx::test::PublicRows(m_cps), {"region", {0, 1}}).error()),
+                 kInvalidBounds);
         QCOMPARE(strategyErrorCode(unitEdges(3, 3).error()), kInvalidBounds);
         QCOMPARE(strategyErrorCode(unitEdges(0.5, 3).error()), kInvalidBounds);
-        QCOMPARE(countHistogram(m_cps, {"nope", {}}).error().code, ErrorCode::NotFound);
+        QCOMPARE(countHistogram(pbx::test::PublicRows(m_cps), {"nope", {}}).error().code,
+                 ErrorCode::NotFound);
         // Values outside the edges are clipped into the end cells: every row is counted once.
-        auto wage = countHistogram(m_cps, {"wage", {0, 250, 500, 1000}});
+        auto wage = countHistogram(pbx::test::PublicRows(m_cps), {"wage", {0, 250, 500, 1000}});
         QCOMPARE(wage->counts[0] + wage->counts[1] + wage->counts[2], std::int64_t{28155});
     }
 
     void releaseAndDerive()
     {
-        const auto counts = *countHistogram(m_cps, {"region", {}});
+        const auto counts = *countHistogram(pbx::test::PublicRows(m_cps), {"region", {}});
         const auto plan = *planHistogram(DiscreteNoiseKind::Laplace, 0.5, Neighbouring::AddRemove);
         mechanisms::SeededRandomBits bits(5, 0);
         // Measured per-cell variance over 4000 releases matches the plan's (within 5%).

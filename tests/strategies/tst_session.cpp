@@ -10,6 +10,7 @@
 #include "core/session/session.h"
 #include "core/session/strategy_release.h"
 #include "tests/strategies/cps_table.h"
+#include "tests/test_rows.h"
 #include "tests/testutils.h"
 
 using namespace pbx;
@@ -62,7 +63,7 @@ private slots:
             QVERIFY(e->targetMet);
             QVERIFY(e->strategyRecord->halfWidths[0] <= 20.0);
             // Every cell's noise is within a few scales of the truth.
-            const auto truth = *strategies::countHistogram(*m_cps, {"region", {}});
+            const auto truth = *strategies::countHistogram(pbx::test::PublicRows(*m_cps), {"region", {}});
             for (std::size_t i = 0; i < 4; ++i)
                 QVERIFY(std::fabs(e->strategyRecord->values[i] - double(truth.counts[i])) < 200.0);
             // A derived answer: zero cost, no new release, the sum of the released cells.

@@ -13,6 +13,7 @@
 #include "core/session/strategy_transform.h"
 #include "core/strategies/constrained_inference.h"
 #include "tests/strategies/cps_table.h"
+#include "tests/test_rows.h"
 #include "tests/testutils.h"
 
 #include <random>
@@ -207,8 +208,8 @@ private slots:
             QVERIFY(rec.values[i] >= rec.values[i - 1]);
         // The projection reduces the weighted squared error of the vector (weights 1/variance).
         const auto west = *data::Predicate::compile("region == \"west\"", *m_cps);
-        const auto truth
-            = *strategies::countHistogram(*m_cps, {"experience", *strategies::unitEdges(-8, 64)}, west);
+        const auto truth = *strategies::countHistogram(pbx::test::PublicRows(*m_cps),
+                                                       {"experience", *strategies::unitEdges(-8, 64)}, west);
         double cumulative = 0.0, before = 0.0, after = 0.0;
         for (std::size_t i = 0; i < 73; ++i) {
             cumulative += static_cast<double>(truth.counts[i]);

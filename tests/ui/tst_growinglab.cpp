@@ -10,6 +10,7 @@
 #include "core/growing/growing_svt.h"
 #include "core/growing/stream_model.h"
 #include "resources/dataset_catalog.h"
+#include "tests/test_rows.h"
 #include "tests/ui/uitestutils.h"
 #include "ui/charts/charthover.h"
 #include "ui/charts/growingchart.h"
@@ -1023,10 +1024,11 @@ void TestGrowingLab::atgPanel()
     // The core's sparse vector on the same stream and seed, independently.
     auto table = pbx::resources::loadDataset("cps1988");
     QVERIFY(table.ok());
-    auto order = pbx::growing::arrivalOrder(*table, "random", panel->seed());
+    auto order = pbx::growing::arrivalOrder(pbx::test::PublicRows(*table), "random", panel->seed());
     QVERIFY(order.ok());
     std::vector<std::vector<std::uint8_t>> masks(1);
-    pbx::data::Predicate::compile("region == \"south\"", *table)->evaluate(*table, masks.front());
+    pbx::data::Predicate::compile("region == \"south\"", *table)
+        ->evaluate(pbx::test::PublicRows(*table), masks.front());
     const pbx::growing::PrefixCounts counts(masks, std::span<const std::uint32_t>(*order));
     auto svt = pbx::growing::GrowingSparseVector::create(config.unit, config.cap);
     QVERIFY(svt.ok());

@@ -27,6 +27,10 @@ std::vector<std::uint64_t> atgQueryTimes(std::uint64_t n, std::uint64_t end, int
 
 Result<AtgTrace> traceAtg(const data::Table &table, const AtgTraceConfig &c, std::uint64_t seed)
 {
+    // It replays true counts: door (b) of core/data/rows.h, public data only.
+    auto rows = data::publicRows(table, "the ATG trace");
+    if (!rows)
+        return rows.error();
     auto svt = growing::GrowingSparseVector::create(c.unit, c.cap);
     if (!svt)
         return svt.error();
@@ -43,8 +47,8 @@ Result<AtgTrace> traceAtg(const data::Table &table, const AtgTraceConfig &c, std
     if (!predicate)
         return predicate.error();
     std::vector<std::vector<std::uint8_t>> masks(1);
-    predicate->evaluate(table, masks.front());
-    auto order = growing::arrivalOrder(table, c.order, seed);
+    predicate->evaluate(*rows, masks.front());
+    auto order = growing::arrivalOrder(*rows, c.order, seed);
     if (!order)
         return order.error();
     const growing::PrefixCounts counts(masks, std::span<const std::uint32_t>(*order).first(end));

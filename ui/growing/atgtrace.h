@@ -72,7 +72,8 @@ std::vector<std::uint64_t> atgQueryTimes(std::uint64_t n, std::uint64_t end, int
 /// query, then the query noise, then the numeric answer on ⊤) and checked against the core's
 /// decision and generator state. Errors: the core's (INVALID_NOISE_FUNCTION, INVALID_NOISE_EXPONENT,
 /// INVALID_CAP, INVALID_THRESHOLD, INVALID_START_SIZE); InvalidArgument naming "end" or "queries";
-/// the predicate's parse error; Unsupported if the replay ever disagrees with the core (a bug).
+/// the predicate's parse error; Unsupported for a table not declared public (it reads true counts:
+/// data::publicRows) or if the replay ever disagrees with the core (a bug).
 Result<AtgTrace> traceAtg(const data::Table &table, const AtgTraceConfig &config, std::uint64_t seed);
 
 } // namespace pbx::ui

@@ -59,11 +59,15 @@ void runRecoverySimulation(QPromise<RecoverySimulationOutcome> &promise, const R
     };
     if (!input.table)
         return fail("no dataset");
+    // It reads the true test error: door (b) of core/data/rows.h, public data only.
+    const auto rows = data::publicRows(*input.table, "the recovery simulation");
+    if (!rows)
+        return fail(rows.error().message);
     const char *models[] = {"full", "weak"};
     for (int m = 0; m < 2; ++m) {
         if (promise.isCanceled())
             return;
-        auto split = odp::cps1988Recovery(*input.table, models[m], input.labelThreshold);
+        auto split = odp::cps1988Recovery(*rows, models[m], input.labelThreshold);
         if (!split)
             return fail(split.error().message);
         odp::RecoveryParameters p;
