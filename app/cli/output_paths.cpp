@@ -17,7 +17,8 @@ bool samePlace(const std::string &a, const std::string &b)
 std::vector<NamedPath> datasetInputs(const std::string &csvPath)
 {
     namespace fs = std::filesystem;
-    std::vector<NamedPath> inputs{{"the dataset", csvPath}, {"the dataset's metadata file", csvPath + ".json"}};
+    std::vector<NamedPath> inputs{{"the dataset", csvPath},
+                                  {"the dataset's metadata file", csvPath + ".json"}};
     fs::path stem(csvPath);
     if (stem.extension() == ".gz")
         stem.replace_extension();
@@ -26,12 +27,13 @@ std::vector<NamedPath> datasetInputs(const std::string &csvPath)
     return inputs;
 }
 
-Result<void> checkNotAnInput(const std::string &what, const std::string &path, const std::vector<NamedPath> &inputs)
+Result<void> checkNotAnInput(const std::string &what, const std::string &path,
+                             const std::vector<NamedPath> &inputs)
 {
     for (const auto &[name, input] : inputs)
         if (samePlace(path, input))
-            return makeError(ErrorCode::InvalidArgument,
-                             what + " names the same file as " + name + " (" + input + "), which it would overwrite");
+            return makeError(ErrorCode::InvalidArgument, what + " names the same file as " + name + " ("
+                                                             + input + "), which it would overwrite");
     return {};
 }
 

@@ -27,6 +27,7 @@ std::vector<NamedPath> datasetInputs(const std::string &csvPath);
 
 /// Errors: InvalidArgument "<what> names the same file as <input> (<path>), which it would
 /// overwrite" for the first of `inputs` that `path` names.
-Result<void> checkNotAnInput(const std::string &what, const std::string &path, const std::vector<NamedPath> &inputs);
+Result<void> checkNotAnInput(const std::string &what, const std::string &path,
+                             const std::vector<NamedPath> &inputs);
 
 } // namespace pbx::cli

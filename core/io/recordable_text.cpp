@@ -32,7 +32,8 @@ Result<void> checkRecordableText(const data::Table &table)
         return refused("the dataset's name is", p);
     if (const auto &files = table.files()) {
         if (auto p = problemWith(files->path); !p.empty())
-            return refused("the dataset file's absolute path (the current folder's or the file's name) is", p);
+            return refused("the dataset file's absolute path (the current folder's or the file's name) is",
+                           p);
         if (auto p = problemWith(files->metadataPath); !p.empty())
             return refused("the metadata file's absolute path is", p);
     }

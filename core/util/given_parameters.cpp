@@ -14,17 +14,18 @@ Result<void> checkGivenEpsilon(double epsilon, std::string_view field)
 {
     if (std::isfinite(epsilon) && epsilon >= kMinGivenEpsilon)
         return {};
-    return makeError(ErrorCode::InvalidArgument, std::string(field)
-                                                     + " must be a finite number of at least 1e-06 (kMinGivenEpsilon)"
-                                                     + std::string(kWhy));
+    return makeError(ErrorCode::InvalidArgument,
+                     std::string(field) + " must be a finite number of at least 1e-06 (kMinGivenEpsilon)"
+                         + std::string(kWhy));
 }
 
 Result<void> checkGivenDelta(double delta, std::string_view field)
 {
     if (delta == 0.0 || delta >= kMinGivenDelta || std::isnan(delta))
         return {};
-    return makeError(ErrorCode::InvalidArgument,
-                     std::string(field) + " must be 0 or at least 1e-100 (kMinGivenDelta)" + std::string(kWhy));
+    return makeError(ErrorCode::InvalidArgument, std::string(field)
+                                                     + " must be 0 or at least 1e-100 (kMinGivenDelta)"
+                                                     + std::string(kWhy));
 }
 
 } // namespace pbx

@@ -45,9 +45,11 @@ QByteArray readBytes(const QString &path)
 CliRun runShell(const QString &script, const QStringList &args)
 {
     QProcess p;
-    p.start(QStringLiteral("/bin/sh"), QStringList{QStringLiteral("-c"), script, QStringLiteral(PBX_CLI)} + args);
+    p.start(QStringLiteral("/bin/sh"),
+            QStringList{QStringLiteral("-c"), script, QStringLiteral(PBX_CLI)} + args);
     p.waitForFinished(120000);
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
 }
 
 /// A BBScheduler stream over CPS1988 (5 epochs, its transcript event ~ 5.6 KB).
@@ -107,18 +109,24 @@ void TestCliRecords::nonUtf8LabelIsRefusedBeforeAnythingIsSpent()
                R"({"id":"s","mechanism":"svt","column":"region","threshold":0,"c":3,"epsilon":0.5})"
                "\n");
     for (const bool journalled : {true, false}) {
-        QStringList args{QStringLiteral("run"),      QStringLiteral("--queries"),
-                         queries,                    QStringLiteral("--out"),
-                         folder + QStringLiteral("/out.json"),       QStringLiteral("--dataset"),
-                         folder + QStringLiteral("/people.csv"),     QStringLiteral("--filter"),
-                         QStringLiteral("odp"),      QStringLiteral("--seed"),
+        QStringList args{QStringLiteral("run"),
+                         QStringLiteral("--queries"),
+                         queries,
+                         QStringLiteral("--out"),
+                         folder + QStringLiteral("/out.json"),
+                         QStringLiteral("--dataset"),
+                         folder + QStringLiteral("/people.csv"),
+                         QStringLiteral("--filter"),
+                         QStringLiteral("odp"),
+                         QStringLiteral("--seed"),
                          QStringLiteral("1")};
         if (journalled)
             args << QStringLiteral("--journal") << folder + QStringLiteral("/j.journal");
         const CliRun r = runCli(args);
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains(QStringLiteral("--dataset: column 'region': a category label is not valid UTF-8")),
-                 qPrintable(r.err));
+        QVERIFY2(
+            r.err.contains(QStringLiteral("--dataset: column 'region': a category label is not valid UTF-8")),
+            qPrintable(r.err));
         QVERIFY2(!r.err.contains(QStringLiteral("caf")), qPrintable(r.err)); // never the label itself
         QVERIFY(!r.out.contains(QStringLiteral("s: ")));
         QCOMPARE(leftovers(folder, QStringLiteral("j.journal*")), QStringList());
@@ -137,11 +145,13 @@ void TestCliRecords::nonUtf8WorkingFolderIsRefusedBeforeAnythingIsSpent()
                R"({"id":"c","aggregate":"count","target":{"kind":"absolute","error":60}})"
                "\n");
     const CliRun r = runShell(
-        QStringLiteral("cd \"$(printf '%s/dir-\\377' \"$1\")\" && exec \"$0\" run --queries q.jsonl --out out.json "
-                       "--dataset people.csv --journal j.journal"),
+        QStringLiteral(
+            "cd \"$(printf '%s/dir-\\377' \"$1\")\" && exec \"$0\" run --queries q.jsonl --out out.json "
+            "--dataset people.csv --journal j.journal"),
         {m_dir.path()});
     QCOMPARE(r.exitCode, 1);
-    QVERIFY2(r.err.contains(QStringLiteral("absolute path")) && r.err.contains(QStringLiteral("not valid UTF-8")),
+    QVERIFY2(r.err.contains(QStringLiteral("absolute path"))
+                 && r.err.contains(QStringLiteral("not valid UTF-8")),
              qPrintable(r.err));
     QVERIFY(!r.out.contains(QStringLiteral("c: ")));
     for (const char *name : {"/out.json", "/j.journal"})
@@ -159,10 +169,11 @@ void TestCliRecords::hugeLabelIsRefusedBeforeAnythingIsSpent()
     writeBytes(QFile::encodeName(queries),
                R"({"id":"s","mechanism":"svt","column":"region","threshold":0,"c":3,"epsilon":0.5})"
                "\n");
-    const CliRun r = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"),
-                             folder + QStringLiteral("/out.json"), QStringLiteral("--dataset"), folder + QStringLiteral("/people.csv"),
-                             QStringLiteral("--filter"), QStringLiteral("odp"), QStringLiteral("--journal"),
-                             folder + QStringLiteral("/j.journal")});
+    const CliRun r
+        = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"),
+                  folder + QStringLiteral("/out.json"), QStringLiteral("--dataset"),
+                  folder + QStringLiteral("/people.csv"), QStringLiteral("--filter"), QStringLiteral("odp"),
+                  QStringLiteral("--journal"), folder + QStringLiteral("/j.journal")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("column 'region': a category label is longer than 65536 bytes")),
              qPrintable(r.err));
@@ -190,10 +201,10 @@ void TestCliRecords::fileSizeLimitKeepsEveryShownAnswer()
         ::signal(SIGXFSZ, SIG_IGN);
     });
     p.start(QStringLiteral(PBX_CLI),
-            {QStringLiteral("run"), QStringLiteral("--queries"), QStringLiteral("q.jsonl"), QStringLiteral("--out"),
-             QStringLiteral("out.json"), QStringLiteral("--filter"), QStringLiteral("basic"),
-             QStringLiteral("--neighbours"), QStringLiteral("replace"), QStringLiteral("--seed"),
-             QStringLiteral("3")});
+            {QStringLiteral("run"), QStringLiteral("--queries"), QStringLiteral("q.jsonl"),
+             QStringLiteral("--out"), QStringLiteral("out.json"), QStringLiteral("--filter"),
+             QStringLiteral("basic"), QStringLiteral("--neighbours"), QStringLiteral("replace"),
+             QStringLiteral("--seed"), QStringLiteral("3")});
     QVERIFY(p.waitForFinished(120000));
     const QString out = QString::fromUtf8(p.readAllStandardOutput());
     const QString err = QString::fromUtf8(p.readAllStandardError());
@@ -220,20 +231,23 @@ void TestCliRecords::outMayNotNameTheMetadataSidecar()
     QVERIFY(QDir().mkpath(folder));
     const QString csv = folder + QStringLiteral("/survey.csv");
     writeBytes(QFile::encodeName(csv), "region,wage\nsouth,100\nnorth,200\nsouth,300\n");
-    const QByteArray metadata = R"({"format":"pbx-dataset-metadata","version":1,"name":"survey","columns":[{"name":"wage","type":"numeric","bounds":[0,1000]}]})";
+    const QByteArray metadata
+        = R"({"format":"pbx-dataset-metadata","version":1,"name":"survey","columns":[{"name":"wage","type":"numeric","bounds":[0,1000]}]})";
     writeBytes(QFile::encodeName(folder + QStringLiteral("/survey.json")), metadata.toStdString());
     const QString queries = folder + QStringLiteral("/q.jsonl");
-    writeBytes(QFile::encodeName(queries), R"({"id":"c","aggregate":"count","target":{"kind":"absolute","error":60}})"
-                                           "\n");
+    writeBytes(QFile::encodeName(queries),
+               R"({"id":"c","aggregate":"count","target":{"kind":"absolute","error":60}})"
+               "\n");
     QVERIFY(QFile::link(folder + QStringLiteral("/survey.json"), folder + QStringLiteral("/link.json")));
     QVERIFY(::link(QFile::encodeName(folder + QStringLiteral("/survey.json")).constData(),
                    QFile::encodeName(folder + QStringLiteral("/hard.json")).constData())
             == 0);
     for (const QString &out : {QStringLiteral("survey.json"), QStringLiteral("link.json"),
                                QStringLiteral("hard.json"), QStringLiteral("survey.csv.json")}) {
-        const CliRun r = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"),
-                                 folder + QStringLiteral("/") + out, QStringLiteral("--dataset"), csv, QStringLiteral("--journal"),
-                                 folder + QStringLiteral("/j.journal")});
+        const CliRun r
+            = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"),
+                      folder + QStringLiteral("/") + out, QStringLiteral("--dataset"), csv,
+                      QStringLiteral("--journal"), folder + QStringLiteral("/j.journal")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QStringLiteral("--out names the same file as the dataset's metadata file")),
                  qPrintable(out + QStringLiteral(": ") + r.err));
@@ -243,15 +257,17 @@ void TestCliRecords::outMayNotNameTheMetadataSidecar()
         QVERIFY(!QFile::exists(folder + QStringLiteral("/survey.csv.json")));
     }
     // A journal may not take the sidecar's place either.
-    const CliRun r = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"),
-                             folder + QStringLiteral("/t.json"), QStringLiteral("--dataset"), csv, QStringLiteral("--journal"),
-                             folder + QStringLiteral("/survey.csv.json")});
+    const CliRun r
+        = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"),
+                  folder + QStringLiteral("/t.json"), QStringLiteral("--dataset"), csv,
+                  QStringLiteral("--journal"), folder + QStringLiteral("/survey.csv.json")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("--journal names the same file as the dataset's metadata file")),
              qPrintable(r.err));
     // Elsewhere it works, and the dataset still loads.
-    const CliRun ok = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"),
-                              folder + QStringLiteral("/t.json"), QStringLiteral("--dataset"), csv});
+    const CliRun ok
+        = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"),
+                  folder + QStringLiteral("/t.json"), QStringLiteral("--dataset"), csv});
     QVERIFY2(ok.exitCode == 0, qPrintable(ok.err));
     QCOMPARE(runCli({QStringLiteral("verify"), folder + QStringLiteral("/t.json")}).exitCode, 0);
 }
@@ -262,8 +278,9 @@ void TestCliRecords::outMayNotNameTheJournalTail()
     const QString folder = path(QStringLiteral("tail"));
     QVERIFY(QDir().mkpath(folder));
     const QString queries = folder + QStringLiteral("/q.jsonl");
-    writeBytes(QFile::encodeName(queries), R"({"id":"c","aggregate":"count","target":{"kind":"absolute","error":60}})"
-                                           "\n");
+    writeBytes(QFile::encodeName(queries),
+               R"({"id":"c","aggregate":"count","target":{"kind":"absolute","error":60}})"
+               "\n");
     const QString journal = folder + QStringLiteral("/j.journal");
     const CliRun r = runCli(test::runCommandArguments(queries, journal + QStringLiteral(".tail"), journal));
     QCOMPARE(r.exitCode, 1);
@@ -271,9 +288,11 @@ void TestCliRecords::outMayNotNameTheJournalTail()
              qPrintable(r.err));
     QVERIFY(!QFile::exists(journal));
     // Resuming an existing journal: the same.
-    QCOMPARE(runCli(test::runCommandArguments(queries, folder + QStringLiteral("/t.json"), journal)).exitCode, 0);
+    QCOMPARE(runCli(test::runCommandArguments(queries, folder + QStringLiteral("/t.json"), journal)).exitCode,
+             0);
     const QByteArray tail = readBytes(journal + QStringLiteral(".tail"));
-    const CliRun again = runCli(test::runCommandArguments(queries, journal + QStringLiteral(".tail"), journal));
+    const CliRun again
+        = runCli(test::runCommandArguments(queries, journal + QStringLiteral(".tail"), journal));
     QCOMPARE(again.exitCode, 1);
     QCOMPARE(readBytes(journal + QStringLiteral(".tail")), tail);
     QCOMPARE(runCli({QStringLiteral("verify"), journal}).exitCode, 0);
@@ -285,32 +304,35 @@ void TestCliRecords::reportOutMayNotNameItsInput()
     const QString folder = path(QStringLiteral("report"));
     QVERIFY(QDir().mkpath(folder));
     const QString queries = folder + QStringLiteral("/q.jsonl");
-    writeBytes(QFile::encodeName(queries), R"({"id":"c","aggregate":"count","target":{"kind":"absolute","error":60}})"
-                                           "\n");
+    writeBytes(QFile::encodeName(queries),
+               R"({"id":"c","aggregate":"count","target":{"kind":"absolute","error":60}})"
+               "\n");
     const QString transcript = folder + QStringLiteral("/x.html");
     const QString journal = folder + QStringLiteral("/j.journal");
     QCOMPARE(runCli(test::runCommandArguments(queries, transcript, journal)).exitCode, 0);
     const QByteArray before = readBytes(transcript);
     const CliRun r = runCli({QStringLiteral("report"), transcript, QStringLiteral("--out"), transcript});
     QCOMPARE(r.exitCode, 1);
-    QVERIFY2(r.err.contains(QStringLiteral("--out names the same file as the session file")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("--out names the same file as the session file")),
+             qPrintable(r.err));
     QCOMPARE(readBytes(transcript), before);
     // The journal's tail record through a symbolic link named .html.
     QVERIFY(QFile::link(journal + QStringLiteral(".tail"), folder + QStringLiteral("/tail.html")));
     const QByteArray tail = readBytes(journal + QStringLiteral(".tail"));
-    const CliRun viaLink = runCli({QStringLiteral("report"), journal, QStringLiteral("--out"),
-                                   folder + QStringLiteral("/tail.html")});
+    const CliRun viaLink = runCli(
+        {QStringLiteral("report"), journal, QStringLiteral("--out"), folder + QStringLiteral("/tail.html")});
     QCOMPARE(viaLink.exitCode, 1);
     QVERIFY2(viaLink.err.contains(QStringLiteral("the session file's tail record")), qPrintable(viaLink.err));
     QCOMPARE(readBytes(journal + QStringLiteral(".tail")), tail);
     // The dataset's sidecar through a link.
     const QString csv = folder + QStringLiteral("/survey.csv");
     writeBytes(QFile::encodeName(csv), "region,wage\nsouth,100\nnorth,200\nsouth,300\n");
-    const QByteArray metadata = R"({"format":"pbx-dataset-metadata","version":1,"name":"survey","columns":[{"name":"wage","type":"numeric","bounds":[0,1000]}]})";
+    const QByteArray metadata
+        = R"({"format":"pbx-dataset-metadata","version":1,"name":"survey","columns":[{"name":"wage","type":"numeric","bounds":[0,1000]}]})";
     writeBytes(QFile::encodeName(folder + QStringLiteral("/survey.json")), metadata.toStdString());
     const QString surveyOut = folder + QStringLiteral("/survey-t.json");
-    const CliRun run = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries, QStringLiteral("--out"),
-                               surveyOut, QStringLiteral("--dataset"), csv});
+    const CliRun run = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries,
+                               QStringLiteral("--out"), surveyOut, QStringLiteral("--dataset"), csv});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QVERIFY(QFile::link(folder + QStringLiteral("/survey.json"), folder + QStringLiteral("/meta.html")));
     const CliRun sidecar = runCli({QStringLiteral("report"), surveyOut, QStringLiteral("--out"),
@@ -326,8 +348,9 @@ void TestCliRecords::journalTailSymlinkIsNotFollowed()
     const QString folder = path(QStringLiteral("symlink"));
     QVERIFY(QDir().mkpath(folder));
     const QString queries = folder + QStringLiteral("/q.jsonl");
-    writeBytes(QFile::encodeName(queries), R"({"id":"c","aggregate":"count","target":{"kind":"absolute","error":60}})"
-                                           "\n");
+    writeBytes(QFile::encodeName(queries),
+               R"({"id":"c","aggregate":"count","target":{"kind":"absolute","error":60}})"
+               "\n");
     const QString victim = folder + QStringLiteral("/precious.txt");
     writeBytes(QFile::encodeName(victim), "precious bytes\n");
     const QString journal = folder + QStringLiteral("/j.journal");
@@ -341,7 +364,8 @@ void TestCliRecords::journalTailSymlinkIsNotFollowed()
     // A leftover file that is not a tail record is not replaced either.
     QVERIFY(QFile::remove(journal + QStringLiteral(".tail")));
     writeBytes(QFile::encodeName(journal + QStringLiteral(".tail")), "notes\n");
-    const CliRun other = runCli(test::runCommandArguments(queries, folder + QStringLiteral("/t.json"), journal));
+    const CliRun other
+        = runCli(test::runCommandArguments(queries, folder + QStringLiteral("/t.json"), journal));
     QCOMPARE(other.exitCode, 1);
     QCOMPARE(readBytes(journal + QStringLiteral(".tail")), QByteArray("notes\n"));
 }
@@ -353,24 +377,30 @@ void TestCliRecords::absurdPrivacyParametersAreRefused()
     const QString folder = path(QStringLiteral("absurd"));
     QVERIFY(QDir().mkpath(folder));
     const QString queries = folder + QStringLiteral("/q.jsonl");
-    writeBytes(QFile::encodeName(queries), R"({"id":"c","aggregate":"count","target":{"kind":"absolute","error":60}})"
-                                           "\n");
-    const CliRun tiny = runCli(test::runCommandArguments(queries, folder + QStringLiteral("/t.json"), folder + QStringLiteral("/j.journal"),
-                                                         {QStringLiteral("--epsilon"), QStringLiteral("1e-320")}));
+    writeBytes(QFile::encodeName(queries),
+               R"({"id":"c","aggregate":"count","target":{"kind":"absolute","error":60}})"
+               "\n");
+    const CliRun tiny = runCli(test::runCommandArguments(
+        queries, folder + QStringLiteral("/t.json"), folder + QStringLiteral("/j.journal"),
+        {QStringLiteral("--epsilon"), QStringLiteral("1e-320")}));
     QCOMPARE(tiny.exitCode, 1);
-    QVERIFY2(tiny.err.contains(QStringLiteral("ε must be a finite number of at least 1e-06 (kMinGivenEpsilon)")),
-             qPrintable(tiny.err));
-    const CliRun tinyDelta = runCli(test::runCommandArguments(queries, folder + QStringLiteral("/t.json"), folder + QStringLiteral("/j.journal"),
-                                                              {QStringLiteral("--delta"), QStringLiteral("1e-320")}));
+    QVERIFY2(
+        tiny.err.contains(QStringLiteral("ε must be a finite number of at least 1e-06 (kMinGivenEpsilon)")),
+        qPrintable(tiny.err));
+    const CliRun tinyDelta = runCli(test::runCommandArguments(
+        queries, folder + QStringLiteral("/t.json"), folder + QStringLiteral("/j.journal"),
+        {QStringLiteral("--delta"), QStringLiteral("1e-320")}));
     QCOMPARE(tinyDelta.exitCode, 1);
     QVERIFY2(tinyDelta.err.contains(QStringLiteral("δ must be 0 or at least 1e-100 (kMinGivenDelta)")),
              qPrintable(tinyDelta.err));
-    writeBytes(QFile::encodeName(queries),
-               R"({"id":"m","mechanism":"early-stop","column":"wage","step_epsilon":1e-300,"stops":[5,10],"composition":"kov","delta":1e-6})"
-               "\n");
+    writeBytes(
+        QFile::encodeName(queries),
+        R"({"id":"m","mechanism":"early-stop","column":"wage","step_epsilon":1e-300,"stops":[5,10],"composition":"kov","delta":1e-6})"
+        "\n");
     const CliRun step = runCli(test::runCommandArguments(
         queries, folder + QStringLiteral("/t.json"), folder + QStringLiteral("/j.journal"),
-        {QStringLiteral("--filter"), QStringLiteral("odp"), QStringLiteral("--neighbours"), QStringLiteral("replace")}));
+        {QStringLiteral("--filter"), QStringLiteral("odp"), QStringLiteral("--neighbours"),
+         QStringLiteral("replace")}));
     QCOMPARE(step.exitCode, 1);
     QVERIFY2(step.err.contains(QStringLiteral("step_epsilon: must be a finite number of at least 1e-06")),
              qPrintable(step.err));
@@ -384,18 +414,23 @@ void TestCliRecords::controlCharactersKeepTheReportWellFormed()
     const QString folder = path(QStringLiteral("control"));
     QVERIFY(QDir().mkpath(folder));
     const QString queries = folder + QStringLiteral("/q.jsonl");
-    writeBytes(QFile::encodeName(queries),
-               R"({"id":"a\u0001b\u001bc\u0085d","aggregate":"count","target":{"kind":"absolute","error":60}})"
-               "\n");
-    QCOMPARE(runCli(test::runCommandArguments(queries, folder + QStringLiteral("/t.json"), folder + QStringLiteral("/j.journal"))).exitCode, 0);
-    const CliRun r = runCli({QStringLiteral("report"), folder + QStringLiteral("/t.json"), QStringLiteral("--out"), folder + QStringLiteral("/r.html")});
+    writeBytes(
+        QFile::encodeName(queries),
+        R"({"id":"a\u0001b\u001bc\u0085d","aggregate":"count","target":{"kind":"absolute","error":60}})"
+        "\n");
+    QCOMPARE(runCli(test::runCommandArguments(queries, folder + QStringLiteral("/t.json"),
+                                              folder + QStringLiteral("/j.journal")))
+                 .exitCode,
+             0);
+    const CliRun r = runCli({QStringLiteral("report"), folder + QStringLiteral("/t.json"),
+                             QStringLiteral("--out"), folder + QStringLiteral("/r.html")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QByteArray html = readBytes(folder + QStringLiteral("/r.html"));
     for (const char c : html)
         QVERIFY2(static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n' || c == '\r',
                  qPrintable(QStringLiteral("control character %1").arg(static_cast<int>(c))));
-    QVERIFY(!html.contains("\xc2\x85"));                                                     // C1 control NEL
-    QVERIFY(html.contains(QStringLiteral("a\u2401b\u241bc\ufffdd").toUtf8()));              // ␁, ␛, U+FFFD
+    QVERIFY(!html.contains("\xc2\x85"));                                       // C1 control NEL
+    QVERIFY(html.contains(QStringLiteral("a\u2401b\u241bc\ufffdd").toUtf8())); // ␁, ␛, U+FFFD
 }
 
 QTEST_GUILESS_MAIN(TestCliRecords)
