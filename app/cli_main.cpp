@@ -38,6 +38,9 @@ int main(int argc, char **argv)
     // A closed pipe on stdout must not kill a run before its transcript is written: writes then
     // fail (EPIPE) and the run reports it at the end. Temporary files go on SIGINT/SIGTERM/SIGHUP.
     std::signal(SIGPIPE, SIG_IGN);
+    // A file-size limit (ulimit -f) must fail a write (EFBIG), reported like a full disk before
+    // the answer it would record is shown, not kill the run before its transcript is written.
+    std::signal(SIGXFSZ, SIG_IGN);
     pbx::io::removeTemporaryFilesOnSignals();
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h") {

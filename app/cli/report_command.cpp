@@ -2,6 +2,8 @@
 #include "app/cli/report_command.h"
 
 #include "app/cli/options.h"
+#include "app/cli/output_paths.h"
+#include "core/io/journal.h"
 #include "core/io/session_file.h"
 #include "core/report/session_report.h"
 #include "core/util/plural.h"
@@ -66,6 +68,16 @@ int runReportCommand(const std::vector<std::string> &args, std::ostream &out, st
         err << "pbx-cli report: --out: " << format.error().message << '\n';
         return 2;
     }
+    // The report replaces --out: never the session file, its journal tail record, the dataset
+    // or its metadata sidecar (checked by file identity, before anything is written).
+    std::vector<NamedPath> inputs{{"the session file", args[0]},
+                                  {"the session file's tail record", io::journalTailPath(args[0])}};
+    if (auto dataset = options->value("--dataset"))
+        inputs.emplace_back("--dataset", *dataset);
+    if (auto separate = checkNotAnInput("--out", *outPath, inputs); !separate) {
+        err << "pbx-cli report: " << separate.error().message << '\n';
+        return 1;
+    }
     auto document = io::readSessionFile(args[0]);
     if (!document) {
         err << "pbx-cli report: " << document.error().message << '\n';
@@ -76,6 +88,15 @@ int runReportCommand(const std::vector<std::string> &args, std::ostream &out, st
     if (!table) {
         err << "pbx-cli report: dataset: " << table.error().message << '\n';
         return 1;
+    }
+    if (const auto &files = table->files()) {
+        inputs = datasetInputs(files->path);
+        if (!files->metadataPath.empty())
+            inputs.emplace_back("the dataset's metadata file", files->metadataPath);
+        if (auto separate = checkNotAnInput("--out", *outPath, inputs); !separate) {
+            err << "pbx-cli report: " << separate.error().message << '\n';
+            return 1;
+        }
     }
     auto replayed
         = io::auditSessionFile(*document, std::make_shared<const data::Table>(std::move(table.value())));

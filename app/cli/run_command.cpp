@@ -3,6 +3,8 @@
 
 #include "app/cli/odp_run_output.h"
 #include "app/cli/options.h"
+#include "app/cli/output_paths.h"
+#include "core/io/recordable_text.h"
 #include "core/io/request_json.h"
 #include "core/io/session_file.h"
 #include "core/io/session_journal.h"
@@ -14,6 +16,7 @@
 #include "core/session/session.h"
 #include "core/session/strategy_release.h"
 #include "core/util/plural.h"
+#include "core/util/try.h"
 #include "resources/dataset_catalog.h"
 
 #include <cstdio>
@@ -127,14 +130,35 @@ std::string settingThatDiffers(const Options &o, const session::SessionSettings 
     return {};
 }
 
-/// True when two paths name the same file (or would, for paths that do not exist yet).
-bool samePlace(const std::string &a, const std::string &b)
+/// The files the run reads or keeps (by what names them), besides --out: --queries, the dataset
+/// CSV and its metadata sidecar's places, the journal and its tail record.
+std::vector<NamedPath> inputsOf(const Options &o, const data::Table &table)
 {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (fs::exists(a, ec) && fs::exists(b, ec))
-        return fs::equivalent(a, b, ec);
-    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+    std::vector<NamedPath> inputs;
+    if (auto queries = o.value("--queries"))
+        inputs.emplace_back("--queries", *queries);
+    if (const auto &files = table.files()) {
+        for (auto &input : datasetInputs(files->path))
+            inputs.push_back(std::move(input));
+        if (!files->metadataPath.empty())
+            inputs.emplace_back("the dataset's metadata file", files->metadataPath);
+    }
+    return inputs;
+}
+
+/// --out is replaced at the end and the journal's tail record rewritten after each answer: neither
+/// may be another input of the run (checked by file identity, sidecars included).
+Result<void> checkOutputsAreNotInputs(const Options &o, const data::Table &table)
+{
+    auto inputs = inputsOf(o, table);
+    if (auto journal = o.value("--journal")) {
+        const std::string tail = io::journalTailPath(*journal);
+        PBX_RETURN_IF_ERROR(checkNotAnInput("--journal", *journal, inputs));
+        PBX_RETURN_IF_ERROR(checkNotAnInput("the journal's tail record (" + tail + ")", tail, inputs));
+        inputs.emplace_back("--journal", *journal);
+        inputs.emplace_back("the journal's tail record", tail);
+    }
+    return checkNotAnInput("--out", *o.value("--out"), inputs);
 }
 
 /// The request fields (without the id when the file gives none: the session numbers those) of a
@@ -232,6 +256,10 @@ Result<Prepared> prepare(const Options &o)
     auto table = resources::loadDataset(datasetName);
     if (!table)
         return makeError(table.error().code, "--dataset: " + table.error().message);
+    if (auto recordable = io::checkRecordableText(*table); !recordable)
+        return makeError(recordable.error().code, "--dataset: " + recordable.error().message);
+    if (auto separate = checkOutputsAreNotInputs(o, *table); !separate)
+        return separate.error();
     if (journaledHeader)
         if (auto same = io::checkDataset(*journaledHeader, *table); !same)
             return makeError(same.error().code, "--journal: " + same.error().message);
@@ -283,6 +311,45 @@ Result<Prepared> prepare(const Options &o)
     }
     return p;
 }
+
+/// Room for the parts of a transcript that grow with spending but not with events (the spend
+/// and remaining numbers, the unified filter's systems): far more than their digits can add.
+constexpr std::size_t kTranscriptSlack = 16384;
+
+/// The disk space reserved for the transcript: its document before this run's answers plus
+/// kTranscriptSlack, grown by each answer's record (an upper bound, transcriptEventBytes) before
+/// the answer is shown, and never past maxJournalBytes, the largest transcript verify, resume,
+/// report and the GUI read.
+class TranscriptSpace
+{
+public:
+    TranscriptSpace(io::AtomicFile &file, std::size_t bytes) : m_file(file), m_bytes(bytes) {}
+
+    /// Errors: Io "… past 1 GiB …" or the reservation's (no space, a file-size limit).
+    Result<void> reserve()
+    {
+        if (m_bytes > io::maxJournalBytes)
+            return makeError(ErrorCode::Io, "the transcript would grow past 1 GiB (" + std::to_string(m_bytes)
+                                                + " bytes), the largest file pbx-cli verify, report and "
+                                                  "the GUI read (maxJournalBytes)");
+        return m_file.reserve(m_bytes);
+    }
+    /// Grows the reservation by `event`'s record. Errors: those of reserve(); the reservation
+    /// made before stays.
+    Result<void> add(const session::LedgerEvent &event, const filters::PrivacyFilter &filter)
+    {
+        const std::size_t before = m_bytes;
+        m_bytes += io::transcriptEventBytes(event, filter);
+        auto reserved = reserve();
+        if (!reserved)
+            m_bytes = before;
+        return reserved;
+    }
+
+private:
+    io::AtomicFile &m_file;
+    std::size_t m_bytes;
+};
 
 void printEvent(const session::LedgerEvent &e, std::ostream &out)
 {
@@ -401,11 +468,16 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
         owned = std::move(created.value());
     }
     // The transcript's place is claimed (and disk space reserved) before anything is answered: a
-    // bad folder or a full disk must not lose the record of what is spent.
-    const std::size_t pending = prepared->requests.size() - alreadyAnswered;
-    auto transcript = io::AtomicFile::open(prepared->outPath, 16384 + 4096 * (alreadyAnswered + pending));
+    // bad folder or a full disk must not lose the record of what is spent. The reservation then
+    // grows by each answer's record before the answer is shown (TranscriptSpace).
+    auto transcript = io::AtomicFile::open(prepared->outPath);
     if (!transcript) {
         err << "pbx-cli run: --out: " << transcript.error().message << '\n';
+        return 1;
+    }
+    TranscriptSpace space{*transcript, io::writeTranscriptJson(*owned).size() + kTranscriptSlack};
+    if (auto reserved = space.reserve(); !reserved) {
+        err << "pbx-cli run: --out: " << reserved.error().message << '\n';
         return 1;
     }
     if (!journal) {
@@ -426,6 +498,7 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
     if (alreadyAnswered > 0)
         out << "resuming: " << alreadyAnswered << " answers already in the journal\n";
     bool askFailed = false;
+    std::optional<std::size_t> unrecorded; // the request whose record could not be secured
     for (std::size_t i = alreadyAnswered; i < prepared->requests.size(); ++i) {
         // Workload-aware cap (issue 9): spread what remains over the requests still to come.
         const std::size_t toCome
@@ -436,16 +509,38 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
             askFailed = true;
             break;
         }
-        // The journal line is durable before the answer is printed: a crash can lose only an
-        // answer nobody saw.
-        if (journal) {
-            if (auto logged = io::appendSessionEvent(*journal, *event, s.filter()); !logged) {
-                err << "pbx-cli run: --journal: " << logged.error().message << '\n';
-                return 1;
-            }
+        // The transcript's space and then the journal line are secured before the answer is
+        // printed: a full disk or a crash can lose only an answer nobody saw.
+        Result<void> recorded = space.add(*event, s.filter());
+        if (!recorded)
+            recorded = makeError(recorded.error().code, "--out: " + recorded.error().message);
+        else if (journal)
+            if (auto logged = io::appendSessionEvent(*journal, *event, s.filter()); !logged)
+                recorded = makeError(logged.error().code, "--journal: " + logged.error().message);
+        if (!recorded) {
+            err << "pbx-cli run: request " << (i + 1) << ": " << recorded.error().message << '\n';
+            unrecorded = i + 1;
+            break;
         }
         printEvent(*event, out);
         out.flush();
+    }
+    if (unrecorded) {
+        // The last answer was charged but never shown or recorded (as when a crash cuts its
+        // journal line); the transcript keeps every answer shown, in the space reserved for them.
+        std::vector<session::LedgerEvent> shown(s.events().begin(), s.events().end() - 1);
+        auto before = session::Session::restore(prepared->table, s.settings(), std::move(shown));
+        if (!before) {
+            err << "pbx-cli run: " << before.error().message << '\n';
+            return 1;
+        }
+        if (auto written = transcript->commit(io::writeTranscriptJson(**before)); !written) {
+            err << "pbx-cli run: " << written.error().message << '\n';
+            return 1;
+        }
+        err << "pbx-cli run: request " << *unrecorded
+            << " was not shown; the transcript holds the answers before it\n";
+        return 1;
     }
     const auto &f = s.filter();
     for (const auto &system : f.systems())

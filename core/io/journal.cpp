@@ -6,6 +6,7 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -132,11 +133,46 @@ Result<std::optional<JournalTail>> readTail(const std::string &journalPath)
     return std::optional<JournalTail>(std::move(tail.value()));
 }
 
+/// The tail record is written in place, so it must be a plain file of its own: a symbolic link
+/// (whose target a rewrite would truncate or overwrite), a folder or a device there is refused,
+/// and so is a second name of another file (a hard link). Missing is fine. Errors: Io naming it.
+Result<void> checkTailPlace(const std::string &journalPath)
+{
+    const std::string path = journalTailPath(journalPath);
+    struct stat info = {};
+    if (::lstat(path.c_str(), &info) != 0)
+        return errno == ENOENT ? Result<void>() : ioError(path, "cannot inspect the journal's tail record");
+    if (S_ISLNK(info.st_mode))
+        return makeError(ErrorCode::Io,
+                         path
+                             + ": the journal's tail record is a symbolic link; pbx rewrites it "
+                               "in place and never follows a link there (move it away)");
+    if (!S_ISREG(info.st_mode))
+        return makeError(ErrorCode::Io,
+                         path + ": not a regular file, so it cannot be the journal's tail record");
+    if (info.st_nlink > 1)
+        return makeError(ErrorCode::Io,
+                         path
+                             + ": the tail record has another name too (a hard link), so rewriting it would "
+                               "change that file; move it away");
+    return {};
+}
+
 constexpr const char *kNoTailNote
     = "there is no tail record (.tail) beside the journal, so lines removed from its end "
       "could not be detected";
 
 } // namespace
+
+std::string journalTooLargeMessage(std::size_t bytesSoFar, std::size_t recordBytes, std::size_t limit)
+{
+    const std::string size
+        = limit == maxJournalBytes ? std::string("1 GiB") : std::to_string(limit) + " bytes";
+    return "the record (" + std::to_string(recordBytes) + " bytes) would take the file past " + size + " ("
+           + std::to_string(bytesSoFar)
+           + " bytes written so far), the largest file pbx-cli verify, run --journal, report and the GUI read "
+             "(maxJournalBytes); it was not written, so its answer is not shown";
+}
 
 std::string journalTailPath(const std::string &journalPath)
 {
@@ -253,6 +289,8 @@ JournalWriter &JournalWriter::operator=(JournalWriter &&other) noexcept
         m_readOnly = other.m_readOnly;
         m_lastHash = std::move(other.m_lastHash);
         m_lines = other.m_lines;
+        m_bytes = other.m_bytes;
+        m_maxBytes = other.m_maxBytes;
         m_cutTo = other.m_cutTo;
     }
     return *this;
@@ -272,7 +310,8 @@ void JournalWriter::close()
     m_fd = m_tailFd = -1;
 }
 
-Result<JournalWriter> JournalWriter::create(const std::string &path, const json::Json &header)
+Result<JournalWriter> JournalWriter::create(const std::string &path, const json::Json &header,
+                                            std::size_t maxBytes)
 {
     if (sodium_init() < 0)
         return makeError(ErrorCode::Io, "libsodium could not be initialised");
@@ -286,6 +325,14 @@ Result<JournalWriter> JournalWriter::create(const std::string &path, const json:
     auto line = dumpLine(header);
     if (!line)
         return makeError(line.error().code, path + ": " + line.error().message);
+    if (auto place = checkTailPlace(path); !place)
+        return place.error();
+    // A file left at "<path>.tail" is replaced only when it is a tail record (of a journal
+    // deleted since): anything else there is someone's file.
+    if (auto leftover = readTail(path); !leftover)
+        return makeError(ErrorCode::Io, journalTailPath(path)
+                                            + ": a file that is not a journal tail record is in the way of "
+                                              "the new journal's tail record; move it away");
     // Written and locked under a temporary name, then renamed into place without replacing: the
     // journal never exists without its header, and nobody can lock it before we do.
     const std::string temporary = temporaryNameFor(path, kNewMarker);
@@ -296,6 +343,7 @@ Result<JournalWriter> JournalWriter::create(const std::string &path, const json:
     JournalWriter writer;
     writer.m_path = temporary;
     writer.m_fd = fd;
+    writer.m_maxBytes = maxBytes;
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
         ::unlink(temporary.c_str());
         return ioError(path, "cannot lock the new journal");
@@ -314,7 +362,7 @@ Result<JournalWriter> JournalWriter::create(const std::string &path, const json:
     }
     writer.m_path = path;
     const std::string tailPath = journalTailPath(path);
-    writer.m_tailFd = ::open(tailPath.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    writer.m_tailFd = ::open(tailPath.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (writer.m_tailFd < 0)
         return ioError(tailPath, "cannot create the journal's tail record");
     if (auto tail = writer.writeTail(); !tail)
@@ -324,7 +372,7 @@ Result<JournalWriter> JournalWriter::create(const std::string &path, const json:
     return writer;
 }
 
-Result<OpenedJournal> JournalWriter::open(const std::string &path)
+Result<OpenedJournal> JournalWriter::open(const std::string &path, std::size_t maxBytes)
 {
     if (sodium_init() < 0)
         return makeError(ErrorCode::Io, "libsodium could not be initialised");
@@ -332,6 +380,7 @@ Result<OpenedJournal> JournalWriter::open(const std::string &path)
         return regular.error();
     JournalWriter writer;
     writer.m_path = path;
+    writer.m_maxBytes = maxBytes;
     writer.m_fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC | O_NONBLOCK);
     if (writer.m_fd < 0 && (errno == EACCES || errno == EROFS)) {
         writer.m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -350,6 +399,8 @@ Result<OpenedJournal> JournalWriter::open(const std::string &path)
                                    "writers would spend the same budget twice); wait until it ends");
         return ioError(path, "cannot lock the journal");
     }
+    if (auto place = checkTailPlace(path); !place)
+        return place.error();
     auto tail = readTail(path);
     if (!tail)
         return tail.error();
@@ -363,11 +414,12 @@ Result<OpenedJournal> JournalWriter::open(const std::string &path)
         contents->tailNote = kNoTailNote;
     writer.m_lastHash = contents->lastHash;
     writer.m_lines = contents->records.size();
+    writer.m_bytes = contents->intactBytes;
     if (contents->tornTail)
         writer.m_cutTo = contents->intactBytes;
     if (!writer.m_readOnly) {
         const std::string tailPath = journalTailPath(path);
-        writer.m_tailFd = ::open(tailPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        writer.m_tailFd = ::open(tailPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     }
     return OpenedJournal{std::move(writer), std::move(contents.value())};
 }
@@ -399,11 +451,16 @@ Result<void> JournalWriter::append(const json::Json &payload)
         m_cutTo.reset();
     }
     const std::string hash = chainHash(m_lastHash, *body);
-    if (auto written = writeAll(m_fd, *body + "\t" + hash + "\n"); !written)
+    const std::string line = *body + "\t" + hash + "\n";
+    if (line.size() > m_maxBytes - std::min(m_bytes, m_maxBytes))
+        return makeError(ErrorCode::Io,
+                         m_path + ": " + journalTooLargeMessage(m_bytes, line.size(), m_maxBytes));
+    if (auto written = writeAll(m_fd, line); !written)
         return makeError(ErrorCode::Io, m_path + ": " + written.error().message);
     if (::fdatasync(m_fd) != 0)
         return ioError(m_path, "fdatasync failed");
     m_lastHash = hash;
+    m_bytes += line.size();
     ++m_lines;
     return writeTail();
 }

@@ -33,8 +33,14 @@
 
 namespace pbx::io {
 
-/// Largest journal file readJournal() and readSessionJournal() read: 1 GiB.
+/// Largest journal or transcript file readJournal(), readSessionJournal() and readSessionFile()
+/// read: 1 GiB. Writers apply the same limit before writing (JournalWriter::append, the
+/// transcript of `pbx-cli run`), so nothing is written that the readers would refuse.
 inline constexpr std::size_t maxJournalBytes = std::size_t{1} << 30;
+
+/// One sentence: a record of `recordBytes` after `bytesSoFar` would pass `limit` (maxJournalBytes).
+std::string journalTooLargeMessage(std::size_t bytesSoFar, std::size_t recordBytes,
+                                   std::size_t limit = maxJournalBytes);
 
 /// What the tail record says: the journal had `lines` lines, the last with hash `hash`.
 struct JournalTail
@@ -91,18 +97,21 @@ public:
     /// locks it. Errors: Io when something exists at the path already (a file, a dangling
     /// symbolic link, a folder), or it cannot be written; InvalidArgument when `header` holds
     /// text that is not UTF-8.
-    static Result<JournalWriter> create(const std::string &path, const json::Json &header);
+    /// `maxBytes` is the readers' limit; tests pass a smaller one.
+    static Result<JournalWriter> create(const std::string &path, const json::Json &header,
+                                        std::size_t maxBytes = maxJournalBytes);
 
     /// Opens an existing journal to continue it: takes the lock, then reads and verifies it (as
     /// readJournal()) through the locked descriptor. Nothing on disk changes until the first
     /// append(), which first cuts off a torn tail (never acknowledged). A journal that cannot be
     /// written (permissions, read-only filesystem) opens for reading; append() then fails.
     /// Errors: Io "locked" when another process holds it; those of readJournal().
-    static Result<OpenedJournal> open(const std::string &path);
+    static Result<OpenedJournal> open(const std::string &path, std::size_t maxBytes = maxJournalBytes);
 
     /// Appends one record with a single write() and returns only after fdatasync(): once this
     /// succeeds the record survives a crash or power loss; then updates the tail record.
-    /// Errors: Io (nothing acknowledged); InvalidArgument for text that is not UTF-8.
+    /// Errors: Io (nothing acknowledged), also, before anything is written, when the file would
+    /// grow past maxJournalBytes (the readers' limit); InvalidArgument for text that is not UTF-8.
     Result<void> append(const json::Json &payload);
 
     /// Renames the journal and its tail record to `newPath` (the lock and descriptor stay valid).
@@ -122,6 +131,8 @@ private:
     bool m_readOnly = false;
     std::string m_lastHash;
     std::size_t m_lines = 0;
+    std::size_t m_bytes = 0; ///< the file's length once a torn tail is cut off
+    std::size_t m_maxBytes = maxJournalBytes;
     std::optional<std::size_t> m_cutTo; ///< a torn tail to cut off before the first append
 };
 

@@ -83,13 +83,22 @@ Result<AtomicFile> AtomicFile::open(const std::string &path, std::size_t reserve
     file.m_fd = ::open(file.m_temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (file.m_fd < 0)
         return ioError(path, "cannot write", errno);
-    if (reserveBytes > 0) {
-        const int reserved = ::posix_fallocate(file.m_fd, 0, static_cast<off_t>(reserveBytes));
-        if (reserved != 0 && reserved != EOPNOTSUPP && reserved != EINVAL)
-            return ioError(path, "cannot reserve " + std::to_string(reserveBytes >> 10) + " KiB for it",
-                           reserved);
-    }
+    if (auto reserved = file.reserve(reserveBytes); !reserved)
+        return reserved.error();
     return file;
+}
+
+Result<void> AtomicFile::reserve(std::size_t totalBytes)
+{
+    if (m_fd < 0)
+        return makeError(ErrorCode::Io, m_path + ": already written");
+    if (totalBytes == 0)
+        return {};
+    const int reserved = ::posix_fallocate(m_fd, 0, static_cast<off_t>(totalBytes));
+    if (reserved != 0 && reserved != EOPNOTSUPP && reserved != EINVAL)
+        return ioError(m_path, "cannot reserve " + std::to_string((totalBytes + 1023) >> 10) + " KiB for it",
+                       reserved);
+    return {};
 }
 
 AtomicFile::AtomicFile(AtomicFile &&other) noexcept

@@ -33,6 +33,11 @@ class AtomicFile
 public:
     /// Errors: Io naming the path and the reason (no such folder, permission, no space).
     static Result<AtomicFile> open(const std::string &path, std::size_t reserveBytes = 0);
+    /// Reserves disk space for the first `totalBytes` bytes of the file (posix_fallocate; a no-op
+    /// on filesystems without it), so a later commit() of at most that much cannot run out of
+    /// space. Call it before showing what the file will record. Errors: Io naming the path and
+    /// the reason (no space, a file-size limit).
+    Result<void> reserve(std::size_t totalBytes);
     /// Errors: Io naming the path; the old file, if any, is then unchanged.
     Result<void> commit(const std::string &content);
 

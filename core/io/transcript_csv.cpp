@@ -5,15 +5,21 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <string_view>
 
 namespace pbx::io {
 
 std::string csvField(const std::string &field)
 {
-    if (field.find_first_of(",\"\r\n") == std::string::npos)
-        return field;
+    // OWASP "CSV Injection": a cell starting with = + - @ TAB or CR is read as a formula by
+    // spreadsheets (=HYPERLINK(…) sends data away); a leading ' makes it text.
+    const bool formula
+        = !field.empty() && std::string_view("=+-@\t\r").find(field[0]) != std::string_view::npos;
+    const std::string text = formula ? "'" + field : field;
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
     std::string out = "\"";
-    for (char c : field) {
+    for (char c : text) {
         if (c == '"')
             out += '"';
         out += c;

@@ -9,6 +9,9 @@
 namespace pbx::io {
 
 /// RFC 4180: the field quoted when it contains a comma, quote, CR or LF (inner quotes doubled).
+/// A field starting with =, +, -, @, TAB or CR is written with a leading ' so spreadsheets show
+/// it as text instead of running it as a formula (OWASP, "CSV Injection"): "=HYPERLINK(…)" is
+/// written '=HYPERLINK(…). Numbers go through csvNumber(), never through this.
 std::string csvField(const std::string &field);
 /// The shortest text that reads back as the same double ("" for a non-finite value).
 std::string csvNumber(double value);

@@ -4,6 +4,8 @@
 #include "core/io/event_json.h"
 #include "core/io/session_header_json.h"
 
+#include <algorithm>
+
 namespace pbx::io {
 
 using json::Json;
@@ -34,7 +36,16 @@ std::string writeTranscriptJson(const session::Session &s)
     for (const auto &e : s.events())
         events.push_back(eventToJson(e, filter));
     doc["events"] = events;
-    return doc.dump(2) + "\n";
+    return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+std::size_t transcriptEventBytes(const session::LedgerEvent &event, const filters::PrivacyFilter &filter)
+{
+    // In the document an event sits two levels deep ({"events": [{…}]}): each of its lines is
+    // indented 4 more spaces, and it is followed by ",\n".
+    const std::string text = eventToJson(event, filter).dump(2, ' ', false, Json::error_handler_t::replace);
+    const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+    return text.size() + 4 * lines + 2;
 }
 
 Result<TranscriptDocument> readTranscriptJson(std::string_view text)

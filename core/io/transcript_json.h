@@ -13,8 +13,15 @@ namespace pbx::io {
 
 inline constexpr int kTranscriptVersion = 1;
 
-/// Serialises a session (settings, dataset name, spend, events) as pretty-printed JSON.
+/// Serialises a session (settings, dataset name, spend, events) as pretty-printed JSON. Never
+/// throws: text that is not UTF-8 (which pbx-cli run and the GUI refuse when a dataset is opened,
+/// io/recordable_text.h) would be written as U+FFFD instead of aborting with the record unwritten.
 std::string writeTranscriptJson(const session::Session &session);
+
+/// An upper bound on the bytes `event` adds to writeTranscriptJson's document (its lines at
+/// their indentation and the separator), so a writer can reserve space for it before the answer
+/// is shown. Never throws.
+std::size_t transcriptEventBytes(const session::LedgerEvent &event, const filters::PrivacyFilter &filter);
 
 /// What a transcript holds, before a dataset is attached.
 struct TranscriptDocument

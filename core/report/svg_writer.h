@@ -9,7 +9,10 @@
 
 namespace pbx::report {
 
-/// Escapes &, <, >, " and ' for XML text and attribute values.
+/// Escapes &, <, >, " and ' for XML text and attribute values, so that the result is always
+/// well-formed XML 1.0 and HTML text whatever the input: C0 control characters other than TAB,
+/// LF and CR (and DEL) become their Control Pictures symbol (U+0001 → U+2401 "␁"); C1 controls,
+/// U+FFFE, U+FFFF and bytes that are not UTF-8 become U+FFFD.
 std::string xmlEscape(std::string_view text);
 
 /// Builds one <svg> element. Coordinates are user units (pixels at 100 %), y pointing down.

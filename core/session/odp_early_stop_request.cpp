@@ -3,6 +3,7 @@
 #include "core/odp/early_stopping.h"
 #include "core/odp/ptr_iqr.h"
 #include "core/session/odp_mechanisms.h"
+#include "core/util/given_parameters.h"
 
 #include <cmath>
 
@@ -32,6 +33,8 @@ Result<void> checkParameters(const EarlyStopRequestSpec &spec)
 {
     if (!std::isfinite(spec.stepEpsilon) || !(spec.stepEpsilon > 0.0))
         return invalid("step_epsilon: must be a finite number > 0");
+    if (auto given = checkGivenEpsilon(spec.stepEpsilon, "step_epsilon:"); !given)
+        return given.error();
     if (auto ok = odp::validateStops(spec.stops); !ok)
         return invalid("stops: must be whole numbers k_1 < … < k_m with k_1 ≥ 1 (" + ok.error().message
                        + ")");

@@ -4,6 +4,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/session/odp_release.h"
 #include "core/session/release_plan.h"
+#include "core/util/given_parameters.h"
 #include "core/util/parameter_checks.h"
 
 #include <cmath>
@@ -19,6 +20,8 @@ std::string_view eventStatusName(EventStatus status)
 Result<void> SessionSettings::validate() const
 {
     PBX_RETURN_IF_ERROR(checkEpsilon(epsilon, "ε", Zero::Excluded));
+    PBX_RETURN_IF_ERROR(checkGivenEpsilon(epsilon, "ε"));
+    PBX_RETURN_IF_ERROR(checkGivenDelta(delta, "δ"));
     const bool needsDelta = filter != filters::FilterKind::Basic && filter != filters::FilterKind::ExPost
                             && filter != filters::FilterKind::Odp;
     if (needsDelta)

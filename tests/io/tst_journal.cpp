@@ -38,6 +38,7 @@ private Q_SLOTS:
     void tailRecordDetectsRemovedAndRewrittenEnd();
     void secondWriterIsRefused();
     void createNeverReplaces();
+    void appendRefusesPastTheReadersLimit();
     void sessionJournal();
 
 private:
@@ -237,6 +238,30 @@ void TestJournal::secondWriterIsRefused()
 }
 
 // Item 16: a dangling symbolic link or a folder at the path is named as such, never replaced.
+// Issue 26: a journal grew past the 1 GiB that verify, resume and report read. The writer now
+// refuses, before writing, a line that would take it past its limit (maxJournalBytes; a smaller
+// one here), and the file stays as it was.
+void TestJournal::appendRefusesPastTheReadersLimit()
+{
+    const QString path = m_dir.filePath(QStringLiteral("limit.jsonl"));
+    std::size_t size = 0;
+    {
+        auto w = io::JournalWriter::create(path.toStdString(), Json{{"n", 0}}, 1000).value();
+        QVERIFY(w.append(Json{{"n", 1}}).ok());
+        size = readAll(path).size();
+        PBX_VERIFY_ERROR(w.append(Json{{"padding", std::string(1000, 'x')}}), Io, "maxJournalBytes");
+        QCOMPARE(readAll(path).size(), size);
+        QVERIFY(w.append(Json{{"n", 2}}).ok()); // a small one still fits
+        size = readAll(path).size();
+    }
+    auto opened = io::JournalWriter::open(path.toStdString(), size + 10);
+    QVERIFY(opened.ok());
+    PBX_VERIFY_ERROR(opened->writer.append(Json{{"n", 3}}), Io, "would take the file past");
+    QCOMPARE(readAll(path).size(), size);
+    QCOMPARE(io::readJournal(path.toStdString())->records.size(), std::size_t(3));
+    QVERIFY(QString::fromStdString(io::journalTooLargeMessage(5, 7)).contains(QStringLiteral("past 1 GiB")));
+}
+
 void TestJournal::createNeverReplaces()
 {
     const QString link = m_dir.filePath(QStringLiteral("dangling.jsonl"));

@@ -247,6 +247,16 @@ private slots:
         QCOMPARE(report::formatUpper(1e-6), std::string("1e-06"));
         QCOMPARE(report::formatUpper(123456789.0), std::string("1.23457e+08"));
         QCOMPARE(report::xmlEscape("a<b & \"c\""), std::string("a&lt;b &amp; &quot;c&quot;"));
+        // Issue 26: control characters made the report ill-formed XML 1.0 / HTML.
+        QCOMPARE(report::xmlEscape(std::string("a\x01"
+                                               "b\x1b"
+                                               "c\x7f"
+                                               "d\t\n",
+                                               9)),
+                 std::string("a\u2401b\u241bc\u2421d\t\n"));
+        QCOMPARE(report::xmlEscape("x\xc2\x85y\xef\xbf\xbez\xff"), std::string("x\ufffdy\ufffdz\ufffd"));
+        QCOMPARE(report::xmlEscape("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"), std::string("é€😀"));
+        QCOMPARE(report::xmlEscape(std::string("\0", 1)), std::string("\u2400"));
         QCOMPARE(report::mechanismNote("workload (tree, discrete-laplace)").title,
                  std::string("Range workload (strategy matrix)"));
     }

