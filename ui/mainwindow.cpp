@@ -675,13 +675,18 @@ void MainWindow::ask()
     m_confirmationPending = false;
     m_queryBuilder->setAskConfirmation({});
     // Workload-aware default cap (issue 9): remaining / "plan for N more queries".
+    const int before = m_document->eventCount();
     auto event = m_document->ask(
         session::withPlannedCap(m_queryBuilder->request(), m_document->session().filter(),
                                 static_cast<std::size_t>(m_queryBuilder->plannedQueries())));
     updatePlannedCapPreview();
     if (!event.ok()) {
         m_resultCard->showError(errorText(event.error()));
-        statusBar()->showMessage(tr("Invalid request: nothing was recorded"), 5000);
+        statusBar()->showMessage(m_document->eventCount() > before
+                                     ? tr("Answer withheld: it is spent, and written to the journal before "
+                                          "the next request")
+                                     : tr("Invalid request: nothing was recorded"),
+                                 5000);
     }
 }
 
@@ -1100,7 +1105,10 @@ bool MainWindow::maybeSave(const QString &action)
 
 void MainWindow::showError(const QString &title, const QString &message)
 {
-    QMessageBox::warning(this, title, message);
+    // Messages quote files (names, fields, labels): plain text, never HTML.
+    QMessageBox box(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box.setTextFormat(Qt::PlainText);
+    box.exec();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -399,10 +399,24 @@ Result<void> JournalWriter::append(const json::Json &payload)
         m_cutTo.reset();
     }
     const std::string hash = chainHash(m_lastHash, *body);
-    if (auto written = writeAll(m_fd, *body + "\t" + hash + "\n"); !written)
+    // A line that fails (a full disk cuts it short, fdatasync fails) was never acknowledged: it is
+    // cut off again, now or before the next append, so the next line continues the chain from
+    // the last acknowledged one instead of following half a line.
+    const off_t before = ::lseek(m_fd, 0, SEEK_END);
+    const auto cutBack = [&] {
+        if (before >= 0 && ::ftruncate(m_fd, before) != 0)
+            m_cutTo = static_cast<std::size_t>(before);
+    };
+    if (auto written = writeAll(m_fd, *body + "\t" + hash + "\n"); !written) {
+        cutBack();
         return makeError(ErrorCode::Io, m_path + ": " + written.error().message);
-    if (::fdatasync(m_fd) != 0)
+    }
+    if (::fdatasync(m_fd) != 0) {
+        const int error = errno;
+        cutBack();
+        errno = error;
         return ioError(m_path, "fdatasync failed");
+    }
     m_lastHash = hash;
     ++m_lines;
     return writeTail();
