@@ -39,7 +39,8 @@ Result<void> JournalKeeper::write(const session::Session &session)
         m_written = 0;
     }
     for (; m_written < events.size(); ++m_written)
-        if (auto logged = io::appendSessionEvent(*m_writer, events[m_written], session.filter()); !logged.ok())
+        if (auto logged = io::appendSessionEvent(*m_writer, events[m_written], session.filter());
+            !logged.ok())
             return logged;
     if (m_path.endsWith(kStarting)) // complete now: under a journal's name
         return moveTo(m_path.chopped(kStarting.size()));

@@ -35,8 +35,9 @@ inline QString writeCliTranscript(const QString &path)
     if (!f.open(QIODevice::WriteOnly))
         return {};
     const std::string text = io::writeTranscriptJson(**s);
-    return f.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) ? path
-                                                                                                      : QString();
+    return f.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size())
+               ? path
+               : QString();
 }
 
 } // namespace pbx::test

@@ -194,7 +194,8 @@ void TestGuiCrash::failedAppendLosesNothing()
         FileSizeLimit full(static_cast<rlim_t>(size + 40));
         const auto withheld = doc->ask(count("region == \"west\"", 50));
         QVERIFY(!withheld.ok());
-        QVERIFY2(withheld.error().message.starts_with("the answer is withheld"), withheld.error().message.c_str());
+        QVERIFY2(withheld.error().message.starts_with("the answer is withheld"),
+                 withheld.error().message.c_str());
         QCOMPARE(doc->eventCount(), 3); // spent, in memory, never shown
         QVERIFY(doc->session().filter().spent() > spent);
         QCOMPARE(QFileInfo(journal).size(), size); // the half line was cut off again

@@ -5,7 +5,9 @@
 // and the panel lays out at once. A lesson's dataset declared public by the same metadata runs.
 #include "tests/testutils.h"
 #include "ui/mainwindow.h"
+#include "ui/models/ledgermodel.h"
 #include "ui/panels/datasetpanel.h"
+#include "ui/sessiondocument.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -24,6 +26,7 @@ class TestPlainText : public QObject
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void datasetPanelShowsMetadataAsText();
+    void ledgerTooltipsAreText();
 };
 
 void TestPlainText::datasetPanelShowsMetadataAsText()
@@ -44,14 +47,15 @@ void TestPlainText::datasetPanelShowsMetadataAsText()
         {QStringLiteral("name"), spoof},
         {QStringLiteral("provenance"), nested + QStringLiteral("provenance")},
         {QStringLiteral("columns"),
-         QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("age")},
-                                {QStringLiteral("type"), QStringLiteral("numeric")},
-                                {QStringLiteral("bounds"), QJsonArray{0, 120}},
-                                {QStringLiteral("description"), nested + spoof}},
-                    QJsonObject{{QStringLiteral("name"), QStringLiteral("group")},
-                                {QStringLiteral("type"), QStringLiteral("categorical")},
-                                {QStringLiteral("categories"), QJsonArray{QStringLiteral("a"), QStringLiteral("b")}},
-                                {QStringLiteral("description"), spoof}}}}};
+         QJsonArray{
+             QJsonObject{{QStringLiteral("name"), QStringLiteral("age")},
+                         {QStringLiteral("type"), QStringLiteral("numeric")},
+                         {QStringLiteral("bounds"), QJsonArray{0, 120}},
+                         {QStringLiteral("description"), nested + spoof}},
+             QJsonObject{{QStringLiteral("name"), QStringLiteral("group")},
+                         {QStringLiteral("type"), QStringLiteral("categorical")},
+                         {QStringLiteral("categories"), QJsonArray{QStringLiteral("a"), QStringLiteral("b")}},
+                         {QStringLiteral("description"), spoof}}}}};
     {
         QFile sidecar(dir.filePath(QStringLiteral("survey.json")));
         QVERIFY(sidecar.open(QIODevice::WriteOnly));
@@ -70,7 +74,8 @@ void TestPlainText::datasetPanelShowsMetadataAsText()
     QVERIFY(panel);
     int fromFile = 0;
     for (QLabel *label : panel->findChildren<QLabel *>())
-        if (label->text().contains(QStringLiteral("<table>")) || label->text().contains(QStringLiteral("<h1>"))) {
+        if (label->text().contains(QStringLiteral("<table>"))
+            || label->text().contains(QStringLiteral("<h1>"))) {
             QCOMPARE(label->textFormat(), Qt::PlainText);
             ++fromFile;
         }
@@ -86,6 +91,32 @@ void TestPlainText::datasetPanelShowsMetadataAsText()
         }
     QVERIFY(columns->item(0, 3)->toolTip().contains(QStringLiteral("&lt;table&gt;")));
     QVERIFY(columns->item(1, 0)->toolTip().contains(QStringLiteral("&lt;h1&gt;Official")));
+}
+
+// A request's id and predicate (from a transcript or a lesson) reach the ledger's tooltips
+// escaped, never as HTML.
+void TestPlainText::ledgerTooltipsAreText()
+{
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("labels.csv"));
+    {
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("age,group\n30,<h1>Official</h1>\n41,b\n52,b\n");
+    }
+    ui::MainWindow w;
+    QVERIFY(w.openDataset(csv).ok());
+    session::QueryRequest r;
+    r.id = "q1";
+    r.query.where = "group == \"<h1>Official</h1>\"";
+    r.target = {session::TargetKind::Absolute, 50, 0.95};
+    const auto asked = w.document()->ask(r);
+    QVERIFY2(asked.ok(), asked.ok() ? "" : asked.error().message.c_str());
+    const QString tip = w.ledgerModel()
+                            ->data(w.ledgerModel()->index(0, ui::LedgerModel::Query), Qt::ToolTipRole)
+                            .toString();
+    QVERIFY2(tip.contains(QStringLiteral("&lt;h1&gt;Official")), qPrintable(tip));
+    QVERIFY2(!tip.contains(QStringLiteral("<h1>")), qPrintable(tip));
 }
 
 QTEST_MAIN(TestPlainText)

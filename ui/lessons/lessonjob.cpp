@@ -27,7 +27,8 @@ void runLessonJob(QPromise<void> &promise, const LessonJobInput &input, LessonJo
             // A refusal (budget) is a ledger event; an error stops the step.
             auto event = askJournaled(*state.session, state.journal, request);
             if (!event.ok()) {
-                state.error = QString::fromStdString("request '" + request.id + "': " + event.error().message);
+                state.error
+                    = QString::fromStdString("request '" + request.id + "': " + event.error().message);
                 return;
             }
             ++done;
@@ -37,9 +38,8 @@ void runLessonJob(QPromise<void> &promise, const LessonJobInput &input, LessonJo
 
 QFuture<void> startLessonJob(LessonJobInput input, std::shared_ptr<LessonJobState> state)
 {
-    return QtConcurrent::run([input = std::move(input), state](QPromise<void> &promise) {
-        runLessonJob(promise, input, *state);
-    });
+    return QtConcurrent::run(
+        [input = std::move(input), state](QPromise<void> &promise) { runLessonJob(promise, input, *state); });
 }
 
 } // namespace pbx::ui

@@ -194,7 +194,7 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
                 notes << toQString(event.reason);
             if (!event.accounting.empty())
                 notes << tr("Accounting: %1").arg(toQString(event.accounting));
-            m_note->setText(notes.join(u'\n'));
+            setGlossaryLinkedPlainText(m_note, notes.join(u'\n'));
             m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
             m_note->setVisible(!notes.isEmpty());
             return;
@@ -227,7 +227,7 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
                 notes << toQString(event.reason);
             if (!event.accounting.empty())
                 notes << tr("Accounting: %1").arg(toQString(event.accounting));
-            m_note->setText(notes.join(u'\n'));
+            setGlossaryLinkedPlainText(m_note, notes.join(u'\n'));
             m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
             m_note->setVisible(!notes.isEmpty());
             return;
