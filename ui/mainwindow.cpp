@@ -681,8 +681,12 @@ void MainWindow::ask()
                                 static_cast<std::size_t>(m_queryBuilder->plannedQueries())));
     updatePlannedCapPreview();
     if (!event.ok()) {
-        m_resultCard->showError(errorText(event.error()));
-        statusBar()->showMessage(m_document->eventCount() > before
+        const bool withheld = m_document->eventCount() > before && !m_document->isOnDisk();
+        m_resultCard->showError(errorText(event.error()), withheld);
+        if (withheld) // the spend is shown at once, never under-reported; the answer is not
+            m_gauge->setSpent(m_document->session().filter().spent(),
+                              m_document->session().filter().epsilonSpent());
+        statusBar()->showMessage(withheld
                                      ? tr("Answer withheld: it is spent, and written to the journal before "
                                           "the next request")
                                      : tr("Invalid request: nothing was recorded"),

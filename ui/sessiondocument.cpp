@@ -102,6 +102,7 @@ void SessionDocument::adoptSession(std::unique_ptr<session::Session> session, Jo
     m_journal = std::move(journal);
     if (!m_session->events().empty())
         setModified(true);
+    m_shown = m_session ? m_session->events().size() : 0;
     Q_EMIT sessionReset();
 }
 
@@ -114,6 +115,7 @@ void SessionDocument::close()
     ++m_serial;
     setFilePath({});
     setModified(false);
+    m_shown = m_session ? m_session->events().size() : 0;
     Q_EMIT sessionReset();
 }
 
@@ -149,6 +151,7 @@ Result<void> SessionDocument::adoptJournal(const QString &path, io::OpenedSessio
     ++m_serial;
     setFilePath({});
     setModified(true); // recovered spending not yet saved as a transcript
+    m_shown = m_session ? m_session->events().size() : 0;
     Q_EMIT sessionReset();
     return {};
 }
@@ -182,6 +185,7 @@ Result<void> SessionDocument::start(std::shared_ptr<const data::Table> table, co
     m_openNote.clear();
     setFilePath({});
     setModified(false);
+    m_shown = m_session ? m_session->events().size() : 0;
     Q_EMIT sessionReset();
     return {};
 }
@@ -209,11 +213,14 @@ Result<session::LedgerEvent> SessionDocument::ask(const session::QueryRequest &r
         return makeError(ErrorCode::InvalidArgument, "the session is busy (a lesson step is running)");
     const std::size_t before = m_session->events().size();
     auto event = askJournaled(*m_session, m_journal, request);
-    if (m_session->events().size() > before)
+    const std::size_t after = m_session->events().size();
+    if (after > before)
         setModified(true);
-    if (!event.ok())
-        return event;
-    Q_EMIT eventAppended(static_cast<int>(event->index));
+    // Views hear of an event once the journal holds it: one withheld earlier is shown when its
+    // line has been written (before this request was asked), then this one.
+    if (m_journal.holds(after))
+        for (; m_shown < after; ++m_shown)
+            Q_EMIT eventAppended(static_cast<int>(m_shown));
     return event;
 }
 
@@ -289,6 +296,7 @@ Result<void> SessionDocument::openTranscript(const QString &path)
     m_openNote.clear();
     setFilePath(QFileInfo(path).absoluteFilePath());
     setModified(false);
+    m_shown = m_session ? m_session->events().size() : 0;
     Q_EMIT sessionReset();
     return {};
 }

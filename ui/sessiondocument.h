@@ -52,7 +52,9 @@ public:
     Result<void> openDataset(const QString &nameOrPath);
 
     /// Asks the session; on success the event is in the ledger and eventAppended() was emitted.
-    /// Errors: invalid request (nothing recorded), or no session.
+    /// Errors: invalid request (nothing recorded), or no session; a journal that cannot be
+    /// written (the request not asked, or its event recorded but withheld: eventAppended() comes
+    /// once its line is written, before the next request's).
     Result<session::LedgerEvent> ask(const session::QueryRequest &request);
 
     /// Reads a transcript, loads its dataset (by name, else next to the transcript) and rebuilds
@@ -130,6 +132,7 @@ private:
     JournalKeeper m_journal;
     quint64 m_serial = 0;
     bool m_journalLent = false;
+    std::size_t m_shown = 0; ///< events the views were told of (eventAppended, sessionReset)
     QString m_openNote;
     QString m_source;
     QString m_filePath;

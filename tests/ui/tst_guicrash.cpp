@@ -11,6 +11,7 @@
 #include "tests/testutils.h"
 #include "tests/ui/transcriptfixture.h"
 #include "ui/mainwindow.h"
+#include "ui/models/ledgermodel.h"
 #include "ui/panels/querybuilder.h"
 #include "ui/sessiondocument.h"
 
@@ -199,6 +200,10 @@ void TestGuiCrash::failedAppendLosesNothing()
         QCOMPARE(doc->eventCount(), 3); // spent, in memory, never shown
         QVERIFY(doc->session().filter().spent() > spent);
         QCOMPARE(QFileInfo(journal).size(), size); // the half line was cut off again
+        QCOMPARE(w.ledgerModel()->rowCount(), 2);  // its answer is not shown
+        w.ask();                                   // the window's Ask: refused, nothing new
+        QCOMPARE(doc->eventCount(), 3);
+        QCOMPARE(w.ledgerModel()->rowCount(), 2);
         const auto refused = doc->ask(count("smsa == \"no\"", 50));
         QVERIFY(!refused.ok());
         QVERIFY2(refused.error().message.starts_with("the request was not asked (nothing spent)"),
@@ -209,6 +214,7 @@ void TestGuiCrash::failedAppendLosesNothing()
     QVERIFY(doc->ask(count("smsa == \"no\"", 50)).ok());
     QCOMPARE(doc->eventCount(), 4);
     QVERIFY(doc->isOnDisk());
+    QCOMPARE(w.ledgerModel()->rowCount(), 4); // the withheld answer is shown once written
     auto read = io::readSessionJournal(journal.toStdString());
     QVERIFY2(read.ok(), read.ok() ? "" : read.error().message.c_str());
     QCOMPARE(read->events.size(), std::size_t(4));
