@@ -322,9 +322,11 @@ Result<void> SessionDocument::saveTranscript(const QString &path)
     auto written = writeFile(path, io::writeTranscriptJson(*m_session));
     if (!written.ok())
         return written;
-    if (m_journal.isOpen() && m_journal.path() != beside) {
+    if (m_journal.holds(m_session->events().size()) && m_journal.path() != beside) {
         // Never over another session's journal (moveTo refuses to replace): the journal then
-        // stays where it is, still recording every request.
+        // stays where it is, still recording every request. One that lacks a line (it could not
+        // be written) stays where it is too: beside the transcript it would be taken for the
+        // session's and be shorter than the transcript.
         (void)m_journal.moveTo(beside);
     }
     setFilePath(QFileInfo(path).absoluteFilePath());
