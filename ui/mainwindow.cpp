@@ -747,13 +747,22 @@ void MainWindow::ask()
     m_confirmationPending = false;
     m_queryBuilder->setAskConfirmation({});
     // Workload-aware default cap (issue 9): remaining / "plan for N more queries".
+    const int before = m_document->eventCount();
     auto event = m_document->ask(
         session::withPlannedCap(m_queryBuilder->request(), m_document->session().filter(),
                                 static_cast<std::size_t>(m_queryBuilder->plannedQueries())));
     updatePlannedCapPreview();
     if (!event.ok()) {
-        m_resultCard->showError(errorText(event.error()));
-        statusBar()->showMessage(tr("Invalid request: nothing was recorded"), 5000);
+        const bool withheld = m_document->eventCount() > before && !m_document->isOnDisk();
+        m_resultCard->showError(errorText(event.error()), withheld);
+        if (withheld) // the spend is shown at once, never under-reported; the answer is not
+            m_gauge->setSpent(m_document->session().filter().spent(),
+                              m_document->session().filter().epsilonSpent());
+        statusBar()->showMessage(withheld
+                                     ? tr("Answer withheld: it is spent, and written to the journal before "
+                                          "the next request")
+                                     : tr("Invalid request: nothing was recorded"),
+                                 5000);
     }
 }
 
@@ -1172,7 +1181,10 @@ bool MainWindow::maybeSave(const QString &action)
 
 void MainWindow::showError(const QString &title, const QString &message)
 {
-    QMessageBox::warning(this, title, message);
+    // Messages quote files (names, fields, labels): plain text, never HTML.
+    QMessageBox box(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box.setTextFormat(Qt::PlainText);
+    box.exec();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

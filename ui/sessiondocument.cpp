@@ -51,30 +51,72 @@ QString SessionDocument::defaultJournalFolder()
 void SessionDocument::closeJournal()
 {
     m_journal.reset();
-    m_journalPath.clear();
 }
 
-Result<void> SessionDocument::journal(const session::LedgerEvent &event)
+Result<void> SessionDocument::flushJournal()
 {
-    if (!m_journal) {
-        const QString folder = defaultJournalFolder();
-        if (!QDir().mkpath(folder))
-            return ioError(tr("cannot create the journal folder %1").arg(folder));
-        const QString path = QDir(folder).filePath(
-            QStringLiteral("session-%1-%2.journal")
-                .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")))
-                .arg(QCoreApplication::applicationPid()));
-        // The header is the session as it was before this first request.
-        auto empty = session::Session::create(m_session->sharedTable(), m_session->settings());
-        if (!empty.ok())
-            return empty.error();
-        auto created = io::createSessionJournal(path.toStdString(), **empty);
-        if (!created.ok())
-            return created.error();
-        m_journal.emplace(std::move(created).value());
-        m_journalPath = path;
+    if (isOnDisk())
+        return {};
+    return m_journal.write(*m_session);
+}
+
+bool SessionDocument::isOnDisk() const
+{
+    if (!m_session || m_session->events().empty())
+        return true;
+    if (m_journal.isOpen())
+        return m_journal.holds(m_session->events().size());
+    return !m_modified && !m_filePath.isEmpty();
+}
+
+Result<void> SessionDocument::reopen(const QString &filePath, const QString &journalPath)
+{
+    const bool besideFile = !filePath.isEmpty()
+                            && QFileInfo(journalPath).absoluteFilePath()
+                                   == QFileInfo(filePath + QStringLiteral(".journal")).absoluteFilePath();
+    if (!journalPath.isEmpty() && !besideFile) {
+        // The journal holds every event, the transcript only those saved.
+        if (auto opened = openJournal(journalPath); !opened.ok())
+            return opened;
+        setFilePath(filePath.isEmpty() ? QString() : QFileInfo(filePath).absoluteFilePath());
+        return {};
     }
-    return io::appendSessionEvent(*m_journal, event, m_session->filter());
+    if (!filePath.isEmpty())
+        return openTranscript(filePath);
+    return makeError(ErrorCode::NotFound, "there is no session on disk to reopen");
+}
+
+JournalKeeper SessionDocument::lendJournal()
+{
+    m_journalLent = true;
+    JournalKeeper lent = std::move(m_journal);
+    m_journal = JournalKeeper();
+    return lent;
+}
+
+void SessionDocument::adoptSession(std::unique_ptr<session::Session> session, JournalKeeper journal)
+{
+    m_journalLent = false;
+    if (session)
+        m_session = std::move(session);
+    m_journal = std::move(journal);
+    if (!m_session->events().empty())
+        setModified(true);
+    m_shown = m_session ? m_session->events().size() : 0;
+    Q_EMIT sessionReset();
+}
+
+void SessionDocument::close()
+{
+    m_session.reset();
+    closeJournal();
+    m_source.clear();
+    m_openNote.clear();
+    ++m_serial;
+    setFilePath({});
+    setModified(false);
+    m_shown = m_session ? m_session->events().size() : 0;
+    Q_EMIT sessionReset();
 }
 
 Result<void> SessionDocument::openJournal(const QString &path)
@@ -104,10 +146,12 @@ Result<void> SessionDocument::adoptJournal(const QString &path, io::OpenedSessio
     m_openNote = notes.join(QStringLiteral("; "));
     // Locked from now on; the file itself changes only when the session continues (a torn last
     // line is cut off at the next request).
-    m_journal.emplace(std::move(opened.writer));
-    m_journalPath = QFileInfo(path).absoluteFilePath();
+    m_journal.reset();
+    m_journal.adopt(std::move(opened.writer), QFileInfo(path).absoluteFilePath(), m_session->events().size());
+    ++m_serial;
     setFilePath({});
     setModified(true); // recovered spending not yet saved as a transcript
+    m_shown = m_session ? m_session->events().size() : 0;
     Q_EMIT sessionReset();
     return {};
 }
@@ -129,17 +173,19 @@ session::SessionSettings SessionDocument::settings() const
 }
 
 Result<void> SessionDocument::start(std::shared_ptr<const data::Table> table, const QString &source,
-                                    const session::SessionSettings &settings)
+                                    const session::SessionSettings &settings, const QString &journalFolder)
 {
     auto created = session::Session::create(std::move(table), settings);
     if (!created.ok())
         return created.error();
     m_session = std::move(created).value();
     m_source = source;
-    closeJournal(); // a fresh session gets its own journal at its first request
+    m_journal.reset(journalFolder); // a fresh session gets its own journal at its first request
+    ++m_serial;
     m_openNote.clear();
     setFilePath({});
     setModified(false);
+    m_shown = m_session ? m_session->events().size() : 0;
     Q_EMIT sessionReset();
     return {};
 }
@@ -163,16 +209,18 @@ Result<session::LedgerEvent> SessionDocument::ask(const session::QueryRequest &r
 {
     if (!m_session)
         return makeError(ErrorCode::InvalidArgument, "no session: open a dataset first");
-    auto event = m_session->ask(request);
-    if (!event.ok())
-        return event;
-    setModified(true);
-    // The journal line is durable before anyone sees the answer; if it cannot be written the
-    // answer is withheld (the spending stands in memory, never silently lost).
-    if (auto logged = journal(*event); !logged.ok())
-        return makeError(logged.error().code, "the answer is withheld: the journal could not be written ("
-                                                  + logged.error().message + ")");
-    Q_EMIT eventAppended(static_cast<int>(event->index));
+    if (m_journalLent)
+        return makeError(ErrorCode::InvalidArgument, "the session is busy (a lesson step is running)");
+    const std::size_t before = m_session->events().size();
+    auto event = askJournaled(*m_session, m_journal, request);
+    const std::size_t after = m_session->events().size();
+    if (after > before)
+        setModified(true);
+    // Views hear of an event once the journal holds it: one withheld earlier is shown when its
+    // line has been written (before this request was asked), then this one.
+    if (m_journal.holds(after))
+        for (; m_shown < after; ++m_shown)
+            Q_EMIT eventAppended(static_cast<int>(m_shown));
     return event;
 }
 
@@ -243,10 +291,12 @@ Result<void> SessionDocument::openTranscript(const QString &path)
                          QFileInfo(path).fileName().toStdString() + ": " + restored.error().message);
     m_session = std::move(restored).value();
     m_source = source;
-    closeJournal(); // no journal beside it: the next request starts one
+    closeJournal(); // no journal beside it: the next request starts one with every event
+    ++m_serial;
     m_openNote.clear();
     setFilePath(QFileInfo(path).absoluteFilePath());
     setModified(false);
+    m_shown = m_session ? m_session->events().size() : 0;
     Q_EMIT sessionReset();
     return {};
 }
@@ -260,21 +310,24 @@ Result<void> SessionDocument::saveTranscript(const QString &path)
     // next opened: refuse before writing anything.
     const QString beside = QFileInfo(path).absoluteFilePath() + QStringLiteral(".journal");
     std::error_code ec;
-    if (m_journalPath != beside
+    if (m_journal.path() != beside
         && std::filesystem::symlink_status(beside.toStdString(), ec).type()
                != std::filesystem::file_type::not_found)
         return ioError(
             tr("%1 already exists (the journal of another session): save under another name, or move "
                "that file away first")
                 .arg(beside));
+    if (m_journal.isOpen()) // the journal moved beside the transcript holds all it can (best effort)
+        (void)m_journal.write(*m_session);
     auto written = writeFile(path, io::writeTranscriptJson(*m_session));
     if (!written.ok())
         return written;
-    if (m_journal && m_journalPath != beside) {
+    if (m_journal.holds(m_session->events().size()) && m_journal.path() != beside) {
         // Never over another session's journal (moveTo refuses to replace): the journal then
-        // stays where it is, still recording every request.
-        if (m_journal->moveTo(beside.toStdString()).ok())
-            m_journalPath = beside;
+        // stays where it is, still recording every request. One that lacks a line (it could not
+        // be written) stays where it is too: beside the transcript it would be taken for the
+        // session's and be shorter than the transcript.
+        (void)m_journal.moveTo(beside);
     }
     setFilePath(QFileInfo(path).absoluteFilePath());
     setModified(false);

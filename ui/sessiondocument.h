@@ -9,10 +9,19 @@
 // data folder ("journals/"); saving the session as FILE.json moves it next to it as
 // FILE.json.journal. Opening a journal, or a transcript whose journal holds more requests (a
 // crash after the last save), replays the journal and continues it.
+//
+// The journal always holds the whole session: continuing a transcript that has no journal starts
+// one with the session's header and every restored event (written under a temporary name and
+// renamed when complete), so `pbx-cli verify`, `pbx-cli run --journal` and the GUI all read it.
+// Before a request is asked, every event of the session must be in the journal (a line that
+// failed earlier is written first); if that fails the request is refused with nothing spent. A
+// line that cannot be written after the request leaves the file as it was (JournalWriter) and the
+// answer withheld; the next request writes it first.
 #pragma once
 
 #include "core/io/session_journal.h"
 #include "core/session/session.h"
+#include "ui/journalkeeper.h"
 
 #include <optional>
 
@@ -33,21 +42,47 @@ public:
     /// Loads an embedded dataset by name ("cps1988") or a CSV file by path.
     static Result<std::shared_ptr<const data::Table>> loadTable(const QString &nameOrPath);
 
-    /// Starts a fresh session on `table`. `source` is what loadTable() was given.
+    /// Starts a fresh session on `table`. `source` is what loadTable() was given. Its journal goes
+    /// into `journalFolder` (empty: defaultJournalFolder(); lessons give their own).
     Result<void> start(std::shared_ptr<const data::Table> table, const QString &source,
-                       const session::SessionSettings &settings);
+                       const session::SessionSettings &settings, const QString &journalFolder = {});
     /// Starts a fresh session on the current dataset with new settings.
     Result<void> restart(const session::SessionSettings &settings);
     /// Loads a dataset and starts a fresh session on it with the current settings.
     Result<void> openDataset(const QString &nameOrPath);
 
     /// Asks the session; on success the event is in the ledger and eventAppended() was emitted.
-    /// Errors: invalid request (nothing recorded), or no session.
+    /// Errors: invalid request (nothing recorded), or no session; a journal that cannot be
+    /// written (the request not asked, or its event recorded but withheld: eventAppended() comes
+    /// once its line is written, before the next request's).
     Result<session::LedgerEvent> ask(const session::QueryRequest &request);
 
     /// Reads a transcript, loads its dataset (by name, else next to the transcript) and rebuilds
     /// the session with Session::restore. On error nothing changes.
     Result<void> openTranscript(const QString &path);
+    /// Reopens a session exactly as it is on disk: the journal `journalPath` when given (it holds
+    /// every event; `filePath` is then remembered as the document's file, modified), else the
+    /// transcript `filePath` (with its journal beside it, as openTranscript()). Errors: as
+    /// openTranscript(); nothing changes then.
+    Result<void> reopen(const QString &filePath, const QString &journalPath);
+    /// Forgets the session (no session afterwards); what is on disk stays.
+    void close();
+    /// Writes every event not yet in the journal (creating it if the session has events and no
+    /// journal, unless the unmodified transcript holds them all). Errors: Io — then some events
+    /// exist only in memory.
+    Result<void> flushJournal();
+    /// Whether every event of the session is on disk (its journal, or its unmodified transcript).
+    bool isOnDisk() const;
+    /// Hands the session's journal to a job that continues the session off the GUI thread (a
+    /// lesson step's requests, ui/lessons/lessonjob.h); until adoptSession() the document asks
+    /// nothing (ask() refuses). Precondition: hasSession().
+    JournalKeeper lendJournal();
+    /// Ends a lendJournal(): `session` (the document's session continued by the job, on the same
+    /// dataset and settings; null: the document's stays) and its journal become the document's;
+    /// views rebuild.
+    void adoptSession(std::unique_ptr<session::Session> session, JournalKeeper journal);
+    /// Increases with every new, opened or closed session (tells one session from the next).
+    quint64 sessionSerial() const { return m_serial; }
     /// Writes the transcript JSON to `path`; it becomes the document's file and the document is
     /// no longer modified.
     Result<void> saveTranscript(const QString &path);
@@ -56,7 +91,7 @@ public:
 
     bool hasSession() const { return m_session != nullptr; }
     /// Where this session's journal is (empty until the first request).
-    QString journalPath() const { return m_journalPath; }
+    QString journalPath() const { return m_journal.path(); }
     /// A note from the last open (e.g. a torn journal line dropped); empty when none.
     QString openNote() const { return m_openNote; }
     /// The folder for new sessions' journals (tests may redirect it).
@@ -87,8 +122,6 @@ private:
     void setModified(bool modified);
     void setFilePath(const QString &path);
 
-    /// Appends the newest event to the journal, creating the journal at the first request.
-    Result<void> journal(const session::LedgerEvent &event);
     /// Opens a journal as the document (after a crash, or chosen in File ▸ Open session): locks
     /// it, verifies it and audits its ledger; nothing on disk changes until the next request.
     Result<void> openJournal(const QString &path);
@@ -96,8 +129,10 @@ private:
     void closeJournal();
 
     std::unique_ptr<session::Session> m_session;
-    std::optional<io::JournalWriter> m_journal;
-    QString m_journalPath;
+    JournalKeeper m_journal;
+    quint64 m_serial = 0;
+    bool m_journalLent = false;
+    std::size_t m_shown = 0; ///< events the views were told of (eventAppended, sessionReset)
     QString m_openNote;
     QString m_source;
     QString m_filePath;

@@ -455,10 +455,24 @@ Result<void> JournalWriter::append(const json::Json &payload)
     if (line.size() > m_maxBytes - std::min(m_bytes, m_maxBytes))
         return makeError(ErrorCode::Io,
                          m_path + ": " + journalTooLargeMessage(m_bytes, line.size(), m_maxBytes));
-    if (auto written = writeAll(m_fd, line); !written)
+    // A line that fails (a full disk cuts it short, fdatasync fails) was never acknowledged: it is
+    // cut off again, now or before the next append, so the next line continues the chain from
+    // the last acknowledged one instead of following half a line.
+    const off_t before = ::lseek(m_fd, 0, SEEK_END);
+    const auto cutBack = [&] {
+        if (before >= 0 && ::ftruncate(m_fd, before) != 0)
+            m_cutTo = static_cast<std::size_t>(before);
+    };
+    if (auto written = writeAll(m_fd, line); !written) {
+        cutBack();
         return makeError(ErrorCode::Io, m_path + ": " + written.error().message);
-    if (::fdatasync(m_fd) != 0)
+    }
+    if (::fdatasync(m_fd) != 0) {
+        const int error = errno;
+        cutBack();
+        errno = error;
         return ioError(m_path, "fdatasync failed");
+    }
     m_lastHash = hash;
     m_bytes += line.size();
     ++m_lines;

@@ -23,7 +23,9 @@ const std::vector<std::string> &lessonViewNames();
 /// A fresh session for the step (the previous one, if any, is left).
 struct LessonSession
 {
-    std::string dataset = "cps1988"; ///< an embedded dataset's name (lessons never read user files)
+    /// An embedded dataset's name, or a CSV file whose metadata says "public": true (the runner
+    /// refuses any other before anything is asked of it: lessons never query private data).
+    std::string dataset = "cps1988";
     session::SessionSettings settings;
 };
 

@@ -21,6 +21,12 @@ constexpr const char *kFormat = "pbx-lesson";
 constexpr std::size_t kMaxSteps = 100;
 constexpr std::size_t kMaxRequests = 100;
 constexpr std::int64_t kMaxRepeat = 1000;
+/// The work of a step is its requests × repeat asks (each a release and an fsync'd journal
+/// line), estimated when the lesson is read: a step asks at most this many (the shipped lessons
+/// ask at most 40; 200 plain counts take well under a second), and going to a step replays the
+/// steps since its session began, so a session's steps together ask at most kMaxAsksPerSession.
+constexpr std::int64_t kMaxAsksPerStep = 200;
+constexpr std::int64_t kMaxAsksPerSession = 1000;
 
 Error at(const std::string &path, const std::string &problem)
 {
@@ -138,6 +144,7 @@ struct Scope
 {
     bool hasSession = false;
     std::set<std::string> sessionIds; ///< ids asked since the session started
+    std::int64_t asksInSession = 0;   ///< requests × repeat of the steps since the session started
 };
 
 Result<LessonStep> readStep(const Json &object, const std::string &path, Scope &scope)
@@ -165,6 +172,7 @@ Result<LessonStep> readStep(const Json &object, const std::string &path, Scope &
             step.session = std::move(session).value();
             scope.hasSession = true;
             scope.sessionIds.clear();
+            scope.asksInSession = 0;
         }
         if (auto list = setup->find("requests"); list != setup->end() && !list->is_null()) {
             const std::string listPath = setupPath + ".requests";
@@ -196,6 +204,18 @@ Result<LessonStep> readStep(const Json &object, const std::string &path, Scope &
                 return at(setupPath + ".repeat", "must be 1 … " + std::to_string(kMaxRepeat));
             step.repeat = static_cast<int>(*repeat);
         }
+        const auto asks = static_cast<std::int64_t>(step.requests.size()) * step.repeat;
+        if (asks > kMaxAsksPerStep)
+            return at(setupPath, std::to_string(step.requests.size())
+                                     + (step.requests.size() == 1 ? " request" : " requests") + " × repeat "
+                                     + std::to_string(step.repeat) + " = " + std::to_string(asks)
+                                     + " asks; a step asks at most " + std::to_string(kMaxAsksPerStep));
+        scope.asksInSession += asks;
+        if (scope.asksInSession > kMaxAsksPerSession)
+            return at(setupPath, "the steps since the last setup.session ask "
+                                     + std::to_string(scope.asksInSession)
+                                     + " times; going to a step replays them, so together they ask at most "
+                                     + std::to_string(kMaxAsksPerSession));
         if (auto c = setup->find("comparison"); c != setup->end() && !c->is_null()) {
             auto comparison = readComparison(*c, setupPath + ".comparison");
             if (!comparison)

@@ -55,6 +55,7 @@ private Q_SLOTS:
     void numbersRoundConservatively();
     void crossoverMatchesTheStrategies();
     void growingValues();
+    void workPerStepIsBounded();
 };
 
 void TestLessonFormat::shippedLessonsRoundTrip()
@@ -401,6 +402,45 @@ void TestLessonFormat::growingValues()
     // The staleness simulation needs a session's public table.
     QVERIFY(!lessons::growingValue("growing.staleness.random", nullptr).ok());
     QVERIFY(!lessons::growingValue("growing.epoch.99.start", nullptr).ok());
+}
+
+// Issue 26: one step of 100 requests × repeat 1000 (a 14 KB file) blocked the GUI for minutes.
+// The work of a step (requests × repeat asks) is estimated when the lesson is read and refused
+// above 200; a session's steps together (replayed when going to a step) above 1000.
+void TestLessonFormat::workPerStepIsBounded()
+{
+    const auto stepWith = [](int requests, int repeat, bool session) {
+        std::string list;
+        for (int i = 0; i < requests; ++i)
+            list += (i ? "," : "") + std::string(R"({"id":"r)") + std::to_string(i)
+                    + R"(","aggregate":"count","target":{"kind":"absolute","error":100}})";
+        return std::string(R"({"title":"a","explanation":"b","setup":{)")
+               + (session ? R"("session":{"dataset":"cps1988","epsilon":1,"filter":"basic","seed":3},)" : "")
+               + R"("requests":[)" + list + R"(],"repeat":)" + std::to_string(repeat)
+               + R"(},"question":"q","answer":"a"})";
+    };
+    const std::string huge = lessonWith(stepWith(100, 1000, true));
+    QVERIFY(huge.size() > 7000); // a 7 KB file (the issue's had longer requests: 14 KB)
+    auto refused = lessons::parseLesson(huge, "big.json");
+    QVERIFY(!refused.ok());
+    QCOMPARE(
+        QString::fromStdString(refused.error().message),
+        QStringLiteral("big.json: steps[0].setup: 100 requests × repeat 1000 = 100000 asks; a step asks at "
+                       "most 200"));
+    QVERIFY(lessons::parseLesson(lessonWith(stepWith(2, 100, true)), "ok.json").ok());
+    QVERIFY(!lessons::parseLesson(lessonWith(stepWith(1, 201, true)), "one.json").ok());
+    // Five steps of 200 in one session are allowed, a sixth is not; a new session starts afresh.
+    std::string steps = stepWith(1, 200, true);
+    for (int i = 1; i < 5; ++i)
+        steps += "," + stepWith(1, 200, false);
+    QVERIFY(lessons::parseLesson(lessonWith(steps), "five.json").ok());
+    auto six = lessons::parseLesson(lessonWith(steps + "," + stepWith(1, 200, false)), "six.json");
+    QVERIFY(!six.ok());
+    QVERIFY2(six.error().message.starts_with(
+                 "six.json: steps[5].setup: the steps since the last setup.session ask "
+                 "1200 times"),
+             six.error().message.c_str());
+    QVERIFY(lessons::parseLesson(lessonWith(steps + "," + stepWith(1, 200, true)), "new.json").ok());
 }
 
 QTEST_APPLESS_MAIN(TestLessonFormat)

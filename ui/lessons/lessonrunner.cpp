@@ -8,16 +8,26 @@
 #include "ui/comparison/planmodel.h"
 #include "ui/growing/growinglabdialog.h"
 #include "ui/lab/labdialog.h"
+#include "ui/lessons/lessonjob.h"
 #include "ui/mainwindow.h"
 #include "ui/odp/odplabdialog.h"
 #include "ui/risk/privacyriskview.h"
 #include "ui/sessiondocument.h"
 
 #include <QAction>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
+#include <QEventLoop>
 #include <QFile>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QProgressDialog>
+#include <QTimer>
 
 #include <algorithm>
+#include <limits>
 
 namespace pbx::ui {
 
@@ -45,7 +55,14 @@ Result<void> LessonRunner::begin(const lessons::Lesson &lesson)
     end();
     if (lesson.steps.empty())
         return makeError(ErrorCode::InvalidArgument, "the lesson has no steps");
-    const SessionDocument *doc = m_window->document();
+    SessionDocument *doc = m_window->document();
+    // The lesson closes the user's session and reopens it from disk at the end: everything in it
+    // must be there first (a journal line that failed earlier is written now).
+    if (auto onDisk = doc->flushJournal(); !onDisk.ok())
+        return makeError(onDisk.error().code,
+                         "your session's records could not all be written to disk, so the lesson did not "
+                         "start (save the session first): "
+                             + onDisk.error().message);
     m_saved = SavedState{};
     m_saved.hasSession = doc->hasSession();
     m_saved.source = doc->datasetSource();
@@ -63,7 +80,14 @@ Result<void> LessonRunner::begin(const lessons::Lesson &lesson)
     m_lesson = lesson;
     m_current = -1;
     m_ownsSession = false;
-    m_lessonJournals.clear();
+    m_restoreError.clear();
+    m_journalFolder
+        = QDir(SessionDocument::defaultJournalFolder())
+              .filePath(
+                  QStringLiteral("lessons/%1-%2-%3")
+                      .arg(QString::fromStdString(lesson.id).left(40),
+                           QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")))
+                      .arg(QCoreApplication::applicationPid()));
     auto first = goTo(0);
     if (!first.ok()) {
         end();
@@ -101,16 +125,15 @@ Result<void> LessonRunner::applySetup(const lessons::LessonStep &step, bool isCu
 {
     SessionDocument *doc = m_window->document();
     if (step.session) {
-        rememberJournal();
-        const QString dataset = QString::fromStdString(step.session->dataset);
-        auto table = SessionDocument::loadTable(dataset);
+        auto table = publicTable(step.session->dataset);
         if (!table.ok())
-            return makeError(table.error().code,
-                             "dataset '" + step.session->dataset + "': " + table.error().message);
-        auto started = doc->start(std::move(table).value(), dataset, step.session->settings);
+            return table.error();
+        auto started = doc->start(std::move(table).value(), QString::fromStdString(step.session->dataset),
+                                  step.session->settings, m_journalFolder);
         if (!started.ok())
             return started;
         m_ownsSession = true;
+        m_lessonSerial = doc->sessionSerial();
     }
     if (isCurrent) {
         m_firstEvent = static_cast<std::size_t>(doc->eventCount());
@@ -129,6 +152,20 @@ Result<void> LessonRunner::applySetup(const lessons::LessonStep &step, bool isCu
     return {};
 }
 
+Result<std::shared_ptr<const data::Table>> LessonRunner::publicTable(const std::string &dataset) const
+{
+    auto table = SessionDocument::loadTable(QString::fromStdString(dataset));
+    if (!table.ok())
+        return makeError(table.error().code, "dataset '" + dataset + "': " + table.error().message);
+    // A lesson is practice in front of others: it never queries private rows.
+    if (!(*table)->isPublic())
+        return makeError(ErrorCode::InvalidArgument,
+                         "dataset '" + dataset
+                             + "': lessons run only on an embedded dataset or a file whose metadata "
+                               "says \"public\": true; this one is not declared public");
+    return table;
+}
+
 Result<void> LessonRunner::askRequests(const lessons::LessonStep &step)
 {
     if (step.requests.empty())
@@ -136,15 +173,50 @@ Result<void> LessonRunner::askRequests(const lessons::LessonStep &step)
     SessionDocument *doc = m_window->document();
     if (!doc->hasSession())
         return makeError(ErrorCode::InvalidArgument, "no session is open for the step's requests");
-    for (int r = 0; r < step.repeat; ++r)
-        for (const auto &request : step.requests) {
-            // The ask path (SessionDocument::ask, as MainWindow::ask), never the confirmation: a
-            // lesson's requests are part of the lesson. A refusal (budget) is a ledger event.
-            auto event = doc->ask(request);
-            if (!event.ok())
-                return makeError(event.error().code,
-                                 "request '" + request.id + "': " + event.error().message);
-        }
+    if (doc->sessionSerial() != m_lessonSerial)
+        return makeError(ErrorCode::InvalidArgument,
+                         "the session open now is not the lesson's: a lesson asks nothing in yours");
+    // The ask path (askJournaled, as SessionDocument::ask), never the confirmation: a lesson's
+    // requests are part of the lesson. Off the GUI thread, with progress and cancel.
+    LessonJobInput input;
+    input.table = doc->session().sharedTable();
+    input.settings = doc->session().settings();
+    input.events = doc->session().events();
+    input.requests = step.requests;
+    input.repeat = step.repeat;
+    auto state = std::make_shared<LessonJobState>();
+    state->journal = doc->lendJournal();
+    QFutureWatcher<void> watcher;
+    QProgressDialog progress(tr("Asking the step's requests…"), tr("Cancel"), 0,
+                             static_cast<int>(step.requests.size()) * step.repeat, m_window);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(std::numeric_limits<int>::max()); // shown below, when needed
+    progress.setAutoReset(false);
+    QEventLoop loop;
+    connect(&watcher, &QFutureWatcherBase::progressValueChanged, &progress, &QProgressDialog::setValue);
+    connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
+    connect(&progress, &QProgressDialog::canceled, &watcher, &QFutureWatcherBase::cancel);
+    m_job = &watcher;
+    watcher.setFuture(startLessonJob(std::move(input), state));
+    // The GUI keeps painting; input waits until the job ends or the (modal) progress shows, so
+    // nothing else reaches the session meanwhile.
+    QTimer::singleShot(300, &loop, &QEventLoop::quit);
+    if (!watcher.isFinished())
+        loop.exec(QEventLoop::ExcludeUserInputEvents);
+    if (!watcher.isFinished()) {
+        progress.show();
+        loop.exec();
+    }
+    watcher.waitForFinished();
+    m_job = nullptr;
+    // What was asked is the session's, cancelled or not (null: the job never started).
+    const bool started = state->session != nullptr || !state->error.isEmpty();
+    doc->adoptSession(std::move(state->session), std::move(state->journal));
+    if (!started)
+        return makeError(ErrorCode::Cancelled, "cancelled before any request was asked");
+    if (!state->error.isEmpty())
+        return makeError(state->cancelled ? ErrorCode::Cancelled : ErrorCode::InvalidArgument,
+                         state->error.toStdString());
     return {};
 }
 
@@ -253,33 +325,37 @@ void LessonRunner::showView(const lessons::LessonStep &step)
     }
 }
 
-void LessonRunner::rememberJournal()
-{
-    const QString journal = m_window->document()->journalPath();
-    if (m_ownsSession && !journal.isEmpty() && !m_lessonJournals.contains(journal))
-        m_lessonJournals << journal;
-}
-
 void LessonRunner::restoreState()
 {
     SessionDocument *doc = m_window->document();
-    // A lesson that never opened a session of its own (plans only) left the user's in place.
-    if (m_saved.hasSession && m_ownsSession) {
-        Result<void> restored = makeError(ErrorCode::NotFound, "nothing to restore");
-        if (!m_saved.filePath.isEmpty())
-            restored = doc->openTranscript(m_saved.filePath);
-        else if (!m_saved.journalPath.isEmpty())
-            restored = doc->openTranscript(m_saved.journalPath);
-        if (!restored.ok()) {
-            qWarning("lessons: the session before the lesson could not be reopened (%s); starting afresh",
-                     restored.error().message.c_str());
+    m_restoreError.clear();
+    // A lesson that never opened a session of its own (plans only) left the user's in place; one
+    // the user opened during the lesson (New session, Open…) is theirs and stays.
+    if (m_ownsSession && doc->sessionSerial() == m_lessonSerial) {
+        Result<void> restored;
+        if (!m_saved.hasSession) {
+            doc->close();
+        } else if (!m_saved.filePath.isEmpty() || !m_saved.journalPath.isEmpty()) {
+            // Exactly what is on disk, journal included: never the transcript alone when the
+            // journal holds more.
+            restored = doc->reopen(m_saved.filePath, m_saved.journalPath);
+            if (!restored.ok()) {
+                // Never a fresh session on the same data: it could spend again what the records
+                // hold. The window is left without a session and says why.
+                m_restoreError = tr("Your session could not be reopened (%1); it is unchanged on disk: "
+                                    "open it with File ▸ Open session.")
+                                     .arg(text(restored.error()));
+                doc->close();
+            }
+        } else { // nothing asked, nothing saved: the same empty session
             auto table = SessionDocument::loadTable(m_saved.source);
-            if (table.ok())
-                restored = doc->start(std::move(table).value(), m_saved.source, m_saved.settings);
+            restored = table.ok() ? doc->start(std::move(table).value(), m_saved.source, m_saved.settings)
+                                  : Result<void>(table.error());
+            if (!restored.ok())
+                doc->close();
         }
-        if (restored.ok())
-            m_ownsSession = false;
     }
+    m_ownsSession = false;
     ComparisonView *comparison = m_window->comparisonView();
     if (comparison->planModel()->ledger().events.size() != m_saved.plan.events.size()
         || !std::equal(m_saved.plan.events.begin(), m_saved.plan.events.end(),
@@ -294,21 +370,30 @@ void LessonRunner::restoreState()
     m_shown.clear();
 }
 
+void LessonRunner::removeLessonJournals()
+{
+    // The lesson's sessions are practice on public data: their journals are not kept. Only the
+    // lesson's own folder is emptied (a journal saved beside a file the user chose has left it;
+    // the one the document still uses stays).
+    if (m_journalFolder.isEmpty())
+        return;
+    QDir folder(m_journalFolder);
+    const QString inUse = QFileInfo(m_window->document()->journalPath()).absoluteFilePath();
+    for (const QFileInfo &file : folder.entryInfoList(QDir::Files | QDir::Hidden | QDir::System)) {
+        const QString path = file.absoluteFilePath();
+        if (path != inUse && path != QString::fromStdString(io::journalTailPath(inUse.toStdString())))
+            QFile::remove(path);
+    }
+    QDir().rmdir(m_journalFolder); // only when empty
+}
+
 void LessonRunner::end()
 {
     if (!m_lesson)
         return;
-    rememberJournal();
     restoreState();
-    // The lessons' sessions are practice on public data: their journals are not kept (the one the
-    // document still uses, if restoring failed, is).
-    const QString inUse = m_window->document()->journalPath();
-    for (const QString &journal : std::as_const(m_lessonJournals))
-        if (journal != inUse) {
-            QFile::remove(journal);
-            QFile::remove(QString::fromStdString(io::journalTailPath(journal.toStdString())));
-        }
-    m_lessonJournals.clear();
+    removeLessonJournals();
+    m_journalFolder.clear();
     m_lesson.reset();
     m_current = -1;
     m_comparison.reset();

@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Runs a lesson in the main window: saves the app's state when the lesson begins, applies each
 // step's setup through the window's public API (a new session on the step's dataset and budget,
-// the step's requests asked through SessionDocument::ask — the ask path, never the confirmation
-// — the comparison view on the step's plan, the step's view), computes the step's answer from
-// the core (lessons::fillAnswer on the session's ledger and compareStrategies) and restores the
-// app's state when the lesson ends.
+// the step's requests asked as SessionDocument::ask asks them — the ask path, never the
+// confirmation — off the GUI thread with progress and cancel (lessonjob.h), the comparison view
+// on the step's plan, the step's view), computes the step's answer from the core
+// (lessons::fillAnswer on the session's ledger and compareStrategies) and restores the app's
+// state when the lesson ends.
+//
+// A lesson never touches the user's records: it starts only when the user's session is wholly on
+// disk (its journal, or its unmodified transcript), its sessions run only on public data (an
+// embedded dataset, or a file whose metadata says "public": true) and journal into a folder of
+// their own, which is all that ending the lesson deletes; ending it reopens the user's session
+// from disk exactly as it was (SessionDocument::reopen), journal included.
 //
 // Steps continue the session of the last step that opened one, so going to step i replays the
 // steps from that step on (seeded lessons replay identically); moving one step forward only asks
@@ -12,6 +19,7 @@
 #pragma once
 
 #include "core/accounting/comparison.h"
+#include "core/data/table.h"
 #include "core/lessons/lesson.h"
 #include "core/session/session.h"
 
@@ -24,6 +32,7 @@
 #include <optional>
 
 QT_FORWARD_DECLARE_CLASS(QWidget)
+QT_FORWARD_DECLARE_CLASS(QFutureWatcherBase)
 
 namespace pbx::ui {
 
@@ -44,9 +53,16 @@ public:
     /// Applies step `index` (0-based). Errors: out of range; a setup that fails (a dataset that
     /// does not load, a request the session refuses as invalid): the step shows the error.
     Result<void> goTo(int index);
-    /// Restores the state saved by begin() and forgets the lesson (and the journals of the
-    /// lesson's sessions). Nothing when no lesson runs.
+    /// Restores the state saved by begin() and forgets the lesson (and the journals in the
+    /// lesson's own folder, except one the document still uses). Nothing when no lesson runs.
     void end();
+    /// Why the user's session could not be reopened at the last end() (empty when it was; the
+    /// window then has no session rather than one that could spend the budget again).
+    QString restoreError() const { return m_restoreError; }
+    /// The folder the running lesson's sessions journal into (empty when none runs).
+    QString journalFolder() const { return m_journalFolder; }
+    /// The worker of the current step's requests (tests cancel it); null when none runs.
+    QFutureWatcherBase *stepJob() const { return m_job; }
 
     bool isRunning() const { return m_lesson.has_value(); }
     const lessons::Lesson *lesson() const { return m_lesson ? &*m_lesson : nullptr; }
@@ -84,18 +100,22 @@ private:
 
     Result<void> applySetup(const lessons::LessonStep &step, bool isCurrent);
     Result<void> askRequests(const lessons::LessonStep &step);
+    Result<std::shared_ptr<const data::Table>> publicTable(const std::string &dataset) const;
     Result<void> computeComparison(const lessons::LessonStep &step);
     void computeAnswer(const lessons::LessonStep &step);
     void showView(const lessons::LessonStep &step);
-    void rememberJournal();
     void restoreState();
+    void removeLessonJournals();
 
     MainWindow *m_window;
     std::optional<lessons::Lesson> m_lesson;
     int m_current = -1;
     SavedState m_saved;
-    QStringList m_lessonJournals;
-    bool m_ownsSession = false;       ///< the document's session was started by the lesson
+    QString m_journalFolder; ///< the lesson's sessions' journals (deleted at the end)
+    QString m_restoreError;
+    bool m_ownsSession = false; ///< the lesson started a session of its own
+    quint64 m_lessonSerial = 0; ///< SessionDocument::sessionSerial() of the lesson's session
+    QFutureWatcherBase *m_job = nullptr;
     QList<QPointer<QWidget>> m_shown; ///< docks and dialogs the lesson showed (hidden again when done)
     std::size_t m_firstEvent = 0;
     std::optional<accounting::Comparison> m_comparison;

@@ -4,6 +4,7 @@
 #include "ui/help/glossarylinks.h"
 #include "ui/lessons/lessonrunner.h"
 #include "ui/mainwindow.h"
+#include "ui/util/plaintext.h"
 
 #include <QDesktopServices>
 #include <QDir>
@@ -41,10 +42,13 @@ LessonsPanel::LessonsPanel(MainWindow *window, QWidget *parent)
     m_list->setAlternatingRowColors(true);
     m_summary = new QLabel(listPage);
     m_summary->setWordWrap(true);
+    // Titles, summaries and errors come from lesson files: plain text, never HTML.
+    m_summary->setTextFormat(Qt::PlainText);
     m_summary->setMinimumHeight(m_summary->fontMetrics().lineSpacing() * 3);
     m_summary->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_listNote = new QLabel(listPage);
     m_listNote->setWordWrap(true);
+    m_listNote->setTextFormat(Qt::PlainText);
     m_listNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_start = new QPushButton(tr("&Start lesson"), listPage);
     m_start->setDefault(true);
@@ -70,6 +74,7 @@ LessonsPanel::LessonsPanel(MainWindow *window, QWidget *parent)
     stepLayout->setContentsMargins(0, 0, 0, 0);
     m_lessonTitle = new QLabel(stepPage);
     m_lessonTitle->setWordWrap(true);
+    m_lessonTitle->setTextFormat(Qt::PlainText);
     QFont titleFont = m_lessonTitle->font();
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
@@ -132,13 +137,13 @@ void LessonsPanel::reload(const QString &userFolder)
             font.setBold(true);
             item->setFont(font);
             item->setToolTip(entry.shipped ? tr("Shipped with the program")
-                                           : QDir::toNativeSeparators(entry.path));
+                                           : plainToolTip(QDir::toNativeSeparators(entry.path)));
         } else {
             ++errors;
             item->setText(tr("Not a lesson: %1").arg(entry.error));
             item->setForeground(QColor(0xb0, 0x20, 0x20));
             item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
-            item->setToolTip(QDir::toNativeSeparators(entry.path));
+            item->setToolTip(plainToolTip(QDir::toNativeSeparators(entry.path)));
         }
     }
     m_listNote->setText(
@@ -217,6 +222,10 @@ void LessonsPanel::endLesson()
 {
     m_runner->end();
     m_pages->setCurrentIndex(0);
+    if (!m_runner->restoreError().isEmpty()) {
+        m_listNote->setText(m_runner->restoreError());
+        m_listNote->setVisible(true);
+    }
 }
 
 bool LessonsPanel::answerRevealed() const

@@ -7,6 +7,7 @@
 
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
+#include "ui/util/plaintext.h"
 #include "ui/util/privacytext.h"
 
 #include <QBrush>
@@ -254,8 +255,9 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
     case CostDeltaRole:
         return column == Cost ? QVariant(event.costDelta) : QVariant();
     case Qt::ToolTipRole: {
+        // Ids, predicates, labels and reasons come from requests and transcripts: plain text.
         const QString tip = toolTip(event, column);
-        return tip.isEmpty() ? QVariant() : QVariant(tip);
+        return tip.isEmpty() ? QVariant() : QVariant(plainToolTip(tip));
     }
     case Qt::TextAlignmentRole:
         return isNumericColumn(column) ? QVariant(Qt::AlignRight | Qt::AlignVCenter)

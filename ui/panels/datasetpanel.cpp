@@ -4,6 +4,7 @@
 #include "core/data/table.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
+#include "ui/util/plaintext.h"
 
 #include <QFileInfo>
 #include <QFormLayout>
@@ -22,14 +23,18 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     bold.setBold(true);
     m_name->setFont(bold);
     m_name->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Names, file names and provenance come from files: plain text, never HTML (ui/util/plaintext.h).
+    m_name->setTextFormat(Qt::PlainText);
     m_rows = new QLabel(this);
     m_rows->setToolTip(tr("The number of rows is public here: it is part of the dataset's "
                           "published description, not a query answer."));
     m_source = new QLabel(this);
     m_source->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_source->setWordWrap(true);
+    m_source->setTextFormat(Qt::PlainText);
     m_provenance = new QLabel(this);
     m_provenance->setWordWrap(true);
+    m_provenance->setTextFormat(Qt::PlainText);
     m_provenance->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_provenance->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     QFont smallFont = m_provenance->font();
@@ -101,7 +106,7 @@ void DatasetPanel::setTable(const data::Table *table, const QString &source)
     const QFileInfo info(source);
     const bool isFile = info.exists() && info.isFile();
     m_source->setText(isFile ? info.fileName() : tr("embedded dataset “%1”").arg(source));
-    m_source->setToolTip(isFile ? info.absoluteFilePath() : QString());
+    m_source->setToolTip(isFile ? plainToolTip(info.absoluteFilePath()) : QString());
     const QString provenance = toQString(table->provenance());
     m_provenance->setText(provenance);
     m_provenance->setVisible(!provenance.isEmpty());
@@ -146,12 +151,12 @@ void DatasetPanel::setTable(const data::Table *table, const QString &source)
         }
         const QString description = toQString(columnInfo.description);
         auto *nameItem = new QTableWidgetItem(toQString(columnInfo.name));
-        nameItem->setToolTip(description);
+        nameItem->setToolTip(plainToolTip(description));
         auto *typeItem = new QTableWidgetItem(numeric ? tr("numeric") : tr("categorical"));
         auto *domainItem = new QTableWidgetItem(domain);
-        domainItem->setToolTip(domainTip);
+        domainItem->setToolTip(plainToolTip(domainTip));
         auto *descriptionItem = new QTableWidgetItem(description);
-        descriptionItem->setToolTip(QStringLiteral("<p>%1</p>").arg(description.toHtmlEscaped()));
+        descriptionItem->setToolTip(plainToolTip(description));
         m_columns->setItem(row, NameColumn, nameItem);
         m_columns->setItem(row, TypeColumn, typeItem);
         m_columns->setItem(row, DomainColumn, domainItem);

@@ -162,6 +162,7 @@ void SessionPanel::createWidgets()
     m_lockNote->setPalette(muted);
     m_error = new QLabel(this);
     m_error->setWordWrap(true);
+    m_error->setTextFormat(Qt::PlainText); // messages quote file names and fields
     m_error->setStyleSheet(palette::labelColourStyle(palette::errorText));
     m_error->setVisible(false);
     m_newSession = new QPushButton(tr("New session"), this);

@@ -85,12 +85,14 @@ void ResultCard::clear()
     m_note->setVisible(false);
 }
 
-void ResultCard::showError(const QString &message)
+void ResultCard::showError(const QString &message, bool spent)
 {
     m_state = State::Invalid;
-    setBadge(tr("Invalid request"), palette::warningBackground.name(), palette::warningText.name());
-    m_title->setText(tr("Nothing was asked or spent"));
-    m_headline->setText(tr("Not asked"));
+    setBadge(spent ? tr("Withheld") : tr("Invalid request"), palette::warningBackground.name(),
+             palette::warningText.name());
+    m_title->setText(spent ? tr("Spent, but not shown: the journal could not be written")
+                           : tr("Nothing was asked or spent"));
+    m_headline->setText(spent ? tr("Answer withheld") : tr("Not asked"));
     m_headline->setStyleSheet(palette::labelColourStyle(palette::warningText));
     setGlossaryLinkedText(m_details, message.toHtmlEscaped());
     m_note->clear();
@@ -194,7 +196,7 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
                 notes << toQString(event.reason);
             if (!event.accounting.empty())
                 notes << tr("Accounting: %1").arg(toQString(event.accounting));
-            m_note->setText(notes.join(u'\n'));
+            setGlossaryLinkedPlainText(m_note, notes.join(u'\n'));
             m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
             m_note->setVisible(!notes.isEmpty());
             return;
@@ -227,7 +229,7 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
                 notes << toQString(event.reason);
             if (!event.accounting.empty())
                 notes << tr("Accounting: %1").arg(toQString(event.accounting));
-            m_note->setText(notes.join(u'\n'));
+            setGlossaryLinkedPlainText(m_note, notes.join(u'\n'));
             m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
             m_note->setVisible(!notes.isEmpty());
             return;

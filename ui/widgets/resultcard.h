@@ -23,7 +23,8 @@ public:
     explicit ResultCard(QWidget *parent = nullptr);
 
     void showLedgerEvent(const session::LedgerEvent &event, const filters::PrivacyFilter &filter);
-    void showError(const QString &message);
+    /// `spent`: the request was charged but its answer withheld (its journal line failed).
+    void showError(const QString &message, bool spent = false);
     void clear();
 
     State state() const { return m_state; }
