@@ -2,6 +2,7 @@
 #include "ui/sessiondocument.h"
 
 #include "core/io/session_file.h"
+#include "core/io/recordable_text.h"
 #include "core/io/session_journal.h"
 #include "core/io/transcript_csv.h"
 #include "core/io/transcript_json.h"
@@ -164,6 +165,10 @@ Result<std::shared_ptr<const data::Table>> SessionDocument::loadTable(const QStr
     auto table = resources::loadDataset(name);
     if (!table.ok())
         return table.error();
+    // Text the journal cannot hold (a label that is not UTF-8, a 5 MB label) is refused when the
+    // dataset is opened, as pbx-cli run does, never found when an answer is to be recorded.
+    if (auto recordable = io::checkRecordableText(*table); !recordable)
+        return recordable.error();
     return std::make_shared<const data::Table>(std::move(table).value());
 }
 

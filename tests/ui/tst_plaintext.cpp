@@ -27,6 +27,7 @@ private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void datasetPanelShowsMetadataAsText();
     void ledgerTooltipsAreText();
+    void labelTheJournalCannotHoldIsRefusedAtOpen();
 };
 
 void TestPlainText::datasetPanelShowsMetadataAsText()
@@ -117,6 +118,27 @@ void TestPlainText::ledgerTooltipsAreText()
                             .toString();
     QVERIFY2(tip.contains(QStringLiteral("&lt;h1&gt;Official")), qPrintable(tip));
     QVERIFY2(!tip.contains(QStringLiteral("<h1>")), qPrintable(tip));
+}
+
+// A category label that is not UTF-8 (arbitrary bytes in a CSV file) cannot be written into the
+// journal: the GUI refuses the dataset when it is opened, as pbx-cli run does, naming the column and
+// never the label, instead of charging a sparse vector or histogram whose record cannot be written.
+void TestPlainText::labelTheJournalCannotHoldIsRefusedAtOpen()
+{
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("people.csv"));
+    {
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("region,wage\nsouth,100\ncaf\xe9,200\nnorth,300\n");
+    }
+    ui::MainWindow w;
+    const auto opened = w.openDataset(csv);
+    QVERIFY(!opened.ok());
+    const QString message = QString::fromStdString(opened.error().message);
+    QVERIFY2(message.contains(QStringLiteral("region")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("UTF-8")), qPrintable(message));
+    QVERIFY(!w.document()->hasSession());
 }
 
 QTEST_MAIN(TestPlainText)
