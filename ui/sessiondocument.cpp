@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/sessiondocument.h"
 
-#include "core/io/session_file.h"
 #include "core/io/recordable_text.h"
+#include "core/io/session_file.h"
 #include "core/io/session_journal.h"
 #include "core/io/transcript_csv.h"
 #include "core/io/transcript_json.h"
