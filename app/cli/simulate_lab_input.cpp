@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/simulate_lab_input.h"
 
+#include "app/cli/output_paths.h"
 #include "core/io/text_file.h"
 #include "resources/dataset_catalog.h"
 
-#include <filesystem>
 #include <ostream>
 
 namespace pbx::cli {
@@ -55,16 +55,6 @@ std::variant<int, LabInput> readLabInput(const std::vector<std::string> &args, c
 }
 
 namespace {
-
-/// True when two paths name the same file (or would, for paths that do not exist yet).
-bool samePlace(const std::string &a, const std::string &b)
-{
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (fs::exists(a, ec) && fs::exists(b, ec))
-        return fs::equivalent(a, b, ec);
-    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
-}
 
 /// A CSV dataset's metadata sidecars ("<path>.json", and the path with .csv or .csv.gz replaced
 /// by .json: resources/dataset_catalog.h), besides the path itself.
