@@ -38,8 +38,12 @@ using pbx::ui::MainWindow;
 namespace {
 
 /// Pixels of `widget` with a clear colour (channels more than 60 apart): curves, legends' glyphs.
+/// A chart's pending rebuild (its coalescing timer) is done first, so the count never depends on
+/// whether that timer fired before the grab.
 int colouredPixels(QWidget *widget)
 {
+    if (auto *chart = qobject_cast<pbx::ui::ChartFrame *>(widget))
+        chart->flush();
     const QImage image = widget->grab().toImage();
     int count = 0;
     for (int y = 0; y < image.height(); ++y)
