@@ -97,13 +97,13 @@ void TestLessonFormat::goodLessonRoundTrips()
 void TestLessonFormat::documentedExampleIsALesson()
 {
     // The lesson format is documented in docs/lessons.md (linked from the README's tour).
-    const std::string readme = readText(PBX_SOURCE_DIR "/docs/lessons.md");
-    const auto section = readme.find("**Writing a lesson.**");
+    const std::string page = readText(PBX_SOURCE_DIR "/docs/lessons.md");
+    const auto section = page.find("**Writing a lesson.**");
     QVERIFY(section != std::string::npos);
-    const auto begin = readme.find("```json\n", section);
-    const auto end = readme.find("```\n", begin + 8);
+    const auto begin = page.find("```json\n", section);
+    const auto end = page.find("```\n", begin + 8);
     QVERIFY(begin != std::string::npos && end != std::string::npos);
-    auto lesson = lessons::parseLesson(readme.substr(begin + 8, end - begin - 8), "docs/lessons.md");
+    auto lesson = lessons::parseLesson(page.substr(begin + 8, end - begin - 8), "docs/lessons.md");
     QVERIFY2(lesson.ok(), lesson.ok() ? "" : lesson.error().message.c_str());
     QCOMPARE(lesson->steps.front().requests.size(), std::size_t{2});
 }
