@@ -19,8 +19,8 @@ Result<mechanisms::Rational> countLaplaceScale(double fractionScale, std::uint64
         char text[32];
         std::snprintf(text, sizeof text, "%.6g", scale);
         return growing::growingError(growing::kInvalidBudget, "budget",
-                                     "the stream needs count-scale Laplace noise of scale " + std::string(text)
-                                         + " at t = " + std::to_string(t)
+                                     "the stream needs count-scale Laplace noise of scale "
+                                         + std::string(text) + " at t = " + std::to_string(t)
                                          + ", beyond the exact sampler's 2^40; raise the budget");
     }
     return mechanisms::rationalAtLeast(scale);
@@ -51,8 +51,8 @@ Result<double> noisyCountFraction(std::uint64_t count, std::uint64_t t, const me
 
 Result<double> countLaplaceBound(const mechanisms::Rational &scale, std::uint64_t t, double beta)
 {
-    auto noise = mechanisms::DiscreteNoiseMechanism::withParameter(mechanisms::DiscreteNoiseKind::Laplace,
-                                                                   scale, 1);
+    auto noise
+        = mechanisms::DiscreteNoiseMechanism::withParameter(mechanisms::DiscreteNoiseKind::Laplace, scale, 1);
     if (!noise)
         return noise.error();
     auto w = noise->halfWidth(beta);
@@ -61,7 +61,8 @@ Result<double> countLaplaceBound(const mechanisms::Rational &scale, std::uint64_
     if (!(beta > 0.0 && beta < 1.0))
         return w.error();
     // β below the tail's 1e-300 floor: P(|Z| > a) ≤ e^{−⌊a⌋/s} ≤ β at a = s·ln(1/β) + 1.
-    const double a = math::addRoundUp(odp::multiplyRoundUp(scale.toDouble(), math::nudgeUp(-std::log(beta))), 1.0);
+    const double a
+        = math::addRoundUp(odp::multiplyRoundUp(scale.toDouble(), math::nudgeUp(-std::log(beta))), 1.0);
     return odp::divideRoundUp(a, double(t));
 }
 
@@ -86,7 +87,8 @@ Result<bool> svtAbove(std::uint64_t count, std::optional<double> centre, std::in
     constexpr int kShift = 20; // 1/kSvtGrid
     const auto onGrid = [](double x) -> Result<std::int64_t> {
         if (!(x >= 0.0 && x <= 0x1p32))
-            return makeError(ErrorCode::InvalidArgument, "sparse-vector centre or threshold out of [0, 2^32]");
+            return makeError(ErrorCode::InvalidArgument,
+                             "sparse-vector centre or threshold out of [0, 2^32]");
         return mechanisms::GridMechanism::snap(x, kSvtGrid);
     };
     auto threshold = onGrid(tau);

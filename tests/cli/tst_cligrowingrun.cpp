@@ -303,16 +303,18 @@ void TestCliGrowingRun::nsgRunVerifyAndStop()
     const auto r = runCli(args("n.json", "10"));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(
-        r.out.contains(QStringLiteral("s1: released nsg, 13 rounds, 12 ⊤ answers at 40 of 40 checkpoints, "
-                                      "ε = 0.175924 (worst case 1, σ_n = 0.0723333)")),
+        r.out.contains(QStringLiteral("s1: released nsg, 17 rounds, 16 ⊤ answers at 40 of 40 checkpoints, "
+                                      "ε = 0.227637 (worst case 1, σ_n = 0.0723333)")),
         qPrintable(r.out));
     QVERIFY(
-        r.out.contains(QStringLiteral("  NSG round 0: opened at t = 1000, ⊤ at t = 2392, ε = 0.0322581")));
+        r.out.contains(QStringLiteral("  NSG round 0: opened at t = 1000, ⊤ at t = 1000, ε = 0.0322581")));
+    // The ⊤ answer is (count + Z)/t with Z exact discrete Laplace: 587/1000.
+    QVERIFY(r.out.contains(QStringLiteral("query 0 answered 0.587 (scale 0.217)")));
     const json t = readJson(path("n.json"));
     const json &g = t["events"][0];
-    QCOMPARE(g["growing_record"]["nsg"]["rounds"].size(), std::size_t{13});
-    QCOMPARE(g["growing_record"]["nsg"]["hard"].size(), std::size_t{12});
-    QCOMPARE(g["attempts"].size(), std::size_t{13});
+    QCOMPARE(g["growing_record"]["nsg"]["rounds"].size(), std::size_t{17});
+    QCOMPARE(g["growing_record"]["nsg"]["hard"].size(), std::size_t{16});
+    QCOMPARE(g["attempts"].size(), std::size_t{17});
     const auto verified = runCli({QStringLiteral("verify"), path("n.json")});
     QVERIFY2(verified.exitCode == 0, qPrintable(verified.err + verified.out));
     json edited = t;
@@ -322,12 +324,13 @@ void TestCliGrowingRun::nsgRunVerifyAndStop()
     QCOMPARE(caught.exitCode, 1);
     QVERIFY2(caught.err.contains(QStringLiteral("round 3: it charged ε = 0.001, but opening at t = ")),
              qPrintable(caught.err));
-    // ε = 0.05: the second round (ε = 0.02086) does not fit what is left; the first stays released.
+    // ε = 0.05: the second round (ε = 0.0322581, opened at t = 1000 after the first ⊤ there) does not
+    // fit what is left; the first stays released.
     const auto small = runCli(args("n-small.json", "0.05"));
     QVERIFY2(small.exitCode == 0, qPrintable(small.err));
-    QVERIFY2(small.out.contains(QStringLiteral("1 round, 1 ⊤ answer at 3 of 40 checkpoints, ε = 0.0322581")),
+    QVERIFY2(small.out.contains(QStringLiteral("1 round, 1 ⊤ answer at 1 of 40 checkpoints, ε = 0.0322581")),
              qPrintable(small.out));
-    QVERIFY(small.out.contains(QStringLiteral("round 1 (t = 2392) refused")));
+    QVERIFY(small.out.contains(QStringLiteral("round 1 (t = 1000) refused")));
     QVERIFY(runCli({QStringLiteral("verify"), path("n-small.json")}).exitCode == 0);
 }
 
@@ -360,10 +363,10 @@ void TestCliGrowingRun::pmwgRunVerifyAndStop()
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(
         r.out.contains(QStringLiteral("m1: released pmwg, 67 rounds, 67 hard of 1000 answers at 40 of 40 "
-                                      "checkpoints, ε = 0.511977 (worst case 1, σ_n = 0.0201667, N = 160)")),
+                                      "checkpoints, ε = 0.513772 (worst case 1, σ_n = 0.0201667, N = 160)")),
         qPrintable(r.out));
-    QVERIFY2(r.out.contains(QStringLiteral("  PMWG round 0: opened at t = 14000, ⊤ at t = 14000 (query 1), "
-                                           "ε = 0.00826446; answered ")),
+    QVERIFY2(r.out.contains(QStringLiteral("  PMWG round 0: opened at t = 14000, ⊤ at t = 14000 (query 0), "
+                                           "ε = 0.00826446; answered 0.179571 (scale 0.0605)")),
              qPrintable(r.out));
     const json t = readJson(path("m.json"));
     const json &g = t["events"][0];
@@ -425,7 +428,12 @@ void TestCliGrowingRun::ermgAndSmallDbRunVerifyAndStop()
         e.out.contains(QStringLiteral("e1: released ermg, 28 of 28 releases, ρ = 0.122801 (series ≤ 0.5)")),
         qPrintable(e.out));
     QVERIFY2(
-        e.out.contains(QStringLiteral("  ERMG release 0 of 28: t = 1000, ρ = 0.0233363, σ = 0.925761; θ = ")),
+        e.out.contains(QStringLiteral("  ERMG release 0 of 28: t = 1000, ρ = 0.0233363, σ = 0.925762; θ = ")),
+        qPrintable(e.out));
+    // θ on a power-of-two grid plus discrete Gaussian noise: the exact discrete tail's bound (the
+    // continuous Chernoff bound σ√(2 ln(2d/β)) was 3.53).
+    QVERIFY2(
+        e.out.contains(QStringLiteral("(each coordinate within 2.95948 of the fit w.p. ≥ 1 − 0.0125063)")),
         qPrintable(e.out));
     const json te = readJson(path("e.json"));
     QCOMPARE(te["events"][0]["growing_record"]["epochs"].size(), std::size_t{28});
