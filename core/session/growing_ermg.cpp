@@ -315,8 +315,15 @@ Result<void> auditErmgEvent(const LedgerEvent &e, const data::Table &table)
         return makeError(ErrorCode::Parse,
                          where + ": " + (!plan ? plan.error().message : total.error().message));
     const auto check = [&](std::size_t i) -> Result<void> {
-        if (!e.growingRecord->epochs[i].cells.empty())
+        const GrowingEpochRecord &x = e.growingRecord->epochs[i];
+        if (!x.cells.empty())
             return makeError(ErrorCode::Parse, "an ERMG release records a synthetic database");
+        // The exact noise releases g·(k + Z): every coefficient a multiple of the release's grid.
+        const double grid = (*plan)[i].grid;
+        for (const double theta : x.answers)
+            if (!std::isfinite(theta) || std::round(theta / grid) * grid != theta)
+                return makeError(ErrorCode::Parse, "its coefficient " + format(theta)
+                                                       + " is not a multiple of its grid " + format(grid));
         return {};
     };
     return auditPlannedEvent(e, *plan, *growingStreamEnd(spec, table), *total, "release", kErmgDimension,

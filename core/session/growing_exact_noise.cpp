@@ -74,6 +74,14 @@ Result<double> fractionLaplaceBound(double fractionScale, std::uint64_t t, doubl
     return countLaplaceBound(*scale, t, beta);
 }
 
+bool isCountFraction(double value, std::uint64_t t)
+{
+    if (!std::isfinite(value))
+        return false;
+    const double m = std::nearbyint(value * double(t));
+    return std::fabs(m) <= 0x1p53 && m / double(t) == value;
+}
+
 Error streamNoiseFailed(const Error &error)
 {
     return makeError(error.code, "the stream's noise could not be drawn (" + error.message

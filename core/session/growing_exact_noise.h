@@ -49,6 +49,11 @@ Result<double> countLaplaceBound(const mechanisms::Rational &scale, std::uint64_
 /// (countLaplaceScale(b, t)): the error bar of a released (count + Z)/t. Errors: as both.
 Result<double> fractionLaplaceBound(double fractionScale, std::uint64_t t, double beta);
 
+/// Whether `value` is what noisyCountFraction releases for some integer m = count + Z: m/t rounded
+/// to the nearest double, with |m| ≤ 2^53 (m is recovered as the integer nearest value·t, exact for
+/// |m| < 2^51). For pbx-cli verify. Valid: t ≥ 1.
+bool isCountFraction(double value, std::uint64_t t);
+
 /// The error of a stream whose noise could not be drawn after a charge (the random source failed):
 /// its code, and a message saying that nothing of the stream was released and that the filter keeps
 /// what it was charged.

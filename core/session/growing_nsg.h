@@ -4,6 +4,8 @@
 // rows arrive in a seeded order; at evenly spaced checkpoints every counting predicate is asked in
 // turn; the sparse vector (on the count scale, where a count's sensitivity is 1 at every time)
 // answers ⊥, or ⊤ with a numeric answer q(x_t) + Lap(3σ(t)), under the mandatory hard-query cap.
+// Every draw is exact discrete Laplace on the count scale (SvtNoise, growing_exact_noise.h): the
+// ⊤ answer is (count + Z)/t, and the test is decided in integers.
 // A filter needs each charge fixed before the noise it covers is drawn, so each round is charged
 // when it opens (its threshold draw at s) with the round's whole worst case: the round is
 // f(s) + (4/3)f(t_h)-DP with t_h ≥ s and f non-increasing, hence (7/3)f(s)-DP whatever its outcome;
@@ -61,7 +63,7 @@ Result<bool> chargeSvtRound(const filters::Charge &charge, std::size_t index, st
 /// The threshold's and the query's discrete Laplace scales are λ_T·σ(t)·t and λ_Q·σ(t)·t (σ(t)
 /// nudged up, the products rounded up, then up to a rational n/2^k), so with λ_T = 1, λ_Q = 2 a
 /// shift of the threshold by 1 at s and of the query noise by 2 at t cost at most f(s) and f(t), as
-/// in the continuous proof (docs/growing-databases.md §4, "Exact discrete noise"); the ⊤ answer's
+/// in the continuous proof (docs/growing-databases.md §9, "Exact discrete noise"); the ⊤ answer's
 /// fraction scale 3σ(t)
 /// (rounded up; recorded) and its count-scale scale, so (count + Z)/t costs at most f(t)/3.
 struct SvtNoise

@@ -638,9 +638,14 @@ Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
                         + filters::formatAmount(p.charge.amount));
         if (x.answers.size() != k || a.releases.size() != k)
             return fail(run + ": it does not release one answer per query");
-        for (std::size_t j = 0; j < k; ++j)
+        for (std::size_t j = 0; j < k; ++j) {
             if (a.releases[j].value != x.answers[j] || a.releases[j].scale != p.scale)
                 return fail(run + ": its released answers differ from its record");
+            if (!isCountFraction(x.answers[j], x.start))
+                return fail(run + ": answer " + std::to_string(j) + " (" + format(x.answers[j])
+                            + ") is not a count over t = " + std::to_string(x.start)
+                            + " (the exact discrete noise releases (count + Z)/t)");
+        }
         total = math::addRoundUp(total, a.cost);
     }
     if (total != e.cost)

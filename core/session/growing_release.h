@@ -129,8 +129,10 @@ std::string releasedBefore(std::size_t count, const std::string &unit);
 
 /// Recomputes a growing event from its request (pbx-cli verify): the plan's (growingRunPlan) t_i,
 /// last time, ε_i, ρ_i, β_i, scale and bound for every recorded epoch or run, each attempt's cost equal to
-/// its epoch's charge and its releases equal to the recorded answers, the epochs consecutive from 0, the
-/// event's cost the rounded-up sum, and a stream cut short only by a recorded refusal.
+/// its epoch's charge and its releases equal to the recorded answers, each BBScheduler or BBImprover
+/// answer a count over t (isCountFraction: the exact noise releases (count + Z)/t), the epochs
+/// consecutive from 0, the event's cost the rounded-up sum, and a stream cut short only by a recorded
+/// refusal.
 /// Errors: Parse naming the event and what differs.
 Result<void> auditGrowingEvent(const LedgerEvent &event, const data::Table &table,
                                const SessionSettings &settings);

@@ -144,8 +144,9 @@ void TestExactNoise::countScaleRoundsUp()
     // Beyond the exact sampler's 2^40 (a budget far too small to be useful): refused by name.
     auto huge = session::countLaplaceScale(1.0, std::uint64_t{1} << 41);
     QVERIFY(!huge.ok());
-    QVERIFY2(QString::fromStdString(huge.error().message).startsWith(QStringLiteral("INVALID_BUDGET: budget:")),
-             huge.error().message.c_str());
+    QVERIFY2(
+        QString::fromStdString(huge.error().message).startsWith(QStringLiteral("INVALID_BUDGET: budget:")),
+        huge.error().message.c_str());
 }
 
 void TestExactNoise::noisyFractionsAreCountsOverT()
@@ -183,8 +184,8 @@ void TestExactNoise::boundsComeFromTheExactTail()
 
 void TestExactNoise::sparseVectorTestIsExactAndShiftStable()
 {
-    const auto above = [](std::uint64_t count, std::optional<double> centre, std::int64_t nu, std::int64_t rho,
-                          double tau) {
+    const auto above = [](std::uint64_t count, std::optional<double> centre, std::int64_t nu,
+                          std::int64_t rho, double tau) {
         auto r = session::svtAbove(count, centre, nu, rho, tau);
         if (!r)
             qFatal("%s", r.error().message.c_str());
@@ -270,6 +271,16 @@ void TestExactNoise::schedulerAndImproverAnswersAreCountsOverT()
     QVERIFY2(std::abs(r.epochs[0].bound - (0.035 + 999.0 / 1999.0)) < 1e-15,
              qPrintable(QString::number(r.epochs[0].bound, 'g', 17)));
     QVERIFY(session::auditGrowingEvent(*e, *cps(), s->settings()).ok());
+    // verify: an answer that is not a count over t (record and release edited alike).
+    auto edited = *e;
+    edited.growingRecord->epochs[1].answers[0] += 1e-7;
+    edited.attempts[1].releases[0].value = edited.growingRecord->epochs[1].answers[0];
+    auto audited = session::auditGrowingEvent(edited, *cps(), s->settings());
+    QVERIFY(!audited.ok());
+    QVERIFY2(QString::fromStdString(audited.error().message).contains(QStringLiteral("epoch 1: answer 0 (")),
+             audited.error().message.c_str());
+    QVERIFY(QString::fromStdString(audited.error().message)
+                .contains(QStringLiteral(") is not a count over t = 2000")));
 
     auto z = openSession(filters::FilterKind::Zcdp, 10.0);
     auto i = z->ask(request(improverLine()));
@@ -351,6 +362,17 @@ void TestExactNoise::ermgCoefficientsAreGridMultiples()
     }
     QVERIFY(std::abs(e->attempts.front().cost - 0.0233363) < 1e-7);
     QVERIFY(session::auditGrowingEvent(*e, *cps(), s->settings()).ok());
+    // verify: a coefficient off the grid (record and release edited alike).
+    auto edited = *e;
+    edited.growingRecord->epochs[2].answers[3] += (*plan)[2].grid / 2.0;
+    edited.attempts[2].releases[3].value = edited.growingRecord->epochs[2].answers[3];
+    auto audited = session::auditGrowingEvent(edited, *cps(), s->settings());
+    QVERIFY(!audited.ok());
+    QVERIFY2(QString::fromStdString(audited.error().message)
+                 .contains(QStringLiteral("release 2: its coefficient ")),
+             audited.error().message.c_str());
+    QVERIFY(QString::fromStdString(audited.error().message)
+                .contains(QStringLiteral("is not a multiple of its grid")));
 }
 
 void TestExactNoise::failingSourceReleasesNothing()
@@ -362,7 +384,8 @@ void TestExactNoise::failingSourceReleasesNothing()
             auto plan = session::growingRunPlan(*req.growing, *cps());
             StreamInput in;
             prepare(in, req.growing->queries);
-            const growing::PrefixCounts counts(in.masks, std::span<const std::uint32_t>(in.order).first(28155));
+            const growing::PrefixCounts counts(in.masks,
+                                               std::span<const std::uint32_t>(in.order).first(28155));
             auto filter = filterOf(filters::FilterKind::Basic, 1.0);
             auto noise = mechanisms::NoiseSource::withBits(std::make_unique<test::FailingBits>(words));
             session::LedgerEvent event;
@@ -370,8 +393,9 @@ void TestExactNoise::failingSourceReleasesNothing()
             auto out = session::runLaplaceKStream(*req.growing, *plan, counts, *filter, noise, event, record);
             QVERIFY(!out.ok());
             QCOMPARE(out.error().code, ErrorCode::Io);
-            QVERIFY2(QString::fromStdString(out.error().message).contains(QStringLiteral("nothing was released")),
-                     out.error().message.c_str());
+            QVERIFY2(
+                QString::fromStdString(out.error().message).contains(QStringLiteral("nothing was released")),
+                out.error().message.c_str());
             QVERIFY(filter->spent() > 0.0); // the charge stands
         }
         // NSG and PMWG: the threshold or query draw fails after a round's charge.
@@ -379,7 +403,8 @@ void TestExactNoise::failingSourceReleasesNothing()
             const auto req = request(nsgLine());
             StreamInput in;
             prepare(in, req.growing->queries);
-            const growing::PrefixCounts counts(in.masks, std::span<const std::uint32_t>(in.order).first(28155));
+            const growing::PrefixCounts counts(in.masks,
+                                               std::span<const std::uint32_t>(in.order).first(28155));
             auto filter = filterOf(filters::FilterKind::Basic, 10.0);
             auto noise = mechanisms::NoiseSource::withBits(std::make_unique<test::FailingBits>(words));
             session::LedgerEvent event;
@@ -399,7 +424,8 @@ void TestExactNoise::failingSourceReleasesNothing()
             session::LedgerEvent event;
             session::GrowingRecord record;
             record.orderSeed = 7;
-            auto out = session::runPmwgStream(*req.growing, in.rows, in.order, 28155, *filter, noise, event, record);
+            auto out = session::runPmwgStream(*req.growing, in.rows, in.order, 28155, *filter, noise, event,
+                                              record);
             QVERIFY(!out.ok());
             QCOMPARE(out.error().code, ErrorCode::Io);
             QVERIFY(!record.pmwg);
