@@ -127,6 +127,7 @@ private Q_SLOTS:
     void nsgAndPmwgHardAnswersAreCountsOverT();
     void ermgCoefficientsAreGridMultiples();
     void failingSourceReleasesNothing();
+    void scalesBeyondTheSamplersSpendNothing();
 };
 
 void TestExactNoise::countScaleRoundsUp()
@@ -449,6 +450,44 @@ void TestExactNoise::failingSourceReleasesNothing()
             QCOMPARE(out.error().code, ErrorCode::Io);
             QVERIFY(filter->spent() > 0.0);
         }
+    }
+}
+
+void TestExactNoise::scalesBeyondTheSamplersSpendNothing()
+{
+    // Budgets so small that the exact samplers cannot draw the noise: refused when the request is
+    // checked, before anything is charged (the scales are functions of the parameters alone).
+    const struct
+    {
+        std::string text;
+        filters::FilterKind filter;
+        const char *message;
+    } cases[] = {
+        {R"({"id":"g","type":"growing","algorithm":"bbscheduler","stream":{"start_size":1000,"end":28155,"seed":7},)"
+         R"("budget":{"kind":"pure","epsilon":1e-12},"schedule":{"kind":"geometric","gamma":1},)"
+         R"("black_box":{"kind":"laplace-k","queries":["education >= 16"]}})",
+         filters::FilterKind::Basic,
+         "INVALID_BUDGET: budget: the stream needs count-scale Laplace noise of scale 2e+12 at t = 1000, beyond "
+         "the exact sampler's 2^40"},
+        {R"({"id":"s","type":"growing","algorithm":"nsg","stream":{"start_size":1000,"seed":7},)"
+         R"("budget":{"kind":"pure","epsilon":1e-12},"nsg":{"p":0.5,"T":0.3,"cap":{"kind":"time","c0":10},)"
+         R"("queries":["education >= 16"],"checkpoints":40}})",
+         filters::FilterKind::Basic, "INVALID_BUDGET: budget: the stream needs count-scale Laplace noise"},
+        {R"({"id":"e","type":"growing","algorithm":"ermg","stream":{"start_size":1000,"end":28155,"seed":7},)"
+         R"("budget":{"kind":"zcdp","rho":1e-20},"schedule":{"kind":"improver","a":0.1,"every":1000},)"
+         R"("erm":{"lambda":0.01,"tol":1e-10}})",
+         filters::FilterKind::Zcdp,
+         "INVALID_BUDGET: budget.rho: the release at t = 1000 (ρ = 4.66727e-22) needs discrete Gaussian noise "
+         "beyond the exact sampler's σ² ≤ 2^60"},
+    };
+    for (const auto &c : cases) {
+        auto s = openSession(c.filter, 10.0);
+        auto e = s->ask(request(c.text));
+        QVERIFY2(!e.ok(), c.message);
+        QVERIFY2(QString::fromStdString(e.error().message).contains(QString::fromUtf8(c.message)),
+                 e.error().message.c_str());
+        QVERIFY(s->events().empty());
+        QCOMPARE(s->filter().spent(), 0.0);
     }
 }
 
