@@ -130,7 +130,8 @@ Result<void> setGridNoise(GrowingRunPlan &r, double sensitivity, const GrowingRe
 
 } // namespace
 
-Result<std::vector<GrowingRunPlan>> ermgRunPlan(const GrowingRequestSpec &spec, const data::Table &table)
+Result<std::vector<GrowingRunPlan>> ermgRunPlan(const GrowingRequestSpec &spec, const data::Table &table,
+                                                GrowingNoiseDesign design)
 {
     auto budget = ermgBudget(spec);
     if (!budget)
@@ -192,7 +193,11 @@ Result<std::vector<GrowingRunPlan>> ermgRunPlan(const GrowingRequestSpec &spec, 
         // so the release is at most ρ_t-zCDP: charging ρ_t never under-reports.
         r.scale = growing::ermNoiseScale(x.t, spec.ermLambda, spec.ermTol, x.rho);
         r.charge = filters::Charge{filters::ChargeKind::Rho, x.rho, 0.0};
-        PBX_RETURN_IF_ERROR(setGridNoise(r, growing::ermSensitivity(x.t, spec.ermLambda, spec.ermTol), spec));
+        if (design == GrowingNoiseDesign::Continuous)
+            r.bound = coordinateBound(r.scale, x.beta); // the continuous Gaussian's tail, as recorded then
+        else
+            PBX_RETURN_IF_ERROR(
+                setGridNoise(r, growing::ermSensitivity(x.t, spec.ermLambda, spec.ermTol), spec));
         plan.push_back(r);
     }
     return plan;
@@ -305,11 +310,13 @@ std::string describeErmgRequest(const GrowingRequestSpec &s, const std::string &
            + std::to_string(kErmgDimension) + " features";
 }
 
-Result<void> auditErmgEvent(const LedgerEvent &e, const data::Table &table)
+namespace {
+
+Result<void> auditErmgDesign(const LedgerEvent &e, const data::Table &table, GrowingNoiseDesign design)
 {
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
     const GrowingRequestSpec &spec = *e.request.growing;
-    auto plan = ermgRunPlan(spec, table);
+    auto plan = ermgRunPlan(spec, table, design);
     auto total = ermgSeriesTotal(spec);
     if (!plan || !total)
         return makeError(ErrorCode::Parse,
@@ -319,6 +326,8 @@ Result<void> auditErmgEvent(const LedgerEvent &e, const data::Table &table)
         if (!x.cells.empty())
             return makeError(ErrorCode::Parse, "an ERMG release records a synthetic database");
         // The exact noise releases g·(k + Z): every coefficient a multiple of the release's grid.
+        if (design == GrowingNoiseDesign::Continuous)
+            return {};
         const double grid = (*plan)[i].grid;
         for (const double theta : x.answers)
             if (!std::isfinite(theta) || std::round(theta / grid) * grid != theta)
@@ -328,6 +337,14 @@ Result<void> auditErmgEvent(const LedgerEvent &e, const data::Table &table)
     };
     return auditPlannedEvent(e, *plan, *growingStreamEnd(spec, table), *total, "release", kErmgDimension,
                              check);
+}
+
+} // namespace
+
+Result<void> auditErmgEvent(const LedgerEvent &e, const data::Table &table)
+{
+    // Recorded before the exact noise: its σ_t and bounds are the continuous design's (same charges).
+    return auditErmgDesign(e, table, recordedNoiseDesign(e, table));
 }
 
 } // namespace pbx::session

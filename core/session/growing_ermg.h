@@ -44,8 +44,11 @@ inline constexpr std::uint64_t kMaxErmgReleases = 1000;
 /// "schedule.every"/"schedule.gamma" beyond kMaxErmgReleases releases, "stream.end"),
 /// INVALID_DECAY, INVALID_GAMMA, INVALID_START_SIZE, INVALID_BUDGET ("budget.rho": a ρ_t
 /// underflowing to 0, or σ_g² beyond the sampler's 2^60), INVALID_CONFIG ("erm.lambda": (1 + tol)/λ
-/// beyond 2^52 grid steps), INVALID_BETA, EPOCH_OVERFLOW.
-Result<std::vector<GrowingRunPlan>> ermgRunPlan(const GrowingRequestSpec &spec, const data::Table &table);
+/// beyond 2^52 grid steps), INVALID_BETA, EPOCH_OVERFLOW. With `design` Continuous (transcripts
+/// recorded before the exact noise, for verify): `scale` σ_t itself, the bound σ_t √(2 ln(2d/β_t))
+/// rounded up (the continuous Gaussian's tail), no grid and no sampler limit.
+Result<std::vector<GrowingRunPlan>> ermgRunPlan(const GrowingRequestSpec &spec, const data::Table &table,
+                                                GrowingNoiseDesign design = GrowingNoiseDesign::Exact);
 
 /// The whole unbounded series' ρ (the improver's or the schedule's total; at most the budget's ρ).
 /// Errors: as ermgRunPlan.
@@ -76,6 +79,8 @@ std::string describeErmgRequest(const GrowingRequestSpec &spec, const std::strin
 /// pbx-cli verify for an ERMG event: the plan re-derived (auditPlannedEvent: times, ρ_t, β_t, σ
 /// (g·σ_g), bound and each charge bit for bit), nine released coordinates per release, each a
 /// multiple of the release's grid g (the exact noise releases g·(k + Z)), no synthetic database.
+/// An event recorded before the exact noise (its first σ_t and bound the continuous design's,
+/// recordedNoiseDesign) is audited against that design, with the same checks but the grid's.
 /// Errors: Parse naming the event and what differs.
 Result<void> auditErmgEvent(const LedgerEvent &event, const data::Table &table);
 

@@ -191,7 +191,8 @@ Result<std::vector<growing::EpochPlan>> growingEpochPlan(const GrowingRequestSpe
 namespace {
 
 /// BBImprover's runs t = n + jm ≤ end (see growingRunPlan).
-Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &spec, const data::Table &table)
+Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &spec, const data::Table &table,
+                                                    GrowingNoiseDesign design)
 {
     auto config = growingImproverConfig(spec);
     if (!config)
@@ -233,7 +234,10 @@ Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &sp
         r.beta = step.beta;
         r.scale = growing::laplaceKScale(k, step.epsilon, double(t));
         // The last block may be cut at `end`: its staleness is then the shorter one.
-        PBX_RETURN_IF_ERROR(setCountNoise(r, k, growing::epochStaleness(t, r.last)));
+        if (design == GrowingNoiseDesign::Continuous)
+            r.bound = step.alphaBlackBox + growing::epochStaleness(t, r.last);
+        else
+            PBX_RETURN_IF_ERROR(setCountNoise(r, k, growing::epochStaleness(t, r.last)));
         // ρ_t is the block's own share of the series (m times its smallest term, rounded down):
         // the runs together never charge more than ρ (growing::BBImprover::step).
         r.charge = filters::Charge{filters::ChargeKind::Rho, step.rho, 0.0};
@@ -244,16 +248,17 @@ Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &sp
 
 } // namespace
 
-Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spec, const data::Table &table)
+Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spec, const data::Table &table,
+                                                   GrowingNoiseDesign design)
 {
     if (spec.algorithm == "nsg" || spec.algorithm == "pmwg")
         return growingError(growing::kInvalidConfig, "algorithm",
                             "an " + growingAlgorithmTitle(spec)
                                 + " stream has no fixed runs: its rounds open as its ⊤ answers come");
     if (spec.algorithm == "bbimprover")
-        return improverRunPlan(spec, table);
+        return improverRunPlan(spec, table, design);
     if (spec.algorithm == "ermg")
-        return ermgRunPlan(spec, table);
+        return ermgRunPlan(spec, table, design);
     if (spec.algorithm == "smalldb")
         return smallDbRunPlan(spec, table);
     auto epochs = growingEpochPlan(spec, table);
@@ -272,7 +277,10 @@ Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spe
         r.beta = e.privacy.beta;
         r.scale = growing::laplaceKScale(k, e.privacy.epsilon, double(e.start));
         r.charge = growingEpochCharge(spec, e);
-        PBX_RETURN_IF_ERROR(setCountNoise(r, k, e.staleness));
+        if (design == GrowingNoiseDesign::Continuous)
+            r.bound = e.bound;
+        else
+            PBX_RETURN_IF_ERROR(setCountNoise(r, k, e.staleness));
         plan.push_back(r);
     }
     return plan;
@@ -561,33 +569,15 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     return append(std::move(event));
 }
 
-Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
-                               const SessionSettings &settings)
+namespace {
+
+/// auditGrowingEvent for a BBScheduler or BBImprover event under one noise design.
+Result<void> auditLaplaceKEvent(const LedgerEvent &e, const data::Table &table, GrowingNoiseDesign design)
 {
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
     auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
-    if (!e.request.growing)
-        return fail("a growing-database record without its request");
     const GrowingRequestSpec &spec = *e.request.growing;
-    if (settings.neighbours != data::Neighbouring::Replace)
-        return fail("a growing-database stream in a session whose neighbouring relation is not replace-one");
-    if (spec.algorithm == "nsg") {
-        auto end = growingStreamEnd(spec, table);
-        if (!end)
-            return fail(end.error().message);
-        return auditNsgEvent(e, spec, *end);
-    }
-    if (spec.algorithm == "ermg")
-        return auditErmgEvent(e, table);
-    if (spec.algorithm == "smalldb")
-        return auditSmallDbEvent(e, table);
-    if (spec.algorithm == "pmwg") {
-        auto end = growingStreamEnd(spec, table);
-        if (!end)
-            return fail(end.error().message);
-        return auditPmwgEvent(e, spec, *end);
-    }
-    auto plan = growingRunPlan(spec, table);
+    auto plan = growingRunPlan(spec, table, design);
     if (!plan)
         return fail(plan.error().message);
     if (e.growingRecord && (e.growingRecord->nsg || e.growingRecord->pmwg))
@@ -641,7 +631,7 @@ Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
         for (std::size_t j = 0; j < k; ++j) {
             if (a.releases[j].value != x.answers[j] || a.releases[j].scale != p.scale)
                 return fail(run + ": its released answers differ from its record");
-            if (!isCountFraction(x.answers[j], x.start))
+            if (design == GrowingNoiseDesign::Exact && !isCountFraction(x.answers[j], x.start))
                 return fail(run + ": answer " + std::to_string(j) + " (" + format(x.answers[j])
                             + ") is not a count over t = " + std::to_string(x.start)
                             + " (the exact discrete noise releases (count + Z)/t)");
@@ -652,6 +642,54 @@ Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
         return fail("its " + unit + "s charge " + filters::formatAmount(total) + ", not the recorded cost "
                     + filters::formatAmount(e.cost));
     return {};
+}
+
+} // namespace
+
+Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
+                               const SessionSettings &settings)
+{
+    const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
+    auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
+    if (!e.request.growing)
+        return fail("a growing-database record without its request");
+    const GrowingRequestSpec &spec = *e.request.growing;
+    if (settings.neighbours != data::Neighbouring::Replace)
+        return fail("a growing-database stream in a session whose neighbouring relation is not replace-one");
+    if (spec.algorithm == "nsg") {
+        auto end = growingStreamEnd(spec, table);
+        if (!end)
+            return fail(end.error().message);
+        return auditNsgEvent(e, spec, *end);
+    }
+    if (spec.algorithm == "ermg")
+        return auditErmgEvent(e, table);
+    if (spec.algorithm == "smalldb")
+        return auditSmallDbEvent(e, table);
+    if (spec.algorithm == "pmwg") {
+        auto end = growingStreamEnd(spec, table);
+        if (!end)
+            return fail(end.error().message);
+        return auditPmwgEvent(e, spec, *end);
+    }
+    // Recorded before the exact noise: its bounds are the continuous design's (the charges are the
+    // same); audited with the same checks but the answers' integrality.
+    return auditLaplaceKEvent(e, table, recordedNoiseDesign(e, table));
+}
+
+GrowingNoiseDesign recordedNoiseDesign(const LedgerEvent &e, const data::Table &table)
+{
+    if (!e.request.growing || !e.growingRecord || e.growingRecord->epochs.empty())
+        return GrowingNoiseDesign::Exact;
+    const GrowingEpochRecord &first = e.growingRecord->epochs.front();
+    const auto matches = [&](GrowingNoiseDesign design) {
+        auto plan = growingRunPlan(*e.request.growing, table, design);
+        return plan && !plan->empty() && plan->front().scale == first.scale
+               && plan->front().bound == first.bound;
+    };
+    return !matches(GrowingNoiseDesign::Exact) && matches(GrowingNoiseDesign::Continuous)
+               ? GrowingNoiseDesign::Continuous
+               : GrowingNoiseDesign::Exact;
 }
 
 } // namespace pbx::session

@@ -69,6 +69,16 @@ struct GrowingRunPlan
     double grid = 0.0;
 };
 
+/// Which noise a BBScheduler, BBImprover or ERMG stream draws: Exact, the discrete noise every new
+/// stream draws (growing_exact_noise.h), or Continuous, the floating-point Laplace/Gaussian noise of
+/// transcripts recorded before it (docs/growing-databases.md §9, "Earlier transcripts"). The two
+/// charge the same; they differ in the recorded bounds (and ERMG's σ) and in what verify checks of
+/// the answers. pbx-cli verify accepts a recorded stream under either, so no record is lost.
+enum class GrowingNoiseDesign {
+    Exact,
+    Continuous,
+};
+
 /// Every run of the stream with its charge, from the parameters alone: BBScheduler's epochs
 /// (growingEpochPlan, charged by growingEpochCharge) or BBImprover's runs at t = n + jm ≤ end, each
 /// charged ρ_t = growing::BBImprover::step(t).rho (rounded down from m·ρ/(Z t'^{1+a}), t' = t+m−1;
@@ -80,7 +90,11 @@ struct GrowingRunPlan
 /// growingStreamEnd; INVALID_CONFIG ("schedule.every") beyond kMaxGrowingEpochs runs,
 /// ("black_box.queries") beyond kMaxGrowingAnswers answers, ("budget.rho") when a run's ε
 /// underflows to 0; INVALID_BUDGET ("budget") when a count-scale scale exceeds the sampler's 2^40.
-Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spec, const data::Table &table);
+/// With `design` Continuous (earlier transcripts, for verify): the bound is the continuous Laplace
+/// tail α(ε_t, t, β_t) plus the staleness, as recorded before the exact noise, `noise` is unset and
+/// no sampler limit applies.
+Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spec, const data::Table &table,
+                                                   GrowingNoiseDesign design = GrowingNoiseDesign::Exact);
 
 /// What the whole unbounded series of runs sums to at most: the schedule's total (ε or ρ) or
 /// BBImprover's ρ. Errors: as growingSchedulerConfig / growingImproverConfig.
@@ -132,9 +146,20 @@ std::string releasedBefore(std::size_t count, const std::string &unit);
 /// its epoch's charge and its releases equal to the recorded answers, each BBScheduler or BBImprover
 /// answer a count over t (isCountFraction: the exact noise releases (count + Z)/t), the epochs
 /// consecutive from 0, the event's cost the rounded-up sum, and a stream cut short only by a recorded
-/// refusal.
+/// refusal. A BBScheduler, BBImprover or ERMG event whose recorded bounds (and σ) are the continuous
+/// design's (recordedNoiseDesign: recorded before the exact noise) is audited against that design,
+/// with the same checks but none of the answers' integrality or grid; its charges are recomputed
+/// exactly as for the exact design (they are the same).
 /// Errors: Parse naming the event and what differs.
 Result<void> auditGrowingEvent(const LedgerEvent &event, const data::Table &table,
                                const SessionSettings &settings);
+
+/// The noise a recorded BBScheduler, BBImprover or ERMG event drew, told by its recorded numbers:
+/// Continuous when its first epoch's (or run's, release's) scale and bound are bit for bit the
+/// continuous design's (growingRunPlan with GrowingNoiseDesign::Continuous) and not the exact
+/// design's; Exact otherwise (also for an event with no epoch: both designs charge the same). The
+/// bounds of the two differ (the exact tail vs the continuous one; ERMG's σ too), so no new event
+/// is taken for an old one unless its numbers are the old design's.
+GrowingNoiseDesign recordedNoiseDesign(const LedgerEvent &event, const data::Table &table);
 
 } // namespace pbx::session

@@ -11,7 +11,9 @@
 #include <QFile>
 #include <QTemporaryDir>
 
+#include <cmath>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -68,6 +70,7 @@ private Q_SLOTS:
     void nsgRunVerifyAndStop();
     void pmwgRunVerifyAndStop();
     void ermgAndSmallDbRunVerifyAndStop();
+    void continuousNoiseTranscriptsStillVerify();
 
 private:
     QTemporaryDir m_dir;
@@ -497,6 +500,60 @@ void TestCliGrowingRun::ermgAndSmallDbRunVerifyAndStop()
     QCOMPARE(big.exitCode, 1);
     QVERIFY2(big.err.contains(QStringLiteral("SMALLDB_TOO_LARGE: black_box.m")), qPrintable(big.err));
     QVERIFY(!QFile::exists(path("d-big.json")));
+}
+
+/// A transcript and journal recorded before the streams drew exact discrete noise (main at b52b432:
+/// continuous Laplace/Gaussian answers, the continuous bounds and ERMG σ; tests/data/transcripts)
+/// still verify and resume: no record is lost. An edited bound is still caught.
+void TestCliGrowingRun::continuousNoiseTranscriptsStillVerify()
+{
+    const QString dir = QStringLiteral(PBX_SOURCE_DIR "/tests/data/transcripts/");
+    for (const char *name : {"growing_continuous.json", "growing_continuous.journal",
+                             "growing_continuous.journal.tail", "growing_continuous_queries.jsonl"})
+        QVERIFY(QFile::copy(dir + QString::fromLatin1(name), path(name)));
+    for (const char *file : {"growing_continuous.json", "growing_continuous.journal"}) {
+        const auto verified = runCli({QStringLiteral("verify"), path(file)});
+        QVERIFY2(verified.exitCode == 0, qPrintable(verified.err + verified.out));
+        QVERIFY(verified.out.startsWith(QStringLiteral("ok: ")));
+    }
+    const json old = readJson(path("growing_continuous.json"));
+    // The recorded continuous numbers: BBScheduler epoch 0's bound α_0 + s_0 = 0.008·ln(80) +
+    // 999/1999, its answers not counts over t; ERMG release 0's σ_t = 0.757722.
+    const json &epoch0 = old["events"][0]["growing_record"]["epochs"][0];
+    QVERIFY(std::abs(epoch0["bound"].get<double>() - (0.008 * std::log(80.0) + 999.0 / 1999.0)) < 1e-12);
+    const double answer = epoch0["answers"][0].get<double>();
+    QVERIFY(std::round(answer * 1000.0) / 1000.0 != answer);
+    QVERIFY(std::abs(old["events"][2]["growing_record"]["epochs"][0]["scale"].get<double>() - 0.757722)
+            < 1e-6);
+    // Resuming the old journal spends nothing again and keeps its streams.
+    QStringList args = run("growing_continuous_queries.jsonl", "resumed.json",
+                           {QStringLiteral("--journal"), path("growing_continuous.journal")});
+    args[6] = QStringLiteral("zcdp");
+    args << QStringLiteral("--epsilon") << QStringLiteral("10");
+    const auto again = runCli(args);
+    QVERIFY2(again.exitCode == 0, qPrintable(again.err + again.out));
+    QVERIFY2(again.out.contains(QStringLiteral("resuming: 3 answers already in the journal")),
+             qPrintable(again.out));
+    const json resumed = readJson(path("resumed.json"));
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(resumed["events"][i]["growing_record"], old["events"][i]["growing_record"]);
+    // Edited: a bound that is neither design's, an ERMG σ, a BBImprover answer's release.
+    const auto caught = [&](const char *file, const std::function<void(json &)> &edit, const char *needle) {
+        json t = old;
+        edit(t);
+        writeFile(path(file), t.dump(2));
+        const auto verified = runCli({QStringLiteral("verify"), path(file)});
+        QVERIFY2(verified.exitCode != 0, qPrintable(verified.out));
+        QVERIFY2(verified.err.contains(QString::fromUtf8(needle)), qPrintable(verified.err));
+    };
+    caught(
+        "b.json", [](json &t) { t["events"][0]["growing_record"]["epochs"][2]["bound"] = 0.5; },
+        "epoch 2: its noise scale or bound is not the one");
+    caught(
+        "s.json", [](json &t) { t["events"][2]["growing_record"]["epochs"][1]["scale"] = 0.2; }, "release 1");
+    caught(
+        "a.json", [](json &t) { t["events"][1]["attempts"][3]["releases"][1]["value"] = 0.25; },
+        "run 3: its released answers differ from its record");
 }
 
 QTEST_GUILESS_MAIN(TestCliGrowingRun)
