@@ -19,6 +19,28 @@ bool startsWith(std::string_view text, std::string_view prefix)
 
 MethodNote mechanismNote(std::string_view m)
 {
+    // Growing streams recorded before they drew exact noise (session::recordedNoiseDesign).
+    if (m == "bbscheduler:continuous" || m == "bbimprover:continuous") {
+        MethodNote note = mechanismNote(m.substr(0, m.find(':')));
+        note.title += ", continuous noise";
+        note.text
+            = "Recorded before the streams drew exact noise: the same schedule and charges as now, but each "
+              "answer is the count's fraction plus continuous Laplace noise of scale k/(ε_t t), drawn in "
+              "floating point, and the bound of a run is the continuous Laplace tail plus the staleness. "
+              "pbx-cli verify recomputes it against that design.";
+        note.sources = "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing "
+                       "databases); Dwork, McSherry, Nissim & Smith 2006 (Laplace mechanism)";
+        return note;
+    }
+    if (m == "ermg:continuous")
+        return {"Growing database (ERMG, private logistic regression), continuous noise",
+                "Recorded before the streams drew exact noise: the same release times and ρ_t charges as "
+                "now, but θ was released with continuous Gaussian noise of scale σ_t = Δ_t/√(2ρ_t), drawn "
+                "in floating point, and the bound of a release is the continuous Gaussian's per-coordinate "
+                "tail. pbx-cli verify recomputes it against that design.",
+                "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
+                "ERMG); Chaudhuri, Monteleoni & Sarwate 2011 (output perturbation); Bun & Steinke 2016 "
+                "(zCDP)"};
     if (m == "laplace")
         return {
             "Laplace mechanism",
@@ -83,15 +105,20 @@ MethodNote mechanismNote(std::string_view m)
             "an unused part of the budget is recovered.",
             "Hartmann, Bindschaedler, Bentkamp & West 2023, Theorem 17"};
     if (m == "bbscheduler")
-        return {"Growing database (BBScheduler)",
-                "The session's rows arrive one at a time in a public, seeded order. At each epoch start "
-                "t_i = n(1+γ)^i a Laplace-k black box answers every query on the rows so far at ε_i, and its "
-                "answers are held until the next epoch; each epoch is its own ε_i (or ρ_i) charge to the "
-                "filter, and the ε_i form a series that never exceeds the stream's budget, whatever the "
-                "horizon. The bound of an epoch is the box's noise α_i plus the staleness s_i of an answer "
-                "held while rows keep arriving.",
-                "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
-                "BBScheduler); Dwork, McSherry, Nissim & Smith 2006 (Laplace mechanism)"};
+        return {
+            "Growing database (BBScheduler)",
+            "The session's rows arrive one at a time in a public, seeded order. At each epoch start "
+            "t_i = n(1+γ)^i a Laplace-k black box answers every query on the rows so far at ε_i, and its "
+            "answers are held until the next epoch; each answer is (count + Z)/t with Z exact discrete "
+            "Laplace noise on the count (scale at least k/ε_i counts). Each epoch is its own ε_i (or ρ_i) "
+            "charge to the filter, and the ε_i form a series that never exceeds the stream's budget, "
+            "whatever the horizon. The bound of an epoch is the discrete noise's exact tail α_i plus the "
+            "staleness s_i of an answer held while rows keep arriving. "
+            "Sessions recorded before the streams drew exact noise carry continuous Laplace noise on the "
+            "fractions instead, with the continuous tail as their bound (verify accepts both).",
+            "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
+            "BBScheduler); Dwork, McSherry, Nissim & Smith 2006 (Laplace mechanism); Canonne, Kamath & "
+            "Steinke 2020 (discrete Laplace, exact sampling)"};
     if (m == "bbimprover")
         return {
             "Growing database (BBImprover)",
@@ -99,32 +126,41 @@ MethodNote mechanismNote(std::string_view m)
             "Laplace-k black box answers every query on the rows so far, and its answers are held for the "
             "next m − 1 arrivals; each run is its own ρ_t charge to the filter (the box runs at ε_t = "
             "√(2ρ_t)), and ρ_t ∝ t^−(1+a) sums to at most the stream's ρ over an unbounded horizon, so "
-            "the accuracy keeps improving as rows accumulate. The bound of a run is the box's noise α_t "
-            "plus the staleness of answers held for m − 1 more arrivals.",
+            "the accuracy keeps improving as rows accumulate. Each answer is (count + Z)/t with Z exact "
+            "discrete Laplace noise on the count. The bound of a run is the discrete noise's exact tail "
+            "α_t plus the staleness of answers held for m − 1 more arrivals. "
+            "Sessions recorded before the streams drew exact noise carry continuous Laplace noise on the "
+            "fractions instead, with the continuous tail as their bound (verify accepts both).",
             "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
             "BBImprover); Bun & Steinke 2016 (zCDP); Dwork, McSherry, Nissim & Smith 2006 (Laplace "
-            "mechanism)"};
+            "mechanism); Canonne, Kamath & Steinke 2020 (discrete Laplace, exact sampling)"};
     if (m == "nsg")
-        return {"Growing database (NSG, sparse vector)",
-                "The session's rows arrive in a public, seeded order; at evenly spaced checkpoints every "
-                "counting query is compared, on the count scale, with a noisy threshold. Most answers are "
-                "⊥ (below); a ⊤ releases the count's fraction with Laplace noise and ends the round, and a "
-                "cap H(t) bounds the ⊤ answers by time t. Each round is charged when it opens with its whole "
-                "worst case (7/3)f(s) (or its square over 2 as ρ), f(s) = 1/(sσ(s)), so the filter is never "
-                "charged less than the round can lose.",
-                "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
-                "NSG); Dwork & Roth 2014, Thm 3.23 (sparse vector); Bun & Steinke 2016 (zCDP)"};
+        return {
+            "Growing database (NSG, sparse vector)",
+            "The session's rows arrive in a public, seeded order; at evenly spaced checkpoints every "
+            "counting query is compared, on the count scale, with a noisy threshold. Most answers are "
+            "⊥ (below); a ⊤ releases the count's fraction with exact discrete Laplace noise on the count and ends the round, and a "
+            "cap H(t) bounds the ⊤ answers by time t. Each round is charged when it opens with its whole "
+            "worst case (7/3)f(s) (or its square over 2 as ρ), f(s) = 1/(sσ(s)), so the filter is never "
+            "charged less than the round can lose.",
+            "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
+            "NSG); Dwork & Roth 2014, Thm 3.23 (sparse vector); Bun & Steinke 2016 (zCDP); Canonne, Kamath & "
+            "Steinke 2020 (discrete Laplace)"};
     if (m == "ermg")
-        return {"Growing database (ERMG, private logistic regression)",
-                "The session's rows arrive in a public, seeded order. At release times fixed in advance "
-                "(BBImprover's grid t = n, n+m, … or BBScheduler's epochs) an L2-regularised logistic "
-                "regression is fitted on the rows so far and its parameters θ are released with Gaussian "
-                "noise of scale σ_t = Δ_t/√(2ρ_t), Δ_t = 2/(tλ) + 2·tol/λ; each release is its own ρ_t "
-                "charge to the filter, made before its noise is drawn, and the ρ_t sum to at most the "
-                "stream's ρ. The bound of a release is the noise's per-coordinate tail.",
-                "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
-                "ERMG); Chaudhuri, Monteleoni & Sarwate 2011 (output perturbation); Bun & Steinke 2016 "
-                "(zCDP)"};
+        return {
+            "Growing database (ERMG, private logistic regression)",
+            "The session's rows arrive in a public, seeded order. At release times fixed in advance "
+            "(BBImprover's grid t = n, n+m, … or BBScheduler's epochs) an L2-regularised logistic "
+            "regression is fitted on the rows so far; its parameters θ are snapped to a power-of-two grid g "
+            "and released as g·(k + Z) with Z exact discrete Gaussian noise, calibrated so the release "
+            "is ρ_t-zCDP (its scale is at least σ_t = Δ_t/√(2ρ_t), Δ_t = 2/(tλ) + 2·tol/λ); each release "
+            "is its own ρ_t charge to the filter, made before its noise is drawn, and the ρ_t sum to at "
+            "most the stream's ρ. The bound of a release is the discrete noise's exact per-coordinate "
+            "tail. Sessions recorded before the streams drew exact noise carry continuous Gaussian noise "
+            "of scale σ_t instead, with the continuous tail as their bound (verify accepts both).",
+            "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
+            "ERMG); Chaudhuri, Monteleoni & Sarwate 2011 (output perturbation); Bun & Steinke 2016 "
+            "(zCDP); Canonne, Kamath & Steinke 2020 (discrete Gaussian, Thm 14, exact sampling)"};
     if (m == "smalldb")
         return {"Growing database (SmallDBG, synthetic data)",
                 "The session's rows arrive in a public, seeded order. At each epoch start t_i = n(1+γ)^i the "
@@ -136,18 +172,19 @@ MethodNote mechanismNote(std::string_view m)
                 "SmallDBG); Blum, Ligett & Roth 2008 (SmallDB); Dwork & Roth 2014, Thm 4.5; McSherry & "
                 "Talwar 2007 (exponential mechanism)"};
     if (m == "pmwg")
-        return {"Growing database (PMWG, private multiplicative weights)",
-                "The session's rows arrive in a public, seeded order. A public histogram over a coarse "
-                "universe moves towards the uniform distribution as rows arrive and answers every query for "
-                "free; a sparse vector (on the count scale) tests whether a query's true answer is far from "
-                "the histogram's. Only such a hard query reads the data: its answer is released with Laplace "
-                "noise and corrects the histogram by a multiplicative-weights step, and a cap H(t) bounds "
-                "the hard queries by time t. Each sparse-vector round is charged when it opens with its "
-                "whole worst case (7/3)f(s) (or its square over 2 as ρ), so the filter is never charged "
-                "less than the round can lose.",
-                "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
-                "PMWG); Dwork & Roth 2014, Thm 3.23 (sparse vector) and Thm 4.10 (multiplicative weights); "
-                "Bun & Steinke 2016 (zCDP)"};
+        return {
+            "Growing database (PMWG, private multiplicative weights)",
+            "The session's rows arrive in a public, seeded order. A public histogram over a coarse "
+            "universe moves towards the uniform distribution as rows arrive and answers every query for "
+            "free; a sparse vector (on the count scale) tests whether a query's true answer is far from "
+            "the histogram's. Only such a hard query reads the data: its answer is released with exact "
+            "discrete Laplace noise on the count and corrects the histogram by a multiplicative-weights step, and a cap H(t) bounds "
+            "the hard queries by time t. Each sparse-vector round is charged when it opens with its "
+            "whole worst case (7/3)f(s) (or its square over 2 as ρ), so the filter is never charged "
+            "less than the round can lose.",
+            "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
+            "PMWG); Dwork & Roth 2014, Thm 3.23 (sparse vector) and Thm 4.10 (multiplicative weights); "
+            "Bun & Steinke 2016 (zCDP); Canonne, Kamath & Steinke 2020 (discrete Laplace)"};
     if (startsWith(m, "histogram"))
         return {"Histogram (discrete Laplace)",
                 "Every cell of the histogram gets independent discrete Laplace noise of scale t = Δ₁/ε; the "

@@ -21,7 +21,10 @@ struct MethodNote
 /// The note for a ledger event's mechanism name (session::LedgerEvent::mechanism: "laplace",
 /// "gaussian", "doubling-laplace", "doubling-gaussian", "laplace-nr", "brownian", "svt",
 /// "ptr-iqr", "early-stop", "recover", "histogram (…)", "workload (…)", "exponential-mechanism",
-/// "post-processing"). An unknown name gets a note saying only that it is recorded as is.
+/// "post-processing", the growing streams "bbscheduler", "bbimprover", "nsg", "pmwg", "ermg",
+/// "smalldb", and "bbscheduler:continuous", "bbimprover:continuous", "ermg:continuous" for streams
+/// recorded before they drew exact noise). An unknown name gets a note saying only that it is
+/// recorded as is.
 MethodNote mechanismNote(std::string_view mechanism);
 
 /// The note for the session's privacy filter (what "within budget" means and why it holds).

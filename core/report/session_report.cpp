@@ -2,6 +2,7 @@
 #include "core/report/session_report.h"
 
 #include "core/accounting/session_ledger.h"
+#include "core/session/growing_release.h"
 
 #include <algorithm>
 #include <cmath>
@@ -141,10 +142,16 @@ SessionReport collectReport(const session::Session &session, ReportSource source
     r.deltaSpent = filter.deltaSpent();
     r.nativeUnit = std::string(filter.unitSymbol());
     r.events = session.events();
-    for (const auto &e : r.events)
-        if (!e.mechanism.empty()
-            && std::find(r.mechanisms.begin(), r.mechanisms.end(), e.mechanism) == r.mechanisms.end())
-            r.mechanisms.push_back(e.mechanism);
+    for (const auto &e : r.events) {
+        // A BBScheduler, BBImprover or ERMG stream recorded before the exact noise gets the
+        // continuous design's note (mechanismNote "<name>:continuous").
+        std::string name = e.mechanism;
+        if (e.request.growing
+            && session::recordedNoiseDesign(e, table) == session::GrowingNoiseDesign::Continuous)
+            name += ":continuous";
+        if (!name.empty() && std::find(r.mechanisms.begin(), r.mechanisms.end(), name) == r.mechanisms.end())
+            r.mechanisms.push_back(name);
+    }
     r.comparison = compare(session);
     return r;
 }

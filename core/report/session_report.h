@@ -60,7 +60,9 @@ struct SessionReport
     std::string nativeUnit; ///< "ε" or "ρ": the unit of the events' spentAfter
     // The ledger.
     std::vector<session::LedgerEvent> events;
-    std::vector<std::string> mechanisms; ///< distinct mechanism names, in order of first use
+    /// Distinct mechanism names, in order of first use; a growing stream recorded before the exact
+    /// noise (session::recordedNoiseDesign) as "<name>:continuous".
+    std::vector<std::string> mechanisms;
     ReportComparison comparison;
 
     bool seeded() const { return settings.seed.has_value(); }

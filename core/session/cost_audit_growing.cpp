@@ -117,6 +117,10 @@ Result<std::optional<filters::Charge>> growingRefusedCharge(const LedgerEvent &e
     auto plan = spec.algorithm == "ermg"      ? ermgRunPlan(spec, table)
                 : spec.algorithm == "smalldb" ? smallDbRunPlan(spec, table)
                                               : growingRunPlan(spec, table);
+    // A stream recorded before the exact noise: the continuous design charges the same and has no
+    // sampler limits (auditGrowingEvent accepts it).
+    if (!plan && spec.algorithm != "smalldb")
+        plan = growingRunPlan(spec, table, GrowingNoiseDesign::Continuous);
     if (!plan)
         return parseError(e, plan.error().message);
     if (refused >= plan->size())

@@ -4,6 +4,7 @@
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
 #include "core/odp/rounding.h"
+#include "core/session/growing_exact_noise.h"
 #include "core/session/growing_planned.h"
 #include "core/session/growing_release.h"
 
@@ -112,6 +113,40 @@ double nsgChargeWorstCase(const GrowingRequestSpec &spec, const growing::NoiseUn
         odp::divideRoundUp(odp::multiplyRoundUp(4.0, unit.f(double(unit.startSize))), 3.0));
 }
 
+Result<SvtNoise> svtNoiseAt(const growing::NoiseUnit &unit, std::uint64_t t)
+{
+    const double sigma = math::nudgeUp(unit.sigma(double(t)));
+    SvtNoise out;
+    auto threshold = countLaplaceScale(growing::kThresholdMultiplier * sigma, t);
+    if (!threshold)
+        return threshold.error();
+    auto query = countLaplaceScale(growing::kQueryMultiplier * sigma, t);
+    if (!query)
+        return query.error();
+    out.threshold = *threshold;
+    out.query = *query;
+    out.numeric = math::nudgeUp(growing::kNumericMultiplier * unit.sigma(double(t)));
+    auto numeric = countLaplaceScale(out.numeric, t);
+    if (!numeric)
+        return numeric.error();
+    out.numericCount = *numeric;
+    return out;
+}
+
+Result<std::vector<SvtNoise>> svtNoiseAtEach(const growing::NoiseUnit &unit,
+                                             std::span<const std::uint64_t> times)
+{
+    std::vector<SvtNoise> out;
+    out.reserve(times.size());
+    for (const std::uint64_t t : times) {
+        auto at = svtNoiseAt(unit, t);
+        if (!at)
+            return at.error();
+        out.push_back(*at);
+    }
+    return out;
+}
+
 std::vector<std::uint64_t> nsgCheckpointTimes(std::uint64_t n, std::uint64_t end, std::uint64_t checkpoints)
 {
     std::vector<std::uint64_t> times;
@@ -128,19 +163,25 @@ Result<void> runNsgStream(const GrowingRequestSpec &spec, const growing::PrefixC
     if (!unit)
         return unit.error();
     const growing::HardQueryCap cap{spec.nsgCapKind == "time", spec.nsgCap};
+    const auto times = nsgCheckpointTimes(spec.startSize, end, spec.nsgCheckpoints);
+    // Every checkpoint's exact noise scales, before the first charge: one out of the sampler's
+    // range refuses the request with nothing spent.
+    auto scales = svtNoiseAtEach(*unit, times);
+    if (!scales)
+        return scales.error();
     NsgRecord nsg;
     nsg.sigmaN = unit->sigmaN;
     nsg.worstCase = nsgChargeWorstCase(spec, *unit);
-    bool open = false;      // a round is open
-    double threshold = 0.0; // its threshold draw (counts)
+    bool open = false;          // a round is open
+    std::int64_t threshold = 0; // its threshold draw (counts)
     bool refused = false;
-    for (const std::uint64_t t : nsgCheckpointTimes(spec.startSize, end, spec.nsgCheckpoints)) {
+    for (std::size_t c = 0; c < times.size(); ++c) {
+        const std::uint64_t t = times[c];
+        const SvtNoise &scale = (*scales)[c];
         NsgCheckpointRecord cp;
         cp.time = t;
         cp.cap = cap.at(spec.startSize, t);
         const double time = double(t);
-        // Count-scale noise units, rounded up: the loss 1/(scale) then stays below f(t).
-        const double countUnit = math::nudgeUp(time * unit->sigma(time));
         for (std::size_t j = 0; j < spec.queries.size() && !refused; ++j) {
             if (nsg.hard.size() >= cp.cap) {
                 ++cp.capped; // the cap binds: nothing about the data is released
@@ -156,17 +197,28 @@ Result<void> runNsgStream(const GrowingRequestSpec &spec, const growing::PrefixC
                     break;
                 }
                 nsg.rounds.push_back({nsg.rounds.size(), t, std::nullopt, charge.amount});
-                threshold = noise.laplace(growing::kThresholdMultiplier * countUnit);
+                auto rho = discreteLaplaceDraw(scale.threshold, noise.bits());
+                if (!rho)
+                    return streamNoiseFailed(rho.error());
+                threshold = *rho;
                 open = true;
             }
-            const double nu = noise.laplace(growing::kQueryMultiplier * countUnit);
-            const double count = double(counts.count(j, t));
-            if (count + nu >= growing::toCountScale(spec.nsgThreshold, time) + threshold) {
+            auto nu = discreteLaplaceDraw(scale.query, noise.bits());
+            if (!nu)
+                return streamNoiseFailed(nu.error());
+            auto above = svtAbove(counts.count(j, t), std::nullopt, *nu, threshold,
+                                  growing::toCountScale(spec.nsgThreshold, time));
+            if (!above)
+                return above.error();
+            if (*above) {
                 NsgHardRecord h;
                 h.time = t;
                 h.query = j;
-                h.scale = math::nudgeUp(growing::kNumericMultiplier * unit->sigma(time));
-                h.answer = counts.fraction(j, t) + noise.laplace(h.scale);
+                h.scale = scale.numeric;
+                auto answer = noisyCountFraction(counts.count(j, t), t, scale.numericCount, noise.bits());
+                if (!answer)
+                    return streamNoiseFailed(answer.error());
+                h.answer = *answer;
                 nsg.rounds.back().halt = t;
                 Attempt &attempt = event.attempts.back();
                 attempt.estimate = h.answer;

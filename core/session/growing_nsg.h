@@ -4,6 +4,8 @@
 // rows arrive in a seeded order; at evenly spaced checkpoints every counting predicate is asked in
 // turn; the sparse vector (on the count scale, where a count's sensitivity is 1 at every time)
 // answers ⊥, or ⊤ with a numeric answer q(x_t) + Lap(3σ(t)), under the mandatory hard-query cap.
+// Every draw is exact discrete Laplace on the count scale (SvtNoise, growing_exact_noise.h): the
+// ⊤ answer is (count + Z)/t, and the test is decided in integers.
 // A filter needs each charge fixed before the noise it covers is drawn, so each round is charged
 // when it opens (its threshold draw at s) with the round's whole worst case: the round is
 // f(s) + (4/3)f(t_h)-DP with t_h ≥ s and f non-increasing, hence (7/3)f(s)-DP whatever its outcome;
@@ -14,6 +16,7 @@
 
 #include "core/filters/privacy_filter.h"
 #include "core/growing/nsg_run.h"
+#include "core/mechanisms/discrete_samplers.h"
 #include "core/mechanisms/noise_source.h"
 #include "core/session/ledger_event.h"
 
@@ -55,6 +58,30 @@ double nsgChargeWorstCase(const GrowingRequestSpec &spec, const growing::NoiseUn
 /// a round was charged (index 0: nothing spent).
 Result<bool> chargeSvtRound(const filters::Charge &charge, std::size_t index, std::uint64_t t,
                             filters::PrivacyFilter &filter, LedgerEvent &event, GrowingRecord &record);
+
+/// The exact noise of the count-scale sparse vector at time t (NSG and PMWG; growing_exact_noise.h).
+/// The threshold's and the query's discrete Laplace scales are λ_T·σ(t)·t and λ_Q·σ(t)·t (σ(t)
+/// nudged up, the products rounded up, then up to a rational n/2^k), so with λ_T = 1, λ_Q = 2 a
+/// shift of the threshold by 1 at s and of the query noise by 2 at t cost at most f(s) and f(t), as
+/// in the continuous proof (docs/growing-databases.md §9, "Exact discrete noise"); the ⊤ answer's
+/// fraction scale 3σ(t)
+/// (rounded up; recorded) and its count-scale scale, so (count + Z)/t costs at most f(t)/3.
+struct SvtNoise
+{
+    mechanisms::Rational threshold;    ///< ρ ~ discrete Laplace(threshold), counts
+    mechanisms::Rational query;        ///< ν ~ discrete Laplace(query), counts
+    double numeric = 0.0;              ///< the ⊤ answer's scale 3σ(t) on the fraction scale
+    mechanisms::Rational numericCount; ///< countLaplaceScale(numeric, t)
+};
+
+/// SvtNoise at time t ≥ n. Errors: INVALID_BUDGET ("budget") when a scale exceeds the exact
+/// sampler's 2^40 (a budget far too small to be useful).
+Result<SvtNoise> svtNoiseAt(const growing::NoiseUnit &unit, std::uint64_t t);
+
+/// svtNoiseAt at each time: computed for every checkpoint before a stream's first charge, so a
+/// scale out of range refuses the request with nothing spent. Errors: as svtNoiseAt.
+Result<std::vector<SvtNoise>> svtNoiseAtEach(const growing::NoiseUnit &unit,
+                                             std::span<const std::uint64_t> times);
 
 /// The checkpoint times n + (end − n)·c/(C − 1), c = 0 … C − 1 (C = 1: end alone).
 std::vector<std::uint64_t> nsgCheckpointTimes(std::uint64_t n, std::uint64_t end, std::uint64_t checkpoints);

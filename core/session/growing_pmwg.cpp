@@ -3,6 +3,7 @@
 
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
+#include "core/session/growing_exact_noise.h"
 #include "core/session/growing_nsg.h"
 #include "core/session/growing_planned.h"
 #include "core/session/growing_release.h"
@@ -201,12 +202,19 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &tab
             cellCounts[universe->rowCells[order[t]]] += 1.0;
     };
     advance(spec.startSize);
+    const auto times = nsgCheckpointTimes(spec.startSize, end, spec.pmwg.checkpoints);
+    // Every checkpoint's exact noise scales, before the first charge (nothing spent on a refusal).
+    auto scales = svtNoiseAtEach(*unit, times);
+    if (!scales)
+        return scales.error();
     std::mt19937_64 queries(pmwgQuerySeed(record.orderSeed));
-    bool open = false;      // a round is open
-    double threshold = 0.0; // its threshold draw (counts)
+    bool open = false;          // a round is open
+    std::int64_t threshold = 0; // its threshold draw (counts)
     bool refused = false;
     std::uint64_t asked = 0;
-    for (const std::uint64_t target : nsgCheckpointTimes(spec.startSize, end, spec.pmwg.checkpoints)) {
+    for (std::size_t ci = 0; ci < times.size(); ++ci) {
+        const std::uint64_t target = times[ci];
+        const SvtNoise &scale = (*scales)[ci];
         if (target > t) {
             growing::uniformUpdate(histogram, t, target - t); // data-independent: no cost
             advance(target);
@@ -215,8 +223,6 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &tab
         cp.time = t;
         cp.cap = cap.at(spec.startSize, t);
         const double time = double(t);
-        // Count-scale noise unit, rounded up: the loss 1/scale then stays below f(t).
-        const double countUnit = math::nudgeUp(time * unit->sigma(time));
         for (std::uint64_t k = 0; k < spec.pmwg.perCheckpoint; ++k, ++asked) {
             const auto q = growing::conjunctionQuery(*universe, pmwgNextQuery(*universe, queries));
             const double estimate = estimateOf(q, histogram);
@@ -235,25 +241,36 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &tab
                     break;
                 }
                 pmwg.rounds.push_back({pmwg.rounds.size(), t, std::nullopt, charge.amount});
-                threshold = noise.laplace(growing::kThresholdMultiplier * countUnit);
+                auto rho = discreteLaplaceDraw(scale.threshold, noise.bits());
+                if (!rho)
+                    return streamNoiseFailed(rho.error());
+                threshold = *rho;
                 open = true;
             }
-            double count = 0.0;
+            double sum = 0.0; // q is a 0/1 vector and the cell counts are integers: exact
             for (std::size_t j = 0; j < N; ++j)
-                count += q[j] * cellCounts[j];
-            const double truth = std::clamp(count / time, 0.0, 1.0);
-            // Hardness |q(x_t) − ⟨q, x̂⟩| on the count scale: sensitivity 1, as x̂ is public.
-            const double nu = noise.laplace(growing::kQueryMultiplier * countUnit);
-            if (growing::toCountScale(std::fabs(truth - estimate), time) + nu
-                < growing::toCountScale(c.threshold, time) + threshold) {
+                sum += q[j] * cellCounts[j];
+            const auto count = static_cast<std::uint64_t>(sum);
+            // Hardness |t·q(x_t) − t·⟨q, x̂⟩| on the count scale: sensitivity 1, as x̂ is public.
+            auto nu = discreteLaplaceDraw(scale.query, noise.bits());
+            if (!nu)
+                return streamNoiseFailed(nu.error());
+            auto hard = svtAbove(count, growing::toCountScale(estimate, time), *nu, threshold,
+                                 growing::toCountScale(c.threshold, time));
+            if (!hard)
+                return hard.error();
+            if (!*hard) {
                 cp.answers.push_back(estimate); // ⊥: answered from x̂
                 continue;
             }
             PmwgHardRecord h;
             h.time = t;
             h.query = asked;
-            h.scale = math::nudgeUp(growing::kNumericMultiplier * unit->sigma(time));
-            h.answer = truth + noise.laplace(h.scale);
+            h.scale = scale.numeric;
+            auto answer = noisyCountFraction(count, t, scale.numericCount, noise.bits());
+            if (!answer)
+                return streamNoiseFailed(answer.error());
+            h.answer = *answer;
             growing::multiplicativeWeightsUpdate(histogram, q, h.answer, c.eta);
             pmwg.rounds.back().halt = t;
             Attempt &attempt = event.attempts.back();
@@ -279,9 +296,12 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &tab
     } else {
         event.status = EventStatus::Released;
         event.answer = pmwg.hard.empty() ? 0.0 : pmwg.hard.back().answer;
-        // The last ⊤ answer's Laplace tail: |noise| ≤ b·ln(1/β) with probability 1 − β.
-        event.errorBound
-            = pmwg.hard.empty() ? 0.0 : math::nudgeUp(pmwg.hard.back().scale * std::log(1.0 / spec.beta));
+        // The last ⊤ answer's exact discrete Laplace tail: |Z|/t ≤ w/t with probability ≥ 1 − β.
+        event.errorBound = 0.0;
+        if (!pmwg.hard.empty()) {
+            auto bound = fractionLaplaceBound(pmwg.hard.back().scale, pmwg.hard.back().time, spec.beta);
+            event.errorBound = bound ? *bound : INFINITY;
+        }
         event.targetMet = !record.refusedEpoch;
         const std::string symbol(filters::chargeUnitSymbol(event.costKind));
         std::size_t answers = 0;

@@ -6,10 +6,11 @@
 // checkpoints random 2-/3-way conjunctions (a public coin: the arrival order's seed) are asked;
 // the growing sparse vector (count scale) tests each query's hardness |q(x_t) − ⟨q, x̂⟩| against T
 // under the mandatory time cap H(t) = ⌊c₀(1 + H_t − H_n)⌋; a hard (⊤) query releases
-// q(x_t) + Lap(3σ(t)) and moves x̂ by a multiplicative-weights step; easy and capped queries are
-// answered from x̂ (public, free). Only the sparse vector reads the data, so PMWG's rounds are NSG's
-// rounds: each is charged when it opens with its whole worst case (7/3)f(s) (ρ: its square over 2),
-// exactly growing_nsg's charge (docs/growing-databases.md §9, "PMWG").
+// q(x_t) + Lap(3σ(t)) (drawn exactly: (count + Z)/t, Z discrete Laplace; NSG's SvtNoise) and moves
+// x̂ by a multiplicative-weights step; easy and capped queries are answered from x̂ (public, free). Only the
+// sparse vector reads the data, so PMWG's rounds are NSG's rounds: each is charged when it opens with its
+// whole worst case (7/3)f(s) (ρ: its square over 2), exactly growing_nsg's charge (docs/growing-databases.md
+// §9, "PMWG").
 #pragma once
 
 #include "core/data/table.h"

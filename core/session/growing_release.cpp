@@ -5,6 +5,7 @@
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
 #include "core/session/growing_ermg.h"
+#include "core/session/growing_exact_noise.h"
 #include "core/session/growing_nsg.h"
 #include "core/session/growing_planned.h"
 #include "core/session/growing_pmwg.h"
@@ -69,6 +70,26 @@ Result<growing::BlackBox> laplaceBoxOf(const GrowingRequestSpec &spec)
     box.kind = growing::BlackBoxKind::LaplaceK;
     box.queries = spec.queries.size();
     return box;
+}
+
+/// The exact discrete noise of a Laplace-k run and its bound: the count-scale scale
+/// (countLaplaceScale of run.scale at run.start) and the discrete tail's α over the k queries (union
+/// bound, β_t/k each) plus `staleness`. Errors: as countLaplaceScale.
+Result<void> setCountNoise(GrowingRunPlan &run, std::size_t k, double staleness)
+{
+    auto scale = countLaplaceScale(run.scale, run.start);
+    if (!scale)
+        return scale.error();
+    run.noise = *scale;
+    if (!(run.beta > 0.0)) {
+        run.bound = INFINITY; // no accuracy claim (as the lab's α for β_i = 0)
+        return {};
+    }
+    auto alpha = countLaplaceBound(*scale, run.start, run.beta / double(k));
+    if (!alpha)
+        return alpha.error();
+    run.bound = *alpha + staleness;
+    return {};
 }
 
 } // namespace
@@ -170,7 +191,8 @@ Result<std::vector<growing::EpochPlan>> growingEpochPlan(const GrowingRequestSpe
 namespace {
 
 /// BBImprover's runs t = n + jm ≤ end (see growingRunPlan).
-Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &spec, const data::Table &table)
+Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &spec, const data::Table &table,
+                                                    GrowingNoiseDesign design)
 {
     auto config = growingImproverConfig(spec);
     if (!config)
@@ -212,7 +234,10 @@ Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &sp
         r.beta = step.beta;
         r.scale = growing::laplaceKScale(k, step.epsilon, double(t));
         // The last block may be cut at `end`: its staleness is then the shorter one.
-        r.bound = step.alphaBlackBox + growing::epochStaleness(t, r.last);
+        if (design == GrowingNoiseDesign::Continuous)
+            r.bound = step.alphaBlackBox + growing::epochStaleness(t, r.last);
+        else
+            PBX_RETURN_IF_ERROR(setCountNoise(r, k, growing::epochStaleness(t, r.last)));
         // ρ_t is the block's own share of the series (m times its smallest term, rounded down):
         // the runs together never charge more than ρ (growing::BBImprover::step).
         r.charge = filters::Charge{filters::ChargeKind::Rho, step.rho, 0.0};
@@ -223,16 +248,17 @@ Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &sp
 
 } // namespace
 
-Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spec, const data::Table &table)
+Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spec, const data::Table &table,
+                                                   GrowingNoiseDesign design)
 {
     if (spec.algorithm == "nsg" || spec.algorithm == "pmwg")
         return growingError(growing::kInvalidConfig, "algorithm",
                             "an " + growingAlgorithmTitle(spec)
                                 + " stream has no fixed runs: its rounds open as its ⊤ answers come");
     if (spec.algorithm == "bbimprover")
-        return improverRunPlan(spec, table);
+        return improverRunPlan(spec, table, design);
     if (spec.algorithm == "ermg")
-        return ermgRunPlan(spec, table);
+        return ermgRunPlan(spec, table, design);
     if (spec.algorithm == "smalldb")
         return smallDbRunPlan(spec, table);
     auto epochs = growingEpochPlan(spec, table);
@@ -250,8 +276,11 @@ Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spe
         r.rho = e.privacy.rho;
         r.beta = e.privacy.beta;
         r.scale = growing::laplaceKScale(k, e.privacy.epsilon, double(e.start));
-        r.bound = e.bound;
         r.charge = growingEpochCharge(spec, e);
+        if (design == GrowingNoiseDesign::Continuous)
+            r.bound = e.bound;
+        else
+            PBX_RETURN_IF_ERROR(setCountNoise(r, k, e.staleness));
         plan.push_back(r);
     }
     return plan;
@@ -329,15 +358,22 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
         auto unit = growingNsgUnit(spec);
         if (!unit)
             return unit.error();
-        if (auto end = growingStreamEnd(spec, table); !end)
+        auto end = growingStreamEnd(spec, table);
+        if (!end)
             return end.error();
+        // Every checkpoint's exact noise scales fit the sampler (refused here, nothing spent).
+        PBX_RETURN_IF_ERROR(
+            svtNoiseAtEach(*unit, nsgCheckpointTimes(spec.startSize, *end, spec.nsgCheckpoints)));
         charge = nsgRoundCharge(spec, *unit, spec.startSize);
     } else if (spec.algorithm == "pmwg") {
         auto unit = growingPmwgUnit(spec);
         if (!unit)
             return unit.error();
-        if (auto end = growingStreamEnd(spec, table); !end)
+        auto end = growingStreamEnd(spec, table);
+        if (!end)
             return end.error();
+        PBX_RETURN_IF_ERROR(
+            svtNoiseAtEach(*unit, nsgCheckpointTimes(spec.startSize, *end, spec.pmwg.checkpoints)));
         if (auto universe = growing::cpsUniverse(table, spec.pmwg.universe); !universe)
             return universe.error();
         charge = pmwgRoundCharge(spec, *unit, spec.startSize);
@@ -426,6 +462,29 @@ std::string describeGrowingRequest(const QueryRequest &request)
            + ", " + std::to_string(s.queries.size()) + (s.queries.size() == 1 ? " query" : " queries");
 }
 
+Result<void> runLaplaceKStream(const GrowingRequestSpec &spec, const std::vector<GrowingRunPlan> &plan,
+                               const growing::PrefixCounts &counts, filters::PrivacyFilter &filter,
+                               mechanisms::NoiseSource &noise, LedgerEvent &event, GrowingRecord &record)
+{
+    const std::size_t k = spec.queries.size();
+    // Each run answers every query once, (count + Z)/t with Z exact discrete Laplace at the run's
+    // count-scale scale; the charge comes first (runPlannedStream), the noise after it.
+    const auto laplaceAnswers = [&](const GrowingRunPlan &run) -> Result<PlannedRelease> {
+        PlannedRelease out;
+        for (std::size_t j = 0; j < k; ++j) {
+            auto answer = noisyCountFraction(counts.count(j, run.start), run.start, run.noise, noise.bits());
+            // A failed source: nothing of the stream may be shown.
+            if (!answer)
+                return streamNoiseFailed(answer.error());
+            out.values.push_back(*answer);
+        }
+        return out;
+    };
+    return runPlannedStream(plan, growingAlgorithmTitle(spec),
+                            spec.algorithm == "bbimprover" ? "run" : "epoch", "fraction", filter,
+                            laplaceAnswers, event, record);
+}
+
 Result<LedgerEvent> Session::askGrowing(QueryRequest request)
 {
     PBX_RETURN_IF_ERROR(checkGrowingRequest(request, *m_table, m_settings));
@@ -454,9 +513,6 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     if (!masks)
         return masks.error();
     const growing::PrefixCounts counts(*masks, std::span<const std::uint32_t>(*order).first(end));
-    const std::size_t k = spec.queries.size();
-    const std::string title = growingAlgorithmTitle(spec);
-    const std::string unit = spec.algorithm == "bbimprover" ? "run" : "epoch";
 
     LedgerEvent event;
     event.request = request;
@@ -481,9 +537,12 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
         } else {
             event.status = EventStatus::Released;
             event.answer = r.hard.empty() ? 0.0 : r.hard.back().answer;
-            // The last ⊤ answer's Laplace tail: |noise| ≤ b·ln(1/β) with probability 1 − β.
-            event.errorBound
-                = r.hard.empty() ? 0.0 : math::nudgeUp(r.hard.back().scale * std::log(1.0 / spec.beta));
+            // The last ⊤ answer's exact discrete Laplace tail: |Z|/t ≤ w/t with probability ≥ 1 − β.
+            event.errorBound = 0.0;
+            if (!r.hard.empty()) {
+                auto bound = fractionLaplaceBound(r.hard.back().scale, r.hard.back().time, spec.beta);
+                event.errorBound = bound ? *bound : INFINITY;
+            }
             event.targetMet = !record.refusedEpoch;
             const std::string symbol(filters::chargeUnitSymbol(event.costKind));
             event.accounting
@@ -505,51 +564,20 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
         event.growingRecord = std::move(record);
         return append(std::move(event));
     }
-    // BBScheduler and BBImprover: each run answers every query once with Laplace noise at its
-    // scale; the charge comes first (runPlannedStream), the noise after it.
-    const auto laplaceAnswers = [&](const GrowingRunPlan &run) -> Result<PlannedRelease> {
-        PlannedRelease out;
-        for (std::size_t j = 0; j < k; ++j)
-            out.values.push_back(counts.fraction(j, run.start) + noise.laplace(run.scale));
-        // A failed source draws the same "noise" every time: nothing of the stream may be shown.
-        if (noise.bits().failed())
-            return makeError(ErrorCode::Io, "the random source failed during the stream; nothing was "
-                                            "released (the filter keeps what it was charged)");
-        return out;
-    };
-    PBX_RETURN_IF_ERROR(
-        runPlannedStream(plan, title, unit, "fraction", *m_filter, laplaceAnswers, event, record));
+    PBX_RETURN_IF_ERROR(runLaplaceKStream(spec, plan, counts, *m_filter, noise, event, record));
     event.growingRecord = std::move(record);
     return append(std::move(event));
 }
 
-Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
-                               const SessionSettings &settings)
+namespace {
+
+/// auditGrowingEvent for a BBScheduler or BBImprover event under one noise design.
+Result<void> auditLaplaceKEvent(const LedgerEvent &e, const data::Table &table, GrowingNoiseDesign design)
 {
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
     auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
-    if (!e.request.growing)
-        return fail("a growing-database record without its request");
     const GrowingRequestSpec &spec = *e.request.growing;
-    if (settings.neighbours != data::Neighbouring::Replace)
-        return fail("a growing-database stream in a session whose neighbouring relation is not replace-one");
-    if (spec.algorithm == "nsg") {
-        auto end = growingStreamEnd(spec, table);
-        if (!end)
-            return fail(end.error().message);
-        return auditNsgEvent(e, spec, *end);
-    }
-    if (spec.algorithm == "ermg")
-        return auditErmgEvent(e, table);
-    if (spec.algorithm == "smalldb")
-        return auditSmallDbEvent(e, table);
-    if (spec.algorithm == "pmwg") {
-        auto end = growingStreamEnd(spec, table);
-        if (!end)
-            return fail(end.error().message);
-        return auditPmwgEvent(e, spec, *end);
-    }
-    auto plan = growingRunPlan(spec, table);
+    auto plan = growingRunPlan(spec, table, design);
     if (!plan)
         return fail(plan.error().message);
     if (e.growingRecord && (e.growingRecord->nsg || e.growingRecord->pmwg))
@@ -600,15 +628,68 @@ Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
                         + filters::formatAmount(p.charge.amount));
         if (x.answers.size() != k || a.releases.size() != k)
             return fail(run + ": it does not release one answer per query");
-        for (std::size_t j = 0; j < k; ++j)
+        for (std::size_t j = 0; j < k; ++j) {
             if (a.releases[j].value != x.answers[j] || a.releases[j].scale != p.scale)
                 return fail(run + ": its released answers differ from its record");
+            if (design == GrowingNoiseDesign::Exact && !isCountFraction(x.answers[j], x.start))
+                return fail(run + ": answer " + std::to_string(j) + " (" + format(x.answers[j])
+                            + ") is not a count over t = " + std::to_string(x.start)
+                            + " (the exact discrete noise releases (count + Z)/t)");
+        }
         total = math::addRoundUp(total, a.cost);
     }
     if (total != e.cost)
         return fail("its " + unit + "s charge " + filters::formatAmount(total) + ", not the recorded cost "
                     + filters::formatAmount(e.cost));
     return {};
+}
+
+} // namespace
+
+Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
+                               const SessionSettings &settings)
+{
+    const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
+    auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
+    if (!e.request.growing)
+        return fail("a growing-database record without its request");
+    const GrowingRequestSpec &spec = *e.request.growing;
+    if (settings.neighbours != data::Neighbouring::Replace)
+        return fail("a growing-database stream in a session whose neighbouring relation is not replace-one");
+    if (spec.algorithm == "nsg") {
+        auto end = growingStreamEnd(spec, table);
+        if (!end)
+            return fail(end.error().message);
+        return auditNsgEvent(e, spec, *end);
+    }
+    if (spec.algorithm == "ermg")
+        return auditErmgEvent(e, table);
+    if (spec.algorithm == "smalldb")
+        return auditSmallDbEvent(e, table);
+    if (spec.algorithm == "pmwg") {
+        auto end = growingStreamEnd(spec, table);
+        if (!end)
+            return fail(end.error().message);
+        return auditPmwgEvent(e, spec, *end);
+    }
+    // Recorded before the exact noise: its bounds are the continuous design's (the charges are the
+    // same); audited with the same checks but the answers' integrality.
+    return auditLaplaceKEvent(e, table, recordedNoiseDesign(e, table));
+}
+
+GrowingNoiseDesign recordedNoiseDesign(const LedgerEvent &e, const data::Table &table)
+{
+    if (!e.request.growing || !e.growingRecord || e.growingRecord->epochs.empty())
+        return GrowingNoiseDesign::Exact;
+    const GrowingEpochRecord &first = e.growingRecord->epochs.front();
+    const auto matches = [&](GrowingNoiseDesign design) {
+        auto plan = growingRunPlan(*e.request.growing, table, design);
+        return plan && !plan->empty() && plan->front().scale == first.scale
+               && plan->front().bound == first.bound;
+    };
+    return !matches(GrowingNoiseDesign::Exact) && matches(GrowingNoiseDesign::Continuous)
+               ? GrowingNoiseDesign::Continuous
+               : GrowingNoiseDesign::Exact;
 }
 
 } // namespace pbx::session

@@ -10,6 +10,8 @@
 #include "core/data/table.h"
 #include "core/growing/bb_improver.h"
 #include "core/growing/bb_scheduler.h"
+#include "core/mechanisms/discrete_samplers.h"
+#include "core/mechanisms/noise_source.h"
 #include "core/session/session.h"
 
 #include <string>
@@ -60,17 +62,39 @@ struct GrowingRunPlan
     double scale = 0.0;      ///< Laplace scale k/(ε·start) on the fraction scale, rounded up
     double bound = 0.0;      ///< α + staleness over start … last (probability ≥ 1 − Σβ)
     filters::Charge charge;  ///< what the filter is charged before the run's noise is drawn
+    /// The exact sampler's parameter: BBScheduler and BBImprover the count-scale discrete Laplace
+    /// scale s ≥ scale·start (countLaplaceScale); ERMG σ² in grid units; SmallDBG unused.
+    mechanisms::Rational noise;
+    /// ERMG: the power-of-two grid θ is snapped to before its discrete Gaussian noise; else 0.
+    double grid = 0.0;
+};
+
+/// Which noise a BBScheduler, BBImprover or ERMG stream draws: Exact, the discrete noise every new
+/// stream draws (growing_exact_noise.h), or Continuous, the floating-point Laplace/Gaussian noise of
+/// transcripts recorded before it (docs/growing-databases.md §9, "Earlier transcripts"). The two
+/// charge the same; they differ in the recorded bounds (and ERMG's σ) and in what verify checks of
+/// the answers. pbx-cli verify accepts a recorded stream under either, so no record is lost.
+enum class GrowingNoiseDesign {
+    Exact,
+    Continuous,
 };
 
 /// Every run of the stream with its charge, from the parameters alone: BBScheduler's epochs
 /// (growingEpochPlan, charged by growingEpochCharge) or BBImprover's runs at t = n + jm ≤ end, each
 /// charged ρ_t = growing::BBImprover::step(t).rho (rounded down from m·ρ/(Z t'^{1+a}), t' = t+m−1;
-/// the box runs at ε_t = √(2ρ_t) rounded down, so ε_t²/2 ≤ ρ_t, Bun & Steinke 2016 Prop. 1.4) and
-/// bounded by α(ε_t, t, β_t) + (last − t)/last. Errors: as growingEpochPlan or
-/// growingImproverConfig and growingStreamEnd; INVALID_CONFIG ("schedule.every") beyond
-/// kMaxGrowingEpochs runs, ("black_box.queries") beyond kMaxGrowingAnswers answers, ("budget.rho")
-/// when a run's ε underflows to 0.
-Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spec, const data::Table &table);
+/// the box runs at ε_t = √(2ρ_t) rounded down, so ε_t²/2 ≤ ρ_t, Bun & Steinke 2016 Prop. 1.4).
+/// Each run draws exact discrete Laplace noise on the counts at the scale `noise` = scale·t rounded
+/// up (growing_exact_noise.h), and its bound is the discrete tail's α = w/t (w the smallest integer
+/// with P(|Z| > w) ≤ β_t/k, countLaplaceBound; at most the continuous α plus 1/t) plus the
+/// staleness (last − t)/last. Errors: as growingEpochPlan or growingImproverConfig and
+/// growingStreamEnd; INVALID_CONFIG ("schedule.every") beyond kMaxGrowingEpochs runs,
+/// ("black_box.queries") beyond kMaxGrowingAnswers answers, ("budget.rho") when a run's ε
+/// underflows to 0; INVALID_BUDGET ("budget") when a count-scale scale exceeds the sampler's 2^40.
+/// With `design` Continuous (earlier transcripts, for verify): the bound is the continuous Laplace
+/// tail α(ε_t, t, β_t) plus the staleness, as recorded before the exact noise, `noise` is unset and
+/// no sampler limit applies.
+Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spec, const data::Table &table,
+                                                   GrowingNoiseDesign design = GrowingNoiseDesign::Exact);
 
 /// What the whole unbounded series of runs sums to at most: the schedule's total (ε or ρ) or
 /// BBImprover's ρ. Errors: as growingSchedulerConfig / growingImproverConfig.
@@ -83,6 +107,15 @@ std::string growingAlgorithmTitle(const GrowingRequestSpec &spec);
 /// down, and ε_i-DP implies ε_i²/2 ≤ ρ_i-zCDP, Bun & Steinke 2016 Prop. 1.4), else ε_i (pure
 /// ε_i-DP: the noise scale k/(ε_i t_i) is rounded up).
 filters::Charge growingEpochCharge(const GrowingRequestSpec &spec, const growing::EpochPlan &epoch);
+
+/// Runs a BBScheduler or BBImprover stream: each run of `plan` is charged first (runPlannedStream),
+/// then answers every query as (count + Z)/t, the prefix count from `counts` (the predicates along
+/// the arrival order) plus Z exact discrete Laplace at run.noise (count scale), so every released
+/// value times t is an integer. Errors: as runPlannedStream; when the random source fails after a
+/// charge, its error (Io) and nothing of the stream is released (the filter keeps the charges).
+Result<void> runLaplaceKStream(const GrowingRequestSpec &spec, const std::vector<GrowingRunPlan> &plan,
+                               const growing::PrefixCounts &counts, filters::PrivacyFilter &filter,
+                               mechanisms::NoiseSource &noise, LedgerEvent &event, GrowingRecord &record);
 
 /// Checks a growing request before anything is spent: the session's neighbouring relation is
 /// replace-one (GROWING_NEIGHBOURS_UNSUPPORTED otherwise: the analysis is for replace-one
@@ -110,10 +143,23 @@ std::string releasedBefore(std::size_t count, const std::string &unit);
 
 /// Recomputes a growing event from its request (pbx-cli verify): the plan's (growingRunPlan) t_i,
 /// last time, ε_i, ρ_i, β_i, scale and bound for every recorded epoch or run, each attempt's cost equal to
-/// its epoch's charge and its releases equal to the recorded answers, the epochs consecutive from 0, the
-/// event's cost the rounded-up sum, and a stream cut short only by a recorded refusal.
+/// its epoch's charge and its releases equal to the recorded answers, each BBScheduler or BBImprover
+/// answer a count over t (isCountFraction: the exact noise releases (count + Z)/t), the epochs
+/// consecutive from 0, the event's cost the rounded-up sum, and a stream cut short only by a recorded
+/// refusal. A BBScheduler, BBImprover or ERMG event whose recorded bounds (and σ) are the continuous
+/// design's (recordedNoiseDesign: recorded before the exact noise) is audited against that design,
+/// with the same checks but none of the answers' integrality or grid; its charges are recomputed
+/// exactly as for the exact design (they are the same).
 /// Errors: Parse naming the event and what differs.
 Result<void> auditGrowingEvent(const LedgerEvent &event, const data::Table &table,
                                const SessionSettings &settings);
+
+/// The noise a recorded BBScheduler, BBImprover or ERMG event drew, told by its recorded numbers:
+/// Continuous when its first epoch's (or run's, release's) scale and bound are bit for bit the
+/// continuous design's (growingRunPlan with GrowingNoiseDesign::Continuous) and not the exact
+/// design's; Exact otherwise (also for an event with no epoch: both designs charge the same). The
+/// bounds of the two differ (the exact tail vs the continuous one; ERMG's σ too), so no new event
+/// is taken for an old one unless its numbers are the old design's.
+GrowingNoiseDesign recordedNoiseDesign(const LedgerEvent &event, const data::Table &table);
 
 } // namespace pbx::session

@@ -11,7 +11,9 @@
 #include <QFile>
 #include <QTemporaryDir>
 
+#include <cmath>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -68,6 +70,7 @@ private Q_SLOTS:
     void nsgRunVerifyAndStop();
     void pmwgRunVerifyAndStop();
     void ermgAndSmallDbRunVerifyAndStop();
+    void continuousNoiseTranscriptsStillVerify();
 
 private:
     QTemporaryDir m_dir;
@@ -303,16 +306,18 @@ void TestCliGrowingRun::nsgRunVerifyAndStop()
     const auto r = runCli(args("n.json", "10"));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(
-        r.out.contains(QStringLiteral("s1: released nsg, 13 rounds, 12 ⊤ answers at 40 of 40 checkpoints, "
-                                      "ε = 0.175924 (worst case 1, σ_n = 0.0723333)")),
+        r.out.contains(QStringLiteral("s1: released nsg, 17 rounds, 16 ⊤ answers at 40 of 40 checkpoints, "
+                                      "ε = 0.227637 (worst case 1, σ_n = 0.0723333)")),
         qPrintable(r.out));
     QVERIFY(
-        r.out.contains(QStringLiteral("  NSG round 0: opened at t = 1000, ⊤ at t = 2392, ε = 0.0322581")));
+        r.out.contains(QStringLiteral("  NSG round 0: opened at t = 1000, ⊤ at t = 1000, ε = 0.0322581")));
+    // The ⊤ answer is (count + Z)/t with Z exact discrete Laplace: 587/1000.
+    QVERIFY(r.out.contains(QStringLiteral("query 0 answered 0.587 (scale 0.217)")));
     const json t = readJson(path("n.json"));
     const json &g = t["events"][0];
-    QCOMPARE(g["growing_record"]["nsg"]["rounds"].size(), std::size_t{13});
-    QCOMPARE(g["growing_record"]["nsg"]["hard"].size(), std::size_t{12});
-    QCOMPARE(g["attempts"].size(), std::size_t{13});
+    QCOMPARE(g["growing_record"]["nsg"]["rounds"].size(), std::size_t{17});
+    QCOMPARE(g["growing_record"]["nsg"]["hard"].size(), std::size_t{16});
+    QCOMPARE(g["attempts"].size(), std::size_t{17});
     const auto verified = runCli({QStringLiteral("verify"), path("n.json")});
     QVERIFY2(verified.exitCode == 0, qPrintable(verified.err + verified.out));
     json edited = t;
@@ -322,12 +327,13 @@ void TestCliGrowingRun::nsgRunVerifyAndStop()
     QCOMPARE(caught.exitCode, 1);
     QVERIFY2(caught.err.contains(QStringLiteral("round 3: it charged ε = 0.001, but opening at t = ")),
              qPrintable(caught.err));
-    // ε = 0.05: the second round (ε = 0.02086) does not fit what is left; the first stays released.
+    // ε = 0.05: the second round (ε = 0.0322581, opened at t = 1000 after the first ⊤ there) does not
+    // fit what is left; the first stays released.
     const auto small = runCli(args("n-small.json", "0.05"));
     QVERIFY2(small.exitCode == 0, qPrintable(small.err));
-    QVERIFY2(small.out.contains(QStringLiteral("1 round, 1 ⊤ answer at 3 of 40 checkpoints, ε = 0.0322581")),
+    QVERIFY2(small.out.contains(QStringLiteral("1 round, 1 ⊤ answer at 1 of 40 checkpoints, ε = 0.0322581")),
              qPrintable(small.out));
-    QVERIFY(small.out.contains(QStringLiteral("round 1 (t = 2392) refused")));
+    QVERIFY(small.out.contains(QStringLiteral("round 1 (t = 1000) refused")));
     QVERIFY(runCli({QStringLiteral("verify"), path("n-small.json")}).exitCode == 0);
 }
 
@@ -360,10 +366,10 @@ void TestCliGrowingRun::pmwgRunVerifyAndStop()
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(
         r.out.contains(QStringLiteral("m1: released pmwg, 67 rounds, 67 hard of 1000 answers at 40 of 40 "
-                                      "checkpoints, ε = 0.511977 (worst case 1, σ_n = 0.0201667, N = 160)")),
+                                      "checkpoints, ε = 0.513772 (worst case 1, σ_n = 0.0201667, N = 160)")),
         qPrintable(r.out));
-    QVERIFY2(r.out.contains(QStringLiteral("  PMWG round 0: opened at t = 14000, ⊤ at t = 14000 (query 1), "
-                                           "ε = 0.00826446; answered ")),
+    QVERIFY2(r.out.contains(QStringLiteral("  PMWG round 0: opened at t = 14000, ⊤ at t = 14000 (query 0), "
+                                           "ε = 0.00826446; answered 0.179571 (scale 0.0605)")),
              qPrintable(r.out));
     const json t = readJson(path("m.json"));
     const json &g = t["events"][0];
@@ -425,7 +431,12 @@ void TestCliGrowingRun::ermgAndSmallDbRunVerifyAndStop()
         e.out.contains(QStringLiteral("e1: released ermg, 28 of 28 releases, ρ = 0.122801 (series ≤ 0.5)")),
         qPrintable(e.out));
     QVERIFY2(
-        e.out.contains(QStringLiteral("  ERMG release 0 of 28: t = 1000, ρ = 0.0233363, σ = 0.925761; θ = ")),
+        e.out.contains(QStringLiteral("  ERMG release 0 of 28: t = 1000, ρ = 0.0233363, σ = 0.925762; θ = ")),
+        qPrintable(e.out));
+    // θ on a power-of-two grid plus discrete Gaussian noise: the exact discrete tail's bound (the
+    // continuous Chernoff bound σ√(2 ln(2d/β)) was 3.53).
+    QVERIFY2(
+        e.out.contains(QStringLiteral("(each coordinate within 2.95948 of the fit w.p. ≥ 1 − 0.0125063)")),
         qPrintable(e.out));
     const json te = readJson(path("e.json"));
     QCOMPARE(te["events"][0]["growing_record"]["epochs"].size(), std::size_t{28});
@@ -489,6 +500,60 @@ void TestCliGrowingRun::ermgAndSmallDbRunVerifyAndStop()
     QCOMPARE(big.exitCode, 1);
     QVERIFY2(big.err.contains(QStringLiteral("SMALLDB_TOO_LARGE: black_box.m")), qPrintable(big.err));
     QVERIFY(!QFile::exists(path("d-big.json")));
+}
+
+/// A transcript and journal recorded before the streams drew exact discrete noise (main at b52b432:
+/// continuous Laplace/Gaussian answers, the continuous bounds and ERMG σ; tests/data/transcripts)
+/// still verify and resume: no record is lost. An edited bound is still caught.
+void TestCliGrowingRun::continuousNoiseTranscriptsStillVerify()
+{
+    const QString dir = QStringLiteral(PBX_SOURCE_DIR "/tests/data/transcripts/");
+    for (const char *name : {"growing_continuous.json", "growing_continuous.journal",
+                             "growing_continuous.journal.tail", "growing_continuous_queries.jsonl"})
+        QVERIFY(QFile::copy(dir + QString::fromLatin1(name), path(name)));
+    for (const char *file : {"growing_continuous.json", "growing_continuous.journal"}) {
+        const auto verified = runCli({QStringLiteral("verify"), path(file)});
+        QVERIFY2(verified.exitCode == 0, qPrintable(verified.err + verified.out));
+        QVERIFY(verified.out.startsWith(QStringLiteral("ok: ")));
+    }
+    const json old = readJson(path("growing_continuous.json"));
+    // The recorded continuous numbers: BBScheduler epoch 0's bound α_0 + s_0 = 0.008·ln(80) +
+    // 999/1999, its answers not counts over t; ERMG release 0's σ_t = 0.757722.
+    const json &epoch0 = old["events"][0]["growing_record"]["epochs"][0];
+    QVERIFY(std::abs(epoch0["bound"].get<double>() - (0.008 * std::log(80.0) + 999.0 / 1999.0)) < 1e-12);
+    const double answer = epoch0["answers"][0].get<double>();
+    QVERIFY(std::round(answer * 1000.0) / 1000.0 != answer);
+    QVERIFY(std::abs(old["events"][2]["growing_record"]["epochs"][0]["scale"].get<double>() - 0.757722)
+            < 1e-6);
+    // Resuming the old journal spends nothing again and keeps its streams.
+    QStringList args = run("growing_continuous_queries.jsonl", "resumed.json",
+                           {QStringLiteral("--journal"), path("growing_continuous.journal")});
+    args[6] = QStringLiteral("zcdp");
+    args << QStringLiteral("--epsilon") << QStringLiteral("10");
+    const auto again = runCli(args);
+    QVERIFY2(again.exitCode == 0, qPrintable(again.err + again.out));
+    QVERIFY2(again.out.contains(QStringLiteral("resuming: 3 answers already in the journal")),
+             qPrintable(again.out));
+    const json resumed = readJson(path("resumed.json"));
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(resumed["events"][i]["growing_record"], old["events"][i]["growing_record"]);
+    // Edited: a bound that is neither design's, an ERMG σ, a BBImprover answer's release.
+    const auto caught = [&](const char *file, const std::function<void(json &)> &edit, const char *needle) {
+        json t = old;
+        edit(t);
+        writeFile(path(file), t.dump(2));
+        const auto verified = runCli({QStringLiteral("verify"), path(file)});
+        QVERIFY2(verified.exitCode != 0, qPrintable(verified.out));
+        QVERIFY2(verified.err.contains(QString::fromUtf8(needle)), qPrintable(verified.err));
+    };
+    caught(
+        "b.json", [](json &t) { t["events"][0]["growing_record"]["epochs"][2]["bound"] = 0.5; },
+        "epoch 2: its noise scale or bound is not the one");
+    caught(
+        "s.json", [](json &t) { t["events"][2]["growing_record"]["epochs"][1]["scale"] = 0.2; }, "release 1");
+    caught(
+        "a.json", [](json &t) { t["events"][1]["attempts"][3]["releases"][1]["value"] = 0.25; },
+        "run 3: its released answers differ from its record");
 }
 
 QTEST_GUILESS_MAIN(TestCliGrowingRun)

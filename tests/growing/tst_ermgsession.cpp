@@ -114,9 +114,13 @@ void TestErmgSession::releasesChargeTheImproversRho()
         QCOMPARE(r.epochs[j].rho, rho); // bit for bit the improver's ρ_t
         QCOMPARE(e->attempts[j].cost, rho);
         QCOMPARE(r.epochs[j].epsilon, 0.0);
-        // σ_t ≥ Δ_t/√(2ρ_t): the release is at most ρ_t-zCDP.
+        // σ_t ≥ Δ_t/√(2ρ_t) chooses the grid g; the discrete Gaussian is calibrated to ρ_t with the
+        // sensitivity Δ_t/g + 3 grid steps, so the recorded σ = g·σ_g is σ_t(1 + 3g/Δ_t), g ≤ Δ_t/2^20
+        // here: at most 3·2^-20 more noise (tst_exactnoise checks the grid and the ρ exactly).
         const double sigma = growing::ermNoiseScale(t, 0.01, 1e-10, rho);
-        QCOMPARE(r.epochs[j].scale, sigma);
+        QVERIFY(r.epochs[j].scale >= sigma);
+        QVERIFY2(r.epochs[j].scale <= sigma * (1.0 + 3.0 / 1048576.0),
+                 qPrintable(QString::number(r.epochs[j].scale / sigma - 1.0, 'g', 17)));
         const double delta = growing::ermSensitivity(t, 0.01, 1e-10);
         QVERIFY(delta * delta / (2.0 * sigma * sigma) <= rho);
         QCOMPARE(r.epochs[j].answers.size(), std::size_t{9});
@@ -125,7 +129,7 @@ void TestErmgSession::releasesChargeTheImproversRho()
     }
     // Δ_1000 = 2/(1000 · 0.01) = 0.2, ρ_1000 = 1000 · 0.5/(Z · 1999^1.1) with Z = 5.012374.
     QVERIFY(std::abs(r.epochs[0].rho - 500.0 / (5.012374 * std::pow(1999.0, 1.1))) < 1e-7);
-    QVERIFY2(std::abs(r.epochs[0].scale / (0.2 / std::sqrt(2.0 * r.epochs[0].rho)) - 1.0) < 1e-6,
+    QVERIFY2(std::abs(r.epochs[0].scale / (0.2 / std::sqrt(2.0 * r.epochs[0].rho)) - 1.0) < 2e-6,
              qPrintable(QString::number(r.epochs[0].scale, 'g', 17)));
     QCOMPARE(r.epochs.back().last, std::uint64_t{28155});
     QVERIFY(e->cost >= sum && std::abs(e->cost - sum) < 1e-12);

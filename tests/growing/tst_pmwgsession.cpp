@@ -252,7 +252,17 @@ void TestPmwgSession::transcriptRoundTripAndAudit()
     edited.growingRecord->pmwg->checkpoints.pop_back();
     check(edited, "stops after 39 of 40 checkpoints");
     edited = *e;
-    edited.growingRecord->pmwg->checkpoints[5].answers[3] += 0.01; // an easy answer not from x̂
+    // An easy answer not from x̂: the first answer of checkpoint 5 that is not a ⊤ answer.
+    std::size_t easy = 0;
+    const auto isHard = [&](std::size_t k) {
+        for (const auto &h : e->growingRecord->pmwg->hard)
+            if (h.query == 5 * 25 + k)
+                return true;
+        return false;
+    };
+    while (isHard(easy))
+        ++easy;
+    edited.growingRecord->pmwg->checkpoints[5].answers[easy] += 0.01;
     check(edited, "of the replayed public histogram");
     edited = *e;
     edited.growingRecord->pmwg->hard[0].answer += 0.01; // x̂ then moves differently

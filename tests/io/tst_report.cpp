@@ -261,6 +261,30 @@ private slots:
                  std::string("Range workload (strategy matrix)"));
     }
 
+    /// The growing streams' notes name their noise: exact discrete Laplace / discrete Gaussian
+    /// (Canonne, Kamath & Steinke 2020) for new streams, continuous for the streams of a transcript
+    /// recorded before the exact noise (tests/data/transcripts, main at b52b432).
+    void growingNotesNameTheirNoise()
+    {
+        for (const char *m : {"bbscheduler", "bbimprover", "nsg", "pmwg"}) {
+            const auto note = report::mechanismNote(m);
+            QVERIFY2(note.text.find("exact discrete Laplace") != std::string::npos, m);
+            QVERIFY2(note.sources.find("Canonne, Kamath & Steinke 2020") != std::string::npos, m);
+        }
+        QVERIFY(report::mechanismNote("ermg").text.find("exact discrete Gaussian") != std::string::npos);
+        auto file = io::readSessionFile(PBX_SOURCE_DIR "/tests/data/transcripts/growing_continuous.json");
+        QVERIFY2(file.ok(), file ? "" : file.error().message.c_str());
+        auto replayed = io::auditSessionFile(*file, m_cps);
+        QVERIFY2(replayed.ok(), replayed ? "" : replayed.error().message.c_str());
+        const auto r = report::collectReport(**replayed, {});
+        QCOMPARE(r.mechanisms, (std::vector<std::string>{"bbscheduler:continuous", "bbimprover:continuous",
+                                                         "ermg:continuous"}));
+        const std::string html = report::reportHtml(r);
+        QVERIFY(html.find("Growing database (BBScheduler), continuous noise") != std::string::npos);
+        QVERIFY(html.find("continuous Gaussian noise of scale σ_t") != std::string::npos);
+        QVERIFY(html.find("exact discrete") == std::string::npos);
+    }
+
 private:
     static std::string xmlEscapeForTest(const std::string &text) { return report::xmlEscape(text); }
 };

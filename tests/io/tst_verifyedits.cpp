@@ -4,6 +4,7 @@
 // rounds open, and every recorded refusal of a growing stream's epoch or round or of an output-DP
 // request replayed against the filter. Each edited transcript below verified before.
 #include "core/io/event_json.h"
+#include "core/io/session_file.h"
 #include "core/math/directed_rounding.h"
 #include "core/session/cost_audit.h"
 #include "core/session/growing_nsg.h"
@@ -68,6 +69,7 @@ private Q_SLOTS:
     void nsgRoundOpeningsAreReplayed();
     void growingRefusalIsReplayed();
     void odpRefusalIsReplayed();
+    void continuousNoiseRecordsStillOpen();
 };
 
 void TestVerifyEdits::quantileEpsilonIsRecomputed()
@@ -220,6 +222,45 @@ void TestVerifyEdits::odpRefusalIsReplayed()
     edited[0].cost = 0.0;
     edited[0].reason = "invented";
     expectCaught(*s, edited, "it records a refusal, but the filter has 5 left");
+}
+
+/// A transcript and a journal recorded before the growing streams drew exact discrete noise
+/// (tests/data/transcripts, main at b52b432: continuous answers, bounds and ERMG σ) open as File ▸
+/// Open session opens them (readSessionFile + auditSessionFile) with their three streams and the
+/// spend ρ = 0.213623; the same events with an exact-design bound edited in, or a continuous bound
+/// moved, are refused.
+void TestVerifyEdits::continuousNoiseRecordsStillOpen()
+{
+    for (const char *name : {"growing_continuous.json", "growing_continuous.journal"}) {
+        auto file = io::readSessionFile(std::string(PBX_SOURCE_DIR "/tests/data/transcripts/") + name);
+        QVERIFY2(file.ok(), file ? "" : file.error().message.c_str());
+        auto replayed = io::auditSessionFile(*file, cps());
+        QVERIFY2(replayed.ok(), replayed ? name : replayed.error().message.c_str());
+        const auto &events = (*replayed)->events();
+        QCOMPARE(events.size(), std::size_t{3});
+        QCOMPARE(events[0].growingRecord->epochs.size(), std::size_t{5});
+        QCOMPARE(events[2].growingRecord->epochs.size(), std::size_t{6});
+        QVERIFY(std::abs((*replayed)->filter().spent() - 0.213623) < 1e-6);
+        // Each stream audits alone too; a moved bound is neither design's.
+        for (std::size_t i = 0; i < 3; ++i) {
+            QVERIFY(session::auditGrowingEvent(events[i], *cps(), (*replayed)->settings()).ok());
+            auto edited = events[i];
+            edited.growingRecord->epochs[1].bound = math::nudgeUp(edited.growingRecord->epochs[1].bound);
+            QVERIFY(!session::auditGrowingEvent(edited, *cps(), (*replayed)->settings()).ok());
+        }
+        // BBScheduler epoch 0 with the exact design's bound but its continuous answers: refused
+        // (the exact design's finding: an answer that is not a count over t).
+        auto mixed = events[0];
+        auto exact = session::growingRunPlan(*mixed.request.growing, *cps());
+        QVERIFY(exact.ok());
+        for (std::size_t i = 0; i < mixed.growingRecord->epochs.size(); ++i)
+            mixed.growingRecord->epochs[i].bound = (*exact)[i].bound;
+        auto audited = session::auditGrowingEvent(mixed, *cps(), (*replayed)->settings());
+        QVERIFY(!audited.ok());
+        QVERIFY2(
+            QString::fromStdString(audited.error().message).contains(QStringLiteral("is not a count over t")),
+            audited.error().message.c_str());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestVerifyEdits)
