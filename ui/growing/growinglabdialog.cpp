@@ -64,6 +64,7 @@ GrowingLabDialog::GrowingLabDialog(QWidget *parent) : QDialog(parent)
     // Opens inside a 1024×700 projector screen (the editor and the panels scroll there) and at a
     // comfortable size where there is room.
     resizeWithinScreen(this, QSize(1220, 860));
+    keepFrameInsideScreen(this);
     linkGlossaryTermsInLabels(this); // the explanations' terms link to Help ▸ Glossary
 }
 
