@@ -29,7 +29,7 @@ inline QString testScreenName()
 }
 
 /// Runs the QtTest class `Test` in an application whose only screen is testScreen().
-template <typename Test>
+template<typename Test>
 int runOnTestScreen(int argc, char **argv)
 {
     QTemporaryDir dir;

@@ -4,20 +4,22 @@
 // at 1024); the result card, the cost preview, the hints and the ledger follow presentation
 // mode's font and nothing in them is cut. Screenshots: projector_*_<screen>.png.
 #include "core/lessons/lesson_json.h"
+#include "testscreen.h"
+#include "ui/charts/comparisoncharts.h"
 #include "ui/charts/presentation.h"
 #include "ui/comparison/comparisonlayout.h"
 #include "ui/comparison/comparisonview.h"
-#include "ui/charts/comparisoncharts.h"
+#include "ui/comparison/exampleplans.h"
+#include "ui/comparison/planmodel.h"
 #include "ui/growing/growinglabdialog.h"
-#include "ui/models/ledgermodel.h"
-#include "ui/sessiondocument.h"
 #include "ui/lessons/lessonrunner.h"
 #include "ui/lessons/lessonspanel.h"
 #include "ui/mainwindow.h"
+#include "ui/models/ledgermodel.h"
 #include "ui/panels/querybuilder.h"
+#include "ui/sessiondocument.h"
 #include "ui/widgets/budgetgauge.h"
 #include "ui/widgets/resultcard.h"
-#include "testscreen.h"
 #include "uitestutils.h"
 
 #include "core/data/query.h"
@@ -32,9 +34,9 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QTabWidget>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextDocumentFragment>
 #include <QtTest/QtTest>
@@ -44,6 +46,7 @@ using pbx::test::testScreenName;
 using pbx::ui::BudgetGauge;
 using pbx::ui::ComparisonLayout;
 using pbx::ui::ComparisonView;
+using pbx::ui::CompositionCurveChart;
 using pbx::ui::GrowingLabDialog;
 using pbx::ui::LessonsPanel;
 using pbx::ui::MainWindow;
@@ -172,8 +175,8 @@ private Q_SLOTS:
         const double percentWidth = QFontMetricsF(items[0].font).horizontalAdvance(items[0].text);
         QVERIFY2(percentWidth <= 0.8 * items[0].box.width() + 0.01,
                  qPrintable(QStringLiteral("%1 px in %2").arg(percentWidth).arg(items[0].box.width())));
-        qInfo("gauge %dx%d: percentage %.0f px wide in a %.0f-px inner diameter, %.1f pt",
-              gauge->width(), gauge->height(), percentWidth, items[0].box.width(), pointSize(items[0].font));
+        qInfo("gauge %dx%d: percentage %.0f px wide in a %.0f-px inner diameter, %.1f pt", gauge->width(),
+              gauge->height(), percentWidth, items[0].box.width(), pointSize(items[0].font));
         if (testScreen().width() <= 1024) {
             // What failed before: the unshrunk font does not fit there.
             QFont unshrunk = QApplication::font();
@@ -181,8 +184,10 @@ private Q_SLOTS:
             unshrunk.setWeight(QFont::DemiBold);
             QVERIFY(QFontMetricsF(unshrunk).horizontalAdvance(items[0].text) > 0.8 * items[0].box.width());
         }
-        QVERIFY(!pbx::test::saveScreenshot(*gauge, QStringLiteral("projector_gauge_") + testScreenName()).isEmpty());
-        QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("projector_gauge_window_") + testScreenName()).isEmpty());
+        QVERIFY(!pbx::test::saveScreenshot(*gauge, QStringLiteral("projector_gauge_") + testScreenName())
+                     .isEmpty());
+        QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("projector_gauge_window_") + testScreenName())
+                     .isEmpty());
         setPresentation(w, false);
     }
 
@@ -245,7 +250,8 @@ private Q_SLOTS:
         // The dock titles follow too.
         for (QDockWidget *dock : w.findChildren<QDockWidget *>())
             QCOMPARE(pointSize(dock->font()), large);
-        QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("projector_card_") + testScreenName()).isEmpty());
+        QVERIFY(
+            !pbx::test::saveScreenshot(w, QStringLiteral("projector_card_") + testScreenName()).isEmpty());
 
         // Switching back restores the normal sizes.
         setPresentation(w, false);
@@ -283,10 +289,10 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(view->hasResults() && !view->isBusy(), 60000);
         view->flushCharts();
         QTest::qWait(200);
-        QVERIFY(!pbx::test::saveScreenshot(*dock, QStringLiteral("projector_comparison_%1_%2")
-                                                      .arg(presentation ? QStringLiteral("presentation")
-                                                                        : QStringLiteral("normal"),
-                                                           testScreenName()))
+        QVERIFY(!pbx::test::saveScreenshot(
+                     *dock, QStringLiteral("projector_comparison_%1_%2")
+                                .arg(presentation ? QStringLiteral("presentation") : QStringLiteral("normal"),
+                                     testScreenName()))
                      .isEmpty());
 
         const QRect available = dock->screen()->availableGeometry();
@@ -294,7 +300,7 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("comparison %1").arg(describe(dock->frameGeometry()))));
         verifyNoSidewaysScrolling(view->resultsView(), "comparison view");
         const bool wide = testScreen().width() >= ComparisonLayout::kWideWidth;
-        const auto expected = !wide         ? ComparisonLayout::Mode::OneView
+        const auto expected = !wide          ? ComparisonLayout::Mode::OneView
                               : presentation ? ComparisonLayout::Mode::Narrow
                                              : ComparisonLayout::Mode::Wide;
         QCOMPARE(view->arrangement()->mode(), expected);
@@ -361,9 +367,10 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(lab));
         QTest::qWait(150);
         QVERIFY2(lab->screen()->availableGeometry().contains(lab->frameGeometry()),
-                 qPrintable(describe(lab->frameGeometry()) + QStringLiteral(", minimum %1×%2")
-                                                                .arg(lab->minimumSizeHint().width())
-                                                                .arg(lab->minimumSizeHint().height())));
+                 qPrintable(describe(lab->frameGeometry())
+                            + QStringLiteral(", minimum %1×%2")
+                                  .arg(lab->minimumSizeHint().width())
+                                  .arg(lab->minimumSizeHint().height())));
         QScrollArea *page = nullptr;
         for (QScrollArea *area : lab->findChildren<QScrollArea *>())
             if (area->isVisible() && area->verticalScrollBar()->maximum() > 0)
@@ -382,10 +389,55 @@ private Q_SLOTS:
         QTRY_VERIFY(lab->isVisible());
         QTest::qWait(100);
         QCOMPARE(page->verticalScrollBar()->value(), 0);
+        // The cursor's read-out spans the charts' width on a row of its own and is read whole.
+        auto *readout = lab->findChild<QLabel *>(QStringLiteral("growingReadout"));
+        QVERIFY(readout);
+        auto *tabs = lab->findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        QVERIFY2(readout->width() >= tabs->width() - 2,
+                 qPrintable(QStringLiteral("read-out %1 px beside charts %2 px")
+                                .arg(readout->width())
+                                .arg(tabs->width())));
+        verifyLabelFits(readout, "growing lab read-out");
         QVERIFY(!pbx::test::saveScreenshot(*lab, QStringLiteral("projector_growinglab_") + testScreenName())
                      .isEmpty());
         panel->runner()->end();
         setPresentation(w, false);
+    }
+
+    /// ε after k steps: a log axis when the strategies end more than a decade apart (the DP-SGD
+    /// plan, 1000 subsampled Gaussian steps: basic composition far above RDP and the PLD, which a
+    /// linear axis left flat at zero), a linear one from 0 when they do not (20 Laplace counts of
+    /// ε = 0.1: 2 against about 1).
+    void compositionChartLogAxisWhenTheCurvesSpanADecade()
+    {
+        ComparisonView view;
+        view.resize(testScreen() * 0.9);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        CompositionCurveChart *chart = view.compositionChart();
+        const auto examples = pbx::ui::examplePlans();
+        for (const QString &name : {QStringLiteral("DP-SGD"), QStringLiteral("20 Laplace")}) {
+            const auto example = std::find_if(examples.begin(), examples.end(),
+                                              [&](const auto &e) { return e.name.startsWith(name); });
+            QVERIFY(example != examples.end());
+            QVERIFY(view.planModel()->replacePlan(example->ledger, example->name));
+            view.recomputeNow();
+            QTRY_VERIFY_WITH_TIMEOUT(view.hasResults() && !view.isBusy(), 120000);
+            view.flushCharts();
+            const bool wide = name.startsWith(QStringLiteral("DP-SGD"));
+            QCOMPARE(chart->logScale(), wide);
+            if (view.arrangement()->mode() == ComparisonLayout::Mode::OneView)
+                view.arrangement()->viewTabs()->setCurrentWidget(chart);
+            else if (view.arrangement()->mode() == ComparisonLayout::Mode::Narrow)
+                view.arrangement()->chartTabs()->setCurrentWidget(chart);
+            QTest::qWait(100);
+            QVERIFY(!pbx::test::saveScreenshot(
+                         *chart,
+                         QStringLiteral("projector_curves_%1_%2")
+                             .arg(wide ? QStringLiteral("log") : QStringLiteral("linear"), testScreenName()))
+                         .isEmpty());
+        }
     }
 
 private:

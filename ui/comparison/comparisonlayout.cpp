@@ -54,13 +54,13 @@ ComparisonLayout::ComparisonLayout(QWidget *strategies, const QList<Chart> &char
     m_chartArea->setCurrentWidget(m_gridPage);
 }
 
-ComparisonLayout::Mode ComparisonLayout::modeFor(int width, bool presentation)
+ComparisonLayout::Mode ComparisonLayout::modeFor(QSize available, bool presentation)
 {
     // Presentation mode's larger text needs its factor more room for the same arrangement.
     const double scale = presentation ? Presentation::fontFactor : 1.0;
-    if (width >= kWideWidth * scale)
+    if (available.width() >= kWideWidth * scale && available.height() >= kWideHeight * scale)
         return Mode::Wide;
-    return width >= kSideBySideWidth * scale ? Mode::Narrow : Mode::OneView;
+    return available.width() >= kSideBySideWidth * scale ? Mode::Narrow : Mode::OneView;
 }
 
 void ComparisonLayout::fitStrategies()

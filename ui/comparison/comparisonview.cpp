@@ -179,19 +179,19 @@ void ComparisonView::createLayout()
     connect(&Presentation::instance(), &Presentation::changed, this, [this] { updateArrangement(); });
 }
 
-int ComparisonView::availableWidth() const
+QSize ComparisonView::availableSize() const
 {
-    // In a scroll area (the dock's), the width the area can show, not the width the content was
+    // In a scroll area (the dock's), the size the area can show, not the size the content was
     // given (which is at least its minimum).
     for (QWidget *p = parentWidget(); p; p = p->parentWidget())
         if (auto *area = qobject_cast<QAbstractScrollArea *>(p))
-            return area->maximumViewportSize().width();
-    return width();
+            return area->maximumViewportSize();
+    return size();
 }
 
 void ComparisonView::updateArrangement()
 {
-    const auto mode = ComparisonLayout::modeFor(availableWidth(), Presentation::instance().isEnabled());
+    const auto mode = ComparisonLayout::modeFor(availableSize(), Presentation::instance().isEnabled());
     m_arrangement->setMode(mode);
     if (m_topRows
         == (mode == ComparisonLayout::Mode::Wide     ? 1

@@ -151,12 +151,12 @@ protected:
 private:
     void createWidgets();
     void createLayout();
-    /// Chooses the arrangement and the top bar's rows for availableWidth() and presentation mode.
+    /// Chooses the arrangement and the top bar's rows for availableSize() and presentation mode.
     void updateArrangement();
     /// The strategy table's columns for its current font.
     void sizeResultColumns();
-    /// The width the view can show: its scroll area's viewport's when it sits in one.
-    int availableWidth() const;
+    /// The size the view can show: its scroll area's viewport's when it sits in one.
+    QSize availableSize() const;
     void connectSignals();
     QWidget *createTopBar();
     QWidget *createSessionPage();

@@ -118,6 +118,7 @@ void GrowingLabDialog::createWidgets()
         m_speed->addItem(tr("%1×").arg(s), s);
     m_speed->setCurrentIndex(2);
     m_readout = new QLabel(this);
+    m_readout->setObjectName(QStringLiteral("growingReadout"));
     m_readout->setWordWrap(true);
     m_readout->setMinimumHeight(2 * fontMetrics().lineSpacing());
     m_animation = new QTimer(this);
@@ -187,11 +188,14 @@ void GrowingLabDialog::createLayout()
     animation->addWidget(m_play);
     animation->addWidget(new QLabel(tr("Speed"), this));
     animation->addWidget(m_speed);
-    animation->addWidget(m_readout, 1);
+    animation->addStretch(1);
     auto *right = new QVBoxLayout;
     right->addWidget(m_banner);
     right->addWidget(m_tabs, 1);
     right->addLayout(animation);
+    // The read-out on a row of its own, as wide as the charts: beside Play and Speed it was
+    // squeezed into a column of one or two words per line and cut at 1024 px (issue 29).
+    right->addWidget(m_readout);
 
     auto *layout = new QHBoxLayout(this);
     layout->addWidget(new FitScrollArea(editor, Qt::Vertical, this));
