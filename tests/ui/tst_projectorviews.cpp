@@ -7,6 +7,7 @@
 #include "testscreen.h"
 #include "ui/charts/comparisoncharts.h"
 #include "ui/charts/presentation.h"
+#include "ui/charts/privacylosspathchart.h"
 #include "ui/comparison/comparisonlayout.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/comparison/exampleplans.h"
@@ -16,6 +17,7 @@
 #include "ui/lessons/lessonspanel.h"
 #include "ui/mainwindow.h"
 #include "ui/models/ledgermodel.h"
+#include "ui/noisereduction/noisereductionview.h"
 #include "ui/panels/querybuilder.h"
 #include "ui/sessiondocument.h"
 #include "ui/widgets/budgetgauge.h"
@@ -438,6 +440,32 @@ private Q_SLOTS:
                              .arg(wide ? QStringLiteral("log") : QStringLiteral("linear"), testScreenName()))
                          .isEmpty());
         }
+    }
+
+    /// A step about the main window raises the privacy-loss path in front of the noise-reduction
+    /// view an earlier step raised in its place (before, the noise-reduction view stayed in front).
+    void lessonStepRaisesTheChartItIsAbout()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        LessonsPanel *panel = w.showLessons();
+        auto lesson = pbx::lessons::parseLesson(
+            R"({"format":"pbx-lesson","version":1,"id":"r","title":"R","summary":"S","steps":[)"
+            R"({"title":"a","explanation":"b","setup":{"view":"noise-reduction"},"question":"q","answer":"a"},)"
+            R"({"title":"c","explanation":"d","setup":{"view":"main"},"question":"q","answer":"a"}]})",
+            "raise.json");
+        QVERIFY2(lesson.ok(), lesson.ok() ? "" : lesson.error().message.c_str());
+        QVERIFY(panel->runner()->begin(*lesson).ok());
+        // A dock behind another's tab keeps isVisible(); what is on screen is its visible region.
+        const auto onScreen = [](QWidget *widget) { return !widget->visibleRegion().isEmpty(); };
+        QTRY_VERIFY(onScreen(w.noiseReductionView()));
+        QVERIFY(!onScreen(w.pathChart()));
+        QVERIFY(panel->runner()->goTo(1).ok());
+        QTRY_VERIFY(onScreen(w.pathChart()));
+        QVERIFY(!onScreen(w.noiseReductionView()));
+        panel->runner()->end();
     }
 
 private:

@@ -4,6 +4,7 @@
 #include "core/accounting/session_ledger.h"
 #include "core/io/journal.h"
 #include "core/lessons/lesson_values.h"
+#include "ui/charts/privacylosspathchart.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/comparison/planmodel.h"
 #include "ui/growing/growinglabdialog.h"
@@ -296,6 +297,14 @@ void LessonRunner::showView(const lessons::LessonStep &step)
         if (step.comparison)
             comparison->setQuery(true, step.comparison->delta, comparison->epsilon());
         wanted = m_window->comparisonDock();
+    } else if (view == "main") {
+        // The main window's chart: the privacy-loss path, in front of the noise-reduction view
+        // an earlier step raised in its place (issue 29: a step raises the chart it is about).
+        for (QWidget *p = m_window->pathChart(); p; p = p->parentWidget())
+            if (auto *dock = qobject_cast<QDockWidget *>(p)) {
+                dock->raise();
+                break;
+            }
     } else if (view == "noise-reduction") {
         wanted = m_window->noiseReductionDock();
     } else if (view == "privacy-risk") {
