@@ -6,6 +6,7 @@
 #include "core/lessons/lesson_json.h"
 #include "testscreen.h"
 #include "ui/charts/comparisoncharts.h"
+#include "ui/charts/noisereductionchart.h"
 #include "ui/charts/presentation.h"
 #include "ui/charts/privacylosspathchart.h"
 #include "ui/comparison/comparisonlayout.h"
@@ -26,8 +27,11 @@
 
 #include "core/data/query.h"
 
+#include <QAbstractAxis>
 #include <QAbstractScrollArea>
 #include <QAction>
+#include <QChart>
+#include <QChartView>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
@@ -466,6 +470,29 @@ private Q_SLOTS:
         QTRY_VERIFY(onScreen(w.pathChart()));
         QVERIFY(!onScreen(w.noiseReductionView()));
         panel->runner()->end();
+    }
+
+    /// The noise-reduction chart with nothing to draw says what to do instead of drawing axes
+    /// of made-up numbers (before: y from −0.5 to 1.5, σ from 1 to 10).
+    void emptyNoiseReductionChartSaysWhatToDo()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.noiseReductionDock()->raise();
+        pbx::ui::NoiseReductionChart *chart = w.noiseReductionView()->chart();
+        chart->flush();
+        QCOMPARE(chart->pointCount(), 0);
+        QVERIFY2(chart->message().contains(QStringLiteral("relative target")), qPrintable(chart->message()));
+        auto *view = chart->findChild<QChartView *>();
+        QVERIFY(view);
+        QVERIFY(!view->chart()->axes().isEmpty());
+        for (QAbstractAxis *axis : view->chart()->axes())
+            QVERIFY(!axis->isVisible());
+        QVERIFY(!pbx::test::saveScreenshot(*chart, QStringLiteral("projector_noisereduction_empty_")
+                                                       + testScreenName())
+                     .isEmpty());
     }
 
 private:
