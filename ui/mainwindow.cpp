@@ -45,6 +45,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QShowEvent>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -145,14 +146,14 @@ void MainWindow::createCentralWidget()
     m_ledgerView->setTextElideMode(Qt::ElideRight);
     m_ledgerView->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_ledgerView->verticalHeader()->setVisible(false);
-    m_ledgerView->verticalHeader()->setDefaultSectionSize(m_ledgerView->fontMetrics().height() + 8);
     auto *header = m_ledgerView->horizontalHeader();
     header->setStretchLastSection(true);
     header->setHighlightSections(false);
     header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    const QFontMetrics metrics(m_ledgerView->font());
-    const auto width = [&](const QString &sample) { return metrics.horizontalAdvance(sample) + 18; };
-    m_ledgerView->setColumnWidth(LedgerModel::Number, width(QStringLiteral("999")));
+    sizeLedgerColumns();
+    // Presentation mode's larger font gets wider columns and taller rows: the columns sized for
+    // the normal font elided every header ("Answer ±…") and cut the rows (issue 29).
+    connect(&Presentation::instance(), &Presentation::changed, this, [this] { sizeLedgerColumns(); });
     // The request number is never elided: the column widens with its digits (10000 requests).
     const auto fitNumbers = [this] {
         const int digits = static_cast<int>(QString::number(m_ledgerModel->rowCount()).size());
@@ -163,20 +164,6 @@ void MainWindow::createCentralWidget()
     };
     connect(m_ledgerModel, &QAbstractItemModel::rowsInserted, this, fitNumbers);
     connect(m_ledgerModel, &QAbstractItemModel::modelReset, this, fitNumbers);
-    m_ledgerView->setColumnWidth(LedgerModel::Id, width(QStringLiteral("q100")));
-    m_ledgerView->setColumnWidth(LedgerModel::Query,
-                                 width(QStringLiteral("mean(wage) where region == \"so")));
-    m_ledgerView->setColumnWidth(LedgerModel::Target, width(QStringLiteral("±150 @ 95 %")));
-    m_ledgerView->setColumnWidth(LedgerModel::Status, width(QStringLiteral("released ✓")));
-    m_ledgerView->setColumnWidth(LedgerModel::Answer, width(QStringLiteral("12,345,678")));
-    m_ledgerView->setColumnWidth(LedgerModel::ErrorBound, width(QStringLiteral("±12,345")));
-    m_ledgerView->setColumnWidth(LedgerModel::Mechanism, width(QStringLiteral("doubling-gaussian")));
-    m_ledgerView->setColumnWidth(LedgerModel::Attempts, width(QStringLiteral("Attempts")));
-    m_ledgerView->setColumnWidth(LedgerModel::Cost, width(QStringLiteral("Cost (ρ)  ")));
-    m_ledgerView->setColumnWidth(LedgerModel::Spent, width(QStringLiteral("Spent (ρ)  ")));
-    m_ledgerView->setColumnWidth(LedgerModel::EpsilonSpent, width(QStringLiteral("ε spent ")));
-    m_ledgerView->setColumnWidth(LedgerModel::ExPostSpent, width(QStringLiteral("Ex-post ε spent")));
-    m_ledgerView->setColumnWidth(LedgerModel::Accounting, width(QStringLiteral("zCDP: ρ = Δ²/(2·T_s")));
 
     m_attempts = new AttemptsView(this);
 
@@ -206,6 +193,34 @@ void MainWindow::createCentralWidget()
     layout->addWidget(topArea);
     layout->addWidget(splitter, 1);
     setCentralWidget(central);
+}
+
+void MainWindow::sizeLedgerColumns()
+{
+    // Each column as wide as a typical value in the view's current font, and never narrower than
+    // its header's title.
+    m_ledgerView->verticalHeader()->setDefaultSectionSize(m_ledgerView->fontMetrics().height() + 8);
+    const QFontMetrics metrics(m_ledgerView->font());
+    QHeaderView *header = m_ledgerView->horizontalHeader();
+    const auto set = [&](int column, const QString &sample) {
+        m_ledgerView->setColumnWidth(
+            column, std::max(metrics.horizontalAdvance(sample) + 18, header->sectionSizeHint(column)));
+    };
+    const int digits = static_cast<int>(QString::number(m_ledgerModel->rowCount()).size());
+    set(LedgerModel::Number, QString(std::max(digits, 3), u'9'));
+    set(LedgerModel::Id, QStringLiteral("q100"));
+    set(LedgerModel::Query, QStringLiteral("mean(wage) where region == \"so"));
+    set(LedgerModel::Target, QStringLiteral("±150 @ 95 %"));
+    set(LedgerModel::Status, QStringLiteral("released ✓"));
+    set(LedgerModel::Answer, QStringLiteral("12,345,678"));
+    set(LedgerModel::ErrorBound, QStringLiteral("±12,345"));
+    set(LedgerModel::Mechanism, QStringLiteral("doubling-gaussian"));
+    set(LedgerModel::Attempts, QStringLiteral("Attempts"));
+    set(LedgerModel::Cost, QStringLiteral("Cost (ρ)  "));
+    set(LedgerModel::Spent, QStringLiteral("Spent (ρ)  "));
+    set(LedgerModel::EpsilonSpent, QStringLiteral("ε spent "));
+    set(LedgerModel::ExPostSpent, QStringLiteral("Ex-post ε spent"));
+    set(LedgerModel::Accounting, QStringLiteral("zCDP: ρ = Δ²/(2·T_s"));
 }
 
 void MainWindow::createDocks()
@@ -289,10 +304,15 @@ void MainWindow::createDocks()
         if (!visible || m_comparisonPlaced || !m_comparisonDock->isFloating())
             return;
         m_comparisonPlaced = true;
-        const QRect frame = geometry();
-        const QSize size(std::min(frame.width(), 1400), std::min(frame.height(), 900));
+        // Most of the screen (its four charts were ~300 px wide at the window's 1400 px on a
+        // 1920-px screen), centred on it (issue 29).
+        const QRect screen
+            = m_comparisonDock->screen() ? m_comparisonDock->screen()->availableGeometry() : geometry();
+        const QSize size(std::min(screen.width() - 40, 1840), std::min(screen.height() - 40, 1160));
         m_comparisonDock->setGeometry(
-            QRect(frame.center() - QPoint(size.width() / 2, size.height() / 2), size));
+            QRect(screen.center() - QPoint(size.width() / 2, size.height() / 2), size));
+        // Its frame too: at the window's size it stood 4 px past a 1024×768 screen (issue 29).
+        QTimer::singleShot(0, m_comparisonDock, [this] { fitFrameInsideScreen(m_comparisonDock); });
     });
 
     // The first size is the screen's, up to the 1400×900 the layout is designed for: on a

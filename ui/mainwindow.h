@@ -105,6 +105,8 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    /// Sizes the ledger's columns and rows for its current font (normal or presentation mode).
+    void sizeLedgerColumns();
     /// Commits the query builder's typed text; false (the refusal shown, nothing asked) when a
     /// field's text is not a value it accepts.
     bool commitTypedQuery();

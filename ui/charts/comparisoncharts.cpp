@@ -128,13 +128,21 @@ CompositionCurveChart::CompositionCurveChart(QWidget *parent) : ChartFrame(compa
     m_logAxisY->setLabelFormat(QStringLiteral("%.0e"));
     m_logAxisY->setTitleText(tr("δ (log scale)"));
     m_logAxisY->setMinorTickCount(0);
+    m_logEpsilonAxis = new QLogValueAxis;
+    m_logEpsilonAxis->setBase(10.0);
+    m_logEpsilonAxis->setLabelFormat(QStringLiteral("%.6g")); // 1000, not 1e+03
+    m_logEpsilonAxis->setTitleText(tr("ε (log scale)"));
+    m_logEpsilonAxis->setMinorTickCount(0);
     styleAxis(m_axisX, true);
     styleAxis(m_axisY, true);
     styleAxis(m_logAxisY, true);
+    styleAxis(m_logEpsilonAxis, true);
     chart()->addAxis(m_axisX, Qt::AlignBottom);
     chart()->addAxis(m_axisY, Qt::AlignLeft);
     chart()->addAxis(m_logAxisY, Qt::AlignLeft);
+    chart()->addAxis(m_logEpsilonAxis, Qt::AlignLeft);
     m_logAxisY->setVisible(false);
+    m_logEpsilonAxis->setVisible(false);
 
     m_budgetSeries = makeLine(kReferenceColour, 1.5, Qt::DashLine);
     m_budgetSeries->setName(tr("budget"));
@@ -213,6 +221,11 @@ void CompositionCurveChart::clear(const QString &message)
     scheduleUpdate();
 }
 
+bool CompositionCurveChart::logScale() const
+{
+    return m_attachedY == static_cast<QAbstractAxis *>(m_logEpsilonAxis);
+}
+
 int CompositionCurveChart::pointCount(const QString &name) const
 {
     return visiblePointCount(m_series.value(name));
@@ -223,16 +236,35 @@ void CompositionCurveChart::rebuild()
     chart()->setTitle(m_deltaMode ? tr("δ after k steps, at ε = %1").arg(formatNumber(m_epsilon))
                                   : tr("ε after k steps, at δ = %1").arg(formatNumber(m_delta, 3)));
     m_axisX->setTitleText(m_xTitle.isEmpty() ? tr("steps composed k") : m_xTitle);
-    attachY(m_deltaMode ? static_cast<QAbstractAxis *>(m_logAxisY) : m_axisY);
-    // δ-at-ε mode: a log axis from a floor a few decades below the smallest positive δ drawn.
-    double smallest = 1.0;
-    if (m_deltaMode)
-        for (const StrategyCurve &curve : m_curves)
-            for (double y : curve.y)
-                if (finite(y) && y > 0.0)
-                    smallest = std::min(smallest, y);
-    // At most ten decades: more would crowd the axis labels (δ below the floor is drawn on it).
-    const double floor = std::clamp(std::pow(10.0, std::floor(std::log10(smallest)) - 1.0), 1e-10, 1e-2);
+    // The smallest positive value drawn, and the lowest and highest of the curves' peaks.
+    double smallest = m_deltaMode ? 1.0 : std::numeric_limits<double>::infinity();
+    double lowestPeak = std::numeric_limits<double>::infinity();
+    double highestPeak = 0.0;
+    for (const StrategyCurve &curve : m_curves) {
+        double peak = 0.0;
+        for (double y : curve.y)
+            if (finite(y) && y > 0.0) {
+                smallest = std::min(smallest, y);
+                peak = std::max(peak, y);
+            }
+        if (peak > 0.0) {
+            lowestPeak = std::min(lowestPeak, peak);
+            highestPeak = std::max(highestPeak, peak);
+        }
+    }
+    // ε mode: a log axis when the strategies' curves end more than a decade apart (basic
+    // composition at 1,356 left RDP and the PLD flat at zero on a linear axis), else linear from 0.
+    const bool logEpsilon = !m_deltaMode && highestPeak > 10.0 * lowestPeak;
+    attachY(m_deltaMode  ? static_cast<QAbstractAxis *>(m_logAxisY)
+            : logEpsilon ? static_cast<QAbstractAxis *>(m_logEpsilonAxis)
+                         : m_axisY);
+    // δ-at-ε mode: a log axis from a floor a few decades below the smallest positive δ drawn. At
+    // most ten decades: more would crowd the axis labels (δ below the floor is drawn on it).
+    const double floor = m_deltaMode
+                             ? std::clamp(std::pow(10.0, std::floor(std::log10(smallest)) - 1.0), 1e-10, 1e-2)
+                         : logEpsilon ? std::pow(10.0, std::floor(std::log10(smallest)))
+                                      : 0.0;
+
     double xMax = 1.0;
     double yMax = 0.0;
     QStringList legend;
@@ -241,18 +273,22 @@ void CompositionCurveChart::rebuild()
         const StrategyCurve *curve = findCurve(m_curves, info.name);
         QList<QPointF> points;
         if (curve) {
-            points.append(QPointF(0.0, m_deltaMode ? floor : 0.0));
+            // The origin: δ on its floor; ε = 0 has no place on a log axis.
+            if (!logEpsilon)
+                points.append(QPointF(0.0, m_deltaMode ? floor : 0.0));
             for (std::size_t i = 0; i < curve->x.size() && i < curve->y.size(); ++i) {
                 if (!finite(curve->y[i]))
                     continue;
-                const double y = m_deltaMode ? std::clamp(curve->y[i], floor, 1.0) : curve->y[i];
+                const double y = m_deltaMode  ? std::clamp(curve->y[i], floor, 1.0)
+                                 : logEpsilon ? std::max(curve->y[i], floor)
+                                              : curve->y[i];
                 points.append(QPointF(curve->x[i], y));
                 yMax = std::max(yMax, y);
             }
             for (double x : curve->x)
                 xMax = std::max(xMax, x);
         }
-        if (points.size() < 2)
+        if (points.size() < (logEpsilon ? 1 : 2))
             points.clear();
         series->replace(points);
         series->setVisible(!points.isEmpty());
@@ -262,7 +298,8 @@ void CompositionCurveChart::rebuild()
     }
     // The budget line is drawn when the curves come within a quarter of it; far below, it would
     // only flatten them, so the legend gives the number instead.
-    const bool budgetInRange = !m_deltaMode && m_budget > 0.0 && yMax >= 0.25 * m_budget;
+    const bool budgetInRange
+        = !m_deltaMode && m_budget > 0.0 && (logEpsilon ? m_budget >= floor : yMax >= 0.25 * m_budget);
     if (!m_deltaMode && m_budget > 0.0 && !m_curves.empty()) {
         legend << legendEntry(kReferenceColour, QStringLiteral("┅"),
                               budgetInRange
@@ -285,6 +322,8 @@ void CompositionCurveChart::rebuild()
     m_axisX->setRange(0.0, xMax * 1.03); // the last step's marker whole (issue 16 item 8)
     if (m_deltaMode)
         m_logAxisY->setRange(floor, 1.0);
+    else if (logEpsilon)
+        m_logEpsilonAxis->setRange(floor, std::pow(10.0, std::ceil(std::log10(yMax * 1.04))));
     else
         setNiceRange(m_axisY, yMax * 1.04);
     setLegendEntries(legend);

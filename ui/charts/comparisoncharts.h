@@ -56,8 +56,12 @@ public:
     void setNote(const QString &note);
     void clear(const QString &message = {});
 
-    /// Points drawn for a strategy (the origin included); 0 when hidden.
+    /// Points drawn for a strategy (the origin included on a linear axis); 0 when hidden.
     int pointCount(const QString &name) const;
+    /// ε is drawn on a log axis: the strategies' curves peak more than a decade apart (basic
+    /// composition at 1,356 beside RDP and the PLD below 5 left those flat at zero on a linear
+    /// axis; issue 29). Otherwise linear from 0.
+    bool logScale() const;
 
 protected:
     void rebuild() override;
@@ -65,6 +69,7 @@ protected:
 private:
     QHash<QString, QLineSeries *> m_series;
     void attachY(QAbstractAxis *axis);
+    QLogValueAxis *m_logEpsilonAxis = nullptr; ///< ε mode, curves spanning more than a decade
 
     QLineSeries *m_budgetSeries = nullptr;
     QValueAxis *m_axisX = nullptr;

@@ -41,6 +41,7 @@ ChartFrame::Style noiseReductionFrame()
     ChartFrame::Style style;
     style.errorBars = true;
     style.wrappingLegend = true;
+    style.messageOverlay = true; // what to do while there is nothing to draw
     style.minimumViewSize = QSize(260, 200);
     return style;
 }
@@ -226,6 +227,13 @@ void NoiseReductionChart::rebuild()
     m_axisY->setRange(yMin - pad, yMax + pad);
     m_axisY->applyNiceNumbers();
     refreshLabelWidth(m_axisY);
+    // Nothing released yet: no axes of made-up numbers (−0.5…1.5), a sentence saying what to do.
+    m_axisX->setVisible(!estimates.isEmpty());
+    m_axisY->setVisible(!estimates.isEmpty());
+    setMessage(estimates.isEmpty()
+                   ? tr("Nothing to draw yet: ask a query with a relative target (noise reduction "
+                        "or doubling), or select its row in the ledger.")
+                   : QString());
 
     m_estimateSeries->setName(tr("released estimate ± half-width"));
     m_thresholdSeries->setName(
@@ -244,7 +252,7 @@ void NoiseReductionChart::rebuild()
     if (!estimates.isEmpty())
         entries << legendEntry(stoppedMet ? kMetColour : kNotMetColour, QStringLiteral("⬤"),
                                m_stopSeries->name());
-    setLegendEntries(entries);
+    setLegendEntries(estimates.isEmpty() ? QStringList() : entries);
 }
 
 } // namespace pbx::ui

@@ -117,6 +117,31 @@ void scaleChartFonts(QChart *chart, double ratio)
     }
 }
 
+QFont scaledApplicationFont(double sizeFactor)
+{
+    return scaledFont(QApplication::font(), sizeFactor);
+}
+
+void setRelativeFont(QWidget *widget, double sizeFactor, std::optional<QFont::Weight> weight)
+{
+    if (!widget || !(sizeFactor > 0.0))
+        return;
+    const auto apply = [widget, sizeFactor, weight] {
+        QFont font = scaledApplicationFont(sizeFactor);
+        if (weight)
+            font.setWeight(*weight);
+        widget->setFont(font);
+    };
+    apply();
+    // Once per widget: a later call replaces the factor, not adds a second connection.
+    const char *key = "pbxRelativeFont";
+    if (auto *old = widget->property(key).value<QObject *>())
+        delete old;
+    auto *follower = new QObject(widget);
+    widget->setProperty(key, QVariant::fromValue(follower));
+    QObject::connect(&Presentation::instance(), &Presentation::changed, follower, apply);
+}
+
 void applyPresentationStyle(QChart *chart)
 {
     if (!chart)

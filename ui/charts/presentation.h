@@ -9,7 +9,10 @@
 #include <QFont>
 #include <QObject>
 
+#include <optional>
+
 QT_FORWARD_DECLARE_CLASS(QChart)
+QT_FORWARD_DECLARE_CLASS(QWidget)
 
 namespace pbx::ui {
 
@@ -54,5 +57,15 @@ void scaleChartFonts(QChart *chart, double ratio);
 /// series remembers its normal width and the width applied, so a chart that sets a new pen (e.g.
 /// in a rebuild) gets it scaled on the next call, and switching off restores the normal widths.
 void applyPresentationStyle(QChart *chart);
+
+/// Gives `widget` the application font scaled by `sizeFactor` > 0 (and `weight`, when given), now
+/// and again whenever presentation mode switches. A widget given its own font size (a headline,
+/// a hint in a smaller font) or styled by a style sheet otherwise keeps the size it had when that
+/// was set: the result card, the cost preview and the hints stayed small on the projector
+/// (issue 29). The widget's font is then its own: set it through this function only.
+void setRelativeFont(QWidget *widget, double sizeFactor, std::optional<QFont::Weight> weight = {});
+
+/// The application font scaled by `sizeFactor` > 0 (point size, or pixel size for a pixel font).
+QFont scaledApplicationFont(double sizeFactor);
 
 } // namespace pbx::ui

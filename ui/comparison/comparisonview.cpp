@@ -4,6 +4,8 @@
 #include "core/accounting/per_step_dp.h"
 #include "core/accounting/session_ledger.h"
 #include "ui/charts/comparisoncharts.h"
+#include "ui/charts/presentation.h"
+#include "ui/comparison/comparisonlayout.h"
 #include "ui/comparison/exampleplans.h"
 #include "ui/comparison/planeditor.h"
 #include "ui/comparison/planmodel.h"
@@ -15,6 +17,7 @@
 #include "ui/util/strategyinfo.h"
 #include "ui/widgets/scientificspinbox.h"
 
+#include <QAbstractScrollArea>
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
@@ -54,6 +57,16 @@ QGroupBox *groupBox(const QString &title, QWidget *content, QWidget *parent)
     layout->addWidget(content);
     return box;
 }
+
+/// A wrapped label that does not ask its layout for height-for-width: with it, the dock's scroll
+/// area sized the whole view to its preferred height (975 px, taller than a 768-px screen) instead
+/// of the height it has (issue 29).
+class StatusLabel final : public QLabel
+{
+public:
+    using QLabel::QLabel;
+    bool hasHeightForWidth() const override { return false; }
+};
 
 } // namespace
 
@@ -107,14 +120,9 @@ void ComparisonView::createWidgets()
     m_resultsView->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     // Rows grow to their wrapped text, so a not-applicable reason is read in full.
     m_resultsView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    {
-        const QFontMetrics metrics(m_resultsView->font());
-        m_resultsView->setColumnWidth(StrategyResultsModel::Strategy,
-                                      metrics.horizontalAdvance(QStringLiteral("Privacy-loss distribution"))
-                                          + 40);
-        m_resultsView->setColumnWidth(StrategyResultsModel::Value,
-                                      metrics.horizontalAdvance(QStringLiteral("ε at δ = 1e-10")) + 24);
-    }
+    sizeResultColumns();
+    // In presentation mode's larger font too: the header "ε at δ = 1e-6" was cut (issue 29).
+    connect(&Presentation::instance(), &Presentation::changed, this, [this] { sizeResultColumns(); });
     m_explanation = new QTextBrowser(this);
     m_explanation->setObjectName(QStringLiteral("strategyExplanation"));
     connectGlossaryLinks(m_explanation); // terms link to Help ▸ Glossary
@@ -126,22 +134,23 @@ void ComparisonView::createWidgets()
     m_rdpChart = new RdpCurveChart(this);
     m_pldChart = new PldHistogramChart(this);
 
-    m_status = new QLabel(this);
+    m_status = new StatusLabel(this);
     m_status->setTextFormat(Qt::PlainText);
     m_status->setWordWrap(true);
 }
 
+void ComparisonView::sizeResultColumns()
+{
+    const QFontMetrics metrics(m_resultsView->font());
+    m_resultsView->setColumnWidth(StrategyResultsModel::Strategy,
+                                  metrics.horizontalAdvance(QStringLiteral("Privacy-loss distribution"))
+                                      + 40);
+    m_resultsView->setColumnWidth(StrategyResultsModel::Value,
+                                  metrics.horizontalAdvance(QStringLiteral("ε at δ = 1e-10")) + 24);
+}
+
 void ComparisonView::createLayout()
 {
-    auto *charts = new QWidget(this);
-    auto *grid = new QGridLayout(charts);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->setSpacing(6);
-    grid->addWidget(m_curveChart, 0, 0);
-    grid->addWidget(m_profileChart, 0, 1);
-    grid->addWidget(m_rdpChart, 1, 0);
-    grid->addWidget(m_pldChart, 1, 1);
-
     auto *left = new QSplitter(Qt::Vertical, this);
     left->setChildrenCollapsible(false);
     left->addWidget(groupBox(tr("Ledger"), m_sourceStack, left));
@@ -152,20 +161,71 @@ void ComparisonView::createLayout()
     left->setStretchFactor(2, 3);
     left->setSizes({200, 330, 260});
 
-    auto *main = new QSplitter(Qt::Horizontal, this);
-    main->setChildrenCollapsible(false);
-    main->addWidget(left);
-    main->addWidget(charts);
-    main->setStretchFactor(0, 2);
-    main->setStretchFactor(1, 3);
-    main->setSizes({540, 850});
+    // A 2×2 grid of charts beside the table when wide, one chart at a time when narrow, one view
+    // at a time in presentation mode below 1280 px (comparisonlayout.h).
+    m_arrangement = new ComparisonLayout(left,
+                                         {{m_curveChart, tr("ε after k steps")},
+                                          {m_profileChart, tr("Privacy profile δ(ε)")},
+                                          {m_rdpChart, tr("RDP curves")},
+                                          {m_pldChart, tr("Privacy-loss distribution")}},
+                                         this);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 4);
     layout->setSpacing(6);
     layout->addWidget(createTopBar());
-    layout->addWidget(main, 1);
+    layout->addWidget(m_arrangement, 1);
     layout->addWidget(m_status);
+    connect(&Presentation::instance(), &Presentation::changed, this, [this] { updateArrangement(); });
+}
+
+QSize ComparisonView::availableSize() const
+{
+    // In a scroll area (the dock's), the size the area can show, not the size the content was
+    // given (which is at least its minimum).
+    for (QWidget *p = parentWidget(); p; p = p->parentWidget())
+        if (auto *area = qobject_cast<QAbstractScrollArea *>(p))
+            return area->maximumViewportSize();
+    return size();
+}
+
+void ComparisonView::updateArrangement()
+{
+    const auto mode = ComparisonLayout::modeFor(availableSize(), Presentation::instance().isEnabled());
+    m_arrangement->setMode(mode);
+    if (m_topRows
+        == (mode == ComparisonLayout::Mode::Wide     ? 1
+            : mode == ComparisonLayout::Mode::Narrow ? 2
+                                                     : 3))
+        return;
+    // The top bar: one row when wide; the PLD grid and the buttons on a second row when narrow;
+    // in presentation mode below 1280 px also the report's δ/ε on a row of their own.
+    const int rows = mode == ComparisonLayout::Mode::Wide     ? 1
+                     : mode == ComparisonLayout::Mode::Narrow ? 2
+                                                              : 3;
+    m_topRows = rows;
+    for (QWidget *group : {m_sourceGroup, m_reportGroup, m_toolsGroup})
+        m_topBar->removeWidget(group);
+    const int span = rows == 1 ? 1 : 3;
+    m_topBar->addWidget(m_sourceGroup, 0, 0, 1, rows == 3 ? 3 : 1, Qt::AlignLeft);
+    m_topBar->addWidget(m_reportGroup, rows == 3 ? 1 : 0, rows == 3 ? 0 : 1, 1, rows == 3 ? 3 : 1,
+                        Qt::AlignLeft);
+    m_topBar->addWidget(m_toolsGroup, rows - 1, rows == 1 ? 2 : 0, 1, span);
+    for (int c = 0; c < 3; ++c)
+        m_topBar->setColumnStretch(c, c == 2 ? 1 : 0);
+}
+
+void ComparisonView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    updateArrangement();
+}
+
+bool ComparisonView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Resize && watched == m_watchedArea)
+        QTimer::singleShot(0, this, [this] { updateArrangement(); });
+    return QWidget::eventFilter(watched, event);
 }
 
 QWidget *ComparisonView::createResultsPane()
@@ -343,26 +403,36 @@ QWidget *ComparisonView::createTopBar()
     m_recomputeButton->setToolTip(tr("Compute again now"));
     connect(m_recomputeButton, &QPushButton::clicked, this, &ComparisonView::recomputeNow);
 
-    auto *layout = new QHBoxLayout(bar);
-    layout->setContentsMargins(2, 0, 2, 0);
-    layout->setSpacing(6);
-    auto *sourceLabel = new QLabel(tr("<b>Compare</b>"), bar);
-    layout->addWidget(sourceLabel);
-    layout->addWidget(m_sessionRadio);
-    layout->addWidget(m_planRadio);
-    layout->addSpacing(18);
-    layout->addWidget(new QLabel(tr("<b>Report</b>"), bar));
-    layout->addWidget(m_epsilonMode);
-    layout->addWidget(m_deltaSpin);
-    layout->addWidget(m_deltaMode);
-    layout->addWidget(m_epsilonSpin);
-    layout->addSpacing(18);
-    layout->addWidget(new QLabel(tr("<b>PLD grid</b>"), bar));
-    layout->addWidget(m_intervalBox);
-    layout->addStretch(1);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_cancelButton);
-    layout->addWidget(m_recomputeButton);
+    // Three groups, placed in one to three rows by updateArrangement().
+    const auto group = [bar](const QList<QWidget *> &widgets, bool stretch) {
+        auto *box = new QWidget(bar);
+        auto *row = new QHBoxLayout(box);
+        row->setContentsMargins(0, 0, 0, 0);
+        row->setSpacing(6);
+        for (QWidget *w : widgets) {
+            if (!w) {
+                row->addStretch(1);
+                continue;
+            }
+            w->setParent(box);
+            row->addWidget(w);
+        }
+        if (!stretch)
+            row->addSpacing(12);
+        return box;
+    };
+    m_sourceGroup = group({new QLabel(tr("<b>Compare</b>"), bar), m_sessionRadio, m_planRadio}, false);
+    m_reportGroup = group(
+        {new QLabel(tr("<b>Report</b>"), bar), m_epsilonMode, m_deltaSpin, m_deltaMode, m_epsilonSpin},
+        false);
+    m_toolsGroup = group({new QLabel(tr("<b>PLD grid</b>"), bar), m_intervalBox, nullptr, m_progress,
+                          m_cancelButton, m_recomputeButton},
+                         true);
+    m_topBar = new QGridLayout(bar);
+    m_topBar->setContentsMargins(2, 0, 2, 0);
+    m_topBar->setHorizontalSpacing(6);
+    m_topBar->setVerticalSpacing(4);
+    updateArrangement();
     updateQueryWidgets();
     return bar;
 }
@@ -736,6 +806,18 @@ void ComparisonView::recomputeNow()
 void ComparisonView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
+    // Follow the width of the scroll area the view sits in (the dock's), once it is known.
+    QAbstractScrollArea *area = nullptr;
+    for (QWidget *p = parentWidget(); p && !area; p = p->parentWidget())
+        area = qobject_cast<QAbstractScrollArea *>(p);
+    if (area != m_watchedArea) {
+        if (m_watchedArea)
+            m_watchedArea->removeEventFilter(this);
+        m_watchedArea = area;
+        if (area)
+            area->installEventFilter(this);
+    }
+    updateArrangement();
     if (m_dirty && !m_running)
         m_timer->start();
 }

@@ -22,7 +22,9 @@
 #include <cstddef>
 #include <vector>
 
+QT_FORWARD_DECLARE_CLASS(QAbstractScrollArea)
 QT_FORWARD_DECLARE_CLASS(QCheckBox)
+QT_FORWARD_DECLARE_CLASS(QGridLayout)
 QT_FORWARD_DECLARE_CLASS(QComboBox)
 QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QProgressBar)
@@ -36,6 +38,7 @@ QT_FORWARD_DECLARE_CLASS(QUndoStack)
 
 namespace pbx::ui {
 
+class ComparisonLayout;
 class CompositionCurveChart;
 class PldHistogramChart;
 class PlanEditor;
@@ -127,6 +130,10 @@ public:
     RdpCurveChart *rdpChart() const { return m_rdpChart; }
     PldHistogramChart *pldChart() const { return m_pldChart; }
 
+    /// The arrangement for the width it has: wide, narrow (one chart at a time) or one view at a
+    /// time (presentation mode below 1280 px); see comparisonlayout.h.
+    ComparisonLayout *arrangement() const { return m_arrangement; }
+
     static constexpr int coalesceMilliseconds = 300;
 
 Q_SIGNALS:
@@ -138,10 +145,18 @@ Q_SIGNALS:
 protected:
     void showEvent(QShowEvent *event) override;
     void hideEvent(QHideEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void createWidgets();
     void createLayout();
+    /// Chooses the arrangement and the top bar's rows for availableSize() and presentation mode.
+    void updateArrangement();
+    /// The strategy table's columns for its current font.
+    void sizeResultColumns();
+    /// The size the view can show: its scroll area's viewport's when it sits in one.
+    QSize availableSize() const;
     void connectSignals();
     QWidget *createTopBar();
     QWidget *createSessionPage();
@@ -198,6 +213,13 @@ private:
     PrivacyProfileChart *m_profileChart = nullptr;
     RdpCurveChart *m_rdpChart = nullptr;
     PldHistogramChart *m_pldChart = nullptr;
+    ComparisonLayout *m_arrangement = nullptr;
+    QGridLayout *m_topBar = nullptr;
+    QWidget *m_sourceGroup = nullptr;
+    QWidget *m_reportGroup = nullptr;
+    QWidget *m_toolsGroup = nullptr;
+    int m_topRows = 0;
+    QAbstractScrollArea *m_watchedArea = nullptr;
     QTimer *m_timer = nullptr;
 
     QFutureWatcher<ComparisonResult> m_watcher;

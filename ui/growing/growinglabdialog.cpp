@@ -64,6 +64,7 @@ GrowingLabDialog::GrowingLabDialog(QWidget *parent) : QDialog(parent)
     // Opens inside a 1024×700 projector screen (the editor and the panels scroll there) and at a
     // comfortable size where there is room.
     resizeWithinScreen(this, QSize(1220, 860));
+    keepFrameInsideScreen(this);
     linkGlossaryTermsInLabels(this); // the explanations' terms link to Help ▸ Glossary
 }
 
@@ -117,6 +118,7 @@ void GrowingLabDialog::createWidgets()
         m_speed->addItem(tr("%1×").arg(s), s);
     m_speed->setCurrentIndex(2);
     m_readout = new QLabel(this);
+    m_readout->setObjectName(QStringLiteral("growingReadout"));
     m_readout->setWordWrap(true);
     m_readout->setMinimumHeight(2 * fontMetrics().lineSpacing());
     m_animation = new QTimer(this);
@@ -186,11 +188,14 @@ void GrowingLabDialog::createLayout()
     animation->addWidget(m_play);
     animation->addWidget(new QLabel(tr("Speed"), this));
     animation->addWidget(m_speed);
-    animation->addWidget(m_readout, 1);
+    animation->addStretch(1);
     auto *right = new QVBoxLayout;
     right->addWidget(m_banner);
     right->addWidget(m_tabs, 1);
     right->addLayout(animation);
+    // The read-out on a row of its own, as wide as the charts: beside Play and Speed it was
+    // squeezed into a column of one or two words per line and cut at 1024 px (issue 29).
+    right->addWidget(m_readout);
 
     auto *layout = new QHBoxLayout(this);
     layout->addWidget(new FitScrollArea(editor, Qt::Vertical, this));

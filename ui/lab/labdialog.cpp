@@ -6,6 +6,7 @@
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/widgets/scientificspinbox.h"
+#include "ui/widgets/screenfit.h"
 
 #include <QCloseEvent>
 #include <QDialogButtonBox>
@@ -84,6 +85,7 @@ LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
     updateDatasetText();
     m_status->setText(tr("Set the parameters and press Run."));
     linkGlossaryTermsInLabels(this); // the explanations' terms link to Help ▸ Glossary
+    keepFrameInsideScreen(this);
 }
 
 void LabDialog::createWidgets()

@@ -4,6 +4,7 @@
 #include "core/accounting/session_ledger.h"
 #include "core/io/journal.h"
 #include "core/lessons/lesson_values.h"
+#include "ui/charts/privacylosspathchart.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/comparison/planmodel.h"
 #include "ui/growing/growinglabdialog.h"
@@ -24,6 +25,8 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QProgressDialog>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTimer>
 
 #include <algorithm>
@@ -44,6 +47,17 @@ bool isOpen(QWidget *widget)
         return dock->toggleViewAction()->isChecked();
     return widget->isVisible();
 }
+/// Scrolls every page of `window` (its scroll areas holding a page of widgets) back to the top
+/// left. Item views and text keep theirs: those are the content, not the page.
+void scrollPagesToStart(QWidget *window)
+{
+    const auto areas = window->findChildren<QScrollArea *>();
+    for (QScrollArea *area : areas) {
+        area->horizontalScrollBar()->setValue(area->horizontalScrollBar()->minimum());
+        area->verticalScrollBar()->setValue(area->verticalScrollBar()->minimum());
+    }
+}
+
 } // namespace
 
 LessonRunner::LessonRunner(MainWindow *window, QObject *parent) : QObject(parent), m_window(window) {}
@@ -283,6 +297,14 @@ void LessonRunner::showView(const lessons::LessonStep &step)
         if (step.comparison)
             comparison->setQuery(true, step.comparison->delta, comparison->epsilon());
         wanted = m_window->comparisonDock();
+    } else if (view == "main") {
+        // The main window's chart: the privacy-loss path, in front of the noise-reduction view
+        // an earlier step raised in its place (issue 29: a step raises the chart it is about).
+        for (QWidget *p = m_window->pathChart(); p; p = p->parentWidget())
+            if (auto *dock = qobject_cast<QDockWidget *>(p)) {
+                dock->raise();
+                break;
+            }
     } else if (view == "noise-reduction") {
         wanted = m_window->noiseReductionDock();
     } else if (view == "privacy-risk") {
@@ -314,6 +336,10 @@ void LessonRunner::showView(const lessons::LessonStep &step)
         m_shown << wanted;
     wanted->show();
     wanted->raise();
+    // A lab opened by a step starts at the top of its page: the scroll position an earlier visit
+    // left showed the middle of a page the step does not talk about (issue 29).
+    if (view.rfind("lab:", 0) == 0)
+        scrollPagesToStart(wanted);
     // A floating comparison opens over the window: keep the lesson's column beside it visible.
     if (opening && wanted == m_window->comparisonDock() && m_window->comparisonDock()->isFloating()) {
         const QRect frame = m_window->geometry();

@@ -84,6 +84,7 @@ OdpLabDialog::OdpLabDialog(QWidget *parent) : QDialog(parent)
     connect(&m_watcher, &QFutureWatcher<SvtFigureOutcome>::progressValueChanged, m_progress,
             &QProgressBar::setValue);
     resizeWithinScreen(this, QSize(960, 820));
+    keepFrameInsideScreen(this);
 }
 
 OdpLabDialog::~OdpLabDialog()

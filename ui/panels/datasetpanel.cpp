@@ -2,6 +2,7 @@
 #include "ui/panels/datasetpanel.h"
 
 #include "core/data/table.h"
+#include "ui/charts/presentation.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/util/plaintext.h"
@@ -37,9 +38,7 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     m_provenance->setTextFormat(Qt::PlainText);
     m_provenance->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_provenance->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    QFont smallFont = m_provenance->font();
-    smallFont.setPointSizeF(smallFont.pointSizeF() * 0.92);
-    m_provenance->setFont(smallFont);
+    setRelativeFont(m_provenance, 0.92); // scaled in presentation mode (issue 29)
     QPalette muted = m_provenance->palette();
     muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText).darker(130));
     m_provenance->setPalette(muted);
@@ -70,6 +69,9 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     // Left-aligned names stay in view when a wide column runs past the panel's edge.
     m_columns->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_columns->verticalHeader()->setDefaultSectionSize(m_columns->fontMetrics().height() + 8);
+    connect(&Presentation::instance(), &Presentation::changed, m_columns, [this] {
+        m_columns->verticalHeader()->setDefaultSectionSize(m_columns->fontMetrics().height() + 8);
+    });
     m_columns->setToolTip(tr("Declared bounds are public choices: sums and means clip values to "
                              "them, which fixes how much one person can change an answer."));
 

@@ -2,6 +2,7 @@
 #include "ui/panels/querybuilder.h"
 
 #include "core/data/query.h"
+#include "ui/charts/presentation.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/util/privacytext.h"
@@ -87,9 +88,9 @@ void QueryBuilder::createWidgets()
     m_whereStatus = new QLabel(this);
     m_whereStatus->setWordWrap(true);
     m_whereStatus->setTextFormat(Qt::PlainText);
-    QFont smallFont = m_whereStatus->font();
-    smallFont.setPointSizeF(smallFont.pointSizeF() * 0.92);
-    m_whereStatus->setFont(smallFont);
+    // Hints a little smaller than the fields, scaled with them in presentation mode (issue 29).
+    constexpr double kHintFont = 0.92;
+    setRelativeFont(m_whereStatus, kHintFont);
 
     m_targetKind = new QComboBox(this);
     m_targetKind->addItem(tr("absolute ±"), kAbsolute);
@@ -142,13 +143,11 @@ void QueryBuilder::createWidgets()
     m_ask->setMinimumWidth(80);
     m_ask->setToolTip(tr("Release a noisy answer and charge its privacy cost (Enter in the "
                          "predicate field does the same). Spent privacy cannot be taken back."));
-    QFont askFont = m_ask->font();
-    askFont.setBold(true);
-    m_ask->setFont(askFont);
+    setRelativeFont(m_ask, 1.0, QFont::Bold);
 
     m_mechanismHint = new QLabel(this);
     m_mechanismHint->setTextFormat(Qt::PlainText);
-    m_mechanismHint->setFont(smallFont);
+    setRelativeFont(m_mechanismHint, kHintFont);
     m_mechanismHint->setStyleSheet(palette::labelColourStyle(palette::mutedText));
     m_planned = new QSpinBox(this);
     m_planned->setObjectName(QStringLiteral("plannedQueries"));
@@ -163,11 +162,11 @@ void QueryBuilder::createWidgets()
     m_plannedPreview = new QLabel(this);
     m_plannedPreview->setObjectName(QStringLiteral("plannedCapPreview"));
     m_plannedPreview->setStyleSheet(palette::labelColourStyle(palette::mutedText));
-    m_plannedPreview->setFont(smallFont);
+    setRelativeFont(m_plannedPreview, kHintFont);
     m_costPreview = new QLabel(this);
     m_costPreview->setObjectName(QStringLiteral("costPreview"));
     m_costPreview->setStyleSheet(palette::labelColourStyle(palette::mutedText));
-    m_costPreview->setFont(smallFont);
+    setRelativeFont(m_costPreview, kHintFont);
     m_costPreview->setWordWrap(true);
     m_costPreview->setToolTip(tr("Computed from public facts only (the row count, the column's bounds, the "
                                  "target and what remains), never from the data."));

@@ -103,6 +103,7 @@ void PrivacyRiskView::fitToFonts()
 {
     setMinimumSize(minimumSizeHint());
     resizeWithinScreen(this, QSize(760, 520) * Presentation::instance().fontScale());
+    keepFrameInsideScreen(this);
 }
 
 void PrivacyRiskView::setGuarantee(double epsilon, double delta)

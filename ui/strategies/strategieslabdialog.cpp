@@ -306,6 +306,7 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     connect(m_cancel, &QPushButton::clicked, this, [this] { m_watcher->cancel(); });
     linkGlossaryTermsInLabels(this); // the explanations' terms link to Help ▸ Glossary
     resizeWithinScreen(this, QSize(980, 900));
+    keepFrameInsideScreen(this);
     setTable(nullptr);
     run(1); // stability: no data needed
 }

@@ -253,6 +253,113 @@ QPointF BudgetGauge::pointOnRing(Ring ring, double fraction) const
     return g.centre + QPointF(radius * std::cos(radians), -radius * std::sin(radians));
 }
 
+namespace {
+
+QFont scaledFont(QFont font, double factor)
+{
+    if (font.pointSizeF() > 0)
+        font.setPointSizeF(font.pointSizeF() * factor);
+    else
+        font.setPixelSize(std::max(1, qRound(font.pixelSize() * factor)));
+    return font;
+}
+
+/// True when `text` in `font` fits `box`: one line when `flags` has no Qt::TextWordWrap.
+bool fits(const QFont &font, const QString &text, const QSizeF &box, int flags)
+{
+    const QFontMetricsF metrics(font);
+    const QRectF needed = metrics.boundingRect(QRectF(0, 0, box.width(), 1e6), flags, text);
+    return needed.width() <= box.width() + 0.01 && needed.height() <= box.height() + 0.01;
+}
+
+/// `font`, made smaller where needed (down to 5 pt) so that `text` fits `box`.
+QFont fittedFont(QFont font, const QString &text, const QSizeF &box, int flags)
+{
+    for (int step = 0; step < 60 && !fits(font, text, box, flags); ++step) {
+        const QFont smaller = scaledFont(font, 0.94);
+        if ((smaller.pointSizeF() > 0 && smaller.pointSizeF() < 5.0) || smaller.pixelSize() == 1)
+            break;
+        font = smaller;
+    }
+    return font;
+}
+
+/// `font` (its family and weight) at `sized`'s size.
+QFont withSize(QFont font, const QFont &sized)
+{
+    if (sized.pointSizeF() > 0)
+        font.setPointSizeF(sized.pointSizeF());
+    else
+        font.setPixelSize(sized.pixelSize());
+    return font;
+}
+
+double fontSize(const QFont &font)
+{
+    return font.pointSizeF() > 0 ? font.pointSizeF() : font.pixelSize();
+}
+
+} // namespace
+
+QList<BudgetGauge::TextItem> BudgetGauge::textItems() const
+{
+    return hasSecondSystem() ? dualTextItems() : singleTextItems();
+}
+
+QList<BudgetGauge::TextItem> BudgetGauge::dualTextItems() const
+{
+    const DualGeometry g = dualGeometry();
+    const double line = QFontMetricsF(font()).lineSpacing();
+    const double half = (width() - 2 * kMargin) / 4.0 + 4.0;
+    QList<TextItem> items;
+    // Inside an arc: the used percentage; under it: the side's name and its spend.
+    const auto side = [&](const QPointF &centre, double fill, const QString &name, const QString &spend) {
+        const double inner = g.radius - g.width;
+        QFont big = scaledFont(font(), 1.7);
+        big.setWeight(QFont::DemiBold);
+        const QRectF box(centre.x() - inner, centre.y() - inner * 0.55, 2 * inner, inner * 0.8);
+        const QString percent = formatPercent(fill, fill < 0.1 ? 1 : 0);
+        const int centred = Qt::AlignHCenter | Qt::AlignBottom;
+        // The text's upper corners stay inside the arc: at most 1.6 inner radii wide.
+        big = fittedFont(big, percent, QSizeF(1.6 * inner, box.height()), centred);
+        items.push_back({percent, big, box, centred});
+        const QFont small = scaledFont(font(), 0.9);
+        const QRectF usedBox(centre.x() - inner, box.bottom() + 1, 2 * inner,
+                             QFontMetricsF(small).lineSpacing());
+        items.push_back({tr("used"), fittedFont(small, tr("used"), usedBox.size(), Qt::AlignHCenter), usedBox,
+                         Qt::AlignHCenter | Qt::AlignTop});
+        QFont bold = font();
+        bold.setWeight(QFont::DemiBold);
+        const double keySize = QFontMetricsF(font()).height() * 0.6;
+        const QRectF nameBox(centre.x() - half + keySize + 6.0, g.textTop, 2 * half - keySize - 6.0, line);
+        bold = fittedFont(bold, name, nameBox.size(), Qt::AlignLeft);
+        const double nameWidth = QFontMetricsF(bold).horizontalAdvance(name);
+        // Key and name centred together under the arc.
+        const double left
+            = std::max(nameBox.left(), centre.x() - (nameWidth + keySize + 6.0) / 2.0 + keySize + 6.0);
+        items.push_back({name, bold, QRectF(left, g.textTop, nameBox.right() - left, line),
+                         Qt::AlignLeft | Qt::AlignVCenter});
+        const QRectF spendBox(centre.x() - half, g.textTop + line, 2 * half, line);
+        items.push_back({spend, fittedFont(font(), spend, spendBox.size(), Qt::AlignHCenter), spendBox,
+                         Qt::AlignHCenter | Qt::AlignVCenter});
+    };
+    side(g.firstCentre, fraction(Ring::Native), tr("%1 %2").arg(m_firstName, m_unit),
+         tr("%1 of %2").arg(formatNumber(m_nativeSpent, 3), formatNumber(m_nativeBudget, 3)));
+    side(g.secondCentre, fraction(Ring::Second), tr("%1 %2").arg(m_secondName, m_secondUnit),
+         tr("%1 of %2").arg(formatNumber(m_secondSpent, 3), formatNumber(m_secondBudget, 3)));
+
+    // The total ε-equivalent of both sides: a line of text over the bar.
+    QFont bold = font();
+    bold.setWeight(QFont::DemiBold);
+    const QString total = tr("gauge: spent ≈ ε %1 of %2 at δ = %3 (%4)")
+                              .arg(formatNumber(m_epsilonSpent, 3), formatNumber(m_epsilonBudget),
+                                   formatNumber(m_delta, 2), formatPercent(fraction(Ring::Epsilon)));
+    const QRectF totalBox(kMargin, g.bar.top() - line - 3.0, width() - 2 * kMargin, line);
+    items.push_back({total, fittedFont(bold, total, totalBox.size(), Qt::AlignHCenter), totalBox,
+                     Qt::AlignHCenter | Qt::AlignVCenter});
+    return items;
+}
+
 void BudgetGauge::paintDual(QPainter &painter)
 {
     const DualGeometry g = dualGeometry();
@@ -271,72 +378,102 @@ void BudgetGauge::paintDual(QPainter &painter)
                             std::min(-1, qRound(-kSweepDegrees * fill * 16)));
         }
     };
-    // Inside an arc: the used percentage; under it: the side's name and its spend.
-    const auto drawSide = [&](const QPointF &centre, double fill, const QColor &colour, const QString &name,
-                              const QString &spend) {
-        drawArc(centre, fill, colour);
-        const double inner = g.radius - g.width;
-        QFont big = font();
-        big.setPointSizeF(font().pointSizeF() * 1.7);
-        big.setWeight(QFont::DemiBold);
-        painter.setFont(big);
-        painter.setPen(pal.color(QPalette::WindowText));
-        const QRectF box(centre.x() - inner, centre.y() - inner * 0.55, 2 * inner, inner * 0.8);
-        painter.drawText(box, Qt::AlignHCenter | Qt::AlignBottom, formatPercent(fill, fill < 0.1 ? 1 : 0));
-        QFont small = font();
-        small.setPointSizeF(font().pointSizeF() * 0.9);
-        painter.setFont(small);
-        painter.setPen(pal.color(QPalette::PlaceholderText));
-        painter.drawText(
-            QRectF(centre.x() - inner, box.bottom() + 1, 2 * inner, QFontMetricsF(small).lineSpacing()),
-            Qt::AlignHCenter | Qt::AlignTop, tr("used"));
-
-        const double half = (width() - 2 * kMargin) / 4.0 + 4.0;
-        QFont bold = font();
-        bold.setWeight(QFont::DemiBold);
-        const QFontMetricsF boldMetrics(bold);
-        const double keySize = metrics.height() * 0.6;
-        const double nameWidth = boldMetrics.horizontalAdvance(name) + keySize + 6.0;
-        double x = centre.x() - nameWidth / 2.0;
-        painter.setPen(Qt::NoPen);
-        painter.setBrush(colour);
-        painter.drawRoundedRect(QRectF(x, g.textTop + (line - keySize) / 2.0, keySize, keySize), 2, 2);
-        x += keySize + 6.0;
-        painter.setFont(bold);
-        painter.setPen(pal.color(QPalette::WindowText));
-        painter.drawText(QRectF(x, g.textTop, nameWidth, line), Qt::AlignLeft | Qt::AlignVCenter, name);
-        painter.setFont(font());
-        painter.drawText(QRectF(centre.x() - half, g.textTop + line, 2 * half, line),
-                         Qt::AlignHCenter | Qt::AlignVCenter, spend);
-    };
-
     const double first = fraction(Ring::Native);
     const double second = fraction(Ring::Second);
     const double total = fraction(Ring::Epsilon);
-    const QColor totalColour = colourForFraction(total).darker(135);
-    drawSide(g.firstCentre, first, colourForFraction(first), tr("%1 %2").arg(m_firstName, m_unit),
-             tr("%1 of %2").arg(formatNumber(m_nativeSpent, 3), formatNumber(m_nativeBudget, 3)));
-    drawSide(g.secondCentre, second, colourForFraction(second), tr("%1 %2").arg(m_secondName, m_secondUnit),
-             tr("%1 of %2").arg(formatNumber(m_secondSpent, 3), formatNumber(m_secondBudget, 3)));
+    drawArc(g.firstCentre, first, colourForFraction(first));
+    drawArc(g.secondCentre, second, colourForFraction(second));
 
-    // The total ε-equivalent of both sides: a line of text over a bar.
-    QFont bold = font();
-    bold.setWeight(QFont::DemiBold);
-    painter.setFont(bold);
-    painter.setPen(pal.color(QPalette::WindowText));
-    painter.drawText(QRectF(g.bar.left(), g.bar.top() - line - 3.0, g.bar.width(), line),
-                     Qt::AlignHCenter | Qt::AlignVCenter,
-                     tr("gauge: spent ≈ ε %1 of %2 at δ = %3 (%4)")
-                         .arg(formatNumber(m_epsilonSpent, 3), formatNumber(m_epsilonBudget),
-                              formatNumber(m_delta, 2), formatPercent(total)));
+    // Per side: percentage, "used" (muted), name (with its colour key), spend; then the total.
+    const QList<TextItem> items = dualTextItems();
+    const QColor keys[2] = {colourForFraction(first), colourForFraction(second)};
+    const double keySize = metrics.height() * 0.6;
+    for (int i = 0; i < items.size(); ++i) {
+        const TextItem &item = items[i];
+        const int part = i % 4;
+        if (i < 8 && part == 2) {
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(keys[i / 4]);
+            painter.drawRoundedRect(QRectF(item.box.left() - keySize - 6.0,
+                                           item.box.top() + (line - keySize) / 2.0, keySize, keySize),
+                                    2, 2);
+        }
+        painter.setFont(item.font);
+        painter.setPen(pal.color(i < 8 && part == 1 ? QPalette::PlaceholderText : QPalette::WindowText));
+        painter.drawText(item.box, item.flags, item.text);
+    }
     painter.setPen(Qt::NoPen);
     painter.setBrush(kTrack);
     painter.drawRoundedRect(g.bar, 3, 3);
     if (total > 0.0) {
-        painter.setBrush(totalColour);
+        painter.setBrush(colourForFraction(total).darker(135));
         painter.drawRoundedRect(
             QRectF(g.bar.topLeft(), QSizeF(std::max(4.0, g.bar.width() * total), g.bar.height())), 3, 3);
     }
+}
+
+QList<BudgetGauge::TextItem> BudgetGauge::singleTextItems() const
+{
+    const Geometry g = geometry();
+    QList<TextItem> items;
+    // Centre: the used percentage of the native budget, large, inside the inner edge (its upper
+    // corners stay inside the arc: at most 1.6 inner radii wide).
+    const double nativeFraction = fraction(Ring::Native);
+    const double innerEdge
+        = (showsEpsilonRing() ? g.innerRadius - g.innerWidth : g.outerRadius - g.outerWidth);
+    const QRectF centreBox(g.centre.x() - innerEdge, g.centre.y() - innerEdge * 0.55, 2 * innerEdge,
+                           innerEdge * 0.8);
+    QFont big = scaledFont(font(), 2.1);
+    big.setWeight(QFont::DemiBold);
+    const QString percent = formatPercent(nativeFraction, nativeFraction < 0.1 ? 1 : 0);
+    const int centred = Qt::AlignHCenter | Qt::AlignBottom;
+    items.push_back({percent, fittedFont(big, percent, QSizeF(1.6 * innerEdge, centreBox.height()), centred),
+                     centreBox, centred});
+    // Under it, in the arc's opening: what the percentage is of, on up to two lines.
+    const QFont small = scaledFont(font(), 0.9);
+    const double captionTop = centreBox.bottom() + 2;
+    const double captionHeight
+        = std::max(QFontMetricsF(small).lineSpacing(),
+                   std::min(2 * QFontMetricsF(small).lineSpacing(), g.textTop - 2 - captionTop));
+    const QRectF captionBox(g.centre.x() - 0.9 * innerEdge, captionTop, 1.8 * innerEdge, captionHeight);
+    const QString caption = tr("of the %1 budget used").arg(m_unit);
+    const int wrapped = Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap;
+    items.push_back({caption, fittedFont(small, caption, captionBox.size(), wrapped), captionBox, wrapped});
+
+    // Readout lines, centred, each after its colour key; one font size for the three, the
+    // largest with which the widest fits.
+    const QFontMetricsF metrics(font());
+    const double line = metrics.lineSpacing();
+    const double keySize = metrics.height() * 0.6;
+    const QString lines[kReadoutLines]
+        = {tr("%1 spent %2 of %3").arg(m_unit, formatNumber(m_nativeSpent), formatNumber(m_nativeBudget)),
+           tr("%1 remaining %2").arg(m_unit, formatNumber(remaining())),
+           showsEpsilonRing() ? tr("ε ≈ %1 of %2 at δ = %3")
+                                    .arg(formatNumber(m_epsilonSpent, 3), formatNumber(m_epsilonBudget),
+                                         formatNumber(m_delta, 2))
+           : !m_note.isEmpty() ? m_note
+           : m_delta > 0.0     ? tr("pure ε-DP (δ = %1 unused)").arg(formatNumber(m_delta, 2))
+                               : tr("pure ε-DP (δ = 0)")};
+    const bool keyed[kReadoutLines] = {true, false, showsEpsilonRing()};
+    QFont fonts[kReadoutLines];
+    QFont smallest = font();
+    for (int i = 0; i < kReadoutLines; ++i) {
+        fonts[i] = font();
+        fonts[i].setWeight(i == 0 ? QFont::DemiBold : QFont::Normal);
+        const double room = width() - 8.0 - (keyed[i] ? keySize + 6.0 : 0.0);
+        const QFont fitted = fittedFont(fonts[i], lines[i], QSizeF(room, line), Qt::AlignLeft);
+        if (fontSize(fitted) < fontSize(smallest))
+            smallest = fitted;
+    }
+    for (int i = 0; i < kReadoutLines; ++i) {
+        const QFont f = withSize(fonts[i], smallest);
+        const double textWidth = QFontMetricsF(f).horizontalAdvance(lines[i]);
+        const double keyRoom = keyed[i] ? keySize + 6.0 : 0.0;
+        const double x = std::max(4.0, (width() - textWidth - keyRoom) / 2.0) + keyRoom;
+        items.push_back({lines[i], f, QRectF(x, g.textTop + i * line, std::max(0.0, width() - 4.0 - x), line),
+                         Qt::AlignLeft | Qt::AlignVCenter});
+    }
+    return items;
 }
 
 void BudgetGauge::paintEvent(QPaintEvent *)
@@ -370,65 +507,29 @@ void BudgetGauge::paintEvent(QPaintEvent *)
     if (showsEpsilonRing())
         drawRing(g.innerRadius, g.innerWidth, epsilonFraction, epsilonColour);
 
-    // Centre: the used percentage of the native budget, large.
+    // The percentage, its caption (muted), then the readout lines with colour keys matching the
+    // rings.
     const QPalette pal = palette();
-    QFont big = font();
-    big.setPointSizeF(font().pointSizeF() * 2.1);
-    big.setWeight(QFont::DemiBold);
-    painter.setFont(big);
-    painter.setPen(pal.color(QPalette::WindowText));
-    const double innerEdge
-        = (showsEpsilonRing() ? g.innerRadius - g.innerWidth : g.outerRadius - g.outerWidth);
-    const QRectF centreBox(g.centre.x() - innerEdge, g.centre.y() - innerEdge * 0.55, 2 * innerEdge,
-                           innerEdge * 0.8);
-    painter.drawText(centreBox, Qt::AlignHCenter | Qt::AlignBottom,
-                     formatPercent(nativeFraction, nativeFraction < 0.1 ? 1 : 0));
-    QFont small = font();
-    small.setPointSizeF(font().pointSizeF() * 0.9);
-    painter.setFont(small);
-    painter.setPen(pal.color(QPalette::PlaceholderText));
-    const QRectF captionBox(g.centre.x() - innerEdge, centreBox.bottom() + 2, 2 * innerEdge,
-                            QFontMetricsF(small).lineSpacing() * 2);
-    painter.drawText(captionBox, Qt::AlignHCenter | Qt::AlignTop, tr("of the %1 budget used").arg(m_unit));
-
-    // Readout lines with colour keys matching the rings.
-    painter.setFont(font());
     const QFontMetricsF metrics(font());
     const double line = metrics.lineSpacing();
-    auto drawLine = [&](int index, const QColor &key, const QString &text, bool bold) {
-        const double y = g.textTop + index * line;
-        const double textWidth = metrics.horizontalAdvance(text);
-        const double keySize = key.isValid() ? metrics.height() * 0.6 : 0.0;
-        const double total = textWidth + (key.isValid() ? keySize + 6.0 : 0.0);
-        double x = std::max(4.0, (width() - total) / 2.0);
-        if (key.isValid()) {
+    const double keySize = metrics.height() * 0.6;
+    const QList<TextItem> items = singleTextItems();
+    const QColor keys[kReadoutLines]
+        = {nativeColour, QColor(), showsEpsilonRing() ? epsilonColour : QColor()};
+    for (int i = 0; i < items.size(); ++i) {
+        const TextItem &item = items[i];
+        const int readoutLine = i - 2;
+        if (readoutLine >= 0 && keys[readoutLine].isValid()) {
             painter.setPen(Qt::NoPen);
-            painter.setBrush(key);
-            painter.drawRoundedRect(QRectF(x, y + (line - keySize) / 2.0, keySize, keySize), 2, 2);
-            x += keySize + 6.0;
+            painter.setBrush(keys[readoutLine]);
+            painter.drawRoundedRect(QRectF(item.box.left() - keySize - 6.0,
+                                           item.box.top() + (line - keySize) / 2.0, keySize, keySize),
+                                    2, 2);
         }
-        QFont f = font();
-        f.setWeight(bold ? QFont::DemiBold : QFont::Normal);
-        painter.setFont(f);
-        painter.setPen(pal.color(QPalette::WindowText));
-        painter.drawText(QRectF(x, y, width() - x, line), Qt::AlignLeft | Qt::AlignVCenter, text);
-    };
-    drawLine(0, nativeColour,
-             tr("%1 spent %2 of %3").arg(m_unit, formatNumber(m_nativeSpent), formatNumber(m_nativeBudget)),
-             true);
-    drawLine(1, QColor(), tr("%1 remaining %2").arg(m_unit, formatNumber(remaining())), false);
-    if (showsEpsilonRing())
-        drawLine(2, epsilonColour,
-                 tr("ε ≈ %1 of %2 at δ = %3")
-                     .arg(formatNumber(m_epsilonSpent, 3), formatNumber(m_epsilonBudget),
-                          formatNumber(m_delta, 2)),
-                 false);
-    else
-        drawLine(2, QColor(),
-                 !m_note.isEmpty() ? m_note
-                 : m_delta > 0.0   ? tr("pure ε-DP (δ = %1 unused)").arg(formatNumber(m_delta, 2))
-                                   : tr("pure ε-DP (δ = 0)"),
-                 false);
+        painter.setFont(item.font);
+        painter.setPen(pal.color(i == 1 ? QPalette::PlaceholderText : QPalette::WindowText));
+        painter.drawText(item.box, item.flags, item.text);
+    }
 }
 
 } // namespace pbx::ui

@@ -10,6 +10,8 @@
 #pragma once
 
 #include <QColor>
+#include <QFont>
+#include <QList>
 #include <QPointF>
 #include <QString>
 #include <QWidget>
@@ -79,6 +81,22 @@ public:
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
+    /// One piece of text the gauge paints: drawn with `font` inside `box` (widget pixels) with
+    /// `flags` (Qt::AlignmentFlag | Qt::TextWordWrap). The font is shrunk where needed so the text
+    /// fits its box whole (the percentage inside the arc, the readout across the width): at
+    /// 1024 px in presentation mode the percentage was cut at both ends (issue 29).
+    struct TextItem
+    {
+        QString text;
+        QFont font;
+        QRectF box;
+        int flags = 0;
+    };
+    /// The texts of the current layout, in painting order: the percentage, its caption, then the
+    /// readout lines (one system); per side the percentage, "used", the name and the spend, then
+    /// the total line (two systems).
+    QList<TextItem> textItems() const;
+
 protected:
     void paintEvent(QPaintEvent *event) override;
 
@@ -104,6 +122,8 @@ private:
         double textTop = 0.0;
     };
     DualGeometry dualGeometry() const;
+    QList<TextItem> singleTextItems() const;
+    QList<TextItem> dualTextItems() const;
     void paintDual(QPainter &painter);
     void updateDescription();
 

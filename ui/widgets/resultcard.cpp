@@ -7,6 +7,7 @@
 #include "core/session/strategy_release.h"
 
 #include "core/filters/zcdp_filter.h"
+#include "ui/charts/presentation.h"
 #include "ui/growing/pmwgfields.h"
 #include "ui/help/glossarylinks.h"
 #include "ui/models/ledgermodel.h"
@@ -31,20 +32,24 @@ ResultCard::ResultCard(QWidget *parent) : QFrame(parent)
     m_title = new QLabel(this);
     m_title->setTextFormat(Qt::PlainText);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QFont titleFont = m_title->font();
-    titleFont.setBold(true);
-    m_title->setFont(titleFont);
+    m_badge->setObjectName(QStringLiteral("resultBadge"));
+    m_title->setObjectName(QStringLiteral("resultTitle"));
+    // Fonts relative to the application's, so that presentation mode scales the card (issue 29).
+    setRelativeFont(m_title, 1.0, QFont::Bold);
     m_headline = new QLabel(this);
     m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QFont big = m_headline->font();
-    big.setPointSizeF(big.pointSizeF() * 1.7);
-    big.setWeight(QFont::DemiBold);
-    m_headline->setFont(big);
+    m_headline->setObjectName(QStringLiteral("resultHeadline"));
+    setRelativeFont(m_headline, 1.7, QFont::DemiBold);
     m_details = new QLabel(this);
     m_details->setWordWrap(true);
     m_details->setTextFormat(Qt::RichText);
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
+    m_details->setObjectName(QStringLiteral("resultDetails"));
+    m_note->setObjectName(QStringLiteral("resultNote"));
+    setRelativeFont(m_badge, 1.0);
+    setRelativeFont(m_details, 1.0);
+    setRelativeFont(m_note, 1.0);
     // The explanation lines link their terms to Help ▸ Glossary (glossarylinks.h).
     connectGlossaryLinks(m_details);
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);

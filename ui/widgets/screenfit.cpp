@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "ui/widgets/screenfit.h"
 
+#include <QEvent>
+#include <QPointer>
 #include <QScreen>
+#include <QTimer>
+#include <QVariant>
 #include <QWidget>
 
 #include <algorithm>
@@ -36,6 +40,38 @@ void fitFrameInsideScreen(QWidget *window)
     topLeft.setY(
         std::max(available.top(), std::min(topLeft.y(), available.bottom() + 1 - frameSize.height())));
     window->move(topLeft);
+}
+
+namespace {
+
+/// Fits its parent window inside the screen after each Show.
+class FrameKeeper final : public QObject
+{
+public:
+    explicit FrameKeeper(QWidget *window) : QObject(window) { window->installEventFilter(this); }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Show) {
+            QPointer<QWidget> window = qobject_cast<QWidget *>(watched);
+            QTimer::singleShot(0, this, [window] {
+                if (window && window->isVisible())
+                    fitFrameInsideScreen(window);
+            });
+        }
+        return QObject::eventFilter(watched, event);
+    }
+};
+
+} // namespace
+
+void keepFrameInsideScreen(QWidget *window)
+{
+    if (!window || window->property("pbxFrameKept").toBool())
+        return;
+    window->setProperty("pbxFrameKept", true);
+    new FrameKeeper(window);
 }
 
 } // namespace pbx::ui

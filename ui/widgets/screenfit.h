@@ -19,4 +19,9 @@ void resizeWithinScreen(QWidget *window, QSize preferred);
 /// than the screen by its title bar). A maximised or full-screen window is left alone.
 void fitFrameInsideScreen(QWidget *window);
 
+/// Calls fitFrameInsideScreen(window) each time the top-level `window` is shown, once the event
+/// loop has placed it: a lab or a floating dock sized to a 1024×768 screen had its frame 4 px
+/// outside it (issue 29).
+void keepFrameInsideScreen(QWidget *window);
+
 } // namespace pbx::ui

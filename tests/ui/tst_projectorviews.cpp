@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: MIT
+// Issue 29, on a projector's screen (1024×768; PBX_TEST_SCREEN=1920x1080 for the large one) in
+// presentation mode: the budget gauge's texts fit inside it (the percentage was cut at both ends
+// at 1024); the result card, the cost preview, the hints and the ledger follow presentation
+// mode's font and nothing in them is cut. Screenshots: projector_*_<screen>.png.
+#include "core/lessons/lesson_json.h"
+#include "testscreen.h"
+#include "ui/charts/comparisoncharts.h"
+#include "ui/charts/noisereductionchart.h"
+#include "ui/charts/presentation.h"
+#include "ui/charts/privacylosspathchart.h"
+#include "ui/comparison/comparisonlayout.h"
+#include "ui/comparison/comparisonview.h"
+#include "ui/comparison/exampleplans.h"
+#include "ui/comparison/planmodel.h"
+#include "ui/growing/growinglabdialog.h"
+#include "ui/lessons/lessonrunner.h"
+#include "ui/lessons/lessonspanel.h"
+#include "ui/mainwindow.h"
+#include "ui/models/ledgermodel.h"
+#include "ui/noisereduction/noisereductionview.h"
+#include "ui/panels/querybuilder.h"
+#include "ui/sessiondocument.h"
+#include "ui/widgets/budgetgauge.h"
+#include "ui/widgets/resultcard.h"
+#include "uitestutils.h"
+
+#include "core/data/query.h"
+
+#include <QAbstractAxis>
+#include <QAbstractScrollArea>
+#include <QAction>
+#include <QChart>
+#include <QChartView>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLayout>
+#include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextDocumentFragment>
+#include <QtTest/QtTest>
+
+using pbx::test::testScreen;
+using pbx::test::testScreenName;
+using pbx::ui::BudgetGauge;
+using pbx::ui::ComparisonLayout;
+using pbx::ui::ComparisonView;
+using pbx::ui::CompositionCurveChart;
+using pbx::ui::GrowingLabDialog;
+using pbx::ui::LessonsPanel;
+using pbx::ui::MainWindow;
+using pbx::ui::Presentation;
+
+namespace {
+
+QString describe(const QRectF &r)
+{
+    return QStringLiteral("%1×%2 at (%3, %4)").arg(r.width()).arg(r.height()).arg(r.x()).arg(r.y());
+}
+
+double pointSize(const QFont &font)
+{
+    return font.pointSizeF() > 0 ? font.pointSizeF() : font.pixelSize();
+}
+
+/// `widget` is shown whole: every ancestor up to its window holds all of it (no scroll area
+/// scrolled past it, no dock or splitter too small for it).
+void verifyShownWhole(QWidget *widget, const char *what)
+{
+    QVERIFY2(widget->isVisible(), what);
+    for (QWidget *p = widget->parentWidget(); p; p = p->parentWidget()) {
+        const QRect inParent(widget->mapTo(p, QPoint(0, 0)), widget->size());
+        QVERIFY2(p->rect().contains(inParent),
+                 qPrintable(QStringLiteral("%1: %2 outside %3 (%4)")
+                                .arg(QLatin1String(what), describe(inParent), describe(p->rect()),
+                                     QString::fromLatin1(p->metaObject()->className()))));
+        if (p->isWindow())
+            break;
+    }
+}
+
+/// A label's text is not cut: one line fits its width; wrapped text fits its height.
+void verifyLabelFits(const QLabel *label, const char *what)
+{
+    const QFontMetrics metrics(label->font());
+    const QString text = label->textFormat() == Qt::RichText || Qt::mightBeRichText(label->text())
+                             ? QTextDocumentFragment::fromHtml(label->text()).toPlainText()
+                             : label->text();
+    const QRect room = label->contentsRect();
+    if (label->wordWrap()) {
+        QVERIFY2(label->heightForWidth(room.width()) <= room.height() + 1,
+                 qPrintable(QStringLiteral("%1: needs %2 px high, has %3")
+                                .arg(QLatin1String(what))
+                                .arg(label->heightForWidth(room.width()))
+                                .arg(room.height())));
+        return;
+    }
+    const int advance = metrics.horizontalAdvance(text);
+    QVERIFY2(advance <= room.width(), qPrintable(QStringLiteral("%1: “%2” needs %3 px, has %4")
+                                                     .arg(QLatin1String(what), text)
+                                                     .arg(advance)
+                                                     .arg(room.width())));
+}
+
+/// No scroll area between `widget` and its window shows a horizontal scroll bar.
+void verifyNoSidewaysScrolling(QWidget *widget, const char *what)
+{
+    for (QWidget *p = widget->parentWidget(); p; p = p->parentWidget())
+        if (auto *area = qobject_cast<QAbstractScrollArea *>(p))
+            QVERIFY2(!area->horizontalScrollBar()->isVisible(), what);
+}
+
+void setPresentation(MainWindow &w, bool on)
+{
+    auto *action = w.findChild<QAction *>(QStringLiteral("presentationModeAction"));
+    QVERIFY(action);
+    action->setChecked(on);
+    QTest::qWait(150);
+    QCOMPARE(Presentation::instance().isEnabled(), on);
+}
+
+} // namespace
+
+class TestProjectorViews : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("pbx-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("projectorviews"));
+        QSettings().clear(); // a fresh home folder
+        QCOMPARE(QGuiApplication::primaryScreen()->availableGeometry().size(), testScreen());
+        m_normalPointSize = pointSize(QApplication::font());
+    }
+
+    /// The gauge's percentage, its caption and the readout lines each fit their box, inside the
+    /// gauge, in presentation mode. At 1024 the percentage's unshrunk font (2.1 × 1.5 × the
+    /// normal size) is wider than the arc's inside: before, "4.3 %" lost its first and last
+    /// characters and "of the ρ budget used" both ends.
+    void gaugeTextFits()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        setPresentation(w, true);
+        auto *builder = w.queryBuilder();
+        builder->setAggregate(pbx::data::Aggregate::Count);
+        builder->setAbsoluteTarget(50.0);
+        w.ask();
+        QCOMPARE(w.document()->session().events().size(), std::size_t{1});
+        w.flushViews();
+        QTest::qWait(100);
+
+        BudgetGauge *gauge = w.budgetGauge();
+        verifyShownWhole(gauge, "gauge");
+        const QList<BudgetGauge::TextItem> items = gauge->textItems();
+        QCOMPARE(items.size(), 5);
+        QVERIFY2(items[0].text.endsWith(QStringLiteral(" %")), qPrintable(items[0].text));
+        QVERIFY2(items[1].text.contains(QStringLiteral("budget used")), qPrintable(items[1].text));
+        const QRectF inside = QRectF(gauge->rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+        for (const BudgetGauge::TextItem &item : items) {
+            QVERIFY2(inside.contains(item.box), qPrintable(item.text + u' ' + describe(item.box)));
+            const QRectF needed = QFontMetricsF(item.font).boundingRect(QRectF(0, 0, item.box.width(), 1e6),
+                                                                        item.flags, item.text);
+            QVERIFY2(needed.width() <= item.box.width() + 0.01 && needed.height() <= item.box.height() + 0.01,
+                     qPrintable(QStringLiteral("“%1” needs %2 in %3")
+                                    .arg(item.text, describe(needed), describe(item.box))));
+        }
+        // The percentage stays inside the arc: at most 0.8 of the inner diameter (its box) wide.
+        const double percentWidth = QFontMetricsF(items[0].font).horizontalAdvance(items[0].text);
+        QVERIFY2(percentWidth <= 0.8 * items[0].box.width() + 0.01,
+                 qPrintable(QStringLiteral("%1 px in %2").arg(percentWidth).arg(items[0].box.width())));
+        qInfo("gauge %dx%d: percentage %.0f px wide in a %.0f-px inner diameter, %.1f pt", gauge->width(),
+              gauge->height(), percentWidth, items[0].box.width(), pointSize(items[0].font));
+        if (testScreen().width() <= 1024) {
+            // What failed before: the unshrunk font does not fit there.
+            QFont unshrunk = QApplication::font();
+            unshrunk.setPointSizeF(pointSize(unshrunk) * 2.1);
+            unshrunk.setWeight(QFont::DemiBold);
+            QVERIFY(QFontMetricsF(unshrunk).horizontalAdvance(items[0].text) > 0.8 * items[0].box.width());
+        }
+        QVERIFY(!pbx::test::saveScreenshot(*gauge, QStringLiteral("projector_gauge_") + testScreenName())
+                     .isEmpty());
+        QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("projector_gauge_window_") + testScreenName())
+                     .isEmpty());
+        setPresentation(w, false);
+    }
+
+    /// Presentation mode scales the result card, the cost preview, the hints and the ledger (their
+    /// own font sizes used to stay as they were), and nothing in them is cut or scrolls sideways.
+    void cardPreviewAndLedgerScale()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto *builder = w.queryBuilder();
+        builder->setAggregate(pbx::data::Aggregate::Count);
+        builder->setAbsoluteTarget(50.0);
+        w.ask();
+        QTest::qWait(100);
+        const auto labelNamed = [&](const char *name) {
+            auto *label = w.findChild<QLabel *>(QLatin1String(name));
+            return label;
+        };
+        const char *const cardLabels[] = {"resultTitle", "resultHeadline", "resultDetails"};
+        const double headlineFactor = 1.7;
+        const double normalHeadline = pointSize(labelNamed("resultHeadline")->font());
+        QCOMPARE(normalHeadline, m_normalPointSize * headlineFactor);
+
+        setPresentation(w, true);
+        w.flushViews();
+        QTest::qWait(100);
+        const double large = pointSize(QApplication::font());
+        QCOMPARE(large, m_normalPointSize * Presentation::fontFactor);
+        QCOMPARE(pointSize(labelNamed("resultHeadline")->font()), large * headlineFactor);
+        QCOMPARE(pointSize(labelNamed("resultTitle")->font()), large);
+        QCOMPARE(pointSize(labelNamed("resultDetails")->font()), large);
+        QCOMPARE(pointSize(labelNamed("costPreview")->font()), large * 0.92);
+        QCOMPARE(pointSize(labelNamed("plannedCapPreview")->font()), large * 0.92);
+        for (const char *name : cardLabels) {
+            verifyLabelFits(labelNamed(name), name);
+            verifyNoSidewaysScrolling(labelNamed(name), name);
+        }
+        verifyLabelFits(labelNamed("costPreview"), "cost preview");
+        verifyShownWhole(builder->askButton(), "Ask");
+
+        // The ledger: rows as tall as the font, every header title whole.
+        QTableView *ledger = w.ledgerView();
+        const QFontMetrics metrics(ledger->font());
+        QCOMPARE(pointSize(ledger->font()), large);
+        QVERIFY(ledger->rowHeight(0) >= metrics.height() + 4);
+        QHeaderView *header = ledger->horizontalHeader();
+        const QFontMetrics headerMetrics(header->font());
+        for (int c = 0; c + 1 < header->count(); ++c) { // the last one stretches
+            if (header->isSectionHidden(c))
+                continue;
+            const QString title = w.ledgerModel()->headerData(c, Qt::Horizontal).toString();
+            QVERIFY2(header->sectionSize(c) >= headerMetrics.horizontalAdvance(title),
+                     qPrintable(QStringLiteral("column “%1”: %2 px for %3")
+                                    .arg(title)
+                                    .arg(header->sectionSize(c))
+                                    .arg(headerMetrics.horizontalAdvance(title))));
+        }
+        // The dock titles follow too.
+        for (QDockWidget *dock : w.findChildren<QDockWidget *>())
+            QCOMPARE(pointSize(dock->font()), large);
+        QVERIFY(
+            !pbx::test::saveScreenshot(w, QStringLiteral("projector_card_") + testScreenName()).isEmpty());
+
+        // Switching back restores the normal sizes.
+        setPresentation(w, false);
+        QCOMPARE(pointSize(labelNamed("resultHeadline")->font()), normalHeadline);
+        QCOMPARE(pointSize(labelNamed("costPreview")->font()), m_normalPointSize * 0.92);
+        QCOMPARE(ledger->verticalHeader()->defaultSectionSize(), QFontMetrics(ledger->font()).height() + 8);
+    }
+
+    /// The comparison view (floating, as it first opens) lies inside the screen and does not
+    /// scroll sideways; below 1280 px it shows one chart at a time (presentation mode: one view
+    /// at a time), large; at 1920 the four charts share a grid beside the table.
+    void comparisonFitsTheScreen_data()
+    {
+        QTest::addColumn<bool>("presentation");
+        QTest::newRow("normal") << false;
+        QTest::newRow("presentation") << true;
+    }
+
+    void comparisonFitsTheScreen()
+    {
+        QFETCH(bool, presentation);
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        setPresentation(w, presentation);
+        for (double target : {50.0, 80.0, 120.0}) {
+            w.queryBuilder()->setAbsoluteTarget(target);
+            w.ask();
+        }
+        QDockWidget *dock = w.comparisonDock();
+        dock->show();
+        QVERIFY(QTest::qWaitForWindowExposed(dock));
+        ComparisonView *view = w.comparisonView();
+        QTRY_VERIFY_WITH_TIMEOUT(view->hasResults() && !view->isBusy(), 60000);
+        view->flushCharts();
+        QTest::qWait(200);
+        QVERIFY(!pbx::test::saveScreenshot(
+                     *dock, QStringLiteral("projector_comparison_%1_%2")
+                                .arg(presentation ? QStringLiteral("presentation") : QStringLiteral("normal"),
+                                     testScreenName()))
+                     .isEmpty());
+
+        const QRect available = dock->screen()->availableGeometry();
+        QVERIFY2(available.contains(dock->frameGeometry()),
+                 qPrintable(QStringLiteral("comparison %1").arg(describe(dock->frameGeometry()))));
+        verifyNoSidewaysScrolling(view->resultsView(), "comparison view");
+        const bool wide = testScreen().width() >= ComparisonLayout::kWideWidth;
+        const auto expected = !wide          ? ComparisonLayout::Mode::OneView
+                              : presentation ? ComparisonLayout::Mode::Narrow
+                                             : ComparisonLayout::Mode::Wide;
+        QCOMPARE(view->arrangement()->mode(), expected);
+        auto *recompute = view->findChild<QPushButton *>();
+        for (QPushButton *button : view->findChildren<QPushButton *>())
+            if (button->text() == QStringLiteral("Recompute"))
+                recompute = button;
+        verifyShownWhole(recompute, "Recompute");
+        QWidget *chart = view->compositionChart();
+        if (expected == ComparisonLayout::Mode::OneView) {
+            // One view at a time: the strategies first, every chart one tab away.
+            QCOMPARE(view->arrangement()->viewTabs()->count(), 5);
+            // The strategies' column scrolls down; sideways the table is whole.
+            const QRect tableShown = view->resultsView()->visibleRegion().boundingRect();
+            QCOMPARE(tableShown.width(), view->resultsView()->width());
+            QVERIFY(tableShown.height() > 100);
+            QVERIFY(!chart->isVisible());
+            view->arrangement()->viewTabs()->setCurrentIndex(1);
+            QTest::qWait(150);
+            QVERIFY(!pbx::test::saveScreenshot(*dock, QStringLiteral("projector_comparison_chart_%1_%2")
+                                                          .arg(presentation ? QStringLiteral("presentation")
+                                                                            : QStringLiteral("normal"),
+                                                               testScreenName()))
+                         .isEmpty());
+        }
+        verifyShownWhole(chart, "ε(k) chart");
+        // One chart large rather than four tiny: at 1024 the chart in front takes the view's width;
+        // at 1920 each of the four more than a quarter of it, or in presentation mode the one
+        // beside the table more than 40 %.
+        const double share = double(chart->width()) / view->width();
+        qInfo("comparison %dx%d, ε(k) chart %dx%d (%.2f of the width)", view->width(), view->height(),
+              chart->width(), chart->height(), share);
+        const double least = expected == ComparisonLayout::Mode::OneView  ? 0.9
+                             : expected == ComparisonLayout::Mode::Narrow ? 0.4
+                                                                          : 0.25;
+        QVERIFY2(share >= least, qPrintable(QString::number(share)));
+        // It fits the screen's height too: the strategies' column scrolls on its own.
+        QVERIFY2(view->height() <= dock->height(), qPrintable(QString::number(view->height())));
+        if (wide && !presentation) {
+            // Between 1100 and 1280 px: one chart at a time beside the table.
+            dock->resize(1150, 700);
+            QTest::qWait(200);
+            QCOMPARE(view->arrangement()->mode(), ComparisonLayout::Mode::Narrow);
+            verifyNoSidewaysScrolling(view->resultsView(), "comparison view at 1150 px");
+            verifyShownWhole(chart, "ε(k) chart at 1150 px");
+            QVERIFY2(chart->width() >= 0.4 * view->width(), qPrintable(QString::number(chart->width())));
+            QVERIFY(!pbx::test::saveScreenshot(*dock, QStringLiteral("projector_comparison_1150")).isEmpty());
+        }
+        dock->hide();
+        setPresentation(w, false);
+    }
+
+    /// A lab opened by a lesson step starts at the top of its page, whatever scroll position an
+    /// earlier visit left; the lab lies inside the screen.
+    void labOpenedByALessonStartsAtTheTop()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        setPresentation(w, true);
+        auto *lab = new GrowingLabDialog(&w);
+        lab->show();
+        QVERIFY(QTest::qWaitForWindowExposed(lab));
+        QTest::qWait(150);
+        QVERIFY2(lab->screen()->availableGeometry().contains(lab->frameGeometry()),
+                 qPrintable(describe(lab->frameGeometry())
+                            + QStringLiteral(", minimum %1×%2")
+                                  .arg(lab->minimumSizeHint().width())
+                                  .arg(lab->minimumSizeHint().height())));
+        QScrollArea *page = nullptr;
+        for (QScrollArea *area : lab->findChildren<QScrollArea *>())
+            if (area->isVisible() && area->verticalScrollBar()->maximum() > 0)
+                page = area;
+        QVERIFY2(page, "no page of the lab scrolls at this size");
+        page->verticalScrollBar()->setValue(page->verticalScrollBar()->maximum());
+        lab->hide();
+
+        LessonsPanel *panel = w.showLessons();
+        auto lesson = pbx::lessons::parseLesson(
+            R"({"format":"pbx-lesson","version":1,"id":"s","title":"S","summary":"S","steps":[)"
+            R"({"title":"a","explanation":"b","setup":{"view":"lab:growing"},"question":"q","answer":"a"}]})",
+            "scroll.json");
+        QVERIFY2(lesson.ok(), lesson.ok() ? "" : lesson.error().message.c_str());
+        QVERIFY(panel->runner()->begin(*lesson).ok());
+        QTRY_VERIFY(lab->isVisible());
+        QTest::qWait(100);
+        QCOMPARE(page->verticalScrollBar()->value(), 0);
+        // The cursor's read-out spans the charts' width on a row of its own and is read whole.
+        auto *readout = lab->findChild<QLabel *>(QStringLiteral("growingReadout"));
+        QVERIFY(readout);
+        auto *tabs = lab->findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        QVERIFY2(readout->width() >= tabs->width() - 2,
+                 qPrintable(QStringLiteral("read-out %1 px beside charts %2 px")
+                                .arg(readout->width())
+                                .arg(tabs->width())));
+        verifyLabelFits(readout, "growing lab read-out");
+        QVERIFY(!pbx::test::saveScreenshot(*lab, QStringLiteral("projector_growinglab_") + testScreenName())
+                     .isEmpty());
+        panel->runner()->end();
+        setPresentation(w, false);
+    }
+
+    /// ε after k steps: a log axis when the strategies end more than a decade apart (the DP-SGD
+    /// plan, 1000 subsampled Gaussian steps: basic composition far above RDP and the PLD, which a
+    /// linear axis left flat at zero), a linear one from 0 when they do not (20 Laplace counts of
+    /// ε = 0.1: 2 against about 1).
+    void compositionChartLogAxisWhenTheCurvesSpanADecade()
+    {
+        ComparisonView view;
+        view.resize(testScreen() * 0.9);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        CompositionCurveChart *chart = view.compositionChart();
+        const auto examples = pbx::ui::examplePlans();
+        for (const QString &name : {QStringLiteral("DP-SGD"), QStringLiteral("20 Laplace")}) {
+            const auto example = std::find_if(examples.begin(), examples.end(),
+                                              [&](const auto &e) { return e.name.startsWith(name); });
+            QVERIFY(example != examples.end());
+            QVERIFY(view.planModel()->replacePlan(example->ledger, example->name));
+            view.recomputeNow();
+            QTRY_VERIFY_WITH_TIMEOUT(view.hasResults() && !view.isBusy(), 120000);
+            view.flushCharts();
+            const bool wide = name.startsWith(QStringLiteral("DP-SGD"));
+            QCOMPARE(chart->logScale(), wide);
+            if (view.arrangement()->mode() == ComparisonLayout::Mode::OneView)
+                view.arrangement()->viewTabs()->setCurrentWidget(chart);
+            else if (view.arrangement()->mode() == ComparisonLayout::Mode::Narrow)
+                view.arrangement()->chartTabs()->setCurrentWidget(chart);
+            QTest::qWait(100);
+            QVERIFY(!pbx::test::saveScreenshot(
+                         *chart,
+                         QStringLiteral("projector_curves_%1_%2")
+                             .arg(wide ? QStringLiteral("log") : QStringLiteral("linear"), testScreenName()))
+                         .isEmpty());
+        }
+    }
+
+    /// A step about the main window raises the privacy-loss path in front of the noise-reduction
+    /// view an earlier step raised in its place (before, the noise-reduction view stayed in front).
+    void lessonStepRaisesTheChartItIsAbout()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        LessonsPanel *panel = w.showLessons();
+        auto lesson = pbx::lessons::parseLesson(
+            R"({"format":"pbx-lesson","version":1,"id":"r","title":"R","summary":"S","steps":[)"
+            R"({"title":"a","explanation":"b","setup":{"view":"noise-reduction"},"question":"q","answer":"a"},)"
+            R"({"title":"c","explanation":"d","setup":{"view":"main"},"question":"q","answer":"a"}]})",
+            "raise.json");
+        QVERIFY2(lesson.ok(), lesson.ok() ? "" : lesson.error().message.c_str());
+        QVERIFY(panel->runner()->begin(*lesson).ok());
+        // A dock behind another's tab keeps isVisible(); what is on screen is its visible region.
+        const auto onScreen = [](QWidget *widget) { return !widget->visibleRegion().isEmpty(); };
+        QTRY_VERIFY(onScreen(w.noiseReductionView()));
+        QVERIFY(!onScreen(w.pathChart()));
+        QVERIFY(panel->runner()->goTo(1).ok());
+        QTRY_VERIFY(onScreen(w.pathChart()));
+        QVERIFY(!onScreen(w.noiseReductionView()));
+        panel->runner()->end();
+    }
+
+    /// The noise-reduction chart with nothing to draw says what to do instead of drawing axes
+    /// of made-up numbers (before: y from −0.5 to 1.5, σ from 1 to 10).
+    void emptyNoiseReductionChartSaysWhatToDo()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.noiseReductionDock()->raise();
+        pbx::ui::NoiseReductionChart *chart = w.noiseReductionView()->chart();
+        chart->flush();
+        QCOMPARE(chart->pointCount(), 0);
+        QVERIFY2(chart->message().contains(QStringLiteral("relative target")), qPrintable(chart->message()));
+        auto *view = chart->findChild<QChartView *>();
+        QVERIFY(view);
+        QVERIFY(!view->chart()->axes().isEmpty());
+        for (QAbstractAxis *axis : view->chart()->axes())
+            QVERIFY(!axis->isVisible());
+        QVERIFY(!pbx::test::saveScreenshot(*chart, QStringLiteral("projector_noisereduction_empty_")
+                                                       + testScreenName())
+                     .isEmpty());
+    }
+
+private:
+    double m_normalPointSize = 0.0;
+};
+
+int main(int argc, char **argv)
+{
+    return pbx::test::runOnTestScreen<TestProjectorViews>(argc, argv);
+}
+
+#include "tst_projectorviews.moc"
