@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/session/growing_ermg.h"
 
+#include "core/datasets/cps1988_ermg.h"
 #include "core/growing/ermg.h"
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"

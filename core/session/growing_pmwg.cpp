@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/session/growing_pmwg.h"
+#include "core/datasets/cps1988_pmwg.h"
 
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"

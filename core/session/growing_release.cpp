@@ -2,6 +2,7 @@
 #include "core/session/growing_release.h"
 
 #include "core/data/predicate.h"
+#include "core/datasets/cps1988_pmwg.h"
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
 #include "core/session/growing_ermg.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/session/growing_smalldb.h"
 
+#include "core/datasets/cps1988_smalldb.h"
 #include "core/growing/growing_error.h"
 #include "core/growing/growing_lab.h"
 #include "core/growing/smalldb.h"

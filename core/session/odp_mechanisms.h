@@ -11,7 +11,7 @@
 #include "core/data/sensitivity.h"
 #include "core/data/table.h"
 #include "core/mechanisms/random_bits.h"
-#include "core/odp/odp_guarantee.h"
+#include "core/privacy/odp_guarantee.h"
 #include "core/session/odp_request.h"
 #include "core/util/try.h"
 

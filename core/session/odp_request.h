@@ -5,7 +5,7 @@
 // PoPETs 2023, Algorithm 1; docs/output-dp.md §2 and §8).
 #pragma once
 
-#include "core/odp/odp_guarantee.h"
+#include "core/privacy/odp_guarantee.h"
 
 #include <cstdint>
 #include <optional>

@@ -7,7 +7,7 @@
 // a transcript round trip, the audit catches edits, the comparison ledger gets one ρ event per
 // release, and bad values are refused naming the field with nothing spent
 // (docs/growing-databases.md, §9).
-#include "core/accounting/session_ledger.h"
+#include "core/datasets/cps1988_ermg.h"
 #include "core/growing/bb_improver.h"
 #include "core/growing/bb_scheduler.h"
 #include "core/growing/ermg.h"
@@ -18,6 +18,7 @@
 #include "core/session/growing_ermg.h"
 #include "core/session/growing_release.h"
 #include "core/session/session.h"
+#include "core/session/session_ledger.h"
 #include "resources/dataset_catalog.h"
 #include "tests/test_rows.h"
 #include "tests/testutils.h"

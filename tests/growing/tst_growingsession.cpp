@@ -5,7 +5,6 @@
 // the audit catches edited costs, and hostile values are refused naming the field with nothing
 // spent (Cummings et al. 2018, §3.1; docs/growing-databases.md, "In a session").
 #include "core/accounting/basic_composition.h"
-#include "core/accounting/session_ledger.h"
 #include "core/data/predicate.h"
 #include "core/growing/privacy_schedule.h"
 #include "core/io/event_json.h"
@@ -13,6 +12,7 @@
 #include "core/session/cost_audit.h"
 #include "core/session/growing_release.h"
 #include "core/session/session.h"
+#include "core/session/session_ledger.h"
 #include "resources/dataset_catalog.h"
 #include "tests/growing/growing_session_fixture.h"
 #include "tests/test_rows.h"

@@ -6,7 +6,6 @@
 // the comparison ledger gets one pure ε_t event per run, and bad values are refused naming the
 // field with nothing spent (docs/growing-databases.md, "In a session").
 #include "core/accounting/basic_composition.h"
-#include "core/accounting/session_ledger.h"
 #include "core/data/predicate.h"
 #include "core/growing/bb_improver.h"
 #include "core/io/event_json.h"
@@ -14,6 +13,7 @@
 #include "core/session/cost_audit.h"
 #include "core/session/growing_release.h"
 #include "core/session/session.h"
+#include "core/session/session_ledger.h"
 #include "resources/dataset_catalog.h"
 #include "tests/growing/growing_session_fixture.h"
 #include "tests/test_rows.h"

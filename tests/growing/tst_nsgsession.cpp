@@ -6,7 +6,6 @@
 // transcript round trip, the audit catches edits, and bad values are refused naming the field
 // (docs/growing-databases.md, "In a session").
 #include "core/accounting/basic_composition.h"
-#include "core/accounting/session_ledger.h"
 #include "core/growing/growing_svt.h"
 #include "core/io/event_json.h"
 #include "core/io/request_json.h"
@@ -14,6 +13,7 @@
 #include "core/session/growing_nsg.h"
 #include "core/session/growing_release.h"
 #include "core/session/session.h"
+#include "core/session/session_ledger.h"
 #include "resources/dataset_catalog.h"
 #include "tests/growing/growing_session_fixture.h"
 #include "tests/testutils.h"

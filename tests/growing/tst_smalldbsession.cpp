@@ -7,7 +7,7 @@
 // released, the record survives a transcript round trip, the audit catches edits, the comparison
 // ledger gets one pure ε_i event per epoch, and bad values (a range over 5·10⁶ candidates above
 // all) are refused naming the field with nothing spent (docs/growing-databases.md, §9).
-#include "core/accounting/session_ledger.h"
+#include "core/datasets/cps1988_smalldb.h"
 #include "core/growing/bb_scheduler.h"
 #include "core/growing/growing_lab.h"
 #include "core/growing/smalldb.h"
@@ -18,6 +18,7 @@
 #include "core/session/growing_release.h"
 #include "core/session/growing_smalldb.h"
 #include "core/session/session.h"
+#include "core/session/session_ledger.h"
 #include "resources/dataset_catalog.h"
 #include "tests/test_rows.h"
 #include "tests/testutils.h"

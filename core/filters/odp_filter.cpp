@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/odp/odp_filter.h"
+#include "core/filters/odp_filter.h"
 
 #include "core/math/directed_rounding.h"
 #include "core/util/parameter_checks.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/odp/odp_guarantee.h"
+#include "core/privacy/odp_guarantee.h"
 
 #include "core/math/directed_rounding.h"
 #include "core/util/parameter_checks.h"

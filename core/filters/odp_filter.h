@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/filters/budget_account.h"
-#include "core/odp/odp_guarantee.h"
+#include "core/privacy/odp_guarantee.h"
 
 #include <optional>
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/accounting/session_ledger.h"
+#include "core/session/session_ledger.h"
 
 #include "core/data/query.h"
 #include "core/math/directed_rounding.h"
