@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/report/session_report.h"
 
-#include "core/session/session_ledger.h"
+#include "core/session/ledger/session_ledger.h"
 
 #include <algorithm>
 #include <cmath>

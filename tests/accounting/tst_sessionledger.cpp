@@ -8,9 +8,9 @@
 #include "core/accounting/evaluation.h"
 #include "core/accounting/rdp_accountant.h"
 #include "core/report/session_report.h"
-#include "core/session/query_shape.h"
+#include "core/session/ledger/session_ledger.h"
+#include "core/session/release/query_shape.h"
 #include "core/session/session.h"
-#include "core/session/session_ledger.h"
 #include "tests/testutils.h"
 
 #include <algorithm>

@@ -5,9 +5,9 @@
 // request replayed against the filter. Each edited transcript below verified before.
 #include "core/io/event_json.h"
 #include "core/math/directed_rounding.h"
-#include "core/session/cost_audit.h"
-#include "core/session/growing_nsg.h"
-#include "core/session/growing_release.h"
+#include "core/session/growing/growing_nsg.h"
+#include "core/session/growing/growing_release.h"
+#include "core/session/ledger/cost_audit.h"
 #include "core/strategies/quantiles.h"
 #include "tests/growing/growing_session_fixture.h"
 #include "tests/testutils.h"

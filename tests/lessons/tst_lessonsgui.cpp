@@ -16,7 +16,7 @@
 #include "core/lessons/lesson_json.h"
 #include "core/lessons/lesson_values.h"
 #include "core/privacy/zcdp_conversion.h"
-#include "core/session/session_ledger.h"
+#include "core/session/ledger/session_ledger.h"
 #include "core/simulation/growing_lab_run.h"
 #include "tests/cli/clitestutils.h"
 #include "tests/test_rows.h"

@@ -3,7 +3,7 @@
 
 #include "core/io/journal.h"
 #include "core/lessons/lesson_values.h"
-#include "core/session/session_ledger.h"
+#include "core/session/ledger/session_ledger.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/comparison/planmodel.h"
 #include "ui/growing/growinglabdialog.h"

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+#include "core/session/growing/growing_ermg.h"
+
+#include "core/datasets/cps1988_ermg.h"
+#include "core/growing/ermg.h"
+#include "core/growing/growing_error.h"
+#include "core/math/directed_rounding.h"
+#include "core/session/growing/growing_planned.h"
+#include "core/util/try.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pbx::session {
+
+namespace {
+
+using growing::growingError;
+
+std::string format(double x)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6g", x);
+    return buffer;
+}
+
+/// The budget of an ERMG request: zcdp or approx (its noise is Gaussian).
+Result<growing::Budget> ermgBudget(const GrowingRequestSpec &spec)
+{
+    if (spec.algorithm != "ermg")
+        return growingError(growing::kInvalidConfig, "algorithm", "expected ermg here");
+    auto budget = growingStreamBudget(spec);
+    if (!budget)
+        return budget.error();
+    if (!growing::isZcdp(*budget))
+        return growingError(growing::kInvalidSchedule, "budget.kind",
+                            "ermg releases Gaussian noise and needs a zcdp or approx budget (budget.kind is '"
+                                + spec.budgetKind + "')");
+    if (!(spec.ermLambda > 0.0) || !std::isfinite(spec.ermLambda))
+        return growingError(growing::kInvalidConfig, "erm.lambda", "must be a finite number > 0");
+    if (!(spec.ermTol >= 1e-10 && spec.ermTol <= 1e-2))
+        return growingError(growing::kInvalidConfig, "erm.tol", "must be a number with 1e-10 <= tol <= 1e-2");
+    return budget;
+}
+
+Result<growing::ImproverConfig> improverConfig(const GrowingRequestSpec &spec, const growing::Budget &budget)
+{
+    // The box's accuracy function is not used by ERMG; a Laplace box satisfies the checks (as in the lab).
+    growing::ImproverConfig c{spec.startSize, spec.decay, spec.every, budget, spec.beta, growing::BlackBox{}};
+    PBX_RETURN_IF_ERROR(growing::validate(c));
+    return c;
+}
+
+Result<growing::SchedulerConfig> schedulerConfig(const GrowingRequestSpec &spec,
+                                                 const growing::Budget &budget)
+{
+    auto kind = growing::parseScheduleKind(spec.schedule);
+    if (!kind)
+        return kind.error();
+    if (!growing::scheduleIsZcdp(*kind))
+        return growingError(growing::kInvalidSchedule, "schedule.kind",
+                            "ermg takes \"improver\", \"zcdp-equalised\" or \"zcdp-geometric\"");
+    growing::SchedulerConfig c{spec.startSize, spec.gamma, budget, *kind, spec.beta, growing::BlackBox{}};
+    PBX_RETURN_IF_ERROR(growing::validate(c));
+    return c;
+}
+
+/// σ √(2 ln(2d/β)), rounded up: P(|N(0, σ²)| > σz) ≤ 2e^{−z²/2} = β/d per coordinate.
+double coordinateBound(double sigma, double beta)
+{
+    return math::nudgeUp(sigma * std::sqrt(2.0 * std::log(2.0 * double(kErmgDimension) / beta)));
+}
+
+} // namespace
+
+Result<std::vector<GrowingRunPlan>> ermgRunPlan(const GrowingRequestSpec &spec, const data::Table &table)
+{
+    auto budget = ermgBudget(spec);
+    if (!budget)
+        return budget.error();
+    auto end = growingStreamEnd(spec, table);
+    if (!end)
+        return end.error();
+    struct Time
+    {
+        std::uint64_t t, last;
+        double rho, beta;
+    };
+    std::vector<Time> times;
+    if (spec.schedule == "improver") {
+        auto config = improverConfig(spec, *budget);
+        if (!config)
+            return config.error();
+        const std::uint64_t runs = (*end - spec.startSize) / spec.every + 1;
+        if (runs > kMaxErmgReleases)
+            return growingError(growing::kInvalidConfig, "schedule.every",
+                                std::to_string(runs) + " releases exceed " + std::to_string(kMaxErmgReleases)
+                                    + " (each is a model fit); raise schedule.every");
+        auto improver = growing::BBImprover::create(*config);
+        if (!improver)
+            return improver.error();
+        for (std::uint64_t j = 0; j < runs; ++j) {
+            const std::uint64_t t = spec.startSize + j * spec.every;
+            const growing::ImproverStep step = improver->step(t);
+            times.push_back({t, std::min(t + spec.every - 1, *end), step.rho, step.beta});
+        }
+    } else {
+        auto config = schedulerConfig(spec, *budget);
+        if (!config)
+            return config.error();
+        // Count the epochs before planning them: a tiny γ is refused before a huge plan is built.
+        PBX_RETURN_IF_ERROR(checkEpochCount(spec, *end, kMaxErmgReleases, "releases (each is a model fit)"));
+        auto epochs = growing::planEpochs(*config, *end);
+        if (!epochs)
+            return epochs.error();
+        for (const auto &e : *epochs)
+            times.push_back({e.start, e.last, e.privacy.rho, e.privacy.beta});
+    }
+    std::vector<GrowingRunPlan> plan;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        const Time &x = times[i];
+        if (!(x.rho > 0.0))
+            return growingError(growing::kInvalidBudget, "budget.rho",
+                                "the release at t = " + std::to_string(x.t)
+                                    + " would have ρ = 0 (it underflows); shorten the stream");
+        GrowingRunPlan r;
+        r.index = i;
+        r.start = x.t;
+        r.last = x.last;
+        r.epsilon = 0.0; // Gaussian: no pure ε
+        r.rho = x.rho;
+        r.beta = x.beta;
+        // σ_t = Δ_t/√(2ρ_t) with Δ_t rounded up and √(2ρ_t) rounded down (growing::ermNoiseScale),
+        // so the release is at most ρ_t-zCDP: charging ρ_t never under-reports.
+        r.scale = growing::ermNoiseScale(x.t, spec.ermLambda, spec.ermTol, x.rho);
+        r.bound = coordinateBound(r.scale, x.beta);
+        r.charge = filters::Charge{filters::ChargeKind::Rho, x.rho, 0.0};
+        plan.push_back(r);
+    }
+    return plan;
+}
+
+Result<double> ermgSeriesTotal(const GrowingRequestSpec &spec)
+{
+    auto budget = ermgBudget(spec);
+    if (!budget)
+        return budget.error();
+    if (spec.schedule == "improver") {
+        auto config = improverConfig(spec, *budget);
+        if (!config)
+            return config.error();
+        auto improver = growing::BBImprover::create(*config);
+        if (!improver)
+            return improver.error();
+        return improver->total();
+    }
+    auto config = schedulerConfig(spec, *budget);
+    if (!config)
+        return config.error();
+    auto scheduler = growing::BBScheduler::create(*config);
+    if (!scheduler)
+        return scheduler.error();
+    return scheduler->total();
+}
+
+Result<void> checkErmgData(const data::Table &table)
+{
+    return growing::checkCpsErmData(table);
+}
+
+Result<void> runErmgStream(const GrowingRequestSpec &spec, const std::vector<GrowingRunPlan> &plan,
+                           const data::Rows &table, std::span<const std::uint32_t> order,
+                           filters::PrivacyFilter &filter, mechanisms::NoiseSource &noise, LedgerEvent &event,
+                           GrowingRecord &record)
+{
+    auto data = growing::cpsErmData(table);
+    if (!data)
+        return data.error();
+    const Eigen::Index rows = Eigen::Index(record.end);
+    Eigen::MatrixXd x(rows, data->features.cols());
+    Eigen::VectorXd y(rows);
+    for (Eigen::Index r = 0; r < rows; ++r) {
+        x.row(r) = data->features.row(Eigen::Index(order[std::size_t(r)]));
+        y(r) = data->labels(Eigen::Index(order[std::size_t(r)]));
+    }
+    // Every model is fitted before the first charge: the fits are not released, and a solver that
+    // fails then refuses the request with nothing spent.
+    std::vector<Eigen::VectorXd> fits;
+    for (const GrowingRunPlan &run : plan) {
+        const Eigen::Index t = Eigen::Index(run.start);
+        auto fit = growing::fitLogistic(x.topRows(t), y.head(t), spec.ermLambda, spec.ermTol,
+                                        fits.empty() ? nullptr : &fits.back());
+        if (!fit)
+            return fit.error();
+        fits.push_back(fit->theta);
+    }
+    auto release = [&](const GrowingRunPlan &run) -> Result<PlannedRelease> {
+        PlannedRelease out;
+        for (Eigen::Index j = 0; j < fits[run.index].size(); ++j)
+            out.values.push_back(fits[run.index](j) + noise.gaussian(run.scale));
+        if (noise.bits().failed())
+            return makeError(ErrorCode::Io, "the random source failed during the stream");
+        return out;
+    };
+    return runPlannedStream(plan, "ERMG", "release", "theta", filter, release, event, record);
+}
+
+std::string ermgReleaseLabel(const LedgerEvent &e, std::size_t release)
+{
+    const GrowingRecord &r = *e.growingRecord;
+    const GrowingEpochRecord &x = r.epochs[release];
+    return "ERMG release " + std::to_string(x.index) + " of " + std::to_string(r.plannedEpochs)
+           + ": t = " + std::to_string(x.start) + ", ρ = " + format(x.rho) + ", σ = " + format(x.scale);
+}
+
+std::string describeErmgRequest(const GrowingRequestSpec &s, const std::string &budget)
+{
+    const std::string schedule = s.schedule == "improver"
+                                     ? "improver a = " + format(s.decay) + ", every "
+                                           + std::to_string(s.every) + (s.every == 1 ? " row" : " rows")
+                                     : s.schedule + " γ = " + format(s.gamma);
+    return "ERMG stream, t = " + std::to_string(s.startSize) + " … "
+           + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", " + schedule
+           + ", λ = " + format(s.ermLambda) + ", " + budget + ", logistic regression on "
+           + std::to_string(kErmgDimension) + " features";
+}
+
+Result<void> auditErmgEvent(const LedgerEvent &e, const data::Table &table)
+{
+    const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
+    const GrowingRequestSpec &spec = *e.request.growing;
+    auto plan = ermgRunPlan(spec, table);
+    auto total = ermgSeriesTotal(spec);
+    if (!plan || !total)
+        return makeError(ErrorCode::Parse,
+                         where + ": " + (!plan ? plan.error().message : total.error().message));
+    const auto check = [&](std::size_t i) -> Result<void> {
+        if (!e.growingRecord->epochs[i].cells.empty())
+            return makeError(ErrorCode::Parse, "an ERMG release records a synthetic database");
+        return {};
+    };
+    return auditPlannedEvent(e, *plan, *growingStreamEnd(spec, table), *total, "release", kErmgDimension,
+                             check);
+}
+
+} // namespace pbx::session
