@@ -13,7 +13,7 @@
 #include "core/io/request_json.h"
 #include "core/io/session_journal.h"
 #include "core/io/transcript_json.h"
-#include "core/session/cost_audit.h"
+#include "core/session/ledger/cost_audit.h"
 #include "core/session/session.h"
 
 #include <algorithm>

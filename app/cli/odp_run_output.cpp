@@ -2,8 +2,8 @@
 #include "app/cli/odp_run_output.h"
 
 #include "core/math/directed_rounding.h"
-#include "core/session/growing_release.h"
-#include "core/session/growing_smalldb.h"
+#include "core/session/growing/growing_release.h"
+#include "core/session/growing/growing_smalldb.h"
 #include "core/util/plural.h"
 
 #include <cstdio>

@@ -3,6 +3,7 @@
 #include "app/cli/odp_cli_support.h"
 
 #include "core/data/rows.h"
+#include "core/datasets/cps1988_recovery.h"
 #include "core/math/directed_rounding.h"
 #include "core/odp/budget_recovery.h"
 #include "core/odp/early_stopping.h"

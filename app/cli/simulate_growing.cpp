@@ -5,6 +5,8 @@
 #include "app/cli/simulate_limits.h"
 #include "core/growing/growing_error.h"
 #include "core/growing/growing_lab.h"
+#include "core/io/growing_lab_json.h"
+#include "core/simulation/growing_lab_run.h"
 #include "core/util/try.h"
 
 #include <cstdio>

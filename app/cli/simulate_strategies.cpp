@@ -3,6 +3,8 @@
 
 #include "app/cli/simulate_lab_input.h"
 #include "app/cli/simulate_limits.h"
+#include "core/io/strategies_lab_json.h"
+#include "core/simulation/strategies_lab_run.h"
 #include "core/strategies/strategies_lab.h"
 #include "core/strategies/strategy_error.h"
 #include "core/util/try.h"

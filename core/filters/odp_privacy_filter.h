@@ -5,8 +5,8 @@
 // protocol in docs/output-dp.md §2 and §8.
 #pragma once
 
+#include "core/filters/odp_filter.h"
 #include "core/filters/privacy_filter.h"
-#include "core/odp/odp_filter.h"
 
 #include <optional>
 #include <string>

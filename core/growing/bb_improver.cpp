@@ -3,7 +3,6 @@
 
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
-#include "core/odp/rounding.h"
 
 #include <algorithm>
 #include <cmath>
@@ -48,7 +47,7 @@ Result<BBImprover> BBImprover::create(const ImproverConfig &config)
     const double n = double(config.startSize);
     // Each pow/division errs by < 1 ulp (glibc); nudging 4 ulps up per term keeps Z an upper bound.
     const double first = math::nudgeUp(std::pow(n, -b.m_exponent));
-    const double tail = math::nudgeUp(odp::divideRoundUp(math::nudgeUp(std::pow(n, -a)), a));
+    const double tail = math::nudgeUp(math::divideRoundUp(math::nudgeUp(std::pow(n, -a)), a));
     b.m_z = math::addRoundUp(first, tail);
     return b;
 }
@@ -56,7 +55,7 @@ Result<BBImprover> BBImprover::create(const ImproverConfig &config)
 double BBImprover::rhoAt(double t) const
 {
     const double power = math::nudgeUp(std::pow(t, m_exponent));
-    return odp::divideRoundDown(m_rho, odp::multiplyRoundUp(m_z, power));
+    return math::divideRoundDown(m_rho, math::multiplyRoundUp(m_z, power));
 }
 
 ImproverStep BBImprover::step(std::uint64_t t) const
@@ -67,7 +66,7 @@ ImproverStep BBImprover::step(std::uint64_t t) const
     const double lastOfBlock = double(t + m - 1);
     // The block t … t+m−1 is paid for by m times its smallest ρ_s (ρ_s decreases in s), so the runs
     // together never charge more than Σ_{s≥n} ρ_s ≤ ρ.
-    s.rho = multiplyRoundDown(double(m), rhoAt(lastOfBlock));
+    s.rho = math::multiplyRoundDown(double(m), rhoAt(lastOfBlock));
     s.epsilon = s.rho > 0.0 ? std::max(0.0, math::nudgeDown(std::sqrt(2.0 * s.rho), 1)) : 0.0;
     // Σ_{t≥n} n/(t(t+1)) = 1, so Σ β_t ≤ β.
     s.beta = m_config.beta * double(m) * double(m_config.startSize) / (lastOfBlock * (lastOfBlock + 1.0));
@@ -86,9 +85,9 @@ double BBImprover::cumulative(std::uint64_t horizon) const
     const double first = math::nudgeUp(std::pow(n, -m_exponent));
     const double difference
         = math::addRoundUp(math::nudgeUp(std::pow(n, -a)), -math::nudgeDown(std::pow(T, -a)));
-    const double integral = odp::divideRoundUp(math::nudgeUp(std::max(0.0, difference)), a);
+    const double integral = math::divideRoundUp(math::nudgeUp(std::max(0.0, difference)), a);
     const double sum = math::addRoundUp(first, integral);
-    const double bound = odp::multiplyRoundUp(odp::divideRoundUp(m_rho, m_z), sum);
+    const double bound = math::multiplyRoundUp(math::divideRoundUp(m_rho, m_z), sum);
     return std::min(m_rho, math::nudgeUp(bound));
 }
 

@@ -24,14 +24,6 @@ struct ErmData
     Eigen::VectorXd labels;   ///< ±1
 };
 
-/// The CPS1988 teaching instance (d = 9): education/20, (experience + 8)/72, smsa, parttime, afam, the
-/// region dummies midwest, south, west, and an intercept, each clipped to [0, 1] and divided by 3 (so
-/// ‖x‖₂ ≤ 1 by public bounds, never by the data); label +1 iff wage ≥ 500. Errors: NotFound (a
-/// missing column); INVALID_CONFIG (a column of the wrong type). A missing numeric value counts as 0.
-Result<ErmData> cpsErmData(const data::Rows &table);
-/// cpsErmData's errors from the schema alone (no row is read).
-Result<void> checkCpsErmData(const data::Table &table);
-
 /// The regularised empirical risk (1/t)Σ ln(1 + e^{−y_i⟨θ, x_i⟩}) + (λ/2)‖θ‖² over the given rows.
 double logisticRisk(const Eigen::VectorXd &theta, const Eigen::Ref<const Eigen::MatrixXd> &x,
                     const Eigen::Ref<const Eigen::VectorXd> &y, double lambda);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The growing-database lab as a document: a "pbx-growing-lab" configuration in, a "pbx-simulation"
-// result out (used by `pbx-cli simulate growing`). A plan (epochs or per-step schedule, privacy,
+// The growing-database lab's configuration: which algorithm, stream, budget, schedule and box
+// (core/io/growing_lab_json.h reads and echoes it; core/simulation/growing_lab_run.h runs it; used by
+// `pbx-cli simulate growing`). A plan (epochs or per-step schedule, privacy,
 // accuracy bounds) needs no data; the simulation replays a public table's rows as a stream in a
 // seeded order and measures the error — true answers are read to score, never to decide.
 // Document fields and derivations: docs/growing-databases.md, "The lab document".
@@ -14,7 +15,6 @@
 #include "core/growing/nsg_run.h"
 #include "core/growing/pmwg.h"
 #include "core/growing/smalldb.h"
-#include "core/io/json_fields.h"
 #include "core/util/result.h"
 
 #include <cstdint>
@@ -23,9 +23,6 @@
 #include <vector>
 
 namespace pbx::growing {
-
-/// |Q| of the SmallDB teaching instance (cpsSmallDbInstance): 8 one-way + 20 two-way marginal cells.
-inline constexpr std::size_t kCpsSmallDbQueries = 28;
 
 enum class LabAlgorithm { BBScheduler, BBImprover, Pmwg, Nsg, Ermg };
 
@@ -68,28 +65,5 @@ SchedulerConfig schedulerConfigOf(const GrowingLabConfig &config);
 
 /// The lab's BBImprover (also ERMG's improver grid): start size, a, m, budget, β, box.
 ImproverConfig improverConfigOf(const GrowingLabConfig &config);
-
-/// Reads and checks a configuration. Errors ("<CODE>: <field>: …"): INVALID_CONFIG (format, version,
-/// unknown algorithm or field value, missing fields), INVALID_UNIVERSE, INVALID_ALPHA, INVALID_CAP,
-/// INVALID_THRESHOLD, INVALID_LEARNING_RATE, INVALID_NOISE_EXPONENT (pmwg, nsg), CAP_REQUIRED (nsg
-/// without "nsg.cap"), GROWING_NEIGHBOURS_UNSUPPORTED ("neighbours"
-/// other than replace), INVALID_START_SIZE, INVALID_GAMMA, INVALID_BUDGET, INVALID_SCHEDULE,
-/// INVALID_DECAY, INVALID_BETA, INVALID_BLACK_BOX.
-Result<GrowingLabConfig> parseGrowingLab(const io::json::Json &document);
-
-/// The configuration as echoed in the result's "settings" (defaults filled in).
-io::json::Json growingLabSettings(const GrowingLabConfig &config, std::uint64_t seed, bool planOnly);
-
-/// Runs the lab. `table` is null for a plan (`planOnly`): nothing is read. A simulation needs a
-/// public table (else Unsupported), start_size ≤ end ≤ rows, and for bbscheduler/bbimprover a
-/// laplace-k box with predicates or (bbscheduler) a smalldb box with "m" (SmallDBG); nsg needs
-/// "nsg.queries"; ermg at most 1000 releases. Every simulation except PMWG's is a Monte Carlo over
-/// `repetitions` seeded arrival orders (labOrderSeed) summarised in "monte_carlo"; `progress` is
-/// told after each repetition (SmallDBG: each epoch) and may stop the run. Errors: as
-/// parseGrowingLab; INVALID_CONFIG ("stream.end", "black_box.queries", "nsg.queries",
-/// "schedule.every"); the predicates' errors; EPOCH_OVERFLOW; SMALLDB_TOO_LARGE; ResourceLimit
-/// (Newton's method not converging); Cancelled (`progress` returned false).
-Result<io::json::Json> runGrowingLab(const GrowingLabConfig &config, const data::Table *table,
-                                     std::uint64_t seed, bool planOnly, const LabProgress &progress = {});
 
 } // namespace pbx::growing

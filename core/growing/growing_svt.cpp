@@ -4,7 +4,6 @@
 #include "core/growing/growing_error.h"
 #include "core/growing/privacy_schedule.h"
 #include "core/math/directed_rounding.h"
-#include "core/odp/rounding.h"
 
 #include <boost/math/special_functions/digamma.hpp>
 
@@ -21,9 +20,9 @@ double NoiseUnit::sigma(double t) const
 double NoiseUnit::f(double t) const
 {
     // (t/n)^{p−1}/(nσ_n): pow errs < 1 ulp, so a few ulps up give an upper bound.
-    const double base = odp::divideRoundUp(1.0, multiplyRoundDown(double(startSize), sigmaN));
+    const double base = math::divideRoundUp(1.0, math::multiplyRoundDown(double(startSize), sigmaN));
     const double growth = math::nudgeUp(std::pow(t / double(startSize), exponent - 1.0));
-    return math::nudgeUp(odp::multiplyRoundUp(base, growth));
+    return math::nudgeUp(math::multiplyRoundUp(base, growth));
 }
 
 Result<void> validate(const NoiseUnit &unit)
@@ -42,7 +41,7 @@ double atgLoss(const NoiseUnit &unit, std::uint64_t roundStart, std::optional<st
     const double start = unit.f(double(roundStart)) / kThresholdMultiplier;
     if (!haltTime)
         return start;
-    return math::addRoundUp(start, odp::divideRoundUp(2.0 * unit.f(double(*haltTime)), kQueryMultiplier));
+    return math::addRoundUp(start, math::divideRoundUp(2.0 * unit.f(double(*haltTime)), kQueryMultiplier));
 }
 
 double natgLoss(const NoiseUnit &unit, std::uint64_t roundStart, std::optional<std::uint64_t> haltTime)
@@ -50,7 +49,7 @@ double natgLoss(const NoiseUnit &unit, std::uint64_t roundStart, std::optional<s
     if (!haltTime)
         return atgLoss(unit, roundStart, haltTime);
     return math::addRoundUp(atgLoss(unit, roundStart, haltTime),
-                            odp::divideRoundUp(unit.f(double(*haltTime)), kNumericMultiplier));
+                            math::divideRoundUp(unit.f(double(*haltTime)), kNumericMultiplier));
 }
 
 std::uint64_t HardQueryCap::at(std::uint64_t n, std::uint64_t t) const
@@ -82,7 +81,7 @@ double nsgRealisedLoss(const NoiseUnit &unit, const std::vector<std::uint64_t> &
     for (const auto e : hardTimes)
         sum = math::addRoundUp(sum, unit.f(double(e)));
     return math::addRoundUp(unit.f(double(unit.startSize)),
-                            math::nudgeUp(odp::divideRoundUp(7.0 * sum, 3.0)));
+                            math::nudgeUp(math::divideRoundUp(7.0 * sum, 3.0)));
 }
 
 double nsgRealisedRho(const NoiseUnit &unit, const std::vector<std::uint64_t> &roundStarts)
@@ -90,39 +89,39 @@ double nsgRealisedRho(const NoiseUnit &unit, const std::vector<std::uint64_t> &r
     double sum = 0.0;
     for (const auto s : roundStarts) {
         const double f = unit.f(double(s));
-        sum = math::addRoundUp(sum, odp::multiplyRoundUp(f, f));
+        sum = math::addRoundUp(sum, math::multiplyRoundUp(f, f));
     }
-    return math::nudgeUp(odp::divideRoundUp(odp::multiplyRoundUp(49.0, sum), 18.0));
+    return math::nudgeUp(math::divideRoundUp(math::multiplyRoundUp(49.0, sum), 18.0));
 }
 
 namespace {
 /// The multiplier of f(n) in the pure worst case: 1 + (7/3)c, or 1 + (7/3)c_0(2−p)/(1−p). Rounded up.
 double worstCaseFactor(const HardQueryCap &cap, double p)
 {
-    const double count
-        = cap.timeCap ? odp::divideRoundUp(odp::multiplyRoundUp(cap.c, 2.0 - p), 1.0 - p) : std::floor(cap.c);
-    return math::nudgeUp(1.0 + odp::divideRoundUp(odp::multiplyRoundUp(7.0, count), 3.0));
+    const double count = cap.timeCap ? math::divideRoundUp(math::multiplyRoundUp(cap.c, 2.0 - p), 1.0 - p)
+                                     : std::floor(cap.c);
+    return math::nudgeUp(1.0 + math::divideRoundUp(math::multiplyRoundUp(7.0, count), 3.0));
 }
 /// B of the zCDP worst case: 1 + c_0(3−2p)/(2(1−p)) or 1 + c. Rounded up.
 double zcdpFactor(const HardQueryCap &cap, double p)
 {
-    const double count = cap.timeCap
-                             ? odp::divideRoundUp(odp::multiplyRoundUp(cap.c, 3.0 - 2.0 * p), 2.0 * (1.0 - p))
-                             : std::floor(cap.c);
+    const double count
+        = cap.timeCap ? math::divideRoundUp(math::multiplyRoundUp(cap.c, 3.0 - 2.0 * p), 2.0 * (1.0 - p))
+                      : std::floor(cap.c);
     return math::nudgeUp(1.0 + count);
 }
 } // namespace
 
 double nsgWorstCaseEpsilon(const NoiseUnit &unit, const HardQueryCap &cap)
 {
-    return odp::multiplyRoundUp(unit.f(double(unit.startSize)), worstCaseFactor(cap, unit.exponent));
+    return math::multiplyRoundUp(unit.f(double(unit.startSize)), worstCaseFactor(cap, unit.exponent));
 }
 
 double nsgWorstCaseRho(const NoiseUnit &unit, const HardQueryCap &cap)
 {
     const double fn = unit.f(double(unit.startSize));
-    return math::nudgeUp(odp::multiplyRoundUp(odp::divideRoundUp(49.0 * odp::multiplyRoundUp(fn, fn), 18.0),
-                                              zcdpFactor(cap, unit.exponent)));
+    return math::nudgeUp(math::multiplyRoundUp(
+        math::divideRoundUp(49.0 * math::multiplyRoundUp(fn, fn), 18.0), zcdpFactor(cap, unit.exponent)));
 }
 
 Result<double> nsgSigmaForBudget(std::uint64_t n, double exponent, const HardQueryCap &cap,
@@ -140,16 +139,16 @@ Result<double> nsgSigmaForBudget(std::uint64_t n, double exponent, const HardQue
     double allowed = 0.0;
     if (!isZcdp(budget)) {
         allowed = budget.epsilon;
-        sigma = odp::divideRoundUp(worstCaseFactor(cap, exponent),
-                                   multiplyRoundDown(double(n), budget.epsilon));
+        sigma = math::divideRoundUp(worstCaseFactor(cap, exponent),
+                                    math::multiplyRoundDown(double(n), budget.epsilon));
     } else {
         auto rho = zcdpBudget(budget);
         if (!rho)
             return rho.error();
         allowed = *rho;
         const double root
-            = math::nudgeUp(std::sqrt(odp::divideRoundUp(zcdpFactor(cap, exponent), 2.0 * *rho)));
-        sigma = odp::divideRoundUp(odp::divideRoundUp(odp::multiplyRoundUp(7.0, root), 3.0), double(n));
+            = math::nudgeUp(std::sqrt(math::divideRoundUp(zcdpFactor(cap, exponent), 2.0 * *rho)));
+        sigma = math::divideRoundUp(math::divideRoundUp(math::multiplyRoundUp(7.0, root), 3.0), double(n));
     }
     // The worst case is itself rounded up: add noise until the reported worst case fits the budget,
     // so no report ever shows more than was allowed.

@@ -35,16 +35,6 @@ struct Universe
 
 /// N of a named universe without reading data. Errors: INVALID_UNIVERSE naming `field`.
 Result<Universe> universeShape(std::string_view name, std::string_view field = "pmwg.universe");
-/// The universe from the table's schema alone (rowCells empty; no row is read). Errors:
-/// INVALID_UNIVERSE (also a column of the wrong type); NotFound (a missing column);
-/// ROW_OUTSIDE_UNIVERSE (declaredUniverseMap: a declared category the universe does not know, or
-/// categories inferred from the data) — decided from metadata, never from a row.
-Result<Universe> cpsUniverse(const data::Table &table, std::string_view name,
-                             std::string_view field = "pmwg.universe");
-/// The universe with every row's cell. Errors: as cpsUniverse(const data::Table &, …).
-Result<Universe> cpsUniverse(const data::Rows &table, std::string_view name,
-                             std::string_view field = "pmwg.universe");
-
 /// The counting query "attribute a_j has value v_j for every j" as a vector in {0, 1}^N.
 std::vector<double> conjunctionQuery(const Universe &universe,
                                      std::span<const std::pair<std::size_t, std::size_t>> terms);

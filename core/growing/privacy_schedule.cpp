@@ -3,7 +3,6 @@
 
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
-#include "core/odp/rounding.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -11,15 +10,6 @@
 #include <numbers>
 
 namespace pbx::growing {
-
-double multiplyRoundDown(double a, double b)
-{
-    const double p = a * b;
-    // Below the normal range fma's error term can round to 0 and hide its sign: return 0 instead.
-    if (std::fabs(p) < DBL_MIN)
-        return 0.0;
-    return std::fma(a, b, -p) < 0.0 ? std::nextafter(p, -INFINITY) : p;
-}
 
 std::string_view scheduleKindName(ScheduleKind kind)
 {
@@ -62,7 +52,7 @@ WeightSequence WeightSequence::polynomial()
     w.m_polynomial = true;
     // π rounded up (the double nearest π is below it), so 6/π² is rounded down.
     const double piUp = std::nextafter(std::numbers::pi, INFINITY);
-    w.m_sixOverPi2 = odp::divideRoundDown(6.0, odp::multiplyRoundUp(piUp, piUp));
+    w.m_sixOverPi2 = math::divideRoundDown(6.0, math::multiplyRoundUp(piUp, piUp));
     return w;
 }
 
@@ -71,11 +61,11 @@ double WeightSequence::next()
     const std::uint64_t i = m_index++;
     if (m_polynomial) {
         const double k = double(i) + 1.0; // exact below 2^53
-        return odp::divideRoundDown(m_sixOverPi2, odp::multiplyRoundUp(k, k));
+        return math::divideRoundDown(m_sixOverPi2, math::multiplyRoundUp(k, k));
     }
     const double w = m_current;
     // Below the normal range the sign of fma's error term is no longer reliable: stop spending.
-    const double following = multiplyRoundDown(m_current, m_ratio);
+    const double following = math::multiplyRoundDown(m_current, m_ratio);
     m_current = following < DBL_MIN ? 0.0 : following;
     return w < DBL_MIN ? 0.0 : w;
 }
@@ -137,8 +127,8 @@ EpochPrivacy PrivacySchedule::next()
     EpochPrivacy e;
     e.index = m_privacyWeights.index();
     e.weight = m_privacyWeights.next();
-    e.beta = multiplyRoundDown(m_beta, m_failureWeights.next());
-    const double spent = multiplyRoundDown(m_total, e.weight);
+    e.beta = math::multiplyRoundDown(m_beta, m_failureWeights.next());
+    const double spent = math::multiplyRoundDown(m_total, e.weight);
     if (scheduleIsZcdp(m_kind)) {
         e.rho = spent;
         // An ε-DP run is (ε²/2)-zCDP (Bun & Steinke 2016, Prop. 3.3): ε = √(2ρ_i), rounded down so

@@ -93,7 +93,4 @@ private:
 /// double precision.
 Result<void> checkGamma(double gamma, std::string_view field = "schedule.gamma");
 
-/// a·b rounded down (finite a, b ≥ 0); 0 when the product is below the normal range.
-double multiplyRoundDown(double a, double b);
-
 } // namespace pbx::growing

@@ -4,7 +4,6 @@
 #include "core/data/predicate.h"
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
-#include "core/odp/rounding.h"
 #include "core/privacy/cks_conversion.h"
 #include "core/privacy/zcdp_conversion.h"
 #include "core/util/try.h"
@@ -193,7 +192,7 @@ Result<void> validate(const BlackBox &box)
 double laplaceKScale(std::size_t k, double epsilon, double t)
 {
     // Two divisions, each rounded up: the result is never below the exact k/(εt).
-    return odp::divideRoundUp(odp::divideRoundUp(double(k), epsilon), t);
+    return math::divideRoundUp(math::divideRoundUp(double(k), epsilon), t);
 }
 
 Result<void> checkArrivalOrder(const data::Table &table, std::string_view order, std::string_view field)

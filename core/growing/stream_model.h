@@ -9,6 +9,7 @@
 
 #include "core/data/rows.h"
 #include "core/data/table.h"
+#include "core/privacy/zcdp_conversion.h"
 #include "core/util/result.h"
 
 #include <cstddef>
@@ -55,10 +56,7 @@ enum class BudgetKind {
     Zcdp,   ///< ρ-zCDP for the whole stream
     Approx, ///< an (ε, δ) target, met by the largest ρ whose conversion gives ≤ ε at δ
 };
-enum class ZcdpConversion {
-    Cks,    ///< Canonne, Kamath & Steinke 2020, Prop. 12 (tight)
-    Simple, ///< Bun & Steinke 2016, Prop. 1.3: ε = ρ + 2√(ρ ln 1/δ) (the paper's Theorem 4)
-};
+using privacy::ZcdpConversion; ///< how an Approx budget converts ρ to (ε, δ)
 
 struct Budget
 {

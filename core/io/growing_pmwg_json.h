@@ -10,7 +10,7 @@
 
 #include "core/growing/growing_lab.h"
 #include "core/io/json_fields.h"
-#include "core/session/growing_request.h"
+#include "core/session/growing/growing_request.h"
 
 namespace pbx::io {
 

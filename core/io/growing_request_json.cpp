@@ -2,6 +2,7 @@
 #include "core/io/growing_request_json.h"
 
 #include "core/growing/growing_lab.h"
+#include "core/io/growing_lab_json.h"
 #include "core/io/growing_pmwg_json.h"
 #include "core/util/try.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/odp_request_json.h"
 
-#include "core/session/odp_mechanisms.h"
+#include "core/session/odp/odp_mechanisms.h"
 #include "core/util/try.h"
 
 #include <algorithm>

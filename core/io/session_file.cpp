@@ -2,7 +2,7 @@
 #include "core/io/session_file.h"
 
 #include "core/io/text_file.h"
-#include "core/session/cost_audit.h"
+#include "core/session/ledger/cost_audit.h"
 
 #include <cstdio>
 

@@ -4,6 +4,7 @@
 #include "core/growing/bb_scheduler.h"
 #include "core/growing/growing_lab.h"
 #include "core/growing/growing_svt.h"
+#include "core/simulation/growing_lab_run.h"
 
 #include <algorithm>
 #include <charconv>

@@ -10,7 +10,7 @@
 #include "core/data/table.h"
 #include "core/mechanisms/random_bits.h"
 #include "core/odp/logistic_regression.h"
-#include "core/odp/odp_guarantee.h"
+#include "core/privacy/odp_guarantee.h"
 
 #include <optional>
 #include <string>
@@ -82,17 +82,11 @@ double recoveryPassProbability(double error, double tau, double testNoise);
 /// 80/20 split, replace-one, s = max(1/m, 1/(2nΛ))/ε_t.
 double testNoiseQuantile95(double records, double lambda, double epsilonTest);
 
-/// CPS1988 as a logistic-regression task: label y = +1 iff wage > labelThreshold; features
-/// "full" = (1, edu/20, (exp+8)/72, afam, smsa, midwest, south, west, parttime)/√7 or
-/// "weak" = (1, afam, midwest, south, west)/√3, each clipped to its declared bounds; split by row
-/// position: row i is a test row iff i mod 5 = 4 (replace-one). Errors: NotFound for a missing
-/// column; InvalidArgument for an unknown feature set.
+/// Labelled rows split into a training and a test part (datasets/cps1988_recovery.h makes one).
 struct RecoverySplit
 {
     LabelledRows train;
     LabelledRows test;
 };
-Result<RecoverySplit> cps1988Recovery(const data::Rows &table, const std::string &features,
-                                      double labelThreshold);
 
 } // namespace pbx::odp

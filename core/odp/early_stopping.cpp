@@ -3,7 +3,6 @@
 
 #include "core/accounting/optimal_composition.h"
 #include "core/math/directed_rounding.h"
-#include "core/odp/rounding.h"
 #include "core/privacy/analytic_gaussian.h"
 #include "core/util/parameter_checks.h"
 
@@ -132,7 +131,7 @@ Result<double> composedEpsilon(const IterativeSteps &steps, StepComposition comp
     const double kd = static_cast<double>(k);
     switch (composition) {
     case StepComposition::Basic:
-        return multiplyRoundUp(kd, steps.stepEpsilon);
+        return math::multiplyRoundUp(kd, steps.stepEpsilon);
     case StepComposition::Kov: {
         PBX_RETURN_IF_ERROR(
             checkProbability(deltaPrime, "delta: each stopping point's share", UnitInterval::Open));
@@ -141,7 +140,7 @@ Result<double> composedEpsilon(const IterativeSteps &steps, StepComposition comp
             return e.error();
         if (!std::isfinite(*e))
             return makeError(ErrorCode::InvalidArgument, "delta: below the steps' own δ; no ε reaches it");
-        return std::min(*e, multiplyRoundUp(kd, steps.stepEpsilon));
+        return std::min(*e, math::multiplyRoundUp(kd, steps.stepEpsilon));
     }
     case StepComposition::Gaussian: {
         PBX_RETURN_IF_ERROR(
@@ -175,11 +174,11 @@ Result<Lemma11Plan> lemma11Plan(const std::vector<std::int64_t> &stops, const It
         double share = 0.0;
         if (basic) {
             // Basic composition of the first k_j steps: δ'_j = k_j·δ₀ (the steps' own δ).
-            share = multiplyRoundUp(static_cast<double>(stops[j]), steps.stepDelta);
+            share = math::multiplyRoundUp(static_cast<double>(stops[j]), steps.stepDelta);
         } else {
             // Rounded DOWN: the E_j are computed for a δ'_j no larger than the one charged.
             share = split == DeltaSplit::Equal
-                        ? divideRoundDown(delta, static_cast<double>(m))
+                        ? math::divideRoundDown(delta, static_cast<double>(m))
                         : math::nudgeDown(delta * static_cast<double>(stops[j]) / sumK);
         }
         auto e = composedEpsilon(steps, composition, stops[j], share);

@@ -6,7 +6,7 @@
 // randomized-response steps. Derivations in docs/output-dp.md.
 #pragma once
 
-#include "core/odp/odp_guarantee.h"
+#include "core/privacy/odp_guarantee.h"
 
 #include <cstdint>
 #include <functional>

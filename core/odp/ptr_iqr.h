@@ -6,7 +6,7 @@
 #pragma once
 
 #include "core/mechanisms/random_bits.h"
-#include "core/odp/odp_guarantee.h"
+#include "core/privacy/odp_guarantee.h"
 
 #include <optional>
 #include <vector>

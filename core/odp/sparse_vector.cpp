@@ -4,7 +4,6 @@
 #include "core/math/directed_rounding.h"
 #include "core/odp/ptr_iqr.h"
 #include "core/odp/quadrature.h"
-#include "core/odp/rounding.h"
 #include "core/util/parameter_checks.h"
 
 #include <algorithm>
@@ -41,10 +40,10 @@ double svtCellCost(const SvtParameters &p, int j)
     if (j >= p.cutoff)
         return math::addRoundUp(p.epsilon1, p.epsilon2);
     if (p.variant == SvtVariant::RefreshedThreshold) {
-        const double perPositive = divideRoundUp(math::addRoundUp(p.epsilon1, p.epsilon2), c);
-        return math::addRoundUp(multiplyRoundUp(j, perPositive), divideRoundUp(p.epsilon1, c));
+        const double perPositive = math::divideRoundUp(math::addRoundUp(p.epsilon1, p.epsilon2), c);
+        return math::addRoundUp(math::multiplyRoundUp(j, perPositive), math::divideRoundUp(p.epsilon1, c));
     }
-    return math::addRoundUp(p.epsilon1, divideRoundUp(multiplyRoundUp(j, p.epsilon2), c));
+    return math::addRoundUp(p.epsilon1, math::divideRoundUp(math::multiplyRoundUp(j, p.epsilon2), c));
 }
 
 Result<OdpGuarantee> svtGuarantee(const SvtParameters &p)

@@ -7,7 +7,7 @@
 
 #include "core/mechanisms/discrete_samplers.h"
 #include "core/mechanisms/random_bits.h"
-#include "core/odp/odp_guarantee.h"
+#include "core/privacy/odp_guarantee.h"
 
 #include <cstdint>
 #include <optional>

@@ -6,6 +6,12 @@
 
 namespace pbx::privacy {
 
+/// A conversion from ρ-zCDP to (ε, δ)-DP, as a budget in (ε, δ) names it.
+enum class ZcdpConversion {
+    Cks,    ///< Canonne, Kamath & Steinke 2020, Prop. 12 (tight)
+    Simple, ///< Bun & Steinke 2016, Prop. 1.3: ε = ρ + 2√(ρ ln 1/δ) (the paper's Theorem 4)
+};
+
 /// ε of a ρ-zCDP guarantee at δ, by the Bun–Steinke conversion ε = ρ + 2·√(ρ·ln(1/δ))
 /// (Bun & Steinke 2016, Prop. 1.3; Whitehouse et al. 2023 use it for the zCDP filter).
 /// Units: ρ in nats per Rényi order, ε in nats. Valid: ρ ≥ 0 finite, 0 < δ < 1.

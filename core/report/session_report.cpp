@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/report/session_report.h"
 
-#include "core/accounting/session_ledger.h"
-#include "core/session/growing_release.h"
+#include "core/session/growing/growing_release.h"
+#include "core/session/ledger/session_ledger.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 
 #include "core/mechanisms/discrete_mechanisms.h"
 #include "core/session/mechanism_choice.h"
-#include "core/session/query_shape.h"
+#include "core/session/release/query_shape.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,10 +5,10 @@
 #include "core/data/query.h"
 #include "core/filters/privacy_filter.h"
 #include "core/session/accuracy_target.h"
-#include "core/session/growing_request.h"
+#include "core/session/growing/growing_request.h"
 #include "core/session/mechanism_choice.h"
-#include "core/session/odp_request.h"
-#include "core/session/strategy_request.h"
+#include "core/session/odp/odp_request.h"
+#include "core/session/strategies/strategy_request.h"
 
 #include <optional>
 #include <string>

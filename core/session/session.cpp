@@ -2,8 +2,8 @@
 #include "core/session/session.h"
 
 #include "core/math/directed_rounding.h"
-#include "core/session/odp_release.h"
-#include "core/session/release_plan.h"
+#include "core/session/odp/odp_release.h"
+#include "core/session/release/release_plan.h"
 #include "core/util/given_parameters.h"
 #include "core/util/parameter_checks.h"
 

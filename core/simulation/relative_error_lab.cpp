@@ -3,7 +3,7 @@
 
 #include "core/data/rows.h"
 #include "core/session/planned_cap.h"
-#include "core/session/release_plan.h"
+#include "core/session/release/release_plan.h"
 #include "core/util/parameter_checks.h"
 
 #include <algorithm>

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The strategies & inference lab as a document: a "pbx-strategies-lab" configuration in, a
-// "pbx-simulation" result out (used by `pbx-cli simulate strategies` and the GUI lab). Simulation
-// mode: true answers are read to score accuracy, never to decide; anything that reads a table
-// runs only on public data (data::Table::isPublic()).
+// The strategies & inference lab's configuration (core/io/strategies_lab_json.h reads and echoes
+// it; core/simulation/strategies_lab_run.h runs it; used by `pbx-cli simulate strategies` and the
+// GUI lab). Simulation mode: true answers are read to score accuracy, never to decide; anything that
+// reads a table runs only on public data (data::Table::isPublic()).
 #pragma once
 
 #include "core/data/table.h"
-#include "core/io/json_fields.h"
 #include "core/strategies/range_simulation.h"
 #include "core/strategies/range_strategy.h"
 #include "core/util/result.h"
@@ -44,25 +43,13 @@ struct LabConfig
     double delta = 1e-6;                         ///< smooth sensitivity, (ε, δ) variant
 };
 
-/// Reads and checks a configuration. Errors (message "<CODE>: …"): INVALID_CONFIG (format,
-/// version, unknown experiment or field value), INVALID_EPSILON, INVALID_QUANTILE,
-/// INVALID_BRANCHING, INVALID_BOUNDS (lo ≥ hi, non-integer bounds of an ordinal domain, more than
-/// 2^16 cells), NEIGHBOURS_MISMATCH ("parallel_rule": "max" under replace), NOT_CONVEX (a
-/// projection onto integers, which is not convex and can increase the error).
-Result<LabConfig> parseLabConfig(const io::json::Json &document);
-
-/// The configuration as echoed in the result's "settings" (with defaults filled in).
-io::json::Json labSettingsJson(const LabConfig &config, std::uint64_t seed);
-
 /// True when the experiment reads a dataset (everything but stability and the BMI slides).
 bool labNeedsTable(const LabConfig &config);
 
 /// Progress in [0, 1] with a short stage label; return false to cancel.
 using LabProgress = std::function<bool(double, const std::string &)>;
 
-/// Runs the experiment. `table` must be public when labNeedsTable (else Unsupported with the
-/// lab's refusal). Errors: as parseLabConfig and the building blocks; NotFound (column); Cancelled.
-Result<io::json::Json> runStrategiesLab(const LabConfig &config, const data::Table *table, std::uint64_t seed,
-                                        const LabProgress &progress = {});
+/// INVALID_CONFIG with `message` (the lab's configuration errors, wherever they are found).
+Error labConfigError(const std::string &message);
 
 } // namespace pbx::strategies

@@ -7,9 +7,9 @@
 #include "core/accounting/basic_composition.h"
 #include "core/accounting/evaluation.h"
 #include "core/accounting/rdp_accountant.h"
-#include "core/accounting/session_ledger.h"
 #include "core/report/session_report.h"
-#include "core/session/query_shape.h"
+#include "core/session/ledger/session_ledger.h"
+#include "core/session/release/query_shape.h"
 #include "core/session/session.h"
 #include "tests/testutils.h"
 

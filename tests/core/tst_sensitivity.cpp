@@ -2,7 +2,7 @@
 // Sensitivities of count, clipped sum and centred sum under both neighbouring relations.
 #include "core/data/query.h"
 #include "core/data/sensitivity.h"
-#include "core/session/query_shape.h"
+#include "core/session/release/query_shape.h"
 #include "tests/test_rows.h"
 #include "tests/testutils.h"
 

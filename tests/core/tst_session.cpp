@@ -2,7 +2,7 @@
 // Sessions end to end on a synthetic table: single releases, the doubling baseline for relative
 // targets and means (accuracy measured by Monte Carlo against the known truth), refusals, the
 // append-only ledger, restore, and reproducibility.
-#include "core/session/cost_audit.h"
+#include "core/session/ledger/cost_audit.h"
 #include "core/session/session.h"
 #include "tests/synthetic_table.h"
 #include "tests/testutils.h"

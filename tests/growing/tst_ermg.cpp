@@ -2,6 +2,7 @@
 // ERMG's teaching box (output-perturbation logistic regression, Chaudhuri, Monteleoni & Sarwate 2011):
 // the sensitivity with Newton's tolerance, the Gaussian σ under BBImprover and BBScheduler zCDP on
 // CPS1988, the solver and the features (docs/growing-databases.md, "ERMG").
+#include "core/datasets/cps1988_ermg.h"
 #include "core/growing/bb_improver.h"
 #include "core/growing/ermg.h"
 #include "core/growing/growing_error.h"

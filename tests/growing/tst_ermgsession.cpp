@@ -7,16 +7,17 @@
 // a transcript round trip, the audit catches edits, the comparison ledger gets one ρ event per
 // release, and bad values are refused naming the field with nothing spent
 // (docs/growing-databases.md, §9).
-#include "core/accounting/session_ledger.h"
+#include "core/datasets/cps1988_ermg.h"
 #include "core/growing/bb_improver.h"
 #include "core/growing/bb_scheduler.h"
 #include "core/growing/ermg.h"
 #include "core/growing/stream_model.h"
 #include "core/io/event_json.h"
 #include "core/io/request_json.h"
-#include "core/session/cost_audit.h"
-#include "core/session/growing_ermg.h"
-#include "core/session/growing_release.h"
+#include "core/session/growing/growing_ermg.h"
+#include "core/session/growing/growing_release.h"
+#include "core/session/ledger/cost_audit.h"
+#include "core/session/ledger/session_ledger.h"
 #include "core/session/session.h"
 #include "resources/dataset_catalog.h"
 #include "tests/test_rows.h"

@@ -6,13 +6,13 @@
 // the comparison ledger gets one pure ε_t event per run, and bad values are refused naming the
 // field with nothing spent (docs/growing-databases.md, "In a session").
 #include "core/accounting/basic_composition.h"
-#include "core/accounting/session_ledger.h"
 #include "core/data/predicate.h"
 #include "core/growing/bb_improver.h"
 #include "core/io/event_json.h"
 #include "core/io/request_json.h"
-#include "core/session/cost_audit.h"
-#include "core/session/growing_release.h"
+#include "core/session/growing/growing_release.h"
+#include "core/session/ledger/cost_audit.h"
+#include "core/session/ledger/session_ledger.h"
 #include "core/session/session.h"
 #include "resources/dataset_catalog.h"
 #include "tests/growing/growing_session_fixture.h"

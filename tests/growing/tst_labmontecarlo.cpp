@@ -5,6 +5,8 @@
 // simulation with ErrorCode::Cancelled after no more work.
 #include "core/growing/growing_lab.h"
 #include "core/growing/lab_monte_carlo.h"
+#include "core/io/growing_lab_json.h"
+#include "core/simulation/growing_lab_run.h"
 #include "resources/dataset_catalog.h"
 
 #include <QTest>

@@ -6,13 +6,13 @@
 // transcript round trip, the audit catches edits, and bad values are refused naming the field
 // (docs/growing-databases.md, "In a session").
 #include "core/accounting/basic_composition.h"
-#include "core/accounting/session_ledger.h"
 #include "core/growing/growing_svt.h"
 #include "core/io/event_json.h"
 #include "core/io/request_json.h"
-#include "core/session/cost_audit.h"
-#include "core/session/growing_nsg.h"
-#include "core/session/growing_release.h"
+#include "core/session/growing/growing_nsg.h"
+#include "core/session/growing/growing_release.h"
+#include "core/session/ledger/cost_audit.h"
+#include "core/session/ledger/session_ledger.h"
 #include "core/session/session.h"
 #include "resources/dataset_catalog.h"
 #include "tests/growing/growing_session_fixture.h"

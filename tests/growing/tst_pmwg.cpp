@@ -3,6 +3,7 @@
 // CPS1988 universes, the theory-mode constants, the practical lab default on a CPS1988 stream
 // (hard queries at the cap, realised privacy below the worst case), and refusals
 // (docs/growing-databases.md, "PMWG").
+#include "core/datasets/cps1988_pmwg.h"
 #include "core/growing/growing_error.h"
 #include "core/growing/pmwg.h"
 #include "tests/strategies/cps_table.h"

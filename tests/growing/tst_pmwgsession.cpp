@@ -6,14 +6,14 @@
 // released, the record survives a transcript round trip, the audit replays the public histogram and
 // catches edits, and bad values are refused naming the field (docs/growing-databases.md §9, "PMWG").
 #include "core/accounting/basic_composition.h"
-#include "core/accounting/session_ledger.h"
 #include "core/growing/growing_svt.h"
 #include "core/growing/nsg_run.h"
 #include "core/io/event_json.h"
 #include "core/io/request_json.h"
-#include "core/session/cost_audit.h"
-#include "core/session/growing_pmwg.h"
-#include "core/session/growing_release.h"
+#include "core/session/growing/growing_pmwg.h"
+#include "core/session/growing/growing_release.h"
+#include "core/session/ledger/cost_audit.h"
+#include "core/session/ledger/session_ledger.h"
 #include "core/session/session.h"
 #include "tests/growing/growing_session_fixture.h"
 #include "tests/testutils.h"

@@ -2,6 +2,7 @@
 // SmallDB by exact enumeration (Dwork & Roth 2014, §4.1), the black box of SmallDBG: the range size
 // C(N+m−1, m), the CPS1988 teaching instance's best achievable error, the exact sampler's
 // distribution on a tiny instance, and the refusals (docs/growing-databases.md, "SmallDB").
+#include "core/datasets/cps1988_smalldb.h"
 #include "core/growing/growing_error.h"
 #include "core/growing/smalldb.h"
 #include "tests/strategies/cps_table.h"

@@ -7,16 +7,17 @@
 // released, the record survives a transcript round trip, the audit catches edits, the comparison
 // ledger gets one pure ε_i event per epoch, and bad values (a range over 5·10⁶ candidates above
 // all) are refused naming the field with nothing spent (docs/growing-databases.md, §9).
-#include "core/accounting/session_ledger.h"
+#include "core/datasets/cps1988_smalldb.h"
 #include "core/growing/bb_scheduler.h"
 #include "core/growing/growing_lab.h"
 #include "core/growing/smalldb.h"
 #include "core/growing/stream_model.h"
 #include "core/io/event_json.h"
 #include "core/io/request_json.h"
-#include "core/session/cost_audit.h"
-#include "core/session/growing_release.h"
-#include "core/session/growing_smalldb.h"
+#include "core/session/growing/growing_release.h"
+#include "core/session/growing/growing_smalldb.h"
+#include "core/session/ledger/cost_audit.h"
+#include "core/session/ledger/session_ledger.h"
 #include "core/session/session.h"
 #include "resources/dataset_catalog.h"
 #include "tests/test_rows.h"

@@ -2,7 +2,7 @@
 // The hash-chained journal: round trip, a torn last line dropped and cut off on resume, edits and
 // reordering detected, the chain continued across resumes, and session journals restored.
 #include "core/io/session_journal.h"
-#include "core/session/cost_audit.h"
+#include "core/session/ledger/cost_audit.h"
 #include "tests/synthetic_table.h"
 #include "tests/testutils.h"
 

@@ -10,9 +10,9 @@
 #include "core/io/transcript_json.h"
 #include "core/odp/early_stopping.h"
 #include "core/odp/ptr_iqr.h"
-#include "core/session/cost_audit.h"
-#include "core/session/odp_mechanisms.h"
-#include "core/session/odp_release.h"
+#include "core/session/ledger/cost_audit.h"
+#include "core/session/odp/odp_mechanisms.h"
+#include "core/session/odp/odp_release.h"
 #include "tests/synthetic_table.h"
 #include "tests/testutils.h"
 

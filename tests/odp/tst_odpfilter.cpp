@@ -3,8 +3,8 @@
 // ten-step session transcript (T3), 10⁵ random reserve/settle sequences, crash recovery and
 // hostile inputs (Hartmann, Bindschaedler, Bentkamp & West 2023; docs/output-dp.md).
 #include "core/filters/budget_account.h"
-#include "core/odp/odp_filter.h"
-#include "core/odp/odp_guarantee.h"
+#include "core/filters/odp_filter.h"
+#include "core/privacy/odp_guarantee.h"
 #include "tests/testutils.h"
 
 #include <random>

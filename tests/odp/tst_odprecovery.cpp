@@ -2,6 +2,7 @@
 // Budget recovery (Hartmann et al. 2023, Algorithm 5, Theorem 17, Corollary 18): the ℓ2 noise
 // sampler, sensitivities and cell costs (T11), the CPS1988 plan (T12), the Fig. 2 table (T13),
 // hostile inputs.
+#include "core/datasets/cps1988_recovery.h"
 #include "core/mechanisms/random_bits.h"
 #include "core/odp/budget_recovery.h"
 #include "resources/dataset_catalog.h"

@@ -6,9 +6,9 @@
 // cost).
 #include "core/io/event_json.h"
 #include "core/io/request_json.h"
-#include "core/session/cost_audit.h"
+#include "core/session/ledger/cost_audit.h"
 #include "core/session/session.h"
-#include "core/session/strategy_release.h"
+#include "core/session/strategies/strategy_release.h"
 #include "tests/strategies/cps_table.h"
 #include "tests/test_rows.h"
 #include "tests/testutils.h"

@@ -12,7 +12,7 @@
 // Screenshots at 1400×900 (and the comparison at 1024×700 and 1600×1000) go to PBX_SCREENSHOT_DIR.
 #include "core/accounting/evaluation.h"
 #include "core/accounting/per_step_dp.h"
-#include "core/accounting/session_ledger.h"
+#include "core/session/ledger/session_ledger.h"
 #include "ui/charts/comparisoncharts.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/comparison/exampleplans.h"

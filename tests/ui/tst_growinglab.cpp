@@ -9,6 +9,8 @@
 #include "core/growing/growing_lab.h"
 #include "core/growing/growing_svt.h"
 #include "core/growing/stream_model.h"
+#include "core/io/growing_lab_json.h"
+#include "core/simulation/growing_lab_run.h"
 #include "resources/dataset_catalog.h"
 #include "tests/test_rows.h"
 #include "tests/ui/uitestutils.h"

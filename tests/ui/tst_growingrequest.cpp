@@ -3,7 +3,7 @@
 // only for a replace-one session; a stream issued from the dialog is charged epoch by epoch exactly
 // as a core session with the same seed charges the same request; the ledger, the attempts and the
 // result card describe the epochs ("BBScheduler epoch 3 of 5: t = 8000, ε = 0.03125").
-#include "core/session/growing_release.h"
+#include "core/session/growing/growing_release.h"
 #include "core/session/session.h"
 #include "tests/ui/uitestutils.h"
 #include "ui/growing/growingrequestdialog.h"

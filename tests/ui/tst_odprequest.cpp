@@ -4,7 +4,7 @@
 // recorded with its reservation, realised cell and settled ε, exactly as the core session records
 // the same request with the same seed; the result card and the ledger show them; the transcript
 // keeps them.
-#include "core/session/odp_release.h"
+#include "core/session/odp/odp_release.h"
 #include "core/session/session.h"
 #include "tests/ui/uitestutils.h"
 #include "ui/charts/odpcellchart.h"

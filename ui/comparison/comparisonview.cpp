@@ -2,7 +2,7 @@
 #include "ui/comparison/comparisonview.h"
 
 #include "core/accounting/per_step_dp.h"
-#include "core/accounting/session_ledger.h"
+#include "core/session/ledger/session_ledger.h"
 #include "ui/charts/comparisoncharts.h"
 #include "ui/charts/presentation.h"
 #include "ui/comparison/comparisonlayout.h"

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/growing/growinglabdialog.h"
 
+#include "core/io/growing_lab_json.h"
 #include "core/io/text_file.h"
+#include "core/simulation/growing_lab_run.h"
 #include "ui/charts/growingchart.h"
 #include "ui/growing/atgpanel.h"
 #include "ui/help/glossarylinks.h"

@@ -3,6 +3,7 @@
 
 #include "core/growing/bb_scheduler.h"
 #include "core/growing/growing_lab.h"
+#include "core/io/growing_lab_json.h"
 #include "ui/widgets/scientificspinbox.h"
 
 #include <QCheckBox>

@@ -9,6 +9,7 @@
 
 #include "core/growing/growing_lab.h"
 #include "core/io/json_fields.h"
+#include "core/simulation/growing_lab_run.h"
 
 #include <QFuture>
 #include <QPromise>

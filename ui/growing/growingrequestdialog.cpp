@@ -2,9 +2,9 @@
 #include "ui/growing/growingrequestdialog.h"
 
 #include "core/io/growing_request_json.h"
-#include "core/session/growing_nsg.h"
-#include "core/session/growing_release.h"
-#include "core/session/growing_smalldb.h"
+#include "core/session/growing/growing_nsg.h"
+#include "core/session/growing/growing_release.h"
+#include "core/session/growing/growing_smalldb.h"
 #include "core/session/session.h"
 #include "ui/growing/pmwgfields.h"
 #include "ui/util/numberformat.h"

@@ -2,8 +2,8 @@
 #include "ui/growing/pmwgfields.h"
 
 #include "core/growing/growing_svt.h"
-#include "core/session/growing_pmwg.h"
-#include "core/session/growing_release.h"
+#include "core/session/growing/growing_pmwg.h"
+#include "core/session/growing/growing_release.h"
 #include "core/session/session.h"
 #include "ui/util/numberformat.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/lessons/lessonrunner.h"
 
-#include "core/accounting/session_ledger.h"
 #include "core/io/journal.h"
 #include "core/lessons/lesson_values.h"
+#include "core/session/ledger/session_ledger.h"
 #include "ui/charts/privacylosspathchart.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/comparison/planmodel.h"

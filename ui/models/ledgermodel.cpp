@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/models/ledgermodel.h"
 
-#include "core/session/growing_release.h"
-#include "core/session/strategy_release.h"
+#include "core/session/growing/growing_release.h"
+#include "core/session/strategies/strategy_release.h"
 #include "ui/odp/odptext.h"
 
 #include "ui/util/numberformat.h"

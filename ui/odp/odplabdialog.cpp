@@ -3,11 +3,11 @@
 
 #include "core/accounting/optimal_composition.h"
 #include "core/filters/budget_account.h"
+#include "core/filters/odp_filter.h"
 #include "core/mechanisms/noise_source.h"
 #include "core/odp/budget_recovery.h"
 #include "core/odp/crossover.h"
 #include "core/odp/early_stopping.h"
-#include "core/odp/odp_filter.h"
 #include "core/odp/ptr_iqr.h"
 #include "core/odp/sparse_vector.h"
 #include "ui/charts/odpcellchart.h"

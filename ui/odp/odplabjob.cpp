@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/odp/odplabjob.h"
 
+#include "core/datasets/cps1988_recovery.h"
 #include "core/odp/budget_recovery.h"
 #include "core/odp/logistic_regression.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/odp/svtrequestdialog.h"
 
-#include "core/session/odp_release.h"
+#include "core/session/odp/odp_release.h"
 #include "core/session/session.h"
 #include "core/util/try.h"
 #include "ui/charts/odpcellchart.h"

@@ -6,6 +6,7 @@
 
 #include "core/data/table.h"
 #include "core/io/json_fields.h"
+#include "core/simulation/strategies_lab_run.h"
 #include "core/strategies/strategies_lab.h"
 
 #include <QFuture>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/widgets/attemptsview.h"
 
-#include "core/session/growing_release.h"
+#include "core/session/growing/growing_release.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 

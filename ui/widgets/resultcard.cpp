@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ui/widgets/resultcard.h"
 
-#include "core/session/cost_audit.h"
-#include "core/session/growing_release.h"
-#include "core/session/growing_smalldb.h"
-#include "core/session/strategy_release.h"
+#include "core/session/growing/growing_release.h"
+#include "core/session/growing/growing_smalldb.h"
+#include "core/session/ledger/cost_audit.h"
+#include "core/session/strategies/strategy_release.h"
 
 #include "core/filters/zcdp_filter.h"
 #include "ui/charts/presentation.h"

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/strategies_lab_json.h"
+
+#include "core/strategies/histogram.h"
+#include "core/strategies/quantiles.h"
+#include "core/util/parameter_checks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace pbx::strategies {
+
+using io::json::Json;
+
+namespace {
+
+constexpr LabExperiment kExperiments[] = {LabExperiment::Bmi,
+                                          LabExperiment::Ranges,
+                                          LabExperiment::Inference,
+                                          LabExperiment::Quantile,
+                                          LabExperiment::SmoothSensitivity,
+                                          LabExperiment::Stability};
+
+/// Reads an optional field with nlohmann without throwing.
+template<typename T>
+Result<std::optional<T>> optionalField(const Json &object, const char *key)
+{
+    if (!object.contains(key) || object[key].is_null())
+        return std::optional<T>();
+    const Json &v = object[key];
+    if constexpr (std::is_same_v<T, bool>) {
+        if (!v.is_boolean())
+            return labConfigError(std::string(key) + ": expected true or false");
+        return std::optional<T>(v.get<bool>());
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        if (!v.is_string())
+            return labConfigError(std::string(key) + ": expected a string");
+        return std::optional<T>(v.get<std::string>());
+    } else {
+        if (!v.is_number())
+            return labConfigError(std::string(key) + ": expected a number");
+        const double d = v.get<double>();
+        if (!std::isfinite(d))
+            return labConfigError(std::string(key) + ": expected a finite number");
+        return std::optional<T>(static_cast<T>(d));
+    }
+}
+
+Result<std::size_t> positiveInteger(const Json &v, const std::string &what, std::size_t max)
+{
+    if (!v.is_number_integer() && !(v.is_number() && std::floor(v.get<double>()) == v.get<double>()))
+        return labConfigError(what + ": expected an integer");
+    const double d = v.get<double>();
+    if (d < 0 || d > static_cast<double>(max))
+        return labConfigError(what + ": out of range");
+    return static_cast<std::size_t>(d);
+}
+
+} // namespace
+
+Json strategyJson(const RangeStrategy &s)
+{
+    Json j = {{"kind", std::string(rangeStrategyKindName(s.kind))}};
+    if (s.kind == RangeStrategyKind::Tree) {
+        j["branching"] = s.branching;
+        j["root"] = s.root;
+        j["consistency"] = s.consistency;
+    }
+    return j;
+}
+
+Result<LabConfig> parseLabConfig(const Json &doc)
+{
+    if (!doc.is_object())
+        return labConfigError("the configuration must be a JSON object");
+    if (!doc.contains("format") || doc["format"] != "pbx-strategies-lab")
+        return labConfigError("format: expected \"pbx-strategies-lab\"");
+    if (!doc.contains("version") || doc["version"] != 1)
+        return labConfigError("version: expected 1");
+    LabConfig c;
+    auto experiment = optionalField<std::string>(doc, "experiment");
+    if (!experiment)
+        return experiment.error();
+    if (!*experiment)
+        return labConfigError(
+            "experiment: required (bmi, ranges, inference, quantile, smooth-sensitivity or stability)");
+    bool known = false;
+    for (const auto e : kExperiments)
+        if (labExperimentName(e) == **experiment) {
+            c.experiment = e;
+            known = true;
+        }
+    if (!known)
+        return labConfigError("experiment: unknown '" + **experiment + "'");
+    if (c.experiment == LabExperiment::Bmi)
+        c.dataset = "slides";
+    if (auto v = optionalField<std::string>(doc, "dataset"); !v)
+        return v.error();
+    else if (*v)
+        c.dataset = **v;
+    if (auto v = optionalField<std::string>(doc, "column"); !v)
+        return v.error();
+    else if (*v)
+        c.column = **v;
+    if (c.column.empty())
+        c.column = c.experiment == LabExperiment::Quantile || c.experiment == LabExperiment::SmoothSensitivity
+                       ? "wage"
+                       : "experience";
+    if (doc.contains("bounds") && !doc["bounds"].is_null()) {
+        const auto &b = doc["bounds"];
+        if (!b.is_array() || b.size() != 2 || !b[0].is_number() || !b[1].is_number())
+            return strategyError(kInvalidBounds, "bounds: expected [lo, hi]");
+        const double lo = b[0].get<double>(), hi = b[1].get<double>();
+        if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi))
+            return strategyError(kInvalidBounds, "bounds: need finite lo < hi");
+        if ((c.experiment == LabExperiment::Ranges || c.experiment == LabExperiment::Inference)
+            && (lo != std::floor(lo) || hi != std::floor(hi)))
+            return strategyError(kInvalidBounds, "bounds: an ordinal domain needs integer bounds");
+        if (hi - lo + 1.0 > static_cast<double>(kMaxCells)
+            && (c.experiment == LabExperiment::Ranges || c.experiment == LabExperiment::Inference))
+            return strategyError(kInvalidBounds, "bounds: the domain has more than 65,536 values");
+        c.bounds = std::pair{lo, hi};
+    }
+    if (auto v = optionalField<std::string>(doc, "neighbours"); !v)
+        return v.error();
+    else if (*v) {
+        auto n = data::parseNeighbouring(**v);
+        if (!n)
+            return labConfigError("neighbours: expected add-remove or replace");
+        c.neighbours = *n;
+    }
+    if (doc.contains("epsilon")) {
+        const auto &e = doc["epsilon"];
+        if (!e.is_number() || !(e.get<double>() > 0.0) || !std::isfinite(e.get<double>()))
+            return strategyError(kInvalidEpsilon, "epsilon: must be a finite number > 0");
+        c.epsilon = e.get<double>();
+    }
+    if (doc.contains("q")) {
+        const auto &q = doc["q"];
+        if (!q.is_number())
+            return strategyError(kInvalidQuantile, "q: must be a number in (0, 1)");
+        c.q = q.get<double>();
+        if (auto ok = checkQuantile(c.q); !ok)
+            return ok.error();
+    }
+    if (doc.contains("repetitions")) {
+        auto r = positiveInteger(doc["repetitions"], "repetitions", 10'000'000);
+        if (!r)
+            return r.error();
+        if (*r < 2)
+            return labConfigError("repetitions: at least 2");
+        c.repetitions = static_cast<int>(*r);
+    }
+    if (doc.contains("strategies")) {
+        const auto &list = doc["strategies"];
+        if (!list.is_array())
+            return labConfigError("strategies: expected an array");
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const auto &s = list[i];
+            const std::string path = "strategies[" + std::to_string(i) + "]";
+            if (!s.is_object() || !s.contains("kind") || !s["kind"].is_string())
+                return labConfigError(path + ".kind: required");
+            auto kind = parseRangeStrategyKind(s["kind"].get<std::string>());
+            if (!kind)
+                return kind.error();
+            RangeStrategy st{*kind};
+            if (s.contains("branching")) {
+                if (!s["branching"].is_number_integer() || s["branching"].get<long long>() < 2)
+                    return strategyError(kInvalidBranching, path + ".branching: an integer >= 2");
+                st.branching = static_cast<std::size_t>(s["branching"].get<long long>());
+            }
+            auto root = io::json::optionalBool(s, "root", path, true);
+            auto consistency = io::json::optionalBool(s, "consistency", path, true);
+            if (!root || !consistency)
+                return labConfigError(path + ": root and consistency are true or false");
+            st.root = *root;
+            st.consistency = *consistency;
+            c.strategies.push_back(st);
+        }
+    }
+    if (doc.contains("post") && !doc["post"].is_null()) {
+        const auto &p = doc["post"];
+        if (!p.is_object())
+            return labConfigError("post: expected an object");
+        auto clip = io::json::optionalBool(p, "clip_nonnegative", "post");
+        auto round = io::json::optionalBool(p, "round", "post");
+        auto iso = io::json::optionalBool(p, "isotonic_prefix", "post");
+        if (!clip || !round || !iso)
+            return labConfigError("post: clip_nonnegative, round and isotonic_prefix are true or false");
+        c.post = {*clip, *round, *iso};
+    }
+    if (auto v = optionalField<std::string>(doc, "workload"); !v)
+        return v.error();
+    else if (*v)
+        c.workload = **v;
+    if (c.workload == "explicit") {
+        if (!doc.contains("ranges") || !doc["ranges"].is_array())
+            return labConfigError("ranges: required for the explicit workload, as [[i, j], ...]");
+        for (std::size_t i = 0; i < doc["ranges"].size(); ++i) {
+            const auto &r = doc["ranges"][i];
+            if (!r.is_array() || r.size() != 2)
+                return labConfigError("ranges[" + std::to_string(i) + "]: expected [first, last]");
+            auto a = positiveInteger(r[0], "ranges[" + std::to_string(i) + "][0]", kMaxDomain);
+            auto b = positiveInteger(r[1], "ranges[" + std::to_string(i) + "][1]", kMaxDomain);
+            if (!a)
+                return a.error();
+            if (!b)
+                return b.error();
+            c.ranges.push_back({*a, *b});
+        }
+    }
+    if (auto v = optionalField<std::string>(doc, "projection"); !v)
+        return v.error();
+    else if (*v)
+        c.projection = **v;
+    if (c.projection == "integers" || c.projection == "round")
+        return strategyError(kNotConvex, "projection: the integers are not a convex set; rounding is not a "
+                                         "projection and can increase the error (round only for display)");
+    if (c.projection != "tree-consistency" && c.projection != "nonnegative"
+        && c.projection != "isotonic-sorted" && c.projection != "isotonic-prefix")
+        return labConfigError(
+            "projection: expected tree-consistency, nonnegative, isotonic-sorted or isotonic-prefix");
+    if (doc.contains("branching")) {
+        if (!doc["branching"].is_number_integer() || doc["branching"].get<long long>() < 2)
+            return strategyError(kInvalidBranching, "branching: an integer >= 2");
+        c.branching = static_cast<std::size_t>(doc["branching"].get<long long>());
+    }
+    if (auto v = optionalField<double>(doc, "cutoff"); !v)
+        return v.error();
+    else if (*v)
+        c.cutoff = **v;
+    if (auto v = optionalField<double>(doc, "delta"); !v)
+        return v.error();
+    else if (*v)
+        c.delta = **v;
+    if (auto v = optionalField<std::string>(doc, "parallel_rule"); !v)
+        return v.error();
+    else if (*v) {
+        if (**v == "max" && c.neighbours == data::Neighbouring::Replace)
+            return strategyError(kNeighboursMismatch,
+                                 "parallel_rule: the max rule of parallel composition holds under "
+                                 "add/remove only; under replace a changed row can move between "
+                                 "two parts (use \"doubled\")");
+        if (**v != "max" && **v != "doubled")
+            return labConfigError("parallel_rule: expected max or doubled");
+    }
+    return c;
+}
+
+Json labSettingsJson(const LabConfig &c, std::uint64_t seed)
+{
+    Json s;
+    s["experiment"] = std::string(labExperimentName(c.experiment));
+    if (labNeedsTable(c) || c.experiment == LabExperiment::Bmi)
+        s["dataset"] = c.dataset;
+    if (c.experiment != LabExperiment::Bmi && c.experiment != LabExperiment::Stability) {
+        s["column"] = c.column;
+        s["bounds"] = c.bounds ? Json{c.bounds->first, c.bounds->second} : Json("declared");
+    }
+    s["neighbours"] = std::string(data::neighbouringName(c.neighbours));
+    s["epsilon"] = c.epsilon;
+    if (c.experiment == LabExperiment::Ranges) {
+        Json list = Json::array();
+        for (const auto &st : c.strategies)
+            list.push_back(strategyJson(st));
+        s["strategies"] = list;
+        s["post"] = {{"clip_nonnegative", c.post.clipNonNegative},
+                     {"round", c.post.round},
+                     {"isotonic_prefix", c.post.isotonicPrefix}};
+        s["workload"] = c.workload;
+    }
+    if (c.experiment == LabExperiment::Inference) {
+        s["projection"] = c.projection;
+        s["branching"] = c.branching;
+    }
+    if (c.experiment == LabExperiment::Quantile)
+        s["q"] = c.q;
+    if (c.experiment == LabExperiment::SmoothSensitivity)
+        s["delta"] = c.delta;
+    if (c.experiment == LabExperiment::Bmi && c.dataset != "slides")
+        s["cutoff"] = c.cutoff;
+    s["repetitions"] = c.repetitions;
+    s["seed"] = seed;
+    return s;
+}
+
+} // namespace pbx::strategies

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+#include "core/session/ledger/session_ledger.h"
+
+#include "core/data/query.h"
+#include "core/math/directed_rounding.h"
+#include "core/session/release/query_shape.h"
+#include "core/session/session.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace pbx::accounting {
+
+namespace {
+
+enum class Mapping { Laplace, Gaussian, BrownianReduction, LaplaceReduction };
+
+Result<Mapping> mappingFor(const std::string &mechanism, std::size_t index)
+{
+    if (mechanism == "laplace" || mechanism == "doubling-laplace")
+        return Mapping::Laplace;
+    if (mechanism == "gaussian" || mechanism == "doubling-gaussian")
+        return Mapping::Gaussian;
+    if (mechanism == "brownian")
+        return Mapping::BrownianReduction;
+    if (mechanism == "laplace-nr")
+        return Mapping::LaplaceReduction;
+    return makeError(ErrorCode::Unsupported, "ledger event " + std::to_string(index + 1)
+                                                 + ": no accounting is known for mechanism \"" + mechanism
+                                                 + "\"");
+}
+
+bool positiveFinite(double x)
+{
+    return std::isfinite(x) && x > 0.0;
+}
+
+/// Δ = ε·b (Laplace) or σ·√(2ρ) (Gaussian), nudged up so the recovered Δ is never below the one
+/// the cost was computed from (the cost was rounded up, the product is rounded once or twice).
+double laplaceSensitivity(double epsilon, double scale)
+{
+    return math::nudgeUp(epsilon * scale, 1);
+}
+
+double gaussianSensitivity(double rho, double sigma)
+{
+    return math::nudgeUp(sigma * std::sqrt(2.0 * rho), 2);
+}
+
+PrivacyEvent laplaceEvent(double scale, double sensitivity)
+{
+    PrivacyEvent e;
+    e.mechanism = MechanismKind::Laplace;
+    e.scale = scale;
+    e.sensitivity = sensitivity;
+    return e;
+}
+
+PrivacyEvent gaussianEvent(double sigma, double sensitivity)
+{
+    PrivacyEvent e;
+    e.mechanism = MechanismKind::Gaussian;
+    e.sigma = sigma;
+    e.sensitivity = sensitivity;
+    return e;
+}
+
+/// Δ of one quantity of a ledger event from its request, when it can be determined.
+using SensitivityLookup
+    = std::function<std::optional<double>(const session::LedgerEvent &, const std::string &quantity)>;
+
+Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Neighbouring neighbours,
+                       std::vector<std::size_t> *origin, const SensitivityLookup &lookup);
+
+} // namespace
+
+Result<Ledger> ledgerFromEvents(const std::vector<session::LedgerEvent> &events,
+                                data::Neighbouring neighbours, std::vector<std::size_t> *origin)
+{
+    return convert(events, neighbours, origin, {});
+}
+
+Result<Ledger> ledgerFromSession(const session::Session &session, std::vector<std::size_t> *origin)
+{
+    const data::Neighbouring neighbours = session.settings().neighbours;
+    const data::Table &table = session.table();
+    const SensitivityLookup lookup
+        = [&](const session::LedgerEvent &event, const std::string &quantity) -> std::optional<double> {
+        if (quantity == "count")
+            return data::countSensitivity(neighbours).l1;
+        auto query = data::CompiledQuery::compile(event.request.query, table);
+        if (!query)
+            return std::nullopt;
+        if (quantity == "sum" || quantity == "centred-sum")
+            return session::sumChannelSensitivity(quantity, query->bounds(), neighbours,
+                                                  static_cast<double>(table.rowCount()));
+        return std::nullopt;
+    };
+    return convert(session.events(), neighbours, origin, lookup);
+}
+
+namespace {
+
+Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Neighbouring neighbours,
+                       std::vector<std::size_t> *origin, const SensitivityLookup &lookup)
+{
+    Ledger ledger;
+    ledger.neighbours = neighbours;
+    if (origin)
+        origin->clear();
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const session::LedgerEvent &event = events[i];
+        // An output-DP mechanism (sparse vector, PTR-IQR, early stopping, budget recovery) records
+        // no attempts: its cost is the one settled in the cell its output fell in, E(cell), or the
+        // worst case E* when it was settled so. That ε with the mechanism's δ (debited in full) is
+        // what the ODP filter composed (Hartmann et al. 2023, Theorem 7): one ex-post (E(cell), δ)
+        // event, flagged outputDp, which only basic composition accepts. (Lemma 4 would give the
+        // ex-ante (E*, δ), but the session paid E(cell): the report compares what was paid.)
+        if (event.odpRecord) {
+            if (event.status != session::EventStatus::Released)
+                continue;
+            const double epsilon = std::max(event.cost, event.odpRecord->settledEpsilon);
+            const double delta = event.odpRecord->guarantee.delta;
+            if (!std::isfinite(epsilon) || epsilon < 0.0 || !(delta >= 0.0 && delta < 1.0))
+                return makeError(
+                    ErrorCode::InvalidArgument,
+                    "ledger event " + std::to_string(i + 1) + " (" + event.mechanism
+                        + "): its settled output-DP cost is not a finite ε ≥ 0 with δ in [0, 1)");
+            PrivacyEvent e;
+            e.mechanism = delta > 0.0 ? MechanismKind::ApproxDp : MechanismKind::PureDp;
+            e.epsilon = epsilon;
+            e.delta = delta;
+            e.expost = true;
+            e.outputDp = true;
+            ledger.events.push_back(e);
+            if (origin)
+                origin->push_back(i);
+            continue;
+        }
+        // Whatever was released was paid for; a refused request released nothing.
+        if (event.attempts.empty())
+            continue;
+        // A growing-database stream (BBScheduler or BBImprover, Cummings et al. 2018): each released
+        // epoch or run is one run of the Laplace-k box at scale k/(ε_i t_i) (rounded up) on a
+        // t_i-row prefix, so it is ε_i-DP whatever the schedule. A ρ-charged run (zCDP schedules,
+        // every BBImprover run) has its box at ε_i = √(2ρ_i) rounded down, so the pure event also
+        // implies the filter's ρ_i (ε_i²/2 ≤ ρ_i, Bun & Steinke 2016 Prop. 1.4) and is the sounder
+        // and tighter record: a Zcdp event would forget that the run is pure. One pure event per
+        // run: every strategy applies to it.
+        // An NSG stream: each sparse-vector round is (7/3)f(s_i)-DP whatever its outcome (the
+        // charge made when it opened; a ρ charge is ((7/3)f(s_i))²/2 rounded up, so √(2ρ) ≥ that
+        // ε): one pure event per round.
+        // A PMWG stream: its rounds are NSG's rounds (the same charge), one pure event each.
+        if (event.growingRecord && event.growingRecord->pmwg) {
+            const bool rho = event.costKind == filters::ChargeKind::Rho;
+            for (const session::PmwgRoundRecord &round : event.growingRecord->pmwg->rounds) {
+                PrivacyEvent e;
+                e.mechanism = MechanismKind::PureDp;
+                e.epsilon = rho ? math::nudgeUp(std::sqrt(2.0 * round.charge)) : round.charge;
+                ledger.events.push_back(e);
+            }
+            if (origin)
+                origin->insert(origin->end(), event.growingRecord->pmwg->rounds.size(), i);
+            continue;
+        }
+        if (event.growingRecord && event.growingRecord->nsg) {
+            const bool rho = event.costKind == filters::ChargeKind::Rho;
+            for (const session::NsgRoundRecord &round : event.growingRecord->nsg->rounds) {
+                PrivacyEvent e;
+                e.mechanism = MechanismKind::PureDp;
+                e.epsilon = rho ? math::nudgeUp(std::sqrt(2.0 * round.charge)) : round.charge;
+                ledger.events.push_back(e);
+            }
+            if (origin)
+                origin->insert(origin->end(), event.growingRecord->nsg->rounds.size(), i);
+            continue;
+        }
+        // An ERMG stream: each release is Gaussian output perturbation at σ_t ≥ Δ_t/√(2ρ_t), so it
+        // is ρ_t-zCDP (Bun & Steinke 2016, Prop. 1.6) and has no pure ε: one ρ event per release.
+        // (A SmallDBG epoch is the exponential mechanism at ε_i: the pure events below.)
+        if (event.growingRecord && event.request.growing && event.request.growing->algorithm == "ermg") {
+            for (const session::GrowingEpochRecord &release : event.growingRecord->epochs) {
+                PrivacyEvent e;
+                e.mechanism = MechanismKind::Zcdp;
+                e.rho = release.rho;
+                ledger.events.push_back(e);
+            }
+            if (origin)
+                origin->insert(origin->end(), event.growingRecord->epochs.size(), i);
+            continue;
+        }
+        if (event.growingRecord) {
+            for (const session::GrowingEpochRecord &epoch : event.growingRecord->epochs) {
+                PrivacyEvent e;
+                e.mechanism = MechanismKind::PureDp;
+                e.epsilon = epoch.epsilon;
+                ledger.events.push_back(e);
+            }
+            if (origin)
+                origin->insert(origin->end(), event.growingRecord->epochs.size(), i);
+            continue;
+        }
+        auto mapping = mappingFor(event.mechanism, i);
+        if (!mapping)
+            return mapping.error();
+        const std::size_t before = ledger.events.size();
+
+        // Noise reductions: the first and last release of each quantity, in release order.
+        struct Reduction
+        {
+            const session::NoisyRelease *first = nullptr;
+            const session::NoisyRelease *last = nullptr;
+        };
+        std::vector<std::string> quantities;
+        std::map<std::string, Reduction> reductions;
+
+        for (const session::Attempt &attempt : event.attempts) {
+            for (const session::NoisyRelease &release : attempt.releases) {
+                if (!positiveFinite(release.scale) || !positiveFinite(release.cost))
+                    return makeError(ErrorCode::InvalidArgument,
+                                     "ledger event " + std::to_string(i + 1) + " (" + event.mechanism
+                                         + "): a release has a scale or cost that is not a finite "
+                                           "number > 0");
+                switch (mapping.value()) {
+                case Mapping::Laplace:
+                    ledger.events.push_back(
+                        laplaceEvent(release.scale, laplaceSensitivity(release.cost, release.scale)));
+                    break;
+                case Mapping::Gaussian:
+                    ledger.events.push_back(
+                        gaussianEvent(release.scale, gaussianSensitivity(release.cost, release.scale)));
+                    break;
+                case Mapping::BrownianReduction:
+                case Mapping::LaplaceReduction: {
+                    auto [it, inserted] = reductions.try_emplace(release.quantity);
+                    if (inserted) {
+                        quantities.push_back(release.quantity);
+                        it->second.first = &release;
+                    }
+                    it->second.last = &release;
+                    break;
+                }
+                }
+            }
+        }
+        for (const std::string &quantity : quantities) {
+            const Reduction &r = reductions.at(quantity);
+            if (mapping.value() == Mapping::BrownianReduction) {
+                std::optional<double> sensitivity;
+                if (lookup)
+                    sensitivity = lookup(event, quantity);
+                if (!sensitivity && event.costKind != filters::ChargeKind::Rho)
+                    return makeError(ErrorCode::Unsupported,
+                                     "ledger event " + std::to_string(i + 1)
+                                         + ": the sensitivity of a Brownian noise reduction "
+                                           "charged ex-post cannot be read from its charges");
+                ledger.events.push_back(gaussianEvent(
+                    r.last->scale, sensitivity.value_or(gaussianSensitivity(r.first->cost, r.first->scale))));
+            } else {
+                const double sensitivity = laplaceSensitivity(r.first->cost, r.first->scale);
+                PrivacyEvent e;
+                e.mechanism = MechanismKind::PureDp;
+                e.epsilon = math::nudgeUp(sensitivity / r.last->scale, 1);
+                e.expost = true;
+                ledger.events.push_back(e);
+            }
+        }
+        if (origin)
+            origin->insert(origin->end(), ledger.events.size() - before, i);
+    }
+    return ledger;
+}
+
+} // namespace
+
+} // namespace pbx::accounting

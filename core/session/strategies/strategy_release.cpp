@@ -1,0 +1,798 @@
+// SPDX-License-Identifier: MIT
+// Session::askStrategy and the checks of strategy requests. Derivations:
+// docs/strategies-inference.md (histograms and parallel composition, derived answers, quantiles,
+// range strategies).
+#include "core/session/strategies/strategy_release.h"
+
+#include "core/data/predicate.h"
+#include "core/mechanisms/noise_source.h"
+#include "core/session/strategies/strategy_transform.h"
+#include "core/strategies/constrained_inference.h"
+#include "core/strategies/derived_answers.h"
+#include "core/strategies/histogram.h"
+#include "core/strategies/quantiles.h"
+#include "core/strategies/range_workload.h"
+#include "core/strategies/tree_strategy.h"
+#include "core/util/parameter_checks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pbx::session {
+
+namespace {
+
+using strategies::Range;
+using strategies::RangeStrategy;
+using strategies::RangeStrategyKind;
+
+/// Largest workload a session releases (the transcript lists every answer).
+constexpr std::size_t kMaxSessionWorkload = 100'000;
+
+Error fieldError(const Error &e, const char *field)
+{
+    return makeError(e.code, std::string(field) + ": " + e.message);
+}
+
+struct NumericDomain
+{
+    std::size_t column = 0;
+    double lo = 0.0;
+    double hi = 0.0;
+};
+
+Result<NumericDomain> numericDomain(const QueryRequest &r, const data::Table &table, bool integer)
+{
+    const auto index = table.columnIndex(r.query.column);
+    if (r.query.column.empty())
+        return makeError(ErrorCode::InvalidArgument, "column: required");
+    if (!index)
+        return makeError(ErrorCode::NotFound, "column: no column '" + r.query.column + "'");
+    if (table.columnInfo(*index).type != data::ColumnType::Numeric)
+        return makeError(ErrorCode::InvalidArgument, "column: '" + r.query.column + "' is not numeric");
+    std::optional<data::Bounds> bounds
+        = r.query.bounds ? r.query.bounds : table.columnInfo(*index).declaredBounds;
+    if (!bounds)
+        return makeError(ErrorCode::InvalidArgument, "bounds: the column declares none; give [lower, upper]");
+    if (!(bounds->lower < bounds->upper))
+        return strategies::strategyError(strategies::kInvalidBounds, "bounds: need lower < upper");
+    if (integer) {
+        if (bounds->lower != std::floor(bounds->lower) || bounds->upper != std::floor(bounds->upper))
+            return strategies::strategyError(strategies::kInvalidBounds,
+                                             "bounds: an ordinal domain needs integer bounds");
+        if (bounds->upper - bounds->lower + 1.0 > static_cast<double>(strategies::kMaxCells))
+            return strategies::strategyError(strategies::kInvalidBounds, "bounds: more than 65,536 values");
+    }
+    return NumericDomain{*index, bounds->lower, bounds->upper};
+}
+
+Result<std::vector<double>> quantileGrid(const QueryRequest &r, const NumericDomain &d)
+{
+    double step = r.strategy->step;
+    if (step == 0.0) {
+        const bool integer = d.lo == std::floor(d.lo) && d.hi == std::floor(d.hi);
+        step = integer && d.hi - d.lo <= 65535.0 ? 1.0 : (d.hi - d.lo) / 1000.0;
+    }
+    PBX_RETURN_IF_ERROR(checkPositive(step, "step:"));
+    const double n = std::floor((d.hi - d.lo) / step + 1e-9) + 1.0;
+    if (n > static_cast<double>(strategies::kMaxCells))
+        return strategies::strategyError(strategies::kInvalidBounds,
+                                         "step: the grid has more than 65,536 candidates");
+    std::vector<double> grid;
+    for (double i = 0; i < n; i += 1.0)
+        grid.push_back(d.lo + i * step);
+    return grid;
+}
+
+Result<std::vector<Range>> workloadRanges(const StrategyRequestSpec &s, std::size_t k)
+{
+    if (s.workload == "explicit") {
+        PBX_RETURN_IF_ERROR(strategies::checkRanges(s.ranges, k));
+        return s.ranges;
+    }
+    return strategies::namedWorkload(s.workload, k);
+}
+
+std::size_t strategySensitivity(const RangeStrategy &s, std::size_t k, data::Neighbouring n)
+{
+    switch (s.kind) {
+    case RangeStrategyKind::Identity:
+        return n == data::Neighbouring::AddRemove ? 1 : 2;
+    case RangeStrategyKind::AllRanges:
+        return static_cast<std::size_t>(strategies::allRangesSensitivityL1(k, n));
+    case RangeStrategyKind::Tree:
+        return strategies::TreeShape::create(k, s.branching, s.root)->sensitivityL1(n);
+    case RangeStrategyKind::Haar:
+        return 0;
+    }
+    return 0;
+}
+
+std::string formatValue(double x)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g", x);
+    return buffer;
+}
+
+/// A derived answer and the released histogram it reads: the last released histogram event among
+/// `events` whose id is `spec.of` (post-processing, no data access).
+struct Derivation
+{
+    const LedgerEvent *source = nullptr;
+    strategies::DerivedAnswer answer;
+};
+
+Result<Derivation> deriveFromLedger(const StrategyRequestSpec &spec, std::span<const LedgerEvent> events,
+                                    data::Neighbouring neighbours, double beta)
+{
+    Derivation out;
+    for (const auto &old : events)
+        if (old.request.id == spec.of && old.status == EventStatus::Released && old.strategyRecord
+            && old.request.strategy && old.request.strategy->kind == StrategyRequestKind::Histogram)
+            out.source = &old;
+    if (!out.source)
+        return makeError(ErrorCode::InvalidArgument, "of: no released histogram with id '" + spec.of + "'");
+    const auto &src = *out.source->strategyRecord;
+    auto parameter = mechanisms::rationalAtLeast(src.noiseScale);
+    if (!parameter)
+        return parameter.error();
+    auto cell = mechanisms::DiscreteNoiseMechanism::withParameter(mechanisms::DiscreteNoiseKind::Laplace,
+                                                                  *parameter, 1);
+    if (!cell)
+        return cell.error();
+    strategies::HistogramPlan plan{*cell, neighbours, 0.0, strategies::discreteNoiseVariance(*cell)};
+    strategies::HistogramRelease released;
+    released.labels = src.labels;
+    for (const double v : src.values)
+        released.noisy.push_back(static_cast<std::int64_t>(v));
+    auto answer = strategies::deriveAnswer(released, plan, {spec.derived, spec.cells, spec.other}, beta);
+    if (!answer)
+        return answer.error();
+    out.answer = std::move(answer).value();
+    return out;
+}
+
+/// The exponential mechanism's ε for a quantile request over `candidates` grid points: the
+/// McSherry–Talwar bound rank error ≤ (2/ε) ln(|grid|/β) w.p. ≥ 1 − β solved for ε at the target
+/// (at least 2^-20, the exact sampler's floor), or, when that would cost more than max_cost, the
+/// largest ε within it (`capped` set).
+Result<double> quantileEpsilon(const QueryRequest &request, std::size_t candidates, unsigned stability,
+                               bool &capped)
+{
+    const auto &spec = *request.strategy;
+    const double beta = 1.0 - request.target.confidence;
+    double epsilon = std::max(std::ldexp(1.0, -20),
+                              2.0 * std::log(static_cast<double>(candidates) / beta) / request.target.error);
+    capped = false;
+    auto full = transformedCharge(spec, stability, epsilon);
+    if (!full)
+        return full.error();
+    if (request.maxCost && *full > *request.maxCost) {
+        epsilon = baseEpsilonWithin(spec, stability, *request.maxCost);
+        capped = true;
+    }
+    return epsilon;
+}
+
+} // namespace
+
+Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &table,
+                                  data::Neighbouring neighbours)
+{
+    const auto &s = *r.strategy;
+    if (!r.query.where.empty())
+        if (auto p = data::Predicate::compile(r.query.where, table); !p)
+            return fieldError(p.error(), "where");
+    if (s.kind == StrategyRequestKind::Derived) {
+        if (s.transform || s.subsample != 1.0 || s.post.any())
+            return makeError(ErrorCode::InvalidArgument,
+                             "transform, subsample, post: a derived answer only reads released values");
+    } else if (auto stability = requestStability(s, neighbours); !stability) {
+        return stability.error();
+    }
+    if (s.kind != StrategyRequestKind::Workload && s.post.any())
+        return makeError(ErrorCode::InvalidArgument,
+                         "post: constrained inference applies to workload requests (derived answers of a "
+                         "histogram need none)");
+    switch (s.kind) {
+    case StrategyRequestKind::Histogram: {
+        if (r.target.kind != TargetKind::Absolute)
+            return makeError(ErrorCode::InvalidArgument,
+                             "target.kind: a histogram takes an absolute target (per cell)");
+        const auto index = table.columnIndex(r.query.column);
+        if (!index)
+            return makeError(ErrorCode::NotFound, "column: no column '" + r.query.column + "'");
+        const auto &info = table.columnInfo(*index);
+        if (info.type == data::ColumnType::Categorical) {
+            if (!s.bins.empty())
+                return strategies::strategyError(strategies::kInvalidBounds,
+                                                 "bins: a categorical column's cells are its categories");
+            if (info.domainFromData)
+                return strategies::strategyError(
+                    strategies::kInvalidBounds,
+                    "column: its categories were inferred from the data; declare them in metadata");
+            return {};
+        }
+        if (s.bins.empty()) {
+            auto d = numericDomain(r, table, true);
+            return d ? Result<void>() : Result<void>(d.error());
+        }
+        auto cells = strategies::histogramCells(table, {r.query.column, s.bins});
+        return cells ? Result<void>() : Result<void>(cells.error());
+    }
+    case StrategyRequestKind::Quantile: {
+        if (r.target.kind != TargetKind::Absolute)
+            return makeError(ErrorCode::InvalidArgument,
+                             "target.kind: a quantile takes an absolute target (rank error in rows)");
+        if (auto ok = strategies::checkQuantile(s.q); !ok)
+            return fieldError(ok.error(), "q");
+        auto d = numericDomain(r, table, false);
+        if (!d)
+            return d.error();
+        auto grid = quantileGrid(r, *d);
+        return grid ? Result<void>() : Result<void>(grid.error());
+    }
+    case StrategyRequestKind::Derived:
+        if (s.of.empty())
+            return makeError(ErrorCode::InvalidArgument, "of: the id of a released histogram is required");
+        if (s.cells.empty())
+            return makeError(ErrorCode::InvalidArgument, "cells: at least one cell");
+        return {};
+    case StrategyRequestKind::Workload: {
+        if (r.target.kind != TargetKind::Absolute)
+            return makeError(ErrorCode::InvalidArgument,
+                             "target.kind: a workload takes an absolute target (per range)");
+        if (s.strategy.kind == RangeStrategyKind::Haar)
+            return makeError(ErrorCode::Unsupported,
+                             "strategy: haar releases real-valued coefficients; sessions release "
+                             "integer strategies (identity, tree, all-ranges); the lab has haar");
+        auto d = numericDomain(r, table, true);
+        if (!d)
+            return d.error();
+        const auto k = static_cast<std::size_t>(d->hi - d->lo + 1.0);
+        if (s.strategy.kind == RangeStrategyKind::Tree) {
+            auto shape = strategies::TreeShape::create(k, s.strategy.branching, s.strategy.root);
+            if (!shape)
+                return fieldError(shape.error(), "strategy");
+            if (s.strategy.consistency && !s.strategy.root && shape->padded > strategies::kMaxDenseDomain)
+                return strategies::strategyError(strategies::kDomainTooLarge,
+                                                 "strategy: least squares without the root needs K <= 4096");
+        }
+        auto ranges = workloadRanges(s, k);
+        if (!ranges)
+            return fieldError(ranges.error(), "workload");
+        if (s.post.isotonicPrefix && s.workload != "prefixes")
+            return makeError(ErrorCode::InvalidArgument,
+                             "post.isotonic_prefix: needs the prefixes workload (cumulative answers are "
+                             "non-decreasing; the answers of '"
+                                 + s.workload + "' need not be)");
+        if (ranges->size() > kMaxSessionWorkload)
+            return strategies::strategyError(strategies::kDomainTooLarge,
+                                             "workload: more than 100,000 ranges in one session request");
+        auto v = strategies::rangeVariances(s.strategy, k, *ranges, 1.0, neighbours);
+        return v ? Result<void>() : Result<void>(fieldError(v.error(), "strategy"));
+    }
+    }
+    return {};
+}
+
+Result<LedgerEvent> Session::askStrategy(QueryRequest request)
+{
+    PBX_RETURN_IF_ERROR(checkStrategyRequest(request, *m_table, m_settings.neighbours));
+    if (request.id.empty())
+        request.id = "q" + std::to_string(m_events.size() + 1);
+    const auto &spec = *request.strategy;
+    const double beta = 1.0 - request.target.confidence;
+    const bool replace = m_settings.neighbours == data::Neighbouring::Replace;
+
+    LedgerEvent e;
+    e.request = request;
+    e.costKind = filters::ChargeKind::PureEpsilon;
+    StrategyRecord record;
+
+    if (spec.kind == StrategyRequestKind::Derived) {
+        // Post-processing of a released histogram: no data access, no charge.
+        auto derived = deriveFromLedger(spec, m_events, m_settings.neighbours, beta);
+        if (!derived)
+            return derived.error();
+        const LedgerEvent *source = derived->source;
+        const strategies::DerivedAnswer *answer = &derived->answer;
+        e.status = EventStatus::Released;
+        e.mechanism = "post-processing";
+        e.accounting
+            = "post-processing of '" + spec.of + "' (event " + std::to_string(source->index) + "): no charge";
+        e.answer = answer->value;
+        e.errorBound = std::max(answer->value - answer->low, answer->high - answer->value);
+        e.targetMet = e.errorBound <= request.target.error;
+        record.labels = {std::string(strategies::derivedKindName(spec.derived))};
+        record.values = {answer->value};
+        record.halfWidths = {e.errorBound};
+        record.variances = {answer->variance};
+        record.note = answer->method;
+        e.strategyRecord = std::move(record);
+        return append(std::move(e));
+    }
+
+    auto source = nextNoiseSource();
+    if (!source)
+        return source.error();
+    auto &bits = source->bits();
+    data::Predicate predicate;
+    if (!request.query.where.empty())
+        predicate = *data::Predicate::compile(request.query.where, *m_table);
+    // The rows the mechanism reads: the predicate's, thinned by Poisson sampling when asked (the
+    // sample is drawn from the session's noise source, like the noise).
+    std::vector<std::uint8_t> rows;
+    predicate.evaluate(privateRows(), rows);
+    PBX_RETURN_IF_ERROR(poissonSample(spec.subsample, rows, bits));
+    const unsigned stability = *requestStability(spec, m_settings.neighbours);
+    auto chargeFor = [&](double base) { return transformedCharge(spec, stability, base); };
+    const std::string transformText = transformNote(spec, stability);
+
+    // Each branch computes the charge and draws every noisy value before anything is charged, so
+    // a failing noise source leaves nothing spent.
+    double charge = 0.0;
+    bool targetMet = true;
+    bool capped = false; // max_cost bought less accuracy than the target asks
+    Attempt attempt;
+    switch (spec.kind) {
+    case StrategyRequestKind::Histogram: {
+        std::vector<double> bins = spec.bins;
+        const auto index = *m_table->columnIndex(request.query.column);
+        if (bins.empty() && m_table->columnInfo(index).type == data::ColumnType::Numeric) {
+            const auto d = *numericDomain(request, *m_table, true);
+            bins = *strategies::unitEdges(d.lo, d.hi);
+        }
+        auto counts = strategies::countHistogramRows(privateRows(), {request.query.column, bins}, rows);
+        if (!counts)
+            return counts.error();
+        auto cell = mechanisms::DiscreteNoiseMechanism::forAbsoluteError(
+            mechanisms::DiscreteNoiseKind::Laplace, request.target.error, beta, 1);
+        if (!cell)
+            return fieldError(cell.error(), "target");
+        strategies::HistogramPlan plan{*cell, m_settings.neighbours,
+                                       replace ? 2.0 * cell->cost() : cell->cost(),
+                                       strategies::discreteNoiseVariance(*cell)};
+        auto full = chargeFor(plan.charge);
+        if (!full)
+            return full.error();
+        if (request.maxCost && *full > *request.maxCost) {
+            auto cheaper = strategies::planHistogram(mechanisms::DiscreteNoiseKind::Laplace,
+                                                     baseEpsilonWithin(spec, stability, *request.maxCost),
+                                                     m_settings.neighbours);
+            if (!cheaper)
+                return fieldError(cheaper.error(), "max_cost");
+            plan = *cheaper;
+            capped = true;
+        }
+        auto released = strategies::releaseHistogram(*counts, plan, beta, bits);
+        if (!released)
+            return released.error();
+        auto charged = chargeFor(plan.charge);
+        if (!charged)
+            return charged.error();
+        charge = *charged;
+        targetMet = static_cast<double>(released->halfWidth) <= request.target.error;
+        record.labels = released->labels;
+        record.noiseScale = plan.cell.parameter().toDouble();
+        record.sensitivity = replace ? 2 : 1;
+        double total = 0.0;
+        for (std::size_t i = 0; i < released->noisy.size(); ++i) {
+            const double v = static_cast<double>(released->noisy[i]);
+            record.values.push_back(v);
+            record.halfWidths.push_back(static_cast<double>(released->halfWidth));
+            record.variances.push_back(plan.cellVariance);
+            attempt.releases.push_back({"cell", record.noiseScale, v, plan.cell.cost()});
+            total += v;
+        }
+        record.note
+            = std::string("every cell at once: parallel composition")
+              + (replace
+                     ? " (replace-one: a changed row moves between two cells, charged twice the per-cell ε)"
+                     : "")
+              + "; per-cell error bars from the exact discrete-Laplace tail" + transformText;
+        // The event's scalar answer is the total of the noisy cells, with the total's own interval
+        // (derived, free); the per-cell bars are in the record.
+        std::vector<std::size_t> all(released->noisy.size());
+        for (std::size_t i = 0; i < all.size(); ++i)
+            all[i] = i;
+        auto totalBar
+            = strategies::deriveAnswer(*released, plan, {strategies::DerivedKind::Sum, all, {}}, beta);
+        if (!totalBar)
+            return totalBar.error();
+        e.answer = total;
+        e.errorBound = totalBar->high - totalBar->value;
+        e.accounting = "answer: the total of " + std::to_string(all.size()) + " noisy cells (± "
+                       + formatValue(e.errorBound) + "); each cell ± " + std::to_string(released->halfWidth)
+                       + ", the target's unit";
+        e.mechanism = "histogram (discrete-laplace)";
+        break;
+    }
+    case StrategyRequestKind::Quantile: {
+        const auto d = *numericDomain(request, *m_table, false);
+        const auto grid = *quantileGrid(request, d);
+        std::vector<double> values;
+        const auto column = privateRows().numeric(d.column);
+        for (std::size_t r = 0; r < column.size(); ++r)
+            if (rows[r])
+                values.push_back(std::clamp(column[r], d.lo, d.hi));
+        // McSherry–Talwar: rank error ≤ (2/ε) ln(|grid|/β) w.p. ≥ 1 − β, so ε = 2 ln(|grid|/β)/a.
+        // (At least 2^-20, the exact sampler's floor: a looser target then gets a tighter bar.)
+        auto chosen = quantileEpsilon(request, grid.size(), stability, capped);
+        if (!chosen)
+            return chosen.error();
+        const double epsilon = *chosen;
+        auto pick = strategies::sampleGridQuantile(values, spec.q, epsilon, grid, bits);
+        if (!pick)
+            return pick.error();
+        auto charged = chargeFor(epsilon);
+        if (!charged)
+            return charged.error();
+        charge = *charged;
+        e.answer = grid[*pick];
+        e.errorBound = strategies::quantileRankErrorBound(epsilon, grid.size(), beta);
+        targetMet = !capped;
+        record.labels = {"q=" + formatValue(spec.q)};
+        record.values = {e.answer};
+        record.halfWidths = {e.errorBound};
+        record.variances = {0.0};
+        record.note = "exponential mechanism over " + std::to_string(grid.size())
+                      + " public candidates; the error bar is a rank distance in rows (McSherry-Talwar)"
+                      + transformText;
+        attempt.releases.push_back({"quantile", 0.0, e.answer, epsilon});
+        e.mechanism = "exponential-mechanism";
+        break;
+    }
+    case StrategyRequestKind::Workload: {
+        const auto d = *numericDomain(request, *m_table, true);
+        const auto k = static_cast<std::size_t>(d.hi - d.lo + 1.0);
+        auto counts = *strategies::countHistogramRows(
+            privateRows(), {request.query.column, *strategies::unitEdges(d.lo, d.hi)}, rows);
+        const auto ranges = *workloadRanges(spec, k);
+        const auto &strategy = spec.strategy;
+        const std::size_t delta = strategySensitivity(strategy, k, m_settings.neighbours);
+        // Per-range Chebyshev: √(Var/β) ≤ a with Var = Var₁/ε² gives ε = √(max Var₁/β)/a.
+        const auto unit = *strategies::rangeVariances(strategy, k, ranges, 1.0, m_settings.neighbours);
+        // (The relative nudge keeps the bar within the target after the scale is rounded up.)
+        double epsilon = std::sqrt(*std::max_element(unit.begin(), unit.end()) / beta) / request.target.error
+                         * (1.0 + 1e-9);
+        if (auto full = chargeFor(epsilon); !full) {
+            return full.error();
+        } else if (request.maxCost && *full > *request.maxCost) {
+            epsilon = baseEpsilonWithin(spec, stability, *request.maxCost);
+            capped = true;
+        }
+        auto noise = mechanisms::DiscreteNoiseMechanism::forCost(mechanisms::DiscreteNoiseKind::Laplace,
+                                                                 epsilon, delta);
+        if (!noise)
+            return fieldError(noise.error(), "target");
+        const double t = noise->parameter().toDouble();
+        std::vector<double> leaves(counts.counts.begin(), counts.counts.end());
+        std::vector<double> answers(ranges.size());
+        auto draw = [&](double exact) -> Result<double> {
+            auto v = noise->release(static_cast<std::int64_t>(exact), bits);
+            if (!v)
+                return v.error();
+            attempt.releases.push_back({"measurement", t, static_cast<double>(*v), 0.0});
+            return static_cast<double>(*v);
+        };
+        auto fromLeaves = [&](const std::vector<double> &est) {
+            std::vector<double> prefix(k + 1, 0.0);
+            for (std::size_t i = 0; i < k; ++i)
+                prefix[i + 1] = prefix[i] + est[i];
+            for (std::size_t r = 0; r < ranges.size(); ++r)
+                answers[r] = prefix[ranges[r].last + 1] - prefix[ranges[r].first];
+        };
+        if (strategy.kind == RangeStrategyKind::Identity) {
+            std::vector<double> est(k);
+            for (std::size_t i = 0; i < k; ++i) {
+                auto v = draw(leaves[i]);
+                if (!v)
+                    return v.error();
+                est[i] = *v;
+            }
+            fromLeaves(est);
+        } else if (strategy.kind == RangeStrategyKind::AllRanges) {
+            std::vector<double> prefix(k + 1, 0.0);
+            for (std::size_t i = 0; i < k; ++i)
+                prefix[i + 1] = prefix[i] + leaves[i];
+            for (std::size_t r = 0; r < ranges.size(); ++r) {
+                auto v = draw(prefix[ranges[r].last + 1] - prefix[ranges[r].first]);
+                if (!v)
+                    return v.error();
+                answers[r] = *v;
+            }
+        } else {
+            const auto shape = *strategies::TreeShape::create(k, strategy.branching, strategy.root);
+            auto nodes = strategies::treeNodeCounts(shape, leaves);
+            for (std::size_t i = strategy.root ? 0 : 1; i < nodes.size(); ++i) {
+                auto v = draw(nodes[i]);
+                if (!v)
+                    return v.error();
+                nodes[i] = *v;
+            }
+            if (!strategy.root)
+                nodes[0] = 0.0; // not measured, not used
+            if (strategy.consistency && strategy.root) {
+                const auto fitted = strategies::hayConsistentTree(shape, nodes);
+                fromLeaves({fitted.begin() + static_cast<std::ptrdiff_t>(shape.levelOffset(shape.height)),
+                            fitted.end()});
+            } else if (strategy.consistency) {
+                auto fitted = strategies::leastSquaresLeaves(shape, nodes);
+                if (!fitted)
+                    return fitted.error();
+                fromLeaves({fitted->data(), fitted->data() + fitted->size()});
+            } else {
+                for (std::size_t r = 0; r < ranges.size(); ++r) {
+                    double sum = 0.0;
+                    for (const auto node : strategies::canonicalNodes(shape, ranges[r]))
+                        sum += nodes[node];
+                    answers[r] = sum;
+                }
+            }
+        }
+        // Variances at the scale actually used (t ≥ Δ/ε); the continuous-Laplace variance 2t²
+        // bounds the discrete one.
+        const auto variances = *strategies::rangeVariances(
+            strategy, k, ranges, static_cast<double>(delta) / t, m_settings.neighbours);
+        auto charged = chargeFor(noise->cost());
+        if (!charged)
+            return charged.error();
+        charge = *charged;
+        std::string postText;
+        if (spec.post.any()) {
+            // Constrained inference (post-processing): the answers as released are kept so verify
+            // can recompute the projection.
+            auto projected = strategies::projectAnswers(answers, variances, spec.post.isotonicPrefix,
+                                                        spec.post.nonNegative);
+            if (!projected)
+                return projected.error();
+            record.unprojected = answers;
+            answers = std::move(projected.value());
+            postText = std::string("; then ")
+                       + (spec.post.isotonicPrefix ? "isotonic regression (PAVA, weights 1/variance)" : "")
+                       + (spec.post.isotonicPrefix && spec.post.nonNegative ? " and " : "")
+                       + (spec.post.nonNegative ? "clipping at 0" : "")
+                       + " (post-processing, free: the answer vector's squared error cannot grow; the "
+                         "bars are those of the answers before the projection)";
+        }
+        record.noiseScale = t;
+        record.sensitivity = delta;
+        double widest = 0.0;
+        for (std::size_t r = 0; r < ranges.size(); ++r) {
+            record.labels.push_back("[" + formatValue(d.lo + static_cast<double>(ranges[r].first)) + ", "
+                                    + formatValue(d.lo + static_cast<double>(ranges[r].last)) + "]");
+            record.values.push_back(answers[r]);
+            record.variances.push_back(variances[r]);
+            record.halfWidths.push_back(std::sqrt(variances[r] / beta));
+            widest = std::max(widest, record.halfWidths.back());
+        }
+        targetMet = widest <= request.target.error;
+        record.note = strategy.label() + ", one charge for the whole strategy (l1 sensitivity "
+                      + std::to_string(delta) + "); per-range error bars by Chebyshev on the exact variance"
+                      + postText + transformText;
+        e.answer = answers.front();
+        e.errorBound = widest;
+        e.mechanism = "workload (" + strategy.label() + ", discrete-laplace)";
+        break;
+    }
+    case StrategyRequestKind::Derived:
+        break;
+    }
+
+    if (auto charged = m_filter->charge({filters::ChargeKind::PureEpsilon, charge, 0.0}); !charged) {
+        LedgerEvent refused;
+        refused.request = request;
+        refused.status = EventStatus::Refused;
+        refused.mechanism = e.mechanism;
+        refused.reason = charged.error().message;
+        return append(std::move(refused));
+    }
+    e.status = EventStatus::Released;
+    e.cost = charge;
+    e.targetMet = targetMet;
+    if (!targetMet)
+        e.reason = capped ? "the per-query maximum (max_cost) bought less accuracy than the target asks"
+                          : "the error bar exceeds the target";
+    attempt.estimate = e.answer;
+    attempt.halfWidth = e.errorBound;
+    attempt.cost = charge;
+    attempt.accepted = targetMet;
+    e.attempts.push_back(std::move(attempt));
+    e.strategyRecord = std::move(record);
+    return append(std::move(e));
+}
+
+Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
+                                const SessionSettings &settings)
+{
+    const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
+    auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
+    if (e.status == EventStatus::Refused) {
+        if (e.cost != 0.0 || !e.attempts.empty())
+            return fail("a refused request has a cost or releases");
+        return {};
+    }
+    const auto &spec = *e.request.strategy;
+    if (spec.kind == StrategyRequestKind::Derived) {
+        if (e.cost != 0.0 || !e.attempts.empty())
+            return fail("a derived answer is post-processing: it costs nothing and releases nothing new");
+        return {}; // its value is recomputed by auditDerivedEvent, which sees the earlier events
+    }
+    if (e.costKind != filters::ChargeKind::PureEpsilon)
+        return fail("strategy requests are charged in pure epsilon");
+    auto stability = requestStability(spec, settings.neighbours);
+    if (!stability)
+        return fail(stability.error().message);
+    if (e.attempts.size() != 1 || e.attempts[0].cost != e.cost || !(e.cost > 0.0))
+        return fail("one attempt must carry the whole cost");
+    const bool replace = settings.neighbours == data::Neighbouring::Replace;
+    if (spec.kind == StrategyRequestKind::Quantile) {
+        // The exponential mechanism's ε is recomputed from the request (its target, confidence,
+        // grid and max_cost), as askStrategy chose it; the event pays for it through the
+        // transformation and the sampling; the error bar is the one that ε gives.
+        const auto &releases = e.attempts[0].releases;
+        if (releases.size() != 1)
+            return fail("a quantile releases one value");
+        auto d = numericDomain(e.request, table, false);
+        if (!d)
+            return fail(d.error().message);
+        auto grid = quantileGrid(e.request, *d);
+        if (!grid)
+            return fail(grid.error().message);
+        bool capped = false;
+        auto epsilon = quantileEpsilon(e.request, grid->size(), *stability, capped);
+        if (!epsilon)
+            return fail(epsilon.error().message);
+        if (!(std::fabs(releases[0].cost - *epsilon) <= 1e-12 * *epsilon))
+            return fail("its exponential mechanism ran at epsilon " + filters::formatAmount(releases[0].cost)
+                        + ", but its target (" + formatValue(e.request.target.error) + " at "
+                        + formatValue(e.request.target.confidence) + " over " + std::to_string(grid->size())
+                        + " candidates" + (capped ? ", capped by max_cost" : "") + ") gives "
+                        + filters::formatAmount(*epsilon));
+        auto implied = transformedCharge(spec, *stability, *epsilon);
+        if (!implied || e.cost < *implied * (1.0 - 1e-12))
+            return fail("its exponential mechanism's epsilon implies a larger cost than recorded");
+        const double bar
+            = strategies::quantileRankErrorBound(*epsilon, grid->size(), 1.0 - e.request.target.confidence);
+        if (!(std::fabs(e.errorBound - bar) <= 1e-12 * bar))
+            return fail("its error bar " + formatValue(e.errorBound) + " is not the one its epsilon gives ("
+                        + formatValue(bar) + ")");
+        if (!std::binary_search(grid->begin(), grid->end(), e.answer) || releases[0].value != e.answer
+            || !e.strategyRecord || e.strategyRecord->values != std::vector<double>{e.answer}
+            || e.strategyRecord->halfWidths != std::vector<double>{e.errorBound})
+            return fail("its answer is not the candidate it records on the public grid");
+        return {};
+    }
+    if (!e.strategyRecord || !(e.strategyRecord->noiseScale > 0.0))
+        return fail("the noise scale is missing");
+    const double t = e.strategyRecord->noiseScale;
+    double implied = 0.0;
+    if (spec.kind == StrategyRequestKind::Histogram) {
+        implied = (replace ? 2.0 : 1.0) / t;
+    } else {
+        auto d = numericDomain(e.request, table, true);
+        if (!d)
+            return fail(d.error().message);
+        const auto k = static_cast<std::size_t>(d->hi - d->lo + 1.0);
+        if (spec.strategy.kind == RangeStrategyKind::Tree
+            && !strategies::TreeShape::create(k, spec.strategy.branching, spec.strategy.root))
+            return fail("the strategy does not fit the column's domain");
+        implied = static_cast<double>(strategySensitivity(spec.strategy, k, settings.neighbours)) / t;
+        const auto &record = *e.strategyRecord;
+        if (spec.post.any() != !record.unprojected.empty())
+            return fail("post-processing asked and answers before the projection recorded must go together");
+        if (spec.post.any()) {
+            auto projected = strategies::projectAnswers(record.unprojected, record.variances,
+                                                        spec.post.isotonicPrefix, spec.post.nonNegative);
+            if (!projected)
+                return fail("before_projection: " + projected.error().message);
+            for (std::size_t i = 0; i < projected->size(); ++i)
+                if (!(std::fabs((*projected)[i] - record.values[i])
+                      <= 1e-9 * (1.0 + std::fabs(record.values[i]))))
+                    return fail("answer " + std::to_string(i)
+                                + " is not the projection of the released answers it records");
+        }
+    }
+    if (auto charged = transformedCharge(spec, *stability, implied); charged)
+        implied = *charged;
+    else
+        return fail(charged.error().message);
+    if (e.cost < implied * (1.0 - 1e-12))
+        return fail("its noise scale implies epsilon " + filters::formatAmount(implied)
+                    + ", more than the recorded cost " + filters::formatAmount(e.cost));
+    return {};
+}
+
+Result<void> auditDerivedEvent(const LedgerEvent &e, std::span<const LedgerEvent> earlier,
+                               const SessionSettings &settings)
+{
+    const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
+    auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
+    if (e.status != EventStatus::Released || !e.request.strategy
+        || e.request.strategy->kind != StrategyRequestKind::Derived)
+        return {};
+    const auto &spec = *e.request.strategy;
+    auto derived = deriveFromLedger(spec, earlier, settings.neighbours, 1.0 - e.request.target.confidence);
+    if (!derived)
+        return fail("its answer cannot be derived again: " + derived.error().message);
+    const strategies::DerivedAnswer &a = derived->answer;
+    const double bar = std::max(a.value - a.low, a.high - a.value);
+    const auto close = [](double x, double y) { return std::fabs(x - y) <= 1e-9 * (1.0 + std::fabs(y)); };
+    if (!e.strategyRecord || e.strategyRecord->values.size() != 1 || e.strategyRecord->halfWidths.size() != 1
+        || !close(e.answer, a.value) || !close(e.strategyRecord->values[0], a.value)
+        || !close(e.errorBound, bar) || !close(e.strategyRecord->halfWidths[0], bar))
+        return fail("its answer " + formatValue(e.answer) + " ± " + formatValue(e.errorBound)
+                    + " is not the one derived again from '" + spec.of + "' (event "
+                    + std::to_string(derived->source->index) + "): " + formatValue(a.value) + " ± "
+                    + formatValue(bar));
+    return {};
+}
+
+} // namespace pbx::session
+
+namespace pbx::session {
+
+std::string_view strategyRequestKindName(StrategyRequestKind kind)
+{
+    switch (kind) {
+    case StrategyRequestKind::Histogram:
+        return "histogram";
+    case StrategyRequestKind::Quantile:
+        return "quantile";
+    case StrategyRequestKind::Derived:
+        return "derived";
+    case StrategyRequestKind::Workload:
+        return "workload";
+    }
+    return "histogram";
+}
+
+std::optional<StrategyRequestKind> strategyRequestKindFor(std::string_view aggregate)
+{
+    for (const auto k : {StrategyRequestKind::Histogram, StrategyRequestKind::Quantile,
+                         StrategyRequestKind::Derived, StrategyRequestKind::Workload})
+        if (strategyRequestKindName(k) == aggregate)
+            return k;
+    return std::nullopt;
+}
+
+} // namespace pbx::session
+
+namespace pbx::session {
+
+std::string describeStrategyRequest(const QueryRequest &request)
+{
+    const auto &s = *request.strategy;
+    auto list = [](const std::vector<std::size_t> &cells) {
+        std::string out;
+        for (std::size_t i = 0; i < cells.size(); ++i)
+            out += (i ? ", " : "") + std::to_string(cells[i]);
+        return out;
+    };
+    std::string text;
+    switch (s.kind) {
+    case StrategyRequestKind::Histogram:
+        text = "histogram of " + request.query.column;
+        break;
+    case StrategyRequestKind::Quantile:
+        text = "quantile q=" + formatValue(s.q) + " of " + request.query.column;
+        break;
+    case StrategyRequestKind::Derived:
+        text = std::string(strategies::derivedKindName(s.derived)) + " of " + s.of + ": cells "
+               + list(s.cells);
+        if (!s.other.empty())
+            text += (s.derived == strategies::DerivedKind::Share ? " within " : " minus ") + list(s.other);
+        return text;
+    case StrategyRequestKind::Workload:
+        text = "workload " + s.workload + " of " + request.query.column + " (" + s.strategy.label() + ")";
+        break;
+    }
+    if (!request.query.where.empty())
+        text += " where " + request.query.where;
+    return text;
+}
+
+} // namespace pbx::session
