@@ -65,3 +65,12 @@ function(pbx_add_qtest)
     endif()
     set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT "${env}" TIMEOUT ${T_TIMEOUT} LABELS "${labels}")
 endfunction()
+
+# A test added with add_test that reuses a pbx_add_qtest executable and copies its environment
+# (e.g. the same test on another screen) gets a home of its own too, so the two can run together.
+function(pbx_own_home name)
+    set(home "${CMAKE_BINARY_DIR}/test-home/${name}")
+    file(MAKE_DIRECTORY "${home}/config" "${home}/data" "${home}/cache")
+    set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT
+        "HOME=${home}" "XDG_CONFIG_HOME=${home}/config" "XDG_DATA_HOME=${home}/data" "XDG_CACHE_HOME=${home}/cache")
+endfunction()

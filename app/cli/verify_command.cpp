@@ -21,9 +21,9 @@ constexpr const char *kUsage
       "target and grid), every derived answer derived again from its source, where each growing\n"
       "stream's rounds open, and the whole ledger replayed into a fresh filter (it must fit the\n"
       "budget and reproduce the recorded spend exactly; every recorded refusal of a growing stream's\n"
-      "epoch or round and of an output-DP request must be one the filter makes). What it cannot\n"
-      "recompute (the noise, data-dependent stopping, an ex-post boundary's E(T)) is listed in the\n"
-      "README. Exit status 0 when consistent, 1 with a one-line message otherwise. The dataset\n"
+      "epoch or round and of an output-DP request must be one the filter makes). It cannot\n"
+      "recompute what depends on the noise drawn or on private data (data-dependent stopping, an\n"
+      "ex-post boundary's E(T)). Exit status 0 when consistent, 1 with a one-line message otherwise. The dataset\n"
       "recorded in the file is used unless --dataset names another copy (whose digest must still\n"
       "match). Resuming a journal and opening a file in the GUI run the same checks.\n";
 

@@ -63,7 +63,7 @@ struct FilterSplit
 {
     /// 5 %: Brownian noise reduction is routed to the zCDP side when that reaches less noise
     /// (almost always), so the ex-post side pays only Laplace noise reduction and the rare ex-post
-    /// Brownian run; a larger share would mostly sit idle (measured in the README).
+    /// Brownian run; a larger share would mostly sit idle (measured in docs/answers.md).
     double expostEpsilonShare = 0.05;
     /// 5 %: the ex-post side needs δ only for ex-post Brownian runs (Laplace noise reduction is
     /// pure); every δ it does not hold raises the zCDP side's ρ(ε_z, δ_z).

@@ -7,7 +7,7 @@
 //                       "comparison": {"plan": <a `pbx-cli account --ledger` document>, "delta",
 //                       "strategies"}, "view": "main"},
 //             "question", "answer"}]}
-// The README's "Lessons" section documents the format with an example.
+// docs/lessons.md documents the format with an example.
 #pragma once
 
 #include "core/io/json_fields.h"

@@ -315,7 +315,7 @@ Result<void> checkAnswerTemplate(const std::string &text, const PlaceholderConte
                 return placeholderError(path, name, ok.error().message);
             continue;
         }
-        return placeholderError(path, name, "unknown placeholder (see the Lessons section of the README)");
+        return placeholderError(path, name, "unknown placeholder");
     }
     return {};
 }

@@ -18,7 +18,7 @@ namespace pbx::mechanisms {
 /// it is predictable, for teaching and tests, not for real releases. Unseeded mode draws every bit
 /// from the operating system's CSPRNG (OsRandomBits, getrandom(2)). The exact discrete samplers
 /// take bits() directly; laplace() and gaussian() are continuous floating-point noise, open in
-/// principle to Mironov's (2012) least-significant-bit attack (README, security model).
+/// principle to Mironov's (2012) least-significant-bit attack (docs/security-model.md).
 class NoiseSource
 {
 public:

@@ -141,7 +141,13 @@ void TestFuzzRegression::hostileInputs_data()
     row("ledger: deep sampling", "ledger",
         R"({"events":[{"mechanism":"pure","epsilon":1,"sampling":)" + deepObject + "}]}");
     // Texts far over the limits.
-    row("predicate: over 64 KiB", "predicate", std::string(70'000, ' ') + "wage > 1");
+    // Appended in place: GCC 12's -Warray-bounds misreads `std::string(n, c) + "…"` once inlined
+    // (GCC bug 105651).
+    row("predicate: over 64 KiB", "predicate", [] {
+        std::string text(70'000, ' ');
+        text += "wage > 1";
+        return text;
+    }());
     row("predicate: deep parentheses", "predicate", nested(20'000, "(", ")", "wage > 1"));
     row("predicate: deep not", "predicate", [] {
         std::string text;

@@ -301,7 +301,7 @@ private Q_SLOTS:
         // ("Algorithm 1" and "2" name the two procedures of the strategies lab's BMI example,
         // defined where they are used.)
         // Pieces of a citation joined at run time after "output DP (Hartmann et al. 2023, "
-        // (core/session/odp_release.cpp: odpSource and the ODP accounting line).
+        // (core/session/odp/odp_release.cpp: odpSource and the ODP accounting line).
         const QStringList joinedAfterTheirPaper{
             QStringLiteral("Definition 9, Lemmas 6 and 10"), QStringLiteral("Lemma 11"),
             QStringLiteral("Algorithm 5, Theorem 17"), QStringLiteral("Lemma 8"),
@@ -322,7 +322,7 @@ private Q_SLOTS:
                 const QString path = source.fileName().mid(QStringLiteral(PBX_SOURCE_DIR).size() + 1);
                 for (const QString &literal : stringLiterals(QString::fromUtf8(source.readAll()))) {
                     ++scanned;
-                    if (path == QStringLiteral("core/session/odp_release.cpp")
+                    if (path == QStringLiteral("core/session/odp/odp_release.cpp")
                         && joinedAfterTheirPaper.contains(literal))
                         continue;
                     if (literal.contains(file))

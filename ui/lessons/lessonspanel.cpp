@@ -53,7 +53,7 @@ LessonsPanel::LessonsPanel(MainWindow *window, QWidget *parent)
     m_start = new QPushButton(tr("&Start lesson"), listPage);
     m_start->setDefault(true);
     auto *folder = new QPushButton(tr("Your lessons &folder"), listPage);
-    folder->setToolTip(tr("Lessons you write (pbx-lesson JSON, see the README) go into %1")
+    folder->setToolTip(tr("Lessons you write (pbx-lesson JSON files) go into %1")
                            .arg(QDir::toNativeSeparators(userLessonFolder())));
     auto *reloadButton = new QPushButton(tr("&Reload"), listPage);
     auto *listButtons = new QHBoxLayout;

@@ -6,7 +6,6 @@
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
 #include "core/mechanisms/discrete_mechanisms.h"
-#include "core/odp/rounding.h"
 #include "core/session/growing/growing_exact_noise.h"
 #include "core/session/growing/growing_planned.h"
 #include "core/util/try.h"
@@ -100,13 +99,13 @@ Result<void> setGridNoise(GrowingRunPlan &r, double sensitivity, const GrowingRe
     const double grid
         = powerOfTwoAtMost(std::max(std::min(sensitivity, r.scale) * 0x1p-20, r.scale * 0x1p-28));
     const double units = math::addRoundUp(sensitivity / grid, 3.0); // Δ_t/g is exact: g is a power of two
-    const double variance = odp::divideRoundUp(odp::multiplyRoundUp(units, units), 2.0 * r.rho);
+    const double variance = math::divideRoundUp(math::multiplyRoundUp(units, units), 2.0 * r.rho);
     if (!(variance <= mechanisms::DiscreteGaussianSampler::kMaxVariance))
         return growingError(growing::kInvalidBudget, "budget.rho",
                             "the release at t = " + std::to_string(r.start) + " (ρ = " + format(r.rho)
                                 + ") needs discrete Gaussian noise beyond the exact sampler's σ² ≤ 2^60");
     // ‖θ̃‖ ≤ ‖θ*‖ + tol/λ ≤ (1 + tol)/λ (λθ* is an average of gradients of norm ≤ 1).
-    const double largest = odp::divideRoundUp(math::addRoundUp(1.0, spec.ermTol), spec.ermLambda);
+    const double largest = math::divideRoundUp(math::addRoundUp(1.0, spec.ermTol), spec.ermLambda);
     if (!(largest / grid <= 0x1p52))
         return growingError(growing::kInvalidConfig, "erm.lambda",
                             "the coefficients (up to " + format(largest) + ") do not fit the release grid "

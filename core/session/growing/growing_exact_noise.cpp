@@ -4,7 +4,6 @@
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
 #include "core/mechanisms/discrete_mechanisms.h"
-#include "core/odp/rounding.h"
 
 #include <cmath>
 #include <cstdio>
@@ -14,7 +13,7 @@ namespace pbx::session {
 
 Result<mechanisms::Rational> countLaplaceScale(double fractionScale, std::uint64_t t)
 {
-    const double scale = odp::multiplyRoundUp(fractionScale, double(t));
+    const double scale = math::multiplyRoundUp(fractionScale, double(t));
     if (!(scale > 0.0) || !(scale <= mechanisms::DiscreteLaplaceSampler::kMaxScale)) {
         char text[32];
         std::snprintf(text, sizeof text, "%.6g", scale);
@@ -57,13 +56,13 @@ Result<double> countLaplaceBound(const mechanisms::Rational &scale, std::uint64_
         return noise.error();
     auto w = noise->halfWidth(beta);
     if (w)
-        return odp::divideRoundUp(double(*w), double(t));
+        return math::divideRoundUp(double(*w), double(t));
     if (!(beta > 0.0 && beta < 1.0))
         return w.error();
     // β below the tail's 1e-300 floor: P(|Z| > a) ≤ e^{−⌊a⌋/s} ≤ β at a = s·ln(1/β) + 1.
     const double a
-        = math::addRoundUp(odp::multiplyRoundUp(scale.toDouble(), math::nudgeUp(-std::log(beta))), 1.0);
-    return odp::divideRoundUp(a, double(t));
+        = math::addRoundUp(math::multiplyRoundUp(scale.toDouble(), math::nudgeUp(-std::log(beta))), 1.0);
+    return math::divideRoundUp(a, double(t));
 }
 
 Result<double> fractionLaplaceBound(double fractionScale, std::uint64_t t, double beta)

@@ -3,7 +3,6 @@
 
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
-#include "core/odp/rounding.h"
 #include "core/session/growing/growing_exact_noise.h"
 #include "core/session/growing/growing_planned.h"
 #include "core/session/growing/growing_release.h"
@@ -34,7 +33,7 @@ bool zcdpBudget(const GrowingRequestSpec &spec)
 /// (7/3)·x rounded up.
 double sevenThirds(double x)
 {
-    return odp::divideRoundUp(odp::multiplyRoundUp(7.0, x), 3.0);
+    return math::divideRoundUp(math::multiplyRoundUp(7.0, x), 3.0);
 }
 
 } // namespace
@@ -85,11 +84,11 @@ Result<growing::NoiseUnit> growingNsgUnit(const GrowingRequestSpec &spec)
     // ≤ f(n) + (4/3)·(its share of C f(n)); scaling σ_n (hence every f(t)) down by the ratio of the
     // two worst cases makes the charges' worst case the budget. Rounded up: more noise is safe.
     const double w = growing::nsgWorstCaseEpsilon(*unit, *config->cap);
-    const double factor = math::nudgeUp(odp::divideRoundUp(
-        math::addRoundUp(w,
-                         odp::divideRoundUp(odp::multiplyRoundUp(4.0, unit->f(double(spec.startSize))), 3.0)),
+    const double factor = math::nudgeUp(math::divideRoundUp(
+        math::addRoundUp(
+            w, math::divideRoundUp(math::multiplyRoundUp(4.0, unit->f(double(spec.startSize))), 3.0)),
         w));
-    unit->sigmaN = odp::multiplyRoundUp(unit->sigmaN, factor);
+    unit->sigmaN = math::multiplyRoundUp(unit->sigmaN, factor);
     return unit;
 }
 
@@ -99,7 +98,7 @@ filters::Charge nsgRoundCharge(const GrowingRequestSpec &spec, const growing::No
     const double epsilon = sevenThirds(unit.f(double(start)));
     if (!zcdpBudget(spec))
         return {filters::ChargeKind::PureEpsilon, epsilon, 0.0};
-    return {filters::ChargeKind::Rho, odp::divideRoundUp(odp::multiplyRoundUp(epsilon, epsilon), 2.0), 0.0};
+    return {filters::ChargeKind::Rho, math::divideRoundUp(math::multiplyRoundUp(epsilon, epsilon), 2.0), 0.0};
 }
 
 double nsgChargeWorstCase(const GrowingRequestSpec &spec, const growing::NoiseUnit &unit)
@@ -110,7 +109,7 @@ double nsgChargeWorstCase(const GrowingRequestSpec &spec, const growing::NoiseUn
     // (7/3)f(n)(1 + C) = W + (4/3)f(n), W = f(n)(1 + (7/3)C).
     return math::addRoundUp(
         growing::nsgWorstCaseEpsilon(unit, cap),
-        odp::divideRoundUp(odp::multiplyRoundUp(4.0, unit.f(double(unit.startSize))), 3.0));
+        math::divideRoundUp(math::multiplyRoundUp(4.0, unit.f(double(unit.startSize))), 3.0));
 }
 
 Result<SvtNoise> svtNoiseAt(const growing::NoiseUnit &unit, std::uint64_t t)
