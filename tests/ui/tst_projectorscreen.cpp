@@ -3,6 +3,7 @@
 // window fits the screen, Ask is visible without scrolling, with presentation mode off and on, and
 // a layout saved on a bigger screen is not restored as is. The screen is a real one for Qt: the
 // offscreen platform is given its geometry through a config file before the application starts.
+#include "testscreen.h"
 #include "ui/appsettings.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/querybuilder.h"
@@ -20,17 +21,11 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+using pbx::test::testScreen;
 using pbx::ui::AppSettings;
 using pbx::ui::MainWindow;
 
 namespace {
-
-QSize testScreen()
-{
-    const QByteArray spec = qgetenv("PBX_TEST_SCREEN");
-    const QList<QByteArray> parts = (spec.isEmpty() ? QByteArray("1024x768") : spec).split('x');
-    return QSize(parts.value(0).toInt(), parts.value(1).toInt());
-}
 
 /// The window's frame lies inside the screen's available area.
 void verifyInsideScreen(const QWidget &window, const char *what)
@@ -91,7 +86,7 @@ private Q_SLOTS:
         QVERIFY(presentation);
         presentation->setChecked(true);
         QTest::qWait(100);
-        const QString size = QStringLiteral("%1x%2").arg(testScreen().width()).arg(testScreen().height());
+        const QString size = pbx::test::testScreenName();
         QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("projector_presentation_") + size).isEmpty());
         verifyInsideScreen(w, "main window in presentation mode");
         verifyAskVisible(w, "Ask, presentation mode on");
@@ -135,23 +130,7 @@ private Q_SLOTS:
 
 int main(int argc, char **argv)
 {
-    // Qt's offscreen platform reads its screens from a JSON file named in the platform's options.
-    QTemporaryDir dir;
-    const QSize screen = testScreen();
-    const QString config = dir.filePath(QStringLiteral("screens.json"));
-    QFile file(config);
-    if (!file.open(QIODevice::WriteOnly))
-        return 1;
-    file.write(QStringLiteral(R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": %1, )"
-                              R"("height": %2, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})")
-                   .arg(screen.width())
-                   .arg(screen.height())
-                   .toUtf8());
-    file.close();
-    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.toLocal8Bit());
-    QApplication app(argc, argv);
-    TestProjectorScreen test;
-    return QTest::qExec(&test, argc, argv);
+    return pbx::test::runOnTestScreen<TestProjectorScreen>(argc, argv);
 }
 
 #include "tst_projectorscreen.moc"
