@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Accounting workloads of issue 3, against the peers' timings in tests/data/oracle/timings.json.
+// Accounting workloads against the peers' timings in tests/data/oracle/timings.json.
 // Run a Release/RelWithDebInfo build: ./bench_accounting --benchmark_min_time=…
 #include "core/accounting/pld_accountant.h"
 #include "core/accounting/rdp_accountant.h"
@@ -34,7 +34,7 @@ double pldEpsilon(std::int64_t steps, double interval, bool bracket)
     return acc.value()->epsilonForDelta(1e-5)->epsilon;
 }
 
-// Peer: dp_accounting PLDAccountant(1e-4), k = 10⁴: 0.51 s (ε = 6.18774). Target ≤ 0.051 s (10×, issue 11).
+// Peer: dp_accounting PLDAccountant(1e-4), k = 10⁴: 0.51 s (ε = 6.18774). Target ≤ 0.051 s (10×).
 void BM_PldSgm10kSteps_d1e4(benchmark::State &state)
 {
     double eps = 0;

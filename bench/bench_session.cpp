@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Session::ask over long sessions (issue 10, item 15): the time per request must not grow with
+// Session::ask over long sessions: the time per request must not grow with
 // the ledger. Each benchmark answers N requests in one session (seeded noise, a 64-row table so
 // the query itself costs next to nothing, a budget no request exhausts) and reports the mean
 // time per request: for N = 10⁵ and 10⁶ on the basic filter (Laplace), and for N = 10³ and 10⁴

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Opening a saved session (issue 16, item 11): reading a transcript of N requests and auditing it
+// Opening a saved session: reading a transcript of N requests and auditing it
 // (every cost recomputed, the ledger replayed into a fresh filter), as File ▸ Open session and
 // `pbx-cli verify` do. Measured for N = 10³ and 10⁴ Laplace releases on a 64-row table; the time
 // must grow linearly with N (a 10⁴-request session opened in about 8 s in the GUI).

@@ -492,7 +492,7 @@ Outcome checkLedger(std::string_view bytes)
     for (const accounting::AccountingQuery &query :
          {accounting::AccountingQuery{true, 1e-6}, accounting::AccountingQuery{false, 1.0}}) {
         // PLD at a coarse interval (fast; extreme parameters must still be refused
-        // cleanly by the resource estimate, issue 11 §4, never crash, hang or allocate wildly).
+        // cleanly by the resource estimate, never crash, hang or allocate wildly).
         accounting::PldOptions pld;
         pld.interval = 1e-2;
         // A 2^16-bin cap keeps one input well under the fuzzer's hang limit under ASan (at the

@@ -102,7 +102,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_modeStatus->setObjectName(QStringLiteral("modeStatus"));
     m_modeStatus->setContentsMargins(6, 0, 6, 0);
     // The mode never widens the window; a status message takes the whole bar while it shows, so the
-    // mode cannot cut it (issue 16, item 11). The full mode is the label's tooltip.
+    // mode cannot cut it. The full mode is the label's tooltip.
     m_modeStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_modeStatus->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     statusBar()->addPermanentWidget(m_modeStatus, 1);
@@ -152,7 +152,7 @@ void MainWindow::createCentralWidget()
     header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     sizeLedgerColumns();
     // Presentation mode's larger font gets wider columns and taller rows: the columns sized for
-    // the normal font elided every header ("Answer ±…") and cut the rows (issue 29).
+    // the normal font elided every header ("Answer ±…") and cut the rows.
     connect(&Presentation::instance(), &Presentation::changed, this, [this] { sizeLedgerColumns(); });
     // The request number is never elided: the column widens with its digits (10000 requests).
     const auto fitNumbers = [this] {
@@ -305,19 +305,19 @@ void MainWindow::createDocks()
             return;
         m_comparisonPlaced = true;
         // Most of the screen (its four charts were ~300 px wide at the window's 1400 px on a
-        // 1920-px screen), centred on it (issue 29).
+        // 1920-px screen), centred on it.
         const QRect screen
             = m_comparisonDock->screen() ? m_comparisonDock->screen()->availableGeometry() : geometry();
         const QSize size(std::min(screen.width() - 40, 1840), std::min(screen.height() - 40, 1160));
         m_comparisonDock->setGeometry(
             QRect(screen.center() - QPoint(size.width() / 2, size.height() / 2), size));
-        // Its frame too: at the window's size it stood 4 px past a 1024×768 screen (issue 29).
+        // Its frame too: at the window's size it stood 4 px past a 1024×768 screen.
         QTimer::singleShot(0, m_comparisonDock, [this] { fitFrameInsideScreen(m_comparisonDock); });
     });
 
     // The first size is the screen's, up to the 1400×900 the layout is designed for: on a
     // 1024×768 projector the gauge and the path stay on screen and the docks take their share of
-    // 1024 px, not of 1400 (issue 29, item 1).
+    // 1024 px, not of 1400.
     resizeWithinScreen(this, QSize(1400, 900));
     m_firstSize = size();
     applyDefaultDockSizes();
@@ -342,7 +342,7 @@ void MainWindow::updateProjectorLayout()
 {
     // Presentation mode's larger text needs about 1280 px for two dock columns and the query; on a
     // narrower window the dataset and privacy settings become tabs beside the gauge and the path,
-    // so the query keeps its width and Ask stays on screen (issue 29, item 1).
+    // so the query keeps its width and Ask stays on screen.
     const bool oneColumn = Presentation::instance().isEnabled() && width() < kTwoColumnWidth;
     if (oneColumn == m_oneDockColumn)
         return;
@@ -722,7 +722,7 @@ void MainWindow::askInteractive()
     if (!m_document->hasSession())
         return;
     // Ctrl+Return reads the fields without committing them: commit what is typed first, so the
-    // confirmation below and the request are about what the screen shows (issue 29, item 2).
+    // confirmation below and the request are about what the screen shows.
     if (!commitTypedQuery())
         return;
     if (!m_confirmationPending && m_queryBuilder->validationError().isEmpty()) {
@@ -766,7 +766,7 @@ void MainWindow::ask()
         return;
     m_confirmationPending = false;
     m_queryBuilder->setAskConfirmation({});
-    // Workload-aware default cap (issue 9): remaining / "plan for N more queries".
+    // Workload-aware default cap: remaining / "plan for N more queries".
     const int before = m_document->eventCount();
     auto event = m_document->ask(
         session::withPlannedCap(m_queryBuilder->request(), m_document->session().filter(),

@@ -250,7 +250,7 @@ int recover(const std::vector<std::string> &args, std::ostream &out)
         doc["pass_rate"] = released / static_cast<double>(repeat);
         doc["mean_cost"] = costSum / static_cast<double>(repeat);
         // R independent releases on the same data compose: basic composition, the sum of the
-        // realised costs, rounded up (issue 27: "cost" alone is the first run's).
+        // realised costs, rounded up ("cost" alone is the first run's).
         doc["total_cost"] = totalCost;
     }
     if (simulation) {

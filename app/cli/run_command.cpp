@@ -500,7 +500,7 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
     bool askFailed = false;
     std::optional<std::size_t> unrecorded; // the request whose record could not be secured
     for (std::size_t i = alreadyAnswered; i < prepared->requests.size(); ++i) {
-        // Workload-aware cap (issue 9): spread what remains over the requests still to come.
+        // Workload-aware cap: spread what remains over the requests still to come.
         const std::size_t toCome
             = *planQueries ? static_cast<std::size_t>(**planQueries) : prepared->requests.size() - i;
         auto event = s.ask(session::withPlannedCap(std::move(prepared->requests[i]), s.filter(), toCome));

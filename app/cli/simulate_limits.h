@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Work and memory estimates of `pbx-cli simulate` labs, checked before a lab starts: a config whose
 // estimate exceeds a named limit is refused with one line naming the fields that make it large
-// (as the PLD accountant refuses a grid beyond PldOptions::maxBins before allocating). Issue 26: a
+// (as the PLD accountant refuses a grid beyond PldOptions::maxBins before allocating). A
 // growing lab with 200,000 black-box queries reached 13.7 GB in 60 s, and repetitions 100,000 with
 // "every": 1 ran for minutes.
 #pragma once

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The one door to a table's rows (issue 27, docs/private-data.md). A Table shows its schema and
+// The one door to a table's rows (docs/private-data.md). A Table shows its schema and
 // metadata to anyone; its values only through a Rows, and a Rows comes from exactly two places:
 //   (a) a session::Session, for its own table: every release that reads the rows is charged to
 //       that session's filter before anything is released (core/session);

@@ -149,7 +149,7 @@ Result<void> checkArrivalOrder(const data::Table &table, std::string_view order,
 
 /// How a categorical column's codes map onto a universe attribute's values (`labels`, in value
 /// order), from the declared dictionary alone, so that no row can fall outside the universe and no
-/// refusal depends on a row (issue 27): code c ↦ the index of its label in `labels`.
+/// refusal depends on a row: code c ↦ the index of its label in `labels`.
 /// Errors (`code` naming `field`): the column's categories were inferred from the data, or it
 /// declares a category that is not among `labels`.
 Result<std::vector<int>> declaredUniverseMap(const data::Table &table, std::size_t column,

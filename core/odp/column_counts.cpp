@@ -14,7 +14,7 @@ Result<std::vector<std::string>> columnCountLabels(const data::Table &t, const s
     const auto &info = t.columnInfo(*col);
     if (info.type == data::ColumnType::Categorical) {
         // The vector's length and labels are released (the answers, the flagged labels): from
-        // the data they would tell whether a row carries a label (issue 27, item 2).
+        // the data they would tell whether a row carries a label.
         if (info.domainFromData)
             return makeError(ErrorCode::InvalidArgument,
                              "column: its categories were inferred from the data; declare them in metadata");

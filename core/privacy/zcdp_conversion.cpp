@@ -37,7 +37,7 @@ Result<double> rhoFromEpsilon(double epsilon, double delta)
         return 0.0;
     const double logInvDelta = -std::log(delta);
     const double root = std::sqrt(logInvDelta + epsilon) + std::sqrt(logInvDelta);
-    // (ε/root)², not ε²/root²: ε² overflows for ε ≥ 1.4·10¹⁵⁴ (issue 10, item 4).
+    // (ε/root)², not ε²/root²: ε² overflows for ε ≥ 1.4·10¹⁵⁴.
     const double ratio = epsilon / root;
     double rho = math::nudgeDown(ratio * ratio, 8);
     // Make the round trip exact in floating point too: ε(ρ_budget) as reported (rounded up)

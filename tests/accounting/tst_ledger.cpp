@@ -172,7 +172,7 @@ void TestLedger::cliExtremeLedgers_data()
     QTest::addColumn<QString>("strategies");
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("expected"); // in stderr (exit 1) or in the JSON (exit 0)
-    // Issue 11 §4, the ledgers of fuzz/regressions/ledger/extreme_*.json at the default interval:
+    // The ledgers of fuzz/regressions/ledger/extreme_*.json at the default interval:
     // each used to abort (std::bad_alloc), loop forever, take 15 s / 3.7 GB or print a message
     // that does not name the event.
     const auto row

@@ -124,7 +124,7 @@ void TestPld::oracle()
             continue;
         const double expected = test::oracleNumber(r["value"]);
         const PldResult got = evaluateRecord(r);
-        // Since issue 11 the FFT round-off bound is charged to δ (docs/pld-numerics.md §2), which
+        // The FFT round-off bound is charged to δ (docs/pld-numerics.md §2), which
         // dp_accounting does not do: ours may lie above its value by that charge (≤ 3e-6 relative
         // on these records; docs/pld-numerics.md), never below it by more than 1e-6.
         QVERIFY2(got.pessimistic >= expected * (1 - 1e-6) && got.pessimistic <= expected * (1 + 3e-6),
@@ -365,7 +365,7 @@ void TestPld::sparseClosedForm_data()
     QTest::addColumn<qint64>("k");
     QTest::addColumn<double>("interval");
     QTest::addColumn<double>("delta");
-    // Issue 11 §1: k-fold randomized response and pure ε-DP, δ from 1e-3 to 1e-15, intervals
+    // k-fold randomized response and pure ε-DP, δ from 1e-3 to 1e-15, intervals
     // 1e-3 to 1e-5. Before the exact sparse composition, RR ε=0.05 ×2000 at δ=1e-12 gave an
     // "optimistic" 17.94 and an upper 18.02 (exact 17.72), and 23.9 at interval 1e-5.
     const struct
@@ -440,7 +440,7 @@ void TestPld::resourceLimits_data()
     QTest::addColumn<QString>("expected");
     const int gau = int(MechanismKind::Gaussian), lap = int(MechanismKind::Laplace),
               pure = int(MechanismKind::PureDp);
-    // Issue 11 §4: these aborted with std::bad_alloc, looped forever or took 15 s / 3.7 GB.
+    // These aborted with std::bad_alloc, looped forever or took 15 s / 3.7 GB.
     QTest::newRow("count 1e12") << gau << 1.0 << qint64(1'000'000'000'000) << 0.01
                                 << QStringLiteral("events[0] (gaussian): PLD would need");
     QTest::newRow("sigma 1e-4 sampled")
@@ -614,7 +614,7 @@ void TestPld::poissonReplaceDelta()
              qPrintable(test::describe(got, expected, 1e-9)));
 }
 
-// Issue 11 §3: Poisson sampling under replace-one has a PLD answer (was "not applicable"), read
+// Poisson sampling under replace-one has a PLD answer (was "not applicable"), read
 // with Δ = 2C; its bracket holds the exact single-step δ and composes sensibly.
 void TestPld::poissonReplaceLedger()
 {
@@ -671,7 +671,7 @@ double oracleTimingValue(const std::string &id)
 
 void TestPld::bracketAsTightAsPrv()
 {
-    // Issue 11 §2: 10⁴ Poisson-subsampled Gaussian steps (q = 0.01, σ = 1), δ = 1e-5, interval
+    // 10⁴ Poisson-subsampled Gaussian steps (q = 0.01, σ = 1), δ = 1e-5, interval
     // 1e-4. The PRV accountant (Gopi, Lee & Wutschitz 2021; eps_error 0.01, delta_error 1e-8)
     // certifies [6.177388141665295, 6.198043832631382] (its upper value is timings.json
     // ms_prv_sgm_k10000; the lower one from the same call, recorded in the side-by-side run).

@@ -316,7 +316,7 @@ void TestRdp::samplingWithoutReplacement()
     PBX_FUZZY_COMPARE(got, expected, 1e-11);
 }
 
-// Issue 11 §3: a Gaussian sampled without replacement under replace-one has an RDP answer (pbx
+// A Gaussian sampled without replacement under replace-one has an RDP answer (pbx
 // used to refuse the ledger); it is never below the unsampled Gaussian's at γ = 1 and it is
 // amplified (far below the unsampled value) at γ = 0.01.
 void TestRdp::samplingWithoutReplacementLedger()

@@ -78,7 +78,7 @@ double expectedSensitivity(const std::string &quantity, const session::QueryRequ
     if (quantity == "count")
         return data::countSensitivity(n).l1;
     const data::Bounds b = *table.columnInfo(*table.columnIndex(r.query.column)).declaredBounds;
-    // Padded for floating-point summation (issue 9).
+    // Padded for floating-point summation.
     return session::sumChannelSensitivity(quantity, b, n, static_cast<double>(table.rowCount()));
 }
 
@@ -370,7 +370,7 @@ session::QueryRequest sparseVector(const std::string &id)
 
 void TestSessionLedger::outputDpReleasesAreSettledEvents()
 {
-    // Issue 27: one Laplace count and two sparse vectors under the odp filter (ε = 5). The report's
+    // One Laplace count and two sparse vectors under the odp filter (ε = 5). The report's
     // comparison said "1 privacy events … basic 0.0593" (the sparse vectors record no attempts and
     // were skipped); an all-ODP session said "Nothing was released".
     session::SessionSettings settings;

@@ -26,7 +26,7 @@ execute_process(COMMAND ${PBX_CLI} simulate relative-error --alpha 0 --out ${OUT
 if(bad EQUAL 0 OR NOT badErr MATCHES "--alpha must be")
     message(FATAL_ERROR "an invalid --alpha was not refused: ${badErr}")
 endif()
-# Issue 9: a private CSV (no metadata, or metadata without "public": true) is refused, for both
+# A private CSV (no metadata, or metadata without "public": true) is refused, for both
 # tables of a neighbouring pair; --synthetic runs on draws from the declared metadata alone.
 set(rows "region,smoker\n")
 foreach(i RANGE 1 200)

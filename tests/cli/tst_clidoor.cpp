@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 27, one door to private data (docs/private-data.md): every pbx-cli subcommand and every
+// One door to private data (docs/private-data.md): every pbx-cli subcommand and every
 // session request kind, on the embedded dataset, a declared-public CSV, a private CSV (metadata
 // without "public") and a CSV without metadata, is either charged to a session or refused (or
 // reads no data at all); and the audit's neighbouring-CSV pairs (two files differing in one row)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `pbx-cli run` with a growing-database stream on CPS1988 (issue 14): every BBScheduler epoch is
+// `pbx-cli run` with a growing-database stream on CPS1988: every BBScheduler epoch is
 // charged to the session's filter and printed, the transcript and journal keep the epochs,
 // `pbx-cli verify` recomputes them and catches an edited cost, a resumed journal does not spend
 // again, a small budget stops the stream mid-way, and hostile lines stop the run before anything

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `pbx-cli run` and `verify` against a hostile user (issue 10): edited journals, closed
+// `pbx-cli run` and `verify` against a hostile user: edited journals, closed
 // descriptors, odd paths, signals, changed datasets and misleading messages. Each case failed
 // before its fix; each checks the exit status, the one-line message and what is left on disk.
 #include "core/io/session_journal.h"
@@ -86,7 +86,7 @@ void TestCliHostile::initTestCase()
     writeFile(m_queries, lines);
 }
 
-// Item 2: paid once, released twice — a 1-ulp edit of the last answer used to be dropped as a
+// Paid once, released twice — a 1-ulp edit of the last answer used to be dropped as a
 // torn line and the request asked again with fresh noise.
 void TestCliHostile::completeEditedLastLineStopsResumeAndVerify()
 {
@@ -119,7 +119,7 @@ void TestCliHostile::removedLastLineIsDetected()
     QCOMPARE(runCli(run(m_queries, path(QStringLiteral("short2.json")), journal)).exitCode, 1);
 }
 
-// Item 5: a folder that does not exist is found before anything is answered or journalled.
+// A folder that does not exist is found before anything is answered or journalled.
 void TestCliHostile::outIsCheckedBeforeTheFirstAnswer()
 {
     const QString journal = path(QStringLiteral("noout.journal"));
@@ -130,7 +130,7 @@ void TestCliHostile::outIsCheckedBeforeTheFirstAnswer()
     QVERIFY(!QFile::exists(journal)); // nothing was spent
 }
 
-// Item 6: with stdout closed, open() used to hand the journal descriptor 1 and the answers went
+// With stdout closed, open() used to hand the journal descriptor 1 and the answers went
 // into it.
 void TestCliHostile::closedStdoutDoesNotBecomeTheJournal()
 {
@@ -148,7 +148,7 @@ void TestCliHostile::closedStdoutDoesNotBecomeTheJournal()
     QCOMPARE(runCli({QStringLiteral("verify"), journal}).exitCode, 0);
 }
 
-// Item 7: the name could not be written into the journal header; it aborted after an answer
+// The name could not be written into the journal header; it aborted after an answer
 // and left a 0-byte journal that blocked every later run.
 void TestCliHostile::invalidUtf8DatasetNameIsRefusedFirst()
 {
@@ -182,8 +182,6 @@ void TestCliHostile::outMayNotBeAnInput_data()
     QTest::newRow("--out = --journal") << QStringLiteral("journal");
     QTest::newRow("--out = --queries") << QStringLiteral("queries");
 }
-
-// Item 8.
 void TestCliHostile::outMayNotBeAnInput()
 {
     QFETCH(QString, same);
@@ -198,7 +196,7 @@ void TestCliHostile::outMayNotBeAnInput()
     QCOMPARE(readFile(m_queries), queryBytes);
 }
 
-// Item 9: the transcript's temporary file exists from before the first answer; SIGTERM or
+// The transcript's temporary file exists from before the first answer; SIGTERM or
 // SIGINT removes it; one left by a SIGKILL is removed by the next successful write.
 void TestCliHostile::temporaryFilesGoOnSignalsAndStaleOnesAfter()
 {
@@ -241,7 +239,7 @@ void TestCliHostile::temporaryFilesGoOnSignalsAndStaleOnesAfter()
     QCOMPARE(QDir(folder).entryList({QStringLiteral("out.json.tmp-*")}, QDir::Files), QStringList());
 }
 
-// Item 10: the header recorded only the stem; a file of that name in the current folder was
+// The header recorded only the stem; a file of that name in the current folder was
 // loaded silently, even with other rows.
 void TestCliHostile::csvJournalRecordsPathAndDigest()
 {
@@ -293,7 +291,7 @@ void TestCliHostile::verifyReadsTypedFields_data()
                                     << QStringLiteral("spent.rho: expected a number");
 }
 
-// Item 11: verify aborted on a non-string unit; a bogus unit or a string spend skipped the check.
+// Verify aborted on a non-string unit; a bogus unit or a string spend skipped the check.
 void TestCliHostile::verifyReadsTypedFields()
 {
     QFETCH(QString, field);
@@ -321,8 +319,6 @@ void TestCliHostile::verifyReadsTypedFields()
     QVERIFY2(r.err.contains(message), qPrintable(r.err));
     QCOMPARE(r.err.trimmed().count(QLatin1Char('\n')), 0);
 }
-
-// Item 14.
 void TestCliHostile::longIdsAreRefusedAtParseTime()
 {
     const QString queries = path(QStringLiteral("longid.jsonl"));
@@ -347,7 +343,7 @@ void TestCliHostile::messagesSayWhatIsWrong_data()
     QTest::newRow("CRLF journal") << QStringLiteral("crlf") << QStringLiteral("carriage return");
 }
 
-// Item 16: resume (run --journal) on each; verify on the empty and CRLF files.
+// Resume (run --journal) on each; verify on the empty and CRLF files.
 void TestCliHostile::messagesSayWhatIsWrong()
 {
     QFETCH(QString, kind);
@@ -388,7 +384,7 @@ void TestCliHostile::messagesSayWhatIsWrong()
     QVERIFY(!random.err.contains(QStringLiteral("nested")));
 }
 
-// Item 16 (and issue 9's report): a different --seed used to say "drop --epsilon".
+// A different --seed used to say "drop --epsilon".
 void TestCliHostile::resumeNamesTheSettingThatDiffers()
 {
     const QString journal = path(QStringLiteral("settings.journal"));
@@ -407,7 +403,7 @@ void TestCliHostile::resumeNamesTheSettingThatDiffers()
     QVERIFY2(subset.exitCode == 0, qPrintable(subset.err));
 }
 
-// Item 16: the same ids with another request text is another run.
+// The same ids with another request text is another run.
 void TestCliHostile::resumeChecksTheRequestText()
 {
     const QString journal = path(QStringLiteral("text.journal"));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// One writer per journal (issue 10, item 1): two `pbx-cli run --journal J` started together, on
+// One writer per journal: two `pbx-cli run --journal J` started together, on
 // an existing journal or on a new one, must never both spend. Each round starts two real
 // processes at once; across both outputs no request may be answered twice, the journal must hold
 // exactly the answers printed (plus those it had), verify, and stay within the budget. The loser

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 26, the command line: nothing shown without a record, no record the readers refuse, no
+// The command line: nothing shown without a record, no record the readers refuse, no
 // output over an input. Each case was reproduced on the built pbx-cli before its fix: labels that
 // are not UTF-8 aborted the run after its answers were printed, a file-size limit lost the only
 // transcript of a growing stream, --out replaced the dataset's metadata sidecar or the journal's

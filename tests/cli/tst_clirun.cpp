@@ -155,7 +155,7 @@ void TestCliRun::reproducible()
     QCOMPARE(test::readTextFile(a.toStdString()), test::readTextFile(b.toStdString()));
 }
 
-// Issue 9's "done when": 24 relative-error counts of CPS1988 subgroups (region × education band ×
+// 24 relative-error counts of CPS1988 subgroups (region × education band ×
 // part-time) at ε = 1, δ = 1e-6: `unified` certifies at least as many answers as `zcdp`, and every
 // certified answer is within its target of the true count.
 void TestCliRun::unifiedCertifiesAtLeastAsManyAsZcdp()

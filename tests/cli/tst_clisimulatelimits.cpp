@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 26: `pbx-cli simulate` estimates a lab's work and memory before it starts and refuses it
+// `pbx-cli simulate` estimates a lab's work and memory before it starts and refuses it
 // above a named limit (a growing lab with 200,000 black-box queries reached 13.7 GB in 60 s;
 // repetitions 100,000 with "every": 1 ran for minutes), checks --out before running (it was
 // checked only after a 30-s run), and refuses the stability experiment under replace-one (issue

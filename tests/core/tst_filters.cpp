@@ -234,7 +234,7 @@ void TestFilters::mixedRandomSequences_data()
     QTest::newRow("brownian-zcdp") << FilterKind::BrownianZcdp;
 }
 
-// 10⁵ random adaptive sequences of every charge kind per filter (issue 5's property test): no
+// 10⁵ random adaptive sequences of every charge kind per filter (a property test): no
 // system ever passes its budget, the reported (ε, δ) never passes the session's, a refusal pays
 // nothing, and the recorded costs of the accepted charges add up exactly to each system's spend.
 void TestFilters::mixedRandomSequences()

@@ -58,7 +58,7 @@ private Q_SLOTS:
     void refusesDataNotDeclaredPublic();
 };
 
-// Issue 9: the lab's output is a deterministic function of the data (seeded noise, true counts
+// The lab's output is a deterministic function of the data (seeded noise, true counts
 // scored), so on neighbouring tables it differs visibly. It must refuse data not declared public:
 // no metadata, metadata without "public", "public": false; it runs with "public": true and on a
 // synthetic table drawn from the metadata alone (identical for both neighbours).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Workload-aware per-query caps (issue 9 §2): without an explicit cap, a doubling or noise-
+// Workload-aware per-query caps: without an explicit cap, a doubling or noise-
 // reduction request may spend at most remaining / (requests still to come); single releases and
 // explicit caps are left alone; a session of 24 relative counts no longer spends everything on
 // its first request.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Edges of the release paths closed by issue 9: the relative-error acceptance test uses directed
+// Edges of the release paths : the relative-error acceptance test uses directed
 // rounding, Gaussian widths use −Φ⁻¹(β/2), and a random source that fails after a level was
 // charged leaves a ledger that agrees with the filter (and restores).
 #include "core/math/normal.h"

@@ -21,7 +21,7 @@ private Q_SLOTS:
     void computedSumsExceedNominalDeltaAndArePadded();
 };
 
-// Issue 9: the computed sums of neighbouring tables can differ by more than the nominal Δ.
+// The computed sums of neighbouring tables can differ by more than the nominal Δ.
 // Bounds [0, 2⁵³−1]: rows {2⁵³−1, 5} sum to 2⁵³+4 exactly; one more row of 2⁵³−1 gives
 // 2⁵⁴+3, rounded to 2⁵⁴+4: the difference is 2⁵³ = Δ + 1. The channel's padded Δ covers it.
 void TestSensitivity::computedSumsExceedNominalDeltaAndArePadded()

@@ -403,7 +403,7 @@ void TestSession::randomAdaptiveSessions()
     QVERIFY(released > 1000 && refused > 100);
 }
 
-// Issue 10, item 4: ε ≥ 1.4·10¹⁵⁴ hung every zCDP-based filter (ρ(ε) overflowed ε²); a session
+// ε ≥ 1.4·10¹⁵⁴ hung every zCDP-based filter (ρ(ε) overflowed ε²); a session
 // with such a budget must start, answer and restore (as verify, resume and the GUI do).
 void TestSession::hugeBudgetsAnswerAndRestore()
 {

@@ -102,7 +102,7 @@ void TestZcdpConversion::hugeEpsilon_data()
     QTest::newRow("largest double") << std::numeric_limits<double>::max();
 }
 
-// Issue 10, item 4: ε² overflowed to ∞ and the round-trip loop then walked down 16 ulps at a
+// ε² overflowed to ∞ and the round-trip loop then walked down 16 ulps at a
 // time from a huge ρ, for ever in practice. Now ρ is finite, at most ε, and converts back to ≤ ε.
 void TestZcdpConversion::hugeEpsilon()
 {

@@ -175,7 +175,7 @@ void TestTable::withDeclaredBounds()
     PBX_VERIFY_ERROR(table->withDeclaredBounds("wage", Bounds{10, 0}), InvalidArgument, "column 'wage'");
 }
 
-// Door (b) of core/data/rows.h (issue 27): a private table's rows are refused, from the flag alone,
+// Door (b) of core/data/rows.h: a private table's rows are refused, from the flag alone,
 // naming the use; a table declared public hands out rows that read its values.
 void TestTable::publicRowsOnlyForPublicData()
 {

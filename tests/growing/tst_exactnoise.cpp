@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Growing-database streams draw exact discrete noise (issue 27 item 7; core/session/
+// Growing-database streams draw exact discrete noise (core/session/
 // growing_exact_noise.h, docs/growing-databases.md §9 "Exact discrete noise"): the count streams
 // (BBScheduler, BBImprover, NSG, PMWG) release (count + Z)/t with Z discrete Laplace of scale ≥ b·t,
 // so every released value times t is an integer; the sparse vector's test is exact on a 2^-20 count

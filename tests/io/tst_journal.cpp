@@ -99,7 +99,7 @@ void TestJournal::tornTailIsDroppedAndCut()
         QCOMPARE(read->records.size(), std::size_t(2));
         QVERIFY(read->tornTail);
         QVERIFY(QString::fromStdString(read->tornMessage).contains(QStringLiteral("journal line 3")));
-        // Item 13: opening changes nothing on disk; the first append cuts the torn line off.
+        // Opening changes nothing on disk; the first append cuts the torn line off.
         auto opened = io::JournalWriter::open(path.toStdString());
         QVERIFY(opened.ok());
         QCOMPARE(readAll(path), full.substr(0, cut));
@@ -148,7 +148,7 @@ void TestJournal::completeBadLastLineIsDamage_data()
     QTest::newRow("without tail record") << false;
 }
 
-// Issue 10, item 2: a crash leaves only a last line without its newline. A complete last line
+// A crash leaves only a last line without its newline. A complete last line
 // that fails its checksum (a 1-ulp edit of an answer) is damage: refused by readJournal and open,
 // never dropped and asked again.
 void TestJournal::completeBadLastLineIsDamage()
@@ -218,7 +218,7 @@ void TestJournal::tailRecordDetectsRemovedAndRewrittenEnd()
     QVERIFY(QString::fromStdString(unchecked->tailNote).contains(QStringLiteral("could not be detected")));
 }
 
-// Item 1: the lock is exclusive across open file descriptions, so a second writer (here in the
+// The lock is exclusive across open file descriptions, so a second writer (here in the
 // same process; tests/cli/tst_clilock.cpp races real processes) is refused while the first lives.
 void TestJournal::secondWriterIsRefused()
 {
@@ -237,8 +237,8 @@ void TestJournal::secondWriterIsRefused()
     PBX_VERIFY_ERROR(io::JournalWriter::open(path.toStdString()), Io, "the journal is locked");
 }
 
-// Item 16: a dangling symbolic link or a folder at the path is named as such, never replaced.
-// Issue 26: a journal grew past the 1 GiB that verify, resume and report read. The writer now
+// A dangling symbolic link or a folder at the path is named as such, never replaced.
+// A journal grew past the 1 GiB that verify, resume and report read. The writer now
 // refuses, before writing, a line that would take it past its limit (maxJournalBytes; a smaller
 // one here), and the file stays as it was.
 void TestJournal::appendRefusesPastTheReadersLimit()

@@ -247,7 +247,7 @@ private slots:
         QCOMPARE(report::formatUpper(1e-6), std::string("1e-06"));
         QCOMPARE(report::formatUpper(123456789.0), std::string("1.23457e+08"));
         QCOMPARE(report::xmlEscape("a<b & \"c\""), std::string("a&lt;b &amp; &quot;c&quot;"));
-        // Issue 26: control characters made the report ill-formed XML 1.0 / HTML.
+        // Control characters made the report ill-formed XML 1.0 / HTML.
         QCOMPARE(report::xmlEscape(std::string("a\x01"
                                                "b\x1b"
                                                "c\x7f"

@@ -129,7 +129,7 @@ void TestTranscript::csv()
     QVERIFY(lines[3].contains(QStringLiteral(",refused,")));
 }
 
-// Issue 26: cells starting with = + - @ TAB or CR were written as they are; spreadsheets run
+// Cells starting with = + - @ TAB or CR were written as they are; spreadsheets run
 // them (=HYPERLINK(…) sends data away). OWASP's CSV-injection advice: a leading '.
 void TestTranscript::csvNeutralisesFormulas()
 {

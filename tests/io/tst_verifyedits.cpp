@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What `pbx-cli verify` (session::auditLedger) calls recomputed is recomputed (issues 26 and 27):
+// What `pbx-cli verify` (session::auditLedger) calls recomputed is recomputed:
 // a quantile's ε from its target and grid, a derived answer from its source, where an NSG stream's
 // rounds open, and every recorded refusal of a growing stream's epoch or round or of an output-DP
 // request replayed against the filter. Each edited transcript below verified before.

@@ -405,7 +405,7 @@ void TestLessonFormat::growingValues()
     QVERIFY(!lessons::growingValue("growing.epoch.99.start", nullptr).ok());
 }
 
-// Issue 26: one step of 100 requests × repeat 1000 (a 14 KB file) blocked the GUI for minutes.
+// One step of 100 requests × repeat 1000 (a 14 KB file) blocked the GUI for minutes.
 // The work of a step (requests × repeat asks) is estimated when the lesson is read and refused
 // above 200; a session's steps together (replayed when going to a step) above 1000.
 void TestLessonFormat::workPerStepIsBounded()

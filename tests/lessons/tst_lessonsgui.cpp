@@ -564,7 +564,7 @@ lessons::Lesson parsed(const std::string &json)
 
 } // namespace
 
-// Issue 26 items 2 and 3: open a CLI transcript (2 events), Ask twice, Start lesson, End lesson:
+// Open a CLI transcript (2 events), Ask twice, Start lesson, End lesson:
 // the session used to come back with 2 events (the transcript alone, ε ≈ 0.12 released could be
 // spent again). It comes back from its journal with all 4. A session the user starts during a
 // lesson is theirs: End lesson used to delete its journal; it keeps it, and only the lesson's

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 16 item 8: reads what Qt Charts actually drew. Every visible chart under a widget is
+// Reads what Qt Charts actually drew. Every visible chart under a widget is
 // walked through its scene: a text item (tick label, legend entry, title) whose text Qt shortened
 // ("0.0…", "reser...") or that lies outside the chart, two labels of one axis that overlap, a
 // legend over the plot, a point marker outside the plot. Each problem is one readable line.

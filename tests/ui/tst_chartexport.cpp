@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Every chart is a picture you can keep (issue 17): a lab chart, a comparison chart and the budget
+// Every chart is a picture you can keep: a lab chart, a comparison chart and the budget
 // gauge exported to PNG (at the asked pixel size), SVG (well-formed XML holding the title, the axis
 // titles and the legend) and PDF (a "%PDF-" file); the right-click menu with its four actions; the
 // PNG size dialog; and presentation mode, which scales the application font and every chart's
@@ -313,7 +313,7 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QStringLiteral("20000")), qPrintable(error));
     }
 
-    // Issue 26: QPainter::end()'s result and short writes were ignored, so an SVG or PDF cut off
+    // QPainter::end()'s result and short writes were ignored, so an SVG or PDF cut off
     // by a full disk was reported saved. A file-size limit of 1,000 bytes (SIGXFSZ ignored, so a
     // write past it fails with EFBIG, as on a full disk) must make every save fail, naming the
     // path, and leave no file behind.

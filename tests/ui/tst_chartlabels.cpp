@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 16 item 8: charts never elide a tick label, never overlap two, never cover the plot with
+// Charts never elide a tick label, never overlap two, never cover the plot with
 // their legend and never clip the last marker, in the main window, the docked comparison, the
 // noise-reduction view and every lab, at a projector's 1024×700 and at 1600×1000. What Qt drew is
 // read back from each chart's scene (chartinspect.h). Screenshots of each go to the screenshot

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 16 item 6: a chart never shows a stale curve as if it were the new result. While a job
+// A chart never shows a stale curve as if it were the new result. While a job
 // runs its charts are greyed (no colour left in them), and the labs keep their last finished
 // results until a new run finishes, also when the lab is closed and opened again.
 #include "core/session/session.h"

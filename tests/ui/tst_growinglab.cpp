@@ -555,7 +555,7 @@ void TestGrowingLab::pmwgPanel()
     screenshot(lab, QStringLiteral("pmwg"));
 }
 
-/// Issue 14: under a zCDP budget the privacy bars are in ρ, each equal to the core document's.
+/// Under a zCDP budget the privacy bars are in ρ, each equal to the core document's.
 void TestGrowingLab::pmwgZcdpPrivacy()
 {
     GrowingLabDialog lab;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The kill/resume harness of the crash-safety tests (tests/cli/tst_clikill.cpp) on the GUI's own
-// paths (issue 26): a transcript continued in the GUI writes a journal that `pbx-cli verify`, the
+// paths: a transcript continued in the GUI writes a journal that `pbx-cli verify`, the
 // GUI and `pbx-cli run --journal` read (its header, then every restored event, then the new
 // ones); a process continuing it is killed with SIGKILL after Save and another Ask, and the
 // transcript reopens with every answer that process showed. A journal line that cannot be
@@ -79,7 +79,7 @@ private:
     QTemporaryDir m_dir;
 };
 
-// Item 1: `pbx-cli run --out s.json`, then the GUI opens s.json and asks. The journal it starts
+// `pbx-cli run --out s.json`, then the GUI opens s.json and asks. The journal it starts
 // holds the transcript's two events before the new one; verify used to say "line 2: event index 2
 // out of order" (its header was an empty session's, its first event the third).
 void TestGuiCrash::continuedTranscriptJournalIsWhole()

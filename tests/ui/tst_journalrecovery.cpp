@@ -78,7 +78,7 @@ void TestJournalRecovery::journalsEveryRequestAndRecovers()
     QVERIFY(doc.ask(count("ethnicity == \"afam\"", 40)).ok());
     const double spent = doc.session().filter().spent();
     {
-        // Item 1: while a document holds the journal, nobody else may continue it.
+        // While a document holds the journal, nobody else may continue it.
         ui::SessionDocument second;
         const auto refused = second.openTranscript(saved);
         QVERIFY(!refused.ok());
@@ -94,8 +94,8 @@ void TestJournalRecovery::journalsEveryRequestAndRecovers()
     QCOMPARE(reopened.session().filter().spent(), spent);
 }
 
-// Item 3: a journal beside the transcript that fails verification stops the opening (the
-// transcript alone would show less spent than the journal records); item 13: opening changes
+// A journal beside the transcript that fails verification stops the opening (the
+// transcript alone would show less spent than the journal records); opening changes
 // nothing on disk until the session continues.
 void TestJournalRecovery::damagedJournalBesideIsRefused()
 {
@@ -131,7 +131,7 @@ void TestJournalRecovery::damagedJournalBesideIsRefused()
     QCOMPARE(f.readAll(), bytes); // untouched
 }
 
-// Item 3: saving never renames this session's journal over another one.
+// Saving never renames this session's journal over another one.
 void TestJournalRecovery::saveNeverReplacesAnotherJournal()
 {
     const QString target = m_dir.filePath(QStringLiteral("taken.json"));
@@ -152,7 +152,7 @@ void TestJournalRecovery::saveNeverReplacesAnotherJournal()
     QCOMPARE(other.readAll(), QByteArray("someone else's journal\n"));
 }
 
-// Item 13: opening a journal (as --screenshot does) leaves it byte for byte as it was; the torn
+// Opening a journal (as --screenshot does) leaves it byte for byte as it was; the torn
 // line is cut only when the user continues.
 void TestJournalRecovery::openingIsReadOnlyUntilContinued()
 {
@@ -184,7 +184,7 @@ void TestJournalRecovery::openingIsReadOnlyUntilContinued()
     QCOMPARE(io::readSessionJournal(path.toStdString())->events.size(), std::size_t(2));
 }
 
-// Item 12: the GUI runs verify's audit. A transcript whose cost was halved consistently (cost,
+// The GUI runs verify's audit. A transcript whose cost was halved consistently (cost,
 // attempt, spend) still replays, so Session::restore accepted it; the audit recomputes the cost
 // from the noise scale and refuses.
 void TestJournalRecovery::transcriptsGetVerifysAudit()
@@ -224,7 +224,7 @@ void TestJournalRecovery::transcriptsGetVerifysAudit()
              opened.error().message.c_str());
 }
 
-// Item 14: ids longer than the limit are refused by the session itself (the query builder's
+// Ids longer than the limit are refused by the session itself (the query builder's
 // path), not only by the file readers.
 void TestJournalRecovery::longIdsAreRefused()
 {

@@ -93,7 +93,7 @@ private Q_SLOTS:
         QVERIFY(w->datasetPanel()->disclosureWarning()->isHidden()); // all declared in metadata
     }
 
-    // Issue 9: a CSV without metadata shows types and categories inferred from its rows; the panel
+    // A CSV without metadata shows types and categories inferred from its rows; the panel
     // must warn that this discloses values, and mark the columns. Declared metadata removes it.
     void warnsWhenCategoriesComeFromTheData()
     {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// File-supplied text is shown as plain text (issue 26): a dataset's metadata name, provenance and
+// File-supplied text is shown as plain text: a dataset's metadata name, provenance and
 // column descriptions with 18 nested <table>s (which hung the dataset panel for over a minute),
 // <img>, links and <h1> reach the dataset panel's labels as Qt::PlainText and its tooltips escaped,
 // and the panel lays out at once. A lesson's dataset declared public by the same metadata runs.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 29, item 1: on a projector's screen (1024×768, or 1280×720; PBX_TEST_SCREEN) the first
+// On a projector's screen (1024×768, or 1280×720; PBX_TEST_SCREEN) the first
 // window fits the screen, Ask is visible without scrolling, with presentation mode off and on, and
 // a layout saved on a bigger screen is not restored as is. The screen is a real one for Qt: the
 // offscreen platform is given its geometry through a config file before the application starts.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 29, on a projector's screen (1024×768; PBX_TEST_SCREEN=1920x1080 for the large one) in
+// On a projector's screen (1024×768; PBX_TEST_SCREEN=1920x1080 for the large one) in
 // presentation mode: the budget gauge's texts fit inside it (the percentage was cut at both ends
 // at 1024); the result card, the cost preview, the hints and the ledger follow presentation
 // mode's font and nothing in them is cut. Screenshots: projector_*_<screen>.png.

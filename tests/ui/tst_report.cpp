@@ -204,7 +204,7 @@ private Q_SLOTS:
         QVERIFY(missing.error().message.find("no/such/folder") != std::string::npos);
     }
 
-    // Issue 26: a 10⁴-request PDF took 149 s and 334 MB (one QTextDocument table of every request)
+    // A 10⁴-request PDF took 149 s and 334 MB (one QTextDocument table of every request)
     // on the GUI thread. The PDF now prints the first 200 requests in tables of 50, with a note
     // naming how many are left out; the export runs on a worker thread behind a progress dialog.
     void pdfOfManyRequestsIsCapped()

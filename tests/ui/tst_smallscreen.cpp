@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 16 item 7: everything usable on a 1024×700 projector. The main window, its docks and the
+// Everything usable on a 1024×700 projector. The main window, its docks and the
 // docked comparison fit; fields keep their preferred width (or sit inside a scroll area).
 #include "core/session/session.h"
 #include "ui/charts/privacylosspathchart.h"
@@ -109,7 +109,7 @@ private Q_SLOTS:
     }
 
     /// At 1024 px the query's combo boxes show their whole text, the hints beside them are not cut
-    /// and the attempts' headers are whole (issue 16, item 11: "Attempt / releas").
+    /// and the attempts' headers are whole ("Attempt / releas").
     void queryAndAttemptsNotCut()
     {
         MainWindow w;
@@ -139,7 +139,7 @@ private Q_SLOTS:
     }
 
     /// Screenshots at a projector's 1024×700 and at 1600×1000: the main window with the
-    /// noise-reduction view raised and the relative-error lab (issue 16: look for cut labels).
+    /// noise-reduction view raised and the relative-error lab (look for cut labels).
     void screenshots()
     {
         for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
@@ -169,7 +169,7 @@ private Q_SLOTS:
     }
 
     /// The privacy settings cite theorems with their paper and never a file the user does not have
-    /// (issue 16, item 13: "Theorem 3" alone, "accuracy-first.md §7.2").
+    /// ("Theorem 3" alone, "accuracy-first.md §7.2").
     void settingsCiteTheirPapers()
     {
         MainWindow w;
@@ -199,7 +199,7 @@ private Q_SLOTS:
         QVERIFY(looked > 50);
     }
 
-    /// The labs' explanations cite papers, never a file the user does not have (issue 16, item 13:
+    /// The labs' explanations cite papers, never a file the user does not have (item 13:
     /// "docs/accuracy-first.md §5.2", "See docs/strategies-inference.md").
     void labsCiteTheirPapers()
     {
@@ -225,7 +225,7 @@ private Q_SLOTS:
     }
 
     /// Every dialog and lab opens inside its screen and can be made as small as a 1024×700
-    /// projector (issue 16, item 7: the growing lab's minimum width was 1100 px, and six dialogs
+    /// projector (the growing lab's minimum width was 1100 px, and six dialogs
     /// asked for up to 900 px of height whatever the screen).
     void dialogsOpenInsideTheScreen()
     {
@@ -285,7 +285,7 @@ private Q_SLOTS:
         QVERIFY(!test::saveScreenshot(w, QStringLiteral("smallscreen_comparison_docked_1600")).isEmpty());
     }
 
-    /// Status messages are not cut by the session's mode in the status bar (issue 16, item 11).
+    /// Status messages are not cut by the session's mode in the status bar.
     void statusMessageNotCutByMode()
     {
         MainWindow w;
@@ -309,7 +309,7 @@ private Q_SLOTS:
         QCOMPARE(mode->toolTip(), mode->text());
     }
 
-    /// Toggling the seed does not change the left panel's width (issue 16, item 11).
+    /// Toggling the seed does not change the left panel's width.
     void seedToggleKeepsPanelWidth()
     {
         MainWindow w;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The strategies' charts keep every label readable (issue 16): the category axis of a bar chart
+// The strategies' charts keep every label readable: the category axis of a bar chart
 // never elides a label to "[…" nor lets two labels overlap (it rotates them, then shows every k-th),
 // and a chart of many named curves never truncates a legend entry (its legend wraps below the
 // plot). Checked on the texts Qt Charts actually lays out in the scene, at the request dialog's

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What you type is what you ask (issue 29, item 2). A number box holds the text being typed and
+// What you type is what you ask. A number box holds the text being typed and
 // the value it last committed; Ctrl+Return used to read the value without committing the text, so
 // typing 20 over 50 and pressing Ctrl+Return released the answer at ±50. Every trigger (Ctrl+Return,
 // the Ask button, Enter in the predicate, Query ▸ Ask, Enter in a dialog) now asks what the boxes

@@ -99,7 +99,7 @@ private Q_SLOTS:
         auto w = makeWindow(unifiedSettings());
         auto *panel = w->sessionPanel();
         QVERIFY(panel->expostEpsilonShareSpinBox()->isVisibleTo(panel));
-        QCOMPARE(panel->expostEpsilonShareSpinBox()->value(), 5.0); // issue 9: Brownian NR is routed
+        QCOMPARE(panel->expostEpsilonShareSpinBox()->value(), 5.0); // Brownian NR is routed
         QCOMPARE(panel->expostDeltaShareSpinBox()->value(), 5.0);
         // 40 % of ε to the ex-post side: a new session with that split.
         panel->expostEpsilonShareSpinBox()->setValue(40.0);
@@ -235,7 +235,7 @@ private Q_SLOTS:
                  qPrintable(w->resultCard()->details()));
 
         // 3. A Laplace single release on the zCDP side (charged as ρ = ε²/2), and the default
-        //    Brownian noise reduction, routed (issue 9) to the side reaching less noise: here the
+        //    Brownian noise reduction, routed to the side reaching less noise: here the
         //    zCDP side, in ρ, without a δ; the event says which side paid.
         builder->setWhere(QStringLiteral("smsa == \"yes\""));
         builder->setAbsoluteTarget(400.0);

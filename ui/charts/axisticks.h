@@ -61,7 +61,7 @@ struct TickFit
     bool fits = false;
 };
 
-/// Issue 16 item 8, the one mechanism every chart's value axes go through (ChartFrame calls it
+/// The one mechanism every chart's value axes go through (ChartFrame calls it
 /// after each layout): picks the densest ticks, no denser than the chart asked for (`preferred`),
 /// and the most precise format — the chart's own `preferred.format`, then %.3g, %.2g, fixed
 /// decimals for the step, scientific %.1e, %.0e — whose labels are distinct and fit `room`:

@@ -43,7 +43,7 @@ public:
 
     static constexpr int coalesceMilliseconds = 50;
 
-    /// Issue 16 item 6: greys the chart while a new result is being computed (the curves shown
+    /// Greys the chart while a new result is being computed (the curves shown
     /// are the last finished ones, not the settings' on screen); off restores its colours.
     void setComputing(bool computing);
     bool isComputing() const { return m_computing; }
@@ -98,7 +98,7 @@ protected:
     void styleAxis(QAbstractAxis *axis, bool smallLabels = false) const;
 
 private:
-    /// Issue 16 item 8: every value axis' ticks and label format fitted to the room the layout
+    /// Every value axis' ticks and label format fitted to the room the layout
     /// gave it (axisticks.h fitTicks), after each layout, range or tick change.
     void scheduleAxisFit();
     void fitAxes();

@@ -319,7 +319,7 @@ void CompositionCurveChart::rebuild()
     m_axisX->setTickType(QValueAxis::TicksDynamic);
     m_axisX->setTickAnchor(0.0);
     m_axisX->setTickInterval(niceIntegerInterval(xMax, 6));
-    m_axisX->setRange(0.0, xMax * 1.03); // the last step's marker whole (issue 16 item 8)
+    m_axisX->setRange(0.0, xMax * 1.03); // the last step's marker whole
     if (m_deltaMode)
         m_logAxisY->setRange(floor, 1.0);
     else if (logEpsilon)

@@ -60,7 +60,7 @@ public:
     int pointCount(const QString &name) const;
     /// ε is drawn on a log axis: the strategies' curves peak more than a decade apart (basic
     /// composition at 1,356 beside RDP and the PLD below 5 left those flat at zero on a linear
-    /// axis; issue 29). Otherwise linear from 0.
+    /// axis). Otherwise linear from 0.
     bool logScale() const;
 
 protected:

@@ -20,7 +20,7 @@ ChartFrame::Style labFrame()
     ChartFrame::Style style;
     style.errorBars = true;
     // Whole method names wrapping below the plot: a QLegend beside it elides them in a narrow
-    // dialog ("Brownian NR · brownian…", issue 16 item 8).
+    // dialog ("Brownian NR · brownian…").
     style.wrappingLegend = true;
     style.minimumViewSize = QSize(320, 240);
     return style;

@@ -27,7 +27,7 @@ ChartFrame::Style cellFrame()
     style.compact = false;
     style.messageOverlay = true;
     // Whole entries wrapping below the plot: QLegend elides them in a narrow dialog ("worst case
-    // E* = 0.5 (reser…", issue 16 item 8).
+    // E* = 0.5 (reser…").
     style.wrappingLegend = true;
     style.minimumViewSize = QSize(360, 220);
     return style;

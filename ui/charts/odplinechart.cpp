@@ -99,7 +99,7 @@ void OdpLineChart::setCurves(const std::vector<Curve> &curves)
     bool markers = false;
     for (const Curve &c : curves)
         markers = markers || c.scatter || c.markers;
-    // Markers at the data's ends stay whole: the range reaches a little past them (issue 16 item 8).
+    // Markers at the data's ends stay whole: the range reaches a little past them.
     const double xPad = markers ? 0.03 * (xMax - xMin) : 0.0;
     if (xMax > xMin) {
         bool whole = true;

@@ -62,7 +62,7 @@ void applyPresentationStyle(QChart *chart);
 /// and again whenever presentation mode switches. A widget given its own font size (a headline,
 /// a hint in a smaller font) or styled by a style sheet otherwise keeps the size it had when that
 /// was set: the result card, the cost preview and the hints stayed small on the projector
-/// (issue 29). The widget's font is then its own: set it through this function only.
+///. The widget's font is then its own: set it through this function only.
 void setRelativeFont(QWidget *widget, double sizeFactor, std::optional<QFont::Weight> weight = {});
 
 /// The application font scaled by `sizeFactor` > 0 (point size, or pixel size for a pixel font).

@@ -196,7 +196,7 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
         for (const auto &c : curves)
             markers = markers || c.markers;
         const double xhigh = xmax > xmin ? xmax : xmin + 1.0;
-        if (markers) // measured markers at the ends stay whole (issue 16 item 8)
+        if (markers) // measured markers at the ends stay whole
             setNiceTicks(x, xmin - 0.03 * (xhigh - xmin), xhigh + 0.03 * (xhigh - xmin), 6);
         else
             x->setRange(xmin, xhigh);

@@ -16,7 +16,7 @@ ChartFrame::Style unitSquareFrame()
     ChartFrame::Style style;
     style.compact = false;
     // Whole curve names wrapping below the plot: QLegend elides them in presentation mode
-    // ("pure ε …", issue 16 item 8).
+    // ("pure ε …").
     style.wrappingLegend = true;
     style.minimumViewSize = QSize(300, 280);
     return style;

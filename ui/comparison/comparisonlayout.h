@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The comparison view's arrangement for the width it has (issue 29). Wide (≥ kWideWidth px): the
+// The comparison view's arrangement for the width it has. Wide (≥ kWideWidth px): the
 // ledger and the strategy table beside the four charts in a 2×2 grid. Narrow (≥ kSideBySideWidth
 // px): beside one chart at a time, chosen by tabs (four charts of ~300 px were unreadable and were
 // cut at the right edge at 1024 px). Narrower: one view at a time, tabs for the strategies and for each

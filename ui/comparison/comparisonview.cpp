@@ -60,7 +60,7 @@ QGroupBox *groupBox(const QString &title, QWidget *content, QWidget *parent)
 
 /// A wrapped label that does not ask its layout for height-for-width: with it, the dock's scroll
 /// area sized the whole view to its preferred height (975 px, taller than a 768-px screen) instead
-/// of the height it has (issue 29).
+/// of the height it has.
 class StatusLabel final : public QLabel
 {
 public:
@@ -121,7 +121,7 @@ void ComparisonView::createWidgets()
     // Rows grow to their wrapped text, so a not-applicable reason is read in full.
     m_resultsView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     sizeResultColumns();
-    // In presentation mode's larger font too: the header "ε at δ = 1e-6" was cut (issue 29).
+    // In presentation mode's larger font too: the header "ε at δ = 1e-6" was cut.
     connect(&Presentation::instance(), &Presentation::changed, this, [this] { sizeResultColumns(); });
     m_explanation = new QTextBrowser(this);
     m_explanation->setObjectName(QStringLiteral("strategyExplanation"));
@@ -875,7 +875,7 @@ void ComparisonView::startJob()
     m_timer->stop();
     retireCurrentJob();
     m_dirty = false;
-    // Issue 16 item 6: the charts are greyed while they show an earlier input's curves; each is
+    // The charts are greyed while they show an earlier input's curves; each is
     // restored when this job draws it (or clears it below).
     for (ChartFrame *chart :
          std::initializer_list<ChartFrame *>{m_curveChart, m_profileChart, m_rdpChart, m_pldChart})

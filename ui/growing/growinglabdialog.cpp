@@ -196,7 +196,7 @@ void GrowingLabDialog::createLayout()
     right->addWidget(m_tabs, 1);
     right->addLayout(animation);
     // The read-out on a row of its own, as wide as the charts: beside Play and Speed it was
-    // squeezed into a column of one or two words per line and cut at 1024 px (issue 29).
+    // squeezed into a column of one or two words per line and cut at 1024 px.
     right->addWidget(m_readout);
 
     auto *layout = new QHBoxLayout(this);

@@ -416,7 +416,7 @@ void LabDialog::run()
         m_status->setText(tr("Not run: %1").arg(toQString(valid.error().message)));
         return;
     }
-    // Issue 16 item 6: the last finished run's table and chart stay, greyed, until this run
+    // The last finished run's table and chart stay, greyed, until this run
     // finishes; a cancelled or failed run leaves them as they were.
     m_chart->setComputing(true);
     m_table->setEnabled(false);

@@ -299,7 +299,7 @@ void LessonRunner::showView(const lessons::LessonStep &step)
         wanted = m_window->comparisonDock();
     } else if (view == "main") {
         // The main window's chart: the privacy-loss path, in front of the noise-reduction view
-        // an earlier step raised in its place (issue 29: a step raises the chart it is about).
+        // an earlier step raised in its place (a step raises the chart it is about).
         for (QWidget *p = m_window->pathChart(); p; p = p->parentWidget())
             if (auto *dock = qobject_cast<QDockWidget *>(p)) {
                 dock->raise();
@@ -337,7 +337,7 @@ void LessonRunner::showView(const lessons::LessonStep &step)
     wanted->show();
     wanted->raise();
     // A lab opened by a step starts at the top of its page: the scroll position an earlier visit
-    // left showed the middle of a page the step does not talk about (issue 29).
+    // left showed the middle of a page the step does not talk about.
     if (view.rfind("lab:", 0) == 0)
         scrollPagesToStart(wanted);
     // A floating comparison opens over the window: keep the lesson's column beside it visible.

@@ -38,7 +38,7 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     m_provenance->setTextFormat(Qt::PlainText);
     m_provenance->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_provenance->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    setRelativeFont(m_provenance, 0.92); // scaled in presentation mode (issue 29)
+    setRelativeFont(m_provenance, 0.92); // scaled in presentation mode
     QPalette muted = m_provenance->palette();
     muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText).darker(130));
     m_provenance->setPalette(muted);
@@ -55,7 +55,7 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     m_columns->setHorizontalHeaderLabels({tr("Column"), tr("Type"), tr("Domain"), tr("Description")});
     m_columns->verticalHeader()->setVisible(false);
     // "Domain", not "Bounds / categories": the short word keeps the header whole in a 1024 px
-    // window (issue 16 item 8); the tooltip says what it holds.
+    // window; the tooltip says what it holds.
     m_columns->horizontalHeaderItem(DomainColumn)
         ->setToolTip(tr("Declared bounds of a numeric column or categories of a categorical one"));
     m_columns->setEditTriggers(QAbstractItemView::NoEditTriggers);

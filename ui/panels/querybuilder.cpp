@@ -88,7 +88,7 @@ void QueryBuilder::createWidgets()
     m_whereStatus = new QLabel(this);
     m_whereStatus->setWordWrap(true);
     m_whereStatus->setTextFormat(Qt::PlainText);
-    // Hints a little smaller than the fields, scaled with them in presentation mode (issue 29).
+    // Hints a little smaller than the fields, scaled with them in presentation mode.
     constexpr double kHintFont = 0.92;
     setRelativeFont(m_whereStatus, kHintFont);
 
@@ -197,7 +197,7 @@ void QueryBuilder::createLayout()
     targetRow->addStretch(1);
 
     // The mechanism's whole name (the combo takes the row), then Ask; what it pays and the planned
-    // cap on the line below, never cut (issue 16, item 11).
+    // cap on the line below, never cut.
     auto *mechanismRow = new QHBoxLayout;
     mechanismRow->addWidget(m_mechanism, 1);
     mechanismRow->setSpacing(10);

@@ -33,7 +33,7 @@ constexpr double kFooterHeight = 26.0;
 constexpr double kChartOversampling = 2.0;
 
 /// Requests printed in the PDF's requests table; beyond it a note says how many are left out
-/// (the HTML report and the transcript list every one). Issue 26: 10⁴ requests took 149 s and
+/// (the HTML report and the transcript list every one). 10⁴ requests took 149 s and
 /// 334 MB as one table.
 constexpr std::size_t kMaxPdfRequests = 200;
 /// The PDF's requests table is cut into tables of this many requests, each with the header row:

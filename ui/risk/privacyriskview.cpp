@@ -94,7 +94,7 @@ void PrivacyRiskView::createLayout()
     layout->addLayout(charts, 1);
     layout->addWidget(m_sentence);
     // Presentation mode scales the fonts by 1.5: the dialog grows with them (within the screen),
-    // so the charts' titles, labels and legends keep their room (issue 16 item 8).
+    // so the charts' titles, labels and legends keep their room.
     connect(&Presentation::instance(), &Presentation::changed, this, &PrivacyRiskView::fitToFonts);
     fitToFonts();
 }

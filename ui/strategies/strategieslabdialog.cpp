@@ -462,7 +462,7 @@ void StrategiesLabDialog::start(const strategies::LabConfig &config, int tab)
 
 void StrategiesLabDialog::setTabComputing(int tab, bool computing)
 {
-    // Issue 16 item 6: the tab's last results stay, greyed, until the new run is drawn.
+    // The tab's last results stay, greyed, until the new run is drawn.
     if (QWidget *page = m_tabs->widget(tab)) {
         for (ChartFrame *chart : page->findChildren<ChartFrame *>())
             chart->setComputing(computing);

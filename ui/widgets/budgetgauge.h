@@ -84,7 +84,7 @@ public:
     /// One piece of text the gauge paints: drawn with `font` inside `box` (widget pixels) with
     /// `flags` (Qt::AlignmentFlag | Qt::TextWordWrap). The font is shrunk where needed so the text
     /// fits its box whole (the percentage inside the arc, the readout across the width): at
-    /// 1024 px in presentation mode the percentage was cut at both ends (issue 29).
+    /// 1024 px in presentation mode the percentage was cut at both ends.
     struct TextItem
     {
         QString text;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A scroll area that asks for its content's size but may be made smaller than it in the directions
 // it scrolls: panels keep their fields at full width on a 1024×700 projector and scroll instead of
-// squashing them or pushing the window past the screen (issue 16, item 7).
+// squashing them or pushing the window past the screen.
 #pragma once
 
 #include <QScrollArea>

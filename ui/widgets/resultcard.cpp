@@ -34,7 +34,7 @@ ResultCard::ResultCard(QWidget *parent) : QFrame(parent)
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_badge->setObjectName(QStringLiteral("resultBadge"));
     m_title->setObjectName(QStringLiteral("resultTitle"));
-    // Fonts relative to the application's, so that presentation mode scales the card (issue 29).
+    // Fonts relative to the application's, so that presentation mode scales the card.
     setRelativeFont(m_title, 1.0, QFont::Bold);
     m_headline = new QLabel(this);
     m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Windows open inside the screen they appear on: a preferred size is kept where there is room and
-// shrunk to the available area on a small screen such as a 1024×700 projector (issue 16, item 7).
+// shrunk to the available area on a small screen such as a 1024×700 projector.
 #pragma once
 
 #include <QSize>
@@ -21,7 +21,7 @@ void fitFrameInsideScreen(QWidget *window);
 
 /// Calls fitFrameInsideScreen(window) each time the top-level `window` is shown, once the event
 /// loop has placed it: a lab or a floating dock sized to a 1024×768 screen had its frame 4 px
-/// outside it (issue 29).
+/// outside it.
 void keepFrameInsideScreen(QWidget *window);
 
 } // namespace pbx::ui

@@ -100,7 +100,7 @@ Result<std::vector<BrownianBoundary>> expostBoundaries(const QueryShape &shape, 
     return boundaries;
 }
 
-/// Which side of the unified filter pays a Brownian noise reduction (issue 9).
+/// Which side of the unified filter pays a Brownian noise reduction.
 ///
 /// Rogers, Samorodnitsky, Wu & Ramdas (2023), Theorem 3: a zCDP filter with budget ρ_z (at δ_z) and
 /// an ex-post filter with budget (ε_e, δ_e), run concurrently on one adaptively chosen sequence of
