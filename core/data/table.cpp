@@ -3,7 +3,8 @@
 // (predicates, queries, sensitivity code) may rely on consistent lengths, codes and bounds.
 #include "core/data/table.h"
 
-#include <charconv>
+#include "core/util/number_format.h"
+
 #include <cmath>
 #include <unordered_set>
 
@@ -11,14 +12,7 @@ namespace pbx::data {
 
 namespace {
 
-// Shortest text that reads back as the same double, so messages show exactly what was given.
-std::string formatDouble(double value)
-{
-    char buffer[32];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return std::string(buffer, result.ptr);
-}
-
+// Messages show a bound's shortest text that reads back as the same double: exactly what was given.
 Result<void> validateColumn(const Column &column, std::size_t rowCount)
 {
     const ColumnInfo &info = column.info;
@@ -67,8 +61,8 @@ Result<void> Bounds::validate() const
     if (!std::isfinite(lower) || !std::isfinite(upper))
         return makeError(ErrorCode::InvalidArgument, "bounds must be finite numbers");
     if (lower > upper)
-        return makeError(ErrorCode::InvalidArgument, "lower bound " + formatDouble(lower)
-                                                         + " exceeds upper bound " + formatDouble(upper));
+        return makeError(ErrorCode::InvalidArgument, "lower bound " + formatShortest(lower)
+                                                         + " exceeds upper bound " + formatShortest(upper));
     return {};
 }
 

@@ -6,10 +6,10 @@
 #include "core/filters/odp_privacy_filter.h"
 #include "core/filters/unified_filter.h"
 #include "core/filters/zcdp_filter.h"
+#include "core/util/number_format.h"
 #include "core/util/parameter_checks.h"
 
 #include <cmath>
-#include <cstdio>
 
 namespace pbx::filters {
 
@@ -84,9 +84,7 @@ Result<ChargeKind> parseChargeKind(std::string_view text)
 
 std::string formatAmount(double value)
 {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.4g", value);
-    return buffer;
+    return formatSignificant(value, 4);
 }
 
 Error budgetExceeded(std::string_view what, double cost, double remaining)

@@ -5,11 +5,10 @@
 #include "core/data/query.h"
 #include "core/lessons/lesson_growing.h"
 #include "core/privacy/zcdp_conversion.h"
+#include "core/util/number_format.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <limits>
 #include <vector>
 
 namespace pbx::lessons {
@@ -398,45 +397,9 @@ int roundingFor(const std::string &name)
 
 std::string formatNumber(double x, int direction)
 {
-    if (std::isnan(x))
-        return "n/a";
-    if (std::isinf(x))
-        return x > 0 ? "∞" : "−∞";
-    if (x == std::floor(x) && std::abs(x) < 1e15) {
-        char buffer[32];
-        std::snprintf(buffer, sizeof buffer, "%.0f", x);
-        return buffer;
-    }
-    const double magnitude = std::abs(x);
-    const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
-    int decimals = 3 - exponent; // four significant digits
-    // Directed rounding at the last shown digit; nextafter keeps a value that is exactly on the
-    // grid from moving a step (ceil(0.1·10⁴) must stay 1000).
-    const double unit = std::pow(10.0, -decimals);
-    double rounded = x;
-    if (direction > 0)
-        rounded = std::ceil(std::nextafter(x / unit, -std::numeric_limits<double>::infinity())) * unit;
-    else if (direction < 0)
-        rounded = std::floor(std::nextafter(x / unit, std::numeric_limits<double>::infinity())) * unit;
-    else
-        rounded = std::round(x / unit) * unit;
-    if (std::abs(rounded) >= std::pow(10.0, exponent + 1)) // 0.099996 became 0.1000: still four digits
-        --decimals;
-    char buffer[64];
-    if (magnitude >= 1e-4 && magnitude < 1e7) {
-        std::snprintf(buffer, sizeof buffer, "%.*f", std::max(0, decimals), rounded);
-        return buffer;
-    }
-    std::snprintf(buffer, sizeof buffer, "%.3e", rounded);
-    // "1.000e-05" reads as "1e-05": trailing zeros of the mantissa say nothing.
-    std::string text = buffer;
-    const auto e = text.find('e');
-    auto end = e;
-    while (end > 0 && text[end - 1] == '0')
-        --end;
-    if (end > 0 && text[end - 1] == '.')
-        --end;
-    return text.substr(0, end) + text.substr(e);
+    return formatDisplay(x, direction > 0   ? Rounding::Up
+                            : direction < 0 ? Rounding::Down
+                                            : Rounding::Nearest);
 }
 
 std::string formatLessonValue(const std::string &name, const LessonValue &value)

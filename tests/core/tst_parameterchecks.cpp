@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The shared range checks of core/util/parameter_checks.h: the exact interval each option accepts
-// (boundaries, NaN, ±∞) and the wording of the message, which must name the field.
+// (boundaries, NaN, ±∞) and the wording of the message, which must name the field; and the one
+// number formatter of core/util/number_format.h.
+#include "core/util/number_format.h"
 #include "core/util/parameter_checks.h"
 #include "tests/testutils.h"
 
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 using namespace pbx;
@@ -101,6 +104,32 @@ private Q_SLOTS:
         QVERIFY(good.ok());
         QCOMPARE(*good, 12);
         PBX_VERIFY_ERROR(quadruple(-1), InvalidArgument, "x must be a finite number ≥ 0");
+    }
+
+    void numberFormat()
+    {
+        QCOMPARE(formatSignificant(1.0 / 3.0), std::string("0.333333"));
+        QCOMPARE(formatSignificant(1.0 / 3.0, 4), std::string("0.3333"));
+        QCOMPARE(formatSignificant(1e-5, 6), std::string("1e-05"));
+        QCOMPARE(formatSignificant(kInf), std::string("inf"));
+        QCOMPARE(formatShortest(0.1), std::string("0.1"));
+        QCOMPARE(std::strtod(formatShortest(1.0 / 3.0).c_str(), nullptr), 1.0 / 3.0);
+        // A privacy loss is never printed below its value, a remainder never above it.
+        QCOMPARE(formatDirected(1.0 / 3.0, 4, Rounding::Up), std::string("0.3334"));
+        QCOMPARE(formatDirected(1.0 / 3.0, 4, Rounding::Down), std::string("0.3333"));
+        QCOMPARE(formatDirected(0.25, 2, Rounding::Up), std::string("0.25"));
+        QCOMPARE(formatDirected(-1.0 / 3.0, 4, Rounding::Up), std::string("-0.3333"));
+        for (const double x : {0.1, 0.3, 2.0 / 3.0, 1e-7 / 3.0, 123456.789, 6.18774}) {
+            QVERIFY(std::strtod(formatDirected(x, 4, Rounding::Up).c_str(), nullptr) >= x);
+            QVERIFY(std::strtod(formatDirected(x, 4, Rounding::Down).c_str(), nullptr) <= x);
+        }
+        QCOMPARE(formatDisplay(0.029807176, Rounding::Up), std::string("0.02981"));
+        QCOMPARE(formatDisplay(0.029807176, Rounding::Down), std::string("0.02980"));
+        QCOMPARE(formatDisplay(0.1, Rounding::Up), std::string("0.1000"));
+        QCOMPARE(formatDisplay(2.0, Rounding::Up), std::string("2"));
+        QCOMPARE(formatDisplay(424.3489, Rounding::Nearest), std::string("424.3"));
+        QCOMPARE(formatDisplay(1.5e-5, Rounding::Nearest), std::string("1.5e-05"));
+        QCOMPARE(formatDisplay(kNan, Rounding::Up), std::string("n/a"));
     }
 };
 
