@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/accounting/advanced_composition.h"
 
+#include "core/accounting/basic_composition.h"
+
 #include "core/math/directed_rounding.h"
 #include "core/util/parameter_checks.h"
 
@@ -81,17 +83,19 @@ Result<std::unique_ptr<AdvancedComposition>> AdvancedComposition::fromLedger(con
     auto s = std::make_unique<AdvancedComposition>();
     s->m_steps = std::move(steps.value());
     const Sums sm = sums(s->m_steps);
-    s->m_sumEpsilon = sm.sumEps;
     s->m_sumSquares = sm.sumSq;
     s->m_drift = sm.drift;
-    double logKeep = 0.0, sumDelta = 0.0;
-    for (const auto &st : s->m_steps) {
-        if (st.delta > 0.0) {
-            logKeep += static_cast<double>(st.count) * std::log1p(-st.delta);
+    // Where advanced composition falls back to the basic one it reports basic composition's own
+    // numbers, bit for bit: the two rows of a comparison then show the same digits.
+    auto basic = BasicComposition::fromLedger(ledger);
+    if (!basic)
+        return basic.error();
+    s->m_sumEpsilon = basic.value()->totalEpsilon();
+    s->m_basicDelta = basic.value()->totalDelta();
+    double sumDelta = 0.0;
+    for (const auto &st : s->m_steps)
+        if (st.delta > 0.0)
             sumDelta += static_cast<double>(st.count) * st.delta;
-        }
-    }
-    s->m_basicDelta = logKeep == 0.0 ? 0.0 : std::min(1.0, math::nudgeUp(-std::expm1(logKeep), 8));
     s->m_sumDelta = sumDelta == 0.0 ? 0.0 : std::min(1.0, math::nudgeUp(sumDelta * (1.0 + 1e-13), 2));
     return s;
 }

@@ -26,6 +26,7 @@ private slots:
     void murtaghVadhan();
     void advancedComparisons_data();
     void advancedComparisons();
+    void advancedFallsBackToBasicExactly();
     void amplification_data();
     void amplification();
     void basic();
@@ -245,6 +246,26 @@ void TestComposition::advancedComparisons()
     if (drv < eps0 * k)
         PBX_FUZZY_COMPARE(AdvancedComposition::fromLedger(l).value()->deltaForEpsilon(drv)->delta, delta,
                           1e-9);
+}
+
+// Where advanced composition falls back to the basic one, it reports basic composition's own
+// numbers, bit for bit: 20 Laplace counts of ε₀ = 0.125 (b = 8) at δ = 1e-5 showed "advanced:
+// ε = 2.501" (2.5000000000002505) in a lesson beside basic's 2.5 (2.5000000000000004).
+void TestComposition::advancedFallsBackToBasicExactly()
+{
+    Ledger l;
+    PrivacyEvent e;
+    e.mechanism = MechanismKind::Laplace;
+    e.scale = 8;
+    e.count = 20;
+    l.events = {e};
+    const auto basic = BasicComposition::fromLedger(l).value();
+    const auto advanced = AdvancedComposition::fromLedger(l).value();
+    const auto answer = advanced->epsilonForDelta(1e-5).value();
+    QVERIFY(answer.method.find("basic composition") == 0);
+    QCOMPARE(answer.epsilon, basic->totalEpsilon());
+    QVERIFY(answer.epsilon >= 2.5);
+    QCOMPARE(advanced->deltaForEpsilon(answer.epsilon)->delta, basic->totalDelta());
 }
 
 void TestComposition::amplification_data()
