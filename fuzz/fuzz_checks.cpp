@@ -220,10 +220,10 @@ Outcome checkPredicate(std::string_view bytes)
     auto predicate = data::Predicate::compile(bytes, *table);
     if (!predicate) {
         outcome.refuse("Predicate::compile", predicate.error().message);
-        // Errors name the character column, except the one about the text's length.
+        // Errors name the character position, except the one about the text's length.
         const std::string &message = predicate.error().message;
-        if (message.rfind("column ", 0) != 0 && bytes.size() <= data::Predicate::maxTextBytes)
-            outcome.violate("Predicate::compile: the message does not name the column: " + message);
+        if (message.rfind("character ", 0) != 0 && bytes.size() <= data::Predicate::maxTextBytes)
+            outcome.violate("Predicate::compile: the message does not name the character: " + message);
         return outcome;
     }
     outcome.accepted = true;

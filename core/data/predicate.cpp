@@ -128,7 +128,7 @@ public:
 
     Error error(std::size_t offset, const std::string &message) const
     {
-        return makeError(ErrorCode::Parse, "column " + std::to_string(column(offset)) + ": " + message);
+        return makeError(ErrorCode::Parse, "character " + std::to_string(column(offset)) + ": " + message);
     }
 
     std::string_view source(const Token &token) const { return m_text.substr(token.offset, token.length); }
@@ -392,7 +392,7 @@ private:
             if (auto inner = parseOr(depth + 1); !inner)
                 return inner;
             if (m_current.kind != TokenKind::RightParen)
-                return m_lexer.error(m_current.offset, "expected ')' to close the '(' at column "
+                return m_lexer.error(m_current.offset, "expected ')' to close the '(' at character "
                                                            + std::to_string(m_lexer.column(open)) + ", found "
                                                            + describe(m_current));
             return advance();

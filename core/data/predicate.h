@@ -43,8 +43,8 @@ public:
     /// matches every row. Numeric columns compare with number literals using any of the six
     /// operators; categorical columns compare with quoted strings using == or != only (a string
     /// outside the column's dictionary is allowed: `==` then matches no row, `!=` every row).
-    /// Errors name the 1-based character column of the problem, e.g.
-    /// "column 17: unknown column 'regon' (columns: wage, region)":
+    /// Errors name the 1-based character position of the problem (characters, not bytes), e.g.
+    /// "character 17: unknown column 'regon' (columns: wage, region)":
     /// Parse for malformed text (unexpected token, unterminated string, unbalanced parentheses,
     /// NaN/∞ or out-of-range numbers, type mismatches, text over maxTextBytes, nesting deeper
     /// than maxNestingDepth); NotFound for a column the table does not have.

@@ -219,7 +219,7 @@ void TestCliRun::badInput_data()
     QTest::newRow("mistyped category on line 2")
         << QStringList{} << QStringLiteral("bad_label.jsonl")
         << QStringLiteral(
-               "line 2: where: column 11: 'South' is not a category of column 'region'; did you mean 'south'?");
+               "line 2: where: character 11: 'South' is not a category of column 'region'; did you mean 'south'?");
     QTest::newRow("epsilon 0") << QStringList{QStringLiteral("--epsilon"), QStringLiteral("0")}
                                << QStringLiteral("queries.jsonl")
                                << QStringLiteral("ε must be a finite number > 0");

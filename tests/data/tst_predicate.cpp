@@ -162,77 +162,77 @@ void TestPredicate::invalidTexts_data()
     const auto parse = ErrorCode::Parse;
     QTest::newRow("unknown column, suggestion")
         << R"(regon == "south")" << ErrorCode::NotFound
-        << "column 1: unknown column 'regon'; did you mean 'region'? (columns: wage, education, "
+        << "character 1: unknown column 'regon'; did you mean 'region'? (columns: wage, education, "
            "region, parttime, x_1, label)";
-    QTest::newRow("unknown column later")
-        << R"(wage > 1 and regon == "south")" << ErrorCode::NotFound << "column 14: unknown column 'regon'";
+    QTest::newRow("unknown column later") << R"(wage > 1 and regon == "south")" << ErrorCode::NotFound
+                                          << "character 14: unknown column 'regon'";
     QTest::newRow("column names are case-sensitive")
         << "Wage > 1" << ErrorCode::NotFound << "unknown column 'Wage'; did you mean 'wage'?";
     QTest::newRow("ordering a categorical")
         << R"(region < "south")" << parse
-        << "column 1: column 'region' is categorical; compare it with a quoted string using == or !=";
+        << "character 1: column 'region' is categorical; compare it with a quoted string using == or !=";
     QTest::newRow("number for a categorical")
-        << "region == 3" << parse << "column 1: column 'region' is categorical";
+        << "region == 3" << parse << "character 1: column 'region' is categorical";
     QTest::newRow("unquoted label") << "region == south" << parse
-                                    << "column 11: expected a value after '==', found 'south' (put "
+                                    << "character 11: expected a value after '==', found 'south' (put "
                                        "text in quotes: \"south\")";
     // A declared category list is a contract: a typo must not be charged for rows that cannot exist.
     QTest::newRow("label case differs from the declared one")
         << R"(region == "South")" << ErrorCode::NotFound
-        << "column 11: 'South' is not a category of column 'region'; did you mean 'south'? (categories: "
+        << "character 11: 'South' is not a category of column 'region'; did you mean 'south'? (categories: "
            "northeast, midwest, south, west, east)";
     QTest::newRow("label with a typo")
         << R"(region != "soth")" << ErrorCode::NotFound
-        << "column 11: 'soth' is not a category of column 'region'; did you mean 'south'?";
+        << "character 11: 'soth' is not a category of column 'region'; did you mean 'south'?";
     QTest::newRow("label unlike any declared one")
         << R"(wage > 1 and region == "nowhere")" << ErrorCode::NotFound
-        << "column 24: 'nowhere' is not a category of column 'region' (categories: northeast, midwest, "
+        << "character 24: 'nowhere' is not a category of column 'region' (categories: northeast, midwest, "
            "south, west, east)";
     QTest::newRow("string for a numeric")
-        << R"(wage == "100")" << parse << "column 1: column 'wage' is numeric; compare it with a number";
+        << R"(wage == "100")" << parse << "character 1: column 'wage' is numeric; compare it with a number";
     QTest::newRow("missing value") << "wage ==" << parse
-                                   << "column 8: expected a value after '==', found end of text";
+                                   << "character 8: expected a value after '==', found end of text";
     QTest::newRow("missing operator")
-        << "wage" << parse << "column 5: expected a comparison (== != < <= > >=) after 'wage'";
+        << "wage" << parse << "character 5: expected a comparison (== != < <= > >=) after 'wage'";
     QTest::newRow("unterminated string")
-        << R"(region == "south)" << parse << "column 11: unterminated string";
+        << R"(region == "south)" << parse << "character 11: unterminated string";
     QTest::newRow("unterminated after escape")
-        << R"(region == "south\")" << parse << "column 11: unterminated string";
-    QTest::newRow("unknown escape") << R"(label == "a\n")" << parse << "column 12: unknown escape '\\n'";
-    QTest::newRow("doubled and") << "wage > 1 and and wage < 3" << parse << "column 14: unexpected 'and'";
+        << R"(region == "south\")" << parse << "character 11: unterminated string";
+    QTest::newRow("unknown escape") << R"(label == "a\n")" << parse << "character 12: unknown escape '\\n'";
+    QTest::newRow("doubled and") << "wage > 1 and and wage < 3" << parse << "character 14: unexpected 'and'";
     QTest::newRow("dangling and") << "wage > 1 and" << parse
-                                  << "column 13: expected a condition (a column name, 'not' or '('), "
+                                  << "character 13: expected a condition (a column name, 'not' or '('), "
                                      "found end of text";
     QTest::newRow("missing connective")
-        << "wage > 1 wage < 3" << parse << "column 10: unexpected 'wage'; expected 'and', 'or' or the end";
+        << "wage > 1 wage < 3" << parse << "character 10: unexpected 'wage'; expected 'and', 'or' or the end";
     QTest::newRow("unclosed parenthesis") << "(wage > 1" << parse
-                                          << "column 10: expected ')' to close the '(' at column 1, "
+                                          << "character 10: expected ')' to close the '(' at character 1, "
                                              "found end of text";
     QTest::newRow("extra closing parenthesis")
-        << "wage > 1)" << parse << "column 9: unexpected ')' without a matching '('";
-    QTest::newRow("empty parentheses") << "()" << parse << "column 2: empty parentheses";
-    QTest::newRow("comparison reversed") << "12 < wage" << parse << "column 1: unexpected number 12";
-    QTest::newRow("nan") << "wage > nan" << parse << "column 8: NaN and infinite values are not allowed";
-    QTest::newRow("inf") << "wage < INF" << parse << "column 8: NaN and infinite values are not allowed";
+        << "wage > 1)" << parse << "character 9: unexpected ')' without a matching '('";
+    QTest::newRow("empty parentheses") << "()" << parse << "character 2: empty parentheses";
+    QTest::newRow("comparison reversed") << "12 < wage" << parse << "character 1: unexpected number 12";
+    QTest::newRow("nan") << "wage > nan" << parse << "character 8: NaN and infinite values are not allowed";
+    QTest::newRow("inf") << "wage < INF" << parse << "character 8: NaN and infinite values are not allowed";
     QTest::newRow("-infinity") << "wage > -infinity" << parse
-                               << "column 8: NaN and infinite values are not allowed";
+                               << "character 8: NaN and infinite values are not allowed";
     QTest::newRow("overflowing literal")
-        << "wage > 1e999" << parse << "column 8: number '1e999' is out of range";
-    QTest::newRow("letters in number") << "wage > 12abc" << parse << "column 8: malformed number '12abc'";
-    QTest::newRow("two decimal points") << "wage > 1.2.3" << parse << "column 8: malformed number '1.2.3'";
-    QTest::newRow("exponent without digits") << "wage > 1e" << parse << "column 8: malformed number '1e'";
-    QTest::newRow("lone dot") << "wage > ." << parse << "column 8: malformed number '.'";
-    QTest::newRow("single =") << "wage = 3" << parse << "column 6: '=' is not an operator; use '=='";
-    QTest::newRow("&&") << "wage > 3 && education < 2" << parse << "column 10: unexpected '&&'; use 'and'";
-    QTest::newRow("||") << "wage > 3 || education < 2" << parse << "column 10: unexpected '||'; use 'or'";
-    QTest::newRow("! for not") << "!(wage > 3)" << parse << "column 1: unexpected '!'";
-    QTest::newRow("stray character") << "wage > 1 @" << parse << "column 10: unexpected character '@'";
+        << "wage > 1e999" << parse << "character 8: number '1e999' is out of range";
+    QTest::newRow("letters in number") << "wage > 12abc" << parse << "character 8: malformed number '12abc'";
+    QTest::newRow("two decimal points") << "wage > 1.2.3" << parse << "character 8: malformed number '1.2.3'";
+    QTest::newRow("exponent without digits") << "wage > 1e" << parse << "character 8: malformed number '1e'";
+    QTest::newRow("lone dot") << "wage > ." << parse << "character 8: malformed number '.'";
+    QTest::newRow("single =") << "wage = 3" << parse << "character 6: '=' is not an operator; use '=='";
+    QTest::newRow("&&") << "wage > 3 && education < 2" << parse << "character 10: unexpected '&&'; use 'and'";
+    QTest::newRow("||") << "wage > 3 || education < 2" << parse << "character 10: unexpected '||'; use 'or'";
+    QTest::newRow("! for not") << "!(wage > 3)" << parse << "character 1: unexpected '!'";
+    QTest::newRow("stray character") << "wage > 1 @" << parse << "character 10: unexpected character '@'";
     // 'é' is two bytes in UTF-8 but one character: '@' is character 19, byte 20.
     QTest::newRow("columns count characters, not bytes")
-        << QStringLiteral("label == \"\u00e9\" and @") << parse << "column 18: unexpected character '@'";
+        << QStringLiteral("label == \"\u00e9\" and @") << parse << "character 18: unexpected character '@'";
     QTest::newRow("non-ASCII identifier")
-        << QStringLiteral("r\u00e9gion == \"x\"") << parse << "column 2: unexpected character '\u00e9'";
-    QTest::newRow("keyword as column") << "and == 1" << parse << "column 1: unexpected 'and'";
+        << QStringLiteral("r\u00e9gion == \"x\"") << parse << "character 2: unexpected character '\u00e9'";
+    QTest::newRow("keyword as column") << "and == 1" << parse << "character 1: unexpected 'and'";
 }
 
 void TestPredicate::invalidTexts()
@@ -315,7 +315,7 @@ void TestPredicate::deepNestingIsRefusedWithoutCrashing()
         QVERIFY(!nested.ok());
         QVERIFY2(nested.error().message.find("nested deeper than 200 levels") != std::string::npos,
                  nested.error().message.c_str());
-        QVERIFY2(nested.error().message.find("column 201:") == 0, nested.error().message.c_str());
+        QVERIFY2(nested.error().message.find("character 201:") == 0, nested.error().message.c_str());
     }
     const auto nots = Predicate::compile(repeated("not ", 201) + "wage > 1", table);
     QVERIFY(!nots.ok());

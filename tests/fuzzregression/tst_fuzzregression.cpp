@@ -202,10 +202,11 @@ void TestFuzzRegression::messagesNameThePlace_data()
                                   << QString::fromUtf8(expected);
           };
     row("predicate: unknown column", "predicate", R"(wage > 1 and regon == "south")",
-        "column 14: unknown column 'regon'; did you mean 'region'?");
-    row("predicate: NaN", "predicate", "wage < nan", "column 8: NaN and infinite values are not allowed");
-    row("predicate: out of range", "predicate", "wage < 1e999", "column 8: number '1e999' is out of range");
-    row("predicate: unterminated", "predicate", R"(region == "south)", "column 11: unterminated string");
+        "character 14: unknown column 'regon'; did you mean 'region'?");
+    row("predicate: NaN", "predicate", "wage < nan", "character 8: NaN and infinite values are not allowed");
+    row("predicate: out of range", "predicate", "wage < 1e999",
+        "character 8: number '1e999' is out of range");
+    row("predicate: unterminated", "predicate", R"(region == "south)", "character 11: unterminated string");
     row("csv: ragged row", "csv", "a,b\n1,2\n3\n", "line 3: expected 2 fields as in the header, found 1");
     row("csv: empty cell", "csv", "a,b\n1,2\n3,\n", "line 3, column 2 ('b'): empty cell");
     row("csv: bad quoting", "csv", "a,b\n1,x\"y\n", "line 2, character 4: malformed quoting");
