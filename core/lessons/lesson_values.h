@@ -76,15 +76,17 @@ Result<LessonValue> lessonValue(const std::string &name, const StepOutcome &outc
 /// lessonValue, and Parse for a malformed template.
 Result<std::string> fillAnswer(const std::string &text, const StepOutcome &outcome);
 
-/// How a placeholder's number is written: four significant digits without an exponent in
-/// [1e-4, 1e7) (integers in full), else "1.234e-05". Privacy losses (cost, epsilon, reserved,
-/// settled, spent.*, comparison.*.epsilon, comparison.delta) are rounded up and `remaining` and
-/// `returned` down, so a revealed loss is never smaller than the core's.
+/// How a placeholder's number is written: as every view writes it (formatDisplay of
+/// core/util/number_format.h: four significant digits, "28,152", "0.02981", "1.5e-7"), so an
+/// answer quotes the number on the screen. Privacy losses (cost, epsilon, reserved, settled,
+/// spent.*, comparison.*.epsilon, comparison.delta) are rounded up and `remaining` and `returned`
+/// down, as the views round them.
 std::string formatLessonValue(const std::string &name, const LessonValue &value);
 
 /// The rounding direction formatLessonValue uses for `name`: +1 up, −1 down, 0 nearest.
 int roundingFor(const std::string &name);
-/// `x` with four significant digits, rounded in `direction` (+1 up, −1 down, 0 nearest).
+/// `x` as formatDisplay writes it (four significant digits), rounded in `direction` (+1 up,
+/// −1 down, 0 nearest).
 std::string formatNumber(double x, int direction);
 
 /// The smallest k ≤ 10⁶ for which k copies of `event` (its count ignored) cost less under

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 
 namespace pbx {
 
@@ -43,51 +42,90 @@ std::string formatDirected(double x, int significant, Rounding rounding)
 
 namespace {
 
-/// "1.000e-05" → "1e-05": trailing zeros of a mantissa say nothing.
-std::string trimMantissa(std::string text)
+/// Drops the trailing zeros of a decimal fraction ("2.500" → "2.5", "3.000" → "3").
+std::string stripTrailingZeros(std::string text)
 {
+    if (text.find('.') == std::string::npos)
+        return text;
+    while (!text.empty() && text.back() == '0')
+        text.pop_back();
+    if (!text.empty() && text.back() == '.')
+        text.pop_back();
+    return text;
+}
+
+/// "1234567.5" → "1,234,567.5" (the integer part in groups of three).
+std::string groupThousands(const std::string &text)
+{
+    const std::size_t sign = !text.empty() && text[0] == '-' ? 1 : 0;
+    const std::size_t point = std::min(text.find('.'), text.size());
+    std::string out = text.substr(0, sign);
+    for (std::size_t i = sign; i < point; ++i) {
+        out += text[i];
+        const std::size_t left = point - i - 1;
+        if (left > 0 && left % 3 == 0)
+            out += ',';
+    }
+    return out + text.substr(point);
+}
+
+/// x on the grid of multiples of `unit`, in `rounding`'s direction (Up or Down); values within 1e-12 relative
+/// of a grid point beyond them stay on it (formatDisplay's rule for the accountants' pads).
+double toGrid(double x, double unit, Rounding rounding)
+{
+    const double tolerance = 1e-12 * std::fabs(x);
+    if (rounding == Rounding::Up) {
+        const double down = std::floor(x / unit) * unit;
+        return x - down > tolerance ? std::max(down + unit, std::ceil(x / unit) * unit) : down;
+    }
+    const double up = std::ceil(x / unit) * unit;
+    return up - x > tolerance ? std::min(up - unit, std::floor(x / unit) * unit) : up;
+}
+
+/// "1.500e-07" → "1.5e-7", "2.500e+10" → "2.5e10": mantissa without trailing zeros, exponent without
+/// leading zeros.
+std::string scientific(double x, int significant)
+{
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%.*e", std::max(0, significant - 1), x);
+    std::string text = buffer;
     const auto e = text.find('e');
-    auto end = e;
-    while (end > 0 && text[end - 1] == '0')
-        --end;
-    if (end > 0 && text[end - 1] == '.')
-        --end;
-    return text.substr(0, end) + text.substr(e);
+    std::string mantissa = stripTrailingZeros(text.substr(0, e));
+    std::string exponent = text.substr(e + 1);
+    const char sign = exponent[0];
+    exponent.erase(0, 1);
+    while (exponent.size() > 1 && exponent[0] == '0')
+        exponent.erase(0, 1);
+    return mantissa + 'e' + (sign == '-' ? "-" : "") + exponent;
 }
 
 } // namespace
 
-std::string formatDisplay(double x, Rounding rounding)
+std::string formatDisplay(double x, Rounding rounding, int significant, bool grouped)
 {
     if (std::isnan(x))
-        return "n/a";
+        return "NaN";
     if (std::isinf(x))
         return x > 0 ? "∞" : "−∞";
+    if (x == 0.0)
+        return "0";
+    significant = std::clamp(significant, 1, 17);
+    const int exponent = static_cast<int>(std::floor(std::log10(std::fabs(x))));
+    const bool plain = std::fabs(x) >= 1e-4 && std::fabs(x) < 1e9;
+    // Plain notation keeps every digit of the integer part: its grid is at most 1 wide.
+    const int lastDigit = plain ? std::min(0, exponent - significant + 1) : exponent - significant + 1;
+    // Nearest: printf rounds the exact binary value itself (no second rounding on a grid).
+    const double shown = rounding == Rounding::Nearest ? x : toGrid(x, std::pow(10.0, lastDigit), rounding);
+    const double magnitude = std::fabs(shown);
+    if (magnitude < 1e-4 || magnitude >= 1e9)
+        return scientific(shown, significant);
+    // Rounding may carry into the next power of ten (0.099996 → 0.1): count digits from the shown value.
+    const int shownExponent = static_cast<int>(std::floor(std::log10(magnitude)));
+    const int decimals = std::max(0, significant - 1 - shownExponent);
     char buffer[64];
-    if (x == std::floor(x) && std::abs(x) < 1e15) {
-        std::snprintf(buffer, sizeof buffer, "%.0f", x);
-        return buffer;
-    }
-    const double magnitude = std::abs(x);
-    const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
-    int decimals = 3 - exponent; // four significant digits
-    // Directed rounding at the last shown digit; nextafter keeps a value that is exactly on the
-    // grid from moving a step (ceil(0.1·10⁴) must stay 1000).
-    const double unit = std::pow(10.0, -decimals);
-    const double inf = std::numeric_limits<double>::infinity();
-    double rounded = std::round(x / unit) * unit;
-    if (rounding == Rounding::Up)
-        rounded = std::ceil(std::nextafter(x / unit, -inf)) * unit;
-    else if (rounding == Rounding::Down)
-        rounded = std::floor(std::nextafter(x / unit, inf)) * unit;
-    if (std::abs(rounded) >= std::pow(10.0, exponent + 1)) // 0.099996 became 0.1000: still four digits
-        --decimals;
-    if (magnitude >= 1e-4 && magnitude < 1e7) {
-        std::snprintf(buffer, sizeof buffer, "%.*f", std::max(0, decimals), rounded);
-        return buffer;
-    }
-    std::snprintf(buffer, sizeof buffer, "%.3e", rounded);
-    return trimMantissa(buffer);
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, shown);
+    const std::string text = stripTrailingZeros(buffer);
+    return grouped ? groupThousands(text) : text;
 }
 
 } // namespace pbx

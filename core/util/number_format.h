@@ -31,10 +31,15 @@ std::string formatShortest(double x);
 /// NaN and ±∞ print as formatSignificant does.
 std::string formatDirected(double x, int significant, Rounding rounding);
 
-/// The display rule of lessons: four significant digits rounded in `rounding`'s direction, fixed
-/// notation for 1e-4 ≤ |x| < 1e7 with the fourth digit kept even when it is 0 ("0.1000"), whole
-/// numbers below 1e15 without decimals ("2", "8784"), otherwise "1.5e-05" style (trailing zeros of
-/// the mantissa dropped); "n/a" for NaN, "∞"/"−∞" for infinities.
-std::string formatDisplay(double x, Rounding rounding);
+/// How every view, lesson answer and report table shows a number: `significant` significant
+/// digits (1 … 17), rounded in `rounding`'s direction; plain notation for 1e-4 ≤ |x| < 1e9 with
+/// thousands separators when `grouped` ("28,155", "0.03386"), whole numbers never cut to fewer
+/// digits than they have ("28,152" at four digits), scientific otherwise ("1e-6", "2.5e10");
+/// trailing zeros dropped; "0", "NaN", "∞", "−∞".
+/// Up shows the smallest such decimal ≥ x, except that a value within 1e-12 relative above a
+/// decimal shows as that decimal: the accountants pad their results up by a few ulps to cover
+/// floating-point error (a basic composition of 20 × 0.125 is 2.5000000000000004), and showing
+/// "2.501" for it would be noise, not privacy loss. Down is the mirror image.
+std::string formatDisplay(double x, Rounding rounding, int significant = 4, bool grouped = true);
 
 } // namespace pbx

@@ -123,13 +123,36 @@ private Q_SLOTS:
             QVERIFY(std::strtod(formatDirected(x, 4, Rounding::Up).c_str(), nullptr) >= x);
             QVERIFY(std::strtod(formatDirected(x, 4, Rounding::Down).c_str(), nullptr) <= x);
         }
+        // The display rule: four digits, privacy losses up (but not for a pad of a few ulps),
+        // remainders down, whole numbers whole, thousands grouped, trailing zeros dropped.
         QCOMPARE(formatDisplay(0.029807176, Rounding::Up), std::string("0.02981"));
-        QCOMPARE(formatDisplay(0.029807176, Rounding::Down), std::string("0.02980"));
-        QCOMPARE(formatDisplay(0.1, Rounding::Up), std::string("0.1000"));
-        QCOMPARE(formatDisplay(2.0, Rounding::Up), std::string("2"));
-        QCOMPARE(formatDisplay(424.3489, Rounding::Nearest), std::string("424.3"));
-        QCOMPARE(formatDisplay(1.5e-5, Rounding::Nearest), std::string("1.5e-05"));
-        QCOMPARE(formatDisplay(kNan, Rounding::Up), std::string("n/a"));
+        QCOMPARE(formatDisplay(0.029807176, Rounding::Down), std::string("0.0298"));
+        QCOMPARE(formatDisplay(0.029807176, Rounding::Nearest), std::string("0.02981"));
+        QCOMPARE(formatDisplay(4.617496, Rounding::Up), std::string("4.618"));
+        QCOMPARE(formatDisplay(4.617496, Rounding::Nearest), std::string("4.617"));
+        QCOMPARE(formatDisplay(2.5000000000000004, Rounding::Up), std::string("2.5"));
+        QCOMPARE(formatDisplay(2.5000000000002505, Rounding::Up), std::string("2.5"));
+        QCOMPARE(formatDisplay(2.50001, Rounding::Up), std::string("2.501"));
+        QCOMPARE(formatDisplay(0.09999, Rounding::Up), std::string("0.09999"));
+        QCOMPARE(formatDisplay(0.099996, Rounding::Up), std::string("0.1"));
+        QCOMPARE(formatDisplay(0.1, Rounding::Up), std::string("0.1"));
+        QCOMPARE(formatDisplay(28152.3, Rounding::Nearest), std::string("28,152"));
+        QCOMPARE(formatDisplay(28152.3, Rounding::Up), std::string("28,153"));
+        QCOMPARE(formatDisplay(28152.3, Rounding::Nearest, 4, false), std::string("28152"));
+        QCOMPARE(formatDisplay(1234567.25, Rounding::Nearest, 9), std::string("1,234,567.25"));
+        QCOMPARE(formatDisplay(-1234.5, Rounding::Nearest, 6), std::string("-1,234.5"));
+        QCOMPARE(formatDisplay(1.5e-7, Rounding::Nearest), std::string("1.5e-7"));
+        QCOMPARE(formatDisplay(1.00001e-6, Rounding::Up), std::string("1.001e-6"));
+        QCOMPARE(formatDisplay(2.5e10, Rounding::Nearest), std::string("2.5e10"));
+        QCOMPARE(formatDisplay(0.0, Rounding::Up), std::string("0"));
+        QCOMPARE(formatDisplay(kNan, Rounding::Up), std::string("NaN"));
+        QCOMPARE(formatDisplay(-kInf, Rounding::Up), std::string("−∞"));
+        for (const double x : {0.1, 0.3, 2.0 / 3.0, 1e-7 / 3.0, 123456.789, 6.18774, 0.05682934}) {
+            QVERIFY(std::strtod(formatDisplay(x, Rounding::Up, 4, false).c_str(), nullptr)
+                    >= x * (1 - 1e-12));
+            QVERIFY(std::strtod(formatDisplay(x, Rounding::Down, 4, false).c_str(), nullptr)
+                    <= x * (1 + 1e-12));
+        }
     }
 };
 

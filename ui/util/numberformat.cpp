@@ -1,73 +1,21 @@
 // SPDX-License-Identifier: MIT
 #include "ui/util/numberformat.h"
 
-#include <QLocale>
+#include "core/util/number_format.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace pbx::ui {
 
-namespace {
-
-QString stripTrailingZeros(QString text, QChar decimalPoint)
-{
-    if (!text.contains(decimalPoint))
-        return text;
-    qsizetype end = text.size();
-    while (end > 0 && text.at(end - 1) == u'0')
-        --end;
-    if (end > 0 && text.at(end - 1) == decimalPoint)
-        --end;
-    text.truncate(end);
-    return text;
-}
-
-QString scientific(double value, int significant)
-{
-    // "1.500000e-07" → "1.5e-7"
-    QString text = QString::number(value, 'e', std::max(0, significant - 1));
-    const qsizetype e = text.indexOf(u'e');
-    QString mantissa = stripTrailingZeros(text.left(e), u'.');
-    QString exponent = text.mid(e + 1);
-    QChar sign = exponent.at(0);
-    exponent.remove(0, 1);
-    while (exponent.size() > 1 && exponent.at(0) == u'0')
-        exponent.remove(0, 1);
-    return mantissa + u'e' + (sign == u'-' ? QStringLiteral("-") : QString()) + exponent;
-}
-
-QString format(double value, int significant, bool grouped)
-{
-    if (std::isnan(value))
-        return QStringLiteral("NaN");
-    if (std::isinf(value))
-        return value > 0 ? QStringLiteral("∞") : QStringLiteral("−∞");
-    if (value == 0.0)
-        return QStringLiteral("0");
-    significant = std::clamp(significant, 1, 17);
-    const double magnitude = std::fabs(value);
-    if (magnitude < 1e-4 || magnitude >= 1e9)
-        return scientific(value, significant);
-    const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
-    const int decimals = std::max(0, significant - 1 - exponent);
-    if (grouped) {
-        static const QLocale locale(QLocale::English, QLocale::UnitedStates);
-        return stripTrailingZeros(locale.toString(value, 'f', decimals), locale.decimalPoint().at(0));
-    }
-    return stripTrailingZeros(QString::number(value, 'f', decimals), u'.');
-}
-
-} // namespace
-
 QString formatNumber(double value, int significant)
 {
-    return format(value, significant, true);
+    return toQString(formatDisplay(value, Rounding::Nearest, significant, true));
 }
 
 QString formatPlain(double value, int significant)
 {
-    return format(value, significant, false);
+    return toQString(formatDisplay(value, Rounding::Nearest, significant, false));
 }
 
 QString formatPercent(double fraction, int decimals)

@@ -11,7 +11,7 @@
 namespace pbx::ui {
 
 /// `value` with `significant` significant digits: plain notation with thousands separators for
-/// 1e-4 ≤ |v| < 1e9 ("28,155", "0.03386"), scientific otherwise ("1e-6", "2.5e+10"); trailing
+/// 1e-4 ≤ |v| < 1e9 ("28,155", "0.03386"), scientific otherwise ("1e-6", "2.5e10"); trailing
 /// zeros dropped; "∞" for infinities.
 QString formatNumber(double value, int significant = 4);
 
