@@ -23,6 +23,25 @@ private Q_SLOTS:
         QCOMPARE(BudgetGauge::colourForFraction(0.85), BudgetGauge::colourForFraction(1.0));
     }
 
+    /// What was spent is shown rounded up and what remains rounded down, with the digits every
+    /// view uses, and the ε line says it is the guarantee (the headline is a share of ρ).
+    void readoutRoundsLossesUpAndSaysWhichIsTheGuarantee()
+    {
+        BudgetGauge gauge;
+        gauge.setBudget(0.0175, QStringLiteral("ρ"), 1.0, 1e-6);
+        gauge.setSpent(0.00123412, 0.20512);
+        const QString readout = gauge.readout();
+        QVERIFY2(readout.contains(QStringLiteral("ρ spent 0.001235 of 0.0175")), qPrintable(readout));
+        QVERIFY2(readout.contains(QStringLiteral("0.01626 left")), qPrintable(readout)); // 0.01626588
+        QVERIFY2(readout.contains(QStringLiteral("guarantee: ε ≤ 0.2052 of 1 at δ = 1e-6")),
+                 qPrintable(readout));
+        bool guaranteeLine = false;
+        for (const auto &item : gauge.textItems())
+            guaranteeLine
+                = guaranteeLine || item.text == QStringLiteral("guarantee: ε ≤ 0.2052 of 1 at δ = 1e-6");
+        QVERIFY(guaranteeLine);
+    }
+
     void paintsFilledAndEmptyParts_data()
     {
         QTest::addColumn<QString>("unit");

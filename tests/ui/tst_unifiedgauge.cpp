@@ -10,6 +10,7 @@
 #include "ui/panels/querybuilder.h"
 #include "ui/panels/sessionpanel.h"
 #include "ui/sessiondocument.h"
+#include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
 #include "ui/widgets/budgetgauge.h"
 #include "ui/widgets/resultcard.h"
@@ -74,14 +75,13 @@ private:
         QCOMPARE(gauge->secondSpent(), s[1].spent);
         QCOMPARE(gauge->epsilonSpent(), w.document()->session().filter().epsilonSpent());
         const QString readout = gauge->readout();
-        QVERIFY2(readout.contains(QStringLiteral("zCDP side ρ spent %1").arg(ui::formatNumber(s[0].spent))),
+        QVERIFY2(readout.contains(QStringLiteral("zCDP side ρ spent %1").arg(ui::formatBound(s[0].spent))),
+                 qPrintable(readout));
+        QVERIFY2(readout.contains(QStringLiteral("ex-post side ε spent %1").arg(ui::formatBound(s[1].spent))),
                  qPrintable(readout));
         QVERIFY2(
-            readout.contains(QStringLiteral("ex-post side ε spent %1").arg(ui::formatNumber(s[1].spent))),
-            qPrintable(readout));
-        QVERIFY2(
             readout.contains(
-                QStringLiteral("gauge: spent so far ≈ ε %1").arg(ui::formatNumber(gauge->epsilonSpent(), 3))),
+                QStringLiteral("gauge: spent so far ≈ ε %1").arg(ui::formatBound(gauge->epsilonSpent()))),
             qPrintable(readout));
     }
 

@@ -11,4 +11,9 @@ QString formatBound(double value, int significant)
     return toQString(formatDisplay(value, Rounding::Up, significant));
 }
 
+QString formatLowerBound(double value, int significant)
+{
+    return toQString(formatDisplay(value, Rounding::Down, significant));
+}
+
 } // namespace pbx::ui

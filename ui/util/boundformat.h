@@ -15,4 +15,8 @@ namespace pbx::ui {
 /// (basic's Σε = 10.000000000000002 prints "10", not "10.01"). NaN prints "NaN".
 QString formatBound(double value, int significant = 4);
 
+/// `value` (what remains of a budget, a lower bound) with `significant` significant digits,
+/// rounded downwards: the mirror image of formatBound (0.34317 → "0.3431").
+QString formatLowerBound(double value, int significant = 4);
+
 } // namespace pbx::ui

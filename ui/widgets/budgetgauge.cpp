@@ -2,6 +2,7 @@
 #include "ui/widgets/budgetgauge.h"
 
 #include "ui/charts/chartexport.h"
+#include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
 
 #include <QFontMetricsF>
@@ -127,18 +128,18 @@ QString BudgetGauge::readout() const
     if (hasSecondSystem())
         return tr("%1 %2 spent %3 of %4 (%5); %6 %7 spent %8 of %9 (%10); gauge: spent so far ≈ ε %11 of %12 "
                   "at δ = %13 (the guarantee is the filter's budget)")
-            .arg(m_firstName, m_unit, formatNumber(m_nativeSpent), formatNumber(m_nativeBudget),
+            .arg(m_firstName, m_unit, formatBound(m_nativeSpent), formatNumber(m_nativeBudget),
                  formatPercent(fraction(Ring::Native)), m_secondName, m_secondUnit,
-                 formatNumber(m_secondSpent), formatNumber(m_secondBudget))
-            .arg(formatPercent(fraction(Ring::Second)), formatNumber(m_epsilonSpent, 3),
+                 formatBound(m_secondSpent), formatNumber(m_secondBudget))
+            .arg(formatPercent(fraction(Ring::Second)), formatBound(m_epsilonSpent),
                  formatNumber(m_epsilonBudget), formatNumber(m_delta, 3));
     QString text = tr("%1 spent %2 of %3 (%4), %5 left")
-                       .arg(m_unit, formatNumber(m_nativeSpent), formatNumber(m_nativeBudget),
-                            formatPercent(fraction(Ring::Native)), formatNumber(remaining()));
+                       .arg(m_unit, formatBound(m_nativeSpent), formatNumber(m_nativeBudget),
+                            formatPercent(fraction(Ring::Native)), formatLowerBound(remaining()));
     if (showsEpsilonRing())
-        text += tr("; ε ≈ %1 of %2 at δ = %3")
-                    .arg(formatNumber(m_epsilonSpent, 3), formatNumber(m_epsilonBudget),
-                         formatNumber(m_delta, 3));
+        text
+            += tr("; guarantee: ε ≤ %1 of %2 at δ = %3")
+                   .arg(formatBound(m_epsilonSpent), formatNumber(m_epsilonBudget), formatNumber(m_delta, 3));
     return text;
 }
 
@@ -344,15 +345,15 @@ QList<BudgetGauge::TextItem> BudgetGauge::dualTextItems() const
                          Qt::AlignHCenter | Qt::AlignVCenter});
     };
     side(g.firstCentre, fraction(Ring::Native), tr("%1 %2").arg(m_firstName, m_unit),
-         tr("%1 of %2").arg(formatNumber(m_nativeSpent, 3), formatNumber(m_nativeBudget, 3)));
+         tr("%1 of %2").arg(formatBound(m_nativeSpent), formatNumber(m_nativeBudget)));
     side(g.secondCentre, fraction(Ring::Second), tr("%1 %2").arg(m_secondName, m_secondUnit),
-         tr("%1 of %2").arg(formatNumber(m_secondSpent, 3), formatNumber(m_secondBudget, 3)));
+         tr("%1 of %2").arg(formatBound(m_secondSpent), formatNumber(m_secondBudget)));
 
     // The total ε-equivalent of both sides: a line of text over the bar.
     QFont bold = font();
     bold.setWeight(QFont::DemiBold);
     const QString total = tr("gauge: spent ≈ ε %1 of %2 at δ = %3 (%4)")
-                              .arg(formatNumber(m_epsilonSpent, 3), formatNumber(m_epsilonBudget),
+                              .arg(formatBound(m_epsilonSpent), formatNumber(m_epsilonBudget),
                                    formatNumber(m_delta, 2), formatPercent(fraction(Ring::Epsilon)));
     const QRectF totalBox(kMargin, g.bar.top() - line - 3.0, width() - 2 * kMargin, line);
     items.push_back({total, fittedFont(bold, total, totalBox.size(), Qt::AlignHCenter), totalBox,
@@ -446,10 +447,10 @@ QList<BudgetGauge::TextItem> BudgetGauge::singleTextItems() const
     const double line = metrics.lineSpacing();
     const double keySize = metrics.height() * 0.6;
     const QString lines[kReadoutLines]
-        = {tr("%1 spent %2 of %3").arg(m_unit, formatNumber(m_nativeSpent), formatNumber(m_nativeBudget)),
-           tr("%1 remaining %2").arg(m_unit, formatNumber(remaining())),
-           showsEpsilonRing() ? tr("ε ≈ %1 of %2 at δ = %3")
-                                    .arg(formatNumber(m_epsilonSpent, 3), formatNumber(m_epsilonBudget),
+        = {tr("%1 spent %2 of %3").arg(m_unit, formatBound(m_nativeSpent), formatNumber(m_nativeBudget)),
+           tr("%1 remaining %2").arg(m_unit, formatLowerBound(remaining())),
+           showsEpsilonRing() ? tr("guarantee: ε ≤ %1 of %2 at δ = %3")
+                                    .arg(formatBound(m_epsilonSpent), formatNumber(m_epsilonBudget),
                                          formatNumber(m_delta, 2))
            : !m_note.isEmpty() ? m_note
            : m_delta > 0.0     ? tr("pure ε-DP (δ = %1 unused)").arg(formatNumber(m_delta, 2))

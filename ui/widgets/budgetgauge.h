@@ -72,7 +72,8 @@ public:
     /// 1 = end). Lets tests sample filled vs empty parts without knowing the layout.
     QPointF pointOnRing(Ring ring, double fraction) const;
     /// The one-line readout also used as accessible description, e.g.
-    /// "ρ spent 0.0102 of 0.0339 (30.1 %), ε ≈ 0.53 of 1 at δ = 1e-6".
+    /// "ρ spent 0.0102 of 0.0339 (30.1 %), 0.0237 left; guarantee: ε ≤ 0.53 of 1 at δ = 1e-6"
+    /// (spent amounts rounded up, what is left rounded down).
     QString readout() const;
     /// The sentence (also in the tooltip) saying that the gauge's numbers are the session's
     /// guarantee and why the strategy comparison's smaller ε for the same ledger are hindsight.
