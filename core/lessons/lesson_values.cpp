@@ -2,6 +2,7 @@
 #include "core/lessons/lesson_values.h"
 
 #include "core/accounting/evaluation.h"
+#include "core/accounting/strategy_titles.h"
 #include "core/data/query.h"
 #include "core/lessons/lesson_growing.h"
 #include "core/privacy/zcdp_conversion.h"
@@ -217,14 +218,14 @@ Result<LessonValue> comparisonValue(const Parsed &p, const StepOutcome &o, const
             steps += static_cast<double>(e.count);
         return LessonValue(steps);
     }
+    const accounting::StrategyResult *best = nullptr;
+    for (const auto &r : o.comparison->strategies)
+        if (r.applicable() && (!best || r.answer->epsilon < best->answer->epsilon))
+            best = &r;
     if (p.field == "best" && p.id.empty()) {
-        const accounting::StrategyResult *best = nullptr;
-        for (const auto &r : o.comparison->strategies)
-            if (r.applicable() && (!best || r.answer->epsilon < best->answer->epsilon))
-                best = &r;
         if (!best)
             return notFound(name, "no strategy applies");
-        return LessonValue(best->name);
+        return LessonValue(std::string(accounting::strategyTitle(best->name)));
     }
     if (p.field == "crossover" && p.id.empty()) {
         if (!o.plan || o.plan->events.empty())
@@ -234,11 +235,19 @@ Result<LessonValue> comparisonValue(const Parsed &p, const StepOutcome &o, const
             return notFound(name, k.error().message);
         return LessonValue(static_cast<double>(*k));
     }
-    const auto *r = o.comparison->find(p.id);
+    const auto *r = p.id == "best" ? best : o.comparison->find(p.id);
     if (!r)
-        return notFound(name, "the comparison did not run strategy '" + p.id + "'");
+        return notFound(name, p.id == "best" ? std::string("no strategy applies")
+                                             : "the comparison did not run strategy '" + p.id + "'");
     if (!r->applicable())
         return notFound(name, "strategy '" + p.id + "' does not apply: " + r->error->message);
+    if (p.field == "times_basic") {
+        // How many times smaller than basic composition's ε: "by how much" as one number.
+        const auto *basic = o.comparison->find("basic");
+        if (!basic || !basic->applicable())
+            return notFound(name, "basic composition does not apply");
+        return LessonValue(basic->answer->epsilon / r->answer->epsilon);
+    }
     return LessonValue(r->answer->epsilon);
 }
 
@@ -302,11 +311,12 @@ Result<void> checkAnswerTemplate(const std::string &text, const PlaceholderConte
                     return placeholderError(path, name, "needs a comparison with a plan");
                 continue;
             }
-            if (!contains(strategies, p.id) || p.field != "epsilon")
+            if ((!contains(strategies, p.id) && p.id != "best")
+                || (p.field != "epsilon" && p.field != "times_basic"))
                 return placeholderError(path, name,
-                                        "expected comparison.S.epsilon with S one of basic, advanced, "
-                                        "optimal, zcdp, rdp, pld (or comparison.best, .delta, .steps, "
-                                        ".crossover)");
+                                        "expected comparison.S.epsilon or comparison.S.times_basic with "
+                                        "S one of basic, advanced, optimal, zcdp, rdp, pld or best (or "
+                                        "comparison.best, .delta, .steps, .crossover)");
             continue;
         }
         if (isGrowingPlaceholder(name)) {

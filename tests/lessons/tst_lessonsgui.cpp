@@ -24,6 +24,7 @@
 #include "tests/ui/uitestutils.h"
 #include "ui/appsettings.h"
 #include "ui/comparison/comparisonview.h"
+#include "ui/comparison/strategyresultsmodel.h"
 #include "ui/lessons/lessoncatalog.h"
 #include "ui/lessons/lessonrunner.h"
 #include "ui/lessons/lessonspanel.h"
@@ -32,6 +33,8 @@
 #include "ui/odp/odplabdialog.h"
 #include "ui/panels/querybuilder.h"
 #include "ui/sessiondocument.h"
+#include "ui/util/strategyinfo.h"
+#include "ui/widgets/budgetgauge.h"
 
 #include <QDockWidget>
 #include <QElapsedTimer>
@@ -164,19 +167,23 @@ QString expectedValue(const std::string &name, const session::Session *s, std::s
         std::vector<std::string> names = step.comparison->strategies;
         if (names.empty())
             names = accounting::allStrategyNames();
-        if (parts.size() == 2 && what == QLatin1String("best")) {
-            std::string best;
-            double bestEpsilon = INFINITY;
-            for (const auto &n : names)
-                if (auto a = accounting::evaluateStrategy(n, ledger, query);
-                    a.ok() && a->epsilon < bestEpsilon) {
-                    bestEpsilon = a->epsilon;
-                    best = n;
-                }
-            return QString::fromStdString(best);
-        }
-        auto answer = accounting::evaluateStrategy(what.toStdString(), ledger, query);
-        return answer.ok() ? number(answer->epsilon) : QStringLiteral("(not applicable)");
+        std::string best;
+        double bestEpsilon = INFINITY;
+        for (const auto &n : names)
+            if (auto a = accounting::evaluateStrategy(n, ledger, query); a.ok() && a->epsilon < bestEpsilon) {
+                bestEpsilon = a->epsilon;
+                best = n;
+            }
+        // The name the comparison view's row shows.
+        if (parts.size() == 2 && what == QLatin1String("best"))
+            return ui::strategyInfo(QString::fromStdString(best)).title;
+        const std::string strategy = what == QLatin1String("best") ? best : what.toStdString();
+        auto answer = accounting::evaluateStrategy(strategy, ledger, query);
+        if (!answer.ok())
+            return QStringLiteral("(not applicable)");
+        if (parts.value(2) == QLatin1String("times_basic"))
+            return number(accounting::evaluateStrategy("basic", ledger, query)->epsilon / answer->epsilon);
+        return number(answer->epsilon);
     }
     const auto &events = s->events();
     if (name == "spent.epsilon")
@@ -259,6 +266,51 @@ QString expectedValue(const std::string &name, const session::Session *s, std::s
         return number(sum / n);
     }
     return QStringLiteral("(unknown %1)").arg(QString::fromStdString(name));
+}
+
+/// Every number an answer quotes from a view is the string that view shows: the comparison
+/// table's ε of each strategy (and the name of the cheapest), and the gauge's spent and remaining.
+void checkAnswerAgainstViews(MainWindow &w, const lessons::LessonStep &step, const session::Session *s,
+                             std::size_t firstEvent)
+{
+    static const QRegularExpression placeholder(QStringLiteral("\\{([a-z_.]+)\\}"));
+    const QString answer = QString::fromStdString(step.answer);
+    for (auto it = placeholder.globalMatch(answer); it.hasNext();) {
+        const std::string name = it.next().captured(1).toStdString();
+        const QString expected = expectedValue(name, s, firstEvent, step);
+        const QStringList parts = QString::fromStdString(name).split(u'.');
+        if (parts.front() == QLatin1String("comparison") && parts.size() == 3
+            && parts[2] == QLatin1String("epsilon") && step.view == "comparison") {
+            const auto *model = w.comparisonView()->resultsModel();
+            QString shown;
+            // The view composes in the background: wait for its row.
+            QTRY_VERIFY_WITH_TIMEOUT(
+                [&] {
+                    for (int row = 0; row < model->rowCount(); ++row) {
+                        const QString rowName
+                            = model->index(row, 0).data(ui::StrategyResultsModel::NameRole).toString();
+                        const QString value
+                            = model->index(row, ui::StrategyResultsModel::Value).data().toString();
+                        if (parts[1] == QLatin1String("best")
+                                ? model->index(row, 0).data().toString()
+                                      == expectedValue("comparison.best", s, firstEvent, step)
+                                : rowName == parts[1]) {
+                            shown = value;
+                            return value == expected;
+                        }
+                    }
+                    return false;
+                }(),
+                60000);
+            QCOMPARE(shown, expected);
+        }
+        if (name == "spent.epsilon" || name == "remaining") {
+            const QString readout = w.budgetGauge()->readout();
+            QVERIFY2(readout.contains(expected),
+                     qPrintable(QString::fromStdString(name) + u' ' + expected
+                                + QStringLiteral(" not in the gauge's ") + readout));
+        }
+    }
 }
 
 /// The answer as the test expects it: every placeholder replaced by expectedValue.
@@ -360,6 +412,7 @@ void TestLessonsGui::shippedLessonsRunEndToEnd()
                          step.requests.size() * static_cast<std::size_t>(step.repeat));
             const QString expected = expectedAnswer(step, s, first);
             QCOMPARE(panel->shownAnswerText(), expected);
+            checkAnswerAgainstViews(w, step, s, first);
             qInfo("%s step %d: %s", lesson.id.c_str(), k + 1, qPrintable(expected));
             QVERIFY(!expected.contains(QLatin1String("n/a")));
             if (step.view == "comparison")
