@@ -19,7 +19,7 @@ constexpr const char *kUsage
       "  early-stop  ODP costs of an early-stopped iterative mechanism (Hartmann et al. 2023, Lemma 11, Theorem 15)\n"
       "  thm15       the exact δ of given stopping-point costs (Hartmann et al. 2023, Theorem 15)\n"
       "  recover     budget recovery: private logistic regression with a private test (Hartmann et al. 2023, Algorithm 5)\n"
-      "  table1      smallest k where optimal composition beats simple composition\n"
+      "  table1      smallest k where optimal composition beats basic composition\n"
       "Common options: --out FILE (default stdout), --format json|csv (csv: tables only), --help.\n"
       "Exit codes: 0 success, 1 bad input or refusal, 2 usage.\n"
       "Run 'pbx-cli odp <subcommand> --help' for its options.\n";

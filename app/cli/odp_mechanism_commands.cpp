@@ -52,7 +52,7 @@ constexpr const char *kIqrUsage
 constexpr const char *kTableUsage
     = "Usage: pbx-cli odp table1 [--eps0 0.01,0.05,0.1,0.25,0.5,1,2] [--delta 1e-3,…,1e-9]\n"
       "                   [--companions] [--format json|csv] [--out FILE]\n"
-      "k_min(ε₀, δ): the smallest k for which Kairouz et al.'s Thm 3.3 beats simple composition kε₀.\n";
+      "k_min(ε₀, δ): the smallest k for which Kairouz et al.'s Thm 3.3 (optimal composition) beats basic composition kε₀.\n";
 
 data::Table loadTable(const Options &o)
 {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Simple against advanced composition: the smallest number k of ε₀-DP mechanisms for which the
-// optimal advanced composition of Kairouz, Oh & Viswanath (2015, Thm 3.3) gives any ε below
-// simple composition kε₀ at a target δ (Hartmann, Bindschaedler, Bentkamp & West, PoPETs 2023,
-// Table 1). Below that k, ODP composition (built on simple composition) is the best choice in ε.
+// Basic against optimal composition: the smallest number k of ε₀-DP mechanisms for which the
+// optimal composition of Kairouz, Oh & Viswanath (2015, Thm 3.3) gives any ε below
+// basic composition kε₀ at a target δ (Hartmann, Bindschaedler, Bentkamp & West, PoPETs 2023,
+// Table 1). Below that k, ODP composition (built on basic composition) is the best choice in ε.
 // Derivation in docs/output-dp.md.
 #pragma once
 

@@ -656,9 +656,9 @@ QWidget *OdpLabDialog::buildCrossoverTab()
             [this](int row, int column) { updateCrossoverChart(row, column); });
     auto *layout = new QVBoxLayout(tab);
     layout->addWidget(
-        note(tr("k_min: the fewest ε₀-DP mechanisms for which the optimal advanced composition "
-                "(Kairouz et al., Thm 3.3) beats simple composition kε₀ at the given δ. Below it, "
-                "simple composition — and ODP, which builds on it — is the best available. Darker: "
+        note(tr("k_min: the fewest ε₀-DP mechanisms for which optimal composition "
+                "(Kairouz et al., Thm 3.3) beats basic composition kε₀ at the given δ. Below it, "
+                "basic composition — and ODP, which builds on it — is the best available. Darker: "
                 "larger k_min (log scale, saturating at 200). Select a cell for its curves."),
              tab));
     layout->addWidget(m_crossover, 2);
@@ -680,7 +680,7 @@ void OdpLabDialog::updateCrossoverChart(int row, int column)
     if (!kMin)
         return;
     const std::int64_t last = std::max<std::int64_t>(8, 2 * *kMin);
-    OdpLineChart::Curve simple{tr("simple composition kε₀ (ODP's basis)"), kDp, Qt::SolidLine, {}, {}};
+    OdpLineChart::Curve simple{tr("basic composition kε₀ (ODP's basis)"), kDp, Qt::SolidLine, {}, {}};
     OdpLineChart::Curve ladder{tr("KOV Thm 3.3 ladder ε₀(k − 2i)"), kFilter, Qt::DashLine, {}, {}};
     OdpLineChart::Curve optimal{tr("optimal (exact KOV curve)"), kOdp, Qt::SolidLine, {}, {}};
     for (std::int64_t k = 1; k <= last; ++k) {
@@ -697,12 +697,12 @@ void OdpLabDialog::updateCrossoverChart(int row, int column)
         }
     }
     const double km = static_cast<double>(*kMin);
-    OdpLineChart::Curve marker{tr("k_min = %1: below it ODP/simple is best").arg(*kMin),
+    OdpLineChart::Curve marker{tr("k_min = %1: below it ODP/basic is best").arg(*kMin),
                                Qt::black,
                                Qt::DotLine,
                                {km, km},
                                {0, km * e0}};
-    m_crossoverChart->setTitles(tr("ε of k mechanisms, ε₀ = %1, δ = %2: left of k_min, ODP/simple is best")
+    m_crossoverChart->setTitles(tr("ε of k mechanisms, ε₀ = %1, δ = %2: left of k_min, ODP/basic is best")
                                     .arg(e0)
                                     .arg(delta, 0, 'g', 1),
                                 tr("k (mechanisms composed)"), tr("ε"));
