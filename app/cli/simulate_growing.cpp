@@ -71,7 +71,10 @@ int runSimulateGrowing(const std::vector<std::string> &args, std::ostream &out, 
         [&](const data::Table *table) -> Result<io::json::Json> {
             // Estimated before it starts: refused above the named limits (simulate_limits.h).
             PBX_RETURN_IF_ERROR(checkGrowingLabSize(*config, table));
-            return growing::runGrowingLab(*config, table, seed, planOnly); // a plan reads no data at all
+            auto run = growing::runGrowingLab(*config, table, seed, planOnly); // a plan reads no data at all
+            if (!run)
+                return run.error();
+            return growing::growingLabResultJson(*run);
         },
         err);
     if (!result)

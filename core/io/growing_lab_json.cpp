@@ -356,19 +356,9 @@ Result<void> parseErmg(const Json &doc, const Json *schedule, GrowingLabConfig &
     return validate(ic);
 }
 
-} // namespace
-
-Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
+/// "algorithm", "dataset" and "neighbours" (replace-one only).
+Result<void> parseAlgorithm(const Json &doc, GrowingLabConfig &c)
 {
-    if (!doc.is_object())
-        return growingError(kInvalidConfig, "", "expected a JSON object");
-    auto format = io::json::string(doc, "format", "");
-    if (!format || *format != "pbx-growing-lab")
-        return growingError(kInvalidConfig, "format", "expected \"pbx-growing-lab\"");
-    auto version = io::json::unsignedInteger(doc, "version", "");
-    if (!version || *version != 1)
-        return growingError(kInvalidConfig, "version", "expected 1");
-    GrowingLabConfig c;
     auto algorithm = io::json::string(doc, "algorithm", "");
     if (!algorithm)
         return recode(kInvalidConfig, algorithm.error());
@@ -396,6 +386,12 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
         return growingError(kNeighboursUnsupported, "neighbours",
                             "growing-database mechanisms are analysed for replace-one neighbouring streams");
 
+    return {};
+}
+
+/// "stream": {"start_size", "order", "end"}.
+Result<void> parseStream(const Json &doc, GrowingLabConfig &c)
+{
     auto stream = objectAt(doc, "stream", true);
     if (!stream)
         return stream.error();
@@ -421,6 +417,12 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
         c.end = *end;
     }
 
+    return {};
+}
+
+/// "budget" (required).
+Result<void> parseBudgetField(const Json &doc, GrowingLabConfig &c)
+{
     auto budget = objectAt(doc, "budget", true);
     if (!budget)
         return budget.error();
@@ -429,6 +431,13 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
         return parsedBudget.error();
     c.budget = *parsedBudget;
 
+    return {};
+}
+
+/// "schedule" (BBScheduler's kind and γ; BBImprover's a and every) and the algorithm's own block:
+/// "pmwg", "nsg", "erm" or "black_box".
+Result<void> parseScheduleAndBlock(const Json &doc, GrowingLabConfig &c)
+{
     auto schedule = objectAt(doc, "schedule", c.algorithm == LabAlgorithm::BBScheduler);
     if (schedule && *schedule && (c.algorithm == LabAlgorithm::Pmwg || c.algorithm == LabAlgorithm::Nsg))
         return growingError(kInvalidConfig, "schedule",
@@ -484,6 +493,12 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
             return ok.error();
     }
 
+    return {};
+}
+
+/// "beta", "repetitions", and BBImprover's whole configuration through the core's own checks.
+Result<void> parseRuns(const Json &doc, GrowingLabConfig &c)
+{
     auto beta = io::json::optionalNumber(doc, "beta", "");
     if (!beta)
         return recode(kInvalidBeta, beta.error());
@@ -507,6 +522,25 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
         if (auto ok = validate(ic); !ok)
             return ok.error();
     }
+    return {};
+}
+
+} // namespace
+
+Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
+{
+    if (!doc.is_object())
+        return growingError(kInvalidConfig, "", "expected a JSON object");
+    auto format = io::json::string(doc, "format", "");
+    if (!format || *format != "pbx-growing-lab")
+        return growingError(kInvalidConfig, "format", "expected \"pbx-growing-lab\"");
+    auto version = io::json::unsignedInteger(doc, "version", "");
+    if (!version || *version != 1)
+        return growingError(kInvalidConfig, "version", "expected 1");
+    GrowingLabConfig c;
+    for (const auto parse : {parseAlgorithm, parseStream, parseBudgetField, parseScheduleAndBlock, parseRuns})
+        if (auto ok = parse(doc, c); !ok)
+            return ok.error();
     return c;
 }
 
@@ -591,6 +625,258 @@ Json growingLabSettings(const GrowingLabConfig &c, std::uint64_t seed, bool plan
     s["seed"] = seed;
     s["plan_only"] = planOnly;
     return s;
+}
+
+} // namespace pbx::growing
+
+namespace pbx::growing {
+
+namespace {
+
+constexpr const char *kSimulationNote
+    = "simulation mode: true answers are read to score accuracy, never to decide";
+constexpr const char *kPlanNote = "plan only: no data were read";
+
+Json summaryJson(const LabSummary &s)
+{
+    return Json{{"median", s.median}, {"q95", s.q95}, {"max", s.max}};
+}
+
+Json bandJson(const OptionalBand &b)
+{
+    if (!b)
+        return Json(nullptr);
+    return Json{{"median", b->median}, {"q05", b->q05}, {"q95", b->q95}};
+}
+
+const char *conversionName(ZcdpConversion conversion)
+{
+    return conversion == ZcdpConversion::Cks ? "cks" : "simple";
+}
+
+Json privacyJson(const LabPrivacy &p)
+{
+    Json j{{"unit", p.rho ? "rho" : "epsilon"}};
+    if (p.worstCase)
+        j["worst_case"] = *p.worstCase;
+    j["total_reserved"] = p.totalReserved;
+    if (p.spentRealised)
+        j["spent_realised"] = *p.spentRealised;
+    if (p.realised)
+        j["realised"] = *p.realised;
+    if (p.realisedEpsilon)
+        j["realised_epsilon"] = *p.realisedEpsilon;
+    if (p.target)
+        j["target"] = Json{{"epsilon", p.target->epsilon},
+                           {"delta", p.target->delta},
+                           {"conversion", conversionName(p.target->conversion)}};
+    if (p.realisedTargetEpsilon)
+        j["realised_target_epsilon"] = *p.realisedTargetEpsilon;
+    if (p.worstCaseTargetEpsilon)
+        j["worst_case_target_epsilon"] = *p.worstCaseTargetEpsilon;
+    return j;
+}
+
+Json capsJson(const std::vector<LabCap> &caps)
+{
+    Json list = Json::array();
+    for (const auto &c : caps)
+        list.push_back(Json{{"time", c.time}, {"cap", c.cap}});
+    return list;
+}
+
+void writeScheduler(const SchedulerResult &r, Json &doc)
+{
+    if (r.gammaChosen)
+        doc["settings"]["schedule"]["gamma_chosen"] = *r.gammaChosen;
+    Json list = Json::array();
+    for (const auto &e : r.epochs) {
+        Json j{{"index", e.privacy.index}, {"start", e.start}, {"end", e.last}};
+        if (r.zcdp)
+            j["rho"] = e.privacy.rho;
+        j["epsilon"] = e.privacy.epsilon;
+        j["cumulative"] = e.privacy.cumulative;
+        j["beta"] = e.privacy.beta;
+        j["alpha_black_box"] = io::json::finiteOrNull(e.alphaBlackBox);
+        j["staleness"] = e.staleness;
+        j["bound"] = io::json::finiteOrNull(e.bound);
+        list.push_back(std::move(j));
+    }
+    doc["epochs"] = std::move(list);
+    doc["privacy"] = privacyJson(r.privacy);
+    if (r.smallDb) {
+        Json db{{"m", r.smallDb->m},
+                {"universe", r.smallDb->universe},
+                {"queries", r.smallDb->queries},
+                {"range_size", r.smallDb->rangeSize}};
+        if (r.smallDb->bestMaxErrorAtEnd)
+            db["best_max_error_at_end"] = *r.smallDb->bestMaxErrorAtEnd;
+        doc["smalldb"] = std::move(db);
+    }
+    if (r.monteCarlo)
+        doc["monte_carlo"] = Json{{"repetitions", r.monteCarlo->repetitions},
+                                  {"max_error", summaryJson(r.monteCarlo->maxError)},
+                                  {"runs_exceeding", r.monteCarlo->runsExceeding},
+                                  {"epoch_max_error_median", r.monteCarlo->epochMedian},
+                                  {"epoch_max_error_q05", r.monteCarlo->epochQ05},
+                                  {"epoch_max_error_q95", r.monteCarlo->epochQ95}};
+}
+
+void writeImprover(const ImproverResult &r, Json &doc)
+{
+    Json steps = Json::array();
+    for (const auto &row : r.steps)
+        steps.push_back(Json{{"t", row.t},
+                             {"rho", row.step.rho},
+                             {"epsilon", row.step.epsilon},
+                             {"cumulative", row.cumulative},
+                             {"beta", row.step.beta},
+                             {"alpha_black_box", io::json::finiteOrNull(row.step.alphaBlackBox)},
+                             {"staleness", row.step.staleness},
+                             {"bound", io::json::finiteOrNull(row.step.bound)}});
+    doc["steps"] = std::move(steps);
+    doc["normaliser"] = r.normaliser;
+    const auto &c = r.crossover;
+    doc["crossover"] = Json{{"scheduler", "zcdp-equalised"},
+                            {"gamma", c.gamma},
+                            {"scheduler_worst_bound", c.schedulerWorstBound},
+                            {"first_t", c.firstT ? Json(*c.firstT) : Json(nullptr)},
+                            {"within_horizon", c.withinHorizon}};
+    doc["privacy"] = privacyJson(r.privacy);
+    if (r.monteCarlo)
+        doc["monte_carlo"] = Json{{"repetitions", r.monteCarlo->repetitions},
+                                  {"max_error_at_end", summaryJson(r.monteCarlo->maxErrorAtEnd)},
+                                  {"runs_exceeding", r.monteCarlo->runsExceeding}};
+}
+
+void writePmwg(const PmwgResult &r, const GrowingLabConfig &config, Json &doc)
+{
+    doc["sigma_n"] = r.sigmaN;
+    if (!r.run) {
+        doc["cap"] = capsJson(r.plannedCap);
+        doc["privacy"] = privacyJson(r.privacy);
+        return;
+    }
+    Json hard = Json::array();
+    for (const auto &h : r.run->hardQueries)
+        hard.push_back(Json{{"time", h.time}, {"query", h.query}});
+    doc["hard_queries"] = std::move(hard);
+    Json caps = Json::array();
+    for (const auto &cp : r.run->checkpoints)
+        caps.push_back(Json{{"time", cp.time}, {"cap", cp.cap}, {"hard", cp.hard}});
+    doc["cap"] = std::move(caps);
+    doc["privacy"] = privacyJson(r.privacy);
+    doc["errors"] = Json{{"queries", r.run->queries},
+                         {"mean_abs", r.run->meanAbsError},
+                         {"q95_abs", r.run->q95AbsError},
+                         {"max_abs", r.run->maxAbsError},
+                         {"laplace_baseline_mean_abs", r.run->laplaceBaselineMeanError},
+                         {"final_kl", r.run->finalDivergence}};
+    if (!config.pmwg.uniformArrivals)
+        doc["warning"] = "uniform update off: not private as analysed (a simulation-only demonstration)";
+}
+
+Json nsgMonteCarloJson(const NsgMonteCarlo &mc)
+{
+    Json checkpoints = Json::array();
+    for (const auto &cp : mc.checkpoints)
+        checkpoints.push_back(Json{{"time", cp.time},
+                                   {"hard", bandJson(cp.hard)},
+                                   {"hard_mean_abs", bandJson(cp.hardMeanAbs)},
+                                   {"runs_with_hard", cp.runsWithHard}});
+    return Json{{"repetitions", mc.repetitions},
+                {"checkpoints", std::move(checkpoints)},
+                {"hard", bandJson(mc.hard)},
+                {"hard_mean_abs", bandJson(mc.hardMeanAbs)},
+                {"realised", bandJson(mc.realised)}};
+}
+
+void writeNsg(const NsgResult &r, Json &doc)
+{
+    doc["sigma_n"] = r.sigmaN;
+    doc["f_n"] = r.fN;
+    if (!r.run) {
+        doc["cap"] = capsJson(r.plannedCap);
+        doc["privacy"] = privacyJson(r.privacy);
+        return;
+    }
+    Json hard = Json::array();
+    for (const auto &h : r.run->hardQueries)
+        hard.push_back(
+            Json{{"time", h.time}, {"query", h.query}, {"answer", h.answer}, {"true", h.trueAnswer}});
+    doc["hard_queries"] = std::move(hard);
+    Json caps = Json::array();
+    for (const auto &cp : r.run->checkpoints)
+        caps.push_back(Json{{"time", cp.time},
+                            {"cap", cp.cap},
+                            {"hard", cp.hard},
+                            {"capped", cp.capped},
+                            {"threshold_side_differs", cp.misjudged}});
+    doc["cap"] = std::move(caps);
+    Json rounds = Json::array();
+    for (const auto &round : r.run->rounds)
+        rounds.push_back(Json{{"start", round.start},
+                              {"halt", round.halt ? Json(*round.halt) : Json(nullptr)},
+                              {"cost_atg", round.atgCost},
+                              {"cost", round.cost}});
+    doc["rounds"] = std::move(rounds);
+    doc["privacy"] = privacyJson(r.privacy);
+    doc["errors"] = Json{{"queries", r.run->queries}, {"hard_mean_abs", r.run->meanAbsNumericError}};
+    if (r.monteCarlo)
+        doc["monte_carlo"] = nsgMonteCarloJson(*r.monteCarlo);
+}
+
+void writeErmg(const ErmgResult &r, Json &doc)
+{
+    Json list = Json::array();
+    for (const auto &release : r.releases) {
+        Json j{{"t", release.t},
+               {"end", release.end},
+               {"rho", release.rho},
+               {"cumulative", release.cumulative},
+               {"sensitivity", release.sensitivity},
+               {"sigma", release.sigma}};
+        if (release.risk)
+            j["risk"] = *release.risk;
+        if (release.excessRisk)
+            j["excess_risk"]
+                = Json{{"mean", release.excessRisk->mean}, {"median", release.excessRisk->median}};
+        if (release.newtonIterations)
+            j["newton_iterations"] = *release.newtonIterations;
+        list.push_back(std::move(j));
+    }
+    doc["releases"] = std::move(list);
+    doc["privacy"] = privacyJson(r.privacy);
+    if (!r.monteCarlo)
+        return;
+    Json perRelease = Json::array();
+    for (std::size_t i = 0; i < r.monteCarlo->times.size(); ++i)
+        perRelease.push_back(Json{{"t", r.monteCarlo->times[i]},
+                                  {"excess_risk_mean", bandJson(r.monteCarlo->excessRiskMean[i])}});
+    doc["monte_carlo"]
+        = Json{{"repetitions", r.monteCarlo->repetitions}, {"releases", std::move(perRelease)}};
+}
+
+} // namespace
+
+Json growingLabResultJson(const GrowingLabResult &r)
+{
+    Json doc{{"format", "pbx-simulation"},
+             {"version", 1},
+             {"simulation", "growing-" + std::string(labAlgorithmName(r.config.algorithm))},
+             {"settings", growingLabSettings(r.config, r.seed, r.planOnly)}};
+    if (const auto *s = std::get_if<SchedulerResult>(&r.body))
+        writeScheduler(*s, doc);
+    else if (const auto *i = std::get_if<ImproverResult>(&r.body))
+        writeImprover(*i, doc);
+    else if (const auto *p = std::get_if<PmwgResult>(&r.body))
+        writePmwg(*p, r.config, doc);
+    else if (const auto *n = std::get_if<NsgResult>(&r.body))
+        writeNsg(*n, doc);
+    else
+        writeErmg(std::get<ErmgResult>(r.body), doc);
+    doc["note"] = r.simulated ? kSimulationNote : kPlanNote;
+    return doc;
 }
 
 } // namespace pbx::growing

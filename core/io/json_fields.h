@@ -7,9 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace pbx::io::json {
 
@@ -52,5 +56,47 @@ bool isUtf8(std::string_view text);
 
 /// A JSON number, or null for NaN/∞ (JSON has no such values).
 Json finiteOrNull(double value);
+
+/// Refuses a key of `object` that is neither one of `keys` nor of `extraKeys` (strict readers: a
+/// misspelt key must not silently change a result). A non-object passes (its type is checked where
+/// it is read). Errors: Parse "<path>: unknown field '<key>'<suffix>" for the first such key.
+inline Result<void> refuseUnknownFields(const Json &object, const std::string &path,
+                                        std::span<const char *const> keys,
+                                        std::initializer_list<const char *> extraKeys = {},
+                                        std::string_view suffix = {})
+{
+    if (!object.is_object())
+        return {};
+    for (const auto &item : object.items()) {
+        const auto known = [&](const char *k) { return item.key() == k; };
+        if (std::none_of(keys.begin(), keys.end(), known)
+            && std::none_of(extraKeys.begin(), extraKeys.end(), known))
+            return makeError(ErrorCode::Parse,
+                             path + ": unknown field '" + item.key() + "'" + std::string(suffix));
+    }
+    return {};
+}
+
+/// The array `key` of `object`, each element an object read by `read(element, elementPath)` (a
+/// Result<T>), in order. Errors: Parse naming "<path>.<key>" (missing or not an array) or
+/// "<path>.<key>[i]" (not an object); `read`'s own errors.
+template<typename T, typename Read>
+Result<std::vector<T>> objects(const Json &object, const char *key, const std::string &path, Read read)
+{
+    auto it = object.find(key);
+    if (it == object.end() || !it->is_array())
+        return makeError(ErrorCode::Parse, path + "." + key + ": expected an array");
+    std::vector<T> out;
+    for (std::size_t i = 0; i < it->size(); ++i) {
+        const std::string p = path + "." + key + "[" + std::to_string(i) + "]";
+        if (!(*it)[i].is_object())
+            return makeError(ErrorCode::Parse, p + ": expected an object");
+        auto x = read((*it)[i], p);
+        if (!x)
+            return x.error();
+        out.push_back(std::move(*x));
+    }
+    return out;
+}
 
 } // namespace pbx::io::json

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <type_traits>
+#include <variant>
 
 namespace pbx::strategies {
 
@@ -70,7 +72,10 @@ Json strategyJson(const RangeStrategy &s)
     return j;
 }
 
-Result<LabConfig> parseLabConfig(const Json &doc)
+namespace {
+
+/// "format", "version", "experiment", "dataset" and "column" (with the experiment's defaults).
+Result<void> parseExperiment(const Json &doc, LabConfig &c)
 {
     if (!doc.is_object())
         return labConfigError("the configuration must be a JSON object");
@@ -78,7 +83,6 @@ Result<LabConfig> parseLabConfig(const Json &doc)
         return labConfigError("format: expected \"pbx-strategies-lab\"");
     if (!doc.contains("version") || doc["version"] != 1)
         return labConfigError("version: expected 1");
-    LabConfig c;
     auto experiment = optionalField<std::string>(doc, "experiment");
     if (!experiment)
         return experiment.error();
@@ -107,21 +111,33 @@ Result<LabConfig> parseLabConfig(const Json &doc)
         c.column = c.experiment == LabExperiment::Quantile || c.experiment == LabExperiment::SmoothSensitivity
                        ? "wage"
                        : "experience";
-    if (doc.contains("bounds") && !doc["bounds"].is_null()) {
-        const auto &b = doc["bounds"];
-        if (!b.is_array() || b.size() != 2 || !b[0].is_number() || !b[1].is_number())
-            return strategyError(kInvalidBounds, "bounds: expected [lo, hi]");
-        const double lo = b[0].get<double>(), hi = b[1].get<double>();
-        if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi))
-            return strategyError(kInvalidBounds, "bounds: need finite lo < hi");
-        if ((c.experiment == LabExperiment::Ranges || c.experiment == LabExperiment::Inference)
-            && (lo != std::floor(lo) || hi != std::floor(hi)))
-            return strategyError(kInvalidBounds, "bounds: an ordinal domain needs integer bounds");
-        if (hi - lo + 1.0 > static_cast<double>(kMaxCells)
-            && (c.experiment == LabExperiment::Ranges || c.experiment == LabExperiment::Inference))
-            return strategyError(kInvalidBounds, "bounds: the domain has more than 65,536 values");
-        c.bounds = std::pair{lo, hi};
-    }
+    return {};
+}
+
+/// "bounds": [lo, hi] (integers of at most 2^16 values for an ordinal domain).
+Result<void> parseBounds(const Json &doc, LabConfig &c)
+{
+    if (!doc.contains("bounds") || doc["bounds"].is_null())
+        return {};
+    const auto &b = doc["bounds"];
+    if (!b.is_array() || b.size() != 2 || !b[0].is_number() || !b[1].is_number())
+        return strategyError(kInvalidBounds, "bounds: expected [lo, hi]");
+    const double lo = b[0].get<double>(), hi = b[1].get<double>();
+    if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi))
+        return strategyError(kInvalidBounds, "bounds: need finite lo < hi");
+    if ((c.experiment == LabExperiment::Ranges || c.experiment == LabExperiment::Inference)
+        && (lo != std::floor(lo) || hi != std::floor(hi)))
+        return strategyError(kInvalidBounds, "bounds: an ordinal domain needs integer bounds");
+    if (hi - lo + 1.0 > static_cast<double>(kMaxCells)
+        && (c.experiment == LabExperiment::Ranges || c.experiment == LabExperiment::Inference))
+        return strategyError(kInvalidBounds, "bounds: the domain has more than 65,536 values");
+    c.bounds = std::pair{lo, hi};
+    return {};
+}
+
+/// "neighbours", "epsilon", "q" and "repetitions".
+Result<void> parsePrivacy(const Json &doc, LabConfig &c)
+{
     if (auto v = optionalField<std::string>(doc, "neighbours"); !v)
         return v.error();
     else if (*v) {
@@ -152,6 +168,12 @@ Result<LabConfig> parseLabConfig(const Json &doc)
             return labConfigError("repetitions: at least 2");
         c.repetitions = static_cast<int>(*r);
     }
+    return {};
+}
+
+/// The ranges experiment's "strategies", "post", "workload" and "ranges".
+Result<void> parseRanges(const Json &doc, LabConfig &c)
+{
     if (doc.contains("strategies")) {
         const auto &list = doc["strategies"];
         if (!list.is_array())
@@ -210,6 +232,13 @@ Result<LabConfig> parseLabConfig(const Json &doc)
             c.ranges.push_back({*a, *b});
         }
     }
+    return {};
+}
+
+/// The inference experiment's "projection" and "branching"; the BMI's "cutoff"; the smooth
+/// sensitivity's "delta"; "parallel_rule".
+Result<void> parseExtras(const Json &doc, LabConfig &c)
+{
     if (auto v = optionalField<std::string>(doc, "projection"); !v)
         return v.error();
     else if (*v)
@@ -245,6 +274,17 @@ Result<LabConfig> parseLabConfig(const Json &doc)
         if (**v != "max" && **v != "doubled")
             return labConfigError("parallel_rule: expected max or doubled");
     }
+    return {};
+}
+
+} // namespace
+
+Result<LabConfig> parseLabConfig(const Json &doc)
+{
+    LabConfig c;
+    for (const auto parse : {parseExperiment, parseBounds, parsePrivacy, parseRanges, parseExtras})
+        if (auto ok = parse(doc, c); !ok)
+            return ok.error();
     return c;
 }
 
@@ -283,6 +323,218 @@ Json labSettingsJson(const LabConfig &c, std::uint64_t seed)
     s["repetitions"] = c.repetitions;
     s["seed"] = seed;
     return s;
+}
+
+} // namespace pbx::strategies
+
+namespace pbx::strategies {
+
+namespace {
+
+void writeBmi(const BmiLabResult &r, Json &doc)
+{
+    if (r.cutoff) {
+        doc["cutoff"] = *r.cutoff;
+        doc["cells_meaning"]
+            = "(afam & wage < cutoff, afam & wage >= cutoff, cauc & < cutoff, cauc & >= cutoff)";
+    } else {
+        Json rows = Json::array();
+        for (std::size_t i = 0; i < r.rows.size(); ++i)
+            rows.push_back({{"sex", std::string(1, r.rows[i].sex)},
+                            {"height_inches", r.rows[i].heightInches},
+                            {"weight_pounds", r.rows[i].weightPounds},
+                            {"bmi", r.rowBmi[i]}});
+        doc["rows"] = rows;
+    }
+    doc["cells"] = Json(std::vector<double>(r.cells.begin(), r.cells.end()));
+    doc["answers"] = Json(std::vector<double>(r.answers.begin(), r.answers.end()));
+    Json methods = Json::array();
+    for (const auto &m : r.methods)
+        methods.push_back({{"method", m.name},
+                           {"laplace_scale", m.laplaceScale},
+                           {"predicted", io::json::finiteOrNull(m.predicted)},
+                           {"measured", {{"average", m.measured}, {"standard_error", m.standardError}}},
+                           {"histogram", {{"bin_width", r.binWidth}, {"shares", m.histogram}}}});
+    doc["results"] = methods;
+    doc["violation_probability"] = r.violationProbability;
+    doc["violation_probability_exact"]
+        = r.violationProbabilityExact ? Json(*r.violationProbabilityExact) : Json(nullptr);
+    doc["privacy"] = {
+        {"algorithm_1", "four counts, each epsilon/4 (sensitivity 1): sequential composition"},
+        {"algorithm_1_calibrated", "the 4-vector's l1 sensitivity is 2 (add/remove) or 4 (replace)"},
+        {"algorithm_2",
+         "disjoint cells: parallel composition (replace: each cell at epsilon/2); sums are post-processing"}};
+}
+
+Json rangeResultJson(const RangeStrategyResult &result)
+{
+    const RangePrediction &p = result.prediction;
+    Json r = strategyJson(result.strategy);
+    r["strategy"] = r["kind"];
+    r.erase("kind");
+    r["label"] = result.strategy.label();
+    r["sensitivity_l1"] = p.sensitivityL1;
+    r["padded_size"] = p.padded;
+    r["predicted"] = {{"average", p.average}, {"max", p.max}, {"total", p.total}, {"by_length", p.byLength}};
+    if (const auto &m = result.measured)
+        r["measured"] = {{"average", m->average},
+                         {"standard_error", m->standardError},
+                         {"runs", m->runs},
+                         {"by_length", m->byLength},
+                         {"by_length_standard_error", m->byLengthStandardError}};
+    else
+        r["measured"] = nullptr;
+    return r;
+}
+
+void writeRanges(const RangesLabResult &r, const LabConfig &config, Json &doc)
+{
+    Json results = Json::array();
+    for (const auto &result : r.results)
+        results.push_back(rangeResultJson(result));
+    doc["domain"]
+        = {{"column", r.column}, {"bounds", {r.lo, r.hi}}, {"cells", r.cells}, {"empty_cells", r.emptyCells}};
+    doc["workload_size"] = r.workloadSize;
+    doc["results"] = results;
+    doc["recommended"] = {{"index", r.recommended},
+                          {"label", r.results[r.recommended].prediction.strategy.label()},
+                          {"why", kRecommendedWhy}};
+    if (config.post.round)
+        doc["rounding"]
+            = "rounding to integers is for display: it is not a projection and can increase the error";
+}
+
+void writeInference(const InferenceLabResult &r, Json &doc)
+{
+    Json firstRuns = Json::array();
+    for (const auto &run : r.firstRuns)
+        firstRuns.push_back({{"before", run.before}, {"after", run.after}, {"moved", run.moved}});
+    doc["projection"] = r.projection;
+    doc["vector_size"] = r.vectorSize;
+    doc["runs"] = r.runs;
+    doc["sse_before"] = r.sseBefore;
+    doc["sse_after"] = r.sseAfter;
+    doc["mean_distance_moved"] = r.meanDistanceMoved;
+    doc["runs_worse"] = r.runsWorse;
+    doc["runs_outside_constraints"] = r.runsOutsideConstraints;
+    doc["first_runs"] = firstRuns;
+    doc["example"] = r.example ? Json{{"truth", r.example->truth},
+                                      {"noisy", r.example->noisy},
+                                      {"projected", r.example->projected}}
+                               : Json();
+    if (r.predicted)
+        doc["predicted"]
+            = {{"sse_before", r.predicted->first},
+               {"sse_after", r.predicted->second},
+               {"why",
+                "projection onto an affine set of dimension K: expected error drops from #nodes*v to K*v"}};
+    doc["guarantee"]
+        = "for the projected vector in l2 and every run: |qbar - q|^2 <= |qtilde - q|^2 - |qtilde - qbar|^2; "
+          "single coordinates and derived queries can get worse";
+}
+
+void writeQuantile(const QuantileLabResult &r, Json &doc)
+{
+    doc["column"] = r.column;
+    doc["bounds"] = {r.lo, r.hi};
+    doc["q"] = r.q;
+    doc["rows"] = r.rows;
+    doc["true_quantile"] = r.trueQuantile;
+    doc["continuous"] = {{"expected_absolute_error", r.expectedAbsoluteError},
+                         {"expected_rank_error", r.expectedRankError}};
+    if (const auto &g = r.grid) {
+        Json log10p = Json::array();
+        for (const auto &p : g->log10Probabilities)
+            log10p.push_back(p ? Json(*p) : Json(nullptr));
+        doc["grid"] = {{"candidates", g->candidates},
+                       {"utilities", g->utilities},
+                       {"probabilities", g->probabilities},
+                       {"log10_probabilities", log10p},
+                       {"rank_error_bound_95", g->rankErrorBound95}};
+    }
+    doc["accuracy"] = "McSherry-Talwar: with probability >= 1 - beta the released candidate's rank is within "
+                      "(2/epsilon) ln(|grid|/beta) rows of the best candidate's";
+}
+
+void writeSmoothSensitivity(const SmoothSensitivityLabResult &r, Json &doc)
+{
+    Json curve = Json::array();
+    for (const auto &[k, value] : r.curve)
+        curve.push_back({k, value});
+    doc["column"] = r.column;
+    doc["bounds"] = {r.lo, r.hi};
+    doc["median"] = r.median;
+    doc["cauchy"] = {{"beta", r.cauchy.beta},
+                     {"smooth_sensitivity", r.cauchy.value},
+                     {"attained_at_k", r.cauchy.attainedAt},
+                     {"noise_scale", r.cauchy.noiseScale},
+                     {"guarantee", "pure epsilon-DP: median + (6/epsilon) S* Z, Z standard Cauchy"}};
+    doc["laplace"] = {{"delta", r.delta},
+                      {"beta", r.laplace.beta},
+                      {"smooth_sensitivity", r.laplace.value},
+                      {"noise_scale", r.laplace.noiseScale},
+                      {"guarantee", "(epsilon, delta)-DP: median + (2/epsilon) S* Lap(1)"}};
+    doc["curve"] = curve;
+    doc["exponential_mechanism"] = {{"expected_absolute_error", r.exponentialMechanismError}};
+    doc["warning"]
+        = "non-private diagnostic: the smooth sensitivity, A(k) and the local sensitivity are computed "
+          "from the true data and are not private";
+}
+
+void writeStability(const StabilityLabResult &r, Json &doc)
+{
+    Json rows = Json::array();
+    for (const auto &t : r.transformations) {
+        Json row = {{"transformation", std::string(transformationName(t.transformation))},
+                    {"parameter", t.parameter}};
+        if (t.stability) {
+            row["stability"] = *t.stability;
+            row["epsilon"] = t.epsilon;
+            row["rho"] = t.rho;
+        } else {
+            row["stability"] = nullptr;
+            row["note"] = "unbounded: a row joins every row of its key group; truncate first";
+        }
+        rows.push_back(row);
+    }
+    Json sampling = Json::array();
+    for (const auto &s : r.subsampling)
+        sampling.push_back({{"rate", s.rate},
+                            {"epsilon", s.epsilon},
+                            {"shortcut_2p_epsilon", s.shortcut ? Json(*s.shortcut) : Json(nullptr)}});
+    doc["base"] = {{"epsilon", r.epsilon}, {"rho", r.rho}};
+    doc["transformations"] = rows;
+    doc["poisson_subsampling"] = sampling;
+}
+
+} // namespace
+
+Json labResultJson(const StrategiesLabResult &result)
+{
+    Json doc;
+    doc["format"] = "pbx-simulation";
+    doc["version"] = 1;
+    doc["simulation"] = "strategies-" + std::string(labExperimentName(result.config.experiment));
+    doc["settings"] = labSettingsJson(result.config, result.seed);
+    std::visit(
+        [&](const auto &body) {
+            using Body = std::decay_t<decltype(body)>;
+            if constexpr (std::is_same_v<Body, BmiLabResult>)
+                writeBmi(body, doc);
+            else if constexpr (std::is_same_v<Body, RangesLabResult>)
+                writeRanges(body, result.config, doc);
+            else if constexpr (std::is_same_v<Body, InferenceLabResult>)
+                writeInference(body, doc);
+            else if constexpr (std::is_same_v<Body, QuantileLabResult>)
+                writeQuantile(body, doc);
+            else if constexpr (std::is_same_v<Body, SmoothSensitivityLabResult>)
+                writeSmoothSensitivity(body, doc);
+            else
+                writeStability(body, doc);
+        },
+        result.body);
+    doc["note"] = kLabSimulationNote;
+    return doc;
 }
 
 } // namespace pbx::strategies

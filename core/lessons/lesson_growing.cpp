@@ -91,10 +91,10 @@ Result<double> staleness(const std::string &name, const std::string &order, cons
     auto doc = growing::runGrowingLab(c, &table, s->settings().seed.value_or(1), false);
     if (!doc)
         return notFound(name, doc.error().message);
-    const auto &medians = (*doc)["monte_carlo"]["epoch_max_error_median"];
+    const auto &medians = std::get<growing::SchedulerResult>(doc->body).monteCarlo->epochMedian;
     if (medians.empty())
         return notFound(name, "the simulation has no epoch");
-    return medians.back().get<double>();
+    return medians.back();
 }
 
 } // namespace

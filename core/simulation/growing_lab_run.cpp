@@ -8,7 +8,6 @@
 #include "core/growing/growing_error.h"
 #include "core/growing/growing_svt.h"
 #include "core/growing/lab_monte_carlo.h"
-#include "core/io/growing_lab_json.h"
 #include "core/math/directed_rounding.h"
 
 #include <algorithm>
@@ -18,30 +17,22 @@
 
 namespace pbx::growing {
 
-using io::json::Json;
-
 namespace {
 
-constexpr const char *kSimulationNote
-    = "simulation mode: true answers are read to score accuracy, never to decide";
-constexpr const char *kPlanNote = "plan only: no data were read";
-
-Json summary(const std::vector<double> &sample)
+LabSummary summary(const std::vector<double> &sample)
 {
-    return Json{{"median", labQuantile(sample, 0.5)},
-                {"q95", labQuantile(sample, 0.95)},
-                {"max", *std::max_element(sample.begin(), sample.end())}};
+    return LabSummary{labQuantile(sample, 0.5), labQuantile(sample, 0.95),
+                      *std::max_element(sample.begin(), sample.end())};
 }
 
 /// The median and the band the lab draws around it (kLabBandLow … kLabBandHigh); null for an empty
 /// sample (e.g. no run had a hard answer yet).
-Json band(const std::vector<double> &sample)
+OptionalBand band(const std::vector<double> &sample)
 {
     if (sample.empty())
-        return Json(nullptr);
-    return Json{{"median", labQuantile(sample, 0.5)},
-                {"q05", labQuantile(sample, kLabBandLow)},
-                {"q95", labQuantile(sample, kLabBandHigh)}};
+        return std::nullopt;
+    return LabBand{labQuantile(sample, 0.5), labQuantile(sample, kLabBandLow),
+                   labQuantile(sample, kLabBandHigh)};
 }
 
 /// BBScheduler's Monte Carlo summary, shared by its Laplace-k and SmallDB boxes: each repetition's
@@ -71,20 +62,14 @@ public:
     /// "monte_carlo": the largest error over the stream (median, 95 %, max), the runs in which some
     /// epoch exceeded its bound, and per epoch the median, 5th and 95th percentile over the runs
     /// (the band the lab draws around the median, kLabBandLow … kLabBandHigh).
-    Json document(int repetitions) const
+    SchedulerMonteCarlo summarise(int repetitions) const
     {
-        Json mc{{"repetitions", repetitions},
-                {"max_error", summary(m_worstPerRun)},
-                {"runs_exceeding", m_exceeding}};
-        Json median = Json::array(), q05 = Json::array(), q95 = Json::array();
+        SchedulerMonteCarlo mc{repetitions, summary(m_worstPerRun), m_exceeding, {}, {}, {}};
         for (const auto &sample : m_perEpoch) {
-            median.push_back(labQuantile(sample, 0.5));
-            q05.push_back(labQuantile(sample, kLabBandLow));
-            q95.push_back(labQuantile(sample, 0.95));
+            mc.epochMedian.push_back(labQuantile(sample, 0.5));
+            mc.epochQ05.push_back(labQuantile(sample, kLabBandLow));
+            mc.epochQ95.push_back(labQuantile(sample, 0.95));
         }
-        mc["epoch_max_error_median"] = std::move(median);
-        mc["epoch_max_error_q05"] = std::move(q05);
-        mc["epoch_max_error_q95"] = std::move(q95);
         return mc;
     }
 
@@ -146,10 +131,10 @@ Result<void> forEachRepetition(const GrowingLabConfig &c, const data::Rows &tabl
 /// repetition the rows arrive in a seeded order; at each epoch start SmallDB runs on the first t_i
 /// rows at the epoch's ε_i (√(2ρ_i) under a zCDP schedule) with the exact sampler, and its 28
 /// answers are scored against the true fractions at every time of the epoch.
-Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Rows &table, std::uint64_t seed,
-                              std::uint64_t end, const std::vector<EpochPlan> &epochs, Json doc,
-                              const LabProgress &progress)
+Result<void> simulateSmallDbg(const GrowingLabConfig &c, const data::Rows &table, std::uint64_t seed,
+                              std::uint64_t end, SchedulerResult &out, const LabProgress &progress)
 {
+    const std::vector<EpochPlan> &epochs = out.epochs;
     auto inst = cpsSmallDbInstance(table);
     if (!inst)
         return inst.error();
@@ -200,7 +185,7 @@ Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Rows &table
                 return ok.error();
         }
     }
-    Json mc = errors.document(c.repetitions);
+    out.monteCarlo = errors.summarise(c.repetitions);
     // The best any m-row database could do on the whole table (a property of the data, simulation
     // only; the stream's last database when it ends at the last row).
     if (end == table.rowCount()) {
@@ -210,69 +195,72 @@ Result<Json> simulateSmallDbg(const GrowingLabConfig &c, const data::Rows &table
         auto best = db->bestMaxError(all);
         if (!best)
             return best.error();
-        doc["smalldb"]["best_max_error_at_end"] = *best;
+        out.smallDb->bestMaxErrorAtEnd = *best;
     }
-    doc["monte_carlo"] = std::move(mc);
-    return doc;
+    return {};
 }
 
-Result<Json> runScheduler(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed,
-                          std::uint64_t end, Json doc, const LabProgress &progress)
+/// For an approx budget: the target {ε, δ, conversion} and the realised / worst-case ρ converted to
+/// ε at δ. Nothing for other kinds.
+Result<void> addApproxTarget(const Budget &budget, LabPrivacy &privacy)
 {
+    if (budget.kind != BudgetKind::Approx)
+        return {};
+    privacy.target = budget;
+    for (const auto &[from, to] : {std::pair{&privacy.realised, &privacy.realisedTargetEpsilon},
+                                   std::pair{&privacy.worstCase, &privacy.worstCaseTargetEpsilon}}) {
+        if (!*from)
+            continue;
+        auto e = approxEpsilonOf(budget, **from);
+        if (!e)
+            return e.error();
+        *to = *e;
+    }
+    return {};
+}
+
+Result<SchedulerResult> runScheduler(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed,
+                                     std::uint64_t end, const LabProgress &progress)
+{
+    SchedulerResult out;
     SchedulerConfig sc = schedulerConfigOf(c);
     if (!c.gamma) {
         auto best = optimalGamma(sc, c.startSize);
         if (!best)
             return best.error();
         sc.gamma = best->gamma;
-        doc["settings"]["schedule"]["gamma_chosen"] = best->gamma;
+        out.gammaChosen = best->gamma;
     }
     auto epochs = planEpochs(sc, end);
     if (!epochs)
         return epochs.error();
-    const bool zcdp = scheduleIsZcdp(c.schedule);
-    Json list = Json::array();
-    for (const auto &e : *epochs) {
-        Json j{{"index", e.privacy.index}, {"start", e.start}, {"end", e.last}};
-        if (zcdp)
-            j["rho"] = e.privacy.rho;
-        j["epsilon"] = e.privacy.epsilon;
-        j["cumulative"] = e.privacy.cumulative;
-        j["beta"] = e.privacy.beta;
-        j["alpha_black_box"] = io::json::finiteOrNull(e.alphaBlackBox);
-        j["staleness"] = e.staleness;
-        j["bound"] = io::json::finiteOrNull(e.bound);
-        list.push_back(std::move(j));
-    }
-    doc["epochs"] = std::move(list);
+    out.epochs = std::move(*epochs);
+    out.zcdp = scheduleIsZcdp(c.schedule);
     auto scheduler = BBScheduler::create(sc);
-    Json privacy{{"unit", zcdp ? "rho" : "epsilon"},
-                 {"total_reserved", scheduler->total()},
-                 {"spent_realised", epochs->back().privacy.cumulative}};
-    if (c.budget.kind == BudgetKind::Approx)
-        privacy["target"]
-            = Json{{"epsilon", c.budget.epsilon},
-                   {"delta", c.budget.delta},
-                   {"conversion", c.budget.conversion == ZcdpConversion::Cks ? "cks" : "simple"}};
-    doc["privacy"] = std::move(privacy);
+    out.privacy.rho = out.zcdp;
+    out.privacy.totalReserved = scheduler->total();
+    out.privacy.spentRealised = out.epochs.back().privacy.cumulative;
+    if (auto ok = addApproxTarget(c.budget, out.privacy); !ok)
+        return ok.error();
     if (c.smallDbSize > 0)
-        doc["smalldb"] = Json{{"m", c.smallDbSize},
-                              {"universe", SmallDbInstance::kCells},
-                              {"queries", kCpsSmallDbQueries},
-                              {"range_size", smallDbRangeSize(SmallDbInstance::kCells, c.smallDbSize)}};
+        out.smallDb = SmallDbSummary{c.smallDbSize, SmallDbInstance::kCells, kCpsSmallDbQueries,
+                                     smallDbRangeSize(SmallDbInstance::kCells, c.smallDbSize), std::nullopt};
     if (!table)
-        return doc;
-    if (c.smallDbSize > 0)
-        return simulateSmallDbg(c, *table, seed, end, *epochs, std::move(doc), progress);
+        return out;
+    if (c.smallDbSize > 0) {
+        if (auto ok = simulateSmallDbg(c, *table, seed, end, out, progress); !ok)
+            return ok.error();
+        return out;
+    }
 
     // Monte Carlo: the rows arrive in a seeded order; each epoch answers every query from one
     // Laplace-k run on its first t_i rows; the error of every answer at every time is scored.
     const std::size_t k = c.queries.size();
-    EpochErrors errors(*epochs);
+    EpochErrors errors(out.epochs);
     auto simulated = forEachRepetition(
         c, *table, seed, end, progress, [&](const PrefixCounts &counts, std::mt19937_64 &noise) {
-            for (std::size_t i = 0; i < epochs->size(); ++i) {
-                const auto &e = (*epochs)[i];
+            for (std::size_t i = 0; i < out.epochs.size(); ++i) {
+                const auto &e = out.epochs[i];
                 const double scale = laplaceKScale(k, e.privacy.epsilon, double(e.start));
                 errors.add(i, heldRunWorstError(counts, k, e.start, e.last, scale, noise));
             }
@@ -280,20 +268,14 @@ Result<Json> runScheduler(const GrowingLabConfig &c, const data::Rows *table, st
         });
     if (!simulated)
         return simulated.error();
-    doc["monte_carlo"] = errors.document(c.repetitions);
-    return doc;
+    out.monteCarlo = errors.summarise(c.repetitions);
+    return out;
 }
 
-Result<Json> runImprover(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed,
-                         std::uint64_t end, Json doc, const LabProgress &progress)
+/// BBImprover's run times n, n+m, … thinned to ~60 log-spaced ones, plus the last run.
+std::vector<std::uint64_t> improverCheckpoints(const GrowingLabConfig &c, std::uint64_t lastRun)
 {
-    const ImproverConfig ic = improverConfigOf(c);
-    auto improver = BBImprover::create(ic);
-    if (!improver)
-        return improver.error();
-    // Checkpoints: the run times n, n+m, … thinned to ~60 log-spaced ones, plus the last run.
     std::vector<std::uint64_t> times;
-    const std::uint64_t lastRun = c.startSize + (end - c.startSize) / c.every * c.every;
     for (std::uint64_t t = c.startSize; t <= lastRun;) {
         times.push_back(t);
         const std::uint64_t grown = static_cast<std::uint64_t>(double(t) * 1.06);
@@ -303,50 +285,24 @@ Result<Json> runImprover(const GrowingLabConfig &c, const data::Rows *table, std
     }
     if (times.back() != lastRun)
         times.push_back(lastRun);
-    Json steps = Json::array();
-    for (const auto t : times) {
-        const auto s = improver->step(t);
-        steps.push_back(Json{{"t", t},
-                             {"rho", s.rho},
-                             {"epsilon", s.epsilon},
-                             {"cumulative", improver->cumulative(t + c.every - 1)},
-                             {"beta", s.beta},
-                             {"alpha_black_box", io::json::finiteOrNull(s.alphaBlackBox)},
-                             {"staleness", s.staleness},
-                             {"bound", io::json::finiteOrNull(s.bound)}});
-    }
-    doc["steps"] = std::move(steps);
-    doc["normaliser"] = improver->normaliser();
-    // The crossover with BBScheduler (zcdp-equalised at its optimal γ for the same budget and box).
-    SchedulerConfig sc = schedulerConfigOf(c);
-    sc.schedule = ScheduleKind::ZcdpEqualised;
-    auto best = optimalGamma(sc, c.startSize, 0.01, 4.0, 2000);
-    if (!best)
-        return best.error();
-    sc.gamma = best->gamma;
-    auto cross = improverCrossover(ic, sc, std::uint64_t{1} << 50);
-    if (!cross)
-        return cross.error();
-    doc["crossover"] = Json{{"scheduler", "zcdp-equalised"},
-                            {"gamma", best->gamma},
-                            {"scheduler_worst_bound", best->worstBound},
-                            {"first_t", *cross ? Json(**cross) : Json(nullptr)},
-                            {"within_horizon", cross->has_value() && **cross <= end}};
-    doc["privacy"] = Json{{"unit", "rho"},
-                          {"total_reserved", improver->total()},
-                          {"spent_realised", improver->cumulative(lastRun + c.every - 1)}};
-    if (!table)
-        return doc;
+    return times;
+}
 
+/// BBImprover's Monte Carlo: every run at t = n, n+m, … held for m times; each repetition's error at
+/// the last step.
+Result<ImproverMonteCarlo> simulateImprover(const GrowingLabConfig &c, const BBImprover &improver,
+                                            const data::Rows &table, std::uint64_t seed, std::uint64_t end,
+                                            std::uint64_t lastRun, const LabProgress &progress)
+{
     const std::size_t k = c.queries.size();
     std::vector<double> atEnd;
     int exceeding = 0;
     auto simulated = forEachRepetition(
-        c, *table, seed, end, progress, [&](const PrefixCounts &counts, std::mt19937_64 &noise) {
+        c, table, seed, end, progress, [&](const PrefixCounts &counts, std::mt19937_64 &noise) {
             bool exceeded = false;
             double last = 0.0;
             for (std::uint64_t t = c.startSize; t <= lastRun; t += c.every) {
-                const auto s = improver->step(t);
+                const auto s = improver.step(t);
                 const double scale = laplaceKScale(k, s.epsilon, double(t));
                 const std::uint64_t stop = std::min<std::uint64_t>(t + c.every - 1, end);
                 const double worst = heldRunWorstError(counts, k, t, stop, scale, noise);
@@ -359,9 +315,43 @@ Result<Json> runImprover(const GrowingLabConfig &c, const data::Rows *table, std
         });
     if (!simulated)
         return simulated.error();
-    doc["monte_carlo"] = Json{
-        {"repetitions", c.repetitions}, {"max_error_at_end", summary(atEnd)}, {"runs_exceeding", exceeding}};
-    return doc;
+    return ImproverMonteCarlo{c.repetitions, summary(atEnd), exceeding};
+}
+
+Result<ImproverResult> runImprover(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed,
+                                   std::uint64_t end, const LabProgress &progress)
+{
+    const ImproverConfig ic = improverConfigOf(c);
+    auto improver = BBImprover::create(ic);
+    if (!improver)
+        return improver.error();
+    ImproverResult out;
+    const std::uint64_t lastRun = c.startSize + (end - c.startSize) / c.every * c.every;
+    for (const auto t : improverCheckpoints(c, lastRun))
+        out.steps.push_back(ImproverRow{t, improver->step(t), improver->cumulative(t + c.every - 1)});
+    out.normaliser = improver->normaliser();
+    // The crossover with BBScheduler (zcdp-equalised at its optimal γ for the same budget and box).
+    SchedulerConfig sc = schedulerConfigOf(c);
+    sc.schedule = ScheduleKind::ZcdpEqualised;
+    auto best = optimalGamma(sc, c.startSize, 0.01, 4.0, 2000);
+    if (!best)
+        return best.error();
+    sc.gamma = best->gamma;
+    auto cross = improverCrossover(ic, sc, std::uint64_t{1} << 50);
+    if (!cross)
+        return cross.error();
+    out.crossover
+        = ImproverCrossover{best->gamma, best->worstBound, *cross, cross->has_value() && **cross <= end};
+    out.privacy.rho = true;
+    out.privacy.totalReserved = improver->total();
+    out.privacy.spentRealised = improver->cumulative(lastRun + c.every - 1);
+    if (!table)
+        return out;
+    auto mc = simulateImprover(c, *improver, *table, seed, end, lastRun, progress);
+    if (!mc)
+        return mc.error();
+    out.monteCarlo = *mc;
+    return out;
 }
 
 /// Checkpoint k of `checkpoints` evenly spaced times from n to `end` (one checkpoint: at end), where
@@ -371,49 +361,34 @@ std::uint64_t checkpointTime(std::uint64_t n, std::uint64_t end, int checkpoints
     return checkpoints == 1 ? end : n + (end - n) * std::uint64_t(k) / std::uint64_t(checkpoints - 1);
 }
 
-/// For an approx budget: "target" = {ε, δ, conversion} and the realised / worst-case ρ converted
-/// to ε at δ ("realised_target_epsilon", "worst_case_target_epsilon"). Nothing for other kinds.
-Result<void> addApproxTarget(const Budget &budget, Json &privacy)
+/// The budget's unit and total for PMWG and NSG, with their worst case.
+LabPrivacy svtPrivacy(const Budget &budget, double worstCase)
 {
-    if (budget.kind != BudgetKind::Approx)
-        return {};
-    privacy["target"] = Json{{"epsilon", budget.epsilon},
-                             {"delta", budget.delta},
-                             {"conversion", budget.conversion == ZcdpConversion::Cks ? "cks" : "simple"}};
-    for (const auto &[from, to] : {std::pair{"realised", "realised_target_epsilon"},
-                                   std::pair{"worst_case", "worst_case_target_epsilon"}}) {
-        if (!privacy.contains(from) || !privacy[from].is_number())
-            continue;
-        auto e = approxEpsilonOf(budget, privacy[from].get<double>());
-        if (!e)
-            return e.error();
-        privacy[to] = *e;
-    }
-    return {};
+    LabPrivacy privacy;
+    privacy.rho = isZcdp(budget);
+    privacy.worstCase = worstCase;
+    privacy.totalReserved = privacy.rho ? *zcdpBudget(budget) : budget.epsilon;
+    return privacy;
 }
 
-Result<Json> runPmwg(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed,
-                     std::uint64_t end, Json doc)
+Result<PmwgResult> runPmwg(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed,
+                           std::uint64_t end)
 {
     auto pmwg = Pmwg::create(c.pmwg);
     if (!pmwg)
         return pmwg.error();
-    const bool zcdp = isZcdp(c.budget);
-    Json privacy{{"unit", zcdp ? "rho" : "epsilon"}, {"worst_case", pmwg->worstCase()}};
-    privacy["total_reserved"] = zcdp ? *zcdpBudget(c.budget) : c.budget.epsilon;
-    doc["sigma_n"] = pmwg->sigmaN();
+    PmwgResult out;
+    out.privacy = svtPrivacy(c.budget, pmwg->worstCase());
+    out.sigmaN = pmwg->sigmaN();
     if (!table) {
         // The cap at the checkpoints is public: H(t) = ⌊c_0(1 + H_t − H_n)⌋.
-        Json caps = Json::array();
         for (int k = 0; k < c.checkpoints; ++k) {
             const std::uint64_t t = checkpointTime(c.startSize, end, c.checkpoints, k);
-            caps.push_back(Json{{"time", t}, {"cap", pmwg->capAt(t)}});
+            out.plannedCap.push_back(LabCap{t, pmwg->capAt(t)});
         }
-        doc["cap"] = std::move(caps);
-        if (auto ok = addApproxTarget(c.budget, privacy); !ok)
+        if (auto ok = addApproxTarget(c.budget, out.privacy); !ok)
             return ok.error();
-        doc["privacy"] = std::move(privacy);
-        return doc;
+        return out;
     }
     auto universe = cpsUniverse(*table, c.universe);
     if (!universe)
@@ -421,30 +396,14 @@ Result<Json> runPmwg(const GrowingLabConfig &c, const data::Rows *table, std::ui
     auto run = simulatePmwg(c.pmwg, *universe, *table, c.order, end, c.checkpoints, c.perCheckpoint, seed);
     if (!run)
         return run.error();
-    Json hard = Json::array();
-    for (const auto &h : run->hardQueries)
-        hard.push_back(Json{{"time", h.time}, {"query", h.query}});
-    doc["hard_queries"] = std::move(hard);
-    Json caps = Json::array();
-    for (const auto &cp : run->checkpoints)
-        caps.push_back(Json{{"time", cp.time}, {"cap", cp.cap}, {"hard", cp.hard}});
-    doc["cap"] = std::move(caps);
     // Realised and worst case in the budget's unit: ε (pure), or ρ (zcdp and approx: the rounds
     // opened, (49/18)Σf(s_i)²); an approx budget also gets both converted to ε at its δ.
-    privacy["realised"] = run->realised;
-    privacy["realised_epsilon"] = run->realisedEpsilon;
-    if (auto ok = addApproxTarget(c.budget, privacy); !ok)
+    out.privacy.realised = run->realised;
+    out.privacy.realisedEpsilon = run->realisedEpsilon;
+    if (auto ok = addApproxTarget(c.budget, out.privacy); !ok)
         return ok.error();
-    doc["privacy"] = std::move(privacy);
-    doc["errors"] = Json{{"queries", run->queries},
-                         {"mean_abs", run->meanAbsError},
-                         {"q95_abs", run->q95AbsError},
-                         {"max_abs", run->maxAbsError},
-                         {"laplace_baseline_mean_abs", run->laplaceBaselineMeanError},
-                         {"final_kl", run->finalDivergence}};
-    if (!c.pmwg.uniformArrivals)
-        doc["warning"] = "uniform update off: not private as analysed (a simulation-only demonstration)";
-    return doc;
+    out.run = std::move(*run);
+    return out;
 }
 
 /// NSG's Monte Carlo over arrival orders: per checkpoint, the hard answers so far K(t) and the mean
@@ -472,19 +431,13 @@ public:
             m_finalError.push_back(run.meanAbsNumericError);
         m_realised.push_back(run.realised);
     }
-    Json document(int repetitions, const NsgRun &first) const
+    NsgMonteCarlo summarise(int repetitions, const NsgRun &first) const
     {
-        Json checkpoints = Json::array();
+        NsgMonteCarlo mc{repetitions, {}, band(m_finalHard), band(m_finalError), band(m_realised)};
         for (std::size_t k = 0; k < m_hard.size(); ++k)
-            checkpoints.push_back(Json{{"time", first.checkpoints[k].time},
-                                       {"hard", band(m_hard[k])},
-                                       {"hard_mean_abs", band(m_error[k])},
-                                       {"runs_with_hard", m_error[k].size()}});
-        return Json{{"repetitions", repetitions},
-                    {"checkpoints", std::move(checkpoints)},
-                    {"hard", band(m_finalHard)},
-                    {"hard_mean_abs", band(m_finalError)},
-                    {"realised", band(m_realised)}};
+            mc.checkpoints.push_back(NsgCheckpointBands{first.checkpoints[k].time, band(m_hard[k]),
+                                                        band(m_error[k]), m_error[k].size()});
+        return mc;
     }
 
 private:
@@ -492,28 +445,24 @@ private:
     std::vector<double> m_finalHard, m_finalError, m_realised;
 };
 
-Result<Json> runNsg(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed, std::uint64_t end,
-                    Json doc, const LabProgress &progress)
+Result<NsgResult> runNsg(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed,
+                         std::uint64_t end, const LabProgress &progress)
 {
     auto unit = nsgNoiseUnit(c.nsg);
     if (!unit)
         return unit.error();
-    const bool zcdp = isZcdp(c.budget);
-    Json privacy{{"unit", zcdp ? "rho" : "epsilon"}, {"worst_case", nsgWorstCase(*unit, c.nsg)}};
-    privacy["total_reserved"] = zcdp ? *zcdpBudget(c.budget) : c.budget.epsilon;
-    doc["sigma_n"] = unit->sigmaN;
-    doc["f_n"] = unit->f(double(unit->startSize));
+    NsgResult out;
+    out.privacy = svtPrivacy(c.budget, nsgWorstCase(*unit, c.nsg));
+    out.sigmaN = unit->sigmaN;
+    out.fN = unit->f(double(unit->startSize));
     if (!table) {
-        Json caps = Json::array();
         for (int k = 0; k < c.checkpoints; ++k) {
             const std::uint64_t t = checkpointTime(c.startSize, end, c.checkpoints, k);
-            caps.push_back(Json{{"time", t}, {"cap", c.nsg.cap->at(c.startSize, t)}});
+            out.plannedCap.push_back(LabCap{t, c.nsg.cap->at(c.startSize, t)});
         }
-        doc["cap"] = std::move(caps);
-        if (auto ok = addApproxTarget(c.budget, privacy); !ok)
+        if (auto ok = addApproxTarget(c.budget, out.privacy); !ok)
             return ok.error();
-        doc["privacy"] = std::move(privacy);
-        return doc;
+        return out;
     }
     if (c.queries.empty())
         return growingError(kInvalidConfig, "nsg.queries",
@@ -523,7 +472,6 @@ Result<Json> runNsg(const GrowingLabConfig &c, const data::Rows *table, std::uin
         return data.error();
     // Repetition r: the arrival order labOrderSeed(seed, r) and the noise labNoiseSeed(seed, r).
     // The transcript listed (hard answers, cap, rounds, privacy) is repetition 0's.
-    std::optional<NsgRun> run;
     NsgErrors errors(std::size_t(c.checkpoints));
     for (int rep = 0; rep < c.repetitions; ++rep) {
         auto order = arrivalOrder(*table, c.order, labOrderSeed(seed, rep));
@@ -534,66 +482,36 @@ Result<Json> runNsg(const GrowingLabConfig &c, const data::Rows *table, std::uin
             return one.error();
         errors.add(*one);
         if (rep == 0)
-            run = std::move(*one);
+            out.run = std::move(*one);
         if (auto ok = reportLabProgress(progress, rep, c.repetitions); !ok)
             return ok.error();
     }
-    Json hard = Json::array();
-    for (const auto &h : run->hardQueries)
-        hard.push_back(
-            Json{{"time", h.time}, {"query", h.query}, {"answer", h.answer}, {"true", h.trueAnswer}});
-    doc["hard_queries"] = std::move(hard);
-    Json caps = Json::array();
-    for (const auto &cp : run->checkpoints)
-        caps.push_back(Json{{"time", cp.time},
-                            {"cap", cp.cap},
-                            {"hard", cp.hard},
-                            {"capped", cp.capped},
-                            {"threshold_side_differs", cp.misjudged}});
-    doc["cap"] = std::move(caps);
-    Json rounds = Json::array();
-    for (const auto &r : run->rounds)
-        rounds.push_back(Json{{"start", r.start},
-                              {"halt", r.halt ? Json(*r.halt) : Json(nullptr)},
-                              {"cost_atg", r.atgCost},
-                              {"cost", r.cost}});
-    doc["rounds"] = std::move(rounds);
-    privacy["realised"] = run->realised;
-    privacy["realised_epsilon"] = run->realisedEpsilon;
-    if (auto ok = addApproxTarget(c.budget, privacy); !ok)
+    out.privacy.realised = out.run->realised;
+    out.privacy.realisedEpsilon = out.run->realisedEpsilon;
+    if (auto ok = addApproxTarget(c.budget, out.privacy); !ok)
         return ok.error();
-    doc["privacy"] = std::move(privacy);
-    doc["errors"] = Json{{"queries", run->queries}, {"hard_mean_abs", run->meanAbsNumericError}};
-    doc["monte_carlo"] = errors.document(c.repetitions, *run);
-    return doc;
+    out.monteCarlo = errors.summarise(c.repetitions, *out.run);
+    return out;
 }
-
-/// One ERMG release: a model fitted on the first t rows, held to `last`, charged ρ.
-struct ErmRelease
-{
-    std::uint64_t t = 0, last = 0;
-    double rho = 0.0, cumulative = 0.0;
-};
 
 /// ERMG's simulation: per repetition the rows arrive in the order labOrderSeed(seed, r), every
 /// release refits the model (warm-started from the previous one) and scores `ermDraws` noisy copies
 /// (progress after each fit);
 /// one noise stream std::mt19937_64(seed ^ "ermg") through every repetition. The releases' own
-/// fields (risk, excess_risk, newton_iterations) are repetition 0's; "monte_carlo" has, per release,
-/// the median and band over the runs of the mean excess empirical risk.
+/// fields (risk, excess risk, Newton's iterations) are repetition 0's; the Monte Carlo has, per
+/// release, the median and band over the runs of the mean excess empirical risk.
 Result<void> simulateErmg(const GrowingLabConfig &c, const data::Rows &table, std::uint64_t seed,
-                          std::uint64_t end, const std::vector<ErmRelease> &releases, Json &doc,
-                          const LabProgress &progress)
+                          std::uint64_t end, ErmgResult &out, const LabProgress &progress)
 {
     auto data = cpsErmData(table);
     if (!data)
         return data.error();
+    auto &releases = out.releases;
     const Eigen::Index rows = Eigen::Index(end);
     Eigen::MatrixXd x(rows, data->features.cols());
     Eigen::VectorXd y(rows);
     std::mt19937_64 rng(seed ^ 0x65726d67u);
     std::vector<std::vector<double>> excess(releases.size());
-    auto &out = doc["releases"];
     for (int rep = 0; rep < c.repetitions; ++rep) {
         auto order = arrivalOrder(table, c.order, labOrderSeed(seed, rep));
         if (!order)
@@ -610,88 +528,102 @@ Result<void> simulateErmg(const GrowingLabConfig &c, const data::Rows &table, st
             if (!fit)
                 return fit.error();
             theta = fit->theta;
-            const auto risk = excessRisk(theta, out[i]["sigma"].get<double>(), x.topRows(t), y.head(t),
-                                         c.ermLambda, c.ermDraws, rng);
+            const auto risk
+                = excessRisk(theta, releases[i].sigma, x.topRows(t), y.head(t), c.ermLambda, c.ermDraws, rng);
             excess[i].push_back(risk.mean);
             if (rep == 0) {
-                out[i]["risk"] = logisticRisk(theta, x.topRows(t), y.head(t), c.ermLambda);
-                out[i]["excess_risk"] = Json{{"mean", risk.mean}, {"median", risk.median}};
-                out[i]["newton_iterations"] = fit->iterations;
+                releases[i].risk = logisticRisk(theta, x.topRows(t), y.head(t), c.ermLambda);
+                releases[i].excessRisk = risk;
+                releases[i].newtonIterations = fit->iterations;
             }
             // Progress after every fit: a repetition of the thinned grid takes seconds.
             if (auto ok = reportLabProgress(progress, rep, c.repetitions, i, releases.size()); !ok)
                 return ok;
         }
     }
-    Json perRelease = Json::array();
-    for (std::size_t i = 0; i < releases.size(); ++i)
-        perRelease.push_back(Json{{"t", releases[i].t}, {"excess_risk_mean", band(excess[i])}});
-    doc["monte_carlo"] = Json{{"repetitions", c.repetitions}, {"releases", std::move(perRelease)}};
+    ErmgMonteCarlo mc{c.repetitions, {}, {}};
+    for (std::size_t i = 0; i < releases.size(); ++i) {
+        mc.times.push_back(releases[i].t);
+        mc.excessRiskMean.push_back(band(excess[i]));
+    }
+    out.monteCarlo = std::move(mc);
     return {};
 }
 
-/// ERMG: the release times with their ρ (BBImprover's thinned grid or BBScheduler's epochs), the
-/// Gaussian σ = Δ_t/√(2ρ_t) of each, and (simulation) the measured excess empirical risk.
-Result<Json> runErmg(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed,
-                     std::uint64_t end, Json doc, const LabProgress &progress)
+/// ERMG's release times with their ρ: BBImprover's thinned grid or BBScheduler's epochs; `total` is
+/// set to the reserved ρ.
+Result<std::vector<ErmgRelease>> ermgReleases(const GrowingLabConfig &c, std::uint64_t end, double &total)
 {
-    std::vector<ErmRelease> releases;
-    double total = 0.0;
+    std::vector<ErmgRelease> releases;
+    const auto add = [&](std::uint64_t t, std::uint64_t last, double rho, double cumulative) {
+        ErmgRelease r;
+        r.t = t;
+        r.end = last;
+        r.rho = rho;
+        r.cumulative = cumulative;
+        releases.push_back(r);
+    };
     if (c.ermScheduler) {
         const SchedulerConfig sc = schedulerConfigOf(c);
         auto epochs = planEpochs(sc, end);
         if (!epochs)
             return epochs.error();
         for (const auto &e : *epochs)
-            releases.push_back({e.start, e.last, e.privacy.rho, e.privacy.cumulative});
+            add(e.start, e.last, e.privacy.rho, e.privacy.cumulative);
         total = BBScheduler::create(sc)->total();
-    } else {
-        const ImproverConfig ic = improverConfigOf(c);
-        auto improver = BBImprover::create(ic);
-        if (!improver)
-            return improver.error();
-        total = improver->total();
-        double cumulative = 0.0;
-        for (std::uint64_t t = c.startSize; t <= end; t += c.every) {
-            const auto step = improver->step(t);
-            cumulative = std::min(total, math::addRoundUp(cumulative, step.rho));
-            releases.push_back({t, std::min(end, t + c.every - 1), step.rho, cumulative});
-        }
+        return releases;
     }
-    if (table && releases.size() > 1000)
-        return growingError(kInvalidConfig, "schedule.every",
-                            "a simulation solves at most 1000 models; " + std::to_string(releases.size())
-                                + " releases were planned (raise schedule.every)");
-    Json list = Json::array();
-    for (const auto &r : releases) {
-        if (!(r.rho > 0.0))
-            return growingError(kInvalidBudget, "budget", "a release's rho underflowed to 0");
-        list.push_back(Json{{"t", r.t},
-                            {"end", r.last},
-                            {"rho", r.rho},
-                            {"cumulative", r.cumulative},
-                            {"sensitivity", ermSensitivity(r.t, c.ermLambda, c.ermTol)},
-                            {"sigma", ermNoiseScale(r.t, c.ermLambda, c.ermTol, r.rho)}});
+    const ImproverConfig ic = improverConfigOf(c);
+    auto improver = BBImprover::create(ic);
+    if (!improver)
+        return improver.error();
+    total = improver->total();
+    double cumulative = 0.0;
+    for (std::uint64_t t = c.startSize; t <= end; t += c.every) {
+        const auto step = improver->step(t);
+        cumulative = std::min(total, math::addRoundUp(cumulative, step.rho));
+        add(t, std::min(end, t + c.every - 1), step.rho, cumulative);
     }
-    doc["releases"] = std::move(list);
-    Json privacy{{"unit", "rho"}, {"total_reserved", total}, {"spent_realised", releases.back().cumulative}};
-    if (auto ok = addApproxTarget(c.budget, privacy); !ok)
-        return ok.error();
-    doc["privacy"] = std::move(privacy);
-    if (!table)
-        return doc;
-    if (auto ok = simulateErmg(c, *table, seed, end, releases, doc, progress); !ok)
-        return ok.error();
-    return doc;
+    return releases;
 }
 
-} // namespace
-
-Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, std::uint64_t seed,
-                           bool planOnly, const LabProgress &progress)
+/// ERMG: the release times with their ρ, the Gaussian σ = Δ_t/√(2ρ_t) of each, and (simulation) the
+/// measured excess empirical risk.
+Result<ErmgResult> runErmg(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed,
+                           std::uint64_t end, const LabProgress &progress)
 {
-    if (planOnly)
-        table = nullptr;
+    double total = 0.0;
+    auto releases = ermgReleases(c, end, total);
+    if (!releases)
+        return releases.error();
+    if (table && releases->size() > 1000)
+        return growingError(kInvalidConfig, "schedule.every",
+                            "a simulation solves at most 1000 models; " + std::to_string(releases->size())
+                                + " releases were planned (raise schedule.every)");
+    ErmgResult out;
+    out.releases = std::move(*releases);
+    for (auto &r : out.releases) {
+        if (!(r.rho > 0.0))
+            return growingError(kInvalidBudget, "budget", "a release's rho underflowed to 0");
+        r.sensitivity = ermSensitivity(r.t, c.ermLambda, c.ermTol);
+        r.sigma = ermNoiseScale(r.t, c.ermLambda, c.ermTol, r.rho);
+    }
+    out.privacy.rho = true;
+    out.privacy.totalReserved = total;
+    out.privacy.spentRealised = out.releases.back().cumulative;
+    if (auto ok = addApproxTarget(c.budget, out.privacy); !ok)
+        return ok.error();
+    if (!table)
+        return out;
+    if (auto ok = simulateErmg(c, *table, seed, end, out, progress); !ok)
+        return ok.error();
+    return out;
+}
+
+/// The stream's last time: "stream.end" (required for a plan) or the table's rows. Errors:
+/// Unsupported (a table not marked public), INVALID_CONFIG ("black_box", "stream.end").
+Result<std::uint64_t> streamEnd(const GrowingLabConfig &c, const data::Table *table)
+{
     std::uint64_t end = 0;
     if (table) {
         if (!table->isPublic())
@@ -717,6 +649,28 @@ Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, 
     }
     if (end < c.startSize)
         return growingError(kInvalidConfig, "stream.end", "must be >= stream.start_size");
+    return end;
+}
+
+template<typename Body>
+Result<void> store(Result<Body> body, GrowingLabResult &out)
+{
+    if (!body)
+        return body.error();
+    out.body = std::move(*body);
+    return {};
+}
+
+} // namespace
+
+Result<GrowingLabResult> runGrowingLab(const GrowingLabConfig &c, const data::Table *table,
+                                       std::uint64_t seed, bool planOnly, const LabProgress &progress)
+{
+    if (planOnly)
+        table = nullptr;
+    auto end = streamEnd(c, table);
+    if (!end)
+        return end.error();
     // Door (b) of core/data/rows.h: the rows of the public table checked above.
     std::optional<data::Rows> publicTable;
     if (table)
@@ -726,21 +680,28 @@ Result<Json> runGrowingLab(const GrowingLabConfig &c, const data::Table *table, 
     if (!table && c.algorithm == LabAlgorithm::Pmwg && !c.pmwg.uniformArrivals)
         return growingError(kInvalidConfig, "pmwg.uniform_update",
                             "false voids the privacy analysis and is a simulation-only demonstration");
-    Json doc{{"format", "pbx-simulation"},
-             {"version", 1},
-             {"simulation", "growing-" + std::string(labAlgorithmName(c.algorithm))},
-             {"settings", growingLabSettings(c, seed, planOnly)}};
-    auto result = c.algorithm == LabAlgorithm::BBScheduler
-                      ? runScheduler(c, rows, seed, end, std::move(doc), progress)
-                  : c.algorithm == LabAlgorithm::BBImprover
-                      ? runImprover(c, rows, seed, end, std::move(doc), progress)
-                  : c.algorithm == LabAlgorithm::Pmwg ? runPmwg(c, rows, seed, end, std::move(doc))
-                  : c.algorithm == LabAlgorithm::Nsg  ? runNsg(c, rows, seed, end, std::move(doc), progress)
-                                                      : runErmg(c, rows, seed, end, std::move(doc), progress);
-    if (!result)
-        return result;
-    (*result)["note"] = table ? kSimulationNote : kPlanNote;
-    return result;
+    GrowingLabResult out{c, seed, planOnly, table != nullptr, *end, {}};
+    Result<void> ok;
+    switch (c.algorithm) {
+    case LabAlgorithm::BBScheduler:
+        ok = store(runScheduler(c, rows, seed, *end, progress), out);
+        break;
+    case LabAlgorithm::BBImprover:
+        ok = store(runImprover(c, rows, seed, *end, progress), out);
+        break;
+    case LabAlgorithm::Pmwg:
+        ok = store(runPmwg(c, rows, seed, *end), out);
+        break;
+    case LabAlgorithm::Nsg:
+        ok = store(runNsg(c, rows, seed, *end, progress), out);
+        break;
+    case LabAlgorithm::Ermg:
+        ok = store(runErmg(c, rows, seed, *end, progress), out);
+        break;
+    }
+    if (!ok)
+        return ok.error();
+    return out;
 }
 
 } // namespace pbx::growing

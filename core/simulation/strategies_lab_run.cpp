@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/simulation/strategies_lab_run.h"
 
-#include "core/io/strategies_lab_json.h"
 #include "core/strategies/bmi_example.h"
 #include "core/strategies/constrained_inference.h"
 #include "core/strategies/histogram.h"
@@ -17,11 +16,7 @@
 
 namespace pbx::strategies {
 
-using io::json::Json;
-
 namespace {
-
-constexpr const char *kNote = "simulation mode: true answers are read to score accuracy, never to decide";
 
 struct Domain
 {
@@ -94,134 +89,120 @@ bool report(const LabProgress &progress, double fraction, const std::string &sta
 
 // ---------------------------------------------------------------- experiments
 
-Result<Json> runBmi(const LabConfig &config, const data::Rows *table, std::uint64_t seed)
+Result<BmiLabResult> runBmi(const LabConfig &config, const data::Rows *table, std::uint64_t seed)
 {
     BmiCells cells = bmiSlideCells();
-    Json doc;
+    BmiLabResult out;
     if (config.dataset == "slides") {
-        Json rows = Json::array();
-        for (const auto &row : bmiSlideRows())
-            rows.push_back({{"sex", std::string(1, row.sex)},
-                            {"height_inches", row.heightInches},
-                            {"weight_pounds", row.weightPounds},
-                            {"bmi", std::round(bodyMassIndex(row) * 100.0) / 100.0}});
-        doc["rows"] = rows;
+        out.rows = bmiSlideRows();
+        for (const auto &row : out.rows)
+            out.rowBmi.push_back(std::round(bodyMassIndex(row) * 100.0) / 100.0);
     } else {
         auto census = bmiCensusCells(*table, config.cutoff);
         if (!census)
             return census.error();
         cells = *census;
-        doc["cutoff"] = config.cutoff;
-        doc["cells_meaning"]
-            = "(afam & wage < cutoff, afam & wage >= cutoff, cauc & < cutoff, cauc & >= cutoff)";
+        out.cutoff = config.cutoff;
     }
     auto sim = simulateBmi(cells, config.epsilon, config.neighbours, config.repetitions, seed);
     if (!sim)
         return sim.error();
-    doc["cells"] = Json(std::vector<double>(cells.begin(), cells.end()));
-    doc["answers"] = Json(std::vector<double>(sim->answers.begin(), sim->answers.end()));
-    Json methods = Json::array();
-    const double binWidth = 3.0 * sim->methods[0].predicted / 30.0; // simulateBmi's bins
-    for (const auto &m : sim->methods)
-        methods.push_back({{"method", m.name},
-                           {"laplace_scale", m.laplaceScale},
-                           {"predicted", io::json::finiteOrNull(m.predicted)},
-                           {"measured", {{"average", m.measured}, {"standard_error", m.standardError}}},
-                           {"histogram", {{"bin_width", binWidth}, {"shares", m.histogram}}}});
-    doc["results"] = methods;
-    doc["violation_probability"] = sim->violationProbability;
-    doc["violation_probability_exact"]
-        = config.dataset == "slides"
-              ? Json(0.5
-                     * std::exp(-3.0 * config.epsilon
-                                / (config.neighbours == data::Neighbouring::Replace ? 2.0 : 1.0)))
-              : Json(nullptr);
-    doc["privacy"] = {
-        {"algorithm_1", "four counts, each epsilon/4 (sensitivity 1): sequential composition"},
-        {"algorithm_1_calibrated", "the 4-vector's l1 sensitivity is 2 (add/remove) or 4 (replace)"},
-        {"algorithm_2",
-         "disjoint cells: parallel composition (replace: each cell at epsilon/2); sums are post-processing"}};
-    return doc;
+    out.cells = cells;
+    out.answers = sim->answers;
+    out.binWidth = 3.0 * sim->methods[0].predicted / 30.0; // simulateBmi's bins
+    out.methods = std::move(sim->methods);
+    out.violationProbability = sim->violationProbability;
+    if (config.dataset == "slides")
+        out.violationProbabilityExact
+            = 0.5
+              * std::exp(-3.0 * config.epsilon
+                         / (config.neighbours == data::Neighbouring::Replace ? 2.0 : 1.0));
+    return out;
 }
 
-Result<Json> runRanges(const LabConfig &config, const data::Rows &table, std::uint64_t seed,
-                       const LabProgress &progress)
+/// The ranges experiment's workload: the explicit ranges or a named workload over k cells.
+Result<std::vector<Range>> rangesWorkload(const LabConfig &config, std::size_t k)
+{
+    if (config.workload == "explicit") {
+        if (auto ok = checkRanges(config.ranges, k); !ok)
+            return ok.error();
+        return config.ranges;
+    }
+    return namedWorkload(config.workload, k);
+}
+
+Result<RangesLabResult> runRanges(const LabConfig &config, const data::Rows &table, std::uint64_t seed,
+                                  const LabProgress &progress)
 {
     auto domain = orderedDomain(table, config);
     if (!domain)
         return domain.error();
     const std::size_t k = domain->leaves.size();
-    std::vector<Range> workload;
-    if (config.workload == "explicit") {
-        if (auto ok = checkRanges(config.ranges, k); !ok)
-            return ok.error();
-        workload = config.ranges;
-    } else {
-        auto named = namedWorkload(config.workload, k);
-        if (!named)
-            return named.error();
-        workload = std::move(*named);
-    }
+    auto workload = rangesWorkload(config, k);
+    if (!workload)
+        return workload.error();
     std::vector<RangeStrategy> strategies = config.strategies;
     if (strategies.empty())
         strategies = {{RangeStrategyKind::Identity},
                       {RangeStrategyKind::Tree, 2, true, true},
                       {RangeStrategyKind::Haar},
                       {RangeStrategyKind::AllRanges}};
+    RangesLabResult out;
     std::vector<RangePrediction> predictions;
-    Json results = Json::array();
     for (std::size_t s = 0; s < strategies.size(); ++s) {
-        auto p = predictRangeErrors(strategies[s], k, workload, config.epsilon, config.neighbours);
+        auto p = predictRangeErrors(strategies[s], k, *workload, config.epsilon, config.neighbours);
         if (!p)
             return p.error();
         predictions.push_back(*p);
-        Json r = strategyJson(strategies[s]);
-        r["strategy"] = r["kind"];
-        r.erase("kind");
-        r["label"] = strategies[s].label();
-        r["sensitivity_l1"] = p->sensitivityL1;
-        r["padded_size"] = p->padded;
-        r["predicted"]
-            = {{"average", p->average}, {"max", p->max}, {"total", p->total}, {"by_length", p->byLength}};
+        RangeStrategyResult r{strategies[s], *p, std::nullopt};
         const bool measurable = strategies[s].kind != RangeStrategyKind::AllRanges || k <= 512;
         if (measurable) {
             const auto stage = "measuring " + strategies[s].label();
             const double base = static_cast<double>(s) / static_cast<double>(strategies.size());
             const double width = 1.0 / static_cast<double>(strategies.size());
-            auto m = measureRangeErrors(strategies[s], domain->leaves, workload, config.epsilon,
+            auto m = measureRangeErrors(strategies[s], domain->leaves, *workload, config.epsilon,
                                         config.neighbours, config.post, config.repetitions, seed + 7919u * s,
                                         [&](double f) { return report(progress, base + width * f, stage); });
             if (!m)
                 return m.error();
-            r["measured"] = {{"average", m->average},
-                             {"standard_error", m->standardError},
-                             {"runs", m->runs},
-                             {"by_length", m->byLength},
-                             {"by_length_standard_error", m->byLengthStandardError}};
-        } else {
-            r["measured"] = nullptr;
+            r.measured = std::move(*m);
         }
-        results.push_back(r);
+        out.results.push_back(std::move(r));
     }
-    Json doc;
-    doc["domain"] = {{"column", config.column},
-                     {"bounds", {domain->lo, domain->hi}},
-                     {"cells", k},
-                     {"empty_cells", std::count(domain->leaves.begin(), domain->leaves.end(), 0.0)}};
-    doc["workload_size"] = workload.size();
-    doc["results"] = results;
-    const auto best = recommendedStrategy(predictions);
-    doc["recommended"] = {{"index", best},
-                          {"label", predictions[best].strategy.label()},
-                          {"why", "smallest predicted average error over the workload (data-independent)"}};
-    if (config.post.round)
-        doc["rounding"]
-            = "rounding to integers is for display: it is not a projection and can increase the error";
-    return doc;
+    out.column = config.column;
+    out.lo = domain->lo;
+    out.hi = domain->hi;
+    out.cells = k;
+    out.emptyCells = static_cast<std::size_t>(std::count(domain->leaves.begin(), domain->leaves.end(), 0.0));
+    out.workloadSize = workload->size();
+    out.recommended = recommendedStrategy(predictions);
+    return out;
 }
 
-Result<Json> runInference(const LabConfig &config, const data::Rows &table, std::uint64_t seed,
-                          const LabProgress &progress)
+/// The vector a projection is scored against: the leaves (non-negativity), the tree's node counts,
+/// the sorted leaves, or their prefix sums.
+std::vector<double> projectedTruth(const std::string &projection, const std::optional<TreeShape> &tree,
+                                   const std::vector<double> &leaves)
+{
+    std::vector<double> truth;
+    if (projection == "nonnegative")
+        truth = leaves;
+    else if (projection == "tree-consistency")
+        truth = treeNodeCounts(*tree, leaves);
+    else if (projection == "isotonic-sorted") {
+        truth = leaves;
+        std::sort(truth.begin(), truth.end());
+    } else { // isotonic-prefix
+        truth.assign(leaves.size(), 0.0);
+        double running = 0.0;
+        for (std::size_t i = 0; i < leaves.size(); ++i)
+            truth[i] = running += leaves[i];
+    }
+    return truth;
+}
+
+Result<InferenceLabResult> runInference(const LabConfig &config, const data::Rows &table, std::uint64_t seed,
+                                        const LabProgress &progress)
 {
     auto domain = orderedDomain(table, config);
     if (!domain)
@@ -236,26 +217,12 @@ Result<Json> runInference(const LabConfig &config, const data::Rows &table, std:
             return shape.error();
         tree = *shape;
     }
-    // The projected vector's truth.
-    std::vector<double> truth;
-    if (config.projection == "nonnegative")
-        truth = domain->leaves;
-    else if (config.projection == "tree-consistency")
-        truth = treeNodeCounts(*tree, domain->leaves);
-    else if (config.projection == "isotonic-sorted") {
-        truth = domain->leaves;
-        std::sort(truth.begin(), truth.end());
-    } else { // isotonic-prefix
-        truth.assign(k, 0.0);
-        double running = 0.0;
-        for (std::size_t i = 0; i < k; ++i)
-            truth[i] = running += domain->leaves[i];
-    }
+    const std::vector<double> truth = projectedTruth(config.projection, tree, domain->leaves);
     double sumBefore = 0, sumAfter = 0, sumMoved = 0;
     int worse = 0, violations = 0;
     // The decomposition of the first runs, one by one, and the first run's vectors.
     constexpr int kShownRuns = 40;
-    Json firstRuns = Json::array(), example;
+    InferenceLabResult out;
     double scale = 0.0;
     if (config.projection == "nonnegative")
         scale = (replace ? 2.0 : 1.0) / config.epsilon;
@@ -296,41 +263,32 @@ Result<Json> runInference(const LabConfig &config, const data::Rows &table, std:
         sumAfter += after;
         sumMoved += moved;
         if (run < kShownRuns)
-            firstRuns.push_back({{"before", before}, {"after", after}, {"moved", moved}});
+            out.firstRuns.push_back({before, after, moved});
         if (run == 0)
-            example = {{"truth", truth}, {"noisy", noisy}, {"projected", projected}};
+            out.example = InferenceExample{truth, noisy, projected};
         if (after > before * (1.0 + 1e-12) + 1e-9)
             ++worse;
         if (moved > 1e-18 * (1.0 + before))
             ++violations;
     }
     const double n = config.repetitions;
-    Json doc;
-    doc["projection"] = config.projection;
-    doc["vector_size"] = truth.size();
-    doc["runs"] = config.repetitions;
-    doc["sse_before"] = sumBefore / n;
-    doc["sse_after"] = sumAfter / n;
-    doc["mean_distance_moved"] = sumMoved / n;
-    doc["runs_worse"] = worse;
-    doc["runs_outside_constraints"] = violations;
-    doc["first_runs"] = firstRuns;
-    doc["example"] = example;
+    out.projection = config.projection;
+    out.vectorSize = truth.size();
+    out.runs = config.repetitions;
+    out.sseBefore = sumBefore / n;
+    out.sseAfter = sumAfter / n;
+    out.meanDistanceMoved = sumMoved / n;
+    out.runsWorse = worse;
+    out.runsOutsideConstraints = violations;
     if (tree && config.projection == "tree-consistency") {
         const double v = 2.0 * scale * scale;
-        doc["predicted"]
-            = {{"sse_before", v * static_cast<double>(tree->nodeCount())},
-               {"sse_after", v * static_cast<double>(tree->padded)},
-               {"why",
-                "projection onto an affine set of dimension K: expected error drops from #nodes*v to K*v"}};
+        out.predicted
+            = std::pair{v * static_cast<double>(tree->nodeCount()), v * static_cast<double>(tree->padded)};
     }
-    doc["guarantee"]
-        = "for the projected vector in l2 and every run: |qbar - q|^2 <= |qtilde - q|^2 - |qtilde - qbar|^2; "
-          "single coordinates and derived queries can get worse";
-    return doc;
+    return out;
 }
 
-Result<Json> runQuantile(const LabConfig &config, const data::Rows &table)
+Result<QuantileLabResult> runQuantile(const LabConfig &config, const data::Rows &table)
 {
     auto index = numericColumn(table, config.column);
     if (!index)
@@ -349,40 +307,37 @@ Result<Json> runQuantile(const LabConfig &config, const data::Rows &table)
     const auto rank
         = static_cast<std::size_t>(std::max(1.0, std::ceil(config.q * static_cast<double>(sorted.size()))));
     const double truth = sorted[rank - 1];
-    Json doc;
-    doc["column"] = config.column;
-    doc["bounds"] = {bounds->first, bounds->second};
-    doc["q"] = config.q;
-    doc["rows"] = sorted.size();
-    doc["true_quantile"] = truth;
-    doc["continuous"] = {{"expected_absolute_error", expectedAbsoluteError(*d, truth)},
-                         {"expected_rank_error", expectedRankError(*d, config.q)}};
+    QuantileLabResult out;
+    out.column = config.column;
+    out.lo = bounds->first;
+    out.hi = bounds->second;
+    out.q = config.q;
+    out.rows = sorted.size();
+    out.trueQuantile = truth;
+    out.expectedAbsoluteError = expectedAbsoluteError(*d, truth);
+    out.expectedRankError = expectedRankError(*d, config.q);
     const bool integerBounds = bounds->first == std::floor(bounds->first)
                                && bounds->second == std::floor(bounds->second)
                                && bounds->second - bounds->first < static_cast<double>(kMaxCells);
     if (integerBounds) {
-        std::vector<double> grid;
+        QuantileGrid grid;
         for (double v = bounds->first; v <= bounds->second; v += 1.0)
-            grid.push_back(v);
-        auto g = gridQuantileDistribution(values, config.q, config.epsilon, grid);
+            grid.candidates.push_back(v);
+        auto g = gridQuantileDistribution(values, config.q, config.epsilon, grid.candidates);
         if (!g)
             return g.error();
-        Json log10p = Json::array();
+        grid.utilities = g->utilities;
+        grid.probabilities = g->probabilities;
         for (const double p : g->probabilities)
-            log10p.push_back(p > 0.0 ? Json(std::log10(p)) : Json(nullptr));
-        doc["grid"] = {{"candidates", grid},
-                       {"utilities", g->utilities},
-                       {"probabilities", g->probabilities},
-                       {"log10_probabilities", log10p},
-                       {"rank_error_bound_95", quantileRankErrorBound(config.epsilon, grid.size(), 0.05)}};
+            grid.log10Probabilities.push_back(p > 0.0 ? std::optional(std::log10(p)) : std::nullopt);
+        grid.rankErrorBound95 = quantileRankErrorBound(config.epsilon, grid.candidates.size(), 0.05);
+        out.grid = std::move(grid);
     }
-    doc["accuracy"] = "McSherry-Talwar: with probability >= 1 - beta the released candidate's rank is within "
-                      "(2/epsilon) ln(|grid|/beta) rows of the best candidate's";
-    return doc;
+    return out;
 }
 
-Result<Json> runSmoothSensitivity(const LabConfig &config, const data::Rows &table,
-                                  const LabProgress &progress)
+Result<SmoothSensitivityLabResult> runSmoothSensitivity(const LabConfig &config, const data::Rows &table,
+                                                        const LabProgress &progress)
 {
     auto index = numericColumn(table, config.column);
     if (!index)
@@ -411,37 +366,27 @@ Result<Json> runSmoothSensitivity(const LabConfig &config, const data::Rows &tab
         v = std::clamp(v, bounds->first, bounds->second);
     std::sort(sorted.begin(), sorted.end());
     const double median = sorted[(sorted.size() + 1) / 2 - 1];
+    SmoothSensitivityLabResult out;
     // The curve, thinned to at most 1000 points for the chart.
-    Json curve = Json::array();
     const std::size_t stride = std::max<std::size_t>(1, s->curve.size() / 1000);
     for (std::size_t k = 0; k < s->curve.size(); k += stride)
-        curve.push_back({k, s->curve[k]});
-    Json doc;
-    doc["column"] = config.column;
-    doc["bounds"] = {bounds->first, bounds->second};
-    doc["median"] = median;
-    doc["cauchy"] = {{"beta", beta},
-                     {"smooth_sensitivity", s->value},
-                     {"attained_at_k", s->argmax},
-                     {"noise_scale", 6.0 * s->value / config.epsilon},
-                     {"guarantee", "pure epsilon-DP: median + (6/epsilon) S* Z, Z standard Cauchy"}};
-    doc["laplace"] = {{"delta", config.delta},
-                      {"beta", betaLaplace},
-                      {"smooth_sensitivity", sl->value},
-                      {"noise_scale", 2.0 * sl->value / config.epsilon},
-                      {"guarantee", "(epsilon, delta)-DP: median + (2/epsilon) S* Lap(1)"}};
-    doc["curve"] = curve;
-    doc["exponential_mechanism"] = {{"expected_absolute_error", expectedAbsoluteError(*em, median)}};
-    doc["warning"]
-        = "non-private diagnostic: the smooth sensitivity, A(k) and the local sensitivity are computed "
-          "from the true data and are not private";
-    return doc;
+        out.curve.emplace_back(k, s->curve[k]);
+    out.column = config.column;
+    out.lo = bounds->first;
+    out.hi = bounds->second;
+    out.median = median;
+    out.cauchy = {beta, s->value, s->argmax, 6.0 * s->value / config.epsilon};
+    out.delta = config.delta;
+    out.laplace = {betaLaplace, sl->value, sl->argmax, 2.0 * sl->value / config.epsilon};
+    out.exponentialMechanismError = expectedAbsoluteError(*em, median);
+    return out;
 }
 
-Json runStability(const LabConfig &config)
+StabilityLabResult runStability(const LabConfig &config)
 {
-    Json rows = Json::array();
-    const double rho = config.epsilon * config.epsilon / 2.0;
+    StabilityLabResult out;
+    out.epsilon = config.epsilon;
+    out.rho = config.epsilon * config.epsilon / 2.0;
     struct Item
     {
         Transformation t;
@@ -458,37 +403,32 @@ Json runStability(const LabConfig &config)
                           {Transformation::SelfJoinTruncated, 4}};
     for (const auto &item : items) {
         const auto s = *transformationStability(item.t, item.parameter);
-        Json row
-            = {{"transformation", std::string(transformationName(item.t))}, {"parameter", item.parameter}};
+        StabilityRow row{item.t, item.parameter, s, 0.0, 0.0};
         if (s) {
-            row["stability"] = *s;
-            row["epsilon"] = stableEpsilon(*s, config.epsilon);
-            row["rho"] = stableRho(*s, rho);
-        } else {
-            row["stability"] = nullptr;
-            row["note"] = "unbounded: a row joins every row of its key group; truncate first";
+            row.epsilon = stableEpsilon(*s, config.epsilon);
+            row.rho = stableRho(*s, out.rho);
         }
-        rows.push_back(row);
+        out.transformations.push_back(row);
     }
-    Json sampling = Json::array();
-    for (const double p : {0.01, 0.1, 0.5}) {
-        const double e = *subsampledEpsilon(p, config.epsilon);
-        const auto shortcut = subsamplingShortcut(p, config.epsilon);
-        sampling.push_back({{"rate", p},
-                            {"epsilon", e},
-                            {"shortcut_2p_epsilon", shortcut ? Json(*shortcut) : Json(nullptr)}});
-    }
-    Json doc;
-    doc["base"] = {{"epsilon", config.epsilon}, {"rho", rho}};
-    doc["transformations"] = rows;
-    doc["poisson_subsampling"] = sampling;
-    return doc;
+    for (const double p : {0.01, 0.1, 0.5})
+        out.subsampling.push_back(
+            {p, *subsampledEpsilon(p, config.epsilon), subsamplingShortcut(p, config.epsilon)});
+    return out;
+}
+
+template<typename Body>
+Result<void> store(Result<Body> body, StrategiesLabResult &out)
+{
+    if (!body)
+        return body.error();
+    out.body = std::move(*body);
+    return {};
 }
 
 } // namespace
 
-Result<Json> runStrategiesLab(const LabConfig &config, const data::Table *table, std::uint64_t seed,
-                              const LabProgress &progress)
+Result<StrategiesLabResult> runStrategiesLab(const LabConfig &config, const data::Table *table,
+                                             std::uint64_t seed, const LabProgress &progress)
 {
     if (labNeedsTable(config)) {
         if (!table)
@@ -504,39 +444,32 @@ Result<Json> runStrategiesLab(const LabConfig &config, const data::Table *table,
     std::optional<data::Rows> rows;
     if (table && table->isPublic())
         rows = *data::publicRows(*table, "the strategies lab");
-    Json doc;
-    doc["format"] = "pbx-simulation";
-    doc["version"] = 1;
-    doc["simulation"] = "strategies-" + std::string(labExperimentName(config.experiment));
-    doc["settings"] = labSettingsJson(config, seed);
-    Result<Json> body = Json::object();
+    StrategiesLabResult out{config, seed, {}};
+    Result<void> ok;
     switch (config.experiment) {
     case LabExperiment::Bmi:
-        body = runBmi(config, rows ? &*rows : nullptr, seed);
+        ok = store(runBmi(config, rows ? &*rows : nullptr, seed), out);
         break;
     case LabExperiment::Ranges:
-        body = runRanges(config, *rows, seed, progress);
+        ok = store(runRanges(config, *rows, seed, progress), out);
         break;
     case LabExperiment::Inference:
-        body = runInference(config, *rows, seed, progress);
+        ok = store(runInference(config, *rows, seed, progress), out);
         break;
     case LabExperiment::Quantile:
-        body = runQuantile(config, *rows);
+        ok = store(runQuantile(config, *rows), out);
         break;
     case LabExperiment::SmoothSensitivity:
-        body = runSmoothSensitivity(config, *rows, progress);
+        ok = store(runSmoothSensitivity(config, *rows, progress), out);
         break;
     case LabExperiment::Stability:
-        body = runStability(config);
+        out.body = runStability(config);
         break;
     }
-    if (!body)
-        return body.error();
-    for (auto it = body->begin(); it != body->end(); ++it)
-        doc[it.key()] = it.value();
-    doc["note"] = kNote;
+    if (!ok)
+        return ok.error();
     report(progress, 1.0, "done");
-    return doc;
+    return out;
 }
 
 } // namespace pbx::strategies

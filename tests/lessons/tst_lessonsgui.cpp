@@ -90,7 +90,7 @@ double stalenessMedian(const session::Session &s, const char *order)
         {"repetitions", 100u}};
     auto config = growing::parseGrowingLab(doc);
     auto out = growing::runGrowingLab(*config, &s.table(), s.settings().seed.value(), false);
-    return (*out)["monte_carlo"]["epoch_max_error_median"].back().get<double>();
+    return std::get<growing::SchedulerResult>(out->body).monteCarlo->epochMedian.back();
 }
 
 /// growing.* placeholders, from core/growing directly.

@@ -2,6 +2,7 @@
 // `pbx-cli simulate strategies`: each experiment writes its pbx-simulation document with the
 // numbers of docs/strategies-inference.md, and bad configurations fail with exit 1 and
 // "pbx-cli simulate: <CODE>: …".
+#include "core/io/digest.h"
 #include "tests/cli/simulate_lab_fixture.h"
 
 #include <QFile>
@@ -167,6 +168,56 @@ private slots:
         const auto usage = pbx::test::runCli({QStringLiteral("simulate"), QStringLiteral("strategies"),
                                               QStringLiteral("--config"), QStringLiteral("x.json")});
         QCOMPARE(usage.exitCode, 2);
+    }
+
+    /// The documents `pbx-cli simulate strategies --seed 11` wrote before the lab returned typed
+    /// results (their SHA-256), byte for byte, for every experiment. A change in a number or in
+    /// the document's shape fails here; regenerate a digest with `pbx-cli simulate strategies
+    /// --config C --seed 11 --out D && sha256sum D` only when the change is meant.
+    void documentsUnchanged()
+    {
+        struct Case
+        {
+            const char *name;
+            const char *config;
+            const char *sha256;
+        };
+        const Case cases[] = {
+            {"s_stab", R"({"format":"pbx-strategies-lab","version":1,"experiment":"stability","epsilon":1})",
+             "74ff845d65fc75282bfcfbe73ae8936d108efb0a6b556f940072acd79cd9b0e9"},
+            {"s_bmi",
+             R"({"format":"pbx-strategies-lab","version":1,"experiment":"bmi","epsilon":1,"repetitions":500})",
+             "4ff3a8288f02da461c5e06314d0d0d98a1dcb2dd54df8d51c8ba617f391be515"},
+            {"s_bmi_c",
+             R"({"format":"pbx-strategies-lab","version":1,"experiment":"bmi","dataset":"cps1988","neighbours":"replace","epsilon":0.5,"repetitions":300})",
+             "b90832d4fba66bc1bb0557a932819e419dc654aa49049d8d1acdf6f71eb2a343"},
+            {"s_ranges",
+             R"({"format":"pbx-strategies-lab","version":1,"experiment":"ranges","column":"experience","bounds":[0,63],"epsilon":1,"repetitions":50})",
+             "8821a401b73e6391ffe18a471159774a091174a39f7600b0e9218ef09346ec32"},
+            {"s_ranges2",
+             R"({"format":"pbx-strategies-lab","version":1,"experiment":"ranges","column":"experience","bounds":[0,1000],"neighbours":"replace","epsilon":1,"repetitions":20,"strategies":[{"kind":"identity"},{"kind":"tree","branching":4,"root":false},{"kind":"all-ranges"}],"post":{"round":true,"clip_nonnegative":true},"workload":"explicit","ranges":[[0,5],[3,900]]})",
+             "20bac1debf08955825b592c371002b150ef3396d1a0bd712061e171a48071523"},
+            {"s_inf",
+             R"({"format":"pbx-strategies-lab","version":1,"experiment":"inference","column":"experience","bounds":[0,63],"epsilon":1,"repetitions":50})",
+             "6367ff32f104331b42f3024f4ff27e512031d7939d8d5747622d01f597bcf557"},
+            {"s_inf2",
+             R"({"format":"pbx-strategies-lab","version":1,"experiment":"inference","column":"education","epsilon":0.5,"repetitions":30,"projection":"isotonic-prefix","branching":3})",
+             "59936785974e70172288e5565a921779ed1360695b4b9a04bb657f070ef8d69a"},
+            {"s_q",
+             R"({"format":"pbx-strategies-lab","version":1,"experiment":"quantile","column":"wage","bounds":[0,500],"q":0.9,"epsilon":1})",
+             "fb78cd7d7a69104f84e2cafc2dbbfb5e5f70f34a099c85b79f75b8485fc7de0f"},
+            {"s_ss",
+             R"({"format":"pbx-strategies-lab","version":1,"experiment":"smooth-sensitivity","column":"wage","bounds":[0,3000],"epsilon":1,"delta":1e-5})",
+             "d4bc42ff13af375def6fea6d61419b32f4d9be2761072d2d1c34e7f078b79234"},
+        };
+        for (const Case &c : cases) {
+            const auto run = m_lab.run(c.config, QString::fromLatin1(c.name),
+                                       {QStringLiteral("--seed"), QStringLiteral("11")});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+            const std::string document
+                = pbx::test::readTextFile(m_lab.outPath(QString::fromLatin1(c.name)).toStdString());
+            QVERIFY2(pbx::io::sha256Hex(document) == c.sha256, c.name);
+        }
     }
 };
 

@@ -95,6 +95,18 @@ void screenshot(QWidget &widget, const QString &name)
 /// The core's document for a "pbx-growing-lab" input on CPS1988 (as pbx-cli simulate growing --seed).
 pbx::io::json::Json coreDocument(const pbx::io::json::Json &doc, std::uint64_t seed);
 
+/// The dialog's last finished simulation as the document `pbx-cli simulate growing` writes.
+pbx::io::json::Json simulationDocument(const GrowingLabDialog &lab)
+{
+    return pbx::growing::growingLabResultJson(lab.simulation()->result);
+}
+
+/// The dialog's plan as the document `pbx-cli simulate growing --plan-only` writes.
+pbx::io::json::Json planDocument(const GrowingLabDialog &lab)
+{
+    return pbx::growing::growingLabResultJson(*lab.plan());
+}
+
 /// The ten counting queries of the lab (docs/growing-databases.md, the BBScheduler Monte Carlo).
 pbx::io::json::Json tenQueries()
 {
@@ -270,7 +282,7 @@ void TestGrowingLab::zcdpSchedule()
     // An (ε, δ) = (1, 1e-6) target is accounted in zCDP: its ρ bounds the cumulative spend.
     lab.budgetKindCombo()->setCurrentIndex(2);
     QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
-    const double rho = lab.plan()["privacy"]["total_reserved"].get<double>();
+    const double rho = planDocument(lab)["privacy"]["total_reserved"].get<double>();
     QVERIFY(rho > 0.0 && rho < 1.0);
     timeline->flush();
     for (const QPointF &p : timeline->points(QStringLiteral("budget")))
@@ -318,7 +330,7 @@ void TestGrowingLab::invalidGammaRunsNothing()
     lab.gammaSpin()->setValue(0.0);
     QVERIFY(lab.errorText().startsWith(QStringLiteral("INVALID_GAMMA: schedule.gamma:")));
     QVERIFY(!lab.runButton()->isEnabled());
-    QVERIFY(lab.plan().is_null());
+    QVERIFY(!lab.plan().has_value());
     QVERIFY(!lab.run());
     QVERIFY(!lab.isRunning());
     QVERIFY(!lab.simulation().has_value());
@@ -351,7 +363,7 @@ void TestGrowingLab::simulationAndCancel()
     QCOMPARE(static_cast<int>(sim.worstPerRun.size()), 40);
     // The simulation stops at CPS1988's 28,155 rows: five epochs, the last truncated.
     QCOMPARE(static_cast<int>(sim.epochMedian.size()), 5);
-    QCOMPARE(sim.document["settings"]["stream"]["end"].get<int>(), 28155);
+    QCOMPARE(pbx::growing::growingLabResultJson(sim.result)["settings"]["stream"]["end"].get<int>(), 28155);
     // docs/growing-databases.md: the largest error has median ≈ 0.090 and no run exceeds its bound.
     const double median = growingQuantile(sim.worstPerRun, 0.5);
     QVERIFY2(median > 0.06 && median < 0.12, qPrintable(QString::number(median)));
@@ -427,8 +439,8 @@ void TestGrowingLab::schedulerBand()
     lab.seedSpin()->setValue(3);
     QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
     const GrowingRunOutcome &sim = *lab.simulation();
-    const Json &mc = sim.document["monte_carlo"];
-    const Json &epochs = sim.document["epochs"];
+    const Json mc = pbx::growing::growingLabResultJson(sim.result)["monte_carlo"];
+    const Json epochs = pbx::growing::growingLabResultJson(sim.result)["epochs"];
     QCOMPARE(epochs.size(), std::size_t(5));
     QCOMPARE(sim.epochQ05.size(), std::size_t(5));
     QCOMPARE(sim.epochQ95.size(), std::size_t(5));
@@ -537,7 +549,7 @@ void TestGrowingLab::pmwgPanel()
     // docs/growing-databases.md: c₀ = 40 gives the cap H(28,155) = 67, and it binds.
     QCOMPARE(cap.back().y(), 67.0);
     QVERIFY(hard.back().y() > 0.0);
-    const auto &privacy = lab.simulation()->document["privacy"];
+    const auto privacy = simulationDocument(lab)["privacy"];
     QVERIFY(privacy["realised_epsilon"].get<double>() <= privacy["worst_case"].get<double>());
     QVERIFY(lab.pmwgText().contains(QStringLiteral("Laplace noise")));
     // The bars: realised ≤ worst case = budget 1; PMWG's error and the Laplace baseline as measured.
@@ -548,7 +560,7 @@ void TestGrowingLab::pmwgPanel()
     QCOMPARE(bars->yTitle(), QStringLiteral("ε"));
     QVERIFY(bars->value(QStringLiteral("realised (simulation)"))
             <= bars->value(QStringLiteral("worst case")));
-    const auto &errors = lab.simulation()->document["errors"];
+    const auto errors = simulationDocument(lab)["errors"];
     QCOMPARE(lab.pmwgErrorChart()->value(QStringLiteral("PMWG")), errors["mean_abs"].get<double>());
     QCOMPARE(lab.pmwgErrorChart()->value(QStringLiteral("Laplace per query (baseline)")),
              errors["laplace_baseline_mean_abs"].get<double>());
@@ -567,7 +579,7 @@ void TestGrowingLab::pmwgZcdpPrivacy()
     lab.seedSpin()->setValue(7);
     QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
     QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
-    const auto &privacy = lab.simulation()->document["privacy"];
+    const auto privacy = simulationDocument(lab)["privacy"];
     QCOMPARE(QString::fromStdString(privacy["unit"].get<std::string>()), QStringLiteral("rho"));
     GrowingBarChart *bars = lab.pmwgPrivacyChart();
     QCOMPARE(bars->yTitle(), QStringLiteral("ρ"));
@@ -583,10 +595,9 @@ void TestGrowingLab::pmwgZcdpPrivacy()
     QVERIFY(lab.pmwgText().contains(QStringLiteral("realised ρ = %1 against the worst case %2.")
                                         .arg(formatNumber(privacy["realised"].get<double>(), 4),
                                              formatNumber(privacy["worst_case"].get<double>(), 4))));
-    QVERIFY(
-        lab.pmwgText().contains(QStringLiteral("Over %1 queries")
-                                    .arg(QLocale().toString(qlonglong(
-                                        lab.simulation()->document["errors"]["queries"].get<double>())))));
+    QVERIFY(lab.pmwgText().contains(
+        QStringLiteral("Over %1 queries")
+            .arg(QLocale().toString(qlonglong(simulationDocument(lab)["errors"]["queries"].get<double>())))));
     screenshot(lab, QStringLiteral("pmwg-zcdp"));
 }
 
@@ -601,7 +612,7 @@ void TestGrowingLab::nsgPanel()
     QCOMPARE(lab.tabs()->currentIndex(), 1);
     QVERIFY(lab.pmwgChart()->hasSeries(QStringLiteral("cap")));
     QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
-    const auto &doc = lab.simulation()->document;
+    const auto doc = simulationDocument(lab);
     QCOMPARE(QString::fromStdString(doc["simulation"].get<std::string>()), QStringLiteral("growing-nsg"));
     // The same input written by hand, as pbx-cli simulate growing --seed 1 reads it
     // (docs/growing-databases.md §8).
@@ -648,7 +659,7 @@ void TestGrowingLab::nsgApproxPrivacy()
     nsgLab(lab, lab.budgetKindCombo()->findData(QStringLiteral("approx")));
     QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
     QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
-    const auto &privacy = lab.simulation()->document["privacy"];
+    const auto privacy = simulationDocument(lab)["privacy"];
     GrowingBarChart *bars = lab.pmwgPrivacyChart();
     QVERIFY(bars->yTitle().startsWith(QStringLiteral("ε at δ")));
     QCOMPARE(bars->value(QStringLiteral("budget")), 1.0);
@@ -692,14 +703,14 @@ void TestGrowingLab::ermgPanel()
     QVERIFY(accuracy->title().startsWith(QStringLiteral("Excess empirical risk")));
     QVERIFY(accuracy->message().startsWith(QStringLiteral("Press Run")));
     // The plan: σ_t of every fit, without reading data.
-    const auto &plan = lab.plan()["releases"];
+    const auto plan = planDocument(lab)["releases"];
     QCOMPARE(plan.size(), std::size_t(28));
     screenshot(lab, QStringLiteral("ermg-plan"));
     for (const auto &r : plan)
         QCOMPARE(drawnAt(lab.timelineChart(), QStringLiteral("sigma"), r["t"].get<double>()),
                  r["sigma"].get<double>());
     QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
-    const auto &releases = lab.simulation()->document["releases"];
+    const auto releases = simulationDocument(lab)["releases"];
     QCOMPARE(releases.size(), std::size_t(28));
     for (const auto &r : releases) {
         const double t = r["t"].get<double>();
@@ -712,7 +723,7 @@ void TestGrowingLab::ermgPanel()
     // After Run the chart has its axes and the Monte Carlo over the 2 orders: the median of the
     // mean excess risk inside its 5–95 % band, each the document's.
     QCOMPARE(accuracy->axisTitles().size(), 2);
-    const auto &mc = lab.simulation()->document["monte_carlo"];
+    const auto mc = simulationDocument(lab)["monte_carlo"];
     QCOMPARE(mc["repetitions"].get<int>(), 2);
     QCOMPARE(mc["releases"].size(), releases.size());
     const auto upper = accuracy->points(QStringLiteral("excess-band"));
@@ -737,7 +748,7 @@ void TestGrowingLab::ermgPanel()
     QVERIFY(lab.simulationText().contains(QStringLiteral("2 seeded orders")));
     // More rows, less noise: σ_t falls from the first fit to the last.
     QVERIFY(releases.back()["sigma"].get<double>() < releases.front()["sigma"].get<double>());
-    QVERIFY(lab.simulation()->document["privacy"]["spent_realised"].get<double>() <= 0.024356);
+    QVERIFY(simulationDocument(lab)["privacy"]["spent_realised"].get<double>() <= 0.024356);
     screenshot(lab, QStringLiteral("ermg"));
     for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
         lab.resize(size);
@@ -753,10 +764,10 @@ void TestGrowingLab::smallDbPanel()
     lab.show();
     smallDbLab(lab, 6, 3);
     QVERIFY2(lab.errorText().isEmpty(), qPrintable(lab.errorText()));
-    QCOMPARE(lab.plan()["smalldb"]["range_size"].get<double>(), 54264.0);
+    QCOMPARE(planDocument(lab)["smalldb"]["range_size"].get<double>(), 54264.0);
     screenshot(lab, QStringLiteral("smalldbg-plan"));
     QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
-    const auto &doc = lab.simulation()->document;
+    const auto doc = simulationDocument(lab);
     const auto &medians = doc["monte_carlo"]["epoch_max_error_median"];
     const auto &epochs = doc["epochs"];
     QCOMPARE(medians.size(), epochs.size());
@@ -850,7 +861,7 @@ pbx::io::json::Json coreDocument(const pbx::io::json::Json &doc, std::uint64_t s
     auto out = pbx::growing::runGrowingLab(*config, &*table, seed, false);
     if (!out)
         qFatal("%s", out.error().message.c_str());
-    return *out;
+    return pbx::growing::growingLabResultJson(*out);
 }
 
 } // namespace
@@ -869,7 +880,7 @@ void TestGrowingLab::simulationMatchesCli()
     config["black_box"] = Json{{"kind", "laplace-k"}, {"queries", tenQueries()}};
     config["repetitions"] = 6u;
     const Json cli = coreDocument(config, 7);
-    const Json &gui = lab.simulation()->document;
+    const Json gui = simulationDocument(lab);
     qInfo("seed 7, 6 runs: largest-error median GUI %.17g, CLI %.17g",
           gui["monte_carlo"]["max_error"]["median"].get<double>(),
           cli["monte_carlo"]["max_error"]["median"].get<double>());
@@ -895,10 +906,13 @@ void TestGrowingLab::simulationMatchesCli()
     const GrowingRunOutcome job = startGrowingJob(*parsed, 11).result();
     QVERIFY2(job.error.isEmpty(), qPrintable(job.error));
     const Json improver = coreDocument(config, 11);
-    QVERIFY2(job.document["monte_carlo"]["max_error_at_end"] == improver["monte_carlo"]["max_error_at_end"],
-             job.document["monte_carlo"]["max_error_at_end"].dump().c_str());
-    QVERIFY2(job.document["monte_carlo"]["runs_exceeding"] == improver["monte_carlo"]["runs_exceeding"],
-             job.document["monte_carlo"]["runs_exceeding"].dump().c_str());
+    QVERIFY2(
+        pbx::growing::growingLabResultJson(job.result)["monte_carlo"]["max_error_at_end"]
+            == improver["monte_carlo"]["max_error_at_end"],
+        pbx::growing::growingLabResultJson(job.result)["monte_carlo"]["max_error_at_end"].dump().c_str());
+    QVERIFY2(pbx::growing::growingLabResultJson(job.result)["monte_carlo"]["runs_exceeding"]
+                 == improver["monte_carlo"]["runs_exceeding"],
+             pbx::growing::growingLabResultJson(job.result)["monte_carlo"]["runs_exceeding"].dump().c_str());
     QCOMPARE(growingOrderSeed(11, 2), growingOrderSeed(11, 2));
     QVERIFY(growingOrderSeed(11, 0) != 11 && growingOrderSeed(11, 1) != 12); // not seed + r
 }
@@ -916,7 +930,7 @@ void TestGrowingLab::nsgErmgMatchCli()
     lab.repetitionsSpin()->setValue(12);
     lab.seedSpin()->setValue(5);
     QVERIFY2(runToEnd(lab), qPrintable(lab.statusText()));
-    const Json &gui = lab.simulation()->document;
+    const Json gui = simulationDocument(lab);
     Json config = labDocument("nsg", Json{{"kind", "pure"}, {"epsilon", 1.0}});
     config["nsg"]
         = Json{{"T", 0.5}, {"cap", Json{{"kind", "time"}, {"c0", 10.0}}}, {"queries", tenQueries()}};
@@ -986,8 +1000,9 @@ void TestGrowingLab::nsgErmgMatchCli()
     const GrowingRunOutcome job = startGrowingJob(*parsed, 2).result();
     QVERIFY2(job.error.isEmpty(), qPrintable(job.error));
     const Json core = coreDocument(ermg, 2);
-    QVERIFY2(job.document["monte_carlo"] == core["monte_carlo"], job.document["monte_carlo"].dump().c_str());
-    QVERIFY(job.document["releases"] == core["releases"]);
+    QVERIFY2(pbx::growing::growingLabResultJson(job.result)["monte_carlo"] == core["monte_carlo"],
+             pbx::growing::growingLabResultJson(job.result)["monte_carlo"].dump().c_str());
+    QVERIFY(pbx::growing::growingLabResultJson(job.result)["releases"] == core["releases"]);
     QCOMPARE(job.repetitions, 3);
     const Json &perRelease = core["monte_carlo"]["releases"];
     QCOMPARE(perRelease.size(), std::size_t(5));

@@ -34,7 +34,6 @@
 namespace pbx::ui {
 
 using growinglab::paperCitation;
-using io::json::Json;
 
 namespace {
 
@@ -169,21 +168,8 @@ void GrowingLabDialog::createLayout()
     for (QWidget *chart : {static_cast<QWidget *>(m_timeline), static_cast<QWidget *>(m_accuracy),
                            static_cast<QWidget *>(m_pmwgChart)})
         chart->setMinimumHeight(320);
-    auto *streamTab = new QWidget(m_tabs);
-    auto *streamLayout = new QVBoxLayout(streamTab);
-    streamLayout->addWidget(m_timeline, 1);
-    streamLayout->addWidget(m_accuracy, 1);
-    streamLayout->addWidget(m_simulationNote);
-    m_tabs->addTab(scrolling(streamTab), tr("Timeline && accuracy"));
-    auto *pmwgTab = new QWidget(m_tabs);
-    auto *pmwgLayout = new QVBoxLayout(pmwgTab);
-    pmwgLayout->addWidget(m_pmwgChart, 3);
-    auto *pmwgBars = new QHBoxLayout;
-    pmwgBars->addWidget(m_pmwgPrivacy, 1);
-    pmwgBars->addWidget(m_pmwgErrors, 1);
-    pmwgLayout->addLayout(pmwgBars, 2);
-    pmwgLayout->addWidget(m_pmwgNote);
-    m_tabs->addTab(scrolling(pmwgTab), tr("PMWG / NSG"));
+    m_tabs->addTab(scrolling(buildTimelineTab()), tr("Timeline && accuracy"));
+    m_tabs->addTab(scrolling(buildPmwgTab()), tr("PMWG / NSG"));
     m_tabs->addTab(scrolling(m_atg), tr("ATG (sparse vector)"));
 
     auto *animation = new QHBoxLayout;
@@ -202,6 +188,29 @@ void GrowingLabDialog::createLayout()
     auto *layout = new QHBoxLayout(this);
     layout->addWidget(new FitScrollArea(editor, Qt::Vertical, this));
     layout->addLayout(right, 1);
+}
+
+QWidget *GrowingLabDialog::buildTimelineTab()
+{
+    auto *streamTab = new QWidget(m_tabs);
+    auto *streamLayout = new QVBoxLayout(streamTab);
+    streamLayout->addWidget(m_timeline, 1);
+    streamLayout->addWidget(m_accuracy, 1);
+    streamLayout->addWidget(m_simulationNote);
+    return streamTab;
+}
+
+QWidget *GrowingLabDialog::buildPmwgTab()
+{
+    auto *pmwgTab = new QWidget(m_tabs);
+    auto *pmwgLayout = new QVBoxLayout(pmwgTab);
+    pmwgLayout->addWidget(m_pmwgChart, 3);
+    auto *pmwgBars = new QHBoxLayout;
+    pmwgBars->addWidget(m_pmwgPrivacy, 1);
+    pmwgBars->addWidget(m_pmwgErrors, 1);
+    pmwgLayout->addLayout(pmwgBars, 2);
+    pmwgLayout->addWidget(m_pmwgNote);
+    return pmwgTab;
 }
 
 void GrowingLabDialog::connectSignals()
@@ -279,7 +288,7 @@ void GrowingLabDialog::setChartsComputing(bool computing)
 
 void GrowingLabDialog::showInvalid(const QString &message)
 {
-    m_plan = Json();
+    m_plan.reset();
     m_simulation.reset();
     setChartsComputing(false); // the charts say why nothing is drawn
     m_error->setText(message);
@@ -326,8 +335,8 @@ void GrowingLabDialog::updatePlan()
 
 growinglab::LabView GrowingLabDialog::labView() const
 {
-    return growinglab::LabView{m_editor->algorithm(),
-                               m_plan,
+    return growinglab::LabView{m_plan->config.algorithm,
+                               *m_plan,
                                m_simulation ? &*m_simulation : nullptr,
                                double(m_editor->startSizeSpin()->value()),
                                horizonEnd(),
@@ -338,6 +347,8 @@ growinglab::LabView GrowingLabDialog::labView() const
 
 void GrowingLabDialog::drawCharts()
 {
+    if (!m_plan)
+        return;
     const growinglab::LabView view = labView();
     growinglab::drawTimeline(*m_timeline, view);
     m_simulationNote->setText(growinglab::drawAccuracy(*m_accuracy, view));
@@ -353,7 +364,7 @@ bool GrowingLabDialog::run()
         showInvalid(QString::fromStdString(config.error().message));
         return false;
     }
-    if (m_plan.is_null())
+    if (!m_plan)
         return false;
     // The last finished simulation of this input stays drawn, greyed, until the new one finishes
     // (a cancel restores it): a chart never passes an old result off as the new one.
@@ -387,7 +398,7 @@ void GrowingLabDialog::waitForRun()
 void GrowingLabDialog::finished()
 {
     m_cancel->setEnabled(false);
-    m_run->setEnabled(!m_plan.is_null());
+    m_run->setEnabled(m_plan.has_value());
     m_progress->setRange(0, 1);
     setChartsComputing(false);
     const auto future = m_watcher->future();
@@ -412,9 +423,9 @@ void GrowingLabDialog::finished()
 
 Result<void> GrowingLabDialog::saveDocument(const QString &path) const
 {
-    const Json &doc = m_simulation ? m_simulation->document : m_plan;
-    if (doc.is_null())
+    if (!m_plan)
         return makeError(ErrorCode::InvalidArgument, "nothing to save: the input is invalid");
+    const io::json::Json doc = growing::growingLabResultJson(m_simulation ? m_simulation->result : *m_plan);
     return io::writeTextFileAtomically(path.toStdString(), doc.dump(2) + "\n");
 }
 
@@ -440,7 +451,7 @@ void GrowingLabDialog::setPlaying(bool playing)
         m_animation->stop();
         return;
     }
-    if (m_plan.is_null()) {
+    if (!m_plan) {
         setPlaying(false);
         return;
     }
@@ -467,7 +478,7 @@ void GrowingLabDialog::advanceCursor()
 void GrowingLabDialog::setCursorTime(double t)
 {
     m_cursorT = t;
-    if (m_plan.is_null()) {
+    if (!m_plan) {
         m_readout->clear();
         return;
     }

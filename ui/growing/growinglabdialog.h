@@ -14,7 +14,7 @@
 // the session.
 #pragma once
 
-#include "core/io/json_fields.h"
+#include "core/simulation/growing_lab_result.h"
 #include "core/util/result.h"
 #include "ui/growing/growinglabeditor.h"
 #include "ui/growing/growinglabjob.h"
@@ -80,8 +80,8 @@ public:
     AtgPanel *atgPanel() const { return m_atg; }
     /// The one-line error of the current input ("" when valid).
     QString errorText() const;
-    /// The current plan ("pbx-simulation" with --plan-only; null when the input is invalid).
-    const io::json::Json &plan() const { return m_plan; }
+    /// The current plan (what --plan-only computes; nullopt when the input is invalid).
+    const std::optional<growing::GrowingLabResult> &plan() const { return m_plan; }
     /// The last finished Monte Carlo of the current input, if any (kept, and drawn greyed, while a new
     /// run of the same input computes; dropped when the input changes).
     const std::optional<GrowingRunOutcome> &simulation() const { return m_simulation; }
@@ -107,6 +107,10 @@ public:
 private:
     void createWidgets();
     void createLayout();
+    /// The timeline and accuracy charts with the simulation's note.
+    QWidget *buildTimelineTab();
+    /// PMWG's and NSG's hard queries against the cap, privacy and error bars.
+    QWidget *buildPmwgTab();
     void connectSignals();
 
     void updateVisibility();
@@ -155,7 +159,7 @@ private:
     QLabel *m_explain = nullptr;
     QFutureWatcher<GrowingRunOutcome> *m_watcher = nullptr;
 
-    io::json::Json m_plan;
+    std::optional<growing::GrowingLabResult> m_plan;
     std::optional<GrowingRunOutcome> m_simulation;
 };
 

@@ -9,10 +9,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <variant>
 
 namespace pbx::ui {
-
-using io::json::Json;
 
 double growingQuantile(std::vector<double> sample, double q)
 {
@@ -23,21 +22,6 @@ std::uint64_t growingOrderSeed(std::uint64_t seed, int rep)
 {
     return growing::labOrderSeed(seed, rep);
 }
-
-namespace {
-
-/// A number of the document's array, or NaN.
-std::vector<double> numbers(const Json &array)
-{
-    std::vector<double> out;
-    if (!array.is_array())
-        return out;
-    for (const Json &x : array)
-        out.push_back(x.is_number() ? x.get<double>() : std::numeric_limits<double>::quiet_NaN());
-    return out;
-}
-
-} // namespace
 
 void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingLabConfig &config,
                    std::uint64_t seed)
@@ -80,21 +64,30 @@ void runGrowingJob(QPromise<GrowingRunOutcome> &promise, const growing::GrowingL
         return true;
     };
     // The core's own simulation, exactly as `pbx-cli simulate growing --seed N` runs it.
-    auto doc = growing::runGrowingLab(one, &*table, seed, false, progress);
+    auto result = growing::runGrowingLab(one, &*table, seed, false, progress);
     if (promise.isCanceled())
         return;
-    if (!doc) {
-        out.error = QString::fromStdString(doc.error().message);
+    if (!result) {
+        out.error = QString::fromStdString(result.error().message);
         promise.addResult(std::move(out));
         return;
     }
-    out.document = std::move(*doc);
-    const Json &mc = out.document.value("monte_carlo", Json::object());
-    out.repetitions = mc.value("repetitions", 1);
-    out.runsExceeding = mc.value("runs_exceeding", 0);
-    out.epochMedian = numbers(mc.value("epoch_max_error_median", Json()));
-    out.epochQ05 = numbers(mc.value("epoch_max_error_q05", Json()));
-    out.epochQ95 = numbers(mc.value("epoch_max_error_q95", Json()));
+    out.result = std::move(*result);
+    out.repetitions = 1; // PMWG: one run
+    if (const auto *s = std::get_if<growing::SchedulerResult>(&out.result.body); s && s->monteCarlo) {
+        out.repetitions = s->monteCarlo->repetitions;
+        out.runsExceeding = s->monteCarlo->runsExceeding;
+        out.epochMedian = s->monteCarlo->epochMedian;
+        out.epochQ05 = s->monteCarlo->epochQ05;
+        out.epochQ95 = s->monteCarlo->epochQ95;
+    } else if (const auto *i = std::get_if<growing::ImproverResult>(&out.result.body); i && i->monteCarlo) {
+        out.repetitions = i->monteCarlo->repetitions;
+        out.runsExceeding = i->monteCarlo->runsExceeding;
+    } else if (const auto *n = std::get_if<growing::NsgResult>(&out.result.body); n && n->monteCarlo) {
+        out.repetitions = n->monteCarlo->repetitions;
+    } else if (const auto *e = std::get_if<growing::ErmgResult>(&out.result.body); e && e->monteCarlo) {
+        out.repetitions = e->monteCarlo->repetitions;
+    }
     promise.setProgressValueAndText(
         int(range), QCoreApplication::translate("GrowingLab", "%1 of %1 runs done").arg(out.repetitions));
     promise.addResult(std::move(out));

@@ -8,7 +8,6 @@
 #pragma once
 
 #include "core/growing/growing_lab.h"
-#include "core/io/json_fields.h"
 #include "core/simulation/growing_lab_run.h"
 
 #include <QFuture>
@@ -23,9 +22,9 @@ namespace pbx::ui {
 struct GrowingRunOutcome
 {
     QString error; ///< empty on success
-    /// The pbx-simulation document: the plan and settings of the runs, and "monte_carlo" summarising
-    /// every repetition (the per-run samples below).
-    io::json::Json document;
+    /// The core's result: the plan and configuration of the runs, and the Monte Carlo summarising
+    /// every repetition (the per-run samples below); growing::growingLabResultJson writes it.
+    growing::GrowingLabResult result;
     int repetitions = 0;
     /// BBScheduler and SmallDBG: the largest error over the whole stream, one per run; BBImprover:
     /// the error at the last step, one per run (fraction scale). Empty for PMWG, NSG and ERMG.

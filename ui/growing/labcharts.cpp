@@ -7,14 +7,19 @@
 #include <QLocale>
 
 #include <limits>
+#include <variant>
 
 namespace pbx::ui::growinglab {
 
-using io::json::Json;
-
-double number(const Json &j)
+double orNaN(const std::optional<double> &value)
 {
-    return j.is_number() ? j.get<double>() : std::numeric_limits<double>::quiet_NaN();
+    return value.value_or(std::numeric_limits<double>::quiet_NaN());
+}
+
+const growing::LabPrivacy &privacyOf(const growing::GrowingLabResult &result)
+{
+    return std::visit([](const auto &body) -> const growing::LabPrivacy & { return body.privacy; },
+                      result.body);
 }
 
 QString integer(double x)
@@ -45,26 +50,24 @@ QString paperCitation()
                           "databases”, NeurIPS 2018");
 }
 
-PrivacyReading privacyReading(const Json &privacy)
+PrivacyReading privacyReading(const growing::LabPrivacy &privacy)
 {
     PrivacyReading r;
-    if (privacy.contains("target")) {
-        const Json &target = privacy["target"];
-        r.unit = tr("ε at δ = %1").arg(formatNumber(number(target["delta"]), 3));
-        r.budget = number(target["epsilon"]);
-        r.worstCase = number(privacy.value("worst_case_target_epsilon", Json()));
-        r.realised = number(privacy.value("realised_target_epsilon", Json()));
+    if (privacy.target) {
+        r.unit = tr("ε at δ = %1").arg(formatNumber(privacy.target->delta, 3));
+        r.budget = privacy.target->epsilon;
+        r.worstCase = orNaN(privacy.worstCaseTargetEpsilon);
+        r.realised = orNaN(privacy.realisedTargetEpsilon);
         r.note = tr("(In ρ: realised %1, worst case %2 of %3; converted to ε "
                     "at δ by the budget's conversion.)")
-                     .arg(num(number(privacy.value("realised", Json()))), num(number(privacy["worst_case"])),
-                          num(number(privacy["total_reserved"])));
+                     .arg(num(orNaN(privacy.realised)), num(orNaN(privacy.worstCase)),
+                          num(privacy.totalReserved));
         return r;
     }
-    const bool rho = privacy.value("unit", "epsilon") == "rho";
-    r.unit = rho ? QStringLiteral("ρ") : QStringLiteral("ε");
-    r.budget = number(privacy["total_reserved"]);
-    r.worstCase = number(privacy["worst_case"]);
-    r.realised = number(privacy.value("realised", Json()));
+    r.unit = privacy.rho ? QStringLiteral("ρ") : QStringLiteral("ε");
+    r.budget = privacy.totalReserved;
+    r.worstCase = orNaN(privacy.worstCase);
+    r.realised = orNaN(privacy.realised);
     return r;
 }
 
@@ -72,13 +75,14 @@ QString drawAccuracy(GrowingChart &chart, const LabView &view)
 {
     chart.setTitles(tr("Accuracy bound (fraction scale, probability ≥ 1 − β)"),
                     tr("t (rows arrived, log scale)"), tr("error"));
-    if (view.algorithm == QStringLiteral("nsg") && view.simulation)
+    using growing::LabAlgorithm;
+    if (view.algorithm == LabAlgorithm::Nsg && view.simulation)
         return drawNsgErrors(chart, view);
-    if (view.algorithm == QStringLiteral("pmwg") || view.algorithm == QStringLiteral("nsg")) {
+    if (view.algorithm == LabAlgorithm::Pmwg || view.algorithm == LabAlgorithm::Nsg) {
         chart.clear(tr("Hard answers, privacy and errors: see the PMWG / NSG tab."));
         return tr("Hard answers, privacy and errors are in the PMWG / NSG tab.");
     }
-    if (view.algorithm == QStringLiteral("ermg"))
+    if (view.algorithm == LabAlgorithm::Ermg)
         return drawErmRisk(chart, view);
     return drawSchedulerAccuracy(chart, view);
 }

@@ -7,7 +7,7 @@
 // returns the note shown under it; none owns a widget (GrowingLabDialog does).
 #pragma once
 
-#include "core/io/json_fields.h"
+#include "core/simulation/growing_lab_result.h"
 #include "ui/charts/growingchart.h"
 #include "ui/growing/growinglabjob.h"
 
@@ -32,8 +32,8 @@ inline QString tr(const char *text)
 /// nullptr) and the editor's settings the texts quote.
 struct LabView
 {
-    QString algorithm; ///< "bbscheduler", "bbimprover", "pmwg", "nsg" or "ermg"
-    const io::json::Json &plan;
+    growing::LabAlgorithm algorithm; ///< the plan's
+    const growing::GrowingLabResult &plan;
     const GrowingRunOutcome *simulation = nullptr;
     double startSize = 1.0; ///< n: where the x axis starts
     double end = 2.0;       ///< the horizon + 1: where the x axis ends
@@ -87,8 +87,10 @@ void addSmallDbMeasured(std::vector<GrowingChart::Series> &series, QStringList &
 
 inline const QColor kStaleness{0xd9, 0x77, 0x06};
 
-/// A number of the document, or NaN.
-double number(const io::json::Json &j);
+/// The value, or NaN.
+double orNaN(const std::optional<double> &value);
+/// The result's privacy account (every algorithm has one).
+const growing::LabPrivacy &privacyOf(const growing::GrowingLabResult &result);
 /// x rounded, with the locale's group separators.
 QString integer(double x);
 /// x to `digits` significant digits, "—" when not finite.
@@ -98,8 +100,8 @@ GrowingChart::Series makeSeries(const QString &id, const QString &name, const QC
 /// The paper every algorithm of this lab comes from, for the texts the user reads.
 QString paperCitation();
 
-/// A "privacy" block of the core's document read in the budget's unit: ε (pure), ρ (zcdp), or ε at
-/// the target δ (approx: the core's ρ accounts converted by the budget's own conversion).
+/// A result's privacy account read in the budget's unit: ε (pure), ρ (zcdp), or ε at the target δ
+/// (approx: the core's ρ accounts converted by the budget's own conversion).
 struct PrivacyReading
 {
     QString unit;
@@ -108,6 +110,6 @@ struct PrivacyReading
     double realised = std::nan(""); ///< NaN before a simulation
     QString note;                   ///< approx: the ρ the conversion started from
 };
-PrivacyReading privacyReading(const io::json::Json &privacy);
+PrivacyReading privacyReading(const growing::LabPrivacy &privacy);
 
 } // namespace pbx::ui::growinglab

@@ -6,14 +6,16 @@
 
 #include "ui/util/palette.h"
 
-namespace pbx::ui::growinglab {
+#include <variant>
 
-using io::json::Json;
+namespace pbx::ui::growinglab {
 
 QString drawNsgErrors(GrowingChart &chart, const LabView &view)
 {
-    const Json &mc = view.simulation->document["monte_carlo"];
-    const int runs = mc.value("repetitions", 1);
+    const auto *nsg = std::get_if<growing::NsgResult>(&view.simulation->result.body);
+    const growing::NsgMonteCarlo empty{1, {}, {}, {}, {}};
+    const growing::NsgMonteCarlo &mc = nsg && nsg->monteCarlo ? *nsg->monteCarlo : empty;
+    const int runs = mc.repetitions;
     chart.setTitles(tr("NSG: mean |error| of the hard answers so far (CPS1988)"),
                     tr("t (rows arrived, log scale)"), tr("|error| (fraction)"));
     auto band = makeSeries(QStringLiteral("hard-error-band"), tr("5–95 % of %1 seeded orders").arg(runs),
@@ -22,14 +24,13 @@ QString drawNsgErrors(GrowingChart &chart, const LabView &view)
                              tr("median of %1 seeded orders (orders with a hard answer by t)").arg(runs),
                              palette::chartBlue, GrowingChart::Kind::Line);
     median.width = 2.6;
-    for (const Json &c : mc["checkpoints"]) {
-        const Json &b = c["hard_mean_abs"];
-        if (!b.is_object())
+    for (const growing::NsgCheckpointBands &c : mc.checkpoints) {
+        if (!c.hardMeanAbs)
             continue; // no order has a hard answer yet
-        const double t = number(c["time"]);
-        median.points.emplace_back(t, number(b["median"]));
-        band.points.emplace_back(t, number(b["q95"]));
-        band.lower.emplace_back(t, number(b["q05"]));
+        const double t = double(c.time);
+        median.points.emplace_back(t, c.hardMeanAbs->median);
+        band.points.emplace_back(t, c.hardMeanAbs->q95);
+        band.lower.emplace_back(t, c.hardMeanAbs->q05);
     }
     chart.setData(view.startSize, view.end, {}, {band, median});
     return tr("Hard answers against the cap and privacy: see the PMWG / NSG tab.");

@@ -5,9 +5,9 @@
 
 #include "ui/util/palette.h"
 
-namespace pbx::ui::growinglab {
+#include <variant>
 
-using io::json::Json;
+namespace pbx::ui::growinglab {
 
 namespace {
 
@@ -16,10 +16,9 @@ void drawCappedTimeline(GrowingChart &chart, const LabView &view, const GrowingC
 {
     const double n = view.startSize;
     const double end = view.end;
-    const Json &privacy = view.plan["privacy"];
-    const bool rho = privacy.value("unit", "epsilon") == "rho";
-    const QString unit = rho ? tr("ρ") : tr("ε");
-    const double worst = number(privacy["worst_case"]);
+    const growing::LabPrivacy &privacy = privacyOf(view.plan);
+    const QString unit = privacy.rho ? tr("ρ") : tr("ε");
+    const double worst = orNaN(privacy.worstCase);
     GrowingChart::Series worstCase{QStringLiteral("worst-case"),
                                    tr("worst case (the cap fully used) %1 = %2").arg(unit, num(worst)),
                                    palette::chartInk,
@@ -27,30 +26,32 @@ void drawCappedTimeline(GrowingChart &chart, const LabView &view, const GrowingC
                                    Qt::DotLine,
                                    {{n, worst}, {end, worst}}};
     std::vector<GrowingChart::Series> series{budget, worstCase};
-    if (view.simulation && view.simulation->document.contains("privacy")) {
-        const Json &doc = view.simulation->document;
+    if (view.simulation) {
+        const growing::GrowingLabResult &sim = view.simulation->result;
         // NSG's Monte Carlo: the realised loss varies with the hard answers' times.
-        const Json &band = doc.value("monte_carlo", Json::object()).value("realised", Json());
-        if (band.is_object()) {
-            auto spread = makeSeries(QStringLiteral("realised-band"),
-                                     tr("realised %1, 5–95 % of %2 seeded orders (median %3)")
-                                         .arg(unit, integer(number(doc["monte_carlo"]["repetitions"])),
-                                              num(number(band["median"]))),
-                                     palette::chartTeal, GrowingChart::Kind::Band);
-            spread.points = {{n, number(band["q95"])}, {end, number(band["q95"])}};
-            spread.lower = {{n, number(band["q05"])}, {end, number(band["q05"])}};
+        const auto *nsg = std::get_if<growing::NsgResult>(&sim.body);
+        const growing::LabBand *band
+            = nsg && nsg->monteCarlo && nsg->monteCarlo->realised ? &*nsg->monteCarlo->realised : nullptr;
+        if (band) {
+            auto spread
+                = makeSeries(QStringLiteral("realised-band"),
+                             tr("realised %1, 5–95 % of %2 seeded orders (median %3)")
+                                 .arg(unit, integer(double(nsg->monteCarlo->repetitions)), num(band->median)),
+                             palette::chartTeal, GrowingChart::Kind::Band);
+            spread.points = {{n, band->q95}, {end, band->q95}};
+            spread.lower = {{n, band->q05}, {end, band->q05}};
             series.insert(series.begin(), spread);
         }
         // In the budget's unit (ρ under a zCDP or approx budget), as the axis.
-        const double realised = number(doc["privacy"]["realised"]);
-        series.push_back({QStringLiteral("realised"),
-                          (band.is_object() ? tr("realised %1 = %2 (simulation, first order)")
-                                            : tr("realised %1 = %2 (simulation)"))
-                              .arg(unit, num(realised)),
-                          palette::chartTeal,
-                          GrowingChart::Kind::Line,
-                          Qt::SolidLine,
-                          {{n, realised}, {end, realised}}});
+        const double realised = orNaN(privacyOf(sim).realised);
+        series.push_back(
+            {QStringLiteral("realised"),
+             (band ? tr("realised %1 = %2 (simulation, first order)") : tr("realised %1 = %2 (simulation)"))
+                 .arg(unit, num(realised)),
+             palette::chartTeal,
+             GrowingChart::Kind::Line,
+             Qt::SolidLine,
+             {{n, realised}, {end, realised}}});
     }
     chart.setData(n, end, {}, series);
 }
@@ -64,10 +65,11 @@ void drawErmTimeline(GrowingChart &chart, const LabView &view, const GrowingChar
     auto cumulative = makeSeries(QStringLiteral("cumulative"), tr("cumulative Σρ (rounded up)"),
                                  palette::chartTeal, GrowingChart::Kind::Line);
     cumulative.width = 2.6;
-    for (const Json &r : view.plan["releases"]) {
-        sigma.points.emplace_back(number(r["t"]), number(r["sigma"]));
-        cumulative.points.emplace_back(number(r["t"]), number(r["cumulative"]));
-    }
+    if (const auto *ermg = std::get_if<growing::ErmgResult>(&view.plan.body))
+        for (const growing::ErmgRelease &r : ermg->releases) {
+            sigma.points.emplace_back(double(r.t), r.sigma);
+            cumulative.points.emplace_back(double(r.t), r.cumulative);
+        }
     chart.setTitles(tr("ERMG: the noise σ_t of each released model and the privacy spent"),
                     tr("t (rows arrived, log scale)"), tr("ρ (zCDP)"), tr("σ_t"));
     chart.setData(view.startSize, view.end, {}, {sigma, cumulative, budget});
@@ -79,10 +81,10 @@ void drawTimeline(GrowingChart &chart, const LabView &view)
 {
     const double n = view.startSize;
     const double end = view.end;
-    const Json &privacy = view.plan["privacy"];
-    const bool rho = privacy.value("unit", "epsilon") == "rho";
+    const growing::LabPrivacy &privacy = privacyOf(view.plan);
+    const bool rho = privacy.rho;
     const QString unit = rho ? tr("ρ") : tr("ε");
-    const double total = number(privacy["total_reserved"]);
+    const double total = privacy.totalReserved;
     chart.setTitles(tr("Privacy spent over time"), tr("t (rows arrived, log scale)"),
                     rho ? tr("ρ (zCDP)") : tr("ε"), tr("ρ_t per step"));
     GrowingChart::Series budget{
@@ -92,15 +94,15 @@ void drawTimeline(GrowingChart &chart, const LabView &view)
         GrowingChart::Kind::Line,
         Qt::DashLine,
         {{n, total}, {end, total}}};
-    if (privacy.contains("target")) // an (ε, δ) target accounted in zCDP
+    if (privacy.target) // an (ε, δ) target accounted in zCDP
         budget.name = tr("budget ρ = %1 (for (ε, δ) = (%2, %3)): never exceeded, whatever the horizon")
-                          .arg(num(total, 6), num(number(privacy["target"]["epsilon"])),
-                               num(number(privacy["target"]["delta"])));
-    if (view.algorithm == QStringLiteral("ermg")) {
+                          .arg(num(total, 6), num(privacy.target->epsilon), num(privacy.target->delta));
+    using growing::LabAlgorithm;
+    if (view.algorithm == LabAlgorithm::Ermg) {
         drawErmTimeline(chart, view, budget);
         return;
     }
-    if (view.algorithm == QStringLiteral("pmwg") || view.algorithm == QStringLiteral("nsg")) {
+    if (view.algorithm == LabAlgorithm::Pmwg || view.algorithm == LabAlgorithm::Nsg) {
         drawCappedTimeline(chart, view, budget);
         return;
     }
@@ -111,17 +113,17 @@ void drawTimeline(GrowingChart &chart, const LabView &view)
     auto cumulative = makeSeries(QStringLiteral("cumulative"), tr("cumulative Σ%1_i (rounded up)").arg(unit),
                                  palette::chartTeal, GrowingChart::Kind::Step);
     cumulative.width = 2.6;
-    if (view.algorithm == QStringLiteral("bbscheduler")) {
-        for (const Json &e : view.plan["epochs"]) {
-            const double from = number(e["start"]);
-            const double to = number(e["end"]) + 1.0;
+    if (const auto *scheduler = std::get_if<growing::SchedulerResult>(&view.plan.body)) {
+        for (const growing::EpochPlan &e : scheduler->epochs) {
+            const double from = double(e.start);
+            const double to = double(e.last) + 1.0;
             bands.push_back({from, to});
-            per.points.emplace_back(from, number(rho ? e["rho"] : e["epsilon"]));
-            cumulative.points.emplace_back(from, number(e["cumulative"]));
+            per.points.emplace_back(from, rho ? e.privacy.rho : e.privacy.epsilon);
+            cumulative.points.emplace_back(from, e.privacy.cumulative);
             per.stepEnd = cumulative.stepEnd = to;
         }
         cumulative.name = tr("cumulative Σ%1_i (rounded up): %2 at the horizon")
-                              .arg(unit, num(number(privacy["spent_realised"]), 8));
+                              .arg(unit, num(orNaN(privacy.spentRealised), 8));
         chart.setData(n, end, std::move(bands), {per, cumulative, budget});
         return;
     }
@@ -130,12 +132,13 @@ void drawTimeline(GrowingChart &chart, const LabView &view)
     per.kind = GrowingChart::Kind::Line;
     per.rightAxis = true;
     cumulative.kind = GrowingChart::Kind::Line;
-    for (const Json &s : view.plan["steps"]) {
-        per.points.emplace_back(number(s["t"]), number(s["rho"]));
-        cumulative.points.emplace_back(number(s["t"]), number(s["cumulative"]));
-    }
-    cumulative.name = tr("cumulative Σρ_t (rounded up): %1 at the horizon")
-                          .arg(num(number(privacy["spent_realised"]), 6));
+    if (const auto *improver = std::get_if<growing::ImproverResult>(&view.plan.body))
+        for (const growing::ImproverRow &s : improver->steps) {
+            per.points.emplace_back(double(s.t), s.step.rho);
+            cumulative.points.emplace_back(double(s.t), s.cumulative);
+        }
+    cumulative.name
+        = tr("cumulative Σρ_t (rounded up): %1 at the horizon").arg(num(orNaN(privacy.spentRealised), 6));
     chart.setData(n, end, {}, {per, cumulative, budget});
 }
 

@@ -3,55 +3,54 @@
 // the spend so far and the bound (and what the simulation measured there); PMWG's and NSG's cap.
 #include "ui/growing/labcharts.h"
 
-namespace pbx::ui::growinglab {
+#include <variant>
 
-using io::json::Json;
+namespace pbx::ui::growinglab {
 
 QString cursorReadout(const LabView &view, double t, const GrowingChart &accuracy, const GrowingChart &pmwg)
 {
-    const bool rho = view.plan["privacy"].value("unit", "epsilon") == "rho";
+    const growing::LabPrivacy &privacy = privacyOf(view.plan);
+    const bool rho = privacy.rho;
     const QString unit = rho ? tr("ρ") : tr("ε");
     QString text = tr("t = %1").arg(integer(t));
-    if (view.algorithm == QStringLiteral("bbscheduler")) {
-        for (const Json &e : view.plan["epochs"]) {
-            if (t < number(e["start"]) || t > number(e["end"]))
+    if (const auto *scheduler = std::get_if<growing::SchedulerResult>(&view.plan.body)) {
+        for (const growing::EpochPlan &e : scheduler->epochs) {
+            if (t < double(e.start) || t > double(e.last))
                 continue;
             text += tr(" · epoch %1 (t %2 – %3) · %4_%1 = %5 · spent Σ = %6 of %7 · bound α + s = %8 "
                        "(α %9 + s %10)")
-                        .arg(e["index"].get<int>())
-                        .arg(integer(number(e["start"])), integer(number(e["end"])), unit)
-                        .arg(num(number(rho ? e["rho"] : e["epsilon"]), 6))
-                        .arg(num(number(e["cumulative"]), 8))
-                        .arg(num(number(view.plan["privacy"]["total_reserved"]), 6))
-                        .arg(num(number(e["bound"])))
-                        .arg(num(number(e["alpha_black_box"])))
-                        .arg(num(number(e["staleness"])));
+                        .arg(int(e.privacy.index))
+                        .arg(integer(double(e.start)), integer(double(e.last)), unit)
+                        .arg(num(rho ? e.privacy.rho : e.privacy.epsilon, 6))
+                        .arg(num(e.privacy.cumulative, 8))
+                        .arg(num(privacy.totalReserved, 6))
+                        .arg(num(e.bound))
+                        .arg(num(e.alphaBlackBox))
+                        .arg(num(e.staleness));
             const double measured = accuracy.valueAt(QStringLiteral("measured"), t);
             if (std::isfinite(measured))
                 text += tr(" · measured (simulation) %1").arg(num(measured));
         }
-    } else if (view.algorithm == QStringLiteral("bbimprover")) {
-        const Json *at = nullptr;
-        for (const Json &s : view.plan["steps"])
-            if (number(s["t"]) <= t)
+    } else if (const auto *improver = std::get_if<growing::ImproverResult>(&view.plan.body)) {
+        const growing::ImproverRow *at = nullptr;
+        for (const growing::ImproverRow &s : improver->steps)
+            if (double(s.t) <= t)
                 at = &s;
         if (at)
             text += tr(" · ρ_t = %1 · spent Σρ = %2 of %3 · bound α + s = %4")
-                        .arg(num(number((*at)["rho"]), 4))
-                        .arg(num(number((*at)["cumulative"]), 6))
-                        .arg(num(number(view.plan["privacy"]["total_reserved"]), 6))
-                        .arg(num(number((*at)["bound"])));
-    } else if (view.algorithm == QStringLiteral("ermg")) {
-        const Json *at = nullptr;
-        for (const Json &r : view.plan["releases"])
-            if (number(r["t"]) <= t)
+                        .arg(num(at->step.rho, 4))
+                        .arg(num(at->cumulative, 6))
+                        .arg(num(privacy.totalReserved, 6))
+                        .arg(num(at->step.bound));
+    } else if (const auto *ermg = std::get_if<growing::ErmgResult>(&view.plan.body)) {
+        const growing::ErmgRelease *at = nullptr;
+        for (const growing::ErmgRelease &r : ermg->releases)
+            if (double(r.t) <= t)
                 at = &r;
         if (at)
             text += tr(" · fit at t = %1 · ρ = %2 · Δ = %3 · σ_t = %4 · spent Σρ = %5 of %6")
-                        .arg(integer(number((*at)["t"])), num(number((*at)["rho"]), 4),
-                             num(number((*at)["sensitivity"]), 4), num(number((*at)["sigma"]), 4),
-                             num(number((*at)["cumulative"]), 6),
-                             num(number(view.plan["privacy"]["total_reserved"]), 6));
+                        .arg(integer(double(at->t)), num(at->rho, 4), num(at->sensitivity, 4),
+                             num(at->sigma, 4), num(at->cumulative, 6), num(privacy.totalReserved, 6));
     } else {
         const double cap = pmwg.valueAt(QStringLiteral("cap"), t);
         const double hard = pmwg.valueAt(QStringLiteral("hard"), t);

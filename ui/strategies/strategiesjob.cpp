@@ -18,7 +18,7 @@ void runStrategiesJob(QPromise<StrategiesJobOutcome> &promise, const strategies:
         return;
     StrategiesJobOutcome out;
     if (result)
-        out.document = std::move(result.value());
+        out.result = std::move(result.value());
     else
         out.error = QString::fromStdString(result.error().message);
     promise.addResult(std::move(out));

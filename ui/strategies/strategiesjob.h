@@ -5,7 +5,6 @@
 #pragma once
 
 #include "core/data/table.h"
-#include "core/io/json_fields.h"
 #include "core/simulation/strategies_lab_run.h"
 #include "core/strategies/strategies_lab.h"
 
@@ -19,8 +18,8 @@ namespace pbx::ui {
 
 struct StrategiesJobOutcome
 {
-    QString error;           ///< empty on success
-    io::json::Json document; ///< the pbx-simulation document
+    QString error;                          ///< empty on success
+    strategies::StrategiesLabResult result; ///< the core's result (strategies::labResultJson writes it)
 };
 
 /// Runs the experiment; adds one outcome unless cancelled.

@@ -27,10 +27,11 @@
 
 #include <cmath>
 #include <numbers>
+#include <tuple>
+#include <type_traits>
+#include <variant>
 
 namespace pbx::ui {
-
-using io::json::Json;
 
 namespace {
 
@@ -72,11 +73,6 @@ data::Neighbouring neighboursOf(const QComboBox *c)
                                                                     : data::Neighbouring::AddRemove;
 }
 
-QString text(const Json &j)
-{
-    return j.is_string() ? QString::fromStdString(j.get<std::string>()) : QString::fromStdString(j.dump());
-}
-
 } // namespace
 
 StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
@@ -85,8 +81,47 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     m_banner = new QLabel(this);
     m_banner->setWordWrap(true);
     m_tabs = new QTabWidget(this);
+    const auto addTab = [this](QWidget *page, const QString &title) {
+        m_tabs->addTab(new FitScrollArea(page, Qt::Horizontal | Qt::Vertical, m_tabs), title);
+    };
+    addTab(buildBmiTab(), tr("BMI example"));
+    addTab(buildStabilityTab(), tr("Stability && sensitivity"));
+    addTab(buildRangesTab(), tr("Range strategies"));
+    addTab(buildInferenceTab(), tr("Constrained inference"));
+    addTab(buildQuantilesTab(), tr("Quantiles && smooth sensitivity"));
 
-    // ---- BMI
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setEnabled(false);
+    auto *bottom = new QHBoxLayout;
+    bottom->addWidget(m_progress, 1);
+    bottom->addWidget(m_cancel);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_tabs, 1);
+    layout->addWidget(m_status);
+    layout->addLayout(bottom);
+
+    m_watcher = new QFutureWatcher<StrategiesJobOutcome>(this);
+    connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::progressValueChanged, m_progress,
+            &QProgressBar::setValue);
+    connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::progressTextChanged, m_status,
+            &QLabel::setText);
+    connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::finished, this, &StrategiesLabDialog::finished);
+    connect(m_cancel, &QPushButton::clicked, this, [this] { m_watcher->cancel(); });
+    linkGlossaryTermsInLabels(this); // the explanations' terms link to Help ▸ Glossary
+    resizeWithinScreen(this, QSize(980, 900));
+    keepFrameInsideScreen(this);
+    setTable(nullptr);
+    run(1); // stability: no data needed
+}
+
+/// The lecture's BMI example: the slides' rows, the releases' errors and their distribution.
+QWidget *StrategiesLabDialog::buildBmiTab()
+{
     auto *bmi = new QWidget(m_tabs);
     m_bmiData = new QComboBox(bmi);
     m_bmiData->addItem(tr("the slides' five rows"), QStringLiteral("slides"));
@@ -133,9 +168,12 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     bmiCharts->addWidget(m_bmiHistogram, 1);
     bmiLayout->addLayout(bmiCharts, 1);
     bmiLayout->addWidget(m_bmiNote);
-    m_tabs->addTab(new FitScrollArea(bmi, Qt::Horizontal | Qt::Vertical, m_tabs), tr("BMI example"));
+    return bmi;
+}
 
-    // ---- Stability & sensitivity
+/// Stability of transformations and the sensitivity of workloads.
+QWidget *StrategiesLabDialog::buildStabilityTab()
+{
     auto *stab = new QWidget(m_tabs);
     m_stabilityTable = makeTable(
         stab, {tr("transformation"), tr("k or m"), tr("stability s"), tr("ε·s (ε = 1)"), tr("s²ρ (ρ = ½)")});
@@ -152,10 +190,12 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
                       "difference of two columns)"),
                    stab));
     stabLayout->addWidget(m_sensitivityTable, 1);
-    m_tabs->addTab(new FitScrollArea(stab, Qt::Horizontal | Qt::Vertical, m_tabs),
-                   tr("Stability && sensitivity"));
+    return stab;
+}
 
-    // ---- Range strategies
+/// The range-strategy explorer (and DAWA, described).
+QWidget *StrategiesLabDialog::buildRangesTab()
+{
     auto *ranges = new QWidget(m_tabs);
     m_rangeColumn = new QComboBox(ranges);
     m_rangeNeighbours = neighboursCombo(ranges);
@@ -197,9 +237,12 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     dawa->setWordWrap(true);
     dawa->setTextFormat(Qt::RichText);
     rangeLayout->addWidget(dawa);
-    m_tabs->addTab(new FitScrollArea(ranges, Qt::Horizontal | Qt::Vertical, m_tabs), tr("Range strategies"));
+    return ranges;
+}
 
-    // ---- Constrained inference
+/// Constrained inference: the errors before and after a projection.
+QWidget *StrategiesLabDialog::buildInferenceTab()
+{
     auto *inference = new QWidget(m_tabs);
     m_inferenceColumn = new QComboBox(inference);
     m_projection = new QComboBox(inference);
@@ -235,10 +278,12 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
                      inference);
     inferenceNote->setWordWrap(true);
     inferenceLayout->addWidget(inferenceNote);
-    m_tabs->addTab(new FitScrollArea(inference, Qt::Horizontal | Qt::Vertical, m_tabs),
-                   tr("Constrained inference"));
+    return inference;
+}
 
-    // ---- Quantiles & smooth sensitivity
+/// Quantiles by the exponential mechanism and the smooth sensitivity of the median.
+QWidget *StrategiesLabDialog::buildQuantilesTab()
+{
     auto *quantiles = new QWidget(m_tabs);
     m_quantileColumn = new QComboBox(quantiles);
     m_quantileQ = new QDoubleSpinBox(quantiles);
@@ -279,36 +324,7 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     quantileCharts->addWidget(m_noiseChart, 1);
     quantileLayout->addLayout(quantileCharts, 2);
     quantileLayout->addWidget(m_quantileText, 1);
-    m_tabs->addTab(new FitScrollArea(quantiles, Qt::Horizontal | Qt::Vertical, m_tabs),
-                   tr("Quantiles && smooth sensitivity"));
-
-    m_status = new QLabel(this);
-    m_status->setWordWrap(true);
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1000);
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    m_cancel->setEnabled(false);
-    auto *bottom = new QHBoxLayout;
-    bottom->addWidget(m_progress, 1);
-    bottom->addWidget(m_cancel);
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_banner);
-    layout->addWidget(m_tabs, 1);
-    layout->addWidget(m_status);
-    layout->addLayout(bottom);
-
-    m_watcher = new QFutureWatcher<StrategiesJobOutcome>(this);
-    connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::progressValueChanged, m_progress,
-            &QProgressBar::setValue);
-    connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::progressTextChanged, m_status,
-            &QLabel::setText);
-    connect(m_watcher, &QFutureWatcher<StrategiesJobOutcome>::finished, this, &StrategiesLabDialog::finished);
-    connect(m_cancel, &QPushButton::clicked, this, [this] { m_watcher->cancel(); });
-    linkGlossaryTermsInLabels(this); // the explanations' terms link to Help ▸ Glossary
-    resizeWithinScreen(this, QSize(980, 900));
-    keepFrameInsideScreen(this);
-    setTable(nullptr);
-    run(1); // stability: no data needed
+    return quantiles;
 }
 
 StrategiesLabDialog::~StrategiesLabDialog()
@@ -485,36 +501,38 @@ void StrategiesLabDialog::finished()
         return;
     }
     m_progress->setValue(1000);
-    const auto &doc = outcome.document;
-    const std::string sim = doc["simulation"].get<std::string>();
-    if (sim == "strategies-bmi")
-        showBmi(doc);
-    else if (sim == "strategies-stability")
-        showStability(doc);
-    else if (sim == "strategies-ranges")
-        showRanges(doc);
-    else if (sim == "strategies-inference")
-        showInference(doc);
-    else if (sim == "strategies-quantile")
-        showQuantile(doc);
-    else
-        showSmoothSensitivity(doc);
-    m_status->setText(tr("Done. %1").arg(text(doc["note"])));
+    std::visit(
+        [this](const auto &body) {
+            using Body = std::decay_t<decltype(body)>;
+            if constexpr (std::is_same_v<Body, strategies::BmiLabResult>)
+                showBmi(body);
+            else if constexpr (std::is_same_v<Body, strategies::StabilityLabResult>)
+                showStability(body);
+            else if constexpr (std::is_same_v<Body, strategies::RangesLabResult>)
+                showRanges(body);
+            else if constexpr (std::is_same_v<Body, strategies::InferenceLabResult>)
+                showInference(body);
+            else if constexpr (std::is_same_v<Body, strategies::QuantileLabResult>)
+                showQuantile(body);
+            else
+                showSmoothSensitivity(body);
+        },
+        outcome.result.body);
+    m_status->setText(tr("Done. %1").arg(QString::fromLatin1(strategies::kLabSimulationNote)));
 }
 
-void StrategiesLabDialog::showBmi(const Json &doc)
+void StrategiesLabDialog::showBmi(const strategies::BmiLabResult &result)
 {
     m_bmiTable->setRowCount(0);
     QStringList labels;
     std::vector<double> values, lows, highs;
     const QStringList shortNames = {tr("A1"), tr("A1 Δ₁"), tr("A2"), tr("A2 clip"), tr("A2 order")};
     int row = 0;
-    for (const auto &m : doc["results"]) {
-        const double measured = m["measured"]["average"].get<double>(),
-                     se = m["measured"]["standard_error"].get<double>();
+    for (const auto &m : result.methods) {
+        const double measured = m.measured, se = m.standardError;
         setRow(m_bmiTable, row,
-               {text(m["method"]), num(m["laplace_scale"].get<double>()),
-                m["predicted"].is_number() ? num(m["predicted"].get<double>()) : tr("—"),
+               {QString::fromStdString(m.name), num(m.laplaceScale),
+                std::isfinite(m.predicted) ? num(m.predicted) : tr("—"),
                 tr("%1 ± %2").arg(num(measured, 5), num(se, 2))});
         labels << shortNames.value(row);
         values.push_back(measured);
@@ -525,59 +543,53 @@ void StrategiesLabDialog::showBmi(const Json &doc)
     m_bmiChart->setBars(tr("Mean total squared error (±2 s.e.)"), labels, values, lows, highs, tr("error"));
     std::vector<CurvesChart::Curve> curves;
     row = 0;
-    for (const auto &m : doc["results"]) {
+    for (const auto &m : result.methods) {
         if (row == 3)
             break; // the three algorithms; the inference variants are in the table
         CurvesChart::Curve c;
         c.name = shortNames.value(row++);
-        const double width = m["histogram"]["bin_width"].get<double>();
-        const auto &shares = m["histogram"]["shares"];
-        for (std::size_t b = 0; b < shares.size(); ++b) {
-            c.x.push_back((static_cast<double>(b) + 0.5) * width);
-            c.y.push_back(shares[b].get<double>());
+        for (std::size_t b = 0; b < m.histogram.size(); ++b) {
+            c.x.push_back((static_cast<double>(b) + 0.5) * result.binWidth);
+            c.y.push_back(m.histogram[b]);
         }
         curves.push_back(std::move(c));
     }
     m_bmiHistogram->setCurves(tr("Monte Carlo distribution of the total squared error"), curves,
                               tr("total squared error"), tr("share of runs"), false);
-    auto integers = [](const Json &list) {
+    auto integers = [](const std::array<double, 4> &list) {
         QStringList parts;
-        for (const auto &v : list)
-            parts << QString::number(v.get<double>(), 'f', 0);
+        for (const double v : list)
+            parts << QString::number(v, 'f', 0);
         return QStringLiteral("(%1)").arg(parts.join(QStringLiteral(", ")));
     };
     m_bmiNote->setText(
         tr("Cells %1 → answers %2. Measured P[Algorithm 2 gives q̃₁ > q̃₁ + q̃₂] = %3. Algorithm 1: "
            "sequential composition of four ε/4 counts; Algorithm 2: parallel composition of disjoint "
            "cells (replace-one: each cell at ε/2), sums by post-processing.")
-            .arg(integers(doc["cells"]), integers(doc["answers"]))
-            .arg(num(doc["violation_probability"].get<double>(), 3)));
+            .arg(integers(result.cells), integers(result.answers))
+            .arg(num(result.violationProbability, 3)));
 }
 
-void StrategiesLabDialog::showStability(const Json &doc)
+void StrategiesLabDialog::showStability(const strategies::StabilityLabResult &result)
 {
+    using strategies::Transformation;
     m_stabilityTable->setRowCount(0);
     int row = 0;
-    for (const auto &t : doc["transformations"]) {
-        const bool bounded = t["stability"].is_number();
+    for (const auto &t : result.transformations) {
+        const bool bounded = t.stability.has_value();
+        const bool parametrised = t.transformation == Transformation::FlatMap
+                                  || t.transformation == Transformation::Truncate
+                                  || t.transformation == Transformation::SelfJoinTruncated;
         setRow(m_stabilityTable, row++,
-               {text(t["transformation"]),
-                QStringList{QStringLiteral("flat-map"), QStringLiteral("truncate"),
-                            QStringLiteral("self-join-truncated")}
-                        .contains(text(t["transformation"]))
-                    ? text(t["parameter"])
-                    : tr("—"),
-                bounded ? text(t["stability"]) : tr("unbounded"),
-                bounded ? num(t["epsilon"].get<double>()) : tr("—"),
-                bounded ? num(t["rho"].get<double>()) : tr("—")});
+               {QString::fromStdString(std::string(strategies::transformationName(t.transformation))),
+                parametrised ? QString::number(t.parameter) : tr("—"),
+                bounded ? QString::number(*t.stability) : tr("unbounded"), bounded ? num(t.epsilon) : tr("—"),
+                bounded ? num(t.rho) : tr("—")});
     }
-    for (const auto &s : doc["poisson_subsampling"])
+    for (const auto &s : result.subsampling)
         setRow(m_stabilityTable, row++,
-               {tr("Poisson subsampling"), tr("p = %1").arg(num(s["rate"].get<double>())), tr("—"),
-                num(s["epsilon"].get<double>(), 6),
-                s["shortcut_2p_epsilon"].is_number()
-                    ? tr("2pε = %1").arg(num(s["shortcut_2p_epsilon"].get<double>()))
-                    : tr("2pε not a bound for ε > 1")});
+               {tr("Poisson subsampling"), tr("p = %1").arg(num(s.rate)), tr("—"), num(s.epsilon, 6),
+                s.shortcut ? tr("2pε = %1").arg(num(*s.shortcut)) : tr("2pε not a bound for ε > 1")});
     m_sensitivityTable->setRowCount(0);
     row = 0;
     using data::Neighbouring;
@@ -603,46 +615,44 @@ void StrategiesLabDialog::showStability(const Json &doc)
             QStringLiteral("4")});
 }
 
-void StrategiesLabDialog::showRanges(const Json &doc)
+void StrategiesLabDialog::showRanges(const strategies::RangesLabResult &result)
 {
     m_rangeTable->setRowCount(0);
     std::vector<CurvesChart::Curve> curves;
     int row = 0;
-    for (const auto &r : doc["results"]) {
-        const QString label = text(r["label"]);
+    for (const auto &r : result.results) {
+        const QString label = QString::fromStdString(r.strategy.label());
         QString measured = tr("—");
-        if (r["measured"].is_object())
-            measured = tr("%1 ± %2").arg(num(r["measured"]["average"].get<double>(), 6),
-                                         num(r["measured"]["standard_error"].get<double>(), 3));
+        if (r.measured)
+            measured = tr("%1 ± %2").arg(num(r.measured->average, 6), num(r.measured->standardError, 3));
         setRow(m_rangeTable, row++,
-               {label, text(r["sensitivity_l1"]), text(r["padded_size"]),
-                num(r["predicted"]["average"].get<double>(), 6), num(r["predicted"]["max"].get<double>(), 6),
-                measured});
+               {label, QString::number(r.prediction.sensitivityL1), QString::number(r.prediction.padded),
+                num(r.prediction.average, 6), num(r.prediction.max, 6), measured});
         CurvesChart::Curve c;
         c.name = label;
-        const auto &byLength = r["predicted"]["by_length"];
+        const auto &byLength = r.prediction.byLength;
         for (std::size_t L = 0; L < byLength.size(); ++L) {
             c.x.push_back(static_cast<double>(L + 1));
-            c.y.push_back(byLength[L].get<double>());
+            c.y.push_back(byLength[L]);
         }
         curves.push_back(std::move(c));
     }
     // Measured points (simulation) over the predicted lines: the same strategies, as markers in
     // their line's colour and named by its legend entry.
     int line = -1;
-    for (const auto &r : doc["results"]) {
+    for (const auto &r : result.results) {
         ++line;
-        if (!r["measured"].is_object() || !r["measured"].contains("by_length"))
+        if (!r.measured)
             continue;
         CurvesChart::Curve m;
-        m.name = tr("%1 measured").arg(text(r["label"]));
+        m.name = tr("%1 measured").arg(QString::fromStdString(r.strategy.label()));
         m.markers = true;
         m.pairedWith = line;
-        const auto &byLength = r["measured"]["by_length"];
+        const auto &byLength = r.measured->byLength;
         for (std::size_t L = 0; L < byLength.size(); ++L)
-            if (byLength[L].get<double>() > 0.0) {
+            if (byLength[L] > 0.0) {
                 m.x.push_back(static_cast<double>(L + 1));
-                m.y.push_back(byLength[L].get<double>());
+                m.y.push_back(byLength[L]);
             }
         curves.push_back(std::move(m));
     }
@@ -650,37 +660,41 @@ void StrategiesLabDialog::showRanges(const Json &doc)
                             tr("range length L"), tr("variance"), true);
     m_recommended->setText(
         tr("Recommended for this workload: <b>%1</b> — %2. Domain: %3 cells (%4 empty), %5 ranges.")
-            .arg(text(doc["recommended"]["label"]), text(doc["recommended"]["why"]))
-            .arg(text(doc["domain"]["cells"]), text(doc["domain"]["empty_cells"]))
-            .arg(text(doc["workload_size"])));
+            .arg(QString::fromStdString(result.results[result.recommended].prediction.strategy.label()),
+                 QString::fromLatin1(strategies::kRecommendedWhy))
+            .arg(QString::number(result.cells), QString::number(result.emptyCells))
+            .arg(QString::number(result.workloadSize)));
 }
 
-void StrategiesLabDialog::showInference(const Json &doc)
+void StrategiesLabDialog::showInference(const strategies::InferenceLabResult &result)
 {
     m_inferenceTable->setRowCount(0);
     int row = 0;
-    setRow(m_inferenceTable, row++, {tr("projection"), text(doc["projection"])});
-    setRow(m_inferenceTable, row++, {tr("vector size"), text(doc["vector_size"])});
-    setRow(m_inferenceTable, row++, {tr("mean ‖q̃ − q‖² (before)"), num(doc["sse_before"].get<double>(), 6)});
-    setRow(m_inferenceTable, row++, {tr("mean ‖q̄ − q‖² (after)"), num(doc["sse_after"].get<double>(), 6)});
+    const QString projection = QString::fromStdString(result.projection);
+    setRow(m_inferenceTable, row++, {tr("projection"), projection});
+    setRow(m_inferenceTable, row++, {tr("vector size"), QString::number(result.vectorSize)});
+    setRow(m_inferenceTable, row++, {tr("mean ‖q̃ − q‖² (before)"), num(result.sseBefore, 6)});
+    setRow(m_inferenceTable, row++, {tr("mean ‖q̄ − q‖² (after)"), num(result.sseAfter, 6)});
+    setRow(m_inferenceTable, row++, {tr("mean ‖q̃ − q̄‖² (moved)"), num(result.meanDistanceMoved, 6)});
     setRow(m_inferenceTable, row++,
-           {tr("mean ‖q̃ − q̄‖² (moved)"), num(doc["mean_distance_moved"].get<double>(), 6)});
+           {tr("runs outside the constraints"), QString::number(result.runsOutsideConstraints)});
     setRow(m_inferenceTable, row++,
-           {tr("runs outside the constraints"), text(doc["runs_outside_constraints"])});
-    setRow(m_inferenceTable, row++,
-           {tr("runs where the projected vector got worse"), text(doc["runs_worse"])});
-    if (doc.contains("predicted"))
+           {tr("runs where the projected vector got worse"), QString::number(result.runsWorse)});
+    if (result.predicted)
         setRow(m_inferenceTable, row++,
                {tr("predicted before → after"),
-                tr("%1 → %2").arg(num(doc["predicted"]["sse_before"].get<double>(), 6),
-                                  num(doc["predicted"]["sse_after"].get<double>(), 6))});
-    const double before = doc["sse_before"].get<double>(), after = doc["sse_after"].get<double>(),
-                 moved = doc["mean_distance_moved"].get<double>();
+                tr("%1 → %2").arg(num(result.predicted->first, 6), num(result.predicted->second, 6))});
+    const double before = result.sseBefore, after = result.sseAfter, moved = result.meanDistanceMoved;
     // A short title: the chart is a third of the dialog wide and Qt elides a long one; the
     // identity itself is spelled out below the charts.
     m_inferenceChart->setBars(tr("Mean squared errors"),
                               {tr("before"), tr("after"), tr("moved"), tr("after + moved")},
                               {before, after, moved, after + moved}, {}, {}, tr("squared error"));
+    showInferenceRuns(result);
+}
+
+void StrategiesLabDialog::showInferenceRuns(const strategies::InferenceLabResult &result)
+{
     // Run by run: the error before the projection is at least the error after plus the distance
     // moved (equality for affine sets), in every run.
     CurvesChart::Curve runBefore, runAfter, runSum;
@@ -690,52 +704,52 @@ void StrategiesLabDialog::showInference(const Json &doc)
     for (auto *c : {&runBefore, &runAfter, &runSum})
         c->markers = true;
     int index = 0;
-    for (const auto &r : doc["first_runs"]) {
+    for (const auto &r : result.firstRuns) {
         const double x = ++index;
         runBefore.x.push_back(x);
-        runBefore.y.push_back(r["before"].get<double>());
+        runBefore.y.push_back(r.before);
         runAfter.x.push_back(x);
-        runAfter.y.push_back(r["after"].get<double>());
+        runAfter.y.push_back(r.after);
         runSum.x.push_back(x);
-        runSum.y.push_back(r["after"].get<double>() + r["moved"].get<double>());
+        runSum.y.push_back(r.after + r.moved);
     }
     m_inferenceRuns->setCurves(tr("Run by run"), {runBefore, runAfter, runSum}, tr("run"),
                                tr("squared error"));
     // The first run's vectors: what the projection did to them.
+    const strategies::InferenceExample none;
+    const strategies::InferenceExample &first = result.example ? *result.example : none;
     std::vector<CurvesChart::Curve> example;
-    for (const auto &[key, name] :
-         {std::pair{"truth", tr("true (simulation)")}, std::pair{"noisy", tr("noisy q̃")},
-          std::pair{"projected", tr("projected q̄")}}) {
+    for (const auto &[v, name, markers] : {std::tuple{&first.truth, tr("true (simulation)"), false},
+                                           std::tuple{&first.noisy, tr("noisy q̃"), true},
+                                           std::tuple{&first.projected, tr("projected q̄"), false}}) {
         CurvesChart::Curve c;
         c.name = name;
-        c.markers = std::string_view(key) == "noisy";
-        const auto &v = doc["example"][key];
-        for (std::size_t i = 0; i < v.size() && i < 512; ++i) {
+        c.markers = markers;
+        for (std::size_t i = 0; i < v->size() && i < 512; ++i) {
             c.x.push_back(static_cast<double>(i));
-            c.y.push_back(v[i].get<double>());
+            c.y.push_back((*v)[i]);
         }
         example.push_back(std::move(c));
     }
-    m_inferenceExample->setCurves(tr("First run: %1").arg(text(doc["projection"])), example, tr("coordinate"),
-                                  tr("value"));
+    m_inferenceExample->setCurves(tr("First run: %1").arg(QString::fromStdString(result.projection)), example,
+                                  tr("coordinate"), tr("value"));
 }
 
-void StrategiesLabDialog::showQuantile(const Json &doc)
+void StrategiesLabDialog::showQuantile(const strategies::QuantileLabResult &result)
 {
     QString extra;
-    if (doc.contains("grid")) {
+    if (const auto &g = result.grid) {
         CurvesChart::Curve c;
         c.name = tr("P(candidate)");
         c.markers = true;
-        const auto &g = doc["grid"];
-        for (std::size_t i = 0; i < g["candidates"].size(); ++i) {
-            c.x.push_back(g["candidates"][i].get<double>());
-            c.y.push_back(g["probabilities"][i].get<double>());
+        for (std::size_t i = 0; i < g->candidates.size(); ++i) {
+            c.x.push_back(g->candidates[i]);
+            c.y.push_back(g->probabilities[i]);
         }
         m_noiseChart->hide();
         m_quantileChart->setCurves(tr("Exponential mechanism over the public grid (log scale)"), {c},
                                    tr("candidate"), tr("probability"), true);
-        const double rankBound = g["rank_error_bound_95"].get<double>();
+        const double rankBound = g->rankErrorBound95;
         extra = tr(" With probability ≥ 95% the rank is within %1 %2 of the best candidate's.")
                     .arg(num(rankBound), rankBound == 1.0 ? tr("row") : tr("rows"));
     }
@@ -743,18 +757,17 @@ void StrategiesLabDialog::showQuantile(const Json &doc)
         tr("<b>Simulation</b> (true data of a public dataset): the true q-quantile is %1; the "
            "continuous exponential mechanism's expected absolute error is %2 (expected rank error "
            "%3 rows).%4")
-            .arg(num(doc["true_quantile"].get<double>(), 8),
-                 num(doc["continuous"]["expected_absolute_error"].get<double>()),
-                 num(doc["continuous"]["expected_rank_error"].get<double>()), extra));
+            .arg(num(result.trueQuantile, 8), num(result.expectedAbsoluteError),
+                 num(result.expectedRankError), extra));
 }
 
-void StrategiesLabDialog::showSmoothSensitivity(const Json &doc)
+void StrategiesLabDialog::showSmoothSensitivity(const strategies::SmoothSensitivityLabResult &result)
 {
     CurvesChart::Curve c;
     c.name = tr("e^(−kβ)·A(k)");
-    for (const auto &p : doc["curve"]) {
-        c.x.push_back(p[0].get<double>());
-        c.y.push_back(p[1].get<double>());
+    for (const auto &[k, value] : result.curve) {
+        c.x.push_back(static_cast<double>(k));
+        c.y.push_back(value);
     }
     m_quantileChart->setCurves(tr("Smooth sensitivity of the median: its maximum is S* (log scale)"), {c},
                                tr("k"), tr("e^(−kβ)·A(k)"), true);
@@ -784,11 +797,9 @@ void StrategiesLabDialog::showSmoothSensitivity(const Json &doc)
            "mechanism's expected absolute error %7: data-dependent noise can be tiny on “nice” data and enormous at "
            "small ε. DAWA (Li et al. 2014) goes further — it picks a data-dependent partition privately; here it is "
            "only described, as its first stage's privacy argument has not been re-derived.")
-            .arg(num(doc["median"].get<double>(), 8), num(doc["cauchy"]["smooth_sensitivity"].get<double>()),
-                 text(doc["cauchy"]["attained_at_k"]), num(doc["cauchy"]["noise_scale"].get<double>()),
-                 num(doc["laplace"]["smooth_sensitivity"].get<double>()),
-                 num(doc["laplace"]["noise_scale"].get<double>()),
-                 num(doc["exponential_mechanism"]["expected_absolute_error"].get<double>())));
+            .arg(num(result.median, 8), num(result.cauchy.value), QString::number(result.cauchy.attainedAt),
+                 num(result.cauchy.noiseScale), num(result.laplace.value), num(result.laplace.noiseScale),
+                 num(result.exponentialMechanismError)));
 }
 
 } // namespace pbx::ui

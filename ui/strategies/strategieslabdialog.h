@@ -9,7 +9,7 @@
 #pragma once
 
 #include "core/data/table.h"
-#include "core/io/json_fields.h"
+#include "core/simulation/strategies_lab_result.h"
 #include "core/strategies/strategies_lab.h"
 
 #include <QDialog>
@@ -52,16 +52,23 @@ public:
     QString statusText() const;
 
 private:
+    QWidget *buildBmiTab();
+    QWidget *buildStabilityTab();
+    QWidget *buildRangesTab();
+    QWidget *buildInferenceTab();
+    QWidget *buildQuantilesTab();
     void start(const strategies::LabConfig &config, int tab);
     void finished();
     /// Greys (or restores) the charts and tables of `tab` while a run for it is in progress.
     void setTabComputing(int tab, bool computing);
-    void showBmi(const io::json::Json &doc);
-    void showStability(const io::json::Json &doc);
-    void showRanges(const io::json::Json &doc);
-    void showInference(const io::json::Json &doc);
-    void showQuantile(const io::json::Json &doc);
-    void showSmoothSensitivity(const io::json::Json &doc);
+    void showBmi(const strategies::BmiLabResult &result);
+    void showStability(const strategies::StabilityLabResult &result);
+    void showRanges(const strategies::RangesLabResult &result);
+    void showInference(const strategies::InferenceLabResult &result);
+    /// The inference tab's run-by-run chart and the first run's vectors.
+    void showInferenceRuns(const strategies::InferenceLabResult &result);
+    void showQuantile(const strategies::QuantileLabResult &result);
+    void showSmoothSensitivity(const strategies::SmoothSensitivityLabResult &result);
     QComboBox *columnCombo();
     void fillColumns();
 
