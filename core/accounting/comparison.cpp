@@ -131,6 +131,40 @@ PldHistogram histogram(const PldPmf &pmf, int bins)
     return out;
 }
 
+/// Exact atoms (PldAccountant::exactAtoms) in bins of a whole number of intervals, about `bins`
+/// of them over the range holding all but 1e-9 of the finite mass; each plotted at its centre.
+PldHistogram histogram(const AtomPld &atoms, double interval, int bins)
+{
+    PldHistogram out;
+    out.infinityMass = atoms.infinityMass;
+    out.interval = interval;
+    const std::size_t n = atoms.mass.size();
+    if (n == 0)
+        return out;
+    double total = 0.0;
+    for (double m : atoms.mass)
+        total += m;
+    const double cut = total * 5e-10;
+    std::size_t lo = 0;
+    for (double acc = 0.0; lo + 1 < n && acc + atoms.mass[lo] <= cut; ++lo)
+        acc += atoms.mass[lo];
+    std::size_t hi = n - 1;
+    for (double acc = 0.0; hi > lo && acc + atoms.mass[hi] <= cut; --hi)
+        acc += atoms.mass[hi];
+    const double span = (atoms.loss[hi] - atoms.loss[lo]) / interval;
+    const double per = std::max(1.0, std::ceil(span / std::max(1, bins)));
+    out.binWidth = per * interval;
+    const auto count = static_cast<std::size_t>(std::floor(span / per)) + 1;
+    out.mass.assign(count, 0.0);
+    for (std::size_t j = 0; j < count; ++j)
+        out.loss.push_back(atoms.loss[lo] + (static_cast<double>(j) + 0.5) * out.binWidth);
+    for (std::size_t j = lo; j <= hi; ++j) {
+        const auto b = static_cast<std::size_t>((atoms.loss[j] - atoms.loss[lo]) / out.binWidth);
+        out.mass[std::min(b, count - 1)] += atoms.mass[j];
+    }
+    return out;
+}
+
 /// One strategy built on every part, with each part's answer to the table's query and its ε at
 /// the query's δ.
 struct Built
@@ -441,11 +475,15 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
                 // The threshold the table's query is about: the PLD's ε at δ, or the query's ε.
                 const double eps = query.epsilonAtDelta ? built[p].answers[w].epsilon : query.epsilon;
                 const double probe = std::isfinite(eps) ? eps : 0.0;
-                const bool add = pmfDeltaForEpsilon(pld->pessimisticAdd(), probe)
-                                 > pmfDeltaForEpsilon(pld->pessimisticRemove(), probe);
-                out.pld
-                    = histogram(add ? pld->pessimisticAdd() : pld->pessimisticRemove(), query.histogramBins);
-                out.pld.addDirection = add;
+                if (const AtomPld *atoms = pld->exactAtoms()) { // both directions alike
+                    out.pld = histogram(*atoms, query.pldInterval, query.histogramBins);
+                } else {
+                    const bool add = pmfDeltaForEpsilon(pld->pessimisticAdd(), probe)
+                                     > pmfDeltaForEpsilon(pld->pessimisticRemove(), probe);
+                    out.pld = histogram(add ? pld->pessimisticAdd() : pld->pessimisticRemove(),
+                                        query.histogramBins);
+                    out.pld.addDirection = add;
+                }
                 out.pld.threshold = eps;
             }
         }

@@ -19,6 +19,8 @@ namespace {
 
 const char *kMethod = "PLD: connect-the-dots (pessimistic) + FFT composition, truncated tails "
                       "added to δ (Doroshenko et al. 2022; Koskela et al. 2020)";
+const char *kExactAtomsMethod = "PLD of finitely many losses composed exactly on its atoms, at any interval "
+                                "(Kairouz, Oh & Viswanath 2015; Murtagh & Vadhan 2016)";
 const char *kExactGaussianMethod = "PLD of a Gaussian composition in closed form (μ² add; Balle & Wang 2018, "
                                    "Thm 8), used because the grid would be too large";
 
@@ -59,6 +61,27 @@ PldCouplingBudget roundedUpBudget(const PldPmf &pmf, double epsilon)
     }
     return {0.0, 0.0, math::nudgeUp(shift * (1.0 + 1e-12) + 1e-300, 2), 1e-15};
 }
+
+/// Whether the PLD of `e` is the (ε, δ) worst-case pair of approxDpPerStep (finitely many
+/// losses): everything buildComponent does not discretise by connect-the-dots or refuse.
+bool isSparseEvent(const PrivacyEvent &e, Neighbouring relation)
+{
+    const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;
+    const bool additive = e.mechanism == MechanismKind::Gaussian || e.mechanism == MechanismKind::Laplace;
+    if (sampled && !samplingMatchesRelation(e.sampling, relation))
+        return false;
+    if (additive && (!sampled || e.sampling.kind == SamplingKind::Poisson))
+        return false;
+    return e.mechanism != MechanismKind::Gaussian && e.mechanism != MechanismKind::Zcdp;
+}
+
+/// The exact composition of the ledger's finitely-many-loss groups (pld_atoms.h), [pessimistic,
+/// optimistic]; groups that would exceed the atom limits are left to the grid.
+struct SparsePart
+{
+    std::optional<AtomPld> atoms[2];
+    std::size_t firstEvent = 0; ///< a ledger index of one of its events (for messages)
+};
 
 Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, double d, bool withOptimistic,
                                  double maxBins)
@@ -244,8 +267,58 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         if (!tick())
             return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
     }
+    // Finitely-many-loss groups: composed exactly on their atoms while the support stays within
+    // the limits of pld_atoms.h; a group beyond them is rounded to the grid once, by itself.
+    SparsePart sparse;
+    auto where = [&](std::size_t i) {
+        return "events[" + std::to_string(i) + "] (" + mechanismName(ledger.events[i].mechanism) + "): ";
+    };
+    auto atomsOnGrid = [&](const AtomPld &pess, const AtomPld &opt, std::size_t event) -> Result<void> {
+        if (const double bins = atomGridBins(pess, d); !(bins <= options.maxBins))
+            return makeError(ErrorCode::ResourceLimit,
+                             where(event) + pldResourceMessage(pldPeakBytes(bins), d, options.maxBins));
+        Component c;
+        c.count = 1;
+        double shift = 0.0;
+        c.pmf[0][0] = atomsToGrid(pess, d, &shift);
+        if (acc->m_hasOptimisticPmf)
+            c.pmf[1][0] = atomsToGrid(opt, d, nullptr);
+        if (auto ok = processComponent(c); !ok)
+            return makeError(ok.error().code, where(event) + ok.error().message);
+        acc->m_budget += PldCouplingBudget{0.0, 0.0, shift, 0.0};
+        return {};
+    };
+    auto addSparse = [&](AtomPld(&group)[2], std::size_t event) -> Result<void> {
+        if (!sparse.atoms[0]) {
+            sparse.atoms[0] = std::move(group[0]);
+            sparse.atoms[1] = std::move(group[1]);
+            sparse.firstEvent = event;
+            return {};
+        }
+        auto pess = composeAtoms(*sparse.atoms[0], group[0]);
+        auto opt = pess ? composeAtoms(*sparse.atoms[1], group[1]) : std::nullopt;
+        if (!pess || !opt)
+            return atomsOnGrid(group[0], group[1], event);
+        sparse.atoms[0] = std::move(pess);
+        sparse.atoms[1] = std::move(opt);
+        return {};
+    };
     for (const auto &[key, value] : groups) {
         const PrivacyEvent &e = ledger.events[value.first];
+        if (isSparseEvent(e, ledger.neighbours)) {
+            auto step = approxDpPerStep(e, ledger.neighbours);
+            if (!step)
+                return makeError(step.error().code, where(value.first) + step.error().message);
+            auto pess = approxDpAtoms(step->epsilon, step->delta, value.second, true);
+            auto opt = approxDpAtoms(step->epsilon, step->delta, value.second, false);
+            if (pess && opt) {
+                AtomPld group[2] = {std::move(*pess), std::move(*opt)};
+                PBX_RETURN_IF_ERROR(addSparse(group, value.first));
+                if (!tick())
+                    return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
+                continue;
+            }
+        }
         auto c = buildComponent(e, ledger.neighbours, d, acc->m_hasOptimisticPmf, options.maxBins);
         if (!c)
             return makeError(c.error().code, "events[" + std::to_string(value.first) + "] ("
@@ -257,6 +330,16 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         acc->m_budget += c->perStep.times(static_cast<double>(c->count));
         if (!tick())
             return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
+    }
+    if (sparse.atoms[0]) {
+        if (!haveTotal) { // finitely many losses only: answered from the atoms, at any interval
+            acc->m_exactAtoms = true;
+            acc->m_atoms[0] = std::move(*sparse.atoms[0]);
+            acc->m_atoms[1] = std::move(*sparse.atoms[1]);
+            return acc;
+        }
+        // With noise events: rounded up to the grid once and convolved with the rest.
+        PBX_RETURN_IF_ERROR(atomsOnGrid(*sparse.atoms[0], *sparse.atoms[1], sparse.firstEvent));
     }
     if (!haveTotal) { // nothing but post-processing: the identity PLD
         for (auto &pmf : acc->m_pessimistic) {
@@ -289,6 +372,13 @@ Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
         }
         if (m_hasOptimistic) // the bisection's bracket is 1e-14 relative
             a.optimisticEpsilon = std::max(0.0, math::nudgeDown(a.epsilon * (1.0 - 1e-13), 2));
+        return a;
+    }
+    if (m_exactAtoms) {
+        a.method = kExactAtomsMethod;
+        a.epsilon = atomEpsilonForDelta(m_atoms[0], delta);
+        if (m_hasOptimistic)
+            a.optimisticEpsilon = std::min(atomEpsilonForDelta(m_atoms[1], delta), a.epsilon);
         return a;
     }
     a.epsilon = pmfEpsilonForDelta(m_pessimistic[0], delta);
@@ -329,6 +419,13 @@ Result<StrategyAnswer> PldAccountant::deltaForEpsilon(double epsilon) const
         a.delta = std::min(1.0, math::nudgeUp(exact * (1.0 + 1e-12), 2));
         if (m_hasOptimistic)
             a.optimisticDelta = std::max(0.0, math::nudgeDown(exact * (1.0 - 1e-12), 2));
+        return a;
+    }
+    if (m_exactAtoms) {
+        a.method = kExactAtomsMethod;
+        a.delta = atomDeltaForEpsilon(m_atoms[0], epsilon);
+        if (m_hasOptimistic)
+            a.optimisticDelta = std::min(atomDeltaForEpsilon(m_atoms[1], epsilon), a.delta);
         return a;
     }
     a.delta = pmfDeltaForEpsilon(m_pessimistic[0], epsilon);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/accounting/event.h"
+#include "core/accounting/pld_atoms.h"
 #include "core/accounting/pld_bracket.h"
 #include "core/accounting/pld_pmf.h"
 #include "core/accounting/strategy.h"
@@ -27,10 +28,13 @@ struct PldOptions
 /// PLD accounting (Koskela, Jälkö & Honkela 2020; Doroshenko et al. 2022 "Connect the dots",
 /// arXiv 2207.04380; Gopi, Lee & Wutschitz 2021): each event becomes a pessimistic PMF by
 /// connect-the-dots (Gaussian, Laplace, Poisson-subsampled Gaussian/Laplace, both directions of
-/// add/remove) or by rounding losses up (randomized response, pure and (ε, δ) events through their
-/// worst-case PLD; sampled ones after amplification), identical events are self-composed by
-/// ifft(fft(p)^k), groups are convolved, and truncated tails go to +∞ (added to δ). Unsampled
-/// Gaussians are first merged exactly (μ² add). The reported (ε, δ) is the max over directions.
+/// add/remove), identical events are self-composed by ifft(fft(p)^k), groups are convolved, and
+/// truncated tails go to +∞ (added to δ). Unsampled Gaussians are first merged exactly (μ² add).
+/// Randomized response, pure and (ε, δ) events (their worst-case PLD, two atoms ±ε; sampled ones
+/// after amplification) are composed exactly on their atoms at any interval (pld_atoms.h; while
+/// the support stays within kMaxExactAtoms), and the result is rounded up to the grid once, only
+/// when the ledger also has noise events (or the support limit is reached): a finer grid never
+/// gives a larger upper bound. The reported (ε, δ) is the max over directions.
 /// The lower end of the bracket comes from the pessimistic PMF itself (pld_bracket.h: the
 /// connect-the-dots coupling, Hoeffding and a convexity bound; docs/pld-numerics.md §4), and for
 /// ledgers of finitely-many-loss events only also from an optimistic PMF (floor rounding,
@@ -54,8 +58,13 @@ public:
     /// δ(ε): pessimistic upper bound; detail: interval and optimisticDelta (lower bound).
     Result<StrategyAnswer> deltaForEpsilon(double epsilon) const override;
 
+    /// The composed pessimistic PMF on the grid. Not built (empty) when exactAtoms() is set.
     const PldPmf &pessimisticRemove() const { return m_pessimistic[0]; }
     const PldPmf &pessimisticAdd() const { return m_symmetric ? m_pessimistic[0] : m_pessimistic[1]; }
+    /// The composed pessimistic PLD of a ledger of finitely-many-loss events only (randomized
+    /// response, pure and (ε, δ) events, both directions alike), composed exactly on its atoms
+    /// whatever the interval; nullptr when the ledger was composed on the grid.
+    const AtomPld *exactAtoms() const { return m_exactAtoms ? &m_atoms[0] : nullptr; }
 
 private:
     double m_interval = 1e-4;
@@ -69,7 +78,9 @@ private:
     /// Set when the ledger is unsampled Gaussians only and their merged PLD grid would exceed
     /// kMaxPldBins: the answers then come from the closed form at this μ (may be +∞).
     std::optional<double> m_exactGaussianMu;
-    PldPmf m_pessimistic[2]; ///< [Remove, Add]
+    bool m_exactAtoms = false; ///< the answers come from m_atoms (no grid PMF)
+    AtomPld m_atoms[2];        ///< [pessimistic, optimistic]
+    PldPmf m_pessimistic[2];   ///< [Remove, Add]
     PldPmf m_optimistic[2];
 };
 
