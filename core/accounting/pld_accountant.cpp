@@ -236,6 +236,10 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         return {};
     };
 
+    if (gaussianMuSquared > 0.0 && groups.empty() && options.gaussianClosedForm) {
+        acc->m_exactGaussianMu = std::sqrt(gaussianMuSquared);
+        return acc;
+    }
     if (gaussianMuSquared > 0.0) {
         Component c;
         c.count = 1;
@@ -288,7 +292,10 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         acc->m_budget += PldCouplingBudget{0.0, 0.0, shift, 0.0};
         return {};
     };
+    bool atomsFull = false; // a composition exceeded the atom limits: later groups go to the grid
     auto addSparse = [&](AtomPld(&group)[2], std::size_t event) -> Result<void> {
+        if (atomsFull)
+            return atomsOnGrid(group[0], group[1], event);
         if (!sparse.atoms[0]) {
             sparse.atoms[0] = std::move(group[0]);
             sparse.atoms[1] = std::move(group[1]);
@@ -297,8 +304,10 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         }
         auto pess = composeAtoms(*sparse.atoms[0], group[0]);
         auto opt = pess ? composeAtoms(*sparse.atoms[1], group[1]) : std::nullopt;
-        if (!pess || !opt)
+        if (!pess || !opt) {
+            atomsFull = true;
             return atomsOnGrid(group[0], group[1], event);
+        }
         sparse.atoms[0] = std::move(pess);
         sparse.atoms[1] = std::move(opt);
         return {};
@@ -352,6 +361,13 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
     return acc;
 }
 
+const PldLowerBound &PldAccountant::lowerBound(int dir) const
+{
+    std::call_once(m_lowerOnce[dir],
+                   [&] { m_lower[dir] = std::make_unique<PldLowerBound>(m_pessimistic[dir], m_budget); });
+    return *m_lower[dir];
+}
+
 Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
 {
     PBX_RETURN_IF_ERROR(checkDelta(delta));
@@ -390,7 +406,7 @@ Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
         double lower = 0.0;
         for (int dir = 0; dir < (m_symmetric ? 1 : 2); ++dir) {
             const double upper = m_symmetric ? a.epsilon : pmfEpsilonForDelta(m_pessimistic[dir], delta);
-            lower = std::max(lower, lowerEpsilonBound(m_pessimistic[dir], m_budget, delta, upper));
+            lower = std::max(lower, lowerBound(dir).epsilon(delta, upper));
             if (m_hasOptimisticPmf)
                 lower = std::max(lower, pmfEpsilonForDelta(m_optimistic[dir], delta));
         }
@@ -434,7 +450,7 @@ Result<StrategyAnswer> PldAccountant::deltaForEpsilon(double epsilon) const
     if (m_hasOptimistic) {
         double lower = 0.0;
         for (int dir = 0; dir < (m_symmetric ? 1 : 2); ++dir) {
-            lower = std::max(lower, lowerDeltaBound(m_pessimistic[dir], m_budget, epsilon));
+            lower = std::max(lower, lowerBound(dir).delta(epsilon));
             if (m_hasOptimisticPmf)
                 lower = std::max(lower, pmfDeltaForEpsilon(m_optimistic[dir], epsilon));
         }

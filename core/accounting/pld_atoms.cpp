@@ -104,16 +104,36 @@ std::optional<AtomPld> composeAtoms(const AtomPld &a, const AtomPld &b)
     if (static_cast<double>(a.loss.size()) * static_cast<double>(b.loss.size()) > kMaxAtomProducts)
         return std::nullopt;
     const bool pess = a.pessimistic;
+    // Rows: the shorter PLD's atoms, each plus all of the longer one's (a sorted run, since the
+    // outward rounding below is monotone); the runs are then merged pairwise, O(N log rows).
+    const AtomPld &rows = a.loss.size() <= b.loss.size() ? a : b;
+    const AtomPld &cols = &rows == &a ? b : a;
     std::vector<std::pair<double, double>> pairs;
-    pairs.reserve(a.loss.size() * b.loss.size());
+    pairs.reserve(rows.loss.size() * cols.loss.size());
+    std::vector<std::size_t> runStart;
     double largest = 0.0;
-    for (std::size_t i = 0; i < a.loss.size(); ++i)
-        for (std::size_t j = 0; j < b.loss.size(); ++j) {
-            const double sum = a.loss[i] + b.loss[j]; // within half an ulp of the exact sum
-            pairs.emplace_back(pess ? math::nudgeUp(sum, 1) : math::nudgeDown(sum, 1), a.mass[i] * b.mass[j]);
+    for (std::size_t i = 0; i < rows.loss.size(); ++i) {
+        runStart.push_back(pairs.size());
+        for (std::size_t j = 0; j < cols.loss.size(); ++j) {
+            // fl(x + y) is within |s|·2⁻⁵³ of the exact sum s; moving it by |·|·2⁻⁵¹ more
+            // (rounded to nearest) lands on the right side of s.
+            const double sum = rows.loss[i] + cols.loss[j];
+            const double loss = pess ? sum + std::fabs(sum) * 0x1p-51 : sum - std::fabs(sum) * 0x1p-51;
+            pairs.emplace_back(loss, rows.mass[i] * cols.mass[j]);
             largest = std::max(largest, std::fabs(sum));
         }
-    std::sort(pairs.begin(), pairs.end());
+    }
+    runStart.push_back(pairs.size());
+    for (std::size_t width = 1; width + 1 < runStart.size(); width *= 2)
+        for (std::size_t r = 0; r + width + 1 < runStart.size(); r += 2 * width) {
+            const auto first = pairs.begin() + static_cast<std::ptrdiff_t>(runStart[r]);
+            const auto middle = pairs.begin() + static_cast<std::ptrdiff_t>(runStart[r + width]);
+            const auto last
+                = pairs.begin()
+                  + static_cast<std::ptrdiff_t>(runStart[std::min(r + 2 * width, runStart.size() - 1)]);
+            std::inplace_merge(first, middle, last,
+                               [](const auto &x, const auto &y) { return x.first < y.first; });
+        }
     AtomPld out;
     out.pessimistic = pess;
     std::size_t longestRun = 1;
@@ -137,7 +157,7 @@ std::optional<AtomPld> composeAtoms(const AtomPld &a, const AtomPld &b)
     if (pess) // ‖â ⊛ b̂ − a ⊛ b‖₁ ≤ ‖â − a‖₁‖b̂‖₁ + ‖a‖₁‖b̂ − b‖₁; each mass within 2.01E after widening
         out.errorL1 = math::nudgeUp((a.errorL1 + b.errorL1) * 1.01 + 2.01 * relError * 1.01, 2);
     out.lossShift = math::nudgeUp(a.lossShift + b.lossShift + kMergeTolerance * std::max(1.0, largest) * 1.01
-                                      + 4.0 * kUnitRoundoff * largest,
+                                      + 6.0 * kUnitRoundoff * largest,
                                   2);
     truncateAtomTails(out);
     if (out.loss.size() > kMaxExactAtoms)

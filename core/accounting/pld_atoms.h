@@ -29,12 +29,13 @@ struct AtomPld
     double lossShift = 0.0;
 };
 
-/// Most atoms a composed AtomPld may hold (2^20: 16 MiB) and most pairwise products one
-/// composition may form (2^22: 64 MiB of pairs, ≲ 0.5 s to sort); beyond either the PLD
-/// accountant rounds the group's atoms to its grid once and composes them there. Two groups of
-/// incommensurate ε₀ and a few thousand steps each stay exact; a third usually does not.
-inline constexpr std::size_t kMaxExactAtoms = 1048576;
-inline constexpr double kMaxAtomProducts = 4194304.0;
+/// Most atoms a composed AtomPld may hold (2^14) and most pairwise products one composition may
+/// form (2^20: 16 MiB of pairs); beyond either the PLD accountant rounds the group's atoms, and
+/// those of every later group, to its grid once each. Two groups of incommensurate ε₀ and about a
+/// hundred steps each stay exact, as do fourteen two-atom steps of distinct ε₀; more fall back
+/// after one failed attempt (each group then costs one interval, not one per step).
+inline constexpr std::size_t kMaxExactAtoms = 16384;
+inline constexpr double kMaxAtomProducts = 1048576.0;
 
 /// The k-fold composition of the (ε, δ)-DP worst-case pair (Kairouz, Oh & Viswanath 2015,
 /// Thm 3.3; Murtagh & Vadhan 2016): loss (k − 2i)·ε with mass C(k, i)·p^{k−i}·q^i·(1 − δ)^k,
