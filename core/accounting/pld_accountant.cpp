@@ -384,10 +384,11 @@ Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
             auto eps = privacy::gaussianEpsilon(*m_exactGaussianMu, delta);
             if (!eps)
                 return eps.error();
-            a.epsilon = eps.value();
+            // Bisection's upper end; μ itself carries a few ulps (μ² summed, square root): 1e-13.
+            a.epsilon = math::nudgeUp(eps.value() * (1.0 + 1e-13), 2);
         }
-        if (m_hasOptimistic) // the bisection's bracket is 1e-14 relative
-            a.optimisticEpsilon = std::max(0.0, math::nudgeDown(a.epsilon * (1.0 - 1e-13), 2));
+        if (m_hasOptimistic) // the bisection's bracket (1e-14 relative) and μ's ulps, the other way
+            a.optimisticEpsilon = std::max(0.0, math::nudgeDown(a.epsilon * (1.0 - 3e-13), 2));
         return a;
     }
     if (m_exactAtoms) {

@@ -7,6 +7,8 @@
 // cancellation, and the prefix rules the comparison view uses.
 #include "core/accounting/comparison.h"
 #include "core/accounting/evaluation.h"
+#include "core/accounting/pld_accountant.h"
+#include "core/privacy/analytic_gaussian.h"
 #include "tests/testutils.h"
 
 #include <QtTest/QtTest>
@@ -70,6 +72,7 @@ private Q_SLOTS:
     void rdpCurveShowsTheRowsNumber();
     void deltaModeCurvesFollowTheQuery();
     void optimalNeverAboveBasic();
+    void gaussianPrefixesFromClosedForm();
 };
 
 void TestComparison::pureStepsKnownNumbers()
@@ -442,6 +445,47 @@ void TestComparison::optimalNeverAboveBasic()
     auto d = compareStrategies(l, q);
     QVERIFY(d.ok());
     QVERIFY(d->find("optimal")->answer->delta <= d->find("basic")->answer->delta);
+}
+
+// 20 unsampled Gaussian steps (σ = 1.1) at interval 1e-3: the ε(k) points below the whole ledger
+// come from the closed form (no grid per prefix): each is the exact ε (Balle & Wang 2018, Thm 8;
+// a valid upper bound), never above the grid's from-scratch value and within 1e-6 relative of it;
+// the last point is the table's.
+void TestComparison::gaussianPrefixesFromClosedForm()
+{
+    PrivacyEvent e;
+    e.mechanism = MechanismKind::Gaussian;
+    e.sigma = 1.1;
+    e.count = 20;
+    Ledger l;
+    l.events = {e};
+    ComparisonQuery q;
+    q.strategies = {"pld"};
+    q.pldInterval = 1e-3;
+    q.prefixes = stepPrefixes(l);
+    auto c = compareStrategies(l, q);
+    QVERIFY(c.ok());
+    QCOMPARE(c->prefixSteps.size(), std::size_t(20));
+    PldOptions options;
+    options.interval = 1e-3;
+    options.optimistic = false;
+    for (std::size_t k = 0; k < c->prefixSteps.size(); ++k) {
+        const std::int64_t steps = c->prefixSteps[k];
+        const double point = c->prefixEpsilons[0][k];
+        const double scratch = PldAccountant::fromLedger(ledgerPrefix(l, steps), options)
+                                   .value()
+                                   ->epsilonForDelta(1e-5)
+                                   ->epsilon;
+        const double exact
+            = privacy::gaussianEpsilon(std::sqrt(static_cast<double>(steps)) / 1.1, 1e-5).value();
+        QVERIFY2(point <= scratch && point >= exact, qPrintable(QStringLiteral("k=%1: %2 (grid %3, exact %4)")
+                                                                    .arg(steps)
+                                                                    .arg(point, 0, 'g', 17)
+                                                                    .arg(scratch, 0, 'g', 17)
+                                                                    .arg(exact, 0, 'g', 17)));
+        PBX_FUZZY_COMPARE(point, scratch, 1e-6);
+    }
+    QCOMPARE(c->prefixEpsilons[0].back(), c->find("pld")->answer->epsilon);
 }
 
 QTEST_GUILESS_MAIN(TestComparison)
