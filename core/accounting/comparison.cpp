@@ -131,6 +131,40 @@ PldHistogram histogram(const PldPmf &pmf, int bins)
     return out;
 }
 
+/// Exact atoms (PldAccountant::exactAtoms) in bins of a whole number of intervals, about `bins`
+/// of them over the range holding all but 1e-9 of the finite mass; each plotted at its centre.
+PldHistogram histogram(const AtomPld &atoms, double interval, int bins)
+{
+    PldHistogram out;
+    out.infinityMass = atoms.infinityMass;
+    out.interval = interval;
+    const std::size_t n = atoms.mass.size();
+    if (n == 0)
+        return out;
+    double total = 0.0;
+    for (double m : atoms.mass)
+        total += m;
+    const double cut = total * 5e-10;
+    std::size_t lo = 0;
+    for (double acc = 0.0; lo + 1 < n && acc + atoms.mass[lo] <= cut; ++lo)
+        acc += atoms.mass[lo];
+    std::size_t hi = n - 1;
+    for (double acc = 0.0; hi > lo && acc + atoms.mass[hi] <= cut; --hi)
+        acc += atoms.mass[hi];
+    const double span = (atoms.loss[hi] - atoms.loss[lo]) / interval;
+    const double per = std::max(1.0, std::ceil(span / std::max(1, bins)));
+    out.binWidth = per * interval;
+    const auto count = static_cast<std::size_t>(std::floor(span / per)) + 1;
+    out.mass.assign(count, 0.0);
+    for (std::size_t j = 0; j < count; ++j)
+        out.loss.push_back(atoms.loss[lo] + (static_cast<double>(j) + 0.5) * out.binWidth);
+    for (std::size_t j = lo; j <= hi; ++j) {
+        const auto b = static_cast<std::size_t>((atoms.loss[j] - atoms.loss[lo]) / out.binWidth);
+        out.mass[std::min(b, count - 1)] += atoms.mass[j];
+    }
+    return out;
+}
+
 /// One strategy built on every part, with each part's answer to the table's query and its ε at
 /// the query's δ.
 struct Built
@@ -269,6 +303,322 @@ double prefixPldInterval(const Ledger &ledger, double pldInterval)
                                                                                        : pldInterval;
 }
 
+namespace {
+
+using Phase = ComparisonProgress::Phase;
+
+/// The state of one compareStrategies run shared by its phases: the ledger split into parts (and
+/// its per-step (ε, δ) view), the progress reporter and the phase boundaries.
+class ComparisonRun
+{
+public:
+    ComparisonRun(const Ledger &l, const ComparisonQuery &q, const ComparisonProgressCallback &progress)
+        : ledger(l), query(q), names(q.strategies), m_progress(progress)
+    {
+        nStrategies = static_cast<double>(std::max<std::size_t>(1, names.size()));
+        // Phases: strategies 0–0.4 (the PLD and a heterogeneous optimal dominate), profile, RDP
+        // and histogram 0.4–0.45, ε(k) 0.45–1; without prefixes the first two stretch.
+        prefixes = !query.prefixes.empty();
+        strategiesEnd = prefixes ? 0.4 : 0.9;
+        summaryEnd = prefixes ? 0.45 : 1.0;
+        needAtDelta = query.epsilonAtDelta || query.curves || prefixes;
+        parts = split(ledger);
+        // The per-step (ε, δ) view for basic, advanced and optimal (per_step_dp.h): the same
+        // events, Gaussian and zCDP ones restated as (ε, δ) at the per-step δ.
+        perStepView = query.perStepDelta > 0.0 && hasNonPureEvents(ledger);
+        if (perStepView) {
+            if (auto converted = perStepLedger(ledger, query.perStepDelta)) {
+                stepLedger = std::move(converted).value();
+                stepParts = split(stepLedger.ledger);
+            } else {
+                stepError = converted.error();
+            }
+        }
+    }
+
+    /// Reports progress; false when the caller asked to stop. The fraction never decreases.
+    bool report(ComparisonProgress p)
+    {
+        m_reached = std::max(m_reached, std::clamp(p.fraction, 0.0, 1.0));
+        p.fraction = m_reached;
+        return !m_progress || m_progress(p);
+    }
+    bool stepView(const std::string &name) const { return perStepView && takesPerStepView(name); }
+    const Parts &partsFor(const std::string &name) const { return stepView(name) ? stepParts : parts; }
+    std::size_t indexOf(const char *name) const
+    {
+        return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    }
+
+    const Ledger &ledger;
+    const ComparisonQuery &query;
+    const std::vector<std::string> &names;
+    double nStrategies = 1.0;
+    bool prefixes = false;
+    double strategiesEnd = 0.9;
+    double summaryEnd = 1.0;
+    bool needAtDelta = true;
+    Parts parts;
+    bool perStepView = false;
+    PerStepLedger stepLedger;
+    std::optional<Error> stepError;
+    Parts stepParts;
+
+private:
+    const ComparisonProgressCallback &m_progress;
+    double m_reached = 0.0;
+};
+
+const Error kCancelled = makeError(ErrorCode::Cancelled, "cancelled");
+
+/// Strategy `i` on every part: its table row in `result`, the built parts in the return value
+/// (empty when it does not apply). Errors: Cancelled only.
+Result<Built> buildStrategy(ComparisonRun &run, std::size_t i, StrategyResult &result)
+{
+    const ComparisonQuery &query = run.query;
+    const std::string &name = run.names[i];
+    const double from = run.strategiesEnd * static_cast<double>(i) / run.nStrategies;
+    const double span = run.strategiesEnd / run.nStrategies;
+    if (!run.report({Phase::Strategy, from, name, 0, 0}))
+        return kCancelled;
+    result.name = name;
+    Built b;
+    const Parts &strategyParts = run.partsFor(name);
+    const double nParts = static_cast<double>(std::max<std::size_t>(1, strategyParts.ledgers.size()));
+    if (run.stepView(name) && run.stepError)
+        result.error = *run.stepError;
+    for (std::size_t p = 0; p < strategyParts.ledgers.size() && !result.error; ++p) {
+        const auto onCore = [&](std::int64_t done, std::int64_t total) {
+            const double inPart = total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
+            return run.report({Phase::Strategy, from + span * (static_cast<double>(p) + inPart) / nParts,
+                               name, done, total});
+        };
+        auto strategy = makeStrategy(
+            name, strategyParts.ledgers[p],
+            pldOptions(query.pldInterval, query.pldTailMass, query.pldMaxBins, query.pldOptimistic, onCore));
+        if (!strategy) {
+            if (strategy.error().code == ErrorCode::Cancelled)
+                return kCancelled;
+            result.error = inLedger(strategy.error(), strategyParts.origins[p]);
+            break;
+        }
+        auto answer = query.epsilonAtDelta ? strategy.value()->epsilonForDelta(query.delta)
+                                           : strategy.value()->deltaForEpsilon(query.epsilon);
+        Result<StrategyAnswer> atDelta = answer;
+        if (!query.epsilonAtDelta && run.needAtDelta)
+            atDelta = strategy.value()->epsilonForDelta(query.delta);
+        if (!answer || !atDelta) {
+            result.error = inLedger((!answer ? answer : atDelta).error(), strategyParts.origins[p]);
+            break;
+        }
+        b.answers.push_back(answer.value());
+        b.atDelta.push_back(atDelta.value());
+        b.parts.push_back(std::move(strategy.value()));
+    }
+    if (!run.report({Phase::Strategy, from + span, name, 0, 0}))
+        return kCancelled;
+    if (result.error)
+        return Built{};
+    // Parallel composition: the worst part (docs/parallel-composition.md).
+    result.answer = parallelCompose(b.answers, query.epsilonAtDelta, run.ledger.neighbours);
+    if (run.needAtDelta)
+        result.epsilonAtDelta
+            = query.epsilonAtDelta ? result.answer->epsilon : parallelCompose(b.atDelta, true).epsilon;
+    if (run.stepView(name) && run.stepLedger.convertedSteps > 0) {
+        const std::size_t w = b.worstPart(query.epsilonAtDelta);
+        auto stepsDelta = sumOfStepDeltas(strategyParts.ledgers[w]);
+        result.perStep = PerStepSummary{query.perStepDelta, run.stepLedger.convertedSteps,
+                                        stepsDelta ? stepsDelta.value() : 1.0};
+    }
+    return b;
+}
+
+/// The δ(ε) profile over [0, ε_max]: a few times the smallest finite ε at δ, and far enough to
+/// show the queried ε. Each PLD part answers from its composed PMF (and its lower bound's
+/// suffix sums, built once). Errors: Cancelled.
+Result<void> profileCurve(ComparisonRun &run, const std::vector<Built> &built, Comparison &out)
+{
+    if (!run.report({Phase::Profile, run.strategiesEnd, {}, 0, 0}))
+        return kCancelled;
+    double smallest = std::numeric_limits<double>::infinity();
+    for (const auto &s : out.strategies)
+        if (s.applicable() && std::isfinite(s.epsilonAtDelta) && s.epsilonAtDelta > 0.0)
+            smallest = std::min(smallest, s.epsilonAtDelta);
+    double epsilonMax = std::isfinite(smallest) ? 2.5 * smallest : 2.0;
+    if (!run.query.epsilonAtDelta)
+        epsilonMax = std::max(epsilonMax, 1.5 * run.query.epsilon);
+    const int points = std::max(8, run.query.profilePoints);
+    for (int j = 0; j < points; ++j)
+        out.profileEpsilons.push_back(epsilonMax * j / (points - 1));
+    out.profileDeltas.assign(run.names.size(), std::vector<double>(out.profileEpsilons.size(), kNaN));
+    for (std::size_t i = 0; i < run.names.size(); ++i) {
+        if (!built[i].ok())
+            continue;
+        for (std::size_t j = 0; j < out.profileEpsilons.size(); ++j) {
+            std::vector<StrategyAnswer> deltas;
+            for (const auto &part : built[i].parts) {
+                auto d = part->deltaForEpsilon(out.profileEpsilons[j]);
+                if (!d)
+                    break;
+                deltas.push_back(d.value());
+            }
+            if (deltas.size() == built[i].parts.size())
+                out.profileDeltas[i][j] = parallelCompose(deltas, false).delta;
+        }
+        if (!run.report({Phase::Profile, run.strategiesEnd, {}, 0, 0}))
+            return kCancelled;
+    }
+    return {};
+}
+
+/// The RDP curve of the part deciding the RDP answer, and what each order alone certifies.
+void rdpCurve(const ComparisonRun &run, const std::vector<Built> &built, Comparison &out)
+{
+    const std::size_t r = run.indexOf("rdp");
+    if (r >= built.size() || !built[r].ok())
+        return;
+    const std::size_t w = built[r].worstPart(run.query.epsilonAtDelta);
+    const auto *rdp = dynamic_cast<const RdpAccountant *>(built[r].parts[w].get());
+    if (!rdp)
+        return;
+    // By order, with the answer's own split of δ (δ_extra of (ε, δ) events first): the lowest
+    // point of the curve is the table's RDP number, not a neighbour of it.
+    out.rdp.orders = rdp->orders();
+    out.rdp.values = rdp->rdp();
+    if (auto e = rdp->epsilonByOrder(run.query.delta))
+        out.rdp.epsilonByOrder = std::move(e).value();
+    out.rdp.optimalOrder = built[r].atDelta[w].optimalOrder.value_or(0.0);
+    if (!run.query.epsilonAtDelta) {
+        if (auto d = rdp->deltaByOrder(run.query.epsilon))
+            out.rdp.deltaByOrder = std::move(d).value();
+        out.rdp.deltaOptimalOrder = built[r].answers[w].optimalOrder.value_or(0.0);
+    }
+}
+
+/// The PLD as a histogram: the composed PMF the table answered from (no second composition), in
+/// the direction with the larger δ at the PLD's ε.
+void pldHistogram(const ComparisonRun &run, const std::vector<Built> &built, Comparison &out)
+{
+    const std::size_t p = run.indexOf("pld");
+    if (p >= built.size() || !built[p].ok())
+        return;
+    const std::size_t w = built[p].worstPart(run.query.epsilonAtDelta);
+    const auto *pld = dynamic_cast<const PldAccountant *>(built[p].parts[w].get());
+    if (!pld)
+        return;
+    // The threshold the table's query is about: the PLD's ε at δ, or the query's ε.
+    const double eps = run.query.epsilonAtDelta ? built[p].answers[w].epsilon : run.query.epsilon;
+    const double probe = std::isfinite(eps) ? eps : 0.0;
+    if (const AtomPld *atoms = pld->exactAtoms()) { // both directions alike
+        out.pld = histogram(*atoms, run.query.pldInterval, run.query.histogramBins);
+    } else {
+        const bool add = pmfDeltaForEpsilon(pld->pessimisticAdd(), probe)
+                         > pmfDeltaForEpsilon(pld->pessimisticRemove(), probe);
+        out.pld = histogram(add ? pld->pessimisticAdd() : pld->pessimisticRemove(), run.query.histogramBins);
+        out.pld.addDirection = add;
+    }
+    out.pld.threshold = eps;
+}
+
+/// ε at δ (and δ at ε) of strategy `i` on one prefix split into parts; NaN where it does not
+/// apply. The PLD without its optimistic twin (only the upper bound is drawn), and a prefix of
+/// unsampled Gaussians only from the closed form (PldOptions::gaussianClosedForm). Errors:
+/// Cancelled.
+Result<std::pair<double, double>> prefixValue(ComparisonRun &run, std::size_t i, const Parts &prefixParts,
+                                              double interval, const ProgressCallback &onCore)
+{
+    const ComparisonQuery &query = run.query;
+    std::vector<StrategyAnswer> answers;
+    std::vector<StrategyAnswer> deltas;
+    for (std::size_t p = 0; p < prefixParts.ledgers.size(); ++p) {
+        PldOptions options = pldOptions(interval, query.pldTailMass, query.pldMaxBins, false, onCore);
+        options.gaussianClosedForm = true;
+        auto s = makeStrategy(run.names[i], prefixParts.ledgers[p], options);
+        if (!s) {
+            if (s.error().code == ErrorCode::Cancelled)
+                return kCancelled;
+            break;
+        }
+        auto a = s.value()->epsilonForDelta(query.delta);
+        if (!a)
+            break;
+        answers.push_back(a.value());
+        if (!query.epsilonAtDelta)
+            if (auto d = s.value()->deltaForEpsilon(query.epsilon))
+                deltas.push_back(d.value());
+    }
+    const std::size_t n = prefixParts.ledgers.size();
+    const double value = n > 0 && answers.size() == n ? parallelCompose(answers, true).epsilon : kNaN;
+    const double deltaValue = n > 0 && deltas.size() == n ? parallelCompose(deltas, false).delta : kNaN;
+    return std::pair{value, deltaValue};
+}
+
+/// ε(k) at δ over the prefixes; the whole ledger's values are reused for the last prefix when the
+/// grid is the table's. Errors: Cancelled.
+Result<void> prefixCurves(ComparisonRun &run, const std::vector<Built> &built, Comparison &out)
+{
+    const ComparisonQuery &query = run.query;
+    const double prefixInterval = query.prefixPldInterval > 0.0 ? query.prefixPldInterval : query.pldInterval;
+    const bool reuseWhole = prefixInterval == query.pldInterval;
+    out.prefixPldInterval = prefixInterval;
+    std::int64_t totalSteps = 0;
+    for (const auto &e : run.ledger.events)
+        totalSteps += e.count;
+    const auto nPrefixes = static_cast<std::int64_t>(query.prefixes.size());
+    const bool prefixDeltas = !query.epsilonAtDelta;
+    out.prefixEpsilons.assign(run.names.size(), {});
+    if (prefixDeltas)
+        out.prefixDeltas.assign(run.names.size(), {});
+    for (std::int64_t k = 0; k < nPrefixes; ++k) {
+        const PrefixPoint &point = query.prefixes[static_cast<std::size_t>(k)];
+        out.prefixX.push_back(point.x);
+        out.prefixSteps.push_back(point.steps);
+        const double from
+            = run.summaryEnd
+              + (1.0 - run.summaryEnd) * static_cast<double>(k) / static_cast<double>(nPrefixes);
+        const double span = (1.0 - run.summaryEnd) / static_cast<double>(nPrefixes);
+        if (point.steps >= totalSteps && reuseWhole) {
+            for (std::size_t i = 0; i < run.names.size(); ++i) {
+                out.prefixEpsilons[i].push_back(built[i].ok() ? out.strategies[i].epsilonAtDelta : kNaN);
+                if (prefixDeltas)
+                    out.prefixDeltas[i].push_back(built[i].ok() ? out.strategies[i].answer->delta : kNaN);
+            }
+            if (!run.report({Phase::Prefixes, from + span, {}, k + 1, nPrefixes}))
+                return kCancelled;
+            continue;
+        }
+        const Parts prefixParts = split(ledgerPrefix(run.ledger, point.steps));
+        const Parts stepPrefixParts = run.perStepView && !run.stepError
+                                          ? split(ledgerPrefix(run.stepLedger.ledger, point.steps))
+                                          : Parts{};
+        const bool empty = point.steps <= 0 || run.ledger.events.empty();
+        for (std::size_t i = 0; i < run.names.size(); ++i) {
+            const ComparisonProgress at{Phase::Prefixes,
+                                        from + span * static_cast<double>(i) / run.nStrategies,
+                                        {},
+                                        k + 1,
+                                        nPrefixes};
+            if (!run.report(at))
+                return kCancelled;
+            std::pair<double, double> value{0.0, 0.0};
+            if (!empty) {
+                auto v
+                    = prefixValue(run, i, run.stepView(run.names[i]) ? stepPrefixParts : prefixParts,
+                                  prefixInterval, [&](std::int64_t, std::int64_t) { return run.report(at); });
+                if (!v)
+                    return v.error();
+                value = v.value();
+            }
+            out.prefixEpsilons[i].push_back(value.first);
+            if (prefixDeltas)
+                out.prefixDeltas[i].push_back(value.second);
+        }
+    }
+    return {};
+}
+
+} // namespace
+
 Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery &query,
                                      const ComparisonProgressCallback &progress,
                                      const ComparisonSummaryCallback &summary)
@@ -277,271 +627,35 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
         return valid.error();
     if (auto valid = validateQuery(query); !valid)
         return valid.error();
-    const Error cancelled = makeError(ErrorCode::Cancelled, "cancelled");
-    double reached = 0.0;
-    // Reports progress; false when the caller asked to stop. The fraction never decreases.
-    const auto report = [&](ComparisonProgress p) {
-        reached = std::max(reached, std::clamp(p.fraction, 0.0, 1.0));
-        p.fraction = reached;
-        return !progress || progress(p);
-    };
-    using Phase = ComparisonProgress::Phase;
-
-    const std::vector<std::string> &names = query.strategies;
-    const double nStrategies = static_cast<double>(std::max<std::size_t>(1, names.size()));
-    // Phases: strategies 0–0.4 (the PLD and a heterogeneous optimal dominate), profile, RDP
-    // and histogram 0.4–0.45, ε(k) 0.45–1; without prefixes the first two stretch.
-    const bool prefixes = !query.prefixes.empty();
-    const double strategiesEnd = prefixes ? 0.4 : 0.9;
-    const double summaryEnd = prefixes ? 0.45 : 1.0;
-    const bool needAtDelta = query.epsilonAtDelta || query.curves || prefixes;
-
-    const Parts parts = split(ledger);
-    // The per-step (ε, δ) view for basic, advanced and optimal (per_step_dp.h): the same events,
-    // Gaussian and zCDP ones restated as (ε, δ) at the per-step δ.
-    const bool perStepView = query.perStepDelta > 0.0 && hasNonPureEvents(ledger);
-    PerStepLedger stepLedger;
-    std::optional<Error> stepError;
-    Parts stepParts;
-    if (perStepView) {
-        if (auto converted = perStepLedger(ledger, query.perStepDelta)) {
-            stepLedger = std::move(converted).value();
-            stepParts = split(stepLedger.ledger);
-        } else {
-            stepError = converted.error();
-        }
-    }
-    const auto partsFor = [&](const std::string &name) -> const Parts & {
-        return perStepView && takesPerStepView(name) ? stepParts : parts;
-    };
+    ComparisonRun run(ledger, query, progress);
     Comparison out;
-    out.partitions = parts.ledgers.size();
-    std::vector<Built> built(names.size());
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        const double from = strategiesEnd * static_cast<double>(i) / nStrategies;
-        const double span = strategiesEnd / nStrategies;
-        if (!report({Phase::Strategy, from, names[i], 0, 0}))
-            return cancelled;
+    out.partitions = run.parts.ledgers.size();
+    std::vector<Built> built(run.names.size());
+    for (std::size_t i = 0; i < run.names.size(); ++i) {
         StrategyResult result;
-        result.name = names[i];
-        Built b;
-        std::vector<StrategyAnswer> answers;
-        const Parts &strategyParts = partsFor(names[i]);
-        const double nParts = static_cast<double>(std::max<std::size_t>(1, strategyParts.ledgers.size()));
-        if (perStepView && takesPerStepView(names[i]) && stepError)
-            result.error = *stepError;
-        for (std::size_t p = 0; p < strategyParts.ledgers.size() && !result.error; ++p) {
-            const auto onCore = [&](std::int64_t done, std::int64_t total) {
-                const double inPart
-                    = total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
-                return report({Phase::Strategy, from + span * (static_cast<double>(p) + inPart) / nParts,
-                               names[i], done, total});
-            };
-            auto strategy = makeStrategy(names[i], strategyParts.ledgers[p],
-                                         pldOptions(query.pldInterval, query.pldTailMass, query.pldMaxBins,
-                                                    query.pldOptimistic, onCore));
-            if (!strategy) {
-                if (strategy.error().code == ErrorCode::Cancelled)
-                    return cancelled;
-                result.error = inLedger(strategy.error(), strategyParts.origins[p]);
-                break;
-            }
-            auto answer = query.epsilonAtDelta ? strategy.value()->epsilonForDelta(query.delta)
-                                               : strategy.value()->deltaForEpsilon(query.epsilon);
-            Result<StrategyAnswer> atDelta = answer;
-            if (!query.epsilonAtDelta && needAtDelta)
-                atDelta = strategy.value()->epsilonForDelta(query.delta);
-            if (!answer || !atDelta) {
-                result.error = inLedger((!answer ? answer : atDelta).error(), strategyParts.origins[p]);
-                break;
-            }
-            answers.push_back(answer.value());
-            b.answers.push_back(answer.value());
-            b.atDelta.push_back(atDelta.value());
-            b.parts.push_back(std::move(strategy.value()));
-        }
-        if (!report({Phase::Strategy, from + span, names[i], 0, 0}))
-            return cancelled;
-        if (!result.error) {
-            // Parallel composition: the worst part (docs/parallel-composition.md).
-            result.answer = parallelCompose(answers, query.epsilonAtDelta, ledger.neighbours);
-            if (needAtDelta)
-                result.epsilonAtDelta = query.epsilonAtDelta ? result.answer->epsilon
-                                                             : parallelCompose(b.atDelta, true).epsilon;
-            if (perStepView && takesPerStepView(names[i]) && stepLedger.convertedSteps > 0) {
-                const std::size_t w = b.worstPart(query.epsilonAtDelta);
-                auto stepsDelta = sumOfStepDeltas(strategyParts.ledgers[w]);
-                result.perStep = PerStepSummary{query.perStepDelta, stepLedger.convertedSteps,
-                                                stepsDelta ? stepsDelta.value() : 1.0};
-            }
-            built[i] = std::move(b);
-        }
+        auto b = buildStrategy(run, i, result);
+        if (!b)
+            return b.error();
+        built[i] = std::move(b).value();
         out.strategies.push_back(std::move(result));
     }
-
     if (query.curves) {
-        // The δ(ε) profile over [0, ε_max]: a few times the smallest finite ε at δ, and far
-        // enough to show the queried ε.
-        if (!report({Phase::Profile, strategiesEnd, {}, 0, 0}))
-            return cancelled;
-        double smallest = std::numeric_limits<double>::infinity();
-        for (const auto &s : out.strategies)
-            if (s.applicable() && std::isfinite(s.epsilonAtDelta) && s.epsilonAtDelta > 0.0)
-                smallest = std::min(smallest, s.epsilonAtDelta);
-        double epsilonMax = std::isfinite(smallest) ? 2.5 * smallest : 2.0;
-        if (!query.epsilonAtDelta)
-            epsilonMax = std::max(epsilonMax, 1.5 * query.epsilon);
-        const int points = std::max(8, query.profilePoints);
-        for (int j = 0; j < points; ++j)
-            out.profileEpsilons.push_back(epsilonMax * j / (points - 1));
-        out.profileDeltas.assign(names.size(), std::vector<double>(out.profileEpsilons.size(), kNaN));
-        for (std::size_t i = 0; i < names.size(); ++i) {
-            if (!built[i].ok())
-                continue;
-            for (std::size_t j = 0; j < out.profileEpsilons.size(); ++j) {
-                std::vector<StrategyAnswer> deltas;
-                for (const auto &part : built[i].parts) {
-                    auto d = part->deltaForEpsilon(out.profileEpsilons[j]);
-                    if (!d)
-                        break;
-                    deltas.push_back(d.value());
-                }
-                if (deltas.size() == built[i].parts.size())
-                    out.profileDeltas[i][j] = parallelCompose(deltas, false).delta;
-            }
-            if (!report({Phase::Profile, strategiesEnd, {}, 0, 0}))
-                return cancelled;
-        }
-
-        // The RDP curve of the part deciding the RDP answer, and what each order alone certifies.
-        const auto indexOf = [&](const char *name) {
-            return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
-        };
-        if (const std::size_t r = indexOf("rdp"); r < built.size() && built[r].ok()) {
-            const std::size_t w = built[r].worstPart(query.epsilonAtDelta);
-            if (const auto *rdp = dynamic_cast<const RdpAccountant *>(built[r].parts[w].get())) {
-                // By order, with the answer's own split of δ (δ_extra of (ε, δ) events first): the
-                // lowest point of the curve is the table's RDP number, not a neighbour of it.
-                out.rdp.orders = rdp->orders();
-                out.rdp.values = rdp->rdp();
-                if (auto e = rdp->epsilonByOrder(query.delta))
-                    out.rdp.epsilonByOrder = std::move(e).value();
-                out.rdp.optimalOrder = built[r].atDelta[w].optimalOrder.value_or(0.0);
-                if (!query.epsilonAtDelta) {
-                    if (auto d = rdp->deltaByOrder(query.epsilon))
-                        out.rdp.deltaByOrder = std::move(d).value();
-                    out.rdp.deltaOptimalOrder = built[r].answers[w].optimalOrder.value_or(0.0);
-                }
-            }
-        }
-        // The PLD as a histogram: the direction with the larger δ at the PLD's ε.
-        if (const std::size_t p = indexOf("pld"); p < built.size() && built[p].ok()) {
-            const std::size_t w = built[p].worstPart(query.epsilonAtDelta);
-            if (const auto *pld = dynamic_cast<const PldAccountant *>(built[p].parts[w].get())) {
-                // The threshold the table's query is about: the PLD's ε at δ, or the query's ε.
-                const double eps = query.epsilonAtDelta ? built[p].answers[w].epsilon : query.epsilon;
-                const double probe = std::isfinite(eps) ? eps : 0.0;
-                const bool add = pmfDeltaForEpsilon(pld->pessimisticAdd(), probe)
-                                 > pmfDeltaForEpsilon(pld->pessimisticRemove(), probe);
-                out.pld
-                    = histogram(add ? pld->pessimisticAdd() : pld->pessimisticRemove(), query.histogramBins);
-                out.pld.addDirection = add;
-                out.pld.threshold = eps;
-            }
-        }
+        if (auto ok = profileCurve(run, built, out); !ok)
+            return ok.error();
+        rdpCurve(run, built, out);
+        pldHistogram(run, built, out);
     }
-    if (!report({Phase::Profile, summaryEnd, {}, 0, 0}))
-        return cancelled;
-    if (!prefixes) {
-        report({Phase::Done, 1.0, {}, 0, 0});
+    if (!run.report({Phase::Profile, run.summaryEnd, {}, 0, 0}))
+        return kCancelled;
+    if (!run.prefixes) {
+        run.report({Phase::Done, 1.0, {}, 0, 0});
         return out;
     }
     if (summary)
         summary(out);
-
-    // ε(k) at δ over the prefixes. The PLD without its optimistic twin (only the upper bound is
-    // drawn); the whole ledger's values are reused for the last prefix when the grid is the
-    // table's.
-    const double prefixInterval = query.prefixPldInterval > 0.0 ? query.prefixPldInterval : query.pldInterval;
-    const bool reuseWhole = prefixInterval == query.pldInterval;
-    out.prefixPldInterval = prefixInterval;
-    std::int64_t totalSteps = 0;
-    for (const auto &e : ledger.events)
-        totalSteps += e.count;
-    const auto nPrefixes = static_cast<std::int64_t>(query.prefixes.size());
-    const bool prefixDeltas = !query.epsilonAtDelta;
-    out.prefixEpsilons.assign(names.size(), {});
-    if (prefixDeltas)
-        out.prefixDeltas.assign(names.size(), {});
-    for (std::int64_t k = 0; k < nPrefixes; ++k) {
-        const PrefixPoint &point = query.prefixes[static_cast<std::size_t>(k)];
-        out.prefixX.push_back(point.x);
-        out.prefixSteps.push_back(point.steps);
-        const double from
-            = summaryEnd + (1.0 - summaryEnd) * static_cast<double>(k) / static_cast<double>(nPrefixes);
-        const double span = (1.0 - summaryEnd) / static_cast<double>(nPrefixes);
-        if (point.steps >= totalSteps && reuseWhole) {
-            for (std::size_t i = 0; i < names.size(); ++i) {
-                out.prefixEpsilons[i].push_back(built[i].ok() ? out.strategies[i].epsilonAtDelta : kNaN);
-                if (prefixDeltas)
-                    out.prefixDeltas[i].push_back(built[i].ok() ? out.strategies[i].answer->delta : kNaN);
-            }
-            if (!report({Phase::Prefixes, from + span, {}, k + 1, nPrefixes}))
-                return cancelled;
-            continue;
-        }
-        const Parts prefixParts = split(ledgerPrefix(ledger, point.steps));
-        const Parts stepPrefixParts
-            = perStepView && !stepError ? split(ledgerPrefix(stepLedger.ledger, point.steps)) : Parts{};
-        const bool empty = point.steps <= 0 || ledger.events.empty();
-        for (std::size_t i = 0; i < names.size(); ++i) {
-            if (!report({Phase::Prefixes,
-                         from + span * static_cast<double>(i) / nStrategies,
-                         {},
-                         k + 1,
-                         nPrefixes}))
-                return cancelled;
-            const auto onCore = [&](std::int64_t, std::int64_t) {
-                return report({Phase::Prefixes,
-                               from + span * static_cast<double>(i) / nStrategies,
-                               {},
-                               k + 1,
-                               nPrefixes});
-            };
-            const Parts &strategyParts
-                = perStepView && takesPerStepView(names[i]) ? stepPrefixParts : prefixParts;
-            double value = empty ? 0.0 : kNaN;
-            double deltaValue = empty ? 0.0 : kNaN;
-            std::vector<StrategyAnswer> answers;
-            std::vector<StrategyAnswer> deltas;
-            for (std::size_t p = 0; !empty && p < strategyParts.ledgers.size(); ++p) {
-                auto s = makeStrategy(
-                    names[i], strategyParts.ledgers[p],
-                    pldOptions(prefixInterval, query.pldTailMass, query.pldMaxBins, false, onCore));
-                if (!s) {
-                    if (s.error().code == ErrorCode::Cancelled)
-                        return cancelled;
-                    break;
-                }
-                auto a = s.value()->epsilonForDelta(query.delta);
-                if (!a)
-                    break;
-                answers.push_back(a.value());
-                if (prefixDeltas)
-                    if (auto d = s.value()->deltaForEpsilon(query.epsilon))
-                        deltas.push_back(d.value());
-            }
-            const std::size_t n = strategyParts.ledgers.size();
-            if (!empty && n > 0 && answers.size() == n)
-                value = parallelCompose(answers, true).epsilon;
-            if (!empty && n > 0 && deltas.size() == n)
-                deltaValue = parallelCompose(deltas, false).delta;
-            out.prefixEpsilons[i].push_back(value);
-            if (prefixDeltas)
-                out.prefixDeltas[i].push_back(deltaValue);
-        }
-    }
-    report({Phase::Done, 1.0, {}, 0, 0});
+    if (auto ok = prefixCurves(run, built, out); !ok)
+        return ok.error();
+    run.report({Phase::Done, 1.0, {}, 0, 0});
     return out;
 }
 

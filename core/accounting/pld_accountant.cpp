@@ -19,6 +19,8 @@ namespace {
 
 const char *kMethod = "PLD: connect-the-dots (pessimistic) + FFT composition, truncated tails "
                       "added to δ (Doroshenko et al. 2022; Koskela et al. 2020)";
+const char *kExactAtomsMethod = "PLD of finitely many losses composed exactly on its atoms, at any interval "
+                                "(Kairouz, Oh & Viswanath 2015; Murtagh & Vadhan 2016)";
 const char *kExactGaussianMethod = "PLD of a Gaussian composition in closed form (μ² add; Balle & Wang 2018, "
                                    "Thm 8), used because the grid would be too large";
 
@@ -59,6 +61,27 @@ PldCouplingBudget roundedUpBudget(const PldPmf &pmf, double epsilon)
     }
     return {0.0, 0.0, math::nudgeUp(shift * (1.0 + 1e-12) + 1e-300, 2), 1e-15};
 }
+
+/// Whether the PLD of `e` is the (ε, δ) worst-case pair of approxDpPerStep (finitely many
+/// losses): everything buildComponent does not discretise by connect-the-dots or refuse.
+bool isSparseEvent(const PrivacyEvent &e, Neighbouring relation)
+{
+    const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;
+    const bool additive = e.mechanism == MechanismKind::Gaussian || e.mechanism == MechanismKind::Laplace;
+    if (sampled && !samplingMatchesRelation(e.sampling, relation))
+        return false;
+    if (additive && (!sampled || e.sampling.kind == SamplingKind::Poisson))
+        return false;
+    return e.mechanism != MechanismKind::Gaussian && e.mechanism != MechanismKind::Zcdp;
+}
+
+/// The exact composition of the ledger's finitely-many-loss groups (pld_atoms.h), [pessimistic,
+/// optimistic]; groups that would exceed the atom limits are left to the grid.
+struct SparsePart
+{
+    std::optional<AtomPld> atoms[2];
+    std::size_t firstEvent = 0; ///< a ledger index of one of its events (for messages)
+};
 
 Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, double d, bool withOptimistic,
                                  double maxBins)
@@ -213,6 +236,10 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         return {};
     };
 
+    if (gaussianMuSquared > 0.0 && groups.empty() && options.gaussianClosedForm) {
+        acc->m_exactGaussianMu = std::sqrt(gaussianMuSquared);
+        return acc;
+    }
     if (gaussianMuSquared > 0.0) {
         Component c;
         c.count = 1;
@@ -244,8 +271,63 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         if (!tick())
             return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
     }
+    // Finitely-many-loss groups: composed exactly on their atoms while the support stays within
+    // the limits of pld_atoms.h; a group beyond them is rounded to the grid once, by itself.
+    SparsePart sparse;
+    auto where = [&](std::size_t i) {
+        return "events[" + std::to_string(i) + "] (" + mechanismName(ledger.events[i].mechanism) + "): ";
+    };
+    auto atomsOnGrid = [&](const AtomPld &pess, const AtomPld &opt, std::size_t event) -> Result<void> {
+        if (const double bins = atomGridBins(pess, d); !(bins <= options.maxBins))
+            return makeError(ErrorCode::ResourceLimit,
+                             where(event) + pldResourceMessage(pldPeakBytes(bins), d, options.maxBins));
+        Component c;
+        c.count = 1;
+        double shift = 0.0;
+        c.pmf[0][0] = atomsToGrid(pess, d, &shift);
+        if (acc->m_hasOptimisticPmf)
+            c.pmf[1][0] = atomsToGrid(opt, d, nullptr);
+        if (auto ok = processComponent(c); !ok)
+            return makeError(ok.error().code, where(event) + ok.error().message);
+        acc->m_budget += PldCouplingBudget{0.0, 0.0, shift, 0.0};
+        return {};
+    };
+    bool atomsFull = false; // a composition exceeded the atom limits: later groups go to the grid
+    auto addSparse = [&](AtomPld(&group)[2], std::size_t event) -> Result<void> {
+        if (atomsFull)
+            return atomsOnGrid(group[0], group[1], event);
+        if (!sparse.atoms[0]) {
+            sparse.atoms[0] = std::move(group[0]);
+            sparse.atoms[1] = std::move(group[1]);
+            sparse.firstEvent = event;
+            return {};
+        }
+        auto pess = composeAtoms(*sparse.atoms[0], group[0]);
+        auto opt = pess ? composeAtoms(*sparse.atoms[1], group[1]) : std::nullopt;
+        if (!pess || !opt) {
+            atomsFull = true;
+            return atomsOnGrid(group[0], group[1], event);
+        }
+        sparse.atoms[0] = std::move(pess);
+        sparse.atoms[1] = std::move(opt);
+        return {};
+    };
     for (const auto &[key, value] : groups) {
         const PrivacyEvent &e = ledger.events[value.first];
+        if (isSparseEvent(e, ledger.neighbours)) {
+            auto step = approxDpPerStep(e, ledger.neighbours);
+            if (!step)
+                return makeError(step.error().code, where(value.first) + step.error().message);
+            auto pess = approxDpAtoms(step->epsilon, step->delta, value.second, true);
+            auto opt = approxDpAtoms(step->epsilon, step->delta, value.second, false);
+            if (pess && opt) {
+                AtomPld group[2] = {std::move(*pess), std::move(*opt)};
+                PBX_RETURN_IF_ERROR(addSparse(group, value.first));
+                if (!tick())
+                    return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
+                continue;
+            }
+        }
         auto c = buildComponent(e, ledger.neighbours, d, acc->m_hasOptimisticPmf, options.maxBins);
         if (!c)
             return makeError(c.error().code, "events[" + std::to_string(value.first) + "] ("
@@ -258,6 +340,16 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         if (!tick())
             return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
     }
+    if (sparse.atoms[0]) {
+        if (!haveTotal) { // finitely many losses only: answered from the atoms, at any interval
+            acc->m_exactAtoms = true;
+            acc->m_atoms[0] = std::move(*sparse.atoms[0]);
+            acc->m_atoms[1] = std::move(*sparse.atoms[1]);
+            return acc;
+        }
+        // With noise events: rounded up to the grid once and convolved with the rest.
+        PBX_RETURN_IF_ERROR(atomsOnGrid(*sparse.atoms[0], *sparse.atoms[1], sparse.firstEvent));
+    }
     if (!haveTotal) { // nothing but post-processing: the identity PLD
         for (auto &pmf : acc->m_pessimistic) {
             pmf = PldPmf{d, 0, {1.0}, 0.0, true, 0.0};
@@ -267,6 +359,13 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         }
     }
     return acc;
+}
+
+const PldLowerBound &PldAccountant::lowerBound(int dir) const
+{
+    std::call_once(m_lowerOnce[dir],
+                   [&] { m_lower[dir] = std::make_unique<PldLowerBound>(m_pessimistic[dir], m_budget); });
+    return *m_lower[dir];
 }
 
 Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
@@ -285,10 +384,18 @@ Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
             auto eps = privacy::gaussianEpsilon(*m_exactGaussianMu, delta);
             if (!eps)
                 return eps.error();
-            a.epsilon = eps.value();
+            // Bisection's upper end; μ itself carries a few ulps (μ² summed, square root): 1e-13.
+            a.epsilon = math::nudgeUp(eps.value() * (1.0 + 1e-13), 2);
         }
-        if (m_hasOptimistic) // the bisection's bracket is 1e-14 relative
-            a.optimisticEpsilon = std::max(0.0, math::nudgeDown(a.epsilon * (1.0 - 1e-13), 2));
+        if (m_hasOptimistic) // the bisection's bracket (1e-14 relative) and μ's ulps, the other way
+            a.optimisticEpsilon = std::max(0.0, math::nudgeDown(a.epsilon * (1.0 - 3e-13), 2));
+        return a;
+    }
+    if (m_exactAtoms) {
+        a.method = kExactAtomsMethod;
+        a.epsilon = atomEpsilonForDelta(m_atoms[0], delta);
+        if (m_hasOptimistic)
+            a.optimisticEpsilon = std::min(atomEpsilonForDelta(m_atoms[1], delta), a.epsilon);
         return a;
     }
     a.epsilon = pmfEpsilonForDelta(m_pessimistic[0], delta);
@@ -300,7 +407,7 @@ Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
         double lower = 0.0;
         for (int dir = 0; dir < (m_symmetric ? 1 : 2); ++dir) {
             const double upper = m_symmetric ? a.epsilon : pmfEpsilonForDelta(m_pessimistic[dir], delta);
-            lower = std::max(lower, lowerEpsilonBound(m_pessimistic[dir], m_budget, delta, upper));
+            lower = std::max(lower, lowerBound(dir).epsilon(delta, upper));
             if (m_hasOptimisticPmf)
                 lower = std::max(lower, pmfEpsilonForDelta(m_optimistic[dir], delta));
         }
@@ -331,13 +438,20 @@ Result<StrategyAnswer> PldAccountant::deltaForEpsilon(double epsilon) const
             a.optimisticDelta = std::max(0.0, math::nudgeDown(exact * (1.0 - 1e-12), 2));
         return a;
     }
+    if (m_exactAtoms) {
+        a.method = kExactAtomsMethod;
+        a.delta = atomDeltaForEpsilon(m_atoms[0], epsilon);
+        if (m_hasOptimistic)
+            a.optimisticDelta = std::min(atomDeltaForEpsilon(m_atoms[1], epsilon), a.delta);
+        return a;
+    }
     a.delta = pmfDeltaForEpsilon(m_pessimistic[0], epsilon);
     if (!m_symmetric)
         a.delta = std::max(a.delta, pmfDeltaForEpsilon(m_pessimistic[1], epsilon));
     if (m_hasOptimistic) {
         double lower = 0.0;
         for (int dir = 0; dir < (m_symmetric ? 1 : 2); ++dir) {
-            lower = std::max(lower, lowerDeltaBound(m_pessimistic[dir], m_budget, epsilon));
+            lower = std::max(lower, lowerBound(dir).delta(epsilon));
             if (m_hasOptimisticPmf)
                 lower = std::max(lower, pmfDeltaForEpsilon(m_optimistic[dir], epsilon));
         }

@@ -3,11 +3,13 @@
 #pragma once
 
 #include "core/accounting/event.h"
+#include "core/accounting/pld_atoms.h"
 #include "core/accounting/pld_bracket.h"
 #include "core/accounting/pld_pmf.h"
 #include "core/accounting/strategy.h"
 
 #include <memory>
+#include <mutex>
 #include <optional>
 
 namespace pbx::accounting {
@@ -22,15 +24,23 @@ struct PldOptions
     /// as memory, e.g. for the fuzzers).
     double maxBins = kMaxPldBins;
     ProgressCallback progress; ///< optional; return false to cancel
+    /// Answer a ledger of unsampled Gaussians only from the closed form (μ² add; Balle & Wang
+    /// 2018, Thm 8) without building its grid: the exact ε(δ) (bisection, upper end) instead of
+    /// the grid's, which lies above it by about 1e-11 relative. The comparison's ε(k) curve uses
+    /// it; the table does not.
+    bool gaussianClosedForm = false;
 };
 
 /// PLD accounting (Koskela, Jälkö & Honkela 2020; Doroshenko et al. 2022 "Connect the dots",
 /// arXiv 2207.04380; Gopi, Lee & Wutschitz 2021): each event becomes a pessimistic PMF by
 /// connect-the-dots (Gaussian, Laplace, Poisson-subsampled Gaussian/Laplace, both directions of
-/// add/remove) or by rounding losses up (randomized response, pure and (ε, δ) events through their
-/// worst-case PLD; sampled ones after amplification), identical events are self-composed by
-/// ifft(fft(p)^k), groups are convolved, and truncated tails go to +∞ (added to δ). Unsampled
-/// Gaussians are first merged exactly (μ² add). The reported (ε, δ) is the max over directions.
+/// add/remove), identical events are self-composed by ifft(fft(p)^k), groups are convolved, and
+/// truncated tails go to +∞ (added to δ). Unsampled Gaussians are first merged exactly (μ² add).
+/// Randomized response, pure and (ε, δ) events (their worst-case PLD, two atoms ±ε; sampled ones
+/// after amplification) are composed exactly on their atoms at any interval (pld_atoms.h; while
+/// the support stays within kMaxExactAtoms), and the result is rounded up to the grid once, only
+/// when the ledger also has noise events (or the support limit is reached): a finer grid never
+/// gives a larger upper bound. The reported (ε, δ) is the max over directions.
 /// The lower end of the bracket comes from the pessimistic PMF itself (pld_bracket.h: the
 /// connect-the-dots coupling, Hoeffding and a convexity bound; docs/pld-numerics.md §4), and for
 /// ledgers of finitely-many-loss events only also from an optimistic PMF (floor rounding,
@@ -54,10 +64,19 @@ public:
     /// δ(ε): pessimistic upper bound; detail: interval and optimisticDelta (lower bound).
     Result<StrategyAnswer> deltaForEpsilon(double epsilon) const override;
 
+    /// The composed pessimistic PMF on the grid. Not built (empty) when exactAtoms() is set.
     const PldPmf &pessimisticRemove() const { return m_pessimistic[0]; }
     const PldPmf &pessimisticAdd() const { return m_symmetric ? m_pessimistic[0] : m_pessimistic[1]; }
+    /// The composed pessimistic PLD of a ledger of finitely-many-loss events only (randomized
+    /// response, pure and (ε, δ) events, both directions alike), composed exactly on its atoms
+    /// whatever the interval; nullptr when the ledger was composed on the grid.
+    const AtomPld *exactAtoms() const { return m_exactAtoms ? &m_atoms[0] : nullptr; }
 
 private:
+    /// The lower bound's suffix sums of direction `dir`'s PMF, built on first use and kept (one
+    /// pass over the PMF instead of one per query).
+    const PldLowerBound &lowerBound(int dir) const;
+
     double m_interval = 1e-4;
     bool m_symmetric = true;
     bool m_hasOptimistic = false;    ///< report lower bounds
@@ -69,8 +88,12 @@ private:
     /// Set when the ledger is unsampled Gaussians only and their merged PLD grid would exceed
     /// kMaxPldBins: the answers then come from the closed form at this μ (may be +∞).
     std::optional<double> m_exactGaussianMu;
-    PldPmf m_pessimistic[2]; ///< [Remove, Add]
+    bool m_exactAtoms = false; ///< the answers come from m_atoms (no grid PMF)
+    AtomPld m_atoms[2];        ///< [pessimistic, optimistic]
+    PldPmf m_pessimistic[2];   ///< [Remove, Add]
     PldPmf m_optimistic[2];
+    mutable std::once_flag m_lowerOnce[2];
+    mutable std::unique_ptr<PldLowerBound> m_lower[2];
 };
 
 } // namespace pbx::accounting

@@ -161,13 +161,33 @@ long double lowerDeltaAt(const SuffixSums &sums, const std::vector<LadderTerm> &
 
 } // namespace
 
-double lowerDeltaBound(const PldPmf &pmf, const PldCouplingBudget &budget, double epsilon)
+struct PldLowerBound::Sums
 {
-    const SuffixSums sums(pmf);
-    const long double value = lowerDeltaAt(sums, ladderTerms(pmf, budget), pmf, budget, epsilon);
+    Sums(const PldPmf &p, const PldCouplingBudget &b) : pmf(p), budget(b), sums(p), terms(ladderTerms(p, b))
+    {}
+    const PldPmf &pmf;
+    PldCouplingBudget budget;
+    SuffixSums sums;
+    std::vector<LadderTerm> terms;
+};
+
+PldLowerBound::PldLowerBound(const PldPmf &pmf, const PldCouplingBudget &budget)
+    : m_sums(std::make_unique<Sums>(pmf, budget))
+{}
+
+PldLowerBound::~PldLowerBound() = default;
+
+double PldLowerBound::delta(double epsilon) const
+{
+    const long double value = lowerDeltaAt(m_sums->sums, m_sums->terms, m_sums->pmf, m_sums->budget, epsilon);
     if (!(value > 0.0L))
         return 0.0;
     return std::clamp(math::nudgeDown(static_cast<double>(value) * (1.0 - 1e-12), 2), 0.0, 1.0);
+}
+
+double lowerDeltaBound(const PldPmf &pmf, const PldCouplingBudget &budget, double epsilon)
+{
+    return PldLowerBound(pmf, budget).delta(epsilon);
 }
 
 double lowerEpsilonBound(const PldPmf &pmf, const PldCouplingBudget &budget, double delta,
@@ -175,10 +195,18 @@ double lowerEpsilonBound(const PldPmf &pmf, const PldCouplingBudget &budget, dou
 {
     if (!std::isfinite(upperEpsilon) || !(upperEpsilon > 0.0))
         return 0.0;
-    const SuffixSums sums(pmf);
-    const std::vector<LadderTerm> terms = ladderTerms(pmf, budget);
+    return PldLowerBound(pmf, budget).epsilon(delta, upperEpsilon);
+}
+
+double PldLowerBound::epsilon(double delta, double upperEpsilon) const
+{
+    if (!std::isfinite(upperEpsilon) || !(upperEpsilon > 0.0))
+        return 0.0;
+    const PldPmf &pmf = m_sums->pmf;
     const long double target = delta;
-    auto valid = [&](double eps) { return lowerDeltaAt(sums, terms, pmf, budget, eps) > target; };
+    auto valid = [&](double eps) {
+        return lowerDeltaAt(m_sums->sums, m_sums->terms, pmf, m_sums->budget, eps) > target;
+    };
     // δ_true(ε) > δ at a valid ε, so ε_true(δ) ≥ ε (δ_true is non-increasing). Scan down from the
     // upper bound: steps of 2d, doubling every 200 steps after the first 2000; then bisection.
     double step = 2.0 * pmf.interval;

@@ -6,6 +6,8 @@
 
 #include "core/accounting/pld_pmf.h"
 
+#include <memory>
+
 namespace pbx::accounting {
 
 /// How the composed pessimistic PMF was discretised, summed over every step (docs/pld-numerics.md
@@ -43,5 +45,26 @@ double lowerDeltaBound(const PldPmf &pmf, const PldCouplingBudget &budget, doubl
 /// `upperEpsilon` is the pessimistic ε(δ) of the same PMF (the search starts there).
 double lowerEpsilonBound(const PldPmf &pmf, const PldCouplingBudget &budget, double delta,
                          double upperEpsilon);
+
+/// lowerDeltaBound and lowerEpsilonBound of one PMF with its suffix sums (two long double vectors
+/// of the PMF's size) computed once, for many queries on it (the comparison's δ(ε) profile);
+/// the same numbers, bit for bit. `pmf` must outlive this object.
+class PldLowerBound
+{
+public:
+    PldLowerBound(const PldPmf &pmf, const PldCouplingBudget &budget);
+    ~PldLowerBound();
+    PldLowerBound(const PldLowerBound &) = delete;
+    PldLowerBound &operator=(const PldLowerBound &) = delete;
+
+    /// lowerDeltaBound(pmf, budget, epsilon).
+    double delta(double epsilon) const;
+    /// lowerEpsilonBound(pmf, budget, delta, upperEpsilon).
+    double epsilon(double delta, double upperEpsilon) const;
+
+private:
+    struct Sums;
+    std::unique_ptr<Sums> m_sums;
+};
 
 } // namespace pbx::accounting

@@ -220,7 +220,28 @@ PldPmf sparseSelfCompose(const PldPmf &pmf, std::int64_t k, std::size_t first, s
     return out;
 }
 
+/// Lattice points of the k-fold sparse composition after truncation at 1e-40: about ±13.6
+/// standard deviations of the sum, at most k·span + 1 (a sum of k variables each within a span s
+/// has standard deviation ≤ s√k/2).
+double sparseWidth(const PldPmf &pmf, std::int64_t k, std::size_t first, std::int64_t stride)
+{
+    const double kd = static_cast<double>(k);
+    const double spanLattice = static_cast<double>(static_cast<std::int64_t>(pmf.probs.size()) - 1
+                                                   - static_cast<std::int64_t>(first))
+                               / static_cast<double>(stride);
+    return std::min(kd * spanLattice + 1.0, 14.0 * std::sqrt(kd) * spanLattice + 1.0);
+}
+
 } // namespace
+
+bool sparseSelfComposition(const PldPmf &pmf, std::int64_t k)
+{
+    if (k <= 1 || pmf.probs.empty() || pmf.deltaSlack != 0.0 || nonZeroCount(pmf.probs) > kSparseMaxNonZero)
+        return false;
+    std::size_t first = 0;
+    const std::int64_t stride = latticeStride(pmf.probs, &first);
+    return stride == 0 || sparseWidth(pmf, k, first, stride) <= kSparseMaxWidth;
+}
 
 std::string pldResourceMessage(double bytes, double interval, double maxBins)
 {
@@ -303,7 +324,7 @@ Result<PldPmf> selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass
     // Sparse: few non-zero bins on a lattice; compose exactly on the compressed lattice.
     std::size_t first = 0;
     const std::int64_t stride = latticeStride(pmf.probs, &first);
-    if (pmf.deltaSlack == 0.0 && nonZeroCount(pmf.probs) <= kSparseMaxNonZero) {
+    if (sparseSelfComposition(pmf, k)) {
         if (stride == 0) { // a single loss value: its k-fold sum is k times it
             PldPmf out = pmf;
             out.lowerIndex = k * (pmf.lowerIndex + static_cast<std::int64_t>(first));
@@ -318,19 +339,12 @@ Result<PldPmf> selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass
             }
             return out;
         }
-        const double spanLattice
-            = static_cast<double>(n - 1 - static_cast<std::int64_t>(first)) / static_cast<double>(stride);
-        // Width after truncation at 1e-40: about ±13.6 standard deviations of the sum, at most
-        // k·span + 1 (a sum of k variables each within a span s has standard deviation ≤ s√k/2).
-        const double width = std::min(kd * spanLattice + 1.0, 14.0 * std::sqrt(kd) * spanLattice + 1.0);
-        if (width <= kSparseMaxWidth) {
-            // The only large allocation is the expanded result (one vector of doubles).
-            const double expandedBytes = 8.0 * width * static_cast<double>(stride);
-            if (expandedBytes > pldPeakBytes(std::min(maxBins, kMaxPldBins)))
-                return makeError(ErrorCode::ResourceLimit,
-                                 pldResourceMessage(expandedBytes, pmf.interval, maxBins));
-            return sparseSelfCompose(pmf, k, first, stride);
-        }
+        // The only large allocation is the expanded result (one vector of doubles).
+        const double expandedBytes = 8.0 * sparseWidth(pmf, k, first, stride) * static_cast<double>(stride);
+        if (expandedBytes > pldPeakBytes(std::min(maxBins, kMaxPldBins)))
+            return makeError(ErrorCode::ResourceLimit,
+                             pldResourceMessage(expandedBytes, pmf.interval, maxBins));
+        return sparseSelfCompose(pmf, k, first, stride);
     }
 
     // Dense: Chernoff window, one forward FFT, pointwise k-th power, one inverse FFT.

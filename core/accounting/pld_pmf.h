@@ -91,6 +91,10 @@ Result<PldPmf> composePmf(const PldPmf &a, const PldPmf &b, double tailMass = 1e
 Result<PldPmf> selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass = 1e-15,
                               double maxBins = kMaxPldBins);
 
+/// Whether selfComposePmf(pmf, k) takes the exact sparse route (at most 64 non-zero bins, and
+/// the k-fold lattice after truncation at most 16,384 points wide); k ≥ 2.
+bool sparseSelfComposition(const PldPmf &pmf, std::int64_t k);
+
 /// δ(ε) = p_∞ + Σ_{ℓ_i > ε} p_i (1 − e^{ε − ℓ_i}) (hockey-stick divergence of the PMF), summed in
 /// long double; a pessimistic PMF's result is nudged up, an optimistic one's is lowered by
 /// deltaSlack. Any real ε. Result in [0, 1].

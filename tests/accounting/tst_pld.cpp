@@ -36,7 +36,7 @@ private slots:
     void resourceLimits();
     void tinySigmaGaussianFallback();
     void binLimitOption();
-    void hugePureEpsilonRefusedBeforeAllocating();
+    void hugePureEpsilonNeedsNoGrid();
     void poissonReplaceDelta_data();
     void poissonReplaceDelta();
     void poissonReplaceLedger();
@@ -551,10 +551,12 @@ void TestPld::binLimitOption()
     }
 }
 
-// A pure-DP event with ε ≈ 7.8·10⁸ (found by fuzz_ledger) spans ±ε on the grid: ~1.6·10¹³ bins at
-// the default interval. It is refused with ResourceLimit naming the event instead of allocating,
-// and ε = 1 beside it is unaffected (2⌈1/d⌉ + 2 bins).
-void TestPld::hugePureEpsilonRefusedBeforeAllocating()
+// A pure-DP event with ε ≈ 7.8·10⁸ (found by fuzz_ledger) would span ±ε on the grid: ~1.6·10¹³
+// bins at the default interval. Among finitely-many-loss events only it is composed on its atoms
+// (no grid: the answer is 500·ε₀ and a little); beside a Laplace event the atoms go on the grid
+// once, spanning only their own range (the huge loss is an offset), so it is answered too; ε = 1
+// is unaffected (2⌈1/d⌉ + 2 bins).
+void TestPld::hugePureEpsilonNeedsNoGrid()
 {
     PrivacyEvent rr;
     rr.mechanism = MechanismKind::PureDp;
@@ -566,8 +568,19 @@ void TestPld::hugePureEpsilonRefusedBeforeAllocating()
     huge.count = 500;
     Ledger ledger;
     ledger.events = {rr, huge};
-    auto refused = PldAccountant::fromLedger(ledger);
-    PBX_VERIFY_ERROR(refused, ResourceLimit, "events[1] (pure): PLD would need");
+    auto exact = PldAccountant::fromLedger(ledger);
+    QVERIFY(exact.ok());
+    QVERIFY(exact.value()->exactAtoms() != nullptr);
+    const double eps = exact.value()->epsilonForDelta(1e-5)->epsilon;
+    QVERIFY2(eps >= 500.0 * 777777770.1 && eps <= 500.0 * 777777770.1 + 200.0,
+             qPrintable(QString::number(eps, 'g', 17)));
+    PrivacyEvent lap;
+    lap.mechanism = MechanismKind::Laplace;
+    lap.scale = 1.0;
+    ledger.events.push_back(lap);
+    auto mixed = PldAccountant::fromLedger(ledger);
+    QVERIFY(mixed.ok());
+    QVERIFY(mixed.value()->epsilonForDelta(1e-5)->epsilon >= eps);
     QCOMPARE(approxDpPmfBins(1.0, 1e-4), 20002.0);
     QCOMPARE(approxDpPmfBins(777777770.1, 1e-4), 2.0 * std::ceil(777777770.1 / 1e-4) + 2.0);
 
