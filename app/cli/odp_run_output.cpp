@@ -28,8 +28,8 @@ void printOdpEvent(const session::LedgerEvent &e, std::ostream &out)
         return;
     }
     const auto &r = *e.odpRecord;
-    out << ' ' << e.mechanism;
-    if (r.cell && e.mechanism == "svt")
+    out << ' ' << e.mechanismName();
+    if (r.cell && e.mechanism == session::EventMechanism::Svt)
         out << ", j = " << *r.cell
             << " of c = " << (r.guarantee.cells.empty() ? 0 : r.guarantee.cells.back().id);
     else if (r.cell)
@@ -79,8 +79,8 @@ namespace {
 void printModelStream(const session::LedgerEvent &e, std::ostream &out)
 {
     const auto &r = *e.growingRecord;
-    const bool ermg = e.request.growing->algorithm == "ermg";
-    out << ' ' << e.mechanism << ", " << r.epochs.size() << " of "
+    const bool ermg = e.request.growing->algorithm == session::GrowingAlgorithm::Ermg;
+    out << ' ' << e.mechanismName() << ", " << r.epochs.size() << " of "
         << (ermg ? countNoun(r.plannedEpochs, "release", "releases")
                  : countNoun(r.plannedEpochs, "epoch", "epochs"))
         << ", " << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (series ≤ "
@@ -169,13 +169,14 @@ void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
         }
         return;
     }
-    const std::string algorithm = e.request.growing ? e.request.growing->algorithm : std::string();
-    if (algorithm == "ermg" || algorithm == "smalldb") {
+    const auto algorithm
+        = e.request.growing ? e.request.growing->algorithm : session::GrowingAlgorithm::BBScheduler;
+    if (algorithm == session::GrowingAlgorithm::Ermg || algorithm == session::GrowingAlgorithm::SmallDb) {
         printModelStream(e, out);
         return;
     }
-    const bool improver = algorithm == "bbimprover";
-    out << ' ' << e.mechanism << ", " << r.epochs.size() << " of "
+    const bool improver = algorithm == session::GrowingAlgorithm::BBImprover;
+    out << ' ' << e.mechanismName() << ", " << r.epochs.size() << " of "
         << (improver ? countNoun(r.plannedEpochs, "run", "runs")
                      : countNoun(r.plannedEpochs, "epoch", "epochs"))
         << ", " << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (series ≤ "

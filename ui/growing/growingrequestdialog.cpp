@@ -359,7 +359,7 @@ void GrowingRequestDialog::refresh()
         }
         const auto first = session::nsgRoundCharge(spec, *unit, spec.startSize);
         const std::uint64_t end = *session::growingStreamEnd(spec, m_session->table());
-        const growing::HardQueryCap cap{spec.nsgCapKind == "time", spec.nsgCap};
+        const growing::HardQueryCap cap{spec.nsgCapKind == session::NsgCapKind::Time, spec.nsgCap};
         const QString symbol = QString::fromStdString(std::string(filters::chargeUnitSymbol(first.kind)));
         m_plan->setText(
             tr("%1 checkpoints from t = %2 to %3, each asking every query. A round opens at the first query "
@@ -453,11 +453,12 @@ void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
         QStringList answers;
         for (double a : r.epochs[i].answers)
             answers << formatNumber(a, 4);
-        const std::string &algorithm = event.request.growing->algorithm;
-        if (algorithm == "smalldb") // the synthetic database; its 28 answers are in the attempts view
+        const session::GrowingAlgorithm algorithm = event.request.growing->algorithm;
+        if (algorithm == session::GrowingAlgorithm::SmallDb) // the synthetic database; its 28 answers are in
+                                                             // the attempts view
             lines << tr("%1 — %2").arg(QString::fromStdString(session::growingEpochLabel(event, i)),
                                        QString::fromStdString(session::smallDbDatabaseText(r.epochs[i])));
-        else if (algorithm == "ermg")
+        else if (algorithm == session::GrowingAlgorithm::Ermg)
             lines << tr("%1 — θ = %2")
                          .arg(QString::fromStdString(session::growingEpochLabel(event, i)),
                               answers.join(QStringLiteral(", ")));

@@ -160,7 +160,7 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
         m_headline->setStyleSheet({});
         setGlossaryLinkedText(m_details,
                               tr("%1 · %2<br>%3")
-                                  .arg(toQString(event.mechanism).toHtmlEscaped(),
+                                  .arg(toQString(event.mechanismName()).toHtmlEscaped(),
                                        odpOutcomeText(event).toHtmlEscaped(), spentText.toHtmlEscaped()));
         QStringList released;
         for (const auto &e : record.releases)
@@ -239,11 +239,11 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
             m_note->setVisible(!notes.isEmpty());
             return;
         }
-        const std::string &algorithm = event.request.growing->algorithm;
-        const bool improver = algorithm == "bbimprover";
-        m_headline->setText((improver              ? tr("%1 of %2 runs released")
-                             : algorithm == "ermg" ? tr("%1 of %2 models released")
-                                                   : tr("%1 of %2 epochs released"))
+        const session::GrowingAlgorithm algorithm = event.request.growing->algorithm;
+        const bool improver = algorithm == session::GrowingAlgorithm::BBImprover;
+        m_headline->setText((improver                                       ? tr("%1 of %2 runs released")
+                             : algorithm == session::GrowingAlgorithm::Ermg ? tr("%1 of %2 models released")
+                                                                            : tr("%1 of %2 epochs released"))
                                 .arg(record.epochs.size())
                                 .arg(record.plannedEpochs));
         m_headline->setStyleSheet({});
@@ -258,13 +258,14 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
             QStringList answers;
             for (double a : record.epochs[i].answers)
                 answers << formatNumber(a, 4);
-            if (algorithm == "smalldb") // the synthetic database (its 28 answers: the attempts view)
+            if (algorithm == session::GrowingAlgorithm::SmallDb) // the synthetic database (its 28 answers:
+                                                                 // the attempts view)
                 epochs << tr("%1 — %2 (bound ±%3)")
                               .arg(toQString(session::growingEpochLabel(event, i)),
                                    toQString(session::smallDbDatabaseText(record.epochs[i])),
                                    formatNumber(record.epochs[i].bound, 3))
                               .toHtmlEscaped();
-            else if (algorithm == "ermg")
+            else if (algorithm == session::GrowingAlgorithm::Ermg)
                 epochs << tr("%1 — θ = %2 (each ±%3)")
                               .arg(toQString(session::growingEpochLabel(event, i)),
                                    answers.join(QStringLiteral(", ")),
@@ -279,7 +280,7 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
         }
         setGlossaryLinkedText(m_details,
                               tr("%1 · charged %2 = %3<br>%4<br>%5")
-                                  .arg(toQString(event.mechanism).toHtmlEscaped(),
+                                  .arg(toQString(event.mechanismName()).toHtmlEscaped(),
                                        toQString(std::string(filters::chargeUnitSymbol(event.costKind))),
                                        formatNumber(event.cost, 4), epochs.join(QStringLiteral("<br>")),
                                        spentText.toHtmlEscaped()));
@@ -332,7 +333,7 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
     // The unified filter's spend names both sides: it gets a line of its own.
     setGlossaryLinkedText(m_details, tr("%1 confidence · %2<br>%3 · %4 · %5%6%7")
                                          .arg(confidence.toHtmlEscaped(), met,
-                                              toQString(event.mechanism).toHtmlEscaped(), attemptsText,
+                                              toQString(event.mechanismName()).toHtmlEscaped(), attemptsText,
                                               cost.toHtmlEscaped(),
                                               unified ? QStringLiteral("<br>") : QStringLiteral(" · "),
                                               spentText.toHtmlEscaped()));

@@ -300,7 +300,7 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         const LedgerEvent *source = derived->source;
         const strategies::DerivedAnswer *answer = &derived->answer;
         e.status = EventStatus::Released;
-        e.mechanism = "post-processing";
+        e.mechanism = EventMechanism::PostProcessing;
         e.accounting
             = "post-processing of '" + spec.of + "' (event " + std::to_string(source->index) + "): no charge";
         e.answer = answer->value;
@@ -407,7 +407,7 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         e.accounting = "answer: the total of " + std::to_string(all.size()) + " noisy cells (± "
                        + formatValue(e.errorBound) + "); each cell ± " + std::to_string(released->halfWidth)
                        + ", the target's unit";
-        e.mechanism = "histogram (discrete-laplace)";
+        e.mechanism = EventMechanism::Histogram;
         break;
     }
     case StrategyRequestKind::Quantile: {
@@ -442,7 +442,7 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
                       + " public candidates; the error bar is a rank distance in rows (McSherry-Talwar)"
                       + transformText;
         attempt.releases.push_back({"quantile", 0.0, e.answer, epsilon});
-        e.mechanism = "exponential-mechanism";
+        e.mechanism = EventMechanism::ExponentialMechanism;
         break;
     }
     case StrategyRequestKind::Workload: {
@@ -575,7 +575,7 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
                       + postText + transformText;
         e.answer = answers.front();
         e.errorBound = widest;
-        e.mechanism = "workload (" + strategy.label() + ", discrete-laplace)";
+        e.mechanism = EventMechanism::Workload;
         break;
     }
     case StrategyRequestKind::Derived:
