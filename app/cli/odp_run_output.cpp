@@ -2,8 +2,8 @@
 #include "app/cli/odp_run_output.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/report/event_description.h"
 #include "core/session/growing/growing_release.h"
-#include "core/session/growing/growing_smalldb.h"
 #include "core/util/plural.h"
 
 #include <cstdio>
@@ -17,6 +17,15 @@ std::string formatNumber(double x)
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.6g", x);
     return buffer;
+}
+
+/// " v0, v1, …" (each formatNumber), as the stream lines list their values.
+std::string values(const std::vector<double> &xs)
+{
+    std::string text;
+    for (std::size_t j = 0; j < xs.size(); ++j)
+        text += (j ? ", " : " ") + formatNumber(xs[j]);
+    return text;
 }
 } // namespace
 
@@ -88,20 +97,14 @@ void printModelStream(const session::LedgerEvent &e, std::ostream &out)
     if (!e.reason.empty())
         out << " — " << e.reason;
     out << '\n';
-    for (std::size_t i = 0; i < r.epochs.size(); ++i) {
-        const auto &x = r.epochs[i];
-        out << "  " << session::growingEpochLabel(e, i);
+    for (const report::RunLine &x : report::streamRunLines(e).first) {
+        out << "  " << x.label;
         if (ermg) {
-            out << "; θ =";
-            for (std::size_t j = 0; j < x.answers.size(); ++j)
-                out << (j ? ", " : " ") << formatNumber(x.answers[j]);
-            out << " (each coordinate within " << formatNumber(x.bound) << " of the fit w.p. ≥ 1 − "
-                << formatNumber(x.beta) << ")\n";
+            out << "; θ =" << values(x.values) << " (each coordinate within " << formatNumber(x.bound)
+                << " of the fit w.p. ≥ 1 − " << formatNumber(x.beta) << ")\n";
         } else {
-            out << "; " << session::smallDbDatabaseText(x) << "; answers";
-            for (std::size_t j = 0; j < x.answers.size(); ++j)
-                out << (j ? ", " : " ") << formatNumber(x.answers[j]);
-            out << " (bound " << formatNumber(x.bound) << ")\n";
+            out << "; " << x.database << "; answers" << values(x.values) << " (bound "
+                << formatNumber(x.bound) << ")\n";
         }
     }
 }
@@ -159,12 +162,11 @@ void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
         if (!e.reason.empty())
             out << " — " << e.reason;
         out << '\n';
-        for (std::size_t i = 0; i < r.nsg->rounds.size(); ++i) {
-            out << "  " << session::growingEpochLabel(e, i);
-            if (i < r.nsg->hard.size())
-                out << "; query " << r.nsg->hard[i].query << " answered "
-                    << formatNumber(r.nsg->hard[i].answer) << " (scale " << formatNumber(r.nsg->hard[i].scale)
-                    << ')';
+        for (const report::RunLine &x : report::streamRunLines(e).first) {
+            out << "  " << x.label;
+            if (x.query)
+                out << "; query " << *x.query << " answered " << formatNumber(x.values.front()) << " (scale "
+                    << formatNumber(x.scale) << ')';
             out << '\n';
         }
         return;
@@ -184,13 +186,9 @@ void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
     if (!e.reason.empty())
         out << " — " << e.reason;
     out << '\n';
-    for (std::size_t i = 0; i < r.epochs.size(); ++i) {
-        out << "  " << session::growingEpochLabel(e, i) << "; answers";
-        for (std::size_t j = 0; j < r.epochs[i].answers.size(); ++j)
-            out << (j ? ", " : " ") << formatNumber(r.epochs[i].answers[j]);
-        out << " (scale " << formatNumber(r.epochs[i].scale) << ", bound " << formatNumber(r.epochs[i].bound)
-            << ")\n";
-    }
+    for (const report::RunLine &x : report::streamRunLines(e).first)
+        out << "  " << x.label << "; answers" << values(x.values) << " (scale " << formatNumber(x.scale)
+            << ", bound " << formatNumber(x.bound) << ")\n";
 }
 
 } // namespace pbx::cli
