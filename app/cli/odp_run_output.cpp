@@ -2,8 +2,8 @@
 #include "app/cli/odp_run_output.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/report/event_description.h"
 #include "core/session/growing/growing_release.h"
-#include "core/session/growing/growing_smalldb.h"
 #include "core/util/plural.h"
 
 #include <cstdio>
@@ -18,6 +18,15 @@ std::string formatNumber(double x)
     std::snprintf(buffer, sizeof buffer, "%.6g", x);
     return buffer;
 }
+
+/// " v0, v1, …" (each formatNumber), as the stream lines list their values.
+std::string values(const std::vector<double> &xs)
+{
+    std::string text;
+    for (std::size_t j = 0; j < xs.size(); ++j)
+        text += (j ? ", " : " ") + formatNumber(xs[j]);
+    return text;
+}
 } // namespace
 
 void printOdpEvent(const session::LedgerEvent &e, std::ostream &out)
@@ -28,8 +37,8 @@ void printOdpEvent(const session::LedgerEvent &e, std::ostream &out)
         return;
     }
     const auto &r = *e.odpRecord;
-    out << ' ' << e.mechanism;
-    if (r.cell && e.mechanism == "svt")
+    out << ' ' << e.mechanismName();
+    if (r.cell && e.mechanism == session::EventMechanism::Svt)
         out << ", j = " << *r.cell
             << " of c = " << (r.guarantee.cells.empty() ? 0 : r.guarantee.cells.back().id);
     else if (r.cell)
@@ -79,8 +88,8 @@ namespace {
 void printModelStream(const session::LedgerEvent &e, std::ostream &out)
 {
     const auto &r = *e.growingRecord;
-    const bool ermg = e.request.growing->algorithm == "ermg";
-    out << ' ' << e.mechanism << ", " << r.epochs.size() << " of "
+    const bool ermg = e.request.growing->algorithm == session::GrowingAlgorithm::Ermg;
+    out << ' ' << e.mechanismName() << ", " << r.epochs.size() << " of "
         << (ermg ? countNoun(r.plannedEpochs, "release", "releases")
                  : countNoun(r.plannedEpochs, "epoch", "epochs"))
         << ", " << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (series ≤ "
@@ -88,20 +97,14 @@ void printModelStream(const session::LedgerEvent &e, std::ostream &out)
     if (!e.reason.empty())
         out << " — " << e.reason;
     out << '\n';
-    for (std::size_t i = 0; i < r.epochs.size(); ++i) {
-        const auto &x = r.epochs[i];
-        out << "  " << session::growingEpochLabel(e, i);
+    for (const report::RunLine &x : report::streamRunLines(e).first) {
+        out << "  " << x.label;
         if (ermg) {
-            out << "; θ =";
-            for (std::size_t j = 0; j < x.answers.size(); ++j)
-                out << (j ? ", " : " ") << formatNumber(x.answers[j]);
-            out << " (each coordinate within " << formatNumber(x.bound) << " of the fit w.p. ≥ 1 − "
-                << formatNumber(x.beta) << ")\n";
+            out << "; θ =" << values(x.values) << " (each coordinate within " << formatNumber(x.bound)
+                << " of the fit w.p. ≥ 1 − " << formatNumber(x.beta) << ")\n";
         } else {
-            out << "; " << session::smallDbDatabaseText(x) << "; answers";
-            for (std::size_t j = 0; j < x.answers.size(); ++j)
-                out << (j ? ", " : " ") << formatNumber(x.answers[j]);
-            out << " (bound " << formatNumber(x.bound) << ")\n";
+            out << "; " << x.database << "; answers" << values(x.values) << " (bound "
+                << formatNumber(x.bound) << ")\n";
         }
     }
 }
@@ -159,23 +162,23 @@ void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
         if (!e.reason.empty())
             out << " — " << e.reason;
         out << '\n';
-        for (std::size_t i = 0; i < r.nsg->rounds.size(); ++i) {
-            out << "  " << session::growingEpochLabel(e, i);
-            if (i < r.nsg->hard.size())
-                out << "; query " << r.nsg->hard[i].query << " answered "
-                    << formatNumber(r.nsg->hard[i].answer) << " (scale " << formatNumber(r.nsg->hard[i].scale)
-                    << ')';
+        for (const report::RunLine &x : report::streamRunLines(e).first) {
+            out << "  " << x.label;
+            if (x.query)
+                out << "; query " << *x.query << " answered " << formatNumber(x.values.front()) << " (scale "
+                    << formatNumber(x.scale) << ')';
             out << '\n';
         }
         return;
     }
-    const std::string algorithm = e.request.growing ? e.request.growing->algorithm : std::string();
-    if (algorithm == "ermg" || algorithm == "smalldb") {
+    const auto algorithm
+        = e.request.growing ? e.request.growing->algorithm : session::GrowingAlgorithm::BBScheduler;
+    if (algorithm == session::GrowingAlgorithm::Ermg || algorithm == session::GrowingAlgorithm::SmallDb) {
         printModelStream(e, out);
         return;
     }
-    const bool improver = algorithm == "bbimprover";
-    out << ' ' << e.mechanism << ", " << r.epochs.size() << " of "
+    const bool improver = algorithm == session::GrowingAlgorithm::BBImprover;
+    out << ' ' << e.mechanismName() << ", " << r.epochs.size() << " of "
         << (improver ? countNoun(r.plannedEpochs, "run", "runs")
                      : countNoun(r.plannedEpochs, "epoch", "epochs"))
         << ", " << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (series ≤ "
@@ -183,13 +186,9 @@ void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
     if (!e.reason.empty())
         out << " — " << e.reason;
     out << '\n';
-    for (std::size_t i = 0; i < r.epochs.size(); ++i) {
-        out << "  " << session::growingEpochLabel(e, i) << "; answers";
-        for (std::size_t j = 0; j < r.epochs[i].answers.size(); ++j)
-            out << (j ? ", " : " ") << formatNumber(r.epochs[i].answers[j]);
-        out << " (scale " << formatNumber(r.epochs[i].scale) << ", bound " << formatNumber(r.epochs[i].bound)
-            << ")\n";
-    }
+    for (const report::RunLine &x : report::streamRunLines(e).first)
+        out << "  " << x.label << "; answers" << values(x.values) << " (scale " << formatNumber(x.scale)
+            << ", bound " << formatNumber(x.bound) << ")\n";
 }
 
 } // namespace pbx::cli

@@ -363,8 +363,9 @@ void printEvent(const session::LedgerEvent &e, std::ostream &out)
     }
     out << e.request.id << ": " << session::eventStatusName(e.status);
     if (e.status == session::EventStatus::Released) {
-        out << ' ' << formatNumber(e.answer) << " ± " << formatNumber(e.errorBound) << " (" << e.mechanism
-            << ", " << e.attempts.size() << (e.attempts.size() == 1 ? " attempt" : " attempts") << ", "
+        out << ' ' << formatNumber(e.answer) << " ± " << formatNumber(e.errorBound) << " ("
+            << e.mechanismName() << ", " << e.attempts.size()
+            << (e.attempts.size() == 1 ? " attempt" : " attempts") << ", "
             << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost);
         if (e.costDelta > 0.0)
             out << ", δ = " << formatNumber(e.costDelta);

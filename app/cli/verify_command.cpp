@@ -73,7 +73,8 @@ int runVerifyCommand(const std::vector<std::string> &args, std::ostream &out, st
     for (const auto &e : document->events) {
         released += e.status == session::EventStatus::Released;
         // Their boundary's E(T) is recorded only as text: checked for consistency, not recomputed.
-        expostBrownian += e.mechanism == "brownian" && e.costKind == filters::ChargeKind::ExPost
+        expostBrownian += e.mechanism == session::EventMechanism::Brownian
+                          && e.costKind == filters::ChargeKind::ExPost
                           && e.status == session::EventStatus::Released;
     }
     const std::string recomputed = expostBrownian == 0

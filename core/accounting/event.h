@@ -19,6 +19,8 @@ namespace pbx::accounting {
 using data::Neighbouring;
 using data::neighbouringName;
 
+/// Not mechanisms::NoiseKind: besides Laplace and Gaussian noise an accountant takes any ε-, (ε, δ)- or
+/// ρ-mechanism, randomized response and post-processing.
 enum class MechanismKind {
     Gaussian,           ///< N(0, σ²) noise, ℓ2-sensitivity Δ: fields sigma, sensitivity
     Laplace,            ///< Lap(b) noise, ℓ1-sensitivity Δ: fields scale, sensitivity (ε₀ = Δ/b)

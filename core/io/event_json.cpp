@@ -93,7 +93,7 @@ Json eventToJson(const session::LedgerEvent &e, const filters::PrivacyFilter &fi
         o.erase("mechanism");
     }
     o["status"] = std::string(session::eventStatusName(e.status));
-    o["mechanism"] = e.mechanism;
+    o["mechanism"] = e.mechanismName();
     if (!e.accounting.empty())
         o["accounting"] = e.accounting;
     if (!e.reason.empty())
@@ -163,7 +163,10 @@ Result<session::LedgerEvent> eventFromJson(const Json &o, std::size_t i)
         return reason.error();
     if (!accounting)
         return accounting.error();
-    e.mechanism = *mechanism;
+    auto mechanismKind = session::parseEventMechanism(*mechanism, e.request);
+    if (!mechanismKind)
+        return makeError(ErrorCode::Parse, path + "." + mechanismKind.error().message);
+    e.mechanism = *mechanismKind;
     e.reason = *reason;
     e.accounting = *accounting;
     if (e.status == EventStatus::Released) {

@@ -165,6 +165,24 @@ Result<session::NsgRecord> nsgRecordFromJson(const Json &o, const std::string &p
     return r;
 }
 
+/// The session's algorithm for a lab algorithm a session runs (the caller refuses the others).
+session::GrowingAlgorithm sessionAlgorithm(growing::LabAlgorithm algorithm)
+{
+    switch (algorithm) {
+    case growing::LabAlgorithm::BBScheduler:
+        return session::GrowingAlgorithm::BBScheduler;
+    case growing::LabAlgorithm::BBImprover:
+        return session::GrowingAlgorithm::BBImprover;
+    case growing::LabAlgorithm::Nsg:
+        return session::GrowingAlgorithm::Nsg;
+    case growing::LabAlgorithm::Pmwg:
+        return session::GrowingAlgorithm::Pmwg;
+    case growing::LabAlgorithm::Ermg:
+        return session::GrowingAlgorithm::Ermg;
+    }
+    return session::GrowingAlgorithm::BBScheduler;
+}
+
 } // namespace
 
 bool isGrowingRequest(const Json &object)
@@ -179,13 +197,16 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
     if (!isGrowingRequest(object))
         return makeError(ErrorCode::Parse, path + ".type: expected \"growing\"");
     PBX_RETURN_IF_ERROR(refuseUnknown(object, path, kTopKeys, extraKeys));
+    // The algorithm named, if it is one a session runs (anything else is refused by the lab's reader).
     const auto algorithmField = object.find("algorithm");
-    const bool improver = algorithmField != object.end() && algorithmField->is_string()
-                          && algorithmField->get<std::string>() == "bbimprover";
-    const std::string algorithmName = algorithmField != object.end() && algorithmField->is_string()
+    const std::string algorithmText = algorithmField != object.end() && algorithmField->is_string()
                                           ? algorithmField->get<std::string>()
                                           : std::string();
-    const bool ermg = algorithmName == "ermg", smalldb = algorithmName == "smalldb";
+    const auto named
+        = [&](session::GrowingAlgorithm a) { return algorithmText == session::growingAlgorithmName(a); };
+    const bool improver = named(session::GrowingAlgorithm::BBImprover);
+    const bool ermg = named(session::GrowingAlgorithm::Ermg),
+               smalldb = named(session::GrowingAlgorithm::SmallDb);
     for (const auto &[key, keys] : {std::pair{"stream", 0}, std::pair{"schedule", 1},
                                     std::pair{"black_box", 2}, std::pair{"budget", 3}}) {
         auto it = object.find(key);
@@ -201,8 +222,7 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
         if (!ok)
             return ok.error();
     }
-    const bool nsg = algorithmField != object.end() && algorithmField->is_string()
-                     && algorithmField->get<std::string>() == "nsg";
+    const bool nsg = named(session::GrowingAlgorithm::Nsg);
     if (auto it = object.find("nsg"); it != object.end()) {
         if (!nsg)
             return makeError(ErrorCode::Parse, path + ": unknown field 'nsg' for a growing request");
@@ -224,9 +244,7 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
     if (ermg && object.contains("black_box"))
         return makeError(ErrorCode::Parse,
                          path + ": unknown field 'black_box' for an ermg request (its model is \"erm\")");
-    PBX_RETURN_IF_ERROR(checkPmwgRequestFields(object, path,
-                                               algorithmField != object.end() && algorithmField->is_string()
-                                                   && algorithmField->get<std::string>() == "pmwg"));
+    PBX_RETURN_IF_ERROR(checkPmwgRequestFields(object, path, named(session::GrowingAlgorithm::Pmwg)));
     session::QueryRequest r;
     auto id = json::optionalString(object, "id", path, {}, session::maxRequestIdBytes);
     if (!id)
@@ -283,13 +301,13 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
                         makeError(ErrorCode::InvalidArgument,
                                   "INVALID_BLACK_BOX: black_box.queries: a session runs a laplace-k box "
                                   "with a list of predicates"));
-    spec.algorithm = smalldb ? "smalldb" : std::string(growing::labAlgorithmName(c.algorithm));
+    spec.algorithm = smalldb ? session::GrowingAlgorithm::SmallDb : sessionAlgorithm(c.algorithm);
     spec.decay = c.decay;
     spec.every = c.every;
     if (c.algorithm == growing::LabAlgorithm::Nsg) {
         spec.nsgExponent = c.nsg.exponent;
         spec.nsgThreshold = c.nsg.threshold;
-        spec.nsgCapKind = c.nsg.cap->timeCap ? "time" : "constant";
+        spec.nsgCapKind = c.nsg.cap->timeCap ? session::NsgCapKind::Time : session::NsgCapKind::Constant;
         spec.nsgCap = c.nsg.cap->c;
         spec.nsgCheckpoints = std::uint64_t(c.checkpoints);
     }
@@ -304,15 +322,15 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
             return seed.error();
         spec.orderSeed = *seed;
     }
-    spec.budgetKind = std::string(growing::budgetKindName(c.budget.kind));
+    spec.budgetKind = c.budget.kind;
     spec.epsilon = c.budget.kind == growing::BudgetKind::Zcdp ? 0.0 : c.budget.epsilon;
     spec.rho = c.budget.kind == growing::BudgetKind::Zcdp ? c.budget.rho : 0.0;
     spec.delta = c.budget.kind == growing::BudgetKind::Approx ? c.budget.delta : 0.0;
-    spec.conversion = c.budget.conversion == growing::ZcdpConversion::Cks ? "cks" : "simple";
-    spec.schedule = std::string(growing::scheduleKindName(c.schedule));
+    spec.conversion = c.budget.conversion;
+    spec.schedule = c.schedule;
     spec.gamma = c.gamma.value_or(1.0); // bbimprover: unused (its schedule is a and m)
     if (c.algorithm == growing::LabAlgorithm::Ermg) {
-        spec.schedule = c.ermScheduler ? spec.schedule : "improver";
+        spec.ermgImprover = !c.ermScheduler;
         spec.ermLambda = c.ermLambda;
         spec.ermTol = c.ermTol;
     }
@@ -330,44 +348,46 @@ void writeGrowingRequest(const session::QueryRequest &request, Json &object)
     if (!request.id.empty())
         object["id"] = request.id;
     object["type"] = "growing";
-    object["algorithm"] = s.algorithm;
+    object["algorithm"] = session::growingAlgorithmName(s.algorithm);
     Json stream{{"start_size", s.startSize}, {"order", s.order}};
     if (s.end)
         stream["end"] = *s.end;
     if (s.orderSeed)
         stream["seed"] = *s.orderSeed;
     object["stream"] = std::move(stream);
-    Json budget{{"kind", s.budgetKind}};
-    if (s.budgetKind == "zcdp") {
+    Json budget{{"kind", growing::budgetKindName(s.budgetKind)}};
+    if (s.budgetKind == growing::BudgetKind::Zcdp) {
         budget["rho"] = s.rho;
     } else {
         budget["epsilon"] = s.epsilon;
     }
-    if (s.budgetKind == "approx") {
+    if (s.budgetKind == growing::BudgetKind::Approx) {
         budget["delta"] = s.delta;
-        budget["conversion"] = s.conversion;
+        budget["conversion"] = session::zcdpConversionName(s.conversion);
     }
     object["budget"] = std::move(budget);
-    if (s.algorithm == "pmwg") {
+    if (s.algorithm == session::GrowingAlgorithm::Pmwg) {
         object["pmwg"] = pmwgRequestToJson(s.pmwg);
-    } else if (s.algorithm == "nsg") {
+    } else if (s.algorithm == session::GrowingAlgorithm::Nsg) {
         object["nsg"] = Json{{"p", s.nsgExponent},
                              {"T", s.nsgThreshold},
-                             {"cap", s.nsgCapKind == "time" ? Json{{"kind", "time"}, {"c0", s.nsgCap}}
-                                                            : Json{{"kind", "constant"}, {"c", s.nsgCap}}},
+                             {"cap", s.nsgCapKind == session::NsgCapKind::Time
+                                         ? Json{{"kind", "time"}, {"c0", s.nsgCap}}
+                                         : Json{{"kind", "constant"}, {"c", s.nsgCap}}},
                              {"queries", s.queries},
                              {"checkpoints", s.nsgCheckpoints}};
-    } else if (s.algorithm == "ermg") {
-        object["schedule"] = s.schedule == "improver"
+    } else if (s.algorithm == session::GrowingAlgorithm::Ermg) {
+        object["schedule"] = s.ermgImprover
                                  ? Json{{"kind", "improver"}, {"a", s.decay}, {"every", s.every}}
-                                 : Json{{"kind", s.schedule}, {"gamma", s.gamma}};
+                                 : Json{{"kind", growing::scheduleKindName(s.schedule)}, {"gamma", s.gamma}};
         object["erm"] = Json{{"lambda", s.ermLambda}, {"tol", s.ermTol}};
-    } else if (s.algorithm == "smalldb") {
-        object["schedule"] = Json{{"kind", s.schedule}, {"gamma", s.gamma}};
+    } else if (s.algorithm == session::GrowingAlgorithm::SmallDb) {
+        object["schedule"] = Json{{"kind", growing::scheduleKindName(s.schedule)}, {"gamma", s.gamma}};
         object["black_box"] = Json{{"kind", "smalldb"}, {"m", s.smallDbSize}};
     } else {
-        object["schedule"] = s.algorithm == "bbimprover" ? Json{{"a", s.decay}, {"every", s.every}}
-                                                         : Json{{"kind", s.schedule}, {"gamma", s.gamma}};
+        object["schedule"] = s.algorithm == session::GrowingAlgorithm::BBImprover
+                                 ? Json{{"a", s.decay}, {"every", s.every}}
+                                 : Json{{"kind", growing::scheduleKindName(s.schedule)}, {"gamma", s.gamma}};
         object["black_box"] = Json{{"kind", "laplace-k"}, {"queries", s.queries}};
     }
     object["beta"] = s.beta;

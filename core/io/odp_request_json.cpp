@@ -229,8 +229,7 @@ Error atPath(const Error &e, const std::string &path)
 
 bool isOdpMechanism(std::string_view mechanism)
 {
-    return mechanism == "svt" || mechanism == "ptr-iqr" || mechanism == "early-stop"
-           || mechanism == "recover";
+    return session::odpMechanismFromName(mechanism).has_value();
 }
 
 Result<session::QueryRequest> readOdpRequest(const Json &object, const std::string &path,
@@ -241,14 +240,15 @@ Result<session::QueryRequest> readOdpRequest(const Json &object, const std::stri
     auto mechanism = json::string(object, "mechanism", path);
     if (!mechanism)
         return mechanism.error();
-    if (!isOdpMechanism(*mechanism))
+    const std::optional<session::OdpMechanism> kind = session::odpMechanismFromName(*mechanism);
+    if (!kind)
         return makeError(
             ErrorCode::InvalidArgument,
             path + ".mechanism: '" + *mechanism
                 + "' is not an output-DP mechanism (expected svt, ptr-iqr, early-stop or recover)");
-    const bool svt = *mechanism == "svt";
-    const bool ptr = *mechanism == "ptr-iqr";
-    const bool early = *mechanism == "early-stop";
+    const bool svt = *kind == session::OdpMechanism::Svt;
+    const bool ptr = *kind == session::OdpMechanism::PtrIqr;
+    const bool early = *kind == session::OdpMechanism::EarlyStop;
     PBX_RETURN_IF_ERROR(svt     ? refuseUnknownKeys(object, path, *mechanism, kSvtKeys, extraKeys)
                         : ptr   ? refuseUnknownKeys(object, path, *mechanism, kPtrKeys, extraKeys)
                         : early ? refuseUnknownKeys(object, path, *mechanism, kEarlyStopKeys, extraKeys)
@@ -259,7 +259,7 @@ Result<session::QueryRequest> readOdpRequest(const Json &object, const std::stri
         return id.error();
     r.id = *id;
     session::OdpRequestSpec spec;
-    spec.mechanism = *mechanism;
+    spec.mechanism = *kind;
     PBX_RETURN_IF_ERROR(svt     ? readSvt(object, path, spec.svt)
                         : ptr   ? readPtrIqr(object, path, spec.ptrIqr)
                         : early ? readEarlyStop(object, path, spec.earlyStop)
@@ -280,8 +280,8 @@ void writeOdpRequest(const session::QueryRequest &request, Json &object)
 {
     const auto &spec = *request.odp;
     object["id"] = request.id;
-    object["mechanism"] = spec.mechanism;
-    if (spec.mechanism == "ptr-iqr") {
+    object["mechanism"] = session::odpMechanismName(spec.mechanism);
+    if (spec.mechanism == session::OdpMechanism::PtrIqr) {
         const auto &p = spec.ptrIqr;
         object["column"] = p.column;
         object["epsilon"] = p.epsilon;
@@ -294,7 +294,7 @@ void writeOdpRequest(const session::QueryRequest &request, Json &object)
         object["spend_savings"] = p.spendSavings;
         return;
     }
-    if (spec.mechanism == "early-stop") {
+    if (spec.mechanism == session::OdpMechanism::EarlyStop) {
         const auto &p = spec.earlyStop;
         object["column"] = p.column;
         object["step_epsilon"] = p.stepEpsilon;
@@ -305,7 +305,7 @@ void writeOdpRequest(const session::QueryRequest &request, Json &object)
         object["tolerance"] = p.tolerance;
         return;
     }
-    if (spec.mechanism == "recover") {
+    if (spec.mechanism == session::OdpMechanism::Recover) {
         const auto &p = spec.recover;
         object["label_column"] = p.labelColumn;
         object["label_threshold"] = p.labelThreshold;

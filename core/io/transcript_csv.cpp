@@ -54,7 +54,7 @@ std::string writeTranscriptCsv(const session::Session &s)
             << (q.bounds ? csvNumber(q.bounds->lower) : std::string()) << ','
             << (q.bounds ? csvNumber(q.bounds->upper) : std::string()) << ','
             << session::targetKindName(e.request.target.kind) << ',' << csvNumber(e.request.target.error)
-            << ',' << csvNumber(e.request.target.confidence) << ',' << csvField(e.mechanism) << ','
+            << ',' << csvNumber(e.request.target.confidence) << ',' << csvField(e.mechanismName()) << ','
             << (released ? csvNumber(e.answer) : std::string()) << ','
             << (released ? csvNumber(e.errorBound) : std::string()) << ','
             << (released ? (e.targetMet ? "true" : "false") : "") << ',' << csvNumber(e.cost) << ','

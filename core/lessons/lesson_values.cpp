@@ -135,7 +135,7 @@ Result<LessonValue> fieldOf(const session::LedgerEvent &event, const std::string
     if (field == "status")
         return LessonValue(std::string(session::eventStatusName(event.status)));
     if (field == "mechanism")
-        return LessonValue(event.mechanism);
+        return LessonValue(event.mechanismName());
     if (field == "unit")
         return LessonValue(std::string(filters::chargeUnitSymbol(event.costKind)));
     if (field == "attempts")

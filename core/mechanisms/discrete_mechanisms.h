@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/mechanisms/discrete_samplers.h"
+#include "core/mechanisms/noise_kind.h"
 #include "core/mechanisms/random_bits.h"
 #include "core/util/result.h"
 
@@ -14,16 +15,15 @@
 
 namespace pbx::mechanisms {
 
-enum class DiscreteNoiseKind {
-    /// Discrete Laplace with scale t (the parameter). Pure ε-DP with ε = Δ/t for an integer
-    /// query of ℓ1-sensitivity Δ (Ghosh–Roughgarden–Sundararajan 2009, the geometric mechanism;
-    /// CKS 2020 §1): p(y)/p(y+k) ≤ e^{|k|/t} for every integer shift |k| ≤ Δ.
-    Laplace,
-    /// Discrete Gaussian N_ℤ(0, σ²) with σ² the parameter. ρ-zCDP with ρ = Δ²/(2σ²) for an
-    /// integer query of ℓ2-sensitivity Δ (CKS 2020 Thm 4; docs/composition.md §2.1: the
-    /// discrete Gaussian has the same ρ), and the exact (ε, δ) curve of CKS 2020 Thm 7.
-    Gaussian,
-};
+/// The discrete mechanisms draw the discrete twins of the two additive noises (one NoiseKind for
+/// the whole core):
+/// - Laplace: discrete Laplace with scale t (the parameter). Pure ε-DP with ε = Δ/t for an integer
+///   query of ℓ1-sensitivity Δ (Ghosh–Roughgarden–Sundararajan 2009, the geometric mechanism;
+///   CKS 2020 §1): p(y)/p(y+k) ≤ e^{|k|/t} for every integer shift |k| ≤ Δ.
+/// - Gaussian: discrete Gaussian N_ℤ(0, σ²) with σ² the parameter. ρ-zCDP with ρ = Δ²/(2σ²) for
+///   an integer query of ℓ2-sensitivity Δ (CKS 2020 Thm 4; docs/composition.md §2.1: the discrete
+///   Gaussian has the same ρ), and the exact (ε, δ) curve of CKS 2020 Thm 7.
+using DiscreteNoiseKind = NoiseKind;
 
 /// "discrete-laplace" or "discrete-gaussian".
 std::string_view discreteNoiseKindName(DiscreteNoiseKind kind);

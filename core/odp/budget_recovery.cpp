@@ -42,7 +42,7 @@ Result<RecoveryCalibration> calibrateRecovery(const RecoveryParameters &p, std::
     if (testRows == 0)
         return makeError(ErrorCode::InvalidArgument, "test: the test part is empty");
     RecoveryCalibration c;
-    if (p.relation == NeighbourRelation::ReplaceOne) {
+    if (p.relation == data::Neighbouring::Replace) {
         c.modelSensitivity
             = math::divideRoundUp(2.0, math::multiplyRoundUp(static_cast<double>(trainRows), p.lambda));
         c.testSensitivity = math::divideRoundUp(1.0, static_cast<double>(testRows));
@@ -96,7 +96,7 @@ Result<RecoveryRun> runRecovery(const LabelledRows &train, const LabelledRows &t
                                     static_cast<std::size_t>(test.x.rows()));
         !ok)
         return ok.error();
-    const double normaliser = p.relation == NeighbourRelation::AddRemove ? p.trainNormaliser : 0.0;
+    const double normaliser = p.relation == data::Neighbouring::AddRemove ? p.trainNormaliser : 0.0;
     auto fit = fitLogistic(train, p.lambda, p.gradientTolerance, normaliser);
     if (!fit)
         return fit.error();
@@ -122,7 +122,7 @@ Result<RecoveryRun> perturbAndTest(const LogisticFit &fit, std::size_t trainRows
     }
     run.theta = fit.theta + sampleL2LaplaceNoise(fit.theta.size(), run.calibration.beta, bits);
     double error = 0.0;
-    if (p.relation == NeighbourRelation::AddRemove) {
+    if (p.relation == data::Neighbouring::AddRemove) {
         // (1/m₀) Σ over at most m₀ test rows: sensitivity 1/m₀ under add/remove.
         const auto rows = std::min<Eigen::Index>(test.x.rows(), static_cast<Eigen::Index>(p.testNormaliser));
         const LabelledRows head{test.x.topRows(rows), test.y.head(rows)};

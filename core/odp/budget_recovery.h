@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/data/rows.h"
+#include "core/data/sensitivity.h"
 #include "core/data/table.h"
 #include "core/mechanisms/random_bits.h"
 #include "core/odp/logistic_regression.h"
@@ -18,8 +19,6 @@
 
 namespace pbx::odp {
 
-enum class NeighbourRelation { ReplaceOne, AddRemove };
-
 struct RecoveryParameters
 {
     double lambda = 0.01;      ///< Λ > 0
@@ -27,7 +26,7 @@ struct RecoveryParameters
     double epsilonTest = 0.5;  ///< ε_t > 0, the test
     double tau = 0.49;         ///< τ ∈ [0, 1], release iff noisy error ≤ τ
     double gradientTolerance = 1e-12;
-    NeighbourRelation relation = NeighbourRelation::ReplaceOne;
+    data::Neighbouring relation = data::Neighbouring::Replace;
     double trainNormaliser = 0.0;    ///< add/remove: the public n₀ (0 = invalid there)
     double testNormaliser = 0.0;     ///< add/remove: the public m₀
     std::optional<double> testNoise; ///< s; default max(Δ_test, Δ_train)/ε_t

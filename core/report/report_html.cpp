@@ -80,7 +80,7 @@ std::string answerText(const session::LedgerEvent &e)
     if (e.strategyRecord)
         return std::to_string(e.strategyRecord->values.size())
                + (e.strategyRecord->values.size() == 1 ? " value (listed below)" : " values (listed below)");
-    if (e.odpRecord && e.request.odp && e.request.odp->mechanism == "svt")
+    if (e.odpRecord && e.request.odp && e.request.odp->mechanism == session::OdpMechanism::Svt)
         return std::to_string(e.odpRecord->answers.size()) + " above/below answers (cell "
                + (e.odpRecord->cell ? std::to_string(*e.odpRecord->cell) : std::string("worst case")) + ")";
     std::string text = formatNumber(e.answer, 8);
@@ -191,8 +191,8 @@ std::string requestsSection(const SessionReport &r)
         out += "<tr>" + cell(std::to_string(e.index + 1)) + cell(e.request.id)
                + cell(describeRequest(e.request)) + cell(describeTarget(e.request.target))
                + cell(std::string(session::eventStatusName(e.status)))
-               + cell(e.mechanism.empty() ? std::string("–") : e.mechanism) + cell(answerText(e))
-               + cell(costText(e)) + cell(formatUpper(e.spentAfter)) + "</tr>\n";
+               + cell(e.mechanism == session::EventMechanism::None ? std::string("–") : e.mechanismName())
+               + cell(answerText(e)) + cell(costText(e)) + cell(formatUpper(e.spentAfter)) + "</tr>\n";
         if (const std::string reason = reasonText(e); !reason.empty())
             out += "<tr><td></td><td colspan=\"8\" class=\"reason\"><i>" + esc(reason) + "</i></td></tr>\n";
         if (e.strategyRecord && !e.strategyRecord->values.empty()) {

@@ -103,7 +103,7 @@ std::string describeTarget(const session::AccuracyTarget &target)
 std::string describeRequest(const session::QueryRequest &request)
 {
     if (request.odp)
-        return "output-DP " + request.odp->mechanism;
+        return "output-DP " + std::string(session::odpMechanismName(request.odp->mechanism));
     std::string text;
     const auto &q = request.query;
     if (request.strategy)
@@ -145,7 +145,7 @@ SessionReport collectReport(const session::Session &session, ReportSource source
     for (const auto &e : r.events) {
         // A BBScheduler, BBImprover or ERMG stream recorded before the exact noise gets the
         // continuous design's note (mechanismNote "<name>:continuous").
-        std::string name = e.mechanism;
+        std::string name = e.mechanismName();
         if (e.request.growing
             && session::recordedNoiseDesign(e, table) == session::GrowingNoiseDesign::Continuous)
             name += ":continuous";

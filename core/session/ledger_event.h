@@ -64,12 +64,55 @@ struct Attempt
 enum class EventStatus { Released, Refused };
 std::string_view eventStatusName(EventStatus status); ///< "released" or "refused"
 
+/// What released an event: one of the session's release methods (ReleaseMethod), a strategy's
+/// mechanism, an output-DP mechanism (OdpMechanism) or a growing stream (GrowingAlgorithm); None
+/// for a refusal before a mechanism was chosen. One flat enum so that call sites compare values.
+enum class EventMechanism {
+    None,
+    Laplace,
+    Gaussian,
+    DoublingLaplace,
+    DoublingGaussian,
+    LaplaceNr,
+    Brownian,
+    PostProcessing,       ///< derived strategy answers (free)
+    Histogram,            ///< a histogram by the discrete Laplace mechanism
+    ExponentialMechanism, ///< a quantile
+    Workload,             ///< range queries answered by a strategy with discrete Laplace noise
+    Svt,
+    PtrIqr,
+    EarlyStop,
+    Recover,
+    BBScheduler,
+    BBImprover,
+    Nsg,
+    Pmwg,
+    Ermg,
+    SmallDb,
+};
+
+EventMechanism eventMechanism(ReleaseMethod method);
+EventMechanism eventMechanism(OdpMechanism mechanism);
+EventMechanism eventMechanism(GrowingAlgorithm algorithm);
+/// The release method an event used; unset for strategies, output-DP mechanisms and streams.
+std::optional<ReleaseMethod> releaseMethodOf(EventMechanism mechanism);
+
+/// The name recorded in transcripts and shown to users: releaseMethodName, "post-processing",
+/// "histogram (discrete-laplace)", "exponential-mechanism", "workload (<strategy label>,
+/// discrete-laplace)" (the label of `request`'s strategy), odpMechanismName, growingAlgorithmName;
+/// "" for None.
+std::string eventMechanismName(EventMechanism mechanism, const QueryRequest &request);
+
+/// The mechanism eventMechanismName gives `name` for `request`. Errors: Parse naming "mechanism"
+/// for any other text.
+Result<EventMechanism> parseEventMechanism(std::string_view name, const QueryRequest &request);
+
 struct LedgerEvent
 {
     std::size_t index = 0; ///< position in the ledger, from 0
     QueryRequest request;
     EventStatus status = EventStatus::Refused;
-    std::string mechanism;   ///< releaseMethodName() of the mechanism used
+    EventMechanism mechanism = EventMechanism::None; ///< the mechanism used (mechanismName())
     std::string reason;      ///< refusals: why; releases: a note (e.g. why the target was not met)
     double answer = 0.0;     ///< released: the noisy answer
     double errorBound = 0.0; ///< released: half-width at the requested confidence
@@ -88,6 +131,9 @@ struct LedgerEvent
     std::optional<OdpRecord> odpRecord;
     /// Growing-database streams: the epochs released (growing_request.h).
     std::optional<GrowingRecord> growingRecord;
+
+    /// eventMechanismName(mechanism, request): the mechanism's recorded name.
+    std::string mechanismName() const { return eventMechanismName(mechanism, request); }
 };
 
 } // namespace pbx::session

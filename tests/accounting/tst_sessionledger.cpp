@@ -62,11 +62,11 @@ session::NoisyRelease release(std::string quantity, double scale, double cost)
     return {std::move(quantity), scale, 0.0, cost};
 }
 
-LedgerEvent released(std::string mechanism, std::vector<session::Attempt> attempts)
+LedgerEvent released(session::EventMechanism mechanism, std::vector<session::Attempt> attempts)
 {
     LedgerEvent e;
     e.status = EventStatus::Released;
-    e.mechanism = std::move(mechanism);
+    e.mechanism = mechanism;
     e.attempts = std::move(attempts);
     return e;
 }
@@ -154,8 +154,8 @@ void TestSessionLedger::recoversScaleAndSensitivity()
     std::size_t releases = 0;
     for (std::size_t i = 0; i < s.events().size(); ++i) {
         const LedgerEvent &event = s.events()[i];
-        const bool reduction = event.mechanism == "laplace-nr" || event.mechanism == "brownian";
-        const bool laplaceNoise = event.mechanism.find("laplace") != std::string::npos;
+        const bool reduction = event.mechanismName() == "laplace-nr" || event.mechanismName() == "brownian";
+        const bool laplaceNoise = event.mechanismName().find("laplace") != std::string::npos;
         // Noise reductions: one privacy event per quantity, at its last release.
         std::vector<const session::NoisyRelease *> mapped;
         for (const auto &attempt : event.attempts) {
@@ -180,7 +180,7 @@ void TestSessionLedger::recoversScaleAndSensitivity()
             QCOMPARE(e.count, std::int64_t{1});
             QCOMPARE(e.sampling.kind, accounting::SamplingKind::None);
             const double delta = expectedSensitivity(r->quantity, requests[i], neighbours, s.table());
-            if (event.mechanism == "laplace-nr") {
+            if (event.mechanismName() == "laplace-nr") {
                 // The ex-post loss of the level it stopped at: that release's ε.
                 QCOMPARE(e.mechanism, MechanismKind::PureDp);
                 QVERIFY(e.expost);
@@ -199,10 +199,10 @@ void TestSessionLedger::recoversScaleAndSensitivity()
             }
             // Δ from the charged cost (Brownian: from the query): to a few ulps, never below; the
             // grid mechanism of a discrete sum release charges whole grid steps ⌈Δ/g⌉·g, g ≤ Δ/1024.
-            const bool gridded = r->quantity != "count" && event.mechanism != "brownian";
+            const bool gridded = r->quantity != "count" && event.mechanismName() != "brownian";
             PBX_FUZZY_COMPARE(e.sensitivity, delta, gridded ? 1.0 / 1024.0 : 1e-14);
             QVERIFY2(e.sensitivity >= delta, qPrintable(test::describe(e.sensitivity, delta, 0)));
-            if (event.mechanism == "brownian" && event.costKind == filters::ChargeKind::Rho) // §4.4
+            if (event.mechanismName() == "brownian" && event.costKind == filters::ChargeKind::Rho) // §4.4
                 PBX_FUZZY_COMPARE(delta * delta / (2.0 * e.sigma * e.sigma), r->cost, 1e-13);
             ++k;
         }
@@ -260,7 +260,7 @@ void TestSessionLedger::brownianReductionIsOneGaussian()
         a.releases.push_back(release("count", std::sqrt(t), sens * sens / (2.0 * t)));
         attempts.push_back(a);
     }
-    std::vector<LedgerEvent> events = {released("brownian", attempts)};
+    std::vector<LedgerEvent> events = {released(session::EventMechanism::Brownian, attempts)};
     events.front().costKind = filters::ChargeKind::Rho;
     auto ledger = accounting::ledgerFromEvents(events, data::Neighbouring::AddRemove);
     QVERIFY(ledger.ok());
@@ -295,8 +295,9 @@ void TestSessionLedger::laplaceReductionIsExPost()
     std::vector<session::Attempt> attempts(3);
     for (std::size_t i = 0; i < 3; ++i)
         attempts[i].releases = {sum[i], count[i]};
-    LedgerEvent laplace = released("laplace", {session::Attempt{{release("count", 10.0, 0.1)}}});
-    std::vector<LedgerEvent> events = {laplace, released("laplace-nr", attempts)};
+    LedgerEvent laplace
+        = released(session::EventMechanism::Laplace, {session::Attempt{{release("count", 10.0, 0.1)}}});
+    std::vector<LedgerEvent> events = {laplace, released(session::EventMechanism::LaplaceNr, attempts)};
     std::vector<std::size_t> origin;
     auto ledger = accounting::ledgerFromEvents(events, data::Neighbouring::AddRemove, &origin);
     QVERIFY(ledger.ok());
@@ -335,14 +336,14 @@ void TestSessionLedger::laplaceReductionIsExPost()
 
 void TestSessionLedger::unknownMechanismIsUnsupported()
 {
-    std::vector<LedgerEvent> events
-        = {released("exponential", {session::Attempt{{release("count", 1.0, 0.1)}}})};
+    std::vector<LedgerEvent> events = {released(session::EventMechanism::ExponentialMechanism,
+                                                {session::Attempt{{release("count", 1.0, 0.1)}}})};
     auto ledger = accounting::ledgerFromEvents(events, data::Neighbouring::AddRemove);
     PBX_VERIFY_ERROR(ledger, Unsupported, "ledger event 1");
     QCOMPARE(ledger.error().code, ErrorCode::Unsupported);
     QVERIFY(ledger.error().message.find("exponential") != std::string::npos);
 
-    events = {released("laplace", {session::Attempt{{release("count", 0.0, 0.1)}}})};
+    events = {released(session::EventMechanism::Laplace, {session::Attempt{{release("count", 0.0, 0.1)}}})};
     QCOMPARE(accounting::ledgerFromEvents(events, data::Neighbouring::AddRemove).error().code,
              ErrorCode::InvalidArgument);
 }
@@ -356,7 +357,7 @@ session::QueryRequest sparseVector(const std::string &id)
     session::QueryRequest r;
     r.id = id;
     r.odp = session::OdpRequestSpec{};
-    r.odp->mechanism = "svt";
+    r.odp->mechanism = session::OdpMechanism::Svt;
     r.odp->svt.column = "group";
     r.odp->svt.threshold = -1000;
     r.odp->svt.cutoff = 1;
@@ -442,7 +443,7 @@ void TestSessionLedger::outputDpDeltaIsAddedByBasic()
     for (std::size_t i = 0; i < 2; ++i) {
         auto &e = events[i];
         e.status = EventStatus::Released;
-        e.mechanism = "ptr-iqr";
+        e.mechanism = session::EventMechanism::PtrIqr;
         e.cost = i == 0 ? 0.7 : 1.2;
         e.odpRecord = session::OdpRecord{};
         e.odpRecord->settledEpsilon = e.cost;

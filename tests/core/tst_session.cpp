@@ -103,7 +103,7 @@ void TestSession::absoluteCountSingleRelease()
     auto e = s->ask(request(data::Aggregate::Count, "", "region == \"south\"", TargetKind::Absolute, 40));
     QVERIFY(e.ok());
     QCOMPARE(e->status, EventStatus::Released);
-    QCOMPARE(QString::fromStdString(e->mechanism), mechanism);
+    QCOMPARE(QString::fromStdString(e->mechanismName()), mechanism);
     QCOMPARE(e->request.id, std::string("q1"));
     QCOMPARE(e->attempts.size(), std::size_t(1));
     QVERIFY(e->targetMet);
@@ -165,7 +165,7 @@ void TestSession::relativeTargetsAreMet()
         auto e = s->ask(r);
         QVERIFY2(e.ok(), e.ok() ? "" : e.error().message.c_str());
         QCOMPARE(e->status, EventStatus::Released);
-        QCOMPARE(QString::fromStdString(e->mechanism),
+        QCOMPARE(QString::fromStdString(e->mechanismName()),
                  QString::fromStdString(std::string(releaseMethodName(mechanism))));
         double attemptsCost = 0;
         for (const auto &a : e->attempts)

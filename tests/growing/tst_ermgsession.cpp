@@ -98,7 +98,7 @@ void TestErmgSession::releasesChargeTheImproversRho()
     auto e = s->ask(request(line()));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
-    QCOMPARE(e->mechanism, std::string("ermg"));
+    QCOMPARE(e->mechanismName(), std::string("ermg"));
     QCOMPARE(e->costKind, filters::ChargeKind::Rho);
     const auto &r = *e->growingRecord;
     // Releases at t = 1000, 2000, …, 28000: (28155 − 1000)/1000 + 1 = 28.
@@ -246,8 +246,8 @@ void TestErmgSession::transcriptRoundTripAndAudit()
         events.push_back(*back);
     }
     const auto &g = events[0];
-    QCOMPARE(g.request.growing->algorithm, std::string("ermg"));
-    QCOMPARE(g.request.growing->schedule, std::string("improver"));
+    QCOMPARE(g.request.growing->algorithm, session::GrowingAlgorithm::Ermg);
+    QVERIFY(g.request.growing->ermgImprover);
     QCOMPARE(g.request.growing->every, std::uint64_t{1000});
     QCOMPARE(g.request.growing->ermLambda, 0.01);
     QCOMPARE(g.request.growing->ermTol, 1e-10);

@@ -77,7 +77,7 @@ void TestImproverSession::runsChargeTheImproversRho()
     auto e = s->ask(request(line()));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
-    QCOMPARE(e->mechanism, std::string("bbimprover"));
+    QCOMPARE(e->mechanismName(), std::string("bbimprover"));
     QCOMPARE(e->costKind, filters::ChargeKind::Rho);
     const auto &r = *e->growingRecord;
     // Runs at t = 1000, 1100, …, 28100: (28155 − 1000)/100 + 1 = 272.
@@ -193,7 +193,7 @@ void TestImproverSession::transcriptRoundTripAndRestore()
         events.push_back(*back);
     }
     const auto &g = events[0];
-    QCOMPARE(g.request.growing->algorithm, std::string("bbimprover"));
+    QCOMPARE(g.request.growing->algorithm, session::GrowingAlgorithm::BBImprover);
     QCOMPARE(g.request.growing->decay, 0.1);
     QCOMPARE(g.request.growing->every, std::uint64_t{100});
     QCOMPARE(g.growingRecord->epochs.size(), std::size_t{272});

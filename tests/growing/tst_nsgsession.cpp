@@ -77,7 +77,7 @@ void TestNsgSession::roundsAreChargedWhenTheyOpen()
     auto e = s->ask(req);
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
-    QCOMPARE(e->mechanism, std::string("nsg"));
+    QCOMPARE(e->mechanismName(), std::string("nsg"));
     QCOMPARE(e->costKind, filters::ChargeKind::PureEpsilon);
     const auto &r = *e->growingRecord->nsg;
     QCOMPARE(r.checkpoints.size(), std::size_t{40});
@@ -196,7 +196,7 @@ void TestNsgSession::transcriptRoundTripAndAudit()
         events.push_back(*back);
     }
     const auto &g = events[0];
-    QCOMPARE(g.request.growing->algorithm, std::string("nsg"));
+    QCOMPARE(g.request.growing->algorithm, session::GrowingAlgorithm::Nsg);
     QCOMPARE(g.request.growing->nsgThreshold, 0.3);
     QCOMPARE(g.request.growing->nsgCheckpoints, std::uint64_t{40});
     QCOMPARE(g.growingRecord->nsg->rounds.size(), e->growingRecord->nsg->rounds.size());

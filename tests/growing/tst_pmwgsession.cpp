@@ -81,7 +81,7 @@ void TestPmwgSession::roundsAreChargedWhenTheyOpen()
     auto e = s->ask(req);
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
-    QCOMPARE(e->mechanism, std::string("pmwg"));
+    QCOMPARE(e->mechanismName(), std::string("pmwg"));
     QCOMPARE(e->costKind, filters::ChargeKind::PureEpsilon);
     const auto &r = *e->growingRecord->pmwg;
     QCOMPARE(r.universe, std::uint64_t{160});
@@ -216,7 +216,7 @@ void TestPmwgSession::transcriptRoundTripAndAudit()
         events.push_back(*back);
     }
     const auto &g = events[0];
-    QCOMPARE(g.request.growing->algorithm, std::string("pmwg"));
+    QCOMPARE(g.request.growing->algorithm, session::GrowingAlgorithm::Pmwg);
     QCOMPARE(g.request.growing->pmwg.threshold, 0.05);
     QCOMPARE(g.request.growing->pmwg.perCheckpoint, std::uint64_t{25});
     QCOMPARE(g.growingRecord->pmwg->rounds.size(), e->growingRecord->pmwg->rounds.size());

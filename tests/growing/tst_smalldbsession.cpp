@@ -104,7 +104,7 @@ void TestSmallDbSession::epochsChargeTheirEpsilon()
     auto e = s->ask(request(line()));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
-    QCOMPARE(e->mechanism, std::string("smalldb"));
+    QCOMPARE(e->mechanismName(), std::string("smalldb"));
     QCOMPARE(e->costKind, filters::ChargeKind::PureEpsilon);
     const auto &r = *e->growingRecord;
     const auto plan = epochs();
@@ -233,9 +233,9 @@ void TestSmallDbSession::transcriptRoundTripAndAudit()
         events.push_back(*back);
     }
     const auto &g = events[0];
-    QCOMPARE(g.request.growing->algorithm, std::string("smalldb"));
+    QCOMPARE(g.request.growing->algorithm, session::GrowingAlgorithm::SmallDb);
     QCOMPARE(g.request.growing->smallDbSize, std::uint64_t{8});
-    QCOMPARE(g.request.growing->schedule, std::string("geometric"));
+    QCOMPARE(g.request.growing->schedule, growing::ScheduleKind::Geometric);
     QCOMPARE(g.growingRecord->epochs[3].cells, e->growingRecord->epochs[3].cells);
     QCOMPARE(g.growingRecord->epochs[3].answers, e->growingRecord->epochs[3].answers);
     auto audited = session::auditLedger(cps(), s->settings(), events);

@@ -313,7 +313,7 @@ void TestOdpIo::otherMechanismsRoundTrip()
         R"("spend_savings":false})",
         1);
     QVERIFY2(p.ok(), p ? "" : p.error().message.c_str());
-    QCOMPARE(p->odp->mechanism, std::string("ptr-iqr"));
+    QCOMPARE(p->odp->mechanism, session::OdpMechanism::PtrIqr);
     QCOMPARE(p->odp->ptrIqr.column, std::string("income"));
     QCOMPARE(p->odp->ptrIqr.failureProbability, 1e-8);
     QCOMPARE(p->odp->ptrIqr.width, 0.2);

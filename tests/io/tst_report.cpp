@@ -110,7 +110,7 @@ private slots:
                 QVERIFY2(html.find(answer) != std::string::npos, answer.c_str());
                 const std::string cost = "ρ = " + report::formatUpper(e.cost);
                 QVERIFY2(html.find(cost) != std::string::npos, cost.c_str());
-                QVERIFY(html.find("<td>" + e.mechanism + "</td>") != std::string::npos);
+                QVERIFY(html.find("<td>" + e.mechanismName() + "</td>") != std::string::npos);
             } else {
                 QVERIFY(html.find(xmlEscapeForTest(e.reason)) != std::string::npos);
             }

@@ -218,7 +218,7 @@ void TestOdpRecovery::hostileInputs()
     expectField(p, 0, 10, "train");
     expectField(p, 10, 0, "test");
     q = p;
-    q.relation = NeighbourRelation::AddRemove;
+    q.relation = data::Neighbouring::AddRemove;
     expectField(q, 10, 10, "add/remove");
     LabelledRows bad{Eigen::MatrixXd::Constant(2, 2, 1.0), Eigen::VectorXd::Constant(2, 1.0)}; // norm √2 > 1
     QCOMPARE(fitLogistic(bad, 0.1).error().code, ErrorCode::InvalidArgument);

@@ -246,14 +246,14 @@ void TestOdpSessionFilter::sessionAcceptsAndRefusesMethods()
     auto e = (*s)->ask(r);
     QVERIFY(e.ok());
     QCOMPARE(e->status, session::EventStatus::Released);
-    QCOMPARE(e->mechanism, std::string("laplace")); // the default for an absolute count
+    QCOMPARE(e->mechanismName(), std::string("laplace")); // the default for an absolute count
     QVERIFY(e->cost > 0.0);
     PBX_FUZZY_COMPARE((*s)->filter().epsilonSpent(), e->cost, 1e-15);
     // Laplace noise reduction for a relative target (ex-post ⇒ ODP).
     r.target = session::AccuracyTarget{session::TargetKind::Relative, 0.05, 0.95};
     auto nr = (*s)->ask(r);
     QVERIFY(nr.ok());
-    QCOMPARE(nr->mechanism, std::string("laplace-nr"));
+    QCOMPARE(nr->mechanismName(), std::string("laplace-nr"));
     // Gaussian releases are refused before anything is spent, with the reason.
     r.target = session::AccuracyTarget{session::TargetKind::Absolute, 50, 0.95};
     r.mechanism = session::ReleaseMethod::Gaussian;

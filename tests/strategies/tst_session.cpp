@@ -75,7 +75,7 @@ private slots:
             QVERIFY(d->attempts.empty());
             QCOMPARE(d->answer, e->strategyRecord->values[1] + e->strategyRecord->values[2]);
             QCOMPARE(s->filter().spent(), before);
-            QCOMPARE(d->mechanism, std::string("post-processing"));
+            QCOMPARE(d->mechanismName(), std::string("post-processing"));
             auto missing = s->ask(parse(
                 R"({"aggregate":"derived","of":"nope","cells":[0],"target":{"kind":"absolute","error":1}})"));
             PBX_VERIFY_ERROR(missing, InvalidArgument, "of:");

@@ -166,7 +166,7 @@ void TestGrowingRequest::issuesImproverStream()
     QVERIFY(dialog->planText().contains(QStringLiteral("… 266 more, the last at t = 28100")));
     auto request = dialog->request();
     QVERIFY(request.ok());
-    QCOMPARE(request->growing->algorithm, std::string("bbimprover"));
+    QCOMPARE(request->growing->algorithm, session::GrowingAlgorithm::BBImprover);
     QCOMPARE(request->growing->every, std::uint64_t{100});
     // Every row would be 27,156 runs: the dialog names the field and Ask is off.
     dialog->setImproverSchedule(0.1, 1);
@@ -244,7 +244,7 @@ void TestGrowingRequest::issuesNsgStream()
     QVERIFY(dialog->planText().contains(QStringLiteral("worst case over all transcripts is ε = 1.")));
     auto request = dialog->request();
     QVERIFY(request.ok());
-    QCOMPARE(request->growing->algorithm, std::string("nsg"));
+    QCOMPARE(request->growing->algorithm, session::GrowingAlgorithm::Nsg);
     QTest::mouseClick(dialog->askButton(), Qt::LeftButton);
     const auto &events = w.document()->session().events();
     QCOMPARE(events.size(), std::size_t{1});
@@ -307,7 +307,7 @@ void TestGrowingRequest::issuesPmwgStream()
     QVERIFY(!pbx::test::saveScreenshot(*dialog, QStringLiteral("growing-request-pmwg")).isEmpty());
     auto request = dialog->request();
     QVERIFY(request.ok());
-    QCOMPARE(request->growing->algorithm, std::string("pmwg"));
+    QCOMPARE(request->growing->algorithm, session::GrowingAlgorithm::Pmwg);
     QCOMPARE(request->growing->pmwg.perCheckpoint, std::uint64_t{25});
     QTest::mouseClick(dialog->askButton(), Qt::LeftButton);
     const auto &events = w.document()->session().events();
@@ -377,7 +377,7 @@ void TestGrowingRequest::issuesErmgStream()
     QVERIFY(dialog->planText().contains(QStringLiteral("release 0: t = 1000 … 1999, ρ = ")));
     auto request = dialog->request();
     QVERIFY(request.ok());
-    QCOMPARE(request->growing->algorithm, std::string("ermg"));
+    QCOMPARE(request->growing->algorithm, session::GrowingAlgorithm::Ermg);
     QCOMPARE(request->growing->ermLambda, 0.01);
     // A pure budget is refused naming the field, and Ask is disabled.
     dialog->setBudget(QStringLiteral("pure"), 0.5);

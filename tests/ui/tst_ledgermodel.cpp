@@ -100,7 +100,7 @@ private Q_SLOTS:
             QCOMPARE(raw(LedgerModel::Spent).toDouble(), e.spentAfter);
             QCOMPARE(raw(LedgerModel::EpsilonSpent).toDouble(), e.epsilonSpentAfter);
             QCOMPARE(raw(LedgerModel::Attempts).toDouble(), static_cast<double>(e.attempts.size()));
-            QCOMPARE(raw(LedgerModel::Mechanism).toString(), ui::toQString(e.mechanism));
+            QCOMPARE(raw(LedgerModel::Mechanism).toString(), ui::toQString(e.mechanismName()));
             QCOMPARE(raw(LedgerModel::Reason).toString(), ui::toQString(e.reason));
             const bool refused = e.status == session::EventStatus::Refused;
             QCOMPARE(model.data(model.index(row, 0), LedgerModel::RefusedRole).toBool(), refused);

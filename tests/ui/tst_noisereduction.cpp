@@ -112,7 +112,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
         const auto event = askRelativeCount(*w, QStringLiteral("region == \"midwest\""), 0.05);
         QCOMPARE(event.status, session::EventStatus::Released);
-        QCOMPARE(event.mechanism, std::string("brownian"));
+        QCOMPARE(event.mechanismName(), std::string("brownian"));
         QCOMPARE(event.costKind, filters::ChargeKind::Rho);
         QVERIFY2(event.attempts.size() >= 3, "expected several levels before the target is met");
         QVERIFY(event.targetMet);
@@ -208,7 +208,7 @@ private Q_SLOTS:
         auto *view = w->noiseReductionView();
         // Doubling (the zCDP filter's default for a relative count) pays every level.
         const auto doubling = askRelativeCount(*w, QStringLiteral("region == \"south\""), 0.1);
-        QCOMPARE(doubling.mechanism, std::string("doubling-gaussian"));
+        QCOMPARE(doubling.mechanismName(), std::string("doubling-gaussian"));
         w->flushViews();
         checkChartShowsLevels(*view, doubling);
         QVERIFY2(
@@ -223,7 +223,7 @@ private Q_SLOTS:
         QVERIFY(builder->setMechanism(std::nullopt));
         w->ask();
         const auto single = w->document()->session().events().back();
-        QCOMPARE(single.mechanism, std::string("gaussian"));
+        QCOMPARE(single.mechanismName(), std::string("gaussian"));
         w->flushViews();
         checkChartShowsLevels(*view, single);
         QVERIFY(view->paidText().startsWith(

@@ -213,7 +213,7 @@ void TestOdpRequest::otherMechanismsReadAsWhatTheyReleased()
     session::QueryRequest ptr;
     ptr.id = "p";
     ptr.odp = session::OdpRequestSpec{};
-    ptr.odp->mechanism = "ptr-iqr";
+    ptr.odp->mechanism = session::OdpMechanism::PtrIqr;
     ptr.odp->ptrIqr.column = "wage";
     ptr.odp->ptrIqr.epsilon = 0.5;
     ptr.odp->ptrIqr.medianEpsilon = 0.2;
@@ -236,7 +236,7 @@ void TestOdpRequest::otherMechanismsReadAsWhatTheyReleased()
     session::QueryRequest stop;
     stop.id = "e";
     stop.odp = session::OdpRequestSpec{};
-    stop.odp->mechanism = "early-stop";
+    stop.odp->mechanism = session::OdpMechanism::EarlyStop;
     stop.odp->earlyStop.column = "wage";
     stop.odp->earlyStop.stepEpsilon = 0.01;
     stop.odp->earlyStop.stops = {5, 10, 20, 40, 80};
@@ -258,7 +258,7 @@ void TestOdpRequest::otherMechanismsReadAsWhatTheyReleased()
     session::QueryRequest recover;
     recover.id = "r";
     recover.odp = session::OdpRequestSpec{};
-    recover.odp->mechanism = "recover";
+    recover.odp->mechanism = session::OdpMechanism::Recover;
     recover.odp->recover.labelThreshold = 600;
     recover.odp->recover.features = {"education", "experience", "ethnicity", "smsa", "region", "parttime"};
     QVERIFY(w.document()->ask(recover).ok());

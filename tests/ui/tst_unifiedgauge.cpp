@@ -195,7 +195,7 @@ private Q_SLOTS:
         w->ask();
         QCOMPARE(model->rowCount(), 1);
         const auto &nr = w->document()->session().events().at(0);
-        QCOMPARE(nr.mechanism, std::string("laplace-nr"));
+        QCOMPARE(nr.mechanismName(), std::string("laplace-nr"));
         QCOMPARE(nr.costKind, filters::ChargeKind::ExPost);
         QVERIFY(nr.cost > 0.0);
         checkGaugeMatchesFilter(*w);
@@ -223,7 +223,7 @@ private Q_SLOTS:
         w->ask();
         QCOMPARE(model->rowCount(), 2);
         const auto &gaussian = w->document()->session().events().at(1);
-        QCOMPARE(gaussian.mechanism, std::string("gaussian"));
+        QCOMPARE(gaussian.mechanismName(), std::string("gaussian"));
         QCOMPARE(gaussian.costKind, filters::ChargeKind::Rho);
         checkGaugeMatchesFilter(*w);
         QCOMPARE(w->budgetGauge()->spent(), gaussian.cost);
@@ -252,7 +252,7 @@ private Q_SLOTS:
         QVERIFY(builder->setMechanism(std::nullopt));
         w->ask();
         const auto &brownian = w->document()->session().events().at(3);
-        QCOMPARE(brownian.mechanism, std::string("brownian"));
+        QCOMPARE(brownian.mechanismName(), std::string("brownian"));
         QCOMPARE(brownian.costKind, filters::ChargeKind::Rho);
         QCOMPARE(brownian.costDelta, 0.0);
         QVERIFY(brownian.accounting.rfind("unified: paid by the zCDP side", 0) == 0);

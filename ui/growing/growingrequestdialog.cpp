@@ -27,6 +27,25 @@ namespace pbx::ui {
 GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
 {
     setWindowTitle(tr("Growing-database stream"));
+    createStreamFields();
+    createScheduleFields();
+    createNsgFields();
+    createModelFields();
+    QFormLayout *form = buildForm();
+    QDialogButtonBox *buttons = createButtons();
+    connectFields();
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_plan, 1);
+    layout->addWidget(m_result, 1);
+    layout->addWidget(buttons);
+    resizeWithinScreen(this, QSize(640, 760));
+    m_typedInput = new TypedInput(this);
+    refresh();
+}
+
+void GrowingRequestDialog::createStreamFields()
+{
     m_id = new QLineEdit(this);
     m_id->setPlaceholderText(tr("automatic (q<n>)"));
     m_algorithm = new QComboBox(this);
@@ -66,6 +85,10 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     m_budget->setSingleStep(0.05);
     m_budget->setValue(0.5);
     m_budget->setToolTip(tr("What the whole (unbounded) series of epochs sums to at most"));
+}
+
+void GrowingRequestDialog::createScheduleFields()
+{
     m_schedule = new QComboBox(this);
     for (const char *kind : {"geometric", "polynomial", "zcdp-equalised", "zcdp-geometric"})
         m_schedule->addItem(QString::fromLatin1(kind));
@@ -85,6 +108,10 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     m_every->setValue(100);
     m_every->setToolTip(tr("m: a run at t = n, n+m, n+2m, …; its answers are held for m − 1 arrivals "
                            "(a session records at most 10,000 runs)"));
+}
+
+void GrowingRequestDialog::createNsgFields()
+{
     m_nsgP = new QDoubleSpinBox(this);
     m_nsgP->setDecimals(3);
     m_nsgP->setRange(0.0, 1.0);
@@ -109,6 +136,10 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     m_nsgCheckpoints->setRange(1, 10000);
     m_nsgCheckpoints->setValue(40);
     m_nsgCheckpoints->setToolTip(tr("Evenly spaced times from n to the end at which every query is asked"));
+}
+
+void GrowingRequestDialog::createModelFields()
+{
     m_ermSchedule = new QComboBox(this);
     m_ermSchedule->addItem(tr("improver (a release every m rows)"), QStringLiteral("improver"));
     m_ermSchedule->addItem(QStringLiteral("zcdp-equalised"), QStringLiteral("zcdp-equalised"));
@@ -142,6 +173,10 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     m_queries->setToolTip(tr("Counting predicates, one per line: the Laplace-k box answers each as a "
                              "fraction of the rows seen so far"));
     m_queries->setMaximumHeight(90);
+}
+
+QFormLayout *GrowingRequestDialog::buildForm()
+{
     auto *form = new QFormLayout;
     m_form = form;
     form->addRow(tr("Request id"), m_id);
@@ -170,6 +205,11 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     connect(m_pmwg, &PmwgFields::changed, this, &GrowingRequestDialog::refresh);
     form->addRow(tr("β"), m_beta);
     form->addRow(tr("Queries"), m_queries);
+    return form;
+}
+
+QDialogButtonBox *GrowingRequestDialog::createButtons()
+{
     m_plan = new QLabel(this);
     m_plan->setWordWrap(true);
     m_plan->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -190,6 +230,11 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
         if (auto r = request())
             Q_EMIT askRequested(*r);
     });
+    return buttons;
+}
+
+void GrowingRequestDialog::connectFields()
+{
     for (auto *spin : {m_start, m_end, m_seed, m_every, m_nsgCheckpoints, m_smallDbSize})
         connect(spin, &QSpinBox::valueChanged, this, &GrowingRequestDialog::refresh);
     for (auto *spin : {m_budget, m_gamma, m_beta, m_decay, m_nsgP, m_nsgT, m_nsgCap, m_ermLambda})
@@ -207,14 +252,6 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     });
     connect(m_order, &QLineEdit::textChanged, this, &GrowingRequestDialog::refresh);
     connect(m_queries, &QPlainTextEdit::textChanged, this, &GrowingRequestDialog::refresh);
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(m_plan, 1);
-    layout->addWidget(m_result, 1);
-    layout->addWidget(buttons);
-    resizeWithinScreen(this, QSize(640, 760));
-    m_typedInput = new TypedInput(this);
-    refresh();
 }
 
 void GrowingRequestDialog::setSession(const session::Session *session)
@@ -359,7 +396,7 @@ void GrowingRequestDialog::refresh()
         }
         const auto first = session::nsgRoundCharge(spec, *unit, spec.startSize);
         const std::uint64_t end = *session::growingStreamEnd(spec, m_session->table());
-        const growing::HardQueryCap cap{spec.nsgCapKind == "time", spec.nsgCap};
+        const growing::HardQueryCap cap{spec.nsgCapKind == session::NsgCapKind::Time, spec.nsgCap};
         const QString symbol = QString::fromStdString(std::string(filters::chargeUnitSymbol(first.kind)));
         m_plan->setText(
             tr("%1 checkpoints from t = %2 to %3, each asking every query. A round opens at the first query "
@@ -453,11 +490,12 @@ void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
         QStringList answers;
         for (double a : r.epochs[i].answers)
             answers << formatNumber(a, 4);
-        const std::string &algorithm = event.request.growing->algorithm;
-        if (algorithm == "smalldb") // the synthetic database; its 28 answers are in the attempts view
+        const session::GrowingAlgorithm algorithm = event.request.growing->algorithm;
+        if (algorithm == session::GrowingAlgorithm::SmallDb) // the synthetic database; its 28 answers are in
+                                                             // the attempts view
             lines << tr("%1 — %2").arg(QString::fromStdString(session::growingEpochLabel(event, i)),
                                        QString::fromStdString(session::smallDbDatabaseText(r.epochs[i])));
-        else if (algorithm == "ermg")
+        else if (algorithm == session::GrowingAlgorithm::Ermg)
             lines << tr("%1 — θ = %2")
                          .arg(QString::fromStdString(session::growingEpochLabel(event, i)),
                               answers.join(QStringLiteral(", ")));

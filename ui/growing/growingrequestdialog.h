@@ -16,6 +16,7 @@
 #include <QDialog>
 
 QT_FORWARD_DECLARE_CLASS(QComboBox)
+QT_FORWARD_DECLARE_CLASS(QDialogButtonBox)
 QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
 QT_FORWARD_DECLARE_CLASS(QFormLayout)
 QT_FORWARD_DECLARE_CLASS(QLabel)
@@ -75,6 +76,15 @@ Q_SIGNALS:
 
 private:
     void refresh();
+    // The constructor's parts: the fields by family, the form that lays them out, the buttons
+    // (Ask commits the typed text first) and the signals that refresh the plan.
+    void createStreamFields();
+    void createScheduleFields();
+    void createNsgFields();
+    void createModelFields();
+    QFormLayout *buildForm();
+    QDialogButtonBox *createButtons();
+    void connectFields();
 
     const session::Session *m_session = nullptr;
     QLineEdit *m_id = nullptr;

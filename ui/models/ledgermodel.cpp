@@ -131,7 +131,7 @@ QVariant LedgerModel::rawValue(const session::LedgerEvent &event, int column) co
     case ErrorBound:
         return refused ? QVariant() : QVariant(event.errorBound);
     case Mechanism:
-        return toQString(event.mechanism);
+        return toQString(event.mechanismName());
     case Attempts:
         return static_cast<double>(event.attempts.size());
     case Cost:
@@ -166,7 +166,8 @@ QVariant LedgerModel::displayValue(const session::LedgerEvent &event, int column
     case ErrorBound:
         return refused ? QStringLiteral("—") : QStringLiteral("±") + formatNumber(event.errorBound, 3);
     case Mechanism:
-        return event.mechanism.empty() ? QStringLiteral("—") : toQString(event.mechanism);
+        return event.mechanism == session::EventMechanism::None ? QStringLiteral("—")
+                                                                : toQString(event.mechanismName());
     case Attempts:
         return QString::number(event.attempts.size());
     case Cost: {

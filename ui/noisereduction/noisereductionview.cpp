@@ -105,7 +105,7 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
         showPlaceholder(tr("Select a ledger row to see how its noise was reduced."));
         return;
     }
-    const auto mechanism = session::parseReleaseMethod(event->mechanism);
+    const auto mechanism = session::releaseMethodOf(event->mechanism);
     const QString query = QStringLiteral("%1 · %2").arg(toQString(event->request.id),
                                                         LedgerModel::describeQuery(event->request.query));
     if (event->attempts.empty()) {
@@ -115,7 +115,7 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
         return;
     }
     m_title->setText(query);
-    const QString mechanismText = mechanism.ok() ? mechanismLabel(*mechanism) : toQString(event->mechanism);
+    const QString mechanismText = mechanism ? mechanismLabel(*mechanism) : toQString(event->mechanismName());
     QString subtitle
         = tr("%1 · target %2").arg(mechanismText, LedgerModel::describeTarget(event->request.target));
     if (!event->accounting.empty())
@@ -126,7 +126,7 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
     setGlossaryLinkedPlainText(m_subtitle, subtitle);
 
     // The chart: one point per released level, x = the level's noise scale.
-    const bool laplace = mechanism.ok() && session::usesLaplaceNoise(*mechanism);
+    const bool laplace = mechanism.has_value() && session::usesLaplaceNoise(*mechanism);
     QString scaleName = laplace ? QStringLiteral("b") : QStringLiteral("σ");
     const auto &firstReleases = event->attempts.front().releases;
     if (firstReleases.size() > 1)
@@ -174,8 +174,8 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
         lastLevelCost = math::addRoundUp(lastLevelCost, release.cost);
     m_paidAmount = event->cost;
     m_baseline = baseline;
-    const bool noiseReduction = mechanism.ok() && session::isNoiseReduction(*mechanism);
-    const bool doubling = mechanism.ok()
+    const bool noiseReduction = mechanism.has_value() && session::isNoiseReduction(*mechanism);
+    const bool doubling = mechanism.has_value()
                           && (*mechanism == session::ReleaseMethod::DoublingLaplace
                               || *mechanism == session::ReleaseMethod::DoublingGaussian);
     // An ex-post Brownian level's cost E(T_k) is a boundary's loss, not what a doubling level with

@@ -19,20 +19,20 @@ QString describeOdpRequest(const session::QueryRequest &request)
     if (!request.odp)
         return {};
     const auto &spec = *request.odp;
-    if (spec.mechanism == "ptr-iqr") {
+    if (spec.mechanism == session::OdpMechanism::PtrIqr) {
         const auto &p = spec.ptrIqr;
         return tr("PTR interquartile range(%1), ε = %2 per test, median ε = %3")
             .arg(QString::fromStdString(p.column), formatNumber(p.epsilon, 4),
                  formatNumber(p.medianEpsilon, 4));
     }
-    if (spec.mechanism == "early-stop") {
+    if (spec.mechanism == session::OdpMechanism::EarlyStop) {
         const auto &e = spec.earlyStop;
         return tr("early-stopped mean(%1), ε₀ = %2 per step, at most %3 steps (%4)")
             .arg(QString::fromStdString(e.column), formatNumber(e.stepEpsilon, 4))
             .arg(e.stops.empty() ? 0 : e.stops.back())
             .arg(QString::fromStdString(e.composition));
     }
-    if (spec.mechanism == "recover") {
+    if (spec.mechanism == session::OdpMechanism::Recover) {
         const auto &r = spec.recover;
         return tr("logistic regression(%1 > %2) with budget recovery, ε = %3 + %4")
             .arg(QString::fromStdString(r.labelColumn), formatNumber(r.labelThreshold, 6),
@@ -67,14 +67,14 @@ QString odpOutcomeText(const session::LedgerEvent &event)
               .arg(formatNumber(r.settledEpsilon, 4), formatNumber(odpReturnedEpsilon(event), 4));
     const auto &mechanism = event.request.odp->mechanism;
     QString cell;
-    if (mechanism == "ptr-iqr")
+    if (mechanism == session::OdpMechanism::PtrIqr)
         cell = tr("PTR case %1 of 3").arg(*r.cell);
-    else if (mechanism == "early-stop")
+    else if (mechanism == session::OdpMechanism::EarlyStop)
         cell = r.earlyStop ? tr("stopped after %1")
                                  .arg(formatCount(static_cast<qint64>(r.earlyStop->iterates.size()),
                                                   tr("step"), tr("steps")))
                            : tr("stopping point %1").arg(*r.cell);
-    else if (mechanism == "recover")
+    else if (mechanism == session::OdpMechanism::Recover)
         cell = *r.cell == 0 ? tr("model withheld (test failed)") : tr("model released");
     else
         cell = tr("realised cell j = %1 of c = %2").arg(*r.cell).arg(event.request.odp->svt.cutoff);
@@ -89,7 +89,7 @@ QString odpHeadline(const session::LedgerEvent &event)
     if (!r.cell)
         return tr("settled at the worst case");
     const auto &mechanism = event.request.odp->mechanism;
-    if (mechanism == "ptr-iqr" && r.ptrIqr) {
+    if (mechanism == session::OdpMechanism::PtrIqr && r.ptrIqr) {
         if (!r.ptrIqr->iqr)
             return tr("PTR: both tests failed (⊥)");
         QString text = tr("IQR ≈ %1").arg(formatNumber(*r.ptrIqr->iqr, 4));
@@ -97,11 +97,11 @@ QString odpHeadline(const session::LedgerEvent &event)
             text += tr(", median %1").arg(formatNumber(*r.ptrIqr->median, 6));
         return text;
     }
-    if (mechanism == "early-stop" && r.earlyStop)
+    if (mechanism == session::OdpMechanism::EarlyStop && r.earlyStop)
         return tr("mean ≈ %1 after %2 steps")
             .arg(formatNumber(r.earlyStop->estimate, 6))
             .arg(r.earlyStop->iterates.size());
-    if (mechanism == "recover" && r.recovery)
+    if (mechanism == session::OdpMechanism::Recover && r.recovery)
         return r.recovery->released
                    ? tr("model released (noisy test error %1)").arg(formatNumber(r.recovery->noisyError, 4))
                    : tr("model withheld: noisy test error %1").arg(formatNumber(r.recovery->noisyError, 4));

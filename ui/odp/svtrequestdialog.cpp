@@ -156,7 +156,7 @@ Result<session::QueryRequest> SvtRequestDialog::request() const
     session::QueryRequest r;
     r.id = m_id->text().trimmed().toStdString();
     session::OdpRequestSpec odp;
-    odp.mechanism = "svt";
+    odp.mechanism = session::OdpMechanism::Svt;
     odp.svt.column = m_column->currentText().toStdString();
     odp.svt.threshold = m_threshold->value();
     odp.svt.cutoff = m_cutoff->value();

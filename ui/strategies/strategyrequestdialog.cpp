@@ -372,7 +372,7 @@ void StrategyRequestDialog::showEvent(const session::LedgerEvent &event)
                          labels, rec.values, lows, highs, tr("noisy value"));
     m_result->setText(
         tr("%1: %2 · cost ε = %3 · %4")
-            .arg(QString::fromStdString(event.request.id), QString::fromStdString(event.mechanism))
+            .arg(QString::fromStdString(event.request.id), QString::fromStdString(event.mechanismName()))
             .arg(event.cost, 0, 'g', 6)
             .arg(QString::fromStdString(rec.note)));
     if (m_session)

@@ -78,18 +78,20 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
         item->setText(AcceptedColumn, attempt.accepted ? tr("✓ target met") : tr("no"));
         if (attempt.accepted)
             item->setForeground(AcceptedColumn, palette::successText);
-        const std::string growingAlgorithm = event->request.growing ? event->request.growing->algorithm : "";
+        const bool ermg
+            = event->request.growing && event->request.growing->algorithm == session::GrowingAlgorithm::Ermg;
+        const bool smalldb = event->request.growing
+                             && event->request.growing->algorithm == session::GrowingAlgorithm::SmallDb;
         for (std::size_t j = 0; j < attempt.releases.size(); ++j) {
             const auto &release = attempt.releases[j];
             auto *child = new QTreeWidgetItem(item);
             // ERMG: the coordinates θ_j; SmallDBG: the synthetic database's answer to query j.
-            child->setText(StepColumn, growingAlgorithm == "ermg"      ? QStringLiteral("θ_%1").arg(j)
-                                       : growingAlgorithm == "smalldb" ? tr("query %1 (synthetic)").arg(j)
-                                                                       : toQString(release.quantity));
+            child->setText(StepColumn, ermg      ? QStringLiteral("θ_%1").arg(j)
+                                       : smalldb ? tr("query %1 (synthetic)").arg(j)
+                                                 : toQString(release.quantity));
             child->setText(EstimateColumn, formatNumber(release.value, 6));
             // (a SmallDBG answer is a sample, not additive noise: no scale)
-            child->setText(ScaleColumn, growingAlgorithm == "smalldb" ? QStringLiteral("—")
-                                                                      : formatNumber(release.scale, 3));
+            child->setText(ScaleColumn, smalldb ? QStringLiteral("—") : formatNumber(release.scale, 3));
             child->setText(CostColumn, formatNumber(release.cost, 3));
         }
     }

@@ -7,6 +7,7 @@
 #include "core/session/strategies/strategy_release.h"
 
 #include "core/filters/zcdp_filter.h"
+#include "core/report/event_description.h"
 #include "ui/charts/presentation.h"
 #include "ui/growing/pmwgfields.h"
 #include "ui/help/glossarylinks.h"
@@ -19,6 +20,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
+
+#include <functional>
 
 namespace pbx::ui {
 
@@ -104,206 +107,211 @@ void ResultCard::showError(const QString &message, bool spent)
     m_note->setVisible(false);
 }
 
-void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filters::PrivacyFilter &filter)
+namespace {
+
+/// What the filter has spent after the event, in its own units (the card's last detail).
+QString spentText(const session::LedgerEvent &event, const filters::PrivacyFilter &filter)
 {
-    const auto &target = event.request.target;
-    m_title->setText(QStringLiteral("%1  ·  %2")
-                         .arg(toQString(event.request.id), LedgerModel::describeRequest(event.request)));
-    const QString confidence = formatConfidence(target.confidence);
-    const auto kind = filter.kind();
-    const bool unified = kind == filters::FilterKind::Unified;
-    QString spentText;
-    if (kind == filters::FilterKind::Basic) {
-        spentText = tr("total spent ε = %1 of %2")
-                        .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget()));
-    } else if (kind == filters::FilterKind::ExPost) {
-        spentText = tr("total spent ex-post ε = %1 of %2")
-                        .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget()));
-    } else if (kind == filters::FilterKind::Odp) {
-        spentText = tr("spent (a posteriori) ε = %1 of %2; the session is (%2, δ)-DP by the filter")
-                        .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget()));
-    } else if (unified) {
+    switch (filter.kind()) {
+    case filters::FilterKind::Basic:
+        return ResultCard::tr("total spent ε = %1 of %2")
+            .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget()));
+    case filters::FilterKind::ExPost:
+        return ResultCard::tr("total spent ex-post ε = %1 of %2")
+            .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget()));
+    case filters::FilterKind::Odp:
+        return ResultCard::tr("spent (a posteriori) ε = %1 of %2; the session is (%2, δ)-DP by the filter")
+            .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget()));
+    case filters::FilterKind::Unified: {
         const auto systems = filter.systems();
         const double expostBudget = systems.size() > 1 ? systems[1].budget : 0.0;
-        spentText = tr("spent: zCDP ρ = %1 of %2 · ex-post ε = %3 of %4 · gauge ε ≈ %5; the session is "
-                       "(%6, δ)-DP by the filter")
-                        .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget(), 3),
-                             formatNumber(event.expostSpentAfter, 3), formatNumber(expostBudget),
-                             formatNumber(event.epsilonSpentAfter, 3), formatNumber(filter.epsilonBudget()));
-    } else {
-        spentText = tr("total spent ρ = %1 of %2 (gauge: ε ≈ %3; the session is (%4, δ)-DP by the filter)")
-                        .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget(), 3),
-                             formatNumber(event.epsilonSpentAfter, 3), formatNumber(filter.epsilonBudget()));
+        return ResultCard::tr(
+                   "spent: zCDP ρ = %1 of %2 · ex-post ε = %3 of %4 · gauge ε ≈ %5; the session is "
+                   "(%6, δ)-DP by the filter")
+            .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget(), 3),
+                 formatNumber(event.expostSpentAfter, 3), formatNumber(expostBudget),
+                 formatNumber(event.epsilonSpentAfter, 3), formatNumber(filter.epsilonBudget()));
     }
+    default:
+        return ResultCard::tr(
+                   "total spent ρ = %1 of %2 (gauge: ε ≈ %3; the session is (%4, δ)-DP by the filter)")
+            .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget(), 3),
+                 formatNumber(event.epsilonSpentAfter, 3), formatNumber(filter.epsilonBudget()));
+    }
+}
 
-    if (event.status == session::EventStatus::Refused) {
-        m_state = State::Refused;
-        setBadge(tr("Refused"), QStringLiteral("#fbe3e1"), palette::refusedText.name());
-        m_headline->setText(tr("No answer released"));
-        m_headline->setStyleSheet(palette::labelColourStyle(palette::refusedText));
-        setGlossaryLinkedText(m_details, tr("Target %1 · nothing charged for this request · %2")
-                                             .arg(LedgerModel::describeTarget(target).toHtmlEscaped(),
-                                                  spentText.toHtmlEscaped()));
-        setGlossaryLinkedPlainText(m_note, tr("Reason: %1").arg(toQString(event.reason)));
-        m_note->setStyleSheet(palette::labelColourStyle(palette::refusedText));
-        m_note->setVisible(true);
+/// The unit symbol an event's cost is in: "ε" or "ρ".
+QString chargeSymbol(const session::LedgerEvent &event)
+{
+    return toQString(std::string(filters::chargeUnitSymbol(event.costKind)));
+}
+
+/// A stream's run lines as rich-text lines (escaped): `format` makes one line of a run.
+QStringList streamLines(const session::LedgerEvent &event,
+                        const std::function<QString(const report::RunLine &)> &format)
+{
+    const report::RunLines lines = report::streamRunLines(event, 6);
+    QStringList out;
+    for (const auto &line : lines.first)
+        out << format(line).toHtmlEscaped();
+    if (lines.elided > 0)
+        out << ResultCard::tr("… %1 more").arg(lines.elided).toHtmlEscaped();
+    for (const auto &line : lines.last)
+        out << format(line).toHtmlEscaped();
+    return out;
+}
+
+QString joinedValues(const std::vector<double> &values)
+{
+    QStringList texts;
+    for (double v : values)
+        texts << formatNumber(v, 4);
+    return texts.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filters::PrivacyFilter &filter)
+{
+    m_title->setText(QStringLiteral("%1  ·  %2")
+                         .arg(toQString(event.request.id), LedgerModel::describeRequest(event.request)));
+    const QString spent = spentText(event, filter);
+    const report::EventKind kind = report::eventKind(event);
+    if (kind == report::EventKind::Refused) {
+        showRefused(event, spent);
         return;
     }
-
     m_state = State::Released;
     setBadge(tr("Released"), QStringLiteral("#def2e6"), palette::successText.name());
-    if (event.request.odp && event.odpRecord) {
-        // An output-DP request releases the flagged counts, not one answer with an error bar: the
-        // headline is its cell, the details what was reserved, settled and returned.
-        const auto &record = *event.odpRecord;
-        m_headline->setText(odpHeadline(event));
-        m_headline->setStyleSheet({});
-        setGlossaryLinkedText(m_details,
-                              tr("%1 · %2<br>%3")
-                                  .arg(toQString(event.mechanism).toHtmlEscaped(),
-                                       odpOutcomeText(event).toHtmlEscaped(), spentText.toHtmlEscaped()));
-        QStringList released;
-        for (const auto &e : record.releases)
-            released << QStringLiteral("%1: %2").arg(toQString(e.label)).arg(e.value);
-        QStringList notes;
-        if (!released.isEmpty())
-            notes << tr("Released counts: %1").arg(released.join(QStringLiteral(", ")));
-        if (!event.reason.empty())
-            notes << toQString(event.reason);
-        if (!event.accounting.empty())
-            notes << tr("Accounting: %1").arg(toQString(event.accounting));
-        setGlossaryLinkedPlainText(m_note, notes.join(u'\n'));
-        m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
-        m_note->setVisible(!notes.isEmpty());
-        return;
-    }
-    if (event.request.growing && event.growingRecord) {
-        // A growing-database stream releases one run per epoch, each its own charge: the headline
-        // counts the epochs, the details list them (t_i, ε_i or ρ_i, the answers and the bound).
-        const auto &record = *event.growingRecord;
-        if (record.pmwg) {
-            // PMWG: answers from the public histogram; the rounds (each charged when it opened) and
-            // their hard answers are the releases that read the data.
-            const auto &pmwg = *record.pmwg;
-            m_headline->setText(
-                tr("%1 hard queries in %2 rounds").arg(pmwg.hard.size()).arg(pmwg.rounds.size()));
-            m_headline->setStyleSheet({});
-            QStringList lines;
-            for (const QString &line : PmwgFields::outcomeLines(event))
-                lines << line.toHtmlEscaped();
-            m_details->setText(tr("pmwg · charged %1 = %2 (worst case %3, N = %4)<br>%5<br>%6")
-                                   .arg(toQString(std::string(filters::chargeUnitSymbol(event.costKind))),
-                                        formatNumber(event.cost, 4), formatNumber(pmwg.worstCase, 4))
-                                   .arg(pmwg.universe)
-                                   .arg(lines.join(QStringLiteral("<br>")), spentText.toHtmlEscaped()));
-            QStringList notes;
-            if (!event.reason.empty())
-                notes << toQString(event.reason);
-            if (!event.accounting.empty())
-                notes << tr("Accounting: %1").arg(toQString(event.accounting));
-            setGlossaryLinkedPlainText(m_note, notes.join(u'\n'));
-            m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
-            m_note->setVisible(!notes.isEmpty());
-            return;
-        }
-        if (record.nsg) {
-            // NSG: the sparse-vector rounds, each charged when it opened; ⊤ answers are the releases.
-            const auto &nsg = *record.nsg;
-            m_headline->setText(tr("%1 ⊤ answers in %2 rounds").arg(nsg.hard.size()).arg(nsg.rounds.size()));
-            m_headline->setStyleSheet({});
-            QStringList rounds;
-            for (std::size_t i = 0; i < nsg.rounds.size(); ++i) {
-                if (nsg.rounds.size() > 12 && i == 6) {
-                    rounds << tr("… %1 more").arg(nsg.rounds.size() - 12);
-                    i = nsg.rounds.size() - 7;
-                    continue;
-                }
-                QString text = toQString(session::growingEpochLabel(event, i));
-                if (i < nsg.hard.size())
-                    text += tr(" — query %1: %2")
-                                .arg(nsg.hard[i].query)
-                                .arg(formatNumber(nsg.hard[i].answer, 4));
-                rounds << text.toHtmlEscaped();
-            }
-            m_details->setText(tr("nsg · charged %1 = %2 (worst case %3)<br>%4<br>%5")
-                                   .arg(toQString(std::string(filters::chargeUnitSymbol(event.costKind))),
-                                        formatNumber(event.cost, 4), formatNumber(nsg.worstCase, 4),
-                                        rounds.join(QStringLiteral("<br>")), spentText.toHtmlEscaped()));
-            QStringList notes;
-            if (!event.reason.empty())
-                notes << toQString(event.reason);
-            if (!event.accounting.empty())
-                notes << tr("Accounting: %1").arg(toQString(event.accounting));
-            setGlossaryLinkedPlainText(m_note, notes.join(u'\n'));
-            m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
-            m_note->setVisible(!notes.isEmpty());
-            return;
-        }
-        const std::string &algorithm = event.request.growing->algorithm;
-        const bool improver = algorithm == "bbimprover";
-        m_headline->setText((improver              ? tr("%1 of %2 runs released")
-                             : algorithm == "ermg" ? tr("%1 of %2 models released")
-                                                   : tr("%1 of %2 epochs released"))
-                                .arg(record.epochs.size())
-                                .arg(record.plannedEpochs));
-        m_headline->setStyleSheet({});
-        QStringList epochs;
-        for (std::size_t i = 0; i < record.epochs.size(); ++i) {
-            // A long BBImprover stream: the first and last six runs (the attempts list them all).
-            if (record.epochs.size() > 12 && i == 6) {
-                epochs << tr("… %1 more").arg(record.epochs.size() - 12);
-                i = record.epochs.size() - 7;
-                continue;
-            }
-            QStringList answers;
-            for (double a : record.epochs[i].answers)
-                answers << formatNumber(a, 4);
-            if (algorithm == "smalldb") // the synthetic database (its 28 answers: the attempts view)
-                epochs << tr("%1 — %2 (bound ±%3)")
-                              .arg(toQString(session::growingEpochLabel(event, i)),
-                                   toQString(session::smallDbDatabaseText(record.epochs[i])),
-                                   formatNumber(record.epochs[i].bound, 3))
-                              .toHtmlEscaped();
-            else if (algorithm == "ermg")
-                epochs << tr("%1 — θ = %2 (each ±%3)")
-                              .arg(toQString(session::growingEpochLabel(event, i)),
-                                   answers.join(QStringLiteral(", ")),
-                                   formatNumber(record.epochs[i].bound, 3))
-                              .toHtmlEscaped();
-            else
-                epochs << tr("%1 — answers %2 (bound ±%3)")
-                              .arg(toQString(session::growingEpochLabel(event, i)),
-                                   answers.join(QStringLiteral(", ")),
-                                   formatNumber(record.epochs[i].bound, 3))
-                              .toHtmlEscaped();
-        }
-        setGlossaryLinkedText(m_details,
-                              tr("%1 · charged %2 = %3<br>%4<br>%5")
-                                  .arg(toQString(event.mechanism).toHtmlEscaped(),
-                                       toQString(std::string(filters::chargeUnitSymbol(event.costKind))),
-                                       formatNumber(event.cost, 4), epochs.join(QStringLiteral("<br>")),
-                                       spentText.toHtmlEscaped()));
-        QStringList notes;
-        if (!event.reason.empty())
-            notes << toQString(event.reason);
-        if (!event.accounting.empty())
-            notes << tr("Accounting: %1").arg(toQString(event.accounting));
-        setGlossaryLinkedPlainText(m_note, notes.join(u'\n'));
-        m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
-        m_note->setVisible(!notes.isEmpty());
-        return;
-    }
-    m_headline->setText(
-        QStringLiteral("%1 ± %2").arg(formatNumber(event.answer, 6), formatNumber(event.errorBound, 3)));
     m_headline->setStyleSheet({});
-    const QString met = QStringLiteral("<span style='color:%1'>%2</span>")
-                            .arg(event.targetMet ? palette::successText.name() : palette::warningText.name(),
-                                 (event.targetMet ? tr("✓ target %1 met") : tr("✗ target %1 not proven"))
-                                     .arg(LedgerModel::describeTarget(target).toHtmlEscaped()));
-    // The cost in the unit it was charged in (event.costKind).
-    QString cost;
+    QStringList firstNotes; // above the event's reason and accounting
+    switch (kind) {
+    case report::EventKind::OutputDp:
+        firstNotes = showOutputDp(event, spent);
+        break;
+    case report::EventKind::PmwgStream:
+        showPmwgStream(event, spent);
+        break;
+    case report::EventKind::NsgStream:
+        showNsgStream(event, spent);
+        break;
+    case report::EventKind::RunStream:
+        showRunStream(event, spent);
+        break;
+    default:
+        showRelease(event, filter, spent);
+        break;
+    }
+    showNotes(event, firstNotes);
+}
+
+void ResultCard::showRefused(const session::LedgerEvent &event, const QString &spent)
+{
+    m_state = State::Refused;
+    setBadge(tr("Refused"), QStringLiteral("#fbe3e1"), palette::refusedText.name());
+    m_headline->setText(tr("No answer released"));
+    m_headline->setStyleSheet(palette::labelColourStyle(palette::refusedText));
+    setGlossaryLinkedText(
+        m_details,
+        tr("Target %1 · nothing charged for this request · %2")
+            .arg(LedgerModel::describeTarget(event.request.target).toHtmlEscaped(), spent.toHtmlEscaped()));
+    setGlossaryLinkedPlainText(m_note, tr("Reason: %1").arg(toQString(event.reason)));
+    m_note->setStyleSheet(palette::labelColourStyle(palette::refusedText));
+    m_note->setVisible(true);
+}
+
+void ResultCard::showNotes(const session::LedgerEvent &event, const QStringList &before)
+{
+    QStringList notes = before;
+    for (const std::string &note : report::eventNotes(event))
+        notes << toQString(note);
+    setGlossaryLinkedPlainText(m_note, notes.join(u'\n'));
+    m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
+    m_note->setVisible(!notes.isEmpty());
+}
+
+QStringList ResultCard::showOutputDp(const session::LedgerEvent &event, const QString &spent)
+{
+    // An output-DP request releases the flagged counts, not one answer with an error bar: the
+    // headline is its cell, the details what was reserved, settled and returned.
+    m_headline->setText(odpHeadline(event));
+    setGlossaryLinkedText(m_details, tr("%1 · %2<br>%3")
+                                         .arg(toQString(event.mechanismName()).toHtmlEscaped(),
+                                              odpOutcomeText(event).toHtmlEscaped(), spent.toHtmlEscaped()));
+    QStringList released;
+    for (const auto &e : event.odpRecord->releases)
+        released << QStringLiteral("%1: %2").arg(toQString(e.label)).arg(e.value);
+    QStringList counts;
+    if (!released.isEmpty())
+        counts << tr("Released counts: %1").arg(released.join(QStringLiteral(", ")));
+    return counts;
+}
+
+void ResultCard::showPmwgStream(const session::LedgerEvent &event, const QString &spent)
+{
+    // PMWG: answers from the public histogram; the rounds (each charged when it opened) and their
+    // hard answers are the releases that read the data.
+    const auto &pmwg = *event.growingRecord->pmwg;
+    m_headline->setText(tr("%1 hard queries in %2 rounds").arg(pmwg.hard.size()).arg(pmwg.rounds.size()));
+    QStringList lines;
+    for (const QString &line : PmwgFields::outcomeLines(event))
+        lines << line.toHtmlEscaped();
+    m_details->setText(
+        tr("pmwg · charged %1 = %2 (worst case %3, N = %4)<br>%5<br>%6")
+            .arg(chargeSymbol(event), formatNumber(event.cost, 4), formatNumber(pmwg.worstCase, 4))
+            .arg(pmwg.universe)
+            .arg(lines.join(QStringLiteral("<br>")), spent.toHtmlEscaped()));
+}
+
+void ResultCard::showNsgStream(const session::LedgerEvent &event, const QString &spent)
+{
+    // NSG: the sparse-vector rounds, each charged when it opened; ⊤ answers are the releases.
+    const auto &nsg = *event.growingRecord->nsg;
+    m_headline->setText(tr("%1 ⊤ answers in %2 rounds").arg(nsg.hard.size()).arg(nsg.rounds.size()));
+    const QStringList rounds = streamLines(event, [](const report::RunLine &line) {
+        QString text = toQString(line.label);
+        if (line.query)
+            text += tr(" — query %1: %2").arg(*line.query).arg(formatNumber(line.values.front(), 4));
+        return text;
+    });
+    m_details->setText(tr("nsg · charged %1 = %2 (worst case %3)<br>%4<br>%5")
+                           .arg(chargeSymbol(event), formatNumber(event.cost, 4),
+                                formatNumber(nsg.worstCase, 4), rounds.join(QStringLiteral("<br>")),
+                                spent.toHtmlEscaped()));
+}
+
+void ResultCard::showRunStream(const session::LedgerEvent &event, const QString &spent)
+{
+    // One run per epoch, each its own charge: the headline counts the epochs, the details list
+    // them (t_i, ε_i or ρ_i, the answers and the bound); a long stream its first and last six.
+    const auto &record = *event.growingRecord;
+    const session::GrowingAlgorithm algorithm = event.request.growing->algorithm;
+    m_headline->setText((algorithm == session::GrowingAlgorithm::BBImprover ? tr("%1 of %2 runs released")
+                         : algorithm == session::GrowingAlgorithm::Ermg     ? tr("%1 of %2 models released")
+                                                                            : tr("%1 of %2 epochs released"))
+                            .arg(record.epochs.size())
+                            .arg(record.plannedEpochs));
+    const QStringList epochs = streamLines(event, [algorithm](const report::RunLine &line) {
+        const QString bound = formatNumber(line.bound, 3);
+        if (algorithm == session::GrowingAlgorithm::SmallDb) // its 28 answers: the attempts view
+            return tr("%1 — %2 (bound ±%3)").arg(toQString(line.label), toQString(line.database), bound);
+        if (algorithm == session::GrowingAlgorithm::Ermg)
+            return tr("%1 — θ = %2 (each ±%3)").arg(toQString(line.label), joinedValues(line.values), bound);
+        return tr("%1 — answers %2 (bound ±%3)").arg(toQString(line.label), joinedValues(line.values), bound);
+    });
+    setGlossaryLinkedText(m_details, tr("%1 · charged %2 = %3<br>%4<br>%5")
+                                         .arg(toQString(event.mechanismName()).toHtmlEscaped(),
+                                              chargeSymbol(event), formatNumber(event.cost, 4),
+                                              epochs.join(QStringLiteral("<br>")), spent.toHtmlEscaped()));
+}
+
+QString ResultCard::costText(const session::LedgerEvent &event, const filters::PrivacyFilter &filter)
+{
+    const auto kind = filter.kind();
+    const bool unified = kind == filters::FilterKind::Unified;
     const bool zcdpSystem
         = kind == filters::FilterKind::Zcdp || kind == filters::FilterKind::BrownianZcdp || unified;
+    QString cost;
     switch (event.costKind) {
     case filters::ChargeKind::Rho:
         cost = tr("cost ρ = %1 (ε ≈ %2 on its own)")
@@ -327,23 +335,30 @@ void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filter
     }
     if (unified)
         cost += tr(" on the %1").arg(unifiedSideOf(event.costKind, kind));
+    return cost;
+}
+
+void ResultCard::showRelease(const session::LedgerEvent &event, const filters::PrivacyFilter &filter,
+                             const QString &spent)
+{
+    const auto &target = event.request.target;
+    m_headline->setText(
+        QStringLiteral("%1 ± %2").arg(formatNumber(event.answer, 6), formatNumber(event.errorBound, 3)));
+    const QString met = QStringLiteral("<span style='color:%1'>%2</span>")
+                            .arg(event.targetMet ? palette::successText.name() : palette::warningText.name(),
+                                 (event.targetMet ? tr("✓ target %1 met") : tr("✗ target %1 not proven"))
+                                     .arg(LedgerModel::describeTarget(target).toHtmlEscaped()));
+    const bool unified = filter.kind() == filters::FilterKind::Unified;
     const int attempts = static_cast<int>(event.attempts.size());
     const QString attemptsText = attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(attempts);
-    // The unified filter's spend names both sides: it gets a line of its own.
+    // The cost in the unit it was charged in (event.costKind). The unified filter's spend names
+    // both sides: it gets a line of its own.
     setGlossaryLinkedText(m_details, tr("%1 confidence · %2<br>%3 · %4 · %5%6%7")
-                                         .arg(confidence.toHtmlEscaped(), met,
-                                              toQString(event.mechanism).toHtmlEscaped(), attemptsText,
-                                              cost.toHtmlEscaped(),
+                                         .arg(formatConfidence(target.confidence).toHtmlEscaped(), met,
+                                              toQString(event.mechanismName()).toHtmlEscaped(), attemptsText,
+                                              costText(event, filter).toHtmlEscaped(),
                                               unified ? QStringLiteral("<br>") : QStringLiteral(" · "),
-                                              spentText.toHtmlEscaped()));
-    QStringList notes;
-    if (!event.reason.empty())
-        notes << toQString(event.reason);
-    if (!event.accounting.empty())
-        notes << tr("Accounting: %1").arg(toQString(event.accounting));
-    setGlossaryLinkedPlainText(m_note, notes.join(u'\n'));
-    m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
-    m_note->setVisible(!notes.isEmpty());
+                                              spent.toHtmlEscaped()));
 }
 
 QString ResultCard::headline() const

@@ -37,6 +37,18 @@ public:
 
 private:
     void setBadge(const QString &text, const QString &background, const QString &foreground);
+    // showLedgerEvent by event kind (report::EventKind); `spent` is the filter's spend after it.
+    void showRefused(const session::LedgerEvent &event, const QString &spent);
+    /// Returns the notes it adds above the reason and accounting (the released counts).
+    QStringList showOutputDp(const session::LedgerEvent &event, const QString &spent);
+    void showPmwgStream(const session::LedgerEvent &event, const QString &spent);
+    void showNsgStream(const session::LedgerEvent &event, const QString &spent);
+    void showRunStream(const session::LedgerEvent &event, const QString &spent);
+    void showRelease(const session::LedgerEvent &event, const filters::PrivacyFilter &filter,
+                     const QString &spent);
+    /// The note: `before`, then the event's reason and accounting (report::eventNotes).
+    void showNotes(const session::LedgerEvent &event, const QStringList &before = {});
+    static QString costText(const session::LedgerEvent &event, const filters::PrivacyFilter &filter);
 
     QLabel *m_badge = nullptr;
     QLabel *m_title = nullptr;

@@ -81,7 +81,7 @@ Result<NsgReplay> replayNsg(const LedgerEvent &e, const GrowingRequestSpec &spec
 Result<void> auditNsgRoundOpenings(const LedgerEvent &e, const data::Table &table)
 {
     (void)table;
-    if (!e.request.growing || e.request.growing->algorithm != "nsg" || !e.growingRecord
+    if (!e.request.growing || e.request.growing->algorithm != GrowingAlgorithm::Nsg || !e.growingRecord
         || !e.growingRecord->nsg)
         return {};
     auto replay = replayNsg(e, *e.request.growing);
@@ -97,7 +97,7 @@ Result<std::optional<filters::Charge>> growingRefusedCharge(const LedgerEvent &e
     const GrowingRequestSpec &spec = *e.request.growing;
     const GrowingRecord &r = *e.growingRecord;
     const std::uint64_t refused = *r.refusedEpoch;
-    if (spec.algorithm == "nsg") {
+    if (spec.algorithm == GrowingAlgorithm::Nsg) {
         auto replay = replayNsg(e, spec);
         if (!replay)
             return replay.error();
@@ -106,7 +106,7 @@ Result<std::optional<filters::Charge>> growingRefusedCharge(const LedgerEvent &e
             return parseError(e, unit.error().message);
         return std::optional<filters::Charge>{nsgRoundCharge(spec, *unit, *replay->refusedAt)};
     }
-    if (spec.algorithm == "pmwg") {
+    if (spec.algorithm == GrowingAlgorithm::Pmwg) {
         if (!r.pmwg || r.pmwg->checkpoints.empty())
             return parseError(e, "a refused PMWG round without its checkpoint");
         auto unit = growingPmwgUnit(spec);
@@ -114,12 +114,12 @@ Result<std::optional<filters::Charge>> growingRefusedCharge(const LedgerEvent &e
             return parseError(e, unit.error().message);
         return std::optional<filters::Charge>{pmwgRoundCharge(spec, *unit, r.pmwg->checkpoints.back().time)};
     }
-    auto plan = spec.algorithm == "ermg"      ? ermgRunPlan(spec, table)
-                : spec.algorithm == "smalldb" ? smallDbRunPlan(spec, table)
-                                              : growingRunPlan(spec, table);
+    auto plan = spec.algorithm == GrowingAlgorithm::Ermg      ? ermgRunPlan(spec, table)
+                : spec.algorithm == GrowingAlgorithm::SmallDb ? smallDbRunPlan(spec, table)
+                                                              : growingRunPlan(spec, table);
     // A stream recorded before the exact noise: the continuous design charges the same and has no
     // sampler limits (auditGrowingEvent accepts it).
-    if (!plan && spec.algorithm != "smalldb")
+    if (!plan && spec.algorithm != GrowingAlgorithm::SmallDb)
         plan = growingRunPlan(spec, table, GrowingNoiseDesign::Continuous);
     if (!plan)
         return parseError(e, plan.error().message);

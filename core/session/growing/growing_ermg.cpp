@@ -30,7 +30,7 @@ std::string format(double x)
 /// The budget of an ERMG request: zcdp or approx (its noise is Gaussian).
 Result<growing::Budget> ermgBudget(const GrowingRequestSpec &spec)
 {
-    if (spec.algorithm != "ermg")
+    if (spec.algorithm != GrowingAlgorithm::Ermg)
         return growingError(growing::kInvalidConfig, "algorithm", "expected ermg here");
     auto budget = growingStreamBudget(spec);
     if (!budget)
@@ -38,7 +38,7 @@ Result<growing::Budget> ermgBudget(const GrowingRequestSpec &spec)
     if (!growing::isZcdp(*budget))
         return growingError(growing::kInvalidSchedule, "budget.kind",
                             "ermg releases Gaussian noise and needs a zcdp or approx budget (budget.kind is '"
-                                + spec.budgetKind + "')");
+                                + std::string(growing::budgetKindName(spec.budgetKind)) + "')");
     if (!(spec.ermLambda > 0.0) || !std::isfinite(spec.ermLambda))
         return growingError(growing::kInvalidConfig, "erm.lambda", "must be a finite number > 0");
     if (!(spec.ermTol >= 1e-10 && spec.ermTol <= 1e-2))
@@ -57,13 +57,11 @@ Result<growing::ImproverConfig> improverConfig(const GrowingRequestSpec &spec, c
 Result<growing::SchedulerConfig> schedulerConfig(const GrowingRequestSpec &spec,
                                                  const growing::Budget &budget)
 {
-    auto kind = growing::parseScheduleKind(spec.schedule);
-    if (!kind)
-        return kind.error();
-    if (!growing::scheduleIsZcdp(*kind))
+    const growing::ScheduleKind kind = spec.schedule;
+    if (!growing::scheduleIsZcdp(kind))
         return growingError(growing::kInvalidSchedule, "schedule.kind",
                             "ermg takes \"improver\", \"zcdp-equalised\" or \"zcdp-geometric\"");
-    growing::SchedulerConfig c{spec.startSize, spec.gamma, budget, *kind, spec.beta, growing::BlackBox{}};
+    growing::SchedulerConfig c{spec.startSize, spec.gamma, budget, kind, spec.beta, growing::BlackBox{}};
     PBX_RETURN_IF_ERROR(growing::validate(c));
     return c;
 }
@@ -145,7 +143,7 @@ Result<std::vector<GrowingRunPlan>> ermgRunPlan(const GrowingRequestSpec &spec, 
         double rho, beta;
     };
     std::vector<Time> times;
-    if (spec.schedule == "improver") {
+    if (spec.ermgImprover) {
         auto config = improverConfig(spec, *budget);
         if (!config)
             return config.error();
@@ -208,7 +206,7 @@ Result<double> ermgSeriesTotal(const GrowingRequestSpec &spec)
     auto budget = ermgBudget(spec);
     if (!budget)
         return budget.error();
-    if (spec.schedule == "improver") {
+    if (spec.ermgImprover) {
         auto config = improverConfig(spec, *budget);
         if (!config)
             return config.error();
@@ -300,10 +298,10 @@ std::string ermgReleaseLabel(const LedgerEvent &e, std::size_t release)
 
 std::string describeErmgRequest(const GrowingRequestSpec &s, const std::string &budget)
 {
-    const std::string schedule = s.schedule == "improver"
-                                     ? "improver a = " + format(s.decay) + ", every "
-                                           + std::to_string(s.every) + (s.every == 1 ? " row" : " rows")
-                                     : s.schedule + " γ = " + format(s.gamma);
+    const std::string schedule
+        = s.ermgImprover ? "improver a = " + format(s.decay) + ", every " + std::to_string(s.every)
+                               + (s.every == 1 ? " row" : " rows")
+                         : std::string(growing::scheduleKindName(s.schedule)) + " γ = " + format(s.gamma);
     return "ERMG stream, t = " + std::to_string(s.startSize) + " … "
            + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", " + schedule
            + ", λ = " + format(s.ermLambda) + ", " + budget + ", logistic regression on "

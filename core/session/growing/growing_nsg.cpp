@@ -27,7 +27,7 @@ std::string format(double x)
 
 bool zcdpBudget(const GrowingRequestSpec &spec)
 {
-    return spec.budgetKind != "pure";
+    return spec.budgetKind != growing::BudgetKind::Pure;
 }
 
 /// (7/3)·x rounded up.
@@ -40,12 +40,8 @@ double sevenThirds(double x)
 
 Result<growing::NsgConfig> growingNsgConfig(const GrowingRequestSpec &spec)
 {
-    if (spec.algorithm != "nsg")
+    if (spec.algorithm != GrowingAlgorithm::Nsg)
         return growingError(growing::kInvalidConfig, "algorithm", "expected nsg here");
-    if (spec.budgetKind != "pure" && spec.budgetKind != "zcdp" && spec.budgetKind != "approx")
-        return growingError(growing::kInvalidBudget, "budget.kind", "expected pure, zcdp or approx");
-    if (spec.nsgCapKind != "time" && spec.nsgCapKind != "constant")
-        return growingError(growing::kInvalidCap, "nsg.cap.kind", "expected \"time\" or \"constant\"");
     if (spec.nsgCheckpoints < 1 || spec.nsgCheckpoints > kMaxGrowingEpochs)
         return growingError(growing::kInvalidConfig, "nsg.checkpoints",
                             "a session asks at 1 to " + std::to_string(kMaxGrowingEpochs) + " checkpoints");
@@ -59,7 +55,7 @@ Result<growing::NsgConfig> growingNsgConfig(const GrowingRequestSpec &spec)
     growing::NsgConfig c;
     c.startSize = spec.startSize;
     c.exponent = spec.nsgExponent;
-    c.cap = growing::HardQueryCap{spec.nsgCapKind == "time", spec.nsgCap};
+    c.cap = growing::HardQueryCap{spec.nsgCapKind == NsgCapKind::Time, spec.nsgCap};
     c.threshold = spec.nsgThreshold;
     auto budget = growingStreamBudget(spec);
     if (!budget)
@@ -103,7 +99,7 @@ filters::Charge nsgRoundCharge(const GrowingRequestSpec &spec, const growing::No
 
 double nsgChargeWorstCase(const GrowingRequestSpec &spec, const growing::NoiseUnit &unit)
 {
-    const growing::HardQueryCap cap{spec.nsgCapKind == "time", spec.nsgCap};
+    const growing::HardQueryCap cap{spec.nsgCapKind == NsgCapKind::Time, spec.nsgCap};
     if (zcdpBudget(spec))
         return growing::nsgWorstCaseRho(unit, cap);
     // (7/3)f(n)(1 + C) = W + (4/3)f(n), W = f(n)(1 + (7/3)C).
@@ -161,7 +157,7 @@ Result<void> runNsgStream(const GrowingRequestSpec &spec, const growing::PrefixC
     auto unit = growingNsgUnit(spec);
     if (!unit)
         return unit.error();
-    const growing::HardQueryCap cap{spec.nsgCapKind == "time", spec.nsgCap};
+    const growing::HardQueryCap cap{spec.nsgCapKind == NsgCapKind::Time, spec.nsgCap};
     const auto times = nsgCheckpointTimes(spec.startSize, end, spec.nsgCheckpoints);
     // Every checkpoint's exact noise scales, before the first charge: one out of the sampler's
     // range refuses the request with nothing spent.
@@ -299,7 +295,7 @@ Result<void> auditNsgEvent(const LedgerEvent &e, const GrowingRequestSpec &spec,
                     + std::to_string(times.size()) + " checkpoints without a refused round");
     if (r.refusedEpoch && *r.refusedEpoch != nsg.rounds.size())
         return fail("its refused round is not the one after its last");
-    const growing::HardQueryCap cap{spec.nsgCapKind == "time", spec.nsgCap};
+    const growing::HardQueryCap cap{spec.nsgCapKind == NsgCapKind::Time, spec.nsgCap};
     for (std::size_t c = 0; c < nsg.checkpoints.size(); ++c)
         if (nsg.checkpoints[c].time != times[c] || nsg.checkpoints[c].cap != cap.at(spec.startSize, times[c]))
             return fail("checkpoint " + std::to_string(c) + ": its time or cap is not the planned one");

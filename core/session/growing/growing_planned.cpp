@@ -23,23 +23,19 @@ std::string format(double x)
 Result<growing::Budget> growingStreamBudget(const GrowingRequestSpec &spec)
 {
     growing::Budget b;
-    if (spec.budgetKind == "pure") {
-        b.kind = growing::BudgetKind::Pure;
+    b.kind = spec.budgetKind;
+    switch (spec.budgetKind) {
+    case growing::BudgetKind::Pure:
         b.epsilon = spec.epsilon;
-    } else if (spec.budgetKind == "zcdp") {
-        b.kind = growing::BudgetKind::Zcdp;
+        break;
+    case growing::BudgetKind::Zcdp:
         b.rho = spec.rho;
-    } else if (spec.budgetKind == "approx") {
-        b.kind = growing::BudgetKind::Approx;
+        break;
+    case growing::BudgetKind::Approx:
         b.epsilon = spec.epsilon;
         b.delta = spec.delta;
-        if (spec.conversion != "cks" && spec.conversion != "simple")
-            return growing::growingError(growing::kInvalidBudget, "budget.conversion",
-                                         "expected cks or simple");
-        b.conversion
-            = spec.conversion == "cks" ? growing::ZcdpConversion::Cks : growing::ZcdpConversion::Simple;
-    } else {
-        return growing::growingError(growing::kInvalidBudget, "budget.kind", "expected pure, zcdp or approx");
+        b.conversion = spec.conversion;
+        break;
     }
     PBX_RETURN_IF_ERROR(growing::validate(b));
     return b;

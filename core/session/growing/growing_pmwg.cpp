@@ -34,10 +34,10 @@ std::string format(double x)
 GrowingRequestSpec nsgView(const GrowingRequestSpec &spec, const growing::PmwgConfig &resolved)
 {
     GrowingRequestSpec v = spec;
-    v.algorithm = "nsg";
+    v.algorithm = GrowingAlgorithm::Nsg;
     v.nsgExponent = resolved.exponent;
     v.nsgThreshold = resolved.threshold;
-    v.nsgCapKind = "time";
+    v.nsgCapKind = NsgCapKind::Time;
     v.nsgCap = resolved.c0;
     v.nsgCheckpoints = spec.pmwg.checkpoints;
     v.queries = {"pmwg hardness"};
@@ -82,10 +82,8 @@ const std::array<AttributeLabels, 7> &attributeLabels()
 
 Result<growing::PmwgConfig> growingPmwgConfig(const GrowingRequestSpec &spec)
 {
-    if (spec.algorithm != "pmwg")
+    if (spec.algorithm != GrowingAlgorithm::Pmwg)
         return growingError(growing::kInvalidConfig, "algorithm", "expected pmwg here");
-    if (spec.budgetKind != "pure" && spec.budgetKind != "zcdp" && spec.budgetKind != "approx")
-        return growingError(growing::kInvalidBudget, "budget.kind", "expected pure, zcdp or approx");
     const PmwgRequestSpec &p = spec.pmwg;
     if (p.checkpoints < 1 || p.checkpoints > kMaxGrowingEpochs)
         return growingError(growing::kInvalidConfig, "pmwg.checkpoints",
@@ -335,8 +333,8 @@ std::string pmwgRoundLabel(const LedgerEvent &e, std::size_t round)
 std::string describePmwgRequest(const GrowingRequestSpec &s)
 {
     const PmwgRequestSpec &p = s.pmwg;
-    const std::string budget = s.budgetKind == "zcdp" ? "ρ ≤ " + format(s.rho)
-                               : s.budgetKind == "approx"
+    const std::string budget = s.budgetKind == growing::BudgetKind::Zcdp ? "ρ ≤ " + format(s.rho)
+                               : s.budgetKind == growing::BudgetKind::Approx
                                    ? "(" + format(s.epsilon) + ", " + format(s.delta) + ")"
                                    : "ε ≤ " + format(s.epsilon);
     auto shape = growing::universeShape(p.universe);

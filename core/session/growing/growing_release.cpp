@@ -97,7 +97,7 @@ Result<void> setCountNoise(GrowingRunPlan &run, std::size_t k, double staleness)
 
 Result<growing::SchedulerConfig> growingSchedulerConfig(const GrowingRequestSpec &spec)
 {
-    if (spec.algorithm != "bbscheduler")
+    if (spec.algorithm != GrowingAlgorithm::BBScheduler)
         return growingError(growing::kInvalidConfig, "algorithm",
                             "expected bbscheduler here (the Laplace-k schedule of a bbscheduler stream)");
     growing::SchedulerConfig c;
@@ -107,16 +107,13 @@ Result<growing::SchedulerConfig> growingSchedulerConfig(const GrowingRequestSpec
     if (!budget)
         return budget.error();
     c.budget = *budget;
-    auto kind = growing::parseScheduleKind(spec.schedule);
-    if (!kind)
-        return kind.error();
-    c.schedule = *kind;
+    c.schedule = spec.schedule;
     if (growing::scheduleIsZcdp(c.schedule) != growing::isZcdp(c.budget))
         return growingError(
             growing::kInvalidSchedule, "schedule.kind",
-            "'" + spec.schedule + "' needs "
+            "'" + std::string(growing::scheduleKindName(spec.schedule)) + "' needs "
                 + (growing::scheduleIsZcdp(c.schedule) ? "a zcdp or approx budget" : "a pure budget")
-                + " (budget.kind is '" + spec.budgetKind + "')");
+                + " (budget.kind is '" + std::string(growing::budgetKindName(spec.budgetKind)) + "')");
     c.beta = spec.beta;
     auto box = laplaceBoxOf(spec);
     if (!box)
@@ -128,7 +125,7 @@ Result<growing::SchedulerConfig> growingSchedulerConfig(const GrowingRequestSpec
 
 Result<growing::ImproverConfig> growingImproverConfig(const GrowingRequestSpec &spec)
 {
-    if (spec.algorithm != "bbimprover")
+    if (spec.algorithm != GrowingAlgorithm::BBImprover)
         return growingError(growing::kInvalidConfig, "algorithm", "expected bbimprover here");
     growing::ImproverConfig c;
     c.startSize = spec.startSize;
@@ -252,15 +249,15 @@ Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &sp
 Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spec, const data::Table &table,
                                                    GrowingNoiseDesign design)
 {
-    if (spec.algorithm == "nsg" || spec.algorithm == "pmwg")
+    if (spec.algorithm == GrowingAlgorithm::Nsg || spec.algorithm == GrowingAlgorithm::Pmwg)
         return growingError(growing::kInvalidConfig, "algorithm",
                             "an " + growingAlgorithmTitle(spec)
                                 + " stream has no fixed runs: its rounds open as its ⊤ answers come");
-    if (spec.algorithm == "bbimprover")
+    if (spec.algorithm == GrowingAlgorithm::BBImprover)
         return improverRunPlan(spec, table, design);
-    if (spec.algorithm == "ermg")
+    if (spec.algorithm == GrowingAlgorithm::Ermg)
         return ermgRunPlan(spec, table, design);
-    if (spec.algorithm == "smalldb")
+    if (spec.algorithm == GrowingAlgorithm::SmallDb)
         return smallDbRunPlan(spec, table);
     auto epochs = growingEpochPlan(spec, table);
     if (!epochs)
@@ -289,23 +286,23 @@ Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spe
 
 Result<double> growingSeriesTotal(const GrowingRequestSpec &spec)
 {
-    if (spec.algorithm == "pmwg") {
+    if (spec.algorithm == GrowingAlgorithm::Pmwg) {
         auto unit = growingPmwgUnit(spec);
         if (!unit)
             return unit.error();
         return pmwgChargeWorstCase(spec, *unit);
     }
-    if (spec.algorithm == "nsg") {
+    if (spec.algorithm == GrowingAlgorithm::Nsg) {
         auto unit = growingNsgUnit(spec);
         if (!unit)
             return unit.error();
         return nsgChargeWorstCase(spec, *unit);
     }
-    if (spec.algorithm == "ermg")
+    if (spec.algorithm == GrowingAlgorithm::Ermg)
         return ermgSeriesTotal(spec);
-    if (spec.algorithm == "smalldb")
+    if (spec.algorithm == GrowingAlgorithm::SmallDb)
         return smallDbSeriesTotal(spec);
-    if (spec.algorithm == "bbimprover") {
+    if (spec.algorithm == GrowingAlgorithm::BBImprover) {
         auto config = growingImproverConfig(spec);
         if (!config)
             return config.error();
@@ -325,16 +322,26 @@ Result<double> growingSeriesTotal(const GrowingRequestSpec &spec)
 
 std::string growingAlgorithmTitle(const GrowingRequestSpec &spec)
 {
-    if (spec.algorithm == "ermg" || spec.algorithm == "smalldb")
-        return spec.algorithm == "ermg" ? "ERMG" : "SmallDBG";
-    if (spec.algorithm == "pmwg")
+    switch (spec.algorithm) {
+    case GrowingAlgorithm::BBScheduler:
+        return "BBScheduler";
+    case GrowingAlgorithm::BBImprover:
+        return "BBImprover";
+    case GrowingAlgorithm::Nsg:
+        return "NSG";
+    case GrowingAlgorithm::Pmwg:
         return "PMWG";
-    return spec.algorithm == "bbimprover" ? "BBImprover" : spec.algorithm == "nsg" ? "NSG" : "BBScheduler";
+    case GrowingAlgorithm::Ermg:
+        return "ERMG";
+    case GrowingAlgorithm::SmallDb:
+        return "SmallDBG";
+    }
+    return "BBScheduler";
 }
 
 filters::Charge growingEpochCharge(const GrowingRequestSpec &spec, const growing::EpochPlan &epoch)
 {
-    const bool zcdp = spec.schedule == "zcdp-equalised" || spec.schedule == "zcdp-geometric";
+    const bool zcdp = growing::scheduleIsZcdp(spec.schedule);
     return zcdp ? filters::Charge{filters::ChargeKind::Rho, epoch.privacy.rho, 0.0}
                 : filters::Charge{filters::ChargeKind::PureEpsilon, epoch.privacy.epsilon, 0.0};
 }
@@ -349,13 +356,8 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
         return growingError(growing::kNeighboursUnsupported, "neighbours",
                             "growing-database mechanisms are analysed for replace-one neighbouring streams "
                             "(use --neighbours replace)");
-    if (spec.algorithm != "bbscheduler" && spec.algorithm != "bbimprover" && spec.algorithm != "nsg"
-        && spec.algorithm != "pmwg" && spec.algorithm != "ermg" && spec.algorithm != "smalldb")
-        return growingError(growing::kInvalidConfig, "algorithm",
-                            "a session runs bbscheduler, bbimprover, nsg, pmwg, ermg and smalldb streams ('"
-                                + spec.algorithm + "' runs in the lab: pbx-cli simulate growing)");
     filters::Charge charge;
-    if (spec.algorithm == "nsg") {
+    if (spec.algorithm == GrowingAlgorithm::Nsg) {
         auto unit = growingNsgUnit(spec);
         if (!unit)
             return unit.error();
@@ -366,7 +368,7 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
         PBX_RETURN_IF_ERROR(
             svtNoiseAtEach(*unit, nsgCheckpointTimes(spec.startSize, *end, spec.nsgCheckpoints)));
         charge = nsgRoundCharge(spec, *unit, spec.startSize);
-    } else if (spec.algorithm == "pmwg") {
+    } else if (spec.algorithm == GrowingAlgorithm::Pmwg) {
         auto unit = growingPmwgUnit(spec);
         if (!unit)
             return unit.error();
@@ -384,8 +386,9 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
             return plan.error();
         charge = plan->front().charge;
     }
-    if (spec.algorithm == "ermg" || spec.algorithm == "smalldb")
-        PBX_RETURN_IF_ERROR(spec.algorithm == "ermg" ? checkErmgData(table) : checkSmallDbData(table));
+    if (spec.algorithm == GrowingAlgorithm::Ermg || spec.algorithm == GrowingAlgorithm::SmallDb)
+        PBX_RETURN_IF_ERROR(spec.algorithm == GrowingAlgorithm::Ermg ? checkErmgData(table)
+                                                                     : checkSmallDbData(table));
     if (auto predicates = queryPredicates(spec, table); !predicates)
         return predicates.error();
     PBX_RETURN_IF_ERROR(growing::checkArrivalOrder(table, spec.order));
@@ -397,14 +400,15 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
         return probe.error();
     charge.amount = 0.0;
     if (auto ok = (*probe)->canCharge(charge); !ok)
-        return makeError(ok.error().code, (spec.algorithm == "bbscheduler" || spec.algorithm == "smalldb"
-                                               ? "schedule.kind: '" + spec.schedule + "'"
-                                           : spec.algorithm == "nsg" || spec.algorithm == "pmwg"
-                                               ? "budget.kind: '" + spec.budgetKind + "'"
-                                               : std::string("algorithm: '" + spec.algorithm + "'"))
-                                              + " charges "
-                                              + std::string(filters::chargeUnitSymbol(charge.kind)) + ", but "
-                                              + ok.error().message);
+        return makeError(
+            ok.error().code,
+            (spec.algorithm == GrowingAlgorithm::BBScheduler || spec.algorithm == GrowingAlgorithm::SmallDb
+                 ? "schedule.kind: '" + std::string(growing::scheduleKindName(spec.schedule)) + "'"
+             : spec.algorithm == GrowingAlgorithm::Nsg || spec.algorithm == GrowingAlgorithm::Pmwg
+                 ? "budget.kind: '" + std::string(growing::budgetKindName(spec.budgetKind)) + "'"
+                 : "algorithm: '" + std::string(growingAlgorithmName(spec.algorithm)) + "'")
+                + " charges " + std::string(filters::chargeUnitSymbol(charge.kind)) + ", but "
+                + ok.error().message);
     return {};
 }
 
@@ -419,16 +423,16 @@ std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
 {
     if (e.growingRecord->nsg)
         return nsgRoundLabel(e, epoch);
-    if (e.request.growing && e.request.growing->algorithm == "ermg")
+    if (e.request.growing && e.request.growing->algorithm == GrowingAlgorithm::Ermg)
         return ermgReleaseLabel(e, epoch);
-    if (e.request.growing && e.request.growing->algorithm == "smalldb")
+    if (e.request.growing && e.request.growing->algorithm == GrowingAlgorithm::SmallDb)
         return smallDbEpochLabel(e, epoch);
     if (e.growingRecord->pmwg)
         return pmwgRoundLabel(e, epoch);
     const GrowingRecord &r = *e.growingRecord;
     const GrowingEpochRecord &x = r.epochs[epoch];
     const bool zcdp = e.costKind == filters::ChargeKind::Rho;
-    const bool improver = e.request.growing && e.request.growing->algorithm == "bbimprover";
+    const bool improver = e.request.growing && e.request.growing->algorithm == GrowingAlgorithm::BBImprover;
     return std::string(improver ? "BBImprover run " : "BBScheduler epoch ") + std::to_string(x.index) + " of "
            + std::to_string(r.plannedEpochs) + ": t = " + std::to_string(x.start) + ", "
            + (zcdp ? "ρ = " + format(x.rho) : "ε = " + format(x.epsilon));
@@ -437,27 +441,28 @@ std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
 std::string describeGrowingRequest(const QueryRequest &request)
 {
     const GrowingRequestSpec &s = *request.growing;
-    if (s.algorithm == "pmwg")
+    if (s.algorithm == GrowingAlgorithm::Pmwg)
         return describePmwgRequest(s);
-    const std::string budget = s.budgetKind == "zcdp" ? "ρ ≤ " + format(s.rho)
-                               : s.budgetKind == "approx"
+    const std::string budget = s.budgetKind == growing::BudgetKind::Zcdp ? "ρ ≤ " + format(s.rho)
+                               : s.budgetKind == growing::BudgetKind::Approx
                                    ? "(" + format(s.epsilon) + ", " + format(s.delta) + ")"
                                    : "ε ≤ " + format(s.epsilon);
-    if (s.algorithm == "ermg")
+    if (s.algorithm == GrowingAlgorithm::Ermg)
         return describeErmgRequest(s, budget);
-    if (s.algorithm == "smalldb")
+    if (s.algorithm == GrowingAlgorithm::SmallDb)
         return describeSmallDbRequest(s, budget);
-    if (s.algorithm == "nsg")
+    if (s.algorithm == GrowingAlgorithm::Nsg)
         return "NSG stream, t = " + std::to_string(s.startSize) + " … "
                + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", p = " + format(s.nsgExponent)
                + ", T = " + format(s.nsgThreshold) + ", "
-               + (s.nsgCapKind == "time" ? "time cap c₀ = " : "constant cap c = ") + format(s.nsgCap) + ", "
-               + std::to_string(s.nsgCheckpoints) + " checkpoints, " + budget + ", "
+               + (s.nsgCapKind == NsgCapKind::Time ? "time cap c₀ = " : "constant cap c = ")
+               + format(s.nsgCap) + ", " + std::to_string(s.nsgCheckpoints) + " checkpoints, " + budget + ", "
                + std::to_string(s.queries.size()) + (s.queries.size() == 1 ? " query" : " queries");
-    const std::string schedule = s.algorithm == "bbimprover"
-                                     ? "a = " + format(s.decay) + ", every " + std::to_string(s.every)
-                                           + (s.every == 1 ? " row" : " rows")
-                                     : s.schedule + " γ = " + format(s.gamma);
+    const std::string schedule
+        = s.algorithm == GrowingAlgorithm::BBImprover
+              ? "a = " + format(s.decay) + ", every " + std::to_string(s.every)
+                    + (s.every == 1 ? " row" : " rows")
+              : std::string(growing::scheduleKindName(s.schedule)) + " γ = " + format(s.gamma);
     return growingAlgorithmTitle(s) + " stream, t = " + std::to_string(s.startSize) + " … "
            + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", " + schedule + ", " + budget
            + ", " + std::to_string(s.queries.size()) + (s.queries.size() == 1 ? " query" : " queries");
@@ -482,8 +487,8 @@ Result<void> runLaplaceKStream(const GrowingRequestSpec &spec, const std::vector
         return out;
     };
     return runPlannedStream(plan, growingAlgorithmTitle(spec),
-                            spec.algorithm == "bbimprover" ? "run" : "epoch", "fraction", filter,
-                            laplaceAnswers, event, record);
+                            spec.algorithm == GrowingAlgorithm::BBImprover ? "run" : "epoch", "fraction",
+                            filter, laplaceAnswers, event, record);
 }
 
 Result<LedgerEvent> Session::askGrowing(QueryRequest request)
@@ -492,8 +497,8 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
     const GrowingRequestSpec &spec = *request.growing;
-    const bool nsg = spec.algorithm == "nsg";
-    const bool pmwg = spec.algorithm == "pmwg";
+    const bool nsg = spec.algorithm == GrowingAlgorithm::Nsg;
+    const bool pmwg = spec.algorithm == GrowingAlgorithm::Pmwg;
     const auto plan = nsg || pmwg ? std::vector<GrowingRunPlan>{} : *growingRunPlan(spec, *m_table);
     const std::uint64_t end = *growingStreamEnd(spec, *m_table);
     const double seriesTotal = *growingSeriesTotal(spec);
@@ -517,7 +522,7 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
 
     LedgerEvent event;
     event.request = request;
-    event.mechanism = spec.algorithm;
+    event.mechanism = eventMechanism(spec.algorithm);
     event.costKind = nsg || pmwg ? filters::ChargeKind::PureEpsilon : plan.front().charge.kind;
     GrowingRecord record;
     record.orderSeed = orderSeed;
@@ -556,10 +561,10 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
         event.growingRecord = std::move(record);
         return append(std::move(event));
     }
-    if (spec.algorithm == "ermg" || spec.algorithm == "smalldb") {
+    if (spec.algorithm == GrowingAlgorithm::Ermg || spec.algorithm == GrowingAlgorithm::SmallDb) {
         const std::span<const std::uint32_t> arrivals = std::span<const std::uint32_t>(*order).first(end);
         PBX_RETURN_IF_ERROR(
-            spec.algorithm == "ermg"
+            spec.algorithm == GrowingAlgorithm::Ermg
                 ? runErmgStream(spec, plan, privateRows(), arrivals, *m_filter, noise, event, record)
                 : runSmallDbStream(spec, plan, privateRows(), arrivals, *m_filter, noise, event, record));
         event.growingRecord = std::move(record);
@@ -582,8 +587,9 @@ Result<void> auditLaplaceKEvent(const LedgerEvent &e, const data::Table &table, 
     if (!plan)
         return fail(plan.error().message);
     if (e.growingRecord && (e.growingRecord->nsg || e.growingRecord->pmwg))
-        return fail("an NSG or PMWG record on a " + spec.algorithm + " request");
-    const std::string unit = spec.algorithm == "bbimprover" ? "run" : "epoch";
+        return fail("an NSG or PMWG record on a " + std::string(growingAlgorithmName(spec.algorithm))
+                    + " request");
+    const std::string unit = spec.algorithm == GrowingAlgorithm::BBImprover ? "run" : "epoch";
     const filters::ChargeKind kind = plan->front().charge.kind;
     if (e.costKind != kind)
         return fail("its cost is in " + std::string(filters::chargeKindName(e.costKind))
@@ -657,17 +663,17 @@ Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
     const GrowingRequestSpec &spec = *e.request.growing;
     if (settings.neighbours != data::Neighbouring::Replace)
         return fail("a growing-database stream in a session whose neighbouring relation is not replace-one");
-    if (spec.algorithm == "nsg") {
+    if (spec.algorithm == GrowingAlgorithm::Nsg) {
         auto end = growingStreamEnd(spec, table);
         if (!end)
             return fail(end.error().message);
         return auditNsgEvent(e, spec, *end);
     }
-    if (spec.algorithm == "ermg")
+    if (spec.algorithm == GrowingAlgorithm::Ermg)
         return auditErmgEvent(e, table);
-    if (spec.algorithm == "smalldb")
+    if (spec.algorithm == GrowingAlgorithm::SmallDb)
         return auditSmallDbEvent(e, table);
-    if (spec.algorithm == "pmwg") {
+    if (spec.algorithm == GrowingAlgorithm::Pmwg) {
         auto end = growingStreamEnd(spec, table);
         if (!end)
             return fail(end.error().message);

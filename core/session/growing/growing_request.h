@@ -8,44 +8,61 @@
 // (docs/growing-databases.md, "In a session").
 #pragma once
 
+#include "core/growing/privacy_schedule.h"
 #include "core/session/growing/growing_pmwg_request.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pbx::session {
+
+/// The stream a request runs ("algorithm"). Not growing::LabAlgorithm: the lab has no SmallDBG
+/// stream (it runs the smalldb box under BBScheduler), a session does.
+enum class GrowingAlgorithm { BBScheduler, BBImprover, Nsg, Pmwg, Ermg, SmallDb };
+/// "bbscheduler", "bbimprover", "nsg", "pmwg", "ermg", "smalldb" (the request's "algorithm").
+std::string_view growingAlgorithmName(GrowingAlgorithm algorithm);
+
+/// NSG's cap on hard answers ("nsg.cap.kind"): Time, H(t) = ⌊c_0(1 + H_t − H_n)⌋, or Constant c.
+enum class NsgCapKind { Time, Constant };
+std::string_view nsgCapKindName(NsgCapKind kind); ///< "time" or "constant"
+
+/// An approx budget's conversion as the request names it ("budget.conversion"): "cks" or "simple".
+std::string_view zcdpConversionName(privacy::ZcdpConversion conversion);
 
 /// The request's parameters: the fields of the pbx-growing-lab document that describe one stream
 /// (docs/growing-databases.md, "The lab document"), without the simulation-only ones.
 struct GrowingRequestSpec
 {
-    std::string algorithm = "bbscheduler";  ///< "bbscheduler" or "bbimprover"
+    GrowingAlgorithm algorithm = GrowingAlgorithm::BBScheduler;
     std::uint64_t startSize = 1000;         ///< n ≥ 1 ("stream.start_size")
     std::optional<std::uint64_t> end;       ///< last time (rows), n ≤ end ≤ rows; unset: every row
     std::string order = "random";           ///< "random" or "sorted:<predicate>" ("stream.order")
     std::optional<std::uint64_t> orderSeed; ///< the arrival order's seed ("stream.seed"); unset: drawn
-    std::string budgetKind = "pure";        ///< "pure", "zcdp" or "approx" ("budget.kind")
-    double epsilon = 0.0;                   ///< pure, approx: the series' ε
-    double rho = 0.0;                       ///< zcdp: the series' ρ
-    double delta = 0.0;                     ///< approx: δ
-    std::string conversion = "cks";         ///< approx: "cks" or "simple"
-    std::string schedule = "geometric";     ///< bbscheduler, smalldb: scheduleKindName; ermg: also "improver"
-    double gamma = 1.0;                     ///< bbscheduler: γ ∈ (0, 1000]
-    double decay = 0.1;                     ///< bbimprover: a ∈ (0, 1) ("schedule.a")
-    std::uint64_t every = 1;                ///< bbimprover: m ≥ 1, a run every m rows ("schedule.every")
-    double nsgExponent = 0.5;               ///< nsg: p ∈ [0, 1] ("nsg.p"), σ(t) = σ_n (n/t)^p
-    double nsgThreshold = 0.5;              ///< nsg: T ∈ [0, 1] ("nsg.T"), fraction scale
-    std::string nsgCapKind = "time";        ///< nsg: "time" (H(t) = ⌊c_0(1 + H_t − H_n)⌋) or "constant"
-    double nsgCap = 10.0;                   ///< nsg: c_0 (time) or c (constant) ("nsg.cap")
-    std::uint64_t nsgCheckpoints = 40;      ///< nsg: evenly spaced times n … end ("nsg.checkpoints")
-    PmwgRequestSpec pmwg;                   ///< pmwg: its "pmwg" block
-    double ermLambda = 0.01;                ///< ermg: λ > 0 ("erm.lambda"), the L2 regulariser
-    double ermTol = 1e-10;                  ///< ermg: Newton's gradient tolerance ("erm.tol"), 1e-10 … 1e-2
-    std::uint64_t smallDbSize = 8;          ///< smalldb: m, the synthetic database's rows ("black_box.m")
-    std::vector<std::string> queries;       ///< counting predicates: the laplace-k box's, or nsg's (k ≥ 1)
-    double beta = 0.05;                     ///< total failure probability of the bounds
+    growing::BudgetKind budgetKind = growing::BudgetKind::Pure;        ///< "budget.kind"
+    double epsilon = 0.0;                                              ///< pure, approx: the series' ε
+    double rho = 0.0;                                                  ///< zcdp: the series' ρ
+    double delta = 0.0;                                                ///< approx: δ
+    privacy::ZcdpConversion conversion = privacy::ZcdpConversion::Cks; ///< approx ("budget.conversion")
+    /// bbscheduler, smalldb, ermg unless ermgImprover: "schedule.kind"
+    growing::ScheduleKind schedule = growing::ScheduleKind::Geometric;
+    bool ermgImprover = false; ///< ermg: BBImprover's runs (schedule.kind "improver": a, every)
+    double gamma = 1.0;        ///< bbscheduler: γ ∈ (0, 1000]
+    double decay = 0.1;        ///< bbimprover: a ∈ (0, 1) ("schedule.a")
+    std::uint64_t every = 1;   ///< bbimprover: m ≥ 1, a run every m rows ("schedule.every")
+    double nsgExponent = 0.5;  ///< nsg: p ∈ [0, 1] ("nsg.p"), σ(t) = σ_n (n/t)^p
+    double nsgThreshold = 0.5; ///< nsg: T ∈ [0, 1] ("nsg.T"), fraction scale
+    NsgCapKind nsgCapKind = NsgCapKind::Time; ///< nsg ("nsg.cap.kind")
+    double nsgCap = 10.0;                     ///< nsg: c_0 (time) or c (constant) ("nsg.cap")
+    std::uint64_t nsgCheckpoints = 40;        ///< nsg: evenly spaced times n … end ("nsg.checkpoints")
+    PmwgRequestSpec pmwg;                     ///< pmwg: its "pmwg" block
+    double ermLambda = 0.01;                  ///< ermg: λ > 0 ("erm.lambda"), the L2 regulariser
+    double ermTol = 1e-10;            ///< ermg: Newton's gradient tolerance ("erm.tol"), 1e-10 … 1e-2
+    std::uint64_t smallDbSize = 8;    ///< smalldb: m, the synthetic database's rows ("black_box.m")
+    std::vector<std::string> queries; ///< counting predicates: the laplace-k box's, or nsg's (k ≥ 1)
+    double beta = 0.05;               ///< total failure probability of the bounds
 };
 
 /// One epoch of the stream as released (BBScheduler), or one run (BBImprover: its "epoch" is the

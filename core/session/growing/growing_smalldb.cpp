@@ -31,20 +31,18 @@ constexpr double kMaxEpsilon = 0x1p20;
 
 Result<growing::SchedulerConfig> schedulerConfig(const GrowingRequestSpec &spec)
 {
-    if (spec.algorithm != "smalldb")
+    if (spec.algorithm != GrowingAlgorithm::SmallDb)
         return growingError(growing::kInvalidConfig, "algorithm", "expected smalldb here");
     auto budget = growingStreamBudget(spec);
     if (!budget)
         return budget.error();
-    auto kind = growing::parseScheduleKind(spec.schedule);
-    if (!kind)
-        return kind.error();
-    if (growing::scheduleIsZcdp(*kind) != growing::isZcdp(*budget))
+    const growing::ScheduleKind kind = spec.schedule;
+    if (growing::scheduleIsZcdp(kind) != growing::isZcdp(*budget))
         return growingError(
             growing::kInvalidSchedule, "schedule.kind",
-            "'" + spec.schedule + "' needs "
-                + (growing::scheduleIsZcdp(*kind) ? "a zcdp or approx budget" : "a pure budget")
-                + " (budget.kind is '" + spec.budgetKind + "')");
+            "'" + std::string(growing::scheduleKindName(kind)) + "' needs "
+                + (growing::scheduleIsZcdp(kind) ? "a zcdp or approx budget" : "a pure budget")
+                + " (budget.kind is '" + std::string(growing::budgetKindName(spec.budgetKind)) + "')");
     // The range is checked here, before any data is read or anything charged: C(16+m−1, m) ≤ 5·10⁶.
     const std::size_t m = std::size_t(std::min<std::uint64_t>(spec.smallDbSize, 1u << 16));
     if (auto ok = growing::SmallDb::create(growing::SmallDbInstance::kCells,
@@ -56,7 +54,7 @@ Result<growing::SchedulerConfig> schedulerConfig(const GrowingRequestSpec &spec)
     box.kind = growing::BlackBoxKind::SmallDb;
     box.universe = growing::SmallDbInstance::kCells;
     box.queries = growing::kCpsSmallDbQueries;
-    growing::SchedulerConfig c{spec.startSize, spec.gamma, *budget, *kind, spec.beta, box};
+    growing::SchedulerConfig c{spec.startSize, spec.gamma, *budget, kind, spec.beta, box};
     PBX_RETURN_IF_ERROR(growing::validate(c));
     return c;
 }
@@ -192,8 +190,9 @@ std::string smallDbDatabaseText(const GrowingEpochRecord &x)
 std::string describeSmallDbRequest(const GrowingRequestSpec &s, const std::string &budget)
 {
     return "SmallDBG stream, t = " + std::to_string(s.startSize) + " … "
-           + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", " + s.schedule
-           + " γ = " + format(s.gamma) + ", m = " + std::to_string(s.smallDbSize) + ", " + budget + ", "
+           + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", "
+           + std::string(growing::scheduleKindName(s.schedule)) + " γ = " + format(s.gamma)
+           + ", m = " + std::to_string(s.smallDbSize) + ", " + budget + ", "
            + std::to_string(growing::kCpsSmallDbQueries) + " marginal queries";
 }
 

@@ -77,7 +77,8 @@ Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, cons
         return fail("its attempts charge " + filters::formatAmount(total) + ", not "
                     + filters::formatAmount(e.cost));
 
-    auto mechanism = parseReleaseMethod(e.mechanism);
+    auto mechanism
+        = parseReleaseMethod(e.mechanismName()); // a release method's event (the others are audited apart)
     if (!mechanism)
         return fail(mechanism.error().message);
     const bool routed = *mechanism == ReleaseMethod::Brownian
@@ -85,7 +86,7 @@ Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, cons
                         && e.costKind == filters::ChargeKind::Rho; // paid by the unified filter's zCDP side
     if (!routed && chargeKindFor(*mechanism, settings.filter) != e.costKind)
         return fail("the " + std::string(filters::filterKindName(settings.filter)) + " filter charges '"
-                    + e.mechanism + "' in another unit than recorded");
+                    + e.mechanismName() + "' in another unit than recorded");
     const bool laplace = usesLaplaceNoise(*mechanism);
     const bool expostBrownian
         = *mechanism == ReleaseMethod::Brownian && e.costKind == filters::ChargeKind::ExPost;

@@ -19,19 +19,25 @@ namespace {
 
 enum class Mapping { Laplace, Gaussian, BrownianReduction, LaplaceReduction };
 
-Result<Mapping> mappingFor(const std::string &mechanism, std::size_t index)
+Result<Mapping> mappingFor(const session::LedgerEvent &event, std::size_t index)
 {
-    if (mechanism == "laplace" || mechanism == "doubling-laplace")
+    switch (event.mechanism) {
+    case session::EventMechanism::Laplace:
+    case session::EventMechanism::DoublingLaplace:
         return Mapping::Laplace;
-    if (mechanism == "gaussian" || mechanism == "doubling-gaussian")
+    case session::EventMechanism::Gaussian:
+    case session::EventMechanism::DoublingGaussian:
         return Mapping::Gaussian;
-    if (mechanism == "brownian")
+    case session::EventMechanism::Brownian:
         return Mapping::BrownianReduction;
-    if (mechanism == "laplace-nr")
+    case session::EventMechanism::LaplaceNr:
         return Mapping::LaplaceReduction;
+    default:
+        break;
+    }
     return makeError(ErrorCode::Unsupported, "ledger event " + std::to_string(index + 1)
-                                                 + ": no accounting is known for mechanism \"" + mechanism
-                                                 + "\"");
+                                                 + ": no accounting is known for mechanism \""
+                                                 + event.mechanismName() + "\"");
 }
 
 bool positiveFinite(double x)
@@ -128,7 +134,7 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
             if (!std::isfinite(epsilon) || epsilon < 0.0 || !(delta >= 0.0 && delta < 1.0))
                 return makeError(
                     ErrorCode::InvalidArgument,
-                    "ledger event " + std::to_string(i + 1) + " (" + event.mechanism
+                    "ledger event " + std::to_string(i + 1) + " (" + event.mechanismName()
                         + "): its settled output-DP cost is not a finite ε ≥ 0 with δ in [0, 1)");
             PrivacyEvent e;
             e.mechanism = delta > 0.0 ? MechanismKind::ApproxDp : MechanismKind::PureDp;
@@ -182,7 +188,8 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
         // An ERMG stream: each release is Gaussian output perturbation at σ_t ≥ Δ_t/√(2ρ_t), so it
         // is ρ_t-zCDP (Bun & Steinke 2016, Prop. 1.6) and has no pure ε: one ρ event per release.
         // (A SmallDBG epoch is the exponential mechanism at ε_i: the pure events below.)
-        if (event.growingRecord && event.request.growing && event.request.growing->algorithm == "ermg") {
+        if (event.growingRecord && event.request.growing
+            && event.request.growing->algorithm == session::GrowingAlgorithm::Ermg) {
             for (const session::GrowingEpochRecord &release : event.growingRecord->epochs) {
                 PrivacyEvent e;
                 e.mechanism = MechanismKind::Zcdp;
@@ -204,7 +211,7 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
                 origin->insert(origin->end(), event.growingRecord->epochs.size(), i);
             continue;
         }
-        auto mapping = mappingFor(event.mechanism, i);
+        auto mapping = mappingFor(event, i);
         if (!mapping)
             return mapping.error();
         const std::size_t before = ledger.events.size();
@@ -222,7 +229,7 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
             for (const session::NoisyRelease &release : attempt.releases) {
                 if (!positiveFinite(release.scale) || !positiveFinite(release.cost))
                     return makeError(ErrorCode::InvalidArgument,
-                                     "ledger event " + std::to_string(i + 1) + " (" + event.mechanism
+                                     "ledger event " + std::to_string(i + 1) + " (" + event.mechanismName()
                                          + "): a release has a scale or cost that is not a finite "
                                            "number > 0");
                 switch (mapping.value()) {

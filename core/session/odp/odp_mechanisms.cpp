@@ -36,6 +36,30 @@ Result<BoundedColumn> boundedColumn(const data::Rows &rows, const std::string &n
     return out;
 }
 
+std::string_view odpMechanismName(OdpMechanism mechanism)
+{
+    switch (mechanism) {
+    case OdpMechanism::Svt:
+        return "svt";
+    case OdpMechanism::PtrIqr:
+        return "ptr-iqr";
+    case OdpMechanism::EarlyStop:
+        return "early-stop";
+    case OdpMechanism::Recover:
+        return "recover";
+    }
+    return "svt";
+}
+
+std::optional<OdpMechanism> odpMechanismFromName(std::string_view name)
+{
+    for (OdpMechanism m :
+         {OdpMechanism::Svt, OdpMechanism::PtrIqr, OdpMechanism::EarlyStop, OdpMechanism::Recover})
+        if (odpMechanismName(m) == name)
+            return m;
+    return std::nullopt;
+}
+
 Result<void> requireReplaceOne(data::Neighbouring neighbours, const std::string &mechanism)
 {
     if (neighbours != data::Neighbouring::Replace)

@@ -36,7 +36,7 @@ odp::RecoveryParameters parametersOf(const RecoverRequestSpec &spec)
     p.epsilonModel = spec.epsilonModel;
     p.epsilonTest = spec.epsilonTest;
     p.tau = spec.tau;
-    p.relation = odp::NeighbourRelation::ReplaceOne;
+    p.relation = data::Neighbouring::Replace;
     return p;
 }
 

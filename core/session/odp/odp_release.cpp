@@ -86,15 +86,17 @@ Result<odp::OdpGuarantee> svtRequestGuarantee(const SvtRequestSpec &spec)
 
 Result<odp::OdpGuarantee> odpRequestGuarantee(const OdpRequestSpec &spec, const data::Table &table)
 {
-    if (spec.mechanism == "svt")
+    switch (spec.mechanism) {
+    case OdpMechanism::Svt:
         return svtRequestGuarantee(spec.svt);
-    if (spec.mechanism == "ptr-iqr")
+    case OdpMechanism::PtrIqr:
         return ptrIqrRequestGuarantee(spec.ptrIqr);
-    if (spec.mechanism == "early-stop")
+    case OdpMechanism::EarlyStop:
         return earlyStopRequestGuarantee(spec.earlyStop);
-    if (spec.mechanism == "recover")
+    case OdpMechanism::Recover:
         return recoverRequestGuarantee(spec.recover, table);
-    return invalid("mechanism: unknown output-DP mechanism '" + spec.mechanism + "'");
+    }
+    return invalid("mechanism: unknown output-DP mechanism");
 }
 
 Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &table,
@@ -105,11 +107,11 @@ Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &tab
     if (filter != filters::FilterKind::Odp)
         return makeError(
             ErrorCode::Unsupported,
-            "mechanism: '" + request.odp->mechanism
+            "mechanism: '" + std::string(odpMechanismName(request.odp->mechanism))
                 + "' is an output-DP mechanism charged by its realised cell; only the odp filter "
                   "can settle that (use --filter odp)");
     const OdpRequestSpec &spec = *request.odp;
-    if (spec.mechanism == "svt") {
+    if (spec.mechanism == OdpMechanism::Svt) {
         auto p = svtParametersFor(spec.svt);
         if (!p)
             return p.error();
@@ -118,21 +120,20 @@ Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &tab
             return counts.error();
         return {};
     }
-    if (spec.mechanism == "ptr-iqr")
+    if (spec.mechanism == OdpMechanism::PtrIqr)
         return checkPtrIqrRequest(spec.ptrIqr, table);
-    if (spec.mechanism == "early-stop")
+    if (spec.mechanism == OdpMechanism::EarlyStop)
         return checkEarlyStopRequest(spec.earlyStop, table);
-    if (spec.mechanism == "recover")
-        return checkRecoverRequest(spec.recover, table);
-    return invalid("mechanism: unknown output-DP mechanism '" + spec.mechanism + "'");
+    return checkRecoverRequest(spec.recover, table);
 }
 
 Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &table,
                              const SessionSettings &settings)
 {
     PBX_RETURN_IF_ERROR(checkOdpRequest(request, table, settings.filter));
-    if (request.odp->mechanism != "svt")
-        PBX_RETURN_IF_ERROR(requireReplaceOne(settings.neighbours, request.odp->mechanism));
+    if (request.odp->mechanism != OdpMechanism::Svt)
+        PBX_RETURN_IF_ERROR(
+            requireReplaceOne(settings.neighbours, std::string(odpMechanismName(request.odp->mechanism))));
     return {};
 }
 
@@ -143,7 +144,7 @@ namespace {
 Result<int> runOdpMechanism(const OdpRequestSpec &spec, const data::Rows &table, mechanisms::RandomBits &bits,
                             OdpRecord &record)
 {
-    if (spec.mechanism == "svt") {
+    if (spec.mechanism == OdpMechanism::Svt) {
         const odp::SvtParameters p = *svtParametersFor(spec.svt);
         auto counts = odp::columnCounts(table, spec.svt.column);
         if (!counts)
@@ -159,9 +160,9 @@ Result<int> runOdpMechanism(const OdpRequestSpec &spec, const data::Rows &table,
         // R3: the cell is the number of ⊤ in the released answers.
         return static_cast<int>(std::count(run->answers.begin(), run->answers.end(), true));
     }
-    if (spec.mechanism == "ptr-iqr")
+    if (spec.mechanism == OdpMechanism::PtrIqr)
         return runPtrIqrRequest(spec.ptrIqr, table, bits, record);
-    if (spec.mechanism == "early-stop")
+    if (spec.mechanism == OdpMechanism::EarlyStop)
         return runEarlyStopRequest(spec.earlyStop, table, bits, record);
     return runRecoverRequest(spec.recover, table, bits, record);
 }
@@ -178,25 +179,33 @@ double odpAnswer(const OdpRecord &r, int cell)
     return cell;
 }
 
-const char *odpSource(const std::string &mechanism)
+const char *odpSource(OdpMechanism mechanism)
 {
-    if (mechanism == "ptr-iqr")
+    switch (mechanism) {
+    case OdpMechanism::PtrIqr:
         return "Definition 9, Lemmas 6 and 10";
-    if (mechanism == "early-stop")
+    case OdpMechanism::EarlyStop:
         return "Lemma 11";
-    if (mechanism == "recover")
+    case OdpMechanism::Recover:
         return "Algorithm 5, Theorem 17";
+    case OdpMechanism::Svt:
+        break;
+    }
     return "Lemma 8";
 }
 
-const char *odpLabel(const std::string &mechanism)
+const char *odpLabel(OdpMechanism mechanism)
 {
-    if (mechanism == "ptr-iqr")
+    switch (mechanism) {
+    case OdpMechanism::PtrIqr:
         return "PTR-IQR";
-    if (mechanism == "early-stop")
+    case OdpMechanism::EarlyStop:
         return "early-stopped mean";
-    if (mechanism == "recover")
+    case OdpMechanism::Recover:
         return "budget recovery";
+    case OdpMechanism::Svt:
+        break;
+    }
     return "sparse vector";
 }
 
@@ -217,12 +226,12 @@ Result<LedgerEvent> Session::askOdp(QueryRequest request)
 
     LedgerEvent event;
     event.request = request;
-    event.mechanism = spec.mechanism;
+    event.mechanism = eventMechanism(spec.mechanism);
     event.costKind = filters::ChargeKind::ExPost;
     OdpRecord record;
     record.guarantee = *guarantee;
     record.reservedEpsilon = guarantee->worstEpsilon();
-    if (spec.mechanism == "svt") {
+    if (spec.mechanism == OdpMechanism::Svt) {
         const odp::SvtParameters p = *svtParametersFor(spec.svt);
         record.epsilon1 = p.epsilon1;
         record.epsilon2 = p.epsilon2;
@@ -329,13 +338,14 @@ Result<void> auditOdpEvent(const LedgerEvent &e, const data::Table &table, const
         return fail("a released output-DP mechanism without its reservation");
     const OdpRecord &r = *e.odpRecord;
     const OdpRequestSpec &spec = *e.request.odp;
-    if (spec.mechanism != "svt")
-        if (auto ok = requireReplaceOne(settings.neighbours, spec.mechanism); !ok)
+    if (spec.mechanism != OdpMechanism::Svt)
+        if (auto ok = requireReplaceOne(settings.neighbours, std::string(odpMechanismName(spec.mechanism)));
+            !ok)
             return fail(ok.error().message);
     auto g = odpRequestGuarantee(spec, table);
     if (!g)
         return fail(g.error().message);
-    if (spec.mechanism == "svt") {
+    if (spec.mechanism == OdpMechanism::Svt) {
         auto p = svtParametersFor(spec.svt);
         if (r.epsilon1 != p->epsilon1 || r.epsilon2 != p->epsilon2)
             return fail("its ε₁, ε₂ are not those of its parameters");
@@ -361,13 +371,13 @@ Result<void> auditOdpEvent(const LedgerEvent &e, const data::Table &table, const
     if (!g->cell(*r.cell))
         return fail("it settled in cell " + std::to_string(*r.cell) + ", which is not in its partition");
     // R3: the cell is recomputed from the released output.
-    if (spec.mechanism == "svt") {
+    if (spec.mechanism == OdpMechanism::Svt) {
         if (auto ok = auditSvtOutput(spec.svt, r, table); !ok)
             return fail(ok.error().message);
     } else {
-        auto ok = spec.mechanism == "ptr-iqr"      ? auditPtrIqrOutput(spec.ptrIqr, r, table)
-                  : spec.mechanism == "early-stop" ? auditEarlyStopOutput(spec.earlyStop, r, table)
-                                                   : auditRecoverOutput(spec.recover, r, table);
+        auto ok = spec.mechanism == OdpMechanism::PtrIqr      ? auditPtrIqrOutput(spec.ptrIqr, r, table)
+                  : spec.mechanism == OdpMechanism::EarlyStop ? auditEarlyStopOutput(spec.earlyStop, r, table)
+                                                              : auditRecoverOutput(spec.recover, r, table);
         if (!ok)
             return fail(ok.error().message);
     }
@@ -386,7 +396,7 @@ Result<void> replayOdpEvent(filters::PrivacyFilter &filter, const LedgerEvent &e
         return makeError(ErrorCode::Parse, where + ": an output-DP event needs the odp filter");
     if (e.status == EventStatus::Refused || !e.odpRecord)
         return {};
-    auto id = odpFilter->reserve(e.odpRecord->guarantee, e.mechanism);
+    auto id = odpFilter->reserve(e.odpRecord->guarantee, e.mechanismName());
     if (!id)
         return makeError(ErrorCode::Parse, where + ": " + id.error().message);
     auto settled

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pbx::session {
@@ -86,10 +87,16 @@ struct RecoverRequestSpec
     double tau = 0.49;                 ///< τ ∈ [0, 1]
 };
 
+/// The output-DP mechanisms a session runs (the request's "mechanism").
+enum class OdpMechanism { Svt, PtrIqr, EarlyStop, Recover };
+std::string_view odpMechanismName(OdpMechanism mechanism); ///< "svt", "ptr-iqr", "early-stop", "recover"
+/// The mechanism odpMechanismName gives `name`; unset for any other text.
+std::optional<OdpMechanism> odpMechanismFromName(std::string_view name);
+
 /// Which ODP mechanism a request runs, and its parameters (only the named one is meaningful).
 struct OdpRequestSpec
 {
-    std::string mechanism = "svt"; ///< "svt", "ptr-iqr", "early-stop" or "recover"
+    OdpMechanism mechanism = OdpMechanism::Svt;
     SvtRequestSpec svt;
     PtrIqrRequestSpec ptrIqr;
     EarlyStopRequestSpec earlyStop;

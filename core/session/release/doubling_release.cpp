@@ -80,7 +80,7 @@ ReleaseOutcome releaseByDoubling(const ReleaseContext &context, const AccuracyTa
                                  std::optional<double> maxCost)
 {
     ReleaseOutcome out;
-    out.mechanism = std::string(releaseMethodName(context.mechanism));
+    out.mechanism = eventMechanism(context.mechanism);
     out.costKind = chargeKindFor(context.mechanism, context.filter.kind());
     const bool laplace = usesLaplaceNoise(context.mechanism);
     const double growth = laplace ? 2.0 : 4.0;

@@ -10,6 +10,7 @@
 
 namespace pbx::session {
 
+/// Not mechanisms::NoiseKind: a level's noise may also be Brownian motion stopped at an ex-post boundary.
 enum class NoiseFamily {
     Laplace,        ///< cost ε (pure or pure ex-post); scale b = Δ/ε
     Gaussian,       ///< cost ρ; time T = σ² = Δ²/(2ρ)

@@ -152,7 +152,7 @@ ReleaseOutcome releaseByNoiseReduction(const ReleaseContext &context, const Accu
                                        std::optional<double> maxCost)
 {
     ReleaseOutcome out;
-    out.mechanism = std::string(releaseMethodName(context.mechanism));
+    out.mechanism = eventMechanism(context.mechanism);
     out.costKind = chargeKindFor(context.mechanism, context.filter.kind());
     const bool routed = context.mechanism == ReleaseMethod::Brownian
                         && context.filter.kind() == filters::FilterKind::Unified;

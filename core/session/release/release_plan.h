@@ -30,7 +30,7 @@ struct ReleaseContext
 struct ReleaseOutcome
 {
     EventStatus status = EventStatus::Refused;
-    std::string mechanism;
+    EventMechanism mechanism = EventMechanism::None;
     std::string reason;
     std::string accounting; ///< how the cost was accounted, e.g. the ex-post boundary
     double answer = 0.0;

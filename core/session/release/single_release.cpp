@@ -38,7 +38,7 @@ ReleaseOutcome releaseOnce(const ReleaseContext &context, const AccuracyTarget &
                            std::optional<double> maxCost)
 {
     ReleaseOutcome out;
-    out.mechanism = std::string(releaseMethodName(context.mechanism));
+    out.mechanism = eventMechanism(context.mechanism);
     out.costKind = chargeKindFor(context.mechanism, context.filter.kind());
     const auto kind
         = usesLaplaceNoise(context.mechanism) ? DiscreteNoiseKind::Laplace : DiscreteNoiseKind::Gaussian;
@@ -115,7 +115,7 @@ LedgerEvent ledgerEventFor(QueryRequest request, ReleaseOutcome outcome)
     LedgerEvent event;
     event.request = std::move(request);
     event.status = outcome.status;
-    event.mechanism = std::move(outcome.mechanism);
+    event.mechanism = outcome.mechanism;
     event.reason = std::move(outcome.reason);
     event.answer = outcome.answer;
     event.errorBound = outcome.errorBound;

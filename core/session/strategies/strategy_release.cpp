@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 
 namespace pbx::session {
 
@@ -278,6 +279,349 @@ Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &tabl
     return {};
 }
 
+namespace {
+
+/// What the three charged kinds share while they draw: the request, the rows the mechanism reads
+/// (the predicate's, thinned by Poisson sampling when asked) and the transformation's stability.
+struct StrategyDraw
+{
+    const QueryRequest &request;
+    const StrategyRequestSpec &spec;
+    const data::Table &table;
+    data::Rows privateRows;
+    data::Neighbouring neighbours;
+    double beta = 0.0;
+    unsigned stability = 1;
+    std::string transformText;
+    std::vector<std::uint8_t> rows;
+    mechanisms::RandomBits &bits;
+
+    Result<double> chargeFor(double base) const { return transformedCharge(spec, stability, base); }
+};
+
+/// What one kind drew, before anything is charged (a failing noise source leaves nothing spent).
+struct StrategyDrawn
+{
+    double charge = 0.0;
+    bool targetMet = true;
+    bool capped = false; ///< max_cost bought less accuracy than the target asks
+    Attempt attempt;
+    StrategyRecord record;
+    double answer = 0.0;
+    double errorBound = 0.0;
+    std::string accounting;
+    EventMechanism mechanism = EventMechanism::None;
+};
+
+/// A derived answer: post-processing of a released histogram, no data access, no charge.
+Result<LedgerEvent> derivedEvent(const QueryRequest &request, std::span<const LedgerEvent> events,
+                                 data::Neighbouring neighbours, double beta)
+{
+    const auto &spec = *request.strategy;
+    auto derived = deriveFromLedger(spec, events, neighbours, beta);
+    if (!derived)
+        return derived.error();
+    const LedgerEvent *source = derived->source;
+    const strategies::DerivedAnswer *answer = &derived->answer;
+    LedgerEvent e;
+    e.request = request;
+    e.costKind = filters::ChargeKind::PureEpsilon;
+    e.status = EventStatus::Released;
+    e.mechanism = EventMechanism::PostProcessing;
+    e.accounting
+        = "post-processing of '" + spec.of + "' (event " + std::to_string(source->index) + "): no charge";
+    e.answer = answer->value;
+    e.errorBound = std::max(answer->value - answer->low, answer->high - answer->value);
+    e.targetMet = e.errorBound <= request.target.error;
+    StrategyRecord record;
+    record.labels = {std::string(strategies::derivedKindName(spec.derived))};
+    record.values = {answer->value};
+    record.halfWidths = {e.errorBound};
+    record.variances = {answer->variance};
+    record.note = answer->method;
+    e.strategyRecord = std::move(record);
+    return e;
+}
+
+/// Every cell of the histogram with discrete Laplace noise (parallel composition).
+Result<StrategyDrawn> drawHistogram(const StrategyDraw &d)
+{
+    const QueryRequest &request = d.request;
+    const bool replace = d.neighbours == data::Neighbouring::Replace;
+    StrategyDrawn out;
+    std::vector<double> bins = d.spec.bins;
+    const auto index = *d.table.columnIndex(request.query.column);
+    if (bins.empty() && d.table.columnInfo(index).type == data::ColumnType::Numeric) {
+        const auto domain = *numericDomain(request, d.table, true);
+        bins = *strategies::unitEdges(domain.lo, domain.hi);
+    }
+    auto counts = strategies::countHistogramRows(d.privateRows, {request.query.column, bins}, d.rows);
+    if (!counts)
+        return counts.error();
+    auto cell = mechanisms::DiscreteNoiseMechanism::forAbsoluteError(mechanisms::DiscreteNoiseKind::Laplace,
+                                                                     request.target.error, d.beta, 1);
+    if (!cell)
+        return fieldError(cell.error(), "target");
+    strategies::HistogramPlan plan{*cell, d.neighbours, replace ? 2.0 * cell->cost() : cell->cost(),
+                                   strategies::discreteNoiseVariance(*cell)};
+    auto full = d.chargeFor(plan.charge);
+    if (!full)
+        return full.error();
+    if (request.maxCost && *full > *request.maxCost) {
+        auto cheaper = strategies::planHistogram(mechanisms::DiscreteNoiseKind::Laplace,
+                                                 baseEpsilonWithin(d.spec, d.stability, *request.maxCost),
+                                                 d.neighbours);
+        if (!cheaper)
+            return fieldError(cheaper.error(), "max_cost");
+        plan = *cheaper;
+        out.capped = true;
+    }
+    auto released = strategies::releaseHistogram(*counts, plan, d.beta, d.bits);
+    if (!released)
+        return released.error();
+    auto charged = d.chargeFor(plan.charge);
+    if (!charged)
+        return charged.error();
+    out.charge = *charged;
+    out.targetMet = static_cast<double>(released->halfWidth) <= request.target.error;
+    StrategyRecord &record = out.record;
+    record.labels = released->labels;
+    record.noiseScale = plan.cell.parameter().toDouble();
+    record.sensitivity = replace ? 2 : 1;
+    double total = 0.0;
+    for (std::size_t i = 0; i < released->noisy.size(); ++i) {
+        const double v = static_cast<double>(released->noisy[i]);
+        record.values.push_back(v);
+        record.halfWidths.push_back(static_cast<double>(released->halfWidth));
+        record.variances.push_back(plan.cellVariance);
+        out.attempt.releases.push_back({"cell", record.noiseScale, v, plan.cell.cost()});
+        total += v;
+    }
+    record.note
+        = std::string("every cell at once: parallel composition")
+          + (replace ? " (replace-one: a changed row moves between two cells, charged twice the per-cell ε)"
+                     : "")
+          + "; per-cell error bars from the exact discrete-Laplace tail" + d.transformText;
+    // The event's scalar answer is the total of the noisy cells, with the total's own interval
+    // (derived, free); the per-cell bars are in the record.
+    std::vector<std::size_t> all(released->noisy.size());
+    for (std::size_t i = 0; i < all.size(); ++i)
+        all[i] = i;
+    auto totalBar
+        = strategies::deriveAnswer(*released, plan, {strategies::DerivedKind::Sum, all, {}}, d.beta);
+    if (!totalBar)
+        return totalBar.error();
+    out.answer = total;
+    out.errorBound = totalBar->high - totalBar->value;
+    out.accounting = "answer: the total of " + std::to_string(all.size()) + " noisy cells (± "
+                     + formatValue(out.errorBound) + "); each cell ± " + std::to_string(released->halfWidth)
+                     + ", the target's unit";
+    out.mechanism = EventMechanism::Histogram;
+    return out;
+}
+
+/// A quantile by the exponential mechanism over a public grid of candidates.
+Result<StrategyDrawn> drawQuantile(const StrategyDraw &d)
+{
+    const QueryRequest &request = d.request;
+    StrategyDrawn out;
+    const auto domain = *numericDomain(request, d.table, false);
+    const auto grid = *quantileGrid(request, domain);
+    std::vector<double> values;
+    const auto column = d.privateRows.numeric(domain.column);
+    for (std::size_t r = 0; r < column.size(); ++r)
+        if (d.rows[r])
+            values.push_back(std::clamp(column[r], domain.lo, domain.hi));
+    // McSherry–Talwar: rank error ≤ (2/ε) ln(|grid|/β) w.p. ≥ 1 − β, so ε = 2 ln(|grid|/β)/a.
+    // (At least 2^-20, the exact sampler's floor: a looser target then gets a tighter bar.)
+    auto chosen = quantileEpsilon(request, grid.size(), d.stability, out.capped);
+    if (!chosen)
+        return chosen.error();
+    const double epsilon = *chosen;
+    auto pick = strategies::sampleGridQuantile(values, d.spec.q, epsilon, grid, d.bits);
+    if (!pick)
+        return pick.error();
+    auto charged = d.chargeFor(epsilon);
+    if (!charged)
+        return charged.error();
+    out.charge = *charged;
+    out.answer = grid[*pick];
+    out.errorBound = strategies::quantileRankErrorBound(epsilon, grid.size(), d.beta);
+    out.targetMet = !out.capped;
+    out.record.labels = {"q=" + formatValue(d.spec.q)};
+    out.record.values = {out.answer};
+    out.record.halfWidths = {out.errorBound};
+    out.record.variances = {0.0};
+    out.record.note = "exponential mechanism over " + std::to_string(grid.size())
+                      + " public candidates; the error bar is a rank distance in rows (McSherry-Talwar)"
+                      + d.transformText;
+    out.attempt.releases.push_back({"quantile", 0.0, out.answer, epsilon});
+    out.mechanism = EventMechanism::ExponentialMechanism;
+    return out;
+}
+
+/// The workload's range answers from the strategy's noisy measurements (`draw` releases one
+/// measurement of an exact value): leaves, all ranges, or a tree (with consistency when asked).
+Result<std::vector<double>> measureRanges(const RangeStrategy &strategy, std::size_t k,
+                                          const std::vector<Range> &ranges, const std::vector<double> &leaves,
+                                          const std::function<Result<double>(double)> &draw)
+{
+    std::vector<double> answers(ranges.size());
+    auto fromLeaves = [&](const std::vector<double> &est) {
+        std::vector<double> prefix(k + 1, 0.0);
+        for (std::size_t i = 0; i < k; ++i)
+            prefix[i + 1] = prefix[i] + est[i];
+        for (std::size_t r = 0; r < ranges.size(); ++r)
+            answers[r] = prefix[ranges[r].last + 1] - prefix[ranges[r].first];
+    };
+    if (strategy.kind == RangeStrategyKind::Identity) {
+        std::vector<double> est(k);
+        for (std::size_t i = 0; i < k; ++i) {
+            auto v = draw(leaves[i]);
+            if (!v)
+                return v.error();
+            est[i] = *v;
+        }
+        fromLeaves(est);
+        return answers;
+    }
+    if (strategy.kind == RangeStrategyKind::AllRanges) {
+        std::vector<double> prefix(k + 1, 0.0);
+        for (std::size_t i = 0; i < k; ++i)
+            prefix[i + 1] = prefix[i] + leaves[i];
+        for (std::size_t r = 0; r < ranges.size(); ++r) {
+            auto v = draw(prefix[ranges[r].last + 1] - prefix[ranges[r].first]);
+            if (!v)
+                return v.error();
+            answers[r] = *v;
+        }
+        return answers;
+    }
+    const auto shape = *strategies::TreeShape::create(k, strategy.branching, strategy.root);
+    auto nodes = strategies::treeNodeCounts(shape, leaves);
+    for (std::size_t i = strategy.root ? 0 : 1; i < nodes.size(); ++i) {
+        auto v = draw(nodes[i]);
+        if (!v)
+            return v.error();
+        nodes[i] = *v;
+    }
+    if (!strategy.root)
+        nodes[0] = 0.0; // not measured, not used
+    if (strategy.consistency && strategy.root) {
+        const auto fitted = strategies::hayConsistentTree(shape, nodes);
+        fromLeaves(
+            {fitted.begin() + static_cast<std::ptrdiff_t>(shape.levelOffset(shape.height)), fitted.end()});
+    } else if (strategy.consistency) {
+        auto fitted = strategies::leastSquaresLeaves(shape, nodes);
+        if (!fitted)
+            return fitted.error();
+        fromLeaves({fitted->data(), fitted->data() + fitted->size()});
+    } else {
+        for (std::size_t r = 0; r < ranges.size(); ++r) {
+            double sum = 0.0;
+            for (const auto node : strategies::canonicalNodes(shape, ranges[r]))
+                sum += nodes[node];
+            answers[r] = sum;
+        }
+    }
+    return answers;
+}
+
+/// Constrained inference (post-processing) of a workload's answers when asked: the answers as
+/// released are kept in the record so verify can recompute the projection. Returns the note's text.
+Result<std::string> projectWorkload(const StrategyRequestSpec &spec, const std::vector<double> &variances,
+                                    std::vector<double> &answers, StrategyRecord &record)
+{
+    if (!spec.post.any())
+        return std::string();
+    auto projected
+        = strategies::projectAnswers(answers, variances, spec.post.isotonicPrefix, spec.post.nonNegative);
+    if (!projected)
+        return projected.error();
+    record.unprojected = answers;
+    answers = std::move(projected.value());
+    return std::string("; then ")
+           + (spec.post.isotonicPrefix ? "isotonic regression (PAVA, weights 1/variance)" : "")
+           + (spec.post.isotonicPrefix && spec.post.nonNegative ? " and " : "")
+           + (spec.post.nonNegative ? "clipping at 0" : "")
+           + " (post-processing, free: the answer vector's squared error cannot grow; the "
+             "bars are those of the answers before the projection)";
+}
+
+/// A workload of range queries answered by a strategy with discrete Laplace noise, one charge.
+Result<StrategyDrawn> drawWorkload(const StrategyDraw &d)
+{
+    const QueryRequest &request = d.request;
+    StrategyDrawn out;
+    const auto domain = *numericDomain(request, d.table, true);
+    const auto k = static_cast<std::size_t>(domain.hi - domain.lo + 1.0);
+    auto counts = *strategies::countHistogramRows(
+        d.privateRows, {request.query.column, *strategies::unitEdges(domain.lo, domain.hi)}, d.rows);
+    const auto ranges = *workloadRanges(d.spec, k);
+    const auto &strategy = d.spec.strategy;
+    const std::size_t delta = strategySensitivity(strategy, k, d.neighbours);
+    // Per-range Chebyshev: √(Var/β) ≤ a with Var = Var₁/ε² gives ε = √(max Var₁/β)/a.
+    const auto unit = *strategies::rangeVariances(strategy, k, ranges, 1.0, d.neighbours);
+    // (The relative nudge keeps the bar within the target after the scale is rounded up.)
+    double epsilon = std::sqrt(*std::max_element(unit.begin(), unit.end()) / d.beta) / request.target.error
+                     * (1.0 + 1e-9);
+    if (auto full = d.chargeFor(epsilon); !full) {
+        return full.error();
+    } else if (request.maxCost && *full > *request.maxCost) {
+        epsilon = baseEpsilonWithin(d.spec, d.stability, *request.maxCost);
+        out.capped = true;
+    }
+    auto noise
+        = mechanisms::DiscreteNoiseMechanism::forCost(mechanisms::DiscreteNoiseKind::Laplace, epsilon, delta);
+    if (!noise)
+        return fieldError(noise.error(), "target");
+    const double t = noise->parameter().toDouble();
+    const std::vector<double> leaves(counts.counts.begin(), counts.counts.end());
+    auto measured = measureRanges(strategy, k, ranges, leaves, [&](double exact) -> Result<double> {
+        auto v = noise->release(static_cast<std::int64_t>(exact), d.bits);
+        if (!v)
+            return v.error();
+        out.attempt.releases.push_back({"measurement", t, static_cast<double>(*v), 0.0});
+        return static_cast<double>(*v);
+    });
+    if (!measured)
+        return measured.error();
+    std::vector<double> answers = std::move(*measured);
+    // Variances at the scale actually used (t ≥ Δ/ε); the continuous-Laplace variance 2t²
+    // bounds the discrete one.
+    const auto variances
+        = *strategies::rangeVariances(strategy, k, ranges, static_cast<double>(delta) / t, d.neighbours);
+    auto charged = d.chargeFor(noise->cost());
+    if (!charged)
+        return charged.error();
+    out.charge = *charged;
+    auto postText = projectWorkload(d.spec, variances, answers, out.record);
+    if (!postText)
+        return postText.error();
+    StrategyRecord &record = out.record;
+    record.noiseScale = t;
+    record.sensitivity = delta;
+    double widest = 0.0;
+    for (std::size_t r = 0; r < ranges.size(); ++r) {
+        record.labels.push_back("[" + formatValue(domain.lo + static_cast<double>(ranges[r].first)) + ", "
+                                + formatValue(domain.lo + static_cast<double>(ranges[r].last)) + "]");
+        record.values.push_back(answers[r]);
+        record.variances.push_back(variances[r]);
+        record.halfWidths.push_back(std::sqrt(variances[r] / d.beta));
+        widest = std::max(widest, record.halfWidths.back());
+    }
+    out.targetMet = widest <= request.target.error;
+    record.note = strategy.label() + ", one charge for the whole strategy (l1 sensitivity "
+                  + std::to_string(delta) + "); per-range error bars by Chebyshev on the exact variance"
+                  + *postText + d.transformText;
+    out.answer = answers.front();
+    out.errorBound = widest;
+    out.mechanism = EventMechanism::Workload;
+    return out;
+}
+
+} // namespace
+
 Result<LedgerEvent> Session::askStrategy(QueryRequest request)
 {
     PBX_RETURN_IF_ERROR(checkStrategyRequest(request, *m_table, m_settings.neighbours));
@@ -285,34 +629,11 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         request.id = "q" + std::to_string(m_events.size() + 1);
     const auto &spec = *request.strategy;
     const double beta = 1.0 - request.target.confidence;
-    const bool replace = m_settings.neighbours == data::Neighbouring::Replace;
-
-    LedgerEvent e;
-    e.request = request;
-    e.costKind = filters::ChargeKind::PureEpsilon;
-    StrategyRecord record;
-
     if (spec.kind == StrategyRequestKind::Derived) {
-        // Post-processing of a released histogram: no data access, no charge.
-        auto derived = deriveFromLedger(spec, m_events, m_settings.neighbours, beta);
+        auto derived = derivedEvent(request, m_events, m_settings.neighbours, beta);
         if (!derived)
             return derived.error();
-        const LedgerEvent *source = derived->source;
-        const strategies::DerivedAnswer *answer = &derived->answer;
-        e.status = EventStatus::Released;
-        e.mechanism = "post-processing";
-        e.accounting
-            = "post-processing of '" + spec.of + "' (event " + std::to_string(source->index) + "): no charge";
-        e.answer = answer->value;
-        e.errorBound = std::max(answer->value - answer->low, answer->high - answer->value);
-        e.targetMet = e.errorBound <= request.target.error;
-        record.labels = {std::string(strategies::derivedKindName(spec.derived))};
-        record.values = {answer->value};
-        record.halfWidths = {e.errorBound};
-        record.variances = {answer->variance};
-        record.note = answer->method;
-        e.strategyRecord = std::move(record);
-        return append(std::move(e));
+        return append(std::move(*derived));
     }
 
     auto source = nextNoiseSource();
@@ -322,286 +643,58 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
     data::Predicate predicate;
     if (!request.query.where.empty())
         predicate = *data::Predicate::compile(request.query.where, *m_table);
+    const unsigned stability = *requestStability(spec, m_settings.neighbours);
+    StrategyDraw draw{request,
+                      spec,
+                      *m_table,
+                      privateRows(),
+                      m_settings.neighbours,
+                      beta,
+                      stability,
+                      transformNote(spec, stability),
+                      {},
+                      bits};
     // The rows the mechanism reads: the predicate's, thinned by Poisson sampling when asked (the
     // sample is drawn from the session's noise source, like the noise).
-    std::vector<std::uint8_t> rows;
-    predicate.evaluate(privateRows(), rows);
-    PBX_RETURN_IF_ERROR(poissonSample(spec.subsample, rows, bits));
-    const unsigned stability = *requestStability(spec, m_settings.neighbours);
-    auto chargeFor = [&](double base) { return transformedCharge(spec, stability, base); };
-    const std::string transformText = transformNote(spec, stability);
+    predicate.evaluate(privateRows(), draw.rows);
+    PBX_RETURN_IF_ERROR(poissonSample(spec.subsample, draw.rows, bits));
 
-    // Each branch computes the charge and draws every noisy value before anything is charged, so
-    // a failing noise source leaves nothing spent.
-    double charge = 0.0;
-    bool targetMet = true;
-    bool capped = false; // max_cost bought less accuracy than the target asks
-    Attempt attempt;
-    switch (spec.kind) {
-    case StrategyRequestKind::Histogram: {
-        std::vector<double> bins = spec.bins;
-        const auto index = *m_table->columnIndex(request.query.column);
-        if (bins.empty() && m_table->columnInfo(index).type == data::ColumnType::Numeric) {
-            const auto d = *numericDomain(request, *m_table, true);
-            bins = *strategies::unitEdges(d.lo, d.hi);
-        }
-        auto counts = strategies::countHistogramRows(privateRows(), {request.query.column, bins}, rows);
-        if (!counts)
-            return counts.error();
-        auto cell = mechanisms::DiscreteNoiseMechanism::forAbsoluteError(
-            mechanisms::DiscreteNoiseKind::Laplace, request.target.error, beta, 1);
-        if (!cell)
-            return fieldError(cell.error(), "target");
-        strategies::HistogramPlan plan{*cell, m_settings.neighbours,
-                                       replace ? 2.0 * cell->cost() : cell->cost(),
-                                       strategies::discreteNoiseVariance(*cell)};
-        auto full = chargeFor(plan.charge);
-        if (!full)
-            return full.error();
-        if (request.maxCost && *full > *request.maxCost) {
-            auto cheaper = strategies::planHistogram(mechanisms::DiscreteNoiseKind::Laplace,
-                                                     baseEpsilonWithin(spec, stability, *request.maxCost),
-                                                     m_settings.neighbours);
-            if (!cheaper)
-                return fieldError(cheaper.error(), "max_cost");
-            plan = *cheaper;
-            capped = true;
-        }
-        auto released = strategies::releaseHistogram(*counts, plan, beta, bits);
-        if (!released)
-            return released.error();
-        auto charged = chargeFor(plan.charge);
-        if (!charged)
-            return charged.error();
-        charge = *charged;
-        targetMet = static_cast<double>(released->halfWidth) <= request.target.error;
-        record.labels = released->labels;
-        record.noiseScale = plan.cell.parameter().toDouble();
-        record.sensitivity = replace ? 2 : 1;
-        double total = 0.0;
-        for (std::size_t i = 0; i < released->noisy.size(); ++i) {
-            const double v = static_cast<double>(released->noisy[i]);
-            record.values.push_back(v);
-            record.halfWidths.push_back(static_cast<double>(released->halfWidth));
-            record.variances.push_back(plan.cellVariance);
-            attempt.releases.push_back({"cell", record.noiseScale, v, plan.cell.cost()});
-            total += v;
-        }
-        record.note
-            = std::string("every cell at once: parallel composition")
-              + (replace
-                     ? " (replace-one: a changed row moves between two cells, charged twice the per-cell ε)"
-                     : "")
-              + "; per-cell error bars from the exact discrete-Laplace tail" + transformText;
-        // The event's scalar answer is the total of the noisy cells, with the total's own interval
-        // (derived, free); the per-cell bars are in the record.
-        std::vector<std::size_t> all(released->noisy.size());
-        for (std::size_t i = 0; i < all.size(); ++i)
-            all[i] = i;
-        auto totalBar
-            = strategies::deriveAnswer(*released, plan, {strategies::DerivedKind::Sum, all, {}}, beta);
-        if (!totalBar)
-            return totalBar.error();
-        e.answer = total;
-        e.errorBound = totalBar->high - totalBar->value;
-        e.accounting = "answer: the total of " + std::to_string(all.size()) + " noisy cells (± "
-                       + formatValue(e.errorBound) + "); each cell ± " + std::to_string(released->halfWidth)
-                       + ", the target's unit";
-        e.mechanism = "histogram (discrete-laplace)";
-        break;
-    }
-    case StrategyRequestKind::Quantile: {
-        const auto d = *numericDomain(request, *m_table, false);
-        const auto grid = *quantileGrid(request, d);
-        std::vector<double> values;
-        const auto column = privateRows().numeric(d.column);
-        for (std::size_t r = 0; r < column.size(); ++r)
-            if (rows[r])
-                values.push_back(std::clamp(column[r], d.lo, d.hi));
-        // McSherry–Talwar: rank error ≤ (2/ε) ln(|grid|/β) w.p. ≥ 1 − β, so ε = 2 ln(|grid|/β)/a.
-        // (At least 2^-20, the exact sampler's floor: a looser target then gets a tighter bar.)
-        auto chosen = quantileEpsilon(request, grid.size(), stability, capped);
-        if (!chosen)
-            return chosen.error();
-        const double epsilon = *chosen;
-        auto pick = strategies::sampleGridQuantile(values, spec.q, epsilon, grid, bits);
-        if (!pick)
-            return pick.error();
-        auto charged = chargeFor(epsilon);
-        if (!charged)
-            return charged.error();
-        charge = *charged;
-        e.answer = grid[*pick];
-        e.errorBound = strategies::quantileRankErrorBound(epsilon, grid.size(), beta);
-        targetMet = !capped;
-        record.labels = {"q=" + formatValue(spec.q)};
-        record.values = {e.answer};
-        record.halfWidths = {e.errorBound};
-        record.variances = {0.0};
-        record.note = "exponential mechanism over " + std::to_string(grid.size())
-                      + " public candidates; the error bar is a rank distance in rows (McSherry-Talwar)"
-                      + transformText;
-        attempt.releases.push_back({"quantile", 0.0, e.answer, epsilon});
-        e.mechanism = "exponential-mechanism";
-        break;
-    }
-    case StrategyRequestKind::Workload: {
-        const auto d = *numericDomain(request, *m_table, true);
-        const auto k = static_cast<std::size_t>(d.hi - d.lo + 1.0);
-        auto counts = *strategies::countHistogramRows(
-            privateRows(), {request.query.column, *strategies::unitEdges(d.lo, d.hi)}, rows);
-        const auto ranges = *workloadRanges(spec, k);
-        const auto &strategy = spec.strategy;
-        const std::size_t delta = strategySensitivity(strategy, k, m_settings.neighbours);
-        // Per-range Chebyshev: √(Var/β) ≤ a with Var = Var₁/ε² gives ε = √(max Var₁/β)/a.
-        const auto unit = *strategies::rangeVariances(strategy, k, ranges, 1.0, m_settings.neighbours);
-        // (The relative nudge keeps the bar within the target after the scale is rounded up.)
-        double epsilon = std::sqrt(*std::max_element(unit.begin(), unit.end()) / beta) / request.target.error
-                         * (1.0 + 1e-9);
-        if (auto full = chargeFor(epsilon); !full) {
-            return full.error();
-        } else if (request.maxCost && *full > *request.maxCost) {
-            epsilon = baseEpsilonWithin(spec, stability, *request.maxCost);
-            capped = true;
-        }
-        auto noise = mechanisms::DiscreteNoiseMechanism::forCost(mechanisms::DiscreteNoiseKind::Laplace,
-                                                                 epsilon, delta);
-        if (!noise)
-            return fieldError(noise.error(), "target");
-        const double t = noise->parameter().toDouble();
-        std::vector<double> leaves(counts.counts.begin(), counts.counts.end());
-        std::vector<double> answers(ranges.size());
-        auto draw = [&](double exact) -> Result<double> {
-            auto v = noise->release(static_cast<std::int64_t>(exact), bits);
-            if (!v)
-                return v.error();
-            attempt.releases.push_back({"measurement", t, static_cast<double>(*v), 0.0});
-            return static_cast<double>(*v);
-        };
-        auto fromLeaves = [&](const std::vector<double> &est) {
-            std::vector<double> prefix(k + 1, 0.0);
-            for (std::size_t i = 0; i < k; ++i)
-                prefix[i + 1] = prefix[i] + est[i];
-            for (std::size_t r = 0; r < ranges.size(); ++r)
-                answers[r] = prefix[ranges[r].last + 1] - prefix[ranges[r].first];
-        };
-        if (strategy.kind == RangeStrategyKind::Identity) {
-            std::vector<double> est(k);
-            for (std::size_t i = 0; i < k; ++i) {
-                auto v = draw(leaves[i]);
-                if (!v)
-                    return v.error();
-                est[i] = *v;
-            }
-            fromLeaves(est);
-        } else if (strategy.kind == RangeStrategyKind::AllRanges) {
-            std::vector<double> prefix(k + 1, 0.0);
-            for (std::size_t i = 0; i < k; ++i)
-                prefix[i + 1] = prefix[i] + leaves[i];
-            for (std::size_t r = 0; r < ranges.size(); ++r) {
-                auto v = draw(prefix[ranges[r].last + 1] - prefix[ranges[r].first]);
-                if (!v)
-                    return v.error();
-                answers[r] = *v;
-            }
-        } else {
-            const auto shape = *strategies::TreeShape::create(k, strategy.branching, strategy.root);
-            auto nodes = strategies::treeNodeCounts(shape, leaves);
-            for (std::size_t i = strategy.root ? 0 : 1; i < nodes.size(); ++i) {
-                auto v = draw(nodes[i]);
-                if (!v)
-                    return v.error();
-                nodes[i] = *v;
-            }
-            if (!strategy.root)
-                nodes[0] = 0.0; // not measured, not used
-            if (strategy.consistency && strategy.root) {
-                const auto fitted = strategies::hayConsistentTree(shape, nodes);
-                fromLeaves({fitted.begin() + static_cast<std::ptrdiff_t>(shape.levelOffset(shape.height)),
-                            fitted.end()});
-            } else if (strategy.consistency) {
-                auto fitted = strategies::leastSquaresLeaves(shape, nodes);
-                if (!fitted)
-                    return fitted.error();
-                fromLeaves({fitted->data(), fitted->data() + fitted->size()});
-            } else {
-                for (std::size_t r = 0; r < ranges.size(); ++r) {
-                    double sum = 0.0;
-                    for (const auto node : strategies::canonicalNodes(shape, ranges[r]))
-                        sum += nodes[node];
-                    answers[r] = sum;
-                }
-            }
-        }
-        // Variances at the scale actually used (t ≥ Δ/ε); the continuous-Laplace variance 2t²
-        // bounds the discrete one.
-        const auto variances = *strategies::rangeVariances(
-            strategy, k, ranges, static_cast<double>(delta) / t, m_settings.neighbours);
-        auto charged = chargeFor(noise->cost());
-        if (!charged)
-            return charged.error();
-        charge = *charged;
-        std::string postText;
-        if (spec.post.any()) {
-            // Constrained inference (post-processing): the answers as released are kept so verify
-            // can recompute the projection.
-            auto projected = strategies::projectAnswers(answers, variances, spec.post.isotonicPrefix,
-                                                        spec.post.nonNegative);
-            if (!projected)
-                return projected.error();
-            record.unprojected = answers;
-            answers = std::move(projected.value());
-            postText = std::string("; then ")
-                       + (spec.post.isotonicPrefix ? "isotonic regression (PAVA, weights 1/variance)" : "")
-                       + (spec.post.isotonicPrefix && spec.post.nonNegative ? " and " : "")
-                       + (spec.post.nonNegative ? "clipping at 0" : "")
-                       + " (post-processing, free: the answer vector's squared error cannot grow; the "
-                         "bars are those of the answers before the projection)";
-        }
-        record.noiseScale = t;
-        record.sensitivity = delta;
-        double widest = 0.0;
-        for (std::size_t r = 0; r < ranges.size(); ++r) {
-            record.labels.push_back("[" + formatValue(d.lo + static_cast<double>(ranges[r].first)) + ", "
-                                    + formatValue(d.lo + static_cast<double>(ranges[r].last)) + "]");
-            record.values.push_back(answers[r]);
-            record.variances.push_back(variances[r]);
-            record.halfWidths.push_back(std::sqrt(variances[r] / beta));
-            widest = std::max(widest, record.halfWidths.back());
-        }
-        targetMet = widest <= request.target.error;
-        record.note = strategy.label() + ", one charge for the whole strategy (l1 sensitivity "
-                      + std::to_string(delta) + "); per-range error bars by Chebyshev on the exact variance"
-                      + postText + transformText;
-        e.answer = answers.front();
-        e.errorBound = widest;
-        e.mechanism = "workload (" + strategy.label() + ", discrete-laplace)";
-        break;
-    }
-    case StrategyRequestKind::Derived:
-        break;
-    }
-
-    if (auto charged = m_filter->charge({filters::ChargeKind::PureEpsilon, charge, 0.0}); !charged) {
+    // Each kind computes the charge and draws every noisy value before anything is charged, so a
+    // failing noise source leaves nothing spent.
+    auto drawn = spec.kind == StrategyRequestKind::Histogram  ? drawHistogram(draw)
+                 : spec.kind == StrategyRequestKind::Quantile ? drawQuantile(draw)
+                                                              : drawWorkload(draw);
+    if (!drawn)
+        return drawn.error();
+    if (auto charged = m_filter->charge({filters::ChargeKind::PureEpsilon, drawn->charge, 0.0}); !charged) {
         LedgerEvent refused;
         refused.request = request;
         refused.status = EventStatus::Refused;
-        refused.mechanism = e.mechanism;
+        refused.mechanism = drawn->mechanism;
         refused.reason = charged.error().message;
         return append(std::move(refused));
     }
+    LedgerEvent e;
+    e.request = request;
+    e.costKind = filters::ChargeKind::PureEpsilon;
     e.status = EventStatus::Released;
-    e.cost = charge;
-    e.targetMet = targetMet;
-    if (!targetMet)
-        e.reason = capped ? "the per-query maximum (max_cost) bought less accuracy than the target asks"
-                          : "the error bar exceeds the target";
+    e.mechanism = drawn->mechanism;
+    e.accounting = std::move(drawn->accounting);
+    e.answer = drawn->answer;
+    e.errorBound = drawn->errorBound;
+    e.cost = drawn->charge;
+    e.targetMet = drawn->targetMet;
+    if (!drawn->targetMet)
+        e.reason = drawn->capped
+                       ? "the per-query maximum (max_cost) bought less accuracy than the target asks"
+                       : "the error bar exceeds the target";
+    Attempt attempt = std::move(drawn->attempt);
     attempt.estimate = e.answer;
     attempt.halfWidth = e.errorBound;
-    attempt.cost = charge;
-    attempt.accepted = targetMet;
+    attempt.cost = drawn->charge;
+    attempt.accepted = drawn->targetMet;
     e.attempts.push_back(std::move(attempt));
-    e.strategyRecord = std::move(record);
+    e.strategyRecord = std::move(drawn->record);
     return append(std::move(e));
 }
 
