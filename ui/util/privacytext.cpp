@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/util/privacytext.h"
 
+#include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
 
 #include <QCoreApplication>
@@ -82,9 +83,9 @@ QString unifiedSideOf(filters::ChargeKind kind, filters::FilterKind filter)
 QString eventCostText(const session::LedgerEvent &event, int significant)
 {
     QString text
-        = QStringLiteral("%1 = %2").arg(chargeUnit(event.costKind), formatNumber(event.cost, significant));
+        = QStringLiteral("%1 = %2").arg(chargeUnit(event.costKind), formatBound(event.cost, significant));
     if (event.costDelta > 0.0)
-        text += QStringLiteral(", δ = %1").arg(formatNumber(event.costDelta, 2));
+        text += QStringLiteral(", δ = %1").arg(formatBound(event.costDelta, 2));
     return text;
 }
 
@@ -93,12 +94,12 @@ QString costPreviewText(const session::CostPreview &preview)
     const QString unit = chargeUnit(preview.kind);
     if (preview.shareOfRemaining > 1.0)
         return tr("needs %1 = %2, more than the %3 that remains: it will be refused")
-            .arg(unit, formatNumber(preview.atMost, 3), formatNumber(preview.remaining, 3));
+            .arg(unit, formatBound(preview.atMost), formatLowerBound(preview.remaining));
     const QString share = formatPercent(preview.shareOfRemaining);
     if (preview.exact)
-        return tr("costs %1 = %2 (%3 of what remains)").arg(unit, formatNumber(*preview.exact, 3), share);
+        return tr("costs %1 = %2 (%3 of what remains)").arg(unit, formatBound(*preview.exact), share);
     return tr("costs at most %1 = %2 (%3 of what remains; the charge depends on the answer)")
-        .arg(unit, formatNumber(preview.atMost, 3), share);
+        .arg(unit, formatBound(preview.atMost), share);
 }
 
 } // namespace pbx::ui

@@ -22,7 +22,7 @@ QString mechanismShortLabel(session::ReleaseMethod kind);
 /// "zCDP side" or "ex-post side" for the unified filter's systems; empty for other filters.
 QString unifiedSideOf(filters::ChargeKind kind, filters::FilterKind filter);
 /// The cost of an event in its own unit, e.g. "ρ = 0.00123", "ex-post ε = 0.118, δ = 6.1e-8".
-QString eventCostText(const session::LedgerEvent &event, int significant = 3);
+QString eventCostText(const session::LedgerEvent &event, int significant = 4);
 /// What a request will cost before it is asked (session/cost_preview.h): "costs ε = 0.0599 (6.0 %
 /// of what remains)", "costs at most ρ = 0.00094 (10.0 % of what remains)", or "needs ε = 0.6, more
 /// than the 0.2 that remains: it will be refused".

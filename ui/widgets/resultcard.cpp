@@ -13,6 +13,7 @@
 #include "ui/help/glossarylinks.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/odp/odptext.h"
+#include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/util/privacytext.h"
@@ -115,28 +116,28 @@ QString spentText(const session::LedgerEvent &event, const filters::PrivacyFilte
     switch (filter.kind()) {
     case filters::FilterKind::Basic:
         return ResultCard::tr("total spent ε = %1 of %2")
-            .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget()));
+            .arg(formatBound(event.spentAfter), formatNumber(filter.budget()));
     case filters::FilterKind::ExPost:
         return ResultCard::tr("total spent ex-post ε = %1 of %2")
-            .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget()));
+            .arg(formatBound(event.spentAfter), formatNumber(filter.budget()));
     case filters::FilterKind::Odp:
         return ResultCard::tr("spent (a posteriori) ε = %1 of %2; the session is (%2, δ)-DP by the filter")
-            .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget()));
+            .arg(formatBound(event.spentAfter), formatNumber(filter.budget()));
     case filters::FilterKind::Unified: {
         const auto systems = filter.systems();
         const double expostBudget = systems.size() > 1 ? systems[1].budget : 0.0;
         return ResultCard::tr(
                    "spent: zCDP ρ = %1 of %2 · ex-post ε = %3 of %4 · gauge ε ≈ %5; the session is "
                    "(%6, δ)-DP by the filter")
-            .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget(), 3),
-                 formatNumber(event.expostSpentAfter, 3), formatNumber(expostBudget),
-                 formatNumber(event.epsilonSpentAfter, 3), formatNumber(filter.epsilonBudget()));
+            .arg(formatBound(event.spentAfter), formatNumber(filter.budget()),
+                 formatBound(event.expostSpentAfter), formatNumber(expostBudget),
+                 formatBound(event.epsilonSpentAfter), formatNumber(filter.epsilonBudget()));
     }
     default:
         return ResultCard::tr(
                    "total spent ρ = %1 of %2 (gauge: ε ≈ %3; the session is (%4, δ)-DP by the filter)")
-            .arg(formatNumber(event.spentAfter, 3), formatNumber(filter.budget(), 3),
-                 formatNumber(event.epsilonSpentAfter, 3), formatNumber(filter.epsilonBudget()));
+            .arg(formatBound(event.spentAfter), formatNumber(filter.budget()),
+                 formatBound(event.epsilonSpentAfter), formatNumber(filter.epsilonBudget()));
     }
 }
 
@@ -256,11 +257,10 @@ void ResultCard::showPmwgStream(const session::LedgerEvent &event, const QString
     QStringList lines;
     for (const QString &line : PmwgFields::outcomeLines(event))
         lines << line.toHtmlEscaped();
-    m_details->setText(
-        tr("pmwg · charged %1 = %2 (worst case %3, N = %4)<br>%5<br>%6")
-            .arg(chargeSymbol(event), formatNumber(event.cost, 4), formatNumber(pmwg.worstCase, 4))
-            .arg(pmwg.universe)
-            .arg(lines.join(QStringLiteral("<br>")), spent.toHtmlEscaped()));
+    m_details->setText(tr("pmwg · charged %1 = %2 (worst case %3, N = %4)<br>%5<br>%6")
+                           .arg(chargeSymbol(event), formatBound(event.cost), formatBound(pmwg.worstCase))
+                           .arg(pmwg.universe)
+                           .arg(lines.join(QStringLiteral("<br>")), spent.toHtmlEscaped()));
 }
 
 void ResultCard::showNsgStream(const session::LedgerEvent &event, const QString &spent)
@@ -275,9 +275,8 @@ void ResultCard::showNsgStream(const session::LedgerEvent &event, const QString 
         return text;
     });
     m_details->setText(tr("nsg · charged %1 = %2 (worst case %3)<br>%4<br>%5")
-                           .arg(chargeSymbol(event), formatNumber(event.cost, 4),
-                                formatNumber(nsg.worstCase, 4), rounds.join(QStringLiteral("<br>")),
-                                spent.toHtmlEscaped()));
+                           .arg(chargeSymbol(event), formatBound(event.cost), formatBound(nsg.worstCase),
+                                rounds.join(QStringLiteral("<br>")), spent.toHtmlEscaped()));
 }
 
 void ResultCard::showRunStream(const session::LedgerEvent &event, const QString &spent)
@@ -301,7 +300,7 @@ void ResultCard::showRunStream(const session::LedgerEvent &event, const QString 
     });
     setGlossaryLinkedText(m_details, tr("%1 · charged %2 = %3<br>%4<br>%5")
                                          .arg(toQString(event.mechanismName()).toHtmlEscaped(),
-                                              chargeSymbol(event), formatNumber(event.cost, 4),
+                                              chargeSymbol(event), formatBound(event.cost),
                                               epochs.join(QStringLiteral("<br>")), spent.toHtmlEscaped()));
 }
 
@@ -315,19 +314,19 @@ QString ResultCard::costText(const session::LedgerEvent &event, const filters::P
     switch (event.costKind) {
     case filters::ChargeKind::Rho:
         cost = tr("cost ρ = %1 (ε ≈ %2 on its own)")
-                   .arg(formatNumber(event.cost, 3), formatNumber(filter.epsilonOf(event.cost), 3));
+                   .arg(formatBound(event.cost), formatBound(filter.epsilonOf(event.cost)));
         break;
     case filters::ChargeKind::PureEpsilon:
         // Each level is its own charge of ε_j²/2: the event was charged Σ ε_j²/2, not (Σ ε_j)²/2.
         cost = zcdpSystem ? (event.attempts.size() > 1
                                  ? tr("cost ε = %1 over %2 levels (charged as ρ = Σ ε_j²/2 = %3)")
-                                       .arg(formatNumber(event.cost, 3))
+                                       .arg(formatBound(event.cost))
                                        .arg(event.attempts.size())
-                                       .arg(formatNumber(session::rhoChargedForPureEvent(event), 3))
+                                       .arg(formatBound(session::rhoChargedForPureEvent(event)))
                                  : tr("cost ε = %1 (charged as ρ = ε²/2 = %2)")
-                                       .arg(formatNumber(event.cost, 3),
-                                            formatNumber(session::rhoChargedForPureEvent(event), 3)))
-                          : tr("cost ε = %1").arg(formatNumber(event.cost, 3));
+                                       .arg(formatBound(event.cost),
+                                            formatBound(session::rhoChargedForPureEvent(event))))
+                          : tr("cost ε = %1").arg(formatBound(event.cost));
         break;
     case filters::ChargeKind::ExPost:
         cost = tr("cost %1").arg(eventCostText(event));
