@@ -4,6 +4,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/report/event_description.h"
 #include "core/session/growing/growing_release.h"
+#include "core/util/number_format.h"
 #include "core/util/plural.h"
 
 #include <cstdio>
@@ -12,19 +13,12 @@
 namespace pbx::cli {
 
 namespace {
-std::string formatNumber(double x)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", x);
-    return buffer;
-}
-
 /// " v0, v1, …" (each formatNumber), as the stream lines list their values.
 std::string values(const std::vector<double> &xs)
 {
     std::string text;
     for (std::size_t j = 0; j < xs.size(); ++j)
-        text += (j ? ", " : " ") + formatNumber(xs[j]);
+        text += (j ? ", " : " ") + formatSignificant(xs[j]);
     return text;
 }
 } // namespace
@@ -44,11 +38,11 @@ void printOdpEvent(const session::LedgerEvent &e, std::ostream &out)
     else if (r.cell)
         out << ", cell "
             << (r.guarantee.cell(*r.cell) ? r.guarantee.cell(*r.cell)->label : std::to_string(*r.cell));
-    out << " (reserved ε = " << formatNumber(r.reservedEpsilon)
-        << ", settled ε = " << formatNumber(r.settledEpsilon) << ", "
-        << formatNumber(math::subtractRoundDown(r.reservedEpsilon, r.settledEpsilon)) << " returned";
+    out << " (reserved ε = " << formatSignificant(r.reservedEpsilon)
+        << ", settled ε = " << formatSignificant(r.settledEpsilon) << ", "
+        << formatSignificant(math::subtractRoundDown(r.reservedEpsilon, r.settledEpsilon)) << " returned";
     if (r.guarantee.delta > 0.0)
-        out << ", δ = " << formatNumber(r.guarantee.delta);
+        out << ", δ = " << formatSignificant(r.guarantee.delta);
     if (!r.answers.empty()) {
         out << "; answers ";
         for (bool a : r.answers)
@@ -60,20 +54,20 @@ void printOdpEvent(const session::LedgerEvent &e, std::ostream &out)
             out << (k ? ", " : " ") << r.releases[k].label << " = " << r.releases[k].value;
     }
     if (r.ptrIqr) {
-        out << "; IQR " << (r.ptrIqr->iqr ? formatNumber(*r.ptrIqr->iqr) : std::string("⊥"));
+        out << "; IQR " << (r.ptrIqr->iqr ? formatSignificant(*r.ptrIqr->iqr) : std::string("⊥"));
         if (r.ptrIqr->median)
-            out << ", median " << formatNumber(*r.ptrIqr->median)
-                << " (ε = " << formatNumber(r.ptrIqr->medianEpsilon) << ')';
+            out << ", median " << formatSignificant(*r.ptrIqr->median)
+                << " (ε = " << formatSignificant(r.ptrIqr->medianEpsilon) << ')';
     }
     if (r.earlyStop)
         out << "; " << r.earlyStop->iterates.size() << " iterates, estimate "
-            << formatNumber(r.earlyStop->estimate);
+            << formatSignificant(r.earlyStop->estimate);
     if (r.recovery) {
-        out << "; noisy test error " << formatNumber(r.recovery->noisyError);
+        out << "; noisy test error " << formatSignificant(r.recovery->noisyError);
         if (r.recovery->released) {
             out << ", θ =";
             for (double t : r.recovery->theta)
-                out << ' ' << formatNumber(t);
+                out << ' ' << formatSignificant(t);
         }
     }
     out << ')';
@@ -92,19 +86,19 @@ void printModelStream(const session::LedgerEvent &e, std::ostream &out)
     out << ' ' << e.mechanismName() << ", " << r.epochs.size() << " of "
         << (ermg ? countNoun(r.plannedEpochs, "release", "releases")
                  : countNoun(r.plannedEpochs, "epoch", "epochs"))
-        << ", " << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (series ≤ "
-        << formatNumber(r.seriesTotal) << ')';
+        << ", " << filters::chargeUnitSymbol(e.costKind) << " = " << formatSignificant(e.cost)
+        << " (series ≤ " << formatSignificant(r.seriesTotal) << ')';
     if (!e.reason.empty())
         out << " — " << e.reason;
     out << '\n';
     for (const report::RunLine &x : report::streamRunLines(e).first) {
         out << "  " << x.label;
         if (ermg) {
-            out << "; θ =" << values(x.values) << " (each coordinate within " << formatNumber(x.bound)
-                << " of the fit w.p. ≥ 1 − " << formatNumber(x.beta) << ")\n";
+            out << "; θ =" << values(x.values) << " (each coordinate within " << formatSignificant(x.bound)
+                << " of the fit w.p. ≥ 1 − " << formatSignificant(x.beta) << ")\n";
         } else {
             out << "; " << x.database << "; answers" << values(x.values) << " (bound "
-                << formatNumber(x.bound) << ")\n";
+                << formatSignificant(x.bound) << ")\n";
         }
     }
 }
@@ -124,16 +118,17 @@ void printPmwgEvent(const session::LedgerEvent &e, std::ostream &out)
     out << " pmwg, " << p.rounds.size() << (p.rounds.size() == 1 ? " round, " : " rounds, ") << p.hard.size()
         << " hard of " << answers << (answers == 1 ? " answer at " : " answers at ") << p.checkpoints.size()
         << " of " << e.growingRecord->plannedEpochs << " checkpoints, "
-        << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (worst case "
-        << formatNumber(p.worstCase) << ", σ_n = " << formatNumber(p.sigmaN) << ", N = " << p.universe << ')';
+        << filters::chargeUnitSymbol(e.costKind) << " = " << formatSignificant(e.cost) << " (worst case "
+        << formatSignificant(p.worstCase) << ", σ_n = " << formatSignificant(p.sigmaN)
+        << ", N = " << p.universe << ')';
     if (!e.reason.empty())
         out << " — " << e.reason;
     out << '\n';
     for (std::size_t i = 0; i < p.rounds.size(); ++i) {
         out << "  " << session::growingEpochLabel(e, i);
         if (i < p.hard.size())
-            out << "; answered " << formatNumber(p.hard[i].answer) << " (scale "
-                << formatNumber(p.hard[i].scale) << ')';
+            out << "; answered " << formatSignificant(p.hard[i].answer) << " (scale "
+                << formatSignificant(p.hard[i].scale) << ')';
         out << '\n';
     }
 }
@@ -157,16 +152,16 @@ void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
         out << " nsg, " << countNoun(r.nsg->rounds.size(), "round", "rounds") << ", "
             << countNoun(r.nsg->hard.size(), "⊤ answer", "⊤ answers") << " at " << r.nsg->checkpoints.size()
             << " of " << countNoun(r.plannedEpochs, "checkpoint", "checkpoints") << ", "
-            << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (worst case "
-            << formatNumber(r.nsg->worstCase) << ", σ_n = " << formatNumber(r.nsg->sigmaN) << ')';
+            << filters::chargeUnitSymbol(e.costKind) << " = " << formatSignificant(e.cost) << " (worst case "
+            << formatSignificant(r.nsg->worstCase) << ", σ_n = " << formatSignificant(r.nsg->sigmaN) << ')';
         if (!e.reason.empty())
             out << " — " << e.reason;
         out << '\n';
         for (const report::RunLine &x : report::streamRunLines(e).first) {
             out << "  " << x.label;
             if (x.query)
-                out << "; query " << *x.query << " answered " << formatNumber(x.values.front()) << " (scale "
-                    << formatNumber(x.scale) << ')';
+                out << "; query " << *x.query << " answered " << formatSignificant(x.values.front())
+                    << " (scale " << formatSignificant(x.scale) << ')';
             out << '\n';
         }
         return;
@@ -181,14 +176,14 @@ void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
     out << ' ' << e.mechanismName() << ", " << r.epochs.size() << " of "
         << (improver ? countNoun(r.plannedEpochs, "run", "runs")
                      : countNoun(r.plannedEpochs, "epoch", "epochs"))
-        << ", " << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost) << " (series ≤ "
-        << formatNumber(r.seriesTotal) << ')';
+        << ", " << filters::chargeUnitSymbol(e.costKind) << " = " << formatSignificant(e.cost)
+        << " (series ≤ " << formatSignificant(r.seriesTotal) << ')';
     if (!e.reason.empty())
         out << " — " << e.reason;
     out << '\n';
     for (const report::RunLine &x : report::streamRunLines(e).first)
-        out << "  " << x.label << "; answers" << values(x.values) << " (scale " << formatNumber(x.scale)
-            << ", bound " << formatNumber(x.bound) << ")\n";
+        out << "  " << x.label << "; answers" << values(x.values) << " (scale " << formatSignificant(x.scale)
+            << ", bound " << formatSignificant(x.bound) << ")\n";
 }
 
 } // namespace pbx::cli

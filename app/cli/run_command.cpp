@@ -15,6 +15,7 @@
 #include "core/session/planned_cap.h"
 #include "core/session/session.h"
 #include "core/session/strategies/strategy_release.h"
+#include "core/util/number_format.h"
 #include "core/util/plural.h"
 #include "core/util/try.h"
 #include "resources/dataset_catalog.h"
@@ -80,13 +81,6 @@ constexpr const char *kUsage
       "Every line is checked before anything is spent: a bad line stops the run with nothing\n"
       "spent and no transcript written (exit status 1).\n";
 
-std::string formatNumber(double x)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", x);
-    return buffer;
-}
-
 struct Prepared
 {
     std::shared_ptr<const data::Table> table;
@@ -111,10 +105,10 @@ std::string settingThatDiffers(const Options &o, const session::SessionSettings 
                          : std::string();
           };
     for (const std::string &problem :
-         {differs("--epsilon", given.epsilon == journaled.epsilon, formatNumber(given.epsilon),
-                  formatNumber(journaled.epsilon)),
-          differs("--delta", given.delta == journaled.delta, formatNumber(given.delta),
-                  formatNumber(journaled.delta)),
+         {differs("--epsilon", given.epsilon == journaled.epsilon, formatSignificant(given.epsilon),
+                  formatSignificant(journaled.epsilon)),
+          differs("--delta", given.delta == journaled.delta, formatSignificant(given.delta),
+                  formatSignificant(journaled.delta)),
           differs("--filter", given.filter == journaled.filter,
                   std::string(filters::filterKindName(given.filter)),
                   std::string(filters::filterKindName(journaled.filter))),
@@ -123,8 +117,8 @@ std::string settingThatDiffers(const Options &o, const session::SessionSettings 
                   std::string(data::neighbouringName(journaled.neighbours))),
           differs("--seed", given.seed == journaled.seed, seedText(given.seed), seedText(journaled.seed)),
           differs("--expost-share", given.split.expostEpsilonShare == journaled.split.expostEpsilonShare,
-                  formatNumber(given.split.expostEpsilonShare),
-                  formatNumber(journaled.split.expostEpsilonShare))})
+                  formatSignificant(given.split.expostEpsilonShare),
+                  formatSignificant(journaled.split.expostEpsilonShare))})
         if (!problem.empty())
             return problem;
     return {};
@@ -363,12 +357,12 @@ void printEvent(const session::LedgerEvent &e, std::ostream &out)
     }
     out << e.request.id << ": " << session::eventStatusName(e.status);
     if (e.status == session::EventStatus::Released) {
-        out << ' ' << formatNumber(e.answer) << " ± " << formatNumber(e.errorBound) << " ("
+        out << ' ' << formatSignificant(e.answer) << " ± " << formatSignificant(e.errorBound) << " ("
             << e.mechanismName() << ", " << e.attempts.size()
             << (e.attempts.size() == 1 ? " attempt" : " attempts") << ", "
-            << filters::chargeUnitSymbol(e.costKind) << " = " << formatNumber(e.cost);
+            << filters::chargeUnitSymbol(e.costKind) << " = " << formatSignificant(e.cost);
         if (e.costDelta > 0.0)
-            out << ", δ = " << formatNumber(e.costDelta);
+            out << ", δ = " << formatSignificant(e.costDelta);
         out << ')';
         if (!e.targetMet)
             out << " — " << e.reason;
@@ -545,13 +539,14 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
     }
     const auto &f = s.filter();
     for (const auto &system : f.systems())
-        out << "spent " << system.name << ": " << system.unitSymbol << " = " << formatNumber(system.spent)
-            << " of " << formatNumber(system.budget) << '\n';
+        out << "spent " << system.name << ": " << system.unitSymbol << " = "
+            << formatSignificant(system.spent) << " of " << formatSignificant(system.budget) << '\n';
     // With adaptively chosen costs, ε(spent) is a gauge, not a guarantee: the guarantee is the
     // filter's budget (Whitehouse et al. 2023; Rogers et al. 2023).
-    out << "the session is (" << formatNumber(f.epsilonBudget()) << ", " << formatNumber(f.deltaBudget())
+    out << "the session is (" << formatSignificant(f.epsilonBudget()) << ", "
+        << formatSignificant(f.deltaBudget())
         << ")-DP by the filter; what is spent so far corresponds to (ε, δ) ≈ ("
-        << formatNumber(f.epsilonSpent()) << ", " << formatNumber(f.deltaSpent())
+        << formatSignificant(f.epsilonSpent()) << ", " << formatSignificant(f.deltaSpent())
         << ") (a gauge, not a guarantee)\n";
     out.flush();
     if (auto written = transcript->commit(io::writeTranscriptJson(s)); !written) {

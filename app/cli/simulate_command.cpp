@@ -9,6 +9,7 @@
 #include "core/io/json_fields.h"
 #include "core/io/text_file.h"
 #include "core/simulation/relative_error_lab.h"
+#include "core/util/number_format.h"
 #include "resources/dataset_catalog.h"
 
 #include <chrono>
@@ -48,9 +49,7 @@ constexpr const char *kUsage
 
 std::string format(double x)
 {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.4g", x);
-    return buffer;
+    return formatSignificant(x, 4);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 
 #include "app/cli/options.h"
 #include "core/io/session_file.h"
+#include "core/util/number_format.h"
 #include "core/util/plural.h"
 #include "resources/dataset_catalog.h"
 
@@ -26,13 +27,6 @@ constexpr const char *kUsage
       "ex-post boundary's E(T)). Exit status 0 when consistent, 1 with a one-line message otherwise. The dataset\n"
       "recorded in the file is used unless --dataset names another copy (whose digest must still\n"
       "match). Resuming a journal and opening a file in the GUI run the same checks.\n";
-
-std::string format(double x)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", x);
-    return buffer;
-}
 
 } // namespace
 
@@ -84,9 +78,10 @@ int runVerifyCommand(const std::vector<std::string> &args, std::ostream &out, st
                                              + " (checked for consistency only)";
     out << "ok: " << (document->kind == io::SessionFile::Kind::Journal ? "journal" : "transcript") << " with "
         << countNoun(document->events.size(), "request", "requests") << " (" << released << " released); "
-        << recomputed << "; the session is (" << format(filter.epsilonBudget()) << ", "
-        << format(filter.deltaBudget()) << ")-DP by the filter; what is spent corresponds to (ε, δ) ≈ ("
-        << format(filter.epsilonSpent()) << ", " << format(filter.deltaSpent())
+        << recomputed << "; the session is (" << formatSignificant(filter.epsilonBudget()) << ", "
+        << formatSignificant(filter.deltaBudget())
+        << ")-DP by the filter; what is spent corresponds to (ε, δ) ≈ ("
+        << formatSignificant(filter.epsilonSpent()) << ", " << formatSignificant(filter.deltaSpent())
         << ") (a gauge, not a guarantee)\n";
     return 0;
 }

@@ -3,6 +3,7 @@
 
 #include "core/io/text_file.h"
 #include "core/session/ledger/cost_audit.h"
+#include "core/util/number_format.h"
 
 #include <cstdio>
 
@@ -11,9 +12,7 @@ namespace pbx::io {
 namespace {
 std::string format(double x)
 {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.17g", x);
-    return buffer;
+    return formatSignificant(x, 17);
 }
 } // namespace
 

@@ -4,6 +4,7 @@
 #include "core/data/rows.h"
 #include "core/session/planned_cap.h"
 #include "core/session/release/release_plan.h"
+#include "core/util/number_format.h"
 #include "core/util/parameter_checks.h"
 
 #include <algorithm>
@@ -23,13 +24,6 @@ using session::ReleaseMethod;
 using FK = filters::FilterKind;
 
 namespace {
-
-std::string numberText(double x)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g", x);
-    return buffer;
-}
 
 /// One dimension of the cross-classification: a column and its cell labels.
 struct Dimension
@@ -240,8 +234,9 @@ Result<Workload> countCells(const data::Table &table)
             if (digit == 0)
                 continue;
             const std::string name = table.columnInfo(d.column).name;
-            where += (where.empty() ? "" : " and ") + name + " == "
-                     + (d.numeric ? numberText(d.values[digit - 1]) : "\"" + d.labels[digit - 1] + "\"");
+            where
+                += (where.empty() ? "" : " and ") + name + " == "
+                   + (d.numeric ? formatSignificant(d.values[digit - 1]) : "\"" + d.labels[digit - 1] + "\"");
         }
         w.cells.push_back({where, counts[i]});
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/strategies/histogram.h"
 
+#include "core/util/number_format.h"
 #include "core/util/parameter_checks.h"
 
 #include <algorithm>
@@ -9,16 +10,7 @@
 
 namespace pbx::strategies {
 
-namespace {
-
-std::string formatEdge(double x)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g", x);
-    return buffer;
-}
-
-} // namespace
+namespace {} // namespace
 
 Result<std::vector<double>> unitEdges(double lo, double hi)
 {
@@ -71,7 +63,8 @@ Result<std::vector<std::string>> histogramCells(const data::Table &table, const 
     const std::size_t m = e.size() - 1;
     std::vector<std::string> labels;
     for (std::size_t i = 0; i < m; ++i)
-        labels.push_back("[" + formatEdge(e[i]) + ", " + formatEdge(e[i + 1]) + (i + 1 == m ? "]" : ")"));
+        labels.push_back("[" + formatSignificant(e[i]) + ", " + formatSignificant(e[i + 1])
+                         + (i + 1 == m ? "]" : ")"));
     return labels;
 }
 

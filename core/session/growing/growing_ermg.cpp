@@ -8,6 +8,7 @@
 #include "core/mechanisms/discrete_mechanisms.h"
 #include "core/session/growing/growing_exact_noise.h"
 #include "core/session/growing/growing_planned.h"
+#include "core/util/number_format.h"
 #include "core/util/try.h"
 
 #include <algorithm>
@@ -19,13 +20,6 @@ namespace pbx::session {
 namespace {
 
 using growing::growingError;
-
-std::string format(double x)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", x);
-    return buffer;
-}
 
 /// The budget of an ERMG request: zcdp or approx (its noise is Gaussian).
 Result<growing::Budget> ermgBudget(const GrowingRequestSpec &spec)
@@ -100,14 +94,16 @@ Result<void> setGridNoise(GrowingRunPlan &r, double sensitivity, const GrowingRe
     const double variance = math::divideRoundUp(math::multiplyRoundUp(units, units), 2.0 * r.rho);
     if (!(variance <= mechanisms::DiscreteGaussianSampler::kMaxVariance))
         return growingError(growing::kInvalidBudget, "budget.rho",
-                            "the release at t = " + std::to_string(r.start) + " (ρ = " + format(r.rho)
+                            "the release at t = " + std::to_string(r.start)
+                                + " (ρ = " + formatSignificant(r.rho)
                                 + ") needs discrete Gaussian noise beyond the exact sampler's σ² ≤ 2^60");
     // ‖θ̃‖ ≤ ‖θ*‖ + tol/λ ≤ (1 + tol)/λ (λθ* is an average of gradients of norm ≤ 1).
     const double largest = math::divideRoundUp(math::addRoundUp(1.0, spec.ermTol), spec.ermLambda);
     if (!(largest / grid <= 0x1p52))
         return growingError(growing::kInvalidConfig, "erm.lambda",
-                            "the coefficients (up to " + format(largest) + ") do not fit the release grid "
-                                + format(grid) + " at t = " + std::to_string(r.start));
+                            "the coefficients (up to " + formatSignificant(largest)
+                                + ") do not fit the release grid " + formatSignificant(grid)
+                                + " at t = " + std::to_string(r.start));
     auto parameter = mechanisms::rationalAtLeast(variance);
     if (!parameter)
         return parameter.error();
@@ -293,18 +289,20 @@ std::string ermgReleaseLabel(const LedgerEvent &e, std::size_t release)
     const GrowingRecord &r = *e.growingRecord;
     const GrowingEpochRecord &x = r.epochs[release];
     return "ERMG release " + std::to_string(x.index) + " of " + std::to_string(r.plannedEpochs)
-           + ": t = " + std::to_string(x.start) + ", ρ = " + format(x.rho) + ", σ = " + format(x.scale);
+           + ": t = " + std::to_string(x.start) + ", ρ = " + formatSignificant(x.rho)
+           + ", σ = " + formatSignificant(x.scale);
 }
 
 std::string describeErmgRequest(const GrowingRequestSpec &s, const std::string &budget)
 {
     const std::string schedule
-        = s.ermgImprover ? "improver a = " + format(s.decay) + ", every " + std::to_string(s.every)
-                               + (s.every == 1 ? " row" : " rows")
-                         : std::string(growing::scheduleKindName(s.schedule)) + " γ = " + format(s.gamma);
+        = s.ermgImprover
+              ? "improver a = " + formatSignificant(s.decay) + ", every " + std::to_string(s.every)
+                    + (s.every == 1 ? " row" : " rows")
+              : std::string(growing::scheduleKindName(s.schedule)) + " γ = " + formatSignificant(s.gamma);
     return "ERMG stream, t = " + std::to_string(s.startSize) + " … "
            + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", " + schedule
-           + ", λ = " + format(s.ermLambda) + ", " + budget + ", logistic regression on "
+           + ", λ = " + formatSignificant(s.ermLambda) + ", " + budget + ", logistic regression on "
            + std::to_string(kErmgDimension) + " features";
 }
 
@@ -329,8 +327,9 @@ Result<void> auditErmgDesign(const LedgerEvent &e, const data::Table &table, Gro
         const double grid = (*plan)[i].grid;
         for (const double theta : x.answers)
             if (!std::isfinite(theta) || std::round(theta / grid) * grid != theta)
-                return makeError(ErrorCode::Parse, "its coefficient " + format(theta)
-                                                       + " is not a multiple of its grid " + format(grid));
+                return makeError(ErrorCode::Parse, "its coefficient " + formatSignificant(theta)
+                                                       + " is not a multiple of its grid "
+                                                       + formatSignificant(grid));
         return {};
     };
     return auditPlannedEvent(e, *plan, *growingStreamEnd(spec, table), *total, "release", kErmgDimension,

@@ -6,6 +6,7 @@
 #include "core/session/growing/growing_exact_noise.h"
 #include "core/session/growing/growing_planned.h"
 #include "core/session/growing/growing_release.h"
+#include "core/util/number_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,13 +18,6 @@ namespace pbx::session {
 namespace {
 
 using growing::growingError;
-
-std::string format(double x)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", x);
-    return buffer;
-}
 
 bool zcdpBudget(const GrowingRequestSpec &spec)
 {
@@ -263,7 +257,7 @@ std::string nsgRoundLabel(const LedgerEvent &e, std::size_t round)
     const bool zcdp = e.costKind == filters::ChargeKind::Rho;
     return "NSG round " + std::to_string(r.index) + ": opened at t = " + std::to_string(r.start)
            + (r.halt ? ", ⊤ at t = " + std::to_string(*r.halt) : std::string(", open at the end")) + ", "
-           + (zcdp ? "ρ = " : "ε = ") + format(r.charge);
+           + (zcdp ? "ρ = " : "ε = ") + formatSignificant(r.charge);
 }
 
 Result<void> auditNsgEvent(const LedgerEvent &e, const GrowingRequestSpec &spec, std::uint64_t end)
@@ -284,8 +278,9 @@ Result<void> auditNsgEvent(const LedgerEvent &e, const GrowingRequestSpec &spec,
                     + ", but its budget charges " + std::string(filters::chargeKindName(kind)));
     if (nsg.sigmaN != unit->sigmaN || nsg.worstCase != nsgChargeWorstCase(spec, *unit)
         || r.seriesTotal != nsg.worstCase)
-        return fail("its noise unit σ_n = " + format(nsg.sigmaN)
-                    + " or worst case is not the one its budget gives (" + format(unit->sigmaN) + ")");
+        return fail("its noise unit σ_n = " + formatSignificant(nsg.sigmaN)
+                    + " or worst case is not the one its budget gives (" + formatSignificant(unit->sigmaN)
+                    + ")");
     if (r.end != end || r.plannedEpochs != spec.nsgCheckpoints)
         return fail("its plan (" + std::to_string(r.plannedEpochs) + " checkpoints to t = "
                     + std::to_string(r.end) + ") is not the one its parameters give");

@@ -3,22 +3,14 @@
 
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
+#include "core/util/number_format.h"
 #include "core/util/try.h"
 
 #include <cstdio>
 
 namespace pbx::session {
 
-namespace {
-
-std::string format(double x)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", x);
-    return buffer;
-}
-
-} // namespace
+namespace {} // namespace
 
 Result<growing::Budget> growingStreamBudget(const GrowingRequestSpec &spec)
 {
@@ -116,7 +108,7 @@ Result<void> runPlannedStream(const std::vector<GrowingRunPlan> &plan, const std
                        + "): " + std::to_string(record.epochs.size()) + " of " + std::to_string(plan.size())
                        + " " + unit + "s, each its own " + symbol
                        + " charge made before its noise; the whole series sums to at most " + symbol + " = "
-                       + format(record.seriesTotal);
+                       + formatSignificant(record.seriesTotal);
     return {};
 }
 
@@ -140,8 +132,8 @@ Result<void> auditPlannedEvent(const LedgerEvent &e, const std::vector<GrowingRu
                     + "s to t = " + std::to_string(r.end) + ") is not the one its parameters give ("
                     + std::to_string(plan.size()) + " " + unit + "s to t = " + std::to_string(end) + ")");
     if (r.seriesTotal != seriesTotal)
-        return fail("its series total " + format(r.seriesTotal) + " is not the one its parameters give ("
-                    + format(seriesTotal) + ")");
+        return fail("its series total " + formatSignificant(r.seriesTotal)
+                    + " is not the one its parameters give (" + formatSignificant(seriesTotal) + ")");
     if (r.epochs.size() != e.attempts.size())
         return fail("it records " + std::to_string(r.epochs.size()) + " " + unit + "s but "
                     + std::to_string(e.attempts.size()) + " charges");
@@ -161,8 +153,9 @@ Result<void> auditPlannedEvent(const LedgerEvent &e, const std::vector<GrowingRu
             return fail(run + ": its times are not t = " + std::to_string(p.start) + " … "
                         + std::to_string(p.last));
         if (x.epsilon != p.epsilon || x.rho != p.rho || x.beta != p.beta)
-            return fail(run + ": it records ε = " + format(x.epsilon) + ", ρ = " + format(x.rho)
-                        + ", but its schedule gives ε = " + format(p.epsilon) + ", ρ = " + format(p.rho));
+            return fail(run + ": it records ε = " + formatSignificant(x.epsilon)
+                        + ", ρ = " + formatSignificant(x.rho) + ", but its schedule gives ε = "
+                        + formatSignificant(p.epsilon) + ", ρ = " + formatSignificant(p.rho));
         if (x.scale != p.scale || x.bound != p.bound)
             return fail(run + ": its noise scale or bound is not the one its schedule gives");
         const Attempt &a = e.attempts[i];

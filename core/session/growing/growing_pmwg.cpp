@@ -8,6 +8,7 @@
 #include "core/session/growing/growing_nsg.h"
 #include "core/session/growing/growing_planned.h"
 #include "core/session/growing/growing_release.h"
+#include "core/util/number_format.h"
 
 #include <algorithm>
 #include <array>
@@ -20,13 +21,6 @@ namespace pbx::session {
 namespace {
 
 using growing::growingError;
-
-std::string format(double x)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", x);
-    return buffer;
-}
 
 /// The request seen as an NSG request with PMWG's sparse vector: time cap c₀, threshold T, exponent
 /// p and the same budget — so the noise unit, the round charges and their worst case are NSG's,
@@ -311,7 +305,7 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &tab
                            + std::to_string(pmwg.rounds.size()) + " sparse-vector rounds, each charged "
                            + symbol
                            + " for its whole worst case when it opened; the charges' worst case over "
-                           + "all transcripts is " + symbol + " = " + format(pmwg.worstCase);
+                           + "all transcripts is " + symbol + " = " + formatSignificant(pmwg.worstCase);
     }
     record.pmwg = std::move(pmwg);
     return {};
@@ -327,24 +321,26 @@ std::string pmwgRoundLabel(const LedgerEvent &e, std::size_t round)
         halt = ", ⊤ at t = " + std::to_string(*r.halt) + " (query " + std::to_string(p.hard[round].query)
                + ")";
     return "PMWG round " + std::to_string(r.index) + ": opened at t = " + std::to_string(r.start) + halt
-           + ", " + (zcdp ? "ρ = " : "ε = ") + format(r.charge);
+           + ", " + (zcdp ? "ρ = " : "ε = ") + formatSignificant(r.charge);
 }
 
 std::string describePmwgRequest(const GrowingRequestSpec &s)
 {
     const PmwgRequestSpec &p = s.pmwg;
-    const std::string budget = s.budgetKind == growing::BudgetKind::Zcdp ? "ρ ≤ " + format(s.rho)
-                               : s.budgetKind == growing::BudgetKind::Approx
-                                   ? "(" + format(s.epsilon) + ", " + format(s.delta) + ")"
-                                   : "ε ≤ " + format(s.epsilon);
+    const std::string budget
+        = s.budgetKind == growing::BudgetKind::Zcdp ? "ρ ≤ " + formatSignificant(s.rho)
+          : s.budgetKind == growing::BudgetKind::Approx
+              ? "(" + formatSignificant(s.epsilon) + ", " + formatSignificant(s.delta) + ")"
+              : "ε ≤ " + formatSignificant(s.epsilon);
     auto shape = growing::universeShape(p.universe);
-    const std::string constants = p.mode == "theory" ? "theory α = " + format(p.alpha)
-                                                     : "practical T = " + format(p.threshold) + ", η = "
-                                                           + format(p.eta) + ", c₀ = " + format(p.c0);
+    const std::string constants = p.mode == "theory" ? "theory α = " + formatSignificant(p.alpha)
+                                                     : "practical T = " + formatSignificant(p.threshold)
+                                                           + ", η = " + formatSignificant(p.eta)
+                                                           + ", c₀ = " + formatSignificant(p.c0);
     return "PMWG stream, t = " + std::to_string(s.startSize) + " … "
            + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", universe " + p.universe
            + (shape ? " (N = " + std::to_string(shape->cells) + ")" : std::string()) + ", " + constants
-           + ", p = " + format(p.exponent) + ", " + std::to_string(p.checkpoints) + " × "
+           + ", p = " + formatSignificant(p.exponent) + ", " + std::to_string(p.checkpoints) + " × "
            + std::to_string(p.perCheckpoint) + " queries, " + budget;
 }
 
@@ -373,8 +369,9 @@ Result<void> auditPmwgEvent(const LedgerEvent &e, const GrowingRequestSpec &spec
                     + ", but its budget charges " + std::string(filters::chargeKindName(kind)));
     if (p.universe != universe->cells || p.sigmaN != unit->sigmaN
         || p.worstCase != pmwgChargeWorstCase(spec, *unit) || r.seriesTotal != p.worstCase)
-        return fail("its universe, noise unit σ_n = " + format(p.sigmaN)
-                    + " or worst case is not the one its request gives (σ_n = " + format(unit->sigmaN) + ")");
+        return fail("its universe, noise unit σ_n = " + formatSignificant(p.sigmaN)
+                    + " or worst case is not the one its request gives (σ_n = "
+                    + formatSignificant(unit->sigmaN) + ")");
     if (r.end != end || r.plannedEpochs != spec.pmwg.checkpoints)
         return fail("its plan (" + std::to_string(r.plannedEpochs) + " checkpoints to t = "
                     + std::to_string(r.end) + ") is not the one its parameters give");
@@ -450,8 +447,9 @@ Result<void> auditPmwgEvent(const LedgerEvent &e, const GrowingRequestSpec &spec
                 ++capped;
             if (!hard) {
                 if (cp.answers[k] != estimate)
-                    return fail(name + ": its answer " + format(cp.answers[k]) + " is not ⟨q, x̂⟩ = "
-                                + format(estimate) + " of the replayed public histogram");
+                    return fail(name + ": its answer " + formatSignificant(cp.answers[k])
+                                + " is not ⟨q, x̂⟩ = " + formatSignificant(estimate)
+                                + " of the replayed public histogram");
                 continue;
             }
             const PmwgHardRecord &h = p.hard[hardSoFar];

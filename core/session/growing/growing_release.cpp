@@ -11,6 +11,7 @@
 #include "core/session/growing/growing_planned.h"
 #include "core/session/growing/growing_pmwg.h"
 #include "core/session/growing/growing_smalldb.h"
+#include "core/util/number_format.h"
 #include "core/util/try.h"
 
 #include <algorithm>
@@ -24,13 +25,6 @@ namespace pbx::session {
 namespace {
 
 using growing::growingError;
-
-std::string format(double x)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", x);
-    return buffer;
-}
 
 /// The request's predicates, compiled against the table's schema (no row is read). Errors:
 /// INVALID_BLACK_BOX naming the query.
@@ -435,7 +429,7 @@ std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
     const bool improver = e.request.growing && e.request.growing->algorithm == GrowingAlgorithm::BBImprover;
     return std::string(improver ? "BBImprover run " : "BBScheduler epoch ") + std::to_string(x.index) + " of "
            + std::to_string(r.plannedEpochs) + ": t = " + std::to_string(x.start) + ", "
-           + (zcdp ? "ρ = " + format(x.rho) : "ε = " + format(x.epsilon));
+           + (zcdp ? "ρ = " + formatSignificant(x.rho) : "ε = " + formatSignificant(x.epsilon));
 }
 
 std::string describeGrowingRequest(const QueryRequest &request)
@@ -443,26 +437,28 @@ std::string describeGrowingRequest(const QueryRequest &request)
     const GrowingRequestSpec &s = *request.growing;
     if (s.algorithm == GrowingAlgorithm::Pmwg)
         return describePmwgRequest(s);
-    const std::string budget = s.budgetKind == growing::BudgetKind::Zcdp ? "ρ ≤ " + format(s.rho)
-                               : s.budgetKind == growing::BudgetKind::Approx
-                                   ? "(" + format(s.epsilon) + ", " + format(s.delta) + ")"
-                                   : "ε ≤ " + format(s.epsilon);
+    const std::string budget
+        = s.budgetKind == growing::BudgetKind::Zcdp ? "ρ ≤ " + formatSignificant(s.rho)
+          : s.budgetKind == growing::BudgetKind::Approx
+              ? "(" + formatSignificant(s.epsilon) + ", " + formatSignificant(s.delta) + ")"
+              : "ε ≤ " + formatSignificant(s.epsilon);
     if (s.algorithm == GrowingAlgorithm::Ermg)
         return describeErmgRequest(s, budget);
     if (s.algorithm == GrowingAlgorithm::SmallDb)
         return describeSmallDbRequest(s, budget);
     if (s.algorithm == GrowingAlgorithm::Nsg)
         return "NSG stream, t = " + std::to_string(s.startSize) + " … "
-               + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", p = " + format(s.nsgExponent)
-               + ", T = " + format(s.nsgThreshold) + ", "
-               + (s.nsgCapKind == NsgCapKind::Time ? "time cap c₀ = " : "constant cap c = ")
-               + format(s.nsgCap) + ", " + std::to_string(s.nsgCheckpoints) + " checkpoints, " + budget + ", "
-               + std::to_string(s.queries.size()) + (s.queries.size() == 1 ? " query" : " queries");
+               + (s.end ? std::to_string(*s.end) : std::string("all rows"))
+               + ", p = " + formatSignificant(s.nsgExponent) + ", T = " + formatSignificant(s.nsgThreshold)
+               + ", " + (s.nsgCapKind == NsgCapKind::Time ? "time cap c₀ = " : "constant cap c = ")
+               + formatSignificant(s.nsgCap) + ", " + std::to_string(s.nsgCheckpoints) + " checkpoints, "
+               + budget + ", " + std::to_string(s.queries.size())
+               + (s.queries.size() == 1 ? " query" : " queries");
     const std::string schedule
         = s.algorithm == GrowingAlgorithm::BBImprover
-              ? "a = " + format(s.decay) + ", every " + std::to_string(s.every)
+              ? "a = " + formatSignificant(s.decay) + ", every " + std::to_string(s.every)
                     + (s.every == 1 ? " row" : " rows")
-              : std::string(growing::scheduleKindName(s.schedule)) + " γ = " + format(s.gamma);
+              : std::string(growing::scheduleKindName(s.schedule)) + " γ = " + formatSignificant(s.gamma);
     return growingAlgorithmTitle(s) + " stream, t = " + std::to_string(s.startSize) + " … "
            + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", " + schedule + ", " + budget
            + ", " + std::to_string(s.queries.size()) + (s.queries.size() == 1 ? " query" : " queries");
@@ -556,7 +552,7 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
                   + " sparse-vector rounds, each charged " + symbol
                   + " for its whole worst case when it opened; " + std::to_string(r.hard.size())
                   + " ⊤ answers; the charges' worst case over all transcripts is " + symbol + " = "
-                  + format(r.worstCase);
+                  + formatSignificant(r.worstCase);
         }
         event.growingRecord = std::move(record);
         return append(std::move(event));
@@ -602,7 +598,8 @@ Result<void> auditLaplaceKEvent(const LedgerEvent &e, const data::Table &table, 
                     + "s to t = " + std::to_string(r.end) + ") is not the one its parameters give ("
                     + std::to_string(plan->size()) + " " + unit + "s)");
     if (auto total = growingSeriesTotal(spec); !total || *total != r.seriesTotal)
-        return fail("its series total " + format(r.seriesTotal) + " is not the one its parameters give");
+        return fail("its series total " + formatSignificant(r.seriesTotal)
+                    + " is not the one its parameters give");
     if (r.epochs.size() != e.attempts.size())
         return fail("it records " + std::to_string(r.epochs.size()) + " " + unit + "s but "
                     + std::to_string(e.attempts.size()) + " charges");
@@ -624,8 +621,9 @@ Result<void> auditLaplaceKEvent(const LedgerEvent &e, const data::Table &table, 
             return fail(run + ": its times are not t_" + std::to_string(i) + " = " + std::to_string(p.start)
                         + " … " + std::to_string(p.last));
         if (x.epsilon != p.epsilon || x.rho != p.rho || x.beta != p.beta)
-            return fail(run + ": it records ε = " + format(x.epsilon) + ", ρ = " + format(x.rho)
-                        + ", but its schedule gives ε = " + format(p.epsilon) + ", ρ = " + format(p.rho));
+            return fail(run + ": it records ε = " + formatSignificant(x.epsilon)
+                        + ", ρ = " + formatSignificant(x.rho) + ", but its schedule gives ε = "
+                        + formatSignificant(p.epsilon) + ", ρ = " + formatSignificant(p.rho));
         if (x.scale != p.scale || x.bound != p.bound)
             return fail(run + ": its noise scale or bound is not the one ε_" + std::to_string(i) + " gives");
         const Attempt &a = e.attempts[i];
@@ -639,7 +637,7 @@ Result<void> auditLaplaceKEvent(const LedgerEvent &e, const data::Table &table, 
             if (a.releases[j].value != x.answers[j] || a.releases[j].scale != p.scale)
                 return fail(run + ": its released answers differ from its record");
             if (design == GrowingNoiseDesign::Exact && !isCountFraction(x.answers[j], x.start))
-                return fail(run + ": answer " + std::to_string(j) + " (" + format(x.answers[j])
+                return fail(run + ": answer " + std::to_string(j) + " (" + formatSignificant(x.answers[j])
                             + ") is not a count over t = " + std::to_string(x.start)
                             + " (the exact discrete noise releases (count + Z)/t)");
         }

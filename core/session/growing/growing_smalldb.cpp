@@ -6,6 +6,7 @@
 #include "core/growing/growing_lab.h"
 #include "core/growing/smalldb.h"
 #include "core/session/growing/growing_planned.h"
+#include "core/util/number_format.h"
 #include "core/util/try.h"
 
 #include <cmath>
@@ -17,13 +18,6 @@ namespace pbx::session {
 namespace {
 
 using growing::growingError;
-
-std::string format(double x)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", x);
-    return buffer;
-}
 
 /// The sampler's ε range (growing::SmallDb::sample).
 constexpr double kMinEpsilon = 0x1p-20;
@@ -84,7 +78,7 @@ Result<std::vector<GrowingRunPlan>> smallDbRunPlan(const GrowingRequestSpec &spe
         if (!(e.privacy.epsilon >= kMinEpsilon && e.privacy.epsilon <= kMaxEpsilon))
             return growingError(growing::kInvalidConfig, "schedule.gamma",
                                 "epoch " + std::to_string(e.privacy.index)
-                                    + "'s ε = " + format(e.privacy.epsilon)
+                                    + "'s ε = " + formatSignificant(e.privacy.epsilon)
                                     + " is outside the sampler's 2^-20 … 2^20; shorten the stream");
         GrowingRunPlan r;
         r.index = e.privacy.index;
@@ -166,8 +160,8 @@ std::string smallDbEpochLabel(const LedgerEvent &e, std::size_t epoch)
     const bool zcdp = e.costKind == filters::ChargeKind::Rho;
     return "SmallDBG epoch " + std::to_string(x.index) + " of " + std::to_string(r.plannedEpochs)
            + ": t = " + std::to_string(x.start) + ", "
-           + (zcdp ? "ρ = " + format(x.rho) + " (ε = " + format(x.epsilon) + ")"
-                   : "ε = " + format(x.epsilon));
+           + (zcdp ? "ρ = " + formatSignificant(x.rho) + " (ε = " + formatSignificant(x.epsilon) + ")"
+                   : "ε = " + formatSignificant(x.epsilon));
 }
 
 std::string smallDbDatabaseText(const GrowingEpochRecord &x)
@@ -191,7 +185,7 @@ std::string describeSmallDbRequest(const GrowingRequestSpec &s, const std::strin
 {
     return "SmallDBG stream, t = " + std::to_string(s.startSize) + " … "
            + (s.end ? std::to_string(*s.end) : std::string("all rows")) + ", "
-           + std::string(growing::scheduleKindName(s.schedule)) + " γ = " + format(s.gamma)
+           + std::string(growing::scheduleKindName(s.schedule)) + " γ = " + formatSignificant(s.gamma)
            + ", m = " + std::to_string(s.smallDbSize) + ", " + budget + ", "
            + std::to_string(growing::kCpsSmallDbQueries) + " marginal queries";
 }

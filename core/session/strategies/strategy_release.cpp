@@ -13,6 +13,7 @@
 #include "core/strategies/quantiles.h"
 #include "core/strategies/range_workload.h"
 #include "core/strategies/tree_strategy.h"
+#include "core/util/number_format.h"
 #include "core/util/parameter_checks.h"
 
 #include <algorithm>
@@ -108,13 +109,6 @@ std::size_t strategySensitivity(const RangeStrategy &s, std::size_t k, data::Nei
         return 0;
     }
     return 0;
-}
-
-std::string formatValue(double x)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g", x);
-    return buffer;
 }
 
 /// A derived answer and the released histogram it reads: the last released histogram event among
@@ -414,8 +408,8 @@ Result<StrategyDrawn> drawHistogram(const StrategyDraw &d)
     out.answer = total;
     out.errorBound = totalBar->high - totalBar->value;
     out.accounting = "answer: the total of " + std::to_string(all.size()) + " noisy cells (± "
-                     + formatValue(out.errorBound) + "); each cell ± " + std::to_string(released->halfWidth)
-                     + ", the target's unit";
+                     + formatSignificant(out.errorBound) + "); each cell ± "
+                     + std::to_string(released->halfWidth) + ", the target's unit";
     out.mechanism = EventMechanism::Histogram;
     return out;
 }
@@ -448,7 +442,7 @@ Result<StrategyDrawn> drawQuantile(const StrategyDraw &d)
     out.answer = grid[*pick];
     out.errorBound = strategies::quantileRankErrorBound(epsilon, grid.size(), d.beta);
     out.targetMet = !out.capped;
-    out.record.labels = {"q=" + formatValue(d.spec.q)};
+    out.record.labels = {"q=" + formatSignificant(d.spec.q)};
     out.record.values = {out.answer};
     out.record.halfWidths = {out.errorBound};
     out.record.variances = {0.0};
@@ -603,8 +597,9 @@ Result<StrategyDrawn> drawWorkload(const StrategyDraw &d)
     record.sensitivity = delta;
     double widest = 0.0;
     for (std::size_t r = 0; r < ranges.size(); ++r) {
-        record.labels.push_back("[" + formatValue(domain.lo + static_cast<double>(ranges[r].first)) + ", "
-                                + formatValue(domain.lo + static_cast<double>(ranges[r].last)) + "]");
+        record.labels.push_back("[" + formatSignificant(domain.lo + static_cast<double>(ranges[r].first))
+                                + ", " + formatSignificant(domain.lo + static_cast<double>(ranges[r].last))
+                                + "]");
         record.values.push_back(answers[r]);
         record.variances.push_back(variances[r]);
         record.halfWidths.push_back(std::sqrt(variances[r] / d.beta));
@@ -741,9 +736,10 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
             return fail(epsilon.error().message);
         if (!(std::fabs(releases[0].cost - *epsilon) <= 1e-12 * *epsilon))
             return fail("its exponential mechanism ran at epsilon " + filters::formatAmount(releases[0].cost)
-                        + ", but its target (" + formatValue(e.request.target.error) + " at "
-                        + formatValue(e.request.target.confidence) + " over " + std::to_string(grid->size())
-                        + " candidates" + (capped ? ", capped by max_cost" : "") + ") gives "
+                        + ", but its target (" + formatSignificant(e.request.target.error) + " at "
+                        + formatSignificant(e.request.target.confidence) + " over "
+                        + std::to_string(grid->size()) + " candidates"
+                        + (capped ? ", capped by max_cost" : "") + ") gives "
                         + filters::formatAmount(*epsilon));
         auto implied = transformedCharge(spec, *stability, *epsilon);
         if (!implied || e.cost < *implied * (1.0 - 1e-12))
@@ -751,8 +747,8 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
         const double bar
             = strategies::quantileRankErrorBound(*epsilon, grid->size(), 1.0 - e.request.target.confidence);
         if (!(std::fabs(e.errorBound - bar) <= 1e-12 * bar))
-            return fail("its error bar " + formatValue(e.errorBound) + " is not the one its epsilon gives ("
-                        + formatValue(bar) + ")");
+            return fail("its error bar " + formatSignificant(e.errorBound)
+                        + " is not the one its epsilon gives (" + formatSignificant(bar) + ")");
         if (!std::binary_search(grid->begin(), grid->end(), e.answer) || releases[0].value != e.answer
             || !e.strategyRecord || e.strategyRecord->values != std::vector<double>{e.answer}
             || e.strategyRecord->halfWidths != std::vector<double>{e.errorBound})
@@ -817,10 +813,10 @@ Result<void> auditDerivedEvent(const LedgerEvent &e, std::span<const LedgerEvent
     if (!e.strategyRecord || e.strategyRecord->values.size() != 1 || e.strategyRecord->halfWidths.size() != 1
         || !close(e.answer, a.value) || !close(e.strategyRecord->values[0], a.value)
         || !close(e.errorBound, bar) || !close(e.strategyRecord->halfWidths[0], bar))
-        return fail("its answer " + formatValue(e.answer) + " ± " + formatValue(e.errorBound)
+        return fail("its answer " + formatSignificant(e.answer) + " ± " + formatSignificant(e.errorBound)
                     + " is not the one derived again from '" + spec.of + "' (event "
-                    + std::to_string(derived->source->index) + "): " + formatValue(a.value) + " ± "
-                    + formatValue(bar));
+                    + std::to_string(derived->source->index) + "): " + formatSignificant(a.value) + " ± "
+                    + formatSignificant(bar));
     return {};
 }
 
@@ -871,7 +867,7 @@ std::string describeStrategyRequest(const QueryRequest &request)
         text = "histogram of " + request.query.column;
         break;
     case StrategyRequestKind::Quantile:
-        text = "quantile q=" + formatValue(s.q) + " of " + request.query.column;
+        text = "quantile q=" + formatSignificant(s.q) + " of " + request.query.column;
         break;
     case StrategyRequestKind::Derived:
         text = std::string(strategies::derivedKindName(s.derived)) + " of " + s.of + ": cells "
