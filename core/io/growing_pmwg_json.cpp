@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/growing_pmwg_json.h"
 
+#include "core/io/json_fields.h"
+
 #include <algorithm>
 
 namespace pbx::io {
@@ -11,26 +13,6 @@ namespace {
 
 constexpr const char *kPmwgKeys[]
     = {"universe", "mode", "alpha", "p", "c0", "T", "eta", "checkpoints", "per_checkpoint"};
-
-/// The array `key` of `o`, each element an object read by `read`. Errors: Parse naming the field.
-template<typename T, typename Read>
-Result<std::vector<T>> objects(const Json &o, const char *key, const std::string &path, Read read)
-{
-    auto it = o.find(key);
-    if (it == o.end() || !it->is_array())
-        return makeError(ErrorCode::Parse, path + "." + key + ": expected an array");
-    std::vector<T> out;
-    for (std::size_t i = 0; i < it->size(); ++i) {
-        const std::string p = path + "." + key + "[" + std::to_string(i) + "]";
-        if (!(*it)[i].is_object())
-            return makeError(ErrorCode::Parse, p + ": expected an object");
-        auto x = read((*it)[i], p);
-        if (!x)
-            return x.error();
-        out.push_back(std::move(*x));
-    }
-    return out;
-}
 
 /// Reads the unsigned fields `keys` of `o` into `targets`, in order. Errors: Parse naming the field.
 Result<void> unsignedFields(const Json &o, const std::string &path, std::initializer_list<const char *> keys,
@@ -152,7 +134,7 @@ Result<session::PmwgRecord> pmwgRecordFromJson(const Json &o, const std::string 
         return ok.error();
     if (auto ok = numberFields(o, path, {"sigma_n", "worst_case"}, {&r.sigmaN, &r.worstCase}); !ok)
         return ok.error();
-    auto rounds = objects<session::PmwgRoundRecord>(
+    auto rounds = json::objects<session::PmwgRoundRecord>(
         o, "rounds", path, [](const Json &e, const std::string &p) -> Result<session::PmwgRoundRecord> {
             session::PmwgRoundRecord x;
             if (auto ok = unsignedFields(e, p, {"index", "start"}, {&x.index, &x.start}); !ok)
@@ -170,7 +152,7 @@ Result<session::PmwgRecord> pmwgRecordFromJson(const Json &o, const std::string 
     if (!rounds)
         return rounds.error();
     r.rounds = std::move(*rounds);
-    auto hard = objects<session::PmwgHardRecord>(
+    auto hard = json::objects<session::PmwgHardRecord>(
         o, "hard", path, [](const Json &e, const std::string &p) -> Result<session::PmwgHardRecord> {
             session::PmwgHardRecord x;
             if (auto ok = unsignedFields(e, p, {"time", "query"}, {&x.time, &x.query}); !ok)
@@ -182,7 +164,7 @@ Result<session::PmwgRecord> pmwgRecordFromJson(const Json &o, const std::string 
     if (!hard)
         return hard.error();
     r.hard = std::move(*hard);
-    auto checkpoints = objects<session::PmwgCheckpointRecord>(
+    auto checkpoints = json::objects<session::PmwgCheckpointRecord>(
         o, "checkpoints", path,
         [](const Json &e, const std::string &p) -> Result<session::PmwgCheckpointRecord> {
             session::PmwgCheckpointRecord x;

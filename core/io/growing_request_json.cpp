@@ -4,6 +4,7 @@
 #include "core/growing/growing_lab.h"
 #include "core/io/growing_lab_json.h"
 #include "core/io/growing_pmwg_json.h"
+#include "core/io/json_fields.h"
 #include "core/util/try.h"
 
 #include <algorithm>
@@ -54,26 +55,6 @@ Result<std::uint64_t> readUnsigned(const Json &o, const char *key, const std::st
     return json::unsignedInteger(o, key, path);
 }
 
-/// The array `key` of `o`, each element an object read by `read`. Errors: Parse naming the field.
-template<typename T, typename Read>
-Result<std::vector<T>> objects(const Json &o, const char *key, const std::string &path, Read read)
-{
-    auto it = o.find(key);
-    if (it == o.end() || !it->is_array())
-        return makeError(ErrorCode::Parse, path + "." + key + ": expected an array");
-    std::vector<T> out;
-    for (std::size_t i = 0; i < it->size(); ++i) {
-        const std::string p = path + "." + key + "[" + std::to_string(i) + "]";
-        if (!(*it)[i].is_object())
-            return makeError(ErrorCode::Parse, p + ": expected an object");
-        auto x = read((*it)[i], p);
-        if (!x)
-            return x.error();
-        out.push_back(std::move(*x));
-    }
-    return out;
-}
-
 Result<session::NsgRecord> nsgRecordFromJson(const Json &o, const std::string &path)
 {
     if (!o.is_object())
@@ -87,7 +68,7 @@ Result<session::NsgRecord> nsgRecordFromJson(const Json &o, const std::string &p
         return worst.error();
     r.sigmaN = *sigma;
     r.worstCase = *worst;
-    auto rounds = objects<session::NsgRoundRecord>(
+    auto rounds = json::objects<session::NsgRoundRecord>(
         o, "rounds", path, [](const Json &e, const std::string &p) -> Result<session::NsgRoundRecord> {
             session::NsgRoundRecord x;
             auto index = readUnsigned(e, "index", p);
@@ -113,7 +94,7 @@ Result<session::NsgRecord> nsgRecordFromJson(const Json &o, const std::string &p
     if (!rounds)
         return rounds.error();
     r.rounds = std::move(*rounds);
-    auto hard = objects<session::NsgHardRecord>(
+    auto hard = json::objects<session::NsgHardRecord>(
         o, "hard", path, [](const Json &e, const std::string &p) -> Result<session::NsgHardRecord> {
             session::NsgHardRecord x;
             auto time = readUnsigned(e, "time", p);
@@ -137,7 +118,7 @@ Result<session::NsgRecord> nsgRecordFromJson(const Json &o, const std::string &p
     if (!hard)
         return hard.error();
     r.hard = std::move(*hard);
-    auto checkpoints = objects<session::NsgCheckpointRecord>(
+    auto checkpoints = json::objects<session::NsgCheckpointRecord>(
         o, "checkpoints", path,
         [](const Json &e, const std::string &p) -> Result<session::NsgCheckpointRecord> {
             session::NsgCheckpointRecord x;

@@ -3,6 +3,7 @@
 
 #include "core/session/growing/growing_release.h"
 #include "core/session/ledger/session_ledger.h"
+#include "core/util/number_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -59,37 +60,16 @@ std::string formatNumber(double x, int digits)
     return buffer;
 }
 
-namespace {
-
-/// x rounded towards +∞ (up = true) or −∞ at `digits` significant digits, then printed. The
-/// printed value is re-read and nudged one unit in the last digit when the round trip moved it
-/// the wrong way.
-std::string formatDirected(double x, int digits, bool up)
-{
-    if (!std::isfinite(x) || x == 0.0)
-        return formatNumber(x, digits);
-    const int exponent = static_cast<int>(std::floor(std::log10(std::fabs(x))));
-    const double unit = std::pow(10.0, exponent - digits + 1);
-    double rounded = (up ? std::ceil(x / unit) : std::floor(x / unit)) * unit;
-    std::string text = formatNumber(rounded, digits);
-    const double back = std::strtod(text.c_str(), nullptr);
-    if (up ? back < x : back > x) {
-        rounded += up ? unit : -unit;
-        text = formatNumber(rounded, digits);
-    }
-    return text;
-}
-
-} // namespace
-
 std::string formatUpper(double x, int digits)
 {
-    return formatDirected(x, digits, true);
+    return std::isfinite(x) && x != 0.0 ? pbx::formatDirected(x, digits, Rounding::Up)
+                                        : formatNumber(x, digits);
 }
 
 std::string formatLower(double x, int digits)
 {
-    return formatDirected(x, digits, false);
+    return std::isfinite(x) && x != 0.0 ? pbx::formatDirected(x, digits, Rounding::Down)
+                                        : formatNumber(x, digits);
 }
 
 std::string describeTarget(const session::AccuracyTarget &target)
