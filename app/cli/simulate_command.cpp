@@ -10,6 +10,7 @@
 #include "core/io/text_file.h"
 #include "core/simulation/relative_error_lab.h"
 #include "core/util/number_format.h"
+#include "core/util/try.h"
 #include "resources/dataset_catalog.h"
 
 #include <chrono>
@@ -52,25 +53,105 @@ std::string format(double x)
     return formatSignificant(x, 4);
 }
 
-} // namespace
-
-int runSimulateCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+/// The relative-error lab's settings from the command line. Errors: the option's one-line message.
+Result<simulation::LabSettings> parseLabSettings(const Options &options)
 {
-    if (args.empty() || args[0] == "--help") {
-        out << kUsage;
-        return args.empty() ? 2 : 0;
+    simulation::LabSettings s;
+    for (const auto &[name, field] : std::initializer_list<std::pair<const char *, double *>>{
+             {"--alpha", &s.alpha},
+             {"--epsilon", &s.epsilon},
+             {"--delta", &s.delta},
+             {"--max-epsilon-per-query", &s.maxEpsilonPerQuery},
+             {"--confidence", &s.confidence}}) {
+        PBX_TRY(value, options.number(name));
+        if (value)
+            *field = *value;
     }
-    if (args[0] == "strategies")
-        return runSimulateStrategies({args.begin() + 1, args.end()}, out, err);
-    if (args[0] == "growing")
-        return runSimulateGrowing({args.begin() + 1, args.end()}, out, err);
-    if (args[0] != "relative-error") {
-        err << "pbx-cli simulate: unknown simulation '" << args[0]
-            << "' (expected relative-error, strategies or growing)\n";
-        return 2;
+    for (const auto &[name, field] :
+         std::initializer_list<std::pair<const char *, int *>>{{"--repetitions", &s.repetitions},
+                                                               {"--queries", &s.queriesPerRepetition},
+                                                               {"--plan-queries", &s.plannedQueries}}) {
+        PBX_TRY(value, options.unsignedInteger(name));
+        if (value)
+            *field = static_cast<int>(std::min<std::uint64_t>(*value, 1u << 30));
     }
+    PBX_TRY(seed, options.unsignedInteger("--seed"));
+    s.seed = seed.value_or(1);
+    PBX_RETURN_IF_ERROR(s.validate());
+    return s;
+}
+
+/// The table the lab runs on: the dataset when it is public, or (--synthetic) a table drawn from
+/// its public metadata alone. Errors: loading, synthesis, or the lab's refusal of private data.
+Result<data::Table> loadLabTable(const Options &options, const std::string &datasetName, std::uint64_t seed)
+{
+    auto table = resources::loadDataset(datasetName);
+    if (!table)
+        return makeError(table.error().code, "--dataset: " + table.error().message);
+    if (options.has("--synthetic")) {
+        auto synthetic = simulation::synthesizeFromMetadata(*table, seed);
+        if (!synthetic)
+            return makeError(synthetic.error().code, "--synthetic: " + synthetic.error().message);
+        return synthetic;
+    }
+    if (!table->isPublic())
+        return makeError(ErrorCode::Unsupported, simulation::labRefusal(table->name()) + " (--synthetic)");
+    return table;
+}
+
+/// The "settings" object of the lab's output document.
+io::json::Json settingsJson(const simulation::LabSettings &s, const std::string &datasetName, bool synthetic,
+                            std::size_t cells)
+{
+    return {{"dataset", datasetName},
+            {"synthetic", synthetic},
+            {"cells", cells},
+            {"queries_per_repetition",
+             std::min<std::size_t>(cells, static_cast<std::size_t>(s.queriesPerRepetition))},
+            {"alpha", s.alpha},
+            {"confidence", s.confidence},
+            {"epsilon", s.epsilon},
+            {"delta", s.delta},
+            {"repetitions", s.repetitions},
+            {"max_epsilon_per_query", s.maxEpsilonPerQuery},
+            {"max_rho_per_query", s.maxEpsilonPerQuery * s.maxEpsilonPerQuery / 2.0},
+            {"per_query_cap", s.maxEpsilonPerQuery > 0.0 ? "fixed (max_epsilon_per_query)"
+                              : s.plannedQueries > 0     ? "remaining / plan_queries"
+                                                         : "remaining / queries still to come"},
+            {"plan_queries", s.plannedQueries},
+            {"unified_expost_epsilon_share", s.split.expostEpsilonShare},
+            {"seed", s.seed},
+            {"note", "simulation mode: true counts are read to score accuracy, never to stop"}};
+}
+
+/// Prints the results table to `out` and returns them as the document's "results" array.
+io::json::Json printAndListResults(const std::vector<simulation::LabResult> &results, std::ostream &out)
+{
+    io::json::Json list = io::json::Json::array();
+    out << "method              filter          answered (mean ± sd)   within α   ε spent\n";
+    for (const auto &r : results) {
+        const std::string method(session::releaseMethodName(r.method.mechanism));
+        const std::string filter(filters::filterKindName(r.method.filter));
+        list.push_back({{"method", method},
+                        {"filter", filter},
+                        {"answered", {{"mean", r.answeredMean}, {"sd", r.answeredSd}}},
+                        {"within_alpha", r.withinAlpha},
+                        {"attempted", {{"mean", r.attemptedMean}}},
+                        {"epsilon_spent", {{"mean", r.epsilonSpentMean}}}});
+        char line[160];
+        std::snprintf(line, sizeof line, "%-19s %-15s %8.1f ± %-8.1f       %6.4f     %s\n", method.c_str(),
+                      filter.c_str(), r.answeredMean, r.answeredSd, r.withinAlpha,
+                      format(r.epsilonSpentMean).c_str());
+        out << line;
+    }
+    return list;
+}
+
+/// pbx-cli simulate relative-error: runs the lab and writes its document. Returns the exit code.
+int runRelativeError(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+{
     auto options
-        = Options::parse({args.begin() + 1, args.end()},
+        = Options::parse(args,
                          {"--out", "--dataset", "--alpha", "--epsilon", "--delta", "--repetitions",
                           "--queries", "--max-epsilon-per-query", "--confidence", "--seed", "--plan-queries"},
                          {"--help", "--synthetic"});
@@ -87,140 +168,69 @@ int runSimulateCommand(const std::vector<std::string> &args, std::ostream &out, 
         err << "pbx-cli simulate: --out is required (see --help)\n";
         return 2;
     }
+    const std::string datasetName = options->value("--dataset").value_or("cps1988");
     // --out is replaced at the end: never the dataset or its metadata sidecar.
-    if (auto clash = outNamesAnInput(*outPath, {options->value("--dataset").value_or("cps1988")}); !clash) {
+    if (auto clash = outNamesAnInput(*outPath, {datasetName}); !clash) {
         err << "pbx-cli simulate: " << clash.error().message << '\n';
         return 2;
     }
-    simulation::LabSettings s;
-    for (const auto &[name, field] : std::initializer_list<std::pair<const char *, double *>>{
-             {"--alpha", &s.alpha},
-             {"--epsilon", &s.epsilon},
-             {"--delta", &s.delta},
-             {"--max-epsilon-per-query", &s.maxEpsilonPerQuery},
-             {"--confidence", &s.confidence}}) {
-        auto value = options->number(name);
-        if (!value) {
-            err << "pbx-cli simulate: " << value.error().message << '\n';
-            return 1;
-        }
-        if (*value)
-            *field = **value;
-    }
-    for (const auto &[name, field] :
-         std::initializer_list<std::pair<const char *, int *>>{{"--repetitions", &s.repetitions},
-                                                               {"--queries", &s.queriesPerRepetition},
-                                                               {"--plan-queries", &s.plannedQueries}}) {
-        auto value = options->unsignedInteger(name);
-        if (!value) {
-            err << "pbx-cli simulate: " << value.error().message << '\n';
-            return 1;
-        }
-        if (*value)
-            *field = static_cast<int>(std::min<std::uint64_t>(**value, 1u << 30));
-    }
-    auto seed = options->unsignedInteger("--seed");
-    if (!seed) {
-        err << "pbx-cli simulate: " << seed.error().message << '\n';
+    auto fail = [&](const Error &e) {
+        err << "pbx-cli simulate: " << e.message << '\n';
         return 1;
-    }
-    s.seed = seed->value_or(1);
-    if (auto valid = s.validate(); !valid) {
-        err << "pbx-cli simulate: " << valid.error().message << '\n';
-        return 1;
-    }
-    const std::string datasetName = options->value("--dataset").value_or("cps1988");
-    auto table = resources::loadDataset(datasetName);
-    if (!table) {
-        err << "pbx-cli simulate: --dataset: " << table.error().message << '\n';
-        return 1;
-    }
-    if (options->has("--synthetic")) {
-        auto synthetic = simulation::synthesizeFromMetadata(*table, s.seed);
-        if (!synthetic) {
-            err << "pbx-cli simulate: --synthetic: " << synthetic.error().message << '\n';
-            return 1;
-        }
-        table = std::move(synthetic);
-    } else if (!table->isPublic()) {
-        err << "pbx-cli simulate: " << simulation::labRefusal(table->name()) << " (--synthetic)\n";
-        return 1;
-    }
+    };
+    auto s = parseLabSettings(*options);
+    if (!s)
+        return fail(s.error());
+    auto table = loadLabTable(*options, datasetName, s->seed);
+    if (!table)
+        return fail(table.error());
     auto workload = simulation::countCells(*table);
-    if (!workload) {
-        err << "pbx-cli simulate: " << workload.error().message << '\n';
-        return 1;
-    }
+    if (!workload)
+        return fail(workload.error());
     // Estimated before it starts (simulate_limits.h); the output's temporary file is created
     // before the run, so a folder that is missing or not writable fails at once.
-    if (auto size = checkRelativeErrorLabSize(s, workload->cells.size()); !size) {
-        err << "pbx-cli simulate: " << size.error().message << '\n';
-        return 1;
-    }
+    if (auto size = checkRelativeErrorLabSize(*s, workload->cells.size()); !size)
+        return fail(size.error());
     auto outFile = io::AtomicFile::open(*outPath);
-    if (!outFile) {
-        err << "pbx-cli simulate: --out: " << outFile.error().message << '\n';
-        return 1;
-    }
-    const auto methods = simulation::defaultLabMethods();
+    if (!outFile)
+        return fail(Error{outFile.error().code, "--out: " + outFile.error().message});
     const auto started = std::chrono::steady_clock::now();
-    auto results = simulation::runRelativeErrorLab(*workload, s, methods, {}, 2);
-    if (!results) {
-        err << "pbx-cli simulate: " << results.error().message << '\n';
-        return 1;
-    }
+    auto results = simulation::runRelativeErrorLab(*workload, *s, simulation::defaultLabMethods(), {}, 2);
+    if (!results)
+        return fail(results.error());
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
-    using io::json::Json;
-    Json doc = Json::object();
+    io::json::Json doc = io::json::Json::object();
     doc["format"] = "pbx-simulation";
     doc["version"] = 1;
     doc["simulation"] = "relative-error";
-    doc["settings"]
-        = {{"dataset", datasetName},
-           {"synthetic", options->has("--synthetic")},
-           {"cells", workload->cells.size()},
-           {"queries_per_repetition",
-            std::min<std::size_t>(workload->cells.size(), static_cast<std::size_t>(s.queriesPerRepetition))},
-           {"alpha", s.alpha},
-           {"confidence", s.confidence},
-           {"epsilon", s.epsilon},
-           {"delta", s.delta},
-           {"repetitions", s.repetitions},
-           {"max_epsilon_per_query", s.maxEpsilonPerQuery},
-           {"max_rho_per_query", s.maxEpsilonPerQuery * s.maxEpsilonPerQuery / 2.0},
-           {"per_query_cap", s.maxEpsilonPerQuery > 0.0 ? "fixed (max_epsilon_per_query)"
-                             : s.plannedQueries > 0     ? "remaining / plan_queries"
-                                                        : "remaining / queries still to come"},
-           {"plan_queries", s.plannedQueries},
-           {"unified_expost_epsilon_share", s.split.expostEpsilonShare},
-           {"seed", s.seed},
-           {"note", "simulation mode: true counts are read to score accuracy, never to stop"}};
+    doc["settings"] = settingsJson(*s, datasetName, options->has("--synthetic"), workload->cells.size());
     doc["seconds"] = seconds;
-    Json list = Json::array();
-    out << "method              filter          answered (mean ± sd)   within α   ε spent\n";
-    for (const auto &r : *results) {
-        const std::string method(session::releaseMethodName(r.method.mechanism));
-        const std::string filter(filters::filterKindName(r.method.filter));
-        list.push_back({{"method", method},
-                        {"filter", filter},
-                        {"answered", {{"mean", r.answeredMean}, {"sd", r.answeredSd}}},
-                        {"within_alpha", r.withinAlpha},
-                        {"attempted", {{"mean", r.attemptedMean}}},
-                        {"epsilon_spent", {{"mean", r.epsilonSpentMean}}}});
-        char line[160];
-        std::snprintf(line, sizeof line, "%-19s %-15s %8.1f ± %-8.1f       %6.4f     %s\n", method.c_str(),
-                      filter.c_str(), r.answeredMean, r.answeredSd, r.withinAlpha,
-                      format(r.epsilonSpentMean).c_str());
-        out << line;
-    }
-    doc["results"] = list;
-    if (auto written = outFile->commit(doc.dump(2) + "\n"); !written) {
-        err << "pbx-cli simulate: " << written.error().message << '\n';
-        return 1;
-    }
+    doc["results"] = printAndListResults(*results, out);
+    if (auto written = outFile->commit(doc.dump(2) + "\n"); !written)
+        return fail(written.error());
     out << "(" << format(seconds) << " s on 2 threads)\n";
     return 0;
+}
+
+} // namespace
+
+int runSimulateCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+{
+    if (args.empty() || args[0] == "--help") {
+        out << kUsage;
+        return args.empty() ? 2 : 0;
+    }
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (args[0] == "strategies")
+        return runSimulateStrategies(rest, out, err);
+    if (args[0] == "growing")
+        return runSimulateGrowing(rest, out, err);
+    if (args[0] == "relative-error")
+        return runRelativeError(rest, out, err);
+    err << "pbx-cli simulate: unknown simulation '" << args[0]
+        << "' (expected relative-error, strategies or growing)\n";
+    return 2;
 }
 
 } // namespace pbx::cli
