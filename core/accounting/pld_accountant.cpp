@@ -149,12 +149,8 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
     return c;
 }
 
-} // namespace
-
-Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &ledger,
-                                                                 const PldOptions &options)
+Result<void> checkPldOptions(const PldOptions &options)
 {
-    PBX_RETURN_IF_ERROR(validateLedger(ledger));
     PBX_RETURN_IF_ERROR(
         checkProbability(options.interval, "the PLD discretisation interval", UnitInterval::OpenClosed));
     if (!(options.tailMass > 0.0 && options.tailMass < 1e-3))
@@ -163,11 +159,21 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         return makeError(ErrorCode::InvalidArgument, "the PLD bin limit must lie in [1, "
                                                          + std::to_string(static_cast<long long>(kMaxPldBins))
                                                          + "]");
-    const double d = options.interval;
+    return {};
+}
 
-    // Merge: unsampled Gaussians exactly (μ² add), identical other events by count.
+/// A ledger's events merged for composition: unsampled Gaussians exactly (their μ² add), other
+/// identical events by count.
+struct MergedLedger
+{
     double gaussianMuSquared = 0.0;
-    std::map<EventShape, std::pair<std::size_t, std::int64_t>> groups; // key → (first event, count)
+    std::map<EventShape, std::pair<std::size_t, std::int64_t>> groups; ///< key → (first event, count)
+    bool anyDense = false; ///< some group (or the merged Gaussian) is a noise distribution
+};
+
+Result<MergedLedger> mergeLedger(const Ledger &ledger)
+{
+    MergedLedger merged;
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
         const PrivacyEvent &e = ledger.events[i];
         PBX_RETURN_IF_ERROR(requireExAnte(e));
@@ -176,189 +182,250 @@ Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &l
         const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;
         if (e.mechanism == MechanismKind::Gaussian && !sampled) {
             const double mu = e.sensitivity / e.sigma;
-            gaussianMuSquared += static_cast<double>(e.count) * mu * mu;
+            merged.gaussianMuSquared += static_cast<double>(e.count) * mu * mu;
             continue;
         }
-        auto [it, inserted] = groups.try_emplace(eventShapeOf(e), i, 0);
+        auto [it, inserted] = merged.groups.try_emplace(eventShapeOf(e), i, 0);
         it->second.second += e.count;
     }
-
-    const std::int64_t total = static_cast<std::int64_t>(groups.size()) + (gaussianMuSquared > 0.0 ? 1 : 0);
-    std::int64_t done = 0;
-    auto tick = [&]() -> bool {
-        ++done;
-        return !options.progress || options.progress(done, total);
-    };
-
-    // The lower bound comes from the coupling of the pessimistic PMF (pld_bracket.h). The
-    // optimistic (floor-rounded) PMFs, which drift by up to one interval per step, are built
-    // only for ledgers of finitely-many-loss events, whose lattice composition keeps them exact.
-    bool anyDense = gaussianMuSquared > 0.0;
-    for (const auto &[key, value] : groups) {
+    merged.anyDense = merged.gaussianMuSquared > 0.0;
+    for (const auto &[key, value] : merged.groups) {
         const MechanismKind m = ledger.events[value.first].mechanism;
-        anyDense = anyDense || m == MechanismKind::Gaussian || m == MechanismKind::Laplace;
+        merged.anyDense = merged.anyDense || m == MechanismKind::Gaussian || m == MechanismKind::Laplace;
     }
-    auto acc = std::make_unique<PldAccountant>();
-    acc->m_interval = d;
-    acc->m_hasOptimistic = options.optimistic;
-    acc->m_hasOptimisticPmf = options.optimistic && !anyDense;
-    bool haveTotal = false;
-    const int kinds = acc->m_hasOptimisticPmf ? 2 : 1;
+    return merged;
+}
 
-    // Directions: while everything is symmetric the Add PMFs equal the Remove ones, so they are
-    // only materialised (copied) when the first asymmetric component arrives.
-    auto processComponent = [&](Component &c) -> Result<void> {
-        if (!c.symmetric && acc->m_symmetric && haveTotal) {
-            acc->m_pessimistic[1] = acc->m_pessimistic[0];
-            acc->m_optimistic[1] = acc->m_optimistic[0];
-        }
-        if (!c.symmetric)
-            acc->m_symmetric = false;
-        for (int k = 0; k < kinds; ++k) {
-            for (int dir = 0; dir < (acc->m_symmetric ? 1 : 2); ++dir) {
-                const PldPmf &single = c.symmetric ? c.pmf[k][0] : c.pmf[k][dir];
-                auto selfComposed = selfComposePmf(single, c.count, options.tailMass, options.maxBins);
-                if (!selfComposed)
-                    return selfComposed.error();
-                PldPmf composed = std::move(selfComposed.value());
-                PldPmf *target = k == 0 ? &acc->m_pessimistic[dir] : &acc->m_optimistic[dir];
-                if (!haveTotal) {
-                    *target = std::move(composed);
-                } else {
-                    auto merged = composePmf(*target, composed, options.tailMass, options.maxBins);
-                    if (!merged)
-                        return merged.error();
-                    *target = std::move(merged.value());
-                }
-            }
-        }
-        haveTotal = true;
-        return {};
-    };
+} // namespace
 
-    if (gaussianMuSquared > 0.0 && groups.empty() && options.gaussianClosedForm) {
-        acc->m_exactGaussianMu = std::sqrt(gaussianMuSquared);
-        return acc;
+/// Builds a PldAccountant one component at a time (PldAccountant::fromLedger): the merged
+/// Gaussian, then each group, either composed exactly on its atoms (pld_atoms.h) or on the grid.
+class PldAccountantBuilder
+{
+public:
+    PldAccountantBuilder(const Ledger &ledger, const PldOptions &options, const MergedLedger &merged)
+        : m_ledger(ledger), m_options(options), m_merged(merged), m_acc(std::make_unique<PldAccountant>())
+    {
+        // The lower bound comes from the coupling of the pessimistic PMF (pld_bracket.h). The
+        // optimistic (floor-rounded) PMFs, which drift by up to one interval per step, are built
+        // only for ledgers of finitely-many-loss events, whose lattice composition keeps them exact.
+        m_acc->m_interval = options.interval;
+        m_acc->m_hasOptimistic = options.optimistic;
+        m_acc->m_hasOptimisticPmf = options.optimistic && !merged.anyDense;
+        m_total = static_cast<std::int64_t>(merged.groups.size()) + (merged.gaussianMuSquared > 0.0 ? 1 : 0);
     }
-    if (gaussianMuSquared > 0.0) {
-        Component c;
-        c.count = 1;
-        const AdditiveNoiseLoss loss(NoiseKind::Gaussian, 1.0 / std::sqrt(gaussianMuSquared), 1.0, 1.0,
-                                     PldDirection::Remove);
-        if (const double bins = pldGridBins(loss, d); !(bins <= options.maxBins)) {
-            // Too fine a grid for the merged Gaussian. Alone it has an exact answer (Balle–Wang
-            // 2018, Thm 8): use it. With other events: refuse, naming the first Gaussian.
-            if (groups.empty()) {
-                acc->m_exactGaussianMu = std::sqrt(gaussianMuSquared);
-                return acc;
-            }
-            std::size_t first = 0;
-            while (ledger.events[first].mechanism != MechanismKind::Gaussian
-                   || (ledger.events[first].sampling.kind != SamplingKind::None
-                       && ledger.events[first].sampling.rate < 1.0))
-                ++first;
-            return makeError(ErrorCode::ResourceLimit,
-                             "events[" + std::to_string(first) + "] (gaussian): "
-                                 + pldResourceMessage(pldPeakBytes(bins), d, options.maxBins));
-        }
-        c.pmf[0][0] = connectTheDots(loss, d);
-        if (acc->m_hasOptimisticPmf)
-            c.pmf[1][0] = privacyBuckets(loss, d);
-        PBX_RETURN_IF_ERROR(processComponent(c));
-        acc->m_budget += connectTheDotsBudget(d, NoiseKind::Gaussian);
-        if (groups.empty())
-            acc->m_gaussianOnlyMu = std::sqrt(gaussianMuSquared);
-        if (!tick())
+
+    /// The accountant answering in closed form at the merged Gaussian's μ (Balle & Wang 2018, Thm 8).
+    std::unique_ptr<PldAccountant> closedFormGaussian()
+    {
+        m_acc->m_exactGaussianMu = std::sqrt(m_merged.gaussianMuSquared);
+        return std::move(m_acc);
+    }
+
+    /// Composes the merged unsampled Gaussian. Returns true, composing nothing, when its grid is
+    /// too fine and the ledger holds nothing else: then closedFormGaussian() answers.
+    Result<bool> addMergedGaussian();
+    /// Composes one group of identical events: `first` is its first ledger index.
+    Result<void> addGroup(std::size_t first, std::int64_t count);
+    /// The accountant, once every group is added.
+    Result<std::unique_ptr<PldAccountant>> finish();
+
+private:
+    Result<void> compose(Component &c);
+    Result<void> atomsOnGrid(const AtomPld &pess, const AtomPld &opt, std::size_t event);
+    Result<void> addSparse(AtomPld (&group)[2], std::size_t event);
+    Result<void> tick()
+    {
+        ++m_done;
+        if (m_options.progress && !m_options.progress(m_done, m_total))
             return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
+        return {};
     }
-    // Finitely-many-loss groups: composed exactly on their atoms while the support stays within
-    // the limits of pld_atoms.h; a group beyond them is rounded to the grid once, by itself.
-    SparsePart sparse;
-    auto where = [&](std::size_t i) {
-        return "events[" + std::to_string(i) + "] (" + mechanismName(ledger.events[i].mechanism) + "): ";
-    };
-    auto atomsOnGrid = [&](const AtomPld &pess, const AtomPld &opt, std::size_t event) -> Result<void> {
-        if (const double bins = atomGridBins(pess, d); !(bins <= options.maxBins))
-            return makeError(ErrorCode::ResourceLimit,
-                             where(event) + pldResourceMessage(pldPeakBytes(bins), d, options.maxBins));
-        Component c;
-        c.count = 1;
-        double shift = 0.0;
-        c.pmf[0][0] = atomsToGrid(pess, d, &shift);
-        if (acc->m_hasOptimisticPmf)
-            c.pmf[1][0] = atomsToGrid(opt, d, nullptr);
-        if (auto ok = processComponent(c); !ok)
-            return makeError(ok.error().code, where(event) + ok.error().message);
-        acc->m_budget += PldCouplingBudget{0.0, 0.0, shift, 0.0};
-        return {};
-    };
-    bool atomsFull = false; // a composition exceeded the atom limits: later groups go to the grid
-    auto addSparse = [&](AtomPld(&group)[2], std::size_t event) -> Result<void> {
-        if (atomsFull)
-            return atomsOnGrid(group[0], group[1], event);
-        if (!sparse.atoms[0]) {
-            sparse.atoms[0] = std::move(group[0]);
-            sparse.atoms[1] = std::move(group[1]);
-            sparse.firstEvent = event;
-            return {};
-        }
-        auto pess = composeAtoms(*sparse.atoms[0], group[0]);
-        auto opt = pess ? composeAtoms(*sparse.atoms[1], group[1]) : std::nullopt;
-        if (!pess || !opt) {
-            atomsFull = true;
-            return atomsOnGrid(group[0], group[1], event);
-        }
-        sparse.atoms[0] = std::move(pess);
-        sparse.atoms[1] = std::move(opt);
-        return {};
-    };
-    for (const auto &[key, value] : groups) {
-        const PrivacyEvent &e = ledger.events[value.first];
-        if (isSparseEvent(e, ledger.neighbours)) {
-            auto step = approxDpPerStep(e, ledger.neighbours);
-            if (!step)
-                return makeError(step.error().code, where(value.first) + step.error().message);
-            auto pess = approxDpAtoms(step->epsilon, step->delta, value.second, true);
-            auto opt = approxDpAtoms(step->epsilon, step->delta, value.second, false);
-            if (pess && opt) {
-                AtomPld group[2] = {std::move(*pess), std::move(*opt)};
-                PBX_RETURN_IF_ERROR(addSparse(group, value.first));
-                if (!tick())
-                    return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
-                continue;
+    std::string where(std::size_t i) const
+    {
+        return "events[" + std::to_string(i) + "] (" + mechanismName(m_ledger.events[i].mechanism) + "): ";
+    }
+
+    const Ledger &m_ledger;
+    const PldOptions &m_options;
+    const MergedLedger &m_merged;
+    std::unique_ptr<PldAccountant> m_acc;
+    bool m_haveTotal = false;
+    std::int64_t m_total = 0, m_done = 0;
+    SparsePart m_sparse;
+    bool m_atomsFull = false; ///< a composition exceeded the atom limits: later groups go to the grid
+};
+
+/// Self-composes `c` count times and convolves it into the total. While everything is symmetric
+/// the Add PMFs equal the Remove ones, so they are only materialised (copied) when the first
+/// asymmetric component arrives.
+Result<void> PldAccountantBuilder::compose(Component &c)
+{
+    PldAccountant &acc = *m_acc;
+    if (!c.symmetric && acc.m_symmetric && m_haveTotal) {
+        acc.m_pessimistic[1] = acc.m_pessimistic[0];
+        acc.m_optimistic[1] = acc.m_optimistic[0];
+    }
+    if (!c.symmetric)
+        acc.m_symmetric = false;
+    const int kinds = acc.m_hasOptimisticPmf ? 2 : 1;
+    for (int k = 0; k < kinds; ++k) {
+        for (int dir = 0; dir < (acc.m_symmetric ? 1 : 2); ++dir) {
+            const PldPmf &single = c.symmetric ? c.pmf[k][0] : c.pmf[k][dir];
+            PBX_TRY(composed, selfComposePmf(single, c.count, m_options.tailMass, m_options.maxBins));
+            PldPmf *target = k == 0 ? &acc.m_pessimistic[dir] : &acc.m_optimistic[dir];
+            if (!m_haveTotal) {
+                *target = std::move(composed);
+            } else {
+                PBX_TRY(merged, composePmf(*target, composed, m_options.tailMass, m_options.maxBins));
+                *target = std::move(merged);
             }
         }
-        auto c = buildComponent(e, ledger.neighbours, d, acc->m_hasOptimisticPmf, options.maxBins);
-        if (!c)
-            return makeError(c.error().code, "events[" + std::to_string(value.first) + "] ("
-                                                 + mechanismName(e.mechanism) + "): " + c.error().message);
-        c->count = value.second;
-        if (auto ok = processComponent(c.value()); !ok)
-            return makeError(ok.error().code, "events[" + std::to_string(value.first) + "] ("
-                                                  + mechanismName(e.mechanism) + "): " + ok.error().message);
-        acc->m_budget += c->perStep.times(static_cast<double>(c->count));
-        if (!tick())
-            return makeError(ErrorCode::Cancelled, "PLD accounting was cancelled");
     }
-    if (sparse.atoms[0]) {
-        if (!haveTotal) { // finitely many losses only: answered from the atoms, at any interval
-            acc->m_exactAtoms = true;
-            acc->m_atoms[0] = std::move(*sparse.atoms[0]);
-            acc->m_atoms[1] = std::move(*sparse.atoms[1]);
-            return acc;
+    m_haveTotal = true;
+    return {};
+}
+
+Result<bool> PldAccountantBuilder::addMergedGaussian()
+{
+    const double d = m_options.interval;
+    const double muSquared = m_merged.gaussianMuSquared;
+    Component c;
+    c.count = 1;
+    const AdditiveNoiseLoss loss(NoiseKind::Gaussian, 1.0 / std::sqrt(muSquared), 1.0, 1.0,
+                                 PldDirection::Remove);
+    if (const double bins = pldGridBins(loss, d); !(bins <= m_options.maxBins)) {
+        // Too fine a grid for the merged Gaussian. Alone it has an exact answer (Balle–Wang
+        // 2018, Thm 8): use it. With other events: refuse, naming the first Gaussian.
+        if (m_merged.groups.empty())
+            return true;
+        std::size_t first = 0;
+        while (m_ledger.events[first].mechanism != MechanismKind::Gaussian
+               || (m_ledger.events[first].sampling.kind != SamplingKind::None
+                   && m_ledger.events[first].sampling.rate < 1.0))
+            ++first;
+        return makeError(ErrorCode::ResourceLimit,
+                         "events[" + std::to_string(first) + "] (gaussian): "
+                             + pldResourceMessage(pldPeakBytes(bins), d, m_options.maxBins));
+    }
+    c.pmf[0][0] = connectTheDots(loss, d);
+    if (m_acc->m_hasOptimisticPmf)
+        c.pmf[1][0] = privacyBuckets(loss, d);
+    PBX_RETURN_IF_ERROR(compose(c));
+    m_acc->m_budget += connectTheDotsBudget(d, NoiseKind::Gaussian);
+    if (m_merged.groups.empty())
+        m_acc->m_gaussianOnlyMu = std::sqrt(muSquared);
+    PBX_RETURN_IF_ERROR(tick());
+    return false;
+}
+
+/// A group of finitely many losses rounded to the grid once, by itself.
+Result<void> PldAccountantBuilder::atomsOnGrid(const AtomPld &pess, const AtomPld &opt, std::size_t event)
+{
+    const double d = m_options.interval;
+    if (const double bins = atomGridBins(pess, d); !(bins <= m_options.maxBins))
+        return makeError(ErrorCode::ResourceLimit,
+                         where(event) + pldResourceMessage(pldPeakBytes(bins), d, m_options.maxBins));
+    Component c;
+    c.count = 1;
+    double shift = 0.0;
+    c.pmf[0][0] = atomsToGrid(pess, d, &shift);
+    if (m_acc->m_hasOptimisticPmf)
+        c.pmf[1][0] = atomsToGrid(opt, d, nullptr);
+    if (auto ok = compose(c); !ok)
+        return makeError(ok.error().code, where(event) + ok.error().message);
+    m_acc->m_budget += PldCouplingBudget{0.0, 0.0, shift, 0.0};
+    return {};
+}
+
+/// Finitely-many-loss groups: composed exactly on their atoms while the support stays within
+/// the limits of pld_atoms.h; a group beyond them is rounded to the grid once, by itself.
+Result<void> PldAccountantBuilder::addSparse(AtomPld (&group)[2], std::size_t event)
+{
+    if (m_atomsFull)
+        return atomsOnGrid(group[0], group[1], event);
+    if (!m_sparse.atoms[0]) {
+        m_sparse.atoms[0] = std::move(group[0]);
+        m_sparse.atoms[1] = std::move(group[1]);
+        m_sparse.firstEvent = event;
+        return {};
+    }
+    auto pess = composeAtoms(*m_sparse.atoms[0], group[0]);
+    auto opt = pess ? composeAtoms(*m_sparse.atoms[1], group[1]) : std::nullopt;
+    if (!pess || !opt) {
+        m_atomsFull = true;
+        return atomsOnGrid(group[0], group[1], event);
+    }
+    m_sparse.atoms[0] = std::move(pess);
+    m_sparse.atoms[1] = std::move(opt);
+    return {};
+}
+
+Result<void> PldAccountantBuilder::addGroup(std::size_t first, std::int64_t count)
+{
+    const PrivacyEvent &e = m_ledger.events[first];
+    if (isSparseEvent(e, m_ledger.neighbours)) {
+        auto step = approxDpPerStep(e, m_ledger.neighbours);
+        if (!step)
+            return makeError(step.error().code, where(first) + step.error().message);
+        auto pess = approxDpAtoms(step->epsilon, step->delta, count, true);
+        auto opt = approxDpAtoms(step->epsilon, step->delta, count, false);
+        if (pess && opt) {
+            AtomPld group[2] = {std::move(*pess), std::move(*opt)};
+            PBX_RETURN_IF_ERROR(addSparse(group, first));
+            return tick();
+        }
+    }
+    auto c = buildComponent(e, m_ledger.neighbours, m_options.interval, m_acc->m_hasOptimisticPmf,
+                            m_options.maxBins);
+    if (!c)
+        return makeError(c.error().code, where(first) + c.error().message);
+    c->count = count;
+    if (auto ok = compose(c.value()); !ok)
+        return makeError(ok.error().code, where(first) + ok.error().message);
+    m_acc->m_budget += c->perStep.times(static_cast<double>(c->count));
+    return tick();
+}
+
+Result<std::unique_ptr<PldAccountant>> PldAccountantBuilder::finish()
+{
+    if (m_sparse.atoms[0]) {
+        if (!m_haveTotal) { // finitely many losses only: answered from the atoms, at any interval
+            m_acc->m_exactAtoms = true;
+            m_acc->m_atoms[0] = std::move(*m_sparse.atoms[0]);
+            m_acc->m_atoms[1] = std::move(*m_sparse.atoms[1]);
+            return std::move(m_acc);
         }
         // With noise events: rounded up to the grid once and convolved with the rest.
-        PBX_RETURN_IF_ERROR(atomsOnGrid(*sparse.atoms[0], *sparse.atoms[1], sparse.firstEvent));
+        PBX_RETURN_IF_ERROR(atomsOnGrid(*m_sparse.atoms[0], *m_sparse.atoms[1], m_sparse.firstEvent));
     }
-    if (!haveTotal) { // nothing but post-processing: the identity PLD
-        for (auto &pmf : acc->m_pessimistic) {
+    if (!m_haveTotal) { // nothing but post-processing: the identity PLD
+        const double d = m_options.interval;
+        for (auto &pmf : m_acc->m_pessimistic)
             pmf = PldPmf{d, 0, {1.0}, 0.0, true, 0.0};
-        }
-        for (auto &pmf : acc->m_optimistic) {
+        for (auto &pmf : m_acc->m_optimistic)
             pmf = PldPmf{d, 0, {1.0}, 0.0, false, 0.0};
-        }
     }
-    return acc;
+    return std::move(m_acc);
+}
+
+Result<std::unique_ptr<PldAccountant>> PldAccountant::fromLedger(const Ledger &ledger,
+                                                                 const PldOptions &options)
+{
+    PBX_RETURN_IF_ERROR(validateLedger(ledger));
+    PBX_RETURN_IF_ERROR(checkPldOptions(options));
+    PBX_TRY(merged, mergeLedger(ledger));
+    PldAccountantBuilder builder(ledger, options, merged);
+    if (merged.gaussianMuSquared > 0.0 && merged.groups.empty() && options.gaussianClosedForm)
+        return builder.closedFormGaussian();
+    if (merged.gaussianMuSquared > 0.0) {
+        PBX_TRY(complete, builder.addMergedGaussian());
+        if (complete)
+            return builder.closedFormGaussian();
+    }
+    for (const auto &[key, value] : merged.groups)
+        PBX_RETURN_IF_ERROR(builder.addGroup(value.first, value.second));
+    return builder.finish();
 }
 
 const PldLowerBound &PldAccountant::lowerBound(int dir) const

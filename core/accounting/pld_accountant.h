@@ -73,6 +73,8 @@ public:
     const AtomPld *exactAtoms() const { return m_exactAtoms ? &m_atoms[0] : nullptr; }
 
 private:
+    friend class PldAccountantBuilder; // fromLedger's steps (pld_accountant.cpp)
+
     /// The lower bound's suffix sums of direction `dir`'s PMF, built on first use and kept (one
     /// pass over the PMF instead of one per query).
     const PldLowerBound &lowerBound(int dir) const;
