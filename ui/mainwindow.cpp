@@ -518,18 +518,14 @@ void MainWindow::createMenus()
     QMenu *labs = menuBar()->addMenu(tr("&Labs"));
     labs->addAction(m_labAction);
     labs->addAction(tr("&Output DP…"), this, [this] {
-        auto *odpLab = findChild<OdpLabDialog *>();
-        if (!odpLab)
-            odpLab = new OdpLabDialog(this);
-        odpLab->show();
-        odpLab->raise();
+        OdpLabDialog *lab = odpLab();
+        lab->show();
+        lab->raise();
     });
     labs->addAction(tr("&Growing database…"), this, [this] {
-        auto *growingLab = findChild<GrowingLabDialog *>();
-        if (!growingLab)
-            growingLab = new GrowingLabDialog(this);
-        growingLab->show();
-        growingLab->raise();
+        GrowingLabDialog *lab = growingLab();
+        lab->show();
+        lab->raise();
     });
     installStrategyMenus(this, query, labs, m_document);
     installOdpMenus(this, query, m_document);
@@ -667,6 +663,23 @@ LabDialog *MainWindow::relativeErrorLab()
                         m_document->settings().split);
     }
     return m_lab;
+}
+
+OdpLabDialog *MainWindow::odpLab()
+{
+    auto *lab = findChild<OdpLabDialog *>(QString(), Qt::FindDirectChildrenOnly);
+    return lab ? lab : new OdpLabDialog(this);
+}
+
+GrowingLabDialog *MainWindow::growingLab()
+{
+    auto *lab = findChild<GrowingLabDialog *>(QString(), Qt::FindDirectChildrenOnly);
+    return lab ? lab : new GrowingLabDialog(this);
+}
+
+StrategiesLabDialog *MainWindow::strategiesLab()
+{
+    return pbx::ui::strategiesLab(this, m_document);
 }
 
 void MainWindow::applyBudgetSystems(const session::Session *session)

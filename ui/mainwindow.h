@@ -21,16 +21,19 @@ class AttemptsView;
 class BudgetGauge;
 class ComparisonView;
 class DatasetPanel;
+class GrowingLabDialog;
 class LabDialog;
 class LedgerModel;
 class LessonsPanel;
 class NoiseReductionView;
+class OdpLabDialog;
 class PrivacyLossPathChart;
 class PrivacyRiskView;
 class QueryBuilder;
 class ResultCard;
 class SessionDocument;
 class SessionPanel;
+class StrategiesLabDialog;
 
 class MainWindow final : public QMainWindow
 {
@@ -86,6 +89,12 @@ public:
     QDockWidget *lessonsDock() const { return m_lessonsDock; }
     /// Labs ▸ Relative-error lab…: the lab dialog on the session's table (created on first use).
     LabDialog *relativeErrorLab();
+    /// Labs ▸ Output DP…, Growing database… and Strategies & inference…: each lab dialog, created
+    /// on first use (the strategies lab on the session's table); not shown. The menus and the
+    /// lesson runner open the labs through these.
+    OdpLabDialog *odpLab();
+    GrowingLabDialog *growingLab();
+    StrategiesLabDialog *strategiesLab();
 
     QSize sizeHint() const override;
 

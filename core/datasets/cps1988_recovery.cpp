@@ -7,6 +7,11 @@
 
 namespace pbx::odp {
 
+RecoverySplitSizes cps1988RecoverySplitSizes(std::size_t rows)
+{
+    return {rows - rows / 5, rows / 5};
+}
+
 Result<RecoverySplit> cps1988Recovery(const data::Rows &table, const std::string &features,
                                       double labelThreshold)
 {

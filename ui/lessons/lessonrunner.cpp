@@ -14,6 +14,7 @@
 #include "ui/odp/odplabdialog.h"
 #include "ui/risk/privacyriskview.h"
 #include "ui/sessiondocument.h"
+#include "ui/strategies/strategieslabdialog.h"
 
 #include <QAction>
 #include <QCoreApplication>
@@ -312,16 +313,11 @@ void LessonRunner::showView(const lessons::LessonStep &step)
     } else if (view == "lab:relative-error") {
         wanted = m_window->relativeErrorLab();
     } else if (view == "lab:output-dp") {
-        auto *lab = m_window->findChild<OdpLabDialog *>();
-        wanted = lab ? lab : new OdpLabDialog(m_window);
+        wanted = m_window->odpLab();
     } else if (view == "lab:growing") {
-        auto *lab = m_window->findChild<GrowingLabDialog *>();
-        wanted = lab ? lab : new GrowingLabDialog(m_window);
+        wanted = m_window->growingLab();
     } else if (view == "lab:strategies") {
-        // Opened by its own menu action (ui/strategies/strategymenus.cpp), which wires the dialog.
-        if (auto *action = m_window->findChild<QAction *>(QStringLiteral("strategiesLabAction")))
-            action->trigger();
-        wanted = m_window->findChild<QWidget *>(QStringLiteral("strategiesLabDialog"));
+        wanted = m_window->strategiesLab();
     }
     // What an earlier step showed and this one does not want goes away again.
     const bool shownByLesson = wanted && m_shown.contains(wanted);

@@ -2,6 +2,7 @@
 #include "ui/odp/odplabdialog.h"
 
 #include "core/accounting/optimal_composition.h"
+#include "core/datasets/cps1988_recovery.h"
 #include "core/filters/budget_account.h"
 #include "core/filters/odp_filter.h"
 #include "core/mechanisms/noise_source.h"
@@ -159,7 +160,8 @@ void OdpLabDialog::updateCells()
         break;
     }
     case 2: {
-        const auto c = odp::calibrateRecovery(odp::RecoveryParameters{}, 22524, 5631);
+        const auto split = odp::cps1988RecoverySplitSizes(cps1988Rows());
+        const auto c = odp::calibrateRecovery(odp::RecoveryParameters{}, split.trainRows, split.testRows);
         cells
             = {{tr("⊥ (test failed)"), c ? c->bottomCost : 0.0}, {tr("released"), c ? c->releaseCost : 0.0}};
         text = tr("A model that fails its private test is not released and costs only the test, ε_t.");
@@ -808,6 +810,17 @@ void OdpLabDialog::updatePtrPreset()
                       : tr("ε_med + ε (both tests failed: the release budget comes back)")));
 }
 
+std::size_t OdpLabDialog::cps1988Rows()
+{
+    // The embedded dataset's row count (public metadata), read once: the recovery tab's plan is
+    // drawn for the table the simulation runs on.
+    static const std::size_t rows = [] {
+        auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
+        return table ? (*table)->rowCount() : std::size_t{0};
+    }();
+    return rows;
+}
+
 QWidget *OdpLabDialog::buildRecoveryTab()
 {
     auto *tab = new QWidget(this);
@@ -825,11 +838,13 @@ QWidget *OdpLabDialog::buildRecoveryTab()
         }
         curves.push_back(c);
     }
-    const double cps = std::log10(28155.0);
-    curves.push_back({tr("CPS1988 (N = 28155)"), Qt::black, Qt::DotLine, {cps, cps}, {-4.0, 2.5}});
+    const std::size_t rows = cps1988Rows();
+    const double cps = std::log10(static_cast<double>(rows));
+    curves.push_back({tr("CPS1988 (N = %1)").arg(rows), Qt::black, Qt::DotLine, {cps, cps}, {-4.0, 2.5}});
     m_recoveryChart->setCurves(curves);
     odp::RecoveryParameters p; // the CPS1988 plan: Λ = 0.01, ε_p = 2, ε_t = 0.5, τ = 0.49
-    auto c = odp::calibrateRecovery(p, 22524, 5631);
+    const auto split = odp::cps1988RecoverySplitSizes(rows);
+    auto c = odp::calibrateRecovery(p, split.trainRows, split.testRows);
     auto *figure = new QWidget(tab);
     auto *layout = new QVBoxLayout(figure);
     layout->addWidget(m_recoveryChart, 1);

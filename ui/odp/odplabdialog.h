@@ -78,6 +78,8 @@ private:
     QWidget *buildCrossoverTab();
     QWidget *buildPtrTab();
     QWidget *buildRecoveryTab();
+    /// Rows of the embedded CPS1988 table (0 when it does not load), read once.
+    static std::size_t cps1988Rows();
     void onSvtFinished();
     void onRecoverySimulationFinished();
     QWidget *buildRecoverySimulation(QWidget *parent);

@@ -9,7 +9,6 @@
 #include <QAction>
 #include <QMainWindow>
 #include <QMenu>
-#include <QPointer>
 
 namespace pbx::ui {
 
@@ -30,20 +29,26 @@ void installStrategyMenus(QMainWindow *window, QMenu *queryMenu, QMenu *labsMenu
         QObject::tr("How the same budget buys different accuracy: the BMI example, range strategies, "
                     "constrained inference, quantiles (simulation on public data)"));
     labsMenu->addAction(lab);
-    auto labDialog = std::make_shared<QPointer<StrategiesLabDialog>>();
-    QObject::connect(lab, &QAction::triggered, window, [window, document, labDialog] {
-        if (!*labDialog) {
-            *labDialog = new StrategiesLabDialog(window);
-            (*labDialog)->setObjectName(QStringLiteral("strategiesLabDialog"));
-            QObject::connect(document, &SessionDocument::sessionReset, *labDialog, [document, labDialog] {
-                (*labDialog)->setTable(document->hasSession() ? document->session().sharedTable() : nullptr);
-            });
-        }
-        (*labDialog)->setTable(document->hasSession() ? document->session().sharedTable() : nullptr);
-        (*labDialog)->show();
-        (*labDialog)->raise();
-        (*labDialog)->activateWindow();
+    QObject::connect(lab, &QAction::triggered, window, [window, document] {
+        StrategiesLabDialog *dialog = strategiesLab(window, document);
+        dialog->show();
+        dialog->raise();
+        dialog->activateWindow();
     });
+}
+
+StrategiesLabDialog *strategiesLab(QMainWindow *window, SessionDocument *document)
+{
+    auto *dialog = window->findChild<StrategiesLabDialog *>(QString(), Qt::FindDirectChildrenOnly);
+    if (!dialog) {
+        dialog = new StrategiesLabDialog(window);
+        dialog->setObjectName(QStringLiteral("strategiesLabDialog"));
+        QObject::connect(document, &SessionDocument::sessionReset, dialog, [document, dialog] {
+            dialog->setTable(document->hasSession() ? document->session().sharedTable() : nullptr);
+        });
+    }
+    dialog->setTable(document->hasSession() ? document->session().sharedTable() : nullptr);
+    return dialog;
 }
 
 } // namespace pbx::ui

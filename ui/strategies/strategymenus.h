@@ -20,4 +20,8 @@ class StrategiesLabDialog;
 /// "strategyRequestAction" and "strategiesLabAction" (tests find them by name).
 void installStrategyMenus(QMainWindow *window, QMenu *queryMenu, QMenu *labsMenu, SessionDocument *document);
 
+/// The strategies lab of `window` (its one StrategiesLabDialog child, created on first use), on
+/// the document's table; not shown. The lab follows the document's session from then on.
+StrategiesLabDialog *strategiesLab(QMainWindow *window, SessionDocument *document);
+
 } // namespace pbx::ui
