@@ -372,6 +372,156 @@ void printEvent(const session::LedgerEvent &e, std::ostream &out)
     out << '\n';
 }
 
+/// Every request the journal answered is the file's request at that position, field by field
+/// (not only its id): the same run. Errors: the first that differs, naming the field.
+Result<void> checkSameRun(const Prepared &prepared, const std::vector<session::LedgerEvent> &answeredEvents)
+{
+    if (answeredEvents.size() > prepared.requests.size())
+        return makeError(ErrorCode::InvalidArgument,
+                         "--journal: it holds " + countNoun(answeredEvents.size(), "answer", "answers")
+                             + " but the file has only "
+                             + countNoun(prepared.requests.size(), "request", "requests"));
+    for (std::size_t i = 0; i < answeredEvents.size(); ++i) {
+        const auto &mine = prepared.requests[i];
+        const auto &answered = answeredEvents[i].request;
+        const bool withId = !mine.id.empty();
+        const auto a = requestFields(mine, withId);
+        auto b = requestFields(answered, withId);
+        // A request without "max_cost" was answered under the planned cap (remaining budget /
+        // requests to come, session/planned_cap.h), which the journal records as its max_cost.
+        if (!mine.maxCost)
+            b.erase("max_cost");
+        if (a == b)
+            continue;
+        std::string field;
+        for (const auto &item : a.items())
+            if (!b.contains(item.key()) || b[item.key()] != item.value()) {
+                field = item.key();
+                break;
+            }
+        if (field.empty())
+            for (const auto &item : b.items())
+                if (!a.contains(item.key())) {
+                    field = item.key();
+                    break;
+                }
+        return makeError(ErrorCode::InvalidArgument, "--journal: request " + std::to_string(i + 1) + " ('"
+                                                         + (withId ? mine.id : answered.id)
+                                                         + "') differs from the one the journal answered ("
+                                                         + field + "): not the same run");
+    }
+    return {};
+}
+
+/// The session a run answers in, with its journal (if any) and how many requests it answered.
+struct RunSession
+{
+    std::unique_ptr<session::Session> session;
+    std::optional<io::JournalWriter> journal;
+    std::size_t alreadyAnswered = 0;
+};
+
+/// A resumed journal is audited as `verify` does and replayed; a new session starts otherwise
+/// (its journal is created later, once the transcript's place is claimed). Notes about a torn
+/// journal go to `err`. Errors: the audit's or checkSameRun's, or the session's creation.
+Result<RunSession> openRunSession(Prepared &prepared, std::ostream &err)
+{
+    RunSession run;
+    if (!prepared.resumed) {
+        PBX_TRY(created, session::Session::create(prepared.table, prepared.settings));
+        run.session = std::move(created);
+        return run;
+    }
+    const auto &recovered = prepared.resumed->recovered;
+    auto restored = io::auditSessionFile(io::sessionFileOf(recovered), prepared.table);
+    if (!restored)
+        return makeError(restored.error().code, "--journal: " + restored.error().message);
+    for (const auto &note : {recovered.contents.tornMessage, recovered.contents.tailNote})
+        if (!note.empty())
+            err << "pbx-cli run: note: " << note << '\n';
+    PBX_RETURN_IF_ERROR(checkSameRun(prepared, recovered.events));
+    run.alreadyAnswered = recovered.events.size();
+    run.journal.emplace(std::move(prepared.resumed->writer));
+    run.session = std::move(restored.value());
+    return run;
+}
+
+/// Asks the requests not yet answered, securing each answer's record before printing it.
+struct AskOutcome
+{
+    bool askFailed = false;                ///< the session refused to run a request (an error)
+    std::optional<std::size_t> unrecorded; ///< the request whose record could not be secured
+};
+
+AskOutcome askRemaining(Prepared &prepared, RunSession &run, TranscriptSpace &space,
+                        std::optional<std::uint64_t> planQueries, std::ostream &out, std::ostream &err)
+{
+    session::Session &s = *run.session;
+    AskOutcome outcome;
+    for (std::size_t i = run.alreadyAnswered; i < prepared.requests.size(); ++i) {
+        // Workload-aware cap: spread what remains over the requests still to come.
+        const std::size_t toCome
+            = planQueries ? static_cast<std::size_t>(*planQueries) : prepared.requests.size() - i;
+        auto event = s.ask(session::withPlannedCap(std::move(prepared.requests[i]), s.filter(), toCome));
+        if (!event) { // prepare() checks what it can; the transcript still keeps what came before
+            err << "pbx-cli run: request " << (i + 1) << ": " << event.error().message << '\n';
+            outcome.askFailed = true;
+            break;
+        }
+        // The transcript's space and then the journal line are secured before the answer is
+        // printed: a full disk or a crash can lose only an answer nobody saw.
+        Result<void> recorded = space.add(*event, s.filter());
+        if (!recorded)
+            recorded = makeError(recorded.error().code, "--out: " + recorded.error().message);
+        else if (run.journal)
+            if (auto logged = io::appendSessionEvent(*run.journal, *event, s.filter()); !logged)
+                recorded = makeError(logged.error().code, "--journal: " + logged.error().message);
+        if (!recorded) {
+            err << "pbx-cli run: request " << (i + 1) << ": " << recorded.error().message << '\n';
+            outcome.unrecorded = i + 1;
+            break;
+        }
+        printEvent(*event, out);
+        out.flush();
+    }
+    return outcome;
+}
+
+/// The last answer was charged but never shown or recorded (as when a crash cuts its journal
+/// line): the transcript keeps every answer shown, in the space reserved for them.
+Result<void> commitShownAnswers(const Prepared &prepared, const session::Session &s,
+                                io::AtomicFile &transcript)
+{
+    std::vector<session::LedgerEvent> shown(s.events().begin(), s.events().end() - 1);
+    PBX_TRY(before, session::Session::restore(prepared.table, s.settings(), std::move(shown)));
+    return transcript.commit(io::writeTranscriptJson(*before));
+}
+
+/// What each budget system spent, and the session's guarantee.
+void printSpending(const filters::PrivacyFilter &f, std::ostream &out)
+{
+    for (const auto &system : f.systems())
+        out << "spent " << system.name << ": " << system.unitSymbol << " = "
+            << formatSignificant(system.spent) << " of " << formatSignificant(system.budget) << '\n';
+    // With adaptively chosen costs, ε(spent) is a gauge, not a guarantee: the guarantee is the
+    // filter's budget (Whitehouse et al. 2023; Rogers et al. 2023).
+    out << "the session is (" << formatSignificant(f.epsilonBudget()) << ", "
+        << formatSignificant(f.deltaBudget())
+        << ")-DP by the filter; what is spent so far corresponds to (ε, δ) ≈ ("
+        << formatSignificant(f.epsilonSpent()) << ", " << formatSignificant(f.deltaSpent())
+        << ") (a gauge, not a guarantee)\n";
+    out.flush();
+}
+
+/// --plan-queries N (N ≥ 1), or unset. Errors: the option's message.
+Result<std::optional<std::uint64_t>> planQueriesOption(const Options &options)
+{
+    PBX_TRY(planQueries, options.unsignedInteger("--plan-queries"));
+    if (planQueries && *planQueries == 0)
+        return makeError(ErrorCode::InvalidArgument, "--plan-queries must be at least 1");
+    return planQueries;
+}
+
 } // namespace
 
 int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
@@ -387,173 +537,54 @@ int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::
         out << kUsage;
         return 0;
     }
-    auto planQueries = options->unsignedInteger("--plan-queries");
-    if (!planQueries) {
-        err << "pbx-cli run: " << planQueries.error().message << '\n';
+    auto fail = [&](const Error &e) {
+        err << "pbx-cli run: " << e.message << '\n';
         return 1;
-    }
-    if (*planQueries && **planQueries == 0) {
-        err << "pbx-cli run: --plan-queries must be at least 1\n";
-        return 1;
-    }
+    };
+    auto planQueries = planQueriesOption(*options);
+    if (!planQueries)
+        return fail(planQueries.error());
     auto prepared = prepare(*options);
-    if (!prepared) {
-        err << "pbx-cli run: " << prepared.error().message << '\n';
-        return 1;
-    }
-    // A resumed journal is audited as `verify` does and replayed; a new one starts with the session.
-    std::unique_ptr<session::Session> owned;
-    std::optional<io::JournalWriter> journal;
-    std::size_t alreadyAnswered = 0;
-    if (prepared->resumed) {
-        const auto &recovered = prepared->resumed->recovered;
-        auto restored = io::auditSessionFile(io::sessionFileOf(recovered), prepared->table);
-        if (!restored) {
-            err << "pbx-cli run: --journal: " << restored.error().message << '\n';
-            return 1;
-        }
-        for (const auto &note : {recovered.contents.tornMessage, recovered.contents.tailNote})
-            if (!note.empty())
-                err << "pbx-cli run: note: " << note << '\n';
-        alreadyAnswered = recovered.events.size();
-        if (alreadyAnswered > prepared->requests.size()) {
-            err << "pbx-cli run: --journal: it holds " << countNoun(alreadyAnswered, "answer", "answers")
-                << " but the file has only " << countNoun(prepared->requests.size(), "request", "requests")
-                << '\n';
-            return 1;
-        }
-        // The same run: every answered request is the file's request at that position, field by
-        // field (not only its id).
-        for (std::size_t i = 0; i < alreadyAnswered; ++i) {
-            const auto &mine = prepared->requests[i];
-            const auto &answered = recovered.events[i].request;
-            const bool withId = !mine.id.empty();
-            const auto a = requestFields(mine, withId);
-            auto b = requestFields(answered, withId);
-            // A request without "max_cost" was answered under the planned cap (remaining budget /
-            // requests to come, session/planned_cap.h), which the journal records as its max_cost.
-            if (!mine.maxCost)
-                b.erase("max_cost");
-            if (a == b)
-                continue;
-            std::string field;
-            for (const auto &item : a.items())
-                if (!b.contains(item.key()) || b[item.key()] != item.value()) {
-                    field = item.key();
-                    break;
-                }
-            if (field.empty())
-                for (const auto &item : b.items())
-                    if (!a.contains(item.key())) {
-                        field = item.key();
-                        break;
-                    }
-            err << "pbx-cli run: --journal: request " << i + 1 << " ('" << (withId ? mine.id : answered.id)
-                << "') differs from the one the journal answered (" << field << "): not the same run\n";
-            return 1;
-        }
-        journal.emplace(std::move(prepared->resumed->writer));
-        owned = std::move(restored.value());
-    } else {
-        auto created = session::Session::create(prepared->table, prepared->settings);
-        if (!created) {
-            err << "pbx-cli run: " << created.error().message << '\n';
-            return 1;
-        }
-        owned = std::move(created.value());
-    }
+    if (!prepared)
+        return fail(prepared.error());
+    auto run = openRunSession(*prepared, err);
+    if (!run)
+        return fail(run.error());
     // The transcript's place is claimed (and disk space reserved) before anything is answered: a
     // bad folder or a full disk must not lose the record of what is spent. The reservation then
     // grows by each answer's record before the answer is shown (TranscriptSpace).
     auto transcript = io::AtomicFile::open(prepared->outPath);
-    if (!transcript) {
-        err << "pbx-cli run: --out: " << transcript.error().message << '\n';
-        return 1;
-    }
-    TranscriptSpace space{*transcript, io::writeTranscriptJson(*owned).size() + kTranscriptSlack};
-    if (auto reserved = space.reserve(); !reserved) {
-        err << "pbx-cli run: --out: " << reserved.error().message << '\n';
-        return 1;
-    }
-    if (!journal) {
+    if (!transcript)
+        return fail(Error{transcript.error().code, "--out: " + transcript.error().message});
+    TranscriptSpace space{*transcript, io::writeTranscriptJson(*run->session).size() + kTranscriptSlack};
+    if (auto reserved = space.reserve(); !reserved)
+        return fail(Error{reserved.error().code, "--out: " + reserved.error().message});
+    if (!run->journal)
         if (auto path = options->value("--journal")) {
-            auto started = io::createSessionJournal(*path, *owned);
-            if (!started) {
-                err << "pbx-cli run: --journal: " << started.error().message << '\n';
-                return 1;
-            }
-            journal.emplace(std::move(started.value()));
+            auto started = io::createSessionJournal(*path, *run->session);
+            if (!started)
+                return fail(Error{started.error().code, "--journal: " + started.error().message});
+            run->journal.emplace(std::move(started.value()));
         }
-    }
-    session::Session &s = *owned;
-    if (journal) // output-DP reservations are durable before any noise is drawn
+    session::Session &s = *run->session;
+    if (run->journal) // output-DP reservations are durable before any noise is drawn
         s.setReservationHook([&](const session::LedgerEvent &reservation) {
-            return io::appendSessionReservation(*journal, reservation, s.filter());
+            return io::appendSessionReservation(*run->journal, reservation, s.filter());
         });
-    if (alreadyAnswered > 0)
-        out << "resuming: " << alreadyAnswered << " answers already in the journal\n";
-    bool askFailed = false;
-    std::optional<std::size_t> unrecorded; // the request whose record could not be secured
-    for (std::size_t i = alreadyAnswered; i < prepared->requests.size(); ++i) {
-        // Workload-aware cap: spread what remains over the requests still to come.
-        const std::size_t toCome
-            = *planQueries ? static_cast<std::size_t>(**planQueries) : prepared->requests.size() - i;
-        auto event = s.ask(session::withPlannedCap(std::move(prepared->requests[i]), s.filter(), toCome));
-        if (!event) { // prepare() checks what it can; the transcript still keeps what came before
-            err << "pbx-cli run: request " << (i + 1) << ": " << event.error().message << '\n';
-            askFailed = true;
-            break;
-        }
-        // The transcript's space and then the journal line are secured before the answer is
-        // printed: a full disk or a crash can lose only an answer nobody saw.
-        Result<void> recorded = space.add(*event, s.filter());
-        if (!recorded)
-            recorded = makeError(recorded.error().code, "--out: " + recorded.error().message);
-        else if (journal)
-            if (auto logged = io::appendSessionEvent(*journal, *event, s.filter()); !logged)
-                recorded = makeError(logged.error().code, "--journal: " + logged.error().message);
-        if (!recorded) {
-            err << "pbx-cli run: request " << (i + 1) << ": " << recorded.error().message << '\n';
-            unrecorded = i + 1;
-            break;
-        }
-        printEvent(*event, out);
-        out.flush();
-    }
-    if (unrecorded) {
-        // The last answer was charged but never shown or recorded (as when a crash cuts its
-        // journal line); the transcript keeps every answer shown, in the space reserved for them.
-        std::vector<session::LedgerEvent> shown(s.events().begin(), s.events().end() - 1);
-        auto before = session::Session::restore(prepared->table, s.settings(), std::move(shown));
-        if (!before) {
-            err << "pbx-cli run: " << before.error().message << '\n';
-            return 1;
-        }
-        if (auto written = transcript->commit(io::writeTranscriptJson(**before)); !written) {
-            err << "pbx-cli run: " << written.error().message << '\n';
-            return 1;
-        }
-        err << "pbx-cli run: request " << *unrecorded
+    if (run->alreadyAnswered > 0)
+        out << "resuming: " << run->alreadyAnswered << " answers already in the journal\n";
+    const AskOutcome outcome = askRemaining(*prepared, *run, space, *planQueries, out, err);
+    if (outcome.unrecorded) {
+        if (auto written = commitShownAnswers(*prepared, s, *transcript); !written)
+            return fail(written.error());
+        err << "pbx-cli run: request " << *outcome.unrecorded
             << " was not shown; the transcript holds the answers before it\n";
         return 1;
     }
-    const auto &f = s.filter();
-    for (const auto &system : f.systems())
-        out << "spent " << system.name << ": " << system.unitSymbol << " = "
-            << formatSignificant(system.spent) << " of " << formatSignificant(system.budget) << '\n';
-    // With adaptively chosen costs, ε(spent) is a gauge, not a guarantee: the guarantee is the
-    // filter's budget (Whitehouse et al. 2023; Rogers et al. 2023).
-    out << "the session is (" << formatSignificant(f.epsilonBudget()) << ", "
-        << formatSignificant(f.deltaBudget())
-        << ")-DP by the filter; what is spent so far corresponds to (ε, δ) ≈ ("
-        << formatSignificant(f.epsilonSpent()) << ", " << formatSignificant(f.deltaSpent())
-        << ") (a gauge, not a guarantee)\n";
-    out.flush();
-    if (auto written = transcript->commit(io::writeTranscriptJson(s)); !written) {
-        err << "pbx-cli run: " << written.error().message << '\n';
-        return 1;
-    }
-    if (askFailed)
+    printSpending(s.filter(), out);
+    if (auto written = transcript->commit(io::writeTranscriptJson(s)); !written)
+        return fail(written.error());
+    if (outcome.askFailed)
         return 1;
     // Standard output closed or gone (SIGPIPE is ignored, see cli_main.cpp): the record is safe
     // in the transcript, but the caller did not see every answer.
