@@ -43,7 +43,8 @@ Result<CategoryCounts> SourceAggregates::categoryCounts(std::string_view column,
     const ColumnInfo &info = schema.columnInfo(*index);
     if (info.type != ColumnType::Categorical)
         return makeError(ErrorCode::InvalidArgument,
-                         "column: '" + info.name + "' is numeric; per-category counts need a categorical column");
+                         "column: '" + info.name
+                             + "' is numeric; per-category counts need a categorical column");
     if (info.domainFromData || info.categories.empty())
         return makeError(ErrorCode::InvalidArgument,
                          "column: the categories of '" + info.name

@@ -84,7 +84,8 @@ private:
     friend class SourceAggregates;
     // The aggregates; reached only through SourceAggregates (see the file comment).
     virtual Result<QueryStatistics> computeStatistics(const CompiledQuery &query) const = 0;
-    virtual Result<CategoryCounts> computeCategoryCounts(std::size_t column, const Predicate &where) const = 0;
+    virtual Result<CategoryCounts> computeCategoryCounts(std::size_t column,
+                                                         const Predicate &where) const = 0;
 };
 
 /// Door (b): the aggregates of `source` because its data are declared public. Refers to `source`,
@@ -116,7 +117,7 @@ public:
 
 private:
     explicit SourceAggregates(const Source &source) : m_source(&source) {}
-    friend class session::Session;                                                           // door (a)
+    friend class session::Session;                                                                // door (a)
     friend Result<SourceAggregates> publicAggregates(const Source &source, std::string_view use); // door (b)
 
     const Source *m_source;

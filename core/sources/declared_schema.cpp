@@ -16,9 +16,9 @@ Result<data::ColumnType> columnType(const io::ColumnMetadata &declared, const Ca
                                                          + "' is neither numeric nor text");
     if (declared.type) {
         if (*declared.type == data::ColumnType::Numeric && catalogued.type == CatalogType::Text)
-            return makeError(ErrorCode::InvalidArgument, where + "the metadata declares it numeric, but table '"
-                                                             + tableName + "' stores it as "
-                                                             + catalogued.typeName);
+            return makeError(ErrorCode::InvalidArgument,
+                             where + "the metadata declares it numeric, but table '" + tableName
+                                 + "' stores it as " + catalogued.typeName);
         return *declared.type;
     }
     if (catalogued.type == CatalogType::Numeric)
@@ -31,11 +31,13 @@ Result<data::ColumnType> columnType(const io::ColumnMetadata &declared, const Ca
 
 } // namespace
 
-Result<data::Table> declaredSchema(const io::DatasetMetadata &metadata, const std::vector<CatalogColumn> &catalog,
-                                   const std::string &tableName, const std::string &location)
+Result<data::Table> declaredSchema(const io::DatasetMetadata &metadata,
+                                   const std::vector<CatalogColumn> &catalog, const std::string &tableName,
+                                   const std::string &location)
 {
     if (metadata.columns.empty())
-        return makeError(ErrorCode::InvalidArgument, "metadata: columns: a database source needs its columns described");
+        return makeError(ErrorCode::InvalidArgument,
+                         "metadata: columns: a database source needs its columns described");
     std::vector<data::Column> columns;
     for (const io::ColumnMetadata &declared : metadata.columns) {
         const auto found = std::find_if(catalog.begin(), catalog.end(),
@@ -53,7 +55,8 @@ Result<data::Table> declaredSchema(const io::DatasetMetadata &metadata, const st
         if (*type == data::ColumnType::Numeric) {
             if (!declared.categories.empty())
                 return makeError(ErrorCode::InvalidArgument,
-                                 "column '" + declared.name + "': categories apply to categorical columns only");
+                                 "column '" + declared.name
+                                     + "': categories apply to categorical columns only");
             column.info.declaredBounds = declared.bounds;
         } else {
             if (declared.bounds)

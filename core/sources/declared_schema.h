@@ -39,7 +39,8 @@ struct CatalogColumn
 /// the metadata has none; NotFound when it describes a column the table lacks; InvalidArgument when
 /// a declared type contradicts the catalogue (numeric over a text column), or a column's type is
 /// neither declared nor numeric/text in the catalogue — each naming the column.
-Result<data::Table> declaredSchema(const io::DatasetMetadata &metadata, const std::vector<CatalogColumn> &catalog,
-                                   const std::string &tableName, const std::string &location);
+Result<data::Table> declaredSchema(const io::DatasetMetadata &metadata,
+                                   const std::vector<CatalogColumn> &catalog, const std::string &tableName,
+                                   const std::string &location);
 
 } // namespace pbx::sources

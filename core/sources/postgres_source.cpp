@@ -24,7 +24,8 @@ std::string oneLine(const char *message)
         text.pop_back();
     // libpq may repeat its message for a lost connection ("… request. … request."): keep one copy.
     const std::size_t half = text.size() / 2;
-    if (text.size() > 2 && text.size() % 2 == 1 && text[half] == ' ' && text.compare(0, half, text, half + 1, half) == 0)
+    if (text.size() > 2 && text.size() % 2 == 1 && text[half] == ' '
+        && text.compare(0, half, text, half + 1, half) == 0)
         text.resize(half);
     return text.empty() ? "no message from libpq" : text;
 }
@@ -43,7 +44,8 @@ Result<double> parseDouble(const char *text, const std::string &where)
     const std::string_view view(text);
     const auto [end, ec] = std::from_chars(view.data(), view.data() + view.size(), value);
     if (ec != std::errc() || end != view.data() + view.size())
-        return makeError(ErrorCode::Io, where + "unexpected number '" + std::string(view) + "' from the server");
+        return makeError(ErrorCode::Io,
+                         where + "unexpected number '" + std::string(view) + "' from the server");
     return value;
 }
 
@@ -53,7 +55,8 @@ Result<std::int64_t> parseCount(const char *text, const std::string &where)
     const std::string_view view(text);
     const auto [end, ec] = std::from_chars(view.data(), view.data() + view.size(), value);
     if (ec != std::errc() || end != view.data() + view.size())
-        return makeError(ErrorCode::Io, where + "unexpected count '" + std::string(view) + "' from the server");
+        return makeError(ErrorCode::Io,
+                         where + "unexpected count '" + std::string(view) + "' from the server");
     return value;
 }
 
@@ -99,7 +102,8 @@ Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescr
     if (!source->m_connection)
         return makeError(ErrorCode::ResourceLimit, "postgresql: out of memory opening a connection");
     // Server notices (a shutdown warning, …) are not written to the program's stderr.
-    PQsetNoticeProcessor(source->m_connection, [](void *, const char *) {}, nullptr);
+    PQsetNoticeProcessor(
+        source->m_connection, [](void *, const char *) {}, nullptr);
     if (PQstatus(source->m_connection) != CONNECTION_OK)
         return makeError(ErrorCode::Io, "postgresql: cannot connect to " + source->location() + ": "
                                             + oneLine(PQerrorMessage(source->m_connection)));
@@ -136,8 +140,8 @@ Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescr
         catalog.push_back(std::move(column));
     }
     if (catalog.empty())
-        return makeError(ErrorCode::NotFound, "postgresql: no table or view '" + descriptor.table + "' in database '"
-                                                  + descriptor.database + "'");
+        return makeError(ErrorCode::NotFound, "postgresql: no table or view '" + descriptor.table
+                                                  + "' in database '" + descriptor.database + "'");
     auto schema = declaredSchema(metadata, catalog, descriptor.table, source->location());
     if (!schema)
         return schema.error();
@@ -178,13 +182,15 @@ Result<std::string> PostgresSource::quote(std::string_view name) const
 
 Result<PostgresSource::ResultHandle> PostgresSource::run(const SqlStatement &statement) const
 {
-    const std::string where = "postgresql (" + m_descriptor.database + ", table " + m_descriptor.table + "): ";
+    const std::string where
+        = "postgresql (" + m_descriptor.database + ", table " + m_descriptor.table + "): ";
     if (m_lost || PQstatus(m_connection) != CONNECTION_OK) {
         PQreset(m_connection); // once per call; the options (read-only, timeout) are kept
         m_lost = PQstatus(m_connection) != CONNECTION_OK;
         if (PQstatus(m_connection) != CONNECTION_OK)
-            return makeError(ErrorCode::Io, where + "cannot reach the server: " + oneLine(PQerrorMessage(m_connection))
-                                                + "; nothing was computed");
+            return makeError(ErrorCode::Io,
+                             where + "cannot reach the server: " + oneLine(PQerrorMessage(m_connection))
+                                 + "; nothing was computed");
     }
     std::vector<std::string> texts;
     std::vector<Oid> types;
@@ -207,11 +213,13 @@ Result<PostgresSource::ResultHandle> PostgresSource::run(const SqlStatement &sta
         return makeError(ErrorCode::ResourceLimit, where + "the query ran over the statement timeout ("
                                                        + std::to_string(m_descriptor.statementTimeoutMs)
                                                        + " ms) and was cancelled; nothing was computed");
-    const std::string message = result ? oneLine(PQresultErrorMessage(result.get())) : oneLine(PQerrorMessage(m_connection));
+    const std::string message
+        = result ? oneLine(PQresultErrorMessage(result.get())) : oneLine(PQerrorMessage(m_connection));
     // Lost: libpq says so, or the error is libpq's own (no SQLSTATE: the socket closed), a connection
     // exception (class 08) or an operator intervention that ends the session (57P01 to 57P05).
     const std::string_view code = state ? state : "";
-    if (PQstatus(m_connection) != CONNECTION_OK || code.empty() || code.starts_with("08") || code.starts_with("57P")) {
+    if (PQstatus(m_connection) != CONNECTION_OK || code.empty() || code.starts_with("08")
+        || code.starts_with("57P")) {
         m_lost = true; // the next call reconnects first
         return makeError(ErrorCode::Io, where + "the connection to the server was lost (" + message
                                             + "); nothing was computed");
@@ -254,7 +262,8 @@ Result<data::CategoryCounts> PostgresSource::computeCategoryCounts(std::size_t c
                                                                    const data::Predicate &where) const
 {
     const std::lock_guard lock(m_mutex);
-    auto statement = categoryCountsStatement(SqlDialect::Postgres, m_quote, m_quotedTable, m_schema, column, where);
+    auto statement
+        = categoryCountsStatement(SqlDialect::Postgres, m_quote, m_quotedTable, m_schema, column, where);
     if (!statement)
         return statement.error();
     auto result = run(*statement);
@@ -268,7 +277,8 @@ Result<data::CategoryCounts> PostgresSource::computeCategoryCounts(std::size_t c
     for (int row = 0; row < PQntuples(rows); ++row) {
         if (PQgetisnull(rows, row, 0))
             continue; // missing: in no cell
-        const std::string label(PQgetvalue(rows, row, 0), static_cast<std::size_t>(PQgetlength(rows, row, 0)));
+        const std::string label(PQgetvalue(rows, row, 0),
+                                static_cast<std::size_t>(PQgetlength(rows, row, 0)));
         auto count = parseCount(PQgetvalue(rows, row, 1), context);
         if (!count)
             return count.error();

@@ -44,7 +44,8 @@ public:
 private:
     PostgresSource() = default;
     Result<data::QueryStatistics> computeStatistics(const data::CompiledQuery &query) const override;
-    Result<data::CategoryCounts> computeCategoryCounts(std::size_t column, const data::Predicate &where) const override;
+    Result<data::CategoryCounts> computeCategoryCounts(std::size_t column,
+                                                       const data::Predicate &where) const override;
 
     using ResultHandle = std::unique_ptr<pg_result, void (*)(pg_result *)>;
     /// Runs one statement and returns its rows (PGRES_TUPLES_OK). Reconnects first when the

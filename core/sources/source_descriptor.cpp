@@ -14,7 +14,8 @@ constexpr std::string_view postgresPrefix = "postgres://";
 
 Error fieldError(std::string_view kind, std::string_view field, const std::string &message)
 {
-    return makeError(ErrorCode::Parse, std::string(kind) + " descriptor: " + std::string(field) + ": " + message);
+    return makeError(ErrorCode::Parse,
+                     std::string(kind) + " descriptor: " + std::string(field) + ": " + message);
 }
 
 int hexDigit(char c)
@@ -56,7 +57,8 @@ Result<int> parseMilliseconds(std::string_view kind, std::string_view field, con
     int value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size() || value < 1 || value > max)
-        return fieldError(kind, field, "'" + text + "' is not a whole number from 1 to " + std::to_string(max));
+        return fieldError(kind, field,
+                          "'" + text + "' is not a whole number from 1 to " + std::to_string(max));
     return value;
 }
 
@@ -142,9 +144,10 @@ Result<void> parseAuthority(std::string_view kind, std::string_view authority, P
     if (at != std::string_view::npos) {
         const std::string_view userinfo = authority.substr(0, at);
         if (userinfo.find(':') != std::string_view::npos)
-            return fieldError(kind, "password",
-                              "not allowed in the descriptor (it would be recorded with the session); put it in "
-                              "~/.pgpass or PGPASSWORD");
+            return fieldError(
+                kind, "password",
+                "not allowed in the descriptor (it would be recorded with the session); put it in "
+                "~/.pgpass or PGPASSWORD");
         auto user = decode(kind, "user", userinfo);
         if (!user)
             return user.error();
@@ -202,8 +205,9 @@ Result<void> applyPostgresParameter(std::string_view kind, Parameter &p, Postgre
         for (const std::string_view mode : modes)
             known = known || p.value == mode;
         if (!known)
-            return fieldError(kind, "sslmode",
-                              "'" + p.value + "' is not one of disable, allow, prefer, require, verify-ca, verify-full");
+            return fieldError(
+                kind, "sslmode",
+                "'" + p.value + "' is not one of disable, allow, prefer, require, verify-ca, verify-full");
         descriptor.sslmode = std::move(p.value);
     } else if (p.key == "connect_timeout") {
         auto seconds = parseMilliseconds(kind, p.key, p.value, 3600);
@@ -233,7 +237,8 @@ Result<SourceDescriptor> parsePostgres(std::string_view text, std::size_t prefix
     constexpr std::string_view kind = "postgresql";
     std::string_view rest = text.substr(prefixSize);
     const std::size_t question = rest.find('?');
-    const std::string_view query = question == std::string_view::npos ? std::string_view() : rest.substr(question + 1);
+    const std::string_view query
+        = question == std::string_view::npos ? std::string_view() : rest.substr(question + 1);
     rest = rest.substr(0, question);
     const std::size_t slash = rest.find('/');
     PostgresDescriptor descriptor;
@@ -264,8 +269,9 @@ std::string encode(std::string_view text, std::string_view keep)
     std::string out;
     for (const char c : text) {
         const auto u = static_cast<unsigned char>(c);
-        const bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'
-                           || c == '_' || c == '.' || c == '~' || keep.find(c) != std::string_view::npos;
+        const bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+                           || c == '-' || c == '_' || c == '.' || c == '~'
+                           || keep.find(c) != std::string_view::npos;
         if (plain) {
             out += c;
         } else {
@@ -281,7 +287,8 @@ std::string encode(std::string_view text, std::string_view keep)
 
 bool isSourceDescriptor(std::string_view text)
 {
-    return text.starts_with(sqlitePrefix) || text.starts_with(postgresqlPrefix) || text.starts_with(postgresPrefix);
+    return text.starts_with(sqlitePrefix) || text.starts_with(postgresqlPrefix)
+           || text.starts_with(postgresPrefix);
 }
 
 Result<SourceDescriptor> parseSourceDescriptor(std::string_view text)

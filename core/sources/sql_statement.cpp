@@ -29,9 +29,10 @@ public:
     {
         const auto index = m_schema.columnIndex(name);
         if (!index || m_schema.columnInfo(*index).type != type)
-            return makeError(ErrorCode::NotFound, "column: '" + std::string(name) + "' is not a "
-                                                      + (type == data::ColumnType::Numeric ? "numeric" : "categorical")
-                                                      + " column of this source");
+            return makeError(ErrorCode::NotFound,
+                             "column: '" + std::string(name) + "' is not a "
+                                 + (type == data::ColumnType::Numeric ? "numeric" : "categorical")
+                                 + " column of this source");
         return m_quote(name);
     }
 
@@ -88,7 +89,8 @@ public:
                     return malformed();
                 std::string right = std::move(stack.back());
                 stack.pop_back();
-                stack.back() = "(" + stack.back() + (step.op == Predicate::OpCode::And ? " AND " : " OR ") + right + ")";
+                stack.back() = "(" + stack.back() + (step.op == Predicate::OpCode::And ? " AND " : " OR ")
+                               + right + ")";
                 break;
             }
             case Predicate::OpCode::Not:
@@ -110,13 +112,17 @@ public:
     }
 
 private:
-    static Error malformed() { return makeError(ErrorCode::InvalidArgument, "where: malformed predicate program"); }
+    static Error malformed()
+    {
+        return makeError(ErrorCode::InvalidArgument, "where: malformed predicate program");
+    }
 
     Result<std::string> comparison(const Predicate::Instruction &step)
     {
         using Comparison = Predicate::Comparison;
         const bool numeric = step.op == Predicate::OpCode::Numeric;
-        auto quoted = column(step.columnName, numeric ? data::ColumnType::Numeric : data::ColumnType::Categorical);
+        auto quoted
+            = column(step.columnName, numeric ? data::ColumnType::Numeric : data::ColumnType::Categorical);
         if (!quoted)
             return makeError(quoted.error().code, "where: " + quoted.error().message);
         const bool notEqual = step.comparison == Comparison::NotEqual;
@@ -157,8 +163,9 @@ private:
 
 } // namespace
 
-Result<SqlStatement> statisticsStatement(SqlDialect dialect, const QuoteIdentifier &quote, std::string_view quotedTable,
-                                         const data::Table &schema, const data::CompiledQuery &query)
+Result<SqlStatement> statisticsStatement(SqlDialect dialect, const QuoteIdentifier &quote,
+                                         std::string_view quotedTable, const data::Table &schema,
+                                         const data::CompiledQuery &query)
 {
     StatementBuilder builder(dialect, quote, schema);
     std::string select = "SELECT COUNT(*)";
@@ -185,7 +192,8 @@ Result<SqlStatement> categoryCountsStatement(SqlDialect dialect, const QuoteIden
                                              std::size_t column, const data::Predicate &where)
 {
     if (column >= schema.columnCount())
-        return makeError(ErrorCode::NotFound, "column: no column " + std::to_string(column) + " in this source");
+        return makeError(ErrorCode::NotFound,
+                         "column: no column " + std::to_string(column) + " in this source");
     StatementBuilder builder(dialect, quote, schema);
     auto quoted = builder.column(schema.columnInfo(column).name, data::ColumnType::Categorical);
     if (!quoted)

@@ -58,8 +58,9 @@ Result<std::unique_ptr<SqliteSource>> SqliteSource::open(const SqliteDescriptor 
     source->m_quote = quoteSqliteIdentifier;
     const int opened = sqlite3_open_v2(descriptor.path.c_str(), &source->m_db, SQLITE_OPEN_READONLY, nullptr);
     if (opened != SQLITE_OK)
-        return makeError(ErrorCode::Io, "sqlite: cannot open '" + descriptor.path + "': "
-                                            + (source->m_db ? sqlite3_errmsg(source->m_db) : sqlite3_errstr(opened)));
+        return makeError(ErrorCode::Io,
+                         "sqlite: cannot open '" + descriptor.path + "': "
+                             + (source->m_db ? sqlite3_errmsg(source->m_db) : sqlite3_errstr(opened)));
     sqlite3_progress_handler(source->m_db, 10'000, &SqliteSource::progress, source.get());
     sqlite3_busy_timeout(source->m_db, std::min(descriptor.statementTimeoutMs, 10'000));
     auto quotedTable = quoteSqliteIdentifier(descriptor.table);
@@ -106,13 +107,15 @@ int SqliteSource::progress(void *self)
     return std::chrono::steady_clock::now() > static_cast<SqliteSource *>(self)->m_deadline ? 1 : 0;
 }
 
-Result<void> SqliteSource::run(const SqlStatement &statement, const std::function<void(sqlite3_stmt *)> &onRow) const
+Result<void> SqliteSource::run(const SqlStatement &statement,
+                               const std::function<void(sqlite3_stmt *)> &onRow) const
 {
     const std::string where = "sqlite (" + m_descriptor.path + "): ";
-    m_deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(m_descriptor.statementTimeoutMs);
+    m_deadline
+        = std::chrono::steady_clock::now() + std::chrono::milliseconds(m_descriptor.statementTimeoutMs);
     sqlite3_stmt *prepared = nullptr;
-    if (sqlite3_prepare_v2(m_db, statement.text.c_str(), static_cast<int>(statement.text.size() + 1), &prepared,
-                           nullptr)
+    if (sqlite3_prepare_v2(m_db, statement.text.c_str(), static_cast<int>(statement.text.size() + 1),
+                           &prepared, nullptr)
         != SQLITE_OK) {
         const std::string message = sqlite3_errmsg(m_db);
         sqlite3_finalize(prepared);
@@ -171,7 +174,8 @@ Result<data::CategoryCounts> SqliteSource::computeCategoryCounts(std::size_t col
                                                                  const data::Predicate &where) const
 {
     const std::lock_guard lock(m_mutex);
-    auto statement = categoryCountsStatement(SqlDialect::Sqlite, m_quote, m_quotedTable, m_schema, column, where);
+    auto statement
+        = categoryCountsStatement(SqlDialect::Sqlite, m_quote, m_quotedTable, m_schema, column, where);
     if (!statement)
         return statement.error();
     data::CategoryCounts counts;
@@ -183,7 +187,8 @@ Result<data::CategoryCounts> SqliteSource::computeCategoryCounts(std::size_t col
         const std::string label = columnText(row, 0);
         const auto found = std::find(counts.labels.begin(), counts.labels.end(), label);
         if (found != counts.labels.end())
-            counts.counts[static_cast<std::size_t>(found - counts.labels.begin())] += sqlite3_column_int64(row, 1);
+            counts.counts[static_cast<std::size_t>(found - counts.labels.begin())]
+                += sqlite3_column_int64(row, 1);
     }));
     return counts;
 }

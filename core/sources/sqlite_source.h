@@ -41,7 +41,8 @@ public:
 private:
     SqliteSource() = default;
     Result<data::QueryStatistics> computeStatistics(const data::CompiledQuery &query) const override;
-    Result<data::CategoryCounts> computeCategoryCounts(std::size_t column, const data::Predicate &where) const override;
+    Result<data::CategoryCounts> computeCategoryCounts(std::size_t column,
+                                                       const data::Predicate &where) const override;
 
     /// Runs `statement` to its end, each result row through `onRow`. Errors: Io, ResourceLimit.
     Result<void> run(const SqlStatement &statement, const std::function<void(sqlite3_stmt *)> &onRow) const;

@@ -62,9 +62,10 @@ public:
     /// pg_ctl start (waits until it accepts connections). Empty on success.
     std::string start()
     {
-        const std::string options = "-k " + directory() + " -c listen_addresses= -c fsync=off -c full_page_writes=off";
-        const std::string line = command(std::string(binaries) + "/pg_ctl -D " + directory() + "/data -l " + directory()
-                                         + "/server.log -w -t 60 -o '" + options + "' start");
+        const std::string options
+            = "-k " + directory() + " -c listen_addresses= -c fsync=off -c full_page_writes=off";
+        const std::string line = command(std::string(binaries) + "/pg_ctl -D " + directory() + "/data -l "
+                                         + directory() + "/server.log -w -t 60 -o '" + options + "' start");
         if (std::system((line + " > /dev/null 2>&1").c_str()) != 0)
             return "pg_ctl start failed: " + readFile("server.log");
         m_running = true;
@@ -76,8 +77,8 @@ public:
     {
         if (!m_running)
             return true;
-        const std::string line = command(std::string(binaries) + "/pg_ctl -D " + directory() + "/data -m " + mode
-                                         + " -w stop");
+        const std::string line
+            = command(std::string(binaries) + "/pg_ctl -D " + directory() + "/data -m " + mode + " -w stop");
         m_running = std::system((line + " > /dev/null 2>&1").c_str()) != 0;
         return !m_running;
     }
@@ -128,7 +129,8 @@ public:
     {
         PGresult *result = PQexec(m_connection, sql.c_str());
         const ExecStatusType status = PQresultStatus(result);
-        std::string message = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK ? "" : PQresultErrorMessage(result);
+        std::string message
+            = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK ? "" : PQresultErrorMessage(result);
         PQclear(result);
         return message;
     }

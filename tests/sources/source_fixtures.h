@@ -116,13 +116,16 @@ inline Agreement compareWithMemory(const data::SourceAggregates &source, const d
             if (a->count != b->count)
                 return {what + ": count " + exactText(a->count) + " != " + exactText(b->count)};
             if (expectedCount >= 0 && a->count != double(expectedCount))
-                return {what + ": count " + exactText(a->count) + ", R says " + std::to_string(expectedCount)};
+                return {what + ": count " + exactText(a->count) + ", R says "
+                        + std::to_string(expectedCount)};
             agreement.bitIdentical += 1;
             if (spec.aggregate == data::Aggregate::Count)
                 continue;
             const data::Bounds bounds = onSource->bounds();
-            const double scale = std::max(1.0, b->count * std::max(std::fabs(bounds.lower), std::fabs(bounds.upper)));
-            const std::pair<double, double> pairs[] = {{a->clippedSum, b->clippedSum}, {a->centredSum, b->centredSum}};
+            const double scale
+                = std::max(1.0, b->count * std::max(std::fabs(bounds.lower), std::fabs(bounds.upper)));
+            const std::pair<double, double> pairs[]
+                = {{a->clippedSum, b->clippedSum}, {a->centredSum, b->centredSum}};
             for (const auto &[x, y] : pairs) {
                 ++agreement.compared;
                 const double relative = std::fabs(x - y) / scale;

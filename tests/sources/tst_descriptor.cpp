@@ -40,7 +40,8 @@ void TestDescriptor::sqlite()
 
 void TestDescriptor::postgres()
 {
-    auto parsed = parseSourceDescriptor("postgresql://ana@db.example.org:6543/survey?table=cps&sslmode=require");
+    auto parsed
+        = parseSourceDescriptor("postgresql://ana@db.example.org:6543/survey?table=cps&sslmode=require");
     QVERIFY2(parsed.ok(), parsed.ok() ? "" : parsed.error().message.c_str());
     const auto &d = std::get<PostgresDescriptor>(*parsed);
     QCOMPARE(d.user, std::string("ana"));
@@ -69,7 +70,8 @@ void TestDescriptor::socketDirectory()
         QCOMPARE(d.host, std::string("/tmp/pg dir"));
         QCOMPARE(d.user, std::string("pbx"));
         QCOMPARE(d.database, std::string("pbx"));
-        QCOMPARE(sourceDescriptorText(*parsed), std::string("postgresql://pbx@/pbx?table=cps&host=/tmp/pg%20dir"));
+        QCOMPARE(sourceDescriptorText(*parsed),
+                 std::string("postgresql://pbx@/pbx?table=cps&host=/tmp/pg%20dir"));
     }
 }
 
@@ -79,7 +81,8 @@ void TestDescriptor::roundTrip_data()
     QTest::newRow("sqlite") << "sqlite:/data/cps.db?table=cps";
     QTest::newRow("sqlite, odd names") << "sqlite:/data/a%3Fb%26c.db?table=t%22x%27y&statement_timeout=5";
     QTest::newRow("pg") << "postgresql://ana@host:5432/db?table=cps";
-    QTest::newRow("pg, options") << "postgresql://h/db?table=a%20b&sslmode=disable&connect_timeout=3&statement_timeout=100";
+    QTest::newRow("pg, options")
+        << "postgresql://h/db?table=a%20b&sslmode=disable&connect_timeout=3&statement_timeout=100";
 }
 
 void TestDescriptor::roundTrip()
@@ -94,33 +97,47 @@ void TestDescriptor::errors_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("message");
-    QTest::newRow("no table") << "sqlite:/x.db" << "sqlite descriptor: table: missing (add ?table=NAME)";
-    QTest::newRow("no path") << "sqlite:?table=t" << "sqlite descriptor: path: missing (write sqlite:PATH?table=NAME)";
+    QTest::newRow("no table") << "sqlite:/x.db"
+                              << "sqlite descriptor: table: missing (add ?table=NAME)";
+    QTest::newRow("no path") << "sqlite:?table=t"
+                             << "sqlite descriptor: path: missing (write sqlite:PATH?table=NAME)";
     QTest::newRow("unknown sqlite parameter")
-        << "sqlite:/x.db?table=t&mode=rw" << "sqlite descriptor: unknown parameter 'mode' (known: table, statement_timeout)";
+        << "sqlite:/x.db?table=t&mode=rw"
+        << "sqlite descriptor: unknown parameter 'mode' (known: table, statement_timeout)";
     QTest::newRow("bad escape") << "sqlite:/x%zz.db?table=t"
                                 << "sqlite descriptor: path: '%' must be followed by two hexadecimal digits";
-    QTest::newRow("NUL") << "sqlite:/x.db?table=t%00x" << "sqlite descriptor: table: control characters are not allowed";
-    QTest::newRow("timeout") << "sqlite:/x.db?table=t&statement_timeout=0"
-                             << "sqlite descriptor: statement_timeout: '0' is not a whole number from 1 to 86400000";
-    QTest::newRow("twice") << "sqlite:/x.db?table=t&table=u" << "sqlite descriptor: table: given twice";
-    QTest::newRow("no value") << "sqlite:/x.db?table" << "sqlite descriptor: parameter 'table' has no value (write KEY=VALUE)";
-    QTest::newRow("password") << "postgresql://ana:secret@h/db?table=t"
-                              << "postgresql descriptor: password: not allowed in the descriptor (it would be recorded "
-                                 "with the session); put it in ~/.pgpass or PGPASSWORD";
-    QTest::newRow("password parameter") << "postgresql://h/db?table=t&password=x"
-                                        << "postgresql descriptor: password: not allowed in the descriptor (it would be "
-                                           "recorded with the session); put it in ~/.pgpass or PGPASSWORD";
-    QTest::newRow("port") << "postgresql://h:54x/db?table=t" << "postgresql descriptor: port: '54x' is not a port number (1 to 65535)";
-    QTest::newRow("no database") << "postgresql://h?table=t"
-                                 << "postgresql descriptor: database: missing (write postgresql://USER@HOST:PORT/DB?table=NAME)";
-    QTest::newRow("pg no table") << "postgresql://h/db" << "postgresql descriptor: table: missing (add ?table=NAME)";
-    QTest::newRow("options smuggled") << "postgresql://h/db?table=t&options=-c%20default_transaction_read_only%3Doff"
-                                      << "postgresql descriptor: unknown parameter 'options' (known: table, host, port, "
-                                         "user, dbname, sslmode, connect_timeout, statement_timeout)";
-    QTest::newRow("sslmode") << "postgresql://h/db?table=t&sslmode=maybe"
-                             << "postgresql descriptor: sslmode: 'maybe' is not one of disable, allow, prefer, require, "
-                                "verify-ca, verify-full";
+    QTest::newRow("NUL") << "sqlite:/x.db?table=t%00x"
+                         << "sqlite descriptor: table: control characters are not allowed";
+    QTest::newRow("timeout")
+        << "sqlite:/x.db?table=t&statement_timeout=0"
+        << "sqlite descriptor: statement_timeout: '0' is not a whole number from 1 to 86400000";
+    QTest::newRow("twice") << "sqlite:/x.db?table=t&table=u"
+                           << "sqlite descriptor: table: given twice";
+    QTest::newRow("no value") << "sqlite:/x.db?table"
+                              << "sqlite descriptor: parameter 'table' has no value (write KEY=VALUE)";
+    QTest::newRow("password")
+        << "postgresql://ana:secret@h/db?table=t"
+        << "postgresql descriptor: password: not allowed in the descriptor (it would be recorded "
+           "with the session); put it in ~/.pgpass or PGPASSWORD";
+    QTest::newRow("password parameter")
+        << "postgresql://h/db?table=t&password=x"
+        << "postgresql descriptor: password: not allowed in the descriptor (it would be "
+           "recorded with the session); put it in ~/.pgpass or PGPASSWORD";
+    QTest::newRow("port") << "postgresql://h:54x/db?table=t"
+                          << "postgresql descriptor: port: '54x' is not a port number (1 to 65535)";
+    QTest::newRow("no database")
+        << "postgresql://h?table=t"
+        << "postgresql descriptor: database: missing (write postgresql://USER@HOST:PORT/DB?table=NAME)";
+    QTest::newRow("pg no table") << "postgresql://h/db"
+                                 << "postgresql descriptor: table: missing (add ?table=NAME)";
+    QTest::newRow("options smuggled")
+        << "postgresql://h/db?table=t&options=-c%20default_transaction_read_only%3Doff"
+        << "postgresql descriptor: unknown parameter 'options' (known: table, host, port, "
+           "user, dbname, sslmode, connect_timeout, statement_timeout)";
+    QTest::newRow("sslmode")
+        << "postgresql://h/db?table=t&sslmode=maybe"
+        << "postgresql descriptor: sslmode: 'maybe' is not one of disable, allow, prefer, require, "
+           "verify-ca, verify-full";
     QTest::newRow("not a descriptor") << "mysql://h/db?table=t"
                                       << "descriptor: expected sqlite:PATH?table=NAME or "
                                          "postgresql://USER@HOST:PORT/DB?table=NAME";

@@ -75,7 +75,8 @@ private slots:
     void openErrors();
 
 private:
-    PostgresDescriptor descriptor(const std::string &table, int timeoutMs = sources::defaultStatementTimeoutMs) const
+    PostgresDescriptor descriptor(const std::string &table,
+                                  int timeoutMs = sources::defaultStatementTimeoutMs) const
     {
         PostgresDescriptor d;
         d.host = m_server->directory();
@@ -133,7 +134,8 @@ void TestPostgresSource::descriptorOpensTheSource()
     auto source = sources::openDatabaseSource(*parsed, test::cpsMetadata());
     QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
     QCOMPARE((*source)->kind(), data::SourceKind::Postgres);
-    QCOMPARE((*source)->location(), "PostgreSQL database pbx on " + m_server->directory() + " (user pbx), table cps");
+    QCOMPARE((*source)->location(),
+             "PostgreSQL database pbx on " + m_server->directory() + " (user pbx), table cps");
     QCOMPARE((*source)->declaredRowCount(), std::optional<std::size_t>(28155));
     QCOMPARE((*source)->schema().rowCount(), std::size_t{0});
 }
@@ -143,12 +145,13 @@ void TestPostgresSource::cpsAgreesWithMemory()
     auto source = PostgresSource::open(descriptor("cps"), test::cpsMetadata());
     QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
     const data::TableSource memory(std::make_shared<const data::Table>(m_cps));
-    const test::Agreement agreement
-        = test::compareWithMemory(*data::publicAggregates(**source, "a test"), *data::publicAggregates(memory, "a test"));
+    const test::Agreement agreement = test::compareWithMemory(*data::publicAggregates(**source, "a test"),
+                                                              *data::publicAggregates(memory, "a test"));
     QVERIFY2(agreement.failure.empty(), agreement.failure.c_str());
     QCOMPARE(agreement.compared, 12 * 16 + 12 * 4);
-    qInfo("PostgreSQL 15: %d of %d statistics bit-identical to the in-memory table, largest relative difference %g",
-          agreement.bitIdentical, agreement.compared, agreement.largestRelative);
+    qInfo(
+        "PostgreSQL 15: %d of %d statistics bit-identical to the in-memory table, largest relative difference %g",
+        agreement.bitIdentical, agreement.compared, agreement.largestRelative);
 }
 
 void TestPostgresSource::readOnlyTransaction()
@@ -164,8 +167,10 @@ void TestPostgresSource::readOnlyTransaction()
     auto source = PostgresSource::open(descriptor("writing"), metadataOf({numericColumn("wage", {0, 5000})}));
     QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
     auto aggregates = data::publicAggregates(**source, "a test");
-    auto compiled = data::CompiledQuery::compile({data::Aggregate::Sum, "wage", std::nullopt, ""}, (*source)->schema());
-    PBX_VERIFY_ERROR(aggregates->statistics(*compiled), Io, "cannot execute INSERT in a read-only transaction");
+    auto compiled
+        = data::CompiledQuery::compile({data::Aggregate::Sum, "wage", std::nullopt, ""}, (*source)->schema());
+    PBX_VERIFY_ERROR(aggregates->statistics(*compiled), Io,
+                     "cannot execute INSERT in a read-only transaction");
     QCOMPARE(admin.value("SELECT count(*) FROM written"), std::string("0"));
 }
 
@@ -177,9 +182,9 @@ void TestPostgresSource::injectionIsRefusedOrAValue()
           "CREATE TABLE keep (k integer); INSERT INTO keep VALUES (1);"
           "INSERT INTO \"t\"\"x\" VALUES (3, 'p', 'x'' OR ''1''=''1'), (4, 'q', 'Bern'), (5, 'p', 'Bern');";
     QCOMPARE(admin.exec(create), std::string());
-    const io::DatasetMetadata metadata = metadataOf({numericColumn("we\"ird", {0, 10}),
-                                                     categoricalColumn("a'b; DROP TABLE keep; --", {"p", "q"}),
-                                                     categoricalColumn("city")});
+    const io::DatasetMetadata metadata
+        = metadataOf({numericColumn("we\"ird", {0, 10}),
+                      categoricalColumn("a'b; DROP TABLE keep; --", {"p", "q"}), categoricalColumn("city")});
     auto source = PostgresSource::open(descriptor("t\"x"), metadata);
     QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
     auto aggregates = data::publicAggregates(**source, "a test");
@@ -188,8 +193,11 @@ void TestPostgresSource::injectionIsRefusedOrAValue()
     auto byHostile = aggregates->categoryCounts("a'b; DROP TABLE keep; --");
     QVERIFY(byHostile.ok());
     QCOMPARE(byHostile->counts, (std::vector<std::int64_t>{2, 1}));
-    QCOMPARE(statistics(*aggregates, {Aggregate::Count, "", std::nullopt, "city == \"x' OR '1'='1\""}).count, 1.0);
-    QCOMPARE(statistics(*aggregates, {Aggregate::Count, "", std::nullopt, "city == \"Bern'; DROP TABLE keep; --\""}).count,
+    QCOMPARE(statistics(*aggregates, {Aggregate::Count, "", std::nullopt, "city == \"x' OR '1'='1\""}).count,
+             1.0);
+    QCOMPARE(statistics(*aggregates,
+                        {Aggregate::Count, "", std::nullopt, "city == \"Bern'; DROP TABLE keep; --\""})
+                 .count,
              0.0);
     QCOMPARE(statistics(*aggregates, {Aggregate::Count, "", std::nullopt, "city == \"$1\""}).count, 0.0);
     // A NUL byte cannot be in PostgreSQL text: == matches no row, != every row, without a round trip error.
@@ -213,11 +221,12 @@ void TestPostgresSource::injectionIsRefusedOrAValue()
 void TestPostgresSource::missingValuesFollowPublicRules()
 {
     test::PostgresAdmin admin(m_server->conninfo("pbx"));
-    QCOMPARE(admin.exec("CREATE TABLE missing (x numeric, c text);"
-                        "INSERT INTO missing VALUES (1, 'a'), (7, 'b'), (NULL, 'a'), (NULL, NULL), (12, 'zz')"),
-             std::string());
-    auto source = PostgresSource::open(descriptor("missing"),
-                                       metadataOf({numericColumn("x", {2, 10}), categoricalColumn("c", {"a", "b"})}));
+    QCOMPARE(
+        admin.exec("CREATE TABLE missing (x numeric, c text);"
+                   "INSERT INTO missing VALUES (1, 'a'), (7, 'b'), (NULL, 'a'), (NULL, NULL), (12, 'zz')"),
+        std::string());
+    auto source = PostgresSource::open(
+        descriptor("missing"), metadataOf({numericColumn("x", {2, 10}), categoricalColumn("c", {"a", "b"})}));
     QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
     auto aggregates = data::publicAggregates(**source, "a test");
     using data::Aggregate;
@@ -237,20 +246,26 @@ void TestPostgresSource::missingValuesFollowPublicRules()
 void TestPostgresSource::statementTimeout()
 {
     test::PostgresAdmin admin(m_server->conninfo("pbx"));
-    QCOMPARE(admin.exec("CREATE VIEW slow AS SELECT c.wage FROM cps c, (SELECT pg_sleep(30)) s"), std::string());
-    auto source = PostgresSource::open(descriptor("slow", 200), metadataOf({numericColumn("wage", {0, 5000})}));
+    QCOMPARE(admin.exec("CREATE VIEW slow AS SELECT c.wage FROM cps c, (SELECT pg_sleep(30)) s"),
+             std::string());
+    auto source
+        = PostgresSource::open(descriptor("slow", 200), metadataOf({numericColumn("wage", {0, 5000})}));
     QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
     auto aggregates = data::publicAggregates(**source, "a test");
-    auto compiled = data::CompiledQuery::compile({data::Aggregate::Count, "", std::nullopt, ""}, (*source)->schema());
+    auto compiled
+        = data::CompiledQuery::compile({data::Aggregate::Count, "", std::nullopt, ""}, (*source)->schema());
     const auto started = std::chrono::steady_clock::now();
-    PBX_VERIFY_ERROR(aggregates->statistics(*compiled), ResourceLimit,
-                     "the query ran over the statement timeout (200 ms) and was cancelled; nothing was computed");
+    PBX_VERIFY_ERROR(
+        aggregates->statistics(*compiled), ResourceLimit,
+        "the query ran over the statement timeout (200 ms) and was cancelled; nothing was computed");
     QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(20));
     // The server's own setting, from the connection's startup options.
     auto cps = PostgresSource::open(descriptor("cps", 200), test::cpsMetadata());
     QVERIFY(cps.ok());
-    QCOMPARE(statistics(*data::publicAggregates(**cps, "a test"), {data::Aggregate::Count, "", std::nullopt, ""}).count,
-             28155.0);
+    QCOMPARE(
+        statistics(*data::publicAggregates(**cps, "a test"), {data::Aggregate::Count, "", std::nullopt, ""})
+            .count,
+        28155.0);
 }
 
 void TestPostgresSource::killedServer()
@@ -268,11 +283,13 @@ void TestPostgresSource::killedServer()
     auto failed = aggregates->statistics(*compiled);
     QVERIFY(!failed.ok());
     QCOMPARE(failed.error().code, ErrorCode::Io);
-    QVERIFY2(failed.error().message.find("nothing was computed") != std::string::npos, failed.error().message.c_str());
+    QVERIFY2(failed.error().message.find("nothing was computed") != std::string::npos,
+             failed.error().message.c_str());
     QVERIFY2(failed.error().message.find('\n') == std::string::npos, "one line");
     // While it is down, every call fails the same way (the reconnect fails), and so does opening.
     PBX_VERIFY_ERROR(aggregates->statistics(*compiled), Io, "cannot reach the server");
-    PBX_VERIFY_ERROR(PostgresSource::open(descriptor("cps"), test::cpsMetadata()), Io, "postgresql: cannot connect to");
+    PBX_VERIFY_ERROR(PostgresSource::open(descriptor("cps"), test::cpsMetadata()), Io,
+                     "postgresql: cannot connect to");
 
     // Restarted: the same source reconnects and answers exactly as before.
     const std::string restarted = m_server->start();
@@ -289,14 +306,17 @@ void TestPostgresSource::openErrors()
                      "postgresql: no table or view 'nonesuch' in database 'pbx'");
     PostgresDescriptor wrongDatabase = descriptor("cps");
     wrongDatabase.database = "absent";
-    PBX_VERIFY_ERROR(PostgresSource::open(wrongDatabase, test::cpsMetadata()), Io, "database \"absent\" does not exist");
+    PBX_VERIFY_ERROR(PostgresSource::open(wrongDatabase, test::cpsMetadata()), Io,
+                     "database \"absent\" does not exist");
     PBX_VERIFY_ERROR(PostgresSource::open(descriptor("cps"), metadataOf({numericColumn("region", {0, 1})})),
-                     InvalidArgument, "column 'region': the metadata declares it numeric, but table 'cps' stores it as text");
+                     InvalidArgument,
+                     "column 'region': the metadata declares it numeric, but table 'cps' stores it as text");
     test::PostgresAdmin admin(m_server->conninfo("pbx"));
     QCOMPARE(admin.exec("CREATE TABLE dated (d date, x integer)"), std::string());
-    PBX_VERIFY_ERROR(PostgresSource::open(descriptor("dated"), metadataOf({categoricalColumn("d")})), InvalidArgument,
-                     "column 'd': its database type 'date' is neither numeric nor text");
-    auto integerCategories = PostgresSource::open(descriptor("dated"), metadataOf({categoricalColumn("x", {"1", "2"})}));
+    PBX_VERIFY_ERROR(PostgresSource::open(descriptor("dated"), metadataOf({categoricalColumn("d")})),
+                     InvalidArgument, "column 'd': its database type 'date' is neither numeric nor text");
+    auto integerCategories
+        = PostgresSource::open(descriptor("dated"), metadataOf({categoricalColumn("x", {"1", "2"})}));
     QVERIFY2(integerCategories.ok(), integerCategories.ok() ? "" : integerCategories.error().message.c_str());
 }
 

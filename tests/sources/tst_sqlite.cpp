@@ -29,7 +29,10 @@ class Writer
 public:
     explicit Writer(const std::string &path) { sqlite3_open(path.c_str(), &m_db); }
     ~Writer() { sqlite3_close(m_db); }
-    bool exec(const std::string &sql) { return sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK; }
+    bool exec(const std::string &sql)
+    {
+        return sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK;
+    }
     std::string error() const { return sqlite3_errmsg(m_db); }
     sqlite3 *db() const { return m_db; }
 
@@ -123,7 +126,10 @@ private slots:
     void openErrors();
 
 private:
-    std::string sqlitePath(const char *name) const { return m_dir.filePath(QString::fromLatin1(name)).toStdString(); }
+    std::string sqlitePath(const char *name) const
+    {
+        return m_dir.filePath(QString::fromLatin1(name)).toStdString();
+    }
 
     QTemporaryDir m_dir;
     data::Table m_cps;
@@ -197,13 +203,14 @@ void TestSqliteSource::cpsAgreesWithMemory()
     QCOMPARE((*source)->kind(), data::SourceKind::Sqlite);
     QCOMPARE((*source)->location(), "SQLite file " + m_cpsPath + ", table cps");
     const data::TableSource memory(std::make_shared<const data::Table>(m_cps));
-    const test::Agreement agreement
-        = test::compareWithMemory(*data::publicAggregates(**source, "a test"), *data::publicAggregates(memory, "a test"));
+    const test::Agreement agreement = test::compareWithMemory(*data::publicAggregates(**source, "a test"),
+                                                              *data::publicAggregates(memory, "a test"));
     QVERIFY2(agreement.failure.empty(), agreement.failure.c_str());
     // 12 predicates × (6 counts + 5 × 2 sums) + 12 × 4 histograms.
     QCOMPARE(agreement.compared, 12 * 16 + 12 * 4);
-    qInfo("SQLite %s: %d of %d statistics bit-identical to the in-memory table, largest relative difference %g",
-          sqlite3_libversion(), agreement.bitIdentical, agreement.compared, agreement.largestRelative);
+    qInfo(
+        "SQLite %s: %d of %d statistics bit-identical to the in-memory table, largest relative difference %g",
+        sqlite3_libversion(), agreement.bitIdentical, agreement.compared, agreement.largestRelative);
 }
 
 void TestSqliteSource::declaredMetadataOnly()
@@ -217,7 +224,8 @@ void TestSqliteSource::declaredMetadataOnly()
     QCOMPARE(schema.rowCount(), std::size_t{0});
     QCOMPARE(schema.name(), std::string("cps1988"));
     QCOMPARE((*source)->declaredRowCount(), std::optional<std::size_t>(28155));
-    QCOMPARE(schema.columnInfo(5).categories, (std::vector<std::string>{"northeast", "midwest", "south", "west"}));
+    QCOMPARE(schema.columnInfo(5).categories,
+             (std::vector<std::string>{"northeast", "midwest", "south", "west"}));
     QCOMPARE(schema.columnInfo(2).declaredBounds->lower, -8.0);
     // A column without declared bounds cannot be summed, as in memory.
     PBX_VERIFY_ERROR(data::CompiledQuery::compile({data::Aggregate::Sum, "wage", std::nullopt, ""}, schema),
@@ -227,18 +235,21 @@ void TestSqliteSource::declaredMetadataOnly()
     QVERIFY(undeclared.ok());
     QVERIFY(!(*undeclared)->declaredRowCount());
     // Only the columns the metadata describes are the source's.
-    auto two = SqliteSource::open({m_cpsPath, "cps"},
-                                  metadataOf({numericColumn("education", {0, 20}), categoricalColumn("region")}));
+    auto two = SqliteSource::open(
+        {m_cpsPath, "cps"}, metadataOf({numericColumn("education", {0, 20}), categoricalColumn("region")}));
     QVERIFY2(two.ok(), two.ok() ? "" : two.error().message.c_str());
     QCOMPARE((*two)->schema().columnCount(), std::size_t{2});
     QVERIFY((*two)->schema().columnInfo(1).domainFromData);
     auto aggregates = data::publicAggregates(**two, "a test");
     PBX_VERIFY_ERROR(aggregates->categoryCounts("region"), InvalidArgument,
                      "the categories of 'region' were inferred from the data; declare them in the metadata");
-    PBX_VERIFY_ERROR(data::Predicate::compile("wage > 3", (*two)->schema()), NotFound, "unknown column 'wage'");
+    PBX_VERIFY_ERROR(data::Predicate::compile("wage > 3", (*two)->schema()), NotFound,
+                     "unknown column 'wage'");
     // Labels outside undeclared categories are values: they match no row.
-    QCOMPARE(statistics(*aggregates, {data::Aggregate::Count, "", std::nullopt, "region == \"south\""}).count, 8760.0);
-    QCOMPARE(statistics(*aggregates, {data::Aggregate::Count, "", std::nullopt, "region == \"mars\""}).count, 0.0);
+    QCOMPARE(statistics(*aggregates, {data::Aggregate::Count, "", std::nullopt, "region == \"south\""}).count,
+             8760.0);
+    QCOMPARE(statistics(*aggregates, {data::Aggregate::Count, "", std::nullopt, "region == \"mars\""}).count,
+             0.0);
 }
 
 void TestSqliteSource::missingValuesFollowPublicRules()
@@ -247,7 +258,8 @@ void TestSqliteSource::missingValuesFollowPublicRules()
     Writer writer(path);
     QVERIFY(writer.exec("CREATE TABLE t (x REAL, c TEXT);"
                         "INSERT INTO t VALUES (1, 'a'), (7, 'b'), (NULL, 'a'), ('seven', NULL), (12, 'zz')"));
-    auto source = SqliteSource::open({path, "t"}, metadataOf({numericColumn("x", {2, 10}), categoricalColumn("c", {"a", "b"})}));
+    auto source = SqliteSource::open(
+        {path, "t"}, metadataOf({numericColumn("x", {2, 10}), categoricalColumn("c", {"a", "b"})}));
     QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
     auto aggregates = data::publicAggregates(**source, "a test");
     using data::Aggregate;
@@ -281,9 +293,9 @@ void TestSqliteSource::injectionIsRefusedOrAValue()
         QVERIFY2(created, writer.error().c_str());
     }
     // Quoted identifiers: a table and columns whose names hold quotes and SQL.
-    const io::DatasetMetadata metadata = metadataOf({numericColumn("we\"ird", {0, 10}),
-                                                     categoricalColumn("a'b; DROP TABLE keep; --", {"p", "q"}),
-                                                     categoricalColumn("city")});
+    const io::DatasetMetadata metadata
+        = metadataOf({numericColumn("we\"ird", {0, 10}),
+                      categoricalColumn("a'b; DROP TABLE keep; --", {"p", "q"}), categoricalColumn("city")});
     auto source = SqliteSource::open({path, "t\"x"}, metadata);
     QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
     auto aggregates = data::publicAggregates(**source, "a test");
@@ -293,21 +305,28 @@ void TestSqliteSource::injectionIsRefusedOrAValue()
     QVERIFY(byHostile.ok());
     QCOMPARE(byHostile->counts, (std::vector<std::int64_t>{2, 1}));
     // String literals are bound values: a classic injection matches exactly the row holding that text.
-    QCOMPARE(statistics(*aggregates, {Aggregate::Count, "", std::nullopt, "city == \"x' OR '1'='1\""}).count, 1.0);
-    QCOMPARE(statistics(*aggregates, {Aggregate::Count, "", std::nullopt, "city == \"Bern\\\" OR 1=1 --\""}).count, 0.0);
+    QCOMPARE(statistics(*aggregates, {Aggregate::Count, "", std::nullopt, "city == \"x' OR '1'='1\""}).count,
+             1.0);
+    QCOMPARE(
+        statistics(*aggregates, {Aggregate::Count, "", std::nullopt, "city == \"Bern\\\" OR 1=1 --\""}).count,
+        0.0);
     std::string nul = "city == 'a";
     nul += '\0';
     nul += "b'";
     QCOMPARE(statistics(*aggregates, {Aggregate::Count, "", std::nullopt, nul}).count, 0.0);
-    QCOMPARE(statistics(*aggregates, {Aggregate::Count, "", std::nullopt, "city == \"'); DROP TABLE keep; --\""}).count,
-             0.0);
+    QCOMPARE(
+        statistics(*aggregates, {Aggregate::Count, "", std::nullopt, "city == \"'); DROP TABLE keep; --\""})
+            .count,
+        0.0);
     // Predicate text that is not the predicate language never reaches SQL.
     const data::Table &schema = (*source)->schema();
-    PBX_VERIFY_ERROR(data::Predicate::compile("city == 'Bern'; DROP TABLE keep", schema), Parse, "character 15: unexpected character ';'");
+    PBX_VERIFY_ERROR(data::Predicate::compile("city == 'Bern'; DROP TABLE keep", schema), Parse,
+                     "character 15: unexpected character ';'");
     PBX_VERIFY_ERROR(data::Predicate::compile("city == 'Bern' -- comment", schema), Parse, "character 16");
     PBX_VERIFY_ERROR(data::Predicate::compile("1 == 1 or city == 'x'", schema), Parse, "character 1");
-    PBX_VERIFY_ERROR(data::CompiledQuery::compile({Aggregate::Sum, "x\" FROM keep --", std::nullopt, ""}, schema),
-                     NotFound, "column: unknown column");
+    PBX_VERIFY_ERROR(
+        data::CompiledQuery::compile({Aggregate::Sum, "x\" FROM keep --", std::nullopt, ""}, schema),
+        NotFound, "column: unknown column");
     // A hostile table name is a name: no such table, and nothing was dropped.
     PBX_VERIFY_ERROR(SqliteSource::open({path, "keep; DROP TABLE keep; --"}, metadata), NotFound,
                      "sqlite: no table or view 'keep; DROP TABLE keep; --'");
@@ -320,24 +339,29 @@ void TestSqliteSource::statementTimeout()
     const std::string path = sqlitePath("slow.db");
     {
         Writer writer(path);
-        QVERIFY(writer.exec("CREATE VIEW slow AS WITH RECURSIVE c(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM c "
-                            "WHERE v < 1000000000) SELECT v FROM c; CREATE TABLE quick (v REAL); INSERT INTO quick VALUES (1)"));
+        QVERIFY(writer.exec(
+            "CREATE VIEW slow AS WITH RECURSIVE c(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM c "
+            "WHERE v < 1000000000) SELECT v FROM c; CREATE TABLE quick (v REAL); INSERT INTO quick VALUES (1)"));
     }
     SqliteDescriptor descriptor{path, "slow", 100};
     auto source = SqliteSource::open(descriptor, metadataOf({numericColumn("v", {0, 1})}));
     QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
     auto aggregates = data::publicAggregates(**source, "a test");
-    auto compiled = data::CompiledQuery::compile({data::Aggregate::Count, "", std::nullopt, "v > 0"}, (*source)->schema());
+    auto compiled = data::CompiledQuery::compile({data::Aggregate::Count, "", std::nullopt, "v > 0"},
+                                                 (*source)->schema());
     const auto started = std::chrono::steady_clock::now();
-    PBX_VERIFY_ERROR(aggregates->statistics(*compiled), ResourceLimit,
-                     "the query ran over the statement timeout (100 ms) and was stopped; nothing was computed");
+    PBX_VERIFY_ERROR(
+        aggregates->statistics(*compiled), ResourceLimit,
+        "the query ran over the statement timeout (100 ms) and was stopped; nothing was computed");
     QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(20));
     // The connection stays usable: the next call runs (and times out) again, cleanly.
     PBX_VERIFY_ERROR(aggregates->statistics(*compiled), ResourceLimit, "statement timeout");
     auto quick = SqliteSource::open({path, "quick", 100}, metadataOf({numericColumn("v", {0, 1})}));
     QVERIFY(quick.ok());
-    QCOMPARE(statistics(*data::publicAggregates(**quick, "a test"), {data::Aggregate::Count, "", std::nullopt, ""}).count,
-             1.0);
+    QCOMPARE(
+        statistics(*data::publicAggregates(**quick, "a test"), {data::Aggregate::Count, "", std::nullopt, ""})
+            .count,
+        1.0);
 }
 
 void TestSqliteSource::openErrors()
@@ -355,10 +379,11 @@ void TestSqliteSource::openErrors()
     PBX_VERIFY_ERROR(SqliteSource::open({text, "cps"}, cps), Io, "file is not a database");
     PBX_VERIFY_ERROR(SqliteSource::open({m_cpsPath, "cps"}, io::DatasetMetadata{}), InvalidArgument,
                      "metadata: columns: a database source needs its columns described");
-    PBX_VERIFY_ERROR(SqliteSource::open({m_cpsPath, "cps"}, metadataOf({numericColumn("salary", {0, 1})})), NotFound,
-                     "the metadata describes column 'salary', which table 'cps' does not have");
+    PBX_VERIFY_ERROR(SqliteSource::open({m_cpsPath, "cps"}, metadataOf({numericColumn("salary", {0, 1})})),
+                     NotFound, "the metadata describes column 'salary', which table 'cps' does not have");
     PBX_VERIFY_ERROR(SqliteSource::open({m_cpsPath, "cps"}, metadataOf({numericColumn("region", {0, 1})})),
-                     InvalidArgument, "column 'region': the metadata declares it numeric, but table 'cps' stores it as TEXT");
+                     InvalidArgument,
+                     "column 'region': the metadata declares it numeric, but table 'cps' stores it as TEXT");
 }
 
 QTEST_APPLESS_MAIN(TestSqliteSource)
