@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <deque>
 #include <vector>
 
 namespace pbx::sources {
@@ -82,10 +83,12 @@ Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescr
     const std::string connectTimeout = std::to_string(descriptor.connectTimeoutS);
     std::vector<const char *> keys;
     std::vector<const char *> values;
-    const auto add = [&](const char *key, const std::string &value) {
+    std::deque<std::string> owned; // the values' storage: a deque never moves what it holds
+    const auto add = [&](const char *key, std::string value) {
         if (!value.empty()) {
+            owned.push_back(std::move(value));
             keys.push_back(key);
-            values.push_back(value.c_str());
+            values.push_back(owned.back().c_str());
         }
     };
     add("host", descriptor.host);
@@ -94,8 +97,14 @@ Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescr
     add("dbname", descriptor.database);
     add("sslmode", descriptor.sslmode);
     add("connect_timeout", connectTimeout);
+    // Over TCP, a peer that vanished without closing is noticed within about a minute (ignored on
+    // a Unix socket).
+    add("keepalives", "1");
+    add("keepalives_idle", "30");
+    add("keepalives_interval", "10");
+    add("keepalives_count", "3");
     add("options", options);
-    add("application_name", std::string("pbx"));
+    add("application_name", "pbx");
     keys.push_back(nullptr);
     values.push_back(nullptr);
     source->m_connection = PQconnectdbParams(keys.data(), values.data(), 0);

@@ -138,6 +138,10 @@ void TestPostgresSource::descriptorOpensTheSource()
              "PostgreSQL database pbx on " + m_server->directory() + " (user pbx), table cps");
     QCOMPARE((*source)->declaredRowCount(), std::optional<std::size_t>(28155));
     QCOMPARE((*source)->schema().rowCount(), std::size_t{0});
+    // The connection introduces itself to the server (its startup parameters reach it intact).
+    test::PostgresAdmin admin(m_server->conninfo("pbx"));
+    QCOMPARE(admin.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pbx'"),
+             std::string("1"));
 }
 
 void TestPostgresSource::cpsAgreesWithMemory()
