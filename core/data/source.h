@@ -16,7 +16,8 @@
 // spend anything on it, so the caller's order — compute the true answer, then charge, then draw the
 // noise — turns any failure into a refusal with nothing spent (the session must keep that order;
 // docs/data-sources.md, "Wiring"). Whether a call fails depends on the server, not on the rows'
-// values, so the refusal discloses nothing about the data.
+// values — except that a statement's running time, and so a timeout, may (docs/data-sources.md,
+// "Read-only, timeouts, failures").
 #pragma once
 
 #include "core/data/predicate.h"

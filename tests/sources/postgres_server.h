@@ -37,7 +37,11 @@ public:
         return {};
     }
 
-    PostgresServer() : m_dir(QDir::tempPath() + QStringLiteral("/pbx-pg-XXXXXX")) {}
+    // A Unix socket's path holds at most 107 bytes ("<dir>/.s.PGSQL.5432"): a long TMPDIR falls back to /tmp.
+    PostgresServer()
+        : m_dir((QDir::tempPath().size() > 60 ? QStringLiteral("/tmp") : QDir::tempPath())
+                + QStringLiteral("/pbx-pg-XXXXXX"))
+    {}
     ~PostgresServer() { stop(); }
     PostgresServer(const PostgresServer &) = delete;
     PostgresServer &operator=(const PostgresServer &) = delete;
