@@ -75,8 +75,10 @@ public:
     /// secret, e.g. "SQLite file /data/cps.db, table cps" or "PostgreSQL database pbx on /run/pg
     /// (user ana), table cps".
     virtual std::string location() const = 0;
-    /// The public row count used for planning: the metadata's "rows" for database sources (unset
-    /// when the metadata declares none), the table's row count in memory (as today).
+    /// The public row count used for planning: the metadata's "rows" for database sources, checked
+    /// at open to be the table's (unset when the metadata declares none), the table's row count in
+    /// memory (as today). It bounds the number of rows a sum adds, which the floating-point slack of
+    /// data::computedSumSensitivity relies on.
     virtual std::optional<std::size_t> declaredRowCount() const = 0;
     /// Whether the data themselves are declared public (schema().isPublic()).
     bool isPublic() const { return schema().isPublic(); }

@@ -79,4 +79,13 @@ Result<data::Table> declaredSchema(const io::DatasetMetadata &metadata,
     return table->withPublic(metadata.isPublic);
 }
 
+Result<void> checkDeclaredRows(std::size_t declared, std::int64_t actual, const std::string &tableName)
+{
+    if (actual < 0 || static_cast<std::size_t>(actual) != declared)
+        return makeError(ErrorCode::InvalidArgument, "the metadata declares " + std::to_string(declared)
+                                                         + " rows, but table '" + tableName + "' has "
+                                                         + std::to_string(actual));
+    return {};
+}
+
 } // namespace pbx::sources

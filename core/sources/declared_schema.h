@@ -9,6 +9,7 @@
 #include "core/io/dataset_metadata.h"
 #include "core/util/result.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -42,5 +43,12 @@ struct CatalogColumn
 Result<data::Table> declaredSchema(const io::DatasetMetadata &metadata,
                                    const std::vector<CatalogColumn> &catalog, const std::string &tableName,
                                    const std::string &location);
+
+/// The loader's check of a declared row count, as for a CSV file (io::applyDatasetMetadata): the
+/// table `tableName` must have exactly `declared` rows. Run once at open, before any session exists,
+/// on the owner's own table: the public row count a session plans with (and the floating-point slack
+/// of data::computedSumSensitivity, which needs it to bound the number of summed rows) is then the
+/// table's. Errors: InvalidArgument "the metadata declares 28155 rows, but table 'cps' has 28154".
+Result<void> checkDeclaredRows(std::size_t declared, std::int64_t actual, const std::string &tableName);
 
 } // namespace pbx::sources

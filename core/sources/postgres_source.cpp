@@ -155,6 +155,16 @@ Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescr
     if (!schema)
         return schema.error();
     source->m_schema = std::move(schema).value();
+    if (metadata.rows) {
+        auto counted = source->run({"SELECT COUNT(*) FROM " + source->m_quotedTable, {}});
+        if (!counted)
+            return counted.error();
+        auto rows = parseCount(PQgetvalue(counted->get(), 0, 0), "postgresql: ");
+        if (!rows)
+            return rows.error();
+        if (auto checked = checkDeclaredRows(*metadata.rows, *rows, descriptor.table); !checked)
+            return checked.error();
+    }
     source->m_declaredRows = metadata.rows;
     return source;
 }

@@ -30,7 +30,8 @@ public:
     /// Connects, checks the session is read-only, and builds the schema from `metadata` and the
     /// catalogue (pg_attribute; no row is read). Errors: Io "postgresql: cannot connect to …: <libpq's
     /// message>"; NotFound "postgresql: no table or view '<name>' in database '<db>'"; Unsupported
-    /// when the server did not accept the read-only setting; then as declaredSchema().
+    /// when the server did not accept the read-only setting; then as declaredSchema(); when the
+    /// metadata declares "rows", one COUNT(*) checks it (checkDeclaredRows).
     static Result<std::unique_ptr<PostgresSource>> open(const PostgresDescriptor &descriptor,
                                                         const io::DatasetMetadata &metadata);
     ~PostgresSource() override;

@@ -87,6 +87,12 @@ Result<std::unique_ptr<SqliteSource>> SqliteSource::open(const SqliteDescriptor 
     if (!schema)
         return schema.error();
     source->m_schema = std::move(schema).value();
+    if (metadata.rows) {
+        std::int64_t rows = -1;
+        PBX_RETURN_IF_ERROR(source->run({"SELECT COUNT(*) FROM " + source->m_quotedTable, {}},
+                                        [&](sqlite3_stmt *row) { rows = sqlite3_column_int64(row, 0); }));
+        PBX_RETURN_IF_ERROR(checkDeclaredRows(*metadata.rows, rows, descriptor.table));
+    }
     source->m_declaredRows = metadata.rows;
     return source;
 }

@@ -27,7 +27,8 @@ public:
     /// Opens `descriptor.path` read-only and builds the schema from `metadata` and the table's
     /// catalogue (PRAGMA table_info; no row is read). Errors: Io "sqlite: cannot open '<path>': …"
     /// (a missing or unreadable file, not a database); NotFound "sqlite: no table or view '<name>'
-    /// in '<path>'"; then as declaredSchema().
+    /// in '<path>'"; then as declaredSchema(); when the metadata declares "rows", one COUNT(*) checks
+    /// it (checkDeclaredRows).
     static Result<std::unique_ptr<SqliteSource>> open(const SqliteDescriptor &descriptor,
                                                       const io::DatasetMetadata &metadata);
     ~SqliteSource() override;

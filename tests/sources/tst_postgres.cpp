@@ -308,6 +308,10 @@ void TestPostgresSource::openErrors()
 {
     PBX_VERIFY_ERROR(PostgresSource::open(descriptor("nonesuch"), test::cpsMetadata()), NotFound,
                      "postgresql: no table or view 'nonesuch' in database 'pbx'");
+    io::DatasetMetadata miscounted = test::cpsMetadata();
+    miscounted.rows = 28156;
+    PBX_VERIFY_ERROR(PostgresSource::open(descriptor("cps"), miscounted), InvalidArgument,
+                     "the metadata declares 28156 rows, but table 'cps' has 28155");
     PostgresDescriptor wrongDatabase = descriptor("cps");
     wrongDatabase.database = "absent";
     PBX_VERIFY_ERROR(PostgresSource::open(wrongDatabase, test::cpsMetadata()), Io,

@@ -230,6 +230,10 @@ void TestSqliteSource::declaredMetadataOnly()
     // A column without declared bounds cannot be summed, as in memory.
     PBX_VERIFY_ERROR(data::CompiledQuery::compile({data::Aggregate::Sum, "wage", std::nullopt, ""}, schema),
                      InvalidArgument, "bounds: column 'wage' has no declared bounds");
+    // The declared row count is checked at open, as the CSV loader checks it.
+    metadata.rows = 28154;
+    PBX_VERIFY_ERROR(SqliteSource::open({m_cpsPath, "cps"}, metadata), InvalidArgument,
+                     "the metadata declares 28154 rows, but table 'cps' has 28155");
     metadata.rows.reset();
     auto undeclared = SqliteSource::open({m_cpsPath, "cps"}, metadata);
     QVERIFY(undeclared.ok());

@@ -43,27 +43,32 @@ void TestStatement::countSqlite()
 {
     const data::Table table = schema();
     auto query = data::CompiledQuery::compile(
-        {data::Aggregate::Count, "", std::nullopt, "region == \"south\" and not (wage < 100 or wage != 7)"}, table);
+        {data::Aggregate::Count, "", std::nullopt, "region == \"south\" and not (wage < 100 or wage != 7)"},
+        table);
     QVERIFY(query.ok());
     auto statement = sources::statisticsStatement(SqlDialect::Sqlite, quote, "<t>", table, *query);
     QVERIFY(statement.ok());
-    QCOMPARE(statement->text,
-             std::string("SELECT COUNT(*) FROM <t> WHERE (((<region> = ?1) IS TRUE) AND (NOT "
-                         "((((CASE WHEN typeof(<wage>) IN ('integer', 'real') THEN <wage> END) < ?2) IS TRUE) OR "
-                         "(((CASE WHEN typeof(<wage>) IN ('integer', 'real') THEN <wage> END) = ?3) IS NOT TRUE))))"));
+    QCOMPARE(
+        statement->text,
+        std::string(
+            "SELECT COUNT(*) FROM <t> WHERE (((<region> = ?1) IS TRUE) AND (NOT "
+            "((((CASE WHEN typeof(<wage>) IN ('integer', 'real') THEN <wage> END) < ?2) IS TRUE) OR "
+            "(((CASE WHEN typeof(<wage>) IN ('integer', 'real') THEN <wage> END) = ?3) IS NOT TRUE))))"));
     QCOMPARE(statement->parameters, (std::vector<SqlParameter>{std::string("south"), 100.0, 7.0}));
 }
 
 void TestStatement::meanPostgres()
 {
     const data::Table table = schema();
-    auto query = data::CompiledQuery::compile({data::Aggregate::Mean, "wage", data::Bounds{-1, 2}, "wage >= 3.5"}, table);
+    auto query = data::CompiledQuery::compile(
+        {data::Aggregate::Mean, "wage", data::Bounds{-1, 2}, "wage >= 3.5"}, table);
     QVERIFY(query.ok());
     auto statement = sources::statisticsStatement(SqlDialect::Postgres, quote, "<t>", table, *query);
     QVERIFY(statement.ok());
     const std::string clip = "LEAST(GREATEST(COALESCE(CAST(<wage> AS double precision), $1), $1), $2)";
-    QCOMPARE(statement->text, "SELECT COUNT(*), COALESCE(SUM(" + clip + "), 0), COALESCE(SUM(" + clip
-                                  + " - $3), 0) FROM <t> WHERE ((CAST(<wage> AS double precision) >= $4) IS TRUE)");
+    QCOMPARE(statement->text,
+             "SELECT COUNT(*), COALESCE(SUM(" + clip + "), 0), COALESCE(SUM(" + clip
+                 + " - $3), 0) FROM <t> WHERE ((CAST(<wage> AS double precision) >= $4) IS TRUE)");
     // L, U, the midpoint (L + U)/2 as the in-memory code computes it, then the literal.
     QCOMPARE(statement->parameters, (std::vector<SqlParameter>{-1.0, 2.0, 0.5, 3.5}));
 }
@@ -74,14 +79,15 @@ void TestStatement::histogram()
     auto where = data::Predicate::compile("wage > 1", table);
     auto sqlite = sources::categoryCountsStatement(SqlDialect::Sqlite, quote, "<t>", table, 1, *where);
     QVERIFY(sqlite.ok());
-    QCOMPARE(sqlite->text, std::string("SELECT <region>, COUNT(*) FROM <t> WHERE (((CASE WHEN typeof(<wage>) IN "
-                                       "('integer', 'real') THEN <wage> END) > ?1) IS TRUE) GROUP BY 1"));
+    QCOMPARE(sqlite->text,
+             std::string("SELECT <region>, COUNT(*) FROM <t> WHERE (((CASE WHEN typeof(<wage>) IN "
+                         "('integer', 'real') THEN <wage> END) > ?1) IS TRUE) GROUP BY 1"));
     auto postgres = sources::categoryCountsStatement(SqlDialect::Postgres, quote, "<t>", table, 1, {});
     QVERIFY(postgres.ok());
     QCOMPARE(postgres->text, std::string("SELECT CAST(<region> AS text), COUNT(*) FROM <t> GROUP BY 1"));
     QVERIFY(postgres->parameters.empty());
-    PBX_VERIFY_ERROR(sources::categoryCountsStatement(SqlDialect::Sqlite, quote, "<t>", table, 0, {}), NotFound,
-                     "column: 'wage' is not a categorical column of this source");
+    PBX_VERIFY_ERROR(sources::categoryCountsStatement(SqlDialect::Sqlite, quote, "<t>", table, 0, {}),
+                     NotFound, "column: 'wage' is not a categorical column of this source");
 }
 
 void TestStatement::literalsNeverInTheText()
@@ -96,12 +102,14 @@ void TestStatement::literalsNeverInTheText()
     data::Table open = schema();
     {
         data::Column region;
-        region.info = {"region", data::ColumnType::Categorical, std::nullopt, "", {}, true}; // undeclared labels
+        region.info
+            = {"region", data::ColumnType::Categorical, std::nullopt, "", {}, true}; // undeclared labels
         data::Column wage;
         wage.info = {"wage", data::ColumnType::Numeric, data::Bounds{0, 1}, "", {}, false};
         open = data::Table::create("t", {wage, region}).value();
     }
-    auto query = data::CompiledQuery::compile({data::Aggregate::Count, "", std::nullopt, "region == \"" + hostile + "\""}, open);
+    auto query = data::CompiledQuery::compile(
+        {data::Aggregate::Count, "", std::nullopt, "region == \"" + hostile + "\""}, open);
     QVERIFY(query.ok());
     for (const SqlDialect dialect : {SqlDialect::Sqlite, SqlDialect::Postgres}) {
         auto statement = sources::statisticsStatement(dialect, quote, "<t>", open, *query);
