@@ -121,6 +121,12 @@ Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescr
     if (!quotedTable)
         return quotedTable.error();
     source->m_quotedTable = std::move(quotedTable).value();
+    if (!descriptor.schema.empty()) {
+        auto quotedSchema = source->quote(descriptor.schema);
+        if (!quotedSchema)
+            return quotedSchema.error();
+        source->m_quotedTable = *quotedSchema + "." + source->m_quotedTable;
+    }
 
     // The options took: every statement runs read-only, under the timeout.
     auto settings = source->run({"SELECT current_setting('transaction_read_only')", {}});
@@ -149,9 +155,9 @@ Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescr
         catalog.push_back(std::move(column));
     }
     if (catalog.empty())
-        return makeError(ErrorCode::NotFound, "postgresql: no table or view '" + descriptor.table
+        return makeError(ErrorCode::NotFound, "postgresql: no table or view '" + source->qualifiedName()
                                                   + "' in database '" + descriptor.database + "'");
-    auto schema = declaredSchema(metadata, catalog, descriptor.table, source->location());
+    auto schema = declaredSchema(metadata, catalog, source->qualifiedName(), source->location());
     if (!schema)
         return schema.error();
     source->m_schema = std::move(schema).value();
@@ -162,7 +168,7 @@ Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescr
         auto rows = parseCount(PQgetvalue(counted->get(), 0, 0), "postgresql: ");
         if (!rows)
             return rows.error();
-        if (auto checked = checkDeclaredRows(*metadata.rows, *rows, descriptor.table); !checked)
+        if (auto checked = checkDeclaredRows(*metadata.rows, *rows, source->qualifiedName()); !checked)
             return checked.error();
     }
     source->m_declaredRows = metadata.rows;
@@ -183,7 +189,12 @@ std::string PostgresSource::location() const
         text += " port " + d.port;
     if (!d.user.empty())
         text += " (user " + d.user + ")";
-    return text + ", table " + d.table;
+    return text + ", table " + qualifiedName();
+}
+
+std::string PostgresSource::qualifiedName() const
+{
+    return m_descriptor.schema.empty() ? m_descriptor.table : m_descriptor.schema + "." + m_descriptor.table;
 }
 
 Result<std::string> PostgresSource::quote(std::string_view name) const
@@ -201,8 +212,7 @@ Result<std::string> PostgresSource::quote(std::string_view name) const
 
 Result<PostgresSource::ResultHandle> PostgresSource::run(const SqlStatement &statement) const
 {
-    const std::string where
-        = "postgresql (" + m_descriptor.database + ", table " + m_descriptor.table + "): ";
+    const std::string where = "postgresql (" + m_descriptor.database + ", table " + qualifiedName() + "): ";
     if (m_lost || PQstatus(m_connection) != CONNECTION_OK) {
         PQreset(m_connection); // once per call; the options (read-only, timeout) are kept
         m_lost = PQstatus(m_connection) != CONNECTION_OK;

@@ -41,6 +41,8 @@ public:
     std::string location() const override;
     std::optional<std::size_t> declaredRowCount() const override { return m_declaredRows; }
     const PostgresDescriptor &descriptor() const { return m_descriptor; }
+    /// "table", or "schema.table" when the descriptor names a schema (for messages, unquoted).
+    std::string qualifiedName() const;
 
 private:
     PostgresSource() = default;

@@ -188,6 +188,8 @@ Result<void> applyPostgresParameter(std::string_view kind, Parameter &p, Postgre
 {
     if (p.key == "table") {
         descriptor.table = std::move(p.value);
+    } else if (p.key == "schema") {
+        descriptor.schema = std::move(p.value);
     } else if (p.key == "host") {
         descriptor.host = std::move(p.value);
     } else if (p.key == "port") {
@@ -226,8 +228,8 @@ Result<void> applyPostgresParameter(std::string_view kind, Parameter &p, Postgre
     } else {
         return makeError(ErrorCode::Parse,
                          std::string(kind) + " descriptor: unknown parameter '" + p.key
-                             + "' (known: table, host, port, user, dbname, sslmode, connect_timeout, "
-                               "statement_timeout)");
+                             + "' (known: table, schema, host, port, user, dbname, sslmode, "
+                               "connect_timeout, statement_timeout)");
     }
     return {};
 }
@@ -321,6 +323,8 @@ std::string sourceDescriptorText(const SourceDescriptor &descriptor)
     if (!pg.port.empty())
         text += ":" + pg.port;
     text += "/" + encode(pg.database, "") + "?table=" + encode(pg.table, "");
+    if (!pg.schema.empty())
+        text += "&schema=" + encode(pg.schema, "");
     if (socket)
         text += "&host=" + encode(pg.host, "/");
     if (!pg.sslmode.empty())

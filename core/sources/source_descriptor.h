@@ -3,7 +3,7 @@
 // (docs/data-sources.md), parsed into a typed descriptor:
 //
 //   sqlite:PATH?table=NAME[&statement_timeout=MS]
-//   postgresql://[USER@][HOST][:PORT]/DB?table=NAME[&host=SOCKET_DIR][&port=P][&user=U]
+//   postgresql://[USER@][HOST][:PORT]/DB?table=NAME[&schema=S][&host=SOCKET_DIR][&port=P][&user=U]
 //                [&sslmode=MODE][&connect_timeout=S][&statement_timeout=MS]
 //   (postgres:// is accepted as libpq accepts it)
 //
@@ -40,7 +40,8 @@ struct PostgresDescriptor
     std::string host;     ///< a host name, or a Unix-socket directory (starts with '/'); empty: default
     std::string port;     ///< digits, or empty (5432)
     std::string database; ///< required
-    std::string table;    ///< table or view name, exact (unqualified: the search path decides)
+    std::string table;    ///< table or view name, exact
+    std::string schema;   ///< the table's schema, exact; empty: the search path decides
     std::string sslmode;  ///< empty: libpq's default (prefer)
     int connectTimeoutS = 10;
     int statementTimeoutMs = defaultStatementTimeoutMs;

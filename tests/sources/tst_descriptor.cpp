@@ -132,7 +132,7 @@ void TestDescriptor::errors_data()
                                  << "postgresql descriptor: table: missing (add ?table=NAME)";
     QTest::newRow("options smuggled")
         << "postgresql://h/db?table=t&options=-c%20default_transaction_read_only%3Doff"
-        << "postgresql descriptor: unknown parameter 'options' (known: table, host, port, "
+        << "postgresql descriptor: unknown parameter 'options' (known: table, schema, host, port, "
            "user, dbname, sslmode, connect_timeout, statement_timeout)";
     QTest::newRow("sslmode")
         << "postgresql://h/db?table=t&sslmode=maybe"

@@ -71,6 +71,7 @@ private slots:
     void injectionIsRefusedOrAValue();
     void missingValuesFollowPublicRules();
     void statementTimeout();
+    void schemaQualifiedTable();
     void killedServer();
     void openErrors();
 
@@ -302,6 +303,30 @@ void TestPostgresSource::killedServer()
     QCOMPARE(after.count, before.count);
     QCOMPARE(after.clippedSum, before.clippedSum);
     QCOMPARE(after.centredSum, before.centredSum);
+}
+
+void TestPostgresSource::schemaQualifiedTable()
+{
+    test::PostgresAdmin admin(m_server->conninfo("pbx"));
+    QCOMPARE(
+        admin.exec(
+            "CREATE SCHEMA \"Survey 1\"; CREATE TABLE \"Survey 1\".cps AS SELECT * FROM cps WHERE region = 'south'"),
+        std::string());
+    auto parsed = sources::parseSourceDescriptor("postgresql://pbx@/pbx?host=" + m_server->directory()
+                                                 + "&table=cps&schema=Survey%201");
+    QVERIFY(parsed.ok());
+    io::DatasetMetadata metadata = test::cpsMetadata();
+    metadata.rows = 8760;
+    auto source = sources::openDatabaseSource(*parsed, metadata);
+    QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
+    QVERIFY((*source)->location().ends_with(", table Survey 1.cps"));
+    QCOMPARE(statistics(*data::publicAggregates(**source, "a test"),
+                        {data::Aggregate::Count, "", std::nullopt, ""})
+                 .count,
+             8760.0);
+    std::get<PostgresDescriptor>(*parsed).schema = "survey 1";
+    PBX_VERIFY_ERROR(sources::openDatabaseSource(*parsed, metadata), NotFound,
+                     "postgresql: no table or view 'survey 1.cps' in database 'pbx'");
 }
 
 void TestPostgresSource::openErrors()
