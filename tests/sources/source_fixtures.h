@@ -12,7 +12,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -89,6 +91,7 @@ struct Agreement
     int compared = 0;             ///< statistics compared (count, sum and centred sum each one)
     int bitIdentical = 0;         ///< of which exactly equal
     double largestRelative = 0.0; ///< largest |a − b| / scale over the sums
+    int selective = 0;            ///< predicates selecting some rows but not all (compareOnPredicates)
 };
 
 /// Compares every query × predicate and every categorical histogram of `source` with `memory`
@@ -148,6 +151,91 @@ inline Agreement compareWithMemory(const data::SourceAggregates &source, const d
                 return {std::string("histogram ") + column + " where '" + where + "' differs"};
             ++agreement.bitIdentical;
         }
+    }
+    return agreement;
+}
+
+/// `count` random predicates over CPS1988's columns (seeded, so every run asks the same): up to
+/// three levels of and / or / not over comparisons whose literals are values some row holds (so
+/// == and the boundaries of < and <= matter), values between them, and the declared categories.
+inline std::vector<std::string> randomCpsPredicates(const data::Rows &rows, int count, std::uint64_t seed)
+{
+    std::mt19937_64 random(seed);
+    const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(random() % n); };
+    const char *operators[] = {"==", "!=", "<", "<=", ">", ">="};
+    std::function<std::string(int)> expression = [&](int depth) -> std::string {
+        const std::size_t choice = depth > 0 ? pick(6) : 5;
+        if (choice == 0)
+            return "not (" + expression(depth - 1) + ")";
+        if (choice == 1 || choice == 2)
+            return "(" + expression(depth - 1) + (choice == 1 ? " and " : " or ") + expression(depth - 1)
+                   + ")";
+        const std::size_t column = pick(rows.columnCount());
+        const data::ColumnInfo &info = rows.columnInfo(column);
+        if (info.type == data::ColumnType::Categorical)
+            return info.name + (pick(2) ? " == '" : " != '") + info.categories[pick(info.categories.size())]
+                   + "'";
+        double literal = rows.numeric(column)[pick(rows.rowCount())];
+        if (pick(3) == 0)
+            literal += pick(2) ? 0.5 : -0.25;
+        return info.name + " " + operators[pick(6)] + " " + exactText(literal);
+    };
+    std::vector<std::string> predicates;
+    for (int i = 0; i < count; ++i)
+        predicates.push_back(expression(1 + static_cast<int>(pick(3))));
+    return predicates;
+}
+
+/// compareWithMemory's check over `predicates` (no expected counts): a count, the mean of wage and
+/// of experience (count, sum and centred sum each), and the region histogram per predicate.
+inline Agreement compareOnPredicates(const data::SourceAggregates &source,
+                                     const data::SourceAggregates &memory,
+                                     const std::vector<std::string> &predicates)
+{
+    Agreement agreement;
+    const data::Table &schema = source.source().schema();
+    const data::Table &memorySchema = memory.source().schema();
+    for (const std::string &where : predicates) {
+        for (data::QuerySpec spec :
+             {data::QuerySpec{data::Aggregate::Count, "", std::nullopt, ""},
+              data::QuerySpec{data::Aggregate::Mean, "wage", std::nullopt, ""},
+              data::QuerySpec{data::Aggregate::Mean, "experience", std::nullopt, ""}}) {
+            spec.where = where;
+            auto onSource = data::CompiledQuery::compile(spec, schema);
+            auto inMemory = data::CompiledQuery::compile(spec, memorySchema);
+            if (!onSource || !inMemory)
+                return {"'" + where
+                        + "' does not compile: " + (onSource ? inMemory : onSource).error().message};
+            auto a = source.statistics(*onSource);
+            auto b = memory.statistics(*inMemory);
+            if (!a || !b)
+                return {"'" + where + "': " + (a ? b : a).error().message};
+            if (spec.aggregate == data::Aggregate::Count && b->count > 0 && b->count < 28155)
+                ++agreement.selective;
+            const data::Bounds bounds = onSource->bounds();
+            const double scale
+                = std::max(1.0, b->count * std::max(std::fabs(bounds.lower), std::fabs(bounds.upper)));
+            const std::pair<double, double> pairs[]
+                = {{a->count, b->count}, {a->clippedSum, b->clippedSum}, {a->centredSum, b->centredSum}};
+            for (std::size_t k = 0; k < (spec.aggregate == data::Aggregate::Count ? 1u : 3u); ++k) {
+                const auto [x, y] = pairs[k];
+                ++agreement.compared;
+                const double relative = std::fabs(x - y) / scale;
+                agreement.largestRelative = std::max(agreement.largestRelative, relative);
+                if (x == y)
+                    ++agreement.bitIdentical;
+                else if (k == 0 || !(relative <= 1e-9))
+                    return {"'" + where + "': " + exactText(x) + " != " + exactText(y)};
+            }
+        }
+        auto a = source.categoryCounts("region", *data::Predicate::compile(where, schema));
+        auto b = memory.categoryCounts("region", *data::Predicate::compile(where, memorySchema));
+        if (!a || !b)
+            return {"histogram where '" + where + "': " + (a ? b : a).error().message};
+        ++agreement.compared;
+        if (a->counts != b->counts)
+            return {"histogram where '" + where + "' differs"};
+        ++agreement.bitIdentical;
     }
     return agreement;
 }

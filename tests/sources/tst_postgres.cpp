@@ -67,6 +67,7 @@ private slots:
     void cleanupTestCase();
     void descriptorOpensTheSource();
     void cpsAgreesWithMemory();
+    void randomPredicatesAgree();
     void readOnlyTransaction();
     void injectionIsRefusedOrAValue();
     void missingValuesFollowPublicRules();
@@ -157,6 +158,24 @@ void TestPostgresSource::cpsAgreesWithMemory()
     qInfo(
         "PostgreSQL 15: %d of %d statistics bit-identical to the in-memory table, largest relative difference %g",
         agreement.bitIdentical, agreement.compared, agreement.largestRelative);
+}
+
+void TestPostgresSource::randomPredicatesAgree()
+{
+    // 150 seeded random predicates (up to three levels of and / or / not; literals that rows hold,
+    // values between them, every operator and every category): counts, the means of wage and
+    // experience and the region histogram agree with the in-memory table.
+    auto source = PostgresSource::open(descriptor("cps"), test::cpsMetadata());
+    QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
+    const data::TableSource memory(std::make_shared<const data::Table>(m_cps));
+    const auto predicates = test::randomCpsPredicates(test::PublicRows(m_cps), 150, 30);
+    const test::Agreement agreement = test::compareOnPredicates(
+        *data::publicAggregates(**source, "a test"), *data::publicAggregates(memory, "a test"), predicates);
+    QVERIFY2(agreement.failure.empty(), agreement.failure.c_str());
+    QCOMPARE(agreement.compared, 150 * 8);
+    QCOMPARE(agreement.selective, 137); // of 150 select some rows but not all (seed 30)
+    qInfo("PostgreSQL, random predicates: %d of %d statistics bit-identical, largest relative difference %g",
+          agreement.bitIdentical, agreement.compared, agreement.largestRelative);
 }
 
 void TestPostgresSource::readOnlyTransaction()

@@ -119,6 +119,7 @@ private slots:
     void tableSourceIsTheExistingCodePath();
     void doorsRefusePrivateData();
     void cpsAgreesWithMemory();
+    void randomPredicatesAgree();
     void declaredMetadataOnly();
     void missingValuesFollowPublicRules();
     void injectionIsRefusedOrAValue();
@@ -198,6 +199,7 @@ void TestSqliteSource::doorsRefusePrivateData()
 
 void TestSqliteSource::cpsAgreesWithMemory()
 {
+    const std::string bytesBefore = test::readTextFile(m_cpsPath);
     auto source = SqliteSource::open({m_cpsPath, "cps"}, test::cpsMetadata());
     QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
     QCOMPARE((*source)->kind(), data::SourceKind::Sqlite);
@@ -211,6 +213,29 @@ void TestSqliteSource::cpsAgreesWithMemory()
     qInfo(
         "SQLite %s: %d of %d statistics bit-identical to the in-memory table, largest relative difference %g",
         sqlite3_libversion(), agreement.bitIdentical, agreement.compared, agreement.largestRelative);
+    // Read-only: the file is byte for byte what it was, and no journal was made beside it.
+    source->reset();
+    QVERIFY(test::readTextFile(m_cpsPath) == bytesBefore);
+    QVERIFY(!QFile::exists(QString::fromStdString(m_cpsPath + "-journal")));
+    QVERIFY(!QFile::exists(QString::fromStdString(m_cpsPath + "-wal")));
+}
+
+void TestSqliteSource::randomPredicatesAgree()
+{
+    // 150 seeded random predicates (up to three levels of and / or / not; literals that rows hold,
+    // values between them, every operator and every category): counts, the means of wage and
+    // experience and the region histogram agree with the in-memory table.
+    auto source = SqliteSource::open({m_cpsPath, "cps"}, test::cpsMetadata());
+    QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
+    const data::TableSource memory(std::make_shared<const data::Table>(m_cps));
+    const auto predicates = test::randomCpsPredicates(test::PublicRows(m_cps), 150, 30);
+    const test::Agreement agreement = test::compareOnPredicates(
+        *data::publicAggregates(**source, "a test"), *data::publicAggregates(memory, "a test"), predicates);
+    QVERIFY2(agreement.failure.empty(), agreement.failure.c_str());
+    QCOMPARE(agreement.compared, 150 * 8);
+    QCOMPARE(agreement.selective, 137); // of 150 select some rows but not all (seed 30)
+    qInfo("SQLite, random predicates: %d of %d statistics bit-identical, largest relative difference %g",
+          agreement.bitIdentical, agreement.compared, agreement.largestRelative);
 }
 
 void TestSqliteSource::declaredMetadataOnly()
