@@ -71,16 +71,10 @@ CatalogType catalogType(char category)
     return CatalogType::Other;
 }
 
-} // namespace
-
-Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescriptor &descriptor,
-                                                             const io::DatasetMetadata &metadata)
+// The connection: libpq's keyword/value pairs, the read-only and timeout settings as startup
+// options (a descriptor cannot carry `options`, so nothing overrides them).
+pg_conn *connect(const PostgresDescriptor &descriptor)
 {
-    std::unique_ptr<PostgresSource> source(new PostgresSource());
-    source->m_descriptor = descriptor;
-    const std::string options = "-c default_transaction_read_only=on -c statement_timeout="
-                                + std::to_string(descriptor.statementTimeoutMs) + " -c extra_float_digits=3";
-    const std::string connectTimeout = std::to_string(descriptor.connectTimeoutS);
     std::vector<const char *> keys;
     std::vector<const char *> values;
     std::deque<std::string> owned; // the values' storage: a deque never moves what it holds
@@ -96,23 +90,36 @@ Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescr
     add("user", descriptor.user);
     add("dbname", descriptor.database);
     add("sslmode", descriptor.sslmode);
-    add("connect_timeout", connectTimeout);
+    add("connect_timeout", std::to_string(descriptor.connectTimeoutS));
     // Over TCP, a peer that vanished without closing is noticed within about a minute (ignored on
     // a Unix socket).
     add("keepalives", "1");
     add("keepalives_idle", "30");
     add("keepalives_interval", "10");
     add("keepalives_count", "3");
-    add("options", options);
+    add("options", "-c default_transaction_read_only=on -c statement_timeout="
+                       + std::to_string(descriptor.statementTimeoutMs) + " -c extra_float_digits=3");
     add("application_name", "pbx");
     keys.push_back(nullptr);
     values.push_back(nullptr);
-    source->m_connection = PQconnectdbParams(keys.data(), values.data(), 0);
+    pg_conn *connection = PQconnectdbParams(keys.data(), values.data(), 0);
+    // Server notices (a shutdown warning, …) are not written to the program's stderr.
+    if (connection)
+        PQsetNoticeProcessor(
+            connection, [](void *, const char *) {}, nullptr);
+    return connection;
+}
+
+} // namespace
+
+Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescriptor &descriptor,
+                                                             const io::DatasetMetadata &metadata)
+{
+    std::unique_ptr<PostgresSource> source(new PostgresSource());
+    source->m_descriptor = descriptor;
+    source->m_connection = connect(descriptor);
     if (!source->m_connection)
         return makeError(ErrorCode::ResourceLimit, "postgresql: out of memory opening a connection");
-    // Server notices (a shutdown warning, …) are not written to the program's stderr.
-    PQsetNoticeProcessor(
-        source->m_connection, [](void *, const char *) {}, nullptr);
     if (PQstatus(source->m_connection) != CONNECTION_OK)
         return makeError(ErrorCode::Io, "postgresql: cannot connect to " + source->location() + ": "
                                             + oneLine(PQerrorMessage(source->m_connection)));
@@ -135,29 +142,10 @@ Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescr
     if (std::string_view(PQgetvalue(settings->get(), 0, 0)) != "on")
         return makeError(ErrorCode::Unsupported, "postgresql: the server did not make the session read-only; "
                                                  "pbx reads only through a read-only session");
-
-    // The catalogue: the relation's live columns and their types' categories (no row is read). The
-    // name goes in quoted, so to_regclass resolves exactly this spelling.
-    const SqlStatement catalogue{
-        "SELECT a.attname, format_type(a.atttypid, a.atttypmod), t.typcategory "
-        "FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid "
-        "WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
-        {source->m_quotedTable}};
-    auto columns = source->run(catalogue);
-    if (!columns)
-        return columns.error();
-    std::vector<CatalogColumn> catalog;
-    for (int row = 0; row < PQntuples(columns->get()); ++row) {
-        CatalogColumn column;
-        column.name = PQgetvalue(columns->get(), row, 0);
-        column.typeName = PQgetvalue(columns->get(), row, 1);
-        column.type = catalogType(PQgetvalue(columns->get(), row, 2)[0]);
-        catalog.push_back(std::move(column));
-    }
-    if (catalog.empty())
-        return makeError(ErrorCode::NotFound, "postgresql: no table or view '" + source->qualifiedName()
-                                                  + "' in database '" + descriptor.database + "'");
-    auto schema = declaredSchema(metadata, catalog, source->qualifiedName(), source->location());
+    auto catalog = source->readCatalogue();
+    if (!catalog)
+        return catalog.error();
+    auto schema = declaredSchema(metadata, *catalog, source->qualifiedName(), source->location());
     if (!schema)
         return schema.error();
     source->m_schema = std::move(schema).value();
@@ -173,6 +161,32 @@ Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescr
     }
     source->m_declaredRows = metadata.rows;
     return source;
+}
+
+Result<std::vector<CatalogColumn>> PostgresSource::readCatalogue() const
+{
+    // The relation's live columns and their types' categories (no row is read). The name goes in
+    // quoted, so to_regclass resolves exactly this spelling.
+    const SqlStatement catalogue{
+        "SELECT a.attname, format_type(a.atttypid, a.atttypmod), t.typcategory "
+        "FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid "
+        "WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
+        {m_quotedTable}};
+    auto columns = run(catalogue);
+    if (!columns)
+        return columns.error();
+    std::vector<CatalogColumn> catalog;
+    for (int row = 0; row < PQntuples(columns->get()); ++row) {
+        CatalogColumn column;
+        column.name = PQgetvalue(columns->get(), row, 0);
+        column.typeName = PQgetvalue(columns->get(), row, 1);
+        column.type = catalogType(PQgetvalue(columns->get(), row, 2)[0]);
+        catalog.push_back(std::move(column));
+    }
+    if (catalog.empty())
+        return makeError(ErrorCode::NotFound, "postgresql: no table or view '" + qualifiedName()
+                                                  + "' in database '" + m_descriptor.database + "'");
+    return catalog;
 }
 
 PostgresSource::~PostgresSource()

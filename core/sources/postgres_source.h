@@ -18,6 +18,7 @@
 
 #include <memory>
 #include <mutex>
+#include <vector>
 
 struct pg_conn;
 struct pg_result;
@@ -55,6 +56,8 @@ private:
     /// connection was lost. Errors: Io (connection, query), ResourceLimit (statement timeout).
     Result<ResultHandle> run(const SqlStatement &statement) const;
     Result<std::string> quote(std::string_view name) const;
+    /// The table's columns from pg_attribute. Errors: NotFound when there is no such relation.
+    Result<std::vector<CatalogColumn>> readCatalogue() const;
 
     pg_conn *m_connection = nullptr;
     PostgresDescriptor m_descriptor;
