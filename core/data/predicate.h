@@ -65,13 +65,13 @@ public:
     /// True when the predicate is the empty text, i.e. selects every row without evaluation.
     bool matchesAll() const { return m_program.empty(); }
 
-private:
-    friend class PredicateCompiler;
-
     enum class OpCode : std::uint8_t { Numeric, Categorical, And, Or, Not };
     enum class Comparison : std::uint8_t { Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual };
 
-    // One step of a postfix program: comparisons push a mask, And/Or/Not combine masks.
+    /// One step of the compiled postfix program: a comparison pushes a truth value per row,
+    /// And/Or pop two and push one, Not negates the top. Public (it holds only the predicate's own
+    /// text, no row) so that other engines can run the same program: core/sources compiles it to a
+    /// parameterised SQL WHERE (docs/data-sources.md).
     struct Instruction
     {
         OpCode op = OpCode::Numeric;
@@ -82,6 +82,12 @@ private:
         std::int32_t code = -1; ///< Categorical: the label's code, -1 if not in the dictionary
         std::string label;      ///< Categorical: the literal
     };
+
+    /// The postfix program (empty for the match-all predicate).
+    const std::vector<Instruction> &program() const { return m_program; }
+
+private:
+    friend class PredicateCompiler;
 
     bool pushComparison(const Rows &table, const Instruction &instruction,
                         std::vector<std::uint8_t> &out) const;

@@ -44,6 +44,8 @@ public:
     const QuerySpec &spec() const { return m_spec; }
     /// The clipping bounds in force (sum/mean), after defaulting to the declared bounds.
     Bounds bounds() const { return m_bounds; }
+    /// The compiled `where` (compile() always sets it).
+    const Predicate &predicate() const { return *m_predicate; }
     /// Exact statistics. Precondition: `table` has the schema the query was compiled against.
     QueryStatistics evaluate(const Rows &table) const;
 

@@ -7,7 +7,8 @@
 //       (Table::isPublic(): an embedded dataset, a CSV whose metadata says "public": true, or a
 //       table synthesised from metadata alone). Labs, lessons, simulations and the CLI's side
 //       commands (pbx-cli odp svt | iqr | recover, simulate) reach rows only this way.
-// Code holding neither cannot read a value: Table::numeric/codes/column are private.
+// Code holding neither cannot read a value: Table::numeric/codes/column are private. Aggregates of a
+// data::Source (core/data/source.h) are reached through the same two doors (SourceAggregates).
 #pragma once
 
 #include "core/data/table.h"
@@ -24,6 +25,7 @@ class Session;
 namespace pbx::data {
 
 class Rows;
+class TableSource;
 
 /// Door (b): read access to `table`'s rows because its data are declared public. The Rows refers
 /// to `table`, which must outlive it. Decided from the public flag alone, never from the rows.
@@ -56,6 +58,9 @@ private:
     explicit Rows(const Table &table) : m_table(&table) {}
     friend class session::Session;                                            // door (a)
     friend Result<Rows> publicRows(const Table &table, std::string_view use); // door (b)
+    // Not a third door: TableSource reads its table's rows only inside its private aggregate
+    // functions, which only a SourceAggregates (from door (a) or (b)) reaches (core/data/source.h).
+    friend class TableSource;
 
     const Table *m_table;
 };

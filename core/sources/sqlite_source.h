@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// A table or view in an SQLite file as a data::Source (SQLite's C API). The file is opened with
+// SQLITE_OPEN_READONLY (and PRAGMA query_only): pbx never writes to it. Each aggregate is one
+// prepared statement (core/sources/sql_statement.h) stepped to its end; a statement running past the
+// descriptor's statement_timeout is interrupted by a progress handler and returns ResourceLimit.
+#pragma once
+
+#include "core/data/source.h"
+#include "core/io/dataset_metadata.h"
+#include "core/sources/declared_schema.h"
+#include "core/sources/source_descriptor.h"
+#include "core/sources/sql_statement.h"
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace pbx::sources {
+
+class SqliteSource final : public data::Source
+{
+public:
+    /// Opens `descriptor.path` read-only and builds the schema from `metadata` and the table's
+    /// catalogue (PRAGMA table_info; no row is read). Errors: Io "sqlite: cannot open '<path>': …"
+    /// (a missing or unreadable file, not a database); NotFound "sqlite: no table or view '<name>'
+    /// in '<path>'"; then as declaredSchema(); when the metadata declares "rows", one COUNT(*) checks
+    /// it (checkDeclaredRows).
+    static Result<std::unique_ptr<SqliteSource>> open(const SqliteDescriptor &descriptor,
+                                                      const io::DatasetMetadata &metadata);
+    ~SqliteSource() override;
+
+    const data::Table &schema() const override { return m_schema; }
+    data::SourceKind kind() const override { return data::SourceKind::Sqlite; }
+    std::string location() const override;
+    std::optional<std::size_t> declaredRowCount() const override { return m_declaredRows; }
+    const SqliteDescriptor &descriptor() const { return m_descriptor; }
+
+private:
+    SqliteSource() = default;
+    Result<data::QueryStatistics> computeStatistics(const data::CompiledQuery &query) const override;
+    Result<data::CategoryCounts> computeCategoryCounts(std::size_t column,
+                                                       const data::Predicate &where) const override;
+
+    /// Runs `statement` to its end, each result row through `onRow`. Errors: Io, ResourceLimit.
+    Result<void> run(const SqlStatement &statement, const std::function<void(sqlite3_stmt *)> &onRow) const;
+    static int progress(void *self);
+
+    sqlite3 *m_db = nullptr;
+    SqliteDescriptor m_descriptor;
+    std::string m_quotedTable;
+    data::Table m_schema;
+    std::optional<std::size_t> m_declaredRows;
+    QuoteIdentifier m_quote;
+    mutable std::mutex m_mutex;
+    mutable std::chrono::steady_clock::time_point m_deadline;
+};
+
+} // namespace pbx::sources
