@@ -56,8 +56,8 @@ QStringList tickLabels(const QAbstractAxis *axis)
         for (double v : tickValues(value))
             labels << tickLabel(value->labelFormat(), v);
     } else if (const auto *log = qobject_cast<const QLogValueAxis *>(axis)) {
-        for (double v = std::pow(10.0, std::ceil(std::log10(log->min()) - 1e-9)); v <= log->max() * (1 + 1e-9);
-             v *= 10.0)
+        for (double v = std::pow(10.0, std::ceil(std::log10(log->min()) - 1e-9));
+             v <= log->max() * (1 + 1e-9); v *= 10.0)
             labels << tickLabel(log->labelFormat(), v);
     }
     return labels;
@@ -286,15 +286,17 @@ private Q_SLOTS:
         verifyIntegerLabels(rows, QStringLiteral("log rows"));
         QVERIFY2(rows.contains(QStringLiteral("1000000")), qPrintable(rows.join(u' ')));
         // What Qt drew agrees: no exponent and no ".0" on any of these charts.
-        for (ChartFrame *chart : std::initializer_list<ChartFrame *>{&ranges, &runs, &monteCarlo, &entries,
-                                                                     &counts, &horizon})
+        for (ChartFrame *chart :
+             std::initializer_list<ChartFrame *>{&ranges, &runs, &monteCarlo, &entries, &counts, &horizon})
             for (const QString &text : drawnTexts(chart))
                 QVERIFY2(!text.contains(QStringLiteral("e+")) && !text.endsWith(QStringLiteral(".0")),
                          qPrintable(text));
-        QVERIFY(!pbx::test::saveScreenshot(ranges, QStringLiteral("projectorcharts_ranges_") + testScreenName())
-                     .isEmpty());
-        QVERIFY(!pbx::test::saveScreenshot(counts, QStringLiteral("projectorcharts_counts_") + testScreenName())
-                     .isEmpty());
+        QVERIFY(
+            !pbx::test::saveScreenshot(ranges, QStringLiteral("projectorcharts_ranges_") + testScreenName())
+                 .isEmpty());
+        QVERIFY(
+            !pbx::test::saveScreenshot(counts, QStringLiteral("projectorcharts_counts_") + testScreenName())
+                 .isEmpty());
     }
 
     /// The fitter labels whole ticks as integers whatever the chart's own format.
@@ -365,8 +367,9 @@ private Q_SLOTS:
         QVERIFY2(pixelsOfColour(image, at, reach, chart->curveColour(2)) > 0,
                  "after + moved is hidden under another marker");
         verifyIntegerLabels(tickLabels(axisOn(frame, Qt::AlignBottom)), QStringLiteral("run"));
-        QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("projectorcharts_inference_") + testScreenName())
-                     .isEmpty());
+        QVERIFY(
+            !pbx::test::saveScreenshot(lab, QStringLiteral("projectorcharts_inference_") + testScreenName())
+                 .isEmpty());
         verifyNoChartProblems(&lab, QStringLiteral("strategies lab, constrained inference"));
     }
 
@@ -381,11 +384,13 @@ private Q_SLOTS:
         lab->show();
         QVERIFY(QTest::qWaitForWindowExposed(lab));
         lab->chart()->flush();
-        QVERIFY2(lab->chart()->message().contains(QStringLiteral("press Run")), qPrintable(lab->chart()->message()));
+        QVERIFY2(lab->chart()->message().contains(QStringLiteral("press Run")),
+                 qPrintable(lab->chart()->message()));
         for (QAbstractAxis *axis : viewOf(lab->chart())->chart()->axes())
             QVERIFY(!axis->isVisible());
-        QVERIFY(!pbx::test::saveScreenshot(*lab, QStringLiteral("projectorcharts_lab_empty_") + testScreenName())
-                     .isEmpty());
+        QVERIFY(
+            !pbx::test::saveScreenshot(*lab, QStringLiteral("projectorcharts_lab_empty_") + testScreenName())
+                 .isEmpty());
         lab->hide();
 
         StrategiesLabDialog strategies;
@@ -425,8 +430,9 @@ private Q_SLOTS:
             ++odpEmpty;
         }
         QVERIFY(odpEmpty >= 1);
-        QVERIFY(!pbx::test::saveScreenshot(odp, QStringLiteral("projectorcharts_odp_empty_") + testScreenName())
-                     .isEmpty());
+        QVERIFY(
+            !pbx::test::saveScreenshot(odp, QStringLiteral("projectorcharts_odp_empty_") + testScreenName())
+                 .isEmpty());
     }
 
     /// The relative-error lab at the size it opens at, after a run: the wrapping legend lies
@@ -458,7 +464,8 @@ private Q_SLOTS:
         verifyLegendClearOfAxisTitle(lab, QStringLiteral("at its own size"));
         lab->resize(1, 1); // its minimum size
         QTest::qWait(200);
-        QVERIFY(!pbx::test::saveScreenshot(*lab, QStringLiteral("projectorcharts_lab_smallest_") + testScreenName())
+        QVERIFY(!pbx::test::saveScreenshot(*lab,
+                                           QStringLiteral("projectorcharts_lab_smallest_") + testScreenName())
                      .isEmpty());
         verifyLegendClearOfAxisTitle(lab, QStringLiteral("at its minimum size"));
         verifyNoChartProblems(lab, QStringLiteral("relative-error lab"));
@@ -467,17 +474,21 @@ private Q_SLOTS:
         const QTableWidget *table = lab->resultsTable();
         int none = 0;
         for (int row = 0; row < table->rowCount(); ++row) {
-            const double answered = table->item(row, LabDialog::AnsweredColumn)->data(LabDialog::RawValueRole).toDouble();
+            const double answered
+                = table->item(row, LabDialog::AnsweredColumn)->data(LabDialog::RawValueRole).toDouble();
             const QString within = table->item(row, LabDialog::WithinColumn)->text();
             if (answered > 0.0) {
                 QVERIFY2(within.endsWith(QStringLiteral("%")), qPrintable(within));
             } else {
                 QCOMPARE(within, QStringLiteral("—"));
-                QVERIFY(table->item(row, LabDialog::WithinColumn)->toolTip().contains(QStringLiteral("No answers")));
+                QVERIFY(table->item(row, LabDialog::WithinColumn)
+                            ->toolTip()
+                            .contains(QStringLiteral("No answers")));
                 ++none;
             }
         }
-        QVERIFY2(none >= 1, "no method without answers in this run (the seeded run had Laplace NR · unified)");
+        QVERIFY2(none >= 1,
+                 "no method without answers in this run (the seeded run had Laplace NR · unified)");
     }
 
     /// The growing lab at the size it opens at, after a short run: the time cursor's read-out
@@ -496,7 +507,8 @@ private Q_SLOTS:
         auto *readout = lab.findChild<QLabel *>(QStringLiteral("growingReadout"));
         QVERIFY(readout);
         QVERIFY2(readout->text().contains(QStringLiteral("measured")), qPrintable(readout->text()));
-        QVERIFY2(readout->heightForWidth(readout->contentsRect().width()) <= readout->contentsRect().height() + 1,
+        QVERIFY2(readout->heightForWidth(readout->contentsRect().width())
+                     <= readout->contentsRect().height() + 1,
                  qPrintable(QStringLiteral("read-out needs %1 px, has %2 (%3 px wide)")
                                 .arg(readout->heightForWidth(readout->contentsRect().width()))
                                 .arg(readout->contentsRect().height())
