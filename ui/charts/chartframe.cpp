@@ -378,7 +378,9 @@ void ChartFrame::setLegendEntries(const QStringList &html)
 
 bool ChartFrame::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_legend && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange))
+    if (watched == m_legend
+        && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange
+            || event->type() == QEvent::Show))
         fitLegendHeight();
     return QWidget::eventFilter(watched, event);
 }
@@ -388,8 +390,11 @@ void ChartFrame::fitLegendHeight()
     // A word-wrapping label's minimum height is one line whatever its width; given less than its
     // text needs, a squeezed layout placed it over the plot. Its width is set by the layout, so
     // this only moves the frame's minimum height (and the layouts above it).
-    const int width = m_legend->width() > 0 ? m_legend->width() : m_legend->sizeHint().width();
-    const int needed = m_legend->text().isEmpty() ? 0 : m_legend->heightForWidth(width);
+    // Not yet laid out (hidden, e.g. on another tab): its width is a placeholder, and the height
+    // of its text at that width would be a minimum no layout asked for.
+    if (!m_legend->isVisible())
+        return;
+    const int needed = m_legend->text().isEmpty() ? 0 : m_legend->heightForWidth(m_legend->width());
     if (needed != m_legend->minimumHeight())
         m_legend->setMinimumHeight(needed);
 }

@@ -76,7 +76,10 @@ public:
 
     bool eventFilter(QObject *watched, QEvent *event) override
     {
-        if (watched == m_label && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange))
+        const bool relaid = event->type() == QEvent::Resize || event->type() == QEvent::FontChange
+                            || event->type() == QEvent::Show;
+        // Only once laid out: a hidden label's width is a placeholder.
+        if (watched == m_label && relaid && m_label->isVisible())
             if (const int needed = m_label->heightForWidth(m_label->width());
                 needed > 0 && needed != m_label->minimumHeight())
                 m_label->setMinimumHeight(needed);
