@@ -210,8 +210,8 @@ std::string requestsSection(const SessionReport &r)
           + kTable;
     // Nine narrow columns, and under each request a full-width row for its reason and accounting
     // (long text), so that the table fits a portrait page.
-    out += "<tr><th width=\"4%\" class=\"n\">#</th><th width=\"8%\">id</th><th width=\"18%\">request</th>"
-           "<th width=\"10%\">target</th><th width=\"9%\">status</th><th width=\"12%\">mechanism</th>"
+    out += "<tr><th width=\"4%\" class=\"n\">#</th><th width=\"8%\">id</th><th width=\"17%\">request</th>"
+           "<th width=\"10%\">target</th><th width=\"9%\">status</th><th width=\"13%\">mechanism</th>"
            "<th width=\"15%\">answer ± error bar</th><th width=\"12%\">cost</th><th width=\"12%\">spent after ("
            + esc(r.nativeUnit) + ")</th></tr>\n";
     std::vector<std::string> footnotes;
