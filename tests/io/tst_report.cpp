@@ -212,6 +212,44 @@ private slots:
         QCOMPARE(bars, applicable + 1);
     }
 
+    /// Categories read from the data (no metadata declared them) are never listed: listing a label
+    /// would disclose that some row holds it. The report says where the domain came from.
+    void dataReadCategoriesAreNotListed()
+    {
+        data::Column declared;
+        declared.info.name = "g";
+        declared.info.type = data::ColumnType::Categorical;
+        declared.info.categories = {"north", "south"};
+        data::Column inferred;
+        inferred.info.name = "rare";
+        inferred.info.type = data::ColumnType::Categorical;
+        inferred.info.categories = {"common", "only-one-row-has-this"};
+        inferred.info.domainFromData = true;
+        for (int i = 0; i < 50; ++i) {
+            declared.codes.push_back(i % 2);
+            inferred.codes.push_back(i == 7 ? 1 : 0);
+        }
+        auto table = data::Table::create("t", {declared, inferred});
+        QVERIFY2(table.ok(), table.ok() ? "" : table.error().message.c_str());
+        session::SessionSettings settings;
+        auto s = session::Session::create(std::make_shared<const data::Table>(std::move(table).value()),
+                                          settings)
+                     .value();
+        const auto r = report::collectReport(*s, {});
+        QCOMPARE(r.columns.size(), std::size_t{2});
+        QCOMPARE(r.columns[0].categories, (std::vector<std::string>{"north", "south"}));
+        QVERIFY(r.columns[1].domainFromData);
+        QVERIFY(r.columns[1].categories.empty());
+        const std::string html = report::reportHtml(r);
+        QVERIFY(html.find("<td>g</td><td>categorical</td><td>2 categories: north, south</td>")
+                != std::string::npos);
+        QVERIFY(
+            html.find("<td>rare</td><td>categorical</td><td>not listed: the categories were read from the "
+                      "data, not declared in metadata</td>")
+            != std::string::npos);
+        QVERIFY(html.find("only-one-row-has-this") == std::string::npos);
+    }
+
     void histogramSessionCannotBeCompared()
     {
         const auto s = savedSession(
