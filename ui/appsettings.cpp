@@ -52,6 +52,17 @@ void AppSettings::setLastFolderFrom(const QString &filePath)
     QSettings().setValue(QStringLiteral("files/lastFolder"), QFileInfo(filePath).absolutePath());
 }
 
+QString AppSettings::lastReportFolder()
+{
+    const QString folder = QSettings().value(QStringLiteral("files/lastReportFolder")).toString();
+    return !folder.isEmpty() && QFileInfo(folder).isDir() ? folder : QString();
+}
+
+void AppSettings::setLastReportFolderFrom(const QString &reportPath)
+{
+    QSettings().setValue(QStringLiteral("files/lastReportFolder"), QFileInfo(reportPath).absolutePath());
+}
+
 QString AppSettings::lastDataset()
 {
     return QSettings().value(lastDatasetKey).toString();

@@ -40,6 +40,12 @@ public:
     /// Records the folder of `filePath` for startFolder().
     static void setLastFolderFrom(const QString &filePath);
 
+    /// The folder the last session report was written to (File ▸ Export report…), if it still
+    /// exists; empty otherwise.
+    static QString lastReportFolder();
+    /// Records the folder of `reportPath` for lastReportFolder().
+    static void setLastReportFolderFrom(const QString &reportPath);
+
     /// Ask asks for confirmation when a request would spend more than this share of what remains
     /// (Query ▸ Confirm expensive requests…). A fraction in [0.01, 1]; 1 never asks (a request
     /// above 100 % is refused anyway). Default 0.25.

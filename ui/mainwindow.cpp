@@ -1170,11 +1170,8 @@ void MainWindow::exportReportInteractive()
 {
     if (!m_document->hasSession())
         return;
-    const QString path = m_document->filePath();
     const QString suggestion
-        = path.isEmpty()
-              ? reportFileSuggestion(AppSettings::startFolder(), toQString(m_document->table()->name()))
-              : reportFileSuggestion(QFileInfo(path).absolutePath(), QFileInfo(path).completeBaseName());
+        = reportSaveSuggestion(m_document->filePath(), toQString(m_document->table()->name()));
     const QString target
         = QFileDialog::getSaveFileName(this, tr("Export session report"), suggestion, reportFileFilter());
     if (target.isEmpty())

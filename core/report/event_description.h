@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pbx::report {
@@ -28,8 +29,27 @@ enum class EventKind {
 
 EventKind eventKind(const session::LedgerEvent &event);
 
-/// The notes under an event, in order: its reason (if any) and "Accounting: <how>" (if any).
+/// The notes under an event, in order: its reason (if any) and "Accounting: <how>" (if any), the
+/// accounting's exact fractions shown as decimals (readableFractions; exactParameters lists them).
 std::vector<std::string> eventNotes(const session::LedgerEvent &event);
+
+/// A text whose exact fractions were made readable, and those fractions as written.
+struct ReadableText
+{
+    std::string text;               ///< "…, σ² ≈ 664"
+    std::vector<std::string> exact; ///< "σ² = 1425840514581/2147483648", in order; only inexact ones
+};
+
+/// `text` with every "NAME = N/D" (N, D decimal integers: the exact discrete noise's rational
+/// parameter, t or σ², Canonne, Kamath & Steinke 2020) shown as a decimal: "NAME ≈ d" with d in
+/// formatDisplay's four significant digits, or "NAME = d" when d is N/D exactly (then it is not
+/// listed in `exact`). Any other text is kept as it is. Example: "σ² = 1425840514581/2147483648"
+/// → text "σ² ≈ 664", exact {"σ² = 1425840514581/2147483648"}.
+ReadableText readableFractions(std::string_view text);
+
+/// The exact fractions of an event's accounting line that its notes show as decimals
+/// (readableFractions(event.accounting).exact): for a tooltip or a footnote.
+std::vector<std::string> exactParameters(const session::LedgerEvent &event);
 
 /// One released run of a stream, as listed under it.
 struct RunLine

@@ -260,9 +260,13 @@ MethodNote comparisonNote()
         "ERMG release one ρ (zCDP) event, each Gaussian release or Brownian reduction one Gaussian event), accounted by every composition "
         "strategy at the session's δ. Each ε is an upper bound, rounded up. The filter above is what "
         "guarantees the session; the comparison shows what the same releases would cost if their "
-        "parameters had been fixed in advance. The PLD uses the Gaussian's exact privacy profile.",
+        "parameters had been fixed in advance. The PLD uses the Gaussian's exact privacy profile. Basic, advanced "
+        "and optimal composition compose (ε, δ) guarantees only: as the comparison view does by default, each "
+        "Gaussian or zCDP step is stated as (ε, δ) at a per-step δ of δ/(2k) for the k such steps, and the "
+        "steps' δ is part of the total.",
         "Dwork, Rothblum & Vadhan 2010 (advanced); Kairouz, Oh & Viswanath 2015, Theorem 3.3 (optimal); "
         "Bun & Steinke 2016 (zCDP); Mironov 2017 (RDP); Balle & Wang 2018, Theorem 8 (Gaussian profile); "
+        "Canonne, Kamath & Steinke 2020, Prop. 12 (zCDP as (ε, δ)); "
         "Koskela, Jälkö & Honkela 2020 and Gopi, Lee & Wutschitz 2021 (PLD)"};
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/report/report_charts.h"
 
+#include "core/accounting/strategy_titles.h"
 #include "core/report/svg_writer.h"
 
 #include <algorithm>
@@ -128,7 +129,7 @@ std::string comparisonSvg(const SessionReport &report)
         if (s.answer && std::isfinite(s.answer->epsilon))
             top = std::max(top, s.answer->epsilon);
     Plot p;
-    p.left = 110;
+    p.left = 180; // room for "Privacy-loss distribution"
     p.right = kChartWidth - 150;
     p.top = 50;
     p.bottom = height - 40;
@@ -147,7 +148,7 @@ std::string comparisonSvg(const SessionReport &report)
     for (std::size_t i = 0; i < c.strategies.size(); ++i) {
         const auto &s = c.strategies[i];
         const double yTop = p.top + 5 + rowHeight * static_cast<double>(i);
-        svg.text(p.left - 8, yTop + 15, s.name, "end", 12, kInk);
+        svg.text(p.left - 8, yTop + 15, std::string(accounting::strategyTitle(s.name)), "end", 12, kInk);
         if (!s.answer) {
             svg.text(p.left + 6, yTop + 15, "does not apply to this ledger", "start", 11, "#777777");
             continue;
@@ -155,7 +156,7 @@ std::string comparisonSvg(const SessionReport &report)
         const double eps = s.answer->epsilon;
         const double length = std::isfinite(eps) ? std::min(eps, p.xMax) : p.xMax;
         svg.rect(p.left, yTop, p.x(length) - p.left, rowHeight - 10, kBar);
-        svg.text(p.x(length) + 6, yTop + 15, std::isfinite(eps) ? formatUpper(eps, 4) : "no finite ε",
+        svg.text(p.x(length) + 6, yTop + 15, std::isfinite(eps) ? comparisonEpsilonText(s) : "no finite ε",
                  "start", 11, kInk);
     }
     svg.line(p.x(budget), p.top - 4, p.x(budget), p.bottom, kBudget, 1.5, "6 4");

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "core/report/report_html.h"
 
+#include "core/accounting/strategy_titles.h"
+#include "core/report/event_description.h"
 #include "core/report/mechanism_notes.h"
 #include "core/report/report_charts.h"
 #include "core/report/svg_writer.h"
+#include "core/util/number_format.h"
 #include "core/util/plural.h"
 
 #include <algorithm>
@@ -94,8 +97,11 @@ std::string answerText(const session::LedgerEvent &e)
 std::string reasonText(const session::LedgerEvent &e)
 {
     std::string text = e.reason;
-    if (!e.accounting.empty())
-        text += (text.empty() ? "" : " — ") + e.accounting;
+    if (!e.accounting.empty()) {
+        // Exact fractions as decimals; the exact values in the footnote under the table.
+        const ReadableText accounting = readableFractions(e.accounting);
+        text += (text.empty() ? "" : " — ") + accounting.text + (accounting.exact.empty() ? "" : " †");
+    }
     if (e.status == session::EventStatus::Released && !e.attempts.empty() && e.attempts.size() > 1)
         text += (text.empty() ? "" : " — ") + std::to_string(e.attempts.size()) + " attempts";
     if (e.odpRecord)
@@ -112,6 +118,31 @@ std::string chartHtml(const ReportChart &chart, const HtmlOptions &options)
     const double scale = std::min(1.0, options.maxChartWidth / chart.width);
     return "<p><img src=\"pbx-chart:" + chart.name + "\" width=\"" + svgNumber(chart.width * scale)
            + "\" height=\"" + svgNumber(chart.height * scale) + "\" alt=\"" + esc(chart.name) + "\"/></p>\n";
+}
+
+/// Categories listed in the dataset table; a longer list ends "… and N more".
+constexpr std::size_t kMaxListedCategories = 60;
+
+/// A column's domain as its public metadata declares it: numeric bounds, or the categories; a
+/// domain read from the data is said to be so and not listed (its labels would disclose values).
+std::string domainText(const ReportColumn &c)
+{
+    if (c.domainFromData)
+        return c.type == "categorical"
+                   ? std::string(
+                       "not listed: the categories were read from the data, not declared in metadata")
+                   : std::string("type read from the data, not declared in metadata; no declared bounds");
+    if (c.declaredBounds)
+        return "[" + formatNumber(c.declaredBounds->lower) + ", " + formatNumber(c.declaredBounds->upper)
+               + "]";
+    if (c.categories.empty())
+        return "–";
+    std::string text = std::to_string(c.categories.size()) + " categories: ";
+    for (std::size_t i = 0; i < c.categories.size() && i < kMaxListedCategories; ++i)
+        text += (i > 0 ? ", " : "") + c.categories[i];
+    if (c.categories.size() > kMaxListedCategories)
+        text += " … and " + std::to_string(c.categories.size() - kMaxListedCategories) + " more";
+    return text;
 }
 
 std::string datasetSection(const SessionReport &r)
@@ -131,13 +162,9 @@ std::string datasetSection(const SessionReport &r)
         out += keyValue("File", "embedded in pbx (no file)");
     }
     out += "</table>\n<h3>Columns (public metadata)</h3>\n" + std::string(kTable);
-    out += row({"column", "type", "declared bounds", "description"}, true);
+    out += row({"column", "type", "declared bounds or categories", "description"}, true);
     for (const auto &c : r.columns)
-        out += row({c.name, c.type,
-                    c.declaredBounds ? "[" + formatNumber(c.declaredBounds->lower) + ", "
-                                           + formatNumber(c.declaredBounds->upper) + "]"
-                                     : std::string("–"),
-                    c.description});
+        out += row({c.name, c.type, domainText(c), c.description});
     return out + "</table>\n";
 }
 
@@ -183,18 +210,30 @@ std::string requestsSection(const SessionReport &r)
           + kTable;
     // Nine narrow columns, and under each request a full-width row for its reason and accounting
     // (long text), so that the table fits a portrait page.
-    out += "<tr><th width=\"3%\">#</th><th width=\"9%\">id</th><th width=\"18%\">request</th>"
-           "<th width=\"10%\">target</th><th width=\"9%\">status</th><th width=\"12%\">mechanism</th>"
+    out += "<tr><th width=\"4%\" class=\"n\">#</th><th width=\"8%\">id</th><th width=\"17%\">request</th>"
+           "<th width=\"10%\">target</th><th width=\"9%\">status</th><th width=\"13%\">mechanism</th>"
            "<th width=\"15%\">answer ± error bar</th><th width=\"12%\">cost</th><th width=\"12%\">spent after ("
            + esc(r.nativeUnit) + ")</th></tr>\n";
+    std::vector<std::string> footnotes;
     for (const auto &e : r.events) {
-        out += "<tr>" + cell(std::to_string(e.index + 1)) + cell(e.request.id)
+        // The request number never wraps ("1" over "4" for 14 in a narrow PDF column).
+        out += "<tr><td class=\"n\">" + esc(std::to_string(e.index + 1)) + "</td>" + cell(e.request.id)
                + cell(describeRequest(e.request)) + cell(describeTarget(e.request.target))
                + cell(std::string(session::eventStatusName(e.status)))
                + cell(e.mechanism == session::EventMechanism::None ? std::string("–") : e.mechanismName())
                + cell(answerText(e)) + cell(costText(e)) + cell(formatUpper(e.spentAfter)) + "</tr>\n";
-        if (const std::string reason = reasonText(e); !reason.empty())
-            out += "<tr><td></td><td colspan=\"8\" class=\"reason\"><i>" + esc(reason) + "</i></td></tr>\n";
+        if (const std::string reason = reasonText(e); !reason.empty()) {
+            const std::vector<std::string> exact = exactParameters(e);
+            std::string joined;
+            for (const auto &x : exact)
+                joined += (joined.empty() ? "" : "; ") + x;
+            if (!exact.empty())
+                footnotes.push_back("#" + std::to_string(e.index + 1) + ": " + joined);
+            // The exact values also as the row's title (a browser shows it on hover).
+            out += "<tr><td></td><td colspan=\"8\" class=\"reason\""
+                   + (joined.empty() ? std::string() : " title=\"" + esc(joined) + "\"") + "><i>"
+                   + esc(reason) + "</i></td></tr>\n";
+        }
         if (e.strategyRecord && !e.strategyRecord->values.empty()) {
             const auto &rec = *e.strategyRecord;
             std::string values = "<table border=\"0\" cellspacing=\"0\" cellpadding=\"2\">"
@@ -209,7 +248,28 @@ std::string requestsSection(const SessionReport &r)
                    + (rec.note.empty() ? std::string() : "<p>" + esc(rec.note) + "</p>") + "</td></tr>\n";
         }
     }
-    return out + "</table>\n";
+    out += "</table>\n";
+    if (!footnotes.empty()) {
+        std::string text;
+        for (const auto &f : footnotes)
+            text += (text.empty() ? "" : "; ") + f;
+        out += "<p class=\"footnote\">† Exact noise parameters (shown rounded above): " + esc(text)
+               + ".</p>\n";
+    }
+    return out;
+}
+
+/// How a strategy used the per-step (ε, δ) view, after its method: "; 20 Gaussian/zCDP steps at
+/// δ = 2.5e-8 each (Σδ = 5e-7)".
+std::string perStepText(const accounting::StrategyResult &s)
+{
+    if (!s.perStep)
+        return {};
+    const auto &p = *s.perStep;
+    return "; " + std::to_string(p.convertedSteps)
+           + (p.convertedSteps == 1 ? " Gaussian/zCDP step at δ = " : " Gaussian/zCDP steps at δ = ")
+           + formatDisplay(p.stepDelta, Rounding::Up, 3) + (p.convertedSteps == 1 ? "" : " each")
+           + " (Σδ = " + formatDisplay(p.stepsDelta, Rounding::Up, 3) + ")";
 }
 
 std::string comparisonSection(const SessionReport &r, const std::vector<ReportChart> &charts,
@@ -229,11 +289,19 @@ std::string comparisonSection(const SessionReport &r, const std::vector<ReportCh
     for (const auto &chart : charts)
         if (chart.name == "comparison")
             out += chartHtml(chart, options);
+    if (rc.perStepDelta > 0.0)
+        out += "<p>Basic, advanced and optimal composition compose (ε, δ) guarantees only: as in the "
+               "comparison view, each of the "
+               + std::to_string(rc.convertedSteps) + " Gaussian or zCDP steps is stated as (ε, δ) at δ = "
+               + esc(formatDisplay(rc.perStepDelta, Rounding::Up, 3))
+               + " (δ/(2k); Balle &amp; Wang 2018, Thm 8; Canonne, Kamath &amp; Steinke 2020, Prop. 12), "
+                 "and those steps' δ counts towards the total.</p>\n";
     out += kTable
            + row({"strategy", "ε at δ = " + formatNumber(rc.delta), "method or why it does not apply"}, true);
     for (const auto &s : c.strategies)
-        out += row({s.name, s.answer ? formatUpper(s.answer->epsilon, 8) : std::string("does not apply"),
-                    s.answer ? s.answer->method : (s.error ? s.error->message : std::string())});
+        out += row(
+            {std::string(accounting::strategyTitle(s.name)), comparisonEpsilonText(s),
+             s.answer ? s.answer->method + perStepText(s) : (s.error ? s.error->message : std::string())});
     return out + "</table>\n";
 }
 
@@ -271,7 +339,7 @@ std::string reportHtml(const SessionReport &r, const HtmlOptions &options)
                  : "")
           + "table { border-collapse: collapse; margin-bottom: 0.8em; }\nth, td { border: 1px solid "
             "#999; padding: 3px 5px; vertical-align: top; text-align: left; }\n"
-            "th { background-color: #eeeeee; }\n.reason { color: #444444; }\n.chart svg { max-width: 100%; height: auto; }\n"
+            "th { background-color: #eeeeee; }\n.n { white-space: nowrap; }\n.reason { color: #444444; }\n.chart svg { max-width: 100%; height: auto; }\n"
             "@media print { .seeded { position: fixed; top: 0; left: 0; right: 0; } }\n</style>\n"
             "</head>\n<body>\n";
     if (banner)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/report/session_report.h"
 
+#include "core/accounting/per_step_dp.h"
 #include "core/session/growing/growing_release.h"
 #include "core/session/ledger/session_ledger.h"
 #include "core/util/number_format.h"
@@ -38,6 +39,11 @@ ReportComparison compare(const session::Session &session)
     query.epsilonAtDelta = true;
     query.delta = out.delta;
     query.curves = false;
+    // As the comparison view does by default: basic, advanced and optimal composition take the
+    // Gaussian and zCDP steps as (ε, δ) at δ/(2k) each (per_step_dp.h), instead of "does not apply".
+    out.convertedSteps = accounting::convertibleSteps(*ledger);
+    out.perStepDelta = accounting::autoPerStepDelta(out.delta, out.convertedSteps);
+    query.perStepDelta = out.perStepDelta;
     auto comparison = accounting::compareStrategies(*ledger, query);
     if (!comparison) {
         out.unavailable = "The composition comparison failed: " + comparison.error().message + ".";
@@ -48,6 +54,11 @@ ReportComparison compare(const session::Session &session)
 }
 
 } // namespace
+
+std::string comparisonEpsilonText(const accounting::StrategyResult &strategy)
+{
+    return strategy.answer ? pbx::formatDisplay(strategy.answer->epsilon, Rounding::Up) : "does not apply";
+}
 
 std::string formatNumber(double x, int digits)
 {
@@ -111,9 +122,17 @@ SessionReport collectReport(const session::Session &session, ReportSource source
     r.files = table.files();
     for (std::size_t c = 0; c < table.columnCount(); ++c) {
         const data::ColumnInfo &info = table.columnInfo(c);
-        // Public metadata only: categories may come from the data (ColumnInfo::domainFromData).
-        r.columns.push_back({info.name, info.type == data::ColumnType::Numeric ? "numeric" : "categorical",
-                             info.declaredBounds, info.description});
+        // Public metadata only: categories read from the data (ColumnInfo::domainFromData) would
+        // disclose values, so they are not listed.
+        ReportColumn column;
+        column.name = info.name;
+        column.type = info.type == data::ColumnType::Numeric ? "numeric" : "categorical";
+        column.declaredBounds = info.declaredBounds;
+        column.description = info.description;
+        column.domainFromData = info.domainFromData;
+        if (info.type == data::ColumnType::Categorical && !info.domainFromData)
+            column.categories = info.categories;
+        r.columns.push_back(std::move(column));
     }
     r.settings = session.settings();
     const filters::PrivacyFilter &filter = session.filter();

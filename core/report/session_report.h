@@ -32,6 +32,12 @@ struct ReportColumn
     std::string type; ///< "numeric" or "categorical"
     std::optional<data::Bounds> declaredBounds;
     std::string description;
+    /// A categorical column's declared categories, in code order; empty when the categories were
+    /// read from the data (domainFromData), which the report must not list.
+    std::vector<std::string> categories;
+    /// The column's type or categories were inferred from the data, not declared in metadata
+    /// (data::ColumnInfo::domainFromData): the report says so instead of listing them.
+    bool domainFromData = false;
 };
 
 /// The composition comparison of the session's ledger, or why there is none.
@@ -39,6 +45,11 @@ struct ReportComparison
 {
     double delta = 0.0;            ///< the δ the table's ε's are at
     std::size_t privacyEvents = 0; ///< events of the accounting ledger
+    /// The per-step δ at which basic, advanced and optimal composition state each Gaussian or
+    /// zCDP step as (ε, δ) (accounting::autoPerStepDelta(δ, k), the comparison view's default);
+    /// 0 when the ledger has no such step.
+    double perStepDelta = 0.0;
+    std::int64_t convertedSteps = 0; ///< k: the Gaussian and zCDP steps (counts expanded)
     std::optional<accounting::Comparison> comparison;
     std::string unavailable; ///< set when comparison is unset: one sentence, why
 };
@@ -70,8 +81,10 @@ struct SessionReport
 
 /// Gathers the report of `session`. The comparison runs every composition strategy on
 /// accounting::ledgerFromSession(session) at the session's δ (or 1e-6 when the budget's δ is 0),
-/// table only (no curves); a ledger that cannot be accounted (e.g. no release at all; output-DP
-/// events enter as their settled ε and δ, which only basic composition accepts) leaves
+/// table only (no curves), with the comparison view's default per-step (ε, δ) view (Gaussian and
+/// zCDP steps converted at δ/(2k) for basic, advanced and optimal composition: the report and the
+/// view give the same numbers for one ledger); a ledger that cannot be accounted (e.g. no release at all;
+/// output-DP events enter as their settled ε and δ, which only basic composition accepts) leaves
 /// `comparison.unavailable` saying why: the report is made whatever the ledger holds. Cost: one run of every
 /// strategy on the ledger (the comparison view's table).
 SessionReport collectReport(const session::Session &session, ReportSource source);
@@ -92,5 +105,10 @@ std::string formatUpper(double x, int digits = 6);
 
 /// As formatNumber, rounded down (never above x): how the report prints what remains.
 std::string formatLower(double x, int digits = 6);
+
+/// A strategy's ε in the comparison table as the comparison view's table prints it
+/// (formatDisplay rounded up, four significant digits: "4.618", "∞"); "does not apply" when the
+/// strategy gave no answer.
+std::string comparisonEpsilonText(const accounting::StrategyResult &strategy);
 
 } // namespace pbx::report

@@ -8,11 +8,13 @@
 #include "core/io/session_file.h"
 #include "core/io/text_file.h"
 #include "core/io/transcript_json.h"
+#include "core/report/event_description.h"
 #include "core/report/mechanism_notes.h"
 #include "core/report/report_charts.h"
 #include "core/report/report_html.h"
 #include "core/report/session_report.h"
 #include "core/report/svg_writer.h"
+#include "core/util/number_format.h"
 #include "tests/strategies/cps_table.h"
 #include "tests/testutils.h"
 
@@ -147,11 +149,39 @@ private slots:
         const auto *zcdp = r.comparison.comparison->find("zcdp");
         QVERIFY(zcdp && zcdp->answer);
         QVERIFY(zcdp->answer->epsilon > 0.0 && zcdp->answer->epsilon < 1.0);
-        QVERIFY(html.find("<td>" + report::formatNumber(zcdp->answer->epsilon, 8) + "</td>")
-                != std::string::npos);
-        // The basic strategy cannot compose Gaussian releases: it says so in the table.
+        QVERIFY(html.find("<td>" + report::comparisonEpsilonText(*zcdp) + "</td>") != std::string::npos);
+        // Printed as the comparison view prints it: rounded up to four significant digits.
+        QCOMPARE(report::comparisonEpsilonText(*zcdp), formatDisplay(zcdp->answer->epsilon, Rounding::Up));
+        QVERIFY(html.find("<td>Privacy-loss distribution</td>") != std::string::npos);
+        // Basic composition takes the ten Gaussian steps (three releases; the mean's noise
+        // reduction adds levels) as (ε, δ) at δ/(2k) = 1e-6/20, as the comparison view does by
+        // default (it said "does not apply"); autoPerStepDelta rounds 1e-6/20 down to two digits.
+        QCOMPARE(r.comparison.convertedSteps, std::int64_t{10});
+        QCOMPARE(r.comparison.perStepDelta, 4.9e-8);
         const auto *basic = r.comparison.comparison->find("basic");
-        QVERIFY(basic && !basic->answer);
+        QVERIFY(basic && basic->answer && basic->perStep);
+        QCOMPARE(basic->perStep->convertedSteps, std::int64_t{10});
+        QVERIFY(html.find("<td>Basic composition</td><td>" + report::comparisonEpsilonText(*basic) + "</td>")
+                != std::string::npos);
+        QVERIFY(html.find("10 Gaussian/zCDP steps at δ = 4.9e-8 each") != std::string::npos);
+
+        // The request number's cell does not wrap ("1" over "4" in a narrow PDF column).
+        QVERIFY(html.find("<tr><td class=\"n\">4</td><td>greedy</td>") != std::string::npos);
+        QVERIFY(html.find(".n { white-space: nowrap; }") != std::string::npos);
+        // Categorical columns list their declared categories.
+        QVERIFY(html.find("<td>ethnicity</td><td>categorical</td><td>2 categories: cauc, afam</td>")
+                != std::string::npos);
+        QVERIFY(html.find("<td>wage</td><td>numeric</td><td>[0, 5000]</td>") != std::string::npos);
+        // The discrete Gaussian's σ² is a decimal in the request's row, the exact fraction in its
+        // title and in the footnote under the table.
+        const auto exact = report::exactParameters(first);
+        QCOMPARE(exact.size(), std::size_t{1});
+        QVERIFY(exact[0].rfind("σ² = ", 0) == 0 && exact[0].find('/') != std::string::npos);
+        QVERIFY(html.find("σ² ≈ ") != std::string::npos);
+        QVERIFY(html.find("title=\"" + exact[0] + "\"") != std::string::npos);
+        QVERIFY(html.find("† Exact noise parameters (shown rounded above): #1: " + exact[0])
+                != std::string::npos);
+        QCOMPARE(countOf(html, exact[0]), std::size_t{2}); // the title and the footnote only
 
         // Well-formed: the whole document parses as XML; two <svg> charts inside.
         QXmlStreamReader xml(QByteArray::fromStdString(html));
@@ -180,6 +210,44 @@ private slots:
         for (const auto &st : r.comparison.comparison->strategies)
             applicable += st.applicable() ? 1 : 0;
         QCOMPARE(bars, applicable + 1);
+    }
+
+    /// Categories read from the data (no metadata declared them) are never listed: listing a label
+    /// would disclose that some row holds it. The report says where the domain came from.
+    void dataReadCategoriesAreNotListed()
+    {
+        data::Column declared;
+        declared.info.name = "g";
+        declared.info.type = data::ColumnType::Categorical;
+        declared.info.categories = {"north", "south"};
+        data::Column inferred;
+        inferred.info.name = "rare";
+        inferred.info.type = data::ColumnType::Categorical;
+        inferred.info.categories = {"common", "only-one-row-has-this"};
+        inferred.info.domainFromData = true;
+        for (int i = 0; i < 50; ++i) {
+            declared.codes.push_back(i % 2);
+            inferred.codes.push_back(i == 7 ? 1 : 0);
+        }
+        auto table = data::Table::create("t", {declared, inferred});
+        QVERIFY2(table.ok(), table.ok() ? "" : table.error().message.c_str());
+        session::SessionSettings settings;
+        auto s = session::Session::create(std::make_shared<const data::Table>(std::move(table).value()),
+                                          settings)
+                     .value();
+        const auto r = report::collectReport(*s, {});
+        QCOMPARE(r.columns.size(), std::size_t{2});
+        QCOMPARE(r.columns[0].categories, (std::vector<std::string>{"north", "south"}));
+        QVERIFY(r.columns[1].domainFromData);
+        QVERIFY(r.columns[1].categories.empty());
+        const std::string html = report::reportHtml(r);
+        QVERIFY(html.find("<td>g</td><td>categorical</td><td>2 categories: north, south</td>")
+                != std::string::npos);
+        QVERIFY(
+            html.find("<td>rare</td><td>categorical</td><td>not listed: the categories were read from the "
+                      "data, not declared in metadata</td>")
+            != std::string::npos);
+        QVERIFY(html.find("only-one-row-has-this") == std::string::npos);
     }
 
     void histogramSessionCannotBeCompared()

@@ -209,8 +209,7 @@ private Q_SLOTS:
         QVERIFY(dir.isValid());
         const QString text = exportAll(*exporter, dir.path(), QStringLiteral("lab"), QSize(1500, 1000));
         QVERIFY2(containsText(text, QStringLiteral("ε spent (mean over repetitions)")), qPrintable(text));
-        QVERIFY2(containsText(text, QStringLiteral("counts answered within target (mean)")),
-                 qPrintable(text));
+        QVERIFY2(containsText(text, QStringLiteral("answered within target (mean)")), qPrintable(text));
         QVERIFY2(containsText(text, QStringLiteral("Answered counts against ε")), qPrintable(text));
         QVERIFY2(containsText(text, QStringLiteral("Brownian NR"))
                      && containsText(text, QStringLiteral("Gaussian")),

@@ -5,27 +5,43 @@
 // header. The pages (PDF layout painted to images, as QPdfWriter receives them) and the HTML in
 // a QTextBrowser are saved as screenshots at 1024×700 and 1920×1080 for looking at.
 #include "core/io/request_json.h"
+#include "core/report/event_description.h"
 #include "core/report/report_html.h"
 #include "core/report/session_report.h"
 #include "resources/dataset_catalog.h"
+#include "ui/appsettings.h"
+#include "ui/comparison/comparisonview.h"
+#include "ui/comparison/strategyresultsmodel.h"
 #include "ui/mainwindow.h"
+#include "ui/report/reportexport.h"
 #include "ui/report/reportwriter.h"
 #include "ui/sessiondocument.h"
+#include "ui/widgets/resultcard.h"
 #include "uitestutils.h"
 
 #include <QAction>
+#include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QMenuBar>
 #include <QPainter>
 #include <QProgressDialog>
+#include <QRegularExpression>
 #include <QScrollBar>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextCursor>
 #include <QTextDocument>
+#include <QTextLayout>
+#include <QTextTable>
 #include <QTimer>
 #include <QtTest/QtTest>
+
+#include <cmath>
 
 using namespace pbx;
 using pbx::ui::MainWindow;
@@ -248,6 +264,169 @@ private Q_SLOTS:
         QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
         QVERIFY(sawDialog); // the GUI thread ran its timers while the report was written
         QVERIFY(QFile::exists(pdf));
+    }
+
+    /// The PDF's request numbers sit on one line: the "#" column was 3 % of the page wide and
+    /// QTextDocument broke "14" into "1" over "4".
+    void requestNumbersDoNotWrap()
+    {
+        session::SessionSettings settings;
+        settings.seed = 7;
+        settings.filter = filters::FilterKind::Basic;
+        settings.epsilon = 100.0;
+        auto table = std::make_shared<const data::Table>(std::move(*resources::loadDataset("cps1988")));
+        auto s = std::move(session::Session::create(table, settings).value());
+        for (int i = 0; i < 120; ++i)
+            QVERIFY(s->ask(request("{\"aggregate\":\"count\",\"target\":{\"kind\":\"absolute\","
+                                   "\"error\":500}}"))
+                        .ok());
+        const auto facts = report::collectReport(*s, {});
+        // The A4 page's width at 96 px per inch less the margins, as the PDF lays it out.
+        auto doc = ui::reportTextDocument(facts, 689.0);
+        doc->setPageSize(QSizeF(689.0, 1000.0));
+        QVERIFY(doc->pageCount() > 1); // laid out
+        int numbers = 0;
+        for (QTextBlock block = doc->begin(); block.isValid(); block = block.next()) {
+            QTextCursor cursor(block);
+            QTextTable *t = cursor.currentTable();
+            if (!t || t->cellAt(cursor).column() != 0)
+                continue;
+            bool isNumber = false;
+            const int n = block.text().toInt(&isNumber);
+            if (!isNumber || n < 1)
+                continue;
+            ++numbers;
+            QVERIFY2(
+                block.layout()->lineCount() == 1,
+                qPrintable(
+                    QStringLiteral("request %1 takes %2 lines").arg(n).arg(block.layout()->lineCount())));
+        }
+        QCOMPARE(numbers, 120);
+    }
+
+    /// The report's composition table gives the comparison view's numbers for the same Gaussian
+    /// ledger, string for string: basic, advanced and optimal composition through the per-step
+    /// (ε, δ) view (the report said "does not apply"), zCDP, RDP and the PLD as the view prints
+    /// them (rounded up, four digits).
+    void reportAgreesWithComparisonView()
+    {
+        const std::vector<const char *> counts = {
+            "{\"id\":\"a\",\"aggregate\":\"count\",\"target\":{\"kind\":\"absolute\",\"error\":40}}",
+            "{\"id\":\"b\",\"aggregate\":\"count\",\"where\":\"region == \\\"south\\\"\",\"target\":{\"kind\":"
+            "\"absolute\",\"error\":60}}",
+            "{\"id\":\"c\",\"aggregate\":\"count\",\"where\":\"smsa == \\\"yes\\\"\",\"target\":{\"kind\":"
+            "\"absolute\",\"error\":80}}",
+        };
+        auto w = windowWith(counts, filters::FilterKind::Zcdp);
+        w->resize(1280, 900);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        w->comparisonDock()->show();
+        ui::ComparisonView *view = w->comparisonView();
+        QSignalSpy shown(view, &ui::ComparisonView::resultsShown);
+        view->recomputeNow();
+        QVERIFY(shown.wait(120000) || !shown.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy(), 120000);
+        QVERIFY(view->lastInput().perStepDelta > 0.0); // the view's default: Gaussian steps as (ε, δ)
+
+        const auto facts = report::collectReport(w->document()->session(), {});
+        QVERIFY(facts.comparison.comparison);
+        QCOMPARE(facts.comparison.delta, view->lastInput().delta);
+        QCOMPARE(facts.comparison.perStepDelta, view->lastInput().perStepDelta);
+        const std::string html = report::reportHtml(facts);
+        const ui::StrategyResultsModel *model = view->resultsModel();
+        int compared = 0;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QString name = model->index(row, 0).data(ui::StrategyResultsModel::NameRole).toString();
+            const QString shownValue = model->index(row, ui::StrategyResultsModel::Value).data().toString();
+            const auto *strategy = facts.comparison.comparison->find(name.toStdString());
+            QVERIFY2(strategy, qPrintable(name));
+            const QString reported = QString::fromStdString(report::comparisonEpsilonText(*strategy));
+            if (shownValue == QStringLiteral("—")) {
+                QCOMPARE(reported, QStringLiteral("does not apply"));
+                continue;
+            }
+            QCOMPARE(reported, shownValue);
+            const QString title = model->index(row, ui::StrategyResultsModel::Strategy).data().toString();
+            QVERIFY2(html.find("<td>" + title.toStdString() + "</td><td>" + reported.toStdString() + "</td>")
+                         != std::string::npos,
+                     qPrintable(title + QStringLiteral(" ") + reported));
+            ++compared;
+        }
+        QCOMPARE(compared, 6); // every strategy applies, basic, advanced and optimal included
+    }
+
+    /// σ² of the exact discrete Gaussian reads as a decimal on the result card and in the report
+    /// (it read "σ² = 1425840514581/2147483648"); the exact fraction is the card's tooltip and
+    /// the report's footnote. A histogram's headline says it is the total of the noisy counts,
+    /// whose target is per count.
+    void sigmaSquaredIsADecimal()
+    {
+        auto w = windowWith({kScalarRequests[0]}, filters::FilterKind::Zcdp);
+        const auto &event = w->document()->session().events().front();
+        QVERIFY(event.accounting.find("σ² = ") != std::string::npos);
+        auto *card = w->findChild<ui::ResultCard *>();
+        QVERIFY(card);
+        card->showLedgerEvent(event, w->document()->session().filter());
+        const QString note = card->note();
+        QVERIFY2(note.contains(QStringLiteral("σ² ≈ ")), qPrintable(note));
+        static const QRegularExpression fraction(QStringLiteral("\\d+/\\d+"));
+        QVERIFY2(!note.contains(fraction), qPrintable(note));
+        const auto exact = report::exactParameters(event);
+        QCOMPARE(exact.size(), std::size_t{1});
+        QVERIFY2(card->noteToolTip().contains(QString::fromStdString(exact[0])),
+                 qPrintable(card->noteToolTip()));
+        // The decimal is the fraction's value at four digits: 'σ² ≈ d' with d·den ≈ num.
+        const QString exactText = QString::fromStdString(exact[0]);
+        const QStringList parts = exactText.mid(exactText.indexOf(u'=') + 2).split(u'/');
+        const double value = parts[0].toDouble() / parts[1].toDouble();
+        const QString decimal
+            = note.mid(note.indexOf(QStringLiteral("σ² ≈ ")) + 5).section(u' ', 0, 0).remove(u',');
+        QVERIFY2(std::fabs(decimal.toDouble() - value) <= 5e-4 * value, qPrintable(decimal));
+        const auto facts = report::collectReport(w->document()->session(), {});
+        const std::string html = report::reportHtml(facts);
+        QVERIFY(html.find("σ² ≈ " + decimal.toStdString()) != std::string::npos);
+        QVERIFY(html.find("† Exact noise parameters (shown rounded above): #1: " + exact[0])
+                != std::string::npos);
+        auto doc = ui::reportTextDocument(facts, 689.0);
+        QVERIFY(doc->toPlainText().contains(exactText)); // in the PDF too, as the footnote
+        QVERIFY(!pbx::test::saveScreenshot(*card, QStringLiteral("report_card_sigma")).isEmpty());
+
+        auto h = windowWith({kHistogramRequests[0]}, filters::FilterKind::Basic);
+        const auto &histogram = h->document()->session().events().front();
+        auto *histogramCard = h->findChild<ui::ResultCard *>();
+        histogramCard->showLedgerEvent(histogram, h->document()->session().filter());
+        const QString details = histogramCard->details();
+        QVERIFY2(details.contains(QStringLiteral("the total of the 4 noisy counts")), qPrintable(details));
+        QVERIFY2(details.contains(QStringLiteral("met by each value")), qPrintable(details));
+        QVERIFY(
+            !pbx::test::saveScreenshot(*histogramCard, QStringLiteral("report_card_histogram")).isEmpty());
+    }
+
+    /// The report dialog starts where the last report was written (remembered in the settings),
+    /// not in the session's or the dataset's folder.
+    void reportFolderIsRemembered()
+    {
+        QSettings().remove(QStringLiteral("files/lastReportFolder"));
+        auto w = windowWith(kScalarRequests, filters::FilterKind::Zcdp);
+        const QString sessionFolder = m_dir.filePath(QStringLiteral("sessions"));
+        const QString reportFolder = m_dir.filePath(QStringLiteral("reports"));
+        QVERIFY(QDir().mkpath(sessionFolder) && QDir().mkpath(reportFolder));
+        const QString sessionPath = sessionFolder + QStringLiteral("/cps.json");
+        // No report yet: beside the session file, named after it.
+        QCOMPARE(ui::reportSaveSuggestion(sessionPath, QStringLiteral("cps1988")),
+                 sessionFolder + QStringLiteral("/cps-report.html"));
+        auto written = w->exportReportTo(reportFolder + QStringLiteral("/first.html"));
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
+        QCOMPARE(ui::AppSettings::lastReportFolder(), QFileInfo(reportFolder).absoluteFilePath());
+        // The next report (of this or another session) starts in the reports folder.
+        QCOMPARE(ui::reportSaveSuggestion(sessionPath, QStringLiteral("cps1988")),
+                 QFileInfo(reportFolder).absoluteFilePath() + QStringLiteral("/cps-report.html"));
+        QCOMPARE(ui::reportSaveSuggestion(QString(), QStringLiteral("cps1988")),
+                 QFileInfo(reportFolder).absoluteFilePath() + QStringLiteral("/cps1988-report.html"));
+        // A failed export does not move it.
+        QVERIFY(!w->exportReportTo(m_dir.filePath(QStringLiteral("no/such/r.html"))).ok());
+        QCOMPARE(ui::AppSettings::lastReportFolder(), QFileInfo(reportFolder).absoluteFilePath());
     }
 
     void noSessionNoReport()

@@ -61,6 +61,51 @@ void setNiceTicks(QValueAxis *axis, double min, double max, int targetTicks)
     refreshLabelWidth(axis);
 }
 
+void setIntegerTicks(QValueAxis *axis, double min, double max, int targetTicks, bool roundOut)
+{
+    if (!(max > min))
+        max = min + 1.0;
+    const double interval = niceIntegerInterval(max - min, targetTicks);
+    if (roundOut) {
+        min = std::floor(min / interval + 1e-9) * interval;
+        max = std::ceil(max / interval - 1e-9) * interval;
+    }
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0.0);
+    // Interval before range: Qt 6.4 lays the ticks out again on a range change only.
+    axis->setTickInterval(interval);
+    axis->setRange(min, max);
+    axis->setLabelFormat(QStringLiteral("%.0f"));
+    refreshLabelWidth(axis);
+}
+
+bool wholeNumbers(const QList<double> &values)
+{
+    bool any = false;
+    for (double v : values) {
+        if (!std::isfinite(v))
+            continue;
+        if (v != std::floor(v))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+bool wholeTicks(const QList<double> &values)
+{
+    if (values.isEmpty())
+        return false;
+    for (double v : values) {
+        // Ticks min + i·step carry the step's round-off: whole within 1e-9 of the value.
+        const double nearest = std::round(v);
+        if (!std::isfinite(v) || std::abs(v - nearest) > 1e-9 * std::max(1.0, std::abs(v))
+            || std::abs(nearest) >= 1e7)
+            return false;
+    }
+    return true;
+}
+
 QList<double> tickValues(const QValueAxis *axis)
 {
     QList<double> values;
@@ -203,9 +248,12 @@ TickFit fitTicks(const QValueAxis *axis, const TickFit &preferred, const AxisRoo
         QStringList formats{preferred.format,       QStringLiteral("%.3g"),
                             QStringLiteral("%.2g"), QStringLiteral("%.%1f").arg(decimals),
                             QStringLiteral("%.1e"), QStringLiteral("%.0e")};
-        // An integer axis keeps integer labels.
+        // An integer axis keeps integer labels; whole ticks read as integers ("25", not "25.0";
+        // "8000", not "8e+03").
         if (integerFormat(preferred.format))
             formats = {preferred.format};
+        else if (wholeTicks(values))
+            formats = {QStringLiteral("%.0f")};
         for (const QString &format : std::as_const(formats)) {
             const QStringList labels = labelsFor(format, values);
             if (format != preferred.format && !distinct(labels))

@@ -77,25 +77,14 @@ ChartFrame::ChartFrame(const Style &style, QWidget *parent) : QWidget(parent)
         m_view->setMinimumSize(style.minimumViewSize);
 
     // The view and, centred over it, the message share one grid cell.
-    auto *stack = new QGridLayout;
-    stack->setContentsMargins(0, 0, 0, 0);
-    stack->addWidget(m_view, 0, 0);
-    if (style.messageOverlay) {
-        m_message = new QLabel(this);
-        m_message->setWordWrap(true);
-        m_message->setAlignment(Qt::AlignCenter);
-        m_message->setMargin(10);
-        m_message->setMinimumWidth(240);
-        m_message->setMaximumWidth(340);
-        m_message->setStyleSheet(QStringLiteral("QLabel { background: rgba(255, 255, 255, 225); color: %1;"
-                                                " border: 1px solid #ccc; border-radius: 4px; }")
-                                     .arg(palette::chartMarker.name()));
-        m_message->hide();
-        stack->addWidget(m_message, 0, 0, Qt::AlignCenter);
-    }
+    m_stack = new QGridLayout;
+    m_stack->setContentsMargins(0, 0, 0, 0);
+    m_stack->addWidget(m_view, 0, 0);
+    if (style.messageOverlay)
+        setMessage(QString());
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(stack, 1);
+    layout->addLayout(m_stack, 1);
     if (style.wrappingLegend) {
         // The series keep their names (accessibility, tooltips); only QLegend's drawing is off.
         m_chart->legend()->setVisible(false);
@@ -103,6 +92,7 @@ ChartFrame::ChartFrame(const Style &style, QWidget *parent) : QWidget(parent)
         m_legend->setWordWrap(true);
         m_legend->setTextFormat(Qt::RichText);
         m_legend->setContentsMargins(6, style.legendGap, 6, 2);
+        m_legend->installEventFilter(this);
         layout->setSpacing(0);
         layout->addWidget(m_legend);
     }
@@ -346,16 +336,67 @@ void ChartFrame::setBoldTitle(const QString &title)
 
 void ChartFrame::setMessage(const QString &text)
 {
-    if (!m_message)
-        return;
+    if (!m_message) {
+        m_message = new QLabel(this);
+        m_message->setObjectName(QStringLiteral("chartMessage"));
+        m_message->setWordWrap(true);
+        m_message->setAlignment(Qt::AlignCenter);
+        m_message->setTextFormat(Qt::PlainText);
+        m_message->setMargin(10);
+        m_message->setMinimumWidth(240);
+        m_message->setMaximumWidth(340);
+        m_message->setStyleSheet(QStringLiteral("QLabel { background: rgba(255, 255, 255, 225); color: %1;"
+                                                " border: 1px solid #ccc; border-radius: 4px; }")
+                                     .arg(palette::chartMarker.name()));
+        m_message->hide();
+        m_stack->addWidget(m_message, 0, 0, Qt::AlignCenter);
+    }
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());
 }
 
+void ChartFrame::showEmpty(const QString &whatToDo)
+{
+    setAxesVisible(false);
+    setLegendEntries({});
+    setMessage(whatToDo);
+}
+
+void ChartFrame::setAxesVisible(bool visible)
+{
+    for (QAbstractAxis *axis : m_chart->axes())
+        axis->setVisible(visible);
+}
+
 void ChartFrame::setLegendEntries(const QStringList &html)
 {
-    if (m_legend)
-        m_legend->setText(html.join(QStringLiteral(" &nbsp; ")));
+    if (!m_legend)
+        return;
+    m_legend->setText(html.join(QStringLiteral(" &nbsp; ")));
+    fitLegendHeight();
+}
+
+bool ChartFrame::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_legend
+        && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange
+            || event->type() == QEvent::Show))
+        fitLegendHeight();
+    return QWidget::eventFilter(watched, event);
+}
+
+void ChartFrame::fitLegendHeight()
+{
+    // A word-wrapping label's minimum height is one line whatever its width; given less than its
+    // text needs, a squeezed layout placed it over the plot. Its width is set by the layout, so
+    // this only moves the frame's minimum height (and the layouts above it).
+    // Not yet laid out (hidden, e.g. on another tab): its width is a placeholder, and the height
+    // of its text at that width would be a minimum no layout asked for.
+    if (!m_legend->isVisible())
+        return;
+    const int needed = m_legend->text().isEmpty() ? 0 : m_legend->heightForWidth(m_legend->width());
+    if (needed != m_legend->minimumHeight())
+        m_legend->setMinimumHeight(needed);
 }
 
 QString ChartFrame::legendEntry(const QColor &colour, const QString &glyph, const QString &text)

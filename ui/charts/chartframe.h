@@ -21,6 +21,7 @@ QT_FORWARD_DECLARE_CLASS(QChartView)
 QT_FORWARD_DECLARE_CLASS(QColor)
 QT_FORWARD_DECLARE_CLASS(QEvent)
 QT_FORWARD_DECLARE_CLASS(QFont)
+QT_FORWARD_DECLARE_CLASS(QGridLayout)
 QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QTimer)
 
@@ -78,6 +79,9 @@ protected:
     /// Qt Charts' fonts do not follow the widget's font: a font change (e.g. presentation mode's
     /// larger application font) scales them by the same ratio.
     void changeEvent(QEvent *event) override;
+    /// The wrapping legend's minimum height follows its text at its width, so that layouts never
+    /// squeeze it over the plot (the relative-error lab's legend covered its axis title).
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
     /// Starts the coalescing timer (if it is not running): rebuild() follows once.
     void scheduleUpdate();
@@ -87,7 +91,16 @@ protected:
 
     /// A bold chart title in the widget's font.
     void setBoldTitle(const QString &title);
+    /// Shows `text` centred over the plot (empty: hides it). Charts without
+    /// Style::messageOverlay get the overlay on first use.
     void setMessage(const QString &text);
+    /// Nothing to draw: every axis hidden, the legend emptied and `whatToDo` (what the user does
+    /// to get a chart, e.g. "Nothing to draw yet: press Run.") centred over the plot, instead of
+    /// axes of made-up numbers (Qt draws −0.5…1.5 for an empty range). Charts that keep their axes
+    /// show them again when they draw data (setAxesVisible).
+    void showEmpty(const QString &whatToDo);
+    /// Shows or hides every axis of the chart.
+    void setAxesVisible(bool visible);
     /// Sets the wrapping legend (rich text entries, joined with spaces between them).
     void setLegendEntries(const QStringList &html);
     /// "<glyph in colour> text" for setLegendEntries; spaces, hyphens and en dashes inside are non-breaking,
@@ -102,12 +115,15 @@ private:
     /// gave it (axisticks.h fitTicks), after each layout, range or tick change.
     void scheduleAxisFit();
     void fitAxes();
+    /// Sets the wrapping legend's minimum height to what its text needs at its width.
+    void fitLegendHeight();
 
     QChart *m_chart = nullptr;
     QChartView *m_view = nullptr;
     ErrorBarChartView *m_errorBars = nullptr;
     QLabel *m_legend = nullptr;
     QLabel *m_message = nullptr;
+    QGridLayout *m_stack = nullptr; ///< the view and, over it, the message
     QTimer *m_timer = nullptr;
     QTimer *m_fitTimer = nullptr;
     int m_fitRounds = 0; ///< fits in a row that changed an axis (fitAxes)

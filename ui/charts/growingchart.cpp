@@ -214,14 +214,13 @@ void GrowingChart::rebuild()
     if (m_logX) {
         auto *logAxis = new QLogValueAxis;
         logAxis->setBase(10.0);
-        logAxis->setLabelFormat(QStringLiteral("%g"));
+        logAxis->setLabelFormat(QStringLiteral("%.0f")); // rows: 1000000, not 1e+06
         logAxis->setMinorTickCount(8);
         logAxis->setRange(xFrom, xTo);
         x = logAxis;
     } else {
         auto *valueAxis = new QValueAxis;
-        valueAxis->setLabelFormat(QStringLiteral("%.0f"));
-        setNiceTicks(valueAxis, xFrom, xTo, 5);
+        setIntegerTicks(valueAxis, xFrom, xTo, 5); // t counts rows
         x = valueAxis;
     }
     x->setTitleText(m_xTitle);
@@ -241,10 +240,25 @@ void GrowingChart::rebuild()
                 if (!s.rightAxis)
                     leftMin = std::min(leftMin, p.y());
             }
-    setNiceRange(y, leftMax * 1.05);
-    // Noisy values may fall below 0 (the ATG panel's noisy counts): extend the axis rather than hide them.
-    if (leftMin < 0.0)
-        setNiceTicks(y, leftMin * 1.05, y->max(), 6);
+    // Counts and numbers of queries (every value on the left axis whole) get integer ticks.
+    QList<double> leftValues;
+    for (const Series &s : m_series)
+        if (!s.rightAxis) {
+            for (const QPointF &p : s.points)
+                leftValues << p.y();
+            for (const QPointF &p : s.lower)
+                leftValues << p.y();
+        }
+    if (wholeNumbers(leftValues)) {
+        // Noisy values may fall below 0 (the ATG panel's noisy counts): the axis reaches them.
+        setIntegerTicks(y, leftMin < 0.0 ? leftMin * 1.05 : 0.0, std::max(1.0, leftMax * 1.05), 5, true);
+    } else {
+        setNiceRange(y, leftMax * 1.05);
+        // Noisy values may fall below 0 (the ATG panel's noisy counts): extend the axis rather than hide
+        // them.
+        if (leftMin < 0.0)
+            setNiceTicks(y, leftMin * 1.05, y->max(), 6);
+    }
     refreshLabelWidth(y);
     m_yTop = y->max();
     if (std::any_of(m_series.begin(), m_series.end(), [](const Series &s) { return s.rightAxis; })) {

@@ -22,7 +22,7 @@ ChartFrame::Style labFrame()
     // Whole method names wrapping below the plot: a QLegend beside it elides them in a narrow
     // dialog ("Brownian NR · brownian…").
     style.wrappingLegend = true;
-    style.minimumViewSize = QSize(320, 240);
+    style.minimumViewSize = QSize(320, 280); // the y axis title whole at the dialog's smallest
     return style;
 }
 
@@ -34,7 +34,7 @@ LabChart::LabChart(QWidget *parent) : ChartFrame(labFrame(), parent)
     m_axisX->setTitleText(tr("ε spent (mean over repetitions)"));
     m_axisX->setLabelFormat(QStringLiteral("%.3g"));
     m_axisY = new QValueAxis;
-    m_axisY->setTitleText(tr("counts answered within target (mean)"));
+    m_axisY->setTitleText(tr("answered within target (mean)"));
     m_axisY->setLabelFormat(QStringLiteral("%.4g"));
     styleAxis(m_axisX);
     styleAxis(m_axisY);
@@ -148,6 +148,14 @@ void LabChart::rebuild()
     setNiceRange(m_axisY, yMax > 0.0 ? yMax * 1.04 : 10.0, 5);
     for (QValueAxis *axis : {m_axisX, m_axisY})
         refreshLabelWidth(axis);
+    // Before a run: what to do, not axes of made-up numbers.
+    if (m_curves.empty()) {
+        showEmpty(tr("Nothing to draw yet: press Run. Each method's counts answered within the "
+                     "target, against the ε it spent, appear here."));
+    } else {
+        setAxesVisible(true);
+        setMessage(QString());
+    }
 }
 
 } // namespace pbx::ui

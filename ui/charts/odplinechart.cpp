@@ -28,7 +28,17 @@ ChartFrame::Style odpFrame()
 
 } // namespace
 
-OdpLineChart::OdpLineChart(QWidget *parent) : ChartFrame(odpFrame(), parent) {}
+OdpLineChart::OdpLineChart(QWidget *parent) : ChartFrame(odpFrame(), parent)
+{
+    setEmptyMessage(tr("Nothing to draw yet."));
+}
+
+void OdpLineChart::setEmptyMessage(const QString &whatToDo)
+{
+    m_empty = whatToDo;
+    if (chart()->series().isEmpty())
+        showEmpty(m_empty);
+}
 
 void OdpLineChart::setTitles(const QString &title, const QString &xTitle, const QString &yTitle)
 {
@@ -57,6 +67,7 @@ void OdpLineChart::setCurves(const std::vector<Curve> &curves)
             chart()->addAxis(y2, Qt::AlignRight);
         }
     double xMin = HUGE_VAL, xMax = -HUGE_VAL, yMin = 0.0, yMax = -HUGE_VAL;
+    setMessage(QString());
     QStringList legend;
     for (const Curve &c : curves) {
         const QString glyph = c.scatter                  ? QStringLiteral("●")
@@ -96,22 +107,23 @@ void OdpLineChart::setCurves(const std::vector<Curve> &curves)
         series->attachAxis(c.rightAxis ? y2 : y);
     }
     setLegendEntries(legend);
+    if (!(xMax >= xMin)) { // not one finite point
+        chart()->removeAllSeries();
+        showEmpty(m_empty);
+        return;
+    }
     bool markers = false;
     for (const Curve &c : curves)
         markers = markers || c.scatter || c.markers;
     // Markers at the data's ends stay whole: the range reaches a little past them.
     const double xPad = markers ? 0.03 * (xMax - xMin) : 0.0;
     if (xMax > xMin) {
-        bool whole = true;
+        QList<double> xs;
         for (const Curve &c : curves)
-            for (double v : c.x)
-                whole = whole && v == std::floor(v);
-        if (whole && xMax - xMin <= 12) { // a tick per request, labelled as an integer
-            x->setTickType(QValueAxis::TicksDynamic);
-            x->setTickAnchor(xMin);
-            x->setTickInterval(1.0);
-            x->setRange(xMin - xPad, xMax + xPad);
-            x->setLabelFormat(QStringLiteral("%d"));
+            xs.append(QList<double>(c.x.begin(), c.x.end()));
+        if (wholeNumbers(xs)) {
+            // Requests, entries, steps: integer ticks, one per value up to 12 of them.
+            setIntegerTicks(x, xMin - xPad, xMax + xPad, xMax - xMin <= 12 ? 13 : 6);
         } else if (markers) {
             // Nice ticks inside a range that ends just past the data (applyNiceNumbers would
             // widen it to the next round numbers, far past the last marker).

@@ -35,6 +35,9 @@ public:
     /// Title of the secondary axis (right, fixed at 0 … 1) used by curves with rightAxis.
     void setSecondaryTitle(const QString &title) { m_y2Title = title; }
     void setCurves(const std::vector<Curve> &curves);
+    /// What the chart says while it has nothing to draw (before its first curves, or when they
+    /// have no finite point), e.g. "Nothing to draw yet: press Compute."
+    void setEmptyMessage(const QString &whatToDo);
     /// Fixes the y range of the next setCurves() (a probability: 0 … 1) instead of a nice range
     /// around the data; the x range then also stays at the data's.
     void setFixedYRange(double min, double max);
@@ -50,6 +53,7 @@ private:
     QString m_xTitle;
     QString m_yTitle;
     QString m_y2Title;
+    QString m_empty;
     bool m_fixedY = false;
     double m_yMin = 0.0;
     double m_yMax = 1.0;

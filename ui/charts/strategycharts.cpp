@@ -45,6 +45,7 @@ BarErrorChart::BarErrorChart(QWidget *parent) : ChartFrame(dialogFrame(true), pa
 {
     chart()->legend()->hide();
     setMinimumHeight(220);
+    showEmpty(tr("Nothing to draw yet: press the button above to run this experiment."));
     // The plot's width decides how the category labels fit.
     connect(chart(), &QChart::plotAreaChanged, this, [this] { fitLabels(); });
 }
@@ -126,6 +127,10 @@ void BarErrorChart::setBars(const QString &title, const QStringList &labels,
     errorBarView()->setBars(bars);
     m_bars = static_cast<int>(values.size());
     fitLabels();
+    if (values.empty())
+        showEmpty(tr("Nothing to draw: the run released no values."));
+    else
+        setMessage(QString());
 }
 
 // QLegend lays its entries out on one line and truncates names ("hierarchical (…"): the
@@ -133,6 +138,7 @@ void BarErrorChart::setBars(const QString &title, const QStringList &labels,
 CurvesChart::CurvesChart(QWidget *parent) : ChartFrame(dialogFrame(false, true), parent)
 {
     setMinimumHeight(240);
+    showEmpty(tr("Nothing to draw yet: press the button above to run this experiment."));
 }
 
 void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curves, const QString &xTitle,
@@ -142,6 +148,7 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
     for (auto *axis : chart()->axes())
         chart()->removeAxis(axis);
     chart()->setTitle(title);
+    m_colours.clear();
     auto *x = new QValueAxis;
     x->setTitleText(xTitle);
     // Log scale as log10 of the values on a linear axis: robust for values down to 1e-300, where
@@ -154,8 +161,12 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
     std::vector<QXYSeries *> series;
     for (const auto &c : curves) {
         QXYSeries *s = c.markers ? static_cast<QXYSeries *>(new QScatterSeries) : new QLineSeries;
-        if (c.markers)
-            static_cast<QScatterSeries *>(s)->setMarkerSize(6.0);
+        if (c.markers) {
+            auto *scatter = static_cast<QScatterSeries *>(s);
+            scatter->setMarkerSize(c.markerSize);
+            if (c.marker == Marker::Diamond)
+                scatter->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+        }
         s->setName(c.name);
         for (std::size_t i = 0; i < c.x.size() && i < c.y.size(); ++i) {
             if (!std::isfinite(c.y[i]) || (logY && !(c.y[i] > 0.0)))
@@ -172,13 +183,23 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
         s->attachAxis(y);
         const int partner = c.pairedWith;
         if (partner >= 0 && partner < static_cast<int>(series.size()))
-            s->setColor(series[partner]->color()); // else the theme's colour from addSeries
+            s->setColor(m_colours[static_cast<std::size_t>(partner)]); // else the theme's colour
+        m_colours.push_back(s->color());
+        if (c.markers && c.marker != Marker::Dot) {
+            // Hollow: an outline in the curve's colour, nothing filled.
+            auto *scatter = static_cast<QScatterSeries *>(s);
+            scatter->setBrush(Qt::NoBrush);
+            scatter->setPen(QPen(m_colours.back(), 2.0));
+        }
         series.push_back(s);
     }
     // One entry per curve; a paired curve adds its glyph to its partner's entry.
     QStringList glyphs;
     for (const auto &c : curves)
-        glyphs << (c.markers ? QStringLiteral("●") : QStringLiteral("━"));
+        glyphs << (!c.markers                    ? QStringLiteral("━")
+                   : c.marker == Marker::Ring    ? QStringLiteral("○")
+                   : c.marker == Marker::Diamond ? QStringLiteral("◇")
+                                                 : QStringLiteral("●"));
     for (std::size_t i = 0; i < curves.size(); ++i) {
         const int partner = curves[i].pairedWith;
         if (partner >= 0 && partner < static_cast<int>(i))
@@ -188,25 +209,46 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
     for (std::size_t i = 0; i < curves.size(); ++i) {
         const int partner = curves[i].pairedWith;
         if (!(partner >= 0 && partner < static_cast<int>(i)))
-            legend << legendEntry(series[i]->color(), glyphs[static_cast<int>(i)], curves[i].name);
+            legend << legendEntry(m_colours[i], glyphs[static_cast<int>(i)], curves[i].name);
     }
     setLegendEntries(legend);
     if (std::isfinite(xmin)) {
         bool markers = false;
-        for (const auto &c : curves)
+        double largest = 0.0;
+        for (const auto &c : curves) {
             markers = markers || c.markers;
+            largest = std::max(largest, c.markers ? c.markerSize : 0.0);
+        }
         const double xhigh = xmax > xmin ? xmax : xmin + 1.0;
-        if (markers) // measured markers at the ends stay whole
-            setNiceTicks(x, xmin - 0.03 * (xhigh - xmin), xhigh + 0.03 * (xhigh - xmin), 6);
+        // Measured markers at the ends stay whole; lines span the data. The ticks are nice
+        // numbers either way (the data's own ends made ticks such as 6.4, 52.8, 99.2), and
+        // integers on an integer quantity (range lengths, runs, coordinates).
+        const double pad = markers ? (largest > 8.0 ? 0.05 : 0.03) * (xhigh - xmin) : 0.0;
+        QList<double> xs;
+        for (const auto &c : curves)
+            xs.append(QList<double>(c.x.begin(), c.x.end()));
+        if (wholeNumbers(xs))
+            setIntegerTicks(x, xmin - pad, xhigh + pad, 6);
         else
-            x->setRange(xmin, xhigh);
+            setNiceTicks(x, xmin - pad, xhigh + pad, 6);
         const double low = logY ? std::floor(ymin) : std::min(0.0, ymin);
         const double high = logY ? std::ceil(ymax) + (std::ceil(ymax) == std::floor(ymin) ? 1.0 : 0.0)
                                  : ymax * 1.05 + 1e-12;
         y->setRange(low, high);
         y->applyNiceNumbers();
+        setMessage(QString());
+    } else {
+        showEmpty(logY ? tr("Nothing to draw: no value above 0 to plot on a log scale.")
+                       : tr("Nothing to draw: the run gave no finite values."));
     }
     m_curves = static_cast<int>(curves.size());
+}
+
+QColor CurvesChart::curveColour(int index) const
+{
+    return index >= 0 && index < static_cast<int>(m_colours.size())
+               ? m_colours[static_cast<std::size_t>(index)]
+               : QColor();
 }
 
 } // namespace pbx::ui

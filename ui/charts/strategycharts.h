@@ -45,12 +45,18 @@ class CurvesChart final : public ChartFrame
 {
     Q_OBJECT
 public:
+    /// How a markers curve draws its points. Curves whose points may coincide (a run's error
+    /// before and after a projection that moved nothing) take different shapes and sizes: a ring
+    /// and a diamond are hollow, so a smaller marker at the same place shows inside them.
+    enum class Marker { Dot, Ring, Diamond };
     struct Curve
     {
         QString name;
         std::vector<double> x;
         std::vector<double> y;
         bool markers = false; ///< points instead of a line
+        Marker marker = Marker::Dot;
+        double markerSize = 6.0; ///< pixels (presentation mode scales it)
         /// Index of an earlier curve this one measures (e.g. markers over a predicted line): drawn
         /// in that curve's colour and named by its legend entry ("━● name"); -1: its own entry.
         int pairedWith = -1;
@@ -61,9 +67,12 @@ public:
     void setCurves(const QString &title, const std::vector<Curve> &curves, const QString &xTitle,
                    const QString &yTitle, bool logY = false);
     int curveCount() const { return m_curves; }
+    /// The colour curve `index` is drawn in (its line, or its markers' fill or outline).
+    QColor curveColour(int index) const;
 
 private:
     int m_curves = 0;
+    std::vector<QColor> m_colours;
 };
 
 } // namespace pbx::ui

@@ -63,6 +63,33 @@ MethodStyle styleFor(const simulation::LabMethod &m)
     }
 }
 
+/// Keeps a word-wrapping label's minimum height at what its text needs at its width. Qt counts
+/// such a label as one line in the dialog's minimum size, so at that size the texts above the
+/// chart took the chart's room and its legend was pushed over the axis title.
+class WrappedHeightKeeper final : public QObject
+{
+public:
+    explicit WrappedHeightKeeper(QLabel *label) : QObject(label), m_label(label)
+    {
+        label->installEventFilter(this);
+    }
+
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        const bool relaid = event->type() == QEvent::Resize || event->type() == QEvent::FontChange
+                            || event->type() == QEvent::Show;
+        // Only once laid out: a hidden label's width is a placeholder.
+        if (watched == m_label && relaid && m_label->isVisible())
+            if (const int needed = m_label->heightForWidth(m_label->width());
+                needed > 0 && needed != m_label->minimumHeight())
+                m_label->setMinimumHeight(needed);
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QLabel *m_label;
+};
+
 QTableWidgetItem *numberItem(const QString &text, double raw)
 {
     auto *item = new QTableWidgetItem(text);
@@ -85,6 +112,12 @@ LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
     updateDatasetText();
     m_status->setText(tr("Set the parameters and press Run."));
     linkGlossaryTermsInLabels(this); // the explanations' terms link to Help ▸ Glossary
+    for (QLabel *label : findChildren<QLabel *>())
+        if (label->wordWrap() && label->parentWidget() != m_chart)
+            new WrappedHeightKeeper(label);
+    // Room for the chart and its legend below the settings (its size hint, 829 × 512, left the
+    // chart 240 px and squeezed the legend over the axis title), within the screen.
+    resizeWithinScreen(this, QSize(1100, 800));
     keepFrameInsideScreen(this);
 }
 
@@ -508,7 +541,13 @@ void LabDialog::showResults(const LabOutcome &outcome)
             r.answeredMean);
         answered->setData(RawValueRole + 1, r.answeredSd);
         m_table->setItem(row, AnsweredColumn, answered);
-        m_table->setItem(row, WithinColumn, numberItem(formatPercent(r.withinAlpha), r.withinAlpha));
+        // A share of no answers is no score at all: "—", not "100.0 %".
+        auto *within
+            = numberItem(r.answeredMean > 0.0 ? formatPercent(r.withinAlpha) : tr("—"), r.withinAlpha);
+        if (!(r.answeredMean > 0.0))
+            within->setToolTip(tr("No answers yet: this method certified no count within α, so there is "
+                                  "nothing to score."));
+        m_table->setItem(row, WithinColumn, within);
         m_table->setItem(row, AttemptedColumn, numberItem(formatNumber(r.attemptedMean, 4), r.attemptedMean));
         m_table->setItem(row, EpsilonColumn,
                          numberItem(formatNumber(r.epsilonSpentMean, 3), r.epsilonSpentMean));

@@ -339,6 +339,7 @@ QWidget *OdpLabDialog::buildSvtTab()
     m_svtChart->setTitles(tr("Noise of each released entry"), tr("number of large entries L"),
                           tr("expected std. dev."));
     m_svtChart->setSecondaryTitle(tr("P(j = 0)"));
+    m_svtChart->setEmptyMessage(tr("Nothing to draw yet: press Compute."));
     m_svtNote = note(
         tr("Sparse vector costs ε₁ + j·ε₂/c after j positives (Hartmann et al. 2023, Lemma 8); the flagged entries share "
            "what is left. Press Compute."),
@@ -899,6 +900,8 @@ QWidget *OdpLabDialog::buildRecoverySimulation(QWidget *parent)
     m_densityChart = new OdpLineChart(page);
     m_densityChart->setTitles(tr("Noisy test error ẽ = err + Lap(s), ε_t = 0.5; released iff ẽ ≤ τ"), tr("ẽ"),
                               tr("density"));
+    for (OdpLineChart *chart : {m_sweepChart, m_densityChart})
+        chart->setEmptyMessage(tr("Nothing to draw yet: press Run the simulation."));
     auto *charts = new QHBoxLayout;
     charts->addWidget(m_sweepChart, 1);
     charts->addWidget(m_densityChart, 1);

@@ -3,11 +3,13 @@
 
 #include "core/report/session_report.h"
 #include "ui/appinfo.h"
+#include "ui/appsettings.h"
 #include "ui/report/reportwriter.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QProgressDialog>
 #include <QTimer>
@@ -79,12 +81,25 @@ Result<void> exportSessionReport(const session::Session &session, const QString 
     poll.stop();
     future.waitForFinished();
     dialog.reset();
-    return future.result();
+    Result<void> written = future.result();
+    if (written.ok())
+        AppSettings::setLastReportFolderFrom(target); // the next report starts there
+    return written;
 }
 
 QString reportFileSuggestion(const QString &folder, const QString &baseName)
 {
     return folder + u'/' + baseName + QStringLiteral("-report.html");
+}
+
+QString reportSaveSuggestion(const QString &sessionPath, const QString &datasetName)
+{
+    const QFileInfo session(sessionPath);
+    const QString base = sessionPath.isEmpty() ? datasetName : session.completeBaseName();
+    QString folder = AppSettings::lastReportFolder();
+    if (folder.isEmpty())
+        folder = sessionPath.isEmpty() ? AppSettings::startFolder() : session.absolutePath();
+    return reportFileSuggestion(folder, base);
 }
 
 QString reportFileFilter()

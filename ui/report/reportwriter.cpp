@@ -196,11 +196,11 @@ Result<ReportFormat> reportFormatFor(const QString &path)
 
 namespace {
 
-/// Whether `line` starts a request's row of the requests table (its "#" cell), not one of the
-/// full-width rows under it (which start with an empty cell).
+/// Whether `line` starts a request's row of the requests table (its "#" cell, of class "n"), not
+/// one of the full-width rows under it (which start with an empty cell).
 bool startsRequestRow(std::string_view line)
 {
-    return line.starts_with("<tr><td>") && !line.starts_with("<tr><td></td>");
+    return line.starts_with("<tr><td class=\"n\">");
 }
 
 /// The requests table of report::reportHtml cut into tables of kPdfRequestsPerTable requests

@@ -703,6 +703,13 @@ void StrategiesLabDialog::showInferenceRuns(const strategies::InferenceLabResult
     runSum.name = tr("‖q̄ − q‖² + ‖q̃ − q̄‖²");
     for (auto *c : {&runBefore, &runAfter, &runSum})
         c->markers = true;
+    // A run inside the constraints is not moved: its three values coincide. A ring, a diamond
+    // inside it and a dot inside that keep all three visible (one shape each was one dot).
+    runBefore.marker = CurvesChart::Marker::Ring;
+    runBefore.markerSize = 12.0;
+    runSum.marker = CurvesChart::Marker::Diamond;
+    runSum.markerSize = 8.0;
+    runAfter.markerSize = 5.0;
     int index = 0;
     for (const auto &r : result.firstRuns) {
         const double x = ++index;

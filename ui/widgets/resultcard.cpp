@@ -91,6 +91,7 @@ void ResultCard::clear()
                           tr("Build a query above and press <b>Ask</b>. The answer is released with "
                              "noise; its error bar holds with the confidence you choose."));
     m_note->clear();
+    m_note->setToolTip(QString());
     m_note->setVisible(false);
 }
 
@@ -105,6 +106,7 @@ void ResultCard::showError(const QString &message, bool spent)
     m_headline->setStyleSheet(palette::labelColourStyle(palette::warningText));
     setGlossaryLinkedText(m_details, message.toHtmlEscaped());
     m_note->clear();
+    m_note->setToolTip(QString());
     m_note->setVisible(false);
 }
 
@@ -162,6 +164,28 @@ QStringList streamLines(const session::LedgerEvent &event,
     return out;
 }
 
+/// What the headline of a release of many values is (empty for one value): a histogram's is the
+/// total of its noisy counts with the total's own error bar, a workload's its first range with
+/// the widest error bar; the target applies to each value.
+QString headlineCaption(const session::LedgerEvent &event)
+{
+    const auto &record = event.strategyRecord;
+    if (!record || record->values.size() < 2)
+        return {};
+    const auto n = static_cast<qsizetype>(record->values.size());
+    if (event.mechanism == session::EventMechanism::Histogram)
+        return ResultCard::tr("Above: the total of the %1 noisy counts, ± the total's own error bar; the "
+                              "target is per count (each count ± %2).")
+            .arg(n)
+            .arg(formatNumber(record->halfWidths.empty() ? 0.0 : record->halfWidths.front(), 4));
+    if (event.mechanism == session::EventMechanism::Workload)
+        return ResultCard::tr("Above: the first of the %1 ranges, %2, ± the widest error bar of them; the "
+                              "target is per range.")
+            .arg(n)
+            .arg(toQString(record->labels.empty() ? std::string() : record->labels.front()));
+    return {};
+}
+
 QString joinedValues(const std::vector<double> &values)
 {
     QStringList texts;
@@ -217,6 +241,7 @@ void ResultCard::showRefused(const session::LedgerEvent &event, const QString &s
         tr("Target %1 · nothing charged for this request · %2")
             .arg(LedgerModel::describeTarget(event.request.target).toHtmlEscaped(), spent.toHtmlEscaped()));
     setGlossaryLinkedPlainText(m_note, tr("Reason: %1").arg(toQString(event.reason)));
+    m_note->setToolTip(QString());
     m_note->setStyleSheet(palette::labelColourStyle(palette::refusedText));
     m_note->setVisible(true);
 }
@@ -227,6 +252,13 @@ void ResultCard::showNotes(const session::LedgerEvent &event, const QStringList 
     for (const std::string &note : report::eventNotes(event))
         notes << toQString(note);
     setGlossaryLinkedPlainText(m_note, notes.join(u'\n'));
+    // The accounting line shows the exact noise parameter (a fraction such as σ² =
+    // 1425840514581/2147483648) as a decimal; the exact value is in the tooltip.
+    QStringList exact;
+    for (const std::string &parameter : report::exactParameters(event))
+        exact << toQString(parameter);
+    m_note->setToolTip(
+        exact.isEmpty() ? QString() : tr("Exact noise parameter: %1").arg(exact.join(QStringLiteral("; "))));
     m_note->setStyleSheet(palette::labelColourStyle(palette::mutedText));
     m_note->setVisible(!notes.isEmpty());
 }
@@ -343,21 +375,27 @@ void ResultCard::showRelease(const session::LedgerEvent &event, const filters::P
     const auto &target = event.request.target;
     m_headline->setText(
         QStringLiteral("%1 ± %2").arg(formatNumber(event.answer, 6), formatNumber(event.errorBound, 3)));
-    const QString met = QStringLiteral("<span style='color:%1'>%2</span>")
-                            .arg(event.targetMet ? palette::successText.name() : palette::warningText.name(),
-                                 (event.targetMet ? tr("✓ target %1 met") : tr("✗ target %1 not proven"))
-                                     .arg(LedgerModel::describeTarget(target).toHtmlEscaped()));
+    const QString caption = headlineCaption(event);
+    const bool perValue = !caption.isEmpty();
+    const QString met
+        = QStringLiteral("<span style='color:%1'>%2</span>")
+              .arg(event.targetMet ? palette::successText.name() : palette::warningText.name(),
+                   (event.targetMet ? (perValue ? tr("✓ target %1 met by each value") : tr("✓ target %1 met"))
+                                    : (perValue ? tr("✗ target %1 not proven for each value")
+                                                : tr("✗ target %1 not proven")))
+                       .arg(LedgerModel::describeTarget(target).toHtmlEscaped()));
     const bool unified = filter.kind() == filters::FilterKind::Unified;
     const int attempts = static_cast<int>(event.attempts.size());
     const QString attemptsText = attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(attempts);
     // The cost in the unit it was charged in (event.costKind). The unified filter's spend names
     // both sides: it gets a line of its own.
-    setGlossaryLinkedText(m_details, tr("%1 confidence · %2<br>%3 · %4 · %5%6%7")
-                                         .arg(formatConfidence(target.confidence).toHtmlEscaped(), met,
-                                              toQString(event.mechanismName()).toHtmlEscaped(), attemptsText,
-                                              costText(event, filter).toHtmlEscaped(),
-                                              unified ? QStringLiteral("<br>") : QStringLiteral(" · "),
-                                              spent.toHtmlEscaped()));
+    setGlossaryLinkedText(m_details, (perValue ? caption.toHtmlEscaped() + QStringLiteral("<br>") : QString())
+                                         + tr("%1 confidence · %2<br>%3 · %4 · %5%6%7")
+                                               .arg(formatConfidence(target.confidence).toHtmlEscaped(), met,
+                                                    toQString(event.mechanismName()).toHtmlEscaped(),
+                                                    attemptsText, costText(event, filter).toHtmlEscaped(),
+                                                    unified ? QStringLiteral("<br>") : QStringLiteral(" · "),
+                                                    spent.toHtmlEscaped()));
 }
 
 QString ResultCard::headline() const
@@ -373,6 +411,11 @@ QString ResultCard::details() const
 QString ResultCard::note() const
 {
     return plainTextOf(m_note->text());
+}
+
+QString ResultCard::noteToolTip() const
+{
+    return m_note->toolTip();
 }
 
 } // namespace pbx::ui

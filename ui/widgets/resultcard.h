@@ -34,6 +34,9 @@ public:
     QString details() const;
     /// The note under the details: the reason or remark, and how the cost was accounted (plain).
     QString note() const;
+    /// The note's tooltip: the exact noise parameters its accounting line shows rounded
+    /// ("σ² = 1425840514581/2147483648"); empty when there are none.
+    QString noteToolTip() const;
 
 private:
     void setBadge(const QString &text, const QString &background, const QString &foreground);

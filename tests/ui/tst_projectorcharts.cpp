@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: MIT
+// Charts a room can read, on a projector's screen (1024×768; PBX_TEST_SCREEN=1920x1080 for the
+// large one), each lab at the size it opens at: integer quantities get integer ticks ("25", not
+// "25.0"; "8000", not "8e+03"; range lengths 5, 10, 15, not 0.0 and 20.0; nice ticks 50, 100, 150
+// for a Monte Carlo, not its data's ends 6.4, 99.2, 192.0); coinciding markers (a run's error
+// before and after a projection that moved nothing) stay visible; charts with nothing to draw say
+// what to do instead of drawing axes of made-up numbers; the relative-error lab's legend stays
+// clear of its axis title and shows "—" for the share of no answers; the growing lab's read-out
+// is read whole after a run. What Qt drew is read back from the charts' scenes and images.
+// Screenshots: projectorcharts_*_<screen>.png.
+#include "chartinspect.h"
+#include "testscreen.h"
+#include "ui/charts/axisticks.h"
+#include "ui/charts/growingchart.h"
+#include "ui/charts/labchart.h"
+#include "ui/charts/odplinechart.h"
+#include "ui/charts/strategycharts.h"
+#include "ui/growing/growinglabdialog.h"
+#include "ui/lab/labdialog.h"
+#include "ui/mainwindow.h"
+#include "ui/odp/odplabdialog.h"
+#include "ui/sessiondocument.h"
+#include "ui/strategies/strategieslabdialog.h"
+#include "uitestutils.h"
+
+#include <QAbstractAxis>
+#include <QChart>
+#include <QChartView>
+#include <QGraphicsTextItem>
+#include <QLabel>
+#include <QLogValueAxis>
+#include <QRegularExpression>
+#include <QScatterSeries>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QValueAxis>
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using pbx::test::testScreen;
+using pbx::test::testScreenName;
+using namespace pbx::ui;
+
+namespace {
+
+/// The tick labels Qt draws on `axis` (a value axis: its ticks in its label format; a log axis:
+/// its decades).
+QStringList tickLabels(const QAbstractAxis *axis)
+{
+    QStringList labels;
+    if (const auto *value = qobject_cast<const QValueAxis *>(axis)) {
+        for (double v : tickValues(value))
+            labels << tickLabel(value->labelFormat(), v);
+    } else if (const auto *log = qobject_cast<const QLogValueAxis *>(axis)) {
+        for (double v = std::pow(10.0, std::ceil(std::log10(log->min()) - 1e-9));
+             v <= log->max() * (1 + 1e-9); v *= 10.0)
+            labels << tickLabel(log->labelFormat(), v);
+    }
+    return labels;
+}
+
+/// The chart view inside `frame`.
+QChartView *viewOf(QWidget *frame)
+{
+    return frame->findChild<QChartView *>();
+}
+
+/// The axis of `frame`'s chart on `side`.
+QAbstractAxis *axisOn(QWidget *frame, Qt::Alignment side)
+{
+    for (QAbstractAxis *axis : viewOf(frame)->chart()->axes())
+        if (axis->alignment() == side)
+            return axis;
+    return nullptr;
+}
+
+/// Every label reads as an integer: digits only, with a minus sign (no ".0", no exponent).
+void verifyIntegerLabels(const QStringList &labels, const QString &what)
+{
+    QVERIFY2(!labels.isEmpty(), qPrintable(what));
+    static const QRegularExpression integer(QStringLiteral("^-?\\d+$"));
+    for (const QString &label : labels)
+        QVERIFY2(integer.match(label).hasMatch(),
+                 qPrintable(QStringLiteral("%1: '%2' in %3").arg(what, label, labels.join(u' '))));
+}
+
+/// Every text item Qt drew in `frame`'s chart.
+QStringList drawnTexts(QWidget *frame)
+{
+    QStringList texts;
+    for (QGraphicsItem *item : viewOf(frame)->scene()->items())
+        if (auto *text = dynamic_cast<QGraphicsTextItem *>(item); text && text->isVisible())
+            texts << text->toPlainText();
+    return texts;
+}
+
+/// Shows `chart` at `size`, lets it lay out and fit its axes.
+void showChart(ChartFrame &chart, QSize size)
+{
+    chart.resize(size);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.flush();
+    QTest::qWait(100);
+    chart.flush();
+}
+
+/// The chart frame under `root` whose chart has the title `title`.
+QWidget *chartTitled(QWidget *root, const QString &title)
+{
+    for (QChartView *view : root->findChildren<QChartView *>())
+        if (view->chart()->title().startsWith(title))
+            return view->parentWidget();
+    return nullptr;
+}
+
+/// Pixels on the vertical line through `centre`, up to `reach` px above and below it, that are
+/// `colour` (within a small tolerance).
+int pixelsOfColour(const QImage &image, QPoint centre, int reach, const QColor &colour)
+{
+    int count = 0;
+    for (int dy = -reach; dy <= reach; ++dy) {
+        const QPoint p(centre.x(), centre.y() + dy);
+        if (image.rect().contains(p) && pbx::test::closeColour(image.pixelColor(p), colour, 16))
+            ++count;
+    }
+    return count;
+}
+
+/// The relative-error lab's x axis title lies above its wrapping legend, whose text is whole.
+void verifyLegendClearOfAxisTitle(LabDialog *lab, const QString &where)
+{
+    lab->chart()->flush();
+    QChartView *view = viewOf(lab->chart());
+    QRectF title;
+    for (QGraphicsItem *item : view->scene()->items())
+        if (auto *text = dynamic_cast<QGraphicsTextItem *>(item);
+            text && text->isVisible() && text->toPlainText().startsWith(QStringLiteral("ε spent")))
+            title = text->sceneBoundingRect();
+    QVERIFY2(!title.isEmpty(), qPrintable(where));
+    const QRect titleInLab(view->mapTo(lab, view->mapFromScene(title).boundingRect().topLeft()),
+                           title.size().toSize());
+    QLabel *legend = nullptr;
+    for (QLabel *label : lab->chart()->findChildren<QLabel *>())
+        if (label->isVisible() && label->text().contains(QStringLiteral("Doubling")))
+            legend = label;
+    QVERIFY2(legend, qPrintable(where));
+    const QRect legendText = legend->contentsRect().translated(legend->mapTo(lab, QPoint(0, 0)));
+    QVERIFY2(titleInLab.bottom() - 3 <= legendText.top(),
+             qPrintable(QStringLiteral("%1 (%2×%3): axis title ends at %4, legend starts at %5")
+                            .arg(where)
+                            .arg(lab->width())
+                            .arg(lab->height())
+                            .arg(titleInLab.bottom())
+                            .arg(legendText.top())));
+    QVERIFY2(legend->heightForWidth(legend->width()) <= legend->height() + 1,
+             qPrintable(QStringLiteral("%1: legend needs %2 px, has %3")
+                            .arg(where)
+                            .arg(legend->heightForWidth(legend->width()))
+                            .arg(legend->height())));
+    // The view keeps its minimum height: the legend took no room from it.
+    QVERIFY2(view->height() >= view->minimumHeight(), qPrintable(where));
+}
+
+void verifyNoChartProblems(QWidget *root, const QString &where)
+{
+    QTest::qWait(150);
+    const QStringList problems = pbx::test::chartProblems(root);
+    QVERIFY2(problems.isEmpty(), qPrintable(where + QStringLiteral(":\n  ") + problems.join(u'\n')));
+}
+
+} // namespace
+
+class TestProjectorCharts : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("pbx-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("projectorcharts"));
+        QSettings().clear();
+        QCOMPARE(QGuiApplication::primaryScreen()->availableGeometry().size(), testScreen());
+    }
+
+    /// Integer quantities get integer ticks, in every chart family that plots them. Before:
+    /// range lengths 1…21 read "0.0 … 20.0", entries 0…100 "0.0, 25.0, …", counts up to 8000
+    /// "8e+03" and a million rows "1e+06"; a Monte Carlo's bins read 6.4, 52.8, 99.2, 145.6, 192.0.
+    void integerQuantitiesGetIntegerTicks()
+    {
+        const QSize size(480, 340);
+        // Range lengths L = 1 … 21, predicted lines and measured markers (the strategies lab).
+        CurvesChart ranges;
+        CurvesChart::Curve line, measured;
+        line.name = QStringLiteral("identity");
+        measured.name = QStringLiteral("measured");
+        measured.markers = true;
+        measured.pairedWith = 0;
+        for (int L = 1; L <= 21; ++L) {
+            line.x.push_back(L);
+            line.y.push_back(2.0 * L);
+            measured.x.push_back(L);
+            measured.y.push_back(2.1 * L);
+        }
+        ranges.setCurves(QStringLiteral("Variance by range length"), {line, measured},
+                         QStringLiteral("range length L"), QStringLiteral("variance"), true);
+        showChart(ranges, size);
+        const QStringList lengths = tickLabels(axisOn(&ranges, Qt::AlignBottom));
+        verifyIntegerLabels(lengths, QStringLiteral("range length"));
+        QVERIFY2(lengths.contains(QStringLiteral("10")), qPrintable(lengths.join(u' ')));
+
+        // Three runs: ticks 1, 2, 3 (never 1.5).
+        CurvesChart runs;
+        CurvesChart::Curve few;
+        few.name = QStringLiteral("error");
+        few.x = {1.0, 2.0, 3.0};
+        few.y = {5.0, 7.0, 6.0};
+        few.markers = true;
+        runs.setCurves(QStringLiteral("Run by run"), {few}, QStringLiteral("run"), QStringLiteral("error"));
+        showChart(runs, size);
+        QCOMPARE(tickLabels(axisOn(&runs, Qt::AlignBottom)),
+                 (QStringList{QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3")}));
+
+        // A Monte Carlo histogram's bin centres (b + ½)·12.8: nice ticks, not the data's ends.
+        CurvesChart monteCarlo;
+        CurvesChart::Curve bins;
+        bins.name = QStringLiteral("A1");
+        for (int b = 0; b < 15; ++b) {
+            bins.x.push_back((b + 0.5) * 12.8);
+            bins.y.push_back(0.05 * (15 - b));
+        }
+        monteCarlo.setCurves(QStringLiteral("Monte Carlo distribution"), {bins},
+                             QStringLiteral("total squared error"), QStringLiteral("share of runs"));
+        showChart(monteCarlo, size);
+        const QStringList errors = tickLabels(axisOn(&monteCarlo, Qt::AlignBottom));
+        verifyIntegerLabels(errors, QStringLiteral("Monte Carlo"));
+        for (const QString &label : errors)
+            QVERIFY2(label.toInt() % 10 == 0, qPrintable(errors.join(u' ')));
+
+        // The output-DP lab: entries L = 0 … 100 in steps of 5, with markers.
+        OdpLineChart entries;
+        OdpLineChart::Curve noise;
+        noise.name = QStringLiteral("noise");
+        noise.colour = Qt::blue;
+        noise.markers = true;
+        for (int L = 0; L <= 100; L += 5) {
+            noise.x.push_back(L);
+            noise.y.push_back(1.0 + 0.01 * L);
+        }
+        entries.setTitles(QStringLiteral("Noise"), QStringLiteral("number of large entries L"),
+                          QStringLiteral("std. dev."));
+        entries.setCurves({noise});
+        showChart(entries, size);
+        verifyIntegerLabels(tickLabels(axisOn(&entries, Qt::AlignBottom)), QStringLiteral("entries"));
+        QVERIFY(entries.message().isEmpty());
+
+        // The growing lab: noisy counts up to 8000 over t rows, and a million rows on a log axis.
+        GrowingChart counts;
+        counts.setLogX(false);
+        counts.setTitles(QStringLiteral("ATG"), QStringLiteral("t (rows)"), QStringLiteral("count"));
+        GrowingChart::Series count;
+        count.id = count.name = QStringLiteral("count");
+        count.colour = Qt::blue;
+        for (int t = 1000; t <= 8000; t += 500)
+            count.points.emplace_back(t, t - 120.0);
+        counts.setData(1000.0, 8000.0, {}, {count});
+        showChart(counts, size);
+        verifyIntegerLabels(tickLabels(axisOn(&counts, Qt::AlignLeft)), QStringLiteral("counts"));
+        verifyIntegerLabels(tickLabels(axisOn(&counts, Qt::AlignBottom)), QStringLiteral("rows"));
+        GrowingChart horizon;
+        horizon.setTitles(QStringLiteral("Privacy"), QStringLiteral("t (rows arrived, log scale)"),
+                          QStringLiteral("ε"));
+        GrowingChart::Series spent;
+        spent.id = spent.name = QStringLiteral("spent");
+        spent.colour = Qt::red;
+        spent.points = {{1000.0, 0.5}, {1e6, 0.99}};
+        horizon.setData(1000.0, 1e6, {}, {spent});
+        showChart(horizon, size);
+        const QStringList rows = tickLabels(axisOn(&horizon, Qt::AlignBottom));
+        verifyIntegerLabels(rows, QStringLiteral("log rows"));
+        QVERIFY2(rows.contains(QStringLiteral("1000000")), qPrintable(rows.join(u' ')));
+        // What Qt drew agrees: no exponent and no ".0" on any of these charts.
+        for (ChartFrame *chart :
+             std::initializer_list<ChartFrame *>{&ranges, &runs, &monteCarlo, &entries, &counts, &horizon})
+            for (const QString &text : drawnTexts(chart))
+                QVERIFY2(!text.contains(QStringLiteral("e+")) && !text.endsWith(QStringLiteral(".0")),
+                         qPrintable(text));
+        QVERIFY(
+            !pbx::test::saveScreenshot(ranges, QStringLiteral("projectorcharts_ranges_") + testScreenName())
+                 .isEmpty());
+        QVERIFY(
+            !pbx::test::saveScreenshot(counts, QStringLiteral("projectorcharts_counts_") + testScreenName())
+                 .isEmpty());
+    }
+
+    /// The fitter labels whole ticks as integers whatever the chart's own format.
+    void wholeTicksReadAsIntegers()
+    {
+        QValueAxis axis;
+        axis.setRange(0.0, 8000.0);
+        axis.setTickCount(5);
+        QFont font;
+        font.setPixelSize(12);
+        AxisRoom room;
+        room.orientation = Qt::Vertical;
+        room.length = 300.0;
+        room.labelWidth = 200.0;
+        room.metrics = QFontMetricsF(font);
+        const TickFit fit = fitTicks(&axis, TickFit{QStringLiteral("%.3g"), 5, 0.0, false}, room);
+        QVERIFY(fit.fits);
+        QCOMPARE(fit.format, QStringLiteral("%.0f"));
+        QCOMPARE(tickLabel(fit.format, 8000.0), QStringLiteral("8000")); // "%.3g" printed "8e+03"
+        QVERIFY(wholeTicks({0.0, 25.0, 50.0}));
+        QVERIFY(!wholeTicks({0.0, 2.5, 5.0}));
+        QVERIFY(!wholeTicks({0.0, 5e7, 1e8})); // too long as integers: the chart's format
+        QVERIFY(wholeNumbers({1.0, 2.0, std::nan("")}));
+        QVERIFY(!wholeNumbers({1.0, 2.5}));
+        QVERIFY(!wholeNumbers({}));
+    }
+
+    /// The strategies lab at the size it opens at: Constrained inference ▸ Run by run. Tree
+    /// consistency is an affine projection, so every run's error before equals after + moved:
+    /// those markers coincide. Before, both were 6-px dots and "before" was hidden under the sum;
+    /// now a ring (before), a hollow diamond (after + moved) and a dot (after), all visible.
+    void runByRunShowsCoincidingMarkers()
+    {
+        auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
+        QVERIFY(table.ok());
+        StrategiesLabDialog lab;
+        lab.setTable(std::move(table).value());
+        lab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&lab));
+        lab.tabs()->setCurrentIndex(3);
+        lab.run(3);
+        lab.waitForJob();
+        QTRY_VERIFY(!lab.isRunning());
+        QTest::qWait(200);
+        QWidget *frame = chartTitled(&lab, QStringLiteral("Run by run"));
+        QVERIFY(frame);
+        auto *chart = qobject_cast<CurvesChart *>(frame);
+        QVERIFY(chart);
+        QChartView *view = viewOf(frame);
+        const auto series = view->chart()->series();
+        QCOMPARE(series.size(), 3); // before, after, after + moved
+        auto *before = qobject_cast<QScatterSeries *>(series[0]);
+        auto *sum = qobject_cast<QScatterSeries *>(series[2]);
+        QVERIFY(before && sum);
+        // The legend shows all three, each with its own glyph.
+        const QString legend = chart->legendText();
+        for (const QString &glyph : {QStringLiteral("○"), QStringLiteral("●"), QStringLiteral("◇")})
+            QVERIFY2(legend.contains(glyph), qPrintable(legend));
+        // A run in the middle: its before and after + moved coincide; both colours are drawn there.
+        const int run = before->count() / 2;
+        QVERIFY(std::fabs(before->at(run).y() - sum->at(run).y()) <= 1e-6 * before->at(run).y());
+        const QPointF scene = view->chart()->mapToPosition(before->at(run), before);
+        const QPoint at = view->mapFromScene(view->chart()->mapToScene(scene));
+        const QImage image = view->grab().toImage();
+        const int reach = static_cast<int>(before->markerSize() / 2 + 2);
+        QVERIFY2(pixelsOfColour(image, at, reach, chart->curveColour(0)) > 0,
+                 "the error before the projection is hidden under another marker");
+        QVERIFY2(pixelsOfColour(image, at, reach, chart->curveColour(2)) > 0,
+                 "after + moved is hidden under another marker");
+        verifyIntegerLabels(tickLabels(axisOn(frame, Qt::AlignBottom)), QStringLiteral("run"));
+        QVERIFY(
+            !pbx::test::saveScreenshot(lab, QStringLiteral("projectorcharts_inference_") + testScreenName())
+                 .isEmpty());
+        verifyNoChartProblems(&lab, QStringLiteral("strategies lab, constrained inference"));
+    }
+
+    /// Charts with nothing to draw say what to do, with no axes: the relative-error lab before
+    /// a run (it drew 0…1 and 0…10), the strategies lab's charts before theirs, the output-DP
+    /// lab's sparse-vector figure before Compute.
+    void emptyChartsSayWhatToDo()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        LabDialog *lab = w.relativeErrorLab();
+        lab->show();
+        QVERIFY(QTest::qWaitForWindowExposed(lab));
+        lab->chart()->flush();
+        QVERIFY2(lab->chart()->message().contains(QStringLiteral("press Run")),
+                 qPrintable(lab->chart()->message()));
+        for (QAbstractAxis *axis : viewOf(lab->chart())->chart()->axes())
+            QVERIFY(!axis->isVisible());
+        QVERIFY(
+            !pbx::test::saveScreenshot(*lab, QStringLiteral("projectorcharts_lab_empty_") + testScreenName())
+                 .isEmpty());
+        lab->hide();
+
+        StrategiesLabDialog strategies;
+        strategies.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&strategies));
+        strategies.tabs()->setCurrentIndex(3);
+        QTest::qWait(100);
+        int empty = 0;
+        for (auto *chart : strategies.findChildren<CurvesChart *>()) {
+            QVERIFY2(chart->message().startsWith(QStringLiteral("Nothing to draw yet")),
+                     qPrintable(chart->message()));
+            ++empty;
+        }
+        for (auto *chart : strategies.findChildren<BarErrorChart *>()) {
+            QVERIFY2(chart->message().startsWith(QStringLiteral("Nothing to draw yet")),
+                     qPrintable(chart->message()));
+            ++empty;
+        }
+        QVERIFY(empty >= 6);
+        QVERIFY(!pbx::test::saveScreenshot(strategies, QStringLiteral("projectorcharts_strategies_empty_")
+                                                           + testScreenName())
+                     .isEmpty());
+
+        OdpLabDialog odp;
+        odp.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&odp));
+        odp.tabs()->setCurrentIndex(2);
+        QTest::qWait(100);
+        int odpEmpty = 0;
+        for (auto *chart : odp.findChildren<OdpLineChart *>()) {
+            if (chart->curveCount() > 0)
+                continue;
+            QVERIFY2(chart->message().startsWith(QStringLiteral("Nothing to draw yet: press ")),
+                     qPrintable(chart->message()));
+            for (QAbstractAxis *axis : viewOf(chart)->chart()->axes())
+                QVERIFY(!axis->isVisible());
+            ++odpEmpty;
+        }
+        QVERIFY(odpEmpty >= 1);
+        QVERIFY(
+            !pbx::test::saveScreenshot(odp, QStringLiteral("projectorcharts_odp_empty_") + testScreenName())
+                 .isEmpty());
+    }
+
+    /// The relative-error lab at the size it opens at, after a run: the wrapping legend lies
+    /// below the x axis' title, and a method with no answers shows "—" under Within α (it showed
+    /// "100.0 %").
+    void relativeErrorLabAtItsOwnSize()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        LabDialog *lab = w.relativeErrorLab();
+        auto settings = lab->settings();
+        settings.repetitions = 4;
+        settings.queriesPerRepetition = 60;
+        lab->setSettings(settings);
+        lab->show();
+        QVERIFY(QTest::qWaitForWindowExposed(lab));
+        QSignalSpy finished(lab, &LabDialog::runFinished);
+        lab->run();
+        QVERIFY(finished.wait(60000));
+        QTest::qWait(200);
+        lab->chart()->flush();
+        QVERIFY(lab->chart()->message().isEmpty());
+        QVERIFY(!pbx::test::saveScreenshot(*lab, QStringLiteral("projectorcharts_lab_") + testScreenName())
+                     .isEmpty());
+
+        // At the size it opens at and shrunk to its smallest: the x axis' title, in the dialog's
+        // coordinates, ends above the legend's first line (at its size hint, 829 × 512, before,
+        // the legend started 39 px above the title's end), and the legend's text is whole.
+        verifyLegendClearOfAxisTitle(lab, QStringLiteral("at its own size"));
+        lab->resize(1, 1); // its minimum size
+        QTest::qWait(200);
+        QVERIFY(!pbx::test::saveScreenshot(*lab,
+                                           QStringLiteral("projectorcharts_lab_smallest_") + testScreenName())
+                     .isEmpty());
+        verifyLegendClearOfAxisTitle(lab, QStringLiteral("at its minimum size"));
+        verifyNoChartProblems(lab, QStringLiteral("relative-error lab"));
+
+        // Within α: a percentage where there were answers, "—" where there were none.
+        const QTableWidget *table = lab->resultsTable();
+        int none = 0;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const double answered
+                = table->item(row, LabDialog::AnsweredColumn)->data(LabDialog::RawValueRole).toDouble();
+            const QString within = table->item(row, LabDialog::WithinColumn)->text();
+            if (answered > 0.0) {
+                QVERIFY2(within.endsWith(QStringLiteral("%")), qPrintable(within));
+            } else {
+                QCOMPARE(within, QStringLiteral("—"));
+                QVERIFY(table->item(row, LabDialog::WithinColumn)
+                            ->toolTip()
+                            .contains(QStringLiteral("No answers")));
+                ++none;
+            }
+        }
+        QVERIFY2(none >= 1,
+                 "no method without answers in this run (the seeded run had Laplace NR · unified)");
+    }
+
+    /// The growing lab at the size it opens at, after a short run: the time cursor's read-out
+    /// (now four lines, with the measured accuracy) is shown whole.
+    void growingReadoutWholeAfterRun()
+    {
+        GrowingLabDialog lab;
+        lab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&lab));
+        lab.repetitionsSpin()->setValue(lab.repetitionsSpin()->minimum());
+        QVERIFY(lab.run());
+        lab.waitForRun();
+        QTRY_VERIFY(!lab.isRunning());
+        lab.setCursorTime(5000.0);
+        QTest::qWait(200);
+        auto *readout = lab.findChild<QLabel *>(QStringLiteral("growingReadout"));
+        QVERIFY(readout);
+        QVERIFY2(readout->text().contains(QStringLiteral("measured")), qPrintable(readout->text()));
+        QVERIFY2(readout->heightForWidth(readout->contentsRect().width())
+                     <= readout->contentsRect().height() + 1,
+                 qPrintable(QStringLiteral("read-out needs %1 px, has %2 (%3 px wide)")
+                                .arg(readout->heightForWidth(readout->contentsRect().width()))
+                                .arg(readout->contentsRect().height())
+                                .arg(readout->width())));
+        // Inside the dialog, not below its edge.
+        const QRect inLab(readout->mapTo(&lab, QPoint(0, 0)), readout->size());
+        QVERIFY2(lab.rect().contains(inLab), "the read-out lies outside the dialog");
+        QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("projectorcharts_growing_") + testScreenName())
+                     .isEmpty());
+    }
+};
+
+int main(int argc, char **argv)
+{
+    return pbx::test::runOnTestScreen<TestProjectorCharts>(argc, argv);
+}
+
+#include "tst_projectorcharts.moc"
