@@ -132,15 +132,20 @@ io::json::Json printAndListResults(const std::vector<simulation::LabResult> &res
     for (const auto &r : results) {
         const std::string method(session::releaseMethodName(r.method.mechanism));
         const std::string filter(filters::filterKindName(r.method.filter));
-        list.push_back({{"method", method},
-                        {"filter", filter},
-                        {"answered", {{"mean", r.answeredMean}, {"sd", r.answeredSd}}},
-                        {"within_alpha", r.withinAlpha},
-                        {"attempted", {{"mean", r.attemptedMean}}},
-                        {"epsilon_spent", {{"mean", r.epsilonSpentMean}}}});
+        list.push_back(
+            {{"method", method},
+             {"filter", filter},
+             {"answered", {{"mean", r.answeredMean}, {"sd", r.answeredSd}}},
+             {"within_alpha", r.withinAlpha ? io::json::Json(*r.withinAlpha) : io::json::Json(nullptr)},
+             {"attempted", {{"mean", r.attemptedMean}}},
+             {"epsilon_spent", {{"mean", r.epsilonSpentMean}}}});
+        // A share of no answers is no score: "—" (null in the document), not 1.0.
+        char within[16] = "     —";
+        if (r.withinAlpha)
+            std::snprintf(within, sizeof within, "%6.4f", *r.withinAlpha);
         char line[160];
-        std::snprintf(line, sizeof line, "%-19s %-15s %8.1f ± %-8.1f       %6.4f     %s\n", method.c_str(),
-                      filter.c_str(), r.answeredMean, r.answeredSd, r.withinAlpha,
+        std::snprintf(line, sizeof line, "%-19s %-15s %8.1f ± %-8.1f       %s     %s\n", method.c_str(),
+                      filter.c_str(), r.answeredMean, r.answeredSd, within,
                       format(r.epsilonSpentMean).c_str());
         out << line;
     }

@@ -341,7 +341,8 @@ Result<std::vector<LabResult>> runRelativeErrorLab(const Workload &workload, con
         res.answeredSd = reps > 1
                              ? std::sqrt(std::max(0.0, (squares - answered * answered / count) / (count - 1)))
                              : 0.0;
-        res.withinAlpha = answered > 0 ? within / answered : 1.0;
+        if (answered > 0)
+            res.withinAlpha = within / answered;
         res.attemptedMean = attempted / count;
         res.epsilonSpentMean = spent / count;
         results.push_back(std::move(res));

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,7 +85,8 @@ struct LabResult
     LabMethod method;
     double answeredMean = 0.0; ///< queries released with their target met, per repetition
     double answeredSd = 0.0;
-    double withinAlpha = 0.0;      ///< fraction of those really within α of the truth
+    /// Fraction of those really within α of the truth; unset when nothing was answered (no score).
+    std::optional<double> withinAlpha;
     double attemptedMean = 0.0;    ///< queries that got any release (met or not)
     double epsilonSpentMean = 0.0; ///< ε spent at the session δ, per repetition
     std::vector<double> answeredPerRepetition;

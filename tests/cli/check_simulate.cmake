@@ -22,6 +22,20 @@ string(JSON reps GET "${doc}" settings repetitions)
 if(NOT reps EQUAL 8)
     message(FATAL_ERROR "settings.repetitions is ${reps}, expected 8")
 endif()
+# A method that answers nothing gets no score: within_alpha is null and the table prints "—"
+# (it printed 1.0000, as if every answer were within α).
+execute_process(COMMAND ${PBX_CLI} simulate relative-error --repetitions 2 --queries 5 --alpha 0.001 --epsilon 0.01
+                        --out ${OUT}.none
+                RESULT_VARIABLE noneRc OUTPUT_VARIABLE noneOut ERROR_VARIABLE noneErr)
+if(NOT noneRc EQUAL 0)
+    message(FATAL_ERROR "simulate with nothing answered failed (${noneRc}): ${noneErr}")
+endif()
+file(READ ${OUT}.none noneDoc)
+string(JSON noneMean GET "${noneDoc}" results 0 answered mean)
+string(JSON noneType TYPE "${noneDoc}" results 0 within_alpha)
+if(NOT noneMean EQUAL 0 OR NOT noneType STREQUAL "NULL" OR noneOut MATCHES "1\\.0000" OR NOT noneOut MATCHES "—")
+    message(FATAL_ERROR "nothing answered (mean ${noneMean}) must give within_alpha null and '—', got ${noneType}:\n${noneOut}")
+endif()
 execute_process(COMMAND ${PBX_CLI} simulate relative-error --alpha 0 --out ${OUT}.bad RESULT_VARIABLE bad ERROR_VARIABLE badErr)
 if(bad EQUAL 0 OR NOT badErr MATCHES "--alpha must be")
     message(FATAL_ERROR "an invalid --alpha was not refused: ${badErr}")

@@ -171,7 +171,7 @@ void TestLab::headlineClaim()
                             .arg(lnr.answeredMean)
                             .arg(lapDoubling.answeredMean)));
     for (const auto &r : *results) {
-        QVERIFY(r.withinAlpha >= 0.95); // the guarantee intact: certified answers really are within α
+        QVERIFY(!r.withinAlpha || *r.withinAlpha >= 0.95); // certified answers really are within α
         QVERIFY(r.epsilonSpentMean <= s.epsilon * (1 + 1e-12));
         QCOMPARE(r.answeredCurve.size(), std::size_t(100));
         PBX_FUZZY_COMPARE(r.answeredCurve.back(), r.answeredMean, 1e-12);

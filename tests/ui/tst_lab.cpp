@@ -101,7 +101,7 @@ private Q_SLOTS:
                      LabDialog::filterName(e.method.filter));
             QCOMPARE(raw(table, row, LabDialog::AnsweredColumn), e.answeredMean);
             QCOMPARE(raw(table, row, LabDialog::AnsweredColumn, LabDialog::RawValueRole + 1), e.answeredSd);
-            QCOMPARE(raw(table, row, LabDialog::WithinColumn), e.withinAlpha);
+            QCOMPARE(raw(table, row, LabDialog::WithinColumn), e.withinAlpha.value_or(-1.0));
             QCOMPARE(raw(table, row, LabDialog::AttemptedColumn), e.attemptedMean);
             QCOMPARE(raw(table, row, LabDialog::EpsilonColumn), e.epsilonSpentMean);
             QVERIFY(table->item(row, LabDialog::AnsweredColumn)->text().contains(QStringLiteral("±")));

@@ -542,9 +542,9 @@ void LabDialog::showResults(const LabOutcome &outcome)
         answered->setData(RawValueRole + 1, r.answeredSd);
         m_table->setItem(row, AnsweredColumn, answered);
         // A share of no answers is no score at all: "—", not "100.0 %".
-        auto *within
-            = numberItem(r.answeredMean > 0.0 ? formatPercent(r.withinAlpha) : tr("—"), r.withinAlpha);
-        if (!(r.answeredMean > 0.0))
+        auto *within = numberItem(r.withinAlpha ? formatPercent(*r.withinAlpha) : tr("—"),
+                                  r.withinAlpha.value_or(-1.0));
+        if (!r.withinAlpha)
             within->setToolTip(tr("No answers yet: this method certified no count within α, so there is "
                                   "nothing to score."));
         m_table->setItem(row, WithinColumn, within);
