@@ -50,7 +50,8 @@ void TestCliComparePinned::pinned_data()
                                     << QStringList{QStringLiteral("--epsilon"), QStringLiteral("3")}
                                     << QStringLiteral("mixed_eps3.expected.json");
     QTest::newRow("mixed per-step δ")
-        << QStringLiteral("mixed.json") << QStringList{QStringLiteral("--per-step-delta"), QStringLiteral("auto")}
+        << QStringLiteral("mixed.json")
+        << QStringList{QStringLiteral("--per-step-delta"), QStringLiteral("auto")}
         << QStringLiteral("mixed_psd.expected.json");
 }
 
@@ -69,7 +70,8 @@ void TestCliComparePinned::pinned()
     // The first line that differs, with its number, rather than two 35 kB documents.
     for (qsizetype i = 0; i < std::min(got.size(), want.size()); ++i)
         if (got[i] != want[i])
-            QFAIL(qPrintable(QStringLiteral("line %1: got '%2', expected '%3'").arg(i + 1).arg(got[i], want[i])));
+            QFAIL(qPrintable(
+                QStringLiteral("line %1: got '%2', expected '%3'").arg(i + 1).arg(got[i], want[i])));
     QCOMPARE(got.size(), want.size());
 }
 
