@@ -293,6 +293,25 @@ Result<PldPmf> PldSelfCompositionCache::selfCompose(const PldPmf &pmf, std::int6
     return composed;
 }
 
+Result<PldPmf> PldSelfCompositionCache::compose(const PldPmf &a, const PldPmf &b, double tailMass,
+                                                double maxBins)
+{
+    for (const Pair &e : m_pairs) {
+        if (sameBits(e.tailMass, tailMass) && sameBits(e.maxBins, maxBins) && samePmf(e.b, b)
+            && samePmf(e.a, a)) {
+            ++m_hits;
+            return e.output;
+        }
+    }
+    PBX_TRY(composed, composePmf(a, b, tailMass, maxBins));
+    const std::size_t bins = a.probs.size() + b.probs.size() + composed.probs.size();
+    if (m_bins + bins <= kMaxCachedBins) {
+        m_pairs.push_back({a, b, tailMass, maxBins, composed});
+        m_bins += bins;
+    }
+    return composed;
+}
+
 /// Self-composes `c` count times and convolves it into the total. While everything is symmetric
 /// the Add PMFs equal the Remove ones, so they are only materialised (copied) when the first
 /// asymmetric component arrives.
@@ -317,7 +336,10 @@ Result<void> PldAccountantBuilder::compose(Component &c)
             if (!m_haveTotal) {
                 *target = std::move(composed);
             } else {
-                PBX_TRY(merged, composePmf(*target, composed, m_options.tailMass, m_options.maxBins));
+                PBX_TRY(merged, m_options.selfCompositionCache
+                                    ? m_options.selfCompositionCache->compose(
+                                        *target, composed, m_options.tailMass, m_options.maxBins)
+                                    : composePmf(*target, composed, m_options.tailMass, m_options.maxBins));
                 *target = std::move(merged);
             }
         }

@@ -44,9 +44,20 @@ public:
     static constexpr std::size_t kMaxCachedBins = std::size_t{1} << 23; ///< 64 MiB of doubles
     /// selfComposePmf(pmf, k, tailMass, maxBins), from the memo when the same inputs were seen.
     Result<PldPmf> selfCompose(const PldPmf &pmf, std::int64_t k, double tailMass, double maxBins);
+    /// composePmf(a, b, tailMass, maxBins), likewise: the prefixes of a ledger compose the same
+    /// running totals in the same order until the first group they do not share.
+    Result<PldPmf> compose(const PldPmf &a, const PldPmf &b, double tailMass, double maxBins);
     std::size_t hits() const { return m_hits; }
 
 private:
+    struct Pair
+    {
+        PldPmf a, b;
+        double tailMass = 0.0;
+        double maxBins = 0.0;
+        PldPmf output;
+    };
+    std::vector<Pair> m_pairs;
     struct Entry
     {
         PldPmf input;
