@@ -363,6 +363,9 @@ public:
     PerStepLedger stepLedger;
     std::optional<Error> stepError;
     Parts stepParts;
+    /// The ε(k) prefixes' memo of self-compositions: a group of the same steps on the same grid
+    /// is composed once for all the prefixes that hold it (bit-identical results).
+    std::shared_ptr<PldSelfCompositionCache> prefixCache = std::make_shared<PldSelfCompositionCache>();
 
 private:
     const ComparisonProgressCallback &m_progress;
@@ -533,6 +536,7 @@ Result<std::pair<double, double>> prefixValue(ComparisonRun &run, std::size_t i,
     for (std::size_t p = 0; p < prefixParts.ledgers.size(); ++p) {
         PldOptions options = pldOptions(interval, query.pldTailMass, query.pldMaxBins, false, onCore);
         options.gaussianClosedForm = true;
+        options.selfCompositionCache = run.prefixCache;
         auto s = makeStrategy(run.names[i], prefixParts.ledgers[p], options);
         if (!s) {
             if (s.error().code == ErrorCode::Cancelled)

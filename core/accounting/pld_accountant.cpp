@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -256,6 +257,61 @@ private:
     bool m_atomsFull = false; ///< a composition exceeded the atom limits: later groups go to the grid
 };
 
+namespace {
+bool sameBits(double a, double b)
+{
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+bool samePmf(const PldPmf &a, const PldPmf &b)
+{
+    return sameBits(a.interval, b.interval) && a.lowerIndex == b.lowerIndex
+           && a.probs.size() == b.probs.size() && sameBits(a.infinityMass, b.infinityMass)
+           && a.pessimistic == b.pessimistic && sameBits(a.deltaSlack, b.deltaSlack)
+           && sameBits(a.errorL1, b.errorL1)
+           && (a.probs.empty()
+               || std::memcmp(a.probs.data(), b.probs.data(), a.probs.size() * sizeof(double)) == 0);
+}
+} // namespace
+
+Result<PldPmf> PldSelfCompositionCache::selfCompose(const PldPmf &pmf, std::int64_t k, double tailMass,
+                                                    double maxBins)
+{
+    for (const Entry &e : m_entries) {
+        if (e.k == k && sameBits(e.tailMass, tailMass) && sameBits(e.maxBins, maxBins)
+            && samePmf(e.input, pmf)) {
+            ++m_hits;
+            return e.output;
+        }
+    }
+    PBX_TRY(composed, selfComposePmf(pmf, k, tailMass, maxBins));
+    const std::size_t bins = pmf.probs.size() + composed.probs.size();
+    if (m_bins + bins <= kMaxCachedBins) {
+        m_entries.push_back({pmf, k, tailMass, maxBins, composed});
+        m_bins += bins;
+    }
+    return composed;
+}
+
+Result<PldPmf> PldSelfCompositionCache::compose(const PldPmf &a, const PldPmf &b, double tailMass,
+                                                double maxBins)
+{
+    for (const Pair &e : m_pairs) {
+        if (sameBits(e.tailMass, tailMass) && sameBits(e.maxBins, maxBins) && samePmf(e.b, b)
+            && samePmf(e.a, a)) {
+            ++m_hits;
+            return e.output;
+        }
+    }
+    PBX_TRY(composed, composePmf(a, b, tailMass, maxBins));
+    const std::size_t bins = a.probs.size() + b.probs.size() + composed.probs.size();
+    if (m_bins + bins <= kMaxCachedBins) {
+        m_pairs.push_back({a, b, tailMass, maxBins, composed});
+        m_bins += bins;
+    }
+    return composed;
+}
+
 /// Self-composes `c` count times and convolves it into the total. While everything is symmetric
 /// the Add PMFs equal the Remove ones, so they are only materialised (copied) when the first
 /// asymmetric component arrives.
@@ -272,12 +328,18 @@ Result<void> PldAccountantBuilder::compose(Component &c)
     for (int k = 0; k < kinds; ++k) {
         for (int dir = 0; dir < (acc.m_symmetric ? 1 : 2); ++dir) {
             const PldPmf &single = c.symmetric ? c.pmf[k][0] : c.pmf[k][dir];
-            PBX_TRY(composed, selfComposePmf(single, c.count, m_options.tailMass, m_options.maxBins));
+            PBX_TRY(composed, m_options.selfCompositionCache
+                                  ? m_options.selfCompositionCache->selfCompose(
+                                      single, c.count, m_options.tailMass, m_options.maxBins)
+                                  : selfComposePmf(single, c.count, m_options.tailMass, m_options.maxBins));
             PldPmf *target = k == 0 ? &acc.m_pessimistic[dir] : &acc.m_optimistic[dir];
             if (!m_haveTotal) {
                 *target = std::move(composed);
             } else {
-                PBX_TRY(merged, composePmf(*target, composed, m_options.tailMass, m_options.maxBins));
+                PBX_TRY(merged, m_options.selfCompositionCache
+                                    ? m_options.selfCompositionCache->compose(
+                                        *target, composed, m_options.tailMass, m_options.maxBins)
+                                    : composePmf(*target, composed, m_options.tailMass, m_options.maxBins));
                 *target = std::move(merged);
             }
         }

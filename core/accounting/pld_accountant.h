@@ -29,6 +29,46 @@ struct PldOptions
     /// the grid's, which lies above it by about 1e-11 relative. The comparison's ε(k) curve uses
     /// it; the table does not.
     bool gaussianClosedForm = false;
+    /// Optional memo of selfComposePmf, shared by builds of the same ledger's prefixes (the
+    /// comparison's ε(k) curve): a group whose single-event PMF, count, tail mass and bin cap
+    /// are bit-identical to an earlier one reuses its result, which is therefore bit-identical
+    /// to recomputing it. Not thread-safe: one build at a time.
+    std::shared_ptr<class PldSelfCompositionCache> selfCompositionCache;
+};
+
+/// The memo of PldOptions::selfCompositionCache: inputs compared bit for bit, at most
+/// kMaxCachedBins bins held in all (further results are not kept).
+class PldSelfCompositionCache
+{
+public:
+    static constexpr std::size_t kMaxCachedBins = std::size_t{1} << 23; ///< 64 MiB of doubles
+    /// selfComposePmf(pmf, k, tailMass, maxBins), from the memo when the same inputs were seen.
+    Result<PldPmf> selfCompose(const PldPmf &pmf, std::int64_t k, double tailMass, double maxBins);
+    /// composePmf(a, b, tailMass, maxBins), likewise: the prefixes of a ledger compose the same
+    /// running totals in the same order until the first group they do not share.
+    Result<PldPmf> compose(const PldPmf &a, const PldPmf &b, double tailMass, double maxBins);
+    std::size_t hits() const { return m_hits; }
+
+private:
+    struct Pair
+    {
+        PldPmf a, b;
+        double tailMass = 0.0;
+        double maxBins = 0.0;
+        PldPmf output;
+    };
+    std::vector<Pair> m_pairs;
+    struct Entry
+    {
+        PldPmf input;
+        std::int64_t k = 0;
+        double tailMass = 0.0;
+        double maxBins = 0.0;
+        PldPmf output;
+    };
+    std::vector<Entry> m_entries;
+    std::size_t m_bins = 0;
+    std::size_t m_hits = 0;
 };
 
 /// PLD accounting (Koskela, Jälkö & Honkela 2020; Doroshenko et al. 2022 "Connect the dots",

@@ -14,6 +14,8 @@
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <cstring>
+#include <memory>
 
 using namespace pbx;
 using namespace pbx::accounting;
@@ -73,6 +75,7 @@ private Q_SLOTS:
     void deltaModeCurvesFollowTheQuery();
     void optimalNeverAboveBasic();
     void gaussianPrefixesFromClosedForm();
+    void prefixMemoIsBitIdentical();
 };
 
 void TestComparison::pureStepsKnownNumbers()
@@ -486,6 +489,46 @@ void TestComparison::gaussianPrefixesFromClosedForm()
         PBX_FUZZY_COMPARE(point, scratch, 1e-6);
     }
     QCOMPARE(c->prefixEpsilons[0].back(), c->find("pld")->answer->epsilon);
+}
+
+// The ε(k) prefixes' memo (PldSelfCompositionCache): the prefixes of 12 distinct Laplace steps
+// (b = 5…10.5, count 1) and of 6 RR steps of count 2, built with one shared memo, give exactly
+// the bits of the PLD built without it (upper and lower ε at δ = 1e-5), and the memo is used:
+// prefix k's running totals are prefix k+1's, so 10 + 11 + … compositions are reused.
+void TestComparison::prefixMemoIsBitIdentical()
+{
+    Ledger l;
+    for (int i = 0; i < 12; ++i) {
+        PrivacyEvent e;
+        e.mechanism = MechanismKind::Laplace;
+        e.scale = 5.0 + 0.5 * i;
+        l.events.push_back(e);
+    }
+    for (int i = 0; i < 6; ++i) {
+        PrivacyEvent e;
+        e.mechanism = MechanismKind::RandomizedResponse;
+        e.epsilon = 0.05 + 0.01 * i;
+        e.count = 2;
+        l.events.push_back(e);
+    }
+    auto memo = std::make_shared<PldSelfCompositionCache>();
+    for (std::int64_t steps = 1; steps <= 24; ++steps) {
+        const Ledger prefix = ledgerPrefix(l, steps);
+        PldOptions plain;
+        PldOptions memoised;
+        memoised.selfCompositionCache = memo;
+        const auto a = PldAccountant::fromLedger(prefix, plain);
+        const auto b = PldAccountant::fromLedger(prefix, memoised);
+        QVERIFY(a && b);
+        const auto ea = a.value()->epsilonForDelta(1e-5);
+        const auto eb = b.value()->epsilonForDelta(1e-5);
+        QVERIFY(ea && eb);
+        QCOMPARE(std::memcmp(&ea->epsilon, &eb->epsilon, sizeof(double)), 0);
+        QCOMPARE(ea->optimisticEpsilon.has_value(), eb->optimisticEpsilon.has_value());
+        if (ea->optimisticEpsilon)
+            QCOMPARE(std::memcmp(&*ea->optimisticEpsilon, &*eb->optimisticEpsilon, sizeof(double)), 0);
+    }
+    QVERIFY(memo->hits() >= 100);
 }
 
 QTEST_GUILESS_MAIN(TestComparison)
