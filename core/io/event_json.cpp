@@ -5,9 +5,12 @@
 #include "core/io/odp_request_json.h"
 #include "core/io/request_json.h"
 #include "core/io/strategy_request_json.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
+#include <variant>
 
 namespace pbx::io {
 
@@ -111,12 +114,17 @@ Json eventToJson(const session::LedgerEvent &e, const filters::PrivacyFilter &fi
     for (const auto &a : e.attempts)
         attempts.push_back(writeAttempt(a));
     o["attempts"] = attempts;
-    if (e.strategyRecord)
-        o["strategy_record"] = strategyRecordToJson(*e.strategyRecord);
-    if (e.odpRecord)
-        o["odp_record"] = odpRecordToJson(*e.odpRecord);
-    if (e.growingRecord)
-        o["growing_record"] = growingRecordToJson(*e.growingRecord);
+    std::visit(
+        [&o](const auto &record) {
+            using T = std::decay_t<decltype(record)>;
+            if constexpr (std::is_same_v<T, session::StrategyRecord>)
+                o["strategy_record"] = strategyRecordToJson(record);
+            else if constexpr (std::is_same_v<T, session::OdpRecord>)
+                o["odp_record"] = odpRecordToJson(record);
+            else if constexpr (std::is_same_v<T, session::GrowingRecord>)
+                o["growing_record"] = growingRecordToJson(record);
+        },
+        e.record);
     o["spent_after"] = {{std::string(filter.unitName()), e.spentAfter},
                         {"epsilon", json::finiteOrNull(e.epsilonSpentAfter)}};
     if (filter.kind() == filters::FilterKind::Unified)
@@ -216,23 +224,21 @@ Result<session::LedgerEvent> eventFromJson(const Json &o, std::size_t i)
                 return a.error();
             e.attempts.push_back(std::move(a.value()));
         }
+    // One record at most (LedgerEvent::record holds one); writers never write two.
+    if (o.contains("strategy_record") + o.contains("odp_record") + o.contains("growing_record") > 1)
+        return makeError(ErrorCode::Parse,
+                         path + ": more than one of strategy_record, odp_record and growing_record");
     if (auto it = o.find("strategy_record"); it != o.end()) {
-        auto record = strategyRecordFromJson(*it, path + ".strategy_record");
-        if (!record)
-            return record.error();
-        e.strategyRecord = std::move(record.value());
+        PBX_TRY(record, strategyRecordFromJson(*it, path + ".strategy_record"));
+        e.record = std::move(record);
     }
     if (auto it = o.find("odp_record"); it != o.end()) {
-        auto record = odpRecordFromJson(*it, path + ".odp_record");
-        if (!record)
-            return record.error();
-        e.odpRecord = std::move(record.value());
+        PBX_TRY(record, odpRecordFromJson(*it, path + ".odp_record"));
+        e.record = std::move(record);
     }
     if (auto it = o.find("growing_record"); it != o.end()) {
-        auto record = growingRecordFromJson(*it, path + ".growing_record");
-        if (!record)
-            return record.error();
-        e.growingRecord = std::move(record.value());
+        PBX_TRY(record, growingRecordFromJson(*it, path + ".growing_record"));
+        e.record = std::move(record);
     }
     return e;
 }

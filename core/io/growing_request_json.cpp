@@ -319,13 +319,13 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
         spec.smallDbSize = c.smallDbSize;
     spec.queries = c.queries;
     spec.beta = c.beta;
-    r.growing = std::move(spec);
+    r.spec = std::move(spec);
     return r;
 }
 
 void writeGrowingRequest(const session::QueryRequest &request, Json &object)
 {
-    const session::GrowingRequestSpec &s = *request.growing;
+    const session::GrowingRequestSpec &s = *request.growing();
     if (!request.id.empty())
         object["id"] = request.id;
     object["type"] = "growing";

@@ -272,13 +272,13 @@ Result<session::QueryRequest> readOdpRequest(const Json &object, const std::stri
     if (early)
         if (auto g = session::earlyStopRequestGuarantee(spec.earlyStop); !g)
             return atPath(g.error(), path);
-    r.odp = std::move(spec);
+    r.spec = std::move(spec);
     return r;
 }
 
 void writeOdpRequest(const session::QueryRequest &request, Json &object)
 {
-    const auto &spec = *request.odp;
+    const auto &spec = *request.odp();
     object["id"] = request.id;
     object["mechanism"] = session::odpMechanismName(spec.mechanism);
     if (spec.mechanism == session::OdpMechanism::PtrIqr) {

@@ -128,22 +128,23 @@ Result<session::QueryRequest> readRequestLine(std::string_view line, std::size_t
 
 void writeRequest(const session::QueryRequest &request, Json &object)
 {
-    if (request.strategy) {
+    switch (request.family()) {
+    case session::RequestFamily::Strategy:
         writeStrategyRequest(request, object);
         return;
-    }
-    if (request.odp) {
+    case session::RequestFamily::Odp:
         writeOdpRequest(request, object);
         return;
-    }
-    if (request.growing) {
+    case session::RequestFamily::Growing:
         writeGrowingRequest(request, object);
         return;
+    case session::RequestFamily::Release:
+        writeCommonRequestFields(request, data::aggregateName(request.query.aggregate),
+                                 request.query.aggregate != data::Aggregate::Count, object);
+        if (request.mechanism)
+            object["mechanism"] = std::string(session::releaseMethodName(*request.mechanism));
+        return;
     }
-    writeCommonRequestFields(request, data::aggregateName(request.query.aggregate),
-                             request.query.aggregate != data::Aggregate::Count, object);
-    if (request.mechanism)
-        object["mechanism"] = std::string(session::releaseMethodName(*request.mechanism));
 }
 
 void writeCommonRequestFields(const session::QueryRequest &request, std::string_view aggregate,

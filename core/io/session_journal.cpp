@@ -50,15 +50,15 @@ namespace {
 session::LedgerEvent unsettled(session::LedgerEvent pending)
 {
     pending.status = session::EventStatus::Released;
-    pending.odpRecord->cell.reset();
-    pending.odpRecord->settledEpsilon = pending.odpRecord->reservedEpsilon;
-    pending.odpRecord->answers.clear();
-    pending.odpRecord->releases.clear();
-    pending.odpRecord->releaseScale = 0.0;
-    pending.odpRecord->ptrIqr.reset();
-    pending.odpRecord->earlyStop.reset();
-    pending.odpRecord->recovery.reset();
-    pending.cost = pending.odpRecord->reservedEpsilon;
+    pending.odpRecord()->cell.reset();
+    pending.odpRecord()->settledEpsilon = pending.odpRecord()->reservedEpsilon;
+    pending.odpRecord()->answers.clear();
+    pending.odpRecord()->releases.clear();
+    pending.odpRecord()->releaseScale = 0.0;
+    pending.odpRecord()->ptrIqr.reset();
+    pending.odpRecord()->earlyStop.reset();
+    pending.odpRecord()->recovery.reset();
+    pending.cost = pending.odpRecord()->reservedEpsilon;
     pending.answer = 0.0;
     pending.errorBound = 0.0;
     pending.targetMet = false;
@@ -149,7 +149,7 @@ Result<RecoveredJournal> interpretSessionJournal(JournalContents contents, const
             return makeError(ErrorCode::Parse,
                              where + ": event index " + std::to_string(event->index) + " out of order");
         if (isReserve) {
-            if (!event->request.odp || !event->odpRecord)
+            if (!event->request.odp() || !event->odpRecord())
                 return makeError(ErrorCode::Parse, where + ": a reservation without an output-DP request");
             reserved = std::move(event.value());
             continue;

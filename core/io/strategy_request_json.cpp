@@ -222,13 +222,13 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
         return ok.error();
     if (auto ok = readTransform(object, path, s); !ok)
         return ok.error();
-    r.strategy = std::move(s);
+    r.spec = std::move(s);
     return r;
 }
 
 void writeStrategyRequest(const session::QueryRequest &request, Json &object)
 {
-    const auto &s = *request.strategy;
+    const auto &s = *request.strategy();
     writeCommonRequestFields(request, session::strategyRequestKindName(s.kind), !request.query.column.empty(),
                              object);
     switch (s.kind) {

@@ -10,12 +10,12 @@ EventKind eventKind(const session::LedgerEvent &event)
 {
     if (event.status == session::EventStatus::Refused)
         return EventKind::Refused;
-    if (event.request.odp && event.odpRecord)
+    if (event.request.odp() && event.odpRecord())
         return EventKind::OutputDp;
-    if (event.request.growing && event.growingRecord) {
-        if (event.growingRecord->pmwg)
+    if (event.request.growing() && event.growingRecord()) {
+        if (event.growingRecord()->pmwg)
             return EventKind::PmwgStream;
-        return event.growingRecord->nsg ? EventKind::NsgStream : EventKind::RunStream;
+        return event.growingRecord()->nsg ? EventKind::NsgStream : EventKind::RunStream;
     }
     return EventKind::Release;
 }
@@ -36,7 +36,7 @@ RunLine runLine(const session::LedgerEvent &event, std::size_t i)
 {
     RunLine line;
     line.label = session::growingEpochLabel(event, i);
-    const auto &record = *event.growingRecord;
+    const auto &record = *event.growingRecord();
     if (record.nsg) {
         if (i < record.nsg->hard.size()) {
             line.values = {record.nsg->hard[i].answer};
@@ -50,7 +50,7 @@ RunLine runLine(const session::LedgerEvent &event, std::size_t i)
     line.bound = epoch.bound;
     line.scale = epoch.scale;
     line.beta = epoch.beta;
-    if (event.request.growing->algorithm == session::GrowingAlgorithm::SmallDb)
+    if (event.request.growing()->algorithm == session::GrowingAlgorithm::SmallDb)
         line.database = session::smallDbDatabaseText(epoch);
     return line;
 }
@@ -60,9 +60,9 @@ RunLine runLine(const session::LedgerEvent &event, std::size_t i)
 RunLines streamRunLines(const session::LedgerEvent &event, std::size_t keepEachEnd)
 {
     RunLines lines;
-    if (!event.request.growing || !event.growingRecord || event.growingRecord->pmwg)
+    if (!event.request.growing() || !event.growingRecord() || event.growingRecord()->pmwg)
         return lines;
-    const auto &record = *event.growingRecord;
+    const auto &record = *event.growingRecord();
     const std::size_t count = record.nsg ? record.nsg->rounds.size() : record.epochs.size();
     const bool elide = keepEachEnd > 0 && count > 2 * keepEachEnd;
     for (std::size_t i = 0; i < count; ++i) {

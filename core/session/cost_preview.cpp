@@ -37,7 +37,7 @@ Result<double> singleReleaseCharge(bool laplace, const Channel &channel, const A
 
 Result<CostPreview> previewCost(const Session &session, const QueryRequest &request)
 {
-    if (request.strategy)
+    if (request.strategy())
         return makeError(
             ErrorCode::Unsupported,
             "histogram, quantile, derived and workload requests show their cost in their own dialog");

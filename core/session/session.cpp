@@ -67,7 +67,7 @@ Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::Ta
                              where + ": index " + std::to_string(e.index) + " is out of order");
         if (e.status == EventStatus::Refused && e.cost != 0.0)
             return makeError(ErrorCode::Parse, where + ": a refused request cannot have a cost");
-        if (e.request.odp) { // reserve and settle again (odp_release.h)
+        if (e.request.odp()) { // reserve and settle again (odp_release.h)
             PBX_RETURN_IF_ERROR(replayOdpEvent(*s.m_filter, e));
             s.append(std::move(e));
             continue;
@@ -132,13 +132,23 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
     if (request.id.size() > maxRequestIdBytes)
         return makeError(ErrorCode::InvalidArgument,
                          "the request id is longer than " + std::to_string(maxRequestIdBytes) + " bytes");
-    if (request.odp)
+    switch (request.family()) {
+    case RequestFamily::Odp:
         return askOdp(std::move(request));
-    if (request.growing)
+    case RequestFamily::Growing:
         return askGrowing(std::move(request));
-    PBX_RETURN_IF_ERROR(checkTargetAndCap(request));
-    if (request.strategy)
+    case RequestFamily::Strategy:
+        PBX_RETURN_IF_ERROR(checkTargetAndCap(request));
         return askStrategy(std::move(request));
+    case RequestFamily::Release:
+        PBX_RETURN_IF_ERROR(checkTargetAndCap(request));
+        return askRelease(std::move(request));
+    }
+    return makeError(ErrorCode::InvalidArgument, "unknown request family");
+}
+
+Result<LedgerEvent> Session::askRelease(QueryRequest request)
+{
     auto query = data::CompiledQuery::compile(request.query, *m_table);
     if (!query)
         return query.error();

@@ -74,11 +74,11 @@ void LedgerModel::clear()
 
 QString LedgerModel::describeRequest(const session::QueryRequest &request)
 {
-    if (request.strategy)
+    if (request.strategy())
         return toQString(session::describeStrategyRequest(request));
-    if (request.odp)
+    if (request.odp())
         return describeOdpRequest(request);
-    if (request.growing)
+    if (request.growing())
         return toQString(session::describeGrowingRequest(request));
     return describeQuery(request.query);
 }
@@ -122,8 +122,8 @@ QVariant LedgerModel::rawValue(const session::LedgerEvent &event, int column) co
     case Query:
         return describeRequest(event.request);
     case Target: // an output-DP request has no accuracy target: its noise follows from its cell
-        return event.request.odp || event.request.growing ? QStringLiteral("—")
-                                                          : describeTarget(event.request.target);
+        return event.request.odp() || event.request.growing() ? QStringLiteral("—")
+                                                              : describeTarget(event.request.target);
     case Status:
         return toQString(session::eventStatusName(event.status));
     case Answer:

@@ -16,9 +16,9 @@ QString tr(const char *text)
 
 QString describeOdpRequest(const session::QueryRequest &request)
 {
-    if (!request.odp)
+    if (!request.odp())
         return {};
-    const auto &spec = *request.odp;
+    const auto &spec = *request.odp();
     if (spec.mechanism == session::OdpMechanism::PtrIqr) {
         const auto &p = spec.ptrIqr;
         return tr("PTR interquartile range(%1), ε = %2 per test, median ε = %3")
@@ -48,16 +48,16 @@ QString describeOdpRequest(const session::QueryRequest &request)
 
 double odpReturnedEpsilon(const session::LedgerEvent &event)
 {
-    if (!event.odpRecord || !event.odpRecord->cell)
+    if (!event.odpRecord() || !event.odpRecord()->cell)
         return 0.0;
-    return event.odpRecord->reservedEpsilon - event.odpRecord->settledEpsilon;
+    return event.odpRecord()->reservedEpsilon - event.odpRecord()->settledEpsilon;
 }
 
 QString odpOutcomeText(const session::LedgerEvent &event)
 {
-    if (!event.odpRecord || !event.request.odp || event.status != session::EventStatus::Released)
+    if (!event.odpRecord() || !event.request.odp() || event.status != session::EventStatus::Released)
         return {};
-    const auto &r = *event.odpRecord;
+    const auto &r = *event.odpRecord();
     const QString reserved = tr("reserved ε = %1").arg(formatNumber(r.reservedEpsilon, 4));
     if (!r.cell)
         return tr("%1 · settled at the worst case ε = %2 (nothing returned)")
@@ -65,7 +65,7 @@ QString odpOutcomeText(const session::LedgerEvent &event)
     const QString settled
         = tr("settled ε = %1 · returned %2")
               .arg(formatNumber(r.settledEpsilon, 4), formatNumber(odpReturnedEpsilon(event), 4));
-    const auto &mechanism = event.request.odp->mechanism;
+    const auto &mechanism = event.request.odp()->mechanism;
     QString cell;
     if (mechanism == session::OdpMechanism::PtrIqr)
         cell = tr("PTR case %1 of 3").arg(*r.cell);
@@ -77,18 +77,18 @@ QString odpOutcomeText(const session::LedgerEvent &event)
     else if (mechanism == session::OdpMechanism::Recover)
         cell = *r.cell == 0 ? tr("model withheld (test failed)") : tr("model released");
     else
-        cell = tr("realised cell j = %1 of c = %2").arg(*r.cell).arg(event.request.odp->svt.cutoff);
+        cell = tr("realised cell j = %1 of c = %2").arg(*r.cell).arg(event.request.odp()->svt.cutoff);
     return tr("%1 · %2 · %3").arg(reserved, cell, settled);
 }
 
 QString odpHeadline(const session::LedgerEvent &event)
 {
-    if (!event.odpRecord || !event.request.odp)
+    if (!event.odpRecord() || !event.request.odp())
         return {};
-    const auto &r = *event.odpRecord;
+    const auto &r = *event.odpRecord();
     if (!r.cell)
         return tr("settled at the worst case");
-    const auto &mechanism = event.request.odp->mechanism;
+    const auto &mechanism = event.request.odp()->mechanism;
     if (mechanism == session::OdpMechanism::PtrIqr && r.ptrIqr) {
         if (!r.ptrIqr->iqr)
             return tr("PTR: both tests failed (⊥)");
@@ -105,7 +105,7 @@ QString odpHeadline(const session::LedgerEvent &event)
         return r.recovery->released
                    ? tr("model released (noisy test error %1)").arg(formatNumber(r.recovery->noisyError, 4))
                    : tr("model withheld: noisy test error %1").arg(formatNumber(r.recovery->noisyError, 4));
-    return tr("j = %1 of c = %2 flagged").arg(*r.cell).arg(event.request.odp->svt.cutoff);
+    return tr("j = %1 of c = %2 flagged").arg(*r.cell).arg(event.request.odp()->svt.cutoff);
 }
 
 } // namespace pbx::ui

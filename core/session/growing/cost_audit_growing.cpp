@@ -26,7 +26,7 @@ struct NsgReplay
 
 Result<NsgReplay> replayNsg(const LedgerEvent &e, const GrowingRequestSpec &spec)
 {
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     const NsgRecord &nsg = *r.nsg;
     NsgReplay out;
     std::size_t hardSoFar = 0, roundsSoFar = 0;
@@ -81,10 +81,10 @@ Result<NsgReplay> replayNsg(const LedgerEvent &e, const GrowingRequestSpec &spec
 Result<void> auditNsgRoundOpenings(const LedgerEvent &e, const data::Table &table)
 {
     (void)table;
-    if (!e.request.growing || e.request.growing->algorithm != GrowingAlgorithm::Nsg || !e.growingRecord
-        || !e.growingRecord->nsg)
+    if (!e.request.growing() || e.request.growing()->algorithm != GrowingAlgorithm::Nsg || !e.growingRecord()
+        || !e.growingRecord()->nsg)
         return {};
-    auto replay = replayNsg(e, *e.request.growing);
+    auto replay = replayNsg(e, *e.request.growing());
     if (!replay)
         return replay.error();
     return {};
@@ -92,10 +92,10 @@ Result<void> auditNsgRoundOpenings(const LedgerEvent &e, const data::Table &tabl
 
 Result<std::optional<filters::Charge>> growingRefusedCharge(const LedgerEvent &e, const data::Table &table)
 {
-    if (!e.request.growing || !e.growingRecord || !e.growingRecord->refusedEpoch)
+    if (!e.request.growing() || !e.growingRecord() || !e.growingRecord()->refusedEpoch)
         return std::optional<filters::Charge>{};
-    const GrowingRequestSpec &spec = *e.request.growing;
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRequestSpec &spec = *e.request.growing();
+    const GrowingRecord &r = *e.growingRecord();
     const std::uint64_t refused = *r.refusedEpoch;
     if (spec.algorithm == GrowingAlgorithm::Nsg) {
         auto replay = replayNsg(e, spec);

@@ -286,7 +286,7 @@ Result<void> runErmgStream(const GrowingRequestSpec &spec, const std::vector<Gro
 
 std::string ermgReleaseLabel(const LedgerEvent &e, std::size_t release)
 {
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     const GrowingEpochRecord &x = r.epochs[release];
     return "ERMG release " + std::to_string(x.index) + " of " + std::to_string(r.plannedEpochs)
            + ": t = " + std::to_string(x.start) + ", ρ = " + formatSignificant(x.rho)
@@ -311,14 +311,14 @@ namespace {
 Result<void> auditErmgDesign(const LedgerEvent &e, const data::Table &table, GrowingNoiseDesign design)
 {
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
-    const GrowingRequestSpec &spec = *e.request.growing;
+    const GrowingRequestSpec &spec = *e.request.growing();
     auto plan = ermgRunPlan(spec, table, design);
     auto total = ermgSeriesTotal(spec);
     if (!plan || !total)
         return makeError(ErrorCode::Parse,
                          where + ": " + (!plan ? plan.error().message : total.error().message));
     const auto check = [&](std::size_t i) -> Result<void> {
-        const GrowingEpochRecord &x = e.growingRecord->epochs[i];
+        const GrowingEpochRecord &x = e.growingRecord()->epochs[i];
         if (!x.cells.empty())
             return makeError(ErrorCode::Parse, "an ERMG release records a synthetic database");
         // The exact noise releases g·(k + Z): every coefficient a multiple of the release's grid.

@@ -253,7 +253,7 @@ Result<bool> chargeSvtRound(const filters::Charge &charge, std::size_t index, st
 
 std::string nsgRoundLabel(const LedgerEvent &e, std::size_t round)
 {
-    const NsgRoundRecord &r = e.growingRecord->nsg->rounds[round];
+    const NsgRoundRecord &r = e.growingRecord()->nsg->rounds[round];
     const bool zcdp = e.costKind == filters::ChargeKind::Rho;
     return "NSG round " + std::to_string(r.index) + ": opened at t = " + std::to_string(r.start)
            + (r.halt ? ", ⊤ at t = " + std::to_string(*r.halt) : std::string(", open at the end")) + ", "
@@ -267,10 +267,10 @@ Result<void> auditNsgEvent(const LedgerEvent &e, const GrowingRequestSpec &spec,
     auto unit = growingNsgUnit(spec);
     if (!unit)
         return fail(unit.error().message);
-    if (!e.growingRecord || !e.growingRecord->nsg || !e.growingRecord->epochs.empty()
-        || e.growingRecord->pmwg)
+    if (!e.growingRecord() || !e.growingRecord()->nsg || !e.growingRecord()->epochs.empty()
+        || e.growingRecord()->pmwg)
         return fail("an NSG event without its rounds");
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     const NsgRecord &nsg = *r.nsg;
     const filters::ChargeKind kind = nsgRoundCharge(spec, *unit, spec.startSize).kind;
     if (e.costKind != kind)

@@ -124,9 +124,9 @@ Result<void> auditPlannedEvent(const LedgerEvent &e, const std::vector<GrowingRu
     if (e.costKind != kind)
         return fail("its cost is in " + std::string(filters::chargeKindName(e.costKind))
                     + ", but its schedule charges " + std::string(filters::chargeKindName(kind)));
-    if (!e.growingRecord || e.growingRecord->nsg || e.growingRecord->pmwg)
+    if (!e.growingRecord() || e.growingRecord()->nsg || e.growingRecord()->pmwg)
         return fail("a growing-database event without its " + unit + "s");
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     if (r.plannedEpochs != plan.size() || r.end != end)
         return fail("its plan (" + std::to_string(r.plannedEpochs) + " " + unit
                     + "s to t = " + std::to_string(r.end) + ") is not the one its parameters give ("

@@ -313,7 +313,7 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &tab
 
 std::string pmwgRoundLabel(const LedgerEvent &e, std::size_t round)
 {
-    const PmwgRecord &p = *e.growingRecord->pmwg;
+    const PmwgRecord &p = *e.growingRecord()->pmwg;
     const PmwgRoundRecord &r = p.rounds[round];
     const bool zcdp = e.costKind == filters::ChargeKind::Rho;
     std::string halt = ", open at the end";
@@ -358,10 +358,10 @@ Result<void> auditPmwgEvent(const LedgerEvent &e, const GrowingRequestSpec &spec
     auto universe = growing::universeShape(spec.pmwg.universe);
     if (!universe)
         return fail(universe.error().message);
-    if (!e.growingRecord || !e.growingRecord->pmwg || !e.growingRecord->epochs.empty()
-        || e.growingRecord->nsg)
+    if (!e.growingRecord() || !e.growingRecord()->pmwg || !e.growingRecord()->epochs.empty()
+        || e.growingRecord()->nsg)
         return fail("a PMWG event without its rounds");
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     const PmwgRecord &p = *r.pmwg;
     const filters::ChargeKind kind = pmwgRoundCharge(spec, *unit, spec.startSize).kind;
     if (e.costKind != kind)

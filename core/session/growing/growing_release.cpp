@@ -343,9 +343,9 @@ filters::Charge growingEpochCharge(const GrowingRequestSpec &spec, const growing
 Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table &table,
                                  const SessionSettings &settings)
 {
-    if (!request.growing)
+    if (!request.growing())
         return makeError(ErrorCode::InvalidArgument, "not a growing-database request");
-    const GrowingRequestSpec &spec = *request.growing;
+    const GrowingRequestSpec &spec = *request.growing();
     if (settings.neighbours != data::Neighbouring::Replace)
         return growingError(growing::kNeighboursUnsupported, "neighbours",
                             "growing-database mechanisms are analysed for replace-one neighbouring streams "
@@ -415,18 +415,19 @@ std::string releasedBefore(std::size_t count, const std::string &unit)
 
 std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
 {
-    if (e.growingRecord->nsg)
+    if (e.growingRecord()->nsg)
         return nsgRoundLabel(e, epoch);
-    if (e.request.growing && e.request.growing->algorithm == GrowingAlgorithm::Ermg)
+    if (e.request.growing() && e.request.growing()->algorithm == GrowingAlgorithm::Ermg)
         return ermgReleaseLabel(e, epoch);
-    if (e.request.growing && e.request.growing->algorithm == GrowingAlgorithm::SmallDb)
+    if (e.request.growing() && e.request.growing()->algorithm == GrowingAlgorithm::SmallDb)
         return smallDbEpochLabel(e, epoch);
-    if (e.growingRecord->pmwg)
+    if (e.growingRecord()->pmwg)
         return pmwgRoundLabel(e, epoch);
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     const GrowingEpochRecord &x = r.epochs[epoch];
     const bool zcdp = e.costKind == filters::ChargeKind::Rho;
-    const bool improver = e.request.growing && e.request.growing->algorithm == GrowingAlgorithm::BBImprover;
+    const bool improver
+        = e.request.growing() && e.request.growing()->algorithm == GrowingAlgorithm::BBImprover;
     return std::string(improver ? "BBImprover run " : "BBScheduler epoch ") + std::to_string(x.index) + " of "
            + std::to_string(r.plannedEpochs) + ": t = " + std::to_string(x.start) + ", "
            + (zcdp ? "ρ = " + formatSignificant(x.rho) : "ε = " + formatSignificant(x.epsilon));
@@ -434,7 +435,7 @@ std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
 
 std::string describeGrowingRequest(const QueryRequest &request)
 {
-    const GrowingRequestSpec &s = *request.growing;
+    const GrowingRequestSpec &s = *request.growing();
     if (s.algorithm == GrowingAlgorithm::Pmwg)
         return describePmwgRequest(s);
     const std::string budget
@@ -492,7 +493,7 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     PBX_RETURN_IF_ERROR(checkGrowingRequest(request, *m_table, m_settings));
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
-    const GrowingRequestSpec &spec = *request.growing;
+    const GrowingRequestSpec &spec = *request.growing();
     const bool nsg = spec.algorithm == GrowingAlgorithm::Nsg;
     const bool pmwg = spec.algorithm == GrowingAlgorithm::Pmwg;
     const auto plan = nsg || pmwg ? std::vector<GrowingRunPlan>{} : *growingRunPlan(spec, *m_table);
@@ -527,7 +528,7 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     record.seriesTotal = seriesTotal;
     if (pmwg) {
         PBX_RETURN_IF_ERROR(runPmwgStream(spec, privateRows(), *order, end, *m_filter, noise, event, record));
-        event.growingRecord = std::move(record);
+        event.record = std::move(record);
         return append(std::move(event));
     }
     if (nsg) {
@@ -554,7 +555,7 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
                   + " ⊤ answers; the charges' worst case over all transcripts is " + symbol + " = "
                   + formatSignificant(r.worstCase);
         }
-        event.growingRecord = std::move(record);
+        event.record = std::move(record);
         return append(std::move(event));
     }
     if (spec.algorithm == GrowingAlgorithm::Ermg || spec.algorithm == GrowingAlgorithm::SmallDb) {
@@ -563,11 +564,11 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
             spec.algorithm == GrowingAlgorithm::Ermg
                 ? runErmgStream(spec, plan, privateRows(), arrivals, *m_filter, noise, event, record)
                 : runSmallDbStream(spec, plan, privateRows(), arrivals, *m_filter, noise, event, record));
-        event.growingRecord = std::move(record);
+        event.record = std::move(record);
         return append(std::move(event));
     }
     PBX_RETURN_IF_ERROR(runLaplaceKStream(spec, plan, counts, *m_filter, noise, event, record));
-    event.growingRecord = std::move(record);
+    event.record = std::move(record);
     return append(std::move(event));
 }
 
@@ -578,11 +579,11 @@ Result<void> auditLaplaceKEvent(const LedgerEvent &e, const data::Table &table, 
 {
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
     auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
-    const GrowingRequestSpec &spec = *e.request.growing;
+    const GrowingRequestSpec &spec = *e.request.growing();
     auto plan = growingRunPlan(spec, table, design);
     if (!plan)
         return fail(plan.error().message);
-    if (e.growingRecord && (e.growingRecord->nsg || e.growingRecord->pmwg))
+    if (e.growingRecord() && (e.growingRecord()->nsg || e.growingRecord()->pmwg))
         return fail("an NSG or PMWG record on a " + std::string(growingAlgorithmName(spec.algorithm))
                     + " request");
     const std::string unit = spec.algorithm == GrowingAlgorithm::BBImprover ? "run" : "epoch";
@@ -590,9 +591,9 @@ Result<void> auditLaplaceKEvent(const LedgerEvent &e, const data::Table &table, 
     if (e.costKind != kind)
         return fail("its cost is in " + std::string(filters::chargeKindName(e.costKind))
                     + ", but its schedule charges " + std::string(filters::chargeKindName(kind)));
-    if (!e.growingRecord)
+    if (!e.growingRecord())
         return fail("a growing-database event without its " + unit + "s");
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     if (r.plannedEpochs != plan->size() || r.end != *growingStreamEnd(spec, table))
         return fail("its plan (" + std::to_string(r.plannedEpochs) + " " + unit
                     + "s to t = " + std::to_string(r.end) + ") is not the one its parameters give ("
@@ -656,9 +657,9 @@ Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
 {
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
     auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
-    if (!e.request.growing)
+    if (!e.request.growing())
         return fail("a growing-database record without its request");
-    const GrowingRequestSpec &spec = *e.request.growing;
+    const GrowingRequestSpec &spec = *e.request.growing();
     if (settings.neighbours != data::Neighbouring::Replace)
         return fail("a growing-database stream in a session whose neighbouring relation is not replace-one");
     if (spec.algorithm == GrowingAlgorithm::Nsg) {
@@ -684,11 +685,11 @@ Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
 
 GrowingNoiseDesign recordedNoiseDesign(const LedgerEvent &e, const data::Table &table)
 {
-    if (!e.request.growing || !e.growingRecord || e.growingRecord->epochs.empty())
+    if (!e.request.growing() || !e.growingRecord() || e.growingRecord()->epochs.empty())
         return GrowingNoiseDesign::Exact;
-    const GrowingEpochRecord &first = e.growingRecord->epochs.front();
+    const GrowingEpochRecord &first = e.growingRecord()->epochs.front();
     const auto matches = [&](GrowingNoiseDesign design) {
-        auto plan = growingRunPlan(*e.request.growing, table, design);
+        auto plan = growingRunPlan(*e.request.growing(), table, design);
         return plan && !plan->empty() && plan->front().scale == first.scale
                && plan->front().bound == first.bound;
     };

@@ -155,7 +155,7 @@ Result<void> runSmallDbStream(const GrowingRequestSpec &spec, const std::vector<
 
 std::string smallDbEpochLabel(const LedgerEvent &e, std::size_t epoch)
 {
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     const GrowingEpochRecord &x = r.epochs[epoch];
     const bool zcdp = e.costKind == filters::ChargeKind::Rho;
     return "SmallDBG epoch " + std::to_string(x.index) + " of " + std::to_string(r.plannedEpochs)
@@ -193,7 +193,7 @@ std::string describeSmallDbRequest(const GrowingRequestSpec &s, const std::strin
 Result<void> auditSmallDbEvent(const LedgerEvent &e, const data::Table &table)
 {
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
-    const GrowingRequestSpec &spec = *e.request.growing;
+    const GrowingRequestSpec &spec = *e.request.growing();
     auto plan = smallDbRunPlan(spec, table);
     auto total = smallDbSeriesTotal(spec);
     auto inst = growing::cpsSmallDbInstance(table);
@@ -207,7 +207,7 @@ Result<void> auditSmallDbEvent(const LedgerEvent &e, const data::Table &table)
     if (!db)
         return makeError(ErrorCode::Parse, where + ": " + db.error().message);
     const auto check = [&](std::size_t i) -> Result<void> {
-        const GrowingEpochRecord &x = e.growingRecord->epochs[i];
+        const GrowingEpochRecord &x = e.growingRecord()->epochs[i];
         if (x.cells.size() != growing::SmallDbInstance::kCells
             || std::accumulate(x.cells.begin(), x.cells.end(), std::uint64_t{0}) != spec.smallDbSize)
             return makeError(ErrorCode::Parse, "its synthetic database is not "

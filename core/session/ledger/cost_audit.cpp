@@ -55,12 +55,16 @@ double rhoChargedForPureEvent(const LedgerEvent &event)
 
 Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, const SessionSettings &settings)
 {
-    if (e.request.strategy)
+    switch (e.request.family()) {
+    case RequestFamily::Strategy:
         return auditStrategyEvent(e, table, settings);
-    if (e.request.odp)
+    case RequestFamily::Odp:
         return auditOdpEvent(e, table, settings);
-    if (e.request.growing)
+    case RequestFamily::Growing:
         return auditGrowingEvent(e, table, settings);
+    case RequestFamily::Release:
+        break;
+    }
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
     auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
     if (e.status == EventStatus::Refused) {
@@ -136,10 +140,10 @@ Result<void> replayRefusals(const data::Table &table, const SessionSettings &set
     filters::PrivacyFilter &f = **filter;
     for (const LedgerEvent &e : events) {
         const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
-        if (e.request.odp) {
+        if (e.request.odp()) {
             if (e.status == EventStatus::Refused) {
                 auto *odp = dynamic_cast<filters::OdpPrivacyFilter *>(&f);
-                auto guarantee = odpRequestGuarantee(*e.request.odp, table);
+                auto guarantee = odpRequestGuarantee(*e.request.odp(), table);
                 if (odp && guarantee && odp->odp().admits(*guarantee))
                     return makeError(
                         ErrorCode::Parse,
@@ -161,8 +165,8 @@ Result<void> replayRefusals(const data::Table &table, const SessionSettings &set
         if (*refused && f.canCharge(**refused))
             return makeError(ErrorCode::Parse,
                              where + ": it records its "
-                                 + (e.growingRecord->nsg || e.growingRecord->pmwg ? "round " : "epoch ")
-                                 + std::to_string(*e.growingRecord->refusedEpoch)
+                                 + (e.growingRecord()->nsg || e.growingRecord()->pmwg ? "round " : "epoch ")
+                                 + std::to_string(*e.growingRecord()->refusedEpoch)
                                  + " as refused, but the filter has "
                                  + filters::formatAmount(f.remainingFor((*refused)->kind)) + " "
                                  + std::string(filters::chargeUnitSymbol((*refused)->kind)) + " left for its "

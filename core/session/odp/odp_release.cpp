@@ -102,15 +102,15 @@ Result<odp::OdpGuarantee> odpRequestGuarantee(const OdpRequestSpec &spec, const 
 Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &table,
                              filters::FilterKind filter)
 {
-    if (!request.odp)
+    if (!request.odp())
         return invalid("not an output-DP request");
     if (filter != filters::FilterKind::Odp)
         return makeError(
             ErrorCode::Unsupported,
-            "mechanism: '" + std::string(odpMechanismName(request.odp->mechanism))
+            "mechanism: '" + std::string(odpMechanismName(request.odp()->mechanism))
                 + "' is an output-DP mechanism charged by its realised cell; only the odp filter "
                   "can settle that (use --filter odp)");
-    const OdpRequestSpec &spec = *request.odp;
+    const OdpRequestSpec &spec = *request.odp();
     if (spec.mechanism == OdpMechanism::Svt) {
         auto p = svtParametersFor(spec.svt);
         if (!p)
@@ -131,9 +131,9 @@ Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &tab
                              const SessionSettings &settings)
 {
     PBX_RETURN_IF_ERROR(checkOdpRequest(request, table, settings.filter));
-    if (request.odp->mechanism != OdpMechanism::Svt)
+    if (request.odp()->mechanism != OdpMechanism::Svt)
         PBX_RETURN_IF_ERROR(
-            requireReplaceOne(settings.neighbours, std::string(odpMechanismName(request.odp->mechanism))));
+            requireReplaceOne(settings.neighbours, std::string(odpMechanismName(request.odp()->mechanism))));
     return {};
 }
 
@@ -219,7 +219,7 @@ Result<LedgerEvent> Session::askOdp(QueryRequest request)
         return makeError(ErrorCode::Unsupported, "the session's filter is not the odp filter");
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
-    const OdpRequestSpec &spec = *request.odp;
+    const OdpRequestSpec &spec = *request.odp();
     auto guarantee = odpRequestGuarantee(spec, *m_table);
     if (!guarantee)
         return guarantee.error();
@@ -252,14 +252,14 @@ Result<LedgerEvent> Session::askOdp(QueryRequest request)
     // The reservation is made durable before any noise is drawn, so that a crash is charged the
     // worst case (the output may have been drawn; docs/output-dp.md §2).
     record.reservation = static_cast<int>(filter->odp().history().size()) + 1;
-    event.odpRecord = record;
+    event.record = record;
     event.index = index;
     if (m_reservationHook)
         PBX_RETURN_IF_ERROR(m_reservationHook(event));
     auto id = filter->reserve(*guarantee, odpLabel(spec.mechanism));
     if (!id)
         return id.error(); // cannot happen: admits() has just accepted it
-    OdpRecord &r = *event.odpRecord;
+    OdpRecord &r = *event.odpRecord();
     auto cell = runOdpMechanism(spec, privateRows(), source->bits(), r);
     if (!cell) {
         // Noise may have been drawn: never a refund, and nothing of a partial output is shown.
@@ -327,17 +327,17 @@ Result<void> auditOdpEvent(const LedgerEvent &e, const data::Table &table, const
     if (settings.filter != filters::FilterKind::Odp)
         return fail("an output-DP request in a session under the "
                     + std::string(filters::filterKindName(settings.filter)) + " filter");
-    if (!e.request.odp)
+    if (!e.request.odp())
         return fail("an output-DP record without its request");
     if (e.status == EventStatus::Refused) {
-        if (e.cost != 0.0 || e.odpRecord)
+        if (e.cost != 0.0 || e.odpRecord())
             return fail("a refused request has a cost or a reservation");
         return {};
     }
-    if (!e.odpRecord)
+    if (!e.odpRecord())
         return fail("a released output-DP mechanism without its reservation");
-    const OdpRecord &r = *e.odpRecord;
-    const OdpRequestSpec &spec = *e.request.odp;
+    const OdpRecord &r = *e.odpRecord();
+    const OdpRequestSpec &spec = *e.request.odp();
     if (spec.mechanism != OdpMechanism::Svt)
         if (auto ok = requireReplaceOne(settings.neighbours, std::string(odpMechanismName(spec.mechanism)));
             !ok)
@@ -394,13 +394,13 @@ Result<void> replayOdpEvent(filters::PrivacyFilter &filter, const LedgerEvent &e
     auto *odpFilter = dynamic_cast<filters::OdpPrivacyFilter *>(&filter);
     if (!odpFilter)
         return makeError(ErrorCode::Parse, where + ": an output-DP event needs the odp filter");
-    if (e.status == EventStatus::Refused || !e.odpRecord)
+    if (e.status == EventStatus::Refused || !e.odpRecord())
         return {};
-    auto id = odpFilter->reserve(e.odpRecord->guarantee, e.mechanismName());
+    auto id = odpFilter->reserve(e.odpRecord()->guarantee, e.mechanismName());
     if (!id)
         return makeError(ErrorCode::Parse, where + ": " + id.error().message);
-    auto settled
-        = e.odpRecord->cell ? odpFilter->settle(*id, *e.odpRecord->cell) : odpFilter->settleWorstCase(*id);
+    auto settled = e.odpRecord()->cell ? odpFilter->settle(*id, *e.odpRecord()->cell)
+                                       : odpFilter->settleWorstCase(*id);
     if (!settled)
         return makeError(ErrorCode::Parse, where + ": " + settled.error().message);
     if (*settled != e.cost)

@@ -71,7 +71,7 @@ Result<NumericDomain> numericDomain(const QueryRequest &r, const data::Table &ta
 
 Result<std::vector<double>> quantileGrid(const QueryRequest &r, const NumericDomain &d)
 {
-    double step = r.strategy->step;
+    double step = r.strategy()->step;
     if (step == 0.0) {
         const bool integer = d.lo == std::floor(d.lo) && d.hi == std::floor(d.hi);
         step = integer && d.hi - d.lo <= 65535.0 ? 1.0 : (d.hi - d.lo) / 1000.0;
@@ -124,12 +124,12 @@ Result<Derivation> deriveFromLedger(const StrategyRequestSpec &spec, std::span<c
 {
     Derivation out;
     for (const auto &old : events)
-        if (old.request.id == spec.of && old.status == EventStatus::Released && old.strategyRecord
-            && old.request.strategy && old.request.strategy->kind == StrategyRequestKind::Histogram)
+        if (old.request.id == spec.of && old.status == EventStatus::Released && old.strategyRecord()
+            && old.request.strategy() && old.request.strategy()->kind == StrategyRequestKind::Histogram)
             out.source = &old;
     if (!out.source)
         return makeError(ErrorCode::InvalidArgument, "of: no released histogram with id '" + spec.of + "'");
-    const auto &src = *out.source->strategyRecord;
+    const auto &src = *out.source->strategyRecord();
     auto parameter = mechanisms::rationalAtLeast(src.noiseScale);
     if (!parameter)
         return parameter.error();
@@ -156,7 +156,7 @@ Result<Derivation> deriveFromLedger(const StrategyRequestSpec &spec, std::span<c
 Result<double> quantileEpsilon(const QueryRequest &request, std::size_t candidates, unsigned stability,
                                bool &capped)
 {
-    const auto &spec = *request.strategy;
+    const auto &spec = *request.strategy();
     const double beta = 1.0 - request.target.confidence;
     double epsilon = std::max(std::ldexp(1.0, -20),
                               2.0 * std::log(static_cast<double>(candidates) / beta) / request.target.error);
@@ -176,7 +176,7 @@ Result<double> quantileEpsilon(const QueryRequest &request, std::size_t candidat
 Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &table,
                                   data::Neighbouring neighbours)
 {
-    const auto &s = *r.strategy;
+    const auto &s = *r.strategy();
     if (!r.query.where.empty())
         if (auto p = data::Predicate::compile(r.query.where, table); !p)
             return fieldError(p.error(), "where");
@@ -311,7 +311,7 @@ struct StrategyDrawn
 Result<LedgerEvent> derivedEvent(const QueryRequest &request, std::span<const LedgerEvent> events,
                                  data::Neighbouring neighbours, double beta)
 {
-    const auto &spec = *request.strategy;
+    const auto &spec = *request.strategy();
     auto derived = deriveFromLedger(spec, events, neighbours, beta);
     if (!derived)
         return derived.error();
@@ -333,7 +333,7 @@ Result<LedgerEvent> derivedEvent(const QueryRequest &request, std::span<const Le
     record.halfWidths = {e.errorBound};
     record.variances = {answer->variance};
     record.note = answer->method;
-    e.strategyRecord = std::move(record);
+    e.record = std::move(record);
     return e;
 }
 
@@ -622,7 +622,7 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
     PBX_RETURN_IF_ERROR(checkStrategyRequest(request, *m_table, m_settings.neighbours));
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
-    const auto &spec = *request.strategy;
+    const auto &spec = *request.strategy();
     const double beta = 1.0 - request.target.confidence;
     if (spec.kind == StrategyRequestKind::Derived) {
         auto derived = derivedEvent(request, m_events, m_settings.neighbours, beta);
@@ -689,7 +689,7 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
     attempt.cost = drawn->charge;
     attempt.accepted = drawn->targetMet;
     e.attempts.push_back(std::move(attempt));
-    e.strategyRecord = std::move(drawn->record);
+    e.record = std::move(drawn->record);
     return append(std::move(e));
 }
 
@@ -703,7 +703,7 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
             return fail("a refused request has a cost or releases");
         return {};
     }
-    const auto &spec = *e.request.strategy;
+    const auto &spec = *e.request.strategy();
     if (spec.kind == StrategyRequestKind::Derived) {
         if (e.cost != 0.0 || !e.attempts.empty())
             return fail("a derived answer is post-processing: it costs nothing and releases nothing new");
@@ -750,14 +750,14 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
             return fail("its error bar " + formatSignificant(e.errorBound)
                         + " is not the one its epsilon gives (" + formatSignificant(bar) + ")");
         if (!std::binary_search(grid->begin(), grid->end(), e.answer) || releases[0].value != e.answer
-            || !e.strategyRecord || e.strategyRecord->values != std::vector<double>{e.answer}
-            || e.strategyRecord->halfWidths != std::vector<double>{e.errorBound})
+            || !e.strategyRecord() || e.strategyRecord()->values != std::vector<double>{e.answer}
+            || e.strategyRecord()->halfWidths != std::vector<double>{e.errorBound})
             return fail("its answer is not the candidate it records on the public grid");
         return {};
     }
-    if (!e.strategyRecord || !(e.strategyRecord->noiseScale > 0.0))
+    if (!e.strategyRecord() || !(e.strategyRecord()->noiseScale > 0.0))
         return fail("the noise scale is missing");
-    const double t = e.strategyRecord->noiseScale;
+    const double t = e.strategyRecord()->noiseScale;
     double implied = 0.0;
     if (spec.kind == StrategyRequestKind::Histogram) {
         implied = (replace ? 2.0 : 1.0) / t;
@@ -770,7 +770,7 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
             && !strategies::TreeShape::create(k, spec.strategy.branching, spec.strategy.root))
             return fail("the strategy does not fit the column's domain");
         implied = static_cast<double>(strategySensitivity(spec.strategy, k, settings.neighbours)) / t;
-        const auto &record = *e.strategyRecord;
+        const auto &record = *e.strategyRecord();
         if (spec.post.any() != !record.unprojected.empty())
             return fail("post-processing asked and answers before the projection recorded must go together");
         if (spec.post.any()) {
@@ -800,19 +800,20 @@ Result<void> auditDerivedEvent(const LedgerEvent &e, std::span<const LedgerEvent
 {
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
     auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
-    if (e.status != EventStatus::Released || !e.request.strategy
-        || e.request.strategy->kind != StrategyRequestKind::Derived)
+    if (e.status != EventStatus::Released || !e.request.strategy()
+        || e.request.strategy()->kind != StrategyRequestKind::Derived)
         return {};
-    const auto &spec = *e.request.strategy;
+    const auto &spec = *e.request.strategy();
     auto derived = deriveFromLedger(spec, earlier, settings.neighbours, 1.0 - e.request.target.confidence);
     if (!derived)
         return fail("its answer cannot be derived again: " + derived.error().message);
     const strategies::DerivedAnswer &a = derived->answer;
     const double bar = std::max(a.value - a.low, a.high - a.value);
     const auto close = [](double x, double y) { return std::fabs(x - y) <= 1e-9 * (1.0 + std::fabs(y)); };
-    if (!e.strategyRecord || e.strategyRecord->values.size() != 1 || e.strategyRecord->halfWidths.size() != 1
-        || !close(e.answer, a.value) || !close(e.strategyRecord->values[0], a.value)
-        || !close(e.errorBound, bar) || !close(e.strategyRecord->halfWidths[0], bar))
+    if (!e.strategyRecord() || e.strategyRecord()->values.size() != 1
+        || e.strategyRecord()->halfWidths.size() != 1 || !close(e.answer, a.value)
+        || !close(e.strategyRecord()->values[0], a.value) || !close(e.errorBound, bar)
+        || !close(e.strategyRecord()->halfWidths[0], bar))
         return fail("its answer " + formatSignificant(e.answer) + " ± " + formatSignificant(e.errorBound)
                     + " is not the one derived again from '" + spec.of + "' (event "
                     + std::to_string(derived->source->index) + "): " + formatSignificant(a.value) + " ± "
@@ -854,7 +855,7 @@ namespace pbx::session {
 
 std::string describeStrategyRequest(const QueryRequest &request)
 {
-    const auto &s = *request.strategy;
+    const auto &s = *request.strategy();
     auto list = [](const std::vector<std::size_t> &cells) {
         std::string out;
         for (std::size_t i = 0; i < cells.size(); ++i)
