@@ -80,26 +80,6 @@ std::string describeTarget(const session::AccuracyTarget &target)
     return "±" + formatNumber(target.error) + " at " + confidence;
 }
 
-std::string describeRequest(const session::QueryRequest &request)
-{
-    if (request.odp())
-        return "output-DP " + std::string(session::odpMechanismName(request.odp()->mechanism));
-    std::string text;
-    const auto &q = request.query;
-    if (request.strategy())
-        text = std::string(session::strategyRequestKindName(request.strategy()->kind));
-    else
-        text = std::string(data::aggregateName(q.aggregate));
-    if (!q.column.empty())
-        text += "(" + q.column + ")";
-    if (q.bounds)
-        text += " clipped to [" + formatNumber(q.bounds->lower) + ", " + formatNumber(q.bounds->upper) + "]";
-    if (request.strategy() && request.strategy()->kind == session::StrategyRequestKind::Derived)
-        text += " of " + request.strategy()->of;
-    text += q.where.empty() ? std::string(" over every row") : " where " + q.where;
-    return text;
-}
-
 SessionReport collectReport(const session::Session &session, ReportSource source)
 {
     SessionReport r;
