@@ -49,19 +49,18 @@ Result<void> checkPmwgRequestFields(const Json &object, const std::string &path,
     if (it != object.end()) {
         if (!pmwg)
             return makeError(ErrorCode::Parse, path + ": unknown field 'pmwg' for a growing request");
-        if (it->is_object())
-            for (const auto &item : it->items()) {
-                if (item.key() == "uniform_update")
-                    return makeError(ErrorCode::Parse,
-                                     path
-                                         + ".pmwg.uniform_update: a session always moves x̂ towards the "
-                                           "uniform distribution on every arrival (switching it off is a "
-                                           "lab-only demonstration, not private as analysed)");
-                if (std::none_of(std::begin(kPmwgKeys), std::end(kPmwgKeys),
-                                 [&](const char *k) { return item.key() == k; }))
-                    return makeError(ErrorCode::Parse, path + ".pmwg: unknown field '" + item.key()
-                                                           + "' for a growing request");
-            }
+        // The first key outside kPmwgKeys is refused; "uniform_update" with the reason why.
+        const std::string pmwgPath = path + ".pmwg";
+        const std::string suffix = " for a growing request";
+        if (auto known = json::refuseUnknownFields(*it, pmwgPath, kPmwgKeys, {}, suffix); !known) {
+            if (known.error().message == pmwgPath + ": unknown field 'uniform_update'" + suffix)
+                return makeError(ErrorCode::Parse,
+                                 pmwgPath
+                                     + ".uniform_update: a session always moves x̂ towards the "
+                                       "uniform distribution on every arrival (switching it off is "
+                                       "a lab-only demonstration, not private as analysed)");
+            return known.error();
+        }
     }
     if (pmwg && object.contains("black_box"))
         return makeError(ErrorCode::Parse, path

@@ -29,20 +29,12 @@ constexpr const char *kErmKeys[] = {"lambda", "tol"};    // "draws" is the lab's
 constexpr const char *kSmallDbBoxKeys[] = {"kind", "m"}; // the teaching instance fixes N and Q
 constexpr const char *kBudgetKeys[] = {"kind", "epsilon", "rho", "delta", "conversion"};
 
+/// json::refuseUnknownFields with the growing reader's suffix.
 template<std::size_t N>
 Result<void> refuseUnknown(const Json &object, const std::string &path, const char *const (&keys)[N],
                            std::initializer_list<const char *> extraKeys = {})
 {
-    if (!object.is_object())
-        return {};
-    for (const auto &item : object.items()) {
-        const auto known = [&](const char *k) { return item.key() == k; };
-        if (std::none_of(std::begin(keys), std::end(keys), known)
-            && std::none_of(extraKeys.begin(), extraKeys.end(), known))
-            return makeError(ErrorCode::Parse,
-                             path + ": unknown field '" + item.key() + "' for a growing request");
-    }
-    return {};
+    return json::refuseUnknownFields(object, path, keys, extraKeys, " for a growing request");
 }
 
 Error withPath(const std::string &path, const Error &e)

@@ -63,16 +63,12 @@ template<std::size_t N>
 Result<void> refuseUnknownKeys(const Json &object, const std::string &path, const std::string &mechanism,
                                const char *const (&keys)[N], std::initializer_list<const char *> extraKeys)
 {
-    for (const auto &item : object.items()) {
-        const auto known = [&](const char *k) { return item.key() == k; };
-        if (item.key() == "id" || item.key() == "mechanism")
-            continue;
-        if (std::none_of(std::begin(keys), std::end(keys), known)
-            && std::none_of(extraKeys.begin(), extraKeys.end(), known))
-            return makeError(ErrorCode::Parse, path + ": unknown field '" + item.key() + "' for an output-DP "
-                                                   + mechanism + " request (expected " + keyList(keys) + ")");
-    }
-    return {};
+    // "id" and "mechanism" are every request's; the message lists the mechanism's own keys only.
+    std::vector<const char *> known(std::begin(keys), std::end(keys));
+    known.insert(known.end(), {"id", "mechanism"});
+    return json::refuseUnknownFields(object, path, known, extraKeys,
+                                     " for an output-DP " + mechanism + " request (expected " + keyList(keys)
+                                         + ")");
 }
 
 Result<void> readSvt(const Json &object, const std::string &path, session::SvtRequestSpec &spec)

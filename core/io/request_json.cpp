@@ -4,6 +4,7 @@
 #include "core/io/growing_request_json.h"
 #include "core/io/odp_request_json.h"
 #include "core/io/strategy_request_json.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cstring>
@@ -15,6 +16,7 @@ using json::Json;
 namespace {
 constexpr const char *kRequestKeys[]
     = {"id", "aggregate", "column", "where", "bounds", "target", "max_cost", "mechanism"};
+constexpr const char *kTargetKeys[] = {"kind", "error", "confidence"};
 
 Error withPath(const std::string &path, const Error &e)
 {
@@ -35,13 +37,7 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
     if (auto it = object.find("mechanism");
         it != object.end() && it->is_string() && isOdpMechanism(it->get<std::string>()))
         return readOdpRequest(object, path, extraKeys);
-    for (const auto &item : object.items()) {
-        const auto &key = item.key();
-        const auto known = [&](const char *k) { return key == k; };
-        if (std::none_of(std::begin(kRequestKeys), std::end(kRequestKeys), known)
-            && std::none_of(extraKeys.begin(), extraKeys.end(), known))
-            return makeError(ErrorCode::Parse, path + ": unknown field '" + key + "'");
-    }
+    PBX_RETURN_IF_ERROR(json::refuseUnknownFields(object, path, kRequestKeys, extraKeys));
     session::QueryRequest r;
     auto id = json::optionalString(object, "id", path, {}, session::maxRequestIdBytes);
     if (!id)
@@ -79,9 +75,7 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
         return makeError(ErrorCode::Parse,
                          path + ".target: missing (an object with kind, error, confidence)");
     const std::string targetPath = path + ".target";
-    for (const auto &item : target->items())
-        if (item.key() != "kind" && item.key() != "error" && item.key() != "confidence")
-            return makeError(ErrorCode::Parse, targetPath + ": unknown field '" + item.key() + "'");
+    PBX_RETURN_IF_ERROR(json::refuseUnknownFields(*target, targetPath, kTargetKeys));
     auto kindText = json::string(*target, "kind", targetPath);
     if (!kindText)
         return kindText.error();

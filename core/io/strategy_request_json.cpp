@@ -3,6 +3,7 @@
 
 #include "core/io/request_json.h"
 #include "core/strategies/strategy_error.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +18,9 @@ constexpr const char *kKeys[]
     = {"id",     "aggregate", "column",   "where",  "bounds",  "target",    "max_cost",
        "bins",   "q",         "step",     "of",     "derived", "cells",     "minus",
        "within", "strategy",  "workload", "ranges", "post",    "transform", "subsample"};
+constexpr const char *kPostKeys[] = {"nonnegative", "isotonic_prefix", "round"};
+constexpr const char *kTransformKeys[] = {"kind", "k", "m"};
+constexpr const char *kRangeStrategyKeys[] = {"kind", "branching", "root", "consistency"};
 
 Result<std::vector<std::size_t>> indexList(const Json &object, const char *key, const std::string &path)
 {
@@ -42,9 +46,7 @@ Result<void> readPost(const Json &object, const std::string &path, session::Work
     const std::string pp = path + ".post";
     if (!it->is_object())
         return makeError(ErrorCode::Parse, pp + ": expected {\"nonnegative\": …, \"isotonic_prefix\": …}");
-    for (const auto &item : it->items())
-        if (item.key() != "nonnegative" && item.key() != "isotonic_prefix" && item.key() != "round")
-            return makeError(ErrorCode::Parse, pp + ": unknown field '" + item.key() + "'");
+    PBX_RETURN_IF_ERROR(json::refuseUnknownFields(*it, pp, kPostKeys));
     auto nonNegative = json::optionalBool(*it, "nonnegative", pp, false);
     auto isotonic = json::optionalBool(*it, "isotonic_prefix", pp, false);
     auto round = json::optionalBool(*it, "round", pp, false);
@@ -72,9 +74,7 @@ Result<void> readTransform(const Json &object, const std::string &path, session:
         const std::string tp = path + ".transform";
         if (!it->is_object())
             return makeError(ErrorCode::Parse, tp + ": expected {\"kind\": …, \"k\" or \"m\": …}");
-        for (const auto &item : it->items())
-            if (item.key() != "kind" && item.key() != "k" && item.key() != "m")
-                return makeError(ErrorCode::Parse, tp + ": unknown field '" + item.key() + "'");
+        PBX_RETURN_IF_ERROR(json::refuseUnknownFields(*it, tp, kTransformKeys));
         auto kindText = json::string(*it, "kind", tp);
         if (!kindText)
             return kindText.error();
@@ -110,12 +110,7 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
 {
     if (!object.is_object())
         return makeError(ErrorCode::Parse, path + ": expected a JSON object");
-    for (const auto &item : object.items()) {
-        const auto known = [&](const char *k) { return item.key() == k; };
-        if (std::none_of(std::begin(kKeys), std::end(kKeys), known)
-            && std::none_of(extraKeys.begin(), extraKeys.end(), known))
-            return makeError(ErrorCode::Parse, path + ": unknown field '" + item.key() + "'");
-    }
+    PBX_RETURN_IF_ERROR(json::refuseUnknownFields(object, path, kKeys, extraKeys));
     // The fields a strategy request shares with a scalar one (id, column, where, bounds, target,
     // max_cost) are read by readRequest, so both are checked alike.
     Json common = Json::object();
@@ -177,10 +172,7 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
         const std::string sp = path + ".strategy";
         if (!it->is_object())
             return makeError(ErrorCode::Parse, sp + ": expected {\"kind\": …}");
-        for (const auto &item : it->items())
-            if (item.key() != "kind" && item.key() != "branching" && item.key() != "root"
-                && item.key() != "consistency")
-                return makeError(ErrorCode::Parse, sp + ": unknown field '" + item.key() + "'");
+        PBX_RETURN_IF_ERROR(json::refuseUnknownFields(*it, sp, kRangeStrategyKeys));
         auto kindText = json::string(*it, "kind", sp);
         if (!kindText)
             return kindText.error();
