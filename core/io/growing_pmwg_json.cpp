@@ -2,6 +2,7 @@
 #include "core/io/growing_pmwg_json.h"
 
 #include "core/io/json_fields.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 
@@ -20,10 +21,8 @@ Result<void> unsignedFields(const Json &o, const std::string &path, std::initial
 {
     auto target = targets.begin();
     for (const char *key : keys) {
-        auto v = json::unsignedInteger(o, key, path);
-        if (!v)
-            return v.error();
-        **target++ = *v;
+        PBX_TRY(v, json::unsignedInteger(o, key, path));
+        **target++ = v;
     }
     return {};
 }
@@ -33,10 +32,8 @@ Result<void> numberFields(const Json &o, const std::string &path, std::initializ
 {
     auto target = targets.begin();
     for (const char *key : keys) {
-        auto v = json::number(o, key, path);
-        if (!v)
-            return v.error();
-        **target++ = *v;
+        PBX_TRY(v, json::number(o, key, path));
+        **target++ = v;
     }
     return {};
 }
@@ -129,22 +126,16 @@ Result<session::PmwgRecord> pmwgRecordFromJson(const Json &o, const std::string 
     if (!o.is_object())
         return makeError(ErrorCode::Parse, path + ": expected an object");
     session::PmwgRecord r;
-    if (auto ok = unsignedFields(o, path, {"universe"}, {&r.universe}); !ok)
-        return ok.error();
-    if (auto ok = numberFields(o, path, {"sigma_n", "worst_case"}, {&r.sigmaN, &r.worstCase}); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(unsignedFields(o, path, {"universe"}, {&r.universe}));
+    PBX_RETURN_IF_ERROR(numberFields(o, path, {"sigma_n", "worst_case"}, {&r.sigmaN, &r.worstCase}));
     auto rounds = json::objects<session::PmwgRoundRecord>(
         o, "rounds", path, [](const Json &e, const std::string &p) -> Result<session::PmwgRoundRecord> {
             session::PmwgRoundRecord x;
-            if (auto ok = unsignedFields(e, p, {"index", "start"}, {&x.index, &x.start}); !ok)
-                return ok.error();
-            if (auto ok = numberFields(e, p, {"charge"}, {&x.charge}); !ok)
-                return ok.error();
+            PBX_RETURN_IF_ERROR(unsignedFields(e, p, {"index", "start"}, {&x.index, &x.start}));
+            PBX_RETURN_IF_ERROR(numberFields(e, p, {"charge"}, {&x.charge}));
             if (e.contains("halt") && !e["halt"].is_null()) {
-                auto halt = json::unsignedInteger(e, "halt", p);
-                if (!halt)
-                    return halt.error();
-                x.halt = *halt;
+                PBX_TRY(halt, json::unsignedInteger(e, "halt", p));
+                x.halt = halt;
             }
             return x;
         });
@@ -154,10 +145,8 @@ Result<session::PmwgRecord> pmwgRecordFromJson(const Json &o, const std::string 
     auto hard = json::objects<session::PmwgHardRecord>(
         o, "hard", path, [](const Json &e, const std::string &p) -> Result<session::PmwgHardRecord> {
             session::PmwgHardRecord x;
-            if (auto ok = unsignedFields(e, p, {"time", "query"}, {&x.time, &x.query}); !ok)
-                return ok.error();
-            if (auto ok = numberFields(e, p, {"answer", "scale"}, {&x.answer, &x.scale}); !ok)
-                return ok.error();
+            PBX_RETURN_IF_ERROR(unsignedFields(e, p, {"time", "query"}, {&x.time, &x.query}));
+            PBX_RETURN_IF_ERROR(numberFields(e, p, {"answer", "scale"}, {&x.answer, &x.scale}));
             return x;
         });
     if (!hard)

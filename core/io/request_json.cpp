@@ -39,15 +39,11 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
         return readOdpRequest(object, path, extraKeys);
     PBX_RETURN_IF_ERROR(json::refuseUnknownFields(object, path, kRequestKeys, extraKeys));
     session::QueryRequest r;
-    auto id = json::optionalString(object, "id", path, {}, session::maxRequestIdBytes);
-    if (!id)
-        return id.error();
-    r.id = *id;
+    PBX_TRY(id, json::optionalString(object, "id", path, {}, session::maxRequestIdBytes));
+    r.id = id;
 
-    auto aggregateText = json::string(object, "aggregate", path);
-    if (!aggregateText)
-        return aggregateText.error();
-    auto aggregate = data::parseAggregate(*aggregateText);
+    PBX_TRY(aggregateText, json::string(object, "aggregate", path));
+    auto aggregate = data::parseAggregate(aggregateText);
     if (!aggregate)
         return withPath(path + ".aggregate", aggregate.error());
     r.query.aggregate = *aggregate;
@@ -76,34 +72,24 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
                          path + ".target: missing (an object with kind, error, confidence)");
     const std::string targetPath = path + ".target";
     PBX_RETURN_IF_ERROR(json::refuseUnknownFields(*target, targetPath, kTargetKeys));
-    auto kindText = json::string(*target, "kind", targetPath);
-    if (!kindText)
-        return kindText.error();
-    auto kind = session::parseTargetKind(*kindText);
+    PBX_TRY(kindText, json::string(*target, "kind", targetPath));
+    auto kind = session::parseTargetKind(kindText);
     if (!kind)
         return withPath(targetPath + ".kind", kind.error());
-    auto error = json::number(*target, "error", targetPath);
-    if (!error)
-        return error.error();
-    auto confidence = json::optionalNumber(*target, "confidence", targetPath);
-    if (!confidence)
-        return confidence.error();
-    r.target = {*kind, *error, confidence->value_or(0.95)};
+    PBX_TRY(error, json::number(*target, "error", targetPath));
+    PBX_TRY(confidence, json::optionalNumber(*target, "confidence", targetPath));
+    r.target = {*kind, error, confidence.value_or(0.95)};
     if (auto valid = r.target.validate(); !valid)
         return withPath(targetPath, valid.error());
 
-    auto maxCost = json::optionalNumber(object, "max_cost", path);
-    if (!maxCost)
-        return maxCost.error();
-    if (*maxCost && !(**maxCost > 0.0))
+    PBX_TRY(maxCost, json::optionalNumber(object, "max_cost", path));
+    if (maxCost && !(*maxCost > 0.0))
         return makeError(ErrorCode::InvalidArgument, path + ".max_cost: must be > 0");
-    r.maxCost = *maxCost;
+    r.maxCost = maxCost;
 
-    auto mechanism = json::optionalString(object, "mechanism", path);
-    if (!mechanism)
-        return mechanism.error();
-    if (!mechanism->empty()) {
-        auto mechanismKind = session::parseReleaseMethod(*mechanism);
+    PBX_TRY(mechanism, json::optionalString(object, "mechanism", path));
+    if (!mechanism.empty()) {
+        auto mechanismKind = session::parseReleaseMethod(mechanism);
         if (!mechanismKind)
             return withPath(path + ".mechanism", mechanismKind.error());
         r.mechanism = *mechanismKind;
@@ -114,10 +100,8 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
 Result<session::QueryRequest> readRequestLine(std::string_view line, std::size_t lineNumber)
 {
     const std::string path = "line " + std::to_string(lineNumber);
-    auto parsed = json::parse(line, path);
-    if (!parsed)
-        return parsed.error();
-    return readRequest(*parsed, path);
+    PBX_TRY(parsed, json::parse(line, path));
+    return readRequest(parsed, path);
 }
 
 void writeRequest(const session::QueryRequest &request, Json &object)

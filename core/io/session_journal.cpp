@@ -3,6 +3,7 @@
 
 #include "core/io/event_json.h"
 #include "core/io/text_file.h"
+#include "core/util/try.h"
 
 namespace pbx::io {
 
@@ -80,13 +81,9 @@ Result<RecoveredJournal> readSessionJournal(const std::string &path)
 
 Result<OpenedSessionJournal> openSessionJournal(const std::string &path)
 {
-    auto opened = JournalWriter::open(path);
-    if (!opened)
-        return opened.error();
-    auto recovered = interpretSessionJournal(std::move(opened->contents), path);
-    if (!recovered)
-        return recovered.error();
-    return OpenedSessionJournal{std::move(opened->writer), std::move(recovered.value())};
+    PBX_TRY(opened, JournalWriter::open(path));
+    PBX_TRY(recovered, interpretSessionJournal(std::move(opened.contents), path));
+    return OpenedSessionJournal{std::move(opened.writer), std::move(recovered)};
 }
 
 Result<RecoveredJournal> readSessionJournalText(std::string_view text, const std::string &path)

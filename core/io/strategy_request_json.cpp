@@ -75,26 +75,20 @@ Result<void> readTransform(const Json &object, const std::string &path, session:
         if (!it->is_object())
             return makeError(ErrorCode::Parse, tp + ": expected {\"kind\": …, \"k\" or \"m\": …}");
         PBX_RETURN_IF_ERROR(json::refuseUnknownFields(*it, tp, kTransformKeys));
-        auto kindText = json::string(*it, "kind", tp);
-        if (!kindText)
-            return kindText.error();
-        auto kind = strategies::parseTransformation(*kindText);
+        PBX_TRY(kindText, json::string(*it, "kind", tp));
+        auto kind = strategies::parseTransformation(kindText);
         if (!kind)
             return makeError(ErrorCode::Parse, tp + ".kind: " + kind.error().message);
         session::RequestTransform t{*kind, 1};
         for (const char *key : {"k", "m"})
             if (it->contains(key)) {
-                auto v = json::unsignedInteger(*it, key, tp);
-                if (!v)
-                    return v.error();
-                t.parameter = static_cast<unsigned>(std::min<std::uint64_t>(*v, 1u << 20));
+                PBX_TRY(v, json::unsignedInteger(*it, key, tp));
+                t.parameter = static_cast<unsigned>(std::min<std::uint64_t>(v, 1u << 20));
             }
         s.transform = t;
     }
-    auto rate = json::optionalNumber(object, "subsample", path);
-    if (!rate)
-        return rate.error();
-    s.subsample = rate->value_or(1.0);
+    PBX_TRY(rate, json::optionalNumber(object, "subsample", path));
+    s.subsample = rate.value_or(1.0);
     return {};
 }
 
@@ -118,17 +112,13 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
         if (auto it = object.find(key); it != object.end())
             common[key] = *it;
     common["aggregate"] = "count";
-    auto base = readRequest(common, path);
-    if (!base)
-        return base.error();
-    session::QueryRequest r = std::move(base.value());
+    PBX_TRY(base, readRequest(common, path));
+    session::QueryRequest r = std::move(base);
     session::StrategyRequestSpec s;
-    auto aggregate = json::string(object, "aggregate", path);
-    if (!aggregate)
-        return aggregate.error();
-    s.kind = *session::strategyRequestKindFor(*aggregate);
+    PBX_TRY(aggregate, json::string(object, "aggregate", path));
+    s.kind = *session::strategyRequestKindFor(aggregate);
     if (s.kind != session::StrategyRequestKind::Derived && r.query.column.empty())
-        return makeError(ErrorCode::Parse, path + ".column: required for a " + *aggregate);
+        return makeError(ErrorCode::Parse, path + ".column: required for a " + aggregate);
     if (auto it = object.find("bins"); it != object.end() && !it->is_null()) {
         if (!it->is_array())
             return makeError(ErrorCode::Parse, path + ".bins: expected an array of public edges");
@@ -146,14 +136,10 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
         return step.error();
     s.q = q->value_or(0.5);
     s.step = step->value_or(0.0);
-    auto of = json::optionalString(object, "of", path, {}, session::maxRequestIdBytes);
-    if (!of)
-        return of.error();
-    s.of = *of;
-    auto derived = json::optionalString(object, "derived", path, "sum");
-    if (!derived)
-        return derived.error();
-    auto derivedKind = strategies::parseDerivedKind(*derived);
+    PBX_TRY(of, json::optionalString(object, "of", path, {}, session::maxRequestIdBytes));
+    s.of = of;
+    PBX_TRY(derived, json::optionalString(object, "derived", path, "sum"));
+    auto derivedKind = strategies::parseDerivedKind(derived);
     if (!derivedKind)
         return makeError(ErrorCode::Parse, path + "." + derivedKind.error().message);
     s.derived = *derivedKind;
@@ -173,18 +159,14 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
         if (!it->is_object())
             return makeError(ErrorCode::Parse, sp + ": expected {\"kind\": …}");
         PBX_RETURN_IF_ERROR(json::refuseUnknownFields(*it, sp, kRangeStrategyKeys));
-        auto kindText = json::string(*it, "kind", sp);
-        if (!kindText)
-            return kindText.error();
-        auto kind = strategies::parseRangeStrategyKind(*kindText);
+        PBX_TRY(kindText, json::string(*it, "kind", sp));
+        auto kind = strategies::parseRangeStrategyKind(kindText);
         if (!kind)
             return makeError(ErrorCode::Parse, sp + ".kind: " + kind.error().message);
         s.strategy.kind = *kind;
         if (it->contains("branching")) {
-            auto b = json::unsignedInteger(*it, "branching", sp);
-            if (!b)
-                return b.error();
-            s.strategy.branching = static_cast<std::size_t>(std::min<std::uint64_t>(*b, 1u << 20));
+            PBX_TRY(b, json::unsignedInteger(*it, "branching", sp));
+            s.strategy.branching = static_cast<std::size_t>(std::min<std::uint64_t>(b, 1u << 20));
         }
         auto root = json::optionalBool(*it, "root", sp, true);
         auto consistency = json::optionalBool(*it, "consistency", sp, true);
@@ -195,10 +177,8 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
         s.strategy.root = *root;
         s.strategy.consistency = *consistency;
     }
-    auto workload = json::optionalString(object, "workload", path, "all-ranges");
-    if (!workload)
-        return workload.error();
-    s.workload = *workload;
+    PBX_TRY(workload, json::optionalString(object, "workload", path, "all-ranges"));
+    s.workload = workload;
     if (auto it = object.find("ranges"); it != object.end() && !it->is_null()) {
         if (!it->is_array())
             return makeError(ErrorCode::Parse, path + ".ranges: expected [[first, last], …]");
@@ -210,10 +190,8 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
             s.ranges.push_back({rg[0].get<std::size_t>(), rg[1].get<std::size_t>()});
         }
     }
-    if (auto ok = readPost(object, path, s.post); !ok)
-        return ok.error();
-    if (auto ok = readTransform(object, path, s); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(readPost(object, path, s.post));
+    PBX_RETURN_IF_ERROR(readTransform(object, path, s));
     r.spec = std::move(s);
     return r;
 }
@@ -313,8 +291,7 @@ Result<session::StrategyRecord> strategyRecordFromJson(const Json &o, const std:
     for (const auto &[key, out] : {std::pair<const char *, std::vector<double> *>{"values", &r.values},
                                    {"half_widths", &r.halfWidths},
                                    {"variances", &r.variances}})
-        if (auto ok = list(key, *out); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(list(key, *out));
     if (r.values.size() != r.labels.size() || r.halfWidths.size() != r.labels.size())
         return makeError(ErrorCode::Parse, path + ": labels, values and half_widths differ in length");
     auto scale = json::number(o, "noise_scale", path);
@@ -330,8 +307,7 @@ Result<session::StrategyRecord> strategyRecordFromJson(const Json &o, const std:
     r.sensitivity = static_cast<std::size_t>(*sensitivity);
     r.note = *note;
     if (auto it = o.find("before_projection"); it != o.end()) {
-        if (auto ok = list("before_projection", r.unprojected); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(list("before_projection", r.unprojected));
         if (r.unprojected.size() != r.values.size())
             return makeError(ErrorCode::Parse, path + ".before_projection: one value per answer");
     }

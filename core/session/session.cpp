@@ -6,6 +6,7 @@
 #include "core/session/release/release_plan.h"
 #include "core/util/given_parameters.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <cmath>
 #include <string>
@@ -149,25 +150,19 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
 
 Result<LedgerEvent> Session::askRelease(QueryRequest request)
 {
-    auto query = data::CompiledQuery::compile(request.query, *m_table);
-    if (!query)
-        return query.error();
+    PBX_TRY(query, data::CompiledQuery::compile(request.query, *m_table));
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
 
-    auto method = releaseMethodFor(request, m_settings);
-    if (!method)
-        return method.error();
-    const ReleaseMethod mechanism = *method;
+    PBX_TRY(method, releaseMethodFor(request, m_settings));
+    const ReleaseMethod mechanism = method;
 
     // The random source is opened before anything is charged: if the OS cannot give us bits, the
     // request is refused with nothing spent.
-    auto source = nextNoiseSource();
-    if (!source)
-        return source.error();
-    auto &noise = *source;
-    const ReleaseContext context{QueryShape::of(request.query.aggregate, query->bounds(),
-                                                query->evaluate(privateRows()), m_settings.neighbours,
+    PBX_TRY(source, nextNoiseSource());
+    auto &noise = source;
+    const ReleaseContext context{QueryShape::of(request.query.aggregate, query.bounds(),
+                                                query.evaluate(privateRows()), m_settings.neighbours,
                                                 static_cast<double>(m_table->rowCount())),
                                  *m_filter,
                                  noise,

@@ -6,6 +6,7 @@
 #include "core/session/growing/growing_pmwg.h"
 #include "core/session/growing/growing_release.h"
 #include "core/session/growing/growing_smalldb.h"
+#include "core/util/try.h"
 
 #include <string>
 
@@ -84,9 +85,7 @@ Result<void> auditNsgRoundOpenings(const LedgerEvent &e, const data::Table &tabl
     if (!e.request.growing() || e.request.growing()->algorithm != GrowingAlgorithm::Nsg || !e.growingRecord()
         || !e.growingRecord()->nsg)
         return {};
-    auto replay = replayNsg(e, *e.request.growing());
-    if (!replay)
-        return replay.error();
+    PBX_RETURN_IF_ERROR(replayNsg(e, *e.request.growing()));
     return {};
 }
 
@@ -98,13 +97,11 @@ Result<std::optional<filters::Charge>> growingRefusedCharge(const LedgerEvent &e
     const GrowingRecord &r = *e.growingRecord();
     const std::uint64_t refused = *r.refusedEpoch;
     if (spec.algorithm == GrowingAlgorithm::Nsg) {
-        auto replay = replayNsg(e, spec);
-        if (!replay)
-            return replay.error();
+        PBX_TRY(replay, replayNsg(e, spec));
         auto unit = growingNsgUnit(spec);
         if (!unit)
             return parseError(e, unit.error().message);
-        return std::optional<filters::Charge>{nsgRoundCharge(spec, *unit, *replay->refusedAt)};
+        return std::optional<filters::Charge>{nsgRoundCharge(spec, *unit, *replay.refusedAt)};
     }
     if (spec.algorithm == GrowingAlgorithm::Pmwg) {
         if (!r.pmwg || r.pmwg->checkpoints.empty())

@@ -29,11 +29,9 @@ Result<double> channelSensitivity(const NoisyRelease &release, const LedgerEvent
 {
     if (release.quantity == "count")
         return data::countSensitivity(neighbours).l1;
-    auto compiled = data::CompiledQuery::compile(e.request.query, table);
-    if (!compiled)
-        return compiled.error();
+    PBX_TRY(compiled, data::CompiledQuery::compile(e.request.query, table));
     if (release.quantity == "sum" || release.quantity == "centred-sum")
-        return sumChannelSensitivity(release.quantity, compiled->bounds(), neighbours,
+        return sumChannelSensitivity(release.quantity, compiled.bounds(), neighbours,
                                      static_cast<double>(table.rowCount()));
     return makeError(ErrorCode::Parse, "unknown released quantity '" + release.quantity + "'");
 }

@@ -5,6 +5,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/session/release/query_shape.h"
 #include "core/session/session.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -211,9 +212,7 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
                 origin->insert(origin->end(), event.growingRecord()->epochs.size(), i);
             continue;
         }
-        auto mapping = mappingFor(event, i);
-        if (!mapping)
-            return mapping.error();
+        PBX_TRY(mapping, mappingFor(event, i));
         const std::size_t before = ledger.events.size();
 
         // Noise reductions: the first and last release of each quantity, in release order.
@@ -232,7 +231,7 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
                                      "ledger event " + std::to_string(i + 1) + " (" + event.mechanismName()
                                          + "): a release has a scale or cost that is not a finite "
                                            "number > 0");
-                switch (mapping.value()) {
+                switch (mapping) {
                 case Mapping::Laplace:
                     ledger.events.push_back(
                         laplaceEvent(release.scale, laplaceSensitivity(release.cost, release.scale)));
@@ -256,7 +255,7 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
         }
         for (const std::string &quantity : quantities) {
             const Reduction &r = reductions.at(quantity);
-            if (mapping.value() == Mapping::BrownianReduction) {
+            if (mapping == Mapping::BrownianReduction) {
                 std::optional<double> sensitivity;
                 if (lookup)
                     sensitivity = lookup(event, quantity);
