@@ -218,6 +218,19 @@ void TestOdpIo::transcriptRoundTripAndAudit()
     events[2].cost = 0.0;
     events[2].odpRecord()->settledEpsilon = 0.0;
     PBX_VERIFY_ERROR(session::auditLedger(test::syntheticTable(), doc->settings, events), Parse, "costs");
+    // An event holds one family record (LedgerEvent::record): a document with two is refused.
+    auto written = io::json::parse(text, "transcript");
+    QVERIFY(written.ok());
+    const io::json::Json &svtEvent = (*written)["events"][1];
+    auto oneRecord = io::eventFromJson(svtEvent, 1);
+    QVERIFY2(oneRecord.ok(), oneRecord ? "" : oneRecord.error().message.c_str());
+    QCOMPARE(oneRecord->request.family(), session::RequestFamily::Odp);
+    QVERIFY(oneRecord->odpRecord() && !oneRecord->strategyRecord() && !oneRecord->growingRecord());
+    QCOMPARE(oneRecord->odpRecord()->cell.value_or(-1), 1);
+    io::json::Json twoRecords = svtEvent;
+    twoRecords["strategy_record"] = twoRecords["odp_record"];
+    PBX_VERIFY_ERROR(io::eventFromJson(twoRecords, 1), Parse,
+                     "events[1]: more than one of strategy_record, odp_record and growing_record");
     // The same events under another filter are refused.
     auto basic = doc->settings;
     basic.filter = filters::FilterKind::ExPost;
