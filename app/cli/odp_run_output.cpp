@@ -26,11 +26,11 @@ std::string values(const std::vector<double> &xs)
 void printOdpEvent(const session::LedgerEvent &e, std::ostream &out)
 {
     out << e.request.id << ": " << session::eventStatusName(e.status);
-    if (e.status != session::EventStatus::Released || !e.odpRecord) {
+    if (e.status != session::EventStatus::Released || !e.odpRecord()) {
         out << " — " << e.reason << '\n';
         return;
     }
-    const auto &r = *e.odpRecord;
+    const auto &r = *e.odpRecord();
     out << ' ' << e.mechanismName();
     if (r.cell && e.mechanism == session::EventMechanism::Svt)
         out << ", j = " << *r.cell
@@ -81,8 +81,8 @@ namespace {
 /// ERMG (θ per release) and SmallDBG (the synthetic database and its answers per epoch).
 void printModelStream(const session::LedgerEvent &e, std::ostream &out)
 {
-    const auto &r = *e.growingRecord;
-    const bool ermg = e.request.growing->algorithm == session::GrowingAlgorithm::Ermg;
+    const auto &r = *e.growingRecord();
+    const bool ermg = e.request.growing()->algorithm == session::GrowingAlgorithm::Ermg;
     out << ' ' << e.mechanismName() << ", " << r.epochs.size() << " of "
         << (ermg ? countNoun(r.plannedEpochs, "release", "releases")
                  : countNoun(r.plannedEpochs, "epoch", "epochs"))
@@ -107,7 +107,7 @@ void printModelStream(const session::LedgerEvent &e, std::ostream &out)
 void printPmwgEvent(const session::LedgerEvent &e, std::ostream &out)
 {
     out << e.request.id << ": " << session::eventStatusName(e.status);
-    const auto &p = *e.growingRecord->pmwg;
+    const auto &p = *e.growingRecord()->pmwg;
     if (p.rounds.empty()) {
         out << " — " << e.reason << '\n';
         return;
@@ -117,7 +117,7 @@ void printPmwgEvent(const session::LedgerEvent &e, std::ostream &out)
         answers += c.answers.size();
     out << " pmwg, " << p.rounds.size() << (p.rounds.size() == 1 ? " round, " : " rounds, ") << p.hard.size()
         << " hard of " << answers << (answers == 1 ? " answer at " : " answers at ") << p.checkpoints.size()
-        << " of " << e.growingRecord->plannedEpochs << " checkpoints, "
+        << " of " << e.growingRecord()->plannedEpochs << " checkpoints, "
         << filters::chargeUnitSymbol(e.costKind) << " = " << formatSignificant(e.cost) << " (worst case "
         << formatSignificant(p.worstCase) << ", σ_n = " << formatSignificant(p.sigmaN)
         << ", N = " << p.universe << ')';
@@ -137,17 +137,17 @@ void printPmwgEvent(const session::LedgerEvent &e, std::ostream &out)
 
 void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
 {
-    if (e.growingRecord && e.growingRecord->pmwg) {
+    if (e.growingRecord() && e.growingRecord()->pmwg) {
         printPmwgEvent(e, out);
         return;
     }
     out << e.request.id << ": " << session::eventStatusName(e.status);
-    if (!e.growingRecord || (e.growingRecord->epochs.empty() && !e.growingRecord->nsg)
-        || (e.growingRecord->nsg && e.growingRecord->nsg->rounds.empty())) {
+    if (!e.growingRecord() || (e.growingRecord()->epochs.empty() && !e.growingRecord()->nsg)
+        || (e.growingRecord()->nsg && e.growingRecord()->nsg->rounds.empty())) {
         out << " — " << e.reason << '\n';
         return;
     }
-    const auto &r = *e.growingRecord;
+    const auto &r = *e.growingRecord();
     if (r.nsg) {
         out << " nsg, " << countNoun(r.nsg->rounds.size(), "round", "rounds") << ", "
             << countNoun(r.nsg->hard.size(), "⊤ answer", "⊤ answers") << " at " << r.nsg->checkpoints.size()
@@ -167,7 +167,7 @@ void printGrowingEvent(const session::LedgerEvent &e, std::ostream &out)
         return;
     }
     const auto algorithm
-        = e.request.growing ? e.request.growing->algorithm : session::GrowingAlgorithm::BBScheduler;
+        = e.request.growing() ? e.request.growing()->algorithm : session::GrowingAlgorithm::BBScheduler;
     if (algorithm == session::GrowingAlgorithm::Ermg || algorithm == session::GrowingAlgorithm::SmallDb) {
         printModelStream(e, out);
         return;

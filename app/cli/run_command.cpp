@@ -270,14 +270,14 @@ Result<Prepared> prepare(const Options &o)
         auto request = io::readRequestLine(line, number);
         if (!request)
             return makeError(request.error().code, *queries + ": " + request.error().message);
-        if (request->growing) { // growing-database streams (session/growing_release.h)
+        if (request->growing()) { // growing-database streams (session/growing_release.h)
             if (auto ok = session::checkGrowingRequest(*request, *p.table, p.settings); !ok)
                 return makeError(ok.error().code,
                                  *queries + ": line " + std::to_string(number) + ": " + ok.error().message);
             p.requests.push_back(std::move(request.value()));
             continue;
         }
-        if (request->odp) { // output-DP mechanisms: only under --filter odp (session/odp_release.h)
+        if (request->odp()) { // output-DP mechanisms: only under --filter odp (session/odp_release.h)
             if (auto ok = session::checkOdpRequest(*request, *p.table, p.settings); !ok)
                 return makeError(ok.error().code,
                                  *queries + ": line " + std::to_string(number) + ": " + ok.error().message);
@@ -292,7 +292,7 @@ Result<Prepared> prepare(const Options &o)
         auto lineError = [&](const Error &e) {
             return makeError(e.code, *queries + ": line " + std::to_string(number) + ": " + e.message);
         };
-        if (request->strategy) {
+        if (request->strategy()) {
             if (auto ok = session::checkStrategyRequest(*request, *p.table, p.settings.neighbours); !ok)
                 return lineError(ok.error());
         } else {
@@ -347,11 +347,11 @@ private:
 
 void printEvent(const session::LedgerEvent &e, std::ostream &out)
 {
-    if (e.odpRecord || e.request.odp) {
+    if (e.odpRecord() || e.request.odp()) {
         printOdpEvent(e, out);
         return;
     }
-    if (e.request.growing) {
+    if (e.request.growing()) {
         printGrowingEvent(e, out);
         return;
     }

@@ -5,9 +5,12 @@
 #include "core/io/odp_request_json.h"
 #include "core/io/request_json.h"
 #include "core/io/strategy_request_json.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
+#include <variant>
 
 namespace pbx::io {
 
@@ -54,10 +57,8 @@ Result<session::Attempt> readAttempt(const Json &o, const std::string &path)
     a.halfWidth = halfWidth->value_or(std::numeric_limits<double>::infinity());
     a.cost = *cost;
     // Not o.value("accepted", false): it throws when the key holds another type (found by fuzzing).
-    auto accepted = json::optionalBool(o, "accepted", path);
-    if (!accepted)
-        return accepted.error();
-    a.accepted = *accepted;
+    PBX_TRY(accepted, json::optionalBool(o, "accepted", path));
+    a.accepted = accepted;
     if (auto it = o.find("releases"); it != o.end() && it->is_array()) {
         for (std::size_t i = 0; i < it->size(); ++i) {
             const Json &r = (*it)[i];
@@ -111,12 +112,17 @@ Json eventToJson(const session::LedgerEvent &e, const filters::PrivacyFilter &fi
     for (const auto &a : e.attempts)
         attempts.push_back(writeAttempt(a));
     o["attempts"] = attempts;
-    if (e.strategyRecord)
-        o["strategy_record"] = strategyRecordToJson(*e.strategyRecord);
-    if (e.odpRecord)
-        o["odp_record"] = odpRecordToJson(*e.odpRecord);
-    if (e.growingRecord)
-        o["growing_record"] = growingRecordToJson(*e.growingRecord);
+    std::visit(
+        [&o](const auto &record) {
+            using T = std::decay_t<decltype(record)>;
+            if constexpr (std::is_same_v<T, session::StrategyRecord>)
+                o["strategy_record"] = strategyRecordToJson(record);
+            else if constexpr (std::is_same_v<T, session::OdpRecord>)
+                o["odp_record"] = odpRecordToJson(record);
+            else if constexpr (std::is_same_v<T, session::GrowingRecord>)
+                o["growing_record"] = growingRecordToJson(record);
+        },
+        e.record);
     o["spent_after"] = {{std::string(filter.unitName()), e.spentAfter},
                         {"epsilon", json::finiteOrNull(e.epsilonSpentAfter)}};
     if (filter.kind() == filters::FilterKind::Unified)
@@ -136,21 +142,15 @@ Result<session::LedgerEvent> eventFromJson(const Json &o, std::size_t i)
             requestPart[item.key()] = item.value();
     if (auto requested = o.find("requested_mechanism"); requested != o.end())
         requestPart["mechanism"] = *requested;
-    auto request = readRequest(requestPart, path);
-    if (!request)
-        return request.error();
+    PBX_TRY(request, readRequest(requestPart, path));
     session::LedgerEvent e;
-    e.request = std::move(request.value());
-    auto index = json::unsignedInteger(o, "index", path);
-    if (!index)
-        return index.error();
-    e.index = static_cast<std::size_t>(*index);
-    auto status = json::string(o, "status", path);
-    if (!status)
-        return status.error();
-    if (*status == "released")
+    e.request = std::move(request);
+    PBX_TRY(index, json::unsignedInteger(o, "index", path));
+    e.index = static_cast<std::size_t>(index);
+    PBX_TRY(status, json::string(o, "status", path));
+    if (status == "released")
         e.status = EventStatus::Released;
-    else if (*status == "refused")
+    else if (status == "refused")
         e.status = EventStatus::Refused;
     else
         return makeError(ErrorCode::Parse, path + ".status: expected \"released\" or \"refused\"");
@@ -178,10 +178,8 @@ Result<session::LedgerEvent> eventFromJson(const Json &o, std::size_t i)
             return bound.error();
         e.answer = *answer;
         e.errorBound = *bound;
-        auto targetMet = json::optionalBool(o, "target_met", path);
-        if (!targetMet)
-            return targetMet.error();
-        e.targetMet = *targetMet;
+        PBX_TRY(targetMet, json::optionalBool(o, "target_met", path));
+        e.targetMet = targetMet;
     }
     auto costIt = o.find("cost");
     if (costIt == o.end() || !costIt->is_object())
@@ -192,47 +190,39 @@ Result<session::LedgerEvent> eventFromJson(const Json &o, std::size_t i)
         const std::string unit(filters::chargeKindName(kind));
         if (!costIt->contains(unit))
             continue;
-        auto cost = json::number(*costIt, unit.c_str(), path + ".cost");
-        if (!cost)
-            return cost.error();
-        if (*cost < 0.0)
+        PBX_TRY(cost, json::number(*costIt, unit.c_str(), path + ".cost"));
+        if (cost < 0.0)
             return makeError(ErrorCode::Parse, path + ".cost." + unit + ": must be ≥ 0");
         e.costKind = kind;
-        e.cost = *cost;
+        e.cost = cost;
         found = true;
     }
     if (!found)
         return makeError(ErrorCode::Parse, path + ".cost: expected one of epsilon, rho or expost");
-    auto costDelta = json::optionalNumber(*costIt, "delta", path + ".cost");
-    if (!costDelta)
-        return costDelta.error();
-    e.costDelta = costDelta->value_or(0.0);
+    PBX_TRY(costDelta, json::optionalNumber(*costIt, "delta", path + ".cost"));
+    e.costDelta = costDelta.value_or(0.0);
     if (e.costDelta < 0.0)
         return makeError(ErrorCode::Parse, path + ".cost.delta: must be ≥ 0");
     if (auto it = o.find("attempts"); it != o.end() && it->is_array())
         for (std::size_t k = 0; k < it->size(); ++k) {
-            auto a = readAttempt((*it)[k], path + ".attempts[" + std::to_string(k) + "]");
-            if (!a)
-                return a.error();
-            e.attempts.push_back(std::move(a.value()));
+            PBX_TRY(a, readAttempt((*it)[k], path + ".attempts[" + std::to_string(k) + "]"));
+            e.attempts.push_back(std::move(a));
         }
+    // One record at most (LedgerEvent::record holds one); writers never write two.
+    if (o.contains("strategy_record") + o.contains("odp_record") + o.contains("growing_record") > 1)
+        return makeError(ErrorCode::Parse,
+                         path + ": more than one of strategy_record, odp_record and growing_record");
     if (auto it = o.find("strategy_record"); it != o.end()) {
-        auto record = strategyRecordFromJson(*it, path + ".strategy_record");
-        if (!record)
-            return record.error();
-        e.strategyRecord = std::move(record.value());
+        PBX_TRY(record, strategyRecordFromJson(*it, path + ".strategy_record"));
+        e.record = std::move(record);
     }
     if (auto it = o.find("odp_record"); it != o.end()) {
-        auto record = odpRecordFromJson(*it, path + ".odp_record");
-        if (!record)
-            return record.error();
-        e.odpRecord = std::move(record.value());
+        PBX_TRY(record, odpRecordFromJson(*it, path + ".odp_record"));
+        e.record = std::move(record);
     }
     if (auto it = o.find("growing_record"); it != o.end()) {
-        auto record = growingRecordFromJson(*it, path + ".growing_record");
-        if (!record)
-            return record.error();
-        e.growingRecord = std::move(record.value());
+        PBX_TRY(record, growingRecordFromJson(*it, path + ".growing_record"));
+        e.record = std::move(record);
     }
     return e;
 }

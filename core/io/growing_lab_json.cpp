@@ -4,6 +4,7 @@
 #include "core/datasets/cps1988_smalldb.h"
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,20 +54,14 @@ Result<Budget> parseBudget(const Json &b)
         budget.epsilon = *e;
     } else if (*kind == "zcdp") {
         budget.kind = BudgetKind::Zcdp;
-        auto r = readNumber("rho");
-        if (!r)
-            return r.error();
-        budget.rho = *r;
+        PBX_TRY(r, readNumber("rho"));
+        budget.rho = r;
     } else if (*kind == "approx") {
         budget.kind = BudgetKind::Approx;
-        auto e = readNumber("epsilon");
-        if (!e)
-            return e.error();
-        auto d = readNumber("delta");
-        if (!d)
-            return d.error();
-        budget.epsilon = *e;
-        budget.delta = *d;
+        PBX_TRY(e, readNumber("epsilon"));
+        PBX_TRY(d, readNumber("delta"));
+        budget.epsilon = e;
+        budget.delta = d;
         auto conversion = io::json::optionalString(b, "conversion", "budget", "cks");
         if (!conversion)
             return recode(kInvalidBudget, conversion.error());
@@ -79,8 +74,7 @@ Result<Budget> parseBudget(const Json &b)
     } else {
         return growingError(kInvalidBudget, "budget.kind", "expected pure, zcdp or approx");
     }
-    if (auto ok = validate(budget); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validate(budget));
     return budget;
 }
 
@@ -160,12 +154,10 @@ Result<void> parseBlackBox(const Json &b, GrowingLabConfig &c)
 
 Result<void> parsePmwg(const Json &doc, GrowingLabConfig &c)
 {
-    auto block = objectAt(doc, "pmwg", false);
-    if (!block)
-        return block.error();
+    PBX_TRY(block, objectAt(doc, "pmwg", false));
     PmwgConfig &p = c.pmwg;
-    if (*block) {
-        const Json &b = **block;
+    if (block) {
+        const Json &b = *block;
         auto universe = io::json::optionalString(b, "universe", "pmwg", "small");
         if (!universe)
             return recode(kInvalidUniverse, universe.error());
@@ -210,10 +202,8 @@ Result<void> parsePmwg(const Json &doc, GrowingLabConfig &c)
             *target = static_cast<int>(*v);
         }
     }
-    auto shape = universeShape(c.universe);
-    if (!shape)
-        return shape.error();
-    p.universeSize = shape->cells;
+    PBX_TRY(shape, universeShape(c.universe));
+    p.universeSize = shape.cells;
     p.startSize = c.startSize;
     p.budget = c.budget;
     return validate(p);
@@ -221,15 +211,13 @@ Result<void> parsePmwg(const Json &doc, GrowingLabConfig &c)
 
 Result<void> parseNsg(const Json &doc, GrowingLabConfig &c)
 {
-    auto block = objectAt(doc, "nsg", false);
-    if (!block)
-        return block.error();
+    PBX_TRY(block, objectAt(doc, "nsg", false));
     NsgConfig &n = c.nsg;
     n.startSize = c.startSize;
     n.budget = c.budget;
-    if (!*block)
+    if (!block)
         return validate(n); // CAP_REQUIRED: nsg.cap
-    const Json &b = **block;
+    const Json &b = *block;
     auto p = io::json::optionalNumber(b, "p", "nsg");
     if (!p)
         return recode(kInvalidNoiseExponent, p.error());
@@ -308,26 +296,21 @@ Result<void> parseErmg(const Json &doc, const Json *schedule, GrowingLabConfig &
             if (auto ok = parseImproverSchedule(sch, c); !ok)
                 return ok;
         } else {
-            auto parsed = parseScheduleKind(*kind);
-            if (!parsed)
-                return parsed.error();
-            if (!scheduleIsZcdp(*parsed))
+            PBX_TRY(parsed, parseScheduleKind(*kind));
+            if (!scheduleIsZcdp(parsed))
                 return growingError(kInvalidSchedule, "schedule.kind",
                                     "ermg takes \"improver\", \"zcdp-equalised\" or \"zcdp-geometric\"");
             c.ermScheduler = true;
-            c.schedule = *parsed;
+            c.schedule = parsed;
             if (!sch.contains("gamma") || !sch["gamma"].is_number())
                 return growingError(kInvalidGamma, "schedule.gamma", "expected a number");
             c.gamma = sch["gamma"].get<double>();
-            if (auto ok = checkGamma(*c.gamma); !ok)
-                return ok.error();
+            PBX_RETURN_IF_ERROR(checkGamma(*c.gamma));
         }
     }
-    auto block = objectAt(doc, "erm", false);
-    if (!block)
-        return block.error();
-    if (*block) {
-        const Json &b = **block;
+    PBX_TRY(block, objectAt(doc, "erm", false));
+    if (block) {
+        const Json &b = *block;
         for (const auto &[key, target] : {std::pair{"lambda", &c.ermLambda}, std::pair{"tol", &c.ermTol}}) {
             auto v = io::json::optionalNumber(b, key, "erm");
             if (!v)
@@ -400,8 +383,7 @@ Result<void> parseStream(const Json &doc, GrowingLabConfig &c)
         || s["start_size"].get<std::int64_t>() < 0)
         return growingError(kInvalidStartSize, "stream.start_size", "must be an integer with 1 <= n <= 2^53");
     c.startSize = s["start_size"].get<std::uint64_t>();
-    if (auto ok = checkStartSize(c.startSize, "stream.start_size"); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkStartSize(c.startSize, "stream.start_size"));
     auto order = io::json::optionalString(s, "order", "stream", "random");
     if (!order)
         return recode(kInvalidConfig, order.error());
@@ -423,13 +405,9 @@ Result<void> parseStream(const Json &doc, GrowingLabConfig &c)
 /// "budget" (required).
 Result<void> parseBudgetField(const Json &doc, GrowingLabConfig &c)
 {
-    auto budget = objectAt(doc, "budget", true);
-    if (!budget)
-        return budget.error();
-    auto parsedBudget = parseBudget(**budget);
-    if (!parsedBudget)
-        return parsedBudget.error();
-    c.budget = *parsedBudget;
+    PBX_TRY(budget, objectAt(doc, "budget", true));
+    PBX_TRY(parsedBudget, parseBudget(*budget));
+    c.budget = parsedBudget;
 
     return {};
 }
@@ -450,10 +428,8 @@ Result<void> parseScheduleAndBlock(const Json &doc, GrowingLabConfig &c)
         auto kind = io::json::string(sch, "kind", "schedule");
         if (!kind)
             return recode(kInvalidSchedule, kind.error());
-        auto parsed = parseScheduleKind(*kind);
-        if (!parsed)
-            return parsed.error();
-        c.schedule = *parsed;
+        PBX_TRY(parsed, parseScheduleKind(*kind));
+        c.schedule = parsed;
         if (sch.contains("gamma") && sch["gamma"].is_string()
             && sch["gamma"].get<std::string>() == "optimal") {
             c.gamma.reset();
@@ -461,8 +437,7 @@ Result<void> parseScheduleAndBlock(const Json &doc, GrowingLabConfig &c)
             if (!sch.contains("gamma") || !sch["gamma"].is_number())
                 return growingError(kInvalidGamma, "schedule.gamma", "expected a number or \"optimal\"");
             c.gamma = sch["gamma"].get<double>();
-            if (auto ok = checkGamma(*c.gamma); !ok)
-                return ok.error();
+            PBX_RETURN_IF_ERROR(checkGamma(*c.gamma));
         }
         if (scheduleIsZcdp(c.schedule) != isZcdp(c.budget))
             return growingError(
@@ -472,25 +447,18 @@ Result<void> parseScheduleAndBlock(const Json &doc, GrowingLabConfig &c)
                     + " (budget.kind is '" + std::string(budgetKindName(c.budget.kind)) + "')");
     } else if (c.algorithm == LabAlgorithm::BBImprover && *schedule) {
         // (ermg reads its schedule in parseErmg)
-        if (auto ok = parseImproverSchedule(**schedule, c); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(parseImproverSchedule(**schedule, c));
     }
 
     if (c.algorithm == LabAlgorithm::Pmwg) {
-        if (auto ok = parsePmwg(doc, c); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(parsePmwg(doc, c));
     } else if (c.algorithm == LabAlgorithm::Nsg) {
-        if (auto ok = parseNsg(doc, c); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(parseNsg(doc, c));
     } else if (c.algorithm == LabAlgorithm::Ermg) {
-        if (auto ok = parseErmg(doc, *schedule, c); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(parseErmg(doc, *schedule, c));
     } else {
-        auto box = objectAt(doc, "black_box", true);
-        if (!box)
-            return box.error();
-        if (auto ok = parseBlackBox(**box, c); !ok)
-            return ok.error();
+        PBX_TRY(box, objectAt(doc, "black_box", true));
+        PBX_RETURN_IF_ERROR(parseBlackBox(*box, c));
     }
 
     return {};
@@ -504,8 +472,7 @@ Result<void> parseRuns(const Json &doc, GrowingLabConfig &c)
         return recode(kInvalidBeta, beta.error());
     if (*beta)
         c.beta = **beta;
-    if (auto ok = checkBeta(c.beta); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkBeta(c.beta));
     if (doc.contains("repetitions")) {
         auto reps = io::json::unsignedInteger(doc, "repetitions", "");
         if (!reps || *reps < 1 || *reps > 100000)
@@ -519,8 +486,7 @@ Result<void> parseRuns(const Json &doc, GrowingLabConfig &c)
     // The whole configuration through the core's own checks.
     if (c.algorithm == LabAlgorithm::BBImprover) {
         const ImproverConfig ic = improverConfigOf(c);
-        if (auto ok = validate(ic); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(validate(ic));
     }
     return {};
 }
@@ -539,8 +505,7 @@ Result<GrowingLabConfig> parseGrowingLab(const Json &doc)
         return growingError(kInvalidConfig, "version", "expected 1");
     GrowingLabConfig c;
     for (const auto parse : {parseAlgorithm, parseStream, parseBudgetField, parseScheduleAndBlock, parseRuns})
-        if (auto ok = parse(doc, c); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(parse(doc, c));
     return c;
 }
 

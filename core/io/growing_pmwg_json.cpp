@@ -2,6 +2,7 @@
 #include "core/io/growing_pmwg_json.h"
 
 #include "core/io/json_fields.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 
@@ -20,10 +21,8 @@ Result<void> unsignedFields(const Json &o, const std::string &path, std::initial
 {
     auto target = targets.begin();
     for (const char *key : keys) {
-        auto v = json::unsignedInteger(o, key, path);
-        if (!v)
-            return v.error();
-        **target++ = *v;
+        PBX_TRY(v, json::unsignedInteger(o, key, path));
+        **target++ = v;
     }
     return {};
 }
@@ -33,10 +32,8 @@ Result<void> numberFields(const Json &o, const std::string &path, std::initializ
 {
     auto target = targets.begin();
     for (const char *key : keys) {
-        auto v = json::number(o, key, path);
-        if (!v)
-            return v.error();
-        **target++ = *v;
+        PBX_TRY(v, json::number(o, key, path));
+        **target++ = v;
     }
     return {};
 }
@@ -49,19 +46,18 @@ Result<void> checkPmwgRequestFields(const Json &object, const std::string &path,
     if (it != object.end()) {
         if (!pmwg)
             return makeError(ErrorCode::Parse, path + ": unknown field 'pmwg' for a growing request");
-        if (it->is_object())
-            for (const auto &item : it->items()) {
-                if (item.key() == "uniform_update")
-                    return makeError(ErrorCode::Parse,
-                                     path
-                                         + ".pmwg.uniform_update: a session always moves x̂ towards the "
-                                           "uniform distribution on every arrival (switching it off is a "
-                                           "lab-only demonstration, not private as analysed)");
-                if (std::none_of(std::begin(kPmwgKeys), std::end(kPmwgKeys),
-                                 [&](const char *k) { return item.key() == k; }))
-                    return makeError(ErrorCode::Parse, path + ".pmwg: unknown field '" + item.key()
-                                                           + "' for a growing request");
-            }
+        // The first key outside kPmwgKeys is refused; "uniform_update" with the reason why.
+        const std::string pmwgPath = path + ".pmwg";
+        const std::string suffix = " for a growing request";
+        if (auto known = json::refuseUnknownFields(*it, pmwgPath, kPmwgKeys, {}, suffix); !known) {
+            if (known.error().message == pmwgPath + ": unknown field 'uniform_update'" + suffix)
+                return makeError(ErrorCode::Parse,
+                                 pmwgPath
+                                     + ".uniform_update: a session always moves x̂ towards the "
+                                       "uniform distribution on every arrival (switching it off is "
+                                       "a lab-only demonstration, not private as analysed)");
+            return known.error();
+        }
     }
     if (pmwg && object.contains("black_box"))
         return makeError(ErrorCode::Parse, path
@@ -130,22 +126,16 @@ Result<session::PmwgRecord> pmwgRecordFromJson(const Json &o, const std::string 
     if (!o.is_object())
         return makeError(ErrorCode::Parse, path + ": expected an object");
     session::PmwgRecord r;
-    if (auto ok = unsignedFields(o, path, {"universe"}, {&r.universe}); !ok)
-        return ok.error();
-    if (auto ok = numberFields(o, path, {"sigma_n", "worst_case"}, {&r.sigmaN, &r.worstCase}); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(unsignedFields(o, path, {"universe"}, {&r.universe}));
+    PBX_RETURN_IF_ERROR(numberFields(o, path, {"sigma_n", "worst_case"}, {&r.sigmaN, &r.worstCase}));
     auto rounds = json::objects<session::PmwgRoundRecord>(
         o, "rounds", path, [](const Json &e, const std::string &p) -> Result<session::PmwgRoundRecord> {
             session::PmwgRoundRecord x;
-            if (auto ok = unsignedFields(e, p, {"index", "start"}, {&x.index, &x.start}); !ok)
-                return ok.error();
-            if (auto ok = numberFields(e, p, {"charge"}, {&x.charge}); !ok)
-                return ok.error();
+            PBX_RETURN_IF_ERROR(unsignedFields(e, p, {"index", "start"}, {&x.index, &x.start}));
+            PBX_RETURN_IF_ERROR(numberFields(e, p, {"charge"}, {&x.charge}));
             if (e.contains("halt") && !e["halt"].is_null()) {
-                auto halt = json::unsignedInteger(e, "halt", p);
-                if (!halt)
-                    return halt.error();
-                x.halt = *halt;
+                PBX_TRY(halt, json::unsignedInteger(e, "halt", p));
+                x.halt = halt;
             }
             return x;
         });
@@ -155,10 +145,8 @@ Result<session::PmwgRecord> pmwgRecordFromJson(const Json &o, const std::string 
     auto hard = json::objects<session::PmwgHardRecord>(
         o, "hard", path, [](const Json &e, const std::string &p) -> Result<session::PmwgHardRecord> {
             session::PmwgHardRecord x;
-            if (auto ok = unsignedFields(e, p, {"time", "query"}, {&x.time, &x.query}); !ok)
-                return ok.error();
-            if (auto ok = numberFields(e, p, {"answer", "scale"}, {&x.answer, &x.scale}); !ok)
-                return ok.error();
+            PBX_RETURN_IF_ERROR(unsignedFields(e, p, {"time", "query"}, {&x.time, &x.query}));
+            PBX_RETURN_IF_ERROR(numberFields(e, p, {"answer", "scale"}, {&x.answer, &x.scale}));
             return x;
         });
     if (!hard)

@@ -29,20 +29,12 @@ constexpr const char *kErmKeys[] = {"lambda", "tol"};    // "draws" is the lab's
 constexpr const char *kSmallDbBoxKeys[] = {"kind", "m"}; // the teaching instance fixes N and Q
 constexpr const char *kBudgetKeys[] = {"kind", "epsilon", "rho", "delta", "conversion"};
 
+/// json::refuseUnknownFields with the growing reader's suffix.
 template<std::size_t N>
 Result<void> refuseUnknown(const Json &object, const std::string &path, const char *const (&keys)[N],
                            std::initializer_list<const char *> extraKeys = {})
 {
-    if (!object.is_object())
-        return {};
-    for (const auto &item : object.items()) {
-        const auto known = [&](const char *k) { return item.key() == k; };
-        if (std::none_of(std::begin(keys), std::end(keys), known)
-            && std::none_of(extraKeys.begin(), extraKeys.end(), known))
-            return makeError(ErrorCode::Parse,
-                             path + ": unknown field '" + item.key() + "' for a growing request");
-    }
-    return {};
+    return json::refuseUnknownFields(object, path, keys, extraKeys, " for a growing request");
 }
 
 Error withPath(const std::string &path, const Error &e)
@@ -84,10 +76,8 @@ Result<session::NsgRecord> nsgRecordFromJson(const Json &o, const std::string &p
             x.start = *start;
             x.charge = *charge;
             if (e.contains("halt") && !e["halt"].is_null()) {
-                auto halt = readUnsigned(e, "halt", p);
-                if (!halt)
-                    return halt.error();
-                x.halt = *halt;
+                PBX_TRY(halt, readUnsigned(e, "halt", p));
+                x.halt = halt;
             }
             return x;
         });
@@ -194,14 +184,12 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
         if (it == object.end())
             continue;
         const std::string sub = path + "." + key;
-        auto ok = keys == 0   ? refuseUnknown(*it, sub, kStreamKeys)
-                  : keys == 1 ? (improver ? refuseUnknown(*it, sub, kImproverScheduleKeys)
-                                 : ermg   ? refuseUnknown(*it, sub, kErmgScheduleKeys)
-                                          : refuseUnknown(*it, sub, kScheduleKeys))
-                  : keys == 2 ? refuseUnknown(*it, sub, smalldb ? kSmallDbBoxKeys : kBlackBoxKeys)
-                              : refuseUnknown(*it, sub, kBudgetKeys);
-        if (!ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(keys == 0   ? refuseUnknown(*it, sub, kStreamKeys)
+                            : keys == 1 ? (improver ? refuseUnknown(*it, sub, kImproverScheduleKeys)
+                                           : ermg   ? refuseUnknown(*it, sub, kErmgScheduleKeys)
+                                                    : refuseUnknown(*it, sub, kScheduleKeys))
+                            : keys == 2 ? refuseUnknown(*it, sub, smalldb ? kSmallDbBoxKeys : kBlackBoxKeys)
+                                        : refuseUnknown(*it, sub, kBudgetKeys));
     }
     const bool nsg = named(session::GrowingAlgorithm::Nsg);
     if (auto it = object.find("nsg"); it != object.end()) {
@@ -227,10 +215,8 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
                          path + ": unknown field 'black_box' for an ermg request (its model is \"erm\")");
     PBX_RETURN_IF_ERROR(checkPmwgRequestFields(object, path, named(session::GrowingAlgorithm::Pmwg)));
     session::QueryRequest r;
-    auto id = json::optionalString(object, "id", path, {}, session::maxRequestIdBytes);
-    if (!id)
-        return id.error();
-    r.id = *id;
+    PBX_TRY(id, json::optionalString(object, "id", path, {}, session::maxRequestIdBytes));
+    r.id = id;
     // The lab's reader checks every field with the lab's codes and ranges.
     Json lab{{"format", "pbx-growing-lab"}, {"version", std::uint64_t{1}}};
     for (const char *key :
@@ -298,10 +284,8 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
     spec.end = c.end;
     spec.order = c.order;
     if (const auto &s = object["stream"]; s.contains("seed")) {
-        auto seed = readUnsigned(s, "seed", path + ".stream");
-        if (!seed)
-            return seed.error();
-        spec.orderSeed = *seed;
+        PBX_TRY(seed, readUnsigned(s, "seed", path + ".stream"));
+        spec.orderSeed = seed;
     }
     spec.budgetKind = c.budget.kind;
     spec.epsilon = c.budget.kind == growing::BudgetKind::Zcdp ? 0.0 : c.budget.epsilon;
@@ -319,13 +303,13 @@ Result<session::QueryRequest> readGrowingRequest(const Json &object, const std::
         spec.smallDbSize = c.smallDbSize;
     spec.queries = c.queries;
     spec.beta = c.beta;
-    r.growing = std::move(spec);
+    r.spec = std::move(spec);
     return r;
 }
 
 void writeGrowingRequest(const session::QueryRequest &request, Json &object)
 {
-    const session::GrowingRequestSpec &s = *request.growing;
+    const session::GrowingRequestSpec &s = *request.growing();
     if (!request.id.empty())
         object["id"] = request.id;
     object["type"] = "growing";
@@ -448,10 +432,8 @@ Result<session::GrowingRecord> growingRecordFromJson(const Json &o, const std::s
     r.plannedEpochs = *planned;
     r.seriesTotal = *total;
     if (o.contains("refused_epoch") && !o["refused_epoch"].is_null()) {
-        auto refused = readUnsigned(o, "refused_epoch", path);
-        if (!refused)
-            return refused.error();
-        r.refusedEpoch = *refused;
+        PBX_TRY(refused, readUnsigned(o, "refused_epoch", path));
+        r.refusedEpoch = refused;
     }
     auto it = o.find("epochs");
     if (it == o.end() || !it->is_array())
@@ -477,10 +459,8 @@ Result<session::GrowingRecord> growingRecordFromJson(const Json &o, const std::s
         for (const auto &[key, target] :
              {std::pair{"epsilon", &x.epsilon}, std::pair{"rho", &x.rho}, std::pair{"beta", &x.beta},
               std::pair{"scale", &x.scale}, std::pair{"bound", &x.bound}}) {
-            auto v = json::number(e, key, p);
-            if (!v)
-                return v.error();
-            *target = *v;
+            PBX_TRY(v, json::number(e, key, p));
+            *target = v;
         }
         auto answers = e.find("answers");
         if (answers == e.end() || !answers->is_array())
@@ -502,16 +482,12 @@ Result<session::GrowingRecord> growingRecordFromJson(const Json &o, const std::s
         r.epochs.push_back(std::move(x));
     }
     if (auto n = o.find("nsg"); n != o.end()) {
-        auto nsg = nsgRecordFromJson(*n, path + ".nsg");
-        if (!nsg)
-            return nsg.error();
-        r.nsg = std::move(*nsg);
+        PBX_TRY(nsg, nsgRecordFromJson(*n, path + ".nsg"));
+        r.nsg = std::move(nsg);
     }
     if (auto m = o.find("pmwg"); m != o.end()) {
-        auto pmwg = pmwgRecordFromJson(*m, path + ".pmwg");
-        if (!pmwg)
-            return pmwg.error();
-        r.pmwg = std::move(*pmwg);
+        PBX_TRY(pmwg, pmwgRecordFromJson(*m, path + ".pmwg"));
+        r.pmwg = std::move(pmwg);
     }
     return r;
 }

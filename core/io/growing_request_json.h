@@ -28,7 +28,7 @@ bool isGrowingRequest(const json::Json &object);
 Result<session::QueryRequest> readGrowingRequest(const json::Json &object, const std::string &path,
                                                  std::initializer_list<const char *> extraKeys = {});
 
-/// Writes the request fields (the inverse of readGrowingRequest). Precondition: request.growing.
+/// Writes the request fields (the inverse of readGrowingRequest). Precondition: request.growing().
 void writeGrowingRequest(const session::QueryRequest &request, json::Json &object);
 
 /// {"order_seed","end","planned_epochs","series_total","refused_epoch" (absent when none),

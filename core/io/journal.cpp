@@ -3,6 +3,7 @@
 
 #include "core/io/temporary_files.h"
 #include "core/io/text_file.h"
+#include "core/util/try.h"
 
 #include <sodium.h>
 
@@ -120,12 +121,10 @@ Result<std::optional<JournalTail>> readTail(const std::string &journalPath)
     std::error_code ec;
     if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
         return std::optional<JournalTail>();
-    auto text = readTextFile(path, 4096);
-    if (!text)
-        return text.error();
-    if (text->find_first_not_of(" \n") == std::string::npos)
+    PBX_TRY(text, readTextFile(path, 4096));
+    if (text.find_first_not_of(" \n") == std::string::npos)
         return std::optional<JournalTail>(); // created, nothing recorded yet
-    auto tail = parseJournalTail(*text);
+    auto tail = parseJournalTail(text);
     if (!tail)
         return makeError(ErrorCode::Parse,
                          path + ": the tail record is damaged (" + tail.error().message
@@ -181,13 +180,11 @@ std::string journalTailPath(const std::string &journalPath)
 
 Result<JournalTail> parseJournalTail(std::string_view text)
 {
-    auto parsed = json::parse(text, "the tail record");
-    if (!parsed)
-        return parsed.error();
-    if (!parsed->is_object())
+    PBX_TRY(parsed, json::parse(text, "the tail record"));
+    if (!parsed.is_object())
         return makeError(ErrorCode::Parse, "the tail record is not a JSON object");
-    auto lines = json::unsignedInteger(*parsed, "lines", "tail");
-    auto hash = json::string(*parsed, "hash", "tail");
+    auto lines = json::unsignedInteger(parsed, "lines", "tail");
+    auto hash = json::string(parsed, "hash", "tail");
     if (!lines)
         return lines.error();
     if (!hash)
@@ -199,18 +196,13 @@ Result<JournalTail> parseJournalTail(std::string_view text)
 
 Result<JournalContents> readJournal(const std::string &path)
 {
-    if (auto regular = requireRegularFile(path); !regular)
-        return regular.error();
+    PBX_RETURN_IF_ERROR(requireRegularFile(path));
     // The tail record first: a writer updates it after its line, so read in this order it can
     // lag behind the journal but never run ahead of it.
-    auto tail = readTail(path);
-    if (!tail)
-        return tail.error();
-    auto text = readTextFile(path, maxJournalBytes);
-    if (!text)
-        return text.error();
-    auto contents = readJournalText(*text, *tail);
-    if (contents && !*tail)
+    PBX_TRY(tail, readTail(path));
+    PBX_TRY(text, readTextFile(path, maxJournalBytes));
+    auto contents = readJournalText(text, tail);
+    if (contents && !tail)
         contents->tailNote = kNoTailNote;
     return contents;
 }
@@ -325,8 +317,7 @@ Result<JournalWriter> JournalWriter::create(const std::string &path, const json:
     auto line = dumpLine(header);
     if (!line)
         return makeError(line.error().code, path + ": " + line.error().message);
-    if (auto place = checkTailPlace(path); !place)
-        return place.error();
+    PBX_RETURN_IF_ERROR(checkTailPlace(path));
     // A file left at "<path>.tail" is replaced only when it is a tail record (of a journal
     // deleted since): anything else there is someone's file.
     if (auto leftover = readTail(path); !leftover)
@@ -365,8 +356,7 @@ Result<JournalWriter> JournalWriter::create(const std::string &path, const json:
     writer.m_tailFd = ::open(tailPath.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (writer.m_tailFd < 0)
         return ioError(tailPath, "cannot create the journal's tail record");
-    if (auto tail = writer.writeTail(); !tail)
-        return tail.error();
+    PBX_RETURN_IF_ERROR(writer.writeTail());
     syncParentFolder(path);
     removeStaleTemporaryFiles(path, kNewMarker);
     return writer;
@@ -376,8 +366,7 @@ Result<OpenedJournal> JournalWriter::open(const std::string &path, std::size_t m
 {
     if (sodium_init() < 0)
         return makeError(ErrorCode::Io, "libsodium could not be initialised");
-    if (auto regular = requireRegularFile(path); !regular)
-        return regular.error();
+    PBX_RETURN_IF_ERROR(requireRegularFile(path));
     JournalWriter writer;
     writer.m_path = path;
     writer.m_maxBytes = maxBytes;
@@ -399,18 +388,13 @@ Result<OpenedJournal> JournalWriter::open(const std::string &path, std::size_t m
                                    "writers would spend the same budget twice); wait until it ends");
         return ioError(path, "cannot lock the journal");
     }
-    if (auto place = checkTailPlace(path); !place)
-        return place.error();
-    auto tail = readTail(path);
-    if (!tail)
-        return tail.error();
-    auto text = readDescriptor(writer.m_fd, path, maxJournalBytes);
-    if (!text)
-        return text.error();
-    auto contents = readJournalText(*text, *tail);
+    PBX_RETURN_IF_ERROR(checkTailPlace(path));
+    PBX_TRY(tail, readTail(path));
+    PBX_TRY(text, readDescriptor(writer.m_fd, path, maxJournalBytes));
+    auto contents = readJournalText(text, tail);
     if (!contents)
         return makeError(contents.error().code, path + ": " + contents.error().message);
-    if (!*tail)
+    if (!tail)
         contents->tailNote = kNoTailNote;
     writer.m_lastHash = contents->lastHash;
     writer.m_lines = contents->records.size();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/json_fields.h"
+#include "core/util/try.h"
 
 #include <cmath>
 
@@ -114,12 +115,10 @@ Result<std::optional<double>> optionalNumber(const Json &object, const char *key
 
 Result<double> number(const Json &object, const char *key, const std::string &path)
 {
-    auto value = optionalNumber(object, key, path);
-    if (!value)
-        return value.error();
-    if (!value->has_value())
+    PBX_TRY(value, optionalNumber(object, key, path));
+    if (!value.has_value())
         return fieldError(path, key, "missing (a number is required)");
-    return **value;
+    return *value;
 }
 
 Result<std::string> optionalString(const Json &object, const char *key, const std::string &path,

@@ -23,14 +23,12 @@ constexpr const char *kRecoverKeys[]
 
 Result<double> wholeNumber(const Json &o, const char *key, const std::string &path, double limit)
 {
-    auto x = json::number(o, key, path);
-    if (!x)
-        return x.error();
-    if (*x != std::floor(*x) || std::abs(*x) > limit)
+    PBX_TRY(x, json::number(o, key, path));
+    if (x != std::floor(x) || std::abs(x) > limit)
         return makeError(ErrorCode::InvalidArgument, path + "." + key
                                                          + ": must be a whole number of magnitude ≤ "
                                                          + std::to_string(limit));
-    return *x;
+    return x;
 }
 
 /// A string field that must be one of `choices`; absent gives choices[0].
@@ -63,38 +61,26 @@ template<std::size_t N>
 Result<void> refuseUnknownKeys(const Json &object, const std::string &path, const std::string &mechanism,
                                const char *const (&keys)[N], std::initializer_list<const char *> extraKeys)
 {
-    for (const auto &item : object.items()) {
-        const auto known = [&](const char *k) { return item.key() == k; };
-        if (item.key() == "id" || item.key() == "mechanism")
-            continue;
-        if (std::none_of(std::begin(keys), std::end(keys), known)
-            && std::none_of(extraKeys.begin(), extraKeys.end(), known))
-            return makeError(ErrorCode::Parse, path + ": unknown field '" + item.key() + "' for an output-DP "
-                                                   + mechanism + " request (expected " + keyList(keys) + ")");
-    }
-    return {};
+    // "id" and "mechanism" are every request's; the message lists the mechanism's own keys only.
+    std::vector<const char *> known(std::begin(keys), std::end(keys));
+    known.insert(known.end(), {"id", "mechanism"});
+    return json::refuseUnknownFields(object, path, known, extraKeys,
+                                     " for an output-DP " + mechanism + " request (expected " + keyList(keys)
+                                         + ")");
 }
 
 Result<void> readSvt(const Json &object, const std::string &path, session::SvtRequestSpec &spec)
 {
-    auto column = json::optionalString(object, "column", path, "education");
-    if (!column)
-        return column.error();
-    spec.column = *column;
-    auto threshold = wholeNumber(object, "threshold", path, 1e15);
-    if (!threshold)
-        return threshold.error();
-    spec.threshold = static_cast<std::int64_t>(*threshold);
-    auto c = wholeNumber(object, "c", path, 1e6);
-    if (!c)
-        return c.error();
-    if (*c < 1)
+    PBX_TRY(column, json::optionalString(object, "column", path, "education"));
+    spec.column = column;
+    PBX_TRY(threshold, wholeNumber(object, "threshold", path, 1e15));
+    spec.threshold = static_cast<std::int64_t>(threshold);
+    PBX_TRY(c, wholeNumber(object, "c", path, 1e6));
+    if (c < 1)
         return makeError(ErrorCode::InvalidArgument, path + ".c: must be at least 1");
-    spec.cutoff = static_cast<int>(*c);
-    auto epsilon = json::number(object, "epsilon", path);
-    if (!epsilon)
-        return epsilon.error();
-    spec.epsilon = *epsilon;
+    spec.cutoff = static_cast<int>(c);
+    PBX_TRY(epsilon, json::number(object, "epsilon", path));
+    spec.epsilon = epsilon;
     auto share = json::optionalNumber(object, "svt_share", path);
     auto sensitivity = json::optionalNumber(object, "sensitivity", path);
     auto epsilon1 = json::optionalNumber(object, "epsilon1", path);
@@ -120,10 +106,8 @@ Result<void> readPtrIqr(const Json &object, const std::string &path, session::Pt
     spec.column = *column;
     spec.binMode = *mode == "bin";
     spec.randomOrder = *order == "random";
-    auto epsilon = json::number(object, "epsilon", path);
-    if (!epsilon)
-        return epsilon.error();
-    spec.epsilon = *epsilon;
+    PBX_TRY(epsilon, json::number(object, "epsilon", path));
+    spec.epsilon = epsilon;
     auto deltaF = json::optionalNumber(object, "delta_f", path);
     auto width = json::optionalNumber(object, "width", path);
     auto median = json::optionalNumber(object, "median_epsilon", path);
@@ -136,10 +120,8 @@ Result<void> readPtrIqr(const Json &object, const std::string &path, session::Pt
                          path + ".width: must be > 0 (omit it for ln(1 + 1/ln n))");
     spec.width = width->value_or(0.0);
     spec.medianEpsilon = median->value_or(0.0);
-    auto savings = json::optionalBool(object, "spend_savings", path, true);
-    if (!savings)
-        return savings.error();
-    spec.spendSavings = *savings;
+    PBX_TRY(savings, json::optionalBool(object, "spend_savings", path, true));
+    spec.spendSavings = savings;
     return {};
 }
 
@@ -154,10 +136,8 @@ Result<void> readEarlyStop(const Json &object, const std::string &path, session:
     spec.column = *column;
     spec.composition = *composition;
     spec.proportionalSplit = *split == "proportional";
-    auto epsilon = json::number(object, "step_epsilon", path);
-    if (!epsilon)
-        return epsilon.error();
-    spec.stepEpsilon = *epsilon;
+    PBX_TRY(epsilon, json::number(object, "step_epsilon", path));
+    spec.stepEpsilon = epsilon;
     const auto stops = object.find("stops");
     if (stops == object.end() || !stops->is_array() || stops->empty())
         return makeError(ErrorCode::Parse, path + ".stops: expected a non-empty array of whole numbers");
@@ -188,14 +168,10 @@ Result<void> readEarlyStop(const Json &object, const std::string &path, session:
 
 Result<void> readRecover(const Json &object, const std::string &path, session::RecoverRequestSpec &spec)
 {
-    auto label = json::optionalString(object, "label_column", path, "wage");
-    if (!label)
-        return label.error();
-    spec.labelColumn = *label;
-    auto threshold = json::number(object, "label_threshold", path);
-    if (!threshold)
-        return threshold.error();
-    spec.labelThreshold = *threshold;
+    PBX_TRY(label, json::optionalString(object, "label_column", path, "wage"));
+    spec.labelColumn = label;
+    PBX_TRY(threshold, json::number(object, "label_threshold", path));
+    spec.labelThreshold = threshold;
     const auto features = object.find("features");
     if (features == object.end() || !features->is_array() || features->empty())
         return makeError(ErrorCode::Parse, path + ".features: expected a non-empty array of column names");
@@ -254,10 +230,8 @@ Result<session::QueryRequest> readOdpRequest(const Json &object, const std::stri
                         : early ? refuseUnknownKeys(object, path, *mechanism, kEarlyStopKeys, extraKeys)
                                 : refuseUnknownKeys(object, path, *mechanism, kRecoverKeys, extraKeys));
     session::QueryRequest r;
-    auto id = json::optionalString(object, "id", path, {}, session::maxRequestIdBytes);
-    if (!id)
-        return id.error();
-    r.id = *id;
+    PBX_TRY(id, json::optionalString(object, "id", path, {}, session::maxRequestIdBytes));
+    r.id = id;
     session::OdpRequestSpec spec;
     spec.mechanism = *kind;
     PBX_RETURN_IF_ERROR(svt     ? readSvt(object, path, spec.svt)
@@ -272,13 +246,13 @@ Result<session::QueryRequest> readOdpRequest(const Json &object, const std::stri
     if (early)
         if (auto g = session::earlyStopRequestGuarantee(spec.earlyStop); !g)
             return atPath(g.error(), path);
-    r.odp = std::move(spec);
+    r.spec = std::move(spec);
     return r;
 }
 
 void writeOdpRequest(const session::QueryRequest &request, Json &object)
 {
-    const auto &spec = *request.odp;
+    const auto &spec = *request.odp();
     object["id"] = request.id;
     object["mechanism"] = session::odpMechanismName(spec.mechanism);
     if (spec.mechanism == session::OdpMechanism::PtrIqr) {
@@ -407,22 +381,18 @@ Result<session::PtrIqrOutput> ptrIqrFromJson(const Json &o, const std::string &p
         return iqr.error();
     if (!median)
         return median.error();
-    auto outcome = json::unsignedInteger(o, "case", path);
-    if (!outcome)
-        return outcome.error();
-    if (*outcome < 1 || *outcome > 3)
+    PBX_TRY(outcome, json::unsignedInteger(o, "case", path));
+    if (outcome < 1 || outcome > 3)
         return makeError(ErrorCode::Parse, path + ".case: expected 1, 2 or 3");
-    auto offsets = numberArray(o, "offsets", path);
-    if (!offsets)
-        return offsets.error();
-    if (offsets->size() != 2)
+    PBX_TRY(offsets, numberArray(o, "offsets", path));
+    if (offsets.size() != 2)
         return makeError(ErrorCode::Parse, path + ".offsets: expected two numbers");
     out.width = *width;
     out.threshold = *threshold;
     out.failureProbability = *deltaF;
-    out.offsets[0] = (*offsets)[0];
-    out.offsets[1] = (*offsets)[1];
-    out.outcome = static_cast<int>(*outcome);
+    out.offsets[0] = (offsets)[0];
+    out.offsets[1] = (offsets)[1];
+    out.outcome = static_cast<int>(outcome);
     out.iqr = *iqr;
     out.medianEpsilon = *medianEpsilon;
     out.median = *median;
@@ -434,15 +404,13 @@ Result<session::EarlyStopOutput> earlyStopFromJson(const Json &o, const std::str
     if (!o.is_object())
         return makeError(ErrorCode::Parse, path + ": expected an object");
     session::EarlyStopOutput out;
-    auto iterates = numberArray(o, "iterates", path);
-    if (!iterates)
-        return iterates.error();
+    PBX_TRY(iterates, numberArray(o, "iterates", path));
     auto estimate = json::number(o, "estimate", path);
     auto scale = json::number(o, "noise_scale", path);
     for (const auto *field : {&estimate, &scale})
         if (!*field)
             return field->error();
-    out.iterates = std::move(*iterates);
+    out.iterates = std::move(iterates);
     out.estimate = *estimate;
     out.noiseScale = *scale;
     return out;
@@ -453,12 +421,8 @@ Result<session::RecoveryOutput> recoveryFromJson(const Json &o, const std::strin
     if (!o.is_object())
         return makeError(ErrorCode::Parse, path + ": expected an object");
     session::RecoveryOutput out;
-    auto released = json::optionalBool(o, "released", path);
-    if (!released)
-        return released.error();
-    auto theta = numberArray(o, "theta", path);
-    if (!theta)
-        return theta.error();
+    PBX_TRY(released, json::optionalBool(o, "released", path));
+    PBX_TRY(theta, numberArray(o, "theta", path));
     auto error = json::number(o, "noisy_error", path);
     auto noise = json::number(o, "test_noise", path);
     for (const auto *field : {&error, &noise})
@@ -469,8 +433,8 @@ Result<session::RecoveryOutput> recoveryFromJson(const Json &o, const std::strin
     for (const auto *field : {&train, &test})
         if (!*field)
             return field->error();
-    out.released = *released;
-    out.theta = std::move(*theta);
+    out.released = released;
+    out.theta = std::move(theta);
     out.noisyError = *error;
     out.testNoise = *noise;
     out.trainRows = static_cast<std::size_t>(*train);
@@ -485,12 +449,10 @@ Result<session::OdpRecord> odpRecordFromJson(const Json &o, const std::string &p
     if (!o.is_object())
         return makeError(ErrorCode::Parse, path + ": expected an object");
     session::OdpRecord r;
-    auto reservation = json::unsignedInteger(o, "reservation", path);
-    if (!reservation)
-        return reservation.error();
-    if (*reservation > 1u << 30)
+    PBX_TRY(reservation, json::unsignedInteger(o, "reservation", path));
+    if (reservation > 1u << 30)
         return makeError(ErrorCode::Parse, path + ".reservation: out of range");
-    r.reservation = static_cast<int>(*reservation);
+    r.reservation = static_cast<int>(reservation);
     auto reserved = json::number(o, "reserved_epsilon", path);
     auto delta = json::number(o, "delta", path);
     auto settled = json::number(o, "settled_epsilon", path);
@@ -516,20 +478,16 @@ Result<session::OdpRecord> odpRecordFromJson(const Json &o, const std::string &p
             return j.error();
         if (*j > 1000000u)
             return makeError(ErrorCode::Parse, cpath + ".j: out of range");
-        auto epsilon = json::number((*cells)[k], "epsilon", cpath);
-        if (!epsilon)
-            return epsilon.error();
-        r.guarantee.cells.push_back({static_cast<int>(*j), "j = " + std::to_string(*j), *epsilon});
+        PBX_TRY(epsilon, json::number((*cells)[k], "epsilon", cpath));
+        r.guarantee.cells.push_back({static_cast<int>(*j), "j = " + std::to_string(*j), epsilon});
     }
     if (auto valid = r.guarantee.validate(); !valid)
         return makeError(ErrorCode::Parse, path + ": " + valid.error().message);
     if (const auto cell = o.find("cell"); cell != o.end() && !cell->is_null()) {
-        auto j = json::unsignedInteger(o, "cell", path);
-        if (!j)
-            return j.error();
-        if (*j > 1000000u)
+        PBX_TRY(j, json::unsignedInteger(o, "cell", path));
+        if (j > 1000000u)
             return makeError(ErrorCode::Parse, path + ".cell: out of range");
-        r.cell = static_cast<int>(*j);
+        r.cell = static_cast<int>(j);
     }
     if (const auto answers = o.find("answers"); answers != o.end()) {
         if (!answers->is_array())
@@ -574,10 +532,8 @@ Result<session::OdpRecord> odpRecordFromJson(const Json &o, const std::string &p
         r.earlyStop = std::move(*out);
     }
     if (const auto it = o.find("recovery"); it != o.end()) {
-        auto out = recoveryFromJson(*it, path + ".recovery");
-        if (!out)
-            return out.error();
-        r.recovery = std::move(*out);
+        PBX_TRY(out, recoveryFromJson(*it, path + ".recovery"));
+        r.recovery = std::move(out);
     }
     return r;
 }

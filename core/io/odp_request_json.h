@@ -34,7 +34,7 @@ bool isOdpMechanism(std::string_view mechanism);
 Result<session::QueryRequest> readOdpRequest(const json::Json &object, const std::string &path,
                                              std::initializer_list<const char *> extraKeys = {});
 
-/// Writes the request fields (the inverse of readOdpRequest). Precondition: request.odp is set.
+/// Writes the request fields (the inverse of readOdpRequest). Precondition: request.odp() is set.
 void writeOdpRequest(const session::QueryRequest &request, json::Json &object);
 
 /// The event's record: {"reservation", "reserved_epsilon", "delta", "cells":[{"j","epsilon"}],

@@ -4,6 +4,7 @@
 #include "core/io/growing_request_json.h"
 #include "core/io/odp_request_json.h"
 #include "core/io/strategy_request_json.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cstring>
@@ -15,6 +16,7 @@ using json::Json;
 namespace {
 constexpr const char *kRequestKeys[]
     = {"id", "aggregate", "column", "where", "bounds", "target", "max_cost", "mechanism"};
+constexpr const char *kTargetKeys[] = {"kind", "error", "confidence"};
 
 Error withPath(const std::string &path, const Error &e)
 {
@@ -35,23 +37,13 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
     if (auto it = object.find("mechanism");
         it != object.end() && it->is_string() && isOdpMechanism(it->get<std::string>()))
         return readOdpRequest(object, path, extraKeys);
-    for (const auto &item : object.items()) {
-        const auto &key = item.key();
-        const auto known = [&](const char *k) { return key == k; };
-        if (std::none_of(std::begin(kRequestKeys), std::end(kRequestKeys), known)
-            && std::none_of(extraKeys.begin(), extraKeys.end(), known))
-            return makeError(ErrorCode::Parse, path + ": unknown field '" + key + "'");
-    }
+    PBX_RETURN_IF_ERROR(json::refuseUnknownFields(object, path, kRequestKeys, extraKeys));
     session::QueryRequest r;
-    auto id = json::optionalString(object, "id", path, {}, session::maxRequestIdBytes);
-    if (!id)
-        return id.error();
-    r.id = *id;
+    PBX_TRY(id, json::optionalString(object, "id", path, {}, session::maxRequestIdBytes));
+    r.id = id;
 
-    auto aggregateText = json::string(object, "aggregate", path);
-    if (!aggregateText)
-        return aggregateText.error();
-    auto aggregate = data::parseAggregate(*aggregateText);
+    PBX_TRY(aggregateText, json::string(object, "aggregate", path));
+    auto aggregate = data::parseAggregate(aggregateText);
     if (!aggregate)
         return withPath(path + ".aggregate", aggregate.error());
     r.query.aggregate = *aggregate;
@@ -79,37 +71,25 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
         return makeError(ErrorCode::Parse,
                          path + ".target: missing (an object with kind, error, confidence)");
     const std::string targetPath = path + ".target";
-    for (const auto &item : target->items())
-        if (item.key() != "kind" && item.key() != "error" && item.key() != "confidence")
-            return makeError(ErrorCode::Parse, targetPath + ": unknown field '" + item.key() + "'");
-    auto kindText = json::string(*target, "kind", targetPath);
-    if (!kindText)
-        return kindText.error();
-    auto kind = session::parseTargetKind(*kindText);
+    PBX_RETURN_IF_ERROR(json::refuseUnknownFields(*target, targetPath, kTargetKeys));
+    PBX_TRY(kindText, json::string(*target, "kind", targetPath));
+    auto kind = session::parseTargetKind(kindText);
     if (!kind)
         return withPath(targetPath + ".kind", kind.error());
-    auto error = json::number(*target, "error", targetPath);
-    if (!error)
-        return error.error();
-    auto confidence = json::optionalNumber(*target, "confidence", targetPath);
-    if (!confidence)
-        return confidence.error();
-    r.target = {*kind, *error, confidence->value_or(0.95)};
+    PBX_TRY(error, json::number(*target, "error", targetPath));
+    PBX_TRY(confidence, json::optionalNumber(*target, "confidence", targetPath));
+    r.target = {*kind, error, confidence.value_or(0.95)};
     if (auto valid = r.target.validate(); !valid)
         return withPath(targetPath, valid.error());
 
-    auto maxCost = json::optionalNumber(object, "max_cost", path);
-    if (!maxCost)
-        return maxCost.error();
-    if (*maxCost && !(**maxCost > 0.0))
+    PBX_TRY(maxCost, json::optionalNumber(object, "max_cost", path));
+    if (maxCost && !(*maxCost > 0.0))
         return makeError(ErrorCode::InvalidArgument, path + ".max_cost: must be > 0");
-    r.maxCost = *maxCost;
+    r.maxCost = maxCost;
 
-    auto mechanism = json::optionalString(object, "mechanism", path);
-    if (!mechanism)
-        return mechanism.error();
-    if (!mechanism->empty()) {
-        auto mechanismKind = session::parseReleaseMethod(*mechanism);
+    PBX_TRY(mechanism, json::optionalString(object, "mechanism", path));
+    if (!mechanism.empty()) {
+        auto mechanismKind = session::parseReleaseMethod(mechanism);
         if (!mechanismKind)
             return withPath(path + ".mechanism", mechanismKind.error());
         r.mechanism = *mechanismKind;
@@ -120,30 +100,29 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
 Result<session::QueryRequest> readRequestLine(std::string_view line, std::size_t lineNumber)
 {
     const std::string path = "line " + std::to_string(lineNumber);
-    auto parsed = json::parse(line, path);
-    if (!parsed)
-        return parsed.error();
-    return readRequest(*parsed, path);
+    PBX_TRY(parsed, json::parse(line, path));
+    return readRequest(parsed, path);
 }
 
 void writeRequest(const session::QueryRequest &request, Json &object)
 {
-    if (request.strategy) {
+    switch (request.family()) {
+    case session::RequestFamily::Strategy:
         writeStrategyRequest(request, object);
         return;
-    }
-    if (request.odp) {
+    case session::RequestFamily::Odp:
         writeOdpRequest(request, object);
         return;
-    }
-    if (request.growing) {
+    case session::RequestFamily::Growing:
         writeGrowingRequest(request, object);
         return;
+    case session::RequestFamily::Release:
+        writeCommonRequestFields(request, data::aggregateName(request.query.aggregate),
+                                 request.query.aggregate != data::Aggregate::Count, object);
+        if (request.mechanism)
+            object["mechanism"] = std::string(session::releaseMethodName(*request.mechanism));
+        return;
     }
-    writeCommonRequestFields(request, data::aggregateName(request.query.aggregate),
-                             request.query.aggregate != data::Aggregate::Count, object);
-    if (request.mechanism)
-        object["mechanism"] = std::string(session::releaseMethodName(*request.mechanism));
 }
 
 void writeCommonRequestFields(const session::QueryRequest &request, std::string_view aggregate,

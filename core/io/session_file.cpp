@@ -4,6 +4,7 @@
 #include "core/io/text_file.h"
 #include "core/session/ledger/cost_audit.h"
 #include "core/util/number_format.h"
+#include "core/util/try.h"
 
 #include <cstdio>
 
@@ -30,18 +31,14 @@ SessionFile sessionFileOf(const RecoveredJournal &journal)
 
 Result<SessionFile> readSessionFile(const std::string &path)
 {
-    auto text = readTextFile(path, maxJournalBytes);
-    if (!text)
-        return text.error();
-    if (text->find_first_not_of(" \t\r\n") == std::string::npos)
+    PBX_TRY(text, readTextFile(path, maxJournalBytes));
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
         return makeError(ErrorCode::Parse, path + ": the file is empty (neither a transcript nor a journal)");
-    if (looksLikeJournal(*text)) {
-        auto journal = readSessionJournal(path);
-        if (!journal)
-            return journal.error();
-        return sessionFileOf(*journal);
+    if (looksLikeJournal(text)) {
+        PBX_TRY(journal, readSessionJournal(path));
+        return sessionFileOf(journal);
     }
-    auto transcript = readTranscriptJson(*text);
+    auto transcript = readTranscriptJson(text);
     if (!transcript)
         return makeError(transcript.error().code, path + ": " + transcript.error().message);
     SessionFile out;
@@ -56,8 +53,7 @@ Result<std::unique_ptr<session::Session>> auditSessionFile(const SessionFile &fi
 {
     if (!table)
         return makeError(ErrorCode::InvalidArgument, "no dataset to audit the session against");
-    if (auto same = checkDataset(file.header, *table); !same)
-        return same.error();
+    PBX_RETURN_IF_ERROR(checkDataset(file.header, *table));
     auto replayed = session::auditLedger(std::move(table), file.header.settings, file.events);
     if (!replayed)
         return replayed.error();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/session_header_json.h"
+#include "core/util/try.h"
 
 namespace pbx::io {
 
@@ -51,15 +52,11 @@ Result<SessionHeader> readSessionHeader(const Json &doc)
     SessionHeader out;
     const Json empty = Json::object();
     const Json &dataset = doc.contains("dataset") ? doc["dataset"] : empty;
-    auto name = json::string(dataset, "name", "dataset");
-    if (!name)
-        return name.error();
-    out.datasetName = *name;
+    PBX_TRY(name, json::string(dataset, "name", "dataset"));
+    out.datasetName = name;
     if (dataset.contains("rows")) {
-        auto rows = json::unsignedInteger(dataset, "rows", "dataset");
-        if (!rows)
-            return rows.error();
-        out.rows = static_cast<std::size_t>(*rows);
+        PBX_TRY(rows, json::unsignedInteger(dataset, "rows", "dataset"));
+        out.rows = static_cast<std::size_t>(rows);
     }
     if (dataset.contains("path")) {
         data::DatasetFiles files;
@@ -89,18 +86,14 @@ Result<SessionHeader> readSessionHeader(const Json &doc)
     out.settings.delta = *delta;
     // The json:: helpers, not nlohmann's value(key, fallback), which throws on a value of another
     // type (found by fuzzing).
-    auto neighboursText = json::optionalString(doc, "neighbours", "", "add-remove");
-    if (!neighboursText)
-        return neighboursText.error();
-    auto neighbours = data::parseNeighbouring(*neighboursText);
+    PBX_TRY(neighboursText, json::optionalString(doc, "neighbours", "", "add-remove"));
+    auto neighbours = data::parseNeighbouring(neighboursText);
     if (!neighbours)
         return makeError(ErrorCode::Parse, "neighbours: " + neighbours.error().message);
     out.settings.neighbours = *neighbours;
     const Json &filter = doc.contains("filter") ? doc["filter"] : empty;
-    auto kindText = json::string(filter, "kind", "filter");
-    if (!kindText)
-        return kindText.error();
-    auto kind = filters::parseFilterKind(*kindText);
+    PBX_TRY(kindText, json::string(filter, "kind", "filter"));
+    auto kind = filters::parseFilterKind(kindText);
     if (!kind)
         return makeError(ErrorCode::Parse, "filter.kind: " + kind.error().message);
     out.settings.filter = *kind;
@@ -114,15 +107,11 @@ Result<SessionHeader> readSessionHeader(const Json &doc)
         out.settings.split = {*e, *d};
     }
     const auto noise = doc.find("noise");
-    auto seeded = noise != doc.end() && noise->is_object() ? json::optionalBool(*noise, "seeded", "noise")
-                                                           : Result<bool>(false);
-    if (!seeded)
-        return seeded.error();
-    if (*seeded) {
-        auto seed = json::unsignedInteger(*noise, "seed", "noise");
-        if (!seed)
-            return seed.error();
-        out.settings.seed = *seed;
+    PBX_TRY(seeded, noise != doc.end() && noise->is_object() ? json::optionalBool(*noise, "seeded", "noise")
+                                                             : Result<bool>(false));
+    if (seeded) {
+        PBX_TRY(seed, json::unsignedInteger(*noise, "seed", "noise"));
+        out.settings.seed = seed;
     }
     if (auto valid = out.settings.validate(); !valid)
         return makeError(ErrorCode::Parse, "budget: " + valid.error().message);

@@ -3,6 +3,7 @@
 
 #include "core/io/event_json.h"
 #include "core/io/text_file.h"
+#include "core/util/try.h"
 
 namespace pbx::io {
 
@@ -50,15 +51,15 @@ namespace {
 session::LedgerEvent unsettled(session::LedgerEvent pending)
 {
     pending.status = session::EventStatus::Released;
-    pending.odpRecord->cell.reset();
-    pending.odpRecord->settledEpsilon = pending.odpRecord->reservedEpsilon;
-    pending.odpRecord->answers.clear();
-    pending.odpRecord->releases.clear();
-    pending.odpRecord->releaseScale = 0.0;
-    pending.odpRecord->ptrIqr.reset();
-    pending.odpRecord->earlyStop.reset();
-    pending.odpRecord->recovery.reset();
-    pending.cost = pending.odpRecord->reservedEpsilon;
+    pending.odpRecord()->cell.reset();
+    pending.odpRecord()->settledEpsilon = pending.odpRecord()->reservedEpsilon;
+    pending.odpRecord()->answers.clear();
+    pending.odpRecord()->releases.clear();
+    pending.odpRecord()->releaseScale = 0.0;
+    pending.odpRecord()->ptrIqr.reset();
+    pending.odpRecord()->earlyStop.reset();
+    pending.odpRecord()->recovery.reset();
+    pending.cost = pending.odpRecord()->reservedEpsilon;
     pending.answer = 0.0;
     pending.errorBound = 0.0;
     pending.targetMet = false;
@@ -80,13 +81,9 @@ Result<RecoveredJournal> readSessionJournal(const std::string &path)
 
 Result<OpenedSessionJournal> openSessionJournal(const std::string &path)
 {
-    auto opened = JournalWriter::open(path);
-    if (!opened)
-        return opened.error();
-    auto recovered = interpretSessionJournal(std::move(opened->contents), path);
-    if (!recovered)
-        return recovered.error();
-    return OpenedSessionJournal{std::move(opened->writer), std::move(recovered.value())};
+    PBX_TRY(opened, JournalWriter::open(path));
+    PBX_TRY(recovered, interpretSessionJournal(std::move(opened.contents), path));
+    return OpenedSessionJournal{std::move(opened.writer), std::move(recovered)};
 }
 
 Result<RecoveredJournal> readSessionJournalText(std::string_view text, const std::string &path)
@@ -149,7 +146,7 @@ Result<RecoveredJournal> interpretSessionJournal(JournalContents contents, const
             return makeError(ErrorCode::Parse,
                              where + ": event index " + std::to_string(event->index) + " out of order");
         if (isReserve) {
-            if (!event->request.odp || !event->odpRecord)
+            if (!event->request.odp() || !event->odpRecord())
                 return makeError(ErrorCode::Parse, where + ": a reservation without an output-DP request");
             reserved = std::move(event.value());
             continue;

@@ -4,6 +4,7 @@
 #include "core/strategies/histogram.h"
 #include "core/strategies/quantiles.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -157,16 +158,13 @@ Result<void> parsePrivacy(const Json &doc, LabConfig &c)
         if (!q.is_number())
             return strategyError(kInvalidQuantile, "q: must be a number in (0, 1)");
         c.q = q.get<double>();
-        if (auto ok = checkQuantile(c.q); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(checkQuantile(c.q));
     }
     if (doc.contains("repetitions")) {
-        auto r = positiveInteger(doc["repetitions"], "repetitions", 10'000'000);
-        if (!r)
-            return r.error();
-        if (*r < 2)
+        PBX_TRY(r, positiveInteger(doc["repetitions"], "repetitions", 10'000'000));
+        if (r < 2)
             return labConfigError("repetitions: at least 2");
-        c.repetitions = static_cast<int>(*r);
+        c.repetitions = static_cast<int>(r);
     }
     return {};
 }
@@ -183,10 +181,8 @@ Result<void> parseRanges(const Json &doc, LabConfig &c)
             const std::string path = "strategies[" + std::to_string(i) + "]";
             if (!s.is_object() || !s.contains("kind") || !s["kind"].is_string())
                 return labConfigError(path + ".kind: required");
-            auto kind = parseRangeStrategyKind(s["kind"].get<std::string>());
-            if (!kind)
-                return kind.error();
-            RangeStrategy st{*kind};
+            PBX_TRY(kind, parseRangeStrategyKind(s["kind"].get<std::string>()));
+            RangeStrategy st{kind};
             if (s.contains("branching")) {
                 if (!s["branching"].is_number_integer() || s["branching"].get<long long>() < 2)
                     return strategyError(kInvalidBranching, path + ".branching: an integer >= 2");
@@ -283,8 +279,7 @@ Result<LabConfig> parseLabConfig(const Json &doc)
 {
     LabConfig c;
     for (const auto parse : {parseExperiment, parseBounds, parsePrivacy, parseRanges, parseExtras})
-        if (auto ok = parse(doc, c); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(parse(doc, c));
     return c;
 }
 

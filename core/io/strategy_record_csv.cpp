@@ -9,11 +9,11 @@ namespace pbx::io {
 
 Result<std::string> writeStrategyRecordCsv(const session::LedgerEvent &e)
 {
-    if (e.status != session::EventStatus::Released || !e.strategyRecord)
+    if (e.status != session::EventStatus::Released || !e.strategyRecord())
         return makeError(ErrorCode::InvalidArgument,
                          "event '" + e.request.id
                              + "': not a released histogram, quantile, derived or workload answer");
-    const auto &r = *e.strategyRecord;
+    const auto &r = *e.strategyRecord();
     std::ostringstream out;
     out << "id,label,value,half_width,confidence,variance,before_projection\r\n";
     for (std::size_t i = 0; i < r.values.size(); ++i) {

@@ -3,6 +3,7 @@
 
 #include "core/io/request_json.h"
 #include "core/strategies/strategy_error.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +18,9 @@ constexpr const char *kKeys[]
     = {"id",     "aggregate", "column",   "where",  "bounds",  "target",    "max_cost",
        "bins",   "q",         "step",     "of",     "derived", "cells",     "minus",
        "within", "strategy",  "workload", "ranges", "post",    "transform", "subsample"};
+constexpr const char *kPostKeys[] = {"nonnegative", "isotonic_prefix", "round"};
+constexpr const char *kTransformKeys[] = {"kind", "k", "m"};
+constexpr const char *kRangeStrategyKeys[] = {"kind", "branching", "root", "consistency"};
 
 Result<std::vector<std::size_t>> indexList(const Json &object, const char *key, const std::string &path)
 {
@@ -42,9 +46,7 @@ Result<void> readPost(const Json &object, const std::string &path, session::Work
     const std::string pp = path + ".post";
     if (!it->is_object())
         return makeError(ErrorCode::Parse, pp + ": expected {\"nonnegative\": …, \"isotonic_prefix\": …}");
-    for (const auto &item : it->items())
-        if (item.key() != "nonnegative" && item.key() != "isotonic_prefix" && item.key() != "round")
-            return makeError(ErrorCode::Parse, pp + ": unknown field '" + item.key() + "'");
+    PBX_RETURN_IF_ERROR(json::refuseUnknownFields(*it, pp, kPostKeys));
     auto nonNegative = json::optionalBool(*it, "nonnegative", pp, false);
     auto isotonic = json::optionalBool(*it, "isotonic_prefix", pp, false);
     auto round = json::optionalBool(*it, "round", pp, false);
@@ -72,29 +74,21 @@ Result<void> readTransform(const Json &object, const std::string &path, session:
         const std::string tp = path + ".transform";
         if (!it->is_object())
             return makeError(ErrorCode::Parse, tp + ": expected {\"kind\": …, \"k\" or \"m\": …}");
-        for (const auto &item : it->items())
-            if (item.key() != "kind" && item.key() != "k" && item.key() != "m")
-                return makeError(ErrorCode::Parse, tp + ": unknown field '" + item.key() + "'");
-        auto kindText = json::string(*it, "kind", tp);
-        if (!kindText)
-            return kindText.error();
-        auto kind = strategies::parseTransformation(*kindText);
+        PBX_RETURN_IF_ERROR(json::refuseUnknownFields(*it, tp, kTransformKeys));
+        PBX_TRY(kindText, json::string(*it, "kind", tp));
+        auto kind = strategies::parseTransformation(kindText);
         if (!kind)
             return makeError(ErrorCode::Parse, tp + ".kind: " + kind.error().message);
         session::RequestTransform t{*kind, 1};
         for (const char *key : {"k", "m"})
             if (it->contains(key)) {
-                auto v = json::unsignedInteger(*it, key, tp);
-                if (!v)
-                    return v.error();
-                t.parameter = static_cast<unsigned>(std::min<std::uint64_t>(*v, 1u << 20));
+                PBX_TRY(v, json::unsignedInteger(*it, key, tp));
+                t.parameter = static_cast<unsigned>(std::min<std::uint64_t>(v, 1u << 20));
             }
         s.transform = t;
     }
-    auto rate = json::optionalNumber(object, "subsample", path);
-    if (!rate)
-        return rate.error();
-    s.subsample = rate->value_or(1.0);
+    PBX_TRY(rate, json::optionalNumber(object, "subsample", path));
+    s.subsample = rate.value_or(1.0);
     return {};
 }
 
@@ -110,12 +104,7 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
 {
     if (!object.is_object())
         return makeError(ErrorCode::Parse, path + ": expected a JSON object");
-    for (const auto &item : object.items()) {
-        const auto known = [&](const char *k) { return item.key() == k; };
-        if (std::none_of(std::begin(kKeys), std::end(kKeys), known)
-            && std::none_of(extraKeys.begin(), extraKeys.end(), known))
-            return makeError(ErrorCode::Parse, path + ": unknown field '" + item.key() + "'");
-    }
+    PBX_RETURN_IF_ERROR(json::refuseUnknownFields(object, path, kKeys, extraKeys));
     // The fields a strategy request shares with a scalar one (id, column, where, bounds, target,
     // max_cost) are read by readRequest, so both are checked alike.
     Json common = Json::object();
@@ -123,17 +112,13 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
         if (auto it = object.find(key); it != object.end())
             common[key] = *it;
     common["aggregate"] = "count";
-    auto base = readRequest(common, path);
-    if (!base)
-        return base.error();
-    session::QueryRequest r = std::move(base.value());
+    PBX_TRY(base, readRequest(common, path));
+    session::QueryRequest r = std::move(base);
     session::StrategyRequestSpec s;
-    auto aggregate = json::string(object, "aggregate", path);
-    if (!aggregate)
-        return aggregate.error();
-    s.kind = *session::strategyRequestKindFor(*aggregate);
+    PBX_TRY(aggregate, json::string(object, "aggregate", path));
+    s.kind = *session::strategyRequestKindFor(aggregate);
     if (s.kind != session::StrategyRequestKind::Derived && r.query.column.empty())
-        return makeError(ErrorCode::Parse, path + ".column: required for a " + *aggregate);
+        return makeError(ErrorCode::Parse, path + ".column: required for a " + aggregate);
     if (auto it = object.find("bins"); it != object.end() && !it->is_null()) {
         if (!it->is_array())
             return makeError(ErrorCode::Parse, path + ".bins: expected an array of public edges");
@@ -151,14 +136,10 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
         return step.error();
     s.q = q->value_or(0.5);
     s.step = step->value_or(0.0);
-    auto of = json::optionalString(object, "of", path, {}, session::maxRequestIdBytes);
-    if (!of)
-        return of.error();
-    s.of = *of;
-    auto derived = json::optionalString(object, "derived", path, "sum");
-    if (!derived)
-        return derived.error();
-    auto derivedKind = strategies::parseDerivedKind(*derived);
+    PBX_TRY(of, json::optionalString(object, "of", path, {}, session::maxRequestIdBytes));
+    s.of = of;
+    PBX_TRY(derived, json::optionalString(object, "derived", path, "sum"));
+    auto derivedKind = strategies::parseDerivedKind(derived);
     if (!derivedKind)
         return makeError(ErrorCode::Parse, path + "." + derivedKind.error().message);
     s.derived = *derivedKind;
@@ -177,22 +158,15 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
         const std::string sp = path + ".strategy";
         if (!it->is_object())
             return makeError(ErrorCode::Parse, sp + ": expected {\"kind\": …}");
-        for (const auto &item : it->items())
-            if (item.key() != "kind" && item.key() != "branching" && item.key() != "root"
-                && item.key() != "consistency")
-                return makeError(ErrorCode::Parse, sp + ": unknown field '" + item.key() + "'");
-        auto kindText = json::string(*it, "kind", sp);
-        if (!kindText)
-            return kindText.error();
-        auto kind = strategies::parseRangeStrategyKind(*kindText);
+        PBX_RETURN_IF_ERROR(json::refuseUnknownFields(*it, sp, kRangeStrategyKeys));
+        PBX_TRY(kindText, json::string(*it, "kind", sp));
+        auto kind = strategies::parseRangeStrategyKind(kindText);
         if (!kind)
             return makeError(ErrorCode::Parse, sp + ".kind: " + kind.error().message);
         s.strategy.kind = *kind;
         if (it->contains("branching")) {
-            auto b = json::unsignedInteger(*it, "branching", sp);
-            if (!b)
-                return b.error();
-            s.strategy.branching = static_cast<std::size_t>(std::min<std::uint64_t>(*b, 1u << 20));
+            PBX_TRY(b, json::unsignedInteger(*it, "branching", sp));
+            s.strategy.branching = static_cast<std::size_t>(std::min<std::uint64_t>(b, 1u << 20));
         }
         auto root = json::optionalBool(*it, "root", sp, true);
         auto consistency = json::optionalBool(*it, "consistency", sp, true);
@@ -203,10 +177,8 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
         s.strategy.root = *root;
         s.strategy.consistency = *consistency;
     }
-    auto workload = json::optionalString(object, "workload", path, "all-ranges");
-    if (!workload)
-        return workload.error();
-    s.workload = *workload;
+    PBX_TRY(workload, json::optionalString(object, "workload", path, "all-ranges"));
+    s.workload = workload;
     if (auto it = object.find("ranges"); it != object.end() && !it->is_null()) {
         if (!it->is_array())
             return makeError(ErrorCode::Parse, path + ".ranges: expected [[first, last], …]");
@@ -218,17 +190,15 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
             s.ranges.push_back({rg[0].get<std::size_t>(), rg[1].get<std::size_t>()});
         }
     }
-    if (auto ok = readPost(object, path, s.post); !ok)
-        return ok.error();
-    if (auto ok = readTransform(object, path, s); !ok)
-        return ok.error();
-    r.strategy = std::move(s);
+    PBX_RETURN_IF_ERROR(readPost(object, path, s.post));
+    PBX_RETURN_IF_ERROR(readTransform(object, path, s));
+    r.spec = std::move(s);
     return r;
 }
 
 void writeStrategyRequest(const session::QueryRequest &request, Json &object)
 {
-    const auto &s = *request.strategy;
+    const auto &s = *request.strategy();
     writeCommonRequestFields(request, session::strategyRequestKindName(s.kind), !request.query.column.empty(),
                              object);
     switch (s.kind) {
@@ -321,8 +291,7 @@ Result<session::StrategyRecord> strategyRecordFromJson(const Json &o, const std:
     for (const auto &[key, out] : {std::pair<const char *, std::vector<double> *>{"values", &r.values},
                                    {"half_widths", &r.halfWidths},
                                    {"variances", &r.variances}})
-        if (auto ok = list(key, *out); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(list(key, *out));
     if (r.values.size() != r.labels.size() || r.halfWidths.size() != r.labels.size())
         return makeError(ErrorCode::Parse, path + ": labels, values and half_widths differ in length");
     auto scale = json::number(o, "noise_scale", path);
@@ -338,8 +307,7 @@ Result<session::StrategyRecord> strategyRecordFromJson(const Json &o, const std:
     r.sensitivity = static_cast<std::size_t>(*sensitivity);
     r.note = *note;
     if (auto it = o.find("before_projection"); it != o.end()) {
-        if (auto ok = list("before_projection", r.unprojected); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(list("before_projection", r.unprojected));
         if (r.unprojected.size() != r.values.size())
             return makeError(ErrorCode::Parse, path + ".before_projection: one value per answer");
     }

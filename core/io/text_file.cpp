@@ -2,6 +2,7 @@
 #include "core/io/text_file.h"
 
 #include "core/io/temporary_files.h"
+#include "core/util/try.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -36,8 +37,7 @@ Result<void> requireRegularFile(const std::string &path)
 Result<std::string> readTextFile(const std::string &path, std::size_t maxBytes)
 {
     std::error_code ec;
-    if (auto regular = requireRegularFile(path); !regular)
-        return regular.error();
+    PBX_RETURN_IF_ERROR(requireRegularFile(path));
     const auto size = std::filesystem::file_size(path, ec);
     if (ec)
         return makeError(ErrorCode::Io, path + ": " + ec.message());
@@ -54,10 +54,8 @@ Result<std::string> readTextFile(const std::string &path, std::size_t maxBytes)
 
 Result<void> writeTextFileAtomically(const std::string &path, const std::string &content)
 {
-    auto file = AtomicFile::open(path);
-    if (!file)
-        return file.error();
-    return file->commit(content);
+    PBX_TRY(file, AtomicFile::open(path));
+    return file.commit(content);
 }
 
 namespace {
@@ -83,8 +81,7 @@ Result<AtomicFile> AtomicFile::open(const std::string &path, std::size_t reserve
     file.m_fd = ::open(file.m_temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (file.m_fd < 0)
         return ioError(path, "cannot write", errno);
-    if (auto reserved = file.reserve(reserveBytes); !reserved)
-        return reserved.error();
+    PBX_RETURN_IF_ERROR(file.reserve(reserveBytes));
     return file;
 }
 

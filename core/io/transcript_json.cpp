@@ -3,6 +3,7 @@
 
 #include "core/io/event_json.h"
 #include "core/io/session_header_json.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 
@@ -50,10 +51,8 @@ std::size_t transcriptEventBytes(const session::LedgerEvent &event, const filter
 
 Result<TranscriptDocument> readTranscriptJson(std::string_view text)
 {
-    auto parsed = json::parse(text, "the transcript");
-    if (!parsed)
-        return parsed.error();
-    const Json &doc = *parsed;
+    PBX_TRY(parsed, json::parse(text, "the transcript"));
+    const Json &doc = parsed;
     // Fuzzing found that nlohmann's value(key, fallback) throws when the key holds another type
     // (e.g. "format": 1), so every optional field is read through the json:: helpers.
     const auto format
@@ -67,37 +66,29 @@ Result<TranscriptDocument> readTranscriptJson(std::string_view text)
         return makeError(ErrorCode::Unsupported, "transcript version " + std::to_string(*version)
                                                      + " is newer than this pbx understands ("
                                                      + std::to_string(kTranscriptVersion) + ")");
-    auto header = readSessionHeader(doc);
-    if (!header)
-        return header.error();
+    PBX_TRY(header, readSessionHeader(doc));
     TranscriptDocument out;
-    out.datasetName = header->datasetName;
-    out.settings = header->settings;
-    out.header = std::move(header.value());
+    out.datasetName = header.datasetName;
+    out.settings = header.settings;
+    out.header = std::move(header);
     // The stated spend, checked against the replayed ledger by cost_audit's readers (verify, the
     // GUI): a unit or spend of the wrong type is refused here, never skipped.
     const auto filter = doc.find("filter");
-    auto unit = filter != doc.end() && filter->is_object()
-                    ? json::string(*filter, "unit", "filter")
-                    : Result<std::string>(makeError(ErrorCode::Parse, "filter: missing"));
-    if (!unit)
-        return unit.error();
+    PBX_TRY(unit, filter != doc.end() && filter->is_object()
+                      ? json::string(*filter, "unit", "filter")
+                      : Result<std::string>(makeError(ErrorCode::Parse, "filter: missing")));
     const auto spent = doc.find("spent");
     if (spent == doc.end() || !spent->is_object())
         return makeError(ErrorCode::Parse, "spent: missing (an object is required)");
-    auto spentValue = json::number(*spent, unit->c_str(), "spent");
-    if (!spentValue)
-        return spentValue.error();
-    out.spentUnit = *unit;
-    out.spent = *spentValue;
+    PBX_TRY(spentValue, json::number(*spent, unit.c_str(), "spent"));
+    out.spentUnit = unit;
+    out.spent = spentValue;
     auto events = doc.find("events");
     if (events == doc.end() || !events->is_array())
         return makeError(ErrorCode::Parse, "events: missing (an array is required)");
     for (std::size_t i = 0; i < events->size(); ++i) {
-        auto e = eventFromJson((*events)[i], i);
-        if (!e)
-            return e.error();
-        out.events.push_back(std::move(e.value()));
+        PBX_TRY(e, eventFromJson((*events)[i], i));
+        out.events.push_back(std::move(e));
     }
     return out;
 }

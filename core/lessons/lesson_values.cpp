@@ -108,7 +108,7 @@ Result<double> truthOf(const session::LedgerEvent &event, const data::Table &tab
     if (!table.isPublic())
         return makeError(ErrorCode::Unsupported,
                          "{" + name + "}: true values are shown only for public datasets");
-    if (event.request.strategy || event.request.odp)
+    if (event.request.strategy() || event.request.odp())
         return notFound(name, "only count, sum and mean requests have one true value");
     auto compiled = data::CompiledQuery::compile(event.request.query, table);
     if (!compiled)
@@ -152,9 +152,9 @@ Result<LessonValue> fieldOf(const session::LedgerEvent &event, const std::string
     }
     if (field == "reserved" || field == "settled" || field == "returned" || field == "cell") {
         // Output DP (odp_request.h): E* held at admission, E(cell) settled, and what came back.
-        if (!event.odpRecord)
+        if (!event.odpRecord())
             return notFound(name, "request '" + event.request.id + "' is not an output-DP request");
-        const auto &odp = *event.odpRecord;
+        const auto &odp = *event.odpRecord();
         if (field == "reserved")
             return LessonValue(odp.reservedEpsilon);
         if (field == "settled")
@@ -172,9 +172,9 @@ Result<LessonValue> fieldOf(const session::LedgerEvent &event, const std::string
     if (field == "halfwidth")
         return LessonValue(event.errorBound);
     if (field == "values") {
-        if (!event.strategyRecord)
+        if (!event.strategyRecord())
             return notFound(name, "request '" + event.request.id + "' released one value, not a list");
-        return LessonValue(static_cast<double>(event.strategyRecord->values.size()));
+        return LessonValue(static_cast<double>(event.strategyRecord()->values.size()));
     }
     if (field == "truth") {
         auto t = truthOf(event, s.table(), name);
@@ -192,7 +192,7 @@ Result<LessonValue> coverage(const StepOutcome &o, const std::string &id, const 
     std::size_t covered = 0, total = 0;
     for (std::size_t i = o.firstEvent; i < events.size(); ++i) {
         const auto &e = events[i];
-        if (e.status != session::EventStatus::Released || e.request.strategy || e.request.odp
+        if (e.status != session::EventStatus::Released || e.request.strategy() || e.request.odp()
             || (!id.empty() && e.request.id != id) || !std::isfinite(e.errorBound))
             continue;
         auto truth = truthOf(e, o.session->table(), name);

@@ -80,12 +80,14 @@ std::string answerText(const session::LedgerEvent &e)
 {
     if (e.status == session::EventStatus::Refused)
         return "refused";
-    if (e.strategyRecord)
-        return std::to_string(e.strategyRecord->values.size())
-               + (e.strategyRecord->values.size() == 1 ? " value (listed below)" : " values (listed below)");
-    if (e.odpRecord && e.request.odp && e.request.odp->mechanism == session::OdpMechanism::Svt)
-        return std::to_string(e.odpRecord->answers.size()) + " above/below answers (cell "
-               + (e.odpRecord->cell ? std::to_string(*e.odpRecord->cell) : std::string("worst case")) + ")";
+    if (e.strategyRecord())
+        return std::to_string(e.strategyRecord()->values.size())
+               + (e.strategyRecord()->values.size() == 1 ? " value (listed below)"
+                                                         : " values (listed below)");
+    if (e.odpRecord() && e.request.odp() && e.request.odp()->mechanism == session::OdpMechanism::Svt)
+        return std::to_string(e.odpRecord()->answers.size()) + " above/below answers (cell "
+               + (e.odpRecord()->cell ? std::to_string(*e.odpRecord()->cell) : std::string("worst case"))
+               + ")";
     std::string text = formatNumber(e.answer, 8);
     if (std::isfinite(e.errorBound) && e.errorBound > 0.0)
         text += " ± " + formatNumber(e.errorBound);
@@ -104,10 +106,10 @@ std::string reasonText(const session::LedgerEvent &e)
     }
     if (e.status == session::EventStatus::Released && !e.attempts.empty() && e.attempts.size() > 1)
         text += (text.empty() ? "" : " — ") + std::to_string(e.attempts.size()) + " attempts";
-    if (e.odpRecord)
+    if (e.odpRecord())
         text += (text.empty() ? "" : " — ") + std::string("reserved ε = ")
-                + formatNumber(e.odpRecord->reservedEpsilon)
-                + ", settled ε = " + formatNumber(e.odpRecord->settledEpsilon);
+                + formatNumber(e.odpRecord()->reservedEpsilon)
+                + ", settled ε = " + formatNumber(e.odpRecord()->settledEpsilon);
     return text;
 }
 
@@ -234,8 +236,8 @@ std::string requestsSection(const SessionReport &r)
                    + (joined.empty() ? std::string() : " title=\"" + esc(joined) + "\"") + "><i>"
                    + esc(reason) + "</i></td></tr>\n";
         }
-        if (e.strategyRecord && !e.strategyRecord->values.empty()) {
-            const auto &rec = *e.strategyRecord;
+        if (e.strategyRecord() && !e.strategyRecord()->values.empty()) {
+            const auto &rec = *e.strategyRecord();
             std::string values = "<table border=\"0\" cellspacing=\"0\" cellpadding=\"2\">"
                                  + row({"value", "released", "± error bar"}, true);
             for (std::size_t i = 0; i < rec.values.size(); ++i)

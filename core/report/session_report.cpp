@@ -91,26 +91,6 @@ std::string describeTarget(const session::AccuracyTarget &target)
     return "±" + formatNumber(target.error) + " at " + confidence;
 }
 
-std::string describeRequest(const session::QueryRequest &request)
-{
-    if (request.odp)
-        return "output-DP " + std::string(session::odpMechanismName(request.odp->mechanism));
-    std::string text;
-    const auto &q = request.query;
-    if (request.strategy)
-        text = std::string(session::strategyRequestKindName(request.strategy->kind));
-    else
-        text = std::string(data::aggregateName(q.aggregate));
-    if (!q.column.empty())
-        text += "(" + q.column + ")";
-    if (q.bounds)
-        text += " clipped to [" + formatNumber(q.bounds->lower) + ", " + formatNumber(q.bounds->upper) + "]";
-    if (request.strategy && request.strategy->kind == session::StrategyRequestKind::Derived)
-        text += " of " + request.strategy->of;
-    text += q.where.empty() ? std::string(" over every row") : " where " + q.where;
-    return text;
-}
-
 SessionReport collectReport(const session::Session &session, ReportSource source)
 {
     SessionReport r;
@@ -145,7 +125,7 @@ SessionReport collectReport(const session::Session &session, ReportSource source
         // A BBScheduler, BBImprover or ERMG stream recorded before the exact noise gets the
         // continuous design's note (mechanismNote "<name>:continuous").
         std::string name = e.mechanismName();
-        if (e.request.growing
+        if (e.request.growing()
             && session::recordedNoiseDesign(e, table) == session::GrowingNoiseDesign::Continuous)
             name += ":continuous";
         if (!name.empty() && std::find(r.mechanisms.begin(), r.mechanisms.end(), name) == r.mechanisms.end())

@@ -7,6 +7,7 @@
 
 #include "core/accounting/comparison.h"
 #include "core/filters/privacy_filter.h"
+#include "core/report/event_description.h" // describeRequest: a request in the report's words
 #include "core/session/session.h"
 
 #include <cstdint>
@@ -88,10 +89,6 @@ struct SessionReport
 /// `comparison.unavailable` saying why: the report is made whatever the ledger holds. Cost: one run of every
 /// strategy on the ledger (the comparison view's table).
 SessionReport collectReport(const session::Session &session, ReportSource source);
-
-/// A one-line description of what was asked (aggregate, column,
-/// bounds, predicate; strategy and output-DP requests by kind).
-std::string describeRequest(const session::QueryRequest &request);
 
 /// The accuracy target in words: "±40 at 95 %" or "±5 % (relative) at 95 %".
 std::string describeTarget(const session::AccuracyTarget &target);

@@ -4,6 +4,7 @@
 #include "core/mechanisms/discrete_mechanisms.h"
 #include "core/session/mechanism_choice.h"
 #include "core/session/release/query_shape.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,11 +21,10 @@ Result<double> singleReleaseCharge(bool laplace, const Channel &channel, const A
     using mechanisms::DiscreteNoiseKind;
     const auto kind = laplace ? DiscreteNoiseKind::Laplace : DiscreteNoiseKind::Gaussian;
     if (channel.quantity == "count") {
-        auto noise = mechanisms::DiscreteNoiseMechanism::forAbsoluteError(
-            kind, target.error, target.beta(), static_cast<std::uint64_t>(channel.sensitivity));
-        if (!noise)
-            return noise.error();
-        return noise->cost();
+        PBX_TRY(noise,
+                mechanisms::DiscreteNoiseMechanism::forAbsoluteError(
+                    kind, target.error, target.beta(), static_cast<std::uint64_t>(channel.sensitivity)));
+        return noise.cost();
     }
     auto grid
         = mechanisms::GridMechanism::forAbsoluteError(kind, target.error, target.beta(), channel.sensitivity);
@@ -37,20 +37,15 @@ Result<double> singleReleaseCharge(bool laplace, const Channel &channel, const A
 
 Result<CostPreview> previewCost(const Session &session, const QueryRequest &request)
 {
-    if (request.strategy)
+    if (request.strategy())
         return makeError(
             ErrorCode::Unsupported,
             "histogram, quantile, derived and workload requests show their cost in their own dialog");
-    if (auto valid = checkTargetAndCap(request); !valid)
-        return valid.error();
-    auto query = data::CompiledQuery::compile(request.query, session.table());
-    if (!query)
-        return query.error();
+    PBX_RETURN_IF_ERROR(checkTargetAndCap(request));
+    PBX_TRY(query, data::CompiledQuery::compile(request.query, session.table()));
     const auto &settings = session.settings();
-    auto method = releaseMethodFor(request, settings);
-    if (!method)
-        return method.error();
-    const ReleaseMethod mechanism = *method;
+    PBX_TRY(method, releaseMethodFor(request, settings));
+    const ReleaseMethod mechanism = method;
 
     CostPreview preview;
     preview.mechanism = std::string(releaseMethodName(mechanism));
@@ -59,7 +54,7 @@ Result<CostPreview> previewCost(const Session &session, const QueryRequest &requ
     if (isSingleRelease(mechanism)) {
         // Zero statistics: only the channels' sensitivities are read, which are public.
         const auto shape
-            = QueryShape::of(request.query.aggregate, query->bounds(), data::QueryStatistics{},
+            = QueryShape::of(request.query.aggregate, query.bounds(), data::QueryStatistics{},
                              settings.neighbours, static_cast<double>(session.table().rowCount()));
         auto charge
             = singleReleaseCharge(usesLaplaceNoise(mechanism), shape.channels().front(), request.target);

@@ -129,7 +129,7 @@ std::string eventMechanismName(EventMechanism mechanism, const QueryRequest &req
     case EventMechanism::ExponentialMechanism:
         return "exponential-mechanism";
     case EventMechanism::Workload:
-        return "workload (" + (request.strategy ? request.strategy->strategy.label() : std::string())
+        return "workload (" + (request.strategy() ? request.strategy()->strategy.label() : std::string())
                + ", discrete-laplace)";
     default:
         return {};

@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace pbx::session {
@@ -19,6 +20,24 @@ namespace pbx::session {
 /// Longest request id, in bytes: ids are labels shown in every ledger row (a 100 KB id took 33 s
 /// and 5.9 GB to display). Readers refuse longer ids, and Session::ask refuses them too.
 inline constexpr std::size_t maxRequestIdBytes = 256;
+
+/// The plain release family: a single release, doubling or noise reduction, chosen by
+/// QueryRequest::mechanism (session.h). Holds nothing of its own.
+struct ReleaseRequestSpec
+{
+    friend bool operator==(const ReleaseRequestSpec &, const ReleaseRequestSpec &) = default;
+};
+
+/// The request families, in the order of RequestSpec's alternatives.
+enum class RequestFamily {
+    Release,  ///< ReleaseRequestSpec: single release, doubling, noise reduction
+    Strategy, ///< StrategyRequestSpec: histogram, quantile, derived and workload requests
+    Odp,      ///< OdpRequestSpec: output-DP mechanisms (only the odp filter runs them)
+    Growing,  ///< GrowingRequestSpec: growing-database streams, one attempt per charged epoch
+};
+
+/// What a request asks for beyond its query and target: one alternative per RequestFamily.
+using RequestSpec = std::variant<ReleaseRequestSpec, StrategyRequestSpec, OdpRequestSpec, GrowingRequestSpec>;
 
 /// A query with an accuracy target, as the user issued it.
 struct QueryRequest
@@ -33,12 +52,19 @@ struct QueryRequest
     /// per ask by the caller; not part of the recorded request (the cap applied is max_cost, or,
     /// for a routed unified run, visible in the event's cost and unit).
     std::size_t plannedQueries = 0;
-    /// Set for histogram, quantile, derived and workload requests (strategy_request.h).
-    std::optional<StrategyRequestSpec> strategy;
-    /// Set for output-DP mechanisms (odp_request.h); only the odp filter runs them.
-    std::optional<OdpRequestSpec> odp;
-    /// Set for growing-database streams (growing_request.h): one attempt per charged epoch.
-    std::optional<GrowingRequestSpec> growing;
+    /// The family's own fields (strategy_request.h, odp_request.h, growing_request.h).
+    RequestSpec spec;
+
+    RequestFamily family() const { return static_cast<RequestFamily>(spec.index()); }
+    /// The strategy spec, or null for another family.
+    const StrategyRequestSpec *strategy() const { return std::get_if<StrategyRequestSpec>(&spec); }
+    StrategyRequestSpec *strategy() { return std::get_if<StrategyRequestSpec>(&spec); }
+    /// The output-DP spec, or null for another family.
+    const OdpRequestSpec *odp() const { return std::get_if<OdpRequestSpec>(&spec); }
+    OdpRequestSpec *odp() { return std::get_if<OdpRequestSpec>(&spec); }
+    /// The growing-stream spec, or null for another family.
+    const GrowingRequestSpec *growing() const { return std::get_if<GrowingRequestSpec>(&spec); }
+    GrowingRequestSpec *growing() { return std::get_if<GrowingRequestSpec>(&spec); }
 };
 
 /// One noisy value released by a mechanism (part of an attempt).
@@ -107,6 +133,10 @@ std::string eventMechanismName(EventMechanism mechanism, const QueryRequest &req
 /// for any other text.
 Result<EventMechanism> parseEventMechanism(std::string_view name, const QueryRequest &request);
 
+/// An event's family record: none (plain releases, refusals before a record), or one of the
+/// strategy, output-DP and growing-stream records.
+using EventRecord = std::variant<std::monostate, StrategyRecord, OdpRecord, GrowingRecord>;
+
 struct LedgerEvent
 {
     std::size_t index = 0; ///< position in the ledger, from 0
@@ -125,12 +155,20 @@ struct LedgerEvent
     double spentAfter = 0.0;        ///< the filter's primary spend after this event (ε or ρ)
     double expostSpentAfter = 0.0;  ///< the unified filter's ex-post spend after this event
     double epsilonSpentAfter = 0.0; ///< ε-equivalent of spentAfter at the session δ
-    /// Strategy requests: every released value with its error bar (strategy_request.h).
-    std::optional<StrategyRecord> strategyRecord;
-    /// Output-DP mechanisms: reservation, realised cell and settled cost (odp_request.h).
-    std::optional<OdpRecord> odpRecord;
-    /// Growing-database streams: the epochs released (growing_request.h).
-    std::optional<GrowingRecord> growingRecord;
+    /// What the family recorded beyond attempts, if anything: a strategy request's released values
+    /// with their error bars (strategy_request.h), an output-DP mechanism's reservation, realised
+    /// cell and settled cost (odp_request.h), or a growing stream's epochs (growing_request.h).
+    EventRecord record;
+
+    /// The strategy record, or null when the event has another record or none.
+    const StrategyRecord *strategyRecord() const { return std::get_if<StrategyRecord>(&record); }
+    StrategyRecord *strategyRecord() { return std::get_if<StrategyRecord>(&record); }
+    /// The output-DP record, or null when the event has another record or none.
+    const OdpRecord *odpRecord() const { return std::get_if<OdpRecord>(&record); }
+    OdpRecord *odpRecord() { return std::get_if<OdpRecord>(&record); }
+    /// The growing-stream record, or null when the event has another record or none.
+    const GrowingRecord *growingRecord() const { return std::get_if<GrowingRecord>(&record); }
+    GrowingRecord *growingRecord() { return std::get_if<GrowingRecord>(&record); }
 
     /// eventMechanismName(mechanism, request): the mechanism's recorded name.
     std::string mechanismName() const { return eventMechanismName(mechanism, request); }

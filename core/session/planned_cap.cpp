@@ -10,7 +10,7 @@ std::optional<double> plannedCap(const filters::PrivacyFilter &filter, const Que
                                  std::size_t plannedQueries)
 {
     // A growing stream's per-epoch charges are fixed by its schedule: no cap applies.
-    if (request.maxCost || plannedQueries == 0 || request.growing)
+    if (request.maxCost || plannedQueries == 0 || request.growing())
         return std::nullopt;
     const ReleaseMethod mechanism = request.mechanism.value_or(
         defaultMechanism(filter.kind(), request.query.aggregate, request.target.kind));

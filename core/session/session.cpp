@@ -6,6 +6,7 @@
 #include "core/session/release/release_plan.h"
 #include "core/util/given_parameters.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <cmath>
 #include <string>
@@ -67,7 +68,7 @@ Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::Ta
                              where + ": index " + std::to_string(e.index) + " is out of order");
         if (e.status == EventStatus::Refused && e.cost != 0.0)
             return makeError(ErrorCode::Parse, where + ": a refused request cannot have a cost");
-        if (e.request.odp) { // reserve and settle again (odp_release.h)
+        if (e.request.odp()) { // reserve and settle again (odp_release.h)
             PBX_RETURN_IF_ERROR(replayOdpEvent(*s.m_filter, e));
             s.append(std::move(e));
             continue;
@@ -132,32 +133,36 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
     if (request.id.size() > maxRequestIdBytes)
         return makeError(ErrorCode::InvalidArgument,
                          "the request id is longer than " + std::to_string(maxRequestIdBytes) + " bytes");
-    if (request.odp)
+    switch (request.family()) {
+    case RequestFamily::Odp:
         return askOdp(std::move(request));
-    if (request.growing)
+    case RequestFamily::Growing:
         return askGrowing(std::move(request));
-    PBX_RETURN_IF_ERROR(checkTargetAndCap(request));
-    if (request.strategy)
+    case RequestFamily::Strategy:
+        PBX_RETURN_IF_ERROR(checkTargetAndCap(request));
         return askStrategy(std::move(request));
-    auto query = data::CompiledQuery::compile(request.query, *m_table);
-    if (!query)
-        return query.error();
+    case RequestFamily::Release:
+        PBX_RETURN_IF_ERROR(checkTargetAndCap(request));
+        return askRelease(std::move(request));
+    }
+    return makeError(ErrorCode::InvalidArgument, "unknown request family");
+}
+
+Result<LedgerEvent> Session::askRelease(QueryRequest request)
+{
+    PBX_TRY(query, data::CompiledQuery::compile(request.query, *m_table));
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
 
-    auto method = releaseMethodFor(request, m_settings);
-    if (!method)
-        return method.error();
-    const ReleaseMethod mechanism = *method;
+    PBX_TRY(method, releaseMethodFor(request, m_settings));
+    const ReleaseMethod mechanism = method;
 
     // The random source is opened before anything is charged: if the OS cannot give us bits, the
     // request is refused with nothing spent.
-    auto source = nextNoiseSource();
-    if (!source)
-        return source.error();
-    auto &noise = *source;
-    const ReleaseContext context{QueryShape::of(request.query.aggregate, query->bounds(),
-                                                query->evaluate(privateRows()), m_settings.neighbours,
+    PBX_TRY(source, nextNoiseSource());
+    auto &noise = source;
+    const ReleaseContext context{QueryShape::of(request.query.aggregate, query.bounds(),
+                                                query.evaluate(privateRows()), m_settings.neighbours,
                                                 static_cast<double>(m_table->rowCount())),
                                  *m_filter,
                                  noise,

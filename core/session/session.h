@@ -89,6 +89,8 @@ private:
     /// a seed, else the operating system's. Opened before anything is charged, so a failure (Io)
     /// refuses the request with nothing spent.
     Result<mechanisms::NoiseSource> nextNoiseSource() const;
+    /// Single release, doubling and noise reduction (RequestFamily::Release).
+    Result<LedgerEvent> askRelease(QueryRequest request);
     /// Histogram, quantile, derived and workload requests (strategy_release.cpp).
     Result<LedgerEvent> askStrategy(QueryRequest request);
     /// Output-DP mechanisms: reserve, run, settle (odp_release.cpp).

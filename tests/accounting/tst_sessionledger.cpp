@@ -356,14 +356,14 @@ session::QueryRequest sparseVector(const std::string &id)
 {
     session::QueryRequest r;
     r.id = id;
-    r.odp = session::OdpRequestSpec{};
-    r.odp->mechanism = session::OdpMechanism::Svt;
-    r.odp->svt.column = "group";
-    r.odp->svt.threshold = -1000;
-    r.odp->svt.cutoff = 1;
-    r.odp->svt.epsilon = 1.0;
-    r.odp->svt.epsilon1 = 0.1;
-    r.odp->svt.epsilon2 = 0.4;
+    r.spec = session::OdpRequestSpec{};
+    r.odp()->mechanism = session::OdpMechanism::Svt;
+    r.odp()->svt.column = "group";
+    r.odp()->svt.threshold = -1000;
+    r.odp()->svt.cutoff = 1;
+    r.odp()->svt.epsilon = 1.0;
+    r.odp()->svt.epsilon1 = 0.1;
+    r.odp()->svt.epsilon2 = 0.4;
     return r;
 }
 
@@ -387,7 +387,7 @@ void TestSessionLedger::outputDpReleasesAreSettledEvents()
         auto svt = s->ask(sparseVector(id));
         QVERIFY2(svt.ok(), svt.ok() ? "" : svt.error().message.c_str());
         QCOMPARE(svt->status, EventStatus::Released);
-        QCOMPARE(*svt->odpRecord->cell, 1);
+        QCOMPARE(*svt->odpRecord()->cell, 1);
         PBX_FUZZY_COMPARE(svt->cost, 1.0, 1e-14);
     }
     // ±40 at 90 % by exact discrete Laplace noise (Δ = 1): ε = 0.0568440, rounded up.
@@ -445,9 +445,9 @@ void TestSessionLedger::outputDpDeltaIsAddedByBasic()
         e.status = EventStatus::Released;
         e.mechanism = session::EventMechanism::PtrIqr;
         e.cost = i == 0 ? 0.7 : 1.2;
-        e.odpRecord = session::OdpRecord{};
-        e.odpRecord->settledEpsilon = e.cost;
-        e.odpRecord->guarantee.delta = 1e-7;
+        e.record = session::OdpRecord{};
+        e.odpRecord()->settledEpsilon = e.cost;
+        e.odpRecord()->guarantee.delta = 1e-7;
     }
     auto ledger = accounting::ledgerFromEvents(events, data::Neighbouring::Replace);
     QVERIFY(ledger.ok());

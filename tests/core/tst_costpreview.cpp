@@ -188,7 +188,7 @@ void TestCostPreview::badRequestsAreRefused()
     QVERIFY(!badCap.ok());
     QVERIFY(badCap.error().message.find("per-query maximum") != std::string::npos);
     auto strategy = request(data::Aggregate::Count, "", TargetKind::Absolute, 10.0);
-    strategy.strategy = session::StrategyRequestSpec{};
+    strategy.spec = session::StrategyRequestSpec{};
     auto refused = session::previewCost(*s, strategy);
     QVERIFY(!refused.ok());
     QCOMPARE(refused.error().code, ErrorCode::Unsupported);

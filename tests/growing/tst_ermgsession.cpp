@@ -100,7 +100,7 @@ void TestErmgSession::releasesChargeTheImproversRho()
     QCOMPARE(e->status, EventStatus::Released);
     QCOMPARE(e->mechanismName(), std::string("ermg"));
     QCOMPARE(e->costKind, filters::ChargeKind::Rho);
-    const auto &r = *e->growingRecord;
+    const auto &r = *e->growingRecord();
     // Releases at t = 1000, 2000, …, 28000: (28155 − 1000)/1000 + 1 = 28.
     QCOMPARE(r.plannedEpochs, std::uint64_t{28});
     QCOMPARE(r.epochs.size(), std::size_t{28});
@@ -159,7 +159,7 @@ void TestErmgSession::schedulerEpochsChargeTheirRho()
     c.schedule = growing::ScheduleKind::ZcdpGeometric;
     auto epochs = growing::planEpochs(c, 28155);
     QVERIFY(epochs.ok());
-    const auto &r = *e->growingRecord;
+    const auto &r = *e->growingRecord();
     // t_i = 1000 · 2^i ≤ 28155: 1000, 2000, 4000, 8000, 16000.
     QCOMPARE(r.epochs.size(), std::size_t{5});
     QCOMPARE(r.epochs.size(), epochs->size());
@@ -191,14 +191,14 @@ void TestErmgSession::releasesAreNearTheFit()
     }
     auto fit = growing::fitLogistic(x, y, 0.01, 1e-10);
     QVERIFY(fit.ok());
-    const auto &last = e->growingRecord->epochs.back();
+    const auto &last = e->growingRecord()->epochs.back();
     QCOMPARE(last.start, std::uint64_t{28000});
     // σ_28000 ≈ 0.2/28/√(2ρ_t): every coordinate within the recorded tail bound (w.p. ≥ 1 − β_t).
     for (Eigen::Index j = 0; j < 9; ++j)
         QVERIFY2(std::abs(last.answers[std::size_t(j)] - fit->theta(j)) <= last.bound,
                  qPrintable(QString::number(last.answers[std::size_t(j)] - fit->theta(j))));
     // The noise shrinks as rows accumulate: σ_t ∝ 1/(t√ρ_t) and ρ_t ∝ t^−1.1.
-    QVERIFY(last.scale < e->growingRecord->epochs.front().scale / 2.0);
+    QVERIFY(last.scale < e->growingRecord()->epochs.front().scale / 2.0);
 }
 
 void TestErmgSession::refusalMidStreamKeepsWhatWasReleased()
@@ -210,7 +210,7 @@ void TestErmgSession::refusalMidStreamKeepsWhatWasReleased()
     auto e = s->ask(request(line()));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
-    const auto &r = *e->growingRecord;
+    const auto &r = *e->growingRecord();
     QVERIFY2(!r.epochs.empty() && r.epochs.size() < 28, qPrintable(QString::number(r.epochs.size())));
     QCOMPARE(r.refusedEpoch, std::optional<std::uint64_t>(r.epochs.size()));
     QVERIFY(std::abs(s->filter().spent() - e->cost) < 1e-12);
@@ -246,12 +246,12 @@ void TestErmgSession::transcriptRoundTripAndAudit()
         events.push_back(*back);
     }
     const auto &g = events[0];
-    QCOMPARE(g.request.growing->algorithm, session::GrowingAlgorithm::Ermg);
-    QVERIFY(g.request.growing->ermgImprover);
-    QCOMPARE(g.request.growing->every, std::uint64_t{1000});
-    QCOMPARE(g.request.growing->ermLambda, 0.01);
-    QCOMPARE(g.request.growing->ermTol, 1e-10);
-    QCOMPARE(g.growingRecord->epochs[10].answers, e->growingRecord->epochs[10].answers);
+    QCOMPARE(g.request.growing()->algorithm, session::GrowingAlgorithm::Ermg);
+    QVERIFY(g.request.growing()->ermgImprover);
+    QCOMPARE(g.request.growing()->every, std::uint64_t{1000});
+    QCOMPARE(g.request.growing()->ermLambda, 0.01);
+    QCOMPARE(g.request.growing()->ermTol, 1e-10);
+    QCOMPARE(g.growingRecord()->epochs[10].answers, e->growingRecord()->epochs[10].answers);
     auto audited = session::auditLedger(cps(), s->settings(), events);
     QVERIFY2(audited.ok(), audited ? "" : audited.error().message.c_str());
     QCOMPARE((*audited)->filter().spent(), s->filter().spent());
@@ -266,17 +266,17 @@ void TestErmgSession::transcriptRoundTripAndAudit()
     edited.attempts[2].cost = 1e-6; // a release charged less than its ρ_t
     check(edited, "release 2: it charged ρ = 1e-06, but its schedule gives");
     edited = *e;
-    edited.growingRecord->epochs[0].scale = 0.01; // less noise than ρ_t allows
+    edited.growingRecord()->epochs[0].scale = 0.01; // less noise than ρ_t allows
     check(edited, "release 0: its noise scale or bound");
     edited = *e;
     edited.cost = 0.1;
     check(edited, "not the recorded cost 0.1");
     edited = *e;
-    edited.growingRecord->epochs.pop_back();
+    edited.growingRecord()->epochs.pop_back();
     edited.attempts.pop_back();
     check(edited, "stops after 27 of 28 releases without a refusal");
     edited = *e;
-    edited.request.growing->ermLambda = 0.1; // the parameters no longer give the recorded σ_t
+    edited.request.growing()->ermLambda = 0.1; // the parameters no longer give the recorded σ_t
     check(edited, "release 0: its noise scale or bound");
 }
 

@@ -234,9 +234,9 @@ void TestExactNoise::schedulerAndImproverAnswersAreCountsOverT()
     auto s = openSession(filters::FilterKind::Basic, 1.0);
     auto e = s->ask(request(schedulerLine()));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
-    const auto &r = *e->growingRecord;
+    const auto &r = *e->growingRecord();
     QCOMPARE(r.epochs.size(), std::size_t{5});
-    auto plan = session::growingRunPlan(*e->request.growing, *cps());
+    auto plan = session::growingRunPlan(*e->request.growing(), *cps());
     QVERIFY(plan.ok());
     growing::SchedulerConfig c;
     c.startSize = 1000;
@@ -274,8 +274,8 @@ void TestExactNoise::schedulerAndImproverAnswersAreCountsOverT()
     QVERIFY(session::auditGrowingEvent(*e, *cps(), s->settings()).ok());
     // verify: an answer that is not a count over t (record and release edited alike).
     auto edited = *e;
-    edited.growingRecord->epochs[1].answers[0] += 1e-7;
-    edited.attempts[1].releases[0].value = edited.growingRecord->epochs[1].answers[0];
+    edited.growingRecord()->epochs[1].answers[0] += 1e-7;
+    edited.attempts[1].releases[0].value = edited.growingRecord()->epochs[1].answers[0];
     auto audited = session::auditGrowingEvent(edited, *cps(), s->settings());
     QVERIFY(!audited.ok());
     QVERIFY2(QString::fromStdString(audited.error().message).contains(QStringLiteral("epoch 1: answer 0 (")),
@@ -286,8 +286,8 @@ void TestExactNoise::schedulerAndImproverAnswersAreCountsOverT()
     auto z = openSession(filters::FilterKind::Zcdp, 10.0);
     auto i = z->ask(request(improverLine()));
     QVERIFY2(i.ok(), i ? "" : i.error().message.c_str());
-    QCOMPARE(i->growingRecord->epochs.size(), std::size_t{28});
-    for (const auto &x : i->growingRecord->epochs)
+    QCOMPARE(i->growingRecord()->epochs.size(), std::size_t{28});
+    for (const auto &x : i->growingRecord()->epochs)
         for (const double answer : x.answers)
             QVERIFY(isCountOverT(answer, x.start));
     QVERIFY(session::auditGrowingEvent(*i, *cps(), z->settings()).ok());
@@ -298,9 +298,9 @@ void TestExactNoise::nsgAndPmwgHardAnswersAreCountsOverT()
     auto s = openSession(filters::FilterKind::Basic, 10.0);
     auto e = s->ask(request(nsgLine()));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
-    const auto &nsg = *e->growingRecord->nsg;
+    const auto &nsg = *e->growingRecord()->nsg;
     QVERIFY(!nsg.hard.empty());
-    auto unit = session::growingNsgUnit(*e->request.growing);
+    auto unit = session::growingNsgUnit(*e->request.growing());
     for (const auto &h : nsg.hard) {
         QVERIFY2(isCountOverT(h.answer, h.time), qPrintable(QString::number(h.answer, 'g', 17)));
         const auto noise = session::svtNoiseAt(*unit, h.time);
@@ -314,12 +314,12 @@ void TestExactNoise::nsgAndPmwgHardAnswersAreCountsOverT()
     }
     // The charges are the continuous design's: the first round (7/3)f(1000) = 0.0322581.
     QVERIFY(std::abs(nsg.rounds.front().charge - 0.0322581) < 1e-7);
-    QCOMPARE(nsg.rounds.front().charge, session::nsgRoundCharge(*e->request.growing, *unit, 1000).amount);
+    QCOMPARE(nsg.rounds.front().charge, session::nsgRoundCharge(*e->request.growing(), *unit, 1000).amount);
     QVERIFY(session::auditGrowingEvent(*e, *cps(), s->settings()).ok());
 
     auto m = s->ask(request(pmwgLine()));
     QVERIFY2(m.ok(), m ? "" : m.error().message.c_str());
-    const auto &pmwg = *m->growingRecord->pmwg;
+    const auto &pmwg = *m->growingRecord()->pmwg;
     QVERIFY(!pmwg.hard.empty());
     for (const auto &h : pmwg.hard)
         QVERIFY2(isCountOverT(h.answer, h.time), qPrintable(QString::number(h.answer, 'g', 17)));
@@ -332,9 +332,9 @@ void TestExactNoise::ermgCoefficientsAreGridMultiples()
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
     auto e = s->ask(request(ermgLine()));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
-    auto plan = session::growingRunPlan(*e->request.growing, *cps());
+    auto plan = session::growingRunPlan(*e->request.growing(), *cps());
     QVERIFY(plan.ok());
-    const auto &r = *e->growingRecord;
+    const auto &r = *e->growingRecord();
     QCOMPARE(r.epochs.size(), std::size_t{28});
     for (std::size_t j = 0; j < r.epochs.size(); ++j) {
         const auto &p = (*plan)[j];
@@ -365,8 +365,8 @@ void TestExactNoise::ermgCoefficientsAreGridMultiples()
     QVERIFY(session::auditGrowingEvent(*e, *cps(), s->settings()).ok());
     // verify: a coefficient off the grid (record and release edited alike).
     auto edited = *e;
-    edited.growingRecord->epochs[2].answers[3] += (*plan)[2].grid / 2.0;
-    edited.attempts[2].releases[3].value = edited.growingRecord->epochs[2].answers[3];
+    edited.growingRecord()->epochs[2].answers[3] += (*plan)[2].grid / 2.0;
+    edited.attempts[2].releases[3].value = edited.growingRecord()->epochs[2].answers[3];
     auto audited = session::auditGrowingEvent(edited, *cps(), s->settings());
     QVERIFY(!audited.ok());
     QVERIFY2(QString::fromStdString(audited.error().message)
@@ -382,16 +382,17 @@ void TestExactNoise::failingSourceReleasesNothing()
         // BBScheduler: charged, then the draw fails: an error, and nothing recorded for the stream.
         {
             const auto req = request(schedulerLine());
-            auto plan = session::growingRunPlan(*req.growing, *cps());
+            auto plan = session::growingRunPlan(*req.growing(), *cps());
             StreamInput in;
-            prepare(in, req.growing->queries);
+            prepare(in, req.growing()->queries);
             const growing::PrefixCounts counts(in.masks,
                                                std::span<const std::uint32_t>(in.order).first(28155));
             auto filter = filterOf(filters::FilterKind::Basic, 1.0);
             auto noise = mechanisms::NoiseSource::withBits(std::make_unique<test::FailingBits>(words));
             session::LedgerEvent event;
             session::GrowingRecord record;
-            auto out = session::runLaplaceKStream(*req.growing, *plan, counts, *filter, noise, event, record);
+            auto out
+                = session::runLaplaceKStream(*req.growing(), *plan, counts, *filter, noise, event, record);
             QVERIFY(!out.ok());
             QCOMPARE(out.error().code, ErrorCode::Io);
             QVERIFY2(
@@ -403,14 +404,14 @@ void TestExactNoise::failingSourceReleasesNothing()
         {
             const auto req = request(nsgLine());
             StreamInput in;
-            prepare(in, req.growing->queries);
+            prepare(in, req.growing()->queries);
             const growing::PrefixCounts counts(in.masks,
                                                std::span<const std::uint32_t>(in.order).first(28155));
             auto filter = filterOf(filters::FilterKind::Basic, 10.0);
             auto noise = mechanisms::NoiseSource::withBits(std::make_unique<test::FailingBits>(words));
             session::LedgerEvent event;
             session::GrowingRecord record;
-            auto out = session::runNsgStream(*req.growing, counts, 28155, *filter, noise, event, record);
+            auto out = session::runNsgStream(*req.growing(), counts, 28155, *filter, noise, event, record);
             QVERIFY(!out.ok());
             QCOMPARE(out.error().code, ErrorCode::Io);
             QVERIFY(!record.nsg); // the caller gets no record to append
@@ -425,7 +426,7 @@ void TestExactNoise::failingSourceReleasesNothing()
             session::LedgerEvent event;
             session::GrowingRecord record;
             record.orderSeed = 7;
-            auto out = session::runPmwgStream(*req.growing, in.rows, in.order, 28155, *filter, noise, event,
+            auto out = session::runPmwgStream(*req.growing(), in.rows, in.order, 28155, *filter, noise, event,
                                               record);
             QVERIFY(!out.ok());
             QCOMPARE(out.error().code, ErrorCode::Io);
@@ -435,7 +436,7 @@ void TestExactNoise::failingSourceReleasesNothing()
         // ERMG: the discrete Gaussian draw fails after the first release's charge.
         {
             const auto req = request(ermgLine());
-            auto plan = session::growingRunPlan(*req.growing, *cps());
+            auto plan = session::growingRunPlan(*req.growing(), *cps());
             StreamInput in;
             prepare(in, {});
             auto filter = filterOf(filters::FilterKind::Zcdp, 10.0);
@@ -443,7 +444,7 @@ void TestExactNoise::failingSourceReleasesNothing()
             session::LedgerEvent event;
             session::GrowingRecord record;
             record.end = 28155;
-            auto out = session::runErmgStream(*req.growing, *plan, in.rows,
+            auto out = session::runErmgStream(*req.growing(), *plan, in.rows,
                                               std::span<const std::uint32_t>(in.order).first(28155), *filter,
                                               noise, event, record);
             QVERIFY(!out.ok());

@@ -66,8 +66,8 @@ void TestGrowingSession::pureEpochsAreChargedExactly()
     auto e = s->ask(request(line()));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
-    QVERIFY(e->growingRecord);
-    const auto &r = *e->growingRecord;
+    QVERIFY(e->growingRecord());
+    const auto &r = *e->growingRecord();
     // n = 1000, γ = 1, end = 28,155: epochs at 1000, 2000, 4000, 8000, 16000.
     QCOMPARE(r.plannedEpochs, std::uint64_t{5});
     QCOMPARE(r.epochs.size(), std::size_t{5});
@@ -111,7 +111,7 @@ void TestGrowingSession::zcdpEpochsChargeRho()
     for (std::size_t i = 0; i < 5; ++i) {
         const auto p = schedule->next();
         QCOMPARE(e->attempts[i].cost, p.rho);
-        QCOMPARE(e->growingRecord->epochs[i].epsilon, p.epsilon);
+        QCOMPARE(e->growingRecord()->epochs[i].epsilon, p.epsilon);
         // ρ_i = ρ(1 − r²) r^{2i} with r = ½: 0.0075, 0.001875, …; the box's ε_i²/2 ≤ ρ_i.
         QVERIFY(std::abs(p.rho - 0.0075 / std::pow(4.0, double(i))) < 1e-12);
         QVERIFY(p.epsilon * p.epsilon / 2.0 <= p.rho);
@@ -139,7 +139,7 @@ void TestGrowingSession::answersAreSeededAndNearTheTruth()
     auto eb = b->ask(request(line()));
     QVERIFY(ea.ok() && eb.ok());
     for (std::size_t i = 0; i < 5; ++i)
-        QCOMPARE(ea->growingRecord->epochs[i].answers, eb->growingRecord->epochs[i].answers);
+        QCOMPARE(ea->growingRecord()->epochs[i].answers, eb->growingRecord()->epochs[i].answers);
     // Each answer near the whole table's fraction: Laplace noise of scale 0.008 plus the sampling
     // error of a random prefix of ≥ 1000 rows (sd ≤ 0.016) stay far below 0.08, and within the
     // epoch's bound α_i + s_i (which holds with probability ≥ 0.95 for any arrival order).
@@ -150,7 +150,7 @@ void TestGrowingSession::answersAreSeededAndNearTheTruth()
     const double south = fraction("region == \"south\"");
     const double afam = fraction("ethnicity == \"afam\"");
     QVERIFY(south > 0.25 && south < 0.4);
-    for (const auto &x : ea->growingRecord->epochs) {
+    for (const auto &x : ea->growingRecord()->epochs) {
         QVERIFY(std::abs(x.answers[0] - south) < 0.08);
         QVERIFY(std::abs(x.answers[1] - afam) < 0.08);
         QVERIFY(std::abs(x.answers[0] - south) < x.bound);
@@ -164,8 +164,8 @@ void TestGrowingSession::refusalMidStreamKeepsWhatWasReleased()
     auto e = s->ask(request(line()));
     QVERIFY(e.ok());
     QCOMPARE(e->status, EventStatus::Released);
-    QCOMPARE(e->growingRecord->epochs.size(), std::size_t{2});
-    QCOMPARE(e->growingRecord->refusedEpoch, std::optional<std::uint64_t>(2));
+    QCOMPARE(e->growingRecord()->epochs.size(), std::size_t{2});
+    QCOMPARE(e->growingRecord()->refusedEpoch, std::optional<std::uint64_t>(2));
     QVERIFY(std::abs(e->cost - 0.375) < 1e-12);
     QCOMPARE(s->filter().spent(), e->cost);
     QVERIFY(QString::fromStdString(e->reason).contains(QStringLiteral("epoch 2 (t = 4000) refused")));
@@ -202,12 +202,12 @@ void TestGrowingSession::transcriptRoundTripAndRestore()
         events.push_back(*back);
     }
     const auto &g = events[0];
-    QVERIFY(g.request.growing);
-    QCOMPARE(g.request.growing->queries, e->request.growing->queries);
-    QCOMPARE(g.request.growing->orderSeed, std::optional<std::uint64_t>(7));
-    QCOMPARE(g.growingRecord->epochs.size(), std::size_t{2});
-    QCOMPARE(g.growingRecord->refusedEpoch, std::optional<std::uint64_t>(2));
-    QCOMPARE(g.growingRecord->epochs[1].answers, e->growingRecord->epochs[1].answers);
+    QVERIFY(g.request.growing());
+    QCOMPARE(g.request.growing()->queries, e->request.growing()->queries);
+    QCOMPARE(g.request.growing()->orderSeed, std::optional<std::uint64_t>(7));
+    QCOMPARE(g.growingRecord()->epochs.size(), std::size_t{2});
+    QCOMPARE(g.growingRecord()->refusedEpoch, std::optional<std::uint64_t>(2));
+    QCOMPARE(g.growingRecord()->epochs[1].answers, e->growingRecord()->epochs[1].answers);
     QCOMPARE(g.attempts[1].cost, e->attempts[1].cost);
     auto audited = session::auditLedger(cps(), s->settings(), events);
     QVERIFY2(audited.ok(), audited ? "" : audited.error().message.c_str());
@@ -229,20 +229,20 @@ void TestGrowingSession::auditCatchesEdits()
     edited.attempts[2].cost = 0.01; // an epoch charged less than its schedule
     check(edited, "epoch 2: it charged ε = 0.01, but its schedule gives 0.0625");
     edited = *e;
-    edited.growingRecord->epochs[1].epsilon = 0.5;
+    edited.growingRecord()->epochs[1].epsilon = 0.5;
     check(edited, "epoch 1: it records ε = 0.5");
     edited = *e;
     edited.cost = 0.1;
     check(edited, "not the recorded cost 0.1");
     edited = *e;
-    edited.growingRecord->epochs.pop_back();
+    edited.growingRecord()->epochs.pop_back();
     edited.attempts.pop_back();
     check(edited, "stops after 4 of 5 epochs without a refusal");
     edited = *e;
-    edited.growingRecord->epochs[0].scale = 0.001; // less noise than ε_0 allows
+    edited.growingRecord()->epochs[0].scale = 0.001; // less noise than ε_0 allows
     check(edited, "epoch 0: its noise scale or bound");
     edited = *e;
-    edited.request.growing->gamma = 0.5; // the parameters no longer give the recorded plan
+    edited.request.growing()->gamma = 0.5; // the parameters no longer give the recorded plan
     check(edited, "its plan");
     auto addRemove = s->settings();
     addRemove.neighbours = data::Neighbouring::AddRemove;
@@ -334,7 +334,7 @@ void TestGrowingSession::epochsFeedTheComparison()
     QCOMPARE(origin, std::vector<std::size_t>(5, 0));
     for (std::size_t i = 0; i < 5; ++i) {
         QCOMPARE(ledger->events[i].mechanism, accounting::MechanismKind::PureDp);
-        QCOMPARE(ledger->events[i].epsilon, e->growingRecord->epochs[i].epsilon);
+        QCOMPARE(ledger->events[i].epsilon, e->growingRecord()->epochs[i].epsilon);
     }
     auto basic = accounting::BasicComposition::fromLedger(*ledger);
     QVERIFY(basic.ok());

@@ -79,7 +79,7 @@ void TestImproverSession::runsChargeTheImproversRho()
     QCOMPARE(e->status, EventStatus::Released);
     QCOMPARE(e->mechanismName(), std::string("bbimprover"));
     QCOMPARE(e->costKind, filters::ChargeKind::Rho);
-    const auto &r = *e->growingRecord;
+    const auto &r = *e->growingRecord();
     // Runs at t = 1000, 1100, …, 28100: (28155 − 1000)/100 + 1 = 272.
     QCOMPARE(r.plannedEpochs, std::uint64_t{272});
     QCOMPARE(r.epochs.size(), std::size_t{272});
@@ -120,8 +120,8 @@ void TestImproverSession::runsChargeTheImproversRho()
         request(line(R"("budget":{"kind":"approx","epsilon":1,"delta":1e-6,"conversion":"simple"},)")));
     QVERIFY2(approx.ok(), approx ? "" : approx.error().message.c_str());
     QCOMPARE(approx->costKind, filters::ChargeKind::Rho);
-    QVERIFY(approx->growingRecord->seriesTotal > 0.0 && approx->growingRecord->seriesTotal < 0.5);
-    QVERIFY(approx->cost <= approx->growingRecord->seriesTotal);
+    QVERIFY(approx->growingRecord()->seriesTotal > 0.0 && approx->growingRecord()->seriesTotal < 0.5);
+    QVERIFY(approx->cost <= approx->growingRecord()->seriesTotal);
 }
 
 void TestImproverSession::answersAreNearTheTruth()
@@ -136,11 +136,11 @@ void TestImproverSession::answersAreNearTheTruth()
     const double south = fraction("region == \"south\"");
     // The last runs see ~28,000 rows: the noise (scale ≲ 0.002) and the prefix's sampling error
     // stay well below 0.03, and below the run's bound.
-    const auto &last = e->growingRecord->epochs.back();
+    const auto &last = e->growingRecord()->epochs.back();
     QVERIFY2(std::abs(last.answers[0] - south) < 0.03, qPrintable(QString::number(last.answers[0])));
     QVERIFY(std::abs(last.answers[0] - south) < last.bound);
     // The bound improves as rows accumulate (the point of BBImprover).
-    QVERIFY(last.bound < e->growingRecord->epochs.front().bound);
+    QVERIFY(last.bound < e->growingRecord()->epochs.front().bound);
 }
 
 void TestImproverSession::refusalMidStreamKeepsWhatWasReleased()
@@ -159,7 +159,7 @@ void TestImproverSession::refusalMidStreamKeepsWhatWasReleased()
     auto e = s->ask(request(line()));
     QVERIFY(e.ok());
     QCOMPARE(e->status, EventStatus::Released);
-    const auto &r = *e->growingRecord;
+    const auto &r = *e->growingRecord();
     QVERIFY(!r.epochs.empty() && r.epochs.size() < 272);
     QCOMPARE(r.refusedEpoch, std::optional<std::uint64_t>(r.epochs.size()));
     QVERIFY(std::abs(s->filter().spent() - e->cost) < 1e-12);
@@ -193,11 +193,11 @@ void TestImproverSession::transcriptRoundTripAndRestore()
         events.push_back(*back);
     }
     const auto &g = events[0];
-    QCOMPARE(g.request.growing->algorithm, session::GrowingAlgorithm::BBImprover);
-    QCOMPARE(g.request.growing->decay, 0.1);
-    QCOMPARE(g.request.growing->every, std::uint64_t{100});
-    QCOMPARE(g.growingRecord->epochs.size(), std::size_t{272});
-    QCOMPARE(g.growingRecord->epochs[100].answers, e->growingRecord->epochs[100].answers);
+    QCOMPARE(g.request.growing()->algorithm, session::GrowingAlgorithm::BBImprover);
+    QCOMPARE(g.request.growing()->decay, 0.1);
+    QCOMPARE(g.request.growing()->every, std::uint64_t{100});
+    QCOMPARE(g.growingRecord()->epochs.size(), std::size_t{272});
+    QCOMPARE(g.growingRecord()->epochs[100].answers, e->growingRecord()->epochs[100].answers);
     QCOMPARE(g.attempts[100].cost, e->attempts[100].cost);
     auto audited = session::auditLedger(cps(), s->settings(), events);
     QVERIFY2(audited.ok(), audited ? "" : audited.error().message.c_str());
@@ -219,23 +219,23 @@ void TestImproverSession::auditCatchesEdits()
     edited.attempts[2].cost = 1e-6; // a run charged less than its ρ_t
     check(edited, "run 2: it charged ρ = 1e-06, but its schedule gives");
     edited = *e;
-    edited.growingRecord->epochs[1].rho = 0.5;
+    edited.growingRecord()->epochs[1].rho = 0.5;
     check(edited, "run 1: it records ε =");
     edited = *e;
     edited.cost = 0.1;
     check(edited, "not the recorded cost 0.1");
     edited = *e;
-    edited.growingRecord->epochs.pop_back();
+    edited.growingRecord()->epochs.pop_back();
     edited.attempts.pop_back();
     check(edited, "stops after 271 of 272 runs without a refusal");
     edited = *e;
-    edited.growingRecord->epochs[0].scale = 1e-5; // less noise than ε_t allows
+    edited.growingRecord()->epochs[0].scale = 1e-5; // less noise than ε_t allows
     check(edited, "run 0: its noise scale or bound");
     edited = *e;
-    edited.request.growing->every = 50; // the parameters no longer give the recorded plan
+    edited.request.growing()->every = 50; // the parameters no longer give the recorded plan
     check(edited, "its plan");
     edited = *e;
-    edited.growingRecord->seriesTotal = 1.0;
+    edited.growingRecord()->seriesTotal = 1.0;
     check(edited, "its series total 1");
 }
 
@@ -253,7 +253,7 @@ void TestImproverSession::runsFeedTheComparison()
     for (std::size_t j = 0; j < 272; ++j) {
         // The box is ε_t-DP (pure), which implies the filter's ρ_t: the sounder, tighter record.
         QCOMPARE(ledger->events[j].mechanism, accounting::MechanismKind::PureDp);
-        QCOMPARE(ledger->events[j].epsilon, e->growingRecord->epochs[j].epsilon);
+        QCOMPARE(ledger->events[j].epsilon, e->growingRecord()->epochs[j].epsilon);
         QVERIFY(ledger->events[j].epsilon * ledger->events[j].epsilon / 2.0 <= e->attempts[j].cost);
         epsilonSum += ledger->events[j].epsilon;
     }

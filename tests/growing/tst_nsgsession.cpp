@@ -79,14 +79,14 @@ void TestNsgSession::roundsAreChargedWhenTheyOpen()
     QCOMPARE(e->status, EventStatus::Released);
     QCOMPARE(e->mechanismName(), std::string("nsg"));
     QCOMPARE(e->costKind, filters::ChargeKind::PureEpsilon);
-    const auto &r = *e->growingRecord->nsg;
+    const auto &r = *e->growingRecord()->nsg;
     QCOMPARE(r.checkpoints.size(), std::size_t{40});
     QCOMPARE(r.checkpoints.front().time, std::uint64_t{1000});
     QCOMPARE(r.checkpoints.back().time, std::uint64_t{28155});
     QVERIFY(!r.hard.empty());
     QCOMPARE(e->attempts.size(), r.rounds.size());
     // σ_n: the lab's 0.071 (ε = 1, c₀ = 10, p = ½, n = 1000) scaled by (W + (4/3)f(n))/W = 72⅓/71.
-    auto lab = growing::nsgNoiseUnit(*session::growingNsgConfig(*req.growing));
+    auto lab = growing::nsgNoiseUnit(*session::growingNsgConfig(*req.growing()));
     QVERIFY(lab.ok());
     QVERIFY(std::abs(lab->sigmaN - 0.071) < 1e-9);
     QVERIFY(r.sigmaN >= lab->sigmaN * (72.0 + 1.0 / 3.0) / 71.0);
@@ -101,7 +101,7 @@ void TestNsgSession::roundsAreChargedWhenTheyOpen()
         QVERIFY(std::abs(r.rounds[i].charge - expected) < 1e-12);
         QVERIFY(r.rounds[i].charge >= expected);
         QCOMPARE(e->attempts[i].cost, r.rounds[i].charge);
-        QCOMPARE(r.rounds[i].charge, session::nsgRoundCharge(*req.growing, unit, r.rounds[i].start).amount);
+        QCOMPARE(r.rounds[i].charge, session::nsgRoundCharge(*req.growing(), unit, r.rounds[i].start).amount);
         if (i < r.hard.size()) {
             QCOMPARE(*r.rounds[i].halt, r.hard[i].time);
             // Never more ⊤ answers by t than the cap H(t).
@@ -134,9 +134,9 @@ void TestNsgSession::zcdpRoundsChargeRho()
     auto e = s->ask(req);
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->costKind, filters::ChargeKind::Rho);
-    const auto &r = *e->growingRecord->nsg;
+    const auto &r = *e->growingRecord()->nsg;
     // zCDP: the lab's σ_n as is; each round ((7/3)f(s_i))²/2, which sums to the lab's realised ρ.
-    auto lab = growing::nsgNoiseUnit(*session::growingNsgConfig(*req.growing));
+    auto lab = growing::nsgNoiseUnit(*session::growingNsgConfig(*req.growing()));
     QCOMPARE(r.sigmaN, lab->sigmaN);
     const growing::NoiseUnit unit{1000, r.sigmaN, 0.5};
     for (const auto &round : r.rounds) {
@@ -165,7 +165,7 @@ void TestNsgSession::refusalMidStreamKeepsWhatWasReleased()
     auto e = s->ask(request(line()));
     QVERIFY(e.ok());
     QCOMPARE(e->status, EventStatus::Released);
-    const auto &r = *e->growingRecord;
+    const auto &r = *e->growingRecord();
     QCOMPARE(r.nsg->rounds.size(), std::size_t{1});
     QCOMPARE(r.refusedEpoch, std::optional<std::uint64_t>(1));
     QVERIFY(std::abs(e->cost - 7.0 / 3.0 / (1000.0 * r.nsg->sigmaN)) < 1e-9);
@@ -196,11 +196,11 @@ void TestNsgSession::transcriptRoundTripAndAudit()
         events.push_back(*back);
     }
     const auto &g = events[0];
-    QCOMPARE(g.request.growing->algorithm, session::GrowingAlgorithm::Nsg);
-    QCOMPARE(g.request.growing->nsgThreshold, 0.3);
-    QCOMPARE(g.request.growing->nsgCheckpoints, std::uint64_t{40});
-    QCOMPARE(g.growingRecord->nsg->rounds.size(), e->growingRecord->nsg->rounds.size());
-    QCOMPARE(g.growingRecord->nsg->hard.back().answer, e->growingRecord->nsg->hard.back().answer);
+    QCOMPARE(g.request.growing()->algorithm, session::GrowingAlgorithm::Nsg);
+    QCOMPARE(g.request.growing()->nsgThreshold, 0.3);
+    QCOMPARE(g.request.growing()->nsgCheckpoints, std::uint64_t{40});
+    QCOMPARE(g.growingRecord()->nsg->rounds.size(), e->growingRecord()->nsg->rounds.size());
+    QCOMPARE(g.growingRecord()->nsg->hard.back().answer, e->growingRecord()->nsg->hard.back().answer);
     auto audited = session::auditLedger(cps(), s->settings(), events);
     QVERIFY2(audited.ok(), audited ? "" : audited.error().message.c_str());
     QCOMPARE((*audited)->filter().spent(), s->filter().spent());
@@ -215,19 +215,19 @@ void TestNsgSession::transcriptRoundTripAndAudit()
     edited.attempts[1].cost = 0.001;
     check(edited, "round 1: it charged ε = 0.001, but opening at t = ");
     edited = *e;
-    edited.growingRecord->nsg->rounds[1].charge = 0.001;
+    edited.growingRecord()->nsg->rounds[1].charge = 0.001;
     check(edited, "round 1: it charged");
     edited = *e;
-    edited.growingRecord->nsg->sigmaN = 0.5; // more noise claimed than drawn
+    edited.growingRecord()->nsg->sigmaN = 0.5; // more noise claimed than drawn
     check(edited, "its noise unit σ_n = 0.5");
     edited = *e;
     edited.cost = 0.01;
     check(edited, "not the recorded cost 0.01");
     edited = *e;
-    edited.growingRecord->nsg->checkpoints.pop_back();
+    edited.growingRecord()->nsg->checkpoints.pop_back();
     check(edited, "stops after 39 of 40 checkpoints");
     edited = *e;
-    edited.growingRecord->nsg->hard[0].scale = 1e-6;
+    edited.growingRecord()->nsg->hard[0].scale = 1e-6;
     check(edited, "round 0: its numeric answer's noise scale");
 }
 
@@ -238,7 +238,7 @@ void TestNsgSession::roundsFeedTheComparison()
     QVERIFY(e.ok());
     auto ledger = accounting::ledgerFromSession(*s);
     QVERIFY2(ledger.ok(), ledger ? "" : ledger.error().message.c_str());
-    const auto &rounds = e->growingRecord->nsg->rounds;
+    const auto &rounds = e->growingRecord()->nsg->rounds;
     QCOMPARE(ledger->events.size(), rounds.size());
     for (std::size_t i = 0; i < rounds.size(); ++i) {
         QCOMPARE(ledger->events[i].mechanism, accounting::MechanismKind::PureDp);
@@ -277,7 +277,7 @@ void TestNsgSession::badValuesSpendNothing()
     }
     // Parses, but refused by ask with nothing spent: too many checkpoints, add/remove neighbours.
     auto many = request(line());
-    many.growing->nsgCheckpoints = 20000;
+    many.growing()->nsgCheckpoints = 20000;
     auto s = openSession(filters::FilterKind::Basic, 10.0);
     auto e = s->ask(many);
     QVERIFY(!e.ok());

@@ -83,7 +83,7 @@ void TestPmwgSession::roundsAreChargedWhenTheyOpen()
     QCOMPARE(e->status, EventStatus::Released);
     QCOMPARE(e->mechanismName(), std::string("pmwg"));
     QCOMPARE(e->costKind, filters::ChargeKind::PureEpsilon);
-    const auto &r = *e->growingRecord->pmwg;
+    const auto &r = *e->growingRecord()->pmwg;
     QCOMPARE(r.universe, std::uint64_t{160});
     QCOMPARE(r.checkpoints.size(), std::size_t{40});
     QCOMPARE(r.checkpoints.front().time, std::uint64_t{14000});
@@ -111,7 +111,8 @@ void TestPmwgSession::roundsAreChargedWhenTheyOpen()
         QVERIFY(r.rounds[i].charge >= expected);
         QVERIFY(std::abs(r.rounds[i].charge - expected) < 1e-12);
         QCOMPARE(e->attempts[i].cost, r.rounds[i].charge);
-        QCOMPARE(r.rounds[i].charge, session::pmwgRoundCharge(*req.growing, unit, r.rounds[i].start).amount);
+        QCOMPARE(r.rounds[i].charge,
+                 session::pmwgRoundCharge(*req.growing(), unit, r.rounds[i].start).amount);
         if (i < r.hard.size()) {
             QCOMPARE(*r.rounds[i].halt, r.hard[i].time);
             QVERIFY(i + 1 <= cap.at(14000, r.hard[i].time)); // never more ⊤ by t than H(t)
@@ -137,7 +138,7 @@ void TestPmwgSession::roundsAreChargedWhenTheyOpen()
     // The same request runs the same stream (seeded order, seeded queries, the session's seed).
     auto again = openSession(filters::FilterKind::Basic, 10.0)->ask(req);
     QVERIFY(again.ok());
-    QCOMPARE(again->growingRecord->pmwg->hard.size(), r.hard.size());
+    QCOMPARE(again->growingRecord()->pmwg->hard.size(), r.hard.size());
     QCOMPARE(again->cost, e->cost);
 }
 
@@ -148,7 +149,7 @@ void TestPmwgSession::zcdpRoundsChargeRho()
     auto e = s->ask(req);
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->costKind, filters::ChargeKind::Rho);
-    const auto &r = *e->growingRecord->pmwg;
+    const auto &r = *e->growingRecord()->pmwg;
     // zCDP: the lab's σ_n as is, (7/3)√(B/(2ρ))/n with B = 1 + c₀(3−2p)/(2(1−p)) = 81.
     QVERIFY(std::abs(r.sigmaN - 7.0 / 3.0 * std::sqrt(81.0 / 1.0) / 14000.0) < 1e-9);
     const growing::NoiseUnit unit{14000, r.sigmaN, 0.5};
@@ -179,7 +180,7 @@ void TestPmwgSession::refusalMidStreamKeepsWhatWasReleased()
     auto e = s->ask(request(line()));
     QVERIFY(e.ok());
     QCOMPARE(e->status, EventStatus::Released);
-    const auto &r = *e->growingRecord;
+    const auto &r = *e->growingRecord();
     QCOMPARE(r.pmwg->rounds.size(), std::size_t{2});
     QCOMPARE(r.refusedEpoch, std::optional<std::uint64_t>(2));
     QCOMPARE(r.pmwg->hard.size(), std::size_t{2});
@@ -199,7 +200,7 @@ void TestPmwgSession::refusalMidStreamKeepsWhatWasReleased()
     QVERIFY(n.ok());
     QCOMPARE(n->status, EventStatus::Refused);
     QCOMPARE(none->filter().spent(), 0.0);
-    QCOMPARE(answerCount(*n->growingRecord->pmwg), std::size_t{0});
+    QCOMPARE(answerCount(*n->growingRecord()->pmwg), std::size_t{0});
     QVERIFY(QString::fromStdString(n->reason).contains(QStringLiteral("nothing was released")));
     QVERIFY(session::auditGrowingEvent(*n, *cps(), none->settings()).ok());
 }
@@ -216,13 +217,13 @@ void TestPmwgSession::transcriptRoundTripAndAudit()
         events.push_back(*back);
     }
     const auto &g = events[0];
-    QCOMPARE(g.request.growing->algorithm, session::GrowingAlgorithm::Pmwg);
-    QCOMPARE(g.request.growing->pmwg.threshold, 0.05);
-    QCOMPARE(g.request.growing->pmwg.perCheckpoint, std::uint64_t{25});
-    QCOMPARE(g.growingRecord->pmwg->rounds.size(), e->growingRecord->pmwg->rounds.size());
-    QCOMPARE(g.growingRecord->pmwg->hard.back().answer, e->growingRecord->pmwg->hard.back().answer);
-    QCOMPARE(g.growingRecord->pmwg->checkpoints.back().answers,
-             e->growingRecord->pmwg->checkpoints.back().answers);
+    QCOMPARE(g.request.growing()->algorithm, session::GrowingAlgorithm::Pmwg);
+    QCOMPARE(g.request.growing()->pmwg.threshold, 0.05);
+    QCOMPARE(g.request.growing()->pmwg.perCheckpoint, std::uint64_t{25});
+    QCOMPARE(g.growingRecord()->pmwg->rounds.size(), e->growingRecord()->pmwg->rounds.size());
+    QCOMPARE(g.growingRecord()->pmwg->hard.back().answer, e->growingRecord()->pmwg->hard.back().answer);
+    QCOMPARE(g.growingRecord()->pmwg->checkpoints.back().answers,
+             e->growingRecord()->pmwg->checkpoints.back().answers);
     auto audited = session::auditLedger(cps(), s->settings(), events);
     QVERIFY2(audited.ok(), audited ? "" : audited.error().message.c_str());
     QCOMPARE((*audited)->filter().spent(), s->filter().spent());
@@ -237,35 +238,35 @@ void TestPmwgSession::transcriptRoundTripAndAudit()
     edited.attempts[1].cost = 0.001;
     check(edited, "round 1: it charged ε = 0.001, but opening at t = ");
     edited = *e;
-    edited.growingRecord->pmwg->rounds[1].charge = 0.001;
+    edited.growingRecord()->pmwg->rounds[1].charge = 0.001;
     check(edited, "round 1: it charged");
     edited = *e;
-    edited.growingRecord->pmwg->rounds[1].start += 1;
+    edited.growingRecord()->pmwg->rounds[1].start += 1;
     check(edited, "round 1: it does not open at t = ");
     edited = *e;
-    edited.growingRecord->pmwg->sigmaN = 0.5; // more noise claimed than drawn
+    edited.growingRecord()->pmwg->sigmaN = 0.5; // more noise claimed than drawn
     check(edited, "noise unit σ_n = 0.5");
     edited = *e;
     edited.cost = 0.01;
     check(edited, "not the recorded cost 0.01");
     edited = *e;
-    edited.growingRecord->pmwg->checkpoints.pop_back();
+    edited.growingRecord()->pmwg->checkpoints.pop_back();
     check(edited, "stops after 39 of 40 checkpoints");
     edited = *e;
     // An easy answer not from x̂: the first answer of checkpoint 5 that is not a ⊤ answer.
     std::size_t easy = 0;
     const auto isHard = [&](std::size_t k) {
-        for (const auto &h : e->growingRecord->pmwg->hard)
+        for (const auto &h : e->growingRecord()->pmwg->hard)
             if (h.query == 5 * 25 + k)
                 return true;
         return false;
     };
     while (isHard(easy))
         ++easy;
-    edited.growingRecord->pmwg->checkpoints[5].answers[easy] += 0.01;
+    edited.growingRecord()->pmwg->checkpoints[5].answers[easy] += 0.01;
     check(edited, "of the replayed public histogram");
     edited = *e;
-    edited.growingRecord->pmwg->hard[0].answer += 0.01; // x̂ then moves differently
+    edited.growingRecord()->pmwg->hard[0].answer += 0.01; // x̂ then moves differently
     check(edited, "released answer differs");
 }
 
@@ -276,7 +277,7 @@ void TestPmwgSession::roundsFeedTheComparison()
     QVERIFY(e.ok());
     auto ledger = accounting::ledgerFromSession(*s);
     QVERIFY2(ledger.ok(), ledger ? "" : ledger.error().message.c_str());
-    const auto &rounds = e->growingRecord->pmwg->rounds;
+    const auto &rounds = e->growingRecord()->pmwg->rounds;
     QCOMPARE(ledger->events.size(), rounds.size());
     for (std::size_t i = 0; i < rounds.size(); ++i) {
         QCOMPARE(ledger->events[i].mechanism, accounting::MechanismKind::PureDp);
@@ -318,7 +319,7 @@ void TestPmwgSession::badValuesSpendNothing()
     }
     // Parses, but refused by ask with nothing spent: too many questions, add/remove neighbours.
     auto many = request(line());
-    many.growing->pmwg.perCheckpoint = 10000;
+    many.growing()->pmwg.perCheckpoint = 10000;
     auto s = openSession(filters::FilterKind::Basic, 10.0);
     auto e = s->ask(many);
     QVERIFY(!e.ok());

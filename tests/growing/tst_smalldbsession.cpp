@@ -106,7 +106,7 @@ void TestSmallDbSession::epochsChargeTheirEpsilon()
     QCOMPARE(e->status, EventStatus::Released);
     QCOMPARE(e->mechanismName(), std::string("smalldb"));
     QCOMPARE(e->costKind, filters::ChargeKind::PureEpsilon);
-    const auto &r = *e->growingRecord;
+    const auto &r = *e->growingRecord();
     const auto plan = epochs();
     // t_i = 1000 · 2^i ≤ 28155: five epochs.
     QCOMPARE(plan.size(), std::size_t{5});
@@ -143,7 +143,7 @@ void TestSmallDbSession::zcdpEpochsChargeTheirRho()
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->costKind, filters::ChargeKind::Rho);
     const auto plan = epochs(growing::ScheduleKind::ZcdpGeometric, {growing::BudgetKind::Zcdp, 1.0, 0.5});
-    const auto &r = *e->growingRecord;
+    const auto &r = *e->growingRecord();
     QCOMPARE(r.epochs.size(), plan.size());
     for (std::size_t i = 0; i < plan.size(); ++i) {
         QCOMPARE(e->attempts[i].cost, plan[i].privacy.rho);
@@ -164,7 +164,7 @@ void TestSmallDbSession::answersAreTheSyntheticDatabases()
     QVERIFY(inst.ok() && db.ok());
     auto order = growing::arrivalOrder(pbx::test::PublicRows(*cps()), "random", 7);
     QVERIFY(order.ok());
-    for (const auto &x : e->growingRecord->epochs) {
+    for (const auto &x : e->growingRecord()->epochs) {
         QCOMPARE(db->answers(x.cells), x.answers);
         // Every answer is a multiple of 1/m.
         for (double a : x.answers)
@@ -197,7 +197,7 @@ void TestSmallDbSession::refusalMidStreamKeepsWhatWasReleased()
     auto e = s->ask(request(line()));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
-    const auto &r = *e->growingRecord;
+    const auto &r = *e->growingRecord();
     const auto plan = epochs();
     QVERIFY2(!r.epochs.empty() && r.epochs.size() < 5, qPrintable(QString::number(r.epochs.size())));
     QCOMPARE(r.refusedEpoch, std::optional<std::uint64_t>(r.epochs.size()));
@@ -233,11 +233,11 @@ void TestSmallDbSession::transcriptRoundTripAndAudit()
         events.push_back(*back);
     }
     const auto &g = events[0];
-    QCOMPARE(g.request.growing->algorithm, session::GrowingAlgorithm::SmallDb);
-    QCOMPARE(g.request.growing->smallDbSize, std::uint64_t{8});
-    QCOMPARE(g.request.growing->schedule, growing::ScheduleKind::Geometric);
-    QCOMPARE(g.growingRecord->epochs[3].cells, e->growingRecord->epochs[3].cells);
-    QCOMPARE(g.growingRecord->epochs[3].answers, e->growingRecord->epochs[3].answers);
+    QCOMPARE(g.request.growing()->algorithm, session::GrowingAlgorithm::SmallDb);
+    QCOMPARE(g.request.growing()->smallDbSize, std::uint64_t{8});
+    QCOMPARE(g.request.growing()->schedule, growing::ScheduleKind::Geometric);
+    QCOMPARE(g.growingRecord()->epochs[3].cells, e->growingRecord()->epochs[3].cells);
+    QCOMPARE(g.growingRecord()->epochs[3].answers, e->growingRecord()->epochs[3].answers);
     auto audited = session::auditLedger(cps(), s->settings(), events);
     QVERIFY2(audited.ok(), audited ? "" : audited.error().message.c_str());
     QCOMPARE((*audited)->filter().spent(), s->filter().spent());
@@ -252,17 +252,17 @@ void TestSmallDbSession::transcriptRoundTripAndAudit()
     edited.attempts[1].cost = 0.01; // an epoch charged less than its ε_i
     check(edited, "epoch 1: it charged ε = 0.01, but its schedule gives");
     edited = *e;
-    edited.growingRecord->epochs[2].epsilon = 0.9;
+    edited.growingRecord()->epochs[2].epsilon = 0.9;
     check(edited, "epoch 2: it records ε = 0.9");
     edited = *e;
-    edited.growingRecord->epochs[0].cells[0] += 1; // nine rows
+    edited.growingRecord()->epochs[0].cells[0] += 1; // nine rows
     check(edited, "epoch 0: its synthetic database is not 8 elements");
     edited = *e;
-    edited.growingRecord->epochs[0].answers[0] += 0.125;
+    edited.growingRecord()->epochs[0].answers[0] += 0.125;
     edited.attempts[0].releases[0].value += 0.125;
     check(edited, "epoch 0: its released answers are not its synthetic database's");
     edited = *e;
-    edited.request.growing->smallDbSize = 6;
+    edited.request.growing()->smallDbSize = 6;
     check(edited, "epoch 0: its synthetic database is not 6 elements");
 }
 
@@ -317,7 +317,7 @@ void TestSmallDbSession::badValuesSpendNothing()
     // A request built in code with m = 12 (no reader in between): ask refuses it before charging.
     auto s = openSession(filters::FilterKind::Basic, 2.0);
     auto big = request(line());
-    big.growing->smallDbSize = 12;
+    big.growing()->smallDbSize = 12;
     auto e = s->ask(big);
     QVERIFY(!e.ok());
     QVERIFY2(

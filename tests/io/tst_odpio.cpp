@@ -92,20 +92,20 @@ void TestOdpIo::requestRoundTrip()
                                  R"("c":3,"epsilon":0.5,"svt_share":0.4,"sensitivity":2})",
                                  4);
     QVERIFY(r.ok());
-    QVERIFY(r->odp.has_value());
-    QCOMPARE(r->odp->svt.column, std::string("education"));
-    QCOMPARE(r->odp->svt.threshold, std::int64_t{1000});
-    QCOMPARE(r->odp->svt.cutoff, 3);
-    QCOMPARE(r->odp->svt.epsilon, 0.5);
-    QCOMPARE(r->odp->svt.svtShare, 0.4);
-    QCOMPARE(r->odp->svt.sensitivity, 2.0);
+    QVERIFY(r->odp());
+    QCOMPARE(r->odp()->svt.column, std::string("education"));
+    QCOMPARE(r->odp()->svt.threshold, std::int64_t{1000});
+    QCOMPARE(r->odp()->svt.cutoff, 3);
+    QCOMPARE(r->odp()->svt.epsilon, 0.5);
+    QCOMPARE(r->odp()->svt.svtShare, 0.4);
+    QCOMPARE(r->odp()->svt.sensitivity, 2.0);
     io::json::Json written = io::json::Json::object();
     io::writeRequest(*r, written);
     auto again = io::readRequest(written, "again");
     QVERIFY(again.ok());
-    QCOMPARE(again->odp->svt.threshold, std::int64_t{1000});
-    QCOMPARE(again->odp->svt.svtShare, 0.4);
-    QVERIFY(!again->odp->svt.epsilon1.has_value());
+    QCOMPARE(again->odp()->svt.threshold, std::int64_t{1000});
+    QCOMPARE(again->odp()->svt.svtShare, 0.4);
+    QVERIFY(!again->odp()->svt.epsilon1.has_value());
 }
 
 void TestOdpIo::badRequests()
@@ -120,18 +120,18 @@ void TestOdpIo::badRequests()
     PBX_VERIFY_ERROR(io::readRequestLine(R"({"mechanism":"svt","threshold":10,"c":1})", 5), Parse, "epsilon");
     auto table = test::syntheticTable();
     auto r = svtRequest("s", 0.5);
-    r.odp->svt.sensitivity = 0.5;
+    r.odp()->svt.sensitivity = 0.5;
     PBX_VERIFY_ERROR(session::checkOdpRequest(r, *table, filters::FilterKind::Odp), InvalidArgument,
                      "sensitivity: must be a whole number");
     r = svtRequest("s", 0.5);
-    r.odp->svt.column = "salary";
+    r.odp()->svt.column = "salary";
     PBX_VERIFY_ERROR(session::checkOdpRequest(r, *table, filters::FilterKind::Odp), NotFound, "salary");
     r = svtRequest("s", 0.5);
-    r.odp->svt.epsilon1 = 0.3;
-    r.odp->svt.epsilon2 = 0.2;
+    r.odp()->svt.epsilon1 = 0.3;
+    r.odp()->svt.epsilon2 = 0.2;
     PBX_VERIFY_ERROR(session::checkOdpRequest(r, *table, filters::FilterKind::Odp), InvalidArgument,
                      "must exceed epsilon1 + epsilon2");
-    r.odp->svt.epsilon2.reset();
+    r.odp()->svt.epsilon2.reset();
     PBX_VERIFY_ERROR(session::checkOdpRequest(r, *table, filters::FilterKind::Odp), InvalidArgument,
                      "give both or neither");
 }
@@ -161,8 +161,8 @@ void TestOdpIo::svtPartitionAndSettlement()
     auto e = s->ask(svtRequest("s1", 0.5));
     QVERIFY(e.ok());
     QCOMPARE(e->status, session::EventStatus::Released);
-    QVERIFY(e->odpRecord.has_value());
-    const auto &r = *e->odpRecord;
+    QVERIFY(e->odpRecord());
+    const auto &r = *e->odpRecord();
     QCOMPARE(r.cell.value_or(-1), 1);
     QCOMPARE(r.answers, std::vector<bool>{true});
     QCOMPARE(r.releases.size(), std::size_t{1});
@@ -174,9 +174,9 @@ void TestOdpIo::svtPartitionAndSettlement()
     // Threshold 100000: nothing is flagged, j = 0, and only ε₁ is paid; the rest is returned.
     auto none = s->ask(svtRequest("s2", 0.5, 100000));
     QVERIFY(none.ok());
-    QCOMPARE(none->odpRecord->cell.value_or(-1), 0);
-    QCOMPARE(none->odpRecord->answers, (std::vector<bool>{false, false}));
-    QCOMPARE(none->cost, none->odpRecord->epsilon1);
+    QCOMPARE(none->odpRecord()->cell.value_or(-1), 0);
+    QCOMPARE(none->odpRecord()->answers, (std::vector<bool>{false, false}));
+    QCOMPARE(none->cost, none->odpRecord()->epsilon1);
     QVERIFY(none->cost < 0.1); // Lyu et al.'s split of 0.25 for c = 1: ε₁ = 0.25/(1 + 2^{2/3}) ≈ 0.0967
     PBX_FUZZY_COMPARE(none->cost, 0.25 / (1.0 + std::cbrt(4.0)), 1e-12);
 }
@@ -195,29 +195,42 @@ void TestOdpIo::transcriptRoundTripAndAudit()
     QVERIFY2(doc.ok(), doc ? "" : doc.error().message.c_str());
     QCOMPARE(doc->settings.filter, filters::FilterKind::Odp);
     QCOMPARE(doc->events.size(), std::size_t{3});
-    QCOMPARE(doc->events[1].odpRecord->cell.value_or(-1), 1);
-    QCOMPARE(doc->events[1].odpRecord->guarantee.cells.size(), std::size_t{2});
+    QCOMPARE(doc->events[1].odpRecord()->cell.value_or(-1), 1);
+    QCOMPARE(doc->events[1].odpRecord()->guarantee.cells.size(), std::size_t{2});
     auto restored = session::auditLedger(test::syntheticTable(), doc->settings, doc->events);
     QVERIFY2(restored.ok(), restored ? "" : restored.error().message.c_str());
     QCOMPARE((*restored)->filter().epsilonSpent(), s->filter().epsilonSpent());
 
     // The audit recomputes the cell from the answers and the cost from the partition.
     auto events = doc->events;
-    events[1].odpRecord->answers = {true, false}; // it halts at the c-th ⊤
+    events[1].odpRecord()->answers = {true, false}; // it halts at the c-th ⊤
     PBX_VERIFY_ERROR(session::auditLedger(test::syntheticTable(), doc->settings, events), Parse,
                      "do not scan the column");
     events = doc->events;
-    events[2].odpRecord->cell = 1;
+    events[2].odpRecord()->cell = 1;
     PBX_VERIFY_ERROR(session::auditLedger(test::syntheticTable(), doc->settings, events), Parse,
                      "settled in cell 1 but its answers hold 0");
     events = doc->events;
-    events[1].odpRecord->guarantee.cells[1].epsilon = 0.2;
+    events[1].odpRecord()->guarantee.cells[1].epsilon = 0.2;
     PBX_VERIFY_ERROR(session::auditLedger(test::syntheticTable(), doc->settings, events), Parse,
                      "cell 1 costs");
     events = doc->events;
     events[2].cost = 0.0;
-    events[2].odpRecord->settledEpsilon = 0.0;
+    events[2].odpRecord()->settledEpsilon = 0.0;
     PBX_VERIFY_ERROR(session::auditLedger(test::syntheticTable(), doc->settings, events), Parse, "costs");
+    // An event holds one family record (LedgerEvent::record): a document with two is refused.
+    auto written = io::json::parse(text, "transcript");
+    QVERIFY(written.ok());
+    const io::json::Json &svtEvent = (*written)["events"][1];
+    auto oneRecord = io::eventFromJson(svtEvent, 1);
+    QVERIFY2(oneRecord.ok(), oneRecord ? "" : oneRecord.error().message.c_str());
+    QCOMPARE(oneRecord->request.family(), session::RequestFamily::Odp);
+    QVERIFY(oneRecord->odpRecord() && !oneRecord->strategyRecord() && !oneRecord->growingRecord());
+    QCOMPARE(oneRecord->odpRecord()->cell.value_or(-1), 1);
+    io::json::Json twoRecords = svtEvent;
+    twoRecords["strategy_record"] = twoRecords["odp_record"];
+    PBX_VERIFY_ERROR(io::eventFromJson(twoRecords, 1), Parse,
+                     "events[1]: more than one of strategy_record, odp_record and growing_record");
     // The same events under another filter are refused.
     auto basic = doc->settings;
     basic.filter = filters::FilterKind::ExPost;
@@ -275,10 +288,10 @@ void TestOdpIo::crashBetweenReserveAndSettleChargesWorstCase()
     QCOMPARE(recovered->events.size(), std::size_t{2});
     const auto &open = recovered->events[1];
     QCOMPARE(open.request.id, std::string("s1"));
-    QVERIFY(open.odpRecord.has_value());
-    QVERIFY(!open.odpRecord->cell.has_value());
+    QVERIFY(open.odpRecord());
+    QVERIFY(!open.odpRecord()->cell.has_value());
     PBX_FUZZY_COMPARE(open.cost, 0.5, 1e-14); // the worst case, not the ε₁ the lost output had
-    QCOMPARE(open.cost, open.odpRecord->reservedEpsilon);
+    QCOMPARE(open.cost, open.odpRecord()->reservedEpsilon);
     QVERIFY2(open.reason.find("charged its worst case") != std::string::npos, open.reason.c_str());
     auto restored
         = session::auditLedger(test::syntheticTable(), recovered->header.settings, recovered->events);
@@ -313,33 +326,33 @@ void TestOdpIo::otherMechanismsRoundTrip()
         R"("spend_savings":false})",
         1);
     QVERIFY2(p.ok(), p ? "" : p.error().message.c_str());
-    QCOMPARE(p->odp->mechanism, session::OdpMechanism::PtrIqr);
-    QCOMPARE(p->odp->ptrIqr.column, std::string("income"));
-    QCOMPARE(p->odp->ptrIqr.failureProbability, 1e-8);
-    QCOMPARE(p->odp->ptrIqr.width, 0.2);
-    QVERIFY(p->odp->ptrIqr.binMode);
-    QVERIFY(!p->odp->ptrIqr.randomOrder);
-    QVERIFY(!p->odp->ptrIqr.spendSavings);
+    QCOMPARE(p->odp()->mechanism, session::OdpMechanism::PtrIqr);
+    QCOMPARE(p->odp()->ptrIqr.column, std::string("income"));
+    QCOMPARE(p->odp()->ptrIqr.failureProbability, 1e-8);
+    QCOMPARE(p->odp()->ptrIqr.width, 0.2);
+    QVERIFY(p->odp()->ptrIqr.binMode);
+    QVERIFY(!p->odp()->ptrIqr.randomOrder);
+    QVERIFY(!p->odp()->ptrIqr.spendSavings);
     auto e = io::readRequestLine(
         R"({"mechanism":"early-stop","step_epsilon":0.02,"stops":[3,6,9],)"
         R"("composition":"kov","delta":1e-7,"delta_split":"proportional","tolerance":0.1})",
         2);
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
-    QCOMPARE(e->odp->earlyStop.column, std::string("wage"));
-    QCOMPARE(e->odp->earlyStop.stops, (std::vector<std::int64_t>{3, 6, 9}));
-    QVERIFY(e->odp->earlyStop.proportionalSplit);
+    QCOMPARE(e->odp()->earlyStop.column, std::string("wage"));
+    QCOMPARE(e->odp()->earlyStop.stops, (std::vector<std::int64_t>{3, 6, 9}));
+    QVERIFY(e->odp()->earlyStop.proportionalSplit);
     auto r = io::readRequestLine(kRecoverLine, 3);
     QVERIFY(r.ok());
-    QCOMPARE(r->odp->recover.features, (std::vector<std::string>{"age", "region"}));
-    QCOMPARE(r->odp->recover.labelThreshold, 2500.0);
-    QCOMPARE(r->odp->recover.tau, 0.49); // the defaults of `pbx-cli odp recover`
-    QCOMPARE(r->odp->recover.epsilonModel, 2.0);
+    QCOMPARE(r->odp()->recover.features, (std::vector<std::string>{"age", "region"}));
+    QCOMPARE(r->odp()->recover.labelThreshold, 2500.0);
+    QCOMPARE(r->odp()->recover.tau, 0.49); // the defaults of `pbx-cli odp recover`
+    QCOMPARE(r->odp()->recover.epsilonModel, 2.0);
     for (const auto &request : {*p, *e, *r}) {
         io::json::Json written = io::json::Json::object();
         io::writeRequest(request, written);
         auto again = io::readRequest(written, "again");
         QVERIFY2(again.ok(), again ? "" : again.error().message.c_str());
-        QCOMPARE(again->odp->mechanism, request.odp->mechanism);
+        QCOMPARE(again->odp()->mechanism, request.odp()->mechanism);
         io::json::Json twice = io::json::Json::object();
         io::writeRequest(*again, twice);
         QCOMPARE(twice, written);
@@ -407,33 +420,33 @@ void TestOdpIo::otherMechanismsBadRequests()
     replace.neighbours = data::Neighbouring::Replace;
     replace.filter = filters::FilterKind::Odp;
     auto r = line(kRecoverLine);
-    r.odp->recover.lambda = 0.0;
+    r.odp()->recover.lambda = 0.0;
     PBX_VERIFY_ERROR(session::checkOdpRequest(r, *table, replace), InvalidArgument, "lambda");
     r = line(kRecoverLine);
-    r.odp->recover.tau = 1.5;
+    r.odp()->recover.tau = 1.5;
     PBX_VERIFY_ERROR(session::checkOdpRequest(r, *table, replace), InvalidArgument,
                      "tau: must lie in [0, 1]");
-    r.odp->recover.tau = -0.1;
+    r.odp()->recover.tau = -0.1;
     PBX_VERIFY_ERROR(session::checkOdpRequest(r, *table, replace), InvalidArgument, "tau");
     r = line(kRecoverLine);
-    r.odp->recover.epsilonTest = 0.0;
+    r.odp()->recover.epsilonTest = 0.0;
     PBX_VERIFY_ERROR(session::checkOdpRequest(r, *table, replace), InvalidArgument, "epsilon_test");
     r = line(kRecoverLine);
-    r.odp->recover.features = {"salary"};
+    r.odp()->recover.features = {"salary"};
     PBX_VERIFY_ERROR(session::checkOdpRequest(r, *table, replace), NotFound,
                      "features: unknown column 'salary'");
-    r.odp->recover.features = {"income"};
+    r.odp()->recover.features = {"income"};
     PBX_VERIFY_ERROR(session::checkOdpRequest(r, *table, replace), InvalidArgument, "is the label column");
-    r.odp->recover.features = {"age", "age"};
+    r.odp()->recover.features = {"age", "age"};
     PBX_VERIFY_ERROR(session::checkOdpRequest(r, *table, replace), InvalidArgument, "named twice");
     r = line(kRecoverLine);
-    r.odp->recover.labelColumn = "region";
+    r.odp()->recover.labelColumn = "region";
     PBX_VERIFY_ERROR(session::checkOdpRequest(r, *table, replace), InvalidArgument, "label_column");
     auto p = line(kPtrLine);
-    p.odp->ptrIqr.column = "region";
+    p.odp()->ptrIqr.column = "region";
     PBX_VERIFY_ERROR(session::checkOdpRequest(p, *table, replace), InvalidArgument,
                      "column: 'region' must be a numeric column with declared bounds");
-    p.odp->ptrIqr.column = "salary";
+    p.odp()->ptrIqr.column = "salary";
     PBX_VERIFY_ERROR(session::checkOdpRequest(p, *table, replace), NotFound,
                      "column: unknown column 'salary'");
     // Four rows: the test part (i mod 5 = 4) of the split is empty.
@@ -470,7 +483,7 @@ void TestOdpIo::ptrIqrPartitionAndSettlement()
     // ε = 0.5 per PTR function, noisy mode (ε_R = ε): S costs 1.0 / 1.5 / 1.0 in cases 1 / 2 / 3
     // (Lemma 6 over the three outcomes), plus ε_med = 0.2; δ = 2δ_f with δ_f = 1e-7 recomputed.
     auto request = line(kPtrLine);
-    auto g = session::odpRequestGuarantee(*request.odp, *test::syntheticTable());
+    auto g = session::odpRequestGuarantee(*request.odp(), *test::syntheticTable());
     QVERIFY(g.ok());
     QCOMPARE(g->cells.size(), std::size_t{3});
     PBX_FUZZY_COMPARE(g->cells[0].epsilon, 1.2, 1e-14);
@@ -481,19 +494,19 @@ void TestOdpIo::ptrIqrPartitionAndSettlement()
     QVERIFY(g->delta >= 2e-7);
     // Spending the savings on the median: every case costs the worst case; the median gets
     // ε_med + ε in cases 1 and 3 (Hartmann et al. §4.4's "ε_med + ε_IQR/3").
-    request.odp->ptrIqr.spendSavings = true;
-    auto spent = session::odpRequestGuarantee(*request.odp, *test::syntheticTable());
+    request.odp()->ptrIqr.spendSavings = true;
+    auto spent = session::odpRequestGuarantee(*request.odp(), *test::syntheticTable());
     QVERIFY(spent.ok());
     for (const auto &c : spent->cells)
         PBX_FUZZY_COMPARE(c.epsilon, 1.7, 1e-14);
-    PBX_FUZZY_COMPARE(session::ptrIqrMedianEpsilon(request.odp->ptrIqr, 1), 0.7, 1e-14);
-    PBX_FUZZY_COMPARE(session::ptrIqrMedianEpsilon(request.odp->ptrIqr, 2), 0.2, 1e-14);
-    PBX_FUZZY_COMPARE(session::ptrIqrMedianEpsilon(request.odp->ptrIqr, 3), 0.7, 1e-14);
+    PBX_FUZZY_COMPARE(session::ptrIqrMedianEpsilon(request.odp()->ptrIqr, 1), 0.7, 1e-14);
+    PBX_FUZZY_COMPARE(session::ptrIqrMedianEpsilon(request.odp()->ptrIqr, 2), 0.2, 1e-14);
+    PBX_FUZZY_COMPARE(session::ptrIqrMedianEpsilon(request.odp()->ptrIqr, 3), 0.7, 1e-14);
     // Bin mode (ε_R = 0): 0.5 / 1.0 / 1.0.
-    request.odp->ptrIqr.spendSavings = false;
-    request.odp->ptrIqr.binMode = true;
-    request.odp->ptrIqr.medianEpsilon = 0.0;
-    auto bin = session::odpRequestGuarantee(*request.odp, *test::syntheticTable());
+    request.odp()->ptrIqr.spendSavings = false;
+    request.odp()->ptrIqr.binMode = true;
+    request.odp()->ptrIqr.medianEpsilon = 0.0;
+    auto bin = session::odpRequestGuarantee(*request.odp(), *test::syntheticTable());
     QVERIFY(bin.ok());
     QCOMPARE(bin->cells[0].epsilon, 0.5);
     QCOMPARE(bin->cells[1].epsilon, 1.0);
@@ -504,7 +517,7 @@ void TestOdpIo::ptrIqrPartitionAndSettlement()
     auto e = s->ask(line(kPtrLine));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, session::EventStatus::Released);
-    const auto &r = *e->odpRecord;
+    const auto &r = *e->odpRecord();
     QCOMPARE(r.cell.value_or(-1), 1);
     QVERIFY(r.ptrIqr.has_value());
     QCOMPARE(r.ptrIqr->outcome, 1);
@@ -528,8 +541,8 @@ void TestOdpIo::ptrIqrPartitionAndSettlement()
     QVERIFY2(std::abs(*r.ptrIqr->median - 2490.0) < 200.0, "median far from the truth");
     // A seeded session is reproducible.
     auto again = replaceSession(3.0)->ask(line(kPtrLine));
-    QCOMPARE(again->odpRecord->ptrIqr->iqr, r.ptrIqr->iqr);
-    QCOMPARE(again->odpRecord->ptrIqr->median, r.ptrIqr->median);
+    QCOMPARE(again->odpRecord()->ptrIqr->iqr, r.ptrIqr->iqr);
+    QCOMPARE(again->odpRecord()->ptrIqr->median, r.ptrIqr->median);
     // Admission by the worst case: 1.8 left, 1.7 fits; then 0.6 left, refused, nothing spent.
     auto refused = s->ask(line(kPtrLine));
     QVERIFY(refused.ok());
@@ -545,7 +558,7 @@ void TestOdpIo::earlyStopPartitionAndSettlement()
 {
     // Basic composition of ε₀ = 0.01 Laplace steps: E_j = k_j·ε₀ = 0.05, 0.1, 0.2, 0.4; δ = 0.
     auto request = line(kEarlyLine);
-    auto g = session::odpRequestGuarantee(*request.odp, *test::syntheticTable());
+    auto g = session::odpRequestGuarantee(*request.odp(), *test::syntheticTable());
     QVERIFY(g.ok());
     QCOMPARE(g->cells.size(), std::size_t{4});
     const double expected[] = {0.05, 0.1, 0.2, 0.4};
@@ -555,9 +568,9 @@ void TestOdpIo::earlyStopPartitionAndSettlement()
     }
     QCOMPARE(g->delta, 0.0);
     // KOV with δ = 1e-6 split equally: the cells are Lemma 11's E_j = C(k_j, δ/4).
-    request.odp->earlyStop.composition = "kov";
-    request.odp->earlyStop.delta = 1e-6;
-    auto kov = session::odpRequestGuarantee(*request.odp, *test::syntheticTable());
+    request.odp()->earlyStop.composition = "kov";
+    request.odp()->earlyStop.delta = 1e-6;
+    auto kov = session::odpRequestGuarantee(*request.odp(), *test::syntheticTable());
     QVERIFY(kov.ok());
     odp::IterativeSteps steps;
     steps.stepEpsilon = 0.01;
@@ -574,7 +587,7 @@ void TestOdpIo::earlyStopPartitionAndSettlement()
     auto s = replaceSession(1.0);
     auto e = s->ask(line(kEarlyLine));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
-    const auto &r = *e->odpRecord;
+    const auto &r = *e->odpRecord();
     QVERIFY(r.earlyStop.has_value());
     PBX_FUZZY_COMPARE(r.earlyStop->noiseScale, 25.0, 1e-14);
     QCOMPARE(r.cell.value_or(-1), 1);
@@ -597,7 +610,7 @@ void TestOdpIo::recoverPartitionAndSettlement()
     // 20,000 rows: 16,000 train, 4,000 test. Δ_test = 1/4000, Δ₂ = 2/(16000·0.01) = 0.0125 (plus the
     // optimiser's 2g/Λ), Δ_train = Δ₂/4 = 0.003125, s = Δ_train/ε_t = 0.00625 (Theorem 17):
     // released costs max(ε_p, Δ_test/s) = 2, ⊥ costs max(min(ε_p, Δ_train/s), Δ_test/s) = 0.5.
-    auto g = session::odpRequestGuarantee(*line(kRecoverLine).odp, *test::syntheticTable());
+    auto g = session::odpRequestGuarantee(*line(kRecoverLine).odp(), *test::syntheticTable());
     QVERIFY2(g.ok(), g ? "" : g.error().message.c_str());
     QCOMPARE(g->cells.size(), std::size_t{2});
     PBX_FUZZY_COMPARE(g->cells[0].epsilon, 0.5, 1e-9);
@@ -606,7 +619,7 @@ void TestOdpIo::recoverPartitionAndSettlement()
     auto s = replaceSession(3.0);
     auto e = s->ask(line(kRecoverLine));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
-    const auto &r = *e->odpRecord;
+    const auto &r = *e->odpRecord();
     QVERIFY(r.recovery.has_value());
     QCOMPARE(r.recovery->trainRows, std::size_t{16000});
     QCOMPARE(r.recovery->testRows, std::size_t{4000});
@@ -621,11 +634,11 @@ void TestOdpIo::recoverPartitionAndSettlement()
     QVERIFY(std::abs(r.recovery->noisyError - 0.5) < 0.1);
     // A lower bar (τ = 1) always releases the model: 1 (intercept) + age + one-hot region = 3.
     auto always = line(kRecoverLine);
-    always.odp->recover.tau = 1.0;
+    always.odp()->recover.tau = 1.0;
     auto released = replaceSession(3.0)->ask(always);
     QVERIFY(released.ok());
-    QCOMPARE(released->odpRecord->cell.value_or(-1), 1);
-    QCOMPARE(released->odpRecord->recovery->theta.size(), std::size_t{3});
+    QCOMPARE(released->odpRecord()->cell.value_or(-1), 1);
+    QCOMPARE(released->odpRecord()->recovery->theta.size(), std::size_t{3});
     PBX_FUZZY_COMPARE(released->cost, 2.0, 1e-9);
 }
 
@@ -635,15 +648,16 @@ void TestOdpIo::otherMechanismsTranscriptAudit()
     QVERIFY(s->ask(line(kPtrLine)).ok());
     QVERIFY(s->ask(line(kEarlyLine)).ok());
     auto always = line(kRecoverLine);
-    always.odp->recover.tau = 1.0;
+    always.odp()->recover.tau = 1.0;
     QVERIFY(s->ask(always).ok());
     const std::string text = io::writeTranscriptJson(*s);
     auto doc = io::readTranscriptJson(text);
     QVERIFY2(doc.ok(), doc ? "" : doc.error().message.c_str());
     QCOMPARE(doc->events.size(), std::size_t{3});
-    QVERIFY(doc->events[0].odpRecord->ptrIqr.has_value());
-    QCOMPARE(doc->events[1].odpRecord->earlyStop->iterates, s->events()[1].odpRecord->earlyStop->iterates);
-    QCOMPARE(doc->events[2].odpRecord->recovery->theta, s->events()[2].odpRecord->recovery->theta);
+    QVERIFY(doc->events[0].odpRecord()->ptrIqr.has_value());
+    QCOMPARE(doc->events[1].odpRecord()->earlyStop->iterates,
+             s->events()[1].odpRecord()->earlyStop->iterates);
+    QCOMPARE(doc->events[2].odpRecord()->recovery->theta, s->events()[2].odpRecord()->recovery->theta);
     auto restored = session::auditLedger(test::syntheticTable(), doc->settings, doc->events);
     QVERIFY2(restored.ok(), restored ? "" : restored.error().message.c_str());
     QCOMPARE((*restored)->filter().epsilonSpent(), s->filter().epsilonSpent());
@@ -654,39 +668,39 @@ void TestOdpIo::otherMechanismsTranscriptAudit()
     };
     // ptr-iqr: an edited cell, case, cost or partition is caught.
     auto events = doc->events;
-    events[0].odpRecord->cell = 3;
+    events[0].odpRecord()->cell = 3;
     PBX_VERIFY_ERROR(audit(events), Parse, "settled in cell 3 but its output is case 1");
     events = doc->events;
-    events[0].odpRecord->cell = 3;
-    events[0].odpRecord->ptrIqr->outcome = 3;
+    events[0].odpRecord()->cell = 3;
+    events[0].odpRecord()->ptrIqr->outcome = 3;
     PBX_VERIFY_ERROR(audit(events), Parse, "releases no IQR");
     events = doc->events;
-    events[0].odpRecord->guarantee.cells[0].epsilon = 0.5;
+    events[0].odpRecord()->guarantee.cells[0].epsilon = 0.5;
     PBX_VERIFY_ERROR(audit(events), Parse, "cell 1 costs");
     events = doc->events;
     events[0].cost = 1.0;
-    events[0].odpRecord->settledEpsilon = 1.0;
+    events[0].odpRecord()->settledEpsilon = 1.0;
     PBX_VERIFY_ERROR(audit(events), Parse, "costs");
     events = doc->events;
-    events[0].odpRecord->ptrIqr->medianEpsilon = 0.7;
+    events[0].odpRecord()->ptrIqr->medianEpsilon = 0.7;
     PBX_VERIFY_ERROR(audit(events), Parse, "its median used");
     // early-stop: the cell is the number of iterates, and the stopping rule is replayed.
     events = doc->events;
-    events[1].odpRecord->cell = 3;
+    events[1].odpRecord()->cell = 3;
     PBX_VERIFY_ERROR(audit(events), Parse, "settled in cell 3 but it released 10 iterates");
     events = doc->events;
-    events[1].odpRecord->cell = 0;
-    events[1].odpRecord->earlyStop->iterates.resize(5);
+    events[1].odpRecord()->cell = 0;
+    events[1].odpRecord()->earlyStop->iterates.resize(5);
     PBX_VERIFY_ERROR(audit(events), Parse, "its stopping rule does not halt at k = 5");
     events = doc->events;
-    events[1].odpRecord->earlyStop->estimate += 1.0;
+    events[1].odpRecord()->earlyStop->estimate += 1.0;
     PBX_VERIFY_ERROR(audit(events), Parse, "its estimate is not the mean");
     // recover: the cell follows from ẽ ≤ τ and the model's presence.
     events = doc->events;
-    events[2].odpRecord->cell = 0;
+    events[2].odpRecord()->cell = 0;
     PBX_VERIFY_ERROR(audit(events), Parse, "settled in cell 0 but its model was released");
     events = doc->events;
-    events[2].odpRecord->recovery->testNoise *= 2.0;
+    events[2].odpRecord()->recovery->testNoise *= 2.0;
     PBX_VERIFY_ERROR(audit(events), Parse, "test noise");
     // The same events under add/remove or another filter are refused.
     auto addRemove = doc->settings;
@@ -718,15 +732,15 @@ void TestOdpIo::otherMechanismsCrashChargesWorstCase()
             });
             auto settledInMemory = s->ask(line(text));
             QVERIFY(settledInMemory.ok());
-            worst = settledInMemory->odpRecord->reservedEpsilon;
+            worst = settledInMemory->odpRecord()->reservedEpsilon;
             QVERIFY2(settledInMemory->cost < worst, text); // every one of these settles below its worst case
         }
         auto recovered = io::readSessionJournal(path);
         QVERIFY2(recovered.ok(), recovered ? "" : recovered.error().message.c_str());
         QCOMPARE(recovered->events.size(), std::size_t{1});
         const auto &open = recovered->events[0];
-        QVERIFY(!open.odpRecord->cell.has_value());
-        QVERIFY(!open.odpRecord->ptrIqr && !open.odpRecord->earlyStop && !open.odpRecord->recovery);
+        QVERIFY(!open.odpRecord()->cell.has_value());
+        QVERIFY(!open.odpRecord()->ptrIqr && !open.odpRecord()->earlyStop && !open.odpRecord()->recovery);
         QCOMPARE(open.cost, worst);
         auto restored
             = session::auditLedger(test::syntheticTable(), recovered->header.settings, recovered->events);

@@ -263,7 +263,7 @@ private slots:
         const std::string html = report::reportHtml(r);
         QVERIFY(html.find(report::xmlEscape(r.comparison.unavailable)) != std::string::npos);
         // Every released cell with its error bar.
-        const auto &record = *s->events()[0].strategyRecord;
+        const auto &record = *s->events()[0].strategyRecord();
         QCOMPARE(record.values.size(), std::size_t{4});
         for (std::size_t i = 0; i < record.values.size(); ++i)
             QVERIFY(html.find("<td>" + report::xmlEscape(record.labels[i]) + "</td><td>"

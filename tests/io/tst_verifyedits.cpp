@@ -95,7 +95,7 @@ void TestVerifyEdits::quantileEpsilonIsRecomputed()
     e.cost = 0.001;
     e.errorBound = strategies::quantileRankErrorBound(0.001, 5001, 0.05);
     e.attempts[0].halfWidth = e.errorBound;
-    e.strategyRecord->halfWidths = {e.errorBound};
+    e.strategyRecord()->halfWidths = {e.errorBound};
     expectCaught(*s, edited, "its exponential mechanism ran at epsilon 0.001, but its target");
     // The error bar alone widened: caught.
     edited = events;
@@ -116,17 +116,17 @@ void TestVerifyEdits::derivedAnswerIsRecomputed()
     QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
     QCOMPARE(d->status, EventStatus::Released);
     // The sum of the two released cells.
-    const auto &h = s->events()[0].strategyRecord->values;
+    const auto &h = s->events()[0].strategyRecord()->values;
     QCOMPARE(d->answer, h[0] + h[1]);
     auto events = readBack(*s);
     QVERIFY(session::auditLedger(cps(), s->settings(), events).ok());
 
     auto edited = events;
     edited[1].answer += 1000.0;
-    edited[1].strategyRecord->values = {edited[1].answer};
+    edited[1].strategyRecord()->values = {edited[1].answer};
     expectCaught(*s, edited, "is not the one derived again from 'h'");
     edited = events;
-    edited[1].request.strategy->of = "missing";
+    edited[1].request.strategy()->of = "missing";
     expectCaught(*s, edited,
                  "its answer cannot be derived again: of: no released histogram with id 'missing'");
 }
@@ -145,14 +145,14 @@ void TestVerifyEdits::nsgRoundOpeningsAreReplayed()
 
     // A round moved to open one checkpoint later (still before its ⊤), its charge recomputed for
     // the later time and the cost with it: every per-round check passes, the replay does not.
-    const auto &spec = *events[0].request.growing;
+    const auto &spec = *events[0].request.growing();
     const auto times
-        = session::nsgCheckpointTimes(spec.startSize, events[0].growingRecord->end, spec.nsgCheckpoints);
+        = session::nsgCheckpointTimes(spec.startSize, events[0].growingRecord()->end, spec.nsgCheckpoints);
     auto unit = session::growingNsgUnit(spec);
     QVERIFY(unit.ok());
     bool moved = false;
     auto edited = events;
-    auto &rounds = edited[0].growingRecord->nsg->rounds;
+    auto &rounds = edited[0].growingRecord()->nsg->rounds;
     for (std::size_t i = 0; i < rounds.size() && !moved; ++i) {
         const auto at = std::find(times.begin(), times.end(), rounds[i].start);
         if (at == times.end() || at + 1 == times.end())
@@ -183,16 +183,16 @@ void TestVerifyEdits::growingRefusalIsReplayed()
                 R"("schedule":{"kind":"geometric","gamma":1},"black_box":{"kind":"laplace-k",)"
                 + kNsgQueries + "}}"));
     QVERIFY2(e.ok(), e.ok() ? "" : e.error().message.c_str());
-    QCOMPARE(e->growingRecord->epochs.size(), std::size_t{5});
+    QCOMPARE(e->growingRecord()->epochs.size(), std::size_t{5});
     auto events = readBack(*s);
     QVERIFY(session::auditLedger(cps(), s->settings(), events).ok());
 
     // Epochs 3 and 4 dropped and a refusal of epoch 3 invented, although 0.5625 of ε = 1 remained.
     auto edited = events;
     LedgerEvent &g = edited[0];
-    g.growingRecord->epochs.resize(3);
+    g.growingRecord()->epochs.resize(3);
     g.attempts.resize(3);
-    g.growingRecord->refusedEpoch = 3;
+    g.growingRecord()->refusedEpoch = 3;
     g.cost = attemptsTotal(g);
     g.targetMet = false;
     QVERIFY(session::auditGrowingEvent(g, *cps(), s->settings()).ok()); // the old audit passed
@@ -202,7 +202,7 @@ void TestVerifyEdits::growingRefusalIsReplayed()
     auto tight = openSession(filters::FilterKind::Basic, 0.44);
     auto r = tight->ask(events[0].request);
     QVERIFY(r.ok());
-    QCOMPARE(r->growingRecord->refusedEpoch, std::optional<std::uint64_t>(3));
+    QCOMPARE(r->growingRecord()->refusedEpoch, std::optional<std::uint64_t>(3));
     QVERIFY(session::auditLedger(cps(), tight->settings(), readBack(*tight)).ok());
 }
 
@@ -218,7 +218,7 @@ void TestVerifyEdits::odpRefusalIsReplayed()
     // Recorded as refused (nothing charged) although ε = 5 was all there.
     auto edited = events;
     edited[0].status = EventStatus::Refused;
-    edited[0].odpRecord.reset();
+    edited[0].record = std::monostate{};
     edited[0].cost = 0.0;
     edited[0].reason = "invented";
     expectCaught(*s, edited, "it records a refusal, but the filter has 5 left");
@@ -238,23 +238,23 @@ void TestVerifyEdits::continuousNoiseRecordsStillOpen()
         QVERIFY2(replayed.ok(), replayed ? name : replayed.error().message.c_str());
         const auto &events = (*replayed)->events();
         QCOMPARE(events.size(), std::size_t{3});
-        QCOMPARE(events[0].growingRecord->epochs.size(), std::size_t{5});
-        QCOMPARE(events[2].growingRecord->epochs.size(), std::size_t{6});
+        QCOMPARE(events[0].growingRecord()->epochs.size(), std::size_t{5});
+        QCOMPARE(events[2].growingRecord()->epochs.size(), std::size_t{6});
         QVERIFY(std::abs((*replayed)->filter().spent() - 0.213623) < 1e-6);
         // Each stream audits alone too; a moved bound is neither design's.
         for (std::size_t i = 0; i < 3; ++i) {
             QVERIFY(session::auditGrowingEvent(events[i], *cps(), (*replayed)->settings()).ok());
             auto edited = events[i];
-            edited.growingRecord->epochs[1].bound = math::nudgeUp(edited.growingRecord->epochs[1].bound);
+            edited.growingRecord()->epochs[1].bound = math::nudgeUp(edited.growingRecord()->epochs[1].bound);
             QVERIFY(!session::auditGrowingEvent(edited, *cps(), (*replayed)->settings()).ok());
         }
         // BBScheduler epoch 0 with the exact design's bound but its continuous answers: refused
         // (the exact design's finding: an answer that is not a count over t).
         auto mixed = events[0];
-        auto exact = session::growingRunPlan(*mixed.request.growing, *cps());
+        auto exact = session::growingRunPlan(*mixed.request.growing(), *cps());
         QVERIFY(exact.ok());
-        for (std::size_t i = 0; i < mixed.growingRecord->epochs.size(); ++i)
-            mixed.growingRecord->epochs[i].bound = (*exact)[i].bound;
+        for (std::size_t i = 0; i < mixed.growingRecord()->epochs.size(); ++i)
+            mixed.growingRecord()->epochs[i].bound = (*exact)[i].bound;
         auto audited = session::auditGrowingEvent(mixed, *cps(), (*replayed)->settings());
         QVERIFY(!audited.ok());
         QVERIFY2(

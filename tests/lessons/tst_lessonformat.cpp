@@ -291,9 +291,9 @@ void TestLessonFormat::outputDpValues()
     odp.svt.threshold = 100000;
     odp.svt.cutoff = 2;
     odp.svt.epsilon = 0.4;
-    request.odp = odp;
+    request.spec = odp;
     QVERIFY((*s)->ask(request).ok());
-    const auto &record = *(*s)->events().back().odpRecord;
+    const auto &record = *(*s)->events().back().odpRecord();
     QCOMPARE(record.cell, std::optional<int>(0));
     QVERIFY(record.settledEpsilon < record.reservedEpsilon);
     lessons::StepOutcome outcome;

@@ -230,17 +230,17 @@ QString expectedValue(const std::string &name, const session::Session *s, std::s
         if (field == QLatin1String("attempts"))
             return static_cast<double>(e.attempts.size());
         if (field == QLatin1String("values"))
-            return static_cast<double>(e.strategyRecord->values.size());
+            return static_cast<double>(e.strategyRecord()->values.size());
         if (field == QLatin1String("truth"))
             return truthOf(e);
         if (field == QLatin1String("reserved"))
-            return e.odpRecord->reservedEpsilon;
+            return e.odpRecord()->reservedEpsilon;
         if (field == QLatin1String("settled"))
-            return e.odpRecord->settledEpsilon;
+            return e.odpRecord()->settledEpsilon;
         if (field == QLatin1String("returned"))
-            return e.odpRecord->reservedEpsilon - e.odpRecord->settledEpsilon;
+            return e.odpRecord()->reservedEpsilon - e.odpRecord()->settledEpsilon;
         if (field == QLatin1String("cell"))
-            return static_cast<double>(e.odpRecord->cell.value());
+            return static_cast<double>(e.odpRecord()->cell.value());
         if (field == QLatin1String("epsilon"))
             return e.costKind == filters::ChargeKind::Rho
                        ? *privacy::epsilonFromRho(e.cost, s->settings().delta)
@@ -427,12 +427,12 @@ void TestLessonsGui::shippedLessonsRunEndToEnd()
                 qFatal("no request %s", id);
             };
             if (lesson.id == "output-dp" && k == 0) {
-                QCOMPARE(event("regions").odpRecord->cell, std::optional<int>(0));
-                QVERIFY(event("regions").odpRecord->settledEpsilon
-                        < event("regions").odpRecord->reservedEpsilon);
+                QCOMPARE(event("regions").odpRecord()->cell, std::optional<int>(0));
+                QVERIFY(event("regions").odpRecord()->settledEpsilon
+                        < event("regions").odpRecord()->reservedEpsilon);
             }
             if (lesson.id == "output-dp" && k == 1)
-                QVERIFY(event("education").odpRecord->cell.value() >= 1);
+                QVERIFY(event("education").odpRecord()->cell.value() >= 1);
             if (lesson.id == "strategies" && k == 0)
                 QCOMPARE(event("regions").cost, event("south").cost);
             if (lesson.id == "strategies" && k == 1) {

@@ -287,14 +287,14 @@ void TestOdpSessionFilter::odpRequestsShareTheBudget()
     auto ptr = s->ask(request(R"({"mechanism":"ptr-iqr","column":"income","epsilon":0.4,"mode":"bin"})"));
     QVERIFY2(ptr.ok(), ptr ? "" : ptr.error().message.c_str());
     QCOMPARE(ptr->status, session::EventStatus::Released);
-    PBX_FUZZY_COMPARE(ptr->odpRecord->reservedEpsilon, 0.8, 1e-14);
+    PBX_FUZZY_COMPARE(ptr->odpRecord()->reservedEpsilon, 0.8, 1e-14);
     PBX_FUZZY_COMPARE(s->filter().deltaSpent(), 2e-7, 1e-12);
     auto early
         = s->ask(request(R"({"mechanism":"early-stop","column":"age","step_epsilon":0.05,"stops":[2,4,8],)"
                          R"("composition":"basic","tolerance":0.05})"));
     QVERIFY2(early.ok(), early ? "" : early.error().message.c_str());
     QCOMPARE(early->status, session::EventStatus::Released);
-    PBX_FUZZY_COMPARE(early->odpRecord->reservedEpsilon, 0.4, 1e-13);
+    PBX_FUZZY_COMPARE(early->odpRecord()->reservedEpsilon, 0.4, 1e-13);
     // The filter's history: the count, PTR-IQR, the early-stopped mean, each settled once.
     const auto &history = dynamic_cast<const OdpPrivacyFilter &>(s->filter()).odp().history();
     QCOMPARE(history.size(), std::size_t{3});

@@ -54,18 +54,18 @@ private slots:
                 R"({"id":"h","aggregate":"histogram","column":"region","target":{"kind":"absolute","error":20,"confidence":0.95}})"));
             QVERIFY(e.ok());
             QCOMPARE(e->status, EventStatus::Released);
-            QVERIFY(e->strategyRecord.has_value());
-            QCOMPARE(e->strategyRecord->values.size(), std::size_t{4});
+            QVERIFY(e->strategyRecord());
+            QCOMPARE(e->strategyRecord()->values.size(), std::size_t{4});
             const double perCell = e->attempts[0].releases[0].cost;
             // One charge for all four cells: the per-cell ε (add/remove) or twice it (replace).
             QCOMPARE(e->cost, n == data::Neighbouring::AddRemove ? perCell : 2.0 * perCell);
             QCOMPARE(s->filter().spent(), e->cost);
             QVERIFY(e->targetMet);
-            QVERIFY(e->strategyRecord->halfWidths[0] <= 20.0);
+            QVERIFY(e->strategyRecord()->halfWidths[0] <= 20.0);
             // Every cell's noise is within a few scales of the truth.
             const auto truth = *strategies::countHistogram(pbx::test::PublicRows(*m_cps), {"region", {}});
             for (std::size_t i = 0; i < 4; ++i)
-                QVERIFY(std::fabs(e->strategyRecord->values[i] - double(truth.counts[i])) < 200.0);
+                QVERIFY(std::fabs(e->strategyRecord()->values[i] - double(truth.counts[i])) < 200.0);
             // A derived answer: zero cost, no new release, the sum of the released cells.
             const double before = s->filter().spent();
             auto d = s->ask(parse(
@@ -73,7 +73,7 @@ private slots:
             QVERIFY(d.ok());
             QCOMPARE(d->cost, 0.0);
             QVERIFY(d->attempts.empty());
-            QCOMPARE(d->answer, e->strategyRecord->values[1] + e->strategyRecord->values[2]);
+            QCOMPARE(d->answer, e->strategyRecord()->values[1] + e->strategyRecord()->values[2]);
             QCOMPARE(s->filter().spent(), before);
             QCOMPARE(d->mechanismName(), std::string("post-processing"));
             auto missing = s->ask(parse(
@@ -93,13 +93,13 @@ private slots:
         auto w = s->ask(parse(
             R"({"id":"w","aggregate":"workload","column":"experience","strategy":{"kind":"tree","branching":2},"workload":"prefixes","target":{"kind":"absolute","error":300}})"));
         QVERIFY(w.ok());
-        QCOMPARE(w->strategyRecord->values.size(), std::size_t{73});
-        QCOMPARE(w->strategyRecord->sensitivity, std::size_t{8});
+        QCOMPARE(w->strategyRecord()->values.size(), std::size_t{73});
+        QCOMPARE(w->strategyRecord()->sensitivity, std::size_t{8});
         QVERIFY(w->targetMet);
         // The whole strategy is one charge: ε = Δ/t with the recorded scale.
-        QVERIFY(w->cost >= 8.0 / w->strategyRecord->noiseScale * (1 - 1e-12));
+        QVERIFY(w->cost >= 8.0 / w->strategyRecord()->noiseScale * (1 - 1e-12));
         // Consistent answers: prefixes from one leaf vector, so the last prefix is the total.
-        QVERIFY(std::fabs(w->strategyRecord->values.back() - 28155.0) < 2000.0);
+        QVERIFY(std::fabs(w->strategyRecord()->values.back() - 28155.0) < 2000.0);
         auto haar = s->ask(parse(
             R"({"aggregate":"workload","column":"experience","strategy":{"kind":"haar"},"target":{"kind":"absolute","error":300}})"));
         PBX_VERIFY_ERROR(haar, Unsupported, "strategy:");

@@ -99,22 +99,22 @@ private slots:
             const std::string line = std::string(R"({"aggregate":"histogram","column":"region","transform":)")
                                      + r.transform + R"(,"target":{"kind":"absolute","error":20}})";
             auto request = parse(line.c_str());
-            QCOMPARE(*session::requestStability(*request.strategy, data::Neighbouring::AddRemove), r.s);
+            QCOMPARE(*session::requestStability(*request.strategy(), data::Neighbouring::AddRemove), r.s);
         }
         auto join = parse(
             R"({"aggregate":"histogram","column":"region","transform":{"kind":"self-join"},"target":{"kind":"absolute","error":20}})");
-        auto unbounded = session::requestStability(*join.strategy, data::Neighbouring::AddRemove);
+        auto unbounded = session::requestStability(*join.strategy(), data::Neighbouring::AddRemove);
         QVERIFY(!unbounded.ok());
         QCOMPARE(codeOf(unbounded.error()), std::string("INVALID_CONFIG"));
         QVERIFY(unbounded.error().message.find("transform") != std::string::npos);
         auto flat = parse(
             R"({"aggregate":"histogram","column":"region","transform":{"kind":"flat-map","k":3},"target":{"kind":"absolute","error":20}})");
-        auto replace = session::requestStability(*flat.strategy, data::Neighbouring::Replace);
+        auto replace = session::requestStability(*flat.strategy(), data::Neighbouring::Replace);
         QVERIFY(!replace.ok());
         QCOMPARE(codeOf(replace.error()), std::string("NEIGHBOURS_MISMATCH"));
         auto sampled = parse(
             R"({"aggregate":"histogram","column":"region","subsample":0.2,"target":{"kind":"absolute","error":20}})");
-        QCOMPARE(codeOf(session::requestStability(*sampled.strategy, data::Neighbouring::Replace).error()),
+        QCOMPARE(codeOf(session::requestStability(*sampled.strategy(), data::Neighbouring::Replace).error()),
                  std::string("NEIGHBOURS_MISMATCH"));
         auto badRate = parse(
             R"({"aggregate":"histogram","column":"region","subsample":1.5,"target":{"kind":"absolute","error":20}})");
@@ -139,17 +139,17 @@ private slots:
             QVERIFY(flat.ok());
             QCOMPARE(flat->status, EventStatus::Released);
             // Same noise for the same target, three times the ε.
-            QCOMPARE(flat->strategyRecord->noiseScale, plain->strategyRecord->noiseScale);
+            QCOMPARE(flat->strategyRecord()->noiseScale, plain->strategyRecord()->noiseScale);
             PBX_FUZZY_COMPARE(flat->cost, 3.0 * plain->cost, 1e-15);
             QVERIFY(flat->cost >= 3.0 * plain->cost);
             if (filter == filters::FilterKind::Zcdp) // pure sε is (sε)²/2-zCDP: s²ρ
                 PBX_FUZZY_COMPARE(s->filter().spent() - spent0, 9.0 * spent0, 1e-12);
-            QVERIFY(flat->strategyRecord->note.find("stability 3") != std::string::npos);
+            QVERIFY(flat->strategyRecord()->note.find("stability 3") != std::string::npos);
             // The declaration survives the transcript, so verify charges it again.
             auto back = io::eventFromJson(io::eventToJson(*flat, s->filter()), flat->index);
             QVERIFY(back.ok());
-            QVERIFY(back->request.strategy->transform == flat->request.strategy->transform);
-            QCOMPARE(back->request.strategy->transform->parameter, 3u);
+            QVERIFY(back->request.strategy()->transform == flat->request.strategy()->transform);
+            QCOMPARE(back->request.strategy()->transform->parameter, 3u);
         }
         // A quantile under truncation (s = 2) and a workload under group-by (s = 2), each capped.
         auto s = makeSession(data::Neighbouring::AddRemove);
@@ -164,7 +164,7 @@ private slots:
         QVERIFY(w->cost > 0.2 * (1 - 1e-3));
         QVERIFY(!w->targetMet);
         // Identity: Δ = 1, so the scale t buys ε = 1/t, charged twice.
-        QVERIFY(w->cost >= 2.0 / w->strategyRecord->noiseScale * (1 - 1e-12));
+        QVERIFY(w->cost >= 2.0 / w->strategyRecord()->noiseScale * (1 - 1e-12));
     }
 
     void subsampledHistogram()
@@ -179,14 +179,14 @@ private slots:
         // The cells count a 10 % sample of 28,155 rows: within 6 standard deviations
         // (binomial sd ≈ 50, plus the cells' noise, sd ≈ 10 each).
         double total = 0.0;
-        for (const double v : h->strategyRecord->values)
+        for (const double v : h->strategyRecord()->values)
             total += v;
         QVERIFY2(std::fabs(total - 2815.5) < 6.0 * std::sqrt(28155 * 0.1 * 0.9 + 4 * 100.0),
                  qPrintable(QString::number(total)));
-        QVERIFY(h->strategyRecord->note.find("Poisson sample at p = 0.1") != std::string::npos);
+        QVERIFY(h->strategyRecord()->note.find("Poisson sample at p = 0.1") != std::string::npos);
         auto back = io::eventFromJson(io::eventToJson(*h, s->filter()), h->index);
         QVERIFY(back.ok());
-        QCOMPARE(back->request.strategy->subsample, 0.1);
+        QCOMPARE(back->request.strategy()->subsample, 0.1);
         QVERIFY(session::auditLedger(m_cps, s->settings(), {*back}).ok());
         // A halved cost is caught: the audit recomputes ln(1 + p(e^{1/t} − 1)).
         back->cost /= 2.0;
@@ -200,7 +200,7 @@ private slots:
         auto w = s->ask(parse(
             "{\"id\":\"w\",\"aggregate\":\"workload\",\"column\":\"experience\",\"strategy\":{\"kind\":\"tree\",\"branching\":2},\"workload\":\"prefixes\",\"post\":{\"isotonic_prefix\":true,\"nonnegative\":true},\"where\":\"region == \\\"west\\\"\",\"target\":{\"kind\":\"absolute\",\"error\":400}}"));
         QVERIFY(w.ok());
-        const auto &rec = *w->strategyRecord;
+        const auto &rec = *w->strategyRecord();
         QCOMPARE(rec.values.size(), std::size_t{73});
         QCOMPARE(rec.unprojected.size(), std::size_t{73});
         QVERIFY(rec.values[0] >= 0.0);
@@ -224,13 +224,13 @@ private slots:
         QVERIFY(json["strategy_record"].contains("before_projection"));
         auto back = io::eventFromJson(json, 0);
         QVERIFY(back.ok());
-        QCOMPARE(back->strategyRecord->unprojected, rec.unprojected);
+        QCOMPARE(back->strategyRecord()->unprojected, rec.unprojected);
         QVERIFY(session::auditLedger(m_cps, s->settings(), {*back}).ok());
         auto tampered = *back;
-        tampered.strategyRecord->values[10] += 5.0;
+        tampered.strategyRecord()->values[10] += 5.0;
         PBX_VERIFY_ERROR(session::auditLedger(m_cps, s->settings(), {tampered}), Parse, "projection");
         auto dropped = *back;
-        dropped.strategyRecord->unprojected.clear();
+        dropped.strategyRecord()->unprojected.clear();
         PBX_VERIFY_ERROR(session::auditLedger(m_cps, s->settings(), {dropped}), Parse, "post-processing");
 
         // Non-negativity on all ranges of the identity strategy: every answer ≥ 0 and no single
@@ -238,9 +238,9 @@ private slots:
         auto id = s->ask(parse(
             "{\"id\":\"i\",\"aggregate\":\"workload\",\"column\":\"education\",\"strategy\":{\"kind\":\"identity\"},\"workload\":\"all-ranges\",\"post\":{\"nonnegative\":true},\"where\":\"region == \\\"west\\\" and ethnicity == \\\"afam\\\"\",\"target\":{\"kind\":\"absolute\",\"error\":100}}"));
         QVERIFY(id.ok());
-        for (std::size_t r = 0; r < id->strategyRecord->values.size(); ++r) {
-            QVERIFY(id->strategyRecord->values[r] >= 0.0);
-            QCOMPARE(id->strategyRecord->values[r], std::max(0.0, id->strategyRecord->unprojected[r]));
+        for (std::size_t r = 0; r < id->strategyRecord()->values.size(); ++r) {
+            QVERIFY(id->strategyRecord()->values[r] >= 0.0);
+            QCOMPARE(id->strategyRecord()->values[r], std::max(0.0, id->strategyRecord()->unprojected[r]));
         }
 
         // Bad post-processing requests: PAVA needs ordered (cumulative) answers; rounding is refused.
@@ -270,8 +270,8 @@ private slots:
         QVERIFY(csv.ok());
         const std::string expected = "id,label,value,half_width,confidence,variance,before_projection\r\n"
                                      "\"h,1\",\"[0, 500)\","
-                                     + io::csvNumber(h->strategyRecord->values[0]) + ",20,0.95,"
-                                     + io::csvNumber(h->strategyRecord->variances[0]) + ",\r\n";
+                                     + io::csvNumber(h->strategyRecord()->values[0]) + ",20,0.95,"
+                                     + io::csvNumber(h->strategyRecord()->variances[0]) + ",\r\n";
         QCOMPARE(csv->substr(0, expected.size()), expected);
         QCOMPARE(std::count(csv->begin(), csv->end(), '\n'), 3);
         session::LedgerEvent scalar;

@@ -53,7 +53,7 @@ private slots:
         dialog.askButton()->click();
         QCOMPARE(document.session().events().size(), std::size_t{1});
         const auto &h = document.session().events()[0];
-        QCOMPARE(h.strategyRecord->values.size(), std::size_t{4});
+        QCOMPARE(h.strategyRecord()->values.size(), std::size_t{4});
         QCOMPARE(dialog.chart()->barCount(), 4);
         QCOMPARE(dialog.chart()->errorBarCount(), 4);
         dialog.show();
@@ -104,10 +104,10 @@ private slots:
         dialog.askButton()->click();
         QCOMPARE(document.session().events().size(), std::size_t{1});
         const auto &w = document.session().events()[0];
-        QVERIFY(w.request.strategy->post.isotonicPrefix && w.request.strategy->post.nonNegative);
-        QCOMPARE(w.strategyRecord->unprojected.size(), std::size_t{21});
+        QVERIFY(w.request.strategy()->post.isotonicPrefix && w.request.strategy()->post.nonNegative);
+        QCOMPARE(w.strategyRecord()->unprojected.size(), std::size_t{21});
         for (std::size_t i = 1; i < 21; ++i)
-            QVERIFY(w.strategyRecord->values[i] >= w.strategyRecord->values[i - 1]);
+            QVERIFY(w.strategyRecord()->values[i] >= w.strategyRecord()->values[i - 1]);
         QCOMPARE(dialog.chart()->barCount(), 21);
         QVERIFY(dialog.resultText().contains(QStringLiteral("isotonic regression")));
         dialog.show();

@@ -95,8 +95,8 @@ void TestGrowingRequest::issuesStreamOnCps1988()
     const auto &events = w.document()->session().events();
     QCOMPARE(events.size(), std::size_t{1});
     const session::LedgerEvent event = events.front();
-    QVERIFY(event.growingRecord);
-    QCOMPARE(event.growingRecord->epochs.size(), std::size_t{5});
+    QVERIFY(event.growingRecord());
+    QCOMPARE(event.growingRecord()->epochs.size(), std::size_t{5});
 
     // The same request on a core session with the same seed charges and answers the same.
     auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
@@ -109,7 +109,7 @@ void TestGrowingRequest::issuesStreamOnCps1988()
     QVERIFY(std::abs(event.cost - 0.96875) < 1e-12); // ε (1 − 2⁻⁵)
     for (std::size_t i = 0; i < 5; ++i) {
         QCOMPARE(event.attempts[i].cost, expected->attempts[i].cost);
-        QCOMPARE(event.growingRecord->epochs[i].answers, expected->growingRecord->epochs[i].answers);
+        QCOMPARE(event.growingRecord()->epochs[i].answers, expected->growingRecord()->epochs[i].answers);
     }
     QCOMPARE(w.document()->session().filter().spent(), expected->cost);
 
@@ -166,8 +166,8 @@ void TestGrowingRequest::issuesImproverStream()
     QVERIFY(dialog->planText().contains(QStringLiteral("… 266 more, the last at t = 28100")));
     auto request = dialog->request();
     QVERIFY(request.ok());
-    QCOMPARE(request->growing->algorithm, session::GrowingAlgorithm::BBImprover);
-    QCOMPARE(request->growing->every, std::uint64_t{100});
+    QCOMPARE(request->growing()->algorithm, session::GrowingAlgorithm::BBImprover);
+    QCOMPARE(request->growing()->every, std::uint64_t{100});
     // Every row would be 27,156 runs: the dialog names the field and Ask is off.
     dialog->setImproverSchedule(0.1, 1);
     QVERIFY(!dialog->askButton()->isEnabled());
@@ -181,7 +181,7 @@ void TestGrowingRequest::issuesImproverStream()
     QCOMPARE(events.size(), std::size_t{1});
     const session::LedgerEvent event = events.front();
     QCOMPARE(event.costKind, filters::ChargeKind::Rho);
-    QCOMPARE(event.growingRecord->epochs.size(), std::size_t{272});
+    QCOMPARE(event.growingRecord()->epochs.size(), std::size_t{272});
     auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
     QVERIFY(table.ok());
     auto core = session::Session::create(*table, settings);
@@ -192,7 +192,7 @@ void TestGrowingRequest::issuesImproverStream()
     QVERIFY(std::abs(event.cost - 0.13959) < 1e-5);
     for (std::size_t i = 0; i < 272; i += 30) {
         QCOMPARE(event.attempts[i].cost, expected->attempts[i].cost);
-        QCOMPARE(event.growingRecord->epochs[i].answers, expected->growingRecord->epochs[i].answers);
+        QCOMPARE(event.growingRecord()->epochs[i].answers, expected->growingRecord()->epochs[i].answers);
     }
     QVERIFY(std::abs(w.document()->session().filter().spent() - expected->cost) < 1e-12);
     QVERIFY(w.ledgerModel()
@@ -244,21 +244,22 @@ void TestGrowingRequest::issuesNsgStream()
     QVERIFY(dialog->planText().contains(QStringLiteral("worst case over all transcripts is ε = 1.")));
     auto request = dialog->request();
     QVERIFY(request.ok());
-    QCOMPARE(request->growing->algorithm, session::GrowingAlgorithm::Nsg);
+    QCOMPARE(request->growing()->algorithm, session::GrowingAlgorithm::Nsg);
     QTest::mouseClick(dialog->askButton(), Qt::LeftButton);
     const auto &events = w.document()->session().events();
     QCOMPARE(events.size(), std::size_t{1});
     const session::LedgerEvent event = events.front();
-    QVERIFY(event.growingRecord && event.growingRecord->nsg);
+    QVERIFY(event.growingRecord() && event.growingRecord()->nsg);
     auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
     auto core = session::Session::create(*table, settings);
     auto expected = (*core)->ask(*request);
     QVERIFY(expected.ok());
     QCOMPARE(event.cost, expected->cost);
-    QCOMPARE(event.growingRecord->nsg->rounds.size(), expected->growingRecord->nsg->rounds.size());
-    QCOMPARE(event.growingRecord->nsg->hard.back().answer, expected->growingRecord->nsg->hard.back().answer);
+    QCOMPARE(event.growingRecord()->nsg->rounds.size(), expected->growingRecord()->nsg->rounds.size());
+    QCOMPARE(event.growingRecord()->nsg->hard.back().answer,
+             expected->growingRecord()->nsg->hard.back().answer);
     QCOMPARE(w.document()->session().filter().spent(), event.cost);
-    const auto &nsg = *event.growingRecord->nsg;
+    const auto &nsg = *event.growingRecord()->nsg;
     QCOMPARE(w.resultCard()->headline(),
              QStringLiteral("%1 ⊤ answers in %2 rounds").arg(nsg.hard.size()).arg(nsg.rounds.size()));
     QVERIFY2(w.resultCard()->details().contains(QStringLiteral("NSG round 0: opened at t = 1000, ⊤ at t = ")),
@@ -307,21 +308,21 @@ void TestGrowingRequest::issuesPmwgStream()
     QVERIFY(!pbx::test::saveScreenshot(*dialog, QStringLiteral("growing-request-pmwg")).isEmpty());
     auto request = dialog->request();
     QVERIFY(request.ok());
-    QCOMPARE(request->growing->algorithm, session::GrowingAlgorithm::Pmwg);
-    QCOMPARE(request->growing->pmwg.perCheckpoint, std::uint64_t{25});
+    QCOMPARE(request->growing()->algorithm, session::GrowingAlgorithm::Pmwg);
+    QCOMPARE(request->growing()->pmwg.perCheckpoint, std::uint64_t{25});
     QTest::mouseClick(dialog->askButton(), Qt::LeftButton);
     const auto &events = w.document()->session().events();
     QCOMPARE(events.size(), std::size_t{1});
     const session::LedgerEvent event = events.front();
-    QVERIFY(event.growingRecord && event.growingRecord->pmwg);
+    QVERIFY(event.growingRecord() && event.growingRecord()->pmwg);
     auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
     auto core = session::Session::create(*table, settings);
     auto expected = (*core)->ask(*request);
     QVERIFY(expected.ok());
     QCOMPARE(event.cost, expected->cost);
-    const auto &pmwg = *event.growingRecord->pmwg;
-    QCOMPARE(pmwg.rounds.size(), expected->growingRecord->pmwg->rounds.size());
-    QCOMPARE(pmwg.hard.back().answer, expected->growingRecord->pmwg->hard.back().answer);
+    const auto &pmwg = *event.growingRecord()->pmwg;
+    QCOMPARE(pmwg.rounds.size(), expected->growingRecord()->pmwg->rounds.size());
+    QCOMPARE(pmwg.hard.back().answer, expected->growingRecord()->pmwg->hard.back().answer);
     QCOMPARE(pmwg.hard.size(), std::size_t{67}); // the cap binds, as in the lab
     QCOMPARE(w.document()->session().filter().spent(), event.cost);
     QCOMPARE(w.resultCard()->headline(),
@@ -377,8 +378,8 @@ void TestGrowingRequest::issuesErmgStream()
     QVERIFY(dialog->planText().contains(QStringLiteral("release 0: t = 1000 … 1999, ρ = ")));
     auto request = dialog->request();
     QVERIFY(request.ok());
-    QCOMPARE(request->growing->algorithm, session::GrowingAlgorithm::Ermg);
-    QCOMPARE(request->growing->ermLambda, 0.01);
+    QCOMPARE(request->growing()->algorithm, session::GrowingAlgorithm::Ermg);
+    QCOMPARE(request->growing()->ermLambda, 0.01);
     // A pure budget is refused naming the field, and Ask is disabled.
     dialog->setBudget(QStringLiteral("pure"), 0.5);
     QVERIFY(!dialog->askButton()->isEnabled());
@@ -396,8 +397,8 @@ void TestGrowingRequest::issuesErmgStream()
     auto expected = (*core)->ask(*request);
     QVERIFY(expected.ok());
     QCOMPARE(event.cost, expected->cost);
-    QCOMPARE(event.growingRecord->epochs.size(), std::size_t{28});
-    QCOMPARE(event.growingRecord->epochs.back().answers, expected->growingRecord->epochs.back().answers);
+    QCOMPARE(event.growingRecord()->epochs.size(), std::size_t{28});
+    QCOMPARE(event.growingRecord()->epochs.back().answers, expected->growingRecord()->epochs.back().answers);
     QCOMPARE(w.document()->session().filter().spent(), event.cost);
     QCOMPARE(w.resultCard()->headline(), QStringLiteral("28 of 28 models released"));
     QVERIFY2(w.resultCard()->details().contains(QStringLiteral("ERMG release 0 of 28: t = 1000, ρ = ")),
@@ -453,7 +454,7 @@ void TestGrowingRequest::issuesSmallDbStream()
              qPrintable(dialog->planText()));
     auto request = dialog->request();
     QVERIFY(request.ok());
-    QCOMPARE(request->growing->smallDbSize, std::uint64_t{8});
+    QCOMPARE(request->growing()->smallDbSize, std::uint64_t{8});
     QVERIFY(!pbx::test::saveScreenshot(*dialog, QStringLiteral("growing-request-smalldb")).isEmpty());
     QTest::mouseClick(dialog->askButton(), Qt::LeftButton);
     const auto &events = w.document()->session().events();
@@ -464,7 +465,7 @@ void TestGrowingRequest::issuesSmallDbStream()
     auto expected = (*core)->ask(*request);
     QVERIFY(expected.ok());
     QCOMPARE(event.cost, expected->cost);
-    QCOMPARE(event.growingRecord->epochs.back().cells, expected->growingRecord->epochs.back().cells);
+    QCOMPARE(event.growingRecord()->epochs.back().cells, expected->growingRecord()->epochs.back().cells);
     QCOMPARE(w.resultCard()->headline(), QStringLiteral("5 of 5 epochs released"));
     QVERIFY2(
         w.resultCard()->details().contains(QStringLiteral("SmallDBG epoch 4 of 5: t = 16000, ε = 0.03125")),

@@ -91,7 +91,7 @@ void TestOdpRequest::issuesSparseVectorOnCps1988()
     // Before asking: the cells j = 0, 1, 2 of the request, the worst one reserved.
     auto request = dialog->request();
     QVERIFY(request.ok());
-    const auto guarantee = session::svtRequestGuarantee(request->odp->svt);
+    const auto guarantee = session::svtRequestGuarantee(request->odp()->svt);
     QVERIFY(guarantee.ok());
     QCOMPARE(dialog->cellChart()->barCount(), 3);
     for (int j = 0; j < 3; ++j)
@@ -103,7 +103,7 @@ void TestOdpRequest::issuesSparseVectorOnCps1988()
     const auto &events = w.document()->session().events();
     QCOMPARE(events.size(), std::size_t{1});
     const session::LedgerEvent event = events.front(); // a copy: the ledger grows below
-    QVERIFY(event.odpRecord && event.odpRecord->cell);
+    QVERIFY(event.odpRecord() && event.odpRecord()->cell);
 
     // The same request on a core session with the same seed records the same numbers.
     auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
@@ -113,22 +113,22 @@ void TestOdpRequest::issuesSparseVectorOnCps1988()
     session::QueryRequest same = *request;
     auto expected = (*core)->ask(same);
     QVERIFY(expected.ok());
-    QVERIFY(expected->odpRecord && expected->odpRecord->cell);
-    const int j = *expected->odpRecord->cell;
-    QCOMPARE(*event.odpRecord->cell, j);
+    QVERIFY(expected->odpRecord() && expected->odpRecord()->cell);
+    const int j = *expected->odpRecord()->cell;
+    QCOMPARE(*event.odpRecord()->cell, j);
     QCOMPARE(j, 1); // south only
-    QCOMPARE(event.odpRecord->reservedEpsilon, guarantee->worstEpsilon());
-    QCOMPARE(event.odpRecord->settledEpsilon, guarantee->cell(j)->epsilon);
-    QCOMPARE(event.odpRecord->settledEpsilon, expected->odpRecord->settledEpsilon);
+    QCOMPARE(event.odpRecord()->reservedEpsilon, guarantee->worstEpsilon());
+    QCOMPARE(event.odpRecord()->settledEpsilon, guarantee->cell(j)->epsilon);
+    QCOMPARE(event.odpRecord()->settledEpsilon, expected->odpRecord()->settledEpsilon);
     QCOMPARE(event.cost, expected->cost);
-    QCOMPARE(event.odpRecord->releases.size(), std::size_t{1});
-    QCOMPARE(event.odpRecord->releases.front().label, std::string("south"));
-    QCOMPARE(event.odpRecord->releases.front().value, expected->odpRecord->releases.front().value);
+    QCOMPARE(event.odpRecord()->releases.size(), std::size_t{1});
+    QCOMPARE(event.odpRecord()->releases.front().label, std::string("south"));
+    QCOMPARE(event.odpRecord()->releases.front().value, expected->odpRecord()->releases.front().value);
     // With j ≥ 1 the flagged counts are released with what the sparse vector did not use (scale
     // jΔ/(ε − ε₁ − jε₂/c)): the cell costs ε up to rounding, and the return is a smaller noise.
     const double returned = guarantee->worstEpsilon() - guarantee->cell(j)->epsilon;
     QVERIFY(returned >= 0.0 && returned < 1e-9);
-    QVERIFY(std::abs(event.odpRecord->settledEpsilon - 0.5) < 1e-9);
+    QVERIFY(std::abs(event.odpRecord()->settledEpsilon - 0.5) < 1e-9);
     QCOMPARE(odpReturnedEpsilon(event), returned);
     QCOMPARE(w.document()->session().filter().spent(), event.cost);
 
@@ -161,10 +161,10 @@ void TestOdpRequest::issuesSparseVectorOnCps1988()
     QTest::mouseClick(dialog->askButton(), Qt::LeftButton);
     QCOMPARE(events.size(), std::size_t{2});
     const session::LedgerEvent none = events.back();
-    QCOMPARE(none.odpRecord->cell, std::optional<int>(0));
+    QCOMPARE(none.odpRecord()->cell, std::optional<int>(0));
     QCOMPARE(none.cost, guarantee->cell(0)->epsilon);
-    QCOMPARE(none.cost, none.odpRecord->epsilon1);
-    QVERIFY(none.odpRecord->epsilon1 < 0.1); // Lyu et al.'s split gives ε₁ the smaller part
+    QCOMPARE(none.cost, none.odpRecord()->epsilon1);
+    QVERIFY(none.odpRecord()->epsilon1 < 0.1); // Lyu et al.'s split gives ε₁ the smaller part
     const double returnedNone = guarantee->worstEpsilon() - guarantee->cell(0)->epsilon;
     QVERIFY(returnedNone > 0.4);
     QCOMPARE(odpReturnedEpsilon(none), returnedNone);
@@ -193,7 +193,7 @@ void TestOdpRequest::issuesSparseVectorOnCps1988()
     const auto &restored = reopened.document()->session();
     QCOMPARE(restored.events().size(), std::size_t{2});
     QCOMPARE(restored.filter().spent(), event.cost + none.cost);
-    QCOMPARE(*restored.events().front().odpRecord->cell, 1);
+    QCOMPARE(*restored.events().front().odpRecord()->cell, 1);
     QCOMPARE(reopened.resultCard()->headline(), QStringLiteral("j = 0 of c = 2 flagged"));
 }
 
@@ -212,44 +212,44 @@ void TestOdpRequest::otherMechanismsReadAsWhatTheyReleased()
 
     session::QueryRequest ptr;
     ptr.id = "p";
-    ptr.odp = session::OdpRequestSpec{};
-    ptr.odp->mechanism = session::OdpMechanism::PtrIqr;
-    ptr.odp->ptrIqr.column = "wage";
-    ptr.odp->ptrIqr.epsilon = 0.5;
-    ptr.odp->ptrIqr.medianEpsilon = 0.2;
+    ptr.spec = session::OdpRequestSpec{};
+    ptr.odp()->mechanism = session::OdpMechanism::PtrIqr;
+    ptr.odp()->ptrIqr.column = "wage";
+    ptr.odp()->ptrIqr.epsilon = 0.5;
+    ptr.odp()->ptrIqr.medianEpsilon = 0.2;
     QVERIFY(w.document()->ask(ptr).ok());
     const session::LedgerEvent p = w.document()->session().events().back();
-    QVERIFY(p.odpRecord && p.odpRecord->cell && p.odpRecord->ptrIqr);
+    QVERIFY(p.odpRecord() && p.odpRecord()->cell && p.odpRecord()->ptrIqr);
     QVERIFY(w.ledgerModel()
                 ->index(0, LedgerModel::Query)
                 .data()
                 .toString()
                 .startsWith(QStringLiteral("PTR interquartile range(wage)")));
-    QVERIFY2(w.resultCard()->details().contains(QStringLiteral("PTR case %1 of 3").arg(*p.odpRecord->cell)),
+    QVERIFY2(w.resultCard()->details().contains(QStringLiteral("PTR case %1 of 3").arg(*p.odpRecord()->cell)),
              qPrintable(w.resultCard()->details()));
-    if (p.odpRecord->ptrIqr->iqr)
+    if (p.odpRecord()->ptrIqr->iqr)
         QVERIFY(w.resultCard()->headline().startsWith(
-            QStringLiteral("IQR ≈ %1").arg(formatNumber(*p.odpRecord->ptrIqr->iqr, 4))));
+            QStringLiteral("IQR ≈ %1").arg(formatNumber(*p.odpRecord()->ptrIqr->iqr, 4))));
     else
         QCOMPARE(w.resultCard()->headline(), QStringLiteral("PTR: both tests failed (⊥)"));
 
     session::QueryRequest stop;
     stop.id = "e";
-    stop.odp = session::OdpRequestSpec{};
-    stop.odp->mechanism = session::OdpMechanism::EarlyStop;
-    stop.odp->earlyStop.column = "wage";
-    stop.odp->earlyStop.stepEpsilon = 0.01;
-    stop.odp->earlyStop.stops = {5, 10, 20, 40, 80};
-    stop.odp->earlyStop.delta = 1e-7;
-    stop.odp->earlyStop.tolerance = 0.02;
+    stop.spec = session::OdpRequestSpec{};
+    stop.odp()->mechanism = session::OdpMechanism::EarlyStop;
+    stop.odp()->earlyStop.column = "wage";
+    stop.odp()->earlyStop.stepEpsilon = 0.01;
+    stop.odp()->earlyStop.stops = {5, 10, 20, 40, 80};
+    stop.odp()->earlyStop.delta = 1e-7;
+    stop.odp()->earlyStop.tolerance = 0.02;
     QVERIFY(w.document()->ask(stop).ok());
     const session::LedgerEvent e = w.document()->session().events().back();
-    QVERIFY(e.odpRecord && e.odpRecord->earlyStop);
-    const auto steps = e.odpRecord->earlyStop->iterates.size();
+    QVERIFY(e.odpRecord() && e.odpRecord()->earlyStop);
+    const auto steps = e.odpRecord()->earlyStop->iterates.size();
     QCOMPARE(static_cast<std::int64_t>(steps),
-             stop.odp->earlyStop.stops[static_cast<std::size_t>(*e.odpRecord->cell)]);
+             stop.odp()->earlyStop.stops[static_cast<std::size_t>(*e.odpRecord()->cell)]);
     QCOMPARE(w.resultCard()->headline(), QStringLiteral("mean ≈ %1 after %2 steps")
-                                             .arg(formatNumber(e.odpRecord->earlyStop->estimate, 6))
+                                             .arg(formatNumber(e.odpRecord()->earlyStop->estimate, 6))
                                              .arg(steps));
     QVERIFY(w.resultCard()->details().contains(QStringLiteral("stopped after %1 steps").arg(steps)));
     QVERIFY(w.resultCard()->details().contains(
@@ -257,16 +257,16 @@ void TestOdpRequest::otherMechanismsReadAsWhatTheyReleased()
 
     session::QueryRequest recover;
     recover.id = "r";
-    recover.odp = session::OdpRequestSpec{};
-    recover.odp->mechanism = session::OdpMechanism::Recover;
-    recover.odp->recover.labelThreshold = 600;
-    recover.odp->recover.features = {"education", "experience", "ethnicity", "smsa", "region", "parttime"};
+    recover.spec = session::OdpRequestSpec{};
+    recover.odp()->mechanism = session::OdpMechanism::Recover;
+    recover.odp()->recover.labelThreshold = 600;
+    recover.odp()->recover.features = {"education", "experience", "ethnicity", "smsa", "region", "parttime"};
     QVERIFY(w.document()->ask(recover).ok());
     const session::LedgerEvent r = w.document()->session().events().back();
-    QVERIFY(r.odpRecord && r.odpRecord->recovery);
-    const QString error = formatNumber(r.odpRecord->recovery->noisyError, 4);
+    QVERIFY(r.odpRecord() && r.odpRecord()->recovery);
+    const QString error = formatNumber(r.odpRecord()->recovery->noisyError, 4);
     QCOMPARE(w.resultCard()->headline(),
-             r.odpRecord->recovery->released
+             r.odpRecord()->recovery->released
                  ? QStringLiteral("model released (noisy test error %1)").arg(error)
                  : QStringLiteral("model withheld: noisy test error %1").arg(error));
     QVERIFY(w.ledgerModel()

@@ -225,8 +225,8 @@ void TestTypedInput::sparseVectorDialogAsksTheTypedEpsilon()
     QTest::keyClick(epsilon, Qt::Key_Return); // Enter: the dialog's default button, Ask
     const auto &events = w->document()->session().events();
     QCOMPARE(events.size(), std::size_t{1});
-    QVERIFY(events.back().request.odp);
-    QCOMPARE(events.back().request.odp->svt.epsilon, 0.8);
+    QVERIFY(events.back().request.odp());
+    QCOMPARE(events.back().request.odp()->svt.epsilon, 0.8);
 
     // Out of range: refused in the dialog, naming the field, nothing spent.
     typeInto(epsilon, QStringLiteral("0"));
@@ -257,8 +257,8 @@ void TestTypedInput::growingDialogAsksTheTypedBudget()
     QTest::mouseClick(dialog->askButton(), Qt::LeftButton);
     const auto &events = w->document()->session().events();
     QCOMPARE(events.size(), std::size_t{1});
-    QVERIFY(events.back().request.growing);
-    QCOMPARE(events.back().request.growing->epsilon, 0.5);
+    QVERIFY(events.back().request.growing());
+    QCOMPARE(events.back().request.growing()->epsilon, 0.5);
 }
 
 QTEST_MAIN(TestTypedInput)

@@ -388,7 +388,7 @@ void GrowingRequestDialog::refresh()
     }
     if (nsg) {
         // No fixed runs: a round opens at the first query after each ⊤ and is charged then.
-        const auto &spec = *r->growing;
+        const auto &spec = *r->growing();
         auto unit = session::growingNsgUnit(spec);
         if (!unit) {
             m_plan->setText(QString::fromStdString(unit.error().message));
@@ -413,7 +413,7 @@ void GrowingRequestDialog::refresh()
                      formatNumber(m_session->filter().remaining(), 4)));
         return;
     }
-    auto plan = session::growingRunPlan(*r->growing, m_session->table());
+    auto plan = session::growingRunPlan(*r->growing(), m_session->table());
     if (!plan) {
         m_plan->setText(QString::fromStdString(plan.error().message));
         return;
@@ -452,9 +452,9 @@ void GrowingRequestDialog::refresh()
 
 void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
 {
-    if (!event.request.growing)
+    if (!event.request.growing())
         return;
-    if (event.status != session::EventStatus::Released || !event.growingRecord) {
+    if (event.status != session::EventStatus::Released || !event.growingRecord()) {
         m_result->setText(
             tr("%1 refused: %2")
                 .arg(QString::fromStdString(event.request.id), QString::fromStdString(event.reason)));
@@ -462,7 +462,7 @@ void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
         return;
     }
     QStringList lines;
-    const auto &r = *event.growingRecord;
+    const auto &r = *event.growingRecord();
     if (r.pmwg)
         lines << PmwgFields::outcomeLines(event);
     if (r.nsg) {
@@ -490,7 +490,7 @@ void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
         QStringList answers;
         for (double a : r.epochs[i].answers)
             answers << formatNumber(a, 4);
-        const session::GrowingAlgorithm algorithm = event.request.growing->algorithm;
+        const session::GrowingAlgorithm algorithm = event.request.growing()->algorithm;
         if (algorithm == session::GrowingAlgorithm::SmallDb) // the synthetic database; its 28 answers are in
                                                              // the attempts view
             lines << tr("%1 — %2").arg(QString::fromStdString(session::growingEpochLabel(event, i)),

@@ -115,7 +115,7 @@ void PmwgFields::set(const QString &universe, const QString &mode, double p, dou
 
 QString PmwgFields::planText(const session::QueryRequest &request, const session::Session &session)
 {
-    const auto &spec = *request.growing;
+    const auto &spec = *request.growing();
     auto unit = session::growingPmwgUnit(spec);
     if (!unit)
         return QString::fromStdString(unit.error().message);
@@ -144,7 +144,7 @@ QString PmwgFields::planText(const session::QueryRequest &request, const session
 QStringList PmwgFields::outcomeLines(const session::LedgerEvent &event)
 {
     QStringList lines;
-    const auto &p = *event.growingRecord->pmwg;
+    const auto &p = *event.growingRecord()->pmwg;
     std::size_t answers = 0;
     for (const auto &c : p.checkpoints)
         answers += c.answers.size();

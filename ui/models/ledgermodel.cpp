@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/models/ledgermodel.h"
 
-#include "core/session/growing/growing_release.h"
-#include "core/session/strategies/strategy_release.h"
-#include "ui/odp/odptext.h"
+#include "core/report/event_description.h"
 
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
@@ -74,31 +72,17 @@ void LedgerModel::clear()
 
 QString LedgerModel::describeRequest(const session::QueryRequest &request)
 {
-    if (request.strategy)
-        return toQString(session::describeStrategyRequest(request));
-    if (request.odp)
-        return describeOdpRequest(request);
-    if (request.growing)
-        return toQString(session::describeGrowingRequest(request));
-    return describeQuery(request.query);
+    return toQString(report::requestLine(request));
 }
 
 QString LedgerModel::describeQuery(const data::QuerySpec &query)
 {
-    QString text = toQString(data::aggregateName(query.aggregate));
-    if (query.aggregate != data::Aggregate::Count)
-        text += u'(' + toQString(query.column) + u')';
-    if (!QString::fromStdString(query.where).trimmed().isEmpty())
-        text += QStringLiteral(" where ") + toQString(query.where);
-    return text;
+    return toQString(report::describeQuery(query));
 }
 
 QString LedgerModel::describeTarget(const session::AccuracyTarget &target)
 {
-    const QString confidence = formatConfidence(target.confidence);
-    if (target.kind == session::TargetKind::Relative)
-        return tr("±%1 % @ %2").arg(formatNumber(target.error * 100.0, 3), confidence);
-    return tr("±%1 @ %2").arg(formatNumber(target.error, 4), confidence);
+    return toQString(report::targetLine(target));
 }
 
 int LedgerModel::rowCount(const QModelIndex &parent) const
@@ -122,8 +106,8 @@ QVariant LedgerModel::rawValue(const session::LedgerEvent &event, int column) co
     case Query:
         return describeRequest(event.request);
     case Target: // an output-DP request has no accuracy target: its noise follows from its cell
-        return event.request.odp || event.request.growing ? QStringLiteral("—")
-                                                          : describeTarget(event.request.target);
+        return report::hasAccuracyTarget(event.request) ? describeTarget(event.request.target)
+                                                        : QStringLiteral("—");
     case Status:
         return toQString(session::eventStatusName(event.status));
     case Answer:

@@ -66,12 +66,13 @@ public:
     const session::LedgerEvent &event(int row) const { return m_events.at(static_cast<std::size_t>(row)); }
     const std::vector<session::LedgerEvent> &events() const { return m_events; }
 
-    /// "count", "mean(wage) where region == \"south\"".
+    /// "count", "mean(wage) where region == \"south\"" (report::describeQuery).
     static QString describeQuery(const data::QuerySpec &query);
-    /// The request in one line: a strategy or output-DP request by its own description
-    /// ("sparse vector(education) ≥ 500, c = 3, ε = 1"), any other by describeQuery().
+    /// The request in one line (report::requestLine): a strategy, output-DP or growing request by
+    /// its own description ("sparse vector(education) ≥ 500, c = 3, ε = 1"), any other by
+    /// describeQuery().
     static QString describeRequest(const session::QueryRequest &request);
-    /// "±50 @ 95 %" or "±5 % @ 95 %".
+    /// "±50 @ 95 %" or "±5 % @ 95 %" (report::targetLine).
     static QString describeTarget(const session::AccuracyTarget &target);
 
     int rowCount(const QModelIndex &parent = {}) const override;

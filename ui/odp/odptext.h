@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // How an output-DP request and its ledger event read in the GUI (ledger rows, the result card,
-// Query ▸ Sparse vector): the request in one line, and the outcome — reserved worst case E*, the
+// Query ▸ Sparse vector), as QStrings of core/report/event_description.h's words: the request in
+// one line, and the outcome — reserved worst case E*, the
 // realised cell j of c, the settled ε and what was returned, E* − E(j) (Hartmann, Bindschaedler,
 // Bentkamp & West 2023, Algorithm 1 and Lemma 8; docs/output-dp.md §2–§3).
 #pragma once

@@ -164,7 +164,7 @@ Result<session::QueryRequest> SvtRequestDialog::request() const
     odp.svt.svtShare = m_share->value();
     odp.svt.sensitivity = m_sensitivity->value();
     PBX_RETURN_IF_ERROR(session::svtParametersFor(odp.svt));
-    r.odp = odp;
+    r.spec = odp;
     return r;
 }
 
@@ -185,7 +185,7 @@ void SvtRequestDialog::refresh()
         m_chart->setCells(tr("Cells of the request"), {}, std::nullopt, std::nullopt);
         return;
     }
-    auto g = session::svtRequestGuarantee(r->odp->svt);
+    auto g = session::svtRequestGuarantee(r->odp()->svt);
     if (!g) {
         m_status->setText(QString::fromStdString(g.error().message));
         return;
@@ -193,7 +193,7 @@ void SvtRequestDialog::refresh()
     const std::optional<double> remaining
         = odpFilter ? std::optional<double>(m_session->filter().remaining()) : std::nullopt;
     if (odpFilter) {
-        auto p = session::svtParametersFor(r->odp->svt);
+        auto p = session::svtParametersFor(r->odp()->svt);
         m_status->setText(tr("ε₁ = %1, ε₂ = %2. The filter reserves the worst cell, E* = %3, and settles in "
                              "the cell the output falls in: j = number of ⊤. ε left: %4.")
                               .arg(formatNumber(p->epsilon1, 4), formatNumber(p->epsilon2, 4),
@@ -205,16 +205,16 @@ void SvtRequestDialog::refresh()
 
 void SvtRequestDialog::showOutcome(const session::LedgerEvent &event)
 {
-    if (!event.request.odp)
+    if (!event.request.odp())
         return;
-    if (event.status != session::EventStatus::Released || !event.odpRecord) {
+    if (event.status != session::EventStatus::Released || !event.odpRecord()) {
         m_result->setText(
             tr("%1 refused: %2 Nothing was charged.")
                 .arg(QString::fromStdString(event.request.id), QString::fromStdString(event.reason)));
         refresh();
         return;
     }
-    const auto &rec = *event.odpRecord;
+    const auto &rec = *event.odpRecord();
     std::optional<int> realised;
     if (rec.cell)
         for (std::size_t i = 0; i < rec.guarantee.cells.size(); ++i)

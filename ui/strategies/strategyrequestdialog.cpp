@@ -226,8 +226,8 @@ void StrategyRequestDialog::setSession(const session::Session *session)
         for (std::size_t c = 0; c < t.columnCount(); ++c)
             m_column->addItem(QString::fromStdString(t.columnInfo(c).name));
         for (const auto &e : session->events())
-            if (e.status == session::EventStatus::Released && e.request.strategy
-                && e.request.strategy->kind == session::StrategyRequestKind::Histogram)
+            if (e.status == session::EventStatus::Released && e.request.strategy()
+                && e.request.strategy()->kind == session::StrategyRequestKind::Histogram)
                 m_of->addItem(QString::fromStdString(e.request.id));
         if (const int i = m_column->findText(column); i >= 0)
             m_column->setCurrentIndex(i);
@@ -292,7 +292,7 @@ Result<session::QueryRequest> StrategyRequestDialog::request() const
                                                     static_cast<unsigned>(m_transformParameter->value())};
         s.subsample = m_subsample->value();
     }
-    r.strategy = std::move(s);
+    r.spec = std::move(s);
     if (!m_session)
         return makeError(ErrorCode::InvalidArgument, "no session: create one first");
     if (auto ok = session::checkStrategyRequest(r, m_session->table(), m_session->settings().neighbours); !ok)
@@ -334,7 +334,7 @@ void StrategyRequestDialog::refresh()
                                           "information only."))
                           : QString::fromStdString(r.error().message);
     if (r.ok() && !derived) {
-        const auto &spec = *r->strategy;
+        const auto &spec = *r->strategy();
         const unsigned s = *session::requestStability(spec, m_session->settings().neighbours);
         if (spec.transform)
             text += tr(" Stability s = %1: the charge is s·ε (s²ρ on a zCDP filter).").arg(s);
@@ -348,13 +348,13 @@ void StrategyRequestDialog::refresh()
 
 void StrategyRequestDialog::showEvent(const session::LedgerEvent &event)
 {
-    if (event.status != session::EventStatus::Released || !event.strategyRecord) {
+    if (event.status != session::EventStatus::Released || !event.strategyRecord()) {
         m_result->setText(
             tr("%1: refused — %2")
                 .arg(QString::fromStdString(event.request.id), QString::fromStdString(event.reason)));
         return;
     }
-    const auto &rec = *event.strategyRecord;
+    const auto &rec = *event.strategyRecord();
     m_shown = event;
     m_export->setEnabled(true);
     QStringList labels;

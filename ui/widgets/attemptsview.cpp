@@ -48,7 +48,7 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
         // An output-DP request releases through its cell, not through accuracy attempts.
         item->setText(
             StepColumn,
-            event->odpRecord
+            event->odpRecord()
                 ? tr("%1: output DP, one mechanism (see the result card)").arg(toQString(event->request.id))
                 : tr("%1: no attempt (nothing released)").arg(toQString(event->request.id)));
         item->setFirstColumnSpanned(true);
@@ -61,12 +61,12 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
         last = item;
         // A growing-database stream's attempts are its epochs, each its own charge.
         item->setText(StepColumn,
-                      event->growingRecord
-                              && std::size_t(number) <= (event->growingRecord->nsg
-                                                             ? event->growingRecord->nsg->rounds.size()
-                                                         : event->growingRecord->pmwg
-                                                             ? event->growingRecord->pmwg->rounds.size()
-                                                             : event->growingRecord->epochs.size())
+                      event->growingRecord()
+                              && std::size_t(number) <= (event->growingRecord()->nsg
+                                                             ? event->growingRecord()->nsg->rounds.size()
+                                                         : event->growingRecord()->pmwg
+                                                             ? event->growingRecord()->pmwg->rounds.size()
+                                                             : event->growingRecord()->epochs.size())
                           ? toQString(session::growingEpochLabel(*event, std::size_t(number - 1)))
                           : tr("Attempt %1").arg(number));
         ++number;
@@ -78,10 +78,10 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
         item->setText(AcceptedColumn, attempt.accepted ? tr("✓ target met") : tr("no"));
         if (attempt.accepted)
             item->setForeground(AcceptedColumn, palette::successText);
-        const bool ermg
-            = event->request.growing && event->request.growing->algorithm == session::GrowingAlgorithm::Ermg;
-        const bool smalldb = event->request.growing
-                             && event->request.growing->algorithm == session::GrowingAlgorithm::SmallDb;
+        const bool ermg = event->request.growing()
+                          && event->request.growing()->algorithm == session::GrowingAlgorithm::Ermg;
+        const bool smalldb = event->request.growing()
+                             && event->request.growing()->algorithm == session::GrowingAlgorithm::SmallDb;
         for (std::size_t j = 0; j < attempt.releases.size(); ++j) {
             const auto &release = attempt.releases[j];
             auto *child = new QTreeWidgetItem(item);

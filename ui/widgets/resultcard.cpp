@@ -169,7 +169,7 @@ QStringList streamLines(const session::LedgerEvent &event,
 /// the widest error bar; the target applies to each value.
 QString headlineCaption(const session::LedgerEvent &event)
 {
-    const auto &record = event.strategyRecord;
+    const session::StrategyRecord *record = event.strategyRecord();
     if (!record || record->values.size() < 2)
         return {};
     const auto n = static_cast<qsizetype>(record->values.size());
@@ -272,7 +272,7 @@ QStringList ResultCard::showOutputDp(const session::LedgerEvent &event, const QS
                                          .arg(toQString(event.mechanismName()).toHtmlEscaped(),
                                               odpOutcomeText(event).toHtmlEscaped(), spent.toHtmlEscaped()));
     QStringList released;
-    for (const auto &e : event.odpRecord->releases)
+    for (const auto &e : event.odpRecord()->releases)
         released << QStringLiteral("%1: %2").arg(toQString(e.label)).arg(e.value);
     QStringList counts;
     if (!released.isEmpty())
@@ -284,7 +284,7 @@ void ResultCard::showPmwgStream(const session::LedgerEvent &event, const QString
 {
     // PMWG: answers from the public histogram; the rounds (each charged when it opened) and their
     // hard answers are the releases that read the data.
-    const auto &pmwg = *event.growingRecord->pmwg;
+    const auto &pmwg = *event.growingRecord()->pmwg;
     m_headline->setText(tr("%1 hard queries in %2 rounds").arg(pmwg.hard.size()).arg(pmwg.rounds.size()));
     QStringList lines;
     for (const QString &line : PmwgFields::outcomeLines(event))
@@ -298,7 +298,7 @@ void ResultCard::showPmwgStream(const session::LedgerEvent &event, const QString
 void ResultCard::showNsgStream(const session::LedgerEvent &event, const QString &spent)
 {
     // NSG: the sparse-vector rounds, each charged when it opened; ⊤ answers are the releases.
-    const auto &nsg = *event.growingRecord->nsg;
+    const auto &nsg = *event.growingRecord()->nsg;
     m_headline->setText(tr("%1 ⊤ answers in %2 rounds").arg(nsg.hard.size()).arg(nsg.rounds.size()));
     const QStringList rounds = streamLines(event, [](const report::RunLine &line) {
         QString text = toQString(line.label);
@@ -315,8 +315,8 @@ void ResultCard::showRunStream(const session::LedgerEvent &event, const QString 
 {
     // One run per epoch, each its own charge: the headline counts the epochs, the details list
     // them (t_i, ε_i or ρ_i, the answers and the bound); a long stream its first and last six.
-    const auto &record = *event.growingRecord;
-    const session::GrowingAlgorithm algorithm = event.request.growing->algorithm;
+    const auto &record = *event.growingRecord();
+    const session::GrowingAlgorithm algorithm = event.request.growing()->algorithm;
     m_headline->setText((algorithm == session::GrowingAlgorithm::BBImprover ? tr("%1 of %2 runs released")
                          : algorithm == session::GrowingAlgorithm::Ermg     ? tr("%1 of %2 models released")
                                                                             : tr("%1 of %2 epochs released"))

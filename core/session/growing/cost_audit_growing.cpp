@@ -6,6 +6,7 @@
 #include "core/session/growing/growing_pmwg.h"
 #include "core/session/growing/growing_release.h"
 #include "core/session/growing/growing_smalldb.h"
+#include "core/util/try.h"
 
 #include <string>
 
@@ -26,7 +27,7 @@ struct NsgReplay
 
 Result<NsgReplay> replayNsg(const LedgerEvent &e, const GrowingRequestSpec &spec)
 {
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     const NsgRecord &nsg = *r.nsg;
     NsgReplay out;
     std::size_t hardSoFar = 0, roundsSoFar = 0;
@@ -81,30 +82,26 @@ Result<NsgReplay> replayNsg(const LedgerEvent &e, const GrowingRequestSpec &spec
 Result<void> auditNsgRoundOpenings(const LedgerEvent &e, const data::Table &table)
 {
     (void)table;
-    if (!e.request.growing || e.request.growing->algorithm != GrowingAlgorithm::Nsg || !e.growingRecord
-        || !e.growingRecord->nsg)
+    if (!e.request.growing() || e.request.growing()->algorithm != GrowingAlgorithm::Nsg || !e.growingRecord()
+        || !e.growingRecord()->nsg)
         return {};
-    auto replay = replayNsg(e, *e.request.growing);
-    if (!replay)
-        return replay.error();
+    PBX_RETURN_IF_ERROR(replayNsg(e, *e.request.growing()));
     return {};
 }
 
 Result<std::optional<filters::Charge>> growingRefusedCharge(const LedgerEvent &e, const data::Table &table)
 {
-    if (!e.request.growing || !e.growingRecord || !e.growingRecord->refusedEpoch)
+    if (!e.request.growing() || !e.growingRecord() || !e.growingRecord()->refusedEpoch)
         return std::optional<filters::Charge>{};
-    const GrowingRequestSpec &spec = *e.request.growing;
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRequestSpec &spec = *e.request.growing();
+    const GrowingRecord &r = *e.growingRecord();
     const std::uint64_t refused = *r.refusedEpoch;
     if (spec.algorithm == GrowingAlgorithm::Nsg) {
-        auto replay = replayNsg(e, spec);
-        if (!replay)
-            return replay.error();
+        PBX_TRY(replay, replayNsg(e, spec));
         auto unit = growingNsgUnit(spec);
         if (!unit)
             return parseError(e, unit.error().message);
-        return std::optional<filters::Charge>{nsgRoundCharge(spec, *unit, *replay->refusedAt)};
+        return std::optional<filters::Charge>{nsgRoundCharge(spec, *unit, *replay.refusedAt)};
     }
     if (spec.algorithm == GrowingAlgorithm::Pmwg) {
         if (!r.pmwg || r.pmwg->checkpoints.empty())

@@ -104,15 +104,13 @@ Result<void> setGridNoise(GrowingRunPlan &r, double sensitivity, const GrowingRe
                             "the coefficients (up to " + formatSignificant(largest)
                                 + ") do not fit the release grid " + formatSignificant(grid)
                                 + " at t = " + std::to_string(r.start));
-    auto parameter = mechanisms::rationalAtLeast(variance);
-    if (!parameter)
-        return parameter.error();
+    PBX_TRY(parameter, mechanisms::rationalAtLeast(variance));
     r.grid = grid;
-    r.noise = *parameter;
-    r.scale = math::nudgeUp(grid * std::sqrt(parameter->toDouble()));
+    r.noise = parameter;
+    r.scale = math::nudgeUp(grid * std::sqrt(parameter.toDouble()));
     const double beta = r.beta / double(kErmgDimension);
     auto tail = mechanisms::DiscreteNoiseMechanism::withParameter(mechanisms::DiscreteNoiseKind::Gaussian,
-                                                                  *parameter, 1);
+                                                                  parameter, 1);
     if (!tail)
         return tail.error();
     if (auto w = tail->halfWidth(beta))
@@ -130,9 +128,7 @@ Result<std::vector<GrowingRunPlan>> ermgRunPlan(const GrowingRequestSpec &spec, 
     auto budget = ermgBudget(spec);
     if (!budget)
         return budget.error();
-    auto end = growingStreamEnd(spec, table);
-    if (!end)
-        return end.error();
+    PBX_TRY(end, growingStreamEnd(spec, table));
     struct Time
     {
         std::uint64_t t, last;
@@ -143,29 +139,23 @@ Result<std::vector<GrowingRunPlan>> ermgRunPlan(const GrowingRequestSpec &spec, 
         auto config = improverConfig(spec, *budget);
         if (!config)
             return config.error();
-        const std::uint64_t runs = (*end - spec.startSize) / spec.every + 1;
+        const std::uint64_t runs = (end - spec.startSize) / spec.every + 1;
         if (runs > kMaxErmgReleases)
             return growingError(growing::kInvalidConfig, "schedule.every",
                                 std::to_string(runs) + " releases exceed " + std::to_string(kMaxErmgReleases)
                                     + " (each is a model fit); raise schedule.every");
-        auto improver = growing::BBImprover::create(*config);
-        if (!improver)
-            return improver.error();
+        PBX_TRY(improver, growing::BBImprover::create(*config));
         for (std::uint64_t j = 0; j < runs; ++j) {
             const std::uint64_t t = spec.startSize + j * spec.every;
-            const growing::ImproverStep step = improver->step(t);
-            times.push_back({t, std::min(t + spec.every - 1, *end), step.rho, step.beta});
+            const growing::ImproverStep step = improver.step(t);
+            times.push_back({t, std::min(t + spec.every - 1, end), step.rho, step.beta});
         }
     } else {
-        auto config = schedulerConfig(spec, *budget);
-        if (!config)
-            return config.error();
+        PBX_TRY(config, schedulerConfig(spec, *budget));
         // Count the epochs before planning them: a tiny γ is refused before a huge plan is built.
-        PBX_RETURN_IF_ERROR(checkEpochCount(spec, *end, kMaxErmgReleases, "releases (each is a model fit)"));
-        auto epochs = growing::planEpochs(*config, *end);
-        if (!epochs)
-            return epochs.error();
-        for (const auto &e : *epochs)
+        PBX_RETURN_IF_ERROR(checkEpochCount(spec, end, kMaxErmgReleases, "releases (each is a model fit)"));
+        PBX_TRY(epochs, growing::planEpochs(config, end));
+        for (const auto &e : epochs)
             times.push_back({e.start, e.last, e.privacy.rho, e.privacy.beta});
     }
     std::vector<GrowingRunPlan> plan;
@@ -199,25 +189,17 @@ Result<std::vector<GrowingRunPlan>> ermgRunPlan(const GrowingRequestSpec &spec, 
 
 Result<double> ermgSeriesTotal(const GrowingRequestSpec &spec)
 {
-    auto budget = ermgBudget(spec);
-    if (!budget)
-        return budget.error();
+    PBX_TRY(budget, ermgBudget(spec));
     if (spec.ermgImprover) {
-        auto config = improverConfig(spec, *budget);
+        auto config = improverConfig(spec, budget);
         if (!config)
             return config.error();
-        auto improver = growing::BBImprover::create(*config);
-        if (!improver)
-            return improver.error();
-        return improver->total();
+        PBX_TRY(improver, growing::BBImprover::create(*config));
+        return improver.total();
     }
-    auto config = schedulerConfig(spec, *budget);
-    if (!config)
-        return config.error();
-    auto scheduler = growing::BBScheduler::create(*config);
-    if (!scheduler)
-        return scheduler.error();
-    return scheduler->total();
+    PBX_TRY(config, schedulerConfig(spec, budget));
+    PBX_TRY(scheduler, growing::BBScheduler::create(config));
+    return scheduler.total();
 }
 
 Result<void> checkErmgData(const data::Table &table)
@@ -230,15 +212,13 @@ Result<void> runErmgStream(const GrowingRequestSpec &spec, const std::vector<Gro
                            filters::PrivacyFilter &filter, mechanisms::NoiseSource &noise, LedgerEvent &event,
                            GrowingRecord &record)
 {
-    auto data = growing::cpsErmData(table);
-    if (!data)
-        return data.error();
+    PBX_TRY(data, growing::cpsErmData(table));
     const Eigen::Index rows = Eigen::Index(record.end);
-    Eigen::MatrixXd x(rows, data->features.cols());
+    Eigen::MatrixXd x(rows, data.features.cols());
     Eigen::VectorXd y(rows);
     for (Eigen::Index r = 0; r < rows; ++r) {
-        x.row(r) = data->features.row(Eigen::Index(order[std::size_t(r)]));
-        y(r) = data->labels(Eigen::Index(order[std::size_t(r)]));
+        x.row(r) = data.features.row(Eigen::Index(order[std::size_t(r)]));
+        y(r) = data.labels(Eigen::Index(order[std::size_t(r)]));
     }
     // Every model is fitted before the first charge: the fits are not released, and a solver that
     // fails then refuses the request with nothing spent.
@@ -246,30 +226,24 @@ Result<void> runErmgStream(const GrowingRequestSpec &spec, const std::vector<Gro
     std::vector<std::vector<std::int64_t>> snapped; // θ̃_t on the run's grid, k = ⌊θ/g + ½⌋
     for (const GrowingRunPlan &run : plan) {
         const Eigen::Index t = Eigen::Index(run.start);
-        auto fit = growing::fitLogistic(x.topRows(t), y.head(t), spec.ermLambda, spec.ermTol,
-                                        fits.empty() ? nullptr : &fits.back());
-        if (!fit)
-            return fit.error();
-        fits.push_back(fit->theta);
+        PBX_TRY(fit, growing::fitLogistic(x.topRows(t), y.head(t), spec.ermLambda, spec.ermTol,
+                                          fits.empty() ? nullptr : &fits.back()));
+        fits.push_back(fit.theta);
         std::vector<std::int64_t> k;
-        for (Eigen::Index j = 0; j < fit->theta.size(); ++j) {
+        for (Eigen::Index j = 0; j < fit.theta.size(); ++j) {
             // Cannot fail: |θ_j| ≤ (1 + tol)/λ fits 2^52 grid steps (checked with the plan).
-            auto step = mechanisms::GridMechanism::snap(fit->theta(j), run.grid);
-            if (!step)
-                return step.error();
-            k.push_back(*step);
+            PBX_TRY(step, mechanisms::GridMechanism::snap(fit.theta(j), run.grid));
+            k.push_back(step);
         }
         snapped.push_back(std::move(k));
     }
     // g·(k + Z) with Z exact discrete Gaussian: the released double is a function of the integer
     // k + Z and the public g alone.
     auto release = [&](const GrowingRunPlan &run) -> Result<PlannedRelease> {
-        auto sampler = mechanisms::DiscreteGaussianSampler::create(run.noise);
-        if (!sampler)
-            return sampler.error();
+        PBX_TRY(sampler, mechanisms::DiscreteGaussianSampler::create(run.noise));
         PlannedRelease out;
         for (const std::int64_t k : snapped[run.index]) {
-            auto z = sampler->sample(noise.bits());
+            auto z = sampler.sample(noise.bits());
             if (!z)
                 return streamNoiseFailed(z.error());
             std::int64_t sum = 0;
@@ -286,7 +260,7 @@ Result<void> runErmgStream(const GrowingRequestSpec &spec, const std::vector<Gro
 
 std::string ermgReleaseLabel(const LedgerEvent &e, std::size_t release)
 {
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     const GrowingEpochRecord &x = r.epochs[release];
     return "ERMG release " + std::to_string(x.index) + " of " + std::to_string(r.plannedEpochs)
            + ": t = " + std::to_string(x.start) + ", ρ = " + formatSignificant(x.rho)
@@ -311,14 +285,14 @@ namespace {
 Result<void> auditErmgDesign(const LedgerEvent &e, const data::Table &table, GrowingNoiseDesign design)
 {
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
-    const GrowingRequestSpec &spec = *e.request.growing;
+    const GrowingRequestSpec &spec = *e.request.growing();
     auto plan = ermgRunPlan(spec, table, design);
     auto total = ermgSeriesTotal(spec);
     if (!plan || !total)
         return makeError(ErrorCode::Parse,
                          where + ": " + (!plan ? plan.error().message : total.error().message));
     const auto check = [&](std::size_t i) -> Result<void> {
-        const GrowingEpochRecord &x = e.growingRecord->epochs[i];
+        const GrowingEpochRecord &x = e.growingRecord()->epochs[i];
         if (!x.cells.empty())
             return makeError(ErrorCode::Parse, "an ERMG release records a synthetic database");
         // The exact noise releases g·(k + Z): every coefficient a multiple of the release's grid.

@@ -4,6 +4,7 @@
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
 #include "core/mechanisms/discrete_mechanisms.h"
+#include "core/util/try.h"
 
 #include <cmath>
 #include <cstdio>
@@ -27,21 +28,17 @@ Result<mechanisms::Rational> countLaplaceScale(double fractionScale, std::uint64
 
 Result<std::int64_t> discreteLaplaceDraw(const mechanisms::Rational &scale, mechanisms::RandomBits &bits)
 {
-    auto sampler = mechanisms::DiscreteLaplaceSampler::create(scale);
-    if (!sampler)
-        return sampler.error();
-    return sampler->sample(bits);
+    PBX_TRY(sampler, mechanisms::DiscreteLaplaceSampler::create(scale));
+    return sampler.sample(bits);
 }
 
 Result<double> noisyCountFraction(std::uint64_t count, std::uint64_t t, const mechanisms::Rational &scale,
                                   mechanisms::RandomBits &bits)
 {
-    auto z = discreteLaplaceDraw(scale, bits);
-    if (!z)
-        return z.error();
+    PBX_TRY(z, discreteLaplaceDraw(scale, bits));
     constexpr std::int64_t kExact = std::int64_t{1} << 53;
     std::int64_t noisy = 0;
-    if (count > std::uint64_t(kExact) || __builtin_add_overflow(std::int64_t(count), *z, &noisy)
+    if (count > std::uint64_t(kExact) || __builtin_add_overflow(std::int64_t(count), z, &noisy)
         || noisy > kExact || noisy < -kExact)
         return makeError(ErrorCode::Unsupported, "noisy count leaves the exactly representable range");
     // One correctly rounded division of two exact doubles: a function of count + Z and t alone.
@@ -67,10 +64,8 @@ Result<double> countLaplaceBound(const mechanisms::Rational &scale, std::uint64_
 
 Result<double> fractionLaplaceBound(double fractionScale, std::uint64_t t, double beta)
 {
-    auto scale = countLaplaceScale(fractionScale, t);
-    if (!scale)
-        return scale.error();
-    return countLaplaceBound(*scale, t, beta);
+    PBX_TRY(scale, countLaplaceScale(fractionScale, t));
+    return countLaplaceBound(scale, t, beta);
 }
 
 bool isCountFraction(double value, std::uint64_t t)
@@ -98,20 +93,16 @@ Result<bool> svtAbove(std::uint64_t count, std::optional<double> centre, std::in
                              "sparse-vector centre or threshold out of [0, 2^32]");
         return mechanisms::GridMechanism::snap(x, kSvtGrid);
     };
-    auto threshold = onGrid(tau);
-    if (!threshold)
-        return threshold.error();
+    PBX_TRY(threshold, onGrid(tau));
     if (count > (std::uint64_t{1} << 32))
         return makeError(ErrorCode::InvalidArgument, "sparse-vector count above 2^32");
     I128 value = I128(count) << kShift;
     if (centre) {
-        auto c = onGrid(*centre);
-        if (!c)
-            return c.error();
-        value = value >= I128(*c) ? value - I128(*c) : I128(*c) - value;
+        PBX_TRY(c, onGrid(*centre));
+        value = value >= I128(c) ? value - I128(c) : I128(c) - value;
     }
     // value + ν·2^20 ≥ τ + ρ·2^20, all in units of 2^-20 count (|ν|, |ρ| ≤ 2^62: no overflow).
-    return value + I128(nu) * (I128(1) << kShift) >= I128(*threshold) + I128(rho) * (I128(1) << kShift);
+    return value + I128(nu) * (I128(1) << kShift) >= I128(threshold) + I128(rho) * (I128(1) << kShift);
 }
 
 } // namespace pbx::session

@@ -7,6 +7,7 @@
 #include "core/session/growing/growing_planned.h"
 #include "core/session/growing/growing_release.h"
 #include "core/util/number_format.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -51,21 +52,16 @@ Result<growing::NsgConfig> growingNsgConfig(const GrowingRequestSpec &spec)
     c.exponent = spec.nsgExponent;
     c.cap = growing::HardQueryCap{spec.nsgCapKind == NsgCapKind::Time, spec.nsgCap};
     c.threshold = spec.nsgThreshold;
-    auto budget = growingStreamBudget(spec);
-    if (!budget)
-        return budget.error();
-    c.budget = *budget;
-    if (auto ok = growing::validate(c); !ok)
-        return ok.error();
+    PBX_TRY(budget, growingStreamBudget(spec));
+    c.budget = budget;
+    PBX_RETURN_IF_ERROR(growing::validate(c));
     return c;
 }
 
 Result<growing::NoiseUnit> growingNsgUnit(const GrowingRequestSpec &spec)
 {
-    auto config = growingNsgConfig(spec);
-    if (!config)
-        return config.error();
-    auto unit = growing::nsgNoiseUnit(*config);
+    PBX_TRY(config, growingNsgConfig(spec));
+    auto unit = growing::nsgNoiseUnit(config);
     if (!unit)
         return unit.error();
     if (zcdpBudget(spec))
@@ -73,7 +69,7 @@ Result<growing::NoiseUnit> growingNsgUnit(const GrowingRequestSpec &spec)
     // Pure: the first round is charged (7/3)f(n) where the lab's worst case counts f(n) + (4/3)f(e_1)
     // ≤ f(n) + (4/3)·(its share of C f(n)); scaling σ_n (hence every f(t)) down by the ratio of the
     // two worst cases makes the charges' worst case the budget. Rounded up: more noise is safe.
-    const double w = growing::nsgWorstCaseEpsilon(*unit, *config->cap);
+    const double w = growing::nsgWorstCaseEpsilon(*unit, *config.cap);
     const double factor = math::nudgeUp(math::divideRoundUp(
         math::addRoundUp(
             w, math::divideRoundUp(math::multiplyRoundUp(4.0, unit->f(double(spec.startSize))), 3.0)),
@@ -106,19 +102,13 @@ Result<SvtNoise> svtNoiseAt(const growing::NoiseUnit &unit, std::uint64_t t)
 {
     const double sigma = math::nudgeUp(unit.sigma(double(t)));
     SvtNoise out;
-    auto threshold = countLaplaceScale(growing::kThresholdMultiplier * sigma, t);
-    if (!threshold)
-        return threshold.error();
-    auto query = countLaplaceScale(growing::kQueryMultiplier * sigma, t);
-    if (!query)
-        return query.error();
-    out.threshold = *threshold;
-    out.query = *query;
+    PBX_TRY(threshold, countLaplaceScale(growing::kThresholdMultiplier * sigma, t));
+    PBX_TRY(query, countLaplaceScale(growing::kQueryMultiplier * sigma, t));
+    out.threshold = threshold;
+    out.query = query;
     out.numeric = math::nudgeUp(growing::kNumericMultiplier * unit.sigma(double(t)));
-    auto numeric = countLaplaceScale(out.numeric, t);
-    if (!numeric)
-        return numeric.error();
-    out.numericCount = *numeric;
+    PBX_TRY(numeric, countLaplaceScale(out.numeric, t));
+    out.numericCount = numeric;
     return out;
 }
 
@@ -128,10 +118,8 @@ Result<std::vector<SvtNoise>> svtNoiseAtEach(const growing::NoiseUnit &unit,
     std::vector<SvtNoise> out;
     out.reserve(times.size());
     for (const std::uint64_t t : times) {
-        auto at = svtNoiseAt(unit, t);
-        if (!at)
-            return at.error();
-        out.push_back(*at);
+        PBX_TRY(at, svtNoiseAt(unit, t));
+        out.push_back(at);
     }
     return out;
 }
@@ -148,25 +136,21 @@ Result<void> runNsgStream(const GrowingRequestSpec &spec, const growing::PrefixC
                           std::uint64_t end, filters::PrivacyFilter &filter, mechanisms::NoiseSource &noise,
                           LedgerEvent &event, GrowingRecord &record)
 {
-    auto unit = growingNsgUnit(spec);
-    if (!unit)
-        return unit.error();
+    PBX_TRY(unit, growingNsgUnit(spec));
     const growing::HardQueryCap cap{spec.nsgCapKind == NsgCapKind::Time, spec.nsgCap};
     const auto times = nsgCheckpointTimes(spec.startSize, end, spec.nsgCheckpoints);
     // Every checkpoint's exact noise scales, before the first charge: one out of the sampler's
     // range refuses the request with nothing spent.
-    auto scales = svtNoiseAtEach(*unit, times);
-    if (!scales)
-        return scales.error();
+    PBX_TRY(scales, svtNoiseAtEach(unit, times));
     NsgRecord nsg;
-    nsg.sigmaN = unit->sigmaN;
-    nsg.worstCase = nsgChargeWorstCase(spec, *unit);
+    nsg.sigmaN = unit.sigmaN;
+    nsg.worstCase = nsgChargeWorstCase(spec, unit);
     bool open = false;          // a round is open
     std::int64_t threshold = 0; // its threshold draw (counts)
     bool refused = false;
     for (std::size_t c = 0; c < times.size(); ++c) {
         const std::uint64_t t = times[c];
-        const SvtNoise &scale = (*scales)[c];
+        const SvtNoise &scale = (scales)[c];
         NsgCheckpointRecord cp;
         cp.time = t;
         cp.cap = cap.at(spec.startSize, t);
@@ -177,11 +161,9 @@ Result<void> runNsgStream(const GrowingRequestSpec &spec, const growing::PrefixC
                 continue;
             }
             if (!open) { // a round opens: charged before its threshold is drawn
-                const filters::Charge charge = nsgRoundCharge(spec, *unit, t);
-                auto opened = chargeSvtRound(charge, nsg.rounds.size(), t, filter, event, record);
-                if (!opened)
-                    return opened.error();
-                if (!*opened) {
+                const filters::Charge charge = nsgRoundCharge(spec, unit, t);
+                PBX_TRY(opened, chargeSvtRound(charge, nsg.rounds.size(), t, filter, event, record));
+                if (!opened) {
                     refused = true;
                     break;
                 }
@@ -195,11 +177,9 @@ Result<void> runNsgStream(const GrowingRequestSpec &spec, const growing::PrefixC
             auto nu = discreteLaplaceDraw(scale.query, noise.bits());
             if (!nu)
                 return streamNoiseFailed(nu.error());
-            auto above = svtAbove(counts.count(j, t), std::nullopt, *nu, threshold,
-                                  growing::toCountScale(spec.nsgThreshold, time));
-            if (!above)
-                return above.error();
-            if (*above) {
+            PBX_TRY(above, svtAbove(counts.count(j, t), std::nullopt, *nu, threshold,
+                                    growing::toCountScale(spec.nsgThreshold, time)));
+            if (above) {
                 NsgHardRecord h;
                 h.time = t;
                 h.query = j;
@@ -253,7 +233,7 @@ Result<bool> chargeSvtRound(const filters::Charge &charge, std::size_t index, st
 
 std::string nsgRoundLabel(const LedgerEvent &e, std::size_t round)
 {
-    const NsgRoundRecord &r = e.growingRecord->nsg->rounds[round];
+    const NsgRoundRecord &r = e.growingRecord()->nsg->rounds[round];
     const bool zcdp = e.costKind == filters::ChargeKind::Rho;
     return "NSG round " + std::to_string(r.index) + ": opened at t = " + std::to_string(r.start)
            + (r.halt ? ", ⊤ at t = " + std::to_string(*r.halt) : std::string(", open at the end")) + ", "
@@ -267,10 +247,10 @@ Result<void> auditNsgEvent(const LedgerEvent &e, const GrowingRequestSpec &spec,
     auto unit = growingNsgUnit(spec);
     if (!unit)
         return fail(unit.error().message);
-    if (!e.growingRecord || !e.growingRecord->nsg || !e.growingRecord->epochs.empty()
-        || e.growingRecord->pmwg)
+    if (!e.growingRecord() || !e.growingRecord()->nsg || !e.growingRecord()->epochs.empty()
+        || e.growingRecord()->pmwg)
         return fail("an NSG event without its rounds");
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     const NsgRecord &nsg = *r.nsg;
     const filters::ChargeKind kind = nsgRoundCharge(spec, *unit, spec.startSize).kind;
     if (e.costKind != kind)

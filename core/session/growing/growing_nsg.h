@@ -96,7 +96,7 @@ Result<void> runNsgStream(const GrowingRequestSpec &spec, const growing::PrefixC
                           LedgerEvent &event, GrowingRecord &record);
 
 /// "NSG round 2: opened at t = 5068, ⊤ at t = 9000, ε = 0.0332" (ρ for zCDP budgets).
-/// Precondition: e.growingRecord->nsg with that round.
+/// Precondition: e.growingRecord()->nsg with that round.
 std::string nsgRoundLabel(const LedgerEvent &e, std::size_t round);
 
 /// pbx-cli verify for an NSG event: σ_n as growingNsgUnit gives it, the checkpoints the planned

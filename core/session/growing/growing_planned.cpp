@@ -38,12 +38,10 @@ Result<std::uint64_t> checkEpochCount(const GrowingRequestSpec &spec, std::uint6
 {
     std::uint64_t count = 1;
     for (std::uint64_t t = spec.startSize, i = 0;; ++i) {
-        auto next = growing::nextEpochStart(spec.startSize, spec.gamma, i, t);
-        if (!next)
-            return next.error();
-        if (*next > end)
+        PBX_TRY(next, growing::nextEpochStart(spec.startSize, spec.gamma, i, t));
+        if (next > end)
             return count;
-        t = *next;
+        t = next;
         if (++count > limit)
             return growing::growingError(growing::kInvalidConfig, "schedule.gamma",
                                          "the stream would have more than " + std::to_string(limit) + " "
@@ -71,9 +69,7 @@ Result<void> runPlannedStream(const std::vector<GrowingRunPlan> &plan, const std
             break;
         }
         event.cost = math::addRoundUp(event.cost, run.charge.amount);
-        auto out = release(run);
-        if (!out)
-            return out.error();
+        PBX_TRY(out, release(run));
         GrowingEpochRecord x;
         x.index = run.index;
         x.start = run.start;
@@ -83,8 +79,8 @@ Result<void> runPlannedStream(const std::vector<GrowingRunPlan> &plan, const std
         x.beta = run.beta;
         x.scale = run.scale;
         x.bound = run.bound;
-        x.answers = std::move(out->values);
-        x.cells = std::move(out->cells);
+        x.answers = std::move(out.values);
+        x.cells = std::move(out.cells);
         Attempt attempt;
         attempt.cost = run.charge.amount;
         attempt.halfWidth = run.bound;
@@ -124,9 +120,9 @@ Result<void> auditPlannedEvent(const LedgerEvent &e, const std::vector<GrowingRu
     if (e.costKind != kind)
         return fail("its cost is in " + std::string(filters::chargeKindName(e.costKind))
                     + ", but its schedule charges " + std::string(filters::chargeKindName(kind)));
-    if (!e.growingRecord || e.growingRecord->nsg || e.growingRecord->pmwg)
+    if (!e.growingRecord() || e.growingRecord()->nsg || e.growingRecord()->pmwg)
         return fail("a growing-database event without its " + unit + "s");
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     if (r.plannedEpochs != plan.size() || r.end != end)
         return fail("its plan (" + std::to_string(r.plannedEpochs) + " " + unit
                     + "s to t = " + std::to_string(r.end) + ") is not the one its parameters give ("

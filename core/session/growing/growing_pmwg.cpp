@@ -9,6 +9,7 @@
 #include "core/session/growing/growing_planned.h"
 #include "core/session/growing/growing_release.h"
 #include "core/util/number_format.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <array>
@@ -88,34 +89,27 @@ Result<growing::PmwgConfig> growingPmwgConfig(const GrowingRequestSpec &spec)
                                 + " (every answer is recorded)");
     if (p.mode != "practical" && p.mode != "theory")
         return growingError(growing::kInvalidConfig, "pmwg.mode", "expected theory or practical");
-    auto universe = growing::universeShape(p.universe);
-    if (!universe)
-        return universe.error();
+    PBX_TRY(universe, growing::universeShape(p.universe));
     growing::PmwgConfig c;
     c.startSize = spec.startSize;
-    c.universeSize = universe->cells;
+    c.universeSize = universe.cells;
     c.mode = p.mode == "theory" ? growing::PmwgMode::Theory : growing::PmwgMode::Practical;
     c.alpha = p.alpha;
     c.exponent = p.exponent;
     c.c0 = p.c0;
     c.threshold = p.threshold;
     c.eta = p.eta;
-    auto budget = growingStreamBudget(spec);
-    if (!budget)
-        return budget.error();
-    c.budget = *budget;
+    PBX_TRY(budget, growingStreamBudget(spec));
+    c.budget = budget;
     c.uniformArrivals = true; // the potential bound (docs §5) and so the analysis need it
-    if (auto ok = growing::validate(c); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(growing::validate(c));
     return c;
 }
 
 Result<growing::NoiseUnit> growingPmwgUnit(const GrowingRequestSpec &spec)
 {
-    auto config = growingPmwgConfig(spec);
-    if (!config)
-        return config.error();
-    return growingNsgUnit(nsgView(spec, config->resolved()));
+    PBX_TRY(config, growingPmwgConfig(spec));
+    return growingNsgUnit(nsgView(spec, config.resolved()));
 }
 
 filters::Charge pmwgRoundCharge(const GrowingRequestSpec &spec, const growing::NoiseUnit &unit,
@@ -171,35 +165,27 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &tab
                            filters::PrivacyFilter &filter, mechanisms::NoiseSource &noise, LedgerEvent &event,
                            GrowingRecord &record)
 {
-    auto config = growingPmwgConfig(spec);
-    if (!config)
-        return config.error();
-    const growing::PmwgConfig c = config->resolved();
-    auto unit = growingPmwgUnit(spec);
-    if (!unit)
-        return unit.error();
-    auto universe = growing::cpsUniverse(table, spec.pmwg.universe);
-    if (!universe)
-        return universe.error();
+    PBX_TRY(config, growingPmwgConfig(spec));
+    const growing::PmwgConfig c = config.resolved();
+    PBX_TRY(unit, growingPmwgUnit(spec));
+    PBX_TRY(universe, growing::cpsUniverse(table, spec.pmwg.universe));
     const growing::HardQueryCap cap = capOf(c);
-    const std::size_t N = universe->cells;
+    const std::size_t N = universe.cells;
     PmwgRecord pmwg;
     pmwg.universe = N;
-    pmwg.sigmaN = unit->sigmaN;
-    pmwg.worstCase = pmwgChargeWorstCase(spec, *unit);
+    pmwg.sigmaN = unit.sigmaN;
+    pmwg.worstCase = pmwgChargeWorstCase(spec, unit);
     std::vector<double> histogram(N, 1.0 / double(N)); // x̂ at t = n: uniform (public)
     std::vector<double> cellCounts(N, 0.0);            // the true histogram of the first t rows (counts)
     std::uint64_t t = 0;
     auto advance = [&](std::uint64_t to) {
         for (; t < to; ++t)
-            cellCounts[universe->rowCells[order[t]]] += 1.0;
+            cellCounts[universe.rowCells[order[t]]] += 1.0;
     };
     advance(spec.startSize);
     const auto times = nsgCheckpointTimes(spec.startSize, end, spec.pmwg.checkpoints);
     // Every checkpoint's exact noise scales, before the first charge (nothing spent on a refusal).
-    auto scales = svtNoiseAtEach(*unit, times);
-    if (!scales)
-        return scales.error();
+    PBX_TRY(scales, svtNoiseAtEach(unit, times));
     std::mt19937_64 queries(pmwgQuerySeed(record.orderSeed));
     bool open = false;          // a round is open
     std::int64_t threshold = 0; // its threshold draw (counts)
@@ -207,7 +193,7 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &tab
     std::uint64_t asked = 0;
     for (std::size_t ci = 0; ci < times.size(); ++ci) {
         const std::uint64_t target = times[ci];
-        const SvtNoise &scale = (*scales)[ci];
+        const SvtNoise &scale = (scales)[ci];
         if (target > t) {
             growing::uniformUpdate(histogram, t, target - t); // data-independent: no cost
             advance(target);
@@ -217,7 +203,7 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &tab
         cp.cap = cap.at(spec.startSize, t);
         const double time = double(t);
         for (std::uint64_t k = 0; k < spec.pmwg.perCheckpoint; ++k, ++asked) {
-            const auto q = growing::conjunctionQuery(*universe, pmwgNextQuery(*universe, queries));
+            const auto q = growing::conjunctionQuery(universe, pmwgNextQuery(universe, queries));
             const double estimate = estimateOf(q, histogram);
             if (pmwg.hard.size() >= cp.cap) { // the cap binds: answered from x̂, the data untouched
                 ++cp.capped;
@@ -225,7 +211,7 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &tab
                 continue;
             }
             if (!open) { // a round opens: charged before its threshold is drawn
-                const filters::Charge charge = pmwgRoundCharge(spec, *unit, t);
+                const filters::Charge charge = pmwgRoundCharge(spec, unit, t);
                 auto opened = chargeSvtRound(charge, pmwg.rounds.size(), t, filter, event, record);
                 if (!opened)
                     return opened.error();
@@ -283,7 +269,7 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &tab
         return makeError(ErrorCode::Io, "the random source failed during the stream");
     record.plannedEpochs = spec.pmwg.checkpoints;
     record.seriesTotal = pmwg.worstCase;
-    event.costKind = pmwgRoundCharge(spec, *unit, spec.startSize).kind;
+    event.costKind = pmwgRoundCharge(spec, unit, spec.startSize).kind;
     if (pmwg.rounds.empty()) {
         event.status = EventStatus::Refused;
     } else {
@@ -313,7 +299,7 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &tab
 
 std::string pmwgRoundLabel(const LedgerEvent &e, std::size_t round)
 {
-    const PmwgRecord &p = *e.growingRecord->pmwg;
+    const PmwgRecord &p = *e.growingRecord()->pmwg;
     const PmwgRoundRecord &r = p.rounds[round];
     const bool zcdp = e.costKind == filters::ChargeKind::Rho;
     std::string halt = ", open at the end";
@@ -358,10 +344,10 @@ Result<void> auditPmwgEvent(const LedgerEvent &e, const GrowingRequestSpec &spec
     auto universe = growing::universeShape(spec.pmwg.universe);
     if (!universe)
         return fail(universe.error().message);
-    if (!e.growingRecord || !e.growingRecord->pmwg || !e.growingRecord->epochs.empty()
-        || e.growingRecord->nsg)
+    if (!e.growingRecord() || !e.growingRecord()->pmwg || !e.growingRecord()->epochs.empty()
+        || e.growingRecord()->nsg)
         return fail("a PMWG event without its rounds");
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     const PmwgRecord &p = *r.pmwg;
     const filters::ChargeKind kind = pmwgRoundCharge(spec, *unit, spec.startSize).kind;
     if (e.costKind != kind)

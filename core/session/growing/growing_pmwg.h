@@ -82,7 +82,7 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &tab
                            GrowingRecord &record);
 
 /// "PMWG round 2: opened at t = 5068, ⊤ at t = 9000 (query 57), ε = 0.0332" (ρ for zCDP budgets).
-/// Precondition: e.growingRecord->pmwg with that round.
+/// Precondition: e.growingRecord()->pmwg with that round.
 std::string pmwgRoundLabel(const LedgerEvent &e, std::size_t round);
 
 /// "PMWG stream, t = 14000 … all rows, universe small (N = 160), practical T = 0.05, η = 0.3,

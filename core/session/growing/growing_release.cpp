@@ -45,12 +45,10 @@ Result<std::vector<data::Predicate>> queryPredicates(const GrowingRequestSpec &s
 Result<std::vector<std::vector<std::uint8_t>>> queryMasks(const GrowingRequestSpec &spec,
                                                           const data::Rows &rows)
 {
-    auto predicates = queryPredicates(spec, rows.table());
-    if (!predicates)
-        return predicates.error();
-    std::vector<std::vector<std::uint8_t>> masks(predicates->size());
-    for (std::size_t j = 0; j < predicates->size(); ++j)
-        (*predicates)[j].evaluate(rows, masks[j]);
+    PBX_TRY(predicates, queryPredicates(spec, rows.table()));
+    std::vector<std::vector<std::uint8_t>> masks(predicates.size());
+    for (std::size_t j = 0; j < predicates.size(); ++j)
+        (predicates)[j].evaluate(rows, masks[j]);
     return masks;
 }
 
@@ -72,18 +70,14 @@ Result<growing::BlackBox> laplaceBoxOf(const GrowingRequestSpec &spec)
 /// bound, β_t/k each) plus `staleness`. Errors: as countLaplaceScale.
 Result<void> setCountNoise(GrowingRunPlan &run, std::size_t k, double staleness)
 {
-    auto scale = countLaplaceScale(run.scale, run.start);
-    if (!scale)
-        return scale.error();
-    run.noise = *scale;
+    PBX_TRY(scale, countLaplaceScale(run.scale, run.start));
+    run.noise = scale;
     if (!(run.beta > 0.0)) {
         run.bound = INFINITY; // no accuracy claim (as the lab's α for β_i = 0)
         return {};
     }
-    auto alpha = countLaplaceBound(*scale, run.start, run.beta / double(k));
-    if (!alpha)
-        return alpha.error();
-    run.bound = *alpha + staleness;
+    PBX_TRY(alpha, countLaplaceBound(scale, run.start, run.beta / double(k)));
+    run.bound = alpha + staleness;
     return {};
 }
 
@@ -109,10 +103,8 @@ Result<growing::SchedulerConfig> growingSchedulerConfig(const GrowingRequestSpec
                 + (growing::scheduleIsZcdp(c.schedule) ? "a zcdp or approx budget" : "a pure budget")
                 + " (budget.kind is '" + std::string(growing::budgetKindName(spec.budgetKind)) + "')");
     c.beta = spec.beta;
-    auto box = laplaceBoxOf(spec);
-    if (!box)
-        return box.error();
-    c.box = *box;
+    PBX_TRY(box, laplaceBoxOf(spec));
+    c.box = box;
     PBX_RETURN_IF_ERROR(growing::validate(c));
     return c;
 }
@@ -125,15 +117,11 @@ Result<growing::ImproverConfig> growingImproverConfig(const GrowingRequestSpec &
     c.startSize = spec.startSize;
     c.decay = spec.decay;
     c.every = spec.every;
-    auto budget = growingStreamBudget(spec);
-    if (!budget)
-        return budget.error();
-    c.budget = *budget;
+    PBX_TRY(budget, growingStreamBudget(spec));
+    c.budget = budget;
     c.beta = spec.beta;
-    auto box = laplaceBoxOf(spec);
-    if (!box)
-        return box.error();
-    c.box = *box;
+    PBX_TRY(box, laplaceBoxOf(spec));
+    c.box = box;
     PBX_RETURN_IF_ERROR(growing::validate(c));
     return c;
 }
@@ -154,22 +142,16 @@ Result<std::uint64_t> growingStreamEnd(const GrowingRequestSpec &spec, const dat
 Result<std::vector<growing::EpochPlan>> growingEpochPlan(const GrowingRequestSpec &spec,
                                                          const data::Table &table)
 {
-    auto config = growingSchedulerConfig(spec);
-    if (!config)
-        return config.error();
-    auto end = growingStreamEnd(spec, table);
-    if (!end)
-        return end.error();
+    PBX_TRY(config, growingSchedulerConfig(spec));
+    PBX_TRY(end, growingStreamEnd(spec, table));
     // The number of epochs is known before they are planned: refuse huge plans before building them.
-    auto count = checkEpochCount(spec, *end, kMaxGrowingEpochs, "epochs (every answer is recorded)");
-    if (!count)
-        return count.error();
-    if (*count * spec.queries.size() > kMaxGrowingAnswers)
+    PBX_TRY(count, checkEpochCount(spec, end, kMaxGrowingEpochs, "epochs (every answer is recorded)"));
+    if (count * spec.queries.size() > kMaxGrowingAnswers)
         return growingError(growing::kInvalidConfig, "black_box.queries",
-                            std::to_string(*count) + " epochs × " + std::to_string(spec.queries.size())
+                            std::to_string(count) + " epochs × " + std::to_string(spec.queries.size())
                                 + " queries exceed " + std::to_string(kMaxGrowingAnswers)
                                 + " recorded answers");
-    auto plan = growing::planEpochs(*config, *end);
+    auto plan = growing::planEpochs(config, end);
     if (!plan)
         return plan.error();
     for (const auto &e : *plan)
@@ -186,9 +168,7 @@ namespace {
 Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &spec, const data::Table &table,
                                                     GrowingNoiseDesign design)
 {
-    auto config = growingImproverConfig(spec);
-    if (!config)
-        return config.error();
+    PBX_TRY(config, growingImproverConfig(spec));
     auto end = growingStreamEnd(spec, table);
     if (!end)
         return end.error();
@@ -204,15 +184,13 @@ Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &sp
                             std::to_string(runs) + " runs × " + std::to_string(spec.queries.size())
                                 + " queries exceed " + std::to_string(kMaxGrowingAnswers)
                                 + " recorded answers");
-    auto improver = growing::BBImprover::create(*config);
-    if (!improver)
-        return improver.error();
+    PBX_TRY(improver, growing::BBImprover::create(config));
     const std::size_t k = spec.queries.size();
     std::vector<GrowingRunPlan> plan;
     plan.reserve(runs);
     for (std::uint64_t j = 0; j < runs; ++j) {
         const std::uint64_t t = spec.startSize + j * spec.every;
-        const growing::ImproverStep step = improver->step(t);
+        const growing::ImproverStep step = improver.step(t);
         if (!(step.epsilon > 0.0))
             return growingError(growing::kInvalidConfig, "budget.rho",
                                 "the run at t = " + std::to_string(t)
@@ -253,13 +231,11 @@ Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spe
         return ermgRunPlan(spec, table, design);
     if (spec.algorithm == GrowingAlgorithm::SmallDb)
         return smallDbRunPlan(spec, table);
-    auto epochs = growingEpochPlan(spec, table);
-    if (!epochs)
-        return epochs.error();
+    PBX_TRY(epochs, growingEpochPlan(spec, table));
     const std::size_t k = spec.queries.size();
     std::vector<GrowingRunPlan> plan;
-    plan.reserve(epochs->size());
-    for (const auto &e : *epochs) {
+    plan.reserve(epochs.size());
+    for (const auto &e : epochs) {
         GrowingRunPlan r;
         r.index = e.privacy.index;
         r.start = e.start;
@@ -287,10 +263,8 @@ Result<double> growingSeriesTotal(const GrowingRequestSpec &spec)
         return pmwgChargeWorstCase(spec, *unit);
     }
     if (spec.algorithm == GrowingAlgorithm::Nsg) {
-        auto unit = growingNsgUnit(spec);
-        if (!unit)
-            return unit.error();
-        return nsgChargeWorstCase(spec, *unit);
+        PBX_TRY(unit, growingNsgUnit(spec));
+        return nsgChargeWorstCase(spec, unit);
     }
     if (spec.algorithm == GrowingAlgorithm::Ermg)
         return ermgSeriesTotal(spec);
@@ -300,18 +274,12 @@ Result<double> growingSeriesTotal(const GrowingRequestSpec &spec)
         auto config = growingImproverConfig(spec);
         if (!config)
             return config.error();
-        auto improver = growing::BBImprover::create(*config);
-        if (!improver)
-            return improver.error();
-        return improver->total();
+        PBX_TRY(improver, growing::BBImprover::create(*config));
+        return improver.total();
     }
-    auto config = growingSchedulerConfig(spec);
-    if (!config)
-        return config.error();
-    auto scheduler = growing::BBScheduler::create(*config);
-    if (!scheduler)
-        return scheduler.error();
-    return scheduler->total();
+    PBX_TRY(config, growingSchedulerConfig(spec));
+    PBX_TRY(scheduler, growing::BBScheduler::create(config));
+    return scheduler.total();
 }
 
 std::string growingAlgorithmTitle(const GrowingRequestSpec &spec)
@@ -343,9 +311,9 @@ filters::Charge growingEpochCharge(const GrowingRequestSpec &spec, const growing
 Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table &table,
                                  const SessionSettings &settings)
 {
-    if (!request.growing)
+    if (!request.growing())
         return makeError(ErrorCode::InvalidArgument, "not a growing-database request");
-    const GrowingRequestSpec &spec = *request.growing;
+    const GrowingRequestSpec &spec = *request.growing();
     if (settings.neighbours != data::Neighbouring::Replace)
         return growingError(growing::kNeighboursUnsupported, "neighbours",
                             "growing-database mechanisms are analysed for replace-one neighbouring streams "
@@ -363,28 +331,20 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
             svtNoiseAtEach(*unit, nsgCheckpointTimes(spec.startSize, *end, spec.nsgCheckpoints)));
         charge = nsgRoundCharge(spec, *unit, spec.startSize);
     } else if (spec.algorithm == GrowingAlgorithm::Pmwg) {
-        auto unit = growingPmwgUnit(spec);
-        if (!unit)
-            return unit.error();
-        auto end = growingStreamEnd(spec, table);
-        if (!end)
-            return end.error();
+        PBX_TRY(unit, growingPmwgUnit(spec));
+        PBX_TRY(end, growingStreamEnd(spec, table));
         PBX_RETURN_IF_ERROR(
-            svtNoiseAtEach(*unit, nsgCheckpointTimes(spec.startSize, *end, spec.pmwg.checkpoints)));
-        if (auto universe = growing::cpsUniverse(table, spec.pmwg.universe); !universe)
-            return universe.error();
-        charge = pmwgRoundCharge(spec, *unit, spec.startSize);
+            svtNoiseAtEach(unit, nsgCheckpointTimes(spec.startSize, end, spec.pmwg.checkpoints)));
+        PBX_RETURN_IF_ERROR(growing::cpsUniverse(table, spec.pmwg.universe));
+        charge = pmwgRoundCharge(spec, unit, spec.startSize);
     } else {
-        auto plan = growingRunPlan(spec, table);
-        if (!plan)
-            return plan.error();
-        charge = plan->front().charge;
+        PBX_TRY(plan, growingRunPlan(spec, table));
+        charge = plan.front().charge;
     }
     if (spec.algorithm == GrowingAlgorithm::Ermg || spec.algorithm == GrowingAlgorithm::SmallDb)
         PBX_RETURN_IF_ERROR(spec.algorithm == GrowingAlgorithm::Ermg ? checkErmgData(table)
                                                                      : checkSmallDbData(table));
-    if (auto predicates = queryPredicates(spec, table); !predicates)
-        return predicates.error();
+    PBX_RETURN_IF_ERROR(queryPredicates(spec, table));
     PBX_RETURN_IF_ERROR(growing::checkArrivalOrder(table, spec.order));
     // Whether the filter can account this kind of charge at all (a zero charge of the kind on a
     // fresh filter of the session's kind): a refusal for budget comes later, epoch by epoch.
@@ -415,18 +375,19 @@ std::string releasedBefore(std::size_t count, const std::string &unit)
 
 std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
 {
-    if (e.growingRecord->nsg)
+    if (e.growingRecord()->nsg)
         return nsgRoundLabel(e, epoch);
-    if (e.request.growing && e.request.growing->algorithm == GrowingAlgorithm::Ermg)
+    if (e.request.growing() && e.request.growing()->algorithm == GrowingAlgorithm::Ermg)
         return ermgReleaseLabel(e, epoch);
-    if (e.request.growing && e.request.growing->algorithm == GrowingAlgorithm::SmallDb)
+    if (e.request.growing() && e.request.growing()->algorithm == GrowingAlgorithm::SmallDb)
         return smallDbEpochLabel(e, epoch);
-    if (e.growingRecord->pmwg)
+    if (e.growingRecord()->pmwg)
         return pmwgRoundLabel(e, epoch);
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     const GrowingEpochRecord &x = r.epochs[epoch];
     const bool zcdp = e.costKind == filters::ChargeKind::Rho;
-    const bool improver = e.request.growing && e.request.growing->algorithm == GrowingAlgorithm::BBImprover;
+    const bool improver
+        = e.request.growing() && e.request.growing()->algorithm == GrowingAlgorithm::BBImprover;
     return std::string(improver ? "BBImprover run " : "BBScheduler epoch ") + std::to_string(x.index) + " of "
            + std::to_string(r.plannedEpochs) + ": t = " + std::to_string(x.start) + ", "
            + (zcdp ? "ρ = " + formatSignificant(x.rho) : "ε = " + formatSignificant(x.epsilon));
@@ -434,7 +395,7 @@ std::string growingEpochLabel(const LedgerEvent &e, std::size_t epoch)
 
 std::string describeGrowingRequest(const QueryRequest &request)
 {
-    const GrowingRequestSpec &s = *request.growing;
+    const GrowingRequestSpec &s = *request.growing();
     if (s.algorithm == GrowingAlgorithm::Pmwg)
         return describePmwgRequest(s);
     const std::string budget
@@ -492,7 +453,7 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     PBX_RETURN_IF_ERROR(checkGrowingRequest(request, *m_table, m_settings));
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
-    const GrowingRequestSpec &spec = *request.growing;
+    const GrowingRequestSpec &spec = *request.growing();
     const bool nsg = spec.algorithm == GrowingAlgorithm::Nsg;
     const bool pmwg = spec.algorithm == GrowingAlgorithm::Pmwg;
     const auto plan = nsg || pmwg ? std::vector<GrowingRunPlan>{} : *growingRunPlan(spec, *m_table);
@@ -508,13 +469,9 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     const std::uint64_t orderSeed = spec.orderSeed ? *spec.orderSeed : noise.bits().nextU64();
     if (noise.bits().failed())
         return makeError(ErrorCode::Io, "the random source failed before the stream started; nothing spent");
-    auto order = growing::arrivalOrder(privateRows(), spec.order, orderSeed);
-    if (!order)
-        return order.error();
-    auto masks = queryMasks(spec, privateRows());
-    if (!masks)
-        return masks.error();
-    const growing::PrefixCounts counts(*masks, std::span<const std::uint32_t>(*order).first(end));
+    PBX_TRY(order, growing::arrivalOrder(privateRows(), spec.order, orderSeed));
+    PBX_TRY(masks, queryMasks(spec, privateRows()));
+    const growing::PrefixCounts counts(masks, std::span<const std::uint32_t>(order).first(end));
 
     LedgerEvent event;
     event.request = request;
@@ -526,8 +483,8 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     record.plannedEpochs = plan.size();
     record.seriesTotal = seriesTotal;
     if (pmwg) {
-        PBX_RETURN_IF_ERROR(runPmwgStream(spec, privateRows(), *order, end, *m_filter, noise, event, record));
-        event.growingRecord = std::move(record);
+        PBX_RETURN_IF_ERROR(runPmwgStream(spec, privateRows(), order, end, *m_filter, noise, event, record));
+        event.record = std::move(record);
         return append(std::move(event));
     }
     if (nsg) {
@@ -554,20 +511,20 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
                   + " ⊤ answers; the charges' worst case over all transcripts is " + symbol + " = "
                   + formatSignificant(r.worstCase);
         }
-        event.growingRecord = std::move(record);
+        event.record = std::move(record);
         return append(std::move(event));
     }
     if (spec.algorithm == GrowingAlgorithm::Ermg || spec.algorithm == GrowingAlgorithm::SmallDb) {
-        const std::span<const std::uint32_t> arrivals = std::span<const std::uint32_t>(*order).first(end);
+        const std::span<const std::uint32_t> arrivals = std::span<const std::uint32_t>(order).first(end);
         PBX_RETURN_IF_ERROR(
             spec.algorithm == GrowingAlgorithm::Ermg
                 ? runErmgStream(spec, plan, privateRows(), arrivals, *m_filter, noise, event, record)
                 : runSmallDbStream(spec, plan, privateRows(), arrivals, *m_filter, noise, event, record));
-        event.growingRecord = std::move(record);
+        event.record = std::move(record);
         return append(std::move(event));
     }
     PBX_RETURN_IF_ERROR(runLaplaceKStream(spec, plan, counts, *m_filter, noise, event, record));
-    event.growingRecord = std::move(record);
+    event.record = std::move(record);
     return append(std::move(event));
 }
 
@@ -578,11 +535,11 @@ Result<void> auditLaplaceKEvent(const LedgerEvent &e, const data::Table &table, 
 {
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
     auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
-    const GrowingRequestSpec &spec = *e.request.growing;
+    const GrowingRequestSpec &spec = *e.request.growing();
     auto plan = growingRunPlan(spec, table, design);
     if (!plan)
         return fail(plan.error().message);
-    if (e.growingRecord && (e.growingRecord->nsg || e.growingRecord->pmwg))
+    if (e.growingRecord() && (e.growingRecord()->nsg || e.growingRecord()->pmwg))
         return fail("an NSG or PMWG record on a " + std::string(growingAlgorithmName(spec.algorithm))
                     + " request");
     const std::string unit = spec.algorithm == GrowingAlgorithm::BBImprover ? "run" : "epoch";
@@ -590,9 +547,9 @@ Result<void> auditLaplaceKEvent(const LedgerEvent &e, const data::Table &table, 
     if (e.costKind != kind)
         return fail("its cost is in " + std::string(filters::chargeKindName(e.costKind))
                     + ", but its schedule charges " + std::string(filters::chargeKindName(kind)));
-    if (!e.growingRecord)
+    if (!e.growingRecord())
         return fail("a growing-database event without its " + unit + "s");
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     if (r.plannedEpochs != plan->size() || r.end != *growingStreamEnd(spec, table))
         return fail("its plan (" + std::to_string(r.plannedEpochs) + " " + unit
                     + "s to t = " + std::to_string(r.end) + ") is not the one its parameters give ("
@@ -656,9 +613,9 @@ Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
 {
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
     auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
-    if (!e.request.growing)
+    if (!e.request.growing())
         return fail("a growing-database record without its request");
-    const GrowingRequestSpec &spec = *e.request.growing;
+    const GrowingRequestSpec &spec = *e.request.growing();
     if (settings.neighbours != data::Neighbouring::Replace)
         return fail("a growing-database stream in a session whose neighbouring relation is not replace-one");
     if (spec.algorithm == GrowingAlgorithm::Nsg) {
@@ -684,11 +641,11 @@ Result<void> auditGrowingEvent(const LedgerEvent &e, const data::Table &table,
 
 GrowingNoiseDesign recordedNoiseDesign(const LedgerEvent &e, const data::Table &table)
 {
-    if (!e.request.growing || !e.growingRecord || e.growingRecord->epochs.empty())
+    if (!e.request.growing() || !e.growingRecord() || e.growingRecord()->epochs.empty())
         return GrowingNoiseDesign::Exact;
-    const GrowingEpochRecord &first = e.growingRecord->epochs.front();
+    const GrowingEpochRecord &first = e.growingRecord()->epochs.front();
     const auto matches = [&](GrowingNoiseDesign design) {
-        auto plan = growingRunPlan(*e.request.growing, table, design);
+        auto plan = growingRunPlan(*e.request.growing(), table, design);
         return plan && !plan->empty() && plan->front().scale == first.scale
                && plan->front().bound == first.bound;
     };

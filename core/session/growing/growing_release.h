@@ -128,12 +128,12 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
 
 /// "BBScheduler epoch 3 of 5: t = 8000, ε = 0.0625" (ρ for zCDP schedules; epochs numbered from 0
 /// as in the paper's t_i = n(1+γ)^i); "BBImprover run 3 of 271: t = 1300, ρ = 1.2e-05".
-/// Precondition: e.growingRecord with that epoch.
+/// Precondition: e.growingRecord() with that epoch.
 std::string growingEpochLabel(const LedgerEvent &event, std::size_t epoch);
 
 /// "BBScheduler stream, t = 1000 … 28155, geometric γ = 1, ε ≤ 0.5, 2 queries" ("BBImprover
 /// stream, …, a = 0.1, every 100 rows, ρ ≤ 0.5, …"): the ledger's description of a growing
-/// request. Precondition: request.growing.
+/// request. Precondition: request.growing().
 std::string describeGrowingRequest(const QueryRequest &request);
 
 /// "the round before it stays released and charged" (count 1) or "the 3 epochs before it stay

@@ -60,19 +60,13 @@ const char *const kNoYes[] = {"no", "yes"};
 
 Result<std::vector<GrowingRunPlan>> smallDbRunPlan(const GrowingRequestSpec &spec, const data::Table &table)
 {
-    auto config = schedulerConfig(spec);
-    if (!config)
-        return config.error();
-    auto end = growingStreamEnd(spec, table);
-    if (!end)
-        return end.error();
+    PBX_TRY(config, schedulerConfig(spec));
+    PBX_TRY(end, growingStreamEnd(spec, table));
     PBX_RETURN_IF_ERROR(
-        checkEpochCount(spec, *end, kMaxSmallDbEpochs, "epochs (each draw enumerates the whole range)"));
-    auto epochs = growing::planEpochs(*config, *end);
-    if (!epochs)
-        return epochs.error();
+        checkEpochCount(spec, end, kMaxSmallDbEpochs, "epochs (each draw enumerates the whole range)"));
+    PBX_TRY(epochs, growing::planEpochs(config, end));
     std::vector<GrowingRunPlan> plan;
-    for (const auto &e : *epochs) {
+    for (const auto &e : epochs) {
         // Checked before anything is charged: a draw the sampler would refuse after its charge
         // would leave a charge without a release.
         if (!(e.privacy.epsilon >= kMinEpsilon && e.privacy.epsilon <= kMaxEpsilon))
@@ -100,29 +94,21 @@ Result<std::vector<GrowingRunPlan>> smallDbRunPlan(const GrowingRequestSpec &spe
 
 Result<double> smallDbSeriesTotal(const GrowingRequestSpec &spec)
 {
-    auto config = schedulerConfig(spec);
-    if (!config)
-        return config.error();
-    auto scheduler = growing::BBScheduler::create(*config);
-    if (!scheduler)
-        return scheduler.error();
-    return scheduler->total();
+    PBX_TRY(config, schedulerConfig(spec));
+    PBX_TRY(scheduler, growing::BBScheduler::create(config));
+    return scheduler.total();
 }
 
 Result<void> checkSmallDbData(const data::Table &table)
 {
-    auto inst = growing::cpsSmallDbInstance(table);
-    if (!inst)
-        return inst.error();
+    PBX_RETURN_IF_ERROR(growing::cpsSmallDbInstance(table));
     return {};
 }
 
 Result<std::vector<std::string>> smallDbQueryNames(const data::Table &table)
 {
-    auto inst = growing::cpsSmallDbInstance(table);
-    if (!inst)
-        return inst.error();
-    return inst->names;
+    PBX_TRY(inst, growing::cpsSmallDbInstance(table));
+    return inst.names;
 }
 
 Result<void> runSmallDbStream(const GrowingRequestSpec &spec, const std::vector<GrowingRunPlan> &plan,
@@ -130,24 +116,18 @@ Result<void> runSmallDbStream(const GrowingRequestSpec &spec, const std::vector<
                               filters::PrivacyFilter &filter, mechanisms::NoiseSource &noise,
                               LedgerEvent &event, GrowingRecord &record)
 {
-    auto inst = growing::cpsSmallDbInstance(table);
-    if (!inst)
-        return inst.error();
-    auto db = growing::SmallDb::create(growing::SmallDbInstance::kCells, inst->queries,
-                                       std::size_t(spec.smallDbSize), "black_box");
-    if (!db)
-        return db.error();
+    PBX_TRY(inst, growing::cpsSmallDbInstance(table));
+    PBX_TRY(db, growing::SmallDb::create(growing::SmallDbInstance::kCells, inst.queries,
+                                         std::size_t(spec.smallDbSize), "black_box"));
     std::vector<std::uint64_t> cells(growing::SmallDbInstance::kCells, 0);
     std::uint64_t t = 0;
     auto release = [&](const GrowingRunPlan &run) -> Result<PlannedRelease> {
         for (; t < run.start; ++t)
-            ++cells[inst->rowCells[order[std::size_t(t)]]];
-        auto y = db->sample(cells, run.epsilon, noise.bits());
-        if (!y)
-            return y.error();
+            ++cells[inst.rowCells[order[std::size_t(t)]]];
+        PBX_TRY(y, db.sample(cells, run.epsilon, noise.bits()));
         PlannedRelease out;
-        out.values = db->answers(*y);
-        out.cells = std::move(*y);
+        out.values = db.answers(y);
+        out.cells = std::move(y);
         return out;
     };
     return runPlannedStream(plan, "SmallDBG", "epoch", "fraction", filter, release, event, record);
@@ -155,7 +135,7 @@ Result<void> runSmallDbStream(const GrowingRequestSpec &spec, const std::vector<
 
 std::string smallDbEpochLabel(const LedgerEvent &e, std::size_t epoch)
 {
-    const GrowingRecord &r = *e.growingRecord;
+    const GrowingRecord &r = *e.growingRecord();
     const GrowingEpochRecord &x = r.epochs[epoch];
     const bool zcdp = e.costKind == filters::ChargeKind::Rho;
     return "SmallDBG epoch " + std::to_string(x.index) + " of " + std::to_string(r.plannedEpochs)
@@ -193,7 +173,7 @@ std::string describeSmallDbRequest(const GrowingRequestSpec &s, const std::strin
 Result<void> auditSmallDbEvent(const LedgerEvent &e, const data::Table &table)
 {
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
-    const GrowingRequestSpec &spec = *e.request.growing;
+    const GrowingRequestSpec &spec = *e.request.growing();
     auto plan = smallDbRunPlan(spec, table);
     auto total = smallDbSeriesTotal(spec);
     auto inst = growing::cpsSmallDbInstance(table);
@@ -207,7 +187,7 @@ Result<void> auditSmallDbEvent(const LedgerEvent &e, const data::Table &table)
     if (!db)
         return makeError(ErrorCode::Parse, where + ": " + db.error().message);
     const auto check = [&](std::size_t i) -> Result<void> {
-        const GrowingEpochRecord &x = e.growingRecord->epochs[i];
+        const GrowingEpochRecord &x = e.growingRecord()->epochs[i];
         if (x.cells.size() != growing::SmallDbInstance::kCells
             || std::accumulate(x.cells.begin(), x.cells.end(), std::uint64_t{0}) != spec.smallDbSize)
             return makeError(ErrorCode::Parse, "its synthetic database is not "

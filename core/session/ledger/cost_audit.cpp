@@ -29,11 +29,9 @@ Result<double> channelSensitivity(const NoisyRelease &release, const LedgerEvent
 {
     if (release.quantity == "count")
         return data::countSensitivity(neighbours).l1;
-    auto compiled = data::CompiledQuery::compile(e.request.query, table);
-    if (!compiled)
-        return compiled.error();
+    PBX_TRY(compiled, data::CompiledQuery::compile(e.request.query, table));
     if (release.quantity == "sum" || release.quantity == "centred-sum")
-        return sumChannelSensitivity(release.quantity, compiled->bounds(), neighbours,
+        return sumChannelSensitivity(release.quantity, compiled.bounds(), neighbours,
                                      static_cast<double>(table.rowCount()));
     return makeError(ErrorCode::Parse, "unknown released quantity '" + release.quantity + "'");
 }
@@ -55,12 +53,16 @@ double rhoChargedForPureEvent(const LedgerEvent &event)
 
 Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, const SessionSettings &settings)
 {
-    if (e.request.strategy)
+    switch (e.request.family()) {
+    case RequestFamily::Strategy:
         return auditStrategyEvent(e, table, settings);
-    if (e.request.odp)
+    case RequestFamily::Odp:
         return auditOdpEvent(e, table, settings);
-    if (e.request.growing)
+    case RequestFamily::Growing:
         return auditGrowingEvent(e, table, settings);
+    case RequestFamily::Release:
+        break;
+    }
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
     auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
     if (e.status == EventStatus::Refused) {
@@ -136,10 +138,10 @@ Result<void> replayRefusals(const data::Table &table, const SessionSettings &set
     filters::PrivacyFilter &f = **filter;
     for (const LedgerEvent &e : events) {
         const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
-        if (e.request.odp) {
+        if (e.request.odp()) {
             if (e.status == EventStatus::Refused) {
                 auto *odp = dynamic_cast<filters::OdpPrivacyFilter *>(&f);
-                auto guarantee = odpRequestGuarantee(*e.request.odp, table);
+                auto guarantee = odpRequestGuarantee(*e.request.odp(), table);
                 if (odp && guarantee && odp->odp().admits(*guarantee))
                     return makeError(
                         ErrorCode::Parse,
@@ -161,8 +163,8 @@ Result<void> replayRefusals(const data::Table &table, const SessionSettings &set
         if (*refused && f.canCharge(**refused))
             return makeError(ErrorCode::Parse,
                              where + ": it records its "
-                                 + (e.growingRecord->nsg || e.growingRecord->pmwg ? "round " : "epoch ")
-                                 + std::to_string(*e.growingRecord->refusedEpoch)
+                                 + (e.growingRecord()->nsg || e.growingRecord()->pmwg ? "round " : "epoch ")
+                                 + std::to_string(*e.growingRecord()->refusedEpoch)
                                  + " as refused, but the filter has "
                                  + filters::formatAmount(f.remainingFor((*refused)->kind)) + " "
                                  + std::string(filters::chargeUnitSymbol((*refused)->kind)) + " left for its "

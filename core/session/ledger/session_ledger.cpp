@@ -5,6 +5,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/session/release/query_shape.h"
 #include "core/session/session.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -126,11 +127,11 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
         // what the ODP filter composed (Hartmann et al. 2023, Theorem 7): one ex-post (E(cell), δ)
         // event, flagged outputDp, which only basic composition accepts. (Lemma 4 would give the
         // ex-ante (E*, δ), but the session paid E(cell): the report compares what was paid.)
-        if (event.odpRecord) {
+        if (event.odpRecord()) {
             if (event.status != session::EventStatus::Released)
                 continue;
-            const double epsilon = std::max(event.cost, event.odpRecord->settledEpsilon);
-            const double delta = event.odpRecord->guarantee.delta;
+            const double epsilon = std::max(event.cost, event.odpRecord()->settledEpsilon);
+            const double delta = event.odpRecord()->guarantee.delta;
             if (!std::isfinite(epsilon) || epsilon < 0.0 || !(delta >= 0.0 && delta < 1.0))
                 return makeError(
                     ErrorCode::InvalidArgument,
@@ -161,59 +162,57 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
         // charge made when it opened; a ρ charge is ((7/3)f(s_i))²/2 rounded up, so √(2ρ) ≥ that
         // ε): one pure event per round.
         // A PMWG stream: its rounds are NSG's rounds (the same charge), one pure event each.
-        if (event.growingRecord && event.growingRecord->pmwg) {
+        if (event.growingRecord() && event.growingRecord()->pmwg) {
             const bool rho = event.costKind == filters::ChargeKind::Rho;
-            for (const session::PmwgRoundRecord &round : event.growingRecord->pmwg->rounds) {
+            for (const session::PmwgRoundRecord &round : event.growingRecord()->pmwg->rounds) {
                 PrivacyEvent e;
                 e.mechanism = MechanismKind::PureDp;
                 e.epsilon = rho ? math::nudgeUp(std::sqrt(2.0 * round.charge)) : round.charge;
                 ledger.events.push_back(e);
             }
             if (origin)
-                origin->insert(origin->end(), event.growingRecord->pmwg->rounds.size(), i);
+                origin->insert(origin->end(), event.growingRecord()->pmwg->rounds.size(), i);
             continue;
         }
-        if (event.growingRecord && event.growingRecord->nsg) {
+        if (event.growingRecord() && event.growingRecord()->nsg) {
             const bool rho = event.costKind == filters::ChargeKind::Rho;
-            for (const session::NsgRoundRecord &round : event.growingRecord->nsg->rounds) {
+            for (const session::NsgRoundRecord &round : event.growingRecord()->nsg->rounds) {
                 PrivacyEvent e;
                 e.mechanism = MechanismKind::PureDp;
                 e.epsilon = rho ? math::nudgeUp(std::sqrt(2.0 * round.charge)) : round.charge;
                 ledger.events.push_back(e);
             }
             if (origin)
-                origin->insert(origin->end(), event.growingRecord->nsg->rounds.size(), i);
+                origin->insert(origin->end(), event.growingRecord()->nsg->rounds.size(), i);
             continue;
         }
         // An ERMG stream: each release is Gaussian output perturbation at σ_t ≥ Δ_t/√(2ρ_t), so it
         // is ρ_t-zCDP (Bun & Steinke 2016, Prop. 1.6) and has no pure ε: one ρ event per release.
         // (A SmallDBG epoch is the exponential mechanism at ε_i: the pure events below.)
-        if (event.growingRecord && event.request.growing
-            && event.request.growing->algorithm == session::GrowingAlgorithm::Ermg) {
-            for (const session::GrowingEpochRecord &release : event.growingRecord->epochs) {
+        if (event.growingRecord() && event.request.growing()
+            && event.request.growing()->algorithm == session::GrowingAlgorithm::Ermg) {
+            for (const session::GrowingEpochRecord &release : event.growingRecord()->epochs) {
                 PrivacyEvent e;
                 e.mechanism = MechanismKind::Zcdp;
                 e.rho = release.rho;
                 ledger.events.push_back(e);
             }
             if (origin)
-                origin->insert(origin->end(), event.growingRecord->epochs.size(), i);
+                origin->insert(origin->end(), event.growingRecord()->epochs.size(), i);
             continue;
         }
-        if (event.growingRecord) {
-            for (const session::GrowingEpochRecord &epoch : event.growingRecord->epochs) {
+        if (event.growingRecord()) {
+            for (const session::GrowingEpochRecord &epoch : event.growingRecord()->epochs) {
                 PrivacyEvent e;
                 e.mechanism = MechanismKind::PureDp;
                 e.epsilon = epoch.epsilon;
                 ledger.events.push_back(e);
             }
             if (origin)
-                origin->insert(origin->end(), event.growingRecord->epochs.size(), i);
+                origin->insert(origin->end(), event.growingRecord()->epochs.size(), i);
             continue;
         }
-        auto mapping = mappingFor(event, i);
-        if (!mapping)
-            return mapping.error();
+        PBX_TRY(mapping, mappingFor(event, i));
         const std::size_t before = ledger.events.size();
 
         // Noise reductions: the first and last release of each quantity, in release order.
@@ -232,7 +231,7 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
                                      "ledger event " + std::to_string(i + 1) + " (" + event.mechanismName()
                                          + "): a release has a scale or cost that is not a finite "
                                            "number > 0");
-                switch (mapping.value()) {
+                switch (mapping) {
                 case Mapping::Laplace:
                     ledger.events.push_back(
                         laplaceEvent(release.scale, laplaceSensitivity(release.cost, release.scale)));
@@ -256,7 +255,7 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
         }
         for (const std::string &quantity : quantities) {
             const Reduction &r = reductions.at(quantity);
-            if (mapping.value() == Mapping::BrownianReduction) {
+            if (mapping == Mapping::BrownianReduction) {
                 std::optional<double> sensitivity;
                 if (lookup)
                     sensitivity = lookup(event, quantity);

@@ -4,6 +4,7 @@
 #include "core/odp/ptr_iqr.h"
 #include "core/session/odp/odp_mechanisms.h"
 #include "core/util/given_parameters.h"
+#include "core/util/try.h"
 
 #include <cmath>
 
@@ -33,8 +34,7 @@ Result<void> checkParameters(const EarlyStopRequestSpec &spec)
 {
     if (!std::isfinite(spec.stepEpsilon) || !(spec.stepEpsilon > 0.0))
         return invalid("step_epsilon: must be a finite number > 0");
-    if (auto given = checkGivenEpsilon(spec.stepEpsilon, "step_epsilon:"); !given)
-        return given.error();
+    PBX_RETURN_IF_ERROR(checkGivenEpsilon(spec.stepEpsilon, "step_epsilon:"));
     if (auto ok = odp::validateStops(spec.stops); !ok)
         return invalid("stops: must be whole numbers k_1 < … < k_m with k_1 ≥ 1 (" + ok.error().message
                        + ")");
@@ -101,10 +101,8 @@ Result<odp::OdpGuarantee> earlyStopRequestGuarantee(const EarlyStopRequestSpec &
 Result<void> checkEarlyStopRequest(const EarlyStopRequestSpec &spec, const data::Table &table)
 {
     PBX_RETURN_IF_ERROR(checkParameters(spec));
-    auto col = boundedColumnShape(table, spec.column, "column");
-    if (!col)
-        return col.error();
-    if (col->rows == 0)
+    PBX_TRY(col, boundedColumnShape(table, spec.column, "column"));
+    if (col.rows == 0)
         return invalid("column: the dataset has no rows");
     return {};
 }
@@ -119,12 +117,10 @@ bool earlyStopHalts(const std::vector<double> &iterates, std::size_t k, double n
 Result<int> runEarlyStopRequest(const EarlyStopRequestSpec &spec, const data::Rows &table,
                                 mechanisms::RandomBits &bits, OdpRecord &record)
 {
-    auto col = boundedColumn(table, spec.column, "column");
-    if (!col)
-        return col.error();
-    const double mean = clippedMean(*col);
+    PBX_TRY(col, boundedColumn(table, spec.column, "column"));
+    const double mean = clippedMean(col);
     EarlyStopOutput out;
-    out.noiseScale = noiseScaleOf(spec, *col);
+    out.noiseScale = noiseScaleOf(spec, col);
     std::size_t cell = 0;
     for (; cell < spec.stops.size(); ++cell) {
         const auto k = static_cast<std::size_t>(spec.stops[cell]);
@@ -152,10 +148,8 @@ Result<void> auditEarlyStopOutput(const EarlyStopRequestSpec &spec, const OdpRec
     if (cell >= spec.stops.size() || o.iterates.size() != static_cast<std::size_t>(spec.stops[cell]))
         return invalid("it settled in cell " + std::to_string(cell) + " but it released "
                        + std::to_string(o.iterates.size()) + " iterates");
-    auto col = boundedColumnShape(table, spec.column, "column");
-    if (!col)
-        return col.error();
-    if (o.noiseScale != noiseScaleOf(spec, *col))
+    PBX_TRY(col, boundedColumnShape(table, spec.column, "column"));
+    if (o.noiseScale != noiseScaleOf(spec, col))
         return invalid("its noise scale is not Δ/ε₀ of its parameters");
     for (double y : o.iterates)
         if (!std::isfinite(y))

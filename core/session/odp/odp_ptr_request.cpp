@@ -3,6 +3,7 @@
 #include "core/odp/ptr_iqr.h"
 #include "core/session/odp/odp_mechanisms.h"
 #include "core/strategies/quantiles.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -90,10 +91,8 @@ Result<odp::OdpGuarantee> ptrIqrRequestGuarantee(const PtrIqrRequestSpec &spec)
 Result<void> checkPtrIqrRequest(const PtrIqrRequestSpec &spec, const data::Table &table)
 {
     PBX_RETURN_IF_ERROR(checkParameters(spec));
-    auto col = boundedColumnShape(table, spec.column, "column");
-    if (!col)
-        return col.error();
-    if (col->rows < 4)
+    PBX_TRY(col, boundedColumnShape(table, spec.column, "column"));
+    if (col.rows < 4)
         return invalid("column: PTR-IQR needs at least 4 rows");
     return {};
 }
@@ -101,40 +100,32 @@ Result<void> checkPtrIqrRequest(const PtrIqrRequestSpec &spec, const data::Table
 Result<int> runPtrIqrRequest(const PtrIqrRequestSpec &spec, const data::Rows &table,
                              mechanisms::RandomBits &bits, OdpRecord &record)
 {
-    auto col = boundedColumn(table, spec.column, "column");
-    if (!col)
-        return col.error();
-    auto data = odp::IqrData::create(col->values, col->lo, col->hi);
-    if (!data)
-        return data.error();
+    PBX_TRY(col, boundedColumn(table, spec.column, "column"));
+    PBX_TRY(data, odp::IqrData::create(col.values, col.lo, col.hi));
     odp::PtrIqrParameters p;
     p.epsilon = spec.epsilon;
     p.failureProbability = spec.failureProbability;
     p.width = spec.width;
     p.mode = modeOf(spec);
     p.randomOrder = spec.randomOrder;
-    auto run = odp::runPtrIqr(*data, p, bits);
-    if (!run)
-        return run.error();
+    PBX_TRY(run, odp::runPtrIqr(data, p, bits));
     PtrIqrOutput out;
-    out.width = run->width;
-    out.threshold = run->threshold;
-    out.failureProbability = run->failureProbability;
-    out.offsets[0] = run->offsets[0];
-    out.offsets[1] = run->offsets[1];
-    out.outcome = run->outcome;
-    out.iqr = run->released;
+    out.width = run.width;
+    out.threshold = run.threshold;
+    out.failureProbability = run.failureProbability;
+    out.offsets[0] = run.offsets[0];
+    out.offsets[1] = run.offsets[1];
+    out.outcome = run.outcome;
+    out.iqr = run.released;
     // The median with what this case leaves (docs/output-dp.md §4): chosen from S's output only.
-    out.medianEpsilon = ptrIqrMedianEpsilon(spec, run->outcome);
+    out.medianEpsilon = ptrIqrMedianEpsilon(spec, run.outcome);
     if (out.medianEpsilon > 0.0) {
-        const auto grid = medianGrid(col->lo, col->hi);
-        auto index = strategies::sampleGridQuantile(col->values, 0.5, out.medianEpsilon, grid, bits);
-        if (!index)
-            return index.error();
-        out.median = grid[*index];
+        const auto grid = medianGrid(col.lo, col.hi);
+        PBX_TRY(index, strategies::sampleGridQuantile(col.values, 0.5, out.medianEpsilon, grid, bits));
+        out.median = grid[index];
     }
     record.ptrIqr = out;
-    return run->outcome;
+    return run.outcome;
 }
 
 Result<void> auditPtrIqrOutput(const PtrIqrRequestSpec &spec, const OdpRecord &r, const data::Table &table)
@@ -148,10 +139,8 @@ Result<void> auditPtrIqrOutput(const PtrIqrRequestSpec &spec, const OdpRecord &r
     if (o.iqr.has_value() != (o.outcome != 3))
         return invalid("case " + std::to_string(o.outcome)
                        + (o.outcome == 3 ? " releases no IQR, but one is recorded" : " must release an IQR"));
-    auto col = boundedColumnShape(table, spec.column, "column");
-    if (!col)
-        return col.error();
-    const double width = spec.width == 0.0 ? odp::defaultBinWidth(col->rows) : spec.width;
+    PBX_TRY(col, boundedColumnShape(table, spec.column, "column"));
+    const double width = spec.width == 0.0 ? odp::defaultBinWidth(col.rows) : spec.width;
     const double t = *odp::ptrThreshold(spec.epsilon, spec.failureProbability, 2);
     if (o.width != width || o.threshold != t
         || o.failureProbability != odp::ptrFailureProbability(spec.epsilon, t, 2))
@@ -173,7 +162,7 @@ Result<void> auditPtrIqrOutput(const PtrIqrRequestSpec &spec, const OdpRecord &r
     if (o.median.has_value() != (o.medianEpsilon > 0.0))
         return invalid(o.median ? "a median is recorded but none was run" : "its median is missing");
     if (o.median) {
-        const auto grid = medianGrid(col->lo, col->hi);
+        const auto grid = medianGrid(col.lo, col.hi);
         if (std::find(grid.begin(), grid.end(), *o.median) == grid.end())
             return invalid("its median is not a point of the public grid");
     }

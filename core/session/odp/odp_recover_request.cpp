@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/odp/budget_recovery.h"
 #include "core/session/odp/odp_mechanisms.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -111,26 +112,24 @@ Result<Layout> layoutOf(const RecoverRequestSpec &spec, const data::Table &table
 /// refuses on a row's value.
 Result<odp::RecoverySplit> splitOf(const RecoverRequestSpec &spec, const data::Rows &table)
 {
-    auto layout = layoutOf(spec, table.table());
-    if (!layout)
-        return layout.error();
-    const Eigen::Index d = layout->d;
-    const std::size_t n = layout->rows;
+    PBX_TRY(layout, layoutOf(spec, table.table()));
+    const Eigen::Index d = layout.d;
+    const std::size_t n = layout.rows;
     // Each feature contributes at most 1 to ‖x‖², the intercept 1: dividing by √(1 + q) bounds ‖x‖ by 1
     // for every possible record (a public bound, Chaudhuri et al. 2011).
-    const double scale = 1.0 / std::sqrt(1.0 + static_cast<double>(layout->features.size()));
+    const double scale = 1.0 / std::sqrt(1.0 + static_cast<double>(layout.features.size()));
     odp::RecoverySplit split;
-    split.train.x.setZero(static_cast<Eigen::Index>(layout->trainRows()), d);
-    split.train.y.resize(static_cast<Eigen::Index>(layout->trainRows()));
-    split.test.x.setZero(static_cast<Eigen::Index>(layout->testRows), d);
-    split.test.y.resize(static_cast<Eigen::Index>(layout->testRows));
+    split.train.x.setZero(static_cast<Eigen::Index>(layout.trainRows()), d);
+    split.train.y.resize(static_cast<Eigen::Index>(layout.trainRows()));
+    split.test.x.setZero(static_cast<Eigen::Index>(layout.testRows), d);
+    split.test.y.resize(static_cast<Eigen::Index>(layout.testRows));
     Eigen::Index tr = 0;
     Eigen::Index te = 0;
     for (std::size_t i = 0; i < n; ++i) {
         Eigen::VectorXd row = Eigen::VectorXd::Zero(d);
         row[0] = 1.0;
         Eigen::Index at = 1;
-        for (const auto &f : layout->features) {
+        for (const auto &f : layout.features) {
             if (f.numeric) {
                 const double v = table.numeric(f.column)[i];
                 row[at++] = std::isnan(v) ? 0.0 : (std::clamp(v, f.lo, f.hi) - f.lo) / (f.hi - f.lo);
@@ -142,7 +141,7 @@ Result<odp::RecoverySplit> splitOf(const RecoverRequestSpec &spec, const data::R
             }
         }
         row *= scale;
-        const double y = table.numeric(layout->label)[i] > spec.labelThreshold ? 1.0 : -1.0;
+        const double y = table.numeric(layout.label)[i] > spec.labelThreshold ? 1.0 : -1.0;
         if (i % 5 == 4) {
             split.test.x.row(te) = row;
             split.test.y[te++] = y;
@@ -158,42 +157,32 @@ Result<odp::RecoverySplit> splitOf(const RecoverRequestSpec &spec, const data::R
 
 Result<odp::OdpGuarantee> recoverRequestGuarantee(const RecoverRequestSpec &spec, const data::Table &table)
 {
-    auto layout = layoutOf(spec, table);
-    if (!layout)
-        return layout.error();
-    auto c = odp::calibrateRecovery(parametersOf(spec), layout->trainRows(), layout->testRows);
-    if (!c)
-        return c.error();
-    return odp::recoveryGuarantee(*c);
+    PBX_TRY(layout, layoutOf(spec, table));
+    PBX_TRY(c, odp::calibrateRecovery(parametersOf(spec), layout.trainRows(), layout.testRows));
+    return odp::recoveryGuarantee(c);
 }
 
 Result<void> checkRecoverRequest(const RecoverRequestSpec &spec, const data::Table &table)
 {
-    auto g = recoverRequestGuarantee(spec, table);
-    if (!g)
-        return g.error();
+    PBX_RETURN_IF_ERROR(recoverRequestGuarantee(spec, table));
     return {};
 }
 
 Result<int> runRecoverRequest(const RecoverRequestSpec &spec, const data::Rows &table,
                               mechanisms::RandomBits &bits, OdpRecord &record)
 {
-    auto split = splitOf(spec, table);
-    if (!split)
-        return split.error();
-    auto run = odp::runRecovery(split->train, split->test, parametersOf(spec), bits);
-    if (!run)
-        return run.error();
+    PBX_TRY(split, splitOf(spec, table));
+    PBX_TRY(run, odp::runRecovery(split.train, split.test, parametersOf(spec), bits));
     RecoveryOutput out;
-    out.released = run->released;
-    if (run->released)
-        out.theta.assign(run->theta.data(), run->theta.data() + run->theta.size());
-    out.noisyError = run->noisyError;
-    out.testNoise = run->calibration.testNoise;
-    out.trainRows = static_cast<std::size_t>(split->train.y.size());
-    out.testRows = static_cast<std::size_t>(split->test.y.size());
+    out.released = run.released;
+    if (run.released)
+        out.theta.assign(run.theta.data(), run.theta.data() + run.theta.size());
+    out.noisyError = run.noisyError;
+    out.testNoise = run.calibration.testNoise;
+    out.trainRows = static_cast<std::size_t>(split.train.y.size());
+    out.testRows = static_cast<std::size_t>(split.test.y.size());
     record.recovery = std::move(out);
-    return run->released ? 1 : 0;
+    return run.released ? 1 : 0;
 }
 
 Result<void> auditRecoverOutput(const RecoverRequestSpec &spec, const OdpRecord &r, const data::Table &table)
@@ -204,17 +193,13 @@ Result<void> auditRecoverOutput(const RecoverRequestSpec &spec, const OdpRecord 
     if (*r.cell != (o.released ? 1 : 0))
         return invalid("it settled in cell " + std::to_string(*r.cell) + " but its model was "
                        + (o.released ? "released" : "withheld (⊥)"));
-    auto layout = layoutOf(spec, table);
-    if (!layout)
-        return layout.error();
+    PBX_TRY(layout, layoutOf(spec, table));
     if (o.released != !o.theta.empty()
-        || (o.released && o.theta.size() != static_cast<std::size_t>(layout->d)))
+        || (o.released && o.theta.size() != static_cast<std::size_t>(layout.d)))
         return invalid("its model has " + std::to_string(o.theta.size()) + " coefficients, not "
-                       + std::to_string(o.released ? layout->d : 0));
-    auto c = odp::calibrateRecovery(parametersOf(spec), layout->trainRows(), layout->testRows);
-    if (!c)
-        return c.error();
-    if (o.trainRows != layout->trainRows() || o.testRows != layout->testRows || o.testNoise != c->testNoise)
+                       + std::to_string(o.released ? layout.d : 0));
+    PBX_TRY(c, odp::calibrateRecovery(parametersOf(spec), layout.trainRows(), layout.testRows));
+    if (o.trainRows != layout.trainRows() || o.testRows != layout.testRows || o.testNoise != c.testNoise)
         return invalid("its split or test noise is not the one its parameters give");
     if (!std::isfinite(o.noisyError))
         return invalid("its noisy test error is not a finite number");

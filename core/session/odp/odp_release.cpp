@@ -7,6 +7,7 @@
 #include "core/odp/column_counts.h"
 #include "core/session/odp/odp_mechanisms.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -58,11 +59,9 @@ Result<odp::SvtParameters> svtParametersFor(const SvtRequestSpec &spec)
         p.epsilon1 = *spec.epsilon1;
         p.epsilon2 = *spec.epsilon2;
     } else {
-        auto split = odp::lyuSplit(spec.epsilon * spec.svtShare, spec.cutoff);
-        if (!split)
-            return split.error();
-        p.epsilon1 = split->epsilon1;
-        p.epsilon2 = split->epsilon2;
+        PBX_TRY(split, odp::lyuSplit(spec.epsilon * spec.svtShare, spec.cutoff));
+        p.epsilon1 = split.epsilon1;
+        p.epsilon2 = split.epsilon2;
     }
     PBX_RETURN_IF_ERROR(odp::validate(p));
     if (!(releaseBudget(spec, p) > 0.0))
@@ -72,15 +71,13 @@ Result<odp::SvtParameters> svtParametersFor(const SvtRequestSpec &spec)
 
 Result<odp::OdpGuarantee> svtRequestGuarantee(const SvtRequestSpec &spec)
 {
-    auto p = svtParametersFor(spec);
-    if (!p)
-        return p.error();
+    PBX_TRY(p, svtParametersFor(spec));
     // releaseLargeEntries's own release budget: ε − (ε₁ + ε₂) in plain arithmetic.
-    const double epsilonRelease = spec.epsilon - (p->epsilon1 + p->epsilon2);
+    const double epsilonRelease = spec.epsilon - (p.epsilon1 + p.epsilon2);
     odp::OdpGuarantee g;
-    for (int j = 0; j <= p->cutoff; ++j)
+    for (int j = 0; j <= p.cutoff; ++j)
         g.cells.push_back({j, "j = " + std::to_string(j),
-                           math::addRoundUp(odp::svtCellCost(*p, j), releaseEpsilon(*p, epsilonRelease, j))});
+                           math::addRoundUp(odp::svtCellCost(p, j), releaseEpsilon(p, epsilonRelease, j))});
     return g;
 }
 
@@ -102,22 +99,18 @@ Result<odp::OdpGuarantee> odpRequestGuarantee(const OdpRequestSpec &spec, const 
 Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &table,
                              filters::FilterKind filter)
 {
-    if (!request.odp)
+    if (!request.odp())
         return invalid("not an output-DP request");
     if (filter != filters::FilterKind::Odp)
         return makeError(
             ErrorCode::Unsupported,
-            "mechanism: '" + std::string(odpMechanismName(request.odp->mechanism))
+            "mechanism: '" + std::string(odpMechanismName(request.odp()->mechanism))
                 + "' is an output-DP mechanism charged by its realised cell; only the odp filter "
                   "can settle that (use --filter odp)");
-    const OdpRequestSpec &spec = *request.odp;
+    const OdpRequestSpec &spec = *request.odp();
     if (spec.mechanism == OdpMechanism::Svt) {
-        auto p = svtParametersFor(spec.svt);
-        if (!p)
-            return p.error();
-        auto counts = odp::columnCountLabels(table, spec.svt.column);
-        if (!counts)
-            return counts.error();
+        PBX_RETURN_IF_ERROR(svtParametersFor(spec.svt));
+        PBX_RETURN_IF_ERROR(odp::columnCountLabels(table, spec.svt.column));
         return {};
     }
     if (spec.mechanism == OdpMechanism::PtrIqr)
@@ -131,9 +124,9 @@ Result<void> checkOdpRequest(const QueryRequest &request, const data::Table &tab
                              const SessionSettings &settings)
 {
     PBX_RETURN_IF_ERROR(checkOdpRequest(request, table, settings.filter));
-    if (request.odp->mechanism != OdpMechanism::Svt)
+    if (request.odp()->mechanism != OdpMechanism::Svt)
         PBX_RETURN_IF_ERROR(
-            requireReplaceOne(settings.neighbours, std::string(odpMechanismName(request.odp->mechanism))));
+            requireReplaceOne(settings.neighbours, std::string(odpMechanismName(request.odp()->mechanism))));
     return {};
 }
 
@@ -146,19 +139,15 @@ Result<int> runOdpMechanism(const OdpRequestSpec &spec, const data::Rows &table,
 {
     if (spec.mechanism == OdpMechanism::Svt) {
         const odp::SvtParameters p = *svtParametersFor(spec.svt);
-        auto counts = odp::columnCounts(table, spec.svt.column);
-        if (!counts)
-            return counts.error();
-        auto run = odp::releaseLargeEntries(counts->counts, spec.svt.threshold, p, spec.svt.epsilon, bits);
-        if (!run)
-            return run.error();
-        record.answers = run->answers;
-        record.releaseScale = run->releaseScale;
-        for (std::size_t k = 0; k < run->flagged.size(); ++k)
-            record.releases.push_back(OdpReleasedEntry{run->flagged[k], counts->labels[run->flagged[k]],
-                                                       static_cast<std::int64_t>(run->released[k])});
+        PBX_TRY(counts, odp::columnCounts(table, spec.svt.column));
+        PBX_TRY(run, odp::releaseLargeEntries(counts.counts, spec.svt.threshold, p, spec.svt.epsilon, bits));
+        record.answers = run.answers;
+        record.releaseScale = run.releaseScale;
+        for (std::size_t k = 0; k < run.flagged.size(); ++k)
+            record.releases.push_back(OdpReleasedEntry{run.flagged[k], counts.labels[run.flagged[k]],
+                                                       static_cast<std::int64_t>(run.released[k])});
         // R3: the cell is the number of ⊤ in the released answers.
-        return static_cast<int>(std::count(run->answers.begin(), run->answers.end(), true));
+        return static_cast<int>(std::count(run.answers.begin(), run.answers.end(), true));
     }
     if (spec.mechanism == OdpMechanism::PtrIqr)
         return runPtrIqrRequest(spec.ptrIqr, table, bits, record);
@@ -219,25 +208,23 @@ Result<LedgerEvent> Session::askOdp(QueryRequest request)
         return makeError(ErrorCode::Unsupported, "the session's filter is not the odp filter");
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
-    const OdpRequestSpec &spec = *request.odp;
-    auto guarantee = odpRequestGuarantee(spec, *m_table);
-    if (!guarantee)
-        return guarantee.error();
+    const OdpRequestSpec &spec = *request.odp();
+    PBX_TRY(guarantee, odpRequestGuarantee(spec, *m_table));
 
     LedgerEvent event;
     event.request = request;
     event.mechanism = eventMechanism(spec.mechanism);
     event.costKind = filters::ChargeKind::ExPost;
     OdpRecord record;
-    record.guarantee = *guarantee;
-    record.reservedEpsilon = guarantee->worstEpsilon();
+    record.guarantee = guarantee;
+    record.reservedEpsilon = guarantee.worstEpsilon();
     if (spec.mechanism == OdpMechanism::Svt) {
         const odp::SvtParameters p = *svtParametersFor(spec.svt);
         record.epsilon1 = p.epsilon1;
         record.epsilon2 = p.epsilon2;
     }
     // Admission by the worst case (R1); a refusal is recorded and costs nothing.
-    if (auto admitted = filter->odp().admits(*guarantee); !admitted) {
+    if (auto admitted = filter->odp().admits(guarantee); !admitted) {
         if (admitted.error().code != ErrorCode::BudgetExceeded)
             return admitted.error();
         event.status = EventStatus::Refused;
@@ -246,21 +233,19 @@ Result<LedgerEvent> Session::askOdp(QueryRequest request)
     }
     // The random source is opened before anything is reserved: no bits, nothing spent.
     const std::size_t index = m_events.size();
-    auto source = nextNoiseSource();
-    if (!source)
-        return source.error();
+    PBX_TRY(source, nextNoiseSource());
     // The reservation is made durable before any noise is drawn, so that a crash is charged the
     // worst case (the output may have been drawn; docs/output-dp.md §2).
     record.reservation = static_cast<int>(filter->odp().history().size()) + 1;
-    event.odpRecord = record;
+    event.record = record;
     event.index = index;
     if (m_reservationHook)
         PBX_RETURN_IF_ERROR(m_reservationHook(event));
-    auto id = filter->reserve(*guarantee, odpLabel(spec.mechanism));
+    auto id = filter->reserve(guarantee, odpLabel(spec.mechanism));
     if (!id)
         return id.error(); // cannot happen: admits() has just accepted it
-    OdpRecord &r = *event.odpRecord;
-    auto cell = runOdpMechanism(spec, privateRows(), source->bits(), r);
+    OdpRecord &r = *event.odpRecord();
+    auto cell = runOdpMechanism(spec, privateRows(), source.bits(), r);
     if (!cell) {
         // Noise may have been drawn: never a refund, and nothing of a partial output is shown.
         (void)filter->settleWorstCase(*id);
@@ -298,13 +283,11 @@ Result<void> auditSvtOutput(const SvtRequestSpec &spec, const OdpRecord &r, cons
     if (*r.cell != j)
         return invalid("it settled in cell " + std::to_string(*r.cell) + " but its answers hold "
                        + std::to_string(j) + " ⊤");
-    auto labels = odp::columnCountLabels(table, spec.column);
-    if (!labels)
-        return labels.error();
+    PBX_TRY(labels, odp::columnCountLabels(table, spec.column));
     // It halts right after the c-th ⊤; otherwise it scans every count.
     const bool halted = j == p.cutoff;
-    if (r.answers.size() > labels->size() || (halted && !r.answers.back())
-        || (!halted && r.answers.size() != labels->size()))
+    if (r.answers.size() > labels.size() || (halted && !r.answers.back())
+        || (!halted && r.answers.size() != labels.size()))
         return invalid("its answers do not scan the column's counts up to the c-th ⊤");
     if (r.releases.size() != static_cast<std::size_t>(j))
         return invalid("it released " + std::to_string(r.releases.size())
@@ -327,17 +310,17 @@ Result<void> auditOdpEvent(const LedgerEvent &e, const data::Table &table, const
     if (settings.filter != filters::FilterKind::Odp)
         return fail("an output-DP request in a session under the "
                     + std::string(filters::filterKindName(settings.filter)) + " filter");
-    if (!e.request.odp)
+    if (!e.request.odp())
         return fail("an output-DP record without its request");
     if (e.status == EventStatus::Refused) {
-        if (e.cost != 0.0 || e.odpRecord)
+        if (e.cost != 0.0 || e.odpRecord())
             return fail("a refused request has a cost or a reservation");
         return {};
     }
-    if (!e.odpRecord)
+    if (!e.odpRecord())
         return fail("a released output-DP mechanism without its reservation");
-    const OdpRecord &r = *e.odpRecord;
-    const OdpRequestSpec &spec = *e.request.odp;
+    const OdpRecord &r = *e.odpRecord();
+    const OdpRequestSpec &spec = *e.request.odp();
     if (spec.mechanism != OdpMechanism::Svt)
         if (auto ok = requireReplaceOne(settings.neighbours, std::string(odpMechanismName(spec.mechanism)));
             !ok)
@@ -394,13 +377,13 @@ Result<void> replayOdpEvent(filters::PrivacyFilter &filter, const LedgerEvent &e
     auto *odpFilter = dynamic_cast<filters::OdpPrivacyFilter *>(&filter);
     if (!odpFilter)
         return makeError(ErrorCode::Parse, where + ": an output-DP event needs the odp filter");
-    if (e.status == EventStatus::Refused || !e.odpRecord)
+    if (e.status == EventStatus::Refused || !e.odpRecord())
         return {};
-    auto id = odpFilter->reserve(e.odpRecord->guarantee, e.mechanismName());
+    auto id = odpFilter->reserve(e.odpRecord()->guarantee, e.mechanismName());
     if (!id)
         return makeError(ErrorCode::Parse, where + ": " + id.error().message);
-    auto settled
-        = e.odpRecord->cell ? odpFilter->settle(*id, *e.odpRecord->cell) : odpFilter->settleWorstCase(*id);
+    auto settled = e.odpRecord()->cell ? odpFilter->settle(*id, *e.odpRecord()->cell)
+                                       : odpFilter->settleWorstCase(*id);
     if (!settled)
         return makeError(ErrorCode::Parse, where + ": " + settled.error().message);
     if (*settled != e.cost)

@@ -4,6 +4,7 @@
 #include "core/session/release/level_plan.h"
 
 #include "core/session/release/release_common.h"
+#include "core/util/try.h"
 #include <cmath>
 #include <optional>
 #include <variant>
@@ -25,10 +26,8 @@ struct DiscreteChannel
     Result<double> release(double exact, mechanisms::RandomBits &bits) const
     {
         if (const auto *d = std::get_if<mechanisms::DiscreteNoiseMechanism>(&noise)) {
-            auto v = d->release(static_cast<std::int64_t>(std::llround(exact)), bits);
-            if (!v)
-                return v.error();
-            return static_cast<double>(*v);
+            PBX_TRY(v, d->release(static_cast<std::int64_t>(std::llround(exact)), bits));
+            return static_cast<double>(v);
         }
         return std::get<mechanisms::GridMechanism>(noise).release(exact, bits);
     }
@@ -42,28 +41,20 @@ Result<DiscreteChannel> discreteChannel(const Channel &channel, double plannedCo
     DiscreteChannel out;
     double grid = 1.0;
     if (channel.quantity == "count") {
-        auto d = mechanisms::DiscreteNoiseMechanism::forCost(kind, plannedCost,
-                                                             static_cast<std::uint64_t>(channel.sensitivity));
-        if (!d)
-            return d.error();
-        auto w = d->halfWidth(beta);
+        PBX_TRY(d, mechanisms::DiscreteNoiseMechanism::forCost(
+                       kind, plannedCost, static_cast<std::uint64_t>(channel.sensitivity)));
+        auto w = d.halfWidth(beta);
         if (!w)
             return w.error();
         out.halfWidth = static_cast<double>(*w);
-        out.noise = *d;
+        out.noise = d;
     } else {
-        auto g = mechanisms::GridMechanism::defaultGrid(channel.sensitivity, plannedHalfWidth);
-        if (!g)
-            return g.error();
-        auto m = mechanisms::GridMechanism::forCost(kind, plannedCost, channel.sensitivity, *g);
-        if (!m)
-            return m.error();
-        auto w = m->halfWidth(beta);
-        if (!w)
-            return w.error();
-        out.halfWidth = *w;
-        grid = m->grid();
-        out.noise = *m;
+        PBX_TRY(g, mechanisms::GridMechanism::defaultGrid(channel.sensitivity, plannedHalfWidth));
+        PBX_TRY(m, mechanisms::GridMechanism::forCost(kind, plannedCost, channel.sensitivity, g));
+        PBX_TRY(w, m.halfWidth(beta));
+        out.halfWidth = w;
+        grid = m.grid();
+        out.noise = m;
     }
     const auto &noise = std::holds_alternative<mechanisms::DiscreteNoiseMechanism>(out.noise)
                             ? std::get<mechanisms::DiscreteNoiseMechanism>(out.noise)

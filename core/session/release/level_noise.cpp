@@ -6,6 +6,7 @@
 #include "core/mechanisms/brownian_noise_reduction.h"
 #include "core/mechanisms/noise_reduction_grid.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <cmath>
 
@@ -44,18 +45,14 @@ Result<std::vector<ChannelLevel>> LevelNoise::level(double cost, double beta) co
                     return t.error();
                 time = *t;
             } else {
-                auto t = m_boundaries[i].minimumTime(share, delta);
-                if (!t)
-                    return t.error();
-                time = *t;
+                PBX_TRY(t, m_boundaries[i].minimumTime(share, delta));
+                time = t;
             }
             c.scale = mechanisms::GeometricNoiseGrid::scaleForTime(time);
             c.time = c.scale * c.scale; // ≥ time, so the cost below stays within the share
-            auto charged = m_family == NoiseFamily::Gaussian ? mechanisms::brownianRho(delta, c.time)
-                                                             : m_boundaries[i].epsilon(c.time, delta);
-            if (!charged)
-                return charged.error();
-            c.cost = *charged;
+            PBX_TRY(charged, m_family == NoiseFamily::Gaussian ? mechanisms::brownianRho(delta, c.time)
+                                                               : m_boundaries[i].epsilon(c.time, delta));
+            c.cost = charged;
             // −Φ⁻¹(β/2): β/2 is exact, 1 − β/2 is not (the width must not round down).
             c.halfWidth = math::nudgeUp(c.scale * -math::normalQuantile(channelBeta / 2.0));
             break;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/session/release/level_plan.h"
+#include "core/util/try.h"
 
 #include <cmath>
 
@@ -26,10 +27,8 @@ Result<LevelPlan> planLevels(const LevelNoise &noise, const QueryShape &shape, c
     // (noisier first level, smaller β/K), so the first failure ends the search.
     int levels = 0;
     for (int k = 1; k <= maxLevels; ++k) {
-        auto ok = noisiestCanCertify(noise, shape, target, topCost, growth, k);
+        PBX_TRY(ok, noisiestCanCertify(noise, shape, target, topCost, growth, k));
         if (!ok)
-            return ok.error();
-        if (!*ok)
             break;
         levels = k;
     }

@@ -5,6 +5,7 @@
 #include "core/privacy/zcdp_conversion.h"
 #include "core/session/release/level_plan.h"
 #include "core/session/release/release_common.h"
+#include "core/util/try.h"
 
 #include <cmath>
 #include <numbers>
@@ -42,10 +43,8 @@ Result<void> advanceUnchecked(Path &path, const ChannelLevel &level, double sens
     }
     if (auto *p = std::get_if<BrownianNoiseReduction>(&path))
         return p->reduceTo(level.time, noise);
-    auto started = BrownianNoiseReduction::start(1, level.time, noise);
-    if (!started)
-        return started.error();
-    path = std::move(started.value());
+    PBX_TRY(started, BrownianNoiseReduction::start(1, level.time, noise));
+    path = std::move(started);
     return {};
 }
 
@@ -92,10 +91,8 @@ Result<std::vector<BrownianBoundary>> expostBoundaries(const QueryShape &shape, 
         auto rho = privacy::rhoFromEpsilon(topCost * shares[i], channelDelta);
         const double capTime
             = rho && *rho > 0.0 ? channels[i].sensitivity * channels[i].sensitivity / (2.0 * *rho) : 1.0;
-        auto boundary = BrownianBoundary::normalMixtureTuned(4.0 * capTime, channelDelta);
-        if (!boundary)
-            return boundary.error();
-        boundaries.push_back(*boundary);
+        PBX_TRY(boundary, BrownianBoundary::normalMixtureTuned(4.0 * capTime, channelDelta));
+        boundaries.push_back(boundary);
     }
     return boundaries;
 }

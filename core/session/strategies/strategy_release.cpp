@@ -15,6 +15,7 @@
 #include "core/strategies/tree_strategy.h"
 #include "core/util/number_format.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -71,7 +72,7 @@ Result<NumericDomain> numericDomain(const QueryRequest &r, const data::Table &ta
 
 Result<std::vector<double>> quantileGrid(const QueryRequest &r, const NumericDomain &d)
 {
-    double step = r.strategy->step;
+    double step = r.strategy()->step;
     if (step == 0.0) {
         const bool integer = d.lo == std::floor(d.lo) && d.hi == std::floor(d.hi);
         step = integer && d.hi - d.lo <= 65535.0 ? 1.0 : (d.hi - d.lo) / 1000.0;
@@ -124,20 +125,16 @@ Result<Derivation> deriveFromLedger(const StrategyRequestSpec &spec, std::span<c
 {
     Derivation out;
     for (const auto &old : events)
-        if (old.request.id == spec.of && old.status == EventStatus::Released && old.strategyRecord
-            && old.request.strategy && old.request.strategy->kind == StrategyRequestKind::Histogram)
+        if (old.request.id == spec.of && old.status == EventStatus::Released && old.strategyRecord()
+            && old.request.strategy() && old.request.strategy()->kind == StrategyRequestKind::Histogram)
             out.source = &old;
     if (!out.source)
         return makeError(ErrorCode::InvalidArgument, "of: no released histogram with id '" + spec.of + "'");
-    const auto &src = *out.source->strategyRecord;
-    auto parameter = mechanisms::rationalAtLeast(src.noiseScale);
-    if (!parameter)
-        return parameter.error();
-    auto cell = mechanisms::DiscreteNoiseMechanism::withParameter(mechanisms::DiscreteNoiseKind::Laplace,
-                                                                  *parameter, 1);
-    if (!cell)
-        return cell.error();
-    strategies::HistogramPlan plan{*cell, neighbours, 0.0, strategies::discreteNoiseVariance(*cell)};
+    const auto &src = *out.source->strategyRecord();
+    PBX_TRY(parameter, mechanisms::rationalAtLeast(src.noiseScale));
+    PBX_TRY(cell, mechanisms::DiscreteNoiseMechanism::withParameter(mechanisms::DiscreteNoiseKind::Laplace,
+                                                                    parameter, 1));
+    strategies::HistogramPlan plan{cell, neighbours, 0.0, strategies::discreteNoiseVariance(cell)};
     strategies::HistogramRelease released;
     released.labels = src.labels;
     for (const double v : src.values)
@@ -156,15 +153,13 @@ Result<Derivation> deriveFromLedger(const StrategyRequestSpec &spec, std::span<c
 Result<double> quantileEpsilon(const QueryRequest &request, std::size_t candidates, unsigned stability,
                                bool &capped)
 {
-    const auto &spec = *request.strategy;
+    const auto &spec = *request.strategy();
     const double beta = 1.0 - request.target.confidence;
     double epsilon = std::max(std::ldexp(1.0, -20),
                               2.0 * std::log(static_cast<double>(candidates) / beta) / request.target.error);
     capped = false;
-    auto full = transformedCharge(spec, stability, epsilon);
-    if (!full)
-        return full.error();
-    if (request.maxCost && *full > *request.maxCost) {
+    PBX_TRY(full, transformedCharge(spec, stability, epsilon));
+    if (request.maxCost && full > *request.maxCost) {
         epsilon = baseEpsilonWithin(spec, stability, *request.maxCost);
         capped = true;
     }
@@ -176,7 +171,7 @@ Result<double> quantileEpsilon(const QueryRequest &request, std::size_t candidat
 Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &table,
                                   data::Neighbouring neighbours)
 {
-    const auto &s = *r.strategy;
+    const auto &s = *r.strategy();
     if (!r.query.where.empty())
         if (auto p = data::Predicate::compile(r.query.where, table); !p)
             return fieldError(p.error(), "where");
@@ -243,10 +238,8 @@ Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &tabl
             return makeError(ErrorCode::Unsupported,
                              "strategy: haar releases real-valued coefficients; sessions release "
                              "integer strategies (identity, tree, all-ranges); the lab has haar");
-        auto d = numericDomain(r, table, true);
-        if (!d)
-            return d.error();
-        const auto k = static_cast<std::size_t>(d->hi - d->lo + 1.0);
+        PBX_TRY(d, numericDomain(r, table, true));
+        const auto k = static_cast<std::size_t>(d.hi - d.lo + 1.0);
         if (s.strategy.kind == RangeStrategyKind::Tree) {
             auto shape = strategies::TreeShape::create(k, s.strategy.branching, s.strategy.root);
             if (!shape)
@@ -311,12 +304,10 @@ struct StrategyDrawn
 Result<LedgerEvent> derivedEvent(const QueryRequest &request, std::span<const LedgerEvent> events,
                                  data::Neighbouring neighbours, double beta)
 {
-    const auto &spec = *request.strategy;
-    auto derived = deriveFromLedger(spec, events, neighbours, beta);
-    if (!derived)
-        return derived.error();
-    const LedgerEvent *source = derived->source;
-    const strategies::DerivedAnswer *answer = &derived->answer;
+    const auto &spec = *request.strategy();
+    PBX_TRY(derived, deriveFromLedger(spec, events, neighbours, beta));
+    const LedgerEvent *source = derived.source;
+    const strategies::DerivedAnswer *answer = &derived.answer;
     LedgerEvent e;
     e.request = request;
     e.costKind = filters::ChargeKind::PureEpsilon;
@@ -333,7 +324,7 @@ Result<LedgerEvent> derivedEvent(const QueryRequest &request, std::span<const Le
     record.halfWidths = {e.errorBound};
     record.variances = {answer->variance};
     record.note = answer->method;
-    e.strategyRecord = std::move(record);
+    e.record = std::move(record);
     return e;
 }
 
@@ -349,19 +340,15 @@ Result<StrategyDrawn> drawHistogram(const StrategyDraw &d)
         const auto domain = *numericDomain(request, d.table, true);
         bins = *strategies::unitEdges(domain.lo, domain.hi);
     }
-    auto counts = strategies::countHistogramRows(d.privateRows, {request.query.column, bins}, d.rows);
-    if (!counts)
-        return counts.error();
+    PBX_TRY(counts, strategies::countHistogramRows(d.privateRows, {request.query.column, bins}, d.rows));
     auto cell = mechanisms::DiscreteNoiseMechanism::forAbsoluteError(mechanisms::DiscreteNoiseKind::Laplace,
                                                                      request.target.error, d.beta, 1);
     if (!cell)
         return fieldError(cell.error(), "target");
     strategies::HistogramPlan plan{*cell, d.neighbours, replace ? 2.0 * cell->cost() : cell->cost(),
                                    strategies::discreteNoiseVariance(*cell)};
-    auto full = d.chargeFor(plan.charge);
-    if (!full)
-        return full.error();
-    if (request.maxCost && *full > *request.maxCost) {
+    PBX_TRY(full, d.chargeFor(plan.charge));
+    if (request.maxCost && full > *request.maxCost) {
         auto cheaper = strategies::planHistogram(mechanisms::DiscreteNoiseKind::Laplace,
                                                  baseEpsilonWithin(d.spec, d.stability, *request.maxCost),
                                                  d.neighbours);
@@ -370,23 +357,21 @@ Result<StrategyDrawn> drawHistogram(const StrategyDraw &d)
         plan = *cheaper;
         out.capped = true;
     }
-    auto released = strategies::releaseHistogram(*counts, plan, d.beta, d.bits);
-    if (!released)
-        return released.error();
+    PBX_TRY(released, strategies::releaseHistogram(counts, plan, d.beta, d.bits));
     auto charged = d.chargeFor(plan.charge);
     if (!charged)
         return charged.error();
     out.charge = *charged;
-    out.targetMet = static_cast<double>(released->halfWidth) <= request.target.error;
+    out.targetMet = static_cast<double>(released.halfWidth) <= request.target.error;
     StrategyRecord &record = out.record;
-    record.labels = released->labels;
+    record.labels = released.labels;
     record.noiseScale = plan.cell.parameter().toDouble();
     record.sensitivity = replace ? 2 : 1;
     double total = 0.0;
-    for (std::size_t i = 0; i < released->noisy.size(); ++i) {
-        const double v = static_cast<double>(released->noisy[i]);
+    for (std::size_t i = 0; i < released.noisy.size(); ++i) {
+        const double v = static_cast<double>(released.noisy[i]);
         record.values.push_back(v);
-        record.halfWidths.push_back(static_cast<double>(released->halfWidth));
+        record.halfWidths.push_back(static_cast<double>(released.halfWidth));
         record.variances.push_back(plan.cellVariance);
         out.attempt.releases.push_back({"cell", record.noiseScale, v, plan.cell.cost()});
         total += v;
@@ -398,18 +383,17 @@ Result<StrategyDrawn> drawHistogram(const StrategyDraw &d)
           + "; per-cell error bars from the exact discrete-Laplace tail" + d.transformText;
     // The event's scalar answer is the total of the noisy cells, with the total's own interval
     // (derived, free); the per-cell bars are in the record.
-    std::vector<std::size_t> all(released->noisy.size());
+    std::vector<std::size_t> all(released.noisy.size());
     for (std::size_t i = 0; i < all.size(); ++i)
         all[i] = i;
-    auto totalBar
-        = strategies::deriveAnswer(*released, plan, {strategies::DerivedKind::Sum, all, {}}, d.beta);
+    auto totalBar = strategies::deriveAnswer(released, plan, {strategies::DerivedKind::Sum, all, {}}, d.beta);
     if (!totalBar)
         return totalBar.error();
     out.answer = total;
     out.errorBound = totalBar->high - totalBar->value;
     out.accounting = "answer: the total of " + std::to_string(all.size()) + " noisy cells (± "
                      + formatSignificant(out.errorBound) + "); each cell ± "
-                     + std::to_string(released->halfWidth) + ", the target's unit";
+                     + std::to_string(released.halfWidth) + ", the target's unit";
     out.mechanism = EventMechanism::Histogram;
     return out;
 }
@@ -428,18 +412,12 @@ Result<StrategyDrawn> drawQuantile(const StrategyDraw &d)
             values.push_back(std::clamp(column[r], domain.lo, domain.hi));
     // McSherry–Talwar: rank error ≤ (2/ε) ln(|grid|/β) w.p. ≥ 1 − β, so ε = 2 ln(|grid|/β)/a.
     // (At least 2^-20, the exact sampler's floor: a looser target then gets a tighter bar.)
-    auto chosen = quantileEpsilon(request, grid.size(), d.stability, out.capped);
-    if (!chosen)
-        return chosen.error();
-    const double epsilon = *chosen;
-    auto pick = strategies::sampleGridQuantile(values, d.spec.q, epsilon, grid, d.bits);
-    if (!pick)
-        return pick.error();
-    auto charged = d.chargeFor(epsilon);
-    if (!charged)
-        return charged.error();
-    out.charge = *charged;
-    out.answer = grid[*pick];
+    PBX_TRY(chosen, quantileEpsilon(request, grid.size(), d.stability, out.capped));
+    const double epsilon = chosen;
+    PBX_TRY(pick, strategies::sampleGridQuantile(values, d.spec.q, epsilon, grid, d.bits));
+    PBX_TRY(charged, d.chargeFor(epsilon));
+    out.charge = charged;
+    out.answer = grid[pick];
     out.errorBound = strategies::quantileRankErrorBound(epsilon, grid.size(), d.beta);
     out.targetMet = !out.capped;
     out.record.labels = {"q=" + formatSignificant(d.spec.q)};
@@ -494,10 +472,8 @@ Result<std::vector<double>> measureRanges(const RangeStrategy &strategy, std::si
     const auto shape = *strategies::TreeShape::create(k, strategy.branching, strategy.root);
     auto nodes = strategies::treeNodeCounts(shape, leaves);
     for (std::size_t i = strategy.root ? 0 : 1; i < nodes.size(); ++i) {
-        auto v = draw(nodes[i]);
-        if (!v)
-            return v.error();
-        nodes[i] = *v;
+        PBX_TRY(v, draw(nodes[i]));
+        nodes[i] = v;
     }
     if (!strategy.root)
         nodes[0] = 0.0; // not measured, not used
@@ -506,10 +482,8 @@ Result<std::vector<double>> measureRanges(const RangeStrategy &strategy, std::si
         fromLeaves(
             {fitted.begin() + static_cast<std::ptrdiff_t>(shape.levelOffset(shape.height)), fitted.end()});
     } else if (strategy.consistency) {
-        auto fitted = strategies::leastSquaresLeaves(shape, nodes);
-        if (!fitted)
-            return fitted.error();
-        fromLeaves({fitted->data(), fitted->data() + fitted->size()});
+        PBX_TRY(fitted, strategies::leastSquaresLeaves(shape, nodes));
+        fromLeaves({fitted.data(), fitted.data() + fitted.size()});
     } else {
         for (std::size_t r = 0; r < ranges.size(); ++r) {
             double sum = 0.0;
@@ -572,11 +546,9 @@ Result<StrategyDrawn> drawWorkload(const StrategyDraw &d)
     const double t = noise->parameter().toDouble();
     const std::vector<double> leaves(counts.counts.begin(), counts.counts.end());
     auto measured = measureRanges(strategy, k, ranges, leaves, [&](double exact) -> Result<double> {
-        auto v = noise->release(static_cast<std::int64_t>(exact), d.bits);
-        if (!v)
-            return v.error();
-        out.attempt.releases.push_back({"measurement", t, static_cast<double>(*v), 0.0});
-        return static_cast<double>(*v);
+        PBX_TRY(v, noise->release(static_cast<std::int64_t>(exact), d.bits));
+        out.attempt.releases.push_back({"measurement", t, static_cast<double>(v), 0.0});
+        return static_cast<double>(v);
     });
     if (!measured)
         return measured.error();
@@ -585,13 +557,9 @@ Result<StrategyDrawn> drawWorkload(const StrategyDraw &d)
     // bounds the discrete one.
     const auto variances
         = *strategies::rangeVariances(strategy, k, ranges, static_cast<double>(delta) / t, d.neighbours);
-    auto charged = d.chargeFor(noise->cost());
-    if (!charged)
-        return charged.error();
-    out.charge = *charged;
-    auto postText = projectWorkload(d.spec, variances, answers, out.record);
-    if (!postText)
-        return postText.error();
+    PBX_TRY(charged, d.chargeFor(noise->cost()));
+    out.charge = charged;
+    PBX_TRY(postText, projectWorkload(d.spec, variances, answers, out.record));
     StrategyRecord &record = out.record;
     record.noiseScale = t;
     record.sensitivity = delta;
@@ -608,7 +576,7 @@ Result<StrategyDrawn> drawWorkload(const StrategyDraw &d)
     out.targetMet = widest <= request.target.error;
     record.note = strategy.label() + ", one charge for the whole strategy (l1 sensitivity "
                   + std::to_string(delta) + "); per-range error bars by Chebyshev on the exact variance"
-                  + *postText + d.transformText;
+                  + postText + d.transformText;
     out.answer = answers.front();
     out.errorBound = widest;
     out.mechanism = EventMechanism::Workload;
@@ -622,13 +590,11 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
     PBX_RETURN_IF_ERROR(checkStrategyRequest(request, *m_table, m_settings.neighbours));
     if (request.id.empty())
         request.id = "q" + std::to_string(m_events.size() + 1);
-    const auto &spec = *request.strategy;
+    const auto &spec = *request.strategy();
     const double beta = 1.0 - request.target.confidence;
     if (spec.kind == StrategyRequestKind::Derived) {
-        auto derived = derivedEvent(request, m_events, m_settings.neighbours, beta);
-        if (!derived)
-            return derived.error();
-        return append(std::move(*derived));
+        PBX_TRY(derived, derivedEvent(request, m_events, m_settings.neighbours, beta));
+        return append(std::move(derived));
     }
 
     auto source = nextNoiseSource();
@@ -656,16 +622,14 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
 
     // Each kind computes the charge and draws every noisy value before anything is charged, so a
     // failing noise source leaves nothing spent.
-    auto drawn = spec.kind == StrategyRequestKind::Histogram  ? drawHistogram(draw)
-                 : spec.kind == StrategyRequestKind::Quantile ? drawQuantile(draw)
-                                                              : drawWorkload(draw);
-    if (!drawn)
-        return drawn.error();
-    if (auto charged = m_filter->charge({filters::ChargeKind::PureEpsilon, drawn->charge, 0.0}); !charged) {
+    PBX_TRY(drawn, spec.kind == StrategyRequestKind::Histogram  ? drawHistogram(draw)
+                   : spec.kind == StrategyRequestKind::Quantile ? drawQuantile(draw)
+                                                                : drawWorkload(draw));
+    if (auto charged = m_filter->charge({filters::ChargeKind::PureEpsilon, drawn.charge, 0.0}); !charged) {
         LedgerEvent refused;
         refused.request = request;
         refused.status = EventStatus::Refused;
-        refused.mechanism = drawn->mechanism;
+        refused.mechanism = drawn.mechanism;
         refused.reason = charged.error().message;
         return append(std::move(refused));
     }
@@ -673,23 +637,22 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
     e.request = request;
     e.costKind = filters::ChargeKind::PureEpsilon;
     e.status = EventStatus::Released;
-    e.mechanism = drawn->mechanism;
-    e.accounting = std::move(drawn->accounting);
-    e.answer = drawn->answer;
-    e.errorBound = drawn->errorBound;
-    e.cost = drawn->charge;
-    e.targetMet = drawn->targetMet;
-    if (!drawn->targetMet)
-        e.reason = drawn->capped
-                       ? "the per-query maximum (max_cost) bought less accuracy than the target asks"
-                       : "the error bar exceeds the target";
-    Attempt attempt = std::move(drawn->attempt);
+    e.mechanism = drawn.mechanism;
+    e.accounting = std::move(drawn.accounting);
+    e.answer = drawn.answer;
+    e.errorBound = drawn.errorBound;
+    e.cost = drawn.charge;
+    e.targetMet = drawn.targetMet;
+    if (!drawn.targetMet)
+        e.reason = drawn.capped ? "the per-query maximum (max_cost) bought less accuracy than the target asks"
+                                : "the error bar exceeds the target";
+    Attempt attempt = std::move(drawn.attempt);
     attempt.estimate = e.answer;
     attempt.halfWidth = e.errorBound;
-    attempt.cost = drawn->charge;
-    attempt.accepted = drawn->targetMet;
+    attempt.cost = drawn.charge;
+    attempt.accepted = drawn.targetMet;
     e.attempts.push_back(std::move(attempt));
-    e.strategyRecord = std::move(drawn->record);
+    e.record = std::move(drawn.record);
     return append(std::move(e));
 }
 
@@ -703,7 +666,7 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
             return fail("a refused request has a cost or releases");
         return {};
     }
-    const auto &spec = *e.request.strategy;
+    const auto &spec = *e.request.strategy();
     if (spec.kind == StrategyRequestKind::Derived) {
         if (e.cost != 0.0 || !e.attempts.empty())
             return fail("a derived answer is post-processing: it costs nothing and releases nothing new");
@@ -750,14 +713,14 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
             return fail("its error bar " + formatSignificant(e.errorBound)
                         + " is not the one its epsilon gives (" + formatSignificant(bar) + ")");
         if (!std::binary_search(grid->begin(), grid->end(), e.answer) || releases[0].value != e.answer
-            || !e.strategyRecord || e.strategyRecord->values != std::vector<double>{e.answer}
-            || e.strategyRecord->halfWidths != std::vector<double>{e.errorBound})
+            || !e.strategyRecord() || e.strategyRecord()->values != std::vector<double>{e.answer}
+            || e.strategyRecord()->halfWidths != std::vector<double>{e.errorBound})
             return fail("its answer is not the candidate it records on the public grid");
         return {};
     }
-    if (!e.strategyRecord || !(e.strategyRecord->noiseScale > 0.0))
+    if (!e.strategyRecord() || !(e.strategyRecord()->noiseScale > 0.0))
         return fail("the noise scale is missing");
-    const double t = e.strategyRecord->noiseScale;
+    const double t = e.strategyRecord()->noiseScale;
     double implied = 0.0;
     if (spec.kind == StrategyRequestKind::Histogram) {
         implied = (replace ? 2.0 : 1.0) / t;
@@ -770,7 +733,7 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
             && !strategies::TreeShape::create(k, spec.strategy.branching, spec.strategy.root))
             return fail("the strategy does not fit the column's domain");
         implied = static_cast<double>(strategySensitivity(spec.strategy, k, settings.neighbours)) / t;
-        const auto &record = *e.strategyRecord;
+        const auto &record = *e.strategyRecord();
         if (spec.post.any() != !record.unprojected.empty())
             return fail("post-processing asked and answers before the projection recorded must go together");
         if (spec.post.any()) {
@@ -800,19 +763,20 @@ Result<void> auditDerivedEvent(const LedgerEvent &e, std::span<const LedgerEvent
 {
     const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
     auto fail = [&](const std::string &what) { return makeError(ErrorCode::Parse, where + ": " + what); };
-    if (e.status != EventStatus::Released || !e.request.strategy
-        || e.request.strategy->kind != StrategyRequestKind::Derived)
+    if (e.status != EventStatus::Released || !e.request.strategy()
+        || e.request.strategy()->kind != StrategyRequestKind::Derived)
         return {};
-    const auto &spec = *e.request.strategy;
+    const auto &spec = *e.request.strategy();
     auto derived = deriveFromLedger(spec, earlier, settings.neighbours, 1.0 - e.request.target.confidence);
     if (!derived)
         return fail("its answer cannot be derived again: " + derived.error().message);
     const strategies::DerivedAnswer &a = derived->answer;
     const double bar = std::max(a.value - a.low, a.high - a.value);
     const auto close = [](double x, double y) { return std::fabs(x - y) <= 1e-9 * (1.0 + std::fabs(y)); };
-    if (!e.strategyRecord || e.strategyRecord->values.size() != 1 || e.strategyRecord->halfWidths.size() != 1
-        || !close(e.answer, a.value) || !close(e.strategyRecord->values[0], a.value)
-        || !close(e.errorBound, bar) || !close(e.strategyRecord->halfWidths[0], bar))
+    if (!e.strategyRecord() || e.strategyRecord()->values.size() != 1
+        || e.strategyRecord()->halfWidths.size() != 1 || !close(e.answer, a.value)
+        || !close(e.strategyRecord()->values[0], a.value) || !close(e.errorBound, bar)
+        || !close(e.strategyRecord()->halfWidths[0], bar))
         return fail("its answer " + formatSignificant(e.answer) + " ± " + formatSignificant(e.errorBound)
                     + " is not the one derived again from '" + spec.of + "' (event "
                     + std::to_string(derived->source->index) + "): " + formatSignificant(a.value) + " ± "
@@ -854,7 +818,7 @@ namespace pbx::session {
 
 std::string describeStrategyRequest(const QueryRequest &request)
 {
-    const auto &s = *request.strategy;
+    const auto &s = *request.strategy();
     auto list = [](const std::vector<std::size_t> &cells) {
         std::string out;
         for (std::size_t i = 0; i < cells.size(); ++i)

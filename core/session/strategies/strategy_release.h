@@ -20,7 +20,7 @@ Result<void> checkStrategyRequest(const QueryRequest &request, const data::Table
 
 /// A one-line description for ledgers: "histogram of region where …", "quantile q=0.5 of wage",
 /// "share of h1: cells 2 within 0, 1, 2, 3", "workload prefixes of education (tree b=3 + LS)".
-/// Precondition: request.strategy is set.
+/// Precondition: request.strategy() is set.
 std::string describeStrategyRequest(const QueryRequest &request);
 
 /// The cost check of a recorded strategy event for `pbx-cli verify`: a derived event costs 0 and

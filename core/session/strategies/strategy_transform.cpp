@@ -3,6 +3,7 @@
 
 #include "core/privacy/amplification.h"
 #include "core/strategies/strategy_error.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -41,10 +42,8 @@ Result<double> transformedCharge(const StrategyRequestSpec &spec, unsigned s, do
     const double stable = strategies::stableEpsilon(std::max(1u, s), epsilon);
     if (spec.subsample >= 1.0)
         return stable;
-    auto amplified = privacy::amplifyBySubsampling({stable, 0.0}, spec.subsample);
-    if (!amplified)
-        return amplified.error();
-    return amplified->epsilon;
+    PBX_TRY(amplified, privacy::amplifyBySubsampling({stable, 0.0}, spec.subsample));
+    return amplified.epsilon;
 }
 
 double baseEpsilonWithin(const StrategyRequestSpec &spec, unsigned s, double cap)
@@ -67,10 +66,8 @@ Result<void> poissonSample(double rate, std::vector<std::uint8_t> &mask, mechani
     for (auto &m : mask) {
         if (!m)
             continue;
-        auto keep = bits.bernoulliRational(numerator, std::uint64_t{1} << 62);
+        PBX_TRY(keep, bits.bernoulliRational(numerator, std::uint64_t{1} << 62));
         if (!keep)
-            return keep.error();
-        if (!*keep)
             m = 0;
     }
     return {};
