@@ -139,6 +139,166 @@ std::vector<double> convolveByFft(const std::vector<double> &a, const std::vecto
     return out;
 }
 
+namespace {
+
+/// Sums of squares for selfConvolveCircular's ℓ1 error bound (docs/pld-numerics.md §2): of each
+/// bin's error, and of each bin's |z|^k (for the inverse transform's relative error).
+struct PowerErrorSums
+{
+    long double errSq = 0.0L;
+    long double powSq = 0.0L;
+};
+
+/// The bins whose power's error k·r·(|ẑ|+r)^{k−1} is not negligible (> 1e-14), the largest ones
+/// first past a budget of about 4·10⁶ long double multiply-adds (each costs |p| of them).
+std::vector<std::uint32_t> binsToRefine(const std::vector<std::complex<double>> &spectrum, double kd,
+                                        double r, std::size_t pSize)
+{
+    std::vector<std::pair<double, std::uint32_t>> candidates;
+    // k·r·(|z| + r)^{k−1} ≤ 1e-14 whenever |z| + r ≤ m0: such bins are screened out by one
+    // comparison of |z|² (no logarithm), the common case for a concentrated PMF.
+    const double m0 = std::exp(std::log(1e-14 / (kd * r)) / (kd - 1.0)) * (1.0 - 1e-9) - r;
+    const double screen = m0 > 0.0 ? m0 * m0 : -1.0;
+    for (std::size_t j = 0; j < spectrum.size(); ++j) {
+        if (std::norm(spectrum[j]) <= screen)
+            continue;
+        const double mag = std::abs(spectrum[j]);
+        const double c = kd * r * std::exp((kd - 1.0) * logMagPlus(mag, r));
+        if (c > 1e-14)
+            candidates.emplace_back(c, static_cast<std::uint32_t>(j));
+    }
+    const std::size_t budget
+        = std::max<std::size_t>(1, static_cast<std::size_t>(4e6) / std::max<std::size_t>(pSize, 1));
+    if (candidates.size() > budget) {
+        std::nth_element(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(budget),
+                         candidates.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+        candidates.resize(budget);
+    }
+    std::vector<std::uint32_t> refine;
+    for (const auto &c : candidates)
+        refine.push_back(c.second);
+    return refine;
+}
+
+constexpr long double kTwoPiL = 6.283185307179586476925286766559005768L;
+
+/// z_j = Σ_m x_m e^{−2πi·jm/N} over the first n values, in long double: twiddles by rotation
+/// within blocks of 64 from an exact anchor angle (jm mod N), block sums added pairwise.
+std::complex<long double> directDft(const std::vector<double> &x, std::size_t n, std::uint32_t j,
+                                    std::size_t len, std::vector<std::complex<long double>> &blockSums)
+{
+    const long double step = -kTwoPiL * static_cast<long double>(j) / static_cast<long double>(len);
+    const long double rotRe = std::cos(step), rotIm = std::sin(step);
+    blockSums.clear();
+    for (std::size_t m0 = 0; m0 < n; m0 += 64) {
+        const auto phase = static_cast<long double>((static_cast<std::uint64_t>(j) * m0) % len);
+        const long double angle = -kTwoPiL * phase / static_cast<long double>(len);
+        // Real arithmetic: std::complex<long double>'s operator* checks for inf/NaN (slow).
+        long double wRe = std::cos(angle), wIm = std::sin(angle);
+        long double accRe = 0.0L, accIm = 0.0L;
+        const std::size_t m1 = std::min(n, m0 + 64);
+        for (std::size_t m = m0; m < m1; ++m) {
+            const long double v = x[m];
+            accRe += v * wRe;
+            accIm += v * wIm;
+            const long double nextRe = wRe * rotRe - wIm * rotIm;
+            wIm = wRe * rotIm + wIm * rotRe;
+            wRe = nextRe;
+        }
+        blockSums.emplace_back(accRe, accIm);
+    }
+    while (blockSums.size() > 1) {
+        std::size_t out = 0;
+        for (std::size_t i = 0; i + 1 < blockSums.size(); i += 2)
+            blockSums[out++] = blockSums[i] + blockSums[i + 1];
+        if (blockSums.size() % 2)
+            blockSums[out++] = blockSums.back();
+        blockSums.resize(out);
+    }
+    return blockSums.empty() ? 0.0L : blockSums[0];
+}
+
+/// The k-th power of a refined bin's long double value z into `out`, with its error added to
+/// `sums`: the forward error (r_L = 512·u_L) amplified, the long double power (kθ included), and
+/// the phase reduced mod 2π, rounded to double and passed through the double polar form (≤ 16u).
+void powerRefinedBin(std::complex<long double> z, std::int64_t k, double weight, std::complex<double> &out,
+                     PowerErrorSums &sums)
+{
+    const long double kl = static_cast<long double>(k);
+    const long double uL = 0x1p-64L;
+    const long double rL = 512.0L * uL;
+    const double u = 0x1p-53;
+    const long double mag = std::abs(z);
+    if (mag == 0.0L) {
+        out = 0.0;
+        const long double e = kl * rL * std::pow(rL, kl - 1.0L);
+        sums.errSq += weight * e * e;
+        return;
+    }
+    const long double logMag = std::log(mag);
+    const long double zk = std::exp(kl * logMag);
+    out = std::polar(static_cast<double>(zk), static_cast<double>(std::fmod(kl * std::arg(z), kTwoPiL)));
+    const long double e
+        = kl * rL
+              * std::exp((kl - 1.0L)
+                         * (rL < 1e-3L * mag ? logMag + std::log1p(rL / mag) : std::log(mag + rL)))
+          + (8.0L * kl * uL + 16.0L * u) * zk;
+    sums.errSq += weight * e * e;
+    sums.powSq += weight * zk * zk;
+}
+
+/// Raises every bin not refined to the k-th power in double by binary powering (and with the error
+/// bound, when `sums` is set, adds its error); bins whose power and error underflow become 0.
+void powerRemainingBins(std::vector<std::complex<double>> &spectrum, const std::vector<char> &refined,
+                        std::int64_t k, double r, std::size_t len, PowerErrorSums *sums)
+{
+    const double kd = static_cast<double>(k);
+    const double u = 0x1p-53;
+    // Below m1, |z|^k and k·r·(|z| + r)^{k−1} both underflow (< e^{−746}): screened by |z|².
+    const double m1 = std::exp(-746.0 / (kd - 1.0)) * (1.0 - 1e-9) - r;
+    const double underflow = m1 > 0.0 ? m1 * m1 : -1.0;
+    for (std::size_t j = 0; j < spectrum.size(); ++j) {
+        if (refined[j])
+            continue;
+        auto &z = spectrum[j];
+        if (std::norm(z) <= underflow) {
+            z = 0.0;
+            continue;
+        }
+        const double mag = std::abs(z);
+        const double weight = (j == 0 || 2 * j == len) ? 1.0 : 2.0;
+        if (mag == 0.0) {
+            if (sums) {
+                const long double e
+                    = static_cast<long double>(kd * r) * std::pow(static_cast<long double>(r), kd - 1.0);
+                sums->errSq += weight * e * e;
+            }
+            continue;
+        }
+        // z^k = |z|^k·e^{ikθ}; computed from polar form to keep the phase accurate.
+        const double logMag = std::log(mag);
+        const double kLog = kd * logMag;
+        const double logGrown = logMagPlus(mag, r);
+        if (kLog < -746.0 && (!sums || (kd - 1.0) * logGrown < -746.0)) {
+            z = 0.0; // |z|^k and its error bound both underflow to 0
+            continue;
+        }
+        const double zk = std::exp(kLog);
+        if (sums) {
+            // Forward error amplified, (|ẑ|+r)^{k−1} ≤ exp((k−1)(log|ẑ| + r/|ẑ|)), + the power
+            // by binary powering: each complex product errs by ≤ √5·u relative (Brent, Percival
+            // & Zimmermann 2007), so ẑ^k by ≤ (k − 1)√5·u to first order; (8k + 16)u covers it.
+            const long double e = static_cast<long double>(kd * r) * std::exp((kd - 1.0) * logGrown)
+                                  + static_cast<long double>((8.0 * kd + 16.0) * u) * zk;
+            sums->errSq += weight * e * e;
+            sums->powSq += weight * static_cast<long double>(zk) * zk;
+        }
+        z = powerBySquaring(z, k);
+    }
+}
+
+} // namespace
+
 std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int64_t k, std::int64_t length,
                                          double *l1ErrorBound)
 {
@@ -164,150 +324,29 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
     Eigen::FFT<double> &fft = cachedFft(len);
     std::vector<std::complex<double>> spectrum;
     fft.fwd(spectrum, padded);
-    const double kd = static_cast<double>(k);
     const double r = fftRelativeErrorBound(static_cast<std::int64_t>(len));
-    const double u = 0x1p-53;
-    const std::size_t half = spectrum.size();
     // Error accounting (docs/pld-numerics.md §2). The power multiplies each spectral value's
     // error by k, so the few frequencies where k·r·(|ẑ|+r)^{k−1} is not negligible (those with
     // |z| ≈ 1: the low frequencies of a concentrated PMF) are recomputed by a direct DFT in long
     // double, within r_L = 512·u_L, u_L = 2⁻⁶⁴, and raised to the k-th power in long double.
-    std::vector<double> weightOf(half);
-    std::vector<std::uint32_t> refine;
-    if (l1ErrorBound) {
-        std::vector<std::pair<double, std::uint32_t>> candidates;
-        // k·r·(|z| + r)^{k−1} ≤ 1e-14 whenever |z| + r ≤ m0: such bins are screened out by one
-        // comparison of |z|² (no logarithm), the common case for a concentrated PMF.
-        const double m0 = std::exp(std::log(1e-14 / (kd * r)) / (kd - 1.0)) * (1.0 - 1e-9) - r;
-        const double screen = m0 > 0.0 ? m0 * m0 : -1.0;
-        for (std::size_t j = 0; j < half; ++j) {
-            if (std::norm(spectrum[j]) <= screen)
-                continue;
-            const double mag = std::abs(spectrum[j]);
-            const double c = kd * r * std::exp((kd - 1.0) * logMagPlus(mag, r));
-            if (c > 1e-14)
-                candidates.emplace_back(c, static_cast<std::uint32_t>(j));
-        }
-        // Budget: about 4·10⁶ long double multiply-adds in all.
-        const std::size_t budget
-            = std::max<std::size_t>(1, static_cast<std::size_t>(4e6) / std::max<std::size_t>(p.size(), 1));
-        if (candidates.size() > budget) {
-            std::nth_element(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(budget),
-                             candidates.end(),
-                             [](const auto &a, const auto &b) { return a.first > b.first; });
-            candidates.resize(budget);
-        }
-        for (const auto &c : candidates)
-            refine.push_back(c.second);
-    }
-    std::vector<char> refined(half, 0);
-    const long double kl = static_cast<long double>(k);
-    const long double uL = 0x1p-64L;
-    const long double rL = 512.0L * uL;
-    const long double twoPi = 6.283185307179586476925286766559005768L;
-    long double errSq = 0.0L, powSq = 0.0L;
+    const std::vector<std::uint32_t> refine
+        = l1ErrorBound ? binsToRefine(spectrum, static_cast<double>(k), r, p.size())
+                       : std::vector<std::uint32_t>{};
+    std::vector<char> refined(spectrum.size(), 0);
+    PowerErrorSums sums;
     std::vector<std::complex<long double>> blockSums;
+    const std::size_t n = p.size() < len ? p.size() : len;
     for (std::uint32_t j : refine) {
-        // z_j = Σ_m p_m e^{−2πi·jm/N}: twiddles by rotation within blocks of 64 from an exact
-        // anchor angle (jm mod N), block sums added pairwise.
-        const std::size_t n = p.size() < len ? p.size() : len;
-        const long double step = -twoPi * static_cast<long double>(j) / static_cast<long double>(len);
-        const long double rotRe = std::cos(step), rotIm = std::sin(step);
-        blockSums.clear();
-        for (std::size_t m0 = 0; m0 < n; m0 += 64) {
-            const auto phase = static_cast<long double>((static_cast<std::uint64_t>(j) * m0) % len);
-            const long double angle = -twoPi * phase / static_cast<long double>(len);
-            // Real arithmetic: std::complex<long double>'s operator* checks for inf/NaN (slow).
-            long double wRe = std::cos(angle), wIm = std::sin(angle);
-            long double accRe = 0.0L, accIm = 0.0L;
-            const std::size_t m1 = std::min(n, m0 + 64);
-            for (std::size_t m = m0; m < m1; ++m) {
-                const long double x = padded[m];
-                accRe += x * wRe;
-                accIm += x * wIm;
-                const long double nextRe = wRe * rotRe - wIm * rotIm;
-                wIm = wRe * rotIm + wIm * rotRe;
-                wRe = nextRe;
-            }
-            blockSums.emplace_back(accRe, accIm);
-        }
-        while (blockSums.size() > 1) {
-            std::size_t out = 0;
-            for (std::size_t i = 0; i + 1 < blockSums.size(); i += 2)
-                blockSums[out++] = blockSums[i] + blockSums[i + 1];
-            if (blockSums.size() % 2)
-                blockSums[out++] = blockSums.back();
-            blockSums.resize(out);
-        }
-        const std::complex<long double> z = blockSums.empty() ? 0.0L : blockSums[0];
-        const long double mag = std::abs(z);
-        const long double weight = (j == 0 || 2 * static_cast<std::size_t>(j) == len) ? 1.0L : 2.0L;
+        const std::complex<long double> z = directDft(padded, n, j, len, blockSums);
+        const double weight = (j == 0 || 2 * static_cast<std::size_t>(j) == len) ? 1.0 : 2.0;
         refined[j] = 1;
-        if (mag == 0.0L) {
-            spectrum[j] = 0.0;
-            const long double e = kl * rL * std::pow(rL, kl - 1.0L);
-            errSq += weight * e * e;
-            continue;
-        }
-        const long double logMag = std::log(mag);
-        const long double zk = std::exp(kl * logMag);
-        spectrum[j]
-            = std::polar(static_cast<double>(zk), static_cast<double>(std::fmod(kl * std::arg(z), twoPi)));
-        // Forward error amplified, the long double power (kθ included), and the phase reduced
-        // mod 2π, rounded to double and passed through the double polar form (≤ 16u).
-        const long double e
-            = kl * rL
-                  * std::exp((kl - 1.0L)
-                             * (rL < 1e-3L * mag ? logMag + std::log1p(rL / mag) : std::log(mag + rL)))
-              + (8.0L * kl * uL + 16.0L * u) * zk;
-        errSq += weight * e * e;
-        powSq += weight * zk * zk;
+        powerRefinedBin(z, k, weight, spectrum[j], sums);
     }
-    // Below m1, |z|^k and k·r·(|z| + r)^{k−1} both underflow (< e^{−746}): screened by |z|².
-    const double m1 = std::exp(-746.0 / (kd - 1.0)) * (1.0 - 1e-9) - r;
-    const double underflow = m1 > 0.0 ? m1 * m1 : -1.0;
-    for (std::size_t j = 0; j < half; ++j) {
-        if (refined[j])
-            continue;
-        auto &z = spectrum[j];
-        if (std::norm(z) <= underflow) {
-            z = 0.0;
-            continue;
-        }
-        const double mag = std::abs(z);
-        const double weight = (j == 0 || 2 * j == len) ? 1.0 : 2.0;
-        if (mag == 0.0) {
-            if (l1ErrorBound) {
-                const long double e
-                    = static_cast<long double>(kd * r) * std::pow(static_cast<long double>(r), kd - 1.0);
-                errSq += weight * e * e;
-            }
-            continue;
-        }
-        // z^k = |z|^k·e^{ikθ}; computed from polar form to keep the phase accurate.
-        const double logMag = std::log(mag);
-        const double kLog = kd * logMag;
-        const double logGrown = logMagPlus(mag, r);
-        if (kLog < -746.0 && (!l1ErrorBound || (kd - 1.0) * logGrown < -746.0)) {
-            z = 0.0; // |z|^k and its error bound both underflow to 0
-            continue;
-        }
-        const double zk = std::exp(kLog);
-        if (l1ErrorBound) {
-            // Forward error amplified, (|ẑ|+r)^{k−1} ≤ exp((k−1)(log|ẑ| + r/|ẑ|)), + the power
-            // by binary powering: each complex product errs by ≤ √5·u relative (Brent, Percival
-            // & Zimmermann 2007), so ẑ^k by ≤ (k − 1)√5·u to first order; (8k + 16)u covers it.
-            const long double e = static_cast<long double>(kd * r) * std::exp((kd - 1.0) * logGrown)
-                                  + static_cast<long double>((8.0 * kd + 16.0) * u) * zk;
-            errSq += weight * e * e;
-            powSq += weight * static_cast<long double>(zk) * zk;
-        }
-        z = powerBySquaring(z, k);
-    }
+    powerRemainingBins(spectrum, refined, k, r, len, l1ErrorBound ? &sums : nullptr);
     if (l1ErrorBound)
         // + 1e-300: subnormal intermediates near the underflow screen (absolute errors ≲ k·2⁻¹⁰⁷⁴).
         *l1ErrorBound = static_cast<double>(
-            (std::sqrt(errSq) + static_cast<long double>(r) * std::sqrt(powSq)) * 1.01L + 1e-300L);
+            (std::sqrt(sums.errSq) + static_cast<long double>(r) * std::sqrt(sums.powSq)) * 1.01L + 1e-300L);
     std::vector<double> out;
     fft.inv(out, spectrum, len);
     clipNegative(out);

@@ -192,6 +192,34 @@ void GrowingChart::rebuild()
         setLegendEntries({});
         return;
     }
+    Axes axes;
+    axes.x = buildXAxis();
+    axes.y = new QValueAxis;
+    axes.y->setTitleText(m_yTitle);
+    axes.y->setLabelFormat(QStringLiteral("%.3g"));
+    styleAxis(axes.y);
+    chart()->addAxis(axes.x, Qt::AlignBottom);
+    chart()->addAxis(axes.y, Qt::AlignLeft);
+    fitLeftAxis(axes.y);
+    refreshLabelWidth(axes.y);
+    m_yTop = axes.y->max();
+    axes.right = buildRightAxis();
+    QStringList legend;
+    addBands(axes, legend);
+    addSeries(axes, legend);
+    auto *cursorLine = new QLineSeries;
+    cursorLine->setObjectName(kCursorId);
+    QPen pen(palette::chartMarker);
+    pen.setWidthF(1.5);
+    pen.setStyle(Qt::DashDotLine);
+    cursorLine->setPen(pen);
+    attach(cursorLine, axes, false);
+    setLegendEntries(legend);
+    setCursor(m_cursor);
+}
+
+QAbstractAxis *GrowingChart::buildXAxis()
+{
     // A marker within 1 % of the plot's width from either end would be cut by the plot's edge:
     // widen the drawn range by 3 % on that side (the data and the cursor keep their own range).
     const auto position = [this](double x) {
@@ -224,31 +252,28 @@ void GrowingChart::rebuild()
         x = valueAxis;
     }
     x->setTitleText(m_xTitle);
-    auto *y = new QValueAxis;
-    y->setTitleText(m_yTitle);
-    y->setLabelFormat(QStringLiteral("%.3g"));
     styleAxis(x);
-    styleAxis(y);
-    chart()->addAxis(x, Qt::AlignBottom);
-    chart()->addAxis(y, Qt::AlignLeft);
-    QValueAxis *right = nullptr;
-    double leftMax = 0.0, rightMax = 0.0, leftMin = 0.0;
-    for (const Series &s : m_series)
-        for (const QPointF &p : s.points)
-            if (std::isfinite(p.y())) {
-                (s.rightAxis ? rightMax : leftMax) = std::max(s.rightAxis ? rightMax : leftMax, p.y());
-                if (!s.rightAxis)
-                    leftMin = std::min(leftMin, p.y());
-            }
+    return x;
+}
+
+void GrowingChart::fitLeftAxis(QValueAxis *y)
+{
+    double leftMax = 0.0, leftMin = 0.0;
     // Counts and numbers of queries (every value on the left axis whole) get integer ticks.
     QList<double> leftValues;
-    for (const Series &s : m_series)
-        if (!s.rightAxis) {
-            for (const QPointF &p : s.points)
-                leftValues << p.y();
-            for (const QPointF &p : s.lower)
-                leftValues << p.y();
-        }
+    for (const Series &s : m_series) {
+        if (s.rightAxis)
+            continue;
+        for (const QPointF &p : s.points)
+            if (std::isfinite(p.y())) {
+                leftMax = std::max(leftMax, p.y());
+                leftMin = std::min(leftMin, p.y());
+            }
+        for (const QPointF &p : s.points)
+            leftValues << p.y();
+        for (const QPointF &p : s.lower)
+            leftValues << p.y();
+    }
     if (wholeNumbers(leftValues)) {
         // Noisy values may fall below 0 (the ATG panel's noisy counts): the axis reaches them.
         setIntegerTicks(y, leftMin < 0.0 ? leftMin * 1.05 : 0.0, std::max(1.0, leftMax * 1.05), 5, true);
@@ -259,25 +284,39 @@ void GrowingChart::rebuild()
         if (leftMin < 0.0)
             setNiceTicks(y, leftMin * 1.05, y->max(), 6);
     }
-    refreshLabelWidth(y);
-    m_yTop = y->max();
-    if (std::any_of(m_series.begin(), m_series.end(), [](const Series &s) { return s.rightAxis; })) {
-        right = new QValueAxis;
-        right->setTitleText(m_rightTitle);
-        right->setLabelFormat(QStringLiteral("%.2g"));
-        styleAxis(right);
-        chart()->addAxis(right, Qt::AlignRight);
-        setNiceRange(right, rightMax * 1.05);
-        refreshLabelWidth(right);
-    }
-    auto attach = [&](QAbstractSeries *series, bool onRight) {
-        chart()->addSeries(series);
-        series->attachAxis(x);
-        series->attachAxis(onRight && right ? right : y);
-    };
-    QStringList legend;
-    // Epochs: alternate epochs shaded over the full height (up to kMaxShadedBands: beyond that the
-    // shading would be a grey wash and cost an area series per epoch).
+}
+
+QValueAxis *GrowingChart::buildRightAxis()
+{
+    if (std::none_of(m_series.begin(), m_series.end(), [](const Series &s) { return s.rightAxis; }))
+        return nullptr;
+    double rightMax = 0.0;
+    for (const Series &s : m_series)
+        if (s.rightAxis)
+            for (const QPointF &p : s.points)
+                if (std::isfinite(p.y()))
+                    rightMax = std::max(rightMax, p.y());
+    auto *right = new QValueAxis;
+    right->setTitleText(m_rightTitle);
+    right->setLabelFormat(QStringLiteral("%.2g"));
+    styleAxis(right);
+    chart()->addAxis(right, Qt::AlignRight);
+    setNiceRange(right, rightMax * 1.05);
+    refreshLabelWidth(right);
+    return right;
+}
+
+void GrowingChart::attach(QAbstractSeries *series, const Axes &axes, bool onRight)
+{
+    chart()->addSeries(series);
+    series->attachAxis(axes.x);
+    series->attachAxis(onRight && axes.right ? axes.right : axes.y);
+}
+
+void GrowingChart::addBands(const Axes &axes, QStringList &legend)
+{
+    // Up to kMaxShadedBands: beyond that the shading would be a grey wash and cost an area series
+    // per epoch.
     const bool shaded = m_bands.size() <= kMaxShadedBands;
     for (std::size_t i = 0; shaded && i < m_bands.size(); i += 2) {
         const Band &b = m_bands[i];
@@ -285,19 +324,23 @@ void GrowingChart::rebuild()
         upper->append(b.from, m_yTop);
         upper->append(b.to, m_yTop);
         auto *lower = new QLineSeries;
-        lower->append(b.from, y->min());
-        lower->append(b.to, y->min());
+        lower->append(b.from, axes.y->min());
+        lower->append(b.to, axes.y->min());
         auto *area = new QAreaSeries(upper, lower);
         area->setObjectName(QStringLiteral("__band"));
         area->setColor(QColor(0xee, 0xf0, 0xf4));
         area->setBorderColor(Qt::transparent);
-        attach(area, false);
+        attach(area, axes, false);
     }
     const QString bandName = m_bandName.isEmpty() ? tr("epochs") : m_bandName;
     if (!m_bands.empty())
         legend << legendEntry(QColor(0xc8, 0xcc, 0xd4), QStringLiteral("▮"),
                               shaded ? tr("%2 (%1, alternately shaded)").arg(m_bands.size()).arg(bandName)
                                      : tr("%2 (%1, too many to shade)").arg(m_bands.size()).arg(bandName));
+}
+
+void GrowingChart::addSeries(const Axes &axes, QStringList &legend)
+{
     for (const Series &s : m_series) {
         if (s.kind == Kind::Band) {
             auto *area = new QAreaSeries(lineOf(expanded(s, s.points)), lineOf(expanded(s, s.lower)));
@@ -307,7 +350,7 @@ void GrowingChart::rebuild()
             fill.setAlphaF(0.22);
             area->setColor(fill);
             area->setBorderColor(Qt::transparent);
-            attach(area, s.rightAxis);
+            attach(area, axes, s.rightAxis);
             if (!s.name.isEmpty())
                 legend << legendEntry(fill, QStringLiteral("▮"), s.name);
             continue;
@@ -331,7 +374,7 @@ void GrowingChart::rebuild()
         for (const QPointF &p : expanded(s, s.points))
             if (std::isfinite(p.x()) && std::isfinite(p.y()))
                 series->append(p);
-        attach(series, s.rightAxis);
+        attach(series, axes, s.rightAxis);
         if (!s.name.isEmpty())
             legend << legendEntry(s.colour,
                                   s.kind == Kind::Scatter    ? QStringLiteral("●")
@@ -339,15 +382,6 @@ void GrowingChart::rebuild()
                                                              : QStringLiteral("┅"),
                                   s.name);
     }
-    auto *cursorLine = new QLineSeries;
-    cursorLine->setObjectName(kCursorId);
-    QPen pen(palette::chartMarker);
-    pen.setWidthF(1.5);
-    pen.setStyle(Qt::DashDotLine);
-    cursorLine->setPen(pen);
-    attach(cursorLine, false);
-    setLegendEntries(legend);
-    setCursor(m_cursor);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,6 +14,10 @@
 #include <utility>
 #include <vector>
 
+QT_FORWARD_DECLARE_CLASS(QAbstractAxis)
+QT_FORWARD_DECLARE_CLASS(QAbstractSeries)
+QT_FORWARD_DECLARE_CLASS(QValueAxis)
+
 namespace pbx::ui {
 
 class GrowingChart final : public ChartFrame
@@ -80,6 +84,25 @@ protected:
     void rebuild() override;
 
 private:
+    /// The axes rebuild() draws on (right is null when no series uses it).
+    struct Axes
+    {
+        QAbstractAxis *x = nullptr;
+        QValueAxis *y = nullptr;
+        QValueAxis *right = nullptr;
+    };
+    /// The x axis (log or integer ticks), widened by 3 % on a side where a marker would be cut.
+    QAbstractAxis *buildXAxis();
+    /// The left axis's range: integer ticks when every value is whole, below 0 for noisy values.
+    void fitLeftAxis(QValueAxis *y);
+    /// The right axis, or null when no series is drawn against it.
+    QValueAxis *buildRightAxis();
+    void attach(QAbstractSeries *series, const Axes &axes, bool onRight);
+    /// Alternate epochs shaded over the full height, and their legend entry.
+    void addBands(const Axes &axes, QStringList &legend);
+    /// Every series (bands, scatter, lines) and their legend entries.
+    void addSeries(const Axes &axes, QStringList &legend);
+
     QString m_xTitle;
     QString m_yTitle;
     QString m_rightTitle;

@@ -63,6 +63,16 @@ Result<std::vector<std::size_t>> indexList(const QString &text, const char *fiel
 StrategyRequestDialog::StrategyRequestDialog(QWidget *parent) : QDialog(parent)
 {
     setWindowTitle(tr("Histogram, quantile, derived answer or range workload"));
+    createFields();
+    buildLayout(buildForm());
+    connectFields();
+    resizeWithinScreen(this, QSize(620, 720));
+    m_typedInput = new TypedInput(this);
+    refresh();
+}
+
+void StrategyRequestDialog::createFields()
+{
     m_kind = new QComboBox(this);
     m_kind->addItem(tr("Histogram (all cells, one charge)"), 0);
     m_kind->addItem(tr("Quantile (exponential mechanism)"), 1);
@@ -127,7 +137,10 @@ StrategyRequestDialog::StrategyRequestDialog(QWidget *parent) : QDialog(parent)
     m_confidence->setRange(0.5, 0.9999);
     m_confidence->setDecimals(4);
     m_confidence->setValue(0.95);
+}
 
+QFormLayout *StrategyRequestDialog::buildForm()
+{
     auto *form = new QFormLayout;
     form->addRow(tr("Kind"), m_kind);
     form->addRow(tr("Column"), m_column);
@@ -153,7 +166,11 @@ StrategyRequestDialog::StrategyRequestDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("Transformation"), transform);
     form->addRow(tr("Target ± (per cell / rows / per range)"), m_error);
     form->addRow(tr("Confidence"), m_confidence);
+    return form;
+}
 
+void StrategyRequestDialog::buildLayout(QFormLayout *form)
+{
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
     m_result = new QLabel(this);
@@ -181,7 +198,10 @@ StrategyRequestDialog::StrategyRequestDialog(QWidget *parent) : QDialog(parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(new FitScrollArea(content, Qt::Horizontal | Qt::Vertical, this), 1);
     layout->addWidget(buttons);
+}
 
+void StrategyRequestDialog::connectFields()
+{
     connect(m_export, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Export released values as CSV"),
@@ -210,9 +230,6 @@ StrategyRequestDialog::StrategyRequestDialog(QWidget *parent) : QDialog(parent)
         if (r)
             emit askRequested(*r);
     });
-    resizeWithinScreen(this, QSize(620, 720));
-    m_typedInput = new TypedInput(this);
-    refresh();
 }
 
 void StrategyRequestDialog::setSession(const session::Session *session)

@@ -12,6 +12,7 @@
 QT_FORWARD_DECLARE_CLASS(QCheckBox)
 QT_FORWARD_DECLARE_CLASS(QComboBox)
 QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
+QT_FORWARD_DECLARE_CLASS(QFormLayout)
 QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QLineEdit)
 QT_FORWARD_DECLARE_CLASS(QPushButton)
@@ -70,6 +71,11 @@ Q_SIGNALS:
     void askRequested(const session::QueryRequest &request);
 
 private:
+    void createFields();
+    QFormLayout *buildForm();
+    /// The form, status, chart and result scroll on a small screen; the buttons stay.
+    void buildLayout(QFormLayout *form);
+    void connectFields();
     void refresh();
 
     const session::Session *m_session = nullptr;

@@ -112,6 +112,151 @@ Result<Ledger> ledgerFromSession(const session::Session &session, std::vector<st
 
 namespace {
 
+/// An output-DP mechanism (sparse vector, PTR-IQR, early stopping, budget recovery) records no
+/// attempts: its cost is the one settled in the cell its output fell in, E(cell), or the worst case
+/// E* when it was settled so. That ε with the mechanism's δ (debited in full) is what the ODP
+/// filter composed (Hartmann et al. 2023, Theorem 7): one ex-post (E(cell), δ) event, flagged
+/// outputDp, which only basic composition accepts. (Lemma 4 would give the ex-ante (E*, δ), but
+/// the session paid E(cell): the report compares what was paid.) A refusal released nothing.
+Result<std::vector<PrivacyEvent>> odpEvents(const session::LedgerEvent &event, std::size_t i)
+{
+    if (event.status != session::EventStatus::Released)
+        return std::vector<PrivacyEvent>{};
+    const double epsilon = std::max(event.cost, event.odpRecord()->settledEpsilon);
+    const double delta = event.odpRecord()->guarantee.delta;
+    if (!std::isfinite(epsilon) || epsilon < 0.0 || !(delta >= 0.0 && delta < 1.0))
+        return makeError(ErrorCode::InvalidArgument,
+                         "ledger event " + std::to_string(i + 1) + " (" + event.mechanismName()
+                             + "): its settled output-DP cost is not a finite ε ≥ 0 with δ in [0, 1)");
+    PrivacyEvent e;
+    e.mechanism = delta > 0.0 ? MechanismKind::ApproxDp : MechanismKind::PureDp;
+    e.epsilon = epsilon;
+    e.delta = delta;
+    e.expost = true;
+    e.outputDp = true;
+    return std::vector<PrivacyEvent>{e};
+}
+
+PrivacyEvent pureEvent(double epsilon)
+{
+    PrivacyEvent e;
+    e.mechanism = MechanismKind::PureDp;
+    e.epsilon = epsilon;
+    return e;
+}
+
+/// A growing-database stream (BBScheduler or BBImprover, Cummings et al. 2018): each released
+/// epoch or run is one run of the Laplace-k box at scale k/(ε_i t_i) (rounded up) on a t_i-row
+/// prefix, so it is ε_i-DP whatever the schedule. A ρ-charged run (zCDP schedules, every BBImprover
+/// run) has its box at ε_i = √(2ρ_i) rounded down, so the pure event also implies the filter's ρ_i
+/// (ε_i²/2 ≤ ρ_i, Bun & Steinke 2016 Prop. 1.4) and is the sounder and tighter record: a Zcdp
+/// event would forget that the run is pure. One pure event per run: every strategy applies to it.
+/// An NSG stream: each sparse-vector round is (7/3)f(s_i)-DP whatever its outcome (the charge made
+/// when it opened; a ρ charge is ((7/3)f(s_i))²/2 rounded up, so √(2ρ) ≥ that ε): one pure event
+/// per round. A PMWG stream: its rounds are NSG's rounds (the same charge), one pure event each.
+/// An ERMG stream: each release is Gaussian output perturbation at σ_t ≥ Δ_t/√(2ρ_t), so it is
+/// ρ_t-zCDP (Bun & Steinke 2016, Prop. 1.6) and has no pure ε: one ρ event per release. (A SmallDBG
+/// epoch is the exponential mechanism at ε_i: pure events.)
+std::vector<PrivacyEvent> growingEvents(const session::LedgerEvent &event)
+{
+    const session::GrowingRecord &record = *event.growingRecord();
+    const bool rho = event.costKind == filters::ChargeKind::Rho;
+    std::vector<PrivacyEvent> out;
+    auto roundEpsilon = [&](double charge) { return rho ? math::nudgeUp(std::sqrt(2.0 * charge)) : charge; };
+    if (record.pmwg) {
+        for (const session::PmwgRoundRecord &round : record.pmwg->rounds)
+            out.push_back(pureEvent(roundEpsilon(round.charge)));
+    } else if (record.nsg) {
+        for (const session::NsgRoundRecord &round : record.nsg->rounds)
+            out.push_back(pureEvent(roundEpsilon(round.charge)));
+    } else if (event.request.growing()
+               && event.request.growing()->algorithm == session::GrowingAlgorithm::Ermg) {
+        for (const session::GrowingEpochRecord &release : record.epochs) {
+            PrivacyEvent e;
+            e.mechanism = MechanismKind::Zcdp;
+            e.rho = release.rho;
+            out.push_back(e);
+        }
+    } else {
+        for (const session::GrowingEpochRecord &epoch : record.epochs)
+            out.push_back(pureEvent(epoch.epsilon));
+    }
+    return out;
+}
+
+/// A noise reduction's first and last release of one quantity, in release order.
+struct Reduction
+{
+    const session::NoisyRelease *first = nullptr;
+    const session::NoisyRelease *last = nullptr;
+};
+
+/// The event one noise reduction of `quantity` composes as: a Gaussian at its last variance
+/// (Brownian), or an ex-post pure ε at its last scale (Laplace).
+Result<PrivacyEvent> reductionEvent(const session::LedgerEvent &event, std::size_t i, Mapping mapping,
+                                    const std::string &quantity, const Reduction &r,
+                                    const SensitivityLookup &lookup)
+{
+    if (mapping == Mapping::BrownianReduction) {
+        std::optional<double> sensitivity;
+        if (lookup)
+            sensitivity = lookup(event, quantity);
+        if (!sensitivity && event.costKind != filters::ChargeKind::Rho)
+            return makeError(ErrorCode::Unsupported, "ledger event " + std::to_string(i + 1)
+                                                         + ": the sensitivity of a Brownian noise reduction "
+                                                           "charged ex-post cannot be read from its charges");
+        return gaussianEvent(r.last->scale,
+                             sensitivity.value_or(gaussianSensitivity(r.first->cost, r.first->scale)));
+    }
+    const double sensitivity = laplaceSensitivity(r.first->cost, r.first->scale);
+    PrivacyEvent e = pureEvent(math::nudgeUp(sensitivity / r.last->scale, 1));
+    e.expost = true;
+    return e;
+}
+
+/// The releases of a single release, doubling or noise reduction: each release of a single or
+/// doubling run is its own Laplace or Gaussian event; a noise reduction composes as its last level.
+Result<std::vector<PrivacyEvent>> releaseEvents(const session::LedgerEvent &event, std::size_t i,
+                                                const SensitivityLookup &lookup)
+{
+    PBX_TRY(mapping, mappingFor(event, i));
+    std::vector<PrivacyEvent> out;
+    std::vector<std::string> quantities;
+    std::map<std::string, Reduction> reductions;
+    for (const session::Attempt &attempt : event.attempts) {
+        for (const session::NoisyRelease &release : attempt.releases) {
+            if (!positiveFinite(release.scale) || !positiveFinite(release.cost))
+                return makeError(ErrorCode::InvalidArgument, "ledger event " + std::to_string(i + 1) + " ("
+                                                                 + event.mechanismName()
+                                                                 + "): a release has a scale or cost that is "
+                                                                   "not a finite number > 0");
+            switch (mapping) {
+            case Mapping::Laplace:
+                out.push_back(laplaceEvent(release.scale, laplaceSensitivity(release.cost, release.scale)));
+                break;
+            case Mapping::Gaussian:
+                out.push_back(gaussianEvent(release.scale, gaussianSensitivity(release.cost, release.scale)));
+                break;
+            case Mapping::BrownianReduction:
+            case Mapping::LaplaceReduction: {
+                auto [it, inserted] = reductions.try_emplace(release.quantity);
+                if (inserted) {
+                    quantities.push_back(release.quantity);
+                    it->second.first = &release;
+                }
+                it->second.last = &release;
+                break;
+            }
+            }
+        }
+    }
+    for (const std::string &quantity : quantities) {
+        PBX_TRY(e, reductionEvent(event, i, mapping, quantity, reductions.at(quantity), lookup));
+        out.push_back(e);
+    }
+    return out;
+}
+
 Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Neighbouring neighbours,
                        std::vector<std::size_t> *origin, const SensitivityLookup &lookup)
 {
@@ -121,162 +266,20 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
         origin->clear();
     for (std::size_t i = 0; i < events.size(); ++i) {
         const session::LedgerEvent &event = events[i];
-        // An output-DP mechanism (sparse vector, PTR-IQR, early stopping, budget recovery) records
-        // no attempts: its cost is the one settled in the cell its output fell in, E(cell), or the
-        // worst case E* when it was settled so. That ε with the mechanism's δ (debited in full) is
-        // what the ODP filter composed (Hartmann et al. 2023, Theorem 7): one ex-post (E(cell), δ)
-        // event, flagged outputDp, which only basic composition accepts. (Lemma 4 would give the
-        // ex-ante (E*, δ), but the session paid E(cell): the report compares what was paid.)
-        if (event.odpRecord()) {
-            if (event.status != session::EventStatus::Released)
-                continue;
-            const double epsilon = std::max(event.cost, event.odpRecord()->settledEpsilon);
-            const double delta = event.odpRecord()->guarantee.delta;
-            if (!std::isfinite(epsilon) || epsilon < 0.0 || !(delta >= 0.0 && delta < 1.0))
-                return makeError(
-                    ErrorCode::InvalidArgument,
-                    "ledger event " + std::to_string(i + 1) + " (" + event.mechanismName()
-                        + "): its settled output-DP cost is not a finite ε ≥ 0 with δ in [0, 1)");
-            PrivacyEvent e;
-            e.mechanism = delta > 0.0 ? MechanismKind::ApproxDp : MechanismKind::PureDp;
-            e.epsilon = epsilon;
-            e.delta = delta;
-            e.expost = true;
-            e.outputDp = true;
-            ledger.events.push_back(e);
-            if (origin)
-                origin->push_back(i);
+        Result<std::vector<PrivacyEvent>> produced = std::vector<PrivacyEvent>{};
+        if (event.odpRecord())
+            produced = odpEvents(event, i);
+        else if (event.attempts.empty()) // whatever was released was paid for; a refusal released nothing
             continue;
-        }
-        // Whatever was released was paid for; a refused request released nothing.
-        if (event.attempts.empty())
-            continue;
-        // A growing-database stream (BBScheduler or BBImprover, Cummings et al. 2018): each released
-        // epoch or run is one run of the Laplace-k box at scale k/(ε_i t_i) (rounded up) on a
-        // t_i-row prefix, so it is ε_i-DP whatever the schedule. A ρ-charged run (zCDP schedules,
-        // every BBImprover run) has its box at ε_i = √(2ρ_i) rounded down, so the pure event also
-        // implies the filter's ρ_i (ε_i²/2 ≤ ρ_i, Bun & Steinke 2016 Prop. 1.4) and is the sounder
-        // and tighter record: a Zcdp event would forget that the run is pure. One pure event per
-        // run: every strategy applies to it.
-        // An NSG stream: each sparse-vector round is (7/3)f(s_i)-DP whatever its outcome (the
-        // charge made when it opened; a ρ charge is ((7/3)f(s_i))²/2 rounded up, so √(2ρ) ≥ that
-        // ε): one pure event per round.
-        // A PMWG stream: its rounds are NSG's rounds (the same charge), one pure event each.
-        if (event.growingRecord() && event.growingRecord()->pmwg) {
-            const bool rho = event.costKind == filters::ChargeKind::Rho;
-            for (const session::PmwgRoundRecord &round : event.growingRecord()->pmwg->rounds) {
-                PrivacyEvent e;
-                e.mechanism = MechanismKind::PureDp;
-                e.epsilon = rho ? math::nudgeUp(std::sqrt(2.0 * round.charge)) : round.charge;
-                ledger.events.push_back(e);
-            }
-            if (origin)
-                origin->insert(origin->end(), event.growingRecord()->pmwg->rounds.size(), i);
-            continue;
-        }
-        if (event.growingRecord() && event.growingRecord()->nsg) {
-            const bool rho = event.costKind == filters::ChargeKind::Rho;
-            for (const session::NsgRoundRecord &round : event.growingRecord()->nsg->rounds) {
-                PrivacyEvent e;
-                e.mechanism = MechanismKind::PureDp;
-                e.epsilon = rho ? math::nudgeUp(std::sqrt(2.0 * round.charge)) : round.charge;
-                ledger.events.push_back(e);
-            }
-            if (origin)
-                origin->insert(origin->end(), event.growingRecord()->nsg->rounds.size(), i);
-            continue;
-        }
-        // An ERMG stream: each release is Gaussian output perturbation at σ_t ≥ Δ_t/√(2ρ_t), so it
-        // is ρ_t-zCDP (Bun & Steinke 2016, Prop. 1.6) and has no pure ε: one ρ event per release.
-        // (A SmallDBG epoch is the exponential mechanism at ε_i: the pure events below.)
-        if (event.growingRecord() && event.request.growing()
-            && event.request.growing()->algorithm == session::GrowingAlgorithm::Ermg) {
-            for (const session::GrowingEpochRecord &release : event.growingRecord()->epochs) {
-                PrivacyEvent e;
-                e.mechanism = MechanismKind::Zcdp;
-                e.rho = release.rho;
-                ledger.events.push_back(e);
-            }
-            if (origin)
-                origin->insert(origin->end(), event.growingRecord()->epochs.size(), i);
-            continue;
-        }
-        if (event.growingRecord()) {
-            for (const session::GrowingEpochRecord &epoch : event.growingRecord()->epochs) {
-                PrivacyEvent e;
-                e.mechanism = MechanismKind::PureDp;
-                e.epsilon = epoch.epsilon;
-                ledger.events.push_back(e);
-            }
-            if (origin)
-                origin->insert(origin->end(), event.growingRecord()->epochs.size(), i);
-            continue;
-        }
-        PBX_TRY(mapping, mappingFor(event, i));
-        const std::size_t before = ledger.events.size();
-
-        // Noise reductions: the first and last release of each quantity, in release order.
-        struct Reduction
-        {
-            const session::NoisyRelease *first = nullptr;
-            const session::NoisyRelease *last = nullptr;
-        };
-        std::vector<std::string> quantities;
-        std::map<std::string, Reduction> reductions;
-
-        for (const session::Attempt &attempt : event.attempts) {
-            for (const session::NoisyRelease &release : attempt.releases) {
-                if (!positiveFinite(release.scale) || !positiveFinite(release.cost))
-                    return makeError(ErrorCode::InvalidArgument,
-                                     "ledger event " + std::to_string(i + 1) + " (" + event.mechanismName()
-                                         + "): a release has a scale or cost that is not a finite "
-                                           "number > 0");
-                switch (mapping) {
-                case Mapping::Laplace:
-                    ledger.events.push_back(
-                        laplaceEvent(release.scale, laplaceSensitivity(release.cost, release.scale)));
-                    break;
-                case Mapping::Gaussian:
-                    ledger.events.push_back(
-                        gaussianEvent(release.scale, gaussianSensitivity(release.cost, release.scale)));
-                    break;
-                case Mapping::BrownianReduction:
-                case Mapping::LaplaceReduction: {
-                    auto [it, inserted] = reductions.try_emplace(release.quantity);
-                    if (inserted) {
-                        quantities.push_back(release.quantity);
-                        it->second.first = &release;
-                    }
-                    it->second.last = &release;
-                    break;
-                }
-                }
-            }
-        }
-        for (const std::string &quantity : quantities) {
-            const Reduction &r = reductions.at(quantity);
-            if (mapping == Mapping::BrownianReduction) {
-                std::optional<double> sensitivity;
-                if (lookup)
-                    sensitivity = lookup(event, quantity);
-                if (!sensitivity && event.costKind != filters::ChargeKind::Rho)
-                    return makeError(ErrorCode::Unsupported,
-                                     "ledger event " + std::to_string(i + 1)
-                                         + ": the sensitivity of a Brownian noise reduction "
-                                           "charged ex-post cannot be read from its charges");
-                ledger.events.push_back(gaussianEvent(
-                    r.last->scale, sensitivity.value_or(gaussianSensitivity(r.first->cost, r.first->scale))));
-            } else {
-                const double sensitivity = laplaceSensitivity(r.first->cost, r.first->scale);
-                PrivacyEvent e;
-                e.mechanism = MechanismKind::PureDp;
-                e.epsilon = math::nudgeUp(sensitivity / r.last->scale, 1);
-                e.expost = true;
-                ledger.events.push_back(e);
-            }
-        }
+        else if (event.growingRecord())
+            produced = growingEvents(event);
+        else
+            produced = releaseEvents(event, i, lookup);
+        if (!produced)
+            return produced.error();
+        ledger.events.insert(ledger.events.end(), produced->begin(), produced->end());
         if (origin)
-            origin->insert(origin->end(), ledger.events.size() - before, i);
+            origin->insert(origin->end(), produced->size(), i);
     }
     return ledger;
 }
