@@ -25,9 +25,10 @@ struct NoteEntry
     MethodNote note;
 };
 
-const std::vector<NoteEntry> &noteEntries()
+/// The session's release methods and the output-DP mechanisms.
+std::vector<NoteEntry> releaseNotes()
 {
-    static const std::vector<NoteEntry> entries = {
+    return {
         {"laplace", false,
          MethodNote{
              "Laplace mechanism",
@@ -101,6 +102,13 @@ const std::vector<NoteEntry> &noteEntries()
              "A private model is trained and tested; the test's outcome decides which cell is released, and "
              "an unused part of the budget is recovered.",
              "Hartmann, Bindschaedler, Bentkamp & West 2023, Theorem 17"}},
+    };
+}
+
+/// The growing-database streams.
+std::vector<NoteEntry> streamNotes()
+{
+    return {
         {"bbscheduler", false,
          MethodNote{
              "Growing database (BBScheduler)",
@@ -183,6 +191,13 @@ const std::vector<NoteEntry> &noteEntries()
              "Cummings, Krehbiel, Lai & Tantipongpipat 2018 (Differential privacy for growing databases, "
              "PMWG); Dwork & Roth 2014, Thm 3.23 (sparse vector) and Thm 4.10 (multiplicative weights); "
              "Bun & Steinke 2016 (zCDP); Canonne, Kamath & Steinke 2020 (discrete Laplace)"}},
+    };
+}
+
+/// Histograms, workloads, quantiles and derived answers.
+std::vector<NoteEntry> strategyNotes()
+{
+    return {
         {"histogram", true,
          MethodNote{
              "Histogram (discrete Laplace)",
@@ -209,6 +224,16 @@ const std::vector<NoteEntry> &noteEntries()
              "touching the data: they cost nothing, and their error bars follow from the released ones.",
              "Dwork & Roth 2014, Proposition 2.1"}},
     };
+}
+
+const std::vector<NoteEntry> &noteEntries()
+{
+    static const std::vector<NoteEntry> entries = [] {
+        std::vector<NoteEntry> all;
+        for (auto group : {releaseNotes(), streamNotes(), strategyNotes()})
+            all.insert(all.end(), group.begin(), group.end());
+        return all;
+    }();
     return entries;
 }
 
