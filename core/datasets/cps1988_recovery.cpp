@@ -44,14 +44,12 @@ Result<RecoverySplit> cps1988Recovery(const data::Rows &table, const std::string
     const Eigen::Index d = full ? 9 : 5;
     const double scale = 1.0 / std::sqrt(full ? 7.0 : 3.0);
     const std::size_t n = table.rowCount();
-    std::size_t testCount = 0;
-    for (std::size_t i = 0; i < n; ++i)
-        testCount += i % 5 == 4;
+    const RecoverySplitSizes sizes = cps1988RecoverySplitSizes(n);
     RecoverySplit split;
-    split.train.x.resize(static_cast<Eigen::Index>(n - testCount), d);
-    split.train.y.resize(static_cast<Eigen::Index>(n - testCount));
-    split.test.x.resize(static_cast<Eigen::Index>(testCount), d);
-    split.test.y.resize(static_cast<Eigen::Index>(testCount));
+    split.train.x.resize(static_cast<Eigen::Index>(sizes.trainRows), d);
+    split.train.y.resize(static_cast<Eigen::Index>(sizes.trainRows));
+    split.test.x.resize(static_cast<Eigen::Index>(sizes.testRows), d);
+    split.test.y.resize(static_cast<Eigen::Index>(sizes.testRows));
     Eigen::Index tr = 0;
     Eigen::Index te = 0;
     for (std::size_t i = 0; i < n; ++i) {

@@ -264,13 +264,13 @@ void GrowingChart::fitLeftAxis(QValueAxis *y)
     for (const Series &s : m_series) {
         if (s.rightAxis)
             continue;
-        for (const QPointF &p : s.points)
+        for (const QPointF &p : s.points) {
+            leftValues << p.y();
             if (std::isfinite(p.y())) {
                 leftMax = std::max(leftMax, p.y());
                 leftMin = std::min(leftMin, p.y());
             }
-        for (const QPointF &p : s.points)
-            leftValues << p.y();
+        }
         for (const QPointF &p : s.lower)
             leftValues << p.y();
     }
