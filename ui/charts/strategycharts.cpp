@@ -41,11 +41,11 @@ constexpr QColor kIntervalColour(0x20, 0x20, 0x20);
 
 } // namespace
 
-BarErrorChart::BarErrorChart(QWidget *parent) : ChartFrame(dialogFrame(true), parent)
+BarErrorChart::BarErrorChart(QWidget *parent, const QString &whatToDo) : ChartFrame(dialogFrame(true), parent)
 {
     chart()->legend()->hide();
     setMinimumHeight(220);
-    showEmpty(tr("Nothing to draw yet: press the button above to run this experiment."));
+    showEmpty(whatToDo);
     // The plot's width decides how the category labels fit.
     connect(chart(), &QChart::plotAreaChanged, this, [this] { fitLabels(); });
 }

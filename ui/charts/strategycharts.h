@@ -20,7 +20,10 @@ class BarErrorChart final : public ChartFrame
 {
     Q_OBJECT
 public:
-    explicit BarErrorChart(QWidget *parent = nullptr);
+    /// `whatToDo`: shown until the first bars are drawn (e.g. "Nothing to draw yet: press Run.").
+    explicit BarErrorChart(QWidget *parent = nullptr,
+                           const QString &whatToDo = tr("Nothing to draw yet: press the button above to run "
+                                                        "this experiment."));
     /// One bar per label with the interval [low_i, high_i] drawn over it (empty lows: no bars).
     void setBars(const QString &title, const QStringList &labels, const std::vector<double> &values,
                  const std::vector<double> &lows, const std::vector<double> &highs,

@@ -176,7 +176,7 @@ void StrategyRequestDialog::buildLayout(QFormLayout *form)
     m_result = new QLabel(this);
     m_result->setWordWrap(true);
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_chart = new BarErrorChart(this);
+    m_chart = new BarErrorChart(this, tr("Nothing to draw yet: press Ask to release the values."));
     m_ask = new QPushButton(tr("&Ask"), this);
     m_ask->setDefault(true);
     m_export = new QPushButton(tr("Export &CSV…"), this);
