@@ -804,7 +804,8 @@ void TestGrowingLab::smallDbProgressAndCancel()
     });
     QVERIFY(lab.run());
     // 200 runs × 5 epochs (the last truncated at 28,155): one unit per SmallDB draw.
-    QTRY_VERIFY_WITH_TIMEOUT(progress->maximum() == 1000 && progress->value() >= 6, 60000);
+    // Waits for six reports, not a value of 6: a busy machine can coalesce the first reports.
+    QTRY_VERIFY_WITH_TIMEOUT(progress->maximum() == 1000 && seen.size() >= 6, 60000);
     QVERIFY(lab.isRunning());
     QVERIFY(lab.statusText().contains(QStringLiteral("of 200 runs done")));
     screenshot(lab, QStringLiteral("smalldbg-progress"));
