@@ -8,8 +8,6 @@
 #include "core/session/session.h"
 #include "ui/growing/pmwgfields.h"
 #include "ui/util/numberformat.h"
-#include "ui/widgets/screenfit.h"
-#include "ui/widgets/typedinput.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -24,9 +22,9 @@
 
 namespace pbx::ui {
 
-GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
+GrowingRequestDialog::GrowingRequestDialog(QWidget *parent)
+    : RequestDialog(tr("Growing-database stream"), parent)
 {
-    setWindowTitle(tr("Growing-database stream"));
     createStreamFields();
     createScheduleFields();
     createNsgFields();
@@ -36,12 +34,10 @@ GrowingRequestDialog::GrowingRequestDialog(QWidget *parent) : QDialog(parent)
     connectFields();
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
-    layout->addWidget(m_plan, 1);
+    layout->addWidget(m_status, 1);
     layout->addWidget(m_result, 1);
     layout->addWidget(buttons);
-    resizeWithinScreen(this, QSize(640, 760));
-    m_typedInput = new TypedInput(this);
-    refresh();
+    finishConstruction(QSize(640, 760));
 }
 
 void GrowingRequestDialog::createStreamFields()
@@ -210,27 +206,8 @@ QFormLayout *GrowingRequestDialog::buildForm()
 
 QDialogButtonBox *GrowingRequestDialog::createButtons()
 {
-    m_plan = new QLabel(this);
-    m_plan->setWordWrap(true);
-    m_plan->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_result = new QLabel(this);
-    m_result->setWordWrap(true);
-    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_ask = new QPushButton(tr("Ask"), this);
-    m_ask->setDefault(true);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    buttons->addButton(m_ask, QDialogButtonBox::ActionRole);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_ask, &QPushButton::clicked, this, [this] {
-        // What is typed is what is asked: commit every field's text, or name the one refused.
-        if (const QString refusal = m_typedInput->commit(); !refusal.isEmpty()) {
-            m_result->setText(refusal);
-            return;
-        }
-        if (auto r = request())
-            Q_EMIT askRequested(*r);
-    });
-    return buttons;
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return RequestDialog::createButtons(m_result);
 }
 
 void GrowingRequestDialog::connectFields()
@@ -252,12 +229,6 @@ void GrowingRequestDialog::connectFields()
     });
     connect(m_order, &QLineEdit::textChanged, this, &GrowingRequestDialog::refresh);
     connect(m_queries, &QPlainTextEdit::textChanged, this, &GrowingRequestDialog::refresh);
-}
-
-void GrowingRequestDialog::setSession(const session::Session *session)
-{
-    m_session = session;
-    refresh();
 }
 
 Result<session::QueryRequest> GrowingRequestDialog::request() const
@@ -375,15 +346,15 @@ void GrowingRequestDialog::refresh()
             : Result<void>(r.error());
     m_ask->setEnabled(replace && r.ok() && fits.ok());
     if (!m_session) {
-        m_plan->setText(tr("No session: open a dataset first."));
+        m_status->setText(tr("No session: open a dataset first."));
         return;
     }
     if (!fits) {
-        m_plan->setText(QString::fromStdString(fits.error().message));
+        m_status->setText(QString::fromStdString(fits.error().message));
         return;
     }
     if (pmwg) {
-        m_plan->setText(PmwgFields::planText(*r, *m_session));
+        m_status->setText(PmwgFields::planText(*r, *m_session));
         return;
     }
     if (nsg) {
@@ -391,14 +362,14 @@ void GrowingRequestDialog::refresh()
         const auto &spec = *r->growing();
         auto unit = session::growingNsgUnit(spec);
         if (!unit) {
-            m_plan->setText(QString::fromStdString(unit.error().message));
+            m_status->setText(QString::fromStdString(unit.error().message));
             return;
         }
         const auto first = session::nsgRoundCharge(spec, *unit, spec.startSize);
         const std::uint64_t end = *session::growingStreamEnd(spec, m_session->table());
         const growing::HardQueryCap cap{spec.nsgCapKind == session::NsgCapKind::Time, spec.nsgCap};
         const QString symbol = QString::fromStdString(std::string(filters::chargeUnitSymbol(first.kind)));
-        m_plan->setText(
+        m_status->setText(
             tr("%1 checkpoints from t = %2 to %3, each asking every query. A round opens at the first query "
                "after each ⊤ answer and is charged its whole worst case then: the first %4 = %5, later ones "
                "less (f(s) shrinks as rows arrive). At most %6 ⊤ answers by the end (the cap); the charges' "
@@ -415,7 +386,7 @@ void GrowingRequestDialog::refresh()
     }
     auto plan = session::growingRunPlan(*r->growing(), m_session->table());
     if (!plan) {
-        m_plan->setText(QString::fromStdString(plan.error().message));
+        m_status->setText(QString::fromStdString(plan.error().message));
         return;
     }
     const QString unit = ermg ? tr("release") : improver ? tr("run") : tr("epoch");
@@ -440,7 +411,7 @@ void GrowingRequestDialog::refresh()
                      .arg(plan->size() - shown)
                      .arg(plan->back().start)
                      .arg(formatNumber(plan->back().bound, 3));
-    m_plan->setText(
+    m_status->setText(
         tr("%1, each charged to the filter when it starts (a refusal stops the stream and "
            "keeps what was released); together %2 = %3. Session budget left: %4 = %5.\n%6")
             .arg(formatCount(static_cast<qint64>(plan->size()), unit, units),
@@ -586,12 +557,7 @@ void GrowingRequestDialog::setQueries(const QStringList &predicates)
 
 QString GrowingRequestDialog::planText() const
 {
-    return m_plan->text();
-}
-
-QString GrowingRequestDialog::resultText() const
-{
-    return m_result->text();
+    return m_status->text();
 }
 
 } // namespace pbx::ui

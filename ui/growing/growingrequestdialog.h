@@ -11,40 +11,29 @@
 // session.
 #pragma once
 
-#include "core/session/ledger_event.h"
-
-#include <QDialog>
+#include "ui/widgets/requestdialog.h"
 
 QT_FORWARD_DECLARE_CLASS(QComboBox)
 QT_FORWARD_DECLARE_CLASS(QDialogButtonBox)
 QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
 QT_FORWARD_DECLARE_CLASS(QFormLayout)
-QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QLineEdit)
 QT_FORWARD_DECLARE_CLASS(QPlainTextEdit)
-QT_FORWARD_DECLARE_CLASS(QPushButton)
 QT_FORWARD_DECLARE_CLASS(QSpinBox)
-
-namespace pbx::session {
-class Session;
-}
 
 namespace pbx::ui {
 
-class TypedInput;
-
 class PmwgFields;
 
-class GrowingRequestDialog final : public QDialog
+class GrowingRequestDialog final : public RequestDialog
 {
     Q_OBJECT
 public:
     explicit GrowingRequestDialog(QWidget *parent = nullptr);
 
-    /// The session requests go to (nullptr, or add/remove neighbours: Ask disabled). Not owned.
-    void setSession(const session::Session *session);
     /// The request as entered (growing set); errors name the field with the lab's code words.
-    Result<session::QueryRequest> request() const;
+    /// Ask is enabled only on a session with replace-one neighbours.
+    Result<session::QueryRequest> request() const override;
     /// Shows a recorded event: one line per released epoch or run (the first and last three when
     /// there are more than six), and the refusal if the stream stopped.
     void showOutcome(const session::LedgerEvent &event);
@@ -66,16 +55,10 @@ public:
     void setBudget(const QString &kind, double value); ///< "pure" (ε) or "zcdp" (ρ)
     void setSchedule(const QString &kind, double gamma);
     void setQueries(const QStringList &predicates);
-    QPushButton *askButton() const { return m_ask; }
     QString planText() const;
-    QString resultText() const;
-
-Q_SIGNALS:
-    /// The user pressed Ask with a valid request.
-    void askRequested(const session::QueryRequest &request);
 
 private:
-    void refresh();
+    void refresh() override;
     // The constructor's parts: the fields by family, the form that lays them out, the buttons
     // (Ask commits the typed text first) and the signals that refresh the plan.
     void createStreamFields();
@@ -83,10 +66,10 @@ private:
     void createNsgFields();
     void createModelFields();
     QFormLayout *buildForm();
+    /// The plan (the status line) and result lines become selectable; Ask's refusals go to the result line.
     QDialogButtonBox *createButtons();
     void connectFields();
 
-    const session::Session *m_session = nullptr;
     QLineEdit *m_id = nullptr;
     QComboBox *m_algorithm = nullptr;
     QFormLayout *m_form = nullptr;
@@ -112,10 +95,6 @@ private:
     QDoubleSpinBox *m_gamma = nullptr;
     QDoubleSpinBox *m_beta = nullptr;
     QPlainTextEdit *m_queries = nullptr;
-    QLabel *m_plan = nullptr;
-    QLabel *m_result = nullptr;
-    QPushButton *m_ask = nullptr;
-    TypedInput *m_typedInput = nullptr;
 };
 
 } // namespace pbx::ui

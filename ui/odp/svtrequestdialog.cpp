@@ -7,8 +7,6 @@
 #include "ui/charts/odpcellchart.h"
 #include "ui/odp/odptext.h"
 #include "ui/util/numberformat.h"
-#include "ui/widgets/screenfit.h"
-#include "ui/widgets/typedinput.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -51,9 +49,8 @@ std::vector<OdpCellChart::Cell> cellsOf(const odp::OdpGuarantee &g)
 
 } // namespace
 
-SvtRequestDialog::SvtRequestDialog(QWidget *parent) : QDialog(parent)
+SvtRequestDialog::SvtRequestDialog(QWidget *parent) : RequestDialog(tr("Sparse vector (output DP)"), parent)
 {
-    setWindowTitle(tr("Sparse vector (output DP)"));
     m_id = new QLineEdit(this);
     m_id->setPlaceholderText(tr("automatic (q<n>)"));
     m_column = new QComboBox(this);
@@ -93,30 +90,12 @@ SvtRequestDialog::SvtRequestDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("ε"), m_epsilon);
     form->addRow(tr("Sparse-vector share"), m_share);
     form->addRow(tr("Sensitivity Δ"), m_sensitivity);
-    m_status = new QLabel(this);
-    m_status->setWordWrap(true);
     m_chart = new OdpCellChart(this);
     // The cells and their costs are those of Hartmann et al. 2023 (Lemma 8): said here, so the
     // title stays whole at the dialog's smallest width.
     m_chart->setToolTip(tr("Each cell is one possible output of the sparse vector with its cost E(j) "
                            "(Hartmann et al. 2023, Lemma 8); the filter reserves the worst cell."));
-    m_result = new QLabel(this);
-    m_result->setWordWrap(true);
-    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_ask = new QPushButton(tr("Ask"), this);
-    m_ask->setDefault(true);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    buttons->addButton(m_ask, QDialogButtonBox::ActionRole);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_ask, &QPushButton::clicked, this, [this] {
-        // What is typed is what is asked: commit every field's text, or name the one refused.
-        if (const QString refusal = m_typedInput->commit(); !refusal.isEmpty()) {
-            m_status->setText(refusal);
-            return;
-        }
-        if (auto r = request())
-            Q_EMIT askRequested(*r);
-    });
+    QDialogButtonBox *buttons = createButtons(m_status);
     for (auto *spin : {m_threshold, m_cutoff, m_sensitivity})
         connect(spin, &QSpinBox::valueChanged, this, &SvtRequestDialog::refresh);
     for (auto *spin : {m_epsilon, m_share})
@@ -128,25 +107,21 @@ SvtRequestDialog::SvtRequestDialog(QWidget *parent) : QDialog(parent)
     layout->addWidget(m_chart, 1);
     layout->addWidget(m_result);
     layout->addWidget(buttons);
-    resizeWithinScreen(this, QSize(620, 640));
-    m_typedInput = new TypedInput(this);
-    refresh();
+    finishConstruction(QSize(620, 640));
 }
 
-void SvtRequestDialog::setSession(const session::Session *session)
+void SvtRequestDialog::sessionChanged()
 {
-    m_session = session;
     const QString column = m_column->currentText();
     m_column->clear();
-    if (session) {
-        const auto &t = session->table();
+    if (m_session) {
+        const auto &t = m_session->table();
         for (std::size_t c = 0; c < t.columnCount(); ++c)
             if (givesCounts(t.columnInfo(c)))
                 m_column->addItem(QString::fromStdString(t.columnInfo(c).name));
         if (const int i = m_column->findText(column); i >= 0)
             m_column->setCurrentIndex(i);
     }
-    refresh();
 }
 
 Result<session::QueryRequest> SvtRequestDialog::request() const
@@ -266,16 +241,6 @@ void SvtRequestDialog::setEpsilon(double epsilon)
 void SvtRequestDialog::setSvtShare(double share)
 {
     m_share->setValue(share);
-}
-
-QString SvtRequestDialog::statusText() const
-{
-    return m_status->text();
-}
-
-QString SvtRequestDialog::resultText() const
-{
-    return m_result->text();
 }
 
 } // namespace pbx::ui

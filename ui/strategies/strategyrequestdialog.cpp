@@ -8,8 +8,6 @@
 #include "core/session/strategies/strategy_transform.h"
 #include "ui/charts/strategycharts.h"
 #include "ui/widgets/fitscrollarea.h"
-#include "ui/widgets/screenfit.h"
-#include "ui/widgets/typedinput.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -60,15 +58,13 @@ Result<std::vector<std::size_t>> indexList(const QString &text, const char *fiel
 
 } // namespace
 
-StrategyRequestDialog::StrategyRequestDialog(QWidget *parent) : QDialog(parent)
+StrategyRequestDialog::StrategyRequestDialog(QWidget *parent)
+    : RequestDialog(tr("Histogram, quantile, derived answer or range workload"), parent)
 {
-    setWindowTitle(tr("Histogram, quantile, derived answer or range workload"));
     createFields();
     buildLayout(buildForm());
     connectFields();
-    resizeWithinScreen(this, QSize(620, 720));
-    m_typedInput = new TypedInput(this);
-    refresh();
+    finishConstruction(QSize(620, 720));
 }
 
 void StrategyRequestDialog::createFields()
@@ -153,7 +149,8 @@ QFormLayout *StrategyRequestDialog::buildForm()
     form->addRow(tr("Minus / within"), m_other);
     form->addRow(tr("Strategy"), m_strategy);
     form->addRow(tr("Workload"), m_workload);
-    auto *post = new QHBoxLayout;
+    // One field per line where two side by side would make the dialog wider than a 800-px screen.
+    auto *post = new QVBoxLayout;
     post->addWidget(m_isotonic);
     post->addWidget(m_nonNegative);
     form->addRow(tr("Inference"), post);
@@ -161,31 +158,23 @@ QFormLayout *StrategyRequestDialog::buildForm()
     transform->addWidget(m_transform, 1);
     transform->addWidget(new QLabel(tr("k / m"), this));
     transform->addWidget(m_transformParameter);
-    transform->addWidget(new QLabel(tr("sample rate p"), this));
-    transform->addWidget(m_subsample);
     form->addRow(tr("Transformation"), transform);
-    form->addRow(tr("Target ± (per cell / rows / per range)"), m_error);
+    form->addRow(tr("Sample rate p"), m_subsample);
+    form->addRow(tr("Target ±"), m_error);
+    m_error->setToolTip(
+        tr("The error bound: per cell for a histogram, in rows for a quantile, per range for a "
+           "workload"));
     form->addRow(tr("Confidence"), m_confidence);
     return form;
 }
 
 void StrategyRequestDialog::buildLayout(QFormLayout *form)
 {
-    m_status = new QLabel(this);
-    m_status->setWordWrap(true);
-    m_result = new QLabel(this);
-    m_result->setWordWrap(true);
-    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_chart = new BarErrorChart(this, tr("Nothing to draw yet: press Ask to release the values."));
-    m_ask = new QPushButton(tr("&Ask"), this);
-    m_ask->setDefault(true);
     m_export = new QPushButton(tr("Export &CSV…"), this);
     m_export->setEnabled(false);
     m_export->setToolTip(tr("The shown values with their error bars, one row each"));
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    buttons->addButton(m_export, QDialogButtonBox::ActionRole);
-    buttons->addButton(m_ask, QDialogButtonBox::ActionRole);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    QDialogButtonBox *buttons = createButtons(m_status, {m_export});
 
     // Everything but the buttons scrolls on a small screen (a 1024×700 projector), the buttons stay.
     auto *content = new QWidget(this);
@@ -220,29 +209,18 @@ void StrategyRequestDialog::connectFields()
         connect(box, &QComboBox::currentIndexChanged, this, &StrategyRequestDialog::refresh);
     for (QLineEdit *edit : {m_bins, m_where, m_cells, m_other})
         connect(edit, &QLineEdit::textChanged, this, &StrategyRequestDialog::refresh);
-    connect(m_ask, &QPushButton::clicked, this, [this] {
-        // What is typed is what is asked: commit every field's text, or name the one refused.
-        if (const QString refusal = m_typedInput->commit(); !refusal.isEmpty()) {
-            m_status->setText(refusal);
-            return;
-        }
-        auto r = request();
-        if (r)
-            emit askRequested(*r);
-    });
 }
 
-void StrategyRequestDialog::setSession(const session::Session *session)
+void StrategyRequestDialog::sessionChanged()
 {
-    m_session = session;
     const QString column = m_column->currentText();
     m_column->clear();
     m_of->clear();
-    if (session) {
-        const auto &t = session->table();
+    if (m_session) {
+        const auto &t = m_session->table();
         for (std::size_t c = 0; c < t.columnCount(); ++c)
             m_column->addItem(QString::fromStdString(t.columnInfo(c).name));
-        for (const auto &e : session->events())
+        for (const auto &e : m_session->events())
             if (e.status == session::EventStatus::Released && e.request.strategy()
                 && e.request.strategy()->kind == session::StrategyRequestKind::Histogram)
                 m_of->addItem(QString::fromStdString(e.request.id));
@@ -251,7 +229,6 @@ void StrategyRequestDialog::setSession(const session::Session *session)
         if (m_of->count() > 0)
             m_of->setCurrentIndex(m_of->count() - 1);
     }
-    refresh();
 }
 
 Result<session::QueryRequest> StrategyRequestDialog::request() const
@@ -321,6 +298,9 @@ void StrategyRequestDialog::refresh()
 {
     const auto kind = static_cast<session::StrategyRequestKind>(m_kind->currentData().toInt());
     const bool derived = kind == session::StrategyRequestKind::Derived;
+    m_error->setSuffix(kind == session::StrategyRequestKind::Quantile   ? tr(" rows")
+                       : kind == session::StrategyRequestKind::Workload ? tr(" per range")
+                                                                        : tr(" per cell"));
     m_column->setEnabled(!derived);
     m_where->setEnabled(!derived);
     m_bins->setEnabled(kind == session::StrategyRequestKind::Histogram);
@@ -441,9 +421,4 @@ Result<void> StrategyRequestDialog::exportCsv(const QString &path) const
         return csv.error();
     return io::writeTextFileAtomically(path.toStdString(), *csv);
 }
-QString StrategyRequestDialog::resultText() const
-{
-    return m_result->text();
-}
-
 } // namespace pbx::ui

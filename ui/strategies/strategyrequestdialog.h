@@ -5,15 +5,12 @@
 // with their error bars. Validation only checks the request against the table's public schema.
 #pragma once
 
-#include "core/session/ledger_event.h"
-
-#include <QDialog>
+#include "ui/widgets/requestdialog.h"
 
 QT_FORWARD_DECLARE_CLASS(QCheckBox)
 QT_FORWARD_DECLARE_CLASS(QComboBox)
 QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
 QT_FORWARD_DECLARE_CLASS(QFormLayout)
-QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QLineEdit)
 QT_FORWARD_DECLARE_CLASS(QPushButton)
 QT_FORWARD_DECLARE_CLASS(QSpinBox)
@@ -21,26 +18,19 @@ QT_FORWARD_DECLARE_CLASS(QSpinBox)
 namespace pbx::data {
 class Table;
 }
-namespace pbx::session {
-class Session;
-}
 
 namespace pbx::ui {
 
-class TypedInput;
-
 class BarErrorChart;
 
-class StrategyRequestDialog final : public QDialog
+class StrategyRequestDialog final : public RequestDialog
 {
     Q_OBJECT
 public:
     explicit StrategyRequestDialog(QWidget *parent = nullptr);
 
-    /// The session requests go to (nullptr: none; Ask disabled). Not owned.
-    void setSession(const session::Session *session);
-    /// The request as entered; errors name the field.
-    Result<session::QueryRequest> request() const;
+    /// The request as entered, checked against the session's table; errors name the field.
+    Result<session::QueryRequest> request() const override;
     /// Shows a recorded event (a histogram as a bar chart with error bars).
     void showEvent(const session::LedgerEvent &event);
 
@@ -61,24 +51,18 @@ public:
     /// Writes the shown event's values as CSV (io::writeStrategyRecordCsv). Errors: nothing shown
     /// yet; the file's.
     Result<void> exportCsv(const QString &path) const;
-    QPushButton *askButton() const { return m_ask; }
     QPushButton *exportButton() const { return m_export; }
     BarErrorChart *chart() const { return m_chart; }
-    QString resultText() const;
-
-Q_SIGNALS:
-    /// The user pressed Ask with a valid request.
-    void askRequested(const session::QueryRequest &request);
 
 private:
+    void sessionChanged() override;
+    void refresh() override;
     void createFields();
     QFormLayout *buildForm();
     /// The form, status, chart and result scroll on a small screen; the buttons stay.
     void buildLayout(QFormLayout *form);
     void connectFields();
-    void refresh();
 
-    const session::Session *m_session = nullptr;
     QComboBox *m_kind = nullptr;
     QComboBox *m_column = nullptr;
     QLineEdit *m_bins = nullptr;
@@ -99,11 +83,7 @@ private:
     std::optional<session::LedgerEvent> m_shown; ///< the event whose values are shown
     QDoubleSpinBox *m_error = nullptr;
     QDoubleSpinBox *m_confidence = nullptr;
-    QLabel *m_status = nullptr;
-    QLabel *m_result = nullptr;
-    QPushButton *m_ask = nullptr;
     BarErrorChart *m_chart = nullptr;
-    TypedInput *m_typedInput = nullptr;
 };
 
 } // namespace pbx::ui
