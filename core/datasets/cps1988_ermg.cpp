@@ -2,6 +2,7 @@
 #include "core/datasets/cps1988_ermg.h"
 
 #include "core/growing/growing_error.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <array>
@@ -43,18 +44,14 @@ Result<std::array<std::size_t, 7>> ermColumns(const data::Table &table)
 
 Result<void> checkCpsErmData(const data::Table &table)
 {
-    auto cols = ermColumns(table);
-    if (!cols)
-        return cols.error();
+    PBX_RETURN_IF_ERROR(ermColumns(table));
     return {};
 }
 
 Result<ErmData> cpsErmData(const data::Rows &table)
 {
-    auto checked = ermColumns(table.table());
-    if (!checked)
-        return checked.error();
-    const std::array<std::size_t, 7> &cols = *checked;
+    PBX_TRY(checked, ermColumns(table.table()));
+    const std::array<std::size_t, 7> &cols = checked;
     auto categoryIs = [&](std::size_t col, const char *label) {
         const auto &cats = table.columnInfo(col).categories;
         std::vector<double> out(table.rowCount(), 0.0);

@@ -3,6 +3,7 @@
 
 #include "core/growing/growing_error.h"
 #include "core/growing/stream_model.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <array>
@@ -36,9 +37,7 @@ struct UniverseColumns
 Result<UniverseColumns> universeColumns(const data::Table &table, std::string_view name,
                                         std::string_view field)
 {
-    auto u = universeShape(name, field);
-    if (!u)
-        return u.error();
+    PBX_TRY(u, universeShape(name, field));
     auto column = [&](const char *c, data::ColumnType type) -> Result<std::size_t> {
         auto i = table.columnIndex(c);
         if (!i)
@@ -60,22 +59,16 @@ Result<UniverseColumns> universeColumns(const data::Table &table, std::string_vi
                                                   {"smsa", {"no", "yes"}},
                                                   {"parttime", {"no", "yes"}}}};
     UniverseColumns out;
-    out.universe = std::move(*u);
+    out.universe = std::move(u);
     for (const auto &c : categorical) {
-        auto i = column(c.column, data::ColumnType::Categorical);
-        if (!i)
-            return i.error();
-        auto map = declaredUniverseMap(table, *i, c.labels, kRowOutsideUniverse, field);
-        if (!map)
-            return map.error();
-        out.codeToValue.push_back(std::move(*map));
-        out.categorical.push_back(*i);
+        PBX_TRY(i, column(c.column, data::ColumnType::Categorical));
+        PBX_TRY(map, declaredUniverseMap(table, i, c.labels, kRowOutsideUniverse, field));
+        out.codeToValue.push_back(std::move(map));
+        out.categorical.push_back(i);
     }
     for (const char *c : {"education", "experience", "wage"}) {
-        auto i = column(c, data::ColumnType::Numeric);
-        if (!i)
-            return i.error();
-        out.numeric.push_back(*i);
+        PBX_TRY(i, column(c, data::ColumnType::Numeric));
+        out.numeric.push_back(i);
     }
     return out;
 }
@@ -84,28 +77,24 @@ Result<UniverseColumns> universeColumns(const data::Table &table, std::string_vi
 
 Result<Universe> cpsUniverse(const data::Table &table, std::string_view name, std::string_view field)
 {
-    auto columns = universeColumns(table, name, field);
-    if (!columns)
-        return columns.error();
-    return std::move(columns->universe);
+    PBX_TRY(columns, universeColumns(table, name, field));
+    return std::move(columns.universe);
 }
 
 Result<Universe> cpsUniverse(const data::Rows &table, std::string_view name, std::string_view field)
 {
-    auto columns = universeColumns(table.table(), name, field);
-    if (!columns)
-        return columns.error();
-    Universe u = std::move(columns->universe);
-    const auto &numeric = columns->numeric;
+    PBX_TRY(columns, universeColumns(table.table(), name, field));
+    Universe u = std::move(columns.universe);
+    const auto &numeric = columns.numeric;
     const bool full = u.sizes.size() == 7;
     u.rowCells.resize(table.rowCount());
     for (std::size_t row = 0; row < table.rowCount(); ++row) {
         std::size_t cell = 0;
-        for (std::size_t a = 0; a < columns->categorical.size(); ++a) {
+        for (std::size_t a = 0; a < columns.categorical.size(); ++a) {
             // Every stored code is within the declared dictionary, and declaredUniverseMap mapped
             // each of its categories into the universe: no row can fall outside it.
-            const auto code = table.codes(columns->categorical[a])[row];
-            cell = cell * u.sizes[a] + std::size_t(columns->codeToValue[a][std::size_t(code)]);
+            const auto code = table.codes(columns.categorical[a])[row];
+            cell = cell * u.sizes[a] + std::size_t(columns.codeToValue[a][std::size_t(code)]);
         }
         cell = cell * 5 + band(table.numeric(numeric[0])[row], {9, 12, 13, 16});
         if (full) {

@@ -3,6 +3,7 @@
 
 #include "core/growing/growing_error.h"
 #include "core/growing/stream_model.h"
+#include "core/util/try.h"
 
 #include <string>
 #include <utility>
@@ -40,10 +41,8 @@ Result<std::vector<std::pair<std::size_t, std::vector<int>>>> smallDbColumns(con
         if (table.columnInfo(*i).type != data::ColumnType::Categorical)
             return growingError(kInvalidBlackBox, "black_box",
                                 std::string("column '") + attr.column + "' is not categorical");
-        auto map = declaredUniverseMap(table, *i, attr.labels, kRowOutsideUniverse, "black_box");
-        if (!map)
-            return map.error();
-        out.emplace_back(*i, std::move(*map));
+        PBX_TRY(map, declaredUniverseMap(table, *i, attr.labels, kRowOutsideUniverse, "black_box"));
+        out.emplace_back(*i, std::move(map));
     }
     return out;
 }
@@ -70,9 +69,7 @@ Result<SmallDbInstance> cpsSmallDbInstance(const data::Rows &rows)
 
 Result<SmallDbInstance> cpsSmallDbInstance(const data::Table &table)
 {
-    auto columns = smallDbColumns(table);
-    if (!columns)
-        return columns.error();
+    PBX_RETURN_IF_ERROR(smallDbColumns(table));
     const auto &attributes = smallDbAttributes();
     SmallDbInstance inst;
     // Cell j = region·4 + smsa·2 + parttime. Queries: every 1-way marginal cell, then every 2-way one

@@ -3,6 +3,7 @@
 
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,14 +35,11 @@ Result<void> validate(const ImproverConfig &config)
 
 Result<BBImprover> BBImprover::create(const ImproverConfig &config)
 {
-    if (auto ok = validate(config); !ok)
-        return ok.error();
-    auto rho = zcdpBudget(config.budget);
-    if (!rho)
-        return rho.error();
+    PBX_RETURN_IF_ERROR(validate(config));
+    PBX_TRY(rho, zcdpBudget(config.budget));
     BBImprover b;
     b.m_config = config;
-    b.m_rho = *rho;
+    b.m_rho = rho;
     b.m_exponent = 1.0 + config.decay;
     const double a = b.m_exponent - 1.0; // exact (Sterbenz): the decay the bound is proved for
     const double n = double(config.startSize);
@@ -95,26 +93,20 @@ Result<std::optional<std::uint64_t>> improverCrossover(const ImproverConfig &imp
                                                        const SchedulerConfig &schedulerConfig,
                                                        std::uint64_t limit)
 {
-    auto improver = BBImprover::create(improverConfig);
-    if (!improver)
-        return improver.error();
-    auto scheduler = BBScheduler::create(schedulerConfig);
-    if (!scheduler)
-        return scheduler.error();
+    PBX_TRY(improver, BBImprover::create(improverConfig));
+    PBX_TRY(scheduler, BBScheduler::create(schedulerConfig));
     std::vector<EpochPlan> epochs;
     std::uint64_t t = improverConfig.startSize;
     while (t <= limit) {
         while (epochs.empty() || epochs.back().next <= t) {
-            auto e = scheduler->nextEpoch();
-            if (!e)
-                return e.error();
-            epochs.push_back(*e);
+            PBX_TRY(e, scheduler.nextEpoch());
+            epochs.push_back(e);
         }
         const auto it
             = std::upper_bound(epochs.begin(), epochs.end(), t,
                                [](std::uint64_t time, const EpochPlan &e) { return time < e.start; });
         const double schedulerBound = std::prev(it)->bound;
-        if (improver->step(t).bound < schedulerBound)
+        if (improver.step(t).bound < schedulerBound)
             return std::optional<std::uint64_t>(t);
         t = static_cast<std::uint64_t>(double(t) * 1.01) + 1;
     }

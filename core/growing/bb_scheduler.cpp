@@ -2,6 +2,7 @@
 #include "core/growing/bb_scheduler.h"
 
 #include "core/growing/growing_error.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,21 +48,17 @@ Result<void> validate(const SchedulerConfig &config)
         return ok;
     if (auto ok = validate(config.box); !ok)
         return ok;
-    if (auto s = PrivacySchedule::create(config.schedule, config.gamma, config.budget, config.beta); !s)
-        return s.error();
+    PBX_RETURN_IF_ERROR(PrivacySchedule::create(config.schedule, config.gamma, config.budget, config.beta));
     return {};
 }
 
 Result<BBScheduler> BBScheduler::create(const SchedulerConfig &config)
 {
-    if (auto ok = validate(config); !ok)
-        return ok.error();
-    auto schedule = PrivacySchedule::create(config.schedule, config.gamma, config.budget, config.beta);
-    if (!schedule)
-        return schedule.error();
+    PBX_RETURN_IF_ERROR(validate(config));
+    PBX_TRY(schedule, PrivacySchedule::create(config.schedule, config.gamma, config.budget, config.beta));
     BBScheduler s;
     s.m_config = config;
-    s.m_schedule = *schedule;
+    s.m_schedule = schedule;
     s.m_start = config.startSize;
     return s;
 }
@@ -70,10 +67,8 @@ Result<EpochPlan> BBScheduler::nextEpoch(std::optional<std::uint64_t> horizon)
 {
     EpochPlan e;
     e.start = m_start;
-    auto next = nextEpochStart(m_config.startSize, m_config.gamma, m_epoch, m_start);
-    if (!next)
-        return next.error();
-    e.next = *next;
+    PBX_TRY(next, nextEpochStart(m_config.startSize, m_config.gamma, m_epoch, m_start));
+    e.next = next;
     e.privacy = m_schedule.next();
     ++m_epoch;
     m_start = e.next;
@@ -90,27 +85,21 @@ Result<EpochPlan> BBScheduler::nextEpoch(std::optional<std::uint64_t> horizon)
 
 Result<std::vector<EpochPlan>> planEpochs(const SchedulerConfig &config, std::uint64_t end)
 {
-    auto scheduler = BBScheduler::create(config);
-    if (!scheduler)
-        return scheduler.error();
+    PBX_TRY(scheduler, BBScheduler::create(config));
     if (end < config.startSize)
         return growingError(kInvalidConfig, "stream.end", "must be >= stream.start_size");
     std::vector<EpochPlan> epochs;
     do {
-        auto e = scheduler->nextEpoch(end);
-        if (!e)
-            return e.error();
-        epochs.push_back(*e);
+        PBX_TRY(e, scheduler.nextEpoch(end));
+        epochs.push_back(e);
     } while (epochs.back().next <= end);
     return epochs;
 }
 
 Result<GammaChoice> optimalGamma(SchedulerConfig config, std::uint64_t end, double lo, double hi, int points)
 {
-    if (auto ok = checkGamma(lo, "gamma.lo"); !ok)
-        return ok.error();
-    if (auto ok = checkGamma(hi, "gamma.hi"); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkGamma(lo, "gamma.lo"));
+    PBX_RETURN_IF_ERROR(checkGamma(hi, "gamma.hi"));
     if (points < 2 || !(lo < hi))
         return growingError(kInvalidConfig, "gamma.points", "needs lo < hi and at least 2 points");
     GammaChoice best{0.0, INFINITY};
@@ -118,12 +107,10 @@ Result<GammaChoice> optimalGamma(SchedulerConfig config, std::uint64_t end, doub
     const double b = std::log(hi);
     for (int j = 0; j < points; ++j) {
         config.gamma = std::exp(a + (b - a) * double(j) / double(points - 1));
-        auto scheduler = BBScheduler::create(config);
-        if (!scheduler)
-            return scheduler.error();
+        PBX_TRY(scheduler, BBScheduler::create(config));
         double worst = 0.0;
         for (;;) {
-            auto e = scheduler->nextEpoch(); // full epochs: the worst case for queries in them
+            auto e = scheduler.nextEpoch(); // full epochs: the worst case for queries in them
             if (!e)
                 return e.error();
             worst = std::max(worst, e->bound);

@@ -4,6 +4,7 @@
 #include "core/growing/growing_error.h"
 #include "core/growing/privacy_schedule.h"
 #include "core/math/directed_rounding.h"
+#include "core/util/try.h"
 
 #include <boost/math/special_functions/digamma.hpp>
 
@@ -127,14 +128,11 @@ double nsgWorstCaseRho(const NoiseUnit &unit, const HardQueryCap &cap)
 Result<double> nsgSigmaForBudget(std::uint64_t n, double exponent, const HardQueryCap &cap,
                                  const Budget &budget)
 {
-    if (auto ok = checkStartSize(n, "stream.start_size"); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkStartSize(n, "stream.start_size"));
     if (!(exponent >= 0.0 && exponent <= 1.0))
         return growingError(kInvalidNoiseExponent, "p", "must be a number with 0 <= p <= 1");
-    if (auto ok = validate(cap, exponent); !ok)
-        return ok.error();
-    if (auto ok = validate(budget); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validate(cap, exponent));
+    PBX_RETURN_IF_ERROR(validate(budget));
     double sigma = 0.0;
     double allowed = 0.0;
     if (!isZcdp(budget)) {
@@ -142,12 +140,10 @@ Result<double> nsgSigmaForBudget(std::uint64_t n, double exponent, const HardQue
         sigma = math::divideRoundUp(worstCaseFactor(cap, exponent),
                                     math::multiplyRoundDown(double(n), budget.epsilon));
     } else {
-        auto rho = zcdpBudget(budget);
-        if (!rho)
-            return rho.error();
-        allowed = *rho;
+        PBX_TRY(rho, zcdpBudget(budget));
+        allowed = rho;
         const double root
-            = math::nudgeUp(std::sqrt(math::divideRoundUp(zcdpFactor(cap, exponent), 2.0 * *rho)));
+            = math::nudgeUp(std::sqrt(math::divideRoundUp(zcdpFactor(cap, exponent), 2.0 * rho)));
         sigma = math::divideRoundUp(math::divideRoundUp(math::multiplyRoundUp(7.0, root), 3.0), double(n));
     }
     // The worst case is itself rounded up: add noise until the reported worst case fits the budget,
@@ -178,10 +174,8 @@ double simulationLaplace(std::mt19937_64 &rng, double scale)
 
 Result<GrowingSparseVector> GrowingSparseVector::create(const NoiseUnit &unit, const HardQueryCap &cap)
 {
-    if (auto ok = validate(unit); !ok)
-        return ok.error();
-    if (auto ok = validate(cap, unit.exponent); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validate(unit));
+    PBX_RETURN_IF_ERROR(validate(cap, unit.exponent));
     GrowingSparseVector v;
     v.m_unit = unit;
     v.m_cap = cap;

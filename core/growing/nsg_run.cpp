@@ -2,6 +2,7 @@
 #include "core/growing/nsg_run.h"
 
 #include "core/growing/growing_error.h"
+#include "core/util/try.h"
 
 #include <cmath>
 #include <random>
@@ -32,12 +33,9 @@ Result<void> validate(const NsgConfig &config)
 
 Result<NoiseUnit> nsgNoiseUnit(const NsgConfig &config)
 {
-    if (auto ok = validate(config); !ok)
-        return ok.error();
-    auto sigma = nsgSigmaForBudget(config.startSize, config.exponent, *config.cap, config.budget);
-    if (!sigma)
-        return sigma.error();
-    return NoiseUnit{config.startSize, *sigma, config.exponent};
+    PBX_RETURN_IF_ERROR(validate(config));
+    PBX_TRY(sigma, nsgSigmaForBudget(config.startSize, config.exponent, *config.cap, config.budget));
+    return NoiseUnit{config.startSize, sigma, config.exponent};
 }
 
 double nsgWorstCase(const NoiseUnit &unit, const NsgConfig &config)
@@ -66,9 +64,7 @@ Result<NsgRun> simulateNsg(const NsgConfig &config, const std::vector<std::vecto
                            std::span<const std::uint32_t> order, std::uint64_t end, int checkpoints,
                            std::uint64_t seed)
 {
-    auto unit = nsgNoiseUnit(config);
-    if (!unit)
-        return unit.error();
+    PBX_TRY(unit, nsgNoiseUnit(config));
     if (end < config.startSize || end > order.size())
         return growingError(kInvalidConfig, "stream.end",
                             "must be between stream.start_size and the table's rows");
@@ -76,13 +72,11 @@ Result<NsgRun> simulateNsg(const NsgConfig &config, const std::vector<std::vecto
         return growingError(kInvalidConfig, "nsg.checkpoints", "must be an integer from 1 to 100000");
     if (masks.empty())
         return growingError(kInvalidConfig, "nsg.queries", "needs at least one counting query (a predicate)");
-    auto svt = GrowingSparseVector::create(*unit, *config.cap);
-    if (!svt)
-        return svt.error();
+    PBX_TRY(svt, GrowingSparseVector::create(unit, *config.cap));
     const PrefixCounts counts(masks, order.first(end));
     std::mt19937_64 rng(seed ^ 0x6e7367u);
     NsgRun run;
-    run.unit = *unit;
+    run.unit = unit;
     double numericError = 0.0;
     for (int c = 0; c < checkpoints; ++c) {
         const std::uint64_t t = checkpoints == 1 ? end
@@ -93,30 +87,28 @@ Result<NsgRun> simulateNsg(const NsgConfig &config, const std::vector<std::vecto
         cp.time = t;
         for (std::size_t j = 0; j < masks.size(); ++j) {
             const double truth = counts.fraction(j, t);
-            auto a = svt->query(t, truth, config.threshold, rng);
-            if (!a)
-                return a.error();
+            PBX_TRY(a, svt.query(t, truth, config.threshold, rng));
             ++run.queries;
-            if (!a->answered) {
+            if (!a.answered) {
                 ++cp.capped;
                 continue;
             }
-            if (a->hard != (truth >= config.threshold))
+            if (a.hard != (truth >= config.threshold))
                 ++cp.misjudged;
-            if (a->hard) {
-                run.hardQueries.push_back({t, j, *a->numeric, truth});
-                numericError += std::fabs(*a->numeric - truth);
+            if (a.hard) {
+                run.hardQueries.push_back({t, j, *a.numeric, truth});
+                numericError += std::fabs(*a.numeric - truth);
             }
         }
-        cp.cap = svt->capAt(t);
-        cp.hard = svt->hardCount();
+        cp.cap = svt.capAt(t);
+        cp.hard = svt.hardCount();
         run.checkpoints.push_back(cp);
     }
-    run.rounds = nsgRounds(*unit, svt->roundStarts(), svt->hardTimes());
-    run.realisedEpsilon = svt->realisedLoss();
-    run.realisedRho = svt->realisedRho();
+    run.rounds = nsgRounds(unit, svt.roundStarts(), svt.hardTimes());
+    run.realisedEpsilon = svt.realisedLoss();
+    run.realisedRho = svt.realisedRho();
     run.realised = isZcdp(config.budget) ? run.realisedRho : run.realisedEpsilon;
-    run.worstCase = nsgWorstCase(*unit, config);
+    run.worstCase = nsgWorstCase(unit, config);
     if (!run.hardQueries.empty())
         run.meanAbsNumericError = numericError / double(run.hardQueries.size());
     return run;

@@ -3,6 +3,7 @@
 
 #include "core/growing/growing_error.h"
 #include "core/growing/stream_model.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <array>
@@ -110,18 +111,13 @@ Result<void> validate(const PmwgConfig &config)
 
 Result<Pmwg> Pmwg::create(const PmwgConfig &config)
 {
-    if (auto ok = validate(config); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validate(config));
     Pmwg p;
     p.m_config = config.resolved();
     const HardQueryCap cap{true, p.m_config.c0};
-    auto sigma = nsgSigmaForBudget(config.startSize, config.exponent, cap, config.budget);
-    if (!sigma)
-        return sigma.error();
-    auto svt = GrowingSparseVector::create(NoiseUnit{config.startSize, *sigma, config.exponent}, cap);
-    if (!svt)
-        return svt.error();
-    p.m_svt = std::move(*svt);
+    PBX_TRY(sigma, nsgSigmaForBudget(config.startSize, config.exponent, cap, config.budget));
+    PBX_TRY(svt, GrowingSparseVector::create(NoiseUnit{config.startSize, sigma, config.exponent}, cap));
+    p.m_svt = std::move(svt);
     p.m_histogram.assign(config.universeSize, 1.0 / double(config.universeSize));
     p.m_t = config.startSize;
     return p;
@@ -139,8 +135,7 @@ Result<Pmwg::Answer> Pmwg::query(std::span<const double> q, std::span<const doub
 {
     if (q.size() != m_histogram.size() || truth.size() != m_histogram.size())
         return growingError(kInvalidQuery, "query", "needs one weight per universe cell");
-    if (auto ok = checkQueryWeights(q); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkQueryWeights(q));
     double estimate = 0.0, trueAnswer = 0.0;
     for (std::size_t j = 0; j < q.size(); ++j) {
         estimate += q[j] * m_histogram[j];
@@ -151,16 +146,14 @@ Result<Pmwg::Answer> Pmwg::query(std::span<const double> q, std::span<const doub
     Answer a;
     a.value = estimate;
     // Hardness |q(x_t) − q(x̂)|: x̂ is public, so its count has sensitivity 1 like q's.
-    auto test = m_svt.query(m_t, std::fabs(trueAnswer - estimate), m_config.threshold, rng, trueAnswer);
-    if (!test)
-        return test.error();
-    if (!test->answered) {
+    PBX_TRY(test, m_svt.query(m_t, std::fabs(trueAnswer - estimate), m_config.threshold, rng, trueAnswer));
+    if (!test.answered) {
         a.capped = true;
         return a;
     }
-    if (test->hard) {
+    if (test.hard) {
         a.hard = true;
-        a.value = *test->numeric;
+        a.value = *test.numeric;
         multiplicativeWeightsUpdate(m_histogram, q, a.value, m_config.eta);
     }
     return a;
@@ -190,23 +183,19 @@ Result<PmwgRun> simulatePmwg(const PmwgConfig &config, const Universe &universe,
     if (checkpoints < 1 || checkpoints > 100000 || perCheckpoint < 1 || perCheckpoint > 100000)
         return growingError(kInvalidConfig, "pmwg.checkpoints",
                             "needs 1 to 100000 checkpoints and queries per checkpoint");
-    auto pmwg = Pmwg::create(config);
-    if (!pmwg)
-        return pmwg.error();
-    auto rows = arrivalOrder(table, order, seed);
-    if (!rows)
-        return rows.error();
+    PBX_TRY(pmwg, Pmwg::create(config));
+    PBX_TRY(rows, arrivalOrder(table, order, seed));
     std::mt19937_64 rng(seed ^ 0x706d7767u);
     const std::size_t N = universe.cells;
     std::vector<double> counts(N, 0.0);
     std::uint64_t t = 0;
     auto advance = [&](std::uint64_t to) {
         for (; t < to; ++t)
-            counts[universe.rowCells[(*rows)[t]]] += 1.0;
+            counts[universe.rowCells[rows[t]]] += 1.0;
     };
     advance(config.startSize);
     PmwgRun run;
-    run.sigmaN = pmwg->sigmaN();
+    run.sigmaN = pmwg.sigmaN();
     std::vector<double> errors;
     std::vector<double> truth(N);
     double baseline = 0.0;
@@ -217,7 +206,7 @@ Result<PmwgRun> simulatePmwg(const PmwgConfig &config, const Universe &universe,
                                                             + (end - config.startSize) * std::uint64_t(c)
                                                                   / std::uint64_t(checkpoints - 1);
         if (target > t) {
-            pmwg->arrive(target - t);
+            pmwg.arrive(target - t);
             advance(target);
         }
         for (std::size_t j = 0; j < N; ++j)
@@ -235,18 +224,16 @@ Result<PmwgRun> simulatePmwg(const PmwgConfig &config, const Universe &universe,
             for (std::size_t a = 0; a < m && a < attributes.size(); ++a)
                 terms.emplace_back(attributes[a], rng() % universe.sizes[attributes[a]]);
             const auto q = conjunctionQuery(universe, terms);
-            auto answer = pmwg->query(q, truth, rng);
-            if (!answer)
-                return answer.error();
+            PBX_TRY(answer, pmwg.query(q, truth, rng));
             double trueAnswer = 0.0;
             for (std::size_t j = 0; j < N; ++j)
                 trueAnswer += q[j] * truth[j];
-            if (answer->hard)
+            if (answer.hard)
                 run.hardQueries.push_back({t, run.queries});
-            errors.push_back(std::fabs(answer->value - trueAnswer));
+            errors.push_back(std::fabs(answer.value - trueAnswer));
             ++run.queries;
         }
-        run.checkpoints.push_back({t, pmwg->capAt(t), run.hardQueries.size()});
+        run.checkpoints.push_back({t, pmwg.capAt(t), run.hardQueries.size()});
     }
     std::sort(errors.begin(), errors.end());
     double sum = 0.0;
@@ -256,14 +243,14 @@ Result<PmwgRun> simulatePmwg(const PmwgConfig &config, const Universe &universe,
     run.q95AbsError = errors[static_cast<std::size_t>(0.95 * double(errors.size() - 1))];
     run.maxAbsError = errors.back();
     run.laplaceBaselineMeanError = baseline / double(checkpoints);
-    run.realisedEpsilon = pmwg->realisedEpsilon();
-    run.realisedRho = pmwg->realisedRho();
-    run.realised = pmwg->realised();
-    run.worstCase = pmwg->worstCase();
+    run.realisedEpsilon = pmwg.realisedEpsilon();
+    run.realisedRho = pmwg.realisedRho();
+    run.realised = pmwg.realised();
+    run.worstCase = pmwg.worstCase();
     double kl = 0.0;
     for (std::size_t j = 0; j < N; ++j)
         if (truth[j] > 0.0)
-            kl += truth[j] * std::log(truth[j] / pmwg->publicHistogram()[j]);
+            kl += truth[j] * std::log(truth[j] / pmwg.publicHistogram()[j]);
     run.finalDivergence = kl;
     return run;
 }

@@ -3,6 +3,7 @@
 
 #include "core/growing/growing_error.h"
 #include "core/math/directed_rounding.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -82,12 +83,9 @@ Result<void> checkGamma(double gamma, std::string_view field)
 Result<PrivacySchedule> PrivacySchedule::create(ScheduleKind kind, double gamma, const Budget &budget,
                                                 double beta)
 {
-    if (auto ok = checkGamma(gamma); !ok)
-        return ok.error();
-    if (auto ok = validate(budget); !ok)
-        return ok.error();
-    if (auto ok = checkBeta(beta); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkGamma(gamma));
+    PBX_RETURN_IF_ERROR(validate(budget));
+    PBX_RETURN_IF_ERROR(checkBeta(beta));
     if (scheduleIsZcdp(kind) != isZcdp(budget))
         return growingError(kInvalidSchedule, "schedule.kind",
                             "'" + std::string(scheduleKindName(kind)) + "' needs "
@@ -97,10 +95,8 @@ Result<PrivacySchedule> PrivacySchedule::create(ScheduleKind kind, double gamma,
     s.m_kind = kind;
     s.m_beta = beta;
     if (isZcdp(budget)) {
-        auto rho = zcdpBudget(budget);
-        if (!rho)
-            return rho.error();
-        s.m_total = *rho;
+        PBX_TRY(rho, zcdpBudget(budget));
+        s.m_total = rho;
     } else {
         s.m_total = budget.epsilon;
     }

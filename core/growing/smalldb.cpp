@@ -4,6 +4,7 @@
 #include "core/growing/growing_error.h"
 #include "core/growing/stream_model.h"
 #include "core/mechanisms/discrete_samplers.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -138,23 +139,19 @@ void SmallDb::enumerate(std::span<const std::uint64_t> cellCounts, Visit visit) 
 
 Result<double> SmallDb::bestMaxError(std::span<const std::uint64_t> cellCounts) const
 {
-    auto t = checkCounts(cellCounts);
-    if (!t)
-        return t.error();
+    PBX_TRY(t, checkCounts(cellCounts));
     std::uint64_t best = std::numeric_limits<std::uint64_t>::max();
     enumerate(cellCounts, [&](std::uint64_t, std::uint64_t d) {
         best = std::min(best, d);
         return true;
     });
-    return double(best) / (double(m_m) * double(*t));
+    return double(best) / (double(m_m) * double(t));
 }
 
 Result<std::vector<std::uint32_t>> SmallDb::sample(std::span<const std::uint64_t> cellCounts, double epsilon,
                                                    mechanisms::RandomBits &bits) const
 {
-    auto t = checkCounts(cellCounts);
-    if (!t)
-        return t.error();
+    PBX_RETURN_IF_ERROR(checkCounts(cellCounts));
     if (!(epsilon >= std::ldexp(1.0, -20) && epsilon <= std::ldexp(1.0, 20)))
         return growingError(kInvalidBudget, "epsilon",
                             "the exact SmallDB sampler needs 2^-20 <= epsilon <= 2^20 (got "
@@ -175,19 +172,15 @@ Result<std::vector<std::uint32_t>> SmallDb::sample(std::span<const std::uint64_t
     // Subtracting min γ changes no ratio between candidates; expected tries ≤ |R|.
     std::uint64_t chosen = 0;
     for (;;) {
-        auto pick = bits.uniformBelow(m_rangeSize);
-        if (!pick)
-            return pick.error();
-        const std::uint64_t num = gamma[*pick] - least;
+        PBX_TRY(pick, bits.uniformBelow(m_rangeSize));
+        const std::uint64_t num = gamma[pick] - least;
         if (num == 0) {
-            chosen = *pick;
+            chosen = pick;
             break;
         }
-        auto accept = mechanisms::sampleBernoulliExp(bits, num, kGrid);
-        if (!accept)
-            return accept.error();
-        if (*accept) {
-            chosen = *pick;
+        PBX_TRY(accept, mechanisms::sampleBernoulliExp(bits, num, kGrid));
+        if (accept) {
+            chosen = pick;
             break;
         }
     }

@@ -80,8 +80,7 @@ Result<void> validate(const Budget &budget)
 
 Result<double> zcdpBudget(const Budget &budget)
 {
-    if (auto ok = validate(budget); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validate(budget));
     if (budget.kind == BudgetKind::Pure)
         return growingError(kInvalidBudget, "budget.kind", "a pure budget has no zCDP parameter");
     if (budget.kind == BudgetKind::Zcdp)

@@ -5,6 +5,7 @@
 #include "core/accounting/ledger_json.h"
 #include "core/io/request_json.h"
 #include "core/lessons/lesson_values.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <initializer_list>
@@ -53,10 +54,8 @@ Result<void> onlyKeys(const Json &object, const std::string &path, std::initiali
 /// A required, non-empty string.
 Result<std::string> text(const Json &object, const char *key, const std::string &path)
 {
-    auto value = io::json::string(object, key, path);
-    if (!value)
-        return value.error();
-    if (value->empty())
+    PBX_TRY(value, io::json::string(object, key, path));
+    if (value.empty())
         return at(path + "." + key, "must not be empty");
     return value;
 }
@@ -67,37 +66,25 @@ Result<LessonSession> readSession(const Json &object, const std::string &path)
         !ok)
         return ok.error();
     LessonSession s;
-    auto dataset = text(object, "dataset", path);
-    if (!dataset)
-        return dataset.error();
-    s.dataset = *dataset;
-    auto epsilon = io::json::number(object, "epsilon", path);
-    if (!epsilon)
-        return epsilon.error();
-    s.settings.epsilon = *epsilon;
-    auto delta = io::json::optionalNumber(object, "delta", path);
-    if (!delta)
-        return delta.error();
-    s.settings.delta = delta->value_or(s.settings.delta);
-    auto filter = io::json::optionalString(object, "filter", path, "zcdp");
-    if (!filter)
-        return filter.error();
-    auto kind = filters::parseFilterKind(*filter);
+    PBX_TRY(dataset, text(object, "dataset", path));
+    s.dataset = dataset;
+    PBX_TRY(epsilon, io::json::number(object, "epsilon", path));
+    s.settings.epsilon = epsilon;
+    PBX_TRY(delta, io::json::optionalNumber(object, "delta", path));
+    s.settings.delta = delta.value_or(s.settings.delta);
+    PBX_TRY(filter, io::json::optionalString(object, "filter", path, "zcdp"));
+    auto kind = filters::parseFilterKind(filter);
     if (!kind)
         return at(path + ".filter", kind.error().message);
     s.settings.filter = *kind;
-    auto neighbours = io::json::optionalString(object, "neighbours", path, "add-remove");
-    if (!neighbours)
-        return neighbours.error();
-    auto relation = data::parseNeighbouring(*neighbours);
+    PBX_TRY(neighbours, io::json::optionalString(object, "neighbours", path, "add-remove"));
+    auto relation = data::parseNeighbouring(neighbours);
     if (!relation)
         return at(path + ".neighbours", relation.error().message);
     s.settings.neighbours = *relation;
     if (object.contains("seed")) {
-        auto seed = io::json::unsignedInteger(object, "seed", path);
-        if (!seed)
-            return seed.error();
-        s.settings.seed = *seed;
+        PBX_TRY(seed, io::json::unsignedInteger(object, "seed", path));
+        s.settings.seed = seed;
     }
     if (auto valid = s.settings.validate(); !valid)
         return at(path, valid.error().message);
@@ -118,10 +105,8 @@ Result<LessonComparison> readComparison(const Json &object, const std::string &p
             return at(path + ".plan.events", "a plan needs at least one event");
         c.plan = std::move(ledger).value();
     }
-    auto delta = io::json::optionalNumber(object, "delta", path);
-    if (!delta)
-        return delta.error();
-    c.delta = delta->value_or(c.delta);
+    PBX_TRY(delta, io::json::optionalNumber(object, "delta", path));
+    c.delta = delta.value_or(c.delta);
     if (!(c.delta > 0.0 && c.delta < 1.0))
         return at(path + ".delta", "must be in (0, 1)");
     if (auto list = object.find("strategies"); list != object.end() && !list->is_null()) {
@@ -154,10 +139,8 @@ Result<LessonStep> readStep(const Json &object, const std::string &path, Scope &
     LessonStep step;
     for (auto [key, field] : {std::pair{"title", &step.title}, std::pair{"explanation", &step.explanation},
                               std::pair{"question", &step.question}, std::pair{"answer", &step.answer}}) {
-        auto value = text(object, key, path);
-        if (!value)
-            return value.error();
-        *field = *value;
+        PBX_TRY(value, text(object, key, path));
+        *field = value;
     }
     PlaceholderContext context;
     if (auto setup = object.find("setup"); setup != object.end() && !setup->is_null()) {
@@ -166,10 +149,8 @@ Result<LessonStep> readStep(const Json &object, const std::string &path, Scope &
             !ok)
             return ok.error();
         if (auto s = setup->find("session"); s != setup->end() && !s->is_null()) {
-            auto session = readSession(*s, setupPath + ".session");
-            if (!session)
-                return session.error();
-            step.session = std::move(session).value();
+            PBX_TRY(session, readSession(*s, setupPath + ".session"));
+            step.session = std::move(session);
             scope.hasSession = true;
             scope.sessionIds.clear();
             scope.asksInSession = 0;
@@ -184,25 +165,21 @@ Result<LessonStep> readStep(const Json &object, const std::string &path, Scope &
                 return at(listPath, "requests need a session: set setup.session in this or an earlier step");
             for (std::size_t i = 0; i < list->size(); ++i) {
                 const std::string itemPath = listPath + "[" + std::to_string(i) + "]";
-                auto request = io::readRequest((*list)[i], itemPath);
-                if (!request)
-                    return request.error();
-                if (request->id.empty())
+                PBX_TRY(request, io::readRequest((*list)[i], itemPath));
+                if (request.id.empty())
                     return at(itemPath + ".id", "missing (a lesson names every request, for its answer)");
-                if (context.stepIds.contains(request->id))
-                    return at(itemPath + ".id", "'" + request->id + "' is used twice in this step");
-                context.stepIds.insert(request->id);
-                scope.sessionIds.insert(request->id);
-                step.requests.push_back(std::move(request).value());
+                if (context.stepIds.contains(request.id))
+                    return at(itemPath + ".id", "'" + request.id + "' is used twice in this step");
+                context.stepIds.insert(request.id);
+                scope.sessionIds.insert(request.id);
+                step.requests.push_back(std::move(request));
             }
         }
         if (setup->contains("repeat")) {
-            auto repeat = io::json::unsignedInteger(*setup, "repeat", setupPath);
-            if (!repeat)
-                return repeat.error();
-            if (*repeat < 1 || *repeat > static_cast<std::uint64_t>(kMaxRepeat))
+            PBX_TRY(repeat, io::json::unsignedInteger(*setup, "repeat", setupPath));
+            if (repeat < 1 || repeat > static_cast<std::uint64_t>(kMaxRepeat))
                 return at(setupPath + ".repeat", "must be 1 … " + std::to_string(kMaxRepeat));
-            step.repeat = static_cast<int>(*repeat);
+            step.repeat = static_cast<int>(repeat);
         }
         const auto asks = static_cast<std::int64_t>(step.requests.size()) * step.repeat;
         if (asks > kMaxAsksPerStep)
@@ -217,33 +194,28 @@ Result<LessonStep> readStep(const Json &object, const std::string &path, Scope &
                                      + " times; going to a step replays them, so together they ask at most "
                                      + std::to_string(kMaxAsksPerSession));
         if (auto c = setup->find("comparison"); c != setup->end() && !c->is_null()) {
-            auto comparison = readComparison(*c, setupPath + ".comparison");
-            if (!comparison)
-                return comparison.error();
-            if (!comparison->plan && !scope.hasSession)
+            PBX_TRY(comparison, readComparison(*c, setupPath + ".comparison"));
+            if (!comparison.plan && !scope.hasSession)
                 return at(
                     setupPath + ".comparison.plan",
                     "missing (without a plan the session's ledger is compared, and there is no session)");
-            step.comparison = std::move(comparison).value();
+            step.comparison = std::move(comparison);
         }
-        auto view = io::json::optionalString(*setup, "view", setupPath, "main");
-        if (!view)
-            return view.error();
+        PBX_TRY(view, io::json::optionalString(*setup, "view", setupPath, "main"));
         const auto &views = lessonViewNames();
-        if (std::find(views.begin(), views.end(), *view) == views.end()) {
+        if (std::find(views.begin(), views.end(), view) == views.end()) {
             std::string list;
             for (const auto &v : views)
                 list += (list.empty() ? "" : ", ") + v;
-            return at(setupPath + ".view", "unknown view '" + *view + "' (expected " + list + ")");
+            return at(setupPath + ".view", "unknown view '" + view + "' (expected " + list + ")");
         }
-        step.view = *view;
+        step.view = view;
     }
     context.requestIds = scope.sessionIds;
     context.hasSession = scope.hasSession;
     context.hasComparison = step.comparison.has_value();
     context.hasPlan = step.comparison && step.comparison->plan;
-    if (auto ok = checkAnswerTemplate(step.answer, context, path + ".answer"); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkAnswerTemplate(step.answer, context, path + ".answer"));
     return step;
 }
 
@@ -261,16 +233,12 @@ Result<Lesson> readLesson(const Json &document)
 {
     if (auto ok = onlyKeys(document, "lesson", {"format", "version", "id", "title", "summary", "steps"}); !ok)
         return makeError(ok.error().code, ok.error().message.substr(std::string("lesson: ").size()));
-    auto format = io::json::string(document, "format", "");
-    if (!format)
-        return format.error();
-    if (*format != kFormat)
-        return at("format", "expected \"pbx-lesson\", not \"" + *format + "\"");
-    auto version = io::json::unsignedInteger(document, "version", "");
-    if (!version)
-        return version.error();
-    if (*version != Lesson::formatVersion)
-        return at("version", "this program reads version 1 lessons, not version " + std::to_string(*version));
+    PBX_TRY(format, io::json::string(document, "format", ""));
+    if (format != kFormat)
+        return at("format", "expected \"pbx-lesson\", not \"" + format + "\"");
+    PBX_TRY(version, io::json::unsignedInteger(document, "version", ""));
+    if (version != Lesson::formatVersion)
+        return at("version", "this program reads version 1 lessons, not version " + std::to_string(version));
     Lesson lesson;
     for (auto [key, field] : {std::pair{"id", &lesson.id}, std::pair{"title", &lesson.title},
                               std::pair{"summary", &lesson.summary}}) {
@@ -288,20 +256,16 @@ Result<Lesson> readLesson(const Json &document)
         return at("steps", "more than " + std::to_string(kMaxSteps) + " steps");
     Scope scope;
     for (std::size_t i = 0; i < steps->size(); ++i) {
-        auto step = readStep((*steps)[i], "steps[" + std::to_string(i) + "]", scope);
-        if (!step)
-            return step.error();
-        lesson.steps.push_back(std::move(step).value());
+        PBX_TRY(step, readStep((*steps)[i], "steps[" + std::to_string(i) + "]", scope));
+        lesson.steps.push_back(std::move(step));
     }
     return lesson;
 }
 
 Result<Lesson> parseLesson(std::string_view textIn, const std::string &what)
 {
-    auto document = io::json::parse(textIn, what);
-    if (!document)
-        return document.error();
-    auto lesson = readLesson(*document);
+    PBX_TRY(document, io::json::parse(textIn, what));
+    auto lesson = readLesson(document);
     if (!lesson)
         return makeError(lesson.error().code, what + ": " + lesson.error().message);
     return lesson;

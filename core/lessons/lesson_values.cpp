@@ -7,6 +7,7 @@
 #include "core/lessons/lesson_growing.h"
 #include "core/privacy/zcdp_conversion.h"
 #include "core/util/number_format.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -177,10 +178,8 @@ Result<LessonValue> fieldOf(const session::LedgerEvent &event, const std::string
         return LessonValue(static_cast<double>(event.strategyRecord()->values.size()));
     }
     if (field == "truth") {
-        auto t = truthOf(event, s.table(), name);
-        if (!t)
-            return t.error();
-        return LessonValue(*t);
+        PBX_TRY(t, truthOf(event, s.table(), name));
+        return LessonValue(t);
     }
     return notFound(name, "unknown field '" + field + "'");
 }
@@ -195,11 +194,9 @@ Result<LessonValue> coverage(const StepOutcome &o, const std::string &id, const 
         if (e.status != session::EventStatus::Released || e.request.strategy() || e.request.odp()
             || (!id.empty() && e.request.id != id) || !std::isfinite(e.errorBound))
             continue;
-        auto truth = truthOf(e, o.session->table(), name);
-        if (!truth)
-            return truth.error();
+        PBX_TRY(truth, truthOf(e, o.session->table(), name));
         ++total;
-        covered += std::abs(e.answer - *truth) <= e.errorBound ? 1 : 0;
+        covered += std::abs(e.answer - truth) <= e.errorBound ? 1 : 0;
     }
     if (total == 0)
         return notFound(name, "the step released no count, sum or mean with an error bar");
@@ -256,12 +253,10 @@ Result<LessonValue> comparisonValue(const Parsed &p, const StepOutcome &o, const
 Result<void> checkAnswerTemplate(const std::string &text, const PlaceholderContext &context,
                                  const std::string &path)
 {
-    auto parts = tokens(text, path);
-    if (!parts)
-        return parts.error();
+    PBX_TRY(parts, tokens(text, path));
     const auto strategies = accounting::allStrategyNames();
     // Not a structured binding: clang before 16 cannot capture one in the lambda below.
-    for (const auto &part : *parts) {
+    for (const auto &part : parts) {
         if (!part.first)
             continue;
         const std::string &name = part.second;
@@ -297,8 +292,7 @@ Result<void> checkAnswerTemplate(const std::string &text, const PlaceholderConte
             continue;
         }
         if (name == "spent.epsilon" || name == "remaining" || name == "budget.epsilon" || name == "events") {
-            if (auto ok = needSession(); !ok)
-                return ok.error();
+            PBX_RETURN_IF_ERROR(needSession());
             continue;
         }
         if (p.head == "comparison") {
@@ -333,10 +327,8 @@ Result<LessonValue> lessonValue(const std::string &name, const StepOutcome &o)
 {
     const Parsed p = parse(name);
     if (isGrowingPlaceholder(name)) {
-        auto v = growingValue(name, o.session);
-        if (!v)
-            return v.error();
-        return LessonValue(*v);
+        PBX_TRY(v, growingValue(name, o.session));
+        return LessonValue(v);
     }
     if (p.head == "comparison")
         return comparisonValue(p, o, name);
@@ -371,10 +363,8 @@ Result<LessonValue> lessonValue(const std::string &name, const StepOutcome &o)
         for (std::size_t i = o.firstEvent; i < events.size(); ++i) {
             if (events[i].request.id != p.id)
                 continue;
-            auto v = fieldOf(events[i], p.field, s, name);
-            if (!v)
-                return v.error();
-            const double *x = std::get_if<double>(&*v);
+            PBX_TRY(v, fieldOf(events[i], p.field, s, name));
+            const double *x = std::get_if<double>(&v);
             if (!x)
                 return notFound(name, "a mean needs a numeric field");
             sum += *x;
@@ -421,19 +411,15 @@ std::string formatLessonValue(const std::string &name, const LessonValue &value)
 
 Result<std::string> fillAnswer(const std::string &text, const StepOutcome &outcome)
 {
-    auto parts = tokens(text, "answer");
-    if (!parts)
-        return parts.error();
+    PBX_TRY(parts, tokens(text, "answer"));
     std::string out;
-    for (const auto &[isName, piece] : *parts) {
+    for (const auto &[isName, piece] : parts) {
         if (!isName) {
             out += piece;
             continue;
         }
-        auto value = lessonValue(piece, outcome);
-        if (!value)
-            return value.error();
-        out += formatLessonValue(piece, *value);
+        PBX_TRY(value, lessonValue(piece, outcome));
+        out += formatLessonValue(piece, value);
     }
     return out;
 }
@@ -445,21 +431,15 @@ Result<std::int64_t> advancedCrossover(const accounting::PrivacyEvent &event,
         accounting::Ledger ledger{neighbours, {event}};
         ledger.events.front().count = k;
         const accounting::AccountingQuery query{true, delta};
-        auto basic = accounting::evaluateStrategy("basic", ledger, query);
-        if (!basic)
-            return basic.error();
-        auto advanced = accounting::evaluateStrategy("advanced", ledger, query);
-        if (!advanced)
-            return advanced.error();
-        return advanced->epsilon < basic->epsilon;
+        PBX_TRY(basic, accounting::evaluateStrategy("basic", ledger, query));
+        PBX_TRY(advanced, accounting::evaluateStrategy("advanced", ledger, query));
+        return advanced.epsilon < basic.epsilon;
     };
     constexpr std::int64_t kMax = 1'000'000;
     std::int64_t hi = 1;
     for (;;) {
-        auto w = wins(hi);
-        if (!w)
-            return w.error();
-        if (*w)
+        PBX_TRY(w, wins(hi));
+        if (w)
             break;
         if (hi >= kMax)
             return makeError(ErrorCode::NotFound,
@@ -469,10 +449,8 @@ Result<std::int64_t> advancedCrossover(const accounting::PrivacyEvent &event,
     std::int64_t lo = hi / 2; // advanced does not win at lo (or lo = 0)
     while (hi - lo > 1) {
         const std::int64_t mid = lo + (hi - lo) / 2;
-        auto w = wins(mid);
-        if (!w)
-            return w.error();
-        (*w ? hi : lo) = mid;
+        PBX_TRY(w, wins(mid));
+        (w ? hi : lo) = mid;
     }
     return hi;
 }

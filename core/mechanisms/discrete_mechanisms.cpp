@@ -4,6 +4,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/privacy/cks_conversion.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -202,15 +203,13 @@ DiscreteNoiseMechanism::withParameter(DiscreteNoiseKind kind, Rational parameter
     if (sensitivity < 1 || sensitivity > kMaxSensitivity)
         return makeError(ErrorCode::InvalidArgument,
                          "integer sensitivity must be in [1, 2^20] (use GridMechanism for more)");
-    auto reduced = makeRational(parameter.num, parameter.den);
-    if (!reduced)
-        return reduced.error();
+    PBX_TRY(reduced, makeRational(parameter.num, parameter.den));
     if (isLaplace(kind)) {
-        PBX_RETURN_IF_ERROR(DiscreteLaplaceSampler::create(*reduced));
+        PBX_RETURN_IF_ERROR(DiscreteLaplaceSampler::create(reduced));
     } else {
-        PBX_RETURN_IF_ERROR(DiscreteGaussianSampler::create(*reduced));
+        PBX_RETURN_IF_ERROR(DiscreteGaussianSampler::create(reduced));
     }
-    return DiscreteNoiseMechanism(kind, *reduced, sensitivity);
+    return DiscreteNoiseMechanism(kind, reduced, sensitivity);
 }
 
 Result<DiscreteNoiseMechanism> DiscreteNoiseMechanism::forCost(DiscreteNoiseKind kind, double cost,
@@ -228,13 +227,9 @@ Result<DiscreteNoiseMechanism> DiscreteNoiseMechanism::forCost(DiscreteNoiseKind
     for (int attempt = 0; attempt < 16; ++attempt) {
         if (!(target <= maxParameter(kind)))
             return rangeError(kind);
-        auto r = rationalAtLeast(target, maxDenominator);
-        if (!r)
-            return r.error();
-        auto m = withParameter(kind, *r, sensitivity);
-        if (!m)
-            return m.error();
-        if (m->cost() <= cost)
+        PBX_TRY(r, rationalAtLeast(target, maxDenominator));
+        PBX_TRY(m, withParameter(kind, r, sensitivity));
+        if (m.cost() <= cost)
             return m;
         target *= 1.0 + std::ldexp(1.0, -40 + 2 * attempt);
     }
@@ -275,10 +270,8 @@ Result<DiscreteNoiseMechanism> DiscreteNoiseMechanism::forAbsoluteError(Discrete
     for (int i = 0; i < 64 && !meets(r->toDouble()); ++i) {
         if (r->num <= 1)
             return makeError(ErrorCode::InvalidArgument, "the accuracy target cannot be met");
-        auto smaller = makeRational(r->num - 1, r->den);
-        if (!smaller)
-            return smaller.error();
-        r = *smaller;
+        PBX_TRY(smaller, makeRational(r->num - 1, r->den));
+        r = smaller;
     }
     if (!meets(r->toDouble()))
         return makeError(ErrorCode::InvalidArgument, "the accuracy target cannot be met");
@@ -337,10 +330,8 @@ Result<double> DiscreteNoiseMechanism::epsilonForDelta(double delta) const
     } else {
         if (std::sqrt(m_parameter.toDouble()) > kDeltaSumMaxSigma)
             return privacy::epsilonFromRhoCks(rho(), delta);
-        auto start = privacy::epsilonFromRhoCks(rho(), delta);
-        if (!start)
-            return start.error();
-        hi = std::max(*start, 1e-12);
+        PBX_TRY(start, privacy::epsilonFromRhoCks(rho(), delta));
+        hi = std::max(start, 1e-12);
         for (int i = 0; i < 64 && *deltaForEpsilon(hi) > delta; ++i)
             hi *= 2.0;
     }
@@ -382,26 +373,20 @@ Result<std::uint64_t> DiscreteNoiseMechanism::halfWidth(double beta) const
 Result<std::int64_t> DiscreteNoiseMechanism::sampleNoise(RandomBits &bits) const
 {
     if (isLaplace(m_kind)) {
-        auto s = DiscreteLaplaceSampler::create(m_parameter);
-        if (!s)
-            return s.error();
-        return s->sample(bits);
+        PBX_TRY(s, DiscreteLaplaceSampler::create(m_parameter));
+        return s.sample(bits);
     }
-    auto s = DiscreteGaussianSampler::create(m_parameter);
-    if (!s)
-        return s.error();
-    return s->sample(bits);
+    PBX_TRY(s, DiscreteGaussianSampler::create(m_parameter));
+    return s.sample(bits);
 }
 
 Result<std::int64_t> DiscreteNoiseMechanism::release(std::int64_t exactValue, RandomBits &bits) const
 {
     if (exactValue > kMaxSampleMagnitude || exactValue < -kMaxSampleMagnitude)
         return makeError(ErrorCode::InvalidArgument, "the exact value must be within ±2^62");
-    auto z = sampleNoise(bits);
-    if (!z)
-        return z.error();
+    PBX_TRY(z, sampleNoise(bits));
     std::int64_t out = 0;
-    if (__builtin_add_overflow(exactValue, *z, &out))
+    if (__builtin_add_overflow(exactValue, z, &out))
         return makeError(ErrorCode::Unsupported, "noisy value overflows 64 bits");
     return out;
 }
@@ -463,13 +448,9 @@ Result<GridMechanism> GridMechanism::withParameter(DiscreteNoiseKind kind, Ratio
 {
     if (!isGrid(grid))
         return gridError();
-    auto units = gridSensitivity(sensitivity, grid);
-    if (!units)
-        return units.error();
-    auto noise = DiscreteNoiseMechanism::withParameter(kind, parameter, *units);
-    if (!noise)
-        return noise.error();
-    return GridMechanism(*noise, sensitivity, grid);
+    PBX_TRY(units, gridSensitivity(sensitivity, grid));
+    PBX_TRY(noise, DiscreteNoiseMechanism::withParameter(kind, parameter, units));
+    return GridMechanism(noise, sensitivity, grid);
 }
 
 Result<GridMechanism> GridMechanism::forCost(DiscreteNoiseKind kind, double cost, double sensitivity,
@@ -477,34 +458,26 @@ Result<GridMechanism> GridMechanism::forCost(DiscreteNoiseKind kind, double cost
 {
     if (!isGrid(grid))
         return gridError();
-    auto units = gridSensitivity(sensitivity, grid);
-    if (!units)
-        return units.error();
-    auto noise = DiscreteNoiseMechanism::forCost(kind, cost, *units);
-    if (!noise)
-        return noise.error();
-    return GridMechanism(*noise, sensitivity, grid);
+    PBX_TRY(units, gridSensitivity(sensitivity, grid));
+    PBX_TRY(noise, DiscreteNoiseMechanism::forCost(kind, cost, units));
+    return GridMechanism(noise, sensitivity, grid);
 }
 
 Result<GridMechanism> GridMechanism::forAbsoluteError(DiscreteNoiseKind kind, double error, double beta,
                                                       double sensitivity, double grid)
 {
     if (grid == 0.0) {
-        auto g = defaultGrid(sensitivity, error);
-        if (!g)
-            return g.error();
-        grid = *g;
+        PBX_TRY(g, defaultGrid(sensitivity, error));
+        grid = g;
     }
     if (!isGrid(grid))
         return gridError();
     if (!(error >= 0.5 * grid) || !std::isfinite(error) || error / grid > 0x1p52)
         return makeError(ErrorCode::InvalidArgument,
                          "the error bound must be at least half the grid and at most 2^52 grids");
-    auto units = gridSensitivity(sensitivity, grid);
-    if (!units)
-        return units.error();
+    PBX_TRY(units, gridSensitivity(sensitivity, grid));
     const double target = std::floor(error / grid - 0.5); // g/2 + g·W ≤ a
-    auto noise = DiscreteNoiseMechanism::forAbsoluteError(kind, target, beta, *units);
+    auto noise = DiscreteNoiseMechanism::forAbsoluteError(kind, target, beta, units);
     if (!noise)
         return noise.error();
     return GridMechanism(*noise, sensitivity, grid);
@@ -512,23 +485,16 @@ Result<GridMechanism> GridMechanism::forAbsoluteError(DiscreteNoiseKind kind, do
 
 Result<double> GridMechanism::halfWidth(double beta) const
 {
-    auto w = m_noise.halfWidth(beta);
-    if (!w)
-        return w.error();
-    return m_grid * (static_cast<double>(*w) + 0.5);
+    PBX_TRY(w, m_noise.halfWidth(beta));
+    return m_grid * (static_cast<double>(w) + 0.5);
 }
 
 Result<double> GridMechanism::release(double exactValue, RandomBits &bits) const
 {
-    auto k = snap(exactValue, m_grid);
-    if (!k)
-        return k.error();
-    auto z = m_noise.sampleNoise(bits);
-    if (!z)
-        return z.error();
+    PBX_TRY(k, snap(exactValue, m_grid));
+    PBX_TRY(z, m_noise.sampleNoise(bits));
     std::int64_t sum = 0;
-    if (__builtin_add_overflow(*k, *z, &sum) || sum > (std::int64_t{1} << 53)
-        || sum < -(std::int64_t{1} << 53))
+    if (__builtin_add_overflow(k, z, &sum) || sum > (std::int64_t{1} << 53) || sum < -(std::int64_t{1} << 53))
         return makeError(ErrorCode::Unsupported, "noisy value leaves the exactly representable range");
     return m_grid * static_cast<double>(sum); // exact: a power of two times an integer ≤ 2^53
 }

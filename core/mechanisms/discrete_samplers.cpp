@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/mechanisms/discrete_samplers.h"
 
+#include "core/util/try.h"
+
 #include <boost/multiprecision/cpp_int.hpp>
 
 #include <algorithm>
@@ -203,12 +205,10 @@ Result<bool> sampleBernoulliExp(RandomBits &bits, std::uint64_t num, std::uint64
 
 Result<DiscreteLaplaceSampler> DiscreteLaplaceSampler::create(Rational scale)
 {
-    auto r = makeRational(scale.num, scale.den);
-    if (!r)
-        return r.error();
-    if (static_cast<long double>(r->num) > static_cast<long double>(kMaxScale) * r->den)
+    PBX_TRY(r, makeRational(scale.num, scale.den));
+    if (static_cast<long double>(r.num) > static_cast<long double>(kMaxScale) * r.den)
         return makeError(ErrorCode::InvalidArgument, "discrete Laplace scale must be at most 2^40");
-    return DiscreteLaplaceSampler(*r);
+    return DiscreteLaplaceSampler(r);
 }
 
 Result<std::int64_t> DiscreteLaplaceSampler::sample(RandomBits &bits) const
@@ -281,13 +281,11 @@ double discreteGaussianNormaliser(double variance)
 
 Result<DiscreteGaussianSampler> DiscreteGaussianSampler::create(Rational variance)
 {
-    auto r = makeRational(variance.num, variance.den);
-    if (!r)
-        return r.error();
-    if (static_cast<long double>(r->num) > static_cast<long double>(kMaxVariance) * r->den)
+    PBX_TRY(r, makeRational(variance.num, variance.den));
+    if (static_cast<long double>(r.num) > static_cast<long double>(kMaxVariance) * r.den)
         return makeError(ErrorCode::InvalidArgument, "discrete Gaussian σ² must be at most 2^60");
-    const std::uint64_t t = floorSqrt(r->num, r->den) + 1;
-    return DiscreteGaussianSampler(*r, t, discreteGaussianNormaliser(r->toDouble()));
+    const std::uint64_t t = floorSqrt(r.num, r.den) + 1;
+    return DiscreteGaussianSampler(r, t, discreteGaussianNormaliser(r.toDouble()));
 }
 
 Result<std::int64_t> DiscreteGaussianSampler::sample(RandomBits &bits) const
@@ -307,10 +305,8 @@ Result<std::int64_t> DiscreteGaussianSampler::sampleImpl(RandomBits &bits, bool 
     const std::uint64_t t = m_laplaceScale;
     const DiscreteLaplaceSampler laplace(Rational{t, 1});
     for (;;) {
-        auto y = laplace.sample(bits);
-        if (!y)
-            return y.error();
-        const std::uint64_t absY = *y < 0 ? static_cast<std::uint64_t>(-*y) : static_cast<std::uint64_t>(*y);
+        PBX_TRY(y, laplace.sample(bits));
+        const std::uint64_t absY = y < 0 ? static_cast<std::uint64_t>(-y) : static_cast<std::uint64_t>(y);
         // Accept with probability exp(−γ), γ = (|Y| − σ²/t)²/(2σ²) = (|Y|dt − n)² / (2ndt²).
         // The denominator is < 2^128 always (n·d·t² ≤ 4n² ≤ 2^126 since t ≤ 2σ for σ ≥ 1, and
         // ≤ n·d otherwise); the numerator fits 128 bits while |Y|dt − n < 2^64, i.e. except for
@@ -334,7 +330,7 @@ Result<std::int64_t> DiscreteGaussianSampler::sampleImpl(RandomBits &bits, bool 
         if (bits.failed())
             return sourceError(bits);
         if (accept)
-            return *y;
+            return y;
     }
 }
 

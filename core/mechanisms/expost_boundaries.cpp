@@ -4,6 +4,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/math/normal.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <array>
 #include <cmath>
@@ -169,9 +170,7 @@ Result<BrownianBoundary> BrownianBoundary::fixedTime(double time, double delta)
 
 Result<BrownianBoundary> BrownianBoundary::fixedTimeChernoff(double time, double delta)
 {
-    auto boundary = fixedTime(time, delta);
-    if (!boundary)
-        return boundary.error();
+    PBX_RETURN_IF_ERROR(fixedTime(time, delta));
     return BrownianBoundary(BrownianBoundaryKind::FixedTimeChernoff, time, delta);
 }
 
@@ -185,10 +184,8 @@ Result<BrownianBoundary> BrownianBoundary::linear(double a, double delta)
 Result<BrownianBoundary> BrownianBoundary::linearTuned(double anticipatedTime, double delta)
 {
     PBX_RETURN_IF_ERROR(checkBoundaryDelta(delta));
-    const auto a = linearBoundaryTunedA(anticipatedTime, delta);
-    if (!a)
-        return a.error();
-    return linear(*a, delta);
+    PBX_TRY(a, linearBoundaryTunedA(anticipatedTime, delta));
+    return linear(a, delta);
 }
 
 Result<BrownianBoundary> BrownianBoundary::normalMixture(double r, double delta)
@@ -201,10 +198,8 @@ Result<BrownianBoundary> BrownianBoundary::normalMixture(double r, double delta)
 Result<BrownianBoundary> BrownianBoundary::normalMixtureTuned(double anticipatedTime, double delta)
 {
     PBX_RETURN_IF_ERROR(checkBoundaryDelta(delta));
-    const auto r = mixtureBoundaryTunedR(anticipatedTime, delta);
-    if (!r)
-        return r.error();
-    return normalMixture(*r, delta);
+    PBX_TRY(r, mixtureBoundaryTunedR(anticipatedTime, delta));
+    return normalMixture(r, delta);
 }
 
 Result<BrownianBoundary> BrownianBoundary::unionGrid(int gridSize, double delta)

@@ -4,6 +4,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/odp/ptr_iqr.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -97,23 +98,19 @@ Result<RecoveryRun> runRecovery(const LabelledRows &train, const LabelledRows &t
         !ok)
         return ok.error();
     const double normaliser = p.relation == data::Neighbouring::AddRemove ? p.trainNormaliser : 0.0;
-    auto fit = fitLogistic(train, p.lambda, p.gradientTolerance, normaliser);
-    if (!fit)
-        return fit.error();
-    return perturbAndTest(*fit, static_cast<std::size_t>(train.x.rows()), test, p, bits);
+    PBX_TRY(fit, fitLogistic(train, p.lambda, p.gradientTolerance, normaliser));
+    return perturbAndTest(fit, static_cast<std::size_t>(train.x.rows()), test, p, bits);
 }
 
 Result<RecoveryRun> perturbAndTest(const LogisticFit &fit, std::size_t trainRows, const LabelledRows &test,
                                    const RecoveryParameters &p, mechanisms::RandomBits &bits)
 {
-    auto calibration = calibrateRecovery(p, trainRows, static_cast<std::size_t>(test.x.rows()));
-    if (!calibration)
-        return calibration.error();
+    PBX_TRY(calibration, calibrateRecovery(p, trainRows, static_cast<std::size_t>(test.x.rows())));
     PBX_RETURN_IF_ERROR(validateRows(test, "test"));
     if (test.x.cols() != fit.theta.size())
         return makeError(ErrorCode::InvalidArgument, "test: the parts have different feature counts");
     RecoveryRun run;
-    run.calibration = *calibration;
+    run.calibration = calibration;
     if (!(fit.gradientNorm <= p.gradientTolerance)) {
         // Impossible by the step bound; if it happens it is a bug: release nothing, and the caller
         // charges the worst case.

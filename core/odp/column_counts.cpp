@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/odp/column_counts.h"
 
+#include "core/util/try.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -35,13 +37,11 @@ Result<std::vector<std::string>> columnCountLabels(const data::Table &t, const s
 
 Result<ColumnCounts> columnCounts(const data::Rows &t, const std::string &name)
 {
-    auto labels = columnCountLabels(t.table(), name);
-    if (!labels)
-        return labels.error();
+    PBX_TRY(labels, columnCountLabels(t.table(), name));
     const std::size_t col = *t.columnIndex(name);
     const auto &info = t.columnInfo(col);
     ColumnCounts out;
-    out.labels = std::move(*labels);
+    out.labels = std::move(labels);
     out.counts.assign(out.labels.size(), 0);
     if (info.type == data::ColumnType::Categorical) {
         for (std::int32_t c : t.codes(col))

@@ -4,6 +4,7 @@
 #include "core/accounting/advanced_composition.h"
 #include "core/accounting/optimal_composition.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,10 +54,8 @@ Result<CrossoverCompanions> crossoverCompanions(double epsilon0, double delta, s
             break; // DRV's drift term kε₀(e^{ε₀} − 1) alone is ≥ kε₀: never
     }
     for (std::int64_t k = 2; k <= std::min<std::int64_t>(cap, 100000); ++k) {
-        auto e = accounting::kovOptimalEpsilon(epsilon0, 0.0, k, delta);
-        if (!e)
-            return e.error();
-        if (*e <= 0.9 * static_cast<double>(k) * epsilon0) {
+        PBX_TRY(e, accounting::kovOptimalEpsilon(epsilon0, 0.0, k, delta));
+        if (e <= 0.9 * static_cast<double>(k) * epsilon0) {
             out.tenPercent = k;
             break;
         }

@@ -5,6 +5,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/privacy/analytic_gaussian.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -79,17 +80,13 @@ Result<double> exactCompositionEpsilon(const IterativeSteps &steps, std::int64_t
     double lo = 0.0;
     double hi = steps.stepEpsilon * static_cast<double>(k);
     auto at = [&](double e) { return theorem15Delta(stop, eps, del, {e}, steps.stepEpsilon); };
-    auto top = at(hi);
-    if (!top)
-        return top.error();
-    if (*top > deltaPrime)
+    PBX_TRY(top, at(hi));
+    if (top > deltaPrime)
         return makeError(ErrorCode::InvalidArgument, "delta: below the steps' own δ; no ε reaches it");
     for (int it = 0; it < 200 && hi - lo > 1e-13 * hi; ++it) {
         const double mid = 0.5 * (lo + hi);
-        auto d = at(mid);
-        if (!d)
-            return d.error();
-        (*d <= deltaPrime ? hi : lo) = mid;
+        PBX_TRY(d, at(mid));
+        (d <= deltaPrime ? hi : lo) = mid;
     }
     return hi; // the upper end: never below the exact ε
 }
@@ -135,12 +132,10 @@ Result<double> composedEpsilon(const IterativeSteps &steps, StepComposition comp
     case StepComposition::Kov: {
         PBX_RETURN_IF_ERROR(
             checkProbability(deltaPrime, "delta: each stopping point's share", UnitInterval::Open));
-        auto e = accounting::kovOptimalEpsilon(steps.stepEpsilon, steps.stepDelta, k, deltaPrime);
-        if (!e)
-            return e.error();
-        if (!std::isfinite(*e))
+        PBX_TRY(e, accounting::kovOptimalEpsilon(steps.stepEpsilon, steps.stepDelta, k, deltaPrime));
+        if (!std::isfinite(e))
             return makeError(ErrorCode::InvalidArgument, "delta: below the steps' own δ; no ε reaches it");
-        return std::min(*e, math::multiplyRoundUp(kd, steps.stepEpsilon));
+        return std::min(e, math::multiplyRoundUp(kd, steps.stepEpsilon));
     }
     case StepComposition::Gaussian: {
         PBX_RETURN_IF_ERROR(
@@ -181,11 +176,9 @@ Result<Lemma11Plan> lemma11Plan(const std::vector<std::int64_t> &stops, const It
                         ? math::divideRoundDown(delta, static_cast<double>(m))
                         : math::nudgeDown(delta * static_cast<double>(stops[j]) / sumK);
         }
-        auto e = composedEpsilon(steps, composition, stops[j], share);
-        if (!e)
-            return e.error();
+        PBX_TRY(e, composedEpsilon(steps, composition, stops[j], share));
         plan.deltaPrimes.push_back(share);
-        plan.costs.push_back(*e);
+        plan.costs.push_back(e);
     }
     double sum = 0.0;
     for (double d : plan.deltaPrimes)
@@ -263,15 +256,11 @@ Result<Theorem15Tuning> tuneWithTheorem15(const std::vector<std::int64_t> &stops
         out.costs.clear();
         const double share = math::nudgeDown(std::min(s * delta / m, 0.999999));
         for (std::int64_t k : stops) {
-            auto e = composedEpsilon(steps, composition, k, share);
-            if (!e)
-                return e.error();
-            out.costs.push_back(*e);
+            PBX_TRY(e, composedEpsilon(steps, composition, k, share));
+            out.costs.push_back(e);
         }
-        auto d = theorem15Delta(stops, eps, del, out.costs, steps.stepEpsilon);
-        if (!d)
-            return d.error();
-        out.delta = *d;
+        PBX_TRY(d, theorem15Delta(stops, eps, del, out.costs, steps.stepEpsilon));
+        out.delta = d;
         return {};
     };
     Theorem15Tuning best;

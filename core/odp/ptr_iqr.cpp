@@ -3,6 +3,7 @@
 
 #include "core/math/directed_rounding.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -173,23 +174,17 @@ Result<PtrIqrRun> runPtrIqr(const IqrData &data, const PtrIqrParameters &p, mech
     PtrIqrRun run;
     run.width = p.width == 0.0 ? defaultBinWidth(data.size()) : p.width;
     PBX_RETURN_IF_ERROR(checkPositive(run.width, "w (the bin width)"));
-    auto t = ptrThreshold(p.epsilon, p.failureProbability, 2);
-    if (!t)
-        return t.error();
-    run.threshold = *t;
+    PBX_TRY(t, ptrThreshold(p.epsilon, p.failureProbability, 2));
+    run.threshold = t;
     run.failureProbability = ptrFailureProbability(p.epsilon, run.threshold, 2);
     if (p.randomOrder) {
-        auto coin = bits.bernoulliRational(1, 2);
-        if (!coin)
-            return coin.error();
-        if (*coin)
+        PBX_TRY(coin, bits.bernoulliRational(1, 2));
+        if (coin)
             std::swap(run.offsets[0], run.offsets[1]);
     }
     for (int m = 0; m < 2; ++m) {
-        auto gamma = iqrGamma(data, run.width, run.offsets[m]);
-        if (!gamma)
-            return gamma.error();
-        run.gamma[m] = *gamma;
+        PBX_TRY(gamma, iqrGamma(data, run.width, run.offsets[m]));
+        run.gamma[m] = gamma;
     }
     for (int m = 0; m < 2; ++m) {
         const double noisy = static_cast<double>(run.gamma[m]) + sampleLaplace(bits, 1.0 / p.epsilon);

@@ -5,6 +5,7 @@
 #include "core/odp/ptr_iqr.h"
 #include "core/odp/quadrature.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -76,17 +77,11 @@ Result<SparseVector> SparseVector::start(const SvtParameters &p, mechanisms::Ran
     const double c = p.cutoff;
     const double rhoScale = p.variant == SvtVariant::RefreshedThreshold ? c * p.sensitivity / p.epsilon1
                                                                         : p.sensitivity / p.epsilon1;
-    auto rho = laplace(rhoScale);
-    if (!rho)
-        return rho.error();
-    auto nu = laplace(2.0 * c * p.sensitivity / p.epsilon2);
-    if (!nu)
-        return nu.error();
-    SparseVector svt(p, *rho, *nu);
-    auto first = svt.m_rhoSampler.sample(bits);
-    if (!first)
-        return first.error();
-    svt.m_rho = *first;
+    PBX_TRY(rho, laplace(rhoScale));
+    PBX_TRY(nu, laplace(2.0 * c * p.sensitivity / p.epsilon2));
+    SparseVector svt(p, rho, nu);
+    PBX_TRY(first, svt.m_rhoSampler.sample(bits));
+    svt.m_rho = first;
     return svt;
 }
 
@@ -154,35 +149,27 @@ Result<LargeEntriesRun> releaseLargeEntries(const std::vector<std::int64_t> &f, 
     const double epsilonRelease = epsilonTotal - (p.epsilon1 + p.epsilon2);
     if (!std::isfinite(epsilonTotal) || !(epsilonRelease > 0.0))
         return makeError(ErrorCode::InvalidArgument, "epsilon must exceed epsilon1 + epsilon2");
-    auto svt = SparseVector::start(p, bits);
-    if (!svt)
-        return svt.error();
+    PBX_TRY(svt, SparseVector::start(p, bits));
     LargeEntriesRun run;
-    for (std::size_t i = 0; i < f.size() && !svt->closed(); ++i) {
+    for (std::size_t i = 0; i < f.size() && !svt.closed(); ++i) {
         if (f[i] == std::numeric_limits<std::int64_t>::min())
             return makeError(ErrorCode::InvalidArgument, "entries must be above -2^63");
-        auto above = svt->query(std::abs(f[i]), threshold, bits);
-        if (!above)
-            return above.error();
-        if (*above)
+        PBX_TRY(above, svt.query(std::abs(f[i]), threshold, bits));
+        if (above)
             run.flagged.push_back(i);
     }
-    svt->stop();
-    run.answers = svt->answers();
-    run.j = svt->positives();
+    svt.stop();
+    run.answers = svt.answers();
+    run.j = svt.positives();
     run.svtCost = svtCellCost(p, run.j);
     if (run.j == 0)
         return run;
     run.releaseScale = releaseScale(ReleaseAnalysis::Odp, p, epsilonRelease, run.j);
     run.releaseEpsilon = math::nudgeUp(run.j * p.sensitivity / run.releaseScale);
-    auto noise = laplace(run.releaseScale);
-    if (!noise)
-        return noise.error();
+    PBX_TRY(noise, laplace(run.releaseScale));
     for (std::size_t i : run.flagged) {
-        auto n = noise->sample(bits);
-        if (!n)
-            return n.error();
-        run.released.push_back(f[i] + *n);
+        PBX_TRY(n, noise.sample(bits));
+        run.released.push_back(f[i] + n);
     }
     return run;
 }
@@ -258,9 +245,7 @@ Result<MonteCarloEstimate> svtFigureMonteCarlo(int entries, int large, double bi
                                                const SvtParameters &p, double epsilonRelease, int runs,
                                                mechanisms::RandomBits &bits)
 {
-    auto check = svtFigureRow(1, 0, big, threshold, p, epsilonRelease);
-    if (!check)
-        return check.error();
+    PBX_RETURN_IF_ERROR(svtFigureRow(1, 0, big, threshold, p, epsilonRelease));
     if (entries < 1 || large < 0 || large > entries)
         return makeError(ErrorCode::InvalidArgument,
                          "entries and large must satisfy 0 <= large <= entries, entries >= 1");

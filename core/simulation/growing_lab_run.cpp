@@ -9,6 +9,7 @@
 #include "core/growing/growing_svt.h"
 #include "core/growing/lab_monte_carlo.h"
 #include "core/math/directed_rounding.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -111,16 +112,12 @@ template<typename Run>
 Result<void> forEachRepetition(const GrowingLabConfig &c, const data::Rows &table, std::uint64_t seed,
                                std::uint64_t end, const LabProgress &progress, Run run)
 {
-    auto data = compileQueries(c, table);
-    if (!data)
-        return data.error();
+    PBX_TRY(data, compileQueries(c, table));
     std::mt19937_64 noise(seed);
     for (int rep = 0; rep < c.repetitions; ++rep) {
-        auto order = arrivalOrder(table, c.order, labOrderSeed(seed, rep));
-        if (!order)
-            return order.error();
+        PBX_TRY(order, arrivalOrder(table, c.order, labOrderSeed(seed, rep)));
         const double error
-            = run(PrefixCounts(data->masks, std::span<const std::uint32_t>(*order).first(end)), noise);
+            = run(PrefixCounts(data.masks, std::span<const std::uint32_t>(order).first(end)), noise);
         if (auto ok = reportLabProgress(progress, rep, c.repetitions, 0, 1, error); !ok)
             return ok;
     }
@@ -135,30 +132,24 @@ Result<void> simulateSmallDbg(const GrowingLabConfig &c, const data::Rows &table
                               std::uint64_t end, SchedulerResult &out, const LabProgress &progress)
 {
     const std::vector<EpochPlan> &epochs = out.epochs;
-    auto inst = cpsSmallDbInstance(table);
-    if (!inst)
-        return inst.error();
-    auto db = SmallDb::create(SmallDbInstance::kCells, inst->queries, c.smallDbSize);
-    if (!db)
-        return db.error();
+    PBX_TRY(inst, cpsSmallDbInstance(table));
+    PBX_TRY(db, SmallDb::create(SmallDbInstance::kCells, inst.queries, c.smallDbSize));
     std::vector<std::vector<std::uint32_t>> columns(SmallDbInstance::kCells);
-    for (std::size_t q = 0; q < inst->queries.size(); ++q)
+    for (std::size_t q = 0; q < inst.queries.size(); ++q)
         for (std::size_t j = 0; j < SmallDbInstance::kCells; ++j)
-            if (inst->queries[q][j])
+            if (inst.queries[q][j])
                 columns[j].push_back(static_cast<std::uint32_t>(q));
     EpochErrors errors(epochs);
     // Progress after every epoch: each one is a SmallDB draw over the whole range (≈ 50 ms at m = 8).
     for (int rep = 0; rep < c.repetitions; ++rep) {
-        auto order = arrivalOrder(table, c.order, labOrderSeed(seed, rep));
-        if (!order)
-            return order.error();
+        PBX_TRY(order, arrivalOrder(table, c.order, labOrderSeed(seed, rep)));
         mechanisms::SeededRandomBits bits(seed, std::uint64_t(rep));
         std::vector<std::uint64_t> cells(SmallDbInstance::kCells, 0);
-        std::vector<std::uint64_t> queryCounts(inst->queries.size(), 0);
+        std::vector<std::uint64_t> queryCounts(inst.queries.size(), 0);
         std::uint64_t t = 0;
         auto arrive = [&](std::uint64_t to) {
             for (; t < to; ++t) {
-                const auto cell = inst->rowCells[(*order)[t]];
+                const auto cell = inst.rowCells[order[t]];
                 ++cells[cell];
                 for (const auto q : columns[cell])
                     ++queryCounts[q];
@@ -167,10 +158,8 @@ Result<void> simulateSmallDbg(const GrowingLabConfig &c, const data::Rows &table
         for (std::size_t i = 0; i < epochs.size(); ++i) {
             const auto &e = epochs[i];
             arrive(e.start);
-            auto y = db->sample(cells, e.privacy.epsilon, bits);
-            if (!y)
-                return y.error();
-            const auto answers = db->answers(*y);
+            PBX_TRY(y, db.sample(cells, e.privacy.epsilon, bits));
+            const auto answers = db.answers(y);
             double epochWorst = 0.0;
             for (std::uint64_t u = e.start; u <= e.last; ++u) {
                 arrive(u);
@@ -181,8 +170,7 @@ Result<void> simulateSmallDbg(const GrowingLabConfig &c, const data::Rows &table
             errors.add(i, epochWorst);
             const std::optional<double> runError
                 = i + 1 == epochs.size() ? std::optional(errors.endRepetition()) : std::nullopt;
-            if (auto ok = reportLabProgress(progress, rep, c.repetitions, i, epochs.size(), runError); !ok)
-                return ok.error();
+            PBX_RETURN_IF_ERROR(reportLabProgress(progress, rep, c.repetitions, i, epochs.size(), runError));
         }
     }
     out.monteCarlo = errors.summarise(c.repetitions);
@@ -190,12 +178,10 @@ Result<void> simulateSmallDbg(const GrowingLabConfig &c, const data::Rows &table
     // only; the stream's last database when it ends at the last row).
     if (end == table.rowCount()) {
         std::vector<std::uint64_t> all(SmallDbInstance::kCells, 0);
-        for (const auto cell : inst->rowCells)
+        for (const auto cell : inst.rowCells)
             ++all[cell];
-        auto best = db->bestMaxError(all);
-        if (!best)
-            return best.error();
-        out.smallDb->bestMaxErrorAtEnd = *best;
+        PBX_TRY(best, db.bestMaxError(all));
+        out.smallDb->bestMaxErrorAtEnd = best;
     }
     return {};
 }
@@ -211,10 +197,8 @@ Result<void> addApproxTarget(const Budget &budget, LabPrivacy &privacy)
                                    std::pair{&privacy.worstCase, &privacy.worstCaseTargetEpsilon}}) {
         if (!*from)
             continue;
-        auto e = approxEpsilonOf(budget, **from);
-        if (!e)
-            return e.error();
-        *to = *e;
+        PBX_TRY(e, approxEpsilonOf(budget, **from));
+        *to = e;
     }
     return {};
 }
@@ -225,31 +209,25 @@ Result<SchedulerResult> runScheduler(const GrowingLabConfig &c, const data::Rows
     SchedulerResult out;
     SchedulerConfig sc = schedulerConfigOf(c);
     if (!c.gamma) {
-        auto best = optimalGamma(sc, c.startSize);
-        if (!best)
-            return best.error();
-        sc.gamma = best->gamma;
-        out.gammaChosen = best->gamma;
+        PBX_TRY(best, optimalGamma(sc, c.startSize));
+        sc.gamma = best.gamma;
+        out.gammaChosen = best.gamma;
     }
-    auto epochs = planEpochs(sc, end);
-    if (!epochs)
-        return epochs.error();
-    out.epochs = std::move(*epochs);
+    PBX_TRY(epochs, planEpochs(sc, end));
+    out.epochs = std::move(epochs);
     out.zcdp = scheduleIsZcdp(c.schedule);
     auto scheduler = BBScheduler::create(sc);
     out.privacy.rho = out.zcdp;
     out.privacy.totalReserved = scheduler->total();
     out.privacy.spentRealised = out.epochs.back().privacy.cumulative;
-    if (auto ok = addApproxTarget(c.budget, out.privacy); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(addApproxTarget(c.budget, out.privacy));
     if (c.smallDbSize > 0)
         out.smallDb = SmallDbSummary{c.smallDbSize, SmallDbInstance::kCells, kCpsSmallDbQueries,
                                      smallDbRangeSize(SmallDbInstance::kCells, c.smallDbSize), std::nullopt};
     if (!table)
         return out;
     if (c.smallDbSize > 0) {
-        if (auto ok = simulateSmallDbg(c, *table, seed, end, out, progress); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(simulateSmallDbg(c, *table, seed, end, out, progress));
         return out;
     }
 
@@ -322,35 +300,26 @@ Result<ImproverResult> runImprover(const GrowingLabConfig &c, const data::Rows *
                                    std::uint64_t end, const LabProgress &progress)
 {
     const ImproverConfig ic = improverConfigOf(c);
-    auto improver = BBImprover::create(ic);
-    if (!improver)
-        return improver.error();
+    PBX_TRY(improver, BBImprover::create(ic));
     ImproverResult out;
     const std::uint64_t lastRun = c.startSize + (end - c.startSize) / c.every * c.every;
     for (const auto t : improverCheckpoints(c, lastRun))
-        out.steps.push_back(ImproverRow{t, improver->step(t), improver->cumulative(t + c.every - 1)});
-    out.normaliser = improver->normaliser();
+        out.steps.push_back(ImproverRow{t, improver.step(t), improver.cumulative(t + c.every - 1)});
+    out.normaliser = improver.normaliser();
     // The crossover with BBScheduler (zcdp-equalised at its optimal γ for the same budget and box).
     SchedulerConfig sc = schedulerConfigOf(c);
     sc.schedule = ScheduleKind::ZcdpEqualised;
-    auto best = optimalGamma(sc, c.startSize, 0.01, 4.0, 2000);
-    if (!best)
-        return best.error();
-    sc.gamma = best->gamma;
-    auto cross = improverCrossover(ic, sc, std::uint64_t{1} << 50);
-    if (!cross)
-        return cross.error();
-    out.crossover
-        = ImproverCrossover{best->gamma, best->worstBound, *cross, cross->has_value() && **cross <= end};
+    PBX_TRY(best, optimalGamma(sc, c.startSize, 0.01, 4.0, 2000));
+    sc.gamma = best.gamma;
+    PBX_TRY(cross, improverCrossover(ic, sc, std::uint64_t{1} << 50));
+    out.crossover = ImproverCrossover{best.gamma, best.worstBound, cross, cross.has_value() && *cross <= end};
     out.privacy.rho = true;
-    out.privacy.totalReserved = improver->total();
-    out.privacy.spentRealised = improver->cumulative(lastRun + c.every - 1);
+    out.privacy.totalReserved = improver.total();
+    out.privacy.spentRealised = improver.cumulative(lastRun + c.every - 1);
     if (!table)
         return out;
-    auto mc = simulateImprover(c, *improver, *table, seed, end, lastRun, progress);
-    if (!mc)
-        return mc.error();
-    out.monteCarlo = *mc;
+    PBX_TRY(mc, simulateImprover(c, improver, *table, seed, end, lastRun, progress));
+    out.monteCarlo = mc;
     return out;
 }
 
@@ -374,35 +343,27 @@ LabPrivacy svtPrivacy(const Budget &budget, double worstCase)
 Result<PmwgResult> runPmwg(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed,
                            std::uint64_t end)
 {
-    auto pmwg = Pmwg::create(c.pmwg);
-    if (!pmwg)
-        return pmwg.error();
+    PBX_TRY(pmwg, Pmwg::create(c.pmwg));
     PmwgResult out;
-    out.privacy = svtPrivacy(c.budget, pmwg->worstCase());
-    out.sigmaN = pmwg->sigmaN();
+    out.privacy = svtPrivacy(c.budget, pmwg.worstCase());
+    out.sigmaN = pmwg.sigmaN();
     if (!table) {
         // The cap at the checkpoints is public: H(t) = ⌊c_0(1 + H_t − H_n)⌋.
         for (int k = 0; k < c.checkpoints; ++k) {
             const std::uint64_t t = checkpointTime(c.startSize, end, c.checkpoints, k);
-            out.plannedCap.push_back(LabCap{t, pmwg->capAt(t)});
+            out.plannedCap.push_back(LabCap{t, pmwg.capAt(t)});
         }
-        if (auto ok = addApproxTarget(c.budget, out.privacy); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(addApproxTarget(c.budget, out.privacy));
         return out;
     }
-    auto universe = cpsUniverse(*table, c.universe);
-    if (!universe)
-        return universe.error();
-    auto run = simulatePmwg(c.pmwg, *universe, *table, c.order, end, c.checkpoints, c.perCheckpoint, seed);
-    if (!run)
-        return run.error();
+    PBX_TRY(universe, cpsUniverse(*table, c.universe));
+    PBX_TRY(run, simulatePmwg(c.pmwg, universe, *table, c.order, end, c.checkpoints, c.perCheckpoint, seed));
     // Realised and worst case in the budget's unit: ε (pure), or ρ (zcdp and approx: the rounds
     // opened, (49/18)Σf(s_i)²); an approx budget also gets both converted to ε at its δ.
-    out.privacy.realised = run->realised;
-    out.privacy.realisedEpsilon = run->realisedEpsilon;
-    if (auto ok = addApproxTarget(c.budget, out.privacy); !ok)
-        return ok.error();
-    out.run = std::move(*run);
+    out.privacy.realised = run.realised;
+    out.privacy.realisedEpsilon = run.realisedEpsilon;
+    PBX_RETURN_IF_ERROR(addApproxTarget(c.budget, out.privacy));
+    out.run = std::move(run);
     return out;
 }
 
@@ -448,48 +409,37 @@ private:
 Result<NsgResult> runNsg(const GrowingLabConfig &c, const data::Rows *table, std::uint64_t seed,
                          std::uint64_t end, const LabProgress &progress)
 {
-    auto unit = nsgNoiseUnit(c.nsg);
-    if (!unit)
-        return unit.error();
+    PBX_TRY(unit, nsgNoiseUnit(c.nsg));
     NsgResult out;
-    out.privacy = svtPrivacy(c.budget, nsgWorstCase(*unit, c.nsg));
-    out.sigmaN = unit->sigmaN;
-    out.fN = unit->f(double(unit->startSize));
+    out.privacy = svtPrivacy(c.budget, nsgWorstCase(unit, c.nsg));
+    out.sigmaN = unit.sigmaN;
+    out.fN = unit.f(double(unit.startSize));
     if (!table) {
         for (int k = 0; k < c.checkpoints; ++k) {
             const std::uint64_t t = checkpointTime(c.startSize, end, c.checkpoints, k);
             out.plannedCap.push_back(LabCap{t, c.nsg.cap->at(c.startSize, t)});
         }
-        if (auto ok = addApproxTarget(c.budget, out.privacy); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(addApproxTarget(c.budget, out.privacy));
         return out;
     }
     if (c.queries.empty())
         return growingError(kInvalidConfig, "nsg.queries",
                             "a simulation needs predicates (use --plan-only otherwise)");
-    auto data = compileQueries(c, *table);
-    if (!data)
-        return data.error();
+    PBX_TRY(data, compileQueries(c, *table));
     // Repetition r: the arrival order labOrderSeed(seed, r) and the noise labNoiseSeed(seed, r).
     // The transcript listed (hard answers, cap, rounds, privacy) is repetition 0's.
     NsgErrors errors(std::size_t(c.checkpoints));
     for (int rep = 0; rep < c.repetitions; ++rep) {
-        auto order = arrivalOrder(*table, c.order, labOrderSeed(seed, rep));
-        if (!order)
-            return order.error();
-        auto one = simulateNsg(c.nsg, data->masks, *order, end, c.checkpoints, labNoiseSeed(seed, rep));
-        if (!one)
-            return one.error();
-        errors.add(*one);
+        PBX_TRY(order, arrivalOrder(*table, c.order, labOrderSeed(seed, rep)));
+        PBX_TRY(one, simulateNsg(c.nsg, data.masks, order, end, c.checkpoints, labNoiseSeed(seed, rep)));
+        errors.add(one);
         if (rep == 0)
-            out.run = std::move(*one);
-        if (auto ok = reportLabProgress(progress, rep, c.repetitions); !ok)
-            return ok.error();
+            out.run = std::move(one);
+        PBX_RETURN_IF_ERROR(reportLabProgress(progress, rep, c.repetitions));
     }
     out.privacy.realised = out.run->realised;
     out.privacy.realisedEpsilon = out.run->realisedEpsilon;
-    if (auto ok = addApproxTarget(c.budget, out.privacy); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(addApproxTarget(c.budget, out.privacy));
     out.monteCarlo = errors.summarise(c.repetitions, *out.run);
     return out;
 }
@@ -503,38 +453,32 @@ Result<NsgResult> runNsg(const GrowingLabConfig &c, const data::Rows *table, std
 Result<void> simulateErmg(const GrowingLabConfig &c, const data::Rows &table, std::uint64_t seed,
                           std::uint64_t end, ErmgResult &out, const LabProgress &progress)
 {
-    auto data = cpsErmData(table);
-    if (!data)
-        return data.error();
+    PBX_TRY(data, cpsErmData(table));
     auto &releases = out.releases;
     const Eigen::Index rows = Eigen::Index(end);
-    Eigen::MatrixXd x(rows, data->features.cols());
+    Eigen::MatrixXd x(rows, data.features.cols());
     Eigen::VectorXd y(rows);
     std::mt19937_64 rng(seed ^ 0x65726d67u);
     std::vector<std::vector<double>> excess(releases.size());
     for (int rep = 0; rep < c.repetitions; ++rep) {
-        auto order = arrivalOrder(table, c.order, labOrderSeed(seed, rep));
-        if (!order)
-            return order.error();
+        PBX_TRY(order, arrivalOrder(table, c.order, labOrderSeed(seed, rep)));
         for (std::uint64_t r = 0; r < end; ++r) {
-            x.row(Eigen::Index(r)) = data->features.row(Eigen::Index((*order)[r]));
-            y(Eigen::Index(r)) = data->labels(Eigen::Index((*order)[r]));
+            x.row(Eigen::Index(r)) = data.features.row(Eigen::Index(order[r]));
+            y(Eigen::Index(r)) = data.labels(Eigen::Index(order[r]));
         }
         Eigen::VectorXd theta;
         for (std::size_t i = 0; i < releases.size(); ++i) {
             const Eigen::Index t = Eigen::Index(releases[i].t);
-            auto fit = fitLogistic(x.topRows(t), y.head(t), c.ermLambda, c.ermTol,
-                                   theta.size() ? &theta : nullptr);
-            if (!fit)
-                return fit.error();
-            theta = fit->theta;
+            PBX_TRY(fit, fitLogistic(x.topRows(t), y.head(t), c.ermLambda, c.ermTol,
+                                     theta.size() ? &theta : nullptr));
+            theta = fit.theta;
             const auto risk
                 = excessRisk(theta, releases[i].sigma, x.topRows(t), y.head(t), c.ermLambda, c.ermDraws, rng);
             excess[i].push_back(risk.mean);
             if (rep == 0) {
                 releases[i].risk = logisticRisk(theta, x.topRows(t), y.head(t), c.ermLambda);
                 releases[i].excessRisk = risk;
-                releases[i].newtonIterations = fit->iterations;
+                releases[i].newtonIterations = fit.iterations;
             }
             // Progress after every fit: a repetition of the thinned grid takes seconds.
             if (auto ok = reportLabProgress(progress, rep, c.repetitions, i, releases.size()); !ok)
@@ -565,22 +509,18 @@ Result<std::vector<ErmgRelease>> ermgReleases(const GrowingLabConfig &c, std::ui
     };
     if (c.ermScheduler) {
         const SchedulerConfig sc = schedulerConfigOf(c);
-        auto epochs = planEpochs(sc, end);
-        if (!epochs)
-            return epochs.error();
-        for (const auto &e : *epochs)
+        PBX_TRY(epochs, planEpochs(sc, end));
+        for (const auto &e : epochs)
             add(e.start, e.last, e.privacy.rho, e.privacy.cumulative);
         total = BBScheduler::create(sc)->total();
         return releases;
     }
     const ImproverConfig ic = improverConfigOf(c);
-    auto improver = BBImprover::create(ic);
-    if (!improver)
-        return improver.error();
-    total = improver->total();
+    PBX_TRY(improver, BBImprover::create(ic));
+    total = improver.total();
     double cumulative = 0.0;
     for (std::uint64_t t = c.startSize; t <= end; t += c.every) {
-        const auto step = improver->step(t);
+        const auto step = improver.step(t);
         cumulative = std::min(total, math::addRoundUp(cumulative, step.rho));
         add(t, std::min(end, t + c.every - 1), step.rho, cumulative);
     }
@@ -593,15 +533,13 @@ Result<ErmgResult> runErmg(const GrowingLabConfig &c, const data::Rows *table, s
                            std::uint64_t end, const LabProgress &progress)
 {
     double total = 0.0;
-    auto releases = ermgReleases(c, end, total);
-    if (!releases)
-        return releases.error();
-    if (table && releases->size() > 1000)
+    PBX_TRY(releases, ermgReleases(c, end, total));
+    if (table && releases.size() > 1000)
         return growingError(kInvalidConfig, "schedule.every",
-                            "a simulation solves at most 1000 models; " + std::to_string(releases->size())
+                            "a simulation solves at most 1000 models; " + std::to_string(releases.size())
                                 + " releases were planned (raise schedule.every)");
     ErmgResult out;
-    out.releases = std::move(*releases);
+    out.releases = std::move(releases);
     for (auto &r : out.releases) {
         if (!(r.rho > 0.0))
             return growingError(kInvalidBudget, "budget", "a release's rho underflowed to 0");
@@ -611,12 +549,10 @@ Result<ErmgResult> runErmg(const GrowingLabConfig &c, const data::Rows *table, s
     out.privacy.rho = true;
     out.privacy.totalReserved = total;
     out.privacy.spentRealised = out.releases.back().cumulative;
-    if (auto ok = addApproxTarget(c.budget, out.privacy); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(addApproxTarget(c.budget, out.privacy));
     if (!table)
         return out;
-    if (auto ok = simulateErmg(c, *table, seed, end, out, progress); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(simulateErmg(c, *table, seed, end, out, progress));
     return out;
 }
 
@@ -668,9 +604,7 @@ Result<GrowingLabResult> runGrowingLab(const GrowingLabConfig &c, const data::Ta
 {
     if (planOnly)
         table = nullptr;
-    auto end = streamEnd(c, table);
-    if (!end)
-        return end.error();
+    PBX_TRY(end, streamEnd(c, table));
     // Door (b) of core/data/rows.h: the rows of the public table checked above.
     std::optional<data::Rows> publicTable;
     if (table)
@@ -680,23 +614,23 @@ Result<GrowingLabResult> runGrowingLab(const GrowingLabConfig &c, const data::Ta
     if (!table && c.algorithm == LabAlgorithm::Pmwg && !c.pmwg.uniformArrivals)
         return growingError(kInvalidConfig, "pmwg.uniform_update",
                             "false voids the privacy analysis and is a simulation-only demonstration");
-    GrowingLabResult out{c, seed, planOnly, table != nullptr, *end, {}};
+    GrowingLabResult out{c, seed, planOnly, table != nullptr, end, {}};
     Result<void> ok;
     switch (c.algorithm) {
     case LabAlgorithm::BBScheduler:
-        ok = store(runScheduler(c, rows, seed, *end, progress), out);
+        ok = store(runScheduler(c, rows, seed, end, progress), out);
         break;
     case LabAlgorithm::BBImprover:
-        ok = store(runImprover(c, rows, seed, *end, progress), out);
+        ok = store(runImprover(c, rows, seed, end, progress), out);
         break;
     case LabAlgorithm::Pmwg:
-        ok = store(runPmwg(c, rows, seed, *end), out);
+        ok = store(runPmwg(c, rows, seed, end), out);
         break;
     case LabAlgorithm::Nsg:
-        ok = store(runNsg(c, rows, seed, *end, progress), out);
+        ok = store(runNsg(c, rows, seed, end, progress), out);
         break;
     case LabAlgorithm::Ermg:
-        ok = store(runErmg(c, rows, seed, *end, progress), out);
+        ok = store(runErmg(c, rows, seed, end, progress), out);
         break;
     }
     if (!ok)

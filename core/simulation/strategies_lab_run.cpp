@@ -8,6 +8,7 @@
 #include "core/strategies/stability.h"
 #include "core/strategies/tree_strategy.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,20 +53,12 @@ Result<std::pair<double, double>> columnBounds(const data::Rows &table, std::siz
 
 Result<Domain> orderedDomain(const data::Rows &table, const LabConfig &config)
 {
-    auto index = numericColumn(table, config.column);
-    if (!index)
-        return index.error();
-    auto bounds = columnBounds(table, *index, config);
-    if (!bounds)
-        return bounds.error();
-    auto edges = unitEdges(bounds->first, bounds->second);
-    if (!edges)
-        return edges.error();
-    auto counts = countHistogram(table, {config.column, *edges});
-    if (!counts)
-        return counts.error();
-    Domain d{{}, bounds->first, bounds->second};
-    for (const auto c : counts->counts)
+    PBX_TRY(index, numericColumn(table, config.column));
+    PBX_TRY(bounds, columnBounds(table, index, config));
+    PBX_TRY(edges, unitEdges(bounds.first, bounds.second));
+    PBX_TRY(counts, countHistogram(table, {config.column, edges}));
+    Domain d{{}, bounds.first, bounds.second};
+    for (const auto c : counts.counts)
         d.leaves.push_back(static_cast<double>(c));
     return d;
 }
@@ -98,20 +91,16 @@ Result<BmiLabResult> runBmi(const LabConfig &config, const data::Rows *table, st
         for (const auto &row : out.rows)
             out.rowBmi.push_back(std::round(bodyMassIndex(row) * 100.0) / 100.0);
     } else {
-        auto census = bmiCensusCells(*table, config.cutoff);
-        if (!census)
-            return census.error();
-        cells = *census;
+        PBX_TRY(census, bmiCensusCells(*table, config.cutoff));
+        cells = census;
         out.cutoff = config.cutoff;
     }
-    auto sim = simulateBmi(cells, config.epsilon, config.neighbours, config.repetitions, seed);
-    if (!sim)
-        return sim.error();
+    PBX_TRY(sim, simulateBmi(cells, config.epsilon, config.neighbours, config.repetitions, seed));
     out.cells = cells;
-    out.answers = sim->answers;
-    out.binWidth = 3.0 * sim->methods[0].predicted / 30.0; // simulateBmi's bins
-    out.methods = std::move(sim->methods);
-    out.violationProbability = sim->violationProbability;
+    out.answers = sim.answers;
+    out.binWidth = 3.0 * sim.methods[0].predicted / 30.0; // simulateBmi's bins
+    out.methods = std::move(sim.methods);
+    out.violationProbability = sim.violationProbability;
     if (config.dataset == "slides")
         out.violationProbabilityExact
             = 0.5
@@ -124,8 +113,7 @@ Result<BmiLabResult> runBmi(const LabConfig &config, const data::Rows *table, st
 Result<std::vector<Range>> rangesWorkload(const LabConfig &config, std::size_t k)
 {
     if (config.workload == "explicit") {
-        if (auto ok = checkRanges(config.ranges, k); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(checkRanges(config.ranges, k));
         return config.ranges;
     }
     return namedWorkload(config.workload, k);
@@ -134,13 +122,9 @@ Result<std::vector<Range>> rangesWorkload(const LabConfig &config, std::size_t k
 Result<RangesLabResult> runRanges(const LabConfig &config, const data::Rows &table, std::uint64_t seed,
                                   const LabProgress &progress)
 {
-    auto domain = orderedDomain(table, config);
-    if (!domain)
-        return domain.error();
-    const std::size_t k = domain->leaves.size();
-    auto workload = rangesWorkload(config, k);
-    if (!workload)
-        return workload.error();
+    PBX_TRY(domain, orderedDomain(table, config));
+    const std::size_t k = domain.leaves.size();
+    PBX_TRY(workload, rangesWorkload(config, k));
     std::vector<RangeStrategy> strategies = config.strategies;
     if (strategies.empty())
         strategies = {{RangeStrategyKind::Identity},
@@ -150,31 +134,28 @@ Result<RangesLabResult> runRanges(const LabConfig &config, const data::Rows &tab
     RangesLabResult out;
     std::vector<RangePrediction> predictions;
     for (std::size_t s = 0; s < strategies.size(); ++s) {
-        auto p = predictRangeErrors(strategies[s], k, *workload, config.epsilon, config.neighbours);
-        if (!p)
-            return p.error();
-        predictions.push_back(*p);
-        RangeStrategyResult r{strategies[s], *p, std::nullopt};
+        PBX_TRY(p, predictRangeErrors(strategies[s], k, workload, config.epsilon, config.neighbours));
+        predictions.push_back(p);
+        RangeStrategyResult r{strategies[s], p, std::nullopt};
         const bool measurable = strategies[s].kind != RangeStrategyKind::AllRanges || k <= 512;
         if (measurable) {
             const auto stage = "measuring " + strategies[s].label();
             const double base = static_cast<double>(s) / static_cast<double>(strategies.size());
             const double width = 1.0 / static_cast<double>(strategies.size());
-            auto m = measureRangeErrors(strategies[s], domain->leaves, *workload, config.epsilon,
-                                        config.neighbours, config.post, config.repetitions, seed + 7919u * s,
-                                        [&](double f) { return report(progress, base + width * f, stage); });
-            if (!m)
-                return m.error();
-            r.measured = std::move(*m);
+            PBX_TRY(m,
+                    measureRangeErrors(strategies[s], domain.leaves, workload, config.epsilon,
+                                       config.neighbours, config.post, config.repetitions, seed + 7919u * s,
+                                       [&](double f) { return report(progress, base + width * f, stage); }));
+            r.measured = std::move(m);
         }
         out.results.push_back(std::move(r));
     }
     out.column = config.column;
-    out.lo = domain->lo;
-    out.hi = domain->hi;
+    out.lo = domain.lo;
+    out.hi = domain.hi;
     out.cells = k;
-    out.emptyCells = static_cast<std::size_t>(std::count(domain->leaves.begin(), domain->leaves.end(), 0.0));
-    out.workloadSize = workload->size();
+    out.emptyCells = static_cast<std::size_t>(std::count(domain.leaves.begin(), domain.leaves.end(), 0.0));
+    out.workloadSize = workload.size();
     out.recommended = recommendedStrategy(predictions);
     return out;
 }
@@ -204,20 +185,16 @@ std::vector<double> projectedTruth(const std::string &projection, const std::opt
 Result<InferenceLabResult> runInference(const LabConfig &config, const data::Rows &table, std::uint64_t seed,
                                         const LabProgress &progress)
 {
-    auto domain = orderedDomain(table, config);
-    if (!domain)
-        return domain.error();
-    const std::size_t k = domain->leaves.size();
+    PBX_TRY(domain, orderedDomain(table, config));
+    const std::size_t k = domain.leaves.size();
     const bool replace = config.neighbours == data::Neighbouring::Replace;
     std::mt19937_64 rng(seed);
     std::optional<TreeShape> tree;
     if (config.projection == "tree-consistency" || config.projection == "isotonic-prefix") {
-        auto shape = TreeShape::create(k, config.branching, true);
-        if (!shape)
-            return shape.error();
-        tree = *shape;
+        PBX_TRY(shape, TreeShape::create(k, config.branching, true));
+        tree = shape;
     }
-    const std::vector<double> truth = projectedTruth(config.projection, tree, domain->leaves);
+    const std::vector<double> truth = projectedTruth(config.projection, tree, domain.leaves);
     double sumBefore = 0, sumAfter = 0, sumMoved = 0;
     int worse = 0, violations = 0;
     // The decomposition of the first runs, one by one, and the first run's vectors.
@@ -236,7 +213,7 @@ Result<InferenceLabResult> runInference(const LabConfig &config, const data::Row
             return makeError(ErrorCode::Cancelled, "cancelled");
         std::vector<double> noisy, projected;
         if (config.projection == "isotonic-prefix") {
-            auto nodes = treeNodeCounts(*tree, domain->leaves);
+            auto nodes = treeNodeCounts(*tree, domain.leaves);
             for (auto &v : nodes)
                 v += laplace(rng, scale);
             const auto fitted = hayConsistentTree(*tree, nodes);
@@ -290,45 +267,37 @@ Result<InferenceLabResult> runInference(const LabConfig &config, const data::Row
 
 Result<QuantileLabResult> runQuantile(const LabConfig &config, const data::Rows &table)
 {
-    auto index = numericColumn(table, config.column);
-    if (!index)
-        return index.error();
-    auto bounds = columnBounds(table, *index, config);
-    if (!bounds)
-        return bounds.error();
-    auto values = columnValues(table, *index);
-    auto d = continuousQuantileDistribution(values, config.q, config.epsilon, bounds->first, bounds->second);
-    if (!d)
-        return d.error();
+    PBX_TRY(index, numericColumn(table, config.column));
+    PBX_TRY(bounds, columnBounds(table, index, config));
+    auto values = columnValues(table, index);
+    PBX_TRY(d, continuousQuantileDistribution(values, config.q, config.epsilon, bounds.first, bounds.second));
     auto sorted = values;
     for (auto &v : sorted)
-        v = std::clamp(v, bounds->first, bounds->second);
+        v = std::clamp(v, bounds.first, bounds.second);
     std::sort(sorted.begin(), sorted.end());
     const auto rank
         = static_cast<std::size_t>(std::max(1.0, std::ceil(config.q * static_cast<double>(sorted.size()))));
     const double truth = sorted[rank - 1];
     QuantileLabResult out;
     out.column = config.column;
-    out.lo = bounds->first;
-    out.hi = bounds->second;
+    out.lo = bounds.first;
+    out.hi = bounds.second;
     out.q = config.q;
     out.rows = sorted.size();
     out.trueQuantile = truth;
-    out.expectedAbsoluteError = expectedAbsoluteError(*d, truth);
-    out.expectedRankError = expectedRankError(*d, config.q);
-    const bool integerBounds = bounds->first == std::floor(bounds->first)
-                               && bounds->second == std::floor(bounds->second)
-                               && bounds->second - bounds->first < static_cast<double>(kMaxCells);
+    out.expectedAbsoluteError = expectedAbsoluteError(d, truth);
+    out.expectedRankError = expectedRankError(d, config.q);
+    const bool integerBounds = bounds.first == std::floor(bounds.first)
+                               && bounds.second == std::floor(bounds.second)
+                               && bounds.second - bounds.first < static_cast<double>(kMaxCells);
     if (integerBounds) {
         QuantileGrid grid;
-        for (double v = bounds->first; v <= bounds->second; v += 1.0)
+        for (double v = bounds.first; v <= bounds.second; v += 1.0)
             grid.candidates.push_back(v);
-        auto g = gridQuantileDistribution(values, config.q, config.epsilon, grid.candidates);
-        if (!g)
-            return g.error();
-        grid.utilities = g->utilities;
-        grid.probabilities = g->probabilities;
-        for (const double p : g->probabilities)
+        PBX_TRY(g, gridQuantileDistribution(values, config.q, config.epsilon, grid.candidates));
+        grid.utilities = g.utilities;
+        grid.probabilities = g.probabilities;
+        for (const double p : g.probabilities)
             grid.log10Probabilities.push_back(p > 0.0 ? std::optional(std::log10(p)) : std::nullopt);
         grid.rankErrorBound95 = quantileRankErrorBound(config.epsilon, grid.candidates.size(), 0.05);
         out.grid = std::move(grid);
@@ -339,46 +308,36 @@ Result<QuantileLabResult> runQuantile(const LabConfig &config, const data::Rows 
 Result<SmoothSensitivityLabResult> runSmoothSensitivity(const LabConfig &config, const data::Rows &table,
                                                         const LabProgress &progress)
 {
-    auto index = numericColumn(table, config.column);
-    if (!index)
-        return index.error();
-    auto bounds = columnBounds(table, *index, config);
-    if (!bounds)
-        return bounds.error();
-    const auto values = columnValues(table, *index);
+    PBX_TRY(index, numericColumn(table, config.column));
+    PBX_TRY(bounds, columnBounds(table, index, config));
+    const auto values = columnValues(table, index);
     report(progress, 0.1, "smooth sensitivity (Cauchy)");
     const double beta = smoothSensitivityBeta(config.epsilon, 2.0);
-    auto s = medianSmoothSensitivity(values, beta, bounds->first, bounds->second);
-    if (!s)
-        return s.error();
+    PBX_TRY(s, medianSmoothSensitivity(values, beta, bounds.first, bounds.second));
     if (auto ok = checkDelta(config.delta, "delta:"); !ok)
         return labConfigError(ok.error().message);
     report(progress, 0.5, "smooth sensitivity (Laplace, (epsilon, delta))");
     const double betaLaplace = config.epsilon / (2.0 * std::log(2.0 / config.delta));
-    auto sl = medianSmoothSensitivity(values, betaLaplace, bounds->first, bounds->second);
-    if (!sl)
-        return sl.error();
-    auto em = continuousQuantileDistribution(values, 0.5, config.epsilon, bounds->first, bounds->second);
-    if (!em)
-        return em.error();
+    PBX_TRY(sl, medianSmoothSensitivity(values, betaLaplace, bounds.first, bounds.second));
+    PBX_TRY(em, continuousQuantileDistribution(values, 0.5, config.epsilon, bounds.first, bounds.second));
     auto sorted = values;
     for (auto &v : sorted)
-        v = std::clamp(v, bounds->first, bounds->second);
+        v = std::clamp(v, bounds.first, bounds.second);
     std::sort(sorted.begin(), sorted.end());
     const double median = sorted[(sorted.size() + 1) / 2 - 1];
     SmoothSensitivityLabResult out;
     // The curve, thinned to at most 1000 points for the chart.
-    const std::size_t stride = std::max<std::size_t>(1, s->curve.size() / 1000);
-    for (std::size_t k = 0; k < s->curve.size(); k += stride)
-        out.curve.emplace_back(k, s->curve[k]);
+    const std::size_t stride = std::max<std::size_t>(1, s.curve.size() / 1000);
+    for (std::size_t k = 0; k < s.curve.size(); k += stride)
+        out.curve.emplace_back(k, s.curve[k]);
     out.column = config.column;
-    out.lo = bounds->first;
-    out.hi = bounds->second;
+    out.lo = bounds.first;
+    out.hi = bounds.second;
     out.median = median;
-    out.cauchy = {beta, s->value, s->argmax, 6.0 * s->value / config.epsilon};
+    out.cauchy = {beta, s.value, s.argmax, 6.0 * s.value / config.epsilon};
     out.delta = config.delta;
-    out.laplace = {betaLaplace, sl->value, sl->argmax, 2.0 * sl->value / config.epsilon};
-    out.exponentialMechanismError = expectedAbsoluteError(*em, median);
+    out.laplace = {betaLaplace, sl.value, sl.argmax, 2.0 * sl.value / config.epsilon};
+    out.exponentialMechanismError = expectedAbsoluteError(em, median);
     return out;
 }
 

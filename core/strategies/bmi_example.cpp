@@ -2,6 +2,7 @@
 #include "core/strategies/bmi_example.h"
 
 #include "core/strategies/constrained_inference.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -72,8 +73,7 @@ Result<BmiCells> bmiCensusCells(const data::Rows &table, double cutoff)
 Result<BmiSimulation> simulateBmi(const BmiCells &cells, double epsilon, data::Neighbouring neighbours,
                                   int runs, std::uint64_t seed)
 {
-    if (auto ok = checkStrategyEpsilon(epsilon); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkStrategyEpsilon(epsilon));
     if (runs < 2)
         return strategyError(kInvalidConfig, "repetitions: at least 2");
     const bool replace = neighbours == data::Neighbouring::Replace;

@@ -2,6 +2,7 @@
 #include "core/strategies/derived_answers.h"
 
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,10 +29,8 @@ Result<Interval> sumInterval(const HistogramRelease &release, const HistogramPla
         out.value += static_cast<double>(release.noisy[i]);
     const double m = static_cast<double>(cells.size());
     out.variance = m * plan.cellVariance;
-    auto w = plan.cell.halfWidth(beta / m);
-    if (!w)
-        return w.error();
-    const double unionBound = m * static_cast<double>(*w);
+    PBX_TRY(w, plan.cell.halfWidth(beta / m));
+    const double unionBound = m * static_cast<double>(w);
     const double chebyshev = std::sqrt(out.variance / beta);
     if (cells.size() == 1 || unionBound <= chebyshev) {
         out.halfWidth = unionBound;
@@ -107,10 +106,8 @@ Result<DerivedAnswer> deriveAnswer(const HistogramRelease &release, const Histog
                 cells.push_back(i);
         }
         PBX_RETURN_IF_ERROR(checkCells(cells, size, "cells"));
-        auto s = sumInterval(release, plan, cells, beta);
-        if (!s)
-            return s.error();
-        out = {s->value, s->variance, s->value - s->halfWidth, s->value + s->halfWidth, s->method};
+        PBX_TRY(s, sumInterval(release, plan, cells, beta));
+        out = {s.value, s.variance, s.value - s.halfWidth, s.value + s.halfWidth, s.method};
         return out;
     }
     case DerivedKind::Difference: {
@@ -122,15 +119,13 @@ Result<DerivedAnswer> deriveAnswer(const HistogramRelease &release, const Histog
             return makeError(ErrorCode::InvalidArgument, "minus: the two sets of cells must be disjoint");
         // The difference is a signed sum of |A| + |B| independent cells: same variance and the
         // same interval as their plain sum (the noise is symmetric).
-        auto s = sumInterval(release, plan, all, beta);
-        if (!s)
-            return s.error();
+        PBX_TRY(s, sumInterval(release, plan, all, beta));
         double value = 0.0;
         for (const auto i : request.a)
             value += static_cast<double>(release.noisy[i]);
         for (const auto i : request.b)
             value -= static_cast<double>(release.noisy[i]);
-        out = {value, s->variance, value - s->halfWidth, value + s->halfWidth, s->method};
+        out = {value, s.variance, value - s.halfWidth, value + s.halfWidth, s.method};
         return out;
     }
     case DerivedKind::Share: {

@@ -3,6 +3,7 @@
 
 #include "core/util/number_format.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -71,14 +72,12 @@ Result<std::vector<std::string>> histogramCells(const data::Table &table, const 
 Result<HistogramCounts> countHistogramRows(const data::Rows &table, const HistogramBins &bins,
                                            const std::vector<std::uint8_t> &mask)
 {
-    auto cells = histogramCells(table.table(), bins);
-    if (!cells)
-        return cells.error();
+    PBX_TRY(cells, histogramCells(table.table(), bins));
     if (mask.size() != table.rowCount())
         return makeError(ErrorCode::InvalidArgument, "rows: one entry per table row");
     const std::size_t index = *table.columnIndex(bins.column);
     HistogramCounts out;
-    out.labels = std::move(*cells);
+    out.labels = std::move(cells);
     out.counts.assign(out.labels.size(), 0);
     if (table.columnInfo(index).type == data::ColumnType::Categorical) {
         const auto codes = table.codes(index);
@@ -139,13 +138,11 @@ Result<HistogramPlan> planHistogram(mechanisms::DiscreteNoiseKind kind, double c
     PBX_RETURN_IF_ERROR(
         checkStrategyEpsilon(charge, kind == mechanisms::DiscreteNoiseKind::Laplace ? "epsilon" : "rho"));
     const double perCell = neighbours == data::Neighbouring::AddRemove ? charge : charge / 2.0;
-    auto cell = mechanisms::DiscreteNoiseMechanism::forCost(kind, perCell, 1);
-    if (!cell)
-        return cell.error();
-    HistogramPlan plan{*cell, neighbours, 0.0, 0.0};
-    const double one = cell->cost();
+    PBX_TRY(cell, mechanisms::DiscreteNoiseMechanism::forCost(kind, perCell, 1));
+    HistogramPlan plan{cell, neighbours, 0.0, 0.0};
+    const double one = cell.cost();
     plan.charge = neighbours == data::Neighbouring::AddRemove ? one : 2.0 * one;
-    plan.cellVariance = discreteNoiseVariance(*cell);
+    plan.cellVariance = discreteNoiseVariance(cell);
     return plan;
 }
 
@@ -162,21 +159,17 @@ double discreteNoiseVariance(const mechanisms::DiscreteNoiseMechanism &mechanism
 Result<HistogramRelease> releaseHistogram(const HistogramCounts &counts, const HistogramPlan &plan,
                                           double beta, mechanisms::RandomBits &bits)
 {
-    auto width = plan.cell.halfWidth(beta);
-    if (!width)
-        return width.error();
+    PBX_TRY(width, plan.cell.halfWidth(beta));
     HistogramRelease out;
     out.labels = counts.labels;
     out.charge = plan.charge;
     out.cellVariance = plan.cellVariance;
     out.beta = beta;
-    out.halfWidth = *width;
+    out.halfWidth = width;
     out.noisy.reserve(counts.counts.size());
     for (const auto c : counts.counts) {
-        auto v = plan.cell.release(c, bits);
-        if (!v)
-            return v.error();
-        out.noisy.push_back(*v);
+        PBX_TRY(v, plan.cell.release(c, bits));
+        out.noisy.push_back(v);
     }
     return out;
 }

@@ -2,6 +2,7 @@
 #include "core/strategies/quantiles.h"
 
 #include "core/mechanisms/discrete_samplers.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -76,14 +77,10 @@ Result<void> checkQuantile(double q)
 Result<QuantileIntervals> continuousQuantileDistribution(std::vector<double> x, double q, double epsilon,
                                                          double lo, double hi)
 {
-    if (auto ok = checkStrategyEpsilon(epsilon); !ok)
-        return ok.error();
-    if (auto ok = checkQuantile(q); !ok)
-        return ok.error();
-    if (auto ok = checkInterval(lo, hi); !ok)
-        return ok.error();
-    if (auto ok = checkSample(x); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkStrategyEpsilon(epsilon));
+    PBX_RETURN_IF_ERROR(checkQuantile(q));
+    PBX_RETURN_IF_ERROR(checkInterval(lo, hi));
+    PBX_RETURN_IF_ERROR(checkSample(x));
     for (auto &v : x)
         v = std::clamp(v, lo, hi);
     std::sort(x.begin(), x.end());
@@ -136,14 +133,10 @@ double expectedRankError(const QuantileIntervals &d, double q)
 Result<QuantileGridDistribution> gridQuantileDistribution(std::vector<double> x, double q, double epsilon,
                                                           const std::vector<double> &grid)
 {
-    if (auto ok = checkStrategyEpsilon(epsilon); !ok)
-        return ok.error();
-    if (auto ok = checkQuantile(q); !ok)
-        return ok.error();
-    if (auto ok = checkGrid(grid); !ok)
-        return ok.error();
-    if (auto ok = checkSample(x); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkStrategyEpsilon(epsilon));
+    PBX_RETURN_IF_ERROR(checkQuantile(q));
+    PBX_RETURN_IF_ERROR(checkGrid(grid));
+    PBX_RETURN_IF_ERROR(checkSample(x));
     QuantileGridDistribution d;
     d.utilities = gridUtilities(std::move(x), q, grid);
     std::vector<double> logw(d.utilities.size());
@@ -156,14 +149,11 @@ Result<QuantileGridDistribution> gridQuantileDistribution(std::vector<double> x,
 Result<std::size_t> sampleGridQuantile(std::vector<double> x, double q, double epsilon,
                                        const std::vector<double> &grid, mechanisms::RandomBits &bits)
 {
-    if (auto ok = checkStrategyEpsilon(epsilon); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkStrategyEpsilon(epsilon));
     if (epsilon < std::ldexp(1.0, -20))
         return strategyError(kInvalidEpsilon,
                              "epsilon below 2^-20 is too small for the exact quantile sampler");
-    auto d = gridQuantileDistribution(std::move(x), q, epsilon, grid);
-    if (!d)
-        return d.error();
+    PBX_TRY(d, gridQuantileDistribution(std::move(x), q, epsilon, grid));
     // γ(y) on the grid 2^-32, rounded up. Values are capped at 2^29 (weight e^{-2^29}): min(γ, C) is
     // 1-Lipschitz in γ, so the cap keeps the sensitivity bound.
     constexpr double kGrid = 4294967296.0; // 2^32
@@ -171,22 +161,18 @@ Result<std::size_t> sampleGridQuantile(std::vector<double> x, double q, double e
     std::vector<std::uint64_t> gamma(grid.size());
     const double cap = std::ldexp(1.0, 61);
     for (std::size_t i = 0; i < grid.size(); ++i) {
-        const double g = std::ceil(epsilonUsed * std::fabs(d->utilities[i]) / 2.0 * kGrid);
+        const double g = std::ceil(epsilonUsed * std::fabs(d.utilities[i]) / 2.0 * kGrid);
         gamma[i] = static_cast<std::uint64_t>(std::min(g, cap));
     }
     const std::uint64_t least = *std::min_element(gamma.begin(), gamma.end());
     for (;;) {
-        auto pick = bits.uniformBelow(grid.size());
-        if (!pick)
-            return pick.error();
-        const std::uint64_t num = gamma[*pick] - least;
+        PBX_TRY(pick, bits.uniformBelow(grid.size()));
+        const std::uint64_t num = gamma[pick] - least;
         if (num == 0)
-            return static_cast<std::size_t>(*pick);
-        auto accept = mechanisms::sampleBernoulliExp(bits, num, static_cast<std::uint64_t>(kGrid));
-        if (!accept)
-            return accept.error();
-        if (*accept)
-            return static_cast<std::size_t>(*pick);
+            return static_cast<std::size_t>(pick);
+        PBX_TRY(accept, mechanisms::sampleBernoulliExp(bits, num, static_cast<std::uint64_t>(kGrid)));
+        if (accept)
+            return static_cast<std::size_t>(pick);
     }
 }
 
@@ -197,10 +183,8 @@ double quantileRankErrorBound(double epsilon, std::size_t gridSize, double beta)
 
 Result<SmoothSensitivity> medianSmoothSensitivity(std::vector<double> x, double beta, double lo, double hi)
 {
-    if (auto ok = checkInterval(lo, hi); !ok)
-        return ok.error();
-    if (auto ok = checkSample(x); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkInterval(lo, hi));
+    PBX_RETURN_IF_ERROR(checkSample(x));
     if (!(beta > 0.0) || !std::isfinite(beta))
         return strategyError(kInvalidConfig, "beta must be finite and > 0");
     const std::size_t n = x.size();

@@ -3,6 +3,7 @@
 
 #include "core/strategies/haar_strategy.h"
 #include "core/strategies/tree_strategy.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 
@@ -50,12 +51,10 @@ Result<std::vector<double>> rangeVariances(const RangeStrategy &strategy, std::s
                                            const std::vector<Range> &workload, double epsilon,
                                            data::Neighbouring neighbours)
 {
-    if (auto ok = checkStrategyEpsilon(epsilon); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkStrategyEpsilon(epsilon));
     if (k == 0 || k > kMaxDomain)
         return strategyError(kInvalidBounds, "the ordered domain must have between 1 and 65,536 cells");
-    if (auto ok = checkRanges(workload, k); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkRanges(workload, k));
     std::vector<double> out(workload.size());
     switch (strategy.kind) {
     case RangeStrategyKind::Identity: {
@@ -71,34 +70,28 @@ Result<std::vector<double>> rangeVariances(const RangeStrategy &strategy, std::s
         return out;
     }
     case RangeStrategyKind::Haar: {
-        auto shape = HaarShape::create(k);
-        if (!shape)
-            return shape.error();
-        const double scale = static_cast<double>(shape->sensitivityL1(neighbours)) / epsilon;
+        PBX_TRY(shape, HaarShape::create(k));
+        const double scale = static_cast<double>(shape.sensitivityL1(neighbours)) / epsilon;
         for (std::size_t r = 0; r < workload.size(); ++r)
-            out[r] = haarRangeVarianceUnit(*shape, workload[r]) * scale * scale;
+            out[r] = haarRangeVarianceUnit(shape, workload[r]) * scale * scale;
         return out;
     }
     case RangeStrategyKind::Tree: {
-        auto shape = TreeShape::create(k, strategy.branching, strategy.root);
-        if (!shape)
-            return shape.error();
-        const double scale = static_cast<double>(shape->sensitivityL1(neighbours)) / epsilon;
+        PBX_TRY(shape, TreeShape::create(k, strategy.branching, strategy.root));
+        const double scale = static_cast<double>(shape.sensitivityL1(neighbours)) / epsilon;
         const double nodeVariance = 2.0 * scale * scale;
         if (!strategy.consistency) {
             for (std::size_t r = 0; r < workload.size(); ++r)
-                out[r] = nodeVariance * static_cast<double>(canonicalNodes(*shape, workload[r]).size());
+                out[r] = nodeVariance * static_cast<double>(canonicalNodes(shape, workload[r]).size());
             return out;
         }
-        auto cov = treeLeafCovariance(*shape);
-        if (!cov)
-            return cov.error();
+        PBX_TRY(cov, treeLeafCovariance(shape));
         // 2-D prefix sums: Σ_{a,b ∈ [i, j]} C[a, b] in O(1) per range.
-        const auto K = cov->rows();
+        const auto K = cov.rows();
         Eigen::MatrixXd P = Eigen::MatrixXd::Zero(K + 1, K + 1);
         for (Eigen::Index a = 0; a < K; ++a)
             for (Eigen::Index b = 0; b < K; ++b)
-                P(a + 1, b + 1) = (*cov)(a, b) + P(a, b + 1) + P(a + 1, b) - P(a, b);
+                P(a + 1, b + 1) = (cov)(a, b) + P(a, b + 1) + P(a + 1, b) - P(a, b);
         for (std::size_t r = 0; r < workload.size(); ++r) {
             const auto i = static_cast<Eigen::Index>(workload[r].first);
             const auto j = static_cast<Eigen::Index>(workload[r].last) + 1;
@@ -114,9 +107,7 @@ Result<RangePrediction> predictRangeErrors(const RangeStrategy &strategy, std::s
                                            const std::vector<Range> &workload, double epsilon,
                                            data::Neighbouring neighbours)
 {
-    auto variances = rangeVariances(strategy, k, workload, epsilon, neighbours);
-    if (!variances)
-        return variances.error();
+    PBX_TRY(variances, rangeVariances(strategy, k, workload, epsilon, neighbours));
     RangePrediction p;
     p.strategy = strategy;
     switch (strategy.kind) {
@@ -141,20 +132,18 @@ Result<RangePrediction> predictRangeErrors(const RangeStrategy &strategy, std::s
         break;
     }
     }
-    for (const double v : *variances) {
+    for (const double v : variances) {
         p.total += v;
         p.max = std::max(p.max, v);
     }
-    p.average = p.total / static_cast<double>(variances->size());
+    p.average = p.total / static_cast<double>(variances.size());
     // By length over the whole domain (at most k(k+1)/2 ranges; skipped beyond 2^22).
     if (k * (k + 1) / 2 <= kMaxWorkload) {
         auto all = allRanges(k);
-        auto byRange = rangeVariances(strategy, k, *all, epsilon, neighbours);
-        if (!byRange)
-            return byRange.error();
+        PBX_TRY(byRange, rangeVariances(strategy, k, *all, epsilon, neighbours));
         p.byLength.assign(k, 0.0);
         for (std::size_t r = 0; r < all->size(); ++r)
-            p.byLength[(*all)[r].length() - 1] += (*byRange)[r];
+            p.byLength[(*all)[r].length() - 1] += byRange[r];
         for (std::size_t L = 1; L <= k; ++L)
             p.byLength[L - 1] /= static_cast<double>(k - L + 1);
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/strategies/range_workload.h"
 
+#include "core/util/try.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -20,8 +22,7 @@ Result<void> checkDomain(std::size_t k)
 
 Result<std::vector<Range>> allRanges(std::size_t k)
 {
-    if (auto ok = checkDomain(k); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkDomain(k));
     if (k * (k + 1) / 2 > kMaxWorkload)
         return strategyError(kDomainTooLarge,
                              "all ranges of " + std::to_string(k)
@@ -36,8 +37,7 @@ Result<std::vector<Range>> allRanges(std::size_t k)
 
 Result<std::vector<Range>> prefixRanges(std::size_t k)
 {
-    if (auto ok = checkDomain(k); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkDomain(k));
     std::vector<Range> out;
     for (std::size_t j = 0; j < k; ++j)
         out.push_back({0, j});
@@ -46,8 +46,7 @@ Result<std::vector<Range>> prefixRanges(std::size_t k)
 
 Result<std::vector<Range>> rangesOfLength(std::size_t k, std::size_t length)
 {
-    if (auto ok = checkDomain(k); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkDomain(k));
     if (length == 0 || length > k)
         return strategyError(kInvalidBounds, "range length must lie in 1…" + std::to_string(k));
     std::vector<Range> out;
@@ -107,8 +106,7 @@ std::uint64_t prefixSensitivityL1(std::size_t k, data::Neighbouring neighbours)
 Result<WorkloadSensitivity> workloadSensitivity(const std::vector<Range> &ranges, std::size_t k,
                                                 data::Neighbouring neighbours)
 {
-    if (auto ok = checkRanges(ranges, k); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(checkRanges(ranges, k));
     if (static_cast<double>(ranges.size()) * static_cast<double>(k) > 67108864.0)
         return strategyError(kDomainTooLarge,
                              "the workload matrix is too large for an exact column-norm computation");

@@ -3,6 +3,7 @@
 
 #include "core/privacy/amplification.h"
 #include "core/strategies/strategy_error.h"
+#include "core/util/try.h"
 
 #include <cmath>
 
@@ -96,10 +97,8 @@ ApproxCost stableApproxDp(unsigned s, double epsilon, double delta)
 
 Result<double> subsampledEpsilon(double rate, double epsilon)
 {
-    auto r = privacy::amplifyBySubsampling({epsilon, 0.0}, rate);
-    if (!r)
-        return r.error();
-    return r->epsilon;
+    PBX_TRY(r, privacy::amplifyBySubsampling({epsilon, 0.0}, rate));
+    return r.epsilon;
 }
 
 std::optional<double> subsamplingShortcut(double rate, double epsilon)

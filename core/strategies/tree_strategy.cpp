@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/strategies/tree_strategy.h"
 
+#include "core/util/try.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -165,9 +167,7 @@ Result<Eigen::MatrixXd> normalMatrix(const TreeShape &shape)
 
 Result<Eigen::VectorXd> leastSquaresLeaves(const TreeShape &shape, const std::vector<double> &noisy)
 {
-    auto m = normalMatrix(shape);
-    if (!m)
-        return m.error();
+    PBX_TRY(m, normalMatrix(shape));
     const auto K = static_cast<Eigen::Index>(shape.padded);
     Eigen::VectorXd rhs = Eigen::VectorXd::Zero(K);
     for (std::size_t level = shape.root ? 0 : 1; level <= shape.height; ++level) {
@@ -176,16 +176,14 @@ Result<Eigen::VectorXd> leastSquaresLeaves(const TreeShape &shape, const std::ve
         for (Eigen::Index start = 0, j = 0; start < K; start += span, ++j)
             rhs.segment(start, span).array() += noisy[offset + static_cast<std::size_t>(j)];
     }
-    return Eigen::VectorXd(m->llt().solve(rhs));
+    return Eigen::VectorXd(m.llt().solve(rhs));
 }
 
 Result<Eigen::MatrixXd> treeLeafCovariance(const TreeShape &shape)
 {
-    auto m = normalMatrix(shape);
-    if (!m)
-        return m.error();
-    const auto K = m->rows();
-    return Eigen::MatrixXd(m->llt().solve(Eigen::MatrixXd::Identity(K, K)));
+    PBX_TRY(m, normalMatrix(shape));
+    const auto K = m.rows();
+    return Eigen::MatrixXd(m.llt().solve(Eigen::MatrixXd::Identity(K, K)));
 }
 
 } // namespace pbx::strategies
