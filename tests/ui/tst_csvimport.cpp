@@ -145,6 +145,28 @@ private Q_SLOTS:
         QVERIFY(table->columnInfo(*table->columnIndex("note")).domainFromData);
     }
 
+    /// The two declarations about the whole file are written only when ticked; the row count is then
+    /// not in the metadata at all.
+    void publicDataAndDatasetFieldsAreWrittenAsTyped()
+    {
+        QTemporaryDir dir;
+        CsvImportDialog dialog(writeCsv(dir));
+        declare(dialog, QStringLiteral("-1e3"), QStringLiteral("2.5e3"));
+        dialog.dataPublicBox()->setChecked(true);
+        for (auto *edit : dialog.findChildren<QLineEdit *>()) {
+            if (edit->placeholderText() == QStringLiteral("the file's name"))
+                QTest::keyClicks(edit, QStringLiteral("<h1>survey</h1>"));
+        }
+        QVERIFY2(dialog.save().ok(), qPrintable(dialog.errorText()));
+        auto metadata = pbx::io::readDatasetMetadataFile(dialog.sidecarPath().toStdString());
+        QVERIFY(metadata.ok());
+        QVERIFY(metadata->isPublic);
+        QVERIFY(!metadata->rows);
+        QCOMPARE(metadata->name, std::string("<h1>survey</h1>"));
+        QCOMPARE(metadata->column("wage")->bounds->lower, -1000.0);
+        QCOMPARE(metadata->column("wage")->bounds->upper, 2500.0);
+    }
+
     void invalidInputIsRefusedNamingColumnAndField_data()
     {
         QTest::addColumn<QString>("lower");

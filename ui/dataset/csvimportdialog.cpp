@@ -254,12 +254,13 @@ void CsvImportDialog::fillPreview(const io::CsvPreview &preview)
         m_preview->setColumnWidth(c, std::min(m_preview->columnWidth(c), 240));
     const auto shown = static_cast<qulonglong>(preview.rows.size());
     m_previewCaption->setText(
-        preview.whole ? tr("The whole file: %1 %2, shown as text.").arg(shown).arg(shown == 1 ? tr("row") : tr("rows"))
-                      : tr("The first %1 rows of the file, shown as text (the preview reads at most %2 rows and "
-                           "%3 MiB of a file).")
-                            .arg(shown)
-                            .arg(io::csvPreviewRows)
-                            .arg(io::maxCsvPreviewBytes >> 20));
+        preview.whole
+            ? tr("The whole file: %1 %2, shown as text.").arg(shown).arg(shown == 1 ? tr("row") : tr("rows"))
+            : tr("The first %1 rows of the file, shown as text (the preview reads at most %2 rows and "
+                 "%3 MiB of a file).")
+                  .arg(shown)
+                  .arg(io::csvPreviewRows)
+                  .arg(io::maxCsvPreviewBytes >> 20));
 }
 
 void CsvImportDialog::fillColumns(const std::vector<std::string> &header)
