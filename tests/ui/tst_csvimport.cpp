@@ -13,12 +13,17 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QProgressDialog>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QThreadPool>
+#include <QTimer>
 
 using pbx::ui::CsvImportDialog;
 
@@ -246,6 +251,38 @@ private Q_SLOTS:
         CsvImportDialog dialog(writeCsv(dir, "a,b\n1,x\"y\n"));
         QVERIFY(dialog.previewError().contains(QStringLiteral("line 2, character 4: malformed quoting")));
         QVERIFY(!dialog.save().ok());
+        QVERIFY(!QFile::exists(dialog.sidecarPath()));
+    }
+
+    /// The whole-file read runs off the GUI thread behind a window-modal progress dialog; Cancel
+    /// returns at once and nothing is written (a 30 MiB file: the read takes far longer than the
+    /// first pass of the event loop, where the cancel is clicked).
+    void cancellingTheReadSavesNothing()
+    {
+        QTemporaryDir dir;
+        QByteArray big = "id,wage,region,note\n";
+        const QByteArray row = "1,30,south,some text that makes the file large\n";
+        big.reserve(30 << 20);
+        while (big.size() < (30 << 20))
+            big += row;
+        CsvImportDialog dialog(writeCsv(dir, big));
+        declare(dialog, QStringLiteral("0"), QStringLiteral("5000"));
+        bool sawProgress = false;
+        QTimer::singleShot(0, &dialog, [&] {
+            auto *progress = dialog.findChild<QProgressDialog *>(QStringLiteral("csvImportProgress"));
+            sawProgress = progress && progress->isVisible();
+            if (auto *cancel = progress ? progress->findChild<QPushButton *>() : nullptr)
+                cancel->click(); // the user's click
+        });
+        QElapsedTimer clock;
+        clock.start();
+        auto saved = dialog.save();
+        QVERIFY(sawProgress);
+        QVERIFY(!saved.ok());
+        QCOMPARE(saved.error().code, pbx::ErrorCode::Cancelled);
+        QCOMPARE(dialog.errorText(), QStringLiteral("cancelled while reading the file; nothing was saved"));
+        QVERIFY(!QFile::exists(dialog.sidecarPath()));
+        QThreadPool::globalInstance()->waitForDone(); // the abandoned read ends on its own
         QVERIFY(!QFile::exists(dialog.sidecarPath()));
     }
 

@@ -4,25 +4,29 @@
 #include "core/io/dataset_metadata_file.h"
 #include "ui/widgets/screenfit.h"
 
-#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <unordered_set>
 
@@ -99,6 +103,47 @@ Result<std::vector<std::string>> parseCategories(const QString &text, const QStr
             return formError(QStringLiteral("%1: '%2' is listed twice").arg(where, fromBytes(label)));
     }
     return record->header;
+}
+
+/// Reads the whole file at `csv` with `metadata`'s declarations as opening it will (io::readCsvFile)
+/// on a worker thread, while a window-modal progress dialog keeps the GUI painting and offers
+/// Cancel. Returns the file's row count. Errors: the loader's, prefixed "the file does not fit
+/// these declarations: "; Cancelled when the user cancels (the reading thread then finishes on its
+/// own and its result is dropped).
+Result<std::size_t> readWithDeclarations(const std::string &csv, const io::DatasetMetadata &metadata,
+                                         QWidget *parent)
+{
+    auto declared = std::make_shared<const io::DatasetMetadata>(metadata);
+    QFuture<Result<std::size_t>> future = QtConcurrent::run([csv, declared]() -> Result<std::size_t> {
+        io::CsvReadOptions options;
+        options.metadata = declared.get();
+        auto table = io::readCsvFile(csv, options);
+        if (!table)
+            return makeError(table.error().code,
+                             "the file does not fit these declarations: " + table.error().message);
+        return table->rowCount();
+    });
+    QProgressDialog progress(CsvImportDialog::tr("Reading the whole file with these declarations…"),
+                             CsvImportDialog::tr("Cancel"), 0, 0, parent);
+    progress.setObjectName(QStringLiteral("csvImportProgress"));
+    progress.setWindowTitle(CsvImportDialog::tr("Import CSV"));
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(0); // at once: window-modal, so Save cannot be pressed twice
+    progress.setAutoClose(false);
+    progress.setAutoReset(false);
+    progress.setValue(0); // a busy indicator: the range is 0 … 0
+    progress.show();
+    QFutureWatcher<Result<std::size_t>> watcher;
+    QEventLoop loop;
+    QObject::connect(&watcher, &QFutureWatcher<Result<std::size_t>>::finished, &loop, &QEventLoop::quit);
+    QObject::connect(&progress, &QProgressDialog::canceled, &loop, &QEventLoop::quit); // its button
+    QObject::connect(&progress, &QDialog::rejected, &loop, &QEventLoop::quit);         // Escape
+    watcher.setFuture(future);
+    if (!future.isFinished())
+        loop.exec();
+    if (!future.isFinished())
+        return makeError(ErrorCode::Cancelled, "cancelled while reading the file");
+    return future.result();
 }
 
 QString columnWhere(const std::string &name, const char *field)
@@ -459,16 +504,11 @@ Result<void> CsvImportDialog::save()
         }
         // The whole file, read with these declarations as opening it will read it: a sidecar that
         // does not fit the data is refused here, not when the dataset is opened.
-        io::CsvReadOptions options;
-        options.metadata = &*metadata;
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        auto table = io::readCsvFile(csv, options);
-        QApplication::restoreOverrideCursor();
-        if (!table)
-            return makeError(table.error().code,
-                             "the file does not fit these declarations: " + table.error().message);
+        auto rows = readWithDeclarations(csv, *metadata, this);
+        if (!rows)
+            return rows.error();
         if (m_rowsPublic->isChecked())
-            metadata->rows = table->rowCount();
+            metadata->rows = *rows;
         return io::writeDatasetMetadataFile(sidecarPath().toStdString(), *metadata, {csv});
     };
     auto done = run();

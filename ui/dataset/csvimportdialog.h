@@ -48,7 +48,8 @@ public:
 
     /// Save without asking anything: checks the form, refuses when a sidecar already exists in
     /// either place the loader looks, reads the whole file with these declarations as opening it
-    /// would (counting its rows when the row count is declared public), then writes the sidecar
+    /// would (counting its rows when the row count is declared public) on a worker thread behind a
+    /// window-modal progress dialog whose Cancel gives Cancelled, then writes the sidecar
     /// (io::writeDatasetMetadataFile, never over the CSV or an existing file). On error the
     /// message is shown in the dialog (errorText()) and nothing is written.
     Result<void> save();
