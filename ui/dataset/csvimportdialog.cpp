@@ -229,7 +229,11 @@ void CsvImportDialog::buildLayout()
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
     layout->addWidget(splitter, 1);
+    addDatasetFields(layout);
+}
 
+void CsvImportDialog::addDatasetFields(QVBoxLayout *layout)
+{
     auto *grid = new QGridLayout;
     m_name = new QLineEdit; // empty: the loader names the dataset after the file
     m_name->setPlaceholderText(tr("the file's name"));

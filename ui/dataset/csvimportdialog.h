@@ -23,6 +23,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QTableWidget;
+class QVBoxLayout;
 
 namespace pbx::ui {
 
@@ -73,6 +74,9 @@ public:
 
 private:
     void buildLayout();
+    /// The dataset's fields, the two declarations about the whole file, the notes, the error line
+    /// and the buttons, added to `layout`.
+    void addDatasetFields(QVBoxLayout *layout);
     void fillPreview(const io::CsvPreview &preview);
     void fillColumns(const std::vector<std::string> &header);
     void updateColumnState(int column);
