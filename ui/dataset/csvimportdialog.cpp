@@ -321,11 +321,8 @@ void CsvImportDialog::fillColumns(const std::vector<std::string> &header)
         auto *type = new QComboBox;
         type->addItems({tr("not declared"), tr("numeric"), tr("categorical")});
         m_columns->setCellWidget(c, TypeField, type);
-        const QString placeholders[]
-            = {tr("e.g. 0"), tr("e.g. 5000"), tr("e.g. north, south, \"east, far\""), QString()};
         for (int f = LowerField; f <= DescriptionField; ++f) {
             auto *edit = new QLineEdit; // empty: nothing is filled in from the data
-            edit->setPlaceholderText(placeholders[f - LowerField]);
             edit->setFrame(false);
             m_columns->setCellWidget(c, f, edit);
             connect(edit, &QLineEdit::textChanged, this, &CsvImportDialog::updateNotes);
@@ -379,6 +376,12 @@ void CsvImportDialog::updateColumnState(int column)
     upperEdit(column)->setEnabled(choice == ColumnChoice::Numeric);
     categoriesEdit(column)->setEnabled(choice == ColumnChoice::Categorical);
     descriptionEdit(column)->setEnabled(choice != ColumnChoice::Undeclared);
+    // Examples (never values of the file) only where a field applies.
+    const bool numeric = choice == ColumnChoice::Numeric;
+    lowerEdit(column)->setPlaceholderText(numeric ? tr("e.g. 0") : QString());
+    upperEdit(column)->setPlaceholderText(numeric ? tr("e.g. 5000") : QString());
+    categoriesEdit(column)->setPlaceholderText(
+        choice == ColumnChoice::Categorical ? tr("e.g. north, south, \"east, far\"") : QString());
 }
 
 void CsvImportDialog::updateNotes()
