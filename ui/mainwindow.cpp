@@ -8,6 +8,7 @@
 #include "ui/charts/presentation.h"
 #include "ui/charts/privacylosspathchart.h"
 #include "ui/comparison/comparisonview.h"
+#include "ui/dataset/csvimportdialog.h"
 #include "ui/growing/growinglabdialog.h"
 #include "ui/growing/growingmenus.h"
 #include "ui/help/glossarydialog.h"
@@ -481,6 +482,18 @@ void MainWindow::createMenus()
     m_recentMenu->setObjectName(QStringLiteral("recentSessionsMenu"));
     // Filled when it opens, so start-up reads no settings and checks no files for it.
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentSessionsMenu);
+    // File ▸ Import CSV: declare a CSV file's public facts in its metadata sidecar, then maybe open it.
+    QAction *importCsv = file->addAction(tr("&Import CSV…"), this, [this] {
+        const QString csv = importCsvInteractive(this, AppSettings::startFolder());
+        if (csv.isEmpty() || !maybeSave(tr("open another dataset")))
+            return;
+        AppSettings::setLastFolderFrom(csv);
+        if (auto opened = openDataset(csv); !opened.ok())
+            showError(tr("Open dataset"), errorText(opened.error()));
+    });
+    importCsv->setObjectName(QStringLiteral("importCsvAction"));
+    importCsv->setStatusTip(
+        tr("Declare a CSV file's column types, bounds and categories, and write its metadata"));
     file->addSeparator();
     file->addAction(m_saveAction);
     file->addAction(m_saveAsAction);

@@ -95,8 +95,10 @@ std::size_t characterColumn(std::string_view line, std::size_t byteOffset)
     return characters + 1;
 }
 
-// Feeds libcsv one physical line at a time so callbacks know the current line number.
-Result<void> scanCsv(std::string_view bytes, char delimiter, std::size_t maxFields, const RowHandler &onRow)
+// Feeds libcsv one physical line at a time so callbacks know the current line number. `finish`
+// false: the bytes are a prefix of the file, and a record they leave open is dropped, not an error.
+Result<void> scanCsv(std::string_view bytes, char delimiter, std::size_t maxFields, const RowHandler &onRow,
+                     bool finish = true)
 {
     csv_parser parser;
     if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI | CSV_EMPTY_IS_NULL) != 0)
@@ -129,7 +131,7 @@ Result<void> scanCsv(std::string_view bytes, char delimiter, std::size_t maxFiel
         if (newline != std::string_view::npos)
             ++ctx.line;
     }
-    if (!ctx.error && csv_fini(&parser, onField, onRowEnd, &ctx) != 0)
+    if (!ctx.error && finish && csv_fini(&parser, onField, onRowEnd, &ctx) != 0)
         return makeError(ErrorCode::Parse,
                          "line " + std::to_string(ctx.line) + ": the file ends inside a quoted field");
     if (ctx.error)
@@ -404,7 +406,83 @@ Result<data::Table> buildTable(std::string_view bytes, std::string tableName, st
     return applyDatasetMetadata(*table, *options.metadata);
 }
 
+// The bytes previewCsvFile() reads: at most `maxBytes` of the file, cut after its last line end
+// when the file is longer (so no line is parsed half). `cut` tells whether bytes were left.
+Result<std::string> readPrefix(const std::string &path, std::size_t maxBytes, bool &cut)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return makeError(ErrorCode::Io, "cannot open '" + path + "'");
+    std::string bytes(maxBytes + 1, '\0');
+    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (in.bad())
+        return makeError(ErrorCode::Io, "cannot read '" + path + "'");
+    bytes.resize(static_cast<std::size_t>(in.gcount()));
+    if (looksGzipped(bytes))
+        return makeError(
+            ErrorCode::Unsupported,
+            path + ": gzip-compressed; decompress it to import it (it can still be opened as it is)");
+    cut = bytes.size() > maxBytes;
+    if (cut) {
+        bytes.resize(maxBytes);
+        const std::size_t lastLineEnd = bytes.rfind('\n');
+        bytes.resize(lastLineEnd == std::string::npos ? 0 : lastLineEnd + 1);
+    }
+    return bytes;
+}
+
 } // namespace
+
+Result<CsvPreview> previewCsv(std::string_view bytes, bool moreFollows, std::size_t maxRows, char delimiter)
+{
+    if (delimiter == '"' || delimiter == '\r' || delimiter == '\n')
+        return makeError(ErrorCode::InvalidArgument, "the CSV delimiter cannot be a quote or a line break");
+    constexpr std::string_view bom = "\xEF\xBB\xBF";
+    if (bytes.substr(0, bom.size()) == bom)
+        bytes.remove_prefix(bom.size());
+    CsvPreview preview;
+    bool full = false; // maxRows rows were taken and another record followed
+    const RowHandler take = [&](const Row &row) -> Result<void> {
+        if (!preview.header.empty() && preview.rows.size() == maxRows) {
+            full = true;
+            return makeError(ErrorCode::Cancelled, "the preview is full");
+        }
+        std::vector<std::string> fields(row.fields.begin(),
+                                        row.fields.begin() + static_cast<std::ptrdiff_t>(row.count));
+        if (preview.header.empty() && preview.rows.empty()) {
+            preview.header = std::move(fields);
+            return {};
+        }
+        preview.rows.push_back(std::move(fields));
+        preview.lines.push_back(row.endLine);
+        return {};
+    };
+    auto scanned = scanCsv(bytes, delimiter, CsvReadOptions{}.maxColumns, take, !moreFollows);
+    if (!scanned && !full)
+        return scanned.error();
+    if (preview.header.empty())
+        return makeError(ErrorCode::Parse,
+                         moreFollows ? "no header row in the first " + std::to_string(bytes.size()) + " bytes"
+                                     : "the file is empty; expected a header row");
+    preview.whole = !full && !moreFollows;
+    return preview;
+}
+
+Result<CsvPreview> previewCsvFile(const std::string &path, std::size_t maxRows, std::size_t maxBytes,
+                                  char delimiter)
+{
+    bool cut = false;
+    Result<std::string> bytes = readPrefix(path, maxBytes, cut);
+    if (!bytes)
+        return bytes.error();
+    if (cut && bytes->empty())
+        return makeError(ErrorCode::Parse, path + ": the first line is longer than "
+                                               + std::to_string(maxBytes) + " bytes; refusing to preview it");
+    auto preview = previewCsv(*bytes, cut, maxRows, delimiter);
+    if (!preview)
+        return makeError(preview.error().code, path + ": " + preview.error().message);
+    return preview;
+}
 
 Result<data::Table> readCsv(std::string_view bytes, std::string tableName, const CsvReadOptions &options)
 {

@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace pbx::io {
 
@@ -56,5 +57,36 @@ Result<data::Table> readCsv(std::string_view bytes, std::string tableName,
 /// it decompresses to more than maxCsvFileBytes; otherwise as gunzip() and readCsv(), the
 /// message prefixed with the path.
 Result<data::Table> readCsvFile(const std::string &path, const CsvReadOptions &options = {});
+
+/// Rows previewCsvFile() shows by default (File ▸ Import CSV).
+inline constexpr std::size_t csvPreviewRows = 20;
+/// Most bytes previewCsvFile() reads of a file by default: 1 MiB, whatever the file's size.
+inline constexpr std::size_t maxCsvPreviewBytes = std::size_t{1} << 20;
+
+/// The first records of a CSV file as text, split by the same parser and rules as readCsv(), to
+/// be shown to the user who owns the file (never to a session: nothing here is typed or checked).
+struct CsvPreview
+{
+    std::vector<std::string> header;            ///< the first record's fields
+    std::vector<std::vector<std::string>> rows; ///< the following records, as many fields as each has
+    std::vector<std::size_t> lines;             ///< the physical line on which each row ends
+    bool whole = false;                         ///< true: the file has no records beyond these
+};
+
+/// Splits `bytes` (a UTF-8 byte-order mark is skipped) into a header and at most `maxRows` rows.
+/// `moreFollows`: the bytes are a prefix of the file, cut after a line end; a record left open at
+/// the end (a quoted field spanning the cut) is dropped. Rows are not checked against the header
+/// (a ragged row is shown as it is; the loader refuses it). Errors: InvalidArgument for a quote or
+/// line break as delimiter; Parse for malformed quoting before the preview is full (naming the
+/// line) and for no header row.
+Result<CsvPreview> previewCsv(std::string_view bytes, bool moreFollows, std::size_t maxRows = csvPreviewRows,
+                              char delimiter = ',');
+
+/// previewCsv() over at most `maxBytes` bytes of the file at `path` (UTF-8), read without looking
+/// at the rest, so a file of any size costs at most `maxBytes` of memory and reading. Errors: Io
+/// when it cannot be read; Unsupported for gzip data (a compressed prefix cannot be previewed);
+/// otherwise as previewCsv(), prefixed with the path.
+Result<CsvPreview> previewCsvFile(const std::string &path, std::size_t maxRows = csvPreviewRows,
+                                  std::size_t maxBytes = maxCsvPreviewBytes, char delimiter = ',');
 
 } // namespace pbx::io

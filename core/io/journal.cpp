@@ -87,23 +87,6 @@ std::string chainHash(const std::string &previous, std::string_view payload)
     return sha256Hex(input);
 }
 
-/// Renames without replacing anything at `to` (renameat2 RENAME_NOREPLACE; link + unlink where
-/// the filesystem lacks it). errno is set on failure (EEXIST when something is there).
-bool renameNoReplace(const std::string &from, const std::string &to)
-{
-#ifdef SYS_renameat2
-    constexpr unsigned kNoReplace = 1; // RENAME_NOREPLACE
-    if (::syscall(SYS_renameat2, AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), kNoReplace) == 0)
-        return true;
-    if (errno != EINVAL && errno != ENOSYS)
-        return false;
-#endif
-    if (::link(from.c_str(), to.c_str()) != 0)
-        return false;
-    ::unlink(from.c_str());
-    return true;
-}
-
 /// The JSON line of a payload, or InvalidArgument when it holds text that is not UTF-8 (which
 /// nlohmann refuses to write): caught here, before anything is written or shown.
 Result<std::string> dumpLine(const json::Json &payload)

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include <fcntl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace pbx::io {
@@ -50,6 +51,21 @@ Result<std::string> readTextFile(const std::string &path, std::size_t maxBytes)
     std::ostringstream out;
     out << in.rdbuf();
     return out.str();
+}
+
+bool renameNoReplace(const std::string &from, const std::string &to)
+{
+#ifdef SYS_renameat2
+    constexpr unsigned kNoReplace = 1; // RENAME_NOREPLACE
+    if (::syscall(SYS_renameat2, AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), kNoReplace) == 0)
+        return true;
+    if (errno != EINVAL && errno != ENOSYS)
+        return false;
+#endif
+    if (::link(from.c_str(), to.c_str()) != 0)
+        return false;
+    ::unlink(from.c_str());
+    return true;
 }
 
 Result<void> writeTextFileAtomically(const std::string &path, const std::string &content)
@@ -111,7 +127,7 @@ AtomicFile::~AtomicFile()
     }
 }
 
-Result<void> AtomicFile::commit(const std::string &content)
+Result<void> AtomicFile::writeAndSync(const std::string &content)
 {
     if (m_fd < 0)
         return makeError(ErrorCode::Io, m_path + ": already written");
@@ -127,8 +143,11 @@ Result<void> AtomicFile::commit(const std::string &content)
     }
     if (::ftruncate(m_fd, static_cast<off_t>(content.size())) != 0 || ::fsync(m_fd) != 0)
         return ioError(m_path, "write failed", errno);
-    if (std::rename(m_temporary.c_str(), m_path.c_str()) != 0)
-        return ioError(m_path, "cannot replace file", errno);
+    return {};
+}
+
+void AtomicFile::finish()
+{
     ::close(m_fd);
     m_fd = -1;
     // The new name is durable, and stale temporary files of killed processes go.
@@ -138,6 +157,26 @@ Result<void> AtomicFile::commit(const std::string &content)
         ::close(dir);
     }
     removeStaleTemporaryFiles(m_path, kTemporaryMarker);
+}
+
+Result<void> AtomicFile::commit(const std::string &content)
+{
+    PBX_RETURN_IF_ERROR(writeAndSync(content));
+    if (std::rename(m_temporary.c_str(), m_path.c_str()) != 0)
+        return ioError(m_path, "cannot replace file", errno);
+    finish();
+    return {};
+}
+
+Result<void> AtomicFile::commitNew(const std::string &content)
+{
+    PBX_RETURN_IF_ERROR(writeAndSync(content));
+    if (!renameNoReplace(m_temporary, m_path)) {
+        if (errno == EEXIST)
+            return makeError(ErrorCode::Io, m_path + ": already exists");
+        return ioError(m_path, "cannot create file", errno);
+    }
+    finish();
     return {};
 }
 

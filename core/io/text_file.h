@@ -22,6 +22,11 @@ Result<std::string> readTextFile(const std::string &path, std::size_t maxBytes =
 /// Writes `content` to `path` atomically (AtomicFile::open, then commit). Errors: Io naming the path.
 Result<void> writeTextFileAtomically(const std::string &path, const std::string &content);
 
+/// Renames `from` to `to` without replacing anything at `to` (renameat2 RENAME_NOREPLACE; link +
+/// unlink where the filesystem lacks it). False with errno set on failure (EEXIST when something
+/// is there).
+bool renameNoReplace(const std::string &from, const std::string &to);
+
 /// A file replaced atomically. open() creates the temporary file "<path>.tmp-<pid>" in the
 /// target's folder at once and reserves `reserveBytes` of disk space for it, so a missing or
 /// read-only folder or a full disk is found before any work whose record it will hold; commit()
@@ -40,6 +45,10 @@ public:
     Result<void> reserve(std::size_t totalBytes);
     /// Errors: Io naming the path; the old file, if any, is then unchanged.
     Result<void> commit(const std::string &content);
+    /// Like commit(), but never replaces a file: the rename fails when anything is at the path
+    /// (checked by the rename itself, so a file created meanwhile is not replaced either).
+    /// Errors: Io "<path>: already exists" or naming the reason; nothing at the path changes.
+    Result<void> commitNew(const std::string &content);
 
     AtomicFile(AtomicFile &&other) noexcept;
     AtomicFile &operator=(AtomicFile &&) = delete;
@@ -48,6 +57,8 @@ public:
 
 private:
     AtomicFile() = default;
+    Result<void> writeAndSync(const std::string &content);
+    void finish();
     std::string m_path;
     std::string m_temporary;
     int m_fd = -1;
