@@ -291,6 +291,12 @@ QString SessionPanel::modeText() const
     case filters::FilterKind::Odp:
         text = tr("Output DP · reserve and settle");
         break;
+    case filters::FilterKind::Rdp:
+        text = tr("RDP · grid of orders");
+        break;
+    case filters::FilterKind::Advanced:
+        text = tr("Advanced composition · Laplace");
+        break;
     }
     text += s.neighbours == data::Neighbouring::AddRemove ? tr(" · add/remove") : tr(" · replace");
     if (s.seed)
@@ -387,6 +393,21 @@ void SessionPanel::setSession(const session::Session *session)
                "admitted by its worst case and pays the cost of the output it released; "
                "δ is paid in full.")
                 .arg(formatNumber(filter.budget()), formatNumber(filter.deltaBudget(), 3)));
+        break;
+    case filters::FilterKind::Rdp:
+        setGlossaryLinkedText(
+            m_budget,
+            tr("Budget (ε = %1, δ = %2) as a Rényi budget per order (24 orders, δ/24 each). A request "
+               "is admitted while some order has room; %3.")
+                .arg(formatNumber(filter.epsilonBudget()), formatNumber(filter.deltaBudget(), 3),
+                     systems.empty() ? QString() : QString::fromStdString(systems.front().name)));
+        break;
+    case filters::FilterKind::Advanced:
+        setGlossaryLinkedText(m_budget,
+                              tr("Budget <b>ρ = %1</b> for Σε²/2 (advanced composition), which guarantees "
+                                 "(ε = %2, δ = %3)-DP for adaptively chosen ε's.")
+                                  .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
+                                       formatNumber(filter.deltaBudget(), 3)));
         break;
     }
     m_lockNote->setText(m_locked ? (events == 1 ? tr("Settings are fixed: 1 request made. Start a "
