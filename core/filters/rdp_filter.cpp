@@ -76,8 +76,9 @@ double pureEpsilonRdpUp(double epsilon, double alpha)
     // error is a few ulps of those, plus a few of ε.
     const double closed = privacy::rdpPureDp(epsilon, alpha);
     const double margin = 4.0 * kEps * (2.0 * std::log(2.0) / (alpha - 1.0) + epsilon);
-    const double bound = std::min(math::nudgeUp(epsilon, 1),
-                                  math::multiplyRoundUp(math::multiplyRoundUp(0.5 * epsilon, epsilon), alpha));
+    const double bound
+        = std::min(math::nudgeUp(epsilon, 1),
+                   math::multiplyRoundUp(math::multiplyRoundUp(0.5 * epsilon, epsilon), alpha));
     return std::min(math::nudgeUp(closed * (1.0 + kRelative) + margin, 2), bound);
 }
 
@@ -100,16 +101,16 @@ Result<std::unique_ptr<RdpFilter>> RdpFilter::create(double epsilon, double delt
     }
     if (!any)
         return makeError(ErrorCode::InvalidArgument,
-                         "no Rényi order of the grid can certify (ε = " + formatAmount(epsilon)
-                             + ", δ = " + formatAmount(delta)
-                             + "): every order's budget B(α) is ≤ 0; raise ε or δ");
+                         "no Rényi order of the grid can certify (ε = " + formatAmount(epsilon) + ", δ = "
+                             + formatAmount(delta) + "): every order's budget B(α) is ≤ 0; raise ε or δ");
     return std::unique_ptr<RdpFilter>(new RdpFilter(epsilon, delta, std::move(grid)));
 }
 
 Result<void> RdpFilter::canChargeCurve(const std::vector<double> &curve) const
 {
     if (curve.size() != m_orders.size())
-        return makeError(ErrorCode::InvalidArgument, "an RDP curve must have one value per order of the grid");
+        return makeError(ErrorCode::InvalidArgument,
+                         "an RDP curve must have one value per order of the grid");
     for (double v : curve)
         if (v < 0.0)
             return makeError(ErrorCode::InvalidArgument, "an RDP curve cannot be negative");

@@ -88,9 +88,9 @@ private:
 void TestCliRdpAdvanced::rdpRunJournalVerifyReport()
 {
     writeFile(path("mixed.jsonl"), mixedRequests());
-    const auto run = runCli(test::runCommandArguments(path("mixed.jsonl"), path("rdp.json"), path("rdp.journal"),
-                                                      {QStringLiteral("--filter"), QStringLiteral("rdp"),
-                                                       QStringLiteral("--seed"), QStringLiteral("5")}));
+    const auto run = runCli(test::runCommandArguments(
+        path("mixed.jsonl"), path("rdp.json"), path("rdp.journal"),
+        {QStringLiteral("--filter"), QStringLiteral("rdp"), QStringLiteral("--seed"), QStringLiteral("5")}));
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const auto doc = json::parse(test::readTextFile(path("rdp.json").toStdString()));
     const auto &filter = doc.at("filter");
@@ -116,7 +116,8 @@ void TestCliRdpAdvanced::rdpRunJournalVerifyReport()
     QCOMPARE(events.at(4).at("mechanism").get<std::string>(), std::string("doubling-gaussian"));
     // ±2 on a count needs ρ ≈ 0.48: no order has room.
     QCOMPARE(events.at(5).at("status").get<std::string>(), std::string("refused"));
-    QVERIFY2(events.at(5).at("reason").get<std::string>().find("no Rényi order has room") != std::string::npos,
+    QVERIFY2(events.at(5).at("reason").get<std::string>().find("no Rényi order has room")
+                 != std::string::npos,
              events.at(5).at("reason").get<std::string>().c_str());
     // The spend: ε at the binding order, within the budget; the per-order sums are recorded.
     const auto &spent = doc.at("spent");
@@ -138,8 +139,8 @@ void TestCliRdpAdvanced::rdpRunJournalVerifyReport()
     const auto caught = runCli({QStringLiteral("verify"), path("rdp-edited.json")});
     QCOMPARE(caught.exitCode, 1);
     // The report names the filter and its sources.
-    const auto report = runCli({QStringLiteral("report"), path("rdp.json"), QStringLiteral("--out"),
-                                path("rdp.html")});
+    const auto report
+        = runCli({QStringLiteral("report"), path("rdp.json"), QStringLiteral("--out"), path("rdp.html")});
     QVERIFY2(report.exitCode == 0, qPrintable(report.err));
     const std::string html = test::readTextFile(path("rdp.html").toStdString());
     QVERIFY(html.find("Feldman &amp; Zrnic 2021") != std::string::npos
@@ -184,7 +185,8 @@ void TestCliRdpAdvanced::advancedCertifiesMoreThanBasic()
             QVERIFY(std::sqrt(2 * std::log(1e6) * sumSquares) + sumSquares / 2 <= 1.0 + 1e-12);
         const auto verified = runCli({QStringLiteral("verify"), out});
         QVERIFY2(verified.exitCode == 0, qPrintable(verified.err + verified.out));
-        const auto journal = runCli({QStringLiteral("verify"), path(k == 0 ? "basic.journal" : "advanced.journal")});
+        const auto journal
+            = runCli({QStringLiteral("verify"), path(k == 0 ? "basic.journal" : "advanced.journal")});
         QVERIFY2(journal.exitCode == 0, qPrintable(journal.err + journal.out));
         PBX_FUZZY_COMPARE(first, 0.0298071763, 1e-9);
         if (k == 1) {

@@ -117,8 +117,10 @@ void TestAdvancedFilter::crossover()
     auto f = AdvancedFilter::create(epsilon, delta).value();
     PBX_FUZZY_COMPARE(f->budget(), rho, 2e-8); // the table prints 10 significant digits
     // The table prints ε₀* to 6 decimals and k* to 3.
-    QVERIFY2(std::fabs(f->crossoverEpsilon() - epsilonStar) <= 5e-7, qPrintable(QString::number(f->crossoverEpsilon(), 'g', 12)));
-    QVERIFY2(std::fabs(f->crossoverCount() - kStar) <= 5e-4, qPrintable(QString::number(f->crossoverCount(), 'g', 12)));
+    QVERIFY2(std::fabs(f->crossoverEpsilon() - epsilonStar) <= 5e-7,
+             qPrintable(QString::number(f->crossoverEpsilon(), 'g', 12)));
+    QVERIFY2(std::fabs(f->crossoverCount() - kStar) <= 5e-4,
+             qPrintable(QString::number(f->crossoverCount(), 'g', 12)));
     // The first k at which the advanced filter admits more than k requests of ε/k (basic admits
     // exactly k of them).
     int k = 1;

@@ -47,12 +47,14 @@ Run offer(RdpFilter &f, const std::vector<Curve> &cycle, int offered)
 {
     std::vector<std::vector<double>> curves;
     for (const auto &c : cycle)
-        curves.push_back(roundedCurve([&] {
-            std::vector<double> a;
-            for (const auto &o : f.orders())
-                a.push_back(o.alpha);
-            return a;
-        }(), c));
+        curves.push_back(roundedCurve(
+            [&] {
+                std::vector<double> a;
+                for (const auto &o : f.orders())
+                    a.push_back(o.alpha);
+                return a;
+            }(),
+            c));
     Run run;
     run.admitted.assign(cycle.size(), 0);
     for (int j = 0; j < offered; ++j) {
@@ -202,10 +204,12 @@ void TestRdpFilter::bindingOrderAndRefusal()
     QVERIFY(at(32).spent > at(32).budget);
     QVERIFY(at(28).live());
     auto refused = f->chargeCurve(curve);
-    PBX_VERIFY_ERROR(refused, BudgetExceeded, "no Rényi order has room for this request: at the closest, α = 28");
-    QCOMPARE(QString::fromStdString(refused.error().message),
-             QStringLiteral("no Rényi order has room for this request: at the closest, α = 28, it needs 0.001378 "
-                            "but 0.001167 remains"));
+    PBX_VERIFY_ERROR(refused, BudgetExceeded,
+                     "no Rényi order has room for this request: at the closest, α = 28");
+    QCOMPARE(
+        QString::fromStdString(refused.error().message),
+        QStringLiteral("no Rényi order has room for this request: at the closest, α = 28, it needs 0.001378 "
+                       "but 0.001167 remains"));
     QCOMPARE(f->systems().front().name, std::string("RDP (binding order α = 28)"));
     // Reject-and-continue: a cheaper request still fits at α = 28.
     QVERIFY(f->chargeCurve(roundedCurve(alphas, laplace(1000))).ok());
