@@ -120,7 +120,14 @@ void TestNoiseReduction::defaultsAndCompatibility()
            {FilterKind::BrownianZcdp, ReleaseMethod::LaplaceNr, "cannot account 'laplace-nr'"},
            {FilterKind::Basic, ReleaseMethod::DoublingGaussian, "cannot account 'doubling-gaussian'"},
            {FilterKind::Zcdp, ReleaseMethod::Brownian, "filters that can: expost, unified, brownian-zcdp"},
-           {FilterKind::Zcdp, ReleaseMethod::Gaussian, "needs a stopping rule"}};
+           {FilterKind::Zcdp, ReleaseMethod::Gaussian, "needs a stopping rule"},
+           // The Rényi filter needs a curve fixed before the run; advanced composition needs ε-DP.
+           {FilterKind::Rdp, ReleaseMethod::LaplaceNr, "bound of stopped Laplace noise reduction is known"},
+           {FilterKind::Advanced, ReleaseMethod::LaplaceNr, "depends on the level it stops at"},
+           {FilterKind::Advanced, ReleaseMethod::DoublingGaussian, "a Gaussian release is"},
+           {FilterKind::Advanced, ReleaseMethod::Brownian,
+            "filters that can: expost, unified, brownian-zcdp, "
+            "odp, rdp"}};
     for (const auto &r : refused) {
         auto s = newSession(r.filter, 1);
         auto e = s->ask(relativeCount("", 0.05, r.mechanism));
