@@ -6,6 +6,7 @@
 #include "core/filters/odometer.h"
 #include "core/filters/rdp_filter.h"
 #include "core/privacy/rdp_curves.h"
+#include "core/privacy/zcdp_conversion.h"
 #include "tests/testutils.h"
 
 using pbx::filters::RdpOdometer;
@@ -32,7 +33,8 @@ void TestOdometer::lambdaGrid()
         int n;
         double grid;
         double reported;
-    } expected[] = {{10, 0.1851, 0.1}, {100, 0.5912, 0.5912}, {300, 1.0273, 1.0273}};
+        double fixed; ///< a zCDP filter's bound had ρ = n·5e-5 been its budget ("zCDP fixed")
+    } expected[] = {{10, 0.1851, 0.1, 0.1667}, {100, 0.5912, 0.5912, 0.5307}, {300, 1.0273, 1.0273, 0.9255}};
     int n = 0;
     for (const auto &e : expected) {
         while (n < e.n) {
@@ -45,6 +47,9 @@ void TestOdometer::lambdaGrid()
                  qPrintable(QString::number(odo.reading().epsilon)));
         QCOMPARE(odo.reading().delta, 1e-6);
         PBX_FUZZY_COMPARE(odo.rho(), e.n * 5e-5, 1e-12);
+        const double fixed = pbx::privacy::epsilonFromRho(e.n * 5e-5, 1e-6).value();
+        QVERIFY2(std::fabs(fixed - e.fixed) <= 1e-4, qPrintable(QString::number(fixed)));
+        QVERIFY(e.n == 10 || odo.reading().epsilon > fixed); // the odometer pays for its freedom
     }
     // The price of not committing to a budget: a zCDP filter whose budget is the final ρ = 0.015
     // certifies ρ + 2√(ρ ln(1/δ)) = 0.9255 at n = 300 (fo_odometers.out, "zCDP fixed"); the
