@@ -1015,6 +1015,15 @@ void MainWindow::updateModeStatus()
         text = tr("Output-DP filter · budget ε = %1, δ = %2 (spent a posteriori)")
                    .arg(formatNumber(filter.budget()), formatNumber(filter.deltaBudget(), 3));
         break;
+    case filters::FilterKind::Rdp:
+        text = tr("Rényi filter · 24 orders, δ/24 each · (ε = %1, δ = %2)")
+                   .arg(formatNumber(filter.epsilonBudget()), formatNumber(filter.deltaBudget(), 3));
+        break;
+    case filters::FilterKind::Advanced:
+        text = tr("Advanced-composition filter · Laplace noise · budget ρ = %1 for Σε²/2 ⇔ ε = %2, δ = %3")
+                   .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
+                        formatNumber(filter.deltaBudget(), 3));
+        break;
     }
     text += s.settings().neighbours == data::Neighbouring::AddRemove ? tr(" · add/remove one row")
                                                                      : tr(" · replace one row");

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "core/filters/privacy_filter.h"
 
+#include "core/filters/advanced_filter.h"
 #include "core/filters/basic_filter.h"
 #include "core/filters/expost_filter.h"
 #include "core/filters/odp_privacy_filter.h"
+#include "core/filters/rdp_filter.h"
 #include "core/filters/unified_filter.h"
 #include "core/filters/zcdp_filter.h"
 #include "core/util/number_format.h"
@@ -14,8 +16,9 @@
 namespace pbx::filters {
 
 namespace {
-constexpr FilterKind kKinds[] = {FilterKind::Basic,   FilterKind::Zcdp,         FilterKind::ExPost,
-                                 FilterKind::Unified, FilterKind::BrownianZcdp, FilterKind::Odp};
+constexpr FilterKind kKinds[]
+    = {FilterKind::Basic,        FilterKind::Zcdp, FilterKind::ExPost, FilterKind::Unified,
+       FilterKind::BrownianZcdp, FilterKind::Odp,  FilterKind::Rdp,    FilterKind::Advanced};
 }
 
 std::string_view filterKindName(FilterKind kind)
@@ -33,6 +36,10 @@ std::string_view filterKindName(FilterKind kind)
         return "brownian-zcdp";
     case FilterKind::Odp:
         return "odp";
+    case FilterKind::Rdp:
+        return "rdp";
+    case FilterKind::Advanced:
+        return "advanced";
     }
     return "basic";
 }
@@ -44,7 +51,7 @@ Result<FilterKind> parseFilterKind(std::string_view text)
             return k;
     return makeError(ErrorCode::InvalidArgument,
                      "unknown filter '" + std::string(text)
-                         + "' (expected basic, zcdp, expost, unified, brownian-zcdp or odp)");
+                         + "' (expected basic, zcdp, expost, unified, brownian-zcdp, odp, rdp or advanced)");
 }
 
 std::string_view chargeKindName(ChargeKind kind)
@@ -143,6 +150,18 @@ Result<std::unique_ptr<PrivacyFilter>> PrivacyFilter::create(FilterKind kind, do
     }
     case FilterKind::Odp: {
         auto f = OdpPrivacyFilter::create(epsilon, delta);
+        if (!f)
+            return f.error();
+        return std::unique_ptr<PrivacyFilter>(std::move(f.value()));
+    }
+    case FilterKind::Rdp: {
+        auto f = RdpFilter::create(epsilon, delta);
+        if (!f)
+            return f.error();
+        return std::unique_ptr<PrivacyFilter>(std::move(f.value()));
+    }
+    case FilterKind::Advanced: {
+        auto f = AdvancedFilter::create(epsilon, delta);
         if (!f)
             return f.error();
         return std::unique_ptr<PrivacyFilter>(std::move(f.value()));

@@ -20,9 +20,11 @@ enum class FilterKind {
     Unified,      ///< zCDP and ex-post sub-filters under one (ε, δ) (Theorem 3; §4.3)
     BrownianZcdp, ///< zCDP filter admitting Brownian noise reduction at ρ = Δ²/(2T_stop) (§4.4)
     Odp,          ///< output-DP filter (Hartmann et al. 2023, Theorem 7; docs/output-dp.md §2)
+    Rdp,          ///< Rényi filter on a grid of orders (Feldman & Zrnic 2021; Lécuyer 2021)
+    Advanced,     ///< advanced-composition filter for adaptive ε (Whitehouse et al. 2023)
 };
 
-/// "basic", "zcdp", "expost", "unified", "brownian-zcdp" or "odp".
+/// "basic", "zcdp", "expost", "unified", "brownian-zcdp", "odp", "rdp" or "advanced".
 std::string_view filterKindName(FilterKind kind);
 Result<FilterKind> parseFilterKind(std::string_view text);
 
@@ -123,7 +125,7 @@ public:
     Result<void> spend(double cost) { return charge({primaryKind(), cost, 0.0}); }
 
     /// Creates a filter enforcing (ε, δ). Errors: InvalidArgument for ε ≤ 0 or non-finite, δ
-    /// outside [0, 1) (basic, ex-post) or (0, 1) (zCDP-based), or an invalid split.
+    /// outside [0, 1) (basic, ex-post) or (0, 1) (zCDP-based, rdp, advanced), or an invalid split.
     static Result<std::unique_ptr<PrivacyFilter>> create(FilterKind kind, double epsilon, double delta,
                                                          FilterSplit split = {});
 

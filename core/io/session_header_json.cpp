@@ -1,10 +1,34 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/session_header_json.h"
+
+#include "core/filters/advanced_filter.h"
+#include "core/filters/rdp_filter.h"
 #include "core/util/try.h"
 
 namespace pbx::io {
 
 using json::Json;
+
+namespace {
+/// The parameters the rdp and advanced filters fix before the first request, for the record (a
+/// reader recomputes them from the budget): the orders with their δ shares and budgets B(α); the
+/// δ split. Nothing for the other filters.
+void writeFilterParameters(const filters::PrivacyFilter &filter, Json &out)
+{
+    if (const auto *rdp = dynamic_cast<const filters::RdpFilter *>(&filter)) {
+        out["conversion"]
+            = "improved (Canonne, Kamath & Steinke 2020, Prop. 12), delta split over the orders";
+        Json orders = Json::array();
+        for (const auto &o : rdp->orders())
+            orders.push_back({{"alpha", o.alpha}, {"delta", o.delta}, {"budget", o.budget}});
+        out["orders"] = orders;
+    } else if (const auto *advanced = dynamic_cast<const filters::AdvancedFilter *>(&filter)) {
+        out["conversion_delta"] = advanced->conversionDelta();
+        out["mechanism_delta"] = advanced->mechanismDelta();
+        out["crossover_epsilon"] = advanced->crossoverEpsilon();
+    }
+}
+} // namespace
 
 void writeSessionHeader(const session::Session &s, Json &doc)
 {
@@ -38,6 +62,7 @@ void writeSessionHeader(const session::Session &s, Json &doc)
                                {"delta", sys.deltaBudget}});
         doc["filter"]["systems"] = systems;
     }
+    writeFilterParameters(filter, doc["filter"]);
     if (settings.seed)
         doc["noise"]
             = {{"seeded", true},

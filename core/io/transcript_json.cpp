@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/transcript_json.h"
 
+#include "core/filters/rdp_filter.h"
 #include "core/io/event_json.h"
 #include "core/io/session_header_json.h"
 #include "core/util/try.h"
@@ -32,6 +33,15 @@ std::string writeTranscriptJson(const session::Session &s)
            {"note", "a gauge, not a guarantee: with adaptively chosen costs the session is (budget.epsilon, "
                     "budget.delta)-DP by the filter; spent.epsilon is the epsilon that the spend so far "
                     "corresponds to"}};
+    if (const auto *rdp = dynamic_cast<const filters::RdpFilter *>(&filter)) {
+        // The Rényi sums per order, and the order that binds (the least ε; none once all are spent).
+        Json byOrder = Json::array();
+        for (const auto &o : rdp->orders())
+            byOrder.push_back({{"alpha", o.alpha}, {"rdp", json::finiteOrNull(o.spent)}, {"live", o.live()}});
+        doc["spent"]["by_order"] = byOrder;
+        const auto binding = rdp->bindingOrder();
+        doc["spent"]["binding_order"] = binding ? Json(rdp->orders()[*binding].alpha) : Json(nullptr);
+    }
     doc["remaining"] = {{unit, filter.remaining()}};
     Json events = Json::array();
     for (const auto &e : s.events())

@@ -308,6 +308,22 @@ MethodNote filterNote(filters::FilterKind kind)
             "cell it actually released; the sum of settled costs stays within ε and the session is "
             "(ε, δ)-DP.",
             "Hartmann, Bindschaedler, Bentkamp & West 2023, Algorithm 1 and Theorem 7"};
+    case FilterKind::Rdp:
+        return {"Rényi (RDP) filter",
+                "A grid of 24 Rényi orders, each with its own budget B(α) from (ε, δ/24) by the improved "
+                "conversion; every request is charged its Rényi curve at every order (pure ε at the tight "
+                "ε-DP curve, ρ at ρα) and is admitted while some order stays within its budget. Splitting δ "
+                "over the orders makes the grid valid: the stopped session is (ε, δ)-DP.",
+                "Feldman & Zrnic 2021 (Rényi filter); Lécuyer 2021 (filters over several orders); Canonne, "
+                "Kamath & Steinke 2020, Prop. 12 (conversion)"};
+    case FilterKind::Advanced:
+        return {"Advanced-composition filter",
+                "A request of ε_j is admitted only if √(2·ln(1/δ)·Σε_j²) + Σε_j²/2 stays within ε, its own "
+                "included, even when each ε_j was chosen after seeing earlier answers: the advanced "
+                "composition rate with adaptive parameters. Many small requests fit where basic "
+                "composition runs out.",
+                "Whitehouse, Ramdas, Rogers & Wu 2023 (fully adaptive composition); Bun & Steinke 2016, "
+                "Proposition 1.4"};
     }
     return {"Privacy filter", "", ""};
 }

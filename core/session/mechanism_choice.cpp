@@ -17,7 +17,9 @@ constexpr ReleaseMethod kMechanisms[]
 /// ε²/2); ρ needs a zCDP system; pure ex-post loss needs a pure-ε or ex-post system; Brownian
 /// noise reduction needs the ex-post system (with a boundary) or the brownian-zcdp filter. The odp
 /// filter takes what has an (E, δ)-ODP guarantee: pure ε by Lemma 3 (Hartmann et al. 2023), ex-post
-/// noise reduction because ex-post privacy implies ODP (docs/output-dp.md §1); not ρ.
+/// noise reduction because ex-post privacy implies ODP (docs/output-dp.md §1); not ρ. The rdp filter
+/// takes what has a Rényi curve fixed before it runs: pure ε, ρ, and Brownian noise reduction step
+/// by step (each step a Gaussian mechanism given the past); the advanced filter only pure ε.
 bool accounts(ReleaseMethod m, FilterKind f)
 {
     switch (m) {
@@ -26,22 +28,45 @@ bool accounts(ReleaseMethod m, FilterKind f)
         return true;
     case ReleaseMethod::Gaussian:
     case ReleaseMethod::DoublingGaussian:
-        return f == FilterKind::Zcdp || f == FilterKind::Unified || f == FilterKind::BrownianZcdp;
+        return f == FilterKind::Zcdp || f == FilterKind::Unified || f == FilterKind::BrownianZcdp
+               || f == FilterKind::Rdp;
     case ReleaseMethod::LaplaceNr:
         return f == FilterKind::Basic || f == FilterKind::ExPost || f == FilterKind::Unified
                || f == FilterKind::Odp;
     case ReleaseMethod::Brownian:
         return f == FilterKind::ExPost || f == FilterKind::Unified || f == FilterKind::BrownianZcdp
-               || f == FilterKind::Odp;
+               || f == FilterKind::Odp || f == FilterKind::Rdp;
     }
     return false;
+}
+
+/// Why `filter` cannot account `m`, for the filters whose reason is not obvious from its name.
+std::string refusalReason(ReleaseMethod m, FilterKind filter)
+{
+    switch (filter) {
+    case FilterKind::Odp:
+        return ": a ρ (zCDP) charge has no ODP cost, and the odp filter composes (E, δ) costs (Hartmann et "
+               "al. 2023, Theorem 7)";
+    case FilterKind::Rdp:
+        return ": no Rényi bound of stopped Laplace noise reduction is known before it runs (its loss depends "
+               "on the level it stops at, Ligett et al. 2017; a reduction step is not an RDP mechanism of its "
+               "increment); Brownian noise reduction is accepted";
+    case FilterKind::Advanced:
+        return m == ReleaseMethod::LaplaceNr
+                   ? ": it needs each mechanism's ε before it runs (Whitehouse et al. 2023), and Laplace noise "
+                     "reduction's loss depends on the level it stops at"
+                   : ": it composes ε-DP mechanisms (Whitehouse et al. 2023), and a Gaussian release is "
+                     "ρ-zCDP, not ε-DP";
+    default:
+        return "";
+    }
 }
 
 std::string acceptingFilters(ReleaseMethod m)
 {
     std::string names;
     for (FilterKind f : {FilterKind::Basic, FilterKind::Zcdp, FilterKind::ExPost, FilterKind::Unified,
-                         FilterKind::BrownianZcdp, FilterKind::Odp})
+                         FilterKind::BrownianZcdp, FilterKind::Odp, FilterKind::Rdp, FilterKind::Advanced})
         if (accounts(m, f))
             names += (names.empty() ? "" : ", ") + std::string(filters::filterKindName(f));
     return names;
@@ -106,7 +131,8 @@ ChargeKind chargeKindFor(ReleaseMethod mechanism, FilterKind filter)
     case ReleaseMethod::LaplaceNr:
         return ChargeKind::ExPost;
     case ReleaseMethod::Brownian:
-        return filter == FilterKind::BrownianZcdp ? ChargeKind::Rho : ChargeKind::ExPost;
+        return filter == FilterKind::BrownianZcdp || filter == FilterKind::Rdp ? ChargeKind::Rho
+                                                                               : ChargeKind::ExPost;
     }
     return ChargeKind::PureEpsilon;
 }
@@ -121,20 +147,17 @@ Result<void> checkMechanism(ReleaseMethod mechanism, FilterKind filter, data::Ag
                              + "' is a single calibrated release; a relative target or a "
                                "mean needs a stopping rule (noise reduction or doubling)");
     if (!accounts(mechanism, filter))
-        return makeError(
-            ErrorCode::InvalidArgument,
-            "mechanism: the " + std::string(filters::filterKindName(filter)) + " filter cannot account '"
-                + name + "' (filters that can: " + acceptingFilters(mechanism) + ")"
-                + (filter == FilterKind::Odp
-                       ? ": a ρ (zCDP) charge has no ODP cost, and the odp filter composes (E, δ) costs (Hartmann et al. 2023, Theorem 7)"
-                       : ""));
+        return makeError(ErrorCode::InvalidArgument,
+                         "mechanism: the " + std::string(filters::filterKindName(filter))
+                             + " filter cannot account '" + name + "' (filters that can: "
+                             + acceptingFilters(mechanism) + ")" + refusalReason(mechanism, filter));
     return {};
 }
 
 ReleaseMethod defaultMechanism(FilterKind filter, data::Aggregate aggregate, TargetKind target)
 {
-    const bool pure
-        = filter == FilterKind::Basic || filter == FilterKind::ExPost || filter == FilterKind::Odp;
+    const bool pure = filter == FilterKind::Basic || filter == FilterKind::ExPost || filter == FilterKind::Odp
+                      || filter == FilterKind::Advanced;
     if (aggregate != data::Aggregate::Mean && target == TargetKind::Absolute)
         return pure ? ReleaseMethod::Laplace : ReleaseMethod::Gaussian;
     switch (filter) {
@@ -146,7 +169,10 @@ ReleaseMethod defaultMechanism(FilterKind filter, data::Aggregate aggregate, Tar
         return ReleaseMethod::DoublingGaussian;
     case FilterKind::Unified:
     case FilterKind::BrownianZcdp:
+    case FilterKind::Rdp:
         return ReleaseMethod::Brownian;
+    case FilterKind::Advanced:
+        return ReleaseMethod::DoublingLaplace;
     }
     return ReleaseMethod::DoublingGaussian;
 }

@@ -231,8 +231,9 @@ void TestCliRun::badInput_data()
                                  << QStringLiteral("--epsilon: 'nan' is not a finite number");
     QTest::newRow("unknown dataset") << QStringList{QStringLiteral("--dataset"), QStringLiteral("nope.csv")}
                                      << QStringLiteral("queries.jsonl") << QStringLiteral("--dataset:");
-    QTest::newRow("bad filter") << QStringList{QStringLiteral("--filter"), QStringLiteral("rdp")}
-                                << QStringLiteral("queries.jsonl") << QStringLiteral("unknown filter 'rdp'");
+    QTest::newRow("bad filter") << QStringList{QStringLiteral("--filter"), QStringLiteral("renyi")}
+                                << QStringLiteral("queries.jsonl")
+                                << QStringLiteral("unknown filter 'renyi'");
     // A method the filter cannot account is refused before the first answer, not half-way.
     QTest::newRow("brownian under basic on line 2")
         << QStringList{QStringLiteral("--filter"), QStringLiteral("basic")}

@@ -2,6 +2,7 @@
 // Noise reduction inside sessions: what each filter charges (the loss of the last level only),
 // the ex-post δ schedule, mechanism/filter compatibility, and the headline comparison with the
 // doubling baseline on the same queries.
+#include "core/filters/rdp_filter.h"
 #include "core/math/directed_rounding.h"
 #include "core/session/session.h"
 #include "tests/synthetic_table.h"
@@ -40,6 +41,7 @@ class TestNoiseReduction : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void brownianInZcdpPaysTheLastTime();
+    void brownianInRdpPaysTheLastTimeAtEveryOrder();
     void laplaceNrPaysTheLastLevel();
     void expostBrownianDeltaSchedule();
     void defaultsAndCompatibility();
@@ -63,6 +65,40 @@ void TestNoiseReduction::brownianInZcdpPaysTheLastTime()
     // Released values move along one path, noisiest first: the scales strictly decrease.
     for (std::size_t k = 1; k < e.attempts.size(); ++k)
         QVERIFY(e.attempts[k].releases.front().scale < e.attempts[k - 1].releases.front().scale);
+}
+
+// The rdp filter charges each Brownian step as a Gaussian (ρ-increment at ρα): a run stopped at T
+// costs α·Δ²/(2T) at every order; a restored session pays the same sums, order by order.
+void TestNoiseReduction::brownianInRdpPaysTheLastTimeAtEveryOrder()
+{
+    auto s = newSession(FilterKind::Rdp, 4);
+    auto e = s->ask(relativeCount("region == \"south\"", 0.05, std::nullopt)).value(); // default: Brownian
+    QCOMPARE(e.mechanism, session::EventMechanism::Brownian);
+    QVERIFY(e.targetMet);
+    QVERIFY(e.attempts.size() > 1);
+    QCOMPARE(e.costKind, filters::ChargeKind::Rho);
+    const double sigma = e.attempts.back().releases.front().scale;
+    PBX_FUZZY_COMPARE(e.cost, 1.0 / (2.0 * sigma * sigma), 1e-12);
+    const auto *rdp = dynamic_cast<const filters::RdpFilter *>(&s->filter());
+    QVERIFY(rdp);
+    for (const auto &o : rdp->orders()) {
+        QVERIFY(o.spent >= o.alpha * e.cost * (1 - 1e-15));
+        PBX_FUZZY_COMPARE(o.spent, o.alpha * e.cost, 1e-12);
+    }
+    // More requests until the filter refuses some, then the ledger restored into a fresh session.
+    for (int i = 0; i < 40; ++i)
+        QVERIFY(s->ask(relativeCount("age < 40", 0.02, std::nullopt)).ok());
+    auto tight = relativeCount("", 0.0, std::nullopt);
+    tight.target = {session::TargetKind::Absolute, 1.0, 0.95}; // a Gaussian of ρ ≈ 1.9: no order has room
+    const auto refused = s->ask(tight).value();
+    QCOMPARE(refused.status, session::EventStatus::Refused);
+    QVERIFY2(refused.reason.find("no Rényi order has room") != std::string::npos, refused.reason.c_str());
+    auto restored = session::Session::restore(test::syntheticTable(), s->settings(), s->events()).value();
+    QCOMPARE(restored->filter().spent(), s->filter().spent());
+    const auto *again = dynamic_cast<const filters::RdpFilter *>(&restored->filter());
+    for (std::size_t i = 0; i < rdp->orders().size(); ++i)
+        QCOMPARE(again->orders()[i].spent, rdp->orders()[i].spent);
+    QCOMPARE(again->bindingOrder(), rdp->bindingOrder());
 }
 
 void TestNoiseReduction::laplaceNrPaysTheLastLevel()
@@ -120,7 +156,14 @@ void TestNoiseReduction::defaultsAndCompatibility()
            {FilterKind::BrownianZcdp, ReleaseMethod::LaplaceNr, "cannot account 'laplace-nr'"},
            {FilterKind::Basic, ReleaseMethod::DoublingGaussian, "cannot account 'doubling-gaussian'"},
            {FilterKind::Zcdp, ReleaseMethod::Brownian, "filters that can: expost, unified, brownian-zcdp"},
-           {FilterKind::Zcdp, ReleaseMethod::Gaussian, "needs a stopping rule"}};
+           {FilterKind::Zcdp, ReleaseMethod::Gaussian, "needs a stopping rule"},
+           // The Rényi filter needs a curve fixed before the run; advanced composition needs ε-DP.
+           {FilterKind::Rdp, ReleaseMethod::LaplaceNr, "bound of stopped Laplace noise reduction is known"},
+           {FilterKind::Advanced, ReleaseMethod::LaplaceNr, "depends on the level it stops at"},
+           {FilterKind::Advanced, ReleaseMethod::DoublingGaussian, "a Gaussian release is"},
+           {FilterKind::Advanced, ReleaseMethod::Brownian,
+            "filters that can: expost, unified, brownian-zcdp, "
+            "odp, rdp"}};
     for (const auto &r : refused) {
         auto s = newSession(r.filter, 1);
         auto e = s->ask(relativeCount("", 0.05, r.mechanism));

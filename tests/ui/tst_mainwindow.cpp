@@ -467,12 +467,27 @@ private Q_SLOTS:
         QVERIFY(!panel->errorLabel()->isVisibleTo(panel));
         QCOMPARE(w->document()->settings().delta, 1e-7);
 
+        // The Rényi filter keeps its gauge in ε (at the binding order), the advanced-composition
+        // filter in ρ = Σε²/2 with the budget ρ(ε, δ).
+        panel->filterComboBox()->setCurrentIndex(
+            panel->filterComboBox()->findData(static_cast<int>(filters::FilterKind::Advanced)));
+        QCOMPARE(w->document()->settings().filter, filters::FilterKind::Advanced);
+        QCOMPARE(w->budgetGauge()->unitSymbol(), QStringLiteral("ρ"));
+        panel->filterComboBox()->setCurrentIndex(
+            panel->filterComboBox()->findData(static_cast<int>(filters::FilterKind::Rdp)));
+        QCOMPARE(w->document()->settings().filter, filters::FilterKind::Rdp);
+        QCOMPARE(w->budgetGauge()->unitSymbol(), QStringLiteral("ε"));
+        QCOMPARE(w->budgetGauge()->nativeBudget(), 2.0);
+
         // After one request the settings are locked.
         w->queryBuilder()->setAbsoluteTarget(200.0);
         w->ask();
         QCOMPARE(w->ledgerModel()->rowCount(), 1);
         QVERIFY(panel->isLocked());
         QVERIFY(!panel->filterComboBox()->isEnabled());
+        // The request was answered under the Rényi filter: a Gaussian count, ε spent > 0.
+        QVERIFY(w->document()->session().filter().epsilonSpent() > 0.0);
+        QCOMPARE(w->document()->session().filter().kind(), filters::FilterKind::Rdp);
     }
 };
 

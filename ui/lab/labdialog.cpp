@@ -352,6 +352,10 @@ QString LabDialog::filterName(filters::FilterKind kind)
         return tr("brownian-zCDP");
     case FK::Odp:
         return tr("output DP");
+    case FK::Rdp:
+        return tr("RDP");
+    case FK::Advanced:
+        return tr("advanced composition");
     }
     return {};
 }

@@ -88,6 +88,14 @@ void SessionPanel::createWidgets()
     m_filter->addItem(tr("Output DP"), static_cast<int>(filters::FilterKind::Odp));
     m_filter->setItemData(m_filter->count() - 1,
                           tr("Pay the realised output: Hartmann et al. 2023, Theorem 7"), Qt::ToolTipRole);
+    m_filter->addItem(tr("Rényi (RDP)"), static_cast<int>(filters::FilterKind::Rdp));
+    m_filter->setItemData(m_filter->count() - 1,
+                          tr("Rényi filter on 24 orders, δ/24 each: Feldman & Zrnic 2021; Lécuyer 2021"),
+                          Qt::ToolTipRole);
+    m_filter->addItem(tr("Advanced comp."), static_cast<int>(filters::FilterKind::Advanced));
+    m_filter->setItemData(m_filter->count() - 1,
+                          tr("Advanced composition for adaptively chosen ε: Whitehouse et al. 2023"),
+                          Qt::ToolTipRole);
     m_filter->setMinimumContentsLength(15);
     m_filter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_filter->setToolTip(tr("<p><b>Accounting</b>: how the costs of requests add up.</p>"
@@ -108,7 +116,13 @@ void SessionPanel::createWidgets()
                             "</sub>), like one Gaussian release at the stopping noise.</p>"
                             "<p><i>Output DP</i>: each mechanism is admitted by its worst-case "
                             "cost and pays the cost of the output it released, δ in full; Laplace "
-                            "and noise reduction, no Gaussian releases.</p>"));
+                            "and noise reduction, no Gaussian releases.</p>"
+                            "<p><i>Rényi</i>: every request is charged its Rényi curve on 24 "
+                            "orders and admitted while some order has room; Gaussian, Laplace and "
+                            "Brownian noise reduction.</p>"
+                            "<p><i>Advanced composition</i>: Laplace requests while "
+                            "√(2·ln(1/δ)·Σε²) + Σε²/2 ≤ ε: many small requests fit where pure ε "
+                            "runs out.</p>"));
     const auto makeShare = [this](double value, const QString &tip) {
         auto *box = new QDoubleSpinBox(this);
         box->setRange(1.0, 99.0);
@@ -291,6 +305,12 @@ QString SessionPanel::modeText() const
     case filters::FilterKind::Odp:
         text = tr("Output DP · reserve and settle");
         break;
+    case filters::FilterKind::Rdp:
+        text = tr("RDP · grid of orders");
+        break;
+    case filters::FilterKind::Advanced:
+        text = tr("Advanced composition · Laplace");
+        break;
     }
     text += s.neighbours == data::Neighbouring::AddRemove ? tr(" · add/remove") : tr(" · replace");
     if (s.seed)
@@ -387,6 +407,21 @@ void SessionPanel::setSession(const session::Session *session)
                "admitted by its worst case and pays the cost of the output it released; "
                "δ is paid in full.")
                 .arg(formatNumber(filter.budget()), formatNumber(filter.deltaBudget(), 3)));
+        break;
+    case filters::FilterKind::Rdp:
+        setGlossaryLinkedText(
+            m_budget,
+            tr("Budget (ε = %1, δ = %2) as a Rényi budget per order (24 orders, δ/24 each). A request "
+               "is admitted while some order has room; %3.")
+                .arg(formatNumber(filter.epsilonBudget()), formatNumber(filter.deltaBudget(), 3),
+                     systems.empty() ? QString() : QString::fromStdString(systems.front().name)));
+        break;
+    case filters::FilterKind::Advanced:
+        setGlossaryLinkedText(m_budget,
+                              tr("Budget <b>ρ = %1</b> for Σε²/2 (advanced composition), which guarantees "
+                                 "(ε = %2, δ = %3)-DP for adaptively chosen ε's.")
+                                  .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
+                                       formatNumber(filter.deltaBudget(), 3)));
         break;
     }
     m_lockNote->setText(m_locked ? (events == 1 ? tr("Settings are fixed: 1 request made. Start a "

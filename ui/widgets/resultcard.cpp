@@ -125,6 +125,10 @@ QString spentText(const session::LedgerEvent &event, const filters::PrivacyFilte
     case filters::FilterKind::Odp:
         return ResultCard::tr("spent (a posteriori) ε = %1 of %2; the session is (%2, δ)-DP by the filter")
             .arg(formatBound(event.spentAfter), formatNumber(filter.budget()));
+    case filters::FilterKind::Rdp:
+        return ResultCard::tr("spent: ε ≈ %1 at the binding Rényi order, of %2; the session is (%2, δ)-DP by "
+                              "the filter")
+            .arg(formatBound(event.spentAfter), formatNumber(filter.budget()));
     case filters::FilterKind::Unified: {
         const auto systems = filter.systems();
         const double expostBudget = systems.size() > 1 ? systems[1].budget : 0.0;
