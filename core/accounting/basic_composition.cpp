@@ -10,8 +10,8 @@
 namespace pbx::accounting {
 
 namespace {
-const char *kMethod = "basic composition: Σε_j and 1−Π(1−δ_j) (Dwork–Roth 2014 Thm 3.16)";
-const char *kMethodExPost = "basic composition: Σε_j and 1−Π(1−δ_j), plus Σδ_j of the ex-post and "
+const char *kBasicMethod = "basic composition: Σε_j and 1−Π(1−δ_j) (Dwork–Roth 2014 Thm 3.16)";
+const char *kBasicMethodExPost = "basic composition: Σε_j and 1−Π(1−δ_j), plus Σδ_j of the ex-post and "
                             "output-DP events (Dwork–Roth 2014 Thm 3.16; Hartmann et al. 2023 Thm 7)";
 } // namespace
 
@@ -45,7 +45,7 @@ Result<StrategyAnswer> BasicComposition::epsilonForDelta(double delta) const
 {
     PBX_RETURN_IF_ERROR(checkDelta(delta));
     StrategyAnswer a;
-    a.method = m_expostDelta ? kMethodExPost : kMethod;
+    a.method = m_expostDelta ? kBasicMethodExPost : kBasicMethod;
     a.delta = delta;
     a.epsilon = delta >= m_delta ? m_epsilon : std::numeric_limits<double>::infinity();
     return a;
@@ -55,7 +55,7 @@ Result<StrategyAnswer> BasicComposition::deltaForEpsilon(double epsilon) const
 {
     PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
     StrategyAnswer a;
-    a.method = m_expostDelta ? kMethodExPost : kMethod;
+    a.method = m_expostDelta ? kBasicMethodExPost : kBasicMethod;
     a.epsilon = epsilon;
     a.delta = epsilon >= m_epsilon ? m_delta : 1.0;
     return a;

@@ -12,7 +12,7 @@
 namespace pbx::accounting {
 
 namespace {
-const char *kMethod
+const char *kRdpMethod
     = "RDP: per-order sum, improved conversion (Mironov 2017; Canonne–Kamath–Steinke 2020 Prop. 12)";
 }
 
@@ -186,7 +186,7 @@ Result<StrategyAnswer> RdpAccountant::epsilonForDelta(double delta) const
 {
     PBX_RETURN_IF_ERROR(checkDelta(delta));
     StrategyAnswer a;
-    a.method = kMethod;
+    a.method = kRdpMethod;
     a.delta = delta;
     const double deltaRdp = rdpShareOfDelta(delta);
     if (!(deltaRdp > 0.0)) {
@@ -209,7 +209,7 @@ Result<StrategyAnswer> RdpAccountant::deltaForEpsilon(double epsilon) const
         // Nothing composed (or only post-processing): δ = 0 exactly, not the conversion's
         // min_α (1/α)(1 − 1/α)^{α−1} floor at the largest order.
         StrategyAnswer a;
-        a.method = kMethod;
+        a.method = kRdpMethod;
         a.epsilon = epsilon;
         a.delta = 0.0;
         return a;
@@ -218,7 +218,7 @@ Result<StrategyAnswer> RdpAccountant::deltaForEpsilon(double epsilon) const
     if (!conv)
         return conv.error();
     StrategyAnswer a;
-    a.method = kMethod;
+    a.method = kRdpMethod;
     a.epsilon = epsilon;
     a.delta = withExtraDelta(conv->value);
     if (!std::isnan(conv->optimalOrder))

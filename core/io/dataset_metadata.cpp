@@ -16,7 +16,7 @@ namespace pbx::io {
 
 namespace {
 
-using nlohmann::json;
+using PlainJson = nlohmann::json; // not `json`: pbx::io::json is the namespace of json_fields.h
 
 constexpr std::string_view formatName = "pbx-dataset-metadata";
 constexpr std::size_t maxMetadataBytes = std::size_t{4} * 1024 * 1024;
@@ -27,7 +27,7 @@ Error parseError(const std::string &where, const std::string &message)
 }
 
 // Reads an optional string member; absent and null both mean "not given".
-Result<std::string> optionalString(const json &object, const char *key, const std::string &where)
+Result<std::string> optionalString(const PlainJson &object, const char *key, const std::string &where)
 {
     const auto it = object.find(key);
     if (it == object.end() || it->is_null())
@@ -37,7 +37,7 @@ Result<std::string> optionalString(const json &object, const char *key, const st
     return it->get<std::string>();
 }
 
-Result<data::ColumnType> parseType(const json &value, const std::string &where)
+Result<data::ColumnType> parseType(const PlainJson &value, const std::string &where)
 {
     if (value.is_string()) {
         const auto &text = value.get_ref<const std::string &>();
@@ -49,7 +49,7 @@ Result<data::ColumnType> parseType(const json &value, const std::string &where)
     return parseError(where, "expected \"numeric\" or \"categorical\"");
 }
 
-Result<data::Bounds> parseBounds(const json &value, const std::string &where)
+Result<data::Bounds> parseBounds(const PlainJson &value, const std::string &where)
 {
     if (!value.is_array() || value.size() != 2 || !value[0].is_number() || !value[1].is_number())
         return parseError(where, "expected an array of two numbers [lower, upper]");
@@ -59,7 +59,7 @@ Result<data::Bounds> parseBounds(const json &value, const std::string &where)
     return bounds;
 }
 
-Result<std::vector<std::string>> parseCategories(const json &value, const std::string &where)
+Result<std::vector<std::string>> parseCategories(const PlainJson &value, const std::string &where)
 {
     if (!value.is_array() || value.empty())
         return parseError(where, "expected a non-empty array of strings");
@@ -77,7 +77,7 @@ Result<std::vector<std::string>> parseCategories(const json &value, const std::s
     return labels;
 }
 
-Result<ColumnMetadata> parseColumn(const json &value, const std::string &where)
+Result<ColumnMetadata> parseColumn(const PlainJson &value, const std::string &where)
 {
     if (!value.is_object())
         return parseError(where, "expected an object");
@@ -119,7 +119,7 @@ Result<ColumnMetadata> parseColumn(const json &value, const std::string &where)
     return column;
 }
 
-Result<DatasetMetadata> parseDocument(const json &document)
+Result<DatasetMetadata> parseDocument(const PlainJson &document)
 {
     if (!document.is_object())
         return makeError(ErrorCode::Parse, "dataset metadata: expected a JSON object");
@@ -192,12 +192,12 @@ Result<DatasetMetadata> parseDatasetMetadata(std::string_view text)
     if (text.size() > maxMetadataBytes)
         return makeError(ErrorCode::Parse, "dataset metadata is larger than 4 MiB; refusing it");
     try {
-        const json document = json::parse(text.begin(), text.end());
+        const PlainJson document = PlainJson::parse(text.begin(), text.end());
         return parseDocument(document);
-    } catch (const json::parse_error &error) {
+    } catch (const PlainJson::parse_error &error) {
         return makeError(ErrorCode::Parse,
                          "dataset metadata is not valid JSON (at byte " + std::to_string(error.byte) + ")");
-    } catch (const json::exception &error) {
+    } catch (const PlainJson::exception &error) {
         // e.g. a number too large for a double; the message names the problem.
         return makeError(ErrorCode::Parse, std::string("dataset metadata: ") + error.what());
     } catch (const std::exception &error) {

@@ -4,6 +4,7 @@
 #include "core/growing/bb_scheduler.h"
 #include "core/growing/growing_lab.h"
 #include "core/growing/growing_svt.h"
+#include "core/lessons/lesson_values.h"
 #include "core/simulation/growing_lab_run.h"
 
 #include <algorithm>
@@ -63,18 +64,13 @@ growing::NoiseUnit atgUnit()
     return growing::NoiseUnit{1000, 0.002, 0.5};
 }
 
-Error notFound(const std::string &name, const std::string &why)
-{
-    return makeError(ErrorCode::NotFound, "{" + name + "}: " + why);
-}
-
 Result<double> staleness(const std::string &name, const std::string &order, const session::Session *s)
 {
     if (!s)
-        return notFound(name, "needs a session (its table and seed)");
+        return placeholderNotFound(name, "needs a session (its table and seed)");
     const data::Table &table = s->table();
     if (!table.isPublic())
-        return notFound(name, "the simulation reads true answers: only public datasets");
+        return placeholderNotFound(name, "the simulation reads true answers: only public datasets");
     growing::GrowingLabConfig c;
     c.dataset = table.name();
     c.startSize = 1000;
@@ -90,10 +86,10 @@ Result<double> staleness(const std::string &name, const std::string &order, cons
     c.repetitions = 100;
     auto doc = growing::runGrowingLab(c, &table, s->settings().seed.value_or(1), false);
     if (!doc)
-        return notFound(name, doc.error().message);
+        return placeholderNotFound(name, doc.error().message);
     const auto &medians = std::get<growing::SchedulerResult>(doc->body).monteCarlo->epochMedian;
     if (medians.empty())
-        return notFound(name, "the simulation has no epoch");
+        return placeholderNotFound(name, "the simulation has no epoch");
     return medians.back();
 }
 
@@ -140,7 +136,7 @@ Result<void> checkGrowingPlaceholder(const std::string &name, bool hasSession)
 Result<double> growingValue(const std::string &name, const session::Session *session)
 {
     if (auto ok = checkGrowingPlaceholder(name, true); !ok)
-        return notFound(name, ok.error().message);
+        return placeholderNotFound(name, ok.error().message);
     const auto p = parts(name);
     if (name == "growing.budget")
         return workedPlan(10).budget.epsilon;
@@ -148,7 +144,7 @@ Result<double> growingValue(const std::string &name, const session::Session *ses
         const auto plan = workedPlan(10);
         auto best = growing::optimalGamma(plan, plan.startSize);
         if (!best)
-            return notFound(name, best.error().message);
+            return placeholderNotFound(name, best.error().message);
         return best->gamma;
     }
     if (p[1] == "epoch") {
@@ -156,7 +152,7 @@ Result<double> growingValue(const std::string &name, const session::Session *ses
         const auto plan = workedPlan(10);
         auto epochs = growing::planEpochs(plan, plan.startSize << (i + 1));
         if (!epochs || epochs->size() <= i)
-            return notFound(name, epochs ? "no such epoch" : epochs.error().message);
+            return placeholderNotFound(name, epochs ? "no such epoch" : epochs.error().message);
         const growing::EpochPlan &e = (*epochs)[i];
         const std::string &f = p[3];
         if (f == "start")

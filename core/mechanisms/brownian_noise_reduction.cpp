@@ -8,14 +8,6 @@
 
 namespace pbx::mechanisms {
 
-namespace {
-bool positiveFinite(double x)
-{
-    return x > 0.0 && std::isfinite(x);
-}
-
-} // namespace
-
 Result<BrownianNoiseReduction> BrownianNoiseReduction::start(std::size_t dimension, double initialTime,
                                                              NoiseSource &noise)
 {
@@ -96,7 +88,7 @@ Result<double> brownianRho(double sensitivity, double time)
 Result<double> brownianStepRho(double sensitivity, double currentTime, double nextTime)
 {
     PBX_RETURN_IF_ERROR(checkSensitivity(sensitivity, "the sensitivity", Zero::Allowed));
-    if (!positiveFinite(currentTime) || !positiveFinite(nextTime))
+    if (!isPositiveFinite(currentTime) || !isPositiveFinite(nextTime))
         return makeError(ErrorCode::InvalidArgument, "Brownian times (variances) must be finite numbers > 0");
     if (!(nextTime < currentTime))
         return makeError(ErrorCode::InvalidArgument,

@@ -14,10 +14,6 @@
 namespace pbx::mechanisms {
 
 namespace {
-bool positiveFinite(double x)
-{
-    return x > 0.0 && std::isfinite(x);
-}
 
 /// The leading Gaussian term Δ²/(2T), rounded up.
 double gaussianTerm(double time, double sensitivity)
@@ -242,7 +238,7 @@ Result<double> BrownianBoundary::epsilon(double time, double sensitivity) const
     switch (m_kind) {
     case BrownianBoundaryKind::FixedTime:
     case BrownianBoundaryKind::FixedTimeChernoff:
-        if (positiveFinite(time) && time != m_parameter)
+        if (isPositiveFinite(time) && time != m_parameter)
             return makeError(ErrorCode::InvalidArgument,
                              "the Brownian time (a variance) must equal the fixed time: a fixed-time bound "
                              "covers only that time");

@@ -10,10 +10,6 @@
 namespace pbx::mechanisms {
 
 namespace {
-bool positiveFinite(double x)
-{
-    return x > 0.0 && std::isfinite(x);
-}
 
 /// The Laplace rate 1/b = ε/Δ1, rounded down: the noise drawn at this rate is at least as wide
 /// as Lap(Δ1/ε), so its privacy loss is at most ε.
@@ -93,7 +89,7 @@ Result<double> laplaceNoiseReductionForwardStep(double currentNoise, double curr
 {
     if (!std::isfinite(currentNoise))
         return makeError(ErrorCode::InvalidArgument, "the current Laplace noise must be finite");
-    if (!positiveFinite(currentEpsilon) || !positiveFinite(nextEpsilon))
+    if (!isPositiveFinite(currentEpsilon) || !isPositiveFinite(nextEpsilon))
         return makeError(ErrorCode::InvalidArgument, "ε levels must be finite numbers > 0");
     if (!(nextEpsilon > currentEpsilon))
         return makeError(ErrorCode::InvalidArgument,

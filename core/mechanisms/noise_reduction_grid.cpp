@@ -2,6 +2,7 @@
 #include "core/mechanisms/noise_reduction_grid.h"
 
 #include "core/math/directed_rounding.h"
+#include "core/util/parameter_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,15 +17,11 @@ constexpr int kMaxPoints = 10'000'000;
 constexpr double kFloorSnap = 1e-9;
 constexpr double kMaxRatio = 1.0 - 0x1.0p-20;
 
-bool positiveFinite(double x)
-{
-    return x > 0.0 && std::isfinite(x);
-}
 } // namespace
 
 Result<GeometricNoiseGrid> GeometricNoiseGrid::create(double startScale, double ratio, double floorScale)
 {
-    if (!positiveFinite(startScale) || !positiveFinite(floorScale))
+    if (!isPositiveFinite(startScale) || !isPositiveFinite(floorScale))
         return makeError(ErrorCode::InvalidArgument,
                          "the grid's start and floor noise scales must be finite numbers > 0");
     if (floorScale > startScale)
@@ -54,7 +51,7 @@ Result<GeometricNoiseGrid> GeometricNoiseGrid::create(double startScale, double 
 
 double GeometricNoiseGrid::scaleForTime(double time)
 {
-    if (!positiveFinite(time))
+    if (!isPositiveFinite(time))
         return std::nan("");
     double s = std::sqrt(time);
     while (s * s < time)
@@ -82,7 +79,7 @@ double GeometricNoiseGrid::timeAt(int k) const
 
 double GeometricNoiseGrid::epsilonAt(int k, double sensitivity) const
 {
-    if (!positiveFinite(sensitivity))
+    if (!isPositiveFinite(sensitivity))
         return std::nan("");
     return math::nudgeUp(sensitivity / scaleAt(k), 1);
 }

@@ -10,10 +10,6 @@
 namespace pbx::mechanisms {
 
 namespace {
-bool positiveFinite(double x)
-{
-    return x > 0.0 && std::isfinite(x);
-}
 
 bool validWidth(double w)
 {
@@ -61,7 +57,7 @@ Result<double> timeUniformHalfWidth(double time, double beta, double r)
 
 bool acceptsRelativeError(double y, double halfWidth, double alpha)
 {
-    if (std::isnan(y) || !validWidth(halfWidth) || !positiveFinite(alpha))
+    if (std::isnan(y) || !validWidth(halfWidth) || !isPositiveFinite(alpha))
         return false;
     const double margin = math::subtractRoundDown(std::fabs(y), halfWidth); // |y| − w, rounded down
     if (!(margin > 0.0))
@@ -78,14 +74,14 @@ bool acceptsAbsoluteError(double halfWidth, double a)
 
 double relativeAcceptanceThreshold(double halfWidth, double alpha)
 {
-    if (!validWidth(halfWidth) || !positiveFinite(alpha))
+    if (!validWidth(halfWidth) || !isPositiveFinite(alpha))
         return std::nan("");
     return math::nudgeUp(halfWidth * (1.0 + alpha) / alpha, 3);
 }
 
 bool shouldAbandon(double y, double halfWidth, double minHalfWidth, double alpha)
 {
-    if (std::isnan(y) || !validWidth(halfWidth) || !validWidth(minHalfWidth) || !positiveFinite(alpha))
+    if (std::isnan(y) || !validWidth(halfWidth) || !validWidth(minHalfWidth) || !isPositiveFinite(alpha))
         return false;
     const double smallestAcceptable = minHalfWidth * (1.0 + alpha) / alpha;
     return std::fabs(y) + halfWidth < smallestAcceptable;

@@ -6,9 +6,16 @@
 #include "core/util/result.h"
 #include "core/util/try.h" // PBX_RETURN_IF_ERROR, used with every check below
 
+#include <cmath>
 #include <string_view>
 
 namespace pbx {
+
+/// x > 0 and finite (NaN and ±∞ are not).
+inline bool isPositiveFinite(double x)
+{
+    return x > 0.0 && std::isfinite(x);
+}
 
 /// Whether 0 itself is accepted by a non-negative check.
 enum class Zero {
