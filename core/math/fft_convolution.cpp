@@ -76,6 +76,44 @@ Eigen::FFT<double> &cachedFft(std::size_t len)
     return fft;
 }
 
+/// Per-thread work buffers of the transforms (padded inputs and their spectra), kept between
+/// calls while they hold at most kKeptBufferBytes each: a fresh megabin buffer costs more in page
+/// faults and zeroing than the transform itself (1e-5 PLD of 10³ steps: 58k faults per run).
+struct FftBuffers
+{
+    std::vector<double> realA, realB;
+    std::vector<std::complex<double>> specA, specB;
+};
+constexpr std::size_t kKeptBufferBytes = std::size_t{32} << 20;
+
+FftBuffers &fftBuffers()
+{
+    thread_local FftBuffers buffers;
+    return buffers;
+}
+
+/// Frees the buffers that grew beyond kKeptBufferBytes (after a rare, huge transform).
+void trimFftBuffers()
+{
+    FftBuffers &b = fftBuffers();
+    const auto trim = [](auto &v) {
+        if (v.capacity() * sizeof(v[0]) > kKeptBufferBytes)
+            std::remove_reference_t<decltype(v)>().swap(v);
+    };
+    trim(b.realA);
+    trim(b.realB);
+    trim(b.specA);
+    trim(b.specB);
+}
+
+/// `v` set to `from` followed by zeros, `len` values in all (len ≥ from.size()), in place.
+void padInto(std::vector<double> &v, const std::vector<double> &from, std::size_t len)
+{
+    v.resize(len);
+    std::copy(from.begin(), from.end(), v.begin());
+    std::fill(v.begin() + static_cast<std::ptrdiff_t>(from.size()), v.end(), 0.0);
+}
+
 void clipNegative(std::vector<double> &v)
 {
     for (double &x : v)
@@ -123,11 +161,12 @@ std::vector<double> convolveByFft(const std::vector<double> &a, const std::vecto
         clipNegative(out);
         return out;
     }
-    std::vector<double> pa(a), pb(b);
-    pa.resize(len, 0.0);
-    pb.resize(len, 0.0);
+    FftBuffers &buffers = fftBuffers();
+    std::vector<double> &pa = buffers.realA, &pb = buffers.realB;
+    padInto(pa, a, len);
+    padInto(pb, b, len);
     Eigen::FFT<double> &fft = cachedFft(len);
-    std::vector<std::complex<double>> fa, fb;
+    std::vector<std::complex<double>> &fa = buffers.specA, &fb = buffers.specB;
     fft.fwd(fa, pa);
     fft.fwd(fb, pb);
     for (std::size_t i = 0; i < fa.size(); ++i)
@@ -136,6 +175,7 @@ std::vector<double> convolveByFft(const std::vector<double> &a, const std::vecto
     fft.inv(out, fa, len);
     out.resize(n);
     clipNegative(out);
+    trimFftBuffers();
     return out;
 }
 
@@ -297,20 +337,10 @@ void powerRemainingBins(std::vector<std::complex<double>> &spectrum, const std::
     }
 }
 
-} // namespace
-
-std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int64_t k, std::int64_t length,
-                                         double *l1ErrorBound)
+/// selfConvolveCircular on a circle already holding p (`pSize` values folded, zeros after).
+std::vector<double> selfConvolveFolded(const std::vector<double> &padded, std::size_t pSize, std::int64_t k,
+                                       std::size_t len, double *l1ErrorBound)
 {
-    const auto len = static_cast<std::size_t>(std::max<std::int64_t>(length, 1));
-    std::vector<double> padded(len, 0.0);
-    // Fold p onto the circle (only relevant if |p| > length, which callers avoid).
-    for (std::size_t i = 0; i < p.size(); ++i)
-        padded[i % len] += p[i];
-    if (l1ErrorBound)
-        *l1ErrorBound = 0.0;
-    if (k == 1)
-        return padded;
     if (len == 1) {
         // Eigen's kissfft crashes on a transform of length 1: all the mass s sits on one point,
         // and its k-fold convolution is s^k (std::pow, within a few ulps; bound as for the powers
@@ -322,20 +352,20 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
         return out;
     }
     Eigen::FFT<double> &fft = cachedFft(len);
-    std::vector<std::complex<double>> spectrum;
+    std::vector<std::complex<double>> &spectrum = fftBuffers().specA;
     fft.fwd(spectrum, padded);
     const double r = fftRelativeErrorBound(static_cast<std::int64_t>(len));
     // Error accounting (docs/pld-numerics.md §2). The power multiplies each spectral value's
     // error by k, so the few frequencies where k·r·(|ẑ|+r)^{k−1} is not negligible (those with
     // |z| ≈ 1: the low frequencies of a concentrated PMF) are recomputed by a direct DFT in long
     // double, within r_L = 512·u_L, u_L = 2⁻⁶⁴, and raised to the k-th power in long double.
-    const std::vector<std::uint32_t> refine
-        = l1ErrorBound ? binsToRefine(spectrum, static_cast<double>(k), r, p.size())
-                       : std::vector<std::uint32_t>{};
+    const std::vector<std::uint32_t> refine = l1ErrorBound
+                                                  ? binsToRefine(spectrum, static_cast<double>(k), r, pSize)
+                                                  : std::vector<std::uint32_t>{};
     std::vector<char> refined(spectrum.size(), 0);
     PowerErrorSums sums;
     std::vector<std::complex<long double>> blockSums;
-    const std::size_t n = p.size() < len ? p.size() : len;
+    const std::size_t n = pSize < len ? pSize : len;
     for (std::uint32_t j : refine) {
         const std::complex<long double> z = directDft(padded, n, j, len, blockSums);
         const double weight = (j == 0 || 2 * static_cast<std::size_t>(j) == len) ? 1.0 : 2.0;
@@ -350,6 +380,28 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
     std::vector<double> out;
     fft.inv(out, spectrum, len);
     clipNegative(out);
+    return out;
+}
+
+} // namespace
+
+std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int64_t k, std::int64_t length,
+                                         double *l1ErrorBound)
+{
+    const auto len = static_cast<std::size_t>(std::max<std::int64_t>(length, 1));
+    if (l1ErrorBound)
+        *l1ErrorBound = 0.0;
+    if (k == 1 || len == 1 || p.size() > len) {
+        std::vector<double> padded(len, 0.0);
+        // Fold p onto the circle (only relevant if |p| > length, which callers avoid).
+        for (std::size_t i = 0; i < p.size(); ++i)
+            padded[i % len] += p[i];
+        return k == 1 ? padded : selfConvolveFolded(padded, p.size(), k, len, l1ErrorBound);
+    }
+    std::vector<double> &padded = fftBuffers().realA;
+    padInto(padded, p, len);
+    std::vector<double> out = selfConvolveFolded(padded, p.size(), k, len, l1ErrorBound);
+    trimFftBuffers();
     return out;
 }
 
