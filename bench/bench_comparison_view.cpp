@@ -4,7 +4,8 @@
 // cli.comparepinned (tests/cli/data/compare/), and per iteration one edit of the first event's
 // noise parameter (alternating, through PlanModel::setField as the editor does), the computation
 // started at once (recomputeNow: the 300 ms coalescing delay, which waits for further keystrokes,
-// is not counted) and awaited, and the charts flushed. Wall time: what the lecturer waits.
+// is not counted) and awaited, and the charts flushed. Wall time (what the lecturer waits) and
+// cpu_ms, the CPU of all threads per redraw (what it costs on an idle machine).
 // Run: QT_QPA_PLATFORM=offscreen build/bench/bench_comparison_view --benchmark_min_time=2
 #include "core/accounting/ledger_json.h"
 #include "ui/comparison/comparisonview.h"
@@ -16,6 +17,8 @@
 #include <QTimer>
 
 #include <benchmark/benchmark.h>
+
+#include <sys/resource.h>
 
 #include <chrono>
 #include <memory>
@@ -33,6 +36,17 @@ accounting::Ledger loadLedger(const char *name)
     if (!ledger)
         qFatal("%s: %s", name, ledger.error().message.c_str());
     return ledger.value();
+}
+
+/// CPU seconds of the whole process so far (every thread: the job runs off the GUI thread).
+double processCpuSeconds()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const auto seconds = [](const timeval &t) {
+        return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
+    };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 /// Starts the computation now and returns when its results are shown (false: timed out).
@@ -59,12 +73,15 @@ void redrawAfterEdit(benchmark::State &state, const char *file, double first, do
     view.resize(1400, 900);
     view.show();
     view.setSource(ui::ComparisonView::Source::Plan);
-    if (!view.planModel()->replacePlan(loadLedger(file), QStringLiteral("bench")) || !recomputeAndWait(view)) {
+    if (!view.planModel()->replacePlan(loadLedger(file), QStringLiteral("bench"))
+        || !recomputeAndWait(view)) {
         state.SkipWithError("the first computation failed");
         return;
     }
     bool odd = false;
+    double cpu = 0.0;
     for (auto _ : state) {
+        const double cpuStart = processCpuSeconds();
         const auto start = std::chrono::steady_clock::now();
         view.planModel()->setField(0, ui::PlanModel::Parameter, odd ? first : second);
         odd = !odd;
@@ -72,8 +89,12 @@ void redrawAfterEdit(benchmark::State &state, const char *file, double first, do
             state.SkipWithError("no results within 120 s");
             return;
         }
-        state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        state.SetIterationTime(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        cpu += processCpuSeconds() - cpuStart;
     }
+    // CPU of every thread per redraw: on a loaded machine wall time also counts waiting for a core.
+    state.counters["cpu_ms"] = 1e3 * cpu / static_cast<double>(state.iterations());
     state.counters["events"] = static_cast<double>(view.planModel()->ledger().events.size());
 }
 

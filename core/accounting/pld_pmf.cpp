@@ -398,15 +398,23 @@ Result<PldPmf> selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass
     const std::int64_t width = hi - lo + 1;
     const std::int64_t length = math::nextFastFftLength(std::max(width, n));
     double fftChargeL1 = 0.0;
-    const std::vector<double> circ = math::selfConvolveCircular(pmf.probs, k, length, &fftChargeL1);
+    std::vector<double> circ = math::selfConvolveCircular(pmf.probs, k, length, &fftChargeL1);
 
     PldPmf out;
     out.interval = pmf.interval;
     out.pessimistic = pmf.pessimistic;
     out.lowerIndex = k * pmf.lowerIndex + lo;
-    out.probs.resize(static_cast<std::size_t>(width));
-    for (std::int64_t j = 0; j < width; ++j)
-        out.probs[static_cast<std::size_t>(j)] = circ[static_cast<std::size_t>((lo + j) % length)];
+    // The window (lo + j) mod length, j < width ≤ length, rotated to the front of the circle's
+    // own storage: no second megabin vector.
+    if (static_cast<std::int64_t>(circ.size()) == length && width <= length) {
+        std::rotate(circ.begin(), circ.begin() + lo % length, circ.end());
+        circ.resize(static_cast<std::size_t>(width));
+        out.probs = std::move(circ);
+    } else {
+        out.probs.resize(static_cast<std::size_t>(width));
+        for (std::int64_t j = 0; j < width; ++j)
+            out.probs[static_cast<std::size_t>(j)] = circ[static_cast<std::size_t>((lo + j) % length)];
+    }
     // FFT round-off: an ℓ1 bound from the spectrum (math::selfConvolveCircular), rounded up.
     fftChargeL1 = math::nudgeUp(fftChargeL1, 4);
     const double inf = -std::expm1(kd * std::log1p(-pmf.infinityMass));

@@ -55,12 +55,62 @@ std::complex<double> powerBySquaring(std::complex<double> z, std::int64_t k)
     return {re, im};
 }
 
+/// Eigen's kissfft with the half-complex-to-real inverse computed by the forward plan on
+/// conjugates: inv(x) = conj(fwd(conj(x))). The inverse plan's twiddles are the forward plan's
+/// conjugates (make_twiddles flips the sign of the sines) and every butterfly commutes with
+/// conjugation, so the result is the same to the bit, while a transform length needs one plan
+/// instead of two: half the twiddle tables, their sines and cosines and their page faults (a
+/// quarter of the 1e-5 PLD row's faults was the inverse plan of its one length).
+struct ForwardPlanKissFft : Eigen::internal::kissfft_impl<double>
+{
+    using Base = Eigen::internal::kissfft_impl<double>;
+    using Base::inv;
+
+    void inv(Scalar *dst, const Complex *src, int nfft)
+    {
+        if (nfft & 3) {
+            Base::inv(dst, src, nfft);
+            return;
+        }
+        m_tmpBuf1.resize(static_cast<std::size_t>(nfft >> 1));
+        invFrom(dst, src, m_tmpBuf1.data(), nfft);
+    }
+
+    /// inv, unscaled, overwriting the half spectrum `src` (nfft/2 + 1 values) instead of using
+    /// a work buffer of its size. nfft a multiple of 4.
+    void invInPlace(Scalar *dst, Complex *src, int nfft) { invFrom(dst, src, src, nfft); }
+
+private:
+    /// Eigen's multiple-of-4 path into `work` (which may be `src`: each step reads and writes
+    /// the same pair k, ncfft − k), storing the conjugate of each value.
+    void invFrom(Scalar *dst, const Complex *src, Complex *work, int nfft)
+    {
+        const int ncfft = nfft >> 1;
+        const int ncfft2 = nfft >> 2;
+        Complex *rtw = real_twiddles(ncfft2);
+        work[0] = std::conj(Complex(src[0].real() + src[ncfft].real(), src[0].real() - src[ncfft].real()));
+        for (int k = 1; k <= ncfft / 2; ++k) {
+            const Complex fk = src[k];
+            const Complex fnkc = std::conj(src[ncfft - k]);
+            const Complex fek = fk + fnkc;
+            const Complex tmp = fk - fnkc;
+            const Complex fok = tmp * std::conj(rtw[k - 1]);
+            work[k] = std::conj(fek + fok);
+            work[ncfft - k] = fek - fok;
+        }
+        get_plan(ncfft, false).work(0, reinterpret_cast<Complex *>(dst), work, 1, 1);
+        for (int i = 1; i < nfft; i += 2)
+            dst[i] = -dst[i];
+    }
+};
+using Fft = Eigen::FFT<double, ForwardPlanKissFft>;
+
 /// A per-thread Eigen FFT whose plans (twiddle tables, forward and inverse) are kept between
 /// calls: building a plan costs about N sines and cosines, as much as the transform itself. The
 /// cache is emptied before it would exceed 2^21 points in all (≲ 45 MB of tables).
-Eigen::FFT<double> &cachedFft(std::size_t len)
+Fft &cachedFft(std::size_t len)
 {
-    thread_local Eigen::FFT<double> fft;
+    thread_local Fft fft;
     thread_local std::vector<std::size_t> lengths;
     thread_local std::size_t points = 0;
     if (std::find(lengths.begin(), lengths.end(), len) == lengths.end()) {
@@ -72,7 +122,7 @@ Eigen::FFT<double> &cachedFft(std::size_t len)
         lengths.push_back(len);
         points += len;
     }
-    fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);
+    fft.SetFlag(Fft::HalfSpectrum);
     return fft;
 }
 
@@ -165,7 +215,7 @@ std::vector<double> convolveByFft(const std::vector<double> &a, const std::vecto
     std::vector<double> &pa = buffers.realA, &pb = buffers.realB;
     padInto(pa, a, len);
     padInto(pb, b, len);
-    Eigen::FFT<double> &fft = cachedFft(len);
+    Fft &fft = cachedFft(len);
     std::vector<std::complex<double>> &fa = buffers.specA, &fb = buffers.specB;
     fft.fwd(fa, pa);
     fft.fwd(fb, pb);
@@ -338,7 +388,7 @@ void powerRemainingBins(std::vector<std::complex<double>> &spectrum, const std::
 }
 
 /// selfConvolveCircular on a circle already holding p (`pSize` values folded, zeros after).
-std::vector<double> selfConvolveFolded(const std::vector<double> &padded, std::size_t pSize, std::int64_t k,
+std::vector<double> selfConvolveFolded(std::vector<double> &padded, std::size_t pSize, std::int64_t k,
                                        std::size_t len, double *l1ErrorBound)
 {
     if (len == 1) {
@@ -351,7 +401,7 @@ std::vector<double> selfConvolveFolded(const std::vector<double> &padded, std::s
             *l1ErrorBound = (8.0 * static_cast<double>(k) + 16.0) * 0x1p-53 * out[0];
         return out;
     }
-    Eigen::FFT<double> &fft = cachedFft(len);
+    Fft &fft = cachedFft(len);
     std::vector<std::complex<double>> &spectrum = fftBuffers().specA;
     fft.fwd(spectrum, padded);
     const double r = fftRelativeErrorBound(static_cast<std::int64_t>(len));
@@ -377,8 +427,18 @@ std::vector<double> selfConvolveFolded(const std::vector<double> &padded, std::s
         // + 1e-300: subnormal intermediates near the underflow screen (absolute errors ≲ k·2⁻¹⁰⁷⁴).
         *l1ErrorBound = static_cast<double>(
             (std::sqrt(sums.errSq) + static_cast<long double>(r) * std::sqrt(sums.powSq)) * 1.01L + 1e-300L);
-    std::vector<double> out;
-    fft.inv(out, spectrum, len);
+    // The inverse overwrites the circle's own storage (its values are no longer needed) from
+    // the spectrum in place: no further megabin buffers. Scaled as Eigen's FFT::inv scales.
+    std::vector<double> out = std::move(padded);
+    padded = {};
+    if (len % 4 == 0) {
+        fft.impl().invInPlace(out.data(), spectrum.data(), static_cast<int>(len));
+        const double scale = 1. / static_cast<double>(len);
+        for (double &x : out)
+            x *= scale;
+    } else {
+        fft.inv(out, spectrum, len);
+    }
     clipNegative(out);
     return out;
 }
