@@ -366,6 +366,9 @@ public:
     /// The ε(k) prefixes' memo of self-compositions: a group of the same steps on the same grid
     /// is composed once for all the prefixes that hold it (bit-identical results).
     std::shared_ptr<PldSelfCompositionCache> prefixCache = std::make_shared<PldSelfCompositionCache>();
+    /// The PLD's ε(k) by running products (a ledger without partitions); a prefix it cannot
+    /// answer is composed afresh.
+    std::unique_ptr<PldPrefixComposer> pldPrefixes;
 
 private:
     const ComparisonProgressCallback &m_progress;
@@ -436,6 +439,25 @@ Result<Built> buildStrategy(ComparisonRun &run, std::size_t i, StrategyResult &r
     return b;
 }
 
+/// The PLD's δ(ε) profile: each part's composed PMF swept once for every ε (upperDeltas), the
+/// max over parts. False (nothing written) when `b` is not the PLD or a part fails.
+bool pldProfile(const Built &b, const std::vector<double> &epsilons, std::vector<double> &deltas)
+{
+    std::vector<double> worst(epsilons.size(), 0.0);
+    for (const auto &part : b.parts) {
+        const auto *pld = dynamic_cast<const PldAccountant *>(part.get());
+        if (!pld)
+            return false;
+        auto d = pld->upperDeltas(epsilons);
+        if (!d)
+            return false;
+        for (std::size_t j = 0; j < worst.size(); ++j)
+            worst[j] = std::max(worst[j], d.value()[j]);
+    }
+    deltas = std::move(worst);
+    return true;
+}
+
 /// The δ(ε) profile over [0, ε_max]: a few times the smallest finite ε at δ, and far enough to
 /// show the queried ε. Each PLD part answers from its composed PMF (and its lower bound's
 /// suffix sums, built once). Errors: Cancelled.
@@ -457,6 +479,11 @@ Result<void> profileCurve(ComparisonRun &run, const std::vector<Built> &built, C
     for (std::size_t i = 0; i < run.names.size(); ++i) {
         if (!built[i].ok())
             continue;
+        if (pldProfile(built[i], out.profileEpsilons, out.profileDeltas[i])) {
+            if (!run.report({Phase::Profile, run.strategiesEnd, {}, 0, 0}))
+                return kCancelled;
+            continue;
+        }
         for (std::size_t j = 0; j < out.profileEpsilons.size(); ++j) {
             std::vector<StrategyAnswer> deltas;
             for (const auto &part : built[i].parts) {
@@ -528,9 +555,16 @@ void pldHistogram(const ComparisonRun &run, const std::vector<Built> &built, Com
 /// unsampled Gaussians only from the closed form (PldOptions::gaussianClosedForm). Errors:
 /// Cancelled.
 Result<std::pair<double, double>> prefixValue(ComparisonRun &run, std::size_t i, const Parts &prefixParts,
-                                              double interval, const ProgressCallback &onCore)
+                                              std::int64_t steps, double interval,
+                                              const ProgressCallback &onCore)
 {
     const ComparisonQuery &query = run.query;
+    if (run.names[i] == "pld" && run.pldPrefixes) {
+        const std::optional<double> atEpsilon
+            = query.epsilonAtDelta ? std::nullopt : std::optional<double>(query.epsilon);
+        if (auto v = run.pldPrefixes->upTo(steps, query.delta, atEpsilon))
+            return v.value();
+    }
     std::vector<StrategyAnswer> answers;
     std::vector<StrategyAnswer> deltas;
     for (std::size_t p = 0; p < prefixParts.ledgers.size(); ++p) {
@@ -565,6 +599,11 @@ Result<void> prefixCurves(ComparisonRun &run, const std::vector<Built> &built, C
     const double prefixInterval = query.prefixPldInterval > 0.0 ? query.prefixPldInterval : query.pldInterval;
     const bool reuseWhole = prefixInterval == query.pldInterval;
     out.prefixPldInterval = prefixInterval;
+    // One part: the part is the ledger without its post-processing events, which the composer
+    // skips while counting their steps as ledgerPrefix does.
+    if (run.parts.ledgers.size() == 1 && run.indexOf("pld") < run.names.size())
+        run.pldPrefixes = std::make_unique<PldPrefixComposer>(
+            run.ledger, pldOptions(prefixInterval, query.pldTailMass, query.pldMaxBins, false, {}));
     std::int64_t totalSteps = 0;
     for (const auto &e : run.ledger.events)
         totalSteps += e.count;
@@ -606,9 +645,9 @@ Result<void> prefixCurves(ComparisonRun &run, const std::vector<Built> &built, C
                 return kCancelled;
             std::pair<double, double> value{0.0, 0.0};
             if (!empty) {
-                auto v
-                    = prefixValue(run, i, run.stepView(run.names[i]) ? stepPrefixParts : prefixParts,
-                                  prefixInterval, [&](std::int64_t, std::int64_t) { return run.report(at); });
+                auto v = prefixValue(run, i, run.stepView(run.names[i]) ? stepPrefixParts : prefixParts,
+                                     point.steps, prefixInterval,
+                                     [&](std::int64_t, std::int64_t) { return run.report(at); });
                 if (!v)
                     return v.error();
                 value = v.value();

@@ -327,8 +327,12 @@ Result<void> PldAccountantBuilder::compose(Component &c)
     const int kinds = acc.m_hasOptimisticPmf ? 2 : 1;
     for (int k = 0; k < kinds; ++k) {
         for (int dir = 0; dir < (acc.m_symmetric ? 1 : 2); ++dir) {
-            const PldPmf &single = c.symmetric ? c.pmf[k][0] : c.pmf[k][dir];
-            PBX_TRY(composed, m_options.selfCompositionCache
+            PldPmf &single = c.symmetric ? c.pmf[k][0] : c.pmf[k][dir];
+            // One step: selfComposePmf would return a copy of it; it is moved instead (a merged
+            // Gaussian's grid holds millions of bins), unless a second direction still needs it.
+            const bool lastUse = !c.symmetric || acc.m_symmetric;
+            PBX_TRY(composed, c.count == 1 && lastUse ? Result<PldPmf>(std::move(single))
+                              : m_options.selfCompositionCache
                                   ? m_options.selfCompositionCache->selfCompose(
                                       single, c.count, m_options.tailMass, m_options.maxBins)
                                   : selfComposePmf(single, c.count, m_options.tailMass, m_options.maxBins));
@@ -550,6 +554,27 @@ Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
     return a;
 }
 
+Result<std::vector<double>> PldAccountant::upperDeltas(const std::vector<double> &epsilons) const
+{
+    for (double epsilon : epsilons)
+        PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
+    if (m_exactGaussianMu || m_exactAtoms) { // closed forms and atoms: cheap one by one
+        std::vector<double> out;
+        for (double epsilon : epsilons) {
+            PBX_TRY(a, deltaForEpsilon(epsilon));
+            out.push_back(a.delta);
+        }
+        return out;
+    }
+    std::vector<double> out = pmfDeltasForEpsilons(m_pessimistic[0], epsilons);
+    if (!m_symmetric) {
+        const std::vector<double> add = pmfDeltasForEpsilons(m_pessimistic[1], epsilons);
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i] = std::max(out[i], add[i]);
+    }
+    return out;
+}
+
 Result<StrategyAnswer> PldAccountant::deltaForEpsilon(double epsilon) const
 {
     PBX_RETURN_IF_ERROR(checkEpsilon(epsilon));
@@ -591,6 +616,156 @@ Result<StrategyAnswer> PldAccountant::deltaForEpsilon(double epsilon) const
         a.optimisticDelta = std::min(lower, a.delta);
     }
     return a;
+}
+
+} // namespace pbx::accounting
+
+namespace pbx::accounting {
+
+struct PldPrefixComposer::State
+{
+    State(const Ledger &l, const PldOptions &o) : ledger(l), options(o) {}
+
+    const Ledger &ledger;
+    PldOptions options;
+    std::size_t nextEvent = 0;    ///< the first event not wholly composed
+    std::int64_t takenOfNext = 0; ///< its steps already composed
+    std::int64_t steps = 0;       ///< steps composed (the prefix so far)
+    std::optional<AtomPld> atoms; ///< the finitely-many-loss events so far (pessimistic)
+    bool haveDense = false;       ///< some noise event (other than an unsampled Gaussian) seen
+    bool symmetric = true;        ///< dense[1] == dense[0]
+    PldPmf dense[2];              ///< the running product of the noise events [Remove, Add]
+    std::optional<Error> failed;
+
+    Result<void> add(const PrivacyEvent &e, std::int64_t count, std::size_t index);
+    Result<PldPmf> withRest(const PldPmf &product, double muSquared) const;
+};
+
+/// Composes `count` steps of event `index` into the running state.
+Result<void> PldPrefixComposer::State::add(const PrivacyEvent &e, std::int64_t count, std::size_t index)
+{
+    const std::string where = "events[" + std::to_string(index) + "] (" + mechanismName(e.mechanism) + "): ";
+    if (auto exAnte = requireExAnte(e); !exAnte)
+        return makeError(exAnte.error().code, where + exAnte.error().message);
+    const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;
+    if (e.mechanism == MechanismKind::PostProcessing || (e.mechanism == MechanismKind::Gaussian && !sampled))
+        return {}; // nothing, or merged exactly per prefix (withRest)
+    if (isSparseEvent(e, ledger.neighbours)) {
+        auto step = approxDpPerStep(e, ledger.neighbours);
+        if (!step)
+            return makeError(step.error().code, where + step.error().message);
+        auto group = approxDpAtoms(step->epsilon, step->delta, count, true);
+        auto composed = group && atoms ? composeAtoms(*atoms, *group) : group;
+        if (!composed)
+            return makeError(ErrorCode::Unsupported, where + "too many atoms for the running product");
+        atoms = std::move(composed);
+        return {};
+    }
+    auto c = buildComponent(e, ledger.neighbours, options.interval, false, options.maxBins);
+    if (!c)
+        return makeError(c.error().code, where + c.error().message);
+    if (!c->symmetric && symmetric && haveDense)
+        dense[1] = dense[0];
+    symmetric = symmetric && c->symmetric;
+    for (int dir = 0; dir < (symmetric ? 1 : 2); ++dir) {
+        auto self
+            = selfComposePmf(c->pmf[0][c->symmetric ? 0 : dir], count, options.tailMass, options.maxBins);
+        if (!self)
+            return makeError(self.error().code, where + self.error().message);
+        if (!haveDense) {
+            dense[dir] = std::move(self).value();
+            continue;
+        }
+        auto product = composePmf(dense[dir], self.value(), options.tailMass, options.maxBins);
+        if (!product)
+            return makeError(product.error().code, where + product.error().message);
+        dense[dir] = std::move(product).value();
+    }
+    haveDense = true;
+    return {};
+}
+
+/// The running product convolved with the atoms rounded to the grid and the merged Gaussian.
+Result<PldPmf> PldPrefixComposer::State::withRest(const PldPmf &product, double muSquared) const
+{
+    const double d = options.interval;
+    PldPmf out = product;
+    if (atoms) {
+        if (const double bins = atomGridBins(*atoms, d); !(bins <= options.maxBins))
+            return makeError(ErrorCode::ResourceLimit,
+                             pldResourceMessage(pldPeakBytes(bins), d, options.maxBins));
+        PBX_TRY(next, composePmf(out, atomsToGrid(*atoms, d, nullptr), options.tailMass, options.maxBins));
+        out = std::move(next);
+    }
+    if (muSquared > 0.0) {
+        const AdditiveNoiseLoss loss(NoiseKind::Gaussian, 1.0 / std::sqrt(muSquared), 1.0, 1.0,
+                                     PldDirection::Remove);
+        if (const double bins = pldGridBins(loss, d); !(bins <= options.maxBins))
+            return makeError(ErrorCode::ResourceLimit,
+                             pldResourceMessage(pldPeakBytes(bins), d, options.maxBins));
+        PBX_TRY(next, composePmf(out, connectTheDots(loss, d), options.tailMass, options.maxBins));
+        out = std::move(next);
+    }
+    return out;
+}
+
+PldPrefixComposer::PldPrefixComposer(const Ledger &ledger, const PldOptions &options)
+    : m_state(std::make_unique<State>(ledger, options))
+{}
+
+PldPrefixComposer::~PldPrefixComposer() = default;
+
+Result<std::pair<double, double>> PldPrefixComposer::upTo(std::int64_t steps, double delta,
+                                                          std::optional<double> epsilon)
+{
+    State &s = *m_state;
+    if (s.failed)
+        return *s.failed;
+    auto fail = [&](Error e) {
+        s.failed = e;
+        return e;
+    };
+    if (steps < s.steps)
+        return fail(makeError(ErrorCode::InvalidArgument, "prefixes must not shrink"));
+    while (s.steps < steps && s.nextEvent < s.ledger.events.size()) {
+        const PrivacyEvent &e = s.ledger.events[s.nextEvent];
+        const std::int64_t take = std::min(e.count - s.takenOfNext, steps - s.steps);
+        if (auto ok = s.add(e, take, s.nextEvent); !ok)
+            return fail(ok.error());
+        s.steps += take;
+        s.takenOfNext += take;
+        if (s.takenOfNext == e.count) {
+            ++s.nextEvent;
+            s.takenOfNext = 0;
+        }
+    }
+    if (!s.haveDense)
+        return makeError(ErrorCode::Unsupported, "no noise event in this prefix yet");
+    // The unsampled Gaussians of the prefix, merged as mergeLedger does (same sums, same order).
+    double muSquared = 0.0;
+    std::int64_t left = steps;
+    for (const PrivacyEvent &e : s.ledger.events) {
+        if (left <= 0)
+            break;
+        const std::int64_t count = std::min(e.count, left);
+        left -= count;
+        const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;
+        if (e.mechanism == MechanismKind::Gaussian && !sampled) {
+            const double mu = e.sensitivity / e.sigma;
+            muSquared += static_cast<double>(count) * mu * mu;
+        }
+    }
+    double eps = 0.0;
+    double del = epsilon ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+    for (int dir = 0; dir < (s.symmetric ? 1 : 2); ++dir) {
+        auto pmf = s.withRest(s.dense[dir], muSquared);
+        if (!pmf)
+            return fail(pmf.error());
+        eps = std::max(eps, pmfEpsilonForDelta(pmf.value(), delta));
+        if (epsilon)
+            del = std::max(del, pmfDeltaForEpsilon(pmf.value(), *epsilon));
+    }
+    return std::pair{eps, del};
 }
 
 } // namespace pbx::accounting

@@ -104,6 +104,12 @@ public:
     /// δ(ε): pessimistic upper bound; detail: interval and optimisticDelta (lower bound).
     Result<StrategyAnswer> deltaForEpsilon(double epsilon) const override;
 
+    /// deltaForEpsilon(ε).delta at many ε at once (the comparison's δ(ε) profile): one sweep of
+    /// each composed PMF (pmfDeltasForEpsilons: upper bounds, equal to deltaForEpsilon's to
+    /// ~1e-12 relative) instead of one per ε, and no lower bound. In the order of `epsilons`.
+    /// Errors: InvalidArgument (an ε negative or not finite).
+    Result<std::vector<double>> upperDeltas(const std::vector<double> &epsilons) const;
+
     /// The composed pessimistic PMF on the grid. Not built (empty) when exactAtoms() is set.
     const PldPmf &pessimisticRemove() const { return m_pessimistic[0]; }
     const PldPmf &pessimisticAdd() const { return m_symmetric ? m_pessimistic[0] : m_pessimistic[1]; }
@@ -136,6 +142,35 @@ private:
     PldPmf m_optimistic[2];
     mutable std::once_flag m_lowerOnce[2];
     mutable std::unique_ptr<PldLowerBound> m_lower[2];
+};
+
+/// The PLD's pessimistic ε(δ) (and δ(ε)) over growing prefixes of one ledger by running products
+/// (the comparison's ε(k) curve): the noise events (Laplace, sampled Gaussian) of each new prefix
+/// are self-composed and convolved onto the previous prefix's running product once, instead of
+/// composing every prefix afresh; the finitely-many-loss events are composed on their atoms as
+/// they come; and each prefix's product is convolved with its atoms rounded to the grid and with
+/// its unsampled Gaussians merged exactly (μ² add), as PldAccountant::fromLedger does. The same
+/// PLD as fromLedger's upper bound, convolved in another order: the answers agree with it to
+/// round-off (~1e-12 relative), each an upper bound. No optimistic PMF, no lower bound.
+class PldPrefixComposer
+{
+public:
+    /// `ledger` must be valid (validateLedger) and outlive this object.
+    PldPrefixComposer(const Ledger &ledger, const PldOptions &options);
+    ~PldPrefixComposer();
+    PldPrefixComposer(const PldPrefixComposer &) = delete;
+    PldPrefixComposer &operator=(const PldPrefixComposer &) = delete;
+
+    /// ε at `delta` and, when `epsilon` is set, δ at it (else NaN) of the ledger's first `steps`
+    /// steps (counts expanded), for `steps` not smaller than at the previous call. Errors:
+    /// Unsupported when the prefix has no noise event yet (fromLedger answers it as
+    /// cheaply: closed form or atoms) or its atoms exceed pld_atoms.h's limits; those of the
+    /// composition (ResourceLimit, Unsupported, …). After an error every later call fails too.
+    Result<std::pair<double, double>> upTo(std::int64_t steps, double delta, std::optional<double> epsilon);
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
 };
 
 } // namespace pbx::accounting

@@ -39,33 +39,38 @@ double connectTheDotsMeanBias(double d)
 namespace {
 
 /// Suffix sums of a pessimistic PMF for O(1) evaluation of δ̂(x) = p_∞ + Σ_{ℓ_j > x} p_j(1 − e^{x−ℓ_j})
-/// and of window masses; long double, with a relative margin for their round-off.
+/// and of window masses; long double, with a relative margin for their round-off. The sums are
+/// kept only at every kBlock-th bin (a merged Gaussian's grid has millions of bins: two long
+/// double vectors of its size cost more in page faults than the sums themselves); the sum at
+/// any other bin is continued from the checkpoint above it by the same additions in the same
+/// order, so every value is bit for bit the one a full table would hold.
 class SuffixSums
 {
 public:
     explicit SuffixSums(const PldPmf &pmf)
-        : m_pmf(pmf), m_mass(pmf.probs.size() + 1, 0.0L), m_weighted(pmf.probs.size() + 1, 0.0L)
+        : m_pmf(pmf), m_stepUp(std::exp(static_cast<long double>(pmf.interval)))
     {
-        // e^{−ℓ_j} by the recurrence e^{−ℓ_j} = e^{−ℓ_{j+1}}·e^{d}, re-anchored every 256 bins
-        // (relative error ≲ 256·2⁻⁶³, far inside the margin of delta()).
-        const long double stepUp = std::exp(static_cast<long double>(pmf.interval));
-        long double weight = 0.0L;
-        for (std::size_t j = pmf.probs.size(); j-- > 0;) {
-            const long double p = pmf.probs[j];
-            weight = (j + 1 == pmf.probs.size() || j % 256 == 0)
-                         ? std::exp(-static_cast<long double>(pmf.lossAt(j)))
-                         : weight * stepUp;
-            m_mass[j] = m_mass[j + 1] + p;
-            m_weighted[j] = m_weighted[j + 1] + p * weight;
+        // e^{−ℓ_j} by the recurrence e^{−ℓ_j} = e^{−ℓ_{j+1}}·e^{d}, re-anchored every kBlock bins
+        // (relative error ≲ kBlock·2⁻⁶³, far inside the margin of delta()).
+        const std::size_t n = pmf.probs.size();
+        m_mass.assign(n / kBlock + 1, 0.0L);
+        m_weighted.assign(n / kBlock + 1, 0.0L);
+        Sum sum;
+        for (std::size_t j = n; j-- > 0;) {
+            add(sum, j);
+            if (j % kBlock == 0) {
+                m_mass[j / kBlock] = sum.mass;
+                m_weighted[j / kBlock] = sum.weighted;
+            }
         }
     }
 
     /// A lower bound on the PMF's δ̂(x) (the sums' round-off, ≤ n·2⁻⁶⁴ relative, is subtracted).
     long double delta(double x) const
     {
-        const std::size_t i = firstAbove(x);
-        const long double pos = m_mass[i];
-        const long double neg = std::exp(static_cast<long double>(x)) * m_weighted[i];
+        const Sum sum = at(firstAbove(x));
+        const long double pos = sum.mass;
+        const long double neg = std::exp(static_cast<long double>(x)) * sum.weighted;
         const long double value = static_cast<long double>(m_pmf.infinityMass) + pos - neg;
         return value - 1e-11L * (pos + neg) - 1e-15L * m_pmf.infinityMass;
     }
@@ -75,10 +80,49 @@ public:
     {
         const std::size_t lo = firstAbove(x - w - 2.0 * m_pmf.interval);
         const std::size_t hi = firstAbove(x + w + m_pmf.interval);
-        return (m_mass[lo] - m_mass[hi]) * (1.0L + 1e-11L);
+        return (at(lo).mass - at(hi).mass) * (1.0L + 1e-11L);
     }
 
 private:
+    static constexpr std::size_t kBlock = 256; ///< also the weights' re-anchoring stride
+    struct Sum
+    {
+        long double mass = 0.0L;     ///< Σ_{i ≥ j} p_i
+        long double weighted = 0.0L; ///< Σ_{i ≥ j} p_i e^{−ℓ_i}
+        long double weight = 0.0L;   ///< e^{−ℓ_j}
+    };
+
+    /// Extends `sum` (at bin j + 1) down to bin j.
+    void add(Sum &sum, std::size_t j) const
+    {
+        const long double p = m_pmf.probs[j];
+        sum.weight = (j + 1 == m_pmf.probs.size() || j % kBlock == 0)
+                         ? std::exp(-static_cast<long double>(m_pmf.lossAt(j)))
+                         : sum.weight * m_stepUp;
+        sum.mass += p;
+        sum.weighted += p * sum.weight;
+    }
+
+    /// The sums over the bins i ≥ j, continued from the checkpoint at or above j.
+    Sum at(std::size_t j) const
+    {
+        const std::size_t n = m_pmf.probs.size();
+        if (j >= n)
+            return {};
+        std::size_t from = (j + kBlock - 1) / kBlock * kBlock; // the checkpoint at or above j
+        Sum sum;
+        if (from < n) {
+            sum.mass = m_mass[from / kBlock];
+            sum.weighted = m_weighted[from / kBlock];
+            sum.weight = std::exp(-static_cast<long double>(m_pmf.lossAt(from)));
+        } else {
+            from = n;
+        }
+        for (std::size_t i = from; i-- > j;)
+            add(sum, i);
+        return sum;
+    }
+
     /// The first index j with loss ℓ_j > x (probs.size() if none).
     std::size_t firstAbove(double x) const
     {
@@ -92,8 +136,9 @@ private:
     }
 
     const PldPmf &m_pmf;
-    std::vector<long double> m_mass;
-    std::vector<long double> m_weighted;
+    long double m_stepUp;
+    std::vector<long double> m_mass;     ///< Σ_{i ≥ b·kBlock} p_i by block b
+    std::vector<long double> m_weighted; ///< Σ_{i ≥ b·kBlock} p_i e^{−ℓ_i} by block b
 };
 
 /// The deviation thresholds t tried (t = M + √v·z, v = H/4 the variance proxy of ΣD).

@@ -234,8 +234,7 @@ double AdditiveNoiseLoss::deltaComplement(double epsilon) const
 {
     // Unsampled Gaussian: Y ~ N(μ²/2, μ²) under P and −Y has the same law under Q, so
     // E[(e^{ε−Y} − 1)₊] = e^ε·δ(−ε).
-    const double mu = (m_dir == PldDirection::Replace ? 2.0 : 1.0) * m_sens / m_param;
-    return std::exp(epsilon) * privacy::gaussianDelta(mu, -epsilon);
+    return std::exp(epsilon) * delta(-epsilon);
 }
 
 double AdditiveNoiseLoss::survival(double t) const
@@ -265,43 +264,89 @@ PldPmf connectTheDots(const AdditiveNoiseLoss &lossModel, double d)
     const std::int64_t lo = floorIndex(lossModel.epsilonLower(), d);
     const std::int64_t hi = ceilIndex(lossModel.epsilonUpper(), d);
     const auto n = static_cast<std::size_t>(hi - lo + 1);
-    std::vector<double> delta(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        delta[i] = lossModel.delta(static_cast<double>(lo + static_cast<std::int64_t>(i)) * d);
-        if (i > 0 && delta[i] > delta[i - 1])
-            delta[i] = delta[i - 1]; // δ is non-increasing; remove round-off wiggles
-    }
     pmf.lowerIndex = lo;
-    pmf.probs.assign(n, 0.0);
-    pmf.infinityMass = delta[n - 1];
+    const auto epsilonAt
+        = [&](std::size_t i) { return static_cast<double>(lo + static_cast<std::int64_t>(i)) * d; };
+    // Below ε = 0, δ(ε) ≈ 1 − e^ε and its second differences cancel catastrophically. The part
+    // 1 − e^ε has exactly zero second difference in the formula below (and contributes e^{ℓ₀} to
+    // the first mass), so where the complement c(ε) = δ(ε) − (1 − e^ε) = e^ε·δ(−ε) is available
+    // (unsampled Gaussian, whose PLD is symmetric) the masses of the points whose three
+    // neighbours lie below 0 are computed from c: same exact value, no cancellation. δ(−ε) is δ
+    // at the mirror grid point, evaluated once for both uses.
+    std::size_t negative = 0; // grid points below ε = 0 (their c is used when ≥ 2 of them)
+    if (lossModel.hasComplement())
+        while (negative < n && epsilonAt(negative) < 0.0)
+            ++negative;
+    if (negative < 2)
+        negative = 0;
+    std::vector<double> mirror; // δ(k·d), k = 1 … −lo
+    if (negative > 0) {
+        mirror.resize(static_cast<std::size_t>(-lo) + 1);
+        for (std::size_t k = 1; k < mirror.size(); ++k)
+            mirror[k] = lossModel.delta(static_cast<double>(k) * d);
+    }
+    const auto rawDelta = [&](std::size_t i) {
+        const std::int64_t k = lo + static_cast<std::int64_t>(i);
+        return k >= 1 && k < static_cast<std::int64_t>(mirror.size()) ? mirror[static_cast<std::size_t>(k)]
+                                                                      : lossModel.delta(epsilonAt(i));
+    };
+    const auto complementAt = [&](std::size_t i) {
+        return std::exp(epsilonAt(i))
+               * mirror[static_cast<std::size_t>(-(lo + static_cast<std::int64_t>(i)))];
+    };
+    // δ at the grid points, made non-increasing (round-off wiggles removed: a running minimum),
+    // one point at a time, the last three kept: each mass needs only its point's and its
+    // neighbours' δ. Masses computed from c need no δ, so the chain starts a few points before
+    // the first mass that does (far below, δ ≈ 1 − e^ε falls by far more than its round-off).
+    const std::size_t chainStart = negative > 0 ? negative - std::min<std::size_t>(negative, 34) : 0;
+    std::size_t next = chainStart;
+    double previous = 0.0;
+    double ring[3] = {0.0, 0.0, 0.0};
+    const auto deltaAt = [&](std::size_t i) {
+        for (; next <= i; ++next) {
+            double value = rawDelta(next);
+            if (next > chainStart && value > previous)
+                value = previous;
+            previous = value;
+            ring[next % 3] = value;
+        }
+        return ring[i % 3];
+    };
     if (n == 1) {
-        pmf.probs[0] = 1.0 - delta[0];
+        const double delta0 = deltaAt(0);
+        pmf.infinityMass = delta0;
+        pmf.probs.assign(1, 1.0 - delta0);
         return pmf;
     }
     const double em1 = std::expm1(d); // e^d − 1
     const double ed = std::exp(d);
-    pmf.probs[0] = 1.0 - delta[0] + (delta[1] - delta[0]) / em1;
-    for (std::size_t i = 1; i + 1 < n; ++i)
-        pmf.probs[i] = ((delta[i + 1] - delta[i]) - ed * (delta[i] - delta[i - 1])) / em1;
-    pmf.probs[n - 1] = (delta[n - 1] - delta[n - 2]) / std::expm1(-d);
-    // Below ε = 0, δ(ε) ≈ 1 − e^ε and its second differences cancel catastrophically. The part
-    // 1 − e^ε has exactly zero second difference in the formula above (and contributes e^{ℓ₀} to
-    // the first mass), so where the complement c(ε) = δ(ε) − (1 − e^ε) is available accurately
-    // (unsampled Gaussian: c(ε) = e^ε·δ(−ε), the PLD being symmetric) the masses of the points
-    // whose three neighbours lie below 0 are recomputed from c: same exact value, no cancellation.
-    if (lossModel.hasComplement()) {
-        std::vector<double> c;
-        for (std::size_t i = 0; i < n; ++i) {
-            const double eps = static_cast<double>(lo + static_cast<std::int64_t>(i)) * d;
-            if (!(eps < 0.0))
-                break;
-            c.push_back(lossModel.deltaComplement(eps));
-        }
-        if (c.size() >= 2)
-            pmf.probs[0] = -c[0] + (c[1] - c[0]) / em1;
-        for (std::size_t i = 1; i + 1 < c.size(); ++i)
-            pmf.probs[i] = ((c[i + 1] - c[i]) - ed * (c[i] - c[i - 1])) / em1;
+    pmf.probs.reserve(n);
+    double cm = 0.0, c0 = 0.0, cp = 0.0; // c at i − 1, i, i + 1 (points below 0 only)
+    if (negative > 0) {
+        c0 = complementAt(0);
+        cp = complementAt(1);
+        pmf.probs.push_back(-c0 + (cp - c0) / em1);
+    } else {
+        const double d0 = deltaAt(0);
+        const double d1 = deltaAt(1);
+        pmf.probs.push_back(1.0 - d0 + (d1 - d0) / em1);
     }
+    for (std::size_t i = 1; i + 1 < n; ++i) {
+        if (i + 1 < negative) {
+            cm = c0;
+            c0 = cp;
+            cp = complementAt(i + 1);
+            pmf.probs.push_back(((cp - c0) - ed * (c0 - cm)) / em1);
+        } else {
+            const double dp = deltaAt(i + 1);
+            const double d0 = deltaAt(i);
+            const double dm = deltaAt(i - 1);
+            pmf.probs.push_back(((dp - d0) - ed * (d0 - dm)) / em1);
+        }
+    }
+    const double top = deltaAt(n - 1);
+    pmf.probs.push_back((top - deltaAt(n - 2)) / std::expm1(-d));
+    pmf.infinityMass = top;
     // Negative masses are round-off of the δ differences; clipping them only raises δ (safe for
     // the upper bound). The mass added is the ℓ1 change, recorded for the lower bound.
     long double clipped = 0.0L;

@@ -398,15 +398,23 @@ Result<PldPmf> selfComposePmf(const PldPmf &pmf, std::int64_t k, double tailMass
     const std::int64_t width = hi - lo + 1;
     const std::int64_t length = math::nextFastFftLength(std::max(width, n));
     double fftChargeL1 = 0.0;
-    const std::vector<double> circ = math::selfConvolveCircular(pmf.probs, k, length, &fftChargeL1);
+    std::vector<double> circ = math::selfConvolveCircular(pmf.probs, k, length, &fftChargeL1);
 
     PldPmf out;
     out.interval = pmf.interval;
     out.pessimistic = pmf.pessimistic;
     out.lowerIndex = k * pmf.lowerIndex + lo;
-    out.probs.resize(static_cast<std::size_t>(width));
-    for (std::int64_t j = 0; j < width; ++j)
-        out.probs[static_cast<std::size_t>(j)] = circ[static_cast<std::size_t>((lo + j) % length)];
+    // The window (lo + j) mod length, j < width ≤ length, rotated to the front of the circle's
+    // own storage: no second megabin vector.
+    if (static_cast<std::int64_t>(circ.size()) == length && width <= length) {
+        std::rotate(circ.begin(), circ.begin() + lo % length, circ.end());
+        circ.resize(static_cast<std::size_t>(width));
+        out.probs = std::move(circ);
+    } else {
+        out.probs.resize(static_cast<std::size_t>(width));
+        for (std::int64_t j = 0; j < width; ++j)
+            out.probs[static_cast<std::size_t>(j)] = circ[static_cast<std::size_t>((lo + j) % length)];
+    }
     // FFT round-off: an ℓ1 bound from the spectrum (math::selfConvolveCircular), rounded up.
     fftChargeL1 = math::nudgeUp(fftChargeL1, 4);
     const double inf = -std::expm1(kd * std::log1p(-pmf.infinityMass));
@@ -439,6 +447,38 @@ double pmfDeltaForEpsilon(const PldPmf &pmf, double epsilon)
     else
         delta = math::nudgeDown(delta * (1.0 - 1e-12) - pmf.deltaSlack, 2);
     return std::clamp(delta, 0.0, 1.0);
+}
+
+std::vector<double> pmfDeltasForEpsilons(const PldPmf &pmf, const std::vector<double> &epsilons)
+{
+    std::vector<std::size_t> order(epsilons.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return epsilons[a] > epsilons[b]; });
+    const long double decay = std::exp(-static_cast<long double>(pmf.interval));   // e^{−d}
+    const long double gain = -std::expm1(-static_cast<long double>(pmf.interval)); // 1 − e^{−d}
+    long double v = 0.0L, dSum = 0.0L; // V_j and D_j of the bins ≥ j
+    std::size_t j = pmf.probs.size();
+    std::vector<double> out(epsilons.size(), 0.0);
+    for (const std::size_t k : order) {
+        const double epsilon = epsilons[k];
+        while (j > 0 && pmf.lossAt(j - 1) > epsilon) {
+            --j;
+            dSum += gain * v;
+            v = static_cast<long double>(std::max(pmf.probs[j], 0.0)) + decay * v;
+        }
+        long double sum = pmf.infinityMass;
+        if (j < pmf.probs.size())
+            sum += dSum + v * static_cast<long double>(-std::expm1(epsilon - pmf.lossAt(j)));
+        double delta = static_cast<double>(sum);
+        if (pmf.pessimistic && delta > 0.0)
+            delta = math::nudgeUp(delta * (1.0 + 1e-12), 2);
+        else
+            delta = math::nudgeDown(delta * (1.0 - 1e-12) - pmf.deltaSlack, 2);
+        out[k] = std::clamp(delta, 0.0, 1.0);
+    }
+    return out;
 }
 
 double pmfEpsilonForDelta(const PldPmf &pmf, double delta)

@@ -100,6 +100,16 @@ bool sparseSelfComposition(const PldPmf &pmf, std::int64_t k);
 /// deltaSlack. Any real ε. Result in [0, 1].
 double pmfDeltaForEpsilon(const PldPmf &pmf, double epsilon);
 
+/// pmfDeltaForEpsilon of a pessimistic PMF at many ε at once (the comparison's δ(ε) profile), in
+/// one downward sweep instead of one per ε: with V_j = Σ_{i ≥ j} p_i e^{ℓ_j − ℓ_i} and
+/// D_j = Σ_{i ≥ j} p_i (1 − e^{ℓ_j − ℓ_i}), δ(ε) = p_∞ + D_m + V_m·(1 − e^{ε − ℓ_m}) for m the first
+/// bin above ε, and V_j = p_j + e^{−d} V_{j+1}, D_j = D_{j+1} + (1 − e^{−d}) V_{j+1}: sums of
+/// non-negative terms (no cancellation), in long double. Their round-off (≤ bins·2⁻⁶³ ≈ 5e-13
+/// relative at kMaxPldBins) lies inside the 1e-12 relative nudge up that pmfDeltaForEpsilon
+/// applies, so each value is an upper bound like it and agrees with it to ~1e-12 relative.
+/// Any real ε, in any order; results in [0, 1], in the order of `epsilons`.
+std::vector<double> pmfDeltasForEpsilons(const PldPmf &pmf, const std::vector<double> &epsilons);
+
 /// The smallest ε ≥ 0 with pmfDeltaForEpsilon(ε) ≤ δ (exact on each linear piece in e^ε, as
 /// dp_accounting `get_epsilon_for_delta`); +∞ when p_∞ > δ. Pessimistic: nudged up. Optimistic:
 /// solved at δ + deltaSlack (a lower bound on the exact optimistic PMF's ε).

@@ -55,12 +55,62 @@ std::complex<double> powerBySquaring(std::complex<double> z, std::int64_t k)
     return {re, im};
 }
 
+/// Eigen's kissfft with the half-complex-to-real inverse computed by the forward plan on
+/// conjugates: inv(x) = conj(fwd(conj(x))). The inverse plan's twiddles are the forward plan's
+/// conjugates (make_twiddles flips the sign of the sines) and every butterfly commutes with
+/// conjugation, so the result is the same to the bit, while a transform length needs one plan
+/// instead of two: half the twiddle tables, their sines and cosines and their page faults (a
+/// quarter of the 1e-5 PLD row's faults was the inverse plan of its one length).
+struct ForwardPlanKissFft : Eigen::internal::kissfft_impl<double>
+{
+    using Base = Eigen::internal::kissfft_impl<double>;
+    using Base::inv;
+
+    void inv(Scalar *dst, const Complex *src, int nfft)
+    {
+        if (nfft & 3) {
+            Base::inv(dst, src, nfft);
+            return;
+        }
+        m_tmpBuf1.resize(static_cast<std::size_t>(nfft >> 1));
+        invFrom(dst, src, m_tmpBuf1.data(), nfft);
+    }
+
+    /// inv, unscaled, overwriting the half spectrum `src` (nfft/2 + 1 values) instead of using
+    /// a work buffer of its size. nfft a multiple of 4.
+    void invInPlace(Scalar *dst, Complex *src, int nfft) { invFrom(dst, src, src, nfft); }
+
+private:
+    /// Eigen's multiple-of-4 path into `work` (which may be `src`: each step reads and writes
+    /// the same pair k, ncfft − k), storing the conjugate of each value.
+    void invFrom(Scalar *dst, const Complex *src, Complex *work, int nfft)
+    {
+        const int ncfft = nfft >> 1;
+        const int ncfft2 = nfft >> 2;
+        Complex *rtw = real_twiddles(ncfft2);
+        work[0] = std::conj(Complex(src[0].real() + src[ncfft].real(), src[0].real() - src[ncfft].real()));
+        for (int k = 1; k <= ncfft / 2; ++k) {
+            const Complex fk = src[k];
+            const Complex fnkc = std::conj(src[ncfft - k]);
+            const Complex fek = fk + fnkc;
+            const Complex tmp = fk - fnkc;
+            const Complex fok = tmp * std::conj(rtw[k - 1]);
+            work[k] = std::conj(fek + fok);
+            work[ncfft - k] = fek - fok;
+        }
+        get_plan(ncfft, false).work(0, reinterpret_cast<Complex *>(dst), work, 1, 1);
+        for (int i = 1; i < nfft; i += 2)
+            dst[i] = -dst[i];
+    }
+};
+using Fft = Eigen::FFT<double, ForwardPlanKissFft>;
+
 /// A per-thread Eigen FFT whose plans (twiddle tables, forward and inverse) are kept between
 /// calls: building a plan costs about N sines and cosines, as much as the transform itself. The
 /// cache is emptied before it would exceed 2^21 points in all (≲ 45 MB of tables).
-Eigen::FFT<double> &cachedFft(std::size_t len)
+Fft &cachedFft(std::size_t len)
 {
-    thread_local Eigen::FFT<double> fft;
+    thread_local Fft fft;
     thread_local std::vector<std::size_t> lengths;
     thread_local std::size_t points = 0;
     if (std::find(lengths.begin(), lengths.end(), len) == lengths.end()) {
@@ -72,8 +122,46 @@ Eigen::FFT<double> &cachedFft(std::size_t len)
         lengths.push_back(len);
         points += len;
     }
-    fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);
+    fft.SetFlag(Fft::HalfSpectrum);
     return fft;
+}
+
+/// Per-thread work buffers of the transforms (padded inputs and their spectra), kept between
+/// calls while they hold at most kKeptBufferBytes each: a fresh megabin buffer costs more in page
+/// faults and zeroing than the transform itself (1e-5 PLD of 10³ steps: 58k faults per run).
+struct FftBuffers
+{
+    std::vector<double> realA, realB;
+    std::vector<std::complex<double>> specA, specB;
+};
+constexpr std::size_t kKeptBufferBytes = std::size_t{32} << 20;
+
+FftBuffers &fftBuffers()
+{
+    thread_local FftBuffers buffers;
+    return buffers;
+}
+
+/// Frees the buffers that grew beyond kKeptBufferBytes (after a rare, huge transform).
+void trimFftBuffers()
+{
+    FftBuffers &b = fftBuffers();
+    const auto trim = [](auto &v) {
+        if (v.capacity() * sizeof(v[0]) > kKeptBufferBytes)
+            std::remove_reference_t<decltype(v)>().swap(v);
+    };
+    trim(b.realA);
+    trim(b.realB);
+    trim(b.specA);
+    trim(b.specB);
+}
+
+/// `v` set to `from` followed by zeros, `len` values in all (len ≥ from.size()), in place.
+void padInto(std::vector<double> &v, const std::vector<double> &from, std::size_t len)
+{
+    v.resize(len);
+    std::copy(from.begin(), from.end(), v.begin());
+    std::fill(v.begin() + static_cast<std::ptrdiff_t>(from.size()), v.end(), 0.0);
 }
 
 void clipNegative(std::vector<double> &v)
@@ -123,11 +211,12 @@ std::vector<double> convolveByFft(const std::vector<double> &a, const std::vecto
         clipNegative(out);
         return out;
     }
-    std::vector<double> pa(a), pb(b);
-    pa.resize(len, 0.0);
-    pb.resize(len, 0.0);
-    Eigen::FFT<double> &fft = cachedFft(len);
-    std::vector<std::complex<double>> fa, fb;
+    FftBuffers &buffers = fftBuffers();
+    std::vector<double> &pa = buffers.realA, &pb = buffers.realB;
+    padInto(pa, a, len);
+    padInto(pb, b, len);
+    Fft &fft = cachedFft(len);
+    std::vector<std::complex<double>> &fa = buffers.specA, &fb = buffers.specB;
     fft.fwd(fa, pa);
     fft.fwd(fb, pb);
     for (std::size_t i = 0; i < fa.size(); ++i)
@@ -136,6 +225,7 @@ std::vector<double> convolveByFft(const std::vector<double> &a, const std::vecto
     fft.inv(out, fa, len);
     out.resize(n);
     clipNegative(out);
+    trimFftBuffers();
     return out;
 }
 
@@ -297,20 +387,10 @@ void powerRemainingBins(std::vector<std::complex<double>> &spectrum, const std::
     }
 }
 
-} // namespace
-
-std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int64_t k, std::int64_t length,
-                                         double *l1ErrorBound)
+/// selfConvolveCircular on a circle already holding p (`pSize` values folded, zeros after).
+std::vector<double> selfConvolveFolded(std::vector<double> &padded, std::size_t pSize, std::int64_t k,
+                                       std::size_t len, double *l1ErrorBound)
 {
-    const auto len = static_cast<std::size_t>(std::max<std::int64_t>(length, 1));
-    std::vector<double> padded(len, 0.0);
-    // Fold p onto the circle (only relevant if |p| > length, which callers avoid).
-    for (std::size_t i = 0; i < p.size(); ++i)
-        padded[i % len] += p[i];
-    if (l1ErrorBound)
-        *l1ErrorBound = 0.0;
-    if (k == 1)
-        return padded;
     if (len == 1) {
         // Eigen's kissfft crashes on a transform of length 1: all the mass s sits on one point,
         // and its k-fold convolution is s^k (std::pow, within a few ulps; bound as for the powers
@@ -321,21 +401,21 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
             *l1ErrorBound = (8.0 * static_cast<double>(k) + 16.0) * 0x1p-53 * out[0];
         return out;
     }
-    Eigen::FFT<double> &fft = cachedFft(len);
-    std::vector<std::complex<double>> spectrum;
+    Fft &fft = cachedFft(len);
+    std::vector<std::complex<double>> &spectrum = fftBuffers().specA;
     fft.fwd(spectrum, padded);
     const double r = fftRelativeErrorBound(static_cast<std::int64_t>(len));
     // Error accounting (docs/pld-numerics.md §2). The power multiplies each spectral value's
     // error by k, so the few frequencies where k·r·(|ẑ|+r)^{k−1} is not negligible (those with
     // |z| ≈ 1: the low frequencies of a concentrated PMF) are recomputed by a direct DFT in long
     // double, within r_L = 512·u_L, u_L = 2⁻⁶⁴, and raised to the k-th power in long double.
-    const std::vector<std::uint32_t> refine
-        = l1ErrorBound ? binsToRefine(spectrum, static_cast<double>(k), r, p.size())
-                       : std::vector<std::uint32_t>{};
+    const std::vector<std::uint32_t> refine = l1ErrorBound
+                                                  ? binsToRefine(spectrum, static_cast<double>(k), r, pSize)
+                                                  : std::vector<std::uint32_t>{};
     std::vector<char> refined(spectrum.size(), 0);
     PowerErrorSums sums;
     std::vector<std::complex<long double>> blockSums;
-    const std::size_t n = p.size() < len ? p.size() : len;
+    const std::size_t n = pSize < len ? pSize : len;
     for (std::uint32_t j : refine) {
         const std::complex<long double> z = directDft(padded, n, j, len, blockSums);
         const double weight = (j == 0 || 2 * static_cast<std::size_t>(j) == len) ? 1.0 : 2.0;
@@ -347,9 +427,41 @@ std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int6
         // + 1e-300: subnormal intermediates near the underflow screen (absolute errors ≲ k·2⁻¹⁰⁷⁴).
         *l1ErrorBound = static_cast<double>(
             (std::sqrt(sums.errSq) + static_cast<long double>(r) * std::sqrt(sums.powSq)) * 1.01L + 1e-300L);
-    std::vector<double> out;
-    fft.inv(out, spectrum, len);
+    // The inverse overwrites the circle's own storage (its values are no longer needed) from
+    // the spectrum in place: no further megabin buffers. Scaled as Eigen's FFT::inv scales.
+    std::vector<double> out = std::move(padded);
+    padded = {};
+    if (len % 4 == 0) {
+        fft.impl().invInPlace(out.data(), spectrum.data(), static_cast<int>(len));
+        const double scale = 1. / static_cast<double>(len);
+        for (double &x : out)
+            x *= scale;
+    } else {
+        fft.inv(out, spectrum, len);
+    }
     clipNegative(out);
+    return out;
+}
+
+} // namespace
+
+std::vector<double> selfConvolveCircular(const std::vector<double> &p, std::int64_t k, std::int64_t length,
+                                         double *l1ErrorBound)
+{
+    const auto len = static_cast<std::size_t>(std::max<std::int64_t>(length, 1));
+    if (l1ErrorBound)
+        *l1ErrorBound = 0.0;
+    if (k == 1 || len == 1 || p.size() > len) {
+        std::vector<double> padded(len, 0.0);
+        // Fold p onto the circle (only relevant if |p| > length, which callers avoid).
+        for (std::size_t i = 0; i < p.size(); ++i)
+            padded[i % len] += p[i];
+        return k == 1 ? padded : selfConvolveFolded(padded, p.size(), k, len, l1ErrorBound);
+    }
+    std::vector<double> &padded = fftBuffers().realA;
+    padInto(padded, p, len);
+    std::vector<double> out = selfConvolveFolded(padded, p.size(), k, len, l1ErrorBound);
+    trimFftBuffers();
     return out;
 }
 

@@ -76,6 +76,8 @@ private Q_SLOTS:
     void optimalNeverAboveBasic();
     void gaussianPrefixesFromClosedForm();
     void prefixMemoIsBitIdentical();
+    void profileSweepMatchesPointwise();
+    void prefixRunningProductsMatchFreshBuilds();
 };
 
 void TestComparison::pureStepsKnownNumbers()
@@ -529,6 +531,132 @@ void TestComparison::prefixMemoIsBitIdentical()
             QCOMPARE(std::memcmp(&*ea->optimisticEpsilon, &*eb->optimisticEpsilon, sizeof(double)), 0);
     }
     QVERIFY(memo->hits() >= 100);
+}
+
+namespace {
+
+/// Laplace (count 2), unsampled Gaussian (count 3, merged exactly), randomized response, a
+/// Poisson-sampled Gaussian (two directions) and a post-processing step, repeated.
+Ledger mixedLedger()
+{
+    Ledger l;
+    for (int i = 0; i < 4; ++i) {
+        PrivacyEvent lap;
+        lap.mechanism = MechanismKind::Laplace;
+        lap.scale = 8.0 + i;
+        lap.count = 2;
+        PrivacyEvent gau;
+        gau.mechanism = MechanismKind::Gaussian;
+        gau.sigma = 3.0 + 0.5 * i;
+        gau.count = 3;
+        PrivacyEvent rr;
+        rr.mechanism = MechanismKind::RandomizedResponse;
+        rr.epsilon = 0.05 + 0.013 * i;
+        PrivacyEvent sgm;
+        sgm.mechanism = MechanismKind::Gaussian;
+        sgm.sigma = 1.0;
+        sgm.count = 5;
+        sgm.sampling = {SamplingKind::Poisson, 0.02};
+        PrivacyEvent post;
+        post.mechanism = MechanismKind::PostProcessing;
+        l.events.insert(l.events.end(), {lap, gau, rr, sgm, post});
+    }
+    return l;
+}
+
+} // namespace
+
+// The comparison's δ(ε) profile sweeps each composed PMF once (upperDeltas); it agrees with δ at
+// each ε one by one (deltaForEpsilon) to 1e-11 relative, on a two-direction PLD and on a
+// symmetric one, over ε from 0 to 9.45 (δ from 0.39 to 1e-10).
+void TestComparison::profileSweepMatchesPointwise()
+{
+    for (bool sampled : {true, false}) {
+        Ledger l = mixedLedger();
+        if (!sampled)
+            std::erase_if(l.events,
+                          [](const PrivacyEvent &e) { return e.sampling.kind != SamplingKind::None; });
+        PldOptions o;
+        o.optimistic = false;
+        auto acc = PldAccountant::fromLedger(l, o);
+        QVERIFY(acc.ok());
+        std::vector<double> epsilons;
+        for (int j = 0; j < 64; ++j)
+            epsilons.push_back(0.15 * j);
+        auto swept = acc.value()->upperDeltas(epsilons);
+        QVERIFY(swept.ok());
+        QCOMPARE(swept->size(), epsilons.size());
+        for (std::size_t j = 0; j < epsilons.size(); ++j) {
+            const double one = acc.value()->deltaForEpsilon(epsilons[j])->delta;
+            QVERIFY2(std::fabs(swept.value()[j] - one) <= 1e-11 * one,
+                     qPrintable(
+                         QStringLiteral("ε = %1: %2 vs %3").arg(epsilons[j]).arg(swept.value()[j]).arg(one)));
+        }
+        // From δ(0) ≈ 0.389 down to δ(9.45) ≈ 9.9e-11 (the two-direction ledger, as pbx-cli account).
+        QVERIFY(swept->front() > 0.3);
+        QVERIFY(swept->back() < 1e-9);
+        if (sampled) {
+            PBX_FUZZY_COMPARE(swept->front(), 0.38926774453935287, 1e-9);
+            PBX_FUZZY_COMPARE(swept->back(), 9.875216587080139e-11, 1e-9);
+        }
+        QVERIFY(!acc.value()->upperDeltas({1.0, -1.0}).ok()); // ε < 0 named as fromLedger's queries do
+    }
+}
+
+// ε(k) by running products (PldPrefixComposer) against each prefix composed afresh
+// (fromLedger): the same PLD convolved in another order, so the two upper bounds differ only by
+// the FFT round-off each convolution charges to δ — within 1e-6 relative for ε at δ = 1e-5 and
+// 1e-4 for δ at ε = 1 here. Prefixes before the first noise event are left to fromLedger.
+void TestComparison::prefixRunningProductsMatchFreshBuilds()
+{
+    const Ledger l = mixedLedger();
+    PldOptions o;
+    o.optimistic = false;
+    PldPrefixComposer composer(l, o);
+    std::int64_t total = 0;
+    for (const auto &e : l.events)
+        total += e.count;
+    QCOMPARE(total, std::int64_t{48});
+    int answered = 0;
+    for (std::int64_t steps = 1; steps <= total; steps += 3) {
+        auto running = composer.upTo(steps, 1e-5, 1.0);
+        const Ledger prefix = ledgerPrefix(l, steps);
+        auto fresh = PldAccountant::fromLedger(prefix, o);
+        QVERIFY(fresh.ok());
+        if (!running) { // the first two steps are Laplace: a noise event from step 1 on
+            QFAIL(qPrintable(QString::fromStdString(running.error().message)));
+        }
+        ++answered;
+        const double eps = fresh.value()->epsilonForDelta(1e-5)->epsilon;
+        const double delta = fresh.value()->deltaForEpsilon(1.0)->delta;
+        QVERIFY2(std::fabs(running->first - eps) <= 1e-6 * eps,
+                 qPrintable(QStringLiteral("k = %1: ε %2 vs %3")
+                                .arg(steps)
+                                .arg(running->first, 0, 'g', 17)
+                                .arg(eps, 0, 'g', 17)));
+        QVERIFY2(std::fabs(running->second - delta) <= 1e-4 * delta,
+                 qPrintable(QStringLiteral("k = %1: δ %2 vs %3")
+                                .arg(steps)
+                                .arg(running->second, 0, 'g', 17)
+                                .arg(delta, 0, 'g', 17)));
+    }
+    QCOMPARE(answered, 16);
+    QVERIFY(!composer.upTo(1, 1e-5, std::nullopt).ok()); // prefixes never shrink
+
+    // A ledger that starts with randomized response: no running product until the first Laplace.
+    Ledger rrFirst;
+    PrivacyEvent rr;
+    rr.mechanism = MechanismKind::RandomizedResponse;
+    rr.epsilon = 0.1;
+    rr.count = 4;
+    rrFirst.events = {rr, l.events[0]};
+    PldPrefixComposer late(rrFirst, o);
+    QCOMPARE(late.upTo(4, 1e-5, std::nullopt).error().code, ErrorCode::Unsupported);
+    auto after = late.upTo(6, 1e-5, std::nullopt);
+    QVERIFY(after.ok());
+    QVERIFY(std::isnan(after->second));
+    const double eps = PldAccountant::fromLedger(rrFirst, o).value()->epsilonForDelta(1e-5)->epsilon;
+    QVERIFY(std::fabs(after->first - eps) <= 1e-6 * eps);
 }
 
 QTEST_GUILESS_MAIN(TestComparison)

@@ -7,9 +7,13 @@
 #include "core/math/fft_convolution.h"
 #include "tests/testutils.h"
 
+#include <unsupported/Eigen/FFT>
+
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -74,6 +78,7 @@ class TestFftConvolution : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void inverseByForwardPlanIsBitIdentical();
     void fastLengths_data();
     void fastLengths();
     void fastLengthsAreMinimal();
@@ -353,6 +358,50 @@ void TestFftConvolution::selfConvolveOnce()
     QVERIFY(bound >= 0.0 && bound < 1e-15);
     const auto wrapped = selfConvolveCircular({0.25, 0.5}, 2, 1);
     QCOMPARE(wrapped, std::vector<double>{0.5625});
+}
+
+// convolveByFft computes its inverse transform with the forward plan on conjugates (one twiddle
+// table per length instead of two); the result must be Eigen's own inverse to the bit. Eigen's
+// steps (pad, half-spectrum forward, product, inverse, cut, clip) with the stock kissfft, for
+// transform lengths that are multiples of 4 (the path replaced) and not (Eigen's own path).
+void TestFftConvolution::inverseByForwardPlanIsBitIdentical()
+{
+    std::mt19937_64 rng(31);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    for (const std::size_t size : {300u, 513u, 1000u, 4097u}) {
+        std::vector<double> a(size), b(size / 3 + 7);
+        for (double &x : a)
+            x = u(rng);
+        for (double &x : b)
+            x = u(rng) * 1e-3;
+        const std::size_t n = a.size() + b.size() - 1;
+        const auto len = static_cast<std::size_t>(nextFastFftLength(static_cast<std::int64_t>(n)));
+        Eigen::FFT<double> stock;
+        stock.SetFlag(Eigen::FFT<double>::HalfSpectrum);
+        std::vector<double> pa(a), pb(b);
+        pa.resize(len, 0.0);
+        pb.resize(len, 0.0);
+        std::vector<std::complex<double>> fa, fb;
+        stock.fwd(fa, pa);
+        stock.fwd(fb, pb);
+        for (std::size_t i = 0; i < fa.size(); ++i)
+            fa[i] *= fb[i];
+        std::vector<double> expected;
+        stock.inv(expected, fa, len);
+        expected.resize(n);
+        for (double &x : expected)
+            if (!(x > 0.0))
+                x = 0.0;
+        const std::vector<double> got = convolveByFft(a, b);
+        QCOMPARE(got.size(), expected.size());
+        for (std::size_t i = 0; i < n; ++i)
+            if (std::memcmp(&got[i], &expected[i], sizeof(double)) != 0)
+                QFAIL(qPrintable(QStringLiteral("length %1, bin %2: %3 vs %4")
+                                     .arg(len)
+                                     .arg(i)
+                                     .arg(got[i], 0, 'g', 17)
+                                     .arg(expected[i], 0, 'g', 17)));
+    }
 }
 
 QTEST_APPLESS_MAIN(TestFftConvolution)

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+// The comparison view's redraw after an edit in the plan editor (issue 31: ≤ 100 ms for plans of
+// ≤ 100 events): the real ComparisonView on the offscreen platform, a plan of the ledgers pinned by
+// cli.comparepinned (tests/cli/data/compare/), and per iteration one edit of the first event's
+// noise parameter (alternating, through PlanModel::setField as the editor does), the computation
+// started at once (recomputeNow: the 300 ms coalescing delay, which waits for further keystrokes,
+// is not counted) and awaited, and the charts flushed. Wall time (what the lecturer waits) and
+// cpu_ms, the CPU of all threads per redraw (what it costs on an idle machine).
+// Run: QT_QPA_PLATFORM=offscreen build/bench/bench_comparison_view --benchmark_min_time=2
+#include "core/accounting/ledger_json.h"
+#include "ui/comparison/comparisonview.h"
+#include "ui/comparison/planmodel.h"
+
+#include <QApplication>
+#include <QEventLoop>
+#include <QFile>
+#include <QTimer>
+
+#include <benchmark/benchmark.h>
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <memory>
+
+using namespace pbx;
+
+namespace {
+
+accounting::Ledger loadLedger(const char *name)
+{
+    QFile f(QStringLiteral(PBX_COMPARE_DATA "/") + QString::fromLatin1(name));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", name);
+    auto ledger = accounting::parseLedgerJson(f.readAll().toStdString());
+    if (!ledger)
+        qFatal("%s: %s", name, ledger.error().message.c_str());
+    return ledger.value();
+}
+
+/// CPU seconds of the whole process so far (every thread: the job runs off the GUI thread).
+double processCpuSeconds()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const auto seconds = [](const timeval &t) {
+        return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
+    };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+/// Starts the computation now and returns when its results are shown (false: timed out).
+bool recomputeAndWait(ui::ComparisonView &view)
+{
+    QEventLoop loop;
+    bool shown = false;
+    const auto done = QObject::connect(&view, &ui::ComparisonView::resultsShown, &loop, [&] {
+        shown = true;
+        loop.quit();
+    });
+    QTimer::singleShot(120000, &loop, &QEventLoop::quit);
+    view.recomputeNow();
+    loop.exec();
+    QObject::disconnect(done);
+    view.flushCharts();
+    QApplication::processEvents(); // the repaint the results scheduled
+    return shown;
+}
+
+void redrawAfterEdit(benchmark::State &state, const char *file, double first, double second)
+{
+    ui::ComparisonView view;
+    view.resize(1400, 900);
+    view.show();
+    view.setSource(ui::ComparisonView::Source::Plan);
+    if (!view.planModel()->replacePlan(loadLedger(file), QStringLiteral("bench"))
+        || !recomputeAndWait(view)) {
+        state.SkipWithError("the first computation failed");
+        return;
+    }
+    bool odd = false;
+    double cpu = 0.0;
+    for (auto _ : state) {
+        const double cpuStart = processCpuSeconds();
+        const auto start = std::chrono::steady_clock::now();
+        view.planModel()->setField(0, ui::PlanModel::Parameter, odd ? first : second);
+        odd = !odd;
+        if (!recomputeAndWait(view)) {
+            state.SkipWithError("no results within 120 s");
+            return;
+        }
+        state.SetIterationTime(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        cpu += processCpuSeconds() - cpuStart;
+    }
+    // CPU of every thread per redraw: on a loaded machine wall time also counts waiting for a core.
+    state.counters["cpu_ms"] = 1e3 * cpu / static_cast<double>(state.iterations());
+    state.counters["events"] = static_cast<double>(view.planModel()->ledger().events.size());
+}
+
+// 100 Gaussian steps σ = 1.1 in one event (σ edited 1.1 ↔ 1.2).
+void BM_ViewRedrawGaussian100(benchmark::State &state)
+{
+    redrawAfterEdit(state, "gaussian100.json", 1.1, 1.2);
+}
+BENCHMARK(BM_ViewRedrawGaussian100)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// 36 events: Laplace (count 2), Gaussian (count 3) and randomized response (b edited 8 ↔ 8.5).
+void BM_ViewRedrawMixed36(benchmark::State &state)
+{
+    redrawAfterEdit(state, "mixed.json", 8.0, 8.5);
+}
+BENCHMARK(BM_ViewRedrawMixed36)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// 60 distinct Laplace steps (the first scale edited 5 ↔ 5.5).
+void BM_ViewRedrawLaplace60(benchmark::State &state)
+{
+    redrawAfterEdit(state, "laplace60.json", 5.0, 5.5);
+}
+BENCHMARK(BM_ViewRedrawLaplace60)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
