@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/journalkeeper.h"
 
+#include "core/util/try.h"
 #include "ui/sessiondocument.h"
 
 #include <QCoreApplication>
@@ -27,14 +28,10 @@ Result<void> JournalKeeper::write(const session::Session &session)
                 .arg(QCoreApplication::applicationPid()));
         // The header is the session as it was before its first request (its settings and
         // dataset; nothing spent), as `pbx-cli run --journal` writes it.
-        auto empty = session::Session::create(session.sharedTable(), session.settings());
-        if (!empty.ok())
-            return empty.error();
+        PBX_TRY(empty, session::Session::create(session.sharedTable(), session.settings()));
         const QString name = events.empty() ? path : path + kStarting;
-        auto created = io::createSessionJournal(name.toStdString(), **empty);
-        if (!created.ok())
-            return created.error();
-        m_writer.emplace(std::move(created).value());
+        PBX_TRY(created, io::createSessionJournal(name.toStdString(), *empty));
+        m_writer.emplace(std::move(created));
         m_path = name;
         m_written = 0;
     }

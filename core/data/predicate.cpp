@@ -4,6 +4,8 @@
 // order is the one reported.
 #include "core/data/predicate.h"
 
+#include "core/util/try.h"
+
 #include <algorithm>
 #include <cassert>
 #include <charconv>
@@ -289,12 +291,10 @@ public:
 
     Result<std::vector<Predicate::Instruction>> run()
     {
-        if (auto first = advance(); !first)
-            return first.error();
+        PBX_RETURN_IF_ERROR(advance());
         if (m_current.kind == TokenKind::End)
             return std::vector<Predicate::Instruction>{}; // empty text: match all
-        if (auto parsed = parseOr(0); !parsed)
-            return parsed.error();
+        PBX_RETURN_IF_ERROR(parseOr(0));
         if (m_current.kind == TokenKind::RightParen)
             return m_lexer.error(m_current.offset, "unexpected ')' without a matching '('");
         if (m_current.kind != TokenKind::End)

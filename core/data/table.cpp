@@ -4,6 +4,7 @@
 #include "core/data/table.h"
 
 #include "core/util/number_format.h"
+#include "core/util/try.h"
 
 #include <cmath>
 #include <unordered_set>
@@ -79,8 +80,7 @@ Result<Table> Table::create(std::string name, std::vector<Column> columns, std::
         if (!names.insert(column.info.name).second)
             return makeError(ErrorCode::InvalidArgument,
                              "column name '" + column.info.name + "' appears twice");
-        if (auto valid = validateColumn(column, rowCount); !valid)
-            return valid.error();
+        PBX_RETURN_IF_ERROR(validateColumn(column, rowCount));
     }
 
     Table table;

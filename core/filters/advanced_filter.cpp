@@ -5,6 +5,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/privacy/zcdp_conversion.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <cmath>
 
@@ -19,11 +20,9 @@ Result<std::unique_ptr<AdvancedFilter>> AdvancedFilter::create(double epsilon, d
         return makeError(ErrorCode::InvalidArgument,
                          "the advanced filter's share of δ for the mechanisms (δ'') must lie in [0, δ)");
     const double conversion = mechanismDelta == 0.0 ? delta : math::subtractRoundDown(delta, mechanismDelta);
-    auto rho = privacy::rhoFromEpsilon(epsilon, conversion);
-    if (!rho)
-        return rho.error();
+    PBX_TRY(rho, privacy::rhoFromEpsilon(epsilon, conversion));
     return std::unique_ptr<AdvancedFilter>(
-        new AdvancedFilter(epsilon, delta, conversion, *rho, mechanismDelta));
+        new AdvancedFilter(epsilon, delta, conversion, rho, mechanismDelta));
 }
 
 double AdvancedFilter::crossoverEpsilon() const

@@ -11,8 +11,8 @@
 namespace pbx::filters {
 
 namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kLambdas = 25; ///< λ_j = 2^{j/2}, j = 0 … 24
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 Result<void> checkStep(double value, const char *what)
 {
@@ -47,14 +47,14 @@ Result<void> ZcdpOdometer::addRho(double rho)
     PBX_RETURN_IF_ERROR(checkStep(rho, "ρ"));
     m_rho = math::addRoundUp(m_rho, rho);
     if (rho > 0.0)
-        m_pure = kInf; // a Gaussian step has unbounded loss: the basic pure bound no longer holds
+        m_pure = kInfinity; // a Gaussian step has unbounded loss: the basic pure bound no longer holds
     return {};
 }
 
 double ZcdpOdometer::lambdaGridEpsilon() const
 {
     const double logTerm = std::log(static_cast<double>(kLambdas) / m_delta);
-    double best = kInf;
+    double best = kInfinity;
     for (int j = 0; j < kLambdas; ++j) {
         const double lambda = std::exp2(0.5 * j);
         best = std::min(best, (1.0 + lambda) * m_rho + logTerm / lambda);
@@ -87,8 +87,8 @@ Result<void> RdpOdometer::add(const std::vector<double> &curve)
         if (v < 0.0)
             return makeError(ErrorCode::InvalidArgument, "an RDP curve cannot be negative");
     for (std::size_t i = 0; i < curve.size(); ++i)
-        m_sums[i]
-            = std::isnan(curve[i]) || std::isinf(curve[i]) ? kInf : math::addRoundUp(m_sums[i], curve[i]);
+        m_sums[i] = std::isnan(curve[i]) || std::isinf(curve[i]) ? kInfinity
+                                                                 : math::addRoundUp(m_sums[i], curve[i]);
     return {};
 }
 
@@ -112,7 +112,7 @@ int RdpOdometer::level(std::size_t i) const
 double RdpOdometer::epsilonAt(std::size_t i) const
 {
     if (!std::isfinite(m_sums[i]))
-        return kInf;
+        return kInfinity;
     const int f = level(i);
     const double n = static_cast<double>(m_orders.size());
     const double failure = std::log(2.0 * n * (f + 1.0) * (f + 1.0) / m_delta);
@@ -121,7 +121,7 @@ double RdpOdometer::epsilonAt(std::size_t i) const
 
 OdometerReading RdpOdometer::reading(std::size_t *order) const
 {
-    double best = kInf;
+    double best = kInfinity;
     std::size_t at = 0;
     for (std::size_t i = 0; i < m_orders.size(); ++i)
         if (const double e = epsilonAt(i); e < best) {

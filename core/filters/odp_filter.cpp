@@ -3,6 +3,7 @@
 
 #include "core/math/directed_rounding.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <cmath>
 #include <sstream>
@@ -112,37 +113,31 @@ Result<double> OdpFilter::settleWorstCase(int id)
 
 Result<double> OdpFilter::charge(const OdpGuarantee &guarantee, int cell, const std::string &label)
 {
-    auto id = reserve(guarantee, label);
-    if (!id)
-        return id.error();
-    return settle(*id, cell);
+    PBX_TRY(id, reserve(guarantee, label));
+    return settle(id, cell);
 }
 
 Result<OdpFilter> replayJournal(double epsilon, double delta, const std::vector<OdpJournalRecord> &records)
 {
-    auto filter = OdpFilter::create(epsilon, delta);
-    if (!filter)
-        return filter.error();
+    PBX_TRY(filter, OdpFilter::create(epsilon, delta));
     for (const OdpJournalRecord &r : records) {
         if (r.kind == OdpJournalRecord::Kind::Reserve) {
-            if (auto open = filter->openRequest()) // the earlier one never settled
-                (void)filter->settleWorstCase(*open);
-            auto id = filter->reserve(r.guarantee, r.label);
-            if (!id)
-                return id.error();
-            if (*id != r.id)
+            if (auto open = filter.openRequest()) // the earlier one never settled
+                (void)filter.settleWorstCase(*open);
+            PBX_TRY(id, filter.reserve(r.guarantee, r.label));
+            if (id != r.id)
                 return makeError(ErrorCode::InvalidArgument,
                                  "journal: reserve #" + std::to_string(r.id) + " out of order");
         } else {
-            const auto open = filter->openRequest();
+            const auto open = filter.openRequest();
             if (!open || *open != r.id)
                 return makeError(ErrorCode::InvalidArgument,
                                  "journal: settle #" + std::to_string(r.id) + " without its reserve");
-            (void)filter->settle(r.id, r.cell); // an unknown cell is charged the worst case
+            (void)filter.settle(r.id, r.cell); // an unknown cell is charged the worst case
         }
     }
-    if (auto open = filter->openRequest())
-        (void)filter->settleWorstCase(*open); // a crash never yields a refund
+    if (auto open = filter.openRequest())
+        (void)filter.settleWorstCase(*open); // a crash never yields a refund
     return filter;
 }
 

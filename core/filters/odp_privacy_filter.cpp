@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/filters/odp_privacy_filter.h"
 
+#include "core/util/try.h"
+
 namespace pbx::filters {
 
 namespace {
@@ -18,10 +20,8 @@ std::string labelOf(ChargeKind kind)
 
 Result<std::unique_ptr<OdpPrivacyFilter>> OdpPrivacyFilter::create(double epsilon, double delta)
 {
-    auto filter = odp::OdpFilter::create(epsilon, delta);
-    if (!filter)
-        return filter.error();
-    return std::unique_ptr<OdpPrivacyFilter>(new OdpPrivacyFilter(epsilon, delta, std::move(*filter)));
+    PBX_TRY(filter, odp::OdpFilter::create(epsilon, delta));
+    return std::unique_ptr<OdpPrivacyFilter>(new OdpPrivacyFilter(epsilon, delta, std::move(filter)));
 }
 
 std::vector<BudgetSystem> OdpPrivacyFilter::systems() const
@@ -49,10 +49,8 @@ Result<void> OdpPrivacyFilter::check(const Charge &c) const
             ErrorCode::Unsupported,
             "the odp filter composes (E, δ) costs (Hartmann et al. 2023, Theorem 7); a ρ (zCDP) charge has no ODP "
             "cost — use laplace, laplace-nr or brownian, or the zcdp or unified filter");
-    auto g = guaranteeOf(c);
-    if (!g)
-        return g.error();
-    return m_odp.admits(*g);
+    PBX_TRY(g, guaranteeOf(c));
+    return m_odp.admits(g);
 }
 
 void OdpPrivacyFilter::apply(const Charge &c)

@@ -4,6 +4,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/privacy/rdp_curves.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -174,10 +175,8 @@ Result<std::vector<double>> RdpFilter::curveOf(const Charge &c) const
 
 Result<void> RdpFilter::check(const Charge &c) const
 {
-    auto curve = curveOf(c);
-    if (!curve)
-        return curve.error();
-    return canChargeCurve(*curve);
+    PBX_TRY(curve, curveOf(c));
+    return canChargeCurve(curve);
 }
 
 void RdpFilter::apply(const Charge &c)

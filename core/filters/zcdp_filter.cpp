@@ -3,6 +3,7 @@
 
 #include "core/privacy/zcdp_conversion.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <cmath>
 
@@ -11,10 +12,8 @@ namespace pbx::filters {
 Result<std::unique_ptr<ZcdpFilter>> ZcdpFilter::create(double epsilon, double delta, FilterKind kind)
 {
     PBX_RETURN_IF_ERROR(checkDelta(delta, "δ", UnitInterval::Open, " for the zCDP filter"));
-    auto rho = privacy::rhoFromEpsilon(epsilon, delta);
-    if (!rho)
-        return rho.error();
-    return std::unique_ptr<ZcdpFilter>(new ZcdpFilter(epsilon, delta, *rho, kind));
+    PBX_TRY(rho, privacy::rhoFromEpsilon(epsilon, delta));
+    return std::unique_ptr<ZcdpFilter>(new ZcdpFilter(epsilon, delta, rho, kind));
 }
 
 double ZcdpFilter::rhoOfPureEpsilon(double epsilon)

@@ -2,6 +2,7 @@
 #include "ui/dataset/csvimportdialog.h"
 
 #include "core/io/dataset_metadata_file.h"
+#include "core/util/try.h"
 #include "ui/widgets/screenfit.h"
 
 #include <QCheckBox>
@@ -487,8 +488,7 @@ Result<io::DatasetMetadata> CsvImportDialog::declaredMetadata() const
         }
         metadata.columns.push_back(std::move(column));
     }
-    if (auto checked = io::checkDatasetMetadata(metadata); !checked)
-        return checked.error();
+    PBX_RETURN_IF_ERROR(io::checkDatasetMetadata(metadata));
     return metadata;
 }
 
@@ -497,9 +497,7 @@ Result<void> CsvImportDialog::save()
     auto run = [this]() -> Result<void> {
         if (!m_previewError.isEmpty())
             return formError(m_previewError);
-        auto metadata = declaredMetadata();
-        if (!metadata)
-            return metadata.error();
+        PBX_TRY(metadata, declaredMetadata());
         const std::string csv = m_csvPath.toStdString();
         for (const std::string &place : io::datasetMetadataSidecars(csv)) {
             std::error_code ec;
@@ -511,12 +509,10 @@ Result<void> CsvImportDialog::save()
         }
         // The whole file, read with these declarations as opening it will read it: a sidecar that
         // does not fit the data is refused here, not when the dataset is opened.
-        auto rows = readWithDeclarations(csv, *metadata, this);
-        if (!rows)
-            return rows.error();
+        PBX_TRY(rows, readWithDeclarations(csv, metadata, this));
         if (m_rowsPublic->isChecked())
-            metadata->rows = *rows;
-        return io::writeDatasetMetadataFile(sidecarPath().toStdString(), *metadata, {csv});
+            metadata.rows = rows;
+        return io::writeDatasetMetadataFile(sidecarPath().toStdString(), metadata, {csv});
     };
     auto done = run();
     if (!done) {

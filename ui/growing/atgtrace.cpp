@@ -3,6 +3,7 @@
 
 #include "core/data/predicate.h"
 #include "core/growing/stream_model.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,12 +29,8 @@ std::vector<std::uint64_t> atgQueryTimes(std::uint64_t n, std::uint64_t end, int
 Result<AtgTrace> traceAtg(const data::Table &table, const AtgTraceConfig &c, std::uint64_t seed)
 {
     // It replays true counts: door (b) of core/data/rows.h, public data only.
-    auto rows = data::publicRows(table, "the ATG trace");
-    if (!rows)
-        return rows.error();
-    auto svt = growing::GrowingSparseVector::create(c.unit, c.cap);
-    if (!svt)
-        return svt.error();
+    PBX_TRY(rows, data::publicRows(table, "the ATG trace"));
+    PBX_TRY(svt, growing::GrowingSparseVector::create(c.unit, c.cap));
     if (!(c.threshold >= 0.0 && c.threshold <= 1.0))
         return makeError(ErrorCode::InvalidArgument,
                          "INVALID_THRESHOLD: threshold: must be a number in [0, 1]");
@@ -43,15 +40,11 @@ Result<AtgTrace> traceAtg(const data::Table &table, const AtgTraceConfig &c, std
                                                          + std::to_string(table.rowCount()) + " rows");
     if (c.queries < 2 || c.queries > 10000)
         return makeError(ErrorCode::InvalidArgument, "queries: must be an integer from 2 to 10000");
-    auto predicate = data::Predicate::compile(c.predicate, table);
-    if (!predicate)
-        return predicate.error();
+    PBX_TRY(predicate, data::Predicate::compile(c.predicate, table));
     std::vector<std::vector<std::uint8_t>> masks(1);
-    predicate->evaluate(*rows, masks.front());
-    auto order = growing::arrivalOrder(*rows, c.order, seed);
-    if (!order)
-        return order.error();
-    const growing::PrefixCounts counts(masks, std::span<const std::uint32_t>(*order).first(end));
+    predicate.evaluate(rows, masks.front());
+    PBX_TRY(order, growing::arrivalOrder(rows, c.order, seed));
+    const growing::PrefixCounts counts(masks, std::span<const std::uint32_t>(order).first(end));
 
     AtgTrace trace;
     trace.end = end;
@@ -68,7 +61,7 @@ Result<AtgTrace> traceAtg(const data::Table &table, const AtgTraceConfig &c, std
         point.trueCount = growing::toCountScale(fraction, time);
         point.publicThreshold = growing::toCountScale(c.threshold, time);
         std::mt19937_64 replay = rng; // the core draws from rng; the same draws are redone here
-        auto answer = svt->query(t, fraction, c.threshold, rng);
+        auto answer = svt.query(t, fraction, c.threshold, rng);
         if (!answer)
             return answer.error();
         point.answered = answer->answered;
@@ -103,9 +96,9 @@ Result<AtgTrace> traceAtg(const data::Table &table, const AtgTraceConfig &c, std
         if (r.halt)
             r.naiveLoss = growing::naiveFractionScaleLoss(c.unit, r.start, *r.halt);
     }
-    trace.hardTimes = svt->hardTimes();
-    trace.nsgRealised = svt->realisedLoss();
-    trace.nsgWorstCase = svt->worstCaseLoss();
+    trace.hardTimes = svt.hardTimes();
+    trace.nsgRealised = svt.realisedLoss();
+    trace.nsgWorstCase = svt.worstCaseLoss();
     return trace;
 }
 

@@ -4,6 +4,7 @@
 #include "core/io/journal.h"
 #include "core/lessons/lesson_values.h"
 #include "core/session/ledger/session_ledger.h"
+#include "core/util/try.h"
 #include "ui/charts/privacylosspathchart.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/comparison/planmodel.h"
@@ -140,10 +141,8 @@ Result<void> LessonRunner::applySetup(const lessons::LessonStep &step, bool isCu
 {
     SessionDocument *doc = m_window->document();
     if (step.session) {
-        auto table = publicTable(step.session->dataset);
-        if (!table.ok())
-            return table.error();
-        auto started = doc->start(std::move(table).value(), QString::fromStdString(step.session->dataset),
+        PBX_TRY(table, publicTable(step.session->dataset));
+        auto started = doc->start(std::move(table), QString::fromStdString(step.session->dataset),
                                   step.session->settings, m_journalFolder);
         if (!started.ok())
             return started;
@@ -246,10 +245,8 @@ Result<void> LessonRunner::computeComparison(const lessons::LessonStep &step)
         const SessionDocument *doc = m_window->document();
         if (!doc->hasSession())
             return makeError(ErrorCode::InvalidArgument, "no session to compare");
-        auto ledger = accounting::ledgerFromSession(doc->session());
-        if (!ledger.ok())
-            return ledger.error();
-        m_comparedLedger = std::move(ledger).value();
+        PBX_TRY(ledger, accounting::ledgerFromSession(doc->session()));
+        m_comparedLedger = std::move(ledger);
     }
     accounting::ComparisonQuery query;
     query.epsilonAtDelta = true;

@@ -2,6 +2,7 @@
 #include "ui/report/reportexport.h"
 
 #include "core/report/session_report.h"
+#include "core/util/try.h"
 #include "ui/appinfo.h"
 #include "ui/appsettings.h"
 #include "ui/report/reportwriter.h"
@@ -35,8 +36,7 @@ struct ExportState
 Result<void> exportSessionReport(const session::Session &session, const QString &sessionPath,
                                  const QString &target, QWidget *parent)
 {
-    if (auto format = reportFormatFor(target); !format)
-        return format.error();
+    PBX_RETURN_IF_ERROR(reportFormatFor(target));
     report::ReportSource source;
     source.path = sessionPath.toStdString();
     source.generator = "pbx " + applicationVersion().toStdString();

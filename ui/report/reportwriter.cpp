@@ -3,6 +3,7 @@
 
 #include "core/io/text_file.h"
 #include "core/report/report_html.h"
+#include "core/util/try.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QBuffer>
@@ -293,16 +294,12 @@ QImage renderReportPage(const report::SessionReport &report, int page, QSize siz
 Result<void> writeReportFile(const report::SessionReport &report, const QString &path,
                              const ReportProgress &progress)
 {
-    auto format = reportFormatFor(path);
-    if (!format)
-        return format.error();
-    if (*format == ReportFormat::Html)
+    PBX_TRY(format, reportFormatFor(path));
+    if (format == ReportFormat::Html)
         return io::writeTextFileAtomically(path.toStdString(), report::reportHtml(report));
     GuiForPrinting gui;
-    auto bytes = pdfBytes(report, progress);
-    if (!bytes)
-        return bytes.error();
-    return io::writeTextFileAtomically(path.toStdString(), bytes->toStdString());
+    PBX_TRY(bytes, pdfBytes(report, progress));
+    return io::writeTextFileAtomically(path.toStdString(), bytes.toStdString());
 }
 
 } // namespace pbx::ui

@@ -6,6 +6,7 @@
 #include "core/session/session.h"
 #include "core/session/strategies/strategy_release.h"
 #include "core/session/strategies/strategy_transform.h"
+#include "core/util/try.h"
 #include "ui/charts/strategycharts.h"
 #include "ui/widgets/fitscrollarea.h"
 
@@ -241,10 +242,8 @@ Result<session::QueryRequest> StrategyRequestDialog::request() const
     r.target = {session::TargetKind::Absolute, m_error->value(), m_confidence->value()};
     switch (s.kind) {
     case session::StrategyRequestKind::Histogram: {
-        auto bins = numberList(m_bins->text(), "bins");
-        if (!bins)
-            return bins.error();
-        s.bins = *bins;
+        PBX_TRY(bins, numberList(m_bins->text(), "bins"));
+        s.bins = bins;
         break;
     }
     case session::StrategyRequestKind::Quantile:
@@ -289,8 +288,8 @@ Result<session::QueryRequest> StrategyRequestDialog::request() const
     r.spec = std::move(s);
     if (!m_session)
         return makeError(ErrorCode::InvalidArgument, "no session: create one first");
-    if (auto ok = session::checkStrategyRequest(r, m_session->table(), m_session->settings().neighbours); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(
+        session::checkStrategyRequest(r, m_session->table(), m_session->settings().neighbours));
     return r;
 }
 
@@ -416,9 +415,7 @@ Result<void> StrategyRequestDialog::exportCsv(const QString &path) const
 {
     if (!m_shown)
         return makeError(ErrorCode::InvalidArgument, "nothing released is shown yet");
-    auto csv = io::writeStrategyRecordCsv(*m_shown);
-    if (!csv)
-        return csv.error();
-    return io::writeTextFileAtomically(path.toStdString(), *csv);
+    PBX_TRY(csv, io::writeStrategyRecordCsv(*m_shown));
+    return io::writeTextFileAtomically(path.toStdString(), csv);
 }
 } // namespace pbx::ui
