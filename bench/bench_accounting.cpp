@@ -195,7 +195,7 @@ void BM_CompareGaussian100(benchmark::State &state)
 }
 BENCHMARK(BM_CompareGaussian100)->ArgName("curves")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
-// Heterogeneous ledgers, whose ε(k) curves recompose each prefix (issue 31's target: the whole
+// Heterogeneous ledgers, whose ε(k) curves recompose each prefix (the target: the whole
 // comparison ≤ 2× the table). The 60 distinct Laplace steps (scales 5, 5.25, …, 19.75, one step
 // each) and the 36 events mixing Laplace (b = 8…19, count 2), Gaussian (σ = 3…8.5, count 3) and
 // randomized response (ε₀ = 0.05…0.16) of tests/cli/data/compare/ (cli.comparepinned pins their

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The comparison view's redraw after an edit in the plan editor (issue 31: ≤ 100 ms for plans of
+// The comparison view's redraw after an edit in the plan editor (the target: ≤ 100 ms for plans of
 // ≤ 100 events): the real ComparisonView on the offscreen platform, a plan of the ledgers pinned by
 // cli.comparepinned (tests/cli/data/compare/), and per iteration one edit of the first event's
 // noise parameter (alternating, through PlanModel::setField as the editor does), the computation

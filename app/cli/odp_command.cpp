@@ -9,7 +9,7 @@ namespace pbx::cli {
 
 namespace {
 
-constexpr const char *kUsage
+constexpr const char *kOdpUsage
     = "Usage: pbx-cli odp <subcommand> [options]   (output differential privacy)\n"
       "Subcommands:\n"
       "  svt         sparse vector over a column's counts, charged ε₁ + j·ε₂/c (Hartmann et al. 2023, Lemma 8),\n"
@@ -29,7 +29,7 @@ constexpr const char *kUsage
 int runOdpCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
     if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-        out << kUsage;
+        out << kOdpUsage;
         return args.empty() ? 2 : 0;
     }
     using Sub = int (*)(const std::vector<std::string> &, std::ostream &);

@@ -17,7 +17,7 @@ namespace pbx::cli {
 
 namespace {
 
-constexpr const char *kUsage
+constexpr const char *kReportUsage
     = "Usage: pbx-cli report FILE --out REPORT.html|REPORT.pdf [--dataset NAME-or-CSV-PATH]\n"
       "\n"
       "Writes a self-contained report of a saved session (a transcript or a journal): the dataset\n"
@@ -50,7 +50,7 @@ std::string utcNow()
 int runReportCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
     if (args.empty() || args[0] == "--help") {
-        out << kUsage;
+        out << kReportUsage;
         return args.empty() ? 2 : 0;
     }
     auto options = Options::parse({args.begin() + 1, args.end()}, {"--out", "--dataset"});

@@ -20,7 +20,7 @@ namespace pbx::cli {
 
 namespace {
 
-constexpr const char *kUsage
+constexpr const char *kSimulateUsage
     = "Usage: pbx-cli simulate relative-error --out FILE.json [--dataset NAME-or-CSV] [--alpha A]\n"
       "                   [--epsilon E] [--delta D] [--repetitions R] [--queries N]\n"
       "                   [--max-epsilon-per-query C] [--plan-queries N] [--confidence P]\n"
@@ -165,7 +165,7 @@ int runRelativeError(const std::vector<std::string> &args, std::ostream &out, st
         return 2;
     }
     if (options->has("--help")) {
-        out << kUsage;
+        out << kSimulateUsage;
         return 0;
     }
     const auto outPath = options->value("--out");
@@ -223,7 +223,7 @@ int runRelativeError(const std::vector<std::string> &args, std::ostream &out, st
 int runSimulateCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
     if (args.empty() || args[0] == "--help") {
-        out << kUsage;
+        out << kSimulateUsage;
         return args.empty() ? 2 : 0;
     }
     const std::vector<std::string> rest(args.begin() + 1, args.end());

@@ -13,7 +13,7 @@ namespace pbx::cli {
 
 namespace {
 
-constexpr const char *kUsage
+constexpr const char *kVerifyUsage
     = "Usage: pbx-cli verify FILE [--dataset NAME-or-CSV-PATH]\n"
       "\n"
       "Checks a transcript or a journal: the journal's checksum chain and tail record (FILE.tail),\n"
@@ -33,7 +33,7 @@ constexpr const char *kUsage
 int runVerifyCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
     if (args.empty() || args[0] == "--help") {
-        out << kUsage;
+        out << kVerifyUsage;
         return args.empty() ? 2 : 0;
     }
     auto options = Options::parse({args.begin() + 1, args.end()}, {"--dataset"});

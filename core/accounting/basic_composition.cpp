@@ -12,7 +12,7 @@ namespace pbx::accounting {
 namespace {
 const char *kBasicMethod = "basic composition: Σε_j and 1−Π(1−δ_j) (Dwork–Roth 2014 Thm 3.16)";
 const char *kBasicMethodExPost = "basic composition: Σε_j and 1−Π(1−δ_j), plus Σδ_j of the ex-post and "
-                            "output-DP events (Dwork–Roth 2014 Thm 3.16; Hartmann et al. 2023 Thm 7)";
+                                 "output-DP events (Dwork–Roth 2014 Thm 3.16; Hartmann et al. 2023 Thm 7)";
 } // namespace
 
 Result<std::unique_ptr<BasicComposition>> BasicComposition::fromLedger(const Ledger &ledger)

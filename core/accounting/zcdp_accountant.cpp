@@ -10,7 +10,7 @@
 namespace pbx::accounting {
 
 namespace {
-const char *kMethod
+const char *kZcdpMethod
     = "zCDP: ρ's add (Bun–Steinke 2016), CKS conversion (Canonne–Kamath–Steinke 2020 Prop. 12)";
 }
 
@@ -80,7 +80,7 @@ Result<StrategyAnswer> ZcdpAccountant::epsilonForDelta(double delta) const
     if (!eps)
         return eps.error();
     StrategyAnswer a;
-    a.method = kMethod;
+    a.method = kZcdpMethod;
     a.delta = delta;
     a.epsilon = eps.value();
     a.rho = m_rho;
@@ -97,7 +97,7 @@ Result<StrategyAnswer> ZcdpAccountant::deltaForEpsilon(double epsilon) const
     if (!delta)
         return delta.error();
     StrategyAnswer a;
-    a.method = kMethod;
+    a.method = kZcdpMethod;
     a.epsilon = epsilon;
     a.delta = delta.value();
     a.rho = m_rho;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `pbx-cli compare --json` pinned: the whole document (table, δ(ε) profile, RDP curve, PLD
 // histogram, ε(k) and δ(k) over 30 prefixes) of four ledgers, recorded before the curves were made
-// incremental (issue 31), so that a faster comparison prints the same numbers. Same keys, strings,
+// incremental, so that a faster comparison prints the same numbers. Same keys, strings,
 // array lengths and flags; every number within 1e-9 relative (kRelativeTolerance): the faster
 // curves sum in another order (the δ(ε) profile in one sweep, ε(k) by running products), which
 // moves the last digits — measured ≤ 1.5e-14 for the profile — while each value stays an upper

@@ -21,6 +21,9 @@ private Q_SLOTS:
         chart.setBudget(1.0, 0.0175, QStringLiteral("ρ"), 1e-6);
         chart.flush();
         QCOMPARE(chart.pointCount(), 0);
+        // Before the first request only the budget is drawn, and the chart says what fills it.
+        QCOMPARE(chart.message(),
+                 QStringLiteral("No request yet: each release adds a step here, up to the budget line."));
         for (int i = 1; i <= 10; ++i)
             chart.appendPoint({0.05 * i, 0.0008 * i, false});
         // Nothing is redrawn until the single-shot timer fires, then all ten points at once.
@@ -30,6 +33,7 @@ private Q_SLOTS:
         chart.flush();
         QCOMPARE(chart.pointCount(), 11);
         QCOMPARE(chart.refusedCount(), 1);
+        QVERIFY(chart.message().isEmpty());
         QVERIFY(chart.legendText().contains(QStringLiteral("ρ spent")));
     }
 

@@ -259,6 +259,9 @@ void PrivacyLossPathChart::rebuild()
     for (QValueAxis *axis : {m_axisEpsilon, m_axisNative}) {
         refreshLabelWidth(axis);
     }
+    // Before the first request the axes show only the budget: say what fills the chart.
+    setMessage(m_points.empty() ? tr("No request yet: each release adds a step here, up to the budget line.")
+                                : QString());
 }
 
 } // namespace pbx::ui

@@ -36,7 +36,7 @@ ChartFrame::Style dialogFrame(bool errorBars, bool wrappingLegend = false)
 constexpr int kLabelPadding = 8;
 
 // One colour for bars and one for their intervals.
-constexpr QColor kBarColour(0x4c, 0x78, 0xa8);
+constexpr QColor kStrategyBarColour(0x4c, 0x78, 0xa8);
 constexpr QColor kIntervalColour(0x20, 0x20, 0x20);
 
 } // namespace
@@ -92,7 +92,7 @@ void BarErrorChart::setBars(const QString &title, const QStringList &labels,
         chart()->removeAxis(axis);
     chart()->setTitle(title);
     auto *set = new QBarSet(valueTitle);
-    set->setColor(kBarColour);
+    set->setColor(kStrategyBarColour);
     double top = 0.0, bottom = 0.0;
     for (std::size_t i = 0; i < values.size(); ++i) {
         *set << values[i];
