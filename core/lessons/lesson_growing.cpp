@@ -67,10 +67,10 @@ growing::NoiseUnit atgUnit()
 Result<double> staleness(const std::string &name, const std::string &order, const session::Session *s)
 {
     if (!s)
-        return placeholderNotFound(name, "needs a session (its table and seed)");
+        return lessonValueUnavailable(name, "needs a session (its table and seed)");
     const data::Table &table = s->table();
     if (!table.isPublic())
-        return placeholderNotFound(name, "the simulation reads true answers: only public datasets");
+        return lessonValueUnavailable(name, "the simulation reads true answers: only public datasets");
     growing::GrowingLabConfig c;
     c.dataset = table.name();
     c.startSize = 1000;
@@ -86,10 +86,10 @@ Result<double> staleness(const std::string &name, const std::string &order, cons
     c.repetitions = 100;
     auto doc = growing::runGrowingLab(c, &table, s->settings().seed.value_or(1), false);
     if (!doc)
-        return placeholderNotFound(name, doc.error().message);
+        return lessonValueUnavailable(name, doc.error().message);
     const auto &medians = std::get<growing::SchedulerResult>(doc->body).monteCarlo->epochMedian;
     if (medians.empty())
-        return placeholderNotFound(name, "the simulation has no epoch");
+        return lessonValueUnavailable(name, "the simulation has no epoch");
     return medians.back();
 }
 
@@ -136,7 +136,7 @@ Result<void> checkGrowingPlaceholder(const std::string &name, bool hasSession)
 Result<double> growingValue(const std::string &name, const session::Session *session)
 {
     if (auto ok = checkGrowingPlaceholder(name, true); !ok)
-        return placeholderNotFound(name, ok.error().message);
+        return lessonValueUnavailable(name, ok.error().message);
     const auto p = parts(name);
     if (name == "growing.budget")
         return workedPlan(10).budget.epsilon;
@@ -144,7 +144,7 @@ Result<double> growingValue(const std::string &name, const session::Session *ses
         const auto plan = workedPlan(10);
         auto best = growing::optimalGamma(plan, plan.startSize);
         if (!best)
-            return placeholderNotFound(name, best.error().message);
+            return lessonValueUnavailable(name, best.error().message);
         return best->gamma;
     }
     if (p[1] == "epoch") {
@@ -152,7 +152,7 @@ Result<double> growingValue(const std::string &name, const session::Session *ses
         const auto plan = workedPlan(10);
         auto epochs = growing::planEpochs(plan, plan.startSize << (i + 1));
         if (!epochs || epochs->size() <= i)
-            return placeholderNotFound(name, epochs ? "no such epoch" : epochs.error().message);
+            return lessonValueUnavailable(name, epochs ? "no such epoch" : epochs.error().message);
         const growing::EpochPlan &e = (*epochs)[i];
         const std::string &f = p[3];
         if (f == "start")

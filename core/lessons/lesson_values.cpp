@@ -105,10 +105,10 @@ Result<double> truthOf(const session::LedgerEvent &event, const data::Table &tab
         return makeError(ErrorCode::Unsupported,
                          "{" + name + "}: true values are shown only for public datasets");
     if (event.request.strategy() || event.request.odp())
-        return placeholderNotFound(name, "only count, sum and mean requests have one true value");
+        return lessonValueUnavailable(name, "only count, sum and mean requests have one true value");
     auto compiled = data::CompiledQuery::compile(event.request.query, table);
     if (!compiled)
-        return placeholderNotFound(name, compiled.error().message);
+        return lessonValueUnavailable(name, compiled.error().message);
     const auto stats
         = compiled->evaluate(*data::publicRows(table, "a lesson's true value")); // public: checked above
     switch (event.request.query.aggregate) {
@@ -118,10 +118,10 @@ Result<double> truthOf(const session::LedgerEvent &event, const data::Table &tab
         return stats.clippedSum;
     case data::Aggregate::Mean:
         if (stats.count <= 0.0)
-            return placeholderNotFound(name, "the mean of no rows");
+            return lessonValueUnavailable(name, "the mean of no rows");
         return stats.clippedSum / stats.count;
     }
-    return placeholderNotFound(name, "unknown aggregate");
+    return lessonValueUnavailable(name, "unknown aggregate");
 }
 
 Result<LessonValue> fieldOf(const session::LedgerEvent &event, const std::string &field,
@@ -143,14 +143,14 @@ Result<LessonValue> fieldOf(const session::LedgerEvent &event, const std::string
             return LessonValue(event.cost);
         auto eps = privacy::epsilonFromRho(event.cost, s.settings().delta);
         if (!eps)
-            return placeholderNotFound(name, eps.error().message);
+            return lessonValueUnavailable(name, eps.error().message);
         return LessonValue(*eps);
     }
     if (field == "reserved" || field == "settled" || field == "returned" || field == "cell") {
         // Output DP (odp_request.h): E* held at admission, E(cell) settled, and what came back.
         if (!event.odpRecord())
-            return placeholderNotFound(name,
-                                       "request '" + event.request.id + "' is not an output-DP request");
+            return lessonValueUnavailable(name,
+                                          "request '" + event.request.id + "' is not an output-DP request");
         const auto &odp = *event.odpRecord();
         if (field == "reserved")
             return LessonValue(odp.reservedEpsilon);
@@ -159,27 +159,28 @@ Result<LessonValue> fieldOf(const session::LedgerEvent &event, const std::string
         if (field == "returned")
             return LessonValue(odp.reservedEpsilon - odp.settledEpsilon);
         if (!odp.cell)
-            return placeholderNotFound(name,
-                                       "request '" + event.request.id + "' was settled at its worst case");
+            return lessonValueUnavailable(name,
+                                          "request '" + event.request.id + "' was settled at its worst case");
         return LessonValue(static_cast<double>(*odp.cell));
     }
     if (!released)
-        return placeholderNotFound(name, "request '" + event.request.id + "' was refused: " + event.reason);
+        return lessonValueUnavailable(name,
+                                      "request '" + event.request.id + "' was refused: " + event.reason);
     if (field == "answer")
         return LessonValue(event.answer);
     if (field == "halfwidth")
         return LessonValue(event.errorBound);
     if (field == "values") {
         if (!event.strategyRecord())
-            return placeholderNotFound(name,
-                                       "request '" + event.request.id + "' released one value, not a list");
+            return lessonValueUnavailable(name, "request '" + event.request.id
+                                                    + "' released one value, not a list");
         return LessonValue(static_cast<double>(event.strategyRecord()->values.size()));
     }
     if (field == "truth") {
         PBX_TRY(t, truthOf(event, s.table(), name));
         return LessonValue(t);
     }
-    return placeholderNotFound(name, "unknown field '" + field + "'");
+    return lessonValueUnavailable(name, "unknown field '" + field + "'");
 }
 
 /// Coverage (%) of the step's released scalar answers with id `id` (empty: all).
@@ -197,14 +198,14 @@ Result<LessonValue> coverage(const StepOutcome &o, const std::string &id, const 
         covered += std::abs(e.answer - truth) <= e.errorBound ? 1 : 0;
     }
     if (total == 0)
-        return placeholderNotFound(name, "the step released no count, sum or mean with an error bar");
+        return lessonValueUnavailable(name, "the step released no count, sum or mean with an error bar");
     return LessonValue(100.0 * static_cast<double>(covered) / static_cast<double>(total));
 }
 
 Result<LessonValue> comparisonValue(const Parsed &p, const StepOutcome &o, const std::string &name)
 {
     if (!o.comparison)
-        return placeholderNotFound(name, "the step has no comparison");
+        return lessonValueUnavailable(name, "the step has no comparison");
     if (p.field == "delta" && p.id.empty())
         return LessonValue(o.comparisonDelta);
     if (p.field == "steps" && p.id.empty()) {
@@ -219,29 +220,29 @@ Result<LessonValue> comparisonValue(const Parsed &p, const StepOutcome &o, const
             best = &r;
     if (p.field == "best" && p.id.empty()) {
         if (!best)
-            return placeholderNotFound(name, "no strategy applies");
+            return lessonValueUnavailable(name, "no strategy applies");
         return LessonValue(std::string(accounting::strategyTitle(best->name)));
     }
     if (p.field == "crossover" && p.id.empty()) {
         if (!o.plan || o.plan->events.empty())
-            return placeholderNotFound(name, "the step has no plan");
+            return lessonValueUnavailable(name, "the step has no plan");
         auto k = advancedCrossover(o.plan->events.front(), o.plan->neighbours, o.comparisonDelta);
         if (!k)
-            return placeholderNotFound(name, k.error().message);
+            return lessonValueUnavailable(name, k.error().message);
         return LessonValue(static_cast<double>(*k));
     }
     const auto *r = p.id == "best" ? best : o.comparison->find(p.id);
     if (!r)
-        return placeholderNotFound(name, p.id == "best"
-                                             ? std::string("no strategy applies")
-                                             : "the comparison did not run strategy '" + p.id + "'");
+        return lessonValueUnavailable(name, p.id == "best"
+                                                ? std::string("no strategy applies")
+                                                : "the comparison did not run strategy '" + p.id + "'");
     if (!r->applicable())
-        return placeholderNotFound(name, "strategy '" + p.id + "' does not apply: " + r->error->message);
+        return lessonValueUnavailable(name, "strategy '" + p.id + "' does not apply: " + r->error->message);
     if (p.field == "times_basic") {
         // How many times smaller than basic composition's ε: "by how much" as one number.
         const auto *basic = o.comparison->find("basic");
         if (!basic || !basic->applicable())
-            return placeholderNotFound(name, "basic composition does not apply");
+            return lessonValueUnavailable(name, "basic composition does not apply");
         return LessonValue(basic->answer->epsilon / r->answer->epsilon);
     }
     return LessonValue(r->answer->epsilon);
@@ -332,7 +333,7 @@ Result<LessonValue> lessonValue(const std::string &name, const StepOutcome &o)
     if (p.head == "comparison")
         return comparisonValue(p, o, name);
     if (!o.session)
-        return placeholderNotFound(name, "the step has no session");
+        return lessonValueUnavailable(name, "the step has no session");
     const session::Session &s = *o.session;
     const auto &events = s.events();
     if (name == "spent.epsilon")
@@ -347,14 +348,14 @@ Result<LessonValue> lessonValue(const std::string &name, const StepOutcome &o)
         return coverage(o, p.field, name);
     if (p.head == "last") {
         if (events.size() <= o.firstEvent)
-            return placeholderNotFound(name, "the step asked nothing");
+            return lessonValueUnavailable(name, "the step asked nothing");
         return fieldOf(events.back(), p.field, s, name);
     }
     if (p.head == "req") {
         for (auto it = events.rbegin(); it != events.rend(); ++it)
             if (it->request.id == p.id)
                 return fieldOf(*it, p.field, s, name);
-        return placeholderNotFound(name, "no request with id '" + p.id + "' was asked");
+        return lessonValueUnavailable(name, "no request with id '" + p.id + "' was asked");
     }
     if (p.head == "mean") {
         double sum = 0.0;
@@ -365,15 +366,15 @@ Result<LessonValue> lessonValue(const std::string &name, const StepOutcome &o)
             PBX_TRY(v, fieldOf(events[i], p.field, s, name));
             const double *x = std::get_if<double>(&v);
             if (!x)
-                return placeholderNotFound(name, "a mean needs a numeric field");
+                return lessonValueUnavailable(name, "a mean needs a numeric field");
             sum += *x;
             ++n;
         }
         if (n == 0)
-            return placeholderNotFound(name, "the step asked no request with id '" + p.id + "'");
+            return lessonValueUnavailable(name, "the step asked no request with id '" + p.id + "'");
         return LessonValue(sum / static_cast<double>(n));
     }
-    return placeholderNotFound(name, "unknown placeholder");
+    return lessonValueUnavailable(name, "unknown placeholder");
 }
 
 int roundingFor(const std::string &name)
@@ -454,7 +455,7 @@ Result<std::int64_t> advancedCrossover(const accounting::PrivacyEvent &event,
     return hi;
 }
 
-Error placeholderNotFound(const std::string &name, const std::string &why)
+Error lessonValueUnavailable(const std::string &name, const std::string &why)
 {
     return makeError(ErrorCode::NotFound, "{" + name + "}: " + why);
 }

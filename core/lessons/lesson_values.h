@@ -68,7 +68,7 @@ struct StepOutcome
 using LessonValue = std::variant<double, std::string>;
 
 /// The error of a placeholder `{name}` whose value this step cannot give: NotFound, "{name}: why".
-Error placeholderNotFound(const std::string &name, const std::string &why);
+Error lessonValueUnavailable(const std::string &name, const std::string &why);
 
 /// The value of one placeholder. Errors: NotFound when the step did not produce it (no such
 /// request, a refused request has no answer, a strategy that does not apply, …), Unsupported for
