@@ -62,7 +62,8 @@ Result<void> checkRequestOnSource(const QueryRequest &request, const data::Table
     if (what.empty())
         return {};
     return makeError(ErrorCode::Unsupported,
-                     what + " needs an in-memory table (" + why + "): a " + std::string(data::sourceKindName(kind))
+                     what + " needs an in-memory table (" + why + "): a "
+                         + std::string(data::sourceKindName(kind))
                          + " source answers counts, sums and means and histograms of a categorical "
                            "column, computed in the database; load the table as a CSV file for this request");
 }

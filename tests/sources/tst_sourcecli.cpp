@@ -5,9 +5,9 @@
 // the one-line errors of --dataset and --metadata; request kinds that need an in-memory table are
 // refused before anything is answered; SQL injection through the CLI is refused or a value.
 #include "tests/cli/clitestutils.h"
+#include "tests/sources/postgres_server.h"
 #include "tests/sources/source_fixtures.h"
 #include "tests/sources/sqlite_cps.h"
-#include "tests/sources/postgres_server.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -65,11 +65,15 @@ private:
     QString path(const char *name) const { return m_dir.filePath(QString::fromLatin1(name)); }
     test::CliRun run(const QString &dataset, const QString &queries, const QString &out,
                      const QStringList &extra = {}) const;
-    QString sqliteDescriptor() const { return QStringLiteral("sqlite:") + path("cps.db") + QStringLiteral("?table=cps"); }
+    QString sqliteDescriptor() const
+    {
+        return QStringLiteral("sqlite:") + path("cps.db") + QStringLiteral("?table=cps");
+    }
     QString postgresDescriptor() const
     {
         // In the canonical order (the transcript records the canonical text).
-        return QStringLiteral("postgresql://pbx@/pbx?table=cps&host=") + QString::fromStdString(m_server->directory());
+        return QStringLiteral("postgresql://pbx@/pbx?table=cps&host=")
+               + QString::fromStdString(m_server->directory());
     }
 
     QTemporaryDir m_dir;
@@ -113,10 +117,17 @@ void TestSourceCli::cleanupTestCase()
 test::CliRun TestSourceCli::run(const QString &dataset, const QString &queries, const QString &out,
                                 const QStringList &extra) const
 {
-    QStringList args{QStringLiteral("run"),     QStringLiteral("--queries"), queries,
-                     QStringLiteral("--out"),   out,                         QStringLiteral("--seed"),
-                     QStringLiteral("1988"),    QStringLiteral("--epsilon"), QStringLiteral("20"),
-                     QStringLiteral("--delta"), QStringLiteral("1e-5")};
+    QStringList args{QStringLiteral("run"),
+                     QStringLiteral("--queries"),
+                     queries,
+                     QStringLiteral("--out"),
+                     out,
+                     QStringLiteral("--seed"),
+                     QStringLiteral("1988"),
+                     QStringLiteral("--epsilon"),
+                     QStringLiteral("20"),
+                     QStringLiteral("--delta"),
+                     QStringLiteral("1e-5")};
     if (!dataset.isEmpty())
         args << QStringLiteral("--dataset") << dataset;
     if (dataset.startsWith(QStringLiteral("sqlite:")) || dataset.startsWith(QStringLiteral("postgresql:")))
@@ -162,10 +173,10 @@ void TestSourceCli::sameAnswersInMemorySqliteAndPostgres()
 void TestSourceCli::datasetAndMetadataErrors()
 {
     const auto check = [&](const QStringList &args, const QString &expected) {
-        const auto failed = test::runCli(QStringList{QStringLiteral("run"), QStringLiteral("--queries"),
-                                                     path("queries.jsonl"), QStringLiteral("--out"),
-                                                     path("error.json")}
-                                         + args);
+        const auto failed
+            = test::runCli(QStringList{QStringLiteral("run"), QStringLiteral("--queries"),
+                                       path("queries.jsonl"), QStringLiteral("--out"), path("error.json")}
+                           + args);
         QVERIFY2(failed.exitCode != 0, qPrintable(failed.out));
         QVERIFY2(failed.err.contains(expected), qPrintable(failed.err));
         QCOMPARE(failed.err.count(QLatin1Char('\n')), 1);
@@ -175,15 +186,17 @@ void TestSourceCli::datasetAndMetadataErrors()
           QStringLiteral("--metadata: required for a database source"));
     check({QStringLiteral("--metadata"), path("cps.json")},
           QStringLiteral("--metadata: only for a database source"));
-    check({QStringLiteral("--dataset"), sqliteDescriptor(), QStringLiteral("--metadata"), path("missing.json")},
-          QStringLiteral("--metadata: "));
-    check({QStringLiteral("--dataset"), QStringLiteral("sqlite:") + path("cps.db"), QStringLiteral("--metadata"),
-           path("cps.json")},
+    check(
+        {QStringLiteral("--dataset"), sqliteDescriptor(), QStringLiteral("--metadata"), path("missing.json")},
+        QStringLiteral("--metadata: "));
+    check({QStringLiteral("--dataset"), QStringLiteral("sqlite:") + path("cps.db"),
+           QStringLiteral("--metadata"), path("cps.json")},
           QStringLiteral("--dataset: sqlite descriptor: table"));
     check({QStringLiteral("--dataset"), QStringLiteral("postgresql://pbx:secret@/pbx?table=cps"),
            QStringLiteral("--metadata"), path("cps.json")},
           QStringLiteral("password: not allowed in the descriptor"));
-    check({QStringLiteral("--dataset"), QStringLiteral("sqlite:") + path("none.db") + QStringLiteral("?table=cps"),
+    check({QStringLiteral("--dataset"),
+           QStringLiteral("sqlite:") + path("none.db") + QStringLiteral("?table=cps"),
            QStringLiteral("--metadata"), path("cps.json")},
           QStringLiteral("--dataset: sqlite: cannot open"));
 }
@@ -192,14 +205,16 @@ void TestSourceCli::datasetAndMetadataErrors()
 // transcript, naming the line, the kind and why it needs an in-memory table.
 void TestSourceCli::rowReadingKindsRefusedBeforeAnyAnswer()
 {
-    writeFile(path("quantile.jsonl"),
-              QByteArray(kQueries)
-                  + R"({"id":"q","aggregate":"quantile","column":"wage","q":0.5,"target":{"kind":"absolute","error":400}})"
-                    "\n");
+    writeFile(
+        path("quantile.jsonl"),
+        QByteArray(kQueries)
+            + R"({"id":"q","aggregate":"quantile","column":"wage","q":0.5,"target":{"kind":"absolute","error":400}})"
+              "\n");
     const auto refused = run(sqliteDescriptor(), path("quantile.jsonl"), path("quantile.json"));
     QCOMPARE(refused.exitCode, 1);
-    QVERIFY2(refused.err.contains(QStringLiteral("quantile.jsonl: line 6: a quantile needs an in-memory table (")),
-             qPrintable(refused.err));
+    QVERIFY2(
+        refused.err.contains(QStringLiteral("quantile.jsonl: line 6: a quantile needs an in-memory table (")),
+        qPrintable(refused.err));
     QVERIFY(refused.out.isEmpty());
     QVERIFY(!QFile::exists(path("quantile.json")));
 }
@@ -211,18 +226,20 @@ void TestSourceCli::injectionIsRefusedOrAValue()
 {
     // A string literal: a value (no row holds it; not a declared category: refused by the
     // predicate checks exactly as in memory).
-    writeFile(path("literal.jsonl"),
-              R"({"aggregate":"count","where":"smsa == \"yes'; DROP TABLE cps; --\" or region == 'south'","target":{"kind":"absolute","error":40}})"
-              "\n");
+    writeFile(
+        path("literal.jsonl"),
+        R"({"aggregate":"count","where":"smsa == \"yes'; DROP TABLE cps; --\" or region == 'south'","target":{"kind":"absolute","error":40}})"
+        "\n");
     const auto inMemory = run({}, path("literal.jsonl"), path("literal-memory.json"));
     const auto onSqlite = run(sqliteDescriptor(), path("literal.jsonl"), path("literal-sqlite.json"));
     QCOMPARE(onSqlite.exitCode, inMemory.exitCode);
     QCOMPARE(onSqlite.out, inMemory.out);
     QCOMPARE(onSqlite.err, inMemory.err);
     // A column name and a predicate with SQL in them: refused before anything is answered.
-    writeFile(path("column.jsonl"),
-              R"({"aggregate":"sum","column":"wage\"; DROP TABLE cps; --","target":{"kind":"absolute","error":40}})"
-              "\n");
+    writeFile(
+        path("column.jsonl"),
+        R"({"aggregate":"sum","column":"wage\"; DROP TABLE cps; --","target":{"kind":"absolute","error":40}})"
+        "\n");
     auto refused = run(sqliteDescriptor(), path("column.jsonl"), path("column.json"));
     QCOMPARE(refused.exitCode, 1);
     QVERIFY2(refused.err.contains(QStringLiteral("column.jsonl: line 1")), qPrintable(refused.err));
@@ -233,10 +250,12 @@ void TestSourceCli::injectionIsRefusedOrAValue()
     QCOMPARE(refused.exitCode, 1);
     QVERIFY2(refused.err.contains(QStringLiteral("where.jsonl: line 1")), qPrintable(refused.err));
     // A table name with SQL in it: no such table.
-    refused = run(QStringLiteral("sqlite:") + path("cps.db") + QStringLiteral("?table=cps%3B%20DROP%20TABLE%20cps"),
+    refused = run(QStringLiteral("sqlite:") + path("cps.db")
+                      + QStringLiteral("?table=cps%3B%20DROP%20TABLE%20cps"),
                   path("queries.jsonl"), path("table.json"));
     QCOMPARE(refused.exitCode, 1);
-    QVERIFY2(refused.err.contains(QStringLiteral("no table or view 'cps; DROP TABLE cps'")), qPrintable(refused.err));
+    QVERIFY2(refused.err.contains(QStringLiteral("no table or view 'cps; DROP TABLE cps'")),
+             qPrintable(refused.err));
     // The table is intact: the same answers as before.
     const auto again = run(sqliteDescriptor(), path("queries.jsonl"), path("again.json"));
     const auto memory = run({}, path("queries.jsonl"), path("again-memory.json"));

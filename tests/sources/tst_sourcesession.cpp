@@ -78,7 +78,8 @@ std::shared_ptr<const data::Table> cps()
     return std::make_shared<const data::Table>(test::cpsTable());
 }
 
-const char *const kCount = R"({"aggregate":"count","where":"region == 'south'","target":{"kind":"absolute","error":50}})";
+const char *const kCount
+    = R"({"aggregate":"count","where":"region == 'south'","target":{"kind":"absolute","error":50}})";
 const char *const kMean = R"({"aggregate":"mean","column":"wage","target":{"kind":"relative","error":0.05}})";
 const char *const kHistogram
     = R"({"aggregate":"histogram","column":"region","where":"education >= 12","target":{"kind":"absolute","error":60}})";
