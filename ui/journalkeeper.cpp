@@ -27,7 +27,7 @@ Result<void> JournalKeeper::write(const session::Session &session)
                 .arg(QCoreApplication::applicationPid()));
         // The header is the session as it was before its first request (its settings and
         // dataset; nothing spent), as `pbx-cli run --journal` writes it.
-        auto empty = session::Session::create(session.sharedTable(), session.settings());
+        auto empty = session::Session::create(session.sharedSource(), session.settings());
         if (!empty.ok())
             return empty.error();
         const QString name = events.empty() ? path : path + kStarting;
