@@ -165,6 +165,15 @@ void TestSourceCli::sameAnswersInMemorySqliteAndPostgres()
         const auto verified = test::runCli({QStringLiteral("verify"), out});
         QVERIFY2(verified.exitCode == 0, qPrintable(verified.err));
         QVERIFY(verified.out.startsWith(QStringLiteral("ok: transcript with 5 requests (5 released)")));
+        // The report reopens it too, and states the declared row count and where the data live.
+        const QString html = out + QStringLiteral(".html");
+        const auto reported = test::runCli({QStringLiteral("report"), out, QStringLiteral("--out"), html});
+        QVERIFY2(reported.exitCode == 0, qPrintable(reported.err));
+        QFile report(html);
+        QVERIFY(report.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(report.readAll());
+        QVERIFY(text.contains(QStringLiteral("28,155")) || text.contains(QStringLiteral("28155")));
+        QVERIFY(text.contains(QStringLiteral("table cps")));
     }
     if (!m_server)
         QSKIP(test::PostgresServer::missing().c_str());
