@@ -126,7 +126,8 @@ private Q_SLOTS:
         QVERIFY(w.startNewSession(seeded()).ok());
         auto onSqlite = w.document()->ask(countSouth());
         QVERIFY2(onSqlite.ok(), onSqlite.ok() ? "" : onSqlite.error().message.c_str());
-        auto inMemory = session::Session::create(std::make_shared<const data::Table>(test::cpsTable()), seeded());
+        auto inMemory
+            = session::Session::create(std::make_shared<const data::Table>(test::cpsTable()), seeded());
         auto expected = (*inMemory)->ask(countSouth());
         QCOMPARE(onSqlite->answer, expected->answer);
         QCOMPARE(onSqlite->cost, expected->cost);

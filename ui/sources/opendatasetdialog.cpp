@@ -108,9 +108,10 @@ void OpenDatasetDialog::updateFields()
     const Kind k = kind();
     const bool database = k != Kind::Csv;
     m_pathLabel->setText(k == Kind::Postgres ? tr("Descriptor:") : tr("File:"));
-    m_path->setPlaceholderText(k == Kind::Postgres ? QStringLiteral("postgresql://user@host:5432/db?table=name")
-                               : k == Kind::Sqlite ? tr("an SQLite database file")
-                                                   : tr("a CSV file (its metadata sidecar is read beside it)"));
+    m_path->setPlaceholderText(
+        k == Kind::Postgres ? QStringLiteral("postgresql://user@host:5432/db?table=name")
+        : k == Kind::Sqlite ? tr("an SQLite database file")
+                            : tr("a CSV file (its metadata sidecar is read beside it)"));
     m_browsePath->setVisible(k != Kind::Postgres);
     m_tableLabel->setVisible(k == Kind::Sqlite);
     m_table->setVisible(k == Kind::Sqlite);
@@ -118,12 +119,14 @@ void OpenDatasetDialog::updateFields()
     m_metadata->setVisible(database);
     m_browseMetadata->setVisible(database);
     m_note->setText(
-        !database ? tr("The file is read into memory; every request kind can be asked.")
-        : tr("The table stays in the database, opened read-only: counts, sums, means and histograms of a "
-             "categorical column are computed there. Quantiles, workloads, numeric histograms, output-DP "
-             "requests and growing streams read each row and need an in-memory table (a CSV file).%1")
-              .arg(k == Kind::Postgres ? tr(" No password in the descriptor: use ~/.pgpass or PGPASSWORD.")
-                                       : QString()));
+        !database
+            ? tr("The file is read into memory; every request kind can be asked.")
+            : tr("The table stays in the database, opened read-only: counts, sums, means and histograms of a "
+                 "categorical column are computed there. Quantiles, workloads, numeric histograms, output-DP "
+                 "requests and growing streams read each row and need an in-memory table (a CSV file).%1")
+                  .arg(k == Kind::Postgres
+                           ? tr(" No password in the descriptor: use ~/.pgpass or PGPASSWORD.")
+                           : QString()));
     // The note wraps: the dialog takes the height its new text needs at the current width.
     if (layout())
         layout()->activate();
@@ -132,9 +135,11 @@ void OpenDatasetDialog::updateFields()
 
 void OpenDatasetDialog::browsePath()
 {
-    const QString filter = kind() == Kind::Sqlite ? tr("SQLite databases (*.db *.sqlite *.sqlite3);;All files (*)")
-                                                  : tr("CSV files (*.csv *.csv.gz *.tsv);;All files (*)");
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open dataset"), AppSettings::startFolder(), filter);
+    const QString filter = kind() == Kind::Sqlite
+                               ? tr("SQLite databases (*.db *.sqlite *.sqlite3);;All files (*)")
+                               : tr("CSV files (*.csv *.csv.gz *.tsv);;All files (*)");
+    const QString path
+        = QFileDialog::getOpenFileName(this, tr("Open dataset"), AppSettings::startFolder(), filter);
     if (path.isEmpty())
         return;
     AppSettings::setLastFolderFrom(path);
@@ -143,8 +148,9 @@ void OpenDatasetDialog::browsePath()
 
 void OpenDatasetDialog::browseMetadata()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Dataset metadata"), AppSettings::startFolder(),
-                                                      tr("Dataset metadata (*.json);;All files (*)"));
+    const QString path
+        = QFileDialog::getOpenFileName(this, tr("Dataset metadata"), AppSettings::startFolder(),
+                                       tr("Dataset metadata (*.json);;All files (*)"));
     if (!path.isEmpty())
         m_metadata->setText(path);
 }
