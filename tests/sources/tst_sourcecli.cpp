@@ -57,6 +57,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void sameAnswersInMemorySqliteAndPostgres();
+    void journalResumesOnTheDatabase();
     void datasetAndMetadataErrors();
     void rowReadingKindsRefusedBeforeAnyAnswer();
     void injectionIsRefusedOrAValue();
@@ -177,6 +178,46 @@ void TestSourceCli::sameAnswersInMemorySqliteAndPostgres()
     }
     if (!m_server)
         QSKIP(test::PostgresServer::missing().c_str());
+}
+
+// A journal started on the SQLite table: the run stopped after three requests is resumed with
+// the whole file and no --dataset or --metadata (the journal's descriptor and metadata file are
+// reopened, their digest checked); the resumed transcript's events are the in-memory run's.
+void TestSourceCli::journalResumesOnTheDatabase()
+{
+    const QByteArray all(kQueries);
+    QByteArray firstThree;
+    for (int i = 0, at = 0; i < 3; ++i) {
+        const int end = all.indexOf('\n', at) + 1;
+        firstThree += all.mid(at, end - at);
+        at = end;
+    }
+    writeFile(path("first3.jsonl"), firstThree);
+    // The same two runs on the SQLite table and in memory (the planned cap of the first run
+    // depends on its three requests, so the reference is resumed too).
+    for (const QString &dataset : {sqliteDescriptor(), QString()}) {
+        const QString name = dataset.isEmpty() ? QStringLiteral("memory") : QStringLiteral("sqlite");
+        const QString journal = path("resumed.journal").replace(QStringLiteral("resumed"), name);
+        const auto started
+            = run(dataset, path("first3.jsonl"), m_dir.filePath(name + QStringLiteral("-3.json")),
+                  {QStringLiteral("--journal"), journal});
+        QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+        const auto resumed
+            = test::runCli({QStringLiteral("run"), QStringLiteral("--queries"), path("queries.jsonl"),
+                            QStringLiteral("--out"), m_dir.filePath(name + QStringLiteral("-5.json")),
+                            QStringLiteral("--journal"), journal});
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+    }
+    const QJsonValue events = readJson(path("sqlite-5.json"))[QStringLiteral("events")];
+    QCOMPARE(events.toArray().size(), 5);
+    QCOMPARE(events, readJson(path("memory-5.json"))[QStringLiteral("events")]);
+    const QString journal = path("sqlite.journal");
+    // Another table is refused: the journal was started on this one.
+    const auto other = run(QStringLiteral("sqlite:") + path("cps.db") + QStringLiteral("?table=other"),
+                           path("queries.jsonl"), path("other.json"), {QStringLiteral("--journal"), journal});
+    QCOMPARE(other.exitCode, 1);
+    QVERIFY2(other.err.contains(QStringLiteral("--journal: the journal was started on dataset '")),
+             qPrintable(other.err));
 }
 
 void TestSourceCli::datasetAndMetadataErrors()
