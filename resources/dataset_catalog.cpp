@@ -7,6 +7,8 @@
 #include "core/io/dataset_metadata.h"
 #include "core/io/digest.h"
 #include "core/io/gzip.h"
+#include "core/sources/open_source.h"
+#include "core/util/try.h"
 
 #include <QFile>
 #include <QString>
@@ -142,6 +144,36 @@ Result<data::Table> loadDataset(std::string_view nameOrPath)
     }
     table->setFiles(std::move(files));
     return table;
+}
+
+Result<std::shared_ptr<const data::Source>> openDataset(std::string_view text,
+                                                        const std::string &metadataPath)
+{
+    if (!sources::isSourceDescriptor(text)) {
+        if (!metadataPath.empty())
+            return makeError(ErrorCode::InvalidArgument,
+                             "metadata: a metadata file is given only with a database source (a CSV file's "
+                             "metadata is its sidecar next to it, an embedded dataset's is built in)");
+        auto table = loadDataset(text);
+        if (!table)
+            return table.error();
+        return std::shared_ptr<const data::Source>(std::make_shared<const data::TableSource>(
+            std::make_shared<const data::Table>(std::move(table).value())));
+    }
+    if (metadataPath.empty())
+        return makeError(
+            ErrorCode::InvalidArgument,
+            "metadata: a database source needs its metadata file (bounds, categories and the row "
+            "count are declared there, never read from the data)");
+    PBX_TRY(descriptor, sources::parseSourceDescriptor(text));
+    PBX_TRY(metadata, io::readDatasetMetadataFile(metadataPath));
+    data::DatasetFiles files;
+    std::error_code error;
+    files.metadataPath = std::filesystem::absolute(metadataPath, error).lexically_normal().string();
+    PBX_TRY(digest, io::sha256OfFile(metadataPath));
+    files.metadataSha256 = digest;
+    PBX_TRY(source, sources::openDatabaseSource(descriptor, metadata, std::move(files)));
+    return std::shared_ptr<const data::Source>(std::move(source));
 }
 
 } // namespace pbx::resources

@@ -28,7 +28,7 @@ Result<void> JournalKeeper::write(const session::Session &session)
                 .arg(QCoreApplication::applicationPid()));
         // The header is the session as it was before its first request (its settings and
         // dataset; nothing spent), as `pbx-cli run --journal` writes it.
-        PBX_TRY(empty, session::Session::create(session.sharedTable(), session.settings()));
+        PBX_TRY(empty, session::Session::create(session.sharedSource(), session.settings()));
         const QString name = events.empty() ? path : path + kStarting;
         PBX_TRY(created, io::createSessionJournal(name.toStdString(), *empty));
         m_writer.emplace(std::move(created));

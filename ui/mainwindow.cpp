@@ -24,6 +24,7 @@
 #include "ui/report/reportexport.h"
 #include "ui/risk/privacyriskview.h"
 #include "ui/sessiondocument.h"
+#include "ui/sources/opendatasetdialog.h"
 #include "ui/strategies/strategymenus.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/privacytext.h"
@@ -398,9 +399,10 @@ void MainWindow::createActions()
     m_newSessionAction->setStatusTip(tr("Start again with a fresh budget and an empty ledger"));
     connect(m_newSessionAction, &QAction::triggered, this, &MainWindow::newSessionInteractive);
 
-    m_openDatasetAction = new QAction(tr("Open &dataset (CSV)…"), this);
+    m_openDatasetAction = new QAction(tr("Open &dataset (CSV, SQLite, PostgreSQL)…"), this);
     m_openDatasetAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    m_openDatasetAction->setStatusTip(tr("Load a CSV file and start a new session on it"));
+    m_openDatasetAction->setStatusTip(
+        tr("Open a CSV file, an SQLite table or a PostgreSQL table and start a new session on it"));
     connect(m_openDatasetAction, &QAction::triggered, this, &MainWindow::openDatasetInteractive);
 
     m_openSessionAction = new QAction(tr("&Open session…"), this);
@@ -598,17 +600,17 @@ PrivacyRiskView *MainWindow::showPrivacyRisk()
     return view;
 }
 
-Result<void> MainWindow::openDataset(const QString &nameOrPath)
+Result<void> MainWindow::openDataset(const QString &nameOrPath, const QString &metadataPath)
 {
-    auto table = SessionDocument::loadTable(nameOrPath);
-    if (!table.ok())
-        return table.error();
-    std::shared_ptr<const data::Table> shared = std::move(table).value();
+    auto source = SessionDocument::loadSource(nameOrPath, metadataPath);
+    if (!source.ok())
+        return source.error();
+    std::shared_ptr<const data::Source> shared = std::move(source).value();
     auto settings = m_sessionPanel->settings();
     if (!settings.validate().ok()) // the panel holds invalid input: use the session's settings
         settings = m_document->settings();
     auto started = m_document->start(std::move(shared), nameOrPath, settings);
-    if (started.ok())
+    if (started.ok() && metadataPath.isEmpty()) // a database's metadata is not remembered with it
         AppSettings::setLastDataset(nameOrPath);
     return started;
 }
@@ -672,8 +674,7 @@ LabDialog *MainWindow::relativeErrorLab()
 {
     if (!m_lab) {
         m_lab = new LabDialog(this);
-        m_lab->setTable(m_document->hasSession() ? m_document->session().sharedTable() : nullptr,
-                        m_document->settings().split);
+        m_lab->setTable(m_document->inMemoryTable(), m_document->settings().split);
     }
     return m_lab;
 }
@@ -858,7 +859,7 @@ void MainWindow::onSessionReset()
 {
     const bool has = m_document->hasSession();
     const session::Session *session = has ? &m_document->session() : nullptr;
-    m_datasetPanel->setTable(m_document->table(), m_document->datasetSource());
+    m_datasetPanel->setSource(m_document->dataSource(), m_document->datasetSource());
     m_sessionPanel->setSettings(m_document->settings());
     m_sessionPanel->setSession(session);
     m_sessionPanel->setError({});
@@ -869,7 +870,7 @@ void MainWindow::onSessionReset()
     m_queryBuilder->setFilterKind(m_document->settings().filter);
     updatePlannedCapPreview();
     if (m_lab)
-        m_lab->setTable(session ? session->sharedTable() : nullptr, m_document->settings().split);
+        m_lab->setTable(m_document->inMemoryTable(), m_document->settings().split);
     if (!session) {
         m_ledgerModel->clear();
         m_resultCard->clear();
@@ -1060,12 +1061,12 @@ void MainWindow::openDatasetInteractive()
 {
     if (!maybeSave(tr("open another dataset")))
         return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open dataset"), AppSettings::startFolder(),
-                                                      tr("CSV files (*.csv *.csv.gz *.tsv);;All files (*)"));
-    if (path.isEmpty())
+    OpenDatasetDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted || dialog.dataset().isEmpty())
         return;
-    AppSettings::setLastFolderFrom(path);
-    auto opened = openDataset(path);
+    if (dialog.kind() == OpenDatasetDialog::Kind::Csv)
+        AppSettings::setLastFolderFrom(dialog.dataset());
+    auto opened = openDataset(dialog.dataset(), dialog.metadataPath());
     if (!opened.ok())
         showError(tr("Open dataset"), errorText(opened.error()));
 }

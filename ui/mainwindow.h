@@ -44,7 +44,8 @@ public:
 
     /// Loads an embedded dataset or CSV and starts a new session on it with the settings in the
     /// session panel. No confirmation: callers that may discard a ledger ask first.
-    Result<void> openDataset(const QString &nameOrPath);
+    /// `metadataPath`: a database table's metadata file (docs/data-sources.md); empty otherwise.
+    Result<void> openDataset(const QString &nameOrPath, const QString &metadataPath = {});
     /// What File ▸ Open session… does after its file dialog: reads the transcript, loads its
     /// dataset, restores the session. On error the current session is untouched.
     Result<void> openSessionFile(const QString &path);

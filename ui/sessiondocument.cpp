@@ -23,6 +23,16 @@ namespace pbx::ui {
 
 namespace {
 
+/// A database session's recorded metadata file (empty for the others: their metadata is a sidecar).
+QString recordedMetadata(const io::SessionHeader &header)
+{
+    return header.source.empty() || !header.files ? QString() : toQString(header.files->metadataPath);
+}
+
+} // namespace
+
+namespace {
+
 Error ioError(const QString &message)
 {
     return makeError(ErrorCode::Io, message.toStdString());
@@ -131,7 +141,8 @@ Result<void> SessionDocument::openJournal(const QString &path)
 Result<void> SessionDocument::adoptJournal(const QString &path, io::OpenedSessionJournal opened)
 {
     const auto &recovered = opened.recovered;
-    auto table = loadTable(toQString(io::datasetToLoad(recovered.header)));
+    auto table
+        = loadSource(toQString(io::datasetToLoad(recovered.header)), recordedMetadata(recovered.header));
     if (!table.ok())
         return table.error();
     auto restored = io::auditSessionFile(io::sessionFileOf(recovered), std::move(table).value());
@@ -172,6 +183,17 @@ Result<std::shared_ptr<const data::Table>> SessionDocument::loadTable(const QStr
     return std::make_shared<const data::Table>(std::move(table).value());
 }
 
+Result<std::shared_ptr<const data::Source>> SessionDocument::loadSource(const QString &dataset,
+                                                                        const QString &metadataPath)
+{
+    auto source = resources::openDataset(dataset.toStdString(), metadataPath.toStdString());
+    if (!source.ok())
+        return source.error();
+    if (auto recordable = io::checkRecordableText((*source)->schema()); !recordable)
+        return recordable.error();
+    return source;
+}
+
 session::SessionSettings SessionDocument::settings() const
 {
     return m_session ? m_session->settings() : session::SessionSettings{};
@@ -180,7 +202,16 @@ session::SessionSettings SessionDocument::settings() const
 Result<void> SessionDocument::start(std::shared_ptr<const data::Table> table, const QString &source,
                                     const session::SessionSettings &settings, const QString &journalFolder)
 {
-    auto created = session::Session::create(std::move(table), settings);
+    if (!table)
+        return makeError(ErrorCode::InvalidArgument, "a session needs a dataset");
+    return start(std::make_shared<const data::TableSource>(std::move(table)), source, settings,
+                 journalFolder);
+}
+
+Result<void> SessionDocument::start(std::shared_ptr<const data::Source> dataSource, const QString &source,
+                                    const session::SessionSettings &settings, const QString &journalFolder)
+{
+    auto created = session::Session::create(std::move(dataSource), settings);
     if (!created.ok())
         return created.error();
     m_session = std::move(created).value();
@@ -199,15 +230,15 @@ Result<void> SessionDocument::restart(const session::SessionSettings &settings)
 {
     if (!m_session)
         return makeError(ErrorCode::InvalidArgument, "no dataset is open");
-    return start(m_session->sharedTable(), m_source, settings);
+    return start(m_session->sharedSource(), m_source, settings);
 }
 
-Result<void> SessionDocument::openDataset(const QString &nameOrPath)
+Result<void> SessionDocument::openDataset(const QString &nameOrPath, const QString &metadataPath)
 {
-    auto table = loadTable(nameOrPath);
-    if (!table.ok())
-        return table.error();
-    return start(std::move(table).value(), nameOrPath, settings());
+    auto source = loadSource(nameOrPath, metadataPath);
+    if (!source.ok())
+        return source.error();
+    return start(std::move(source).value(), nameOrPath, settings());
 }
 
 Result<session::LedgerEvent> SessionDocument::ask(const session::QueryRequest &request)
@@ -267,7 +298,7 @@ Result<void> SessionDocument::openTranscript(const QString &path)
     // that is not there (moved with the transcript) is looked for next to the transcript; its
     // digest must still match the one recorded.
     const QString datasetName = toQString(io::datasetToLoad(document->header));
-    auto table = loadTable(datasetName);
+    auto table = loadSource(datasetName, recordedMetadata(document->header));
     QString source = datasetName;
     if (!table.ok()) {
         const QDir dir = QFileInfo(path).absoluteDir();
@@ -277,7 +308,7 @@ Result<void> SessionDocument::openTranscript(const QString &path)
             const QString full = dir.filePath(candidate);
             if (candidate.isEmpty() || !QFileInfo(full).isFile())
                 continue;
-            auto alternative = loadTable(full);
+            auto alternative = loadSource(full, {});
             if (alternative.ok()) {
                 table = std::move(alternative);
                 source = full;

@@ -41,15 +41,22 @@ public:
 
     /// Loads an embedded dataset by name ("cps1988") or a CSV file by path.
     static Result<std::shared_ptr<const data::Table>> loadTable(const QString &nameOrPath);
+    /// Opens a dataset wherever it lives (resources::openDataset): as loadTable(), or a database
+    /// descriptor with its metadata file (docs/data-sources.md).
+    static Result<std::shared_ptr<const data::Source>> loadSource(const QString &dataset,
+                                                                  const QString &metadataPath);
 
     /// Starts a fresh session on `table`. `source` is what loadTable() was given. Its journal goes
     /// into `journalFolder` (empty: defaultJournalFolder(); lessons give their own).
     Result<void> start(std::shared_ptr<const data::Table> table, const QString &source,
                        const session::SessionSettings &settings, const QString &journalFolder = {});
+    /// The same on a data source wherever it lives; `source` is what loadSource() was given.
+    Result<void> start(std::shared_ptr<const data::Source> dataSource, const QString &source,
+                       const session::SessionSettings &settings, const QString &journalFolder = {});
     /// Starts a fresh session on the current dataset with new settings.
     Result<void> restart(const session::SessionSettings &settings);
     /// Loads a dataset and starts a fresh session on it with the current settings.
-    Result<void> openDataset(const QString &nameOrPath);
+    Result<void> openDataset(const QString &nameOrPath, const QString &metadataPath = {});
 
     /// Asks the session; on success the event is in the ledger and eventAppended() was emitted.
     /// Errors: invalid request (nothing recorded), or no session; a journal that cannot be
@@ -99,6 +106,16 @@ public:
     /// Precondition: hasSession().
     const session::Session &session() const { return *m_session; }
     const data::Table *table() const { return m_session ? &m_session->table() : nullptr; }
+    /// The session's source (nullptr: no session).
+    const data::Source *dataSource() const { return m_session ? &m_session->source() : nullptr; }
+    /// The session's table when its rows are in memory, for the labs that simulate on public
+    /// rows; nullptr for a database source (its rows are not in memory) or without a session.
+    std::shared_ptr<const data::Table> inMemoryTable() const
+    {
+        return m_session && m_session->source().kind() == data::SourceKind::InMemory
+                   ? m_session->sharedTable()
+                   : nullptr;
+    }
     QString datasetSource() const { return m_source; }
     /// Settings of the current session (defaults when there is none).
     session::SessionSettings settings() const;

@@ -83,14 +83,19 @@ int runReportCommand(const std::vector<std::string> &args, std::ostream &out, st
         err << "pbx-cli report: " << document.error().message << '\n';
         return 1;
     }
-    auto table
-        = resources::loadDataset(options->value("--dataset").value_or(io::datasetToLoad(document->header)));
-    if (!table) {
-        err << "pbx-cli report: dataset: " << table.error().message << '\n';
+    // A database session reopens its recorded descriptor with its recorded metadata file.
+    const auto &header = document->header;
+    const std::string metadata = !header.source.empty() && header.files && !options->has("--dataset")
+                                     ? header.files->metadataPath
+                                     : "";
+    auto dataSource
+        = resources::openDataset(options->value("--dataset").value_or(io::datasetToLoad(header)), metadata);
+    if (!dataSource) {
+        err << "pbx-cli report: dataset: " << dataSource.error().message << '\n';
         return 1;
     }
-    if (const auto &files = table->files()) {
-        inputs = datasetInputs(files->path);
+    if (const auto &files = (*dataSource)->schema().files()) {
+        inputs = files->path.empty() ? std::vector<NamedPath>{} : datasetInputs(files->path);
         if (!files->metadataPath.empty())
             inputs.emplace_back("the dataset's metadata file", files->metadataPath);
         if (auto separate = checkNotAnInput("--out", *outPath, inputs); !separate) {
@@ -98,8 +103,7 @@ int runReportCommand(const std::vector<std::string> &args, std::ostream &out, st
             return 1;
         }
     }
-    auto replayed
-        = io::auditSessionFile(*document, std::make_shared<const data::Table>(std::move(table.value())));
+    auto replayed = io::auditSessionFile(*document, std::move(dataSource).value());
     if (!replayed) {
         err << "pbx-cli report: " << replayed.error().message << '\n';
         return 1;

@@ -14,7 +14,9 @@
 #include "core/session/odp/odp_release.h"
 #include "core/session/planned_cap.h"
 #include "core/session/session.h"
+#include "core/session/source_support.h"
 #include "core/session/strategies/strategy_release.h"
+#include "core/sources/source_descriptor.h"
 #include "core/util/number_format.h"
 #include "core/util/plural.h"
 #include "core/util/try.h"
@@ -30,7 +32,8 @@ namespace pbx::cli {
 namespace {
 
 constexpr const char *kUsage
-    = "Usage: pbx-cli run --queries FILE --out TRANSCRIPT [--dataset NAME-or-CSV-PATH]\n"
+    = "Usage: pbx-cli run --queries FILE --out TRANSCRIPT [--dataset NAME-or-CSV-PATH-or-DESCRIPTOR]\n"
+      "                   [--metadata FILE]\n"
       "                   [--epsilon E] [--delta D]\n"
       "                   [--filter basic|zcdp|expost|unified|brownian-zcdp|odp|rdp|advanced]\n"
       "                   [--expost-share F] [--neighbours add-remove|replace] [--seed N]\n"
@@ -38,7 +41,12 @@ constexpr const char *kUsage
       "\n"
       "Answers each request of FILE (JSON Lines, one request per line) in one session and writes\n"
       "the session transcript (JSON) to TRANSCRIPT.\n"
-      "  --dataset     embedded dataset name or a CSV file (default: cps1988)\n"
+      "  --dataset     embedded dataset name or a CSV file (default: cps1988), or a database\n"
+      "                table: sqlite:PATH?table=NAME or postgresql://USER@HOST:PORT/DB?table=NAME\n"
+      "                (counts, sums, means and histograms of a categorical column are computed\n"
+      "                in the database; other request kinds need an in-memory table)\n"
+      "  --metadata    the dataset metadata file of a database table (required for one): its\n"
+      "                bounds, categories and row count are declared there, never read from data\n"
       "  --epsilon     session ε (default 1)\n"
       "  --delta       session δ (default 1e-6)\n"
       "  --filter      basic: pure ε (Laplace; Laplace noise reduction)\n"
@@ -88,7 +96,8 @@ constexpr const char *kUsage
 
 struct Prepared
 {
-    std::shared_ptr<const data::Table> table;
+    std::shared_ptr<const data::Source> source;
+    std::shared_ptr<const data::Table> table; ///< source->schema()
     session::SessionSettings settings;
     std::vector<session::QueryRequest> requests;
     std::string outPath;
@@ -137,8 +146,9 @@ std::vector<NamedPath> inputsOf(const Options &o, const data::Table &table)
     if (auto queries = o.value("--queries"))
         inputs.emplace_back("--queries", *queries);
     if (const auto &files = table.files()) {
-        for (auto &input : datasetInputs(files->path))
-            inputs.push_back(std::move(input));
+        if (!files->path.empty()) // a database source has no dataset file, only its metadata
+            for (auto &input : datasetInputs(files->path))
+                inputs.push_back(std::move(input));
         if (!files->metadataPath.empty())
             inputs.emplace_back("the dataset's metadata file", files->metadataPath);
     }
@@ -180,7 +190,7 @@ Result<Prepared> prepare(const Options &o)
         return makeError(ErrorCode::InvalidArgument, "--queries and --out are required (see --help)");
     p.outPath = *outPath;
     // --out is replaced at the end: never a file the run reads or appends to.
-    for (const char *other : {"--queries", "--journal", "--dataset"})
+    for (const char *other : {"--queries", "--journal", "--dataset", "--metadata"})
         if (auto path = o.value(other); path && samePlace(*outPath, *path))
             return makeError(ErrorCode::InvalidArgument, std::string("--out names the same file as ") + other
                                                              + ", which it would overwrite");
@@ -217,6 +227,13 @@ Result<Prepared> prepare(const Options &o)
         return valid.error();
 
     std::string datasetName = o.value("--dataset").value_or("cps1988");
+    std::string metadataPath = o.value("--metadata").value_or("");
+    if (sources::isSourceDescriptor(datasetName)) {
+        if (auto descriptor = sources::parseSourceDescriptor(datasetName); !descriptor)
+            return makeError(descriptor.error().code, "--dataset: " + descriptor.error().message);
+        else
+            datasetName = sources::sourceDescriptorText(*descriptor); // canonical, as recorded
+    }
     std::optional<io::SessionHeader> journaledHeader;
     auto journalPath = o.value("--journal");
     const auto journalFile = journalPath ? io::requireRegularFile(*journalPath) : Result<void>();
@@ -234,13 +251,16 @@ Result<Prepared> prepare(const Options &o)
                 "--journal: " + problem
                     + "; resuming uses the journal's settings, so drop the option or make it match");
         if (o.has("--dataset")
-            && !(journaled.files ? samePlace(datasetName, journaled.files->path)
-                                 : datasetName == journaled.datasetName))
+            && !(!journaled.source.empty() ? datasetName == journaled.source
+                 : journaled.files         ? samePlace(datasetName, journaled.files->path)
+                                           : datasetName == journaled.datasetName))
             return makeError(ErrorCode::InvalidArgument, "--journal: the journal was started on dataset '"
                                                              + io::datasetToLoad(journaled) + "', not '"
                                                              + datasetName + "'");
         p.settings = journaled.settings;
         datasetName = io::datasetToLoad(journaled);
+        if (!journaled.source.empty() && !o.has("--metadata") && journaled.files)
+            metadataPath = journaled.files->metadataPath; // checked against its recorded digest
         journaledHeader = journaled;
         p.resumed = std::move(opened.value());
     }
@@ -252,17 +272,32 @@ Result<Prepared> prepare(const Options &o)
             "--dataset: the file name is not valid UTF-8, so it cannot be recorded in the journal or "
             "transcript; rename the file");
 
-    auto table = resources::loadDataset(datasetName);
-    if (!table)
-        return makeError(table.error().code, "--dataset: " + table.error().message);
-    if (auto recordable = io::checkRecordableText(*table); !recordable)
+    if (sources::isSourceDescriptor(datasetName) && metadataPath.empty())
+        return makeError(ErrorCode::InvalidArgument,
+                         "--metadata: required for a database source (its bounds, categories and row count "
+                         "are declared there, never read from the data)");
+    if (!sources::isSourceDescriptor(datasetName) && o.has("--metadata"))
+        return makeError(ErrorCode::InvalidArgument,
+                         "--metadata: only for a database source (a CSV file's metadata is its sidecar "
+                         "file next to it)");
+    auto source = resources::openDataset(datasetName, metadataPath);
+    if (!source) { // a metadata file's errors name the file (or start with "metadata: ")
+        const std::string &message = source.error().message;
+        if (message.rfind("metadata: ", 0) == 0)
+            return makeError(source.error().code, "--" + message);
+        const bool aboutMetadata = !metadataPath.empty() && message.find(metadataPath) != std::string::npos;
+        return makeError(source.error().code, (aboutMetadata ? "--metadata: " : "--dataset: ") + message);
+    }
+    const data::Table &table = (*source)->schema();
+    if (auto recordable = io::checkRecordableText(table); !recordable)
         return makeError(recordable.error().code, "--dataset: " + recordable.error().message);
-    if (auto separate = checkOutputsAreNotInputs(o, *table); !separate)
+    if (auto separate = checkOutputsAreNotInputs(o, table); !separate)
         return separate.error();
     if (journaledHeader)
-        if (auto same = io::checkDataset(*journaledHeader, *table); !same)
+        if (auto same = io::checkDataset(*journaledHeader, **source); !same)
             return makeError(same.error().code, "--journal: " + same.error().message);
-    p.table = std::make_shared<const data::Table>(std::move(table.value()));
+    p.source = std::move(source).value();
+    p.table = std::shared_ptr<const data::Table>(p.source, &p.source->schema());
 
     auto text = io::readTextFile(*queries);
     if (!text)
@@ -275,6 +310,11 @@ Result<Prepared> prepare(const Options &o)
         auto request = io::readRequestLine(line, number);
         if (!request)
             return makeError(request.error().code, *queries + ": " + request.error().message);
+        // A kind that reads rows a database source cannot push down is refused before anything
+        // is answered (session/source_support.h).
+        if (auto onSource = session::checkRequestOnSource(*request, *p.table, p.source->kind()); !onSource)
+            return makeError(onSource.error().code,
+                             *queries + ": line " + std::to_string(number) + ": " + onSource.error().message);
         if (request->growing()) { // growing-database streams (session/growing_release.h)
             if (auto ok = session::checkGrowingRequest(*request, *p.table, p.settings); !ok)
                 return makeError(ok.error().code,
@@ -305,6 +345,11 @@ Result<Prepared> prepare(const Options &o)
                 return lineError(ok.error());
             if (auto method = session::releaseMethodFor(*request, p.settings); !method)
                 return lineError(method.error());
+            if (!p.source->declaredRowCount()) // as Session::ask refuses it, before anything is spent
+                return lineError(makeError(ErrorCode::InvalidArgument,
+                                           "rows: the dataset's metadata declares no row count, which a "
+                                           "release needs to bound its sensitivity; declare \"rows\" in "
+                                           "the metadata"));
         }
         p.requests.push_back(std::move(request.value()));
     }
@@ -433,12 +478,12 @@ Result<RunSession> openRunSession(Prepared &prepared, std::ostream &err)
 {
     RunSession run;
     if (!prepared.resumed) {
-        PBX_TRY(created, session::Session::create(prepared.table, prepared.settings));
+        PBX_TRY(created, session::Session::create(prepared.source, prepared.settings));
         run.session = std::move(created);
         return run;
     }
     const auto &recovered = prepared.resumed->recovered;
-    auto restored = io::auditSessionFile(io::sessionFileOf(recovered), prepared.table);
+    auto restored = io::auditSessionFile(io::sessionFileOf(recovered), prepared.source);
     if (!restored)
         return makeError(restored.error().code, "--journal: " + restored.error().message);
     for (const auto &note : {recovered.contents.tornMessage, recovered.contents.tailNote})
@@ -498,7 +543,7 @@ Result<void> commitShownAnswers(const Prepared &prepared, const session::Session
                                 io::AtomicFile &transcript)
 {
     std::vector<session::LedgerEvent> shown(s.events().begin(), s.events().end() - 1);
-    PBX_TRY(before, session::Session::restore(prepared.table, s.settings(), std::move(shown)));
+    PBX_TRY(before, session::Session::restore(prepared.source, s.settings(), std::move(shown)));
     return transcript.commit(io::writeTranscriptJson(*before));
 }
 
@@ -531,9 +576,9 @@ Result<std::optional<std::uint64_t>> planQueriesOption(const Options &options)
 
 int runRunCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
-    auto options
-        = Options::parse(args, {"--queries", "--out", "--dataset", "--epsilon", "--delta", "--filter",
-                                "--neighbours", "--seed", "--expost-share", "--journal", "--plan-queries"});
+    auto options = Options::parse(args, {"--queries", "--out", "--dataset", "--metadata", "--epsilon",
+                                         "--delta", "--filter", "--neighbours", "--seed", "--expost-share",
+                                         "--journal", "--plan-queries"});
     if (!options) {
         err << "pbx-cli run: " << options.error().message << '\n';
         return 2;

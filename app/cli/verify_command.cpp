@@ -14,10 +14,11 @@ namespace pbx::cli {
 namespace {
 
 constexpr const char *kVerifyUsage
-    = "Usage: pbx-cli verify FILE [--dataset NAME-or-CSV-PATH]\n"
+    = "Usage: pbx-cli verify FILE [--dataset NAME-or-CSV-PATH-or-DESCRIPTOR] [--metadata FILE]\n"
       "\n"
       "Checks a transcript or a journal: the journal's checksum chain and tail record (FILE.tail),\n"
-      "that the dataset is the one recorded (a CSV's path and SHA-256), every event's cost\n"
+      "that the dataset is the one recorded (a CSV's path and SHA-256; a database table's\n"
+      "descriptor, reopened, and its metadata file's SHA-256), every event's cost\n"
       "recomputed from its mechanism, sensitivity and noise scales (a quantile's epsilon from its\n"
       "target and grid), every derived answer derived again from its source, where each growing\n"
       "stream's rounds open, and the whole ledger replayed into a fresh filter (it must fit the\n"
@@ -25,8 +26,8 @@ constexpr const char *kVerifyUsage
       "epoch or round and of an output-DP request must be one the filter makes). It cannot\n"
       "recompute what depends on the noise drawn or on private data (data-dependent stopping, an\n"
       "ex-post boundary's E(T)). Exit status 0 when consistent, 1 with a one-line message otherwise. The dataset\n"
-      "recorded in the file is used unless --dataset names another copy (whose digest must still\n"
-      "match). Resuming a journal and opening a file in the GUI run the same checks.\n";
+      "recorded in the file is used unless --dataset (--metadata) names another copy (whose digest\n"
+      "must still match). Resuming a journal and opening a file in the GUI run the same checks.\n";
 
 } // namespace
 
@@ -36,7 +37,7 @@ int runVerifyCommand(const std::vector<std::string> &args, std::ostream &out, st
         out << kVerifyUsage;
         return args.empty() ? 2 : 0;
     }
-    auto options = Options::parse({args.begin() + 1, args.end()}, {"--dataset"});
+    auto options = Options::parse({args.begin() + 1, args.end()}, {"--dataset", "--metadata"});
     if (!options) {
         err << "pbx-cli verify: " << options.error().message << '\n';
         return 2;
@@ -46,16 +47,20 @@ int runVerifyCommand(const std::vector<std::string> &args, std::ostream &out, st
         err << "pbx-cli verify: " << document.error().message << '\n';
         return 1;
     }
-    // The recorded CSV path (or embedded name) unless --dataset names another copy; either way
-    // its digest must match the one recorded.
-    auto table
-        = resources::loadDataset(options->value("--dataset").value_or(io::datasetToLoad(document->header)));
-    if (!table) {
-        err << "pbx-cli verify: dataset: " << table.error().message << '\n';
+    // The recorded CSV path (or embedded name, or database descriptor with its metadata file)
+    // unless --dataset (--metadata) names another copy; either way its digest must match the one
+    // recorded.
+    const auto &header = document->header;
+    const std::string dataset = options->value("--dataset").value_or(io::datasetToLoad(header));
+    std::string metadata = options->value("--metadata").value_or("");
+    if (metadata.empty() && !header.source.empty() && header.files)
+        metadata = header.files->metadataPath;
+    auto source = resources::openDataset(dataset, metadata);
+    if (!source) {
+        err << "pbx-cli verify: dataset: " << source.error().message << '\n';
         return 1;
     }
-    auto replayed
-        = io::auditSessionFile(*document, std::make_shared<const data::Table>(std::move(table.value())));
+    auto replayed = io::auditSessionFile(*document, std::move(source).value());
     if (!replayed) {
         err << "pbx-cli verify: " << replayed.error().message << '\n';
         return 1;

@@ -80,6 +80,10 @@ public:
     /// memory (as today). It bounds the number of rows a sum adds, which the floating-point slack of
     /// data::computedSumSensitivity relies on.
     virtual std::optional<std::size_t> declaredRowCount() const = 0;
+    /// A database source's descriptor as sources::sourceDescriptorText writes it ("sqlite:…",
+    /// "postgresql://…"; never a password), which reopens it: recorded in session headers. Empty
+    /// for an in-memory table (its files() or name say where it came from).
+    virtual std::string descriptor() const { return {}; }
     /// Whether the data themselves are declared public (schema().isPublic()).
     bool isPublic() const { return schema().isPublic(); }
 

@@ -53,8 +53,16 @@ Result<std::unique_ptr<session::Session>> auditSessionFile(const SessionFile &fi
 {
     if (!table)
         return makeError(ErrorCode::InvalidArgument, "no dataset to audit the session against");
-    PBX_RETURN_IF_ERROR(checkDataset(file.header, *table));
-    auto replayed = session::auditLedger(std::move(table), file.header.settings, file.events);
+    return auditSessionFile(file, std::make_shared<const data::TableSource>(std::move(table)));
+}
+
+Result<std::unique_ptr<session::Session>> auditSessionFile(const SessionFile &file,
+                                                           std::shared_ptr<const data::Source> source)
+{
+    if (!source)
+        return makeError(ErrorCode::InvalidArgument, "no dataset to audit the session against");
+    PBX_RETURN_IF_ERROR(checkDataset(file.header, *source));
+    auto replayed = session::auditLedger(std::move(source), file.header.settings, file.events);
     if (!replayed)
         return replayed.error();
     if (file.statedSpent) {

@@ -37,5 +37,8 @@ SessionFile sessionFileOf(const RecoveredJournal &journal);
 /// Errors: the first inconsistency, in one line.
 Result<std::unique_ptr<session::Session>> auditSessionFile(const SessionFile &file,
                                                            std::shared_ptr<const data::Table> table);
+/// The same over any source (a database source reopened from the recorded descriptor).
+Result<std::unique_ptr<session::Session>> auditSessionFile(const SessionFile &file,
+                                                           std::shared_ptr<const data::Source> source);
 
 } // namespace pbx::io

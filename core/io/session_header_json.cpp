@@ -35,10 +35,19 @@ void writeSessionHeader(const session::Session &s, Json &doc)
     const auto &filter = s.filter();
     const auto &settings = s.settings();
     const std::string unit(filter.unitName());
-    doc["dataset"] = {{"name", s.table().name()}, {"rows", s.table().rowCount()}};
+    doc["dataset"] = {{"name", s.table().name()}, {"rows", s.publicRowCount()}};
+    const std::string source = s.source().descriptor();
+    if (!source.empty()) { // a database: its descriptor and where the data live; no file digest
+        doc["dataset"]["source"] = source;
+        doc["dataset"]["location"] = s.source().location();
+        if (!s.source().declaredRowCount())
+            doc["dataset"].erase("rows");
+    }
     if (const auto &files = s.table().files()) {
-        doc["dataset"]["path"] = files->path;
-        doc["dataset"]["sha256"] = files->sha256;
+        if (source.empty()) {
+            doc["dataset"]["path"] = files->path;
+            doc["dataset"]["sha256"] = files->sha256;
+        }
         if (!files->metadataPath.empty()) {
             doc["dataset"]["metadata_path"] = files->metadataPath;
             doc["dataset"]["metadata_sha256"] = files->metadataSha256;
@@ -83,7 +92,21 @@ Result<SessionHeader> readSessionHeader(const Json &doc)
         PBX_TRY(rows, json::unsignedInteger(dataset, "rows", "dataset"));
         out.rows = static_cast<std::size_t>(rows);
     }
-    if (dataset.contains("path")) {
+    if (dataset.contains("source")) { // a database source
+        PBX_TRY(source, json::string(dataset, "source", "dataset"));
+        out.source = source;
+        if (dataset.contains("metadata_path")) {
+            data::DatasetFiles files;
+            for (auto [key, field] : {std::pair{"metadata_path", &files.metadataPath},
+                                      std::pair{"metadata_sha256", &files.metadataSha256}}) {
+                auto value = json::string(dataset, key, "dataset");
+                if (!value)
+                    return value.error();
+                *field = *value;
+            }
+            out.files = std::move(files);
+        }
+    } else if (dataset.contains("path")) {
         data::DatasetFiles files;
         for (auto [key, field] : {std::pair{"path", &files.path}, std::pair{"sha256", &files.sha256}}) {
             auto value = json::string(dataset, key, "dataset");
@@ -145,16 +168,27 @@ Result<SessionHeader> readSessionHeader(const Json &doc)
 
 std::string datasetToLoad(const SessionHeader &header)
 {
+    if (!header.source.empty())
+        return header.source;
     return header.files ? header.files->path : header.datasetName;
 }
 
-Result<void> checkDataset(const SessionHeader &header, const data::Table &table)
+namespace {
+
+/// checkDataset on `table` (a source's schema) whose public row count is `rows` and descriptor
+/// `loadedSource` (empty in memory).
+Result<void> checkDatasetOf(const SessionHeader &header, const data::Table &table, std::size_t rows,
+                            const std::string &loadedSource)
 {
-    if (header.rows && *header.rows != table.rowCount())
-        return makeError(ErrorCode::InvalidArgument, "the dataset has " + std::to_string(table.rowCount())
-                                                         + " rows but the session was run on "
-                                                         + std::to_string(*header.rows)
-                                                         + ": not the same data");
+    if (header.rows && *header.rows != rows)
+        return makeError(ErrorCode::InvalidArgument,
+                         "the dataset has " + std::to_string(rows) + " rows but the session was run on "
+                             + std::to_string(*header.rows) + ": not the same data");
+    if (header.source != loadedSource)
+        return makeError(
+            ErrorCode::InvalidArgument,
+            "the session was run on " + datasetToLoad(header) + ", not on "
+                + (loadedSource.empty() ? "the in-memory dataset " + table.name() : loadedSource));
     if (!header.files)
         return {};
     const auto &loaded = table.files();
@@ -174,6 +208,19 @@ Result<void> checkDataset(const SessionHeader &header, const data::Table &table)
                                                                    : header.files->metadataPath)
                              + ")");
     return {};
+}
+
+} // namespace
+
+Result<void> checkDataset(const SessionHeader &header, const data::Table &table)
+{
+    return checkDatasetOf(header, table, table.rowCount(), {});
+}
+
+Result<void> checkDataset(const SessionHeader &header, const data::Source &source)
+{
+    return checkDatasetOf(header, source.schema(), source.declaredRowCount().value_or(0),
+                          source.descriptor());
 }
 
 } // namespace pbx::io

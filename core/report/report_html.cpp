@@ -154,8 +154,10 @@ std::string datasetSection(const SessionReport &r)
     out += keyValue("Rows", std::to_string(r.rows));
     out += keyValue("Provenance", r.provenance.empty() ? "not recorded" : r.provenance);
     if (r.files) {
-        out += keyValue("File", r.files->path);
-        out += keyValue("SHA-256", r.files->sha256);
+        if (!r.files->path.empty()) { // a database source has no file (its place is in the provenance)
+            out += keyValue("File", r.files->path);
+            out += keyValue("SHA-256", r.files->sha256);
+        }
         if (!r.files->metadataPath.empty()) {
             out += keyValue("Metadata file", r.files->metadataPath);
             out += keyValue("Metadata SHA-256", r.files->metadataSha256);

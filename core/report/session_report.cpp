@@ -97,7 +97,7 @@ SessionReport collectReport(const session::Session &session, ReportSource source
     r.source = std::move(source);
     const data::Table &table = session.table();
     r.datasetName = table.name();
-    r.rows = table.rowCount();
+    r.rows = session.publicRowCount(); // a database source's declared count (its schema has no rows)
     r.provenance = table.provenance();
     r.files = table.files();
     for (std::size_t c = 0; c < table.columnCount(); ++c) {

@@ -53,9 +53,8 @@ Result<CostPreview> previewCost(const Session &session, const QueryRequest &requ
     preview.remaining = session.filter().remainingFor(preview.kind);
     if (isSingleRelease(mechanism)) {
         // Zero statistics: only the channels' sensitivities are read, which are public.
-        const auto shape
-            = QueryShape::of(request.query.aggregate, query.bounds(), data::QueryStatistics{},
-                             settings.neighbours, static_cast<double>(session.table().rowCount()));
+        const auto shape = QueryShape::of(request.query.aggregate, query.bounds(), data::QueryStatistics{},
+                                          settings.neighbours, static_cast<double>(session.publicRowCount()));
         auto charge
             = singleReleaseCharge(usesLaplaceNoise(mechanism), shape.channels().front(), request.target);
         if (!charge)

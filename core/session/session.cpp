@@ -4,6 +4,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/session/odp/odp_release.h"
 #include "core/session/release/release_plan.h"
+#include "core/session/source_support.h"
 #include "core/util/given_parameters.h"
 #include "core/util/parameter_checks.h"
 #include "core/util/try.h"
@@ -35,9 +36,10 @@ Result<void> SessionSettings::validate() const
     return {};
 }
 
-Session::Session(std::shared_ptr<const data::Table> table, SessionSettings settings,
+Session::Session(std::shared_ptr<const data::Source> source, SessionSettings settings,
                  std::unique_ptr<filters::PrivacyFilter> filter)
-    : m_table(std::move(table)), m_settings(settings), m_filter(std::move(filter))
+    : m_source(std::move(source)), m_table(m_source, &m_source->schema()), m_settings(settings),
+      m_filter(std::move(filter))
 {}
 
 Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const data::Table> table,
@@ -45,18 +47,34 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const data::Tab
 {
     if (!table)
         return makeError(ErrorCode::InvalidArgument, "a session needs a dataset");
+    return create(std::make_shared<const data::TableSource>(std::move(table)), settings);
+}
+
+Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const data::Source> source,
+                                                 SessionSettings settings)
+{
+    if (!source)
+        return makeError(ErrorCode::InvalidArgument, "a session needs a dataset");
     PBX_RETURN_IF_ERROR(settings.validate());
     auto filter
         = filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta, settings.split);
     if (!filter)
         return filter.error();
-    return std::unique_ptr<Session>(new Session(std::move(table), settings, std::move(filter.value())));
+    return std::unique_ptr<Session>(new Session(std::move(source), settings, std::move(filter.value())));
 }
 
 Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::Table> table,
                                                   SessionSettings settings, std::vector<LedgerEvent> events)
 {
-    auto created = create(std::move(table), settings);
+    if (!table)
+        return makeError(ErrorCode::InvalidArgument, "a session needs a dataset");
+    return restore(std::make_shared<const data::TableSource>(std::move(table)), settings, std::move(events));
+}
+
+Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::Source> source,
+                                                  SessionSettings settings, std::vector<LedgerEvent> events)
+{
+    auto created = create(std::move(source), settings);
     if (!created)
         return created.error();
     Session &s = **created;
@@ -133,6 +151,9 @@ Result<LedgerEvent> Session::ask(QueryRequest request)
     if (request.id.size() > maxRequestIdBytes)
         return makeError(ErrorCode::InvalidArgument,
                          "the request id is longer than " + std::to_string(maxRequestIdBytes) + " bytes");
+    // A request kind that reads rows a database source cannot push down is refused here, before
+    // any reservation or charge (docs/data-sources.md).
+    PBX_RETURN_IF_ERROR(checkRequestOnSource(request, *m_table, m_source->kind()));
     switch (request.family()) {
     case RequestFamily::Odp:
         return askOdp(std::move(request));
@@ -156,14 +177,22 @@ Result<LedgerEvent> Session::askRelease(QueryRequest request)
 
     PBX_TRY(method, releaseMethodFor(request, m_settings));
     const ReleaseMethod mechanism = method;
+    const std::optional<std::size_t> publicRows = m_source->declaredRowCount();
+    if (!publicRows)
+        return makeError(ErrorCode::InvalidArgument,
+                         "rows: the dataset's metadata declares no row count, which a release needs to "
+                         "bound its sensitivity; declare \"rows\" in the metadata");
 
     // The random source is opened before anything is charged: if the OS cannot give us bits, the
     // request is refused with nothing spent.
     PBX_TRY(source, nextNoiseSource());
     auto &noise = source;
-    const ReleaseContext context{QueryShape::of(request.query.aggregate, query.bounds(),
-                                                query.evaluate(privateRows()), m_settings.neighbours,
-                                                static_cast<double>(m_table->rowCount())),
+    // The true answer first, whole, before anything is charged: a failed database call (a lost
+    // connection, a timeout) returns here with nothing appended and nothing spent, and the paths
+    // below, which charge, read no database.
+    PBX_TRY(truth, privateAggregates().statistics(query));
+    const ReleaseContext context{QueryShape::of(request.query.aggregate, query.bounds(), truth,
+                                                m_settings.neighbours, static_cast<double>(*publicRows)),
                                  *m_filter,
                                  noise,
                                  mechanism,

@@ -4,6 +4,7 @@
 
 #include "core/data/rows.h"
 #include "core/data/sensitivity.h"
+#include "core/data/source.h"
 #include "core/data/table.h"
 #include "core/filters/privacy_filter.h"
 #include "core/mechanisms/noise_source.h"
@@ -48,6 +49,10 @@ public:
     /// Errors: settings invalid (see SessionSettings::validate).
     static Result<std::unique_ptr<Session>> create(std::shared_ptr<const data::Table> table,
                                                    SessionSettings settings);
+    /// A session over a data source wherever it lives (core/data/source.h; an in-memory table is
+    /// a data::TableSource, the overload above). Errors: as above.
+    static Result<std::unique_ptr<Session>> create(std::shared_ptr<const data::Source> source,
+                                                   SessionSettings settings);
 
     /// Rebuilds a session from a saved ledger: every recorded charge (each attempt's) is paid
     /// again to a fresh filter in the original order, so the restored spend is identical.
@@ -56,17 +61,28 @@ public:
     static Result<std::unique_ptr<Session>> restore(std::shared_ptr<const data::Table> table,
                                                     SessionSettings settings,
                                                     std::vector<LedgerEvent> events);
+    static Result<std::unique_ptr<Session>> restore(std::shared_ptr<const data::Source> source,
+                                                    SessionSettings settings,
+                                                    std::vector<LedgerEvent> events);
 
     /// Answers a request (time independent of how many came before; bench/bench_session.cpp):
     /// calibrates the noise to its accuracy target, asks the filter, and
     /// appends a released or refused event to the ledger (returned). The mechanism is the
     /// request's, or defaultMechanism() for the filter (see core/session/release_plan.h).
     /// Errors (nothing is appended, nothing is spent): invalid request (unknown column, bad
-    /// predicate, invalid bounds or target, a mechanism the filter cannot account).
+    /// predicate, invalid bounds or target, a mechanism the filter cannot account); a request kind
+    /// the source cannot answer (checkRequestOnSource); a failed database call (Io, ResourceLimit:
+    /// the true answer is computed before anything is charged, docs/data-sources.md).
     Result<LedgerEvent> ask(QueryRequest request);
 
+    /// The source's schema: for a database source a table without rows (compile against it).
     const data::Table &table() const { return *m_table; }
     std::shared_ptr<const data::Table> sharedTable() const { return m_table; }
+    const data::Source &source() const { return *m_source; }
+    std::shared_ptr<const data::Source> sharedSource() const { return m_source; }
+    /// The public row count used for planning (data::Source::declaredRowCount()): 0 when a
+    /// database source's metadata declares none (its releases are then refused).
+    std::size_t publicRowCount() const { return m_source->declaredRowCount().value_or(0); }
     const SessionSettings &settings() const { return m_settings; }
     const filters::PrivacyFilter &filter() const { return *m_filter; }
     const std::vector<LedgerEvent> &events() const { return m_events; }
@@ -79,12 +95,17 @@ public:
     void setReservationHook(ReservationHook hook) { m_reservationHook = std::move(hook); }
 
 private:
-    Session(std::shared_ptr<const data::Table> table, SessionSettings settings,
+    Session(std::shared_ptr<const data::Source> source, SessionSettings settings,
             std::unique_ptr<filters::PrivacyFilter> filter);
     LedgerEvent &append(LedgerEvent event);
     /// Door (a) of core/data/rows.h: this session's own rows, for the release paths below, each of
-    /// which charges the filter before it releases anything computed from them.
+    /// which charges the filter before it releases anything computed from them. In-memory sources
+    /// only: a database source's schema holds no rows, and ask() refuses every request kind that
+    /// would read them (checkRequestOnSource) before reaching a path that calls this.
     data::Rows privateRows() const { return data::Rows(*m_table); }
+    /// Door (a) of core/data/source.h: this session's own source's aggregates (counts, clipped
+    /// sums, per-category counts), computed before anything is charged.
+    data::SourceAggregates privateAggregates() const { return data::SourceAggregates(*m_source); }
     /// The noise of the next event (index m_events.size()): seeded per event when the session has
     /// a seed, else the operating system's. Opened before anything is charged, so a failure (Io)
     /// refuses the request with nothing spent.
@@ -98,7 +119,8 @@ private:
     /// Growing-database streams: one charge per epoch (growing_release.cpp).
     Result<LedgerEvent> askGrowing(QueryRequest request);
 
-    std::shared_ptr<const data::Table> m_table;
+    std::shared_ptr<const data::Source> m_source;
+    std::shared_ptr<const data::Table> m_table; ///< m_source->schema()
     SessionSettings m_settings;
     std::unique_ptr<filters::PrivacyFilter> m_filter;
     std::vector<LedgerEvent> m_events;

@@ -14,7 +14,10 @@ namespace pbx::sources {
 /// Opens `descriptor` with `metadata` (required for database sources: bounds, categories and the
 /// row count are declared there, never read off the data). Errors: as SqliteSource::open and
 /// PostgresSource::open.
+/// `files`: the metadata file's path and digest (path and sha256 empty), the schema's files(): a
+/// session header records them beside the descriptor.
 Result<std::unique_ptr<data::Source>> openDatabaseSource(const SourceDescriptor &descriptor,
-                                                         const io::DatasetMetadata &metadata);
+                                                         const io::DatasetMetadata &metadata,
+                                                         data::DatasetFiles files = {});
 
 } // namespace pbx::sources

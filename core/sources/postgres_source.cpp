@@ -113,7 +113,8 @@ pg_conn *connect(const PostgresDescriptor &descriptor)
 } // namespace
 
 Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescriptor &descriptor,
-                                                             const io::DatasetMetadata &metadata)
+                                                             const io::DatasetMetadata &metadata,
+                                                             data::DatasetFiles files)
 {
     std::unique_ptr<PostgresSource> source(new PostgresSource());
     source->m_descriptor = descriptor;
@@ -149,6 +150,7 @@ Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescr
     if (!schema)
         return schema.error();
     source->m_schema = std::move(schema).value();
+    source->m_schema.setFiles(std::move(files));
     if (metadata.rows) {
         auto counted = source->run({"SELECT COUNT(*) FROM " + source->m_quotedTable, {}});
         if (!counted)

@@ -33,15 +33,17 @@ public:
     /// message>"; NotFound "postgresql: no table or view '<name>' in database '<db>'"; Unsupported
     /// when the server did not accept the read-only setting; then as declaredSchema(); when the
     /// metadata declares "rows", one COUNT(*) checks it (checkDeclaredRows).
+    /// The schema's files() as SqliteSource::open sets them.
     static Result<std::unique_ptr<PostgresSource>> open(const PostgresDescriptor &descriptor,
-                                                        const io::DatasetMetadata &metadata);
+                                                        const io::DatasetMetadata &metadata,
+                                                        data::DatasetFiles files = {});
     ~PostgresSource() override;
 
     const data::Table &schema() const override { return m_schema; }
     data::SourceKind kind() const override { return data::SourceKind::Postgres; }
     std::string location() const override;
     std::optional<std::size_t> declaredRowCount() const override { return m_declaredRows; }
-    const PostgresDescriptor &descriptor() const { return m_descriptor; }
+    std::string descriptor() const override { return sourceDescriptorText(m_descriptor); }
     /// "table", or "schema.table" when the descriptor names a schema (for messages, unquoted).
     std::string qualifiedName() const;
 

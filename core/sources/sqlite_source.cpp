@@ -51,7 +51,8 @@ std::string columnText(sqlite3_stmt *statement, int column)
 } // namespace
 
 Result<std::unique_ptr<SqliteSource>> SqliteSource::open(const SqliteDescriptor &descriptor,
-                                                         const io::DatasetMetadata &metadata)
+                                                         const io::DatasetMetadata &metadata,
+                                                         data::DatasetFiles files)
 {
     std::unique_ptr<SqliteSource> source(new SqliteSource());
     source->m_descriptor = descriptor;
@@ -87,6 +88,7 @@ Result<std::unique_ptr<SqliteSource>> SqliteSource::open(const SqliteDescriptor 
     if (!schema)
         return schema.error();
     source->m_schema = std::move(schema).value();
+    source->m_schema.setFiles(std::move(files));
     if (metadata.rows) {
         std::int64_t rows = -1;
         PBX_RETURN_IF_ERROR(source->run({"SELECT COUNT(*) FROM " + source->m_quotedTable, {}},

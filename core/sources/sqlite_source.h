@@ -28,16 +28,18 @@ public:
     /// catalogue (PRAGMA table_info; no row is read). Errors: Io "sqlite: cannot open '<path>': …"
     /// (a missing or unreadable file, not a database); NotFound "sqlite: no table or view '<name>'
     /// in '<path>'"; then as declaredSchema(); when the metadata declares "rows", one COUNT(*) checks
-    /// it (checkDeclaredRows).
+    /// it (checkDeclaredRows). The schema's files() are `files`: the metadata file's path and
+    /// digest, given by the caller (path and sha256 empty: a database has no file digest).
     static Result<std::unique_ptr<SqliteSource>> open(const SqliteDescriptor &descriptor,
-                                                      const io::DatasetMetadata &metadata);
+                                                      const io::DatasetMetadata &metadata,
+                                                      data::DatasetFiles files = {});
     ~SqliteSource() override;
 
     const data::Table &schema() const override { return m_schema; }
     data::SourceKind kind() const override { return data::SourceKind::Sqlite; }
     std::string location() const override;
     std::optional<std::size_t> declaredRowCount() const override { return m_declaredRows; }
-    const SqliteDescriptor &descriptor() const { return m_descriptor; }
+    std::string descriptor() const override { return sourceDescriptorText(m_descriptor); }
 
 private:
     SqliteSource() = default;

@@ -6,6 +6,8 @@
 // answers again after the server is restarted. Skipped, saying why, only when the PostgreSQL 15
 // binaries are absent.
 #include "core/data/source.h"
+#include "core/io/request_json.h"
+#include "core/session/session.h"
 #include "core/sources/open_source.h"
 #include "core/sources/postgres_source.h"
 #include "tests/sources/postgres_server.h"
@@ -74,6 +76,7 @@ private slots:
     void statementTimeout();
     void schemaQualifiedTable();
     void killedServer();
+    void killedServerMidSession();
     void openErrors();
 
 private:
@@ -322,6 +325,49 @@ void TestPostgresSource::killedServer()
     QCOMPARE(after.count, before.count);
     QCOMPARE(after.clippedSum, before.clippedSum);
     QCOMPARE(after.centredSum, before.centredSum);
+}
+
+// A session over the server: the server killed mid-session refuses the request with
+// nothing charged and nothing appended; after the restart the session goes on, and its answers and
+// spend are those of the same session on the in-memory table that never saw the failure.
+void TestPostgresSource::killedServerMidSession()
+{
+    auto source = PostgresSource::open(descriptor("cps"), test::cpsMetadata());
+    QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
+    session::SessionSettings settings;
+    settings.epsilon = 10.0;
+    settings.delta = 1e-5;
+    settings.seed = 30;
+    auto onServer
+        = session::Session::create(std::shared_ptr<const data::Source>(std::move(source).value()), settings);
+    auto inMemory = session::Session::create(std::make_shared<const data::Table>(m_cps), settings);
+    QVERIFY(onServer && inMemory);
+    const auto request = [](const std::string &line) { return *io::readRequestLine(line, 1); };
+    const std::string count
+        = R"({"aggregate":"count","where":"region == 'south'","target":{"kind":"absolute","error":50}})";
+    const std::string mean
+        = R"({"aggregate":"mean","column":"wage","target":{"kind":"relative","error":0.05}})";
+    const std::string histogram
+        = R"({"aggregate":"histogram","column":"region","target":{"kind":"absolute","error":60}})";
+    QVERIFY((*onServer)->ask(request(count)));
+    const double spent = (*onServer)->filter().spent();
+
+    QVERIFY(m_server->stop("immediate"));
+    PBX_VERIFY_ERROR((*onServer)->ask(request(mean)), Io, "nothing was computed");
+    PBX_VERIFY_ERROR((*onServer)->ask(request(histogram)), Io, "cannot reach the server");
+    QCOMPARE((*onServer)->events().size(), std::size_t{1});
+    QCOMPARE((*onServer)->filter().spent(), spent);
+
+    const std::string restarted = m_server->start();
+    QVERIFY2(restarted.empty(), restarted.c_str());
+    for (const std::string &line : {count, mean, histogram}) {
+        auto a = line == count ? (*onServer)->events().front() : *(*onServer)->ask(request(line));
+        auto b = *(*inMemory)->ask(request(line));
+        QCOMPARE(a.answer, b.answer);
+        QCOMPARE(a.cost, b.cost);
+        QCOMPARE(a.spentAfter, b.spentAfter);
+    }
+    QCOMPARE((*onServer)->events().size(), std::size_t{3});
 }
 
 void TestPostgresSource::schemaQualifiedTable()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/datasetpanel.h"
 
+#include "core/data/source.h"
 #include "core/data/table.h"
 #include "ui/charts/presentation.h"
 #include "ui/util/numberformat.h"
@@ -89,6 +90,21 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_disclosure);
     layout->addWidget(m_columns, 1);
     setTable(nullptr, {});
+}
+
+void DatasetPanel::setSource(const data::Source *source, const QString &text)
+{
+    setTable(source ? &source->schema() : nullptr, text);
+    if (!source || source->kind() == data::SourceKind::InMemory)
+        return;
+    const auto rows = source->declaredRowCount();
+    m_rows->setText(rows ? QLocale(QLocale::English).toString(static_cast<qulonglong>(*rows))
+                         : tr("not declared (its metadata gives no \"rows\")"));
+    m_source->setText(toQString(source->location()));
+    m_source->setToolTip(
+        plainToolTip(tr("The rows stay in the database; counts, sums, means and histograms of a "
+                        "categorical column are computed there. Descriptor: %1")
+                         .arg(toQString(source->descriptor()))));
 }
 
 void DatasetPanel::setTable(const data::Table *table, const QString &source)

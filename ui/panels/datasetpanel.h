@@ -11,8 +11,9 @@ QT_FORWARD_DECLARE_CLASS(QLabel)
 QT_FORWARD_DECLARE_CLASS(QTableWidget)
 
 namespace pbx::data {
+class Source;
 class Table;
-}
+} // namespace pbx::data
 
 namespace pbx::ui {
 
@@ -26,6 +27,11 @@ public:
 
     /// Shows `table`'s metadata (nullptr: nothing open). `source` is the embedded name or path.
     void setTable(const data::Table *table, const QString &source);
+    /// Shows `source`'s schema (setTable) and, for a database source, where the data live
+    /// (data::Source::location()) and its declared row count. nullptr: nothing open.
+    void setSource(const data::Source *source, const QString &text);
+    QLabel *sourceLabel() const { return m_source; }
+    QLabel *rowsLabel() const { return m_rows; }
 
     QTableWidget *columnsTable() const { return m_columns; }
     /// The warning shown when column types or categories were inferred from the data.

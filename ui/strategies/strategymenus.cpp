@@ -43,11 +43,10 @@ StrategiesLabDialog *strategiesLab(QMainWindow *window, SessionDocument *documen
     if (!dialog) {
         dialog = new StrategiesLabDialog(window);
         dialog->setObjectName(QStringLiteral("strategiesLabDialog"));
-        QObject::connect(document, &SessionDocument::sessionReset, dialog, [document, dialog] {
-            dialog->setTable(document->hasSession() ? document->session().sharedTable() : nullptr);
-        });
+        QObject::connect(document, &SessionDocument::sessionReset, dialog,
+                         [document, dialog] { dialog->setTable(document->inMemoryTable()); });
     }
-    dialog->setTable(document->hasSession() ? document->session().sharedTable() : nullptr);
+    dialog->setTable(document->inMemoryTable());
     return dialog;
 }
 

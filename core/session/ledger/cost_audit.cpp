@@ -5,6 +5,7 @@
 #include "core/session/growing/growing_release.h"
 #include "core/session/odp/odp_release.h"
 #include "core/session/release/query_shape.h"
+#include "core/session/source_support.h"
 #include "core/session/strategies/strategy_release.h"
 
 #include "core/filters/odp_privacy_filter.h"
@@ -25,14 +26,14 @@ namespace {
 constexpr double kSlack = 1e-12;
 
 Result<double> channelSensitivity(const NoisyRelease &release, const LedgerEvent &e, const data::Table &table,
-                                  data::Neighbouring neighbours)
+                                  std::size_t publicRows, data::Neighbouring neighbours)
 {
     if (release.quantity == "count")
         return data::countSensitivity(neighbours).l1;
     PBX_TRY(compiled, data::CompiledQuery::compile(e.request.query, table));
     if (release.quantity == "sum" || release.quantity == "centred-sum")
         return sumChannelSensitivity(release.quantity, compiled.bounds(), neighbours,
-                                     static_cast<double>(table.rowCount()));
+                                     static_cast<double>(publicRows));
     return makeError(ErrorCode::Parse, "unknown released quantity '" + release.quantity + "'");
 }
 
@@ -51,7 +52,8 @@ double rhoChargedForPureEvent(const LedgerEvent &event)
     return rho;
 }
 
-Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, const SessionSettings &settings)
+Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, const SessionSettings &settings,
+                            std::optional<std::size_t> publicRows)
 {
     switch (e.request.family()) {
     case RequestFamily::Strategy:
@@ -108,7 +110,8 @@ Result<void> auditEventCost(const LedgerEvent &e, const data::Table &table, cons
     const auto &levels = isNoiseReduction(*mechanism) ? std::vector<Attempt>{e.attempts.back()} : e.attempts;
     for (const auto &a : levels)
         for (const auto &r : a.releases) {
-            auto sensitivity = channelSensitivity(r, e, table, settings.neighbours);
+            auto sensitivity
+                = channelSensitivity(r, e, table, publicRows.value_or(table.rowCount()), settings.neighbours);
             if (!sensitivity)
                 return fail(sensitivity.error().message);
             if (!(r.scale > 0.0) || !std::isfinite(r.scale))
@@ -179,14 +182,31 @@ Result<std::unique_ptr<Session>> auditLedger(std::shared_ptr<const data::Table> 
                                              const SessionSettings &settings,
                                              const std::vector<LedgerEvent> &events)
 {
+    if (!table)
+        return makeError(ErrorCode::InvalidArgument, "no dataset to audit the session against");
+    return auditLedger(std::make_shared<const data::TableSource>(std::move(table)), settings, events);
+}
+
+Result<std::unique_ptr<Session>> auditLedger(std::shared_ptr<const data::Source> source,
+                                             const SessionSettings &settings,
+                                             const std::vector<LedgerEvent> &events)
+{
+    if (!source)
+        return makeError(ErrorCode::InvalidArgument, "no dataset to audit the session against");
+    const data::Table *table = &source->schema();
     for (std::size_t i = 0; i < events.size(); ++i) {
         const LedgerEvent &e = events[i];
-        PBX_RETURN_IF_ERROR(auditEventCost(e, *table, settings));
+        // A database source answers only what it pushes down: an event of another kind was not
+        // asked of it (the file was edited, or is not this source's).
+        if (auto onSource = checkRequestOnSource(e.request, *table, source->kind()); !onSource)
+            return makeError(ErrorCode::Parse, "event " + std::to_string(i) + " ('" + e.request.id
+                                                   + "'): " + onSource.error().message);
+        PBX_RETURN_IF_ERROR(auditEventCost(e, *table, settings, source->declaredRowCount().value_or(0)));
         PBX_RETURN_IF_ERROR(auditDerivedEvent(e, std::span<const LedgerEvent>(events).first(i), settings));
         PBX_RETURN_IF_ERROR(auditNsgRoundOpenings(e, *table));
     }
     // Session::restore checks indices and costs; the refusals need the filter at each step.
-    auto restored = Session::restore(table, settings, events);
+    auto restored = Session::restore(source, settings, events);
     if (!restored)
         return restored.error();
     PBX_RETURN_IF_ERROR(replayRefusals(*table, settings, events));

@@ -21,12 +21,18 @@ double rhoChargedForPureEvent(const LedgerEvent &event);
 /// Brownian runs are checked for consistency of their increments and for δ ≤ the schedule's first
 /// share; their boundary's E(T) is not recomputed (its parameters are recorded only as text).
 /// Errors: Parse, naming the event and what differs.
+/// `publicRows`: the public row count a sum's sensitivity was computed with (unset: the table's).
 Result<void> auditEventCost(const LedgerEvent &event, const data::Table &table,
-                            const SessionSettings &settings);
+                            const SessionSettings &settings, std::optional<std::size_t> publicRows = {});
 
 /// Audits every event, then replays the ledger into a fresh filter (Session::restore).
 /// Errors: the first inconsistency found.
 Result<std::unique_ptr<Session>> auditLedger(std::shared_ptr<const data::Table> table,
+                                             const SessionSettings &settings,
+                                             const std::vector<LedgerEvent> &events);
+/// The same over any source (its schema and declared row count); on a database source every
+/// event must be of a kind it answers (checkRequestOnSource). Errors: also Parse for such an event.
+Result<std::unique_ptr<Session>> auditLedger(std::shared_ptr<const data::Source> source,
                                              const SessionSettings &settings,
                                              const std::vector<LedgerEvent> &events);
 

@@ -104,7 +104,7 @@ Result<Ledger> ledgerFromSession(const session::Session &session, std::vector<st
             return std::nullopt;
         if (quantity == "sum" || quantity == "centred-sum")
             return session::sumChannelSensitivity(quantity, query->bounds(), neighbours,
-                                                  static_cast<double>(table.rowCount()));
+                                                  static_cast<double>(session.publicRowCount()));
         return std::nullopt;
     };
     return convert(session.events(), neighbours, origin, lookup);

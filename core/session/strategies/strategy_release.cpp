@@ -6,6 +6,7 @@
 
 #include "core/data/predicate.h"
 #include "core/mechanisms/noise_source.h"
+#include "core/session/source_support.h"
 #include "core/session/strategies/strategy_transform.h"
 #include "core/strategies/constrained_inference.h"
 #include "core/strategies/derived_answers.h"
@@ -282,6 +283,9 @@ struct StrategyDraw
     std::string transformText;
     std::vector<std::uint8_t> rows;
     mechanisms::RandomBits &bits;
+    /// A categorical histogram's counts from the source (one GROUP BY), computed before the draw;
+    /// unset when the cells are counted over `rows`.
+    std::optional<strategies::HistogramCounts> pushedCounts;
 
     Result<double> chargeFor(double base) const { return transformedCharge(spec, stability, base); }
 };
@@ -340,7 +344,9 @@ Result<StrategyDrawn> drawHistogram(const StrategyDraw &d)
         const auto domain = *numericDomain(request, d.table, true);
         bins = *strategies::unitEdges(domain.lo, domain.hi);
     }
-    PBX_TRY(counts, strategies::countHistogramRows(d.privateRows, {request.query.column, bins}, d.rows));
+    PBX_TRY(counts, d.pushedCounts ? Result<strategies::HistogramCounts>(*d.pushedCounts)
+                                   : strategies::countHistogramRows(d.privateRows,
+                                                                    {request.query.column, bins}, d.rows));
     auto cell = mechanisms::DiscreteNoiseMechanism::forAbsoluteError(mechanisms::DiscreteNoiseKind::Laplace,
                                                                      request.target.error, d.beta, 1);
     if (!cell)
@@ -614,11 +620,19 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
                       stability,
                       transformNote(spec, stability),
                       {},
-                      bits};
-    // The rows the mechanism reads: the predicate's, thinned by Poisson sampling when asked (the
-    // sample is drawn from the session's noise source, like the noise).
-    predicate.evaluate(privateRows(), draw.rows);
-    PBX_RETURN_IF_ERROR(poissonSample(spec.subsample, draw.rows, bits));
+                      bits,
+                      {}};
+    if (histogramIsPushedDown(request, *m_table)) {
+        // Per-category counts from the source (a GROUP BY in a database), whole before anything
+        // is drawn or charged: a failed database call refuses with nothing spent.
+        PBX_TRY(counts, privateAggregates().categoryCounts(request.query.column, predicate));
+        draw.pushedCounts = strategies::HistogramCounts{std::move(counts.labels), std::move(counts.counts)};
+    } else {
+        // The rows the mechanism reads: the predicate's, thinned by Poisson sampling when asked
+        // (the sample is drawn from the session's noise source, like the noise).
+        predicate.evaluate(privateRows(), draw.rows);
+        PBX_RETURN_IF_ERROR(poissonSample(spec.subsample, draw.rows, bits));
+    }
 
     // Each kind computes the charge and draws every noisy value before anything is charged, so a
     // failing noise source leaves nothing spent.
