@@ -23,9 +23,6 @@ using accounting::MechanismKind;
 using session::EventStatus;
 using session::LedgerEvent;
 
-Q_DECLARE_METATYPE(filters::FilterKind)
-Q_DECLARE_METATYPE(data::Neighbouring)
-
 namespace {
 
 /// 60 rows: score = i mod 11 (declared bounds [0, 10]), shift = −5 + (i mod 7) (bounds [−5, 15]),

@@ -5,8 +5,27 @@
 #include <QProcess>
 #include <QString>
 #include <QStringList>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
 
 namespace pbx::test {
+
+/// Writes `text` to the file at `path` byte for byte, replacing what it held.
+inline void writeFile(const QString &path, const std::string &text)
+{
+    std::ofstream(path.toStdString(), std::ios::binary) << text;
+}
+
+/// The JSON document in the file at `path`. Throws nlohmann::json::parse_error if it is not JSON.
+inline nlohmann::json readJson(const QString &path)
+{
+    std::ifstream in(path.toStdString());
+    std::stringstream s;
+    s << in.rdbuf();
+    return nlohmann::json::parse(s.str());
+}
 
 /// What one pbx-cli run printed and returned.
 struct CliRun

@@ -45,6 +45,7 @@ using namespace pbx;
 
 namespace {
 using test::runCli;
+using test::writeFile;
 
 constexpr int kRows = 1500;
 
@@ -90,11 +91,6 @@ std::string metadataText(bool isPublic,
   {"name": "region", "type": "categorical", "categories": [)"
            + regions + R"(]},
   {"name": "parttime", "type": "categorical", "categories": ["no", "yes"]}]})";
-}
-
-void writeFile(const QString &path, const std::string &text)
-{
-    std::ofstream(path.toStdString(), std::ios::binary) << text;
 }
 
 /// One session request kind: its line and the run's flags.

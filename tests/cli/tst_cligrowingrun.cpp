@@ -21,7 +21,9 @@ using nlohmann::json;
 using namespace pbx;
 
 namespace {
+using test::readJson;
 using test::runCli;
+using test::writeFile;
 
 std::string growingLine(const std::string &gamma = "1")
 {
@@ -44,18 +46,6 @@ std::string improverLine(const std::string &every = "100")
 constexpr const char *kCountLine = "{\"id\":\"n\",\"aggregate\":\"count\",\"target\":{\"kind\":\"absolute\","
                                    "\"error\":2000},\"mechanism\":\"laplace\"}\n";
 
-void writeFile(const QString &path, const std::string &text)
-{
-    std::ofstream(path.toStdString(), std::ios::binary) << text;
-}
-
-json readJson(const QString &path)
-{
-    std::ifstream in(path.toStdString());
-    std::stringstream s;
-    s << in.rdbuf();
-    return json::parse(s.str());
-}
 } // namespace
 
 class TestCliGrowingRun : public QObject

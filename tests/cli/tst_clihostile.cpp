@@ -21,7 +21,7 @@ namespace {
 using Run = test::CliRun;
 using test::runCli;
 
-void writeFile(const QString &path, const QByteArray &bytes)
+void writeBytes(const QString &path, const QByteArray &bytes)
 {
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
@@ -83,7 +83,7 @@ void TestCliHostile::initTestCase()
     QByteArray lines;
     for (int i = 1; i <= 4; ++i)
         lines += countLine(i);
-    writeFile(m_queries, lines);
+    writeBytes(m_queries, lines);
 }
 
 // Paid once, released twice — a 1-ulp edit of the last answer used to be dropped as a
@@ -97,7 +97,7 @@ void TestCliHostile::completeEditedLastLineStopsResumeAndVerify()
     const int answer = text.indexOf("\"answer\":", lastLine) + 9;
     QVERIFY(answer > 9);
     text[answer] = text[answer] == '9' ? '8' : static_cast<char>(text[answer] + 1);
-    writeFile(journal, text);
+    writeBytes(journal, text);
     const Run verify = runCli({QStringLiteral("verify"), journal});
     QCOMPARE(verify.exitCode, 1);
     QVERIFY2(verify.err.contains(QStringLiteral("edited or corrupted")), qPrintable(verify.err));
@@ -112,7 +112,7 @@ void TestCliHostile::removedLastLineIsDetected()
     const QString journal = path(QStringLiteral("short.journal"));
     QCOMPARE(runCli(run(m_queries, path(QStringLiteral("short.json")), journal)).exitCode, 0);
     const QByteArray text = readFile(journal);
-    writeFile(journal, text.left(text.lastIndexOf('\n', text.size() - 2) + 1));
+    writeBytes(journal, text.left(text.lastIndexOf('\n', text.size() - 2) + 1));
     const Run verify = runCli({QStringLiteral("verify"), journal});
     QCOMPARE(verify.exitCode, 1);
     QVERIFY2(verify.err.contains(QStringLiteral("removed from its end")), qPrintable(verify.err));
@@ -204,7 +204,7 @@ void TestCliHostile::temporaryFilesGoOnSignalsAndStaleOnesAfter()
     for (int i = 1; i <= 400; ++i)
         many += countLine(i);
     const QString queries = path(QStringLiteral("many.jsonl"));
-    writeFile(queries, many);
+    writeBytes(queries, many);
     const QString folder = path(QStringLiteral("signals"));
     QVERIFY(QDir().mkpath(folder));
     const QString out = folder + QStringLiteral("/out.json");
@@ -231,7 +231,7 @@ void TestCliHostile::temporaryFilesGoOnSignalsAndStaleOnesAfter()
     QVERIFY2(stopped >= 2, "the runs finished before a signal could reach them");
     // A stale file of a process that no longer exists (pid 2^22 + 1 is above Linux's default
     // pid_max of 2^22): removed by the next successful write.
-    writeFile(out + QStringLiteral(".tmp-4194305"), "stale");
+    writeBytes(out + QStringLiteral(".tmp-4194305"), "stale");
     QCOMPARE(
         runCli({QStringLiteral("run"), QStringLiteral("--queries"), m_queries, QStringLiteral("--out"), out})
             .exitCode,
@@ -246,13 +246,13 @@ void TestCliHostile::csvJournalRecordsPathAndDigest()
     const QString folder = path(QStringLiteral("csv"));
     QVERIFY(QDir().mkpath(folder + QStringLiteral("/elsewhere")));
     const QString csv = folder + QStringLiteral("/people.csv");
-    writeFile(csv, "region,age\nsouth,30\nnorth,40\nsouth,50\nnorth,60\n");
-    writeFile(folder + QStringLiteral("/elsewhere/people"), "region,age\nsouth,1\n");
+    writeBytes(csv, "region,age\nsouth,30\nnorth,40\nsouth,50\nnorth,60\n");
+    writeBytes(folder + QStringLiteral("/elsewhere/people"), "region,age\nsouth,1\n");
     const QString journal = path(QStringLiteral("csv.journal"));
     QStringList args = run(path(QStringLiteral("queries.jsonl")), path(QStringLiteral("csv.json")), journal);
     QByteArray two = countLine(1) + countLine(2);
     const QString queries = path(QStringLiteral("two.jsonl"));
-    writeFile(queries, two);
+    writeBytes(queries, two);
     args[2] = queries;
     QCOMPARE(runCli(args + QStringList{QStringLiteral("--dataset"), csv}).exitCode, 0);
     const auto header = nlohmann::json::parse(readFile(journal).split('\t').first().toStdString());
@@ -260,14 +260,14 @@ void TestCliHostile::csvJournalRecordsPathAndDigest()
              QFileInfo(csv).absoluteFilePath());
     QCOMPARE(header["dataset"]["sha256"].get<std::string>().size(), std::size_t(64));
     // Resumed from another folder (with a decoy named like the stem): the recorded file is used.
-    writeFile(queries, two + countLine(3));
+    writeBytes(queries, two + countLine(3));
     const Run resumed = runCli(args, folder + QStringLiteral("/elsewhere"));
     QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
     QVERIFY(resumed.out.contains(QStringLiteral("q3: released")));
     QCOMPARE(runCli({QStringLiteral("verify"), journal}).exitCode, 0);
     // The data changed (same row count): resume and verify refuse.
-    writeFile(csv, "region,age\nnorth,30\nnorth,40\nsouth,50\nnorth,60\n");
-    writeFile(queries, two + countLine(3) + countLine(4));
+    writeBytes(csv, "region,age\nnorth,30\nnorth,40\nsouth,50\nnorth,60\n");
+    writeBytes(queries, two + countLine(3) + countLine(4));
     const Run changed = runCli(args);
     QCOMPARE(changed.exitCode, 1);
     QVERIFY2(changed.err.contains(QStringLiteral("SHA-256 differs")), qPrintable(changed.err));
@@ -313,7 +313,7 @@ void TestCliHostile::verifyReadsTypedFields()
         doc["spent"]["rho"] = nlohmann::ordered_json::parse(value.toStdString());
     }
     const QString edited = path(QStringLiteral("typed-edited.json"));
-    writeFile(edited, QByteArray::fromStdString(doc.dump(2)));
+    writeBytes(edited, QByteArray::fromStdString(doc.dump(2)));
     const Run r = runCli({QStringLiteral("verify"), edited});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(message), qPrintable(r.err));
@@ -322,8 +322,9 @@ void TestCliHostile::verifyReadsTypedFields()
 void TestCliHostile::longIdsAreRefusedAtParseTime()
 {
     const QString queries = path(QStringLiteral("longid.jsonl"));
-    writeFile(queries, QByteArray("{\"id\":\"") + QByteArray(100000, 'x')
-                           + "\",\"aggregate\":\"count\",\"target\":{\"kind\":\"absolute\",\"error\":60}}\n");
+    writeBytes(queries,
+               QByteArray("{\"id\":\"") + QByteArray(100000, 'x')
+                   + "\",\"aggregate\":\"count\",\"target\":{\"kind\":\"absolute\",\"error\":60}}\n");
     const Run r = runCli({QStringLiteral("run"), QStringLiteral("--queries"), queries,
                           QStringLiteral("--out"), path(QStringLiteral("longid.json"))});
     QCOMPARE(r.exitCode, 1);
@@ -356,10 +357,10 @@ void TestCliHostile::messagesSayWhatIsWrong()
     else if (kind == QStringLiteral("dangling"))
         QVERIFY(QFile::link(path(QStringLiteral("nowhere")), journal));
     else if (kind == QStringLiteral("empty"))
-        writeFile(journal, {});
+        writeBytes(journal, {});
     else {
         QCOMPARE(runCli(run(m_queries, path(QStringLiteral("crlf.json")), journal)).exitCode, 0);
-        writeFile(journal, readFile(journal).replace("\n", "\r\n"));
+        writeBytes(journal, readFile(journal).replace("\n", "\r\n"));
     }
     const Run r = runCli(run(m_queries, path(QStringLiteral("msg.json")), journal));
     QCOMPARE(r.exitCode, 1);
@@ -378,7 +379,7 @@ void TestCliHostile::messagesSayWhatIsWrong()
     const QString noise = path(QStringLiteral("noise.json"));
     QByteArray bytes(4096, '[');
     bytes[0] = 'x';
-    writeFile(noise, bytes);
+    writeBytes(noise, bytes);
     const Run random = runCli({QStringLiteral("verify"), noise});
     QVERIFY2(random.err.contains(QStringLiteral("not valid JSON")), qPrintable(random.err));
     QVERIFY(!random.err.contains(QStringLiteral("nested")));
@@ -408,9 +409,9 @@ void TestCliHostile::resumeChecksTheRequestText()
 {
     const QString journal = path(QStringLiteral("text.journal"));
     const QString queries = path(QStringLiteral("text.jsonl"));
-    writeFile(queries, countLine(1) + countLine(2));
+    writeBytes(queries, countLine(1) + countLine(2));
     QCOMPARE(runCli(run(queries, path(QStringLiteral("text.json")), journal)).exitCode, 0);
-    writeFile(queries, countLine(1) + countLine(2, "region == \\\"west\\\"") + countLine(3));
+    writeBytes(queries, countLine(1) + countLine(2, "region == \\\"west\\\"") + countLine(3));
     const Run r = runCli(run(queries, path(QStringLiteral("text2.json")), journal));
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(

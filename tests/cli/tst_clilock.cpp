@@ -29,10 +29,10 @@ private:
 };
 
 namespace {
-constexpr int kRequests = 20;
+constexpr int kLockRequests = 20;
 constexpr int kRounds = 25;
 
-QStringList runArguments(const QString &queries, const QString &out, const QString &journal)
+QStringList lockRunArguments(const QString &queries, const QString &out, const QString &journal)
 {
     return pbx::test::runCommandArguments(queries, out, journal,
                                           {QStringLiteral("--filter"), QStringLiteral("basic")});
@@ -45,7 +45,7 @@ void TestCliLock::initTestCase()
     m_prefix = m_dir.filePath(QStringLiteral("prefix.jsonl"));
     QFile all(m_queries), prefix(m_prefix);
     QVERIFY(all.open(QIODevice::WriteOnly) && prefix.open(QIODevice::WriteOnly));
-    for (int i = 1; i <= kRequests; ++i) {
+    for (int i = 1; i <= kLockRequests; ++i) {
         // ε ≈ 0.075 each (Laplace, ±40 at 95 %): about 13 fit in ε = 1, the rest are refused.
         const QByteArray line
             = QStringLiteral("{\"id\":\"q%1\",\"aggregate\":\"count\",\"where\":\"education >= %2\","
@@ -62,8 +62,10 @@ void TestCliLock::initTestCase()
 void TestCliLock::race(const QString &journal, int alreadyAnswered, int &refusals)
 {
     QProcess a, b;
-    a.start(QStringLiteral(PBX_CLI), runArguments(m_queries, journal + QStringLiteral(".a.json"), journal));
-    b.start(QStringLiteral(PBX_CLI), runArguments(m_queries, journal + QStringLiteral(".b.json"), journal));
+    a.start(QStringLiteral(PBX_CLI),
+            lockRunArguments(m_queries, journal + QStringLiteral(".a.json"), journal));
+    b.start(QStringLiteral(PBX_CLI),
+            lockRunArguments(m_queries, journal + QStringLiteral(".b.json"), journal));
     QVERIFY(a.waitForFinished(120000) && b.waitForFinished(120000));
     const QRegularExpression printed(QStringLiteral("^(q\\d+): (released|refused)"),
                                      QRegularExpression::MultilineOption);
@@ -87,7 +89,7 @@ void TestCliLock::race(const QString &journal, int alreadyAnswered, int &refusal
     auto recovered = io::readSessionJournal(journal.toStdString());
     QVERIFY2(recovered.ok(), recovered.ok() ? "" : recovered.error().message.c_str());
     QCOMPARE(static_cast<int>(recovered->events.size()), alreadyAnswered + static_cast<int>(answered.size()));
-    QCOMPARE(static_cast<int>(recovered->events.size()), kRequests);
+    QCOMPARE(static_cast<int>(recovered->events.size()), kLockRequests);
     double spent = 0;
     for (const auto &e : recovered->events)
         spent += e.cost;
@@ -105,7 +107,7 @@ void TestCliLock::twoWritersResumingTogether()
         const QString journal = m_dir.filePath(QStringLiteral("resume-%1.journal").arg(round));
         QProcess start;
         start.start(QStringLiteral(PBX_CLI),
-                    runArguments(m_prefix, journal + QStringLiteral(".0.json"), journal));
+                    lockRunArguments(m_prefix, journal + QStringLiteral(".0.json"), journal));
         QVERIFY(start.waitForFinished(120000));
         QCOMPARE(start.exitCode(), 0);
         race(journal, 3, refusals);

@@ -37,7 +37,7 @@ private Q_SLOTS:
 };
 
 namespace {
-QJsonObject json(const pbx::test::CliRun &run)
+QJsonObject cliJson(const pbx::test::CliRun &run)
 {
     return QJsonDocument::fromJson(run.out.toUtf8()).object();
 }
@@ -48,7 +48,7 @@ void TestCliOdp::svt()
     const auto run
         = runCli({"odp", "svt", "--threshold", "2000", "--c", "4", "--epsilon", "1", "--seed", "3"});
     QCOMPARE(run.exitCode, 0);
-    const auto doc = json(run);
+    const auto doc = cliJson(run);
     PBX_FUZZY_COMPARE(doc[QLatin1String("epsilon1")].toDouble(), 0.1, 1e-14);
     PBX_FUZZY_COMPARE(doc[QLatin1String("epsilon2")].toDouble(), 0.4, 1e-14);
     const int j = doc[QLatin1String("j")].toInt();
@@ -79,7 +79,7 @@ void TestCliOdp::iqr()
     const auto run = runCli({"odp", "iqr", "--neighbours", "replace", "--epsilon", "0.1", "--order", "fixed",
                              "--mode", "bin", "--seed", "1"});
     QCOMPARE(run.exitCode, 0);
-    const auto doc = json(run);
+    const auto doc = cliJson(run);
     QCOMPARE(doc[QLatin1String("gamma")].toArray()[0].toInt(), 223);
     QCOMPARE(doc[QLatin1String("gamma")].toArray()[1].toInt(), 171);
     PBX_FUZZY_COMPARE(doc[QLatin1String("t")].toDouble(), 132.22363377404326, 1e-15);
@@ -90,7 +90,7 @@ void TestCliOdp::iqr()
     const auto sub = runCli({"odp", "iqr", "--neighbours", "replace", "--epsilon", "0.1", "--seed", "2",
                              "--where", "ethnicity == \"afam\" and region == \"west\""});
     QCOMPARE(sub.exitCode, 0);
-    QCOMPARE(json(sub)[QLatin1String("n")].toInt(), 195);
+    QCOMPARE(cliJson(sub)[QLatin1String("n")].toInt(), 195);
     const auto refused = runCli({"odp", "iqr", "--epsilon", "0.1"});
     QCOMPARE(refused.exitCode, 1);
     QVERIFY(refused.err.contains(QStringLiteral("replace-one")));
@@ -101,14 +101,14 @@ void TestCliOdp::earlyStop()
     const auto run = runCli({"odp", "early-stop", "--stops", "100,200,300,400,500,600,700,800,900,1000",
                              "--noise-multiplier", "30", "--delta", "1e-5"});
     QCOMPARE(run.exitCode, 0);
-    const auto doc = json(run);
+    const auto doc = cliJson(run);
     QVERIFY(std::abs(doc[QLatin1String("dp_epsilon")].toDouble() - 4.652985) < 1e-6);
     QVERIFY(std::abs(doc[QLatin1String("costs")].toArray()[0].toDouble() - 1.447988) < 1e-6);
     QVERIFY(std::abs(doc[QLatin1String("costs")].toArray()[9].toDouble() - 5.189037) < 1e-6);
     const auto tuned = runCli({"odp", "early-stop", "--stops", "20,40,60,80,100", "--step-epsilon", "0.05",
                                "--delta", "1e-6", "--theorem", "thm15", "--stopped-at", "70"});
     QCOMPARE(tuned.exitCode, 0);
-    const auto t = json(tuned);
+    const auto t = cliJson(tuned);
     QVERIFY(std::abs(t[QLatin1String("scale")].toDouble() - 1.329022) < 1e-6);
     QCOMPARE(t[QLatin1String("stopped_at")].toObject()[QLatin1String("cell")].toInt(),
              3); // between stops: the next one's cost
@@ -121,7 +121,7 @@ void TestCliOdp::thm15()
     const auto run = runCli({"odp", "thm15", "--stops", "20,40,60,80,100", "--step-epsilon", "0.05",
                              "--costs", "0.898351,1.394911,1.777398,2.088141,2.373870"});
     QCOMPARE(run.exitCode, 0);
-    QVERIFY(std::abs(json(run)[QLatin1String("delta")].toDouble() - 7.370599e-07)
+    QVERIFY(std::abs(cliJson(run)[QLatin1String("delta")].toDouble() - 7.370599e-07)
             < 1e-11); // costs given to 6 digits
 }
 
@@ -129,7 +129,7 @@ void TestCliOdp::recover()
 {
     const auto run = runCli({"odp", "recover", "--features", "weak", "--seed", "5", "--simulation"});
     QCOMPARE(run.exitCode, 0);
-    const auto doc = json(run);
+    const auto doc = cliJson(run);
     PBX_FUZZY_COMPARE(doc[QLatin1String("cells")].toObject()[QLatin1String("release")].toDouble(), 2.0,
                       1e-12);
     PBX_FUZZY_COMPARE(doc[QLatin1String("cells")].toObject()[QLatin1String("bottom")].toDouble(), 0.5, 1e-9);
@@ -158,7 +158,7 @@ void TestCliOdp::table1()
     QVERIFY(run.out.contains(QStringLiteral("\n0.1,1e-05,16\n")));
     QVERIFY(run.out.contains(QStringLiteral("\n2,1e-09,164\n")));
     const auto comp = runCli({"odp", "table1", "--eps0", "1", "--delta", "1e-3", "--companions"});
-    const auto row = json(comp)[QLatin1String("rows")].toArray()[0].toObject();
+    const auto row = cliJson(comp)[QLatin1String("rows")].toArray()[0].toObject();
     QCOMPARE(row[QLatin1String("k_min")].toInt(), 22);
     QCOMPARE(row[QLatin1String("kov_analytic")].toInt(), 48);
     QCOMPARE(row[QLatin1String("drv")].toString(), QStringLiteral("never"));

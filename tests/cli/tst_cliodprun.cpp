@@ -17,6 +17,7 @@ using namespace pbx;
 
 namespace {
 using test::runCli;
+using test::writeFile;
 
 /// Requests: a count, SVT over education counts (flags 10, 11, 12 ≥ 1000 … halts at c = 3), SVT
 /// over region with an unreachable threshold (j = 0), and a mean.
@@ -41,11 +42,6 @@ constexpr const char *kOtherRunFile
       R"({"id":"r","mechanism":"recover","label_threshold":600,)"
       R"("features":["education","experience","ethnicity","smsa","region","parttime"]})"
       "\n";
-
-void writeFile(const QString &path, const std::string &text)
-{
-    std::ofstream(path.toStdString(), std::ios::binary) << text;
-}
 
 QStringList args(std::initializer_list<QString> words)
 {

@@ -16,15 +16,9 @@
 using nlohmann::json;
 using namespace pbx;
 using test::runCli;
+using test::writeFile;
 
 namespace {
-void writeFile(const QString &path, const std::string &text)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(text.data(), static_cast<qint64>(text.size()));
-}
-
 /// A count request of `where` with an absolute target ±error at 95 %, as one JSON line.
 std::string countLine(const std::string &id, const std::string &where, double error,
                       const char *mechanism = nullptr)

@@ -28,6 +28,7 @@ using namespace pbx;
 
 namespace {
 using test::CliRun;
+using test::readJson;
 using test::runCli;
 
 void writeBytes(const QByteArray &path, const std::string &bytes)
@@ -60,14 +61,6 @@ std::string growingLine(int id)
              "\"stream\":{\"start_size\":1000,\"end\":28155,\"order\":\"random\",\"seed\":7},"
              "\"budget\":{\"kind\":\"pure\",\"epsilon\":0.05},\"schedule\":{\"kind\":\"geometric\",\"gamma\":1},"
              "\"black_box\":{\"kind\":\"laplace-k\",\"queries\":[\"education >= 16\",\"experience < 10\"]}}\n";
-}
-
-json readJson(const QString &path)
-{
-    std::ifstream in(path.toStdString());
-    std::stringstream s;
-    s << in.rdbuf();
-    return json::parse(s.str());
 }
 
 QStringList leftovers(const QString &folder, const QString &pattern)

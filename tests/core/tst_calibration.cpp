@@ -11,8 +11,6 @@ using pbx::mechanisms::AdditiveNoiseMechanism;
 using pbx::mechanisms::NoiseKind;
 using pbx::mechanisms::NoiseSource;
 
-Q_DECLARE_METATYPE(NoiseKind)
-
 class TestCalibration : public QObject
 {
     Q_OBJECT

@@ -26,7 +26,7 @@ QueryRequest request(data::Aggregate aggregate, std::string column, TargetKind k
     return r;
 }
 
-std::unique_ptr<Session> newSession(filters::FilterKind filter, double epsilon)
+std::unique_ptr<Session> newPreviewSession(filters::FilterKind filter, double epsilon)
 {
     session::SessionSettings s;
     s.epsilon = epsilon;
@@ -37,8 +37,6 @@ std::unique_ptr<Session> newSession(filters::FilterKind filter, double epsilon)
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(filters::FilterKind)
 
 class TestCostPreview : public QObject
 {
@@ -75,7 +73,7 @@ void TestCostPreview::singleReleaseIsWhatAskCharges()
     QFETCH(int, aggregate);
     QFETCH(QString, column);
     QFETCH(double, error);
-    auto s = newSession(filter, 1.0);
+    auto s = newPreviewSession(filter, 1.0);
     const auto r
         = request(static_cast<data::Aggregate>(aggregate), column.toStdString(), TargetKind::Absolute, error);
     auto preview = session::previewCost(*s, r);
@@ -98,7 +96,7 @@ void TestCostPreview::singleReleaseIsWhatAskCharges()
 
 void TestCostPreview::relativeTargetsAreBoundedByTheCap()
 {
-    auto s = newSession(filters::FilterKind::Basic, 1.0);
+    auto s = newPreviewSession(filters::FilterKind::Basic, 1.0);
     auto r = request(data::Aggregate::Count, "", TargetKind::Relative, 0.05);
     auto preview = session::previewCost(*s, r);
     QVERIFY(preview.ok());
@@ -125,7 +123,7 @@ void TestCostPreview::relativeTargetsAreBoundedByTheCap()
 
 void TestCostPreview::previewingSpendsNothing()
 {
-    auto s = newSession(filters::FilterKind::Zcdp, 1.0);
+    auto s = newPreviewSession(filters::FilterKind::Zcdp, 1.0);
     const double before = s->filter().remainingFor(filters::ChargeKind::Rho);
     for (int i = 0; i < 100; ++i)
         QVERIFY(
@@ -136,7 +134,7 @@ void TestCostPreview::previewingSpendsNothing()
 
 void TestCostPreview::shareGrowsAsTheBudgetShrinks()
 {
-    auto s = newSession(filters::FilterKind::Basic, 0.5);
+    auto s = newPreviewSession(filters::FilterKind::Basic, 0.5);
     const auto r = request(data::Aggregate::Count, "", TargetKind::Absolute, 20.0);
     auto first = session::previewCost(*s, r);
     QVERIFY(first.ok());
@@ -160,7 +158,7 @@ void TestCostPreview::aShareAboveOneIsRefused()
     // ρ of ±50,000 on a sum of incomes in [0, 5000] is about 0.0192 + the grid's share, just more
     // than the ρ ≈ 0.0194 an (ε = 1, δ = 1e-6) zCDP filter holds: the preview says > 100 %, and Ask
     // refuses with nothing spent.
-    auto s = newSession(filters::FilterKind::Zcdp, 1.0);
+    auto s = newPreviewSession(filters::FilterKind::Zcdp, 1.0);
     const auto r = request(data::Aggregate::Sum, "income", TargetKind::Absolute, 50000.0);
     auto preview = session::previewCost(*s, r);
     QVERIFY(preview.ok());
@@ -173,7 +171,7 @@ void TestCostPreview::aShareAboveOneIsRefused()
 
 void TestCostPreview::badRequestsAreRefused()
 {
-    auto s = newSession(filters::FilterKind::Basic, 1.0);
+    auto s = newPreviewSession(filters::FilterKind::Basic, 1.0);
     auto unknown
         = session::previewCost(*s, request(data::Aggregate::Sum, "incom", TargetKind::Absolute, 10.0));
     QVERIFY(!unknown.ok());

@@ -15,8 +15,6 @@ using pbx::filters::ChargeKind;
 using pbx::filters::FilterKind;
 using pbx::filters::PrivacyFilter;
 
-Q_DECLARE_METATYPE(FilterKind)
-
 class TestFilters : public QObject
 {
     Q_OBJECT

@@ -15,7 +15,8 @@ using filters::FilterKind;
 using session::ReleaseMethod;
 
 namespace {
-std::unique_ptr<session::Session> newSession(FilterKind filter, std::uint64_t seed, double epsilon = 1.0)
+std::unique_ptr<session::Session> newNoiseReductionSession(FilterKind filter, std::uint64_t seed,
+                                                           double epsilon = 1.0)
 {
     session::SessionSettings s;
     s.filter = filter;
@@ -52,7 +53,7 @@ private Q_SLOTS:
 // docs/accuracy-first.md §4.4: a Brownian run stopped at T costs Δ²/(2T) in all, however many steps it took.
 void TestNoiseReduction::brownianInZcdpPaysTheLastTime()
 {
-    auto s = newSession(FilterKind::BrownianZcdp, 4);
+    auto s = newNoiseReductionSession(FilterKind::BrownianZcdp, 4);
     auto e = s->ask(relativeCount("region == \"south\"", 0.05, ReleaseMethod::Brownian)).value();
     QVERIFY(e.targetMet);
     QVERIFY(e.attempts.size() > 1);
@@ -71,7 +72,7 @@ void TestNoiseReduction::brownianInZcdpPaysTheLastTime()
 // costs α·Δ²/(2T) at every order; a restored session pays the same sums, order by order.
 void TestNoiseReduction::brownianInRdpPaysTheLastTimeAtEveryOrder()
 {
-    auto s = newSession(FilterKind::Rdp, 4);
+    auto s = newNoiseReductionSession(FilterKind::Rdp, 4);
     auto e = s->ask(relativeCount("region == \"south\"", 0.05, std::nullopt)).value(); // default: Brownian
     QCOMPARE(e.mechanism, session::EventMechanism::Brownian);
     QVERIFY(e.targetMet);
@@ -103,7 +104,7 @@ void TestNoiseReduction::brownianInRdpPaysTheLastTimeAtEveryOrder()
 
 void TestNoiseReduction::laplaceNrPaysTheLastLevel()
 {
-    auto s = newSession(FilterKind::Basic, 5);
+    auto s = newNoiseReductionSession(FilterKind::Basic, 5);
     auto e = s->ask(relativeCount("age < 30", 0.05, ReleaseMethod::LaplaceNr)).value();
     QVERIFY(e.targetMet);
     QCOMPARE(e.costKind, filters::ChargeKind::ExPost);
@@ -117,7 +118,7 @@ void TestNoiseReduction::laplaceNrPaysTheLastLevel()
 // The n-th ex-post Brownian run takes δ_n = δ_e·6/(π²n²), so the ex-post δ never runs out.
 void TestNoiseReduction::expostBrownianDeltaSchedule()
 {
-    auto s = newSession(FilterKind::ExPost, 6, 3.0);
+    auto s = newNoiseReductionSession(FilterKind::ExPost, 6, 3.0);
     const double scale = 6.0 / (std::numbers::pi * std::numbers::pi);
     for (int n = 1; n <= 3; ++n) {
         auto e = s->ask(relativeCount("region == \"north\"", 0.05, ReleaseMethod::Brownian)).value();
@@ -165,7 +166,7 @@ void TestNoiseReduction::defaultsAndCompatibility()
             "filters that can: expost, unified, brownian-zcdp, "
             "odp, rdp"}};
     for (const auto &r : refused) {
-        auto s = newSession(r.filter, 1);
+        auto s = newNoiseReductionSession(r.filter, 1);
         auto e = s->ask(relativeCount("", 0.05, r.mechanism));
         QVERIFY(!e.ok());
         QVERIFY2(QString::fromStdString(e.error().message).contains(QLatin1String(r.message)),
@@ -198,8 +199,8 @@ void TestNoiseReduction::cheaperThanDoubling()
     QFETCH(ReleaseMethod, doubling);
     double nrSpent = 0.0, doublingSpent = 0.0;
     for (std::uint64_t seed = 1; seed <= 200; ++seed) {
-        auto a = newSession(nrFilter, seed);
-        auto b = newSession(doublingFilter, seed);
+        auto a = newNoiseReductionSession(nrFilter, seed);
+        auto b = newNoiseReductionSession(doublingFilter, seed);
         for (const char *where : {"region == \"south\"", "age < 25", "income > 3000"}) {
             QVERIFY(a->ask(relativeCount(where, 0.1, nr)).ok());
             QVERIFY(b->ask(relativeCount(where, 0.1, doubling)).ok());

@@ -23,9 +23,6 @@ using pbx::test::FailingBits;
 
 namespace {} // namespace
 
-Q_DECLARE_METATYPE(session::ReleaseMethod)
-Q_DECLARE_METATYPE(filters::FilterKind)
-
 class TestReleaseEdges : public QObject
 {
     Q_OBJECT

@@ -9,8 +9,6 @@
 using pbx::data::Bounds;
 using pbx::data::Neighbouring;
 
-Q_DECLARE_METATYPE(Neighbouring)
-
 class TestSensitivity : public QObject
 {
     Q_OBJECT

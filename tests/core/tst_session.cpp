@@ -17,10 +17,6 @@ using session::Session;
 using session::SessionSettings;
 using session::TargetKind;
 
-Q_DECLARE_METATYPE(filters::FilterKind)
-Q_DECLARE_METATYPE(data::Aggregate)
-Q_DECLARE_METATYPE(session::ReleaseMethod)
-
 namespace {
 
 QueryRequest request(data::Aggregate aggregate, std::string column, std::string where, TargetKind kind,

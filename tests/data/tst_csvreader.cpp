@@ -13,9 +13,6 @@ using pbx::data::Table;
 using pbx::io::CsvReadOptions;
 using pbx::io::readCsv;
 
-Q_DECLARE_METATYPE(std::string)
-Q_DECLARE_METATYPE(pbx::ErrorCode)
-
 namespace {
 
 // "NCN": one letter per column, N numeric, C categorical.

@@ -12,9 +12,6 @@ using pbx::data::Table;
 using pbx::io::DatasetMetadata;
 using pbx::io::parseDatasetMetadata;
 
-Q_DECLARE_METATYPE(std::string)
-Q_DECLARE_METATYPE(pbx::ErrorCode)
-
 namespace {
 
 std::string document(const std::string &columns, const std::string &extra = {})
@@ -22,7 +19,7 @@ std::string document(const std::string &columns, const std::string &extra = {})
     return R"({"format": "pbx-dataset-metadata", "version": 1)" + extra + R"(, "columns": )" + columns + "}";
 }
 
-Table smallTable()
+Table metadataTable()
 {
     Column wage;
     wage.info.name = "wage";
@@ -34,7 +31,7 @@ Table smallTable()
     region.codes = {1, 0, 1};
     auto table = Table::create("small", {wage, region}, "original");
     if (!table)
-        qFatal("smallTable: %s", table.error().message.c_str());
+        qFatal("metadataTable: %s", table.error().message.c_str());
     return std::move(table).value();
 }
 
@@ -208,7 +205,7 @@ void TestDatasetMetadata::applyRecodesAndAnnotates()
             {"name": "wage", "bounds": [0, 10]}])",
         R"(, "name": "renamed", "rows": 3, "provenance": "survey", "licence": "CC0")"));
     QVERIFY(metadata.ok());
-    const auto table = pbx::io::applyDatasetMetadata(smallTable(), *metadata);
+    const auto table = pbx::io::applyDatasetMetadata(metadataTable(), *metadata);
     QVERIFY2(table.ok(), table.ok() ? "" : table.error().message.c_str());
     QCOMPARE(table->name(), std::string("renamed"));
     QCOMPARE(table->provenance(), std::string("survey Licence: CC0"));
@@ -221,7 +218,7 @@ void TestDatasetMetadata::applyRecodesAndAnnotates()
     QCOMPARE(table->columnInfo(1).description, std::string("where"));
 
     // Empty metadata changes nothing but keeps the table's name and provenance.
-    const auto same = pbx::io::applyDatasetMetadata(smallTable(), DatasetMetadata{});
+    const auto same = pbx::io::applyDatasetMetadata(metadataTable(), DatasetMetadata{});
     QVERIFY(same.ok());
     QCOMPARE(same->name(), std::string("small"));
     QCOMPARE(same->provenance(), std::string("original"));
@@ -254,7 +251,7 @@ void TestDatasetMetadata::applyErrors()
     QFETCH(QString, message);
     const auto metadata = parseDatasetMetadata(json);
     QVERIFY2(metadata.ok(), metadata.ok() ? "" : metadata.error().message.c_str());
-    const auto table = pbx::io::applyDatasetMetadata(smallTable(), *metadata);
+    const auto table = pbx::io::applyDatasetMetadata(metadataTable(), *metadata);
     QVERIFY(!table.ok());
     QCOMPARE(static_cast<int>(table.error().code), static_cast<int>(code));
     QVERIFY2(QString::fromStdString(table.error().message).contains(message), table.error().message.c_str());

@@ -43,9 +43,6 @@ std::string pseudoRandomText(std::size_t size)
 
 } // namespace
 
-Q_DECLARE_METATYPE(std::string)
-Q_DECLARE_METATYPE(pbx::ErrorCode)
-
 class TestGzip : public QObject
 {
     Q_OBJECT

@@ -14,8 +14,6 @@ using pbx::data::ColumnType;
 using pbx::data::Predicate;
 using pbx::data::Table;
 
-Q_DECLARE_METATYPE(pbx::ErrorCode)
-
 namespace {
 
 Column numericColumn(std::string name, std::vector<double> values)

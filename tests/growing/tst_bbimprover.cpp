@@ -12,7 +12,7 @@ using namespace pbx::growing;
 
 namespace {
 
-ImproverConfig workedConfig(std::size_t k = 1)
+ImproverConfig improverConfig(std::size_t k = 1)
 {
     ImproverConfig c;
     c.startSize = 1000;
@@ -31,7 +31,7 @@ class TestBBImprover : public QObject
 private Q_SLOTS:
     void normaliser()
     {
-        auto b = BBImprover::create(workedConfig());
+        auto b = BBImprover::create(improverConfig());
         QVERIFY(b.ok());
         QVERIFY(std::fabs(b->normaliser() - 5.012374) < 5e-7);
         // An upper bound of the Hurwitz zeta ζ(1.1, 1000) = 5.012123.
@@ -40,8 +40,8 @@ private Q_SLOTS:
 
     void perStepTable()
     {
-        auto one = *BBImprover::create(workedConfig(1));
-        auto ten = *BBImprover::create(workedConfig(10));
+        auto one = *BBImprover::create(improverConfig(1));
+        auto ten = *BBImprover::create(improverConfig(10));
         const auto s = one.step(1000);
         QVERIFY(std::fabs(s.rho - 2.4354e-6) < 5e-11);
         QVERIFY(std::fabs(s.epsilon - 2.2070e-3) < 5e-8);
@@ -63,7 +63,7 @@ private Q_SLOTS:
     // horizons up to 10⁹ steps and beyond.
     void totalNeverExceedsBudget()
     {
-        auto b = *BBImprover::create(workedConfig());
+        auto b = *BBImprover::create(improverConfig());
         long double sum = 0.0L;
         long double sumTo1e6 = 0.0L;
         for (std::uint64_t t = 1000; t <= 10000000; ++t) {
@@ -81,7 +81,7 @@ private Q_SLOTS:
         // ((n^{-a} − T^{-a})/a + n^{-1-a}, divided by Z).
         QVERIFY(std::fabs(b.cumulative(1000000000) / 0.024356 - 0.7487) < 2e-4);
         // Thinned runs (every m = 100 rows) pay m·ρ_{t+m−1} per run: still within the budget.
-        auto thin = workedConfig();
+        auto thin = improverConfig();
         thin.every = 100;
         auto bt = *BBImprover::create(thin);
         long double thinSum = 0.0L;
@@ -104,30 +104,30 @@ private Q_SLOTS:
         QVERIFY(std::fabs(gamma->gamma - 0.059) < 5e-4);
         QVERIFY(std::fabs(gamma->worstBound - 0.1358) < 5e-5);
         s.gamma = gamma->gamma;
-        auto t = improverCrossover(workedConfig(1), s, 1000000000000ull);
+        auto t = improverCrossover(improverConfig(1), s, 1000000000000ull);
         QVERIFY(t.ok() && t->has_value());
         QVERIFY(std::fabs(double(**t) / 5523996.0 - 1.0) < 0.02);
         // On CPS1988 (28,155 rows) BBImprover never wins.
-        auto none = improverCrossover(workedConfig(1), s, 28155);
+        auto none = improverCrossover(improverConfig(1), s, 28155);
         QVERIFY(none.ok() && !none->has_value());
     }
 
     void badConfigurations()
     {
-        auto c = workedConfig();
+        auto c = improverConfig();
         c.decay = 1.0;
         auto e = validate(c);
         QCOMPARE(growingErrorCode(e.error()), kInvalidDecay);
         QVERIFY(e.error().message.find("schedule.a") != std::string::npos);
-        c = workedConfig();
+        c = improverConfig();
         c.budget = Budget{BudgetKind::Pure, 1.0, 0.0, 0.0, {}};
         e = validate(c);
         QCOMPARE(growingErrorCode(e.error()), kInvalidSchedule);
         QVERIFY(e.error().message.find("budget.kind") != std::string::npos);
-        c = workedConfig();
+        c = improverConfig();
         c.startSize = 0;
         QCOMPARE(growingErrorCode(validate(c).error()), kInvalidStartSize);
-        c = workedConfig();
+        c = improverConfig();
         c.every = 0;
         QVERIFY(validate(c).error().message.find("schedule.every") != std::string::npos);
     }

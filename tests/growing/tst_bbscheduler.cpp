@@ -13,7 +13,7 @@ using namespace pbx::growing;
 
 namespace {
 
-SchedulerConfig workedConfig(ScheduleKind kind)
+SchedulerConfig schedulerConfig(ScheduleKind kind)
 {
     SchedulerConfig c;
     c.startSize = 1000;
@@ -35,7 +35,7 @@ SchedulerConfig workedConfig(ScheduleKind kind)
 
 std::vector<EpochPlan> eightEpochs(ScheduleKind kind)
 {
-    auto s = BBScheduler::create(workedConfig(kind));
+    auto s = BBScheduler::create(schedulerConfig(kind));
     if (!s)
         qFatal("%s", s.error().message.c_str());
     std::vector<EpochPlan> out;
@@ -170,21 +170,21 @@ private Q_SLOTS:
 
     void planTruncatesAtTheHorizon()
     {
-        auto plan = planEpochs(workedConfig(ScheduleKind::Geometric), 28155);
+        auto plan = planEpochs(schedulerConfig(ScheduleKind::Geometric), 28155);
         QVERIFY(plan.ok());
         QCOMPARE(plan->size(), std::size_t{5});
         QCOMPARE(plan->back().start, std::uint64_t{16000});
         QCOMPARE(plan->back().last, std::uint64_t{28155});
         // The truncated last epoch (Monte Carlo table of docs/growing-databases.md): 0.607.
         QVERIFY(std::fabs(plan->back().bound - 0.607) < 5e-4);
-        auto bad = planEpochs(workedConfig(ScheduleKind::Geometric), 999);
+        auto bad = planEpochs(schedulerConfig(ScheduleKind::Geometric), 999);
         QVERIFY(!bad);
         QVERIFY(hasCodeAndField(bad.error(), kInvalidConfig, "stream.end"));
     }
 
     void optimalGammaLaplace()
     {
-        SchedulerConfig c = workedConfig(ScheduleKind::Geometric);
+        SchedulerConfig c = schedulerConfig(ScheduleKind::Geometric);
         c.box.queries = 1;
         auto one = optimalGamma(c, 1000);
         QVERIFY(one.ok());
@@ -248,7 +248,7 @@ private Q_SLOTS:
 
     void badConfigurationsNameTheField()
     {
-        auto c = workedConfig(ScheduleKind::Geometric);
+        auto c = schedulerConfig(ScheduleKind::Geometric);
         c.gamma = 0.0;
         QVERIFY(hasCodeAndField(validate(c).error(), kInvalidGamma, "schedule.gamma"));
         c.gamma = -1.0;
@@ -257,29 +257,29 @@ private Q_SLOTS:
         QVERIFY(hasCodeAndField(validate(c).error(), kInvalidGamma, "schedule.gamma"));
         c.gamma = 1e-300; // 1/(1+γ) rounds to 1
         QVERIFY(hasCodeAndField(validate(c).error(), kInvalidGamma, "schedule.gamma"));
-        c = workedConfig(ScheduleKind::Geometric);
+        c = schedulerConfig(ScheduleKind::Geometric);
         c.startSize = 0;
         QVERIFY(hasCodeAndField(validate(c).error(), kInvalidStartSize, "stream.start_size"));
-        c = workedConfig(ScheduleKind::Geometric);
+        c = schedulerConfig(ScheduleKind::Geometric);
         c.schedule = ScheduleKind::ZcdpEqualised; // a pure budget for a zCDP schedule
         QVERIFY(hasCodeAndField(validate(c).error(), kInvalidSchedule, "schedule.kind"));
-        c = workedConfig(ScheduleKind::ZcdpEqualised);
+        c = schedulerConfig(ScheduleKind::ZcdpEqualised);
         c.schedule = ScheduleKind::Polynomial; // an approx budget for a pure schedule
         QVERIFY(hasCodeAndField(validate(c).error(), kInvalidSchedule, "schedule.kind"));
-        c = workedConfig(ScheduleKind::Geometric);
+        c = schedulerConfig(ScheduleKind::Geometric);
         c.budget.epsilon = -1.0;
         QVERIFY(hasCodeAndField(validate(c).error(), kInvalidBudget, "budget.epsilon"));
-        c = workedConfig(ScheduleKind::ZcdpEqualised);
+        c = schedulerConfig(ScheduleKind::ZcdpEqualised);
         c.budget.delta = 1.0;
         QVERIFY(hasCodeAndField(validate(c).error(), kInvalidBudget, "budget.delta"));
-        c = workedConfig(ScheduleKind::Geometric);
+        c = schedulerConfig(ScheduleKind::Geometric);
         c.beta = 1.0;
         QVERIFY(hasCodeAndField(validate(c).error(), kInvalidBeta, "beta"));
-        c = workedConfig(ScheduleKind::Geometric);
+        c = schedulerConfig(ScheduleKind::Geometric);
         c.box.queries = 0;
         QVERIFY(hasCodeAndField(validate(c).error(), kInvalidBlackBox, "black_box.queries"));
         QVERIFY(hasCodeAndField(parseScheduleKind("harmonic").error(), kInvalidSchedule, "schedule.kind"));
-        QVERIFY(validate(workedConfig(ScheduleKind::Polynomial)).ok());
+        QVERIFY(validate(schedulerConfig(ScheduleKind::Polynomial)).ok());
     }
 };
 

@@ -20,6 +20,7 @@
 #include "core/session/ledger/session_ledger.h"
 #include "core/session/session.h"
 #include "resources/dataset_catalog.h"
+#include "tests/growing/growing_session_fixture.h"
 #include "tests/test_rows.h"
 #include "tests/testutils.h"
 
@@ -29,45 +30,23 @@ using session::QueryRequest;
 using session::Session;
 using session::SessionSettings;
 
+using growing_fixture::cps;
+using growing_fixture::openSession;
+using growing_fixture::request;
+
 namespace {
 
-std::shared_ptr<const data::Table> cps()
-{
-    static std::shared_ptr<const data::Table> table
-        = std::make_shared<const data::Table>(std::move(*resources::loadDataset("cps1988")));
-    return table;
-}
-
 /// An ermg line: ρ = 0.5 over t = 1000 … 28155, improver a = 0.1, a release every 1000 rows, λ = 0.01.
-std::string line(const std::string &budget = R"("budget":{"kind":"zcdp","rho":0.5},)",
-                 const std::string &schedule = R"("schedule":{"kind":"improver","a":0.1,"every":1000},)",
-                 const std::string &erm = R"("erm":{"lambda":0.01,"tol":1e-10}})")
+std::string ermgSessionLine(const std::string &budget = R"("budget":{"kind":"zcdp","rho":0.5},)",
+                            const std::string &schedule
+                            = R"("schedule":{"kind":"improver","a":0.1,"every":1000},)",
+                            const std::string &erm = R"("erm":{"lambda":0.01,"tol":1e-10}})")
 {
     return R"({"id":"e","type":"growing","algorithm":"ermg","stream":{"start_size":1000,"end":28155,"seed":7},)"
            + budget + schedule + erm;
 }
 
-QueryRequest request(const std::string &text)
-{
-    auto r = io::readRequestLine(text, 1);
-    if (!r)
-        qFatal("%s", r.error().message.c_str());
-    return *r;
-}
-
-std::unique_ptr<Session> openSession(filters::FilterKind filter, double epsilon, double delta = 1e-6)
-{
-    SessionSettings s;
-    s.epsilon = epsilon;
-    s.delta = delta;
-    s.filter = filter;
-    s.neighbours = data::Neighbouring::Replace;
-    s.seed = 11;
-    auto created = Session::create(cps(), s);
-    return std::move(created.value());
-}
-
-growing::BBImprover improver()
+growing::BBImprover ermgImprover()
 {
     growing::ImproverConfig c;
     c.startSize = 1000;
@@ -95,7 +74,7 @@ private Q_SLOTS:
 void TestErmgSession::releasesChargeTheImproversRho()
 {
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(ermgSessionLine()));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
     QCOMPARE(e->mechanismName(), std::string("ermg"));
@@ -106,7 +85,7 @@ void TestErmgSession::releasesChargeTheImproversRho()
     QCOMPARE(r.epochs.size(), std::size_t{28});
     QCOMPARE(e->attempts.size(), std::size_t{28});
     QCOMPARE(r.seriesTotal, 0.5);
-    const auto b = improver();
+    const auto b = ermgImprover();
     double sum = 0.0;
     for (std::size_t j = 0; j < r.epochs.size(); ++j) {
         const std::uint64_t t = 1000 + 1000 * j;
@@ -149,8 +128,8 @@ void TestErmgSession::releasesChargeTheImproversRho()
 void TestErmgSession::schedulerEpochsChargeTheirRho()
 {
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
-    auto e = s->ask(request(line(R"("budget":{"kind":"zcdp","rho":0.5},)",
-                                 R"("schedule":{"kind":"zcdp-geometric","gamma":1},)")));
+    auto e = s->ask(request(ermgSessionLine(R"("budget":{"kind":"zcdp","rho":0.5},)",
+                                            R"("schedule":{"kind":"zcdp-geometric","gamma":1},)")));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     growing::SchedulerConfig c;
     c.startSize = 1000;
@@ -176,7 +155,7 @@ void TestErmgSession::schedulerEpochsChargeTheirRho()
 void TestErmgSession::releasesAreNearTheFit()
 {
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(ermgSessionLine()));
     QVERIFY(e.ok());
     // The same arrival order (seed 7) and the same fit on its first 28,000 rows.
     auto order = growing::arrivalOrder(pbx::test::PublicRows(*cps()), "random", 7);
@@ -207,7 +186,7 @@ void TestErmgSession::refusalMidStreamKeepsWhatWasReleased()
     auto s = openSession(filters::FilterKind::Zcdp, 2.0);
     const double budget = s->filter().remaining();
     QVERIFY(budget < 0.1228);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(ermgSessionLine()));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
     const auto &r = *e->growingRecord();
@@ -215,7 +194,7 @@ void TestErmgSession::refusalMidStreamKeepsWhatWasReleased()
     QCOMPARE(r.refusedEpoch, std::optional<std::uint64_t>(r.epochs.size()));
     QVERIFY(std::abs(s->filter().spent() - e->cost) < 1e-12);
     QVERIFY(s->filter().spent() <= budget);
-    QVERIFY(e->cost + improver().step(1000 + 1000 * r.epochs.size()).rho > budget);
+    QVERIFY(e->cost + ermgImprover().step(1000 + 1000 * r.epochs.size()).rho > budget);
     QVERIFY2(QString::fromStdString(e->reason).startsWith(QStringLiteral("release ")), e->reason.c_str());
     QVERIFY2(QString::fromStdString(e->reason).endsWith(
                  QString::fromStdString(session::releasedBefore(r.epochs.size(), "release"))),
@@ -224,7 +203,7 @@ void TestErmgSession::refusalMidStreamKeepsWhatWasReleased()
     QVERIFY(session::auditGrowingEvent(*e, *cps(), s->settings()).ok());
     // A pure filter cannot take ρ: refused before anything is spent.
     auto basic = openSession(filters::FilterKind::Basic, 1.0);
-    auto refused = basic->ask(request(line()));
+    auto refused = basic->ask(request(ermgSessionLine()));
     QVERIFY(!refused.ok());
     QVERIFY2(QString::fromStdString(refused.error().message)
                  .contains(QStringLiteral("algorithm: 'ermg' charges ρ")),
@@ -236,7 +215,7 @@ void TestErmgSession::refusalMidStreamKeepsWhatWasReleased()
 void TestErmgSession::transcriptRoundTripAndAudit()
 {
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(ermgSessionLine()));
     QVERIFY(e.ok());
     std::vector<session::LedgerEvent> events;
     for (const auto &event : s->events()) {
@@ -283,7 +262,7 @@ void TestErmgSession::transcriptRoundTripAndAudit()
 void TestErmgSession::releasesFeedTheComparison()
 {
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(ermgSessionLine()));
     QVERIFY(e.ok());
     std::vector<std::size_t> origin;
     auto ledger = accounting::ledgerFromSession(*s, &origin);
@@ -304,22 +283,25 @@ void TestErmgSession::badValuesSpendNothing()
         std::string text;
         const char *field;
     } bad[] = {
-        {line(R"("budget":{"kind":"pure","epsilon":0.5},)"), "INVALID_SCHEDULE: budget.kind"},
-        {line(R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"kind":"geometric","gamma":1},)"),
+        {ermgSessionLine(R"("budget":{"kind":"pure","epsilon":0.5},)"), "INVALID_SCHEDULE: budget.kind"},
+        {ermgSessionLine(R"("budget":{"kind":"zcdp","rho":0.5},)",
+                         R"("schedule":{"kind":"geometric","gamma":1},)"),
          "INVALID_SCHEDULE: schedule.kind"},
-        {line(R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"kind":"improver","a":1.5},)"),
+        {ermgSessionLine(R"("budget":{"kind":"zcdp","rho":0.5},)",
+                         R"("schedule":{"kind":"improver","a":1.5},)"),
          "INVALID_DECAY: schedule.a"},
-        {line(R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"kind":"improver","every":1000},)",
-              R"("erm":{"lambda":0}})"),
+        {ermgSessionLine(R"("budget":{"kind":"zcdp","rho":0.5},)",
+                         R"("schedule":{"kind":"improver","every":1000},)", R"("erm":{"lambda":0}})"),
          "INVALID_CONFIG: erm.lambda"},
-        {line(R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"kind":"improver","every":1000},)",
-              R"("erm":{"tol":0.5}})"),
+        {ermgSessionLine(R"("budget":{"kind":"zcdp","rho":0.5},)",
+                         R"("schedule":{"kind":"improver","every":1000},)", R"("erm":{"tol":0.5}})"),
          "INVALID_CONFIG: erm.tol"},
-        {line(R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"kind":"improver","every":1000},)",
-              R"("erm":{"draws":10}})"),
+        {ermgSessionLine(R"("budget":{"kind":"zcdp","rho":0.5},)",
+                         R"("schedule":{"kind":"improver","every":1000},)", R"("erm":{"draws":10}})"),
          "unknown field 'draws'"},
-        {line(R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"kind":"improver","every":1000},)",
-              R"("black_box":{"kind":"laplace-k","queries":["age > 3"]}})"),
+        {ermgSessionLine(R"("budget":{"kind":"zcdp","rho":0.5},)",
+                         R"("schedule":{"kind":"improver","every":1000},)",
+                         R"("black_box":{"kind":"laplace-k","queries":["age > 3"]}})"),
          "unknown field 'black_box'"},
     };
     for (const auto &b : bad) {
@@ -330,8 +312,8 @@ void TestErmgSession::badValuesSpendNothing()
     }
     // Parses, but a release every 10 rows is 2,716 model fits: refused by ask, nothing spent.
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
-    auto e = s->ask(request(line(R"("budget":{"kind":"zcdp","rho":0.5},)",
-                                 R"("schedule":{"kind":"improver","a":0.1,"every":10},)")));
+    auto e = s->ask(request(ermgSessionLine(R"("budget":{"kind":"zcdp","rho":0.5},)",
+                                            R"("schedule":{"kind":"improver","a":0.1,"every":10},)")));
     QVERIFY(!e.ok());
     QVERIFY2(
         QString::fromStdString(e.error().message).contains(QStringLiteral("INVALID_CONFIG: schedule.every")),

@@ -11,7 +11,7 @@ using pbx::io::json::Json;
 namespace {
 
 // The ten counting queries of the Monte Carlo in docs/growing-databases.md, as a JSON array.
-const char *const kQueries
+const char *const kCliQueries
     = "[\"region == \\\"south\\\"\", \"ethnicity == \\\"afam\\\"\", \"parttime == \\\"yes\\\"\", "
       "\"smsa == \\\"yes\\\"\", \"education >= 16\", \"education <= 11\", \"wage < 500\", \"wage >= 1000\", "
       "\"experience < 10\", \"experience >= 30\"]";
@@ -25,7 +25,7 @@ std::string schedulerLab(const std::string &schedule, const std::string &budget,
         "budget": )")
            + budget + R"(, "schedule": )" + schedule + R"(,
         "black_box": {"kind": "laplace-k", "queries": )"
-           + kQueries + R"(},
+           + kCliQueries + R"(},
         "beta": 0.05, "repetitions": 200)"
            + extra + "}";
 }
@@ -102,7 +102,7 @@ private slots:
             "budget": {"kind": "approx", "epsilon": 1, "delta": 1e-6},
             "schedule": {"a": 0.1, "every": 1},
             "black_box": {"kind": "laplace-k", "queries": )");
-        lab += kQueries;
+        lab += kCliQueries;
         lab += R"(}, "repetitions": 20})";
         const auto doc = runLab(lab, QStringLiteral("improver"));
         QCOMPARE(doc["simulation"], Json("growing-bbimprover"));
@@ -195,7 +195,7 @@ private slots:
             "stream": {"start_size": 1000, "order": "random", "end": 28155},
             "budget": {"kind": "pure", "epsilon": 1.0},
             "nsg": {"p": 0.5, "cap": {"kind": "time", "c0": 10}, "T": 0.5, "checkpoints": 40, "queries": )")
-                                + kQueries + "}}";
+                                + kCliQueries + "}}";
         // Plan: the worst case meets the budget with σ_n = (1 + (7/3)·30)/(1000·1) = 0.071; no data read.
         const auto plan = runLab(lab, QStringLiteral("nsg-plan"), {QStringLiteral("--plan-only")});
         QCOMPARE(plan["simulation"], Json("growing-nsg"));

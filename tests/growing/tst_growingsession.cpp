@@ -30,17 +30,18 @@ using session::SessionSettings;
 namespace {
 
 // (Plain strings: moc's lexer does not follow a backslash inside a raw string.)
-const std::string kBlackBox
+const std::string kGrowingBlackBox
     = ",\"black_box\":{\"kind\":\"laplace-k\",\"queries\":[\"region == \\\"south\\\"\","
       "\"ethnicity == \\\"afam\\\"\"]}}";
 
 /// A request line; `extra` replaces the budget/schedule part.
-std::string line(const std::string &budgetAndSchedule = R"("budget":{"kind":"pure","epsilon":0.5},)"
-                                                        R"("schedule":{"kind":"geometric","gamma":1})",
-                 const std::string &stream = R"({"start_size":1000,"end":28155,"seed":7})")
+std::string growingSessionLine(const std::string &budgetAndSchedule
+                               = R"("budget":{"kind":"pure","epsilon":0.5},)"
+                                 R"("schedule":{"kind":"geometric","gamma":1})",
+                               const std::string &stream = R"({"start_size":1000,"end":28155,"seed":7})")
 {
     return R"({"id":"g","type":"growing","algorithm":"bbscheduler","stream":)" + stream + ","
-           + budgetAndSchedule + kBlackBox;
+           + budgetAndSchedule + kGrowingBlackBox;
 }
 
 } // namespace
@@ -63,7 +64,7 @@ private Q_SLOTS:
 void TestGrowingSession::pureEpochsAreChargedExactly()
 {
     auto s = openSession(filters::FilterKind::Basic, 1.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(growingSessionLine()));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
     QVERIFY(e->growingRecord());
@@ -101,8 +102,8 @@ void TestGrowingSession::pureEpochsAreChargedExactly()
 void TestGrowingSession::zcdpEpochsChargeRho()
 {
     auto s = openSession(filters::FilterKind::Zcdp, 1.0);
-    auto e = s->ask(request(line(R"("budget":{"kind":"zcdp","rho":0.01},)"
-                                 R"("schedule":{"kind":"zcdp-equalised","gamma":1})")));
+    auto e = s->ask(request(growingSessionLine(R"("budget":{"kind":"zcdp","rho":0.01},)"
+                                               R"("schedule":{"kind":"zcdp-equalised","gamma":1})")));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->costKind, filters::ChargeKind::Rho);
     auto schedule
@@ -120,7 +121,7 @@ void TestGrowingSession::zcdpEpochsChargeRho()
     QVERIFY(e->cost < 0.01);
     // A pure schedule under the zCDP filter is admitted as ρ = ε_i²/2 per epoch.
     auto z = openSession(filters::FilterKind::Zcdp, 3.0); // ρ ≈ 0.15 holds ε_0²/2 = 0.03125
-    auto pure = z->ask(request(line()));
+    auto pure = z->ask(request(growingSessionLine()));
     QVERIFY(pure.ok());
     QCOMPARE(pure->costKind, filters::ChargeKind::PureEpsilon);
     QCOMPARE(pure->attempts.size(), std::size_t{5});
@@ -135,8 +136,8 @@ void TestGrowingSession::answersAreSeededAndNearTheTruth()
 {
     auto a = openSession(filters::FilterKind::Basic, 1.0);
     auto b = openSession(filters::FilterKind::Basic, 1.0);
-    auto ea = a->ask(request(line()));
-    auto eb = b->ask(request(line()));
+    auto ea = a->ask(request(growingSessionLine()));
+    auto eb = b->ask(request(growingSessionLine()));
     QVERIFY(ea.ok() && eb.ok());
     for (std::size_t i = 0; i < 5; ++i)
         QCOMPARE(ea->growingRecord()->epochs[i].answers, eb->growingRecord()->epochs[i].answers);
@@ -161,7 +162,7 @@ void TestGrowingSession::refusalMidStreamKeepsWhatWasReleased()
 {
     // Session ε = 0.4: epochs 0.25 + 0.125 = 0.375 fit; 0.0625 more would not.
     auto s = openSession(filters::FilterKind::Basic, 0.4);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(growingSessionLine()));
     QVERIFY(e.ok());
     QCOMPARE(e->status, EventStatus::Released);
     QCOMPARE(e->growingRecord()->epochs.size(), std::size_t{2});
@@ -178,7 +179,7 @@ void TestGrowingSession::refusalMidStreamKeepsWhatWasReleased()
 void TestGrowingSession::refusalOfTheFirstEpochSpendsNothing()
 {
     auto s = openSession(filters::FilterKind::Basic, 0.2);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(growingSessionLine()));
     QVERIFY(e.ok());
     QCOMPARE(e->status, EventStatus::Refused);
     QCOMPARE(e->cost, 0.0);
@@ -190,7 +191,7 @@ void TestGrowingSession::refusalOfTheFirstEpochSpendsNothing()
 void TestGrowingSession::transcriptRoundTripAndRestore()
 {
     auto s = openSession(filters::FilterKind::Basic, 0.4);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(growingSessionLine()));
     auto q = s->ask(request(
         R"({"id":"c","aggregate":"count","target":{"kind":"absolute","error":2000},"mechanism":"laplace"})"));
     QVERIFY2(q.ok(), q ? "" : q.error().message.c_str());
@@ -217,7 +218,7 @@ void TestGrowingSession::transcriptRoundTripAndRestore()
 void TestGrowingSession::auditCatchesEdits()
 {
     auto s = openSession(filters::FilterKind::Basic, 1.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(growingSessionLine()));
     QVERIFY(e.ok());
     const auto check = [&](session::LedgerEvent edited, const char *needle) {
         auto audited = session::auditGrowingEvent(edited, *cps(), s->settings());
@@ -256,24 +257,32 @@ void TestGrowingSession::hostileValuesSpendNothing()
         std::string text;
         const char *field;
     } bad[] = {
-        {line(R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":-1})"),
+        {growingSessionLine(
+             R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":-1})"),
          "INVALID_GAMMA: schedule.gamma"},
-        {line(R"("budget":{"kind":"pure","epsilon":0},"schedule":{"kind":"geometric","gamma":1})"),
+        {growingSessionLine(
+             R"("budget":{"kind":"pure","epsilon":0},"schedule":{"kind":"geometric","gamma":1})"),
          "INVALID_BUDGET: budget.epsilon"},
-        {line(R"("budget":{"kind":"pure","epsilon":1e400},"schedule":{"kind":"geometric","gamma":1})"),
+        {growingSessionLine(
+             R"("budget":{"kind":"pure","epsilon":1e400},"schedule":{"kind":"geometric","gamma":1})"),
          "line 1"},
-        {line(R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"zcdp-equalised","gamma":1})"),
+        {growingSessionLine(
+             R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"zcdp-equalised","gamma":1})"),
          "INVALID_SCHEDULE: schedule.kind"},
-        {line(R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":"optimal"})"),
+        {growingSessionLine(
+             R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":"optimal"})"),
          "INVALID_GAMMA: schedule.gamma"},
-        {line(R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":1,"x":1})"),
+        {growingSessionLine(
+             R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":1,"x":1})"),
          "unknown field 'x'"},
-        {line(R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":1})",
-              R"({"start_size":0})"),
+        {growingSessionLine(
+             R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":1})",
+             R"({"start_size":0})"),
          "INVALID_START_SIZE: stream.start_size"},
-        {line(R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":1},"beta":2)"),
+        {growingSessionLine(
+             R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":1},"beta":2)"),
          "INVALID_BETA"},
-        {line(
+        {growingSessionLine(
              R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":1},"repetitions":5)"),
          "unknown field 'repetitions'"},
     };
@@ -291,21 +300,26 @@ void TestGrowingSession::hostileValuesSpendNothing()
         data::Neighbouring neighbours;
         const char *field;
     } refused[] = {
-        {line(), filters::FilterKind::Basic, data::Neighbouring::AddRemove, "GROWING_NEIGHBOURS_UNSUPPORTED"},
-        {line(R"("budget":{"kind":"zcdp","rho":0.01},"schedule":{"kind":"zcdp-geometric","gamma":1})"),
+        {growingSessionLine(), filters::FilterKind::Basic, data::Neighbouring::AddRemove,
+         "GROWING_NEIGHBOURS_UNSUPPORTED"},
+        {growingSessionLine(
+             R"("budget":{"kind":"zcdp","rho":0.01},"schedule":{"kind":"zcdp-geometric","gamma":1})"),
          filters::FilterKind::Basic, data::Neighbouring::Replace,
          "schedule.kind: 'zcdp-geometric' charges ρ"},
-        {line(R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":1})",
-              R"({"start_size":1000,"end":99999})"),
+        {growingSessionLine(
+             R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":1})",
+             R"({"start_size":1000,"end":99999})"),
          filters::FilterKind::Basic, data::Neighbouring::Replace, "INVALID_CONFIG: stream.end"},
-        {line(R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":0.00001})",
-              R"({"start_size":1,"end":28155})"),
+        {growingSessionLine(
+             R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":0.00001})",
+             R"({"start_size":1,"end":28155})"),
          filters::FilterKind::Basic, data::Neighbouring::Replace, "INVALID_CONFIG: schedule.gamma"},
         {R"({"type":"growing","algorithm":"bbscheduler","stream":{"start_size":1000},"budget":{"kind":"pure","epsilon":0.5},)"
          R"("schedule":{"kind":"geometric","gamma":1},"black_box":{"kind":"laplace-k","queries":["education >= 16","nope == 1"]}})",
          filters::FilterKind::Basic, data::Neighbouring::Replace, "INVALID_BLACK_BOX: black_box.queries[1]"},
-        {line(R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":1})",
-              R"({"start_size":1000,"order":"sorted:nope == 1"})"),
+        {growingSessionLine(
+             R"("budget":{"kind":"pure","epsilon":0.5},"schedule":{"kind":"geometric","gamma":1})",
+             R"({"start_size":1000,"order":"sorted:nope == 1"})"),
          filters::FilterKind::Basic, data::Neighbouring::Replace, "stream.order"},
     };
     for (const auto &b : refused) {
@@ -325,7 +339,7 @@ void TestGrowingSession::epochsFeedTheComparison()
     // The session's ledger for the composition comparison: one pure ε_i event per released epoch
     // (with the count beside it), so basic composition gives back exactly what the filter spent.
     auto s = openSession(filters::FilterKind::Basic, 1.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(growingSessionLine()));
     QVERIFY(e.ok());
     std::vector<std::size_t> origin;
     auto ledger = accounting::ledgerFromSession(*s, &origin);

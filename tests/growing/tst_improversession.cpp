@@ -31,20 +31,20 @@ using session::SessionSettings;
 namespace {
 
 // (Plain strings: moc's lexer does not follow a backslash inside a raw string.)
-const std::string kBlackBox
+const std::string kImproverBlackBox
     = ",\"black_box\":{\"kind\":\"laplace-k\",\"queries\":[\"region == \\\"south\\\"\","
       "\"ethnicity == \\\"afam\\\"\"]}}";
 
 /// A bbimprover line: ρ = 0.5 over t = 1000 … 28155, a = 0.1, a run every 100 rows.
-std::string line(const std::string &budget = R"("budget":{"kind":"zcdp","rho":0.5},)",
-                 const std::string &schedule = R"("schedule":{"a":0.1,"every":100})",
-                 const std::string &stream = R"({"start_size":1000,"end":28155,"seed":7})")
+std::string improverSessionLine(const std::string &budget = R"("budget":{"kind":"zcdp","rho":0.5},)",
+                                const std::string &schedule = R"("schedule":{"a":0.1,"every":100})",
+                                const std::string &stream = R"({"start_size":1000,"end":28155,"seed":7})")
 {
     return R"({"id":"i","type":"growing","algorithm":"bbimprover","stream":)" + stream + "," + budget
-           + schedule + kBlackBox;
+           + schedule + kImproverBlackBox;
 }
 
-growing::BBImprover improver(double rho = 0.5)
+growing::BBImprover sessionImprover(double rho = 0.5)
 {
     growing::ImproverConfig c;
     c.startSize = 1000;
@@ -74,7 +74,7 @@ private Q_SLOTS:
 void TestImproverSession::runsChargeTheImproversRho()
 {
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(improverSessionLine()));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
     QCOMPARE(e->mechanismName(), std::string("bbimprover"));
@@ -84,7 +84,7 @@ void TestImproverSession::runsChargeTheImproversRho()
     QCOMPARE(r.plannedEpochs, std::uint64_t{272});
     QCOMPARE(r.epochs.size(), std::size_t{272});
     QCOMPARE(e->attempts.size(), std::size_t{272});
-    const auto b = improver();
+    const auto b = sessionImprover();
     QCOMPARE(r.seriesTotal, 0.5);
     double sum = 0.0;
     for (std::size_t j = 0; j < r.epochs.size(); ++j) {
@@ -116,8 +116,8 @@ void TestImproverSession::runsChargeTheImproversRho()
     QVERIFY(session::auditGrowingEvent(*e, *cps(), s->settings()).ok());
     // An approx budget runs at the ρ its (ε, δ) converts to (growing::zcdpBudget), charged the same way.
     auto a = openSession(filters::FilterKind::Zcdp, 10.0);
-    auto approx = a->ask(
-        request(line(R"("budget":{"kind":"approx","epsilon":1,"delta":1e-6,"conversion":"simple"},)")));
+    auto approx = a->ask(request(improverSessionLine(
+        R"("budget":{"kind":"approx","epsilon":1,"delta":1e-6,"conversion":"simple"},)")));
     QVERIFY2(approx.ok(), approx ? "" : approx.error().message.c_str());
     QCOMPARE(approx->costKind, filters::ChargeKind::Rho);
     QVERIFY(approx->growingRecord()->seriesTotal > 0.0 && approx->growingRecord()->seriesTotal < 0.5);
@@ -127,7 +127,7 @@ void TestImproverSession::runsChargeTheImproversRho()
 void TestImproverSession::answersAreNearTheTruth()
 {
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(improverSessionLine()));
     QVERIFY(e.ok());
     const auto fraction = [](const char *text) {
         auto p = data::Predicate::compile(text, *cps());
@@ -156,7 +156,7 @@ void TestImproverSession::refusalMidStreamKeepsWhatWasReleased()
     auto s = std::move(created.value());
     const double budget = s->filter().remaining();
     QVERIFY(budget < 0.13959);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(improverSessionLine()));
     QVERIFY(e.ok());
     QCOMPARE(e->status, EventStatus::Released);
     const auto &r = *e->growingRecord();
@@ -165,14 +165,14 @@ void TestImproverSession::refusalMidStreamKeepsWhatWasReleased()
     QVERIFY(std::abs(s->filter().spent() - e->cost) < 1e-12);
     QVERIFY(s->filter().spent() <= budget);
     // The refused run would not have fit.
-    QVERIFY(e->cost + improver().step(1000 + 100 * r.epochs.size()).rho > budget);
+    QVERIFY(e->cost + sessionImprover().step(1000 + 100 * r.epochs.size()).rho > budget);
     QVERIFY(QString::fromStdString(e->reason).contains(QStringLiteral(") refused: ")));
     QVERIFY(QString::fromStdString(e->reason).startsWith(QStringLiteral("run ")));
     QVERIFY(!e->targetMet);
     QVERIFY(session::auditGrowingEvent(*e, *cps(), s->settings()).ok());
     // A pure filter cannot take ρ: refused before anything is spent.
     auto basic = openSession(filters::FilterKind::Basic, 1.0);
-    auto refused = basic->ask(request(line()));
+    auto refused = basic->ask(request(improverSessionLine()));
     QVERIFY(!refused.ok());
     QVERIFY2(QString::fromStdString(refused.error().message)
                  .contains(QStringLiteral("algorithm: 'bbimprover' charges ρ")),
@@ -183,7 +183,7 @@ void TestImproverSession::refusalMidStreamKeepsWhatWasReleased()
 void TestImproverSession::transcriptRoundTripAndRestore()
 {
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(improverSessionLine()));
     QVERIFY(e.ok());
     std::vector<session::LedgerEvent> events;
     for (const auto &event : s->events()) {
@@ -207,7 +207,7 @@ void TestImproverSession::transcriptRoundTripAndRestore()
 void TestImproverSession::auditCatchesEdits()
 {
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(improverSessionLine()));
     QVERIFY(e.ok());
     const auto check = [&](session::LedgerEvent edited, const char *needle) {
         auto audited = session::auditGrowingEvent(edited, *cps(), s->settings());
@@ -242,7 +242,7 @@ void TestImproverSession::auditCatchesEdits()
 void TestImproverSession::runsFeedTheComparison()
 {
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(improverSessionLine()));
     QVERIFY(e.ok());
     std::vector<std::size_t> origin;
     auto ledger = accounting::ledgerFromSession(*s, &origin);
@@ -272,14 +272,15 @@ void TestImproverSession::badValuesSpendNothing()
         std::string text;
         const char *field;
     } bad[] = {
-        {line(R"("budget":{"kind":"pure","epsilon":0.5},)"), "INVALID_SCHEDULE: budget.kind"},
-        {line(R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"a":1.5,"every":100})"),
+        {improverSessionLine(R"("budget":{"kind":"pure","epsilon":0.5},)"), "INVALID_SCHEDULE: budget.kind"},
+        {improverSessionLine(R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"a":1.5,"every":100})"),
          "INVALID_DECAY: schedule.a"},
-        {line(R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"a":0.1,"every":0})"),
+        {improverSessionLine(R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"a":0.1,"every":0})"),
          "INVALID_CONFIG: schedule.every"},
-        {line(R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"kind":"geometric","gamma":1})"),
+        {improverSessionLine(R"("budget":{"kind":"zcdp","rho":0.5},)",
+                             R"("schedule":{"kind":"geometric","gamma":1})"),
          "unknown field 'kind'"},
-        {line(R"("budget":{"kind":"zcdp","rho":-1},)"), "INVALID_BUDGET: budget.rho"},
+        {improverSessionLine(R"("budget":{"kind":"zcdp","rho":-1},)"), "INVALID_BUDGET: budget.rho"},
         {R"({"type":"growing","algorithm":"pmw","stream":{"start_size":14000},"budget":{"kind":"pure","epsilon":1}})",
          "INVALID_CONFIG: algorithm"},
     };
@@ -291,8 +292,8 @@ void TestImproverSession::badValuesSpendNothing()
     }
     // Parses, but a run every row would record 27,156 runs: refused by ask, nothing spent.
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
-    auto e = s->ask(
-        request(line(R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"a":0.1,"every":1})")));
+    auto e = s->ask(request(
+        improverSessionLine(R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"a":0.1,"every":1})")));
     QVERIFY(!e.ok());
     QVERIFY2(
         QString::fromStdString(e.error().message).contains(QStringLiteral("INVALID_CONFIG: schedule.every")),
@@ -301,7 +302,7 @@ void TestImproverSession::badValuesSpendNothing()
     QVERIFY(s->events().empty());
     QCOMPARE(s->filter().spent(), 0.0);
     auto addRemove = openSession(filters::FilterKind::Zcdp, 10.0, data::Neighbouring::AddRemove);
-    auto n = addRemove->ask(request(line()));
+    auto n = addRemove->ask(request(improverSessionLine()));
     QVERIFY(!n.ok());
     QVERIFY(
         QString::fromStdString(n.error().message).contains(QStringLiteral("GROWING_NEIGHBOURS_UNSUPPORTED")));

@@ -30,17 +30,18 @@ using session::SessionSettings;
 namespace {
 
 // (Plain strings: moc's lexer does not follow a backslash inside a raw string.)
-const std::string kQueries = "\"queries\":[\"region == \\\"south\\\"\",\"ethnicity == \\\"afam\\\"\"]";
+const std::string kNsgQueries = "\"queries\":[\"region == \\\"south\\\"\",\"ethnicity == \\\"afam\\\"\"]";
 
 /// An nsg line over t = 1000 … 28155: p = ½, T = 0.3, a time cap c₀ = 10, 40 checkpoints.
-std::string line(const std::string &budget = R"("budget":{"kind":"pure","epsilon":1})",
-                 const std::string &cap = R"("cap":{"kind":"time","c0":10})", const std::string &extra = "")
+std::string nsgSessionLine(const std::string &budget = R"("budget":{"kind":"pure","epsilon":1})",
+                           const std::string &cap = R"("cap":{"kind":"time","c0":10})",
+                           const std::string &extra = "")
 {
     return R"({"id":"s","type":"growing","algorithm":"nsg","stream":{"start_size":1000,"seed":7},)" + budget
-           + R"(,"nsg":{"p":0.5,"T":0.3,)" + cap + ",\"checkpoints\":40," + kQueries + "}" + extra + "}";
+           + R"(,"nsg":{"p":0.5,"T":0.3,)" + cap + ",\"checkpoints\":40," + kNsgQueries + "}" + extra + "}";
 }
 
-std::vector<std::uint64_t> starts(const session::NsgRecord &r)
+std::vector<std::uint64_t> nsgStarts(const session::NsgRecord &r)
 {
     std::vector<std::uint64_t> s;
     for (const auto &round : r.rounds)
@@ -48,7 +49,7 @@ std::vector<std::uint64_t> starts(const session::NsgRecord &r)
     return s;
 }
 
-std::vector<std::uint64_t> hardTimes(const session::NsgRecord &r)
+std::vector<std::uint64_t> nsgHardTimes(const session::NsgRecord &r)
 {
     std::vector<std::uint64_t> s;
     for (const auto &h : r.hard)
@@ -73,7 +74,7 @@ private Q_SLOTS:
 void TestNsgSession::roundsAreChargedWhenTheyOpen()
 {
     auto s = openSession(filters::FilterKind::Basic, 10.0);
-    const auto req = request(line());
+    const auto req = request(nsgSessionLine());
     auto e = s->ask(req);
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
@@ -116,7 +117,7 @@ void TestNsgSession::roundsAreChargedWhenTheyOpen()
     QVERIFY(e->cost <= r.worstCase);
     // Never under-reported: at least the rounds' realised losses f(s_i) + (4/3)f(e_i) (NATG) …
     double realised = 0.0;
-    for (const auto &round : growing::nsgRounds(unit, starts(r), hardTimes(r)))
+    for (const auto &round : growing::nsgRounds(unit, nsgStarts(r), nsgHardTimes(r)))
         realised += round.cost;
     QVERIFY2(e->cost >= realised,
              qPrintable(QString::number(e->cost) + QStringLiteral(" < ") + QString::number(realised)));
@@ -130,7 +131,7 @@ void TestNsgSession::roundsAreChargedWhenTheyOpen()
 void TestNsgSession::zcdpRoundsChargeRho()
 {
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
-    const auto req = request(line(R"("budget":{"kind":"zcdp","rho":0.5})"));
+    const auto req = request(nsgSessionLine(R"("budget":{"kind":"zcdp","rho":0.5})"));
     auto e = s->ask(req);
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->costKind, filters::ChargeKind::Rho);
@@ -144,7 +145,7 @@ void TestNsgSession::zcdpRoundsChargeRho()
         QVERIFY(round.charge >= eps * eps / 2.0);
         QVERIFY(std::abs(round.charge - eps * eps / 2.0) < 1e-12);
     }
-    QVERIFY(std::abs(e->cost - growing::nsgRealisedRho(unit, starts(r))) < 1e-12);
+    QVERIFY(std::abs(e->cost - growing::nsgRealisedRho(unit, nsgStarts(r))) < 1e-12);
     QVERIFY(e->cost <= r.worstCase);
     QVERIFY(std::abs(r.worstCase - 0.5) < 1e-9);
     QVERIFY(std::abs(s->filter().spent() - e->cost) < 1e-12);
@@ -162,7 +163,7 @@ void TestNsgSession::refusalMidStreamKeepsWhatWasReleased()
 {
     // ε = 0.05: the first round's (7/3)f(1000) ≈ 0.0322 fits, the second does not.
     auto s = openSession(filters::FilterKind::Basic, 0.05);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(nsgSessionLine()));
     QVERIFY(e.ok());
     QCOMPARE(e->status, EventStatus::Released);
     const auto &r = *e->growingRecord();
@@ -177,7 +178,7 @@ void TestNsgSession::refusalMidStreamKeepsWhatWasReleased()
     QVERIFY(session::auditGrowingEvent(*e, *cps(), s->settings()).ok());
     // Refused at the first round: nothing spent.
     auto none = openSession(filters::FilterKind::Basic, 0.02);
-    auto n = none->ask(request(line()));
+    auto n = none->ask(request(nsgSessionLine()));
     QVERIFY(n.ok());
     QCOMPARE(n->status, EventStatus::Refused);
     QCOMPARE(none->filter().spent(), 0.0);
@@ -187,7 +188,7 @@ void TestNsgSession::refusalMidStreamKeepsWhatWasReleased()
 void TestNsgSession::transcriptRoundTripAndAudit()
 {
     auto s = openSession(filters::FilterKind::Basic, 10.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(nsgSessionLine()));
     QVERIFY(e.ok());
     std::vector<session::LedgerEvent> events;
     for (const auto &event : s->events()) {
@@ -234,7 +235,7 @@ void TestNsgSession::transcriptRoundTripAndAudit()
 void TestNsgSession::roundsFeedTheComparison()
 {
     auto s = openSession(filters::FilterKind::Basic, 10.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(nsgSessionLine()));
     QVERIFY(e.ok());
     auto ledger = accounting::ledgerFromSession(*s);
     QVERIFY2(ledger.ok(), ledger ? "" : ledger.error().message.c_str());
@@ -257,16 +258,17 @@ void TestNsgSession::badValuesSpendNothing()
         std::string text;
         const char *field;
     } bad[] = {
-        {line(R"("budget":{"kind":"pure","epsilon":1})", R"("cap":null)"), "CAP_REQUIRED: nsg.cap"},
-        {line(R"("budget":{"kind":"pure","epsilon":1})", R"("cap":{"kind":"time","c0":-1})"), "INVALID_CAP"},
-        {line(R"("budget":{"kind":"pure","epsilon":1})", R"("cap":{"kind":"time","c0":10,"x":1})"),
+        {nsgSessionLine(R"("budget":{"kind":"pure","epsilon":1})", R"("cap":null)"), "CAP_REQUIRED: nsg.cap"},
+        {nsgSessionLine(R"("budget":{"kind":"pure","epsilon":1})", R"("cap":{"kind":"time","c0":-1})"),
+         "INVALID_CAP"},
+        {nsgSessionLine(R"("budget":{"kind":"pure","epsilon":1})", R"("cap":{"kind":"time","c0":10,"x":1})"),
          "unknown field 'x'"},
-        {line(R"("budget":{"kind":"pure","epsilon":0})"), "INVALID_BUDGET: budget.epsilon"},
-        {line(R"("budget":{"kind":"pure","epsilon":1})", R"("cap":{"kind":"time","c0":10})",
-              R"(,"black_box":{"kind":"laplace-k","queries":["education >= 16"]})"),
+        {nsgSessionLine(R"("budget":{"kind":"pure","epsilon":0})"), "INVALID_BUDGET: budget.epsilon"},
+        {nsgSessionLine(R"("budget":{"kind":"pure","epsilon":1})", R"("cap":{"kind":"time","c0":10})",
+                        R"(,"black_box":{"kind":"laplace-k","queries":["education >= 16"]})"),
          "unknown field 'black_box'"},
-        {line(R"("budget":{"kind":"pure","epsilon":1})", R"("cap":{"kind":"time","c0":10})",
-              R"(,"schedule":{"kind":"geometric","gamma":1})"),
+        {nsgSessionLine(R"("budget":{"kind":"pure","epsilon":1})", R"("cap":{"kind":"time","c0":10})",
+                        R"(,"schedule":{"kind":"geometric","gamma":1})"),
          "INVALID_CONFIG: schedule"},
     };
     for (const auto &b : bad) {
@@ -276,7 +278,7 @@ void TestNsgSession::badValuesSpendNothing()
                  r.error().message.c_str());
     }
     // Parses, but refused by ask with nothing spent: too many checkpoints, add/remove neighbours.
-    auto many = request(line());
+    auto many = request(nsgSessionLine());
     many.growing()->nsgCheckpoints = 20000;
     auto s = openSession(filters::FilterKind::Basic, 10.0);
     auto e = s->ask(many);
@@ -286,7 +288,7 @@ void TestNsgSession::badValuesSpendNothing()
         e.error().message.c_str());
     QCOMPARE(s->filter().spent(), 0.0);
     auto addRemove = openSession(filters::FilterKind::Basic, 10.0, data::Neighbouring::AddRemove);
-    auto n = addRemove->ask(request(line()));
+    auto n = addRemove->ask(request(nsgSessionLine()));
     QVERIFY(!n.ok());
     QVERIFY(
         QString::fromStdString(n.error().message).contains(QStringLiteral("GROWING_NEIGHBOURS_UNSUPPORTED")));

@@ -28,15 +28,16 @@ namespace {
 
 /// A pmwg line over t = 14000 … 28155 (the lab's default): small universe, p = ½, c₀ = 40, T = 0.05,
 /// η = 0.3, 40 checkpoints × 25 queries, order seed 7.
-std::string line(const std::string &budget = R"("budget":{"kind":"pure","epsilon":1})",
-                 const std::string &pmwg = R"("universe":"small","p":0.5,"c0":40,"T":0.05,"eta":0.3)",
-                 const std::string &extra = "")
+std::string pmwgSessionLine(const std::string &budget = R"("budget":{"kind":"pure","epsilon":1})",
+                            const std::string &pmwg
+                            = R"("universe":"small","p":0.5,"c0":40,"T":0.05,"eta":0.3)",
+                            const std::string &extra = "")
 {
     return R"({"id":"m","type":"growing","algorithm":"pmwg","stream":{"start_size":14000,"seed":7},)" + budget
            + R"(,"pmwg":{)" + pmwg + R"(,"checkpoints":40,"per_checkpoint":25})" + extra + "}";
 }
 
-std::vector<std::uint64_t> starts(const session::PmwgRecord &r)
+std::vector<std::uint64_t> pmwgStarts(const session::PmwgRecord &r)
 {
     std::vector<std::uint64_t> s;
     for (const auto &round : r.rounds)
@@ -44,7 +45,7 @@ std::vector<std::uint64_t> starts(const session::PmwgRecord &r)
     return s;
 }
 
-std::vector<std::uint64_t> hardTimes(const session::PmwgRecord &r)
+std::vector<std::uint64_t> pmwgHardTimes(const session::PmwgRecord &r)
 {
     std::vector<std::uint64_t> h;
     for (const auto &x : r.hard)
@@ -77,7 +78,7 @@ private Q_SLOTS:
 void TestPmwgSession::roundsAreChargedWhenTheyOpen()
 {
     auto s = openSession(filters::FilterKind::Basic, 10.0);
-    const auto req = request(line());
+    const auto req = request(pmwgSessionLine());
     auto e = s->ask(req);
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
@@ -128,7 +129,7 @@ void TestPmwgSession::roundsAreChargedWhenTheyOpen()
     QVERIFY(e->cost <= r.worstCase);
     // Never under-reported: at least the rounds' realised losses f(s_i) + (4/3)f(e_i) (NATG).
     double realised = 0.0;
-    for (const auto &round : growing::nsgRounds(unit, starts(r), hardTimes(r)))
+    for (const auto &round : growing::nsgRounds(unit, pmwgStarts(r), pmwgHardTimes(r)))
         realised += round.cost;
     QVERIFY2(e->cost >= realised,
              qPrintable(QString::number(e->cost) + QStringLiteral(" < ") + QString::number(realised)));
@@ -145,7 +146,7 @@ void TestPmwgSession::roundsAreChargedWhenTheyOpen()
 void TestPmwgSession::zcdpRoundsChargeRho()
 {
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
-    const auto req = request(line(R"("budget":{"kind":"zcdp","rho":0.5})"));
+    const auto req = request(pmwgSessionLine(R"("budget":{"kind":"zcdp","rho":0.5})"));
     auto e = s->ask(req);
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->costKind, filters::ChargeKind::Rho);
@@ -158,7 +159,7 @@ void TestPmwgSession::zcdpRoundsChargeRho()
         QVERIFY(round.charge >= eps * eps / 2.0);
         QVERIFY(std::abs(round.charge - eps * eps / 2.0) < 1e-12);
     }
-    QVERIFY(std::abs(e->cost - growing::nsgRealisedRho(unit, starts(r))) < 1e-12);
+    QVERIFY(std::abs(e->cost - growing::nsgRealisedRho(unit, pmwgStarts(r))) < 1e-12);
     QVERIFY(e->cost <= r.worstCase);
     QVERIFY(std::abs(r.worstCase - 0.5) < 1e-9);
     QVERIFY(std::abs(s->filter().spent() - e->cost) < 1e-12);
@@ -177,7 +178,7 @@ void TestPmwgSession::refusalMidStreamKeepsWhatWasReleased()
 {
     // ε = 0.02: two rounds of ≈ 0.0083 fit, the third does not.
     auto s = openSession(filters::FilterKind::Basic, 0.02);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(pmwgSessionLine()));
     QVERIFY(e.ok());
     QCOMPARE(e->status, EventStatus::Released);
     const auto &r = *e->growingRecord();
@@ -196,7 +197,7 @@ void TestPmwgSession::refusalMidStreamKeepsWhatWasReleased()
     QVERIFY(session::auditGrowingEvent(*e, *cps(), s->settings()).ok());
     // Refused at the first round: nothing released, nothing spent.
     auto none = openSession(filters::FilterKind::Basic, 0.005);
-    auto n = none->ask(request(line()));
+    auto n = none->ask(request(pmwgSessionLine()));
     QVERIFY(n.ok());
     QCOMPARE(n->status, EventStatus::Refused);
     QCOMPARE(none->filter().spent(), 0.0);
@@ -208,7 +209,7 @@ void TestPmwgSession::refusalMidStreamKeepsWhatWasReleased()
 void TestPmwgSession::transcriptRoundTripAndAudit()
 {
     auto s = openSession(filters::FilterKind::Basic, 10.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(pmwgSessionLine()));
     QVERIFY(e.ok());
     std::vector<session::LedgerEvent> events;
     for (const auto &event : s->events()) {
@@ -273,7 +274,7 @@ void TestPmwgSession::transcriptRoundTripAndAudit()
 void TestPmwgSession::roundsFeedTheComparison()
 {
     auto s = openSession(filters::FilterKind::Basic, 10.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(pmwgSessionLine()));
     QVERIFY(e.ok());
     auto ledger = accounting::ledgerFromSession(*s);
     QVERIFY2(ledger.ok(), ledger ? "" : ledger.error().message.c_str());
@@ -297,18 +298,19 @@ void TestPmwgSession::badValuesSpendNothing()
         std::string text;
         const char *field;
     } bad[] = {
-        {line(pure, R"("universe":"huge")"), "pmwg.universe"},
-        {line(pure, R"("T":1.5)"), "INVALID_THRESHOLD: pmwg.T"},
-        {line(pure, R"("eta":0)"), "pmwg.eta"},
-        {line(pure, R"("c0":0.5)"), "INVALID_CAP: pmwg.c0"},
-        {line(pure, R"("p":1)"), "INVALID_NOISE_EXPONENT: pmwg.p"},
-        {line(pure, R"("mode":"theory","alpha":2)"), "pmwg.alpha"},
-        {line(pure, R"("uniform_update":false)"), "pmwg.uniform_update"},
-        {line(pure, R"("x":1)"), "unknown field 'x'"},
-        {line(R"("budget":{"kind":"pure","epsilon":0})"), "INVALID_BUDGET: budget.epsilon"},
-        {line(pure, R"("p":0.5)", R"(,"black_box":{"kind":"laplace-k","queries":["education >= 16"]})"),
+        {pmwgSessionLine(pure, R"("universe":"huge")"), "pmwg.universe"},
+        {pmwgSessionLine(pure, R"("T":1.5)"), "INVALID_THRESHOLD: pmwg.T"},
+        {pmwgSessionLine(pure, R"("eta":0)"), "pmwg.eta"},
+        {pmwgSessionLine(pure, R"("c0":0.5)"), "INVALID_CAP: pmwg.c0"},
+        {pmwgSessionLine(pure, R"("p":1)"), "INVALID_NOISE_EXPONENT: pmwg.p"},
+        {pmwgSessionLine(pure, R"("mode":"theory","alpha":2)"), "pmwg.alpha"},
+        {pmwgSessionLine(pure, R"("uniform_update":false)"), "pmwg.uniform_update"},
+        {pmwgSessionLine(pure, R"("x":1)"), "unknown field 'x'"},
+        {pmwgSessionLine(R"("budget":{"kind":"pure","epsilon":0})"), "INVALID_BUDGET: budget.epsilon"},
+        {pmwgSessionLine(pure, R"("p":0.5)",
+                         R"(,"black_box":{"kind":"laplace-k","queries":["education >= 16"]})"),
          "unknown field 'black_box'"},
-        {line(pure, R"("p":0.5)", R"(,"schedule":{"kind":"geometric","gamma":1})"),
+        {pmwgSessionLine(pure, R"("p":0.5)", R"(,"schedule":{"kind":"geometric","gamma":1})"),
          "INVALID_CONFIG: schedule"},
     };
     for (const auto &b : bad) {
@@ -318,7 +320,7 @@ void TestPmwgSession::badValuesSpendNothing()
                  r.error().message.c_str());
     }
     // Parses, but refused by ask with nothing spent: too many questions, add/remove neighbours.
-    auto many = request(line());
+    auto many = request(pmwgSessionLine());
     many.growing()->pmwg.perCheckpoint = 10000;
     auto s = openSession(filters::FilterKind::Basic, 10.0);
     auto e = s->ask(many);
@@ -329,7 +331,7 @@ void TestPmwgSession::badValuesSpendNothing()
     QCOMPARE(s->filter().spent(), 0.0);
     QVERIFY(s->events().empty());
     auto addRemove = openSession(filters::FilterKind::Basic, 10.0, data::Neighbouring::AddRemove);
-    auto n = addRemove->ask(request(line()));
+    auto n = addRemove->ask(request(pmwgSessionLine()));
     QVERIFY(!n.ok());
     QVERIFY(
         QString::fromStdString(n.error().message).contains(QStringLiteral("GROWING_NEIGHBOURS_UNSUPPORTED")));

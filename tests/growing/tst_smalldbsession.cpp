@@ -20,6 +20,7 @@
 #include "core/session/ledger/session_ledger.h"
 #include "core/session/session.h"
 #include "resources/dataset_catalog.h"
+#include "tests/growing/growing_session_fixture.h"
 #include "tests/test_rows.h"
 #include "tests/testutils.h"
 
@@ -31,42 +32,19 @@ using session::QueryRequest;
 using session::Session;
 using session::SessionSettings;
 
+using growing_fixture::cps;
+using growing_fixture::openSession;
+using growing_fixture::request;
+
 namespace {
 
-std::shared_ptr<const data::Table> cps()
-{
-    static std::shared_ptr<const data::Table> table
-        = std::make_shared<const data::Table>(std::move(*resources::loadDataset("cps1988")));
-    return table;
-}
-
 /// A smalldb line: ε = 1 over t = 1000 … 28155, geometric γ = 1, m = 8.
-std::string line(const std::string &budget = R"("budget":{"kind":"pure","epsilon":1},)",
-                 const std::string &schedule = R"("schedule":{"kind":"geometric","gamma":1},)",
-                 const std::string &box = R"("black_box":{"m":8}})")
+std::string smalldbSessionLine(const std::string &budget = R"("budget":{"kind":"pure","epsilon":1},)",
+                               const std::string &schedule = R"("schedule":{"kind":"geometric","gamma":1},)",
+                               const std::string &box = R"("black_box":{"m":8}})")
 {
     return R"({"id":"d","type":"growing","algorithm":"smalldb","stream":{"start_size":1000,"end":28155,"seed":7},)"
            + budget + schedule + box;
-}
-
-QueryRequest request(const std::string &text)
-{
-    auto r = io::readRequestLine(text, 1);
-    if (!r)
-        qFatal("%s", r.error().message.c_str());
-    return *r;
-}
-
-std::unique_ptr<Session> openSession(filters::FilterKind filter, double epsilon, double delta = 1e-6)
-{
-    SessionSettings s;
-    s.epsilon = epsilon;
-    s.delta = delta;
-    s.filter = filter;
-    s.neighbours = data::Neighbouring::Replace;
-    s.seed = 11;
-    auto created = Session::create(cps(), s);
-    return std::move(created.value());
 }
 
 std::vector<growing::EpochPlan> epochs(growing::ScheduleKind kind = growing::ScheduleKind::Geometric,
@@ -101,7 +79,7 @@ private Q_SLOTS:
 void TestSmallDbSession::epochsChargeTheirEpsilon()
 {
     auto s = openSession(filters::FilterKind::Basic, 2.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(smalldbSessionLine()));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
     QCOMPARE(e->mechanismName(), std::string("smalldb"));
@@ -138,8 +116,8 @@ void TestSmallDbSession::epochsChargeTheirEpsilon()
 void TestSmallDbSession::zcdpEpochsChargeTheirRho()
 {
     auto s = openSession(filters::FilterKind::Zcdp, 10.0);
-    auto e = s->ask(request(line(R"("budget":{"kind":"zcdp","rho":0.5},)",
-                                 R"("schedule":{"kind":"zcdp-geometric","gamma":1},)")));
+    auto e = s->ask(request(smalldbSessionLine(R"("budget":{"kind":"zcdp","rho":0.5},)",
+                                               R"("schedule":{"kind":"zcdp-geometric","gamma":1},)")));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->costKind, filters::ChargeKind::Rho);
     const auto plan = epochs(growing::ScheduleKind::ZcdpGeometric, {growing::BudgetKind::Zcdp, 1.0, 0.5});
@@ -157,7 +135,7 @@ void TestSmallDbSession::zcdpEpochsChargeTheirRho()
 void TestSmallDbSession::answersAreTheSyntheticDatabases()
 {
     auto s = openSession(filters::FilterKind::Basic, 2.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(smalldbSessionLine()));
     QVERIFY(e.ok());
     auto inst = growing::cpsSmallDbInstance(pbx::test::PublicRows(*cps()));
     auto db = growing::SmallDb::create(16, inst->queries, 8);
@@ -194,7 +172,7 @@ void TestSmallDbSession::refusalMidStreamKeepsWhatWasReleased()
     // A basic filter holding ε = 0.8: the geometric schedule's first epochs (0.5, 0.25, …) fit, then
     // one is refused.
     auto s = openSession(filters::FilterKind::Basic, 0.8);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(smalldbSessionLine()));
     QVERIFY2(e.ok(), e ? "" : e.error().message.c_str());
     QCOMPARE(e->status, EventStatus::Released);
     const auto &r = *e->growingRecord();
@@ -211,8 +189,8 @@ void TestSmallDbSession::refusalMidStreamKeepsWhatWasReleased()
     QVERIFY(session::auditGrowingEvent(*e, *cps(), s->settings()).ok());
     // A zCDP schedule under a basic filter: refused naming schedule.kind, nothing spent.
     auto basic = openSession(filters::FilterKind::Basic, 1.0);
-    auto refused = basic->ask(request(line(R"("budget":{"kind":"zcdp","rho":0.5},)",
-                                           R"("schedule":{"kind":"zcdp-geometric","gamma":1},)")));
+    auto refused = basic->ask(request(smalldbSessionLine(
+        R"("budget":{"kind":"zcdp","rho":0.5},)", R"("schedule":{"kind":"zcdp-geometric","gamma":1},)")));
     QVERIFY(!refused.ok());
     QVERIFY2(QString::fromStdString(refused.error().message)
                  .contains(QStringLiteral("schedule.kind: 'zcdp-geometric' charges ρ")),
@@ -223,7 +201,7 @@ void TestSmallDbSession::refusalMidStreamKeepsWhatWasReleased()
 void TestSmallDbSession::transcriptRoundTripAndAudit()
 {
     auto s = openSession(filters::FilterKind::Basic, 2.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(smalldbSessionLine()));
     QVERIFY(e.ok());
     std::vector<session::LedgerEvent> events;
     for (const auto &event : s->events()) {
@@ -269,7 +247,7 @@ void TestSmallDbSession::transcriptRoundTripAndAudit()
 void TestSmallDbSession::epochsFeedTheComparison()
 {
     auto s = openSession(filters::FilterKind::Basic, 2.0);
-    auto e = s->ask(request(line()));
+    auto e = s->ask(request(smalldbSessionLine()));
     QVERIFY(e.ok());
     std::vector<std::size_t> origin;
     auto ledger = accounting::ledgerFromSession(*s, &origin);
@@ -290,23 +268,26 @@ void TestSmallDbSession::badValuesSpendNothing()
         const char *field;
     } bad[] = {
         // C(16+12−1, 12) = 17,383,860 candidates > 5·10⁶.
-        {line(R"("budget":{"kind":"pure","epsilon":1},)", R"("schedule":{"kind":"geometric","gamma":1},)",
-              R"("black_box":{"m":12}})"),
+        {smalldbSessionLine(R"("budget":{"kind":"pure","epsilon":1},)",
+                            R"("schedule":{"kind":"geometric","gamma":1},)", R"("black_box":{"m":12}})"),
          "SMALLDB_TOO_LARGE: black_box.m"},
-        {line(R"("budget":{"kind":"pure","epsilon":1},)", R"("schedule":{"kind":"geometric","gamma":1},)",
-              R"("black_box":{"kind":"smalldb"}})"),
+        {smalldbSessionLine(R"("budget":{"kind":"pure","epsilon":1},)",
+                            R"("schedule":{"kind":"geometric","gamma":1},)",
+                            R"("black_box":{"kind":"smalldb"}})"),
          "INVALID_BLACK_BOX: black_box.m"},
-        {line(R"("budget":{"kind":"pure","epsilon":1},)", R"("schedule":{"kind":"geometric","gamma":1},)",
-              R"("black_box":{"m":8,"queries":28}})"),
+        {smalldbSessionLine(R"("budget":{"kind":"pure","epsilon":1},)",
+                            R"("schedule":{"kind":"geometric","gamma":1},)",
+                            R"("black_box":{"m":8,"queries":28}})"),
          "unknown field 'queries'"},
-        {line(R"("budget":{"kind":"pure","epsilon":1},)", R"("schedule":{"kind":"geometric","gamma":1},)",
-              R"("black_box":{"kind":"laplace-k","m":8}})"),
+        {smalldbSessionLine(R"("budget":{"kind":"pure","epsilon":1},)",
+                            R"("schedule":{"kind":"geometric","gamma":1},)",
+                            R"("black_box":{"kind":"laplace-k","m":8}})"),
          "INVALID_BLACK_BOX: black_box.kind"},
-        {line(R"("budget":{"kind":"zcdp","rho":0.5},)"), "INVALID_SCHEDULE: schedule.kind"},
-        {line(R"("budget":{"kind":"pure","epsilon":1},)",
-              R"("schedule":{"kind":"geometric","gamma":"optimal"},)"),
+        {smalldbSessionLine(R"("budget":{"kind":"zcdp","rho":0.5},)"), "INVALID_SCHEDULE: schedule.kind"},
+        {smalldbSessionLine(R"("budget":{"kind":"pure","epsilon":1},)",
+                            R"("schedule":{"kind":"geometric","gamma":"optimal"},)"),
          "INVALID_GAMMA: schedule.gamma"},
-        {line(R"("budget":{"kind":"pure","epsilon":-1},)"), "INVALID_BUDGET: budget.epsilon"},
+        {smalldbSessionLine(R"("budget":{"kind":"pure","epsilon":-1},)"), "INVALID_BUDGET: budget.epsilon"},
     };
     for (const auto &b : bad) {
         auto r = io::readRequestLine(b.text, 1);
@@ -316,7 +297,7 @@ void TestSmallDbSession::badValuesSpendNothing()
     }
     // A request built in code with m = 12 (no reader in between): ask refuses it before charging.
     auto s = openSession(filters::FilterKind::Basic, 2.0);
-    auto big = request(line());
+    auto big = request(smalldbSessionLine());
     big.growing()->smallDbSize = 12;
     auto e = s->ask(big);
     QVERIFY(!e.ok());

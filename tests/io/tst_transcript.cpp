@@ -35,8 +35,6 @@ std::unique_ptr<session::Session> sessionWithHistory(filters::FilterKind filter)
 }
 } // namespace
 
-Q_DECLARE_METATYPE(filters::FilterKind)
-
 class TestTranscript : public QObject
 {
     Q_OBJECT

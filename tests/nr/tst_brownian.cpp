@@ -11,8 +11,6 @@
 
 using namespace pbx::mechanisms;
 
-Q_DECLARE_METATYPE(std::vector<double>)
-
 class TestBrownianNoiseReduction : public QObject
 {
     Q_OBJECT

@@ -18,8 +18,6 @@ using pbx::test::ksCritical1Percent;
 using pbx::test::ksStatistic;
 using pbx::test::laplaceCdf;
 
-Q_DECLARE_METATYPE(std::vector<double>)
-
 namespace {
 QString ksMessage(double d, double critical, const QString &what)
 {

@@ -21,9 +21,9 @@ using pbx::test::Histogram;
 using pbx::test::Interval;
 
 namespace {
-constexpr std::uint64_t kDraws = 1000000; // per input
-constexpr double kFamilyAlpha = 1e-3;     // family-wise error of each set of intervals
-constexpr std::uint64_t kMinCount = 1000; // "well populated": both counts at least this
+constexpr std::uint64_t kAuditDraws = 1000000; // per input
+constexpr double kFamilyAlpha = 1e-3;          // family-wise error of each set of intervals
+constexpr std::uint64_t kMinCount = 1000;      // "well populated": both counts at least this
 
 struct Pair
 {
@@ -36,7 +36,7 @@ Pair drawPair(const DiscreteNoiseMechanism &m, std::uint64_t seed)
     SeededRandomBits a(seed, 0), b(seed, 1);
     const auto shift = static_cast<std::int64_t>(m.sensitivity());
     Pair out;
-    for (std::uint64_t i = 0; i < kDraws; ++i) {
+    for (std::uint64_t i = 0; i < kAuditDraws; ++i) {
         ++out.p[*m.release(0, a)];
         ++out.q[*m.release(shift, b)];
     }
@@ -88,21 +88,21 @@ LossAudit auditLoss(const Pair &s, const std::function<void(std::int64_t, double
     for (std::int64_t y : outcomes) { // {Y ≤ y}
         leftP += countAt(s.p, y);
         leftQ += countAt(s.q, y);
-        if (leftP >= kMinCount && leftQ >= kMinCount && leftP < kDraws && leftQ < kDraws)
+        if (leftP >= kMinCount && leftQ >= kMinCount && leftP < kAuditDraws && leftQ < kAuditDraws)
             events.push_back({leftP, leftQ, false, y});
     }
     std::uint64_t rightP = 0, rightQ = 0;
     for (auto it = outcomes.rbegin(); it != outcomes.rend(); ++it) { // {Y ≥ y}
         rightP += countAt(s.p, *it);
         rightQ += countAt(s.q, *it);
-        if (rightP >= kMinCount && rightQ >= kMinCount && rightP < kDraws && rightQ < kDraws)
+        if (rightP >= kMinCount && rightQ >= kMinCount && rightP < kAuditDraws && rightQ < kAuditDraws)
             events.push_back({rightP, rightQ, false, *it});
     }
     a.events = static_cast<int>(events.size());
     const double alpha = kFamilyAlpha / (2.0 * events.size());
     for (const Event &e : events) {
-        const Interval ip = pbx::test::clopperPearson(e.p, kDraws, alpha);
-        const Interval iq = pbx::test::clopperPearson(e.q, kDraws, alpha);
+        const Interval ip = pbx::test::clopperPearson(e.p, kAuditDraws, alpha);
+        const Interval iq = pbx::test::clopperPearson(e.q, kAuditDraws, alpha);
         const double lower = std::log(ip.lo / iq.hi); // ≤ ln(P/Q) with the family's confidence
         const double upper = std::log(ip.hi / iq.lo); // ≥ ln(P/Q)
         a.epsilonLower = std::max({a.epsilonLower, lower, -upper});
@@ -206,18 +206,18 @@ void TestPrivacyAudit::discreteGaussian()
         std::uint64_t inP = 0, inQ = 0;
         for (std::int64_t y : outcomes) {
             const std::uint64_t cp = countAt(s.p, y), cq = countAt(s.q, y);
-            const Interval ip = pbx::test::clopperPearson(cp, kDraws, alpha);
-            const Interval iq = pbx::test::clopperPearson(cq, kDraws, alpha);
+            const Interval ip = pbx::test::clopperPearson(cp, kAuditDraws, alpha);
+            const Interval iq = pbx::test::clopperPearson(cq, kAuditDraws, alpha);
             lower += std::max(0.0, ip.lo - std::exp(eps) * iq.hi);
-            plugIn += std::max(0.0, (static_cast<double>(cp) - std::exp(eps) * cq) / kDraws);
+            plugIn += std::max(0.0, (static_cast<double>(cp) - std::exp(eps) * cq) / kAuditDraws);
             if (exactLoss(y) > eps) {
                 inP += cp;
                 inQ += cq;
             }
         }
-        const double pS = static_cast<double>(inP) / kDraws, qS = static_cast<double>(inQ) / kDraws;
+        const double pS = static_cast<double>(inP) / kAuditDraws, qS = static_cast<double>(inQ) / kAuditDraws;
         const double estimate = pS - std::exp(eps) * qS;
-        const double se = std::sqrt((pS * (1 - pS) + std::exp(2 * eps) * qS * (1 - qS)) / kDraws);
+        const double se = std::sqrt((pS * (1 - pS) + std::exp(2 * eps) * qS * (1 - qS)) / kAuditDraws);
         qInfo("ε = %.2f: claimed δ = %.6g; lower confidence bound %.6g; estimate on S %.6g ± %.2g; "
               "plug-in %.6g; zCDP-converted δ %.6g",
               eps, claimed, lower, estimate, se, plugIn, *pbx::privacy::deltaFromRhoCks(m->rho(), eps));
@@ -273,7 +273,7 @@ void TestPrivacyAudit::gridMechanism()
     QCOMPARE(m->noise().sensitivity(), 4ull);
     SeededRandomBits a(81, 0), b(81, 1);
     Pair s;
-    for (std::uint64_t i = 0; i < kDraws; ++i) {
+    for (std::uint64_t i = 0; i < kAuditDraws; ++i) {
         const double x = *m->release(-0.125, a);
         const double y = *m->release(0.875, b);
         // Outputs are exact multiples of the grid: nothing below the grid to leak.

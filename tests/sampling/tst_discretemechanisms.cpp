@@ -16,8 +16,6 @@
 using namespace pbx::mechanisms;
 using pbx::ErrorCode;
 
-Q_DECLARE_METATYPE(DiscreteNoiseKind)
-
 namespace {
 constexpr auto kLaplace = DiscreteNoiseKind::Laplace;
 constexpr auto kGaussian = DiscreteNoiseKind::Gaussian;

@@ -20,6 +20,47 @@
 
 namespace pbx::test {
 
+/// Public metadata (unless `isPublic` is false) declaring `columns`.
+inline io::DatasetMetadata metadataOf(std::vector<io::ColumnMetadata> columns, bool isPublic = true)
+{
+    io::DatasetMetadata metadata;
+    metadata.isPublic = isPublic;
+    metadata.columns = std::move(columns);
+    return metadata;
+}
+
+/// A numeric column with declared clipping bounds.
+inline io::ColumnMetadata numericColumn(std::string name, data::Bounds bounds)
+{
+    io::ColumnMetadata column;
+    column.name = std::move(name);
+    column.type = data::ColumnType::Numeric;
+    column.bounds = bounds;
+    return column;
+}
+
+/// A categorical column with declared categories (none: read from the data where allowed).
+inline io::ColumnMetadata categoricalColumn(std::string name, std::vector<std::string> categories = {})
+{
+    io::ColumnMetadata column;
+    column.name = std::move(name);
+    column.type = data::ColumnType::Categorical;
+    column.categories = std::move(categories);
+    return column;
+}
+
+/// The true statistics of `spec` on `source`; an error fails the test binary (the query is the test's own).
+inline data::QueryStatistics statistics(const data::SourceAggregates &source, const data::QuerySpec &spec)
+{
+    auto compiled = data::CompiledQuery::compile(spec, source.source().schema());
+    if (!compiled)
+        qFatal("%s", compiled.error().message.c_str());
+    auto result = source.statistics(*compiled);
+    if (!result)
+        qFatal("%s", result.error().message.c_str());
+    return *result;
+}
+
 /// The embedded CPS1988 (public) and its shipped sidecar metadata.
 inline data::Table cpsTable()
 {

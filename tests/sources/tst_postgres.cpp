@@ -19,46 +19,12 @@ using namespace pbx;
 using pbx::sources::PostgresDescriptor;
 using pbx::sources::PostgresSource;
 
-namespace {
+using pbx::test::categoricalColumn;
+using pbx::test::metadataOf;
+using pbx::test::numericColumn;
+using pbx::test::statistics;
 
-data::QueryStatistics statistics(const data::SourceAggregates &source, const data::QuerySpec &spec)
-{
-    auto compiled = data::CompiledQuery::compile(spec, source.source().schema());
-    if (!compiled)
-        qFatal("%s", compiled.error().message.c_str());
-    auto result = source.statistics(*compiled);
-    if (!result)
-        qFatal("%s", result.error().message.c_str());
-    return *result;
-}
-
-io::ColumnMetadata numericColumn(std::string name, data::Bounds bounds)
-{
-    io::ColumnMetadata column;
-    column.name = std::move(name);
-    column.type = data::ColumnType::Numeric;
-    column.bounds = bounds;
-    return column;
-}
-
-io::ColumnMetadata categoricalColumn(std::string name, std::vector<std::string> categories = {})
-{
-    io::ColumnMetadata column;
-    column.name = std::move(name);
-    column.type = data::ColumnType::Categorical;
-    column.categories = std::move(categories);
-    return column;
-}
-
-io::DatasetMetadata metadataOf(std::vector<io::ColumnMetadata> columns)
-{
-    io::DatasetMetadata metadata;
-    metadata.isPublic = true;
-    metadata.columns = std::move(columns);
-    return metadata;
-}
-
-} // namespace
+namespace {} // namespace
 
 class TestPostgresSource : public QObject
 {

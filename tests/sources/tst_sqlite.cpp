@@ -23,46 +23,12 @@ using pbx::sources::SqliteSource;
 using pbx::test::writeCps;
 using pbx::test::Writer;
 
-namespace {
+using pbx::test::categoricalColumn;
+using pbx::test::metadataOf;
+using pbx::test::numericColumn;
+using pbx::test::statistics;
 
-io::DatasetMetadata metadataOf(std::vector<io::ColumnMetadata> columns, bool isPublic = true)
-{
-    io::DatasetMetadata metadata;
-    metadata.isPublic = isPublic;
-    metadata.columns = std::move(columns);
-    return metadata;
-}
-
-io::ColumnMetadata numericColumn(std::string name, data::Bounds bounds)
-{
-    io::ColumnMetadata column;
-    column.name = std::move(name);
-    column.type = data::ColumnType::Numeric;
-    column.bounds = bounds;
-    return column;
-}
-
-io::ColumnMetadata categoricalColumn(std::string name, std::vector<std::string> categories = {})
-{
-    io::ColumnMetadata column;
-    column.name = std::move(name);
-    column.type = data::ColumnType::Categorical;
-    column.categories = std::move(categories);
-    return column;
-}
-
-data::QueryStatistics statistics(const data::SourceAggregates &source, const data::QuerySpec &spec)
-{
-    auto compiled = data::CompiledQuery::compile(spec, source.source().schema());
-    if (!compiled)
-        qFatal("%s", compiled.error().message.c_str());
-    auto result = source.statistics(*compiled);
-    if (!result)
-        qFatal("%s", result.error().message.c_str());
-    return *result;
-}
-
-} // namespace
+namespace {} // namespace
 
 class TestSqliteSource : public QObject
 {

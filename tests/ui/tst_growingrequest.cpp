@@ -24,7 +24,7 @@ using namespace pbx::ui;
 
 namespace {
 
-constexpr std::uint64_t kSeed = 20261126;
+constexpr std::uint64_t kGrowingRequestSeed = 20261126;
 
 session::SessionSettings basicReplace(double epsilon)
 {
@@ -32,7 +32,7 @@ session::SessionSettings basicReplace(double epsilon)
     s.epsilon = epsilon;
     s.filter = filters::FilterKind::Basic;
     s.neighbours = data::Neighbouring::Replace;
-    s.seed = kSeed;
+    s.seed = kGrowingRequestSeed;
     return s;
 }
 

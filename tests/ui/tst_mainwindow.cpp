@@ -39,12 +39,12 @@ using pbx::ui::ResultCard;
 
 namespace {
 
-constexpr std::uint64_t kSeed = 20240601;
+constexpr std::uint64_t kMainWindowSeed = 20240601;
 
 session::SessionSettings seededSettings()
 {
     session::SessionSettings s; // ε = 1, δ = 1e-6, add/remove, zCDP
-    s.seed = kSeed;
+    s.seed = kMainWindowSeed;
     return s;
 }
 
@@ -455,7 +455,7 @@ private Q_SLOTS:
         QCOMPARE(w->ledgerModel()->unitSymbol(), QStringLiteral("ε"));
         QCOMPARE(w->budgetGauge()->nativeBudget(), 2.0);
         // Seed kept from the seeded start.
-        QCOMPARE(w->document()->settings().seed, std::optional<std::uint64_t>(kSeed));
+        QCOMPARE(w->document()->settings().seed, std::optional<std::uint64_t>(kMainWindowSeed));
 
         // zCDP with δ = 0 is invalid: shown, not applied.
         panel->filterComboBox()->setCurrentIndex(

@@ -30,13 +30,13 @@ using pbx::ui::NoiseReductionView;
 
 namespace {
 
-constexpr std::uint64_t kSeed = 20240607;
+constexpr std::uint64_t kNoiseReductionSeed = 20240607;
 
 std::unique_ptr<MainWindow> makeWindow(filters::FilterKind filter)
 {
     session::SessionSettings settings; // ε = 1, δ = 1e-6, add/remove
     settings.filter = filter;
-    settings.seed = kSeed;
+    settings.seed = kNoiseReductionSeed;
     auto w = std::make_unique<MainWindow>();
     w->resize(1400, 900);
     if (auto opened = w->openDataset(QStringLiteral("cps1988")); !opened.ok())

@@ -29,7 +29,7 @@ using namespace pbx::ui;
 
 namespace {
 
-constexpr std::uint64_t kSeed = 20261126;
+constexpr std::uint64_t kOdpRequestSeed = 20261126;
 
 session::SessionSettings odpSettings()
 {
@@ -37,7 +37,7 @@ session::SessionSettings odpSettings()
     s.epsilon = 2.0;
     s.delta = 1e-6;
     s.filter = filters::FilterKind::Odp;
-    s.seed = kSeed;
+    s.seed = kOdpRequestSeed;
     return s;
 }
 
@@ -62,7 +62,7 @@ void TestOdpRequest::enabledOnlyUnderOdp()
     QVERIFY(action->toolTip().contains(QStringLiteral("odp filter")));
     QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
     session::SessionSettings zcdp;
-    zcdp.seed = kSeed;
+    zcdp.seed = kOdpRequestSeed;
     QVERIFY(w.startNewSession(zcdp).ok());
     QVERIFY(!action->isEnabled());
     QVERIFY(action->toolTip().contains(QStringLiteral("Needs a session under the odp filter")));

@@ -32,7 +32,7 @@ using pbx::ui::TypedInput;
 
 namespace {
 
-constexpr std::uint64_t kSeed = 20240601;
+constexpr std::uint64_t kTypedInputSeed = 20240601;
 
 QAbstractSpinBox *field(QWidget &root, const QString &name)
 {
@@ -50,13 +50,13 @@ void typeInto(QAbstractSpinBox *box, const QString &text)
     QTest::keyClicks(box, text);
 }
 
-std::unique_ptr<MainWindow> makeWindow(session::SessionSettings settings = {})
+std::unique_ptr<MainWindow> makeTypedInputWindow(session::SessionSettings settings = {})
 {
     auto w = std::make_unique<MainWindow>();
     w->resize(1400, 900);
     if (!w->openDataset(QStringLiteral("cps1988")).ok())
         qFatal("cannot open cps1988");
-    settings.seed = kSeed;
+    settings.seed = kTypedInputSeed;
     if (!w->startNewSession(settings).ok())
         qFatal("cannot start a session");
     w->show();
@@ -101,7 +101,7 @@ void TestTypedInput::everyTriggerAsksTheTypedTarget_data()
 void TestTypedInput::everyTriggerAsksTheTypedTarget()
 {
     QFETCH(QString, trigger);
-    auto w = makeWindow();
+    auto w = makeTypedInputWindow();
     QAbstractSpinBox *target = field(*w->queryBuilder(), QStringLiteral("Accuracy target"));
     QVERIFY(target);
     auto *value = qobject_cast<QDoubleSpinBox *>(target);
@@ -129,7 +129,7 @@ void TestTypedInput::everyTriggerAsksTheTypedTarget()
 
 void TestTypedInput::costPreviewFollowsTheKeys()
 {
-    auto w = makeWindow();
+    auto w = makeTypedInputWindow();
     QAbstractSpinBox *target = field(*w->queryBuilder(), QStringLiteral("Accuracy target"));
     qobject_cast<QDoubleSpinBox *>(target)->setValue(500.0);
     typeInto(target, QStringLiteral("200"));
@@ -149,7 +149,7 @@ void TestTypedInput::costPreviewFollowsTheKeys()
 
 void TestTypedInput::unacceptableTextIsRefusedNamingTheField()
 {
-    auto w = makeWindow();
+    auto w = makeTypedInputWindow();
     QAbstractSpinBox *target = field(*w->queryBuilder(), QStringLiteral("Accuracy target"));
     qobject_cast<QDoubleSpinBox *>(target)->setValue(50.0);
     typeInto(target, QStringLiteral("0")); // the box accepts 1e-09 to 1e+15
@@ -170,7 +170,7 @@ void TestTypedInput::unacceptableTextIsRefusedNamingTheField()
 
 void TestTypedInput::textReplacedWhenFocusLeftIsRefused()
 {
-    auto w = makeWindow();
+    auto w = makeTypedInputWindow();
     QAbstractSpinBox *confidence = field(*w->queryBuilder(), QStringLiteral("Confidence"));
     QVERIFY(confidence);
     typeInto(confidence, QStringLiteral("100")); // 50 to 99.999: Qt would ask at 99.999
@@ -186,7 +186,7 @@ void TestTypedInput::textReplacedWhenFocusLeftIsRefused()
 
 void TestTypedInput::typedBudgetIsTheSessionsBudget()
 {
-    auto w = makeWindow();
+    auto w = makeTypedInputWindow();
     QAbstractSpinBox *epsilon = field(*w->sessionPanel(), QStringLiteral("ε (epsilon)"));
     QVERIFY2(epsilon, "no field named ε in the session panel");
     QCOMPARE(w->document()->settings().epsilon, 1.0);
@@ -198,7 +198,7 @@ void TestTypedInput::typedBudgetIsTheSessionsBudget()
     QCOMPARE(w->document()->session().events().size(), std::size_t{1});
 
     // The same without leaving the box: Ctrl+Return commits the budget before the query.
-    auto v = makeWindow();
+    auto v = makeTypedInputWindow();
     QAbstractSpinBox *epsilon2 = field(*v->sessionPanel(), QStringLiteral("ε (epsilon)"));
     typeInto(epsilon2, QStringLiteral("0.25"));
     QTest::keyClick(epsilon2, Qt::Key_Return, Qt::ControlModifier);
@@ -211,7 +211,7 @@ void TestTypedInput::sparseVectorDialogAsksTheTypedEpsilon()
     session::SessionSettings odp;
     odp.filter = filters::FilterKind::Odp;
     odp.epsilon = 5.0;
-    auto w = makeWindow(odp);
+    auto w = makeTypedInputWindow(odp);
     w->findChild<QAction *>(QStringLiteral("svtRequestAction"))->trigger();
     auto *dialog = w->findChild<ui::SvtRequestDialog *>(QStringLiteral("svtRequestDialog"));
     QVERIFY(dialog);
@@ -240,7 +240,7 @@ void TestTypedInput::growingDialogAsksTheTypedBudget()
     session::SessionSettings replace;
     replace.filter = filters::FilterKind::Basic;
     replace.neighbours = data::Neighbouring::Replace;
-    auto w = makeWindow(replace);
+    auto w = makeTypedInputWindow(replace);
     w->findChild<QAction *>(QStringLiteral("growingRequestAction"))->trigger();
     auto *dialog = w->findChild<ui::GrowingRequestDialog *>(QStringLiteral("growingRequestDialog"));
     QVERIFY(dialog);

@@ -38,7 +38,7 @@ session::SessionSettings unifiedSettings()
     return s;
 }
 
-std::unique_ptr<MainWindow> makeWindow(const session::SessionSettings &settings)
+std::unique_ptr<MainWindow> makeGaugeWindow(const session::SessionSettings &settings)
 {
     auto w = std::make_unique<MainWindow>();
     w->resize(1400, 900);
@@ -96,7 +96,7 @@ private Q_SLOTS:
 
     void splitIsASettingUntilTheFirstRequest()
     {
-        auto w = makeWindow(unifiedSettings());
+        auto w = makeGaugeWindow(unifiedSettings());
         auto *panel = w->sessionPanel();
         QVERIFY(panel->expostEpsilonShareSpinBox()->isVisibleTo(panel));
         QCOMPARE(panel->expostEpsilonShareSpinBox()->value(), 5.0); // Brownian NR is routed
@@ -134,7 +134,7 @@ private Q_SLOTS:
 
     void mechanismComboFollowsTheFilter()
     {
-        auto w = makeWindow(unifiedSettings());
+        auto w = makeGaugeWindow(unifiedSettings());
         auto *builder = w->queryBuilder();
         auto *combo = builder->mechanismComboBox();
         auto *model = qobject_cast<QStandardItemModel *>(combo->model());
@@ -169,7 +169,7 @@ private Q_SLOTS:
 
     void bothSystemsAppearAndUpdate()
     {
-        auto w = makeWindow(unifiedSettings());
+        auto w = makeGaugeWindow(unifiedSettings());
         w->show();
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
         auto *builder = w->queryBuilder();
@@ -295,7 +295,7 @@ private Q_SLOTS:
 
     void reopenedTranscriptKeepsBothSystems()
     {
-        auto w = makeWindow(unifiedSettings());
+        auto w = makeGaugeWindow(unifiedSettings());
         auto *builder = w->queryBuilder();
         builder->setRelativeTarget(0.1);
         useMechanism(*w, session::ReleaseMethod::LaplaceNr);
