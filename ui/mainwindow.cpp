@@ -674,7 +674,8 @@ LabDialog *MainWindow::relativeErrorLab()
 {
     if (!m_lab) {
         m_lab = new LabDialog(this);
-        m_lab->setTable(m_document->inMemoryTable(), m_document->settings().split);
+        m_lab->setSource(m_document->hasSession() ? m_document->session().sharedSource() : nullptr,
+                         m_document->settings().split);
     }
     return m_lab;
 }
@@ -870,7 +871,8 @@ void MainWindow::onSessionReset()
     m_queryBuilder->setFilterKind(m_document->settings().filter);
     updatePlannedCapPreview();
     if (m_lab)
-        m_lab->setTable(m_document->inMemoryTable(), m_document->settings().split);
+        m_lab->setSource(m_document->hasSession() ? m_document->session().sharedSource() : nullptr,
+                         m_document->settings().split);
     if (!session) {
         m_ledgerModel->clear();
         m_resultCard->clear();
