@@ -235,10 +235,20 @@ private Q_SLOTS:
         QVERIFY(!dialog->askButton()->isEnabled());
         dialog->setTransform(QString(), 1, 1.0);
         QVERIFY(dialog->askButton()->isEnabled());
+        const auto histogram = dialog->request();
+        QVERIFY(histogram.ok());
         dialog->askButton()->click(); // the categorical histogram: one GROUP BY, released
         QCOMPARE(w.document()->session().events().size(), std::size_t{1});
-        QCOMPARE(w.document()->session().events()[0].status, session::EventStatus::Released);
-        QCOMPARE(w.document()->session().events()[0].strategyRecord()->values.size(), std::size_t{4});
+        const session::LedgerEvent &released = w.document()->session().events()[0];
+        QCOMPARE(released.status, session::EventStatus::Released);
+        QCOMPARE(released.strategyRecord()->values.size(), std::size_t{4});
+        // The same cells and charge as the in-memory copy's (same seed).
+        auto inMemory
+            = session::Session::create(std::make_shared<const data::Table>(test::cpsTable()), seeded());
+        auto expected = (*inMemory)->ask(*histogram);
+        QVERIFY(expected.ok());
+        QCOMPARE(released.strategyRecord()->values, expected->strategyRecord()->values);
+        QCOMPARE(released.cost, expected->cost);
 
         session::SessionSettings odp = seeded();
         odp.filter = filters::FilterKind::Odp;
