@@ -852,8 +852,10 @@ void MainWindow::updateCostPreview()
     const auto request = session::withPlannedCap(m_queryBuilder->request(), m_document->session().filter(),
                                                  static_cast<std::size_t>(m_queryBuilder->plannedQueries()));
     const auto preview = session::previewCost(m_document->session(), request);
-    m_queryBuilder->setCostPreview(preview ? tr("This request %1.").arg(costPreviewText(*preview))
-                                           : QString());
+    // What Ask would refuse is said here first, with the core's line (e.g. no declared row count).
+    m_queryBuilder->setCostPreview(
+        preview ? tr("This request %1.").arg(costPreviewText(*preview))
+                : tr("It will be refused: %1").arg(toQString(preview.error().message)));
 }
 
 void MainWindow::onSessionReset()

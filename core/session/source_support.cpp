@@ -104,4 +104,13 @@ Result<void> checkRequestOnSource(const QueryRequest &request, const data::Table
     return {};
 }
 
+Result<std::size_t> releaseRowCount(const data::Source &source)
+{
+    if (const std::optional<std::size_t> rows = source.declaredRowCount())
+        return *rows;
+    return makeError(ErrorCode::InvalidArgument,
+                     "rows: the dataset's metadata declares no row count, which a release needs to bound its "
+                     "sensitivity; declare \"rows\" in the metadata");
+}
+
 } // namespace pbx::session

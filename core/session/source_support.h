@@ -57,4 +57,10 @@ bool histogramIsPushedDown(const QueryRequest &request, const data::Table &schem
 Result<void> checkRequestOnSource(const QueryRequest &request, const data::Table &schema,
                                   data::SourceKind kind);
 
+/// The public row count a count, sum or mean release plans with: source.declaredRowCount(). Errors:
+/// InvalidArgument naming "rows" when the source declares none (a database table whose metadata
+/// has no "rows"): a release needs n to bound its sensitivity. Session::ask, previewCost and
+/// pbx-cli run refuse with this one line.
+Result<std::size_t> releaseRowCount(const data::Source &source);
+
 } // namespace pbx::session

@@ -11,6 +11,7 @@
 #include "ui/lab/labdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/datasetpanel.h"
+#include "ui/panels/querybuilder.h"
 #include "ui/sessiondocument.h"
 #include "ui/sources/opendatasetdialog.h"
 #include "ui/strategies/strategieslabdialog.h"
@@ -322,6 +323,38 @@ private Q_SLOTS:
         QVERIFY(!lab->results().empty());
         QVERIFY(strategies->bannerText().contains(QStringLiteral("is not declared public")));
         QVERIFY(!strategies->tabs()->widget(2)->isEnabled());
+    }
+
+    // A database table whose metadata declares no "rows": the query builder's cost line says the
+    // release will be refused, with the line Session::ask refuses it with, before Ask.
+    void costLineSaysAnUndeclaredRowCountIsRefused()
+    {
+        QFile publicFile(m_metadata);
+        QVERIFY(publicFile.open(QIODevice::ReadOnly));
+        QByteArray text = publicFile.readAll();
+        QVERIFY(text.contains("\"rows\": 28155,"));
+        text.replace("\"rows\": 28155,", "");
+        const QString noRows = m_dir.filePath(QStringLiteral("cps-no-rows.json"));
+        {
+            QFile file(noRows);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QVERIFY(file.write(text) == text.size());
+        }
+        MainWindow w;
+        QVERIFY(w.openDataset(descriptor(), noRows).ok());
+        QVERIFY(w.startNewSession(seeded()).ok());
+        QVERIFY(!w.document()->dataSource()->declaredRowCount());
+        auto *builder = w.queryBuilder();
+        builder->setAggregate(data::Aggregate::Count);
+        builder->setAbsoluteTarget(50.0);
+        const QString refusal = QStringLiteral(
+            "rows: the dataset's metadata declares no row count, which a release needs to bound its sensitivity; "
+            "declare \"rows\" in the metadata");
+        QCOMPARE(builder->costPreview(), QStringLiteral("It will be refused: ") + refusal);
+        auto asked = w.document()->ask(builder->request());
+        QVERIFY(!asked.ok());
+        QCOMPARE(QString::fromStdString(asked.error().message), refusal);
+        QCOMPARE(w.document()->session().filter().spent(), 0.0);
     }
 
 private:
