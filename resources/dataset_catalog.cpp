@@ -106,6 +106,13 @@ Result<data::Table> loadDataset(std::string_view nameOrPath)
     }
 
     const std::filesystem::path path{std::string(nameOrPath)};
+    if (!isFile(path) && sources::isSourceDescriptor(nameOrPath))
+        return makeError(
+            ErrorCode::Unsupported,
+            "'" + std::string(nameOrPath)
+                + "' is a database table, whose rows stay in the database; this reads the rows "
+                  "in memory, so it takes an embedded dataset or a CSV file (pbx-cli run answers "
+                  "on a database table, docs/data-sources.md)");
     if (!isFile(path)) {
         std::string names;
         for (const std::string &name : embeddedDatasetNames())

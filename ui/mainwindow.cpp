@@ -674,7 +674,8 @@ LabDialog *MainWindow::relativeErrorLab()
 {
     if (!m_lab) {
         m_lab = new LabDialog(this);
-        m_lab->setTable(m_document->inMemoryTable(), m_document->settings().split);
+        m_lab->setSource(m_document->hasSession() ? m_document->session().sharedSource() : nullptr,
+                         m_document->settings().split);
     }
     return m_lab;
 }
@@ -851,8 +852,10 @@ void MainWindow::updateCostPreview()
     const auto request = session::withPlannedCap(m_queryBuilder->request(), m_document->session().filter(),
                                                  static_cast<std::size_t>(m_queryBuilder->plannedQueries()));
     const auto preview = session::previewCost(m_document->session(), request);
-    m_queryBuilder->setCostPreview(preview ? tr("This request %1.").arg(costPreviewText(*preview))
-                                           : QString());
+    // What Ask would refuse is said here first, with the core's line (e.g. no declared row count).
+    m_queryBuilder->setCostPreview(
+        preview ? tr("This request %1.").arg(costPreviewText(*preview))
+                : tr("It will be refused: %1").arg(toQString(preview.error().message)));
 }
 
 void MainWindow::onSessionReset()
@@ -870,7 +873,8 @@ void MainWindow::onSessionReset()
     m_queryBuilder->setFilterKind(m_document->settings().filter);
     updatePlannedCapPreview();
     if (m_lab)
-        m_lab->setTable(m_document->inMemoryTable(), m_document->settings().split);
+        m_lab->setSource(m_document->hasSession() ? m_document->session().sharedSource() : nullptr,
+                         m_document->settings().split);
     if (!session) {
         m_ledgerModel->clear();
         m_resultCard->clear();

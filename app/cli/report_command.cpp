@@ -3,11 +3,11 @@
 
 #include "app/cli/options.h"
 #include "app/cli/output_paths.h"
+#include "app/cli/verify_command.h"
 #include "core/io/journal.h"
 #include "core/io/session_file.h"
 #include "core/report/session_report.h"
 #include "core/util/plural.h"
-#include "resources/dataset_catalog.h"
 #include "ui/report/reportwriter.h"
 
 #include <chrono>
@@ -18,7 +18,8 @@ namespace pbx::cli {
 namespace {
 
 constexpr const char *kReportUsage
-    = "Usage: pbx-cli report FILE --out REPORT.html|REPORT.pdf [--dataset NAME-or-CSV-PATH]\n"
+    = "Usage: pbx-cli report FILE --out REPORT.html|REPORT.pdf [--dataset NAME-or-CSV-PATH-or-DESCRIPTOR]\n"
+      "                      [--metadata FILE]\n"
       "\n"
       "Writes a self-contained report of a saved session (a transcript or a journal): the dataset\n"
       "and its provenance (file path and SHA-256), the budget, neighbouring relation and filter,\n"
@@ -29,9 +30,11 @@ constexpr const char *kReportUsage
       "needed). A seeded session is marked 'not for real releases' on every page.\n"
       "\n"
       "The file is audited first, as by 'pbx-cli verify': the dataset recorded in it is used\n"
-      "unless --dataset names another copy (whose digest must still match).\n"
+      "unless --dataset (--metadata) names another copy (whose digest must still match).\n"
       "  --out       the report; its extension chooses the format (.html, .htm or .pdf)\n"
       "  --dataset   another copy of the recorded dataset\n"
+      "  --metadata  a database session's metadata file, when it is no longer at the place\n"
+      "              recorded in the session (its SHA-256 must be the recorded one)\n"
       "Exit status: 0 written, 1 a file that cannot be read or audited or a report that cannot be\n"
       "written (one line naming the problem), 2 usage error.\n";
 
@@ -53,7 +56,7 @@ int runReportCommand(const std::vector<std::string> &args, std::ostream &out, st
         out << kReportUsage;
         return args.empty() ? 2 : 0;
     }
-    auto options = Options::parse({args.begin() + 1, args.end()}, {"--out", "--dataset"});
+    auto options = Options::parse({args.begin() + 1, args.end()}, {"--out", "--dataset", "--metadata"});
     if (!options) {
         err << "pbx-cli report: " << options.error().message << '\n';
         return 2;
@@ -74,6 +77,8 @@ int runReportCommand(const std::vector<std::string> &args, std::ostream &out, st
                                   {"the session file's tail record", io::journalTailPath(args[0])}};
     if (auto dataset = options->value("--dataset"))
         inputs.emplace_back("--dataset", *dataset);
+    if (auto metadata = options->value("--metadata"))
+        inputs.emplace_back("--metadata", *metadata);
     if (auto separate = checkNotAnInput("--out", *outPath, inputs); !separate) {
         err << "pbx-cli report: " << separate.error().message << '\n';
         return 1;
@@ -83,13 +88,10 @@ int runReportCommand(const std::vector<std::string> &args, std::ostream &out, st
         err << "pbx-cli report: " << document.error().message << '\n';
         return 1;
     }
-    // A database session reopens its recorded descriptor with its recorded metadata file.
-    const auto &header = document->header;
-    const std::string metadata = !header.source.empty() && header.files && !options->has("--dataset")
-                                     ? header.files->metadataPath
-                                     : "";
+    // A database session reopens its recorded descriptor with its recorded metadata file, or the
+    // one --metadata names (as verify).
     auto dataSource
-        = resources::openDataset(options->value("--dataset").value_or(io::datasetToLoad(header)), metadata);
+        = reopenRecordedDataset(document->header, options->value("--dataset"), options->value("--metadata"));
     if (!dataSource) {
         err << "pbx-cli report: dataset: " << dataSource.error().message << '\n';
         return 1;

@@ -345,11 +345,9 @@ Result<Prepared> prepare(const Options &o)
                 return lineError(ok.error());
             if (auto method = session::releaseMethodFor(*request, p.settings); !method)
                 return lineError(method.error());
-            if (!p.source->declaredRowCount()) // as Session::ask refuses it, before anything is spent
-                return lineError(makeError(ErrorCode::InvalidArgument,
-                                           "rows: the dataset's metadata declares no row count, which a "
-                                           "release needs to bound its sensitivity; declare \"rows\" in "
-                                           "the metadata"));
+            if (auto rows = session::releaseRowCount(*p.source);
+                !rows) // as Session::ask, before anything is spent
+                return lineError(rows.error());
         }
         p.requests.push_back(std::move(request.value()));
     }

@@ -3,11 +3,13 @@
 
 #include "app/cli/options.h"
 #include "core/io/session_file.h"
+#include "core/sources/source_descriptor.h"
 #include "core/util/number_format.h"
 #include "core/util/plural.h"
 #include "resources/dataset_catalog.h"
 
 #include <cstdio>
+#include <filesystem>
 
 namespace pbx::cli {
 
@@ -27,9 +29,30 @@ constexpr const char *kVerifyUsage
       "recompute what depends on the noise drawn or on private data (data-dependent stopping, an\n"
       "ex-post boundary's E(T)). Exit status 0 when consistent, 1 with a one-line message otherwise. The dataset\n"
       "recorded in the file is used unless --dataset (--metadata) names another copy (whose digest\n"
-      "must still match). Resuming a journal and opening a file in the GUI run the same checks.\n";
+      "must still match): --metadata gives a database session's metadata file at a new place.\n"
+      "Resuming a journal and opening a file in the GUI run the same checks.\n";
 
 } // namespace
+
+Result<std::shared_ptr<const data::Source>> reopenRecordedDataset(const io::SessionHeader &header,
+                                                                  const std::optional<std::string> &dataset,
+                                                                  const std::optional<std::string> &metadata)
+{
+    const std::string text = dataset.value_or(io::datasetToLoad(header));
+    // The recorded metadata file goes with a database descriptor only (a CSV's is its sidecar).
+    const bool recordedMetadata
+        = !metadata && !header.source.empty() && header.files && sources::isSourceDescriptor(text);
+    const std::string metadataPath = metadata           ? *metadata
+                                     : recordedMetadata ? header.files->metadataPath
+                                                        : "";
+    auto source = resources::openDataset(text, metadataPath);
+    if (!source && recordedMetadata && !std::filesystem::exists(metadataPath))
+        return makeError(source.error().code,
+                         source.error().message
+                             + " (the metadata file recorded in the "
+                               "session; if it moved, give its new place with --metadata FILE)");
+    return source;
+}
 
 int runVerifyCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
 {
@@ -50,12 +73,8 @@ int runVerifyCommand(const std::vector<std::string> &args, std::ostream &out, st
     // The recorded CSV path (or embedded name, or database descriptor with its metadata file)
     // unless --dataset (--metadata) names another copy; either way its digest must match the one
     // recorded.
-    const auto &header = document->header;
-    const std::string dataset = options->value("--dataset").value_or(io::datasetToLoad(header));
-    std::string metadata = options->value("--metadata").value_or("");
-    if (metadata.empty() && !header.source.empty() && header.files)
-        metadata = header.files->metadataPath;
-    auto source = resources::openDataset(dataset, metadata);
+    auto source
+        = reopenRecordedDataset(document->header, options->value("--dataset"), options->value("--metadata"));
     if (!source) {
         err << "pbx-cli verify: dataset: " << source.error().message << '\n';
         return 1;

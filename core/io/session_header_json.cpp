@@ -201,12 +201,19 @@ Result<void> checkDatasetOf(const SessionHeader &header, const data::Table &tabl
                              + " is not the one the session was run on (its SHA-256 differs "
                                "from the recorded "
                              + header.files->sha256.substr(0, 12) + "…)");
-    if (loaded->metadataSha256 != header.files->metadataSha256)
-        return makeError(ErrorCode::InvalidArgument,
-                         "the dataset's metadata sidecar differs from the one the session was run on ("
-                             + (header.files->metadataPath.empty() ? std::string("it had none")
-                                                                   : header.files->metadataPath)
-                             + ")");
+    if (loaded->metadataSha256 != header.files->metadataSha256) {
+        if (header.files->metadataPath.empty() || loaded->metadataPath.empty())
+            return makeError(ErrorCode::InvalidArgument,
+                             "the dataset's metadata sidecar differs from the one the session was run on ("
+                                 + (header.files->metadataPath.empty() ? std::string("it had none")
+                                                                       : header.files->metadataPath)
+                                 + ")");
+        return makeError(
+            ErrorCode::InvalidArgument,
+            "the metadata file " + loaded->metadataPath
+                + " is not the one the session was run on (its SHA-256 differs from the recorded "
+                + header.files->metadataSha256.substr(0, 12) + "…, of " + header.files->metadataPath + ")");
+    }
     return {};
 }
 

@@ -4,6 +4,7 @@
 #include "core/mechanisms/discrete_mechanisms.h"
 #include "core/session/mechanism_choice.h"
 #include "core/session/release/query_shape.h"
+#include "core/session/source_support.h"
 #include "core/util/try.h"
 
 #include <algorithm>
@@ -46,6 +47,8 @@ Result<CostPreview> previewCost(const Session &session, const QueryRequest &requ
     const auto &settings = session.settings();
     PBX_TRY(method, releaseMethodFor(request, settings));
     const ReleaseMethod mechanism = method;
+    // As Session::ask refuses it: no row count declared, no release (and no cost to show).
+    PBX_TRY(publicRows, releaseRowCount(session.source()));
 
     CostPreview preview;
     preview.mechanism = std::string(releaseMethodName(mechanism));
@@ -54,7 +57,7 @@ Result<CostPreview> previewCost(const Session &session, const QueryRequest &requ
     if (isSingleRelease(mechanism)) {
         // Zero statistics: only the channels' sensitivities are read, which are public.
         const auto shape = QueryShape::of(request.query.aggregate, query.bounds(), data::QueryStatistics{},
-                                          settings.neighbours, static_cast<double>(session.publicRowCount()));
+                                          settings.neighbours, static_cast<double>(publicRows));
         auto charge
             = singleReleaseCharge(usesLaplaceNoise(mechanism), shape.channels().front(), request.target);
         if (!charge)

@@ -33,7 +33,8 @@ struct CostPreview
 /// mechanisms of Canonne, Kamath & Steinke 2020). The doubling/noise-reduction bound is
 /// min(maxCost, remaining, remaining/plannedQueries) (perQueryCap in release_common.h).
 /// Errors: as Session::ask before anything is spent (invalid target, unknown column, bad
-/// predicate, a mechanism the filter cannot account); Unsupported for histogram, quantile,
+/// predicate, a mechanism the filter cannot account, no declared row count: releaseRowCount);
+/// Unsupported for histogram, quantile,
 /// derived and workload requests (their cost is shown by their own dialog).
 Result<CostPreview> previewCost(const Session &session, const QueryRequest &request);
 

@@ -177,11 +177,7 @@ Result<LedgerEvent> Session::askRelease(QueryRequest request)
 
     PBX_TRY(method, releaseMethodFor(request, m_settings));
     const ReleaseMethod mechanism = method;
-    const std::optional<std::size_t> publicRows = m_source->declaredRowCount();
-    if (!publicRows)
-        return makeError(ErrorCode::InvalidArgument,
-                         "rows: the dataset's metadata declares no row count, which a release needs to "
-                         "bound its sensitivity; declare \"rows\" in the metadata");
+    PBX_TRY(publicRows, releaseRowCount(*m_source));
 
     // The random source is opened before anything is charged: if the OS cannot give us bits, the
     // request is refused with nothing spent.
@@ -192,7 +188,7 @@ Result<LedgerEvent> Session::askRelease(QueryRequest request)
     // below, which charge, read no database.
     PBX_TRY(truth, privateAggregates().statistics(query));
     const ReleaseContext context{QueryShape::of(request.query.aggregate, query.bounds(), truth,
-                                                m_settings.neighbours, static_cast<double>(*publicRows)),
+                                                m_settings.neighbours, static_cast<double>(publicRows)),
                                  *m_filter,
                                  noise,
                                  mechanism,

@@ -108,11 +108,13 @@ std::string labRefusal(const std::string &datasetName)
              "synthetic table generated from the public metadata alone";
 }
 
-Result<data::Table> synthesizeFromMetadata(const data::Table &table, std::uint64_t seed)
+namespace {
+
+/// synthesizeFromMetadata with `rows` rows (public: displayed, and bounds every plan).
+Result<data::Table> synthesizeDeclaredRows(const data::Table &table, std::size_t rows, std::uint64_t seed)
 {
     std::mt19937_64 rng(seed);
     std::vector<data::Column> columns;
-    const std::size_t rows = table.rowCount(); // public: displayed, and bounds every plan
     for (std::size_t c = 0; c < table.columnCount(); ++c) {
         const data::ColumnInfo &info = table.columnInfo(c);
         data::Column column;
@@ -152,6 +154,33 @@ Result<data::Table> synthesizeFromMetadata(const data::Table &table, std::uint64
     if (!synthetic)
         return synthetic.error();
     return synthetic->withPublic(true);
+}
+
+} // namespace
+
+Result<data::Table> synthesizeFromMetadata(const data::Table &table, std::uint64_t seed)
+{
+    return synthesizeDeclaredRows(table, table.rowCount(), seed);
+}
+
+Result<data::Table> synthesizeFromMetadata(const data::Source &source, std::uint64_t seed)
+{
+    const std::optional<std::size_t> rows = source.declaredRowCount();
+    if (!rows)
+        return makeError(ErrorCode::Unsupported,
+                         "'" + source.schema().name()
+                             + "' declares no row count in its metadata; a synthetic table needs one");
+    return synthesizeDeclaredRows(source.schema(), *rows, seed);
+}
+
+std::string labRowsNotInMemory(std::string_view lab, const data::Source &source)
+{
+    if (source.kind() == data::SourceKind::InMemory)
+        return {};
+    return std::string(lab) + " reads the rows themselves, and the rows of " + source.location()
+           + " stay in the database, which computes only counts, sums and category counts"
+           + (source.isPublic() ? " (its metadata declares them public, but they are not in memory)" : "")
+           + ": open the table as a CSV file with its metadata to run it on these data";
 }
 
 Result<Workload> countCells(const data::Table &table)

@@ -5,6 +5,7 @@
 // lab can report how many released answers were really within α.
 #pragma once
 
+#include "core/data/source.h"
 #include "core/data/table.h"
 #include "core/filters/privacy_filter.h"
 #include "core/session/mechanism_choice.h"
@@ -13,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pbx::simulation {
@@ -27,6 +29,17 @@ std::string labRefusal(const std::string &datasetName);
 /// public (isPublic()) and the lab may run on it. Errors: Unsupported when no categorical column
 /// has declared categories.
 Result<data::Table> synthesizeFromMetadata(const data::Table &table, std::uint64_t seed);
+/// The same for a data source wherever it lives: its schema's public parts and its declared row
+/// count (a database source's schema holds no rows; docs/data-sources.md). Errors: Unsupported
+/// when the metadata declares no row count; then as above.
+Result<data::Table> synthesizeFromMetadata(const data::Source &source, std::uint64_t seed);
+
+/// Why a lab that reads a table's rows in memory (`lab`, e.g. "the relative-error lab") cannot run
+/// on `source` itself, in one line: its rows stay in the database, where only counts, sums and
+/// category counts are computed (docs/data-sources.md, issue 30 §4: a database source is private
+/// unless its metadata says "public": true, and even then its rows are not in memory). Empty for an
+/// in-memory table.
+std::string labRowsNotInMemory(std::string_view lab, const data::Source &source);
 
 /// One count query of the workload: a predicate and its exact answer.
 struct CellQuery

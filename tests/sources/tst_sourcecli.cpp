@@ -3,13 +3,17 @@
 // answers and the same charges on CPS1988 in memory, in SQLite and in PostgreSQL (a real server,
 // tests/sources/postgres_server.h); the transcript records the descriptor, and verify reopens it;
 // the one-line errors of --dataset and --metadata; request kinds that need an in-memory table are
-// refused before anything is answered; SQL injection through the CLI is refused or a value.
+// refused before anything is answered; SQL injection through the CLI is refused or a value;
+// report, verify and a resumed --journal take --metadata when the recorded metadata file moved, and
+// refuse a changed one naming its SHA-256 mismatch.
 #include "tests/cli/clitestutils.h"
 #include "tests/sources/postgres_server.h"
 #include "tests/sources/source_fixtures.h"
 #include "tests/sources/sqlite_cps.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -58,6 +62,7 @@ private slots:
     void cleanupTestCase();
     void sameAnswersInMemorySqliteAndPostgres();
     void journalResumesOnTheDatabase();
+    void movedOrChangedMetadataFile();
     void datasetAndMetadataErrors();
     void rowReadingKindsRefusedBeforeAnyAnswer();
     void injectionIsRefusedOrAValue();
@@ -220,6 +225,116 @@ void TestSourceCli::journalResumesOnTheDatabase()
              qPrintable(other.err));
 }
 
+// A session run on the SQLite table with its metadata at one place, which then moves: report and
+// verify refuse the recorded place (naming it and --metadata), take the new one with --metadata
+// (its SHA-256 is the recorded one), and so does a resumed --journal; a metadata file whose text
+// changed is refused by all three, naming the SHA-256 mismatch and the recorded digest.
+void TestSourceCli::movedOrChangedMetadataFile()
+{
+    QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("before")));
+    QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("after")));
+    QByteArray firstThree;
+    for (int i = 0, at = 0; i < 3; ++i) {
+        const int end = QByteArray(kQueries).indexOf('\n', at) + 1;
+        firstThree += QByteArray(kQueries).mid(at, end - at);
+        at = end;
+    }
+    writeFile(path("moved3.jsonl"), firstThree);
+    const QString before = path("before/cps.json");
+    const QString after = path("after/cps.json");
+    QVERIFY(QFile::copy(path("cps.json"), before));
+    const QString transcript = path("moved.json");
+    const QString journal = path("moved.journal");
+    const QStringList runArgs{QStringLiteral("run"),
+                              QStringLiteral("--queries"),
+                              path("moved3.jsonl"),
+                              QStringLiteral("--out"),
+                              transcript,
+                              QStringLiteral("--seed"),
+                              QStringLiteral("1988"),
+                              QStringLiteral("--epsilon"),
+                              QStringLiteral("20"),
+                              QStringLiteral("--delta"),
+                              QStringLiteral("1e-5"),
+                              QStringLiteral("--dataset"),
+                              sqliteDescriptor(),
+                              QStringLiteral("--journal"),
+                              journal};
+    const auto started = test::runCli(runArgs + QStringList{QStringLiteral("--metadata"), before});
+    QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+    const QString digest = readJson(transcript)[QStringLiteral("dataset")]
+                               .toObject()[QStringLiteral("metadata_sha256")]
+                               .toString();
+    QCOMPARE(digest.size(), 64);
+    QVERIFY(QFile::rename(before, after));
+
+    const QString html = path("moved.html");
+    const auto lost = test::runCli({QStringLiteral("report"), transcript, QStringLiteral("--out"), html});
+    QCOMPARE(lost.exitCode, 1);
+    QVERIFY2(lost.err.contains(before) && lost.err.contains(QStringLiteral("--metadata")),
+             qPrintable(lost.err));
+    QCOMPARE(lost.err.count(QLatin1Char('\n')), 1);
+    QVERIFY(!QFile::exists(html));
+    const auto reported = test::runCli({QStringLiteral("report"), transcript, QStringLiteral("--out"), html,
+                                        QStringLiteral("--metadata"), after});
+    QVERIFY2(reported.exitCode == 0, qPrintable(reported.err));
+    QCOMPARE(
+        reported.out,
+        QStringLiteral("wrote %1: 3 requests (seeded session: marked not for real releases)\n").arg(html));
+    const auto verified
+        = test::runCli({QStringLiteral("verify"), transcript, QStringLiteral("--metadata"), after});
+    QVERIFY2(verified.exitCode == 0, qPrintable(verified.err));
+    // --out is never the metadata file it reads (the same text under a name a report may have).
+    const QString asHtml = path("after/cps-metadata.html");
+    QVERIFY(QFile::copy(after, asHtml));
+    const auto overwrite = test::runCli({QStringLiteral("report"), transcript, QStringLiteral("--out"),
+                                         asHtml, QStringLiteral("--metadata"), asHtml});
+    QCOMPARE(overwrite.exitCode, 1);
+    QVERIFY2(overwrite.err.contains(QStringLiteral("--out"))
+                 && overwrite.err.contains(QStringLiteral("--metadata")),
+             qPrintable(overwrite.err));
+    QFile kept(asHtml);
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.size(), QFileInfo(after).size());
+
+    // The same bounds and categories, one description changed: another file for the digest.
+    QFile original(after);
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    QByteArray text = original.readAll();
+    QVERIFY(text.contains("Number of years of education."));
+    text.replace("Number of years of education.", "Years of education.");
+    const QString changed = path("after/changed.json");
+    writeFile(changed, text);
+    const QString mismatch = QStringLiteral("the metadata file %1 is not the one the session was run on (its "
+                                            "SHA-256 differs from the recorded %2…")
+                                 .arg(changed, digest.left(12));
+    for (const QString &command : {QStringLiteral("report"), QStringLiteral("verify")}) {
+        QStringList args{command, transcript, QStringLiteral("--metadata"), changed};
+        if (command == QStringLiteral("report"))
+            args << QStringLiteral("--out") << html + QStringLiteral(".2.html");
+        const auto refused = test::runCli(args);
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains(mismatch), qPrintable(refused.err));
+        QCOMPARE(refused.err.count(QLatin1Char('\n')), 1);
+    }
+    QVERIFY(!QFile::exists(html + QStringLiteral(".2.html")));
+
+    // A resumed journal: the moved file with --metadata; the changed one refused.
+    const QStringList resume{QStringLiteral("run"),
+                             QStringLiteral("--queries"),
+                             path("queries.jsonl"),
+                             QStringLiteral("--out"),
+                             path("moved-5.json"),
+                             QStringLiteral("--journal"),
+                             journal};
+    const auto refusedResume = test::runCli(resume + QStringList{QStringLiteral("--metadata"), changed});
+    QCOMPARE(refusedResume.exitCode, 1);
+    QVERIFY2(refusedResume.err.contains(mismatch), qPrintable(refusedResume.err));
+    const auto resumed = test::runCli(resume + QStringList{QStringLiteral("--metadata"), after});
+    QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+    QCOMPARE(readJson(path("moved-5.json"))[QStringLiteral("events")].toArray().size(), 5);
+}
+
 void TestSourceCli::datasetAndMetadataErrors()
 {
     const auto check = [&](const QStringList &args, const QString &expected) {
@@ -249,6 +364,25 @@ void TestSourceCli::datasetAndMetadataErrors()
            QStringLiteral("sqlite:") + path("none.db") + QStringLiteral("?table=cps"),
            QStringLiteral("--metadata"), path("cps.json")},
           QStringLiteral("--dataset: sqlite: cannot open"));
+    // The commands that read rows in memory (the relative-error lab, the output-DP commands) say
+    // that a database table's rows are not, instead of "not a readable file".
+    for (const QStringList &args :
+         {QStringList{QStringLiteral("simulate"), QStringLiteral("relative-error"), QStringLiteral("--out"),
+                      path("lab.json"), QStringLiteral("--dataset"), sqliteDescriptor()},
+          QStringList{QStringLiteral("odp"), QStringLiteral("svt"), QStringLiteral("--threshold"),
+                      QStringLiteral("100"), QStringLiteral("--c"), QStringLiteral("1"),
+                      QStringLiteral("--epsilon"), QStringLiteral("1"), QStringLiteral("--dataset"),
+                      sqliteDescriptor()}}) {
+        const auto refused = test::runCli(args);
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(
+            refused.err.contains(QStringLiteral("'%1' is a database table, whose rows stay in the database; "
+                                                "this reads the rows in memory")
+                                     .arg(sqliteDescriptor())),
+            qPrintable(refused.err));
+        QCOMPARE(refused.err.count(QLatin1Char('\n')), 1);
+    }
+    QVERIFY(!QFile::exists(path("lab.json")));
 }
 
 // Checked line by line before anything is answered: the run stops with nothing spent and no

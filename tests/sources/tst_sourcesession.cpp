@@ -14,6 +14,8 @@
 
 #include <QTemporaryDir>
 
+#include <chrono>
+
 using namespace pbx;
 using session::Session;
 using session::SessionSettings;
@@ -98,6 +100,7 @@ private slots:
     void rowReadingKindsAreRefusedBeforeAnyCharge_data();
     void rowReadingKindsAreRefusedBeforeAnyCharge();
     void undeclaredRowCountRefusesReleases();
+    void timeoutRefusesWithNothingCharged();
 
 private:
     std::shared_ptr<const data::Source> openSqlite(io::DatasetMetadata metadata) const;
@@ -278,6 +281,37 @@ void TestSourceSession::undeclaredRowCountRefusesReleases()
     QCOMPARE((*session)->filter().spent(), 0.0);
     QVERIFY((*session)->events().empty());
     QVERIFY((*session)->ask(requestOf(kHistogram)));
+}
+
+// A real statement timeout (SQLite's progress handler at 100 ms) in a session: a histogram over a
+// view of 2.8·10⁹ rows is refused with ResourceLimit, no event and nothing spent, and the session
+// goes on (the next request on the same source is asked and times out the same way, cleanly).
+void TestSourceSession::timeoutRefusesWithNothingCharged()
+{
+    {
+        test::Writer writer(m_cpsPath);
+        QVERIFY2(
+            writer.exec("CREATE VIEW IF NOT EXISTS slowcps AS SELECT cps.* FROM cps, (WITH RECURSIVE "
+                        "c(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM c WHERE v < 100000) SELECT v FROM c)"),
+            writer.error().c_str());
+    }
+    io::DatasetMetadata metadata = test::cpsMetadata();
+    metadata.rows.reset(); // no COUNT(*) at open: the view is the slow part
+    metadata.isPublic = false;
+    auto source = sources::SqliteSource::open({m_cpsPath, "slowcps", 100}, metadata);
+    QVERIFY2(source, source ? "" : source.error().message.c_str());
+    auto session = Session::create(std::shared_ptr<const data::Source>(std::move(source.value())),
+                                   settingsOf(filters::FilterKind::Zcdp, 5));
+    QVERIFY(session);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        const auto started = std::chrono::steady_clock::now();
+        PBX_VERIFY_ERROR(
+            (*session)->ask(requestOf(kHistogram)), ResourceLimit,
+            "the query ran over the statement timeout (100 ms) and was stopped; nothing was computed");
+        QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(20));
+        QCOMPARE((*session)->filter().spent(), 0.0);
+        QVERIFY((*session)->events().empty());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSourceSession)

@@ -2,13 +2,20 @@
 // File ▸ Open dataset on a database table: the dialog offers CSV, SQLite and
 // PostgreSQL and builds the descriptor; opening CPS1988 in SQLite through it shows where the data
 // live in the dataset panel; a count answered there equals the in-memory session's (same seed);
-// a quantile is refused with nothing spent; the window looked at offscreen at 1024×768.
+// a quantile is refused with nothing spent; the window looked at offscreen at 1024×768. On a
+// database session the Query menu offers disabled what the source cannot answer, with the core's
+// line (session::sourceRefusal), before Ask; the labs that read rows say plainly that the rows are
+// not in memory (public metadata) or run on a synthetic table from the metadata (private).
 #include "tests/sources/sqlite_cps.h"
 #include "tests/testutils.h"
+#include "ui/lab/labdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/panels/datasetpanel.h"
+#include "ui/panels/querybuilder.h"
 #include "ui/sessiondocument.h"
 #include "ui/sources/opendatasetdialog.h"
+#include "ui/strategies/strategieslabdialog.h"
+#include "ui/strategies/strategyrequestdialog.h"
 #include "uitestutils.h"
 
 #include <QAction>
@@ -16,12 +23,17 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest/QtTest>
 
 using namespace pbx;
+using pbx::ui::LabDialog;
 using pbx::ui::MainWindow;
 using pbx::ui::OpenDatasetDialog;
 
@@ -44,6 +56,17 @@ session::QueryRequest countSouth()
     return r;
 }
 
+/// The action named `objectName` of `window` (nullptr: none).
+QAction *actionNamed(const MainWindow &window, const QString &objectName)
+{
+    return window.findChild<QAction *>(objectName);
+}
+
+/// The refusal's common tail for an SQLite source (core/session/source_support.cpp).
+const QString kSqliteAnswers = QStringLiteral(
+    ": a SQLite source answers counts, sums and means and histograms of a categorical column, computed "
+    "in the database; load the table as a CSV file for this request");
+
 } // namespace
 
 class TestOpenDatabase : public QObject
@@ -59,6 +82,15 @@ private Q_SLOTS:
         QVERIFY(test::writeCps(m_db.toStdString(), test::cpsTable()));
         m_metadata = m_dir.filePath(QStringLiteral("cps.json"));
         QVERIFY(QFile::copy(QStringLiteral(PBX_SOURCE_DIR "/resources/datasets/cps1988.json"), m_metadata));
+        QFile publicFile(m_metadata);
+        QVERIFY(publicFile.open(QIODevice::ReadOnly));
+        QByteArray text = publicFile.readAll();
+        QVERIFY(text.contains("\"public\": true"));
+        text.replace("\"public\": true", "\"public\": false");
+        m_privateMetadata = m_dir.filePath(QStringLiteral("cps-private.json"));
+        QFile privateFile(m_privateMetadata);
+        QVERIFY(privateFile.open(QIODevice::WriteOnly));
+        QVERIFY(privateFile.write(text) == text.size());
     }
 
     // The three kinds: CSV is a path; SQLite a file and a table, percent-encoded into a
@@ -144,10 +176,194 @@ private Q_SLOTS:
         QCOMPARE(w.document()->session().events().size(), std::size_t{1});
     }
 
+    // Query ▸ Histogram, quantile…: quantile and workload are offered disabled with the core's
+    // reason; a histogram of a numeric column or a subsampled one is refused on the status line,
+    // word for word what Session::ask answers, and Ask is disabled; a categorical histogram is
+    // asked and released. The sparse-vector and growing-stream actions are disabled with theirs.
+    void queryMenuSaysWhatADatabaseCannotAnswer()
+    {
+        MainWindow w;
+        w.resize(1024, 768);
+        w.show();
+        QVERIFY(w.openDataset(descriptor(), m_metadata).ok());
+        QVERIFY(w.startNewSession(seeded()).ok());
+        QAction *strategyAction = actionNamed(w, QStringLiteral("strategyRequestAction"));
+        QVERIFY(strategyAction);
+        strategyAction->trigger();
+        auto *dialog = w.findChild<ui::StrategyRequestDialog *>(QStringLiteral("strategyRequestDialog"));
+        QVERIFY(dialog);
+        const auto *kinds = qobject_cast<QStandardItemModel *>(dialog->kindBox()->model());
+        QVERIFY(kinds);
+        QVERIFY(kinds->item(0)->isEnabled()); // histogram
+        QVERIFY(!kinds->item(1)->isEnabled());
+        QCOMPARE(kinds->item(1)->toolTip(),
+                 QStringLiteral("a quantile needs an in-memory table (the exponential mechanism scores every "
+                                "candidate over the sorted rows)")
+                     + kSqliteAnswers);
+        QVERIFY(kinds->item(2)->isEnabled()); // derived
+        QVERIFY(!kinds->item(3)->isEnabled());
+        QCOMPARE(kinds->item(3)->toolTip(),
+                 QStringLiteral(
+                     "a range workload needs an in-memory table (its unit cells are counted row by row)")
+                     + kSqliteAnswers);
+
+        dialog->setKind(session::StrategyRequestKind::Histogram);
+        dialog->setColumn(QStringLiteral("wage"));
+        dialog->setTargetError(200.0);
+        const QString numeric
+            = QStringLiteral("a histogram of a numeric column needs an in-memory table (its bins are counted "
+                             "row by row)")
+              + kSqliteAnswers;
+        QCOMPARE(dialog->statusText(), numeric);
+        QVERIFY(!dialog->askButton()->isEnabled());
+        session::QueryRequest wage;
+        wage.query.column = "wage";
+        wage.target = {session::TargetKind::Absolute, 200.0, 0.95};
+        wage.spec = session::StrategyRequestSpec{};
+        PBX_VERIFY_ERROR(w.document()->ask(wage), Unsupported, numeric.toStdString());
+        auto refused = w.document()->ask(wage);
+        QCOMPARE(QString::fromStdString(refused.error().message), numeric); // the same line, whole
+
+        dialog->setColumn(QStringLiteral("region"));
+        QVERIFY(dialog->askButton()->isEnabled());
+        QVERIFY(dialog->statusText().startsWith(QStringLiteral("One charge for the whole request")));
+        dialog->setTransform(QString(), 1, 0.5);
+        QCOMPARE(
+            dialog->statusText(),
+            QStringLiteral("a Poisson-subsampled histogram needs an in-memory table (the sample is drawn "
+                           "row by row)")
+                + kSqliteAnswers);
+        QVERIFY(!dialog->askButton()->isEnabled());
+        dialog->setTransform(QString(), 1, 1.0);
+        QVERIFY(dialog->askButton()->isEnabled());
+        const auto histogram = dialog->request();
+        QVERIFY(histogram.ok());
+        dialog->askButton()->click(); // the categorical histogram: one GROUP BY, released
+        QCOMPARE(w.document()->session().events().size(), std::size_t{1});
+        const session::LedgerEvent &released = w.document()->session().events()[0];
+        QCOMPARE(released.status, session::EventStatus::Released);
+        QCOMPARE(released.strategyRecord()->values.size(), std::size_t{4});
+        // The same cells and charge as the in-memory copy's (same seed).
+        auto inMemory
+            = session::Session::create(std::make_shared<const data::Table>(test::cpsTable()), seeded());
+        auto expected = (*inMemory)->ask(*histogram);
+        QVERIFY(expected.ok());
+        QCOMPARE(released.strategyRecord()->values, expected->strategyRecord()->values);
+        QCOMPARE(released.cost, expected->cost);
+
+        session::SessionSettings odp = seeded();
+        odp.filter = filters::FilterKind::Odp;
+        QVERIFY(w.startNewSession(odp).ok());
+        QAction *svt = actionNamed(w, QStringLiteral("svtRequestAction"));
+        QVERIFY(svt);
+        QVERIFY(!svt->isEnabled());
+        QCOMPARE(
+            svt->toolTip(),
+            QStringLiteral("an output-DP request needs an in-memory table (its mechanism runs over each row)")
+                + kSqliteAnswers);
+
+        session::SessionSettings replace = seeded();
+        replace.neighbours = data::Neighbouring::Replace;
+        QVERIFY(w.startNewSession(replace).ok());
+        QAction *growing = actionNamed(w, QStringLiteral("growingRequestAction"));
+        QVERIFY(growing);
+        QVERIFY(!growing->isEnabled());
+        QCOMPARE(growing->toolTip(),
+                 QStringLiteral("a growing-database stream needs an in-memory table (it replays the rows one "
+                                "arrival at a time)")
+                     + kSqliteAnswers);
+
+        // The same window on the in-memory copy offers every kind.
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        QVERIFY(w.startNewSession(replace).ok());
+        QVERIFY(growing->isEnabled());
+        strategyAction->trigger();
+        for (int i = 0; i < 4; ++i)
+            QVERIFY(kinds->item(i)->isEnabled());
+    }
+
+    // Labs on a database session (issue 30 §4: a database source is private unless its metadata
+    // says "public": true). Public: its rows are not in memory, and both labs say so instead of
+    // "No dataset". Private: the relative-error lab runs on a synthetic table drawn from the
+    // metadata with the declared 28,155 rows; the strategies lab refuses it as private.
+    void labsOnADatabaseSession()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(descriptor(), m_metadata).ok());
+        LabDialog *lab = w.relativeErrorLab();
+        const QString where
+            = QStringLiteral("the rows of SQLite file %1, table cps stay in the database").arg(m_db);
+        QVERIFY2(lab->datasetLabel()->text().contains(QStringLiteral("Not available on this dataset")),
+                 qPrintable(lab->datasetLabel()->text()));
+        QVERIFY(lab->datasetLabel()->text().contains(where));
+        QVERIFY(lab->datasetLabel()->text().contains(QStringLiteral("declares them public")));
+        QVERIFY(!lab->runButton()->isEnabled());
+        ui::StrategiesLabDialog *strategies = w.strategiesLab();
+        QVERIFY2(strategies->bannerText().contains(QStringLiteral("Needs the rows in memory")),
+                 qPrintable(strategies->bannerText()));
+        QVERIFY(strategies->bannerText().contains(where));
+        QVERIFY(!strategies->tabs()->widget(2)->isEnabled());
+
+        // The same table with metadata that does not declare it public.
+        QVERIFY(w.openDataset(descriptor(), m_privateMetadata).ok());
+        QVERIFY(!w.document()->dataSource()->isPublic());
+        QVERIFY2(lab->datasetLabel()->text().contains(QStringLiteral("not declared public")),
+                 qPrintable(lab->datasetLabel()->text()));
+        QVERIFY(lab->datasetLabel()->text().contains(QStringLiteral("synthetic cps1988")));
+        QVERIFY(lab->datasetLabel()->text().contains(QStringLiteral("28,155 rows")));
+        QVERIFY(lab->runButton()->isEnabled());
+        simulation::LabSettings small;
+        small.repetitions = 2;
+        small.queriesPerRepetition = 20;
+        lab->setSettings(small);
+        QSignalSpy finished(lab, &LabDialog::runFinished);
+        lab->run();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        QVERIFY(!lab->results().empty());
+        QVERIFY(strategies->bannerText().contains(QStringLiteral("is not declared public")));
+        QVERIFY(!strategies->tabs()->widget(2)->isEnabled());
+    }
+
+    // A database table whose metadata declares no "rows": the query builder's cost line says the
+    // release will be refused, with the line Session::ask refuses it with, before Ask.
+    void costLineSaysAnUndeclaredRowCountIsRefused()
+    {
+        QFile publicFile(m_metadata);
+        QVERIFY(publicFile.open(QIODevice::ReadOnly));
+        QByteArray text = publicFile.readAll();
+        QVERIFY(text.contains("\"rows\": 28155,"));
+        text.replace("\"rows\": 28155,", "");
+        const QString noRows = m_dir.filePath(QStringLiteral("cps-no-rows.json"));
+        {
+            QFile file(noRows);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QVERIFY(file.write(text) == text.size());
+        }
+        MainWindow w;
+        QVERIFY(w.openDataset(descriptor(), noRows).ok());
+        QVERIFY(w.startNewSession(seeded()).ok());
+        QVERIFY(!w.document()->dataSource()->declaredRowCount());
+        auto *builder = w.queryBuilder();
+        builder->setAggregate(data::Aggregate::Count);
+        builder->setAbsoluteTarget(50.0);
+        const QString refusal = QStringLiteral(
+            "rows: the dataset's metadata declares no row count, which a release needs to bound its sensitivity; "
+            "declare \"rows\" in the metadata");
+        QCOMPARE(builder->costPreview(), QStringLiteral("It will be refused: ") + refusal);
+        auto asked = w.document()->ask(builder->request());
+        QVERIFY(!asked.ok());
+        QCOMPARE(QString::fromStdString(asked.error().message), refusal);
+        QCOMPARE(w.document()->session().filter().spent(), 0.0);
+    }
+
 private:
+    QString descriptor() const { return QStringLiteral("sqlite:%1?table=cps").arg(m_db); }
+
     QTemporaryDir m_dir;
     QString m_db;
     QString m_metadata;
+    QString m_privateMetadata;
 };
 
 QTEST_MAIN(TestOpenDatabase)

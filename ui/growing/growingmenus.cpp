@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/growing/growingmenus.h"
 
+#include "core/session/source_support.h"
 #include "ui/growing/growingrequestdialog.h"
 #include "ui/requestdialogaction.h"
 #include "ui/sessiondocument.h"
@@ -25,6 +26,16 @@ void updateAction(QAction *action, const SessionDocument *document)
                 : (hasSession ? QObject::tr("Needs a session with replace-one neighbours: growing-database "
                                             "mechanisms are analysed for replace-one neighbouring streams")
                               : QObject::tr("Open a dataset and start a replace-one session first")));
+    // A source that cannot answer the kind (a database table): disabled, with the line Ask would be
+    // refused with (session::sourceRefusal).
+    if (hasSession) {
+        const std::string refusal = session::sourceRefusal(session::SourceRequestKind::Growing,
+                                                           document->session().source().kind());
+        if (!refusal.empty()) {
+            action->setEnabled(false);
+            action->setToolTip(QString::fromStdString(refusal));
+        }
+    }
     action->setStatusTip(action->toolTip());
 }
 

@@ -6,6 +6,7 @@
 #include "core/session/growing/growing_release.h"
 #include "core/session/growing/growing_smalldb.h"
 #include "core/session/session.h"
+#include "core/session/source_support.h"
 #include "ui/growing/pmwgfields.h"
 #include "ui/util/numberformat.h"
 
@@ -341,9 +342,11 @@ void GrowingRequestDialog::refresh()
     const bool replace = m_session && m_session->settings().neighbours == data::Neighbouring::Replace;
     auto r = request();
     Result<void> fits
-        = r ? (m_session ? session::checkGrowingRequest(*r, m_session->table(), m_session->settings())
+        = r ? (m_session ? session::checkRequestOnSource(*r, m_session->table(), m_session->source().kind())
                          : Result<void>())
             : Result<void>(r.error());
+    if (fits && m_session) // what the source cannot answer (a database table) is said first, as ask() does
+        fits = session::checkGrowingRequest(*r, m_session->table(), m_session->settings());
     m_ask->setEnabled(replace && r.ok() && fits.ok());
     if (!m_session) {
         m_status->setText(tr("No session: open a dataset first."));

@@ -383,6 +383,31 @@ void LabDialog::setTable(std::shared_ptr<const data::Table> table, filters::Filt
         m_run->setEnabled(m_tableData != nullptr);
 }
 
+void LabDialog::setSource(const std::shared_ptr<const data::Source> &source, filters::FilterSplit split)
+{
+    if (!source || source->kind() == data::SourceKind::InMemory) {
+        const auto *inMemory = dynamic_cast<const data::TableSource *>(source.get());
+        setTable(inMemory ? inMemory->table() : nullptr, split);
+        return;
+    }
+    m_refusal.clear();
+    m_synthetic = false;
+    m_tableData.reset();
+    if (source->isPublic()) {
+        m_refusal = toQString(simulation::labRowsNotInMemory("the relative-error lab", *source));
+    } else if (auto synthetic = simulation::synthesizeFromMetadata(*source, 1)) {
+        m_tableData = std::make_shared<const data::Table>(std::move(synthetic).value());
+        m_synthetic = true;
+    } else {
+        m_refusal
+            = toQString(simulation::labRefusal(source->schema().name()) + "; " + synthetic.error().message);
+    }
+    m_split = split;
+    updateDatasetText();
+    if (!isRunning())
+        m_run->setEnabled(m_tableData != nullptr);
+}
+
 void LabDialog::updateDatasetText()
 {
     if (!m_tableData) {

@@ -52,6 +52,13 @@ public:
     /// filter's split (the session's setting).
     void setTable(std::shared_ptr<const data::Table> table,
                   filters::FilterSplit split = filters::FilterSplit{});
+    /// The same from the session's data source (nullptr: none): an in-memory table as setTable();
+    /// a database source, whose rows are not in memory, is private unless its metadata says
+    /// "public": true — private, the lab runs on a synthetic table drawn from its metadata and
+    /// declared row count; public, the lab says plainly that it needs the rows in memory
+    /// (simulation::labRowsNotInMemory) and does not run.
+    void setSource(const std::shared_ptr<const data::Source> &source,
+                   filters::FilterSplit split = filters::FilterSplit{});
 
     simulation::LabSettings settings() const;
     void setSettings(const simulation::LabSettings &settings);
@@ -65,6 +72,8 @@ public:
     QPushButton *cancelButton() const { return m_cancel; }
     QProgressBar *progressBar() const { return m_progress; }
     QLabel *statusLabel() const { return m_status; }
+    /// What the lab runs on (or why it cannot), above the settings.
+    QLabel *datasetLabel() const { return m_dataset; }
     QTableWidget *resultsTable() const { return m_table; }
     LabChart *chart() const { return m_chart; }
 

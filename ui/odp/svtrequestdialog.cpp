@@ -3,6 +3,7 @@
 
 #include "core/session/odp/odp_release.h"
 #include "core/session/session.h"
+#include "core/session/source_support.h"
 #include "core/util/try.h"
 #include "ui/charts/odpcellchart.h"
 #include "ui/odp/odptext.h"
@@ -146,10 +147,16 @@ Result<session::QueryRequest> SvtRequestDialog::request() const
 void SvtRequestDialog::refresh()
 {
     const bool odpFilter = m_session && m_session->settings().filter == filters::FilterKind::Odp;
+    // A source that runs no output-DP mechanism (a database table): the line Ask is refused with.
+    const QString onSource = m_session ? QString::fromStdString(session::sourceRefusal(
+                                 session::SourceRequestKind::Odp, m_session->source().kind()))
+                                       : QString();
     auto r = request();
-    m_ask->setEnabled(odpFilter && r.ok());
+    m_ask->setEnabled(odpFilter && onSource.isEmpty() && r.ok());
     if (!m_session) {
         m_status->setText(tr("No session: open a dataset first."));
+    } else if (!onSource.isEmpty()) {
+        m_status->setText(onSource);
     } else if (!odpFilter) {
         m_status->setText(tr("The session's filter is not odp: only the output-DP filter can settle a "
                              "realised cell. Start a session with the odp filter."));

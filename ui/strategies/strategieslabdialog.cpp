@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/strategies/strategieslabdialog.h"
 
+#include "core/simulation/relative_error_lab.h"
 #include "core/strategies/bmi_example.h"
 #include "core/strategies/haar_strategy.h"
 #include "core/strategies/range_workload.h"
@@ -354,6 +355,25 @@ void StrategiesLabDialog::setTable(std::shared_ptr<const data::Table> table)
     for (int i = 2; i <= 4; ++i)
         m_tabs->widget(i)->setEnabled(usable);
     fillColumns();
+}
+
+void StrategiesLabDialog::setSource(const std::shared_ptr<const data::Source> &source)
+{
+    if (!source || source->kind() == data::SourceKind::InMemory || !source->isPublic()) {
+        // In memory: its table; a private database source: its schema, refused as private.
+        setTable(source ? std::shared_ptr<const data::Table>(source, &source->schema()) : nullptr);
+        return;
+    }
+    setTable(nullptr);
+    m_banner->setText(
+        tr("<b>Needs the rows in memory.</b> %1. The slides' BMI example and the stability tables run.")
+            .arg(QString::fromStdString(simulation::labRowsNotInMemory("The strategies lab", *source))
+                     .toHtmlEscaped()));
+}
+
+QString StrategiesLabDialog::bannerText() const
+{
+    return m_banner->text();
 }
 
 void StrategiesLabDialog::fillColumns()

@@ -8,6 +8,7 @@
 // (strategiesjob.h) with progress and cancel.
 #pragma once
 
+#include "core/data/source.h"
 #include "core/data/table.h"
 #include "core/simulation/strategies_lab_result.h"
 #include "core/strategies/strategies_lab.h"
@@ -41,6 +42,13 @@ public:
 
     /// The table the data experiments run on (nullptr: only the slides' BMI and stability).
     void setTable(std::shared_ptr<const data::Table> table);
+    /// The same from the session's data source (nullptr: none): an in-memory table as setTable();
+    /// a database source, private unless its metadata says "public": true, is refused like a
+    /// private table, and a public one's rows are not in memory, which the banner says plainly
+    /// (simulation::labRowsNotInMemory); the slides' BMI and stability still run.
+    void setSource(const std::shared_ptr<const data::Source> &source);
+    /// The line above the tabs: what the data experiments run on, or why they cannot.
+    QString bannerText() const;
 
     QTabWidget *tabs() const { return m_tabs; }
     /// Starts the experiment of tab `index` (0 BMI, 1 stability, 2 ranges, 3 inference, 4 quantiles).

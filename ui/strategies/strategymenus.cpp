@@ -43,10 +43,11 @@ StrategiesLabDialog *strategiesLab(QMainWindow *window, SessionDocument *documen
     if (!dialog) {
         dialog = new StrategiesLabDialog(window);
         dialog->setObjectName(QStringLiteral("strategiesLabDialog"));
-        QObject::connect(document, &SessionDocument::sessionReset, dialog,
-                         [document, dialog] { dialog->setTable(document->inMemoryTable()); });
+        QObject::connect(document, &SessionDocument::sessionReset, dialog, [document, dialog] {
+            dialog->setSource(document->hasSession() ? document->session().sharedSource() : nullptr);
+        });
     }
-    dialog->setTable(document->inMemoryTable());
+    dialog->setSource(document->hasSession() ? document->session().sharedSource() : nullptr);
     return dialog;
 }
 

@@ -4,6 +4,7 @@
 #include "core/io/strategy_record_csv.h"
 #include "core/io/text_file.h"
 #include "core/session/session.h"
+#include "core/session/source_support.h"
 #include "core/session/strategies/strategy_release.h"
 #include "core/session/strategies/strategy_transform.h"
 #include "core/util/try.h"
@@ -21,6 +22,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include <cstdlib>
@@ -214,6 +216,17 @@ void StrategyRequestDialog::connectFields()
 
 void StrategyRequestDialog::sessionChanged()
 {
+    // The kinds the session's source cannot answer are offered disabled, their tooltip saying why
+    // (session::sourceRefusal: the line Ask would be refused with).
+    const auto *kinds = qobject_cast<QStandardItemModel *>(m_kind->model());
+    for (int i = 0; kinds && i < m_kind->count(); ++i) {
+        const auto kind = static_cast<session::StrategyRequestKind>(m_kind->itemData(i).toInt());
+        const QString refusal = m_session ? QString::fromStdString(session::sourceRefusal(
+                                    session::sourceRequestKind(kind), m_session->source().kind()))
+                                          : QString();
+        kinds->item(i)->setEnabled(refusal.isEmpty());
+        kinds->item(i)->setToolTip(refusal);
+    }
     const QString column = m_column->currentText();
     m_column->clear();
     m_of->clear();
@@ -288,6 +301,8 @@ Result<session::QueryRequest> StrategyRequestDialog::request() const
     r.spec = std::move(s);
     if (!m_session)
         return makeError(ErrorCode::InvalidArgument, "no session: create one first");
+    // What the session's source cannot answer is said first, as Session::ask refuses it first.
+    PBX_RETURN_IF_ERROR(session::checkRequestOnSource(r, m_session->table(), m_session->source().kind()));
     PBX_RETURN_IF_ERROR(
         session::checkStrategyRequest(r, m_session->table(), m_session->settings().neighbours));
     return r;

@@ -52,6 +52,9 @@ public:
     /// yet; the file's.
     Result<void> exportCsv(const QString &path) const;
     QPushButton *exportButton() const { return m_export; }
+    /// The kinds offered (histogram, quantile, derived, workload); those the session's source
+    /// cannot answer are disabled, their tooltip saying why (session::sourceRefusal).
+    QComboBox *kindBox() const { return m_kind; }
     BarErrorChart *chart() const { return m_chart; }
 
 private:
