@@ -23,12 +23,12 @@ bool registerTest(const char *className, TestMain main);
 } // namespace pbx::testing
 
 #undef QTEST_MAIN_WRAPPER
-#define QTEST_MAIN_WRAPPER(TestObject, ...)                                                        \
-    [[maybe_unused]] static const bool pbx_test_registered_##TestObject                          \
-        = ::pbx::testing::registerTest(#TestObject, [](int argc, char *argv[]) -> int {           \
-              QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();                  \
-              __VA_ARGS__                                                                         \
-              TestObject tc;                                                                      \
-              QTEST_SET_MAIN_SOURCE_PATH                                                          \
-              return QTest::qExec(&tc, argc, argv);                                               \
+#define QTEST_MAIN_WRAPPER(TestObject, ...)                                                                  \
+    [[maybe_unused]] static const bool pbx_test_registered_##TestObject                                      \
+        = ::pbx::testing::registerTest(#TestObject, [](int argc, char *argv[]) -> int {                      \
+              QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();                             \
+              __VA_ARGS__                                                                                    \
+              TestObject tc;                                                                                 \
+              QTEST_SET_MAIN_SOURCE_PATH                                                                     \
+              return QTest::qExec(&tc, argc, argv);                                                          \
           });

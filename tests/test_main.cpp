@@ -12,7 +12,8 @@
 
 namespace {
 
-struct Registry {
+struct Registry
+{
     std::map<std::string, pbx::testing::TestMain> mains;
     std::vector<std::string> duplicates;
 };

@@ -36,7 +36,7 @@ Result<data::Table> synthesizeFromMetadata(const data::Source &source, std::uint
 
 /// Why a lab that reads a table's rows in memory (`lab`, e.g. "the relative-error lab") cannot run
 /// on `source` itself, in one line: its rows stay in the database, where only counts, sums and
-/// category counts are computed (docs/data-sources.md, issue 30 §4: a database source is private
+/// category counts are computed (docs/data-sources.md: a database source is private
 /// unless its metadata says "public": true, and even then its rows are not in memory). Empty for an
 /// in-memory table.
 std::string labRowsNotInMemory(std::string_view lab, const data::Source &source);

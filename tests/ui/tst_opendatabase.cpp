@@ -282,7 +282,7 @@ private Q_SLOTS:
             QVERIFY(kinds->item(i)->isEnabled());
     }
 
-    // Labs on a database session (issue 30 §4: a database source is private unless its metadata
+    // Labs on a database session (a database source is private unless its metadata
     // says "public": true). Public: its rows are not in memory, and both labs say so instead of
     // "No dataset". Private: the relative-error lab runs on a synthetic table drawn from the
     // metadata with the declared 28,155 rows; the strategies lab refuses it as private.
