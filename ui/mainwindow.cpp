@@ -358,6 +358,12 @@ void MainWindow::updateProjectorLayout()
         tabifyDockWidget(chartDock, datasetDock);
         gaugeDock->raise();
         chartDock->raise();
+        // The lessons too: a column of their own left the query too narrow for Ask. Beside the
+        // gauge, above the chart a step raises, so the step's text and its chart show together.
+        if (m_lessonsDock && m_lessonsDock->isVisible() && !m_lessonsDock->isFloating()) {
+            tabifyDockWidget(gaugeDock, m_lessonsDock);
+            m_lessonsDock->raise();
+        }
         resizeDocks({gaugeDock}, {std::clamp(width() * 36 / 100, 300, 420)}, Qt::Horizontal);
     } else {
         addDockWidget(Qt::LeftDockWidgetArea, datasetDock);
@@ -571,8 +577,9 @@ LessonsPanel *MainWindow::showLessons()
         layout->addWidget(m_lessons);
         m_lessonsDock->setWidget(frame);
         addDockWidget(Qt::LeftDockWidgetArea, m_lessonsDock);
-        if (QDockWidget *datasetDock = m_docks.value(0))
-            tabifyDockWidget(datasetDock, m_lessonsDock);
+        // In the one-column projector layout beside the gauge (updateProjectorLayout).
+        if (QDockWidget *beside = m_docks.value(m_oneDockColumn ? 2 : 0))
+            tabifyDockWidget(beside, m_lessonsDock);
         // Closing the dock ends a running lesson (and puts the user's session back).
         connect(m_lessonsDock->toggleViewAction(), &QAction::toggled, m_lessons, [this](bool open) {
             if (!open)
@@ -582,7 +589,8 @@ LessonsPanel *MainWindow::showLessons()
     m_lessonsDock->show();
     m_lessonsDock->raise();
     // Most of the left column's height for the lesson text; the privacy settings stay visible.
-    if (QDockWidget *sessionDock = m_docks.value(1); sessionDock && !m_lessonsDock->isFloating())
+    if (QDockWidget *sessionDock = m_docks.value(1);
+        sessionDock && !m_lessonsDock->isFloating() && !m_oneDockColumn)
         resizeDocks({m_lessonsDock, sessionDock}, {height() * 2 / 3, height() / 3}, Qt::Vertical);
     return m_lessons;
 }
