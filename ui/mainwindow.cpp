@@ -314,7 +314,7 @@ void MainWindow::createDocks()
         m_comparisonDock->setGeometry(
             QRect(screen.center() - QPoint(size.width() / 2, size.height() / 2), size));
         // Its frame too: at the window's size it stood 4 px past a 1024×768 screen.
-        QTimer::singleShot(0, m_comparisonDock, [this] { fitFrameInsideScreen(m_comparisonDock); });
+        fitFrameOnceShown(m_comparisonDock);
     });
 
     // The first size is the screen's, up to the 1400×900 the layout is designed for: on a
@@ -389,7 +389,7 @@ void MainWindow::showEvent(QShowEvent *event)
         // frame on screen. A size set since (a restored layout, a caller's resize) is left alone.
         m_frameFitted = true;
         if (size() == m_firstSize)
-            QTimer::singleShot(0, this, [this] { fitFrameInsideScreen(this); });
+            fitFrameOnceShown(this);
     }
     if (!m_docksSized) {
         m_docksSized = true;
