@@ -225,6 +225,7 @@ private Q_SLOTS:
         QVERIFY(!w.rememberLayout());
         QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
         w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w)); // under a window manager: framed
         QTest::qWait(100);
         verifyInsideScreen(w, "main window after a bigger screen's layout");
         verifyAskVisible(w, "Ask after a bigger screen's layout");
