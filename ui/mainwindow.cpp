@@ -363,6 +363,7 @@ void MainWindow::updateProjectorLayout()
         if (m_lessonsDock && m_lessonsDock->isVisible() && !m_lessonsDock->isFloating()) {
             tabifyDockWidget(gaugeDock, m_lessonsDock);
             m_lessonsDock->raise();
+            giveLessonsTheirHeight();
         }
         resizeDocks({gaugeDock}, {std::clamp(width() * 36 / 100, 300, 420)}, Qt::Horizontal);
     } else {
@@ -592,7 +593,18 @@ LessonsPanel *MainWindow::showLessons()
     if (QDockWidget *sessionDock = m_docks.value(1);
         sessionDock && !m_lessonsDock->isFloating() && !m_oneDockColumn)
         resizeDocks({m_lessonsDock, sessionDock}, {height() * 2 / 3, height() / 3}, Qt::Vertical);
+    if (m_oneDockColumn)
+        giveLessonsTheirHeight();
     return m_lessons;
+}
+
+void MainWindow::giveLessonsTheirHeight()
+{
+    // In the one-column projector layout the lessons share the upper tab group with the gauge:
+    // more than half the column's height, so their list, text and buttons are not squeezed over
+    // one another (at 1024×768 the group had ~250 px); the chart a step raises keeps the rest.
+    if (QDockWidget *chartDock = m_docks.value(3); chartDock && m_lessonsDock && !m_lessonsDock->isFloating())
+        resizeDocks({m_lessonsDock, chartDock}, {height() * 3 / 5, height() * 2 / 5}, Qt::Vertical);
 }
 
 PrivacyRiskView *MainWindow::showPrivacyRisk()

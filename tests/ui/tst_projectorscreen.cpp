@@ -114,6 +114,17 @@ void verifyEverythingFits(MainWindow &w, const QString &where)
     QDockWidget *lessons = w.findChild<QDockWidget *>(QStringLiteral("lessonsDock"));
     QVERIFY2(lessons && lessons->isVisible(), what.constData());
     QVERIFY2(w.rect().contains(QRect(lessons->mapTo(&w, QPoint(0, 0)), lessons->size())), what.constData());
+    // The lessons' own buttons are shown whole, not squeezed under the tab bar or over the text
+    // (in presentation mode's one-column layout the lessons' tab group had ~250 px).
+    QVERIFY2(!lessons->visibleRegion().isEmpty(),
+             qPrintable(where + QStringLiteral(": the lessons are hidden")));
+    for (QPushButton *button : lessons->findChildren<QPushButton *>())
+        if (button->isVisible())
+            QVERIFY2(button->visibleRegion().boundingRect().size() == button->size(),
+                     qPrintable(QStringLiteral("%1: the lessons' '%2' shows %3 px of %4 high")
+                                    .arg(where, button->text())
+                                    .arg(button->visibleRegion().boundingRect().height())
+                                    .arg(button->height())));
 }
 
 void setPresentation(MainWindow &w, bool on)
