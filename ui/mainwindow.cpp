@@ -314,7 +314,7 @@ void MainWindow::createDocks()
         m_comparisonDock->setGeometry(
             QRect(screen.center() - QPoint(size.width() / 2, size.height() / 2), size));
         // Its frame too: at the window's size it stood 4 px past a 1024×768 screen.
-        QTimer::singleShot(0, m_comparisonDock, [this] { fitFrameInsideScreen(m_comparisonDock); });
+        fitFrameOnceShown(m_comparisonDock);
     });
 
     // The first size is the screen's, up to the 1400×900 the layout is designed for: on a
@@ -358,6 +358,13 @@ void MainWindow::updateProjectorLayout()
         tabifyDockWidget(chartDock, datasetDock);
         gaugeDock->raise();
         chartDock->raise();
+        // The lessons too: a column of their own left the query too narrow for Ask. Beside the
+        // gauge, above the chart a step raises, so the step's text and its chart show together.
+        if (m_lessonsDock && m_lessonsDock->isVisible() && !m_lessonsDock->isFloating()) {
+            tabifyDockWidget(gaugeDock, m_lessonsDock);
+            m_lessonsDock->raise();
+            giveLessonsTheirHeight();
+        }
         resizeDocks({gaugeDock}, {std::clamp(width() * 36 / 100, 300, 420)}, Qt::Horizontal);
     } else {
         addDockWidget(Qt::LeftDockWidgetArea, datasetDock);
@@ -383,7 +390,7 @@ void MainWindow::showEvent(QShowEvent *event)
         // frame on screen. A size set since (a restored layout, a caller's resize) is left alone.
         m_frameFitted = true;
         if (size() == m_firstSize)
-            QTimer::singleShot(0, this, [this] { fitFrameInsideScreen(this); });
+            fitFrameOnceShown(this);
     }
     if (!m_docksSized) {
         m_docksSized = true;
@@ -571,8 +578,9 @@ LessonsPanel *MainWindow::showLessons()
         layout->addWidget(m_lessons);
         m_lessonsDock->setWidget(frame);
         addDockWidget(Qt::LeftDockWidgetArea, m_lessonsDock);
-        if (QDockWidget *datasetDock = m_docks.value(0))
-            tabifyDockWidget(datasetDock, m_lessonsDock);
+        // In the one-column projector layout beside the gauge (updateProjectorLayout).
+        if (QDockWidget *beside = m_docks.value(m_oneDockColumn ? 2 : 0))
+            tabifyDockWidget(beside, m_lessonsDock);
         // Closing the dock ends a running lesson (and puts the user's session back).
         connect(m_lessonsDock->toggleViewAction(), &QAction::toggled, m_lessons, [this](bool open) {
             if (!open)
@@ -582,9 +590,21 @@ LessonsPanel *MainWindow::showLessons()
     m_lessonsDock->show();
     m_lessonsDock->raise();
     // Most of the left column's height for the lesson text; the privacy settings stay visible.
-    if (QDockWidget *sessionDock = m_docks.value(1); sessionDock && !m_lessonsDock->isFloating())
+    if (QDockWidget *sessionDock = m_docks.value(1);
+        sessionDock && !m_lessonsDock->isFloating() && !m_oneDockColumn)
         resizeDocks({m_lessonsDock, sessionDock}, {height() * 2 / 3, height() / 3}, Qt::Vertical);
+    if (m_oneDockColumn)
+        giveLessonsTheirHeight();
     return m_lessons;
+}
+
+void MainWindow::giveLessonsTheirHeight()
+{
+    // In the one-column projector layout the lessons share the upper tab group with the gauge:
+    // more than half the column's height, so their list, text and buttons are not squeezed over
+    // one another (at 1024×768 the group had ~250 px); the chart a step raises keeps the rest.
+    if (QDockWidget *chartDock = m_docks.value(3); chartDock && m_lessonsDock && !m_lessonsDock->isFloating())
+        resizeDocks({m_lessonsDock, chartDock}, {height() * 3 / 5, height() * 2 / 5}, Qt::Vertical);
 }
 
 PrivacyRiskView *MainWindow::showPrivacyRisk()

@@ -128,6 +128,8 @@ private:
     /// Presentation mode on a window narrower than kTwoColumnWidth: one dock column (the dataset and
     /// privacy settings as tabs on the right); otherwise the default two columns.
     void updateProjectorLayout();
+    /// The lessons' share of the column in the one-column projector layout.
+    void giveLessonsTheirHeight();
 
     void newSessionInteractive();
     void openDatasetInteractive();

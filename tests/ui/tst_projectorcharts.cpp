@@ -29,6 +29,7 @@
 #include <QGraphicsTextItem>
 #include <QLabel>
 #include <QLogValueAxis>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QScatterSeries>
 #include <QSettings>
@@ -39,6 +40,7 @@
 #include <QValueAxis>
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using pbx::test::testScreen;
@@ -164,6 +166,91 @@ void verifyLegendClearOfAxisTitle(LabDialog *lab, const QString &where)
                             .arg(legend->height())));
     // The view keeps its minimum height: the legend took no room from it.
     QVERIFY2(view->height() >= view->minimumHeight(), qPrintable(where));
+}
+
+/// What `frame`'s value axes draw: each axis' tick labels are the texts Qt drew beside it (the
+/// labels of the ticks it holds now, none left over from an earlier fit), each whole (no "…",
+/// none cut short), none over the plot and none over the other axis' labels.
+void verifyTickLabelsAsFitted(QWidget *frame, const QString &where)
+{
+    QChartView *view = viewOf(frame);
+    QChart *chart = view->chart();
+    const QRectF plot = chart->plotArea();
+    QStringList drawnX, drawnY;
+    QList<QRectF> rectsX, rectsY;
+    for (QGraphicsItem *item : view->scene()->items()) {
+        auto *text = dynamic_cast<QGraphicsTextItem *>(item);
+        if (!text || !text->isVisible() || text->rotation() != 0.0 || text->toPlainText().trimmed().isEmpty())
+            continue;
+        const QRectF rect = text->sceneBoundingRect();
+        const QPointF c = rect.center();
+        if (c.y() > plot.bottom() && c.x() >= plot.left() - rect.width()
+            && c.x() <= plot.right() + rect.width() && c.y() < plot.bottom() + 2.0 * rect.height()) {
+            drawnX << text->toPlainText();
+            rectsX << rect.adjusted(3, 3, -3, -3);
+        } else if (c.x() < plot.left() && c.y() >= plot.top() - rect.height()
+                   && c.y() <= plot.bottom() + rect.height()) {
+            drawnY << text->toPlainText();
+            rectsY << rect.adjusted(3, 3, -3, -3);
+        }
+    }
+    for (QAbstractAxis *axis : chart->axes()) {
+        if (!axis->isVisible() || !qobject_cast<QValueAxis *>(axis))
+            continue;
+        QStringList expected = tickLabels(axis);
+        QStringList drawn = axis->orientation() == Qt::Horizontal ? drawnX : drawnY;
+        if (axis->orientation() == Qt::Horizontal)
+            drawn.removeAll(axis->titleText());
+        std::sort(expected.begin(), expected.end());
+        std::sort(drawn.begin(), drawn.end());
+        QVERIFY2(drawn == expected,
+                 qPrintable(QStringLiteral("%1, %2 axis: drew '%3', its ticks read '%4'")
+                                .arg(where,
+                                     axis->orientation() == Qt::Horizontal ? QStringLiteral("x")
+                                                                           : QStringLiteral("y"),
+                                     drawn.join(u' '), expected.join(u' '))));
+    }
+    for (const QRectF &y : std::as_const(rectsY)) {
+        QVERIFY2(y.right() <= plot.left() + 1.0,
+                 qPrintable(QStringLiteral("%1: a y tick label reaches %2 px into the plot")
+                                .arg(where)
+                                .arg(y.right() - plot.left())));
+        for (const QRectF &x : std::as_const(rectsX))
+            QVERIFY2(!y.intersects(x),
+                     qPrintable(where + QStringLiteral(": a y tick label overlaps an x one")));
+    }
+}
+
+/// What is on screen in `view` is the chart as it is now: the pixels the window last painted
+/// (the platform's copy of the window, as a screenshot has them) equal a fresh rendering of the
+/// view. Before, a chart whose ticks were fitted after its data arrived kept its first picture on
+/// screen ("30000.0" cut to "20000.", ticks every 50 beside grid lines every 100) until the
+/// window was resized, while its scene held the fitted labels.
+void verifyPaintedAsDrawn(QChartView *view, const QString &where)
+{
+    QWidget *viewport = view->viewport();
+    const QPoint at = viewport->mapTo(viewport->window(), QPoint(0, 0));
+    const QImage painted
+        = viewport->screen()
+              ->grabWindow(viewport->window()->winId(), at.x(), at.y(), viewport->width(), viewport->height())
+              .toImage()
+              .convertToFormat(QImage::Format_RGB32);
+    const QImage fresh = viewport->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(painted.size(), fresh.size());
+    int differing = 0;
+    for (int y = 0; y < fresh.height(); ++y)
+        for (int x = 0; x < fresh.width(); ++x)
+            if (!pbx::test::closeColour(painted.pixelColor(x, y), fresh.pixelColor(x, y), 24))
+                ++differing;
+    if (differing > 0) {
+        painted.save(pbx::test::screenshotDir() + QStringLiteral("/projectorcharts_painted.png"));
+        fresh.save(pbx::test::screenshotDir() + QStringLiteral("/projectorcharts_fresh.png"));
+    }
+    QVERIFY2(differing == 0,
+             qPrintable(QStringLiteral("%1: %2 of %3 pixels on screen are not the chart as it is now")
+                            .arg(where)
+                            .arg(differing)
+                            .arg(fresh.width() * fresh.height())));
 }
 
 void verifyNoChartProblems(QWidget *root, const QString &where)
@@ -371,6 +458,44 @@ private Q_SLOTS:
             !pbx::test::saveScreenshot(lab, QStringLiteral("projectorcharts_inference_") + testScreenName())
                  .isEmpty());
         verifyNoChartProblems(&lab, QStringLiteral("strategies lab, constrained inference"));
+    }
+
+    /// Constrained inference ▸ First run, as a lecturer gets it: the lab opened from the Labs
+    /// menu at the size it opens at, the tab looked at (its empty charts laid out) before Run is
+    /// pressed. Every value axis draws the labels of its ticks (no label left from an earlier
+    /// fit), whole, and no tick label lies over the plot or over the other axis' labels. Before,
+    /// the y axis kept Qt's "30000.0" cut to "20000." and reaching over the plot, and the x axis
+    /// drew "0 50 … 250" squeezed beside grid lines every 100.
+    void firstRunTickLabelsDoNotOverlap()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        StrategiesLabDialog *lab = w.strategiesLab();
+        lab->show();
+        QVERIFY(QTest::qWaitForWindowExposed(lab));
+        lab->waitForJob();
+        QTRY_VERIFY(!lab->isRunning());
+        lab->tabs()->setCurrentIndex(3);
+        QTest::qWait(500);
+        // Run pressed; the job's progress is shown while it runs (the event loop turns).
+        QPushButton *runButton = nullptr;
+        for (auto *button : lab->tabs()->currentWidget()->findChildren<QPushButton *>())
+            if (button->text().startsWith(QStringLiteral("Run ")))
+                runButton = button;
+        QVERIFY(runButton);
+        QTest::mouseClick(runButton, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!lab->isRunning(), 60000);
+        QTest::qWait(500);
+        QWidget *frame = chartTitled(lab, QStringLiteral("First run"));
+        QVERIFY(frame);
+        QVERIFY(
+            !pbx::test::saveScreenshot(*lab, QStringLiteral("projectorcharts_firstrun_") + testScreenName())
+                 .isEmpty());
+        verifyTickLabelsAsFitted(frame, QStringLiteral("First run"));
+        verifyPaintedAsDrawn(viewOf(frame), QStringLiteral("First run"));
+        verifyNoChartProblems(lab, QStringLiteral("strategies lab, first run"));
     }
 
     /// Charts with nothing to draw say what to do, with no axes: the relative-error lab before

@@ -13,6 +13,7 @@
 #include "ui/comparison/comparisonview.h"
 #include "ui/comparison/exampleplans.h"
 #include "ui/comparison/planmodel.h"
+#include "ui/comparison/strategyresultsmodel.h"
 #include "ui/growing/growinglabdialog.h"
 #include "ui/lessons/lessonrunner.h"
 #include "ui/lessons/lessonspanel.h"
@@ -470,6 +471,28 @@ private Q_SLOTS:
         QTRY_VERIFY(onScreen(w.pathChart()));
         QVERIFY(!onScreen(w.noiseReductionView()));
         panel->runner()->end();
+    }
+
+    /// Compare strategies on a session that has released nothing: the table's header and the
+    /// ε(k) chart name the session's δ, as the Report field does (they said δ = 1e-5, the view's
+    /// default, beside the field's 1e-6 until the first request; seen under Xvfb at 1280×720).
+    void emptyComparisonNamesTheSessionsDelta()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.comparisonDock()->show();
+        ComparisonView *view = w.comparisonView();
+        QTRY_VERIFY(!view->isBusy());
+        view->flushCharts();
+        QCOMPARE(view->delta(), 1e-6);
+        const QString header
+            = view->resultsModel()->headerData(1, Qt::Horizontal, Qt::DisplayRole).toString();
+        QCOMPARE(header, QStringLiteral("ε at δ = 1e-6"));
+        const QString title = view->compositionChart()->findChild<QChartView *>()->chart()->title();
+        QVERIFY2(title.endsWith(QStringLiteral("at δ = 1e-6")), qPrintable(title));
+        w.comparisonDock()->hide();
     }
 
     /// The noise-reduction chart with nothing to draw says what to do instead of drawing axes

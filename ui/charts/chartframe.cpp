@@ -280,6 +280,12 @@ void ChartFrame::fitAxes()
         left.interval = axis->tickInterval();
         axis->setProperty(kAxisFitProperty, QVariant::fromValue(memo));
     }
+    // Qt Charts repaints only the scene regions it reports as changed, and after a fit that moved
+    // the plot those were not all of them: the chart's first picture ("30000.0" cut to "20000.",
+    // ticks every 50 beside grid lines every 100) stayed on screen until the window was resized,
+    // while the scene held the fitted labels. The whole view is painted again instead.
+    if (changed)
+        m_view->viewport()->update();
     // A change is checked once the layout has drawn it (Qt may still elide what was predicted to
     // fit); a few rounds at most.
     if (changed && m_fitRounds < 4) {

@@ -898,7 +898,13 @@ void ComparisonView::startJob()
         return;
     }
     if (m_ledger.events.empty()) {
-        m_results->clear();
+        // No rows, but the header and the ε(k) chart's title name the query in the Report field
+        // (they kept the view's first δ, 1e-5, beside the session's 1e-6).
+        m_results->setResults({}, epsilonAtDelta(), delta(), epsilon());
+        if (epsilonAtDelta())
+            m_curveChart->setCurves({}, QString(), delta());
+        else
+            m_curveChart->setDeltaCurves({}, QString(), epsilon());
         m_hasResults = false;
         const QString why = m_source == Source::Session
                                 ? tr("The session has released nothing yet: nothing to compare.")

@@ -5,6 +5,7 @@
 #include "ui/lessons/lessonrunner.h"
 #include "ui/mainwindow.h"
 #include "ui/util/plaintext.h"
+#include "ui/widgets/buttonrow.h"
 
 #include <QDesktopServices>
 #include <QDir>
@@ -56,9 +57,11 @@ LessonsPanel::LessonsPanel(MainWindow *window, QWidget *parent)
     folder->setToolTip(tr("Lessons you write (pbx-lesson JSON files) go into %1")
                            .arg(QDir::toNativeSeparators(userLessonFolder())));
     auto *reloadButton = new QPushButton(tr("&Reload"), listPage);
-    auto *listButtons = new QHBoxLayout;
+    // The button rows wrap in a narrow dock instead of widening it (at 1024 px the left column
+    // took ~310 px and the query scrolled sideways, Ask cut at its edge).
+    auto *listButtons = new ButtonRowLayout;
     listButtons->addWidget(m_start);
-    listButtons->addStretch();
+    listButtons->addTrailingBreak();
     listButtons->addWidget(folder);
     listButtons->addWidget(reloadButton);
     listLayout->addWidget(intro);
@@ -88,9 +91,9 @@ LessonsPanel::LessonsPanel(MainWindow *window, QWidget *parent)
     m_next = new QPushButton(tr("&Next →"), stepPage);
     m_end = new QPushButton(tr("&End lesson"), stepPage);
     m_end->setToolTip(tr("Leave the lesson: your session and views are put back as they were"));
-    auto *stepButtons = new QHBoxLayout;
+    auto *stepButtons = new ButtonRowLayout;
     stepButtons->addWidget(m_reveal);
-    stepButtons->addStretch();
+    stepButtons->addTrailingBreak();
     stepButtons->addWidget(m_back);
     stepButtons->addWidget(m_next);
     auto *endRow = new QHBoxLayout;

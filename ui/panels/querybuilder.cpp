@@ -117,7 +117,9 @@ void QueryBuilder::createWidgets()
                                 "bound"));
     m_mechanism = new QComboBox(this);
     m_mechanism->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_mechanism->setMinimumContentsLength(20); // it grows to the row's width for the longer names
+    // 18 characters at least (it grows to the row's width for the longer names): with 20 the query
+    // needed 407 px where a 1024-px window leaves 403 beside a vertical scroll bar.
+    m_mechanism->setMinimumContentsLength(18);
     m_mechanism->addItem(QString(), kDefaultMechanism);
     for (session::ReleaseMethod kind : kMechanismOrder)
         m_mechanism->addItem(mechanismLabel(kind), static_cast<int>(kind));
@@ -154,6 +156,9 @@ void QueryBuilder::createWidgets()
     m_planned->setRange(1, 1000000);
     m_planned->setValue(10);
     m_planned->setPrefix(tr("plan "));
+    // Narrower than "plan 1000000" needs when room is short: that width made the limit row, and
+    // so the query, scroll sideways at 1024 px beside the lessons.
+    m_planned->setMinimumWidth(84);
     m_planned->setAccessibleName(tr("Planned queries"));
     m_planned->setToolTip(tr(
         "Plan for N more queries. Without “Max per query”, a request answered by doubling or noise reduction may "

@@ -36,6 +36,9 @@ ResultCard::ResultCard(QWidget *parent) : QFrame(parent)
     m_title = new QLabel(this);
     m_title->setTextFormat(Qt::PlainText);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The title and the headline wrap: a long predicate or output-DP headline on one line made
+    // the card, and so the query above it, scroll sideways at 1024 px with Ask cut off.
+    m_title->setWordWrap(true);
     m_badge->setObjectName(QStringLiteral("resultBadge"));
     m_title->setObjectName(QStringLiteral("resultTitle"));
     // Fonts relative to the application's, so that presentation mode scales the card.
@@ -43,6 +46,7 @@ ResultCard::ResultCard(QWidget *parent) : QFrame(parent)
     m_headline = new QLabel(this);
     m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_headline->setObjectName(QStringLiteral("resultHeadline"));
+    m_headline->setWordWrap(true);
     setRelativeFont(m_headline, 1.7, QFont::DemiBold);
     m_details = new QLabel(this);
     m_details->setWordWrap(true);
