@@ -2,6 +2,7 @@
 #include "ui/mainwindow.h"
 
 #include "core/session/planned_cap.h"
+#include "core/util/try.h"
 #include "resources/dataset_catalog.h"
 #include "ui/appinfo.h"
 #include "ui/appsettings.h"
@@ -622,10 +623,8 @@ PrivacyRiskView *MainWindow::showPrivacyRisk()
 
 Result<void> MainWindow::openDataset(const QString &nameOrPath, const QString &metadataPath)
 {
-    auto source = SessionDocument::loadSource(nameOrPath, metadataPath);
-    if (!source.ok())
-        return source.error();
-    std::shared_ptr<const data::Source> shared = std::move(source).value();
+    PBX_TRY(source, SessionDocument::loadSource(nameOrPath, metadataPath));
+    std::shared_ptr<const data::Source> shared = std::move(source);
     auto settings = m_sessionPanel->settings();
     if (!settings.validate().ok()) // the panel holds invalid input: use the session's settings
         settings = m_document->settings();

@@ -6,6 +6,7 @@
 #include "core/io/session_journal.h"
 #include "core/io/transcript_csv.h"
 #include "core/io/transcript_json.h"
+#include "core/util/try.h"
 #include "resources/dataset_catalog.h"
 #include "ui/util/numberformat.h"
 
@@ -173,24 +174,18 @@ SessionDocument::~SessionDocument() = default;
 Result<std::shared_ptr<const data::Table>> SessionDocument::loadTable(const QString &nameOrPath)
 {
     const std::string name = nameOrPath.toStdString();
-    auto table = resources::loadDataset(name);
-    if (!table.ok())
-        return table.error();
+    PBX_TRY(table, resources::loadDataset(name));
     // Text the journal cannot hold (a label that is not UTF-8, a 5 MB label) is refused when the
     // dataset is opened, as pbx-cli run does, never found when an answer is to be recorded.
-    if (auto recordable = io::checkRecordableText(*table); !recordable)
-        return recordable.error();
-    return std::make_shared<const data::Table>(std::move(table).value());
+    PBX_RETURN_IF_ERROR(io::checkRecordableText(table));
+    return std::make_shared<const data::Table>(std::move(table));
 }
 
 Result<std::shared_ptr<const data::Source>> SessionDocument::loadSource(const QString &dataset,
                                                                         const QString &metadataPath)
 {
-    auto source = resources::openDataset(dataset.toStdString(), metadataPath.toStdString());
-    if (!source.ok())
-        return source.error();
-    if (auto recordable = io::checkRecordableText((*source)->schema()); !recordable)
-        return recordable.error();
+    PBX_TRY(source, resources::openDataset(dataset.toStdString(), metadataPath.toStdString()));
+    PBX_RETURN_IF_ERROR(io::checkRecordableText((source)->schema()));
     return source;
 }
 
@@ -211,10 +206,8 @@ Result<void> SessionDocument::start(std::shared_ptr<const data::Table> table, co
 Result<void> SessionDocument::start(std::shared_ptr<const data::Source> dataSource, const QString &source,
                                     const session::SessionSettings &settings, const QString &journalFolder)
 {
-    auto created = session::Session::create(std::move(dataSource), settings);
-    if (!created.ok())
-        return created.error();
-    m_session = std::move(created).value();
+    PBX_TRY(created, session::Session::create(std::move(dataSource), settings));
+    m_session = std::move(created);
     m_source = source;
     m_journal.reset(journalFolder); // a fresh session gets its own journal at its first request
     ++m_serial;
@@ -235,10 +228,8 @@ Result<void> SessionDocument::restart(const session::SessionSettings &settings)
 
 Result<void> SessionDocument::openDataset(const QString &nameOrPath, const QString &metadataPath)
 {
-    auto source = loadSource(nameOrPath, metadataPath);
-    if (!source.ok())
-        return source.error();
-    return start(std::move(source).value(), nameOrPath, settings());
+    PBX_TRY(source, loadSource(nameOrPath, metadataPath));
+    return start(std::move(source), nameOrPath, settings());
 }
 
 Result<session::LedgerEvent> SessionDocument::ask(const session::QueryRequest &request)
@@ -290,19 +281,17 @@ Result<void> SessionDocument::openTranscript(const QString &path)
         }
     }
     // The same reading and audit as `pbx-cli verify`: whatever one refuses, the other does too.
-    auto document = io::readSessionFile(path.toStdString());
-    if (!document.ok())
-        return document.error();
+    PBX_TRY(document, io::readSessionFile(path.toStdString()));
 
     // The transcript names its dataset: an embedded name or the CSV file's recorded path. A CSV
     // that is not there (moved with the transcript) is looked for next to the transcript; its
     // digest must still match the one recorded.
-    const QString datasetName = toQString(io::datasetToLoad(document->header));
-    auto table = loadSource(datasetName, recordedMetadata(document->header));
+    const QString datasetName = toQString(io::datasetToLoad(document.header));
+    auto table = loadSource(datasetName, recordedMetadata(document.header));
     QString source = datasetName;
     if (!table.ok()) {
         const QDir dir = QFileInfo(path).absoluteDir();
-        const QString stem = toQString(document->header.datasetName);
+        const QString stem = toQString(document.header.datasetName);
         for (const QString &candidate : {QFileInfo(datasetName).fileName(), stem + QStringLiteral(".csv"),
                                          stem + QStringLiteral(".csv.gz"), stem}) {
             const QString full = dir.filePath(candidate);
@@ -321,7 +310,7 @@ Result<void> SessionDocument::openTranscript(const QString &path)
                                                  .arg(datasetName, toQString(table.error().message))
                                                  .toStdString());
 
-    auto restored = io::auditSessionFile(*document, std::move(table).value());
+    auto restored = io::auditSessionFile(document, std::move(table).value());
     if (!restored.ok())
         return makeError(restored.error().code,
                          QFileInfo(path).fileName().toStdString() + ": " + restored.error().message);

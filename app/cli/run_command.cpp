@@ -212,19 +212,16 @@ Result<Prepared> prepare(const Options &o)
             return makeError(kind.error().code, "--filter: " + kind.error().message);
         p.settings.filter = *kind;
     }
-    auto share = o.number("--expost-share");
-    if (!share)
-        return share.error();
-    if (*share)
-        p.settings.split.expostEpsilonShare = **share;
+    PBX_TRY(share, o.number("--expost-share"));
+    if (share)
+        p.settings.split.expostEpsilonShare = *share;
     if (auto text = o.value("--neighbours")) {
         auto n = data::parseNeighbouring(*text);
         if (!n)
             return makeError(n.error().code, "--neighbours: " + n.error().message);
         p.settings.neighbours = *n;
     }
-    if (auto valid = p.settings.validate(); !valid)
-        return valid.error();
+    PBX_RETURN_IF_ERROR(p.settings.validate());
 
     std::string datasetName = o.value("--dataset").value_or("cps1988");
     std::string metadataPath = o.value("--metadata").value_or("");
@@ -291,8 +288,7 @@ Result<Prepared> prepare(const Options &o)
     const data::Table &table = (*source)->schema();
     if (auto recordable = io::checkRecordableText(table); !recordable)
         return makeError(recordable.error().code, "--dataset: " + recordable.error().message);
-    if (auto separate = checkOutputsAreNotInputs(o, table); !separate)
-        return separate.error();
+    PBX_RETURN_IF_ERROR(checkOutputsAreNotInputs(o, table));
     if (journaledHeader)
         if (auto same = io::checkDataset(*journaledHeader, **source); !same)
             return makeError(same.error().code, "--journal: " + same.error().message);

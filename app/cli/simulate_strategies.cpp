@@ -63,10 +63,8 @@ int runSimulateStrategies(const std::vector<std::string> &args, std::ostream &ou
         [&](const data::Table *table) -> Result<io::json::Json> {
             // Estimated before it starts: refused above the named limit (simulate_limits.h).
             PBX_RETURN_IF_ERROR(checkStrategiesLabSize(*config, table));
-            auto run = strategies::runStrategiesLab(*config, table, seed);
-            if (!run)
-                return run.error();
-            return strategies::labResultJson(*run);
+            PBX_TRY(run, strategies::runStrategiesLab(*config, table, seed));
+            return strategies::labResultJson(run);
         },
         err);
     if (!result)

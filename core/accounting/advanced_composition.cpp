@@ -2,6 +2,7 @@
 #include "core/accounting/advanced_composition.h"
 
 #include "core/accounting/basic_composition.h"
+#include "core/util/try.h"
 
 #include "core/math/directed_rounding.h"
 #include "core/util/parameter_checks.h"
@@ -65,12 +66,10 @@ Result<std::vector<EpsilonDeltaSteps>> collectEpsilonDeltaSteps(const Ledger &le
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
         const PrivacyEvent &e = ledger.events[i];
         PBX_RETURN_IF_ERROR(requireExAnte(e));
-        auto step = approxDpStepAt(ledger, i);
-        if (!step)
-            return step.error();
-        if (step->epsilon == 0.0 && step->delta == 0.0)
+        PBX_TRY(step, approxDpStepAt(ledger, i));
+        if (step.epsilon == 0.0 && step.delta == 0.0)
             continue;
-        steps.push_back({step->epsilon, step->delta, e.count});
+        steps.push_back({step.epsilon, step.delta, e.count});
     }
     return steps;
 }

@@ -3,6 +3,7 @@
 
 #include "core/math/directed_rounding.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <cmath>
 #include <limits>
@@ -24,15 +25,13 @@ Result<std::unique_ptr<BasicComposition>> BasicComposition::fromLedger(const Led
     double expostDelta = 0.0; // Σ δ_j of ex-post events (union bound; ODP Theorem 7 sums δ)
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
         const PrivacyEvent &e = ledger.events[i];
-        auto step = approxDpStepAt(ledger, i);
-        if (!step)
-            return step.error();
-        eps = math::addRoundUp(eps, math::nudgeUp(static_cast<double>(e.count) * step->epsilon, 1));
-        if (step->delta > 0.0 && e.expost)
+        PBX_TRY(step, approxDpStepAt(ledger, i));
+        eps = math::addRoundUp(eps, math::nudgeUp(static_cast<double>(e.count) * step.epsilon, 1));
+        if (step.delta > 0.0 && e.expost)
             expostDelta
-                = math::addRoundUp(expostDelta, math::nudgeUp(static_cast<double>(e.count) * step->delta, 1));
-        else if (step->delta > 0.0)
-            logKeep = math::nudgeDown(logKeep + static_cast<double>(e.count) * std::log1p(-step->delta), 2);
+                = math::addRoundUp(expostDelta, math::nudgeUp(static_cast<double>(e.count) * step.delta, 1));
+        else if (step.delta > 0.0)
+            logKeep = math::nudgeDown(logKeep + static_cast<double>(e.count) * std::log1p(-step.delta), 2);
     }
     strategy->m_epsilon = eps;
     const double exAnteDelta = logKeep == 0.0 ? 0.0 : math::nudgeUp(-std::expm1(logKeep), 4);

@@ -7,6 +7,7 @@
 #include "core/accounting/pld_accountant.h"
 #include "core/accounting/rdp_accountant.h"
 #include "core/privacy/rdp_conversion.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -666,25 +667,20 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
                                      const ComparisonProgressCallback &progress,
                                      const ComparisonSummaryCallback &summary)
 {
-    if (auto valid = validateLedger(ledger); !valid)
-        return valid.error();
-    if (auto valid = validateQuery(query); !valid)
-        return valid.error();
+    PBX_RETURN_IF_ERROR(validateLedger(ledger));
+    PBX_RETURN_IF_ERROR(validateQuery(query));
     ComparisonRun run(ledger, query, progress);
     Comparison out;
     out.partitions = run.parts.ledgers.size();
     std::vector<Built> built(run.names.size());
     for (std::size_t i = 0; i < run.names.size(); ++i) {
         StrategyResult result;
-        auto b = buildStrategy(run, i, result);
-        if (!b)
-            return b.error();
-        built[i] = std::move(b).value();
+        PBX_TRY(b, buildStrategy(run, i, result));
+        built[i] = std::move(b);
         out.strategies.push_back(std::move(result));
     }
     if (query.curves) {
-        if (auto ok = profileCurve(run, built, out); !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(profileCurve(run, built, out));
         rdpCurve(run, built, out);
         pldHistogram(run, built, out);
     }
@@ -696,8 +692,7 @@ Result<Comparison> compareStrategies(const Ledger &ledger, const ComparisonQuery
     }
     if (summary)
         summary(out);
-    if (auto ok = prefixCurves(run, built, out); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(prefixCurves(run, built, out));
     run.report({Phase::Done, 1.0, {}, 0, 0});
     return out;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/accounting/ledger_json.h"
 
+#include "core/util/try.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -76,22 +78,20 @@ Result<PrivacyEvent> parseEvent(const json &obj, std::size_t i)
     for (const char *key : {"sigma", "scale", "sensitivity", "epsilon", "delta", "rho"}) {
         if (!obj.contains(key))
             continue;
-        auto v = readNumber(obj, i, key);
-        if (!v)
-            return v.error();
+        PBX_TRY(v, readNumber(obj, i, key));
         const std::string k = key;
         if (k == "sigma")
-            e.sigma = *v;
+            e.sigma = v;
         else if (k == "scale")
-            e.scale = *v;
+            e.scale = v;
         else if (k == "sensitivity")
-            e.sensitivity = *v;
+            e.sensitivity = v;
         else if (k == "epsilon")
-            e.epsilon = *v;
+            e.epsilon = v;
         else if (k == "delta")
-            e.delta = *v;
+            e.delta = v;
         else
-            e.rho = *v;
+            e.rho = v;
     }
     if (obj.contains("count")) {
         const json &c = obj["count"];
@@ -129,8 +129,7 @@ Result<PrivacyEvent> parseEvent(const json &obj, std::size_t i)
             return fieldError(i, "sampling.rate", "missing (a number in (0, 1])");
         e.sampling.rate = s["rate"].get<double>();
     }
-    if (auto ok = validateEvent(e, i); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validateEvent(e, i));
     return e;
 }
 } // namespace

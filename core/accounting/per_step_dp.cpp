@@ -5,6 +5,7 @@
 #include "core/privacy/analytic_gaussian.h"
 #include "core/privacy/cks_conversion.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -112,14 +113,12 @@ Result<double> sumOfStepDeltas(const Ledger &ledger)
 {
     double sum = 0.0;
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
-        auto step = approxDpStepAt(ledger, i);
-        if (!step)
-            return step.error();
+        PBX_TRY(step, approxDpStepAt(ledger, i));
         // Σ count_j·δ_j, not basic composition's 1 − Π(1 − δ_j): the δ the steps charge, as the
         // view and pbx-cli print it, an upper bound on the latter.
-        if (step->delta > 0.0)
+        if (step.delta > 0.0)
             sum = math::addRoundUp(
-                sum, math::nudgeUp(static_cast<double>(ledger.events[i].count) * step->delta, 1));
+                sum, math::nudgeUp(static_cast<double>(ledger.events[i].count) * step.delta, 1));
     }
     return std::min(1.0, sum);
 }

@@ -6,6 +6,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/privacy/analytic_gaussian.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -136,17 +137,15 @@ Result<Component> buildComponent(const PrivacyEvent &e, Neighbouring relation, d
         return makeError(
             ErrorCode::Unsupported,
             "a ρ-zCDP guarantee does not determine a privacy-loss distribution; use zcdp or rdp");
-    auto step = approxDpPerStep(e, relation);
-    if (!step)
-        return step.error();
+    PBX_TRY(step, approxDpPerStep(e, relation));
     // The PMF spans −ε to +ε on the grid: a huge ε (10⁹) would allocate ~ε/d bins. Refused before
     // allocating, like the additive-noise grids above.
-    if (const double bins = approxDpPmfBins(step->epsilon, d); !(bins <= maxBins))
+    if (const double bins = approxDpPmfBins(step.epsilon, d); !(bins <= maxBins))
         return makeError(ErrorCode::ResourceLimit, pldResourceMessage(pldPeakBytes(bins), d, maxBins));
-    c.pmf[0][0] = approxDpPmf(step->epsilon, step->delta, d, true);
+    c.pmf[0][0] = approxDpPmf(step.epsilon, step.delta, d, true);
     if (withOptimistic)
-        c.pmf[1][0] = approxDpPmf(step->epsilon, step->delta, d, false);
-    c.perStep = roundedUpBudget(c.pmf[0][0], step->epsilon);
+        c.pmf[1][0] = approxDpPmf(step.epsilon, step.delta, d, false);
+    c.perStep = roundedUpBudget(c.pmf[0][0], step.epsilon);
     return c;
 }
 

@@ -4,6 +4,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/privacy/rdp_conversion.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -82,12 +83,10 @@ Result<const std::vector<double> *> RdpAccountant::curveFor(const PrivacyEvent &
     case MechanismKind::PureDp:
     case MechanismKind::RandomizedResponse:
     case MechanismKind::ApproxDp: {
-        auto step = approxDpPerStep(e, relation);
-        if (!step)
-            return step.error();
+        PBX_TRY(step, approxDpPerStep(e, relation));
         for (std::size_t i = 0; i < m_orders.size(); ++i)
-            curve[i] = privacy::rdpPureDp(step->epsilon, m_orders[i]);
-        delta = step->delta;
+            curve[i] = privacy::rdpPureDp(step.epsilon, m_orders[i]);
+        delta = step.delta;
         break;
     }
     case MechanismKind::Zcdp:
@@ -159,10 +158,8 @@ Result<std::vector<double>> RdpAccountant::epsilonByOrder(double delta) const
     if (!(deltaRdp > 0.0))
         return out;
     for (std::size_t i = 0; i < m_orders.size(); ++i) {
-        auto e = privacy::epsilonFromRdp({m_orders[i]}, {m_rdp[i]}, deltaRdp);
-        if (!e)
-            return e.error();
-        out[i] = e->value;
+        PBX_TRY(e, privacy::epsilonFromRdp({m_orders[i]}, {m_rdp[i]}, deltaRdp));
+        out[i] = e.value;
     }
     return out;
 }
@@ -174,10 +171,8 @@ Result<std::vector<double>> RdpAccountant::deltaByOrder(double epsilon) const
     if (composedNothing())
         return out;
     for (std::size_t i = 0; i < m_orders.size(); ++i) {
-        auto d = privacy::deltaFromRdp({m_orders[i]}, {m_rdp[i]}, epsilon);
-        if (!d)
-            return d.error();
-        out[i] = withExtraDelta(d->value);
+        PBX_TRY(d, privacy::deltaFromRdp({m_orders[i]}, {m_rdp[i]}, epsilon));
+        out[i] = withExtraDelta(d.value);
     }
     return out;
 }
@@ -193,12 +188,10 @@ Result<StrategyAnswer> RdpAccountant::epsilonForDelta(double delta) const
         a.epsilon = std::numeric_limits<double>::infinity();
         return a;
     }
-    auto conv = privacy::epsilonFromRdp(m_orders, m_rdp, deltaRdp);
-    if (!conv)
-        return conv.error();
-    a.epsilon = conv->value;
-    if (!std::isnan(conv->optimalOrder))
-        a.optimalOrder = conv->optimalOrder;
+    PBX_TRY(conv, privacy::epsilonFromRdp(m_orders, m_rdp, deltaRdp));
+    a.epsilon = conv.value;
+    if (!std::isnan(conv.optimalOrder))
+        a.optimalOrder = conv.optimalOrder;
     return a;
 }
 
@@ -214,15 +207,13 @@ Result<StrategyAnswer> RdpAccountant::deltaForEpsilon(double epsilon) const
         a.delta = 0.0;
         return a;
     }
-    auto conv = privacy::deltaFromRdp(m_orders, m_rdp, epsilon);
-    if (!conv)
-        return conv.error();
+    PBX_TRY(conv, privacy::deltaFromRdp(m_orders, m_rdp, epsilon));
     StrategyAnswer a;
     a.method = kRdpMethod;
     a.epsilon = epsilon;
-    a.delta = withExtraDelta(conv->value);
-    if (!std::isnan(conv->optimalOrder))
-        a.optimalOrder = conv->optimalOrder;
+    a.delta = withExtraDelta(conv.value);
+    if (!std::isnan(conv.optimalOrder))
+        a.optimalOrder = conv.optimalOrder;
     return a;
 }
 

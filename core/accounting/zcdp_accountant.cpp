@@ -4,6 +4,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/privacy/cks_conversion.h"
 #include "core/privacy/zcdp_conversion.h"
+#include "core/util/try.h"
 
 #include <cmath>
 
@@ -38,23 +39,19 @@ Result<double> zcdpRhoPerStep(const PrivacyEvent &e, Neighbouring relation)
             return makeError(ErrorCode::Unsupported, "an (ε, δ) event with δ > 0 has no zCDP guarantee");
         [[fallthrough]];
     default: {
-        auto step = approxDpPerStep(e, relation);
-        if (!step)
-            return step.error();
-        return privacy::rhoFromPureEpsilonTight(step->epsilon);
+        PBX_TRY(step, approxDpPerStep(e, relation));
+        return privacy::rhoFromPureEpsilonTight(step.epsilon);
     }
     }
 }
 
 Result<std::unique_ptr<ZcdpAccountant>> ZcdpAccountant::fromLedger(const Ledger &ledger)
 {
-    if (auto ok = validateLedger(ledger); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(validateLedger(ledger));
     auto acc = std::make_unique<ZcdpAccountant>();
     for (std::size_t i = 0; i < ledger.events.size(); ++i) {
         const PrivacyEvent &e = ledger.events[i];
-        if (auto exAnte = requireExAnte(e); !exAnte)
-            return exAnte.error();
+        PBX_RETURN_IF_ERROR(requireExAnte(e));
         auto rho = zcdpRhoPerStep(e, ledger.neighbours);
         if (!rho)
             return makeError(rho.error().code, "events[" + std::to_string(i) + "] ("

@@ -3,6 +3,8 @@
 // throw stays inside this file and is converted into a Result.
 #include "core/io/dataset_metadata.h"
 
+#include "core/util/try.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -88,34 +90,26 @@ Result<ColumnMetadata> parseColumn(const PlainJson &value, const std::string &wh
     column.name = name->get<std::string>();
 
     if (const auto type = value.find("type"); type != value.end() && !type->is_null()) {
-        auto parsed = parseType(*type, where + ".type");
-        if (!parsed)
-            return parsed.error();
-        column.type = *parsed;
+        PBX_TRY(parsed, parseType(*type, where + ".type"));
+        column.type = parsed;
     }
     if (const auto bounds = value.find("bounds"); bounds != value.end() && !bounds->is_null()) {
         if (column.type == data::ColumnType::Categorical)
             return parseError(where + ".bounds", "bounds apply to numeric columns only");
-        auto parsed = parseBounds(*bounds, where + ".bounds");
-        if (!parsed)
-            return parsed.error();
-        column.bounds = *parsed;
+        PBX_TRY(parsed, parseBounds(*bounds, where + ".bounds"));
+        column.bounds = parsed;
     }
     if (const auto categories = value.find("categories");
         categories != value.end() && !categories->is_null()) {
         if (column.type == data::ColumnType::Numeric)
             return parseError(where + ".categories", "categories apply to categorical columns only");
-        auto parsed = parseCategories(*categories, where + ".categories");
-        if (!parsed)
-            return parsed.error();
-        column.categories = std::move(parsed).value();
+        PBX_TRY(parsed, parseCategories(*categories, where + ".categories"));
+        column.categories = std::move(parsed);
     }
     if (column.bounds && !column.categories.empty())
         return parseError(where, "a column cannot have both bounds and categories");
-    auto description = optionalString(value, "description", where + ".");
-    if (!description)
-        return description.error();
-    column.description = std::move(description).value();
+    PBX_TRY(description, optionalString(value, "description", where + "."));
+    column.description = std::move(description);
     return column;
 }
 
@@ -146,10 +140,8 @@ Result<DatasetMetadata> parseDocument(const PlainJson &document)
                                                             {"provenance", &metadata.provenance},
                                                             {"licence", &metadata.licence}};
     for (const auto &[key, target] : texts) {
-        auto text = optionalString(document, key, "");
-        if (!text)
-            return text.error();
-        *target = std::move(text).value();
+        PBX_TRY(text, optionalString(document, key, ""));
+        *target = std::move(text);
     }
     if (const auto rows = document.find("rows"); rows != document.end() && !rows->is_null()) {
         if (!rows->is_number_unsigned())
@@ -167,12 +159,10 @@ Result<DatasetMetadata> parseDocument(const PlainJson &document)
         std::unordered_set<std::string> names;
         for (std::size_t i = 0; i < columns->size(); ++i) {
             const std::string where = "columns[" + std::to_string(i) + "]";
-            auto column = parseColumn((*columns)[i], where);
-            if (!column)
-                return column.error();
-            if (!names.insert(column->name).second)
-                return parseError(where + ".name", "column '" + column->name + "' is described twice");
-            metadata.columns.push_back(std::move(column).value());
+            PBX_TRY(column, parseColumn((*columns)[i], where));
+            if (!names.insert(column.name).second)
+                return parseError(where + ".name", "column '" + column.name + "' is described twice");
+            metadata.columns.push_back(std::move(column));
         }
     }
     return metadata;

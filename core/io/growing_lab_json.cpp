@@ -48,10 +48,8 @@ Result<Budget> parseBudget(const Json &b)
     };
     if (*kind == "pure") {
         budget.kind = BudgetKind::Pure;
-        auto e = readNumber("epsilon");
-        if (!e)
-            return e.error();
-        budget.epsilon = *e;
+        PBX_TRY(e, readNumber("epsilon"));
+        budget.epsilon = e;
     } else if (*kind == "zcdp") {
         budget.kind = BudgetKind::Zcdp;
         PBX_TRY(r, readNumber("rho"));
@@ -375,10 +373,8 @@ Result<void> parseAlgorithm(const Json &doc, GrowingLabConfig &c)
 /// "stream": {"start_size", "order", "end"}.
 Result<void> parseStream(const Json &doc, GrowingLabConfig &c)
 {
-    auto stream = objectAt(doc, "stream", true);
-    if (!stream)
-        return stream.error();
-    const Json &s = **stream;
+    PBX_TRY(stream, objectAt(doc, "stream", true));
+    const Json &s = *stream;
     if (!s.contains("start_size") || !s["start_size"].is_number_integer()
         || s["start_size"].get<std::int64_t>() < 0)
         return growingError(kInvalidStartSize, "stream.start_size", "must be an integer with 1 <= n <= 2^53");

@@ -5,6 +5,8 @@
 
 #include "core/util/result.h"
 
+#include "core/util/try.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -91,10 +93,8 @@ Result<std::vector<T>> objects(const Json &object, const char *key, const std::s
         const std::string p = path + "." + key + "[" + std::to_string(i) + "]";
         if (!(*it)[i].is_object())
             return makeError(ErrorCode::Parse, p + ": expected an object");
-        auto x = read((*it)[i], p);
-        if (!x)
-            return x.error();
-        out.push_back(std::move(*x));
+        PBX_TRY(x, read((*it)[i], p));
+        out.push_back(std::move(x));
     }
     return out;
 }

@@ -35,17 +35,15 @@ Result<double> wholeNumber(const Json &o, const char *key, const std::string &pa
 Result<std::string> choice(const Json &o, const char *key, const std::string &path,
                            std::initializer_list<const char *> choices)
 {
-    auto value = json::optionalString(o, key, path, *choices.begin());
-    if (!value)
-        return value.error();
+    PBX_TRY(value, json::optionalString(o, key, path, *choices.begin()));
     std::string expected;
     for (const char *c : choices) {
-        if (*value == c)
+        if (value == c)
             return value;
         expected += expected.empty() ? c : std::string(" or ") + c;
     }
     return makeError(ErrorCode::InvalidArgument,
-                     path + "." + key + ": unknown value '" + *value + "' (expected " + expected + ")");
+                     path + "." + key + ": unknown value '" + value + "' (expected " + expected + ")");
 }
 
 template<std::size_t N>
@@ -213,22 +211,20 @@ Result<session::QueryRequest> readOdpRequest(const Json &object, const std::stri
 {
     if (!object.is_object())
         return makeError(ErrorCode::Parse, path + ": expected a JSON object");
-    auto mechanism = json::string(object, "mechanism", path);
-    if (!mechanism)
-        return mechanism.error();
-    const std::optional<session::OdpMechanism> kind = session::odpMechanismFromName(*mechanism);
+    PBX_TRY(mechanism, json::string(object, "mechanism", path));
+    const std::optional<session::OdpMechanism> kind = session::odpMechanismFromName(mechanism);
     if (!kind)
         return makeError(
             ErrorCode::InvalidArgument,
-            path + ".mechanism: '" + *mechanism
+            path + ".mechanism: '" + mechanism
                 + "' is not an output-DP mechanism (expected svt, ptr-iqr, early-stop or recover)");
     const bool svt = *kind == session::OdpMechanism::Svt;
     const bool ptr = *kind == session::OdpMechanism::PtrIqr;
     const bool early = *kind == session::OdpMechanism::EarlyStop;
-    PBX_RETURN_IF_ERROR(svt     ? refuseUnknownKeys(object, path, *mechanism, kSvtKeys, extraKeys)
-                        : ptr   ? refuseUnknownKeys(object, path, *mechanism, kPtrKeys, extraKeys)
-                        : early ? refuseUnknownKeys(object, path, *mechanism, kEarlyStopKeys, extraKeys)
-                                : refuseUnknownKeys(object, path, *mechanism, kRecoverKeys, extraKeys));
+    PBX_RETURN_IF_ERROR(svt     ? refuseUnknownKeys(object, path, mechanism, kSvtKeys, extraKeys)
+                        : ptr   ? refuseUnknownKeys(object, path, mechanism, kPtrKeys, extraKeys)
+                        : early ? refuseUnknownKeys(object, path, mechanism, kEarlyStopKeys, extraKeys)
+                                : refuseUnknownKeys(object, path, mechanism, kRecoverKeys, extraKeys));
     session::QueryRequest r;
     PBX_TRY(id, json::optionalString(object, "id", path, {}, session::maxRequestIdBytes));
     r.id = id;
@@ -520,16 +516,12 @@ Result<session::OdpRecord> odpRecordFromJson(const Json &o, const std::string &p
         }
     }
     if (const auto it = o.find("ptr_iqr"); it != o.end()) {
-        auto out = ptrIqrFromJson(*it, path + ".ptr_iqr");
-        if (!out)
-            return out.error();
-        r.ptrIqr = std::move(*out);
+        PBX_TRY(out, ptrIqrFromJson(*it, path + ".ptr_iqr"));
+        r.ptrIqr = std::move(out);
     }
     if (const auto it = o.find("early_stop"); it != o.end()) {
-        auto out = earlyStopFromJson(*it, path + ".early_stop");
-        if (!out)
-            return out.error();
-        r.earlyStop = std::move(*out);
+        PBX_TRY(out, earlyStopFromJson(*it, path + ".early_stop"));
+        r.earlyStop = std::move(out);
     }
     if (const auto it = o.find("recovery"); it != o.end()) {
         PBX_TRY(out, recoveryFromJson(*it, path + ".recovery"));

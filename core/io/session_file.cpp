@@ -62,11 +62,9 @@ Result<std::unique_ptr<session::Session>> auditSessionFile(const SessionFile &fi
     if (!source)
         return makeError(ErrorCode::InvalidArgument, "no dataset to audit the session against");
     PBX_RETURN_IF_ERROR(checkDataset(file.header, *source));
-    auto replayed = session::auditLedger(std::move(source), file.header.settings, file.events);
-    if (!replayed)
-        return replayed.error();
+    PBX_TRY(replayed, session::auditLedger(std::move(source), file.header.settings, file.events));
     if (file.statedSpent) {
-        const auto &filter = (*replayed)->filter();
+        const auto &filter = (replayed)->filter();
         const auto &[unit, spent] = *file.statedSpent;
         if (unit != filter.unitName())
             return makeError(ErrorCode::Parse,
@@ -78,7 +76,7 @@ Result<std::unique_ptr<session::Session>> auditSessionFile(const SessionFile &fi
                                                    + " spent = " + format(spent)
                                                    + " but its events add up to " + format(filter.spent()));
     }
-    return replayed;
+    return std::move(replayed);
 }
 
 } // namespace pbx::io

@@ -99,27 +99,21 @@ Result<SessionHeader> readSessionHeader(const Json &doc)
             data::DatasetFiles files;
             for (auto [key, field] : {std::pair{"metadata_path", &files.metadataPath},
                                       std::pair{"metadata_sha256", &files.metadataSha256}}) {
-                auto value = json::string(dataset, key, "dataset");
-                if (!value)
-                    return value.error();
-                *field = *value;
+                PBX_TRY(value, json::string(dataset, key, "dataset"));
+                *field = value;
             }
             out.files = std::move(files);
         }
     } else if (dataset.contains("path")) {
         data::DatasetFiles files;
         for (auto [key, field] : {std::pair{"path", &files.path}, std::pair{"sha256", &files.sha256}}) {
-            auto value = json::string(dataset, key, "dataset");
-            if (!value)
-                return value.error();
-            *field = *value;
+            PBX_TRY(value, json::string(dataset, key, "dataset"));
+            *field = value;
         }
         for (auto [key, field] : {std::pair{"metadata_path", &files.metadataPath},
                                   std::pair{"metadata_sha256", &files.metadataSha256}}) {
-            auto value = json::optionalString(dataset, key, "dataset");
-            if (!value)
-                return value.error();
-            *field = *value;
+            PBX_TRY(value, json::optionalString(dataset, key, "dataset"));
+            *field = value;
         }
         out.files = std::move(files);
     }

@@ -84,20 +84,18 @@ Result<void> parseExperiment(const Json &doc, LabConfig &c)
         return labConfigError("format: expected \"pbx-strategies-lab\"");
     if (!doc.contains("version") || doc["version"] != 1)
         return labConfigError("version: expected 1");
-    auto experiment = optionalField<std::string>(doc, "experiment");
+    PBX_TRY(experiment, optionalField<std::string>(doc, "experiment"));
     if (!experiment)
-        return experiment.error();
-    if (!*experiment)
         return labConfigError(
             "experiment: required (bmi, ranges, inference, quantile, smooth-sensitivity or stability)");
     bool known = false;
     for (const auto e : kExperiments)
-        if (labExperimentName(e) == **experiment) {
+        if (labExperimentName(e) == *experiment) {
             c.experiment = e;
             known = true;
         }
     if (!known)
-        return labConfigError("experiment: unknown '" + **experiment + "'");
+        return labConfigError("experiment: unknown '" + *experiment + "'");
     if (c.experiment == LabExperiment::Bmi)
         c.dataset = "slides";
     if (auto v = optionalField<std::string>(doc, "dataset"); !v)

@@ -69,11 +69,9 @@ Result<TranscriptDocument> readTranscriptJson(std::string_view text)
         = doc.is_object() ? json::optionalString(doc, "format", "") : Result<std::string>(std::string());
     if (!format || *format != kFormat)
         return makeError(ErrorCode::Parse, "not a pbx transcript (\"format\" must be \"pbx-transcript\")");
-    auto version = json::unsignedInteger(doc, "version", "");
-    if (!version)
-        return version.error();
-    if (*version > static_cast<std::uint64_t>(kTranscriptVersion))
-        return makeError(ErrorCode::Unsupported, "transcript version " + std::to_string(*version)
+    PBX_TRY(version, json::unsignedInteger(doc, "version", ""));
+    if (version > static_cast<std::uint64_t>(kTranscriptVersion))
+        return makeError(ErrorCode::Unsupported, "transcript version " + std::to_string(version)
                                                      + " is newer than this pbx understands ("
                                                      + std::to_string(kTranscriptVersion) + ")");
     PBX_TRY(header, readSessionHeader(doc));

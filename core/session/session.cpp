@@ -74,10 +74,8 @@ Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::Ta
 Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::Source> source,
                                                   SessionSettings settings, std::vector<LedgerEvent> events)
 {
-    auto created = create(std::move(source), settings);
-    if (!created)
-        return created.error();
-    Session &s = **created;
+    PBX_TRY(created, create(std::move(source), settings));
+    Session &s = *created;
     for (std::size_t i = 0; i < events.size(); ++i) {
         LedgerEvent &e = events[i];
         const std::string where = "event " + std::to_string(i) + " ('" + e.request.id + "')";
@@ -107,7 +105,7 @@ Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::So
                                                    + filters::formatAmount(e.cost));
         s.append(std::move(e));
     }
-    return created;
+    return std::move(created);
 }
 
 Result<mechanisms::NoiseSource> Session::nextNoiseSource() const

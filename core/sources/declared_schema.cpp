@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/sources/declared_schema.h"
 
+#include "core/util/try.h"
+
 #include <algorithm>
 
 namespace pbx::sources {
@@ -45,14 +47,12 @@ Result<data::Table> declaredSchema(const io::DatasetMetadata &metadata,
         if (found == catalog.end())
             return makeError(ErrorCode::NotFound, "the metadata describes column '" + declared.name
                                                       + "', which table '" + tableName + "' does not have");
-        auto type = columnType(declared, *found, tableName);
-        if (!type)
-            return type.error();
+        PBX_TRY(type, columnType(declared, *found, tableName));
         data::Column column;
         column.info.name = declared.name;
-        column.info.type = *type;
+        column.info.type = type;
         column.info.description = declared.description;
-        if (*type == data::ColumnType::Numeric) {
+        if (type == data::ColumnType::Numeric) {
             if (!declared.categories.empty())
                 return makeError(ErrorCode::InvalidArgument,
                                  "column '" + declared.name
@@ -72,11 +72,9 @@ Result<data::Table> declaredSchema(const io::DatasetMetadata &metadata,
         provenance += ". " + metadata.provenance;
     if (!metadata.licence.empty())
         provenance += " Licence: " + metadata.licence;
-    auto table = data::Table::create(metadata.name.empty() ? tableName : metadata.name, std::move(columns),
-                                     std::move(provenance));
-    if (!table)
-        return table.error();
-    return table->withPublic(metadata.isPublic);
+    PBX_TRY(table, data::Table::create(metadata.name.empty() ? tableName : metadata.name, std::move(columns),
+                                       std::move(provenance)));
+    return table.withPublic(metadata.isPublic);
 }
 
 Result<void> checkDeclaredRows(std::size_t declared, std::int64_t actual, const std::string &tableName)

@@ -3,6 +3,7 @@
 
 #include "core/sources/postgres_source.h"
 #include "core/sources/sqlite_source.h"
+#include "core/util/try.h"
 
 namespace pbx::sources {
 
@@ -11,15 +12,12 @@ Result<std::unique_ptr<data::Source>> openDatabaseSource(const SourceDescriptor 
                                                          data::DatasetFiles files)
 {
     if (const auto *sqlite = std::get_if<SqliteDescriptor>(&descriptor)) {
-        auto source = SqliteSource::open(*sqlite, metadata, std::move(files));
-        if (!source)
-            return source.error();
-        return std::unique_ptr<data::Source>(std::move(source).value());
+        PBX_TRY(source, SqliteSource::open(*sqlite, metadata, std::move(files)));
+        return std::unique_ptr<data::Source>(std::move(source));
     }
-    auto source = PostgresSource::open(std::get<PostgresDescriptor>(descriptor), metadata, std::move(files));
-    if (!source)
-        return source.error();
-    return std::unique_ptr<data::Source>(std::move(source).value());
+    PBX_TRY(source,
+            PostgresSource::open(std::get<PostgresDescriptor>(descriptor), metadata, std::move(files)));
+    return std::unique_ptr<data::Source>(std::move(source));
 }
 
 } // namespace pbx::sources

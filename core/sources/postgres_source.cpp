@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/sources/postgres_source.h"
 
+#include "core/util/try.h"
+
 #include <libpq-fe.h>
 
 #include <algorithm>
@@ -125,41 +127,26 @@ Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescr
         return makeError(ErrorCode::Io, "postgresql: cannot connect to " + source->location() + ": "
                                             + oneLine(PQerrorMessage(source->m_connection)));
     source->m_quote = [raw = source.get()](std::string_view name) { return raw->quote(name); };
-    auto quotedTable = source->quote(descriptor.table);
-    if (!quotedTable)
-        return quotedTable.error();
-    source->m_quotedTable = std::move(quotedTable).value();
+    PBX_TRY(quotedTable, source->quote(descriptor.table));
+    source->m_quotedTable = std::move(quotedTable);
     if (!descriptor.schema.empty()) {
-        auto quotedSchema = source->quote(descriptor.schema);
-        if (!quotedSchema)
-            return quotedSchema.error();
-        source->m_quotedTable = *quotedSchema + "." + source->m_quotedTable;
+        PBX_TRY(quotedSchema, source->quote(descriptor.schema));
+        source->m_quotedTable = quotedSchema + "." + source->m_quotedTable;
     }
 
     // The options took: every statement runs read-only, under the timeout.
-    auto settings = source->run({"SELECT current_setting('transaction_read_only')", {}});
-    if (!settings)
-        return settings.error();
-    if (std::string_view(PQgetvalue(settings->get(), 0, 0)) != "on")
+    PBX_TRY(settings, source->run({"SELECT current_setting('transaction_read_only')", {}}));
+    if (std::string_view(PQgetvalue(settings.get(), 0, 0)) != "on")
         return makeError(ErrorCode::Unsupported, "postgresql: the server did not make the session read-only; "
                                                  "pbx reads only through a read-only session");
-    auto catalog = source->readCatalogue();
-    if (!catalog)
-        return catalog.error();
-    auto schema = declaredSchema(metadata, *catalog, source->qualifiedName(), source->location());
-    if (!schema)
-        return schema.error();
-    source->m_schema = std::move(schema).value();
+    PBX_TRY(catalog, source->readCatalogue());
+    PBX_TRY(schema, declaredSchema(metadata, catalog, source->qualifiedName(), source->location()));
+    source->m_schema = std::move(schema);
     source->m_schema.setFiles(std::move(files));
     if (metadata.rows) {
-        auto counted = source->run({"SELECT COUNT(*) FROM " + source->m_quotedTable, {}});
-        if (!counted)
-            return counted.error();
-        auto rows = parseCount(PQgetvalue(counted->get(), 0, 0), "postgresql: ");
-        if (!rows)
-            return rows.error();
-        if (auto checked = checkDeclaredRows(*metadata.rows, *rows, source->qualifiedName()); !checked)
-            return checked.error();
+        PBX_TRY(counted, source->run({"SELECT COUNT(*) FROM " + source->m_quotedTable, {}}));
+        PBX_TRY(rows, parseCount(PQgetvalue(counted.get(), 0, 0), "postgresql: "));
+        PBX_RETURN_IF_ERROR(checkDeclaredRows(*metadata.rows, rows, source->qualifiedName()));
     }
     source->m_declaredRows = metadata.rows;
     return source;
@@ -174,15 +161,13 @@ Result<std::vector<CatalogColumn>> PostgresSource::readCatalogue() const
         "FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid "
         "WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
         {m_quotedTable}};
-    auto columns = run(catalogue);
-    if (!columns)
-        return columns.error();
+    PBX_TRY(columns, run(catalogue));
     std::vector<CatalogColumn> catalog;
-    for (int row = 0; row < PQntuples(columns->get()); ++row) {
+    for (int row = 0; row < PQntuples(columns.get()); ++row) {
         CatalogColumn column;
-        column.name = PQgetvalue(columns->get(), row, 0);
-        column.typeName = PQgetvalue(columns->get(), row, 1);
-        column.type = catalogType(PQgetvalue(columns->get(), row, 2)[0]);
+        column.name = PQgetvalue(columns.get(), row, 0);
+        column.typeName = PQgetvalue(columns.get(), row, 1);
+        column.type = catalogType(PQgetvalue(columns.get(), row, 2)[0]);
         catalog.push_back(std::move(column));
     }
     if (catalog.empty())
@@ -275,21 +260,15 @@ Result<PostgresSource::ResultHandle> PostgresSource::run(const SqlStatement &sta
 Result<data::QueryStatistics> PostgresSource::computeStatistics(const data::CompiledQuery &query) const
 {
     const std::lock_guard lock(m_mutex);
-    auto statement = statisticsStatement(SqlDialect::Postgres, m_quote, m_quotedTable, m_schema, query);
-    if (!statement)
-        return statement.error();
-    auto result = run(*statement);
-    if (!result)
-        return result.error();
+    PBX_TRY(statement, statisticsStatement(SqlDialect::Postgres, m_quote, m_quotedTable, m_schema, query));
+    PBX_TRY(result, run(statement));
     const std::string where = "postgresql (" + m_descriptor.database + "): ";
-    pg_result *rows = result->get();
+    pg_result *rows = result.get();
     if (PQntuples(rows) != 1 || PQnfields(rows) < 1)
         return makeError(ErrorCode::Io, where + "the aggregate returned no row");
     data::QueryStatistics statistics;
-    auto count = parseCount(PQgetvalue(rows, 0, 0), where);
-    if (!count)
-        return count.error();
-    statistics.count = static_cast<double>(*count);
+    PBX_TRY(count, parseCount(PQgetvalue(rows, 0, 0), where));
+    statistics.count = static_cast<double>(count);
     if (PQnfields(rows) == 3) {
         auto sum = parseDouble(PQgetvalue(rows, 0, 1), where);
         auto centred = parseDouble(PQgetvalue(rows, 0, 2), where);
@@ -311,25 +290,21 @@ Result<data::CategoryCounts> PostgresSource::computeCategoryCounts(std::size_t c
         = categoryCountsStatement(SqlDialect::Postgres, m_quote, m_quotedTable, m_schema, column, where);
     if (!statement)
         return statement.error();
-    auto result = run(*statement);
-    if (!result)
-        return result.error();
+    PBX_TRY(result, run(*statement));
     const std::string context = "postgresql (" + m_descriptor.database + "): ";
     data::CategoryCounts counts;
     counts.labels = m_schema.columnInfo(column).categories;
     counts.counts.assign(counts.labels.size(), 0);
-    pg_result *rows = result->get();
+    pg_result *rows = result.get();
     for (int row = 0; row < PQntuples(rows); ++row) {
         if (PQgetisnull(rows, row, 0))
             continue; // missing: in no cell
         const std::string label(PQgetvalue(rows, row, 0),
                                 static_cast<std::size_t>(PQgetlength(rows, row, 0)));
-        auto count = parseCount(PQgetvalue(rows, row, 1), context);
-        if (!count)
-            return count.error();
+        PBX_TRY(count, parseCount(PQgetvalue(rows, row, 1), context));
         const auto found = std::find(counts.labels.begin(), counts.labels.end(), label);
         if (found != counts.labels.end())
-            counts.counts[static_cast<std::size_t>(found - counts.labels.begin())] += *count;
+            counts.counts[static_cast<std::size_t>(found - counts.labels.begin())] += count;
     }
     return counts;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/sources/source_descriptor.h"
 
+#include "core/util/try.h"
+
 #include <charconv>
 #include <vector>
 
@@ -81,16 +83,12 @@ Result<std::vector<Parameter>> parseQuery(std::string_view kind, std::string_vie
         if (eq == std::string_view::npos)
             return makeError(ErrorCode::Parse, std::string(kind) + " descriptor: parameter '"
                                                    + std::string(pair) + "' has no value (write KEY=VALUE)");
-        auto key = decode(kind, "parameter name", pair.substr(0, eq));
-        if (!key)
-            return key.error();
-        auto value = decode(kind, *key, pair.substr(eq + 1));
-        if (!value)
-            return value.error();
+        PBX_TRY(key, decode(kind, "parameter name", pair.substr(0, eq)));
+        PBX_TRY(value, decode(kind, key, pair.substr(eq + 1)));
         for (const Parameter &seen : parameters)
-            if (seen.key == *key)
-                return fieldError(kind, *key, "given twice");
-        parameters.push_back({std::move(key).value(), std::move(value).value()});
+            if (seen.key == key)
+                return fieldError(kind, key, "given twice");
+        parameters.push_back({std::move(key), std::move(value)});
     }
     return parameters;
 }
@@ -100,24 +98,19 @@ Result<SourceDescriptor> parseSqlite(std::string_view text)
     constexpr std::string_view kind = "sqlite";
     const std::string_view rest = text.substr(sqlitePrefix.size());
     const std::size_t question = rest.find('?');
-    auto path = decode(kind, "path", rest.substr(0, question));
-    if (!path)
-        return path.error();
-    if (path->empty())
+    PBX_TRY(path, decode(kind, "path", rest.substr(0, question)));
+    if (path.empty())
         return fieldError(kind, "path", "missing (write sqlite:PATH?table=NAME)");
-    auto parameters = parseQuery(kind, question == std::string_view::npos ? "" : rest.substr(question + 1));
-    if (!parameters)
-        return parameters.error();
+    PBX_TRY(parameters,
+            parseQuery(kind, question == std::string_view::npos ? "" : rest.substr(question + 1)));
     SqliteDescriptor descriptor;
-    descriptor.path = std::move(path).value();
-    for (Parameter &p : *parameters) {
+    descriptor.path = std::move(path);
+    for (Parameter &p : parameters) {
         if (p.key == "table") {
             descriptor.table = std::move(p.value);
         } else if (p.key == "statement_timeout") {
-            auto ms = parseMilliseconds(kind, p.key, p.value, maxStatementTimeoutMs);
-            if (!ms)
-                return ms.error();
-            descriptor.statementTimeoutMs = *ms;
+            PBX_TRY(ms, parseMilliseconds(kind, p.key, p.value, maxStatementTimeoutMs));
+            descriptor.statementTimeoutMs = ms;
         } else {
             return makeError(ErrorCode::Parse, "sqlite descriptor: unknown parameter '" + p.key
                                                    + "' (known: table, statement_timeout)");
@@ -148,10 +141,8 @@ Result<void> parseAuthority(std::string_view kind, std::string_view authority, P
                 kind, "password",
                 "not allowed in the descriptor (it would be recorded with the session); put it in "
                 "~/.pgpass or PGPASSWORD");
-        auto user = decode(kind, "user", userinfo);
-        if (!user)
-            return user.error();
-        descriptor.user = std::move(user).value();
+        PBX_TRY(user, decode(kind, "user", userinfo));
+        descriptor.user = std::move(user);
         authority = authority.substr(at + 1);
     }
     std::string_view hostText = authority;
@@ -169,18 +160,13 @@ Result<void> parseAuthority(std::string_view kind, std::string_view authority, P
         hostText = authority.substr(0, colon);
         portText = authority.substr(colon + 1);
     }
-    auto host = decode(kind, "host", hostText);
-    if (!host)
-        return host.error();
-    descriptor.host = std::move(host).value();
-    auto port = decode(kind, "port", portText);
-    if (!port)
-        return port.error();
-    if (!port->empty()) {
-        if (auto valid = checkPort(kind, *port); !valid)
-            return valid.error();
+    PBX_TRY(host, decode(kind, "host", hostText));
+    descriptor.host = std::move(host);
+    PBX_TRY(port, decode(kind, "port", portText));
+    if (!port.empty()) {
+        PBX_RETURN_IF_ERROR(checkPort(kind, port));
     }
-    descriptor.port = std::move(port).value();
+    descriptor.port = std::move(port);
     return {};
 }
 
@@ -193,8 +179,7 @@ Result<void> applyPostgresParameter(std::string_view kind, Parameter &p, Postgre
     } else if (p.key == "host") {
         descriptor.host = std::move(p.value);
     } else if (p.key == "port") {
-        if (auto valid = checkPort(kind, p.value); !valid)
-            return valid.error();
+        PBX_RETURN_IF_ERROR(checkPort(kind, p.value));
         descriptor.port = std::move(p.value);
     } else if (p.key == "user") {
         descriptor.user = std::move(p.value);
@@ -212,15 +197,11 @@ Result<void> applyPostgresParameter(std::string_view kind, Parameter &p, Postgre
                 "'" + p.value + "' is not one of disable, allow, prefer, require, verify-ca, verify-full");
         descriptor.sslmode = std::move(p.value);
     } else if (p.key == "connect_timeout") {
-        auto seconds = parseMilliseconds(kind, p.key, p.value, 3600);
-        if (!seconds)
-            return seconds.error();
-        descriptor.connectTimeoutS = *seconds;
+        PBX_TRY(seconds, parseMilliseconds(kind, p.key, p.value, 3600));
+        descriptor.connectTimeoutS = seconds;
     } else if (p.key == "statement_timeout") {
-        auto ms = parseMilliseconds(kind, p.key, p.value, maxStatementTimeoutMs);
-        if (!ms)
-            return ms.error();
-        descriptor.statementTimeoutMs = *ms;
+        PBX_TRY(ms, parseMilliseconds(kind, p.key, p.value, maxStatementTimeoutMs));
+        descriptor.statementTimeoutMs = ms;
     } else if (p.key == "password") {
         return fieldError(kind, "password",
                           "not allowed in the descriptor (it would be recorded with the session); put it in "
@@ -244,20 +225,14 @@ Result<SourceDescriptor> parsePostgres(std::string_view text, std::size_t prefix
     rest = rest.substr(0, question);
     const std::size_t slash = rest.find('/');
     PostgresDescriptor descriptor;
-    if (auto authority = parseAuthority(kind, rest.substr(0, slash), descriptor); !authority)
-        return authority.error();
+    PBX_RETURN_IF_ERROR(parseAuthority(kind, rest.substr(0, slash), descriptor));
     if (slash != std::string_view::npos) {
-        auto database = decode(kind, "database", rest.substr(slash + 1));
-        if (!database)
-            return database.error();
-        descriptor.database = std::move(database).value();
+        PBX_TRY(database, decode(kind, "database", rest.substr(slash + 1)));
+        descriptor.database = std::move(database);
     }
-    auto parameters = parseQuery(kind, query);
-    if (!parameters)
-        return parameters.error();
-    for (Parameter &p : *parameters)
-        if (auto applied = applyPostgresParameter(kind, p, descriptor); !applied)
-            return applied.error();
+    PBX_TRY(parameters, parseQuery(kind, query));
+    for (Parameter &p : parameters)
+        PBX_RETURN_IF_ERROR(applyPostgresParameter(kind, p, descriptor));
     if (descriptor.database.empty())
         return fieldError(kind, "database", "missing (write postgresql://USER@HOST:PORT/DB?table=NAME)");
     if (descriptor.table.empty())

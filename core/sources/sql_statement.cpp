@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/sources/sql_statement.h"
 
+#include "core/util/try.h"
+
 #include <utility>
 
 namespace pbx::sources {
@@ -77,10 +79,8 @@ public:
             switch (step.op) {
             case Predicate::OpCode::Numeric:
             case Predicate::OpCode::Categorical: {
-                auto condition = comparison(step);
-                if (!condition)
-                    return condition.error();
-                stack.push_back(std::move(condition).value());
+                PBX_TRY(condition, comparison(step));
+                stack.push_back(std::move(condition));
                 break;
             }
             case Predicate::OpCode::And:
@@ -170,21 +170,17 @@ Result<SqlStatement> statisticsStatement(SqlDialect dialect, const QuoteIdentifi
     StatementBuilder builder(dialect, quote, schema);
     std::string select = "SELECT COUNT(*)";
     if (query.spec().aggregate != data::Aggregate::Count) {
-        auto quoted = builder.column(query.spec().column, data::ColumnType::Numeric);
-        if (!quoted)
-            return quoted.error();
+        PBX_TRY(quoted, builder.column(query.spec().column, data::ColumnType::Numeric));
         const data::Bounds bounds = query.bounds();
         const std::string lower = builder.bind(bounds.lower);
         const std::string upper = builder.bind(bounds.upper);
         // The midpoint as the in-memory code computes it, (L + U)/2 in doubles, bound as a value.
         const std::string mid = builder.bind((bounds.lower + bounds.upper) / 2.0);
-        const std::string clip = builder.clipped(builder.numericValue(*quoted), lower, upper);
+        const std::string clip = builder.clipped(builder.numericValue(quoted), lower, upper);
         select += ", " + builder.sum(clip) + ", " + builder.sum(clip + " - " + mid);
     }
-    auto where = builder.where(query.predicate());
-    if (!where)
-        return where.error();
-    return builder.take(select + " FROM " + std::string(quotedTable) + *where);
+    PBX_TRY(where, builder.where(query.predicate()));
+    return builder.take(select + " FROM " + std::string(quotedTable) + where);
 }
 
 Result<SqlStatement> categoryCountsStatement(SqlDialect dialect, const QuoteIdentifier &quote,
@@ -195,14 +191,10 @@ Result<SqlStatement> categoryCountsStatement(SqlDialect dialect, const QuoteIden
         return makeError(ErrorCode::NotFound,
                          "column: no column " + std::to_string(column) + " in this source");
     StatementBuilder builder(dialect, quote, schema);
-    auto quoted = builder.column(schema.columnInfo(column).name, data::ColumnType::Categorical);
-    if (!quoted)
-        return quoted.error();
-    auto condition = builder.where(where);
-    if (!condition)
-        return condition.error();
-    return builder.take("SELECT " + builder.textValue(*quoted) + ", COUNT(*) FROM " + std::string(quotedTable)
-                        + *condition + " GROUP BY 1");
+    PBX_TRY(quoted, builder.column(schema.columnInfo(column).name, data::ColumnType::Categorical));
+    PBX_TRY(condition, builder.where(where));
+    return builder.take("SELECT " + builder.textValue(quoted) + ", COUNT(*) FROM " + std::string(quotedTable)
+                        + condition + " GROUP BY 1");
 }
 
 } // namespace pbx::sources

@@ -64,10 +64,8 @@ Result<std::unique_ptr<SqliteSource>> SqliteSource::open(const SqliteDescriptor 
                              + (source->m_db ? sqlite3_errmsg(source->m_db) : sqlite3_errstr(opened)));
     sqlite3_progress_handler(source->m_db, 10'000, &SqliteSource::progress, source.get());
     sqlite3_busy_timeout(source->m_db, std::min(descriptor.statementTimeoutMs, 10'000));
-    auto quotedTable = quoteSqliteIdentifier(descriptor.table);
-    if (!quotedTable)
-        return quotedTable.error();
-    source->m_quotedTable = std::move(quotedTable).value();
+    PBX_TRY(quotedTable, quoteSqliteIdentifier(descriptor.table));
+    source->m_quotedTable = std::move(quotedTable);
 
     SqlStatement queryOnly{"PRAGMA query_only = 1", {}};
     PBX_RETURN_IF_ERROR(source->run(queryOnly, [](sqlite3_stmt *) {}));
@@ -84,10 +82,8 @@ Result<std::unique_ptr<SqliteSource>> SqliteSource::open(const SqliteDescriptor 
     if (catalog.empty())
         return makeError(ErrorCode::NotFound,
                          "sqlite: no table or view '" + descriptor.table + "' in '" + descriptor.path + "'");
-    auto schema = declaredSchema(metadata, catalog, descriptor.table, source->location());
-    if (!schema)
-        return schema.error();
-    source->m_schema = std::move(schema).value();
+    PBX_TRY(schema, declaredSchema(metadata, catalog, descriptor.table, source->location()));
+    source->m_schema = std::move(schema);
     source->m_schema.setFiles(std::move(files));
     if (metadata.rows) {
         std::int64_t rows = -1;
@@ -160,12 +156,10 @@ Result<void> SqliteSource::run(const SqlStatement &statement,
 Result<data::QueryStatistics> SqliteSource::computeStatistics(const data::CompiledQuery &query) const
 {
     const std::lock_guard lock(m_mutex);
-    auto statement = statisticsStatement(SqlDialect::Sqlite, m_quote, m_quotedTable, m_schema, query);
-    if (!statement)
-        return statement.error();
+    PBX_TRY(statement, statisticsStatement(SqlDialect::Sqlite, m_quote, m_quotedTable, m_schema, query));
     data::QueryStatistics statistics;
     bool seen = false;
-    PBX_RETURN_IF_ERROR(run(*statement, [&](sqlite3_stmt *row) {
+    PBX_RETURN_IF_ERROR(run(statement, [&](sqlite3_stmt *row) {
         seen = true;
         statistics.count = static_cast<double>(sqlite3_column_int64(row, 0));
         if (sqlite3_column_count(row) == 3) {

@@ -26,10 +26,8 @@ Result<growing::Budget> ermgBudget(const GrowingRequestSpec &spec)
 {
     if (spec.algorithm != GrowingAlgorithm::Ermg)
         return growingError(growing::kInvalidConfig, "algorithm", "expected ermg here");
-    auto budget = growingStreamBudget(spec);
-    if (!budget)
-        return budget.error();
-    if (!growing::isZcdp(*budget))
+    PBX_TRY(budget, growingStreamBudget(spec));
+    if (!growing::isZcdp(budget))
         return growingError(growing::kInvalidSchedule, "budget.kind",
                             "ermg releases Gaussian noise and needs a zcdp or approx budget (budget.kind is '"
                                 + std::string(growing::budgetKindName(spec.budgetKind)) + "')");
@@ -109,11 +107,9 @@ Result<void> setGridNoise(GrowingRunPlan &r, double sensitivity, const GrowingRe
     r.noise = parameter;
     r.scale = math::nudgeUp(grid * std::sqrt(parameter.toDouble()));
     const double beta = r.beta / double(kErmgDimension);
-    auto tail = mechanisms::DiscreteNoiseMechanism::withParameter(mechanisms::DiscreteNoiseKind::Gaussian,
-                                                                  parameter, 1);
-    if (!tail)
-        return tail.error();
-    if (auto w = tail->halfWidth(beta))
+    PBX_TRY(tail, mechanisms::DiscreteNoiseMechanism::withParameter(mechanisms::DiscreteNoiseKind::Gaussian,
+                                                                    parameter, 1));
+    if (auto w = tail.halfWidth(beta))
         r.bound = math::nudgeUp(grid * (double(*w) + 0.5));
     else // β below the tail's floor: the discrete tail is at most the continuous one
         r.bound = math::nudgeUp(coordinateBound(r.scale, r.beta) + grid);
@@ -125,9 +121,7 @@ Result<void> setGridNoise(GrowingRunPlan &r, double sensitivity, const GrowingRe
 Result<std::vector<GrowingRunPlan>> ermgRunPlan(const GrowingRequestSpec &spec, const data::Table &table,
                                                 GrowingNoiseDesign design)
 {
-    auto budget = ermgBudget(spec);
-    if (!budget)
-        return budget.error();
+    PBX_TRY(budget, ermgBudget(spec));
     PBX_TRY(end, growingStreamEnd(spec, table));
     struct Time
     {
@@ -136,22 +130,20 @@ Result<std::vector<GrowingRunPlan>> ermgRunPlan(const GrowingRequestSpec &spec, 
     };
     std::vector<Time> times;
     if (spec.ermgImprover) {
-        auto config = improverConfig(spec, *budget);
-        if (!config)
-            return config.error();
+        PBX_TRY(config, improverConfig(spec, budget));
         const std::uint64_t runs = (end - spec.startSize) / spec.every + 1;
         if (runs > kMaxErmgReleases)
             return growingError(growing::kInvalidConfig, "schedule.every",
                                 std::to_string(runs) + " releases exceed " + std::to_string(kMaxErmgReleases)
                                     + " (each is a model fit); raise schedule.every");
-        PBX_TRY(improver, growing::BBImprover::create(*config));
+        PBX_TRY(improver, growing::BBImprover::create(config));
         for (std::uint64_t j = 0; j < runs; ++j) {
             const std::uint64_t t = spec.startSize + j * spec.every;
             const growing::ImproverStep step = improver.step(t);
             times.push_back({t, std::min(t + spec.every - 1, end), step.rho, step.beta});
         }
     } else {
-        PBX_TRY(config, schedulerConfig(spec, *budget));
+        PBX_TRY(config, schedulerConfig(spec, budget));
         // Count the epochs before planning them: a tiny γ is refused before a huge plan is built.
         PBX_RETURN_IF_ERROR(checkEpochCount(spec, end, kMaxErmgReleases, "releases (each is a model fit)"));
         PBX_TRY(epochs, growing::planEpochs(config, end));
@@ -191,10 +183,8 @@ Result<double> ermgSeriesTotal(const GrowingRequestSpec &spec)
 {
     PBX_TRY(budget, ermgBudget(spec));
     if (spec.ermgImprover) {
-        auto config = improverConfig(spec, budget);
-        if (!config)
-            return config.error();
-        PBX_TRY(improver, growing::BBImprover::create(*config));
+        PBX_TRY(config, improverConfig(spec, budget));
+        PBX_TRY(improver, growing::BBImprover::create(config));
         return improver.total();
     }
     PBX_TRY(config, schedulerConfig(spec, budget));

@@ -61,20 +61,18 @@ Result<growing::NsgConfig> growingNsgConfig(const GrowingRequestSpec &spec)
 Result<growing::NoiseUnit> growingNsgUnit(const GrowingRequestSpec &spec)
 {
     PBX_TRY(config, growingNsgConfig(spec));
-    auto unit = growing::nsgNoiseUnit(config);
-    if (!unit)
-        return unit.error();
+    PBX_TRY(unit, growing::nsgNoiseUnit(config));
     if (zcdpBudget(spec))
         return unit;
     // Pure: the first round is charged (7/3)f(n) where the lab's worst case counts f(n) + (4/3)f(e_1)
     // ≤ f(n) + (4/3)·(its share of C f(n)); scaling σ_n (hence every f(t)) down by the ratio of the
     // two worst cases makes the charges' worst case the budget. Rounded up: more noise is safe.
-    const double w = growing::nsgWorstCaseEpsilon(*unit, *config.cap);
+    const double w = growing::nsgWorstCaseEpsilon(unit, *config.cap);
     const double factor = math::nudgeUp(math::divideRoundUp(
         math::addRoundUp(
-            w, math::divideRoundUp(math::multiplyRoundUp(4.0, unit->f(double(spec.startSize))), 3.0)),
+            w, math::divideRoundUp(math::multiplyRoundUp(4.0, unit.f(double(spec.startSize))), 3.0)),
         w));
-    unit->sigmaN = math::multiplyRoundUp(unit->sigmaN, factor);
+    unit.sigmaN = math::multiplyRoundUp(unit.sigmaN, factor);
     return unit;
 }
 

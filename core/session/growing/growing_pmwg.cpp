@@ -212,10 +212,8 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &tab
             }
             if (!open) { // a round opens: charged before its threshold is drawn
                 const filters::Charge charge = pmwgRoundCharge(spec, unit, t);
-                auto opened = chargeSvtRound(charge, pmwg.rounds.size(), t, filter, event, record);
-                if (!opened)
-                    return opened.error();
-                if (!*opened) {
+                PBX_TRY(opened, chargeSvtRound(charge, pmwg.rounds.size(), t, filter, event, record));
+                if (!opened) {
                     refused = true;
                     break;
                 }
@@ -234,11 +232,9 @@ Result<void> runPmwgStream(const GrowingRequestSpec &spec, const data::Rows &tab
             auto nu = discreteLaplaceDraw(scale.query, noise.bits());
             if (!nu)
                 return streamNoiseFailed(nu.error());
-            auto hard = svtAbove(count, growing::toCountScale(estimate, time), *nu, threshold,
-                                 growing::toCountScale(c.threshold, time));
-            if (!hard)
-                return hard.error();
-            if (!*hard) {
+            PBX_TRY(hard, svtAbove(count, growing::toCountScale(estimate, time), *nu, threshold,
+                                   growing::toCountScale(c.threshold, time)));
+            if (!hard) {
                 cp.answers.push_back(estimate); // ⊥: answered from x̂
                 continue;
             }

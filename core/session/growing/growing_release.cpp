@@ -91,10 +91,8 @@ Result<growing::SchedulerConfig> growingSchedulerConfig(const GrowingRequestSpec
     growing::SchedulerConfig c;
     c.startSize = spec.startSize;
     c.gamma = spec.gamma;
-    auto budget = growingStreamBudget(spec);
-    if (!budget)
-        return budget.error();
-    c.budget = *budget;
+    PBX_TRY(budget, growingStreamBudget(spec));
+    c.budget = budget;
     c.schedule = spec.schedule;
     if (growing::scheduleIsZcdp(c.schedule) != growing::isZcdp(c.budget))
         return growingError(
@@ -151,10 +149,8 @@ Result<std::vector<growing::EpochPlan>> growingEpochPlan(const GrowingRequestSpe
                             std::to_string(count) + " epochs × " + std::to_string(spec.queries.size())
                                 + " queries exceed " + std::to_string(kMaxGrowingAnswers)
                                 + " recorded answers");
-    auto plan = growing::planEpochs(config, end);
-    if (!plan)
-        return plan.error();
-    for (const auto &e : *plan)
+    PBX_TRY(plan, growing::planEpochs(config, end));
+    for (const auto &e : plan)
         if (!(e.privacy.epsilon > 0.0))
             return growingError(growing::kInvalidConfig, "schedule.gamma",
                                 "epoch " + std::to_string(e.privacy.index)
@@ -169,16 +165,14 @@ Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &sp
                                                     GrowingNoiseDesign design)
 {
     PBX_TRY(config, growingImproverConfig(spec));
-    auto end = growingStreamEnd(spec, table);
-    if (!end)
-        return end.error();
-    const std::uint64_t runs = (*end - spec.startSize) / spec.every + 1;
+    PBX_TRY(end, growingStreamEnd(spec, table));
+    const std::uint64_t runs = (end - spec.startSize) / spec.every + 1;
     if (runs > kMaxGrowingEpochs)
         return growingError(growing::kInvalidConfig, "schedule.every",
                             "the stream would have " + std::to_string(runs) + " runs, more than "
                                 + std::to_string(kMaxGrowingEpochs)
                                 + " (every answer is recorded); run every m ≥ "
-                                + std::to_string((*end - spec.startSize) / kMaxGrowingEpochs + 1) + " rows");
+                                + std::to_string((end - spec.startSize) / kMaxGrowingEpochs + 1) + " rows");
     if (runs * spec.queries.size() > kMaxGrowingAnswers)
         return growingError(growing::kInvalidConfig, "black_box.queries",
                             std::to_string(runs) + " runs × " + std::to_string(spec.queries.size())
@@ -198,7 +192,7 @@ Result<std::vector<GrowingRunPlan>> improverRunPlan(const GrowingRequestSpec &sp
         GrowingRunPlan r;
         r.index = j;
         r.start = t;
-        r.last = std::min(t + spec.every - 1, *end);
+        r.last = std::min(t + spec.every - 1, end);
         r.epsilon = step.epsilon;
         r.rho = step.rho;
         r.beta = step.beta;
@@ -257,10 +251,8 @@ Result<std::vector<GrowingRunPlan>> growingRunPlan(const GrowingRequestSpec &spe
 Result<double> growingSeriesTotal(const GrowingRequestSpec &spec)
 {
     if (spec.algorithm == GrowingAlgorithm::Pmwg) {
-        auto unit = growingPmwgUnit(spec);
-        if (!unit)
-            return unit.error();
-        return pmwgChargeWorstCase(spec, *unit);
+        PBX_TRY(unit, growingPmwgUnit(spec));
+        return pmwgChargeWorstCase(spec, unit);
     }
     if (spec.algorithm == GrowingAlgorithm::Nsg) {
         PBX_TRY(unit, growingNsgUnit(spec));
@@ -271,10 +263,8 @@ Result<double> growingSeriesTotal(const GrowingRequestSpec &spec)
     if (spec.algorithm == GrowingAlgorithm::SmallDb)
         return smallDbSeriesTotal(spec);
     if (spec.algorithm == GrowingAlgorithm::BBImprover) {
-        auto config = growingImproverConfig(spec);
-        if (!config)
-            return config.error();
-        PBX_TRY(improver, growing::BBImprover::create(*config));
+        PBX_TRY(config, growingImproverConfig(spec));
+        PBX_TRY(improver, growing::BBImprover::create(config));
         return improver.total();
     }
     PBX_TRY(config, growingSchedulerConfig(spec));
@@ -320,16 +310,12 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
                             "(use --neighbours replace)");
     filters::Charge charge;
     if (spec.algorithm == GrowingAlgorithm::Nsg) {
-        auto unit = growingNsgUnit(spec);
-        if (!unit)
-            return unit.error();
-        auto end = growingStreamEnd(spec, table);
-        if (!end)
-            return end.error();
+        PBX_TRY(unit, growingNsgUnit(spec));
+        PBX_TRY(end, growingStreamEnd(spec, table));
         // Every checkpoint's exact noise scales fit the sampler (refused here, nothing spent).
         PBX_RETURN_IF_ERROR(
-            svtNoiseAtEach(*unit, nsgCheckpointTimes(spec.startSize, *end, spec.nsgCheckpoints)));
-        charge = nsgRoundCharge(spec, *unit, spec.startSize);
+            svtNoiseAtEach(unit, nsgCheckpointTimes(spec.startSize, end, spec.nsgCheckpoints)));
+        charge = nsgRoundCharge(spec, unit, spec.startSize);
     } else if (spec.algorithm == GrowingAlgorithm::Pmwg) {
         PBX_TRY(unit, growingPmwgUnit(spec));
         PBX_TRY(end, growingStreamEnd(spec, table));
@@ -460,10 +446,8 @@ Result<LedgerEvent> Session::askGrowing(QueryRequest request)
     const std::uint64_t end = *growingStreamEnd(spec, *m_table);
     const double seriesTotal = *growingSeriesTotal(spec);
     // The random source is opened before anything is charged: no bits, nothing spent.
-    auto source = nextNoiseSource();
-    if (!source)
-        return source.error();
-    mechanisms::NoiseSource &noise = *source;
+    PBX_TRY(source, nextNoiseSource());
+    mechanisms::NoiseSource &noise = source;
     // The arrival order is a public coin (it does not depend on the data's values beyond the
     // sorted teaching order, which the request names): drawn from the event's stream when unset.
     const std::uint64_t orderSeed = spec.orderSeed ? *spec.orderSeed : noise.bits().nextU64();

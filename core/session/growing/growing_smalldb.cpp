@@ -27,11 +27,9 @@ Result<growing::SchedulerConfig> schedulerConfig(const GrowingRequestSpec &spec)
 {
     if (spec.algorithm != GrowingAlgorithm::SmallDb)
         return growingError(growing::kInvalidConfig, "algorithm", "expected smalldb here");
-    auto budget = growingStreamBudget(spec);
-    if (!budget)
-        return budget.error();
+    PBX_TRY(budget, growingStreamBudget(spec));
     const growing::ScheduleKind kind = spec.schedule;
-    if (growing::scheduleIsZcdp(kind) != growing::isZcdp(*budget))
+    if (growing::scheduleIsZcdp(kind) != growing::isZcdp(budget))
         return growingError(
             growing::kInvalidSchedule, "schedule.kind",
             "'" + std::string(growing::scheduleKindName(kind)) + "' needs "
@@ -48,7 +46,7 @@ Result<growing::SchedulerConfig> schedulerConfig(const GrowingRequestSpec &spec)
     box.kind = growing::BlackBoxKind::SmallDb;
     box.universe = growing::SmallDbInstance::kCells;
     box.queries = growing::kCpsSmallDbQueries;
-    growing::SchedulerConfig c{spec.startSize, spec.gamma, *budget, kind, spec.beta, box};
+    growing::SchedulerConfig c{spec.startSize, spec.gamma, budget, kind, spec.beta, box};
     PBX_RETURN_IF_ERROR(growing::validate(c));
     return c;
 }

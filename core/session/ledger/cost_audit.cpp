@@ -160,18 +160,16 @@ Result<void> replayRefusals(const data::Table &table, const SessionSettings &set
             if (auto charged = f.charge({e.costKind, e.attempts[k].cost, k == 0 ? e.costDelta : 0.0});
                 !charged)
                 return makeError(ErrorCode::Parse, where + ": " + charged.error().message);
-        auto refused = growingRefusedCharge(e, table);
-        if (!refused)
-            return refused.error();
-        if (*refused && f.canCharge(**refused))
+        PBX_TRY(refused, growingRefusedCharge(e, table));
+        if (refused && f.canCharge(*refused))
             return makeError(ErrorCode::Parse,
                              where + ": it records its "
                                  + (e.growingRecord()->nsg || e.growingRecord()->pmwg ? "round " : "epoch ")
                                  + std::to_string(*e.growingRecord()->refusedEpoch)
                                  + " as refused, but the filter has "
-                                 + filters::formatAmount(f.remainingFor((*refused)->kind)) + " "
-                                 + std::string(filters::chargeUnitSymbol((*refused)->kind)) + " left for its "
-                                 + filters::formatAmount((*refused)->amount) + " (the replay admits it)");
+                                 + filters::formatAmount(f.remainingFor((refused)->kind)) + " "
+                                 + std::string(filters::chargeUnitSymbol((refused)->kind)) + " left for its "
+                                 + filters::formatAmount((refused)->amount) + " (the replay admits it)");
     }
     return {};
 }
@@ -206,11 +204,9 @@ Result<std::unique_ptr<Session>> auditLedger(std::shared_ptr<const data::Source>
         PBX_RETURN_IF_ERROR(auditNsgRoundOpenings(e, *table));
     }
     // Session::restore checks indices and costs; the refusals need the filter at each step.
-    auto restored = Session::restore(source, settings, events);
-    if (!restored)
-        return restored.error();
+    PBX_TRY(restored, Session::restore(source, settings, events));
     PBX_RETURN_IF_ERROR(replayRefusals(*table, settings, events));
-    return restored;
+    return std::move(restored);
 }
 
 } // namespace pbx::session

@@ -40,10 +40,8 @@ Result<void> checkParameters(const EarlyStopRequestSpec &spec)
                        + ")");
     if (spec.stops.back() > kMaxSteps)
         return invalid("stops: the last stopping point must be at most 10000");
-    auto composition = compositionOf(spec.composition);
-    if (!composition)
-        return composition.error();
-    if (*composition != odp::StepComposition::Basic && !(spec.delta > 0.0 && spec.delta < 1.0))
+    PBX_TRY(composition, compositionOf(spec.composition));
+    if (composition != odp::StepComposition::Basic && !(spec.delta > 0.0 && spec.delta < 1.0))
         return invalid("delta: composition " + spec.composition + " needs δ in (0, 1)");
     if (!std::isfinite(spec.delta) || spec.delta < 0.0 || spec.delta >= 1.0)
         return invalid("delta: must lie in [0, 1)");

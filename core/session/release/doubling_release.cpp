@@ -43,10 +43,8 @@ Result<DiscreteChannel> discreteChannel(const Channel &channel, double plannedCo
     if (channel.quantity == "count") {
         PBX_TRY(d, mechanisms::DiscreteNoiseMechanism::forCost(
                        kind, plannedCost, static_cast<std::uint64_t>(channel.sensitivity)));
-        auto w = d.halfWidth(beta);
-        if (!w)
-            return w.error();
-        out.halfWidth = static_cast<double>(*w);
+        PBX_TRY(w, d.halfWidth(beta));
+        out.halfWidth = static_cast<double>(w);
         out.noise = d;
     } else {
         PBX_TRY(g, mechanisms::GridMechanism::defaultGrid(channel.sensitivity, plannedHalfWidth));

@@ -40,10 +40,8 @@ Result<std::vector<ChannelLevel>> LevelNoise::level(double cost, double beta) co
         case NoiseFamily::BrownianExPost: {
             double time = 0.0;
             if (m_family == NoiseFamily::Gaussian) {
-                auto t = mechanisms::brownianTimeForRho(delta, share);
-                if (!t)
-                    return t.error();
-                time = *t;
+                PBX_TRY(t, mechanisms::brownianTimeForRho(delta, share));
+                time = t;
             } else {
                 PBX_TRY(t, m_boundaries[i].minimumTime(share, delta));
                 time = t;

@@ -140,10 +140,8 @@ Result<Derivation> deriveFromLedger(const StrategyRequestSpec &spec, std::span<c
     released.labels = src.labels;
     for (const double v : src.values)
         released.noisy.push_back(static_cast<std::int64_t>(v));
-    auto answer = strategies::deriveAnswer(released, plan, {spec.derived, spec.cells, spec.other}, beta);
-    if (!answer)
-        return answer.error();
-    out.answer = std::move(answer).value();
+    PBX_TRY(answer, strategies::deriveAnswer(released, plan, {spec.derived, spec.cells, spec.other}, beta));
+    out.answer = std::move(answer);
     return out;
 }
 
@@ -219,10 +217,8 @@ Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &tabl
                              "target.kind: a quantile takes an absolute target (rank error in rows)");
         if (auto ok = strategies::checkQuantile(s.q); !ok)
             return fieldError(ok.error(), "q");
-        auto d = numericDomain(r, table, false);
-        if (!d)
-            return d.error();
-        auto grid = quantileGrid(r, *d);
+        PBX_TRY(d, numericDomain(r, table, false));
+        auto grid = quantileGrid(r, d);
         return grid ? Result<void>() : Result<void>(grid.error());
     }
     case StrategyRequestKind::Derived:
@@ -364,10 +360,8 @@ Result<StrategyDrawn> drawHistogram(const StrategyDraw &d)
         out.capped = true;
     }
     PBX_TRY(released, strategies::releaseHistogram(counts, plan, d.beta, d.bits));
-    auto charged = d.chargeFor(plan.charge);
-    if (!charged)
-        return charged.error();
-    out.charge = *charged;
+    PBX_TRY(charged, d.chargeFor(plan.charge));
+    out.charge = charged;
     out.targetMet = static_cast<double>(released.halfWidth) <= request.target.error;
     StrategyRecord &record = out.record;
     record.labels = released.labels;
@@ -392,11 +386,10 @@ Result<StrategyDrawn> drawHistogram(const StrategyDraw &d)
     std::vector<std::size_t> all(released.noisy.size());
     for (std::size_t i = 0; i < all.size(); ++i)
         all[i] = i;
-    auto totalBar = strategies::deriveAnswer(released, plan, {strategies::DerivedKind::Sum, all, {}}, d.beta);
-    if (!totalBar)
-        return totalBar.error();
+    PBX_TRY(totalBar,
+            strategies::deriveAnswer(released, plan, {strategies::DerivedKind::Sum, all, {}}, d.beta));
     out.answer = total;
-    out.errorBound = totalBar->high - totalBar->value;
+    out.errorBound = totalBar.high - totalBar.value;
     out.accounting = "answer: the total of " + std::to_string(all.size()) + " noisy cells (± "
                      + formatSignificant(out.errorBound) + "); each cell ± "
                      + std::to_string(released.halfWidth) + ", the target's unit";
@@ -455,10 +448,8 @@ Result<std::vector<double>> measureRanges(const RangeStrategy &strategy, std::si
     if (strategy.kind == RangeStrategyKind::Identity) {
         std::vector<double> est(k);
         for (std::size_t i = 0; i < k; ++i) {
-            auto v = draw(leaves[i]);
-            if (!v)
-                return v.error();
-            est[i] = *v;
+            PBX_TRY(v, draw(leaves[i]));
+            est[i] = v;
         }
         fromLeaves(est);
         return answers;
@@ -468,10 +459,8 @@ Result<std::vector<double>> measureRanges(const RangeStrategy &strategy, std::si
         for (std::size_t i = 0; i < k; ++i)
             prefix[i + 1] = prefix[i] + leaves[i];
         for (std::size_t r = 0; r < ranges.size(); ++r) {
-            auto v = draw(prefix[ranges[r].last + 1] - prefix[ranges[r].first]);
-            if (!v)
-                return v.error();
-            answers[r] = *v;
+            PBX_TRY(v, draw(prefix[ranges[r].last + 1] - prefix[ranges[r].first]));
+            answers[r] = v;
         }
         return answers;
     }
@@ -603,10 +592,8 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
         return append(std::move(derived));
     }
 
-    auto source = nextNoiseSource();
-    if (!source)
-        return source.error();
-    auto &bits = source->bits();
+    PBX_TRY(source, nextNoiseSource());
+    auto &bits = source.bits();
     data::Predicate predicate;
     if (!request.query.where.empty())
         predicate = *data::Predicate::compile(request.query.where, *m_table);
