@@ -5,15 +5,6 @@
 
 namespace pbx::cli {
 
-bool samePlace(const std::string &a, const std::string &b)
-{
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (fs::exists(a, ec) && fs::exists(b, ec))
-        return fs::equivalent(a, b, ec);
-    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
-}
-
 std::vector<NamedPath> datasetInputs(const std::string &csvPath)
 {
     namespace fs = std::filesystem;

@@ -4,6 +4,7 @@
 // Compared by file identity, so a hard or symbolic link to an input counts as that input.
 #pragma once
 
+#include "core/io/text_file.h"
 #include "core/util/result.h"
 
 #include <string>
@@ -15,9 +16,8 @@ namespace pbx::cli {
 /// An input of a command: what names it (an option or a description) and its path.
 using NamedPath = std::pair<std::string, std::string>;
 
-/// True when `a` and `b` name the same file: by device and inode (after following links) when
-/// both exist, else by their canonical paths (for a file not created yet).
-bool samePlace(const std::string &a, const std::string &b);
+/// True when `a` and `b` name the same file (io::samePlace).
+using io::samePlace;
 
 /// The dataset's inputs for a CSV file at `csvPath` (absolute, as loaded): the file and both
 /// places its metadata sidecar is looked for ("<csv>.json", then "<stem>.json";

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "core/filters/odometer.h"
 
+#include "core/filters/rdp_filter.h"
 #include "core/math/directed_rounding.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <cmath>
@@ -80,12 +82,7 @@ Result<RdpOdometer> RdpOdometer::create(double delta, std::vector<double> orders
 
 Result<void> RdpOdometer::add(const std::vector<double> &curve)
 {
-    if (curve.size() != m_orders.size())
-        return makeError(ErrorCode::InvalidArgument,
-                         "an RDP curve must have one value per order of the grid");
-    for (double v : curve)
-        if (v < 0.0)
-            return makeError(ErrorCode::InvalidArgument, "an RDP curve cannot be negative");
+    PBX_RETURN_IF_ERROR(checkRdpCurve(curve, m_orders.size()));
     for (std::size_t i = 0; i < curve.size(); ++i)
         m_sums[i] = std::isnan(curve[i]) || std::isinf(curve[i]) ? kInfinity
                                                                  : math::addRoundUp(m_sums[i], curve[i]);

@@ -107,14 +107,20 @@ Result<std::unique_ptr<RdpFilter>> RdpFilter::create(double epsilon, double delt
     return std::unique_ptr<RdpFilter>(new RdpFilter(epsilon, delta, std::move(grid)));
 }
 
-Result<void> RdpFilter::canChargeCurve(const std::vector<double> &curve) const
+Result<void> checkRdpCurve(const std::vector<double> &curve, std::size_t orderCount)
 {
-    if (curve.size() != m_orders.size())
+    if (curve.size() != orderCount)
         return makeError(ErrorCode::InvalidArgument,
                          "an RDP curve must have one value per order of the grid");
     for (double v : curve)
         if (v < 0.0)
             return makeError(ErrorCode::InvalidArgument, "an RDP curve cannot be negative");
+    return {};
+}
+
+Result<void> RdpFilter::canChargeCurve(const std::vector<double> &curve) const
+{
+    PBX_RETURN_IF_ERROR(checkRdpCurve(curve, m_orders.size()));
     std::optional<std::size_t> closest;
     double closestGap = kInf;
     for (std::size_t i = 0; i < m_orders.size(); ++i) {

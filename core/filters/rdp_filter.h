@@ -52,6 +52,10 @@ struct RdpOrder
     bool live() const { return budget > 0.0 && spent <= budget; }
 };
 
+/// Checks that `curve` gives one RDP value per order of a grid of `orderCount` orders and none is
+/// negative (+∞ and NaN, "no bound at that order", pass). Errors: InvalidArgument naming the fault.
+Result<void> checkRdpCurve(const std::vector<double> &curve, std::size_t orderCount);
+
 /// The Rényi filter over a grid of orders Λ with the δ split across the orders (Feldman & Zrnic
 /// 2021, "Individual privacy accounting via a Rényi filter", for one order; Lécuyer 2021,
 /// "Practical privacy filters and odometers with Rényi differential privacy", for a grid).

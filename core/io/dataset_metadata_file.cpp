@@ -56,15 +56,6 @@ Result<void> checkColumn(const ColumnMetadata &column, const std::string &where)
     return checkText(where + ".description", column.description);
 }
 
-bool samePlace(const std::string &a, const std::string &b)
-{
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (fs::exists(a, ec) && fs::exists(b, ec))
-        return fs::equivalent(a, b, ec);
-    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
-}
-
 } // namespace
 
 std::vector<std::string> datasetMetadataSidecars(const std::string &csvPath)

@@ -180,4 +180,13 @@ Result<void> AtomicFile::commitNew(const std::string &content)
     return {};
 }
 
+bool samePlace(const std::string &a, const std::string &b)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(a, ec) && fs::exists(b, ec))
+        return fs::equivalent(a, b, ec);
+    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+}
+
 } // namespace pbx::io

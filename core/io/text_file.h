@@ -27,6 +27,10 @@ Result<void> writeTextFileAtomically(const std::string &path, const std::string 
 /// is there).
 bool renameNoReplace(const std::string &from, const std::string &to);
 
+/// True when `a` and `b` name the same file: by device and inode (after following links) when
+/// both exist, else by their canonical paths (for a file not created yet).
+bool samePlace(const std::string &a, const std::string &b);
+
 /// A file replaced atomically. open() creates the temporary file "<path>.tmp-<pid>" in the
 /// target's folder at once and reserves `reserveBytes` of disk space for it, so a missing or
 /// read-only folder or a full disk is found before any work whose record it will hold; commit()
