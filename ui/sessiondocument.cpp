@@ -142,11 +142,9 @@ Result<void> SessionDocument::openJournal(const QString &path)
 Result<void> SessionDocument::adoptJournal(const QString &path, io::OpenedSessionJournal opened)
 {
     const auto &recovered = opened.recovered;
-    auto table
-        = loadSource(toQString(io::datasetToLoad(recovered.header)), recordedMetadata(recovered.header));
-    if (!table.ok())
-        return table.error();
-    auto restored = io::auditSessionFile(io::sessionFileOf(recovered), std::move(table).value());
+    PBX_TRY(table,
+            loadSource(toQString(io::datasetToLoad(recovered.header)), recordedMetadata(recovered.header)));
+    auto restored = io::auditSessionFile(io::sessionFileOf(recovered), std::move(table));
     if (!restored.ok())
         return makeError(restored.error().code,
                          QFileInfo(path).fileName().toStdString() + ": " + restored.error().message);

@@ -194,18 +194,12 @@ Result<Prepared> prepare(const Options &o)
         if (auto path = o.value(other); path && samePlace(*outPath, *path))
             return makeError(ErrorCode::InvalidArgument, std::string("--out names the same file as ") + other
                                                              + ", which it would overwrite");
-    auto epsilon = o.number("--epsilon");
-    auto delta = o.number("--delta");
-    auto seed = o.unsignedInteger("--seed");
-    if (!epsilon)
-        return epsilon.error();
-    if (!delta)
-        return delta.error();
-    if (!seed)
-        return seed.error();
-    p.settings.epsilon = epsilon->value_or(1.0);
-    p.settings.delta = delta->value_or(1e-6);
-    p.settings.seed = *seed;
+    PBX_TRY(epsilon, o.number("--epsilon"));
+    PBX_TRY(delta, o.number("--delta"));
+    PBX_TRY(seed, o.unsignedInteger("--seed"));
+    p.settings.epsilon = epsilon.value_or(1.0);
+    p.settings.delta = delta.value_or(1e-6);
+    p.settings.seed = seed;
     if (auto text = o.value("--filter")) {
         auto kind = filters::parseFilterKind(*text);
         if (!kind)

@@ -76,21 +76,17 @@ Result<std::vector<EpsilonDeltaSteps>> collectEpsilonDeltaSteps(const Ledger &le
 
 Result<std::unique_ptr<AdvancedComposition>> AdvancedComposition::fromLedger(const Ledger &ledger)
 {
-    auto steps = collectEpsilonDeltaSteps(ledger);
-    if (!steps)
-        return steps.error();
+    PBX_TRY(steps, collectEpsilonDeltaSteps(ledger));
     auto s = std::make_unique<AdvancedComposition>();
-    s->m_steps = std::move(steps.value());
+    s->m_steps = std::move(steps);
     const Sums sm = sums(s->m_steps);
     s->m_sumSquares = sm.sumSq;
     s->m_drift = sm.drift;
     // Where advanced composition falls back to the basic one it reports basic composition's own
     // numbers, bit for bit: the two rows of a comparison then show the same digits.
-    auto basic = BasicComposition::fromLedger(ledger);
-    if (!basic)
-        return basic.error();
-    s->m_sumEpsilon = basic.value()->totalEpsilon();
-    s->m_basicDelta = basic.value()->totalDelta();
+    PBX_TRY(basic, BasicComposition::fromLedger(ledger));
+    s->m_sumEpsilon = basic->totalEpsilon();
+    s->m_basicDelta = basic->totalDelta();
     double sumDelta = 0.0;
     for (const auto &st : s->m_steps)
         if (st.delta > 0.0)

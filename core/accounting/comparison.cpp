@@ -646,12 +646,10 @@ Result<void> prefixCurves(ComparisonRun &run, const std::vector<Built> &built, C
                 return kCancelled;
             std::pair<double, double> value{0.0, 0.0};
             if (!empty) {
-                auto v = prefixValue(run, i, run.stepView(run.names[i]) ? stepPrefixParts : prefixParts,
-                                     point.steps, prefixInterval,
-                                     [&](std::int64_t, std::int64_t) { return run.report(at); });
-                if (!v)
-                    return v.error();
-                value = v.value();
+                PBX_TRY(v, prefixValue(run, i, run.stepView(run.names[i]) ? stepPrefixParts : prefixParts,
+                                       point.steps, prefixInterval,
+                                       [&](std::int64_t, std::int64_t) { return run.report(at); }));
+                value = v;
             }
             out.prefixEpsilons[i].push_back(value.first);
             if (prefixDeltas)

@@ -6,6 +6,7 @@
 #include "core/accounting/optimal_composition.h"
 #include "core/accounting/rdp_accountant.h"
 #include "core/accounting/zcdp_accountant.h"
+#include "core/util/try.h"
 
 #include <cmath>
 
@@ -119,11 +120,9 @@ nlohmann::json series(const std::vector<double> &values)
 Result<StrategyAnswer> evaluateStrategy(const std::string &name, const Ledger &ledger,
                                         const AccountingQuery &query, const PldOptions &pldOptions)
 {
-    auto comparison
-        = compareStrategies(ledger, tableQuery(query, {name}, pldOptions), forward(pldOptions.progress));
-    if (!comparison)
-        return comparison.error();
-    const StrategyResult &s = comparison->strategies.front();
+    PBX_TRY(comparison,
+            compareStrategies(ledger, tableQuery(query, {name}, pldOptions), forward(pldOptions.progress)));
+    const StrategyResult &s = comparison.strategies.front();
     if (!s.answer)
         return s.error.value_or(makeError(ErrorCode::Unsupported, "not applicable"));
     return *s.answer;
@@ -134,13 +133,11 @@ Result<nlohmann::json> evaluateLedger(const Ledger &ledger, const AccountingQuer
                                       const PldOptions &pldOptions)
 {
     const ComparisonQuery q = tableQuery(query, strategies, pldOptions);
-    auto comparison = compareStrategies(ledger, q, forward(pldOptions.progress));
-    if (!comparison)
-        return comparison.error();
-    for (const StrategyResult &s : comparison->strategies)
+    PBX_TRY(comparison, compareStrategies(ledger, q, forward(pldOptions.progress)));
+    for (const StrategyResult &s : comparison.strategies)
         if (s.error && s.error->code == ErrorCode::InvalidArgument)
             return *s.error;
-    return comparisonToJson(comparison.value(), q);
+    return comparisonToJson(comparison, q);
 }
 
 nlohmann::json comparisonToJson(const Comparison &c, const ComparisonQuery &query)

@@ -5,6 +5,7 @@
 #include "core/math/directed_rounding.h"
 #include "core/math/log_space.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <cmath>
 #include <limits>
@@ -100,16 +101,12 @@ Result<double> kovGridLargestStepEpsilon(double epsilon, double delta, std::int6
 Result<std::unique_ptr<OptimalComposition>> OptimalComposition::fromLedger(const Ledger &ledger,
                                                                            const PldOptions &options)
 {
-    auto steps = collectEpsilonDeltaSteps(ledger);
-    if (!steps)
-        return steps.error();
+    PBX_TRY(steps, collectEpsilonDeltaSteps(ledger));
     auto s = std::make_unique<OptimalComposition>();
-    auto basic = BasicComposition::fromLedger(ledger);
-    if (!basic)
-        return basic.error();
-    s->m_basic = std::move(basic.value());
+    PBX_TRY(basic, BasicComposition::fromLedger(ledger));
+    s->m_basic = std::move(basic);
     bool homogeneous = true;
-    for (const auto &st : steps.value()) {
+    for (const auto &st : steps) {
         if (s->m_k == 0) {
             s->m_epsilon0 = st.epsilon;
             s->m_delta0 = st.delta;
@@ -123,7 +120,7 @@ Result<std::unique_ptr<OptimalComposition>> OptimalComposition::fromLedger(const
     // Heterogeneous: the worst-case PLD of each step (what PldAccountant does for such events).
     Ledger worst;
     worst.neighbours = ledger.neighbours;
-    for (const auto &st : steps.value()) {
+    for (const auto &st : steps) {
         PrivacyEvent e;
         e.mechanism = MechanismKind::ApproxDp;
         e.epsilon = st.epsilon;
@@ -193,10 +190,8 @@ Result<StrategyAnswer> OptimalComposition::optimalEpsilonForDelta(double delta) 
         a.epsilon = 0.0;
         return a;
     }
-    auto eps = kovOptimalEpsilon(m_epsilon0, m_delta0, m_k, delta);
-    if (!eps)
-        return eps.error();
-    a.epsilon = eps.value();
+    PBX_TRY(eps, kovOptimalEpsilon(m_epsilon0, m_delta0, m_k, delta));
+    a.epsilon = eps;
     return a;
 }
 

@@ -37,10 +37,8 @@ Result<double> gaussianEpsilonAtDelta(double sigma, double sensitivity, double d
         return std::numeric_limits<double>::infinity();
     // The evaluated δ(ε) carries ~1e-13 relative round-off: aim 1e-12 below δ so that the ε
     // returned is at least the exact one.
-    auto eps = privacy::gaussianEpsilon(mu, delta * (1.0 - 1e-12));
-    if (!eps)
-        return eps.error();
-    return eps.value() > 0.0 ? math::nudgeUp(eps.value(), 4) : 0.0;
+    PBX_TRY(eps, privacy::gaussianEpsilon(mu, delta * (1.0 - 1e-12)));
+    return eps > 0.0 ? math::nudgeUp(eps, 4) : 0.0;
 }
 
 Result<double> zcdpEpsilonAtDelta(double rho, double delta)

@@ -513,11 +513,9 @@ Result<StrategyAnswer> PldAccountant::epsilonForDelta(double delta) const
         if (!std::isfinite(*m_exactGaussianMu)) {
             a.epsilon = std::numeric_limits<double>::infinity();
         } else {
-            auto eps = privacy::gaussianEpsilon(*m_exactGaussianMu, delta);
-            if (!eps)
-                return eps.error();
+            PBX_TRY(eps, privacy::gaussianEpsilon(*m_exactGaussianMu, delta));
             // Bisection's upper end; μ itself carries a few ulps (μ² summed, square root): 1e-13.
-            a.epsilon = math::nudgeUp(eps.value() * (1.0 + 1e-13), 2);
+            a.epsilon = math::nudgeUp(eps * (1.0 + 1e-13), 2);
         }
         if (m_hasOptimistic) // the bisection's bracket (1e-14 relative) and μ's ulps, the other way
             a.optimisticEpsilon = std::max(0.0, math::nudgeDown(a.epsilon * (1.0 - 3e-13), 2));

@@ -115,11 +115,9 @@ Result<void> RdpAccountant::compose(const PrivacyEvent &event, Neighbouring rela
     if (auto exAnte = requireExAnte(event); !exAnte)
         return exAnte;
     double stepDelta = 0.0;
-    auto curve = curveFor(event, relation, &stepDelta);
-    if (!curve)
-        return curve.error();
+    PBX_TRY(curve, curveFor(event, relation, &stepDelta));
     const double k = static_cast<double>(event.count);
-    const std::vector<double> &c = *curve.value();
+    const std::vector<double> &c = *curve;
     for (std::size_t i = 0; i < m_rdp.size(); ++i)
         m_rdp[i] = math::addRoundUp(m_rdp[i], k == 1.0 ? c[i] : math::nudgeUp(k * c[i], 1));
     if (stepDelta > 0.0)

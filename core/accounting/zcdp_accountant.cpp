@@ -73,13 +73,11 @@ Result<std::unique_ptr<ZcdpAccountant>> ZcdpAccountant::fromLedger(const Ledger 
 Result<StrategyAnswer> ZcdpAccountant::epsilonForDelta(double delta) const
 {
     double alpha = 0.0;
-    auto eps = privacy::epsilonFromRhoCks(m_rho, delta, &alpha);
-    if (!eps)
-        return eps.error();
+    PBX_TRY(eps, privacy::epsilonFromRhoCks(m_rho, delta, &alpha));
     StrategyAnswer a;
     a.method = kZcdpMethod;
     a.delta = delta;
-    a.epsilon = eps.value();
+    a.epsilon = eps;
     a.rho = m_rho;
     if (m_rho > 0.0)
         a.optimalOrder = alpha;
@@ -90,13 +88,11 @@ Result<StrategyAnswer> ZcdpAccountant::epsilonForDelta(double delta) const
 
 Result<StrategyAnswer> ZcdpAccountant::deltaForEpsilon(double epsilon) const
 {
-    auto delta = privacy::deltaFromRhoCks(m_rho, epsilon);
-    if (!delta)
-        return delta.error();
+    PBX_TRY(delta, privacy::deltaFromRhoCks(m_rho, epsilon));
     StrategyAnswer a;
     a.method = kZcdpMethod;
     a.epsilon = epsilon;
-    a.delta = delta.value();
+    a.delta = delta;
     a.rho = m_rho;
     return a;
 }

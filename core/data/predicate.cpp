@@ -317,10 +317,8 @@ private:
 
     Result<void> advance()
     {
-        Result<Token> token = m_lexer.next();
-        if (!token)
-            return token.error();
-        m_current = std::move(token).value();
+        PBX_TRY(token, m_lexer.next());
+        m_current = std::move(token);
         return {};
     }
 
@@ -547,12 +545,10 @@ Result<Predicate> Predicate::compile(std::string_view text, const Table &table)
     if (text.size() > maxTextBytes)
         return makeError(ErrorCode::Parse, "predicate is " + std::to_string(text.size())
                                                + " bytes long; the limit is " + std::to_string(maxTextBytes));
-    Result<std::vector<Instruction>> program = PredicateCompiler(text, table).run();
-    if (!program)
-        return program.error();
+    PBX_TRY(program, PredicateCompiler(text, table).run());
     Predicate predicate;
     predicate.m_text = std::string(text);
-    predicate.m_program = std::move(program).value();
+    predicate.m_program = std::move(program);
     return predicate;
 }
 

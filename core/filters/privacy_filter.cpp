@@ -10,6 +10,7 @@
 #include "core/filters/zcdp_filter.h"
 #include "core/util/number_format.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <cmath>
 
@@ -137,34 +138,24 @@ Result<std::unique_ptr<PrivacyFilter>> PrivacyFilter::create(FilterKind kind, do
         return std::unique_ptr<PrivacyFilter>(std::make_unique<ExPostFilter>(epsilon, delta));
     case FilterKind::Zcdp:
     case FilterKind::BrownianZcdp: {
-        auto f = ZcdpFilter::create(epsilon, delta, kind);
-        if (!f)
-            return f.error();
-        return std::unique_ptr<PrivacyFilter>(std::move(f.value()));
+        PBX_TRY(f, ZcdpFilter::create(epsilon, delta, kind));
+        return std::unique_ptr<PrivacyFilter>(std::move(f));
     }
     case FilterKind::Unified: {
-        auto f = UnifiedFilter::create(epsilon, delta, split);
-        if (!f)
-            return f.error();
-        return std::unique_ptr<PrivacyFilter>(std::move(f.value()));
+        PBX_TRY(f, UnifiedFilter::create(epsilon, delta, split));
+        return std::unique_ptr<PrivacyFilter>(std::move(f));
     }
     case FilterKind::Odp: {
-        auto f = OdpPrivacyFilter::create(epsilon, delta);
-        if (!f)
-            return f.error();
-        return std::unique_ptr<PrivacyFilter>(std::move(f.value()));
+        PBX_TRY(f, OdpPrivacyFilter::create(epsilon, delta));
+        return std::unique_ptr<PrivacyFilter>(std::move(f));
     }
     case FilterKind::Rdp: {
-        auto f = RdpFilter::create(epsilon, delta);
-        if (!f)
-            return f.error();
-        return std::unique_ptr<PrivacyFilter>(std::move(f.value()));
+        PBX_TRY(f, RdpFilter::create(epsilon, delta));
+        return std::unique_ptr<PrivacyFilter>(std::move(f));
     }
     case FilterKind::Advanced: {
-        auto f = AdvancedFilter::create(epsilon, delta);
-        if (!f)
-            return f.error();
-        return std::unique_ptr<PrivacyFilter>(std::move(f.value()));
+        PBX_TRY(f, AdvancedFilter::create(epsilon, delta));
+        return std::unique_ptr<PrivacyFilter>(std::move(f));
     }
     }
     return makeError(ErrorCode::InvalidArgument, "unknown filter");

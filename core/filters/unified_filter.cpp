@@ -3,6 +3,7 @@
 
 #include "core/math/directed_rounding.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <cmath>
 
@@ -17,12 +18,10 @@ Result<std::unique_ptr<UnifiedFilter>> UnifiedFilter::create(double epsilon, dou
     const double deltaExPost = math::nudgeDown(delta * split.expostDeltaShare);
     const double epsilonZcdp = math::subtractRoundDown(epsilon, epsilonExPost);
     const double deltaZcdp = math::subtractRoundDown(delta, deltaExPost);
-    auto zcdp = ZcdpFilter::create(epsilonZcdp, deltaZcdp);
-    if (!zcdp)
-        return zcdp.error();
+    PBX_TRY(zcdp, ZcdpFilter::create(epsilonZcdp, deltaZcdp));
     auto expost = std::make_unique<ExPostFilter>(epsilonExPost, deltaExPost);
     return std::unique_ptr<UnifiedFilter>(
-        new UnifiedFilter(epsilon, delta, std::move(zcdp.value()), std::move(expost)));
+        new UnifiedFilter(epsilon, delta, std::move(zcdp), std::move(expost)));
 }
 
 std::vector<BudgetSystem> UnifiedFilter::systems() const

@@ -5,6 +5,7 @@
 #include "core/io/csv_reader.h"
 
 #include "core/io/gzip.h"
+#include "core/util/try.h"
 
 #include <csv.h>
 
@@ -392,15 +393,13 @@ Result<data::Table> buildTable(std::string_view bytes, std::string tableName, st
     if (bytes.substr(0, bom.size()) == bom)
         bytes.remove_prefix(bom.size());
 
-    Result<std::vector<data::Column>> columns = CsvReader(bytes, options).read();
-    if (!columns)
-        return columns.error();
+    PBX_TRY(columns, CsvReader(bytes, options).read());
     // What the reader found is what the data say; applyDatasetMetadata() clears the mark for
     // every column whose type and categories are declared.
-    for (data::Column &column : *columns)
+    for (data::Column &column : columns)
         column.info.domainFromData = true;
     Result<data::Table> table
-        = data::Table::create(std::move(tableName), std::move(columns).value(), std::move(provenance));
+        = data::Table::create(std::move(tableName), std::move(columns), std::move(provenance));
     if (!table || !options.metadata)
         return table;
     return applyDatasetMetadata(*table, *options.metadata);
@@ -472,13 +471,11 @@ Result<CsvPreview> previewCsvFile(const std::string &path, std::size_t maxRows, 
                                   char delimiter)
 {
     bool cut = false;
-    Result<std::string> bytes = readPrefix(path, maxBytes, cut);
-    if (!bytes)
-        return bytes.error();
-    if (cut && bytes->empty())
+    PBX_TRY(bytes, readPrefix(path, maxBytes, cut));
+    if (cut && bytes.empty())
         return makeError(ErrorCode::Parse, path + ": the first line is longer than "
                                                + std::to_string(maxBytes) + " bytes; refusing to preview it");
-    auto preview = previewCsv(*bytes, cut, maxRows, delimiter);
+    auto preview = previewCsv(bytes, cut, maxRows, delimiter);
     if (!preview)
         return makeError(preview.error().code, path + ": " + preview.error().message);
     return preview;

@@ -44,18 +44,12 @@ Result<session::Attempt> readAttempt(const Json &o, const std::string &path)
     session::Attempt a;
     if (!o.is_object())
         return makeError(ErrorCode::Parse, path + ": expected an object");
-    auto estimate = json::optionalNumber(o, "estimate", path);
-    auto halfWidth = json::optionalNumber(o, "half_width", path);
-    auto cost = json::number(o, "cost", path);
-    if (!estimate)
-        return estimate.error();
-    if (!halfWidth)
-        return halfWidth.error();
-    if (!cost)
-        return cost.error();
-    a.estimate = estimate->value_or(0.0);
-    a.halfWidth = halfWidth->value_or(std::numeric_limits<double>::infinity());
-    a.cost = *cost;
+    PBX_TRY(estimate, json::optionalNumber(o, "estimate", path));
+    PBX_TRY(halfWidth, json::optionalNumber(o, "half_width", path));
+    PBX_TRY(cost, json::number(o, "cost", path));
+    a.estimate = estimate.value_or(0.0);
+    a.halfWidth = halfWidth.value_or(std::numeric_limits<double>::infinity());
+    a.cost = cost;
     // Not o.value("accepted", false): it throws when the key holds another type (found by fuzzing).
     PBX_TRY(accepted, json::optionalBool(o, "accepted", path));
     a.accepted = accepted;
@@ -63,19 +57,11 @@ Result<session::Attempt> readAttempt(const Json &o, const std::string &path)
         for (std::size_t i = 0; i < it->size(); ++i) {
             const Json &r = (*it)[i];
             const std::string rpath = path + ".releases[" + std::to_string(i) + "]";
-            auto quantity = json::string(r, "quantity", rpath);
-            auto scale = json::number(r, "scale", rpath);
-            auto value = json::number(r, "value", rpath);
-            auto rcost = json::number(r, "cost", rpath);
-            if (!quantity)
-                return quantity.error();
-            if (!scale)
-                return scale.error();
-            if (!value)
-                return value.error();
-            if (!rcost)
-                return rcost.error();
-            a.releases.push_back({*quantity, *scale, *value, *rcost});
+            PBX_TRY(quantity, json::string(r, "quantity", rpath));
+            PBX_TRY(scale, json::number(r, "scale", rpath));
+            PBX_TRY(value, json::number(r, "value", rpath));
+            PBX_TRY(rcost, json::number(r, "cost", rpath));
+            a.releases.push_back({quantity, scale, value, rcost});
         }
     }
     return a;
@@ -154,30 +140,20 @@ Result<session::LedgerEvent> eventFromJson(const Json &o, std::size_t i)
         e.status = EventStatus::Refused;
     else
         return makeError(ErrorCode::Parse, path + ".status: expected \"released\" or \"refused\"");
-    auto mechanism = json::optionalString(o, "mechanism", path);
-    auto reason = json::optionalString(o, "reason", path);
-    auto accounting = json::optionalString(o, "accounting", path);
-    if (!mechanism)
-        return mechanism.error();
-    if (!reason)
-        return reason.error();
-    if (!accounting)
-        return accounting.error();
-    auto mechanismKind = session::parseEventMechanism(*mechanism, e.request);
+    PBX_TRY(mechanism, json::optionalString(o, "mechanism", path));
+    PBX_TRY(reason, json::optionalString(o, "reason", path));
+    PBX_TRY(accounting, json::optionalString(o, "accounting", path));
+    auto mechanismKind = session::parseEventMechanism(mechanism, e.request);
     if (!mechanismKind)
         return makeError(ErrorCode::Parse, path + "." + mechanismKind.error().message);
     e.mechanism = *mechanismKind;
-    e.reason = *reason;
-    e.accounting = *accounting;
+    e.reason = reason;
+    e.accounting = accounting;
     if (e.status == EventStatus::Released) {
-        auto answer = json::number(o, "answer", path);
-        auto bound = json::number(o, "error_bound", path);
-        if (!answer)
-            return answer.error();
-        if (!bound)
-            return bound.error();
-        e.answer = *answer;
-        e.errorBound = *bound;
+        PBX_TRY(answer, json::number(o, "answer", path));
+        PBX_TRY(bound, json::number(o, "error_bound", path));
+        e.answer = answer;
+        e.errorBound = bound;
         PBX_TRY(targetMet, json::optionalBool(o, "target_met", path));
         e.targetMet = targetMet;
     }

@@ -133,10 +133,8 @@ Result<void> parseBlackBox(const Json &b, GrowingLabConfig &c)
                         kInvalidBlackBox, std::string("black_box.") + key,
                         "the SmallDB teaching instance (with \"m\") has N = 16 cells and 28 queries");
             }
-            if (auto ok = SmallDb::create(SmallDbInstance::kCells,
-                                          {std::vector<std::uint8_t>(SmallDbInstance::kCells, 1)}, m);
-                !ok)
-                return ok.error();
+            PBX_RETURN_IF_ERROR(SmallDb::create(SmallDbInstance::kCells,
+                                                {std::vector<std::uint8_t>(SmallDbInstance::kCells, 1)}, m));
         } else {
             if (auto ok = count("universe", c.box.universe); !ok)
                 return ok;

@@ -156,10 +156,8 @@ Result<session::PmwgRecord> pmwgRecordFromJson(const Json &o, const std::string 
         o, "checkpoints", path,
         [](const Json &e, const std::string &p) -> Result<session::PmwgCheckpointRecord> {
             session::PmwgCheckpointRecord x;
-            if (auto ok = unsignedFields(e, p, {"time", "cap", "hard", "capped"},
-                                         {&x.time, &x.cap, &x.hard, &x.capped});
-                !ok)
-                return ok.error();
+            PBX_RETURN_IF_ERROR(unsignedFields(e, p, {"time", "cap", "hard", "capped"},
+                                               {&x.time, &x.cap, &x.hard, &x.capped}));
             auto answers = e.find("answers");
             if (answers == e.end() || !answers->is_array())
                 return makeError(ErrorCode::Parse, p + ".answers: expected an array");

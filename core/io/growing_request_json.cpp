@@ -52,29 +52,19 @@ Result<session::NsgRecord> nsgRecordFromJson(const Json &o, const std::string &p
     if (!o.is_object())
         return makeError(ErrorCode::Parse, path + ": expected an object");
     session::NsgRecord r;
-    auto sigma = json::number(o, "sigma_n", path);
-    auto worst = json::number(o, "worst_case", path);
-    if (!sigma)
-        return sigma.error();
-    if (!worst)
-        return worst.error();
-    r.sigmaN = *sigma;
-    r.worstCase = *worst;
+    PBX_TRY(sigma, json::number(o, "sigma_n", path));
+    PBX_TRY(worst, json::number(o, "worst_case", path));
+    r.sigmaN = sigma;
+    r.worstCase = worst;
     auto rounds = json::objects<session::NsgRoundRecord>(
         o, "rounds", path, [](const Json &e, const std::string &p) -> Result<session::NsgRoundRecord> {
             session::NsgRoundRecord x;
-            auto index = readUnsigned(e, "index", p);
-            auto start = readUnsigned(e, "start", p);
-            auto charge = json::number(e, "charge", p);
-            if (!index)
-                return index.error();
-            if (!start)
-                return start.error();
-            if (!charge)
-                return charge.error();
-            x.index = *index;
-            x.start = *start;
-            x.charge = *charge;
+            PBX_TRY(index, readUnsigned(e, "index", p));
+            PBX_TRY(start, readUnsigned(e, "start", p));
+            PBX_TRY(charge, json::number(e, "charge", p));
+            x.index = index;
+            x.start = start;
+            x.charge = charge;
             if (e.contains("halt") && !e["halt"].is_null()) {
                 PBX_TRY(halt, readUnsigned(e, "halt", p));
                 x.halt = halt;
@@ -87,22 +77,14 @@ Result<session::NsgRecord> nsgRecordFromJson(const Json &o, const std::string &p
     auto hard = json::objects<session::NsgHardRecord>(
         o, "hard", path, [](const Json &e, const std::string &p) -> Result<session::NsgHardRecord> {
             session::NsgHardRecord x;
-            auto time = readUnsigned(e, "time", p);
-            auto query = readUnsigned(e, "query", p);
-            auto answer = json::number(e, "answer", p);
-            auto scale = json::number(e, "scale", p);
-            if (!time)
-                return time.error();
-            if (!query)
-                return query.error();
-            if (!answer)
-                return answer.error();
-            if (!scale)
-                return scale.error();
-            x.time = *time;
-            x.query = *query;
-            x.answer = *answer;
-            x.scale = *scale;
+            PBX_TRY(time, readUnsigned(e, "time", p));
+            PBX_TRY(query, readUnsigned(e, "query", p));
+            PBX_TRY(answer, json::number(e, "answer", p));
+            PBX_TRY(scale, json::number(e, "scale", p));
+            x.time = time;
+            x.query = query;
+            x.answer = answer;
+            x.scale = scale;
             return x;
         });
     if (!hard)
@@ -112,22 +94,14 @@ Result<session::NsgRecord> nsgRecordFromJson(const Json &o, const std::string &p
         o, "checkpoints", path,
         [](const Json &e, const std::string &p) -> Result<session::NsgCheckpointRecord> {
             session::NsgCheckpointRecord x;
-            auto time = readUnsigned(e, "time", p);
-            auto cap = readUnsigned(e, "cap", p);
-            auto hardSoFar = readUnsigned(e, "hard", p);
-            auto capped = readUnsigned(e, "capped", p);
-            if (!time)
-                return time.error();
-            if (!cap)
-                return cap.error();
-            if (!hardSoFar)
-                return hardSoFar.error();
-            if (!capped)
-                return capped.error();
-            x.time = *time;
-            x.cap = *cap;
-            x.hard = *hardSoFar;
-            x.capped = *capped;
+            PBX_TRY(time, readUnsigned(e, "time", p));
+            PBX_TRY(cap, readUnsigned(e, "cap", p));
+            PBX_TRY(hardSoFar, readUnsigned(e, "hard", p));
+            PBX_TRY(capped, readUnsigned(e, "capped", p));
+            x.time = time;
+            x.cap = cap;
+            x.hard = hardSoFar;
+            x.capped = capped;
             return x;
         });
     if (!checkpoints)
@@ -415,22 +389,14 @@ Result<session::GrowingRecord> growingRecordFromJson(const Json &o, const std::s
     if (!o.is_object())
         return makeError(ErrorCode::Parse, path + ": expected an object");
     session::GrowingRecord r;
-    auto seed = readUnsigned(o, "order_seed", path);
-    auto end = readUnsigned(o, "end", path);
-    auto planned = readUnsigned(o, "planned_epochs", path);
-    auto total = json::number(o, "series_total", path);
-    if (!seed)
-        return seed.error();
-    if (!end)
-        return end.error();
-    if (!planned)
-        return planned.error();
-    if (!total)
-        return total.error();
-    r.orderSeed = *seed;
-    r.end = *end;
-    r.plannedEpochs = *planned;
-    r.seriesTotal = *total;
+    PBX_TRY(seed, readUnsigned(o, "order_seed", path));
+    PBX_TRY(end, readUnsigned(o, "end", path));
+    PBX_TRY(planned, readUnsigned(o, "planned_epochs", path));
+    PBX_TRY(total, json::number(o, "series_total", path));
+    r.orderSeed = seed;
+    r.end = end;
+    r.plannedEpochs = planned;
+    r.seriesTotal = total;
     if (o.contains("refused_epoch") && !o["refused_epoch"].is_null()) {
         PBX_TRY(refused, readUnsigned(o, "refused_epoch", path));
         r.refusedEpoch = refused;
@@ -444,18 +410,12 @@ Result<session::GrowingRecord> growingRecordFromJson(const Json &o, const std::s
         if (!e.is_object())
             return makeError(ErrorCode::Parse, p + ": expected an object");
         session::GrowingEpochRecord x;
-        auto index = readUnsigned(e, "index", p);
-        auto start = readUnsigned(e, "start", p);
-        auto last = readUnsigned(e, "last", p);
-        if (!index)
-            return index.error();
-        if (!start)
-            return start.error();
-        if (!last)
-            return last.error();
-        x.index = *index;
-        x.start = *start;
-        x.last = *last;
+        PBX_TRY(index, readUnsigned(e, "index", p));
+        PBX_TRY(start, readUnsigned(e, "start", p));
+        PBX_TRY(last, readUnsigned(e, "last", p));
+        x.index = index;
+        x.start = start;
+        x.last = last;
         for (const auto &[key, target] :
              {std::pair{"epsilon", &x.epsilon}, std::pair{"rho", &x.rho}, std::pair{"beta", &x.beta},
               std::pair{"scale", &x.scale}, std::pair{"bound", &x.bound}}) {

@@ -166,15 +166,11 @@ Result<JournalTail> parseJournalTail(std::string_view text)
     PBX_TRY(parsed, json::parse(text, "the tail record"));
     if (!parsed.is_object())
         return makeError(ErrorCode::Parse, "the tail record is not a JSON object");
-    auto lines = json::unsignedInteger(parsed, "lines", "tail");
-    auto hash = json::string(parsed, "hash", "tail");
-    if (!lines)
-        return lines.error();
-    if (!hash)
-        return hash.error();
-    if (hash->size() != 64 || hash->find_first_not_of("0123456789abcdef") != std::string::npos)
+    PBX_TRY(lines, json::unsignedInteger(parsed, "lines", "tail"));
+    PBX_TRY(hash, json::string(parsed, "hash", "tail"));
+    if (hash.size() != 64 || hash.find_first_not_of("0123456789abcdef") != std::string::npos)
         return makeError(ErrorCode::Parse, "tail.hash: expected 64 lowercase hex digits");
-    return JournalTail{static_cast<std::size_t>(*lines), *hash};
+    return JournalTail{static_cast<std::size_t>(lines), hash};
 }
 
 Result<JournalContents> readJournal(const std::string &path)

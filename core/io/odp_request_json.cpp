@@ -500,19 +500,12 @@ Result<session::OdpRecord> odpRecordFromJson(const Json &o, const std::string &p
         for (std::size_t k = 0; k < releases->size(); ++k) {
             const Json &e = (*releases)[k];
             const std::string rpath = path + ".releases[" + std::to_string(k) + "]";
-            auto index = json::unsignedInteger(e, "index", rpath);
-            auto label = json::string(e, "label", rpath);
-            auto value = json::number(e, "value", rpath);
-            if (!index)
-                return index.error();
-            if (!label)
-                return label.error();
-            if (!value)
-                return value.error();
-            if (*value != std::floor(*value) || std::abs(*value) > 9.0e18)
+            PBX_TRY(index, json::unsignedInteger(e, "index", rpath));
+            PBX_TRY(label, json::string(e, "label", rpath));
+            PBX_TRY(value, json::number(e, "value", rpath));
+            if (value != std::floor(value) || std::abs(value) > 9.0e18)
                 return makeError(ErrorCode::Parse, rpath + ".value: expected a whole number");
-            r.releases.push_back(
-                {static_cast<std::size_t>(*index), *label, static_cast<std::int64_t>(*value)});
+            r.releases.push_back({static_cast<std::size_t>(index), label, static_cast<std::int64_t>(value)});
         }
     }
     if (const auto it = o.find("ptr_iqr"); it != o.end()) {

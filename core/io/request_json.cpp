@@ -48,14 +48,10 @@ Result<session::QueryRequest> readRequest(const Json &object, const std::string 
         return withPath(path + ".aggregate", aggregate.error());
     r.query.aggregate = *aggregate;
 
-    auto column = json::optionalString(object, "column", path);
-    auto where = json::optionalString(object, "where", path);
-    if (!column)
-        return column.error();
-    if (!where)
-        return where.error();
-    r.query.column = *column;
-    r.query.where = *where;
+    PBX_TRY(column, json::optionalString(object, "column", path));
+    PBX_TRY(where, json::optionalString(object, "where", path));
+    r.query.column = column;
+    r.query.where = where;
 
     if (auto it = object.find("bounds"); it != object.end() && !it->is_null()) {
         if (!it->is_array() || it->size() != 2 || !(*it)[0].is_number() || !(*it)[1].is_number())

@@ -118,14 +118,10 @@ Result<SessionHeader> readSessionHeader(const Json &doc)
         out.files = std::move(files);
     }
     const Json &budget = doc.contains("budget") ? doc["budget"] : empty;
-    auto epsilon = json::number(budget, "epsilon", "budget");
-    auto delta = json::number(budget, "delta", "budget");
-    if (!epsilon)
-        return epsilon.error();
-    if (!delta)
-        return delta.error();
-    out.settings.epsilon = *epsilon;
-    out.settings.delta = *delta;
+    PBX_TRY(epsilon, json::number(budget, "epsilon", "budget"));
+    PBX_TRY(delta, json::number(budget, "delta", "budget"));
+    out.settings.epsilon = epsilon;
+    out.settings.delta = delta;
     // The json:: helpers, not nlohmann's value(key, fallback), which throws on a value of another
     // type (found by fuzzing).
     PBX_TRY(neighboursText, json::optionalString(doc, "neighbours", "", "add-remove"));
@@ -140,13 +136,9 @@ Result<SessionHeader> readSessionHeader(const Json &doc)
         return makeError(ErrorCode::Parse, "filter.kind: " + kind.error().message);
     out.settings.filter = *kind;
     if (auto split = filter.find("split"); split != filter.end() && split->is_object()) {
-        auto e = json::number(*split, "expost_epsilon_share", "filter.split");
-        auto d = json::number(*split, "expost_delta_share", "filter.split");
-        if (!e)
-            return e.error();
-        if (!d)
-            return d.error();
-        out.settings.split = {*e, *d};
+        PBX_TRY(e, json::number(*split, "expost_epsilon_share", "filter.split"));
+        PBX_TRY(d, json::number(*split, "expost_delta_share", "filter.split"));
+        out.settings.split = {e, d};
     }
     const auto noise = doc.find("noise");
     PBX_TRY(seeded, noise != doc.end() && noise->is_object() ? json::optionalBool(*noise, "seeded", "noise")

@@ -217,13 +217,9 @@ Result<void> parseRanges(const Json &doc, LabConfig &c)
             const auto &r = doc["ranges"][i];
             if (!r.is_array() || r.size() != 2)
                 return labConfigError("ranges[" + std::to_string(i) + "]: expected [first, last]");
-            auto a = positiveInteger(r[0], "ranges[" + std::to_string(i) + "][0]", kMaxDomain);
-            auto b = positiveInteger(r[1], "ranges[" + std::to_string(i) + "][1]", kMaxDomain);
-            if (!a)
-                return a.error();
-            if (!b)
-                return b.error();
-            c.ranges.push_back({*a, *b});
+            PBX_TRY(a, positiveInteger(r[0], "ranges[" + std::to_string(i) + "][0]", kMaxDomain));
+            PBX_TRY(b, positiveInteger(r[1], "ranges[" + std::to_string(i) + "][1]", kMaxDomain));
+            c.ranges.push_back({a, b});
         }
     }
     return {};

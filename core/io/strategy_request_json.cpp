@@ -47,24 +47,18 @@ Result<void> readPost(const Json &object, const std::string &path, session::Work
     if (!it->is_object())
         return makeError(ErrorCode::Parse, pp + ": expected {\"nonnegative\": …, \"isotonic_prefix\": …}");
     PBX_RETURN_IF_ERROR(json::refuseUnknownFields(*it, pp, kPostKeys));
-    auto nonNegative = json::optionalBool(*it, "nonnegative", pp, false);
-    auto isotonic = json::optionalBool(*it, "isotonic_prefix", pp, false);
-    auto round = json::optionalBool(*it, "round", pp, false);
-    if (!nonNegative)
-        return nonNegative.error();
-    if (!isotonic)
-        return isotonic.error();
-    if (!round)
-        return round.error();
+    PBX_TRY(nonNegative, json::optionalBool(*it, "nonnegative", pp, false));
+    PBX_TRY(isotonic, json::optionalBool(*it, "isotonic_prefix", pp, false));
+    PBX_TRY(round, json::optionalBool(*it, "round", pp, false));
     // Integers are not a convex set: rounding can increase the error, so it is not offered as
     // inference (round for display only).
-    if (*round)
+    if (round)
         return strategies::strategyError(strategies::kNotConvex,
                                          pp
                                              + ".round: rounding is not a projection onto a convex set and "
                                                "can increase the error; round only for display");
-    post.nonNegative = *nonNegative;
-    post.isotonicPrefix = *isotonic;
+    post.nonNegative = nonNegative;
+    post.isotonicPrefix = isotonic;
     return {};
 }
 
@@ -128,14 +122,10 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
             s.bins.push_back(v.get<double>());
         }
     }
-    auto q = json::optionalNumber(object, "q", path);
-    auto step = json::optionalNumber(object, "step", path);
-    if (!q)
-        return q.error();
-    if (!step)
-        return step.error();
-    s.q = q->value_or(0.5);
-    s.step = step->value_or(0.0);
+    PBX_TRY(q, json::optionalNumber(object, "q", path));
+    PBX_TRY(step, json::optionalNumber(object, "step", path));
+    s.q = q.value_or(0.5);
+    s.step = step.value_or(0.0);
     PBX_TRY(of, json::optionalString(object, "of", path, {}, session::maxRequestIdBytes));
     s.of = of;
     PBX_TRY(derived, json::optionalString(object, "derived", path, "sum"));
@@ -143,17 +133,11 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
     if (!derivedKind)
         return makeError(ErrorCode::Parse, path + "." + derivedKind.error().message);
     s.derived = *derivedKind;
-    auto cells = indexList(object, "cells", path);
-    auto minus = indexList(object, "minus", path);
-    auto within = indexList(object, "within", path);
-    if (!cells)
-        return cells.error();
-    if (!minus)
-        return minus.error();
-    if (!within)
-        return within.error();
-    s.cells = *cells;
-    s.other = s.derived == strategies::DerivedKind::Share ? *within : *minus;
+    PBX_TRY(cells, indexList(object, "cells", path));
+    PBX_TRY(minus, indexList(object, "minus", path));
+    PBX_TRY(within, indexList(object, "within", path));
+    s.cells = cells;
+    s.other = s.derived == strategies::DerivedKind::Share ? within : minus;
     if (auto it = object.find("strategy"); it != object.end() && !it->is_null()) {
         const std::string sp = path + ".strategy";
         if (!it->is_object())
@@ -168,14 +152,10 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
             PBX_TRY(b, json::unsignedInteger(*it, "branching", sp));
             s.strategy.branching = static_cast<std::size_t>(std::min<std::uint64_t>(b, 1u << 20));
         }
-        auto root = json::optionalBool(*it, "root", sp, true);
-        auto consistency = json::optionalBool(*it, "consistency", sp, true);
-        if (!root)
-            return root.error();
-        if (!consistency)
-            return consistency.error();
-        s.strategy.root = *root;
-        s.strategy.consistency = *consistency;
+        PBX_TRY(root, json::optionalBool(*it, "root", sp, true));
+        PBX_TRY(consistency, json::optionalBool(*it, "consistency", sp, true));
+        s.strategy.root = root;
+        s.strategy.consistency = consistency;
     }
     PBX_TRY(workload, json::optionalString(object, "workload", path, "all-ranges"));
     s.workload = workload;
@@ -294,18 +274,12 @@ Result<session::StrategyRecord> strategyRecordFromJson(const Json &o, const std:
         PBX_RETURN_IF_ERROR(list(key, *out));
     if (r.values.size() != r.labels.size() || r.halfWidths.size() != r.labels.size())
         return makeError(ErrorCode::Parse, path + ": labels, values and half_widths differ in length");
-    auto scale = json::number(o, "noise_scale", path);
-    auto sensitivity = json::unsignedInteger(o, "sensitivity", path);
-    auto note = json::optionalString(o, "note", path);
-    if (!scale)
-        return scale.error();
-    if (!sensitivity)
-        return sensitivity.error();
-    if (!note)
-        return note.error();
-    r.noiseScale = *scale;
-    r.sensitivity = static_cast<std::size_t>(*sensitivity);
-    r.note = *note;
+    PBX_TRY(scale, json::number(o, "noise_scale", path));
+    PBX_TRY(sensitivity, json::unsignedInteger(o, "sensitivity", path));
+    PBX_TRY(note, json::optionalString(o, "note", path));
+    r.noiseScale = scale;
+    r.sensitivity = static_cast<std::size_t>(sensitivity);
+    r.note = note;
     if (auto it = o.find("before_projection"); it != o.end()) {
         PBX_RETURN_IF_ERROR(list("before_projection", r.unprojected));
         if (r.unprojected.size() != r.values.size())

@@ -62,9 +62,8 @@ Result<std::string> text(const Json &object, const char *key, const std::string 
 
 Result<LessonSession> readSession(const Json &object, const std::string &path)
 {
-    if (auto ok = onlyKeys(object, path, {"dataset", "epsilon", "delta", "filter", "neighbours", "seed"});
-        !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(
+        onlyKeys(object, path, {"dataset", "epsilon", "delta", "filter", "neighbours", "seed"}));
     LessonSession s;
     PBX_TRY(dataset, text(object, "dataset", path));
     s.dataset = dataset;
@@ -93,8 +92,7 @@ Result<LessonSession> readSession(const Json &object, const std::string &path)
 
 Result<LessonComparison> readComparison(const Json &object, const std::string &path)
 {
-    if (auto ok = onlyKeys(object, path, {"plan", "delta", "strategies"}); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(onlyKeys(object, path, {"plan", "delta", "strategies"}));
     LessonComparison c;
     if (auto plan = object.find("plan"); plan != object.end() && !plan->is_null()) {
         c.planJson = plan->dump();
@@ -134,8 +132,7 @@ struct Scope
 
 Result<LessonStep> readStep(const Json &object, const std::string &path, Scope &scope)
 {
-    if (auto ok = onlyKeys(object, path, {"title", "explanation", "setup", "question", "answer"}); !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(onlyKeys(object, path, {"title", "explanation", "setup", "question", "answer"}));
     LessonStep step;
     for (auto [key, field] : {std::pair{"title", &step.title}, std::pair{"explanation", &step.explanation},
                               std::pair{"question", &step.question}, std::pair{"answer", &step.answer}}) {
@@ -145,9 +142,8 @@ Result<LessonStep> readStep(const Json &object, const std::string &path, Scope &
     PlaceholderContext context;
     if (auto setup = object.find("setup"); setup != object.end() && !setup->is_null()) {
         const std::string setupPath = path + ".setup";
-        if (auto ok = onlyKeys(*setup, setupPath, {"session", "requests", "repeat", "comparison", "view"});
-            !ok)
-            return ok.error();
+        PBX_RETURN_IF_ERROR(
+            onlyKeys(*setup, setupPath, {"session", "requests", "repeat", "comparison", "view"}));
         if (auto s = setup->find("session"); s != setup->end() && !s->is_null()) {
             PBX_TRY(session, readSession(*s, setupPath + ".session"));
             step.session = std::move(session);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/mechanisms/noise_source.h"
 
+#include "core/util/try.h"
+
 #include <cmath>
 
 namespace pbx::mechanisms {
@@ -12,10 +14,8 @@ NoiseSource NoiseSource::seeded(std::uint64_t seed, std::uint64_t eventIndex)
 
 Result<NoiseSource> NoiseSource::fromOperatingSystem()
 {
-    auto bits = OsRandomBits::open();
-    if (!bits)
-        return bits.error();
-    return NoiseSource(std::make_unique<OsRandomBits>(std::move(bits.value())));
+    PBX_TRY(bits, OsRandomBits::open());
+    return NoiseSource(std::make_unique<OsRandomBits>(std::move(bits)));
 }
 
 double NoiseSource::uniformOpen()

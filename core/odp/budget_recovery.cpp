@@ -93,10 +93,8 @@ Eigen::VectorXd sampleL2LaplaceNoise(Eigen::Index dimension, double beta, mechan
 Result<RecoveryRun> runRecovery(const LabelledRows &train, const LabelledRows &test,
                                 const RecoveryParameters &p, mechanisms::RandomBits &bits)
 {
-    if (auto ok = calibrateRecovery(p, static_cast<std::size_t>(train.x.rows()),
-                                    static_cast<std::size_t>(test.x.rows()));
-        !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(calibrateRecovery(p, static_cast<std::size_t>(train.x.rows()),
+                                          static_cast<std::size_t>(test.x.rows())));
     const double normaliser = p.relation == data::Neighbouring::AddRemove ? p.trainNormaliser : 0.0;
     PBX_TRY(fit, fitLogistic(train, p.lambda, p.gradientTolerance, normaliser));
     return perturbAndTest(fit, static_cast<std::size_t>(train.x.rows()), test, p, bits);

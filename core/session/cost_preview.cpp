@@ -27,11 +27,9 @@ Result<double> singleReleaseCharge(bool laplace, const Channel &channel, const A
                     kind, target.error, target.beta(), static_cast<std::uint64_t>(channel.sensitivity)));
         return noise.cost();
     }
-    auto grid
-        = mechanisms::GridMechanism::forAbsoluteError(kind, target.error, target.beta(), channel.sensitivity);
-    if (!grid)
-        return grid.error();
-    return grid->noise().cost();
+    PBX_TRY(grid, mechanisms::GridMechanism::forAbsoluteError(kind, target.error, target.beta(),
+                                                              channel.sensitivity));
+    return grid.noise().cost();
 }
 
 } // namespace
@@ -58,12 +56,10 @@ Result<CostPreview> previewCost(const Session &session, const QueryRequest &requ
         // Zero statistics: only the channels' sensitivities are read, which are public.
         const auto shape = QueryShape::of(request.query.aggregate, query.bounds(), data::QueryStatistics{},
                                           settings.neighbours, static_cast<double>(publicRows));
-        auto charge
-            = singleReleaseCharge(usesLaplaceNoise(mechanism), shape.channels().front(), request.target);
-        if (!charge)
-            return charge.error();
-        preview.exact = *charge;
-        preview.atMost = *charge;
+        PBX_TRY(charge,
+                singleReleaseCharge(usesLaplaceNoise(mechanism), shape.channels().front(), request.target));
+        preview.exact = charge;
+        preview.atMost = charge;
     } else {
         double cap = preview.remaining;
         if (request.maxCost)

@@ -56,11 +56,9 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const data::Sou
     if (!source)
         return makeError(ErrorCode::InvalidArgument, "a session needs a dataset");
     PBX_RETURN_IF_ERROR(settings.validate());
-    auto filter
-        = filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta, settings.split);
-    if (!filter)
-        return filter.error();
-    return std::unique_ptr<Session>(new Session(std::move(source), settings, std::move(filter.value())));
+    PBX_TRY(filter, filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta,
+                                                   settings.split));
+    return std::unique_ptr<Session>(new Session(std::move(source), settings, std::move(filter)));
 }
 
 Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::Table> table,

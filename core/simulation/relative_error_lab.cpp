@@ -6,6 +6,7 @@
 #include "core/session/release/release_plan.h"
 #include "core/util/number_format.h"
 #include "core/util/parameter_checks.h"
+#include "core/util/try.h"
 
 #include <algorithm>
 #include <atomic>
@@ -147,13 +148,11 @@ Result<data::Table> synthesizeDeclaredRows(const data::Table &table, std::size_t
                          "'" + table.name()
                              + "' declares no categorical column with its categories in metadata; "
                                "a synthetic table needs them");
-    auto synthetic
-        = data::Table::create("synthetic " + table.name(), std::move(columns),
-                              "Synthetic: uniform draws over the declared categories and bounds of '"
-                                  + table.name() + "' (no row of the data was read)");
-    if (!synthetic)
-        return synthetic.error();
-    return synthetic->withPublic(true);
+    PBX_TRY(synthetic,
+            data::Table::create("synthetic " + table.name(), std::move(columns),
+                                "Synthetic: uniform draws over the declared categories and bounds of '"
+                                    + table.name() + "' (no row of the data was read)"));
+    return synthetic.withPublic(true);
 }
 
 } // namespace

@@ -270,14 +270,10 @@ Result<data::QueryStatistics> PostgresSource::computeStatistics(const data::Comp
     PBX_TRY(count, parseCount(PQgetvalue(rows, 0, 0), where));
     statistics.count = static_cast<double>(count);
     if (PQnfields(rows) == 3) {
-        auto sum = parseDouble(PQgetvalue(rows, 0, 1), where);
-        auto centred = parseDouble(PQgetvalue(rows, 0, 2), where);
-        if (!sum)
-            return sum.error();
-        if (!centred)
-            return centred.error();
-        statistics.clippedSum = *sum;
-        statistics.centredSum = *centred;
+        PBX_TRY(sum, parseDouble(PQgetvalue(rows, 0, 1), where));
+        PBX_TRY(centred, parseDouble(PQgetvalue(rows, 0, 2), where));
+        statistics.clippedSum = sum;
+        statistics.centredSum = centred;
     }
     return statistics;
 }
@@ -286,11 +282,9 @@ Result<data::CategoryCounts> PostgresSource::computeCategoryCounts(std::size_t c
                                                                    const data::Predicate &where) const
 {
     const std::lock_guard lock(m_mutex);
-    auto statement
-        = categoryCountsStatement(SqlDialect::Postgres, m_quote, m_quotedTable, m_schema, column, where);
-    if (!statement)
-        return statement.error();
-    PBX_TRY(result, run(*statement));
+    PBX_TRY(statement,
+            categoryCountsStatement(SqlDialect::Postgres, m_quote, m_quotedTable, m_schema, column, where));
+    PBX_TRY(result, run(statement));
     const std::string context = "postgresql (" + m_descriptor.database + "): ";
     data::CategoryCounts counts;
     counts.labels = m_schema.columnInfo(column).categories;

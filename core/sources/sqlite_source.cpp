@@ -176,14 +176,12 @@ Result<data::CategoryCounts> SqliteSource::computeCategoryCounts(std::size_t col
                                                                  const data::Predicate &where) const
 {
     const std::lock_guard lock(m_mutex);
-    auto statement
-        = categoryCountsStatement(SqlDialect::Sqlite, m_quote, m_quotedTable, m_schema, column, where);
-    if (!statement)
-        return statement.error();
+    PBX_TRY(statement,
+            categoryCountsStatement(SqlDialect::Sqlite, m_quote, m_quotedTable, m_schema, column, where));
     data::CategoryCounts counts;
     counts.labels = m_schema.columnInfo(column).categories;
     counts.counts.assign(counts.labels.size(), 0);
-    PBX_RETURN_IF_ERROR(run(*statement, [&](sqlite3_stmt *row) {
+    PBX_RETURN_IF_ERROR(run(statement, [&](sqlite3_stmt *row) {
         if (sqlite3_column_type(row, 0) == SQLITE_NULL)
             return; // missing: in no cell
         const std::string label = columnText(row, 0);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/strategies/constrained_inference.h"
 
+#include "core/util/try.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -67,10 +69,8 @@ Result<std::vector<double>> projectAnswers(const std::vector<double> &values,
                 return makeError(ErrorCode::InvalidArgument, "variances: must be finite and > 0");
             weights.push_back(1.0 / v);
         }
-        auto fitted = isotonicRegression(values, weights);
-        if (!fitted)
-            return fitted.error();
-        out = std::move(fitted.value());
+        PBX_TRY(fitted, isotonicRegression(values, weights));
+        out = std::move(fitted);
     }
     for (const double v : out)
         if (!std::isfinite(v))

@@ -135,28 +135,24 @@ Result<DerivedAnswer> deriveAnswer(const HistogramRelease &release, const Histog
             if (std::find(request.b.begin(), request.b.end(), i) == request.b.end())
                 return makeError(ErrorCode::InvalidArgument,
                                  "of: a share's cells must be among the cells it is a share of");
-        auto num = sumInterval(release, plan, request.a, beta / 2.0);
-        auto den = sumInterval(release, plan, request.b, beta / 2.0);
-        if (!num)
-            return num.error();
-        if (!den)
-            return den.error();
-        const double a = num->value, b = den->value;
+        PBX_TRY(num, sumInterval(release, plan, request.a, beta / 2.0));
+        PBX_TRY(den, sumInterval(release, plan, request.b, beta / 2.0));
+        const double a = num.value, b = den.value;
         out.value = b > 0.0 ? std::clamp(a / b, 0.0, 1.0) : 0.0;
         // Delta method for the ratio (an approximation, reported as such): a and b − a are
         // independent sums.
         if (b > 0.0) {
-            const double va = num->variance, vrest = den->variance - num->variance;
+            const double va = num.variance, vrest = den.variance - num.variance;
             const double r = a / b;
             out.variance = ((1.0 - r) * (1.0 - r) * va + r * r * vrest) / (b * b);
         }
-        const double bLow = b - den->halfWidth;
+        const double bLow = b - den.halfWidth;
         if (bLow <= 0.0) {
             out.low = 0.0;
             out.high = 1.0;
         } else {
-            out.low = std::clamp((a - num->halfWidth) / (b + den->halfWidth), 0.0, 1.0);
-            out.high = std::clamp((a + num->halfWidth) / bLow, 0.0, 1.0);
+            out.low = std::clamp((a - num.halfWidth) / (b + den.halfWidth), 0.0, 1.0);
+            out.high = std::clamp((a + num.halfWidth) / bLow, 0.0, 1.0);
         }
         out.method = "numerator and denominator intervals at beta/2 each";
         return out;

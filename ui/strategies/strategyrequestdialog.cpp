@@ -266,14 +266,10 @@ Result<session::QueryRequest> StrategyRequestDialog::request() const
         r.query.column.clear();
         s.of = m_of->currentText().toStdString();
         s.derived = *strategies::parseDerivedKind(m_derived->currentText().toStdString());
-        auto cells = indexList(m_cells->text(), "cells");
-        auto other = indexList(m_other->text(), "minus / within");
-        if (!cells)
-            return cells.error();
-        if (!other)
-            return other.error();
-        s.cells = *cells;
-        s.other = *other;
+        PBX_TRY(cells, indexList(m_cells->text(), "cells"));
+        PBX_TRY(other, indexList(m_other->text(), "minus / within"));
+        s.cells = cells;
+        s.other = other;
         break;
     }
     case session::StrategyRequestKind::Workload: {

@@ -47,11 +47,9 @@ Result<double> noisyCountFraction(std::uint64_t count, std::uint64_t t, const me
 
 Result<double> countLaplaceBound(const mechanisms::Rational &scale, std::uint64_t t, double beta)
 {
-    auto noise
-        = mechanisms::DiscreteNoiseMechanism::withParameter(mechanisms::DiscreteNoiseKind::Laplace, scale, 1);
-    if (!noise)
-        return noise.error();
-    auto w = noise->halfWidth(beta);
+    PBX_TRY(noise, mechanisms::DiscreteNoiseMechanism::withParameter(mechanisms::DiscreteNoiseKind::Laplace,
+                                                                     scale, 1));
+    auto w = noise.halfWidth(beta);
     if (w)
         return math::divideRoundUp(double(*w), double(t));
     if (!(beta > 0.0 && beta < 1.0))

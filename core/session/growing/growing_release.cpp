@@ -334,12 +334,10 @@ Result<void> checkGrowingRequest(const QueryRequest &request, const data::Table 
     PBX_RETURN_IF_ERROR(growing::checkArrivalOrder(table, spec.order));
     // Whether the filter can account this kind of charge at all (a zero charge of the kind on a
     // fresh filter of the session's kind): a refusal for budget comes later, epoch by epoch.
-    auto probe
-        = filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta, settings.split);
-    if (!probe)
-        return probe.error();
+    PBX_TRY(probe, filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta,
+                                                  settings.split));
     charge.amount = 0.0;
-    if (auto ok = (*probe)->canCharge(charge); !ok)
+    if (auto ok = (probe)->canCharge(charge); !ok)
         return makeError(
             ok.error().code,
             (spec.algorithm == GrowingAlgorithm::BBScheduler || spec.algorithm == GrowingAlgorithm::SmallDb

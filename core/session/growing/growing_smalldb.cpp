@@ -37,11 +37,9 @@ Result<growing::SchedulerConfig> schedulerConfig(const GrowingRequestSpec &spec)
                 + " (budget.kind is '" + std::string(growing::budgetKindName(spec.budgetKind)) + "')");
     // The range is checked here, before any data is read or anything charged: C(16+m−1, m) ≤ 5·10⁶.
     const std::size_t m = std::size_t(std::min<std::uint64_t>(spec.smallDbSize, 1u << 16));
-    if (auto ok = growing::SmallDb::create(growing::SmallDbInstance::kCells,
-                                           {std::vector<std::uint8_t>(growing::SmallDbInstance::kCells, 1)},
-                                           m, "black_box");
-        !ok)
-        return ok.error();
+    PBX_RETURN_IF_ERROR(growing::SmallDb::create(
+        growing::SmallDbInstance::kCells, {std::vector<std::uint8_t>(growing::SmallDbInstance::kCells, 1)}, m,
+        "black_box"));
     growing::BlackBox box;
     box.kind = growing::BlackBoxKind::SmallDb;
     box.universe = growing::SmallDbInstance::kCells;

@@ -134,11 +134,9 @@ namespace {
 Result<void> replayRefusals(const data::Table &table, const SessionSettings &settings,
                             const std::vector<LedgerEvent> &events)
 {
-    auto filter
-        = filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta, settings.split);
-    if (!filter)
-        return filter.error();
-    filters::PrivacyFilter &f = **filter;
+    PBX_TRY(filter, filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta,
+                                                   settings.split));
+    filters::PrivacyFilter &f = *filter;
     for (const LedgerEvent &e : events) {
         const std::string where = "event " + std::to_string(e.index) + " ('" + e.request.id + "')";
         if (e.request.odp()) {

@@ -88,12 +88,10 @@ double runningMean(const std::vector<double> &iterates, std::size_t k)
 Result<odp::OdpGuarantee> earlyStopRequestGuarantee(const EarlyStopRequestSpec &spec)
 {
     PBX_RETURN_IF_ERROR(checkParameters(spec));
-    auto plan
-        = odp::lemma11Plan(spec.stops, laplaceSteps(spec), *compositionOf(spec.composition), spec.delta,
-                           spec.proportionalSplit ? odp::DeltaSplit::Proportional : odp::DeltaSplit::Equal);
-    if (!plan)
-        return plan.error();
-    return odp::earlyStopGuarantee(plan->stops, plan->costs, plan->delta);
+    PBX_TRY(plan, odp::lemma11Plan(
+                      spec.stops, laplaceSteps(spec), *compositionOf(spec.composition), spec.delta,
+                      spec.proportionalSplit ? odp::DeltaSplit::Proportional : odp::DeltaSplit::Equal));
+    return odp::earlyStopGuarantee(plan.stops, plan.costs, plan.delta);
 }
 
 Result<void> checkEarlyStopRequest(const EarlyStopRequestSpec &spec, const data::Table &table)

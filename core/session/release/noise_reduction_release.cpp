@@ -35,10 +35,8 @@ Result<void> advanceUnchecked(Path &path, const ChannelLevel &level, double sens
     if (family == NoiseFamily::Laplace) {
         if (auto *p = std::get_if<LaplaceNoiseReduction>(&path))
             return p->reduceTo(level.epsilon, noise);
-        auto started = LaplaceNoiseReduction::start(level.epsilon, sensitivity, noise);
-        if (!started)
-            return started.error();
-        path = std::move(started.value());
+        PBX_TRY(started, LaplaceNoiseReduction::start(level.epsilon, sensitivity, noise));
+        path = std::move(started);
         return {};
     }
     if (auto *p = std::get_if<BrownianNoiseReduction>(&path))

@@ -497,12 +497,10 @@ Result<std::string> projectWorkload(const StrategyRequestSpec &spec, const std::
 {
     if (!spec.post.any())
         return std::string();
-    auto projected
-        = strategies::projectAnswers(answers, variances, spec.post.isotonicPrefix, spec.post.nonNegative);
-    if (!projected)
-        return projected.error();
+    PBX_TRY(projected,
+            strategies::projectAnswers(answers, variances, spec.post.isotonicPrefix, spec.post.nonNegative));
     record.unprojected = answers;
-    answers = std::move(projected.value());
+    answers = std::move(projected);
     return std::string("; then ")
            + (spec.post.isotonicPrefix ? "isotonic regression (PAVA, weights 1/variance)" : "")
            + (spec.post.isotonicPrefix && spec.post.nonNegative ? " and " : "")
