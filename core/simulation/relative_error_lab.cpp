@@ -2,8 +2,10 @@
 #include "core/simulation/relative_error_lab.h"
 
 #include "core/data/rows.h"
+#include "core/math/directed_rounding.h"
 #include "core/session/planned_cap.h"
 #include "core/session/release/release_plan.h"
+#include "core/simulation/ireduct.h"
 #include "core/util/number_format.h"
 #include "core/util/parameter_checks.h"
 #include "core/util/try.h"
@@ -45,7 +47,47 @@ struct RunOutcome
     double epsilonSpent = 0.0;
     std::vector<int> answeredAfter;
     std::vector<double> epsilonAfter;
+    std::optional<IReductStop> batchStop; ///< iReduct only
+    int rounds = 0;                       ///< iReduct only
 };
+
+/// iReduct on the first n cells of the repetition's order, as one batch of overlapping counts (a
+/// person is in many cells of the data cube). The curves follow the batch's positions: after
+/// position q, the certified counts among the first q + 1 and the sum of their final levels.
+RunOutcome runIReductOnce(const Workload &w, const LabSettings &s, const std::vector<std::size_t> &order,
+                          std::uint64_t noiseSeed)
+{
+    RunOutcome out;
+    const std::size_t n
+        = std::min<std::size_t>(order.size(), static_cast<std::size_t>(s.queriesPerRepetition));
+    std::vector<double> counts(n);
+    for (std::size_t q = 0; q < n; ++q)
+        counts[q] = w.cells[order[q]].count;
+    IReductSettings settings;
+    settings.epsilon = s.epsilon;
+    settings.alpha = s.alpha;
+    settings.beta = 1.0 - s.confidence;
+    settings.step = s.ireductStep;
+    settings.startScale = s.ireductStartScale;
+    auto noise = mechanisms::NoiseSource::seeded(noiseSeed, 0);
+    // Settings and the batch were checked by runRelativeErrorLab before any run started.
+    const IReductRun run = runIReduct(counts, settings, noise).value();
+    double spent = 0.0;
+    for (std::size_t q = 0; q < n; ++q) {
+        ++out.attempted;
+        if (run.good[q]) {
+            ++out.answered;
+            out.within += std::fabs(run.released[q] - counts[q]) <= s.alpha * counts[q];
+        }
+        spent = math::addRoundUp(spent, run.epsilons[q]);
+        out.answeredAfter.push_back(out.answered);
+        out.epsilonAfter.push_back(std::min(spent, run.epsilonSpent));
+    }
+    out.epsilonSpent = run.epsilonSpent;
+    out.batchStop = run.stop;
+    out.rounds = run.rounds;
+    return out;
+}
 
 RunOutcome runOnce(const Workload &w, const LabSettings &s, const LabMethod &m,
                    const std::vector<std::size_t> &order, std::uint64_t noiseSeed)
@@ -153,6 +195,32 @@ Result<data::Table> synthesizeDeclaredRows(const data::Table &table, std::size_t
                                 "Synthetic: uniform draws over the declared categories and bounds of '"
                                     + table.name() + "' (no row of the data was read)"));
     return synthetic.withPublic(true);
+}
+
+/// iReduct's batch fits: the first round's λ_max within ε for the batch size the lab will use.
+Result<void> checkIReductBatch(const Workload &w, const LabSettings &s)
+{
+    const double n = static_cast<double>(
+        std::min<std::size_t>(w.cells.size(), static_cast<std::size_t>(s.queriesPerRepetition)));
+    if (s.ireductStartScale > 0.0 && s.ireductStartScale * s.epsilon < n)
+        return makeError(ErrorCode::InvalidArgument,
+                         "--ireduct-start-scale: a batch of " + formatSignificant(n)
+                             + " overlapping counts within ε needs λ_max ≥ n/ε = "
+                             + formatSignificant(math::divideRoundUp(n, s.epsilon)));
+    return {};
+}
+
+LabResult::BatchOutcomes batchOutcomes(const std::vector<RunOutcome> &outcomes, std::size_t first,
+                                       std::size_t count)
+{
+    LabResult::BatchOutcomes b;
+    double rounds = 0.0;
+    for (std::size_t r = first; r < first + count; ++r) {
+        (outcomes[r].batchStop == IReductStop::AllGood ? b.allGood : b.budgetExhausted) += 1;
+        rounds += outcomes[r].rounds;
+    }
+    b.roundsMean = rounds / static_cast<double>(count);
+    return b;
 }
 
 } // namespace
@@ -271,12 +339,23 @@ Result<Workload> countCells(const data::Table &table)
     return w;
 }
 
+std::string labMethodName(const LabMethod &method)
+{
+    if (method.procedure == LabProcedure::IReductBatch)
+        return "ireduct";
+    return std::string(session::releaseMethodName(method.mechanism));
+}
+
 std::vector<LabMethod> defaultLabMethods()
 {
-    return {{ReleaseMethod::DoublingLaplace, FK::Basic}, {ReleaseMethod::DoublingGaussian, FK::Zcdp},
-            {ReleaseMethod::LaplaceNr, FK::ExPost},      {ReleaseMethod::Brownian, FK::ExPost},
-            {ReleaseMethod::Brownian, FK::BrownianZcdp}, {ReleaseMethod::LaplaceNr, FK::Unified},
-            {ReleaseMethod::Brownian, FK::Unified}};
+    return {{ReleaseMethod::DoublingLaplace, FK::Basic},
+            {ReleaseMethod::DoublingGaussian, FK::Zcdp},
+            {ReleaseMethod::LaplaceNr, FK::ExPost},
+            {ReleaseMethod::Brownian, FK::ExPost},
+            {ReleaseMethod::Brownian, FK::BrownianZcdp},
+            {ReleaseMethod::LaplaceNr, FK::Unified},
+            {ReleaseMethod::Brownian, FK::Unified},
+            {ReleaseMethod::LaplaceNr, FK::Basic, LabProcedure::IReductBatch}};
 }
 
 Result<void> LabSettings::validate() const
@@ -294,6 +373,12 @@ Result<void> LabSettings::validate() const
                                      Infinity::Excluded, " (0: remaining / queries to come)"));
     if (plannedQueries < 0)
         return bad("--plan-queries must be ≥ 0");
+    if (!(ireductStep > 0.0 && ireductStep <= kIReductLargestStep))
+        return bad("--ireduct-step must be in (0, " + formatSignificant(kIReductLargestStep)
+                   + "]: closer to 1, iReduct's rounds explode");
+    // At most ln(ε·λ_max)/ln(1/γ) rounds: 2,000 at the limits (λ_max 10⁹, γ 0.99).
+    if (!(ireductStartScale == 0.0 || (ireductStartScale > 0.0 && ireductStartScale <= 1e9)))
+        return bad("--ireduct-start-scale must be between 0 and 10⁹ (0: 10·n/ε)");
     return split.validate();
 }
 
@@ -304,9 +389,14 @@ Result<std::vector<LabResult>> runRelativeErrorLab(const Workload &workload, con
     PBX_RETURN_IF_ERROR(settings.validate());
     if (workload.cells.empty())
         return makeError(ErrorCode::InvalidArgument, "the workload has no cells");
-    for (const auto &m : methods)
+    for (const auto &m : methods) {
+        if (m.procedure == LabProcedure::IReductBatch) {
+            PBX_RETURN_IF_ERROR(checkIReductBatch(workload, settings));
+            continue;
+        }
         PBX_RETURN_IF_ERROR(session::checkMechanism(m.mechanism, m.filter, data::Aggregate::Count,
                                                     session::TargetKind::Relative));
+    }
 
     // Every method sees the same cell order and noise seeds in repetition r.
     const std::size_t reps = static_cast<std::size_t>(settings.repetitions);
@@ -324,7 +414,9 @@ Result<std::vector<LabResult>> runRelativeErrorLab(const Workload &workload, con
     auto worker = [&] {
         for (std::size_t t = next++; t < tasks && !cancelled; t = next++) {
             const std::size_t m = t / reps, r = t % reps;
-            outcomes[t] = runOnce(workload, settings, methods[m], orders[r], settings.seed * 7919u + r);
+            outcomes[t] = methods[m].procedure == LabProcedure::IReductBatch
+                              ? runIReductOnce(workload, settings, orders[r], settings.seed * 7919u + r)
+                              : runOnce(workload, settings, methods[m], orders[r], settings.seed * 7919u + r);
             ++done;
         }
     };
@@ -373,6 +465,8 @@ Result<std::vector<LabResult>> runRelativeErrorLab(const Workload &workload, con
             res.withinAlpha = within / answered;
         res.attemptedMean = attempted / count;
         res.epsilonSpentMean = spent / count;
+        if (methods[m].procedure == LabProcedure::IReductBatch)
+            res.batch = batchOutcomes(outcomes, m * reps, reps);
         results.push_back(std::move(res));
     }
     return results;

@@ -64,14 +64,26 @@ struct Workload
 /// table has no categorical column or the cube exceeds 20,000 cells.
 Result<Workload> countCells(const data::Table &table);
 
+/// How a method meets the workload.
+enum class LabProcedure {
+    Stream,       ///< one query after another, as in a session, each charged to the method's filter
+    IReductBatch, ///< iReduct (ireduct.h): the first n cells as one batch fixed in advance, pure ε
+};
+
 struct LabMethod
 {
     session::ReleaseMethod mechanism;
     filters::FilterKind filter;
+    LabProcedure procedure = LabProcedure::Stream;
 };
 
+/// The method's name in the lab's outputs: "ireduct" for the batch, else the release method's
+/// name ("doubling-laplace", "laplace-nr", …).
+std::string labMethodName(const LabMethod &method);
+
 /// The comparison the lab runs by default: Laplace and Gaussian doubling, Laplace noise reduction
-/// and Brownian noise reduction, each in the filters that can account it.
+/// and Brownian noise reduction, each in the filters that can account it, and iReduct, the batch
+/// baseline (Laplace noise reduction, pure ε under basic composition).
 std::vector<LabMethod> defaultLabMethods();
 
 struct LabSettings
@@ -89,6 +101,9 @@ struct LabSettings
     int plannedQueries = 0; ///< "plan for N more queries"; 0: the queries still to come
     std::uint64_t seed = 1;
     filters::FilterSplit split; ///< unified filter only
+    /// iReduct's step γ in (0, 0.99] and first scale λ_max (0: 10·n/ε; ireduct.h).
+    double ireductStep = 0.9;
+    double ireductStartScale = 0.0;
     /// Errors: InvalidArgument naming the field.
     Result<void> validate() const;
 };
@@ -106,6 +121,16 @@ struct LabResult
     /// answered after each query, averaged over repetitions: the "counts answered vs budget" curve
     std::vector<double> answeredCurve;
     std::vector<double> epsilonCurve; ///< ε spent after each query, averaged over repetitions
+    /// iReduct only: how the repetitions ended (Rogers et al. 2023, §1: all counts certified with
+    /// budget left over — the batch was too small — or the budget exhausted with counts left
+    /// uncertified — too large).
+    struct BatchOutcomes
+    {
+        int allGood = 0;
+        int budgetExhausted = 0;
+        double roundsMean = 0.0;
+    };
+    std::optional<BatchOutcomes> batch;
 };
 
 /// Progress: (done, total) repetitions over all methods; return false to cancel (Cancelled).

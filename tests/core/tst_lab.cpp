@@ -151,7 +151,7 @@ void TestLab::headlineClaim()
     s.maxEpsilonPerQuery = 0.2;
     auto results = simulation::runRelativeErrorLab(w, s, simulation::defaultLabMethods());
     QVERIFY(results.ok());
-    QCOMPARE(results->size(), std::size_t(7));
+    QCOMPARE(results->size(), std::size_t(8));
     auto find = [&](session::ReleaseMethod m, filters::FilterKind f) {
         for (const auto &r : *results)
             if (r.method.mechanism == m && r.method.filter == f)

@@ -88,15 +88,14 @@ private Q_SLOTS:
         auto expected = simulation::runRelativeErrorLab(*workload, lab.settings(),
                                                         simulation::defaultLabMethods(), {}, 2);
         QVERIFY2(expected.ok(), expected.ok() ? "" : expected.error().message.c_str());
-        QCOMPARE(expected->size(), std::size_t{7});
+        QCOMPARE(expected->size(), std::size_t{8});
 
         const QTableWidget *table = lab.resultsTable();
-        QCOMPARE(table->rowCount(), 7);
-        QCOMPARE(lab.results().size(), std::size_t{7});
-        for (int row = 0; row < 7; ++row) {
+        QCOMPARE(table->rowCount(), 8);
+        QCOMPARE(lab.results().size(), std::size_t{8});
+        for (int row = 0; row < 8; ++row) {
             const auto &e = (*expected)[static_cast<std::size_t>(row)];
-            QCOMPARE(table->item(row, LabDialog::MethodColumn)->text(),
-                     LabDialog::methodName(e.method.mechanism));
+            QCOMPARE(table->item(row, LabDialog::MethodColumn)->text(), LabDialog::methodName(e.method));
             QCOMPARE(table->item(row, LabDialog::FilterColumn)->text(),
                      LabDialog::filterName(e.method.filter));
             QCOMPARE(raw(table, row, LabDialog::AnsweredColumn), e.answeredMean);
@@ -111,20 +110,20 @@ private Q_SLOTS:
         // its ±1 sd bar at the end.
         auto *chart = lab.chart();
         chart->flush();
-        QCOMPARE(chart->curveCount(), 7);
-        QCOMPARE(chart->errorBarCount(), 7);
+        QCOMPARE(chart->curveCount(), 8);
+        QCOMPARE(chart->errorBarCount(), 8);
         const QStringList names = chart->curveNames();
-        QCOMPARE(names.size(), 7);
-        QCOMPARE(QSet<QString>(names.begin(), names.end()).size(), 7);
+        QCOMPARE(names.size(), 8);
+        QCOMPARE(QSet<QString>(names.begin(), names.end()).size(), 8);
         QVERIFY(names.contains(QStringLiteral("Brownian NR · brownian-zCDP")));
         QVERIFY(names.contains(QStringLiteral("Doubling Laplace · pure ε")));
-        for (int i = 0; i < 7; ++i)
+        for (int i = 0; i < 8; ++i)
             QCOMPARE(chart->pointCount(i), smallSettings().queriesPerRepetition + 1);
 
         // Running again replaces the rows (same seed: the same numbers).
         QTest::mouseClick(lab.runButton(), Qt::LeftButton);
         QVERIFY(finished.wait(120000));
-        QCOMPARE(table->rowCount(), 7);
+        QCOMPARE(table->rowCount(), 8);
         QCOMPARE(raw(table, 4, LabDialog::AnsweredColumn), (*expected)[4].answeredMean);
 
         // A longer run for the screenshot: 30 repetitions × 500 queries.
@@ -135,7 +134,16 @@ private Q_SLOTS:
         QTest::mouseClick(lab.runButton(), Qt::LeftButton);
         QVERIFY(finished.wait(300000));
         QCOMPARE(finished.last().first().toBool(), true);
-        QCOMPARE(table->rowCount(), 7);
+        QCOMPARE(table->rowCount(), 8);
+        // iReduct's row says how its repetitions ended, below the table, whole (not elided).
+        const auto &batch = lab.results().back().batch;
+        QVERIFY(batch.has_value());
+        QCOMPARE(batch->allGood + batch->budgetExhausted, 30);
+        const auto *outcomeLabel = lab.findChild<QLabel *>(QStringLiteral("labBatchOutcome"));
+        QVERIFY(outcomeLabel && outcomeLabel->isVisible());
+        QVERIFY(outcomeLabel->text().contains(
+            QStringLiteral("in %1 the budget ran out first").arg(batch->budgetExhausted)));
+        QVERIFY(outcomeLabel->height() >= outcomeLabel->heightForWidth(outcomeLabel->width()));
         lab.chart()->flush();
         QVERIFY(!test::saveScreenshot(lab, QStringLiteral("lab_results")).isEmpty());
     }

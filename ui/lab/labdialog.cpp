@@ -42,6 +42,8 @@ struct MethodStyle
 
 MethodStyle styleFor(const simulation::LabMethod &m)
 {
+    if (m.procedure == simulation::LabProcedure::IReductBatch)
+        return {palette::mutedText, Qt::DashDotLine}; // the batch baseline, drawn apart
     const bool doubling
         = m.mechanism == ReleaseMethod::DoublingLaplace || m.mechanism == ReleaseMethod::DoublingGaussian;
     const Qt::PenStyle style = doubling                  ? Qt::DashLine
@@ -183,6 +185,14 @@ void LabDialog::createWidgets()
     m_status = new QLabel(this);
     m_status->setTextFormat(Qt::PlainText);
     m_status->setMinimumWidth(260);
+    m_status->setWordWrap(true); // the summary after a run is longer than the row at 1024 px
+
+    // iReduct's outcome counts after a run (its two failure modes), below the table.
+    m_batchOutcome = new QLabel(this);
+    m_batchOutcome->setObjectName(QStringLiteral("labBatchOutcome"));
+    m_batchOutcome->setTextFormat(Qt::PlainText);
+    m_batchOutcome->setWordWrap(true);
+    m_batchOutcome->hide();
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("labResults"));
@@ -274,6 +284,7 @@ void LabDialog::createLayout()
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(m_table, 1);
+    leftLayout->addWidget(m_batchOutcome);
     leftLayout->addWidget(note);
 
     auto *splitter = new QSplitter(Qt::Horizontal, this);
@@ -318,9 +329,11 @@ QSize LabDialog::sizeHint() const
     return {1300, 820};
 }
 
-QString LabDialog::methodName(session::ReleaseMethod kind)
+QString LabDialog::methodName(const simulation::LabMethod &method)
 {
-    switch (kind) {
+    if (method.procedure == simulation::LabProcedure::IReductBatch)
+        return tr("iReduct (batch)");
+    switch (method.mechanism) {
     case ReleaseMethod::Laplace:
         return tr("Laplace");
     case ReleaseMethod::Gaussian:
@@ -428,7 +441,9 @@ void LabDialog::updateDatasetText()
         + tr("Dataset <b>%1</b> (%2 rows). The workload is every cell of its data cube, as counts "
              "asked in a random order; each method answers as many as it can certify within α "
              "under one budget, each count capped per query. Unified filter split: %3 of ε and %4 "
-             "of δ to the ex-post side (the session's setting).")
+             "of δ to the ex-post side (the session's setting). iReduct, the batch baseline, fixes "
+             "the same counts in advance: if all become good early the rest of ε is wasted; if "
+             "not, some answers stay bad.")
               .arg(toQString(m_tableData->name()).toHtmlEscaped(),
                    formatNumber(static_cast<double>(m_tableData->rowCount())),
                    formatPercent(m_split.expostEpsilonShare, 0), formatPercent(m_split.expostDeltaShare, 0)));
@@ -561,7 +576,9 @@ void LabDialog::showResults(const LabOutcome &outcome)
         const auto &r = m_results[i];
         const int row = static_cast<int>(i);
         const MethodStyle style = styleFor(r.method);
-        auto *method = new QTableWidgetItem(methodName(r.method.mechanism));
+        auto *method = new QTableWidgetItem(methodName(r.method));
+        if (r.batch)
+            method->setToolTip(batchOutcomeText(*r.batch, r.answeredPerRepetition.size()));
         method->setData(Qt::DecorationRole, style.colour);
         m_table->setItem(row, MethodColumn, method);
         m_table->setItem(row, FilterColumn, new QTableWidgetItem(filterName(r.method.filter)));
@@ -582,8 +599,7 @@ void LabDialog::showResults(const LabOutcome &outcome)
                          numberItem(formatNumber(r.epsilonSpentMean, 3), r.epsilonSpentMean));
 
         LabChart::Curve curve;
-        curve.name
-            = QStringLiteral("%1 · %2").arg(methodName(r.method.mechanism), filterName(r.method.filter));
+        curve.name = QStringLiteral("%1 · %2").arg(methodName(r.method), filterName(r.method.filter));
         curve.colour = style.colour;
         curve.style = style.style;
         curve.epsilon = r.epsilonCurve;
@@ -600,6 +616,21 @@ void LabDialog::showResults(const LabOutcome &outcome)
                           .arg(settings().queriesPerRepetition)
                           .arg(outcome.cells)
                           .arg(formatNumber(outcome.seconds, 2)));
+    m_batchOutcome->clear();
+    for (const auto &r : m_results)
+        if (r.batch)
+            m_batchOutcome->setText(batchOutcomeText(*r.batch, r.answeredPerRepetition.size()));
+    m_batchOutcome->setVisible(!m_batchOutcome->text().isEmpty());
+}
+
+QString LabDialog::batchOutcomeText(const simulation::LabResult::BatchOutcomes &batch,
+                                    std::size_t repetitions)
+{
+    return tr("iReduct: in %1 of %2 repetitions every count was certified with budget left over (the "
+              "batch was too small); in %3 the budget ran out first (too large).")
+        .arg(batch.allGood)
+        .arg(repetitions)
+        .arg(batch.budgetExhausted);
 }
 
 } // namespace pbx::ui

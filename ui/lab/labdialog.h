@@ -78,7 +78,11 @@ public:
     LabChart *chart() const { return m_chart; }
 
     /// "Brownian NR", "Doubling Gaussian", …
-    static QString methodName(session::ReleaseMethod kind);
+    /// The method's row name ("Doubling Laplace", "iReduct (batch)", …).
+    static QString methodName(const simulation::LabMethod &method);
+    /// iReduct's outcome counts in one sentence (the status line and the row's tooltip).
+    static QString batchOutcomeText(const simulation::LabResult::BatchOutcomes &batch,
+                                    std::size_t repetitions);
     /// "pure ε", "zCDP", "ex-post", "unified", "brownian-zCDP".
     static QString filterName(filters::FilterKind kind);
 
@@ -128,6 +132,7 @@ private:
     QPushButton *m_cancel = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
+    QLabel *m_batchOutcome = nullptr;
     QTableWidget *m_table = nullptr;
     LabChart *m_chart = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
