@@ -98,7 +98,7 @@ endfunction()
 # without them, for the same output (tests/core/tst_session.cpp compared). So moc runs here on each
 # source alone, and AUTOMOC (with its empty mocs_compilation.cpp) is off for test executables.
 function(pbx_test_moc exe)
-    set_target_properties(${exe} PROPERTIES AUTOMOC OFF)
+    set_target_properties(${exe} PROPERTIES AUTOMOC OFF AUTOUIC OFF)
     get_target_property(sources ${exe} SOURCES)
     set(dir "${CMAKE_CURRENT_BINARY_DIR}/${exe}_moc")
     foreach(source IN LISTS sources)
@@ -117,7 +117,10 @@ function(pbx_test_moc exe)
             set_source_files_properties("${dir}/${name}.moc" PROPERTIES HEADER_FILE_ONLY ON)
         endif()
     endforeach()
-    target_include_directories(${exe} PRIVATE "${dir}")
+    # AUTOUIC off too (qt_standard_project_setup turns it on): with it, CMake puts the target's
+    # autogen include folder first, where a build folder that once ran AUTOMOC for tests keeps its
+    # old .moc files, and those would be compiled instead of these.
+    target_include_directories(${exe} BEFORE PRIVATE "${dir}")
 endfunction()
 
 # The class a test source registers (QTEST_MAIN and its siblings), read at configure time.
