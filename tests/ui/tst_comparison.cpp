@@ -12,6 +12,7 @@
 // Screenshots at 1400×900 (and the comparison at 1024×700 and 1600×1000) go to PBX_SCREENSHOT_DIR.
 #include "core/accounting/evaluation.h"
 #include "core/accounting/per_step_dp.h"
+#include "core/filters/advanced_filter.h"
 #include "core/session/ledger/session_ledger.h"
 #include "ui/charts/comparisoncharts.h"
 #include "ui/comparison/comparisonview.h"
@@ -226,6 +227,37 @@ private Q_SLOTS:
             if (applicable)
                 QVERIFY2(view->compositionChart()->pointCount(name) >= 2, qPrintable(name));
         }
+    }
+
+    void advancedExplainsTheFilterCrossover()
+    {
+        // Issue: the advanced strategy's explanation says where the advanced-composition filter
+        // (Whitehouse et al. 2023) starts to admit more equal pure-ε requests than basic: the
+        // numbers are the filter's own (ε = 1 as an example without a session, the view's δ).
+        auto view = makeView();
+        view->setSource(ComparisonView::Source::Plan);
+        loadExample(*view, DpSgd);
+        view->setQuery(true, 1e-6, 1.0);
+        QVERIFY(computeAndWait(*view));
+        view->selectStrategy(QStringLiteral("advanced"));
+        const QString text = view->explanationText();
+        auto filter = filters::AdvancedFilter::create(1.0, 1e-6).value();
+        const double epsilon0 = filter->crossoverEpsilon() / 2.0;
+        QVERIFY2(text.contains(QStringLiteral("As a session filter")), qPrintable(text));
+        QVERIFY2(
+            text.contains(QStringLiteral("ε₀ = %1").arg(ui::formatNumber(filter->crossoverEpsilon(), 4))),
+            qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("beyond about %1 requests")
+                                   .arg(ui::formatNumber(std::ceil(filter->crossoverCount()), 4))),
+                 qPrintable(text));
+        const auto basic = static_cast<qlonglong>(std::floor(1.0 / epsilon0 * (1.0 + 1e-12)));
+        QVERIFY(static_cast<qlonglong>(filter->admitsEqual(epsilon0)) > basic);
+        QVERIFY2(text.contains(QStringLiteral("admits %1 where basic admits %2")
+                                   .arg(static_cast<qulonglong>(filter->admitsEqual(epsilon0)))
+                                   .arg(basic)),
+                 qPrintable(text));
+        view->selectStrategy(QStringLiteral("rdp"));
+        QVERIFY(!view->explanationText().contains(QStringLiteral("As a session filter")));
     }
 
     void notApplicableRowsShowTheReason()

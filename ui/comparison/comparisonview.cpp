@@ -2,6 +2,7 @@
 #include "ui/comparison/comparisonview.h"
 
 #include "core/accounting/per_step_dp.h"
+#include "core/filters/advanced_filter.h"
 #include "core/session/ledger/session_ledger.h"
 #include "ui/charts/comparisoncharts.h"
 #include "ui/charts/presentation.h"
@@ -1164,11 +1165,36 @@ void ComparisonView::updateExplanation()
         here = tr("<b>Here:</b> δ = %1 at ε = %2.")
                    .arg(formatBound(outcome->answer.delta, 3), formatNumber(m_lastInput.epsilon));
     }
+    if (name == QLatin1String("advanced"))
+        here += advancedFilterNote();
     m_explanation->setHtml(linkGlossaryTerms(
         tr("<p style='margin-top:0'><span style='color:%1; font-size:large'>■</span> <b>%2</b></p>"
            "<p><b>Formula.</b> %3</p><p><b>Why it differs.</b> %4</p><p>%5</p>"
            "<p style='color:#555'><b>Source.</b> %6</p>")
             .arg(info.colour.name(), info.title, info.formula, info.why, here, info.source)));
+}
+
+QString ComparisonView::advancedFilterNote() const
+{
+    // The session's ε budget, else ε = 1 as an example; δ is the view's.
+    const bool fromSession = m_sessionBudget > 0.0;
+    const double epsilon = fromSession ? m_sessionBudget : 1.0;
+    const double delta = m_lastInput.delta > 0.0 && m_lastInput.delta < 1.0 ? m_lastInput.delta : 1e-5;
+    auto filter = filters::AdvancedFilter::create(epsilon, delta);
+    if (!filter)
+        return {};
+    const double epsilon0 = (*filter)->crossoverEpsilon() / 2.0; // well inside the winning range
+    const auto basicCount = static_cast<std::int64_t>(std::floor(epsilon / epsilon0 * (1.0 + 1e-12)));
+    return tr("<p><b>As a session filter.</b> With a budget of ε = %1 (%2) at δ = %3, the "
+              "advanced-composition filter (Whitehouse, Ramdas, Rogers &amp; Wu 2023; "
+              "<i>--filter advanced</i>) admits more equal pure-ε requests than basic composition "
+              "once each asks less than ε₀ = %4, that is beyond about %5 requests: at ε₀ = %6 it "
+              "admits %7 where basic admits %8.</p>")
+        .arg(formatNumber(epsilon), fromSession ? tr("the session's") : tr("an example; no session is open"),
+             formatNumber(delta, 3), formatNumber((*filter)->crossoverEpsilon(), 4),
+             formatNumber(std::ceil((*filter)->crossoverCount()), 4), formatNumber(epsilon0, 4))
+        .arg(static_cast<qulonglong>((*filter)->admitsEqual(epsilon0)))
+        .arg(static_cast<qlonglong>(basicCount));
 }
 
 } // namespace pbx::ui

@@ -168,6 +168,9 @@ private:
     void applyResult(const ComparisonResult &result);
     void refreshSessionLedger();
     void updateExplanation();
+    /// The advanced-composition filter's crossover against basic composition at the session's
+    /// budget (Whitehouse et al. 2023), for the explanation of the "advanced" strategy.
+    QString advancedFilterNote() const;
     void updateQueryWidgets();
     void updatePerStepWidgets();
     void updatePerStepNote(const std::vector<StrategyOutcome> &outcomes);
