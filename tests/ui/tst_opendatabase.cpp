@@ -325,25 +325,67 @@ private Q_SLOTS:
         QVERIFY(!strategies->tabs()->widget(2)->isEnabled());
     }
 
-    // A database table whose metadata declares no "rows": the query builder's cost line says the
-    // release will be refused, with the line Session::ask refuses it with, before Ask.
-    void costLineSaysAnUndeclaredRowCountIsRefused()
+    // A database table whose metadata declares no "rows". Public metadata ("public": true): the
+    // table's own count plans (issue 30 §1), so the cost line is that of the same metadata with
+    // "rows": 28155, counted once on first use (not at open; the first cost line); the dataset
+    // panel shows the count. Private: the query builder's cost line says the release will be
+    // refused, with the line Session::ask refuses it with, before Ask; nothing is counted.
+    void costLineOnATableWithoutDeclaredRows()
     {
-        QFile publicFile(m_metadata);
-        QVERIFY(publicFile.open(QIODevice::ReadOnly));
-        QByteArray text = publicFile.readAll();
-        QVERIFY(text.contains("\"rows\": 28155,"));
-        text.replace("\"rows\": 28155,", "");
-        const QString noRows = m_dir.filePath(QStringLiteral("cps-no-rows.json"));
+        const auto withoutRows = [&](const QString &from, const QString &name) {
+            QFile in(from);
+            if (!in.open(QIODevice::ReadOnly))
+                return QString();
+            QByteArray text = in.readAll();
+            if (!text.contains("\"rows\": 28155,"))
+                return QString();
+            text.replace("\"rows\": 28155,", "");
+            const QString path = m_dir.filePath(name);
+            QFile out(path);
+            return out.open(QIODevice::WriteOnly) && out.write(text) == text.size() ? path : QString();
+        };
+        const QString publicNoRows = withoutRows(m_metadata, QStringLiteral("cps-no-rows.json"));
+        const QString privateNoRows
+            = withoutRows(m_privateMetadata, QStringLiteral("cps-private-no-rows.json"));
+        QVERIFY(!publicNoRows.isEmpty() && !privateNoRows.isEmpty());
+        QString declaredCost;
         {
-            QFile file(noRows);
-            QVERIFY(file.open(QIODevice::WriteOnly));
-            QVERIFY(file.write(text) == text.size());
+            MainWindow w;
+            QVERIFY(w.openDataset(descriptor(), m_metadata).ok());
+            QVERIFY(w.startNewSession(seeded()).ok());
+            auto *builder = w.queryBuilder();
+            builder->setAggregate(data::Aggregate::Count);
+            builder->setAbsoluteTarget(50.0);
+            declaredCost = builder->costPreview();
+            QVERIFY2(declaredCost.startsWith(QStringLiteral("This request ")), qPrintable(declaredCost));
+        }
+        {
+            auto opened = ui::SessionDocument::loadSource(descriptor(), publicNoRows);
+            QVERIFY(opened.ok());
+            QVERIFY(!(*opened)->declaredRowCount());
+            QVERIFY(!(*opened)->knownPublicRowCount()); // not counted at open
+            MainWindow w;
+            QVERIFY(w.openDataset(descriptor(), publicNoRows).ok());
+            QVERIFY(w.startNewSession(seeded()).ok());
+            QVERIFY(!w.document()->dataSource()->declaredRowCount());
+            // The first session's cost line counted the table; the new session's panel shows the count.
+            QCOMPARE(w.datasetPanel()->rowsLabel()->text(), QStringLiteral("28,155"));
+            QCOMPARE(*w.document()->dataSource()->knownPublicRowCount(), std::size_t{28155});
+            auto *builder = w.queryBuilder();
+            builder->setAggregate(data::Aggregate::Count);
+            builder->setAbsoluteTarget(50.0);
+            QCOMPARE(builder->costPreview(), declaredCost);
+            auto asked = w.document()->ask(builder->request());
+            QVERIFY2(asked.ok(), asked.ok() ? "" : asked.error().message.c_str());
+            QCOMPARE(asked->status, session::EventStatus::Released);
+            QVERIFY(w.document()->session().filter().spent() > 0.0);
         }
         MainWindow w;
-        QVERIFY(w.openDataset(descriptor(), noRows).ok());
+        QVERIFY(w.openDataset(descriptor(), privateNoRows).ok());
         QVERIFY(w.startNewSession(seeded()).ok());
         QVERIFY(!w.document()->dataSource()->declaredRowCount());
+        QCOMPARE(w.datasetPanel()->rowsLabel()->text(),
+                 QStringLiteral("not declared (its metadata gives no \"rows\")"));
         auto *builder = w.queryBuilder();
         builder->setAggregate(data::Aggregate::Count);
         builder->setAbsoluteTarget(50.0);
@@ -355,6 +397,7 @@ private Q_SLOTS:
         QVERIFY(!asked.ok());
         QCOMPARE(QString::fromStdString(asked.error().message), refusal);
         QCOMPARE(w.document()->session().filter().spent(), 0.0);
+        QVERIFY(!w.document()->dataSource()->knownPublicRowCount());
     }
 
 private:
