@@ -7,6 +7,7 @@
 #include "ui/appsettings.h"
 #include "ui/lessons/welcome.h"
 #include "ui/mainwindow.h"
+#include "ui/sessiondocument.h"
 #include "ui/util/numberformat.h"
 
 #include <QApplication>
@@ -222,6 +223,11 @@ int main(int argc, char *argv[])
         window.resize(1400, 900);
     else
         window.rememberLayout();
+    // A database session whose metadata file moved asks where it is now (a screenshot asks nothing).
+    if (interactive)
+        window.document()->setMetadataChooser([&window](const QString &missing) {
+            return pbx::ui::SessionDocument::askForMovedMetadata(&window, missing);
+        });
     if (sessionPath) {
         const QString &path = *sessionPath;
         auto opened = window.openSessionFile(path);

@@ -8,12 +8,14 @@
 #include "core/io/transcript_json.h"
 #include "core/util/try.h"
 #include "resources/dataset_catalog.h"
+#include "ui/appsettings.h"
 #include "ui/util/numberformat.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QStandardPaths>
@@ -142,8 +144,7 @@ Result<void> SessionDocument::openJournal(const QString &path)
 Result<void> SessionDocument::adoptJournal(const QString &path, io::OpenedSessionJournal opened)
 {
     const auto &recovered = opened.recovered;
-    PBX_TRY(table,
-            loadSource(toQString(io::datasetToLoad(recovered.header)), recordedMetadata(recovered.header)));
+    PBX_TRY(table, loadRecordedSource(recovered.header));
     auto restored = io::auditSessionFile(io::sessionFileOf(recovered), std::move(table));
     if (!restored.ok())
         return makeError(restored.error().code,
@@ -185,6 +186,38 @@ Result<std::shared_ptr<const data::Source>> SessionDocument::loadSource(const QS
     PBX_TRY(source, resources::openDataset(dataset.toStdString(), metadataPath.toStdString()));
     PBX_RETURN_IF_ERROR(io::checkRecordableText((source)->schema()));
     return source;
+}
+
+Result<std::shared_ptr<const data::Source>>
+SessionDocument::loadRecordedSource(const io::SessionHeader &header) const
+{
+    QString metadata = recordedMetadata(header);
+    std::error_code ec;
+    if (!metadata.isEmpty()
+        && std::filesystem::symlink_status(metadata.toStdString(), ec).type()
+               == std::filesystem::file_type::not_found) {
+        // Moved since the session was recorded: ask where it is now (as pbx-cli's --metadata FILE);
+        // io::checkDataset then compares the chosen file's SHA-256 with the recorded one.
+        const QString chosen = m_metadataChooser ? m_metadataChooser(metadata) : QString();
+        if (chosen.isEmpty())
+            return makeError(
+                ErrorCode::NotFound,
+                tr("the metadata file %1 recorded in the session is missing (moved or deleted)%2")
+                    .arg(metadata, m_metadataChooser ? tr("; no other file was chosen") : QString())
+                    .toStdString());
+        metadata = chosen;
+    }
+    return loadSource(toQString(io::datasetToLoad(header)), metadata);
+}
+
+QString SessionDocument::askForMovedMetadata(QWidget *parent, const QString &missingPath)
+{
+    const QFileInfo missing(missingPath);
+    const QString folder
+        = missing.absoluteDir().exists() ? missing.absolutePath() : AppSettings::startFolder();
+    return QFileDialog::getOpenFileName(
+        parent, tr("The session's metadata file %1 is missing: where is it now?").arg(missingPath), folder,
+        tr("Dataset metadata (*.json);;All files (*)"));
 }
 
 session::SessionSettings SessionDocument::settings() const
@@ -285,7 +318,7 @@ Result<void> SessionDocument::openTranscript(const QString &path)
     // that is not there (moved with the transcript) is looked for next to the transcript; its
     // digest must still match the one recorded.
     const QString datasetName = toQString(io::datasetToLoad(document.header));
-    auto table = loadSource(datasetName, recordedMetadata(document.header));
+    auto table = loadRecordedSource(document.header);
     QString source = datasetName;
     if (!table.ok()) {
         const QDir dir = QFileInfo(path).absoluteDir();

@@ -28,7 +28,10 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
+
+class QWidget;
 
 namespace pbx::ui {
 
@@ -63,6 +66,19 @@ public:
     /// written (the request not asked, or its event recorded but withheld: eventAppended() comes
     /// once its line is written, before the next request's).
     Result<session::LedgerEvent> ask(const session::QueryRequest &request);
+
+    /// Asked where a database session's metadata file is now, when the one its header records
+    /// (`missingPath`) is gone: returns the chosen file, or an empty string when the user cancels.
+    using MetadataChooser = std::function<QString(const QString &missingPath)>;
+    /// Opening a database session (openTranscript(), reopen()) whose recorded metadata file has
+    /// moved calls `chooser` once; the chosen file must be the recorded one (same SHA-256,
+    /// io::checkDataset), else the opening is refused in one line. Without a chooser (the default:
+    /// tests, and code that must not show dialogs) the opening is refused, naming the missing file.
+    /// The app installs askForMovedMetadata.
+    void setMetadataChooser(MetadataChooser chooser) { m_metadataChooser = std::move(chooser); }
+    /// The file dialog the app uses as the chooser: its title says in one line which file is
+    /// missing; it starts in that file's folder (or the start folder when the folder is gone).
+    static QString askForMovedMetadata(QWidget *parent, const QString &missingPath);
 
     /// Reads a transcript, loads its dataset (by name, else next to the transcript) and rebuilds
     /// the session with Session::restore. On error nothing changes.
@@ -143,6 +159,10 @@ private:
     /// it, verifies it and audits its ledger; nothing on disk changes until the next request.
     Result<void> openJournal(const QString &path);
     Result<void> adoptJournal(const QString &path, io::OpenedSessionJournal opened);
+    /// The dataset `header` records, with a database session's recorded metadata file or, when it
+    /// is gone, the one m_metadataChooser gives. Errors: as loadSource(); NotFound naming the
+    /// missing metadata file when no other was chosen.
+    Result<std::shared_ptr<const data::Source>> loadRecordedSource(const io::SessionHeader &header) const;
     void closeJournal();
 
     std::unique_ptr<session::Session> m_session;
@@ -154,6 +174,7 @@ private:
     QString m_source;
     QString m_filePath;
     bool m_modified = false;
+    MetadataChooser m_metadataChooser;
 };
 
 } // namespace pbx::ui

@@ -80,6 +80,17 @@ public:
     /// memory (as today). It bounds the number of rows a sum adds, which the floating-point slack of
     /// data::computedSumSensitivity relies on.
     virtual std::optional<std::size_t> declaredRowCount() const = 0;
+    /// The public row count a release plans with (session::releaseRowCount): declaredRowCount()
+    /// when set; for a database source whose metadata declares no "rows" but says the data are
+    /// public ("public": true), the table's own COUNT(*), run on first use (never at open: a slow
+    /// view must not make opening slow), under the statement timeout and read-only, then cached;
+    /// unset otherwise (the count of private data is private: nothing plans with it). Thread-safe
+    /// as the aggregates are. Errors (nothing cached, the next call counts again): the count's
+    /// Io or ResourceLimit, one line beginning "rows: ".
+    virtual Result<std::optional<std::size_t>> publicRowCount() const { return declaredRowCount(); }
+    /// publicRowCount() as far as it is known without asking the database: the declared count, or
+    /// the table's once counted (for the report, the ledger's conversions and the dataset panel).
+    virtual std::optional<std::size_t> knownPublicRowCount() const { return declaredRowCount(); }
     /// A database source's descriptor as sources::sourceDescriptorText writes it ("sqlite:…",
     /// "postgresql://…"; never a password), which reopens it: recorded in session headers. Empty
     /// for an in-memory table (its files() or name say where it came from).

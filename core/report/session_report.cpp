@@ -97,7 +97,8 @@ SessionReport collectReport(const session::Session &session, ReportSource source
     r.source = std::move(source);
     const data::Table &table = session.table();
     r.datasetName = table.name();
-    r.rows = session.publicRowCount(); // a database source's declared count (its schema has no rows)
+    // A database source's declared count, or a public table's COUNT(*) once run (its schema has no rows).
+    r.rows = session.publicRowCount();
     r.provenance = table.provenance();
     r.files = table.files();
     for (std::size_t c = 0; c < table.columnCount(); ++c) {

@@ -80,9 +80,11 @@ public:
     std::shared_ptr<const data::Table> sharedTable() const { return m_table; }
     const data::Source &source() const { return *m_source; }
     std::shared_ptr<const data::Source> sharedSource() const { return m_source; }
-    /// The public row count used for planning (data::Source::declaredRowCount()): 0 when a
-    /// database source's metadata declares none (its releases are then refused).
-    std::size_t publicRowCount() const { return m_source->declaredRowCount().value_or(0); }
+    /// The public row count used for planning, as far as it is known without asking the database
+    /// (data::Source::knownPublicRowCount(): the declared count, or a public table's COUNT(*) once
+    /// a release or the audit of a reopened session ran it): 0 when unknown (a database source whose
+    /// metadata declares none; its releases are refused, or count first: releaseRowCount).
+    std::size_t publicRowCount() const { return m_source->knownPublicRowCount().value_or(0); }
     const SessionSettings &settings() const { return m_settings; }
     const filters::PrivacyFilter &filter() const { return *m_filter; }
     const std::vector<LedgerEvent> &events() const { return m_events; }

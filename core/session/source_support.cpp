@@ -2,6 +2,7 @@
 #include "core/session/source_support.h"
 
 #include "core/session/strategies/strategy_request.h"
+#include "core/util/try.h"
 
 #include <string>
 #include <utility>
@@ -106,8 +107,9 @@ Result<void> checkRequestOnSource(const QueryRequest &request, const data::Table
 
 Result<std::size_t> releaseRowCount(const data::Source &source)
 {
-    if (const std::optional<std::size_t> rows = source.declaredRowCount())
-        return *rows;
+    PBX_TRY(counted, source.publicRowCount()); // a public table's COUNT(*) on first use, or its failure
+    if (counted)
+        return *counted;
     return makeError(ErrorCode::InvalidArgument,
                      "rows: the dataset's metadata declares no row count, which a release needs to bound its "
                      "sensitivity; declare \"rows\" in the metadata");

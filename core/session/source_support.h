@@ -57,10 +57,12 @@ bool histogramIsPushedDown(const QueryRequest &request, const data::Table &schem
 Result<void> checkRequestOnSource(const QueryRequest &request, const data::Table &schema,
                                   data::SourceKind kind);
 
-/// The public row count a count, sum or mean release plans with: source.declaredRowCount(). Errors:
-/// InvalidArgument naming "rows" when the source declares none (a database table whose metadata
-/// has no "rows"): a release needs n to bound its sensitivity. Session::ask, previewCost and
-/// pbx-cli run refuse with this one line.
+/// The public row count a count, sum or mean release plans with: source.publicRowCount() — the
+/// declared count, or a public database table's own COUNT(*) (run on the first call, then cached).
+/// Errors: that count's failure (Io, ResourceLimit: "rows: cannot count the rows of table …");
+/// InvalidArgument naming "rows" when there is none (a private database table whose metadata has
+/// no "rows"): a release needs n to bound its sensitivity. Session::ask, previewCost and pbx-cli
+/// run refuse with this one line, before anything is charged.
 Result<std::size_t> releaseRowCount(const data::Source &source);
 
 } // namespace pbx::session

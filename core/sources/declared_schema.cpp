@@ -86,4 +86,17 @@ Result<void> checkDeclaredRows(std::size_t declared, std::int64_t actual, const 
     return {};
 }
 
+bool countsRowsOnFirstUse(const io::DatasetMetadata &metadata)
+{
+    return !metadata.rows && metadata.isPublic;
+}
+
+Error rowCountFailed(const Error &failure, const std::string &tableName)
+{
+    return makeError(failure.code, "rows: cannot count the rows of table '" + tableName
+                                       + "' (its metadata says the data are public but declares no \"rows\"; "
+                                         "a release plans with the table's count): "
+                                       + failure.message);
+}
+
 } // namespace pbx::sources

@@ -51,4 +51,14 @@ Result<data::Table> declaredSchema(const io::DatasetMetadata &metadata,
 /// table's. Errors: InvalidArgument "the metadata declares 28155 rows, but table 'cps' has 28154".
 Result<void> checkDeclaredRows(std::size_t declared, std::int64_t actual, const std::string &tableName);
 
+/// Whether a source opened with `metadata` counts its table's rows on first use
+/// (data::Source::publicRowCount): the metadata declares no "rows" but says the data are public.
+/// A private table's count is never run: it would be a private number a plan depends on.
+bool countsRowsOnFirstUse(const io::DatasetMetadata &metadata);
+
+/// The refusal when that count fails (a timeout, a lost connection): `failure`'s code, one line
+/// "rows: cannot count the rows of table 'cps' (its metadata says the data are public but declares
+/// no "rows"; a release plans with the table's count): <failure>".
+Error rowCountFailed(const Error &failure, const std::string &tableName);
+
 } // namespace pbx::sources

@@ -149,7 +149,36 @@ Result<std::unique_ptr<PostgresSource>> PostgresSource::open(const PostgresDescr
         PBX_RETURN_IF_ERROR(checkDeclaredRows(*metadata.rows, rows, source->qualifiedName()));
     }
     source->m_declaredRows = metadata.rows;
+    source->m_countsOnFirstUse = countsRowsOnFirstUse(metadata);
     return source;
+}
+
+Result<std::optional<std::size_t>> PostgresSource::publicRowCount() const
+{
+    if (!m_countsOnFirstUse)
+        return m_declaredRows;
+    const std::lock_guard lock(m_mutex);
+    if (!m_countedRows) {
+        auto counted = run({"SELECT COUNT(*) FROM " + m_quotedTable, {}});
+        if (!counted)
+            return rowCountFailed(counted.error(), qualifiedName());
+        if (PQntuples(counted->get()) != 1 || PQnfields(counted->get()) != 1)
+            return rowCountFailed(makeError(ErrorCode::Io, "the count returned no row"), qualifiedName());
+        auto rows = parseCount(PQgetvalue(counted->get(), 0, 0), "postgresql: ");
+        if (!rows || *rows < 0)
+            return rowCountFailed(rows ? makeError(ErrorCode::Io, "a negative count") : rows.error(),
+                                  qualifiedName());
+        m_countedRows = static_cast<std::size_t>(*rows);
+    }
+    return m_countedRows;
+}
+
+std::optional<std::size_t> PostgresSource::knownPublicRowCount() const
+{
+    if (!m_countsOnFirstUse)
+        return m_declaredRows;
+    const std::lock_guard lock(m_mutex);
+    return m_countedRows;
 }
 
 Result<std::vector<CatalogColumn>> PostgresSource::readCatalogue() const

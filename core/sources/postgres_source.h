@@ -43,6 +43,10 @@ public:
     data::SourceKind kind() const override { return data::SourceKind::Postgres; }
     std::string location() const override;
     std::optional<std::size_t> declaredRowCount() const override { return m_declaredRows; }
+    /// The declared count; else, when the metadata says "public": true, the table's COUNT(*) on
+    /// first use (countsRowsOnFirstUse), cached. Errors: rowCountFailed (Io, ResourceLimit).
+    Result<std::optional<std::size_t>> publicRowCount() const override;
+    std::optional<std::size_t> knownPublicRowCount() const override;
     std::string descriptor() const override { return sourceDescriptorText(m_descriptor); }
     /// "table", or "schema.table" when the descriptor names a schema (for messages, unquoted).
     std::string qualifiedName() const;
@@ -66,6 +70,8 @@ private:
     std::string m_quotedTable;
     data::Table m_schema;
     std::optional<std::size_t> m_declaredRows;
+    bool m_countsOnFirstUse = false;                  ///< public, no declared rows: COUNT(*) on first use
+    mutable std::optional<std::size_t> m_countedRows; ///< that count, once run (under m_mutex)
     QuoteIdentifier m_quote;
     mutable std::mutex m_mutex;
     mutable bool m_lost = false; ///< a call lost the connection: the next one resets it first

@@ -92,7 +92,34 @@ Result<std::unique_ptr<SqliteSource>> SqliteSource::open(const SqliteDescriptor 
         PBX_RETURN_IF_ERROR(checkDeclaredRows(*metadata.rows, rows, descriptor.table));
     }
     source->m_declaredRows = metadata.rows;
+    source->m_countsOnFirstUse = countsRowsOnFirstUse(metadata);
     return source;
+}
+
+Result<std::optional<std::size_t>> SqliteSource::publicRowCount() const
+{
+    if (!m_countsOnFirstUse)
+        return m_declaredRows;
+    const std::lock_guard lock(m_mutex);
+    if (!m_countedRows) {
+        std::int64_t rows = -1;
+        if (auto counted = run({"SELECT COUNT(*) FROM " + m_quotedTable, {}},
+                               [&](sqlite3_stmt *row) { rows = sqlite3_column_int64(row, 0); });
+            !counted)
+            return rowCountFailed(counted.error(), m_descriptor.table);
+        if (rows < 0)
+            return rowCountFailed(makeError(ErrorCode::Io, "the count returned no row"), m_descriptor.table);
+        m_countedRows = static_cast<std::size_t>(rows);
+    }
+    return m_countedRows;
+}
+
+std::optional<std::size_t> SqliteSource::knownPublicRowCount() const
+{
+    if (!m_countsOnFirstUse)
+        return m_declaredRows;
+    const std::lock_guard lock(m_mutex);
+    return m_countedRows;
 }
 
 SqliteSource::~SqliteSource()

@@ -39,6 +39,10 @@ public:
     data::SourceKind kind() const override { return data::SourceKind::Sqlite; }
     std::string location() const override;
     std::optional<std::size_t> declaredRowCount() const override { return m_declaredRows; }
+    /// The declared count; else, when the metadata says "public": true, the table's COUNT(*) on
+    /// first use (countsRowsOnFirstUse), cached. Errors: rowCountFailed (Io, ResourceLimit).
+    Result<std::optional<std::size_t>> publicRowCount() const override;
+    std::optional<std::size_t> knownPublicRowCount() const override;
     std::string descriptor() const override { return sourceDescriptorText(m_descriptor); }
 
 private:
@@ -56,6 +60,8 @@ private:
     std::string m_quotedTable;
     data::Table m_schema;
     std::optional<std::size_t> m_declaredRows;
+    bool m_countsOnFirstUse = false;                  ///< public, no declared rows: COUNT(*) on first use
+    mutable std::optional<std::size_t> m_countedRows; ///< that count, once run (under m_mutex)
     QuoteIdentifier m_quote;
     mutable std::mutex m_mutex;
     mutable std::chrono::steady_clock::time_point m_deadline;

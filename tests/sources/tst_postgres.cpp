@@ -43,6 +43,7 @@ private slots:
     void schemaQualifiedTable();
     void killedServer();
     void killedServerMidSession();
+    void publicTableWithoutRowsCountsOnFirstUse();
     void openErrors();
 
 private:
@@ -334,6 +335,90 @@ void TestPostgresSource::killedServerMidSession()
         QCOMPARE(a.spentAfter, b.spentAfter);
     }
     QCOMPARE((*onServer)->events().size(), std::size_t{3});
+}
+
+// Public metadata without "rows" (issue 30 §1): the table's own COUNT(*) is the planning count, run
+// on first use (opening a view of pg_sleep(30) stays cheap), cached; a statement timeout or a killed
+// server during that count refuses the request in one line beginning "rows: ", nothing appended and
+// nothing spent; after the restart the same session counts, plans with 28155 and answers as the
+// in-memory table. Private metadata without "rows" never counts: refused as before.
+void TestPostgresSource::publicTableWithoutRowsCountsOnFirstUse()
+{
+    io::DatasetMetadata metadata = test::cpsMetadata();
+    metadata.rows.reset();
+    QVERIFY(metadata.isPublic);
+    session::SessionSettings settings;
+    settings.epsilon = 10.0;
+    settings.delta = 1e-5;
+    settings.seed = 31;
+    const auto request = [](const std::string &line) { return *io::readRequestLine(line, 1); };
+    const std::string count
+        = R"({"aggregate":"count","where":"region == 'south'","target":{"kind":"absolute","error":50}})";
+    const std::string mean
+        = R"({"aggregate":"mean","column":"wage","target":{"kind":"relative","error":0.05}})";
+    const auto sessionOn = [&](const PostgresDescriptor &d, const io::DatasetMetadata &m) {
+        auto source = PostgresSource::open(d, m);
+        if (!source)
+            qFatal("%s", source.error().message.c_str());
+        return std::move(
+            session::Session::create(std::shared_ptr<const data::Source>(std::move(source).value()), settings)
+                .value());
+    };
+
+    // A timeout during the count: a view that sleeps 30 s, the statement timeout 200 ms.
+    test::PostgresAdmin admin(m_server->conninfo("pbx"));
+    QCOMPARE(admin.exec("CREATE VIEW slowpublic AS SELECT c.* FROM cps c, (SELECT pg_sleep(30)) s"),
+             std::string());
+    const auto opening = std::chrono::steady_clock::now();
+    auto slow = sessionOn(descriptor("slowpublic", 200), metadata);
+    QVERIFY(std::chrono::steady_clock::now() - opening < std::chrono::seconds(5));
+    for (const std::string &line : {count, mean}) {
+        auto refused = slow->ask(request(line));
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().code, ErrorCode::ResourceLimit);
+        QCOMPARE(
+            refused.error().message,
+            std::string("rows: cannot count the rows of table 'slowpublic' (its metadata says the data are "
+                        "public but declares no \"rows\"; a release plans with the table's count): "
+                        "postgresql (pbx, table slowpublic): the query ran over the statement timeout "
+                        "(200 ms) and was cancelled; nothing was computed"));
+    }
+    QVERIFY(slow->events().empty());
+    QCOMPARE(slow->filter().spent(), 0.0);
+
+    // The server killed before the first use: refused, nothing charged; counted after the restart.
+    auto onServer = sessionOn(descriptor("cps"), metadata);
+    auto inMemory = session::Session::create(std::make_shared<const data::Table>(m_cps), settings);
+    QVERIFY(inMemory);
+    QVERIFY(!onServer->source().knownPublicRowCount());
+    QVERIFY(m_server->stop("immediate"));
+    PBX_VERIFY_ERROR(onServer->ask(request(count)), Io,
+                     "rows: cannot count the rows of table 'cps' (its metadata says the data are public");
+    PBX_VERIFY_ERROR(onServer->ask(request(mean)), Io, "cannot reach the server");
+    QVERIFY(onServer->events().empty());
+    QCOMPARE(onServer->filter().spent(), 0.0);
+    QVERIFY(!onServer->source().knownPublicRowCount());
+    const std::string restarted = m_server->start();
+    QVERIFY2(restarted.empty(), restarted.c_str());
+    for (const std::string &line : {count, mean}) {
+        auto a = onServer->ask(request(line));
+        auto b = (*inMemory)->ask(request(line));
+        QVERIFY2(a && b, a ? "" : a.error().message.c_str());
+        QCOMPARE(a->status, session::EventStatus::Released);
+        QCOMPARE(a->answer, b->answer);
+        QCOMPARE(a->cost, b->cost);
+        QCOMPARE(a->spentAfter, b->spentAfter);
+    }
+    QCOMPARE(*onServer->source().knownPublicRowCount(), std::size_t{28155});
+    QCOMPARE(onServer->publicRowCount(), std::size_t{28155});
+
+    // Not public: no count, the release refused as before.
+    metadata.isPublic = false;
+    auto privateSession = sessionOn(descriptor("cps"), metadata);
+    PBX_VERIFY_ERROR(privateSession->ask(request(count)), InvalidArgument,
+                     "declare \"rows\" in the metadata");
+    QVERIFY(!privateSession->source().knownPublicRowCount());
+    QCOMPARE(privateSession->filter().spent(), 0.0);
 }
 
 void TestPostgresSource::schemaQualifiedTable()

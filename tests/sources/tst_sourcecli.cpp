@@ -63,6 +63,7 @@ private slots:
     void sameAnswersInMemorySqliteAndPostgres();
     void journalResumesOnTheDatabase();
     void movedOrChangedMetadataFile();
+    void publicMetadataWithoutRows();
     void datasetAndMetadataErrors();
     void rowReadingKindsRefusedBeforeAnyAnswer();
     void injectionIsRefusedOrAValue();
@@ -333,6 +334,68 @@ void TestSourceCli::movedOrChangedMetadataFile()
     const auto resumed = test::runCli(resume + QStringList{QStringLiteral("--metadata"), after});
     QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
     QCOMPARE(readJson(path("moved-5.json"))[QStringLiteral("events")].toArray().size(), 5);
+}
+
+// Metadata without "rows" (issue 30 §1). Public: the run plans with the table's own COUNT(*) and
+// prints and records what the declared-rows run does (same events, field for field), on SQLite and
+// PostgreSQL; the transcript records no "rows" (none declared), and verify and report reopen it,
+// counting the table again (the report states 28,155). Private: the first release line is refused
+// before anything is answered (no transcript), as before.
+void TestSourceCli::publicMetadataWithoutRows()
+{
+    QFile shipped(path("cps.json"));
+    QVERIFY(shipped.open(QIODevice::ReadOnly));
+    QByteArray text = shipped.readAll();
+    QVERIFY(text.contains("\"rows\": 28155,") && text.contains("\"public\": true"));
+    text.replace("\"rows\": 28155,", "");
+    writeFile(path("cps-no-rows.json"), text);
+    text.replace("\"public\": true", "\"public\": false");
+    writeFile(path("cps-private-no-rows.json"), text);
+
+    // run() with another metadata file than cps.json.
+    const auto runWith = [&](const QString &descriptor, const QString &out, const char *metadata) {
+        return test::runCli({QStringLiteral("run"), QStringLiteral("--queries"), path("queries.jsonl"),
+                             QStringLiteral("--out"), out, QStringLiteral("--seed"), QStringLiteral("1988"),
+                             QStringLiteral("--epsilon"), QStringLiteral("20"), QStringLiteral("--delta"),
+                             QStringLiteral("1e-5"), QStringLiteral("--dataset"), descriptor,
+                             QStringLiteral("--metadata"), path(metadata)});
+    };
+    const auto declared = run(sqliteDescriptor(), path("queries.jsonl"), path("declared-rows.json"));
+    QVERIFY2(declared.exitCode == 0, qPrintable(declared.err));
+    const QJsonObject declaredDoc = readJson(path("declared-rows.json"));
+    QStringList descriptors{sqliteDescriptor()};
+    if (m_server)
+        descriptors << postgresDescriptor();
+    for (const QString &descriptor : descriptors) {
+        const QString out = path("counted-rows.json");
+        QFile::remove(out);
+        const auto counted = runWith(descriptor, out, "cps-no-rows.json");
+        QVERIFY2(counted.exitCode == 0, qPrintable(counted.err));
+        QCOMPARE(counted.out, declared.out);
+        const QJsonObject doc = readJson(out);
+        QCOMPARE(doc[QStringLiteral("events")], declaredDoc[QStringLiteral("events")]);
+        QVERIFY(!doc[QStringLiteral("dataset")].toObject().contains(QStringLiteral("rows")));
+        const auto verified = test::runCli({QStringLiteral("verify"), out});
+        QVERIFY2(verified.exitCode == 0, qPrintable(verified.err));
+        const QString html = out + QStringLiteral(".html");
+        QFile::remove(html);
+        const auto reported = test::runCli({QStringLiteral("report"), out, QStringLiteral("--out"), html});
+        QVERIFY2(reported.exitCode == 0, qPrintable(reported.err));
+        QFile report(html);
+        QVERIFY(report.open(QIODevice::ReadOnly));
+        const QString page = QString::fromUtf8(report.readAll());
+        QVERIFY(page.contains(QStringLiteral("28,155")) || page.contains(QStringLiteral("28155")));
+    }
+
+    const auto refused
+        = runWith(sqliteDescriptor(), path("private-no-rows.json"), "cps-private-no-rows.json");
+    QVERIFY(refused.exitCode != 0);
+    QVERIFY2(
+        refused.err.contains(QStringLiteral("line 1: rows: the dataset's metadata declares no row count")),
+        qPrintable(refused.err));
+    QVERIFY(!QFile::exists(path("private-no-rows.json")));
+    if (!m_server)
+        QSKIP(test::PostgresServer::missing().c_str());
 }
 
 void TestSourceCli::datasetAndMetadataErrors()

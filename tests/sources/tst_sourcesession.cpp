@@ -5,13 +5,18 @@
 // seed, same answers, same charges); the request kinds that read rows are refused on a database
 // source before anything is reserved or charged.
 #include "core/data/source.h"
+#include "core/io/dataset_metadata.h"
 #include "core/io/request_json.h"
+#include "core/session/cost_preview.h"
 #include "core/session/session.h"
+#include "core/session/source_support.h"
 #include "core/sources/sqlite_source.h"
 #include "tests/sources/source_fixtures.h"
 #include "tests/sources/sqlite_cps.h"
+#include "tests/test_rows.h"
 #include "tests/testutils.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 
 #include <chrono>
@@ -100,6 +105,8 @@ private slots:
     void rowReadingKindsAreRefusedBeforeAnyCharge_data();
     void rowReadingKindsAreRefusedBeforeAnyCharge();
     void undeclaredRowCountRefusesReleases();
+    void publicTableWithoutRowsPlansWithItsCount();
+    void publicCountTimeoutRefusesWithNothingCharged();
     void timeoutRefusesWithNothingCharged();
 
 private:
@@ -268,19 +275,144 @@ void TestSourceSession::rowReadingKindsAreRefusedBeforeAnyCharge()
     QVERIFY2(answered, answered ? "" : answered.error().message.c_str());
 }
 
-// A database source whose metadata declares no "rows": a release needs the public row count to
-// bound its sensitivity, so it is refused (InvalidArgument naming "rows") before anything is
-// charged; a categorical histogram needs none and is answered.
+// A database source whose metadata declares no "rows" and does not say the data are public: a
+// release needs the public row count to bound its sensitivity, and the table's own count would be a
+// private number, so the release is refused (InvalidArgument naming "rows") before anything is
+// charged, and no COUNT(*) is run; a categorical histogram needs none and is answered.
 void TestSourceSession::undeclaredRowCountRefusesReleases()
 {
     io::DatasetMetadata metadata = test::cpsMetadata();
     metadata.rows.reset();
-    auto session = Session::create(openSqlite(metadata), settingsOf(filters::FilterKind::Zcdp, 3));
-    QVERIFY(session);
-    PBX_VERIFY_ERROR((*session)->ask(requestOf(kCount)), InvalidArgument, "declare \"rows\" in the metadata");
-    QCOMPARE((*session)->filter().spent(), 0.0);
-    QVERIFY((*session)->events().empty());
-    QVERIFY((*session)->ask(requestOf(kHistogram)));
+    metadata.isPublic = false;
+    auto s = Session::create(openSqlite(metadata), settingsOf(filters::FilterKind::Zcdp, 3));
+    QVERIFY(s);
+    PBX_VERIFY_ERROR((*s)->ask(requestOf(kCount)), InvalidArgument, "declare \"rows\" in the metadata");
+    PBX_VERIFY_ERROR(session::previewCost(**s, requestOf(kCount)), InvalidArgument,
+                     "rows: the dataset's metadata declares no row count");
+    QCOMPARE((*s)->filter().spent(), 0.0);
+    QVERIFY((*s)->events().empty());
+    QVERIFY(!(*s)->source().publicRowCount()->has_value()); // nothing counted
+    QCOMPARE((*s)->publicRowCount(), std::size_t{0});
+    QVERIFY((*s)->ask(requestOf(kHistogram)));
+}
+
+// Issue 30 §1: "the row count used for planning is the declared public one (or the table's, if the
+// metadata says it is public)". Public metadata without "rows": opening runs no COUNT(*) (nothing is
+// known yet); the first cost preview counts the table once (28155) and plans with it, so the cost
+// line, the released answers and the charges are those of the same metadata with "rows": 28155, of
+// the embedded table and of a CSV file with that metadata (no "rows" either: its count is its own).
+void TestSourceSession::publicTableWithoutRowsPlansWithItsCount()
+{
+    io::DatasetMetadata metadata = test::cpsMetadata();
+    metadata.rows.reset();
+    QVERIFY(metadata.isPublic);
+    const auto source = openSqlite(metadata);
+    QVERIFY(!source->declaredRowCount());
+    QVERIFY(!source->knownPublicRowCount()); // not counted at open
+    // The same data as a CSV file whose sidecar says the same (public, no "rows").
+    const QString csv = m_dir.filePath(QStringLiteral("cps.csv"));
+    {
+        const data::Table table = test::cpsTable();
+        const test::PublicRows rows(table);
+        std::string text = "wage,education,experience,ethnicity,smsa,region,parttime\n";
+        for (std::size_t r = 0; r < rows->rowCount(); ++r)
+            for (std::size_t c = 0; c < 7; ++c)
+                text += test::cellText(rows, c, r) + (c < 6 ? ',' : '\n');
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QVERIFY(file.write(text.data(), qint64(text.size())) == qint64(text.size()));
+        QFile sidecar(csv + QStringLiteral(".json"));
+        const std::string json = io::datasetMetadataToJson(metadata);
+        QVERIFY(sidecar.open(QIODevice::WriteOnly));
+        QVERIFY(sidecar.write(json.data(), qint64(json.size())) == qint64(json.size()));
+    }
+    auto csvTable = resources::loadDataset(csv.toStdString());
+    QVERIFY2(csvTable, csvTable ? "" : csvTable.error().message.c_str());
+    QCOMPARE(csvTable->rowCount(), std::size_t{28155});
+    QVERIFY(csvTable->isPublic());
+
+    const char *const sum
+        = R"({"aggregate":"sum","column":"wage","where":"parttime != 'yes'","target":{"kind":"absolute","error":200000}})";
+    for (const auto filter : {filters::FilterKind::Zcdp, filters::FilterKind::Basic}) {
+        const auto settings = settingsOf(filter, 2030);
+        // A fresh source for each filter: the first preview runs the count.
+        auto counted
+            = Session::create(filter == filters::FilterKind::Zcdp ? source : openSqlite(metadata), settings);
+        auto declared = Session::create(openSqlite(test::cpsMetadata()), settings);
+        auto inMemory = Session::create(cps(), settings);
+        auto fromCsv = Session::create(std::make_shared<const data::Table>(*csvTable), settings);
+        QVERIFY(counted && declared && inMemory && fromCsv);
+        QCOMPARE((*counted)->publicRowCount(), std::size_t{0}); // nothing known yet
+        QVERIFY(session::previewCost(**counted, requestOf(sum)));
+        QCOMPARE(*session::releaseRowCount((*counted)->source()), std::size_t{28155});
+        QCOMPARE(*(*counted)->source().knownPublicRowCount(), std::size_t{28155});
+        QCOMPARE((*counted)->publicRowCount(), std::size_t{28155});
+        QCOMPARE((*fromCsv)->publicRowCount(), std::size_t{28155});
+        for (const char *line : {kCount, sum, kMean}) {
+            auto preview = session::previewCost(**counted, requestOf(line));
+            QVERIFY2(preview, preview ? "" : preview.error().message.c_str());
+            QCOMPARE(preview->exact, session::previewCost(**declared, requestOf(line))->exact);
+            QCOMPARE(preview->exact, session::previewCost(**fromCsv, requestOf(line))->exact);
+            auto a = (*counted)->ask(requestOf(line));
+            QVERIFY2(a, a ? "" : a.error().message.c_str());
+            QCOMPARE(a->status, session::EventStatus::Released);
+            for (auto *other : {&*declared, &*inMemory, &*fromCsv}) {
+                auto b = (*other)->ask(requestOf(line));
+                QVERIFY(b);
+                QCOMPARE(a->answer, b->answer);
+                QCOMPARE(a->cost, b->cost);
+                QCOMPARE(a->spentAfter, b->spentAfter);
+            }
+        }
+    }
+}
+
+// The lazy count fails (a real statement timeout: SQLite's progress handler at 100 ms on a view of
+// 2.8·10⁹ rows whose metadata says it is public and declares no "rows"): opening stays cheap, and
+// the preview and every release are refused with ResourceLimit, in one line beginning "rows: ",
+// nothing appended and nothing spent; nothing is cached, so the next request counts again and is
+// refused the same way.
+void TestSourceSession::publicCountTimeoutRefusesWithNothingCharged()
+{
+    {
+        test::Writer writer(m_cpsPath);
+        QVERIFY2(
+            writer.exec("CREATE VIEW IF NOT EXISTS slowcps AS SELECT cps.* FROM cps, (WITH RECURSIVE "
+                        "c(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM c WHERE v < 100000) SELECT v FROM c)"),
+            writer.error().c_str());
+    }
+    io::DatasetMetadata metadata = test::cpsMetadata();
+    metadata.rows.reset();
+    QVERIFY(metadata.isPublic);
+    const auto opening = std::chrono::steady_clock::now();
+    auto source = sources::SqliteSource::open({m_cpsPath, "slowcps", 100}, metadata);
+    QVERIFY2(source, source ? "" : source.error().message.c_str());
+    QVERIFY(std::chrono::steady_clock::now() - opening < std::chrono::seconds(5));
+    auto s = Session::create(std::shared_ptr<const data::Source>(std::move(source.value())),
+                             settingsOf(filters::FilterKind::Zcdp, 5));
+    QVERIFY(s);
+    const std::string refusal
+        = "rows: cannot count the rows of table 'slowcps' (its metadata says the data are public but declares "
+          "no \"rows\"; a release plans with the table's count): sqlite ("
+          + m_cpsPath
+          + "): the query ran over the statement timeout (100 ms) and was stopped; nothing was computed";
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        const auto started = std::chrono::steady_clock::now();
+        auto preview = session::previewCost(**s, requestOf(kCount));
+        QVERIFY(!preview);
+        QCOMPARE(preview.error().code, ErrorCode::ResourceLimit);
+        QCOMPARE(preview.error().message, refusal);
+        for (const char *line : {kCount, kMean}) {
+            auto asked = (*s)->ask(requestOf(line));
+            QVERIFY(!asked);
+            QCOMPARE(asked.error().code, ErrorCode::ResourceLimit);
+            QCOMPARE(asked.error().message, refusal);
+        }
+        QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(30));
+        QCOMPARE((*s)->filter().spent(), 0.0);
+        QVERIFY((*s)->events().empty());
+        QVERIFY(!(*s)->source().knownPublicRowCount());
+    }
 }
 
 // A real statement timeout (SQLite's progress handler at 100 ms) in a session: a histogram over a

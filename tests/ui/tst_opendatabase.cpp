@@ -21,6 +21,10 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -60,6 +64,18 @@ session::QueryRequest countSouth()
 QAction *actionNamed(const MainWindow &window, const QString &objectName)
 {
     return window.findChild<QAction *>(objectName);
+}
+
+/// The metadata file a saved session records (its header's dataset.metadata_path).
+QString recordedMetadataPath(const QString &transcript)
+{
+    QFile file(transcript);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll())
+        .object()[QStringLiteral("dataset")]
+        .toObject()[QStringLiteral("metadata_path")]
+        .toString();
 }
 
 /// The refusal's common tail for an SQLite source (core/session/source_support.cpp).
@@ -325,25 +341,67 @@ private Q_SLOTS:
         QVERIFY(!strategies->tabs()->widget(2)->isEnabled());
     }
 
-    // A database table whose metadata declares no "rows": the query builder's cost line says the
-    // release will be refused, with the line Session::ask refuses it with, before Ask.
-    void costLineSaysAnUndeclaredRowCountIsRefused()
+    // A database table whose metadata declares no "rows". Public metadata ("public": true): the
+    // table's own count plans (issue 30 §1), so the cost line is that of the same metadata with
+    // "rows": 28155, counted once on first use (not at open; the first cost line); the dataset
+    // panel shows the count. Private: the query builder's cost line says the release will be
+    // refused, with the line Session::ask refuses it with, before Ask; nothing is counted.
+    void costLineOnATableWithoutDeclaredRows()
     {
-        QFile publicFile(m_metadata);
-        QVERIFY(publicFile.open(QIODevice::ReadOnly));
-        QByteArray text = publicFile.readAll();
-        QVERIFY(text.contains("\"rows\": 28155,"));
-        text.replace("\"rows\": 28155,", "");
-        const QString noRows = m_dir.filePath(QStringLiteral("cps-no-rows.json"));
+        const auto withoutRows = [&](const QString &from, const QString &name) {
+            QFile in(from);
+            if (!in.open(QIODevice::ReadOnly))
+                return QString();
+            QByteArray text = in.readAll();
+            if (!text.contains("\"rows\": 28155,"))
+                return QString();
+            text.replace("\"rows\": 28155,", "");
+            const QString path = m_dir.filePath(name);
+            QFile out(path);
+            return out.open(QIODevice::WriteOnly) && out.write(text) == text.size() ? path : QString();
+        };
+        const QString publicNoRows = withoutRows(m_metadata, QStringLiteral("cps-no-rows.json"));
+        const QString privateNoRows
+            = withoutRows(m_privateMetadata, QStringLiteral("cps-private-no-rows.json"));
+        QVERIFY(!publicNoRows.isEmpty() && !privateNoRows.isEmpty());
+        QString declaredCost;
         {
-            QFile file(noRows);
-            QVERIFY(file.open(QIODevice::WriteOnly));
-            QVERIFY(file.write(text) == text.size());
+            MainWindow w;
+            QVERIFY(w.openDataset(descriptor(), m_metadata).ok());
+            QVERIFY(w.startNewSession(seeded()).ok());
+            auto *builder = w.queryBuilder();
+            builder->setAggregate(data::Aggregate::Count);
+            builder->setAbsoluteTarget(50.0);
+            declaredCost = builder->costPreview();
+            QVERIFY2(declaredCost.startsWith(QStringLiteral("This request ")), qPrintable(declaredCost));
+        }
+        {
+            auto opened = ui::SessionDocument::loadSource(descriptor(), publicNoRows);
+            QVERIFY(opened.ok());
+            QVERIFY(!(*opened)->declaredRowCount());
+            QVERIFY(!(*opened)->knownPublicRowCount()); // not counted at open
+            MainWindow w;
+            QVERIFY(w.openDataset(descriptor(), publicNoRows).ok());
+            QVERIFY(w.startNewSession(seeded()).ok());
+            QVERIFY(!w.document()->dataSource()->declaredRowCount());
+            // The first session's cost line counted the table; the new session's panel shows the count.
+            QCOMPARE(w.datasetPanel()->rowsLabel()->text(), QStringLiteral("28,155"));
+            QCOMPARE(*w.document()->dataSource()->knownPublicRowCount(), std::size_t{28155});
+            auto *builder = w.queryBuilder();
+            builder->setAggregate(data::Aggregate::Count);
+            builder->setAbsoluteTarget(50.0);
+            QCOMPARE(builder->costPreview(), declaredCost);
+            auto asked = w.document()->ask(builder->request());
+            QVERIFY2(asked.ok(), asked.ok() ? "" : asked.error().message.c_str());
+            QCOMPARE(asked->status, session::EventStatus::Released);
+            QVERIFY(w.document()->session().filter().spent() > 0.0);
         }
         MainWindow w;
-        QVERIFY(w.openDataset(descriptor(), noRows).ok());
+        QVERIFY(w.openDataset(descriptor(), privateNoRows).ok());
         QVERIFY(w.startNewSession(seeded()).ok());
         QVERIFY(!w.document()->dataSource()->declaredRowCount());
+        QCOMPARE(w.datasetPanel()->rowsLabel()->text(),
+                 QStringLiteral("not declared (its metadata gives no \"rows\")"));
         auto *builder = w.queryBuilder();
         builder->setAggregate(data::Aggregate::Count);
         builder->setAbsoluteTarget(50.0);
@@ -355,6 +413,146 @@ private Q_SLOTS:
         QVERIFY(!asked.ok());
         QCOMPARE(QString::fromStdString(asked.error().message), refusal);
         QCOMPARE(w.document()->session().filter().spent(), 0.0);
+        QVERIFY(!w.document()->dataSource()->knownPublicRowCount());
+    }
+
+    // File ▸ Open session of a session recorded on SQLite whose metadata file has moved since: the
+    // document asks its chooser where the file is now, naming the missing one; the file chosen
+    // must be the recorded one (its SHA-256): then the session opens and goes on, from its journal
+    // and from the transcript alone; a changed file is refused in one line, and so is a cancelled
+    // choice, with the current session unchanged. The app's chooser is a file dialog whose title
+    // names the missing file (driven offscreen).
+    void openSessionWhoseMetadataMoved()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("before"))
+                && QDir(dir.path()).mkpath(QStringLiteral("after")));
+        const QString recorded = dir.filePath(QStringLiteral("before/cps.json"));
+        const QString moved = dir.filePath(QStringLiteral("after/cps.json"));
+        const QString changed = dir.filePath(QStringLiteral("after/cps-changed.json"));
+        const QString transcript = dir.filePath(QStringLiteral("session.json"));
+        QVERIFY(QFile::copy(m_metadata, recorded));
+        double spent = 0.0;
+        {
+            MainWindow w;
+            QVERIFY(w.openDataset(descriptor(), recorded).ok());
+            QVERIFY(w.startNewSession(seeded()).ok());
+            QVERIFY(w.document()->ask(countSouth()).ok());
+            spent = w.document()->session().filter().spent();
+            QVERIFY(spent > 0.0);
+            QVERIFY(w.saveSessionTo(transcript).ok());
+        }
+        QVERIFY(QFile::rename(recorded, moved));
+        {
+            QFile in(moved);
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            QByteArray text = in.readAll();
+            text.replace("\"public\": true", "\"public\": false");
+            QFile out(changed);
+            QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text) == text.size());
+        }
+
+        // No chooser (what code that must not show dialogs gets): refused, naming the missing file.
+        MainWindow w;
+        auto refused = w.openSessionFile(transcript);
+        QVERIFY(!refused.ok());
+        QVERIFY2(
+            QString::fromStdString(refused.error().message)
+                .endsWith(QStringLiteral("the metadata file %1 recorded in the session is missing (moved or "
+                                         "deleted)")
+                              .arg(recorded)),
+            refused.error().message.c_str());
+        QVERIFY(!w.document()->hasSession());
+
+        QStringList asked;
+        QString answer;
+        w.document()->setMetadataChooser([&](const QString &missing) {
+            asked << missing;
+            return answer;
+        });
+        // Cancelled: refused in one line, nothing opened.
+        refused = w.openSessionFile(transcript);
+        QVERIFY(!refused.ok());
+        QVERIFY2(
+            QString::fromStdString(refused.error().message)
+                .endsWith(QStringLiteral("the metadata file %1 recorded in the session is missing (moved or "
+                                         "deleted); no other file was chosen")
+                              .arg(recorded)),
+            refused.error().message.c_str());
+        QVERIFY(refused.error().message.find('\n') == std::string::npos);
+        QCOMPARE(asked, QStringList{recorded});
+        QVERIFY(!w.document()->hasSession());
+
+        // Another metadata file (its text changed): refused, naming the SHA-256 mismatch.
+        answer = changed;
+        refused = w.openSessionFile(transcript);
+        QVERIFY(!refused.ok());
+        QVERIFY2(
+            QString::fromStdString(refused.error().message)
+                .contains(QStringLiteral("the metadata file %1 is not the one the session was run on (its "
+                                         "SHA-256 differs from the recorded ")
+                              .arg(changed)),
+            refused.error().message.c_str());
+        QVERIFY(refused.error().message.find('\n') == std::string::npos);
+        QVERIFY(!w.document()->hasSession());
+
+        // The same file at its new place: the session opens (from its journal) and goes on.
+        answer = moved;
+        asked.clear();
+        auto opened = w.openSessionFile(transcript);
+        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
+        QCOMPARE(asked, QStringList{recorded});
+        QCOMPARE(w.document()->eventCount(), 1);
+        QCOMPARE(w.document()->session().filter().spent(), spent);
+        QCOMPARE(w.document()->dataSource()->schema().files()->metadataPath, moved.toStdString());
+        QCOMPARE(w.datasetPanel()->sourceLabel()->text(),
+                 QStringLiteral("SQLite file %1, table cps").arg(m_db));
+        auto next = w.document()->ask(countSouth());
+        QVERIFY2(next.ok(), next.ok() ? "" : next.error().message.c_str());
+        QCOMPARE(next->status, session::EventStatus::Released);
+        QVERIFY(w.saveSessionTo(transcript).ok());
+        w.document()->close();
+
+        // The saved transcript records the file's new place. Moved once more, and opened from the
+        // transcript alone (no journal beside it): the same question, the same checks.
+        QCOMPARE(recordedMetadataPath(transcript), moved);
+        QVERIFY(QFile::remove(transcript + QStringLiteral(".journal")));
+        const QString movedAgain = dir.filePath(QStringLiteral("cps-again.json"));
+        QVERIFY(QFile::rename(moved, movedAgain));
+        MainWindow fresh;
+        answer = changed;
+        asked.clear();
+        fresh.document()->setMetadataChooser([&](const QString &missing) {
+            asked << missing;
+            return answer;
+        });
+        refused = fresh.openSessionFile(transcript);
+        QVERIFY(!refused.ok());
+        QVERIFY2(QString::fromStdString(refused.error().message)
+                     .contains(QStringLiteral("the metadata file %1 is not the one the session was run on")
+                                   .arg(changed)),
+                 refused.error().message.c_str());
+        answer = movedAgain;
+        opened = fresh.openSessionFile(transcript);
+        QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
+        QCOMPARE(asked, (QStringList{moved, moved}));
+        QCOMPARE(fresh.document()->eventCount(), 2);
+        QVERIFY(fresh.document()->ask(countSouth()).ok());
+
+        // The app's chooser: a file dialog whose title says which file is missing.
+        QString title;
+        QTimer::singleShot(0, this, [&] {
+            auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            title = dialog->windowTitle();
+            dialog->selectFile(movedAgain);
+            static_cast<QDialog *>(dialog)->accept(); // QFileDialog::accept(), as the Open button
+        });
+        QCOMPARE(ui::SessionDocument::askForMovedMetadata(&fresh, recorded), movedAgain);
+        QCOMPARE(title,
+                 QStringLiteral("The session's metadata file %1 is missing: where is it now?").arg(recorded));
     }
 
 private:

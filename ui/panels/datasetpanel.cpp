@@ -97,9 +97,14 @@ void DatasetPanel::setSource(const data::Source *source, const QString &text)
     setTable(source ? &source->schema() : nullptr, text);
     if (!source || source->kind() == data::SourceKind::InMemory)
         return;
-    const auto rows = source->declaredRowCount();
-    m_rows->setText(rows ? QLocale(QLocale::English).toString(static_cast<qulonglong>(*rows))
-                         : tr("not declared (its metadata gives no \"rows\")"));
+    const auto rows = source->knownPublicRowCount();
+    if (rows)
+        m_rows->setText(QLocale(QLocale::English).toString(static_cast<qulonglong>(*rows)));
+    else if (source->isPublic())
+        m_rows->setText(tr("the table's own count, run when first needed (its metadata declares "
+                           "the data public but gives no \"rows\")"));
+    else
+        m_rows->setText(tr("not declared (its metadata gives no \"rows\")"));
     m_source->setText(toQString(source->location()));
     m_source->setToolTip(
         plainToolTip(tr("The rows stay in the database; counts, sums, means and histograms of a "

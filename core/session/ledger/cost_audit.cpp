@@ -197,7 +197,14 @@ Result<std::unique_ptr<Session>> auditLedger(std::shared_ptr<const data::Source>
         if (auto onSource = checkRequestOnSource(e.request, *table, source->kind()); !onSource)
             return makeError(ErrorCode::Parse, "event " + std::to_string(i) + " ('" + e.request.id
                                                    + "'): " + onSource.error().message);
-        PBX_RETURN_IF_ERROR(auditEventCost(e, *table, settings, source->declaredRowCount().value_or(0)));
+        // The row count the release planned with: declared, or a public table's COUNT(*) (run
+        // here, on the first released count, sum or mean; a failure refuses the audit in one line).
+        std::size_t publicRows = source->knownPublicRowCount().value_or(0);
+        if (e.request.family() == RequestFamily::Release && e.status != EventStatus::Refused) {
+            PBX_TRY(counted, source->publicRowCount());
+            publicRows = counted.value_or(0);
+        }
+        PBX_RETURN_IF_ERROR(auditEventCost(e, *table, settings, publicRows));
         PBX_RETURN_IF_ERROR(auditDerivedEvent(e, std::span<const LedgerEvent>(events).first(i), settings));
         PBX_RETURN_IF_ERROR(auditNsgRoundOpenings(e, *table));
     }
