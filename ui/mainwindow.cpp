@@ -34,6 +34,7 @@
 #include "ui/widgets/fitscrollarea.h"
 #include "ui/widgets/resultcard.h"
 #include "ui/widgets/screenfit.h"
+#include "ui/widgets/segmentlabel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -101,12 +102,12 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     createActions();
     createMenus();
 
-    m_modeStatus = new QLabel(this);
+    m_modeStatus = new SegmentLabel(this);
     m_modeStatus->setObjectName(QStringLiteral("modeStatus"));
     m_modeStatus->setContentsMargins(6, 0, 6, 0);
-    // The mode never widens the window; a status message takes the whole bar while it shows, so the
-    // mode cannot cut it. The full mode is the label's tooltip.
-    m_modeStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // The mode never widens the window: it shows the parts its width holds (segmentlabel.h); a
+    // status message takes the whole bar while it shows, so the mode cannot cut it. The full mode
+    // is the label's tooltip.
     m_modeStatus->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     statusBar()->addPermanentWidget(m_modeStatus, 1);
     connect(statusBar(), &QStatusBar::messageChanged, m_modeStatus,
@@ -1004,7 +1005,7 @@ void MainWindow::updateTitle()
 void MainWindow::updateModeStatus()
 {
     if (!m_document->hasSession()) {
-        m_modeStatus->setText(tr("No session"));
+        m_modeStatus->setFullText(tr("No session"));
         return;
     }
     const auto &s = m_document->session();
@@ -1053,8 +1054,7 @@ void MainWindow::updateModeStatus()
                                                                      : tr(" · replace one row");
     if (s.settings().seed)
         text += tr(" · ⚠ seeded noise (seed %1): not for real releases").arg(*s.settings().seed);
-    m_modeStatus->setText(text);
-    m_modeStatus->setToolTip(text);
+    m_modeStatus->setFullText(text);
 }
 
 void MainWindow::newSessionInteractive()

@@ -32,6 +32,7 @@ class PrivacyRiskView;
 class QueryBuilder;
 class ResultCard;
 class SessionDocument;
+class SegmentLabel;
 class SessionPanel;
 class StrategiesLabDialog;
 
@@ -182,7 +183,7 @@ private:
     LabDialog *m_lab = nullptr;
     LessonsPanel *m_lessons = nullptr;
     QDockWidget *m_lessonsDock = nullptr;
-    QLabel *m_modeStatus = nullptr;
+    SegmentLabel *m_modeStatus = nullptr;
 
     QAction *m_newSessionAction = nullptr;
     QAction *m_openDatasetAction = nullptr;

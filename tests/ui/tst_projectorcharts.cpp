@@ -3,7 +3,8 @@
 // large one), each lab at the size it opens at: integer quantities get integer ticks ("25", not
 // "25.0"; "8000", not "8e+03"; range lengths 5, 10, 15, not 0.0 and 20.0; nice ticks 50, 100, 150
 // for a Monte Carlo, not its data's ends 6.4, 99.2, 192.0); coinciding markers (a run's error
-// before and after a projection that moved nothing) stay visible; charts with nothing to draw say
+// before and after a projection that moved nothing) stay visible, and so do the first run's true,
+// noisy and projected values where they coincide; charts with nothing to draw say
 // what to do instead of drawing axes of made-up numbers; the relative-error lab's legend stays
 // clear of its axis title and shows "—" for the share of no answers; the growing lab's read-out
 // is read whole after a run. What Qt drew is read back from the charts' scenes and images.
@@ -38,6 +39,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QValueAxis>
+#include <QXYSeries>
 #include <QtTest/QtTest>
 
 #include <algorithm>
@@ -253,6 +255,78 @@ void verifyPaintedAsDrawn(QChartView *view, const QString &where)
                             .arg(fresh.width() * fresh.height())));
 }
 
+/// Pixels of `colour` (within a small tolerance) in the box of half-size `reach` around `centre`.
+int pixelsOfColourAround(const QImage &image, QPoint centre, QSize reach, const QColor &colour)
+{
+    int count = 0;
+    for (int dy = -reach.height(); dy <= reach.height(); ++dy)
+        for (int dx = -reach.width(); dx <= reach.width(); ++dx) {
+            const QPoint p(centre.x() + dx, centre.y() + dy);
+            if (image.rect().contains(p) && pbx::test::closeColour(image.pixelColor(p), colour, 16))
+                ++count;
+        }
+    return count;
+}
+
+/// Constrained inference ▸ First run shows three series, each visible where the three coincide:
+/// all three named in the legend, and around every coordinate whose three values (and those of
+/// its neighbours within the box looked at) fall on one pixel row, each series' colour is on
+/// screen. Before, the projected line (drawn last, as wide as the true one) covered the true line
+/// and the noisy dots wherever they met: one orange curve.
+void verifyFirstRunSeriesVisible(QWidget *frame, const QString &where)
+{
+    auto *curves = qobject_cast<CurvesChart *>(frame);
+    QVERIFY(curves);
+    QChartView *view = viewOf(frame);
+    QChart *chart = view->chart();
+    const auto series = chart->series();
+    QCOMPARE(series.size(), 3);
+    const QString legend = curves->legendText();
+    for (const QString &name :
+         {QStringLiteral("true (simulation)"), QStringLiteral("noisy q̃"), QStringLiteral("projected q̄")})
+        QVERIFY2(legend.contains(name), qPrintable(where + QStringLiteral(": legend ") + legend));
+    auto *truth = qobject_cast<QXYSeries *>(series[0]);
+    auto *noisy = qobject_cast<QScatterSeries *>(series[1]);
+    auto *projected = qobject_cast<QXYSeries *>(series[2]);
+    QVERIFY(truth && noisy && projected);
+    QCOMPARE(truth->count(), projected->count());
+    QCOMPARE(truth->count(), noisy->count());
+    const QColor colours[3] = {truth->pen().color(), noisy->color(), projected->pen().color()};
+    const QImage image = view->grab().toImage();
+    const QSize reach(5, 6);
+    const auto pixel = [&](QXYSeries *s, int i) {
+        return view->mapFromScene(chart->mapToScene(chart->mapToPosition(s->at(i), s)));
+    };
+    // Coordinates whose neighbourhood (the box looked at) has the three on one pixel row.
+    int checked = 0;
+    for (int i = 0; i < truth->count() && checked < 8; i += 3) {
+        const QPoint at = pixel(truth, i);
+        bool together = true;
+        for (int j = 0; j < truth->count() && together; ++j) {
+            const QPoint t = pixel(truth, j);
+            if (std::abs(t.x() - at.x()) > reach.width() + 4)
+                continue;
+            together = std::abs(t.y() - at.y()) <= 1 && std::abs(pixel(noisy, j).y() - at.y()) <= 1
+                       && std::abs(pixel(projected, j).y() - at.y()) <= 1;
+        }
+        if (!together || !chart->plotArea().contains(chart->mapToPosition(truth->at(i), truth)))
+            continue;
+        static const char *const names[3] = {"true", "noisy", "projected"};
+        for (int k = 0; k < 3; ++k)
+            QVERIFY2(pixelsOfColourAround(image, at, reach, colours[k]) > 0,
+                     qPrintable(QStringLiteral("%1: at coordinate %2 (%3, %4) the %5 series is hidden")
+                                    .arg(where)
+                                    .arg(i)
+                                    .arg(at.x())
+                                    .arg(at.y())
+                                    .arg(QLatin1String(names[k]))));
+        ++checked;
+    }
+    QVERIFY2(
+        checked >= 3,
+        qPrintable(QStringLiteral("%1: %2 coordinates where the three coincide").arg(where).arg(checked)));
+}
+
 void verifyNoChartProblems(QWidget *root, const QString &where)
 {
     QTest::qWait(150);
@@ -465,7 +539,8 @@ private Q_SLOTS:
     /// pressed. Every value axis draws the labels of its ticks (no label left from an earlier
     /// fit), whole, and no tick label lies over the plot or over the other axis' labels. Before,
     /// the y axis kept Qt's "30000.0" cut to "20000." and reaching over the plot, and the x axis
-    /// drew "0 50 … 250" squeezed beside grid lines every 100.
+    /// drew "0 50 … 250" squeezed beside grid lines every 100. Its three series (true, noisy,
+    /// projected) each show where they coincide (verifyFirstRunSeriesVisible).
     void firstRunTickLabelsDoNotOverlap()
     {
         MainWindow w;
@@ -495,6 +570,7 @@ private Q_SLOTS:
                  .isEmpty());
         verifyTickLabelsAsFitted(frame, QStringLiteral("First run"));
         verifyPaintedAsDrawn(viewOf(frame), QStringLiteral("First run"));
+        verifyFirstRunSeriesVisible(frame, QStringLiteral("First run"));
         verifyNoChartProblems(lab, QStringLiteral("strategies lab, first run"));
     }
 

@@ -2,7 +2,9 @@
 // On a projector's screen (1024×768; PBX_TEST_SCREEN=1920x1080 for the large one) in
 // presentation mode: the budget gauge's texts fit inside it (the percentage was cut at both ends
 // at 1024); the result card, the cost preview, the hints and the ledger follow presentation
-// mode's font and nothing in them is cut. Screenshots: projector_*_<screen>.png.
+// mode's font and nothing in them is cut; the status bar's mode fits its label, the lessons
+// list's summary is whole and the empty privacy-loss path's message lies inside its plot.
+// Screenshots: projector_*_<screen>.png.
 #include "core/lessons/lesson_json.h"
 #include "testscreen.h"
 #include "ui/charts/comparisoncharts.h"
@@ -43,6 +45,7 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextDocumentFragment>
@@ -516,6 +519,163 @@ private Q_SLOTS:
         QVERIFY(!pbx::test::saveScreenshot(*chart, QStringLiteral("projector_noisereduction_empty_")
                                                        + testScreenName())
                      .isEmpty());
+    }
+
+    /// The status bar's mode text fits its label, with presentation mode on and off, for the
+    /// default session and for the longest mode (a seeded unified filter, replace-one). At 1024
+    /// in presentation mode the latter was wider than the label and cut at its left edge. What
+    /// is shown starts with the filter's name and keeps the seeded-noise warning; the whole mode
+    /// is the tooltip.
+    void modeStatusFitsItsLabel()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto *mode = w.findChild<QLabel *>(QStringLiteral("modeStatus"));
+        QVERIFY(mode);
+        pbx::session::SessionSettings seeded;
+        seeded.filter = pbx::filters::FilterKind::Unified;
+        seeded.neighbours = pbx::data::Neighbouring::Replace;
+        seeded.seed = 20240601;
+        for (const bool unified : {false, true}) {
+            if (unified)
+                QVERIFY(w.startNewSession(seeded).ok());
+            const QString first = unified ? QStringLiteral("Unified filter") : QStringLiteral("zCDP filter");
+            for (const bool presentation : {false, true}) {
+                setPresentation(w, presentation);
+                w.statusBar()->clearMessage();
+                QTest::qWait(100);
+                QVERIFY(mode->isVisible());
+                const QString shown = mode->text();
+                const int advance = mode->fontMetrics().horizontalAdvance(shown);
+                qInfo("mode status (presentation %d): %d px of text in a %d-px label: %s", presentation,
+                      advance, mode->contentsRect().width(), qPrintable(shown));
+                QVERIFY2(shown.startsWith(first), qPrintable(shown));
+                QVERIFY2(advance <= mode->contentsRect().width(),
+                         qPrintable(QStringLiteral("“%1” needs %2 px, has %3")
+                                        .arg(shown)
+                                        .arg(advance)
+                                        .arg(mode->contentsRect().width())));
+                QVERIFY2(mode->toolTip().startsWith(first), qPrintable(mode->toolTip()));
+                if (unified) {
+                    QVERIFY2(shown.contains(QStringLiteral("⚠ seeded noise")), qPrintable(shown));
+                    QVERIFY2(mode->toolTip().contains(QStringLiteral("replace one row")),
+                             qPrintable(mode->toolTip()));
+                }
+                QVERIFY(
+                    !pbx::test::saveScreenshot(
+                         w, QStringLiteral("projector_modestatus_%1_%2_%3")
+                                .arg(unified ? QStringLiteral("unified") : QStringLiteral("default"),
+                                     presentation ? QStringLiteral("presentation") : QStringLiteral("normal"),
+                                     testScreenName()))
+                         .isEmpty());
+            }
+        }
+        setPresentation(w, false);
+    }
+
+    /// The lessons list's summary of each lesson is shown whole, with presentation mode on and off:
+    /// the label gets the height its text needs at its width, or lies in an area that scrolls
+    /// vertically (never sideways) whose content holds it whole. Before, it was cut after three lines.
+    void lessonSummaryShownWhole()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        LessonsPanel *panel = w.showLessons();
+        QVERIFY(panel);
+        for (const bool presentation : {false, true}) {
+            setPresentation(w, presentation);
+            int checked = 0;
+            for (int row = 0; row < panel->entries().size(); ++row) {
+                if (!panel->entries()[row].lesson)
+                    continue;
+                panel->lessonList()->setCurrentRow(row);
+                QTest::qWait(60);
+                const QString summary = QString::fromStdString(panel->entries()[row].lesson->summary);
+                QLabel *label = nullptr;
+                for (QLabel *candidate : panel->findChildren<QLabel *>())
+                    if (candidate->isVisible() && candidate->text().startsWith(summary))
+                        label = candidate;
+                QVERIFY2(label, qPrintable(summary));
+                const QString what = QStringLiteral("lesson %1 (presentation %2)").arg(row).arg(presentation);
+                const QRect room = label->contentsRect();
+                const int needed = label->heightForWidth(room.width());
+                QVERIFY2(needed <= room.height() + 1,
+                         qPrintable(QStringLiteral("%1: the summary needs %2 px high at %3 px wide, has %4")
+                                        .arg(what)
+                                        .arg(needed)
+                                        .arg(room.width())
+                                        .arg(room.height())));
+                // Inside every ancestor up to the dock, or inside a scroll area's content.
+                for (QWidget *p = label->parentWidget(); p && !qobject_cast<QDockWidget *>(p);
+                     p = p->parentWidget()) {
+                    if (auto *area = qobject_cast<QScrollArea *>(p)) {
+                        QVERIFY2(!area->horizontalScrollBar()->isVisible(), qPrintable(what));
+                        break;
+                    }
+                    const QRect inParent(label->mapTo(p, QPoint(0, 0)), label->size());
+                    QVERIFY2(p->rect().contains(inParent),
+                             qPrintable(QStringLiteral("%1: %2 outside %3 (%4)")
+                                            .arg(what, describe(inParent), describe(p->rect()),
+                                                 QString::fromLatin1(p->metaObject()->className()))));
+                }
+                ++checked;
+            }
+            QVERIFY(checked >= 5);
+            QVERIFY(!pbx::test::saveScreenshot(
+                         w, QStringLiteral("projector_lessons_%1_%2")
+                                .arg(presentation ? QStringLiteral("presentation") : QStringLiteral("normal"),
+                                     testScreenName()))
+                         .isEmpty());
+        }
+        setPresentation(w, false);
+    }
+
+    /// The privacy-loss path before the first request: its message lies inside the plot area,
+    /// clear of the axes' tick labels (it was centred in the whole view and drawn over the right
+    /// axis' labels). With presentation mode on and off.
+    void emptyPathMessageInsideThePlot()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        pbx::ui::PrivacyLossPathChart *chart = w.pathChart();
+        for (const bool presentation : {false, true}) {
+            setPresentation(w, presentation);
+            chart->flush();
+            QTest::qWait(150);
+            QVERIFY2(chart->message().startsWith(QStringLiteral("No request yet")),
+                     qPrintable(chart->message()));
+            QLabel *message = nullptr;
+            for (QLabel *label : chart->findChildren<QLabel *>())
+                if (label->isVisible() && label->text() == chart->message())
+                    message = label;
+            QVERIFY(message);
+            auto *view = chart->findChild<QChartView *>();
+            QVERIFY(view);
+            const QRectF plotInScene = view->chart()->mapRectToScene(view->chart()->plotArea());
+            const QRect plot = view->mapFromScene(plotInScene)
+                                   .boundingRect()
+                                   .translated(view->viewport()->mapTo(chart, QPoint(0, 0)));
+            const QRect box(message->mapTo(chart, QPoint(0, 0)), message->size());
+            const QString what = QStringLiteral("presentation %1: message %2, plot area %3")
+                                     .arg(presentation)
+                                     .arg(describe(box), describe(plot));
+            qInfo("%s", qPrintable(what));
+            QVERIFY2(plot.contains(box), qPrintable(what));
+            // The message is whole in its box.
+            QVERIFY2(message->heightForWidth(message->width()) <= message->height() + 1, qPrintable(what));
+            QVERIFY(!pbx::test::saveScreenshot(*chart, QStringLiteral("projector_path_empty_%1_%2")
+                                                           .arg(presentation ? QStringLiteral("presentation")
+                                                                             : QStringLiteral("normal"),
+                                                                testScreenName()))
+                         .isEmpty());
+        }
+        setPresentation(w, false);
     }
 
 private:

@@ -76,7 +76,7 @@ ChartFrame::ChartFrame(const Style &style, QWidget *parent) : QWidget(parent)
     if (style.minimumViewSize.isValid())
         m_view->setMinimumSize(style.minimumViewSize);
 
-    // The view and, centred over it, the message share one grid cell.
+    // The view; the message (setMessage) lies over its plot area, placed by placeMessage.
     m_stack = new QGridLayout;
     m_stack->setContentsMargins(0, 0, 0, 0);
     m_stack->addWidget(m_view, 0, 0);
@@ -349,16 +349,47 @@ void ChartFrame::setMessage(const QString &text)
         m_message->setAlignment(Qt::AlignCenter);
         m_message->setTextFormat(Qt::PlainText);
         m_message->setMargin(10);
-        m_message->setMinimumWidth(240);
-        m_message->setMaximumWidth(340);
         m_message->setStyleSheet(QStringLiteral("QLabel { background: rgba(255, 255, 255, 225); color: %1;"
                                                 " border: 1px solid #ccc; border-radius: 4px; }")
                                      .arg(palette::chartMarker.name()));
         m_message->hide();
-        m_stack->addWidget(m_message, 0, 0, Qt::AlignCenter);
+        // Placed by hand over the plot area (placeMessage), not centred in the view's cell: a
+        // chart that keeps its axes (the privacy-loss path before the first request) had the
+        // message's box drawn over its right axis' tick labels.
+        m_message->installEventFilter(this);
+        m_view->installEventFilter(this);
+        connect(m_chart, &QChart::plotAreaChanged, this, &ChartFrame::placeMessage);
     }
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());
+    placeMessage();
+}
+
+void ChartFrame::placeMessage()
+{
+    if (!m_message || m_message->isHidden())
+        return;
+    // The plot area in the frame's coordinates; before the chart's first layout (or when it is
+    // too small to hold a readable box) the whole view.
+    QRect room = plotAreaGeometry().intersected(m_view->geometry());
+    const int inset = 4;
+    if (room.width() < 120 + 2 * inset || room.height() < m_message->fontMetrics().lineSpacing() * 3)
+        room = m_view->geometry();
+    room.adjust(inset, inset, -inset, -inset);
+    const int width
+        = std::clamp(m_message->sizeHint().width(), std::min(240, room.width()), std::min(340, room.width()));
+    const int height = std::min(m_message->heightForWidth(width), room.height());
+    QRect box(0, 0, width, std::max(height, 0));
+    box.moveCenter(room.center());
+    m_message->setGeometry(box);
+    m_message->raise();
+}
+
+QRect ChartFrame::plotAreaGeometry() const
+{
+    const QRectF plotInScene = m_chart->mapRectToScene(m_chart->plotArea());
+    const QRect inViewport = m_view->mapFromScene(plotInScene).boundingRect();
+    return inViewport.translated(m_view->viewport()->mapTo(this, QPoint(0, 0)));
 }
 
 void ChartFrame::showEmpty(const QString &whatToDo)
@@ -388,6 +419,9 @@ bool ChartFrame::eventFilter(QObject *watched, QEvent *event)
         && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange
             || event->type() == QEvent::Show))
         fitLegendHeight();
+    if ((watched == m_view && (event->type() == QEvent::Resize || event->type() == QEvent::Move))
+        || (watched == m_message && event->type() == QEvent::FontChange))
+        placeMessage();
     return QWidget::eventFilter(watched, event);
 }
 

@@ -117,13 +117,19 @@ private:
     void fitAxes();
     /// Sets the wrapping legend's minimum height to what its text needs at its width.
     void fitLegendHeight();
+    /// Puts the message's box in the middle of the plot area, inside it, 240 to 340 px wide
+    /// (narrower in a narrower plot; the whole view when the plot is too small to hold it), after
+    /// each layout of the chart.
+    void placeMessage();
+    /// The chart's plot area (inside its axes) in this frame's coordinates.
+    QRect plotAreaGeometry() const;
 
     QChart *m_chart = nullptr;
     QChartView *m_view = nullptr;
     ErrorBarChartView *m_errorBars = nullptr;
     QLabel *m_legend = nullptr;
     QLabel *m_message = nullptr;
-    QGridLayout *m_stack = nullptr; ///< the view and, over it, the message
+    QGridLayout *m_stack = nullptr; ///< the view
     QTimer *m_timer = nullptr;
     QTimer *m_fitTimer = nullptr;
     int m_fitRounds = 0; ///< fits in a row that changed an axis (fitAxes)

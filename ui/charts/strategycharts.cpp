@@ -190,16 +190,26 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
             auto *scatter = static_cast<QScatterSeries *>(s);
             scatter->setBrush(Qt::NoBrush);
             scatter->setPen(QPen(m_colours.back(), 2.0));
+        } else if (c.markers && !c.rim) {
+            static_cast<QScatterSeries *>(s)->setPen(Qt::NoPen);
+        } else if (!c.markers && (c.lineStyle != Qt::SolidLine || c.lineWidth > 0.0)) {
+            QPen pen = s->pen();
+            pen.setStyle(c.lineStyle);
+            if (c.lineWidth > 0.0)
+                pen.setWidthF(c.lineWidth);
+            s->setPen(pen);
         }
         series.push_back(s);
     }
     // One entry per curve; a paired curve adds its glyph to its partner's entry.
     QStringList glyphs;
     for (const auto &c : curves)
-        glyphs << (!c.markers                    ? QStringLiteral("━")
-                   : c.marker == Marker::Ring    ? QStringLiteral("○")
-                   : c.marker == Marker::Diamond ? QStringLiteral("◇")
-                                                 : QStringLiteral("●"));
+        glyphs << (!c.markers && c.lineStyle != Qt::SolidLine ? QStringLiteral("╍")
+                   : !c.markers && c.lineWidth >= 5.0         ? QStringLiteral("▬")
+                   : !c.markers                               ? QStringLiteral("━")
+                   : c.marker == Marker::Ring                 ? QStringLiteral("○")
+                   : c.marker == Marker::Diamond              ? QStringLiteral("◇")
+                                                              : QStringLiteral("●"));
     for (std::size_t i = 0; i < curves.size(); ++i) {
         const int partner = curves[i].pairedWith;
         if (partner >= 0 && partner < static_cast<int>(i))

@@ -60,6 +60,15 @@ public:
         bool markers = false; ///< points instead of a line
         Marker marker = Marker::Dot;
         double markerSize = 6.0; ///< pixels (presentation mode scales it)
+        /// Dot: the theme's white rim around each dot (it separates dots that overlap); off, a
+        /// plain dot in the curve's colour, e.g. dots drawn over a wider line (the rims of 255
+        /// dots left a white halo and a speck of colour each).
+        bool rim = true;
+        /// A line's pen: curves that may coincide (the first run's true values and their
+        /// projection) take a wide solid line under a narrow dashed one, so both stay visible
+        /// where they meet. Width 0: the theme's pen.
+        Qt::PenStyle lineStyle = Qt::SolidLine;
+        double lineWidth = 0.0; ///< pixels (presentation mode scales it)
         /// Index of an earlier curve this one measures (e.g. markers over a predicted line): drawn
         /// in that curve's colour and named by its legend entry ("━● name"); -1: its own entry.
         int pairedWith = -1;

@@ -7,6 +7,7 @@
 #include "ui/util/palette.h"
 #include "ui/widgets/scientificspinbox.h"
 #include "ui/widgets/screenfit.h"
+#include "ui/widgets/wrappedheight.h"
 
 #include <QCloseEvent>
 #include <QDialogButtonBox>
@@ -65,33 +66,6 @@ MethodStyle styleFor(const simulation::LabMethod &m)
     }
 }
 
-/// Keeps a word-wrapping label's minimum height at what its text needs at its width. Qt counts
-/// such a label as one line in the dialog's minimum size, so at that size the texts above the
-/// chart took the chart's room and its legend was pushed over the axis title.
-class WrappedHeightKeeper final : public QObject
-{
-public:
-    explicit WrappedHeightKeeper(QLabel *label) : QObject(label), m_label(label)
-    {
-        label->installEventFilter(this);
-    }
-
-    bool eventFilter(QObject *watched, QEvent *event) override
-    {
-        const bool relaid = event->type() == QEvent::Resize || event->type() == QEvent::FontChange
-                            || event->type() == QEvent::Show;
-        // Only once laid out: a hidden label's width is a placeholder.
-        if (watched == m_label && relaid && m_label->isVisible())
-            if (const int needed = m_label->heightForWidth(m_label->width());
-                needed > 0 && needed != m_label->minimumHeight())
-                m_label->setMinimumHeight(needed);
-        return QObject::eventFilter(watched, event);
-    }
-
-private:
-    QLabel *m_label;
-};
-
 QTableWidgetItem *numberItem(const QString &text, double raw)
 {
     auto *item = new QTableWidgetItem(text);
@@ -116,7 +90,7 @@ LabDialog::LabDialog(QWidget *parent) : QDialog(parent)
     linkGlossaryTermsInLabels(this); // the explanations' terms link to Help ▸ Glossary
     for (QLabel *label : findChildren<QLabel *>())
         if (label->wordWrap() && label->parentWidget() != m_chart)
-            new WrappedHeightKeeper(label);
+            keepWrappedHeight(label); // the texts above the chart keep their height
     // Room for the chart and its legend below the settings (its size hint, 829 × 512, left the
     // chart 240 px and squeezed the legend over the axis title), within the screen.
     resizeWithinScreen(this, QSize(1100, 800));

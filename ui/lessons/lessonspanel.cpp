@@ -6,6 +6,7 @@
 #include "ui/mainwindow.h"
 #include "ui/util/plaintext.h"
 #include "ui/widgets/buttonrow.h"
+#include "ui/widgets/wrappedheight.h"
 
 #include <QDesktopServices>
 #include <QDir>
@@ -38,6 +39,7 @@ LessonsPanel::LessonsPanel(MainWindow *window, QWidget *parent)
                                 "put back when the lesson ends."),
                              listPage);
     intro->setWordWrap(true);
+    keepWrappedHeight(intro);
     m_list = new QListWidget(listPage);
     m_list->setWordWrap(true);
     m_list->setAlternatingRowColors(true);
@@ -45,12 +47,16 @@ LessonsPanel::LessonsPanel(MainWindow *window, QWidget *parent)
     m_summary->setWordWrap(true);
     // Titles, summaries and errors come from lesson files: plain text, never HTML.
     m_summary->setTextFormat(Qt::PlainText);
-    m_summary->setMinimumHeight(m_summary->fontMetrics().lineSpacing() * 3);
+    m_summary->setObjectName(QStringLiteral("lessonSummary"));
     m_summary->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    // The whole summary, however many lines it wraps to: the list gives up the room (a fixed
+    // three lines cut longer summaries in presentation mode on a 1024-px projector).
+    keepWrappedHeight(m_summary);
     m_listNote = new QLabel(listPage);
     m_listNote->setWordWrap(true);
     m_listNote->setTextFormat(Qt::PlainText);
     m_listNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    keepWrappedHeight(m_listNote);
     m_start = new QPushButton(tr("&Start lesson"), listPage);
     m_start->setDefault(true);
     auto *folder = new QPushButton(tr("Your lessons &folder"), listPage);
@@ -177,6 +183,7 @@ void LessonsPanel::updateStartButton()
     } else {
         m_summary->clear();
     }
+    fitWrappedHeight(m_summary); // a new text at the same width: no resize follows
 }
 
 bool LessonsPanel::startLesson(int index)

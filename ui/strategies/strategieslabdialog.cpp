@@ -742,7 +742,11 @@ void StrategiesLabDialog::showInferenceRuns(const strategies::InferenceLabResult
     }
     m_inferenceRuns->setCurves(tr("Run by run"), {runBefore, runAfter, runSum}, tr("run"),
                                tr("squared error"));
-    // The first run's vectors: what the projection did to them.
+    // The first run's vectors: what the projection did to them. At the chart's scale the three
+    // mostly coincide (the noise is small beside the counts), so they are drawn nested, widest
+    // first: the truth as a wide band, the noisy values as dots on it, the projection as a narrow
+    // dashed line on top; each shows around or between the one above it. Drawn at one width,
+    // the projection covered the other two.
     const strategies::InferenceExample none;
     const strategies::InferenceExample &first = result.example ? *result.example : none;
     std::vector<CurvesChart::Curve> example;
@@ -758,6 +762,11 @@ void StrategiesLabDialog::showInferenceRuns(const strategies::InferenceLabResult
         }
         example.push_back(std::move(c));
     }
+    example[0].lineWidth = 8.0;
+    example[1].markerSize = 5.0;
+    example[1].rim = false;
+    example[2].lineWidth = 2.0;
+    example[2].lineStyle = Qt::DashLine;
     m_inferenceExample->setCurves(tr("First run: %1").arg(QString::fromStdString(result.projection)), example,
                                   tr("coordinate"), tr("value"));
 }
