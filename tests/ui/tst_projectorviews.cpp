@@ -575,6 +575,37 @@ private Q_SLOTS:
         setPresentation(w, false);
     }
 
+    /// The privacy-loss path dock never scrolls sideways, presentation mode on and off, with the
+    /// unified filter's longer legend ("total ε (both sides, at δ = 1e-6)"): before, that entry
+    /// could not wrap and needed 443 px in presentation mode at 1024×768, in a dock of 353 px.
+    void pathDockDoesNotScrollSideways()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        pbx::session::SessionSettings seeded;
+        seeded.filter = pbx::filters::FilterKind::Unified;
+        seeded.seed = 20240601;
+        QVERIFY(w.startNewSession(seeded).ok());
+        auto *dock = w.findChild<QDockWidget *>(QStringLiteral("chartDock"));
+        QVERIFY(dock);
+        auto *area = qobject_cast<QAbstractScrollArea *>(dock->widget());
+        QVERIFY(area);
+        for (const bool presentation : {false, true}) {
+            setPresentation(w, presentation);
+            QTest::qWait(200);
+            QVERIFY2(
+                !area->horizontalScrollBar()->isVisible(),
+                qPrintable(QStringLiteral("presentation %1: the path dock (%2 px) scrolls sideways over "
+                                          "%3 px of content")
+                               .arg(presentation)
+                               .arg(area->viewport()->width())
+                               .arg(area->horizontalScrollBar()->maximum() + area->viewport()->width())));
+        }
+        setPresentation(w, false);
+    }
+
     /// The lessons list's summary of each lesson is shown whole, with presentation mode on and off:
     /// the label gets the height its text needs at its width, or lies in an area that scrolls
     /// vertically (never sideways) whose content holds it whole. Before, it was cut after three lines.

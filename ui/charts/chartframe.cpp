@@ -445,6 +445,9 @@ QString ChartFrame::legendEntry(const QColor &colour, const QString &glyph, cons
         .arg(colour.name(), glyph,
              text.toHtmlEscaped()
                  .replace(u' ', QStringLiteral("&nbsp;"))
+                 .replace(QStringLiteral("&nbsp;("), QStringLiteral(" (")) // a long entry's breaks
+                 .replace(QStringLiteral(",&nbsp;"), QStringLiteral(", "))
+                 .replace(QStringLiteral("&nbsp;·&nbsp;"), QStringLiteral(" · "))
                  .replace(u'-', QChar(0x2011))
                  .replace(QChar(0x2013), QStringLiteral("\u2060\u2013\u2060"))); // "5–95 %" not split
 }

@@ -104,7 +104,9 @@ protected:
     /// Sets the wrapping legend (rich text entries, joined with spaces between them).
     void setLegendEntries(const QStringList &html);
     /// "<glyph in colour> text" for setLegendEntries; spaces, hyphens and en dashes inside are non-breaking,
-    /// so entries wrap as wholes.
+    /// so entries wrap as wholes, except before an opening parenthesis, after a comma and around a
+    /// " · ": "total ε (both sides, at δ = 1e-6)" and "budget: total ε = 1 · zCDP ρ = 0.01574" may
+    /// break there, or their width alone would make a 1024-px window's path dock scroll sideways.
     static QString legendEntry(const QColor &colour, const QString &glyph, const QString &text);
     /// Axis title at 0.9 of the widget's font, not bold; with `smallLabels` the tick labels at
     /// 0.85 (the comparison view's four charts side by side).
