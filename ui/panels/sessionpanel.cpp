@@ -197,6 +197,9 @@ void SessionPanel::createLayout()
     m_form = form;
     form->setContentsMargins(0, 0, 0, 0);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // In a narrow dock (1024 px, or presentation mode) a field goes below its label instead of
+    // making the dock scroll sideways.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form->addRow(tr("ε (epsilon):"), m_epsilon);
     form->addRow(tr("δ (delta):"), m_delta);
     form->addRow(tr("Neighbours:"), m_neighbours);
