@@ -6,7 +6,7 @@
 // list) give up theirs.
 #pragma once
 
-QT_FORWARD_DECLARE_CLASS(QLabel)
+class QLabel;
 
 namespace pbx::ui {
 
