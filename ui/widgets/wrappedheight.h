@@ -11,7 +11,7 @@ class QLabel;
 namespace pbx::ui {
 
 /// Keeps `label`'s minimum height at heightForWidth(width) after each resize, font change and
-/// show (only once laid out: a hidden label's width is a placeholder). Lives as long as the label.
+/// show (only once laid out: a hidden label's width is not yet its real one). Lives as long as the label.
 void keepWrappedHeight(QLabel *label);
 
 /// Sets `label`'s minimum height at once, e.g. after a new text at the same width (no resize
