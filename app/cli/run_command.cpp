@@ -4,6 +4,7 @@
 #include "app/cli/odp_run_output.h"
 #include "app/cli/options.h"
 #include "app/cli/output_paths.h"
+#include "core/filters/guarantee_text.h"
 #include "core/io/recordable_text.h"
 #include "core/io/request_json.h"
 #include "core/io/session_file.h"
@@ -22,6 +23,7 @@
 #include "core/util/try.h"
 #include "resources/dataset_catalog.h"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -206,6 +208,10 @@ Result<Prepared> prepare(const Options &o)
             return makeError(kind.error().code, "--filter: " + kind.error().message);
         p.settings.filter = *kind;
     }
+    if (p.settings.filter == filters::FilterKind::Odometer && epsilon)
+        return makeError(ErrorCode::InvalidArgument,
+                         "--epsilon: an odometer session has no ε budget (it reports a running ε); give only "
+                         "--delta");
     PBX_TRY(share, o.number("--expost-share"));
     if (share)
         p.settings.split.expostEpsilonShare = *share;
@@ -540,14 +546,11 @@ void printSpending(const filters::PrivacyFilter &f, std::ostream &out)
 {
     for (const auto &system : f.systems())
         out << "spent " << system.name << ": " << system.unitSymbol << " = "
-            << formatSignificant(system.spent) << " of " << formatSignificant(system.budget) << '\n';
-    // With adaptively chosen costs, ε(spent) is a gauge, not a guarantee: the guarantee is the
-    // filter's budget (Whitehouse et al. 2023; Rogers et al. 2023).
-    out << "the session is (" << formatSignificant(f.epsilonBudget()) << ", "
-        << formatSignificant(f.deltaBudget())
-        << ")-DP by the filter; what is spent so far corresponds to (ε, δ) ≈ ("
-        << formatSignificant(f.epsilonSpent()) << ", " << formatSignificant(f.deltaSpent())
-        << ") (a gauge, not a guarantee)\n";
+            << formatSignificant(system.spent)
+            << (std::isfinite(system.budget) ? " of " + formatSignificant(system.budget)
+                                             : std::string(" (no budget)"))
+            << '\n';
+    out << filters::guaranteeText(f) << '\n';
     out.flush();
 }
 

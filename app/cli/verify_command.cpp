@@ -2,6 +2,7 @@
 #include "app/cli/verify_command.h"
 
 #include "app/cli/options.h"
+#include "core/filters/guarantee_text.h"
 #include "core/io/session_file.h"
 #include "core/sources/source_descriptor.h"
 #include "core/util/number_format.h"
@@ -102,11 +103,7 @@ int runVerifyCommand(const std::vector<std::string> &args, std::ostream &out, st
                                              + " (checked for consistency only)";
     out << "ok: " << (document->kind == io::SessionFile::Kind::Journal ? "journal" : "transcript") << " with "
         << countNoun(document->events.size(), "request", "requests") << " (" << released << " released); "
-        << recomputed << "; the session is (" << formatSignificant(filter.epsilonBudget()) << ", "
-        << formatSignificant(filter.deltaBudget())
-        << ")-DP by the filter; what is spent corresponds to (ε, δ) ≈ ("
-        << formatSignificant(filter.epsilonSpent()) << ", " << formatSignificant(filter.deltaSpent())
-        << ") (a gauge, not a guarantee)\n";
+        << recomputed << "; " << filters::guaranteeText(filter) << '\n';
     return 0;
 }
 

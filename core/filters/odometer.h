@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Privacy odometers: a running bound ε_n on the privacy loss that holds at every n at once, so the
-// analyst may stop whenever (and for whatever reason) and state the bound reached. Not yet wired
-// into sessions.
+// analyst may stop whenever (and for whatever reason) and state the bound reached. Wired
+// into sessions by OdometerFilter (odometer_filter.h).
 #pragma once
 
 #include "core/util/result.h"

@@ -4,6 +4,7 @@
 #include "core/filters/advanced_filter.h"
 #include "core/filters/basic_filter.h"
 #include "core/filters/expost_filter.h"
+#include "core/filters/odometer_filter.h"
 #include "core/filters/odp_privacy_filter.h"
 #include "core/filters/rdp_filter.h"
 #include "core/filters/unified_filter.h"
@@ -17,9 +18,9 @@
 namespace pbx::filters {
 
 namespace {
-constexpr FilterKind kKinds[]
-    = {FilterKind::Basic,        FilterKind::Zcdp, FilterKind::ExPost, FilterKind::Unified,
-       FilterKind::BrownianZcdp, FilterKind::Odp,  FilterKind::Rdp,    FilterKind::Advanced};
+constexpr FilterKind kKinds[] = {FilterKind::Basic,   FilterKind::Zcdp,         FilterKind::ExPost,
+                                 FilterKind::Unified, FilterKind::BrownianZcdp, FilterKind::Odp,
+                                 FilterKind::Rdp,     FilterKind::Advanced,     FilterKind::Odometer};
 }
 
 std::string_view filterKindName(FilterKind kind)
@@ -41,6 +42,8 @@ std::string_view filterKindName(FilterKind kind)
         return "rdp";
     case FilterKind::Advanced:
         return "advanced";
+    case FilterKind::Odometer:
+        return "odometer";
     }
     return "basic";
 }
@@ -50,9 +53,10 @@ Result<FilterKind> parseFilterKind(std::string_view text)
     for (FilterKind k : kKinds)
         if (filterKindName(k) == text)
             return k;
-    return makeError(ErrorCode::InvalidArgument,
-                     "unknown filter '" + std::string(text)
-                         + "' (expected basic, zcdp, expost, unified, brownian-zcdp, odp, rdp or advanced)");
+    return makeError(
+        ErrorCode::InvalidArgument,
+        "unknown filter '" + std::string(text)
+            + "' (expected basic, zcdp, expost, unified, brownian-zcdp, odp, rdp, advanced or odometer)");
 }
 
 std::string_view chargeKindName(ChargeKind kind)
@@ -129,6 +133,10 @@ Result<void> FilterSplit::validate() const
 Result<std::unique_ptr<PrivacyFilter>> PrivacyFilter::create(FilterKind kind, double epsilon, double delta,
                                                              FilterSplit split)
 {
+    if (kind == FilterKind::Odometer) { // no ε budget
+        PBX_TRY(f, OdometerFilter::create(delta));
+        return std::unique_ptr<PrivacyFilter>(std::move(f));
+    }
     PBX_RETURN_IF_ERROR(checkEpsilon(epsilon, "ε", Zero::Excluded));
     PBX_RETURN_IF_ERROR(checkDelta(delta, "δ", UnitInterval::ClosedOpen));
     switch (kind) {
@@ -157,6 +165,8 @@ Result<std::unique_ptr<PrivacyFilter>> PrivacyFilter::create(FilterKind kind, do
         PBX_TRY(f, AdvancedFilter::create(epsilon, delta));
         return std::unique_ptr<PrivacyFilter>(std::move(f));
     }
+    case FilterKind::Odometer:
+        break; // created above
     }
     return makeError(ErrorCode::InvalidArgument, "unknown filter");
 }

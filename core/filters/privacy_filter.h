@@ -22,9 +22,10 @@ enum class FilterKind {
     Odp,          ///< output-DP filter (Hartmann et al. 2023, Theorem 7; docs/output-dp.md §2)
     Rdp,          ///< Rényi filter on a grid of orders (Feldman & Zrnic 2021; Lécuyer 2021)
     Advanced,     ///< advanced-composition filter for adaptive ε (Whitehouse et al. 2023)
+    Odometer,     ///< no ε budget: a privacy odometer's running ε (Whitehouse et al. 2023 kind)
 };
 
-/// "basic", "zcdp", "expost", "unified", "brownian-zcdp", "odp", "rdp" or "advanced".
+/// "basic", "zcdp", "expost", "unified", "brownian-zcdp", "odp", "rdp", "advanced" or "odometer".
 std::string_view filterKindName(FilterKind kind);
 Result<FilterKind> parseFilterKind(std::string_view text);
 
@@ -125,7 +126,8 @@ public:
     Result<void> spend(double cost) { return charge({primaryKind(), cost, 0.0}); }
 
     /// Creates a filter enforcing (ε, δ). Errors: InvalidArgument for ε ≤ 0 or non-finite, δ
-    /// outside [0, 1) (basic, ex-post) or (0, 1) (zCDP-based, rdp, advanced), or an invalid split.
+    /// outside [0, 1) (basic, ex-post) or (0, 1) (zCDP-based, rdp, advanced, odometer), or an
+    /// invalid split. The odometer has no ε budget: `epsilon` is ignored (OdometerFilter).
     static Result<std::unique_ptr<PrivacyFilter>> create(FilterKind kind, double epsilon, double delta,
                                                          FilterSplit split = {});
 

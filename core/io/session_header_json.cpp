@@ -5,6 +5,8 @@
 #include "core/filters/rdp_filter.h"
 #include "core/util/try.h"
 
+#include <limits>
+
 namespace pbx::io {
 
 using json::Json;
@@ -55,11 +57,12 @@ void writeSessionHeader(const session::Session &s, Json &doc)
             doc["dataset"]["metadata_sha256"] = files->metadataSha256;
         }
     }
-    doc["budget"] = {{"epsilon", settings.epsilon}, {"delta", settings.delta}};
+    // An odometer session has no ε budget: null (and its filter's budget, +∞, too).
+    doc["budget"] = {{"epsilon", json::finiteOrNull(settings.epsilon)}, {"delta", settings.delta}};
     doc["neighbours"] = std::string(data::neighbouringName(settings.neighbours));
     doc["filter"] = {{"kind", std::string(filters::filterKindName(settings.filter))},
                      {"unit", unit},
-                     {"budget", filter.budget()}};
+                     {"budget", json::finiteOrNull(filter.budget())}};
     if (settings.filter == filters::FilterKind::Unified) {
         doc["filter"]["split"] = {{"expost_epsilon_share", settings.split.expostEpsilonShare},
                                   {"expost_delta_share", settings.split.expostDeltaShare}};
@@ -120,7 +123,17 @@ Result<SessionHeader> readSessionHeader(const Json &doc)
         out.files = std::move(files);
     }
     const Json &budget = doc.contains("budget") ? doc["budget"] : empty;
-    PBX_TRY(epsilon, json::number(budget, "epsilon", "budget"));
+    const Json &filter = doc.contains("filter") ? doc["filter"] : empty;
+    PBX_TRY(kindText, json::string(filter, "kind", "filter"));
+    auto kind = filters::parseFilterKind(kindText);
+    if (!kind)
+        return makeError(ErrorCode::Parse, "filter.kind: " + kind.error().message);
+    out.settings.filter = *kind;
+    const bool odometer = *kind == filters::FilterKind::Odometer; // no ε budget: null
+    PBX_TRY(epsilon,
+            odometer && budget.is_object() && budget.contains("epsilon") && budget["epsilon"].is_null()
+                ? Result<double>(std::numeric_limits<double>::infinity())
+                : json::number(budget, "epsilon", "budget"));
     PBX_TRY(delta, json::number(budget, "delta", "budget"));
     out.settings.epsilon = epsilon;
     out.settings.delta = delta;
@@ -131,12 +144,6 @@ Result<SessionHeader> readSessionHeader(const Json &doc)
     if (!neighbours)
         return makeError(ErrorCode::Parse, "neighbours: " + neighbours.error().message);
     out.settings.neighbours = *neighbours;
-    const Json &filter = doc.contains("filter") ? doc["filter"] : empty;
-    PBX_TRY(kindText, json::string(filter, "kind", "filter"));
-    auto kind = filters::parseFilterKind(kindText);
-    if (!kind)
-        return makeError(ErrorCode::Parse, "filter.kind: " + kind.error().message);
-    out.settings.filter = *kind;
     if (auto split = filter.find("split"); split != filter.end() && split->is_object()) {
         PBX_TRY(e, json::number(*split, "expost_epsilon_share", "filter.split"));
         PBX_TRY(d, json::number(*split, "expost_delta_share", "filter.split"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/transcript_json.h"
 
+#include "core/filters/odometer_filter.h"
 #include "core/filters/rdp_filter.h"
 #include "core/io/event_json.h"
 #include "core/io/session_header_json.h"
@@ -42,7 +43,20 @@ std::string writeTranscriptJson(const session::Session &s)
         const auto binding = rdp->bindingOrder();
         doc["spent"]["binding_order"] = binding ? Json(rdp->orders()[*binding].alpha) : Json(nullptr);
     }
-    doc["remaining"] = {{unit, filter.remaining()}};
+    if (const auto *odometer = dynamic_cast<const filters::OdometerFilter *>(&filter)) {
+        // No budget: spent.epsilon is the guarantee itself, valid wherever the session stopped.
+        doc["spent"]["note"]
+            = "a privacy odometer (no epsilon budget): the session so far is (spent.epsilon, "
+              "spent.delta)-DP, a bound that holds at every request at once, so the "
+              "session may stop at any time for any reason";
+        doc["spent"]["odometer"]
+            = {{"construction", "min(basic sum of epsilon, lambda-grid zCDP odometer, "
+                                "lambda_j = 2^(j/2), j = 0..24)"},
+               {"basic_epsilon", json::finiteOrNull(odometer->odometer().basicEpsilon())},
+               {"lambda_grid_epsilon", odometer->odometer().lambdaGridEpsilon()},
+               {"preplanned_epsilon", json::finiteOrNull(odometer->preplannedEpsilon())}};
+    }
+    doc["remaining"] = {{unit, json::finiteOrNull(filter.remaining())}};
     Json events = Json::array();
     for (const auto &e : s.events())
         events.push_back(eventToJson(e, filter));

@@ -324,6 +324,17 @@ MethodNote filterNote(filters::FilterKind kind)
                 "composition runs out.",
                 "Whitehouse, Ramdas, Rogers & Wu 2023 (fully adaptive composition); Bun & Steinke 2016, "
                 "Proposition 1.4"};
+    case FilterKind::Odometer:
+        return {
+            "Privacy odometer (no ε budget)",
+            "Every request is answered; only δ was fixed in advance. After each release the session "
+            "states a running ε_n = min(Σε_i, min_j (1 + λ_j)·R_n + ln(25/δ)/λ_j), λ_j = 2^{j/2}, "
+            "j = 0 … 24, with R_n the sum of the ρ's (pure ε as ε²/2), and the probability that the "
+            "privacy loss ever exceeds ε_n, at any n, is at most δ: the session may stop at any time, "
+            "for any reason, and is then (ε_n, δ)-DP. It pays for not committing to a budget: a filter "
+            "whose budget was exactly this spend would state less.",
+            "Rogers, Roth, Ullman & Vadhan 2016 (privacy odometers); Whitehouse, Ramdas, Rogers & Wu 2023 "
+            "(fully adaptive composition); Ville's inequality on the zCDP supermartingales"};
     }
     return {"Privacy filter", "", ""};
 }

@@ -3,6 +3,7 @@
 
 #include "core/accounting/strategy_titles.h"
 #include "core/report/svg_writer.h"
+#include "core/session/ledger/odometer_path.h"
 
 #include <algorithm>
 #include <cmath>
@@ -46,9 +47,16 @@ std::string budgetPathSvg(const SessionReport &report)
     SvgWriter svg(kChartWidth, kChartHeight, "Budget path: cumulative privacy loss after each request");
     const double budget = report.settings.epsilon;
     const bool unified = report.settings.filter == filters::FilterKind::Unified;
-    double top = budget;
+    // An odometer session has no budget: its path is the odometer's ε_n, beside what a ledger
+    // planned in advance would have cost for the same releases.
+    const bool odometer = report.settings.filter == filters::FilterKind::Odometer;
+    const auto preplanned = odometer ? session::preplannedEpsilonPath(report.events, report.settings.delta)
+                                     : std::vector<double>();
+    double top = odometer ? 0.0 : budget;
     for (const auto &e : report.events)
         top = std::max({top, e.epsilonSpentAfter, e.expostSpentAfter});
+    if (!(top > 0.0))
+        top = 1.0;
     const std::size_t n = report.events.size();
     Plot p;
     p.xMin = 0;
@@ -72,8 +80,10 @@ std::string budgetPathSvg(const SessionReport &report)
     svg.text((p.left + p.right) / 2, kChartHeight - 14, "request number", "middle", 11, kInk);
     svg.text(16, (p.top + p.bottom) / 2, "ε", "middle", 13, kInk);
 
-    svg.line(p.left, p.y(budget), p.right, p.y(budget), kBudget, 1.5, "6 4");
-    svg.text(p.right, p.y(budget) - 5, "budget ε = " + formatNumber(budget), "end", 11, kBudget);
+    if (!odometer) {
+        svg.line(p.left, p.y(budget), p.right, p.y(budget), kBudget, 1.5, "6 4");
+        svg.text(p.right, p.y(budget) - 5, "budget ε = " + formatNumber(budget), "end", 11, kBudget);
+    }
 
     if (n == 0) {
         svg.text((p.left + p.right) / 2, (p.top + p.bottom) / 2, "No requests yet", "middle", 14, kInk);
@@ -89,6 +99,12 @@ std::string budgetPathSvg(const SessionReport &report)
     svg.polyline(path, kSpend, 2.0);
     if (unified)
         svg.polyline(expost, kExpost, 1.5);
+    if (preplanned.size() == n) {
+        std::string line = svgNumber(p.x(0)) + "," + svgNumber(p.y(0));
+        for (std::size_t i = 0; i < n; ++i)
+            line += " " + svgNumber(p.x(static_cast<double>(i + 1))) + "," + svgNumber(p.y(preplanned[i]));
+        svg.polyline(line, kExpost, 1.5);
+    }
     for (std::size_t i = 0; i < n; ++i) {
         const auto &e = report.events[i];
         const bool refused = e.status == session::EventStatus::Refused;
@@ -99,9 +115,17 @@ std::string budgetPathSvg(const SessionReport &report)
     double lx = p.left + 10;
     const double ly = p.top + 8;
     svg.line(lx, ly, lx + 20, ly, kSpend, 2.0);
-    svg.text(lx + 24, ly + 4, unified ? "total spent (ε-equivalent)" : "spent (ε-equivalent)", "start", 11,
-             kInk);
-    lx += 190;
+    svg.text(lx + 24, ly + 4,
+             odometer  ? "odometer ε (holds at every request)"
+             : unified ? "total spent (ε-equivalent)"
+                       : "spent (ε-equivalent)",
+             "start", 11, kInk);
+    lx += odometer ? 230 : 190;
+    if (odometer) {
+        svg.line(lx, ly, lx + 20, ly, kExpost, 1.5);
+        svg.text(lx + 24, ly + 4, "a ledger planned in advance", "start", 11, kInk);
+        lx += 190;
+    }
     if (unified) {
         svg.line(lx, ly, lx + 20, ly, kExpost, 1.5);
         svg.text(lx + 24, ly + 4, "ex-post side (ε)", "start", 11, kInk);
@@ -123,8 +147,8 @@ std::string comparisonSvg(const SessionReport &report)
     const double rowHeight = 30.0;
     const double height = comparisonChartHeight(c.strategies.size());
     SvgWriter svg(kChartWidth, height, "Composition comparison: ε at δ under each strategy");
-    const double budget = report.settings.epsilon;
-    double top = budget;
+    const double budget = report.settings.epsilon; // +∞ for an odometer session: no line
+    double top = std::isfinite(budget) ? budget : 0.0;
     for (const auto &s : c.strategies)
         if (s.answer && std::isfinite(s.answer->epsilon))
             top = std::max(top, s.answer->epsilon);
@@ -134,6 +158,8 @@ std::string comparisonSvg(const SessionReport &report)
     p.top = 50;
     p.bottom = height - 40;
     p.xMin = 0;
+    if (!(top > 0.0))
+        top = 1.0;
     const double step = tickStep(top * 1.05, 5);
     p.xMax = std::ceil(top * 1.05 / step) * step;
     svg.text(kChartWidth / 2, 22,
@@ -159,8 +185,10 @@ std::string comparisonSvg(const SessionReport &report)
         svg.text(p.x(length) + 6, yTop + 15, std::isfinite(eps) ? comparisonEpsilonText(s) : "no finite ε",
                  "start", 11, kInk);
     }
-    svg.line(p.x(budget), p.top - 4, p.x(budget), p.bottom, kBudget, 1.5, "6 4");
-    svg.text(p.x(budget) + 4, p.top - 6, "budget ε = " + formatNumber(budget), "start", 11, kBudget);
+    if (std::isfinite(budget)) {
+        svg.line(p.x(budget), p.top - 4, p.x(budget), p.bottom, kBudget, 1.5, "6 4");
+        svg.text(p.x(budget) + 4, p.top - 6, "budget ε = " + formatNumber(budget), "start", 11, kBudget);
+    }
     svg.text((p.left + p.right) / 2, height - 10, "ε (upper bound)", "middle", 11, kInk);
     return svg.finish();
 }

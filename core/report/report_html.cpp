@@ -6,6 +6,7 @@
 #include "core/report/mechanism_notes.h"
 #include "core/report/report_charts.h"
 #include "core/report/svg_writer.h"
+#include "core/session/ledger/odometer_path.h"
 #include "core/util/number_format.h"
 #include "core/util/plural.h"
 
@@ -54,9 +55,27 @@ std::string filterTitle(filters::FilterKind kind)
     return filterNote(kind).title + " (" + std::string(filters::filterKindName(kind)) + ")";
 }
 
+/// An odometer session's statement: its reading after the last request is the guarantee.
+std::string odometerSentence(const SessionReport &r)
+{
+    const auto &s = r.settings;
+    const auto preplanned = session::preplannedEpsilonPath(r.events, s.delta);
+    return "Only δ was fixed in advance: the session ran under a privacy odometer, which answered every request "
+           "and bounds the privacy loss at every request at once. Stopped where it stopped, the whole session is "
+           "(ε, δ) = ("
+           + formatUpper(r.epsilonSpent) + ", " + formatNumber(s.delta) + ")-differentially private under "
+           + std::string(data::neighbouringName(s.neighbours))
+           + " neighbours, whatever was asked and in whatever order. A ledger planned in advance would have "
+             "cost ε ≈ "
+           + formatUpper(preplanned.empty() ? 0.0 : preplanned.back())
+           + " for the same releases: the difference is the price of not committing to a budget.";
+}
+
 std::string guaranteeSentence(const SessionReport &r)
 {
     const auto &s = r.settings;
+    if (s.filter == filters::FilterKind::Odometer)
+        return odometerSentence(r);
     std::string filter = filterNote(s.filter).title; // "Basic composition filter" → "basic …"
     if (!filter.empty() && filter[0] >= 'A' && filter[0] <= 'Z' && filter.rfind("Output", 0) != 0)
         filter[0] = static_cast<char>(filter[0] - 'A' + 'a');
@@ -176,7 +195,9 @@ std::string budgetSection(const SessionReport &r)
 {
     const auto &s = r.settings;
     std::string out = "<h2>Budget and filter</h2>\n" + std::string(kTable);
-    out += keyValue("Budget", "ε = " + formatNumber(s.epsilon) + ", δ = " + formatNumber(s.delta));
+    out += keyValue("Budget", s.filter == filters::FilterKind::Odometer
+                                  ? "no ε budget (an odometer), δ = " + formatNumber(s.delta)
+                                  : "ε = " + formatNumber(s.epsilon) + ", δ = " + formatNumber(s.delta));
     out += keyValue("Neighbouring relation", std::string(data::neighbouringName(s.neighbours)));
     out += keyValue("Filter", filterTitle(s.filter));
     if (s.filter == filters::FilterKind::Unified)
@@ -191,10 +212,19 @@ std::string budgetSection(const SessionReport &r)
     out += row(
         {"system", "unit", "budget", "spent", "remaining", "ε budget", "δ budget", "ε-equivalent spent"},
         true);
+    const auto orNone = [](double budget, std::string text) { // an odometer has no budget
+        return std::isfinite(budget) ? text : std::string("none");
+    };
     for (const auto &sys : r.systems)
-        out += row({sys.name, sys.unitSymbol, formatNumber(sys.budget), formatUpper(sys.spent),
-                    formatLower(std::max(0.0, sys.budget - sys.spent)), formatNumber(sys.epsilonBudget),
-                    formatNumber(sys.deltaBudget), formatUpper(sys.epsilonSpent)});
+        out += row({sys.name, sys.unitSymbol, orNone(sys.budget, formatNumber(sys.budget)),
+                    formatUpper(sys.spent),
+                    orNone(sys.budget, formatLower(std::max(0.0, sys.budget - sys.spent))),
+                    orNone(sys.epsilonBudget, formatNumber(sys.epsilonBudget)), formatNumber(sys.deltaBudget),
+                    formatUpper(sys.epsilonSpent)});
+    if (s.filter == filters::FilterKind::Odometer)
+        return out + "</table>\n<p>The odometer's reading is the guarantee: (ε, δ) = ("
+               + esc(formatUpper(r.epsilonSpent)) + ", " + esc(formatNumber(s.delta))
+               + ") after the last request (see the summary).</p>\n";
     out += "</table>\n<p>What is spent corresponds to (ε, δ) ≈ (" + esc(formatUpper(r.epsilonSpent)) + ", "
            + esc(formatUpper(r.deltaSpent))
            + "): a gauge of the spend, not the guarantee; the guarantee is the budget, enforced by the filter.</p>\n";

@@ -19,7 +19,8 @@ constexpr ReleaseMethod kMechanisms[]
 /// filter takes what has an (E, δ)-ODP guarantee: pure ε by Lemma 3 (Hartmann et al. 2023), ex-post
 /// noise reduction because ex-post privacy implies ODP (docs/output-dp.md §1); not ρ. The rdp filter
 /// takes what has a Rényi curve fixed before it runs: pure ε, ρ, and Brownian noise reduction step
-/// by step (each step a Gaussian mechanism given the past); the advanced filter only pure ε.
+/// by step (each step a Gaussian mechanism given the past); the advanced filter only pure ε; the
+/// odometer predictable ε and ρ (single releases and doubling), not noise reduction.
 bool accounts(ReleaseMethod m, FilterKind f)
 {
     switch (m) {
@@ -29,7 +30,7 @@ bool accounts(ReleaseMethod m, FilterKind f)
     case ReleaseMethod::Gaussian:
     case ReleaseMethod::DoublingGaussian:
         return f == FilterKind::Zcdp || f == FilterKind::Unified || f == FilterKind::BrownianZcdp
-               || f == FilterKind::Rdp;
+               || f == FilterKind::Rdp || f == FilterKind::Odometer;
     case ReleaseMethod::LaplaceNr:
         return f == FilterKind::Basic || f == FilterKind::ExPost || f == FilterKind::Unified
                || f == FilterKind::Odp;
@@ -57,6 +58,9 @@ std::string refusalReason(ReleaseMethod m, FilterKind filter)
                      "reduction's loss depends on the level it stops at"
                    : ": it composes ε-DP mechanisms (Whitehouse et al. 2023), and a Gaussian release is "
                      "ρ-zCDP, not ε-DP";
+    case FilterKind::Odometer:
+        return ": an odometer adds costs fixed before each release's noise is drawn, and noise reduction's "
+               "loss depends on the level it stops at; use doubling (doubling-gaussian or doubling-laplace)";
     default:
         return "";
     }
@@ -66,7 +70,8 @@ std::string acceptingFilters(ReleaseMethod m)
 {
     std::string names;
     for (FilterKind f : {FilterKind::Basic, FilterKind::Zcdp, FilterKind::ExPost, FilterKind::Unified,
-                         FilterKind::BrownianZcdp, FilterKind::Odp, FilterKind::Rdp, FilterKind::Advanced})
+                         FilterKind::BrownianZcdp, FilterKind::Odp, FilterKind::Rdp, FilterKind::Advanced,
+                         FilterKind::Odometer})
         if (accounts(m, f))
             names += (names.empty() ? "" : ", ") + std::string(filters::filterKindName(f));
     return names;
@@ -166,6 +171,7 @@ ReleaseMethod defaultMechanism(FilterKind filter, data::Aggregate aggregate, Tar
     case FilterKind::Odp:
         return ReleaseMethod::LaplaceNr;
     case FilterKind::Zcdp:
+    case FilterKind::Odometer:
         return ReleaseMethod::DoublingGaussian;
     case FilterKind::Unified:
     case FilterKind::BrownianZcdp:

@@ -4,6 +4,8 @@
 #include "core/math/directed_rounding.h"
 #include "core/session/mechanism_choice.h"
 
+#include <cmath>
+
 namespace pbx::session {
 
 std::optional<double> plannedCap(const filters::PrivacyFilter &filter, const QueryRequest &request,
@@ -21,7 +23,7 @@ std::optional<double> plannedCap(const filters::PrivacyFilter &filter, const Que
     if (mechanism == ReleaseMethod::Brownian && filter.kind() == filters::FilterKind::Unified)
         return std::nullopt;
     const double remaining = filter.remainingFor(chargeKindFor(mechanism, filter.kind()));
-    if (!(remaining > 0.0))
+    if (!(remaining > 0.0) || !std::isfinite(remaining)) // nothing left, or no budget (an odometer)
         return std::nullopt;
     const double cap = math::nudgeDown(remaining / static_cast<double>(plannedQueries), 1);
     return cap > 0.0 ? std::optional<double>(cap) : std::nullopt;

@@ -10,6 +10,7 @@
 #include "core/util/try.h"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace pbx::session {
@@ -21,8 +22,10 @@ std::string_view eventStatusName(EventStatus status)
 
 Result<void> SessionSettings::validate() const
 {
-    PBX_RETURN_IF_ERROR(checkEpsilon(epsilon, "ε", Zero::Excluded));
-    PBX_RETURN_IF_ERROR(checkGivenEpsilon(epsilon, "ε"));
+    if (filter != filters::FilterKind::Odometer) { // an odometer has no ε budget (ε is ignored)
+        PBX_RETURN_IF_ERROR(checkEpsilon(epsilon, "ε", Zero::Excluded));
+        PBX_RETURN_IF_ERROR(checkGivenEpsilon(epsilon, "ε"));
+    }
     PBX_RETURN_IF_ERROR(checkGivenDelta(delta, "δ"));
     const bool needsDelta = filter != filters::FilterKind::Basic && filter != filters::FilterKind::ExPost
                             && filter != filters::FilterKind::Odp;
@@ -56,6 +59,8 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const data::Sou
     if (!source)
         return makeError(ErrorCode::InvalidArgument, "a session needs a dataset");
     PBX_RETURN_IF_ERROR(settings.validate());
+    if (settings.filter == filters::FilterKind::Odometer)
+        settings.epsilon = std::numeric_limits<double>::infinity(); // no ε budget, recorded as such
     PBX_TRY(filter, filters::PrivacyFilter::create(settings.filter, settings.epsilon, settings.delta,
                                                    settings.split));
     return std::unique_ptr<Session>(new Session(std::move(source), settings, std::move(filter)));

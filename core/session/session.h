@@ -30,6 +30,7 @@ struct SessionSettings
     std::optional<std::uint64_t> seed;
 
     /// Errors: InvalidArgument for ε ≤ 0 or non-finite, δ ∉ (0, 1) (zCDP) or δ ∉ [0, 1) (basic).
+    /// An odometer session has no ε budget: its ε is not checked, and Session::create sets it to +∞.
     Result<void> validate() const;
 };
 

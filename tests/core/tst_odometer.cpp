@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Privacy odometers (not yet wired into sessions): the λ-grid zCDP odometer and Lécuyer's RDP
+// Privacy odometers (sessions: tst_odometersession.cpp): the λ-grid zCDP odometer and Lécuyer's RDP
 // odometer after 10, 100 and 300 Laplace counts (b = 100, δ = 1e-6), against the values of the
 // filters-odometers check script (fo_odometers.out, an independent Python evaluation; 1e-4
 // absolute), and what an odometer pays against a fixed-budget filter.

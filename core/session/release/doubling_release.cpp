@@ -74,7 +74,7 @@ ReleaseOutcome releaseByDoubling(const ReleaseContext &context, const AccuracyTa
     const bool laplace = usesLaplaceNoise(context.mechanism);
     const double growth = laplace ? 2.0 : 4.0;
     const double cap = perQueryCap(context, out.costKind, maxCost);
-    if (!(cap > 0.0)) {
+    if (!(cap > 0.0) || !std::isfinite(cap)) {
         out.reason = cannotStartReason(context, out.costKind, cap, maxCost, target);
         return out;
     }

@@ -161,7 +161,7 @@ ReleaseOutcome releaseByNoiseReduction(const ReleaseContext &context, const Accu
     const double growth
         = family == NoiseFamily::Gaussian ? 1.0 / (kScaleRatio * kScaleRatio) : 1.0 / kScaleRatio;
     const double cap = perQueryCap(context, out.costKind, maxCost);
-    if (!(cap > 0.0)) {
+    if (!(cap > 0.0) || !std::isfinite(cap)) {
         out.reason = cannotStartReason(context, out.costKind, cap, maxCost, target);
         return out;
     }

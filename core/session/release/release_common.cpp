@@ -41,6 +41,9 @@ std::string cannotStartReason(const ReleaseContext &context, filters::ChargeKind
     const double remaining = context.filter.remainingFor(kind);
     if (!(remaining > 0.0))
         return "no privacy budget remains (" + unitSymbol(kind) + " = 0)";
+    if (!std::isfinite(cap)) // an odometer session: no budget to divide among the queries
+        return "max_cost: a session without an ε budget (odometer) needs a per-query maximum ("
+               + unitSymbol(kind) + ") for a stopping rule such as doubling";
     const bool byCap = maxCost && *maxCost < remaining;
     std::string reason = "the " + std::string(byCap ? "per-query maximum" : "remaining budget") + " ("
                          + unitSymbol(kind) + " = " + filters::formatAmount(cap) + ") cannot certify "
