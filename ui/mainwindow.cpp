@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/mainwindow.h"
 
+#include "core/filters/odometer_filter.h"
+#include "core/session/ledger/odometer_path.h"
 #include "core/session/planned_cap.h"
 #include "core/util/try.h"
 #include "resources/dataset_catalog.h"
@@ -734,6 +736,21 @@ void MainWindow::applyBudgetSystems(const session::Session *session)
     updateGaugeNote(session);
 }
 
+namespace {
+/// An odometer session's pre-planned ledger ε (OdometerFilter::preplannedEpsilon); 0 for a filter.
+double preplannedEpsilon(const filters::PrivacyFilter &filter)
+{
+    const auto *odometer = dynamic_cast<const filters::OdometerFilter *>(&filter);
+    return odometer ? odometer->preplannedEpsilon() : 0.0;
+}
+} // namespace
+
+void MainWindow::showSpend(const filters::PrivacyFilter &filter)
+{
+    m_gauge->setSpent(filter.spent(), filter.epsilonSpent());
+    m_gauge->setPreplanned(preplannedEpsilon(filter));
+}
+
 void MainWindow::updateGaugeNote(const session::Session *session)
 {
     const auto kind = session ? session->filter().kind() : filters::FilterKind::Basic;
@@ -824,8 +841,7 @@ void MainWindow::ask()
         const bool withheld = m_document->eventCount() > before && !m_document->isOnDisk();
         m_resultCard->showError(errorText(event.error()), withheld);
         if (withheld) // the spend is shown at once, never under-reported; the answer is not
-            m_gauge->setSpent(m_document->session().filter().spent(),
-                              m_document->session().filter().epsilonSpent());
+            showSpend(m_document->session().filter());
         statusBar()->showMessage(withheld
                                      ? tr("Answer withheld: it is spent, and written to the journal before "
                                           "the next request")
@@ -900,6 +916,7 @@ void MainWindow::onSessionReset()
         m_resultCard->clear();
         m_gauge->setBudget(1.0, QStringLiteral("ε"), 1.0, 0.0);
         m_gauge->setSpent(0.0, 0.0);
+        m_gauge->setPreplanned(0.0);
         m_chart->setBudget(1.0, 1.0, QStringLiteral("ε"), 0.0);
         m_chart->setPath({});
     } else {
@@ -910,13 +927,20 @@ void MainWindow::onSessionReset()
         m_ledgerModel->setEvents(session->events());
         m_attempts->setEvent(nullptr, unit);
         m_gauge->setBudget(filter.budget(), unit, filter.epsilonBudget(), filter.deltaBudget());
-        m_gauge->setSpent(filter.spent(), filter.epsilonSpent());
+        showSpend(filter);
         m_chart->setBudget(filter.epsilonBudget(), filter.budget(), unit, filter.deltaBudget());
+        // An odometer session: what a ledger planned in advance would have cost, after each event.
+        const auto preplanned = filter.kind() == filters::FilterKind::Odometer
+                                    ? session::preplannedEpsilonPath(session->events(), filter.deltaBudget())
+                                    : std::vector<double>();
         std::vector<PrivacyLossPathChart::PathPoint> points;
         points.reserve(session->events().size());
-        for (const auto &event : session->events())
+        for (std::size_t i = 0; i < session->events().size(); ++i) {
+            const auto &event = session->events()[i];
             points.push_back({event.epsilonSpentAfter, event.spentAfter,
-                              event.status == session::EventStatus::Refused, event.expostSpentAfter});
+                              event.status == session::EventStatus::Refused, event.expostSpentAfter,
+                              i < preplanned.size() ? preplanned[i] : 0.0});
+        }
         m_chart->setPath(points);
         if (session->events().empty()) {
             m_resultCard->clear();
@@ -942,9 +966,10 @@ void MainWindow::onEventAppended(int index)
     const auto &event = session.events().at(static_cast<std::size_t>(index));
     const auto &filter = session.filter();
     m_ledgerModel->appendEvent(event);
-    m_gauge->setSpent(filter.spent(), filter.epsilonSpent());
+    showSpend(filter);
     m_chart->appendPoint({event.epsilonSpentAfter, event.spentAfter,
-                          event.status == session::EventStatus::Refused, event.expostSpentAfter});
+                          event.status == session::EventStatus::Refused, event.expostSpentAfter,
+                          preplannedEpsilon(filter)});
     if (m_gauge->hasSecondSystem())
         m_gauge->setSecondSpent(event.expostSpentAfter);
     updateGaugeNote(&session);
@@ -1048,6 +1073,10 @@ void MainWindow::updateModeStatus()
         text = tr("Advanced-composition filter · Laplace noise · budget ρ = %1 for Σε²/2 ⇔ ε = %2, δ = %3")
                    .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
                         formatNumber(filter.deltaBudget(), 3));
+        break;
+    case filters::FilterKind::Odometer:
+        text = tr("Privacy odometer · no ε budget · δ = %1 · ε so far holds whenever you stop")
+                   .arg(formatNumber(filter.deltaBudget(), 3));
         break;
     }
     text += s.settings().neighbours == data::Neighbouring::AddRemove ? tr(" · add/remove one row")

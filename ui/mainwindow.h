@@ -161,6 +161,8 @@ private:
     /// The gauge's third line where the filter needs one: the ex-post filter's δ, the odp filter's
     /// δ debited so far.
     void updateGaugeNote(const session::Session *session);
+    /// The gauge's spend (and an odometer's pre-planned ledger) after a change of `filter`.
+    void showSpend(const filters::PrivacyFilter &filter);
     void updateTitle();
     void updateModeStatus();
 

@@ -2,6 +2,7 @@
 // The main window end to end on the embedded CPS1988 data with seeded noise: type a query, ask,
 // watch the ledger, gauge and chart move; exhaust the budget until a refusal; save the transcript
 // and reopen it through File ▸ Open session's code path; screenshots of the window.
+#include "core/filters/odometer_filter.h"
 #include "core/session/cost_preview.h"
 #include "tests/testutils.h"
 #include "ui/appsettings.h"
@@ -17,6 +18,7 @@
 #include "ui/widgets/budgetgauge.h"
 #include "ui/widgets/resultcard.h"
 #include "ui/widgets/scientificspinbox.h"
+#include "ui/widgets/segmentlabel.h"
 #include "uitestutils.h"
 
 #include <QAction>
@@ -488,6 +490,39 @@ private Q_SLOTS:
         // The request was answered under the Rényi filter: a Gaussian count, ε spent > 0.
         QVERIFY(w->document()->session().filter().epsilonSpent() > 0.0);
         QCOMPARE(w->document()->session().filter().kind(), filters::FilterKind::Rdp);
+    }
+
+    /// --filter odometer in the GUI: no ε field, a gauge with no end of scale, every count
+    /// answered past ε = 1, and the path's pre-planned line below the odometer's.
+    void odometerSession()
+    {
+        auto w = makeWindow();
+        auto *panel = w->sessionPanel();
+        panel->filterComboBox()->setCurrentIndex(
+            panel->filterComboBox()->findData(static_cast<int>(filters::FilterKind::Odometer)));
+        QCOMPARE(w->document()->settings().filter, filters::FilterKind::Odometer);
+        QVERIFY(!panel->epsilonSpinBox()->isVisibleTo(panel)); // only δ is fixed
+        auto *gauge = w->budgetGauge();
+        QVERIFY(gauge->isOdometer());
+        QCOMPARE(gauge->fraction(), 0.0);
+        QVERIFY(w->pathChart()->showsOdometer());
+        auto *mode = w->findChild<ui::SegmentLabel *>(QStringLiteral("modeStatus"));
+        QVERIFY(mode && mode->fullText().contains(QStringLiteral("no ε budget")));
+        w->queryBuilder()->setAbsoluteTarget(20.0);
+        for (int i = 0; i < 12; ++i)
+            w->ask();
+        QCOMPARE(w->ledgerModel()->rowCount(), 12);
+        const auto &filter = dynamic_cast<const filters::OdometerFilter &>(w->document()->session().filter());
+        QVERIFY(filter.epsilonSpent() > 1.0); // beyond a (1, δ) filter, still answered
+        for (const auto &e : w->document()->session().events())
+            QCOMPARE(e.status, session::EventStatus::Released);
+        QCOMPARE(gauge->epsilonSpent(), filter.epsilonSpent());
+        QCOMPARE(gauge->preplanned(), filter.preplannedEpsilon());
+        QVERIFY(gauge->preplanned() < gauge->epsilonSpent());
+        // No end of scale: the arc fills ε/(1 + ε).
+        PBX_FUZZY_COMPARE(gauge->fraction(), filter.epsilonSpent() / (1.0 + filter.epsilonSpent()), 1e-15);
+        QVERIFY(gauge->accessibleDescription().contains(QStringLiteral("odometer: ε ≤ ")));
+        QVERIFY(w->resultCard()->details().contains(QStringLiteral("valid whenever you stop")));
     }
 };
 

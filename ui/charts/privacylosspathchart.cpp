@@ -106,6 +106,20 @@ PrivacyLossPathChart::PrivacyLossPathChart(QWidget *parent) : ChartFrame(pathFra
 
 PrivacyLossPathChart::~PrivacyLossPathChart() = default;
 
+void PrivacyLossPathChart::nameOdometerSeries()
+{
+    m_budgetDirty = false;
+    m_epsilonSeries->setName(tr("odometer ε (holds at every request, δ = %1)").arg(formatNumber(m_delta, 2)));
+    m_budgetSeries->setName(tr("a ledger planned in advance (ε)"));
+    m_axisEpsilon->setTitleText(tr("ε so far"));
+    m_nativeSeries->setVisible(false);
+    m_axisNative->setVisible(false);
+    m_expostSeries->setVisible(false);
+    m_expostBudgetSeries->setVisible(false);
+    setLegendEntries({legendEntry(kEpsilonColour, QStringLiteral("━"), m_epsilonSeries->name()),
+                      legendEntry(kBudgetColour, QStringLiteral("┅"), m_budgetSeries->name())});
+}
+
 void PrivacyLossPathChart::setBudget(double epsilonBudget, double nativeBudget, const QString &unitSymbol,
                                      double delta)
 {
@@ -160,8 +174,11 @@ int PrivacyLossPathChart::refusedCount() const
 
 void PrivacyLossPathChart::rebuild()
 {
-    const bool nativeIsEpsilon = m_unit == QStringLiteral("ε");
+    const bool odometer = showsOdometer();
+    const bool nativeIsEpsilon = m_unit == QStringLiteral("ε") || odometer;
     const bool dual = showsExPost();
+    if (m_budgetDirty && odometer)
+        nameOdometerSeries();
     if (m_budgetDirty) {
         m_budgetDirty = false;
         m_epsilonSeries->setName(nativeIsEpsilon ? tr("ε spent")
@@ -207,8 +224,10 @@ void PrivacyLossPathChart::rebuild()
     native.reserve(static_cast<qsizetype>(m_points.size()) + 1);
     epsilon.append(QPointF(0.0, 0.0));
     native.append(QPointF(0.0, 0.0));
-    double maxEpsilon = m_epsilonBudget;
-    double maxNative = m_nativeBudget;
+    QList<QPointF> preplanned;
+    preplanned.append(QPointF(0.0, 0.0));
+    double maxEpsilon = odometer ? 0.0 : m_epsilonBudget;
+    double maxNative = odometer ? 0.0 : m_nativeBudget;
     for (std::size_t i = 0; i < m_points.size(); ++i) {
         const auto &p = m_points[i];
         const double x = static_cast<double>(i + 1);
@@ -218,6 +237,8 @@ void PrivacyLossPathChart::rebuild()
             expost.append(QPointF(x, p.expostSpent));
             maxEpsilon = std::max(maxEpsilon, p.expostSpent);
         }
+        if (odometer)
+            preplanned.append(QPointF(x, p.preplanned));
         if (p.refused)
             refused.append(QPointF(x, p.epsilonSpent));
         maxEpsilon = std::max(maxEpsilon, p.epsilonSpent);
@@ -230,7 +251,9 @@ void PrivacyLossPathChart::rebuild()
 
     // Past the last request by a little, so its marker is not cut by the plot's edge.
     const double xMax = std::max(5.0, static_cast<double>(m_points.size()) + 0.4);
-    m_budgetSeries->replace({QPointF(0.0, m_epsilonBudget), QPointF(xMax, m_epsilonBudget)});
+    m_budgetSeries->replace(
+        odometer ? preplanned
+                 : QList<QPointF>{QPointF(0.0, m_epsilonBudget), QPointF(xMax, m_epsilonBudget)});
     m_expostBudgetSeries->replace(
         dual ? QList<QPointF>{QPointF(0.0, m_expostBudget), QPointF(xMax, m_expostBudget)}
              : QList<QPointF>());
@@ -241,8 +264,11 @@ void PrivacyLossPathChart::rebuild()
     // The ε axis ends on a nice tick a little above the budget (or the largest spend); the
     // native axis uses the same headroom factor and tick count, so the ε and ρ budgets fall on
     // one horizontal line and the grid serves both axes.
-    const double epsilonBudget = m_epsilonBudget > 0.0 ? m_epsilonBudget : 1.0;
-    const double nativeBudget = m_nativeBudget > 0.0 ? m_nativeBudget : 1.0;
+    // An odometer has no budget: its axis is scaled to the largest reading (at least 0.1).
+    const double epsilonBudget = odometer                ? std::max(0.1, maxEpsilon / 1.03)
+                                 : m_epsilonBudget > 0.0 ? m_epsilonBudget
+                                                         : 1.0;
+    const double nativeBudget = m_nativeBudget > 0.0 && std::isfinite(m_nativeBudget) ? m_nativeBudget : 1.0;
     const double wanted
         = std::max({1.08, maxEpsilon / epsilonBudget * 1.03, maxNative / nativeBudget * 1.03});
     const double step = niceStep(epsilonBudget * wanted / 5.0);
@@ -260,8 +286,9 @@ void PrivacyLossPathChart::rebuild()
         refreshLabelWidth(axis);
     }
     // Before the first request the axes show only the budget: say what fills the chart.
-    setMessage(m_points.empty() ? tr("No request yet: each release adds a step here, up to the budget line.")
-                                : QString());
+    setMessage(!m_points.empty() ? QString()
+               : odometer ? tr("No request yet: each release raises the odometer's ε; there is no budget.")
+                          : tr("No request yet: each release adds a step here, up to the budget line."));
 }
 
 } // namespace pbx::ui

@@ -12,6 +12,8 @@
 
 #include <QString>
 
+#include <cmath>
+
 #include <functional>
 #include <span>
 #include <vector>
@@ -33,18 +35,24 @@ public:
         double nativeSpent = 0.0;  ///< cumulative spend in the filter's unit
         bool refused = false;      ///< the request was refused (nothing spent)
         double expostSpent = 0.0;  ///< the unified filter's ex-post spend (ε); else unused
+        /// An odometer session: the ε a ledger planned in advance would have cost so far
+        /// (OdometerFilter::preplannedEpsilon); else unused.
+        double preplanned = 0.0;
     };
 
     explicit PrivacyLossPathChart(QWidget *parent = nullptr);
     ~PrivacyLossPathChart() override;
 
     /// Budget in ε (at `delta`) and in the filter's native unit. With unit "ε" the native series
-    /// and right axis are hidden (they would repeat the ε series).
+    /// and right axis are hidden (they would repeat the ε series). An infinite ε budget is an
+    /// odometer session: no budget line and no right axis; the ε series is the odometer's reading
+    /// and a dashed series shows the points' `preplanned` ε (the price of not committing).
     void setBudget(double epsilonBudget, double nativeBudget, const QString &unitSymbol, double delta);
     /// The unified filter's ex-post budget ε_e: shows the ex-post series and budget line (call
     /// after setBudget). 0: one system, nothing extra (the default; setBudget does not reset it).
     void setExPostBudget(double expostBudget);
     bool showsExPost() const { return m_expostBudget > 0.0; }
+    bool showsOdometer() const { return !std::isfinite(m_epsilonBudget); }
     /// Replaces the whole path (new session, opened transcript).
     void setPath(std::span<const PathPoint> points);
     /// Adds the point for the next request.
@@ -68,6 +76,10 @@ public:
 
 protected:
     void rebuild() override;
+
+private:
+    /// Names, axes and legend of an odometer session (showsOdometer()).
+    void nameOdometerSeries();
 
 private:
     QLineSeries *m_epsilonSeries = nullptr;

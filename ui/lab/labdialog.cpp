@@ -343,6 +343,8 @@ QString LabDialog::filterName(filters::FilterKind kind)
         return tr("RDP");
     case FK::Advanced:
         return tr("advanced composition");
+    case FK::Odometer:
+        return tr("odometer");
     }
     return {};
 }

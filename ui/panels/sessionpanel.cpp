@@ -17,6 +17,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <cmath>
 #include <limits>
 
 namespace pbx::ui {
@@ -95,6 +96,11 @@ void SessionPanel::createWidgets()
     m_filter->addItem(tr("Advanced comp."), static_cast<int>(filters::FilterKind::Advanced));
     m_filter->setItemData(m_filter->count() - 1,
                           tr("Advanced composition for adaptively chosen ε: Whitehouse et al. 2023"),
+                          Qt::ToolTipRole);
+    m_filter->addItem(tr("Odometer (no ε)"), static_cast<int>(filters::FilterKind::Odometer));
+    m_filter->setItemData(m_filter->count() - 1,
+                          tr("No ε budget: every request is answered and a running ε, valid whenever you "
+                             "stop, is shown (privacy odometer: Rogers et al. 2016; Whitehouse et al. 2023)"),
                           Qt::ToolTipRole);
     m_filter->setMinimumContentsLength(15);
     m_filter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -264,13 +270,16 @@ void SessionPanel::setSettings(const session::SessionSettings &settings)
     m_updating = true;
     // A session made elsewhere (pbx-cli run --epsilon 1000) may lie outside the fields' usual
     // ranges: widen them rather than show a clamped value that is not the session's.
-    if (settings.epsilon > m_epsilon->maximum())
+    // An odometer session has no ε (+∞): the field keeps its value, hidden.
+    const bool hasEpsilon = std::isfinite(settings.epsilon);
+    if (hasEpsilon && settings.epsilon > m_epsilon->maximum())
         m_epsilon->setMaximum(settings.epsilon);
-    if (settings.epsilon < m_epsilon->minimum())
+    if (hasEpsilon && settings.epsilon < m_epsilon->minimum())
         m_epsilon->setMinimum(settings.epsilon);
     if (settings.delta > m_delta->maximum())
         m_delta->setMaximum(settings.delta);
-    m_epsilon->setValue(settings.epsilon);
+    if (hasEpsilon)
+        m_epsilon->setValue(settings.epsilon);
     m_delta->setValue(settings.delta);
     m_neighbours->setCurrentIndex(m_neighbours->findData(static_cast<int>(settings.neighbours)));
     m_filter->setCurrentIndex(m_filter->findData(static_cast<int>(settings.filter)));
@@ -314,6 +323,9 @@ QString SessionPanel::modeText() const
     case filters::FilterKind::Advanced:
         text = tr("Advanced composition · Laplace");
         break;
+    case filters::FilterKind::Odometer:
+        text = tr("Odometer · no ε budget");
+        break;
     }
     text += s.neighbours == data::Neighbouring::AddRemove ? tr(" · add/remove") : tr(" · replace");
     if (s.seed)
@@ -343,6 +355,9 @@ void SessionPanel::updateSplitVisibility()
 {
     const bool unified = m_filter->currentData().toInt() == static_cast<int>(filters::FilterKind::Unified);
     m_form->setRowVisible(m_splitRow, unified);
+    // An odometer fixes only δ.
+    m_form->setRowVisible(m_epsilon,
+                          m_filter->currentData().toInt() != static_cast<int>(filters::FilterKind::Odometer));
 }
 
 void SessionPanel::setSession(const session::Session *session)
@@ -425,6 +440,13 @@ void SessionPanel::setSession(const session::Session *session)
                                  "(ε = %2, δ = %3)-DP for adaptively chosen ε's.")
                                   .arg(formatNumber(filter.budget()), formatNumber(filter.epsilonBudget()),
                                        formatNumber(filter.deltaBudget(), 3)));
+        break;
+    case filters::FilterKind::Odometer:
+        setGlossaryLinkedText(m_budget,
+                              tr("<b>No ε budget</b>, δ = %1: every request is answered, and the odometer "
+                                 "shows after each one an ε that holds whenever you stop (it pays for not "
+                                 "committing to a budget).")
+                                  .arg(formatNumber(filter.deltaBudget(), 3)));
         break;
     }
     m_lockNote->setText(m_locked ? (events == 1 ? tr("Settings are fixed: 1 request made. Start a "

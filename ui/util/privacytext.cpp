@@ -6,6 +6,8 @@
 
 #include <QCoreApplication>
 
+#include <cmath>
+
 namespace pbx::ui {
 
 namespace {
@@ -92,6 +94,13 @@ QString eventCostText(const session::LedgerEvent &event, int significant)
 QString costPreviewText(const session::CostPreview &preview)
 {
     const QString unit = chargeUnit(preview.kind);
+    if (!std::isfinite(preview.remaining)) { // an odometer session: nothing remains or runs out
+        if (preview.exact)
+            return tr("costs %1 = %2 (no budget: the odometer's ε grows)")
+                .arg(unit, formatBound(*preview.exact));
+        return tr("costs at most %1 = %2 (no budget: the odometer's ε grows; the charge depends on the answer)")
+            .arg(unit, formatBound(preview.atMost));
+    }
     if (preview.shareOfRemaining > 1.0)
         return tr("needs %1 = %2, more than the %3 that remains: it will be refused")
             .arg(unit, formatBound(preview.atMost), formatLowerBound(preview.remaining));

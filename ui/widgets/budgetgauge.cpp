@@ -4,6 +4,7 @@
 #include "ui/charts/chartexport.h"
 #include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
+#include "ui/util/palette.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -85,6 +86,13 @@ void BudgetGauge::setNote(const QString &note)
     update();
 }
 
+void BudgetGauge::setPreplanned(double epsilon)
+{
+    m_preplanned = epsilon;
+    updateDescription();
+    update();
+}
+
 void BudgetGauge::clearSecondSystem()
 {
     m_firstName.clear();
@@ -105,6 +113,10 @@ double BudgetGauge::fraction(Ring ring) const
 {
     switch (ring) {
     case Ring::Native:
+        if (isOdometer()) // no end of scale: ε/(1 + ε), half the arc at ε = 1
+            return std::isfinite(m_epsilonSpent) && m_epsilonSpent > 0.0
+                       ? m_epsilonSpent / (1.0 + m_epsilonSpent)
+                       : 0.0;
         return clampedFraction(m_nativeSpent, m_nativeBudget);
     case Ring::Epsilon:
         return clampedFraction(m_epsilonSpent, m_epsilonBudget);
@@ -125,6 +137,11 @@ QColor BudgetGauge::colourForFraction(double fraction)
 
 QString BudgetGauge::readout() const
 {
+    if (isOdometer())
+        return tr("odometer: ε ≤ %1 at δ = %2 so far, valid whenever you stop (no budget); a ledger planned in "
+                  "advance would have cost ε ≈ %3; %4 spent %5")
+            .arg(formatBound(m_epsilonSpent), formatNumber(m_delta, 3), formatBound(m_preplanned), m_unit,
+                 formatBound(m_nativeSpent));
     if (hasSecondSystem())
         return tr("%1 %2 spent %3 of %4 (%5); %6 %7 spent %8 of %9 (%10); gauge: spent so far ≈ ε %11 of %12 "
                   "at δ = %13 (the guarantee is the filter's budget)")
@@ -155,6 +172,17 @@ void BudgetGauge::updateDescription()
 {
     const QString text = readout();
     setAccessibleDescription(text);
+    if (isOdometer()) {
+        setToolTip(tr("<p>A privacy odometer: no budget was fixed, every request is answered, and the "
+                      "arc shows the ε that holds for the session so far, whenever you stop (it fills "
+                      "ε/(1 + ε): half at ε = 1, never full).</p><p>The construction: min(Σε, λ-grid "
+                      "zCDP odometer), valid at every request at once with probability 1 − δ "
+                      "(Whitehouse, Ramdas, Rogers &amp; Wu 2023 kind). A ledger planned in advance "
+                      "would have cost less: that difference is the price of not committing to a "
+                      "budget.</p><p>%1</p>")
+                       .arg(text.toHtmlEscaped()));
+        return;
+    }
     if (hasSecondSystem()) {
         setToolTip(tr("<p>The unified filter keeps two budgets that never borrow from each "
                       "other.</p><p>Left arc: the %1 (%2), paying Gaussian releases and Laplace "
@@ -426,7 +454,8 @@ QList<BudgetGauge::TextItem> BudgetGauge::singleTextItems() const
                            innerEdge * 0.8);
     QFont big = scaledFont(font(), 2.1);
     big.setWeight(QFont::DemiBold);
-    const QString percent = formatPercent(nativeFraction, nativeFraction < 0.1 ? 1 : 0);
+    const QString percent = isOdometer() ? tr("ε %1").arg(formatBound(m_epsilonSpent))
+                                         : formatPercent(nativeFraction, nativeFraction < 0.1 ? 1 : 0);
     const int centred = Qt::AlignHCenter | Qt::AlignBottom;
     items.push_back({percent, fittedFont(big, percent, QSizeF(1.6 * innerEdge, centreBox.height()), centred),
                      centreBox, centred});
@@ -437,25 +466,40 @@ QList<BudgetGauge::TextItem> BudgetGauge::singleTextItems() const
         = std::max(QFontMetricsF(small).lineSpacing(),
                    std::min(2 * QFontMetricsF(small).lineSpacing(), g.textTop - 2 - captionTop));
     const QRectF captionBox(g.centre.x() - 0.9 * innerEdge, captionTop, 1.8 * innerEdge, captionHeight);
-    const QString caption = tr("of the %1 budget used").arg(m_unit);
+    const QString caption
+        = isOdometer() ? tr("so far · holds whenever you stop") : tr("of the %1 budget used").arg(m_unit);
     const int wrapped = Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap;
     items.push_back({caption, fittedFont(small, caption, captionBox.size(), wrapped), captionBox, wrapped});
 
+    if (isOdometer())
+        return withReadout(
+            items, g,
+            {tr("odometer ε ≤ %1 at δ = %2").arg(formatBound(m_epsilonSpent), formatNumber(m_delta, 2)),
+             tr("%1 spent %2 · no budget").arg(m_unit, formatBound(m_nativeSpent)),
+             tr("planned in advance: ε ≈ %1").arg(formatBound(m_preplanned))},
+            {true, false, true});
+    return withReadout(
+        items, g,
+        {tr("%1 spent %2 of %3").arg(m_unit, formatBound(m_nativeSpent), formatNumber(m_nativeBudget)),
+         tr("%1 remaining %2").arg(m_unit, formatLowerBound(remaining())),
+         showsEpsilonRing()
+             ? tr("guarantee: ε ≤ %1 of %2 at δ = %3")
+                   .arg(formatBound(m_epsilonSpent), formatNumber(m_epsilonBudget), formatNumber(m_delta, 2))
+         : !m_note.isEmpty() ? m_note
+         : m_delta > 0.0     ? tr("pure ε-DP (δ = %1 unused)").arg(formatNumber(m_delta, 2))
+                             : tr("pure ε-DP (δ = 0)")},
+        {true, false, showsEpsilonRing()});
+}
+
+QList<BudgetGauge::TextItem> BudgetGauge::withReadout(QList<TextItem> items, const Geometry &g,
+                                                      const std::array<QString, 3> &lines,
+                                                      const std::array<bool, 3> &keyed) const
+{
     // Readout lines, centred, each after its colour key; one font size for the three, the
     // largest with which the widest fits.
     const QFontMetricsF metrics(font());
     const double line = metrics.lineSpacing();
     const double keySize = metrics.height() * 0.6;
-    const QString lines[kReadoutLines]
-        = {tr("%1 spent %2 of %3").arg(m_unit, formatBound(m_nativeSpent), formatNumber(m_nativeBudget)),
-           tr("%1 remaining %2").arg(m_unit, formatLowerBound(remaining())),
-           showsEpsilonRing() ? tr("guarantee: ε ≤ %1 of %2 at δ = %3")
-                                    .arg(formatBound(m_epsilonSpent), formatNumber(m_epsilonBudget),
-                                         formatNumber(m_delta, 2))
-           : !m_note.isEmpty() ? m_note
-           : m_delta > 0.0     ? tr("pure ε-DP (δ = %1 unused)").arg(formatNumber(m_delta, 2))
-                               : tr("pure ε-DP (δ = 0)")};
-    const bool keyed[kReadoutLines] = {true, false, showsEpsilonRing()};
     QFont fonts[kReadoutLines];
     QFont smallest = font();
     for (int i = 0; i < kReadoutLines; ++i) {
@@ -501,7 +545,8 @@ void BudgetGauge::paintEvent(QPaintEvent *)
     };
 
     const double nativeFraction = fraction(Ring::Native);
-    const QColor nativeColour = colourForFraction(nativeFraction);
+    // An odometer has no thresholds: one colour, the path chart's.
+    const QColor nativeColour = isOdometer() ? palette::chartBlue : colourForFraction(nativeFraction);
     drawRing(g.outerRadius, g.outerWidth, nativeFraction, nativeColour);
     const double epsilonFraction = fraction(Ring::Epsilon);
     const QColor epsilonColour = colourForFraction(epsilonFraction).darker(135);
@@ -516,7 +561,10 @@ void BudgetGauge::paintEvent(QPaintEvent *)
     const double keySize = metrics.height() * 0.6;
     const QList<TextItem> items = singleTextItems();
     const QColor keys[kReadoutLines]
-        = {nativeColour, QColor(), showsEpsilonRing() ? epsilonColour : QColor()};
+        = {nativeColour, QColor(),
+           showsEpsilonRing() ? epsilonColour
+           : isOdometer()     ? QColor(palette::chartRed) // the chart's pre-planned line
+                              : QColor()};
     for (int i = 0; i < items.size(); ++i) {
         const TextItem &item = items[i];
         const int readoutLine = i - 2;

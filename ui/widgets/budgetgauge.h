@@ -16,6 +16,9 @@
 #include <QString>
 #include <QWidget>
 
+#include <array>
+#include <cmath>
+
 QT_FORWARD_DECLARE_CLASS(QPainter)
 
 namespace pbx::ui {
@@ -51,6 +54,13 @@ public:
     /// whose δ pays Brownian boundaries). Empty: the default line.
     void setNote(const QString &note);
     QString note() const { return m_note; }
+    /// An odometer session (an infinite native budget): the ε a ledger planned in advance would
+    /// have cost for the same releases, shown beside the odometer's reading. Ignored otherwise.
+    void setPreplanned(double epsilon);
+    double preplanned() const { return m_preplanned; }
+    /// No budget (setBudget with an infinite native budget): the gauge is an odometer, a running
+    /// ε with no end of scale; its arc fills ε/(1 + ε) and never turns amber or red.
+    bool isOdometer() const { return !std::isfinite(m_nativeBudget); }
 
     double nativeBudget() const { return m_nativeBudget; }
     double spent() const { return m_nativeSpent; }
@@ -60,7 +70,10 @@ public:
     QString unitSymbol() const { return m_unit; }
     /// Spent fraction of a ring's budget, clamped to [0, 1].
     double fraction(Ring ring = Ring::Native) const;
-    bool showsEpsilonRing() const { return hasSecondSystem() || m_unit != QStringLiteral("ε"); }
+    bool showsEpsilonRing() const
+    {
+        return !isOdometer() && (hasSecondSystem() || m_unit != QStringLiteral("ε"));
+    }
     bool hasSecondSystem() const { return !m_secondName.isEmpty(); }
     double secondBudget() const { return m_secondBudget; }
     double secondSpent() const { return m_secondSpent; }
@@ -124,6 +137,10 @@ private:
     };
     DualGeometry dualGeometry() const;
     QList<TextItem> singleTextItems() const;
+    /// `items` followed by the three readout lines under the arc (a colour key before each
+    /// `keyed` one), in one font size, the largest with which the widest fits.
+    QList<TextItem> withReadout(QList<TextItem> items, const Geometry &g, const std::array<QString, 3> &lines,
+                                const std::array<bool, 3> &keyed) const;
     QList<TextItem> dualTextItems() const;
     void paintDual(QPainter &painter);
     void updateDescription();
@@ -133,6 +150,7 @@ private:
     double m_epsilonBudget = 1.0;
     double m_epsilonSpent = 0.0;
     double m_delta = 0.0;
+    double m_preplanned = 0.0;
     QString m_unit = QStringLiteral("ε");
     QString m_note;
     QString m_firstName;

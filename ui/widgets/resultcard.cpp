@@ -133,6 +133,10 @@ QString spentText(const session::LedgerEvent &event, const filters::PrivacyFilte
         return ResultCard::tr("spent: ε ≈ %1 at the binding Rényi order, of %2; the session is (%2, δ)-DP by "
                               "the filter")
             .arg(formatBound(event.spentAfter), formatNumber(filter.budget()));
+    case filters::FilterKind::Odometer:
+        return ResultCard::tr("odometer: the session so far is (ε = %1, δ)-DP, valid whenever you stop (ρ "
+                              "spent %2; no budget)")
+            .arg(formatBound(event.epsilonSpentAfter), formatBound(event.spentAfter));
     case filters::FilterKind::Unified: {
         const auto systems = filter.systems();
         const double expostBudget = systems.size() > 1 ? systems[1].budget : 0.0;
