@@ -6,6 +6,7 @@
 #include "core/datasets/cps1988_recovery.h"
 #include "core/math/directed_rounding.h"
 #include "core/odp/budget_recovery.h"
+#include "core/odp/early_stop_filters.h"
 #include "core/odp/early_stopping.h"
 #include "resources/dataset_catalog.h"
 
@@ -28,7 +29,10 @@ constexpr const char *kEarlyUsage
       "DP cost C(K, δ) of all K steps, and what stopping at k_j returns. --theorem thm15 scales the\n"
       "δ'_j up until the exact δ of the costs (Hartmann et al. 2023, Theorem 15) equals δ (ε₀ steps, kov or mv).\n"
       "Compositions: gauss (Gaussian steps), kov (Kairouz et al.), mv (the optimal heterogeneous\n"
-      "composition, here computed exactly), basic (per-step charges; δ may be 0).\n";
+      "composition, here computed exactly), basic (per-step charges; δ may be 0).\n"
+      "filter_budgets: the budget a Rényi filter (24 orders, δ/24 each) or a zCDP filter must be given,\n"
+      "before the run, to let it continue to each k_j (a filter's guarantee is its budget wherever\n"
+      "the run stops); pure or Gaussian steps only.\n";
 
 constexpr const char *kThm15Usage
     = "Usage: pbx-cli odp thm15 --stops K1,K2,… (--step-epsilon E0 | --step-epsilons LIST)\n"
@@ -124,6 +128,15 @@ int earlyStop(const std::vector<std::string> &args, std::ostream &out)
     }
     doc["costs"] = costs;
     doc["stops"] = rows;
+    // The same run under a privacy filter instead (its guarantee is the budget, fixed before the
+    // run): the budget that lets it continue to each k_j. Not for (ε₀, δ₀) steps with δ₀ > 0.
+    if (const auto filters = odp::filterBudgetsForStops(stops, steps, delta); filters) {
+        Json budgets = Json::array();
+        for (const auto &b : *filters)
+            budgets.push_back(
+                {{"k", b.k}, {"rdp_filter_epsilon", b.rdpEpsilon}, {"zcdp_filter_epsilon", b.zcdpEpsilon}});
+        doc["filter_budgets"] = budgets;
+    }
     doc["delta"] = plan.delta;
     doc["worst_epsilon"] = worst;
     doc["dp_epsilon"] = plan.dpEpsilon;

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "core/lessons/lesson_values.h"
 
+#include "core/filters/advanced_filter.h"
+
 #include "core/accounting/evaluation.h"
 #include "core/accounting/strategy_titles.h"
 #include "core/data/query.h"
+#include "core/filters/advanced_filter.h"
 #include "core/lessons/lesson_growing.h"
 #include "core/privacy/zcdp_conversion.h"
 #include "core/util/number_format.h"
@@ -231,6 +234,15 @@ Result<LessonValue> comparisonValue(const Parsed &p, const StepOutcome &o, const
             return lessonValueUnavailable(name, k.error().message);
         return LessonValue(static_cast<double>(*k));
     }
+    if ((p.field == "filter_crossover" || p.field == "filter_crossover_epsilon") && p.id.empty()) {
+        // The advanced-composition filter at a budget of ε = 1 and the comparison's δ (as the
+        // comparison view explains it without a session): k* and ε₀*.
+        auto filter = filters::AdvancedFilter::create(1.0, o.comparisonDelta);
+        if (!filter)
+            return lessonValueUnavailable(name, filter.error().message);
+        return LessonValue(p.field == "filter_crossover" ? std::ceil((*filter)->crossoverCount())
+                                                         : (*filter)->crossoverEpsilon());
+    }
     const auto *r = p.id == "best" ? best : o.comparison->find(p.id);
     if (!r)
         return lessonValueUnavailable(name, p.id == "best"
@@ -298,7 +310,8 @@ Result<void> checkAnswerTemplate(const std::string &text, const PlaceholderConte
         if (p.head == "comparison") {
             if (!context.hasComparison)
                 return placeholderError(path, name, "the step has no comparison");
-            if (name == "comparison.delta" || name == "comparison.best" || name == "comparison.steps")
+            if (name == "comparison.delta" || name == "comparison.best" || name == "comparison.steps"
+                || name == "comparison.filter_crossover" || name == "comparison.filter_crossover_epsilon")
                 continue;
             if (name == "comparison.crossover") {
                 if (!context.hasPlan)
@@ -310,7 +323,8 @@ Result<void> checkAnswerTemplate(const std::string &text, const PlaceholderConte
                 return placeholderError(path, name,
                                         "expected comparison.S.epsilon or comparison.S.times_basic with "
                                         "S one of basic, advanced, optimal, zcdp, rdp, pld or best (or "
-                                        "comparison.best, .delta, .steps, .crossover)");
+                                        "comparison.best, .delta, .steps, .crossover, .filter_crossover, "
+                                        ".filter_crossover_epsilon)");
             continue;
         }
         if (isGrowingPlaceholder(name)) {
@@ -386,6 +400,9 @@ int roundingFor(const std::string &name)
         return -1;
     // An output-DP refund is the reservation minus the settled loss: shown smaller, never larger.
     if ((p.head == "last" || p.head == "req" || p.head == "mean") && p.field == "returned")
+        return -1;
+    // The per-request ε₀ below which the advanced-composition filter wins: a threshold, shown smaller.
+    if (name == "comparison.filter_crossover_epsilon")
         return -1;
     if (p.head == "spent" || name == "comparison.delta" || (p.head == "comparison" && p.field == "epsilon"))
         return +1;

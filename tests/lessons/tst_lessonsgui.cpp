@@ -152,6 +152,15 @@ QString expectedValue(const std::string &name, const session::Session *s, std::s
                 steps += static_cast<double>(e.count);
             return number(steps);
         }
+        if (parts.size() == 2
+            && (what == QLatin1String("filter_crossover")
+                || what == QLatin1String("filter_crossover_epsilon"))) {
+            // The advanced-composition filter at ε = 1: Σε_j² ≤ 2ρ(1, δ) against Σε_j ≤ 1, so equal
+            // requests of ε₀ do better than basic once ε₀ < 2ρ, beyond 1/(2ρ) of them.
+            const double rho = privacy::rhoFromEpsilon(1.0, step.comparison->delta).value();
+            return number(what == QLatin1String("filter_crossover") ? std::ceil(1.0 / (2.0 * rho))
+                                                                    : 2.0 * rho);
+        }
         if (parts.size() == 2 && what == QLatin1String("crossover")) {
             // A plain linear scan (the lesson code searches by bisection).
             auto event = ledger.events.front();

@@ -2,6 +2,8 @@
 // Early-stopped iterative mechanisms (Hartmann et al. 2023, Lemma 11 and Theorem 15): the
 // Gaussian example (T9), Theorem 15 against brute-force enumeration of prefix-free families
 // (T10), example B with its tuning, hostile inputs.
+#include "core/filters/rdp_filter.h"
+#include "core/odp/early_stop_filters.h"
 #include "core/odp/early_stopping.h"
 #include "tests/testutils.h"
 
@@ -19,6 +21,7 @@ private Q_SLOTS:
     void theorem15AgainstEnumeration();
     void singleStopIsTheHockeyStick();
     void exampleB();
+    void exampleBUnderFilters();
     void gridRoundsUp();
     void cells();
     void hostileInputs();
@@ -170,6 +173,52 @@ void TestOdpEarlyStop::exampleB()
         QVERIFY(std::abs(tuned->costs[static_cast<std::size_t>(j)] - tunedCosts[j]) < 1e-6);
     QVERIFY(tuned->delta <= 1e-6);
     QVERIFY(std::abs(tuned->delta - 1e-6) < 1e-12);
+}
+
+void TestOdpEarlyStop::exampleBUnderFilters()
+{
+    // Example B under a privacy filter instead (Hartmann et al. 2023 §5.3: early stopping "can also
+    // be done with privacy filters"): the budget a Rényi filter (24 orders, δ/24) must be given to
+    // let the 0.05-steps continue to k, against an independent Python evaluation of the same rule
+    // (min over the grid of the improved conversion of k·r(α), r the tight ε-DP curve), 1e-8.
+    const std::vector<std::int64_t> stops{20, 40, 60, 80, 100};
+    IterativeSteps steps{IterativeSteps::Kind::EpsDelta, 0.0, 0.05, 0.0};
+    auto budgets = filterBudgetsForStops(stops, steps, 1e-6);
+    QVERIFY(budgets.ok());
+    const double rdp[] = {0.976101824, 1.553996137, 1.979593794, 2.335001330, 2.655784192};
+    const double zcdp[] = {1.2003940002, 1.7122581363, 2.1108421273, 2.4507880005, 2.7532608849};
+    const double tunedOdp[] = {0.896232, 1.386853, 1.759464, 2.070138, 2.347747}; // exampleB
+    for (std::size_t j = 0; j < 5; ++j) {
+        const auto &b = (*budgets)[j];
+        QCOMPARE(b.k, stops[j]);
+        PBX_FUZZY_COMPARE(b.rdpEpsilon, rdp[j], 1e-8);
+        PBX_FUZZY_COMPARE(b.zcdpEpsilon, zcdp[j], 1e-8);
+        QVERIFY(b.rdpEpsilon < b.zcdpEpsilon); // the RDP filter is the better filter here
+        QVERIFY(tunedOdp[j] < b.rdpEpsilon);   // and output DP beats it at every stopping point
+    }
+    // The filter itself agrees: with that budget it admits the k steps; a hair less refuses one.
+    for (std::size_t j : {std::size_t(0), std::size_t(4)}) {
+        const double eps = (*budgets)[j].rdpEpsilon;
+        for (double budget : {eps, eps * (1 - 1e-6)}) {
+            auto filter = pbx::filters::RdpFilter::create(budget, 1e-6).value();
+            std::int64_t admitted = 0;
+            while (admitted < stops[j]
+                   && filter->charge({pbx::filters::ChargeKind::PureEpsilon, 0.05, 0.0}).ok())
+                ++admitted;
+            QCOMPARE(admitted == stops[j], budget == eps);
+        }
+    }
+    // Gaussian steps (z = 1): the line α/2 per step.
+    auto gaussian
+        = filterBudgetsForStops(stops, IterativeSteps{IterativeSteps::Kind::Gaussian, 1.0, 0.0, 0.0}, 1e-6);
+    QVERIFY(gaussian.ok());
+    PBX_FUZZY_COMPARE(gaussian->front().rdpEpsilon, 35.207356814, 1e-8);
+    PBX_FUZZY_COMPARE(gaussian->back().rdpEpsilon, 107.077586272, 1e-8);
+    // (ε₀, δ₀) steps with δ₀ > 0 have no Rényi curve: refused with the reason.
+    PBX_VERIFY_ERROR(
+        filterBudgetsForStops(stops, IterativeSteps{IterativeSteps::Kind::EpsDelta, 0.0, 0.05, 1e-9}, 1e-6),
+        Unsupported, "Rényi");
+    PBX_VERIFY_ERROR(filterBudgetsForStops(stops, steps, 0.0), InvalidArgument, "delta");
 }
 
 void TestOdpEarlyStop::gridRoundsUp()

@@ -36,6 +36,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QDockWidget>
+#include <QFontInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLayout>
@@ -681,6 +682,7 @@ private Q_SLOTS:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         pbx::ui::PrivacyLossPathChart *chart = w.pathChart();
+        double normalSize = 0.0;
         for (const bool presentation : {false, true}) {
             setPresentation(w, presentation);
             chart->flush();
@@ -692,6 +694,15 @@ private Q_SLOTS:
                 if (label->isVisible() && label->text() == chart->message())
                     message = label;
             QVERIFY(message);
+            // The message grows with the rest of the text in presentation mode (it is styled by a
+            // style sheet, which kept the size it had when set).
+            const double size = QFontInfo(message->font()).pointSizeF();
+            if (!presentation)
+                normalSize = size;
+            else
+                QVERIFY2(
+                    size >= 1.4 * normalSize,
+                    qPrintable(QStringLiteral("message font %1 pt, normal %2 pt").arg(size).arg(normalSize)));
             auto *view = chart->findChild<QChartView *>();
             QVERIFY(view);
             const QRectF plotInScene = view->chart()->mapRectToScene(view->chart()->plotArea());

@@ -352,6 +352,7 @@ void ChartFrame::setMessage(const QString &text)
         m_message->setStyleSheet(QStringLiteral("QLabel { background: rgba(255, 255, 255, 225); color: %1;"
                                                 " border: 1px solid #ccc; border-radius: 4px; }")
                                      .arg(palette::chartMarker.name()));
+        setRelativeFont(m_message, 1.0); // grows in presentation mode despite its style sheet
         m_message->hide();
         // Placed by hand over the plot area (placeMessage), not centred in the view's cell: a
         // chart that keeps its axes (the privacy-loss path before the first request) had the
@@ -376,8 +377,11 @@ void ChartFrame::placeMessage()
     if (room.width() < 120 + 2 * inset || room.height() < m_message->fontMetrics().lineSpacing() * 3)
         room = m_view->geometry();
     room.adjust(inset, inset, -inset, -inset);
-    const int width
-        = std::clamp(m_message->sizeHint().width(), std::min(240, room.width()), std::min(340, room.width()));
+    // 240–340 px at the normal font, as much wider as the font in presentation mode.
+    const double scale = Presentation::instance().fontScale();
+    const int narrowest = static_cast<int>(240 * scale), widest = static_cast<int>(340 * scale);
+    const int width = std::clamp(m_message->sizeHint().width(), std::min(narrowest, room.width()),
+                                 std::min(widest, room.width()));
     const int height = std::min(m_message->heightForWidth(width), room.height());
     QRect box(0, 0, width, std::max(height, 0));
     box.moveCenter(room.center());

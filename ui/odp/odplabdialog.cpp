@@ -8,6 +8,7 @@
 #include "core/mechanisms/noise_source.h"
 #include "core/odp/budget_recovery.h"
 #include "core/odp/crossover.h"
+#include "core/odp/early_stop_filters.h"
 #include "core/odp/early_stopping.h"
 #include "core/odp/ptr_iqr.h"
 #include "core/odp/sparse_vector.h"
@@ -44,6 +45,7 @@ const QColor kDp(0x80, 0x80, 0x80);
 const QColor kFilter(0x1f, 0x77, 0xb4);
 const QColor kOdp(0xd6, 0x27, 0x28);
 const QColor kReserved(0xff, 0x7f, 0x0e);
+const QColor kRdpFilter(0x2c, 0xa0, 0x2c);
 
 QLabel *note(const QString &text, QWidget *parent)
 {
@@ -615,6 +617,18 @@ void OdpLabDialog::updateEarlyStop()
                 += tr(" The exact δ of the costs (Hartmann et al. 2023, Theorem 15) lets every δ'_j grow by %1 at the same total δ.")
                        .arg(tuned->scale, 0, 'f', 4);
         }
+    }
+    // The same run under a Rényi filter (Feldman & Zrnic 2021; Lécuyer 2021): the budget, fixed
+    // before the run, that lets it continue to each k (its guarantee wherever it stops).
+    if (auto filters = odp::filterBudgetsForStops(stops, steps, delta)) {
+        std::vector<double> rdp;
+        for (const auto &b : *filters)
+            rdp.push_back(b.rdpEpsilon);
+        curves.push_back({tr("Rényi filter: budget to reach k"), kRdpFilter, Qt::DashDotLine, xs, rdp, true});
+        extra += tr(" A Rényi filter (24 orders, δ/24 each) needs a budget of %1 to reach k = %2, and it is "
+                    "the guarantee wherever the run stops.")
+                     .arg(filters->back().rdpEpsilon, 0, 'f', 3)
+                     .arg(stops.back());
     }
     m_earlyChart->setCurves(curves);
     m_earlyNote->setText(
