@@ -33,6 +33,7 @@
 #include "ui/util/privacytext.h"
 #include "ui/widgets/attemptsview.h"
 #include "ui/widgets/budgetgauge.h"
+#include "ui/widgets/columnfitter.h"
 #include "ui/widgets/fitscrollarea.h"
 #include "ui/widgets/resultcard.h"
 #include "ui/widgets/screenfit.h"
@@ -170,6 +171,15 @@ void MainWindow::createCentralWidget()
     };
     connect(m_ledgerModel, &QAbstractItemModel::rowsInserted, this, fitNumbers);
     connect(m_ledgerModel, &QAbstractItemModel::modelReset, this, fitNumbers);
+    // At 1024 px the ledger does not scroll sideways: the secondary columns give way (least
+    // important first; the header's context menu brings any back).
+    // The query narrows last, elided (its full text is the row's tooltip).
+    auto *fitter = ColumnFitter::install(
+        m_ledgerView, {LedgerModel::Accounting, LedgerModel::Attempts, LedgerModel::Mechanism,
+                       LedgerModel::Id, LedgerModel::Spent, LedgerModel::Reason, LedgerModel::Target,
+                       LedgerModel::EpsilonSpent, LedgerModel::ErrorBound});
+    fitter->setElastic(LedgerModel::Query,
+                       m_ledgerView->fontMetrics().horizontalAdvance(QStringLiteral("mean(wage…")));
 
     m_attempts = new AttemptsView(this);
 

@@ -25,6 +25,7 @@
 #include "ui/panels/querybuilder.h"
 #include "ui/sessiondocument.h"
 #include "ui/widgets/budgetgauge.h"
+#include "ui/widgets/columnfitter.h"
 #include "ui/widgets/resultcard.h"
 #include "uitestutils.h"
 
@@ -59,6 +60,7 @@ using pbx::ui::ComparisonLayout;
 using pbx::ui::ComparisonView;
 using pbx::ui::CompositionCurveChart;
 using pbx::ui::GrowingLabDialog;
+using pbx::ui::LedgerModel;
 using pbx::ui::LessonsPanel;
 using pbx::ui::MainWindow;
 using pbx::ui::Presentation;
@@ -611,6 +613,56 @@ private Q_SLOTS:
             QVERIFY(checked >= 2); // at least the gauge and the path
         }
         setPresentation(w, false);
+    }
+
+    /// The ledger does not scroll sideways either (issue 29 §1): its secondary columns give way,
+    /// least important first, and the request's number, query, status, answer and cost stay. A
+    /// column chosen in the header's menu comes back.
+    void ledgerDoesNotScrollSideways()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        pbx::session::SessionSettings seeded;
+        seeded.seed = 20240601;
+        QVERIFY(w.startNewSession(seeded).ok());
+        w.queryBuilder()->setAbsoluteTarget(100.0);
+        for (int i = 0; i < 3; ++i)
+            w.ask();
+        QTRY_COMPARE(w.ledgerModel()->rowCount(), 3);
+        auto *ledger = w.findChild<QTableView *>(QStringLiteral("ledgerView"));
+        QVERIFY(ledger);
+        for (const bool presentation : {false, true}) {
+            setPresentation(w, presentation);
+            QTest::qWait(200);
+            const QString what = QStringLiteral("presentation %1: ledger %2 px, scrolls over %3 px")
+                                     .arg(presentation)
+                                     .arg(ledger->viewport()->width())
+                                     .arg(ledger->horizontalScrollBar()->maximum());
+            QStringList columns;
+            for (int c = 0; c < ledger->model()->columnCount(); ++c)
+                if (!ledger->isColumnHidden(c))
+                    columns << QStringLiteral("%1:%2").arg(c).arg(ledger->columnWidth(c));
+            qInfo("%s; columns %s", qPrintable(what), qPrintable(columns.join(u' ')));
+            QVERIFY2(ledger->horizontalScrollBar()->maximum() == 0, qPrintable(what));
+            for (int column : {LedgerModel::Number, LedgerModel::Query, LedgerModel::Status,
+                               LedgerModel::Answer, LedgerModel::Cost})
+                QVERIFY2(!ledger->isColumnHidden(column), qPrintable(QString::number(column)));
+            QVERIFY(!pbx::test::saveScreenshot(*ledger, QStringLiteral("projector_ledger_%1_%2")
+                                                            .arg(presentation ? QStringLiteral("presentation")
+                                                                              : QStringLiteral("normal"),
+                                                                 testScreenName()))
+                         .isEmpty());
+        }
+        setPresentation(w, false);
+        auto *fitter = ledger->findChild<pbx::ui::ColumnFitter *>();
+        QVERIFY(fitter);
+        if (!fitter->fittedAway().isEmpty()) { // chosen by hand, a column stays
+            const int column = fitter->fittedAway().front();
+            fitter->choose(column, true);
+            QVERIFY(!ledger->isColumnHidden(column));
+        }
     }
 
     /// The lessons list's summary of each lesson is shown whole, with presentation mode on and off:

@@ -5,6 +5,7 @@
 #include "ui/help/glossarylinks.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
+#include "ui/widgets/columnfitter.h"
 #include "ui/widgets/scientificspinbox.h"
 #include "ui/widgets/screenfit.h"
 #include "ui/widgets/wrappedheight.h"
@@ -188,6 +189,8 @@ void LabDialog::createWidgets()
     m_table->setWordWrap(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    // At 1024 px the results do not scroll sideways: secondary columns give way (header's menu).
+    ColumnFitter::install(m_table, {AttemptedColumn, WithinColumn, FilterColumn});
     const QFontMetrics metrics(m_table->font());
     m_table->setColumnWidth(MethodColumn,
                             metrics.horizontalAdvance(QStringLiteral("Doubling Gaussian")) + 24);

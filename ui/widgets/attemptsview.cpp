@@ -4,6 +4,7 @@
 #include "core/session/growing/growing_release.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
+#include "ui/widgets/columnfitter.h"
 
 #include <QHeaderView>
 
@@ -26,6 +27,8 @@ AttemptsView::AttemptsView(QWidget *parent) : QTreeWidget(parent)
                   "and halves the noise until the released values prove the target; every "
                   "level is released and paid for."));
     setEvent(nullptr, QStringLiteral("ε"));
+    // On a projector the secondary columns give way rather than scroll (the header's menu).
+    ColumnFitter::install(this, {ScaleColumn, HalfWidthColumn});
 }
 
 void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &unitSymbol)

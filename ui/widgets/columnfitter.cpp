@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#include "ui/widgets/columnfitter.h"
+
+#include <QAction>
+#include <QEvent>
+#include <QHeaderView>
+#include <QMenu>
+#include <QScrollBar>
+#include <QTableView>
+#include <QTreeView>
+
+#include <algorithm>
+
+namespace pbx::ui {
+
+ColumnFitter::ColumnFitter(QAbstractItemView *view, QHeaderView *header, QList<int> optional)
+    : QObject(view), m_view(view), m_header(header), m_optional(std::move(optional))
+{}
+
+ColumnFitter *ColumnFitter::install(QTableView *view, QList<int> optional)
+{
+    return attach(view, view->horizontalHeader(), std::move(optional));
+}
+
+ColumnFitter *ColumnFitter::install(QTreeView *view, QList<int> optional)
+{
+    return attach(view, view->header(), std::move(optional));
+}
+
+ColumnFitter *ColumnFitter::attach(QAbstractItemView *view, QHeaderView *header, QList<int> optional)
+{
+    auto *fitter = new ColumnFitter(view, header, std::move(optional));
+    view->viewport()->installEventFilter(fitter);
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(header, &QHeaderView::customContextMenuRequested, fitter, &ColumnFitter::showMenu);
+    connect(header, &QHeaderView::sectionResized, fitter,
+            [fitter](int column, int, int newSize) { fitter->onSectionResized(column, newSize); });
+    fitter->refit();
+    return fitter;
+}
+
+int ColumnFitter::visibleWidth() const
+{
+    int width = 0;
+    for (int c = 0; c < m_header->count(); ++c)
+        if (!m_header->isSectionHidden(c))
+            width += m_header->sectionSize(c);
+    return width;
+}
+
+void ColumnFitter::setElastic(int column, int minimumWidth)
+{
+    m_elastic = column;
+    m_elasticMinimum = minimumWidth;
+    m_elasticNatural = m_header->sectionSize(column);
+    refit();
+}
+
+void ColumnFitter::onSectionResized(int column, int newSize)
+{
+    if (m_fitting)
+        return;
+    if (column == m_elastic && newSize > 0)
+        m_elasticNatural = newSize; // the application's (or the user's) width
+    refit();
+}
+
+void ColumnFitter::refit()
+{
+    if (m_fitting)
+        return;
+    m_fitting = true;
+    // Measured without the stretch of the last section, which fills whatever is left.
+    const bool stretch = m_header->stretchLastSection();
+    m_header->setStretchLastSection(false);
+    // Everything hidden or narrowed to fit comes back, then gives way again while too wide.
+    for (int c : m_fittedAway)
+        m_header->setSectionHidden(c, false);
+    m_fittedAway.clear();
+    if (m_elastic >= 0 && m_elasticNatural > 0)
+        m_header->resizeSection(m_elastic, m_elasticNatural);
+    const int room = m_view->viewport()->width();
+    for (int c : m_optional) {
+        if (visibleWidth() <= room)
+            break;
+        if (m_header->isSectionHidden(c) || m_chosenShown.contains(c))
+            continue;
+        m_header->setSectionHidden(c, true);
+        m_fittedAway.append(c);
+    }
+    if (const int excess = visibleWidth() - room;
+        excess > 0 && m_elastic >= 0 && !m_header->isSectionHidden(m_elastic))
+        m_header->resizeSection(m_elastic,
+                                std::max(m_elasticMinimum, m_header->sectionSize(m_elastic) - excess));
+    m_header->setStretchLastSection(stretch);
+    m_fitting = false;
+}
+
+void ColumnFitter::choose(int column, bool shown)
+{
+    m_chosenShown.remove(column);
+    m_chosenHidden.remove(column);
+    (shown ? m_chosenShown : m_chosenHidden).insert(column);
+    m_fittedAway.removeAll(column);
+    m_header->setSectionHidden(column, !shown);
+    refit();
+}
+
+void ColumnFitter::showMenu(const QPoint &at)
+{
+    QMenu menu(m_view);
+    menu.addSection(tr("Columns"));
+    for (int c : m_optional) {
+        QAction *action = menu.addAction(m_view->model()->headerData(c, Qt::Horizontal).toString());
+        action->setCheckable(true);
+        action->setChecked(!m_header->isSectionHidden(c));
+        connect(action, &QAction::toggled, this, [this, c](bool on) { choose(c, on); });
+    }
+    menu.exec(m_header->mapToGlobal(at));
+}
+
+bool ColumnFitter::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        refit();
+    return QObject::eventFilter(watched, event);
+}
+
+} // namespace pbx::ui
