@@ -99,7 +99,8 @@ std::optional<ComposedPmfQuery> ComposedPmfQuery::make(const PldPmf &x, const Pl
     const std::int64_t inside = std::min(rows, nx); // rows with an X bin
     for (std::int64_t r = 1; r < inside; ++r) {
         f += gain * v;
-        v = static_cast<long double>(std::max(x.probs[static_cast<std::size_t>(nx - 1 - r)], 0.0)) + decay * v;
+        v = static_cast<long double>(std::max(x.probs[static_cast<std::size_t>(nx - 1 - r)], 0.0))
+            + decay * v;
         q.m_f[static_cast<std::size_t>(r)] = static_cast<double>(f);
     }
     for (std::int64_t r = std::max<std::int64_t>(inside, 1); r < rows; ++r) { // below X: V decays
@@ -151,8 +152,8 @@ std::optional<double> ComposedPmfQuery::deltaForEpsilon(double epsilon) const
     // λ rounded up and the larger end taken as the upper one, the combination bounds δ(ε) above.
     const double upper = deltaAt(t - 1);
     const double lower = deltaAt(t);
-    const double lambda
-        = std::min(1.0, math::nudgeUp(-std::expm1(epsilon - static_cast<double>(t) * d) / -std::expm1(-d), 4));
+    const double lambda = std::min(
+        1.0, math::nudgeUp(-std::expm1(epsilon - static_cast<double>(t) * d) / -std::expm1(-d), 4));
     const double delta = lower + std::max(0.0, upper - lower) * std::max(lambda, 0.0);
     return std::min(1.0, math::nudgeUp(delta, 2));
 }
@@ -185,7 +186,8 @@ std::optional<double> ComposedPmfQuery::epsilonForDelta(double delta) const
     // On the piece δ is affine in e^ε: the interpolant of the two upper bounds lies above it, so
     // its solution e^{ε − ℓ_hi} = 1 − r·(1 − e^{−d}) certifies δ; r rounded down moves ε up.
     const double d = m_interval;
-    const double r = std::clamp(math::nudgeDown((delta - lowerValue) / (upperValue - lowerValue), 4), 0.0, 1.0);
+    const double r
+        = std::clamp(math::nudgeDown((delta - lowerValue) / (upperValue - lowerValue), 4), 0.0, 1.0);
     const double answer = static_cast<double>(hi) * d + std::log1p(r * std::expm1(-d));
     if (!(answer > 0.0))
         return 0.0;

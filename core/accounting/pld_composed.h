@@ -62,15 +62,15 @@ private:
     double deltaAt(std::int64_t t) const;
 
     double m_interval = 0.0;
-    std::int64_t m_yLower = 0;        ///< Y's lowerIndex
-    std::int64_t m_fTop = 0;          ///< F_X(s) = 0 for s ≥ m_fTop (X's highest index)
-    std::int64_t m_tMax = 0;          ///< F_P(t) = 0 for t ≥ m_tMax
-    const double *m_y = nullptr;      ///< Y's finite masses (Y's own, or m_yClipped)
+    std::int64_t m_yLower = 0;   ///< Y's lowerIndex
+    std::int64_t m_fTop = 0;     ///< F_X(s) = 0 for s ≥ m_fTop (X's highest index)
+    std::int64_t m_tMax = 0;     ///< F_P(t) = 0 for t ≥ m_tMax
+    const double *m_y = nullptr; ///< Y's finite masses (Y's own, or m_yClipped)
     std::size_t m_ny = 0;
-    std::vector<double> m_yClipped;   ///< Y's masses with negatives as 0, when it has any
-    std::vector<double> m_f;          ///< F_X(m_fTop − r) at r = 0 … m_tMax (downwards)
-    double m_infinity = 0.0;          ///< p_∞ of P, as composePmf computes it
-    double m_relError = 0.0;          ///< relative bound applied to every F_P(t) + p_∞
+    std::vector<double> m_yClipped; ///< Y's masses with negatives as 0, when it has any
+    std::vector<double> m_f;        ///< F_X(m_fTop − r) at r = 0 … m_tMax (downwards)
+    double m_infinity = 0.0;        ///< p_∞ of P, as composePmf computes it
+    double m_relError = 0.0;        ///< relative bound applied to every F_P(t) + p_∞
     mutable std::int64_t m_evaluations = 0;
 };
 
