@@ -200,7 +200,7 @@ BENCHMARK(BM_CompareGaussian100)->ArgName("curves")->Arg(0)->Arg(1)->Unit(benchm
 // each) and the 36 events mixing Laplace (b = 8…19, count 2), Gaussian (σ = 3…8.5, count 3) and
 // randomized response (ε₀ = 0.05…0.16) of tests/cli/data/compare/ (cli.comparepinned pins their
 // numbers). `pbx-cli compare` vs `account` at 09996e5 (CPU s, user, load ≈ 9): Laplace 1.56 vs
-// 0.61, mixed 9.40 vs 0.62.
+// 0.61, mixed 9.40 vs 0.62; mixed after ComposedPmfQuery (paired, CPU): 0.97 vs 0.65.
 Ledger laplace60()
 {
     Ledger l;
@@ -258,6 +258,29 @@ void BM_CompareMixed36(benchmark::State &state)
     compareBench(state, mixedLedger());
 }
 BENCHMARK(BM_CompareMixed36)->ArgName("curves")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// The mixed ledger's PLD ε(k) alone: PldPrefixComposer over the 30 drawn prefixes (running
+// products; each prefix's merged Gaussian read by ComposedPmfQuery instead of convolved), without
+// the table's self-compositions to borrow. The comparison's target is ≤ 2× `account`: paired
+// whole-process runs, `pbx-cli compare --json` / `account` on tests/cli/data/compare/mixed.json,
+// 3.33× before ComposedPmfQuery, 1.57× after (CPU, median of 7).
+void BM_PrefixCurveMixed36(benchmark::State &state)
+{
+    const Ledger l = mixedLedger();
+    const std::vector<PrefixPoint> points = stepPrefixes(l);
+    PldOptions o;
+    o.optimistic = false;
+    double eps = 0;
+    for (auto _ : state) {
+        PldPrefixComposer composer(l, o);
+        for (const PrefixPoint &p : points)
+            if (auto v = composer.upTo(p.steps, 1e-5, std::nullopt))
+                eps = v->first;
+        g_sink = eps;
+    }
+    state.counters["pld"] = eps;
+}
+BENCHMARK(BM_PrefixCurveMixed36)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

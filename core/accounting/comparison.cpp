@@ -324,6 +324,10 @@ public:
         summaryEnd = prefixes ? 0.45 : 1.0;
         needAtDelta = query.epsilonAtDelta || query.curves || prefixes;
         parts = split(ledger);
+        const double curveInterval
+            = query.prefixPldInterval > 0.0 ? query.prefixPldInterval : query.pldInterval;
+        if (prefixes && parts.ledgers.size() == 1 && curveInterval == query.pldInterval)
+            tableCache = std::make_shared<PldSelfCompositionCache>(false);
         // The per-step (ε, δ) view for basic, advanced and optimal (per_step_dp.h): the same
         // events, Gaussian and zCDP ones restated as (ε, δ) at the per-step δ.
         perStepView = query.perStepDelta > 0.0 && hasNonPureEvents(ledger);
@@ -367,6 +371,9 @@ public:
     /// The ε(k) prefixes' memo of self-compositions: a group of the same steps on the same grid
     /// is composed once for all the prefixes that hold it (bit-identical results).
     std::shared_ptr<PldSelfCompositionCache> prefixCache = std::make_shared<PldSelfCompositionCache>();
+    /// The table's PLD build keeps its self-compositions here for the ε(k) curve's running
+    /// products (one part, the same grid): each event's steps are then self-composed once in all.
+    std::shared_ptr<PldSelfCompositionCache> tableCache;
     /// The PLD's ε(k) by running products (a ledger without partitions); a prefix it cannot
     /// answer is composed afresh.
     std::unique_ptr<PldPrefixComposer> pldPrefixes;
@@ -400,9 +407,11 @@ Result<Built> buildStrategy(ComparisonRun &run, std::size_t i, StrategyResult &r
             return run.report({Phase::Strategy, from + span * (static_cast<double>(p) + inPart) / nParts,
                                name, done, total});
         };
-        auto strategy = makeStrategy(
-            name, strategyParts.ledgers[p],
-            pldOptions(query.pldInterval, query.pldTailMass, query.pldMaxBins, query.pldOptimistic, onCore));
+        PldOptions options
+            = pldOptions(query.pldInterval, query.pldTailMass, query.pldMaxBins, query.pldOptimistic, onCore);
+        if (name == "pld" && !run.stepView(name))
+            options.selfCompositionCache = run.tableCache;
+        auto strategy = makeStrategy(name, strategyParts.ledgers[p], options);
         if (!strategy) {
             if (strategy.error().code == ErrorCode::Cancelled)
                 return kCancelled;
@@ -602,9 +611,11 @@ Result<void> prefixCurves(ComparisonRun &run, const std::vector<Built> &built, C
     out.prefixPldInterval = prefixInterval;
     // One part: the part is the ledger without its post-processing events, which the composer
     // skips while counting their steps as ledgerPrefix does.
-    if (run.parts.ledgers.size() == 1 && run.indexOf("pld") < run.names.size())
-        run.pldPrefixes = std::make_unique<PldPrefixComposer>(
-            run.ledger, pldOptions(prefixInterval, query.pldTailMass, query.pldMaxBins, false, {}));
+    if (run.parts.ledgers.size() == 1 && run.indexOf("pld") < run.names.size()) {
+        PldOptions options = pldOptions(prefixInterval, query.pldTailMass, query.pldMaxBins, false, {});
+        options.selfCompositionCache = run.tableCache;
+        run.pldPrefixes = std::make_unique<PldPrefixComposer>(run.ledger, options);
+    }
     std::int64_t totalSteps = 0;
     for (const auto &e : run.ledger.events)
         totalSteps += e.count;

@@ -2,6 +2,7 @@
 #include "core/accounting/pld_accountant.h"
 
 #include "core/accounting/pld_bracket.h"
+#include "core/accounting/pld_composed.h"
 #include "core/accounting/pld_mechanisms.h"
 #include "core/math/directed_rounding.h"
 #include "core/privacy/analytic_gaussian.h"
@@ -304,7 +305,7 @@ Result<PldPmf> PldSelfCompositionCache::compose(const PldPmf &a, const PldPmf &b
     }
     PBX_TRY(composed, composePmf(a, b, tailMass, maxBins));
     const std::size_t bins = a.probs.size() + b.probs.size() + composed.probs.size();
-    if (m_bins + bins <= kMaxCachedBins) {
+    if (m_keepCompositions && m_bins + bins <= kMaxCachedBins) {
         m_pairs.push_back({a, b, tailMass, maxBins, composed});
         m_bins += bins;
     }
@@ -625,17 +626,22 @@ struct PldPrefixComposer::State
 
     const Ledger &ledger;
     PldOptions options;
-    std::size_t nextEvent = 0;    ///< the first event not wholly composed
-    std::int64_t takenOfNext = 0; ///< its steps already composed
-    std::int64_t steps = 0;       ///< steps composed (the prefix so far)
-    std::optional<AtomPld> atoms; ///< the finitely-many-loss events so far (pessimistic)
-    bool haveDense = false;       ///< some noise event (other than an unsampled Gaussian) seen
-    bool symmetric = true;        ///< dense[1] == dense[0]
-    PldPmf dense[2];              ///< the running product of the noise events [Remove, Add]
+    std::size_t nextEvent = 0;          ///< the first event not wholly composed
+    std::int64_t takenOfNext = 0;       ///< its steps already composed
+    std::int64_t steps = 0;             ///< steps composed (the prefix so far)
+    std::optional<AtomPld> atoms;       ///< the finitely-many-loss events so far (pessimistic)
+    bool haveDense = false;             ///< some noise event (other than an unsampled Gaussian) seen
+    bool symmetric = true;              ///< dense[1] == dense[0]
+    PldPmf dense[2];                    ///< the running product of the noise events [Remove, Add]
+    std::optional<PldPmf> lastGaussian; ///< the last prefix's merged unsampled Gaussians on the grid
+    double lastMuSquared = 0.0;         ///< … and their μ²
     std::optional<Error> failed;
 
     Result<void> add(const PrivacyEvent &e, std::int64_t count, std::size_t index);
-    Result<PldPmf> withRest(const PldPmf &product, double muSquared) const;
+    Result<PldPmf> withAtoms(const PldPmf &product) const;
+    Result<PldPmf> mergedGaussian(double muSquared) const;
+    Result<std::pair<double, double>> answer(const PldPmf &product, const PldPmf *gaussian, double delta,
+                                             std::optional<double> epsilon) const;
 };
 
 /// Composes `count` steps of event `index` into the running state.
@@ -646,7 +652,7 @@ Result<void> PldPrefixComposer::State::add(const PrivacyEvent &e, std::int64_t c
         return makeError(exAnte.error().code, where + exAnte.error().message);
     const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;
     if (e.mechanism == MechanismKind::PostProcessing || (e.mechanism == MechanismKind::Gaussian && !sampled))
-        return {}; // nothing, or merged exactly per prefix (withRest)
+        return {}; // nothing, or merged exactly per prefix (mergedGaussian)
     if (isSparseEvent(e, ledger.neighbours)) {
         auto step = approxDpPerStep(e, ledger.neighbours);
         if (!step)
@@ -665,8 +671,11 @@ Result<void> PldPrefixComposer::State::add(const PrivacyEvent &e, std::int64_t c
         dense[1] = dense[0];
     symmetric = symmetric && c->symmetric;
     for (int dir = 0; dir < (symmetric ? 1 : 2); ++dir) {
-        auto self
-            = selfComposePmf(c->pmf[0][c->symmetric ? 0 : dir], count, options.tailMass, options.maxBins);
+        const PldPmf &single = c->pmf[0][c->symmetric ? 0 : dir];
+        auto self = count >= 2 && options.selfCompositionCache
+                        ? options.selfCompositionCache->selfCompose(single, count, options.tailMass,
+                                                                    options.maxBins)
+                        : selfComposePmf(single, count, options.tailMass, options.maxBins);
         if (!self)
             return makeError(self.error().code, where + self.error().message);
         if (!haveDense) {
@@ -682,28 +691,60 @@ Result<void> PldPrefixComposer::State::add(const PrivacyEvent &e, std::int64_t c
     return {};
 }
 
-/// The running product convolved with the atoms rounded to the grid and the merged Gaussian.
-Result<PldPmf> PldPrefixComposer::State::withRest(const PldPmf &product, double muSquared) const
+/// The running product convolved with the atoms rounded to the grid (as fromLedger's finish).
+Result<PldPmf> PldPrefixComposer::State::withAtoms(const PldPmf &product) const
+{
+    if (!atoms)
+        return product;
+    const double d = options.interval;
+    if (const double bins = atomGridBins(*atoms, d); !(bins <= options.maxBins))
+        return makeError(ErrorCode::ResourceLimit,
+                         pldResourceMessage(pldPeakBytes(bins), d, options.maxBins));
+    return composePmf(product, atomsToGrid(*atoms, d, nullptr), options.tailMass, options.maxBins);
+}
+
+/// The prefix's unsampled Gaussians merged exactly (μ² add), on the grid (as fromLedger's).
+Result<PldPmf> PldPrefixComposer::State::mergedGaussian(double muSquared) const
 {
     const double d = options.interval;
-    PldPmf out = product;
-    if (atoms) {
-        if (const double bins = atomGridBins(*atoms, d); !(bins <= options.maxBins))
+    const AdditiveNoiseLoss loss(NoiseKind::Gaussian, 1.0 / std::sqrt(muSquared), 1.0, 1.0,
+                                 PldDirection::Remove);
+    if (const double bins = pldGridBins(loss, d); !(bins <= options.maxBins))
+        return makeError(ErrorCode::ResourceLimit,
+                         pldResourceMessage(pldPeakBytes(bins), d, options.maxBins));
+    return connectTheDots(loss, d);
+}
+
+/// ε at δ (and δ at ε) of one direction: its running product with the atoms, composed with the
+/// merged Gaussian. That last and largest convolution is not formed where it would be an FFT:
+/// ComposedPmfQuery reads δ off the correlation of the two (the same PLD; no FFT charge, no
+/// truncated tails); elsewhere it is composed by composePmf as fromLedger does.
+Result<std::pair<double, double>> PldPrefixComposer::State::answer(const PldPmf &product,
+                                                                   const PldPmf *gaussian, double delta,
+                                                                   std::optional<double> epsilon) const
+{
+    PBX_TRY(rest, withAtoms(product));
+    constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+    if (gaussian) {
+        const double bins
+            = static_cast<double>(rest.probs.size()) + static_cast<double>(gaussian->probs.size());
+        if (bins > std::min(options.maxBins, kMaxPldBins)) // composePmf's limit, the same message
             return makeError(ErrorCode::ResourceLimit,
-                             pldResourceMessage(pldPeakBytes(bins), d, options.maxBins));
-        PBX_TRY(next, composePmf(out, atomsToGrid(*atoms, d, nullptr), options.tailMass, options.maxBins));
-        out = std::move(next);
+                             pldResourceMessage(pldPeakBytes(bins), options.interval, options.maxBins));
+        // Only where composePmf would convolve by FFT: there the query's answers are not above
+        // its (pld_composed.h); a direct convolution is cheap and keeps its numbers.
+        const auto query
+            = composesByFft(rest, *gaussian) ? ComposedPmfQuery::make(rest, *gaussian) : std::nullopt;
+        if (query) {
+            const std::optional<double> eps = query->epsilonForDelta(delta);
+            const std::optional<double> del = epsilon ? query->deltaForEpsilon(*epsilon) : kNone;
+            if (eps && del)
+                return std::pair{*eps, *del};
+        }
+        PBX_TRY(composed, composePmf(rest, *gaussian, options.tailMass, options.maxBins));
+        rest = std::move(composed);
     }
-    if (muSquared > 0.0) {
-        const AdditiveNoiseLoss loss(NoiseKind::Gaussian, 1.0 / std::sqrt(muSquared), 1.0, 1.0,
-                                     PldDirection::Remove);
-        if (const double bins = pldGridBins(loss, d); !(bins <= options.maxBins))
-            return makeError(ErrorCode::ResourceLimit,
-                             pldResourceMessage(pldPeakBytes(bins), d, options.maxBins));
-        PBX_TRY(next, composePmf(out, connectTheDots(loss, d), options.tailMass, options.maxBins));
-        out = std::move(next);
-    }
-    return out;
+    return std::pair{pmfEpsilonForDelta(rest, delta), epsilon ? pmfDeltaForEpsilon(rest, *epsilon) : kNone};
 }
 
 PldPrefixComposer::PldPrefixComposer(const Ledger &ledger, const PldOptions &options)
@@ -752,15 +793,24 @@ Result<std::pair<double, double>> PldPrefixComposer::upTo(std::int64_t steps, do
             muSquared += static_cast<double>(count) * mu * mu;
         }
     }
+    // A prefix that adds no unsampled Gaussian step keeps the previous prefix's grid.
+    if (muSquared > 0.0 && !(s.lastGaussian && s.lastMuSquared == muSquared)) {
+        auto merged = s.mergedGaussian(muSquared);
+        if (!merged)
+            return fail(merged.error());
+        s.lastGaussian = std::move(merged).value();
+        s.lastMuSquared = muSquared;
+    }
+    const PldPmf *gaussian = muSquared > 0.0 ? &*s.lastGaussian : nullptr;
     double eps = 0.0;
     double del = epsilon ? 0.0 : std::numeric_limits<double>::quiet_NaN();
     for (int dir = 0; dir < (s.symmetric ? 1 : 2); ++dir) {
-        auto pmf = s.withRest(s.dense[dir], muSquared);
-        if (!pmf)
-            return fail(pmf.error());
-        eps = std::max(eps, pmfEpsilonForDelta(pmf.value(), delta));
+        auto value = s.answer(s.dense[dir], gaussian, delta, epsilon);
+        if (!value)
+            return fail(value.error());
+        eps = std::max(eps, value->first);
         if (epsilon)
-            del = std::max(del, pmfDeltaForEpsilon(pmf.value(), *epsilon));
+            del = std::max(del, value->second);
     }
     return std::pair{eps, del};
 }

@@ -261,6 +261,15 @@ std::string pldResourceMessage(double bytes, double interval, double maxBins)
            + "); use a coarser --interval or the rdp strategy";
 }
 
+bool composesByFft(const PldPmf &a, const PldPmf &b)
+{
+    if (a.probs.empty() || b.probs.empty())
+        return false;
+    const double nzA = static_cast<double>(nonZeroCount(a.probs));
+    const double nzB = static_cast<double>(nonZeroCount(b.probs));
+    return nzA * nzB > 4e7;
+}
+
 Result<PldPmf> composePmf(const PldPmf &a, const PldPmf &b, double tailMass, double maxBins)
 {
     if (a.interval != b.interval || a.pessimistic != b.pessimistic)
@@ -280,9 +289,7 @@ Result<PldPmf> composePmf(const PldPmf &a, const PldPmf &b, double tailMass, dou
     out.errorL1 = out.pessimistic ? math::nudgeUp((a.errorL1 + b.errorL1) * 1.01, 2) : 0.0;
     double fftChargeL1 = 0.0;
     if (!a.probs.empty() && !b.probs.empty()) {
-        const double nzA = static_cast<double>(nonZeroCount(a.probs));
-        const double nzB = static_cast<double>(nonZeroCount(b.probs));
-        if (nzA * nzB <= 4e7) {
+        if (!composesByFft(a, b)) {
             double rel = 0.0;
             out.probs = directConvolve(a.probs, b.probs, &rel);
             widenByRelativeError(out.probs, rel, out.pessimistic);

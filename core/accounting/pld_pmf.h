@@ -77,6 +77,11 @@ void truncateTails(PldPmf &pmf, double tailMass);
 Result<PldPmf> composePmf(const PldPmf &a, const PldPmf &b, double tailMass = 1e-15,
                           double maxBins = kMaxPldBins);
 
+/// Whether composePmf(a, b) convolves by FFT (and charges its round-off to δ): both have finite
+/// bins and the products of their non-zero bins number more than 4·10⁷; otherwise it convolves
+/// directly.
+bool composesByFft(const PldPmf &a, const PldPmf &b);
+
 /// k-fold self-composition. p_∞ = 1 − (1 − p_∞)^k; k ≥ 1.
 /// Sparse PMFs (randomized response, pure and (ε, δ) events: few non-zero bins on a lattice of
 /// stride g) are composed exactly on the compressed lattice by binary powering with direct

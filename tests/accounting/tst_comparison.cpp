@@ -8,6 +8,8 @@
 #include "core/accounting/comparison.h"
 #include "core/accounting/evaluation.h"
 #include "core/accounting/pld_accountant.h"
+#include "core/accounting/pld_composed.h"
+#include "core/accounting/pld_mechanisms.h"
 #include "core/privacy/analytic_gaussian.h"
 #include "tests/testutils.h"
 
@@ -78,6 +80,9 @@ private Q_SLOTS:
     void prefixMemoIsBitIdentical();
     void profileSweepMatchesPointwise();
     void prefixRunningProductsMatchFreshBuilds();
+    void composedQueryBoundsTheExactComposition();
+    void composedQueryNotAboveTheFftComposition();
+    void prefixCurveSharesTheTablesSelfCompositions();
 };
 
 void TestComparison::pureStepsKnownNumbers()
@@ -657,6 +662,136 @@ void TestComparison::prefixRunningProductsMatchFreshBuilds()
     QVERIFY(std::isnan(after->second));
     const double eps = PldAccountant::fromLedger(rrFirst, o).value()->epsilonForDelta(1e-5)->epsilon;
     QVERIFY(std::fabs(after->first - eps) <= 1e-6 * eps);
+}
+
+namespace {
+
+/// Two Laplace steps (b = 8, self-composed) and a Gaussian of μ² = 1/9 on the grid d: the first
+/// prefix of the comparepinned mixed ledger.
+std::pair<PldPmf, PldPmf> laplaceAndGaussian(double d)
+{
+    const AdditiveNoiseLoss lap(NoiseKind::Laplace, 8.0, 1.0, 1.0, PldDirection::Remove);
+    const AdditiveNoiseLoss gau(NoiseKind::Gaussian, 3.0, 1.0, 1.0, PldDirection::Remove);
+    return {selfComposePmf(connectTheDots(lap, d), 2).value(), connectTheDots(gau, d)};
+}
+
+} // namespace
+
+// ComposedPmfQuery (pld_composed.h) against the composition formed exactly: the two PMFs of
+// laplaceAndGaussian at d = 1e-3 (601 × 6,609 bins) convolved pair by pair in long double. δ at
+// ε ∈ {0, 0.37, 1, 2.5, 4} and ε at δ ∈ {0.1, 1e-3, 1e-5, 1e-8, 1e-11} are upper bounds on the
+// exact composition's (to its own rounding, 1e-15) and exceed them by at most 1e-12 relative
+// (δ) and 2e-12 relative (ε: pmfEpsilonForDelta's own 1e-12 rounding up); ε(1e-5) = 1.41674…
+// at both. A composition whose losses all lie above ε = d is left to composePmf (nullopt).
+void TestComparison::composedQueryBoundsTheExactComposition()
+{
+    const auto [x, y] = laplaceAndGaussian(1e-3);
+    std::vector<long double> exact(x.probs.size() + y.probs.size() - 1, 0.0L);
+    for (std::size_t i = 0; i < x.probs.size(); ++i)
+        for (std::size_t j = 0; j < y.probs.size(); ++j)
+            exact[i + j] += static_cast<long double>(std::max(x.probs[i], 0.0)) * std::max(y.probs[j], 0.0);
+    const long double infinity = x.infinityMass + y.infinityMass - x.infinityMass * y.infinityMass;
+    const std::int64_t lower = x.lowerIndex + y.lowerIndex;
+    const auto exactDelta = [&](double epsilon) {
+        long double sum = infinity;
+        for (std::size_t k = 0; k < exact.size(); ++k) {
+            const long double loss = static_cast<long double>(lower + static_cast<std::int64_t>(k)) * 1e-3L;
+            if (loss > epsilon)
+                sum += exact[k] * -std::expm1(static_cast<long double>(epsilon) - loss);
+        }
+        return static_cast<double>(sum);
+    };
+    const auto query = ComposedPmfQuery::make(x, y);
+    QVERIFY(query.has_value());
+    for (double epsilon : {0.0, 0.37, 1.0, 2.5, 4.0}) {
+        const double truth = exactDelta(epsilon);
+        const double bound = query->deltaForEpsilon(epsilon).value();
+        QVERIFY2(bound >= truth * (1.0 - 1e-15) && bound <= truth * (1.0 + 1e-12),
+                 qPrintable(QStringLiteral("δ(%1): %2 vs exact %3")
+                                .arg(epsilon)
+                                .arg(bound, 0, 'g', 17)
+                                .arg(truth, 0, 'g', 17)));
+    }
+    for (double delta : {0.1, 1e-3, 1e-5, 1e-8, 1e-11}) {
+        const double bound = query->epsilonForDelta(delta).value();
+        // The exact ε: where the exact δ crosses δ (bisection on the exact δ, 1e-14 wide).
+        double lo = 0.0, hi = 20.0;
+        while (hi - lo > 1e-14)
+            (exactDelta(0.5 * (lo + hi)) > delta ? lo : hi) = 0.5 * (lo + hi);
+        QVERIFY2(bound >= lo && bound <= hi * (1.0 + 2e-12),
+                 qPrintable(QStringLiteral("ε(%1): %2 vs exact [%3, %4]")
+                                .arg(delta)
+                                .arg(bound, 0, 'g', 17)
+                                .arg(lo, 0, 'g', 17)
+                                .arg(hi, 0, 'g', 17)));
+        if (delta == 1e-5)
+            QCOMPARE(std::round(bound * 1e4) / 1e4, 1.4167);
+    }
+    QVERIFY(query->evaluations() > 0);
+    PldPmf shifted = x;
+    shifted.lowerIndex = 20000; // every loss above 20
+    QVERIFY(!ComposedPmfQuery::make(shifted, y).has_value());
+    QVERIFY(!query->deltaForEpsilon(-1.0).has_value());
+}
+
+// Where composePmf convolves by FFT (laplaceAndGaussian at d = 1e-4: 5,001 × 66,083 bins), the
+// query's answers are not above the composed PMF's, whose FFT round-off bound (1.4e-11 here) is
+// charged to δ: ε within 1e-6 relative of its at δ ≥ 1e-5 (1e-7 measured, as on the comparepinned
+// ledgers); at δ = 1e-8 that charge is 0.1 % of δ and the query's ε is 4.5e-5 relative lower.
+void TestComparison::composedQueryNotAboveTheFftComposition()
+{
+    const auto [x, y] = laplaceAndGaussian(1e-4);
+    QVERIFY(composesByFft(x, y));
+    const PldPmf composed = composePmf(x, y).value();
+    const auto query = ComposedPmfQuery::make(x, y);
+    QVERIFY(query.has_value());
+    for (double delta : {1e-3, 1e-5, 1e-8}) {
+        const double fft = pmfEpsilonForDelta(composed, delta);
+        const double direct = query->epsilonForDelta(delta).value();
+        QVERIFY2(direct <= fft && (delta < 1e-5 || direct >= fft * (1.0 - 1e-6)),
+                 qPrintable(QStringLiteral("ε(%1): %2 vs FFT %3")
+                                .arg(delta)
+                                .arg(direct, 0, 'g', 17)
+                                .arg(fft, 0, 'g', 17)));
+    }
+    for (double epsilon : {0.5, 1.5, 3.0}) {
+        const double fft = pmfDeltaForEpsilon(composed, epsilon);
+        const double direct = query->deltaForEpsilon(epsilon).value();
+        QVERIFY2(direct <= fft, qPrintable(QStringLiteral("δ(%1): %2 vs FFT %3")
+                                               .arg(epsilon)
+                                               .arg(direct, 0, 'g', 17)
+                                               .arg(fft, 0, 'g', 17)));
+    }
+    // ≈ 18 bisection steps over the 70,000 grid points of the composition.
+    QVERIFY(query->evaluations() <= 3 * 20 + 3 * 2);
+}
+
+// The ε(k) curve's running products take whole events' self-compositions from the memo the
+// table's PLD build filled (PldOptions::selfCompositionCache): the same numbers, bit for bit, as
+// a PldPrefixComposer that self-composes every event itself.
+void TestComparison::prefixCurveSharesTheTablesSelfCompositions()
+{
+    Ledger l;
+    for (int i = 0; i < 3; ++i) {
+        l.events.push_back(laplace(8.0 + i, 2));
+        PrivacyEvent g;
+        g.mechanism = MechanismKind::Gaussian;
+        g.sigma = 3.0 + i;
+        g.count = 3;
+        l.events.push_back(g);
+    }
+    const ComparisonQuery q = withPrefixes(l);
+    const auto c = compareStrategies(l, q);
+    QVERIFY(c.ok());
+    const std::size_t p = indexOf(c.value(), "pld");
+    PldOptions o;
+    o.optimistic = false;
+    PldPrefixComposer own(l, o);
+    QCOMPARE(c->prefixSteps.size(), std::size_t{15});
+    for (std::size_t k = 0; k + 1 < c->prefixSteps.size(); ++k) { // the last is the table's
+        const double mine = own.upTo(c->prefixSteps[k], q.delta, std::nullopt)->first;
+        QCOMPARE(std::memcmp(&mine, &c->prefixEpsilons[p][k], sizeof mine), 0);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestComparison)

@@ -8,6 +8,9 @@
 // bound. The ledgers (tests/cli/data/compare/): 100 Gaussian steps σ = 1.1 in one event; 60
 // distinct Laplace steps (scales 5, 5.25, …, 19.75); 36 events mixing Laplace (count 2), Gaussian
 // (count 3) and randomized response, at --epsilon 3 and with --per-step-delta auto.
+// The two mixed files were re-recorded when the PLD's ε(k) stopped forming its last convolution
+// (ComposedPmfQuery, docs/composition-strategies.md): its ε(k) and δ(k) moved down by the FFT
+// round-off charge no longer paid (ε ≤ 1.03e-7 relative; δ ≤ 1.8e-11 absolute), still upper bounds.
 // To re-record after a deliberate change of the numbers: run the command of each row and
 // overwrite its *.expected.json, and say why in the commit.
 #include "tests/cli/clitestutils.h"
