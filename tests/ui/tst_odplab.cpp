@@ -5,6 +5,7 @@
 #include "core/accounting/optimal_composition.h"
 #include "core/mechanisms/noise_source.h"
 #include "core/odp/crossover.h"
+#include "core/odp/early_stop_filters.h"
 #include "core/odp/early_stopping.h"
 #include "core/odp/ptr_iqr.h"
 #include "core/odp/sparse_vector.h"
@@ -229,9 +230,17 @@ void TestOdpLab::earlyStopping()
     OdpLabDialog lab;
     lab.tabs()->setCurrentIndex(4);
     lab.show();
-    // DP, Lemma 11 (equal), the realised stop, its return, Lemma 11 (∝ k), basic, Theorem 15
+    // DP, Lemma 11 (equal), the realised stop, its return, Lemma 11 (∝ k), basic, Theorem 15, and
+    // the budget a Rényi filter needs to reach each stop (seed 003 §5.3: early stopping with filters)
     auto *chart = lab.earlyStopChart();
-    QCOMPARE(chart->curveCount(), 7);
+    QCOMPARE(chart->curveCount(), 8);
+    const auto filters = pbx::odp::filterBudgetsForStops(
+        {20, 40, 60, 80, 100},
+        pbx::odp::IterativeSteps{pbx::odp::IterativeSteps::Kind::EpsDelta, 0.0, 0.05, 0.0}, 1e-6);
+    QVERIFY(filters.ok());
+    for (int j = 0; j < 5; ++j)
+        QCOMPARE(chart->point(7, j).y(), (*filters)[static_cast<std::size_t>(j)].rdpEpsilon);
+    QVERIFY(chart->curveName(7).startsWith(QStringLiteral("Rényi filter")));
     QCOMPARE(chart->pointCount(1), 5);
     pbx::odp::IterativeSteps steps;
     steps.stepEpsilon = 0.05;
@@ -255,7 +264,8 @@ void TestOdpLab::earlyStopping()
     QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-earlystop")).isEmpty());
     auto *preset = lab.findChildren<QComboBox *>().last();
     preset->setCurrentIndex(1);
-    QCOMPARE(chart->curveCount(), 5); // Gaussian: DP, Lemma 11 (equal), stop, return, Lemma 11 (∝ k)
+    QCOMPARE(chart->curveCount(),
+             6); // Gaussian: DP, Lemma 11 (equal), stop, return, Lemma 11 (∝ k), Rényi filter
     QCOMPARE(chart->pointCount(1), 10);
     QVERIFY(!pbx::test::saveScreenshot(lab, QStringLiteral("odplab-earlystop-gauss")).isEmpty());
 }

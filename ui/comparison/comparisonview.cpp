@@ -756,6 +756,16 @@ void ComparisonView::updateGuaranteeNote(const std::vector<StrategyOutcome> &out
     }
     const auto &filter = m_document->session().filter();
     const QString unit = toQString(filter.unitSymbol());
+    if (filter.kind() == filters::FilterKind::Odometer) {
+        // No budget: the odometer's reading is the guarantee, whenever the session stops.
+        m_guaranteeNote->setText(
+            tr("The session has no budget: its guarantee is the privacy odometer's, ε ≤ %1 at δ = %2, which "
+               "holds wherever the session stops. The table composes the same releases as if they had been "
+               "fixed in advance; its smaller ε's are hindsight, the price of not committing to a budget.")
+                .arg(formatBound(filter.epsilonSpent()), formatNumber(filter.deltaBudget(), 3)));
+        m_guaranteeNote->setVisible(true);
+        return;
+    }
     // The gauge's numbers (mainwindow: BudgetGauge::setBudget/setSpent), printed as it prints them.
     QString spent = tr("ε ≈ %1 of ε = %2 at δ = %3")
                         .arg(formatNumber(filter.epsilonSpent(), 3), formatNumber(filter.epsilonBudget()),
