@@ -31,6 +31,10 @@
 #include <QTimer>
 #include <QtTest/QtTest>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 using namespace pbx;
 using pbx::ui::MainWindow;
 using pbx::ui::ResultCard;
@@ -71,6 +75,45 @@ std::vector<session::LedgerEvent> journalEvents(const QString &path)
         qFatal("%s", read.error().message.c_str());
     return read->events;
 }
+
+/// CPS1988 in memory answering as a database whose statement cannot be interrupted: each
+/// aggregate takes 400 ms and a cancel is only counted, so a Cancel comes too late (the request
+/// is charged). The kind is SQLite, so the document asks it off the GUI thread.
+class UninterruptibleSource final : public data::Source
+{
+public:
+    explicit UninterruptibleSource(std::shared_ptr<const data::Table> table) : m_inner(std::move(table)) {}
+    const data::Table &schema() const override { return m_inner.schema(); }
+    data::SourceKind kind() const override { return data::SourceKind::Sqlite; }
+    std::string location() const override { return "a test database that cannot be interrupted"; }
+    std::optional<std::size_t> declaredRowCount() const override { return m_inner.declaredRowCount(); }
+    void setCancelRequested(bool requested) const override
+    {
+        if (requested)
+            ++cancels;
+    }
+    mutable std::atomic<int> cancels{0};
+
+private:
+    Result<data::QueryStatistics> computeStatistics(const data::CompiledQuery &query) const override
+    {
+        std::this_thread::sleep_for(std::chrono::milliseconds(400));
+        auto aggregates = data::publicAggregates(m_inner, "a test");
+        if (!aggregates)
+            return aggregates.error();
+        return aggregates->statistics(query);
+    }
+    Result<data::CategoryCounts> computeCategoryCounts(std::size_t column,
+                                                       const data::Predicate &where) const override
+    {
+        auto aggregates = data::publicAggregates(m_inner, "a test");
+        if (!aggregates)
+            return aggregates.error();
+        return aggregates->categoryCounts(m_inner.schema().columnInfo(column).name, where);
+    }
+
+    data::TableSource m_inner;
+};
 
 } // namespace asyncask
 
@@ -257,6 +300,52 @@ private Q_SLOTS:
         }
         QVERIFY(doc->isModified());
         QVERIFY(doc->isOnDisk());
+    }
+
+    // A Cancel that reaches the request after its charge changes nothing: the event is recorded,
+    // shown, journaled and in the gauge, and the status line says it was too late (never
+    // under-reported). The answer and cost are the in-memory session's (same seed).
+    void cancelAfterTheChargeKeepsTheRecord()
+    {
+        auto table = std::make_shared<const data::Table>(test::cpsTable());
+        auto source = std::make_shared<const asyncask::UninterruptibleSource>(table);
+        MainWindow w;
+        w.show();
+        QVERIFY(
+            w.document()->start(source, QStringLiteral("uninterruptible"), asyncask::seededSettings()).ok());
+        asyncask::buildCountSouth(*w.queryBuilder());
+        const auto request
+            = session::withPlannedCap(w.queryBuilder()->request(), w.document()->session().filter(),
+                                      std::size_t(w.queryBuilder()->plannedQueries()));
+        auto inMemory = session::Session::create(table, asyncask::seededSettings());
+        auto expected = (*inMemory)->ask(request);
+        QVERIFY(expected.ok());
+        QSignalSpy finished(&w, &MainWindow::askFinished);
+        w.ask();
+        QVERIFY(w.document()->isAsking());
+        QTest::qWait(100);
+        w.resultCard()->cancelButton()->click();
+        QCOMPARE(source->cancels.load(), 1);
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(w.document()->eventCount(), 1);
+        const auto &event = w.document()->session().events().front();
+        QCOMPARE(event.status, session::EventStatus::Released);
+        QCOMPARE(event.answer, expected->answer);
+        QCOMPARE(event.cost, expected->cost);
+        QVERIFY(w.document()->session().filter().spent() > 0.0);
+        QCOMPARE(w.budgetGauge()->spent(), w.document()->session().filter().spent());
+        QCOMPARE(w.resultCard()->state(), ResultCard::State::Released);
+        QCOMPARE(w.ledgerModel()->rowCount(), 1);
+        QCOMPARE(
+            w.statusBar()->currentMessage(),
+            QStringLiteral("Too late to cancel: q1 was charged before the cancel reached it; it is spent "
+                           "and recorded"));
+        const auto journaled = asyncask::journalEvents(w.document()->journalPath());
+        QCOMPARE(journaled.size(), std::size_t{1});
+        QCOMPARE(journaled.front().cost, event.cost);
+        QCOMPARE(journaled.front().answer, event.answer);
+        QVERIFY(w.document()->isModified());
+        QVERIFY(w.queryBuilder()->askButton()->isEnabled());
     }
 
     // Closing the window while a slow request runs cancels it and waits: the window closes at
