@@ -942,8 +942,8 @@ void MainWindow::showAskOutcome(const Result<session::LedgerEvent> &event, bool 
     }
     if (!recorded && event.error().code == ErrorCode::Cancelled) {
         m_resultCard->showCancelled(
-            tr("%1. The request was stopped before its answer was computed: nothing was charged or "
-               "recorded, and the budget is as it was.")
+            tr("%1. Stopped before the charge: nothing was charged or recorded, and the budget is as "
+               "it was.")
                 .arg(errorText(event.error())));
         statusBar()->showMessage(tr("Cancelled: nothing was spent"), 5000);
         Q_EMIT askFinished();

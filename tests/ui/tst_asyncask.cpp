@@ -195,6 +195,7 @@ private Q_SLOTS:
         QVERIFY(w.resultCard()->cancelButton()->isVisible() && w.resultCard()->cancelButton()->isEnabled());
         QVERIFY(
             w.resultCard()->details().contains(QStringLiteral("SQLite file %1, table slowregion").arg(m_db)));
+        QVERIFY(test::saveScreenshot(w, QStringLiteral("asking-database-1024x768")).size() > 0);
         QVERIFY(!askAction->isEnabled());
         QVERIFY(!w.sessionPanel()->isEnabled());
         for (const char *name : {"importCsvAction", "lessonsAction"}) {
@@ -235,12 +236,16 @@ private Q_SLOTS:
         // The card says nothing was spent; the ledger, the gauge and the journal agree.
         QCOMPARE(w.resultCard()->state(), ResultCard::State::Cancelled);
         QCOMPARE(w.resultCard()->headline(), QStringLiteral("Cancelled"));
-        QVERIFY2(w.resultCard()->details().contains(
-                     QStringLiteral("the query was cancelled; nothing was computed. The request was stopped "
-                                    "before its answer was computed: nothing was charged or recorded")),
-                 qPrintable(w.resultCard()->details()));
+        QVERIFY2(
+            w.resultCard()->details().contains(
+                QStringLiteral("sqlite (%1): the query was cancelled; nothing was computed. Stopped "
+                               "before the charge: nothing was charged or recorded, and the budget is as "
+                               "it was.")
+                    .arg(m_db)),
+            qPrintable(w.resultCard()->details()));
         QVERIFY(!w.resultCard()->cancelButton()->isVisible());
         QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Cancelled: nothing was spent"));
+        QVERIFY(test::saveScreenshot(w, QStringLiteral("asking-cancelled-1024x768")).size() > 0);
         QCOMPARE(doc->eventCount(), 0);
         QCOMPARE(doc->session().filter().spent(), 0.0);
         QCOMPARE(w.budgetGauge()->spent(), 0.0);
