@@ -67,7 +67,8 @@ public:
     /// Loads a dataset and starts a fresh session on it with the current settings.
     Result<void> openDataset(const QString &nameOrPath, const QString &metadataPath = {});
 
-    /// Asks the session; on success the event is in the ledger and eventAppended() was emitted.
+    /// Asks the session on the calling thread (the window uses startAsk(), which asks a database
+    /// off the GUI thread); on success the event is in the ledger and eventAppended() was emitted.
     /// Errors: invalid request (nothing recorded), or no session; a journal that cannot be
     /// written (the request not asked, or its event recorded but withheld: eventAppended() comes
     /// once its line is written, before the next request's).
