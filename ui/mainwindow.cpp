@@ -807,7 +807,9 @@ void MainWindow::askInteractive()
             m_askWhenCounted = true;
             m_queryBuilder->setCostPreview(tr("Cost: counting the table's rows first…"));
             statusBar()->showMessage(
-                tr("Counting the table's rows first: the request is asked once its cost is known"), 5000);
+                tr("Counting the table's rows first: the request is asked once its cost is known (an edit "
+                   "withdraws it)"),
+                5000);
             return;
         }
         const auto request
@@ -963,8 +965,10 @@ void MainWindow::showAskOutcome(const Result<session::LedgerEvent> &event, bool 
 
 void MainWindow::updatePlannedCapPreview()
 {
-    // Any edit withdraws a pending confirmation: what was confirmed is no longer what is asked.
+    // Any edit withdraws a pending confirmation, and an Ask waiting for the row count: what was
+    // confirmed or asked is no longer what is on screen.
     m_confirmationPending = false;
+    m_askWhenCounted = false;
     m_queryBuilder->setAskConfirmation({});
     updateCostPreview();
     if (!m_document->hasSession()) {
