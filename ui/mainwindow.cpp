@@ -63,6 +63,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 namespace pbx::ui {
@@ -123,6 +124,22 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_sessionPanel, &SessionPanel::settingsEdited, this, &MainWindow::onSettingsEdited);
     connect(m_sessionPanel, &SessionPanel::newSessionRequested, this, &MainWindow::newSessionInteractive);
     connect(m_queryBuilder, &QueryBuilder::askRequested, this, &MainWindow::askInteractive);
+    connect(m_document, &SessionDocument::askingChanged, this, &MainWindow::onAskingChanged);
+    connect(m_resultCard, &ResultCard::cancelRequested, this, &MainWindow::cancelAsk);
+    connect(m_document, &SessionDocument::publicRowCountSettled, this, [this] {
+        m_datasetPanel->setSource(m_document->dataSource(), m_document->datasetSource());
+        updateCostPreview();
+        if (std::exchange(m_askWhenCounted, false)) {
+            if (m_document->publicRowCountState() == SessionDocument::RowCount::Failed) {
+                m_resultCard->showError(m_document->rowCountFailure());
+                statusBar()->showMessage(
+                    tr("Not asked: the table's rows could not be counted; nothing spent"), 5000);
+                Q_EMIT askFinished();
+            } else {
+                askInteractive();
+            }
+        }
+    });
     connect(m_queryBuilder, &QueryBuilder::planChanged, this, &MainWindow::updatePlannedCapPreview);
     connect(m_ledgerView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MainWindow::onLedgerSelectionChanged);
@@ -491,6 +508,7 @@ void MainWindow::createActions()
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    m_fileMenu = file;
     file->addAction(m_newSessionAction);
     file->addSeparator();
     file->addAction(m_openDatasetAction);
@@ -526,6 +544,7 @@ void MainWindow::createMenus()
     file->addAction(m_quitAction);
 
     QMenu *query = menuBar()->addMenu(tr("&Query"));
+    m_queryMenu = query;
     query->addAction(m_askAction);
     query->addAction(tr("&Confirm expensive requests…"), this, &MainWindow::setConfirmCostShareInteractive);
 
@@ -636,6 +655,8 @@ PrivacyRiskView *MainWindow::showPrivacyRisk()
 
 Result<void> MainWindow::openDataset(const QString &nameOrPath, const QString &metadataPath)
 {
+    if (const QString busy = m_document->busyReason(); !busy.isEmpty()) // nothing is loaded meanwhile
+        return makeError(ErrorCode::InvalidArgument, busy.toStdString());
     PBX_TRY(source, SessionDocument::loadSource(nameOrPath, metadataPath));
     std::shared_ptr<const data::Source> shared = std::move(source);
     auto settings = m_sessionPanel->settings();
@@ -796,11 +817,28 @@ void MainWindow::askInteractive()
 {
     if (!m_document->hasSession())
         return;
+    if (const QString busy = m_document->busyReason(); !busy.isEmpty()) {
+        statusBar()->showMessage(tr("Not asked: %1").arg(busy), 5000);
+        return;
+    }
     // Ctrl+Return reads the fields without committing them: commit what is typed first, so the
     // confirmation below and the request are about what the screen shows.
     if (!commitTypedQuery())
         return;
     if (!m_confirmationPending && m_queryBuilder->validationError().isEmpty()) {
+        // The confirmation needs the cost, and the cost a public table's row count: never counted
+        // on the GUI thread. Ask comes back here once it is known (publicRowCountSettled).
+        if (m_document->publicRowCountState() == SessionDocument::RowCount::Failed)
+            m_document->forgetRowCountFailure(); // Ask tries the count once more
+        if (m_document->publicRowCountState() == SessionDocument::RowCount::Counting) {
+            m_askWhenCounted = true;
+            m_queryBuilder->setCostPreview(tr("Cost: counting the table's rows first…"));
+            statusBar()->showMessage(
+                tr("Counting the table's rows first: the request is asked once its cost is known (an edit "
+                   "withdraws it)"),
+                5000);
+            return;
+        }
         const auto request
             = session::withPlannedCap(m_queryBuilder->request(), m_document->session().filter(),
                                       static_cast<std::size_t>(m_queryBuilder->plannedQueries()));
@@ -839,31 +877,124 @@ void MainWindow::ask()
 {
     if (!m_document->hasSession() || !commitTypedQuery())
         return;
+    if (const QString busy = m_document->busyReason(); !busy.isEmpty()) {
+        statusBar()->showMessage(tr("Not asked: %1").arg(busy), 5000);
+        return;
+    }
     m_confirmationPending = false;
     m_queryBuilder->setAskConfirmation({});
     // Workload-aware default cap: remaining / "plan for N more queries".
     const int before = m_document->eventCount();
-    auto event = m_document->ask(
+    auto started = m_document->startAsk(
         session::withPlannedCap(m_queryBuilder->request(), m_document->session().filter(),
-                                static_cast<std::size_t>(m_queryBuilder->plannedQueries())));
-    updatePlannedCapPreview();
-    if (!event.ok()) {
-        const bool withheld = m_document->eventCount() > before && !m_document->isOnDisk();
-        m_resultCard->showError(errorText(event.error()), withheld);
-        if (withheld) // the spend is shown at once, never under-reported; the answer is not
-            showSpend(m_document->session().filter());
-        statusBar()->showMessage(withheld
-                                     ? tr("Answer withheld: it is spent, and written to the journal before "
-                                          "the next request")
-                                     : tr("Invalid request: nothing was recorded"),
-                                 5000);
+                                static_cast<std::size_t>(m_queryBuilder->plannedQueries())),
+        [this, before](const Result<session::LedgerEvent> &event, bool cancelled) {
+            showAskOutcome(event, cancelled, before);
+        });
+    if (!started.ok()) {
+        m_resultCard->showError(errorText(started.error()));
+        statusBar()->showMessage(tr("Invalid request: nothing was recorded"), 5000);
+        Q_EMIT askFinished();
     }
+}
+
+void MainWindow::cancelAsk()
+{
+    if (!m_document->isAsking())
+        return;
+    m_document->cancelAsk();
+    m_cancelPressed = true;
+    m_resultCard->showCancelling();
+    statusBar()->showMessage(tr("Cancelling: the database statement is being stopped…"));
+}
+
+void MainWindow::onAskingChanged(bool asking)
+{
+    m_queryBuilder->setAsking(asking);
+    m_sessionPanel->setEnabled(!asking);
+    if (m_lessons)
+        m_lessons->setEnabled(!asking);
+    if (!asking) {
+        for (const QPointer<QAction> &action : std::as_const(m_busyActions))
+            if (action)
+                action->setEnabled(true);
+        m_busyActions.clear();
+        // A request dialog's request: its dialog shows the answer, the status bar an error; the
+        // card says what became of it.
+        if (m_resultCard->state() == ResultCard::State::Asking && m_document->hasSession()) {
+            const auto &session = m_document->session();
+            if (m_document->eventCount() > m_eventsBeforeAsk) {
+                m_resultCard->showError(tr("The request was charged, but its answer is withheld: the journal "
+                                           "could not be written"),
+                                        true);
+                showSpend(session.filter());
+            } else if (m_cancelPressed) {
+                m_resultCard->showCancelled(
+                    tr("The request was stopped before its answer was computed: "
+                       "nothing was charged or recorded, and the budget is as it was."));
+            } else {
+                m_resultCard->showError(statusBar()->currentMessage());
+            }
+        }
+        return;
+    }
+    m_eventsBeforeAsk = m_document->eventCount();
+    m_cancelPressed = false;
+    // Nothing else asks or changes the session meanwhile (the document refuses it too): File and
+    // Query menus (Quit stays: closing cancels the request and keeps its record), the lessons.
+    QList<QAction *> actions = m_fileMenu->actions() + m_queryMenu->actions();
+    if (QAction *lessons = findChild<QAction *>(QStringLiteral("lessonsAction")))
+        actions << lessons;
+    for (QAction *action : std::as_const(actions))
+        if (action != m_quitAction && !action->isSeparator() && action->isEnabled()) {
+            action->setEnabled(false);
+            m_busyActions << action;
+        }
+    m_resultCard->showAsking(m_document->dataSource() ? toQString(m_document->dataSource()->location())
+                                                      : QString());
+    statusBar()->showMessage(tr("Asking the database… (Cancel in the result card stops it)"));
+}
+
+void MainWindow::showAskOutcome(const Result<session::LedgerEvent> &event, bool cancelled, int before)
+{
+    updatePlannedCapPreview();
+    const bool recorded = m_document->eventCount() > before;
+    if (event.ok()) {
+        // The event is shown (eventAppended); a cancel that came after the charge changes nothing.
+        if (cancelled)
+            statusBar()->showMessage(tr("Too late to cancel: %1 was charged before the cancel reached it; it "
+                                        "is spent and recorded")
+                                         .arg(toQString(event->request.id)),
+                                     8000);
+        Q_EMIT askFinished();
+        return;
+    }
+    if (!recorded && event.error().code == ErrorCode::Cancelled) {
+        m_resultCard->showCancelled(
+            tr("%1. Stopped before the charge: nothing was charged or recorded, and the budget is as "
+               "it was.")
+                .arg(errorText(event.error())));
+        statusBar()->showMessage(tr("Cancelled: nothing was spent"), 5000);
+        Q_EMIT askFinished();
+        return;
+    }
+    const bool withheld = recorded && !m_document->isOnDisk();
+    m_resultCard->showError(errorText(event.error()), withheld);
+    if (withheld) // the spend is shown at once, never under-reported; the answer is not
+        showSpend(m_document->session().filter());
+    statusBar()->showMessage(withheld ? tr("Answer withheld: it is spent, and written to the journal before "
+                                           "the next request")
+                                      : tr("Invalid request: nothing was recorded"),
+                             5000);
+    Q_EMIT askFinished();
 }
 
 void MainWindow::updatePlannedCapPreview()
 {
-    // Any edit withdraws a pending confirmation: what was confirmed is no longer what is asked.
+    // Any edit withdraws a pending confirmation, and an Ask waiting for the row count: what was
+    // confirmed or asked is no longer what is on screen.
     m_confirmationPending = false;
+    m_askWhenCounted = false;
     m_queryBuilder->setAskConfirmation({});
     updateCostPreview();
     if (!m_document->hasSession()) {
@@ -893,6 +1024,18 @@ void MainWindow::updateCostPreview()
     if (!m_document->hasSession() || !m_queryBuilder->validationError().isEmpty()) {
         m_queryBuilder->setCostPreview({});
         return;
+    }
+    // A public table's row count is counted off the GUI thread first (publicRowCountSettled
+    // comes back here); a failed count is the line Ask would refuse with.
+    switch (m_document->publicRowCountState()) {
+    case SessionDocument::RowCount::Counting:
+        m_queryBuilder->setCostPreview(tr("Cost: counting the table's rows first…"));
+        return;
+    case SessionDocument::RowCount::Failed:
+        m_queryBuilder->setCostPreview(tr("It will be refused: %1").arg(m_document->rowCountFailure()));
+        return;
+    case SessionDocument::RowCount::Known:
+        break;
     }
     // The request exactly as ask() will send it (with its workload-aware default cap).
     const auto request = session::withPlannedCap(m_queryBuilder->request(), m_document->session().filter(),
@@ -1002,6 +1145,10 @@ void MainWindow::onSettingsEdited(const session::SessionSettings &settings)
 {
     if (!m_document->hasSession() || m_document->hasEvents())
         return;
+    if (const QString busy = m_document->busyReason(); !busy.isEmpty()) {
+        m_sessionPanel->setError(tr("Not applied: %1").arg(busy));
+        return;
+    }
     const auto valid = settings.validate();
     if (!valid.ok()) {
         m_sessionPanel->setError(
@@ -1304,6 +1451,12 @@ void MainWindow::showError(const QString &title, const QString &message)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    // A running request is cancelled and waited for: what it spent is journaled and shown before
+    // the ledger is offered for saving.
+    if (m_document->isAsking()) {
+        cancelAsk();
+        m_document->waitForAsk();
+    }
     if (m_lessons) // a running lesson puts the user's session back first
         m_lessons->endLesson();
     if (!maybeSave(tr("quit"))) {

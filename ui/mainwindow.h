@@ -8,6 +8,7 @@
 #include "core/session/session.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 QT_FORWARD_DECLARE_CLASS(QAction)
 QT_FORWARD_DECLARE_CLASS(QDockWidget)
@@ -100,8 +101,18 @@ public:
 
     QSize sizeHint() const override;
 
+Q_SIGNALS:
+    /// A request of ask() ended and its outcome is shown (the result card, the gauge, the ledger).
+    /// On a database source the request runs off the GUI thread and this comes later; on an
+    /// in-memory table before ask() returns.
+    void askFinished();
+
 public Q_SLOTS:
-    /// Asks the request in the query builder at once (no confirmation; see askInteractive).
+    /// Asks the request in the query builder at once (no confirmation; see askInteractive). On a
+    /// database source it runs off the GUI thread (SessionDocument::startAsk): the Ask button
+    /// says "Asking…", the result card shows a busy bar and Cancel, and what would ask or change
+    /// the session (File and Query menus, the privacy settings, the lessons) is disabled until it
+    /// ends (askFinished()).
     void ask();
     /// The Ask button, Enter and Query ▸ Ask: asks, except that a request costing more than
     /// AppSettings::confirmCostShare() of what remains first turns the button into a
@@ -151,6 +162,11 @@ private:
     void setConfirmCostShareInteractive();
     /// The query builder's "costs ε = … (…% of what remains)" line (session::previewCost).
     void updateCostPreview();
+    /// Shows how a request of ask() ended (`before`: the ledger's length before it).
+    void showAskOutcome(const Result<session::LedgerEvent> &event, bool cancelled, int before);
+    /// The busy state while a request runs off the GUI thread (SessionDocument::askingChanged).
+    void onAskingChanged(bool asking);
+    void cancelAsk();
     void onSessionReset();
     void onEventAppended(int index);
     void onSettingsEdited(const session::SessionSettings &settings);
@@ -201,6 +217,12 @@ private:
     QAction *m_aboutAction = nullptr;
     QAction *m_labAction = nullptr;
     QMenu *m_recentMenu = nullptr;
+    QMenu *m_fileMenu = nullptr;
+    QMenu *m_queryMenu = nullptr;
+    QList<QPointer<QAction>> m_busyActions; ///< disabled while a request runs (onAskingChanged)
+    bool m_askWhenCounted = false;          ///< Ask waits for the public row count (askInteractive)
+    int m_eventsBeforeAsk = 0;              ///< the ledger's length when the running request started
+    bool m_cancelPressed = false;           ///< Cancel was pressed for the running request
     QList<QDockWidget *> m_docks;
     QSize m_firstSize; ///< the size the window gave itself from its screen
     bool m_frameFitted = false;

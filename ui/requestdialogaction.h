@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The wiring shared by the request dialogs of the Query menu (histogram/quantile/derived/workload,
 // sparse vector): one dialog per window, created on first use, following the session, asking
-// through SessionDocument::ask (journal, transcript, ledger) and showing the recorded event.
+// through SessionDocument::startAsk (journal, transcript, ledger; off the GUI thread on a database)
+// and showing the recorded event.
 #pragma once
 
 #include "ui/sessiondocument.h"
@@ -32,18 +33,26 @@ void openRequestDialogOn(QAction *action, QMainWindow *window, SessionDocument *
             if (!*dialog) {
                 *dialog = new Dialog(window);
                 (*dialog)->setObjectName(objectName);
-                QObject::connect(*dialog, &Dialog::askRequested, window,
-                                 [window, document, dialog, showEvent](const session::QueryRequest &r) {
-                                     if (!document->hasSession())
-                                         return;
-                                     auto event = document->ask(r);
-                                     if (!event) {
-                                         window->statusBar()->showMessage(
-                                             QString::fromStdString(event.error().message), 8000);
-                                         return;
-                                     }
-                                     ((*dialog)->*showEvent)(*event);
-                                 });
+                QObject::connect(
+                    *dialog, &Dialog::askRequested, window,
+                    [window, document, dialog, showEvent](const session::QueryRequest &r) {
+                        if (!document->hasSession())
+                            return;
+                        // Off the GUI thread on a database (SessionDocument::startAsk).
+                        auto started = document->startAsk(
+                            r, [window, dialog, showEvent](const Result<session::LedgerEvent> &event, bool) {
+                                if (!event) {
+                                    window->statusBar()->showMessage(
+                                        QString::fromStdString(event.error().message), 8000);
+                                    return;
+                                }
+                                if (*dialog)
+                                    ((*dialog)->*showEvent)(*event);
+                            });
+                        if (!started)
+                            window->statusBar()->showMessage(QString::fromStdString(started.error().message),
+                                                             8000);
+                    });
                 QObject::connect(document, &SessionDocument::sessionReset, *dialog, follow);
             }
             follow();

@@ -9,6 +9,7 @@
 #include "core/util/try.h"
 #include "resources/dataset_catalog.h"
 #include "ui/appsettings.h"
+#include "ui/askjob.h"
 #include "ui/util/numberformat.h"
 
 #include <QCoreApplication>
@@ -19,6 +20,7 @@
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QStandardPaths>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <filesystem>
 
@@ -54,6 +56,16 @@ Result<void> writeFile(const QString &path, const std::string &bytes)
 
 } // namespace
 
+/// The request running off the GUI thread (startAsk).
+struct SessionDocument::AskJobRun
+{
+    std::shared_ptr<AskJobState> state;
+    QFutureWatcher<void> *watcher = nullptr; ///< the document's child; deleted later, once finished
+    AskDone done;
+    std::size_t eventsBefore = 0;
+    bool cancelled = false;
+};
+
 SessionDocument::SessionDocument(QObject *parent) : QObject(parent) {}
 
 QString SessionDocument::defaultJournalFolder()
@@ -67,8 +79,162 @@ void SessionDocument::closeJournal()
     m_journal.reset();
 }
 
+QString SessionDocument::busyReason() const
+{
+    if (m_askJob)
+        return tr("a request is running: wait for its answer or cancel it first");
+    if (m_journalLent)
+        return tr("the session is busy (a lesson step is running)");
+    return {};
+}
+
+Result<void> SessionDocument::checkNotBusy() const
+{
+    const QString reason = busyReason();
+    if (reason.isEmpty())
+        return {};
+    return makeError(ErrorCode::InvalidArgument, reason.toStdString());
+}
+
+Result<void> SessionDocument::startAsk(const session::QueryRequest &request, AskDone done)
+{
+    if (!m_session)
+        return makeError(ErrorCode::InvalidArgument, "no session: open a dataset first");
+    PBX_RETURN_IF_ERROR(checkNotBusy());
+    if (m_session->source().kind() == data::SourceKind::InMemory) {
+        auto event = ask(request);
+        if (done)
+            done(event, false);
+        return {};
+    }
+    AskJobInput input{m_session->sharedSource(), m_session->settings(), m_session->events(), request};
+    auto run = std::make_unique<AskJobRun>();
+    run->state = std::make_shared<AskJobState>();
+    // The journal goes with the job (a keeper is used by one thread at a time); it comes back in
+    // finishAsk(), whatever happened.
+    run->state->journal = std::move(m_journal);
+    m_journal = JournalKeeper();
+    run->done = std::move(done);
+    run->eventsBefore = m_session->events().size();
+    run->watcher = new QFutureWatcher<void>(this);
+    QFutureWatcher<void> *watcher = run->watcher;
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        if (m_askJob && m_askJob->watcher == watcher)
+            finishAsk(true);
+    });
+    m_askJob = std::move(run);
+    watcher->setFuture(startAskJob(std::move(input), m_askJob->state));
+    Q_EMIT askingChanged(true);
+    return {};
+}
+
+void SessionDocument::cancelAsk()
+{
+    if (!m_askJob || m_askJob->cancelled)
+        return;
+    m_askJob->cancelled = true;
+    m_askJob->watcher->cancel(); // not started yet: nothing is asked
+    m_session->source().setCancelRequested(true);
+}
+
+void SessionDocument::waitForAsk()
+{
+    if (!m_askJob)
+        return;
+    m_askJob->watcher->waitForFinished();
+    finishAsk(true);
+}
+
+void SessionDocument::finishAsk(bool report)
+{
+    if (!m_askJob)
+        return;
+    std::unique_ptr<AskJobRun> run = std::move(m_askJob); // not busy from here on
+    run->watcher->waitForFinished();
+    run->watcher->disconnect(this);
+    run->watcher->deleteLater();
+    AskJobState &state = *run->state;
+    m_journal = std::move(state.journal);
+    // The continued session's contents move into the document's Session object, so the views'
+    // pointers to it (and to its table, the source's schema) stay valid.
+    if (state.session)
+        *m_session = std::move(*state.session);
+    m_session->source().setCancelRequested(false);
+    m_rowCountFailure.clear(); // the request counted the rows itself, or the next preview counts again
+    const std::size_t after = m_session->events().size();
+    if (after > run->eventsBefore)
+        setModified(true);
+    if (!report)
+        return;
+    if (m_journal.holds(after))
+        for (; m_shown < after; ++m_shown)
+            Q_EMIT eventAppended(static_cast<int>(m_shown));
+    const Result<session::LedgerEvent> event
+        = state.event
+              ? std::move(*state.event)
+              : Result<session::LedgerEvent>(makeError(
+                  ErrorCode::Cancelled, "the request was cancelled before it was asked; nothing was spent"));
+    if (run->done)
+        run->done(event, run->cancelled);
+    Q_EMIT askingChanged(false);
+}
+
+SessionDocument::RowCount SessionDocument::publicRowCountState()
+{
+    if (!m_session)
+        return RowCount::Known;
+    const data::Source &source = m_session->source();
+    // Only a public database table without declared "rows" counts (data::Source::publicRowCount);
+    // the others answer at once without asking the database.
+    if (source.kind() == data::SourceKind::InMemory || !source.isPublic() || source.knownPublicRowCount())
+        return RowCount::Known;
+    if (m_rowCount)
+        return RowCount::Counting;
+    if (!m_rowCountFailure.isEmpty())
+        return RowCount::Failed;
+    m_countedSource = m_session->sharedSource();
+    m_rowCount = new QFutureWatcher<Result<std::optional<std::size_t>>>(this);
+    auto *watcher = m_rowCount;
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        if (m_rowCount != watcher)
+            return;
+        m_rowCount = nullptr;
+        watcher->deleteLater();
+        const auto counted = watcher->result();
+        const bool current = m_session && m_countedSource == m_session->sharedSource();
+        m_countedSource.reset();
+        if (!current)
+            return;
+        // A count stopped by a request's Cancel is not a failure of the count: counted again later.
+        m_rowCountFailure = counted.ok() || counted.error().code == ErrorCode::Cancelled
+                                ? QString()
+                                : toQString(counted.error().message);
+        Q_EMIT publicRowCountSettled();
+    });
+    watcher->setFuture(QtConcurrent::run([source = m_countedSource] { return source->publicRowCount(); }));
+    return RowCount::Counting;
+}
+
+void SessionDocument::stopRowCount(bool cancel)
+{
+    m_rowCountFailure.clear();
+    if (!m_rowCount)
+        return;
+    auto *watcher = m_rowCount;
+    m_rowCount = nullptr;
+    if (cancel && !m_askJob) // the flag is withdrawn below; a running request withdraws its own
+        m_countedSource->setCancelRequested(true);
+    watcher->waitForFinished();
+    if (cancel && !m_askJob)
+        m_countedSource->setCancelRequested(false);
+    watcher->disconnect(this);
+    watcher->deleteLater();
+    m_countedSource.reset();
+}
+
 Result<void> SessionDocument::flushJournal()
 {
+    PBX_RETURN_IF_ERROR(checkNotBusy());
     if (isOnDisk())
         return {};
     return m_journal.write(*m_session);
@@ -85,6 +251,7 @@ bool SessionDocument::isOnDisk() const
 
 Result<void> SessionDocument::reopen(const QString &filePath, const QString &journalPath)
 {
+    PBX_RETURN_IF_ERROR(checkNotBusy());
     const bool besideFile = !filePath.isEmpty()
                             && QFileInfo(journalPath).absoluteFilePath()
                                    == QFileInfo(filePath + QStringLiteral(".journal")).absoluteFilePath();
@@ -122,11 +289,15 @@ void SessionDocument::adoptSession(std::unique_ptr<session::Session> session, Jo
 
 void SessionDocument::close()
 {
+    // A running request is stopped first; what it spent is in its journal already.
+    cancelAsk();
+    waitForAsk();
     m_session.reset();
     closeJournal();
     m_source.clear();
     m_openNote.clear();
     ++m_serial;
+    m_rowCountFailure.clear();
     setFilePath({});
     setModified(false);
     m_shown = m_session ? m_session->events().size() : 0;
@@ -135,6 +306,7 @@ void SessionDocument::close()
 
 Result<void> SessionDocument::openJournal(const QString &path)
 {
+    PBX_RETURN_IF_ERROR(checkNotBusy());
     auto opened = io::openSessionJournal(path.toStdString());
     if (!opened.ok())
         return makeError(opened.error().code, opened.error().message);
@@ -161,6 +333,7 @@ Result<void> SessionDocument::adoptJournal(const QString &path, io::OpenedSessio
     m_journal.reset();
     m_journal.adopt(std::move(opened.writer), QFileInfo(path).absoluteFilePath(), m_session->events().size());
     ++m_serial;
+    m_rowCountFailure.clear();
     setFilePath({});
     setModified(true); // recovered spending not yet saved as a transcript
     m_shown = m_session ? m_session->events().size() : 0;
@@ -168,7 +341,16 @@ Result<void> SessionDocument::adoptJournal(const QString &path, io::OpenedSessio
     return {};
 }
 
-SessionDocument::~SessionDocument() = default;
+SessionDocument::~SessionDocument()
+{
+    // The record is kept: the job writes its journal line before it ends; the views are going
+    // away, so nothing is reported.
+    if (m_askJob) {
+        cancelAsk();
+        finishAsk(false);
+    }
+    stopRowCount(true);
+}
 
 Result<std::shared_ptr<const data::Table>> SessionDocument::loadTable(const QString &nameOrPath)
 {
@@ -228,6 +410,7 @@ session::SessionSettings SessionDocument::settings() const
 Result<void> SessionDocument::start(std::shared_ptr<const data::Table> table, const QString &source,
                                     const session::SessionSettings &settings, const QString &journalFolder)
 {
+    PBX_RETURN_IF_ERROR(checkNotBusy());
     if (!table)
         return makeError(ErrorCode::InvalidArgument, "a session needs a dataset");
     return start(std::make_shared<const data::TableSource>(std::move(table)), source, settings,
@@ -237,11 +420,13 @@ Result<void> SessionDocument::start(std::shared_ptr<const data::Table> table, co
 Result<void> SessionDocument::start(std::shared_ptr<const data::Source> dataSource, const QString &source,
                                     const session::SessionSettings &settings, const QString &journalFolder)
 {
+    PBX_RETURN_IF_ERROR(checkNotBusy());
     PBX_TRY(created, session::Session::create(std::move(dataSource), settings));
     m_session = std::move(created);
     m_source = source;
     m_journal.reset(journalFolder); // a fresh session gets its own journal at its first request
     ++m_serial;
+    m_rowCountFailure.clear();
     m_openNote.clear();
     setFilePath({});
     setModified(false);
@@ -259,6 +444,7 @@ Result<void> SessionDocument::restart(const session::SessionSettings &settings)
 
 Result<void> SessionDocument::openDataset(const QString &nameOrPath, const QString &metadataPath)
 {
+    PBX_RETURN_IF_ERROR(checkNotBusy());
     PBX_TRY(source, loadSource(nameOrPath, metadataPath));
     return start(std::move(source), nameOrPath, settings());
 }
@@ -267,8 +453,7 @@ Result<session::LedgerEvent> SessionDocument::ask(const session::QueryRequest &r
 {
     if (!m_session)
         return makeError(ErrorCode::InvalidArgument, "no session: open a dataset first");
-    if (m_journalLent)
-        return makeError(ErrorCode::InvalidArgument, "the session is busy (a lesson step is running)");
+    PBX_RETURN_IF_ERROR(checkNotBusy());
     const std::size_t before = m_session->events().size();
     auto event = askJournaled(*m_session, m_journal, request);
     const std::size_t after = m_session->events().size();
@@ -284,6 +469,7 @@ Result<session::LedgerEvent> SessionDocument::ask(const session::QueryRequest &r
 
 Result<void> SessionDocument::openTranscript(const QString &path)
 {
+    PBX_RETURN_IF_ERROR(checkNotBusy());
     QFile probe(path);
     if (probe.open(QIODevice::ReadOnly) && io::looksLikeJournal(probe.read(4096).toStdString()))
         return openJournal(path);
@@ -349,6 +535,7 @@ Result<void> SessionDocument::openTranscript(const QString &path)
     m_source = source;
     closeJournal(); // no journal beside it: the next request starts one with every event
     ++m_serial;
+    m_rowCountFailure.clear();
     m_openNote.clear();
     setFilePath(QFileInfo(path).absoluteFilePath());
     setModified(false);
@@ -361,6 +548,7 @@ Result<void> SessionDocument::saveTranscript(const QString &path)
 {
     if (!m_session)
         return makeError(ErrorCode::InvalidArgument, "no session to save");
+    PBX_RETURN_IF_ERROR(checkNotBusy()); // the journal is with the running request
     // The journal moves next to its document (rename keeps the open descriptor and lock valid).
     // Another session's journal already there would be taken for this one's when the file is
     // next opened: refuse before writing anything.

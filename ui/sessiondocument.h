@@ -17,6 +17,11 @@
 // failed earlier is written first); if that fails the request is refused with nothing spent. A
 // line that cannot be written after the request leaves the file as it was (JournalWriter) and the
 // answer withheld; the next request writes it first.
+//
+// Off the GUI thread: startAsk() asks a session whose data live in a database on a worker
+// (ui/askjob.h), with cancel; while it runs the document is busy: everything that would ask or
+// change the session is refused ("a request is running: …"), and close() and the destructor wait
+// for it (the record is kept: the journal line is written by the job before it ends).
 #pragma once
 
 #include "core/io/session_journal.h"
@@ -25,6 +30,7 @@
 
 #include <optional>
 
+#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 
@@ -61,11 +67,50 @@ public:
     /// Loads a dataset and starts a fresh session on it with the current settings.
     Result<void> openDataset(const QString &nameOrPath, const QString &metadataPath = {});
 
-    /// Asks the session; on success the event is in the ledger and eventAppended() was emitted.
+    /// Asks the session on the calling thread (the window uses startAsk(), which asks a database
+    /// off the GUI thread); on success the event is in the ledger and eventAppended() was emitted.
     /// Errors: invalid request (nothing recorded), or no session; a journal that cannot be
     /// written (the request not asked, or its event recorded but withheld: eventAppended() comes
     /// once its line is written, before the next request's).
     Result<session::LedgerEvent> ask(const session::QueryRequest &request);
+
+    /// How startAsk() ended: the event or the error, as ask() returns them; `cancelled`: the user
+    /// asked to cancel (cancelAsk) before it ended. Nothing was spent when the session's event
+    /// count did not grow; a request charged before the cancel reached it stays charged.
+    using AskDone = std::function<void(const Result<session::LedgerEvent> &event, bool cancelled)>;
+    /// Asks `request` as ask() does. When the session's source is a database (its statements may
+    /// run up to the statement timeout) the request runs off the GUI thread (ui/askjob.h):
+    /// askingChanged(true) now; when it ends, the document takes the continued session back (the
+    /// Session object stays: views' pointers remain valid), eventAppended() comes as for ask(),
+    /// then `done` (on the GUI thread), then askingChanged(false). An in-memory table is asked at
+    /// once: `done` runs before startAsk returns. Errors (nothing asked, `done` not called): no
+    /// session, or the document is busy (a request or a lesson step is running).
+    Result<void> startAsk(const session::QueryRequest &request, AskDone done);
+    /// Whether a request runs off the GUI thread now (startAsk).
+    bool isAsking() const { return m_askJob != nullptr; }
+    /// Stops the running request: not started yet, nothing is asked; its database statement is
+    /// cancelled (data::Source::setCancelRequested), which refuses it with nothing spent; already
+    /// charged, it stays charged and recorded. Returns at once; `done` reports how it ended.
+    void cancelAsk();
+    /// Blocks until the running request (if any) has ended and been taken back (`done` called).
+    void waitForAsk();
+    /// Where the public row count a release plans with stands (data::Source::publicRowCount).
+    enum class RowCount {
+        Known,    ///< declared, counted, or not needed (nothing to count: a private table plans with none)
+        Counting, ///< a public database table without declared "rows": its COUNT(*) runs off the GUI thread
+        Failed,   ///< that count failed (rowCountFailure()); counted again after the next request
+    };
+    /// Never asks the database on the GUI thread: when the count is needed and unknown, starts it
+    /// off the GUI thread (once) and returns Counting; publicRowCountSettled() comes when it ends.
+    RowCount publicRowCountState();
+    /// The failed count's one line ("rows: cannot count the rows of table …"); empty otherwise.
+    QString rowCountFailure() const { return m_rowCountFailure; }
+    /// Forgets a failed count: the next publicRowCountState() counts again.
+    void forgetRowCountFailure() { m_rowCountFailure.clear(); }
+
+    /// Why the session cannot be asked or changed now (a request or a lesson step is running);
+    /// empty when it can.
+    QString busyReason() const;
 
     /// Asked where a database session's metadata file is now, when the one its header records
     /// (`missingPath`) is gone: returns the chosen file, or an empty string when the user cancels.
@@ -150,8 +195,20 @@ Q_SIGNALS:
     void eventAppended(int index);
     void modifiedChanged(bool modified);
     void filePathChanged(const QString &path);
+    /// A request started (true) or ended (false) off the GUI thread (startAsk).
+    void askingChanged(bool asking);
+    /// The public row count started by publicRowCountState() was counted or failed.
+    void publicRowCountSettled();
 
 private:
+    struct AskJobRun;
+    /// Takes the finished job's session and journal back (waiting for it) and, when `report`,
+    /// reports it (see startAsk).
+    void finishAsk(bool report);
+    /// Waits for a running public row count (cancelled when `cancel`), dropping its result.
+    void stopRowCount(bool cancel);
+    /// Refuses while busy (busyReason()), as InvalidArgument.
+    Result<void> checkNotBusy() const;
     void setModified(bool modified);
     void setFilePath(const QString &path);
 
@@ -175,6 +232,11 @@ private:
     QString m_filePath;
     bool m_modified = false;
     MetadataChooser m_metadataChooser;
+    std::unique_ptr<AskJobRun> m_askJob; ///< the request running off the GUI thread, if any
+    /// The public row count running off the GUI thread (publicRowCountState), if any.
+    QFutureWatcher<Result<std::optional<std::size_t>>> *m_rowCount = nullptr;
+    std::shared_ptr<const data::Source> m_countedSource; ///< the source m_rowCount counts
+    QString m_rowCountFailure;
 };
 
 } // namespace pbx::ui

@@ -97,6 +97,13 @@ public:
     virtual std::string descriptor() const { return {}; }
     /// Whether the data themselves are declared public (schema().isPublic()).
     bool isPublic() const { return schema().isPublic(); }
+    /// Cancels the source's database work, from any thread (the GUI's Cancel while a request runs
+    /// off its thread): while `requested` is true, the statement running now is stopped (SQLite:
+    /// its progress handler interrupts it; PostgreSQL: PQcancel) and every call that starts, or
+    /// ends after it was set, fails with Cancelled ("… was cancelled; nothing was computed") —
+    /// before anything is charged, as a timeout is. The caller sets it back to false once its
+    /// work has stopped. An in-memory table's aggregates are not interrupted (nothing to do).
+    virtual void setCancelRequested(bool requested) const { (void)requested; }
 
 private:
     friend class SourceAggregates;

@@ -157,8 +157,12 @@ Result<std::optional<std::size_t>> PostgresSource::publicRowCount() const
 {
     if (!m_countsOnFirstUse)
         return m_declaredRows;
+    if (auto known = knownPublicRowCount())
+        return known;
     const std::lock_guard lock(m_mutex);
-    if (!m_countedRows) {
+    if (auto known = knownPublicRowCount()) // counted while this call waited
+        return known;
+    {
         auto counted = run({"SELECT COUNT(*) FROM " + m_quotedTable, {}});
         if (!counted)
             return rowCountFailed(counted.error(), qualifiedName());
@@ -168,16 +172,19 @@ Result<std::optional<std::size_t>> PostgresSource::publicRowCount() const
         if (!rows || *rows < 0)
             return rowCountFailed(rows ? makeError(ErrorCode::Io, "a negative count") : rows.error(),
                                   qualifiedName());
+        const std::lock_guard countedLock(m_countedMutex);
         m_countedRows = static_cast<std::size_t>(*rows);
     }
-    return m_countedRows;
+    return knownPublicRowCount();
 }
 
 std::optional<std::size_t> PostgresSource::knownPublicRowCount() const
 {
     if (!m_countsOnFirstUse)
         return m_declaredRows;
-    const std::lock_guard lock(m_mutex);
+    // Not m_mutex, which a running statement holds: the GUI thread asks this while a request or a
+    // count runs on a worker, and must not wait for it.
+    const std::lock_guard lock(m_countedMutex);
     return m_countedRows;
 }
 
@@ -251,6 +258,24 @@ Result<PostgresSource::ResultHandle> PostgresSource::run(const SqlStatement &sta
                              where + "cannot reach the server: " + oneLine(PQerrorMessage(m_connection))
                                  + "; nothing was computed");
     }
+    // The handle a Cancel uses is in place before the flag is read: a cancel asked for after this
+    // point either is seen below or reaches the statement through PQcancel.
+    {
+        const std::lock_guard cancelLock(m_cancelMutex);
+        m_cancelHandle = PQgetCancel(m_connection);
+    }
+    const auto releaseHandle = [this](int *) {
+        const std::lock_guard cancelLock(m_cancelMutex);
+        PQfreeCancel(m_cancelHandle);
+        m_cancelHandle = nullptr;
+    };
+    int token = 0;
+    const std::unique_ptr<int, decltype(releaseHandle)> handleOwner(&token, releaseHandle);
+    const auto cancelled = [&] {
+        return makeError(ErrorCode::Cancelled, where + "the query was cancelled; nothing was computed");
+    };
+    if (m_cancel)
+        return cancelled();
     std::vector<std::string> texts;
     std::vector<Oid> types;
     texts.reserve(statement.parameters.size());
@@ -265,6 +290,9 @@ Result<PostgresSource::ResultHandle> PostgresSource::run(const SqlStatement &sta
     ResultHandle result(PQexecParams(m_connection, statement.text.c_str(), static_cast<int>(values.size()),
                                      types.data(), values.data(), nullptr, nullptr, 0),
                         PQclear);
+    // Cancelled while it ran (the server's 57014, as for a timeout) or just after: cancelled.
+    if (m_cancel)
+        return cancelled();
     if (result && PQresultStatus(result.get()) == PGRES_TUPLES_OK)
         return result;
     const char *state = result ? PQresultErrorField(result.get(), PG_DIAG_SQLSTATE) : nullptr;
@@ -284,6 +312,18 @@ Result<PostgresSource::ResultHandle> PostgresSource::run(const SqlStatement &sta
                                             + "); nothing was computed");
     }
     return makeError(ErrorCode::Io, where + "the query failed: " + message + "; nothing was computed");
+}
+
+void PostgresSource::setCancelRequested(bool requested) const
+{
+    m_cancel = requested;
+    if (!requested)
+        return;
+    const std::lock_guard cancelLock(m_cancelMutex);
+    if (m_cancelHandle) {
+        char message[256];
+        (void)PQcancel(m_cancelHandle, message, sizeof message); // best effort: run() checks m_cancel
+    }
 }
 
 Result<data::QueryStatistics> PostgresSource::computeStatistics(const data::CompiledQuery &query) const

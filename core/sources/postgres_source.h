@@ -8,6 +8,10 @@
 // A lost connection (server stopped, network gone) fails the call in progress with Io; the next
 // call first tries to reconnect (PQreset) once, so a session continues after the server is back.
 // A failed call is never retried: its error reaches the caller, who has spent nothing yet.
+//
+// Cancel (setCancelRequested): the statement in progress is cancelled with PQcancel (a request on a
+// connection of its own, which the server answers by stopping the statement: SQLSTATE 57014), and
+// calls fail with Cancelled until the request is withdrawn; the connection stays usable.
 #pragma once
 
 #include "core/data/source.h"
@@ -16,10 +20,12 @@
 #include "core/sources/source_descriptor.h"
 #include "core/sources/sql_statement.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
 
+struct pg_cancel;
 struct pg_conn;
 struct pg_result;
 
@@ -50,6 +56,8 @@ public:
     std::string descriptor() const override { return sourceDescriptorText(m_descriptor); }
     /// "table", or "schema.table" when the descriptor names a schema (for messages, unquoted).
     std::string qualifiedName() const;
+    /// PQcancel for the statement in progress (see the file comment).
+    void setCancelRequested(bool requested) const override;
 
 private:
     PostgresSource() = default;
@@ -71,10 +79,14 @@ private:
     data::Table m_schema;
     std::optional<std::size_t> m_declaredRows;
     bool m_countsOnFirstUse = false;                  ///< public, no declared rows: COUNT(*) on first use
-    mutable std::optional<std::size_t> m_countedRows; ///< that count, once run (under m_mutex)
+    mutable std::optional<std::size_t> m_countedRows; ///< that count, once run (under m_countedMutex)
+    mutable std::mutex m_countedMutex; ///< after m_mutex when both are held; alone in knownPublicRowCount
     QuoteIdentifier m_quote;
     mutable std::mutex m_mutex;
-    mutable bool m_lost = false; ///< a call lost the connection: the next one resets it first
+    mutable bool m_lost = false;                 ///< a call lost the connection: the next one resets it first
+    mutable std::atomic<bool> m_cancel{false};   ///< setCancelRequested
+    mutable std::mutex m_cancelMutex;            ///< guards m_cancelHandle (m_mutex is held by run())
+    mutable pg_cancel *m_cancelHandle = nullptr; ///< the running statement's, while run() waits
 };
 
 } // namespace pbx::sources

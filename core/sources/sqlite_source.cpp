@@ -100,8 +100,12 @@ Result<std::optional<std::size_t>> SqliteSource::publicRowCount() const
 {
     if (!m_countsOnFirstUse)
         return m_declaredRows;
+    if (auto known = knownPublicRowCount())
+        return known;
     const std::lock_guard lock(m_mutex);
-    if (!m_countedRows) {
+    if (auto known = knownPublicRowCount()) // counted while this call waited
+        return known;
+    {
         std::int64_t rows = -1;
         if (auto counted = run({"SELECT COUNT(*) FROM " + m_quotedTable, {}},
                                [&](sqlite3_stmt *row) { rows = sqlite3_column_int64(row, 0); });
@@ -109,16 +113,19 @@ Result<std::optional<std::size_t>> SqliteSource::publicRowCount() const
             return rowCountFailed(counted.error(), m_descriptor.table);
         if (rows < 0)
             return rowCountFailed(makeError(ErrorCode::Io, "the count returned no row"), m_descriptor.table);
+        const std::lock_guard counted(m_countedMutex);
         m_countedRows = static_cast<std::size_t>(rows);
     }
-    return m_countedRows;
+    return knownPublicRowCount();
 }
 
 std::optional<std::size_t> SqliteSource::knownPublicRowCount() const
 {
     if (!m_countsOnFirstUse)
         return m_declaredRows;
-    const std::lock_guard lock(m_mutex);
+    // Not m_mutex, which a running statement holds: the GUI thread asks this while a request or a
+    // count runs on a worker, and must not wait for it.
+    const std::lock_guard lock(m_countedMutex);
     return m_countedRows;
 }
 
@@ -132,16 +139,31 @@ std::string SqliteSource::location() const
     return "SQLite file " + m_descriptor.path + ", table " + m_descriptor.table;
 }
 
+void SqliteSource::setCancelRequested(bool requested) const
+{
+    m_cancel = requested;
+    // Safe from another thread while the connection is open (SQLite, "Interrupt A Long-Running
+    // Query"); with no statement running it does nothing, and run() checks m_cancel first.
+    if (requested)
+        sqlite3_interrupt(m_db);
+}
+
 int SqliteSource::progress(void *self)
 {
     // Non-zero interrupts the running statement (SQLITE_INTERRUPT).
-    return std::chrono::steady_clock::now() > static_cast<SqliteSource *>(self)->m_deadline ? 1 : 0;
+    const auto *source = static_cast<SqliteSource *>(self);
+    return source->m_cancel || std::chrono::steady_clock::now() > source->m_deadline ? 1 : 0;
 }
 
 Result<void> SqliteSource::run(const SqlStatement &statement,
                                const std::function<void(sqlite3_stmt *)> &onRow) const
 {
     const std::string where = "sqlite (" + m_descriptor.path + "): ";
+    const auto cancelled = [&] {
+        return makeError(ErrorCode::Cancelled, where + "the query was cancelled; nothing was computed");
+    };
+    if (m_cancel)
+        return cancelled();
     m_deadline
         = std::chrono::steady_clock::now() + std::chrono::milliseconds(m_descriptor.statementTimeoutMs);
     sqlite3_stmt *prepared = nullptr;
@@ -166,6 +188,9 @@ Result<void> SqliteSource::run(const SqlStatement &statement,
     }
     for (;;) {
         const int stepped = sqlite3_step(prepared);
+        // A statement that ends after the cancel was asked for counts as cancelled too.
+        if (m_cancel)
+            return cancelled();
         if (stepped == SQLITE_DONE)
             return {};
         if (stepped == SQLITE_ROW) {

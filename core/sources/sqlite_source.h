@@ -2,7 +2,9 @@
 // A table or view in an SQLite file as a data::Source (SQLite's C API). The file is opened with
 // SQLITE_OPEN_READONLY (and PRAGMA query_only): pbx never writes to it. Each aggregate is one
 // prepared statement (core/sources/sql_statement.h) stepped to its end; a statement running past the
-// descriptor's statement_timeout is interrupted by a progress handler and returns ResourceLimit.
+// descriptor's statement_timeout is interrupted by a progress handler and returns ResourceLimit; one
+// running when the user cancels (setCancelRequested) is interrupted by the same handler and returns
+// Cancelled.
 #pragma once
 
 #include "core/data/source.h"
@@ -11,6 +13,7 @@
 #include "core/sources/source_descriptor.h"
 #include "core/sources/sql_statement.h"
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -44,6 +47,9 @@ public:
     Result<std::optional<std::size_t>> publicRowCount() const override;
     std::optional<std::size_t> knownPublicRowCount() const override;
     std::string descriptor() const override { return sourceDescriptorText(m_descriptor); }
+    /// sqlite3_interrupt stops the running statement at its next step (the progress handler, every
+    /// 10,000 virtual-machine steps, would wait for many rows when each row is costly to compute).
+    void setCancelRequested(bool requested) const override;
 
 private:
     SqliteSource() = default;
@@ -61,10 +67,12 @@ private:
     data::Table m_schema;
     std::optional<std::size_t> m_declaredRows;
     bool m_countsOnFirstUse = false;                  ///< public, no declared rows: COUNT(*) on first use
-    mutable std::optional<std::size_t> m_countedRows; ///< that count, once run (under m_mutex)
+    mutable std::optional<std::size_t> m_countedRows; ///< that count, once run (under m_countedMutex)
+    mutable std::mutex m_countedMutex; ///< after m_mutex when both are held; alone in knownPublicRowCount
     QuoteIdentifier m_quote;
     mutable std::mutex m_mutex;
     mutable std::chrono::steady_clock::time_point m_deadline;
+    mutable std::atomic<bool> m_cancel{false}; ///< setCancelRequested; read by progress() and run()
 };
 
 } // namespace pbx::sources

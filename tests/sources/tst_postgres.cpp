@@ -15,6 +15,8 @@
 #include "tests/test_rows.h"
 #include "tests/testutils.h"
 
+#include <future>
+
 using namespace pbx;
 using pbx::sources::PostgresDescriptor;
 using pbx::sources::PostgresSource;
@@ -40,6 +42,7 @@ private slots:
     void injectionIsRefusedOrAValue();
     void missingValuesFollowPublicRules();
     void statementTimeout();
+    void cancelStopsTheRunningStatement();
     void schemaQualifiedTable();
     void killedServer();
     void killedServerMidSession();
@@ -260,6 +263,39 @@ void TestPostgresSource::statementTimeout()
         statistics(*data::publicAggregates(**cps, "a test"), {data::Aggregate::Count, "", std::nullopt, ""})
             .count,
         28155.0);
+}
+
+// The GUI's Cancel from another thread: PQcancel stops the server's statement (a view sleeping 30 s,
+// the timeout 20 s) within a moment, Cancelled, not ResourceLimit; while the request stands every
+// call fails at once; withdrawn, the same connection runs the next statement (to its timeout).
+void TestPostgresSource::cancelStopsTheRunningStatement()
+{
+    // Rows with nap = 1 come after a 30-s sleep; a predicate nap == 0 never reaches it (the branch
+    // is pruned at planning), so the same connection can show that it still answers.
+    test::PostgresAdmin admin(m_server->conninfo("pbx"));
+    QCOMPARE(admin.exec("CREATE VIEW napping AS SELECT c.wage, 0 AS nap FROM cps c UNION ALL "
+                        "SELECT c.wage, 1 AS nap FROM cps c, (SELECT pg_sleep(30)) s"),
+             std::string());
+    auto source
+        = PostgresSource::open(descriptor("napping", 20000),
+                               metadataOf({numericColumn("wage", {0, 5000}), numericColumn("nap", {0, 1})}));
+    QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
+    auto aggregates = data::publicAggregates(**source, "a test");
+    auto all
+        = data::CompiledQuery::compile({data::Aggregate::Count, "", std::nullopt, ""}, (*source)->schema());
+    const auto started = std::chrono::steady_clock::now();
+    auto running = std::async(std::launch::async, [&] { return aggregates->statistics(*all); });
+    QCOMPARE(running.wait_for(std::chrono::milliseconds(500)), std::future_status::timeout);
+    (*source)->setCancelRequested(true);
+    QCOMPARE(running.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+    QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::milliseconds(5500));
+    PBX_VERIFY_ERROR(running.get(), Cancelled,
+                     "postgresql (pbx, table napping): the query was cancelled; nothing was computed");
+    const auto refused = std::chrono::steady_clock::now();
+    PBX_VERIFY_ERROR(aggregates->statistics(*all), Cancelled, "the query was cancelled");
+    QVERIFY(std::chrono::steady_clock::now() - refused < std::chrono::milliseconds(500));
+    (*source)->setCancelRequested(false);
+    QCOMPARE(statistics(*aggregates, {data::Aggregate::Count, "", std::nullopt, "nap == 0"}).count, 28155.0);
 }
 
 void TestPostgresSource::killedServer()

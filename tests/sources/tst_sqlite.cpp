@@ -2,7 +2,7 @@
 // The data-source layer on the in-memory table and on SQLite: the doors, the in-memory source's
 // numbers (bit for bit those of the existing code paths), CPS1988 loaded into an SQLite file
 // answering every aggregate as the in-memory table does, missing values, SQL injection attempts,
-// the statement timeout and the schema errors.
+// the statement timeout, a cancel from another thread and the schema errors.
 #include "core/data/source.h"
 #include "core/sources/sqlite_source.h"
 #include "core/strategies/histogram.h"
@@ -13,7 +13,10 @@
 
 #include <QTemporaryDir>
 
+#include <chrono>
 #include <cstring>
+#include <future>
+#include <thread>
 
 #include <sqlite3.h>
 
@@ -44,6 +47,7 @@ private slots:
     void missingValuesFollowPublicRules();
     void injectionIsRefusedOrAValue();
     void statementTimeout();
+    void cancelStopsTheRunningStatement();
     void openErrors();
 
 private:
@@ -311,6 +315,39 @@ void TestSqliteSource::statementTimeout()
         statistics(*data::publicAggregates(**quick, "a test"), {data::Aggregate::Count, "", std::nullopt, ""})
             .count,
         1.0);
+}
+
+// The GUI's Cancel (setCancelRequested from the GUI thread while a worker runs the statement): the
+// running statement stops within a moment, long before its 3-s timeout, with Cancelled, not
+// ResourceLimit; while the request stands every call fails at once; withdrawn, the same connection
+// runs the next statement (to its timeout here: the view is endless).
+void TestSqliteSource::cancelStopsTheRunningStatement()
+{
+    const std::string path = sqlitePath("endless.db");
+    {
+        Writer writer(path);
+        QVERIFY(writer.exec("CREATE VIEW endless AS WITH RECURSIVE c(v) AS (SELECT 1 UNION ALL SELECT v + 1 "
+                            "FROM c WHERE v < 1000000000000) SELECT v FROM c"));
+    }
+    auto source = SqliteSource::open({path, "endless", 3000}, metadataOf({numericColumn("v", {0, 1})}));
+    QVERIFY2(source.ok(), source.ok() ? "" : source.error().message.c_str());
+    auto aggregates = data::publicAggregates(**source, "a test");
+    auto compiled = data::CompiledQuery::compile({data::Aggregate::Count, "", std::nullopt, "v > 0"},
+                                                 (*source)->schema());
+    const auto started = std::chrono::steady_clock::now();
+    auto running = std::async(std::launch::async, [&] { return aggregates->statistics(*compiled); });
+    QCOMPARE(running.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout);
+    (*source)->setCancelRequested(true);
+    QCOMPARE(running.wait_for(std::chrono::seconds(2)), std::future_status::ready);
+    const auto took = std::chrono::steady_clock::now() - started;
+    QVERIFY(took < std::chrono::milliseconds(2300));
+    PBX_VERIFY_ERROR(running.get(), Cancelled,
+                     "sqlite (" + path + "): the query was cancelled; nothing was computed");
+    const auto refused = std::chrono::steady_clock::now();
+    PBX_VERIFY_ERROR(aggregates->statistics(*compiled), Cancelled, "the query was cancelled");
+    QVERIFY(std::chrono::steady_clock::now() - refused < std::chrono::milliseconds(500));
+    (*source)->setCancelRequested(false);
+    PBX_VERIFY_ERROR(aggregates->statistics(*compiled), ResourceLimit, "statement timeout (3000 ms)");
 }
 
 void TestSqliteSource::openErrors()

@@ -254,7 +254,9 @@ private Q_SLOTS:
         QVERIFY(dialog->askButton()->isEnabled());
         const auto histogram = dialog->request();
         QVERIFY(histogram.ok());
-        dialog->askButton()->click(); // the categorical histogram: one GROUP BY, released
+        dialog->askButton()->click();      // the categorical histogram: one GROUP BY, released
+        QVERIFY(w.document()->isAsking()); // off the GUI thread, as Ask (ui.asyncask)
+        QTRY_VERIFY(!w.document()->isAsking());
         QCOMPARE(w.document()->session().events().size(), std::size_t{1});
         const session::LedgerEvent &released = w.document()->session().events()[0];
         QCOMPARE(released.status, session::EventStatus::Released);
@@ -384,8 +386,9 @@ private Q_SLOTS:
             QVERIFY(w.openDataset(descriptor(), publicNoRows).ok());
             QVERIFY(w.startNewSession(seeded()).ok());
             QVERIFY(!w.document()->dataSource()->declaredRowCount());
-            // The first session's cost line counted the table; the new session's panel shows the count.
-            QCOMPARE(w.datasetPanel()->rowsLabel()->text(), QStringLiteral("28,155"));
+            // The first session's cost line counted the table off the GUI thread; the panel shows the
+            // count once it is known.
+            QTRY_COMPARE(w.datasetPanel()->rowsLabel()->text(), QStringLiteral("28,155"));
             QCOMPARE(*w.document()->dataSource()->knownPublicRowCount(), std::size_t{28155});
             auto *builder = w.queryBuilder();
             builder->setAggregate(data::Aggregate::Count);

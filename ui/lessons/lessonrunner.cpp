@@ -190,6 +190,8 @@ Result<void> LessonRunner::askRequests(const lessons::LessonStep &step)
     if (doc->sessionSerial() != m_lessonSerial)
         return makeError(ErrorCode::InvalidArgument,
                          "the session open now is not the lesson's: a lesson asks nothing in yours");
+    if (const QString busy = doc->busyReason(); !busy.isEmpty()) // a request of the window's runs
+        return makeError(ErrorCode::InvalidArgument, busy.toStdString());
     // The ask path (askJournaled, as SessionDocument::ask), never the confirmation: a lesson's
     // requests are part of the lesson. Off the GUI thread, with progress and cancel.
     LessonJobInput input;

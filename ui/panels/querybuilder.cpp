@@ -369,7 +369,7 @@ void QueryBuilder::setTable(const data::Table *table)
         const int keep = m_column->findText(previous);
         m_column->setCurrentIndex(keep >= 0 ? keep : (m_column->count() > 0 ? 0 : -1));
     }
-    m_ask->setEnabled(table != nullptr);
+    m_ask->setEnabled(table != nullptr && !m_asking);
     columnChanged();
     aggregateChanged();
 }
@@ -408,7 +408,16 @@ QString QueryBuilder::costPreview() const
 
 void QueryBuilder::setAskConfirmation(const QString &buttonText)
 {
+    if (m_asking)
+        return;
     m_ask->setText(buttonText.isEmpty() ? tr("Ask") : buttonText);
+}
+
+void QueryBuilder::setAsking(bool asking)
+{
+    m_asking = asking;
+    m_ask->setText(asking ? tr("Asking…") : tr("Ask"));
+    m_ask->setEnabled(!asking && m_table != nullptr);
 }
 
 void QueryBuilder::setUnitSymbol(const QString &symbol)

@@ -84,6 +84,10 @@ public:
     QString costPreview() const;
     /// Turns the Ask button into a confirmation (its text, e.g. "Confirm"); empty: the plain Ask.
     void setAskConfirmation(const QString &buttonText);
+    /// While a request runs off the GUI thread: the Ask button says "Asking…" and is disabled (the
+    /// fields stay editable: an edit changes nothing in the session). False: Ask again.
+    void setAsking(bool asking);
+    bool isAsking() const { return m_asking; }
     /// Commits the text typed in every number field (TypedInput::commit): call before reading
     /// request() to send it. Returns the refusal naming the field whose text is not a value it
     /// accepts, empty when request() now carries exactly what is on screen.
@@ -129,6 +133,7 @@ private:
     QLabel *m_plannedPreview = nullptr;
     QLabel *m_costPreview = nullptr;
     QPushButton *m_ask = nullptr;
+    bool m_asking = false;
     TypedInput *m_typedInput = nullptr;
     QString m_unit = QStringLiteral("ε");
     filters::FilterKind m_filterKind = filters::FilterKind::Zcdp;

@@ -20,6 +20,8 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 #include <functional>
@@ -72,7 +74,65 @@ ResultCard::ResultCard(QWidget *parent) : QFrame(parent)
     layout->addWidget(m_headline);
     layout->addWidget(m_details);
     layout->addWidget(m_note);
+    m_busy = new QProgressBar(this);
+    m_busy->setObjectName(QStringLiteral("askBusyBar"));
+    m_busy->setRange(0, 0); // busy: no steps to count, one statement in the database
+    m_busy->setTextVisible(false);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setObjectName(QStringLiteral("cancelAskButton"));
+    m_cancel->setToolTip(tr("Stop the database statement; nothing is spent unless it was already charged"));
+    connect(m_cancel, &QPushButton::clicked, this, &ResultCard::cancelRequested);
+    auto *busyRow = new QHBoxLayout;
+    busyRow->addWidget(m_busy, 1);
+    busyRow->addWidget(m_cancel);
+    layout->addLayout(busyRow);
     clear();
+}
+
+void ResultCard::setAskingRow(bool visible)
+{
+    m_busy->setVisible(visible);
+    m_cancel->setVisible(visible);
+    m_cancel->setEnabled(visible);
+    m_cancel->setText(tr("Cancel"));
+}
+
+void ResultCard::showAsking(const QString &location)
+{
+    m_state = State::Asking;
+    setBadge(tr("Asking…"), palette::warningBackground.name(), palette::warningText.name());
+    m_title->setText(tr("Asking the database"));
+    m_headline->setText(tr("Computing…"));
+    m_headline->setStyleSheet(QStringLiteral("QLabel { color: #9aa0a6; }"));
+    m_details->setText(tr("The true answer is computed in %1 first; nothing is spent until it is. "
+                          "Cancel stops the statement.")
+                           .arg(location.toHtmlEscaped()));
+    m_note->clear();
+    m_note->setToolTip(QString());
+    m_note->setVisible(false);
+    setAskingRow(true);
+}
+
+void ResultCard::showCancelling()
+{
+    if (m_state != State::Asking)
+        return;
+    m_cancel->setEnabled(false);
+    m_cancel->setText(tr("Cancelling…"));
+}
+
+void ResultCard::showCancelled(const QString &message)
+{
+    setAskingRow(false);
+    m_state = State::Cancelled;
+    setBadge(tr("Cancelled"), palette::warningBackground.name(), palette::warningText.name());
+    m_title->setText(tr("Nothing was spent"));
+    m_headline->setText(tr("Cancelled"));
+    m_headline->setStyleSheet(palette::labelColourStyle(palette::warningText));
+    m_details->setText(message.toHtmlEscaped());
+    m_note->clear();
+    m_note->setToolTip(QString());
+    m_note->setVisible(false);
 }
 
 void ResultCard::setBadge(const QString &text, const QString &background, const QString &foreground)
@@ -86,6 +146,7 @@ void ResultCard::setBadge(const QString &text, const QString &background, const 
 
 void ResultCard::clear()
 {
+    setAskingRow(false);
     m_state = State::Empty;
     setBadge({}, {}, {});
     m_title->setText(tr("No request yet"));
@@ -101,6 +162,7 @@ void ResultCard::clear()
 
 void ResultCard::showError(const QString &message, bool spent)
 {
+    setAskingRow(false);
     m_state = State::Invalid;
     setBadge(spent ? tr("Withheld") : tr("Invalid request"), palette::warningBackground.name(),
              palette::warningText.name());
@@ -210,6 +272,7 @@ QString joinedValues(const std::vector<double> &values)
 
 void ResultCard::showLedgerEvent(const session::LedgerEvent &event, const filters::PrivacyFilter &filter)
 {
+    setAskingRow(false);
     m_title->setText(QStringLiteral("%1  ·  %2")
                          .arg(toQString(event.request.id), LedgerModel::describeRequest(event.request)));
     const QString spent = spentText(event, filter);
