@@ -100,16 +100,17 @@ private Q_SLOTS:
         QElapsedTimer clock;
         clock.start();
         w.ask();
-        QVERIFY(clock.elapsed() < 500);
+        QVERIFY2(clock.elapsed() < 3000,
+                 qPrintable(QString::number(clock.elapsed()))); // generous: CI runs two tests at once
         QVERIFY(doc->isAsking());
         QCOMPARE(w.resultCard()->state(), ResultCard::State::Asking);
         QTest::qWait(600);
         QVERIFY(doc->isAsking());
-        QVERIFY2(ticks >= 10, qPrintable(QString::number(ticks)));
+        QVERIFY2(ticks >= 3, qPrintable(QString::number(ticks))); // blocked, it would be 0 or 1
         clock.restart();
         w.resultCard()->cancelButton()->click();
         QVERIFY(finished.wait(5000));
-        QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
         QCOMPARE(w.resultCard()->state(), ResultCard::State::Cancelled);
         QCOMPARE(w.resultCard()->details(),
                  QStringLiteral("postgresql (pbx, table slowregion): the query was cancelled; nothing was "

@@ -182,7 +182,9 @@ private Q_SLOTS:
         QElapsedTimer clock;
         clock.start();
         w.ask();
-        QVERIFY(clock.elapsed() < 500); // ask() returned at once: the statement runs on a worker
+        // ask() returned at once: the statement (minutes on the GUI thread) runs on a worker. The
+        // bounds here are generous: CI runs two tests at a time on two cores.
+        QVERIFY2(clock.elapsed() < 3000, qPrintable(QString::number(clock.elapsed())));
         QVERIFY(doc->isAsking());
         QCOMPARE(asking.count(), 1);
         QCOMPARE(finished.count(), 0);
@@ -220,7 +222,7 @@ private Q_SLOTS:
         // The event loop runs while the statement does.
         QTest::qWait(600);
         QVERIFY(doc->isAsking());
-        QVERIFY2(ticks >= 10, qPrintable(QString::number(ticks)));
+        QVERIFY2(ticks >= 3, qPrintable(QString::number(ticks))); // blocked, it would be 0 or 1
         QCOMPARE(finished.count(), 0);
 
         clock.restart();
@@ -228,7 +230,7 @@ private Q_SLOTS:
         QCOMPARE(w.resultCard()->cancelButton()->text(), QStringLiteral("Cancelling…"));
         QVERIFY(!w.resultCard()->cancelButton()->isEnabled());
         QVERIFY(finished.wait(5000));
-        QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY2(clock.elapsed() < 3000, qPrintable(QString::number(clock.elapsed())));
         QVERIFY(!doc->isAsking());
         QCOMPARE(asking.count(), 2);
         QCOMPARE(asking.at(1).at(0).toBool(), false);
@@ -368,7 +370,7 @@ private Q_SLOTS:
         QElapsedTimer clock;
         clock.start();
         QVERIFY(w.close());
-        QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
         QVERIFY(!w.document()->isAsking());
         QCOMPARE(w.document()->eventCount(), 0);
         QCOMPARE(asyncask::journalEvents(w.document()->journalPath()).size(), std::size_t{0});
@@ -376,13 +378,13 @@ private Q_SLOTS:
 
     // A public table without declared rows: the cost line never counts on the GUI thread. It says
     // "counting the table's rows first…" while the COUNT(*) runs on a worker (the event loop
-    // ticks), then the cost (the plain table) or the refusal (a view beyond the 300-ms timeout).
+    // ticks), then the cost (the plain table) or the refusal (a view beyond the 2-s timeout).
     // Ask while counting waits for the count, then asks.
     void costLineCountsRowsOffTheGuiThread()
     {
         {
             MainWindow w;
-            QVERIFY(w.openDataset(QStringLiteral("sqlite:%1?table=hugecps&statement_timeout=300").arg(m_db),
+            QVERIFY(w.openDataset(QStringLiteral("sqlite:%1?table=hugecps&statement_timeout=2000").arg(m_db),
                                   m_publicNoRows)
                         .ok());
             int ticks = 0;
@@ -393,7 +395,7 @@ private Q_SLOTS:
             clock.start();
             QVERIFY(w.startNewSession(asyncask::seededSettings()).ok());
             asyncask::buildCountSouth(*w.queryBuilder());
-            QVERIFY(clock.elapsed() < 250);
+            QVERIFY2(clock.elapsed() < 1500, qPrintable(QString::number(clock.elapsed()))); // the count: 2 s
             QCOMPARE(w.queryBuilder()->costPreview(),
                      QStringLiteral("Cost: counting the table's rows first…"));
             QSignalSpy settled(w.document(), &SessionDocument::publicRowCountSettled);
@@ -403,7 +405,7 @@ private Q_SLOTS:
                      QStringLiteral("It will be refused: rows: cannot count the rows of table 'hugecps' (its "
                                     "metadata says the data are public but declares no \"rows\"; a release "
                                     "plans with the table's count): sqlite (%1): the query ran over the "
-                                    "statement timeout (300 ms) and was stopped; nothing was computed")
+                                    "statement timeout (2000 ms) and was stopped; nothing was computed")
                          .arg(m_db));
             QCOMPARE(w.document()->publicRowCountState(), SessionDocument::RowCount::Failed);
             QCOMPARE(w.document()->eventCount(), 0);
