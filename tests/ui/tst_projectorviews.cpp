@@ -24,6 +24,7 @@
 #include "ui/noisereduction/noisereductionview.h"
 #include "ui/panels/querybuilder.h"
 #include "ui/sessiondocument.h"
+#include "ui/widgets/attemptsview.h"
 #include "ui/widgets/budgetgauge.h"
 #include "ui/widgets/columnfitter.h"
 #include "ui/widgets/resultcard.h"
@@ -649,6 +650,19 @@ private Q_SLOTS:
             for (int column : {LedgerModel::Number, LedgerModel::Query, LedgerModel::Status,
                                LedgerModel::Answer, LedgerModel::Cost})
                 QVERIFY2(!ledger->isColumnHidden(column), qPrintable(QString::number(column)));
+            // The attempts below: every header shown whole (its columns are widened again for the
+            // presentation font; before, "± Half-width" was cut to "± H").
+            auto *attempts = w.findChild<pbx::ui::AttemptsView *>();
+            QVERIFY(attempts);
+            for (int c = 0; c < attempts->columnCount() - 1; ++c)
+                if (!attempts->isColumnHidden(c))
+                    QVERIFY2(attempts->columnWidth(c) >= attempts->header()->sectionSizeHint(c),
+                             qPrintable(
+                                 QStringLiteral("presentation %1: attempts column %2 is %3 px, its header %4")
+                                     .arg(presentation)
+                                     .arg(c)
+                                     .arg(attempts->columnWidth(c))
+                                     .arg(attempts->header()->sectionSizeHint(c))));
             QVERIFY(!pbx::test::saveScreenshot(*ledger, QStringLiteral("projector_ledger_%1_%2")
                                                             .arg(presentation ? QStringLiteral("presentation")
                                                                               : QStringLiteral("normal"),

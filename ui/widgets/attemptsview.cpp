@@ -4,8 +4,8 @@
 #include "core/session/growing/growing_release.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
-#include "ui/widgets/columnfitter.h"
 
+#include <QEvent>
 #include <QHeaderView>
 
 #include <algorithm>
@@ -27,8 +27,20 @@ AttemptsView::AttemptsView(QWidget *parent) : QTreeWidget(parent)
                   "and halves the noise until the released values prove the target; every "
                   "level is released and paid for."));
     setEvent(nullptr, QStringLiteral("ε"));
-    // On a projector the secondary columns give way rather than scroll (the header's menu).
-    ColumnFitter::install(this, {ScaleColumn, HalfWidthColumn});
+}
+
+void AttemptsView::fitHeaders()
+{
+    // Headers are never cut ("Attempt / releas"), with or without rows to size the columns by.
+    for (int c = 0; c < ColumnCount - 1; ++c)
+        setColumnWidth(c, std::max(columnWidth(c), header()->sectionSizeHint(c)));
+}
+
+void AttemptsView::changeEvent(QEvent *event)
+{
+    QTreeWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        fitHeaders();
 }
 
 void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &unitSymbol)
@@ -36,9 +48,7 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
     clear();
     setHeaderLabels({tr("Attempt / release"), tr("Estimate / value"), tr("± Half-width"), tr("Noise scale"),
                      tr("Cost (%1)").arg(unitSymbol), tr("Accepted")});
-    // Headers are never cut ("Attempt / releas"), with or without rows to size the columns by.
-    for (int c = 0; c < ColumnCount - 1; ++c)
-        setColumnWidth(c, std::max(columnWidth(c), header()->sectionSizeHint(c)));
+    fitHeaders();
     if (!event) {
         auto *placeholder = new QTreeWidgetItem(this);
         placeholder->setText(StepColumn, tr("Select a ledger row to see its attempts"));

@@ -28,6 +28,14 @@ public:
 
     /// Shows `event`'s attempts (nullptr: none). `unitSymbol` labels the cost column.
     void setEvent(const session::LedgerEvent *event, const QString &unitSymbol);
+
+protected:
+    /// A new font (presentation mode) widens the columns to their headers again.
+    void changeEvent(QEvent *event) override;
+
+private:
+    /// Each column but the last at least as wide as its header's title.
+    void fitHeaders();
 };
 
 } // namespace pbx::ui
