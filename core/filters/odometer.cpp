@@ -53,13 +53,13 @@ Result<void> ZcdpOdometer::addRho(double rho)
     return {};
 }
 
-double ZcdpOdometer::lambdaGridEpsilon() const
+double ZcdpOdometer::lambdaGridEpsilon(double rho, double delta)
 {
-    const double logTerm = std::log(static_cast<double>(kLambdas) / m_delta);
+    const double logTerm = std::log(static_cast<double>(kLambdas) / delta);
     double best = kInfinity;
     for (int j = 0; j < kLambdas; ++j) {
         const double lambda = std::exp2(0.5 * j);
-        best = std::min(best, (1.0 + lambda) * m_rho + logTerm / lambda);
+        best = std::min(best, (1.0 + lambda) * rho + logTerm / lambda);
     }
     return up(best);
 }

@@ -48,7 +48,9 @@ public:
     double rho() const { return m_rho; }           ///< R_n, rounded up
     double basicEpsilon() const { return m_pure; } ///< Σε_i, rounded up (+∞ after a ρ step)
     /// u_n of the λ-grid alone, rounded up.
-    double lambdaGridEpsilon() const;
+    double lambdaGridEpsilon() const { return lambdaGridEpsilon(m_rho, m_delta); }
+    /// The λ-grid bound for a spend of R = `rho` at `delta`, rounded up. Valid: rho ≥ 0, 0 < δ < 1.
+    static double lambdaGridEpsilon(double rho, double delta);
     /// min(basic, λ-grid) and δ (the basic bound needs no δ, the reading still states δ).
     OdometerReading reading() const;
 

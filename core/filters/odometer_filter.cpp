@@ -30,17 +30,12 @@ std::vector<BudgetSystem> OdometerFilter::systems() const
 
 double OdometerFilter::epsilonSpent() const
 {
-    return m_charged ? m_odometer.reading().epsilon : 0.0;
+    return m_odometer.reading().epsilon; // 0 before the first charge (the basic Σε is 0)
 }
 
 double OdometerFilter::epsilonOf(double rho) const
 {
-    if (!(rho > 0.0))
-        return 0.0;
-    auto odometer = ZcdpOdometer::create(deltaBudget());
-    if (!odometer || !odometer->addRho(rho))
-        return kNoBudget;
-    return odometer->lambdaGridEpsilon();
+    return rho > 0.0 ? ZcdpOdometer::lambdaGridEpsilon(rho, deltaBudget()) : 0.0;
 }
 
 double OdometerFilter::remainingFor(ChargeKind kind) const
@@ -50,8 +45,6 @@ double OdometerFilter::remainingFor(ChargeKind kind) const
 
 double OdometerFilter::preplannedEpsilon() const
 {
-    if (!m_charged)
-        return 0.0;
     const double rho = m_odometer.rho();
     const auto converted = privacy::epsilonFromRho(rho, deltaBudget());
     return std::min(m_odometer.basicEpsilon(), converted ? *converted : kNoBudget);
@@ -76,7 +69,6 @@ void OdometerFilter::apply(const Charge &c)
         (void)m_odometer.addPureEpsilon(c.amount);
     m_rho = BudgetAccount(kNoBudget);
     m_rho.add(m_odometer.rho());
-    m_charged = true;
 }
 
 } // namespace pbx::filters

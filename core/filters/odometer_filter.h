@@ -57,7 +57,6 @@ private:
     OdometerFilter(double delta, ZcdpOdometer odometer);
     ZcdpOdometer m_odometer;
     BudgetAccount m_rho; ///< R_n against an infinite budget (the same sum as m_odometer.rho())
-    bool m_charged = false;
 };
 
 } // namespace pbx::filters

@@ -50,6 +50,11 @@ double rdpOrderBudget(double epsilon, double delta, double alpha)
     return math::nudgeDown(b - kRelative * (epsilon + magnitude), 2);
 }
 
+double rdpOrderDelta(double delta, std::size_t orderCount)
+{
+    return orderCount == 1 ? delta : math::nudgeDown(delta / static_cast<double>(orderCount), 1);
+}
+
 double rdpOrderEpsilon(double rdp, double delta, double alpha)
 {
     if (!std::isfinite(rdp))
@@ -89,13 +94,13 @@ Result<std::unique_ptr<RdpFilter>> RdpFilter::create(double epsilon, double delt
     PBX_RETURN_IF_ERROR(checkDelta(delta, "δ", UnitInterval::Open, " for the RDP filter"));
     if (orders.empty())
         return makeError(ErrorCode::InvalidArgument, "the RDP filter's grid of orders is empty");
-    const double share = math::nudgeDown(delta / static_cast<double>(orders.size()), 1);
+    const double share = rdpOrderDelta(delta, orders.size());
     std::vector<RdpOrder> grid;
     bool any = false;
     for (double a : orders) {
         if (!(a > 1.0) || !std::isfinite(a))
             return makeError(ErrorCode::InvalidArgument, "RDP orders must be finite and > 1");
-        RdpOrder o{a, orders.size() == 1 ? delta : share, 0.0, 0.0};
+        RdpOrder o{a, share, 0.0, 0.0};
         o.budget = rdpOrderBudget(epsilon, o.delta, a);
         any = any || o.budget > 0.0;
         grid.push_back(o);

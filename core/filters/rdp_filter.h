@@ -29,6 +29,10 @@ double rdpOrderBudget(double epsilon, double delta, double alpha);
 /// rdpOrderBudget; same sources). Valid: r ≥ 0, 0 < δ < 1, α > 1.
 double rdpOrderEpsilon(double rdp, double delta, double alpha);
 
+/// The δ each order of a grid of `orderCount` orders pays: δ/|Λ| rounded down, or δ itself for a
+/// one-order grid (Feldman & Zrnic's filter; no union over orders).
+double rdpOrderDelta(double delta, std::size_t orderCount);
+
 /// An RDP curve evaluated on `orders` and rounded up for the filter: f(α)·(1 + 1e-12), nudged up
 /// a few ulps; NaN becomes +∞ (a curve that cannot be evaluated is never under-charged).
 std::vector<double> roundedCurve(const std::vector<double> &orders, const std::function<double(double)> &f);

@@ -44,7 +44,7 @@ Result<std::vector<FilterBudget>> filterBudgetsForStops(const std::vector<std::i
     const auto orders = filters::defaultFilterOrders();
     PBX_TRY(charges, stepCharges(steps, orders));
     const auto &[curve, rho] = charges;
-    const double share = math::nudgeDown(delta / static_cast<double>(orders.size()), 1); // as RdpFilter
+    const double share = filters::rdpOrderDelta(delta, orders.size());
     std::vector<FilterBudget> out;
     out.reserve(stops.size());
     for (std::int64_t k : stops) {

@@ -4,6 +4,7 @@
 #include "core/mechanisms/discrete_mechanisms.h"
 #include "core/session/mechanism_choice.h"
 #include "core/session/release/query_shape.h"
+#include "core/session/release/release_common.h"
 #include "core/session/source_support.h"
 #include "core/util/try.h"
 
@@ -66,11 +67,8 @@ Result<CostPreview> previewCost(const Session &session, const QueryRequest &requ
             cap = std::min(cap, *request.maxCost);
         if (request.plannedQueries > 0)
             cap = std::min(cap, preview.remaining / static_cast<double>(request.plannedQueries));
-        if (!std::isfinite(cap)) // as Ask refuses it (release_common.cpp, cannotStartReason)
-            return makeError(
-                ErrorCode::InvalidArgument,
-                "max_cost: a session without an ε budget (odometer) needs a per-query maximum for "
-                "a stopping rule such as doubling");
+        if (!std::isfinite(cap)) // as Ask refuses it
+            return makeError(ErrorCode::InvalidArgument, detail::noBudgetToCapReason(preview.kind));
         preview.atMost = std::max(cap, 0.0);
     }
     preview.shareOfRemaining = preview.remaining > 0.0 ? preview.atMost / preview.remaining

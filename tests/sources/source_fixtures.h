@@ -9,6 +9,7 @@
 #include "core/data/source.h"
 #include "core/io/dataset_metadata.h"
 #include "resources/dataset_catalog.h"
+#include "tests/test_rows.h"
 
 #include <charconv>
 #include <cmath>
@@ -91,6 +92,18 @@ inline std::string cellText(const data::Rows &rows, std::size_t column, std::siz
 
 /// The predicates every source must answer as the in-memory table does. The first seven have
 /// counts computed independently in R (tests/data/tst_cps1988.cpp): 28155, 8760, 7008, 4512, 438,
+/// The rows of CPS1988's seven columns as PostgreSQL COPY text: tab-separated cells (cellText),
+/// one line per row.
+inline std::string cpsCopyText(const data::Table &cps)
+{
+    const PublicRows rows(cps);
+    std::string lines;
+    for (std::size_t r = 0; r < rows->rowCount(); ++r)
+        for (std::size_t c = 0; c < 7; ++c)
+            lines += cellText(rows, c, r) + (c < 6 ? '\t' : '\n');
+    return lines;
+}
+
 /// 483, 15.
 inline const std::vector<std::pair<std::string, long>> &cpsPredicates()
 {

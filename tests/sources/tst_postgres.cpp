@@ -85,13 +85,7 @@ void TestPostgresSource::initTestCase()
                         "ethnicity text, smsa varchar(3), region text, parttime text)"),
              std::string());
     m_cps = test::cpsTable();
-    const test::PublicRows rows(m_cps);
-    std::string lines;
-    for (std::size_t r = 0; r < rows->rowCount(); ++r) {
-        for (std::size_t c = 0; c < 7; ++c)
-            lines += test::cellText(rows, c, r) + (c < 6 ? '\t' : '\n');
-    }
-    QCOMPARE(admin.copy("cps", lines), std::string());
+    QCOMPARE(admin.copy("cps", test::cpsCopyText(m_cps)), std::string());
     QCOMPARE(admin.value("SELECT count(*) FROM cps"), std::string("28155"));
 }
 

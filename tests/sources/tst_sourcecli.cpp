@@ -107,12 +107,7 @@ void TestSourceCli::initTestCase()
                         "ethnicity text, smsa text, region text, parttime text)"),
              std::string());
     const data::Table cps = test::cpsTable();
-    const test::PublicRows rows(cps);
-    std::string lines;
-    for (std::size_t r = 0; r < rows->rowCount(); ++r)
-        for (std::size_t c = 0; c < 7; ++c)
-            lines += test::cellText(rows, c, r) + (c < 6 ? '\t' : '\n');
-    QCOMPARE(admin.copy("cps", lines), std::string());
+    QCOMPARE(admin.copy("cps", test::cpsCopyText(cps)), std::string());
 }
 
 void TestSourceCli::cleanupTestCase()

@@ -98,9 +98,11 @@ void ColumnFitter::refit()
 
 void ColumnFitter::choose(int column, bool shown)
 {
-    m_chosenShown.remove(column);
-    m_chosenHidden.remove(column);
-    (shown ? m_chosenShown : m_chosenHidden).insert(column);
+    // A column hidden by choice is not in m_fittedAway, so refit never shows it again.
+    if (shown)
+        m_chosenShown.insert(column);
+    else
+        m_chosenShown.remove(column);
     m_fittedAway.removeAll(column);
     m_header->setSectionHidden(column, !shown);
     refit();

@@ -53,8 +53,7 @@ private:
     QHeaderView *m_header;
     QList<int> m_optional;
     QList<int> m_fittedAway;
-    QSet<int> m_chosenShown;
-    QSet<int> m_chosenHidden;
+    QSet<int> m_chosenShown; ///< shown by the user's choice: never fitted away
     bool m_fitting = false;
     int m_elastic = -1;
     int m_elasticMinimum = 0;

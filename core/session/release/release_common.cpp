@@ -35,6 +35,12 @@ double perQueryCap(const ReleaseContext &context, filters::ChargeKind kind, std:
     return std::min({maxCost.value_or(std::numeric_limits<double>::infinity()), remaining, planned});
 }
 
+std::string noBudgetToCapReason(filters::ChargeKind kind)
+{
+    return "max_cost: a session without an ε budget (odometer) needs a per-query maximum (" + unitSymbol(kind)
+           + ") for a stopping rule such as doubling";
+}
+
 std::string cannotStartReason(const ReleaseContext &context, filters::ChargeKind kind, double cap,
                               std::optional<double> maxCost, const AccuracyTarget &target)
 {
@@ -42,8 +48,7 @@ std::string cannotStartReason(const ReleaseContext &context, filters::ChargeKind
     if (!(remaining > 0.0))
         return "no privacy budget remains (" + unitSymbol(kind) + " = 0)";
     if (!std::isfinite(cap)) // an odometer session: no budget to divide among the queries
-        return "max_cost: a session without an ε budget (odometer) needs a per-query maximum ("
-               + unitSymbol(kind) + ") for a stopping rule such as doubling";
+        return noBudgetToCapReason(kind);
     const bool byCap = maxCost && *maxCost < remaining;
     std::string reason = "the " + std::string(byCap ? "per-query maximum" : "remaining budget") + " ("
                          + unitSymbol(kind) + " = " + filters::formatAmount(cap) + ") cannot certify "

@@ -19,6 +19,10 @@ std::string targetText(const AccuracyTarget &target);
 /// by context.plannedQueries when set).
 double perQueryCap(const ReleaseContext &context, filters::ChargeKind kind, std::optional<double> maxCost);
 
+/// Why a stopping rule (doubling, noise reduction) cannot run without a per-query maximum: the
+/// session has no budget to divide (an odometer). Ask's refusal and the cost preview's.
+std::string noBudgetToCapReason(filters::ChargeKind kind);
+
 /// Why a plan could not start: no budget left, or the cap cannot certify any answer.
 std::string cannotStartReason(const ReleaseContext &context, filters::ChargeKind kind, double cap,
                               std::optional<double> maxCost, const AccuracyTarget &target);
