@@ -45,7 +45,7 @@ const QColor kDp(0x80, 0x80, 0x80);
 const QColor kFilter(0x1f, 0x77, 0xb4);
 const QColor kOdp(0xd6, 0x27, 0x28);
 const QColor kReserved(0xff, 0x7f, 0x0e);
-const QColor kRdpFilter(0x2c, 0xa0, 0x2c);
+const QColor kRdpFilter(0x8c, 0x56, 0x4b); // brown: the green is the "returned" bar's
 
 QLabel *note(const QString &text, QWidget *parent)
 {
