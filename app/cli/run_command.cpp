@@ -11,6 +11,7 @@
 #include "core/io/session_journal.h"
 #include "core/io/text_file.h"
 #include "core/io/transcript_json.h"
+#include "core/report/event_description.h"
 #include "core/session/growing/growing_release.h"
 #include "core/session/odp/odp_release.h"
 #include "core/session/planned_cap.h"
@@ -403,7 +404,14 @@ void printEvent(const session::LedgerEvent &e, std::ostream &out)
         return;
     }
     out << e.request.id << ": " << session::eventStatusName(e.status);
-    if (e.status == session::EventStatus::Released) {
+    if (const std::string picks = report::selectionText(e); !picks.empty()) {
+        // A mode releases categories: each pick's count is within the bound of the largest left.
+        out << ' ' << picks << " (count gap ≤ " << formatSignificant(e.errorBound) << " rows; "
+            << e.mechanismName() << ", " << filters::chargeUnitSymbol(e.costKind) << " = "
+            << formatSignificant(e.cost) << ')';
+        if (!e.targetMet)
+            out << " — " << e.reason;
+    } else if (e.status == session::EventStatus::Released) {
         out << ' ' << formatSignificant(e.answer) << " ± " << formatSignificant(e.errorBound) << " ("
             << e.mechanismName() << ", " << e.attempts.size()
             << (e.attempts.size() == 1 ? " attempt" : " attempts") << ", "

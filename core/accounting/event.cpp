@@ -24,6 +24,8 @@ std::string mechanismName(MechanismKind kind)
         return "randomized-response";
     case MechanismKind::PostProcessing:
         return "post-processing";
+    case MechanismKind::BoundedRange:
+        return "bounded-range";
     }
     return "unknown";
 }
@@ -55,6 +57,7 @@ Result<void> validateEvent(const PrivacyEvent &e, std::size_t i)
         [[fallthrough]];
     case MechanismKind::PureDp:
     case MechanismKind::RandomizedResponse:
+    case MechanismKind::BoundedRange:
         PBX_RETURN_IF_ERROR(checkEpsilon(e.epsilon, at + "epsilon:"));
         break;
     case MechanismKind::Zcdp:
@@ -125,6 +128,7 @@ Result<privacy::ApproxDp> approxDpPerStep(const PrivacyEvent &e, Neighbouring re
         break;
     case MechanismKind::PureDp:
     case MechanismKind::RandomizedResponse:
+    case MechanismKind::BoundedRange: // ε-bounded range implies ε-DP (the loss lies in [−ε, ε])
         base.epsilon = e.epsilon;
         break;
     case MechanismKind::ApproxDp:

@@ -29,6 +29,10 @@ enum class MechanismKind {
     Zcdp,               ///< any ρ-zCDP mechanism: field rho
     RandomizedResponse, ///< binary randomized response with parameter ε (the ε-DP worst case)
     PostProcessing,     ///< a function of earlier outputs only: free (Dwork & Roth 2014, Prop. 2.1)
+    /// an ε-bounded-range mechanism (its privacy loss lies in an interval of length ε; e.g. the
+    /// exponential mechanism calibrated to ε-DP: Durfee & Rogers 2019): field epsilon. ε-DP, and
+    /// (ε²/8)-zCDP (Cesar & Rogers 2021); RDP r_BR(α; ε) (privacy/rdp_curves.h).
+    BoundedRange,
 };
 
 enum class SamplingKind {
@@ -50,7 +54,7 @@ struct PrivacyEvent
     double sigma = 0.0;       ///< Gaussian noise standard deviation (> 0)
     double scale = 0.0;       ///< Laplace scale b (> 0)
     double sensitivity = 1.0; ///< Δ under the ledger's relation (> 0)
-    double epsilon = 0.0;     ///< ε for PureDp / ApproxDp / RandomizedResponse (≥ 0)
+    double epsilon = 0.0;     ///< ε for PureDp / ApproxDp / RandomizedResponse / BoundedRange (≥ 0)
     double delta = 0.0;       ///< δ for ApproxDp, in [0, 1)
     double rho = 0.0;         ///< ρ for Zcdp (≥ 0)
     std::int64_t count = 1;   ///< ≥ 1
@@ -77,7 +81,8 @@ struct Ledger
     std::vector<PrivacyEvent> events;
 };
 
-/// "gaussian", "laplace", "pure", "approx", "zcdp", "randomized-response", "post-processing".
+/// "gaussian", "laplace", "pure", "approx", "zcdp", "randomized-response", "post-processing",
+/// "bounded-range".
 std::string mechanismName(MechanismKind kind);
 
 /// Checks ranges (NaN/∞, σ, b, Δ > 0, ε ≥ 0, 0 ≤ δ < 1, ρ ≥ 0, count ≥ 1, 0 < rate ≤ 1).
@@ -94,9 +99,9 @@ bool samplingMatchesRelation(const Sampling &sampling, Neighbouring relation);
 Result<void> requireExAnte(const PrivacyEvent &event);
 
 /// The (ε, δ)-DP guarantee of ONE step of the event, after amplification by its sampling:
-/// Laplace ε₀ = Δ/b; pure / randomized response (ε, 0); approx (ε, δ); post-processing (0, 0).
-/// Errors: Unsupported for Gaussian and zCDP events (no pure ε, and no canonical δ) and for a
-/// sampling scheme that does not match the relation; the message says why.
+/// Laplace ε₀ = Δ/b; pure / randomized response / bounded range (ε, 0); approx (ε, δ); post-processing (0,
+/// 0). Errors: Unsupported for Gaussian and zCDP events (no pure ε, and no canonical δ) and for a sampling
+/// scheme that does not match the relation; the message says why.
 Result<privacy::ApproxDp> approxDpPerStep(const PrivacyEvent &event, Neighbouring relation);
 
 /// approxDpPerStep of `ledger.events[index]` under `ledger.neighbours`, the loop body every (ε, δ)

@@ -47,6 +47,7 @@ const std::map<std::string, MechanismSpec> &specs()
         {"zcdp", {MechanismKind::Zcdp, {"rho"}, {}}},
         {"randomized-response", {MechanismKind::RandomizedResponse, {"epsilon"}, {}}},
         {"post-processing", {MechanismKind::PostProcessing, {}, {}}},
+        {"bounded-range", {MechanismKind::BoundedRange, {"epsilon"}, {}}},
     };
     return s;
 }
@@ -58,7 +59,7 @@ Result<PrivacyEvent> parseEvent(const json &obj, std::size_t i)
     if (!obj.contains("mechanism") || !obj["mechanism"].is_string())
         return fieldError(i, "mechanism",
                           "missing (a string: gaussian, laplace, pure, approx, zcdp, "
-                          "randomized-response or post-processing)");
+                          "randomized-response, post-processing or bounded-range)");
     const std::string name = obj["mechanism"].get<std::string>();
     const auto found = specs().find(name);
     if (found == specs().end())

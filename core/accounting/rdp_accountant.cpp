@@ -80,6 +80,13 @@ Result<const std::vector<double> *> RdpAccountant::curveFor(const PrivacyEvent &
             break;
         }
         [[fallthrough]];
+    case MechanismKind::BoundedRange:
+        if (!sampled) { // tight over every ε-bounded-range mechanism (docs/selection.md)
+            for (std::size_t i = 0; i < m_orders.size(); ++i)
+                curve[i] = privacy::rdpBoundedRange(e.epsilon, m_orders[i]);
+            break;
+        }
+        [[fallthrough]]; // sampled: the amplified ε-DP step (its range is not known)
     case MechanismKind::PureDp:
     case MechanismKind::RandomizedResponse:
     case MechanismKind::ApproxDp: {

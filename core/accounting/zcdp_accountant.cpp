@@ -6,6 +6,7 @@
 #include "core/privacy/zcdp_conversion.h"
 #include "core/util/try.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace pbx::accounting {
@@ -34,6 +35,12 @@ Result<double> zcdpRhoPerStep(const PrivacyEvent &e, Neighbouring relation)
         return e.rho;
     case MechanismKind::PostProcessing:
         return 0.0;
+    case MechanismKind::BoundedRange:
+        if (!sampled) { // ε-bounded range ⇒ (ε²/8)-zCDP (Cesar & Rogers 2021)
+            PBX_TRY(pure, privacy::rhoFromPureEpsilonTight(e.epsilon));
+            return std::min(math::nudgeUp(e.epsilon * e.epsilon / 8.0, 2), pure);
+        }
+        [[fallthrough]]; // sampled: the amplified ε-DP step (its range is not known)
     case MechanismKind::ApproxDp:
         if (e.delta > 0.0)
             return makeError(ErrorCode::Unsupported, "an (ε, δ) event with δ > 0 has no zCDP guarantee");

@@ -44,6 +44,16 @@ Result<void> ZcdpOdometer::addPureEpsilon(double epsilon)
     return {};
 }
 
+Result<void> ZcdpOdometer::addBoundedRange(double epsilon, std::size_t count)
+{
+    PBX_RETURN_IF_ERROR(checkStep(epsilon, "ε"));
+    const double n = static_cast<double>(count);
+    const double perStep = math::multiplyRoundUp(math::multiplyRoundUp(epsilon, epsilon), 0.125);
+    m_rho = math::addRoundUp(m_rho, math::multiplyRoundUp(perStep, n));
+    m_pure = math::addRoundUp(m_pure, math::multiplyRoundUp(epsilon, n));
+    return {};
+}
+
 Result<void> ZcdpOdometer::addRho(double rho)
 {
     PBX_RETURN_IF_ERROR(checkStep(rho, "ρ"));

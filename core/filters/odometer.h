@@ -42,6 +42,9 @@ public:
 
     /// Adds a pure ε-DP step (ε ≥ 0 finite; errors InvalidArgument otherwise).
     Result<void> addPureEpsilon(double epsilon);
+    /// Adds `count` ε-bounded-range steps: ρ += count·ε²/8 (Cesar & Rogers 2021) and the basic
+    /// Σε += count·ε (each step is ε-DP). Errors: InvalidArgument for ε < 0 or not finite.
+    Result<void> addBoundedRange(double epsilon, std::size_t count);
     /// Adds a ρ-zCDP step (ρ ≥ 0 finite; errors InvalidArgument otherwise).
     Result<void> addRho(double rho);
 

@@ -65,6 +65,8 @@ void OdometerFilter::apply(const Charge &c)
     // Both adds validated by canCharge (finite, ≥ 0): they cannot fail.
     if (c.kind == ChargeKind::Rho)
         (void)m_odometer.addRho(c.amount);
+    else if (c.kind == ChargeKind::BoundedRange)
+        (void)m_odometer.addBoundedRange(c.amount, c.count);
     else
         (void)m_odometer.addPureEpsilon(c.amount);
     m_rho = BudgetAccount(kNoBudget);

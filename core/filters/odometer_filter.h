@@ -18,7 +18,8 @@ namespace pbx::filters {
 /// all-times kind of Whitehouse, Ramdas, Rogers & Wu 2023; the basic Σε_i while every step is pure).
 ///
 /// Behind the PrivacyFilter interface: the primary system is ρ = R_n with an infinite budget
-/// (remaining() and remainingFor() are +∞ for ε and ρ charges), epsilonBudget() is +∞,
+/// (remaining() and remainingFor() are +∞ for ε and ρ charges; a BoundedRange charge adds
+/// count·ε²/8 to R_n and count·ε to Σε_i), epsilonBudget() is +∞,
 /// epsilonSpent() is the odometer's ε_n and deltaSpent() its δ. ExPost charges are refused
 /// (Unsupported): Laplace noise reduction's loss is not a predictable ε or ρ. Never add an
 /// odometer reading into a filter's budget: a budget chosen after seeing ε_n is not a filter's.
@@ -51,6 +52,8 @@ public:
 
 protected:
     Result<void> check(const Charge &charge) const override;
+    /// Accounted as it is (see the class doc).
+    Charge boundedRangeAs(const Charge &charge) const override { return charge; }
     void apply(const Charge &charge) override;
 
 private:

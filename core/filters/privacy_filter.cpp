@@ -9,6 +9,7 @@
 #include "core/filters/rdp_filter.h"
 #include "core/filters/unified_filter.h"
 #include "core/filters/zcdp_filter.h"
+#include "core/math/directed_rounding.h"
 #include "core/util/number_format.h"
 #include "core/util/parameter_checks.h"
 #include "core/util/try.h"
@@ -68,6 +69,8 @@ std::string_view chargeKindName(ChargeKind kind)
         return "rho";
     case ChargeKind::ExPost:
         return "expost";
+    case ChargeKind::BoundedRange:
+        return "bounded-range";
     }
     return "epsilon";
 }
@@ -81,17 +84,20 @@ std::string_view chargeUnitSymbol(ChargeKind kind)
         return "ρ";
     case ChargeKind::ExPost:
         return "ex-post ε";
+    case ChargeKind::BoundedRange:
+        return "bounded-range ε";
     }
     return "ε";
 }
 
 Result<ChargeKind> parseChargeKind(std::string_view text)
 {
-    for (ChargeKind k : {ChargeKind::PureEpsilon, ChargeKind::Rho, ChargeKind::ExPost})
+    for (ChargeKind k :
+         {ChargeKind::PureEpsilon, ChargeKind::Rho, ChargeKind::ExPost, ChargeKind::BoundedRange})
         if (chargeKindName(k) == text)
             return k;
-    return makeError(ErrorCode::InvalidArgument,
-                     "unknown cost kind '" + std::string(text) + "' (expected epsilon, rho or expost)");
+    return makeError(ErrorCode::InvalidArgument, "unknown cost kind '" + std::string(text)
+                                                     + "' (expected epsilon, rho, expost or bounded-range)");
 }
 
 std::string formatAmount(double value)
@@ -110,15 +116,30 @@ Result<void> PrivacyFilter::canCharge(const Charge &c) const
 {
     if (!(c.amount >= 0.0) || !std::isfinite(c.amount) || !(c.delta >= 0.0) || !std::isfinite(c.delta))
         return makeError(ErrorCode::InvalidArgument, "a privacy cost must be a finite number ≥ 0");
-    return check(c);
+    if (c.count == 0 || (c.count > 1 && c.kind != ChargeKind::BoundedRange)
+        || (c.kind == ChargeKind::BoundedRange && c.delta != 0.0))
+        return makeError(ErrorCode::InvalidArgument,
+                         "a charge repeats (count > 1) only bounded-range steps, which have no δ");
+    return check(c.kind == ChargeKind::BoundedRange ? boundedRangeAs(c) : c);
 }
 
 Result<void> PrivacyFilter::charge(const Charge &c)
 {
     if (auto fits = canCharge(c); !fits)
         return fits;
-    apply(c);
+    apply(c.kind == ChargeKind::BoundedRange ? boundedRangeAs(c) : c);
     return {};
+}
+
+Charge PrivacyFilter::boundedRangeAs(const Charge &c) const
+{
+    return {ChargeKind::PureEpsilon, math::multiplyRoundUp(c.amount, static_cast<double>(c.count)), 0.0};
+}
+
+Charge PrivacyFilter::boundedRangeRho(const Charge &c)
+{
+    const double perStep = math::multiplyRoundUp(math::multiplyRoundUp(c.amount, c.amount), 0.125);
+    return {ChargeKind::Rho, math::multiplyRoundUp(perStep, static_cast<double>(c.count)), 0.0};
 }
 
 Result<void> FilterSplit::validate() const

@@ -34,18 +34,24 @@ enum class ChargeKind {
     PureEpsilon, ///< ε of a pure ε-DP release (a zCDP filter admits it as ρ = ε²/2)
     Rho,         ///< ρ of a ρ-zCDP release (Gaussian; a Brownian noise-reduction step)
     ExPost,      ///< an increment of realised ex-post loss ε, with the mechanism's δ (paid once)
+    /// `count` ε-bounded-range steps (amount = ε of one step; e.g. the exponential mechanism's
+    /// picks): ε-DP each, so pure filters pay count·ε; (ε²/8)-zCDP each (Cesar & Rogers 2021), so
+    /// zCDP-based filters pay count·ε²/8; the Rényi filter pays count·r_BR(α; ε).
+    BoundedRange,
 };
 
-std::string_view chargeKindName(ChargeKind kind); ///< "epsilon", "rho" or "expost"
-/// "ε", "ρ" or "ex-post ε": how a charge of this kind is named to the user.
+/// "epsilon", "rho", "expost" or "bounded-range".
+std::string_view chargeKindName(ChargeKind kind);
+/// "ε", "ρ", "ex-post ε" or "bounded-range ε": how a charge of this kind is named to the user.
 std::string_view chargeUnitSymbol(ChargeKind kind);
 Result<ChargeKind> parseChargeKind(std::string_view text);
 
 struct Charge
 {
     ChargeKind kind = ChargeKind::PureEpsilon;
-    double amount = 0.0; ///< ε or ρ, ≥ 0
-    double delta = 0.0;  ///< ex-post δ (ExPost only), ≥ 0
+    double amount = 0.0;   ///< ε or ρ, ≥ 0
+    double delta = 0.0;    ///< ex-post δ (ExPost only), ≥ 0
+    std::size_t count = 1; ///< BoundedRange: how many steps of ε `amount` (≥ 1); 1 for every other kind
 };
 
 /// One budgeted system of a filter, for gauges and charts.
@@ -90,8 +96,9 @@ public:
     virtual std::vector<BudgetSystem> systems() const = 0;
 
     /// Succeeds when the charge fits. Errors: InvalidArgument for a negative or non-finite
-    /// amount or δ; Unsupported when this filter cannot account that kind (with the reason);
-    /// BudgetExceeded with a message like "this query needs ρ = 0.031 but 0.012 remains".
+    /// amount or δ, a count of 0, a count > 1 on a kind other than BoundedRange or a δ on one; Unsupported
+    /// when this filter cannot account that kind (with the reason); BudgetExceeded with a message like "this
+    /// query needs ρ = 0.031 but 0.012 remains".
     Result<void> canCharge(const Charge &charge) const;
     /// Pays the charge if it fits (see canCharge); otherwise pays nothing and returns the error.
     Result<void> charge(const Charge &charge);
@@ -135,8 +142,16 @@ protected:
     PrivacyFilter(double epsilonBudget, double deltaBudget)
         : m_epsilonBudget(epsilonBudget), m_deltaBudget(deltaBudget)
     {}
-    /// Checks the charge against this filter's systems (amounts already validated).
+    /// Checks the charge against this filter's systems (amounts already validated; a
+    /// BoundedRange charge already translated by boundedRangeAs).
     virtual Result<void> check(const Charge &charge) const = 0;
+    /// What this filter pays for a BoundedRange charge: by default pure ε = count·ε (rounded up;
+    /// an ε-bounded-range step is ε-DP). zCDP-based filters pay ρ = count·ε²/8; filters that
+    /// account bounded range themselves return the charge unchanged.
+    virtual Charge boundedRangeAs(const Charge &charge) const;
+    /// ρ = count·ε²/8 of a BoundedRange charge, rounded up (Cesar & Rogers 2021; Steinke,
+    /// differentialprivacy.org 2021-07-20, Corollary 7).
+    static Charge boundedRangeRho(const Charge &charge);
     /// Applies a charge that check() accepted.
     virtual void apply(const Charge &charge) = 0;
 

@@ -36,6 +36,13 @@ double rhoCurveUp(double rho, double alpha)
 {
     return math::multiplyRoundUp(rho, alpha);
 }
+
+/// `count` ε-bounded-range steps at order α: count·r_BR(α; ε) (privacy/rdp_curves.h), rounded up.
+double boundedRangeCurveUp(double epsilon, std::size_t count, double alpha)
+{
+    const double one = math::nudgeUp(privacy::rdpBoundedRange(epsilon, alpha) * (1.0 + 1e-12), 2);
+    return math::multiplyRoundUp(one, static_cast<double>(count));
+}
 } // namespace
 
 std::vector<double> defaultFilterOrders()
@@ -178,9 +185,13 @@ Result<std::vector<double>> RdpFilter::curveOf(const Charge &c) const
                          "Gaussian mechanism), or the basic, ex-post or unified filter");
     std::vector<double> curve;
     curve.reserve(m_orders.size());
-    for (const RdpOrder &o : m_orders)
-        curve.push_back(c.kind == ChargeKind::Rho ? rhoCurveUp(c.amount, o.alpha)
-                                                  : pureEpsilonRdpUp(c.amount, o.alpha));
+    for (const RdpOrder &o : m_orders) {
+        if (c.kind == ChargeKind::BoundedRange) // count steps of the tight bounded-range curve
+            curve.push_back(boundedRangeCurveUp(c.amount, c.count, o.alpha));
+        else
+            curve.push_back(c.kind == ChargeKind::Rho ? rhoCurveUp(c.amount, o.alpha)
+                                                      : pureEpsilonRdpUp(c.amount, o.alpha));
+    }
     return curve;
 }
 

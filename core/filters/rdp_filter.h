@@ -77,7 +77,9 @@ Result<void> checkRdpCurve(const std::vector<double> &curve, std::size_t orderCo
 ///
 /// Behind the PrivacyFilter interface: a PureEpsilon charge ε is charged pureEpsilonRdpUp(ε, ·)
 /// (valid for any ε-DP mechanism); a Rho charge ρ the zCDP line ρα (Bun & Steinke 2016), exact
-/// for the (discrete) Gaussian and for each step of Brownian noise reduction; ExPost charges are
+/// for the (discrete) Gaussian and for each step of Brownian noise reduction; a BoundedRange
+/// charge of `count` ε-steps count·r_BR(α; ε), the tight curve of any ε-bounded-range mechanism
+/// (privacy::rdpBoundedRange; the exponential mechanism's selection); ExPost charges are
 /// refused (Laplace noise reduction's loss depends on where it stops: no Rényi curve is known
 /// before it runs). The primary system is the ε the sums convert to at the best order.
 class RdpFilter final : public PrivacyFilter
@@ -120,6 +122,8 @@ public:
 
 protected:
     Result<void> check(const Charge &charge) const override;
+    /// Accounted as it is (see the class doc).
+    Charge boundedRangeAs(const Charge &charge) const override { return charge; }
     void apply(const Charge &charge) override;
 
 private:

@@ -36,6 +36,8 @@ public:
 
 protected:
     Result<void> check(const Charge &charge) const override;
+    /// ρ = count·ε²/8 (boundedRangeRho).
+    Charge boundedRangeAs(const Charge &charge) const override { return boundedRangeRho(charge); }
     void apply(const Charge &charge) override;
 
 private:

@@ -161,8 +161,8 @@ Result<session::LedgerEvent> eventFromJson(const Json &o, std::size_t i)
     if (costIt == o.end() || !costIt->is_object())
         return makeError(ErrorCode::Parse, path + ".cost: missing (an object like {\"rho\": …})");
     bool found = false;
-    for (filters::ChargeKind kind :
-         {filters::ChargeKind::PureEpsilon, filters::ChargeKind::Rho, filters::ChargeKind::ExPost}) {
+    for (filters::ChargeKind kind : {filters::ChargeKind::PureEpsilon, filters::ChargeKind::Rho,
+                                     filters::ChargeKind::ExPost, filters::ChargeKind::BoundedRange}) {
         const std::string unit(filters::chargeKindName(kind));
         if (!costIt->contains(unit))
             continue;
@@ -174,7 +174,8 @@ Result<session::LedgerEvent> eventFromJson(const Json &o, std::size_t i)
         found = true;
     }
     if (!found)
-        return makeError(ErrorCode::Parse, path + ".cost: expected one of epsilon, rho or expost");
+        return makeError(ErrorCode::Parse,
+                         path + ".cost: expected one of epsilon, rho, expost or bounded-range");
     PBX_TRY(costDelta, json::optionalNumber(*costIt, "delta", path + ".cost"));
     e.costDelta = costDelta.value_or(0.0);
     if (e.costDelta < 0.0)

@@ -15,9 +15,9 @@ using json::Json;
 namespace {
 
 constexpr const char *kKeys[]
-    = {"id",     "aggregate", "column",   "where",  "bounds",  "target",    "max_cost",
-       "bins",   "q",         "step",     "of",     "derived", "cells",     "minus",
-       "within", "strategy",  "workload", "ranges", "post",    "transform", "subsample"};
+    = {"id",       "aggregate", "column", "where",     "bounds",    "target",    "max_cost", "bins",
+       "q",        "step",      "of",     "derived",   "cells",     "minus",     "within",   "strategy",
+       "workload", "ranges",    "post",   "transform", "subsample", "mechanism", "k"};
 constexpr const char *kPostKeys[] = {"nonnegative", "isotonic_prefix", "round"};
 constexpr const char *kTransformKeys[] = {"kind", "k", "m"};
 constexpr const char *kRangeStrategyKeys[] = {"kind", "branching", "root", "consistency"};
@@ -36,6 +36,24 @@ Result<std::vector<std::size_t>> indexList(const Json &object, const char *key, 
         out.push_back(v.get<std::size_t>());
     }
     return out;
+}
+
+/// A mode request's "mechanism" ("exponential" or "report-noisy-max", default exponential) and "k"
+/// (how many categories, default 1).
+Result<void> readSelection(const Json &object, const std::string &path, session::StrategyRequestSpec &s)
+{
+    PBX_TRY(mechanism, json::optionalString(object, "mechanism", path, "exponential"));
+    auto selection = strategies::parseSelectionMechanism(mechanism);
+    if (!selection)
+        return makeError(ErrorCode::Parse,
+                         path + ".mechanism: '" + mechanism
+                             + "' is not a selection mechanism (exponential or report-noisy-max)");
+    s.selection = *selection;
+    if (auto it = object.find("k"); it != object.end() && !it->is_null()) {
+        PBX_TRY(k, json::unsignedInteger(object, "k", path));
+        s.picks = static_cast<std::size_t>(std::min<std::uint64_t>(k, 1u << 20));
+    }
+    return {};
 }
 
 Result<void> readPost(const Json &object, const std::string &path, session::WorkloadPost &post)
@@ -172,6 +190,7 @@ Result<session::QueryRequest> readStrategyRequest(const Json &object, const std:
     }
     PBX_RETURN_IF_ERROR(readPost(object, path, s.post));
     PBX_RETURN_IF_ERROR(readTransform(object, path, s));
+    PBX_RETURN_IF_ERROR(readSelection(object, path, s));
     r.spec = std::move(s);
     return r;
 }
@@ -218,6 +237,11 @@ void writeStrategyRequest(const session::QueryRequest &request, Json &object)
                 = {{"nonnegative", s.post.nonNegative}, {"isotonic_prefix", s.post.isotonicPrefix}};
         break;
     }
+    case session::StrategyRequestKind::Mode:
+        object["mechanism"] = std::string(strategies::selectionMechanismName(s.selection));
+        if (s.picks != 1)
+            object["k"] = s.picks;
+        break;
     }
     if (s.transform) {
         Json t = {{"kind", std::string(strategies::transformationName(s.transform->kind))}};

@@ -57,6 +57,64 @@ double rdpPureDp(double epsilon, double alpha)
     return std::min({value, epsilon, 0.5 * alpha * epsilon * epsilon});
 }
 
+namespace {
+
+/// ln(q₁e^{αa} + q₂e^{α(a+η)})/(α − 1) for one end point a ∈ (−η, 0), in log space.
+double boundedRangeAt(double eta, double alpha, double a)
+{
+    const double logDen = a + std::log(std::expm1(eta)); // ln(e^{a+η} − e^a)
+    const double logQ1 = std::log(std::expm1(a + eta)) - logDen;
+    const double logQ2 = std::log(-std::expm1(a)) - logDen;
+    return math::logAdd(logQ1 + alpha * a, logQ2 + alpha * (a + eta)) / (alpha - 1.0);
+}
+
+} // namespace
+
+double rdpBoundedRange(double eta, double alpha)
+{
+    if (!(eta > 0.0))
+        return 0.0;
+    if (std::isinf(alpha))
+        return eta;
+    const double cap = std::min(0.5 * alpha * eta * eta / 4.0, rdpPureDp(eta, alpha));
+    if (eta > 700.0) // expm1(η) overflows; the pure bound is then the answer
+        return cap;
+    // Grid over the interior of [−η, 0] (both end points give 0), then a golden-section search
+    // around the best grid point (the objective is smooth and unimodal there).
+    constexpr int kGrid = 4000;
+    double best = 0.0;
+    int bestAt = 1;
+    for (int i = 1; i < kGrid; ++i) {
+        const double v = boundedRangeAt(eta, alpha, -eta + eta * i / kGrid);
+        if (v > best) {
+            best = v;
+            bestAt = i;
+        }
+    }
+    double lo = -eta + eta * (bestAt - 1) / kGrid, hi = -eta + eta * (bestAt + 1) / kGrid;
+    const double phi = (std::sqrt(5.0) - 1.0) / 2.0;
+    double x1 = hi - phi * (hi - lo), x2 = lo + phi * (hi - lo);
+    double f1 = boundedRangeAt(eta, alpha, x1), f2 = boundedRangeAt(eta, alpha, x2);
+    for (int it = 0; it < 80; ++it) {
+        if (f1 < f2) {
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = lo + phi * (hi - lo);
+            f2 = boundedRangeAt(eta, alpha, x2);
+        } else {
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = hi - phi * (hi - lo);
+            f1 = boundedRangeAt(eta, alpha, x1);
+        }
+    }
+    best = std::max({best, f1, f2});
+    // A grid or search maximum can only undershoot the supremum: round up by 1e-9 relative.
+    return std::min(best * (1.0 + 1e-9), cap);
+}
+
 double rdpZcdp(double rho, double alpha, double xi)
 {
     if (std::isinf(alpha))

@@ -219,6 +219,21 @@ std::string odpHeadline(const session::LedgerEvent &event)
     return "j = " + std::to_string(*r.cell) + " of c = " + std::to_string(spec->svt.cutoff) + " flagged";
 }
 
+std::string selectionText(const session::LedgerEvent &event)
+{
+    const auto *spec = event.request.strategy();
+    const auto *record = event.strategyRecord();
+    if (event.status != session::EventStatus::Released || !spec || !record
+        || spec->kind != session::StrategyRequestKind::Mode || record->labels.empty())
+        return {};
+    if (record->labels.size() == 1)
+        return record->labels.front();
+    std::string text;
+    for (std::size_t i = 0; i < record->labels.size(); ++i)
+        text += (i ? ", " : "") + std::to_string(i + 1) + ". " + record->labels[i];
+    return text;
+}
+
 EventKind eventKind(const session::LedgerEvent &event)
 {
     if (event.status == session::EventStatus::Refused)

@@ -62,6 +62,11 @@ std::string odpOutcomeText(const session::LedgerEvent &event);
 /// or "settled at the worst case". Empty for events without an output-DP request and record.
 std::string odpHeadline(const session::LedgerEvent &event);
 
+/// A released mode request's picks as its answer, in pick order: "south" (a mode) or "1. south,
+/// 2. west" (a top k); empty for every other event (whose answer is a number). The released
+/// values of a mode are categories: its numeric answer is only the first pick's index.
+std::string selectionText(const session::LedgerEvent &event);
+
 /// Which view an event needs: what was released decides what there is to say.
 enum class EventKind {
     Refused,    ///< nothing released: the reason

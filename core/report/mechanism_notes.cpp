@@ -214,9 +214,19 @@ std::vector<NoteEntry> strategyNotes()
              "Hay, Rastogi, Miklau & Suciu 2010; Xiao, Wang & Gehrke 2010"}},
         {"exponential-mechanism", false,
          MethodNote{
-             "Exponential mechanism (quantile)",
-             "A quantile chosen on a public grid with probability ∝ exp(−ε·|rank error|/(2Δ)); pure ε-DP.",
-             "McSherry & Talwar 2007; Smith 2011 (private quantiles)"}},
+             "Exponential mechanism (quantile, mode)",
+             "A quantile chosen on a public grid with probability ∝ exp(−ε·|rank error|/(2Δ)), or the mode / "
+             "top k of a categorical column chosen with probability ∝ exp(η·count) (η = ε under add/remove, "
+             "ε/2 under replace-one), sampled exactly; pure ε-DP. A mode's picks are also ε-bounded-range, "
+             "so a zCDP filter charges ε²/8 per pick instead of ε²/2.",
+             "McSherry & Talwar 2007; Smith 2011 (private quantiles); Durfee & Rogers 2019; Cesar & Rogers "
+             "2021 (bounded range ⇒ ε²/8-zCDP)"}},
+        {"report-noisy-max", false,
+         MethodNote{
+             "Report-noisy-max (mode)",
+             "The category whose count plus Exponential(1/η) noise is largest (permute-and-flip, sampled "
+             "exactly); pure ε-DP but not bounded-range, so a zCDP filter charges ε²/2 per pick.",
+             "Dwork & Roth 2014, Claim 3.9; McKenna & Sheldon 2020; Ding et al. 2021"}},
         {"post-processing", false,
          MethodNote{
              "Post-processing",

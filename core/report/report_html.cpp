@@ -99,6 +99,11 @@ std::string answerText(const session::LedgerEvent &e)
 {
     if (e.status == session::EventStatus::Refused)
         return "refused";
+    if (const std::string picks = selectionText(e); !picks.empty())
+        return (e.strategyRecord()->labels.size() == 1
+                    ? "mode: "
+                    : "top " + std::to_string(e.strategyRecord()->labels.size()) + ": ")
+               + picks;
     if (e.strategyRecord())
         return std::to_string(e.strategyRecord()->values.size())
                + (e.strategyRecord()->values.size() == 1 ? " value (listed below)"
@@ -270,13 +275,18 @@ std::string requestsSection(const SessionReport &r)
         }
         if (e.strategyRecord() && !e.strategyRecord()->values.empty()) {
             const auto &rec = *e.strategyRecord();
+            const bool mode
+                = e.request.strategy() && e.request.strategy()->kind == session::StrategyRequestKind::Mode;
             std::string values = "<table border=\"0\" cellspacing=\"0\" cellpadding=\"2\">"
-                                 + row({"value", "released", "± error bar"}, true);
-            for (std::size_t i = 0; i < rec.values.size(); ++i)
-                values
-                    += row({i < rec.labels.size() ? rec.labels[i] : std::to_string(i + 1),
-                            formatNumber(rec.values[i], 8),
-                            i < rec.halfWidths.size() ? formatNumber(rec.halfWidths[i]) : std::string("–")});
+                                 + row({mode ? "pick" : "value", mode ? "category" : "released",
+                                        mode ? "count gap ≤ (rows)" : "± error bar"},
+                                       true);
+            for (std::size_t i = 0; i < rec.values.size(); ++i) {
+                const std::string label = i < rec.labels.size() ? rec.labels[i] : std::to_string(i + 1);
+                values += row(
+                    {mode ? std::to_string(i + 1) : label, mode ? label : formatNumber(rec.values[i], 8),
+                     i < rec.halfWidths.size() ? formatNumber(rec.halfWidths[i]) : std::string("–")});
+            }
             values += "</table>";
             out += "<tr><td></td><td colspan=\"8\">" + values
                    + (rec.note.empty() ? std::string() : "<p>" + esc(rec.note) + "</p>") + "</td></tr>\n";

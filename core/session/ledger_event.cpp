@@ -27,6 +27,7 @@ constexpr EventMechanism kAllMechanisms[] = {
     EventMechanism::Pmwg,
     EventMechanism::Ermg,
     EventMechanism::SmallDb,
+    EventMechanism::ReportNoisyMax,
 };
 
 std::optional<OdpMechanism> odpMechanismOf(EventMechanism mechanism)
@@ -128,6 +129,8 @@ std::string eventMechanismName(EventMechanism mechanism, const QueryRequest &req
         return "histogram (discrete-laplace)";
     case EventMechanism::ExponentialMechanism:
         return "exponential-mechanism";
+    case EventMechanism::ReportNoisyMax:
+        return "report-noisy-max";
     case EventMechanism::Workload:
         return "workload (" + (request.strategy() ? request.strategy()->strategy.label() : std::string())
                + ", discrete-laplace)";
@@ -143,6 +146,15 @@ Result<EventMechanism> parseEventMechanism(std::string_view name, const QueryReq
             return m;
     return makeError(ErrorCode::Parse, "mechanism: '" + std::string(name)
                                            + "' is not a mechanism a session records for this request");
+}
+
+filters::Charge attemptCharge(const LedgerEvent &event, std::size_t k)
+{
+    const Attempt &attempt = event.attempts[k];
+    if (event.costKind == filters::ChargeKind::BoundedRange && !attempt.releases.empty())
+        return {filters::ChargeKind::BoundedRange, attempt.releases.front().cost, 0.0,
+                attempt.releases.size()};
+    return {event.costKind, attempt.cost, k == 0 ? event.costDelta : 0.0};
 }
 
 } // namespace pbx::session

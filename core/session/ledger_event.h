@@ -103,7 +103,7 @@ enum class EventMechanism {
     Brownian,
     PostProcessing,       ///< derived strategy answers (free)
     Histogram,            ///< a histogram by the discrete Laplace mechanism
-    ExponentialMechanism, ///< a quantile
+    ExponentialMechanism, ///< a quantile, or a mode / top-k selection by the exponential mechanism
     Workload,             ///< range queries answered by a strategy with discrete Laplace noise
     Svt,
     PtrIqr,
@@ -115,6 +115,7 @@ enum class EventMechanism {
     Pmwg,
     Ermg,
     SmallDb,
+    ReportNoisyMax, ///< a mode / top-k selection by report-noisy-max (exponential noise)
 };
 
 EventMechanism eventMechanism(ReleaseMethod method);
@@ -124,7 +125,7 @@ EventMechanism eventMechanism(GrowingAlgorithm algorithm);
 std::optional<ReleaseMethod> releaseMethodOf(EventMechanism mechanism);
 
 /// The name recorded in transcripts and shown to users: releaseMethodName, "post-processing",
-/// "histogram (discrete-laplace)", "exponential-mechanism", "workload (<strategy label>,
+/// "histogram (discrete-laplace)", "exponential-mechanism", "report-noisy-max", "workload (<strategy label>,
 /// discrete-laplace)" (the label of `request`'s strategy), odpMechanismName, growingAlgorithmName;
 /// "" for None.
 std::string eventMechanismName(EventMechanism mechanism, const QueryRequest &request);
@@ -173,5 +174,10 @@ struct LedgerEvent
     /// eventMechanismName(mechanism, request): the mechanism's recorded name.
     std::string mechanismName() const { return eventMechanismName(mechanism, request); }
 };
+
+/// The filter charge of attempt `k` of `event`, as it was paid: {costKind, the attempt's cost, the
+/// event's δ on the first attempt}; a bounded-range attempt (a mode's picks) pays its releases'
+/// ε each, count = the number of picks. Valid: k < event.attempts.size().
+filters::Charge attemptCharge(const LedgerEvent &event, std::size_t k);
 
 } // namespace pbx::session

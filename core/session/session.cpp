@@ -97,7 +97,7 @@ Result<std::unique_ptr<Session>> Session::restore(std::shared_ptr<const data::So
         // add up to its cost, is corrupt.
         double total = 0.0;
         for (std::size_t k = 0; k < e.attempts.size(); ++k) {
-            const filters::Charge charge{e.costKind, e.attempts[k].cost, k == 0 ? e.costDelta : 0.0};
+            const filters::Charge charge = attemptCharge(e, k);
             if (auto charged = s.m_filter->charge(charge); !charged)
                 return makeError(ErrorCode::Parse, where + ": " + charged.error().message);
             total = math::addRoundUp(total, e.attempts[k].cost);

@@ -70,6 +70,8 @@ SourceRequestKind sourceRequestKind(StrategyRequestKind kind)
         return SourceRequestKind::Derived;
     case StrategyRequestKind::Workload:
         return SourceRequestKind::Workload;
+    case StrategyRequestKind::Mode: // a selection from the per-category counts (one GROUP BY)
+        return SourceRequestKind::CategoricalHistogram;
     }
     return SourceRequestKind::Workload;
 }
@@ -89,6 +91,8 @@ std::string sourceRefusal(SourceRequestKind kind, data::SourceKind source)
 bool histogramIsPushedDown(const QueryRequest &request, const data::Table &schema)
 {
     const auto &spec = *request.strategy();
+    if (spec.kind == StrategyRequestKind::Mode) // per-category counts of declared categories
+        return true;
     if (spec.kind != StrategyRequestKind::Histogram || spec.subsample != 1.0)
         return false;
     const auto index = schema.columnIndex(request.query.column);

@@ -28,9 +28,9 @@ using accounting::SamplingKind;
 namespace {
 
 constexpr MechanismKind kKinds[]
-    = {MechanismKind::Gaussian,      MechanismKind::Laplace, MechanismKind::PureDp,
-       MechanismKind::ApproxDp,      MechanismKind::Zcdp,    MechanismKind::RandomizedResponse,
-       MechanismKind::PostProcessing};
+    = {MechanismKind::Gaussian,       MechanismKind::Laplace,     MechanismKind::PureDp,
+       MechanismKind::ApproxDp,       MechanismKind::Zcdp,        MechanismKind::RandomizedResponse,
+       MechanismKind::PostProcessing, MechanismKind::BoundedRange};
 
 } // namespace
 

@@ -79,7 +79,7 @@ bool PlanModel::setField(int row, int column, const QVariant &value)
     switch (column) {
     case Mechanism: {
         const int kind = value.toInt(&ok);
-        if (!ok || kind < 0 || kind > static_cast<int>(MechanismKind::PostProcessing))
+        if (!ok || kind < 0 || kind > static_cast<int>(MechanismKind::BoundedRange))
             return false;
         if (static_cast<MechanismKind>(kind) == before.mechanism)
             return false;
@@ -212,6 +212,8 @@ QString PlanModel::mechanismTitle(MechanismKind kind)
         return tr("randomized response");
     case MechanismKind::PostProcessing:
         return tr("post-processing");
+    case MechanismKind::BoundedRange:
+        return tr("bounded range (exponential mech.)");
     }
     return {};
 }
@@ -239,6 +241,7 @@ QString PlanModel::parameterSymbol(MechanismKind kind)
     case MechanismKind::PureDp:
     case MechanismKind::ApproxDp:
     case MechanismKind::RandomizedResponse:
+    case MechanismKind::BoundedRange:
         return QStringLiteral("ε");
     case MechanismKind::Zcdp:
         return QStringLiteral("ρ");
@@ -258,6 +261,7 @@ double PlanModel::parameterValue(const PrivacyEvent &e)
     case MechanismKind::PureDp:
     case MechanismKind::ApproxDp:
     case MechanismKind::RandomizedResponse:
+    case MechanismKind::BoundedRange:
         return e.epsilon;
     case MechanismKind::Zcdp:
         return e.rho;
@@ -279,6 +283,7 @@ void PlanModel::setParameterValue(PrivacyEvent &e, double value)
     case MechanismKind::PureDp:
     case MechanismKind::ApproxDp:
     case MechanismKind::RandomizedResponse:
+    case MechanismKind::BoundedRange:
         e.epsilon = value;
         break;
     case MechanismKind::Zcdp:
@@ -303,6 +308,7 @@ PrivacyEvent PlanModel::defaultEvent(MechanismKind kind)
         break;
     case MechanismKind::PureDp:
     case MechanismKind::RandomizedResponse:
+    case MechanismKind::BoundedRange:
         e.epsilon = 0.1;
         break;
     case MechanismKind::ApproxDp:
@@ -339,6 +345,14 @@ QString PlanModel::perStepText(const PrivacyEvent &e, accounting::Neighbouring n
         auto rho = accounting::zcdpRhoPerStep(e, neighbours);
         return rho ? tr("ρ = %1").arg(formatNumber(rho.value())) : QString();
     }
+    case MechanismKind::BoundedRange:
+        if (!sampled) {
+            auto rho = accounting::zcdpRhoPerStep(e, neighbours);
+            return rho ? tr("ε = %1 (bounded range: ρ = %2)")
+                             .arg(formatNumber(e.epsilon), formatNumber(rho.value()))
+                       : QString();
+        }
+        break;
     default:
         break;
     }

@@ -146,6 +146,8 @@ QVariant LedgerModel::displayValue(const session::LedgerEvent &event, int column
             return tr("refused");
         return event.targetMet ? tr("released ✓") : tr("released");
     case Answer:
+        if (const std::string picks = report::selectionText(event); !picks.empty())
+            return toQString(picks); // a mode releases categories, not a number
         return refused ? QStringLiteral("—") : formatNumber(event.answer, 6);
     case ErrorBound:
         return refused ? QStringLiteral("—") : QStringLiteral("±") + formatNumber(event.errorBound, 3);

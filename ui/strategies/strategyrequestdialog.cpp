@@ -3,6 +3,7 @@
 
 #include "core/io/strategy_record_csv.h"
 #include "core/io/text_file.h"
+#include "core/report/event_description.h"
 #include "core/session/session.h"
 #include "core/session/source_support.h"
 #include "core/session/strategies/strategy_release.h"
@@ -62,7 +63,7 @@ Result<std::vector<std::size_t>> indexList(const QString &text, const char *fiel
 } // namespace
 
 StrategyRequestDialog::StrategyRequestDialog(QWidget *parent)
-    : RequestDialog(tr("Histogram, quantile, derived answer or range workload"), parent)
+    : RequestDialog(tr("Histogram, quantile, derived answer, range workload or mode"), parent)
 {
     createFields();
     buildLayout(buildForm());
@@ -77,6 +78,7 @@ void StrategyRequestDialog::createFields()
     m_kind->addItem(tr("Quantile (exponential mechanism)"), 1);
     m_kind->addItem(tr("Derived from a released histogram (free)"), 2);
     m_kind->addItem(tr("Range workload (one strategy, one charge)"), 3);
+    m_kind->addItem(tr("Mode or top k of a category (private selection)"), 4);
     m_column = new QComboBox(this);
     m_bins = new QLineEdit(this);
     m_bins->setPlaceholderText(tr("public edges, e.g. 0, 250, 500, 1000 (empty: one cell per value)"));
@@ -101,6 +103,17 @@ void StrategyRequestDialog::createFields()
     m_strategy->addItem(tr("tree b=16 + least squares"), 16);
     m_strategy->addItem(tr("all ranges measured directly"), QStringLiteral("all-ranges"));
     m_strategy->addItem(tr("tree b=2, canonical nodes (no least squares)"), -2);
+    m_selection = new QComboBox(this);
+    m_selection->addItem(tr("exponential mechanism (bounded range)"),
+                         static_cast<int>(strategies::SelectionMechanism::Exponential));
+    m_selection->addItem(tr("report-noisy-max (permute-and-flip)"),
+                         static_cast<int>(strategies::SelectionMechanism::ReportNoisyMax));
+    m_selection->setToolTip(tr("Both are ε-DP per pick. The exponential mechanism is also ε-bounded-range, "
+                               "so a zCDP filter charges ε²/8 per pick instead of ε²/2."));
+    m_picks = new QSpinBox(this);
+    m_picks->setRange(1, static_cast<int>(strategies::kMaxSelectionPicks));
+    m_picks->setToolTip(tr("1: the most frequent category; k: the k most frequent, picked one after "
+                           "another without replacement (each pick charged)"));
     m_workload = new QComboBox(this);
     m_workload->addItems({QStringLiteral("all-ranges"), QStringLiteral("prefixes")});
     m_isotonic = new QCheckBox(tr("isotonic regression of the prefixes (PAVA)"), this);
@@ -152,6 +165,8 @@ QFormLayout *StrategyRequestDialog::buildForm()
     form->addRow(tr("Minus / within"), m_other);
     form->addRow(tr("Strategy"), m_strategy);
     form->addRow(tr("Workload"), m_workload);
+    form->addRow(tr("Selection"), m_selection);
+    form->addRow(tr("Top k"), m_picks);
     // One field per line where two side by side would make the dialog wider than a 800-px screen.
     auto *post = new QVBoxLayout;
     post->addWidget(m_isotonic);
@@ -207,8 +222,10 @@ void StrategyRequestDialog::connectFields()
     for (QCheckBox *box : {m_isotonic, m_nonNegative})
         connect(box, &QCheckBox::toggled, this, &StrategyRequestDialog::refresh);
     connect(m_transformParameter, &QSpinBox::valueChanged, this, &StrategyRequestDialog::refresh);
+    connect(m_picks, &QSpinBox::valueChanged, this, &StrategyRequestDialog::refresh);
     connect(m_subsample, &QDoubleSpinBox::valueChanged, this, &StrategyRequestDialog::refresh);
-    for (QComboBox *box : {m_kind, m_column, m_of, m_derived, m_strategy, m_workload, m_transform})
+    for (QComboBox *box :
+         {m_kind, m_column, m_of, m_derived, m_strategy, m_workload, m_transform, m_selection})
         connect(box, &QComboBox::currentIndexChanged, this, &StrategyRequestDialog::refresh);
     for (QLineEdit *edit : {m_bins, m_where, m_cells, m_other})
         connect(edit, &QLineEdit::textChanged, this, &StrategyRequestDialog::refresh);
@@ -286,8 +303,12 @@ Result<session::QueryRequest> StrategyRequestDialog::request() const
         s.post.nonNegative = m_nonNegative->isChecked();
         break;
     }
+    case session::StrategyRequestKind::Mode:
+        s.selection = static_cast<strategies::SelectionMechanism>(m_selection->currentData().toInt());
+        s.picks = static_cast<std::size_t>(m_picks->value());
+        break;
     }
-    if (s.kind != session::StrategyRequestKind::Derived) {
+    if (s.kind != session::StrategyRequestKind::Derived && s.kind != session::StrategyRequestKind::Mode) {
         const QString transform = m_transform->currentData().toString();
         if (!transform.isEmpty())
             s.transform = session::RequestTransform{*strategies::parseTransformation(transform.toStdString()),
@@ -308,9 +329,13 @@ void StrategyRequestDialog::refresh()
 {
     const auto kind = static_cast<session::StrategyRequestKind>(m_kind->currentData().toInt());
     const bool derived = kind == session::StrategyRequestKind::Derived;
+    const bool mode = kind == session::StrategyRequestKind::Mode;
     m_error->setSuffix(kind == session::StrategyRequestKind::Quantile   ? tr(" rows")
                        : kind == session::StrategyRequestKind::Workload ? tr(" per range")
+                       : mode                                           ? tr(" rows of count gap")
                                                                         : tr(" per cell"));
+    m_selection->setEnabled(mode);
+    m_picks->setEnabled(mode);
     m_column->setEnabled(!derived);
     m_where->setEnabled(!derived);
     m_bins->setEnabled(kind == session::StrategyRequestKind::Histogram);
@@ -327,20 +352,22 @@ void StrategyRequestDialog::refresh()
     m_nonNegative->setEnabled(workload);
     if (!workload)
         m_nonNegative->setChecked(false);
-    m_transform->setEnabled(!derived);
+    m_transform->setEnabled(!derived && !mode);
     const QString transform = m_transform->currentData().toString();
     m_transformParameter->setEnabled(!derived
                                      && (transform == QLatin1String("flat-map")
                                          || transform == QLatin1String("truncate")
                                          || transform == QLatin1String("self-join-truncated")));
-    m_subsample->setEnabled(!derived);
+    m_subsample->setEnabled(!derived && !mode);
     auto r = request();
     m_ask->setEnabled(r.ok());
     QString text = r.ok() ? (derived ? tr("Post-processing of released cells: costs nothing.")
                                      : tr("One charge for the whole request; the cells come from public "
                                           "information only."))
                           : QString::fromStdString(r.error().message);
-    if (r.ok() && !derived) {
+    if (r.ok() && mode)
+        text = modeCostText(*r);
+    else if (r.ok() && !derived) {
         const auto &spec = *r->strategy();
         const unsigned s = *session::requestStability(spec, m_session->settings().neighbours);
         if (spec.transform)
@@ -351,6 +378,34 @@ void StrategyRequestDialog::refresh()
                         .arg(spec.subsample);
     }
     m_status->setText(text);
+}
+
+QString StrategyRequestDialog::modeCostText(const session::QueryRequest &request) const
+{
+    const auto cost = session::modeCost(request, m_session->table(), m_session->settings().neighbours);
+    if (!(cost.epsilonPerPick > 0.0))
+        return tr("One declared category: it is the mode; no data is read and nothing is charged.");
+    const auto &filter = m_session->filter();
+    const bool exponential = cost.charge.kind == filters::ChargeKind::BoundedRange;
+    QString charge;
+    if (filter.primaryKind() == filters::ChargeKind::Rho && filter.kind() != filters::FilterKind::Advanced)
+        charge = exponential
+                     ? tr("zCDP: ρ = %1 — the exponential mechanism is bounded-range (ε²/8 per pick)")
+                           .arg(filters::PrivacyFilter::boundedRangeRho(cost.charge).amount, 0, 'g', 4)
+                     : tr("zCDP: ρ = %1 — report-noisy-max is not bounded-range ((kε)²/2)")
+                           .arg(cost.charge.amount * cost.charge.amount / 2.0, 0, 'g', 4);
+    else if (filter.kind() == filters::FilterKind::Rdp)
+        charge = exponential ? tr("Rényi filter: the bounded-range curve r_BR(α; ε) per pick")
+                             : tr("Rényi filter: the pure-ε curve of kε");
+    else
+        charge = tr("ε = %1").arg(cost.epsilonPerPick * static_cast<double>(cost.picks), 0, 'g', 4);
+    return tr("%1 at ε = %2 each (%3, %4 neighbours) · charged %5%6. The result names the categories, "
+              "never their counts.")
+        .arg(cost.picks == 1 ? tr("1 pick") : tr("%1 picks").arg(cost.picks))
+        .arg(cost.epsilonPerPick, 0, 'g', 4)
+        .arg(exponential ? tr("η = ε per count") : tr("noise scale 1/η"),
+             QString::fromStdString(std::string(data::neighbouringName(m_session->settings().neighbours))),
+             charge, cost.capped ? tr(" — capped by max cost: the target is not met") : QString());
 }
 
 void StrategyRequestDialog::showEvent(const session::LedgerEvent &event)
@@ -364,6 +419,15 @@ void StrategyRequestDialog::showEvent(const session::LedgerEvent &event)
     const auto &rec = *event.strategyRecord();
     m_shown = event;
     m_export->setEnabled(true);
+    if (const std::string picks = report::selectionText(event); !picks.empty()) {
+        // A mode releases categories: no bars (a count would be a separate, charged release).
+        m_result->setText(tr("%1: %2 — %3 · cost ε = %4 · %5")
+                              .arg(QString::fromStdString(event.request.id), QString::fromStdString(picks),
+                                   QString::fromStdString(event.mechanismName()))
+                              .arg(event.cost, 0, 'g', 6)
+                              .arg(QString::fromStdString(rec.note)));
+        return;
+    }
     QStringList labels;
     std::vector<double> lows, highs;
     for (std::size_t i = 0; i < rec.values.size(); ++i) {

@@ -60,6 +60,8 @@ public:
 private:
     void sessionChanged() override;
     void refresh() override;
+    /// The status line of a valid mode request: picks, ε per pick and the active filter's charge.
+    QString modeCostText(const session::QueryRequest &request) const;
     void createFields();
     QFormLayout *buildForm();
     /// The form, status, chart and result scroll on a small screen; the buttons stay.
@@ -77,6 +79,8 @@ private:
     QLineEdit *m_other = nullptr;
     QComboBox *m_strategy = nullptr;
     QComboBox *m_workload = nullptr;
+    QComboBox *m_selection = nullptr; ///< mode: exponential mechanism or report-noisy-max
+    QSpinBox *m_picks = nullptr;      ///< mode: k of a top k
     QCheckBox *m_isotonic = nullptr;
     QCheckBox *m_nonNegative = nullptr;
     QComboBox *m_transform = nullptr;

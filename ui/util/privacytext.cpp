@@ -28,6 +28,8 @@ QString chargeUnit(filters::ChargeKind kind)
         return QStringLiteral("ρ");
     case filters::ChargeKind::ExPost:
         return tr("ex-post ε");
+    case filters::ChargeKind::BoundedRange:
+        return tr("bounded-range ε");
     }
     return QStringLiteral("ε");
 }

@@ -438,6 +438,23 @@ QString ResultCard::costText(const session::LedgerEvent &event, const filters::P
     case filters::ChargeKind::ExPost:
         cost = tr("cost %1").arg(eventCostText(event));
         break;
+    case filters::ChargeKind::BoundedRange: {
+        // The exponential mechanism's picks: ε-DP each and ε-bounded-range, so a ρ-accounted
+        // filter pays k·ε²/8 (Cesar & Rogers 2021), the Rényi filter the bounded-range curve.
+        const filters::Charge paid
+            = event.attempts.empty() ? filters::Charge{} : session::attemptCharge(event, 0);
+        const QString picks = paid.count == 1 ? tr("1 pick") : tr("%1 picks").arg(paid.count);
+        if (filter.primaryKind() == filters::ChargeKind::Rho && kind != filters::FilterKind::Advanced)
+            cost = tr("cost ε = %1, %2 (bounded range: charged as ρ = k·ε²/8 = %3)")
+                       .arg(formatBound(event.cost), picks,
+                            formatBound(filters::PrivacyFilter::boundedRangeRho(paid).amount));
+        else if (kind == filters::FilterKind::Rdp)
+            cost = tr("cost ε = %1, %2 (bounded range: charged its Rényi curve r_BR)")
+                       .arg(formatBound(event.cost), picks);
+        else
+            cost = tr("cost ε = %1, %2").arg(formatBound(event.cost), picks);
+        break;
+    }
     }
     if (unified)
         cost += tr(" on the %1").arg(unifiedSideOf(event.costKind, kind));
@@ -448,8 +465,11 @@ void ResultCard::showRelease(const session::LedgerEvent &event, const filters::P
                              const QString &spent)
 {
     const auto &target = event.request.target;
-    m_headline->setText(
-        QStringLiteral("%1 ± %2").arg(formatNumber(event.answer, 6), formatNumber(event.errorBound, 3)));
+    const std::string picks = report::selectionText(event);
+    m_headline->setText(picks.empty() ? QStringLiteral("%1 ± %2").arg(formatNumber(event.answer, 6),
+                                                                      formatNumber(event.errorBound, 3))
+                                      : tr("%1  (count within %2 rows of the largest)")
+                                            .arg(toQString(picks), formatNumber(event.errorBound, 3)));
     const QString caption = headlineCaption(event);
     const bool perValue = !caption.isEmpty();
     const QString met

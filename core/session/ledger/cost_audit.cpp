@@ -155,8 +155,7 @@ Result<void> replayRefusals(const data::Table &table, const SessionSettings &set
             continue;
         }
         for (std::size_t k = 0; k < e.attempts.size(); ++k)
-            if (auto charged = f.charge({e.costKind, e.attempts[k].cost, k == 0 ? e.costDelta : 0.0});
-                !charged)
+            if (auto charged = f.charge(attemptCharge(e, k)); !charged)
                 return makeError(ErrorCode::Parse, where + ": " + charged.error().message);
         PBX_TRY(refused, growingRefusedCharge(e, table));
         if (refused && f.canCharge(*refused))

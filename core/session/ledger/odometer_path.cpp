@@ -14,7 +14,7 @@ std::vector<double> preplannedEpsilonPath(const std::vector<LedgerEvent> &events
     path.reserve(events.size());
     for (const auto &e : events) {
         for (std::size_t k = 0; k < e.attempts.size(); ++k)
-            if (!(*odometer)->charge({e.costKind, e.attempts[k].cost, k == 0 ? e.costDelta : 0.0}))
+            if (!(*odometer)->charge(attemptCharge(e, k)))
                 return {};
         path.push_back((*odometer)->preplannedEpsilon());
     }

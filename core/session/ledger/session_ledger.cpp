@@ -184,6 +184,28 @@ std::vector<PrivacyEvent> growingEvents(const session::LedgerEvent &event)
     return out;
 }
 
+/// A strategy request (histogram, quantile, workload, mode): its charge is a pure ε fixed before
+/// its noise was drawn (transformation, sampling and the replace-one factor included), so the
+/// event is one PureDp event of that ε; a mode's picks are `count` events of the ε per pick,
+/// bounded-range for the exponential mechanism (privacy/rdp_curves.h, rdpBoundedRange), pure
+/// for report-noisy-max. A one-category mode cost nothing and adds nothing.
+std::vector<PrivacyEvent> strategyEvents(const session::LedgerEvent &event)
+{
+    const session::StrategyRequestSpec *spec = event.request.strategy();
+    if (!(event.cost > 0.0))
+        return {};
+    if (spec && spec->kind == session::StrategyRequestKind::Mode && !event.attempts.empty()
+        && !event.attempts.front().releases.empty()) {
+        const auto &releases = event.attempts.front().releases;
+        PrivacyEvent e = pureEvent(releases.front().cost);
+        if (event.mechanism == session::EventMechanism::ExponentialMechanism)
+            e.mechanism = MechanismKind::BoundedRange;
+        e.count = static_cast<std::int64_t>(releases.size());
+        return {e};
+    }
+    return {pureEvent(event.cost)};
+}
+
 /// A noise reduction's first and last release of one quantity, in release order.
 struct Reduction
 {
@@ -273,6 +295,8 @@ Result<Ledger> convert(const std::vector<session::LedgerEvent> &events, data::Ne
             continue;
         else if (event.growingRecord())
             produced = growingEvents(event);
+        else if (event.strategyRecord())
+            produced = strategyEvents(event);
         else
             produced = releaseEvents(event, i, lookup);
         if (!produced)

@@ -34,6 +34,11 @@ namespace pbx::accounting {
 ///   ex-post loss at the level where it stopped (Ligett et al. 2017), flagged `expost`: only basic
 ///   composition applies to it. Δ = ε₁·b₁ from the first release.
 ///
+/// - strategy requests (an event with a StrategyRecord): one pure ε event of the charged cost; a
+///   mode's picks one event of `count` picks at the ε per pick, "bounded-range" for the
+///   exponential mechanism (its zCDP and RDP charges are the bounded-range ones), pure for
+///   report-noisy-max;
+///
 /// - output-DP mechanisms (an event with an OdpRecord, released): one ex-post event with the
 ///   settled ε = E(cell) (E* when settled at the worst case) and the mechanism's δ (PureDp, or
 ///   ApproxDp when δ > 0), flagged `outputDp`: the ODP filter composes settled costs by their sum

@@ -5,6 +5,7 @@
 #include "core/session/strategies/strategy_release.h"
 
 #include "core/data/predicate.h"
+#include "core/math/directed_rounding.h"
 #include "core/mechanisms/noise_source.h"
 #include "core/session/source_support.h"
 #include "core/session/strategies/strategy_transform.h"
@@ -13,6 +14,7 @@
 #include "core/strategies/histogram.h"
 #include "core/strategies/quantiles.h"
 #include "core/strategies/range_workload.h"
+#include "core/strategies/selection.h"
 #include "core/strategies/tree_strategy.h"
 #include "core/util/number_format.h"
 #include "core/util/parameter_checks.h"
@@ -165,7 +167,86 @@ Result<double> quantileEpsilon(const QueryRequest &request, std::size_t candidat
     return epsilon;
 }
 
+/// The categories of a mode request's column (declared, so public): checked by checkStrategyRequest.
+std::size_t modeCandidates(const QueryRequest &request, const data::Table &table)
+{
+    return table.columnInfo(*table.columnIndex(request.query.column)).categories.size();
+}
+
+/// The ε of ONE pick of a mode request over `candidates` categories: the one whose gap bound
+/// (strategies::selectionGapBound) meets the target at its confidence, or, when k picks at that ε
+/// would cost more than max_cost, max_cost/k rounded down (`capped` set). 0 for one category (the
+/// public category set answers it without looking at the data).
+double modeEpsilon(const QueryRequest &request, std::size_t candidates, data::Neighbouring neighbours,
+                   bool &capped)
+{
+    const auto &spec = *request.strategy();
+    capped = false;
+    if (candidates < 2)
+        return 0.0;
+    const double beta = 1.0 - request.target.confidence;
+    double epsilon = strategies::selectionEpsilonFor(spec.selection, request.target.error, beta, candidates,
+                                                     spec.picks, neighbours);
+    const auto k = static_cast<double>(spec.picks);
+    if (request.maxCost && math::multiplyRoundUp(epsilon, k) > *request.maxCost) {
+        epsilon = math::nudgeDown(*request.maxCost / k, 2);
+        capped = true;
+    }
+    return epsilon;
+}
+
+/// What a mode event pays for `picks` picks at ε each: the exponential mechanism's picks are
+/// ε-bounded-range (zCDP filters charge k·ε²/8), report-noisy-max's are ε-DP charged k·ε at once.
+filters::Charge modeCharge(strategies::SelectionMechanism mechanism, double epsilon, std::size_t picks)
+{
+    if (mechanism == strategies::SelectionMechanism::Exponential)
+        return {filters::ChargeKind::BoundedRange, epsilon, 0.0, picks};
+    return {filters::ChargeKind::PureEpsilon, math::multiplyRoundUp(epsilon, static_cast<double>(picks)),
+            0.0};
+}
+
+Result<void> checkModeRequest(const QueryRequest &r, const data::Table &table)
+{
+    const auto &s = *r.strategy();
+    if (r.target.kind != TargetKind::Absolute)
+        return makeError(ErrorCode::InvalidArgument,
+                         "target.kind: a mode takes an absolute target (the count gap, in rows)");
+    if (s.transform || s.subsample != 1.0)
+        return makeError(ErrorCode::InvalidArgument,
+                         "transform, subsample: a mode request selects from the column's own counts");
+    const auto index = table.columnIndex(r.query.column);
+    if (!index)
+        return makeError(ErrorCode::NotFound, "column: no column '" + r.query.column + "'");
+    const auto &info = table.columnInfo(*index);
+    if (info.type != data::ColumnType::Categorical)
+        return makeError(ErrorCode::InvalidArgument,
+                         "column: '" + r.query.column + "' is numeric; a mode selects among categories");
+    if (info.domainFromData || info.categories.empty())
+        return strategies::strategyError(
+            strategies::kInvalidBounds,
+            "column: its categories were inferred from the data; declare them in metadata");
+    if (s.picks < 1 || s.picks > std::min(info.categories.size(), strategies::kMaxSelectionPicks))
+        return makeError(
+            ErrorCode::InvalidArgument,
+            "k: between 1 and "
+                + std::to_string(std::min(info.categories.size(), strategies::kMaxSelectionPicks))
+                + " (the column's categories, at most 64)");
+    if (info.categories.size() > strategies::kMaxSelectionCandidates)
+        return strategies::strategyError(strategies::kInvalidBounds, "column: more than 65,536 categories");
+    return {};
+}
+
 } // namespace
+
+ModeCost modeCost(const QueryRequest &request, const data::Table &table, data::Neighbouring neighbours)
+{
+    ModeCost out;
+    const std::size_t m = modeCandidates(request, table);
+    out.epsilonPerPick = modeEpsilon(request, m, neighbours, out.capped);
+    out.picks = m < 2 ? 1 : request.strategy()->picks;
+    out.charge = modeCharge(request.strategy()->selection, out.epsilonPerPick, out.picks);
+    return out;
+}
 
 Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &table,
                                   data::Neighbouring neighbours)
@@ -178,6 +259,9 @@ Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &tabl
         if (s.transform || s.subsample != 1.0 || s.post.any())
             return makeError(ErrorCode::InvalidArgument,
                              "transform, subsample, post: a derived answer only reads released values");
+    } else if (s.kind != StrategyRequestKind::Mode
+               && (s.picks != 1 || s.selection != strategies::SelectionMechanism::Exponential)) {
+        return makeError(ErrorCode::InvalidArgument, "mechanism, k: only a mode request selects");
     } else if (auto stability = requestStability(s, neighbours); !stability) {
         return stability.error();
     }
@@ -221,6 +305,8 @@ Result<void> checkStrategyRequest(const QueryRequest &r, const data::Table &tabl
         auto grid = quantileGrid(r, d);
         return grid ? Result<void>() : Result<void>(grid.error());
     }
+    case StrategyRequestKind::Mode:
+        return checkModeRequest(r, table);
     case StrategyRequestKind::Derived:
         if (s.of.empty())
             return makeError(ErrorCode::InvalidArgument, "of: the id of a released histogram is required");
@@ -298,6 +384,8 @@ struct StrategyDrawn
     double errorBound = 0.0;
     std::string accounting;
     EventMechanism mechanism = EventMechanism::None;
+    /// What the filter is charged: pure ε = `charge` unless set (a mode's bounded-range picks).
+    std::optional<filters::Charge> filterCharge;
 };
 
 /// A derived answer: post-processing of a released histogram, no data access, no charge.
@@ -428,6 +516,60 @@ Result<StrategyDrawn> drawQuantile(const StrategyDraw &d)
                       + d.transformText;
     out.attempt.releases.push_back({"quantile", 0.0, out.answer, epsilon});
     out.mechanism = EventMechanism::ExponentialMechanism;
+    return out;
+}
+
+/// The mode (or top k) of a categorical column: `picks` categories selected from the per-category
+/// counts by the exponential mechanism or report-noisy-max, sampled exactly (strategies/selection.h).
+/// The released values are the picked categories (their labels; the values are their indices);
+/// no count is released.
+Result<StrategyDrawn> drawMode(const StrategyDraw &d)
+{
+    const QueryRequest &request = d.request;
+    const auto &spec = d.spec;
+    StrategyDrawn out;
+    const strategies::HistogramCounts &counts = *d.pushedCounts;
+    const std::size_t m = counts.counts.size();
+    const double epsilon = modeEpsilon(request, m, d.neighbours, out.capped);
+    std::vector<std::size_t> picks;
+    double eta = 0.0, bar = 0.0;
+    if (m < 2) { // one public category: the answer needs no data
+        picks = {0};
+    } else {
+        PBX_TRY(num, strategies::selectionEtaNumerator(strategies::selectionEta(epsilon, d.neighbours)));
+        eta = strategies::selectionEtaOf(num);
+        const std::vector<std::int64_t> c(counts.counts.begin(), counts.counts.end());
+        PBX_TRY(drawn, strategies::sampleSelection(spec.selection, c, num, spec.picks, d.bits));
+        picks = std::move(drawn);
+        bar = strategies::selectionGapBound(spec.selection, eta, d.beta, m, spec.picks);
+    }
+    out.filterCharge = modeCharge(spec.selection, epsilon, picks.size());
+    out.charge = m < 2 ? 0.0 : math::multiplyRoundUp(epsilon, static_cast<double>(picks.size()));
+    out.targetMet = !out.capped;
+    for (const std::size_t j : picks) {
+        out.record.labels.push_back(counts.labels[j]);
+        out.record.values.push_back(static_cast<double>(j));
+        out.record.halfWidths.push_back(bar);
+        out.record.variances.push_back(0.0);
+        out.attempt.releases.push_back(
+            {"pick", eta > 0.0 ? 1.0 / eta : 0.0, static_cast<double>(j), epsilon});
+    }
+    const bool em = spec.selection == strategies::SelectionMechanism::Exponential;
+    out.mechanism = em ? EventMechanism::ExponentialMechanism : EventMechanism::ReportNoisyMax;
+    out.answer = static_cast<double>(picks.front());
+    out.errorBound = bar;
+    out.record.note
+        = m < 2 ? std::string("one declared category: it is the mode, no data read, no charge")
+                : std::string(em ? "exponential mechanism (sampled exactly; equal in distribution to Gumbel-max)"
+                                 : "report-noisy-max with exponential noise (exact permute-and-flip)")
+                      + " over " + std::to_string(m) + " declared categories, η = " + formatSignificant(eta)
+                      + " per row; each pick's count is within " + formatSignificant(bar)
+                      + " rows of the largest count left (union bound); no count is released";
+    out.accounting = m < 2 ? std::string("no charge")
+                           : std::to_string(picks.size()) + (picks.size() == 1 ? " pick" : " picks")
+                                 + " at ε = " + filters::formatAmount(epsilon)
+                                 + (em ? ", each ε-bounded-range (a zCDP filter pays ε²/8 per pick)"
+                                       : ", each ε-DP (a zCDP filter pays the pure ε's ε²/2)");
     return out;
 }
 
@@ -623,8 +765,11 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
     // failing noise source leaves nothing spent.
     PBX_TRY(drawn, spec.kind == StrategyRequestKind::Histogram  ? drawHistogram(draw)
                    : spec.kind == StrategyRequestKind::Quantile ? drawQuantile(draw)
+                   : spec.kind == StrategyRequestKind::Mode     ? drawMode(draw)
                                                                 : drawWorkload(draw));
-    if (auto charged = m_filter->charge({filters::ChargeKind::PureEpsilon, drawn.charge, 0.0}); !charged) {
+    const filters::Charge charge
+        = drawn.filterCharge.value_or(filters::Charge{filters::ChargeKind::PureEpsilon, drawn.charge, 0.0});
+    if (auto charged = m_filter->charge(charge); !charged) {
         LedgerEvent refused;
         refused.request = request;
         refused.status = EventStatus::Refused;
@@ -634,7 +779,7 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
     }
     LedgerEvent e;
     e.request = request;
-    e.costKind = filters::ChargeKind::PureEpsilon;
+    e.costKind = charge.kind;
     e.status = EventStatus::Released;
     e.mechanism = drawn.mechanism;
     e.accounting = std::move(drawn.accounting);
@@ -655,6 +800,61 @@ Result<LedgerEvent> Session::askStrategy(QueryRequest request)
     return append(std::move(e));
 }
 
+namespace {
+
+/// verify's check of a released mode event: its ε per pick is recomputed from the request (target,
+/// confidence, declared categories, max_cost), the cost kind and cost follow from it, and the picks
+/// are distinct declared categories with the error bar that ε gives.
+Result<void> auditModeEvent(const LedgerEvent &e, const data::Table &table, const SessionSettings &settings,
+                            const std::function<Error(const std::string &)> &fail)
+{
+    const auto &spec = *e.request.strategy();
+    if (auto ok = checkModeRequest(e.request, table); !ok)
+        return fail(ok.error().message);
+    const std::size_t m = modeCandidates(e.request, table);
+    bool capped = false;
+    const double epsilon = modeEpsilon(e.request, m, settings.neighbours, capped);
+    const std::size_t picks = m < 2 ? 1 : spec.picks;
+    const filters::Charge charge = modeCharge(spec.selection, epsilon, picks);
+    const double cost = m < 2 ? 0.0 : math::multiplyRoundUp(epsilon, static_cast<double>(picks));
+    if (e.costKind != charge.kind || e.cost != cost || e.attempts.size() != 1 || e.attempts[0].cost != cost)
+        return fail("a mode by " + std::string(strategies::selectionMechanismName(spec.selection)) + " over "
+                    + std::to_string(m) + " categories at its target"
+                    + (capped ? " (capped by max_cost)" : "") + " costs " + filters::formatAmount(cost) + " "
+                    + std::string(filters::chargeKindName(charge.kind)) + " in one attempt, not "
+                    + filters::formatAmount(e.cost) + " " + std::string(filters::chargeKindName(e.costKind)));
+    const auto &releases = e.attempts[0].releases;
+    const auto *record = e.strategyRecord();
+    const auto &categories = table.columnInfo(*table.columnIndex(e.request.query.column)).categories;
+    if (!record || releases.size() != picks || record->labels.size() != picks
+        || record->values.size() != picks)
+        return fail("it must record " + std::to_string(picks) + " picks");
+    double bar = 0.0;
+    if (m >= 2) {
+        auto num = strategies::selectionEtaNumerator(strategies::selectionEta(epsilon, settings.neighbours));
+        if (!num)
+            return fail(num.error().message);
+        bar = strategies::selectionGapBound(spec.selection, strategies::selectionEtaOf(*num),
+                                            1.0 - e.request.target.confidence, m, picks);
+    }
+    std::vector<bool> seen(m, false);
+    for (std::size_t i = 0; i < picks; ++i) {
+        const double v = record->values[i];
+        const auto j = static_cast<std::size_t>(v);
+        if (!(v >= 0.0) || v != std::floor(v) || j >= m || seen[j] || categories[j] != record->labels[i]
+            || releases[i].value != v || releases[i].cost != epsilon || record->halfWidths.size() != picks
+            || record->halfWidths[i] != bar)
+            return fail("pick " + std::to_string(i + 1)
+                        + " is not a distinct declared category with the ε and error bar its target gives");
+        seen[j] = true;
+    }
+    if (e.answer != record->values[0] || e.errorBound != bar)
+        return fail("its answer is not its first pick");
+    return {};
+}
+
+} // namespace
+
 Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
                                 const SessionSettings &settings)
 {
@@ -671,6 +871,8 @@ Result<void> auditStrategyEvent(const LedgerEvent &e, const data::Table &table,
             return fail("a derived answer is post-processing: it costs nothing and releases nothing new");
         return {}; // its value is recomputed by auditDerivedEvent, which sees the earlier events
     }
+    if (spec.kind == StrategyRequestKind::Mode)
+        return auditModeEvent(e, table, settings, fail);
     if (e.costKind != filters::ChargeKind::PureEpsilon)
         return fail("strategy requests are charged in pure epsilon");
     auto stability = requestStability(spec, settings.neighbours);
@@ -798,14 +1000,17 @@ std::string_view strategyRequestKindName(StrategyRequestKind kind)
         return "derived";
     case StrategyRequestKind::Workload:
         return "workload";
+    case StrategyRequestKind::Mode:
+        return "mode";
     }
     return "histogram";
 }
 
 std::optional<StrategyRequestKind> strategyRequestKindFor(std::string_view aggregate)
 {
-    for (const auto k : {StrategyRequestKind::Histogram, StrategyRequestKind::Quantile,
-                         StrategyRequestKind::Derived, StrategyRequestKind::Workload})
+    for (const auto k :
+         {StrategyRequestKind::Histogram, StrategyRequestKind::Quantile, StrategyRequestKind::Derived,
+          StrategyRequestKind::Workload, StrategyRequestKind::Mode})
         if (strategyRequestKindName(k) == aggregate)
             return k;
     return std::nullopt;
@@ -838,6 +1043,11 @@ std::string describeStrategyRequest(const QueryRequest &request)
         if (!s.other.empty())
             text += (s.derived == strategies::DerivedKind::Share ? " within " : " minus ") + list(s.other);
         return text;
+    case StrategyRequestKind::Mode:
+        text = (s.picks == 1 ? std::string("mode of ") : "top " + std::to_string(s.picks) + " of ")
+               + request.query.column + " (" + std::string(strategies::selectionMechanismName(s.selection))
+               + ")";
+        break;
     case StrategyRequestKind::Workload:
         text = "workload " + s.workload + " of " + request.query.column + " (" + s.strategy.label() + ")";
         break;

@@ -18,6 +18,19 @@ namespace pbx::session {
 Result<void> checkStrategyRequest(const QueryRequest &request, const data::Table &table,
                                   data::Neighbouring neighbours);
 
+/// What a mode request (checked by checkStrategyRequest) will be charged, from public information
+/// only: `picks` picks at `epsilonPerPick` each (0 for a one-category column), the filter charge
+/// (bounded range for the exponential mechanism, pure k·ε for report-noisy-max), and whether
+/// max_cost capped ε below what the target needs.
+struct ModeCost
+{
+    double epsilonPerPick = 0.0;
+    std::size_t picks = 1;
+    filters::Charge charge;
+    bool capped = false;
+};
+ModeCost modeCost(const QueryRequest &request, const data::Table &table, data::Neighbouring neighbours);
+
 /// A one-line description for ledgers: "histogram of region where …", "quantile q=0.5 of wage",
 /// "share of h1: cells 2 within 0, 1, 2, 3", "workload prefixes of education (tree b=3 + LS)".
 /// Precondition: request.strategy() is set.

@@ -7,6 +7,7 @@
 
 #include "core/strategies/derived_answers.h"
 #include "core/strategies/range_strategy.h"
+#include "core/strategies/selection.h"
 #include "core/strategies/stability.h"
 
 #include <optional>
@@ -16,9 +17,9 @@
 
 namespace pbx::session {
 
-enum class StrategyRequestKind { Histogram, Quantile, Derived, Workload };
+enum class StrategyRequestKind { Histogram, Quantile, Derived, Workload, Mode };
 
-/// "histogram", "quantile", "derived", "workload" (the request's "aggregate").
+/// "histogram", "quantile", "derived", "workload", "mode" (the request's "aggregate").
 std::string_view strategyRequestKindName(StrategyRequestKind kind);
 /// The kind for an "aggregate" word, or nullopt when it is a scalar aggregate.
 std::optional<StrategyRequestKind> strategyRequestKindFor(std::string_view aggregate);
@@ -67,6 +68,10 @@ struct StrategyRequestSpec
     /// Poisson subsampling rate p ∈ (0, 1] of the table's rows before the release (1: none);
     /// add/remove only, charged ln(1 + p(e^{sε} − 1)).
     double subsample = 1.0;
+    /// mode: how the category is selected (docs/selection.md).
+    strategies::SelectionMechanism selection = strategies::SelectionMechanism::Exponential;
+    /// mode: how many categories (1: the mode; k > 1: the top k, k picks without replacement).
+    std::size_t picks = 1;
     friend bool operator==(const StrategyRequestSpec &, const StrategyRequestSpec &) = default;
 };
 
