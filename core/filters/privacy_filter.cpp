@@ -136,7 +136,7 @@ Charge PrivacyFilter::boundedRangeAs(const Charge &c) const
     return {ChargeKind::PureEpsilon, math::multiplyRoundUp(c.amount, static_cast<double>(c.count)), 0.0};
 }
 
-Charge PrivacyFilter::boundedRangeRho(const Charge &c)
+Charge boundedRangeRho(const Charge &c)
 {
     const double perStep = math::multiplyRoundUp(math::multiplyRoundUp(c.amount, c.amount), 0.125);
     return {ChargeKind::Rho, math::multiplyRoundUp(perStep, static_cast<double>(c.count)), 0.0};

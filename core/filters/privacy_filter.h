@@ -149,9 +149,7 @@ protected:
     /// an ε-bounded-range step is ε-DP). zCDP-based filters pay ρ = count·ε²/8; filters that
     /// account bounded range themselves return the charge unchanged.
     virtual Charge boundedRangeAs(const Charge &charge) const;
-    /// ρ = count·ε²/8 of a BoundedRange charge, rounded up (Cesar & Rogers 2021; Steinke,
-    /// differentialprivacy.org 2021-07-20, Corollary 7).
-    static Charge boundedRangeRho(const Charge &charge);
+
     /// Applies a charge that check() accepted.
     virtual void apply(const Charge &charge) = 0;
 
@@ -159,6 +157,10 @@ private:
     double m_epsilonBudget;
     double m_deltaBudget;
 };
+
+/// The ρ charge of a BoundedRange charge: count·ε²/8, rounded up (ε-bounded range ⇒ (ε²/8)-zCDP:
+/// Cesar & Rogers 2021; Steinke, differentialprivacy.org 2021-07-20, Corollary 7).
+Charge boundedRangeRho(const Charge &charge);
 
 /// Formats a privacy quantity for messages: 4 significant digits, no trailing zeros.
 std::string formatAmount(double value);

@@ -200,7 +200,8 @@ private slots:
     /// What each filter pays for bounded-range picks: ρ = ε²/8 on zCDP-based filters (4× less than
     /// a pure ε's ε²/2), ε on pure filters, r_BR on the Rényi filter. At (1, 1e-6), 0.1 per pick:
     /// 9 picks fit the basic filter (the double 0.1 is above 1/10, so ten of them exceed 1), 13 the
-    /// zCDP filter as bounded range, 3 as pure ε.
+    /// zCDP filter as bounded range and 3 as pure ε, 16 the Rényi filter as bounded range and 9 as
+    /// pure ε.
     void filterCharges()
     {
         auto admitted = [](filters::FilterKind kind, filters::ChargeKind charge) {
@@ -218,6 +219,10 @@ private slots:
         const int rdpPure = admitted(filters::FilterKind::Rdp, filters::ChargeKind::PureEpsilon);
         QVERIFY2(rdpBr >= 13 && rdpBr > rdpPure,
                  qPrintable(QStringLiteral("%1 vs %2").arg(rdpBr).arg(rdpPure)));
+        QCOMPARE(rdpBr, 16); // the tight curve r_BR: more than the zCDP filter's 13
+        QCOMPARE(rdpPure, 9);
+        // The advanced-composition filter's theorem is for ε-DP inputs: a pick is a pure 0.1.
+        QCOMPARE(admitted(filters::FilterKind::Advanced, filters::ChargeKind::BoundedRange), 3);
         // A count of k picks is k single picks at once.
         auto one = makeFilter(filters::FilterKind::Zcdp);
         auto three = makeFilter(filters::FilterKind::Zcdp);

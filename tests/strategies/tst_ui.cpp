@@ -7,6 +7,7 @@
 #include "tests/ui/uitestutils.h"
 #include "ui/charts/strategycharts.h"
 #include "ui/mainwindow.h"
+#include "ui/models/ledgermodel.h"
 #include "ui/sessiondocument.h"
 #include "ui/strategies/strategieslabdialog.h"
 #include "ui/strategies/strategyrequestdialog.h"
@@ -74,6 +75,59 @@ private slots:
         dialog.setKind(session::StrategyRequestKind::Quantile);
         dialog.setColumn(QStringLiteral("region")); // categorical: no quantile
         QVERIFY(!dialog.askButton()->isEnabled());
+    }
+
+    /// Mode ▸ the most frequent region: the dialog states the bounded-range charge before Ask
+    /// (zCDP: ρ = ε²/8), the result names the category and the ledger's answer column shows it,
+    /// never a count; report-noisy-max's top 2 is charged as pure ε.
+    void requestDialogSelectsTheMode()
+    {
+        SessionDocument document;
+        auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
+        QVERIFY(table.ok());
+        session::SessionSettings settings;
+        settings.filter = filters::FilterKind::Zcdp;
+        settings.seed = 4;
+        QVERIFY(document.start(*table, QStringLiteral("cps1988"), settings).ok());
+        StrategyRequestDialog dialog;
+        dialog.setSession(&document.session());
+        connect(&dialog, &StrategyRequestDialog::askRequested, &dialog, [&](const session::QueryRequest &r) {
+            auto e = document.ask(r);
+            dialog.showEvent(*e);
+        });
+        dialog.setKind(session::StrategyRequestKind::Mode);
+        dialog.setColumn(QStringLiteral("region"));
+        dialog.setTargetError(300.0);
+        QVERIFY(dialog.askButton()->isEnabled());
+        // ε = ln(4/0.05)/300 = 0.0146068 per pick; ρ = ε²/8 = 2.667e-05.
+        QVERIFY2(dialog.statusText().contains(QStringLiteral("ρ = 2.667e-05")),
+                 qPrintable(dialog.statusText()));
+        QVERIFY(dialog.statusText().contains(QStringLiteral("bounded-range")));
+        dialog.askButton()->click();
+        QCOMPARE(document.session().events().size(), std::size_t{1});
+        const auto &m = document.session().events()[0];
+        QCOMPARE(m.costKind, filters::ChargeKind::BoundedRange);
+        QVERIFY(std::fabs(document.session().filter().spent() - m.cost * m.cost / 8.0) < 1e-15);
+        QVERIFY2(dialog.resultText().contains(QStringLiteral("south")), qPrintable(dialog.resultText()));
+        dialog.show();
+        QVERIFY(!test::saveScreenshot(dialog, QStringLiteral("strategies-mode-request")).isEmpty());
+        // Report-noisy-max, top 2: two distinct regions, charged k·ε as one pure ε.
+        dialog.setSelection(strategies::SelectionMechanism::ReportNoisyMax, 2);
+        QVERIFY(dialog.statusText().contains(QStringLiteral("not bounded-range")));
+        dialog.askButton()->click();
+        QCOMPARE(document.session().events().size(), std::size_t{2});
+        const auto &t = document.session().events()[1];
+        QCOMPARE(t.costKind, filters::ChargeKind::PureEpsilon);
+        QCOMPARE(t.strategyRecord()->labels.size(), std::size_t{2});
+        QVERIFY(dialog.resultText().contains(QStringLiteral("1. south")));
+        // The ledger names the categories in its answer column.
+        LedgerModel ledger;
+        ledger.setEvents(document.session().events());
+        QCOMPARE(ledger.index(0, LedgerModel::Answer).data().toString(), QStringLiteral("south"));
+        QVERIFY(ledger.index(1, LedgerModel::Answer)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("1. south, 2. ")));
     }
 
     void requestDialogWorkloadTransformAndCsv()

@@ -14,7 +14,7 @@ namespace pbx::ui {
 
 void installStrategyMenus(QMainWindow *window, QMenu *queryMenu, QMenu *labsMenu, SessionDocument *document)
 {
-    auto *request = new QAction(QObject::tr("&Histogram, quantile or derived answer…"), window);
+    auto *request = new QAction(QObject::tr("&Histogram, quantile, mode or derived answer…"), window);
     request->setObjectName(QStringLiteral("strategyRequestAction"));
     request->setStatusTip(
         QObject::tr("Release every cell of a histogram for one charge, a quantile, or a free "

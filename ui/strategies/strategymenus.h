@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The strategies layer's entries in the main window: Query ▸ Histogram, quantile or derived
+// The strategies layer's entries in the main window: Query ▸ Histogram, quantile, mode or derived
 // answer… (StrategyRequestDialog, asking the document's session) and Labs ▸ Strategies &
 // inference… (StrategiesLabDialog). One call wires them, so the main window changes in one place.
 #pragma once

@@ -223,6 +223,9 @@ void StrategyRequestDialog::connectFields()
         connect(box, &QCheckBox::toggled, this, &StrategyRequestDialog::refresh);
     connect(m_transformParameter, &QSpinBox::valueChanged, this, &StrategyRequestDialog::refresh);
     connect(m_picks, &QSpinBox::valueChanged, this, &StrategyRequestDialog::refresh);
+    // A mode's ε per pick follows from the target: its cost line moves with it.
+    for (QDoubleSpinBox *box : {m_error, m_confidence})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &StrategyRequestDialog::refresh);
     connect(m_subsample, &QDoubleSpinBox::valueChanged, this, &StrategyRequestDialog::refresh);
     for (QComboBox *box :
          {m_kind, m_column, m_of, m_derived, m_strategy, m_workload, m_transform, m_selection})
@@ -389,11 +392,10 @@ QString StrategyRequestDialog::modeCostText(const session::QueryRequest &request
     const bool exponential = cost.charge.kind == filters::ChargeKind::BoundedRange;
     QString charge;
     if (filter.primaryKind() == filters::ChargeKind::Rho && filter.kind() != filters::FilterKind::Advanced)
-        charge = exponential
-                     ? tr("zCDP: ρ = %1 — the exponential mechanism is bounded-range (ε²/8 per pick)")
-                           .arg(filters::PrivacyFilter::boundedRangeRho(cost.charge).amount, 0, 'g', 4)
-                     : tr("zCDP: ρ = %1 — report-noisy-max is not bounded-range ((kε)²/2)")
-                           .arg(cost.charge.amount * cost.charge.amount / 2.0, 0, 'g', 4);
+        charge = exponential ? tr("zCDP: ρ = %1 — the exponential mechanism is bounded-range (ε²/8 per pick)")
+                                   .arg(filters::boundedRangeRho(cost.charge).amount, 0, 'g', 4)
+                             : tr("zCDP: ρ = %1 — report-noisy-max is not bounded-range ((kε)²/2)")
+                                   .arg(cost.charge.amount * cost.charge.amount / 2.0, 0, 'g', 4);
     else if (filter.kind() == filters::FilterKind::Rdp)
         charge = exponential ? tr("Rényi filter: the bounded-range curve r_BR(α; ε) per pick")
                              : tr("Rényi filter: the pure-ε curve of kε");
@@ -479,6 +481,11 @@ void StrategyRequestDialog::setPost(bool isotonicPrefix, bool nonNegative)
 {
     m_isotonic->setChecked(isotonicPrefix);
     m_nonNegative->setChecked(nonNegative);
+}
+void StrategyRequestDialog::setSelection(strategies::SelectionMechanism mechanism, int picks)
+{
+    m_selection->setCurrentIndex(std::max(0, m_selection->findData(static_cast<int>(mechanism))));
+    m_picks->setValue(picks);
 }
 void StrategyRequestDialog::setTransform(const QString &kind, int parameter, double subsample)
 {

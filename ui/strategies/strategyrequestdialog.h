@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Query ▸ Histogram, quantile or derived answer: builds a strategy request (a histogram of a
+// Query ▸ Histogram, quantile, mode or derived answer: builds a strategy request (a histogram of a
 // column, a quantile, an answer derived from a released histogram, or a range workload), hands it
 // to the session like the query builder does, and shows what was released — a histogram as bars
 // with their error bars. Validation only checks the request against the table's public schema.
@@ -47,6 +47,8 @@ public:
     void setPost(bool isotonicPrefix, bool nonNegative);
     /// A declared transformation ("" for none; else a transformation name) with its k or m, and
     /// the Poisson subsampling rate (1: none).
+    /// Mode requests: the selection mechanism and k (1: the mode).
+    void setSelection(strategies::SelectionMechanism mechanism, int picks);
     void setTransform(const QString &kind, int parameter, double subsample);
     /// Writes the shown event's values as CSV (io::writeStrategyRecordCsv). Errors: nothing shown
     /// yet; the file's.

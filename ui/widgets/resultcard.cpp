@@ -447,7 +447,7 @@ QString ResultCard::costText(const session::LedgerEvent &event, const filters::P
         if (filter.primaryKind() == filters::ChargeKind::Rho && kind != filters::FilterKind::Advanced)
             cost = tr("cost ε = %1, %2 (bounded range: charged as ρ = k·ε²/8 = %3)")
                        .arg(formatBound(event.cost), picks,
-                            formatBound(filters::PrivacyFilter::boundedRangeRho(paid).amount));
+                            formatBound(filters::boundedRangeRho(paid).amount));
         else if (kind == filters::FilterKind::Rdp)
             cost = tr("cost ε = %1, %2 (bounded range: charged its Rényi curve r_BR)")
                        .arg(formatBound(event.cost), picks);

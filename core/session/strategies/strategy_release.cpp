@@ -233,6 +233,13 @@ Result<void> checkModeRequest(const QueryRequest &r, const data::Table &table)
                 + " (the column's categories, at most 64)");
     if (info.categories.size() > strategies::kMaxSelectionCandidates)
         return strategies::strategyError(strategies::kInvalidBounds, "column: more than 65,536 categories");
+    bool capped = false;
+    const double epsilon = modeEpsilon(r, info.categories.size(), data::Neighbouring::AddRemove, capped);
+    if (info.categories.size() >= 2 && !strategies::selectionEtaNumerator(epsilon))
+        return makeError(ErrorCode::InvalidArgument,
+                         capped
+                             ? "max_cost: too small for the exact selection sampler (ε per pick below 2^-32)"
+                             : "target.error: too tight (it needs more than 2^20 of ε per pick)");
     return {};
 }
 
@@ -560,8 +567,9 @@ Result<StrategyDrawn> drawMode(const StrategyDraw &d)
     out.errorBound = bar;
     out.record.note
         = m < 2 ? std::string("one declared category: it is the mode, no data read, no charge")
-                : std::string(em ? "exponential mechanism (sampled exactly; equal in distribution to Gumbel-max)"
-                                 : "report-noisy-max with exponential noise (exact permute-and-flip)")
+                : std::string(
+                      em ? "exponential mechanism (sampled exactly; equal in distribution to Gumbel-max)"
+                         : "report-noisy-max with exponential noise (exact permute-and-flip)")
                       + " over " + std::to_string(m) + " declared categories, η = " + formatSignificant(eta)
                       + " per row; each pick's count is within " + formatSignificant(bar)
                       + " rows of the largest count left (union bound); no count is released";
