@@ -140,6 +140,54 @@ private slots:
         QVERIFY(closeRelative(rnm[1], std::exp(-2.0) / 2.0, 1e-9));
     }
 
+    /// The calibration of docs/selection.md §2 holds exactly on every neighbour of the worked
+    /// example: max_j |ln P(j | D)/P(j | D')| ≤ ε for both mechanisms under add/remove (η = ε, one
+    /// count ±1) and replace-one (η = ε/2, one count +1 and another −1), tight for the exponential
+    /// mechanism under add/remove; with η = ε under replace-one it is not (0.188592 at ε = 0.1).
+    void calibrationHoldsOnEveryNeighbour()
+    {
+        auto realised = [](SelectionMechanism m, double eta, bool replace) {
+            const auto p = *strategies::selectionProbabilities(m, kCounts, eta);
+            double worst = 0.0;
+            auto compare = [&](const std::vector<std::int64_t> &n) {
+                const auto q = *strategies::selectionProbabilities(m, n, eta);
+                for (std::size_t j = 0; j < p.size(); ++j)
+                    worst = std::max(worst, std::fabs(std::log(p[j] / q[j])));
+            };
+            for (std::size_t i = 0; i < kCounts.size(); ++i) {
+                if (!replace) {
+                    for (const int d : {-1, 1}) {
+                        auto n = kCounts;
+                        n[i] += d;
+                        compare(n);
+                    }
+                    continue;
+                }
+                for (std::size_t k = 0; k < kCounts.size(); ++k)
+                    if (k != i) {
+                        auto n = kCounts;
+                        n[i] += 1;
+                        n[k] -= 1;
+                        compare(n);
+                    }
+            }
+            return worst;
+        };
+        for (const double eps : {0.1, 0.5})
+            for (const auto m : {SelectionMechanism::Exponential, SelectionMechanism::ReportNoisyMax}) {
+                const double addRemove
+                    = realised(m, strategies::selectionEta(eps, data::Neighbouring::AddRemove), false);
+                const double replace
+                    = realised(m, strategies::selectionEta(eps, data::Neighbouring::Replace), true);
+                QVERIFY2(addRemove <= eps * (1.0 + 1e-6), qPrintable(QString::number(addRemove, 'g', 10)));
+                QVERIFY2(replace <= eps * (1.0 + 1e-6), qPrintable(QString::number(replace, 'g', 10)));
+                if (m == SelectionMechanism::Exponential)
+                    QVERIFY(addRemove > eps * (1.0 - 1e-6)); // tight
+            }
+        const double wrong = realised(SelectionMechanism::Exponential, 0.1, true);
+        QVERIFY2(std::fabs(wrong - 0.188592) < 1e-6, qPrintable(QString::number(wrong, 'g', 10)));
+    }
+
     /// The exact samplers draw with the exact probabilities: 40,000 draws at η = 0.1 (both
     /// mechanisms), P(B) within 4.5 standard errors; a top-2 is always {A, B} here.
     void samplersMatchProbabilities()

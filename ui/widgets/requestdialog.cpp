@@ -16,6 +16,7 @@ RequestDialog::RequestDialog(const QString &title, QWidget *parent) : QDialog(pa
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
     m_result = new QLabel(this);
+    m_result->setTextFormat(Qt::PlainText); // category labels and notes come from files
     m_result->setWordWrap(true);
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_ask = new QPushButton(tr("&Ask"), this);

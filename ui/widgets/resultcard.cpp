@@ -46,6 +46,7 @@ ResultCard::ResultCard(QWidget *parent) : QFrame(parent)
     // Fonts relative to the application's, so that presentation mode scales the card.
     setRelativeFont(m_title, 1.0, QFont::Bold);
     m_headline = new QLabel(this);
+    m_headline->setTextFormat(Qt::PlainText); // a mode's headline is a category label from metadata
     m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_headline->setObjectName(QStringLiteral("resultHeadline"));
     m_headline->setWordWrap(true);
