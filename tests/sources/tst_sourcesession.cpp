@@ -189,6 +189,11 @@ void TestSourceSession::sqliteAnswersAsInMemory_data()
     add("histogram zcdp", filters::FilterKind::Zcdp, kHistogram);
     add("histogram basic", filters::FilterKind::Basic,
         R"({"aggregate":"histogram","column":"ethnicity","target":{"kind":"absolute","error":30}})");
+    // A mode selects from the same per-category counts (one GROUP BY): the same picks.
+    add("mode top 2 zcdp", filters::FilterKind::Zcdp,
+        R"({"aggregate":"mode","column":"region","where":"education >= 12","k":2,"target":{"kind":"absolute","error":40}})");
+    add("mode report-noisy-max rdp", filters::FilterKind::Rdp,
+        R"({"aggregate":"mode","column":"ethnicity","mechanism":"report-noisy-max","target":{"kind":"absolute","error":20}})");
 }
 
 // Same seed, same answers, same charges: the statistics and per-category counts SQLite computes
@@ -213,8 +218,10 @@ void TestSourceSession::sqliteAnswersAsInMemory()
         QCOMPARE(a->cost, b->cost);
         QCOMPARE(a->attempts.size(), b->attempts.size());
         QCOMPARE(a->spentAfter, b->spentAfter);
-        if (b->strategyRecord())
+        if (b->strategyRecord()) {
             QCOMPARE(a->strategyRecord()->values, b->strategyRecord()->values);
+            QCOMPARE(a->strategyRecord()->labels, b->strategyRecord()->labels);
+        }
     }
 }
 
