@@ -23,7 +23,8 @@ constexpr LabExperiment kExperiments[] = {LabExperiment::Bmi,
                                           LabExperiment::Inference,
                                           LabExperiment::Quantile,
                                           LabExperiment::SmoothSensitivity,
-                                          LabExperiment::Stability};
+                                          LabExperiment::Stability,
+                                          LabExperiment::Selection};
 
 /// Reads an optional field with nlohmann without throwing.
 template<typename T>
@@ -87,7 +88,8 @@ Result<void> parseExperiment(const Json &doc, LabConfig &c)
     PBX_TRY(experiment, optionalField<std::string>(doc, "experiment"));
     if (!experiment)
         return labConfigError(
-            "experiment: required (bmi, ranges, inference, quantile, smooth-sensitivity or stability)");
+            "experiment: required (bmi, ranges, inference, quantile, smooth-sensitivity, stability or "
+            "selection)");
     bool known = false;
     for (const auto e : kExperiments)
         if (labExperimentName(e) == *experiment) {
@@ -109,7 +111,8 @@ Result<void> parseExperiment(const Json &doc, LabConfig &c)
     if (c.column.empty())
         c.column = c.experiment == LabExperiment::Quantile || c.experiment == LabExperiment::SmoothSensitivity
                        ? "wage"
-                       : "experience";
+                   : c.experiment == LabExperiment::Selection ? "region"
+                                                              : "experience";
     return {};
 }
 
@@ -285,7 +288,8 @@ Json labSettingsJson(const LabConfig &c, std::uint64_t seed)
         s["dataset"] = c.dataset;
     if (c.experiment != LabExperiment::Bmi && c.experiment != LabExperiment::Stability) {
         s["column"] = c.column;
-        s["bounds"] = c.bounds ? Json{c.bounds->first, c.bounds->second} : Json("declared");
+        if (c.experiment != LabExperiment::Selection) // a categorical column has no bounds
+            s["bounds"] = c.bounds ? Json{c.bounds->first, c.bounds->second} : Json("declared");
     }
     s["neighbours"] = std::string(data::neighbouringName(c.neighbours));
     s["epsilon"] = c.epsilon;
@@ -309,7 +313,8 @@ Json labSettingsJson(const LabConfig &c, std::uint64_t seed)
         s["delta"] = c.delta;
     if (c.experiment == LabExperiment::Bmi && c.dataset != "slides")
         s["cutoff"] = c.cutoff;
-    s["repetitions"] = c.repetitions;
+    if (c.experiment != LabExperiment::Selection) // exact probabilities: nothing is repeated
+        s["repetitions"] = c.repetitions;
     s["seed"] = seed;
     return s;
 }
@@ -422,6 +427,22 @@ void writeInference(const InferenceLabResult &r, Json &doc)
           "single coordinates and derived queries can get worse";
 }
 
+void writeSelection(const SelectionLabResult &r, Json &doc)
+{
+    doc["column"] = r.column;
+    doc["categories"] = r.labels;
+    doc["true_counts"] = r.counts;
+    Json rows = Json::array();
+    for (const auto &m : r.mechanisms)
+        rows.push_back({{"mechanism", std::string(selectionMechanismName(m.mechanism))},
+                        {"eta", m.eta},
+                        {"probabilities", m.probabilities},
+                        {"zcdp_rho_per_pick", m.zcdpRho},
+                        {"count_gap_bound_95", m.gapBound95},
+                        {"expected_count_gap", m.expectedGap}});
+    doc["mechanisms"] = rows;
+}
+
 void writeQuantile(const QuantileLabResult &r, Json &doc)
 {
     doc["column"] = r.column;
@@ -518,6 +539,8 @@ Json labResultJson(const StrategiesLabResult &result)
                 writeQuantile(body, doc);
             else if constexpr (std::is_same_v<Body, SmoothSensitivityLabResult>)
                 writeSmoothSensitivity(body, doc);
+            else if constexpr (std::is_same_v<Body, SelectionLabResult>)
+                writeSelection(body, doc);
             else
                 writeStability(body, doc);
         },

@@ -8,6 +8,7 @@
 #include "core/strategies/bmi_example.h"
 #include "core/strategies/range_simulation.h"
 #include "core/strategies/range_strategy.h"
+#include "core/strategies/selection.h"
 #include "core/strategies/stability.h"
 #include "core/strategies/strategies_lab.h"
 
@@ -110,6 +111,27 @@ struct QuantileLabResult
     std::optional<QuantileGrid> grid; ///< integer bounds only
 };
 
+/// One selection mechanism on a public column's true counts (docs/selection.md).
+struct SelectionMechanismRow
+{
+    SelectionMechanism mechanism = SelectionMechanism::Exponential;
+    double eta = 0.0;                  ///< the exponent weight per count at the lab's ε and relation
+    std::vector<double> probabilities; ///< exact P(category is the mode's pick), one per category
+    double zcdpRho = 0.0;     ///< what a zCDP filter charges one pick: ε²/8 (bounded range) or ε²/2
+    double gapBound95 = 0.0;  ///< count gap in rows that holds with probability ≥ 95 %
+    double expectedGap = 0.0; ///< E[c_max − c_pick] under the exact probabilities, rows
+};
+
+/// The selection experiment: the exact probabilities of the exponential mechanism and
+/// report-noisy-max choosing each category of a public categorical column as its mode.
+struct SelectionLabResult
+{
+    std::string column;
+    std::vector<std::string> labels;
+    std::vector<std::int64_t> counts; ///< the true counts (public data)
+    std::vector<SelectionMechanismRow> mechanisms;
+};
+
 /// A smooth sensitivity S*_β of the median and the noise scale it gives.
 struct SmoothSensitivityEstimate
 {
@@ -158,7 +180,7 @@ struct StrategiesLabResult
     LabConfig config; ///< as run (echoed as "settings")
     std::uint64_t seed = 0;
     std::variant<BmiLabResult, RangesLabResult, InferenceLabResult, QuantileLabResult,
-                 SmoothSensitivityLabResult, StabilityLabResult>
+                 SmoothSensitivityLabResult, StabilityLabResult, SelectionLabResult>
         body;
 };
 

@@ -5,6 +5,7 @@
 #include "core/strategies/constrained_inference.h"
 #include "core/strategies/histogram.h"
 #include "core/strategies/quantiles.h"
+#include "core/strategies/selection.h"
 #include "core/strategies/stability.h"
 #include "core/strategies/tree_strategy.h"
 #include "core/util/parameter_checks.h"
@@ -375,6 +376,39 @@ StabilityLabResult runStability(const LabConfig &config)
     return out;
 }
 
+/// The exact selection probabilities of both mechanisms on a public categorical column's true
+/// counts, with what each pick costs and the count-gap bound (docs/selection.md).
+Result<SelectionLabResult> runSelection(const LabConfig &config, const data::Rows &table)
+{
+    const auto index = table.columnIndex(config.column);
+    if (!index)
+        return makeError(ErrorCode::NotFound, "column: no column '" + config.column + "' in " + table.name());
+    const auto &info = table.columnInfo(*index);
+    if (info.type != data::ColumnType::Categorical || info.domainFromData || info.categories.size() < 2)
+        return labConfigError("column: '" + config.column
+                              + "' is not a categorical column with at least two declared categories");
+    PBX_TRY(counts, countHistogram(table, {config.column, {}}));
+    SelectionLabResult out;
+    out.column = config.column;
+    out.labels = counts.labels;
+    out.counts.assign(counts.counts.begin(), counts.counts.end());
+    const std::int64_t best = *std::max_element(out.counts.begin(), out.counts.end());
+    for (const auto m : {SelectionMechanism::Exponential, SelectionMechanism::ReportNoisyMax}) {
+        SelectionMechanismRow row;
+        row.mechanism = m;
+        row.eta = selectionEta(config.epsilon, config.neighbours);
+        PBX_TRY(p, selectionProbabilities(m, out.counts, row.eta));
+        row.probabilities = std::move(p);
+        const double e2 = config.epsilon * config.epsilon;
+        row.zcdpRho = m == SelectionMechanism::Exponential ? e2 / 8.0 : e2 / 2.0;
+        row.gapBound95 = selectionGapBound(m, row.eta, 0.05, out.counts.size(), 1);
+        for (std::size_t j = 0; j < out.counts.size(); ++j)
+            row.expectedGap += row.probabilities[j] * static_cast<double>(best - out.counts[j]);
+        out.mechanisms.push_back(std::move(row));
+    }
+    return out;
+}
+
 template<typename Body>
 Result<void> store(Result<Body> body, StrategiesLabResult &out)
 {
@@ -423,6 +457,9 @@ Result<StrategiesLabResult> runStrategiesLab(const LabConfig &config, const data
         break;
     case LabExperiment::Stability:
         out.body = runStability(config);
+        break;
+    case LabExperiment::Selection:
+        ok = store(runSelection(config, *rows), out);
         break;
     }
     if (!ok)

@@ -25,6 +25,8 @@ std::string_view labExperimentName(LabExperiment e)
         return "smooth-sensitivity";
     case LabExperiment::Stability:
         return "stability";
+    case LabExperiment::Selection:
+        return "selection";
     }
     return "ranges";
 }

@@ -18,9 +18,9 @@
 
 namespace pbx::strategies {
 
-enum class LabExperiment { Bmi, Ranges, Inference, Quantile, SmoothSensitivity, Stability };
+enum class LabExperiment { Bmi, Ranges, Inference, Quantile, SmoothSensitivity, Stability, Selection };
 
-/// "bmi", "ranges", "inference", "quantile", "smooth-sensitivity", "stability".
+/// "bmi", "ranges", "inference", "quantile", "smooth-sensitivity", "stability", "selection".
 std::string_view labExperimentName(LabExperiment e);
 
 struct LabConfig

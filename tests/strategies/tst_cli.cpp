@@ -133,6 +133,21 @@ private slots:
                      QStringLiteral("quantile"));
         QCOMPARE(quantile["true_quantile"], Json(522.32));
         QVERIFY(std::fabs(quantile["continuous"]["expected_absolute_error"].get<double>() - 0.359) < 0.0006);
+        // Selection on region at ε = 0.002 per pick: the true counts, and the exponential
+        // mechanism's P(south) = 1/(1 + Σ e^{−0.002·gap}) in closed form.
+        const auto selection
+            = runLab(R"({"format": "pbx-strategies-lab", "version": 1, "experiment": "selection",
+            "column": "region", "epsilon": 0.002})",
+                     QStringLiteral("selection"));
+        QCOMPARE(selection["true_counts"], Json({6441, 6863, 8760, 6091}));
+        const double south
+            = 1.0 / (1.0 + std::exp(-0.002 * 2319) + std::exp(-0.002 * 1897) + std::exp(-0.002 * 2669));
+        const auto &em = selection["mechanisms"][0];
+        QCOMPARE(em["mechanism"], Json("exponential"));
+        QVERIFY(std::fabs(em["probabilities"][2].get<double>() - south) < 1e-12);
+        QCOMPARE(em["zcdp_rho_per_pick"], Json(5e-7));
+        QCOMPARE(selection["mechanisms"][1]["zcdp_rho_per_pick"], Json(2e-6));
+        QVERIFY(!selection["settings"].contains("bounds"));
     }
 
     void errorCodes()

@@ -9,6 +9,7 @@
 #include "ui/mainwindow.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/sessiondocument.h"
+#include "ui/strategies/selectionlabpanel.h"
 #include "ui/strategies/strategieslabdialog.h"
 #include "ui/strategies/strategyrequestdialog.h"
 
@@ -266,6 +267,24 @@ private slots:
         QVERIFY(std::any_of(charts.begin(), charts.end(),
                             [](const CurvesChart *c) { return c->isVisible() && c->curveCount() == 2; }));
         QVERIFY(!test::saveScreenshot(lab, QStringLiteral("strategies-lab-smooth-sensitivity")).isEmpty());
+
+        // Mode (selection): CPS1988's region at ε = 0.1 per pick, add/remove — the true counts and
+        // each mechanism's exact probabilities; south (the largest count) is picked with probability
+        // 1 to 6 digits, and the summary states ε²/8 against ε²/2.
+        lab.tabs()->setCurrentIndex(StrategiesLabDialog::kSelectionTab);
+        lab.run(StrategiesLabDialog::kSelectionTab);
+        lab.waitForJob();
+        auto *selection
+            = lab.tabs()->widget(StrategiesLabDialog::kSelectionTab)->findChild<SelectionLabPanel *>();
+        QVERIFY(selection);
+        QCOMPARE(selection->table()->rowCount(), 4);
+        QCOMPARE(selection->table()->item(2, 0)->text(), QStringLiteral("south"));
+        QCOMPARE(selection->table()->item(2, 2)->text(), QStringLiteral("1"));
+        QCOMPARE(selection->table()->item(2, 3)->text(), QStringLiteral("1"));
+        QVERIFY2(selection->summaryText().contains(QStringLiteral("ρ = 0.00125 per pick (ε²/8")),
+                 qPrintable(selection->summaryText()));
+        QVERIFY(selection->summaryText().contains(QStringLiteral("ρ = 0.005 per pick (ε²/2")));
+        QVERIFY(!test::saveScreenshot(lab, QStringLiteral("strategies-lab-selection")).isEmpty());
 
         // Cancel: a running job stops and shows nothing new.
         lab.run(2);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/strategies/strategieslabdialog.h"
 
+#include "ui/strategies/selectionlabpanel.h"
+
 #include "core/simulation/relative_error_lab.h"
 #include "core/strategies/bmi_example.h"
 #include "core/strategies/haar_strategy.h"
@@ -90,6 +92,9 @@ StrategiesLabDialog::StrategiesLabDialog(QWidget *parent) : QDialog(parent)
     addTab(buildRangesTab(), tr("Range strategies"));
     addTab(buildInferenceTab(), tr("Constrained inference"));
     addTab(buildQuantilesTab(), tr("Quantiles && smooth sensitivity"));
+    m_selection = new SelectionLabPanel(m_tabs);
+    connect(m_selection, &SelectionLabPanel::runRequested, this, [this] { run(kSelectionTab); });
+    addTab(m_selection, tr("Mode (selection)"));
 
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
@@ -352,9 +357,10 @@ void StrategiesLabDialog::setTable(std::shared_ptr<const data::Table> table)
             tr("<b>Simulation</b> on the public dataset “%1”: true answers are read to score accuracy, "
                "never to decide; nothing is charged to the session.")
                 .arg(QString::fromStdString(m_table->name())));
-    for (int i = 2; i <= 4; ++i)
+    for (int i = 2; i <= kSelectionTab; ++i)
         m_tabs->widget(i)->setEnabled(usable);
     fillColumns();
+    m_selection->setTable(usable ? m_table : nullptr);
 }
 
 void StrategiesLabDialog::setSource(const std::shared_ptr<const data::Source> &source)
@@ -468,6 +474,9 @@ void StrategiesLabDialog::run(int index)
         c.projection = m_projection->currentData().toString().toStdString();
         c.repetitions = 2000;
         break;
+    case kSelectionTab:
+        c = m_selection->config();
+        break;
     default:
         c.experiment
             = m_smooth ? strategies::LabExperiment::SmoothSensitivity : strategies::LabExperiment::Quantile;
@@ -534,6 +543,8 @@ void StrategiesLabDialog::finished()
                 showInference(body);
             else if constexpr (std::is_same_v<Body, strategies::QuantileLabResult>)
                 showQuantile(body);
+            else if constexpr (std::is_same_v<Body, strategies::SelectionLabResult>)
+                m_selection->showResult(body);
             else
                 showSmoothSensitivity(body);
         },

@@ -3,7 +3,8 @@
 // the neighbours switch, constrained inference, the census analogue), stability & sensitivity,
 // the range-strategy explorer (predicted error by range length for every strategy, measured
 // averages, the recommended strategy), constrained inference (SSE before and after a projection),
-// and quantiles with the smooth sensitivity of the median as a non-private diagnostic. Every
+// quantiles with the smooth sensitivity of the median as a non-private diagnostic, and the
+// selection probabilities of a mode (selectionlabpanel.h). Every
 // number computed from data is a simulation on a public dataset; runs go off the GUI thread
 // (strategiesjob.h) with progress and cancel.
 #pragma once
@@ -31,12 +32,16 @@ namespace pbx::ui {
 
 class BarErrorChart;
 class CurvesChart;
+class SelectionLabPanel;
 struct StrategiesJobOutcome;
 
 class StrategiesLabDialog final : public QDialog
 {
     Q_OBJECT
 public:
+    /// The index of the Mode (selection) tab, the last one.
+    static constexpr int kSelectionTab = 5;
+
     explicit StrategiesLabDialog(QWidget *parent = nullptr);
     ~StrategiesLabDialog() override;
 
@@ -118,6 +123,7 @@ private:
     CurvesChart *m_inferenceExample = nullptr; ///< the first run: truth, noisy, projected
     // Quantiles
     QComboBox *m_quantileColumn = nullptr;
+    SelectionLabPanel *m_selection = nullptr; ///< the last tab, kSelectionTab
     QDoubleSpinBox *m_quantileQ = nullptr;
     QDoubleSpinBox *m_quantileEpsilon = nullptr;
     CurvesChart *m_quantileChart = nullptr;
