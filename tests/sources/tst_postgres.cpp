@@ -346,25 +346,30 @@ void TestPostgresSource::killedServerMidSession()
         = R"({"aggregate":"mean","column":"wage","target":{"kind":"relative","error":0.05}})";
     const std::string histogram
         = R"({"aggregate":"histogram","column":"region","target":{"kind":"absolute","error":60}})";
+    const std::string mode
+        = R"({"aggregate":"mode","column":"region","k":2,"target":{"kind":"absolute","error":40}})";
     QVERIFY((*onServer)->ask(request(count)));
     const double spent = (*onServer)->filter().spent();
 
     QVERIFY(m_server->stop("immediate"));
     PBX_VERIFY_ERROR((*onServer)->ask(request(mean)), Io, "nothing was computed");
     PBX_VERIFY_ERROR((*onServer)->ask(request(histogram)), Io, "cannot reach the server");
+    PBX_VERIFY_ERROR((*onServer)->ask(request(mode)), Io, "cannot reach the server");
     QCOMPARE((*onServer)->events().size(), std::size_t{1});
     QCOMPARE((*onServer)->filter().spent(), spent);
 
     const std::string restarted = m_server->start();
     QVERIFY2(restarted.empty(), restarted.c_str());
-    for (const std::string &line : {count, mean, histogram}) {
+    for (const std::string &line : {count, mean, histogram, mode}) {
         auto a = line == count ? (*onServer)->events().front() : *(*onServer)->ask(request(line));
         auto b = *(*inMemory)->ask(request(line));
         QCOMPARE(a.answer, b.answer);
         QCOMPARE(a.cost, b.cost);
         QCOMPARE(a.spentAfter, b.spentAfter);
+        if (b.strategyRecord()) // the histogram's cells, the mode's two picked regions
+            QCOMPARE(a.strategyRecord()->labels, b.strategyRecord()->labels);
     }
-    QCOMPARE((*onServer)->events().size(), std::size_t{3});
+    QCOMPARE((*onServer)->events().size(), std::size_t{4});
 }
 
 // Public metadata without "rows" (issue 30 §1): the table's own COUNT(*) is the planning count, run
