@@ -7,6 +7,8 @@
 #include <QObject>
 #include <QSet>
 
+#include <functional>
+
 QT_FORWARD_DECLARE_CLASS(QAbstractItemView)
 QT_FORWARD_DECLARE_CLASS(QHeaderView)
 QT_FORWARD_DECLARE_CLASS(QPoint)
@@ -38,6 +40,10 @@ public:
     void choose(int column, bool shown);
     /// Recomputes which optional columns fit (after column widths change).
     void refit();
+    /// Runs `resize`, which gives the columns their natural widths, with every column it hid
+    /// shown (a width given to a hidden column was lost: one came back 47 px wide under a 119-px
+    /// title), then fits anew.
+    void resizeColumns(const std::function<void()> &resize);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -55,6 +61,7 @@ private:
     QList<int> m_fittedAway;
     QSet<int> m_chosenShown; ///< shown by the user's choice: never fitted away
     bool m_fitting = false;
+    bool m_resizing = false; ///< inside resizeColumns: no fitting until it is done
     int m_elastic = -1;
     int m_elasticMinimum = 0;
     int m_elasticNatural = 0; ///< the width the application gave it
