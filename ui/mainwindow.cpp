@@ -47,18 +47,23 @@
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QHeaderView>
+#include <QHelpEvent>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
+#include <QSet>
 #include <QShowEvent>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
+#include <QTabBar>
 #include <QTableView>
 #include <QTimer>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -193,8 +198,8 @@ void MainWindow::createCentralWidget()
     // The query narrows last, elided (its full text is the row's tooltip).
     auto *fitter = ColumnFitter::install(
         m_ledgerView, {LedgerModel::Accounting, LedgerModel::Attempts, LedgerModel::Mechanism,
-                       LedgerModel::Id, LedgerModel::Spent, LedgerModel::Reason, LedgerModel::Target,
-                       LedgerModel::EpsilonSpent, LedgerModel::ErrorBound});
+                       LedgerModel::Id, LedgerModel::Spent, LedgerModel::ExPostSpent, LedgerModel::Reason,
+                       LedgerModel::Target, LedgerModel::EpsilonSpent, LedgerModel::ErrorBound});
     fitter->setElastic(LedgerModel::Query,
                        m_ledgerView->fontMetrics().horizontalAdvance(QStringLiteral("mean(wage…")));
 
@@ -315,6 +320,9 @@ void MainWindow::createDocks()
         new FitScrollArea(nrFrame, Qt::Horizontal | Qt::Vertical, m_noiseReductionDock));
     tabifyDockWidget(chartDock, m_noiseReductionDock);
     chartDock->raise();
+    // A dock moved or tabbed by hand gets the titles its new tab bar has room for.
+    for (QDockWidget *dock : std::as_const(m_docks) + QList<QDockWidget *>{m_noiseReductionDock})
+        connect(dock, &QDockWidget::dockLocationChanged, this, &MainWindow::scheduleDockTitleFit);
 
     // The strategy comparison needs room: it opens floating at about the window's size the first
     // time (View ▸ Compare strategies) and can be docked anywhere. It computes only while shown.
@@ -411,6 +419,97 @@ void MainWindow::resizeEvent(QResizeEvent *event)
     QMainWindow::resizeEvent(event);
     if (isVisible())
         updateProjectorLayout();
+    scheduleDockTitleFit();
+}
+
+namespace {
+
+/// A dock's name in full, and the short one its tab takes in a narrow column (empty: it keeps its
+/// full name everywhere).
+struct DockTitles
+{
+    QString full;
+    QString brief;
+};
+
+DockTitles dockTitles(const QDockWidget *dock)
+{
+    static const char *const fullProperty = "pbxFullTitle";
+    if (!dock->property(fullProperty).isValid())
+        const_cast<QDockWidget *>(dock)->setProperty(fullProperty, dock->windowTitle());
+    const QString name = dock->objectName();
+    // (at 1024 px in presentation mode: "Budget | Settings | Lessons" and "Path | Noise reduction |
+    // Dataset" fit the column's 367 px, the full titles needed 436 and more)
+    const QString brief = name == QLatin1String("sessionDock") ? MainWindow::tr("Settings")
+                          : name == QLatin1String("gaugeDock") ? MainWindow::tr("Budget")
+                          : name == QLatin1String("chartDock") ? MainWindow::tr("Path")
+                                                               : QString();
+    return {dock->property(fullProperty).toString(), brief};
+}
+
+} // namespace
+
+void MainWindow::scheduleDockTitleFit()
+{
+    if (m_dockTitleFitPending)
+        return;
+    m_dockTitleFitPending = true;
+    QTimer::singleShot(0, this, [this] {
+        m_dockTitleFitPending = false;
+        fitDockTabTitles();
+    });
+}
+
+void MainWindow::fitDockTabTitles()
+{
+    const int padding = style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, this) + 4;
+    QSet<QDockWidget *> done;
+    for (QDockWidget *dock : findChildren<QDockWidget *>(Qt::FindDirectChildrenOnly)) {
+        if (done.contains(dock))
+            continue;
+        // Its tabs: the docks tabbed with it that are open (a closed dock has no tab).
+        QList<QDockWidget *> group{dock};
+        for (QDockWidget *other : tabifiedDockWidgets(dock))
+            if (other->toggleViewAction()->isChecked())
+                group << other;
+        // The group's width is its shown member's (the tab bar spans the column).
+        int room = 0;
+        int needed = 0;
+        for (QDockWidget *member : group) {
+            done.insert(member);
+            if (member->isVisible())
+                room = std::max(room, member->width());
+            needed += member->fontMetrics().horizontalAdvance(dockTitles(member).full) + padding;
+        }
+        const bool brief = group.size() > 1 && !dock->isFloating() && dock->toggleViewAction()->isChecked()
+                           && needed > room;
+        for (QDockWidget *member : group) {
+            const DockTitles titles = dockTitles(member);
+            const QString title = brief && !titles.brief.isEmpty() ? titles.brief : titles.full;
+            if (member->windowTitle() != title) {
+                member->setWindowTitle(title);
+                member->toggleViewAction()->setText(titles.full); // the View menu names it in full
+            }
+        }
+    }
+    // Tab bars the layout created since: their tooltips name the dock in full (eventFilter).
+    for (QTabBar *bar : findChildren<QTabBar *>(Qt::FindDirectChildrenOnly))
+        bar->installEventFilter(this);
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    auto *bar = qobject_cast<QTabBar *>(watched);
+    if (bar && event->type() == QEvent::ToolTip) {
+        const auto *help = static_cast<QHelpEvent *>(event);
+        const int index = bar->tabAt(help->pos());
+        for (QDockWidget *dock : findChildren<QDockWidget *>(Qt::FindDirectChildrenOnly))
+            if (index >= 0 && !dock->isFloating() && dock->windowTitle() == bar->tabText(index)) {
+                QToolTip::showText(help->globalPos(), dockTitles(dock).full, bar, bar->tabRect(index));
+                return true;
+            }
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::showEvent(QShowEvent *event)
@@ -428,6 +527,7 @@ void MainWindow::showEvent(QShowEvent *event)
         applyDefaultDockSizes();
     }
     updateProjectorLayout();
+    scheduleDockTitleFit();
 }
 
 void MainWindow::createActions()
@@ -568,6 +668,7 @@ void MainWindow::createMenus()
         AppSettings::setPresentationMode(on);
         Presentation::instance().setEnabled(on);
         updateProjectorLayout();
+        scheduleDockTitleFit();
     });
 
     QMenu *labs = menuBar()->addMenu(tr("&Labs"));
@@ -611,6 +712,7 @@ LessonsPanel *MainWindow::showLessons()
         layout->addWidget(m_lessons);
         m_lessonsDock->setWidget(frame);
         addDockWidget(Qt::LeftDockWidgetArea, m_lessonsDock);
+        connect(m_lessonsDock, &QDockWidget::dockLocationChanged, this, &MainWindow::scheduleDockTitleFit);
         // In the one-column projector layout beside the gauge (updateProjectorLayout).
         if (QDockWidget *beside = m_docks.value(m_oneDockColumn ? 2 : 0))
             tabifyDockWidget(beside, m_lessonsDock);
@@ -628,6 +730,7 @@ LessonsPanel *MainWindow::showLessons()
         resizeDocks({m_lessonsDock, sessionDock}, {height() * 2 / 3, height() / 3}, Qt::Vertical);
     if (m_oneDockColumn)
         giveLessonsTheirHeight();
+    scheduleDockTitleFit();
     return m_lessons;
 }
 
@@ -763,7 +866,12 @@ void MainWindow::applyBudgetSystems(const session::Session *session)
         m_gauge->clearSecondSystem();
         m_chart->setExPostBudget(0.0);
     }
-    m_ledgerView->setColumnHidden(LedgerModel::ExPostSpent, !unified);
+    // The unified filter's ex-post column is one more that gives way where there is no room (the
+    // ledger scrolled sideways over 89 px at 1024×768, 29 in presentation mode at 1920×1080).
+    if (auto *fitter = m_ledgerView->findChild<ColumnFitter *>())
+        fitter->setColumnHidden(LedgerModel::ExPostSpent, !unified);
+    else
+        m_ledgerView->setColumnHidden(LedgerModel::ExPostSpent, !unified);
     updateGaugeNote(session);
 }
 

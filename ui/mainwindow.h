@@ -125,6 +125,8 @@ protected:
     void closeEvent(QCloseEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void showEvent(QShowEvent *event) override;
+    /// A dock tab's tooltip names its dock in full (fitDockTabTitles may have shortened it).
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     /// Sizes the ledger's columns and rows for its current font (normal or presentation mode).
@@ -142,6 +144,12 @@ private:
     void updateProjectorLayout();
     /// The lessons' share of the column in the one-column projector layout.
     void giveLessonsTheirHeight();
+    /// Each group of tabbed docks whose full titles do not fit its width as tabs (presentation
+    /// mode's one column at 1024 px: "Privacy bu…", "Privacy se…") shows short titles ("Budget",
+    /// "Settings"); the others their full titles. The View menu keeps the full names.
+    void fitDockTabTitles();
+    /// fitDockTabTitles once the dock layout has settled (coalesced).
+    void scheduleDockTitleFit();
 
     void newSessionInteractive();
     void openDatasetInteractive();
@@ -226,7 +234,8 @@ private:
     QList<QDockWidget *> m_docks;
     QSize m_firstSize; ///< the size the window gave itself from its screen
     bool m_frameFitted = false;
-    bool m_oneDockColumn = false; ///< presentation mode on a narrow window: see updateProjectorLayout
+    bool m_oneDockColumn = false;       ///< presentation mode on a narrow window: see updateProjectorLayout
+    bool m_dockTitleFitPending = false; ///< see scheduleDockTitleFit
     static constexpr int kTwoColumnWidth = 1280;
     bool m_docksSized = false;
     bool m_remembersLayout = false;

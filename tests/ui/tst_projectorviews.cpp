@@ -23,6 +23,7 @@
 #include "ui/models/ledgermodel.h"
 #include "ui/noisereduction/noisereductionview.h"
 #include "ui/panels/querybuilder.h"
+#include "ui/panels/sessionpanel.h"
 #include "ui/sessiondocument.h"
 #include "ui/widgets/attemptsview.h"
 #include "ui/widgets/budgetgauge.h"
@@ -37,6 +38,7 @@
 #include <QAction>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFontInfo>
 #include <QHeaderView>
@@ -49,9 +51,13 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
+#include <QStyleOptionComboBox>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextDocumentFragment>
+#include <QToolTip>
 #include <QtTest/QtTest>
 
 using pbx::test::testScreen;
@@ -654,7 +660,32 @@ private Q_SLOTS:
             // presentation font; before, "± Half-width" was cut to "± H").
             auto *attempts = w.findChild<pbx::ui::AttemptsView *>();
             QVERIFY(attempts);
-            for (int c = 0; c < attempts->columnCount() - 1; ++c)
+            QVERIFY(attempts->topLevelItemCount() >= 1 && attempts->topLevelItem(0)->childCount() >= 1);
+            // Nor do the attempts of the selected request (the last one asked): before, 565 px of
+            // columns in the 388-px view at 1024×768 (177 px of sideways scroll; 22 at 1280×720) and
+            // 785 in 590 in presentation mode at 1920×1080.
+            QStringList attemptColumns;
+            for (int c = 0; c < attempts->columnCount(); ++c)
+                if (!attempts->isColumnHidden(c))
+                    attemptColumns << QStringLiteral("%1:%2").arg(c).arg(attempts->columnWidth(c));
+            const QString attemptsWhat
+                = QStringLiteral("presentation %1: attempts %2 px, scrolls over %3 px; columns %4")
+                      .arg(presentation)
+                      .arg(attempts->viewport()->width())
+                      .arg(attempts->horizontalScrollBar()->maximum())
+                      .arg(attemptColumns.join(u' '));
+            qInfo("%s", qPrintable(attemptsWhat));
+            QVERIFY2(attempts->horizontalScrollBar()->maximum() == 0, qPrintable(attemptsWhat));
+            for (int column : {pbx::ui::AttemptsView::StepColumn, pbx::ui::AttemptsView::EstimateColumn,
+                               pbx::ui::AttemptsView::HalfWidthColumn, pbx::ui::AttemptsView::CostColumn})
+                QVERIFY2(!attempts->isColumnHidden(column), qPrintable(QString::number(column)));
+            QVERIFY(!pbx::test::saveScreenshot(
+                         *attempts,
+                         QStringLiteral("projector_attempts_%1_%2")
+                             .arg(presentation ? QStringLiteral("presentation") : QStringLiteral("normal"),
+                                  testScreenName()))
+                         .isEmpty());
+            for (int c = 0; c < attempts->columnCount(); ++c)
                 if (!attempts->isColumnHidden(c))
                     QVERIFY2(attempts->columnWidth(c) >= attempts->header()->sectionSizeHint(c),
                              qPrintable(
@@ -669,6 +700,20 @@ private Q_SLOTS:
                                                                  testScreenName()))
                          .isEmpty());
         }
+        // With the unified filter's extra column (ex-post ε spent) too.
+        seeded.filter = pbx::filters::FilterKind::Unified;
+        QVERIFY(w.startNewSession(seeded).ok());
+        w.ask();
+        QTRY_COMPARE(w.ledgerModel()->rowCount(), 1);
+        for (const bool presentation : {false, true}) {
+            setPresentation(w, presentation);
+            QTest::qWait(200);
+            QVERIFY2(ledger->horizontalScrollBar()->maximum() == 0,
+                     qPrintable(QStringLiteral("unified, presentation %1: ledger %2 px, scrolls over %3 px")
+                                    .arg(presentation)
+                                    .arg(ledger->viewport()->width())
+                                    .arg(ledger->horizontalScrollBar()->maximum())));
+        }
         setPresentation(w, false);
         auto *fitter = ledger->findChild<pbx::ui::ColumnFitter *>();
         QVERIFY(fitter);
@@ -677,6 +722,122 @@ private Q_SLOTS:
             fitter->choose(column, true);
             QVERIFY(!ledger->isColumnHidden(column));
         }
+    }
+
+    /// The dock tabs' titles and the accounting and neighbours choices are shown whole (issue 29
+    /// §1), with presentation mode on and off and the lessons open. Before, in presentation mode
+    /// the tabs were elided: "Privacy-loss path" needed 177 px and had 154, "Noise reduction" 165
+    /// in 141, "Dataset" 94 in 72 at 1024×768 (177 in 171 at 1280×720); at 1920×1080 the
+    /// accounting box showed 170 px of "Unified: zCDP + ex-post" (215 px) and the neighbours' box
+    /// "Add / remove one r…".
+    void dockTabsAndFilterNamesWhole()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showLessons();
+        for (const bool presentation : {false, true}) {
+            setPresentation(w, presentation);
+            QTest::qWait(200);
+            const QString mode = presentation ? QStringLiteral("presentation") : QStringLiteral("normal");
+            int tabs = 0;
+            for (QTabBar *bar : w.findChildren<QTabBar *>()) {
+                if (!bar->isVisible() || bar->window() != &w)
+                    continue;
+                const int padding = bar->style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, bar);
+                QStringList measured;
+                for (int i = 0; i < bar->count(); ++i)
+                    measured << QStringLiteral("“%1” %2/%3")
+                                    .arg(bar->tabText(i))
+                                    .arg(bar->fontMetrics().horizontalAdvance(bar->tabText(i)) + padding)
+                                    .arg(bar->tabRect(i).width());
+                qInfo("%s: tabs (needed/has) %s", qPrintable(mode),
+                      qPrintable(measured.join(QStringLiteral(", "))));
+                for (int i = 0; i < bar->count(); ++i, ++tabs) {
+                    const int advance = bar->fontMetrics().horizontalAdvance(bar->tabText(i));
+                    QVERIFY2(advance + padding <= bar->tabRect(i).width(),
+                             qPrintable(QStringLiteral("%1: tab “%2” needs %3 px, has %4")
+                                            .arg(mode, bar->tabText(i))
+                                            .arg(advance + padding)
+                                            .arg(bar->tabRect(i).width())));
+                }
+            }
+            QVERIFY(tabs >= 2);
+            QVERIFY(!pbx::test::saveScreenshot(
+                         w, QStringLiteral("projector_tabs_%1_%2").arg(mode, testScreenName()))
+                         .isEmpty());
+            // Every accounting choice whole in the list (its popup as wide as the longest).
+            QComboBox *filter = w.sessionPanel()->filterComboBox();
+            filter->showPopup();
+            QAbstractItemView *list = filter->view();
+            QTRY_VERIFY(list->isVisible());
+            QTest::qWait(100);
+            qInfo("%s: the list %d px wide, widest item %d px", qPrintable(mode), list->viewport()->width(),
+                  list->sizeHintForColumn(0));
+            for (int i = 0; i < filter->count(); ++i) {
+                const QRect item = list->visualRect(filter->model()->index(i, 0));
+                const int advance = list->sizeHintForIndex(filter->model()->index(i, 0)).width();
+                QVERIFY2(advance <= item.width(), qPrintable(QStringLiteral("%1: “%2” needs %3 px, has %4")
+                                                                 .arg(mode, filter->itemText(i))
+                                                                 .arg(advance)
+                                                                 .arg(item.width())));
+            }
+            const QRect popup(list->window()->geometry());
+            QVERIFY2(QGuiApplication::primaryScreen()->availableGeometry().contains(popup),
+                     qPrintable(describe(popup)));
+            filter->hidePopup();
+            // And the chosen one whole in the box.
+            filter->setCurrentIndex(filter->findData(static_cast<int>(pbx::filters::FilterKind::Unified)));
+            QTest::qWait(100);
+            QStyleOptionComboBox option;
+            option.initFrom(filter);
+            option.editable = false;
+            const QRect text = filter->style()->subControlRect(QStyle::CC_ComboBox, &option,
+                                                               QStyle::SC_ComboBoxEditField, filter);
+            qInfo("%s: the box shows %d px of “%s” (%d px)", qPrintable(mode), text.width(),
+                  qPrintable(filter->currentText()),
+                  filter->fontMetrics().horizontalAdvance(filter->currentText()));
+            QVERIFY2(filter->fontMetrics().horizontalAdvance(filter->currentText()) <= text.width(),
+                     qPrintable(QStringLiteral("%1: the box shows %2 px of “%3”")
+                                    .arg(mode)
+                                    .arg(text.width())
+                                    .arg(filter->currentText())));
+            // The neighbours' box likewise ("Add / remove one r…" in presentation mode at 1920).
+            auto *neighbours = w.sessionPanel()->findChildren<QComboBox *>().value(0);
+            QVERIFY(neighbours && neighbours != filter);
+            QStyleOptionComboBox neighboursOption;
+            neighboursOption.initFrom(neighbours);
+            const QRect neighboursText = neighbours->style()->subControlRect(
+                QStyle::CC_ComboBox, &neighboursOption, QStyle::SC_ComboBoxEditField, neighbours);
+            QVERIFY2(neighbours->fontMetrics().horizontalAdvance(neighbours->currentText())
+                         <= neighboursText.width(),
+                     qPrintable(QStringLiteral("%1: the box shows %2 px of “%3”")
+                                    .arg(mode)
+                                    .arg(neighboursText.width())
+                                    .arg(neighbours->currentText())));
+            if (!presentation)
+                continue;
+            // A shortened title names its dock in full in its tooltip.
+            for (QTabBar *bar : w.findChildren<QTabBar *>()) {
+                if (!bar->isVisible() || bar->window() != &w)
+                    continue;
+                for (int i = 0; i < bar->count(); ++i) {
+                    const QPoint at = bar->tabRect(i).center();
+                    QTest::mouseMove(bar, at);
+                    QHelpEvent help(QEvent::ToolTip, at, bar->mapToGlobal(at));
+                    QApplication::sendEvent(bar, &help);
+                    const QStringList docks{
+                        QStringLiteral("Dataset"),         QStringLiteral("Privacy settings"),
+                        QStringLiteral("Privacy budget"),  QStringLiteral("Privacy-loss path"),
+                        QStringLiteral("Noise reduction"), QStringLiteral("Lessons")};
+                    QTRY_VERIFY2(docks.contains(QToolTip::text()),
+                                 qPrintable(bar->tabText(i) + QStringLiteral(": ") + QToolTip::text()));
+                    QToolTip::hideText();
+                }
+            }
+        }
+        setPresentation(w, false);
     }
 
     /// The lessons list's summary of each lesson is shown whole, with presentation mode on and off:

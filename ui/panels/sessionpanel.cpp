@@ -10,11 +10,13 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -43,6 +45,16 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     connectSignals();
 }
 
+bool SessionPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    // Presentation mode's font: the accounting and neighbours boxes as wide as their longest
+    // choice in it. Measured once the box has taken the font (the filter sees the event first).
+    auto *box = qobject_cast<QComboBox *>(watched);
+    if ((box == m_filter || box == m_neighbours) && event->type() == QEvent::FontChange)
+        QTimer::singleShot(0, box, [box] { box->setMinimumWidth(box->sizeHint().width()); });
+    return QWidget::eventFilter(watched, event);
+}
+
 QString SessionPanel::commitTypedInput()
 {
     return m_typedInput->commit();
@@ -68,6 +80,7 @@ void SessionPanel::createWidgets()
     m_neighbours = new QComboBox(this);
     m_neighbours->addItem(tr("Add / remove one row"), static_cast<int>(data::Neighbouring::AddRemove));
     m_neighbours->addItem(tr("Replace one row"), static_cast<int>(data::Neighbouring::Replace));
+    m_neighbours->setSizeAdjustPolicy(QComboBox::AdjustToContents); // "Add / remove one row" whole
     m_neighbours->setToolTip(tr("<p><b>Neighbouring relation</b>: which two datasets the "
                                 "guarantee must not tell apart. <i>Add/remove</i> hides whether "
                                 "a person is in the data at all; <i>replace</i> hides what their "
@@ -102,8 +115,16 @@ void SessionPanel::createWidgets()
                           tr("No ε budget: every request is answered and a running ε, valid whenever you "
                              "stop, is shown (privacy odometer: Rogers et al. 2016; Whitehouse et al. 2023)"),
                           Qt::ToolTipRole);
-    m_filter->setMinimumContentsLength(15);
-    m_filter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    // As wide as its longest choice, so none is cut in the box or in its list (the list is as wide
+    // as the box): where the dock is too narrow for the label and the box side by side, the form
+    // puts the box below its label (in presentation mode at 1920 px the box showed 170 px of
+    // "Unified: zCDP + ex-post", 215 px long).
+    m_filter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // (Qt keeps a box's minimum size from the font it had first: set again for a new font.)
+    for (QComboBox *box : {m_filter, m_neighbours}) {
+        box->installEventFilter(this);
+        box->setMinimumWidth(box->sizeHint().width());
+    }
     m_filter->setToolTip(tr("<p><b>Accounting</b>: how the costs of requests add up.</p>"
                             "<p><i>Pure ε</i>: Laplace noise, costs in ε simply add (basic "
                             "composition); δ = 0.</p><p><i>zCDP</i>: Gaussian noise, costs in "

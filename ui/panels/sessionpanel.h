@@ -64,6 +64,11 @@ Q_SIGNALS:
     /// The user asked for a new session (the window confirms if the ledger has events).
     void newSessionRequested();
 
+protected:
+    /// Keeps the accounting and neighbours boxes as wide as their longest choice when their font
+    /// changes.
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void createWidgets();
     void createLayout();

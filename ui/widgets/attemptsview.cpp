@@ -4,9 +4,11 @@
 #include "core/session/growing/growing_release.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
+#include "ui/widgets/columnfitter.h"
 
 #include <QEvent>
 #include <QHeaderView>
+#include <QTreeWidgetItemIterator>
 
 #include <algorithm>
 #include <cmath>
@@ -21,26 +23,55 @@ AttemptsView::AttemptsView(QWidget *parent) : QTreeWidget(parent)
     setAlternatingRowColors(true);
     setSelectionMode(QAbstractItemView::NoSelection);
     setFocusPolicy(Qt::NoFocus);
-    header()->setStretchLastSection(true);
+    // The columns keep their own widths: with a stretched last section and hidden columns Qt shrank
+    // the others to their minimum (38 px).
+    header()->setStretchLastSection(false);
     header()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    setTextElideMode(Qt::ElideRight);
     setToolTip(tr("The attempts behind the selected request. A doubling mechanism starts noisy "
                   "and halves the noise until the released values prove the target; every "
                   "level is released and paid for."));
     setEvent(nullptr, QStringLiteral("ε"));
+    // Not sideways: in a narrow view (before: 565 px of columns in the 388-px view at 1024×768,
+    // 785 in 590 in presentation mode at 1920×1080) the noise scale gives way first, then the
+    // accepted mark; the labels of the first column narrow down to its title, elided (the row's
+    // tooltip has them whole). The header's menu shows a column again.
+    m_fitter = ColumnFitter::install(this, {ScaleColumn, AcceptedColumn});
+    m_fitter->setElastic(StepColumn, header()->sectionSizeHint(StepColumn));
 }
 
-void AttemptsView::fitHeaders()
+void AttemptsView::sizeColumns()
 {
-    // Headers are never cut ("Attempt / releas"), with or without rows to size the columns by.
-    for (int c = 0; c < ColumnCount - 1; ++c)
-        setColumnWidth(c, std::max(columnWidth(c), header()->sectionSizeHint(c)));
+    // Headers are never cut ("Attempt / releas"), with or without rows to size the columns by;
+    // every release counts, also those of folded attempts.
+    QList<QTreeWidgetItem *> expanded;
+    for (int i = 0; i < topLevelItemCount(); ++i)
+        if (topLevelItem(i)->isExpanded())
+            expanded << topLevelItem(i);
+    const auto resize = [&] {
+        expandAll();
+        for (int c = 0; c < ColumnCount; ++c)
+            resizeColumnToContents(c);
+        collapseAll();
+        for (QTreeWidgetItem *item : expanded)
+            item->setExpanded(true);
+    };
+    if (!m_fitter) {
+        resize();
+        return;
+    }
+    // The first column narrows down to its title in the current font; its natural width is the
+    // one resize() gives it. Columns hidden to fit are measured too.
+    m_fitter->setElastic(StepColumn, header()->sectionSizeHint(StepColumn));
+    m_fitter->resizeColumns(resize);
 }
 
 void AttemptsView::changeEvent(QEvent *event)
 {
     QTreeWidget::changeEvent(event);
+    // A new font (presentation mode) needs new widths, for the headers and for the values.
     if (event->type() == QEvent::FontChange)
-        fitHeaders();
+        sizeColumns();
 }
 
 void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &unitSymbol)
@@ -48,8 +79,8 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
     clear();
     setHeaderLabels({tr("Attempt / release"), tr("Estimate / value"), tr("± Half-width"), tr("Noise scale"),
                      tr("Cost (%1)").arg(unitSymbol), tr("Accepted")});
-    fitHeaders();
     if (!event) {
+        sizeColumns();
         auto *placeholder = new QTreeWidgetItem(this);
         placeholder->setText(StepColumn, tr("Select a ledger row to see its attempts"));
         placeholder->setForeground(StepColumn, palette::neutralGrey);
@@ -65,6 +96,7 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
                 ? tr("%1: output DP, one mechanism (see the result card)").arg(toQString(event->request.id))
                 : tr("%1: no attempt (nothing released)").arg(toQString(event->request.id)));
         item->setFirstColumnSpanned(true);
+        sizeColumns();
         return;
     }
     int number = 1;
@@ -108,14 +140,30 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
             child->setText(CostColumn, formatNumber(release.cost, 3));
         }
     }
+    setRowToolTips();
     // The releases of the final attempt (the one the answer comes from) are shown; earlier
     // levels stay folded.
-    expandAll();
-    for (int c = 0; c < ColumnCount - 1; ++c)
-        resizeColumnToContents(c);
     collapseAll();
     if (last)
         last->setExpanded(true);
+    sizeColumns();
+}
+
+void AttemptsView::setRowToolTips()
+{
+    // Every value of a row, named by its column, on each of its cells: what an elided label or a
+    // column that gave way hides is a hover away.
+    QTreeWidgetItemIterator it(this);
+    for (; *it; ++it) {
+        QTreeWidgetItem *item = *it;
+        QStringList lines;
+        for (int c = 0; c < ColumnCount; ++c)
+            if (!item->text(c).isEmpty())
+                lines << QStringLiteral("%1: %2").arg(headerItem()->text(c), item->text(c));
+        const QString tip = lines.join(u'\n');
+        for (int c = 0; c < ColumnCount; ++c)
+            item->setToolTip(c, tip);
+    }
 }
 
 } // namespace pbx::ui

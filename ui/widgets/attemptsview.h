@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The attempts behind one ledger event: for a doubling mechanism, each noise level tried, with
 // its released noisy values, estimate, error bound and cost; for a single release, the one
-// attempt. Everything shown was released (and paid for); no private value appears.
+// attempt. Everything shown was released (and paid for); no private value appears. It does not
+// scroll sideways: in a narrow view (a 1024-px projector in presentation mode) the noise scale, then
+// the accepted mark give way (the header's menu brings them back) and the first column's labels are
+// elided; each row's tooltip lists all its values.
 #pragma once
 
 #include "core/session/ledger_event.h"
@@ -9,6 +12,8 @@
 #include <QTreeWidget>
 
 namespace pbx::ui {
+
+class ColumnFitter;
 
 class AttemptsView final : public QTreeWidget
 {
@@ -34,8 +39,13 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    /// Each column but the last at least as wide as its header's title.
-    void fitHeaders();
+    /// Each column as wide as its contents (every row, folded or not) and its header's title;
+    /// the rows that were unfolded stay so.
+    void sizeColumns();
+    /// Each row's values, named by their columns, as the tooltip of every cell of the row.
+    void setRowToolTips();
+
+    ColumnFitter *m_fitter = nullptr;
 };
 
 } // namespace pbx::ui

@@ -62,12 +62,28 @@ void ColumnFitter::onSectionResized(int column, int newSize)
         return;
     if (column == m_elastic && newSize > 0)
         m_elasticNatural = newSize; // the application's (or the user's) width
+    if (!m_resizing)
+        refit();
+}
+
+void ColumnFitter::resizeColumns(const std::function<void()> &resize)
+{
+    m_fitting = true;
+    for (int c : m_fittedAway)
+        m_header->setSectionHidden(c, false);
+    m_fittedAway.clear();
+    if (m_elastic >= 0 && m_elasticNatural > 0)
+        m_header->resizeSection(m_elastic, m_elasticNatural);
+    m_fitting = false;
+    m_resizing = true;
+    resize();
+    m_resizing = false;
     refit();
 }
 
 void ColumnFitter::refit()
 {
-    if (m_fitting)
+    if (m_fitting || m_resizing)
         return;
     m_fitting = true;
     // Measured without the stretch of the last section, which fills whatever is left.
@@ -94,6 +110,13 @@ void ColumnFitter::refit()
                                 std::max(m_elasticMinimum, m_header->sectionSize(m_elastic) - excess));
     m_header->setStretchLastSection(stretch);
     m_fitting = false;
+}
+
+void ColumnFitter::setColumnHidden(int column, bool hidden)
+{
+    m_fittedAway.removeAll(column);
+    m_header->setSectionHidden(column, hidden);
+    refit();
 }
 
 void ColumnFitter::choose(int column, bool shown)

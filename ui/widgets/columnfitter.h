@@ -7,6 +7,8 @@
 #include <QObject>
 #include <QSet>
 
+#include <functional>
+
 QT_FORWARD_DECLARE_CLASS(QAbstractItemView)
 QT_FORWARD_DECLARE_CLASS(QHeaderView)
 QT_FORWARD_DECLARE_CLASS(QPoint)
@@ -36,8 +38,15 @@ public:
     void setElastic(int column, int minimumWidth);
     /// Shows or hides an optional column by the user's choice (as the header's menu does).
     void choose(int column, bool shown);
+    /// Hides or shows `column` for the application (a column that does not apply), then fits
+    /// anew; an optional column hidden so is never shown by fitting.
+    void setColumnHidden(int column, bool hidden);
     /// Recomputes which optional columns fit (after column widths change).
     void refit();
+    /// Runs `resize`, which gives the columns their natural widths, with every column it hid
+    /// shown (a width given to a hidden column was lost: one came back 47 px wide under a 119-px
+    /// title), then fits anew.
+    void resizeColumns(const std::function<void()> &resize);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -55,6 +64,7 @@ private:
     QList<int> m_fittedAway;
     QSet<int> m_chosenShown; ///< shown by the user's choice: never fitted away
     bool m_fitting = false;
+    bool m_resizing = false; ///< inside resizeColumns: no fitting until it is done
     int m_elastic = -1;
     int m_elasticMinimum = 0;
     int m_elasticNatural = 0; ///< the width the application gave it
