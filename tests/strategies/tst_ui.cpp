@@ -12,6 +12,7 @@
 #include "ui/strategies/selectionlabpanel.h"
 #include "ui/strategies/strategieslabdialog.h"
 #include "ui/strategies/strategyrequestdialog.h"
+#include "ui/widgets/attemptsview.h"
 
 #include <QAction>
 #include <QCoreApplication>
@@ -121,6 +122,11 @@ private slots:
         QCOMPARE(t.costKind, filters::ChargeKind::PureEpsilon);
         QCOMPARE(t.strategyRecord()->labels.size(), std::size_t{2});
         QVERIFY(dialog.resultText().contains(QStringLiteral("1. south")));
+        // The attempts view names them too: the attempt's value, then each pick.
+        AttemptsView attempts;
+        attempts.setEvent(&document.session().events()[1], QStringLiteral("ε"));
+        QVERIFY(attempts.topLevelItem(0)->text(1).startsWith(QStringLiteral("1. south, 2. ")));
+        QCOMPARE(attempts.topLevelItem(0)->child(0)->text(1), QStringLiteral("south"));
         // The ledger names the categories in its answer column.
         LedgerModel ledger;
         ledger.setEvents(document.session().events());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/widgets/attemptsview.h"
 
+#include "core/report/event_description.h"
 #include "core/session/growing/growing_release.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
@@ -115,7 +116,10 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
                           ? toQString(session::growingEpochLabel(*event, std::size_t(number - 1)))
                           : tr("Attempt %1").arg(number));
         ++number;
-        item->setText(EstimateColumn, formatNumber(attempt.estimate, 6));
+        // A mode's values are categories (its numeric estimate is only the first pick's index).
+        const std::string picks = report::selectionText(*event);
+        const auto *labels = picks.empty() ? nullptr : &event->strategyRecord()->labels;
+        item->setText(EstimateColumn, labels ? toQString(picks) : formatNumber(attempt.estimate, 6));
         item->setText(HalfWidthColumn, std::isfinite(attempt.halfWidth)
                                            ? QStringLiteral("±") + formatNumber(attempt.halfWidth, 3)
                                            : QStringLiteral("—"));
@@ -134,7 +138,8 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
             child->setText(StepColumn, ermg      ? QStringLiteral("θ_%1").arg(j)
                                        : smalldb ? tr("query %1 (synthetic)").arg(j)
                                                  : toQString(release.quantity));
-            child->setText(EstimateColumn, formatNumber(release.value, 6));
+            child->setText(EstimateColumn, labels && j < labels->size() ? toQString((*labels)[j])
+                                                                        : formatNumber(release.value, 6));
             // (a SmallDBG answer is a sample, not additive noise: no scale)
             child->setText(ScaleColumn, smalldb ? QStringLiteral("—") : formatNumber(release.scale, 3));
             child->setText(CostColumn, formatNumber(release.cost, 3));
