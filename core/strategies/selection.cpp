@@ -177,6 +177,12 @@ double selectionEtaOf(std::uint64_t numerator)
     return static_cast<double>(numerator) / kEtaDenominator;
 }
 
+double selectionEpsilonOnGrid(double epsilon, data::Neighbouring neighbours)
+{
+    const double eta = std::ceil(selectionEta(epsilon, neighbours) * kEtaDenominator) / kEtaDenominator;
+    return neighbours == data::Neighbouring::AddRemove ? eta : 2.0 * eta; // exact: η·2^32 is an integer
+}
+
 Result<std::vector<std::size_t>> sampleSelection(SelectionMechanism mechanism,
                                                  const std::vector<std::int64_t> &counts,
                                                  std::uint64_t etaNumerator, std::size_t picks,

@@ -62,6 +62,9 @@ double selectionEpsilonFor(SelectionMechanism mechanism, double gap, double beta
 Result<std::uint64_t> selectionEtaNumerator(double eta);
 /// η of a numerator of selectionEtaNumerator: num·2^−32.
 double selectionEtaOf(std::uint64_t numerator);
+/// The smallest ε ≥ `epsilon` whose η (selectionEta) is a multiple of 2^−32, so the sampler runs at
+/// exactly that η and the count-gap bound solved for the target holds at the η used. Valid: ε > 0.
+double selectionEpsilonOnGrid(double epsilon, data::Neighbouring neighbours);
 
 /// Draws `picks` distinct candidates, in pick order, exactly: the exponential mechanism by
 /// rejection from the uniform proposal with acceptance exp(−η(c_max − c_j)) (Bernoulli(exp(−γ))

@@ -185,8 +185,11 @@ double modeEpsilon(const QueryRequest &request, std::size_t candidates, data::Ne
     if (candidates < 2)
         return 0.0;
     const double beta = 1.0 - request.target.confidence;
-    double epsilon = strategies::selectionEpsilonFor(spec.selection, request.target.error, beta, candidates,
-                                                     spec.picks, neighbours);
+    // On the sampler's grid of η (2^−32), rounded up: the bar holds at the η the sampler uses.
+    double epsilon = strategies::selectionEpsilonOnGrid(
+        strategies::selectionEpsilonFor(spec.selection, request.target.error, beta, candidates, spec.picks,
+                                        neighbours),
+        neighbours);
     const auto k = static_cast<double>(spec.picks);
     if (request.maxCost && math::multiplyRoundUp(epsilon, k) > *request.maxCost) {
         epsilon = math::nudgeDown(*request.maxCost / k, 2);
@@ -552,7 +555,7 @@ Result<StrategyDrawn> drawMode(const StrategyDraw &d)
     }
     out.filterCharge = modeCharge(spec.selection, epsilon, picks.size());
     out.charge = m < 2 ? 0.0 : math::multiplyRoundUp(epsilon, static_cast<double>(picks.size()));
-    out.targetMet = !out.capped;
+    out.targetMet = !out.capped && bar <= request.target.error;
     for (const std::size_t j : picks) {
         out.record.labels.push_back(counts.labels[j]);
         out.record.values.push_back(static_cast<double>(j));
