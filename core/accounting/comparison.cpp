@@ -2,6 +2,7 @@
 #include "core/accounting/comparison.h"
 
 #include "core/accounting/evaluation.h"
+#include "core/accounting/optimal_composition.h"
 #include "core/accounting/parallel_composition.h"
 #include "core/accounting/per_step_dp.h"
 #include "core/accounting/pld_accountant.h"
@@ -377,6 +378,9 @@ public:
     /// The PLD's ε(k) by running products (a ledger without partitions); a prefix it cannot
     /// answer is composed afresh.
     std::unique_ptr<PldPrefixComposer> pldPrefixes;
+    /// The optimal strategy's ε(k) by a running product past the exact atoms (a ledger, or its
+    /// per-step view, without partitions); a prefix it does not answer is composed afresh.
+    std::unique_ptr<OptimalPrefixComposer> optimalPrefixes;
 
 private:
     const ComparisonProgressCallback &m_progress;
@@ -449,16 +453,18 @@ Result<Built> buildStrategy(ComparisonRun &run, std::size_t i, StrategyResult &r
     return b;
 }
 
-/// The PLD's δ(ε) profile: each part's composed PMF swept once for every ε (upperDeltas), the
-/// max over parts. False (nothing written) when `b` is not the PLD or a part fails.
+/// The PLD's and the optimal strategy's δ(ε) profile: each part's composed PMF swept once for
+/// every ε (upperDeltas), the max over parts. False (nothing written) when `b` is neither or a
+/// part fails.
 bool pldProfile(const Built &b, const std::vector<double> &epsilons, std::vector<double> &deltas)
 {
     std::vector<double> worst(epsilons.size(), 0.0);
     for (const auto &part : b.parts) {
-        const auto *pld = dynamic_cast<const PldAccountant *>(part.get());
-        if (!pld)
-            return false;
-        auto d = pld->upperDeltas(epsilons);
+        Result<std::vector<double>> d = makeError(ErrorCode::Unsupported, "no sweep");
+        if (const auto *pld = dynamic_cast<const PldAccountant *>(part.get()))
+            d = pld->upperDeltas(epsilons);
+        else if (const auto *optimal = dynamic_cast<const OptimalComposition *>(part.get()))
+            d = optimal->upperDeltas(epsilons);
         if (!d)
             return false;
         for (std::size_t j = 0; j < worst.size(); ++j)
@@ -469,8 +475,8 @@ bool pldProfile(const Built &b, const std::vector<double> &epsilons, std::vector
 }
 
 /// The δ(ε) profile over [0, ε_max]: a few times the smallest finite ε at δ, and far enough to
-/// show the queried ε. Each PLD part answers from its composed PMF (and its lower bound's
-/// suffix sums, built once). Errors: Cancelled.
+/// show the queried ε. Each PLD (and heterogeneous optimal) part answers from its composed PMF (and its lower
+/// bound's suffix sums, built once). Errors: Cancelled.
 Result<void> profileCurve(ComparisonRun &run, const std::vector<Built> &built, Comparison &out)
 {
     if (!run.report({Phase::Profile, run.strategiesEnd, {}, 0, 0}))
@@ -569,12 +575,14 @@ Result<std::pair<double, double>> prefixValue(ComparisonRun &run, std::size_t i,
                                               const ProgressCallback &onCore)
 {
     const ComparisonQuery &query = run.query;
-    if (run.names[i] == "pld" && run.pldPrefixes) {
-        const std::optional<double> atEpsilon
-            = query.epsilonAtDelta ? std::nullopt : std::optional<double>(query.epsilon);
+    const std::optional<double> atEpsilon
+        = query.epsilonAtDelta ? std::nullopt : std::optional<double>(query.epsilon);
+    if (run.names[i] == "pld" && run.pldPrefixes)
         if (auto v = run.pldPrefixes->upTo(steps, query.delta, atEpsilon))
             return v.value();
-    }
+    if (run.names[i] == "optimal" && run.optimalPrefixes)
+        if (auto v = run.optimalPrefixes->upTo(steps, query.delta, atEpsilon))
+            return v.value();
     std::vector<StrategyAnswer> answers;
     std::vector<StrategyAnswer> deltas;
     for (std::size_t p = 0; p < prefixParts.ledgers.size(); ++p) {
@@ -615,6 +623,13 @@ Result<void> prefixCurves(ComparisonRun &run, const std::vector<Built> &built, C
         PldOptions options = pldOptions(prefixInterval, query.pldTailMass, query.pldMaxBins, false, {});
         options.selfCompositionCache = run.tableCache;
         run.pldPrefixes = std::make_unique<PldPrefixComposer>(run.ledger, options);
+    }
+    const bool optimalStepView = run.stepView("optimal");
+    if (run.indexOf("optimal") < run.names.size() && run.partsFor("optimal").ledgers.size() == 1
+        && !(optimalStepView && run.stepError)) {
+        const PldOptions options = pldOptions(prefixInterval, query.pldTailMass, query.pldMaxBins, false, {});
+        run.optimalPrefixes = std::make_unique<OptimalPrefixComposer>(
+            optimalStepView ? run.stepLedger.ledger : run.ledger, options);
     }
     std::int64_t totalSteps = 0;
     for (const auto &e : run.ledger.events)

@@ -2,11 +2,14 @@
 #include "core/accounting/optimal_composition.h"
 
 #include "core/accounting/advanced_composition.h"
+#include "core/accounting/pld_atoms.h"
+#include "core/accounting/pld_pmf.h"
 #include "core/math/directed_rounding.h"
 #include "core/math/log_space.h"
 #include "core/util/parameter_checks.h"
 #include "core/util/try.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -174,6 +177,30 @@ Result<StrategyAnswer> OptimalComposition::deltaForEpsilon(double epsilon) const
     return a;
 }
 
+Result<std::vector<double>> OptimalComposition::upperDeltas(const std::vector<double> &epsilons) const
+{
+    std::vector<double> out;
+    if (!m_pld) {
+        for (double epsilon : epsilons) {
+            PBX_TRY(a, deltaForEpsilon(epsilon));
+            out.push_back(a.delta);
+        }
+        return out;
+    }
+    PBX_TRY(swept, m_pld->upperDeltas(epsilons));
+    out = std::move(swept);
+    for (std::size_t j = 0; j < out.size(); ++j) {
+        // The sweep sums in another order than deltaForEpsilon's (±1e-14 relative measured, 1e-12
+        // documented): raised by 2e-12 so that it is never below deltaForEpsilon's value.
+        if (out[j] > 0.0) // an exact 0 (no loss above ε) stays 0
+            out[j] = std::min(1.0, math::nudgeUp(out[j] * (1.0 + 2e-12), 2));
+        if (m_basic)
+            if (auto basic = m_basic->deltaForEpsilon(epsilons[j]); basic && basic->delta < out[j])
+                out[j] = basic->delta;
+    }
+    return out;
+}
+
 Result<StrategyAnswer> OptimalComposition::optimalEpsilonForDelta(double delta) const
 {
     if (m_pld) {
@@ -209,6 +236,166 @@ Result<StrategyAnswer> OptimalComposition::optimalDeltaForEpsilon(double epsilon
     a.epsilon = epsilon;
     a.delta = m_k == 0 ? 0.0 : kovOptimalDelta(m_epsilon0, m_delta0, m_k, epsilon);
     return a;
+}
+
+} // namespace pbx::accounting
+
+namespace pbx::accounting {
+
+struct OptimalPrefixComposer::State
+{
+    State(const Ledger &l, const PldOptions &o) : ledger(l), options(o) {}
+
+    const Ledger &ledger;
+    PldOptions options;
+    std::size_t nextEvent = 0;    ///< the first event not wholly taken
+    std::int64_t takenOfNext = 0; ///< its steps already taken
+    std::int64_t steps = 0;       ///< steps taken (the prefix so far)
+    /// The pieces taken so far: an event's steps within one prefix, at its (ε, δ) per step.
+    std::vector<EpsilonDeltaSteps> pieces;
+    bool heterogeneous = false;   ///< two pieces of different (ε, δ) seen
+    std::optional<AtomPld> atoms; ///< the exact composition of pieces[0, atomsUpTo)
+    std::size_t atomsUpTo = 0;    ///< … while within the atom limits
+    bool overflowed = false;      ///< the atoms went past the limits: the running product answers
+    PldPmf product;               ///< pieces[0, productUpTo) each rounded up to the grid, convolved
+    std::size_t productUpTo = 0;
+    std::optional<Error> failed;
+
+    Result<void> take(std::int64_t until);
+    void composeAtoms();
+    Result<void> extendProduct();
+    Result<std::pair<double, double>> answer(double delta, std::optional<double> epsilon) const;
+};
+
+/// Takes the ledger's steps up to `until` as pieces (steps with neither ε nor δ are counted only).
+Result<void> OptimalPrefixComposer::State::take(std::int64_t until)
+{
+    while (steps < until && nextEvent < ledger.events.size()) {
+        const PrivacyEvent &e = ledger.events[nextEvent];
+        const std::int64_t count = std::min(e.count - takenOfNext, until - steps);
+        PBX_TRY(step, approxDpStepAt(ledger, nextEvent));
+        if (step.epsilon != 0.0 || step.delta != 0.0) {
+            if (!pieces.empty()
+                && (step.epsilon != pieces.front().epsilon || step.delta != pieces.front().delta))
+                heterogeneous = true;
+            pieces.push_back({step.epsilon, step.delta, count});
+        }
+        steps += count;
+        takenOfNext += count;
+        if (takenOfNext == e.count) {
+            ++nextEvent;
+            takenOfNext = 0;
+        }
+    }
+    return {};
+}
+
+/// Composes the new pieces on their atoms (pld_atoms.h); past its limits, `overflowed`.
+void OptimalPrefixComposer::State::composeAtoms()
+{
+    for (; atomsUpTo < pieces.size() && !overflowed; ++atomsUpTo) {
+        const EpsilonDeltaSteps &p = pieces[atomsUpTo];
+        auto group = approxDpAtoms(p.epsilon, p.delta, p.count, true);
+        auto composed = group && atoms ? accounting::composeAtoms(*atoms, *group) : group;
+        if (!composed) {
+            overflowed = true;
+            atoms.reset();
+            return;
+        }
+        atoms = std::move(composed);
+    }
+}
+
+/// Convolves each new piece, its atoms rounded up to the grid by itself, onto the product.
+Result<void> OptimalPrefixComposer::State::extendProduct()
+{
+    const double d = options.interval;
+    for (; productUpTo < pieces.size(); ++productUpTo) {
+        const EpsilonDeltaSteps &p = pieces[productUpTo];
+        auto group = approxDpAtoms(p.epsilon, p.delta, p.count, true);
+        if (!group)
+            return makeError(ErrorCode::ResourceLimit, "too many steps of one (ε, δ) for its atoms");
+        if (const double bins = atomGridBins(*group, d); !(bins <= options.maxBins))
+            return makeError(ErrorCode::ResourceLimit,
+                             pldResourceMessage(pldPeakBytes(bins), d, options.maxBins));
+        PldPmf grid = atomsToGrid(*group, d, nullptr);
+        if (productUpTo == 0) {
+            product = std::move(grid);
+            continue;
+        }
+        PBX_TRY(composed, composePmf(product, grid, options.tailMass, options.maxBins));
+        product = std::move(composed);
+    }
+    return {};
+}
+
+/// The product's pessimistic ε at δ (and δ at ε), capped by basic composition of the prefix
+/// (OptimalComposition's cap, on the same events: the prefix without post-processing).
+Result<std::pair<double, double>> OptimalPrefixComposer::State::answer(double delta,
+                                                                       std::optional<double> epsilon) const
+{
+    Ledger prefix;
+    prefix.neighbours = ledger.neighbours;
+    std::int64_t left = steps;
+    for (std::size_t i = 0; i < ledger.events.size() && left > 0; ++i) {
+        const std::int64_t count = std::min(ledger.events[i].count, left);
+        left -= count;
+        if (ledger.events[i].mechanism == MechanismKind::PostProcessing)
+            continue;
+        prefix.events.push_back(ledger.events[i]);
+        prefix.events.back().count = count;
+    }
+    PBX_TRY(basic, BasicComposition::fromLedger(prefix));
+    double eps = pmfEpsilonForDelta(product, delta);
+    if (auto b = basic->epsilonForDelta(delta); b && b->epsilon < eps)
+        eps = b->epsilon;
+    double del = std::numeric_limits<double>::quiet_NaN();
+    if (epsilon) {
+        PBX_RETURN_IF_ERROR(checkEpsilon(*epsilon));
+        del = pmfDeltaForEpsilon(product, *epsilon);
+        if (auto b = basic->deltaForEpsilon(*epsilon); b && b->delta < del)
+            del = b->delta;
+    }
+    return std::pair{eps, del};
+}
+
+OptimalPrefixComposer::OptimalPrefixComposer(const Ledger &ledger, const PldOptions &options)
+    : m_state(std::make_unique<State>(ledger, options))
+{}
+
+OptimalPrefixComposer::~OptimalPrefixComposer() = default;
+
+bool OptimalPrefixComposer::composing() const
+{
+    return m_state->overflowed && !m_state->failed;
+}
+
+Result<std::pair<double, double>> OptimalPrefixComposer::upTo(std::int64_t steps, double delta,
+                                                              std::optional<double> epsilon)
+{
+    State &s = *m_state;
+    if (s.failed)
+        return *s.failed;
+    auto fail = [&](Error e) {
+        s.failed = e;
+        return e;
+    };
+    PBX_RETURN_IF_ERROR(checkDelta(delta));
+    if (steps < s.steps)
+        return fail(makeError(ErrorCode::InvalidArgument, "prefixes must not shrink"));
+    if (auto ok = s.take(steps); !ok)
+        return fail(ok.error());
+    if (!s.heterogeneous)
+        return makeError(ErrorCode::Unsupported, "a homogeneous prefix: the KOV closed form answers");
+    s.composeAtoms();
+    if (!s.overflowed)
+        return makeError(ErrorCode::Unsupported, "within the atom limits: the exact atoms answer");
+    if (auto ok = s.extendProduct(); !ok)
+        return fail(ok.error());
+    auto value = s.answer(delta, epsilon);
+    if (!value)
+        return fail(value.error());
+    return value;
 }
 
 } // namespace pbx::accounting

@@ -7,6 +7,8 @@
 // cancellation, and the prefix rules the comparison view uses.
 #include "core/accounting/comparison.h"
 #include "core/accounting/evaluation.h"
+#include "core/accounting/optimal_composition.h"
+#include "core/accounting/per_step_dp.h"
 #include "core/accounting/pld_accountant.h"
 #include "core/accounting/pld_composed.h"
 #include "core/accounting/pld_mechanisms.h"
@@ -83,6 +85,7 @@ private Q_SLOTS:
     void composedQueryBoundsTheExactComposition();
     void composedQueryNotAboveTheFftComposition();
     void prefixCurveSharesTheTablesSelfCompositions();
+    void optimalRunningProductNotBelowFreshBuilds();
 };
 
 void TestComparison::pureStepsKnownNumbers()
@@ -791,6 +794,77 @@ void TestComparison::prefixCurveSharesTheTablesSelfCompositions()
     for (std::size_t k = 0; k + 1 < c->prefixSteps.size(); ++k) { // the last is the table's
         const double mine = own.upTo(c->prefixSteps[k], q.delta, std::nullopt)->first;
         QCOMPARE(std::memcmp(&mine, &c->prefixEpsilons[p][k], sizeof mine), 0);
+    }
+}
+
+// The optimal strategy's ε(k) by one running product (OptimalPrefixComposer) against each prefix
+// built afresh (OptimalComposition::fromLedger), on the two comparepinned ledgers whose optimal
+// prefixes overflow the exact atoms: the mixed ledger's per-step (ε, δ) view (δ = 1.3e-7, d =
+// 1e-4, as `compare --per-step-delta auto`) and 60 distinct Laplace steps (d = 1e-3, the coarse
+// prefix grid). Every unit rounded to the grid by the running product lies inside one unit
+// fromLedger rounds, so its PLD dominates: ε at δ = 1e-5 and δ at ε = 3 are never below the fresh
+// build's, and above it by at most 2e-4 (ε) relative. Early prefixes within the atom limits, and
+// homogeneous ones, are left to fromLedger (Unsupported).
+void TestComparison::optimalRunningProductNotBelowFreshBuilds()
+{
+    Ledger mixed;
+    for (int j = 0; j < 12; ++j) {
+        mixed.events.push_back(laplace(8.0 + j, 2));
+        PrivacyEvent g;
+        g.mechanism = MechanismKind::Gaussian;
+        g.sigma = 3.0 + 0.5 * j;
+        g.count = 3;
+        mixed.events.push_back(g);
+        PrivacyEvent rr;
+        rr.mechanism = MechanismKind::RandomizedResponse;
+        rr.epsilon = 0.05 + 0.01 * j;
+        mixed.events.push_back(rr);
+    }
+    const auto view = perStepLedger(mixed, 1.3e-7);
+    QVERIFY(view.ok());
+    Ledger laplace60;
+    for (int j = 0; j < 60; ++j)
+        laplace60.events.push_back(laplace(5.0 + 0.25 * j));
+    const struct
+    {
+        const Ledger *ledger;
+        double interval;
+        double tolerance; ///< ε relative above the fresh build, at most
+    } cases[] = {{&view->ledger, 1e-4, 1e-4}, {&laplace60, 1e-3, 5e-3}};
+    for (const auto &c : cases) {
+        PldOptions o;
+        o.interval = c.interval;
+        o.optimistic = false;
+        OptimalPrefixComposer composer(*c.ledger, o);
+        int answered = 0;
+        double worst = 0.0;
+        for (const PrefixPoint &point : stepPrefixes(*c.ledger)) {
+            auto running = composer.upTo(point.steps, 1e-5, 3.0);
+            auto fresh = OptimalComposition::fromLedger(ledgerPrefix(*c.ledger, point.steps), o);
+            QVERIFY(fresh.ok());
+            if (!running) {
+                QCOMPARE(running.error().code, ErrorCode::Unsupported);
+                QVERIFY2(answered == 0, "once composing, every later prefix is answered");
+                continue;
+            }
+            ++answered;
+            const double eps = fresh.value()->epsilonForDelta(1e-5)->epsilon;
+            const double delta = fresh.value()->deltaForEpsilon(3.0)->delta;
+            QVERIFY2(running->first >= eps && running->first <= eps * (1.0 + c.tolerance),
+                     qPrintable(QStringLiteral("k = %1: ε %2 vs fresh %3")
+                                    .arg(point.steps)
+                                    .arg(running->first, 0, 'g', 17)
+                                    .arg(eps, 0, 'g', 17)));
+            QVERIFY2(running->second >= delta, qPrintable(QStringLiteral("k = %1: δ %2 vs fresh %3")
+                                                              .arg(point.steps)
+                                                              .arg(running->second, 0, 'g', 17)
+                                                              .arg(delta, 0, 'g', 17)));
+            worst = std::max(worst, running->first / eps - 1.0);
+        }
+        QVERIFY(composer.composing());
+        QVERIFY2(answered >= 20, qPrintable(QString::number(answered)));
+        qInfo("d = %g: %d prefixes by the running product, ε at most %.3g relative above", c.interval,
+              answered, worst);
     }
 }
 

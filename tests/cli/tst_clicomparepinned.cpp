@@ -11,6 +11,11 @@
 // The two mixed files were re-recorded when the PLD's ε(k) stopped forming its last convolution
 // (ComposedPmfQuery, docs/composition-strategies.md): its ε(k) and δ(k) moved down by the FFT
 // round-off charge no longer paid (ε ≤ 1.03e-7 relative; δ ≤ 1.8e-11 absolute), still upper bounds.
+// laplace60 and mixed per-step δ were re-recorded when the optimal strategy's ε(k) became one
+// running product (OptimalPrefixComposer, docs/composition-strategies.md): its ε(k) moved up by at
+// most 4.6e-5 (mixed) and 2.9e-3 (laplace60, d = 1e-3) relative, never down (its PLD dominates the
+// fresh build's), and its δ(ε) profile up by 2e-12 relative (one sweep, raised to stay above the
+// pointwise values); every other number is bit-identical.
 // To re-record after a deliberate change of the numbers: run the command of each row and
 // overwrite its *.expected.json, and say why in the commit.
 #include "tests/cli/clitestutils.h"

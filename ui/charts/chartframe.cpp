@@ -101,6 +101,10 @@ ChartFrame::ChartFrame(const Style &style, QWidget *parent) : QWidget(parent)
     m_timer->setSingleShot(true);
     m_timer->setInterval(coalesceMilliseconds);
     connect(m_timer, &QTimer::timeout, this, [this] { rebuild(); });
+    m_greyTimer = new QTimer(this);
+    m_greyTimer->setSingleShot(true);
+    m_greyTimer->setInterval(0);
+    connect(m_greyTimer, &QTimer::timeout, this, &ChartFrame::applyGrey);
 
     // Ticks are fitted once the layout has settled (a zero timer after the change).
     m_fitTimer = new QTimer(this);
@@ -141,17 +145,31 @@ void ChartFrame::setComputing(bool computing)
     if (computing == m_computing)
         return;
     m_computing = computing;
-    if (computing) {
-        // Grey, not hidden: the last finished result stays readable but cannot pass for the new one.
-        auto *grey = new QGraphicsColorizeEffect(m_view);
-        grey->setColor(palette::neutralGrey);
-        grey->setStrength(1.0);
-        m_view->setGraphicsEffect(grey);
-    } else {
+    m_greyTimer->stop();
+    if (computing && m_greyTimer->interval() > 0)
+        m_greyTimer->start();
+    else if (computing)
+        applyGrey();
+    else
         m_view->setGraphicsEffect(nullptr);
-    }
     if (m_legend)
         m_legend->setEnabled(!computing);
+}
+
+void ChartFrame::setGreyDelay(int milliseconds)
+{
+    m_greyTimer->setInterval(std::max(0, milliseconds));
+}
+
+void ChartFrame::applyGrey()
+{
+    if (!m_computing || m_view->graphicsEffect())
+        return;
+    // Grey, not hidden: the last finished result stays readable but cannot pass for the new one.
+    auto *grey = new QGraphicsColorizeEffect(m_view);
+    grey->setColor(palette::neutralGrey);
+    grey->setStrength(1.0);
+    m_view->setGraphicsEffect(grey);
 }
 
 void ChartFrame::scheduleAxisFit()

@@ -46,8 +46,15 @@ public:
 
     /// Greys the chart while a new result is being computed (the curves shown
     /// are the last finished ones, not the settings' on screen); off restores its colours.
+    /// isComputing() and the disabled legend follow at once; the grey itself after the grace
+    /// period of setGreyDelay (0 by default: at once).
     void setComputing(bool computing);
     bool isComputing() const { return m_computing; }
+    /// Milliseconds (≥ 0) a computation may take before its chart turns grey: a result that
+    /// arrives sooner is painted once, in colour, instead of a greyed paint (the colorize effect
+    /// renders the whole view off screen) followed by the result's. The comparison view uses it
+    /// so that a redraw after an edit paints its charts once (bench_comparison_view).
+    void setGreyDelay(int milliseconds);
 
     /// How a chart is framed (by default: compact, a plain view, QLegend drawn by the chart).
     struct Style
@@ -119,6 +126,8 @@ private:
     void fitAxes();
     /// Sets the wrapping legend's minimum height to what its text needs at its width.
     void fitLegendHeight();
+    /// Installs the grey colorize effect (still computing and not yet greyed).
+    void applyGrey();
     /// Puts the message's box in the middle of the plot area, inside it, 240 to 340 px wide
     /// (narrower in a narrower plot; the whole view when the plot is too small to hold it), after
     /// each layout of the chart.
@@ -134,7 +143,8 @@ private:
     QGridLayout *m_stack = nullptr; ///< the view
     QTimer *m_timer = nullptr;
     QTimer *m_fitTimer = nullptr;
-    int m_fitRounds = 0; ///< fits in a row that changed an axis (fitAxes)
+    QTimer *m_greyTimer = nullptr; ///< the grace period of setGreyDelay
+    int m_fitRounds = 0;           ///< fits in a row that changed an axis (fitAxes)
     bool m_computing = false;
     double m_fontSize = 0.0; ///< the widget font's size the chart's fonts were last scaled to
 

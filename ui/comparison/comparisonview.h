@@ -135,6 +135,9 @@ public:
     ComparisonLayout *arrangement() const { return m_arrangement; }
 
     static constexpr int coalesceMilliseconds = 300;
+    /// A job may run this long before its charts turn grey (ChartFrame::setGreyDelay); they count
+    /// as computing (isComputing) from its start.
+    static constexpr int kGreyDelayMilliseconds = 100;
 
 Q_SIGNALS:
     /// A computation finished and its (complete) results are shown.
