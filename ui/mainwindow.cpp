@@ -198,8 +198,8 @@ void MainWindow::createCentralWidget()
     // The query narrows last, elided (its full text is the row's tooltip).
     auto *fitter = ColumnFitter::install(
         m_ledgerView, {LedgerModel::Accounting, LedgerModel::Attempts, LedgerModel::Mechanism,
-                       LedgerModel::Id, LedgerModel::Spent, LedgerModel::Reason, LedgerModel::Target,
-                       LedgerModel::EpsilonSpent, LedgerModel::ErrorBound});
+                       LedgerModel::Id, LedgerModel::Spent, LedgerModel::ExPostSpent, LedgerModel::Reason,
+                       LedgerModel::Target, LedgerModel::EpsilonSpent, LedgerModel::ErrorBound});
     fitter->setElastic(LedgerModel::Query,
                        m_ledgerView->fontMetrics().horizontalAdvance(QStringLiteral("mean(wage…")));
 
@@ -866,7 +866,12 @@ void MainWindow::applyBudgetSystems(const session::Session *session)
         m_gauge->clearSecondSystem();
         m_chart->setExPostBudget(0.0);
     }
-    m_ledgerView->setColumnHidden(LedgerModel::ExPostSpent, !unified);
+    // The unified filter's ex-post column is one more that gives way where there is no room (the
+    // ledger scrolled sideways over 89 px at 1024×768, 29 in presentation mode at 1920×1080).
+    if (auto *fitter = m_ledgerView->findChild<ColumnFitter *>())
+        fitter->setColumnHidden(LedgerModel::ExPostSpent, !unified);
+    else
+        m_ledgerView->setColumnHidden(LedgerModel::ExPostSpent, !unified);
     updateGaugeNote(session);
 }
 

@@ -700,6 +700,20 @@ private Q_SLOTS:
                                                                  testScreenName()))
                          .isEmpty());
         }
+        // With the unified filter's extra column (ex-post ε spent) too.
+        seeded.filter = pbx::filters::FilterKind::Unified;
+        QVERIFY(w.startNewSession(seeded).ok());
+        w.ask();
+        QTRY_COMPARE(w.ledgerModel()->rowCount(), 1);
+        for (const bool presentation : {false, true}) {
+            setPresentation(w, presentation);
+            QTest::qWait(200);
+            QVERIFY2(ledger->horizontalScrollBar()->maximum() == 0,
+                     qPrintable(QStringLiteral("unified, presentation %1: ledger %2 px, scrolls over %3 px")
+                                    .arg(presentation)
+                                    .arg(ledger->viewport()->width())
+                                    .arg(ledger->horizontalScrollBar()->maximum())));
+        }
         setPresentation(w, false);
         auto *fitter = ledger->findChild<pbx::ui::ColumnFitter *>();
         QVERIFY(fitter);

@@ -112,6 +112,13 @@ void ColumnFitter::refit()
     m_fitting = false;
 }
 
+void ColumnFitter::setColumnHidden(int column, bool hidden)
+{
+    m_fittedAway.removeAll(column);
+    m_header->setSectionHidden(column, hidden);
+    refit();
+}
+
 void ColumnFitter::choose(int column, bool shown)
 {
     // A column hidden by choice is not in m_fittedAway, so refit never shows it again.

@@ -38,6 +38,9 @@ public:
     void setElastic(int column, int minimumWidth);
     /// Shows or hides an optional column by the user's choice (as the header's menu does).
     void choose(int column, bool shown);
+    /// Hides or shows `column` for the application (a column that does not apply), then fits
+    /// anew; an optional column hidden so is never shown by fitting.
+    void setColumnHidden(int column, bool hidden);
     /// Recomputes which optional columns fit (after column widths change).
     void refit();
     /// Runs `resize`, which gives the columns their natural widths, with every column it hid
