@@ -374,6 +374,17 @@ private Q_SLOTS:
         QVERIFY2(sentence.contains(QStringLiteral("ρ = %1").arg(ui::formatBound(filter.spent()))),
                  qPrintable(sentence));
         QVERIFY2(sentence.contains(QStringLiteral("Bun–Steinke")), qPrintable(sentence));
+        // The zCDP row's simple bound is that guarantee, in the same digits (it read 0.2567 where
+        // the gauge and the note said 0.2568).
+        const int zcdpRow = model->rowOf(QStringLiteral("zcdp"));
+        const auto *zcdp = model->outcome(zcdpRow);
+        QVERIFY(zcdp && zcdp->answer.simpleEpsilon && zcdp->answer.rho);
+        const QString zcdpDetail = model->index(zcdpRow, StrategyResultsModel::Detail).data().toString();
+        QVERIFY2(zcdpDetail.contains(
+                     QStringLiteral("simple bound ε = %1").arg(ui::formatBound(*zcdp->answer.simpleEpsilon))),
+                 qPrintable(zcdpDetail));
+        QVERIFY2(zcdpDetail.contains(QStringLiteral("ρ = %1").arg(ui::formatBound(*zcdp->answer.rho))),
+                 qPrintable(zcdpDetail));
         for (const char *name : {"zcdp", "pld"}) {
             const auto *o = model->outcome(model->rowOf(QString::fromLatin1(name)));
             QVERIFY(o && o->applicable);
