@@ -360,17 +360,31 @@ private Q_SLOTS:
                     .data(StrategyResultsModel::ApplicableRole)
                     .toBool());
 
-        // One sentence next to the numbers: the filter's budget (the gauge's ε ≈ …) is the
-        // session's guarantee; the table's smaller zCDP and PLD ε are hindsight.
+        // One sentence next to the numbers: the filter's budget (the gauge's "ε ≤ …", in its digits:
+        // rounded up, four; the note said "ε ≈ 0.257" beside the gauge's 0.2571) is the session's
+        // guarantee; the table's smaller zCDP and PLD ε are hindsight.
         const auto &filter = document.session().filter();
         const QString sentence = view->guaranteeText();
         QVERIFY2(sentence.contains(QStringLiteral("session's guarantee")), qPrintable(sentence));
         QVERIFY2(sentence.contains(QStringLiteral("hindsight")), qPrintable(sentence));
-        QVERIFY2(sentence.contains(QStringLiteral("ε ≈ %1 of ε = %2")
-                                       .arg(ui::formatNumber(filter.epsilonSpent(), 3),
+        QVERIFY2(sentence.contains(QStringLiteral("ε ≤ %1 of ε = %2")
+                                       .arg(ui::formatBound(filter.epsilonSpent()),
                                             ui::formatNumber(filter.epsilonBudget()))),
                  qPrintable(sentence));
+        QVERIFY2(sentence.contains(QStringLiteral("ρ = %1").arg(ui::formatBound(filter.spent()))),
+                 qPrintable(sentence));
         QVERIFY2(sentence.contains(QStringLiteral("Bun–Steinke")), qPrintable(sentence));
+        // The zCDP row's simple bound is that guarantee, in the same digits (it read 0.2567 where
+        // the gauge and the note said 0.2568).
+        const int zcdpRow = model->rowOf(QStringLiteral("zcdp"));
+        const auto *zcdp = model->outcome(zcdpRow);
+        QVERIFY(zcdp && zcdp->answer.simpleEpsilon && zcdp->answer.rho);
+        const QString zcdpDetail = model->index(zcdpRow, StrategyResultsModel::Detail).data().toString();
+        QVERIFY2(zcdpDetail.contains(
+                     QStringLiteral("simple bound ε = %1").arg(ui::formatBound(*zcdp->answer.simpleEpsilon))),
+                 qPrintable(zcdpDetail));
+        QVERIFY2(zcdpDetail.contains(QStringLiteral("ρ = %1").arg(ui::formatBound(*zcdp->answer.rho))),
+                 qPrintable(zcdpDetail));
         for (const char *name : {"zcdp", "pld"}) {
             const auto *o = model->outcome(model->rowOf(QString::fromLatin1(name)));
             QVERIFY(o && o->applicable);
@@ -559,6 +573,12 @@ private Q_SLOTS:
                  qPrintable(gauge->toolTip()));
         QVERIFY(gauge->toolTip().contains(QStringLiteral("hindsight")));
         QVERIFY(!w.comparisonView()->guaranteeText().isEmpty());
+        // ... and with the same digits: the gauge's "ε ≤ x" is the note's.
+        const auto &session = w.document()->session().filter();
+        const QString bound = QStringLiteral("ε ≤ %1").arg(ui::formatBound(session.epsilonSpent()));
+        QVERIFY2(gauge->toolTip().contains(bound), qPrintable(gauge->toolTip()));
+        QVERIFY2(w.comparisonView()->guaranteeText().contains(bound),
+                 qPrintable(w.comparisonView()->guaranteeText()));
 
         // Docked, and the floating dock at the two reference sizes (for looking at).
         for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {

@@ -772,14 +772,15 @@ void ComparisonView::updateGuaranteeNote(const std::vector<StrategyOutcome> &out
         m_guaranteeNote->setVisible(true);
         return;
     }
-    // The gauge's numbers (mainwindow: BudgetGauge::setBudget/setSpent), printed as it prints them.
-    QString spent = tr("ε ≈ %1 of ε = %2 at δ = %3")
-                        .arg(formatNumber(filter.epsilonSpent(), 3), formatNumber(filter.epsilonBudget()),
+    // The gauge's numbers (mainwindow: BudgetGauge::setBudget/setSpent), printed as it prints them:
+    // a loss rounded up, four digits (formatBound). Before: "ε ≈ 0.257" beside the gauge's 0.2571.
+    QString spent = tr("ε ≤ %1 of ε = %2 at δ = %3")
+                        .arg(formatBound(filter.epsilonSpent()), formatNumber(filter.epsilonBudget()),
                              formatNumber(filter.deltaBudget(), 3));
     if (unit == QStringLiteral("ρ"))
         spent += tr(" (its ρ = %1 through Bun–Steinke's ρ + 2√(ρ·ln(1/δ)), the conversion its "
                     "guarantee is stated in)")
-                     .arg(formatNumber(filter.spent(), 3));
+                     .arg(formatBound(filter.spent()));
     // The tighter numbers the sentence names: zCDP and the PLD where they come out below the
     // gauge's ε (the ones a reader would take for the session's).
     QStringList tighter;
