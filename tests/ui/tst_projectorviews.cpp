@@ -297,6 +297,11 @@ private Q_SLOTS:
         QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // Seeded: the same ledger, so the same chart widths, every run (with the operating
+        // system's noise the ε(k) chart's width varied and the 1920 layout failed now and then).
+        pbx::session::SessionSettings seeded;
+        seeded.seed = 20240601;
+        QVERIFY(w.startNewSession(seeded).ok());
         setPresentation(w, presentation);
         for (double target : {50.0, 80.0, 120.0}) {
             w.queryBuilder()->setAbsoluteTarget(target);
