@@ -255,6 +255,7 @@ ModeCost modeCost(const QueryRequest &request, const data::Table &table, data::N
     out.epsilonPerPick = modeEpsilon(request, m, neighbours, out.capped);
     out.picks = m < 2 ? 1 : request.strategy()->picks;
     out.charge = modeCharge(request.strategy()->selection, out.epsilonPerPick, out.picks);
+    out.cost = m < 2 ? 0.0 : math::multiplyRoundUp(out.epsilonPerPick, static_cast<double>(out.picks));
     return out;
 }
 
@@ -539,8 +540,10 @@ Result<StrategyDrawn> drawMode(const StrategyDraw &d)
     const auto &spec = d.spec;
     StrategyDrawn out;
     const strategies::HistogramCounts &counts = *d.pushedCounts;
-    const std::size_t m = counts.counts.size();
-    const double epsilon = modeEpsilon(request, m, d.neighbours, out.capped);
+    const std::size_t m = counts.counts.size(); // the declared categories, in their order
+    const ModeCost cost = modeCost(request, d.table, d.neighbours);
+    const double epsilon = cost.epsilonPerPick;
+    out.capped = cost.capped;
     std::vector<std::size_t> picks;
     double eta = 0.0, bar = 0.0;
     if (m < 2) { // one public category: the answer needs no data
@@ -553,8 +556,8 @@ Result<StrategyDrawn> drawMode(const StrategyDraw &d)
         picks = std::move(drawn);
         bar = strategies::selectionGapBound(spec.selection, eta, d.beta, m, spec.picks);
     }
-    out.filterCharge = modeCharge(spec.selection, epsilon, picks.size());
-    out.charge = m < 2 ? 0.0 : math::multiplyRoundUp(epsilon, static_cast<double>(picks.size()));
+    out.filterCharge = cost.charge;
+    out.charge = cost.cost;
     out.targetMet = !out.capped && bar <= request.target.error;
     for (const std::size_t j : picks) {
         out.record.labels.push_back(counts.labels[j]);
@@ -823,11 +826,12 @@ Result<void> auditModeEvent(const LedgerEvent &e, const data::Table &table, cons
     if (auto ok = checkModeRequest(e.request, table); !ok)
         return fail(ok.error().message);
     const std::size_t m = modeCandidates(e.request, table);
-    bool capped = false;
-    const double epsilon = modeEpsilon(e.request, m, settings.neighbours, capped);
-    const std::size_t picks = m < 2 ? 1 : spec.picks;
-    const filters::Charge charge = modeCharge(spec.selection, epsilon, picks);
-    const double cost = m < 2 ? 0.0 : math::multiplyRoundUp(epsilon, static_cast<double>(picks));
+    const ModeCost expected = modeCost(e.request, table, settings.neighbours);
+    const bool capped = expected.capped;
+    const double epsilon = expected.epsilonPerPick;
+    const std::size_t picks = expected.picks;
+    const filters::Charge &charge = expected.charge;
+    const double cost = expected.cost;
     if (e.costKind != charge.kind || e.cost != cost || e.attempts.size() != 1 || e.attempts[0].cost != cost)
         return fail("a mode by " + std::string(strategies::selectionMechanismName(spec.selection)) + " over "
                     + std::to_string(m) + " categories at its target"

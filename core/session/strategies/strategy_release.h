@@ -27,6 +27,7 @@ struct ModeCost
     double epsilonPerPick = 0.0;
     std::size_t picks = 1;
     filters::Charge charge;
+    double cost = 0.0; ///< the event's recorded cost: picks·ε rounded up (0 for one category)
     bool capped = false;
 };
 ModeCost modeCost(const QueryRequest &request, const data::Table &table, data::Neighbouring neighbours);
