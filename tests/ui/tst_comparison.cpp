@@ -119,6 +119,34 @@ void loadExample(ComparisonView &view, int index)
     view.planEditor()->loadExample(index);
 }
 
+/// The table's numbers (ε or δ), one per row; NaN for a row that does not apply.
+std::vector<double> tableValues(const ComparisonView &view)
+{
+    const StrategyResultsModel *model = view.resultsModel();
+    std::vector<double> values;
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const QVariant raw
+            = model->index(row, StrategyResultsModel::Value).data(StrategyResultsModel::RawValueRole);
+        values.push_back(raw.isValid() ? raw.toDouble() : std::nan(""));
+    }
+    return values;
+}
+
+/// The core's answer for one strategy on the view's last input at PLD interval `interval`
+/// (NaN: not applicable).
+double coreValue(const ComparisonView &view, const QString &name, double interval)
+{
+    const ui::ComparisonInput &input = view.lastInput();
+    accounting::PldOptions options;
+    options.interval = interval;
+    const accounting::AccountingQuery query{
+        input.epsilonAtDelta, input.epsilonAtDelta ? input.delta : input.epsilon, input.perStepDelta};
+    const auto core = accounting::evaluateStrategy(name.toStdString(), input.ledger, query, options);
+    if (!core)
+        return std::nan("");
+    return input.epsilonAtDelta ? core->epsilon : core->delta;
+}
+
 session::QueryRequest request(data::Aggregate aggregate, const char *column, const char *where,
                               session::TargetKind kind, double error)
 {
@@ -482,6 +510,103 @@ private Q_SLOTS:
         QCOMPARE(view->compositionChart()->pointCount(QStringLiteral("pld")), 31);
     }
 
+    // An edit is first drawn on the coarse grid (tens of milliseconds), then refined: the preview's
+    // numbers are the core's at that grid, marked as a preview, and never below the chosen grid's.
+    void previewComesFirstAndBoundsTheResult_data()
+    {
+        QTest::addColumn<int>("example");
+        QTest::addColumn<bool>("epsilonAtDelta");
+        QTest::newRow("mixed, ε at δ") << int(Mixed) << true;
+        QTest::newRow("mixed, δ at ε") << int(Mixed) << false;
+        QTest::newRow("20 Laplace, ε at δ") << int(Laplace20) << true;
+        QTest::newRow("50 Gaussian, ε at δ") << int(Gaussian50) << true;
+    }
+
+    void previewComesFirstAndBoundsTheResult()
+    {
+        QFETCH(int, example);
+        QFETCH(bool, epsilonAtDelta);
+        auto view = makeView();
+        view->setSource(ComparisonView::Source::Plan);
+        loadExample(*view, example);
+        view->setQuery(epsilonAtDelta, 1e-5, 2.0);
+        QCOMPARE(view->pldInterval(), 1e-4);
+        QSignalSpy previewed(view.get(), &ComparisonView::previewShown);
+        std::vector<double> preview;
+        bool markedPreview = false;
+        bool previewFinal = true;
+        QString previewStatus;
+        connect(view.get(), &ComparisonView::previewShown, this, [&] {
+            preview = tableValues(*view);
+            markedPreview = view->resultsModel()->isPreview();
+            previewFinal = view->hasResults();
+            previewStatus = view->statusText();
+            if (example == Mixed && epsilonAtDelta) {
+                view->flushCharts();
+                test::saveScreenshot(*view, QStringLiteral("comparison_preview"));
+            }
+        });
+        QVERIFY(computeAndWait(*view));
+        QCOMPARE(previewed.count(), 1);
+        QVERIFY(markedPreview);
+        QVERIFY(!previewFinal);
+        QVERIFY2(previewStatus.startsWith(QStringLiteral("Preview on a coarse grid d = 0.01")),
+                 qPrintable(previewStatus));
+        QVERIFY(!view->resultsModel()->isPreview());
+        compareWithCore(*view);
+        const std::vector<double> result = tableValues(*view);
+        QCOMPARE(preview.size(), result.size());
+        int compared = 0;
+        for (int row = 0; row < view->resultsModel()->rowCount(); ++row) {
+            const QString name
+                = view->resultsModel()->index(row, 0).data(StrategyResultsModel::NameRole).toString();
+            const double coarse = coreValue(*view, name, ui::kPreviewPldInterval);
+            QCOMPARE(std::isnan(preview[row]), std::isnan(coarse));
+            QCOMPARE(std::isnan(preview[row]), std::isnan(result[row]));
+            if (std::isnan(coarse))
+                continue;
+            QVERIFY2(preview[row] == coarse || std::fabs(preview[row] - coarse) <= 1e-12 * std::fabs(coarse),
+                     qPrintable(QStringLiteral("%1: preview %2, core at 0.01 %3")
+                                    .arg(name)
+                                    .arg(preview[row])
+                                    .arg(coarse)));
+            // Upper bounds both: the coarse grid's is looser (never tighter) than the chosen grid's.
+            QVERIFY2(preview[row] >= result[row] * (1.0 - 1e-12),
+                     qPrintable(QStringLiteral("%1: preview %2 < result %3")
+                                    .arg(name)
+                                    .arg(preview[row], 0, 'g', 17)
+                                    .arg(result[row], 0, 'g', 17)));
+            ++compared;
+        }
+        QVERIFY(compared >= 3);
+    }
+
+    // A single edit after a pause starts its computation at once; edits that follow closely (a
+    // spin-box drag, typing) wait until the user pauses, and the last one is computed.
+    void anEditAfterAPauseStartsAtOnce()
+    {
+        auto view = makeView();
+        view->setSource(ComparisonView::Source::Plan);
+        loadExample(*view, Laplace20);
+        QVERIFY(computeAndWait(*view));
+        QTest::qWait(ComparisonView::coalesceMilliseconds + 50);
+
+        QSignalSpy shown(view.get(), &ComparisonView::resultsShown);
+        QVERIFY(view->planModel()->setField(0, ui::PlanModel::Parameter, 7.0));
+        QVERIFY(view->isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(view->progressBar()->isVisible(), ComparisonView::coalesceMilliseconds / 3);
+        // Right behind it: the running job is retired, the next waits for the pause.
+        QVERIFY(view->planModel()->setField(0, ui::PlanModel::Parameter, 7.5));
+        QVERIFY(!view->progressBar()->isVisible());
+        QTest::qWait(ComparisonView::coalesceMilliseconds / 3);
+        QVERIFY(!view->progressBar()->isVisible());
+        QVERIFY(view->isBusy());
+        QVERIFY(shown.wait(60000));
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(view->lastInput().ledger.events.front().scale, 7.5);
+        compareWithCore(*view);
+    }
+
     void longPldJobCanBeCancelled()
     {
         auto view = makeView();
@@ -496,11 +621,15 @@ private Q_SLOTS:
         QVERIFY(view->planModel()->replacePlan(heavy, QStringLiteral("heavy")));
         view->setPldInterval(1e-5);
         QSignalSpy shown(view.get(), &ComparisonView::resultsShown);
+        QSignalSpy previewed(view.get(), &ComparisonView::previewShown);
         QSignalSpy cancelled(view.get(), &ComparisonView::computationCancelled);
         view->recomputeNow();
         QVERIFY(view->isBusy());
         QVERIFY(view->progressBar()->isVisible());
         QVERIFY(view->cancelButton()->isEnabled());
+        // The coarse grid's preview first, then the fine grid's long job.
+        QVERIFY(previewed.wait(60000));
+        QVERIFY(view->resultsModel()->isPreview());
         QTRY_VERIFY_WITH_TIMEOUT(view->progressBar()->value() > 0, 30000);
         QTest::qWait(300);
         QVERIFY2(shown.isEmpty(), "the heavy job finished too soon to be cancelled");
@@ -516,7 +645,10 @@ private Q_SLOTS:
         QCOMPARE(cancelled.count(), 1);
         QVERIFY(!view->progressBar()->isVisible());
         QVERIFY(view->statusText().startsWith(QStringLiteral("Cancelled")));
-        QVERIFY(view->resultsModel()->isStale());
+        // The preview stays, said to be one (upper bounds on a coarse grid).
+        QVERIFY(view->resultsModel()->isPreview());
+        QVERIFY2(view->statusText().contains(QStringLiteral("preview on the coarse grid d = 0.01")),
+                 qPrintable(view->statusText()));
         // Its results never appear.
         QTest::qWait(1500);
         QVERIFY(shown.isEmpty());

@@ -156,6 +156,11 @@ void ChartFrame::setComputing(bool computing)
         m_legend->setEnabled(!computing);
 }
 
+void ChartFrame::setCoalesceDelay(int milliseconds)
+{
+    m_timer->setInterval(std::max(0, milliseconds));
+}
+
 void ChartFrame::setGreyDelay(int milliseconds)
 {
     m_greyTimer->setInterval(std::max(0, milliseconds));

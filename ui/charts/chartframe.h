@@ -43,6 +43,10 @@ public:
     QString message() const;
 
     static constexpr int coalesceMilliseconds = 50;
+    /// Milliseconds (≥ 0) the chart waits after a change before it rebuilds, so that changes in
+    /// a row rebuild it once (coalesceMilliseconds by default; 0: on the next event-loop turn,
+    /// for a chart whose data arrive all at once, as the comparison view's).
+    void setCoalesceDelay(int milliseconds);
 
     /// Greys the chart while a new result is being computed (the curves shown
     /// are the last finished ones, not the settings' on screen); off restores its colours.

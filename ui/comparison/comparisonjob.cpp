@@ -62,6 +62,17 @@ std::vector<StrategyOutcome> outcomes(const accounting::Comparison &comparison)
 
 } // namespace
 
+std::optional<ComparisonInput> previewInput(const ComparisonInput &input)
+{
+    if (!(input.pldInterval * 10.0 <= kPreviewPldInterval * (1.0 + 1e-9)))
+        return std::nullopt;
+    ComparisonInput coarse = input;
+    coarse.pldInterval = kPreviewPldInterval;
+    coarse.prefixPldInterval
+        = input.prefixPldInterval > 0.0 ? std::max(input.prefixPldInterval, kPreviewPldInterval) : 0.0;
+    return coarse;
+}
+
 void runComparison(QPromise<ComparisonResult> &promise, const ComparisonInput &input)
 {
     QElapsedTimer clock;
@@ -87,8 +98,20 @@ void runComparison(QPromise<ComparisonResult> &promise, const ComparisonInput &i
         r.seconds = static_cast<double>(clock.elapsed()) / 1000.0;
         return r;
     };
+    const std::optional<ComparisonInput> preview = previewInput(input);
+    if (preview) {
+        // The preview's progress is not shown (it takes tens of milliseconds); an error it meets
+        // the chosen grid meets too, and is reported from there.
+        const auto previewProgress
+            = [&](const accounting::ComparisonProgress &) { return !promise.isCanceled(); };
+        const auto coarse = accounting::compareStrategies(preview->ledger, *preview, previewProgress, {});
+        if (promise.isCanceled())
+            return;
+        if (coarse)
+            promise.addResult(result(coarse.value(), ComparisonResult::Preview));
+    }
     const auto onSummary = [&](const accounting::Comparison &summary) {
-        if (!promise.isCanceled())
+        if (!promise.isCanceled() && !preview)
             promise.addResult(result(summary, ComparisonResult::Summary));
     };
 

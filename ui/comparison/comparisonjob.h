@@ -4,8 +4,9 @@
 // ledger (the table), the δ(ε) privacy profile, the RDP curve, the PLD histogram and ε(k) over
 // prefixes. The core's progress is mapped onto the promise (range 0–1000, with a short text) and
 // a cancelled promise cancels the core. It never touches a widget: results reach the view through
-// a QFutureWatcher, in two stages (everything but the ε(k) curves first, then the whole result),
-// so the table appears before the slow curves.
+// a QFutureWatcher, in stages: first the whole comparison on a coarse PLD grid (a preview, every
+// ε an upper bound, in tens of milliseconds), then on the chosen grid everything but the ε(k)
+// curves, then the whole result, so an edit is redrawn at once and refined as the slow parts end.
 #pragma once
 
 #include "core/accounting/comparison.h"
@@ -43,7 +44,9 @@ struct StrategyOutcome
 
 struct ComparisonResult
 {
-    enum Stage { Summary = 1, Complete = 2 };
+    /// Preview: every part (table and curves) on the coarse grid kPreviewPldInterval; Summary:
+    /// the chosen grid, without the ε(k) curves; Complete: the chosen grid, everything.
+    enum Stage { Summary = 1, Complete = 2, Preview = 3 };
     int stage = Summary;
     QString error; ///< the ledger could not be evaluated at all (invalid); nothing else is set
     std::vector<StrategyOutcome> strategies; ///< the table's rows, in accounting::allStrategyNames() order
@@ -52,10 +55,23 @@ struct ComparisonResult
     double seconds = 0.0; ///< wall-clock time of the job so far
 };
 
+/// The PLD interval of the preview, in nats. Coarser is cheaper and looser, never unsound: the
+/// pessimistic PMF dominates the true PLD at any interval (Koskela, Jälkö & Honkela 2020;
+/// Doroshenko et al. 2022 "Connect the dots"), and the bracket's lower end stays a lower bound,
+/// so every ε and δ of a preview is an upper bound, as on the chosen grid (only looser). It is a
+/// whole multiple of each finer interval the view offers (1e-3, 1e-4, 1e-5).
+inline constexpr double kPreviewPldInterval = 1e-2;
+
+/// The preview's input: `input` on the grid kPreviewPldInterval (the ε(k) curves on the coarser of
+/// it and input's prefix grid), or nothing when input's grid is not at least 10× finer (the
+/// preview would cost about as much as the result itself).
+std::optional<ComparisonInput> previewInput(const ComparisonInput &input);
+
 /// Runs accounting::compareStrategies on the input; cancelling the promise cancels it (no result
-/// is added then). Sets progress (range 0–1000) with a short text. Adds a Summary result, then a
-/// Complete one when the input has prefixes; an invalid ledger or query adds one result with
-/// `error` set.
+/// is added then). Sets progress (range 0–1000) with a short text. Adds a Preview result when
+/// previewInput gives one, then the chosen grid's Complete result (with no Summary before it: the
+/// preview already shows a whole table); without a preview, a Summary result and then a Complete
+/// one when the input has prefixes. An invalid ledger or query adds one result with `error` set.
 void runComparison(QPromise<ComparisonResult> &promise, const ComparisonInput &input);
 
 /// QtConcurrent::run(runComparison, input) on the global pool.

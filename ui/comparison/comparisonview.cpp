@@ -135,11 +135,14 @@ void ComparisonView::createWidgets()
     m_rdpChart = new RdpCurveChart(this);
     m_pldChart = new PldHistogramChart(this);
     // A redraw faster than this is painted once, in colour: the greyed paint (the colorize effect
-    // renders each view off screen) would cost more than the computation it announces. Before an
-    // edit's job starts, the coalescing delay already shows the last result ungreyed for 300 ms.
+    // renders each view off screen) would cost more than the computation it announces (an edit's
+    // preview usually arrives sooner). Each result sets every chart in one go: no need to wait
+    // for more changes before rebuilding.
     for (ChartFrame *chart :
-         std::initializer_list<ChartFrame *>{m_curveChart, m_profileChart, m_rdpChart, m_pldChart})
+         std::initializer_list<ChartFrame *>{m_curveChart, m_profileChart, m_rdpChart, m_pldChart}) {
         chart->setGreyDelay(kGreyDelayMilliseconds);
+        chart->setCoalesceDelay(0);
+    }
 
     m_status = new StatusLabel(this);
     m_status->setTextFormat(Qt::PlainText);
@@ -313,7 +316,12 @@ void ComparisonView::connectSignals()
             &QProgressBar::setValue);
     connect(&m_watcher, &QFutureWatcher<ComparisonResult>::progressTextChanged, this,
             [this](const QString &text) {
-                if (m_running)
+                if (m_running && m_previewShown)
+                    setStatus(tr("Preview on a coarse grid d = %1 (every ε and δ an upper bound, looser) · "
+                                 "refining on d = %2: %3")
+                                  .arg(formatNumber(kPreviewPldInterval),
+                                       formatNumber(m_lastInput.pldInterval), text));
+                else if (m_running)
                     setStatus(tr("Computing… %1").arg(text));
             });
 
@@ -812,8 +820,14 @@ void ComparisonView::scheduleRecompute()
         retireCurrentJob();
     m_results->setStale(true);
     m_dirty = true;
-    if (isVisible())
-        m_timer->start();
+    if (!isVisible() || (m_timer->isActive() && m_timer->interval() == 0))
+        return; // hidden: computed when shown; or a start is already due this event-loop turn
+    // The first change after a pause starts at once (its preview is drawn within about 100 ms);
+    // changes that follow it closely (typing, a spin-box drag) wait until the user pauses.
+    const bool paused
+        = !m_timer->isActive() && (!m_lastChange.isValid() || m_lastChange.hasExpired(coalesceMilliseconds));
+    m_lastChange.start();
+    m_timer->start(paused ? 0 : coalesceMilliseconds);
 }
 
 void ComparisonView::recomputeNow()
@@ -876,8 +890,11 @@ void ComparisonView::cancel()
         return;
     retireCurrentJob();
     m_dirty = true;
-    setStatus(tr("Cancelled. The table shows the previous results (greyed); press Recompute or "
-                 "change the ledger to compute again."));
+    setStatus(m_previewShown ? tr("Cancelled. The table and charts show this ledger's preview on the coarse "
+                                  "grid d = %1 (upper bounds, looser); press Recompute to refine.")
+                                   .arg(formatNumber(kPreviewPldInterval))
+                             : tr("Cancelled. The table shows the previous results (greyed); press "
+                                  "Recompute or change the ledger to compute again."));
 }
 
 std::vector<ComparisonInput::PrefixPoint> ComparisonView::prefixPoints() const
@@ -893,6 +910,7 @@ void ComparisonView::startJob()
     m_timer->stop();
     retireCurrentJob();
     m_dirty = false;
+    m_previewShown = false;
     // The charts are greyed while they show an earlier input's curves; each is
     // restored when this job draws it (or clears it below).
     for (ChartFrame *chart :
@@ -978,7 +996,10 @@ void ComparisonView::onJobFinished()
     m_progress->setVisible(false);
     m_cancelButton->setEnabled(false);
     if (m_watcher.isCanceled()) {
-        setStatus(tr("Cancelled."));
+        setStatus(m_previewShown ? tr("Cancelled: the table and charts show the preview on the coarse "
+                                      "grid d = %1 (upper bounds, looser).")
+                                       .arg(formatNumber(kPreviewPldInterval))
+                                 : tr("Cancelled."));
         return;
     }
 }
@@ -992,13 +1013,17 @@ void ComparisonView::applyResult(const ComparisonResult &result)
         setStatus(tr("This ledger cannot be evaluated: %1").arg(result.error));
         return;
     }
-    const bool complete = result.stage == ComparisonResult::Complete;
+    // A preview is a whole result (table and curves) on the coarse grid kPreviewPldInterval.
+    const bool preview = result.stage == ComparisonResult::Preview;
+    const bool complete = result.stage == ComparisonResult::Complete || preview;
+    const double tableInterval = preview ? kPreviewPldInterval : m_lastInput.pldInterval;
     const double delta = m_lastInput.delta;
     std::vector<StrategyOutcome> outcomes = result.strategies;
     for (auto &o : outcomes)
         if (!o.applicable)
             o.reason = readableReason(o.reason);
     m_results->setResults(outcomes, m_lastInput.epsilonAtDelta, delta, m_lastInput.epsilon);
+    m_results->setPreview(preview);
     updatePerStepNote(outcomes);
     updateGuaranteeNote(outcomes);
 
@@ -1046,12 +1071,11 @@ void ComparisonView::applyResult(const ComparisonResult &result)
         std::vector<StrategyCurve> curves;
         for (std::size_t i = 0; i < rows.size() && i < result.strategies.size(); ++i)
             curves.push_back({result.strategies[i].name, c.prefixX, rows[i]});
-        m_curveChart->setNote(
-            c.prefixPldInterval != m_lastInput.pldInterval
-                ? tr("(PLD and optimal curves on a coarser grid d = %1; the table "
-                     "uses d = %2)")
-                      .arg(formatNumber(c.prefixPldInterval), formatNumber(m_lastInput.pldInterval))
-                : QString());
+        m_curveChart->setNote(c.prefixPldInterval != tableInterval
+                                  ? tr("(PLD and optimal curves on a coarser grid d = %1; the table "
+                                       "uses d = %2)")
+                                        .arg(formatNumber(c.prefixPldInterval), formatNumber(tableInterval))
+                                  : QString());
         if (epsilonMode || c.prefixDeltas.empty())
             m_curveChart->setCurves(curves, xTitle, delta);
         else
@@ -1063,8 +1087,14 @@ void ComparisonView::applyResult(const ComparisonResult &result)
         m_curveChart->setComputing(false);
     updateExplanation();
 
-    const bool finalResult = complete || m_lastInput.prefixes.empty();
-    if (finalResult) {
+    const bool finalResult = (complete || m_lastInput.prefixes.empty()) && !preview;
+    m_previewShown = preview;
+    if (preview) {
+        setStatus(tr("Preview on a coarse grid d = %1 (every ε and δ an upper bound, looser) · "
+                     "refining on d = %2…")
+                      .arg(formatNumber(kPreviewPldInterval), formatNumber(m_lastInput.pldInterval)));
+        Q_EMIT previewShown();
+    } else if (finalResult) {
         m_hasResults = true;
         const auto steps = [&] {
             std::int64_t s = 0;

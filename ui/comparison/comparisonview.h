@@ -7,13 +7,16 @@
 // advanced and optimal composition apply too (accounting/per_step_dp.h). For the session's ledger
 // one sentence says which number is the session's guarantee (the filter's, as the budget gauge
 // shows it) and why the table's smaller numbers are hindsight. The computation runs off the GUI thread
-// (comparisonjob.h) with a progress bar and Cancel; changes are coalesced (300 ms) and cancel the
-// running job; results of a cancelled job are ignored; closing waits for the job to stop.
+// (comparisonjob.h) with a progress bar and Cancel: a preview on a coarse PLD grid first (upper
+// bounds, in italics), then the chosen grid's results. A change cancels the running job; the first
+// change after a pause starts at once, those that follow it closely are coalesced (300 ms); results
+// of a cancelled job are ignored; closing waits for the job to stop.
 #pragma once
 
 #include "core/accounting/event.h"
 #include "ui/comparison/comparisonjob.h"
 
+#include <QElapsedTimer>
 #include <QFuture>
 #include <QFutureWatcher>
 #include <QList>
@@ -142,6 +145,9 @@ public:
 Q_SIGNALS:
     /// A computation finished and its (complete) results are shown.
     void resultsShown();
+    /// A computation's preview (every part on the coarse grid kPreviewPldInterval) is shown; the
+    /// chosen grid's results follow (resultsShown) unless the computation is cancelled first.
+    void previewShown();
     /// A computation was cancelled (by Cancel, a newer change, or close).
     void computationCancelled();
 
@@ -234,6 +240,8 @@ private:
     bool m_running = false;
     bool m_dirty = true;
     bool m_hasResults = false;
+    bool m_previewShown = false; ///< the last result shown is a preview
+    QElapsedTimer m_lastChange;  ///< since the last change (scheduleRecompute)
 
     accounting::Ledger m_ledger;        ///< the current source's ledger
     std::vector<std::size_t> m_origins; ///< session source: ledger event of each privacy event

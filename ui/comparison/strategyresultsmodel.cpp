@@ -21,6 +21,7 @@ void StrategyResultsModel::clear()
     beginResetModel();
     m_outcomes.clear();
     m_stale = false;
+    m_preview = false;
     endResetModel();
 }
 
@@ -33,6 +34,7 @@ void StrategyResultsModel::setResults(const std::vector<StrategyOutcome> &outcom
     m_delta = delta;
     m_epsilon = epsilon;
     m_stale = false;
+    m_preview = false;
     endResetModel();
 }
 
@@ -44,6 +46,15 @@ void StrategyResultsModel::setStale(bool stale)
     if (rowCount() > 0)
         Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1),
                            {Qt::ForegroundRole, Qt::FontRole});
+}
+
+void StrategyResultsModel::setPreview(bool preview)
+{
+    if (preview == m_preview)
+        return;
+    m_preview = preview;
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {Qt::FontRole});
 }
 
 const StrategyOutcome *StrategyResultsModel::outcome(int row) const
@@ -182,10 +193,10 @@ QVariant StrategyResultsModel::data(const QModelIndex &index, int role) const
         if (column == Value && o && o->applicable) {
             QFont font;
             font.setBold(true);
-            font.setItalic(m_stale);
+            font.setItalic(m_stale || m_preview);
             return font;
         }
-        if (m_stale) {
+        if (m_stale || m_preview) {
             QFont font;
             font.setItalic(true);
             return font;

@@ -43,6 +43,11 @@ public:
     /// Marks the shown numbers as out of date while a new computation runs (drawn greyed).
     void setStale(bool stale);
     bool isStale() const { return m_stale; }
+    /// Marks the shown numbers as a preview on a coarse grid (drawn in italics, not greyed: they
+    /// are upper bounds for the current input, refined when the chosen grid's results arrive).
+    /// setResults and clear end it.
+    void setPreview(bool preview);
+    bool isPreview() const { return m_preview; }
 
     const StrategyOutcome *outcome(int row) const;
     /// Row of a strategy by its core name, or −1.
@@ -66,6 +71,7 @@ private:
     double m_delta = 1e-5;
     double m_epsilon = 1.0;
     bool m_stale = false;
+    bool m_preview = false;
 };
 
 } // namespace pbx::ui
