@@ -381,6 +381,8 @@ public:
     /// The optimal strategy's ε(k) by a running product past the exact atoms (a ledger, or its
     /// per-step view, without partitions); a prefix it does not answer is composed afresh.
     std::unique_ptr<OptimalPrefixComposer> optimalPrefixes;
+    /// The RDP's ε(k) by one running sum of the events' curves (a ledger without partitions).
+    std::unique_ptr<RdpPrefixComposer> rdpPrefixes;
 
 private:
     const ComparisonProgressCallback &m_progress;
@@ -583,6 +585,9 @@ Result<std::pair<double, double>> prefixValue(ComparisonRun &run, std::size_t i,
     if (run.names[i] == "optimal" && run.optimalPrefixes)
         if (auto v = run.optimalPrefixes->upTo(steps, query.delta, atEpsilon))
             return v.value();
+    if (run.names[i] == "rdp" && run.rdpPrefixes)
+        if (auto v = run.rdpPrefixes->upTo(steps, query.delta, atEpsilon))
+            return v.value();
     std::vector<StrategyAnswer> answers;
     std::vector<StrategyAnswer> deltas;
     for (std::size_t p = 0; p < prefixParts.ledgers.size(); ++p) {
@@ -624,6 +629,8 @@ Result<void> prefixCurves(ComparisonRun &run, const std::vector<Built> &built, C
         options.selfCompositionCache = run.tableCache;
         run.pldPrefixes = std::make_unique<PldPrefixComposer>(run.ledger, options);
     }
+    if (run.parts.ledgers.size() == 1 && run.indexOf("rdp") < run.names.size())
+        run.rdpPrefixes = std::make_unique<RdpPrefixComposer>(run.ledger);
     const bool optimalStepView = run.stepView("optimal");
     if (run.indexOf("optimal") < run.names.size() && run.partsFor("optimal").ledgers.size() == 1
         && !(optimalStepView && run.stepError)) {

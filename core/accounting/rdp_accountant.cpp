@@ -222,4 +222,57 @@ Result<StrategyAnswer> RdpAccountant::deltaForEpsilon(double epsilon) const
     return a;
 }
 
+RdpPrefixComposer::RdpPrefixComposer(Ledger ledger) : m_ledger(std::move(ledger)) {}
+
+Result<std::pair<double, double>> RdpPrefixComposer::upTo(std::int64_t steps, double delta,
+                                                          std::optional<double> epsilon)
+{
+    if (m_failed)
+        return *m_failed;
+    const auto fail = [&](Error e) {
+        m_failed = e;
+        return e;
+    };
+    if (steps < m_lastSteps)
+        return fail(makeError(ErrorCode::InvalidArgument, "prefixes must not shrink"));
+    m_lastSteps = steps;
+    const auto compose = [&](RdpAccountant &acc, const PrivacyEvent &e, std::size_t index) -> Result<void> {
+        if (e.mechanism == MechanismKind::PostProcessing)
+            return {};
+        if (auto ok = validateEvent(e, index); !ok)
+            return ok;
+        if (auto ok = acc.compose(e, m_ledger.neighbours); !ok)
+            return makeError(ok.error().code, "events[" + std::to_string(index) + "] ("
+                                                  + mechanismName(e.mechanism) + "): " + ok.error().message);
+        return {};
+    };
+    // Whole events first, into the running sum.
+    while (m_next < m_ledger.events.size() && m_stepsDone + m_ledger.events[m_next].count <= steps) {
+        if (auto ok = compose(m_running, m_ledger.events[m_next], m_next); !ok)
+            return fail(ok.error());
+        m_stepsDone += m_ledger.events[m_next].count;
+        ++m_next;
+    }
+    // As the comparison's fresh prefixes: no ε, no δ either.
+    const auto answer = [&](const RdpAccountant &acc) {
+        std::pair<double, double> out{std::nan(""), std::nan("")};
+        if (auto e = acc.epsilonForDelta(delta)) {
+            out.first = e->epsilon;
+            if (epsilon)
+                if (auto d = acc.deltaForEpsilon(*epsilon))
+                    out.second = d->delta;
+        }
+        return out;
+    };
+    if (m_next == m_ledger.events.size() || m_stepsDone == steps)
+        return answer(m_running);
+    // The prefix ends inside event m_next: its first steps on a copy.
+    RdpAccountant partial = m_running;
+    PrivacyEvent part = m_ledger.events[m_next];
+    part.count = steps - m_stepsDone;
+    if (auto ok = compose(partial, part, m_next); !ok)
+        return fail(ok.error());
+    return answer(partial);
+}
+
 } // namespace pbx::accounting

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -72,6 +73,33 @@ private:
     double m_logKeep = 0.0; ///< log Π(1 − δ_j) of (ε, δ) events, rounded down
     privacy::FractionalOrderMethod m_method;
     std::map<Key, std::pair<std::vector<double>, double>> m_cache; ///< event → (curve, step δ)
+};
+
+/// The RDP accountant's ε(δ) (and δ(ε)) over growing prefixes of one ledger (the comparison's ε(k)
+/// curve) by one running sum: each event's curve is computed once (RdpAccountant's cache) and
+/// added when the prefixes reach it, instead of composing every prefix afresh (O(events) curve
+/// evaluations for the whole curve instead of O(prefixes × events)). A prefix that ends inside an
+/// event adds that event's steps to a copy of the running sum, so each prefix's sum is formed by
+/// the same additions in the same order as RdpAccountant::fromLedger on ledgerPrefix's ledger
+/// without its post-processing events: the answers are bit-identical to it.
+class RdpPrefixComposer
+{
+public:
+    explicit RdpPrefixComposer(Ledger ledger);
+    /// ε at `delta` and, with `epsilon`, δ at it (else NaN) of the ledger's first `steps` steps
+    /// (counts expanded in event order; post-processing steps count and add nothing). Each is NaN
+    /// where RdpAccountant's answer is an error. `steps` must not shrink from call to call.
+    /// Errors: InvalidArgument (shrinking steps), those of RdpAccountant::compose (the event's
+    /// index named); after an error every later call fails too.
+    Result<std::pair<double, double>> upTo(std::int64_t steps, double delta, std::optional<double> epsilon);
+
+private:
+    Ledger m_ledger;
+    RdpAccountant m_running;     ///< the events before m_next, whole
+    std::size_t m_next = 0;      ///< the first event not in m_running
+    std::int64_t m_stepsDone = 0; ///< the steps of the events in m_running
+    std::int64_t m_lastSteps = 0;
+    std::optional<Error> m_failed;
 };
 
 } // namespace pbx::accounting
