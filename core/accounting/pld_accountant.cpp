@@ -777,8 +777,6 @@ Result<std::pair<double, double>> PldPrefixComposer::upTo(std::int64_t steps, do
             s.takenOfNext = 0;
         }
     }
-    if (!s.haveDense)
-        return makeError(ErrorCode::Unsupported, "no noise event in this prefix yet");
     // The unsampled Gaussians of the prefix, merged as mergeLedger does (same sums, same order).
     double muSquared = 0.0;
     std::int64_t left = steps;
@@ -793,6 +791,16 @@ Result<std::pair<double, double>> PldPrefixComposer::upTo(std::int64_t steps, do
             muSquared += static_cast<double>(count) * mu * mu;
         }
     }
+    if (!s.haveDense && muSquared == 0.0 && s.atoms) {
+        // Finitely-many-loss events only: answered from the running atoms at any interval, as
+        // fromLedger answers such a ledger (its groups may be split differently across prefixes:
+        // the same exact PLD, each composition rounded outward).
+        return std::pair{atomEpsilonForDelta(*s.atoms, delta),
+                         epsilon ? atomDeltaForEpsilon(*s.atoms, *epsilon)
+                                 : std::numeric_limits<double>::quiet_NaN()};
+    }
+    if (!s.haveDense)
+        return makeError(ErrorCode::Unsupported, "no noise event in this prefix yet");
     // A prefix that adds no unsampled Gaussian step keeps the previous prefix's grid.
     if (muSquared > 0.0 && !(s.lastGaussian && s.lastMuSquared == muSquared)) {
         auto merged = s.mergedGaussian(muSquared);

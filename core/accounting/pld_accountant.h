@@ -173,10 +173,14 @@ public:
     PldPrefixComposer &operator=(const PldPrefixComposer &) = delete;
 
     /// ε at `delta` and, when `epsilon` is set, δ at it (else NaN) of the ledger's first `steps`
-    /// steps (counts expanded), for `steps` not smaller than at the previous call. Errors:
-    /// Unsupported when the prefix has no noise event yet (fromLedger answers it as
-    /// cheaply: closed form or atoms) or its atoms exceed pld_atoms.h's limits; those of the
-    /// composition (ResourceLimit, Unsupported, …). After an error every later call fails too.
+    /// steps (counts expanded), for `steps` not smaller than at the previous call. A prefix of
+    /// finitely-many-loss events only is answered from the running atoms (exact at any interval,
+    /// each composition rounded outward; an event split across prefixes is composed in pieces, so
+    /// the last digits may differ from fromLedger's, both upper bounds). Errors: Unsupported when
+    /// the prefix has unsampled Gaussians but no other noise event yet (fromLedger answers it by
+    /// the closed form) or its atoms exceed pld_atoms.h's limits; those of the composition
+    /// (ResourceLimit, Unsupported, …). After an error other than the first, every later call
+    /// fails too.
     Result<std::pair<double, double>> upTo(std::int64_t steps, double delta, std::optional<double> epsilon);
 
 private:

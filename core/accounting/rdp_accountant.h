@@ -95,8 +95,8 @@ public:
 
 private:
     Ledger m_ledger;
-    RdpAccountant m_running;     ///< the events before m_next, whole
-    std::size_t m_next = 0;      ///< the first event not in m_running
+    RdpAccountant m_running;      ///< the events before m_next, whole
+    std::size_t m_next = 0;       ///< the first event not in m_running
     std::int64_t m_stepsDone = 0; ///< the steps of the events in m_running
     std::int64_t m_lastSteps = 0;
     std::optional<Error> m_failed;

@@ -651,7 +651,9 @@ void TestComparison::prefixRunningProductsMatchFreshBuilds()
     QCOMPARE(answered, 16);
     QVERIFY(!composer.upTo(1, 1e-5, std::nullopt).ok()); // prefixes never shrink
 
-    // A ledger that starts with randomized response: no running product until the first Laplace.
+    // A ledger that starts with randomized response: its first prefixes are answered from the
+    // running atoms, as fromLedger answers them (exact at any interval); bit-identical when the
+    // prefix holds the whole event, within round-off when the event is composed in pieces.
     Ledger rrFirst;
     PrivacyEvent rr;
     rr.mechanism = MechanismKind::RandomizedResponse;
@@ -659,7 +661,28 @@ void TestComparison::prefixRunningProductsMatchFreshBuilds()
     rr.count = 4;
     rrFirst.events = {rr, l.events[0]};
     PldPrefixComposer late(rrFirst, o);
-    QCOMPARE(late.upTo(4, 1e-5, std::nullopt).error().code, ErrorCode::Unsupported);
+    const auto atomsOnly = late.upTo(4, 1e-5, 0.25);
+    QVERIFY(atomsOnly.ok());
+    const auto freshRr = PldAccountant::fromLedger(ledgerPrefix(rrFirst, 4), o).value();
+    QCOMPARE(atomsOnly->first, freshRr->epsilonForDelta(1e-5)->epsilon);
+    QCOMPARE(atomsOnly->second, freshRr->deltaForEpsilon(0.25)->delta);
+    QVERIFY(atomsOnly->second > 0.0);
+    PldPrefixComposer pieces(rrFirst, o);
+    for (std::int64_t steps : {1, 3, 4}) {
+        const auto running = pieces.upTo(steps, 1e-5, 0.25);
+        QVERIFY(running.ok());
+        const auto fresh = PldAccountant::fromLedger(ledgerPrefix(rrFirst, steps), o).value();
+        const double eps = fresh->epsilonForDelta(1e-5)->epsilon;
+        const double delta = fresh->deltaForEpsilon(0.25)->delta;
+        QVERIFY2(std::fabs(running->first - eps) <= 1e-12 * eps, qPrintable(QString::number(steps)));
+        QVERIFY2(std::fabs(running->second - delta) <= 1e-12 * delta,
+                 qPrintable(QStringLiteral("k = %1: δ %2 vs %3, ε %4 vs %5")
+                                .arg(steps)
+                                .arg(running->second, 0, 'g', 17)
+                                .arg(delta, 0, 'g', 17)
+                                .arg(running->first, 0, 'g', 17)
+                                .arg(eps, 0, 'g', 17)));
+    }
     auto after = late.upTo(6, 1e-5, std::nullopt);
     QVERIFY(after.ok());
     QVERIFY(std::isnan(after->second));
