@@ -109,14 +109,13 @@ Redraw redraw(ui::ComparisonView &view, const std::function<void()> &edit)
     return times;
 }
 
-void redrawAfterEdit(benchmark::State &state, const char *file, double first, double second)
+void redrawAfterEdit(benchmark::State &state, const accounting::Ledger &ledger, double first, double second)
 {
     ui::ComparisonView view;
     view.resize(1400, 900);
     view.show();
     view.setSource(ui::ComparisonView::Source::Plan);
-    if (!view.planModel()->replacePlan(loadLedger(file), QStringLiteral("bench"))
-        || !redraw(view, {}).shown) {
+    if (!view.planModel()->replacePlan(ledger, QStringLiteral("bench")) || !redraw(view, {}).shown) {
         state.SkipWithError("the first computation failed");
         return;
     }
@@ -149,23 +148,76 @@ void redrawAfterEdit(benchmark::State &state, const char *file, double first, do
 // 100 Gaussian steps σ = 1.1 in one event (σ edited 1.1 ↔ 1.2).
 void BM_ViewRedrawGaussian100(benchmark::State &state)
 {
-    redrawAfterEdit(state, "gaussian100.json", 1.1, 1.2);
+    redrawAfterEdit(state, loadLedger("gaussian100.json"), 1.1, 1.2);
 }
 BENCHMARK(BM_ViewRedrawGaussian100)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // 36 events: Laplace (count 2), Gaussian (count 3) and randomized response (b edited 8 ↔ 8.5).
 void BM_ViewRedrawMixed36(benchmark::State &state)
 {
-    redrawAfterEdit(state, "mixed.json", 8.0, 8.5);
+    redrawAfterEdit(state, loadLedger("mixed.json"), 8.0, 8.5);
 }
 BENCHMARK(BM_ViewRedrawMixed36)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // 60 distinct Laplace steps (the first scale edited 5 ↔ 5.5).
 void BM_ViewRedrawLaplace60(benchmark::State &state)
 {
-    redrawAfterEdit(state, "laplace60.json", 5.0, 5.5);
+    redrawAfterEdit(state, loadLedger("laplace60.json"), 5.0, 5.5);
 }
 BENCHMARK(BM_ViewRedrawLaplace60)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+/// 100 events, each different: `make(i)` for i = 0…99.
+template<typename Make>
+accounting::Ledger hundredEvents(Make make)
+{
+    accounting::Ledger ledger;
+    for (int i = 0; i < 100; ++i)
+        ledger.events.push_back(make(i));
+    return ledger;
+}
+
+// 100 distinct Laplace steps, b = 5 + 0.37 i (the first edited 5 ↔ 5.5).
+void BM_ViewRedrawLaplace100Distinct(benchmark::State &state)
+{
+    redrawAfterEdit(state, hundredEvents([](int i) {
+                        accounting::PrivacyEvent e;
+                        e.mechanism = accounting::MechanismKind::Laplace;
+                        e.scale = 5.0 + 0.37 * i;
+                        return e;
+                    }),
+                    5.0, 5.5);
+}
+BENCHMARK(BM_ViewRedrawLaplace100Distinct)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// 100 distinct randomized-response steps, ε = 0.01 + 0.003 i (the first edited 0.01 ↔ 0.012).
+void BM_ViewRedrawRandomizedResponse100Distinct(benchmark::State &state)
+{
+    redrawAfterEdit(state, hundredEvents([](int i) {
+                        accounting::PrivacyEvent e;
+                        e.mechanism = accounting::MechanismKind::RandomizedResponse;
+                        e.epsilon = 0.01 + 0.003 * i;
+                        return e;
+                    }),
+                    0.01, 0.012);
+}
+BENCHMARK(BM_ViewRedrawRandomizedResponse100Distinct)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// 100 distinct DP-SGD epochs: 10 Poisson-sampled (q = 0.01) Gaussian steps each, σ = 0.8 + 0.01 i
+// (the first edited 0.8 ↔ 0.85).
+void BM_ViewRedrawDpSgd100Distinct(benchmark::State &state)
+{
+    redrawAfterEdit(state, hundredEvents([](int i) {
+                        accounting::PrivacyEvent e;
+                        e.mechanism = accounting::MechanismKind::Gaussian;
+                        e.sigma = 0.8 + 0.01 * i;
+                        e.count = 10;
+                        e.sampling.kind = accounting::SamplingKind::Poisson;
+                        e.sampling.rate = 0.01;
+                        return e;
+                    }),
+                    0.8, 0.85);
+}
+BENCHMARK(BM_ViewRedrawDpSgd100Distinct)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 } // namespace
 

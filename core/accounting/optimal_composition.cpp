@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace pbx::accounting {
@@ -264,7 +265,9 @@ struct OptimalPrefixComposer::State
     Result<void> take(std::int64_t until);
     void composeAtoms();
     Result<void> extendProduct();
-    Result<std::pair<double, double>> answer(double delta, std::optional<double> epsilon) const;
+    Result<std::pair<double, double>> answer(double delta, std::optional<double> epsilon,
+                                             const std::function<double(double)> &epsilonAt,
+                                             const std::function<double(double)> &deltaAt) const;
 };
 
 /// Takes the ledger's steps up to `until` as pieces (steps with neither ε nor δ are counted only).
@@ -329,10 +332,13 @@ Result<void> OptimalPrefixComposer::State::extendProduct()
     return {};
 }
 
-/// The product's pessimistic ε at δ (and δ at ε), capped by basic composition of the prefix
-/// (OptimalComposition's cap, on the same events: the prefix without post-processing).
-Result<std::pair<double, double>> OptimalPrefixComposer::State::answer(double delta,
-                                                                       std::optional<double> epsilon) const
+/// The prefix's pessimistic ε at δ (and δ at ε) by `epsilonAt` and `deltaAt` (the running atoms
+/// or product), capped by basic composition of the prefix (OptimalComposition's cap, on the same
+/// events: the prefix without post-processing).
+Result<std::pair<double, double>>
+OptimalPrefixComposer::State::answer(double delta, std::optional<double> epsilon,
+                                     const std::function<double(double)> &epsilonAt,
+                                     const std::function<double(double)> &deltaAt) const
 {
     Ledger prefix;
     prefix.neighbours = ledger.neighbours;
@@ -346,13 +352,13 @@ Result<std::pair<double, double>> OptimalPrefixComposer::State::answer(double de
         prefix.events.back().count = count;
     }
     PBX_TRY(basic, BasicComposition::fromLedger(prefix));
-    double eps = pmfEpsilonForDelta(product, delta);
+    double eps = epsilonAt(delta);
     if (auto b = basic->epsilonForDelta(delta); b && b->epsilon < eps)
         eps = b->epsilon;
     double del = std::numeric_limits<double>::quiet_NaN();
     if (epsilon) {
         PBX_RETURN_IF_ERROR(checkEpsilon(*epsilon));
-        del = pmfDeltaForEpsilon(product, *epsilon);
+        del = deltaAt(*epsilon);
         if (auto b = basic->deltaForEpsilon(*epsilon); b && b->delta < del)
             del = b->delta;
     }
@@ -388,11 +394,22 @@ Result<std::pair<double, double>> OptimalPrefixComposer::upTo(std::int64_t steps
     if (!s.heterogeneous)
         return makeError(ErrorCode::Unsupported, "a homogeneous prefix: the KOV closed form answers");
     s.composeAtoms();
-    if (!s.overflowed)
-        return makeError(ErrorCode::Unsupported, "within the atom limits: the exact atoms answer");
+    if (!s.overflowed && !s.atoms)
+        return makeError(ErrorCode::Unsupported, "no (ε, δ) step yet");
+    if (!s.overflowed) {
+        // Within the atom limits: the exact atoms answer, as fromLedger's PLD of the prefix does.
+        auto value = s.answer(
+            delta, epsilon, [&](double d) { return atomEpsilonForDelta(*s.atoms, d); },
+            [&](double e) { return atomDeltaForEpsilon(*s.atoms, e); });
+        if (!value)
+            return fail(value.error());
+        return value;
+    }
     if (auto ok = s.extendProduct(); !ok)
         return fail(ok.error());
-    auto value = s.answer(delta, epsilon);
+    auto value = s.answer(
+        delta, epsilon, [&](double d) { return pmfEpsilonForDelta(s.product, d); },
+        [&](double e) { return pmfDeltaForEpsilon(s.product, e); });
     if (!value)
         return fail(value.error());
     return value;

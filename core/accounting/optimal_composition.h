@@ -90,9 +90,11 @@ private:
 /// masses, losses not smaller): δ(ε) and ε(δ) are not smaller than fromLedger's on the same
 /// prefix (measured 1e-5 to 1e-4 relative above on the comparepinned ledgers), each an upper
 /// bound, capped by basic composition as OptimalComposition caps it.
-/// Prefixes that fromLedger answers cheaply (homogeneous: the KOV closed form; heterogeneous
-/// within the atom limits: exact atoms) are not answered here (Unsupported): the caller builds
-/// OptimalComposition for them, and gets the same numbers as before.
+/// Heterogeneous prefixes within the atom limits are answered from the running atoms (exact at
+/// any interval, composed in ledger order rather than fromLedger's sorted order, an event split
+/// across prefixes in pieces: within round-off of fromLedger's, both upper bounds), capped by
+/// basic composition likewise. Homogeneous prefixes are not answered here (Unsupported): the
+/// caller builds OptimalComposition for them (the KOV closed form).
 class OptimalPrefixComposer
 {
 public:

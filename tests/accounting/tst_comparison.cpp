@@ -86,6 +86,7 @@ private Q_SLOTS:
     void composedQueryNotAboveTheFftComposition();
     void prefixCurveSharesTheTablesSelfCompositions();
     void optimalRunningProductNotBelowFreshBuilds();
+    void optimalRunningAtomsMatchFreshBuilds();
 };
 
 void TestComparison::pureStepsKnownNumbers()
@@ -889,6 +890,49 @@ void TestComparison::optimalRunningProductNotBelowFreshBuilds()
         qInfo("d = %g: %d prefixes by the running product, ε at most %.3g relative above", c.interval,
               answered, worst);
     }
+}
+
+// Heterogeneous randomized response within the atom limits: each prefix from the running atoms
+// (exact), within round-off of a fresh OptimalComposition (exact atoms in sorted order).
+void TestComparison::optimalRunningAtomsMatchFreshBuilds()
+{
+    Ledger rr;
+    for (int j = 0; j < 12; ++j) {
+        PrivacyEvent e;
+        e.mechanism = MechanismKind::RandomizedResponse;
+        e.epsilon = 0.05 + 0.01 * j;
+        e.count = 3;
+        rr.events.push_back(e);
+    }
+    PldOptions o;
+    o.optimistic = false;
+    OptimalPrefixComposer composer(rr, o);
+    int answered = 0;
+    for (const PrefixPoint &point : stepPrefixes(rr)) {
+        auto running = composer.upTo(point.steps, 1e-5, 0.5);
+        auto fresh = OptimalComposition::fromLedger(ledgerPrefix(rr, point.steps), o);
+        QVERIFY(fresh.ok());
+        if (point.steps <= 3) { // one ε so far: the KOV closed form, built afresh by the caller
+            QCOMPARE(running.error().code, ErrorCode::Unsupported);
+            continue;
+        }
+        QVERIFY2(running.ok(), running ? "" : running.error().message.c_str());
+        ++answered;
+        const double eps = fresh.value()->epsilonForDelta(1e-5)->epsilon;
+        const double delta = fresh.value()->deltaForEpsilon(0.5)->delta;
+        QVERIFY2(std::fabs(running->first - eps) <= 1e-12 * eps,
+                 qPrintable(QStringLiteral("k = %1: ε %2 vs fresh %3")
+                                .arg(point.steps)
+                                .arg(running->first, 0, 'g', 17)
+                                .arg(eps, 0, 'g', 17)));
+        QVERIFY2(std::fabs(running->second - delta) <= 1e-12 * delta,
+                 qPrintable(QStringLiteral("k = %1: δ %2 vs fresh %3")
+                                .arg(point.steps)
+                                .arg(running->second, 0, 'g', 17)
+                                .arg(delta, 0, 'g', 17)));
+    }
+    QVERIFY(!composer.composing()); // never past the atoms
+    QVERIFY2(answered >= 25, qPrintable(QString::number(answered)));
 }
 
 QTEST_GUILESS_MAIN(TestComparison)
