@@ -629,8 +629,13 @@ Result<void> prefixCurves(ComparisonRun &run, const std::vector<Built> &built, C
         options.selfCompositionCache = run.tableCache;
         run.pldPrefixes = std::make_unique<PldPrefixComposer>(run.ledger, options);
     }
-    if (run.parts.ledgers.size() == 1 && run.indexOf("rdp") < run.names.size())
-        run.rdpPrefixes = std::make_unique<RdpPrefixComposer>(run.ledger);
+    if (const std::size_t rdp = run.indexOf("rdp"); run.parts.ledgers.size() == 1 && rdp < run.names.size()) {
+        // The table's accountant lends its per-event curves (same ledger, default orders).
+        const auto *table
+            = built[rdp].ok() ? dynamic_cast<const RdpAccountant *>(built[rdp].parts.front().get()) : nullptr;
+        run.rdpPrefixes = table ? std::make_unique<RdpPrefixComposer>(run.ledger, *table)
+                                : std::make_unique<RdpPrefixComposer>(run.ledger);
+    }
     const bool optimalStepView = run.stepView("optimal");
     if (run.indexOf("optimal") < run.names.size() && run.partsFor("optimal").ledgers.size() == 1
         && !(optimalStepView && run.stepError)) {

@@ -222,7 +222,18 @@ Result<StrategyAnswer> RdpAccountant::deltaForEpsilon(double epsilon) const
     return a;
 }
 
+RdpAccountant RdpAccountant::emptyWithSameCurves() const
+{
+    RdpAccountant out(m_orders, m_method);
+    out.m_cache = m_cache;
+    return out;
+}
+
 RdpPrefixComposer::RdpPrefixComposer(Ledger ledger) : m_ledger(std::move(ledger)) {}
+
+RdpPrefixComposer::RdpPrefixComposer(Ledger ledger, const RdpAccountant &curves)
+    : m_ledger(std::move(ledger)), m_running(curves.emptyWithSameCurves())
+{}
 
 Result<std::pair<double, double>> RdpPrefixComposer::upTo(std::int64_t steps, double delta,
                                                           std::optional<double> epsilon)

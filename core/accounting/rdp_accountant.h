@@ -56,6 +56,9 @@ public:
     const std::vector<double> &orders() const { return m_orders; }
     const std::vector<double> &rdp() const { return m_rdp; }
     double extraDelta() const;
+    /// An accountant with nothing composed that keeps this one's orders, method and cache of
+    /// per-event curves (so composing the same events again costs O(#orders) each).
+    RdpAccountant emptyWithSameCurves() const;
 
 private:
     /// The δ left for the RDP part once δ_extra is paid, rounded down (≤ 0: none left).
@@ -86,6 +89,10 @@ class RdpPrefixComposer
 {
 public:
     explicit RdpPrefixComposer(Ledger ledger);
+    /// As above, starting from `curves`' cache of per-event curves (the table's accountant on the
+    /// same ledger: each curve is then computed once for the table and the curve together). Only
+    /// the cache is taken; the sums start at zero. `curves` must use the default orders and method.
+    RdpPrefixComposer(Ledger ledger, const RdpAccountant &curves);
     /// ε at `delta` and, with `epsilon`, δ at it (else NaN) of the ledger's first `steps` steps
     /// (counts expanded in event order; post-processing steps count and add nothing). Each is NaN
     /// where RdpAccountant's answer is an error. `steps` must not shrink from call to call.
