@@ -317,10 +317,7 @@ void ComparisonView::connectSignals()
     connect(&m_watcher, &QFutureWatcher<ComparisonResult>::progressTextChanged, this,
             [this](const QString &text) {
                 if (m_running && m_previewShown)
-                    setStatus(tr("Preview on a coarse grid d = %1 (every ε and δ an upper bound, looser) · "
-                                 "refining on d = %2: %3")
-                                  .arg(formatNumber(kPreviewPldInterval),
-                                       formatNumber(m_lastInput.pldInterval), text));
+                    setStatus(previewStatus(QStringLiteral(": ") + text));
                 else if (m_running)
                     setStatus(tr("Computing… %1").arg(text));
             });
@@ -1090,9 +1087,7 @@ void ComparisonView::applyResult(const ComparisonResult &result)
     const bool finalResult = (complete || m_lastInput.prefixes.empty()) && !preview;
     m_previewShown = preview;
     if (preview) {
-        setStatus(tr("Preview on a coarse grid d = %1 (every ε and δ an upper bound, looser) · "
-                     "refining on d = %2…")
-                      .arg(formatNumber(kPreviewPldInterval), formatNumber(m_lastInput.pldInterval)));
+        setStatus(previewStatus(QStringLiteral("…")));
         Q_EMIT previewShown();
     } else if (finalResult) {
         m_hasResults = true;
@@ -1113,6 +1108,12 @@ void ComparisonView::applyResult(const ComparisonResult &result)
     } else {
         setStatus(tr("Table ready; computing ε(k) over %1 prefixes…").arg(m_lastInput.prefixes.size()));
     }
+}
+
+QString ComparisonView::previewStatus(const QString &progress) const
+{
+    return tr("Preview on a coarse grid d = %1 (every ε and δ an upper bound, looser) · refining on d = %2%3")
+        .arg(formatNumber(kPreviewPldInterval), formatNumber(m_lastInput.pldInterval), progress);
 }
 
 void ComparisonView::selectStrategy(const QString &name)

@@ -186,6 +186,9 @@ private:
     void updateGuaranteeNote(const std::vector<StrategyOutcome> &outcomes);
     QWidget *createResultsPane();
     void setStatus(const QString &text);
+    /// The status line while a preview is shown and the chosen grid's job runs ("…" or ": " and
+    /// the job's progress text after it).
+    QString previewStatus(const QString &progress) const;
     /// The core's reason made readable: "events[3] (gaussian): …" names the plan's event or the
     /// session's request, and a leading "not applicable: " is dropped (the table says it).
     QString readableReason(const QString &reason) const;
