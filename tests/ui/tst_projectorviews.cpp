@@ -211,6 +211,64 @@ private Q_SLOTS:
         setPresentation(w, false);
     }
 
+    /// The gauge's dock does not scroll vertically and the gauge is shown whole, its texts inside
+    /// it, with presentation mode on and off, for one budget (zCDP) and for two (the unified
+    /// filter's two arcs). Before, at 1280×720 in presentation mode the gauge kept its fixed
+    /// 200-px minimum in a dock 193 px high: the dock scrolled and the readout's last line was cut
+    /// by 7 px.
+    void gaugeDockDoesNotScrollVertically()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        BudgetGauge *gauge = w.budgetGauge();
+        QScrollArea *area = nullptr;
+        for (QWidget *p = gauge->parentWidget(); p && !area; p = p->parentWidget())
+            area = qobject_cast<QScrollArea *>(p);
+        QVERIFY(area);
+        pbx::session::SessionSettings settings;
+        settings.seed = 20240601;
+        for (const bool unified : {false, true}) {
+            settings.filter = unified ? pbx::filters::FilterKind::Unified : pbx::filters::FilterKind::Zcdp;
+            QVERIFY(w.startNewSession(settings).ok());
+            w.queryBuilder()->setAbsoluteTarget(50.0);
+            w.ask();
+            QTRY_COMPARE(w.ledgerModel()->rowCount(), 1);
+            QCOMPARE(gauge->hasSecondSystem(), unified);
+            for (const bool presentation : {false, true}) {
+                setPresentation(w, presentation);
+                w.flushViews();
+                QTest::qWait(200);
+                const QString what = QStringLiteral("%1, presentation %2: gauge %3×%4 (minimum %5) in a "
+                                                    "%6-px viewport, scrolls over %7 px")
+                                         .arg(unified ? QStringLiteral("unified") : QStringLiteral("zCDP"))
+                                         .arg(presentation)
+                                         .arg(gauge->width())
+                                         .arg(gauge->height())
+                                         .arg(gauge->minimumSizeHint().height())
+                                         .arg(area->viewport()->height())
+                                         .arg(area->verticalScrollBar()->maximum());
+                qInfo("%s", qPrintable(what));
+                QVERIFY2(area->verticalScrollBar()->maximum() == 0, qPrintable(what));
+                QVERIFY2(!area->horizontalScrollBar()->isVisible(), qPrintable(what));
+                verifyShownWhole(gauge, qPrintable(what));
+                const QRectF inside = QRectF(gauge->rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+                for (const BudgetGauge::TextItem &item : gauge->textItems())
+                    QVERIFY2(inside.contains(item.box),
+                             qPrintable(what + u' ' + item.text + u' ' + describe(item.box)));
+                QVERIFY(!pbx::test::saveScreenshot(
+                             *gauge, QStringLiteral("projector_gaugedock_%1_%2_%3")
+                                         .arg(unified ? QStringLiteral("unified") : QStringLiteral("zcdp"),
+                                              presentation ? QStringLiteral("presentation")
+                                                           : QStringLiteral("normal"),
+                                              testScreenName()))
+                             .isEmpty());
+            }
+        }
+        setPresentation(w, false);
+    }
+
     /// Presentation mode scales the result card, the cost preview, the hints and the ledger (their
     /// own font sizes used to stay as they were), and nothing in them is cut or scrolls sideways.
     void cardPreviewAndLedgerScale()
@@ -324,10 +382,15 @@ private Q_SLOTS:
         QVERIFY2(available.contains(dock->frameGeometry()),
                  qPrintable(QStringLiteral("comparison %1").arg(describe(dock->frameGeometry()))));
         verifyNoSidewaysScrolling(view->resultsView(), "comparison view");
-        const bool wide = testScreen().width() >= ComparisonLayout::kWideWidth;
-        const auto expected = !wide          ? ComparisonLayout::Mode::OneView
-                              : presentation ? ComparisonLayout::Mode::Narrow
-                                             : ComparisonLayout::Mode::Wide;
+        // It opens 40 px smaller than the screen: at 1024×768 one view at a time; at 1280×720
+        // (1240 px) one chart beside the table, one view at a time in presentation mode; at
+        // 1920×1080 the grid, one chart beside the table in presentation mode.
+        const bool wide = testScreen().width() >= 1920;
+        const bool middle = !wide && testScreen().width() >= 1280;
+        const auto expected
+            = wide     ? (presentation ? ComparisonLayout::Mode::Narrow : ComparisonLayout::Mode::Wide)
+              : middle ? (presentation ? ComparisonLayout::Mode::OneView : ComparisonLayout::Mode::Narrow)
+                       : ComparisonLayout::Mode::OneView;
         QCOMPARE(view->arrangement()->mode(), expected);
         auto *recompute = view->findChild<QPushButton *>();
         for (QPushButton *button : view->findChildren<QPushButton *>())

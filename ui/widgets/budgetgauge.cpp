@@ -22,6 +22,9 @@ constexpr double kStartDegrees = 210.0; // lower left, counter-clockwise from 3 
 constexpr double kSweepDegrees = 240.0; // drawn clockwise
 constexpr double kMargin = 10.0;
 constexpr int kReadoutLines = 3;
+/// The smallest arc radius (pixels) the minimum size allows for: the percentage inside it still
+/// reads at a projector's distance. The arc shrinks further (to 30 px) only in a smaller dock.
+constexpr double kReadableRadius = 40.0;
 
 const QColor kTrack(0xe3, 0xe6, 0xea);
 
@@ -70,6 +73,7 @@ void BudgetGauge::setSecondSystem(const QString &firstName, const QString &secon
     m_secondBudget = secondBudget;
     m_secondUnit = secondUnit;
     updateDescription();
+    updateGeometry(); // two arcs need another minimum height
     update();
 }
 
@@ -101,6 +105,7 @@ void BudgetGauge::clearSecondSystem()
     m_secondBudget = 0.0;
     m_secondSpent = 0.0;
     updateDescription();
+    updateGeometry();
     update();
 }
 
@@ -212,7 +217,14 @@ QSize BudgetGauge::sizeHint() const
 
 QSize BudgetGauge::minimumSizeHint() const
 {
-    return {220, 200};
+    // The readout under an arc of kReadableRadius, in the current font: presentation mode's larger
+    // lines need more, a normal font less. The fixed 200 px were more than the gauge's dock had in
+    // presentation mode at 1280×720 (193 px): the dock scrolled and the readout's last line was cut.
+    const double line = QFontMetricsF(font()).lineSpacing();
+    const double height = hasSecondSystem()
+                              ? 2 * kMargin + 1.5 * kReadableRadius + (2 * line + 4.0) + (line + 13.0) + 8.0
+                              : 2 * kMargin + 1.5 * kReadableRadius + kReadoutLines * line + 6.0;
+    return {220, static_cast<int>(std::ceil(height))};
 }
 
 BudgetGauge::Geometry BudgetGauge::geometry() const

@@ -93,6 +93,8 @@ public:
     static QString guaranteeSentence();
 
     QSize sizeHint() const override;
+    /// 220 px wide; as high as the readout's lines in the current font (presentation mode's
+    /// larger one included) under an arc of 40 px radius.
     QSize minimumSizeHint() const override;
 
     /// One piece of text the gauge paints: drawn with `font` inside `box` (widget pixels) with
