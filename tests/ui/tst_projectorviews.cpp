@@ -123,6 +123,24 @@ void verifyLabelFits(const QLabel *label, const char *what)
                                                      .arg(room.width())));
 }
 
+/// The height in pixels of the text a dock paints in its title bar: the rows of its title area
+/// (left of the float and close buttons) holding dark pixels.
+int titleInkHeight(QDockWidget *dock)
+{
+    const int titleHeight = dock->widget()->geometry().top();
+    const QImage image = dock->grab(QRect(0, 0, dock->width() - 60, titleHeight)).toImage();
+    int first = -1, last = -1;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (qGray(image.pixel(x, y)) < 110) {
+                if (first < 0)
+                    first = y;
+                last = y;
+                break;
+            }
+    return first < 0 ? 0 : last - first + 1;
+}
+
 /// No scroll area between `widget` and its window shows a horizontal scroll bar.
 void verifyNoSidewaysScrolling(QWidget *widget, const char *what)
 {
@@ -325,14 +343,30 @@ private Q_SLOTS:
                                     .arg(header->sectionSize(c))
                                     .arg(headerMetrics.horizontalAdvance(title))));
         }
-        // The dock titles follow too.
+        // The dock titles follow too: their font, and the text painted in their title bars (Qt
+        // painted it in the title font the docks were made with: 12 px of ink, as in normal mode).
         for (QDockWidget *dock : w.findChildren<QDockWidget *>())
             QCOMPARE(pointSize(dock->font()), large);
+        QDockWidget *gaugeDock = w.findChild<QDockWidget *>(QStringLiteral("gaugeDock"));
+        QVERIFY(gaugeDock && gaugeDock->isVisible());
+        const int largeTitle = titleInkHeight(gaugeDock);
+        const int largeBar = gaugeDock->widget()->geometry().top();
         QVERIFY(
             !pbx::test::saveScreenshot(w, QStringLiteral("projector_card_") + testScreenName()).isEmpty());
 
         // Switching back restores the normal sizes.
         setPresentation(w, false);
+        const int normalTitle = titleInkHeight(gaugeDock);
+        const int normalBar = gaugeDock->widget()->geometry().top();
+        qInfo("dock title: %d px of text in a %d-px bar, %d in %d in presentation mode", normalTitle,
+              normalBar, largeTitle, largeBar);
+        // The font 1.5 times as large; the ink of "Privacy budget" (P to the tails of g and y) 18
+        // px against 13 with the glyphs' hinting.
+        QVERIFY2(normalTitle > 0 && largeTitle >= 1.3 * normalTitle,
+                 qPrintable(QStringLiteral("title text %1 px in presentation mode, %2 px normally")
+                                .arg(largeTitle)
+                                .arg(normalTitle)));
+        QVERIFY(largeBar > normalBar);
         QCOMPARE(pointSize(labelNamed("resultHeadline")->font()), normalHeadline);
         QCOMPARE(pointSize(labelNamed("costPreview")->font()), m_normalPointSize * 0.92);
         QCOMPARE(ledger->verticalHeader()->defaultSectionSize(), QFontMetrics(ledger->font()).height() + 8);
@@ -978,8 +1012,18 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         pbx::ui::PrivacyLossPathChart *chart = w.pathChart();
         double normalSize = 0.0;
-        for (const bool presentation : {false, true}) {
+        // Last, with the lessons open: in the one-column projector layout they take 3/5 of the
+        // column's height and the path keeps 2/5 (at 1024×768 in presentation mode a plot area
+        // 191 × 105 px, where the message's box needed 127 px and was cut at the bottom).
+        for (const int step : {0, 1, 2}) {
+            const bool presentation = step > 0;
             setPresentation(w, presentation);
+            if (step == 2) {
+                QVERIFY(w.showLessons());
+                QTest::qWait(200);
+                w.findChild<QDockWidget *>(QStringLiteral("chartDock"))->raise(); // in front of its tabs
+                QTest::qWait(150);
+            }
             chart->flush();
             QTest::qWait(150);
             QVERIFY2(chart->message().startsWith(QStringLiteral("No request yet")),
@@ -992,11 +1036,12 @@ private Q_SLOTS:
             // The message grows with the rest of the text in presentation mode (it is styled by a
             // style sheet, which kept the size it had when set).
             const double size = QFontInfo(message->font()).pointSizeF();
+            // In a plot too low for it, smaller, but never below the normal size.
             if (!presentation)
                 normalSize = size;
             else
                 QVERIFY2(
-                    size >= 1.4 * normalSize,
+                    size >= (step == 1 ? 1.4 : 1.0) * normalSize,
                     qPrintable(QStringLiteral("message font %1 pt, normal %2 pt").arg(size).arg(normalSize)));
             auto *view = chart->findChild<QChartView *>();
             QVERIFY(view);
@@ -1005,18 +1050,35 @@ private Q_SLOTS:
                                    .boundingRect()
                                    .translated(view->viewport()->mapTo(chart, QPoint(0, 0)));
             const QRect box(message->mapTo(chart, QPoint(0, 0)), message->size());
-            const QString what = QStringLiteral("presentation %1: message %2, plot area %3")
-                                     .arg(presentation)
-                                     .arg(describe(box), describe(plot));
+            const QString what
+                = QStringLiteral("presentation %1%2: message %3 (%4 pt; needs %5 px high), plot area %6")
+                      .arg(presentation)
+                      .arg(step == 2 ? QStringLiteral(", lessons open") : QString())
+                      .arg(describe(box))
+                      .arg(size)
+                      .arg(message->heightForWidth(message->width()))
+                      .arg(describe(plot));
             qInfo("%s", qPrintable(what));
             QVERIFY2(plot.contains(box), qPrintable(what));
             // The message is whole in its box.
             QVERIFY2(message->heightForWidth(message->width()) <= message->height() + 1, qPrintable(what));
-            QVERIFY(!pbx::test::saveScreenshot(*chart, QStringLiteral("projector_path_empty_%1_%2")
-                                                           .arg(presentation ? QStringLiteral("presentation")
-                                                                             : QStringLiteral("normal"),
-                                                                testScreenName()))
-                         .isEmpty());
+            // And on screen whole: the dock's scroll area does not cut it.
+            QScrollArea *area = nullptr;
+            for (QWidget *p = chart->parentWidget(); p && !area; p = p->parentWidget())
+                area = qobject_cast<QScrollArea *>(p);
+            QVERIFY(area);
+            const QRect inViewport(message->mapTo(area->viewport(), QPoint(0, 0)), message->size());
+            QVERIFY2(area->viewport()->rect().contains(inViewport),
+                     qPrintable(what
+                                + QStringLiteral(", in the dock's viewport %1 of %2")
+                                      .arg(describe(inViewport), describe(area->viewport()->rect()))));
+            QVERIFY(
+                !pbx::test::saveScreenshot(*chart, QStringLiteral("projector_path_empty_%1_%2")
+                                                       .arg(step == 2      ? QStringLiteral("lessons")
+                                                            : presentation ? QStringLiteral("presentation")
+                                                                           : QStringLiteral("normal"),
+                                                            testScreenName()))
+                     .isEmpty());
         }
         setPresentation(w, false);
     }

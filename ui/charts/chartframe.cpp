@@ -386,25 +386,49 @@ void ChartFrame::setMessage(const QString &text)
 
 void ChartFrame::placeMessage()
 {
-    if (!m_message || m_message->isHidden())
+    if (!m_message || m_message->isHidden() || m_placingMessage)
         return;
+    m_placingMessage = true; // the font set below comes back through eventFilter
+    const int inset = 4;
+    const QRect view = m_view->geometry().adjusted(inset, inset, -inset, -inset);
     // The plot area in the frame's coordinates; before the chart's first layout (or when it is
     // too small to hold a readable box) the whole view.
-    QRect room = plotAreaGeometry().intersected(m_view->geometry());
-    const int inset = 4;
-    if (room.width() < 120 + 2 * inset || room.height() < m_message->fontMetrics().lineSpacing() * 3)
-        room = m_view->geometry();
-    room.adjust(inset, inset, -inset, -inset);
-    // 240–340 px at the normal font, as much wider as the font in presentation mode.
+    QRect plot = plotAreaGeometry().intersected(m_view->geometry());
+    if (plot.width() < 120 + 2 * inset || plot.height() < m_message->fontMetrics().lineSpacing() * 3)
+        plot = m_view->geometry();
+    plot.adjust(inset, inset, -inset, -inset);
+    // 240–340 px at the normal font, as much wider as the font in presentation mode; in a plot
+    // too low for it, as wide as the plot, then in a smaller font (never below the normal size),
+    // then over the whole view. At 1024×768 in presentation mode with the lessons open the plot
+    // was 105 px high and the box, 127 px, was cut at the bottom.
     const double scale = Presentation::instance().fontScale();
-    const int narrowest = static_cast<int>(240 * scale), widest = static_cast<int>(340 * scale);
-    const int width = std::clamp(m_message->sizeHint().width(), std::min(narrowest, room.width()),
-                                 std::min(widest, room.width()));
-    const int height = std::min(m_message->heightForWidth(width), room.height());
-    QRect box(0, 0, width, std::max(height, 0));
-    box.moveCenter(room.center());
+    const auto boxIn = [&](const QRect &room, double factor) {
+        const QFont font = scaledApplicationFont(factor);
+        if (m_message->font() != font)
+            m_message->setFont(font);
+        const int narrowest = static_cast<int>(240 * scale), widest = static_cast<int>(340 * scale);
+        int width = std::clamp(m_message->sizeHint().width(), std::min(narrowest, room.width()),
+                               std::min(widest, room.width()));
+        if (m_message->heightForWidth(width) > room.height())
+            width = room.width();
+        QRect box(0, 0, width, m_message->heightForWidth(width));
+        box.moveCenter(room.center());
+        return box;
+    };
+    QRect box;
+    for (const QRect &room : {plot, view}) {
+        for (double factor = 1.0; factor >= 1.0 / scale - 1e-9; factor -= 0.1) {
+            box = boxIn(room, factor);
+            if (box.height() <= room.height())
+                break;
+        }
+        if (box.height() <= room.height())
+            break;
+    }
+    box = box.intersected(view); // no room at all: cut rather than over the frame's neighbours
     m_message->setGeometry(box);
     m_message->raise();
+    m_placingMessage = false;
 }
 
 QRect ChartFrame::plotAreaGeometry() const

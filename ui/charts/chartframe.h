@@ -129,8 +129,9 @@ private:
     /// Installs the grey colorize effect (still computing and not yet greyed).
     void applyGrey();
     /// Puts the message's box in the middle of the plot area, inside it, 240 to 340 px wide
-    /// (narrower in a narrower plot; the whole view when the plot is too small to hold it), after
-    /// each layout of the chart.
+    /// (times presentation mode's font factor; narrower in a narrower plot), after each layout of
+    /// the chart. In a plot too low for it: as wide as the plot, then in a font down to the normal
+    /// size, then over the whole view (also when the plot is too small to hold a box at all).
     void placeMessage();
     /// The chart's plot area (inside its axes) in this frame's coordinates.
     QRect plotAreaGeometry() const;
@@ -140,6 +141,7 @@ private:
     ErrorBarChartView *m_errorBars = nullptr;
     QLabel *m_legend = nullptr;
     QLabel *m_message = nullptr;
+    bool m_placingMessage = false;  ///< placeMessage is running (it may set the message's font)
     QGridLayout *m_stack = nullptr; ///< the view
     QTimer *m_timer = nullptr;
     QTimer *m_fitTimer = nullptr;
