@@ -1015,9 +1015,13 @@ private Q_SLOTS:
         // Last, with the lessons open: in the one-column projector layout they take 3/5 of the
         // column's height and the path keeps 2/5 (at 1024×768 in presentation mode a plot area
         // 191 × 105 px, where the message's box needed 127 px and was cut at the bottom).
-        for (const int step : {0, 1, 2}) {
+        for (const int step : {0, 1, 3, 2}) {
             const bool presentation = step > 0;
             setPresentation(w, presentation);
+            if (step == 3) {
+                w.resize(w.width(), w.height() - 60);
+                QTest::qWait(200);
+            }
             if (step == 2) {
                 QVERIFY(w.showLessons());
                 QTest::qWait(200);
@@ -1053,7 +1057,9 @@ private Q_SLOTS:
             const QString what
                 = QStringLiteral("presentation %1%2: message %3 (%4 pt; needs %5 px high), plot area %6")
                       .arg(presentation)
-                      .arg(step == 2 ? QStringLiteral(", lessons open") : QString())
+                      .arg(step == 2   ? QStringLiteral(", 60 px lower, lessons open")
+                           : step == 3 ? QStringLiteral(", 60 px lower")
+                                       : QString())
                       .arg(describe(box))
                       .arg(size)
                       .arg(message->heightForWidth(message->width()))
@@ -1079,6 +1085,10 @@ private Q_SLOTS:
                                                                            : QStringLiteral("normal"),
                                                             testScreenName()))
                      .isEmpty());
+            if (step == 2) // as it is seen: the dock scrolls, the message in its shown part
+                QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("projector_path_empty_lessons_window_")
+                                                          + testScreenName())
+                             .isEmpty());
         }
         setPresentation(w, false);
     }

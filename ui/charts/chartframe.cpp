@@ -19,6 +19,7 @@
 #include <QHash>
 #include <QLabel>
 #include <QLegend>
+#include <QScrollArea>
 #include <QTextDocument>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -390,12 +391,16 @@ void ChartFrame::placeMessage()
         return;
     m_placingMessage = true; // the font set below comes back through eventFilter
     const int inset = 4;
-    const QRect view = m_view->geometry().adjusted(inset, inset, -inset, -inset);
+    // What of the frame is on screen: in a dock that scrolls (1024×768 in presentation mode, the
+    // lessons open) its lower part; a box centred in the whole plot was cut at the bottom there.
+    const QRect shown = shownPart();
+    const QRect viewShown = shown.isEmpty() ? m_view->geometry() : m_view->geometry().intersected(shown);
+    const QRect view = viewShown.adjusted(inset, inset, -inset, -inset);
     // The plot area in the frame's coordinates; before the chart's first layout (or when it is
     // too small to hold a readable box) the whole view.
-    QRect plot = plotAreaGeometry().intersected(m_view->geometry());
+    QRect plot = plotAreaGeometry().intersected(viewShown);
     if (plot.width() < 120 + 2 * inset || plot.height() < m_message->fontMetrics().lineSpacing() * 3)
-        plot = m_view->geometry();
+        plot = viewShown;
     plot.adjust(inset, inset, -inset, -inset);
     // 240–340 px at the normal font, as much wider as the font in presentation mode; in a plot
     // too low for it, as wide as the plot, then in a smaller font (never below the normal size),
@@ -429,6 +434,28 @@ void ChartFrame::placeMessage()
     m_message->setGeometry(box);
     m_message->raise();
     m_placingMessage = false;
+}
+
+QRect ChartFrame::shownPart()
+{
+    // The nearest scroll area: a scroll moves its content, a new size its viewport; neither moves
+    // or resizes this frame, so both are watched (eventFilter).
+    if (!m_messageScroll) {
+        for (QWidget *p = parentWidget(); p && !m_messageScroll; p = p->parentWidget())
+            m_messageScroll = qobject_cast<QAbstractScrollArea *>(p);
+        if (m_messageScroll) {
+            m_messageScroll->viewport()->installEventFilter(this);
+            if (auto *area = qobject_cast<QScrollArea *>(m_messageScroll.data()); area && area->widget())
+                area->widget()->installEventFilter(this);
+        }
+    }
+    QRect shown = rect();
+    for (const QWidget *p = parentWidget(); p; p = p->parentWidget()) {
+        shown &= QRect(mapFrom(p, QPoint(0, 0)), p->size());
+        if (p->isWindow())
+            break;
+    }
+    return shown;
 }
 
 QRect ChartFrame::plotAreaGeometry() const
@@ -465,8 +492,12 @@ bool ChartFrame::eventFilter(QObject *watched, QEvent *event)
         && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange
             || event->type() == QEvent::Show))
         fitLegendHeight();
+    const auto *area = m_messageScroll ? qobject_cast<QScrollArea *>(m_messageScroll.data()) : nullptr;
+    const bool scrolled
+        = m_messageScroll && (watched == m_messageScroll->viewport() || (area && watched == area->widget()));
     if ((watched == m_view && (event->type() == QEvent::Resize || event->type() == QEvent::Move))
-        || (watched == m_message && event->type() == QEvent::FontChange))
+        || (watched == m_message && event->type() == QEvent::FontChange)
+        || (scrolled && (event->type() == QEvent::Resize || event->type() == QEvent::Move)))
         placeMessage();
     return QWidget::eventFilter(watched, event);
 }
