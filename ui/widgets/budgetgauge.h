@@ -125,6 +125,9 @@ private:
         double outerWidth = 0.0;
         double innerWidth = 0.0;
         double textTop = 0.0;
+        /// Where the percentage and its caption go when beside the arc (a low, wide gauge);
+        /// empty: inside the arc.
+        QRectF headline;
     };
     Geometry geometry() const;
     /// Two systems: the arcs' centres and radius, the bar, the readout's top.
