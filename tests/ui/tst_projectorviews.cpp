@@ -268,6 +268,23 @@ private Q_SLOTS:
                                          .arg(area->viewport()->height())
                                          .arg(area->verticalScrollBar()->maximum());
                 qInfo("%s", qPrintable(what));
+                // The path below it neither, for one budget: its legend's height-for-width made
+                // the dock's scroll area size the chart at its preferred height (1024×768: 441 px
+                // of content in a 382-px viewport). With the unified filter's four-line legend the
+                // chart's minimum (406 px) still exceeds the dock at 1024 and 1280 (see the report).
+                QScrollArea *pathArea = nullptr;
+                for (QWidget *p = w.pathChart()->parentWidget(); p && !pathArea; p = p->parentWidget())
+                    pathArea = qobject_cast<QScrollArea *>(p);
+                QVERIFY(pathArea);
+                const QString pathWhat
+                    = QStringLiteral("%1: path %2 px of content (minimum %3) in a %4-px viewport")
+                          .arg(what)
+                          .arg(pathArea->widget()->height())
+                          .arg(pathArea->widget()->minimumSizeHint().height())
+                          .arg(pathArea->viewport()->height());
+                qInfo("%s", qPrintable(pathWhat));
+                if (!unified)
+                    QVERIFY2(pathArea->verticalScrollBar()->maximum() == 0, qPrintable(pathWhat));
                 QVERIFY2(area->verticalScrollBar()->maximum() == 0, qPrintable(what));
                 QVERIFY2(!area->horizontalScrollBar()->isVisible(), qPrintable(what));
                 verifyShownWhole(gauge, qPrintable(what));

@@ -51,6 +51,18 @@ struct AxisFitMemo
 
 const char *const kAxisFitProperty = "pbxAxisFit";
 
+/// The wrapping legend: its height is set by ChartFrame::fitLegendHeight (its minimum height),
+/// not asked of the layouts as a height for width. A height-for-width child made the scroll area
+/// that holds the frame (a dock's) size it at the chart's preferred height rather than its
+/// minimum: the privacy-loss path's dock scrolled in presentation mode at every screen size
+/// (1024×768: 441 px of content in a 382-px viewport, 322 needed; the legend cut at the bottom).
+class LegendLabel final : public QLabel
+{
+public:
+    using QLabel::QLabel;
+    bool hasHeightForWidth() const override { return false; }
+};
+
 } // namespace
 } // namespace pbx::ui
 
@@ -89,7 +101,7 @@ ChartFrame::ChartFrame(const Style &style, QWidget *parent) : QWidget(parent)
     if (style.wrappingLegend) {
         // The series keep their names (accessibility, tooltips); only QLegend's drawing is off.
         m_chart->legend()->setVisible(false);
-        m_legend = new QLabel(this);
+        m_legend = new LegendLabel(this);
         m_legend->setWordWrap(true);
         m_legend->setTextFormat(Qt::RichText);
         m_legend->setContentsMargins(6, style.legendGap, 6, 2);
