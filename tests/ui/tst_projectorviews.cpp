@@ -215,8 +215,12 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("%1 px in %2").arg(percentWidth).arg(items[0].box.width())));
         qInfo("gauge %dx%d: percentage %.0f px wide in a %.0f-px box, %.1f pt", gauge->width(),
               gauge->height(), percentWidth, items[0].box.width(), pointSize(items[0].font));
-        if (testScreen().width() <= 1024) {
-            // What failed before: the unshrunk font does not fit there.
+        // Where the percentage is inside the arc, at 1024 px, what failed before: the unshrunk font
+        // does not fit there. (In presentation mode at 1024×768 and 1280×720 the gauge is low
+        // enough, arc radius 70 and 57 px, for the percentage to go beside the arc.)
+        const bool insideTheArc = items[0].flags & Qt::AlignHCenter;
+        qInfo("percentage %s the arc", insideTheArc ? "inside" : "beside");
+        if (testScreen().width() <= 1024 && insideTheArc) {
             QFont unshrunk = QApplication::font();
             unshrunk.setPointSizeF(pointSize(unshrunk) * 2.1);
             unshrunk.setWeight(QFont::DemiBold);
@@ -233,7 +237,8 @@ private Q_SLOTS:
     /// it, with presentation mode on and off, for one budget (zCDP) and for two (the unified
     /// filter's two arcs). Before, at 1280×720 in presentation mode the gauge kept its fixed
     /// 200-px minimum in a dock 193 px high: the dock scrolled and the readout's last line was cut
-    /// by 7 px. There (404 × 181 px) the percentage and its caption now stand beside the arc.
+    /// by 7 px. There (404 × 181 px), and at 1024×768 (351 × 200), the percentage and its caption
+    /// now stand beside the arc.
     void gaugeDockDoesNotScrollVertically()
     {
         MainWindow w;
@@ -292,13 +297,13 @@ private Q_SLOTS:
                 for (const BudgetGauge::TextItem &item : gauge->textItems())
                     QVERIFY2(inside.contains(item.box),
                              qPrintable(what + u' ' + item.text + u' ' + describe(item.box)));
-                if (!unified && presentation && testScreen() == QSize(1280, 720)) {
+                if (!unified && presentation && testScreen().width() <= 1280) {
                     // Low and wide: the headline beside the arc, in its own sizes (inside an arc of
-                    // 57 px radius the caption had been fitted down to a few pixels).
+                    // 57 or 70 px radius the caption had been fitted down to a few pixels).
                     const QList<BudgetGauge::TextItem> items = gauge->textItems();
                     QVERIFY2(items[0].box.left() > gauge->pointOnRing(BudgetGauge::Ring::Native, 1.0).x(),
                              qPrintable(describe(items[0].box)));
-                    QVERIFY2(pointSize(items[1].font) >= 0.85 * pointSize(gauge->font()),
+                    QVERIFY2(pointSize(items[1].font) >= 0.8 * pointSize(gauge->font()),
                              qPrintable(QString::number(pointSize(items[1].font))));
                 }
                 QVERIFY(!pbx::test::saveScreenshot(

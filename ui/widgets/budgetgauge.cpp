@@ -27,7 +27,7 @@ constexpr int kReadoutLines = 3;
 constexpr double kReadableRadius = 40.0;
 /// Below this arc radius (pixels) the percentage and its caption go beside the arc, when the
 /// gauge is wide enough for kHeadlineWidth more (after a kHeadlineGap).
-constexpr double kBesideRadius = 64.0;
+constexpr double kBesideRadius = 75.0;
 constexpr double kHeadlineWidth = 150.0;
 constexpr double kHeadlineGap = 14.0;
 
