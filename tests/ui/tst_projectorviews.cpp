@@ -273,10 +273,10 @@ private Q_SLOTS:
                                          .arg(area->viewport()->height())
                                          .arg(area->verticalScrollBar()->maximum());
                 qInfo("%s", qPrintable(what));
-                // The path below it neither, for one budget: its legend's height-for-width made
-                // the dock's scroll area size the chart at its preferred height (1024×768: 441 px
-                // of content in a 382-px viewport). With the unified filter's four-line legend the
-                // chart's minimum (406 px) still exceeds the dock at 1024 and 1280 (see the report).
+                // The path below it neither: its legend's height-for-width made the dock's scroll
+                // area size the chart at its preferred height (1024×768: 441 px of content in a
+                // 382-px viewport); with the unified filter's longer legend its minimum, 406 px,
+                // exceeded the dock's 381.
                 QScrollArea *pathArea = nullptr;
                 for (QWidget *p = w.pathChart()->parentWidget(); p && !pathArea; p = p->parentWidget())
                     pathArea = qobject_cast<QScrollArea *>(p);
@@ -288,8 +288,7 @@ private Q_SLOTS:
                           .arg(pathArea->widget()->minimumSizeHint().height())
                           .arg(pathArea->viewport()->height());
                 qInfo("%s", qPrintable(pathWhat));
-                if (!unified)
-                    QVERIFY2(pathArea->verticalScrollBar()->maximum() == 0, qPrintable(pathWhat));
+                QVERIFY2(pathArea->verticalScrollBar()->maximum() == 0, qPrintable(pathWhat));
                 QVERIFY2(area->verticalScrollBar()->maximum() == 0, qPrintable(what));
                 QVERIFY2(!area->horizontalScrollBar()->isVisible(), qPrintable(what));
                 verifyShownWhole(gauge, qPrintable(what));
@@ -1096,7 +1095,11 @@ private Q_SLOTS:
                       .arg(message->heightForWidth(message->width()))
                       .arg(describe(plot));
             qInfo("%s", qPrintable(what));
-            QVERIFY2(plot.contains(box), qPrintable(what));
+            // Inside the plot; or, in a plot lower than the message even in the normal font (the
+            // last case at 1024×768: 90 px), over the whole view.
+            const QRect viewRect(view->mapTo(chart, QPoint(0, 0)), view->size());
+            QVERIFY2(plot.contains(box) || (viewRect.contains(box) && box.height() > plot.height() - 8),
+                     qPrintable(what));
             // The message is whole in its box.
             QVERIFY2(message->heightForWidth(message->width()) <= message->height() + 1, qPrintable(what));
             // And on screen whole: the dock's scroll area does not cut it.
