@@ -60,6 +60,8 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
+#include <QStyleOptionDockWidget>
+#include <QStylePainter>
 #include <QTabBar>
 #include <QTableView>
 #include <QTimer>
@@ -74,6 +76,40 @@
 namespace pbx::ui {
 
 namespace {
+
+/// A dock whose title is painted in its own font, which follows presentation mode. QDockWidget
+/// paints its title in the font the platform theme gave dock titles when the dock was made
+/// (QApplication::font("QDockWidgetTitle")) whenever the dock's font is the application's: the
+/// title bar grew with presentation mode's font (19 → 23 px) but its text stayed 13 px high.
+class ScaledTitleDock final : public QDockWidget
+{
+public:
+    using QDockWidget::QDockWidget;
+
+protected:
+    void paintEvent(QPaintEvent *event) override
+    {
+        // A title bar widget, a floating dock with the window system's frame, or one in a floating
+        // tab group: Qt's own painting.
+        static const bool qtFramesFloating
+            = QGuiApplication::platformName() == QLatin1String("xcb")
+              || QGuiApplication::platformName().startsWith(QLatin1String("wayland"));
+        const bool docked = qobject_cast<QMainWindow *>(parentWidget()) && !isFloating();
+        if (titleBarWidget() || !(docked || (isFloating() && qtFramesFloating))) {
+            QDockWidget::paintEvent(event);
+            return;
+        }
+        QStylePainter painter(this); // in the dock's font
+        if (isFloating()) {
+            QStyleOptionFrame frame;
+            frame.initFrom(this);
+            painter.drawPrimitive(QStyle::PE_FrameDockWidget, frame);
+        }
+        QStyleOptionDockWidget title;
+        initStyleOption(&title);
+        painter.drawControl(QStyle::CE_DockWidgetTitle, title);
+    }
+};
 
 QGroupBox *groupBox(const QString &title, QWidget *content, QWidget *parent)
 {
@@ -266,7 +302,7 @@ void MainWindow::createDocks()
     setDockNestingEnabled(true);
     const auto makeDock
         = [this](const QString &title, const QString &name, QWidget *content, Qt::DockWidgetArea area) {
-              auto *dock = new QDockWidget(title, this);
+              auto *dock = new ScaledTitleDock(title, this);
               dock->setObjectName(name);
               dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable
                                 | QDockWidget::DockWidgetClosable);
@@ -309,7 +345,7 @@ void MainWindow::createDocks()
 
     // The noise-reduction view of the selected request shares the path chart's place.
     m_noiseReduction = new NoiseReductionView(this);
-    m_noiseReductionDock = new QDockWidget(tr("Noise reduction"), this);
+    m_noiseReductionDock = new ScaledTitleDock(tr("Noise reduction"), this);
     m_noiseReductionDock->setObjectName(QStringLiteral("noiseReductionDock"));
     m_noiseReductionDock->setFeatures(chartDock->features());
     auto *nrFrame = new QWidget(m_noiseReductionDock);
@@ -328,7 +364,7 @@ void MainWindow::createDocks()
     // time (View ▸ Compare strategies) and can be docked anywhere. It computes only while shown.
     m_comparison = new ComparisonView(this);
     m_comparison->setDocument(m_document);
-    m_comparisonDock = new QDockWidget(tr("Compare strategies"), this);
+    m_comparisonDock = new ScaledTitleDock(tr("Compare strategies"), this);
     m_comparisonDock->setObjectName(QStringLiteral("comparisonDock"));
     m_comparisonDock->setFeatures(chartDock->features());
     // Docked into a 1024×700 window it scrolls rather than pushing the window past the screen.
@@ -701,7 +737,7 @@ LessonsPanel *MainWindow::showLessons()
 {
     if (!m_lessons) {
         // Beside the dataset and privacy settings, as a tab: the lesson text needs the height.
-        m_lessonsDock = new QDockWidget(tr("Lessons"), this);
+        m_lessonsDock = new ScaledTitleDock(tr("Lessons"), this);
         m_lessonsDock->setObjectName(QStringLiteral("lessonsDock"));
         m_lessonsDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable
                                    | QDockWidget::DockWidgetClosable);

@@ -123,6 +123,24 @@ void verifyLabelFits(const QLabel *label, const char *what)
                                                      .arg(room.width())));
 }
 
+/// The height in pixels of the text a dock paints in its title bar: the rows of its title area
+/// (left of the float and close buttons) holding dark pixels.
+int titleInkHeight(QDockWidget *dock)
+{
+    const int titleHeight = dock->widget()->geometry().top();
+    const QImage image = dock->grab(QRect(0, 0, dock->width() - 60, titleHeight)).toImage();
+    int first = -1, last = -1;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (qGray(image.pixel(x, y)) < 110) {
+                if (first < 0)
+                    first = y;
+                last = y;
+                break;
+            }
+    return first < 0 ? 0 : last - first + 1;
+}
+
 /// No scroll area between `widget` and its window shows a horizontal scroll bar.
 void verifyNoSidewaysScrolling(QWidget *widget, const char *what)
 {
@@ -195,10 +213,14 @@ private Q_SLOTS:
         const double percentWidth = QFontMetricsF(items[0].font).horizontalAdvance(items[0].text);
         QVERIFY2(percentWidth <= 0.8 * items[0].box.width() + 0.01,
                  qPrintable(QStringLiteral("%1 px in %2").arg(percentWidth).arg(items[0].box.width())));
-        qInfo("gauge %dx%d: percentage %.0f px wide in a %.0f-px inner diameter, %.1f pt", gauge->width(),
+        qInfo("gauge %dx%d: percentage %.0f px wide in a %.0f-px box, %.1f pt", gauge->width(),
               gauge->height(), percentWidth, items[0].box.width(), pointSize(items[0].font));
-        if (testScreen().width() <= 1024) {
-            // What failed before: the unshrunk font does not fit there.
+        // Where the percentage is inside the arc, at 1024 px, what failed before: the unshrunk font
+        // does not fit there. (In presentation mode at 1024×768 and 1280×720 the gauge is low
+        // enough, arc radius 70 and 57 px, for the percentage to go beside the arc.)
+        const bool insideTheArc = items[0].flags & Qt::AlignHCenter;
+        qInfo("percentage %s the arc", insideTheArc ? "inside" : "beside");
+        if (testScreen().width() <= 1024 && insideTheArc) {
             QFont unshrunk = QApplication::font();
             unshrunk.setPointSizeF(pointSize(unshrunk) * 2.1);
             unshrunk.setWeight(QFont::DemiBold);
@@ -208,6 +230,90 @@ private Q_SLOTS:
                      .isEmpty());
         QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("projector_gauge_window_") + testScreenName())
                      .isEmpty());
+        setPresentation(w, false);
+    }
+
+    /// The gauge's dock does not scroll vertically and the gauge is shown whole, its texts inside
+    /// it, with presentation mode on and off, for one budget (zCDP) and for two (the unified
+    /// filter's two arcs). Before, at 1280×720 in presentation mode the gauge kept its fixed
+    /// 200-px minimum in a dock 193 px high: the dock scrolled and the readout's last line was cut
+    /// by 7 px. There (404 × 181 px), and at 1024×768 (351 × 200), the percentage and its caption
+    /// now stand beside the arc.
+    void gaugeDockDoesNotScrollVertically()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        BudgetGauge *gauge = w.budgetGauge();
+        QScrollArea *area = nullptr;
+        for (QWidget *p = gauge->parentWidget(); p && !area; p = p->parentWidget())
+            area = qobject_cast<QScrollArea *>(p);
+        QVERIFY(area);
+        pbx::session::SessionSettings settings;
+        settings.seed = 20240601;
+        for (const bool unified : {false, true}) {
+            settings.filter = unified ? pbx::filters::FilterKind::Unified : pbx::filters::FilterKind::Zcdp;
+            QVERIFY(w.startNewSession(settings).ok());
+            w.queryBuilder()->setAbsoluteTarget(50.0);
+            w.ask();
+            QTRY_COMPARE(w.ledgerModel()->rowCount(), 1);
+            QCOMPARE(gauge->hasSecondSystem(), unified);
+            for (const bool presentation : {false, true}) {
+                setPresentation(w, presentation);
+                w.flushViews();
+                QTest::qWait(200);
+                const QString what = QStringLiteral("%1, presentation %2: gauge %3×%4 (minimum %5) in a "
+                                                    "%6-px viewport, scrolls over %7 px")
+                                         .arg(unified ? QStringLiteral("unified") : QStringLiteral("zCDP"))
+                                         .arg(presentation)
+                                         .arg(gauge->width())
+                                         .arg(gauge->height())
+                                         .arg(gauge->minimumSizeHint().height())
+                                         .arg(area->viewport()->height())
+                                         .arg(area->verticalScrollBar()->maximum());
+                qInfo("%s", qPrintable(what));
+                // The path below it neither: its legend's height-for-width made the dock's scroll
+                // area size the chart at its preferred height (1024×768: 441 px of content in a
+                // 382-px viewport); with the unified filter's longer legend its minimum, 406 px,
+                // exceeded the dock's 381.
+                QScrollArea *pathArea = nullptr;
+                for (QWidget *p = w.pathChart()->parentWidget(); p && !pathArea; p = p->parentWidget())
+                    pathArea = qobject_cast<QScrollArea *>(p);
+                QVERIFY(pathArea);
+                const QString pathWhat
+                    = QStringLiteral("%1: path %2 px of content (minimum %3) in a %4-px viewport")
+                          .arg(what)
+                          .arg(pathArea->widget()->height())
+                          .arg(pathArea->widget()->minimumSizeHint().height())
+                          .arg(pathArea->viewport()->height());
+                qInfo("%s", qPrintable(pathWhat));
+                QVERIFY2(pathArea->verticalScrollBar()->maximum() == 0, qPrintable(pathWhat));
+                QVERIFY2(area->verticalScrollBar()->maximum() == 0, qPrintable(what));
+                QVERIFY2(!area->horizontalScrollBar()->isVisible(), qPrintable(what));
+                verifyShownWhole(gauge, qPrintable(what));
+                const QRectF inside = QRectF(gauge->rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+                for (const BudgetGauge::TextItem &item : gauge->textItems())
+                    QVERIFY2(inside.contains(item.box),
+                             qPrintable(what + u' ' + item.text + u' ' + describe(item.box)));
+                if (!unified && presentation && testScreen().width() <= 1280) {
+                    // Low and wide: the headline beside the arc, in its own sizes (inside an arc of
+                    // 57 or 70 px radius the caption had been fitted down to a few pixels).
+                    const QList<BudgetGauge::TextItem> items = gauge->textItems();
+                    QVERIFY2(items[0].box.left() > gauge->pointOnRing(BudgetGauge::Ring::Native, 1.0).x(),
+                             qPrintable(describe(items[0].box)));
+                    QVERIFY2(pointSize(items[1].font) >= 0.8 * pointSize(gauge->font()),
+                             qPrintable(QString::number(pointSize(items[1].font))));
+                }
+                QVERIFY(!pbx::test::saveScreenshot(
+                             *gauge, QStringLiteral("projector_gaugedock_%1_%2_%3")
+                                         .arg(unified ? QStringLiteral("unified") : QStringLiteral("zcdp"),
+                                              presentation ? QStringLiteral("presentation")
+                                                           : QStringLiteral("normal"),
+                                              testScreenName()))
+                             .isEmpty());
+            }
+        }
         setPresentation(w, false);
     }
 
@@ -267,14 +373,30 @@ private Q_SLOTS:
                                     .arg(header->sectionSize(c))
                                     .arg(headerMetrics.horizontalAdvance(title))));
         }
-        // The dock titles follow too.
+        // The dock titles follow too: their font, and the text painted in their title bars (Qt
+        // painted it in the title font the docks were made with: 12 px of ink, as in normal mode).
         for (QDockWidget *dock : w.findChildren<QDockWidget *>())
             QCOMPARE(pointSize(dock->font()), large);
+        QDockWidget *gaugeDock = w.findChild<QDockWidget *>(QStringLiteral("gaugeDock"));
+        QVERIFY(gaugeDock && gaugeDock->isVisible());
+        const int largeTitle = titleInkHeight(gaugeDock);
+        const int largeBar = gaugeDock->widget()->geometry().top();
         QVERIFY(
             !pbx::test::saveScreenshot(w, QStringLiteral("projector_card_") + testScreenName()).isEmpty());
 
         // Switching back restores the normal sizes.
         setPresentation(w, false);
+        const int normalTitle = titleInkHeight(gaugeDock);
+        const int normalBar = gaugeDock->widget()->geometry().top();
+        qInfo("dock title: %d px of text in a %d-px bar, %d in %d in presentation mode", normalTitle,
+              normalBar, largeTitle, largeBar);
+        // The font 1.5 times as large; the ink of "Privacy budget" (P to the tails of g and y) 18
+        // px against 13 with the glyphs' hinting.
+        QVERIFY2(normalTitle > 0 && largeTitle >= 1.3 * normalTitle,
+                 qPrintable(QStringLiteral("title text %1 px in presentation mode, %2 px normally")
+                                .arg(largeTitle)
+                                .arg(normalTitle)));
+        QVERIFY(largeBar > normalBar);
         QCOMPARE(pointSize(labelNamed("resultHeadline")->font()), normalHeadline);
         QCOMPARE(pointSize(labelNamed("costPreview")->font()), m_normalPointSize * 0.92);
         QCOMPARE(ledger->verticalHeader()->defaultSectionSize(), QFontMetrics(ledger->font()).height() + 8);
@@ -324,10 +446,15 @@ private Q_SLOTS:
         QVERIFY2(available.contains(dock->frameGeometry()),
                  qPrintable(QStringLiteral("comparison %1").arg(describe(dock->frameGeometry()))));
         verifyNoSidewaysScrolling(view->resultsView(), "comparison view");
-        const bool wide = testScreen().width() >= ComparisonLayout::kWideWidth;
-        const auto expected = !wide          ? ComparisonLayout::Mode::OneView
-                              : presentation ? ComparisonLayout::Mode::Narrow
-                                             : ComparisonLayout::Mode::Wide;
+        // It opens 40 px smaller than the screen: at 1024×768 one view at a time; at 1280×720
+        // (1240 px) one chart beside the table, one view at a time in presentation mode; at
+        // 1920×1080 the grid, one chart beside the table in presentation mode.
+        const bool wide = testScreen().width() >= 1920;
+        const bool middle = !wide && testScreen().width() >= 1280;
+        const auto expected
+            = wide     ? (presentation ? ComparisonLayout::Mode::Narrow : ComparisonLayout::Mode::Wide)
+              : middle ? (presentation ? ComparisonLayout::Mode::OneView : ComparisonLayout::Mode::Narrow)
+                       : ComparisonLayout::Mode::OneView;
         QCOMPARE(view->arrangement()->mode(), expected);
         auto *recompute = view->findChild<QPushButton *>();
         for (QPushButton *button : view->findChildren<QPushButton *>())
@@ -915,8 +1042,22 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         pbx::ui::PrivacyLossPathChart *chart = w.pathChart();
         double normalSize = 0.0;
-        for (const bool presentation : {false, true}) {
+        // Last, with the lessons open: in the one-column projector layout they take 3/5 of the
+        // column's height and the path keeps 2/5 (at 1024×768 in presentation mode a plot area
+        // 191 × 105 px, where the message's box needed 127 px and was cut at the bottom).
+        for (const int step : {0, 1, 3, 2}) {
+            const bool presentation = step > 0;
             setPresentation(w, presentation);
+            if (step == 3) {
+                w.resize(w.width(), w.height() - 60);
+                QTest::qWait(200);
+            }
+            if (step == 2) {
+                QVERIFY(w.showLessons());
+                QTest::qWait(200);
+                w.findChild<QDockWidget *>(QStringLiteral("chartDock"))->raise(); // in front of its tabs
+                QTest::qWait(150);
+            }
             chart->flush();
             QTest::qWait(150);
             QVERIFY2(chart->message().startsWith(QStringLiteral("No request yet")),
@@ -929,11 +1070,12 @@ private Q_SLOTS:
             // The message grows with the rest of the text in presentation mode (it is styled by a
             // style sheet, which kept the size it had when set).
             const double size = QFontInfo(message->font()).pointSizeF();
+            // In a plot too low for it, smaller, but never below the normal size.
             if (!presentation)
                 normalSize = size;
             else
                 QVERIFY2(
-                    size >= 1.4 * normalSize,
+                    size >= (step == 1 ? 1.4 : 1.0) * normalSize,
                     qPrintable(QStringLiteral("message font %1 pt, normal %2 pt").arg(size).arg(normalSize)));
             auto *view = chart->findChild<QChartView *>();
             QVERIFY(view);
@@ -942,18 +1084,45 @@ private Q_SLOTS:
                                    .boundingRect()
                                    .translated(view->viewport()->mapTo(chart, QPoint(0, 0)));
             const QRect box(message->mapTo(chart, QPoint(0, 0)), message->size());
-            const QString what = QStringLiteral("presentation %1: message %2, plot area %3")
-                                     .arg(presentation)
-                                     .arg(describe(box), describe(plot));
+            const QString what
+                = QStringLiteral("presentation %1%2: message %3 (%4 pt; needs %5 px high), plot area %6")
+                      .arg(presentation)
+                      .arg(step == 2   ? QStringLiteral(", 60 px lower, lessons open")
+                           : step == 3 ? QStringLiteral(", 60 px lower")
+                                       : QString())
+                      .arg(describe(box))
+                      .arg(size)
+                      .arg(message->heightForWidth(message->width()))
+                      .arg(describe(plot));
             qInfo("%s", qPrintable(what));
-            QVERIFY2(plot.contains(box), qPrintable(what));
+            // Inside the plot; or, in a plot lower than the message even in the normal font (the
+            // last case at 1024×768: 90 px), over the whole view.
+            const QRect viewRect(view->mapTo(chart, QPoint(0, 0)), view->size());
+            QVERIFY2(plot.contains(box) || (viewRect.contains(box) && box.height() > plot.height() - 8),
+                     qPrintable(what));
             // The message is whole in its box.
             QVERIFY2(message->heightForWidth(message->width()) <= message->height() + 1, qPrintable(what));
-            QVERIFY(!pbx::test::saveScreenshot(*chart, QStringLiteral("projector_path_empty_%1_%2")
-                                                           .arg(presentation ? QStringLiteral("presentation")
-                                                                             : QStringLiteral("normal"),
-                                                                testScreenName()))
-                         .isEmpty());
+            // And on screen whole: the dock's scroll area does not cut it.
+            QScrollArea *area = nullptr;
+            for (QWidget *p = chart->parentWidget(); p && !area; p = p->parentWidget())
+                area = qobject_cast<QScrollArea *>(p);
+            QVERIFY(area);
+            const QRect inViewport(message->mapTo(area->viewport(), QPoint(0, 0)), message->size());
+            QVERIFY2(area->viewport()->rect().contains(inViewport),
+                     qPrintable(what
+                                + QStringLiteral(", in the dock's viewport %1 of %2")
+                                      .arg(describe(inViewport), describe(area->viewport()->rect()))));
+            QVERIFY(
+                !pbx::test::saveScreenshot(*chart, QStringLiteral("projector_path_empty_%1_%2")
+                                                       .arg(step == 2      ? QStringLiteral("lessons")
+                                                            : presentation ? QStringLiteral("presentation")
+                                                                           : QStringLiteral("normal"),
+                                                            testScreenName()))
+                     .isEmpty());
+            if (step == 2) // as it is seen: the dock scrolls, the message in its shown part
+                QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("projector_path_empty_lessons_window_")
+                                                          + testScreenName())
+                             .isEmpty());
         }
         setPresentation(w, false);
     }

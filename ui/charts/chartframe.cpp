@@ -19,6 +19,7 @@
 #include <QHash>
 #include <QLabel>
 #include <QLegend>
+#include <QScrollArea>
 #include <QTextDocument>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -49,6 +50,18 @@ struct AxisFitMemo
 };
 
 const char *const kAxisFitProperty = "pbxAxisFit";
+
+/// The wrapping legend: its height is set by ChartFrame::fitLegendHeight (its minimum height),
+/// not asked of the layouts as a height for width. A height-for-width child made the scroll area
+/// that holds the frame (a dock's) size it at the chart's preferred height rather than its
+/// minimum: the privacy-loss path's dock scrolled in presentation mode at every screen size
+/// (1024×768: 441 px of content in a 382-px viewport, 322 needed; the legend cut at the bottom).
+class LegendLabel final : public QLabel
+{
+public:
+    using QLabel::QLabel;
+    bool hasHeightForWidth() const override { return false; }
+};
 
 } // namespace
 } // namespace pbx::ui
@@ -88,7 +101,7 @@ ChartFrame::ChartFrame(const Style &style, QWidget *parent) : QWidget(parent)
     if (style.wrappingLegend) {
         // The series keep their names (accessibility, tooltips); only QLegend's drawing is off.
         m_chart->legend()->setVisible(false);
-        m_legend = new QLabel(this);
+        m_legend = new LegendLabel(this);
         m_legend->setWordWrap(true);
         m_legend->setTextFormat(Qt::RichText);
         m_legend->setContentsMargins(6, style.legendGap, 6, 2);
@@ -391,25 +404,75 @@ void ChartFrame::setMessage(const QString &text)
 
 void ChartFrame::placeMessage()
 {
-    if (!m_message || m_message->isHidden())
+    if (!m_message || m_message->isHidden() || m_placingMessage)
         return;
+    m_placingMessage = true; // the font set below comes back through eventFilter
+    const int inset = 4;
+    // What of the frame is on screen: in a dock that scrolls (1024×768 in presentation mode, the
+    // lessons open) its lower part; a box centred in the whole plot was cut at the bottom there.
+    const QRect shown = shownPart();
+    const QRect viewShown = shown.isEmpty() ? m_view->geometry() : m_view->geometry().intersected(shown);
+    const QRect view = viewShown.adjusted(inset, inset, -inset, -inset);
     // The plot area in the frame's coordinates; before the chart's first layout (or when it is
     // too small to hold a readable box) the whole view.
-    QRect room = plotAreaGeometry().intersected(m_view->geometry());
-    const int inset = 4;
-    if (room.width() < 120 + 2 * inset || room.height() < m_message->fontMetrics().lineSpacing() * 3)
-        room = m_view->geometry();
-    room.adjust(inset, inset, -inset, -inset);
-    // 240–340 px at the normal font, as much wider as the font in presentation mode.
+    QRect plot = plotAreaGeometry().intersected(viewShown);
+    if (plot.width() < 120 + 2 * inset || plot.height() < m_message->fontMetrics().lineSpacing() * 3)
+        plot = viewShown;
+    plot.adjust(inset, inset, -inset, -inset);
+    // 240–340 px at the normal font, as much wider as the font in presentation mode; in a plot
+    // too low for it, as wide as the plot, then in a smaller font (never below the normal size),
+    // then over the whole view. At 1024×768 in presentation mode with the lessons open the plot
+    // was 105 px high and the box, 127 px, was cut at the bottom.
     const double scale = Presentation::instance().fontScale();
-    const int narrowest = static_cast<int>(240 * scale), widest = static_cast<int>(340 * scale);
-    const int width = std::clamp(m_message->sizeHint().width(), std::min(narrowest, room.width()),
-                                 std::min(widest, room.width()));
-    const int height = std::min(m_message->heightForWidth(width), room.height());
-    QRect box(0, 0, width, std::max(height, 0));
-    box.moveCenter(room.center());
+    const auto boxIn = [&](const QRect &room, double factor) {
+        const QFont font = scaledApplicationFont(factor);
+        if (m_message->font() != font)
+            m_message->setFont(font);
+        const int narrowest = static_cast<int>(240 * scale), widest = static_cast<int>(340 * scale);
+        int width = std::clamp(m_message->sizeHint().width(), std::min(narrowest, room.width()),
+                               std::min(widest, room.width()));
+        if (m_message->heightForWidth(width) > room.height())
+            width = room.width();
+        QRect box(0, 0, width, m_message->heightForWidth(width));
+        box.moveCenter(room.center());
+        return box;
+    };
+    QRect box;
+    for (const QRect &room : {plot, view}) {
+        for (double factor = 1.0; factor >= 1.0 / scale - 1e-9; factor -= 0.1) {
+            box = boxIn(room, factor);
+            if (box.height() <= room.height())
+                break;
+        }
+        if (box.height() <= room.height())
+            break;
+    }
+    box = box.intersected(view); // no room at all: cut rather than over the frame's neighbours
     m_message->setGeometry(box);
     m_message->raise();
+    m_placingMessage = false;
+}
+
+QRect ChartFrame::shownPart()
+{
+    // The nearest scroll area: a scroll moves its content, a new size its viewport; neither moves
+    // or resizes this frame, so both are watched (eventFilter).
+    if (!m_messageScroll) {
+        for (QWidget *p = parentWidget(); p && !m_messageScroll; p = p->parentWidget())
+            m_messageScroll = qobject_cast<QAbstractScrollArea *>(p);
+        if (m_messageScroll) {
+            m_messageScroll->viewport()->installEventFilter(this);
+            if (auto *area = qobject_cast<QScrollArea *>(m_messageScroll.data()); area && area->widget())
+                area->widget()->installEventFilter(this);
+        }
+    }
+    QRect shown = rect();
+    for (const QWidget *p = parentWidget(); p; p = p->parentWidget()) {
+        shown &= QRect(mapFrom(p, QPoint(0, 0)), p->size());
+        if (p->isWindow())
+            break;
+    }
+    return shown;
 }
 
 QRect ChartFrame::plotAreaGeometry() const
@@ -446,8 +509,12 @@ bool ChartFrame::eventFilter(QObject *watched, QEvent *event)
         && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange
             || event->type() == QEvent::Show))
         fitLegendHeight();
+    const auto *area = m_messageScroll ? qobject_cast<QScrollArea *>(m_messageScroll.data()) : nullptr;
+    const bool scrolled
+        = m_messageScroll && (watched == m_messageScroll->viewport() || (area && watched == area->widget()));
     if ((watched == m_view && (event->type() == QEvent::Resize || event->type() == QEvent::Move))
-        || (watched == m_message && event->type() == QEvent::FontChange))
+        || (watched == m_message && event->type() == QEvent::FontChange)
+        || (scrolled && (event->type() == QEvent::Resize || event->type() == QEvent::Move)))
         placeMessage();
     return QWidget::eventFilter(watched, event);
 }

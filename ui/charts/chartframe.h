@@ -10,11 +10,13 @@
 #pragma once
 
 #include <QMargins>
+#include <QPointer>
 #include <QSize>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 
+QT_FORWARD_DECLARE_CLASS(QAbstractScrollArea)
 QT_FORWARD_DECLARE_CLASS(QAbstractAxis)
 QT_FORWARD_DECLARE_CLASS(QChart)
 QT_FORWARD_DECLARE_CLASS(QChartView)
@@ -132,10 +134,15 @@ private:
     void fitLegendHeight();
     /// Installs the grey colorize effect (still computing and not yet greyed).
     void applyGrey();
-    /// Puts the message's box in the middle of the plot area, inside it, 240 to 340 px wide
-    /// (narrower in a narrower plot; the whole view when the plot is too small to hold it), after
-    /// each layout of the chart.
+    /// Puts the message's box in the middle of the plot area's shown part (a dock that scrolls may
+    /// show only the top of the chart), inside it, 240 to 340 px wide (times presentation mode's
+    /// font factor; narrower in a narrower plot), after each layout of the chart and each scroll.
+    /// In a plot too low for it: as wide as the plot, then in a font down to the normal size, then
+    /// over the whole view (also when the plot is too small to hold a box at all).
     void placeMessage();
+    /// The part of this frame its ancestors show (a scroll area's viewport, a dock), in its own
+    /// coordinates; empty when none is shown. Watches the nearest scroll area from the first call.
+    QRect shownPart();
     /// The chart's plot area (inside its axes) in this frame's coordinates.
     QRect plotAreaGeometry() const;
 
@@ -144,6 +151,9 @@ private:
     ErrorBarChartView *m_errorBars = nullptr;
     QLabel *m_legend = nullptr;
     QLabel *m_message = nullptr;
+    bool m_placingMessage = false; ///< placeMessage is running (it may set the message's font)
+    /// The scroll area the frame lies in (a dock's), whose viewport and content placeMessage watches.
+    QPointer<QAbstractScrollArea> m_messageScroll;
     QGridLayout *m_stack = nullptr; ///< the view
     QTimer *m_timer = nullptr;
     QTimer *m_fitTimer = nullptr;

@@ -30,7 +30,9 @@ ChartFrame::Style pathFrame()
 {
     ChartFrame::Style style;
     style.wrappingLegend = true;
-    style.minimumViewSize = QSize(260, 220);
+    // 180 px high at least: with the unified filter's legend (six lines in presentation mode) a
+    // 220-px minimum made the chart 406 px, more than its dock had at 1024×768 (381 px).
+    style.minimumViewSize = QSize(260, 180);
     return style;
 }
 

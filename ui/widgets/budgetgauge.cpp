@@ -22,6 +22,14 @@ constexpr double kStartDegrees = 210.0; // lower left, counter-clockwise from 3 
 constexpr double kSweepDegrees = 240.0; // drawn clockwise
 constexpr double kMargin = 10.0;
 constexpr int kReadoutLines = 3;
+/// The smallest arc radius (pixels) the minimum size allows for: the percentage inside it still
+/// reads at a projector's distance. The arc shrinks further (to 30 px) only in a smaller dock.
+constexpr double kReadableRadius = 40.0;
+/// Below this arc radius (pixels) the percentage and its caption go beside the arc, when the
+/// gauge is wide enough for kHeadlineWidth more (after a kHeadlineGap).
+constexpr double kBesideRadius = 75.0;
+constexpr double kHeadlineWidth = 150.0;
+constexpr double kHeadlineGap = 14.0;
 
 const QColor kTrack(0xe3, 0xe6, 0xea);
 
@@ -70,6 +78,7 @@ void BudgetGauge::setSecondSystem(const QString &firstName, const QString &secon
     m_secondBudget = secondBudget;
     m_secondUnit = secondUnit;
     updateDescription();
+    updateGeometry(); // two arcs need another minimum height
     update();
 }
 
@@ -101,6 +110,7 @@ void BudgetGauge::clearSecondSystem()
     m_secondBudget = 0.0;
     m_secondSpent = 0.0;
     updateDescription();
+    updateGeometry();
     update();
 }
 
@@ -212,7 +222,14 @@ QSize BudgetGauge::sizeHint() const
 
 QSize BudgetGauge::minimumSizeHint() const
 {
-    return {220, 200};
+    // The readout under an arc of kReadableRadius, in the current font: presentation mode's larger
+    // lines need more, a normal font less. The fixed 200 px were more than the gauge's dock had in
+    // presentation mode at 1280×720 (193 px): the dock scrolled and the readout's last line was cut.
+    const double line = QFontMetricsF(font()).lineSpacing();
+    const double height = hasSecondSystem()
+                              ? 2 * kMargin + 1.5 * kReadableRadius + (2 * line + 4.0) + (line + 13.0) + 8.0
+                              : 2 * kMargin + 1.5 * kReadableRadius + kReadoutLines * line + 6.0;
+    return {220, static_cast<int>(std::ceil(height))};
 }
 
 BudgetGauge::Geometry BudgetGauge::geometry() const
@@ -233,6 +250,19 @@ BudgetGauge::Geometry BudgetGauge::geometry() const
     const double top = kMargin + std::max(0.0, (height - arcHeight) / 2.0);
     g.centre = QPointF(this->width() / 2.0, top + radius);
     g.textTop = top + arcHeight + 6.0;
+    // Low and wide (presentation mode at 1280×720: 404 × 181 px): inside so small an arc the
+    // percentage's caption shrank to a few pixels. The headline goes beside the arc instead, in
+    // its own size, the arc and the headline centred together.
+    const double headlineWidth = width - 2.0 * radius - kHeadlineGap;
+    if (radius < kBesideRadius && headlineWidth >= kHeadlineWidth) {
+        const double used = 2.0 * radius + kHeadlineGap + kHeadlineWidth;
+        const double left = kMargin + std::max(0.0, (width - used) / 2.0);
+        g.centre.setX(left + radius);
+        const double headlineLeft = left + 2.0 * radius + kHeadlineGap;
+        g.headline
+            = QRectF(headlineLeft, top,
+                     std::min(kHeadlineWidth * 1.4, this->width() - kMargin - headlineLeft), arcHeight);
+    }
     return g;
 }
 
@@ -450,26 +480,51 @@ QList<BudgetGauge::TextItem> BudgetGauge::singleTextItems() const
     const double nativeFraction = fraction(Ring::Native);
     const double innerEdge
         = (showsEpsilonRing() ? g.innerRadius - g.innerWidth : g.outerRadius - g.outerWidth);
-    const QRectF centreBox(g.centre.x() - innerEdge, g.centre.y() - innerEdge * 0.55, 2 * innerEdge,
-                           innerEdge * 0.8);
     QFont big = scaledFont(font(), 2.1);
     big.setWeight(QFont::DemiBold);
     const QString percent = isOdometer() ? tr("ε %1").arg(formatBound(m_epsilonSpent))
                                          : formatPercent(nativeFraction, nativeFraction < 0.1 ? 1 : 0);
-    const int centred = Qt::AlignHCenter | Qt::AlignBottom;
-    items.push_back({percent, fittedFont(big, percent, QSizeF(1.6 * innerEdge, centreBox.height()), centred),
-                     centreBox, centred});
-    // Under it, in the arc's opening: what the percentage is of, on up to two lines.
     const QFont small = scaledFont(font(), 0.9);
-    const double captionTop = centreBox.bottom() + 2;
-    const double captionHeight
-        = std::max(QFontMetricsF(small).lineSpacing(),
-                   std::min(2 * QFontMetricsF(small).lineSpacing(), g.textTop - 2 - captionTop));
-    const QRectF captionBox(g.centre.x() - 0.9 * innerEdge, captionTop, 1.8 * innerEdge, captionHeight);
     const QString caption
         = isOdometer() ? tr("so far · holds whenever you stop") : tr("of the %1 budget used").arg(m_unit);
     const int wrapped = Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap;
-    items.push_back({caption, fittedFont(small, caption, captionBox.size(), wrapped), captionBox, wrapped});
+    if (!g.headline.isEmpty()) {
+        // Beside the arc: the percentage over its caption (two lines at most), centred together
+        // on the arc's centre line.
+        const int leftWrapped = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
+        const QFont percentFont = fittedFont(
+            big, percent, QSizeF(g.headline.width(), QFontMetricsF(big).height()), Qt::AlignLeft);
+        const double percentHeight = QFontMetricsF(percentFont).height();
+        const double captionHeight = std::min(2 * QFontMetricsF(small).lineSpacing(),
+                                              std::max(0.0, g.headline.height() - percentHeight));
+        const QSizeF captionSize(g.headline.width(), captionHeight);
+        const QFont captionFont = fittedFont(small, caption, captionSize, leftWrapped);
+        const double needed = percentHeight
+                              + QFontMetricsF(captionFont)
+                                    .boundingRect(QRectF(QPointF(), captionSize), leftWrapped, caption)
+                                    .height();
+        const double top = std::clamp(g.centre.y() - needed / 2.0, g.headline.top(),
+                                      std::max(g.headline.top(), g.headline.bottom() - needed));
+        const QRectF percentBox(g.headline.left(), top, g.headline.width(), percentHeight);
+        items.push_back({percent, percentFont, percentBox, Qt::AlignLeft | Qt::AlignBottom});
+        items.push_back({caption, captionFont,
+                         QRectF(QPointF(g.headline.left(), percentBox.bottom()), captionSize), leftWrapped});
+    } else {
+        const QRectF centreBox(g.centre.x() - innerEdge, g.centre.y() - innerEdge * 0.55, 2 * innerEdge,
+                               innerEdge * 0.8);
+        const int centred = Qt::AlignHCenter | Qt::AlignBottom;
+        items.push_back({percent,
+                         fittedFont(big, percent, QSizeF(1.6 * innerEdge, centreBox.height()), centred),
+                         centreBox, centred});
+        // Under it, in the arc's opening: what the percentage is of, on up to two lines.
+        const double captionTop = centreBox.bottom() + 2;
+        const double captionHeight
+            = std::max(QFontMetricsF(small).lineSpacing(),
+                       std::min(2 * QFontMetricsF(small).lineSpacing(), g.textTop - 2 - captionTop));
+        const QRectF captionBox(g.centre.x() - 0.9 * innerEdge, captionTop, 1.8 * innerEdge, captionHeight);
+        items.push_back(
+            {caption, fittedFont(small, caption, captionBox.size(), wrapped), captionBox, wrapped});
+    }
 
     if (isOdometer())
         return withReadout(

@@ -93,6 +93,8 @@ public:
     static QString guaranteeSentence();
 
     QSize sizeHint() const override;
+    /// 220 px wide; as high as the readout's lines in the current font (presentation mode's
+    /// larger one included) under an arc of 40 px radius.
     QSize minimumSizeHint() const override;
 
     /// One piece of text the gauge paints: drawn with `font` inside `box` (widget pixels) with
@@ -123,6 +125,9 @@ private:
         double outerWidth = 0.0;
         double innerWidth = 0.0;
         double textTop = 0.0;
+        /// Where the percentage and its caption go when beside the arc (a low, wide gauge);
+        /// empty: inside the arc.
+        QRectF headline;
     };
     Geometry geometry() const;
     /// Two systems: the arcs' centres and radius, the bar, the readout's top.
