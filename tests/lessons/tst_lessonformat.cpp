@@ -73,6 +73,8 @@ void TestLessonFormat::shippedLessonsRoundTrip()
         auto again = lessons::parseLesson(written, name);
         QVERIFY2(again.ok(), again.ok() ? "" : again.error().message.c_str());
         QCOMPARE(lessons::writeLesson(*again), written);
+        for (std::size_t i = 0; i < lesson->steps.size(); ++i) // the tab a step raises is written back
+            QCOMPARE(again->steps[i].tab, lesson->steps[i].tab);
     }
     QVERIFY(count >= 4);
 }
@@ -147,6 +149,12 @@ void TestLessonFormat::badLessons_data()
                                 << QStringLiteral("bad.json: steps[0].setup.requests[0].id: missing");
     QTest::newRow("view") << step(R"("view":"main")", R"("view":"mian")")
                           << QStringLiteral("bad.json: steps[0].setup.view: unknown view 'mian'");
+    QTest::newRow("tab of a view without tabs")
+        << step(R"("view":"main")", R"("view":"main","tab":"path")")
+        << QStringLiteral("bad.json: steps[0].setup.tab: the view 'main' has no tabs");
+    QTest::newRow("tab") << step(R"("view":"main")", R"("view":"lab:growing","tab":"atgg")")
+                         << QStringLiteral("bad.json: steps[0].setup.tab: unknown tab 'atgg' of the view "
+                                           "'lab:growing' (expected timeline, pmwg, atg)");
     QTest::newRow("repeat") << step(R"("view":"main")", R"("repeat":0)")
                             << QStringLiteral("bad.json: steps[0].setup.repeat: must be 1");
     QTest::newRow("plan event") << step(

@@ -459,6 +459,12 @@ void QueryBuilder::setColumn(const QString &column)
         m_column->setCurrentIndex(index);
 }
 
+void QueryBuilder::setBounds(double lower, double upper)
+{
+    m_lower->setValue(lower);
+    m_upper->setValue(upper);
+}
+
 void QueryBuilder::setWhere(const QString &predicate)
 {
     m_where->setText(predicate);
