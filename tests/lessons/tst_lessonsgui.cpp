@@ -28,6 +28,7 @@
 #include "ui/charts/privacylosspathchart.h"
 #include "ui/comparison/comparisonlayout.h"
 #include "ui/comparison/comparisonview.h"
+#include "ui/comparison/planmodel.h"
 #include "ui/comparison/strategyresultsmodel.h"
 #include "ui/growing/growinglabdialog.h"
 #include "ui/lessons/lessoncatalog.h"
@@ -141,7 +142,8 @@ QString expectedValue(const std::string &name, const session::Session *s, std::s
                       const lessons::LessonStep &step)
 {
     const auto number = [&](double x) {
-        return QString::fromStdString(lessons::formatNumber(x, lessons::roundingFor(name)));
+        return QString::fromStdString(
+            lessons::formatNumber(x, lessons::roundingFor(name), lessons::significantFor(name)));
     };
     QStringList parts = QString::fromStdString(name).split(u'.');
     const QString head = parts.front();
@@ -262,9 +264,7 @@ QString expectedValue(const std::string &name, const session::Session *s, std::s
         if (field == QLatin1String("cell"))
             return static_cast<double>(e.odpRecord()->cell.value());
         if (field == QLatin1String("epsilon"))
-            return e.costKind == filters::ChargeKind::Rho
-                       ? *privacy::epsilonFromRho(e.cost, s->settings().delta)
-                       : e.cost;
+            return e.costKind == filters::ChargeKind::Rho ? s->filter().epsilonOf(e.cost) : e.cost;
         return NAN;
     };
     const std::string id = parts.mid(1, parts.size() - 2).join(u'.').toStdString();
@@ -418,7 +418,22 @@ const ProseNumber kProseNumbers[] = {
     {"composition", 3, "10", "δ = 10⁻⁵ written as a power"},
     {"composition", 4, "500", "the plan's count (the plan editor shows it)"},
     {"parallel-postprocessing", 4, "10", "δ = 10⁻⁶ written as a power"},
+    {"accuracy-cost", 1, "1", "ε ∝ 1/scale, a formula"},
+    {"composition", 4, "0", "(ε₀, 0): a pure step's δ"},
     {"noise-reduction", 3, "40", "20 repeats of two requests: the ledger's 40 rows"},
+    {"parallel-postprocessing", 2, "100", "the previous step's target ±100"},
+    {"output-dp", 1, "0", "the scan's cells j = 0, 1, 2 and the realised cell 0 (the card says \"cell j = 0 of c = 2\")"},
+    {"output-dp", 1, "1", "the scan's cells j = 0, 1, 2"},
+    {"output-dp", 1, "2", "the scan's cells j = 0, 1, 2 (c = 2)"},
+    {"strategies", 2, "21", "the education column's 21 cells (its declared levels)"},
+    {"growing", 1, "0", "an epoch's index"},
+    {"growing", 1, "3", "an epoch's index"},
+    {"growing", 1, "9", "an epoch's index"},
+    {"growing", 2, "4", "an epoch's index"},
+    {"growing", 3, "1,000", "the round's start s, the lab's start size"},
+    {"growing", 3, "100,000", "a halting time t the answer picks"},
+    {"growing", 3, "1,000,000", "a halting time t the answer picks"},
+    {"growing", 3, "1", "1/s: a sensitivity"},
 };
 // clang-format on
 
@@ -444,20 +459,60 @@ QString offScreen(const std::string &name)
     return {};
 }
 
-/// The ledger's row of the last event with id `id` (the last event for an empty id), as shown.
-QString ledgerRow(MainWindow &w, const session::Session &s, const std::string &id, int *row = nullptr)
+/// The index of the last event with id `id` (the last event for an empty id).
+int eventIndex(const session::Session &s, const std::string &id)
 {
-    const auto &events = s.events();
-    int index = static_cast<int>(events.size()) - 1;
-    while (!id.empty() && index >= 0 && events[static_cast<std::size_t>(index)].request.id != id)
+    int index = static_cast<int>(s.events().size()) - 1;
+    while (!id.empty() && index >= 0 && s.events()[static_cast<std::size_t>(index)].request.id != id)
         --index;
-    if (row)
-        *row = index;
-    QStringList cells;
-    const auto *model = w.ledgerModel();
-    for (int c = 0; c < model->columnCount(); ++c)
-        cells << model->index(index, c).data().toString();
-    return cells.join(QStringLiteral(" | "));
+    return index;
+}
+
+/// The ledger's column that shows a request's `field`, or -1.
+int ledgerColumn(const QString &field, const session::LedgerEvent &event)
+{
+    if (field == QLatin1String("answer"))
+        return LedgerModel::Answer;
+    if (field == QLatin1String("halfwidth"))
+        return LedgerModel::ErrorBound;
+    if (field == QLatin1String("attempts"))
+        return LedgerModel::Attempts;
+    if (field == QLatin1String("cost")
+        || (field == QLatin1String("epsilon") && event.costKind != filters::ChargeKind::Rho))
+        return LedgerModel::Cost;
+    return -1;
+}
+
+/// The piece of the result card that shows the last request's `field` ("" when it shows none).
+QString cardField(MainWindow &w, const QString &field, const session::LedgerEvent &event)
+{
+    const QString headline = w.resultCard()->headline();
+    const QString card = headline + u'\n' + w.resultCard()->details() + u'\n' + w.resultCard()->note();
+    const auto capture
+        = [&](const QString &pattern) { return QRegularExpression(pattern).match(card).captured(1); };
+    if (field == QLatin1String("answer"))
+        return headline.section(QStringLiteral(" ± "), 0, 0);
+    if (field == QLatin1String("halfwidth"))
+        return headline.section(QStringLiteral(" ± "), 1, 1);
+    if (field == QLatin1String("cost"))
+        return capture(QStringLiteral("cost (?:ex-post )?[ερ] = ([^ ·(,]+)"));
+    if (field == QLatin1String("epsilon"))
+        return event.costKind == filters::ChargeKind::Rho
+                   ? capture(QStringLiteral("ε ≈ ([^ ]+) on its own"))
+                   : capture(QStringLiteral("cost (?:ex-post )?ε = ([^ ·(,]+)"));
+    if (field == QLatin1String("attempts"))
+        return capture(QStringLiteral("([0-9,]+) attempts?\\b"));
+    if (field == QLatin1String("values"))
+        return capture(QStringLiteral("the (?:first|total) of the ([0-9,]+) "));
+    if (field == QLatin1String("reserved"))
+        return capture(QStringLiteral("reserved ε = ([^ ·]+)"));
+    if (field == QLatin1String("settled"))
+        return capture(QStringLiteral("settled ε = ([^ ·]+)"));
+    if (field == QLatin1String("returned"))
+        return capture(QStringLiteral("returned ([^ ·]+)"));
+    if (field == QLatin1String("cell"))
+        return capture(QStringLiteral("cell j = ([0-9]+)"));
+    return {};
 }
 
 /// The texts where the value of `name` must be read, each with where it is (all must show it).
@@ -467,34 +522,29 @@ QList<std::pair<QString, QString>> screenTexts(MainWindow &w, const std::string 
     const QStringList parts = QString::fromStdString(name).split(u'.');
     const QString head = parts.front();
     QList<std::pair<QString, QString>> texts;
-    const QString card
-        = w.resultCard()->headline() + u'\n' + w.resultCard()->details() + u'\n' + w.resultCard()->note();
     if (head == QLatin1String("spent") || head == QLatin1String("remaining")
-        || head == QLatin1String("budget"))
+        || head == QLatin1String("budget")) {
         texts << std::pair{QStringLiteral("gauge"), w.budgetGauge()->readout()};
-    else if (head == QLatin1String("events"))
-        texts << std::pair{QStringLiteral("ledger's last row"), ledgerRow(w, *s, {})};
-    else if (head == QLatin1String("req") || head == QLatin1String("last")) {
+    } else if (head == QLatin1String("events")) {
+        texts << std::pair{
+            QStringLiteral("ledger's last row number"),
+            w.ledgerModel()->index(w.ledgerModel()->rowCount() - 1, LedgerModel::Number).data().toString()};
+    } else if (head == QLatin1String("req") || head == QLatin1String("last")) {
         const std::string id = head == QLatin1String("last")
                                    ? std::string()
                                    : parts.mid(1, parts.size() - 2).join(u'.').toStdString();
-        int row = -1;
-        const QString ledger = ledgerRow(w, *s, id, &row);
-        const bool last = row == static_cast<int>(s->events().size()) - 1;
-        const QString field = parts.back();
+        const int row = eventIndex(*s, id);
         const auto &event = s->events()[static_cast<std::size_t>(row)];
-        // The ledger shows answer, half-width, cost (in its unit) and attempts of every request;
-        // the result card all of the last request's.
-        const bool inLedger
-            = field == QLatin1String("answer") || field == QLatin1String("halfwidth")
-              || field == QLatin1String("cost") || field == QLatin1String("attempts")
-              || (field == QLatin1String("epsilon") && event.costKind != filters::ChargeKind::Rho);
-        if (inLedger)
-            texts << std::pair{QStringLiteral("ledger row %1").arg(row + 1), ledger};
-        if (last || !inLedger)
-            texts << std::pair{last ? QStringLiteral("result card")
-                                    : QStringLiteral("result card (not this request's)"),
-                               card};
+        const QString field = parts.back();
+        // The ledger shows every request's answer, half-width, cost and attempts; the result card
+        // the last request's (and, of it alone, the number of values and an output-DP outcome).
+        if (const int column = ledgerColumn(field, event); column >= 0)
+            texts << std::pair{QStringLiteral("ledger row %1").arg(row + 1),
+                               w.ledgerModel()->index(row, column).data().toString()};
+        if (row == static_cast<int>(s->events().size()) - 1)
+            texts << std::pair{QStringLiteral("result card"), cardField(w, field, event)};
+        else if (ledgerColumn(field, event) < 0)
+            texts << std::pair{QStringLiteral("result card (it shows a later request)"), QString()};
     } else if (head == QLatin1String("comparison")) {
         const auto *model = w.comparisonView()->resultsModel();
         if (parts.size() == 3 && parts[2] == QLatin1String("epsilon")) {
@@ -510,9 +560,14 @@ QList<std::pair<QString, QString>> screenTexts(MainWindow &w, const std::string 
                     rowText = model->index(r, ui::StrategyResultsModel::Value).data().toString();
             }
             texts << std::pair{QStringLiteral("comparison table, %1").arg(parts[1]), rowText};
-        } else if (name == "comparison.delta") {
-            texts << std::pair{QStringLiteral("comparison's δ"),
-                               formatNumber(w.comparisonView()->delta(), 4)};
+        } else if (name == "comparison.steps") {
+            // The plan editor's rows: one event of the plan, its count.
+            const auto *plan = w.comparisonView()->planModel();
+            QStringList cells;
+            for (int r = 0; r < plan->rowCount(); ++r)
+                for (int c = 0; c < plan->columnCount(); ++c)
+                    cells << plan->index(r, c).data().toString();
+            texts << std::pair{QStringLiteral("plan editor"), cells.join(QStringLiteral(" | "))};
         } else {
             texts << std::pair{QStringLiteral("comparison (%1)").arg(QString::fromStdString(name)),
                                QString()};
@@ -687,6 +742,12 @@ void TestLessonsGui::shippedLessonsRunEndToEnd()
             }
             if (lesson.id == "output-dp" && k == 1)
                 QVERIFY(event("education").odpRecord()->cell.value() >= 1);
+            if (lesson.id == "output-dp" && k == 2) // "ε = … each": the two reservations are one
+                QCOMPARE(event("regions").odpRecord()->reservedEpsilon,
+                         event("education").odpRecord()->reservedEpsilon);
+            if (lesson.id == "strategies" && (k == 1 || k == 2)) // "the same … ranges"
+                QCOMPARE(event(k == 1 ? "cells" : "cellsWage").strategyRecord()->values.size(),
+                         event(k == 1 ? "tree" : "treeWage").strategyRecord()->values.size());
             if (lesson.id == "strategies" && k == 0)
                 QCOMPARE(event("regions").cost, event("south").cost);
             if (lesson.id == "strategies" && k == 1) {
