@@ -1172,6 +1172,9 @@ void TestLessonsGui::lessonNumbersMatchTheScreen()
     QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
+    // Wide enough that the comparison opens beside the lessons in its one-chart-at-a-time layout,
+    // where the chart a step names must be the tab in front.
+    w.resize(1400, 900);
     QueryBuilder *box = w.queryBuilder();
     LessonsPanel *panel = w.showLessons();
     QStringList problems;
@@ -1247,6 +1250,15 @@ void TestLessonsGui::lessonNumbersMatchTheScreen()
             prose(answer.mid(at));
             if (const QString raised = raisedProblem(w, step); !raised.isEmpty())
                 problems << QStringLiteral("%1: %2").arg(where, raised);
+            if (step.view == "comparison" && w.comparisonDock()->isFloating()) {
+                // The same step where the comparison shows one chart at a time beside its table.
+                w.comparisonDock()->resize(1200, 800);
+                QTRY_VERIFY(w.comparisonView()->arrangement()->mode() == ComparisonLayout::Mode::Narrow);
+                QVERIFY(panel->runner()->goTo(k).ok());
+                waitForComparison(w);
+                if (const QString raised = raisedProblem(w, step); !raised.isEmpty())
+                    problems << QStringLiteral("%1 (one chart beside the table): %2").arg(where, raised);
+            }
             const auto *asked = LessonRunner::queryBoxRequest(step);
             const QString wanted = asked ? boxText(*asked) : boxText(QueryBuilder().request());
             if (boxText(box->request()) != wanted)
