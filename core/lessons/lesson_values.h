@@ -90,8 +90,9 @@ std::string formatLessonValue(const std::string &name, const LessonValue &value)
 /// The rounding direction formatLessonValue uses for `name`: +1 up, −1 down, 0 nearest.
 int roundingFor(const std::string &name);
 /// The significant digits formatLessonValue writes for `name`: those of the result card and the
-/// ledger for a request's answer (and truth), 6 ("8,682.43"), and half-width, 3 ("±352"); 4 for
-/// everything else (costs, spends, comparison values: the card, the gauge and the comparison table).
+/// ledger for a request's answer (and truth), 6 ("8,682.43"), and half-width, 3 ("±352"); those
+/// of the growing lab's read-out for an epoch's ε, 6, and cumulative ε, 8; 4 for everything else
+/// (costs, spends, comparison values: the card, the gauge and the comparison table).
 int significantFor(const std::string &name);
 /// `x` as formatDisplay writes it (`significant` significant digits, 1 … 17), rounded in
 /// `direction` (+1 up, −1 down, 0 nearest).

@@ -405,7 +405,10 @@ void TestLessonFormat::growingValues()
     QCOMPARE(value("growing.budget"), 1.0);
     QCOMPARE(lessons::formatLessonValue("growing.epoch.9.cumulative",
                                         lessons::LessonValue(value("growing.epoch.9.cumulative"))),
-             std::string("0.9991")); // 1 − 2^−10 = 0.99902, rounded up: never below the core's
+             std::string("0.99902344")); // 1 − 2^−10, rounded up to the growing lab's 8 digits
+    QCOMPARE(lessons::formatLessonValue("growing.epoch.9.epsilon",
+                                        lessons::LessonValue(value("growing.epoch.9.epsilon"))),
+             std::string("0.000976563")); // 2^−10 = 0.0009765625, rounded up: never below the core's
     // ATG's test vectors and the fraction-scale counter-example (σ_n = 0.002, p = ½, n = 1000).
     QCOMPARE(value("growing.atg.1000.1000"), pbx::growing::atgLoss({1000, 0.002, 0.5}, 1000, 1000));
     QVERIFY(std::abs(value("growing.atg.1000.100000") - 0.55) < 1e-9);

@@ -430,6 +430,8 @@ const ProseNumber kProseNumbers[] = {
     {"growing", 1, "0", "an epoch's index"},
     {"growing", 1, "3", "an epoch's index"},
     {"growing", 1, "9", "an epoch's index"},
+    {"growing", 1, "8", "an epoch's index"},
+    {"growing", 1, "1,000,000", "the lab's horizon (its Horizon field)"},
     {"growing", 2, "4", "an epoch's index"},
     {"growing", 3, "1,000", "the round's start s, the lab's start size"},
     {"growing", 3, "100,000", "a halting time t the answer picks"},
@@ -454,11 +456,9 @@ QString offScreen(const std::string &name)
             "a property of the plan's event the lesson computes; the table shows the plan's own ε");
     if (field == QLatin1String("times_basic"))
         return QStringLiteral("the ratio of two numbers of the table");
-    if (head == QLatin1String("growing"))
-        // Left (issue 29 §3): the lab draws the plan as charts; its read-out gives the epoch under
-        // the time cursor, which the step does not move, with 6 to 8 digits (labcursor.cpp).
-        return QStringLiteral(
-            "the growing lab draws the plan; its read-out follows the cursor, in more digits");
+    if (head == QLatin1String("growing") && parts.value(1) != QLatin1String("epoch")
+        && parts.value(1) != QLatin1String("budget") && parts.value(1) != QLatin1String("optimal_gamma"))
+        return QStringLiteral("a simulation or a fixed noise unit the lesson computes; the lab runs its own");
     return {};
 }
 
@@ -554,6 +554,32 @@ QList<std::pair<QString, QString>> screenTexts(MainWindow &w, const std::string 
                                        .captured(1)};
         } else if (ledgerColumn(field, event) < 0)
             texts << std::pair{QStringLiteral("result card (it shows a later request)"), QString()};
+    } else if (head == QLatin1String("growing")) {
+        // The growing lab's read-out with its time cursor at the epoch's start (the plan is the
+        // lab's default, the worked one), and its optimal-γ button.
+        GrowingLabDialog *lab = w.growingLab();
+        if (parts[1] == QLatin1String("optimal_gamma")) {
+            texts << std::pair{QStringLiteral("growing lab's γ* button"), lab->optimalGammaButton()->text()};
+        } else {
+            const int epoch = parts[1] == QLatin1String("epoch") ? parts[2].toInt() : 0;
+            QString start = expectedValue("growing.epoch." + std::to_string(epoch) + ".start", s, 0, step);
+            lab->setCursorTime(start.remove(u',').toDouble());
+            const QString readout = lab->cursorText();
+            const QString field = parts.back();
+            const QString pattern
+                = field == QLatin1String("epsilon")      ? QStringLiteral("ε_%1 = ([^ ]+)").arg(epoch)
+                  : field == QLatin1String("cumulative") ? QStringLiteral("spent Σ = ([^ ]+)")
+                  : field == QLatin1String("budget")     ? QStringLiteral("spent Σ = [^ ]+ of ([^ ]+)")
+                  : field == QLatin1String("bound")      ? QStringLiteral("bound α \\+ s = ([^ ]+)")
+                  : field == QLatin1String("alpha")      ? QStringLiteral("\\(α ([^ ]+)")
+                  : field == QLatin1String("staleness")  ? QStringLiteral("\\+ s ([^ )]+)\\)")
+                  : field == QLatin1String("start")      ? QStringLiteral("\\(t ([0-9,. ]+) –")
+                                                         : QStringLiteral("– ([0-9,. ]+)\\)");
+            QString shown = QRegularExpression(pattern).match(readout).captured(1);
+            if (field == QLatin1String("start") || field == QLatin1String("end")) // the locale's grouping
+                shown = formatNumber(QLocale().toDouble(shown), 17);
+            texts << std::pair{QStringLiteral("growing lab's read-out at t = %1").arg(start), shown};
+        }
     } else if (head == QLatin1String("comparison")) {
         const auto *model = w.comparisonView()->resultsModel();
         if (parts.size() == 3 && parts[2] == QLatin1String("epsilon")) {
