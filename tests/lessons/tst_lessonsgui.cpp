@@ -635,14 +635,9 @@ QString boxText(const session::QueryRequest &r)
         .arg(r.mechanism ? toQString(session::releaseMethodName(*r.mechanism)) : QStringLiteral("default"));
 }
 
-/// The view and tab a step shows are in front: the dock or dialog shown and not behind another
-/// tab, the lab's or the comparison's tab the step names (its first when it names none).
-QString raisedProblem(MainWindow &w, const lessons::LessonStep &step)
+/// The labs' tab titles as the labs write them, in lessons::lessonTabNames' order.
+const std::map<std::string, QStringList> &labTabTitles()
 {
-    const auto &names = lessons::lessonTabNames(step.view);
-    const auto named = std::find(names.begin(), names.end(), step.tab);
-    const int index = named == names.end() ? 0 : static_cast<int>(named - names.begin());
-    // The tabs' titles as the labs write them, in lessonTabNames' order.
     static const std::map<std::string, QStringList> titles{
         {"lab:strategies",
          {QStringLiteral("BMI example"), QStringLiteral("Stability && sensitivity"),
@@ -655,6 +650,17 @@ QString raisedProblem(MainWindow &w, const lessons::LessonStep &step)
         {"lab:growing",
          {QStringLiteral("Timeline && accuracy"), QStringLiteral("PMWG / NSG"),
           QStringLiteral("ATG (sparse vector)")}}};
+    return titles;
+}
+
+/// The view and tab a step shows are in front: the dock or dialog shown and not behind another
+/// tab, the lab's or the comparison's tab the step names (its first when it names none).
+QString raisedProblem(MainWindow &w, const lessons::LessonStep &step)
+{
+    const auto &names = lessons::lessonTabNames(step.view);
+    const auto named = std::find(names.begin(), names.end(), step.tab);
+    const int index = named == names.end() ? 0 : static_cast<int>(named - names.begin());
+    const auto &titles = labTabTitles();
     QTabWidget *tabs = nullptr;
     if (step.view == "main")
         return w.pathChart()->isVisible() ? QString()
@@ -702,6 +708,7 @@ private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void shippedLessonsRunEndToEnd();
     void lessonNumbersMatchTheScreen();
+    void queryBoxFollowsTheSteps();
     void backReplaysAStep();
     void userFolderListsErrors();
     void menuOpensThePanel();
@@ -1202,6 +1209,17 @@ void TestLessonsGui::lessonNumbersMatchTheScreen()
     // where the chart a step names must be the tab in front.
     w.resize(1400, 900);
     QueryBuilder *box = w.queryBuilder();
+    // Every tab a lesson may name is the lab's tab of that title (the runner maps names to indices).
+    for (const auto &[view, titles] : labTabTitles()) {
+        QTabWidget *tabs = view == "lab:strategies"  ? w.strategiesLab()->tabs()
+                           : view == "lab:output-dp" ? w.odpLab()->tabs()
+                                                     : w.growingLab()->tabs();
+        QCOMPARE(static_cast<qsizetype>(lessons::lessonTabNames(view).size()), titles.size());
+        QCOMPARE(tabs->count(), titles.size());
+        for (int t = 0; t < tabs->count(); ++t)
+            QCOMPARE(tabs->tabText(t), titles[t]);
+    }
+    QCOMPARE(lessons::lessonTabNames("comparison").size(), std::size_t(4)); // the four charts
     LessonsPanel *panel = w.showLessons();
     QStringList problems;
     int checkedNumbers = 0;
@@ -1301,6 +1319,45 @@ void TestLessonsGui::lessonNumbersMatchTheScreen()
     QVERIFY2(problems.isEmpty(),
              qPrintable(QStringLiteral("%1 numbers or views differ from the screen (listed above)")
                             .arg(problems.size())));
+}
+
+// A lesson's mean with its own clipping bounds, target and cap is what the query box shows after
+// the step (column and bounds included); a step that asks only a histogram leaves the box's
+// defaults, not the mean; ending the lesson puts the lecturer's typing back.
+void TestLessonsGui::queryBoxFollowsTheSteps()
+{
+    MainWindow w;
+    QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+    QueryBuilder *box = w.queryBuilder();
+    box->setWhere(QStringLiteral("age > 60"));
+    box->setAbsoluteTarget(7);
+    const QString typed = boxText(box->request());
+    LessonsPanel *panel = w.showLessons();
+    const std::string json
+        = R"({"format":"pbx-lesson","version":1,"id":"box","title":"Box","summary":"S","steps":[)"
+          R"({"title":"a","explanation":"b","setup":{"session":{"dataset":"cps1988","epsilon":5,"filter":"basic","seed":5},)"
+          R"("requests":[{"id":"m","aggregate":"mean","column":"wage","bounds":[0,2000],"where":"region == \"south\"",)"
+          R"("target":{"kind":"relative","error":0.1,"confidence":0.9},"max_cost":2,"mechanism":"doubling-laplace"}]},"question":"q","answer":"a"},)"
+          R"({"title":"b","explanation":"b","setup":{"requests":[{"id":"h","aggregate":"histogram","column":"region",)"
+          R"("target":{"kind":"absolute","error":100}}]},"question":"q","answer":"a"}]})";
+    const auto begun = panel->runner()->begin(parsed(json));
+    QVERIFY2(begun.ok(), begun.ok() ? "" : begun.error().message.c_str());
+    const auto shown = box->request();
+    QCOMPARE(shown.query.aggregate, data::Aggregate::Mean);
+    QCOMPARE(shown.query.column, std::string("wage"));
+    QVERIFY(shown.query.bounds && shown.query.bounds->lower == 0.0 && shown.query.bounds->upper == 2000.0);
+    QCOMPARE(shown.query.where, std::string("region == \"south\""));
+    QCOMPARE(shown.target.kind, session::TargetKind::Relative);
+    QCOMPARE(shown.target.error, 0.1);
+    QCOMPARE(shown.target.confidence, 0.9);
+    QCOMPARE(shown.maxCost, std::optional<double>(2.0));
+    QCOMPARE(shown.mechanism, std::optional<session::ReleaseMethod>(session::ReleaseMethod::DoublingLaplace));
+    QCOMPARE(boxText(shown), boxText(panel->runner()->lesson()->steps[0].requests[0]));
+    QVERIFY(box->commitTypedInput().isEmpty()); // what the box shows is what Ask would send
+    QVERIFY(panel->runner()->goTo(1).ok());
+    QCOMPARE(boxText(box->request()), boxText(QueryBuilder().request()));
+    panel->runner()->end();
+    QCOMPARE(boxText(box->request()), typed);
 }
 
 QTEST_MAIN(TestLessonsGui)
