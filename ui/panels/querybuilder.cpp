@@ -138,6 +138,7 @@ void QueryBuilder::createWidgets()
     m_cap->setEnabled(false);
     m_cap->setMinimumWidth(72);
     m_capUnit = new QLabel(this);
+    m_capUnit->setWordWrap(true); // "ex-post / ε" on two lines rather than Ask cut at 1024 px
 
     m_ask = new QPushButton(tr("Ask"), this);
     m_ask->setDefault(true);
@@ -208,6 +209,10 @@ void QueryBuilder::createLayout()
     mechanismRow->setSpacing(10);
     auto *hintRow = new QHBoxLayout;
     hintRow->setSpacing(10);
+    // They wrap rather than widen the query: "pays only its last level (ex-post ε) · cap ex-post
+    // ε ≤ 0.117", which a lesson step puts there, cut Ask at 1024 px beside the lessons.
+    m_mechanismHint->setWordWrap(true);
+    m_plannedPreview->setWordWrap(true);
     hintRow->addWidget(m_mechanismHint);
     hintRow->addWidget(m_plannedPreview);
     hintRow->addStretch(1);
