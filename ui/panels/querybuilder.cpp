@@ -6,6 +6,7 @@
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/util/privacytext.h"
+#include "ui/widgets/buttonrow.h"
 #include "ui/widgets/scientificspinbox.h"
 #include "ui/widgets/typedinput.h"
 
@@ -207,15 +208,12 @@ void QueryBuilder::createLayout()
     auto *mechanismRow = new QHBoxLayout;
     mechanismRow->addWidget(m_mechanism, 1);
     mechanismRow->setSpacing(10);
-    auto *hintRow = new QHBoxLayout;
-    hintRow->setSpacing(10);
-    // They wrap rather than widen the query: "pays only its last level (ex-post ε) · cap ex-post
-    // ε ≤ 0.117", which a lesson step puts there, cut Ask at 1024 px beside the lessons.
-    m_mechanismHint->setWordWrap(true);
-    m_plannedPreview->setWordWrap(true);
+    // A row that wraps: with a lesson's noise-reduction request in the box, "pays only its last
+    // level (ex-post ε)" and "· cap ex-post ε ≤ 0.117" side by side cut Ask at 1024 px beside the
+    // lessons; the cap now goes to the next line where the two do not fit.
+    auto *hintRow = new ButtonRowLayout(nullptr, 10);
     hintRow->addWidget(m_mechanismHint);
     hintRow->addWidget(m_plannedPreview);
-    hintRow->addStretch(1);
 
     auto *limitRow = new QHBoxLayout;
     limitRow->addWidget(m_capEnabled);
