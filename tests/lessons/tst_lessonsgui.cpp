@@ -4,7 +4,9 @@
 // value this test computes itself from the core (the session's ledger, compareStrategies,
 // evaluateStrategy). Back replays a step identically (seeded), ending a lesson restores the
 // user's session, the user's lesson folder lists bad files with their error, and every step is
-// photographed at 1024×700 and 1920×1080.
+// photographed at 1024×700 and 1920×1080. lessonNumbersMatchTheScreen reads every number of every
+// shipped answer off the view that shows it (issue 29 §3) and checks the raised view and tab and
+// the query box after each step; queryBoxFollowsTheSteps does the box field by field.
 #include "core/accounting/comparison.h"
 #include "core/accounting/evaluation.h"
 #include "core/data/query.h"
