@@ -20,6 +20,14 @@ namespace pbx::lessons {
 /// "lab:relative-error", "lab:strategies", "lab:output-dp", "lab:growing".
 const std::vector<std::string> &lessonViewNames();
 
+/// The tabs a step may raise in `view` (its setup's "tab"), empty for a view without tabs:
+/// "comparison": the charts "curve" (ε after k steps), "profile" (δ(ε)), "rdp" and "pld";
+/// "lab:strategies": "bmi", "stability", "ranges", "inference", "quantiles", "selection";
+/// "lab:output-dp": "cells", "filter-path", "sparse-vector", "propose-test-release",
+/// "early-stopping", "budget-recovery", "crossover"; "lab:growing": "timeline", "pmwg", "atg".
+/// In the order of the view's tabs (the runner maps a name to its index).
+const std::vector<std::string> &lessonTabNames(const std::string &view);
+
 /// A fresh session for the step (the previous one, if any, is left).
 struct LessonSession
 {
@@ -52,6 +60,10 @@ struct LessonStep
     int repeat = 1; ///< 1 … 1000
     std::optional<LessonComparison> comparison;
     std::string view = "main"; ///< one of lessonViewNames()
+    /// The tab of `view` the step is about, one of lessonTabNames(view); empty: the view's first
+    /// (a lab opens on its first tab, the comparison on its first chart), never the tab an
+    /// earlier step or the user left in front.
+    std::string tab;
     std::string question;
     /// Shown on "Reveal answer": `{name}` placeholders are replaced by the step's values
     /// (lesson_values.h); `{{` and `}}` are literal braces.

@@ -34,6 +34,15 @@ Error at(const std::string &path, const std::string &problem)
     return makeError(ErrorCode::Parse, path + ": " + problem);
 }
 
+/// "a, b, c".
+std::string joined(const std::vector<std::string> &names)
+{
+    std::string list;
+    for (const auto &name : names)
+        list += (list.empty() ? "" : ", ") + name;
+    return list;
+}
+
 /// A plan's error ("events[2].sigma: …") under the plan's path.
 Error prefixed(const std::string &path, const Error &e)
 {
@@ -130,6 +139,27 @@ struct Scope
     std::int64_t asksInSession = 0;   ///< requests × repeat of the steps since the session started
 };
 
+/// setup.view and setup.tab into `step`.
+Result<void> readView(const Json &setup, const std::string &setupPath, LessonStep &step)
+{
+    PBX_TRY(view, io::json::optionalString(setup, "view", setupPath, "main"));
+    const auto &views = lessonViewNames();
+    if (std::find(views.begin(), views.end(), view) == views.end())
+        return at(setupPath + ".view", "unknown view '" + view + "' (expected " + joined(views) + ")");
+    PBX_TRY(tab, io::json::optionalString(setup, "tab", setupPath, ""));
+    if (!tab.empty()) {
+        const auto &tabs = lessonTabNames(view);
+        if (tabs.empty())
+            return at(setupPath + ".tab", "the view '" + view + "' has no tabs");
+        if (std::find(tabs.begin(), tabs.end(), tab) == tabs.end())
+            return at(setupPath + ".tab",
+                      "unknown tab '" + tab + "' of the view '" + view + "' (expected " + joined(tabs) + ")");
+    }
+    step.view = view;
+    step.tab = tab;
+    return {};
+}
+
 Result<LessonStep> readStep(const Json &object, const std::string &path, Scope &scope)
 {
     PBX_RETURN_IF_ERROR(onlyKeys(object, path, {"title", "explanation", "setup", "question", "answer"}));
@@ -143,7 +173,7 @@ Result<LessonStep> readStep(const Json &object, const std::string &path, Scope &
     if (auto setup = object.find("setup"); setup != object.end() && !setup->is_null()) {
         const std::string setupPath = path + ".setup";
         PBX_RETURN_IF_ERROR(
-            onlyKeys(*setup, setupPath, {"session", "requests", "repeat", "comparison", "view"}));
+            onlyKeys(*setup, setupPath, {"session", "requests", "repeat", "comparison", "view", "tab"}));
         if (auto s = setup->find("session"); s != setup->end() && !s->is_null()) {
             PBX_TRY(session, readSession(*s, setupPath + ".session"));
             step.session = std::move(session);
@@ -197,15 +227,7 @@ Result<LessonStep> readStep(const Json &object, const std::string &path, Scope &
                     "missing (without a plan the session's ledger is compared, and there is no session)");
             step.comparison = std::move(comparison);
         }
-        PBX_TRY(view, io::json::optionalString(*setup, "view", setupPath, "main"));
-        const auto &views = lessonViewNames();
-        if (std::find(views.begin(), views.end(), view) == views.end()) {
-            std::string list;
-            for (const auto &v : views)
-                list += (list.empty() ? "" : ", ") + v;
-            return at(setupPath + ".view", "unknown view '" + view + "' (expected " + list + ")");
-        }
-        step.view = view;
+        PBX_RETURN_IF_ERROR(readView(*setup, setupPath, step));
     }
     context.requestIds = scope.sessionIds;
     context.hasSession = scope.hasSession;
@@ -216,6 +238,27 @@ Result<LessonStep> readStep(const Json &object, const std::string &path, Scope &
 }
 
 } // namespace
+
+const std::vector<std::string> &lessonTabNames(const std::string &view)
+{
+    static const std::vector<std::string> none;
+    static const std::vector<std::string> comparison = {"curve", "profile", "rdp", "pld"};
+    static const std::vector<std::string> strategies
+        = {"bmi", "stability", "ranges", "inference", "quantiles", "selection"};
+    static const std::vector<std::string> outputDp
+        = {"cells",          "filter-path",     "sparse-vector", "propose-test-release",
+           "early-stopping", "budget-recovery", "crossover"};
+    static const std::vector<std::string> growing = {"timeline", "pmwg", "atg"};
+    if (view == "comparison")
+        return comparison;
+    if (view == "lab:strategies")
+        return strategies;
+    if (view == "lab:output-dp")
+        return outputDp;
+    if (view == "lab:growing")
+        return growing;
+    return none;
+}
 
 const std::vector<std::string> &lessonViewNames()
 {
@@ -313,6 +356,8 @@ Json lessonToJson(const Lesson &lesson)
             setup["comparison"] = c;
         }
         setup["view"] = step.view;
+        if (!step.tab.empty())
+            setup["tab"] = step.tab;
         s["setup"] = setup;
         s["question"] = step.question;
         s["answer"] = step.answer;

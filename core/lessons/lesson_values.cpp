@@ -144,10 +144,12 @@ Result<LessonValue> fieldOf(const session::LedgerEvent &event, const std::string
     if (field == "epsilon") {
         if (event.costKind != filters::ChargeKind::Rho)
             return LessonValue(event.cost);
-        auto eps = privacy::epsilonFromRho(event.cost, s.settings().delta);
-        if (!eps)
-            return lessonValueUnavailable(name, eps.error().message);
-        return LessonValue(*eps);
+        // The filter's own conversion, as the result card gives it ("ε ≈ … on its own"): a unified
+        // filter's zCDP side converts at its share of δ, not at the session's δ.
+        const double eps = s.filter().epsilonOf(event.cost);
+        if (!std::isfinite(eps))
+            return lessonValueUnavailable(name, "the filter gives no finite ε for this ρ");
+        return LessonValue(eps);
     }
     if (field == "reserved" || field == "settled" || field == "returned" || field == "cell") {
         // Output DP (odp_request.h): E* held at admission, E(cell) settled, and what came back.
@@ -412,18 +414,41 @@ int roundingFor(const std::string &name)
     return 0;
 }
 
-std::string formatNumber(double x, int direction)
+int significantFor(const std::string &name)
 {
-    return formatDisplay(x, direction > 0   ? Rounding::Up
-                            : direction < 0 ? Rounding::Down
-                                            : Rounding::Nearest);
+    if (isGrowingPlaceholder(name)) {
+        // As the growing lab's read-out at the epoch (labcursor.cpp): ε_i with 6 digits, the
+        // cumulative with 8 (it creeps towards the budget: 0.99902344, never 1).
+        if (name.starts_with("growing.epoch.") && name.ends_with(".epsilon"))
+            return 6;
+        if (name.starts_with("growing.epoch.") && name.ends_with(".cumulative"))
+            return 8;
+        return 4;
+    }
+    const Parsed p = parse(name);
+    if (p.head == "last" || p.head == "req" || p.head == "mean") {
+        if (p.field == "answer" || p.field == "truth")
+            return 6; // the result card's headline and the ledger's Answer column
+        if (p.field == "halfwidth")
+            return 3; // "± 352" on the card, "±352" in the ledger
+    }
+    return 4;
+}
+
+std::string formatNumber(double x, int direction, int significant)
+{
+    return formatDisplay(x,
+                         direction > 0   ? Rounding::Up
+                         : direction < 0 ? Rounding::Down
+                                         : Rounding::Nearest,
+                         significant);
 }
 
 std::string formatLessonValue(const std::string &name, const LessonValue &value)
 {
     if (const auto *text = std::get_if<std::string>(&value))
         return *text;
-    return formatNumber(std::get<double>(value), roundingFor(name));
+    return formatNumber(std::get<double>(value), roundingFor(name), significantFor(name));
 }
 
 Result<std::string> fillAnswer(const std::string &text, const StepOutcome &outcome)

@@ -21,7 +21,8 @@
 //                          under advanced than under basic composition (requires a plan)
 //   growing.*             growing databases, computed by core/growing (lesson_growing.h)
 // F: answer, halfwidth, truth (public datasets only), cost (in the event's unit), epsilon (the
-// cost as ε at the session's δ), unit ("ε" or "ρ"), mechanism, attempts, values (released values
+// cost as ε: the filter's own conversion of a ρ, PrivacyFilter::epsilonOf, as the result card
+// writes it "on its own"), unit ("ε" or "ρ"), mechanism, attempts, values (released values
 // of a histogram or derived request), status ("released" or "refused"); for output-DP requests
 // (odp_request.h) reserved (E*, the worst case held at admission), settled (E of the realised
 // cell), returned (reserved − settled, given back to the filter) and cell (the realised cell j).
@@ -79,8 +80,8 @@ Result<LessonValue> lessonValue(const std::string &name, const StepOutcome &outc
 /// lessonValue, and Parse for a malformed template.
 Result<std::string> fillAnswer(const std::string &text, const StepOutcome &outcome);
 
-/// How a placeholder's number is written: as every view writes it (formatDisplay of
-/// core/util/number_format.h: four significant digits, "28,152", "0.02981", "1.5e-7"), so an
+/// How a placeholder's number is written: as the view that shows it writes it (formatDisplay of
+/// core/util/number_format.h: "28,152", "0.02981", "1.5e-7"; significantFor(name) digits), so an
 /// answer quotes the number on the screen. Privacy losses (cost, epsilon, reserved, settled,
 /// spent.*, comparison.*.epsilon, comparison.delta) are rounded up and `remaining` and `returned`
 /// down, as the views round them.
@@ -88,9 +89,14 @@ std::string formatLessonValue(const std::string &name, const LessonValue &value)
 
 /// The rounding direction formatLessonValue uses for `name`: +1 up, −1 down, 0 nearest.
 int roundingFor(const std::string &name);
-/// `x` as formatDisplay writes it (four significant digits), rounded in `direction` (+1 up,
-/// −1 down, 0 nearest).
-std::string formatNumber(double x, int direction);
+/// The significant digits formatLessonValue writes for `name`: those of the result card and the
+/// ledger for a request's answer (and truth), 6 ("8,682.43"), and half-width, 3 ("±352"); those
+/// of the growing lab's read-out for an epoch's ε, 6, and cumulative ε, 8; 4 for everything else
+/// (costs, spends, comparison values: the card, the gauge and the comparison table).
+int significantFor(const std::string &name);
+/// `x` as formatDisplay writes it (`significant` significant digits, 1 … 17), rounded in
+/// `direction` (+1 up, −1 down, 0 nearest).
+std::string formatNumber(double x, int direction, int significant = 4);
 
 /// The smallest k ≤ 10⁶ for which k copies of `event` (its count ignored) cost less under
 /// advanced composition (Dwork, Rothblum & Vadhan 2010, Thm III.3; Dwork & Roth 2014, Thm 3.20)

@@ -184,12 +184,15 @@ std::string odpOutcomeText(const session::LedgerEvent &event)
     const auto *spec = event.request.odp();
     if (!record || !spec || event.status != session::EventStatus::Released)
         return {};
-    const std::string reserved = "reserved ε = " + shown(record->reservedEpsilon, 4);
+    // Losses rounded up, the refund down, as the gauge and the lessons write them (issue 29 §3:
+    // the card's "settled ε = 0.05682" sat beside the gauge's spent 0.05683 for the same loss).
+    const auto loss = [](double x) { return formatDisplay(x, Rounding::Up, 4, true); };
+    const std::string reserved = "reserved ε = " + loss(record->reservedEpsilon);
     if (!record->cell)
-        return reserved + " · settled at the worst case ε = " + shown(record->settledEpsilon, 4)
+        return reserved + " · settled at the worst case ε = " + loss(record->settledEpsilon)
                + " (nothing returned)";
-    return reserved + " · " + odpCellText(*spec, *record) + " · settled ε = "
-           + shown(record->settledEpsilon, 4) + " · returned " + shown(odpReturnedEpsilon(event), 4);
+    return reserved + " · " + odpCellText(*spec, *record) + " · settled ε = " + loss(record->settledEpsilon)
+           + " · returned " + formatDisplay(odpReturnedEpsilon(event), Rounding::Down, 4, true);
 }
 
 std::string odpHeadline(const session::LedgerEvent &event)

@@ -73,6 +73,8 @@ void TestLessonFormat::shippedLessonsRoundTrip()
         auto again = lessons::parseLesson(written, name);
         QVERIFY2(again.ok(), again.ok() ? "" : again.error().message.c_str());
         QCOMPARE(lessons::writeLesson(*again), written);
+        for (std::size_t i = 0; i < lesson->steps.size(); ++i) // the tab a step raises is written back
+            QCOMPARE(again->steps[i].tab, lesson->steps[i].tab);
     }
     QVERIFY(count >= 4);
 }
@@ -147,6 +149,12 @@ void TestLessonFormat::badLessons_data()
                                 << QStringLiteral("bad.json: steps[0].setup.requests[0].id: missing");
     QTest::newRow("view") << step(R"("view":"main")", R"("view":"mian")")
                           << QStringLiteral("bad.json: steps[0].setup.view: unknown view 'mian'");
+    QTest::newRow("tab of a view without tabs")
+        << step(R"("view":"main")", R"("view":"main","tab":"path")")
+        << QStringLiteral("bad.json: steps[0].setup.tab: the view 'main' has no tabs");
+    QTest::newRow("tab") << step(R"("view":"main")", R"("view":"lab:growing","tab":"atgg")")
+                         << QStringLiteral("bad.json: steps[0].setup.tab: unknown tab 'atgg' of the view "
+                                           "'lab:growing' (expected timeline, pmwg, atg)");
     QTest::newRow("repeat") << step(R"("view":"main")", R"("repeat":0)")
                             << QStringLiteral("bad.json: steps[0].setup.repeat: must be 1");
     QTest::newRow("plan event") << step(
@@ -397,7 +405,10 @@ void TestLessonFormat::growingValues()
     QCOMPARE(value("growing.budget"), 1.0);
     QCOMPARE(lessons::formatLessonValue("growing.epoch.9.cumulative",
                                         lessons::LessonValue(value("growing.epoch.9.cumulative"))),
-             std::string("0.9991")); // 1 − 2^−10 = 0.99902, rounded up: never below the core's
+             std::string("0.99902344")); // 1 − 2^−10, rounded up to the growing lab's 8 digits
+    QCOMPARE(lessons::formatLessonValue("growing.epoch.9.epsilon",
+                                        lessons::LessonValue(value("growing.epoch.9.epsilon"))),
+             std::string("0.000976563")); // 2^−10 = 0.0009765625, rounded up: never below the core's
     // ATG's test vectors and the fraction-scale counter-example (σ_n = 0.002, p = ½, n = 1000).
     QCOMPARE(value("growing.atg.1000.1000"), pbx::growing::atgLoss({1000, 0.002, 0.5}, 1000, 1000));
     QVERIFY(std::abs(value("growing.atg.1000.100000") - 0.55) < 1e-9);

@@ -4,7 +4,9 @@
 // value this test computes itself from the core (the session's ledger, compareStrategies,
 // evaluateStrategy). Back replays a step identically (seeded), ending a lesson restores the
 // user's session, the user's lesson folder lists bad files with their error, and every step is
-// photographed at 1024×700 and 1920×1080.
+// photographed at 1024×700 and 1920×1080. lessonNumbersMatchTheScreen reads every number of every
+// shipped answer off the view that shows it (issue 29 §3) and checks the raised view and tab and
+// the query box after each step; queryBoxFollowsTheSteps does the box field by field.
 #include "core/accounting/comparison.h"
 #include "core/accounting/evaluation.h"
 #include "core/data/query.h"
@@ -17,24 +19,35 @@
 #include "core/lessons/lesson_values.h"
 #include "core/privacy/zcdp_conversion.h"
 #include "core/session/ledger/session_ledger.h"
+#include "core/session/mechanism_choice.h"
 #include "core/simulation/growing_lab_run.h"
 #include "tests/cli/clitestutils.h"
 #include "tests/test_rows.h"
 #include "tests/ui/transcriptfixture.h"
 #include "tests/ui/uitestutils.h"
 #include "ui/appsettings.h"
+#include "ui/charts/comparisoncharts.h"
+#include "ui/charts/privacylosspathchart.h"
+#include "ui/comparison/comparisonlayout.h"
 #include "ui/comparison/comparisonview.h"
+#include "ui/comparison/planmodel.h"
 #include "ui/comparison/strategyresultsmodel.h"
+#include "ui/growing/growinglabdialog.h"
 #include "ui/lessons/lessoncatalog.h"
 #include "ui/lessons/lessonrunner.h"
 #include "ui/lessons/lessonspanel.h"
 #include "ui/lessons/welcome.h"
 #include "ui/mainwindow.h"
+#include "ui/models/ledgermodel.h"
+#include "ui/noisereduction/noisereductionview.h"
 #include "ui/odp/odplabdialog.h"
 #include "ui/panels/querybuilder.h"
 #include "ui/sessiondocument.h"
+#include "ui/strategies/strategieslabdialog.h"
+#include "ui/util/numberformat.h"
 #include "ui/util/strategyinfo.h"
 #include "ui/widgets/budgetgauge.h"
+#include "ui/widgets/resultcard.h"
 
 #include <QDockWidget>
 #include <QElapsedTimer>
@@ -49,11 +62,13 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 
 #include <cmath>
 #include <functional>
+#include <map>
 
 using namespace pbx;
 using namespace pbx::ui;
@@ -130,7 +145,8 @@ QString expectedValue(const std::string &name, const session::Session *s, std::s
                       const lessons::LessonStep &step)
 {
     const auto number = [&](double x) {
-        return QString::fromStdString(lessons::formatNumber(x, lessons::roundingFor(name)));
+        return QString::fromStdString(
+            lessons::formatNumber(x, lessons::roundingFor(name), lessons::significantFor(name)));
     };
     QStringList parts = QString::fromStdString(name).split(u'.');
     const QString head = parts.front();
@@ -251,9 +267,7 @@ QString expectedValue(const std::string &name, const session::Session *s, std::s
         if (field == QLatin1String("cell"))
             return static_cast<double>(e.odpRecord()->cell.value());
         if (field == QLatin1String("epsilon"))
-            return e.costKind == filters::ChargeKind::Rho
-                       ? *privacy::epsilonFromRho(e.cost, s->settings().delta)
-                       : e.cost;
+            return e.costKind == filters::ChargeKind::Rho ? s->filter().epsilonOf(e.cost) : e.cost;
         return NAN;
     };
     const std::string id = parts.mid(1, parts.size() - 2).join(u'.').toStdString();
@@ -359,6 +373,334 @@ void photograph(MainWindow &w, const QString &name)
     }
 }
 
+/// `number` as a whole token of `text` (not a piece of "0.15", "14" or "4,000").
+bool showsNumber(const QString &text, const QString &number)
+{
+    const QRegularExpression token(
+        QStringLiteral("(?<![0-9.,])%1(?![0-9]|[.,][0-9])").arg(QRegularExpression::escape(number)));
+    return token.match(text).hasMatch();
+}
+
+/// Every number written in `text` ("8,784", "0.02981", "1.5e-7", "95").
+QStringList numbersIn(const QString &text)
+{
+    static const QRegularExpression number(QStringLiteral("[0-9]+(?:[.,][0-9]+)*(?:e[-−+]?[0-9]+)?"));
+    QStringList out;
+    for (auto it = number.globalMatch(text); it.hasNext();)
+        out << it.next().captured(0);
+    return out;
+}
+
+/// Numbers a shipped answer writes in its prose (not placeholders): none is a value a view shows.
+struct ProseNumber
+{
+    const char *lesson;
+    int step; ///< 1-based
+    const char *number;
+    const char *why;
+};
+// clang-format off
+const ProseNumber kProseNumbers[] = {
+    {"accuracy-cost", 1, "100", "the request's target ±100 (the ledger's Target column says \"±100 @ 95 %\")"},
+    {"accuracy-cost", 1, "50", "the request's target ±50"},
+    {"accuracy-cost", 1, "20", "ln(20): the formula for 95 % (β = 0.05, 1/β = 20)"},
+    {"accuracy-cost", 1, "0.02996", "the continuous-Laplace formula ln(20)/100, which the answer contrasts with the app's discrete noise"},
+    {"accuracy-cost", 1, "101", "the first error that misses ±100 with integer noise"},
+    {"accuracy-cost", 1, "95", "the requests' confidence"},
+    {"accuracy-cost", 2, "5", "the relative target ±5 %"},
+    {"accuracy-cost", 3, "10", "δ = 10⁻⁶ written as a power (its exponent is a superscript)"},
+    {"accuracy-cost", 4, "95", "the confidence the error bars promise"},
+    {"accuracy-cost", 4, "40", "the step's repeat count (the ledger has 40 rows)"},
+    {"accuracy-cost", 4, "2", "the expected number of misses, 5 % of 40"},
+    {"composition", 1, "0.125", "ε₀ of the plan's counts, 1/b for b = 8 (the plan editor shows the scale 8)"},
+    {"composition", 1, "2015", "a citation's year"},
+    {"composition", 1, "2010", "a citation's year"},
+    {"composition", 1, "2023", "a citation's year"},
+    {"composition", 1, "1", "the filter's budget ε = 1 in the prose about the advanced-composition filter"},
+    {"composition", 2, "10", "δ = 10⁻⁵ written as a power"},
+    {"composition", 3, "10", "δ = 10⁻⁵ written as a power"},
+    {"composition", 4, "500", "the plan's count (the plan editor shows it)"},
+    {"parallel-postprocessing", 4, "10", "δ = 10⁻⁶ written as a power"},
+    {"accuracy-cost", 1, "1", "ε ∝ 1/scale, a formula"},
+    {"composition", 4, "0", "(ε₀, 0): a pure step's δ"},
+    {"noise-reduction", 3, "40", "20 repeats of two requests: the ledger's 40 rows"},
+    {"parallel-postprocessing", 2, "100", "the previous step's target ±100"},
+    {"output-dp", 1, "0", "the scan's cells j = 0, 1, 2 and the realised cell 0 (the card says \"cell j = 0 of c = 2\")"},
+    {"output-dp", 1, "1", "the scan's cells j = 0, 1, 2"},
+    {"output-dp", 1, "2", "the scan's cells j = 0, 1, 2 (c = 2)"},
+    {"strategies", 2, "21", "the education column's 21 cells (its declared levels)"},
+    {"growing", 1, "0", "an epoch's index"},
+    {"growing", 1, "3", "an epoch's index"},
+    {"growing", 1, "9", "an epoch's index"},
+    {"growing", 1, "8", "an epoch's index"},
+    {"growing", 1, "1,000,000", "the lab's horizon (its Horizon field)"},
+    {"growing", 2, "4", "an epoch's index"},
+    {"growing", 3, "1,000", "the round's start s, the lab's start size"},
+    {"growing", 3, "100,000", "a halting time t the answer picks"},
+    {"growing", 3, "1,000,000", "a halting time t the answer picks"},
+    {"growing", 3, "1", "1/s: a sensitivity"},
+};
+// clang-format on
+
+/// Why a placeholder's value is on no screen (empty: a view shows it).
+QString offScreen(const std::string &name)
+{
+    const QStringList parts = QString::fromStdString(name).split(u'.');
+    const QString head = parts.front();
+    const QString field = parts.back();
+    if (head == QLatin1String("mean"))
+        return QStringLiteral("a mean over the step's repeats; the ledger shows each repeat");
+    if (head == QLatin1String("coverage") || field == QLatin1String("truth"))
+        return QStringLiteral("computed from the public rows for teaching; no view shows a true value");
+    if (name == "comparison.crossover" || name == "comparison.filter_crossover"
+        || name == "comparison.filter_crossover_epsilon")
+        return QStringLiteral(
+            "a property of the plan's event the lesson computes; the table shows the plan's own ε");
+    if (field == QLatin1String("times_basic"))
+        return QStringLiteral("the ratio of two numbers of the table");
+    if (head == QLatin1String("growing") && parts.value(1) != QLatin1String("epoch")
+        && parts.value(1) != QLatin1String("budget") && parts.value(1) != QLatin1String("optimal_gamma"))
+        return QStringLiteral("a simulation or a fixed noise unit the lesson computes; the lab runs its own");
+    return {};
+}
+
+/// The index of the last event with id `id` (the last event for an empty id).
+int eventIndex(const session::Session &s, const std::string &id)
+{
+    int index = static_cast<int>(s.events().size()) - 1;
+    while (!id.empty() && index >= 0 && s.events()[static_cast<std::size_t>(index)].request.id != id)
+        --index;
+    return index;
+}
+
+/// The ledger's column that shows a request's `field`, or -1.
+int ledgerColumn(const QString &field, const session::LedgerEvent &event)
+{
+    if (field == QLatin1String("answer"))
+        return LedgerModel::Answer;
+    if (field == QLatin1String("halfwidth"))
+        return LedgerModel::ErrorBound;
+    if (field == QLatin1String("attempts"))
+        return LedgerModel::Attempts;
+    if (field == QLatin1String("cost")
+        || (field == QLatin1String("epsilon") && event.costKind != filters::ChargeKind::Rho))
+        return LedgerModel::Cost;
+    return -1;
+}
+
+/// The piece of the result card that shows the last request's `field` ("" when it shows none).
+QString cardField(MainWindow &w, const QString &field, const session::LedgerEvent &event)
+{
+    const QString headline = w.resultCard()->headline();
+    const QString card = headline + u'\n' + w.resultCard()->details() + u'\n' + w.resultCard()->note();
+    const auto capture
+        = [&](const QString &pattern) { return QRegularExpression(pattern).match(card).captured(1); };
+    if (field == QLatin1String("answer"))
+        return headline.section(QStringLiteral(" ± "), 0, 0);
+    if (field == QLatin1String("halfwidth"))
+        return headline.section(QStringLiteral(" ± "), 1, 1);
+    if (field == QLatin1String("cost"))
+        return capture(QStringLiteral("cost (?:ex-post )?[ερ] = ([^ ·(,]+)"));
+    if (field == QLatin1String("epsilon"))
+        return event.costKind == filters::ChargeKind::Rho
+                   ? capture(QStringLiteral("ε ≈ ([^ ]+) on its own"))
+                   : capture(QStringLiteral("cost (?:ex-post )?ε = ([^ ·(,]+)"));
+    if (field == QLatin1String("attempts"))
+        return capture(QStringLiteral("([0-9,]+) attempts?\\b"));
+    if (field == QLatin1String("values"))
+        return capture(QStringLiteral("the (?:first|total) of the ([0-9,]+) "));
+    if (field == QLatin1String("reserved"))
+        return capture(QStringLiteral("reserved ε = ([^ ·]+)"));
+    if (field == QLatin1String("settled"))
+        return capture(QStringLiteral("settled ε = ([^ ·]+)"));
+    if (field == QLatin1String("returned"))
+        return capture(QStringLiteral("returned ([^ ·]+)"));
+    if (field == QLatin1String("cell"))
+        return capture(QStringLiteral("cell j = ([0-9]+)"));
+    return {};
+}
+
+/// The texts where the value of `name` must be read, each with where it is (all must show it).
+QList<std::pair<QString, QString>> screenTexts(MainWindow &w, const std::string &name,
+                                               const session::Session *s, const lessons::LessonStep &step)
+{
+    const QStringList parts = QString::fromStdString(name).split(u'.');
+    const QString head = parts.front();
+    QList<std::pair<QString, QString>> texts;
+    if (head == QLatin1String("spent") || head == QLatin1String("remaining")
+        || head == QLatin1String("budget")) {
+        texts << std::pair{QStringLiteral("gauge"), w.budgetGauge()->readout()};
+    } else if (head == QLatin1String("events")) {
+        texts << std::pair{
+            QStringLiteral("ledger's last row number"),
+            w.ledgerModel()->index(w.ledgerModel()->rowCount() - 1, LedgerModel::Number).data().toString()};
+    } else if (head == QLatin1String("req") || head == QLatin1String("last")) {
+        const std::string id = head == QLatin1String("last")
+                                   ? std::string()
+                                   : parts.mid(1, parts.size() - 2).join(u'.').toStdString();
+        const int row = eventIndex(*s, id);
+        const auto &event = s->events()[static_cast<std::size_t>(row)];
+        const QString field = parts.back();
+        // The ledger shows every request's answer, half-width, cost and attempts; the result card
+        // the last request's (and, of it alone, the number of values and an output-DP outcome).
+        if (const int column = ledgerColumn(field, event); column >= 0)
+            texts << std::pair{QStringLiteral("ledger row %1").arg(row + 1),
+                               w.ledgerModel()->index(row, column).data().toString()};
+        if (row == static_cast<int>(s->events().size()) - 1) {
+            texts << std::pair{QStringLiteral("result card"), cardField(w, field, event)};
+            // The noise-reduction view the step raises: what the last request paid.
+            if (step.view == "noise-reduction" && field == QLatin1String("cost"))
+                texts << std::pair{QStringLiteral("noise-reduction view"),
+                                   QRegularExpression(QStringLiteral("= ([^ ;(]+)"))
+                                       .match(w.noiseReductionView()->paidText())
+                                       .captured(1)};
+        } else if (ledgerColumn(field, event) < 0)
+            texts << std::pair{QStringLiteral("result card (it shows a later request)"), QString()};
+    } else if (head == QLatin1String("growing")) {
+        // The growing lab's read-out with its time cursor at the epoch's start (the plan is the
+        // lab's default, the worked one), and its optimal-γ button.
+        GrowingLabDialog *lab = w.growingLab();
+        if (parts[1] == QLatin1String("optimal_gamma")) {
+            texts << std::pair{QStringLiteral("growing lab's γ* button"), lab->optimalGammaButton()->text()};
+        } else {
+            const int epoch = parts[1] == QLatin1String("epoch") ? parts[2].toInt() : 0;
+            QString start = expectedValue("growing.epoch." + std::to_string(epoch) + ".start", s, 0, step);
+            lab->setCursorTime(start.remove(u',').toDouble());
+            const QString readout = lab->cursorText();
+            const QString field = parts.back();
+            const QString pattern
+                = field == QLatin1String("epsilon")      ? QStringLiteral("ε_%1 = ([^ ]+)").arg(epoch)
+                  : field == QLatin1String("cumulative") ? QStringLiteral("spent Σ = ([^ ]+)")
+                  : field == QLatin1String("budget")     ? QStringLiteral("spent Σ = [^ ]+ of ([^ ]+)")
+                  : field == QLatin1String("bound")      ? QStringLiteral("bound α \\+ s = ([^ ]+)")
+                  : field == QLatin1String("alpha")      ? QStringLiteral("\\(α ([^ ]+)")
+                  : field == QLatin1String("staleness")  ? QStringLiteral("\\+ s ([^ )]+)\\)")
+                  : field == QLatin1String("start")      ? QStringLiteral("\\(t ([0-9,. ]+) –")
+                                                         : QStringLiteral("– ([0-9,. ]+)\\)");
+            QString shown = QRegularExpression(pattern).match(readout).captured(1);
+            if (field == QLatin1String("start") || field == QLatin1String("end")) // the locale's grouping
+                shown = formatNumber(QLocale().toDouble(shown), 17);
+            texts << std::pair{QStringLiteral("growing lab's read-out at t = %1").arg(start), shown};
+        }
+    } else if (head == QLatin1String("comparison")) {
+        const auto *model = w.comparisonView()->resultsModel();
+        if (parts.size() == 3 && parts[2] == QLatin1String("epsilon")) {
+            QString rowText;
+            for (int r = 0; r < model->rowCount(); ++r) {
+                const QString rowName
+                    = model->index(r, 0).data(ui::StrategyResultsModel::NameRole).toString();
+                const bool best = parts[1] == QLatin1String("best");
+                if ((!best && rowName == parts[1])
+                    || (best
+                        && model->index(r, 0).data().toString()
+                               == expectedValue("comparison.best", s, 0, step)))
+                    rowText = model->index(r, ui::StrategyResultsModel::Value).data().toString();
+            }
+            texts << std::pair{QStringLiteral("comparison table, %1").arg(parts[1]), rowText};
+        } else if (name == "comparison.steps") {
+            // The plan editor's rows: one event of the plan, its count.
+            const auto *plan = w.comparisonView()->planModel();
+            QStringList cells;
+            for (int r = 0; r < plan->rowCount(); ++r)
+                for (int c = 0; c < plan->columnCount(); ++c)
+                    cells << plan->index(r, c).data().toString();
+            texts << std::pair{QStringLiteral("plan editor"), cells.join(QStringLiteral(" | "))};
+        } else {
+            texts << std::pair{QStringLiteral("comparison (%1)").arg(QString::fromStdString(name)),
+                               QString()};
+        }
+    }
+    return texts;
+}
+
+/// Waits for the comparison view's table to show the step's strategies.
+void waitForComparison(MainWindow &w)
+{
+    QTRY_VERIFY_WITH_TIMEOUT(w.comparisonView()->hasResults() && !w.comparisonView()->isBusy(), 60000);
+}
+
+/// The request the step leaves in the query box (or the box's defaults), field by field as the box holds it.
+QString boxText(const session::QueryRequest &r)
+{
+    return QStringLiteral("%1(%2 %3) where '%4' %5 %6 @ %7 cap %8 mechanism %9")
+        .arg(toQString(data::aggregateName(r.query.aggregate)))
+        .arg(r.query.aggregate == data::Aggregate::Count ? QString() : QString::fromStdString(r.query.column))
+        .arg(r.query.aggregate != data::Aggregate::Count && r.query.bounds
+                 ? QStringLiteral("[%1, %2]").arg(r.query.bounds->lower).arg(r.query.bounds->upper)
+                 : QString())
+        .arg(QString::fromStdString(r.query.where))
+        .arg(r.target.kind == session::TargetKind::Relative ? QStringLiteral("relative")
+                                                            : QStringLiteral("absolute"))
+        .arg(r.target.error)
+        .arg(r.target.confidence)
+        .arg(r.maxCost ? QString::number(*r.maxCost) : QStringLiteral("none"))
+        .arg(r.mechanism ? toQString(session::releaseMethodName(*r.mechanism)) : QStringLiteral("default"));
+}
+
+/// The labs' tab titles as the labs write them, in lessons::lessonTabNames' order.
+const std::map<std::string, QStringList> &labTabTitles()
+{
+    static const std::map<std::string, QStringList> titles{
+        {"lab:strategies",
+         {QStringLiteral("BMI example"), QStringLiteral("Stability && sensitivity"),
+          QStringLiteral("Range strategies"), QStringLiteral("Constrained inference"),
+          QStringLiteral("Quantiles && smooth sensitivity"), QStringLiteral("Mode (selection)")}},
+        {"lab:output-dp",
+         {QStringLiteral("Cells"), QStringLiteral("Filter path"), QStringLiteral("Sparse vector"),
+          QStringLiteral("Propose-test-release"), QStringLiteral("Early stopping"),
+          QStringLiteral("Budget recovery"), QStringLiteral("Crossover")}},
+        {"lab:growing",
+         {QStringLiteral("Timeline && accuracy"), QStringLiteral("PMWG / NSG"),
+          QStringLiteral("ATG (sparse vector)")}}};
+    return titles;
+}
+
+/// The view and tab a step shows are in front: the dock or dialog shown and not behind another
+/// tab, the lab's or the comparison's tab the step names (its first when it names none).
+QString raisedProblem(MainWindow &w, const lessons::LessonStep &step)
+{
+    const auto &names = lessons::lessonTabNames(step.view);
+    const auto named = std::find(names.begin(), names.end(), step.tab);
+    const int index = named == names.end() ? 0 : static_cast<int>(named - names.begin());
+    const auto &titles = labTabTitles();
+    QTabWidget *tabs = nullptr;
+    if (step.view == "main")
+        return w.pathChart()->isVisible() ? QString()
+                                          : QStringLiteral("the privacy-loss path is not in front");
+    if (step.view == "noise-reduction")
+        return w.noiseReductionDock()->isVisible() ? QString()
+                                                   : QStringLiteral("noise reduction not in front");
+    if (step.view == "comparison") {
+        if (!w.comparisonDock()->isVisible())
+            return QStringLiteral("the comparison is not shown");
+        const ComparisonView *view = w.comparisonView();
+        const QWidget *charts[]
+            = {view->compositionChart(), view->profileChart(), view->rdpChart(), view->pldChart()};
+        if (!charts[index]->isVisible() && view->arrangement()->mode() != ComparisonLayout::Mode::OneView)
+            return QStringLiteral("the comparison's chart '%1' is not in front")
+                .arg(QString::fromStdString(step.tab));
+        if (view->arrangement()->mode() == ComparisonLayout::Mode::OneView
+            && view->arrangement()->viewTabs()->currentIndex() != 0)
+            return QStringLiteral("the comparison's table is not in front");
+        return {};
+    }
+    if (step.view == "lab:strategies")
+        tabs = w.strategiesLab()->tabs();
+    else if (step.view == "lab:output-dp")
+        tabs = w.odpLab()->tabs();
+    else if (step.view == "lab:growing")
+        tabs = w.growingLab()->tabs();
+    if (!tabs)
+        return {};
+    if (!tabs->window()->isVisible())
+        return QStringLiteral("%1 is not shown").arg(QString::fromStdString(step.view));
+    if (tabs->currentIndex() != index || tabs->tabText(index) != titles.at(step.view).value(index))
+        return QStringLiteral("%1 shows the tab '%2', not '%3'")
+            .arg(QString::fromStdString(step.view), tabs->tabText(tabs->currentIndex()),
+                 titles.at(step.view).value(index));
+    return {};
+}
+
 } // namespace
 
 class TestLessonsGui : public QObject
@@ -367,6 +709,8 @@ class TestLessonsGui : public QObject
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void shippedLessonsRunEndToEnd();
+    void lessonNumbersMatchTheScreen();
+    void queryBoxFollowsTheSteps();
     void backReplaysAStep();
     void userFolderListsErrors();
     void menuOpensThePanel();
@@ -442,6 +786,12 @@ void TestLessonsGui::shippedLessonsRunEndToEnd()
             }
             if (lesson.id == "output-dp" && k == 1)
                 QVERIFY(event("education").odpRecord()->cell.value() >= 1);
+            if (lesson.id == "output-dp" && k == 2) // "ε = … each": the two reservations are one
+                QCOMPARE(event("regions").odpRecord()->reservedEpsilon,
+                         event("education").odpRecord()->reservedEpsilon);
+            if (lesson.id == "strategies" && (k == 1 || k == 2)) // "the same … ranges"
+                QCOMPARE(event(k == 1 ? "cells" : "cellsWage").strategyRecord()->values.size(),
+                         event(k == 1 ? "tree" : "treeWage").strategyRecord()->values.size());
             if (lesson.id == "strategies" && k == 0)
                 QCOMPARE(event("regions").cost, event("south").cost);
             if (lesson.id == "strategies" && k == 1) {
@@ -471,8 +821,9 @@ void TestLessonsGui::shippedLessonsRunEndToEnd()
                 lab = w.findChild<OdpLabDialog *>();
             if (step.view == "lab:strategies")
                 lab = w.findChild<QWidget *>(QStringLiteral("strategiesLabDialog"));
-            if (step.view.starts_with("lab:") && step.view != "lab:relative-error"
-                && step.view != "lab:growing") {
+            if (step.view == "lab:growing")
+                lab = w.findChild<GrowingLabDialog *>();
+            if (step.view.starts_with("lab:") && step.view != "lab:relative-error") {
                 QVERIFY2(lab && lab->isVisible(), step.view.c_str());
                 QVERIFY(!test::saveScreenshot(*lab, shot + QStringLiteral("-lab")).isEmpty());
             }
@@ -842,6 +1193,173 @@ void TestLessonsGui::lessonTextIsPlain()
         }
     QCOMPARE(checked, 2); // the summary and the lesson's title
     panel->endLesson();
+}
+
+// Issue 29 §3: every number a lesson's answer writes is the string the screen shows, where the
+// screen shows it (the gauge's spend, the ledger's row of the request, the result card of the
+// last one, the comparison table's row of the strategy); a number written in the prose is in
+// kProseNumbers with the reason it is on no screen, and a value no view shows is named by
+// offScreen(). Each step raises the view and tab it talks about, and the query box shows the
+// step's request (the lecturer's typing before the lesson is gone, and back after it).
+void TestLessonsGui::lessonNumbersMatchTheScreen()
+{
+    MainWindow w;
+    QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    // Wide enough that the comparison opens beside the lessons in its one-chart-at-a-time layout,
+    // where the chart a step names must be the tab in front.
+    w.resize(1400, 900);
+    QueryBuilder *box = w.queryBuilder();
+    // Every tab a lesson may name is the lab's tab of that title (the runner maps names to indices).
+    for (const auto &[view, titles] : labTabTitles()) {
+        QTabWidget *tabs = view == "lab:strategies"  ? w.strategiesLab()->tabs()
+                           : view == "lab:output-dp" ? w.odpLab()->tabs()
+                                                     : w.growingLab()->tabs();
+        QCOMPARE(static_cast<qsizetype>(lessons::lessonTabNames(view).size()), titles.size());
+        QCOMPARE(tabs->count(), titles.size());
+        for (int t = 0; t < tabs->count(); ++t)
+            QCOMPARE(tabs->tabText(t), titles[t]);
+    }
+    QCOMPARE(lessons::lessonTabNames("comparison").size(), std::size_t(4)); // the four charts
+    LessonsPanel *panel = w.showLessons();
+    QStringList problems;
+    int checkedNumbers = 0;
+    int allowed = 0;
+    for (int i = 0; i < panel->entries().size(); ++i) {
+        const auto &entry = panel->entries()[i];
+        if (!entry.shipped || !entry.lesson)
+            continue;
+        // The lecturer's own typing, which no step may leave in the box.
+        box->setAggregate(data::Aggregate::Count);
+        box->setWhere(QStringLiteral("age > 60"));
+        box->setAbsoluteTarget(7);
+        box->setConfidence(0.9);
+        const QString typed = boxText(box->request());
+        QVERIFY(panel->startLesson(i));
+        const auto &lesson = *panel->runner()->lesson();
+        const QString lessonId = QString::fromStdString(lesson.id);
+        for (int k = 0; k < static_cast<int>(lesson.steps.size()); ++k) {
+            const auto &step = lesson.steps[static_cast<std::size_t>(k)];
+            const QString where = QStringLiteral("%1 step %2").arg(lessonId).arg(k + 1);
+            panel->revealAnswer();
+            if (step.view == "comparison")
+                waitForComparison(w);
+            const session::Session *s = w.document()->hasSession() ? &w.document()->session() : nullptr;
+            const std::size_t first = panel->runner()->firstEventOfStep();
+            // The answer, piece by piece: prose and placeholders.
+            const QString answer = QString::fromStdString(step.answer);
+            static const QRegularExpression token(QStringLiteral("\\{\\{|\\}\\}|\\{([^{}]*)\\}"));
+            qsizetype at = 0;
+            const auto prose = [&](const QString &text) {
+                for (const QString &n : numbersIn(text)) {
+                    const bool explained = std::any_of(
+                        std::begin(kProseNumbers), std::end(kProseNumbers), [&](const ProseNumber &p) {
+                            return lessonId == QLatin1String(p.lesson) && p.step == k + 1
+                                   && n == QLatin1String(p.number);
+                        });
+                    if (explained)
+                        ++allowed;
+                    else
+                        problems << QStringLiteral(
+                                        "%1: '%2' in the prose is on no screen and not in kProseNumbers")
+                                        .arg(where, n);
+                }
+            };
+            for (auto it = token.globalMatch(answer); it.hasNext();) {
+                const auto m = it.next();
+                prose(answer.mid(at, m.capturedStart() - at));
+                at = m.capturedEnd();
+                if (m.captured(1).isEmpty())
+                    continue;
+                const std::string name = m.captured(1).toStdString();
+                const QString value = expectedValue(name, s, first, step);
+                const QStringList numbers = numbersIn(value);
+                if (numbers.isEmpty())
+                    continue;
+                if (!offScreen(name).isEmpty()) {
+                    allowed += static_cast<int>(numbers.size());
+                    continue;
+                }
+                const auto texts = screenTexts(w, name, s, step);
+                if (texts.isEmpty())
+                    problems << QStringLiteral("%1: {%2} = %3: no view is known to show it")
+                                    .arg(where, m.captured(1), value);
+                for (const auto &[place, text] : texts)
+                    for (const QString &n : numbers) {
+                        ++checkedNumbers;
+                        if (!showsNumber(text, n))
+                            problems << QStringLiteral("%1: {%2} = %3, but the %4 shows \"%5\"")
+                                            .arg(where, m.captured(1), n, place, text.simplified().left(300));
+                    }
+            }
+            prose(answer.mid(at));
+            if (const QString raised = raisedProblem(w, step); !raised.isEmpty())
+                problems << QStringLiteral("%1: %2").arg(where, raised);
+            if (step.view == "comparison" && w.comparisonDock()->isFloating()) {
+                // The same step where the comparison shows one chart at a time beside its table.
+                w.comparisonDock()->resize(1200, 800);
+                QTRY_VERIFY(w.comparisonView()->arrangement()->mode() == ComparisonLayout::Mode::Narrow);
+                QVERIFY(panel->runner()->goTo(k).ok());
+                waitForComparison(w);
+                if (const QString raised = raisedProblem(w, step); !raised.isEmpty())
+                    problems << QStringLiteral("%1 (one chart beside the table): %2").arg(where, raised);
+            }
+            const auto *asked = LessonRunner::queryBoxRequest(step);
+            const QString wanted = asked ? boxText(*asked) : boxText(QueryBuilder().request());
+            if (boxText(box->request()) != wanted)
+                problems << QStringLiteral("%1: the query box holds %2, not %3")
+                                .arg(where, boxText(box->request()), wanted);
+            panel->next();
+        }
+        QVERIFY(!panel->runner()->isRunning());
+        QCOMPARE(boxText(box->request()), typed); // the lecturer's typing is back
+    }
+    qInfo("%d numbers compared with the screen, %d on no screen (explained)", checkedNumbers, allowed);
+    for (const QString &problem : std::as_const(problems)) // QVERIFY2 cuts a long message
+        qWarning("%s", qPrintable(problem));
+    QVERIFY2(problems.isEmpty(),
+             qPrintable(QStringLiteral("%1 numbers or views differ from the screen (listed above)")
+                            .arg(problems.size())));
+}
+
+// A lesson's mean with its own clipping bounds, target and cap is what the query box shows after
+// the step (column and bounds included); a step that asks only a histogram leaves the box's
+// defaults, not the mean; ending the lesson puts the lecturer's typing back.
+void TestLessonsGui::queryBoxFollowsTheSteps()
+{
+    MainWindow w;
+    QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+    QueryBuilder *box = w.queryBuilder();
+    box->setWhere(QStringLiteral("age > 60"));
+    box->setAbsoluteTarget(7);
+    const QString typed = boxText(box->request());
+    LessonsPanel *panel = w.showLessons();
+    const std::string json
+        = R"({"format":"pbx-lesson","version":1,"id":"box","title":"Box","summary":"S","steps":[)"
+          R"({"title":"a","explanation":"b","setup":{"session":{"dataset":"cps1988","epsilon":5,"filter":"basic","seed":5},)"
+          R"("requests":[{"id":"m","aggregate":"mean","column":"wage","bounds":[0,2000],"where":"region == \"south\"",)"
+          R"("target":{"kind":"relative","error":0.1,"confidence":0.9},"max_cost":2,"mechanism":"doubling-laplace"}]},"question":"q","answer":"a"},)"
+          R"({"title":"b","explanation":"b","setup":{"requests":[{"id":"h","aggregate":"histogram","column":"region",)"
+          R"("target":{"kind":"absolute","error":100}}]},"question":"q","answer":"a"}]})";
+    const auto begun = panel->runner()->begin(parsed(json));
+    QVERIFY2(begun.ok(), begun.ok() ? "" : begun.error().message.c_str());
+    const auto shown = box->request();
+    QCOMPARE(shown.query.aggregate, data::Aggregate::Mean);
+    QCOMPARE(shown.query.column, std::string("wage"));
+    QVERIFY(shown.query.bounds && shown.query.bounds->lower == 0.0 && shown.query.bounds->upper == 2000.0);
+    QCOMPARE(shown.query.where, std::string("region == \"south\""));
+    QCOMPARE(shown.target.kind, session::TargetKind::Relative);
+    QCOMPARE(shown.target.error, 0.1);
+    QCOMPARE(shown.target.confidence, 0.9);
+    QCOMPARE(shown.maxCost, std::optional<double>(2.0));
+    QCOMPARE(shown.mechanism, std::optional<session::ReleaseMethod>(session::ReleaseMethod::DoublingLaplace));
+    QCOMPARE(boxText(shown), boxText(panel->runner()->lesson()->steps[0].requests[0]));
+    QVERIFY(box->commitTypedInput().isEmpty()); // what the box shows is what Ask would send
+    QVERIFY(panel->runner()->goTo(1).ok());
+    QCOMPARE(boxText(box->request()), boxText(QueryBuilder().request()));
+    panel->runner()->end();
+    QCOMPARE(boxText(box->request()), typed);
 }
 
 QTEST_MAIN(TestLessonsGui)

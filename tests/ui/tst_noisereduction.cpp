@@ -11,6 +11,7 @@
 #include "ui/noisereduction/noisereductionview.h"
 #include "ui/panels/querybuilder.h"
 #include "ui/sessiondocument.h"
+#include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
 #include "ui/widgets/budgetgauge.h"
 #include "uitestutils.h"
@@ -136,14 +137,14 @@ private Q_SLOTS:
         const QStringList numbers = paidNumbers(*view);
         QCOMPARE(numbers.size(), 1); // "ρ of the last level = X"
         QVERIFY2(view->paidText().startsWith(
-                     QStringLiteral("paid: ρ of the last level = %1").arg(ui::formatNumber(event.cost))),
+                     QStringLiteral("paid: ρ of the last level = %1").arg(ui::formatBound(event.cost))),
                  qPrintable(view->paidText()));
-        QCOMPARE(numbers.first(), ui::formatNumber(event.cost));
+        QCOMPARE(numbers.first(), ui::formatBound(event.cost));
         const double baseline = sumOfReleaseCosts(event);
         QVERIFY(view->baselineAmount().has_value());
         QVERIFY(qAbs(*view->baselineAmount() - baseline) <= 1e-12 * baseline);
         QVERIFY2(view->paidText().contains(QStringLiteral("would have paid %1 for the same levels")
-                                               .arg(ui::formatNumber(*view->baselineAmount()))),
+                                               .arg(ui::formatBound(*view->baselineAmount()))),
                  qPrintable(view->paidText()));
         QVERIFY(*view->baselineAmount() > event.cost);
         QVERIFY(view->paidLabel()->toolTip().contains(QStringLiteral("fresh")));
@@ -189,7 +190,7 @@ private Q_SLOTS:
         checkChartShowsLevels(*view, event);
         QVERIFY2(
             view->paidText().startsWith(
-                QStringLiteral("paid: ex-post ε of the last level = %1").arg(ui::formatNumber(event.cost))),
+                QStringLiteral("paid: ex-post ε of the last level = %1").arg(ui::formatBound(event.cost))),
             qPrintable(view->paidText()));
         QCOMPARE(view->paidAmount(), std::optional<double>(event.cost));
         QVERIFY(*view->baselineAmount() >= event.cost);
@@ -213,7 +214,7 @@ private Q_SLOTS:
         checkChartShowsLevels(*view, doubling);
         QVERIFY2(
             view->paidText().startsWith(
-                QStringLiteral("paid: every level (doubling), ρ = %1").arg(ui::formatNumber(doubling.cost))),
+                QStringLiteral("paid: every level (doubling), ρ = %1").arg(ui::formatBound(doubling.cost))),
             qPrintable(view->paidText()));
         QCOMPARE(view->paidAmount(), std::optional<double>(doubling.cost));
 
@@ -227,7 +228,7 @@ private Q_SLOTS:
         w->flushViews();
         checkChartShowsLevels(*view, single);
         QVERIFY(view->paidText().startsWith(
-            QStringLiteral("paid: one release, ρ = %1").arg(ui::formatNumber(single.cost))));
+            QStringLiteral("paid: one release, ρ = %1").arg(ui::formatBound(single.cost))));
 
         // A cap too small for any level: refused before any release, nothing to plot.
         builder->setRelativeTarget(0.01);

@@ -2,6 +2,7 @@
 // The time cursor's read-out: at t, the epoch or step the schedule is in, its share of the budget,
 // the spend so far and the bound (and what the simulation measured there); PMWG's and NSG's cap.
 #include "ui/growing/labcharts.h"
+#include "ui/util/boundformat.h"
 
 #include <variant>
 
@@ -21,8 +22,9 @@ QString cursorReadout(const LabView &view, double t, const GrowingChart &accurac
                        "(α %9 + s %10)")
                         .arg(int(e.privacy.index))
                         .arg(integer(double(e.start)), integer(double(e.last)), unit)
-                        .arg(num(rho ? e.privacy.rho : e.privacy.epsilon, 6))
-                        .arg(num(e.privacy.cumulative, 8))
+                        // Losses rounded up, as the lessons quote them (issue 29 §3).
+                        .arg(formatBound(rho ? e.privacy.rho : e.privacy.epsilon, 6))
+                        .arg(formatBound(e.privacy.cumulative, 8))
                         .arg(num(privacy.totalReserved, 6))
                         .arg(num(e.bound))
                         .arg(num(e.alphaBlackBox))

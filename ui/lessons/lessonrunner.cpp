@@ -6,6 +6,7 @@
 #include "core/session/ledger/session_ledger.h"
 #include "core/util/try.h"
 #include "ui/charts/privacylosspathchart.h"
+#include "ui/comparison/comparisonlayout.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/comparison/planmodel.h"
 #include "ui/growing/growinglabdialog.h"
@@ -13,6 +14,7 @@
 #include "ui/lessons/lessonjob.h"
 #include "ui/mainwindow.h"
 #include "ui/odp/odplabdialog.h"
+#include "ui/panels/querybuilder.h"
 #include "ui/risk/privacyriskview.h"
 #include "ui/sessiondocument.h"
 #include "ui/strategies/strategieslabdialog.h"
@@ -29,6 +31,7 @@
 #include <QProgressDialog>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <algorithm>
@@ -93,6 +96,7 @@ Result<void> LessonRunner::begin(const lessons::Lesson &lesson)
     m_saved.epsilonAtDelta = view->epsilonAtDelta();
     m_saved.delta = view->delta();
     m_saved.epsilon = view->epsilon();
+    m_saved.query = m_window->queryBuilder()->request();
     m_lesson = lesson;
     m_current = -1;
     m_ownsSession = false;
@@ -163,6 +167,9 @@ Result<void> LessonRunner::applySetup(const lessons::LessonStep &step, bool isCu
         return compared;
     computeAnswer(step);
     showView(step);
+    raiseTab(step);
+    // The box shows what the step asked, not what was typed there before.
+    fillQueryBox(queryBoxRequest(step));
     return {};
 }
 
@@ -346,6 +353,66 @@ void LessonRunner::showView(const lessons::LessonStep &step)
     }
 }
 
+void LessonRunner::raiseTab(const lessons::LessonStep &step)
+{
+    const auto &names = lessons::lessonTabNames(step.view);
+    if (names.empty())
+        return;
+    const auto named = std::find(names.begin(), names.end(), step.tab);
+    const int index = named == names.end() ? 0 : static_cast<int>(named - names.begin());
+    QTabWidget *tabs = nullptr;
+    if (step.view == "comparison") {
+        ComparisonLayout *layout = m_window->comparisonView()->arrangement();
+        // Narrow: the chart beside the table. Wide: all four are shown (no tabs). One view at a
+        // time: the strategies' table, which holds every number the answer quotes, stays in front
+        // and the chart is the next tab's.
+        if (layout->mode() == ComparisonLayout::Mode::OneView)
+            layout->viewTabs()->setCurrentIndex(0);
+        tabs = layout->chartTabs();
+    } else if (step.view == "lab:strategies") {
+        tabs = m_window->strategiesLab()->tabs();
+    } else if (step.view == "lab:output-dp") {
+        tabs = m_window->odpLab()->tabs();
+    } else if (step.view == "lab:growing") {
+        tabs = m_window->growingLab()->tabs();
+    }
+    if (tabs && index < tabs->count())
+        tabs->setCurrentIndex(index);
+}
+
+const session::QueryRequest *LessonRunner::queryBoxRequest(const lessons::LessonStep &step)
+{
+    const session::QueryRequest *shown = nullptr;
+    for (const auto &request : step.requests)
+        if (request.family() == session::RequestFamily::Release)
+            shown = &request;
+    return shown;
+}
+
+void LessonRunner::fillQueryBox(const session::QueryRequest *request)
+{
+    // The box's own defaults, as a new one holds them.
+    const session::QueryRequest defaults = QueryBuilder().request();
+    const session::QueryRequest &r = request ? *request : defaults;
+    QueryBuilder *box = m_window->queryBuilder();
+    box->setAggregate(r.query.aggregate);
+    if (r.query.aggregate != data::Aggregate::Count) {
+        box->setColumn(QString::fromStdString(r.query.column));
+        if (r.query.bounds)
+            box->setBounds(r.query.bounds->lower, r.query.bounds->upper);
+    }
+    box->setWhere(QString::fromStdString(r.query.where));
+    if (r.target.kind == session::TargetKind::Relative)
+        box->setRelativeTarget(r.target.error);
+    else
+        box->setAbsoluteTarget(r.target.error);
+    box->setConfidence(r.target.confidence);
+    box->setMaxCost(r.maxCost);
+    // After the aggregate and the target: which mechanisms the filter offers depends on them.
+    if (!box->setMechanism(r.mechanism))
+        box->setMechanism(std::nullopt);
+}
+
 void LessonRunner::restoreState()
 {
     SessionDocument *doc = m_window->document();
@@ -385,6 +452,7 @@ void LessonRunner::restoreState()
     comparison->setSource(m_saved.comparisonOnPlan ? ComparisonView::Source::Plan
                                                    : ComparisonView::Source::Session);
     comparison->setQuery(m_saved.epsilonAtDelta, m_saved.delta, m_saved.epsilon);
+    fillQueryBox(&m_saved.query);
     for (QWidget *w : std::as_const(m_shown))
         if (w)
             w->hide();

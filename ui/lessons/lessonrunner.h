@@ -3,7 +3,8 @@
 // step's setup through the window's public API (a new session on the step's dataset and budget,
 // the step's requests asked as SessionDocument::ask asks them — the ask path, never the
 // confirmation — off the GUI thread with progress and cancel (lessonjob.h), the comparison view
-// on the step's plan, the step's view), computes the step's answer from the core
+// on the step's plan, the step's view raised with the tab it is about in front, the query box
+// reset to the step's request), computes the step's answer from the core
 // (lessons::fillAnswer on the session's ledger and compareStrategies) and restores the app's
 // state when the lesson ends.
 //
@@ -74,6 +75,11 @@ public:
     const accounting::Comparison *comparison() const { return m_comparison ? &*m_comparison : nullptr; }
     /// Index of the current step's first event in the session's ledger.
     std::size_t firstEventOfStep() const { return m_firstEvent; }
+    /// What a step puts in the main window's query box: its last request the box can hold (a
+    /// count, sum or mean released once, by doubling or by noise reduction); null when it has
+    /// none (the box is then reset to its defaults: what the class sees there is never the
+    /// previous typing). Histograms, workloads and output-DP scans have dialogs of their own.
+    static const session::QueryRequest *queryBoxRequest(const lessons::LessonStep &step);
 
 Q_SIGNALS:
     /// The current step changed (its setup applied, its answer computed).
@@ -96,6 +102,7 @@ private:
         bool epsilonAtDelta = true;
         double delta = 1e-5;
         double epsilon = 1.0;
+        session::QueryRequest query; ///< the query box's request
     };
 
     Result<void> applySetup(const lessons::LessonStep &step, bool isCurrent);
@@ -104,6 +111,9 @@ private:
     Result<void> computeComparison(const lessons::LessonStep &step);
     void computeAnswer(const lessons::LessonStep &step);
     void showView(const lessons::LessonStep &step);
+    void raiseTab(const lessons::LessonStep &step);
+    /// The query box shows `request` (null: the box's defaults).
+    void fillQueryBox(const session::QueryRequest *request);
     void restoreState();
     void removeLessonJournals();
 

@@ -3,6 +3,7 @@
 
 #include "core/report/event_description.h"
 
+#include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/util/plaintext.h"
@@ -157,9 +158,11 @@ QVariant LedgerModel::displayValue(const session::LedgerEvent &event, int column
     case Attempts:
         return QString::number(event.attempts.size());
     case Cost: {
+        // Privacy losses rounded up to four digits, as the result card, the gauge and the lessons
+        // write them (issue 29 §3): "0.0593" under a card's "0.05932" was a smaller loss.
         if (refused)
-            return formatNumber(event.cost, 3);
-        QString text = formatNumber(event.cost, 3);
+            return formatBound(event.cost);
+        QString text = formatBound(event.cost);
         // The header names the filter's unit; a cost in another unit says which.
         if (chargeSymbol(event.costKind) != m_unit || event.costKind == filters::ChargeKind::ExPost)
             text += u' ' + chargeUnit(event.costKind);
@@ -168,13 +171,13 @@ QVariant LedgerModel::displayValue(const session::LedgerEvent &event, int column
         return text;
     }
     case Spent:
-        return formatNumber(event.spentAfter, 4);
+        return formatBound(event.spentAfter);
     case ExPostSpent:
-        return formatNumber(event.expostSpentAfter, 4);
+        return formatBound(event.expostSpentAfter);
     case Accounting:
         return event.accounting.empty() ? QStringLiteral("—") : toQString(event.accounting);
     case EpsilonSpent:
-        return formatNumber(event.epsilonSpentAfter, 3);
+        return formatBound(event.epsilonSpentAfter);
     default:
         return rawValue(event, column);
     }

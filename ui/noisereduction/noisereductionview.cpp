@@ -6,6 +6,7 @@
 #include "ui/charts/noisereductionchart.h"
 #include "ui/help/glossarylinks.h"
 #include "ui/models/ledgermodel.h"
+#include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/util/privacytext.h"
@@ -165,7 +166,8 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
                                     .arg(scaleName, lastScale, outcome));
     m_summary->setVisible(true);
 
-    // What was paid, next to what paying every level would have cost.
+    // What was paid, next to what paying every level would have cost: losses rounded up, as the
+    // result card, the ledger and the lessons write them (issue 29 §3).
     const QString unit = chargeUnit(event->costKind);
     const QString delta
         = event->costDelta > 0.0 ? tr(" (plus δ = %1)").arg(formatNumber(event->costDelta, 2)) : QString();
@@ -186,7 +188,7 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
         m_baseline.reset();
         setGlossaryLinkedText(
             m_paid, tr("paid: %1 of the last level = <b>%2</b>%3 (the boundary's loss at the stopping time)")
-                        .arg(unit.toHtmlEscaped(), formatNumber(event->cost), delta));
+                        .arg(unit.toHtmlEscaped(), formatBound(event->cost), delta));
         m_paid->setToolTip(tr("<p>Brownian noise reduction accounted ex-post pays the normal-mixture "
                               "boundary's loss E(T) at the time it stopped, charged level by level as "
                               "increments, plus its δ.</p>"));
@@ -194,7 +196,7 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
         setGlossaryLinkedText(
             m_paid, tr("paid: %1 of the last level = <b>%2</b>%3; the doubling baseline "
                        "would have paid <b>%4</b> for the same levels")
-                        .arg(unit.toHtmlEscaped(), formatNumber(event->cost), delta, formatNumber(baseline)));
+                        .arg(unit.toHtmlEscaped(), formatBound(event->cost), delta, formatBound(baseline)));
         m_paid->setToolTip(tr("<p>Noise reduction pays only the privacy loss of the least noisy "
                               "value it released (%1 = %2 here, charged level by level as "
                               "increments).</p><p>The baseline adds up each released level's "
@@ -207,13 +209,13 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
         setGlossaryLinkedText(
             m_paid, tr("paid: every level (doubling), %1 = <b>%2</b>; noise reduction over "
                        "the same levels would have paid only the last: <b>%3</b>")
-                        .arg(unit.toHtmlEscaped(), formatNumber(event->cost), formatNumber(lastLevelCost)));
+                        .arg(unit.toHtmlEscaped(), formatBound(event->cost), formatBound(lastLevelCost)));
         m_paid->setToolTip(tr("<p>Doubling draws fresh, independent noise at each level, so every "
                               "level is paid. A noise-reduction mechanism correlates the levels "
                               "and pays only the least noisy one released.</p>"));
     } else {
         setGlossaryLinkedText(m_paid, tr("paid: one release, %1 = <b>%2</b>%3")
-                                          .arg(unit.toHtmlEscaped(), formatNumber(event->cost), delta));
+                                          .arg(unit.toHtmlEscaped(), formatBound(event->cost), delta));
         m_paid->setToolTip(tr("<p>A single release calibrated to an absolute target: there are no "
                               "levels to reduce.</p>"));
     }

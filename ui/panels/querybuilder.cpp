@@ -6,6 +6,7 @@
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/util/privacytext.h"
+#include "ui/widgets/buttonrow.h"
 #include "ui/widgets/scientificspinbox.h"
 #include "ui/widgets/typedinput.h"
 
@@ -138,6 +139,7 @@ void QueryBuilder::createWidgets()
     m_cap->setEnabled(false);
     m_cap->setMinimumWidth(72);
     m_capUnit = new QLabel(this);
+    m_capUnit->setWordWrap(true); // "ex-post / ε" on two lines rather than Ask cut at 1024 px
 
     m_ask = new QPushButton(tr("Ask"), this);
     m_ask->setDefault(true);
@@ -206,11 +208,12 @@ void QueryBuilder::createLayout()
     auto *mechanismRow = new QHBoxLayout;
     mechanismRow->addWidget(m_mechanism, 1);
     mechanismRow->setSpacing(10);
-    auto *hintRow = new QHBoxLayout;
-    hintRow->setSpacing(10);
+    // A row that wraps: with a lesson's noise-reduction request in the box, "pays only its last
+    // level (ex-post ε)" and "· cap ex-post ε ≤ 0.117" side by side cut Ask at 1024 px beside the
+    // lessons; the cap now goes to the next line where the two do not fit.
+    auto *hintRow = new ButtonRowLayout(nullptr, 10);
     hintRow->addWidget(m_mechanismHint);
     hintRow->addWidget(m_plannedPreview);
-    hintRow->addStretch(1);
 
     auto *limitRow = new QHBoxLayout;
     limitRow->addWidget(m_capEnabled);
@@ -457,6 +460,12 @@ void QueryBuilder::setColumn(const QString &column)
     const int index = m_column->findText(column);
     if (index >= 0)
         m_column->setCurrentIndex(index);
+}
+
+void QueryBuilder::setBounds(double lower, double upper)
+{
+    m_lower->setValue(lower);
+    m_upper->setValue(upper);
 }
 
 void QueryBuilder::setWhere(const QString &predicate)

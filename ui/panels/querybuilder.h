@@ -51,6 +51,7 @@ public:
     // Programmatic input (tests, scripted demos).
     void setAggregate(data::Aggregate aggregate);
     void setColumn(const QString &column);
+    void setBounds(double lower, double upper); ///< clipping bounds (setColumn sets the declared ones)
     void setWhere(const QString &predicate);
     void setAbsoluteTarget(double error);
     /// `fraction` e.g. 0.05 for ±5 %.

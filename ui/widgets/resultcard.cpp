@@ -256,7 +256,7 @@ QString headlineCaption(const session::LedgerEvent &event)
     if (event.mechanism == session::EventMechanism::Workload)
         return ResultCard::tr("Above: the first of the %1 ranges, %2, ± the widest error bar of them; the "
                               "target is per range.")
-            .arg(n)
+            .arg(formatNumber(static_cast<double>(n), 17)) // "1,024", as the lessons write it
             .arg(toQString(record->labels.empty() ? std::string() : record->labels.front()));
     return {};
 }
