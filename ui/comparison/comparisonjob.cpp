@@ -68,6 +68,7 @@ std::optional<ComparisonInput> previewInput(const ComparisonInput &input)
         return std::nullopt;
     ComparisonInput coarse = input;
     coarse.pldInterval = kPreviewPldInterval;
+    coarse.pldOptimistic = false; // the bracket's lower end waits for the chosen grid
     coarse.prefixPldInterval
         = input.prefixPldInterval > 0.0 ? std::max(input.prefixPldInterval, kPreviewPldInterval) : 0.0;
     return coarse;
