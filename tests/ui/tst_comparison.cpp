@@ -15,6 +15,7 @@
 #include "core/filters/advanced_filter.h"
 #include "core/session/ledger/session_ledger.h"
 #include "ui/charts/comparisoncharts.h"
+#include "ui/comparison/comparisonlayout.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/comparison/exampleplans.h"
 #include "ui/comparison/planeditor.h"
@@ -605,6 +606,28 @@ private Q_SLOTS:
         QCOMPARE(shown.count(), 1);
         QCOMPARE(view->lastInput().ledger.events.front().scale, 7.5);
         compareWithCore(*view);
+    }
+
+    // The chart brought to the front (by a lesson step or the user's tab) stays in front when the
+    // arrangement changes, also when it was chosen while all four charts were shown.
+    void frontChartSurvivesArrangements()
+    {
+        using Mode = ui::ComparisonLayout::Mode;
+        auto view = makeView();
+        ui::ComparisonLayout *layout = view->arrangement();
+        layout->setMode(Mode::Wide);
+        layout->setFrontChart(3); // the PLD, while the grid shows all four
+        layout->setMode(Mode::Narrow);
+        QCOMPARE(layout->chartTabs()->currentIndex(), 3);
+        QVERIFY(view->pldChart()->isVisibleTo(view.get()));
+        layout->chartTabs()->setCurrentIndex(1); // the user's choice: the profile
+        layout->setMode(Mode::Wide);
+        layout->setMode(Mode::OneView);
+        QCOMPARE(layout->viewTabs()->currentIndex(), 0); // the strategies first on entry
+        layout->viewTabs()->setCurrentIndex(3);          // the user's choice: RDP
+        layout->setMode(Mode::Narrow);
+        QCOMPARE(layout->chartTabs()->currentIndex(), 2);
+        QCOMPARE(layout->frontChart(), 2);
     }
 
     void longPldJobCanBeCancelled()

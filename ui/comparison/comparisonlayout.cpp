@@ -5,6 +5,7 @@
 #include "ui/widgets/fitscrollarea.h"
 
 #include <QGridLayout>
+#include <QScopedValueRollback>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -41,6 +42,15 @@ ComparisonLayout::ComparisonLayout(QWidget *strategies, const QList<Chart> &char
     m_viewTabs = new QTabWidget(this);
     m_viewTabs->setObjectName(QStringLiteral("comparisonViewTabs"));
     m_viewTabs->setDocumentMode(true);
+    // The chart the user (or a lesson step) brought to the front, kept across arrangements.
+    connect(m_chartTabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (!m_arranging && index >= 0)
+            m_front = index;
+    });
+    connect(m_viewTabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (!m_arranging && index >= 1)
+            m_front = index - 1;
+    });
     m_outer = new QStackedWidget(this);
     m_outer->addWidget(m_splitter);
     m_outer->addWidget(m_viewTabs);
@@ -72,19 +82,26 @@ void ComparisonLayout::fitStrategies()
         m_strategiesContent->setMinimumHeight(preferred);
 }
 
+void ComparisonLayout::setFrontChart(int index)
+{
+    if (index < 0 || index >= m_charts.size())
+        return;
+    m_front = index;
+    const QScopedValueRollback<bool> arranging(m_arranging, true);
+    if (m_mode == Mode::Narrow)
+        m_chartTabs->setCurrentIndex(index);
+}
+
 void ComparisonLayout::setMode(Mode mode)
 {
     fitStrategies();
     if (mode == m_mode)
         return;
-    // Which chart was in front stays in front.
-    int front = 0;
-    if (m_mode == Mode::Narrow)
-        front = m_chartTabs->currentIndex();
-    else if (m_mode == Mode::OneView)
-        front = std::max(0, m_viewTabs->currentIndex() - 1);
+    // Which chart was in front stays in front (also one chosen while all four were shown).
+    const int front = m_front;
     // Entering one view at a time, the strategies come first.
     const bool strategiesInFront = m_mode != Mode::OneView || m_viewTabs->currentIndex() == 0;
+    const QScopedValueRollback<bool> arranging(m_arranging, true);
     m_mode = mode;
     m_chartTabs->clear();
     m_viewTabs->clear();

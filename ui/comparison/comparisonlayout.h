@@ -49,6 +49,12 @@ public:
     /// current font).
     void setMode(Mode mode);
 
+    /// Brings chart `index` (grid order, 0–3) to the front: in the Narrow mode at once; in the
+    /// others when the arrangement next shows one chart at a time (OneView keeps the strategies
+    /// in front on entry). The user's own tab choices are remembered likewise.
+    void setFrontChart(int index);
+    int frontChart() const { return m_front; }
+
     /// The tabs of the Narrow mode (one chart) and of the OneView mode (strategies, then charts).
     QTabWidget *chartTabs() const { return m_chartTabs; }
     QTabWidget *viewTabs() const { return m_viewTabs; }
@@ -60,6 +66,8 @@ private:
     QWidget *m_strategies = nullptr; ///< its vertical scroll area
     QList<Chart> m_charts;
     Mode m_mode = Mode::Wide;
+    int m_front = 0;                       ///< the chart in front when one is shown at a time
+    bool m_arranging = false;              ///< setMode is moving the charts: tab changes are not choices
     QStackedWidget *m_outer = nullptr;     ///< the splitter, or the one-view tabs
     QSplitter *m_splitter = nullptr;       ///< strategies | charts
     QStackedWidget *m_chartArea = nullptr; ///< the grid, or the chart tabs

@@ -368,7 +368,7 @@ void LessonRunner::raiseTab(const lessons::LessonStep &step)
         // and the chart is the next tab's.
         if (layout->mode() == ComparisonLayout::Mode::OneView)
             layout->viewTabs()->setCurrentIndex(0);
-        tabs = layout->chartTabs();
+        layout->setFrontChart(index); // kept when the arrangement changes later
     } else if (step.view == "lab:strategies") {
         tabs = m_window->strategiesLab()->tabs();
     } else if (step.view == "lab:output-dp") {
