@@ -250,8 +250,6 @@ Result<std::pair<double, double>> RdpPrefixComposer::upTo(std::int64_t steps, do
     const auto compose = [&](RdpAccountant &acc, const PrivacyEvent &e, std::size_t index) -> Result<void> {
         if (e.mechanism == MechanismKind::PostProcessing)
             return {};
-        if (auto ok = validateEvent(e, index); !ok)
-            return ok;
         if (auto ok = acc.compose(e, m_ledger.neighbours); !ok)
             return makeError(ok.error().code, "events[" + std::to_string(index) + "] ("
                                                   + mechanismName(e.mechanism) + "): " + ok.error().message);
