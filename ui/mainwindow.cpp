@@ -290,9 +290,10 @@ void MainWindow::sizeLedgerColumns()
     set(LedgerModel::ErrorBound, QStringLiteral("±12,345"));
     set(LedgerModel::Mechanism, QStringLiteral("doubling-gaussian"));
     set(LedgerModel::Attempts, QStringLiteral("Attempts"));
-    set(LedgerModel::Cost, QStringLiteral("Cost (ρ)  "));
-    set(LedgerModel::Spent, QStringLiteral("Spent (ρ)  "));
-    set(LedgerModel::EpsilonSpent, QStringLiteral("ε spent "));
+    // Losses print four significant digits rounded up (formatBound): a small ρ is 9 characters.
+    set(LedgerModel::Cost, QStringLiteral("0.0007531"));
+    set(LedgerModel::Spent, QStringLiteral("0.0007531"));
+    set(LedgerModel::EpsilonSpent, QStringLiteral("0.0007531"));
     set(LedgerModel::ExPostSpent, QStringLiteral("Ex-post ε spent"));
     set(LedgerModel::Accounting, QStringLiteral("zCDP: ρ = Δ²/(2·T_s"));
 }
