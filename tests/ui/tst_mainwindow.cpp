@@ -13,6 +13,7 @@
 #include "ui/panels/querybuilder.h"
 #include "ui/panels/sessionpanel.h"
 #include "ui/sessiondocument.h"
+#include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
 #include "ui/widgets/attemptsview.h"
 #include "ui/widgets/budgetgauge.h"
@@ -271,6 +272,19 @@ private Q_SLOTS:
         w->ledgerView()->selectRow(1);
         const auto &doubling = w->document()->session().events().at(1);
         QCOMPARE(w->attemptsView()->topLevelItemCount(), static_cast<int>(doubling.attempts.size()));
+        QVERIFY(doubling.attempts.size() >= 2);
+        // Each level's cost is a privacy loss: rounded up to the ledger's four digits (issue 29 §3;
+        // before, "%.3g" to nearest), so the last one never reads below the level's charge.
+        for (int i = 0; i < w->attemptsView()->topLevelItemCount(); ++i) {
+            const QString shown = w->attemptsView()->topLevelItem(i)->text(ui::AttemptsView::CostColumn);
+            const double cost = doubling.attempts.at(static_cast<std::size_t>(i)).cost;
+            QCOMPARE(shown, ui::formatBound(cost));
+            QVERIFY2(QLocale().toDouble(shown) >= cost, qPrintable(shown));
+        }
+        w->ledgerView()->selectRow(0);
+        QCOMPARE(w->attemptsView()->topLevelItem(0)->text(ui::AttemptsView::CostColumn),
+                 model->data(model->index(0, LedgerModel::Cost)).toString());
+        w->ledgerView()->selectRow(1);
         QVERIFY(!test::saveScreenshot(*w, QStringLiteral("mainwindow_attempts")).isEmpty());
 
         // 4. Modest counts until the filter refuses one: it never overspends.

@@ -3,6 +3,7 @@
 
 #include "core/accounting/zcdp_accountant.h"
 #include "ui/comparison/plancommands.h"
+#include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
 
 #include <QBrush>
@@ -328,28 +329,28 @@ QString PlanModel::perStepText(const PrivacyEvent &e, accounting::Neighbouring n
 {
     if (e.outputDp)
         return e.delta > 0.0 ? tr("ε = %1, δ = %2 settled (output DP)")
-                                   .arg(formatNumber(e.epsilon), formatNumber(e.delta))
-                             : tr("ε = %1 settled (output DP)").arg(formatNumber(e.epsilon));
+                                   .arg(formatBound(e.epsilon), formatBound(e.delta))
+                             : tr("ε = %1 settled (output DP)").arg(formatBound(e.epsilon));
     if (e.expost)
-        return tr("ε = %1 ex-post").arg(formatNumber(e.epsilon));
+        return tr("ε = %1 ex-post").arg(formatBound(e.epsilon));
     const bool sampled = e.sampling.kind != SamplingKind::None && e.sampling.rate < 1.0;
     switch (e.mechanism) {
     case MechanismKind::PostProcessing:
         return tr("free");
     case MechanismKind::Zcdp:
-        return tr("ρ = %1").arg(formatNumber(e.rho));
+        return tr("ρ = %1").arg(formatBound(e.rho));
     case MechanismKind::Gaussian: {
         if (sampled)
             return tr("σ/Δ = %1, q = %2")
                 .arg(formatNumber(e.sigma / e.sensitivity), formatNumber(e.sampling.rate));
         auto rho = accounting::zcdpRhoPerStep(e, neighbours);
-        return rho ? tr("ρ = %1").arg(formatNumber(rho.value())) : QString();
+        return rho ? tr("ρ = %1").arg(formatBound(rho.value())) : QString();
     }
     case MechanismKind::BoundedRange:
         if (!sampled) {
             auto rho = accounting::zcdpRhoPerStep(e, neighbours);
             return rho ? tr("ε = %1 (bounded range: ρ = %2)")
-                             .arg(formatNumber(e.epsilon), formatNumber(rho.value()))
+                             .arg(formatBound(e.epsilon), formatBound(rho.value()))
                        : QString();
         }
         break;
@@ -360,8 +361,8 @@ QString PlanModel::perStepText(const PrivacyEvent &e, accounting::Neighbouring n
     if (!step)
         return tr("no amplification");
     QString text = step->delta > 0.0
-                       ? tr("ε = %1, δ = %2").arg(formatNumber(step->epsilon), formatNumber(step->delta, 2))
-                       : tr("ε = %1").arg(formatNumber(step->epsilon));
+                       ? tr("ε = %1, δ = %2").arg(formatBound(step->epsilon), formatBound(step->delta, 2))
+                       : tr("ε = %1").arg(formatBound(step->epsilon));
     if (sampled)
         text += tr(" after sampling");
     return text;

@@ -8,6 +8,7 @@
 #include "core/session/session.h"
 #include "core/session/source_support.h"
 #include "ui/growing/pmwgfields.h"
+#include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
 
 #include <QComboBox>
@@ -483,7 +484,7 @@ void GrowingRequestDialog::showOutcome(const session::LedgerEvent &event)
     m_result->setText(tr("%1: charged %2 = %3\n%4")
                           .arg(QString::fromStdString(event.request.id),
                                QString::fromStdString(std::string(filters::chargeUnitSymbol(event.costKind))),
-                               formatNumber(event.cost, 6), lines.join(u'\n')));
+                               formatBound(event.cost, 6), lines.join(u'\n')));
     refresh();
 }
 

@@ -167,7 +167,7 @@ QVariant LedgerModel::displayValue(const session::LedgerEvent &event, int column
         if (chargeSymbol(event.costKind) != m_unit || event.costKind == filters::ChargeKind::ExPost)
             text += u' ' + chargeUnit(event.costKind);
         if (event.costDelta > 0.0)
-            text += QStringLiteral(", δ %1").arg(formatNumber(event.costDelta, 2));
+            text += QStringLiteral(", δ %1").arg(formatBound(event.costDelta, 2));
         return text;
     }
     case Spent:

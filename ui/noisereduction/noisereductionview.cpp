@@ -170,7 +170,7 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
     // result card, the ledger and the lessons write them (issue 29 §3).
     const QString unit = chargeUnit(event->costKind);
     const QString delta
-        = event->costDelta > 0.0 ? tr(" (plus δ = %1)").arg(formatNumber(event->costDelta, 2)) : QString();
+        = event->costDelta > 0.0 ? tr(" (plus δ = %1)").arg(formatBound(event->costDelta, 2)) : QString();
     double lastLevelCost = 0.0;
     for (const auto &release : last.releases)
         lastLevelCost = math::addRoundUp(lastLevelCost, release.cost);
@@ -203,7 +203,7 @@ void NoiseReductionView::setEvent(const session::LedgerEvent *event, filters::Fi
                               "own cost: what releasing these %3 levels with independent fresh "
                               "noise would have cost, every level paid, as the doubling "
                               "mechanism does.</p>")
-                               .arg(unit.toHtmlEscaped(), formatNumber(event->cost, 6))
+                               .arg(unit.toHtmlEscaped(), formatBound(event->cost, 6))
                                .arg(count));
     } else if (doubling) {
         setGlossaryLinkedText(

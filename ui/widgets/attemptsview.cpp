@@ -3,6 +3,7 @@
 
 #include "core/report/event_description.h"
 #include "core/session/growing/growing_release.h"
+#include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 #include "ui/widgets/columnfitter.h"
@@ -78,8 +79,12 @@ void AttemptsView::changeEvent(QEvent *event)
 void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &unitSymbol)
 {
     clear();
-    setHeaderLabels({tr("Attempt / release"), tr("Estimate / value"), tr("± Half-width"), tr("Noise scale"),
+    // Short titles: at 1024×768 the four columns kept (with the cost's four rounded-up digits,
+    // "0.0007531") must fit a 388-px view; "Estimate / value" took 114 px for values of ~60.
+    setHeaderLabels({tr("Attempt / release"), tr("Value"), tr("± Half-width"), tr("Noise scale"),
                      tr("Cost (%1)").arg(unitSymbol), tr("Accepted")});
+    headerItem()->setToolTip(EstimateColumn, tr("An attempt's estimate, or one value it released"));
+    headerItem()->setToolTip(CostColumn, tr("The privacy loss charged, rounded up"));
     if (!event) {
         sizeColumns();
         auto *placeholder = new QTreeWidgetItem(this);
@@ -123,7 +128,7 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
         item->setText(HalfWidthColumn, std::isfinite(attempt.halfWidth)
                                            ? QStringLiteral("±") + formatNumber(attempt.halfWidth, 3)
                                            : QStringLiteral("—"));
-        item->setText(CostColumn, formatNumber(attempt.cost, 3));
+        item->setText(CostColumn, formatBound(attempt.cost));
         item->setText(AcceptedColumn, attempt.accepted ? tr("✓ target met") : tr("no"));
         if (attempt.accepted)
             item->setForeground(AcceptedColumn, palette::successText);
@@ -142,7 +147,7 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
                                                                         : formatNumber(release.value, 6));
             // (a SmallDBG answer is a sample, not additive noise: no scale)
             child->setText(ScaleColumn, smalldb ? QStringLiteral("—") : formatNumber(release.scale, 3));
-            child->setText(CostColumn, formatNumber(release.cost, 3));
+            child->setText(CostColumn, formatBound(release.cost));
         }
     }
     setRowToolTips();
