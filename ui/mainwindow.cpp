@@ -238,6 +238,10 @@ void MainWindow::createCentralWidget()
                        LedgerModel::Target, LedgerModel::EpsilonSpent, LedgerModel::ErrorBound});
     fitter->setElastic(LedgerModel::Query,
                        m_ledgerView->fontMetrics().horizontalAdvance(QStringLiteral("mean(wage…")));
+    // Values as wide as they are: an ex-post cost ("0.01845 ex-post ε") was elided in a column
+    // sized for "0.0007531", and 40 counts' answers ("8,756") kept the room of "12,345,678".
+    fitter->setFitToContents({LedgerModel::Status, LedgerModel::Answer, LedgerModel::ErrorBound,
+                              LedgerModel::Cost, LedgerModel::Spent, LedgerModel::EpsilonSpent});
 
     m_attempts = new AttemptsView(this);
 

@@ -8,6 +8,7 @@
 #include "ui/help/glossarydialog.h"
 #include "ui/lab/labdialog.h"
 #include "ui/mainwindow.h"
+#include "ui/models/ledgermodel.h"
 #include "ui/odp/odplabdialog.h"
 #include "ui/odp/svtrequestdialog.h"
 #include "ui/panels/datasetpanel.h"
@@ -22,6 +23,7 @@
 #include "uitestutils.h"
 
 #include <QAbstractScrollArea>
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -36,6 +38,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleOptionComboBox>
+#include <QTableView>
 #include <QtTest/QtTest>
 
 using pbx::ui::MainWindow;
@@ -136,6 +139,79 @@ private Q_SLOTS:
         for (int c = 0; c < attempts->columnCount() - 1; ++c)
             QVERIFY2(attempts->columnWidth(c) >= attempts->header()->sectionSizeHint(c),
                      qPrintable(attempts->headerItem()->text(c)));
+    }
+
+    /// A window squeezed to 1024×700 (a 1024×768 screen less a window manager's title bar and
+    /// panel), as lesson 1 leaves it: 40 counts (the ledger's vertical scroll bar takes its
+    /// width) and a noise-reduction session (costs "0.01845 ex-post ε", attempts costed in
+    /// ex-post ε). Neither the ledger nor the attempts scroll sideways, and no cost is elided;
+    /// in presentation mode too. Before: the ledger scrolled (its columns sized for
+    /// "12,345,678" answers), the ex-post costs read "0.01845 e…" and the attempts scrolled.
+    void ledgerFitsLongAndExPostSessions()
+    {
+        for (const bool exPost : {false, true}) {
+            MainWindow w;
+            QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+            w.resize(1024, 700);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            pbx::session::SessionSettings settings;
+            settings.seed = 7;
+            settings.epsilon = 2.0;
+            settings.filter = pbx::filters::FilterKind::Basic;
+            QVERIFY(w.startNewSession(settings).ok());
+            auto *builder = w.queryBuilder();
+            builder->setWhere(QStringLiteral("region == \"south\""));
+            if (exPost) {
+                builder->setRelativeTarget(0.05);
+                QVERIFY(builder->setMechanism(pbx::session::ReleaseMethod::LaplaceNr));
+            } else {
+                builder->setAbsoluteTarget(100.0);
+            }
+            const int asks = exPost ? 3 : 40;
+            for (int i = 0; i < asks; ++i)
+                w.ask();
+            QTRY_COMPARE(w.ledgerModel()->rowCount(), asks);
+            auto *ledger = w.findChild<QTableView *>(QStringLiteral("ledgerView"));
+            auto *attempts = w.findChild<pbx::ui::AttemptsView *>();
+            QVERIFY(ledger && attempts);
+            for (const bool presentation : {false, true}) {
+                auto *action = w.findChild<QAction *>(QStringLiteral("presentationModeAction"));
+                QVERIFY(action);
+                action->setChecked(presentation);
+                QTest::qWait(200);
+                const QString what
+                    = QStringLiteral("ex-post %1, presentation %2").arg(exPost).arg(presentation);
+                QVERIFY2(ledger->horizontalScrollBar()->maximum() == 0,
+                         qPrintable(QStringLiteral("%1: the ledger scrolls over %2 px in %3")
+                                        .arg(what)
+                                        .arg(ledger->horizontalScrollBar()->maximum())
+                                        .arg(ledger->viewport()->width())));
+                const int cost = pbx::ui::LedgerModel::Cost;
+                QVERIFY(!ledger->isColumnHidden(cost));
+                for (int row = 0; row < w.ledgerModel()->rowCount(); ++row) {
+                    const QString text = w.ledgerModel()->index(row, cost).data().toString();
+                    QVERIFY2(!exPost || text.contains(QStringLiteral("ex-post")), qPrintable(text));
+                    // Whole: as wide as its cell asks (text, margins), not elided.
+                    QVERIFY2(ledger->sizeHintForIndex(w.ledgerModel()->index(row, cost)).width()
+                                 <= ledger->columnWidth(cost),
+                             qPrintable(QStringLiteral("%1: '%2' in %3 px")
+                                            .arg(what, text)
+                                            .arg(ledger->columnWidth(cost))));
+                }
+                QVERIFY2(attempts->horizontalScrollBar()->maximum() == 0,
+                         qPrintable(QStringLiteral("%1: the attempts scroll over %2 px")
+                                        .arg(what)
+                                        .arg(attempts->horizontalScrollBar()->maximum())));
+                QVERIFY(!pbx::test::saveScreenshot(
+                             w, QStringLiteral("smallscreen_ledger_%1_%2")
+                                    .arg(exPost ? QStringLiteral("expost") : QStringLiteral("forty"),
+                                         presentation ? QStringLiteral("presentation")
+                                                      : QStringLiteral("normal")))
+                             .isEmpty());
+            }
+            w.findChild<QAction *>(QStringLiteral("presentationModeAction"))->setChecked(false);
+        }
     }
 
     /// Screenshots at a projector's 1024×700 and at 1600×1000: the main window with the

@@ -80,9 +80,11 @@ void AttemptsView::setEvent(const session::LedgerEvent *event, const QString &un
 {
     clear();
     // Short titles: at 1024×768 the four columns kept (with the cost's four rounded-up digits,
-    // "0.0007531") must fit a 388-px view; "Estimate / value" took 114 px for values of ~60.
-    setHeaderLabels({tr("Attempt / release"), tr("Value"), tr("± Half-width"), tr("Noise scale"),
+    // "0.0007531", or "Cost (ex-post ε)") must fit a 370-px view; "Estimate / value" took 114 px
+    // for values of ~60, "Attempt / release" 123 for "Attempt 1".
+    setHeaderLabels({tr("Attempt"), tr("Value"), tr("± Half-width"), tr("Noise scale"),
                      tr("Cost (%1)").arg(unitSymbol), tr("Accepted")});
+    headerItem()->setToolTip(StepColumn, tr("Each attempt, and under it the values it released"));
     headerItem()->setToolTip(EstimateColumn, tr("An attempt's estimate, or one value it released"));
     headerItem()->setToolTip(CostColumn, tr("The privacy loss charged, rounded up"));
     if (!event) {

@@ -7,6 +7,7 @@
 #include <QMenu>
 #include <QScrollBar>
 #include <QTableView>
+#include <QTimer>
 #include <QTreeView>
 
 #include <algorithm>
@@ -56,6 +57,44 @@ void ColumnFitter::setElastic(int column, int minimumWidth)
     refit();
 }
 
+void ColumnFitter::setFitToContents(QList<int> columns)
+{
+    m_contentSized = std::move(columns);
+    QAbstractItemModel *model = m_view->model();
+    if (model) {
+        for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+            connect(model, signal, this, &ColumnFitter::scheduleRefit);
+        connect(model, &QAbstractItemModel::modelReset, this, &ColumnFitter::scheduleRefit);
+        connect(model, &QAbstractItemModel::layoutChanged, this, &ColumnFitter::scheduleRefit);
+        connect(model, &QAbstractItemModel::dataChanged, this, &ColumnFitter::scheduleRefit);
+    }
+    refit();
+}
+
+void ColumnFitter::scheduleRefit()
+{
+    // One refit for a burst of changes (a lesson asks 40 requests in a row).
+    if (m_refitScheduled)
+        return;
+    m_refitScheduled = true;
+    QTimer::singleShot(0, this, [this] {
+        m_refitScheduled = false;
+        refit();
+    });
+}
+
+void ColumnFitter::sizeToContents()
+{
+    for (int c : m_contentSized) {
+        if (m_header->isSectionHidden(c))
+            continue;
+        // sizeHintForColumn measures the rows in (and near) the viewport, with the cell margins.
+        const int width = std::max(m_view->sizeHintForColumn(c), m_header->sectionSizeHint(c));
+        if (width > 0 && m_header->sectionSize(c) != width)
+            m_header->resizeSection(c, width);
+    }
+}
+
 void ColumnFitter::onSectionResized(int column, int newSize)
 {
     if (m_fitting)
@@ -95,6 +134,7 @@ void ColumnFitter::refit()
     m_fittedAway.clear();
     if (m_elastic >= 0 && m_elasticNatural > 0)
         m_header->resizeSection(m_elastic, m_elasticNatural);
+    sizeToContents();
     const int room = m_view->viewport()->width();
     for (int c : m_optional) {
         if (visibleWidth() <= room)

@@ -36,6 +36,12 @@ public:
     /// Lets `column` (a long text, elided) narrow down to `minimumWidth` when hiding every
     /// optional column is not enough; it gets its own width back when there is room.
     void setElastic(int column, int minimumWidth);
+    /// Sizes each of `columns` to its contents (the widest value among the rows the view measures,
+    /// never narrower than its header's title) at every refit, and refits when the model's rows
+    /// or values change: a value longer than the width the application guessed ("0.01845 ex-post
+    /// ε" under a column sized for "0.0007531") is shown whole, and a column of short values
+    /// ("8,756" where "12,345,678" was guessed) gives its room to the others.
+    void setFitToContents(QList<int> columns);
     /// Shows or hides an optional column by the user's choice (as the header's menu does).
     void choose(int column, bool shown);
     /// Hides or shows `column` for the application (a column that does not apply), then fits
@@ -57,11 +63,15 @@ private:
     int visibleWidth() const;
     void showMenu(const QPoint &at);
     void onSectionResized(int column, int newSize);
+    void sizeToContents();
+    void scheduleRefit();
 
     QAbstractItemView *m_view;
     QHeaderView *m_header;
     QList<int> m_optional;
     QList<int> m_fittedAway;
+    QList<int> m_contentSized;
+    bool m_refitScheduled = false;
     QSet<int> m_chosenShown; ///< shown by the user's choice: never fitted away
     bool m_fitting = false;
     bool m_resizing = false; ///< inside resizeColumns: no fitting until it is done
