@@ -5,7 +5,9 @@
 // line shows the event's cost and the doubling baseline (Σ of each level's own cost). Laplace
 // noise reduction (ex-post), doubling, a single release and a refusal get their own accounting.
 // Screenshots of the view and of the main window with its dock raised.
+#include "chartinspect.h"
 #include "ui/charts/noisereductionchart.h"
+#include "ui/charts/presentation.h"
 #include "ui/mainwindow.h"
 #include "ui/models/ledgermodel.h"
 #include "ui/noisereduction/noisereductionview.h"
@@ -33,11 +35,13 @@ namespace {
 
 constexpr std::uint64_t kNoiseReductionSeed = 20240607;
 
-std::unique_ptr<MainWindow> makeWindow(filters::FilterKind filter)
+std::unique_ptr<MainWindow> makeWindow(filters::FilterKind filter, double epsilon = 1.0,
+                                       std::uint64_t seed = kNoiseReductionSeed)
 {
-    session::SessionSettings settings; // ε = 1, δ = 1e-6, add/remove
+    session::SessionSettings settings; // δ = 1e-6, add/remove
     settings.filter = filter;
-    settings.seed = kNoiseReductionSeed;
+    settings.epsilon = epsilon;
+    settings.seed = seed;
     auto w = std::make_unique<MainWindow>();
     w->resize(1400, 900);
     if (auto opened = w->openDataset(QStringLiteral("cps1988")); !opened.ok())
@@ -201,6 +205,40 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&standalone));
         standalone.flush();
         QVERIFY(!test::saveScreenshot(standalone, QStringLiteral("noisereduction_laplace")).isEmpty());
+    }
+
+    /// The x axis' scale labels are never elided nor overlapping, however narrow the view (a
+    /// dock at 1024×768 under a window manager gives the chart ~240 px for three decades of noise
+    /// scales; 1-2-5 ticks read "2…", "1…" there), nor at the projector's presentation font.
+    void scaleLabelsFitNarrowCharts()
+    {
+        // Lesson 1 step 2's small count: 24 levels from b ≈ 2,000 down to 1.23 (three decades).
+        std::vector<ui::NoiseReductionChart::Level> levels;
+        for (int i = 0; i < 24; ++i) {
+            const double b = 1.23 * std::pow(1.0 / 0.72, 23 - i);
+            levels.push_back({b, 190.0 + (i % 2 ? b : -b), b * std::log(20.0)});
+        }
+        QVERIFY(levels.front().scale > 1000.0);
+        for (const bool presentation : {false, true}) {
+            ui::Presentation::instance().setEnabled(presentation);
+            // (presentation mode's larger text needs a chart of at least ~360 × 360)
+            for (const int width :
+                 presentation ? QList<int>{360, 480, 900} : QList<int>{260, 320, 480, 900}) {
+                ui::NoiseReductionChart chart;
+                chart.setLevels(levels, QStringLiteral("b"), 0.05);
+                chart.resize(width, presentation ? 360 : 320);
+                chart.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&chart));
+                chart.flush();
+                QTest::qWait(50);
+                const QStringList problems = test::chartProblems(&chart);
+                QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("presentation %1, %2 px: %3")
+                                                            .arg(presentation)
+                                                            .arg(width)
+                                                            .arg(problems.join(u'\n'))));
+            }
+        }
+        ui::Presentation::instance().setEnabled(false);
     }
 
     void doublingSingleAndRefused()

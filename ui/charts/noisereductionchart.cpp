@@ -10,12 +10,14 @@
 
 #include <QCategoryAxis>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QLegend>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -69,7 +71,7 @@ NoiseReductionChart::NoiseReductionChart(QWidget *parent) : ChartFrame(noiseRedu
     m_estimateSeries->setMarkerSize(6.0);
     m_stopSeries = new QScatterSeries;
     m_stopSeries->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-    m_stopSeries->setMarkerSize(13.0);
+    m_stopSeries->setMarkerSize(kStopMarkerSize);
     m_stopSeries->setBorderColor(Qt::white);
     for (QXYSeries *series :
          std::initializer_list<QXYSeries *>{m_thresholdSeries, m_estimateSeries, m_stopSeries}) {
@@ -80,10 +82,100 @@ NoiseReductionChart::NoiseReductionChart(QWidget *parent) : ChartFrame(noiseRedu
 
     // The x coordinate is log10 of the noise scale; the hover shows the scale itself.
     ChartHover::of(this)->setAxisFormat(m_axisX, [](double x) { return formatNumber(std::pow(10.0, x)); });
+    // The labelled scales follow the plot's width (and the labels' font, presentation mode).
+    connect(chart(), &QChart::plotAreaChanged, this, [this] { placeTicks(); });
     rebuild();
 }
 
 NoiseReductionChart::~NoiseReductionChart() = default;
+
+namespace {
+
+/// Noise scales m × 10^e in [10^logMin, 10^logMax] for the mantissas m, every `decades`-th decade.
+QList<double> logTicks(double logMin, double logMax, const QList<double> &mantissas, int decades)
+{
+    QList<double> ticks;
+    for (int e = static_cast<int>(std::floor(logMin)); e <= static_cast<int>(std::ceil(logMax)); ++e) {
+        if (e % decades != 0)
+            continue;
+        for (double m : mantissas) {
+            const double value = m * std::pow(10.0, e);
+            if (const double at = std::log10(value); at >= logMin && at <= logMax)
+                ticks.append(value);
+        }
+    }
+    return ticks;
+}
+
+} // namespace
+
+void NoiseReductionChart::placeTicks()
+{
+    // 1-2-5 ticks (denser when the axis spans too little for three), made sparser until
+    // neighbouring labels do not touch at the plot's width: Qt elides a category label wider than
+    // its room (at 1024×768 "2,000" and "1,000" read "2…", "1…" under 1-2-5 ticks over three
+    // decades in a 240-px plot).
+    struct Choice
+    {
+        QList<double> mantissas;
+        int decades;
+    };
+    const std::array<Choice, 6> sparseToDense{{{{1}, 2},
+                                               {{1}, 1},
+                                               {{1, 3}, 1},
+                                               {{1, 2, 5}, 1},
+                                               {{1, 1.5, 2, 3, 5, 7}, 1},
+                                               {{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9}, 1}}};
+    // The range reaches past the extreme levels by 0.08 decade, and at least by the stop marker's
+    // radius and a little in pixels (in a 200-px plot 0.08 of three decades was 4.7 px: the
+    // marker was cut at the edge).
+    const double width = std::max(1.0, chart()->plotArea().width());
+    const double dataSpan = m_dataLogMax - m_dataLogMin;
+    const double padPixels = kStopMarkerSize / 2.0 + 3.0;
+    const double pad = std::max(0.08, dataSpan * padPixels / std::max(1.0, width - 2.0 * padPixels));
+    if (m_dataLogMin - pad != m_logMin || m_dataLogMax + pad != m_logMax) {
+        m_logMin = m_dataLogMin - pad;
+        m_logMax = m_dataLogMax + pad;
+        m_axisX->setRange(m_logMin, m_logMax);
+        m_axisX->setStartValue(m_logMin);
+        m_ticks.clear();
+    }
+    const auto ticksOf
+        = [this](const Choice &c) { return logTicks(m_logMin, m_logMax, c.mantissas, c.decades); };
+    std::size_t start = 3;
+    while (start + 1 < sparseToDense.size() && ticksOf(sparseToDense[start]).size() < 3)
+        ++start;
+    const double span = std::max(1e-9, m_logMax - m_logMin);
+    const QFontMetricsF metrics(m_axisX->labelsFont());
+    const auto fits = [&](const QList<double> &ticks) {
+        for (qsizetype i = 1; i < ticks.size(); ++i) {
+            const double gap = (std::log10(ticks[i]) - std::log10(ticks[i - 1])) / span * width;
+            const double need = (metrics.horizontalAdvance(formatNumber(ticks[i], 3))
+                                 + metrics.horizontalAdvance(formatNumber(ticks[i - 1], 3)))
+                                    / 2.0
+                                + metrics.horizontalAdvance(QStringLiteral("  "));
+            if (gap < need)
+                return false;
+        }
+        return true;
+    };
+    QList<double> best = ticksOf(sparseToDense[start]);
+    for (std::size_t k = start + 1; k-- > 0;) {
+        const QList<double> ticks = ticksOf(sparseToDense[k]);
+        if (ticks.size() < 2)
+            break;
+        best = ticks;
+        if (fits(ticks))
+            break;
+    }
+    if (best == m_ticks)
+        return;
+    m_ticks = best;
+    for (const QString &label : m_axisX->categoriesLabels())
+        m_axisX->remove(label);
+    for (double value : std::as_const(m_ticks))
+        m_axisX->append(formatNumber(value, 3), std::log10(value));
+}
 
 void NoiseReductionChart::setLevels(std::span<const Level> levels, const QString &scaleName,
                                     std::optional<double> relativeAlpha, std::optional<double> absoluteTarget)
@@ -198,29 +290,10 @@ void NoiseReductionChart::rebuild()
         yMin = 0.0;
         yMax = 1.0;
     }
-    const double logMin = std::log10(minScale) - 0.08;
-    const double logMax = std::log10(std::max(maxScale, minScale * 1.5)) + 0.08;
-    for (const QString &label : m_axisX->categoriesLabels())
-        m_axisX->remove(label);
-    QList<double> ticks;
-    for (const QList<double> &mantissas : {QList<double>{1, 2, 5}, QList<double>{1, 1.5, 2, 3, 5, 7},
-                                           QList<double>{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9}}) {
-        ticks.clear();
-        for (int e = static_cast<int>(std::floor(logMin)); e <= static_cast<int>(std::ceil(logMax)); ++e) {
-            for (double m : mantissas) {
-                const double value = m * std::pow(10.0, e);
-                const double at = std::log10(value);
-                if (at >= logMin && at <= logMax)
-                    ticks.append(value);
-            }
-        }
-        if (ticks.size() >= 3)
-            break;
-    }
-    m_axisX->setRange(logMin, logMax);
-    m_axisX->setStartValue(logMin);
-    for (double value : std::as_const(ticks))
-        m_axisX->append(formatNumber(value, 3), std::log10(value));
+    m_dataLogMin = std::log10(minScale);
+    m_dataLogMax = std::log10(std::max(maxScale, minScale * 1.5));
+    m_ticks.clear();
+    placeTicks();
     m_axisX->setTitleText(tr("%1 (log scale) — less noise →").arg(m_scaleName));
     const double span = yMax - yMin;
     const double pad = span > 0.0 ? span * 0.08 : std::max(1.0, std::fabs(yMax) * 0.1);

@@ -62,6 +62,8 @@ public:
 
 protected:
     void rebuild() override;
+    /// The x axis' labelled scales for the plot's current width (placeTicks).
+    void placeTicks();
 
 private:
     QLineSeries *m_estimateSeries = nullptr;
@@ -74,7 +76,11 @@ private:
     QString m_scaleName = QStringLiteral("σ");
     std::optional<double> m_alpha;
     std::optional<double> m_absoluteTarget;
-    std::optional<QPointF> m_stopPoint; ///< as drawn: (scale, estimate)
+    std::optional<QPointF> m_stopPoint;             ///< as drawn: (scale, estimate)
+    static constexpr double kStopMarkerSize = 13.0; ///< px, the stopping level's marker
+    double m_dataLogMin = 0.0, m_dataLogMax = 1.0;  ///< log10 of the extreme levels' scales
+    double m_logMin = 0.0, m_logMax = 1.0;          ///< the x axis' range, log10 of the noise scale
+    QList<double> m_ticks;                          ///< the noise scales labelled on the x axis
 };
 
 } // namespace pbx::ui
