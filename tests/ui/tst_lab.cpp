@@ -12,9 +12,11 @@
 #include "uitestutils.h"
 
 #include <QElapsedTimer>
+#include <QGraphicsView>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -58,6 +60,34 @@ class TestLab : public QObject
 
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    /// Before a run the chart says what to do in a box in the middle of its view (Qt's plot area of
+    /// a chart without axes is stale: at 1024×768 the box sat in the view's lower right corner).
+    void emptyChartMessageIsCentred()
+    {
+        LabDialog lab;
+        lab.setTable(cps1988());
+        lab.show();
+        lab.resize(1024, 740); // maximised on a 1024×768 screen under a window manager
+        QTest::qWait(50);
+        QVERIFY(QTest::qWaitForWindowExposed(&lab));
+        QTest::qWait(100);
+        QLabel *box = nullptr;
+        for (QLabel *label : lab.findChildren<QLabel *>())
+            if (label->isVisible() && label->text().startsWith(QStringLiteral("Nothing to draw yet")))
+                box = label;
+        QVERIFY(box);
+        auto *view = box->parentWidget()->findChild<QGraphicsView *>();
+        QVERIFY(view);
+        const QPoint boxCentre = box->mapTo(&lab, box->rect().center());
+        const QPoint viewCentre = view->mapTo(&lab, view->rect().center());
+        QVERIFY2((boxCentre - viewCentre).manhattanLength() <= 24,
+                 qPrintable(QStringLiteral("box centre (%1, %2), view centre (%3, %4)")
+                                .arg(boxCentre.x())
+                                .arg(boxCentre.y())
+                                .arg(viewCentre.x())
+                                .arg(viewCentre.y())));
+    }
 
     void runFillsTableAndChartWithTheCoresNumbers()
     {
@@ -119,6 +149,21 @@ private Q_SLOTS:
         QVERIFY(names.contains(QStringLiteral("Doubling Laplace · pure ε")));
         for (int i = 0; i < 8; ++i)
             QCOMPARE(chart->pointCount(i), smallSettings().queriesPerRepetition + 1);
+
+        // Maximised on a 1024×768 screen under a window manager the results do not scroll
+        // sideways and every row is told apart: the filter column stays (before, it gave way
+        // first and three rows read "Brownian NR", two "Laplace NR"); each method's tooltip
+        // names method and filter as the chart's legend does.
+        lab.resize(1024, 740);
+        QTest::qWait(100);
+        QCOMPARE(lab.resultsTable()->horizontalScrollBar()->maximum(), 0);
+        QVERIFY(!lab.resultsTable()->isColumnHidden(LabDialog::FilterColumn));
+        QVERIFY(!lab.resultsTable()->isColumnHidden(LabDialog::AnsweredColumn));
+        QVERIFY(!lab.resultsTable()->isColumnHidden(LabDialog::EpsilonColumn));
+        for (int row = 0; row < 8; ++row)
+            QVERIFY(
+                names.contains(table->item(row, LabDialog::MethodColumn)->toolTip().section(u'\n', 0, 0)));
+        lab.resize(1400, 900);
 
         // Running again replaces the rows (same seed: the same numbers).
         QTest::mouseClick(lab.runButton(), Qt::LeftButton);

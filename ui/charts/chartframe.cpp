@@ -416,7 +416,13 @@ void ChartFrame::placeMessage()
     // The plot area in the frame's coordinates; before the chart's first layout (or when it is
     // too small to hold a readable box) the whole view.
     QRect plot = plotAreaGeometry().intersected(viewShown);
-    if (plot.width() < 120 + 2 * inset || plot.height() < m_message->fontMetrics().lineSpacing() * 3)
+    // A chart with no axis shown has no plot to speak of (Qt's plot area of an empty chart is
+    // stale: the relative-error lab's box sat in the view's lower right corner at 1024×768).
+    const QList<QAbstractAxis *> axes = m_chart->axes();
+    const bool axesShown
+        = std::any_of(axes.begin(), axes.end(), [](const QAbstractAxis *axis) { return axis->isVisible(); });
+    if (!axesShown || plot.width() < 120 + 2 * inset
+        || plot.height() < m_message->fontMetrics().lineSpacing() * 3)
         plot = viewShown;
     plot.adjust(inset, inset, -inset, -inset);
     // 240–340 px at the normal font, as much wider as the font in presentation mode; in a plot

@@ -189,11 +189,14 @@ void LabDialog::createWidgets()
     m_table->setWordWrap(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    // At 1024 px the results do not scroll sideways: secondary columns give way (header's menu).
-    ColumnFitter::install(m_table, {AttemptedColumn, WithinColumn, FilterColumn});
+    // At 1024 px the results do not scroll sideways: secondary columns give way (header's menu),
+    // then the method's name narrows, elided (its tooltip has it whole). The filter stays: three
+    // rows read "Brownian NR" and two "Laplace NR" with the filter fitted away at 1024×768.
+    auto *fitter = ColumnFitter::install(m_table, {AttemptedColumn, WithinColumn});
     const QFontMetrics metrics(m_table->font());
     m_table->setColumnWidth(MethodColumn,
                             metrics.horizontalAdvance(QStringLiteral("Doubling Gaussian")) + 24);
+    fitter->setElastic(MethodColumn, metrics.horizontalAdvance(QStringLiteral("Doubling…")) + 24);
     m_table->setColumnWidth(FilterColumn, metrics.horizontalAdvance(QStringLiteral("brownian-zCDP")) + 24);
     m_table->setColumnWidth(AnsweredColumn,
                             metrics.horizontalAdvance(QStringLiteral("Answered (mean ± sd)")) + 20);
@@ -556,8 +559,10 @@ void LabDialog::showResults(const LabOutcome &outcome)
         const int row = static_cast<int>(i);
         const MethodStyle style = styleFor(r.method);
         auto *method = new QTableWidgetItem(methodName(r.method));
-        if (r.batch)
-            method->setToolTip(batchOutcomeText(*r.batch, r.answeredPerRepetition.size()));
+        const QString named
+            = QStringLiteral("%1 · %2").arg(methodName(r.method), filterName(r.method.filter));
+        method->setToolTip(
+            r.batch ? named + u'\n' + batchOutcomeText(*r.batch, r.answeredPerRepetition.size()) : named);
         method->setData(Qt::DecorationRole, style.colour);
         m_table->setItem(row, MethodColumn, method);
         m_table->setItem(row, FilterColumn, new QTableWidgetItem(filterName(r.method.filter)));
