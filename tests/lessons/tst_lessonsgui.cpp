@@ -63,6 +63,7 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -520,6 +521,26 @@ QString cardField(MainWindow &w, const QString &field, const session::LedgerEven
     return {};
 }
 
+/// Where the Range strategies tab shows a workload request's `field`: its strategy's row's ε
+/// (cost) or widest bar (halfwidth), or the workload's size in the line under the table (values).
+std::pair<QString, QString> strategiesLabText(MainWindow &w, const QString &field,
+                                              const session::LedgerEvent &event)
+{
+    StrategiesLabDialog *lab = w.strategiesLab();
+    lab->waitForJob();
+    if (field == QLatin1String("values"))
+        return {QStringLiteral("strategies lab's summary"), lab->rangesSummary()};
+    const QString label = QString::fromStdString(event.request.strategy()->strategy.label());
+    const QTableWidget *table = lab->resultTable(StrategiesLabDialog::kRangesTab);
+    const int column = field == QLatin1String("cost")        ? StrategiesLabDialog::RangeEpsilon
+                       : field == QLatin1String("halfwidth") ? StrategiesLabDialog::RangeWidestBar
+                                                             : -1;
+    for (int r = 0; r < table->rowCount(); ++r)
+        if (column >= 0 && table->item(r, StrategiesLabDialog::RangeStrategyName)->text() == label)
+            return {QStringLiteral("strategies lab's row '%1'").arg(label), table->item(r, column)->text()};
+    return {QStringLiteral("strategies lab (no row '%1' shows %2)").arg(label, field), QString()};
+}
+
 /// The texts where the value of `name` must be read, each with where it is (all must show it).
 QList<std::pair<QString, QString>> screenTexts(MainWindow &w, const std::string &name,
                                                const session::Session *s, const lessons::LessonStep &step)
@@ -556,6 +577,11 @@ QList<std::pair<QString, QString>> screenTexts(MainWindow &w, const std::string 
                                        .captured(1)};
         } else if (ledgerColumn(field, event) < 0)
             texts << std::pair{QStringLiteral("result card (it shows a later request)"), QString()};
+        // The Range strategies tab the step raises runs the step's workload: the request's ε and
+        // widest bar on its strategy's row, the number of its ranges in the line below.
+        if (step.view == "lab:strategies" && step.tab == "ranges" && event.request.strategy()
+            && event.request.strategy()->kind == session::StrategyRequestKind::Workload)
+            texts << strategiesLabText(w, field, event);
     } else if (head == QLatin1String("growing")) {
         // The growing lab's read-out with its time cursor at the epoch's start (the plan is the
         // lab's default, the worked one), and its optimal-γ button.
@@ -699,6 +725,50 @@ QString raisedProblem(MainWindow &w, const lessons::LessonStep &step)
             .arg(QString::fromStdString(step.view), tabs->tabText(tabs->currentIndex()),
                  titles.at(step.view).value(index));
     return {};
+}
+
+/// A step that raises the Range strategies tab has set it to its own workload requests (not the
+/// tab's example): their column, cells, workload and confidence, an ε within their cap, a row for
+/// each of their strategies. The tab is photographed at 1024×768 and 1920×1080.
+QString rangesLabProblem(MainWindow &w, const lessons::LessonStep &step, const QString &where)
+{
+    if (step.view != "lab:strategies" || step.tab != "ranges")
+        return {};
+    StrategiesLabDialog *lab = w.strategiesLab();
+    lab->waitForJob();
+    const RangesSetup shown = lab->rangesSetup();
+    const QTableWidget *table = lab->resultTable(StrategiesLabDialog::kRangesTab);
+    QStringList wrong;
+    for (const auto &r : step.requests) {
+        const auto *spec = r.strategy();
+        if (!spec || spec->kind != session::StrategyRequestKind::Workload)
+            continue;
+        if (shown.column != QString::fromStdString(r.query.column))
+            wrong << QStringLiteral("column %1").arg(shown.column);
+        if (r.query.bounds && shown.bounds != std::pair{r.query.bounds->lower, r.query.bounds->upper})
+            wrong << QStringLiteral("cells %1 to %2").arg(shown.bounds->first).arg(shown.bounds->second);
+        if (shown.workload != QString::fromStdString(spec->workload))
+            wrong << QStringLiteral("workload %1").arg(shown.workload);
+        if (shown.confidence != r.target.confidence)
+            wrong << QStringLiteral("confidence %1").arg(shown.confidence);
+        if (r.maxCost && shown.epsilon > *r.maxCost)
+            wrong << QStringLiteral("ε %1 above the cap").arg(shown.epsilon);
+        const QString label = QString::fromStdString(spec->strategy.label());
+        if (table->findItems(label, Qt::MatchExactly).isEmpty())
+            wrong << QStringLiteral("no row '%1'").arg(label);
+    }
+    if (table->rowCount() == 0)
+        wrong << QStringLiteral("no results");
+    for (const QSize size : {QSize(1024, 768), QSize(1920, 1080)}) {
+        lab->resize(size);
+        test::saveScreenshot(*lab, QStringLiteral("%1-ranges-lab-%2x%3")
+                                       .arg(QString(where).replace(u' ', u'-'))
+                                       .arg(size.width())
+                                       .arg(size.height()));
+    }
+    return wrong.isEmpty() ? QString()
+                           : QStringLiteral("the Range strategies tab shows %1, not the step's workload")
+                                 .arg(wrong.join(QStringLiteral(", ")));
 }
 
 } // namespace
@@ -1296,6 +1366,8 @@ void TestLessonsGui::lessonNumbersMatchTheScreen()
             prose(answer.mid(at));
             if (const QString raised = raisedProblem(w, step); !raised.isEmpty())
                 problems << QStringLiteral("%1: %2").arg(where, raised);
+            if (const QString lab = rangesLabProblem(w, step, where); !lab.isEmpty())
+                problems << QStringLiteral("%1: %2").arg(where, lab);
             if (step.view == "comparison" && w.comparisonDock()->isFloating()) {
                 // The same step where the comparison shows one chart at a time beside its table.
                 w.comparisonDock()->resize(1200, 800);

@@ -168,6 +168,8 @@ Result<void> LessonRunner::applySetup(const lessons::LessonStep &step, bool isCu
     computeAnswer(step);
     showView(step);
     raiseTab(step);
+    if (auto configured = configureLab(step); !configured.ok())
+        return configured;
     // The box shows what the step asked, not what was typed there before.
     fillQueryBox(queryBoxRequest(step));
     return {};
@@ -378,6 +380,49 @@ void LessonRunner::raiseTab(const lessons::LessonStep &step)
     }
     if (tabs && index < tabs->count())
         tabs->setCurrentIndex(index);
+}
+
+std::optional<RangesSetup> LessonRunner::rangesSetupOf(const session::Session &session,
+                                                       std::size_t firstEvent)
+{
+    std::optional<RangesSetup> setup;
+    const auto &events = session.events();
+    for (std::size_t i = firstEvent; i < events.size(); ++i) {
+        const session::LedgerEvent &e = events[i];
+        const auto *spec = e.request.strategy();
+        const auto *record = e.strategyRecord();
+        if (!spec || spec->kind != session::StrategyRequestKind::Workload
+            || e.status != session::EventStatus::Released || !record || record->noiseScale <= 0.0)
+            continue;
+        if (!setup) {
+            RangesSetup s;
+            s.column = QString::fromStdString(e.request.query.column);
+            if (e.request.query.bounds)
+                s.bounds = std::pair{e.request.query.bounds->lower, e.request.query.bounds->upper};
+            s.workload = QString::fromStdString(spec->workload);
+            // The ε the request's noise was calibrated to, Δ/t, as the session computed its
+            // variances (strategy_release.cpp): the lab's predictions are then the request's bars.
+            s.epsilon = static_cast<double>(record->sensitivity) / record->noiseScale;
+            s.confidence = e.request.target.confidence;
+            s.neighbours = session.settings().neighbours;
+            setup = s;
+        }
+        if (spec->strategy.kind == strategies::RangeStrategyKind::Tree)
+            setup->branching = spec->strategy.branching;
+    }
+    return setup;
+}
+
+Result<void> LessonRunner::configureLab(const lessons::LessonStep &step)
+{
+    // The Range strategies tab runs the step's own workload: its column, cells, workload, ε and
+    // confidence, on the session's data. A step without workload requests leaves the tab as it is.
+    if (step.view != "lab:strategies" || step.tab != "ranges" || !m_window->document()->hasSession())
+        return {};
+    const auto setup = rangesSetupOf(m_window->document()->session(), m_firstEvent);
+    if (!setup)
+        return {};
+    return m_window->strategiesLab()->runRanges(*setup);
 }
 
 const session::QueryRequest *LessonRunner::queryBoxRequest(const lessons::LessonStep &step)
