@@ -318,7 +318,8 @@ private slots:
         QVERIFY(table.ok());
         StrategiesLabDialog lab;
         lab.setTable(*table);
-        QVERIFY(lab.isRunning()); // stability, at once: the setup's run waits for it
+        lab.waitForJob(); // stability, at once
+        lab.run(0);       // the BMI example: the setup's run waits for it while it runs
         RangesSetup wage;
         wage.column = QStringLiteral("wage");
         wage.bounds = std::pair{0.0, 1023.0};
@@ -326,6 +327,7 @@ private slots:
         wage.epsilon = 0.5;
         QVERIFY(lab.runRanges(wage).ok());
         lab.waitForJob();
+        QCOMPARE(lab.resultTable(0)->rowCount(), 5); // both ran
         const QTableWidget *t = lab.resultTable(StrategiesLabDialog::kRangesTab);
         QCOMPARE(t->rowCount(), 5);
         QCOMPARE(t->item(0, StrategiesLabDialog::RangeStrategyName)->text(), QStringLiteral("identity"));
