@@ -326,7 +326,15 @@ private slots:
         wage.workload = QStringLiteral("prefixes");
         wage.epsilon = 0.5;
         QVERIFY(lab.runRanges(wage).ok());
+        // Waiting or running, the tab is greyed until its results are drawn.
+        const auto rangeCharts
+            = lab.tabs()->widget(StrategiesLabDialog::kRangesTab)->findChildren<ChartFrame *>();
+        QVERIFY(!rangeCharts.isEmpty());
+        for (const ChartFrame *chart : rangeCharts)
+            QVERIFY(chart->isComputing());
         lab.waitForJob();
+        for (const ChartFrame *chart : rangeCharts)
+            QVERIFY(!chart->isComputing());
         QCOMPARE(lab.resultTable(0)->rowCount(), 5); // both ran
         const QTableWidget *t = lab.resultTable(StrategiesLabDialog::kRangesTab);
         QCOMPARE(t->rowCount(), 5);
@@ -380,6 +388,8 @@ private slots:
         lab.waitForJob();
         QVERIFY(!lab.isRunning());
         QVERIFY(lab.statusText().startsWith(QStringLiteral("Cancelled")));
+        for (const ChartFrame *chart : rangeCharts)
+            QVERIFY(!chart->isComputing());
     }
 
     void menusAreInstalled()

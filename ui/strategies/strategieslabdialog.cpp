@@ -520,7 +520,7 @@ Result<void> StrategiesLabDialog::runRanges(const RangesSetup &setup)
     m_branching->setValue(static_cast<int>(setup.branching));
     // Results for other fields are not shown beside these.
     m_rangeTable->setRowCount(0);
-    m_rangeChart->setCurves(tr("Variance by range length"), {}, tr("range length L"), tr("variance"), true);
+    m_rangeChart->clear(tr("Predicting and measuring every strategy on these cells…"));
     m_recommended->setText(tr("Predicting and measuring…"));
     run(kRangesTab);
     return {};
@@ -582,7 +582,11 @@ QString StrategiesLabDialog::statusText() const
 void StrategiesLabDialog::run(int index)
 {
     if (isRunning()) {
-        m_pendingTab = index; // the latest wins; started by finished()
+        // The latest wins; started by finished(). Its tab is greyed meanwhile, as while it runs.
+        if (m_pendingTab >= 0 && m_pendingTab != m_runningTab)
+            setTabComputing(m_pendingTab, false);
+        m_pendingTab = index;
+        setTabComputing(index, true);
         return;
     }
     strategies::LabConfig c;
@@ -643,6 +647,7 @@ void StrategiesLabDialog::start(const strategies::LabConfig &config, int tab)
         && !(table && table->isPublic())) {
         m_status->setText(
             tr("The census analogue needs a public dataset with wage and ethnicity (cps1988)."));
+        setTabComputing(tab, false); // greyed if it waited for another run
         return;
     }
     m_runningTab = tab;
@@ -666,12 +671,15 @@ void StrategiesLabDialog::setTabComputing(int tab, bool computing)
 
 void StrategiesLabDialog::finished()
 {
-    setTabComputing(m_runningTab, false);
-    m_cancel->setEnabled(false);
     const int pending = std::exchange(m_pendingTab, -1);
+    if (m_runningTab != pending)
+        setTabComputing(m_runningTab, false);
+    m_cancel->setEnabled(false);
     if (m_watcher->isCanceled() || m_watcher->future().resultCount() == 0) {
+        if (pending >= 0)
+            setTabComputing(pending, false); // nothing waiting starts
         m_status->setText(tr("Cancelled: nothing shown."));
-        return; // and nothing waiting starts
+        return;
     }
     // A run asked for while this one ran starts once this one is shown.
     const auto startPending = qScopeGuard([this, pending] {
