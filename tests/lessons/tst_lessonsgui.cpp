@@ -34,6 +34,7 @@
 #include "ui/comparison/comparisonview.h"
 #include "ui/comparison/planmodel.h"
 #include "ui/comparison/strategyresultsmodel.h"
+#include "ui/growing/atgpanel.h"
 #include "ui/growing/growinglabdialog.h"
 #include "ui/lab/labdialog.h"
 #include "ui/lessons/lessoncatalog.h"
@@ -54,6 +55,7 @@
 #include "ui/widgets/resultcard.h"
 
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -65,6 +67,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -1332,7 +1335,11 @@ void TestLessonsGui::lessonNumbersMatchTheScreen()
         const auto &entry = panel->entries()[i];
         QVERIFY2(entry.lesson, qPrintable(entry.error));
         userLessons += entry.shipped ? 0 : 1;
-        // The lecturer's own typing, which no step may leave in the box.
+        // The lecturer's own typing, which no step may leave in the box, nor in a lab a step raises.
+        w.growingLab()->gammaSpin()->setValue(0.5);
+        w.growingLab()->queriesSpin()->setValue(3);
+        w.growingLab()->horizonSpin()->setValue(5000);
+        w.growingLab()->atgPanel()->sigmaSpin()->setValue(0.01);
         box->setAggregate(data::Aggregate::Count);
         box->setWhere(QStringLiteral("age > 60"));
         box->setAbsoluteTarget(7);

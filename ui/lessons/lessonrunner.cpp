@@ -2,6 +2,7 @@
 #include "ui/lessons/lessonrunner.h"
 
 #include "core/io/journal.h"
+#include "core/lessons/lesson_growing.h"
 #include "core/lessons/lesson_values.h"
 #include "core/session/ledger/session_ledger.h"
 #include "core/util/try.h"
@@ -9,6 +10,7 @@
 #include "ui/comparison/comparisonlayout.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/comparison/planmodel.h"
+#include "ui/growing/atgpanel.h"
 #include "ui/growing/growinglabdialog.h"
 #include "ui/lab/labdialog.h"
 #include "ui/lessons/lessonjob.h"
@@ -20,10 +22,13 @@
 #include "ui/strategies/strategieslabdialog.h"
 
 #include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
@@ -31,6 +36,7 @@
 #include <QProgressDialog>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -413,8 +419,59 @@ std::optional<RangesSetup> LessonRunner::rangesSetupOf(const session::Session &s
     return setup;
 }
 
+namespace {
+
+/// Selects the item of `combo` whose data is `data`; false when it has none.
+bool selectData(QComboBox *combo, const QString &data)
+{
+    const int index = combo->findData(data);
+    if (index >= 0)
+        combo->setCurrentIndex(index);
+    return index >= 0;
+}
+
+/// The growing lab shows the lessons' worked plan (lessons::growingWorkedPlan) and the ATG noise
+/// unit of their answers, whatever was typed in it before: its read-out and γ* are then the
+/// answers' epochs and γ. Errors: a field the lab does not offer.
+Result<void> showWorkedPlan(GrowingLabDialog *lab)
+{
+    const growing::SchedulerConfig plan = lessons::growingWorkedPlan();
+    const growing::NoiseUnit unit = lessons::growingAtgUnit();
+    GrowingLabEditor *editor = lab->editor();
+    // The schedule's combo is the one offering "geometric".
+    QComboBox *schedule = nullptr;
+    for (QComboBox *combo : editor->findChildren<QComboBox *>())
+        if (combo->findData(QStringLiteral("geometric")) >= 0)
+            schedule = combo;
+    const bool offered = plan.budget.kind == growing::BudgetKind::Pure
+                         && plan.schedule == growing::ScheduleKind::Geometric
+                         && plan.box.kind == growing::BlackBoxKind::LaplaceK && schedule
+                         && selectData(lab->algorithmCombo(), QStringLiteral("bbscheduler"))
+                         && selectData(lab->budgetKindCombo(), QStringLiteral("pure"))
+                         && selectData(schedule, QStringLiteral("geometric"))
+                         && selectData(lab->boxCombo(), QStringLiteral("laplace-k"));
+    if (!offered)
+        return makeError(ErrorCode::InvalidArgument,
+                         "the growing lab does not offer the lessons' worked plan");
+    lab->startSizeSpin()->setValue(static_cast<int>(plan.startSize));
+    lab->gammaSpin()->setValue(plan.gamma);
+    lab->epsilonSpin()->setValue(plan.budget.epsilon);
+    editor->betaSpin()->setValue(plan.beta);
+    lab->queriesSpin()->setValue(static_cast<int>(plan.box.queries));
+    lab->horizonSpin()->setValue(static_cast<int>(lessons::kGrowingLessonHorizon));
+    lab->sortedCheck()->setChecked(false);
+    AtgPanel *atg = lab->atgPanel();
+    atg->sigmaSpin()->setValue(unit.sigmaN);
+    atg->exponentSpin()->setValue(unit.exponent);
+    return {};
+}
+
+} // namespace
+
 Result<void> LessonRunner::configureLab(const lessons::LessonStep &step)
 {
+    if (step.view == "lab:growing")
+        return showWorkedPlan(m_window->growingLab());
     // The Range strategies tab runs the step's own workload: its column, cells, workload, ε and
     // confidence, on the session's data. A step without workload requests leaves the tab as it is.
     if (step.view != "lab:strategies" || step.tab != "ranges" || !m_window->document()->hasSession())

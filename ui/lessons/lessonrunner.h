@@ -4,9 +4,9 @@
 // the step's requests asked as SessionDocument::ask asks them — the ask path, never the
 // confirmation — off the GUI thread with progress and cancel (lessonjob.h), the comparison view
 // on the step's plan, the step's view raised with the tab it is about in front, the query box
-// reset to the step's request, the Range strategies lab set to the step's workload), computes the step's
-// answer from the core (lessons::fillAnswer on the session's ledger and compareStrategies) and restores the
-// app's state when the lesson ends.
+// reset to the step's request, the Range strategies and growing labs set to the step's numbers), computes the
+// step's answer from the core (lessons::fillAnswer on the session's ledger and compareStrategies) and
+// restores the app's state when the lesson ends.
 //
 // A lesson never touches the user's records: it starts only when the user's session is wholly on
 // disk (its journal, or its unmodified transcript), its sessions run only on public data (an
@@ -121,7 +121,10 @@ private:
     void computeAnswer(const lessons::LessonStep &step);
     void showView(const lessons::LessonStep &step);
     void raiseTab(const lessons::LessonStep &step);
-    /// Sets the lab the step raises to the step's own numbers (rangesSetupOf); errors: the lab's.
+    /// Sets the lab the step raises to the step's own numbers, whatever was typed there before:
+    /// the Range strategies tab to the step's workload (rangesSetupOf), the growing lab to the
+    /// worked plan and ATG noise unit of the growing.* values (lessons::growingWorkedPlan).
+    /// Errors: the lab's.
     Result<void> configureLab(const lessons::LessonStep &step);
     /// The query box shows `request` (null: the box's defaults).
     void fillQueryBox(const session::QueryRequest *request);
