@@ -1331,6 +1331,7 @@ void TestLessonsGui::lessonNumbersMatchTheScreen()
     int checkedNumbers = 0;
     int allowed = 0;
     int userLessons = 0;
+    const RangesSetup rangesBefore = w.strategiesLab()->rangesSetup();
     for (int i = 0; i < panel->entries().size(); ++i) {
         const auto &entry = panel->entries()[i];
         QVERIFY2(entry.lesson, qPrintable(entry.error));
@@ -1428,7 +1429,16 @@ void TestLessonsGui::lessonNumbersMatchTheScreen()
             panel->next();
         }
         QVERIFY(!panel->runner()->isRunning());
-        QCOMPARE(boxText(box->request()), typed); // the lecturer's typing is back
+        QCOMPARE(boxText(box->request()), typed); // the lecturer's typing is back, in the labs too
+        QCOMPARE(w.growingLab()->gammaSpin()->value(), 0.5);
+        QCOMPARE(w.growingLab()->queriesSpin()->value(), 3);
+        QCOMPARE(w.growingLab()->horizonSpin()->value(), 5000);
+        QCOMPARE(w.growingLab()->atgPanel()->sigmaSpin()->value(), 0.01);
+        const RangesSetup ranges = w.strategiesLab()->rangesSetup();
+        QCOMPARE(ranges.column, rangesBefore.column);
+        QCOMPARE(ranges.bounds, rangesBefore.bounds);
+        QCOMPARE(ranges.workload, rangesBefore.workload);
+        QCOMPARE(ranges.epsilon, rangesBefore.epsilon);
     }
     QCOMPARE(userLessons, 1);
     qInfo("%d numbers compared with the screen, %d on no screen (explained)", checkedNumbers, allowed);

@@ -369,6 +369,16 @@ private slots:
         QVERIFY(!lab.runRanges(bad).ok());
         QCOMPARE(lab.rangesSetup().bounds, wage.bounds);
         QVERIFY(!lab.isRunning());
+        // Fields set without a run (the user's back after a lesson): the run still going is not
+        // shown beside them.
+        QVERIFY(lab.runRanges(wage).ok());
+        RangesSetup user;
+        user.column = QStringLiteral("education");
+        QVERIFY(lab.setRanges(user).ok());
+        lab.waitForJob();
+        QCOMPARE(t->rowCount(), 0);
+        QCOMPARE(lab.rangesSetup().bounds, (std::pair{0.0, 20.0}));
+        QCOMPARE(lab.rangesSetup().epsilon, 1.0);
         // Chosen by hand, a wide column opens on its first 1,024 declared cells.
         auto *column = lab.tabs()->widget(StrategiesLabDialog::kRangesTab)->findChild<QComboBox *>();
         column->setCurrentText(QStringLiteral("education"));

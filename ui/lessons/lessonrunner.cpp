@@ -42,6 +42,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 
 namespace pbx::ui {
 
@@ -430,10 +431,47 @@ bool selectData(QComboBox *combo, const QString &data)
     return index >= 0;
 }
 
+using WidgetValues = QList<std::pair<QPointer<QWidget>, QVariant>>;
+
+/// The values of `widgets` (combo boxes' indices, spin boxes' values, check boxes' states).
+WidgetValues valuesOf(const QList<QWidget *> &widgets)
+{
+    WidgetValues out;
+    for (QWidget *w : widgets) {
+        QVariant v;
+        if (auto *combo = qobject_cast<QComboBox *>(w))
+            v = combo->currentIndex();
+        else if (auto *spin = qobject_cast<QSpinBox *>(w))
+            v = spin->value();
+        else if (auto *real = qobject_cast<QDoubleSpinBox *>(w))
+            v = real->value();
+        else if (auto *check = qobject_cast<QCheckBox *>(w))
+            v = check->isChecked();
+        out.append({w, v});
+    }
+    return out;
+}
+
+/// Puts back what valuesOf() read, in its order (a lab's kind first, then its values).
+void restoreValues(const WidgetValues &values)
+{
+    for (const auto &[w, v] : values) {
+        if (auto *combo = qobject_cast<QComboBox *>(w.data()))
+            combo->setCurrentIndex(v.toInt());
+        else if (auto *spin = qobject_cast<QSpinBox *>(w.data()))
+            spin->setValue(v.toInt());
+        else if (auto *real = qobject_cast<QDoubleSpinBox *>(w.data()))
+            real->setValue(v.toDouble());
+        else if (auto *check = qobject_cast<QCheckBox *>(w.data()))
+            check->setChecked(v.toBool());
+    }
+}
+
 /// The growing lab shows the lessons' worked plan (lessons::growingWorkedPlan) and the ATG noise
 /// unit of their answers, whatever was typed in it before: its read-out and γ* are then the
-/// answers' epochs and γ. Errors: a field the lab does not offer.
-Result<void> showWorkedPlan(GrowingLabDialog *lab)
+/// answers' epochs and γ. `saved` (when empty) receives the fields' values before. Errors: a
+/// field the lab does not offer.
+Result<void> showWorkedPlan(GrowingLabDialog *lab, WidgetValues &saved)
 {
     const growing::SchedulerConfig plan = lessons::growingWorkedPlan();
     const growing::NoiseUnit unit = lessons::growingAtgUnit();
@@ -453,6 +491,12 @@ Result<void> showWorkedPlan(GrowingLabDialog *lab)
     if (!offered)
         return makeError(ErrorCode::InvalidArgument,
                          "the growing lab does not offer the lessons' worked plan");
+    AtgPanel *atg = lab->atgPanel();
+    if (saved.isEmpty())
+        saved = valuesOf({lab->algorithmCombo(), lab->budgetKindCombo(), schedule, lab->boxCombo(),
+                          lab->startSizeSpin(), lab->gammaSpin(), lab->epsilonSpin(), editor->betaSpin(),
+                          lab->queriesSpin(), lab->horizonSpin(), lab->sortedCheck(), atg->sigmaSpin(),
+                          atg->exponentSpin()});
     lab->startSizeSpin()->setValue(static_cast<int>(plan.startSize));
     lab->gammaSpin()->setValue(plan.gamma);
     lab->epsilonSpin()->setValue(plan.budget.epsilon);
@@ -460,7 +504,6 @@ Result<void> showWorkedPlan(GrowingLabDialog *lab)
     lab->queriesSpin()->setValue(static_cast<int>(plan.box.queries));
     lab->horizonSpin()->setValue(static_cast<int>(lessons::kGrowingLessonHorizon));
     lab->sortedCheck()->setChecked(false);
-    AtgPanel *atg = lab->atgPanel();
     atg->sigmaSpin()->setValue(unit.sigmaN);
     atg->exponentSpin()->setValue(unit.exponent);
     return {};
@@ -471,7 +514,7 @@ Result<void> showWorkedPlan(GrowingLabDialog *lab)
 Result<void> LessonRunner::configureLab(const lessons::LessonStep &step)
 {
     if (step.view == "lab:growing")
-        return showWorkedPlan(m_window->growingLab());
+        return showWorkedPlan(m_window->growingLab(), m_saved.growing);
     // The Range strategies tab runs the step's own workload: its column, cells, workload, ε and
     // confidence, on the session's data. A step without workload requests leaves the tab as it is.
     if (step.view != "lab:strategies" || step.tab != "ranges" || !m_window->document()->hasSession())
@@ -479,7 +522,10 @@ Result<void> LessonRunner::configureLab(const lessons::LessonStep &step)
     const auto setup = rangesSetupOf(m_window->document()->session(), m_firstEvent);
     if (!setup)
         return {};
-    return m_window->strategiesLab()->runRanges(*setup);
+    StrategiesLabDialog *lab = m_window->strategiesLab();
+    if (!m_saved.ranges)
+        m_saved.ranges = lab->rangesSetup();
+    return lab->runRanges(*setup);
 }
 
 const session::QueryRequest *LessonRunner::queryBoxRequest(const lessons::LessonStep &step)
@@ -555,6 +601,11 @@ void LessonRunner::restoreState()
                                                    : ComparisonView::Source::Session);
     comparison->setQuery(m_saved.epsilonAtDelta, m_saved.delta, m_saved.epsilon);
     fillQueryBox(&m_saved.query);
+    // The labs' fields a step set: the user's again (the range results cleared, the growing plan
+    // recomputed from them).
+    if (m_saved.ranges)
+        std::ignore = m_window->strategiesLab()->setRanges(*m_saved.ranges);
+    restoreValues(m_saved.growing);
     for (QWidget *w : std::as_const(m_shown))
         if (w)
             w->hide();

@@ -30,6 +30,7 @@
 #include <QPointer>
 #include <QString>
 #include <QStringList>
+#include <QVariant>
 
 #include <optional>
 
@@ -112,6 +113,9 @@ private:
         double delta = 1e-5;
         double epsilon = 1.0;
         session::QueryRequest query; ///< the query box's request
+        /// The labs' fields as they were before a step first set them (restored by end()).
+        std::optional<RangesSetup> ranges;
+        QList<std::pair<QPointer<QWidget>, QVariant>> growing;
     };
 
     Result<void> applySetup(const lessons::LessonStep &step, bool isCurrent);

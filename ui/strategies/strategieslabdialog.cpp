@@ -483,6 +483,16 @@ void StrategiesLabDialog::rangeColumnChanged()
 
 Result<void> StrategiesLabDialog::runRanges(const RangesSetup &setup)
 {
+    if (auto set = setRanges(setup); !set.ok())
+        return set;
+    m_rangeChart->clear(tr("Predicting and measuring every strategy on these cells…"));
+    m_recommended->setText(tr("Predicting and measuring…"));
+    run(kRangesTab);
+    return {};
+}
+
+Result<void> StrategiesLabDialog::setRanges(const RangesSetup &setup)
+{
     const auto refuse = [](const std::string &message) -> Result<void> {
         return strategies::labConfigError("the Range strategies tab: " + message);
     };
@@ -518,11 +528,11 @@ Result<void> StrategiesLabDialog::runRanges(const RangesSetup &setup)
     m_rangeConfidence->setValue(setup.confidence);
     m_rangeNeighbours->setCurrentIndex(setup.neighbours == data::Neighbouring::Replace ? 1 : 0);
     m_branching->setValue(static_cast<int>(setup.branching));
-    // Results for other fields are not shown beside these.
+    // Results for other fields are not shown beside these (nor those of a run still going).
+    ++m_rangesGeneration;
     m_rangeTable->setRowCount(0);
-    m_rangeChart->clear(tr("Predicting and measuring every strategy on these cells…"));
-    m_recommended->setText(tr("Predicting and measuring…"));
-    run(kRangesTab);
+    m_rangeChart->clear(tr("Nothing to draw yet: press Predict and measure."));
+    m_recommended->clear();
     return {};
 }
 
@@ -611,7 +621,8 @@ void StrategiesLabDialog::run(int index)
                                                                      : m_rangeEpsilon->value();
         c.neighbours = neighboursOf(m_rangeNeighbours);
         c.repetitions = m_repetitions->value();
-        m_rangesShown = {c.epsilon, m_rangeConfidence->value(), m_rangeWorkload->currentData().toString()};
+        m_rangesShown = {c.epsilon, m_rangeConfidence->value(), m_rangeWorkload->currentData().toString(),
+                         m_rangesGeneration};
         c.strategies = {
             {strategies::RangeStrategyKind::Identity},
             {strategies::RangeStrategyKind::Tree, static_cast<std::size_t>(m_branching->value()), true,
@@ -810,6 +821,8 @@ void StrategiesLabDialog::showStability(const strategies::StabilityLabResult &re
 
 void StrategiesLabDialog::showRanges(const strategies::RangesLabResult &result)
 {
+    if (m_rangesShown.generation != m_rangesGeneration)
+        return; // asked with fields setRanges() has replaced since
     m_rangeTable->setRowCount(0);
     std::vector<CurvesChart::Curve> curves;
     int row = 0;

@@ -91,6 +91,9 @@ public:
     /// not offer (no public table, not numeric with declared bounds), bounds that are not integers
     /// lo < hi with at most 4,096 cells, an unknown workload, ε or the confidence out of range.
     Result<void> runRanges(const RangesSetup &setup);
+    /// The same without running: the fields only, their old results cleared ("press Predict and
+    /// measure"); e.g. the user's fields back after a lesson. Errors: as runRanges.
+    Result<void> setRanges(const RangesSetup &setup);
     /// The Range strategies tab's fields as they are now.
     RangesSetup rangesSetup() const;
     /// The line under the range results: the recommended strategy, the domain and the workload size.
@@ -171,7 +174,9 @@ private:
     {
         double epsilon = 1.0, confidence = 0.95;
         QString workload;
-    } m_rangesShown; ///< what the ranges run being shown was asked with
+        int generation = 0;
+    } m_rangesShown;            ///< what the ranges run being shown was asked with
+    int m_rangesGeneration = 0; ///< setRanges() calls: a run asked before the last is not shown
     // Inference
     QComboBox *m_inferenceColumn = nullptr;
     QComboBox *m_projection = nullptr;
