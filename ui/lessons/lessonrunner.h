@@ -88,7 +88,9 @@ public:
     /// confidence and the ε its noise was calibrated to (sensitivity / noise scale, the ε of the
     /// session's own error bars), the session its neighbours, the last tree request the
     /// branching. The tab predicts every strategy at that one ε: workload requests calibrated to
-    /// different ε are shown at the first's. nullopt: the step released no workload.
+    /// different ε are shown at the first's, and a transformed or subsampled request's charge
+    /// (s·ε, ln(1 + p(e^ε − 1))) is not the ε of its noise the tab shows (its bars still are the
+    /// tab's). nullopt: the step released no workload.
     static std::optional<RangesSetup> rangesSetupOf(const session::Session &session, std::size_t firstEvent);
 
 Q_SIGNALS:
