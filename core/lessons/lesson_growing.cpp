@@ -43,27 +43,6 @@ std::optional<std::uint64_t> integer(const std::string &s)
     return v;
 }
 
-/// The worked plan of docs/growing-databases.md (n = 1000, γ = 1, pure ε = 1, geometric, k, β = 0.05).
-growing::SchedulerConfig workedPlan(std::size_t k)
-{
-    growing::SchedulerConfig c;
-    c.startSize = 1000;
-    c.gamma = 1.0;
-    c.budget.kind = growing::BudgetKind::Pure;
-    c.budget.epsilon = 1.0;
-    c.schedule = growing::ScheduleKind::Geometric;
-    c.beta = 0.05;
-    c.box.kind = growing::BlackBoxKind::LaplaceK;
-    c.box.queries = k;
-    return c;
-}
-
-/// The ATG panel's default noise unit: σ_n = 0.002, p = ½, n = 1000 (f(n) = 0.5).
-growing::NoiseUnit atgUnit()
-{
-    return growing::NoiseUnit{1000, 0.002, 0.5};
-}
-
 Result<double> staleness(const std::string &name, const std::string &order, const session::Session *s)
 {
     if (!s)
@@ -94,6 +73,25 @@ Result<double> staleness(const std::string &name, const std::string &order, cons
 }
 
 } // namespace
+
+growing::SchedulerConfig growingWorkedPlan()
+{
+    growing::SchedulerConfig c;
+    c.startSize = 1000;
+    c.gamma = 1.0;
+    c.budget.kind = growing::BudgetKind::Pure;
+    c.budget.epsilon = 1.0;
+    c.schedule = growing::ScheduleKind::Geometric;
+    c.beta = 0.05;
+    c.box.kind = growing::BlackBoxKind::LaplaceK;
+    c.box.queries = 10;
+    return c;
+}
+
+growing::NoiseUnit growingAtgUnit()
+{
+    return growing::NoiseUnit{1000, 0.002, 0.5};
+}
 
 bool isGrowingPlaceholder(const std::string &name)
 {
@@ -139,9 +137,9 @@ Result<double> growingValue(const std::string &name, const session::Session *ses
         return lessonValueUnavailable(name, ok.error().message);
     const auto p = parts(name);
     if (name == "growing.budget")
-        return workedPlan(10).budget.epsilon;
+        return growingWorkedPlan().budget.epsilon;
     if (name == "growing.optimal_gamma") {
-        const auto plan = workedPlan(10);
+        const auto plan = growingWorkedPlan();
         auto best = growing::optimalGamma(plan, plan.startSize);
         if (!best)
             return lessonValueUnavailable(name, best.error().message);
@@ -149,7 +147,7 @@ Result<double> growingValue(const std::string &name, const session::Session *ses
     }
     if (p[1] == "epoch") {
         const std::uint64_t i = *integer(p[2]);
-        const auto plan = workedPlan(10);
+        const auto plan = growingWorkedPlan();
         auto epochs = growing::planEpochs(plan, plan.startSize << (i + 1));
         if (!epochs || epochs->size() <= i)
             return lessonValueUnavailable(name, epochs ? "no such epoch" : epochs.error().message);
@@ -174,8 +172,8 @@ Result<double> growingValue(const std::string &name, const session::Session *ses
     const std::uint64_t s = *integer(p[2]);
     const std::uint64_t t = *integer(p[3]);
     if (p[1] == "atg")
-        return growing::atgLoss(atgUnit(), s, t);
-    return growing::naiveFractionScaleLoss(atgUnit(), s, t);
+        return growing::atgLoss(growingAtgUnit(), s, t);
+    return growing::naiveFractionScaleLoss(growingAtgUnit(), s, t);
 }
 
 bool growingIsPrivacyLoss(const std::string &name)

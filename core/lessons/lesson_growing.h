@@ -20,12 +20,25 @@
 //                          unit and n (naiveFractionScaleLoss)
 #pragma once
 
+#include "core/growing/bb_scheduler.h"
+#include "core/growing/growing_svt.h"
 #include "core/session/session.h"
 #include "core/util/result.h"
 
+#include <cstdint>
 #include <string>
 
 namespace pbx::lessons {
+
+/// The worked plan every growing.epoch.*, growing.budget and growing.optimal_gamma value is
+/// computed from: BBScheduler, n = 1000, γ = 1, pure ε = 1, geometric schedule, the Laplace box
+/// with k = 10 counting queries, β = 0.05 (docs/growing-databases.md). A step raising the growing
+/// lab sets the lab to it (LessonRunner), so its read-out shows these values.
+growing::SchedulerConfig growingWorkedPlan();
+/// The horizon (last t) a step sets the growing lab to: the lessons' answers name it.
+inline constexpr std::uint64_t kGrowingLessonHorizon = 1'000'000;
+/// The noise unit of growing.atg.* and growing.naive.*: σ(t) = 0.002 (1000/t)^½, n = 1000.
+growing::NoiseUnit growingAtgUnit();
 
 /// True when `name` is in the growing.* vocabulary (whatever its fields).
 bool isGrowingPlaceholder(const std::string &name);

@@ -6,7 +6,9 @@
 // user's session, the user's lesson folder lists bad files with their error, and every step is
 // photographed at 1024×700 and 1920×1080. lessonNumbersMatchTheScreen reads every number of every
 // shipped answer off the view that shows it (issue 29 §3) and checks the raised view and tab and
-// the query box after each step; queryBoxFollowsTheSteps does the box field by field.
+// the query box after each step (a Range strategies tab set to the step's workload, a user lesson's
+// privacy-risk view showing the budget it quotes; the relative-error lab, which runs its own
+// experiment, may not be raised); queryBoxFollowsTheSteps does the box field by field.
 #include "core/accounting/comparison.h"
 #include "core/accounting/evaluation.h"
 #include "core/data/query.h"
@@ -32,7 +34,9 @@
 #include "ui/comparison/comparisonview.h"
 #include "ui/comparison/planmodel.h"
 #include "ui/comparison/strategyresultsmodel.h"
+#include "ui/growing/atgpanel.h"
 #include "ui/growing/growinglabdialog.h"
+#include "ui/lab/labdialog.h"
 #include "ui/lessons/lessoncatalog.h"
 #include "ui/lessons/lessonrunner.h"
 #include "ui/lessons/lessonspanel.h"
@@ -42,6 +46,7 @@
 #include "ui/noisereduction/noisereductionview.h"
 #include "ui/odp/odplabdialog.h"
 #include "ui/panels/querybuilder.h"
+#include "ui/risk/privacyriskview.h"
 #include "ui/sessiondocument.h"
 #include "ui/strategies/strategieslabdialog.h"
 #include "ui/util/numberformat.h"
@@ -50,6 +55,7 @@
 #include "ui/widgets/resultcard.h"
 
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -61,8 +67,10 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -520,6 +528,26 @@ QString cardField(MainWindow &w, const QString &field, const session::LedgerEven
     return {};
 }
 
+/// Where the Range strategies tab shows a workload request's `field`: its strategy's row's ε
+/// (cost) or widest bar (halfwidth), or the workload's size in the line under the table (values).
+std::pair<QString, QString> strategiesLabText(MainWindow &w, const QString &field,
+                                              const session::LedgerEvent &event)
+{
+    StrategiesLabDialog *lab = w.strategiesLab();
+    lab->waitForJob();
+    if (field == QLatin1String("values"))
+        return {QStringLiteral("strategies lab's summary"), lab->rangesSummary()};
+    const QString label = QString::fromStdString(event.request.strategy()->strategy.label());
+    const QTableWidget *table = lab->resultTable(StrategiesLabDialog::kRangesTab);
+    const int column = field == QLatin1String("cost")        ? StrategiesLabDialog::RangeEpsilon
+                       : field == QLatin1String("halfwidth") ? StrategiesLabDialog::RangeWidestBar
+                                                             : -1;
+    for (int r = 0; r < table->rowCount(); ++r)
+        if (column >= 0 && table->item(r, StrategiesLabDialog::RangeStrategyName)->text() == label)
+            return {QStringLiteral("strategies lab's row '%1'").arg(label), table->item(r, column)->text()};
+    return {QStringLiteral("strategies lab (no row '%1' shows %2)").arg(label, field), QString()};
+}
+
 /// The texts where the value of `name` must be read, each with where it is (all must show it).
 QList<std::pair<QString, QString>> screenTexts(MainWindow &w, const std::string &name,
                                                const session::Session *s, const lessons::LessonStep &step)
@@ -530,6 +558,10 @@ QList<std::pair<QString, QString>> screenTexts(MainWindow &w, const std::string 
     if (head == QLatin1String("spent") || head == QLatin1String("remaining")
         || head == QLatin1String("budget")) {
         texts << std::pair{QStringLiteral("gauge"), w.budgetGauge()->readout()};
+        // The privacy-risk view a step raises shows the session's guarantee, its budget.
+        if (step.view == "privacy-risk" && name == "budget.epsilon")
+            texts << std::pair{QStringLiteral("privacy-risk view"),
+                               w.findChild<PrivacyRiskView *>()->sentence()};
     } else if (head == QLatin1String("events")) {
         texts << std::pair{
             QStringLiteral("ledger's last row number"),
@@ -556,6 +588,11 @@ QList<std::pair<QString, QString>> screenTexts(MainWindow &w, const std::string 
                                        .captured(1)};
         } else if (ledgerColumn(field, event) < 0)
             texts << std::pair{QStringLiteral("result card (it shows a later request)"), QString()};
+        // The Range strategies tab the step raises runs the step's workload: the request's ε and
+        // widest bar on its strategy's row, the number of its ranges in the line below.
+        if (step.view == "lab:strategies" && step.tab == "ranges" && event.request.strategy()
+            && event.request.strategy()->kind == session::StrategyRequestKind::Workload)
+            texts << strategiesLabText(w, field, event);
     } else if (head == QLatin1String("growing")) {
         // The growing lab's read-out with its time cursor at the epoch's start (the plan is the
         // lab's default, the worked one), and its optimal-γ button.
@@ -670,6 +707,18 @@ QString raisedProblem(MainWindow &w, const lessons::LessonStep &step)
     if (step.view == "noise-reduction")
         return w.noiseReductionDock()->isVisible() ? QString()
                                                    : QStringLiteral("noise reduction not in front");
+    if (step.view == "privacy-risk") {
+        const auto *risk = w.findChild<PrivacyRiskView *>();
+        return risk && risk->isVisible() ? QString() : QStringLiteral("the privacy-risk view is not shown");
+    }
+    if (step.view == "lab:relative-error") {
+        // The lab runs its own experiment (Ligett et al.'s), never the step's requests: no number of
+        // the step is on it. No step raises it until it can be set to the step's own queries.
+        const auto *lab = w.findChild<LabDialog *>();
+        return lab && lab->isVisible()
+                   ? QStringLiteral("the relative-error lab shows its own experiment, not the step's numbers")
+                   : QStringLiteral("the relative-error lab is not shown");
+    }
     if (step.view == "comparison") {
         if (!w.comparisonDock()->isVisible())
             return QStringLiteral("the comparison is not shown");
@@ -699,6 +748,50 @@ QString raisedProblem(MainWindow &w, const lessons::LessonStep &step)
             .arg(QString::fromStdString(step.view), tabs->tabText(tabs->currentIndex()),
                  titles.at(step.view).value(index));
     return {};
+}
+
+/// A step that raises the Range strategies tab has set it to its own workload requests (not the
+/// tab's example): their column, cells, workload and confidence, an ε within their cap, a row for
+/// each of their strategies. The tab is photographed at 1024×768 and 1920×1080.
+QString rangesLabProblem(MainWindow &w, const lessons::LessonStep &step, const QString &where)
+{
+    if (step.view != "lab:strategies" || step.tab != "ranges")
+        return {};
+    StrategiesLabDialog *lab = w.strategiesLab();
+    lab->waitForJob();
+    const RangesSetup shown = lab->rangesSetup();
+    const QTableWidget *table = lab->resultTable(StrategiesLabDialog::kRangesTab);
+    QStringList wrong;
+    for (const auto &r : step.requests) {
+        const auto *spec = r.strategy();
+        if (!spec || spec->kind != session::StrategyRequestKind::Workload)
+            continue;
+        if (shown.column != QString::fromStdString(r.query.column))
+            wrong << QStringLiteral("column %1").arg(shown.column);
+        if (r.query.bounds && shown.bounds != std::pair{r.query.bounds->lower, r.query.bounds->upper})
+            wrong << QStringLiteral("cells %1 to %2").arg(shown.bounds->first).arg(shown.bounds->second);
+        if (shown.workload != QString::fromStdString(spec->workload))
+            wrong << QStringLiteral("workload %1").arg(shown.workload);
+        if (shown.confidence != r.target.confidence)
+            wrong << QStringLiteral("confidence %1").arg(shown.confidence);
+        if (r.maxCost && shown.epsilon > *r.maxCost)
+            wrong << QStringLiteral("ε %1 above the cap").arg(shown.epsilon);
+        const QString label = QString::fromStdString(spec->strategy.label());
+        if (table->findItems(label, Qt::MatchExactly).isEmpty())
+            wrong << QStringLiteral("no row '%1'").arg(label);
+    }
+    if (table->rowCount() == 0)
+        wrong << QStringLiteral("no results");
+    for (const QSize size : {QSize(1024, 768), QSize(1920, 1080)}) {
+        lab->resize(size);
+        test::saveScreenshot(*lab, QStringLiteral("%1-ranges-lab-%2x%3")
+                                       .arg(QString(where).replace(u' ', u'-'))
+                                       .arg(size.width())
+                                       .arg(size.height()));
+    }
+    return wrong.isEmpty() ? QString()
+                           : QStringLiteral("the Range strategies tab shows %1, not the step's workload")
+                                 .arg(wrong.join(QStringLiteral(", ")));
 }
 
 } // namespace
@@ -1223,14 +1316,31 @@ void TestLessonsGui::lessonNumbersMatchTheScreen()
     }
     QCOMPARE(lessons::lessonTabNames("comparison").size(), std::size_t(4)); // the four charts
     LessonsPanel *panel = w.showLessons();
+    // Beside the shipped lessons, steps raising the views none of them raises: the privacy-risk
+    // view (it shows the session's guarantee: the budget a step quotes is read off it).
+    QTemporaryDir userFolder;
+    QFile risk(userFolder.filePath(QStringLiteral("risk.json")));
+    QVERIFY(risk.open(QIODevice::WriteOnly));
+    risk.write(
+        R"({"format":"pbx-lesson","version":1,"id":"risk-view","title":"Risk","summary":"S","steps":[)"
+        R"({"title":"t","explanation":"e","setup":{"session":{"dataset":"cps1988","epsilon":0.7,"delta":1e-6,)"
+        R"("filter":"basic","seed":3},"view":"privacy-risk"},"question":"q","answer":"ε = {budget.epsilon}"}]})");
+    risk.close();
+    panel->reload(userFolder.path());
     QStringList problems;
     int checkedNumbers = 0;
     int allowed = 0;
+    int userLessons = 0;
+    const RangesSetup rangesBefore = w.strategiesLab()->rangesSetup();
     for (int i = 0; i < panel->entries().size(); ++i) {
         const auto &entry = panel->entries()[i];
-        if (!entry.shipped || !entry.lesson)
-            continue;
-        // The lecturer's own typing, which no step may leave in the box.
+        QVERIFY2(entry.lesson, qPrintable(entry.error));
+        userLessons += entry.shipped ? 0 : 1;
+        // The lecturer's own typing, which no step may leave in the box, nor in a lab a step raises.
+        w.growingLab()->gammaSpin()->setValue(0.5);
+        w.growingLab()->queriesSpin()->setValue(3);
+        w.growingLab()->horizonSpin()->setValue(5000);
+        w.growingLab()->atgPanel()->sigmaSpin()->setValue(0.01);
         box->setAggregate(data::Aggregate::Count);
         box->setWhere(QStringLiteral("age > 60"));
         box->setAbsoluteTarget(7);
@@ -1296,6 +1406,8 @@ void TestLessonsGui::lessonNumbersMatchTheScreen()
             prose(answer.mid(at));
             if (const QString raised = raisedProblem(w, step); !raised.isEmpty())
                 problems << QStringLiteral("%1: %2").arg(where, raised);
+            if (const QString lab = rangesLabProblem(w, step, where); !lab.isEmpty())
+                problems << QStringLiteral("%1: %2").arg(where, lab);
             if (step.view == "comparison" && w.comparisonDock()->isFloating()) {
                 // The same step where the comparison shows one chart at a time beside its table.
                 w.comparisonDock()->resize(1200, 800);
@@ -1317,8 +1429,18 @@ void TestLessonsGui::lessonNumbersMatchTheScreen()
             panel->next();
         }
         QVERIFY(!panel->runner()->isRunning());
-        QCOMPARE(boxText(box->request()), typed); // the lecturer's typing is back
+        QCOMPARE(boxText(box->request()), typed); // the lecturer's typing is back, in the labs too
+        QCOMPARE(w.growingLab()->gammaSpin()->value(), 0.5);
+        QCOMPARE(w.growingLab()->queriesSpin()->value(), 3);
+        QCOMPARE(w.growingLab()->horizonSpin()->value(), 5000);
+        QCOMPARE(w.growingLab()->atgPanel()->sigmaSpin()->value(), 0.01);
+        const RangesSetup ranges = w.strategiesLab()->rangesSetup();
+        QCOMPARE(ranges.column, rangesBefore.column);
+        QCOMPARE(ranges.bounds, rangesBefore.bounds);
+        QCOMPARE(ranges.workload, rangesBefore.workload);
+        QCOMPARE(ranges.epsilon, rangesBefore.epsilon);
     }
+    QCOMPARE(userLessons, 1);
     qInfo("%d numbers compared with the screen, %d on no screen (explained)", checkedNumbers, allowed);
     for (const QString &problem : std::as_const(problems)) // QVERIFY2 cuts a long message
         qWarning("%s", qPrintable(problem));

@@ -15,6 +15,7 @@
 #include "ui/widgets/attemptsview.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -238,7 +239,9 @@ private slots:
         lab.run(2);
         lab.waitForJob();
         QCOMPARE(lab.resultTable(2)->rowCount(), 5);
-        QCOMPARE(lab.resultTable(2)->item(0, 3)->text(), QStringLiteral("50"));
+        QCOMPARE(lab.resultTable(2)->item(0, StrategiesLabDialog::RangeAverage)->text(),
+                 QStringLiteral("50"));
+        QCOMPARE(lab.resultTable(2)->item(0, StrategiesLabDialog::RangeEpsilon)->text(), QStringLiteral("1"));
         QVERIFY(lab.statusText().contains(QStringLiteral("simulation mode")));
         QVERIFY(!test::saveScreenshot(lab, QStringLiteral("strategies-lab-ranges")).isEmpty());
         // At 1024 × 700 the legend still names every strategy (it wraps below the plot).
@@ -303,6 +306,100 @@ private slots:
         cancel->click();
         lab.waitForJob();
         QVERIFY(lab.statusText().startsWith(QStringLiteral("Cancelled")));
+    }
+
+    // A lesson step sets the Range strategies tab to its own workload (LessonRunner::configureLab):
+    // CPS 1988's weekly wage in the 1,024 cells 0 … 1,023, all 1,024 prefixes, ε = 0.5. Identity
+    // adds the Lap(2) noise of up to 1,024 cells, 2·2²·L: the longest prefix has variance 8,192 and
+    // its 95 % Chebyshev bar √(8192/0.05) = 404.8, the average over the prefixes 4·(1024 + 1) = 4,100.
+    void labRangesFollowASetup()
+    {
+        auto table = SessionDocument::loadTable(QStringLiteral("cps1988"));
+        QVERIFY(table.ok());
+        StrategiesLabDialog lab;
+        lab.setTable(*table);
+        lab.waitForJob(); // stability, at once
+        lab.run(0);       // the BMI example: the setup's run waits for it while it runs
+        RangesSetup wage;
+        wage.column = QStringLiteral("wage");
+        wage.bounds = std::pair{0.0, 1023.0};
+        wage.workload = QStringLiteral("prefixes");
+        wage.epsilon = 0.5;
+        QVERIFY(lab.runRanges(wage).ok());
+        // Waiting or running, the tab is greyed until its results are drawn.
+        const auto rangeCharts
+            = lab.tabs()->widget(StrategiesLabDialog::kRangesTab)->findChildren<ChartFrame *>();
+        QVERIFY(!rangeCharts.isEmpty());
+        for (const ChartFrame *chart : rangeCharts)
+            QVERIFY(chart->isComputing());
+        lab.waitForJob();
+        for (const ChartFrame *chart : rangeCharts)
+            QVERIFY(!chart->isComputing());
+        QCOMPARE(lab.resultTable(0)->rowCount(), 5); // both ran
+        const QTableWidget *t = lab.resultTable(StrategiesLabDialog::kRangesTab);
+        QCOMPARE(t->rowCount(), 5);
+        QCOMPARE(t->item(0, StrategiesLabDialog::RangeStrategyName)->text(), QStringLiteral("identity"));
+        QCOMPARE(t->item(0, StrategiesLabDialog::RangeEpsilon)->text(), QStringLiteral("0.5"));
+        QCOMPARE(t->item(0, StrategiesLabDialog::RangeAverage)->text(), QStringLiteral("4100"));
+        QCOMPARE(t->item(0, StrategiesLabDialog::RangeMax)->text(), QStringLiteral("8192"));
+        QCOMPARE(t->item(0, StrategiesLabDialog::RangeWidestBar)->text(), QStringLiteral("± 405"));
+        QCOMPARE(t->item(2, StrategiesLabDialog::RangeStrategyName)->text(), QStringLiteral("tree b=2 + LS"));
+        QCOMPARE(t->item(2, StrategiesLabDialog::RangePadded)->text(), QStringLiteral("1,024"));
+        QVERIFY2(lab.rangesSummary().contains(QStringLiteral("wage from 0 to 1,023, 1,024 cells"))
+                     && lab.rangesSummary().contains(
+                         QStringLiteral("workload: 1,024 prefixes; error bars at 95 %")),
+                 qPrintable(lab.rangesSummary()));
+        // The fields say so, and a new table of the same data keeps them.
+        lab.setTable(*table);
+        const RangesSetup shown = lab.rangesSetup();
+        QCOMPARE(shown.column, wage.column);
+        QCOMPARE(shown.bounds, wage.bounds);
+        QCOMPARE(shown.workload, wage.workload);
+        QCOMPARE(shown.epsilon, 0.5);
+        QCOMPARE(shown.confidence, 0.95);
+        // What the tab cannot run is refused with nothing changed.
+        RangesSetup bad = wage;
+        bad.column = QStringLiteral("region");
+        QVERIFY(!lab.runRanges(bad).ok());
+        bad = wage;
+        bad.bounds = std::pair{0.0, 5000.0};
+        QVERIFY(!lab.runRanges(bad).ok());
+        bad = wage;
+        bad.workload = QStringLiteral("explicit");
+        QVERIFY(!lab.runRanges(bad).ok());
+        QCOMPARE(lab.rangesSetup().bounds, wage.bounds);
+        QVERIFY(!lab.isRunning());
+        // Fields set without a run (the user's back after a lesson): the run still going is not
+        // shown beside them.
+        QVERIFY(lab.runRanges(wage).ok());
+        RangesSetup user;
+        user.column = QStringLiteral("education");
+        QVERIFY(lab.setRanges(user).ok());
+        lab.waitForJob();
+        QCOMPARE(t->rowCount(), 0);
+        QCOMPARE(lab.rangesSetup().bounds, (std::pair{0.0, 20.0}));
+        QCOMPARE(lab.rangesSetup().epsilon, 1.0);
+        // Chosen by hand, a wide column opens on its first 1,024 declared cells.
+        auto *column = lab.tabs()->widget(StrategiesLabDialog::kRangesTab)->findChild<QComboBox *>();
+        column->setCurrentText(QStringLiteral("education"));
+        QCOMPARE(lab.rangesSetup().bounds, (std::pair{0.0, 20.0}));
+        column->setCurrentText(QStringLiteral("wage"));
+        QCOMPARE(lab.rangesSetup().bounds, (std::pair{0.0, 1023.0}));
+        lab.tabs()->setCurrentIndex(StrategiesLabDialog::kRangesTab);
+        lab.resize(1024, 768);
+        QVERIFY(
+            !test::saveScreenshot(lab, QStringLiteral("strategies-lab-ranges-lesson-1024x768")).isEmpty());
+        // Cancel drops a run that waits.
+        lab.run(0);
+        lab.run(StrategiesLabDialog::kRangesTab);
+        for (auto *b : lab.findChildren<QPushButton *>())
+            if (b->text() == QStringLiteral("Cancel"))
+                b->click();
+        lab.waitForJob();
+        QVERIFY(!lab.isRunning());
+        QVERIFY(lab.statusText().startsWith(QStringLiteral("Cancelled")));
+        for (const ChartFrame *chart : rangeCharts)
+            QVERIFY(!chart->isComputing());
     }
 
     void menusAreInstalled()

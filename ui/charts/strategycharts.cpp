@@ -254,6 +254,18 @@ void CurvesChart::setCurves(const QString &title, const std::vector<Curve> &curv
     m_curves = static_cast<int>(curves.size());
 }
 
+void CurvesChart::clear(const QString &whatToDo)
+{
+    chart()->removeAllSeries();
+    for (auto *axis : chart()->axes())
+        chart()->removeAxis(axis);
+    chart()->setTitle(QString());
+    m_curves = 0;
+    m_colours.clear();
+    setLegendEntries({});
+    showEmpty(whatToDo);
+}
+
 QColor CurvesChart::curveColour(int index) const
 {
     return index >= 0 && index < static_cast<int>(m_colours.size())

@@ -79,6 +79,8 @@ public:
     void setCurves(const QString &title, const std::vector<Curve> &curves, const QString &xTitle,
                    const QString &yTitle, bool logY = false);
     int curveCount() const { return m_curves; }
+    /// Removes the curves and shows `whatToDo` in their place (e.g. while new ones are computed).
+    void clear(const QString &whatToDo);
     /// The colour curve `index` is drawn in (its line, or its markers' fill or outline).
     QColor curveColour(int index) const;
 

@@ -2,6 +2,7 @@
 #include "ui/lessons/lessonrunner.h"
 
 #include "core/io/journal.h"
+#include "core/lessons/lesson_growing.h"
 #include "core/lessons/lesson_values.h"
 #include "core/session/ledger/session_ledger.h"
 #include "core/util/try.h"
@@ -9,6 +10,7 @@
 #include "ui/comparison/comparisonlayout.h"
 #include "ui/comparison/comparisonview.h"
 #include "ui/comparison/planmodel.h"
+#include "ui/growing/atgpanel.h"
 #include "ui/growing/growinglabdialog.h"
 #include "ui/lab/labdialog.h"
 #include "ui/lessons/lessonjob.h"
@@ -20,10 +22,13 @@
 #include "ui/strategies/strategieslabdialog.h"
 
 #include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
@@ -31,11 +36,13 @@
 #include <QProgressDialog>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTimer>
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 
 namespace pbx::ui {
 
@@ -168,6 +175,8 @@ Result<void> LessonRunner::applySetup(const lessons::LessonStep &step, bool isCu
     computeAnswer(step);
     showView(step);
     raiseTab(step);
+    if (auto configured = configureLab(step); !configured.ok())
+        return configured;
     // The box shows what the step asked, not what was typed there before.
     fillQueryBox(queryBoxRequest(step));
     return {};
@@ -380,6 +389,145 @@ void LessonRunner::raiseTab(const lessons::LessonStep &step)
         tabs->setCurrentIndex(index);
 }
 
+std::optional<RangesSetup> LessonRunner::rangesSetupOf(const session::Session &session,
+                                                       std::size_t firstEvent)
+{
+    std::optional<RangesSetup> setup;
+    const auto &events = session.events();
+    for (std::size_t i = firstEvent; i < events.size(); ++i) {
+        const session::LedgerEvent &e = events[i];
+        const auto *spec = e.request.strategy();
+        const auto *record = e.strategyRecord();
+        if (!spec || spec->kind != session::StrategyRequestKind::Workload
+            || e.status != session::EventStatus::Released || !record || record->noiseScale <= 0.0)
+            continue;
+        if (!setup) {
+            RangesSetup s;
+            s.column = QString::fromStdString(e.request.query.column);
+            if (e.request.query.bounds)
+                s.bounds = std::pair{e.request.query.bounds->lower, e.request.query.bounds->upper};
+            s.workload = QString::fromStdString(spec->workload);
+            // The ε the request's noise was calibrated to, Δ/t, as the session computed its
+            // variances (strategy_release.cpp): the lab's predictions are then the request's bars.
+            s.epsilon = static_cast<double>(record->sensitivity) / record->noiseScale;
+            s.confidence = e.request.target.confidence;
+            s.neighbours = session.settings().neighbours;
+            setup = s;
+        }
+        if (spec->strategy.kind == strategies::RangeStrategyKind::Tree)
+            setup->branching = spec->strategy.branching;
+    }
+    return setup;
+}
+
+namespace {
+
+/// Selects the item of `combo` whose data is `data`; false when it has none.
+bool selectData(QComboBox *combo, const QString &data)
+{
+    const int index = combo->findData(data);
+    if (index >= 0)
+        combo->setCurrentIndex(index);
+    return index >= 0;
+}
+
+using WidgetValues = QList<std::pair<QPointer<QWidget>, QVariant>>;
+
+/// The values of `widgets` (combo boxes' indices, spin boxes' values, check boxes' states).
+WidgetValues valuesOf(const QList<QWidget *> &widgets)
+{
+    WidgetValues out;
+    for (QWidget *w : widgets) {
+        QVariant v;
+        if (auto *combo = qobject_cast<QComboBox *>(w))
+            v = combo->currentIndex();
+        else if (auto *spin = qobject_cast<QSpinBox *>(w))
+            v = spin->value();
+        else if (auto *real = qobject_cast<QDoubleSpinBox *>(w))
+            v = real->value();
+        else if (auto *check = qobject_cast<QCheckBox *>(w))
+            v = check->isChecked();
+        out.append({w, v});
+    }
+    return out;
+}
+
+/// Puts back what valuesOf() read, in its order (a lab's kind first, then its values).
+void restoreValues(const WidgetValues &values)
+{
+    for (const auto &[w, v] : values) {
+        if (auto *combo = qobject_cast<QComboBox *>(w.data()))
+            combo->setCurrentIndex(v.toInt());
+        else if (auto *spin = qobject_cast<QSpinBox *>(w.data()))
+            spin->setValue(v.toInt());
+        else if (auto *real = qobject_cast<QDoubleSpinBox *>(w.data()))
+            real->setValue(v.toDouble());
+        else if (auto *check = qobject_cast<QCheckBox *>(w.data()))
+            check->setChecked(v.toBool());
+    }
+}
+
+/// The growing lab shows the lessons' worked plan (lessons::growingWorkedPlan) and the ATG noise
+/// unit of their answers, whatever was typed in it before: its read-out and γ* are then the
+/// answers' epochs and γ. `saved` (when empty) receives the fields' values before. Errors: a
+/// field the lab does not offer.
+Result<void> showWorkedPlan(GrowingLabDialog *lab, WidgetValues &saved)
+{
+    const growing::SchedulerConfig plan = lessons::growingWorkedPlan();
+    const growing::NoiseUnit unit = lessons::growingAtgUnit();
+    GrowingLabEditor *editor = lab->editor();
+    // The schedule's combo is the one offering "geometric".
+    QComboBox *schedule = nullptr;
+    for (QComboBox *combo : editor->findChildren<QComboBox *>())
+        if (combo->findData(QStringLiteral("geometric")) >= 0)
+            schedule = combo;
+    const bool offered = plan.budget.kind == growing::BudgetKind::Pure
+                         && plan.schedule == growing::ScheduleKind::Geometric
+                         && plan.box.kind == growing::BlackBoxKind::LaplaceK && schedule
+                         && selectData(lab->algorithmCombo(), QStringLiteral("bbscheduler"))
+                         && selectData(lab->budgetKindCombo(), QStringLiteral("pure"))
+                         && selectData(schedule, QStringLiteral("geometric"))
+                         && selectData(lab->boxCombo(), QStringLiteral("laplace-k"));
+    if (!offered)
+        return makeError(ErrorCode::InvalidArgument,
+                         "the growing lab does not offer the lessons' worked plan");
+    AtgPanel *atg = lab->atgPanel();
+    if (saved.isEmpty())
+        saved = valuesOf({lab->algorithmCombo(), lab->budgetKindCombo(), schedule, lab->boxCombo(),
+                          lab->startSizeSpin(), lab->gammaSpin(), lab->epsilonSpin(), editor->betaSpin(),
+                          lab->queriesSpin(), lab->horizonSpin(), lab->sortedCheck(), atg->sigmaSpin(),
+                          atg->exponentSpin()});
+    lab->startSizeSpin()->setValue(static_cast<int>(plan.startSize));
+    lab->gammaSpin()->setValue(plan.gamma);
+    lab->epsilonSpin()->setValue(plan.budget.epsilon);
+    editor->betaSpin()->setValue(plan.beta);
+    lab->queriesSpin()->setValue(static_cast<int>(plan.box.queries));
+    lab->horizonSpin()->setValue(static_cast<int>(lessons::kGrowingLessonHorizon));
+    lab->sortedCheck()->setChecked(false);
+    atg->sigmaSpin()->setValue(unit.sigmaN);
+    atg->exponentSpin()->setValue(unit.exponent);
+    return {};
+}
+
+} // namespace
+
+Result<void> LessonRunner::configureLab(const lessons::LessonStep &step)
+{
+    if (step.view == "lab:growing")
+        return showWorkedPlan(m_window->growingLab(), m_saved.growing);
+    // The Range strategies tab runs the step's own workload: its column, cells, workload, ε and
+    // confidence, on the session's data. A step without workload requests leaves the tab as it is.
+    if (step.view != "lab:strategies" || step.tab != "ranges" || !m_window->document()->hasSession())
+        return {};
+    const auto setup = rangesSetupOf(m_window->document()->session(), m_firstEvent);
+    if (!setup)
+        return {};
+    StrategiesLabDialog *lab = m_window->strategiesLab();
+    if (!m_saved.ranges)
+        m_saved.ranges = lab->rangesSetup();
+    return lab->runRanges(*setup);
+}
+
 const session::QueryRequest *LessonRunner::queryBoxRequest(const lessons::LessonStep &step)
 {
     const session::QueryRequest *shown = nullptr;
@@ -453,6 +601,11 @@ void LessonRunner::restoreState()
                                                    : ComparisonView::Source::Session);
     comparison->setQuery(m_saved.epsilonAtDelta, m_saved.delta, m_saved.epsilon);
     fillQueryBox(&m_saved.query);
+    // The labs' fields a step set: the user's again (the range results cleared, the growing plan
+    // recomputed from them).
+    if (m_saved.ranges)
+        std::ignore = m_window->strategiesLab()->setRanges(*m_saved.ranges);
+    restoreValues(m_saved.growing);
     for (QWidget *w : std::as_const(m_shown))
         if (w)
             w->hide();

@@ -4,9 +4,9 @@
 // the step's requests asked as SessionDocument::ask asks them — the ask path, never the
 // confirmation — off the GUI thread with progress and cancel (lessonjob.h), the comparison view
 // on the step's plan, the step's view raised with the tab it is about in front, the query box
-// reset to the step's request), computes the step's answer from the core
-// (lessons::fillAnswer on the session's ledger and compareStrategies) and restores the app's
-// state when the lesson ends.
+// reset to the step's request, the Range strategies and growing labs set to the step's numbers), computes the
+// step's answer from the core (lessons::fillAnswer on the session's ledger and compareStrategies) and
+// restores the app's state when the lesson ends.
 //
 // A lesson never touches the user's records: it starts only when the user's session is wholly on
 // disk (its journal, or its unmodified transcript), its sessions run only on public data (an
@@ -23,12 +23,14 @@
 #include "core/data/table.h"
 #include "core/lessons/lesson.h"
 #include "core/session/session.h"
+#include "ui/strategies/strategieslabdialog.h"
 
 #include <QList>
 #include <QObject>
 #include <QPointer>
 #include <QString>
 #include <QStringList>
+#include <QVariant>
 
 #include <optional>
 
@@ -80,6 +82,16 @@ public:
     /// none (the box is then reset to its defaults: what the class sees there is never the
     /// previous typing). Histograms, workloads and output-DP scans have dialogs of their own.
     static const session::QueryRequest *queryBoxRequest(const lessons::LessonStep &step);
+    /// What a step that raises Labs ▸ Strategies & inference on its Range strategies tab sets
+    /// there (configureLab): the first of the step's released workload requests (events from
+    /// `firstEvent` on) gives the column, its clipping bounds as the cells, the workload, the
+    /// confidence and the ε its noise was calibrated to (sensitivity / noise scale, the ε of the
+    /// session's own error bars), the session its neighbours, the last tree request the
+    /// branching. The tab predicts every strategy at that one ε: workload requests calibrated to
+    /// different ε are shown at the first's, and a transformed or subsampled request's charge
+    /// (s·ε, ln(1 + p(e^ε − 1))) is not the ε of its noise the tab shows (its bars still are the
+    /// tab's). nullopt: the step released no workload.
+    static std::optional<RangesSetup> rangesSetupOf(const session::Session &session, std::size_t firstEvent);
 
 Q_SIGNALS:
     /// The current step changed (its setup applied, its answer computed).
@@ -103,6 +115,9 @@ private:
         double delta = 1e-5;
         double epsilon = 1.0;
         session::QueryRequest query; ///< the query box's request
+        /// The labs' fields as they were before a step first set them (restored by end()).
+        std::optional<RangesSetup> ranges;
+        QList<std::pair<QPointer<QWidget>, QVariant>> growing;
     };
 
     Result<void> applySetup(const lessons::LessonStep &step, bool isCurrent);
@@ -112,6 +127,11 @@ private:
     void computeAnswer(const lessons::LessonStep &step);
     void showView(const lessons::LessonStep &step);
     void raiseTab(const lessons::LessonStep &step);
+    /// Sets the lab the step raises to the step's own numbers, whatever was typed there before:
+    /// the Range strategies tab to the step's workload (rangesSetupOf), the growing lab to the
+    /// worked plan and ATG noise unit of the growing.* values (lessons::growingWorkedPlan).
+    /// Errors: the lab's.
+    Result<void> configureLab(const lessons::LessonStep &step);
     /// The query box shows `request` (null: the box's defaults).
     void fillQueryBox(const session::QueryRequest *request);
     void restoreState();

@@ -11,6 +11,8 @@
 #include "ui/charts/strategycharts.h"
 #include "ui/help/glossarylinks.h"
 #include "ui/strategies/strategiesjob.h"
+#include "ui/util/boundformat.h"
+#include "ui/util/numberformat.h"
 #include "ui/widgets/fitscrollarea.h"
 #include "ui/widgets/screenfit.h"
 
@@ -18,11 +20,14 @@
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScopeGuard>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -32,6 +37,7 @@
 #include <numbers>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <variant>
 
 namespace pbx::ui {
@@ -204,6 +210,30 @@ QWidget *StrategiesLabDialog::buildRangesTab()
 {
     auto *ranges = new QWidget(m_tabs);
     m_rangeColumn = new QComboBox(ranges);
+    connect(m_rangeColumn, &QComboBox::currentTextChanged, this, [this] { rangeColumnChanged(); });
+    m_rangeLo = new QSpinBox(ranges);
+    m_rangeHi = new QSpinBox(ranges);
+    for (QSpinBox *bound : {m_rangeLo, m_rangeHi}) {
+        bound->setRange(-1'000'000'000, 1'000'000'000);
+        bound->setGroupSeparatorShown(true);
+    }
+    auto *cells = new QHBoxLayout;
+    cells->addWidget(m_rangeLo, 1);
+    cells->addWidget(new QLabel(tr("to"), ranges));
+    cells->addWidget(m_rangeHi, 1);
+    m_rangeWorkload = new QComboBox(ranges);
+    m_rangeWorkload->addItem(tr("all ranges [i, j]"), QStringLiteral("all-ranges"));
+    m_rangeWorkload->addItem(tr("prefixes [lo, j] (the cumulative distribution)"),
+                             QStringLiteral("prefixes"));
+    m_rangeEpsilon = new QDoubleSpinBox(ranges);
+    m_rangeEpsilon->setDecimals(4);
+    m_rangeEpsilon->setRange(0.0001, 100.0);
+    m_rangeEpsilon->setValue(1.0);
+    m_rangeConfidence = new QDoubleSpinBox(ranges);
+    m_rangeConfidence->setDecimals(4);
+    m_rangeConfidence->setRange(0.5, 0.9999);
+    m_rangeConfidence->setSingleStep(0.01);
+    m_rangeConfidence->setValue(0.95);
     m_rangeNeighbours = neighboursCombo(ranges);
     m_branching = new QSpinBox(ranges);
     m_branching->setRange(2, 64);
@@ -211,24 +241,49 @@ QWidget *StrategiesLabDialog::buildRangesTab()
     m_repetitions = new QSpinBox(ranges);
     m_repetitions->setRange(100, 100000);
     m_repetitions->setValue(2000);
-    auto *rangeRun = new QPushButton(tr("Predict and measure (ε = 1, all ranges)"), ranges);
-    connect(rangeRun, &QPushButton::clicked, this, [this] { run(2); });
+    auto *rangeRun = new QPushButton(tr("Predict and measure"), ranges);
+    connect(rangeRun, &QPushButton::clicked, this, [this] { run(kRangesTab); });
     m_rangeChart = new CurvesChart(ranges);
-    m_rangeTable = makeTable(ranges, {tr("strategy"), tr("Δ₁"), tr("K"), tr("predicted avg"),
-                                      tr("predicted max"), tr("measured ± s.e.")});
+    m_rangeTable = makeTable(ranges, {tr("strategy"), tr("Δ₁"), tr("K"), tr("ε"), tr("predicted avg"),
+                                      tr("predicted max"), tr("widest bar"), tr("measured ± s.e.")});
+    m_rangeTable->horizontalHeaderItem(RangeAverage)
+        ->setToolTip(tr("The variance of a range's answer, averaged over the workload (exact)"));
+    m_rangeTable->horizontalHeaderItem(RangeMax)->setToolTip(tr("The largest variance over the workload"));
+    m_rangeTable->horizontalHeaderItem(RangeWidestBar)
+        ->setToolTip(tr("The widest error bar over the workload at the confidence above: √(max variance / β) "
+                        "by Chebyshev, β = 1 − confidence, as a session's workload request reports it"));
+    m_rangeTable->horizontalHeaderItem(RangeMeasured)
+        ->setToolTip(tr("The squared error averaged over the workload and the runs (simulation)"));
     m_recommended = new QLabel(ranges);
     m_recommended->setWordWrap(true);
-    auto *rangeForm = new QFormLayout;
-    rangeForm->addRow(tr("Ordered column (declared integer bounds)"), m_rangeColumn);
-    rangeForm->addRow(tr("Neighbours"), m_rangeNeighbours);
-    rangeForm->addRow(tr("Tree branching b"), m_branching);
-    rangeForm->addRow(tr("Runs"), m_repetitions);
+    // Two fields a row: the table with the numbers stays above the fold at 1024×768.
+    auto *rangeForm = new QGridLayout;
+    const auto field = [&](int row, int pair, const QString &label, auto *widgetOrLayout) {
+        auto *text = new QLabel(label, ranges);
+        rangeForm->addWidget(text, row, pair * 2);
+        if constexpr (std::is_base_of_v<QLayout, std::remove_pointer_t<decltype(widgetOrLayout)>>)
+            rangeForm->addLayout(widgetOrLayout, row, pair * 2 + 1);
+        else {
+            text->setBuddy(widgetOrLayout);
+            rangeForm->addWidget(widgetOrLayout, row, pair * 2 + 1);
+        }
+    };
+    field(0, 0, tr("Ordered numeric column"), m_rangeColumn);
+    field(0, 1, tr("Cells (one per integer)"), cells);
+    field(1, 0, tr("Workload"), m_rangeWorkload);
+    field(1, 1, tr("Neighbours"), m_rangeNeighbours);
+    field(2, 0, tr("ε (every strategy)"), m_rangeEpsilon);
+    field(2, 1, tr("Error bars at confidence"), m_rangeConfidence);
+    field(3, 0, tr("Tree branching b"), m_branching);
+    field(3, 1, tr("Runs"), m_repetitions);
+    rangeForm->setColumnStretch(1, 1);
+    rangeForm->setColumnStretch(3, 1);
     auto *rangeLayout = new QVBoxLayout(ranges);
     rangeLayout->addLayout(rangeForm);
     rangeLayout->addWidget(rangeRun);
-    rangeLayout->addWidget(m_rangeChart, 2);
     rangeLayout->addWidget(m_rangeTable, 1);
     rangeLayout->addWidget(m_recommended);
+    rangeLayout->addWidget(m_rangeChart, 2);
     auto *dawa = new QLabel(
         tr("<b>Data-dependent strategies — DAWA</b> (Li, Hay, Miklau &amp; Wang 2014), described, not run: "
            "with ε = ε₁ + ε₂ it first picks, privately with ε₁, a partition of the ordered domain into intervals "
@@ -386,6 +441,8 @@ void StrategiesLabDialog::fillColumns()
 {
     for (QComboBox *combo : {m_rangeColumn, m_inferenceColumn, m_quantileColumn}) {
         const QString previous = combo->currentText();
+        // Refilled quietly: the range column's cells change only when its column does.
+        const QSignalBlocker quiet(combo);
         combo->clear();
         if (!m_table)
             continue;
@@ -396,7 +453,8 @@ void StrategiesLabDialog::fillColumns()
             const bool integer = info.declaredBounds->lower == std::floor(info.declaredBounds->lower)
                                  && info.declaredBounds->upper == std::floor(info.declaredBounds->upper)
                                  && info.declaredBounds->upper - info.declaredBounds->lower < 4096;
-            if (combo != m_quantileColumn && !integer)
+            // The range tab has cells of its own (any numeric column, clipped to them).
+            if (combo == m_inferenceColumn && !integer)
                 continue;
             combo->addItem(QString::fromStdString(info.name));
         }
@@ -405,6 +463,96 @@ void StrategiesLabDialog::fillColumns()
                                                                         : QStringLiteral("experience"));
         combo->setCurrentIndex(keep >= 0 ? keep : std::max(0, preferred));
     }
+    rangeColumnChanged();
+}
+
+void StrategiesLabDialog::rangeColumnChanged()
+{
+    const QString column = m_rangeColumn->currentText();
+    if (column.isEmpty() || column == m_rangeBoundsColumn || !m_table)
+        return;
+    m_rangeBoundsColumn = column;
+    const auto index = m_table->columnIndex(column.toStdString());
+    if (!index || !m_table->columnInfo(*index).declaredBounds)
+        return;
+    const auto &declared = *m_table->columnInfo(*index).declaredBounds;
+    const double lo = std::ceil(declared.lower);
+    m_rangeLo->setValue(static_cast<int>(lo));
+    m_rangeHi->setValue(static_cast<int>(std::min(std::floor(declared.upper), lo + 1023.0)));
+}
+
+Result<void> StrategiesLabDialog::runRanges(const RangesSetup &setup)
+{
+    if (auto set = setRanges(setup); !set.ok())
+        return set;
+    m_rangeChart->clear(tr("Predicting and measuring every strategy on these cells…"));
+    m_recommended->setText(tr("Predicting and measuring…"));
+    run(kRangesTab);
+    return {};
+}
+
+Result<void> StrategiesLabDialog::setRanges(const RangesSetup &setup)
+{
+    const auto refuse = [](const std::string &message) -> Result<void> {
+        return strategies::labConfigError("the Range strategies tab: " + message);
+    };
+    if (m_rangeColumn->findText(setup.column) < 0 || !m_tabs->widget(kRangesTab)->isEnabled())
+        return refuse("no ordered numeric column '" + setup.column.toStdString() + "' in the lab's data");
+    if (setup.bounds) {
+        const auto [lo, hi] = *setup.bounds;
+        if (lo != std::floor(lo) || hi != std::floor(hi) || !(lo < hi) || hi - lo + 1.0 > 4096.0
+            || lo < m_rangeLo->minimum() || hi > m_rangeHi->maximum())
+            return refuse("the cells need integer bounds lo < hi, at most 4,096 cells");
+    }
+    int workload = m_rangeWorkload->findData(setup.workload);
+    if (workload < 0 && setup.workload.startsWith(QLatin1String("ranges-of-length:"))) {
+        m_rangeWorkload->addItem(tr("ranges of length %1").arg(setup.workload.section(u':', 1)),
+                                 setup.workload);
+        workload = m_rangeWorkload->count() - 1;
+    }
+    if (workload < 0)
+        return refuse("unknown workload '" + setup.workload.toStdString() + "'");
+    if (!(setup.epsilon >= m_rangeEpsilon->minimum() && setup.epsilon <= m_rangeEpsilon->maximum())
+        || !(setup.confidence >= m_rangeConfidence->minimum()
+             && setup.confidence <= m_rangeConfidence->maximum())
+        || setup.branching < 2 || setup.branching > 64)
+        return refuse("ε, the confidence or the branching out of range");
+    m_rangeColumn->setCurrentText(setup.column); // its declared cells …
+    if (setup.bounds) {                          // … or the setup's
+        m_rangeLo->setValue(static_cast<int>(setup.bounds->first));
+        m_rangeHi->setValue(static_cast<int>(setup.bounds->second));
+    }
+    m_rangeWorkload->setCurrentIndex(workload);
+    m_rangeEpsilon->setValue(setup.epsilon);
+    m_exactEpsilon = {setup.epsilon, m_rangeEpsilon->value()};
+    m_rangeConfidence->setValue(setup.confidence);
+    m_rangeNeighbours->setCurrentIndex(setup.neighbours == data::Neighbouring::Replace ? 1 : 0);
+    m_branching->setValue(static_cast<int>(setup.branching));
+    // Results for other fields are not shown beside these (nor those of a run still going).
+    ++m_rangesGeneration;
+    m_rangeTable->setRowCount(0);
+    m_rangeChart->clear(tr("Nothing to draw yet: press Predict and measure."));
+    m_recommended->clear();
+    return {};
+}
+
+RangesSetup StrategiesLabDialog::rangesSetup() const
+{
+    RangesSetup s;
+    s.column = m_rangeColumn->currentText();
+    s.bounds = std::pair{double(m_rangeLo->value()), double(m_rangeHi->value())};
+    s.workload = m_rangeWorkload->currentData().toString();
+    s.epsilon
+        = m_rangeEpsilon->value() == m_exactEpsilon.second ? m_exactEpsilon.first : m_rangeEpsilon->value();
+    s.confidence = m_rangeConfidence->value();
+    s.branching = static_cast<std::size_t>(m_branching->value());
+    s.neighbours = neighboursOf(m_rangeNeighbours);
+    return s;
+}
+
+QString StrategiesLabDialog::rangesSummary() const
+{
+    return m_recommended->text();
 }
 
 bool StrategiesLabDialog::isRunning() const
@@ -414,8 +562,10 @@ bool StrategiesLabDialog::isRunning() const
 
 void StrategiesLabDialog::waitForJob()
 {
-    m_watcher->waitForFinished();
-    QCoreApplication::processEvents();
+    do {
+        m_watcher->waitForFinished();
+        QCoreApplication::processEvents(); // finished(): shows it and starts one waiting
+    } while (m_watcher->isRunning());
 }
 
 QTableWidget *StrategiesLabDialog::resultTable(int index) const
@@ -441,8 +591,14 @@ QString StrategiesLabDialog::statusText() const
 
 void StrategiesLabDialog::run(int index)
 {
-    if (isRunning())
+    if (isRunning()) {
+        // The latest wins; started by finished(). Its tab is greyed meanwhile, as while it runs.
+        if (m_pendingTab >= 0 && m_pendingTab != m_runningTab)
+            setTabComputing(m_pendingTab, false);
+        m_pendingTab = index;
+        setTabComputing(index, true);
         return;
+    }
     strategies::LabConfig c;
     switch (index) {
     case 0:
@@ -455,11 +611,18 @@ void StrategiesLabDialog::run(int index)
     case 1:
         c.experiment = strategies::LabExperiment::Stability;
         break;
-    case 2:
+    case kRangesTab:
         c.experiment = strategies::LabExperiment::Ranges;
         c.column = m_rangeColumn->currentText().toStdString();
+        c.bounds = std::pair{double(m_rangeLo->value()), double(m_rangeHi->value())};
+        c.workload = m_rangeWorkload->currentData().toString().toStdString();
+        // The ε a caller set, unrounded, while the field still shows it (4 decimals).
+        c.epsilon = m_rangeEpsilon->value() == m_exactEpsilon.second ? m_exactEpsilon.first
+                                                                     : m_rangeEpsilon->value();
         c.neighbours = neighboursOf(m_rangeNeighbours);
         c.repetitions = m_repetitions->value();
+        m_rangesShown = {c.epsilon, m_rangeConfidence->value(), m_rangeWorkload->currentData().toString(),
+                         m_rangesGeneration};
         c.strategies = {
             {strategies::RangeStrategyKind::Identity},
             {strategies::RangeStrategyKind::Tree, static_cast<std::size_t>(m_branching->value()), true,
@@ -495,6 +658,7 @@ void StrategiesLabDialog::start(const strategies::LabConfig &config, int tab)
         && !(table && table->isPublic())) {
         m_status->setText(
             tr("The census analogue needs a public dataset with wage and ethnicity (cps1988)."));
+        setTabComputing(tab, false); // greyed if it waited for another run
         return;
     }
     m_runningTab = tab;
@@ -518,12 +682,21 @@ void StrategiesLabDialog::setTabComputing(int tab, bool computing)
 
 void StrategiesLabDialog::finished()
 {
-    setTabComputing(m_runningTab, false);
+    const int pending = std::exchange(m_pendingTab, -1);
+    if (m_runningTab != pending)
+        setTabComputing(m_runningTab, false);
     m_cancel->setEnabled(false);
     if (m_watcher->isCanceled() || m_watcher->future().resultCount() == 0) {
+        if (pending >= 0)
+            setTabComputing(pending, false); // nothing waiting starts
         m_status->setText(tr("Cancelled: nothing shown."));
         return;
     }
+    // A run asked for while this one ran starts once this one is shown.
+    const auto startPending = qScopeGuard([this, pending] {
+        if (pending >= 0)
+            run(pending);
+    });
     const auto outcome = m_watcher->result();
     if (!outcome.error.isEmpty()) {
         m_status->setText(outcome.error);
@@ -648,17 +821,25 @@ void StrategiesLabDialog::showStability(const strategies::StabilityLabResult &re
 
 void StrategiesLabDialog::showRanges(const strategies::RangesLabResult &result)
 {
+    if (m_rangesShown.generation != m_rangesGeneration)
+        return; // asked with fields setRanges() has replaced since
     m_rangeTable->setRowCount(0);
     std::vector<CurvesChart::Curve> curves;
     int row = 0;
+    // The widest bar as a session's workload request reports it (strategy_release.cpp): Chebyshev
+    // on the exact variance, √(Var/β), written as the ledger writes a half-width (3 digits).
+    const double beta = 1.0 - m_rangesShown.confidence;
+    const QString epsilon = formatBound(m_rangesShown.epsilon);
     for (const auto &r : result.results) {
         const QString label = QString::fromStdString(r.strategy.label());
         QString measured = tr("—");
         if (r.measured)
             measured = tr("%1 ± %2").arg(num(r.measured->average, 6), num(r.measured->standardError, 3));
         setRow(m_rangeTable, row++,
-               {label, QString::number(r.prediction.sensitivityL1), QString::number(r.prediction.padded),
-                num(r.prediction.average, 6), num(r.prediction.max, 6), measured});
+               {label, formatNumber(double(r.prediction.sensitivityL1), 17),
+                formatNumber(double(r.prediction.padded), 17), epsilon, num(r.prediction.average, 6),
+                num(r.prediction.max, 6), tr("± %1").arg(formatNumber(std::sqrt(r.prediction.max / beta), 3)),
+                measured});
         CurvesChart::Curve c;
         c.name = label;
         const auto &byLength = r.prediction.byLength;
@@ -680,21 +861,39 @@ void StrategiesLabDialog::showRanges(const strategies::RangesLabResult &result)
         m.markers = true;
         m.pairedWith = line;
         const auto &byLength = r.measured->byLength;
+        std::vector<std::size_t> lengths;
         for (std::size_t L = 0; L < byLength.size(); ++L)
-            if (byLength[L] > 0.0) {
-                m.x.push_back(static_cast<double>(L + 1));
-                m.y.push_back(byLength[L]);
-            }
+            if (byLength[L] > 0.0)
+                lengths.push_back(L);
+        // A long domain: at most 64 markers, small and without the white rim (1,024 rimmed dots
+        // side by side were a white band hiding the predicted lines).
+        const std::size_t stride = (lengths.size() + 63) / 64;
+        if (stride > 1) {
+            m.rim = false;
+            m.markerSize = 4.0;
+        }
+        for (std::size_t i = 0; i < lengths.size(); i += std::max<std::size_t>(stride, 1)) {
+            m.x.push_back(static_cast<double>(lengths[i] + 1));
+            m.y.push_back(byLength[lengths[i]]);
+        }
         curves.push_back(std::move(m));
     }
-    m_rangeChart->setCurves(tr("Variance by range length (ε = 1): lines predicted, markers measured"), curves,
-                            tr("range length L"), tr("variance"), true);
+    m_rangeChart->setCurves(
+        tr("Variance by range length (ε = %1): lines predicted, markers measured").arg(epsilon), curves,
+        tr("range length L"), tr("variance"), true);
+    const QString workload = m_rangesShown.workload == QLatin1String("prefixes") ? tr("prefixes")
+                             : m_rangesShown.workload == QLatin1String("all-ranges")
+                                 ? tr("ranges")
+                                 : tr("ranges of one length");
     m_recommended->setText(
-        tr("Recommended for this workload: <b>%1</b> — %2. Domain: %3 cells (%4 empty), %5 ranges.")
+        tr("Recommended for this workload: <b>%1</b> — %2. Domain: %3 from %4 to %5, %6 cells (%7 empty); "
+           "workload: %8 %9; error bars at %10.")
             .arg(QString::fromStdString(result.results[result.recommended].prediction.strategy.label()),
-                 QString::fromLatin1(strategies::kRecommendedWhy))
-            .arg(QString::number(result.cells), QString::number(result.emptyCells))
-            .arg(QString::number(result.workloadSize)));
+                 QString::fromLatin1(strategies::kRecommendedWhy),
+                 QString::fromStdString(result.column).toHtmlEscaped(), formatNumber(result.lo, 17),
+                 formatNumber(result.hi, 17), formatNumber(double(result.cells), 17),
+                 formatNumber(double(result.emptyCells), 17), formatNumber(double(result.workloadSize), 17))
+            .arg(workload, formatConfidence(m_rangesShown.confidence)));
 }
 
 void StrategiesLabDialog::showInference(const strategies::InferenceLabResult &result)

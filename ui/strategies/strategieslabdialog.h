@@ -18,6 +18,8 @@
 #include <QFutureWatcher>
 
 #include <memory>
+#include <optional>
+#include <utility>
 
 QT_FORWARD_DECLARE_CLASS(QComboBox)
 QT_FORWARD_DECLARE_CLASS(QDoubleSpinBox)
@@ -35,10 +37,28 @@ class CurvesChart;
 class SelectionLabPanel;
 struct StrategiesJobOutcome;
 
+/// What the Range strategies tab predicts and measures (its fields): a lesson step sets them to
+/// the step's own workload requests (LessonRunner), so the tab shows the step's numbers.
+struct RangesSetup
+{
+    QString column; ///< an ordered numeric column of the lab's table
+    /// The domain's cells, lo … hi (integers, values outside clipped to them; the session's
+    /// workload requests count the same unit cells); nullopt: the column's declared bounds,
+    /// at most 1,024 cells.
+    std::optional<std::pair<double, double>> bounds;
+    QString workload = QStringLiteral("all-ranges"); ///< "all-ranges", "prefixes", "ranges-of-length:L"
+    double epsilon = 1.0;     ///< the ε every strategy is predicted and measured at, > 0
+    double confidence = 0.95; ///< of the widest error bar (Chebyshev, as a session's workload request)
+    std::size_t branching = 2;
+    data::Neighbouring neighbours = data::Neighbouring::AddRemove;
+};
+
 class StrategiesLabDialog final : public QDialog
 {
     Q_OBJECT
 public:
+    /// The index of the Range strategies tab.
+    static constexpr int kRangesTab = 2;
     /// The index of the Mode (selection) tab, the last one.
     static constexpr int kSelectionTab = 5;
 
@@ -56,13 +76,39 @@ public:
     QString bannerText() const;
 
     QTabWidget *tabs() const { return m_tabs; }
-    /// Starts the experiment of tab `index` (0 BMI, 1 stability, 2 ranges, 3 inference, 4 quantiles).
+    /// Starts the experiment of tab `index` (0 BMI, 1 stability, 2 ranges, 3 inference, 4 quantiles,
+    /// 5 selection). While another runs, the latest such call waits for it and starts after it
+    /// (Cancel drops it).
     void run(int index);
     bool isRunning() const;
-    /// Waits for the running job and shows its result (tests).
+    /// Waits for the running job (and one waiting to start) and shows its result (tests).
     void waitForJob();
     QTableWidget *resultTable(int index) const;
     QString statusText() const;
+
+    /// Sets the Range strategies tab's fields to `setup`, clears the results of other fields and
+    /// runs it (in the background; waitForJob). Errors (nothing changed): a column the tab does
+    /// not offer (no public table, not numeric with declared bounds), bounds that are not integers
+    /// lo < hi with at most 4,096 cells, an unknown workload, ε or the confidence out of range.
+    Result<void> runRanges(const RangesSetup &setup);
+    /// The same without running: the fields only, their old results cleared ("press Predict and
+    /// measure"); e.g. the user's fields back after a lesson. Errors: as runRanges.
+    Result<void> setRanges(const RangesSetup &setup);
+    /// The Range strategies tab's fields as they are now.
+    RangesSetup rangesSetup() const;
+    /// The line under the range results: the recommended strategy, the domain and the workload size.
+    QString rangesSummary() const;
+    /// The Range strategies table's columns (resultTable(kRangesTab)).
+    enum RangeColumn {
+        RangeStrategyName,
+        RangeSensitivity,
+        RangePadded,
+        RangeEpsilon,
+        RangeAverage,
+        RangeMax,
+        RangeWidestBar,
+        RangeMeasured
+    };
 
 private:
     QWidget *buildBmiTab();
@@ -84,6 +130,8 @@ private:
     void showSmoothSensitivity(const strategies::SmoothSensitivityLabResult &result);
     QComboBox *columnCombo();
     void fillColumns();
+    /// The range column's cells: its declared bounds (at most 1,024 cells) when it changed.
+    void rangeColumnChanged();
 
     std::shared_ptr<const data::Table> m_table;
     QTabWidget *m_tabs = nullptr;
@@ -93,6 +141,7 @@ private:
     QPushButton *m_cancel = nullptr;
     QFutureWatcher<StrategiesJobOutcome> *m_watcher = nullptr;
     int m_runningTab = -1;
+    int m_pendingTab = -1; ///< run() while another ran: started when it ends
     bool m_smooth = false;
 
     // BMI
@@ -108,12 +157,26 @@ private:
     QTableWidget *m_sensitivityTable = nullptr;
     // Ranges
     QComboBox *m_rangeColumn = nullptr;
+    QString m_rangeBoundsColumn; ///< the column whose bounds m_rangeLo/m_rangeHi hold
+    QSpinBox *m_rangeLo = nullptr;
+    QSpinBox *m_rangeHi = nullptr;
+    QComboBox *m_rangeWorkload = nullptr;
+    QDoubleSpinBox *m_rangeEpsilon = nullptr;
+    std::pair<double, double> m_exactEpsilon{1.0, 1.0}; ///< runRanges' ε and the field's value for it
+    QDoubleSpinBox *m_rangeConfidence = nullptr;
     QComboBox *m_rangeNeighbours = nullptr;
     QSpinBox *m_branching = nullptr;
     QSpinBox *m_repetitions = nullptr;
     CurvesChart *m_rangeChart = nullptr;
     QTableWidget *m_rangeTable = nullptr;
     QLabel *m_recommended = nullptr;
+    struct RangesShown
+    {
+        double epsilon = 1.0, confidence = 0.95;
+        QString workload;
+        int generation = 0;
+    } m_rangesShown;            ///< what the ranges run being shown was asked with
+    int m_rangesGeneration = 0; ///< setRanges() calls: a run asked before the last is not shown
     // Inference
     QComboBox *m_inferenceColumn = nullptr;
     QComboBox *m_projection = nullptr;
