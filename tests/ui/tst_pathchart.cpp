@@ -49,6 +49,19 @@ private Q_SLOTS:
         QCOMPARE(chart.refusedCount(), 1);
         // Pure ε: native = ε, so the second series is not in the legend.
         QVERIFY(!chart.legendText().contains(QStringLiteral("right axis")));
+        QVERIFY(chart.marksRequests());
+        // 40 requests (lesson 1's last step): the line alone, its markers would run together.
+        std::vector<PrivacyLossPathChart::PathPoint> forty;
+        for (int i = 1; i <= 40; ++i)
+            forty.push_back({0.03 * i, 0.03 * i, false});
+        chart.setPath(forty);
+        chart.flush();
+        QCOMPARE(chart.pointCount(), 40);
+        QVERIFY(!chart.marksRequests());
+        forty.resize(31);
+        chart.setPath(forty);
+        chart.flush();
+        QVERIFY(chart.marksRequests());
         chart.setPath({});
         chart.flush();
         QCOMPARE(chart.pointCount(), 0);

@@ -164,6 +164,11 @@ QString PrivacyLossPathChart::requestLabel(int number) const
     return label;
 }
 
+bool PrivacyLossPathChart::marksRequests() const
+{
+    return m_epsilonSeries->pointsVisible();
+}
+
 int PrivacyLossPathChart::pointCount() const
 {
     return std::max(0, static_cast<int>(m_epsilonSeries->count()) - 1);
@@ -247,6 +252,12 @@ void PrivacyLossPathChart::rebuild()
         maxNative = std::max(maxNative, p.nativeSpent);
     }
     m_epsilonSeries->replace(epsilon);
+    // A marker per request while they stand apart; on a long path (lesson 1's 40 counts) the
+    // markers ran into one thick band, in presentation mode most of all: the line alone, as the
+    // comparison's ε after k steps does past 32 points (hovering still names each request).
+    const bool markers = epsilon.size() <= kMarkedPoints;
+    m_epsilonSeries->setPointsVisible(markers);
+    m_expostSeries->setPointsVisible(markers);
     m_nativeSeries->replace(native);
     m_refusedSeries->replace(refused);
     m_expostSeries->replace(dual ? expost : QList<QPointF>());

@@ -52,6 +52,8 @@ public:
     /// after setBudget). 0: one system, nothing extra (the default; setBudget does not reset it).
     void setExPostBudget(double expostBudget);
     bool showsExPost() const { return m_expostBudget > 0.0; }
+    /// Whether each request's point is marked (paths of at most kMarkedPoints points).
+    bool marksRequests() const;
     bool showsOdometer() const { return !std::isfinite(m_epsilonBudget); }
     /// Replaces the whole path (new session, opened transcript).
     void setPath(std::span<const PathPoint> points);
@@ -76,6 +78,10 @@ public:
 
 protected:
     void rebuild() override;
+
+public:
+    /// Paths of at most this many points (requests + the origin) mark each request.
+    static constexpr qsizetype kMarkedPoints = 32;
 
 private:
     /// Names, axes and legend of an odometer session (showsOdometer()).
