@@ -937,6 +937,17 @@ void TestLessonsGui::shippedLessonsRunEndToEnd()
             if (step.view.starts_with("lab:") && step.view != "lab:relative-error") {
                 QVERIFY2(lab && lab->isVisible(), step.view.c_str());
                 QVERIFY(!test::saveScreenshot(*lab, shot + QStringLiteral("-lab")).isEmpty());
+                // And at a projector's and a full-HD screen's size.
+                const QSize labSize = lab->size();
+                for (const QSize size : {QSize(1024, 768), QSize(1920, 1080)}) {
+                    lab->resize(size);
+                    QTest::qWait(50);
+                    QVERIFY(
+                        !test::saveScreenshot(
+                             *lab, shot + QStringLiteral("-lab-%1x%2").arg(size.width()).arg(size.height()))
+                             .isEmpty());
+                }
+                lab->resize(labSize);
             }
             photograph(w, shot);
             panel->next();

@@ -136,9 +136,10 @@ AtgPanel::AtgPanel(const QStringList &predicates, QWidget *parent) : QWidget(par
     layout->addLayout(fields);
     layout->addWidget(m_naive);
     layout->addWidget(m_error);
+    // Above the chart: a lesson opening the tab at a projector's size shows it without scrolling.
+    layout->addWidget(m_roundCosts);
     layout->addWidget(m_chart, 3);
     layout->addWidget(m_note);
-    layout->addWidget(m_roundCosts);
     layout->addWidget(m_naiveChart, 2);
     layout->addWidget(m_naiveNote);
 
@@ -221,8 +222,8 @@ void AtgPanel::drawRoundCosts()
                          formatBound(growing::naiveFractionScaleLoss(unit, s, halt)));
     m_roundCosts->setText(
         tr("<b>What one round costs</b>, started at s = %1 (privacy losses rounded up):"
-           "<table cellspacing=0 cellpadding=2><tr><th align=right>halts at t_h</th>"
-           "<th align=right>ATG f(s) + f(t_h)</th><th align=right>naive design truly loses</th></tr>%2</table>")
+           "<table cellspacing=0 cellpadding=3><tr><th align=right>halts at t_h&nbsp;&nbsp;</th>"
+           "<th align=right>&nbsp;&nbsp;ATG f(s) + f(t_h)</th><th align=right>&nbsp;&nbsp;naive design truly loses</th></tr>%2</table>")
             .arg(integer(s), rows));
 }
 
