@@ -1160,6 +1160,15 @@ void TestGrowingLab::fractionScaleToggle()
     QVERIFY(std::abs(loss - 3.025) < 1e-9);
     QVERIFY(panel->naiveText().contains(QStringLiteral("Counter-example")));
     QVERIFY(panel->naiveText().contains(QStringLiteral("3.025")));
+    // The table of what one round started at n costs, by halting time (shown whatever the toggle):
+    // at t_h = 100n ATG's 0.55 and the naive design's 3.025; at once both 1 (2f(n) = 2/(n·σ_n)).
+    const QString costs = panel->roundCostsText();
+    QVERIFY2(costs.contains(QStringLiteral("<td align=right>100,000</td><td align=right>0.55</td>"
+                                           "<td align=right>3.025</td>")),
+             qPrintable(costs));
+    QVERIFY2(costs.contains(QStringLiteral("<td align=right>1,000</td><td align=right>1</td>"
+                                           "<td align=right>1</td>")),
+             qPrintable(costs));
     // The stream's halted round that grew most (at t_h = s the naive design loses what it claims).
     double growth = 0.0, naive = 0.0, claimed = 0.0;
     for (const auto &round : panel->trace()->rounds)

@@ -3,6 +3,7 @@
 
 #include "resources/dataset_catalog.h"
 #include "ui/charts/growingchart.h"
+#include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
 #include "ui/util/palette.h"
 
@@ -104,6 +105,13 @@ AtgPanel::AtgPanel(const QStringList &predicates, QWidget *parent) : QWidget(par
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_roundCosts = new QLabel(this);
+    m_roundCosts->setObjectName(QStringLiteral("atgRoundCosts"));
+    m_roundCosts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_roundCosts->setToolTip(
+        tr("ATG's cost f(s) + f(t_h) of one round, f(t) = 1/(t·σ(t)), and what the naive "
+           "fraction-scale design truly loses for the same round; privacy losses "
+           "rounded up in the last digit."));
     m_naiveChart = new GrowingBarChart(this);
     m_naiveChart->setMinimumHeight(240);
     m_naiveChart->setToolTip(m_naive->toolTip());
@@ -128,6 +136,8 @@ AtgPanel::AtgPanel(const QStringList &predicates, QWidget *parent) : QWidget(par
     layout->addLayout(fields);
     layout->addWidget(m_naive);
     layout->addWidget(m_error);
+    // Above the chart: a lesson opening the tab at a projector's size shows it without scrolling.
+    layout->addWidget(m_roundCosts);
     layout->addWidget(m_chart, 3);
     layout->addWidget(m_note);
     layout->addWidget(m_naiveChart, 2);
@@ -137,9 +147,12 @@ AtgPanel::AtgPanel(const QStringList &predicates, QWidget *parent) : QWidget(par
         connect(c, &QComboBox::currentIndexChanged, this, &AtgPanel::redraw);
     for (QDoubleSpinBox *s : {m_threshold, m_sigma, m_exponent})
         connect(s, &QDoubleSpinBox::valueChanged, this, &AtgPanel::redraw);
+    for (QDoubleSpinBox *s : {m_sigma, m_exponent})
+        connect(s, &QDoubleSpinBox::valueChanged, this, &AtgPanel::drawRoundCosts);
     for (QSpinBox *s : {m_cap, m_queries})
         connect(s, &QSpinBox::valueChanged, this, &AtgPanel::redraw);
     connect(m_naive, &QCheckBox::toggled, this, &AtgPanel::drawNaive);
+    drawRoundCosts();
 }
 
 AtgPanel::~AtgPanel() = default;
@@ -155,6 +168,7 @@ void AtgPanel::setStream(std::uint64_t startSize, std::uint64_t seed)
 {
     m_startSize = startSize;
     m_seed = seed;
+    drawRoundCosts();
     if (isVisible() || m_trace)
         redraw();
 }
@@ -184,6 +198,33 @@ QString AtgPanel::noteText() const
 QString AtgPanel::naiveText() const
 {
     return m_naive->isChecked() ? m_naiveNote->text() : QString();
+}
+
+QString AtgPanel::roundCostsText() const
+{
+    return m_roundCosts->text();
+}
+
+void AtgPanel::drawRoundCosts()
+{
+    const growing::NoiseUnit unit = config().unit;
+    if (!growing::validate(unit)) {
+        m_roundCosts->clear();
+        return;
+    }
+    // The costs do not depend on the stream: a round's start and halt and the noise unit alone.
+    const std::uint64_t s = unit.startSize;
+    QString rows;
+    for (std::uint64_t halt = s; halt <= 1000 * s; halt *= 10)
+        rows += QStringLiteral(
+                    "<tr><td align=right>%1</td><td align=right>%2</td><td align=right>%3</td></tr>")
+                    .arg(integer(halt), formatBound(growing::atgLoss(unit, s, halt)),
+                         formatBound(growing::naiveFractionScaleLoss(unit, s, halt)));
+    m_roundCosts->setText(
+        tr("<b>What one round costs</b>, started at s = %1 (privacy losses rounded up):"
+           "<table cellspacing=0 cellpadding=3><tr><th align=right>halts at t_h&nbsp;&nbsp;</th>"
+           "<th align=right>&nbsp;&nbsp;ATG f(s) + f(t_h)</th><th align=right>&nbsp;&nbsp;naive design truly loses</th></tr>%2</table>")
+            .arg(integer(s), rows));
 }
 
 void AtgPanel::redraw()

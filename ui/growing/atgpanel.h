@@ -4,8 +4,10 @@
 // replayed on one counting query of the public CPS1988 rows arriving in a seeded order
 // (atgtrace.h). Noisy query values and the noisy threshold are drawn on the count scale over
 // time, rounds as bands, each round's cost f(s) + f(t_h) annotated; rounds continue back to back
-// under a hard-answer cap (NSG's). A toggle shows the naive fraction-scale design as a labelled
-// counter-example with its true privacy loss. Simulation only; nothing is charged to a session.
+// under a hard-answer cap (NSG's). A table prices one round started at n by its halting time
+// (n, 10n, 100n, 1000n), ATG's cost beside the naive design's true loss. A toggle shows the naive
+// fraction-scale design as a labelled counter-example with its true privacy loss. Simulation only; nothing is
+// charged to a session.
 #pragma once
 
 #include "core/data/table.h"
@@ -59,6 +61,11 @@ public:
     QString noteText() const;
     /// The counter-example's text (empty while the toggle is off).
     QString naiveText() const;
+    /// What one round started at s = n costs if it halts at t_h = n, 10n, 100n or 1000n: ATG's
+    /// f(s) + f(t_h) and the naive fraction-scale design's true loss (growing::atgLoss,
+    /// growing::naiveFractionScaleLoss), rounded up to four digits, as an HTML table with one row per
+    /// t_h (cells: t_h, ATG, naive). Empty when σ_n or p is invalid.
+    QString roundCostsText() const;
 
     /// Recomputes and redraws (the fields call it on every change).
     void redraw();
@@ -68,6 +75,7 @@ protected:
 
 private:
     void drawNaive();
+    void drawRoundCosts();
 
     QComboBox *m_query = nullptr;
     QComboBox *m_order = nullptr;
@@ -80,6 +88,7 @@ private:
     QLabel *m_error = nullptr;
     GrowingChart *m_chart = nullptr;
     QLabel *m_note = nullptr;
+    QLabel *m_roundCosts = nullptr;
     GrowingBarChart *m_naiveChart = nullptr;
     QLabel *m_naiveNote = nullptr;
 
