@@ -282,19 +282,20 @@ void AtgPanel::redraw()
     m_chart->setData(double(c.unit.startSize), double(tr_.end), std::move(bands),
                      {truth, publicLine, threshold, below, above});
 
+    // Every f(·) and sum below is a privacy loss: rounded up, as the cost table and the lesson print them.
     QStringList lines;
     for (std::size_t i = 0; i < tr_.rounds.size(); ++i) {
         const AtgRound &r = tr_.rounds[i];
-        const QString fs = formatNumber(c.unit.f(double(r.start)));
+        const QString fs = formatBound(c.unit.f(double(r.start)));
         if (r.halt)
             lines << tr("Round %1: opened at s = %2, ⊤ at t_h = %3: f(s) + f(t_h) = %4 + %5 = <b>%6</b>")
                          .arg(i + 1)
-                         .arg(integer(r.start), integer(*r.halt), fs, formatNumber(c.unit.f(double(*r.halt))),
-                              formatNumber(r.loss));
+                         .arg(integer(r.start), integer(*r.halt), fs, formatBound(c.unit.f(double(*r.halt))),
+                              formatBound(r.loss));
         else
             lines << tr("Round %1: opened at s = %2, no ⊤ by t = %3: f(s) = <b>%4</b>")
                          .arg(i + 1)
-                         .arg(integer(r.start), integer(tr_.end), formatNumber(r.loss));
+                         .arg(integer(r.start), integer(tr_.end), formatBound(r.loss));
     }
     if (tr_.rounds.empty())
         lines << tr("The cap binds from the start: nothing answered.");
@@ -302,8 +303,8 @@ void AtgPanel::redraw()
                 "<b>%2</b> against the worst case f(n)(1 + (7/3)c) = %3. ATG alone (one round) is "
                 "2f(s)-DP whatever happens: %4.")
                  .arg(m_cap->value())
-                 .arg(formatNumber(tr_.nsgRealised), formatNumber(tr_.nsgWorstCase),
-                      formatNumber(growing::atgLoss(c.unit, c.unit.startSize, c.unit.startSize)));
+                 .arg(formatBound(tr_.nsgRealised), formatBound(tr_.nsgWorstCase),
+                      formatBound(growing::atgLoss(c.unit, c.unit.startSize, c.unit.startSize)));
     lines << tr("<i>Simulation on CPS1988 (arrival order: %1; seed %2): true counts are read to draw, never "
                 "released.</i>")
                  .arg(m_order->currentText(), QString::number(m_seed));
@@ -337,7 +338,7 @@ void AtgPanel::drawNaive()
                       "Lap(σ(s)), queries Lap(2σ(t)), sensitivity 1/t) claims f(s) + f(t_h) but truly loses "
                       "(1/s)/σ(s) + (1/s + 1/t_h)/(2σ(t_h)). At (s, t_h) = (%1, %2) it claims %3 and loses "
                       "<b>%4</b>.")
-                       .arg(integer(n), integer(far), formatNumber(refClaim), formatNumber(refLoss));
+                       .arg(integer(n), integer(far), formatBound(refClaim), formatBound(refLoss));
     bars.push_back({tr("claims at (n, 100n)"), refClaim, palette::chartBlue});
     bars.push_back({tr("loses at (n, 100n)"), refLoss, palette::chartRed});
     // The stream's halted round that grew most (largest t_h/s, the first on a tie): the naive
@@ -353,8 +354,8 @@ void AtgPanel::drawNaive()
         bars.push_back({tr("claims, this stream"), worst->naiveClaim, palette::chartBlue});
         bars.push_back({tr("loses, this stream"), worst->naiveLoss, palette::chartRed});
         text += tr(" On this stream, the round (s = %1, t_h = %2) would claim %3 and lose <b>%4</b>.")
-                    .arg(integer(worst->start), integer(*worst->halt), formatNumber(worst->naiveClaim),
-                         formatNumber(worst->naiveLoss));
+                    .arg(integer(worst->start), integer(*worst->halt), formatBound(worst->naiveClaim),
+                         formatBound(worst->naiveLoss));
     }
     m_naiveChart->setBars(tr("Naive fraction-scale design: claimed against true privacy loss"), tr("ε"),
                           bars);
