@@ -150,6 +150,14 @@ private:
     void fitDockTabTitles();
     /// fitDockTabTitles once the dock layout has settled (coalesced).
     void scheduleDockTitleFit();
+    /// Within each column of docks, moves height from docks with room to spare to docks that would
+    /// scroll vertically (and to the lessons until their list shows kLessonRows rows), so that nothing
+    /// scrolls where the column has the room: a short window (1024×708 under a window manager) or
+    /// presentation mode's larger text. Sizes that already fit (the user's too) are left alone.
+    /// Where the column is too short even so, the lessons' introduction is hidden first.
+    void fitDockHeights();
+    /// fitDockHeights once the layout has settled (coalesced; a few rounds while it changes).
+    void scheduleDockHeightFit();
 
     void newSessionInteractive();
     void openDatasetInteractive();
@@ -234,8 +242,12 @@ private:
     QList<QDockWidget *> m_docks;
     QSize m_firstSize; ///< the size the window gave itself from its screen
     bool m_frameFitted = false;
-    bool m_oneDockColumn = false;       ///< presentation mode on a narrow window: see updateProjectorLayout
-    bool m_dockTitleFitPending = false; ///< see scheduleDockTitleFit
+    bool m_oneDockColumn = false;        ///< presentation mode on a narrow window: see updateProjectorLayout
+    bool m_dockTitleFitPending = false;  ///< see scheduleDockTitleFit
+    bool m_dockHeightFitPending = false; ///< see scheduleDockHeightFit
+    int m_dockHeightFitRounds = 0;       ///< fits in a row that moved a separator (fitDockHeights)
+    /// The lessons list shows at least this many rows whole where the window has the height.
+    static constexpr int kLessonRows = 4;
     static constexpr int kTwoColumnWidth = 1280;
     bool m_docksSized = false;
     bool m_remembersLayout = false;

@@ -44,6 +44,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLayout>
+#include <QListWidget>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
@@ -1123,6 +1124,64 @@ private Q_SLOTS:
                 QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("projector_path_empty_lessons_window_")
                                                           + testScreenName())
                              .isEmpty());
+        }
+        setPresentation(w, false);
+    }
+
+    /// PROBE
+    void squeezedProbe()
+    {
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showLessons();
+        for (const bool presentation : {false, true}) {
+            setPresentation(w, presentation);
+            for (const int squeeze : {0, 60}) {
+                w.resize(w.width(), testScreen().height() - squeeze);
+                QTest::qWait(300);
+                w.flushViews();
+                QTest::qWait(100);
+                qInfo("presentation %d, window %dx%d", presentation, w.width(), w.height());
+                for (QDockWidget *dock : w.findChildren<QDockWidget *>()) {
+                    if (!dock->isVisible() || dock->visibleRegion().isEmpty())
+                        continue;
+                    auto *area = qobject_cast<QScrollArea *>(dock->widget());
+                    if (area)
+                        qInfo("  %s %dx%d: viewport %d, content %d (min %d), vscroll %d hscroll %d",
+                              qPrintable(dock->objectName()), dock->width(), dock->height(),
+                              area->viewport()->height(), area->widget()->height(),
+                              area->widget()->minimumSizeHint().height(),
+                              area->verticalScrollBar()->maximum(), area->horizontalScrollBar()->maximum());
+                    else
+                        qInfo("  %s %dx%d (no scroll area), min %d", qPrintable(dock->objectName()),
+                              dock->width(), dock->height(), dock->widget()->minimumSizeHint().height());
+                }
+                {
+                    auto *chart = w.pathChart();
+                    qInfo("  chart %d (min %d, minh %d) compact %d: %s", chart->height(),
+                          chart->minimumSizeHint().height(), chart->minimumHeight(),
+                          chart->showsCompactLegend(), qPrintable(chart->legendText()));
+                    for (QWidget *c : chart->findChildren<QWidget *>(Qt::FindDirectChildrenOnly))
+                        qInfo("    %s %s %dx%d at %d min %d minh %d vis %d", c->metaObject()->className(),
+                              qPrintable(c->objectName()), c->width(), c->height(), c->y(),
+                              c->minimumSizeHint().height(), c->minimumHeight(), c->isVisible());
+                }
+                if (LessonsPanel *panel = w.showLessons()) {
+                    QListWidget *list = panel->lessonList();
+                    int shown = 0;
+                    for (int r = 0; r < list->count(); ++r)
+                        if (list->viewport()->rect().contains(list->visualItemRect(list->item(r))))
+                            ++shown;
+                    qInfo("  lessons list %d px, %d rows whole, row heights %d %d",
+                          list->viewport()->height(), shown, list->sizeHintForRow(0),
+                          list->sizeHintForRow(1));
+                }
+                QVERIFY(!pbx::test::saveScreenshot(
+                             w, QStringLiteral("probe_%1_%2").arg(presentation).arg(squeeze))
+                             .isEmpty());
+            }
         }
         setPresentation(w, false);
     }

@@ -216,9 +216,15 @@ void SessionPanel::createLayout()
     seedWarning->setStyleSheet(palette::labelColourStyle(palette::warningText));
     seedWarning->setToolTip(m_seedEnabled->toolTip());
     seedWarning->setWordWrap(true); // wraps in a narrow (1024-px window) panel instead of widening it
-    auto *seedRow = new QHBoxLayout;
-    seedRow->addWidget(m_seed, 1);
+    // The warning below the seed, and only while the noise is seeded (the check box's tooltip says
+    // it before): beside the box it wrapped to three lines in the 1024-px window's dock ("not for /
+    // real / releases"), and the privacy settings scrolled on a 1024×768 screen.
+    auto *seedRow = new QVBoxLayout;
+    seedRow->setSpacing(2);
+    seedRow->addWidget(m_seed);
     seedRow->addWidget(seedWarning);
+    seedWarning->setVisible(m_seedEnabled->isChecked());
+    connect(m_seedEnabled, &QCheckBox::toggled, seedWarning, &QWidget::setVisible);
 
     auto *form = new QFormLayout;
     m_form = form;
