@@ -367,9 +367,12 @@ void MainWindow::createDocks()
     tabifyDockWidget(chartDock, m_noiseReductionDock);
     chartDock->raise();
     // A dock moved or tabbed by hand gets the titles its new tab bar has room for.
-    for (QDockWidget *dock : std::as_const(m_docks) + QList<QDockWidget *>{m_noiseReductionDock})
+    // A dock brought to the front of its tab group gets the height it needs (fitDockHeights).
+    for (QDockWidget *dock : std::as_const(m_docks) + QList<QDockWidget *>{m_noiseReductionDock}) {
         for (auto fit : {&MainWindow::scheduleDockTitleFit, &MainWindow::scheduleDockHeightFit})
             connect(dock, &QDockWidget::dockLocationChanged, this, fit);
+        connect(dock, &QDockWidget::visibilityChanged, this, &MainWindow::scheduleDockHeightFit);
+    }
 
     // The strategy comparison needs room: it opens floating at about the window's size the first
     // time (View ▸ Compare strategies) and can be docked anywhere. It computes only while shown.
@@ -674,15 +677,38 @@ void MainWindow::fitDockHeights()
                 changed = true;
             }
         }
-        if (lessons >= 0 && rooms[lessons].missing > 0)
+        // Still short: the privacy settings and the dataset, forms the user acts on, take what
+        // they need from a chart beside them, which then scrolls (a tab group's front dock in
+        // presentation mode's one column at 1024×708: the path is shown again whole when the
+        // budget or the lessons come to the front).
+        for (int i = 0; i < rooms.size(); ++i) {
+            const QString name = column[i]->objectName();
+            if (rooms[i].missing <= 0
+                || (name != QLatin1String("sessionDock") && name != QLatin1String("datasetDock")))
+                continue;
+            for (int j = 0; j < rooms.size() && rooms[i].missing > 0; ++j) {
+                const bool chart = column[j]->isAncestorOf(m_chart) || column[j] == m_noiseReductionDock;
+                const int give = chart ? std::min(rooms[i].missing, heights[j] - kYieldingChartHeight) : 0;
+                if (give <= 0)
+                    continue;
+                heights[i] += give;
+                heights[j] -= give;
+                rooms[i].missing -= give;
+                changed = true;
+            }
+        }
+        if (lessons >= 0 && std::any_of(rooms.cbegin(), rooms.cend(), [](const DockRoom &room) {
+                return room.missing > 0;
+            }))
             lessonsShort = true;
         if (changed) {
             resizeDocks(column, heights, Qt::Vertical);
             moved = true;
         }
     }
-    // A column too short for the lessons' rows even so: their introduction gives way (it says
-    // what the lessons are; the list names them). It comes back once the dock has its room.
+    // A column too short even so, for the lessons' rows or a dock beside them (the privacy
+    // settings at 1024×708): the lessons' introduction gives way (it says what the lessons are;
+    // the list names them). It comes back once the dock has its room.
     if (QLabel *intro = m_lessons ? m_lessons->introduction() : nullptr;
         intro && m_lessons->lessonList()->isVisible()) {
         const int introHeight
@@ -930,6 +956,7 @@ LessonsPanel *MainWindow::showLessons()
         addDockWidget(Qt::LeftDockWidgetArea, m_lessonsDock);
         for (auto fit : {&MainWindow::scheduleDockTitleFit, &MainWindow::scheduleDockHeightFit})
             connect(m_lessonsDock, &QDockWidget::dockLocationChanged, this, fit);
+        connect(m_lessonsDock, &QDockWidget::visibilityChanged, this, &MainWindow::scheduleDockHeightFit);
         // In the one-column projector layout beside the gauge (updateProjectorLayout).
         if (QDockWidget *beside = m_docks.value(m_oneDockColumn ? 2 : 0))
             tabifyDockWidget(beside, m_lessonsDock);

@@ -154,7 +154,9 @@ private:
     /// scroll vertically (and to the lessons until their list shows kLessonRows rows), so that nothing
     /// scrolls where the column has the room: a short window (1024×708 under a window manager) or
     /// presentation mode's larger text. Sizes that already fit (the user's too) are left alone.
-    /// Where the column is too short even so, the lessons' introduction is hidden first.
+    /// Where the column is too short even so, the lessons' introduction is hidden first, and the
+    /// privacy settings or the dataset in front of a tab group take what they need from a chart
+    /// beside them (down to kYieldingChartHeight).
     void fitDockHeights();
     /// fitDockHeights once the layout has settled (coalesced; a few rounds while it changes).
     void scheduleDockHeightFit();
@@ -248,6 +250,9 @@ private:
     int m_dockHeightFitRounds = 0;       ///< fits in a row that moved a separator (fitDockHeights)
     /// The lessons list shows at least this many rows whole where the window has the height.
     static constexpr int kLessonRows = 4;
+    /// The height in pixels (title and tab bar included) down to which a chart's dock yields to the
+    /// privacy settings or the dataset beside it when the column is too short for both.
+    static constexpr int kYieldingChartHeight = 150;
     static constexpr int kTwoColumnWidth = 1280;
     bool m_docksSized = false;
     bool m_remembersLayout = false;

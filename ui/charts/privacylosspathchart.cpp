@@ -236,15 +236,12 @@ void PrivacyLossPathChart::rebuild()
         // Short names, where the dock is too low for the full ones (a 1024×708 window in
         // presentation mode, the lessons above): the axes' titles and colours say the rest.
         QStringList compact;
-        compact << legendEntry(kEpsilonColour, QStringLiteral("━"), dual ? tr("total ε") : tr("ε"));
+        compact << legendEntry(kEpsilonColour, QStringLiteral("━"), tr("ε"));
         if (!nativeIsEpsilon) // the right axis is in its colour
             compact << legendEntry(kNativeColour, QStringLiteral("╍"), m_unit);
-        if (dual)
-            compact << legendEntry(kExPostColour, QStringLiteral("━"), tr("ex-post ε"));
+        if (dual) // its spend and its budget line
+            compact << legendEntry(kExPostColour, QStringLiteral("━┈"), tr("ex-post"));
         compact << legendEntry(kBudgetColour, QStringLiteral("┅"), tr("budget"));
-        if (dual)
-            compact << legendEntry(kExPostColour, QStringLiteral("┈"), tr("ex-post budget"));
-        compact << legendEntry(kBudgetColour, QStringLiteral("■"), m_refusedSeries->name());
         m_compactLegend = compact;
         fitLegend();
     }
@@ -287,6 +284,16 @@ void PrivacyLossPathChart::rebuild()
     m_expostSeries->setPointsVisible(markers);
     m_nativeSeries->replace(native);
     m_refusedSeries->replace(refused);
+    // The compact legend names the refused requests' marker once there is one.
+    const QString refusedEntry = legendEntry(kBudgetColour, QStringLiteral("■"), m_refusedSeries->name());
+    if (!m_compactLegend.isEmpty() && !odometer
+        && refused.isEmpty() == m_compactLegend.contains(refusedEntry)) {
+        if (refused.isEmpty())
+            m_compactLegend.removeAll(refusedEntry);
+        else
+            m_compactLegend << refusedEntry;
+        fitLegend();
+    }
     m_expostSeries->replace(dual ? expost : QList<QPointF>());
 
     // Past the last request by a little, so its marker is not cut by the plot's edge.
