@@ -677,18 +677,22 @@ void MainWindow::fitDockHeights()
                 changed = true;
             }
         }
-        // Still short: the privacy settings and the dataset, forms the user acts on, take what
-        // they need from a chart beside them, which then scrolls (a tab group's front dock in
-        // presentation mode's one column at 1024×708: the path is shown again whole when the
-        // budget or the lessons come to the front).
+        // Still short: the privacy settings, the form the user acts on, take what they need from
+        // the dataset's reference text or a chart beside them, and the dataset from a chart, which
+        // then scroll (in presentation mode's one column at 1024×708 the path yields while the
+        // settings are in front, and is whole again when the budget or the lessons are; at
+        // 1024×700 the dataset yields to the seed's row).
+        const auto yields = [this](const QDockWidget *to, const QDockWidget *from) {
+            const bool chart = from->isAncestorOf(m_chart) || from == m_noiseReductionDock;
+            return to->objectName() == QLatin1String("sessionDock")
+                       ? chart || from->objectName() == QLatin1String("datasetDock")
+                       : to->objectName() == QLatin1String("datasetDock") && chart;
+        };
         for (int i = 0; i < rooms.size(); ++i) {
-            const QString name = column[i]->objectName();
-            if (rooms[i].missing <= 0
-                || (name != QLatin1String("sessionDock") && name != QLatin1String("datasetDock")))
-                continue;
             for (int j = 0; j < rooms.size() && rooms[i].missing > 0; ++j) {
-                const bool chart = column[j]->isAncestorOf(m_chart) || column[j] == m_noiseReductionDock;
-                const int give = chart ? std::min(rooms[i].missing, heights[j] - kYieldingChartHeight) : 0;
+                const int give = j != i && yields(column[i], column[j])
+                                     ? std::min(rooms[i].missing, heights[j] - kYieldingHeight)
+                                     : 0;
                 if (give <= 0)
                     continue;
                 heights[i] += give;
@@ -696,6 +700,21 @@ void MainWindow::fitDockHeights()
                 rooms[i].missing -= give;
                 changed = true;
             }
+        }
+        // The lessons' rows before the privacy settings beside them, which then scroll, where
+        // the column holds both no more (the unified filter's settings in presentation mode at
+        // 1920×1020 need 572 px; the list had one row).
+        for (int j = 0; lessons >= 0 && j < rooms.size() && rooms[lessons].missing > 0; ++j) {
+            const int give = column[j]->objectName() == QLatin1String("sessionDock")
+                                 ? std::min(rooms[lessons].missing, heights[j] - kYieldingHeight)
+                                 : 0;
+            if (give <= 0)
+                continue;
+            heights[lessons] += give;
+            heights[j] -= give;
+            rooms[lessons].missing -= give;
+            rooms[j].missing += give;
+            changed = true;
         }
         if (lessons >= 0 && std::any_of(rooms.cbegin(), rooms.cend(), [](const DockRoom &room) {
                 return room.missing > 0;

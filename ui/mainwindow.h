@@ -155,8 +155,8 @@ private:
     /// scrolls where the column has the room: a short window (1024×708 under a window manager) or
     /// presentation mode's larger text. Sizes that already fit (the user's too) are left alone.
     /// Where the column is too short even so, the lessons' introduction is hidden first, and the
-    /// privacy settings or the dataset in front of a tab group take what they need from a chart
-    /// beside them (down to kYieldingChartHeight).
+    /// privacy settings take what they need from the dataset or a chart beside them, the dataset
+    /// from a chart (down to kYieldingHeight).
     void fitDockHeights();
     /// fitDockHeights once the layout has settled (coalesced; a few rounds while it changes).
     void scheduleDockHeightFit();
@@ -251,8 +251,9 @@ private:
     /// The lessons list shows at least this many rows whole where the window has the height.
     static constexpr int kLessonRows = 4;
     /// The height in pixels (title and tab bar included) down to which a chart's dock yields to the
-    /// privacy settings or the dataset beside it when the column is too short for both.
-    static constexpr int kYieldingChartHeight = 150;
+    /// privacy settings or the dataset beside it, and the dataset to the privacy settings, when
+    /// the column is too short for both (fitDockHeights).
+    static constexpr int kYieldingHeight = 150;
     static constexpr int kTwoColumnWidth = 1280;
     bool m_docksSized = false;
     bool m_remembersLayout = false;
