@@ -409,7 +409,8 @@ void MainWindow::createDocks()
     // The first size is the screen's, up to the 1400×900 the layout is designed for: on a
     // 1024×768 projector the gauge and the path stay on screen and the docks take their share of
     // 1024 px, not of 1400.
-    resizeWithinScreen(this, QSize(1400, 900));
+    // In presentation mode (remembered from the last run) the screen's area up to kPresentationSize.
+    resizeWithinScreen(this, AppSettings::presentationMode() ? kPresentationSize : QSize(1400, 900));
     m_firstSize = size();
     applyDefaultDockSizes();
 }
@@ -422,9 +423,14 @@ void MainWindow::applyDefaultDockSizes()
     QDockWidget *sessionDock = m_docks.value(1);
     QDockWidget *gaugeDock = m_docks.value(2);
     QDockWidget *chartDock = m_docks.value(3);
+    // In presentation mode's two columns on a wide window (1920 px) up to 460 and 520 px: its larger
+    // text wraps less, and the lessons and the privacy settings fit their column's height.
     const int w = width();
+    const bool large = Presentation::instance().isEnabled();
     resizeDocks({datasetDock, gaugeDock},
-                {std::clamp(w * 243 / 1000, 284, 340), std::clamp(w * 286 / 1000, 280, 400)}, Qt::Horizontal);
+                {std::clamp(w * 243 / 1000, 284, large ? 460 : 340),
+                 std::clamp(w * 286 / 1000, 280, large ? 520 : 400)},
+                Qt::Horizontal);
     resizeDocks({datasetDock, sessionDock}, {430, 400}, Qt::Vertical);
     resizeDocks({gaugeDock, chartDock}, {320, 520}, Qt::Vertical);
 }
@@ -923,7 +929,26 @@ void MainWindow::createMenus()
     Presentation::instance().setEnabled(presentation->isChecked());
     connect(presentation, &QAction::toggled, this, [this](bool on) {
         AppSettings::setPresentationMode(on);
+        // The larger text needs the room: a window smaller than its screen (1400×900 on 1920×1080,
+        // where the lessons and the privacy settings did not fit their column) grows to the
+        // screen's available area, and gets its size back when the mode is switched off (unless
+        // it was resized meanwhile).
+        if (on && isVisible() && !isMaximized() && !isFullScreen()) {
+            const QSize before = size();
+            resizeWithinScreen(this, kPresentationSize);
+            if (size() != before) {
+                m_sizeBeforePresentation = before;
+                m_presentationSize = size();
+                fitFrameInsideScreen(this);
+            }
+        } else if (!on && m_sizeBeforePresentation.isValid()) {
+            if (size() == m_presentationSize && !isMaximized() && !isFullScreen())
+                resize(m_sizeBeforePresentation);
+            m_sizeBeforePresentation = QSize();
+        }
         Presentation::instance().setEnabled(on);
+        if (!m_oneDockColumn && isVisible()) // the columns' widths for the mode (applyDefaultDockSizes)
+            applyDefaultDockSizes();
         updateProjectorLayout();
         scheduleDockTitleFit();
         scheduleDockHeightFit();

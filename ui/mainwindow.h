@@ -9,6 +9,7 @@
 
 #include <QMainWindow>
 #include <QPointer>
+#include <QSize>
 
 QT_FORWARD_DECLARE_CLASS(QAction)
 QT_FORWARD_DECLARE_CLASS(QDockWidget)
@@ -255,6 +256,11 @@ private:
     /// the column is too short for both (fitDockHeights).
     static constexpr int kYieldingHeight = 150;
     static constexpr int kTwoColumnWidth = 1280;
+    /// The size in pixels presentation mode gives a window smaller than its screen (bounded by the
+    /// screen's available area): its larger text needs more than the 1400×900 of the first window.
+    static constexpr QSize kPresentationSize{1920, 1200};
+    QSize m_sizeBeforePresentation; ///< the window's size before presentation mode grew it (invalid: none)
+    QSize m_presentationSize;       ///< the size presentation mode gave it
     bool m_docksSized = false;
     bool m_remembersLayout = false;
 };
