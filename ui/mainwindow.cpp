@@ -934,9 +934,14 @@ void MainWindow::createMenus()
         // screen's available area, and gets its size back when the mode is switched off (unless
         // it was resized meanwhile).
         if (on && isVisible() && !isMaximized() && !isFullScreen()) {
+            // Grown only: a window larger than its screen in either direction (a test's) keeps its size.
             const QSize before = size();
-            resizeWithinScreen(this, kPresentationSize);
-            if (size() != before) {
+            QSize grown = kPresentationSize;
+            if (const QScreen *shown = screen())
+                grown
+                    = grown.boundedTo(shown->availableGeometry().size() - (frameGeometry().size() - before));
+            if (grown.expandedTo(before) == grown && grown != before) {
+                resize(grown);
                 m_sizeBeforePresentation = before;
                 m_presentationSize = size();
                 fitFrameInsideScreen(this);
