@@ -50,10 +50,12 @@
 #include <QHelpEvent>
 #include <QInputDialog>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
+#include <QScrollBar>
 #include <QSet>
 #include <QShowEvent>
 #include <QSplitter>
@@ -70,6 +72,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -317,6 +320,7 @@ void MainWindow::createDocks()
               layout->addWidget(content);
               // Scrolls when the window is small (1024×700) instead of widening it.
               dock->setWidget(new FitScrollArea(frame, Qt::Horizontal | Qt::Vertical, dock));
+              frame->installEventFilter(this); // its layout requests: fitDockHeights
               addDockWidget(area, dock);
               m_docks << dock;
               return dock;
@@ -357,13 +361,18 @@ void MainWindow::createDocks()
     auto *nrLayout = new QVBoxLayout(nrFrame);
     nrLayout->setContentsMargins(8, 4, 8, 8);
     nrLayout->addWidget(m_noiseReduction);
+    nrFrame->installEventFilter(this);
     m_noiseReductionDock->setWidget(
         new FitScrollArea(nrFrame, Qt::Horizontal | Qt::Vertical, m_noiseReductionDock));
     tabifyDockWidget(chartDock, m_noiseReductionDock);
     chartDock->raise();
     // A dock moved or tabbed by hand gets the titles its new tab bar has room for.
-    for (QDockWidget *dock : std::as_const(m_docks) + QList<QDockWidget *>{m_noiseReductionDock})
-        connect(dock, &QDockWidget::dockLocationChanged, this, &MainWindow::scheduleDockTitleFit);
+    // A dock brought to the front of its tab group gets the height it needs (fitDockHeights).
+    for (QDockWidget *dock : std::as_const(m_docks) + QList<QDockWidget *>{m_noiseReductionDock}) {
+        for (auto fit : {&MainWindow::scheduleDockTitleFit, &MainWindow::scheduleDockHeightFit})
+            connect(dock, &QDockWidget::dockLocationChanged, this, fit);
+        connect(dock, &QDockWidget::visibilityChanged, this, &MainWindow::scheduleDockHeightFit);
+    }
 
     // The strategy comparison needs room: it opens floating at about the window's size the first
     // time (View ▸ Compare strategies) and can be docked anywhere. It computes only while shown.
@@ -400,7 +409,8 @@ void MainWindow::createDocks()
     // The first size is the screen's, up to the 1400×900 the layout is designed for: on a
     // 1024×768 projector the gauge and the path stay on screen and the docks take their share of
     // 1024 px, not of 1400.
-    resizeWithinScreen(this, QSize(1400, 900));
+    // In presentation mode (remembered from the last run) the screen's area up to kPresentationSize.
+    resizeWithinScreen(this, AppSettings::presentationMode() ? kPresentationSize : QSize(1400, 900));
     m_firstSize = size();
     applyDefaultDockSizes();
 }
@@ -413,9 +423,14 @@ void MainWindow::applyDefaultDockSizes()
     QDockWidget *sessionDock = m_docks.value(1);
     QDockWidget *gaugeDock = m_docks.value(2);
     QDockWidget *chartDock = m_docks.value(3);
+    // In presentation mode's two columns on a wide window (1920 px) up to 460 and 520 px: its larger
+    // text wraps less, and the lessons and the privacy settings fit their column's height.
     const int w = width();
+    const bool large = Presentation::instance().isEnabled();
     resizeDocks({datasetDock, gaugeDock},
-                {std::clamp(w * 243 / 1000, 284, 340), std::clamp(w * 286 / 1000, 280, 400)}, Qt::Horizontal);
+                {std::clamp(w * 243 / 1000, 284, large ? 460 : 340),
+                 std::clamp(w * 286 / 1000, 280, large ? 520 : 400)},
+                Qt::Horizontal);
     resizeDocks({datasetDock, sessionDock}, {430, 400}, Qt::Vertical);
     resizeDocks({gaugeDock, chartDock}, {320, 520}, Qt::Vertical);
 }
@@ -461,6 +476,7 @@ void MainWindow::resizeEvent(QResizeEvent *event)
     if (isVisible())
         updateProjectorLayout();
     scheduleDockTitleFit();
+    scheduleDockHeightFit();
 }
 
 namespace {
@@ -538,8 +554,213 @@ void MainWindow::fitDockTabTitles()
         bar->installEventFilter(this);
 }
 
+namespace {
+
+/// How a dock stands in height, in pixels: `missing` more would show it without scrolling (the
+/// lessons: their list with its rows whole); it could give up `spare` and still do.
+struct DockRoom
+{
+    int missing = 0;
+    int spare = 0;
+};
+
+/// A dock whose content lies in a scroll area: what QScrollArea scrolls over (the content's minimum
+/// height, or its height for the viewport's width where it has one) against the viewport's height.
+DockRoom scrollAreaRoom(const QScrollArea *area)
+{
+    const QWidget *content = area->widget();
+    if (!content)
+        return {};
+    // At the viewport's width, as QScrollArea measures it: narrower by the scroll bar while that
+    // shows, which it keeps showing while the content is taller at that width.
+    const int width = area->viewport()->width();
+    const QScrollBar *sideways = area->horizontalScrollBar();
+    const int height
+        = area->height() - 2 * area->frameWidth() - (sideways->isVisible() ? sideways->height() : 0);
+    int needed = std::max(content->minimumSizeHint().height(), content->minimumHeight());
+    const bool heightForWidth = content->layout() ? content->layout()->hasHeightForWidth()
+                                                  : content->sizePolicy().hasHeightForWidth();
+    if (heightForWidth)
+        needed = std::max(needed, content->heightForWidth(width));
+    return {std::max(0, needed - height), std::max(0, height - needed)};
+}
+
+/// The lessons dock on its list page: the list against the height of its first `rows` rows, and
+/// the dock against its minimum (below it the labels are drawn over one another). On a lesson's
+/// step page (its text scrolls) only the minimum.
+DockRoom lessonsRoom(const QDockWidget *dock, const LessonsPanel *panel, int rows)
+{
+    const int aboveMinimum = dock->height() - dock->minimumSizeHint().height();
+    const QListWidget *list = panel->lessonList();
+    if (!list->isVisible())
+        return {std::max(0, -aboveMinimum), std::max(0, aboveMinimum)};
+    int wanted = 2 * list->frameWidth();
+    for (int row = 0; row < std::min(rows, static_cast<int>(list->count())); ++row)
+        wanted += list->visualItemRect(list->item(row)).height();
+    const int has = list->height();
+    return {std::max(0, wanted - has) + std::max(0, -aboveMinimum),
+            std::max(0, std::min(has - wanted, aboveMinimum))};
+}
+
+/// The height a dock's tab bar adds below it (with the gap between them), 0 for a dock alone:
+/// QMainWindow::resizeDocks sizes a tab group, tab bar included, by any of its docks.
+int tabBarBelow(const QMainWindow *window, const QDockWidget *dock)
+{
+    const QRect rect = dock->geometry();
+    for (const QTabBar *bar : window->findChildren<QTabBar *>(Qt::FindDirectChildrenOnly)) {
+        const int gap = bar->y() - rect.bottom() - 1;
+        if (bar->isVisible() && std::abs(bar->x() - rect.x()) <= 8 && gap >= 0 && gap <= 8)
+            return gap + bar->height();
+    }
+    return 0;
+}
+
+} // namespace
+
+void MainWindow::scheduleDockHeightFit()
+{
+    if (m_dockHeightFitPending)
+        return;
+    m_dockHeightFitPending = true;
+    QTimer::singleShot(0, this, [this] {
+        m_dockHeightFitPending = false;
+        fitDockHeights();
+    });
+}
+
+void MainWindow::fitDockHeights()
+{
+    if (!isVisible())
+        return;
+    // The docks shown in the window by column: the same area and left edge (a column's tab group
+    // counts once, by the dock in front).
+    std::map<std::pair<int, int>, QList<QDockWidget *>> columns;
+    for (QDockWidget *dock : findChildren<QDockWidget *>(Qt::FindDirectChildrenOnly))
+        if (dock->isVisible() && !dock->isFloating() && dock->widget() && !dock->visibleRegion().isEmpty())
+            columns[{static_cast<int>(dockWidgetArea(dock)), dock->x()}] << dock;
+    bool moved = false;
+    bool lessonsShort = false;
+    for (auto &[where, column] : columns) {
+        if (column.size() < 2)
+            continue;
+        std::sort(column.begin(), column.end(),
+                  [](const QDockWidget *a, const QDockWidget *b) { return a->y() < b->y(); });
+        QList<int> heights;
+        QList<DockRoom> rooms;
+        int lessons = -1;
+        for (QDockWidget *dock : std::as_const(column)) {
+            heights << dock->height() + tabBarBelow(this, dock);
+            if (dock == m_lessonsDock && m_lessons) {
+                lessons = static_cast<int>(rooms.size());
+                rooms << lessonsRoom(dock, m_lessons, kLessonRows);
+            } else if (const auto *area = qobject_cast<const QScrollArea *>(dock->widget())) {
+                rooms << scrollAreaRoom(area);
+                // The path can drop its legend to the compact one.
+                if (m_chart->isVisible() && dock->isAncestorOf(m_chart))
+                    rooms.back().spare += m_chart->compactLegendSaving();
+            } else {
+                rooms << DockRoom{};
+            }
+        }
+        // The lessons first: the path below them drops its legend to a compact form when short
+        // (PrivacyLossPathChart), and so needs less than it asks for now.
+        QList<int> order;
+        if (lessons >= 0)
+            order << lessons;
+        for (int i = 0; i < rooms.size(); ++i)
+            if (i != lessons)
+                order << i;
+        bool changed = false;
+        for (int i : std::as_const(order)) {
+            for (int j = 0; j < rooms.size() && rooms[i].missing > 0; ++j) {
+                const int give = j == i ? 0 : std::min(rooms[i].missing, rooms[j].spare);
+                if (give <= 0)
+                    continue;
+                heights[i] += give;
+                heights[j] -= give;
+                rooms[i].missing -= give;
+                rooms[j].spare -= give;
+                changed = true;
+            }
+        }
+        // Still short: the privacy settings, the form the user acts on, take what they need from
+        // the dataset's reference text or a chart beside them, and the dataset from a chart, which
+        // then scroll (in presentation mode's one column at 1024×708 the path yields while the
+        // settings are in front, and is whole again when the budget or the lessons are; at
+        // 1024×700 the dataset yields to the seed's row).
+        const auto yields = [this](const QDockWidget *to, const QDockWidget *from) {
+            const bool chart = from->isAncestorOf(m_chart) || from == m_noiseReductionDock;
+            return to->objectName() == QLatin1String("sessionDock")
+                       ? chart || from->objectName() == QLatin1String("datasetDock")
+                       : to->objectName() == QLatin1String("datasetDock") && chart;
+        };
+        for (int i = 0; i < rooms.size(); ++i) {
+            for (int j = 0; j < rooms.size() && rooms[i].missing > 0; ++j) {
+                const int give = j != i && yields(column[i], column[j])
+                                     ? std::min(rooms[i].missing, heights[j] - kYieldingHeight)
+                                     : 0;
+                if (give <= 0)
+                    continue;
+                heights[i] += give;
+                heights[j] -= give;
+                rooms[i].missing -= give;
+                changed = true;
+            }
+        }
+        // The lessons' rows before the privacy settings beside them, which then scroll, where
+        // the column holds both no more (the unified filter's settings in presentation mode at
+        // 1920×1020 need 572 px; the list had one row).
+        for (int j = 0; lessons >= 0 && j < rooms.size() && rooms[lessons].missing > 0; ++j) {
+            const int give = column[j]->objectName() == QLatin1String("sessionDock")
+                                 ? std::min(rooms[lessons].missing, heights[j] - kYieldingHeight)
+                                 : 0;
+            if (give <= 0)
+                continue;
+            heights[lessons] += give;
+            heights[j] -= give;
+            rooms[lessons].missing -= give;
+            rooms[j].missing += give;
+            changed = true;
+        }
+        if (lessons >= 0 && std::any_of(rooms.cbegin(), rooms.cend(), [](const DockRoom &room) {
+                return room.missing > 0;
+            }))
+            lessonsShort = true;
+        if (changed) {
+            resizeDocks(column, heights, Qt::Vertical);
+            moved = true;
+        }
+    }
+    // A column too short even so, for the lessons' rows or a dock beside them (the privacy
+    // settings at 1024×708): the lessons' introduction gives way (it says what the lessons are;
+    // the list names them). It comes back once the dock has its room.
+    if (QLabel *intro = m_lessons ? m_lessons->introduction() : nullptr;
+        intro && m_lessons->lessonList()->isVisible()) {
+        const int introHeight
+            = intro->heightForWidth(intro->width() > 0 ? intro->width() : m_lessons->width())
+              + m_lessons->lessonList()->parentWidget()->layout()->spacing();
+        if (lessonsShort && intro->isVisible()) {
+            intro->hide();
+            moved = true;
+        } else if (!lessonsShort && intro->isHidden() && m_lessonsDock->isVisible()
+                   && lessonsRoom(m_lessonsDock, m_lessons, kLessonRows).spare >= introHeight) {
+            intro->show();
+            moved = true;
+        }
+    }
+    // Once the layout has drawn the new sizes, again: the path's legend, the lessons' labels.
+    if (moved && m_dockHeightFitRounds < 4) {
+        ++m_dockHeightFitRounds;
+        scheduleDockHeightFit();
+    } else {
+        m_dockHeightFitRounds = 0;
+    }
+}
+
 bool MainWindow::eventFilter(QObject *watched, QEvent *event)
 {
+    if (event->type() == QEvent::LayoutRequest && !qobject_cast<QTabBar *>(watched))
+        scheduleDockHeightFit(); // a dock's content asks for another size
     auto *bar = qobject_cast<QTabBar *>(watched);
     if (bar && event->type() == QEvent::ToolTip) {
         const auto *help = static_cast<QHelpEvent *>(event);
@@ -569,6 +790,7 @@ void MainWindow::showEvent(QShowEvent *event)
     }
     updateProjectorLayout();
     scheduleDockTitleFit();
+    scheduleDockHeightFit();
 }
 
 void MainWindow::createActions()
@@ -707,9 +929,34 @@ void MainWindow::createMenus()
     Presentation::instance().setEnabled(presentation->isChecked());
     connect(presentation, &QAction::toggled, this, [this](bool on) {
         AppSettings::setPresentationMode(on);
+        // The larger text needs the room: a window smaller than its screen (1400×900 on 1920×1080,
+        // where the lessons and the privacy settings did not fit their column) grows to the
+        // screen's available area, and gets its size back when the mode is switched off (unless
+        // it was resized meanwhile).
+        if (on && isVisible() && !isMaximized() && !isFullScreen()) {
+            // Grown only: a window larger than its screen in either direction (a test's) keeps its size.
+            const QSize before = size();
+            QSize grown = kPresentationSize;
+            if (const QScreen *shown = screen())
+                grown
+                    = grown.boundedTo(shown->availableGeometry().size() - (frameGeometry().size() - before));
+            if (grown.expandedTo(before) == grown && grown != before) {
+                resize(grown);
+                m_sizeBeforePresentation = before;
+                m_presentationSize = size();
+                fitFrameInsideScreen(this);
+            }
+        } else if (!on && m_sizeBeforePresentation.isValid()) {
+            if (size() == m_presentationSize && !isMaximized() && !isFullScreen())
+                resize(m_sizeBeforePresentation);
+            m_sizeBeforePresentation = QSize();
+        }
         Presentation::instance().setEnabled(on);
+        if (!m_oneDockColumn && isVisible()) // the columns' widths for the mode (applyDefaultDockSizes)
+            applyDefaultDockSizes();
         updateProjectorLayout();
         scheduleDockTitleFit();
+        scheduleDockHeightFit();
     });
 
     QMenu *labs = menuBar()->addMenu(tr("&Labs"));
@@ -748,12 +995,17 @@ LessonsPanel *MainWindow::showLessons()
                                    | QDockWidget::DockWidgetClosable);
         auto *frame = new QWidget(m_lessonsDock);
         auto *layout = new QVBoxLayout(frame);
-        layout->setContentsMargins(8, 4, 8, 8);
+        // (4 px below, not 8: the tab bar's edge is there; at 1024×708 in presentation mode the
+        // list's fourth row needed those pixels)
+        layout->setContentsMargins(8, 2, 8, 4);
         m_lessons = new LessonsPanel(this, frame);
         layout->addWidget(m_lessons);
         m_lessonsDock->setWidget(frame);
+        frame->installEventFilter(this);
         addDockWidget(Qt::LeftDockWidgetArea, m_lessonsDock);
-        connect(m_lessonsDock, &QDockWidget::dockLocationChanged, this, &MainWindow::scheduleDockTitleFit);
+        for (auto fit : {&MainWindow::scheduleDockTitleFit, &MainWindow::scheduleDockHeightFit})
+            connect(m_lessonsDock, &QDockWidget::dockLocationChanged, this, fit);
+        connect(m_lessonsDock, &QDockWidget::visibilityChanged, this, &MainWindow::scheduleDockHeightFit);
         // In the one-column projector layout beside the gauge (updateProjectorLayout).
         if (QDockWidget *beside = m_docks.value(m_oneDockColumn ? 2 : 0))
             tabifyDockWidget(beside, m_lessonsDock);
@@ -772,6 +1024,7 @@ LessonsPanel *MainWindow::showLessons()
     if (m_oneDockColumn)
         giveLessonsTheirHeight();
     scheduleDockTitleFit();
+    scheduleDockHeightFit();
     return m_lessons;
 }
 

@@ -9,6 +9,7 @@
 
 #include <QMainWindow>
 #include <QPointer>
+#include <QSize>
 
 QT_FORWARD_DECLARE_CLASS(QAction)
 QT_FORWARD_DECLARE_CLASS(QDockWidget)
@@ -150,6 +151,16 @@ private:
     void fitDockTabTitles();
     /// fitDockTabTitles once the dock layout has settled (coalesced).
     void scheduleDockTitleFit();
+    /// Within each column of docks, moves height from docks with room to spare to docks that would
+    /// scroll vertically (and to the lessons until their list shows kLessonRows rows), so that nothing
+    /// scrolls where the column has the room: a short window (1024×708 under a window manager) or
+    /// presentation mode's larger text. Sizes that already fit (the user's too) are left alone.
+    /// Where the column is too short even so, the lessons' introduction is hidden first, and the
+    /// privacy settings take what they need from the dataset or a chart beside them, the dataset
+    /// from a chart (down to kYieldingHeight).
+    void fitDockHeights();
+    /// fitDockHeights once the layout has settled (coalesced; a few rounds while it changes).
+    void scheduleDockHeightFit();
 
     void newSessionInteractive();
     void openDatasetInteractive();
@@ -234,9 +245,22 @@ private:
     QList<QDockWidget *> m_docks;
     QSize m_firstSize; ///< the size the window gave itself from its screen
     bool m_frameFitted = false;
-    bool m_oneDockColumn = false;       ///< presentation mode on a narrow window: see updateProjectorLayout
-    bool m_dockTitleFitPending = false; ///< see scheduleDockTitleFit
+    bool m_oneDockColumn = false;        ///< presentation mode on a narrow window: see updateProjectorLayout
+    bool m_dockTitleFitPending = false;  ///< see scheduleDockTitleFit
+    bool m_dockHeightFitPending = false; ///< see scheduleDockHeightFit
+    int m_dockHeightFitRounds = 0;       ///< fits in a row that moved a separator (fitDockHeights)
+    /// The lessons list shows at least this many rows whole where the window has the height.
+    static constexpr int kLessonRows = 4;
+    /// The height in pixels (title and tab bar included) down to which a chart's dock yields to the
+    /// privacy settings or the dataset beside it, and the dataset to the privacy settings, when
+    /// the column is too short for both (fitDockHeights).
+    static constexpr int kYieldingHeight = 150;
     static constexpr int kTwoColumnWidth = 1280;
+    /// The size in pixels presentation mode gives a window smaller than its screen (bounded by the
+    /// screen's available area): its larger text needs more than the 1400×900 of the first window.
+    static constexpr QSize kPresentationSize{1920, 1200};
+    QSize m_sizeBeforePresentation; ///< the window's size before presentation mode grew it (invalid: none)
+    QSize m_presentationSize;       ///< the size presentation mode gave it
     bool m_docksSized = false;
     bool m_remembersLayout = false;
 };

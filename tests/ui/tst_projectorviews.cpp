@@ -44,6 +44,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLayout>
+#include <QListWidget>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
@@ -1123,6 +1124,148 @@ private Q_SLOTS:
                 QVERIFY(!pbx::test::saveScreenshot(w, QStringLiteral("projector_path_empty_lessons_window_")
                                                           + testScreenName())
                              .isEmpty());
+        }
+        setPresentation(w, false);
+    }
+
+    /// On a window 60 px lower than the screen (a window manager's title bar and a panel: 1024×708
+    /// on a 1024×768 projector), and then at the screen's full height, with the lessons open, in
+    /// presentation mode and not: the privacy settings, the gauge and the path, each brought to
+    /// the front of its tab group, do not scroll vertically; the lessons list shows at least four
+    /// rows whole; the path's legend lies inside its dock's viewport. Before, at 1024×708 in
+    /// presentation mode the path's dock scrolled over 83 px (199-px viewport, 282 px of content:
+    /// its legend below the fold) and the lessons list showed one row whole (68 px); in normal
+    /// mode the privacy settings scrolled over 147 px (201-px viewport, 348 px of content).
+    void shortWindowNothingScrolls_data()
+    {
+        QTest::addColumn<bool>("presentation");
+        QTest::addColumn<int>("filter");
+        QTest::addColumn<bool>("lessons");
+        const int zcdp = static_cast<int>(pbx::filters::FilterKind::Zcdp);
+        QTest::newRow("normal") << false << zcdp << true;
+        QTest::newRow("normal, no lessons") << false << zcdp << false;
+        QTest::newRow("presentation") << true << zcdp << true;
+        QTest::newRow("presentation, unified")
+            << true << static_cast<int>(pbx::filters::FilterKind::Unified) << true;
+    }
+
+    void shortWindowNothingScrolls()
+    {
+        QFETCH(bool, presentation);
+        QFETCH(int, filter);
+        QFETCH(bool, lessons);
+        MainWindow w;
+        QVERIFY(w.openDataset(QStringLiteral("cps1988")).ok());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        pbx::session::SessionSettings settings;
+        settings.filter = static_cast<pbx::filters::FilterKind>(filter);
+        QVERIFY(w.startNewSession(settings).ok());
+        LessonsPanel *panel = lessons ? w.showLessons() : nullptr;
+        QVERIFY(panel || !lessons);
+        setPresentation(w, presentation);
+        const QString mode = QString::fromLatin1(QTest::currentDataTag());
+        // Presentation mode's one column at 1024 and 1280 px: the privacy settings share it with
+        // the path, which yields to them while they are in front (and only then) where the column
+        // cannot hold both.
+        const bool oneColumn = presentation && testScreen().width() <= 1280;
+        for (const int squeeze : {60, 0}) {
+            w.resize(w.width(), testScreen().height() - squeeze);
+            QTest::qWait(400);
+            const QString window
+                = QStringLiteral("%1, window %2×%3").arg(mode).arg(w.width()).arg(w.height());
+            // Each dock brought to the front in turn (a tab group shows one), the lessons last.
+            for (const char *name : {"sessionDock", "datasetDock", "gaugeDock", "chartDock", "lessonsDock"}) {
+                auto *dock = w.findChild<QDockWidget *>(QLatin1String(name));
+                QVERIFY(dock || !lessons);
+                if (!dock)
+                    continue;
+                dock->raise();
+                QTest::qWait(300);
+                w.flushViews();
+                QTest::qWait(100);
+                for (QDockWidget *shown : w.findChildren<QDockWidget *>()) {
+                    auto *area = qobject_cast<QScrollArea *>(shown->widget());
+                    if (!area || !shown->isVisible() || shown->visibleRegion().isEmpty())
+                        continue;
+                    const QString what = QStringLiteral("%1, %2 raised: %3 %4 px high, viewport %5 px, "
+                                                        "content %6 px (minimum %7)")
+                                             .arg(window, QLatin1String(name), shown->objectName())
+                                             .arg(shown->height())
+                                             .arg(area->viewport()->height())
+                                             .arg(area->widget()->height())
+                                             .arg(area->widget()->minimumSizeHint().height());
+                    qInfo("%s", qPrintable(what));
+                    const bool yields = oneColumn && shown->objectName() == QLatin1String("chartDock")
+                                        && (dock->objectName() == QLatin1String("sessionDock")
+                                            || dock->objectName() == QLatin1String("datasetDock"));
+                    // Where the column holds no more, in presentation mode: the dataset's
+                    // reference text and table (512 px of content in the one column at 1024), and
+                    // the unified filter's two-sided settings (572 px at 1024, 620 at 1920) scroll.
+                    const bool tooTall
+                        = (presentation && shown->objectName() == QLatin1String("datasetDock"))
+                          || (presentation && shown->objectName() == QLatin1String("sessionDock")
+                              && filter == static_cast<int>(pbx::filters::FilterKind::Unified));
+                    QVERIFY2(yields || tooTall || area->verticalScrollBar()->maximum() == 0,
+                             qPrintable(what));
+                }
+            }
+            if (!lessons) {
+                QVERIFY(!pbx::test::saveScreenshot(
+                             w, QStringLiteral("projector_short_nolessons_%1_%2")
+                                    .arg(squeeze ? QStringLiteral("short") : QStringLiteral("full"))
+                                    .arg(testScreenName()))
+                             .isEmpty());
+                continue;
+            }
+            // The lessons list: at least four rows whole.
+            QListWidget *list = panel->lessonList();
+            QVERIFY(list->isVisible());
+            int whole = 0;
+            for (int row = 0; row < list->count(); ++row)
+                if (list->viewport()->rect().contains(list->visualItemRect(list->item(row))))
+                    ++whole;
+            const QString listWhat
+                = QStringLiteral("%1: the lessons list %2 px high shows %3 rows whole; introduction %4")
+                      .arg(window)
+                      .arg(list->viewport()->height())
+                      .arg(whole)
+                      .arg(panel->introduction()->isVisible() ? QStringLiteral("shown")
+                                                              : QStringLiteral("hidden"));
+            qInfo("%s", qPrintable(listWhat));
+            // Four rows from 700 px of window height; three in a 1280×660 window (a 1280×720 screen
+            // less a title bar and a panel), where the path beside them keeps its compact form.
+            QVERIFY2(whole >= (w.height() >= 700 ? 4 : 3), qPrintable(listWhat));
+            // The path beside them (its dock raised again): its legend inside the dock's viewport.
+            w.findChild<QDockWidget *>(QStringLiteral("chartDock"))->raise();
+            QTest::qWait(300);
+            pbx::ui::PrivacyLossPathChart *chart = w.pathChart();
+            QScrollArea *pathArea = nullptr;
+            for (QWidget *p = chart->parentWidget(); p && !pathArea; p = p->parentWidget())
+                pathArea = qobject_cast<QScrollArea *>(p);
+            QVERIFY(pathArea);
+            QLabel *legend = nullptr;
+            for (QLabel *label : chart->findChildren<QLabel *>(Qt::FindDirectChildrenOnly))
+                if (label->isVisible() && label->text().contains(QStringLiteral("budget"))
+                    && label->objectName() != QLatin1String("chartMessage"))
+                    legend = label;
+            QVERIFY(legend);
+            const QRect inViewport(legend->mapTo(pathArea->viewport(), QPoint(0, 0)), legend->size());
+            const QString legendWhat
+                = QStringLiteral("%1: legend %2 (%3; %4 px needed) in the path's viewport %5")
+                      .arg(window, describe(inViewport),
+                           chart->showsCompactLegend() ? QStringLiteral("compact") : QStringLiteral("full"))
+                      .arg(legend->heightForWidth(legend->width()))
+                      .arg(describe(pathArea->viewport()->rect()));
+            qInfo("%s", qPrintable(legendWhat));
+            QVERIFY2(pathArea->viewport()->rect().contains(inViewport), qPrintable(legendWhat));
+            QVERIFY2(legend->height() >= legend->heightForWidth(legend->width()), qPrintable(legendWhat));
+            QVERIFY(!pbx::test::saveScreenshot(
+                         w, QStringLiteral("projector_short_%1_%2_%3")
+                                .arg(QString(mode).replace(QStringLiteral(", "), QStringLiteral("_")))
+                                .arg(squeeze ? QStringLiteral("short") : QStringLiteral("full"))
+                                .arg(testScreenName()))
+                         .isEmpty());
         }
         setPresentation(w, false);
     }

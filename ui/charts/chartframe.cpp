@@ -509,6 +509,19 @@ void ChartFrame::setLegendEntries(const QStringList &html)
     fitLegendHeight();
 }
 
+int ChartFrame::legendHeightFor(const QStringList &html, int width) const
+{
+    if (!m_legend || html.isEmpty())
+        return 0;
+    QLabel probe; // as the legend lays it out: its font, margins and wrapping
+    probe.setFont(m_legend->font());
+    probe.setWordWrap(true);
+    probe.setTextFormat(Qt::RichText);
+    probe.setContentsMargins(m_legend->contentsMargins());
+    probe.setText(html.join(QStringLiteral(" &nbsp; ")));
+    return probe.heightForWidth(width);
+}
+
 bool ChartFrame::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_legend
@@ -534,7 +547,12 @@ void ChartFrame::fitLegendHeight()
     // of its text at that width would be a minimum no layout asked for.
     if (!m_legend->isVisible())
         return;
+    // QLabel's height for a width is never below its minimum height: measured without it, or a
+    // legend that got shorter (the path's compact one) kept the old legend's height.
+    const int before = m_legend->minimumHeight();
+    m_legend->setMinimumHeight(0);
     const int needed = m_legend->text().isEmpty() ? 0 : m_legend->heightForWidth(m_legend->width());
+    m_legend->setMinimumHeight(before);
     if (needed != m_legend->minimumHeight())
         m_legend->setMinimumHeight(needed);
 }

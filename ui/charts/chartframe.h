@@ -116,6 +116,11 @@ protected:
     void setAxesVisible(bool visible);
     /// Sets the wrapping legend (rich text entries, joined with spaces between them).
     void setLegendEntries(const QStringList &html);
+    /// The height in pixels the wrapping legend would take with `html` as its entries at `width`
+    /// pixels (0 without a wrapping legend or entries).
+    int legendHeightFor(const QStringList &html, int width) const;
+    /// The wrapping legend's label (null without one), e.g. for its tooltip.
+    QLabel *legendLabel() const { return m_legend; }
     /// "<glyph in colour> text" for setLegendEntries; spaces, hyphens and en dashes inside are non-breaking,
     /// so entries wrap as wholes, except before an opening parenthesis, after a comma and around a
     /// " · ": "total ε (both sides, at δ = 1e-6)" and "budget: total ε = 1 · zCDP ρ = 0.01574" may

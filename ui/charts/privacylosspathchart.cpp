@@ -8,8 +8,12 @@
 #include "ui/util/palette.h"
 
 #include <QChart>
+#include <QChartView>
+#include <QLabel>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QScrollArea>
+#include <QTextDocument>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -24,6 +28,12 @@ constexpr QColor kNativeColour = palette::chartPurple;
 constexpr QColor kBudgetColour = palette::chartRed;
 constexpr QColor kExPostColour = palette::chartTeal;
 
+/// The view's minimum height in pixels with the full legend, and in the compact form, which
+/// also hides the x axis' title ("request #": its ticks are the requests' numbers), so that the
+/// plot keeps about the same height.
+constexpr int kViewHeight = 180;
+constexpr int kCompactViewHeight = 160;
+
 // The series are named (for accessibility and tooltips), but the legend is drawn as a wrapping
 // label below the chart: QLegend lays markers out on one line and truncates names in a narrow dock.
 ChartFrame::Style pathFrame()
@@ -32,7 +42,7 @@ ChartFrame::Style pathFrame()
     style.wrappingLegend = true;
     // 180 px high at least: with the unified filter's legend (six lines in presentation mode) a
     // 220-px minimum made the chart 406 px, more than its dock had at 1024×768 (381 px).
-    style.minimumViewSize = QSize(260, 180);
+    style.minimumViewSize = QSize(260, kViewHeight);
     return style;
 }
 
@@ -118,8 +128,11 @@ void PrivacyLossPathChart::nameOdometerSeries()
     m_axisNative->setVisible(false);
     m_expostSeries->setVisible(false);
     m_expostBudgetSeries->setVisible(false);
-    setLegendEntries({legendEntry(kEpsilonColour, QStringLiteral("━"), m_epsilonSeries->name()),
-                      legendEntry(kBudgetColour, QStringLiteral("┅"), m_budgetSeries->name())});
+    m_fullLegend = {legendEntry(kEpsilonColour, QStringLiteral("━"), m_epsilonSeries->name()),
+                    legendEntry(kBudgetColour, QStringLiteral("┅"), m_budgetSeries->name())};
+    m_compactLegend = {legendEntry(kEpsilonColour, QStringLiteral("━"), tr("odometer ε")),
+                       legendEntry(kBudgetColour, QStringLiteral("┅"), tr("planned in advance"))};
+    fitLegend();
 }
 
 void PrivacyLossPathChart::setBudget(double epsilonBudget, double nativeBudget, const QString &unitSymbol,
@@ -219,7 +232,18 @@ void PrivacyLossPathChart::rebuild()
         if (dual)
             entries << legendEntry(kExPostColour, QStringLiteral("┈"), m_expostBudgetSeries->name());
         entries << legendEntry(kBudgetColour, QStringLiteral("■"), m_refusedSeries->name());
-        setLegendEntries(entries);
+        m_fullLegend = entries;
+        // Short names, where the dock is too low for the full ones (a 1024×708 window in
+        // presentation mode, the lessons above): the axes' titles and colours say the rest.
+        QStringList compact;
+        compact << legendEntry(kEpsilonColour, QStringLiteral("━"), tr("ε"));
+        if (!nativeIsEpsilon) // the right axis is in its colour
+            compact << legendEntry(kNativeColour, QStringLiteral("╍"), m_unit);
+        if (dual) // its spend and its budget line
+            compact << legendEntry(kExPostColour, QStringLiteral("━┈"), tr("ex-post"));
+        compact << legendEntry(kBudgetColour, QStringLiteral("┅"), tr("budget"));
+        m_compactLegend = compact;
+        fitLegend();
     }
 
     QList<QPointF> epsilon;
@@ -260,6 +284,16 @@ void PrivacyLossPathChart::rebuild()
     m_expostSeries->setPointsVisible(markers);
     m_nativeSeries->replace(native);
     m_refusedSeries->replace(refused);
+    // The compact legend names the refused requests' marker once there is one.
+    const QString refusedEntry = legendEntry(kBudgetColour, QStringLiteral("■"), m_refusedSeries->name());
+    if (!m_compactLegend.isEmpty() && !odometer
+        && refused.isEmpty() == m_compactLegend.contains(refusedEntry)) {
+        if (refused.isEmpty())
+            m_compactLegend.removeAll(refusedEntry);
+        else
+            m_compactLegend << refusedEntry;
+        fitLegend();
+    }
     m_expostSeries->replace(dual ? expost : QList<QPointF>());
 
     // Past the last request by a little, so its marker is not cut by the plot's edge.
@@ -302,6 +336,71 @@ void PrivacyLossPathChart::rebuild()
     setMessage(!m_points.empty() ? QString()
                : odometer ? tr("No request yet: each release raises the odometer's ε; there is no budget.")
                           : tr("No request yet: each release adds a step here, up to the budget line."));
+}
+
+void PrivacyLossPathChart::resizeEvent(QResizeEvent *event)
+{
+    ChartFrame::resizeEvent(event);
+    fitLegend();
+}
+
+void PrivacyLossPathChart::showEvent(QShowEvent *event)
+{
+    ChartFrame::showEvent(event);
+    // The scroll area of the dock it lies in: a viewport that grows or shrinks while the frame
+    // keeps its minimum height changes the room the legend has.
+    if (!m_scroll) {
+        for (QWidget *p = parentWidget(); p && !m_scroll; p = p->parentWidget())
+            m_scroll = qobject_cast<QAbstractScrollArea *>(p);
+        if (m_scroll)
+            m_scroll->viewport()->installEventFilter(this);
+    }
+    fitLegend();
+}
+
+bool PrivacyLossPathChart::eventFilter(QObject *watched, QEvent *event)
+{
+    if (m_scroll && watched == m_scroll->viewport() && event->type() == QEvent::Resize)
+        fitLegend();
+    return ChartFrame::eventFilter(watched, event);
+}
+
+int PrivacyLossPathChart::compactLegendSaving() const
+{
+    if (m_compactLegendShown || !legendLabel())
+        return 0;
+    const int width = legendLabel()->width() > 0 ? legendLabel()->width() : this->width();
+    return std::max(0, legendHeightFor(m_fullLegend, width) - legendHeightFor(m_compactLegend, width))
+           + (kViewHeight - kCompactViewHeight);
+}
+
+void PrivacyLossPathChart::fitLegend()
+{
+    // The frame's room: its height, less what the dock's scroll area hides of it (the frame keeps
+    // its minimum height in a viewport lower than that).
+    int room = height();
+    if (const auto *area = qobject_cast<const QScrollArea *>(m_scroll.data()); area && area->widget())
+        room -= std::max(0, area->widget()->height() - area->viewport()->height());
+    const int legendWidth = legendLabel() && legendLabel()->width() > 0 ? legendLabel()->width() : width();
+    const int full = kViewHeight + legendHeightFor(m_fullLegend, legendWidth);
+    const bool compact = isVisible() && room < full && !m_compactLegend.isEmpty();
+    const QStringList &entries = compact ? m_compactLegend : m_fullLegend;
+    if (compact == m_compactLegendShown && legendLabel()
+        && legendLabel()->text() == entries.join(QStringLiteral(" &nbsp; ")))
+        return;
+    m_compactLegendShown = compact;
+    setLegendEntries(entries);
+    m_axisX->setTitleVisible(!compact);
+    view()->setMinimumHeight(compact ? kCompactViewHeight : kViewHeight);
+    if (QLabel *legend = legendLabel()) {
+        QStringList names;
+        for (const QString &entry : m_fullLegend) {
+            QTextDocument document;
+            document.setHtml(entry);
+            names << document.toPlainText().replace(QChar(0x2011), u'-').remove(QChar(0x2060));
+        }
+        legend->setToolTip(compact ? names.join(u'\n') : QString());
+    }
 }
 
 } // namespace pbx::ui

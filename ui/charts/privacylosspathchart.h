@@ -10,7 +10,9 @@
 
 #include "ui/charts/chartframe.h"
 
+#include <QPointer>
 #include <QString>
+#include <QStringList>
 
 #include <cmath>
 
@@ -18,6 +20,7 @@
 #include <span>
 #include <vector>
 
+QT_FORWARD_DECLARE_CLASS(QAbstractScrollArea)
 QT_FORWARD_DECLARE_CLASS(QLineSeries)
 QT_FORWARD_DECLARE_CLASS(QScatterSeries)
 QT_FORWARD_DECLARE_CLASS(QValueAxis)
@@ -76,8 +79,21 @@ public:
     /// Number of refused-request markers currently drawn.
     int refusedCount() const;
 
+    /// The compact form: the legend with short names ("━ ε  ╍ ρ  ┅ budget  ■ refused"; the full
+    /// ones in its tooltip), the x axis without its title and a view 20 px lower. So when the
+    /// frame's room (its height, less what its dock's scroll area hides) is lower than the view's
+    /// minimum and the full legend together: at 1024×708 in presentation mode with the lessons
+    /// above the path the full form made the dock scroll and cut the legend.
+    bool showsCompactLegend() const { return m_compactLegendShown; }
+    /// Pixels of height the frame would need less with the compact legend than with the one it
+    /// shows (0 when it shows the compact one): what a layout may take from it before it scrolls.
+    int compactLegendSaving() const;
+
 protected:
     void rebuild() override;
+    void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 public:
     /// Paths of at most this many points (requests + the origin) mark each request.
@@ -86,6 +102,8 @@ public:
 private:
     /// Names, axes and legend of an odometer session (showsOdometer()).
     void nameOdometerSeries();
+    /// The full or the compact legend, for the room the frame has (showsCompactLegend).
+    void fitLegend();
 
 private:
     QLineSeries *m_epsilonSeries = nullptr;
@@ -106,6 +124,10 @@ private:
     double m_expostBudget = 0.0;
     QString m_unit = QStringLiteral("ε");
     bool m_budgetDirty = true;
+    QStringList m_fullLegend;    ///< the legend's entries with the series' names
+    QStringList m_compactLegend; ///< the same with short names
+    bool m_compactLegendShown = false;
+    QPointer<QAbstractScrollArea> m_scroll; ///< the dock's scroll area the frame lies in, if any
 };
 
 } // namespace pbx::ui

@@ -38,6 +38,8 @@ LessonsPanel::LessonsPanel(MainWindow *window, QWidget *parent)
                                 "the answer with the numbers the app has just computed. Your session is "
                                 "put back when the lesson ends."),
                              listPage);
+    m_intro = intro;
+    intro->setObjectName(QStringLiteral("lessonsIntroduction"));
     intro->setWordWrap(true);
     keepWrappedHeight(intro);
     m_list = new QListWidget(listPage);

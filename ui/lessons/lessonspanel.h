@@ -46,6 +46,9 @@ public:
     QString questionText() const;
     QString shownAnswerText() const;
     QListWidget *lessonList() const { return m_list; }
+    /// The list page's introduction ("Short guided tours: …"); the main window hides it where its
+    /// column is too short for the list (MainWindow::fitDockHeights).
+    QLabel *introduction() const { return m_intro; }
     QPushButton *nextButton() const { return m_next; }
     QPushButton *backButton() const { return m_back; }
     QPushButton *revealButton() const { return m_reveal; }
@@ -60,6 +63,7 @@ private:
     QList<LessonEntry> m_entries;
     QStackedWidget *m_pages = nullptr;
     QListWidget *m_list = nullptr;
+    QLabel *m_intro = nullptr;   ///< the list page's introduction
     QLabel *m_summary = nullptr; ///< the selected lesson's summary
     QLabel *m_listNote = nullptr;
     QPushButton *m_start = nullptr;

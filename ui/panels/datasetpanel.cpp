@@ -18,6 +18,26 @@
 
 namespace pbx::ui {
 
+namespace {
+
+/// The columns' table asks for its header and four rows, not QAbstractScrollArea's 192 px: the dock's
+/// scroll area takes the panel's preferred height for its width as the height it must show, and
+/// the dataset dock scrolled at 1024×708 (387 px asked in a 339-px viewport). It grows with the
+/// dock and scrolls its rows itself.
+class ColumnsTable final : public QTableWidget
+{
+public:
+    using QTableWidget::QTableWidget;
+    QSize sizeHint() const override
+    {
+        const int rows = 4 * verticalHeader()->defaultSectionSize();
+        return {QTableWidget::sizeHint().width(),
+                horizontalHeader()->sizeHint().height() + rows + 2 * frameWidth()};
+    }
+};
+
+} // namespace
+
 DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
 {
     m_name = new QLabel(this);
@@ -52,7 +72,7 @@ DatasetPanel::DatasetPanel(QWidget *parent) : QWidget(parent)
                                     .arg(palette::warningBackground.name(), palette::bannerText.name()));
     m_disclosure->setVisible(false);
 
-    m_columns = new QTableWidget(0, ColumnCount, this);
+    m_columns = new ColumnsTable(0, ColumnCount, this);
     m_columns->setHorizontalHeaderLabels({tr("Column"), tr("Type"), tr("Domain"), tr("Description")});
     m_columns->verticalHeader()->setVisible(false);
     // "Domain", not "Bounds / categories": the short word keeps the header whole in a 1024 px

@@ -216,8 +216,12 @@ void SessionPanel::createLayout()
     seedWarning->setStyleSheet(palette::labelColourStyle(palette::warningText));
     seedWarning->setToolTip(m_seedEnabled->toolTip());
     seedWarning->setWordWrap(true); // wraps in a narrow (1024-px window) panel instead of widening it
-    auto *seedRow = new QHBoxLayout;
-    seedRow->addWidget(m_seed, 1);
+    // The seed and its warning below it, only while the noise is seeded (the check box's tooltip
+    // says it before): beside the box the warning wrapped to three lines in the 1024-px window's
+    // dock ("not for / real / releases"), and the privacy settings scrolled on a 1024×768 screen.
+    auto *seedRow = new QVBoxLayout;
+    seedRow->setSpacing(2);
+    seedRow->addWidget(m_seed);
     seedRow->addWidget(seedWarning);
 
     auto *form = new QFormLayout;
@@ -235,13 +239,17 @@ void SessionPanel::createLayout()
     form->addRow(m_seedEnabled);
     form->addRow(tr("Seed:"), seedRow);
 
+    // The mode's badge on its own (its tooltip and accessible name say what it is): beside a
+    // "Mode:" label it wrapped to two lines in the 1024-px window's dock.
+    m_mode->setAccessibleName(tr("Mode"));
     auto *modeRow = new QHBoxLayout;
-    modeRow->addWidget(new QLabel(tr("Mode:"), this));
     modeRow->addWidget(m_mode);
     modeRow->addStretch(1);
+    // "New session" beside the note on whether the settings can still change (one row less on a
+    // short screen).
     auto *buttonRow = new QHBoxLayout;
-    buttonRow->addStretch(1);
-    buttonRow->addWidget(m_newSession);
+    buttonRow->addWidget(m_lockNote, 1);
+    buttonRow->addWidget(m_newSession, 0, Qt::AlignBottom);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -249,10 +257,12 @@ void SessionPanel::createLayout()
     layout->addSpacing(4);
     layout->addLayout(modeRow);
     layout->addWidget(m_budget);
-    layout->addWidget(m_lockNote);
     layout->addWidget(m_error);
     layout->addLayout(buttonRow);
     layout->addStretch(1);
+    m_form->setRowVisible(seedRow, m_seedEnabled->isChecked());
+    connect(m_seedEnabled, &QCheckBox::toggled, this,
+            [this, seedRow](bool on) { m_form->setRowVisible(seedRow, on); });
 }
 
 void SessionPanel::connectSignals()
