@@ -270,10 +270,22 @@ void MainWindow::createCentralWidget()
     // On a small screen (1024×700, or with the comparison docked below) the query scrolls rather
     // than squashing its fields. The ledger takes what the query leaves, down to its own minimum.
     auto *topArea = new FitScrollArea(top, Qt::Horizontal | Qt::Vertical, central);
+    m_topArea = topArea;
     topArea->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum); // its size hint, not more
     layout->addWidget(topArea);
     layout->addWidget(splitter, 1);
     setCentralWidget(central);
+}
+
+void MainWindow::revealResultCard()
+{
+    // At 1024×708 in presentation mode (a window manager's frame) the query and the card do not
+    // both fit: the answer's headline ("8,728 ± 50") was cut under the query's fields. Once the
+    // card has its new size, the area scrolls to show it (its top, when it is taller).
+    QTimer::singleShot(0, this, [this] {
+        if (m_topArea && m_resultCard->isVisible())
+            m_topArea->ensureWidgetVisible(m_resultCard, 0, 0);
+    });
 }
 
 void MainWindow::sizeLedgerColumns()
@@ -1211,6 +1223,7 @@ bool MainWindow::commitTypedQuery()
     m_confirmationPending = false;
     m_queryBuilder->setAskConfirmation({});
     m_resultCard->showError(refusal);
+    revealResultCard();
     statusBar()->showMessage(tr("Nothing spent: a field's text is not a value it accepts"), 5000);
     return false;
 }
@@ -1382,6 +1395,7 @@ void MainWindow::showAskOutcome(const Result<session::LedgerEvent> &event, bool 
     }
     const bool withheld = recorded && !m_document->isOnDisk();
     m_resultCard->showError(errorText(event.error()), withheld);
+    revealResultCard();
     if (withheld) // the spend is shown at once, never under-reported; the answer is not
         showSpend(m_document->session().filter());
     statusBar()->showMessage(withheld ? tr("Answer withheld: it is spent, and written to the journal before "
@@ -1529,6 +1543,7 @@ void MainWindow::onEventAppended(int index)
         m_gauge->setSecondSpent(event.expostSpentAfter);
     updateGaugeNote(&session);
     m_resultCard->showLedgerEvent(event, filter);
+    revealResultCard();
     m_sessionPanel->setSession(&session);
 
     const QModelIndex row = m_ledgerModel->index(index, 0);

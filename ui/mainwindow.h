@@ -11,6 +11,7 @@
 #include <QPointer>
 #include <QSize>
 
+QT_FORWARD_DECLARE_CLASS(QScrollArea)
 QT_FORWARD_DECLARE_CLASS(QAction)
 QT_FORWARD_DECLARE_CLASS(QDockWidget)
 QT_FORWARD_DECLARE_CLASS(QLabel)
@@ -206,6 +207,10 @@ private:
     SessionPanel *m_sessionPanel = nullptr;
     QueryBuilder *m_queryBuilder = nullptr;
     ResultCard *m_resultCard = nullptr;
+    QScrollArea *m_topArea = nullptr; ///< the query and the result card, scrolling in a short window
+    /// Scrolls the query's area so the result card is on screen once laid out (a short window in
+    /// presentation mode shows the query or the card, not both).
+    void revealResultCard();
     LedgerModel *m_ledgerModel = nullptr;
     QTableView *m_ledgerView = nullptr;
     bool m_confirmationPending = false; ///< the Ask button is asking for confirmation

@@ -19,6 +19,7 @@
 #include "ui/growing/atgpanel.h"
 #include "ui/growing/growinglabdialog.h"
 #include "ui/mainwindow.h"
+#include "ui/util/boundformat.h"
 #include "ui/util/numberformat.h"
 
 #include <QAction>
@@ -1090,7 +1091,7 @@ void TestGrowingLab::atgPanel()
     QCOMPARE(drawnAt(chart, QStringLiteral("public"), 28155.0), 0.25 * 28155.0);
     QCOMPARE(chart->bandCount(), 3);
     QVERIFY(panel->noteText().contains(QStringLiteral("f(s) + f(t_h)")));
-    QVERIFY(panel->noteText().contains(pbx::ui::formatNumber(trace.nsgRealised)));
+    QVERIFY(panel->noteText().contains(pbx::ui::formatBound(trace.nsgRealised)));
 
     // A threshold above the share: mostly ⊥, one open round per ⊤; the same agreement holds.
     panel->thresholdSpin()->setValue(0.32);

@@ -33,6 +33,7 @@
 #include <QLayout>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -203,6 +204,25 @@ private Q_SLOTS:
                          qPrintable(QStringLiteral("%1: the attempts scroll over %2 px")
                                         .arg(what)
                                         .arg(attempts->horizontalScrollBar()->maximum())));
+                // A new answer is on screen, however short the query's area: it scrolls to the
+                // card (before, in presentation mode the headline was cut under the fields).
+                if (presentation && !exPost) {
+                    w.ask();
+                    QTest::qWait(50);
+                    QWidget *card = w.resultCard();
+                    QScrollArea *area = nullptr;
+                    for (QWidget *p = card->parentWidget(); p && !area; p = p->parentWidget())
+                        area = qobject_cast<QScrollArea *>(p);
+                    QVERIFY(area);
+                    const QRect shown = area->viewport()->rect();
+                    const QRect at(card->mapTo(area->viewport(), QPoint(0, 0)), card->size());
+                    QVERIFY2(at.top() >= shown.top()
+                                 && std::min(at.bottom(), at.top() + shown.height() - 1) <= shown.bottom(),
+                             qPrintable(QStringLiteral("card at y %1..%2 in a %3-px area")
+                                            .arg(at.top())
+                                            .arg(at.bottom())
+                                            .arg(shown.height())));
+                }
                 QVERIFY(!pbx::test::saveScreenshot(
                              w, QStringLiteral("smallscreen_ledger_%1_%2")
                                     .arg(exPost ? QStringLiteral("expost") : QStringLiteral("forty"),
