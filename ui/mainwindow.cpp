@@ -142,6 +142,13 @@ QString errorText(const Error &error)
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
     setObjectName(QStringLiteral("mainWindow"));
+    for (auto [timer, fit] : {std::pair{&m_dockTitleFitTimer, &MainWindow::fitDockTabTitles},
+                              std::pair{&m_dockHeightFitTimer, &MainWindow::fitDockHeights}}) {
+        *timer = new QTimer(this);
+        (*timer)->setSingleShot(true);
+        (*timer)->setInterval(0);
+        connect(*timer, &QTimer::timeout, this, fit);
+    }
     m_document = new SessionDocument(this);
     m_ledgerModel = new LedgerModel(this);
 
@@ -520,13 +527,7 @@ DockTitles dockTitles(const QDockWidget *dock)
 
 void MainWindow::scheduleDockTitleFit()
 {
-    if (m_dockTitleFitPending)
-        return;
-    m_dockTitleFitPending = true;
-    QTimer::singleShot(0, this, [this] {
-        m_dockTitleFitPending = false;
-        fitDockTabTitles();
-    });
+    m_dockTitleFitTimer->start(); // a 0-ms single shot: many calls in one event-loop turn, one fit
 }
 
 void MainWindow::fitDockTabTitles()
@@ -631,13 +632,7 @@ int tabBarBelow(const QMainWindow *window, const QDockWidget *dock)
 
 void MainWindow::scheduleDockHeightFit()
 {
-    if (m_dockHeightFitPending)
-        return;
-    m_dockHeightFitPending = true;
-    QTimer::singleShot(0, this, [this] {
-        m_dockHeightFitPending = false;
-        fitDockHeights();
-    });
+    m_dockHeightFitTimer->start(); // a 0-ms single shot: many calls in one event-loop turn, one fit
 }
 
 void MainWindow::fitDockHeights()

@@ -12,6 +12,7 @@
 #include <QSize>
 
 QT_FORWARD_DECLARE_CLASS(QScrollArea)
+QT_FORWARD_DECLARE_CLASS(QTimer)
 QT_FORWARD_DECLARE_CLASS(QAction)
 QT_FORWARD_DECLARE_CLASS(QDockWidget)
 QT_FORWARD_DECLARE_CLASS(QLabel)
@@ -250,10 +251,10 @@ private:
     QList<QDockWidget *> m_docks;
     QSize m_firstSize; ///< the size the window gave itself from its screen
     bool m_frameFitted = false;
-    bool m_oneDockColumn = false;        ///< presentation mode on a narrow window: see updateProjectorLayout
-    bool m_dockTitleFitPending = false;  ///< see scheduleDockTitleFit
-    bool m_dockHeightFitPending = false; ///< see scheduleDockHeightFit
-    int m_dockHeightFitRounds = 0;       ///< fits in a row that moved a separator (fitDockHeights)
+    bool m_oneDockColumn = false; ///< presentation mode on a narrow window: see updateProjectorLayout
+    QTimer *m_dockTitleFitTimer = nullptr;  ///< see scheduleDockTitleFit
+    QTimer *m_dockHeightFitTimer = nullptr; ///< see scheduleDockHeightFit
+    int m_dockHeightFitRounds = 0;          ///< fits in a row that moved a separator (fitDockHeights)
     /// The lessons list shows at least this many rows whole where the window has the height.
     static constexpr int kLessonRows = 4;
     /// The height in pixels (title and tab bar included) down to which a chart's dock yields to the

@@ -15,8 +15,14 @@
 namespace pbx::ui {
 
 ColumnFitter::ColumnFitter(QAbstractItemView *view, QHeaderView *header, QList<int> optional)
-    : QObject(view), m_view(view), m_header(header), m_optional(std::move(optional))
-{}
+    : QObject(view), m_view(view), m_header(header), m_optional(std::move(optional)),
+      m_refitTimer(new QTimer(this))
+{
+    // One refit for a burst of model changes (a lesson asks 40 requests in a row).
+    m_refitTimer->setSingleShot(true);
+    m_refitTimer->setInterval(0);
+    connect(m_refitTimer, &QTimer::timeout, this, &ColumnFitter::refit);
+}
 
 ColumnFitter *ColumnFitter::install(QTableView *view, QList<int> optional)
 {
@@ -63,24 +69,12 @@ void ColumnFitter::setFitToContents(QList<int> columns)
     QAbstractItemModel *model = m_view->model();
     if (model) {
         for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
-            connect(model, signal, this, &ColumnFitter::scheduleRefit);
-        connect(model, &QAbstractItemModel::modelReset, this, &ColumnFitter::scheduleRefit);
-        connect(model, &QAbstractItemModel::layoutChanged, this, &ColumnFitter::scheduleRefit);
-        connect(model, &QAbstractItemModel::dataChanged, this, &ColumnFitter::scheduleRefit);
+            connect(model, signal, m_refitTimer, qOverload<>(&QTimer::start));
+        connect(model, &QAbstractItemModel::modelReset, m_refitTimer, qOverload<>(&QTimer::start));
+        connect(model, &QAbstractItemModel::layoutChanged, m_refitTimer, qOverload<>(&QTimer::start));
+        connect(model, &QAbstractItemModel::dataChanged, m_refitTimer, qOverload<>(&QTimer::start));
     }
     refit();
-}
-
-void ColumnFitter::scheduleRefit()
-{
-    // One refit for a burst of changes (a lesson asks 40 requests in a row).
-    if (m_refitScheduled)
-        return;
-    m_refitScheduled = true;
-    QTimer::singleShot(0, this, [this] {
-        m_refitScheduled = false;
-        refit();
-    });
 }
 
 void ColumnFitter::sizeToContents()

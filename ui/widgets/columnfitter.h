@@ -13,6 +13,7 @@ QT_FORWARD_DECLARE_CLASS(QAbstractItemView)
 QT_FORWARD_DECLARE_CLASS(QHeaderView)
 QT_FORWARD_DECLARE_CLASS(QPoint)
 QT_FORWARD_DECLARE_CLASS(QTableView)
+QT_FORWARD_DECLARE_CLASS(QTimer)
 QT_FORWARD_DECLARE_CLASS(QTreeView)
 
 namespace pbx::ui {
@@ -64,14 +65,13 @@ private:
     void showMenu(const QPoint &at);
     void onSectionResized(int column, int newSize);
     void sizeToContents();
-    void scheduleRefit();
 
     QAbstractItemView *m_view;
     QHeaderView *m_header;
     QList<int> m_optional;
     QList<int> m_fittedAway;
     QList<int> m_contentSized;
-    bool m_refitScheduled = false;
+    QTimer *m_refitTimer;    ///< refits once control returns to the event loop (model changes)
     QSet<int> m_chosenShown; ///< shown by the user's choice: never fitted away
     bool m_fitting = false;
     bool m_resizing = false; ///< inside resizeColumns: no fitting until it is done
